@@ -1,0 +1,1837 @@
+/* amdkit.h - a single-file C toolkit for AMD GPUs over ROCm HIP and hipRTC
+ * (and for NVIDIA GPUs through HIP's NVIDIA platform: CUDA driver + NVRTC).
+ * Public domain-style permissive licence: see LICENSE at the end of this file.
+ *
+ * ============================================================================
+ * USAGE
+ * ============================================================================
+ *   In ONE C or C++ file:
+ *       #define AMDKIT_IMPLEMENTATION
+ *       #include "amdkit.h"
+ *   Everywhere else just #include "amdkit.h".
+ *   Link with -ldl -lpthread -lm. Nothing else: no ROCm or CUDA header or
+ *   library is needed at build time; GPU libraries are found with dlopen at
+ *   run time, and when none is usable everything runs on the `cpu` backend.
+ *
+ *       ak_context* ctx;
+ *       if (ak_context_create(NULL, &ctx) != AK_OK) {        // NULL: defaults + env
+ *           fprintf(stderr, "%s\n", ak_last_error());
+ *           return 1;
+ *       }
+ *       printf("running on %s\n", ak_context_device(ctx)->name);
+ *       ak_context_destroy(ctx);
+ *
+ * Options (define before including the implementation):
+ *   AMDKIT_STATIC            all functions are static (private to one file)
+ *   AK_ASSERT(x)             your assert (default: assert from <assert.h>)
+ *   AK_MALLOC(sz) AK_REALLOC(p,sz) AK_FREE(p)
+ *                            compile-time allocator; define all three or none
+ *   (run-time logger and allocator with user_data: see ak_config)
+ *
+ * Thread safety, in general: a context may be shared between threads; every
+ * function says what holds for it on its doc line.
+ *
+ * ============================================================================
+ * TABLE OF CONTENTS  (grep the tag to jump; declarations use `>>decl:`,
+ *                     implementation sections use `>>impl:`)
+ * ============================================================================
+ *   >>decl:base       version, linkage, basic types, dtypes
+ *   >>decl:result     result codes, last error, log items, logger, allocator
+ *   >>decl:config     ak_config, defaults, environment overrides, validation
+ *   >>decl:arch       GPU architecture tables
+ *   >>decl:context    backends, context, device info
+ *   >>decl:compile    run-time compilation, offline compilation, compile cache
+ *   >>decl:launch     kernels, launch arguments, CPU implementations, checks
+ *   >>decl:memory     memory pool, copies, memset, pinned host memory
+ *   >>decl:stream     streams and events
+ *   >>decl:prof       profiling regions, summary, Chrome trace export
+ *   >>decl:ops        kernel library (element-wise, reductions, norms, ...)
+ *
+ *   >>impl:platform   includes, allocation, mutexes, thread-local state, clocks
+ *   >>impl:result     errors and logging
+ *   >>impl:config     defaults, env parsing, validation
+ *   >>impl:arch       architecture table rows (with sources)
+ *   >>impl:api        dlopen'ed entry points (one X-macro list per library)
+ *   >>impl:backend    backend probing and selection
+ *   >>impl:context    context creation, device info
+ *   >>impl:hash       SHA-256 and a fast 128-bit hash
+ *   >>impl:compile    prelude, compiler invocation (hipRTC / NVRTC)
+ *   >>impl:cache      memory LRU + disk cache
+ *   >>impl:launch     modules, kernels, launch, CPU kernels, check helper
+ *   >>impl:pool       caching allocator
+ *   >>impl:memory     public memory API over the pool
+ *   >>impl:stream     streams and events
+ *   >>impl:prof       profiling regions
+ *   >>impl:kernels    embedded kernel sources (generated) and ops
+ */
+#ifndef AMDKIT_H
+#define AMDKIT_H
+
+/* The implementation uses POSIX/GNU functions (dladdr, clock_gettime,
+ * posix_memalign): include the implementation before other system headers,
+ * or build with -D_GNU_SOURCE. */
+#if defined(AMDKIT_IMPLEMENTATION) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE 1
+#endif
+
+/* ==========================================================================
+ * >>decl:base
+ * ========================================================================== */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define AK_VERSION_MAJOR 0
+#define AK_VERSION_MINOR 1
+#define AK_VERSION_PATCH 0
+#define AK_VERSION_STRING "0.1.0"
+
+#ifdef AMDKIT_STATIC
+#define AKAPI static
+#else
+#define AKAPI extern
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Element types of buffers and kernels. */
+typedef enum ak_dtype {
+    AK_F32 = 0,     /* IEEE binary32 */
+    AK_F16 = 1,     /* IEEE binary16 */
+    AK_BF16 = 2,    /* bfloat16 */
+    AK_F64 = 3,
+    AK_I32 = 4,
+    AK_I64 = 5,
+    AK_U8 = 6,
+    AK_FP8_E4M3 = 7,
+    AK_FP8_E5M2 = 8,
+    AK_DTYPE_COUNT
+} ak_dtype;
+
+/* Bit of a dtype in a precision mask (ak_config.allowed_precisions). */
+#define AK_DTYPE_BIT(t) (1u << (unsigned)(t))
+
+typedef struct ak_arch_info ak_arch_info;  /* >>decl:arch */
+
+/* Three-valued switch for config fields whose default depends on the GPU. */
+typedef enum ak_tristate { AK_AUTO = -1, AK_OFF = 0, AK_ON = 1 } ak_tristate;
+
+/* Name of a dtype ("f32", "f16", ...); "?" for an unknown value. Thread safety: any thread. */
+AKAPI const char* ak_dtype_name(ak_dtype t);
+/* Size in bytes of one element of dtype t, 0 if unknown. Thread safety: any thread. */
+AKAPI size_t ak_dtype_size(ak_dtype t);
+/* Host conversions (round to nearest even; NaN stays NaN). Thread safety: any thread. */
+AKAPI uint16_t ak_f32_to_f16(float f);
+AKAPI float ak_f16_to_f32(uint16_t h);
+AKAPI uint16_t ak_f32_to_bf16(float f);
+AKAPI float ak_bf16_to_f32(uint16_t b);
+/* Element i of a host buffer of dtype t, as double (fp8 not supported: 0). Thread safety: any thread. */
+AKAPI double ak_elem_get(const void* buf, ak_dtype t, size_t i);
+/* Store v (rounded to dtype t) at element i of a host buffer. Thread safety: caller's buffer. */
+AKAPI void ak_elem_set(void* buf, ak_dtype t, size_t i, double v);
+
+/* ==========================================================================
+ * >>decl:result
+ * ========================================================================== */
+
+/* One result enum for the whole API. 0 is success. */
+#define AK_RESULT_LIST(X) \
+    X(AK_OK,                        0, "ok") \
+    X(AK_ERROR_BACKEND_UNAVAILABLE, 1, "backend not available (ROCm/CUDA library missing or unusable)") \
+    X(AK_ERROR_NO_DEVICE,           2, "no GPU device") \
+    X(AK_ERROR_DEVICE,              3, "device error") \
+    X(AK_ERROR_COMPILATION,         4, "compilation error") \
+    X(AK_ERROR_UNSUPPORTED_TARGET,  5, "compilation target not supported by this compiler") \
+    X(AK_ERROR_OUT_OF_MEMORY,       6, "out of memory") \
+    X(AK_ERROR_MEMORY,              7, "memory error (double free, foreign pointer, copy failure)") \
+    X(AK_ERROR_MATRIX_CORES,        8, "matrix cores not supported by this architecture") \
+    X(AK_ERROR_OPTIMIZATION,        9, "optimization error") \
+    X(AK_ERROR_CONFIG,             10, "configuration error") \
+    X(AK_ERROR_INVALID_ARGUMENT,   11, "invalid argument") \
+    X(AK_ERROR_LAUNCH,             12, "kernel launch error") \
+    X(AK_ERROR_IO,                 13, "I/O error") \
+    X(AK_ERROR_NOT_FOUND,          14, "not found")
+
+typedef enum ak_result {
+#define AK_X_(name, value, text) name = value,
+    AK_RESULT_LIST(AK_X_)
+#undef AK_X_
+    AK_RESULT_COUNT
+} ak_result;
+
+/* Short description of a result code. Thread safety: any thread. */
+AKAPI const char* ak_result_string(ak_result r);
+/* Name of a result code ("AK_ERROR_CONFIG"). Thread safety: any thread. */
+AKAPI const char* ak_result_name(ak_result r);
+
+/* Detail of the last failure on the calling thread. The strings stay valid
+ * until the next failing amdkit call on the same thread. */
+typedef struct ak_error_info {
+    ak_result result;          /* code of the last failure (AK_OK if none yet) */
+    const char* message;       /* what failed, the value, what was expected */
+    const char* log;           /* compiler log of the last compilation error, or "" */
+    const char* options;       /* compiler options of that compilation, or "" */
+    const char* source_name;   /* source name of that compilation, or "" */
+} ak_error_info;
+
+/* Detailed message of the last failure on this thread ("" if none). Thread safety: thread-local. */
+AKAPI const char* ak_last_error(void);
+/* Full detail of the last failure on this thread. Thread safety: thread-local. */
+AKAPI const ak_error_info* ak_last_error_info(void);
+/* Forget the last failure on this thread. Thread safety: thread-local. */
+AKAPI void ak_clear_error(void);
+
+typedef enum ak_log_level {
+    AK_LOG_NONE = 0, AK_LOG_ERROR = 1, AK_LOG_WARN = 2, AK_LOG_INFO = 3, AK_LOG_DEBUG = 4
+} ak_log_level;
+
+/* Every message amdkit can log has an item id (sokol style): one X-macro list. */
+#define AK_LOG_ITEM_LIST(X) \
+    X(GENERIC,                "message") \
+    X(BACKEND_SKIPPED,        "backend skipped") \
+    X(BACKEND_SELECTED,       "backend selected") \
+    X(CONFIG_DOWNGRADED,      "config field downgraded (non-strict mode)") \
+    X(CONFIG_ENV_OVERRIDE,    "config field set from the environment") \
+    X(OPTIONAL_SYMBOL_MISSING,"optional entry point missing: feature unavailable") \
+    X(COMPILE_START,          "compiling") \
+    X(COMPILE_FAILED,         "compilation failed") \
+    X(COMPILER_LOG,           "compiler log") \
+    X(CACHE_MEMORY_HIT,       "compile cache: memory hit") \
+    X(CACHE_DISK_HIT,         "compile cache: disk hit") \
+    X(CACHE_MISS,             "compile cache: miss") \
+    X(CACHE_EVICT,            "compile cache: eviction") \
+    X(CACHE_DIR_UNUSABLE,     "compile cache: directory unusable, memory-only") \
+    X(CACHE_CORRUPT_ENTRY,    "compile cache: corrupt entry removed") \
+    X(CACHE_WRITE_FAILED,     "compile cache: write failed") \
+    X(POOL_OOM_RETRY,         "memory pool: allocation failed, freeing cached blocks and retrying") \
+    X(POOL_TRIM,              "memory pool: trimmed") \
+    X(PROF_TOOLS,             "profiling: tracer library") \
+    X(LAUNCH_CONFIG,          "launch configuration")
+
+typedef enum ak_log_item {
+#define AK_X_(name, text) AK_LOGITEM_##name,
+    AK_LOG_ITEM_LIST(AK_X_)
+#undef AK_X_
+    AK_LOGITEM_COUNT
+} ak_log_item;
+
+/* Name of a log item ("CACHE_MISS"). Thread safety: any thread. */
+AKAPI const char* ak_log_item_name(ak_log_item item);
+
+/* Run-time logger. Called from whichever thread logs; must be thread-safe. */
+typedef void (*ak_log_fn)(void* user_data, ak_log_level level, ak_log_item item, const char* message);
+
+/* Run-time allocator for host memory amdkit allocates for itself. */
+typedef struct ak_allocator {
+    void* (*alloc)(size_t size, void* user_data);
+    void (*free)(void* ptr, void* user_data);
+    void* user_data;
+} ak_allocator;
+
+/* ==========================================================================
+ * >>decl:config
+ * ========================================================================== */
+
+typedef enum ak_backend {
+    AK_BACKEND_AUTO = 0,  /* hip, then cuda, then cpu */
+    AK_BACKEND_HIP = 1,   /* ROCm HIP runtime + hipRTC */
+    AK_BACKEND_CUDA = 2,  /* HIP's NVIDIA platform: CUDA driver API + NVRTC */
+    AK_BACKEND_CPU = 3,   /* CPU reference path, host memory */
+    AK_BACKEND_COUNT
+} ak_backend;
+
+typedef enum ak_opt_level {
+    AK_OPT_AUTO = -1,          /* the architecture's recommendation */
+    AK_OPT_CONSERVATIVE = 0,   /* -O1, no fast math */
+    AK_OPT_BALANCED = 1,       /* -O2 (hipRTC) / default (NVRTC) */
+    AK_OPT_AGGRESSIVE = 2      /* -O3 + fast math */
+} ak_opt_level;
+
+typedef struct ak_config {
+    ak_backend backend;          /* AUTO; env AMDKIT_BACKEND=auto|hip|cuda|cpu */
+    const char* arch;            /* NULL or "auto": the device's; else e.g. "gfx90a"; env AMDKIT_ARCH */
+    int device;                  /* device ordinal, >= 0 (0); env AMDKIT_DEVICE */
+    ak_opt_level opt_level;      /* AUTO; env AMDKIT_OPT_LEVEL=auto|conservative|balanced|aggressive */
+    ak_tristate matrix_cores;    /* AUTO; env AMDKIT_MATRIX_CORES=auto|on|off */
+    ak_tristate mixed_precision; /* AUTO; env AMDKIT_MIXED_PRECISION */
+    int precision;               /* default precision: -1 auto, or AK_F32/AK_F16/AK_BF16/AK_FP8_*; env AMDKIT_PRECISION */
+    unsigned allowed_precisions; /* mask of AK_DTYPE_BIT(); 0 = f32|f16|bf16; env AMDKIT_ALLOWED_PRECISIONS=f32,f16 */
+    int operator_fusion;         /* 1; env AMDKIT_FUSION=on|off */
+    /* memory pool */
+    int pool_enabled;            /* 1; env AMDKIT_POOL=on|off */
+    long long pool_size;         /* bytes the pool may hold, 0 = no limit but the fraction; env AMDKIT_POOL_SIZE (k/m/g suffix) */
+    double max_memory_fraction;  /* (0,1], fraction of device memory the pool may hold (0.9); env AMDKIT_MAX_MEMORY_FRACTION */
+    int oom_protection;          /* 1: on failure free cached blocks and retry once; env AMDKIT_OOM_PROTECTION */
+    /* compile cache */
+    int cache_enabled;           /* 1; env AMDKIT_CACHE=on|off */
+    int cache_capacity;          /* memory LRU entries, >= 1 (100); env AMDKIT_CACHE_CAPACITY */
+    int disk_cache;              /* 1; env AMDKIT_DISK_CACHE=on|off */
+    const char* cache_dir;       /* NULL: $AMDKIT_CACHE_DIR, $XDG_CACHE_HOME/amdkit, ~/.cache/amdkit */
+    long long cache_max_bytes;   /* disk cap, >= 0, 0 = no cap (256 MiB); env AMDKIT_CACHE_MAX_BYTES */
+    /* diagnostics */
+    int profiling;               /* 0; env AMDKIT_PROFILE=on|off */
+    int strict;                  /* 0: unsupported features are downgraded with a warning; 1: they are errors; env AMDKIT_STRICT */
+    ak_log_level log_level;      /* WARN; env AMDKIT_LOG=none|error|warn|info|debug */
+    ak_log_fn logger;            /* NULL: print to stderr */
+    void* logger_user_data;
+    ak_allocator allocator;      /* all NULL: AK_MALLOC/AK_FREE */
+} ak_config;
+
+/* Documented defaults, no environment applied. Thread safety: any thread. */
+AKAPI ak_config ak_config_default(void);
+/* Overlay AMDKIT_* environment variables on *cfg; a malformed value is
+ * AK_ERROR_CONFIG naming the variable and value, and leaves *cfg untouched.
+ * Thread safety: reads the environment; do not race with setenv. */
+AKAPI ak_result ak_config_apply_env(ak_config* cfg);
+/* Check every field; arch may be NULL (then only arch-independent checks).
+ * In strict mode a feature the architecture lacks is AK_ERROR_CONFIG; else
+ * *cfg (if not const-needed, pass fixed != NULL) gets the downgraded copy.
+ * Thread safety: any thread. */
+AKAPI ak_result ak_config_validate(const ak_config* cfg, const ak_arch_info* arch, ak_config* fixed);
+/* Parse helpers shared by config and CLI: names to enums. AK_ERROR_CONFIG on
+ * unknown names. Thread safety: any thread. */
+AKAPI ak_result ak_backend_parse(const char* s, ak_backend* out);
+AKAPI ak_result ak_dtype_parse(const char* s, ak_dtype* out);
+AKAPI ak_result ak_opt_level_parse(const char* s, ak_opt_level* out);
+/* Name of a backend / optimization level. Thread safety: any thread. */
+AKAPI const char* ak_backend_name(ak_backend b);
+AKAPI const char* ak_opt_level_name(ak_opt_level o);
+
+/* ==========================================================================
+ * >>decl:arch
+ * ========================================================================== */
+
+typedef enum ak_vendor { AK_VENDOR_AMD = 0, AK_VENDOR_NVIDIA = 1 } ak_vendor;
+
+typedef enum ak_family {
+    AK_FAMILY_GCN5 = 0, AK_FAMILY_CDNA1, AK_FAMILY_CDNA2, AK_FAMILY_CDNA3, AK_FAMILY_CDNA4,
+    AK_FAMILY_RDNA2, AK_FAMILY_RDNA3, AK_FAMILY_RDNA4,
+    AK_FAMILY_AMPERE, AK_FAMILY_ADA, AK_FAMILY_HOPPER, AK_FAMILY_BLACKWELL,
+    AK_FAMILY_COUNT
+} ak_family;
+
+typedef enum ak_matrix_isa {
+    AK_MATRIX_NONE = 0, AK_MATRIX_MFMA, AK_MATRIX_WMMA, AK_MATRIX_MMA, AK_MATRIX_WGMMA
+} ak_matrix_isa;
+
+/* One row of the architecture table. */
+struct ak_arch_info {
+    const char* name;              /* canonical target: "gfx90a", "sm_90" */
+    const char* aliases;           /* comma-separated other names mapping here ("gfx940,gfx941") */
+    ak_vendor vendor;
+    ak_family family;
+    const char* family_name;       /* "CDNA2" */
+    const char* products;          /* "Instinct MI210, MI250, MI250X" */
+    int compute_units;             /* CUs / SMs of the flagship product */
+    int wave_size;                 /* native wave/warp size used by amdkit kernels */
+    int wave_size_alt;             /* other supported size (RDNA: 64), 0 if none */
+    int lds_bytes;                 /* LDS / shared memory per workgroup, bytes */
+    int l2_bytes;                  /* L2 of the flagship product, bytes */
+    const char* memory_type;       /* "HBM2e" */
+    double memory_bw_gbs;          /* peak memory bandwidth, GB/s */
+    double fp32_tflops;            /* peak vector FP32 */
+    double fp16_matrix_tflops;     /* peak dense FP16 matrix */
+    double bf16_matrix_tflops;     /* peak dense BF16 matrix */
+    int fp8;                       /* 1 if FP8 is supported in hardware */
+    const char* fp8_encoding;      /* "OCP E4M3/E5M2", "FNUZ E4M3/E5M2", "" */
+    ak_matrix_isa matrix;          /* matrix instruction family */
+    /* recommended defaults */
+    ak_dtype rec_precision;
+    ak_opt_level rec_opt_level;
+    int rec_matrix_cores;
+    const char* source;            /* where the numbers come from */
+};
+
+/* Find a row by name; feature suffixes (":sramecc+:xnack-") and aliases are
+ * accepted; "sm_90a" maps to sm_90. AK_ERROR_NOT_FOUND for an unknown name.
+ * Thread safety: any thread. */
+AKAPI ak_result ak_arch_find(const char* name, const ak_arch_info** out);
+/* Number of rows in the table. Thread safety: any thread. */
+AKAPI int ak_arch_count(void);
+/* Row i (0 <= i < ak_arch_count()), NULL otherwise. Thread safety: any thread. */
+AKAPI const ak_arch_info* ak_arch_at(int i);
+/* Name of a family / matrix ISA. Thread safety: any thread. */
+AKAPI const char* ak_family_name(ak_family f);
+AKAPI const char* ak_matrix_isa_name(ak_matrix_isa m);
+
+/* ==========================================================================
+ * >>decl:context
+ * ========================================================================== */
+
+typedef struct ak_context ak_context;
+typedef struct ak_stream ak_stream;  /* NULL means the default stream */
+typedef struct ak_event ak_event;
+
+/* Why each backend was selected or skipped. */
+typedef struct ak_backend_report {
+    ak_backend backend;
+    int tried;               /* 1 if probed */
+    int selected;            /* 1 for the backend in use */
+    ak_result status;        /* AK_OK if usable, else why not */
+    char reason[512];        /* "libamdhip64.so.7, libamdhip64.so.6 not found; ..." */
+} ak_backend_report;
+
+typedef struct ak_device_info {
+    ak_backend backend;
+    int device;                    /* ordinal in the runtime's numbering */
+    int device_count;              /* devices the runtime sees */
+    char name[256];                /* "NVIDIA H100 80GB HBM3", "AMD Instinct MI250X" */
+    char arch[128];                /* full arch string: "gfx90a:sramecc+:xnack-", "sm_90" */
+    char arch_base[32];            /* without feature suffixes: "gfx90a" */
+    const ak_arch_info* arch_info; /* table row, NULL if the arch is not in the table */
+    int compute_units;
+    int wave_size;
+    size_t shared_mem_per_block;
+    size_t l2_bytes;
+    size_t mem_total;
+    size_t mem_free;
+    int clock_khz;
+    int memory_clock_khz;
+    int memory_bus_width;
+    int runtime_version;           /* hipRuntimeGetVersion / cuDriverGetVersion */
+    int driver_version;
+    char compiler_version[64];     /* "hipRTC 5.2", "NVRTC 13.0" */
+    char runtime_library[256];     /* path of the runtime library loaded */
+    char compiler_library[256];    /* path of the compiler library loaded */
+    int fp16;                      /* fp16 arithmetic: probed on the device */
+    int bf16;                      /* bf16 conversions: probed on the device */
+    char visible_devices[256];     /* "HIP_VISIBLE_DEVICES=1" / "CUDA_VISIBLE_DEVICES=..." or "" */
+} ak_device_info;
+
+/* Create a context. cfg NULL: ak_config_default() + environment. With cfg
+ * given, the environment is NOT applied (call ak_config_apply_env yourself).
+ * Errors: AK_ERROR_CONFIG, AK_ERROR_BACKEND_UNAVAILABLE (forced backend
+ * unusable: the message lists what was tried), AK_ERROR_NO_DEVICE.
+ * Thread safety: any thread; contexts are independent. */
+AKAPI ak_result ak_context_create(const ak_config* cfg, ak_context** out);
+/* Destroy a context and everything it owns (kernels, pool, streams). NULL ok.
+ * Thread safety: no other thread may use ctx during or after. */
+AKAPI void ak_context_destroy(ak_context* ctx);
+/* Device description. Thread safety: any thread (mem_free is a snapshot). */
+AKAPI const ak_device_info* ak_context_device(const ak_context* ctx);
+/* Effective (validated, downgraded) config. Thread safety: any thread. */
+AKAPI const ak_config* ak_context_config(const ak_context* ctx);
+/* Reports for hip, cuda, cpu (in that order): *count gets 3.
+ * Thread safety: any thread. */
+AKAPI const ak_backend_report* ak_context_backend_reports(const ak_context* ctx, int* count);
+/* Probe the backends without creating a context (what AUTO would see).
+ * reports must hold 3. Thread safety: any thread. */
+AKAPI void ak_probe_backends(ak_backend_report reports[3]);
+/* Probe fp16 arithmetic and bf16 conversions on the device by compiling and
+ * running a tiny kernel; fills device info fp16/bf16 (-1 until probed; the
+ * cpu backend reports 1). Thread safety: not concurrently with itself. */
+AKAPI ak_result ak_context_probe(ak_context* ctx);
+/* Refresh mem_free in the device info. Thread safety: any thread. */
+AKAPI ak_result ak_context_refresh_memory(ak_context* ctx);
+/* Wait for all work on the device. Thread safety: any thread. */
+AKAPI ak_result ak_device_synchronize(ak_context* ctx);
+
+/* ==========================================================================
+ * >>decl:compile
+ * ========================================================================== */
+
+typedef struct ak_compile_options {
+    const char* const* options;  /* extra compiler options, e.g. "-DTILE=16" */
+    int num_options;
+    const char* source_name;     /* for logs and errors (default "kernel.hip") */
+    ak_opt_level opt_level;      /* AK_OPT_AUTO: the context's */
+    int no_prelude;              /* 1: do not prepend amdkit's portable prelude */
+    int no_cache;                /* 1: bypass the compile cache (always compile) */
+} ak_compile_options;
+
+/* Where a code object came from. */
+typedef enum ak_cache_source { AK_CACHE_MISS = 0, AK_CACHE_MEMORY = 1, AK_CACHE_DISK = 2 } ak_cache_source;
+
+typedef struct ak_code_object {
+    void* data;               /* code object (AMD ELF / CUDA cubin); free with ak_code_object_free */
+    size_t size;
+    char target[128];         /* target it was built for */
+    ak_cache_source source;   /* miss (compiled now), memory or disk hit */
+    double compile_ms;        /* time spent compiling (0 on a hit) */
+} ak_code_object;
+
+/* Compile for a named target without a device: "gfx906", "gfx908", "gfx90a",
+ * "gfx1030", ... through hipRTC; "sm_80", "sm_90", ... through NVRTC. Works on
+ * every backend (a cpu context can compile offline). Goes through the disk
+ * cache. AK_ERROR_UNSUPPORTED_TARGET for a target the loaded compiler cannot
+ * handle (checked before calling it), AK_ERROR_COMPILATION with the log.
+ * Thread safety: any thread. */
+AKAPI ak_result ak_compile_offline(ak_context* ctx, const char* target, const char* source,
+                                   const char* kernel_name, const ak_compile_options* opts,
+                                   ak_code_object* out);
+/* Free a code object's data. Thread safety: any thread. */
+AKAPI void ak_code_object_free(ak_code_object* co);
+
+typedef struct ak_cache_stats {
+    unsigned long long compilations;  /* compiler invocations */
+    unsigned long long memory_hits;
+    unsigned long long disk_hits;
+    unsigned long long misses;        /* neither level had it */
+    unsigned long long evictions;     /* memory LRU + disk cap */
+    unsigned long long disk_errors;   /* corrupt/unreadable entries removed */
+    double hit_rate;                  /* (memory+disk hits) / lookups */
+    double compile_ms;                /* total time in the compiler */
+    int memory_entries;
+    int capacity;
+    int disk_enabled;                 /* 0 when degraded to memory-only */
+    char dir[512];                    /* disk cache directory */
+} ak_cache_stats;
+
+/* Cache statistics of this context. Thread safety: any thread. */
+AKAPI ak_result ak_cache_stats_get(ak_context* ctx, ak_cache_stats* out);
+/* Remove every disk entry (all contexts and processes sharing the dir) and
+ * the memory entries no kernel handle holds. Thread safety: any thread. */
+AKAPI ak_result ak_cache_purge(ak_context* ctx);
+/* The disk cache directory a context with this config would use (no I/O).
+ * Thread safety: any thread. */
+AKAPI ak_result ak_cache_dir(const ak_config* cfg, char* buf, size_t buf_size);
+
+/* ==========================================================================
+ * >>decl:launch
+ * ========================================================================== */
+
+typedef struct ak_kernel ak_kernel;
+typedef struct ak_dim3 { unsigned x, y, z; } ak_dim3;
+
+/* What a CPU implementation of a kernel gets. */
+typedef struct ak_launch_info {
+    ak_dim3 grid, block;
+    size_t shared_bytes;
+    void* user_data;
+} ak_launch_info;
+/* A CPU implementation: args are the same pointers the GPU kernel gets
+ * (host pointers on the cpu backend / in ak_check). */
+typedef void (*ak_cpu_kernel_fn)(const ak_launch_info* info, void** args);
+
+/* Get a kernel: compile `source` for the context's device (through the
+ * cache) and look up `kernel_name` (an extern "C" __global__ function).
+ * On the cpu backend no compiler is needed; the kernel then runs its CPU
+ * implementation (ak_kernel_set_cpu). Release with ak_kernel_release.
+ * Thread safety: any thread; two threads asking for the same kernel compile it once. */
+AKAPI ak_result ak_kernel_get(ak_context* ctx, const char* source, const char* kernel_name,
+                              const ak_compile_options* opts, ak_kernel** out);
+/* Drop a reference. NULL ok. Thread safety: any thread. */
+AKAPI void ak_kernel_release(ak_kernel* k);
+/* Attach a CPU implementation (used on the cpu backend and by ak_check).
+ * Thread safety: not while the kernel is launched from another thread. */
+AKAPI void ak_kernel_set_cpu(ak_kernel* k, ak_cpu_kernel_fn fn, void* user_data);
+/* Where the kernel's code came from (miss, memory, disk). Thread safety: any thread. */
+AKAPI ak_cache_source ak_kernel_cache_source(const ak_kernel* k);
+
+/* Launch. args: array of pointers to each argument value, as
+ * hipModuleLaunchKernel takes them. stream NULL: default stream.
+ * AK_ERROR_LAUNCH with the runtime's message on failure.
+ * Thread safety: any thread. */
+AKAPI ak_result ak_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shared_bytes,
+                          ak_stream* stream, void** args);
+
+/* Argument builder: ak_args a = {0}; ak_args_ptr(&a, dx); ak_args_i32(&a, n);
+ * ak_launch(k, g, b, 0, NULL, ak_args_params(&a)); */
+#define AK_MAX_ARGS 32
+typedef enum ak_arg_dir { AK_ARG_VALUE = 0, AK_ARG_IN = 1, AK_ARG_OUT = 2, AK_ARG_INOUT = 3 } ak_arg_dir;
+typedef struct ak_args {
+    int count;
+    int error;                             /* set when too many args were added */
+    void* params[AK_MAX_ARGS];             /* filled by ak_args_params */
+    union { void* p; int32_t i32; uint32_t u32; int64_t i64; uint64_t u64; float f32; double f64; }
+        value[AK_MAX_ARGS];
+    /* buffer metadata for ak_check */
+    size_t bytes[AK_MAX_ARGS];
+    ak_dtype dtype[AK_MAX_ARGS];
+    ak_arg_dir dir[AK_MAX_ARGS];
+} ak_args;
+/* Append an argument. Thread safety: the ak_args is the caller's. */
+AKAPI void ak_args_ptr(ak_args* a, const void* device_ptr);
+AKAPI void ak_args_i32(ak_args* a, int32_t v);
+AKAPI void ak_args_u32(ak_args* a, uint32_t v);
+AKAPI void ak_args_i64(ak_args* a, int64_t v);
+AKAPI void ak_args_u64(ak_args* a, uint64_t v);
+AKAPI void ak_args_f32(ak_args* a, float v);
+AKAPI void ak_args_f64(ak_args* a, double v);
+/* A device buffer argument with its size, dtype and direction, so ak_check
+ * can mirror it on the host. Thread safety: the ak_args is the caller's. */
+AKAPI void ak_args_buffer(ak_args* a, void* device_ptr, size_t bytes, ak_dtype dtype, ak_arg_dir dir);
+/* The void** to pass to ak_launch (points into *a). Thread safety: caller's. */
+AKAPI void** ak_args_params(ak_args* a);
+
+/* Result of ak_check: worst error over all OUT/INOUT buffers. */
+typedef struct ak_check_result {
+    double max_abs_err;
+    double max_rel_err;
+    size_t worst_index;      /* element index of the worst error */
+    int worst_arg;           /* argument index of that buffer */
+    size_t mismatches;       /* elements over tolerance */
+    int passed;              /* 1 if every element is within atol + rtol*|ref| */
+} ak_check_result;
+
+/* Run kernel k on the device with `args` and its CPU implementation on host
+ * copies of the same inputs; compare every OUT/INOUT buffer elementwise.
+ * Thread safety: any thread. */
+AKAPI ak_result ak_check(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shared_bytes,
+                         ak_args* args, double atol, double rtol, ak_check_result* out);
+
+/* ==========================================================================
+ * >>decl:memory
+ * ========================================================================== */
+
+typedef enum ak_copy_kind { AK_H2D = 1, AK_D2H = 2, AK_D2D = 3, AK_H2H = 0 } ak_copy_kind;
+
+typedef struct ak_pool_stats {
+    size_t in_use;            /* bytes handed out */
+    size_t reserved;          /* bytes held from the runtime */
+    size_t peak_in_use;
+    size_t peak_reserved;
+    size_t limit;             /* bytes the pool may reserve */
+    unsigned long long blocks;        /* blocks reserved from the runtime (segments) */
+    unsigned long long free_blocks;   /* cached free blocks */
+    unsigned long long allocations;   /* ak_malloc calls that succeeded */
+    unsigned long long frees;
+    unsigned long long cache_hits;    /* allocations served from cached blocks */
+    unsigned long long runtime_allocs;/* allocations that went to the runtime */
+    unsigned long long oom_count;     /* allocations that failed with out of memory */
+    unsigned long long oom_retries;   /* times cached blocks were freed to retry */
+} ak_pool_stats;
+
+/* Allocate device memory (host memory on cpu) from the pool, for use on
+ * `stream` (NULL: default). 256-byte aligned. Zero bytes is
+ * AK_ERROR_INVALID_ARGUMENT. AK_ERROR_OUT_OF_MEMORY with the numbers.
+ * Thread safety: any thread. */
+AKAPI ak_result ak_malloc(ak_context* ctx, size_t bytes, ak_stream* stream, void** out);
+/* Return memory to the pool; it is reused on the stream it was allocated for,
+ * and on others once the work queued before the free is done. NULL ok.
+ * Double free or foreign pointer: AK_ERROR_MEMORY. Thread safety: any thread. */
+AKAPI ak_result ak_free(ak_context* ctx, void* ptr);
+/* Copy bytes (synchronous). Thread safety: any thread. */
+AKAPI ak_result ak_memcpy(ak_context* ctx, void* dst, const void* src, size_t bytes, ak_copy_kind kind);
+/* Copy on a stream. Thread safety: any thread. */
+AKAPI ak_result ak_memcpy_async(ak_context* ctx, void* dst, const void* src, size_t bytes,
+                                ak_copy_kind kind, ak_stream* stream);
+/* Set bytes to `value` (on a stream; NULL = default stream, asynchronous).
+ * Thread safety: any thread. */
+AKAPI ak_result ak_memset(ak_context* ctx, void* dst, int value, size_t bytes, ak_stream* stream);
+/* Page-locked host memory for fast async copies. Thread safety: any thread. */
+AKAPI ak_result ak_host_alloc(ak_context* ctx, size_t bytes, void** out);
+AKAPI ak_result ak_host_free(ak_context* ctx, void* ptr);
+/* Pool statistics. Thread safety: any thread. */
+AKAPI ak_result ak_pool_stats_get(ak_context* ctx, ak_pool_stats* out);
+/* Release every cached free block to the runtime. Thread safety: any thread. */
+AKAPI ak_result ak_pool_trim(ak_context* ctx);
+
+/* ==========================================================================
+ * >>decl:stream
+ * ========================================================================== */
+
+/* Create a named stream; priority: 0 normal, negative = higher (runtime's
+ * convention, clamped to the device range). Thread safety: any thread. */
+AKAPI ak_result ak_stream_create(ak_context* ctx, const char* name, int priority, ak_stream** out);
+/* Destroy (waits for its work). NULL ok. Thread safety: not while in use. */
+AKAPI void ak_stream_destroy(ak_stream* s);
+/* Wait for the stream's work; NULL = default stream of ctx. Thread safety: any thread. */
+AKAPI ak_result ak_stream_synchronize(ak_context* ctx, ak_stream* s);
+/* Name given at creation ("default" for NULL). Thread safety: any thread. */
+AKAPI const char* ak_stream_name(const ak_stream* s);
+
+/* Events with timing. Thread safety: any thread. */
+AKAPI ak_result ak_event_create(ak_context* ctx, ak_event** out);
+AKAPI void ak_event_destroy(ak_event* e);
+/* Record on a stream (NULL = default). Thread safety: any thread. */
+AKAPI ak_result ak_event_record(ak_event* e, ak_stream* s);
+/* Wait for the event. Thread safety: any thread. */
+AKAPI ak_result ak_event_synchronize(ak_event* e);
+/* Milliseconds between two recorded events. Thread safety: any thread. */
+AKAPI ak_result ak_event_elapsed_ms(ak_event* start, ak_event* end, float* ms);
+
+/* ==========================================================================
+ * >>decl:prof
+ * ========================================================================== */
+
+typedef struct ak_prof_stat {
+    const char* name;
+    unsigned long long count;
+    double total_ms, mean_ms, min_ms, max_ms;
+    int gpu_timed;            /* 1 if timed with device events */
+} ak_prof_stat;
+
+/* Open a region on a stream (NULL = default); regions nest per thread.
+ * A no-op unless ak_config.profiling is on. Thread safety: any thread. */
+AKAPI ak_result ak_prof_begin(ak_context* ctx, const char* name, ak_stream* stream);
+/* Close the innermost open region of this thread. Thread safety: any thread. */
+AKAPI ak_result ak_prof_end(ak_context* ctx);
+/* Scope macro: AK_PROF_SCOPE(ctx, "step") { ... }  (C99 / C++; do not `break`,
+ * `return` or `goto` out of it; nested scopes on separate lines are -Wshadow clean) */
+#define AK_PROF_SCOPE(ctx, name) AK_PROF_SCOPE_(ctx, name, AK_PROF_CAT_(ak_prof_once_, __LINE__))
+#define AK_PROF_CAT2_(a, b) a##b
+#define AK_PROF_CAT_(a, b) AK_PROF_CAT2_(a, b)
+#define AK_PROF_SCOPE_(ctx, name, v) \
+    for (int v = (ak_prof_begin((ctx), (name), NULL), 1); v; v = (ak_prof_end(ctx), 0))
+/* Statistics of region i (in first-seen order); *count receives the number of
+ * regions. Resolves pending GPU timings (synchronizes). Thread safety: any thread. */
+AKAPI ak_result ak_prof_stats(ak_context* ctx, ak_prof_stat* out, int max, int* count);
+/* Print a summary table. Thread safety: any thread. */
+AKAPI ak_result ak_prof_summary(ak_context* ctx, FILE* f);
+/* Write every recorded region instance as Chrome trace JSON (Perfetto opens
+ * it). Thread safety: any thread. */
+AKAPI ak_result ak_prof_export_chrome(ak_context* ctx, const char* path);
+/* Forget all regions. Thread safety: not while regions are open. */
+AKAPI void ak_prof_reset(ak_context* ctx);
+
+/* ==========================================================================
+ * >>decl:ops
+ * ========================================================================== */
+/* Kernel sources embedded in this header (kernels/<family>.hip, generated by
+ * `make gen`). Number of families. Thread safety: any thread. */
+AKAPI int ak_embedded_count(void);
+/* Family i (0 <= i < ak_embedded_count()): its name ("elementwise"), its HIP
+ * source (without the prelude) and the space-separated names of its extern "C"
+ * kernels. Any output pointer may be NULL. AK_ERROR_INVALID_ARGUMENT for an
+ * index out of range. The strings are static. Thread safety: any thread. */
+AKAPI ak_result ak_embedded_at(int i, const char** family, const char** source, const char** kernel_names);
+/* The portable prelude every kernel source is compiled with (defines AK_WAVE
+ * defaults, AK_KERNEL, fp16/bf16 conversions, wave shuffles, block reductions).
+ * Static string. Thread safety: any thread. */
+AKAPI const char* ak_prelude_source(void);
+/*@AKOPS_DECL_COMMON@*/
+/* ---- element-wise ops (K1) ------------------------------------------------
+ * Common rules of the element-wise ops: dtypes are AK_F32, AK_F16 or AK_BF16
+ * (storage; the math is fp32); pointers are device memory of ctx (host memory
+ * on the cpu backend), non-NULL and aligned to the element size (16-byte
+ * alignment enables the vector path); n >= 1. An output may be the same
+ * pointer as an input where noted, but buffers must not partially overlap.
+ * Each op is queued on `stream` (NULL: default stream) and returns without
+ * waiting (the cpu backend runs it at once). Errors: AK_ERROR_INVALID_ARGUMENT
+ * with a message for bad arguments (nothing is launched), AK_ERROR_COMPILATION
+ * / AK_ERROR_LAUNCH from the first-use compile and the launch. Kernels are
+ * compiled on first use per context and kept until ak_context_destroy.
+ * Thread safety of all of them: any thread (a context may be shared). */
+
+/* Unary ops of ak_unary. */
+typedef enum ak_unary_op {
+    AK_OP_RELU = 0,        /* x < 0 ? 0 : x (NaN stays NaN) */
+    AK_OP_LEAKY_RELU = 1,  /* x < 0 ? param * x : x */
+    AK_OP_SIGMOID = 2,     /* 1 / (1 + exp(-x)) */
+    AK_OP_TANH = 3,        /* tanh(x) */
+    AK_OP_SILU = 4,        /* x * sigmoid(x) */
+    AK_OP_GELU = 5,        /* 0.5 x (1 + erf(x / sqrt(2))) */
+    AK_OP_GELU_TANH = 6,   /* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
+    AK_UNARY_OP_COUNT
+} ak_unary_op;
+
+/* Binary ops of ak_binary: z = x op y. */
+typedef enum ak_binary_op {
+    AK_OP_ADD = 0, AK_OP_SUB = 1, AK_OP_MUL = 2, AK_OP_DIV = 3,
+    AK_BINARY_OP_COUNT
+} ak_binary_op;
+
+/* Name of an op ("gelu_tanh", "add"); "?" if unknown. Thread safety: any thread. */
+AKAPI const char* ak_unary_op_name(ak_unary_op op);
+AKAPI const char* ak_binary_op_name(ak_binary_op op);
+
+/* y[i] = value (rounded to dtype) for i < n. Thread safety: any thread. */
+AKAPI ak_result ak_fill(ak_context* ctx, ak_dtype dtype, void* y, size_t n, float value, ak_stream* stream);
+/* y[i] = x[i], bit-exact, for n elements of dtype; x == y is allowed (no-op),
+ * other overlaps are errors. Thread safety: any thread. */
+AKAPI ak_result ak_copy(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t n, ak_stream* stream);
+/* y[i] = (dst_dtype) x[i]: conversion between f32, f16 and bf16 (round to
+ * nearest even; the same dtype is ak_copy). x and y must not overlap.
+ * Thread safety: any thread. */
+AKAPI ak_result ak_cast(ak_context* ctx, ak_dtype src_dtype, const void* x, ak_dtype dst_dtype, void* y, size_t n,
+                        ak_stream* stream);
+/* y[i] = alpha * x[i] + y[i]; x == y allowed. Thread safety: any thread. */
+AKAPI ak_result ak_axpy(ak_context* ctx, ak_dtype dtype, size_t n, float alpha, const void* x, void* y,
+                        ak_stream* stream);
+/* y[i] = alpha * x[i]; y == x allowed (in place). Thread safety: any thread. */
+AKAPI ak_result ak_scale(ak_context* ctx, ak_dtype dtype, size_t n, float alpha, const void* x, void* y,
+                         ak_stream* stream);
+/* z[i] = x[i] op y[i]; z may be x or y. Thread safety: any thread. */
+AKAPI ak_result ak_binary(ak_context* ctx, ak_binary_op op, ak_dtype dtype, const void* x, const void* y, void* z,
+                          size_t n, ak_stream* stream);
+/* ak_binary with AK_OP_ADD / AK_OP_MUL. Thread safety: any thread. */
+AKAPI ak_result ak_add(ak_context* ctx, ak_dtype dtype, const void* x, const void* y, void* z, size_t n,
+                       ak_stream* stream);
+AKAPI ak_result ak_mul(ak_context* ctx, ak_dtype dtype, const void* x, const void* y, void* z, size_t n,
+                       ak_stream* stream);
+/* y[i] = op(x[i]); param is the negative slope of AK_OP_LEAKY_RELU (ignored
+ * by the others); y == x allowed. Thread safety: any thread. */
+AKAPI ak_result ak_unary(ak_context* ctx, ak_unary_op op, ak_dtype dtype, const void* x, void* y, size_t n,
+                         float param, ak_stream* stream);
+/* y = transpose(x): x is rows x cols row-major, y becomes cols x rows
+ * row-major (y[c * rows + r] = x[r * cols + c]); any shape; x and y must not
+ * overlap. Thread safety: any thread. */
+AKAPI ak_result ak_transpose(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t rows, size_t cols,
+                             ak_stream* stream);
+/*@AKOPS_DECL_ELEMENTWISE@*/
+/*@AKOPS_DECL_REDUCE@*/
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* AMDKIT_H */
+
+/* ##########################################################################
+ * IMPLEMENTATION
+ * ########################################################################## */
+#ifdef AMDKIT_IMPLEMENTATION
+#ifndef AMDKIT_IMPLEMENTATION_DONE
+#define AMDKIT_IMPLEMENTATION_DONE
+
+/* ==========================================================================
+ * >>impl:platform
+ * ========================================================================== */
+#include <stdlib.h>
+#include <string.h>
+#include <stdarg.h>
+#include <errno.h>
+#include <math.h>
+#include <time.h>
+#include <ctype.h>
+#include <limits.h>
+#include <float.h>
+#include <dlfcn.h>
+#include <pthread.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include <dirent.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#ifndef AK_ASSERT
+#include <assert.h>
+#define AK_ASSERT(x) assert(x)
+#endif
+
+#if defined(AK_MALLOC) && defined(AK_REALLOC) && defined(AK_FREE)
+/* all three given */
+#elif !defined(AK_MALLOC) && !defined(AK_REALLOC) && !defined(AK_FREE)
+#define AK_MALLOC(sz) malloc(sz)
+#define AK_REALLOC(p, sz) realloc((p), (sz))
+#define AK_FREE(p) free(p)
+#else
+#error "amdkit: define all of AK_MALLOC, AK_REALLOC and AK_FREE, or none of them"
+#endif
+
+#ifdef AMDKIT_STATIC
+#define AKDEF static
+#else
+#define AKDEF
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define _AK_UNUSED __attribute__((unused))
+#define _AK_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define _AK_UNUSED
+#define _AK_PRINTF(a, b)
+#endif
+
+/* Host allocation. The run-time allocator of a context (ak_config.allocator)
+ * is used for context-owned objects through _ak_ctx_alloc; library-wide
+ * state uses these. */
+static void* _ak_alloc(size_t n) { return AK_MALLOC(n ? n : 1); }
+static void* _ak_calloc(size_t n) { void* p = AK_MALLOC(n ? n : 1); if (p) memset(p, 0, n ? n : 1); return p; }
+static void* _ak_realloc(void* p, size_t n) { return AK_REALLOC(p, n ? n : 1); }
+static void _ak_dealloc(void* p) { if (p) AK_FREE(p); }
+static char* _ak_strdup(const char* s) {
+    size_t n; char* d;
+    if (!s) return NULL;
+    n = strlen(s);
+    d = (char*)_ak_alloc(n + 1);
+    if (d) memcpy(d, s, n + 1);
+    return d;
+}
+/* snprintf into a fixed buffer, always terminated, never overflowing. */
+static void _ak_copy(char* dst, size_t cap, const char* src) {
+    size_t n;
+    if (!cap) return;
+    if (!src) src = "";
+    n = strlen(src);
+    if (n >= cap) n = cap - 1;
+    memcpy(dst, src, n);
+    dst[n] = 0;
+}
+/* snprintf that may truncate on purpose (no -Wformat-truncation noise). */
+static void _ak_fmt(char* dst, size_t cap, const char* fmt, ...) _AK_PRINTF(3, 4);
+static void _ak_fmt(char* dst, size_t cap, const char* fmt, ...) {
+    va_list ap;
+    if (!cap) return;
+    va_start(ap, fmt);
+    vsnprintf(dst, cap, fmt, ap);
+    va_end(ap);
+}
+static void _ak_appendf(char* dst, size_t cap, const char* fmt, ...) _AK_PRINTF(3, 4);
+static void _ak_appendf(char* dst, size_t cap, const char* fmt, ...) {
+    size_t len = strlen(dst);
+    va_list ap;
+    if (len + 1 >= cap) return;
+    va_start(ap, fmt);
+    vsnprintf(dst + len, cap - len, fmt, ap);
+    va_end(ap);
+}
+
+/* Growable string. */
+typedef struct _ak_str { char* p; size_t len, cap; int oom; } _ak_str;
+static void _ak_str_addn(_ak_str* s, const char* t, size_t n) {
+    if (s->oom) return;
+    if (s->len + n + 1 > s->cap) {
+        size_t nc = s->cap ? s->cap * 2 : 256;
+        char* np;
+        while (nc < s->len + n + 1) nc *= 2;
+        np = (char*)_ak_realloc(s->p, nc);
+        if (!np) { s->oom = 1; return; }
+        s->p = np; s->cap = nc;
+    }
+    memcpy(s->p + s->len, t, n);
+    s->len += n;
+    s->p[s->len] = 0;
+}
+static void _ak_str_add(_ak_str* s, const char* t) { _ak_str_addn(s, t, strlen(t)); }
+static void _ak_str_addf(_ak_str* s, const char* fmt, ...) _AK_PRINTF(2, 3) _AK_UNUSED;
+static void _ak_str_addf(_ak_str* s, const char* fmt, ...) {
+    char buf[1024];
+    int n;
+    va_list ap;
+    va_start(ap, fmt);
+    n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (n < 0) return;
+    if ((size_t)n < sizeof buf) { _ak_str_addn(s, buf, (size_t)n); return; }
+    {
+        char* big = (char*)_ak_alloc((size_t)n + 1);
+        if (!big) { s->oom = 1; return; }
+        va_start(ap, fmt);
+        vsnprintf(big, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+        _ak_str_addn(s, big, (size_t)n);
+        _ak_dealloc(big);
+    }
+}
+static void _ak_str_free(_ak_str* s) { _ak_dealloc(s->p); s->p = NULL; s->len = s->cap = 0; }
+
+/* Mutexes and condition variables (pthreads). */
+typedef struct _ak_mutex { pthread_mutex_t m; } _ak_mutex;
+typedef struct _ak_cond { pthread_cond_t c; } _ak_cond;
+static void _ak_mutex_init(_ak_mutex* m) { pthread_mutex_init(&m->m, NULL); }
+static void _ak_mutex_destroy(_ak_mutex* m) { pthread_mutex_destroy(&m->m); }
+static void _ak_mutex_lock(_ak_mutex* m) { pthread_mutex_lock(&m->m); }
+static void _ak_mutex_unlock(_ak_mutex* m) { pthread_mutex_unlock(&m->m); }
+static void _ak_cond_init(_ak_cond* c) { pthread_cond_init(&c->c, NULL); }
+static void _ak_cond_destroy(_ak_cond* c) { pthread_cond_destroy(&c->c); }
+static void _ak_cond_wait(_ak_cond* c, _ak_mutex* m) { pthread_cond_wait(&c->c, &m->m); }
+static void _ak_cond_broadcast(_ak_cond* c) { pthread_cond_broadcast(&c->c); }
+
+/* Monotonic clock in nanoseconds. */
+static uint64_t _ak_now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* dlopen / dlsym without the object-to-function pointer cast ISO C forbids. */
+static void* _ak_dlopen(const char* name) { return dlopen(name, RTLD_NOW | RTLD_LOCAL); }
+static void _ak_dlsym(void* lib, const char* name, void* fnptr_out) {
+    void* sym = lib ? dlsym(lib, name) : NULL;
+    memcpy(fnptr_out, &sym, sizeof sym);
+}
+/* Path of the file a loaded library came from (for device info). */
+static void _ak_dlpath(void* lib, const char* any_symbol, char* out, size_t cap) {
+    Dl_info info;
+    void* sym = lib ? dlsym(lib, any_symbol) : NULL;
+    out[0] = 0;
+    if (sym && dladdr(sym, &info) && info.dli_fname) _ak_copy(out, cap, info.dli_fname);
+}
+
+/* Environment lookup: NULL when unset or empty. */
+static const char* _ak_getenv(const char* name) {
+    const char* v = getenv(name);
+    return (v && *v) ? v : NULL;
+}
+
+/* Case-insensitive string equality. */
+static int _ak_streq_ci(const char* a, const char* b) {
+    if (!a || !b) return 0;
+    while (*a && *b) {
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b)) return 0;
+        a++; b++;
+    }
+    return *a == *b;
+}
+
+/* ==========================================================================
+ * >>impl:result
+ * ========================================================================== */
+typedef struct _ak_tls {
+    ak_error_info info;
+    char message[2048];
+    char* log;
+    char* options;
+    char* source_name;
+} _ak_tls;
+
+static pthread_key_t _ak_tls_key;
+static pthread_once_t _ak_tls_once = PTHREAD_ONCE_INIT;
+static void _ak_tls_free(void* p) {
+    _ak_tls* t = (_ak_tls*)p;
+    if (!t) return;
+    _ak_dealloc(t->log); _ak_dealloc(t->options); _ak_dealloc(t->source_name);
+    _ak_dealloc(t);
+}
+static void _ak_tls_make_key(void) { pthread_key_create(&_ak_tls_key, _ak_tls_free); }
+static _ak_tls* _ak_tls_get(void) {
+    static _ak_tls fallback; /* only if the allocator fails */
+    _ak_tls* t;
+    pthread_once(&_ak_tls_once, _ak_tls_make_key);
+    t = (_ak_tls*)pthread_getspecific(_ak_tls_key);
+    if (!t) {
+        t = (_ak_tls*)_ak_calloc(sizeof *t);
+        if (!t) return &fallback;
+        pthread_setspecific(_ak_tls_key, t);
+    }
+    return t;
+}
+
+AKDEF const char* ak_result_string(ak_result r) {
+    switch (r) {
+#define AK_X_(name, value, text) case name: return text;
+    AK_RESULT_LIST(AK_X_)
+#undef AK_X_
+    default: return "unknown result code";
+    }
+}
+AKDEF const char* ak_result_name(ak_result r) {
+    switch (r) {
+#define AK_X_(name, value, text) case name: return #name;
+    AK_RESULT_LIST(AK_X_)
+#undef AK_X_
+    default: return "AK_RESULT_UNKNOWN";
+    }
+}
+AKDEF const char* ak_log_item_name(ak_log_item item) {
+    static const char* names[] = {
+#define AK_X_(name, text) #name,
+        AK_LOG_ITEM_LIST(AK_X_)
+#undef AK_X_
+    };
+    if ((int)item < 0 || (int)item >= (int)AK_LOGITEM_COUNT) return "UNKNOWN";
+    return names[item];
+}
+
+/* Record a failure on this thread and return its code:
+ *   return _ak_err(AK_ERROR_CONFIG, "max_memory_fraction is %g, expected (0, 1]", v); */
+static ak_result _ak_err(ak_result r, const char* fmt, ...) _AK_PRINTF(2, 3);
+static ak_result _ak_err(ak_result r, const char* fmt, ...) {
+    _ak_tls* t = _ak_tls_get();
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(t->message, sizeof t->message, fmt, ap);
+    va_end(ap);
+    t->info.result = r;
+    _ak_dealloc(t->log); t->log = NULL;
+    _ak_dealloc(t->options); t->options = NULL;
+    _ak_dealloc(t->source_name); t->source_name = NULL;
+    return r;
+}
+/* Attach compiler details to the last error of this thread (after _ak_err). */
+static void _ak_err_compile_detail(const char* log, const char* options, const char* source_name) {
+    _ak_tls* t = _ak_tls_get();
+    _ak_dealloc(t->log); _ak_dealloc(t->options); _ak_dealloc(t->source_name);
+    t->log = _ak_strdup(log ? log : "");
+    t->options = _ak_strdup(options ? options : "");
+    t->source_name = _ak_strdup(source_name ? source_name : "");
+}
+AKDEF const ak_error_info* ak_last_error_info(void) {
+    _ak_tls* t = _ak_tls_get();
+    t->info.message = t->message;
+    t->info.log = t->log ? t->log : "";
+    t->info.options = t->options ? t->options : "";
+    t->info.source_name = t->source_name ? t->source_name : "";
+    return &t->info;
+}
+AKDEF const char* ak_last_error(void) { return _ak_tls_get()->message; }
+AKDEF void ak_clear_error(void) {
+    _ak_tls* t = _ak_tls_get();
+    t->message[0] = 0;
+    t->info.result = AK_OK;
+    _ak_dealloc(t->log); t->log = NULL;
+    _ak_dealloc(t->options); t->options = NULL;
+    _ak_dealloc(t->source_name); t->source_name = NULL;
+}
+
+/* A logger as a context (or a standalone object) holds it. */
+typedef struct _ak_logger {
+    ak_log_fn fn;        /* NULL: stderr */
+    void* user_data;
+    ak_log_level level;
+} _ak_logger;
+
+static void _ak_log(const _ak_logger* lg, ak_log_level level, ak_log_item item, const char* fmt, ...)
+    _AK_PRINTF(4, 5);
+static void _ak_log(const _ak_logger* lg, ak_log_level level, ak_log_item item, const char* fmt, ...) {
+    char buf[4096];
+    va_list ap;
+    ak_log_level max = lg ? lg->level : AK_LOG_WARN;
+    if (level == AK_LOG_NONE || level > max) return;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (lg && lg->fn) {
+        lg->fn(lg->user_data, level, item, buf);
+    } else {
+        static const char* lv[] = { "", "error", "warn", "info", "debug" };
+        fprintf(stderr, "amdkit %s [%s]: %s\n", lv[level], ak_log_item_name(item), buf);
+    }
+}
+
+/* ==========================================================================
+ * >>impl:context-struct  (the context and the raw device operations every
+ * section uses; the functions are defined in >>impl:backend)
+ * ========================================================================== */
+struct _ak_api;
+struct _ak_pool;
+struct _ak_cache;
+struct _ak_prof;
+struct _ak_ops;
+
+struct ak_stream {
+    ak_context* ctx;
+    void* native;          /* hipStream_t / CUstream; NULL on cpu */
+    char name[64];
+    int priority;
+};
+struct ak_event {
+    ak_context* ctx;
+    void* native;          /* hipEvent_t / CUevent; NULL on cpu */
+    uint64_t host_ns;      /* cpu backend: host clock at record */
+    int recorded;
+};
+
+struct ak_context {
+    ak_config cfg;                 /* effective config; string fields point into the buffers below */
+    char arch_buf[128];
+    char cache_dir_buf[512];
+    _ak_logger log;
+    ak_backend backend;
+    ak_device_info dev;
+    ak_backend_report reports[3];  /* hip, cuda, cpu */
+    struct _ak_api* api;           /* entry points of the backend in use (NULL on cpu) */
+    void* native_ctx;              /* CUcontext (cuda) */
+    _ak_mutex lock;                /* guards small context state (stream list) */
+    struct _ak_cache* cache;
+    struct _ak_pool* pool;
+    struct _ak_prof* prof;
+    struct _ak_ops* ops;           /* kernel library state (loaded kernels) */
+    char dev_tag[64];              /* memory-cache identity of this context's device */
+};
+
+/* Raw device operations of the context's backend, no pool involved.
+ * `stream` arguments are native handles (ak_stream.native; NULL = default). */
+static ak_result _ak_dev_alloc(ak_context* ctx, size_t bytes, void** out);   /* AK_ERROR_OUT_OF_MEMORY on failure */
+static void _ak_dev_free(ak_context* ctx, void* ptr);
+static ak_result _ak_dev_mem_info(ak_context* ctx, size_t* free_bytes, size_t* total_bytes);
+static ak_result _ak_dev_event_create(ak_context* ctx, void** ev);           /* timing-disabled, for ordering */
+static ak_result _ak_dev_event_record(ak_context* ctx, void* ev, void* stream);
+static int _ak_dev_event_done(ak_context* ctx, void* ev);                  /* 1 when complete (or on error) */
+static void _ak_dev_event_destroy(ak_context* ctx, void* ev);
+static void* _ak_native_stream(ak_stream* s);                               /* NULL for NULL */
+static void _ak_unload_cb(void* ctx, void* loaded);                         /* cache eviction: unload a module */
+static void _ak_ops_destroy(ak_context* ctx);                               /* kernel library state */
+
+/* ==========================================================================
+ * >>impl:dtype
+ * ========================================================================== */
+AKDEF const char* ak_dtype_name(ak_dtype t) {
+    static const char* n[] = { "f32", "f16", "bf16", "f64", "i32", "i64", "u8", "fp8_e4m3", "fp8_e5m2" };
+    if ((int)t < 0 || (int)t >= (int)AK_DTYPE_COUNT) return "?";
+    return n[t];
+}
+AKDEF size_t ak_dtype_size(ak_dtype t) {
+    static const size_t z[] = { 4, 2, 2, 8, 4, 8, 1, 1, 1 };
+    if ((int)t < 0 || (int)t >= (int)AK_DTYPE_COUNT) return 0;
+    return z[t];
+}
+static uint32_t _ak_f32_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static float _ak_bits_f32(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+AKDEF uint16_t ak_f32_to_f16(float f) {
+    uint32_t x = _ak_f32_bits(f);
+    uint32_t sign = (x >> 16) & 0x8000u;
+    uint32_t ax = x & 0x7FFFFFFFu;
+    if (ax >= 0x7F800000u) /* inf or nan */
+        return (uint16_t)(sign | 0x7C00u | (ax > 0x7F800000u ? 0x200u | ((ax >> 13) & 0x3FFu) : 0));
+    if (ax >= 0x477FF000u) return (uint16_t)(sign | 0x7C00u); /* rounds to >= 65520: inf */
+    if (ax < 0x38800000u) { /* subnormal half (or zero) */
+        /* value = ax as float; half subnormal unit is 2^-24 */
+        float a = _ak_bits_f32(ax);
+        float scaled = a * 16777216.0f; /* / 2^-24, exact */
+        /* round to nearest even integer */
+        float r = (float)(long)scaled;
+        float diff = scaled - r;
+        if (diff > 0.5f || (diff == 0.5f && ((long)r & 1))) r += 1.0f;
+        return (uint16_t)(sign | (uint32_t)r);
+    }
+    {
+        uint32_t mant = ax & 0x7FFFFFu;
+        uint32_t exp = (ax >> 23) - 127 + 15;
+        uint32_t h = (exp << 10) | (mant >> 13);
+        uint32_t rest = mant & 0x1FFFu;
+        if (rest > 0x1000u || (rest == 0x1000u && (h & 1u))) h++;
+        return (uint16_t)(sign | h);
+    }
+}
+AKDEF float ak_f16_to_f32(uint16_t h) {
+    uint32_t sign = ((uint32_t)h & 0x8000u) << 16;
+    uint32_t exp = ((uint32_t)h >> 10) & 0x1Fu;
+    uint32_t mant = (uint32_t)h & 0x3FFu;
+    if (exp == 0) {
+        float v = (float)mant * (1.0f / 16777216.0f);
+        return sign ? -v : v;
+    }
+    if (exp == 31) return _ak_bits_f32(sign | 0x7F800000u | (mant << 13));
+    return _ak_bits_f32(sign | ((exp - 15 + 127) << 23) | (mant << 13));
+}
+AKDEF uint16_t ak_f32_to_bf16(float f) {
+    uint32_t x = _ak_f32_bits(f);
+    if ((x & 0x7FFFFFFFu) > 0x7F800000u) return (uint16_t)((x >> 16) | 0x40u); /* quiet nan */
+    x += 0x7FFFu + ((x >> 16) & 1u);
+    return (uint16_t)(x >> 16);
+}
+AKDEF float ak_bf16_to_f32(uint16_t b) { return _ak_bits_f32((uint32_t)b << 16); }
+AKDEF double ak_elem_get(const void* buf, ak_dtype t, size_t i) {
+    switch (t) {
+    case AK_F32: return (double)((const float*)buf)[i];
+    case AK_F16: return (double)ak_f16_to_f32(((const uint16_t*)buf)[i]);
+    case AK_BF16: return (double)ak_bf16_to_f32(((const uint16_t*)buf)[i]);
+    case AK_F64: return ((const double*)buf)[i];
+    case AK_I32: return (double)((const int32_t*)buf)[i];
+    case AK_I64: return (double)((const int64_t*)buf)[i];
+    case AK_U8: return (double)((const uint8_t*)buf)[i];
+    default: return 0.0;
+    }
+}
+AKDEF void ak_elem_set(void* buf, ak_dtype t, size_t i, double v) {
+    switch (t) {
+    case AK_F32: ((float*)buf)[i] = (float)v; break;
+    case AK_F16: ((uint16_t*)buf)[i] = ak_f32_to_f16((float)v); break;
+    case AK_BF16: ((uint16_t*)buf)[i] = ak_f32_to_bf16((float)v); break;
+    case AK_F64: ((double*)buf)[i] = v; break;
+    case AK_I32: ((int32_t*)buf)[i] = (int32_t)v; break;
+    case AK_I64: ((int64_t*)buf)[i] = (int64_t)v; break;
+    case AK_U8: ((uint8_t*)buf)[i] = (uint8_t)v; break;
+    default: break;
+    }
+}
+
+/* ==========================================================================
+ * >>impl:sources  (embedded kernel sources: the .hip files of kernels/)
+ * ========================================================================== */
+//>#akgen
+/* Generated by `make gen` (tools/akgen.c) from the files in kernels/ -- do not edit;
+ * edit kernels/<family>.hip and run `make gen`. One string literal per source line. */
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverlength-strings"
+#endif
+
+/* kernels/prelude.hip: prepended to every kernel source by the compiler wrapper */
+static const char _ak_src_prelude[] =
+    "/* amdkit kernel prelude (kernels/prelude.hip): the portable layer every\n"
+    " * embedded kernel source is compiled with. The host prepends it and passes\n"
+    " * -DAK_WAVE=<32|64> and one of -DAK_AMD=1 / -DAK_NVIDIA=1 (both are guessed\n"
+    " * from the compiler when missing). No #include: hipRTC and NVRTC provide the\n"
+    " * built-ins used here (threadIdx, __syncthreads, __shfl_*, expf, erff, tanhf,\n"
+    " * float4 / uint4, __float_as_uint); clang for AMD needs\n"
+    " * `-include __clang_hip_runtime_wrapper.h -include hip/hip_runtime.h`.\n"
+    " *\n"
+    " * Sections: K1 owns everything not marked otherwise; K2 adds pieces marked\n"
+    " * \"K2:\" (keep the marks when editing).\n"
+    " *\n"
+    " * Kernel naming convention (tools/akgen.c relies on it): every kernel is\n"
+    " * defined on a line `AK_KERNEL void ak_<name>(` with its literal name, or\n"
+    " * listed in a `// kernels: a b c` comment line when a macro generates it. */\n"
+    "\n"
+    "/* ---- vendor and wave size ------------------------------------------------ */\n"
+    "#if !defined(AK_AMD) && !defined(AK_NVIDIA)\n"
+    "#if defined(__CUDACC__) || defined(__CUDACC_RTC__) || defined(__NVCC__)\n"
+    "#define AK_NVIDIA 1\n"
+    "#else\n"
+    "#define AK_AMD 1\n"
+    "#endif\n"
+    "#endif\n"
+    "#ifndef AK_WAVE\n"
+    "#if defined(AK_NVIDIA)\n"
+    "#define AK_WAVE 32\n"
+    "#elif defined(__AMDGCN_WAVEFRONT_SIZE)\n"
+    "#define AK_WAVE __AMDGCN_WAVEFRONT_SIZE\n"
+    "#else\n"
+    "#define AK_WAVE 64\n"
+    "#endif\n"
+    "#endif\n"
+    "#if AK_WAVE != 32 && AK_WAVE != 64\n"
+    "#error \"amdkit prelude: AK_WAVE must be 32 or 64\"\n"
+    "#endif\n"
+    "/* Most waves a block of up to 1024 threads has (size of the block scratch). */\n"
+    "#define AK_MAX_WAVES (1024 / AK_WAVE)\n"
+    "\n"
+    "#define AK_KERNEL extern \"C\" __global__\n"
+    "#define AK_INLINE __device__ __forceinline__\n"
+    "#define AK_RESTRICT __restrict__\n"
+    "\n"
+    "/* ---- integer types ------------------------------------------------------- */\n"
+    "typedef long long ak_i64;\n"
+    "typedef unsigned long long ak_u64;\n"
+    "typedef int ak_i32;\n"
+    "typedef unsigned int ak_u32;\n"
+    "typedef short ak_i16;\n"
+    "typedef unsigned short ak_u16;\n"
+    "typedef unsigned char ak_u8;\n"
+    "\n"
+    "/* ---- float constants ----------------------------------------------------- */\n"
+    "#define AK_INF (__uint_as_float(0x7F800000u))\n"
+    "#define AK_NAN (__uint_as_float(0x7FC00000u))\n"
+    "#define AK_FLT_MAX 3.402823466e+38f\n"
+    "\n"
+    "/* ---- thread indexing ----------------------------------------------------- */\n"
+    "/* Global 1-D thread index and grid-stride step, 64-bit. */\n"
+    "AK_INLINE ak_i64 ak_gtid(void) { return (ak_i64)blockIdx.x * (ak_i64)blockDim.x + (ak_i64)threadIdx.x; }\n"
+    "AK_INLINE ak_i64 ak_gstride(void) { return (ak_i64)gridDim.x * (ak_i64)blockDim.x; }\n"
+    "AK_INLINE int ak_lane(void) { return (int)(threadIdx.x % AK_WAVE); }\n"
+    "AK_INLINE int ak_wave_id(void) { return (int)(threadIdx.x / AK_WAVE); }\n"
+    "\n"
+    "/* ---- bit casts ----------------------------------------------------------- */\n"
+    "AK_INLINE float ak_u2f(ak_u32 u) { return __uint_as_float(u); }\n"
+    "AK_INLINE ak_u32 ak_f2u(float f) { return __float_as_uint(f); }\n"
+    "\n"
+    "/* ---- fp16 / bf16 storage (unsigned short) and conversions ----------------- */\n"
+    "typedef unsigned short ak_half;   /* IEEE binary16 bits */\n"
+    "typedef unsigned short ak_bf16;   /* bfloat16 bits */\n"
+    "\n"
+    "#if defined(AK_AMD)\n"
+    "/* AMD: clang's _Float16; the conversions compile to v_cvt_f32_f16 / v_cvt_f16_f32 (RNE). */\n"
+    "AK_INLINE float ak_h2f(ak_half h) {\n"
+    "    _Float16 v;\n"
+    "    __builtin_memcpy(&v, &h, 2);\n"
+    "    return (float)v;\n"
+    "}\n"
+    "AK_INLINE ak_half ak_f2h(float f) {\n"
+    "    _Float16 v = (_Float16)f;\n"
+    "    ak_half h;\n"
+    "    __builtin_memcpy(&h, &v, 2);\n"
+    "    return h;\n"
+    "}\n"
+    "#else\n"
+    "/* NVIDIA: PTX conversions (no cuda_fp16.h). */\n"
+    "AK_INLINE float ak_h2f(ak_half h) {\n"
+    "    float f;\n"
+    "    asm(\"cvt.f32.f16 %0, %1;\" : \"=f\"(f) : \"h\"(h));\n"
+    "    return f;\n"
+    "}\n"
+    "AK_INLINE ak_half ak_f2h(float f) {\n"
+    "    ak_half h;\n"
+    "    asm(\"cvt.rn.f16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(f));\n"
+    "    return h;\n"
+    "}\n"
+    "#endif\n"
+    "\n"
+    "AK_INLINE float ak_bf2f(ak_bf16 b) { return ak_u2f((ak_u32)b << 16); }\n"
+    "#if defined(AK_NVIDIA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800\n"
+    "AK_INLINE ak_bf16 ak_f2bf(float f) {\n"
+    "    ak_bf16 b;\n"
+    "    asm(\"cvt.rn.bf16.f32 %0, %1;\" : \"=h\"(b) : \"f\"(f));\n"
+    "    return b;\n"
+    "}\n"
+    "#else\n"
+    "/* Round to nearest even; NaN stays a (quiet) NaN. Same result as the host's ak_f32_to_bf16. */\n"
+    "AK_INLINE ak_bf16 ak_f2bf(float f) {\n"
+    "    ak_u32 u = ak_f2u(f);\n"
+    "    if ((u & 0x7FFFFFFFu) > 0x7F800000u) return (ak_bf16)((u >> 16) | 0x40u);\n"
+    "    u += 0x7FFFu + ((u >> 16) & 1u);\n"
+    "    return (ak_bf16)(u >> 16);\n"
+    "}\n"
+    "#endif\n"
+    "\n"
+    "/* ---- dtype traits: storage type T, to/from fp32, and 8-element vector I/O -- */\n"
+    "/* ld8/st8 move 8 consecutive elements through 16-byte accesses; the pointer\n"
+    " * must be 16-byte aligned (check with ak_aligned16). */\n"
+    "AK_INLINE bool ak_aligned16(const void* p) { return (((ak_u64)p) & 15u) == 0; }\n"
+    "\n"
+    "struct ak_f32_t {\n"
+    "    typedef float T;\n"
+    "    enum { SIZE = 4 };\n"
+    "    static AK_INLINE float to(float v) { return v; }\n"
+    "    static AK_INLINE float from(float v) { return v; }\n"
+    "    static AK_INLINE void ld8(const float* p, float f[8]) {\n"
+    "        float4 a = ((const float4*)p)[0], b = ((const float4*)p)[1];\n"
+    "        f[0] = a.x; f[1] = a.y; f[2] = a.z; f[3] = a.w;\n"
+    "        f[4] = b.x; f[5] = b.y; f[6] = b.z; f[7] = b.w;\n"
+    "    }\n"
+    "    static AK_INLINE void st8(float* p, const float f[8]) {\n"
+    "        float4 a, b;\n"
+    "        a.x = f[0]; a.y = f[1]; a.z = f[2]; a.w = f[3];\n"
+    "        b.x = f[4]; b.y = f[5]; b.z = f[6]; b.w = f[7];\n"
+    "        ((float4*)p)[0] = a;\n"
+    "        ((float4*)p)[1] = b;\n"
+    "    }\n"
+    "};\n"
+    "\n"
+    "/* 16 bytes of halves: eight 16-bit elements in four 32-bit words (low half first). */\n"
+    "typedef uint4 ak_u16x8;\n"
+    "AK_INLINE ak_u32 ak_u16x8_word(const ak_u16x8& v, int i) {\n"
+    "    return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;\n"
+    "}\n"
+    "AK_INLINE ak_u32 ak_pack2(ak_u16 lo, ak_u16 hi) { return (ak_u32)lo | ((ak_u32)hi << 16); }\n"
+    "\n"
+    "struct ak_f16_t {\n"
+    "    typedef ak_half T;\n"
+    "    enum { SIZE = 2 };\n"
+    "    static AK_INLINE float to(ak_half v) { return ak_h2f(v); }\n"
+    "    static AK_INLINE ak_half from(float v) { return ak_f2h(v); }\n"
+    "    static AK_INLINE void ld8(const ak_half* p, float f[8]) {\n"
+    "        ak_u16x8 v = *(const ak_u16x8*)p;\n"
+    "        for (int i = 0; i < 4; i++) {\n"
+    "            ak_u32 w = ak_u16x8_word(v, i);\n"
+    "            f[2 * i] = ak_h2f((ak_u16)(w & 0xFFFFu));\n"
+    "            f[2 * i + 1] = ak_h2f((ak_u16)(w >> 16));\n"
+    "        }\n"
+    "    }\n"
+    "    static AK_INLINE void st8(ak_half* p, const float f[8]) {\n"
+    "        ak_u16x8 v;\n"
+    "        v.x = ak_pack2(ak_f2h(f[0]), ak_f2h(f[1]));\n"
+    "        v.y = ak_pack2(ak_f2h(f[2]), ak_f2h(f[3]));\n"
+    "        v.z = ak_pack2(ak_f2h(f[4]), ak_f2h(f[5]));\n"
+    "        v.w = ak_pack2(ak_f2h(f[6]), ak_f2h(f[7]));\n"
+    "        *(ak_u16x8*)p = v;\n"
+    "    }\n"
+    "};\n"
+    "\n"
+    "struct ak_bf16_t {\n"
+    "    typedef ak_bf16 T;\n"
+    "    enum { SIZE = 2 };\n"
+    "    static AK_INLINE float to(ak_bf16 v) { return ak_bf2f(v); }\n"
+    "    static AK_INLINE ak_bf16 from(float v) { return ak_f2bf(v); }\n"
+    "    static AK_INLINE void ld8(const ak_bf16* p, float f[8]) {\n"
+    "        ak_u16x8 v = *(const ak_u16x8*)p;\n"
+    "        for (int i = 0; i < 4; i++) {\n"
+    "            ak_u32 w = ak_u16x8_word(v, i);\n"
+    "            f[2 * i] = ak_u2f(w << 16);\n"
+    "            f[2 * i + 1] = ak_u2f(w & 0xFFFF0000u);\n"
+    "        }\n"
+    "    }\n"
+    "    static AK_INLINE void st8(ak_bf16* p, const float f[8]) {\n"
+    "        ak_u16x8 v;\n"
+    "        v.x = ak_pack2(ak_f2bf(f[0]), ak_f2bf(f[1]));\n"
+    "        v.y = ak_pack2(ak_f2bf(f[2]), ak_f2bf(f[3]));\n"
+    "        v.z = ak_pack2(ak_f2bf(f[4]), ak_f2bf(f[5]));\n"
+    "        v.w = ak_pack2(ak_f2bf(f[6]), ak_f2bf(f[7]));\n"
+    "        *(ak_u16x8*)p = v;\n"
+    "    }\n"
+    "};\n"
+    "\n"
+    "/* Grid-stride map over n elements: `chunk(i)` for each 8-element chunk\n"
+    " * starting at i (only when vec is true: every pointer 16-byte aligned), then\n"
+    " * `one(i)` for the remaining elements (all of them when vec is false). */\n"
+    "template <class C, class O>\n"
+    "AK_INLINE void ak_map8(ak_i64 n, bool vec, C chunk, O one) {\n"
+    "    const ak_i64 tid = ak_gtid(), stride = ak_gstride();\n"
+    "    ak_i64 done = 0;\n"
+    "    if (vec) {\n"
+    "        const ak_i64 nc = n >> 3;\n"
+    "        for (ak_i64 c = tid; c < nc; c += stride) chunk(c << 3);\n"
+    "        done = nc << 3;\n"
+    "    }\n"
+    "    for (ak_i64 i = done + tid; i < n; i += stride) one(i);\n"
+    "}\n"
+    "\n"
+    "/* ---- math ---------------------------------------------------------------- */\n"
+    "/* expf / erff / tanhf / logf / sqrtf / rsqrtf exist on both compilers without\n"
+    " * headers. The fast forms trade a few ulp for speed (aggressive builds). */\n"
+    "AK_INLINE float ak_fast_exp(float x) { return __expf(x); }\n"
+    "AK_INLINE float ak_fast_tanh(float x) {\n"
+    "    /* 1 - 2 / (exp(2x) + 1): saturates correctly at +-inf */\n"
+    "    return 1.0f - 2.0f / (__expf(2.0f * x) + 1.0f);\n"
+    "}\n"
+    "AK_INLINE float ak_sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }\n"
+    "\n"
+    "/* ---- wave (warp) primitives ------------------------------------------------ */\n"
+    "/* All lanes of the wave must take part (blocks are a multiple of AK_WAVE). */\n"
+    "#if defined(AK_AMD)\n"
+    "AK_INLINE float ak_shfl_xor(float v, int mask) { return __shfl_xor(v, mask, AK_WAVE); }\n"
+    "AK_INLINE float ak_shfl_down(float v, int delta) { return __shfl_down(v, (unsigned)delta, AK_WAVE); }\n"
+    "AK_INLINE float ak_shfl(float v, int src) { return __shfl(v, src, AK_WAVE); }\n"
+    "AK_INLINE int ak_shfl_xor_i(int v, int mask) { return __shfl_xor(v, mask, AK_WAVE); }\n"
+    "AK_INLINE ak_u64 ak_ballot(int pred) { return (ak_u64)__ballot(pred); }\n"
+    "#else\n"
+    "AK_INLINE float ak_shfl_xor(float v, int mask) { return __shfl_xor_sync(0xFFFFFFFFu, v, mask); }\n"
+    "AK_INLINE float ak_shfl_down(float v, int delta) { return __shfl_down_sync(0xFFFFFFFFu, v, (unsigned)delta); }\n"
+    "AK_INLINE float ak_shfl(float v, int src) { return __shfl_sync(0xFFFFFFFFu, v, src); }\n"
+    "AK_INLINE int ak_shfl_xor_i(int v, int mask) { return __shfl_xor_sync(0xFFFFFFFFu, v, mask); }\n"
+    "AK_INLINE ak_u64 ak_ballot(int pred) { return (ak_u64)__ballot_sync(0xFFFFFFFFu, pred); }\n"
+    "#endif\n"
+    "\n"
+    "/* Butterfly reductions: every lane gets the result. */\n"
+    "AK_INLINE float ak_warp_sum(float v) {\n"
+    "    for (int o = AK_WAVE / 2; o > 0; o >>= 1) v += ak_shfl_xor(v, o);\n"
+    "    return v;\n"
+    "}\n"
+    "AK_INLINE float ak_warp_max(float v) {\n"
+    "    for (int o = AK_WAVE / 2; o > 0; o >>= 1) v = fmaxf(v, ak_shfl_xor(v, o));\n"
+    "    return v;\n"
+    "}\n"
+    "AK_INLINE float ak_warp_min(float v) {\n"
+    "    for (int o = AK_WAVE / 2; o > 0; o >>= 1) v = fminf(v, ak_shfl_xor(v, o));\n"
+    "    return v;\n"
+    "}\n"
+    "\n"
+    "/* Block reductions over a 1-D block whose size is a multiple of AK_WAVE (at\n"
+    " * most 1024). `scratch` is a __shared__ float[AK_MAX_WAVES] of the caller;\n"
+    " * every thread gets the result; safe to call repeatedly with the same\n"
+    " * scratch (the leading barrier protects the previous call's readers). */\n"
+    "AK_INLINE float ak_block_sum(float v, float* scratch) {\n"
+    "    const int nw = (int)((blockDim.x + AK_WAVE - 1) / AK_WAVE);\n"
+    "    v = ak_warp_sum(v);\n"
+    "    __syncthreads();\n"
+    "    if (ak_lane() == 0) scratch[ak_wave_id()] = v;\n"
+    "    __syncthreads();\n"
+    "    v = 0.0f;\n"
+    "    for (int w = 0; w < nw; w++) v += scratch[w];\n"
+    "    return v;\n"
+    "}\n"
+    "AK_INLINE float ak_block_max(float v, float* scratch) {\n"
+    "    const int nw = (int)((blockDim.x + AK_WAVE - 1) / AK_WAVE);\n"
+    "    v = ak_warp_max(v);\n"
+    "    __syncthreads();\n"
+    "    if (ak_lane() == 0) scratch[ak_wave_id()] = v;\n"
+    "    __syncthreads();\n"
+    "    v = -AK_INF;\n"
+    "    for (int w = 0; w < nw; w++) v = fmaxf(v, scratch[w]);\n"
+    "    return v;\n"
+    "}\n"
+    "AK_INLINE float ak_block_min(float v, float* scratch) {\n"
+    "    const int nw = (int)((blockDim.x + AK_WAVE - 1) / AK_WAVE);\n"
+    "    v = ak_warp_min(v);\n"
+    "    __syncthreads();\n"
+    "    if (ak_lane() == 0) scratch[ak_wave_id()] = v;\n"
+    "    __syncthreads();\n"
+    "    v = AK_INF;\n"
+    "    for (int w = 0; w < nw; w++) v = fminf(v, scratch[w]);\n"
+    "    return v;\n"
+    "}\n"
+    "\n"
+    "/* ---- K2: additions by the reductions / norms helper go below ---------------- */\n"
+    ;
+
+/* kernels/activation.hip */
+static const char _ak_src_activation[] =
+    "/* kernels/activation.hip: unary activations y = f(x) for f32, f16 and bf16\n"
+    " * storage, fp32 math: relu, leaky_relu (slope = param), sigmoid, tanh, silu,\n"
+    " * gelu (erf form) and gelu (tanh form). One kernel per dtype; the op code\n"
+    " * (ak_unary_op of amdkit.h) picks the loop once, outside it. NaN inputs give\n"
+    " * NaN outputs (relu and leaky_relu too). In-place (y == x) is fine.\n"
+    " * Host wrapper: ak_unary in parts/ops_elementwise.inc. */\n"
+    "\n"
+    "#define AK_UNARY_RELU 0\n"
+    "#define AK_UNARY_LEAKY_RELU 1\n"
+    "#define AK_UNARY_SIGMOID 2\n"
+    "#define AK_UNARY_TANH 3\n"
+    "#define AK_UNARY_SILU 4\n"
+    "#define AK_UNARY_GELU 5\n"
+    "#define AK_UNARY_GELU_TANH 6\n"
+    "\n"
+    "struct ak_uop_relu { static AK_INLINE float f(float x, float) { return x < 0.0f ? 0.0f : x; } };\n"
+    "struct ak_uop_leaky { static AK_INLINE float f(float x, float s) { return x < 0.0f ? x * s : x; } };\n"
+    "struct ak_uop_sigmoid { static AK_INLINE float f(float x, float) { return 1.0f / (1.0f + expf(-x)); } };\n"
+    "struct ak_uop_tanh { static AK_INLINE float f(float x, float) { return tanhf(x); } };\n"
+    "struct ak_uop_silu { static AK_INLINE float f(float x, float) { return x / (1.0f + expf(-x)); } };\n"
+    "struct ak_uop_gelu {\n"
+    "    /* 0.5 x (1 + erf(x / sqrt(2))) */\n"
+    "    static AK_INLINE float f(float x, float) { return 0.5f * x * (1.0f + erff(x * 0.70710678118654752f)); }\n"
+    "};\n"
+    "struct ak_uop_gelu_tanh {\n"
+    "    /* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */\n"
+    "    static AK_INLINE float f(float x, float) {\n"
+    "        const float u = 0.79788456080286536f * (x + 0.044715f * x * x * x);\n"
+    "        return 0.5f * x * (1.0f + tanhf(u));\n"
+    "    }\n"
+    "};\n"
+    "\n"
+    "template <class D, class OP>\n"
+    "AK_INLINE void ak_unary_body(const typename D::T* x, typename D::T* y, ak_i64 n, float p) {\n"
+    "    ak_map8(n, ak_aligned16(x) && ak_aligned16(y),\n"
+    "        [&](ak_i64 i) {\n"
+    "            float a[8];\n"
+    "            D::ld8(x + i, a);\n"
+    "            for (int k = 0; k < 8; k++) a[k] = OP::f(a[k], p);\n"
+    "            D::st8(y + i, a);\n"
+    "        },\n"
+    "        [&](ak_i64 i) { y[i] = D::from(OP::f(D::to(x[i]), p)); });\n"
+    "}\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_unary_impl(const typename D::T* x, typename D::T* y, ak_i64 n, int op, float p) {\n"
+    "    switch (op) {\n"
+    "    case AK_UNARY_RELU: ak_unary_body<D, ak_uop_relu>(x, y, n, p); break;\n"
+    "    case AK_UNARY_LEAKY_RELU: ak_unary_body<D, ak_uop_leaky>(x, y, n, p); break;\n"
+    "    case AK_UNARY_SIGMOID: ak_unary_body<D, ak_uop_sigmoid>(x, y, n, p); break;\n"
+    "    case AK_UNARY_TANH: ak_unary_body<D, ak_uop_tanh>(x, y, n, p); break;\n"
+    "    case AK_UNARY_SILU: ak_unary_body<D, ak_uop_silu>(x, y, n, p); break;\n"
+    "    case AK_UNARY_GELU: ak_unary_body<D, ak_uop_gelu>(x, y, n, p); break;\n"
+    "    default: ak_unary_body<D, ak_uop_gelu_tanh>(x, y, n, p); break;\n"
+    "    }\n"
+    "}\n"
+    "AK_KERNEL void ak_unary_f32(const float* x, float* y, ak_i64 n, int op, float param) {\n"
+    "    ak_unary_impl<ak_f32_t>(x, y, n, op, param);\n"
+    "}\n"
+    "AK_KERNEL void ak_unary_f16(const ak_half* x, ak_half* y, ak_i64 n, int op, float param) {\n"
+    "    ak_unary_impl<ak_f16_t>(x, y, n, op, param);\n"
+    "}\n"
+    "AK_KERNEL void ak_unary_bf16(const ak_bf16* x, ak_bf16* y, ak_i64 n, int op, float param) {\n"
+    "    ak_unary_impl<ak_bf16_t>(x, y, n, op, param);\n"
+    "}\n"
+    ;
+
+/* kernels/cast.hip */
+static const char _ak_src_cast[] =
+    "/* kernels/cast.hip: dtype conversion between f32, f16 and bf16 (all six\n"
+    " * directions, round to nearest even) and the bit-exact copy of each dtype.\n"
+    " * 1-D grid-stride; 8 elements per step with 16-byte accesses when both\n"
+    " * pointers are 16-byte aligned, scalar otherwise. The buffers must not\n"
+    " * overlap. Host wrappers: ak_cast / ak_copy in parts/ops_elementwise.inc. */\n"
+    "\n"
+    "template <class S, class D>\n"
+    "AK_INLINE void ak_cast_impl(const typename S::T* x, typename D::T* y, ak_i64 n) {\n"
+    "    ak_map8(n, ak_aligned16(x) && ak_aligned16(y),\n"
+    "        [&](ak_i64 i) {\n"
+    "            float f[8];\n"
+    "            S::ld8(x + i, f);\n"
+    "            D::st8(y + i, f);\n"
+    "        },\n"
+    "        [&](ak_i64 i) { y[i] = D::from(S::to(x[i])); });\n"
+    "}\n"
+    "AK_KERNEL void ak_cast_f32_f16(const float* x, ak_half* y, ak_i64 n) { ak_cast_impl<ak_f32_t, ak_f16_t>(x, y, n); }\n"
+    "AK_KERNEL void ak_cast_f32_bf16(const float* x, ak_bf16* y, ak_i64 n) { ak_cast_impl<ak_f32_t, ak_bf16_t>(x, y, n); }\n"
+    "AK_KERNEL void ak_cast_f16_f32(const ak_half* x, float* y, ak_i64 n) { ak_cast_impl<ak_f16_t, ak_f32_t>(x, y, n); }\n"
+    "AK_KERNEL void ak_cast_f16_bf16(const ak_half* x, ak_bf16* y, ak_i64 n) { ak_cast_impl<ak_f16_t, ak_bf16_t>(x, y, n); }\n"
+    "AK_KERNEL void ak_cast_bf16_f32(const ak_bf16* x, float* y, ak_i64 n) { ak_cast_impl<ak_bf16_t, ak_f32_t>(x, y, n); }\n"
+    "AK_KERNEL void ak_cast_bf16_f16(const ak_bf16* x, ak_half* y, ak_i64 n) { ak_cast_impl<ak_bf16_t, ak_f16_t>(x, y, n); }\n"
+    "\n"
+    "/* Bit-exact copy (no conversion, NaN payloads kept): 16-byte units, two per\n"
+    " * step, then the elements of the tail. */\n"
+    "template <class T>\n"
+    "AK_INLINE void ak_copy_impl(const T* x, T* y, ak_i64 n) {\n"
+    "    const int per = 16 / (int)sizeof(T);\n"
+    "    const ak_i64 tid = ak_gtid(), stride = ak_gstride();\n"
+    "    ak_i64 done = 0;\n"
+    "    if (ak_aligned16(x) && ak_aligned16(y)) {\n"
+    "        const ak_i64 nv = n / per;\n"
+    "        const uint4* xv = (const uint4*)x;\n"
+    "        uint4* yv = (uint4*)y;\n"
+    "        ak_i64 c = tid;\n"
+    "        for (; c + stride < nv; c += 2 * stride) {\n"
+    "            const uint4 a = xv[c], b = xv[c + stride];\n"
+    "            yv[c] = a;\n"
+    "            yv[c + stride] = b;\n"
+    "        }\n"
+    "        if (c < nv) yv[c] = xv[c];\n"
+    "        done = nv * per;\n"
+    "    }\n"
+    "    for (ak_i64 i = done + tid; i < n; i += stride) y[i] = x[i];\n"
+    "}\n"
+    "AK_KERNEL void ak_copy_f32(const float* x, float* y, ak_i64 n) { ak_copy_impl<float>(x, y, n); }\n"
+    "AK_KERNEL void ak_copy_f16(const ak_half* x, ak_half* y, ak_i64 n) { ak_copy_impl<ak_half>(x, y, n); }\n"
+    "AK_KERNEL void ak_copy_bf16(const ak_bf16* x, ak_bf16* y, ak_i64 n) { ak_copy_impl<ak_bf16>(x, y, n); }\n"
+    ;
+
+/* kernels/elementwise.hip */
+static const char _ak_src_elementwise[] =
+    "/* kernels/elementwise.hip: fill, axpy, scale and the binary ops (add, sub,\n"
+    " * mul, div) for f32, f16 and bf16 storage, fp32 math.\n"
+    " *\n"
+    " * All kernels: 1-D grid-stride over n elements, 8 elements per step through\n"
+    " * 16-byte loads/stores when every pointer is 16-byte aligned (scalar loop\n"
+    " * otherwise and for the tail). In-place use (an output equal to an input) is\n"
+    " * fine: each element is read and written by one thread. Host wrappers:\n"
+    " * parts/ops_elementwise.inc (ak_fill, ak_axpy, ak_scale, ak_binary). */\n"
+    "\n"
+    "/* y[i] = value (rounded once to the storage type) */\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_fill_impl(typename D::T* y, ak_i64 n, float value) {\n"
+    "    typedef typename D::T T;\n"
+    "    const T v = D::from(value);\n"
+    "    const float fv = D::to(v);\n"
+    "    ak_map8(n, ak_aligned16(y),\n"
+    "        [&](ak_i64 i) {\n"
+    "            float f[8];\n"
+    "            for (int k = 0; k < 8; k++) f[k] = fv;\n"
+    "            D::st8(y + i, f);\n"
+    "        },\n"
+    "        [&](ak_i64 i) { y[i] = v; });\n"
+    "}\n"
+    "AK_KERNEL void ak_fill_f32(float* y, ak_i64 n, float value) { ak_fill_impl<ak_f32_t>(y, n, value); }\n"
+    "AK_KERNEL void ak_fill_f16(ak_half* y, ak_i64 n, float value) { ak_fill_impl<ak_f16_t>(y, n, value); }\n"
+    "AK_KERNEL void ak_fill_bf16(ak_bf16* y, ak_i64 n, float value) { ak_fill_impl<ak_bf16_t>(y, n, value); }\n"
+    "\n"
+    "/* y[i] = alpha * x[i] + y[i] */\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_axpy_impl(ak_i64 n, float alpha, const typename D::T* x, typename D::T* y) {\n"
+    "    ak_map8(n, ak_aligned16(x) && ak_aligned16(y),\n"
+    "        [&](ak_i64 i) {\n"
+    "            float a[8], b[8];\n"
+    "            D::ld8(x + i, a);\n"
+    "            D::ld8(y + i, b);\n"
+    "            for (int k = 0; k < 8; k++) b[k] = alpha * a[k] + b[k];\n"
+    "            D::st8(y + i, b);\n"
+    "        },\n"
+    "        [&](ak_i64 i) { y[i] = D::from(alpha * D::to(x[i]) + D::to(y[i])); });\n"
+    "}\n"
+    "AK_KERNEL void ak_axpy_f32(ak_i64 n, float alpha, const float* x, float* y) { ak_axpy_impl<ak_f32_t>(n, alpha, x, y); }\n"
+    "AK_KERNEL void ak_axpy_f16(ak_i64 n, float alpha, const ak_half* x, ak_half* y) { ak_axpy_impl<ak_f16_t>(n, alpha, x, y); }\n"
+    "AK_KERNEL void ak_axpy_bf16(ak_i64 n, float alpha, const ak_bf16* x, ak_bf16* y) { ak_axpy_impl<ak_bf16_t>(n, alpha, x, y); }\n"
+    "\n"
+    "/* y[i] = alpha * x[i] */\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_scale_impl(ak_i64 n, float alpha, const typename D::T* x, typename D::T* y) {\n"
+    "    ak_map8(n, ak_aligned16(x) && ak_aligned16(y),\n"
+    "        [&](ak_i64 i) {\n"
+    "            float a[8];\n"
+    "            D::ld8(x + i, a);\n"
+    "            for (int k = 0; k < 8; k++) a[k] = alpha * a[k];\n"
+    "            D::st8(y + i, a);\n"
+    "        },\n"
+    "        [&](ak_i64 i) { y[i] = D::from(alpha * D::to(x[i])); });\n"
+    "}\n"
+    "AK_KERNEL void ak_scale_f32(ak_i64 n, float alpha, const float* x, float* y) { ak_scale_impl<ak_f32_t>(n, alpha, x, y); }\n"
+    "AK_KERNEL void ak_scale_f16(ak_i64 n, float alpha, const ak_half* x, ak_half* y) { ak_scale_impl<ak_f16_t>(n, alpha, x, y); }\n"
+    "AK_KERNEL void ak_scale_bf16(ak_i64 n, float alpha, const ak_bf16* x, ak_bf16* y) { ak_scale_impl<ak_bf16_t>(n, alpha, x, y); }\n"
+    "\n"
+    "/* z[i] = x[i] op y[i]; op codes are ak_binary_op of amdkit.h */\n"
+    "#define AK_BINARY_ADD 0\n"
+    "#define AK_BINARY_SUB 1\n"
+    "#define AK_BINARY_MUL 2\n"
+    "#define AK_BINARY_DIV 3\n"
+    "struct ak_bop_add { static AK_INLINE float f(float a, float b) { return a + b; } };\n"
+    "struct ak_bop_sub { static AK_INLINE float f(float a, float b) { return a - b; } };\n"
+    "struct ak_bop_mul { static AK_INLINE float f(float a, float b) { return a * b; } };\n"
+    "struct ak_bop_div { static AK_INLINE float f(float a, float b) { return a / b; } };\n"
+    "\n"
+    "template <class D, class OP>\n"
+    "AK_INLINE void ak_binary_body(const typename D::T* x, const typename D::T* y, typename D::T* z, ak_i64 n) {\n"
+    "    ak_map8(n, ak_aligned16(x) && ak_aligned16(y) && ak_aligned16(z),\n"
+    "        [&](ak_i64 i) {\n"
+    "            float a[8], b[8];\n"
+    "            D::ld8(x + i, a);\n"
+    "            D::ld8(y + i, b);\n"
+    "            for (int k = 0; k < 8; k++) a[k] = OP::f(a[k], b[k]);\n"
+    "            D::st8(z + i, a);\n"
+    "        },\n"
+    "        [&](ak_i64 i) { z[i] = D::from(OP::f(D::to(x[i]), D::to(y[i]))); });\n"
+    "}\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_binary_impl(const typename D::T* x, const typename D::T* y, typename D::T* z, ak_i64 n, int op) {\n"
+    "    switch (op) {\n"
+    "    case AK_BINARY_ADD: ak_binary_body<D, ak_bop_add>(x, y, z, n); break;\n"
+    "    case AK_BINARY_SUB: ak_binary_body<D, ak_bop_sub>(x, y, z, n); break;\n"
+    "    case AK_BINARY_MUL: ak_binary_body<D, ak_bop_mul>(x, y, z, n); break;\n"
+    "    default: ak_binary_body<D, ak_bop_div>(x, y, z, n); break;\n"
+    "    }\n"
+    "}\n"
+    "AK_KERNEL void ak_binary_f32(const float* x, const float* y, float* z, ak_i64 n, int op) {\n"
+    "    ak_binary_impl<ak_f32_t>(x, y, z, n, op);\n"
+    "}\n"
+    "AK_KERNEL void ak_binary_f16(const ak_half* x, const ak_half* y, ak_half* z, ak_i64 n, int op) {\n"
+    "    ak_binary_impl<ak_f16_t>(x, y, z, n, op);\n"
+    "}\n"
+    "AK_KERNEL void ak_binary_bf16(const ak_bf16* x, const ak_bf16* y, ak_bf16* z, ak_i64 n, int op) {\n"
+    "    ak_binary_impl<ak_bf16_t>(x, y, z, n, op);\n"
+    "}\n"
+    ;
+
+/* kernels/transpose.hip */
+static const char _ak_src_transpose[] =
+    "/* kernels/transpose.hip: y = transpose(x) for a row-major rows x cols matrix\n"
+    " * x (y is cols x rows), f32, f16 and bf16 (16-bit types share one body: a\n"
+    " * transpose moves bits). Tiled through shared memory: a block of\n"
+    " * AK_TT x AK_TR threads (32 x 8) moves one 32 x 32 tile at a time, reading\n"
+    " * rows of x and writing rows of y (both coalesced); the tile row is padded by\n"
+    " * one element so the column reads do not hit one bank. Any shape: edge tiles\n"
+    " * are masked; the 1-D grid strides over all tiles (no grid-dimension limit).\n"
+    " * Host wrapper: ak_transpose in parts/ops_elementwise.inc. */\n"
+    "\n"
+    "#define AK_TT 32\n"
+    "#define AK_TR 8\n"
+    "\n"
+    "template <class T>\n"
+    "AK_INLINE void ak_transpose_impl(const T* AK_RESTRICT x, T* AK_RESTRICT y, ak_i64 rows, ak_i64 cols,\n"
+    "                                 T (*tile)[AK_TT + 1]) {\n"
+    "    const int tx = (int)threadIdx.x, ty = (int)threadIdx.y;\n"
+    "    const ak_i64 tiles_c = (cols + AK_TT - 1) / AK_TT;\n"
+    "    const ak_i64 tiles = tiles_c * ((rows + AK_TT - 1) / AK_TT);\n"
+    "    for (ak_i64 t = blockIdx.x; t < tiles; t += gridDim.x) {\n"
+    "        const ak_i64 r0 = (t / tiles_c) * AK_TT, c0 = (t % tiles_c) * AK_TT;\n"
+    "        {\n"
+    "            const ak_i64 c = c0 + tx;\n"
+    "            if (c < cols) {\n"
+    "                for (int k = 0; k < AK_TT; k += AK_TR) {\n"
+    "                    const ak_i64 r = r0 + ty + k;\n"
+    "                    if (r < rows) tile[ty + k][tx] = x[r * cols + c];\n"
+    "                }\n"
+    "            }\n"
+    "        }\n"
+    "        __syncthreads();\n"
+    "        {\n"
+    "            const ak_i64 r = r0 + tx;\n"
+    "            if (r < rows) {\n"
+    "                for (int k = 0; k < AK_TT; k += AK_TR) {\n"
+    "                    const ak_i64 c = c0 + ty + k;\n"
+    "                    if (c < cols) y[c * rows + r] = tile[tx][ty + k];\n"
+    "                }\n"
+    "            }\n"
+    "        }\n"
+    "        __syncthreads();\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "AK_KERNEL void ak_transpose_f32(const float* x, float* y, ak_i64 rows, ak_i64 cols) {\n"
+    "    __shared__ float tile[AK_TT][AK_TT + 1];\n"
+    "    ak_transpose_impl<float>(x, y, rows, cols, tile);\n"
+    "}\n"
+    "AK_KERNEL void ak_transpose_f16(const ak_half* x, ak_half* y, ak_i64 rows, ak_i64 cols) {\n"
+    "    __shared__ ak_u16 tile[AK_TT][AK_TT + 1];\n"
+    "    ak_transpose_impl<ak_u16>(x, y, rows, cols, tile);\n"
+    "}\n"
+    "AK_KERNEL void ak_transpose_bf16(const ak_bf16* x, ak_bf16* y, ak_i64 rows, ak_i64 cols) {\n"
+    "    __shared__ ak_u16 tile[AK_TT][AK_TT + 1];\n"
+    "    ak_transpose_impl<ak_u16>(x, y, rows, cols, tile);\n"
+    "}\n"
+    ;
+
+static const struct { const char* family; const char* source; const char* kernels; } _ak_embedded[] = {
+    { "activation", _ak_src_activation,
+      "ak_unary_f32 ak_unary_f16 ak_unary_bf16" },
+    { "cast", _ak_src_cast,
+      "ak_cast_f32_f16 ak_cast_f32_bf16 ak_cast_f16_f32 ak_cast_f16_bf16 ak_cast_bf16_f32 ak_cast_bf16_f16 ak_copy_f32 ak_copy_f16 ak_copy_bf16" },
+    { "elementwise", _ak_src_elementwise,
+      "ak_fill_f32 ak_fill_f16 ak_fill_bf16 ak_axpy_f32 ak_axpy_f16 ak_axpy_bf16 ak_scale_f32 ak_scale_f16 ak_scale_bf16 ak_binary_f32 ak_binary_f16 ak_binary_bf16" },
+    { "transpose", _ak_src_transpose,
+      "ak_transpose_f32 ak_transpose_f16 ak_transpose_bf16" },
+};
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+//<#akgen
+
+/* ==========================================================================
+ * Sections written as separate parts during development (inlined later).
+ * ========================================================================== */
+#include "parts/arch.inc"
+#include "parts/hash.inc"
+#include "parts/cache.inc"
+#include "parts/pool.inc"
+#include "parts/prof.inc"
+#include "parts/core.inc"   /* lead: backends, context, compile, launch, memory, streams */
+
+/* ==========================================================================
+ * >>impl:kernels  (the kernel library: host wrappers and CPU references)
+ * ========================================================================== */
+#include "parts/ops_common.inc"
+#include "parts/ops_elementwise.inc"
+#include "parts/ops_reduce.inc"
+
+#endif /* AMDKIT_IMPLEMENTATION_DONE */
+#endif /* AMDKIT_IMPLEMENTATION */

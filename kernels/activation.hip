@@ -1,0 +1,64 @@
+/* kernels/activation.hip: unary activations y = f(x) for f32, f16 and bf16
+ * storage, fp32 math: relu, leaky_relu (slope = param), sigmoid, tanh, silu,
+ * gelu (erf form) and gelu (tanh form). One kernel per dtype; the op code
+ * (ak_unary_op of amdkit.h) picks the loop once, outside it. NaN inputs give
+ * NaN outputs (relu and leaky_relu too). In-place (y == x) is fine.
+ * Host wrapper: ak_unary in parts/ops_elementwise.inc. */
+
+#define AK_UNARY_RELU 0
+#define AK_UNARY_LEAKY_RELU 1
+#define AK_UNARY_SIGMOID 2
+#define AK_UNARY_TANH 3
+#define AK_UNARY_SILU 4
+#define AK_UNARY_GELU 5
+#define AK_UNARY_GELU_TANH 6
+
+struct ak_uop_relu { static AK_INLINE float f(float x, float) { return x < 0.0f ? 0.0f : x; } };
+struct ak_uop_leaky { static AK_INLINE float f(float x, float s) { return x < 0.0f ? x * s : x; } };
+struct ak_uop_sigmoid { static AK_INLINE float f(float x, float) { return 1.0f / (1.0f + expf(-x)); } };
+struct ak_uop_tanh { static AK_INLINE float f(float x, float) { return tanhf(x); } };
+struct ak_uop_silu { static AK_INLINE float f(float x, float) { return x / (1.0f + expf(-x)); } };
+struct ak_uop_gelu {
+    /* 0.5 x (1 + erf(x / sqrt(2))) */
+    static AK_INLINE float f(float x, float) { return 0.5f * x * (1.0f + erff(x * 0.70710678118654752f)); }
+};
+struct ak_uop_gelu_tanh {
+    /* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
+    static AK_INLINE float f(float x, float) {
+        const float u = 0.79788456080286536f * (x + 0.044715f * x * x * x);
+        return 0.5f * x * (1.0f + tanhf(u));
+    }
+};
+
+template <class D, class OP>
+AK_INLINE void ak_unary_body(const typename D::T* x, typename D::T* y, ak_i64 n, float p) {
+    ak_map8(n, ak_aligned16(x) && ak_aligned16(y),
+        [&](ak_i64 i) {
+            float a[8];
+            D::ld8(x + i, a);
+            for (int k = 0; k < 8; k++) a[k] = OP::f(a[k], p);
+            D::st8(y + i, a);
+        },
+        [&](ak_i64 i) { y[i] = D::from(OP::f(D::to(x[i]), p)); });
+}
+template <class D>
+AK_INLINE void ak_unary_impl(const typename D::T* x, typename D::T* y, ak_i64 n, int op, float p) {
+    switch (op) {
+    case AK_UNARY_RELU: ak_unary_body<D, ak_uop_relu>(x, y, n, p); break;
+    case AK_UNARY_LEAKY_RELU: ak_unary_body<D, ak_uop_leaky>(x, y, n, p); break;
+    case AK_UNARY_SIGMOID: ak_unary_body<D, ak_uop_sigmoid>(x, y, n, p); break;
+    case AK_UNARY_TANH: ak_unary_body<D, ak_uop_tanh>(x, y, n, p); break;
+    case AK_UNARY_SILU: ak_unary_body<D, ak_uop_silu>(x, y, n, p); break;
+    case AK_UNARY_GELU: ak_unary_body<D, ak_uop_gelu>(x, y, n, p); break;
+    default: ak_unary_body<D, ak_uop_gelu_tanh>(x, y, n, p); break;
+    }
+}
+AK_KERNEL void ak_unary_f32(const float* x, float* y, ak_i64 n, int op, float param) {
+    ak_unary_impl<ak_f32_t>(x, y, n, op, param);
+}
+AK_KERNEL void ak_unary_f16(const ak_half* x, ak_half* y, ak_i64 n, int op, float param) {
+    ak_unary_impl<ak_f16_t>(x, y, n, op, param);
+}
+AK_KERNEL void ak_unary_bf16(const ak_bf16* x, ak_bf16* y, ak_i64 n, int op, float param) {
+    ak_unary_impl<ak_bf16_t>(x, y, n, op, param);
+}

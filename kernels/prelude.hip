@@ -1,0 +1,283 @@
+/* amdkit kernel prelude (kernels/prelude.hip): the portable layer every
+ * embedded kernel source is compiled with. The host prepends it and passes
+ * -DAK_WAVE=<32|64> and one of -DAK_AMD=1 / -DAK_NVIDIA=1 (both are guessed
+ * from the compiler when missing). No #include: hipRTC and NVRTC provide the
+ * built-ins used here (threadIdx, __syncthreads, __shfl_*, expf, erff, tanhf,
+ * float4 / uint4, __float_as_uint); clang for AMD needs
+ * `-include __clang_hip_runtime_wrapper.h -include hip/hip_runtime.h`.
+ *
+ * Sections: K1 owns everything not marked otherwise; K2 adds pieces marked
+ * "K2:" (keep the marks when editing).
+ *
+ * Kernel naming convention (tools/akgen.c relies on it): every kernel is
+ * defined on a line `AK_KERNEL void ak_<name>(` with its literal name, or
+ * listed in a `// kernels: a b c` comment line when a macro generates it. */
+
+/* ---- vendor and wave size ------------------------------------------------ */
+#if !defined(AK_AMD) && !defined(AK_NVIDIA)
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__) || defined(__NVCC__)
+#define AK_NVIDIA 1
+#else
+#define AK_AMD 1
+#endif
+#endif
+#ifndef AK_WAVE
+#if defined(AK_NVIDIA)
+#define AK_WAVE 32
+#elif defined(__AMDGCN_WAVEFRONT_SIZE)
+#define AK_WAVE __AMDGCN_WAVEFRONT_SIZE
+#else
+#define AK_WAVE 64
+#endif
+#endif
+#if AK_WAVE != 32 && AK_WAVE != 64
+#error "amdkit prelude: AK_WAVE must be 32 or 64"
+#endif
+/* Most waves a block of up to 1024 threads has (size of the block scratch). */
+#define AK_MAX_WAVES (1024 / AK_WAVE)
+
+#define AK_KERNEL extern "C" __global__
+#define AK_INLINE __device__ __forceinline__
+#define AK_RESTRICT __restrict__
+
+/* ---- integer types ------------------------------------------------------- */
+typedef long long ak_i64;
+typedef unsigned long long ak_u64;
+typedef int ak_i32;
+typedef unsigned int ak_u32;
+typedef short ak_i16;
+typedef unsigned short ak_u16;
+typedef unsigned char ak_u8;
+
+/* ---- float constants ----------------------------------------------------- */
+#define AK_INF (__uint_as_float(0x7F800000u))
+#define AK_NAN (__uint_as_float(0x7FC00000u))
+#define AK_FLT_MAX 3.402823466e+38f
+
+/* ---- thread indexing ----------------------------------------------------- */
+/* Global 1-D thread index and grid-stride step, 64-bit. */
+AK_INLINE ak_i64 ak_gtid(void) { return (ak_i64)blockIdx.x * (ak_i64)blockDim.x + (ak_i64)threadIdx.x; }
+AK_INLINE ak_i64 ak_gstride(void) { return (ak_i64)gridDim.x * (ak_i64)blockDim.x; }
+AK_INLINE int ak_lane(void) { return (int)(threadIdx.x % AK_WAVE); }
+AK_INLINE int ak_wave_id(void) { return (int)(threadIdx.x / AK_WAVE); }
+
+/* ---- bit casts ----------------------------------------------------------- */
+AK_INLINE float ak_u2f(ak_u32 u) { return __uint_as_float(u); }
+AK_INLINE ak_u32 ak_f2u(float f) { return __float_as_uint(f); }
+
+/* ---- fp16 / bf16 storage (unsigned short) and conversions ----------------- */
+typedef unsigned short ak_half;   /* IEEE binary16 bits */
+typedef unsigned short ak_bf16;   /* bfloat16 bits */
+
+#if defined(AK_AMD)
+/* AMD: clang's _Float16; the conversions compile to v_cvt_f32_f16 / v_cvt_f16_f32 (RNE). */
+AK_INLINE float ak_h2f(ak_half h) {
+    _Float16 v;
+    __builtin_memcpy(&v, &h, 2);
+    return (float)v;
+}
+AK_INLINE ak_half ak_f2h(float f) {
+    _Float16 v = (_Float16)f;
+    ak_half h;
+    __builtin_memcpy(&h, &v, 2);
+    return h;
+}
+#else
+/* NVIDIA: PTX conversions (no cuda_fp16.h). */
+AK_INLINE float ak_h2f(ak_half h) {
+    float f;
+    asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
+    return f;
+}
+AK_INLINE ak_half ak_f2h(float f) {
+    ak_half h;
+    asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
+    return h;
+}
+#endif
+
+AK_INLINE float ak_bf2f(ak_bf16 b) { return ak_u2f((ak_u32)b << 16); }
+#if defined(AK_NVIDIA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+AK_INLINE ak_bf16 ak_f2bf(float f) {
+    ak_bf16 b;
+    asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(b) : "f"(f));
+    return b;
+}
+#else
+/* Round to nearest even; NaN stays a (quiet) NaN. Same result as the host's ak_f32_to_bf16. */
+AK_INLINE ak_bf16 ak_f2bf(float f) {
+    ak_u32 u = ak_f2u(f);
+    if ((u & 0x7FFFFFFFu) > 0x7F800000u) return (ak_bf16)((u >> 16) | 0x40u);
+    u += 0x7FFFu + ((u >> 16) & 1u);
+    return (ak_bf16)(u >> 16);
+}
+#endif
+
+/* ---- dtype traits: storage type T, to/from fp32, and 8-element vector I/O -- */
+/* ld8/st8 move 8 consecutive elements through 16-byte accesses; the pointer
+ * must be 16-byte aligned (check with ak_aligned16). */
+AK_INLINE bool ak_aligned16(const void* p) { return (((ak_u64)p) & 15u) == 0; }
+
+struct ak_f32_t {
+    typedef float T;
+    enum { SIZE = 4 };
+    static AK_INLINE float to(float v) { return v; }
+    static AK_INLINE float from(float v) { return v; }
+    static AK_INLINE void ld8(const float* p, float f[8]) {
+        float4 a = ((const float4*)p)[0], b = ((const float4*)p)[1];
+        f[0] = a.x; f[1] = a.y; f[2] = a.z; f[3] = a.w;
+        f[4] = b.x; f[5] = b.y; f[6] = b.z; f[7] = b.w;
+    }
+    static AK_INLINE void st8(float* p, const float f[8]) {
+        float4 a, b;
+        a.x = f[0]; a.y = f[1]; a.z = f[2]; a.w = f[3];
+        b.x = f[4]; b.y = f[5]; b.z = f[6]; b.w = f[7];
+        ((float4*)p)[0] = a;
+        ((float4*)p)[1] = b;
+    }
+};
+
+/* 16 bytes of halves: eight 16-bit elements in four 32-bit words (low half first). */
+typedef uint4 ak_u16x8;
+AK_INLINE ak_u32 ak_u16x8_word(const ak_u16x8& v, int i) {
+    return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;
+}
+AK_INLINE ak_u32 ak_pack2(ak_u16 lo, ak_u16 hi) { return (ak_u32)lo | ((ak_u32)hi << 16); }
+
+struct ak_f16_t {
+    typedef ak_half T;
+    enum { SIZE = 2 };
+    static AK_INLINE float to(ak_half v) { return ak_h2f(v); }
+    static AK_INLINE ak_half from(float v) { return ak_f2h(v); }
+    static AK_INLINE void ld8(const ak_half* p, float f[8]) {
+        ak_u16x8 v = *(const ak_u16x8*)p;
+        for (int i = 0; i < 4; i++) {
+            ak_u32 w = ak_u16x8_word(v, i);
+            f[2 * i] = ak_h2f((ak_u16)(w & 0xFFFFu));
+            f[2 * i + 1] = ak_h2f((ak_u16)(w >> 16));
+        }
+    }
+    static AK_INLINE void st8(ak_half* p, const float f[8]) {
+        ak_u16x8 v;
+        v.x = ak_pack2(ak_f2h(f[0]), ak_f2h(f[1]));
+        v.y = ak_pack2(ak_f2h(f[2]), ak_f2h(f[3]));
+        v.z = ak_pack2(ak_f2h(f[4]), ak_f2h(f[5]));
+        v.w = ak_pack2(ak_f2h(f[6]), ak_f2h(f[7]));
+        *(ak_u16x8*)p = v;
+    }
+};
+
+struct ak_bf16_t {
+    typedef ak_bf16 T;
+    enum { SIZE = 2 };
+    static AK_INLINE float to(ak_bf16 v) { return ak_bf2f(v); }
+    static AK_INLINE ak_bf16 from(float v) { return ak_f2bf(v); }
+    static AK_INLINE void ld8(const ak_bf16* p, float f[8]) {
+        ak_u16x8 v = *(const ak_u16x8*)p;
+        for (int i = 0; i < 4; i++) {
+            ak_u32 w = ak_u16x8_word(v, i);
+            f[2 * i] = ak_u2f(w << 16);
+            f[2 * i + 1] = ak_u2f(w & 0xFFFF0000u);
+        }
+    }
+    static AK_INLINE void st8(ak_bf16* p, const float f[8]) {
+        ak_u16x8 v;
+        v.x = ak_pack2(ak_f2bf(f[0]), ak_f2bf(f[1]));
+        v.y = ak_pack2(ak_f2bf(f[2]), ak_f2bf(f[3]));
+        v.z = ak_pack2(ak_f2bf(f[4]), ak_f2bf(f[5]));
+        v.w = ak_pack2(ak_f2bf(f[6]), ak_f2bf(f[7]));
+        *(ak_u16x8*)p = v;
+    }
+};
+
+/* Grid-stride map over n elements: `chunk(i)` for each 8-element chunk
+ * starting at i (only when vec is true: every pointer 16-byte aligned), then
+ * `one(i)` for the remaining elements (all of them when vec is false). */
+template <class C, class O>
+AK_INLINE void ak_map8(ak_i64 n, bool vec, C chunk, O one) {
+    const ak_i64 tid = ak_gtid(), stride = ak_gstride();
+    ak_i64 done = 0;
+    if (vec) {
+        const ak_i64 nc = n >> 3;
+        for (ak_i64 c = tid; c < nc; c += stride) chunk(c << 3);
+        done = nc << 3;
+    }
+    for (ak_i64 i = done + tid; i < n; i += stride) one(i);
+}
+
+/* ---- math ---------------------------------------------------------------- */
+/* expf / erff / tanhf / logf / sqrtf / rsqrtf exist on both compilers without
+ * headers. The fast forms trade a few ulp for speed (aggressive builds). */
+AK_INLINE float ak_fast_exp(float x) { return __expf(x); }
+AK_INLINE float ak_fast_tanh(float x) {
+    /* 1 - 2 / (exp(2x) + 1): saturates correctly at +-inf */
+    return 1.0f - 2.0f / (__expf(2.0f * x) + 1.0f);
+}
+AK_INLINE float ak_sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
+
+/* ---- wave (warp) primitives ------------------------------------------------ */
+/* All lanes of the wave must take part (blocks are a multiple of AK_WAVE). */
+#if defined(AK_AMD)
+AK_INLINE float ak_shfl_xor(float v, int mask) { return __shfl_xor(v, mask, AK_WAVE); }
+AK_INLINE float ak_shfl_down(float v, int delta) { return __shfl_down(v, (unsigned)delta, AK_WAVE); }
+AK_INLINE float ak_shfl(float v, int src) { return __shfl(v, src, AK_WAVE); }
+AK_INLINE int ak_shfl_xor_i(int v, int mask) { return __shfl_xor(v, mask, AK_WAVE); }
+AK_INLINE ak_u64 ak_ballot(int pred) { return (ak_u64)__ballot(pred); }
+#else
+AK_INLINE float ak_shfl_xor(float v, int mask) { return __shfl_xor_sync(0xFFFFFFFFu, v, mask); }
+AK_INLINE float ak_shfl_down(float v, int delta) { return __shfl_down_sync(0xFFFFFFFFu, v, (unsigned)delta); }
+AK_INLINE float ak_shfl(float v, int src) { return __shfl_sync(0xFFFFFFFFu, v, src); }
+AK_INLINE int ak_shfl_xor_i(int v, int mask) { return __shfl_xor_sync(0xFFFFFFFFu, v, mask); }
+AK_INLINE ak_u64 ak_ballot(int pred) { return (ak_u64)__ballot_sync(0xFFFFFFFFu, pred); }
+#endif
+
+/* Butterfly reductions: every lane gets the result. */
+AK_INLINE float ak_warp_sum(float v) {
+    for (int o = AK_WAVE / 2; o > 0; o >>= 1) v += ak_shfl_xor(v, o);
+    return v;
+}
+AK_INLINE float ak_warp_max(float v) {
+    for (int o = AK_WAVE / 2; o > 0; o >>= 1) v = fmaxf(v, ak_shfl_xor(v, o));
+    return v;
+}
+AK_INLINE float ak_warp_min(float v) {
+    for (int o = AK_WAVE / 2; o > 0; o >>= 1) v = fminf(v, ak_shfl_xor(v, o));
+    return v;
+}
+
+/* Block reductions over a 1-D block whose size is a multiple of AK_WAVE (at
+ * most 1024). `scratch` is a __shared__ float[AK_MAX_WAVES] of the caller;
+ * every thread gets the result; safe to call repeatedly with the same
+ * scratch (the leading barrier protects the previous call's readers). */
+AK_INLINE float ak_block_sum(float v, float* scratch) {
+    const int nw = (int)((blockDim.x + AK_WAVE - 1) / AK_WAVE);
+    v = ak_warp_sum(v);
+    __syncthreads();
+    if (ak_lane() == 0) scratch[ak_wave_id()] = v;
+    __syncthreads();
+    v = 0.0f;
+    for (int w = 0; w < nw; w++) v += scratch[w];
+    return v;
+}
+AK_INLINE float ak_block_max(float v, float* scratch) {
+    const int nw = (int)((blockDim.x + AK_WAVE - 1) / AK_WAVE);
+    v = ak_warp_max(v);
+    __syncthreads();
+    if (ak_lane() == 0) scratch[ak_wave_id()] = v;
+    __syncthreads();
+    v = -AK_INF;
+    for (int w = 0; w < nw; w++) v = fmaxf(v, scratch[w]);
+    return v;
+}
+AK_INLINE float ak_block_min(float v, float* scratch) {
+    const int nw = (int)((blockDim.x + AK_WAVE - 1) / AK_WAVE);
+    v = ak_warp_min(v);
+    __syncthreads();
+    if (ak_lane() == 0) scratch[ak_wave_id()] = v;
+    __syncthreads();
+    v = AK_INF;
+    for (int w = 0; w < nw; w++) v = fminf(v, scratch[w]);
+    return v;
+}
+
+/* ---- K2: additions by the reductions / norms helper go below ---------------- */

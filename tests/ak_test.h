@@ -1,0 +1,47 @@
+/* ak_test.h - the tiny test harness of amdkit's suites.
+ * A suite is `void akt_suite_NAME(void)` calling AKT_RUN(test_fn) for each
+ * test; tests use the AKT_* checks. A test fails if any check in it fails.
+ * The runner prints one line per test and `N passed, N failed` last. */
+#ifndef AK_TEST_H
+#define AK_TEST_H
+#include <stdio.h>
+#include <string.h>
+#include <math.h>
+#include "../amdkit.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+void akt_fail(const char* file, int line, const char* fmt, ...);
+void akt_run(const char* name, void (*fn)(void));
+void akt_skip(const char* why);  /* mark the running test skipped (only for tests that need a GPU) */
+/* A fresh random seed per run (printed, so a failure can be replayed with AKT_SEED=). */
+unsigned long long akt_seed(void);
+/* Deterministic PRNG on a caller's state: uniform in [lo, hi). */
+double akt_uniform(unsigned long long* state, double lo, double hi);
+/* Scratch directory for this run (made on first use, under build/). */
+const char* akt_tmpdir(void);
+/* A context on the cpu backend with the cache in akt_tmpdir()/name. */
+ak_context* akt_cpu_context(const char* cache_subdir);
+#ifdef __cplusplus
+}
+#endif
+
+#define AKT_RUN(fn) akt_run(#fn, fn)
+#define AKT_CHECK(c) do { if (!(c)) akt_fail(__FILE__, __LINE__, "check failed: %s", #c); } while (0)
+#define AKT_CHECKF(c, ...) do { if (!(c)) akt_fail(__FILE__, __LINE__, __VA_ARGS__); } while (0)
+#define AKT_OK(e) do { ak_result akt_r_ = (e); \
+    if (akt_r_ != AK_OK) akt_fail(__FILE__, __LINE__, "%s -> %s: %s", #e, ak_result_name(akt_r_), ak_last_error()); } while (0)
+/* Expect error code `code` and a non-empty message. */
+#define AKT_ERR(e, code) do { ak_result akt_r_ = (e); \
+    if (akt_r_ != (code)) akt_fail(__FILE__, __LINE__, "%s -> %s, expected %s (%s)", #e, ak_result_name(akt_r_), ak_result_name(code), ak_last_error()); \
+    else if (!ak_last_error()[0]) akt_fail(__FILE__, __LINE__, "%s: empty error message", #e); } while (0)
+#define AKT_EQ_INT(a, b) do { long long akt_a_ = (long long)(a), akt_b_ = (long long)(b); \
+    if (akt_a_ != akt_b_) akt_fail(__FILE__, __LINE__, "%s == %s: %lld != %lld", #a, #b, akt_a_, akt_b_); } while (0)
+#define AKT_EQ_STR(a, b) do { const char* akt_a_ = (a); const char* akt_b_ = (b); \
+    if (!akt_a_ || !akt_b_ || strcmp(akt_a_, akt_b_)) akt_fail(__FILE__, __LINE__, "%s == %s: \"%s\" != \"%s\"", #a, #b, akt_a_ ? akt_a_ : "(null)", akt_b_ ? akt_b_ : "(null)"); } while (0)
+#define AKT_NEAR(a, b, tol) do { double akt_a_ = (double)(a), akt_b_ = (double)(b); \
+    if (!(fabs(akt_a_ - akt_b_) <= (tol))) akt_fail(__FILE__, __LINE__, "%s ~ %s: %.9g vs %.9g (tol %g)", #a, #b, akt_a_, akt_b_, (double)(tol)); } while (0)
+#define AKT_CONTAINS(hay, needle) do { const char* akt_h_ = (hay); \
+    if (!akt_h_ || !strstr(akt_h_, (needle))) akt_fail(__FILE__, __LINE__, "\"%s\" does not contain \"%s\"", akt_h_ ? akt_h_ : "(null)", (needle)); } while (0)
+#endif

@@ -1,0 +1,106 @@
+/* Test runner: runs every suite (or those named on the command line) and
+ * prints `N passed, N failed` last. */
+#define AMDKIT_IMPLEMENTATION
+#include "../amdkit.h"
+#include "ak_test.h"
+#include "ti_cache.c"
+#include <stdarg.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <time.h>
+
+/* Every suite, in run order. Add one line per suite file. */
+#define AKT_SUITES(X) \
+    X(basics) \
+    X(config) \
+    X(arch) \
+    X(prof) \
+    X(context) \
+    X(cache)
+
+#define AKT_DECL(name) void akt_suite_##name(void);
+AKT_SUITES(AKT_DECL)
+
+static int akt_passed, akt_failed, akt_skipped, akt_cur_failed, akt_cur_skipped;
+static const char* akt_cur_name;
+
+void akt_fail(const char* file, int line, const char* fmt, ...) {
+    va_list ap;
+    fprintf(stdout, "    FAIL %s:%d: ", file, line);
+    va_start(ap, fmt);
+    vfprintf(stdout, fmt, ap);
+    va_end(ap);
+    fprintf(stdout, "\n");
+    akt_cur_failed++;
+}
+void akt_skip(const char* why) {
+    fprintf(stdout, "    skip: %s\n", why);
+    akt_cur_skipped = 1;
+}
+void akt_run(const char* name, void (*fn)(void)) {
+    akt_cur_name = name;
+    akt_cur_failed = 0;
+    akt_cur_skipped = 0;
+    ak_clear_error();
+    fn();
+    if (akt_cur_failed) { akt_failed++; printf("  FAIL %s\n", name); }
+    else if (akt_cur_skipped) { akt_skipped++; printf("  skip %s\n", name); }
+    else { akt_passed++; printf("  ok   %s\n", name); }
+    fflush(stdout);
+}
+static unsigned long long akt_seed_value;
+unsigned long long akt_seed(void) { return akt_seed_value; }
+double akt_uniform(unsigned long long* s, double lo, double hi) {
+    /* splitmix64 */
+    unsigned long long z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return lo + (hi - lo) * ((double)(z >> 11) / 9007199254740992.0);
+}
+static char akt_tmp[512];
+const char* akt_tmpdir(void) {
+    if (!akt_tmp[0]) {
+        const char* base = getenv("AKT_TMP");
+        snprintf(akt_tmp, sizeof akt_tmp, "%s/akt-%ld", base ? base : "build/tmp", (long)getpid());
+        mkdir(base ? base : "build", 0755);
+        mkdir("build/tmp", 0755);
+        mkdir(akt_tmp, 0755);
+    }
+    return akt_tmp;
+}
+ak_context* akt_cpu_context(const char* sub) {
+    static char dir[600];
+    ak_config cfg = ak_config_default();
+    ak_context* ctx = NULL;
+    cfg.backend = AK_BACKEND_CPU;
+    snprintf(dir, sizeof dir, "%s/%s", akt_tmpdir(), sub ? sub : "cache");
+    cfg.cache_dir = dir;
+    cfg.log_level = AK_LOG_NONE;
+    if (ak_context_create(&cfg, &ctx) != AK_OK) {
+        akt_fail(__FILE__, __LINE__, "cpu context: %s", ak_last_error());
+        return NULL;
+    }
+    return ctx;
+}
+
+int main(int argc, char** argv) {
+    const char* seed = getenv("AKT_SEED");
+    akt_seed_value = seed ? strtoull(seed, NULL, 0) : ((unsigned long long)time(NULL) * 2654435761ull) ^ (unsigned long long)getpid();
+    printf("amdkit tests, seed %llu (replay with AKT_SEED=%llu)\n", akt_seed_value, akt_seed_value);
+    /* No arguments: every suite except gpu_* (which need a GPU); `--gpu`: every
+     * gpu_* suite; names: those suites. */
+    {
+        int i, named = 0, gpu = 0;
+        for (i = 1; i < argc; i++) { if (!strcmp(argv[i], "--gpu")) gpu = 1; else named = 1; }
+#define AKT_RUN_SUITE(name) \
+        { int i_, is_gpu_ = !strncmp(#name, "gpu_", 4), want_ = named ? 0 : (gpu ? is_gpu_ : !is_gpu_); \
+          for (i_ = 1; i_ < argc; i_++) if (!strcmp(argv[i_], #name)) want_ = 1; \
+          if (want_) { printf("suite %s\n", #name); fflush(stdout); akt_suite_##name(); } }
+        AKT_SUITES(AKT_RUN_SUITE)
+    }
+    if (akt_skipped) printf("%d passed, %d failed, %d skipped\n", akt_passed, akt_failed, akt_skipped);
+    else printf("%d passed, %d failed\n", akt_passed, akt_failed);
+    return akt_failed ? 1 : 0;
+}

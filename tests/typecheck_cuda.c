@@ -1,0 +1,54 @@
+/* Type-check amdkit's hand-written CUDA driver / NVRTC prototypes against
+ * the CUDA toolkit's cuda.h and nvrtc.h (see typecheck_hip.c). */
+#include <cuda.h>
+#include <nvrtc.h>
+#include <stddef.h>
+
+#define AK_TYPECHECK_CUDA 1
+typedef CUresult _akT_CUresult;
+typedef CUdevice _akT_CUdevice;
+typedef CUcontext _akT_CUcontext;
+typedef CUstream _akT_CUstream;
+typedef CUevent _akT_CUevent;
+typedef CUmodule _akT_CUmodule;
+typedef CUfunction _akT_CUfunction;
+typedef CUdeviceptr _akT_CUdeviceptr;
+typedef CUdevice_attribute _akT_CUdevice_attribute;
+typedef CUfunction_attribute _akT_CUfunction_attribute;
+typedef nvrtcResult _akT_nvrtcResult;
+typedef nvrtcProgram _akT_nvrtcProgram;
+#define AMDKIT_IMPLEMENTATION
+#define AMDKIT_STATIC
+#include "../amdkit.h"
+
+#define AK_STATIC_ASSERT(c, m) typedef char ak_static_assert_##m[(c) ? 1 : -1]
+
+/* The header maps cuMemAlloc to cuMemAlloc_v2 and so on: assigning `name`
+ * checks the prototype of the versioned symbol amdkit loads. */
+#define AK_TC_ENTRY(ret, name, params, sym, sym2, req, chk) \
+    if (chk) { _ak_pfn_##name p_##name = name; (void)p_##name; n++; }
+int ak_typecheck_cuda(void);
+int ak_typecheck_cuda(void) {
+    int n = 0;
+    _AK_CUDA_API(AK_TC_ENTRY)
+    _AK_NVRTC_API(AK_TC_ENTRY)
+    return n;
+}
+
+AK_STATIC_ASSERT(_AK_CU_ATTR_WARP == CU_DEVICE_ATTRIBUTE_WARP_SIZE, warp);
+AK_STATIC_ASSERT(_AK_CU_ATTR_MP_COUNT == CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, mp);
+AK_STATIC_ASSERT(_AK_CU_ATTR_SHMEM_OPTIN == CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, shmem);
+AK_STATIC_ASSERT(_AK_CU_ATTR_SHMEM_PER_BLOCK == CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, shmem2);
+AK_STATIC_ASSERT(_AK_CU_ATTR_L2 == CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, l2);
+AK_STATIC_ASSERT(_AK_CU_ATTR_CLOCK == CU_DEVICE_ATTRIBUTE_CLOCK_RATE, clock);
+AK_STATIC_ASSERT(_AK_CU_ATTR_MEM_CLOCK == CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, memclock);
+AK_STATIC_ASSERT(_AK_CU_ATTR_BUS_WIDTH == CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, bus);
+AK_STATIC_ASSERT(_AK_CU_ATTR_CC_MAJOR == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, ccmaj);
+AK_STATIC_ASSERT(_AK_CU_ATTR_CC_MINOR == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, ccmin);
+AK_STATIC_ASSERT(_AK_CU_FUNC_MAX_DYN_SHMEM == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, dynshm);
+AK_STATIC_ASSERT(CU_EVENT_DISABLE_TIMING == 0x2, evflags);
+AK_STATIC_ASSERT(CUDA_ERROR_NOT_READY == 600, notready);
+AK_STATIC_ASSERT(CUDA_ERROR_OUT_OF_MEMORY == 2, oom);
+AK_STATIC_ASSERT(sizeof(CUdeviceptr) == sizeof(unsigned long long), devptr);
+
+int main(void) { return ak_typecheck_cuda() > 30 ? 0 : 1; }

@@ -1,0 +1,56 @@
+/* Type-check amdkit's hand-written HIP/hipRTC prototypes against the real
+ * ROCm headers: every entry of the X-macro lists is assigned the real
+ * function, with amdkit's handle/enum names mapped to the real types, so a
+ * wrong parameter or return type fails to compile (-Werror). Enum values and
+ * struct offsets amdkit hard-codes are checked with static assertions. */
+#define __HIP_PLATFORM_AMD__ 1
+#include <hip/hip_runtime_api.h>
+#include <hip/hiprtc.h>
+#include <stddef.h>
+
+#define AK_TYPECHECK_HIP 1
+typedef hipError_t _akT_hipError_t;
+typedef hipStream_t _akT_hipStream_t;
+typedef hipEvent_t _akT_hipEvent_t;
+typedef hipModule_t _akT_hipModule_t;
+typedef hipFunction_t _akT_hipFunction_t;
+typedef hipMemcpyKind _akT_hipMemcpyKind;
+typedef hipDeviceAttribute_t _akT_hipDeviceAttribute_t;
+typedef hiprtcResult _akT_hiprtcResult;
+typedef hiprtcProgram _akT_hiprtcProgram;
+#define AMDKIT_IMPLEMENTATION
+#define AMDKIT_STATIC
+#include "../amdkit.h"
+
+#define AK_STATIC_ASSERT(c, m) typedef char ak_static_assert_##m[(c) ? 1 : -1]
+
+/* Assign each real function to amdkit's pointer type (checked ones only). */
+#define AK_TC_ENTRY(ret, name, params, sym, sym2, req, chk) \
+    if (chk) { _ak_pfn_##name p_##name = name; (void)p_##name; n++; }
+int ak_typecheck_hip(void);
+int ak_typecheck_hip(void) {
+    int n = 0;
+    _AK_HIP_API(AK_TC_ENTRY)
+    _AK_HIPRTC_API(AK_TC_ENTRY)
+    return n;
+}
+
+/* Attribute numbers and constants amdkit uses without the headers. */
+AK_STATIC_ASSERT(_AK_HIP_ATTR_WARP == hipDeviceAttributeWarpSize, warp);
+AK_STATIC_ASSERT(_AK_HIP_ATTR_MP_COUNT == hipDeviceAttributeMultiprocessorCount, mp);
+AK_STATIC_ASSERT(_AK_HIP_ATTR_SHMEM_PER_BLOCK == hipDeviceAttributeMaxSharedMemoryPerBlock, shmem);
+AK_STATIC_ASSERT(_AK_HIP_ATTR_L2 == hipDeviceAttributeL2CacheSize, l2);
+AK_STATIC_ASSERT(_AK_HIP_ATTR_TOTAL_MEM == hipDeviceAttributeTotalGlobalMem, mem);
+AK_STATIC_ASSERT(_AK_HIP_ATTR_CLOCK == hipDeviceAttributeClockRate, clock);
+AK_STATIC_ASSERT(_AK_HIP_ATTR_MEM_CLOCK == hipDeviceAttributeMemoryClockRate, memclock);
+AK_STATIC_ASSERT(_AK_HIP_ATTR_BUS_WIDTH == hipDeviceAttributeMemoryBusWidth, bus);
+AK_STATIC_ASSERT(AK_H2D == hipMemcpyHostToDevice && AK_D2H == hipMemcpyDeviceToHost &&
+                 AK_D2D == hipMemcpyDeviceToDevice && AK_H2H == hipMemcpyHostToHost, copykind);
+AK_STATIC_ASSERT(hipEventDisableTiming == 0x2, evflags);
+AK_STATIC_ASSERT(hipErrorNotReady == 600, notready);
+AK_STATIC_ASSERT(hipErrorOutOfMemory == 2, oom);
+/* The legacy (R0000) property struct that this ROCm's hipGetDeviceProperties fills. */
+AK_STATIC_ASSERT(offsetof(hipDeviceProp_t, gcnArchName) == _AK_HIP_PROPS_R0000_ARCH_OFFSET, gcnarch);
+AK_STATIC_ASSERT(sizeof(hipDeviceProp_t) <= _AK_HIP_PROPS_BYTES, propsize);
+
+int main(void) { return ak_typecheck_hip() > 30 ? 0 : 1; }
