@@ -811,18 +811,18 @@ AKAPI ak_result ak_transpose(ak_context* ctx, ak_dtype dtype, const void* x, voi
 #error "amdkit: define all of AK_MALLOC, AK_REALLOC and AK_FREE, or none of them"
 #endif
 
-#ifdef AMDKIT_STATIC
-#define AKDEF static
-#else
-#define AKDEF
-#endif
-
 #if defined(__GNUC__) || defined(__clang__)
 #define _AK_UNUSED __attribute__((unused))
 #define _AK_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else
 #define _AK_UNUSED
 #define _AK_PRINTF(a, b)
+#endif
+
+#ifdef AMDKIT_STATIC
+#define AKDEF static _AK_UNUSED
+#else
+#define AKDEF
 #endif
 
 /* Host allocation. The run-time allocator of a context (ak_config.allocator)
@@ -1819,6 +1819,8 @@ static const struct { const char* family; const char* source; const char* kernel
 /* ==========================================================================
  * Sections written as separate parts during development (inlined later).
  * ========================================================================== */
+#include "parts/api.inc"
+#ifndef AK_TYPECHECK_ONLY /* tests/typecheck_*.c stop after the entry-point lists */
 #include "parts/arch.inc"
 #include "parts/hash.inc"
 #include "parts/cache.inc"
@@ -1832,6 +1834,7 @@ static const struct { const char* family; const char* source; const char* kernel
 #include "parts/ops_common.inc"
 #include "parts/ops_elementwise.inc"
 #include "parts/ops_reduce.inc"
+#endif /* AK_TYPECHECK_ONLY */
 
 #endif /* AMDKIT_IMPLEMENTATION_DONE */
 #endif /* AMDKIT_IMPLEMENTATION */

@@ -4,6 +4,8 @@
  *   amdkit compile FILE.hip --kernel NAME --arch T1,T2,... [-D...] [--opt LEVEL] [--no-cache]
  *                                        compile offline for each target (exit 1 on any failure)
  *   amdkit cache stats|purge|path        the compile cache
+ *   amdkit kernels [--dump DIR]          list the embedded kernel families; --dump writes each as
+ *                                        DIR/<family>.hip with the prelude in front (for other compilers)
  *   amdkit demo                          run a few library kernels on this machine and check them
  */
 #define AMDKIT_IMPLEMENTATION
@@ -18,6 +20,7 @@ static void usage(void) {
             "       amdkit arch [NAME] [--json]\n"
             "       amdkit compile FILE.hip --kernel NAME --arch gfx90a,gfx1030,sm_90[,...] [-DNAME=V ...] [--opt LEVEL] [--no-cache]\n"
             "       amdkit cache stats|purge|path\n"
+            "       amdkit kernels [--dump DIR]\n"
             "       amdkit demo\n");
 }
 
@@ -262,6 +265,30 @@ static int cmd_cache(int argc, char** argv) {
     return rc;
 }
 
+static int cmd_kernels(int argc, char** argv) {
+    const char* dir = NULL;
+    int i;
+    for (i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--dump") && i + 1 < argc) dir = argv[++i];
+        else { usage(); return 2; }
+    }
+    for (i = 0; i < ak_embedded_count(); i++) {
+        const char *family, *source, *names;
+        if (ak_embedded_at(i, &family, &source, &names) != AK_OK) return 1;
+        printf("%-12s %s\n", family, names);
+        if (dir) {
+            char path[1024];
+            FILE* f;
+            snprintf(path, sizeof path, "%s/%s.hip", dir, family);
+            f = fopen(path, "w");
+            if (!f) { fprintf(stderr, "amdkit kernels: cannot write %s\n", path); return 1; }
+            fprintf(f, "%s\n#line 1 \"%s.hip\"\n%s", ak_prelude_source(), family, source);
+            fclose(f);
+        }
+    }
+    return 0;
+}
+
 int amdkit_demo(int argc, char** argv);
 
 int main(int argc, char** argv) {
@@ -270,6 +297,7 @@ int main(int argc, char** argv) {
     if (!strcmp(argv[1], "arch")) return cmd_arch(argc - 2, argv + 2);
     if (!strcmp(argv[1], "compile")) return cmd_compile(argc - 2, argv + 2);
     if (!strcmp(argv[1], "cache")) return cmd_cache(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "kernels")) return cmd_kernels(argc - 2, argv + 2);
     if (!strcmp(argv[1], "demo")) return amdkit_demo(argc - 2, argv + 2);
     usage();
     return 2;

@@ -281,3 +281,73 @@ AK_INLINE float ak_block_min(float v, float* scratch) {
 }
 
 /* ---- K2: additions by the reductions / norms helper go below ---------------- */
+/* K2: NaN test on the bits (still right under finite-math compiler flags). */
+AK_INLINE bool ak_isnan(float v) { return (ak_f2u(v) & 0x7FFFFFFFu) > 0x7F800000u; }
+/* K2: sum, and max / min that propagate NaN (torch semantics), as functors. */
+struct ak_op_add { AK_INLINE float operator()(float a, float b) const { return a + b; } };
+struct ak_op_max { AK_INLINE float operator()(float a, float b) const { return (a > b || ak_isnan(a)) ? a : b; } };
+struct ak_op_min { AK_INLINE float operator()(float a, float b) const { return (a < b || ak_isnan(a)) ? a : b; } };
+#define AK_LOG2E 1.4426950408889634f
+#define AK_LN2 0.6931471805599453f
+
+/* K2: reduce v over aligned groups of G consecutive threads (G a power of two,
+ * 1 <= G <= blockDim.x, blockDim.x a multiple of G and of AK_WAVE). Every
+ * thread of the block must call it (it uses __syncthreads when G > AK_WAVE);
+ * each gets its group's result. scratch: __shared__ float[AK_MAX_WAVES]. The
+ * combination order is fixed, so the result is deterministic. */
+template <class Op>
+AK_INLINE float ak_group_reduce(float v, int G, float* scratch, Op op) {
+    const int w = G < AK_WAVE ? G : AK_WAVE;
+    for (int o = w >> 1; o > 0; o >>= 1) v = op(v, ak_shfl_xor(v, o));
+    if (G > AK_WAVE) {
+        const int wpg = G / AK_WAVE, first = ((int)threadIdx.x / G) * wpg;
+        __syncthreads();
+        if (ak_lane() == 0) scratch[ak_wave_id()] = v;
+        __syncthreads();
+        v = scratch[first];
+        for (int i = 1; i < wpg; i++) v = op(v, scratch[first + i]);
+    }
+    return v;
+}
+
+/* K2: a row (or a slice of one) of len elements held in registers, MAXE per
+ * thread, by a group of G threads; lane = index in the group. vec: 8-element
+ * 16-byte accesses (p 16-byte aligned and len % 8 == 0), element
+ * (k * G + lane) * 8 + q goes to v[k * 8 + q]; else element k * G + lane goes
+ * to v[k]. Slots past len get `pad`; ak_row_store skips them. */
+template <class D, int MAXE>
+AK_INLINE void ak_row_load(float* v, const typename D::T* p, int len, int lane, int G, bool vec, float pad) {
+    if (vec) {
+#pragma unroll
+        for (int k = 0; k < MAXE / 8; k++) {
+            const int e = (k * G + lane) * 8;
+            if (e < len) D::ld8(p + e, v + k * 8);
+            else {
+#pragma unroll
+                for (int q = 0; q < 8; q++) v[k * 8 + q] = pad;
+            }
+        }
+    } else {
+#pragma unroll
+        for (int k = 0; k < MAXE; k++) {
+            const int e = k * G + lane;
+            v[k] = e < len ? D::to(p[e]) : pad;
+        }
+    }
+}
+template <class D, int MAXE>
+AK_INLINE void ak_row_store(const float* v, typename D::T* p, int len, int lane, int G, bool vec) {
+    if (vec) {
+#pragma unroll
+        for (int k = 0; k < MAXE / 8; k++) {
+            const int e = (k * G + lane) * 8;
+            if (e < len) D::st8(p + e, v + k * 8);
+        }
+    } else {
+#pragma unroll
+        for (int k = 0; k < MAXE; k++) {
+            const int e = k * G + lane;
+            if (e < len) p[e] = D::from(v[k]);
+        }
+    }
+}

@@ -3,6 +3,7 @@
 #define AMDKIT_IMPLEMENTATION
 #include "../amdkit.h"
 #include "ak_test.h"
+#include "ti_pool.c"
 #include "ti_cache.c"
 #include <stdarg.h>
 #include <stdlib.h>
@@ -17,7 +18,12 @@
     X(arch) \
     X(prof) \
     X(context) \
-    X(cache)
+    X(ops_elementwise) \
+    X(gpu_elementwise) \
+    X(cache) \
+    X(pool) \
+    X(pool_internals) \
+    X(compile_kernels)
 
 #define AKT_DECL(name) void akt_suite_##name(void);
 AKT_SUITES(AKT_DECL)

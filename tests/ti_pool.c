@@ -365,7 +365,7 @@ static void test_pool_runtime_oom(void) {
     akti_fail_next = 1;
     AKT_ERR(ak_malloc(ctx, 2 << 20, NULL, &c), AK_ERROR_OUT_OF_MEMORY);
     akti_stats(ctx, &st);
-    AKT_EQ_INT(st.oom_retries, 2);
+    AKT_EQ_INT(st.oom_retries, 3);
     AKT_EQ_INT(st.oom_count, 2);
     AKT_OK(ak_free(ctx, a));
     AKT_OK(ak_free(ctx, b));
@@ -393,26 +393,30 @@ static void test_pool_trim_waits_for_work(void) {
 }
 
 /* ---- random sequences against a model, with streams and events ---- */
-typedef struct akti_live { char* p; size_t n; int s; unsigned char pat; } akti_live;
-typedef struct akti_freed { char* p; size_t n; int s; unsigned long long need; } akti_freed;
+typedef struct akti_live { char* p; size_t n; int sid; unsigned char pat; } akti_live;
+typedef struct akti_freed { char* p; size_t n; int sid; unsigned long long need; } akti_freed;
 
+/* Streams have identities (sid); a "destroyed" stream is replaced by a new
+ * object, and its live blocks queue no more work. sid -1: default stream. */
 static void test_pool_random_model(void) {
-    enum { MAXL = 400, MAXF = 4000, NS = 3 };
+    enum { MAXL = 400, MAXF = 4000, NS = 3, MAXSTREAMS = 64 };
     static akti_live live[MAXL];
     static akti_freed fr[MAXF];
+    static ak_stream SS[MAXSTREAMS];
+    static int dead[MAXSTREAMS];
+    int cur[NS], nstreams = 0;
     ak_context* ctx = akti_ctx(96u << 20);
-    ak_stream S[NS];
-    ak_stream* sp[NS + 1];
     unsigned long long seed = akt_seed() ^ 0x9001ull;
     int nl = 0, nf = 0, op, i, j, violations = 0, ooms = 0;
     if (!ctx) return;
-    for (i = 0; i < NS; i++) { char nm[8]; snprintf(nm, sizeof nm, "s%d", i); akti_stream(ctx, &S[i], nm); sp[i] = &S[i]; }
-    sp[NS] = NULL;
+    memset(dead, 0, sizeof dead);
+    for (i = 0; i < NS; i++) { akti_stream(ctx, &SS[nstreams], "s"); cur[i] = nstreams++; }
     for (op = 0; op < 12000; op++) {
         double r = akt_uniform(&seed, 0, 1);
         if (r < 0.48 && nl < MAXL) {
             size_t n;
-            int s = (int)akt_uniform(&seed, 0, NS + 1);
+            int si = (int)akt_uniform(&seed, 0, NS + 1);
+            int sid = si < NS ? cur[si] : -1;
             double kind = akt_uniform(&seed, 0, 1);
             void* v = NULL;
             ak_result rr;
@@ -420,7 +424,7 @@ static void test_pool_random_model(void) {
             else if (kind < 0.9) n = 1 + (size_t)akt_uniform(&seed, 0, 1 << 20);
             else n = (1 << 20) + (size_t)akt_uniform(&seed, 0, 12 << 20);
             akti_auto_complete = 300;  /* an OOM release waiting for work sees it finish */
-            rr = ak_malloc(ctx, n, sp[s], &v);
+            rr = ak_malloc(ctx, n, sid >= 0 ? &SS[sid] : NULL, &v);
             akti_auto_complete = 0;
             if (rr == AK_ERROR_OUT_OF_MEMORY) { ooms++; AKT_CONTAINS(ak_last_error(), "limit"); continue; }
             AKT_OK(rr);
@@ -432,12 +436,12 @@ static void test_pool_random_model(void) {
             /* memory freed on another stream: its work must be complete */
             for (i = 0; i < nf; i++) {
                 if ((char*)v < fr[i].p + fr[i].n && fr[i].p < (char*)v + n) {
-                    if (fr[i].s != s && fr[i].need > akti_completed) violations++;
+                    if (fr[i].sid != sid && fr[i].need > akti_completed) violations++;
                     fr[i] = fr[--nf];
                     i--;
                 }
             }
-            live[nl].p = (char*)v; live[nl].n = n; live[nl].s = s;
+            live[nl].p = (char*)v; live[nl].n = n; live[nl].sid = sid;
             live[nl].pat = (unsigned char)akt_uniform(&seed, 1, 255);
             memset(v, live[nl].pat, n < 4096 ? n : 4096);
             memset((char*)v + (n > 4096 ? n - 4096 : 0), live[nl].pat, n < 4096 ? n : 4096);
@@ -445,13 +449,16 @@ static void test_pool_random_model(void) {
         } else if (r < 0.93 && nl > 0) {
             int k = (int)akt_uniform(&seed, 0, nl);
             size_t n = live[k].n, m = n < 4096 ? n : 4096;
+            int gone = live[k].sid >= 0 && dead[live[k].sid];
             for (j = 0; j < (int)m; j++) if ((unsigned char)live[k].p[j] != live[k].pat) break;
             AKT_CHECKF(j == (int)m, "pattern of block %p damaged", (void*)live[k].p);
             for (j = 0; j < (int)m; j++) if ((unsigned char)live[k].p[n - m + j] != live[k].pat) break;
             AKT_CHECKF(j == (int)m, "tail pattern of block %p damaged", (void*)live[k].p);
-            akti_issued++;  /* work queued on the block's stream */
+            if (!gone) akti_issued++;  /* work queued on the block's stream (none on a destroyed one) */
             AKT_OK(ak_free(ctx, live[k].p));
-            if (nf < MAXF) { fr[nf].p = live[k].p; fr[nf].n = n; fr[nf].s = live[k].s; fr[nf].need = akti_issued; nf++; }
+            if (nf < MAXF && !gone) {
+                fr[nf].p = live[k].p; fr[nf].n = n; fr[nf].sid = live[k].sid; fr[nf].need = akti_issued; nf++;
+            }
             live[k] = live[--nl];
         } else if (r < 0.97) {
             akti_completed += (unsigned long long)akt_uniform(&seed, 0, 4);  /* some work finishes */
@@ -459,11 +466,14 @@ static void test_pool_random_model(void) {
         } else if (r < 0.98) {
             akti_completed = akti_issued;   /* (trim would wait for the work anyway) */
             AKT_OK(ak_pool_trim(ctx));
-        } else if (r < 0.985) {
-            int s = (int)akt_uniform(&seed, 0, NS);
-            /* stream "destroyed" after a synchronize: its work is done */
+        } else if (r < 0.985 && nstreams < MAXSTREAMS) {
+            int si = (int)akt_uniform(&seed, 0, NS);
+            /* the stream is synchronized (its work is done) and destroyed */
             akti_completed = akti_issued;
-            _ak_pool_stream_destroyed(ctx->pool, &S[s]);
+            _ak_pool_stream_destroyed(ctx->pool, &SS[cur[si]]);
+            dead[cur[si]] = 1;
+            akti_stream(ctx, &SS[nstreams], "s");
+            cur[si] = nstreams++;
         }
         if (op % 200 == 0) AKTI_CHECK_POOL(ctx);
     }

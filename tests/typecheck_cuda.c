@@ -18,6 +18,7 @@ typedef CUfunction_attribute _akT_CUfunction_attribute;
 typedef nvrtcResult _akT_nvrtcResult;
 typedef nvrtcProgram _akT_nvrtcProgram;
 #define AMDKIT_IMPLEMENTATION
+#define AK_TYPECHECK_ONLY
 #define AMDKIT_STATIC
 #include "../amdkit.h"
 
@@ -25,8 +26,9 @@ typedef nvrtcProgram _akT_nvrtcProgram;
 
 /* The header maps cuMemAlloc to cuMemAlloc_v2 and so on: assigning `name`
  * checks the prototype of the versioned symbol amdkit loads. */
-#define AK_TC_ENTRY(ret, name, params, sym, sym2, req, chk) \
-    if (chk) { _ak_pfn_##name p_##name = name; (void)p_##name; n++; }
+#define AK_TC_1(pfn, fn) { pfn p = fn; (void)p; n++; }
+#define AK_TC_0(pfn, fn) /* not checked: absent from these headers (version-specific) */
+#define AK_TC_ENTRY(ret, name, params, sym, sym2, req, chk) AK_TC_##chk(_ak_pfn_##name, name)
 int ak_typecheck_cuda(void);
 int ak_typecheck_cuda(void) {
     int n = 0;
@@ -35,20 +37,26 @@ int ak_typecheck_cuda(void) {
     return n;
 }
 
-AK_STATIC_ASSERT(_AK_CU_ATTR_WARP == CU_DEVICE_ATTRIBUTE_WARP_SIZE, warp);
-AK_STATIC_ASSERT(_AK_CU_ATTR_MP_COUNT == CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, mp);
-AK_STATIC_ASSERT(_AK_CU_ATTR_SHMEM_OPTIN == CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, shmem);
-AK_STATIC_ASSERT(_AK_CU_ATTR_SHMEM_PER_BLOCK == CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, shmem2);
-AK_STATIC_ASSERT(_AK_CU_ATTR_L2 == CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, l2);
-AK_STATIC_ASSERT(_AK_CU_ATTR_CLOCK == CU_DEVICE_ATTRIBUTE_CLOCK_RATE, clock);
-AK_STATIC_ASSERT(_AK_CU_ATTR_MEM_CLOCK == CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, memclock);
-AK_STATIC_ASSERT(_AK_CU_ATTR_BUS_WIDTH == CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, bus);
-AK_STATIC_ASSERT(_AK_CU_ATTR_CC_MAJOR == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, ccmaj);
-AK_STATIC_ASSERT(_AK_CU_ATTR_CC_MINOR == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, ccmin);
-AK_STATIC_ASSERT(_AK_CU_FUNC_MAX_DYN_SHMEM == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, dynshm);
+AK_STATIC_ASSERT((int)_AK_CU_ATTR_WARP == (int)CU_DEVICE_ATTRIBUTE_WARP_SIZE, warp);
+AK_STATIC_ASSERT((int)_AK_CU_ATTR_MP_COUNT == (int)CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, mp);
+AK_STATIC_ASSERT((int)_AK_CU_ATTR_SHMEM_OPTIN == (int)CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, shmem);
+AK_STATIC_ASSERT((int)_AK_CU_ATTR_SHMEM_PER_BLOCK == (int)CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, shmem2);
+AK_STATIC_ASSERT((int)_AK_CU_ATTR_L2 == (int)CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, l2);
+AK_STATIC_ASSERT((int)_AK_CU_ATTR_CLOCK == (int)CU_DEVICE_ATTRIBUTE_CLOCK_RATE, clock);
+AK_STATIC_ASSERT((int)_AK_CU_ATTR_MEM_CLOCK == (int)CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, memclock);
+AK_STATIC_ASSERT((int)_AK_CU_ATTR_BUS_WIDTH == (int)CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, bus);
+AK_STATIC_ASSERT((int)_AK_CU_ATTR_CC_MAJOR == (int)CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, ccmaj);
+AK_STATIC_ASSERT((int)_AK_CU_ATTR_CC_MINOR == (int)CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, ccmin);
+AK_STATIC_ASSERT((int)_AK_CU_FUNC_MAX_DYN_SHMEM == (int)CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, dynshm);
 AK_STATIC_ASSERT(CU_EVENT_DISABLE_TIMING == 0x2, evflags);
 AK_STATIC_ASSERT(CUDA_ERROR_NOT_READY == 600, notready);
 AK_STATIC_ASSERT(CUDA_ERROR_OUT_OF_MEMORY == 2, oom);
 AK_STATIC_ASSERT(sizeof(CUdeviceptr) == sizeof(unsigned long long), devptr);
 
-int main(void) { return ak_typecheck_cuda() > 30 ? 0 : 1; }
+
+/* Self-test of the method: with AK_TYPECHECK_EXPECT_FAIL a deliberately wrong
+ * prototype is assigned, and the build must fail (the Makefile checks it). */
+#ifdef AK_TYPECHECK_EXPECT_FAIL
+typedef CUresult (*ak_wrong_t)(CUdeviceptr* p, int n);
+ak_wrong_t ak_wrong = cuMemAlloc;
+#endif

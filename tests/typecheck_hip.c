@@ -19,14 +19,16 @@ typedef hipDeviceAttribute_t _akT_hipDeviceAttribute_t;
 typedef hiprtcResult _akT_hiprtcResult;
 typedef hiprtcProgram _akT_hiprtcProgram;
 #define AMDKIT_IMPLEMENTATION
+#define AK_TYPECHECK_ONLY
 #define AMDKIT_STATIC
 #include "../amdkit.h"
 
 #define AK_STATIC_ASSERT(c, m) typedef char ak_static_assert_##m[(c) ? 1 : -1]
 
 /* Assign each real function to amdkit's pointer type (checked ones only). */
-#define AK_TC_ENTRY(ret, name, params, sym, sym2, req, chk) \
-    if (chk) { _ak_pfn_##name p_##name = name; (void)p_##name; n++; }
+#define AK_TC_1(pfn, fn) { pfn p = fn; (void)p; n++; }
+#define AK_TC_0(pfn, fn) /* not checked: absent from these headers (version-specific) */
+#define AK_TC_ENTRY(ret, name, params, sym, sym2, req, chk) AK_TC_##chk(_ak_pfn_##name, name)
 int ak_typecheck_hip(void);
 int ak_typecheck_hip(void) {
     int n = 0;
@@ -36,16 +38,16 @@ int ak_typecheck_hip(void) {
 }
 
 /* Attribute numbers and constants amdkit uses without the headers. */
-AK_STATIC_ASSERT(_AK_HIP_ATTR_WARP == hipDeviceAttributeWarpSize, warp);
-AK_STATIC_ASSERT(_AK_HIP_ATTR_MP_COUNT == hipDeviceAttributeMultiprocessorCount, mp);
-AK_STATIC_ASSERT(_AK_HIP_ATTR_SHMEM_PER_BLOCK == hipDeviceAttributeMaxSharedMemoryPerBlock, shmem);
-AK_STATIC_ASSERT(_AK_HIP_ATTR_L2 == hipDeviceAttributeL2CacheSize, l2);
-AK_STATIC_ASSERT(_AK_HIP_ATTR_TOTAL_MEM == hipDeviceAttributeTotalGlobalMem, mem);
-AK_STATIC_ASSERT(_AK_HIP_ATTR_CLOCK == hipDeviceAttributeClockRate, clock);
-AK_STATIC_ASSERT(_AK_HIP_ATTR_MEM_CLOCK == hipDeviceAttributeMemoryClockRate, memclock);
-AK_STATIC_ASSERT(_AK_HIP_ATTR_BUS_WIDTH == hipDeviceAttributeMemoryBusWidth, bus);
-AK_STATIC_ASSERT(AK_H2D == hipMemcpyHostToDevice && AK_D2H == hipMemcpyDeviceToHost &&
-                 AK_D2D == hipMemcpyDeviceToDevice && AK_H2H == hipMemcpyHostToHost, copykind);
+AK_STATIC_ASSERT((int)_AK_HIP_ATTR_WARP == (int)hipDeviceAttributeWarpSize, warp);
+AK_STATIC_ASSERT((int)_AK_HIP_ATTR_MP_COUNT == (int)hipDeviceAttributeMultiprocessorCount, mp);
+AK_STATIC_ASSERT((int)_AK_HIP_ATTR_SHMEM_PER_BLOCK == (int)hipDeviceAttributeMaxSharedMemoryPerBlock, shmem);
+AK_STATIC_ASSERT((int)_AK_HIP_ATTR_L2 == (int)hipDeviceAttributeL2CacheSize, l2);
+AK_STATIC_ASSERT((int)_AK_HIP_ATTR_TOTAL_MEM == (int)hipDeviceAttributeTotalGlobalMem, mem);
+AK_STATIC_ASSERT((int)_AK_HIP_ATTR_CLOCK == (int)hipDeviceAttributeClockRate, clock);
+AK_STATIC_ASSERT((int)_AK_HIP_ATTR_MEM_CLOCK == (int)hipDeviceAttributeMemoryClockRate, memclock);
+AK_STATIC_ASSERT((int)_AK_HIP_ATTR_BUS_WIDTH == (int)hipDeviceAttributeMemoryBusWidth, bus);
+AK_STATIC_ASSERT((int)AK_H2D == (int)hipMemcpyHostToDevice && (int)AK_D2H == (int)hipMemcpyDeviceToHost &&
+                 (int)AK_D2D == (int)hipMemcpyDeviceToDevice && (int)AK_H2H == (int)hipMemcpyHostToHost, copykind);
 AK_STATIC_ASSERT(hipEventDisableTiming == 0x2, evflags);
 AK_STATIC_ASSERT(hipErrorNotReady == 600, notready);
 AK_STATIC_ASSERT(hipErrorOutOfMemory == 2, oom);
@@ -53,4 +55,10 @@ AK_STATIC_ASSERT(hipErrorOutOfMemory == 2, oom);
 AK_STATIC_ASSERT(offsetof(hipDeviceProp_t, gcnArchName) == _AK_HIP_PROPS_R0000_ARCH_OFFSET, gcnarch);
 AK_STATIC_ASSERT(sizeof(hipDeviceProp_t) <= _AK_HIP_PROPS_BYTES, propsize);
 
-int main(void) { return ak_typecheck_hip() > 30 ? 0 : 1; }
+
+/* Self-test of the method: with AK_TYPECHECK_EXPECT_FAIL a deliberately wrong
+ * prototype is assigned, and the build must fail (the Makefile checks it). */
+#ifdef AK_TYPECHECK_EXPECT_FAIL
+typedef hipError_t (*ak_wrong_t)(void** p, int n);
+ak_wrong_t ak_wrong = hipMalloc;
+#endif

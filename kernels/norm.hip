@@ -1,0 +1,163 @@
+// kernels/norm.hip - layernorm and rmsnorm along the last dimension of a
+// rows x cols tensor, fp32 statistics:
+//   layernorm: y = (x - mean) / sqrt(var + eps) * w + b   (biased variance)
+//   rmsnorm:   y = x / sqrt(mean(x^2) + eps) * w
+// w and b (same dtype as x, cols elements) may be NULL (1 and 0). `rms` picks
+// rmsnorm. vec != 0: 16-byte accesses (x, y, w, b 16-byte aligned, cols % 8 == 0).
+//
+// ak_norm_<dt>: the row lives in registers (16 per thread) of a group of G
+// threads (G a power of two, G * 16 >= cols): one read, one write; the
+// variance is the mean of (x - mean)^2 over the registers (two passes, no
+// cancellation).
+// ak_norm_wide_<dt>: any width, one block per row: a pass for sum(x - K) and
+// sum((x - K)^2) with K = the row's first element (shifted data keep the
+// one-pass variance accurate), then a pass that writes.
+//
+// kernels: ak_norm_f32 ak_norm_f16 ak_norm_bf16 ak_norm_wide_f32 ak_norm_wide_f16 ak_norm_wide_bf16
+
+#define AK_NORM_E 16
+
+// y[e..e+n) from the normalized values a: a * w + b
+template <class D, int N>
+AK_INLINE void ak_norm_affine(float* a, const typename D::T* w, const typename D::T* b, ak_i64 e, bool vec) {
+    if (vec && N == 8) {
+        float t[8];
+        if (w) {
+            D::ld8(w + e, t);
+#pragma unroll
+            for (int q = 0; q < 8; q++) a[q] *= t[q];
+        }
+        if (b) {
+            D::ld8(b + e, t);
+#pragma unroll
+            for (int q = 0; q < 8; q++) a[q] += t[q];
+        }
+    } else {
+#pragma unroll
+        for (int q = 0; q < N; q++) {
+            if (w) a[q] *= D::to(w[e + q]);
+            if (b) a[q] += D::to(b[e + q]);
+        }
+    }
+}
+
+template <class D>
+AK_INLINE void ak_norm_rows(const typename D::T* AK_RESTRICT x, const typename D::T* AK_RESTRICT w,
+                            const typename D::T* AK_RESTRICT b, typename D::T* AK_RESTRICT y, ak_i64 rows, int cols,
+                            int G, bool vec, float eps, bool rms) {
+    __shared__ float scratch[AK_MAX_WAVES];
+    const int lane = (int)threadIdx.x & (G - 1);
+    ak_i64 row = (ak_i64)blockIdx.x * (ak_i64)(blockDim.x / G) + (ak_i64)(threadIdx.x / G);
+    const int len = row < rows ? cols : 0;
+    if (row >= rows) row = 0;
+    float v[AK_NORM_E];
+    ak_row_load<D, AK_NORM_E>(v, x + row * cols, len, lane, G, vec, 0.0f);
+    const float inv_n = 1.0f / (float)cols;
+    float mean = 0.0f, s = 0.0f;
+    if (!rms) {
+#pragma unroll
+        for (int k = 0; k < AK_NORM_E; k++) s += v[k];
+        mean = ak_group_reduce(s, G, scratch, ak_op_add()) * inv_n;
+        s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < AK_NORM_E; k++) {
+            const int e = vec ? ((k >> 3) * G + lane) * 8 : k * G + lane;
+            const float d = v[k] - mean;
+            if (e < len) s += d * d;
+        }
+    } else {
+#pragma unroll
+        for (int k = 0; k < AK_NORM_E; k++) s += v[k] * v[k];
+    }
+    const float r = rsqrtf(ak_group_reduce(s, G, scratch, ak_op_add()) * inv_n + eps);
+    typename D::T* yr = y + row * cols;
+    if (vec) {
+#pragma unroll
+        for (int k = 0; k < AK_NORM_E / 8; k++) {
+            const int e = (k * G + lane) * 8;
+            if (e < len) {
+                float* a = v + k * 8;
+#pragma unroll
+                for (int q = 0; q < 8; q++) a[q] = (a[q] - mean) * r;
+                ak_norm_affine<D, 8>(a, w, b, e, true);
+                D::st8(yr + e, a);
+            }
+        }
+    } else {
+#pragma unroll
+        for (int k = 0; k < AK_NORM_E; k++) {
+            const int e = k * G + lane;
+            if (e < len) {
+                float a = (v[k] - mean) * r;
+                ak_norm_affine<D, 1>(&a, w, b, e, false);
+                yr[e] = D::from(a);
+            }
+        }
+    }
+}
+
+// One block per row, any width.
+template <class D>
+AK_INLINE void ak_norm_wide(const typename D::T* AK_RESTRICT x, const typename D::T* AK_RESTRICT w,
+                            const typename D::T* AK_RESTRICT b, typename D::T* AK_RESTRICT y, ak_i64 cols, bool vec,
+                            float eps, bool rms) {
+    __shared__ float scratch[AK_MAX_WAVES];
+    const ak_i64 row = blockIdx.x;
+    const typename D::T* p = x + row * cols;
+    typename D::T* q = y + row * cols;
+    const int B = (int)blockDim.x;
+    const float K = rms ? 0.0f : D::to(p[0]);
+    float s1 = 0.0f, s2 = 0.0f;
+    if (vec) {
+        for (ak_i64 e = (ak_i64)threadIdx.x * 8; e < cols; e += (ak_i64)B * 8) {
+            float a[8];
+            D::ld8(p + e, a);
+#pragma unroll
+            for (int k = 0; k < 8; k++) { const float d = a[k] - K; s1 += d; s2 += d * d; }
+        }
+    } else {
+        for (ak_i64 e = threadIdx.x; e < cols; e += B) { const float d = D::to(p[e]) - K; s1 += d; s2 += d * d; }
+    }
+    const float inv_n = (float)(1.0 / (double)cols);
+    float mean = 0.0f, var;
+    if (rms) {
+        var = ak_group_reduce(s2, B, scratch, ak_op_add()) * inv_n;
+    } else {
+        const float m1 = ak_group_reduce(s1, B, scratch, ak_op_add()) * inv_n;
+        const float m2 = ak_group_reduce(s2, B, scratch, ak_op_add()) * inv_n;
+        mean = K + m1;
+        var = m2 - m1 * m1;
+        if (var < 0.0f) var = 0.0f;
+    }
+    const float r = rsqrtf(var + eps);
+    if (vec) {
+        for (ak_i64 e = (ak_i64)threadIdx.x * 8; e < cols; e += (ak_i64)B * 8) {
+            float a[8];
+            D::ld8(p + e, a);
+#pragma unroll
+            for (int k = 0; k < 8; k++) a[k] = (a[k] - mean) * r;
+            ak_norm_affine<D, 8>(a, w, b, e, true);
+            D::st8(q + e, a);
+        }
+    } else {
+        for (ak_i64 e = threadIdx.x; e < cols; e += B) {
+            float a = (D::to(p[e]) - mean) * r;
+            ak_norm_affine<D, 1>(&a, w, b, e, false);
+            q[e] = D::from(a);
+        }
+    }
+}
+
+#define AK_NORM(DT, D)                                                                                               \
+    AK_KERNEL void __launch_bounds__(1024, 1) ak_norm_##DT(const D::T* x, const D::T* w, const D::T* b, D::T* y,      \
+                                                           ak_i64 rows, int cols, int G, int vec, float eps,         \
+                                                           int rms) {                                                \
+        ak_norm_rows<D>(x, w, b, y, rows, cols, G, vec != 0, eps, rms != 0);                                         \
+    }                                                                                                                \
+    AK_KERNEL void __launch_bounds__(1024, 1) ak_norm_wide_##DT(const D::T* x, const D::T* w, const D::T* b, D::T* y, \
+                                                                ak_i64 cols, int vec, float eps, int rms) {          \
+        ak_norm_wide<D>(x, w, b, y, cols, vec != 0, eps, rms != 0);                                                  \
+    }
+AK_NORM(f32, ak_f32_t)
+AK_NORM(f16, ak_f16_t)
+AK_NORM(bf16, ak_bf16_t)

@@ -1,0 +1,234 @@
+// kernels/softmax.hip - softmax and log_softmax along the last dimension of a
+// rows x cols tensor, numerically stable (max subtracted), fp32 math.
+// Every kernel takes `logsm`: 0 softmax, 1 log_softmax (x - max - log(sum)).
+// vec != 0: 16-byte accesses (x and y 16-byte aligned and cols % 8 == 0).
+//
+// Three paths (the host picks one):
+// 1. ak_softmax_<dt>: the row lives in registers (16 per thread) of a group
+//    of G threads (G a power of two, G * 16 >= cols, blockDim.x / G rows per
+//    block): one read and one write of the row.
+// 2. ak_softmax_split_<dt>: rows wider than one group: S blocks per row, each
+//    holding a chunk of blockDim.x * 32 elements in registers. A block takes a
+//    ticket (atomic counter) that names its (row, chunk), publishes the
+//    chunk's (max, sum of exp) and waits until the S blocks of its row have
+//    published, then combines the S partials (same order in every block) and
+//    writes its chunk: still one read and one write. Tickets are handed out in
+//    start order, so every row but the last started one has all its blocks
+//    running: no deadlock as long as S blocks fit on the device at once (the
+//    host keeps S <= compute units). cnt[0] is the ticket counter, cnt[1 + row]
+//    the row's count; cnt must be zeroed before the launch.
+// 3. ak_softmax_stats_<dt> + ak_softmax_apply_<dt>: any width, no co-residency
+//    assumption: per (row, chunk) block the online (max, sum) partial, then a
+//    second pass that combines the row's partials and writes: two reads, one write.
+//
+// kernels: ak_softmax_f32 ak_softmax_f16 ak_softmax_bf16 ak_softmax_split_f32 ak_softmax_split_f16 ak_softmax_split_bf16 ak_softmax_stats_f32 ak_softmax_stats_f16 ak_softmax_stats_bf16 ak_softmax_apply_f32 ak_softmax_apply_f16 ak_softmax_apply_bf16
+
+#define AK_SM_ROW_E 16
+#define AK_SM_SPLIT_E 32
+
+// exp(m - M) as a rescale factor; 1 when m == M (also for -inf == -inf).
+AK_INLINE float ak_sm_rescale(float m, float M) { return m == M ? 1.0f : exp2f((m - M) * AK_LOG2E); }
+
+// In-register softmax of n slots already loaded in v (pads are -inf), whose
+// group max is M and sum of exp(v - M) is S: v becomes the output.
+template <int E>
+AK_INLINE void ak_sm_finish(float* v, float M, float S, bool logsm) {
+    if (logsm) {
+        const float ls = logf(S);
+#pragma unroll
+        for (int k = 0; k < E; k++) v[k] = (v[k] - M) - ls;
+    } else {
+        const float r = 1.0f / S;
+#pragma unroll
+        for (int k = 0; k < E; k++) v[k] *= r;
+    }
+}
+
+// Path 1: one group of G threads per row.
+template <class D>
+AK_INLINE void ak_softmax_rows(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT y, ak_i64 rows, int cols,
+                               int G, bool vec, bool logsm) {
+    __shared__ float scratch[AK_MAX_WAVES];
+    const int lane = (int)threadIdx.x & (G - 1);
+    ak_i64 row = (ak_i64)blockIdx.x * (ak_i64)(blockDim.x / G) + (ak_i64)(threadIdx.x / G);
+    const int len = row < rows ? cols : 0;
+    if (row >= rows) row = 0;
+    float v[AK_SM_ROW_E];
+    ak_row_load<D, AK_SM_ROW_E>(v, x + row * cols, len, lane, G, vec, -AK_INF);
+    float m = -AK_INF;
+#pragma unroll
+    for (int k = 0; k < AK_SM_ROW_E; k++) m = ak_op_max()(m, v[k]);
+    m = ak_group_reduce(m, G, scratch, ak_op_max());
+    float s = 0.0f;
+#pragma unroll
+    for (int k = 0; k < AK_SM_ROW_E; k++) {
+        const float e = exp2f((v[k] - m) * AK_LOG2E);
+        s += e;
+        if (!logsm) v[k] = e;
+    }
+    s = ak_group_reduce(s, G, scratch, ak_op_add());
+    ak_sm_finish<AK_SM_ROW_E>(v, m, s, logsm);
+    ak_row_store<D, AK_SM_ROW_E>(v, y + row * cols, len, lane, G, vec);
+}
+
+// Combine the S partials (max, sum) of one row, read with volatile loads
+// (they may come from blocks running now). Wave 0 does it, in a fixed order;
+// the result goes to stat[0] (max) and stat[1] (sum). Ends with __syncthreads.
+AK_INLINE void ak_sm_combine(const float* part, int S, float* stat) {
+    if (threadIdx.x < AK_WAVE) {
+        const volatile float* p = (const volatile float*)part;
+        float m = -AK_INF;
+        for (int j = (int)threadIdx.x; j < S; j += AK_WAVE) m = ak_op_max()(m, p[2 * j]);
+        for (int o = AK_WAVE / 2; o > 0; o >>= 1) m = ak_op_max()(m, ak_shfl_xor(m, o));
+        float s = 0.0f;
+        for (int j = (int)threadIdx.x; j < S; j += AK_WAVE) s += p[2 * j + 1] * ak_sm_rescale(p[2 * j], m);
+        for (int o = AK_WAVE / 2; o > 0; o >>= 1) s += ak_shfl_xor(s, o);
+        if (threadIdx.x == 0) { stat[0] = m; stat[1] = s; }
+    }
+    __syncthreads();
+}
+
+AK_INLINE void ak_sm_pause(void) {
+#if defined(AK_NVIDIA)
+    __nanosleep(64);
+#else
+    __builtin_amdgcn_s_sleep(1);
+#endif
+}
+
+// Path 2: S co-operating blocks per row, chunk = blockDim.x * 32 elements each.
+template <class D>
+AK_INLINE void ak_softmax_split(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT y, ak_i64 cols, int S,
+                                unsigned* cnt, float* part, bool vec, bool logsm) {
+    __shared__ float scratch[AK_MAX_WAVES];
+    __shared__ float stat[2];
+    __shared__ unsigned ticket;
+    if (threadIdx.x == 0) ticket = atomicAdd(cnt, 1u);
+    __syncthreads();
+    const ak_i64 t = (ak_i64)ticket;
+    const ak_i64 row = t / S;
+    const int c = (int)(t - row * S);
+    const int G = (int)blockDim.x, chunk = G * AK_SM_SPLIT_E;
+    const ak_i64 s0 = (ak_i64)c * chunk;
+    const int len = cols - s0 < chunk ? (int)(cols - s0) : chunk;
+    float v[AK_SM_SPLIT_E];
+    ak_row_load<D, AK_SM_SPLIT_E>(v, x + row * cols + s0, len, (int)threadIdx.x, G, vec, -AK_INF);
+    float m = -AK_INF;
+#pragma unroll
+    for (int k = 0; k < AK_SM_SPLIT_E; k++) m = ak_op_max()(m, v[k]);
+    m = ak_group_reduce(m, G, scratch, ak_op_max());
+    float s = 0.0f;
+    if (m != -AK_INF) {
+#pragma unroll
+        for (int k = 0; k < AK_SM_SPLIT_E; k++) s += exp2f((v[k] - m) * AK_LOG2E);
+    }
+    s = ak_group_reduce(s, G, scratch, ak_op_add());
+    if (threadIdx.x == 0) {
+        part[2 * t] = m;
+        part[2 * t + 1] = s;
+        __threadfence();
+        atomicAdd(cnt + 1 + row, 1u);
+        while (*(volatile unsigned*)(cnt + 1 + row) < (unsigned)S) ak_sm_pause();
+        __threadfence();
+    }
+    __syncthreads();
+    ak_sm_combine(part + 2 * row * S, S, stat);
+    const float M = stat[0], Sum = stat[1];
+    if (!logsm) {
+#pragma unroll
+        for (int k = 0; k < AK_SM_SPLIT_E; k++) v[k] = exp2f((v[k] - M) * AK_LOG2E);
+    }
+    ak_sm_finish<AK_SM_SPLIT_E>(v, M, Sum, logsm);
+    ak_row_store<D, AK_SM_SPLIT_E>(v, y + row * cols + s0, len, (int)threadIdx.x, G, vec);
+}
+
+// Path 3a: block `seg` = row * S + chunk: online (max, sum) of `chunk` elements.
+template <class D>
+AK_INLINE void ak_softmax_stats(const typename D::T* AK_RESTRICT x, ak_i64 cols, int S, ak_i64 chunk, float* part,
+                                bool vec) {
+    __shared__ float scratch[AK_MAX_WAVES];
+    const ak_i64 seg = blockIdx.x, row = seg / S, s0 = (seg - row * S) * chunk;
+    const ak_i64 len = cols - s0 < chunk ? cols - s0 : chunk;
+    const typename D::T* p = x + row * cols + s0;
+    float m = -AK_INF, s = 0.0f;
+    if (vec) {
+        for (ak_i64 e = (ak_i64)threadIdx.x * 8; e < len; e += (ak_i64)blockDim.x * 8) {
+            float a[8];
+            D::ld8(p + e, a);
+            float mn = m;
+#pragma unroll
+            for (int q = 0; q < 8; q++) mn = ak_op_max()(mn, a[q]);
+            if (mn != -AK_INF) {
+                float t = 0.0f;
+#pragma unroll
+                for (int q = 0; q < 8; q++) t += exp2f((a[q] - mn) * AK_LOG2E);
+                s = s * ak_sm_rescale(m, mn) + t;
+                m = mn;
+            }
+        }
+    } else {
+        for (ak_i64 e = threadIdx.x; e < len; e += blockDim.x) {
+            const float a = D::to(p[e]);
+            const float mn = ak_op_max()(m, a);
+            if (mn != -AK_INF) {
+                s = s * ak_sm_rescale(m, mn) + exp2f((a - mn) * AK_LOG2E);
+                m = mn;
+            }
+        }
+    }
+    const float M = ak_group_reduce(m, (int)blockDim.x, scratch, ak_op_max());
+    s = ak_group_reduce(s * ak_sm_rescale(m, M), (int)blockDim.x, scratch, ak_op_add());
+    if (threadIdx.x == 0) {
+        part[2 * seg] = M;
+        part[2 * seg + 1] = s;
+    }
+}
+
+// Path 3b: block `seg` combines its row's S partials and writes its chunk.
+template <class D>
+AK_INLINE void ak_softmax_apply(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT y, ak_i64 cols, int S,
+                                ak_i64 chunk, const float* part, bool vec, bool logsm) {
+    __shared__ float stat[2];
+    const ak_i64 seg = blockIdx.x, row = seg / S, s0 = (seg - row * S) * chunk;
+    const ak_i64 len = cols - s0 < chunk ? cols - s0 : chunk;
+    ak_sm_combine(part + 2 * row * S, S, stat);
+    const float M = stat[0], Sum = stat[1], r = 1.0f / Sum, ls = logf(Sum);
+    const typename D::T* p = x + row * cols + s0;
+    typename D::T* q = y + row * cols + s0;
+    if (vec) {
+        for (ak_i64 e = (ak_i64)threadIdx.x * 8; e < len; e += (ak_i64)blockDim.x * 8) {
+            float a[8];
+            D::ld8(p + e, a);
+#pragma unroll
+            for (int k = 0; k < 8; k++) a[k] = logsm ? (a[k] - M) - ls : exp2f((a[k] - M) * AK_LOG2E) * r;
+            D::st8(q + e, a);
+        }
+    } else {
+        for (ak_i64 e = threadIdx.x; e < len; e += blockDim.x) {
+            const float a = D::to(p[e]);
+            q[e] = D::from(logsm ? (a - M) - ls : exp2f((a - M) * AK_LOG2E) * r);
+        }
+    }
+}
+
+#define AK_SOFTMAX(DT, D)                                                                                            \
+    AK_KERNEL void __launch_bounds__(1024, 1) ak_softmax_##DT(const D::T* x, D::T* y, ak_i64 rows, int cols, int G,      \
+                                                           int vec, int logsm) {                                     \
+        ak_softmax_rows<D>(x, y, rows, cols, G, vec != 0, logsm != 0);                                               \
+    }                                                                                                                \
+    AK_KERNEL void __launch_bounds__(256, 1) ak_softmax_split_##DT(const D::T* x, D::T* y, ak_i64 cols, int S,          \
+                                                                 unsigned* cnt, float* part, int vec, int logsm) {   \
+        ak_softmax_split<D>(x, y, cols, S, cnt, part, vec != 0, logsm != 0);                                         \
+    }                                                                                                                \
+    AK_KERNEL void __launch_bounds__(256, 1) ak_softmax_stats_##DT(const D::T* x, ak_i64 cols, int S, ak_i64 chunk,     \
+                                                                 float* part, int vec) {                             \
+        ak_softmax_stats<D>(x, cols, S, chunk, part, vec != 0);                                                      \
+    }                                                                                                                \
+    AK_KERNEL void __launch_bounds__(256, 1) ak_softmax_apply_##DT(const D::T* x, D::T* y, ak_i64 cols, int S,          \
+                                                                 ak_i64 chunk, const float* part, int vec,           \
+                                                                 int logsm) {                                        \
+        ak_softmax_apply<D>(x, y, cols, S, chunk, part, vec != 0, logsm != 0);                                       \
+    }
+AK_SOFTMAX(f32, ak_f32_t)
+AK_SOFTMAX(f16, ak_f16_t)
+AK_SOFTMAX(bf16, ak_bf16_t)

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# `make gpu-check`: on a machine with a GPU, in one go: build, device info,
+# the demo, every gpu_* suite (each kernel against its CPU reference on the
+# device), the runtime and kernel benchmarks, and the PyTorch peer benchmark.
+# Results (logs + JSON) go to $OUT (the device tool's output folder) or
+# build/gpu-check. Prints a summary and `N passed, N failed` last.
+set -u
+cd "$(dirname "$0")/.."
+OUT=${OUT:-build/gpu-check}
+mkdir -p "$OUT"
+export AMDKIT_CACHE_DIR=${AMDKIT_CACHE_DIR:-$PWD/build/gpu-cache}
+QUICK=${GPU_CHECK_QUICK:-0}
+passed=0; failed=0; failures=""
+run() { # name, command... (output to $OUT/name.log, tail shown on failure)
+  local name=$1; shift
+  local t0=$(date +%s)
+  if "$@" > "$OUT/$name.log" 2>&1; then passed=$((passed+1)); echo "  ok   $name ($(( $(date +%s)-t0 )) s)"
+  else failed=$((failed+1)); failures="$failures $name"; echo "  FAIL $name ($(( $(date +%s)-t0 )) s)"; tail -n 30 "$OUT/$name.log" | sed 's/^/       /'; fi
+}
+nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm,clocks.mem --format=csv > "$OUT/nvidia-smi.txt" 2>&1 || true
+run build make -s -j8 all
+run info ./build/amdkit info
+./build/amdkit info --json > "$OUT/info.json" 2>/dev/null || true
+run hip-forced-fails bash -c '! AMDKIT_BACKEND=hip ./build/amdkit info'
+AMDKIT_BACKEND=hip ./build/amdkit info > "$OUT/hip-forced.log" 2>&1 || true
+run demo ./build/amdkit demo
+run gpu-suites ./build/amdkit_tests --gpu
+grep -E "passed, .* failed|FAIL" "$OUT/gpu-suites.log" | tail -n 20
+run cache-second-run-compiles-nothing bash tests/second_run.sh
+if [ "$QUICK" = "1" ]; then BQ=--quick; else BQ=; fi
+run bench-runtime ./build/bench_runtime $BQ "$OUT/bench_runtime.json"
+run bench-ops ./build/bench_ops $BQ "$OUT/bench_ops.json"
+if command -v python3 >/dev/null && python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null && [ -f bench/peer_torch.py ]; then
+  run bench-torch python3 bench/peer_torch.py $BQ "$OUT/bench_torch.json"
+  [ -f bench/report.py ] && run report python3 bench/report.py "$OUT/bench_ops.json" "$OUT/bench_torch.json" --out "$OUT/report.md"
+fi
+tail -n 40 "$OUT/bench-runtime.log" 2>/dev/null
+[ -f "$OUT/report.md" ] && cat "$OUT/report.md"
+[ -n "$failures" ] && echo "failed:$failures"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

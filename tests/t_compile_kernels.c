@@ -1,0 +1,84 @@
+/* Every embedded kernel family compiled with the REAL compilers for every
+ * target amdkit checks without hardware: hipRTC (Debian's ROCm) for gfx906,
+ * gfx908, gfx90a, gfx1030 and NVRTC (CUDA toolkit) for sm_80, sm_90. Each
+ * code object must be an ELF that names every kernel of the family. gfx940
+ * goes through clang-15 in tests/check_gfx940.sh (ROCm 5.2's hipRTC would
+ * crash on it; this suite also checks amdkit refuses it cleanly). */
+#include "ak_test.h"
+#include <stdlib.h>
+#include <string.h>
+
+static const char* const targets[] = { "gfx906", "gfx908", "gfx90a", "gfx1030", "sm_80", "sm_90" };
+
+/* 1 if `name` occurs as a NUL-terminated string in the blob (symbol table). */
+static int blob_has_symbol(const unsigned char* b, size_t n, const char* name) {
+    size_t k = strlen(name), i;
+    for (i = 0; i + k < n; i++)
+        if (b[i + k] == 0 && !memcmp(b + i, name, k) && (i == 0 || b[i - 1] == 0 || b[i - 1] == '.' || b[i - 1] == '_' || b[i - 1] == ' '))
+            return 1;
+    return 0;
+}
+
+static void every_family_every_target(void) {
+    ak_context* ctx = akt_cpu_context("compile_kernels");
+    int i, t, families = ak_embedded_count();
+    AKT_CHECK(ctx != NULL);
+    AKT_CHECK(families >= 4);
+    if (!ctx) return;
+    for (i = 0; i < families; i++) {
+        const char *family = NULL, *source = NULL, *names = NULL;
+        char first[256];
+        AKT_OK(ak_embedded_at(i, &family, &source, &names));
+        if (!family || !source || !names) continue;
+        sscanf(names, "%255s", first);
+        for (t = 0; t < (int)(sizeof targets / sizeof targets[0]); t++) {
+            ak_compile_options o;
+            ak_code_object co;
+            ak_result r;
+            const char* p;
+            memset(&o, 0, sizeof o);
+            o.opt_level = AK_OPT_AGGRESSIVE;
+            o.source_name = family;
+            o.no_cache = 1;
+            r = ak_compile_offline(ctx, targets[t], source, first, &o, &co);
+            AKT_CHECKF(r == AK_OK, "%s for %s: %s: %s\n%s", family, targets[t], ak_result_name(r), ak_last_error(), ak_last_error_info()->log);
+            if (r != AK_OK) continue;
+            AKT_CHECKF(co.size > 64 && !memcmp(co.data, "\177ELF", 4), "%s for %s: not an ELF code object", family, targets[t]);
+            for (p = names; *p;) {
+                char tok[256];
+                size_t n = strcspn(p, " ");
+                if (n && n < sizeof tok) {
+                    memcpy(tok, p, n);
+                    tok[n] = 0;
+                    AKT_CHECKF(blob_has_symbol((const unsigned char*)co.data, co.size, tok),
+                               "%s for %s: kernel %s missing from the code object", family, targets[t], tok);
+                }
+                p += n;
+                while (*p == ' ') p++;
+            }
+            printf("    %-12s %-8s %7zu bytes %6.0f ms\n", family, targets[t], co.size, co.compile_ms);
+            ak_code_object_free(&co);
+        }
+    }
+    ak_context_destroy(ctx);
+}
+
+static void crashing_targets_refused(void) {
+    ak_context* ctx = akt_cpu_context("compile_kernels_refused");
+    const char *family = NULL, *source = NULL, *names = NULL;
+    static const char* const bad[] = { "gfx940", "gfx942", "gfx1100" };
+    int t;
+    if (!ctx) return;
+    AKT_OK(ak_embedded_at(0, &family, &source, &names));
+    for (t = 0; t < 3; t++) {
+        ak_code_object co;
+        AKT_ERR(ak_compile_offline(ctx, bad[t], source, "x", NULL, &co), AK_ERROR_UNSUPPORTED_TARGET);
+        AKT_CONTAINS(ak_last_error(), bad[t]);
+    }
+    ak_context_destroy(ctx);
+}
+
+void akt_suite_compile_kernels(void) {
+    AKT_RUN(every_family_every_target);
+    AKT_RUN(crashing_targets_refused);
+}
