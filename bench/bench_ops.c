@@ -100,6 +100,51 @@ static ak_result run_transpose(const bench_case* c, const bench_entry* e) {
     return ak_transpose(c->ctx, c->dtype, c->buf[0], c->buf[1], c->rows, c->cols, NULL);
 }
 
+/* ---- run functions of reductions, softmax, norms, cross-entropy (K2) ------- */
+static ak_result run_reduce(const bench_case* c, const bench_entry* e) {
+    return ak_reduce(c->ctx, (ak_reduce_op)e->op, c->dtype, c->buf[0], c->rows, c->cols, c->buf[1], NULL);
+}
+/* x read once, one fp32 value (int64 for arg ops) written per row */
+static double bytes_reduce(const bench_case* c, const bench_entry* e) {
+    int arg = e->op == AK_REDUCE_ARGMAX || e->op == AK_REDUCE_ARGMIN;
+    return (double)c->n * (double)ak_dtype_size(c->dtype) + (double)c->rows * (arg ? 8.0 : 4.0);
+}
+static ak_result run_softmax(const bench_case* c, const bench_entry* e) {
+    return ak_softmax(c->ctx, c->dtype, c->buf[0], c->buf[1], c->rows, c->cols, e->op, NULL);
+}
+static ak_result run_layernorm(const bench_case* c, const bench_entry* e) {
+    return ak_layernorm(c->ctx, c->dtype, c->buf[0], c->buf[2], c->buf[3], c->buf[1], c->rows, c->cols, e->param, NULL);
+}
+static ak_result run_rmsnorm(const bench_case* c, const bench_entry* e) {
+    return ak_rmsnorm(c->ctx, c->dtype, c->buf[0], c->buf[2], c->buf[1], c->rows, c->cols, e->param, NULL);
+}
+/* x read, y written, weight (and bias) read once */
+static double bytes_norm(const bench_case* c, const bench_entry* e) {
+    double es = (double)ak_dtype_size(c->dtype);
+    return 2.0 * (double)c->n * es + (e->run == run_layernorm ? 2.0 : 1.0) * (double)c->cols * es;
+}
+static ak_result run_xent(const bench_case* c, const bench_entry* e) {
+    return ak_cross_entropy(c->ctx, c->dtype, c->buf[0], (const int64_t*)c->buf[1], c->rows, c->cols, -100,
+                            (ak_loss_reduction)e->op, (float*)c->buf[2], NULL);
+}
+/* logits read, int64 targets read, loss written (rows floats, or one) */
+static double bytes_xent(const bench_case* c, const bench_entry* e) {
+    return (double)c->n * (double)ak_dtype_size(c->dtype) + (double)c->rows * 8.0 +
+           (e->op == AK_LOSS_NONE ? (double)c->rows * 4.0 : 4.0);
+}
+/* valid targets (every 17th row ignored, like a padded batch) */
+static ak_result setup_xent(bench_case* c, const bench_entry* e) {
+    int64_t* t = (int64_t*)malloc(c->rows * sizeof(int64_t));
+    size_t r;
+    ak_result res;
+    (void)e;
+    if (!t) return AK_ERROR_OUT_OF_MEMORY;
+    for (r = 0; r < c->rows; r++) t[r] = r % 17 == 16 ? -100 : (int64_t)((r * 7919u) % c->cols);
+    res = ak_memcpy(c->ctx, c->buf[1], t, c->rows * sizeof(int64_t), AK_H2D);
+    free(t);
+    return res;
+}
+
 #define EW_N ((size_t)256 << 20)   /* 256M elements */
 #define EW_Q ((size_t)1 << 20)     /* --quick: 1M */
 /* one op for f32, f16, bf16: name, op, io, run, nbuf, param */
@@ -108,6 +153,19 @@ static ak_result run_transpose(const bench_case* c, const bench_entry* e) {
     { name, AK_F16, AK_F16, op, 1, EW_N, 1, EW_Q, io, run, NULL, NULL, nbuf, param }, \
     { name, AK_BF16, AK_BF16, op, 1, EW_N, 1, EW_Q, io, run, NULL, NULL, nbuf, param }
 #define BENCH_CAST(a, b) { "cast", a, b, 0, 1, EW_N, 1, EW_Q, 0, run_cast, bytes_cast, NULL, 2, 0.0f }
+/* K2: row ops (rows x cols) for f32, f16, bf16 */
+#define RD_R 65536
+#define RD_C 4096
+#define RD_QR 64
+#define RD_QC 1000
+#define BENCH_ROW3(name, op, r, c, qr, qc, io, run, bytes, setup, nbuf, param) \
+    { name, AK_F32, AK_F32, op, r, c, qr, qc, io, run, bytes, setup, nbuf, param }, \
+    { name, AK_F16, AK_F16, op, r, c, qr, qc, io, run, bytes, setup, nbuf, param }, \
+    { name, AK_BF16, AK_BF16, op, r, c, qr, qc, io, run, bytes, setup, nbuf, param }
+/* K2: one reduction over the whole tensor and along the last dim, three dtypes */
+#define BENCH_RD3(name, op) \
+    BENCH_ROW3(name, op, 1, EW_N, 1, EW_Q, 0, run_reduce, bytes_reduce, NULL, 2, 0.0f), \
+    BENCH_ROW3(name, op, RD_R, RD_C, RD_QR, RD_QC, 0, run_reduce, bytes_reduce, NULL, 2, 0.0f)
 
 static const bench_entry entries[] = {
     /* name          op                io  run           nbuf param */
@@ -131,6 +189,17 @@ static const bench_entry entries[] = {
     { "transpose", AK_F16, AK_F16, 0, 16384, 16384, 1000, 1003, 2, run_transpose, NULL, NULL, 2, 0.0f },
     { "transpose", AK_BF16, AK_BF16, 0, 16384, 16384, 1000, 1003, 2, run_transpose, NULL, NULL, 2, 0.0f },
     /* K2: reductions, softmax, norms, cross-entropy rows go here */
+    /* whole tensor (rows = 1, 256M elements) and along the last dim (65536 x 4096) */
+    BENCH_RD3("sum", AK_REDUCE_SUM), BENCH_RD3("mean", AK_REDUCE_MEAN), BENCH_RD3("max", AK_REDUCE_MAX),
+    BENCH_RD3("min", AK_REDUCE_MIN), BENCH_RD3("argmax", AK_REDUCE_ARGMAX),
+    BENCH_ROW3("softmax", 0, RD_R, RD_C, RD_QR, RD_QC, 2, run_softmax, NULL, NULL, 2, 0.0f),
+    BENCH_ROW3("log_softmax", 1, RD_R, RD_C, RD_QR, RD_QC, 2, run_softmax, NULL, NULL, 2, 0.0f),
+    BENCH_ROW3("softmax", 0, 4096, 393216, 4, 40000, 2, run_softmax, NULL, NULL, 2, 0.0f),
+    BENCH_ROW3("layernorm", 0, RD_R, RD_C, RD_QR, RD_QC, 0, run_layernorm, bytes_norm, NULL, 4, 1e-5f),
+    BENCH_ROW3("rmsnorm", 0, RD_R, RD_C, RD_QR, RD_QC, 0, run_rmsnorm, bytes_norm, NULL, 3, 1e-5f),
+    BENCH_ROW3("cross_entropy", AK_LOSS_NONE, RD_R, RD_C, RD_QR, RD_QC, 0, run_xent, bytes_xent, setup_xent, 3, 0.0f),
+    BENCH_ROW3("cross_entropy_mean", AK_LOSS_MEAN, RD_R, RD_C, RD_QR, RD_QC, 0, run_xent, bytes_xent, setup_xent, 3,
+               0.0f),
 };
 
 /* ---- harness ------------------------------------------------------------------ */

@@ -32,12 +32,12 @@ struct ak_uop_gelu_tanh {
 
 template <class D, class OP>
 AK_INLINE void ak_unary_body(const typename D::T* x, typename D::T* y, ak_i64 n, float p) {
-    ak_map8(n, ak_aligned16(x) && ak_aligned16(y),
-        [&](ak_i64 i) {
+    ak_map8<D::SIZE == 4>(n, ak_aligned16(x) && ak_aligned16(y),
+        [&](ak_i64 i0, ak_i64 i1) {
             float a[8];
-            D::ld8(x + i, a);
+            ak_ld8<D, D::SIZE == 4>(x, i0, i1, a);
             for (int k = 0; k < 8; k++) a[k] = OP::f(a[k], p);
-            D::st8(y + i, a);
+            ak_st8<D, D::SIZE == 4>(y, i0, i1, a);
         },
         [&](ak_i64 i) { y[i] = D::from(OP::f(D::to(x[i]), p)); });
 }

@@ -1,16 +1,17 @@
 /* kernels/cast.hip: dtype conversion between f32, f16 and bf16 (all six
  * directions, round to nearest even) and the bit-exact copy of each dtype.
- * 1-D grid-stride; 8 elements per step with 16-byte accesses when both
- * pointers are 16-byte aligned, scalar otherwise. The buffers must not
+ * 1-D grid-stride over tiles (ak_map8) with coalesced vector accesses when
+ * both pointers are 16-byte aligned, scalar otherwise. The buffers must not
  * overlap. Host wrappers: ak_cast / ak_copy in parts/ops_elementwise.inc. */
 
 template <class S, class D>
 AK_INLINE void ak_cast_impl(const typename S::T* x, typename D::T* y, ak_i64 n) {
-    ak_map8(n, ak_aligned16(x) && ak_aligned16(y),
-        [&](ak_i64 i) {
+    const bool split = S::SIZE == 4 || D::SIZE == 4;  /* an f32 side: coalesce its 16-byte accesses */
+    ak_map8<split>(n, ak_aligned16(x) && ak_aligned16(y),
+        [&](ak_i64 i0, ak_i64 i1) {
             float f[8];
-            S::ld8(x + i, f);
-            D::st8(y + i, f);
+            ak_ld8<S, split>(x, i0, i1, f);
+            ak_st8<D, split>(y, i0, i1, f);
         },
         [&](ak_i64 i) { y[i] = D::from(S::to(x[i])); });
 }

@@ -1,10 +1,11 @@
 /* kernels/elementwise.hip: fill, axpy, scale and the binary ops (add, sub,
  * mul, div) for f32, f16 and bf16 storage, fp32 math.
  *
- * All kernels: 1-D grid-stride over n elements, 8 elements per step through
- * 16-byte loads/stores when every pointer is 16-byte aligned (scalar loop
- * otherwise and for the tail). In-place use (an output equal to an input) is
- * fine: each element is read and written by one thread. Host wrappers:
+ * All kernels: 1-D grid-stride over tiles of 8 x blockDim elements with
+ * 16-byte (f32) / 8- or 16-byte (halves) coalesced accesses when every pointer
+ * is 16-byte aligned (ak_map8; scalar loop otherwise and for the tail).
+ * In-place use (an output equal to an input) is fine: each element is read
+ * and written by one thread. Host wrappers:
  * parts/ops_elementwise.inc (ak_fill, ak_axpy, ak_scale, ak_binary). */
 
 /* y[i] = value (rounded once to the storage type) */
@@ -13,11 +14,11 @@ AK_INLINE void ak_fill_impl(typename D::T* y, ak_i64 n, float value) {
     typedef typename D::T T;
     const T v = D::from(value);
     const float fv = D::to(v);
-    ak_map8(n, ak_aligned16(y),
-        [&](ak_i64 i) {
+    ak_map8<D::SIZE == 4>(n, ak_aligned16(y),
+        [&](ak_i64 i0, ak_i64 i1) {
             float f[8];
             for (int k = 0; k < 8; k++) f[k] = fv;
-            D::st8(y + i, f);
+            ak_st8<D, D::SIZE == 4>(y, i0, i1, f);
         },
         [&](ak_i64 i) { y[i] = v; });
 }
@@ -28,13 +29,13 @@ AK_KERNEL void ak_fill_bf16(ak_bf16* y, ak_i64 n, float value) { ak_fill_impl<ak
 /* y[i] = alpha * x[i] + y[i] */
 template <class D>
 AK_INLINE void ak_axpy_impl(ak_i64 n, float alpha, const typename D::T* x, typename D::T* y) {
-    ak_map8(n, ak_aligned16(x) && ak_aligned16(y),
-        [&](ak_i64 i) {
+    ak_map8<D::SIZE == 4>(n, ak_aligned16(x) && ak_aligned16(y),
+        [&](ak_i64 i0, ak_i64 i1) {
             float a[8], b[8];
-            D::ld8(x + i, a);
-            D::ld8(y + i, b);
+            ak_ld8<D, D::SIZE == 4>(x, i0, i1, a);
+            ak_ld8<D, D::SIZE == 4>(y, i0, i1, b);
             for (int k = 0; k < 8; k++) b[k] = alpha * a[k] + b[k];
-            D::st8(y + i, b);
+            ak_st8<D, D::SIZE == 4>(y, i0, i1, b);
         },
         [&](ak_i64 i) { y[i] = D::from(alpha * D::to(x[i]) + D::to(y[i])); });
 }
@@ -45,12 +46,12 @@ AK_KERNEL void ak_axpy_bf16(ak_i64 n, float alpha, const ak_bf16* x, ak_bf16* y)
 /* y[i] = alpha * x[i] */
 template <class D>
 AK_INLINE void ak_scale_impl(ak_i64 n, float alpha, const typename D::T* x, typename D::T* y) {
-    ak_map8(n, ak_aligned16(x) && ak_aligned16(y),
-        [&](ak_i64 i) {
+    ak_map8<D::SIZE == 4>(n, ak_aligned16(x) && ak_aligned16(y),
+        [&](ak_i64 i0, ak_i64 i1) {
             float a[8];
-            D::ld8(x + i, a);
+            ak_ld8<D, D::SIZE == 4>(x, i0, i1, a);
             for (int k = 0; k < 8; k++) a[k] = alpha * a[k];
-            D::st8(y + i, a);
+            ak_st8<D, D::SIZE == 4>(y, i0, i1, a);
         },
         [&](ak_i64 i) { y[i] = D::from(alpha * D::to(x[i])); });
 }
@@ -70,13 +71,13 @@ struct ak_bop_div { static AK_INLINE float f(float a, float b) { return a / b; }
 
 template <class D, class OP>
 AK_INLINE void ak_binary_body(const typename D::T* x, const typename D::T* y, typename D::T* z, ak_i64 n) {
-    ak_map8(n, ak_aligned16(x) && ak_aligned16(y) && ak_aligned16(z),
-        [&](ak_i64 i) {
+    ak_map8<D::SIZE == 4>(n, ak_aligned16(x) && ak_aligned16(y) && ak_aligned16(z),
+        [&](ak_i64 i0, ak_i64 i1) {
             float a[8], b[8];
-            D::ld8(x + i, a);
-            D::ld8(y + i, b);
+            ak_ld8<D, D::SIZE == 4>(x, i0, i1, a);
+            ak_ld8<D, D::SIZE == 4>(y, i0, i1, b);
             for (int k = 0; k < 8; k++) a[k] = OP::f(a[k], b[k]);
-            D::st8(z + i, a);
+            ak_st8<D, D::SIZE == 4>(z, i0, i1, a);
         },
         [&](ak_i64 i) { z[i] = D::from(OP::f(D::to(x[i]), D::to(y[i]))); });
 }

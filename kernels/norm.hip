@@ -149,12 +149,12 @@ AK_INLINE void ak_norm_wide(const typename D::T* AK_RESTRICT x, const typename D
 }
 
 #define AK_NORM(DT, D)                                                                                               \
-    AK_KERNEL void __launch_bounds__(1024, 1) ak_norm_##DT(const D::T* x, const D::T* w, const D::T* b, D::T* y,      \
+    AK_KERNEL __launch_bounds__(1024, 1) void ak_norm_##DT(const D::T* x, const D::T* w, const D::T* b, D::T* y,      \
                                                            ak_i64 rows, int cols, int G, int vec, float eps,         \
                                                            int rms) {                                                \
         ak_norm_rows<D>(x, w, b, y, rows, cols, G, vec != 0, eps, rms != 0);                                         \
     }                                                                                                                \
-    AK_KERNEL void __launch_bounds__(1024, 1) ak_norm_wide_##DT(const D::T* x, const D::T* w, const D::T* b, D::T* y, \
+    AK_KERNEL __launch_bounds__(1024, 1) void ak_norm_wide_##DT(const D::T* x, const D::T* w, const D::T* b, D::T* y, \
                                                                 ak_i64 cols, int vec, float eps, int rms) {          \
         ak_norm_wide<D>(x, w, b, y, cols, vec != 0, eps, rms != 0);                                                  \
     }

@@ -3,8 +3,8 @@
  * -DAK_WAVE=<32|64> and one of -DAK_AMD=1 / -DAK_NVIDIA=1 (both are guessed
  * from the compiler when missing). No #include: hipRTC and NVRTC provide the
  * built-ins used here (threadIdx, __syncthreads, __shfl_*, expf, erff, tanhf,
- * float4 / uint4, __float_as_uint); clang for AMD needs
- * `-include __clang_hip_runtime_wrapper.h -include hip/hip_runtime.h`.
+ * float4 / uint4, __float_as_uint); plain clang for AMD (gfx940 checks)
+ * needs `-include hip/hip_runtime.h` (what hipRTC adds implicitly).
  *
  * Sections: K1 owns everything not marked otherwise; K2 adds pieces marked
  * "K2:" (keep the marks when editing).
@@ -113,9 +113,15 @@ AK_INLINE ak_bf16 ak_f2bf(float f) {
 }
 #endif
 
-/* ---- dtype traits: storage type T, to/from fp32, and 8-element vector I/O -- */
-/* ld8/st8 move 8 consecutive elements through 16-byte accesses; the pointer
- * must be 16-byte aligned (check with ak_aligned16). */
+/* ---- dtype traits: storage type T, to/from fp32, and vector I/O ----------- */
+/* ld8/st8 move 8 consecutive elements (f32: two 16-byte accesses, halves:
+ * one), ld4/st4 move 4 (f32: 16 bytes, halves: 8 bytes); the pointer must be
+ * aligned to the access (16 bytes is always enough: ak_aligned16).
+ * Coalescing note, measured on H100: when consecutive threads each st8 f32 at
+ * p + 8 * tid, every store instruction writes every other 16 bytes, each
+ * 32-byte sector is written half by two instructions, and a pure f32 store
+ * stream runs at ~50% of copy bandwidth. Let thread t of a warp access
+ * p + 4 * t and p + 4 * (t + blockDim) instead (ak_map8 with SPLIT, below). */
 AK_INLINE bool ak_aligned16(const void* p) { return (((ak_u64)p) & 15u) == 0; }
 
 struct ak_f32_t {
@@ -134,6 +140,15 @@ struct ak_f32_t {
         b.x = f[4]; b.y = f[5]; b.z = f[6]; b.w = f[7];
         ((float4*)p)[0] = a;
         ((float4*)p)[1] = b;
+    }
+    static AK_INLINE void ld4(const float* p, float f[4]) {
+        float4 a = *(const float4*)p;
+        f[0] = a.x; f[1] = a.y; f[2] = a.z; f[3] = a.w;
+    }
+    static AK_INLINE void st4(float* p, const float f[4]) {
+        float4 a;
+        a.x = f[0]; a.y = f[1]; a.z = f[2]; a.w = f[3];
+        *(float4*)p = a;
     }
 };
 
@@ -165,6 +180,17 @@ struct ak_f16_t {
         v.w = ak_pack2(ak_f2h(f[6]), ak_f2h(f[7]));
         *(ak_u16x8*)p = v;
     }
+    static AK_INLINE void ld4(const ak_half* p, float f[4]) {
+        uint2 v = *(const uint2*)p;
+        f[0] = ak_h2f((ak_u16)(v.x & 0xFFFFu)); f[1] = ak_h2f((ak_u16)(v.x >> 16));
+        f[2] = ak_h2f((ak_u16)(v.y & 0xFFFFu)); f[3] = ak_h2f((ak_u16)(v.y >> 16));
+    }
+    static AK_INLINE void st4(ak_half* p, const float f[4]) {
+        uint2 v;
+        v.x = ak_pack2(ak_f2h(f[0]), ak_f2h(f[1]));
+        v.y = ak_pack2(ak_f2h(f[2]), ak_f2h(f[3]));
+        *(uint2*)p = v;
+    }
 };
 
 struct ak_bf16_t {
@@ -188,21 +214,52 @@ struct ak_bf16_t {
         v.w = ak_pack2(ak_f2bf(f[6]), ak_f2bf(f[7]));
         *(ak_u16x8*)p = v;
     }
+    static AK_INLINE void ld4(const ak_bf16* p, float f[4]) {
+        uint2 v = *(const uint2*)p;
+        f[0] = ak_u2f(v.x << 16); f[1] = ak_u2f(v.x & 0xFFFF0000u);
+        f[2] = ak_u2f(v.y << 16); f[3] = ak_u2f(v.y & 0xFFFF0000u);
+    }
+    static AK_INLINE void st4(ak_bf16* p, const float f[4]) {
+        uint2 v;
+        v.x = ak_pack2(ak_f2bf(f[0]), ak_f2bf(f[1]));
+        v.y = ak_pack2(ak_f2bf(f[2]), ak_f2bf(f[3]));
+        *(uint2*)p = v;
+    }
 };
 
-/* Grid-stride map over n elements: `chunk(i)` for each 8-element chunk
- * starting at i (only when vec is true: every pointer 16-byte aligned), then
- * `one(i)` for the remaining elements (all of them when vec is false). */
-template <class C, class O>
+/* Grid-stride map over n elements in tiles of 8 * blockDim.x elements.
+ * For each full tile, `chunk(i0, i1)` handles the 4 elements at i0 and the 4
+ * at i1 (only when vec is true: every pointer 16-byte aligned). SPLIT (use it
+ * when an f32 array takes part): i0 = tile + 4t, i1 = tile + 4 (blockDim + t),
+ * so each 16-byte f32 access instruction of a warp is contiguous; otherwise
+ * i0 = tile + 8t and i1 = i0 + 4 (one 16-byte access for halves). Then
+ * `one(i)` handles the remaining elements (all of them when vec is false). */
+template <bool SPLIT, class C, class O>
 AK_INLINE void ak_map8(ak_i64 n, bool vec, C chunk, O one) {
-    const ak_i64 tid = ak_gtid(), stride = ak_gstride();
     ak_i64 done = 0;
     if (vec) {
-        const ak_i64 nc = n >> 3;
-        for (ak_i64 c = tid; c < nc; c += stride) chunk(c << 3);
-        done = nc << 3;
+        const ak_i64 B = (ak_i64)blockDim.x, t = (ak_i64)threadIdx.x;
+        const ak_i64 ntiles = n / (8 * B);
+        /* indices written as (vector index) x (vector length): nvcc then keeps
+         * the 16-byte stores whole (with tile + 8t it split them into 4-byte ones) */
+        for (ak_i64 T = blockIdx.x; T < ntiles; T += gridDim.x) {
+            if (SPLIT) chunk(4 * (2 * T * B + t), 4 * (2 * T * B + B + t));
+            else chunk(8 * (T * B + t), 8 * (T * B + t) + 4);
+        }
+        done = ntiles * 8 * B;
     }
-    for (ak_i64 i = done + tid; i < n; i += stride) one(i);
+    for (ak_i64 i = done + ak_gtid(); i < n; i += ak_gstride()) one(i);
+}
+/* The 8 elements of a chunk(i0, i1) of ak_map8<SPLIT>, as fp32. */
+template <class D, bool SPLIT>
+AK_INLINE void ak_ld8(const typename D::T* p, ak_i64 i0, ak_i64 i1, float f[8]) {
+    if (SPLIT) { D::ld4(p + i0, f); D::ld4(p + i1, f + 4); }
+    else D::ld8(p + i0, f);
+}
+template <class D, bool SPLIT>
+AK_INLINE void ak_st8(typename D::T* p, ak_i64 i0, ak_i64 i1, const float f[8]) {
+    if (SPLIT) { D::st4(p + i0, f); D::st4(p + i1, f + 4); }
+    else D::st8(p + i0, f);
 }
 
 /* ---- math ---------------------------------------------------------------- */

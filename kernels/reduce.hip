@@ -162,7 +162,7 @@ AK_INLINE void ak_reduce2(const float* AK_RESTRICT pv, const ak_i64* AK_RESTRICT
 }
 
 #define AK_REDUCE1(NAME, OP, D)                                                                                     \
-    AK_KERNEL void __launch_bounds__(256) NAME(const D::T* x, ak_i64 cols, ak_i64 nseg, ak_i64 splits,      \
+    AK_KERNEL __launch_bounds__(256) void NAME(const D::T* x, ak_i64 cols, ak_i64 nseg, ak_i64 splits,      \
                                                 ak_i64 chunk, int G, float scale, float* outv, ak_i64* outi) {        \
         ak_reduce1<D, OP>(x, cols, nseg, splits, chunk, G, scale, outv, outi);                                       \
     }
@@ -183,7 +183,7 @@ AK_REDUCE1(ak_reduce_argmin_f16, AK_RED_ARGMIN, ak_f16_t)
 AK_REDUCE1(ak_reduce_argmin_bf16, AK_RED_ARGMIN, ak_bf16_t)
 
 #define AK_REDUCE2(NAME, OP)                                                                                         \
-    AK_KERNEL void __launch_bounds__(256) NAME(const float* pv, const ak_i64* pi, ak_i64 rows, ak_i64 splits, int G, \
+    AK_KERNEL __launch_bounds__(256) void NAME(const float* pv, const ak_i64* pi, ak_i64 rows, ak_i64 splits, int G, \
                                                 float scale, float* outv, ak_i64* outi) {                            \
         ak_reduce2<OP>(pv, pi, rows, splits, G, scale, outv, outi);                                                   \
     }

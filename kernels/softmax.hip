@@ -212,19 +212,19 @@ AK_INLINE void ak_softmax_apply(const typename D::T* AK_RESTRICT x, typename D::
 }
 
 #define AK_SOFTMAX(DT, D)                                                                                            \
-    AK_KERNEL void __launch_bounds__(1024, 1) ak_softmax_##DT(const D::T* x, D::T* y, ak_i64 rows, int cols, int G,      \
+    AK_KERNEL __launch_bounds__(1024, 1) void ak_softmax_##DT(const D::T* x, D::T* y, ak_i64 rows, int cols, int G,      \
                                                            int vec, int logsm) {                                     \
         ak_softmax_rows<D>(x, y, rows, cols, G, vec != 0, logsm != 0);                                               \
     }                                                                                                                \
-    AK_KERNEL void __launch_bounds__(256, 1) ak_softmax_split_##DT(const D::T* x, D::T* y, ak_i64 cols, int S,          \
+    AK_KERNEL __launch_bounds__(256, 1) void ak_softmax_split_##DT(const D::T* x, D::T* y, ak_i64 cols, int S,          \
                                                                  unsigned* cnt, float* part, int vec, int logsm) {   \
         ak_softmax_split<D>(x, y, cols, S, cnt, part, vec != 0, logsm != 0);                                         \
     }                                                                                                                \
-    AK_KERNEL void __launch_bounds__(256, 1) ak_softmax_stats_##DT(const D::T* x, ak_i64 cols, int S, ak_i64 chunk,     \
+    AK_KERNEL __launch_bounds__(256, 1) void ak_softmax_stats_##DT(const D::T* x, ak_i64 cols, int S, ak_i64 chunk,     \
                                                                  float* part, int vec) {                             \
         ak_softmax_stats<D>(x, cols, S, chunk, part, vec != 0);                                                      \
     }                                                                                                                \
-    AK_KERNEL void __launch_bounds__(256, 1) ak_softmax_apply_##DT(const D::T* x, D::T* y, ak_i64 cols, int S,          \
+    AK_KERNEL __launch_bounds__(256, 1) void ak_softmax_apply_##DT(const D::T* x, D::T* y, ak_i64 cols, int S,          \
                                                                  ak_i64 chunk, const float* part, int vec,           \
                                                                  int logsm) {                                        \
         ak_softmax_apply<D>(x, y, cols, S, chunk, part, vec != 0, logsm != 0);                                       \

@@ -8,8 +8,9 @@
 // ak_xent_<dt>: a group of G threads per row (G a power of two), one pass:
 // each thread keeps an online (max, sum of exp) over its elements, 4 x 8
 // elements in flight; the group combines them. One read of the logits.
-// ak_xent_mean: one block: mean of loss over the rows whose target is not
-// ignore_index, in a fixed order (deterministic); NaN when every row is ignored.
+// ak_xent_mean: one block: sum (mean = 0) or mean (mean = 1) of loss over the
+// rows whose target is not ignore_index, in a fixed order (deterministic); the
+// mean is NaN when every row is ignored.
 //
 // kernels: ak_xent_f32 ak_xent_f16 ak_xent_bf16 ak_xent_mean
 
@@ -82,18 +83,18 @@ AK_INLINE void ak_xent_rows(const typename D::T* AK_RESTRICT x, const ak_i64* AK
 
 // One block (blockDim.x a multiple of AK_WAVE, <= 1024).
 AK_INLINE void ak_xent_mean_body(const float* AK_RESTRICT loss, const ak_i64* AK_RESTRICT tgt, ak_i64 rows,
-                                 ak_i64 ignore_index, float* AK_RESTRICT out) {
+                                 ak_i64 ignore_index, bool mean, float* AK_RESTRICT out) {
     __shared__ float scratch[AK_MAX_WAVES];
     float s = 0.0f, n = 0.0f;
     for (ak_i64 r = threadIdx.x; r < rows; r += blockDim.x)
         if (tgt[r] != ignore_index) { s += loss[r]; n += 1.0f; }
     s = ak_group_reduce(s, (int)blockDim.x, scratch, ak_op_add());
     n = ak_group_reduce(n, (int)blockDim.x, scratch, ak_op_add());
-    if (threadIdx.x == 0) *out = n > 0.0f ? s / n : AK_NAN;
+    if (threadIdx.x == 0) *out = !mean ? s : n > 0.0f ? s / n : AK_NAN;
 }
 
 #define AK_XENT(DT, D)                                                                                               \
-    AK_KERNEL void __launch_bounds__(1024, 1) ak_xent_##DT(const D::T* x, const ak_i64* tgt, ak_i64 rows,             \
+    AK_KERNEL __launch_bounds__(1024, 1) void ak_xent_##DT(const D::T* x, const ak_i64* tgt, ak_i64 rows,             \
                                                            ak_i64 cols, int G, int vec, ak_i64 ignore_index,         \
                                                            float* loss) {                                            \
         ak_xent_rows<D>(x, tgt, rows, cols, G, vec != 0, ignore_index, loss);                                        \
@@ -101,7 +102,7 @@ AK_INLINE void ak_xent_mean_body(const float* AK_RESTRICT loss, const ak_i64* AK
 AK_XENT(f32, ak_f32_t)
 AK_XENT(f16, ak_f16_t)
 AK_XENT(bf16, ak_bf16_t)
-AK_KERNEL void __launch_bounds__(1024, 1) ak_xent_mean(const float* loss, const ak_i64* tgt, ak_i64 rows,
-                                                       ak_i64 ignore_index, float* out) {
-    ak_xent_mean_body(loss, tgt, rows, ignore_index, out);
+AK_KERNEL __launch_bounds__(1024, 1) void ak_xent_mean(const float* loss, const ak_i64* tgt, ak_i64 rows,
+                                                       ak_i64 ignore_index, int mean, float* out) {
+    ak_xent_mean_body(loss, tgt, rows, ignore_index, mean != 0, out);
 }

@@ -196,7 +196,8 @@ static void test_gpu_unary(void) {
 
 static void test_gpu_transpose(void) {
     static const size_t shapes[][2] = { { 1, 1 }, { 1, 7 }, { 7, 1 }, { 33, 65 }, { 1000, 1003 }, { 4097, 3 },
-                                        { 3, 4097 }, { 1000003, 2 }, { 2048, 4096 } };
+                                        { 3, 4097 }, { 1000003, 2 }, { 2048, 4096 },
+                                        { 64, 64 }, { 130, 66 }, { 64, 96 }, { 2, 100000 } };
     int ti;
     size_t s;
     if (!gt_setup()) return;

@@ -18,9 +18,15 @@
     X(arch) \
     X(prof) \
     X(context) \
+    X(compile) \
     X(ops_elementwise) \
     X(gpu_elementwise) \
+    X(ops_reduce) \
+    X(gpu_reduce) \
+    X(gpu_prof) \
+    X(gpu_runtime) \
     X(cache) \
+    X(cache_api) \
     X(pool) \
     X(pool_internals) \
     X(compile_kernels)

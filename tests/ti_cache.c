@@ -1044,7 +1044,7 @@ static void test_cache_size_cap(void) {
     akc_job j;
     ak_cache_source src;
     _ak_cache_key k[5];
-    char src_text[5][64], path[5][AKC_PATH];
+    char src_text[5][64], path[5][AKC_PATH], old_tmp[AKC_PATH + 32], new_tmp[AKC_PATH + 32];
     uint8_t dg[32];
     ak_cache_stats s;
     time_t base = time(NULL) - 1000;
@@ -1064,11 +1064,25 @@ static void test_cache_size_cap(void) {
         _ak_cache_entry_release(c, akc_get_src(c, &k[i], &j, 0, &src));
         akc_set_mtime(path[i], base + i); /* distinct ages: 0 oldest */
     }
+    {   /* temp files of writers that died: an old one is cleaned up on the next write, a fresh one is kept */
+        char shard[AKC_PATH], scratch[AKC_PATH];
+        FILE* fp;
+        _ak_cache_paths(c, dg, scratch, sizeof scratch, shard, sizeof shard); /* shard of k[4] */
+        snprintf(old_tmp, sizeof old_tmp, "%s/dead.1.1.1.tmp", shard);
+        snprintf(new_tmp, sizeof new_tmp, "%s/busy.1.1.2.tmp", shard);
+        mkdir(shard, 0755);
+        fp = fopen(old_tmp, "w"); if (fp) fclose(fp);
+        fp = fopen(new_tmp, "w"); if (fp) fclose(fp);
+        akc_set_mtime(old_tmp, base - 7200);
+    }
     _ak_cache_entry_release(c, akc_get_src(c, &k[3], &j, 0, &src)); /* over the cap: the oldest goes */
     AKT_CHECK(!akc_exists(path[0]));
     AKT_CHECK(akc_exists(path[1]) && akc_exists(path[2]) && akc_exists(path[3]));
     AKT_EQ_INT(akc_count_files(akc_dirbuf, ".akc", 1, &bad), 3);
     AKT_EQ_INT(bad, 0);
+    AKT_CHECK(!akc_exists(old_tmp));
+    AKT_CHECK(akc_exists(new_tmp));
+    unlink(new_tmp);
     _ak_cache_stats(c, &s);
     AKT_EQ_INT(s.evictions, 1);
     akc_set_mtime(path[3], base + 3);
@@ -1323,6 +1337,90 @@ static void test_cache_failed_compile(void) {
     _ak_cache_destroy(c);
 }
 
+/* Writes are atomic: a poller watching the final file names while large
+ * entries are written never sees a partial file (temp file + rename). */
+typedef struct akc_poll {
+    const char* paths[3];
+    long long want;
+    pthread_mutex_t m;
+    int stop;
+    int seen_full, seen_partial;
+} akc_poll;
+static int akc_poll_stopped(akc_poll* q) {
+    int s;
+    pthread_mutex_lock(&q->m);
+    s = q->stop;
+    pthread_mutex_unlock(&q->m);
+    return s;
+}
+static void* akc_poll_main(void* p) {
+    akc_poll* q = (akc_poll*)p;
+    while (!akc_poll_stopped(q)) {
+        int i;
+        for (i = 0; i < 3; i++) {
+            struct stat st;
+            if (stat(q->paths[i], &st) != 0) continue;
+            if ((long long)st.st_size == q->want) q->seen_full++;
+            else q->seen_partial++;
+        }
+    }
+    return NULL;
+}
+typedef struct akc_writer { _ak_cache* c; _ak_cache_key* k; int done; } akc_writer;
+static void* akc_writer_main(void* p) {
+    akc_writer* w = (akc_writer*)p;
+    akc_job j;
+    int i;
+    memset(&j, 0, sizeof j);
+    for (i = 0; i < 3; i++) {
+        _ak_cache_entry* e = NULL;
+        _ak_cache_ops ops = akc_ops(&j, 0);
+        j.key = &w->k[i];
+        if (_ak_cache_get(w->c, &w->k[i], &ops, 0, &e, NULL) == AK_OK) w->done++;
+        _ak_cache_entry_release(w->c, e);
+    }
+    return NULL;
+}
+static void test_cache_atomic_write(void) {
+    ak_config cfg = akc_cfg("atomic");
+    _ak_cache* c;
+    _ak_cache_key k[3];
+    char text[3][64], path[3][AKC_PATH];
+    uint8_t dg[32];
+    akc_poll q;
+    akc_writer w;
+    pthread_t tp, tw;
+    int i;
+    akc_reset();
+    akc_payload = (size_t)8 << 20; /* 8 MiB: a write takes long enough to be watched */
+    c = akc_new(&cfg, NULL);
+    if (!c) return;
+    memset(&q, 0, sizeof q);
+    pthread_mutex_init(&q.m, NULL);
+    for (i = 0; i < 3; i++) {
+        snprintf(text[i], sizeof text[i], "__global__ void big%d() {}", i);
+        k[i] = akc_key(text[i], "big");
+        akc_key_path(c, &k[i], path[i], sizeof path[i], dg);
+        q.paths[i] = path[i];
+    }
+    q.want = (long long)akc_payload + 88;
+    w.c = c; w.k = k; w.done = 0;
+    AKT_CHECK(pthread_create(&tp, NULL, akc_poll_main, &q) == 0);
+    AKT_CHECK(pthread_create(&tw, NULL, akc_writer_main, &w) == 0);
+    pthread_join(tw, NULL);
+    pthread_mutex_lock(&q.m);
+    q.stop = 1;
+    pthread_mutex_unlock(&q.m);
+    pthread_join(tp, NULL);
+    pthread_mutex_destroy(&q.m);
+    AKT_EQ_INT(w.done, 3);
+    AKT_EQ_INT(q.seen_partial, 0);
+    AKT_CHECK(q.seen_full > 0);
+    AKT_EQ_INT(akc_count_files(akc_dirbuf, ".tmp", 0, NULL), 0);
+    _ak_cache_destroy(c);
+    akc_payload = 1000;
+}
+
 /* ---- processes ------------------------------------------------------------------------ */
 
 static int akc_child(const char* dir, int child) {
@@ -1422,5 +1520,6 @@ void akt_suite_cache(void) {
     AKT_RUN(test_cache_single_flight);
     AKT_RUN(test_cache_parallel_keys);
     AKT_RUN(test_cache_failed_compile);
+    AKT_RUN(test_cache_atomic_write);
     AKT_RUN(test_cache_processes);
 }

@@ -16,7 +16,8 @@
  *     spaces.
  *
  * Kernel names come from lines of the form `AK_KERNEL void <name>(` (leading
- * blanks allowed; macro definitions and names built with ## are skipped) and
+ * blanks and attributes such as __launch_bounds__(...) before the name
+ * allowed; lines of a macro body, ending in a backslash, are skipped) and
  * from comment lines `// kernels: <name> <name> ...` (for kernels a macro
  * instantiates). Checks, each an error with file and line: no `#include` in
  * a kernel source; ASCII only; a family name that is a C identifier; at least
@@ -128,15 +129,32 @@ static void scan_line(const char* s, size_t n, names* ns, const char* file, int 
         return;
     }
     if (n - i >= 9 && !memcmp(s + i, "AK_KERNEL", 9) && (n - i == 9 || !is_ident((unsigned char)s[i + 9]))) {
-        size_t st;
+        size_t st, e = n;
+        while (e > i && isspace((unsigned char)s[e - 1])) e--;
+        if (e > i && s[e - 1] == '\\') return; /* inside a macro body: list it in `// kernels:` */
         i += 9;
         while (i < n && isspace((unsigned char)s[i])) i++;
         if (n - i < 4 || memcmp(s + i, "void", 4) || (n - i > 4 && is_ident((unsigned char)s[i + 4]))) return;
         i += 4;
-        while (i < n && isspace((unsigned char)s[i])) i++;
-        st = i;
-        while (i < n && is_ident((unsigned char)s[i])) i++;
-        if (i == st) return;
+        for (;;) {
+            while (i < n && isspace((unsigned char)s[i])) i++;
+            st = i;
+            while (i < n && is_ident((unsigned char)s[i])) i++;
+            if (i == st) return;
+            /* skip attributes such as __launch_bounds__(256, 1) */
+            if ((i - st == 17 && !memcmp(s + st, "__launch_bounds__", 17)) ||
+                (i - st == 13 && !memcmp(s + st, "__attribute__", 13))) {
+                int depth = 0;
+                while (i < n && isspace((unsigned char)s[i])) i++;
+                if (i >= n || s[i] != '(') return;
+                for (; i < n; i++) {
+                    if (s[i] == '(') depth++;
+                    else if (s[i] == ')' && --depth == 0) { i++; break; }
+                }
+                continue;
+            }
+            break;
+        }
         {
             size_t j = i;
             while (j < n && isspace((unsigned char)s[j])) j++;
