@@ -68,7 +68,6 @@ after every entry, so an interrupted run leaves what it measured.
 """
 import argparse
 import json
-import math
 import os
 import random
 import statistics
@@ -94,7 +93,6 @@ NORM_EPS = 1e-5
 IGNORE_INDEX = -100
 
 UNARY = ("relu", "leaky_relu", "sigmoid", "tanh", "silu", "gelu", "gelu_tanh")
-BINARY = ("add", "mul")
 REDUCE = ("sum", "mean", "max", "min", "argmax", "argmin")
 # io = arrays of rows*cols elements moved (input reads + output writes), as bench_ops.c
 IO = {"fill": 1, "copy": 2, "axpy": 3, "scale": 2, "add": 3, "mul": 3, "transpose": 2,

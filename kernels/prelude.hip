@@ -346,6 +346,23 @@ struct ak_op_max { AK_INLINE float operator()(float a, float b) const { return (
 struct ak_op_min { AK_INLINE float operator()(float a, float b) const { return (a < b || ak_isnan(a)) ? a : b; } };
 #define AK_LOG2E 1.4426950408889634f
 #define AK_LN2 0.6931471805599453f
+/* K2: 2^x through the hardware unit (relative error about 2^-22; results
+ * below 2^-126 flush to 0; 2^-inf = 0). exp2f adds denormal fix-ups. */
+#if defined(AK_NVIDIA)
+AK_INLINE float ak_exp2(float x) {
+    float y;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+    return y;
+}
+#elif defined(__has_builtin)
+#if __has_builtin(__builtin_amdgcn_exp2f)
+AK_INLINE float ak_exp2(float x) { return __builtin_amdgcn_exp2f(x); }
+#else
+AK_INLINE float ak_exp2(float x) { return exp2f(x); }
+#endif
+#else
+AK_INLINE float ak_exp2(float x) { return exp2f(x); }
+#endif
 
 /* K2: reduce v over aligned groups of G consecutive threads (G a power of two,
  * 1 <= G <= blockDim.x, blockDim.x a multiple of G and of AK_WAVE). Every

@@ -27,7 +27,7 @@
 #define AK_SM_SPLIT_E 32
 
 // exp(m - M) as a rescale factor; 1 when m == M (also for -inf == -inf).
-AK_INLINE float ak_sm_rescale(float m, float M) { return m == M ? 1.0f : exp2f((m - M) * AK_LOG2E); }
+AK_INLINE float ak_sm_rescale(float m, float M) { return m == M ? 1.0f : ak_exp2((m - M) * AK_LOG2E); }
 
 // In-register softmax of n slots already loaded in v (pads are -inf), whose
 // group max is M and sum of exp(v - M) is S: v becomes the output.
@@ -62,7 +62,7 @@ AK_INLINE void ak_softmax_rows(const typename D::T* AK_RESTRICT x, typename D::T
     float s = 0.0f;
 #pragma unroll
     for (int k = 0; k < AK_SM_ROW_E; k++) {
-        const float e = exp2f((v[k] - m) * AK_LOG2E);
+        const float e = ak_exp2((v[k] - m) * AK_LOG2E);
         s += e;
         if (!logsm) v[k] = e;
     }
@@ -120,7 +120,7 @@ AK_INLINE void ak_softmax_split(const typename D::T* AK_RESTRICT x, typename D::
     float s = 0.0f;
     if (m != -AK_INF) {
 #pragma unroll
-        for (int k = 0; k < AK_SM_SPLIT_E; k++) s += exp2f((v[k] - m) * AK_LOG2E);
+        for (int k = 0; k < AK_SM_SPLIT_E; k++) s += ak_exp2((v[k] - m) * AK_LOG2E);
     }
     s = ak_group_reduce(s, G, scratch, ak_op_add());
     if (threadIdx.x == 0) {
@@ -136,7 +136,7 @@ AK_INLINE void ak_softmax_split(const typename D::T* AK_RESTRICT x, typename D::
     const float M = stat[0], Sum = stat[1];
     if (!logsm) {
 #pragma unroll
-        for (int k = 0; k < AK_SM_SPLIT_E; k++) v[k] = exp2f((v[k] - M) * AK_LOG2E);
+        for (int k = 0; k < AK_SM_SPLIT_E; k++) v[k] = ak_exp2((v[k] - M) * AK_LOG2E);
     }
     ak_sm_finish<AK_SM_SPLIT_E>(v, M, Sum, logsm);
     ak_row_store<D, AK_SM_SPLIT_E>(v, y + row * cols + s0, len, (int)threadIdx.x, G, vec);
@@ -161,7 +161,7 @@ AK_INLINE void ak_softmax_stats(const typename D::T* AK_RESTRICT x, ak_i64 cols,
             if (mn != -AK_INF) {
                 float t = 0.0f;
 #pragma unroll
-                for (int q = 0; q < 8; q++) t += exp2f((a[q] - mn) * AK_LOG2E);
+                for (int q = 0; q < 8; q++) t += ak_exp2((a[q] - mn) * AK_LOG2E);
                 s = s * ak_sm_rescale(m, mn) + t;
                 m = mn;
             }
@@ -171,7 +171,7 @@ AK_INLINE void ak_softmax_stats(const typename D::T* AK_RESTRICT x, ak_i64 cols,
             const float a = D::to(p[e]);
             const float mn = ak_op_max()(m, a);
             if (mn != -AK_INF) {
-                s = s * ak_sm_rescale(m, mn) + exp2f((a - mn) * AK_LOG2E);
+                s = s * ak_sm_rescale(m, mn) + ak_exp2((a - mn) * AK_LOG2E);
                 m = mn;
             }
         }
@@ -200,13 +200,13 @@ AK_INLINE void ak_softmax_apply(const typename D::T* AK_RESTRICT x, typename D::
             float a[8];
             D::ld8(p + e, a);
 #pragma unroll
-            for (int k = 0; k < 8; k++) a[k] = logsm ? (a[k] - M) - ls : exp2f((a[k] - M) * AK_LOG2E) * r;
+            for (int k = 0; k < 8; k++) a[k] = logsm ? (a[k] - M) - ls : ak_exp2((a[k] - M) * AK_LOG2E) * r;
             D::st8(q + e, a);
         }
     } else {
         for (ak_i64 e = threadIdx.x; e < len; e += blockDim.x) {
             const float a = D::to(p[e]);
-            q[e] = D::from(logsm ? (a - M) - ls : exp2f((a - M) * AK_LOG2E) * r);
+            q[e] = D::from(logsm ? (a - M) - ls : ak_exp2((a - M) * AK_LOG2E) * r);
         }
     }
 }

@@ -7,68 +7,54 @@
  * all tiles (no grid-dimension limit). Host wrapper: ak_transpose in
  * parts/ops_elementwise.inc.
  *
- * f32: 64 x 32 tiles (rows x cols): each thread reads 8 elements of x (two
- * warps' worth of 128-byte rows in flight per thread) and writes 8 of y.
- * 16-bit: 64 x 64 tiles moved as 32-bit words (two elements) on both sides
- * when the tile is whole, the row lengths even and the pointers 4-byte
- * aligned; element by element otherwise. */
+ * Both: 64 x 64 tiles moved two elements per access (f32: float2, 16-bit:
+ * one 32-bit word) on both sides when the tile is whole, the row lengths
+ * even and the pointers aligned to the pair; element by element otherwise.
+ * Each thread moves 16 elements per tile. Measured on H100 (16384^2 f32):
+ * 64 x 64 pairs 2873 GB/s vs 32 x 32 scalar 2753 GB/s and memcpy 3016 GB/s,
+ * with one block per tile (the host launches a block for every tile). */
 
 #define AK_TX 32   /* blockDim.x */
 #define AK_TY 8    /* blockDim.y */
 
-AK_KERNEL void ak_transpose_f32(const float* AK_RESTRICT x, float* AK_RESTRICT y, ak_i64 rows, ak_i64 cols) {
-    __shared__ float tile[64][AK_TX + 1];
-    const int tx = (int)threadIdx.x, ty = (int)threadIdx.y;
-    const ak_i64 tiles_c = (cols + 31) / 32;
-    const ak_i64 tiles = tiles_c * ((rows + 63) / 64);
-    for (ak_i64 t = blockIdx.x; t < tiles; t += gridDim.x) {
-        const ak_i64 r0 = (t / tiles_c) * 64, c0 = (t % tiles_c) * 32;
-        {
-            const ak_i64 c = c0 + tx;
-            if (c < cols) {
-#pragma unroll
-                for (int k = 0; k < 64; k += AK_TY) {
-                    const ak_i64 r = r0 + ty + k;
-                    if (r < rows) tile[ty + k][tx] = x[r * cols + c];
-                }
-            }
-        }
-        __syncthreads();
-#pragma unroll
-        for (int k = 0; k < 32; k += AK_TY) {
-            const ak_i64 c = c0 + ty + k;
-            if (c < cols) {
-                const ak_i64 ra = r0 + tx, rb = r0 + 32 + tx;
-                if (ra < rows) y[c * rows + ra] = tile[tx][ty + k];
-                if (rb < rows) y[c * rows + rb] = tile[32 + tx][ty + k];
-            }
-        }
-        __syncthreads();
-    }
-}
+/* T: element bits, P: two of them */
+struct ak_tp32 {
+    typedef float T;
+    typedef float2 P;
+    static AK_INLINE void split(P v, T& a, T& b) { a = v.x; b = v.y; }
+    static AK_INLINE P join(T a, T b) { P v; v.x = a; v.y = b; return v; }
+};
+struct ak_tp16 {
+    typedef ak_u16 T;
+    typedef ak_u32 P;
+    static AK_INLINE void split(P v, T& a, T& b) { a = (T)(v & 0xFFFFu); b = (T)(v >> 16); }
+    static AK_INLINE P join(T a, T b) { return ak_pack2(a, b); }
+};
 
-AK_INLINE void ak_transpose16(const ak_u16* AK_RESTRICT x, ak_u16* AK_RESTRICT y, ak_i64 rows, ak_i64 cols) {
-    /* 65: an odd row length, so tile[2t][c] and tile[2t + 1][c] over t = 0..31 fall in 32 distinct banks */
-    __shared__ ak_u16 tile[64][65];
+/* tile: __shared__ T[64][65] of the kernel; 65, an odd row length, keeps the
+ * column reads tile[2t][c], tile[2t + 1][c] (t = 0..31) off shared banks
+ * (conflict-free for 16-bit, 2-way for f32) */
+template <class S>
+AK_INLINE void ak_transpose_tiles(const typename S::T* AK_RESTRICT x, typename S::T* AK_RESTRICT y, ak_i64 rows,
+                                  ak_i64 cols, typename S::T (*tile)[65]) {
+    typedef typename S::P P;
     const int tx = (int)threadIdx.x, ty = (int)threadIdx.y;
     const ak_i64 tiles_c = (cols + 63) / 64;
     const ak_i64 tiles = tiles_c * ((rows + 63) / 64);
-    const bool words = ((rows | cols) & 1) == 0 && ((((ak_u64)x) | ((ak_u64)y)) & 3) == 0;
+    const bool pairs = ((rows | cols) & 1) == 0 && ((((ak_u64)x) | ((ak_u64)y)) % sizeof(P)) == 0;
     for (ak_i64 t = blockIdx.x; t < tiles; t += gridDim.x) {
         const ak_i64 r0 = (t / tiles_c) * 64, c0 = (t % tiles_c) * 64;
-        const bool whole = words && r0 + 64 <= rows && c0 + 64 <= cols;
+        const bool whole = pairs && r0 + 64 <= rows && c0 + 64 <= cols;
         if (whole) {
 #pragma unroll
             for (int k = 0; k < 64; k += AK_TY) {
-                const ak_u32 w = *(const ak_u32*)(x + (r0 + ty + k) * cols + c0 + 2 * tx);
-                tile[ty + k][2 * tx] = (ak_u16)(w & 0xFFFFu);
-                tile[ty + k][2 * tx + 1] = (ak_u16)(w >> 16);
+                const P v = *(const P*)(x + (r0 + ty + k) * cols + c0 + 2 * tx);
+                S::split(v, tile[ty + k][2 * tx], tile[ty + k][2 * tx + 1]);
             }
         } else {
             for (int k = 0; k < 64; k += AK_TY) {
-                const ak_i64 r = r0 + ty + k;
+                const ak_i64 r = r0 + ty + k, ca = c0 + 2 * tx, cb = ca + 1;
                 if (r < rows) {
-                    const ak_i64 ca = c0 + 2 * tx, cb = ca + 1;
                     if (ca < cols) tile[ty + k][2 * tx] = x[r * cols + ca];
                     if (cb < cols) tile[ty + k][2 * tx + 1] = x[r * cols + cb];
                 }
@@ -79,13 +65,12 @@ AK_INLINE void ak_transpose16(const ak_u16* AK_RESTRICT x, ak_u16* AK_RESTRICT y
 #pragma unroll
             for (int k = 0; k < 64; k += AK_TY) {
                 const int c = ty + k;
-                *(ak_u32*)(y + (c0 + c) * rows + r0 + 2 * tx) = ak_pack2(tile[2 * tx][c], tile[2 * tx + 1][c]);
+                *(P*)(y + (c0 + c) * rows + r0 + 2 * tx) = S::join(tile[2 * tx][c], tile[2 * tx + 1][c]);
             }
         } else {
             for (int k = 0; k < 64; k += AK_TY) {
-                const ak_i64 c = c0 + ty + k;
+                const ak_i64 c = c0 + ty + k, ra = r0 + 2 * tx, rb = ra + 1;
                 if (c < cols) {
-                    const ak_i64 ra = r0 + 2 * tx, rb = ra + 1;
                     if (ra < rows) y[c * rows + ra] = tile[2 * tx][ty + k];
                     if (rb < rows) y[c * rows + rb] = tile[2 * tx + 1][ty + k];
                 }
@@ -94,5 +79,16 @@ AK_INLINE void ak_transpose16(const ak_u16* AK_RESTRICT x, ak_u16* AK_RESTRICT y
         __syncthreads();
     }
 }
-AK_KERNEL void ak_transpose_f16(const ak_half* x, ak_half* y, ak_i64 rows, ak_i64 cols) { ak_transpose16(x, y, rows, cols); }
-AK_KERNEL void ak_transpose_bf16(const ak_bf16* x, ak_bf16* y, ak_i64 rows, ak_i64 cols) { ak_transpose16(x, y, rows, cols); }
+
+AK_KERNEL void ak_transpose_f32(const float* x, float* y, ak_i64 rows, ak_i64 cols) {
+    __shared__ float tile[64][65];
+    ak_transpose_tiles<ak_tp32>(x, y, rows, cols, tile);
+}
+AK_KERNEL void ak_transpose_f16(const ak_half* x, ak_half* y, ak_i64 rows, ak_i64 cols) {
+    __shared__ ak_u16 tile[64][65];
+    ak_transpose_tiles<ak_tp16>(x, y, rows, cols, tile);
+}
+AK_KERNEL void ak_transpose_bf16(const ak_bf16* x, ak_bf16* y, ak_i64 rows, ak_i64 cols) {
+    __shared__ ak_u16 tile[64][65];
+    ak_transpose_tiles<ak_tp16>(x, y, rows, cols, tile);
+}

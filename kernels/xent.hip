@@ -8,13 +8,14 @@
 // ak_xent_<dt>: a group of G threads per row (G a power of two), one pass:
 // each thread keeps an online (max, sum of exp) over its elements, 4 x 8
 // elements in flight; the group combines them. One read of the logits.
-// ak_xent_mean: one block: sum (mean = 0) or mean (mean = 1) of loss over the
-// rows whose target is not ignore_index, in a fixed order (deterministic); the
-// mean is NaN when every row is ignored.
+// ak_xent_partial + ak_xent_mean: sum (mean = 0) or mean (mean = 1) of the
+// losses over the rows whose target is not ignore_index: per-block partial
+// sums and counts, then one block combines them in a fixed order
+// (deterministic); the mean is NaN when every row is ignored.
 //
-// kernels: ak_xent_f32 ak_xent_f16 ak_xent_bf16 ak_xent_mean
+// kernels: ak_xent_f32 ak_xent_f16 ak_xent_bf16 ak_xent_partial ak_xent_mean
 
-AK_INLINE float ak_xent_rescale(float m, float M) { return m == M ? 1.0f : exp2f((m - M) * AK_LOG2E); }
+AK_INLINE float ak_xent_rescale(float m, float M) { return m == M ? 1.0f : ak_exp2((m - M) * AK_LOG2E); }
 
 // fold n values into the running (m, s)
 template <int N>
@@ -25,7 +26,7 @@ AK_INLINE void ak_xent_fold(float& m, float& s, const float* a) {
     if (mn != -AK_INF) {
         float t = 0.0f;
 #pragma unroll
-        for (int q = 0; q < N; q++) t += exp2f((a[q] - mn) * AK_LOG2E);
+        for (int q = 0; q < N; q++) t += ak_exp2((a[q] - mn) * AK_LOG2E);
         s = s * ak_xent_rescale(m, mn) + t;
         m = mn;
     }
@@ -81,13 +82,27 @@ AK_INLINE void ak_xent_rows(const typename D::T* AK_RESTRICT x, const ak_i64* AK
     }
 }
 
-// One block (blockDim.x a multiple of AK_WAVE, <= 1024).
-AK_INLINE void ak_xent_mean_body(const float* AK_RESTRICT loss, const ak_i64* AK_RESTRICT tgt, ak_i64 rows,
-                                 ak_i64 ignore_index, bool mean, float* AK_RESTRICT out) {
+// Stage 1 of the mean / sum: block b adds the losses and counts the rows
+// r in [b * per, (b + 1) * per) whose target is not ignore_index (ignored
+// rows hold loss 0): part[2b] = sum, part[2b + 1] = count.
+AK_INLINE void ak_xent_partial_body(const float* AK_RESTRICT loss, const ak_i64* AK_RESTRICT tgt, ak_i64 rows,
+                                    ak_i64 per, ak_i64 ignore_index, float* AK_RESTRICT part) {
+    __shared__ float scratch[AK_MAX_WAVES];
+    const ak_i64 r0 = (ak_i64)blockIdx.x * per, r1 = rows - r0 < per ? rows : r0 + per;
+    float s = 0.0f, n = 0.0f;
+    for (ak_i64 r = r0 + threadIdx.x; r < r1; r += blockDim.x)
+        if (tgt[r] != ignore_index) { s += loss[r]; n += 1.0f; }
+    s = ak_group_reduce(s, (int)blockDim.x, scratch, ak_op_add());
+    n = ak_group_reduce(n, (int)blockDim.x, scratch, ak_op_add());
+    if (threadIdx.x == 0) { part[2 * blockIdx.x] = s; part[2 * blockIdx.x + 1] = n; }
+}
+
+// Stage 2: one block combines the nparts partials in order: the sum, or the
+// mean (NaN when every row is ignored).
+AK_INLINE void ak_xent_mean_body(const float* AK_RESTRICT part, int nparts, bool mean, float* AK_RESTRICT out) {
     __shared__ float scratch[AK_MAX_WAVES];
     float s = 0.0f, n = 0.0f;
-    for (ak_i64 r = threadIdx.x; r < rows; r += blockDim.x)
-        if (tgt[r] != ignore_index) { s += loss[r]; n += 1.0f; }
+    for (int j = (int)threadIdx.x; j < nparts; j += (int)blockDim.x) { s += part[2 * j]; n += part[2 * j + 1]; }
     s = ak_group_reduce(s, (int)blockDim.x, scratch, ak_op_add());
     n = ak_group_reduce(n, (int)blockDim.x, scratch, ak_op_add());
     if (threadIdx.x == 0) *out = !mean ? s : n > 0.0f ? s / n : AK_NAN;
@@ -102,7 +117,10 @@ AK_INLINE void ak_xent_mean_body(const float* AK_RESTRICT loss, const ak_i64* AK
 AK_XENT(f32, ak_f32_t)
 AK_XENT(f16, ak_f16_t)
 AK_XENT(bf16, ak_bf16_t)
-AK_KERNEL __launch_bounds__(1024, 1) void ak_xent_mean(const float* loss, const ak_i64* tgt, ak_i64 rows,
-                                                       ak_i64 ignore_index, int mean, float* out) {
-    ak_xent_mean_body(loss, tgt, rows, ignore_index, mean != 0, out);
+AK_KERNEL __launch_bounds__(1024, 1) void ak_xent_partial(const float* loss, const ak_i64* tgt, ak_i64 rows,
+                                                          ak_i64 per, ak_i64 ignore_index, float* part) {
+    ak_xent_partial_body(loss, tgt, rows, per, ignore_index, part);
+}
+AK_KERNEL __launch_bounds__(1024, 1) void ak_xent_mean(const float* part, int nparts, int mean, float* out) {
+    ak_xent_mean_body(part, nparts, mean != 0, out);
 }

@@ -362,6 +362,24 @@ static void env_parsed_but_invalid(void) {
         AKT_CHECK(ctx == NULL);
         ak_context_destroy(ctx);
     }
+    /* a cache directory too long for the context's buffer */
+    {
+        char longdir[520];
+        ak_config c = ak_config_default();
+        ak_context* ctx = NULL;
+        memset(longdir, 'd', sizeof longdir - 1);
+        longdir[0] = '/';
+        longdir[sizeof longdir - 1] = 0;
+        env_clear_amdkit(0);
+        setenv("AMDKIT_BACKEND", "cpu", 1);
+        setenv("AMDKIT_LOG", "none", 1);
+        setenv("AMDKIT_CACHE_DIR", longdir, 1);
+        AKT_OK(ak_config_apply_env(&c));
+        AKT_ERR(ak_config_validate(&c, NULL, NULL), AK_ERROR_CONFIG);
+        AKT_CONTAINS(ak_last_error(), "cache_dir");
+        AKT_ERR(ak_context_create(NULL, &ctx), AK_ERROR_CONFIG);
+        AKT_CHECK(ctx == NULL);
+    }
     env_restore();
 }
 
@@ -394,7 +412,7 @@ static void env_valid_values(void) {
     AKT_EQ_INT(env_apply_one("AMDKIT_DEVICE", "3").device, 3);
     AKT_EQ_INT(env_apply_one("AMDKIT_OPT_LEVEL", "Aggressive").opt_level, AK_OPT_AGGRESSIVE);
     AKT_EQ_INT(env_apply_one("AMDKIT_OPT_LEVEL", "conservative").opt_level, AK_OPT_CONSERVATIVE);
-    AKT_EQ_INT(env_apply_one("AMDKIT_OPT_LEVEL", "1").opt_level, AK_OPT_BALANCED);
+    AKT_EQ_INT(env_apply_one("AMDKIT_OPT_LEVEL", "balanced").opt_level, AK_OPT_BALANCED);
     AKT_EQ_INT(env_apply_one("AMDKIT_MATRIX_CORES", "ON").matrix_cores, AK_ON);
     AKT_EQ_INT(env_apply_one("AMDKIT_MATRIX_CORES", "off").matrix_cores, AK_OFF);
     AKT_EQ_INT(env_apply_one("AMDKIT_MATRIX_CORES", "Auto").matrix_cores, AK_AUTO);
@@ -618,10 +636,9 @@ static void parse_helpers(void) {
     static const char* bad_b[] = { "gpu", "", "rocm", "cpu ", " cpu", "hipp", "nvidia", "0" };
     static const struct { const char* s; ak_opt_level o; } good_o[] = {
         { "auto", AK_OPT_AUTO }, { "conservative", AK_OPT_CONSERVATIVE }, { "balanced", AK_OPT_BALANCED },
-        { "aggressive", AK_OPT_AGGRESSIVE }, { "BALANCED", AK_OPT_BALANCED }, { "0", AK_OPT_CONSERVATIVE },
-        { "2", AK_OPT_AGGRESSIVE },
+        { "aggressive", AK_OPT_AGGRESSIVE }, { "BALANCED", AK_OPT_BALANCED }, { "Conservative", AK_OPT_CONSERVATIVE },
     };
-    static const char* bad_o[] = { "fast", "3", "-1", "", "O3", "balance", "aggressive!" };
+    static const char* bad_o[] = { "fast", "3", "0", "-1", "", "O3", "balance", "aggressive!" };
     int i;
     for (i = 0; i < (int)(sizeof good_b / sizeof good_b[0]); i++) {
         ak_backend b = (ak_backend)99;
@@ -651,13 +668,13 @@ static void parse_helpers(void) {
         AKT_OK(ak_backend_parse(ak_backend_name((ak_backend)i), &b));
         AKT_EQ_INT(b, i);
     }
-    for (i = -1; i <= 2; i++) {
+    for (i = 0; i <= 3; i++) {
         ak_opt_level o = (ak_opt_level)99;
         AKT_OK(ak_opt_level_parse(ak_opt_level_name((ak_opt_level)i), &o));
         AKT_EQ_INT(o, i);
     }
     AKT_EQ_STR(ak_backend_name((ak_backend)17), "?");
-    AKT_EQ_STR(ak_opt_level_name((ak_opt_level)3), "?");
+    AKT_EQ_STR(ak_opt_level_name((ak_opt_level)4), "?");
 }
 
 static void null_arguments(void) {
