@@ -5,8 +5,9 @@
 // w and b (same dtype as x, cols elements) may be NULL (1 and 0). `rms` picks
 // rmsnorm. vec != 0: 16-byte accesses (x, y, w, b 16-byte aligned, cols % 8 == 0).
 //
-// ak_norm_<dt>: the row lives in registers (16 per thread) of a group of G
-// threads (G a power of two, G * 16 >= cols): one read, one write; the
+// ak_norm_<dt>: the row lives in registers (E = 16 per thread for f32, 32 for
+// f16 / bf16) of a group of G threads (G a power of two, G * E >= cols,
+// G * E <= 16384): one read, one write; the
 // variance is the mean of (x - mean)^2 over the registers (two passes, no
 // cancellation).
 // ak_norm_wide_<dt>: any width, one block per row: a pass for sum(x - K) and
@@ -15,7 +16,8 @@
 //
 // kernels: ak_norm_f32 ak_norm_f16 ak_norm_bf16 ak_norm_wide_f32 ak_norm_wide_f16 ak_norm_wide_bf16
 
-#define AK_NORM_E 16
+// elements per thread of ak_norm: 16 (f32), 32 (f16 / bf16: the same 64 bytes)
+#define AK_NORM_E(D) (D::SIZE == 4 ? 16 : 32)
 
 // y[e..e+n) from the normalized values a: a * w + b
 template <class D, int N>
@@ -41,7 +43,7 @@ AK_INLINE void ak_norm_affine(float* a, const typename D::T* w, const typename D
     }
 }
 
-template <class D>
+template <class D, int E>
 AK_INLINE void ak_norm_rows(const typename D::T* AK_RESTRICT x, const typename D::T* AK_RESTRICT w,
                             const typename D::T* AK_RESTRICT b, typename D::T* AK_RESTRICT y, ak_i64 rows, int cols,
                             int G, bool vec, float eps, bool rms) {
@@ -50,30 +52,30 @@ AK_INLINE void ak_norm_rows(const typename D::T* AK_RESTRICT x, const typename D
     ak_i64 row = (ak_i64)blockIdx.x * (ak_i64)(blockDim.x / G) + (ak_i64)(threadIdx.x / G);
     const int len = row < rows ? cols : 0;
     if (row >= rows) row = 0;
-    float v[AK_NORM_E];
-    ak_row_load<D, AK_NORM_E>(v, x + row * cols, len, lane, G, vec, 0.0f);
+    float v[E];
+    ak_row_load<D, E>(v, x + row * cols, len, lane, G, vec, 0.0f);
     const float inv_n = 1.0f / (float)cols;
     float mean = 0.0f, s = 0.0f;
     if (!rms) {
 #pragma unroll
-        for (int k = 0; k < AK_NORM_E; k++) s += v[k];
+        for (int k = 0; k < E; k++) s += v[k];
         mean = ak_group_reduce(s, G, scratch, ak_op_add()) * inv_n;
         s = 0.0f;
 #pragma unroll
-        for (int k = 0; k < AK_NORM_E; k++) {
+        for (int k = 0; k < E; k++) {
             const int e = vec ? ((k >> 3) * G + lane) * 8 : k * G + lane;
             const float d = v[k] - mean;
             if (e < len) s += d * d;
         }
     } else {
 #pragma unroll
-        for (int k = 0; k < AK_NORM_E; k++) s += v[k] * v[k];
+        for (int k = 0; k < E; k++) s += v[k] * v[k];
     }
     const float r = rsqrtf(ak_group_reduce(s, G, scratch, ak_op_add()) * inv_n + eps);
     typename D::T* yr = y + row * cols;
     if (vec) {
 #pragma unroll
-        for (int k = 0; k < AK_NORM_E / 8; k++) {
+        for (int k = 0; k < E / 8; k++) {
             const int e = (k * G + lane) * 8;
             if (e < len) {
                 float* a = v + k * 8;
@@ -85,7 +87,7 @@ AK_INLINE void ak_norm_rows(const typename D::T* AK_RESTRICT x, const typename D
         }
     } else {
 #pragma unroll
-        for (int k = 0; k < AK_NORM_E; k++) {
+        for (int k = 0; k < E; k++) {
             const int e = k * G + lane;
             if (e < len) {
                 float a = (v[k] - mean) * r;
@@ -149,10 +151,11 @@ AK_INLINE void ak_norm_wide(const typename D::T* AK_RESTRICT x, const typename D
 }
 
 #define AK_NORM(DT, D)                                                                                               \
-    AK_KERNEL __launch_bounds__(1024, 1) void ak_norm_##DT(const D::T* x, const D::T* w, const D::T* b, D::T* y,      \
-                                                           ak_i64 rows, int cols, int G, int vec, float eps,         \
-                                                           int rms) {                                                \
-        ak_norm_rows<D>(x, w, b, y, rows, cols, G, vec != 0, eps, rms != 0);                                         \
+    AK_KERNEL __launch_bounds__(16384 / AK_NORM_E(D), 1) void ak_norm_##DT(const D::T* x, const D::T* w,              \
+                                                                           const D::T* b, D::T* y, ak_i64 rows,      \
+                                                                           int cols, int G, int vec, float eps,      \
+                                                                           int rms) {                                \
+        ak_norm_rows<D, AK_NORM_E(D)>(x, w, b, y, rows, cols, G, vec != 0, eps, rms != 0);                           \
     }                                                                                                                \
     AK_KERNEL __launch_bounds__(1024, 1) void ak_norm_wide_##DT(const D::T* x, const D::T* w, const D::T* b, D::T* y, \
                                                                 ak_i64 cols, int vec, float eps, int rms) {          \

@@ -4,26 +4,30 @@
 // vec != 0: 16-byte accesses (x and y 16-byte aligned and cols % 8 == 0).
 //
 // Three paths (the host picks one):
-// 1. ak_softmax_<dt>: the row lives in registers (16 per thread) of a group
-//    of G threads (G a power of two, G * 16 >= cols, blockDim.x / G rows per
-//    block): one read and one write of the row.
+// 1. ak_softmax_<dt>: the row lives in registers (E = 16 per thread for f32,
+//    32 for f16 / bf16) of a group of G threads (G a power of two, G * E >=
+//    cols, G * E <= 16384, blockDim.x / G rows per block): one read and one
+//    write of the row.
 // 2. ak_softmax_split_<dt>: rows wider than one group: S blocks per row, each
 //    holding a chunk of blockDim.x * 32 elements in registers. A block takes a
 //    ticket (atomic counter) that names its (row, chunk), publishes the
 //    chunk's (max, sum of exp) and waits until the S blocks of its row have
 //    published, then combines the S partials (same order in every block) and
-//    writes its chunk: still one read and one write. Tickets are handed out in
+//    writes its chunk: still one read and one write. (blockDim.x <= 256) Tickets are handed out in
 //    start order, so every row but the last started one has all its blocks
 //    running: no deadlock as long as S blocks fit on the device at once (the
 //    host keeps S <= compute units). cnt[0] is the ticket counter, cnt[1 + row]
 //    the row's count; cnt must be zeroed before the launch.
 // 3. ak_softmax_stats_<dt> + ak_softmax_apply_<dt>: any width, no co-residency
 //    assumption: per (row, chunk) block the online (max, sum) partial, then a
-//    second pass that combines the row's partials and writes: two reads, one write.
+//    second pass that combines the row's partials and writes: two reads, one
+//    write (the host uses it past S > compute units, for f16 / bf16 rows past
+//    131072, where it measured faster, and at the conservative opt level).
 //
 // kernels: ak_softmax_f32 ak_softmax_f16 ak_softmax_bf16 ak_softmax_split_f32 ak_softmax_split_f16 ak_softmax_split_bf16 ak_softmax_stats_f32 ak_softmax_stats_f16 ak_softmax_stats_bf16 ak_softmax_apply_f32 ak_softmax_apply_f16 ak_softmax_apply_bf16
 
-#define AK_SM_ROW_E 16
+// elements per thread of path 1: 16 (f32), 32 (f16 / bf16: the same 64 bytes)
+#define AK_SM_ROW_E(D) (D::SIZE == 4 ? 16 : 32)
 #define AK_SM_SPLIT_E 32
 
 // exp(m - M) as a rescale factor; 1 when m == M (also for -inf == -inf).
@@ -44,8 +48,8 @@ AK_INLINE void ak_sm_finish(float* v, float M, float S, bool logsm) {
     }
 }
 
-// Path 1: one group of G threads per row.
-template <class D>
+// Path 1: one group of G threads per row, E elements per thread.
+template <class D, int E>
 AK_INLINE void ak_softmax_rows(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT y, ak_i64 rows, int cols,
                                int G, bool vec, bool logsm) {
     __shared__ float scratch[AK_MAX_WAVES];
@@ -53,22 +57,22 @@ AK_INLINE void ak_softmax_rows(const typename D::T* AK_RESTRICT x, typename D::T
     ak_i64 row = (ak_i64)blockIdx.x * (ak_i64)(blockDim.x / G) + (ak_i64)(threadIdx.x / G);
     const int len = row < rows ? cols : 0;
     if (row >= rows) row = 0;
-    float v[AK_SM_ROW_E];
-    ak_row_load<D, AK_SM_ROW_E>(v, x + row * cols, len, lane, G, vec, -AK_INF);
+    float v[E];
+    ak_row_load<D, E>(v, x + row * cols, len, lane, G, vec, -AK_INF);
     float m = -AK_INF;
 #pragma unroll
-    for (int k = 0; k < AK_SM_ROW_E; k++) m = ak_op_max()(m, v[k]);
+    for (int k = 0; k < E; k++) m = ak_op_max()(m, v[k]);
     m = ak_group_reduce(m, G, scratch, ak_op_max());
     float s = 0.0f;
 #pragma unroll
-    for (int k = 0; k < AK_SM_ROW_E; k++) {
+    for (int k = 0; k < E; k++) {
         const float e = ak_exp2((v[k] - m) * AK_LOG2E);
         s += e;
         if (!logsm) v[k] = e;
     }
     s = ak_group_reduce(s, G, scratch, ak_op_add());
-    ak_sm_finish<AK_SM_ROW_E>(v, m, s, logsm);
-    ak_row_store<D, AK_SM_ROW_E>(v, y + row * cols, len, lane, G, vec);
+    ak_sm_finish<E>(v, m, s, logsm);
+    ak_row_store<D, E>(v, y + row * cols, len, lane, G, vec);
 }
 
 // Combine the S partials (max, sum) of one row, read with volatile loads
@@ -212,9 +216,9 @@ AK_INLINE void ak_softmax_apply(const typename D::T* AK_RESTRICT x, typename D::
 }
 
 #define AK_SOFTMAX(DT, D)                                                                                            \
-    AK_KERNEL __launch_bounds__(1024, 1) void ak_softmax_##DT(const D::T* x, D::T* y, ak_i64 rows, int cols, int G,      \
-                                                           int vec, int logsm) {                                     \
-        ak_softmax_rows<D>(x, y, rows, cols, G, vec != 0, logsm != 0);                                               \
+    AK_KERNEL __launch_bounds__(16384 / AK_SM_ROW_E(D), 1) void ak_softmax_##DT(const D::T* x, D::T* y, ak_i64 rows, \
+                                                                                int cols, int G, int vec, int logsm) {  \
+        ak_softmax_rows<D, AK_SM_ROW_E(D)>(x, y, rows, cols, G, vec != 0, logsm != 0);                               \
     }                                                                                                                \
     AK_KERNEL __launch_bounds__(256, 1) void ak_softmax_split_##DT(const D::T* x, D::T* y, ak_i64 cols, int S,          \
                                                                  unsigned* cnt, float* part, int vec, int logsm) {   \

@@ -2,12 +2,14 @@
 # `make gpu-check`: on a machine with a GPU, in one go: build, device info,
 # the demo, every gpu_* suite (each kernel against its CPU reference on the
 # device), the runtime and kernel benchmarks, and the PyTorch peer benchmark.
-# Results (logs + JSON) go to $OUT (the device tool's output folder) or
-# build/gpu-check. Prints a summary and `N passed, N failed` last.
+# Logs and JSON go to build/gpu-check; when $OUT is set (the device tool's
+# output folder, which returns at most 8 files) the JSON results, the report
+# and a tarball of all logs are copied there. Prints `N passed, N failed` last.
 set -u
 cd "$(dirname "$0")/.."
-OUT=${OUT:-build/gpu-check}
-mkdir -p "$OUT"
+DEST=${OUT:-}
+OUT=build/gpu-check
+rm -rf "$OUT"; mkdir -p "$OUT"
 export AMDKIT_CACHE_DIR=${AMDKIT_CACHE_DIR:-$PWD/build/gpu-cache}
 QUICK=${GPU_CHECK_QUICK:-0}
 passed=0; failed=0; failures=""
@@ -31,11 +33,18 @@ if [ "$QUICK" = "1" ]; then BQ=--quick; else BQ=; fi
 run bench-runtime ./build/bench_runtime $BQ "$OUT/bench_runtime.json"
 run bench-ops ./build/bench_ops $BQ "$OUT/bench_ops.json"
 if command -v python3 >/dev/null && python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null && [ -f bench/peer_torch.py ]; then
-  run bench-torch python3 bench/peer_torch.py $BQ "$OUT/bench_torch.json"
-  [ -f bench/report.py ] && run report python3 bench/report.py "$OUT/bench_ops.json" "$OUT/bench_torch.json" --out "$OUT/report.md"
+  run bench-torch python3 bench/peer_torch.py $BQ --match "$OUT/bench_ops.json" "$OUT/bench_torch.json"
+  # kernels count as correct for fast_p only when every GPU suite (each kernel vs its CPU reference) passed
+  CORRECT=; case " $failures " in *" gpu-suites "*) ;; *) CORRECT=--correct-all ;; esac
+  run report python3 bench/report.py "$OUT/bench_ops.json" "$OUT/bench_torch.json" $CORRECT --out "$OUT/report.md"
 fi
 tail -n 40 "$OUT/bench-runtime.log" 2>/dev/null
 [ -f "$OUT/report.md" ] && cat "$OUT/report.md"
 [ -n "$failures" ] && echo "failed:$failures"
+if [ -n "$DEST" ]; then
+  mkdir -p "$DEST"
+  for f in info.json bench_runtime.json bench_ops.json bench_torch.json report.md; do [ -f "$OUT/$f" ] && cp "$OUT/$f" "$DEST/"; done
+  tar czf "$DEST/gpu-check-logs.tgz" -C build gpu-check
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -292,12 +292,18 @@ static void test_gpu_softmax(void) {
                 gr_case(GR_SOFTMAX, lg, 0, gr_types[ti], shapes[si][0], shapes[si][1], shapes[si][2], 0);
 }
 
-/* Rows wider than the split path takes (more chunks than compute units):
- * the two-pass stats + apply kernels. */
+/* Rows too wide for 128-thread split blocks (more chunks than compute
+ * units: 256-thread blocks), and rows too wide for those too: the two-pass
+ * stats + apply kernels. */
 static void test_gpu_softmax_widest(void) {
     size_t cols;
     int lg;
     if (!gr_setup()) return;
+    cols = (size_t)gr_cus() * 4096u + 1000u;
+    for (lg = 0; lg < 2; lg++) {
+        gr_case(GR_SOFTMAX, lg, 0, AK_F32, 2, cols, 0, 0);
+        gr_case(GR_SOFTMAX, lg, 0, AK_BF16, 1, cols + 1, 0, 0);
+    }
     cols = (size_t)gr_cus() * 8192u + 1000u;
     for (lg = 0; lg < 2; lg++) {
         gr_case(GR_SOFTMAX, lg, 0, AK_F32, 2, cols, 0, 0);
