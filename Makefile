@@ -57,7 +57,7 @@ gpu-check:
 clean:
 	rm -rf $(BUILD)
 
-# --- kernel library: embedded sources and benchmarks (K1) --------------------
+# --- kernel library: embedded sources and benchmarks  --------------------
 # `make gen` embeds kernels/*.hip into amdkit.h (between //>#akgen and //<#akgen);
 # `make gen-check` regenerates into a copy and fails when amdkit.h is stale (CI).
 .PHONY: gen gen-check

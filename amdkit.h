@@ -47,22 +47,27 @@
  *   >>decl:prof       profiling regions, summary, Chrome trace export
  *   >>decl:ops        kernel library (element-wise, reductions, norms, ...)
  *
- *   >>impl:platform   includes, allocation, mutexes, thread-local state, clocks
- *   >>impl:result     errors and logging
- *   >>impl:config     defaults, env parsing, validation
- *   >>impl:arch       architecture table rows (with sources)
+ *   >>impl:platform   includes, allocation, strings, mutexes, clocks, dlopen
+ *   >>impl:result     errors (thread-local detail) and logging
+ *   >>impl:context-struct  the context struct and the raw device operations
+ *   >>impl:dtype      dtype names, fp16/bf16 host conversions
+ *   >>impl:sources    embedded kernel sources (generated from kernels/ by `make gen`)
  *   >>impl:api        dlopen'ed entry points (one X-macro list per library)
- *   >>impl:backend    backend probing and selection
- *   >>impl:context    context creation, device info
+ *   >>impl:arch       architecture table rows (with sources)
  *   >>impl:hash       SHA-256 and a fast 128-bit hash
- *   >>impl:compile    prelude, compiler invocation (hipRTC / NVRTC)
- *   >>impl:cache      memory LRU + disk cache
- *   >>impl:launch     modules, kernels, launch, CPU kernels, check helper
- *   >>impl:pool       caching allocator
- *   >>impl:memory     public memory API over the pool
+ *   >>impl:cache      memory LRU + disk compile cache
+ *   >>impl:pool       caching device memory allocator
+ *   >>impl:prof       profiling regions, Chrome trace
+ *   >>impl:config     defaults, env parsing, validation
+ *   >>impl:backend    backend probing and selection
+ *   >>impl:context    context creation, device info, raw device operations
+ *   >>impl:compile    target checks, options, hipRTC / NVRTC invocation, offline compile
+ *   >>impl:launch     modules, kernels, launch, argument builder, ak_check
+ *   >>impl:memory     copies, memset, pinned host memory (ak_malloc/ak_free: >>impl:pool)
  *   >>impl:stream     streams and events
- *   >>impl:prof       profiling regions
- *   >>impl:kernels    embedded kernel sources (generated) and ops
+ *   >>impl:ops        kernel library: shared op code (kernel memo, checks, launch sizing)
+ *   >>impl:ops-elementwise  fill, copy, cast, axpy, scale, binary, unary, transpose + CPU references
+ *   >>impl:ops-reduce reductions, softmax, layernorm, rmsnorm, cross-entropy + CPU references
  */
 #ifndef AMDKIT_H
 #define AMDKIT_H
@@ -695,7 +700,7 @@ AKAPI ak_result ak_embedded_at(int i, const char** family, const char** source, 
  * Static string. Thread safety: any thread. */
 AKAPI const char* ak_prelude_source(void);
 /*@AKOPS_DECL_COMMON@*/
-/* ---- element-wise ops (K1) ------------------------------------------------
+/* ---- element-wise ops  ------------------------------------------------
  * Common rules of the element-wise ops: dtypes are AK_F32, AK_F16 or AK_BF16
  * (storage; the math is fp32); pointers are device memory of ctx (host memory
  * on the cpu backend), non-NULL and aligned to the element size (16-byte
@@ -764,7 +769,7 @@ AKAPI ak_result ak_unary(ak_context* ctx, ak_unary_op op, ak_dtype dtype, const 
 AKAPI ak_result ak_transpose(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t rows, size_t cols,
                              ak_stream* stream);
 /*@AKOPS_DECL_ELEMENTWISE@*/
-/* ---- reductions, softmax, norms, cross-entropy (K2) ------------------------
+/* ---- reductions, softmax, norms, cross-entropy  ------------------------
  * Common rules (as for the element-wise ops): x is a row-major, contiguous
  * rows x cols tensor of dtype AK_F32, AK_F16 or AK_BF16 and every op works
  * along the last dimension (a whole-tensor reduction is rows = 1,
@@ -1328,8 +1333,6 @@ static const char _ak_src_prelude[] =
     " * float4 / uint4, __float_as_uint); plain clang for AMD (gfx940 checks)\n"
     " * needs `-include hip/hip_runtime.h` (what hipRTC adds implicitly).\n"
     " *\n"
-    " * Sections: K1 owns everything not marked otherwise; K2 adds pieces marked\n"
-    " * \"K2:\" (keep the marks when editing).\n"
     " *\n"
     " * Kernel naming convention (tools/akgen.c relies on it): every kernel is\n"
     " * defined on a line `AK_KERNEL void ak_<name>(` with its literal name, or\n"
@@ -1659,16 +1662,16 @@ static const char _ak_src_prelude[] =
     "    return v;\n"
     "}\n"
     "\n"
-    "/* ---- K2: additions by the reductions / norms helper go below ---------------- */\n"
-    "/* K2: NaN test on the bits (still right under finite-math compiler flags). */\n"
+    "/* ---- row and reduction helpers (reductions, softmax, norms, cross-entropy) ---- */\n"
+    "/* NaN test on the bits (still right under finite-math compiler flags). */\n"
     "AK_INLINE bool ak_isnan(float v) { return (ak_f2u(v) & 0x7FFFFFFFu) > 0x7F800000u; }\n"
-    "/* K2: sum, and max / min that propagate NaN (torch semantics), as functors. */\n"
+    "/* sum, and max / min that propagate NaN (torch semantics), as functors. */\n"
     "struct ak_op_add { AK_INLINE float operator()(float a, float b) const { return a + b; } };\n"
     "struct ak_op_max { AK_INLINE float operator()(float a, float b) const { return (a > b || ak_isnan(a)) ? a : b; } };\n"
     "struct ak_op_min { AK_INLINE float operator()(float a, float b) const { return (a < b || ak_isnan(a)) ? a : b; } };\n"
     "#define AK_LOG2E 1.4426950408889634f\n"
     "#define AK_LN2 0.6931471805599453f\n"
-    "/* K2: 2^x through the hardware unit (relative error about 2^-22; results\n"
+    "/* 2^x through the hardware unit (relative error about 2^-22; results\n"
     " * below 2^-126 flush to 0; 2^-inf = 0). exp2f adds denormal fix-ups. */\n"
     "#if defined(AK_NVIDIA)\n"
     "AK_INLINE float ak_exp2(float x) {\n"
@@ -1686,7 +1689,7 @@ static const char _ak_src_prelude[] =
     "AK_INLINE float ak_exp2(float x) { return exp2f(x); }\n"
     "#endif\n"
     "\n"
-    "/* K2: reduce v over aligned groups of G consecutive threads (G a power of two,\n"
+    "/* reduce v over aligned groups of G consecutive threads (G a power of two,\n"
     " * 1 <= G <= blockDim.x, blockDim.x a multiple of G and of AK_WAVE). Every\n"
     " * thread of the block must call it (it uses __syncthreads when G > AK_WAVE);\n"
     " * each gets its group's result. scratch: __shared__ float[AK_MAX_WAVES]. The\n"
@@ -1706,7 +1709,7 @@ static const char _ak_src_prelude[] =
     "    return v;\n"
     "}\n"
     "\n"
-    "/* K2: a row (or a slice of one) of len elements held in registers, MAXE per\n"
+    "/* a row (or a slice of one) of len elements held in registers, MAXE per\n"
     " * thread, by a group of G threads; lane = index in the group. vec: 8-element\n"
     " * 16-byte accesses (p 16-byte aligned and len % 8 == 0), element\n"
     " * (k * G + lane) * 8 + q goes to v[k * 8 + q]; else element k * G + lane goes\n"
@@ -1756,7 +1759,7 @@ static const char _ak_src_activation[] =
     " * gelu (erf form) and gelu (tanh form). One kernel per dtype; the op code\n"
     " * (ak_unary_op of amdkit.h) picks the loop once, outside it. NaN inputs give\n"
     " * NaN outputs (relu and leaky_relu too). In-place (y == x) is fine.\n"
-    " * Host wrapper: ak_unary in parts/ops_elementwise.inc. */\n"
+    " * Host wrapper: ak_unary in amdkit.h (>>impl:ops-elementwise). */\n"
     "\n"
     "#define AK_UNARY_RELU 0\n"
     "#define AK_UNARY_LEAKY_RELU 1\n"
@@ -1832,7 +1835,7 @@ static const char _ak_src_cast[] =
     " * directions, round to nearest even) and the bit-exact copy of each dtype.\n"
     " * 1-D grid-stride over tiles (ak_map8) with coalesced vector accesses when\n"
     " * both pointers are 16-byte aligned, scalar otherwise. The buffers must not\n"
-    " * overlap. Host wrappers: ak_cast / ak_copy in parts/ops_elementwise.inc. */\n"
+    " * overlap. Host wrappers: ak_cast / ak_copy in amdkit.h (>>impl:ops-elementwise). */\n"
     "\n"
     "template <class S, class D>\n"
     "AK_INLINE void ak_cast_impl(const typename S::T* x, typename D::T* y, ak_i64 n) {\n"
@@ -1889,7 +1892,7 @@ static const char _ak_src_elementwise[] =
     " * is 16-byte aligned (ak_map8; scalar loop otherwise and for the tail).\n"
     " * In-place use (an output equal to an input) is fine: each element is read\n"
     " * and written by one thread. Host wrappers:\n"
-    " * parts/ops_elementwise.inc (ak_fill, ak_axpy, ak_scale, ak_binary). */\n"
+    " * amdkit.h (>>impl:ops-elementwise) (ak_fill, ak_axpy, ak_scale, ak_binary). */\n"
     "\n"
     "/* y[i] = value (rounded once to the storage type) */\n"
     "template <class D>\n"
@@ -2603,7 +2606,7 @@ static const char _ak_src_transpose[] =
     " * coalesced, and the tile rows are padded so the column reads of the tile hit\n"
     " * distinct banks. Any shape: edge tiles are masked; the 1-D grid strides over\n"
     " * all tiles (no grid-dimension limit). Host wrapper: ak_transpose in\n"
-    " * parts/ops_elementwise.inc.\n"
+    " * amdkit.h (>>impl:ops-elementwise).\n"
     " *\n"
     " * Both: 64 x 64 tiles moved two elements per access (f32: float2, 16-bit:\n"
     " * one 32-bit word) on both sides when the tile is whole, the row lengths\n"
@@ -2846,23 +2849,6865 @@ static const struct { const char* family; const char* source; const char* kernel
 //<#akgen
 
 /* ==========================================================================
- * Sections written as separate parts during development (inlined later).
+ * >>impl:api
+ * Entry points of the GPU libraries, loaded with dlopen. Each list is the one
+ * place an entry point is added: it expands into the function-pointer types,
+ * the fields of _ak_api and the dlsym calls. Columns:
+ *   X(return type, field, (parameters), symbol, fallback symbol or NULL,
+ *     required, type-checked against the real header)
+ * Handle and enum types are spelled with _akT_* names: plain C types here,
+ * the real header types in tests/typecheck_*.c (AK_TYPECHECK_*), so a wrong
+ * hand-written prototype fails to compile there.
  * ========================================================================== */
-#include "parts/api.inc"
+#ifndef AK_TYPECHECK_HIP
+typedef int _akT_hipError_t;
+typedef void* _akT_hipStream_t;
+typedef void* _akT_hipEvent_t;
+typedef void* _akT_hipModule_t;
+typedef void* _akT_hipFunction_t;
+typedef int _akT_hipMemcpyKind;
+typedef int _akT_hipDeviceAttribute_t;
+typedef int _akT_hiprtcResult;
+typedef void* _akT_hiprtcProgram;
+#endif
+#ifndef AK_TYPECHECK_CUDA
+typedef int _akT_CUresult;
+typedef int _akT_CUdevice;
+typedef void* _akT_CUcontext;
+typedef void* _akT_CUstream;
+typedef void* _akT_CUevent;
+typedef void* _akT_CUmodule;
+typedef void* _akT_CUfunction;
+typedef unsigned long long _akT_CUdeviceptr;
+typedef int _akT_CUdevice_attribute;
+typedef int _akT_CUfunction_attribute;
+typedef int _akT_nvrtcResult;
+typedef void* _akT_nvrtcProgram;
+#endif
+
+#define _AK_HIP_API(X) \
+    X(_akT_hipError_t, hipInit, (unsigned int flags), "hipInit", NULL, 1, 1) \
+    X(_akT_hipError_t, hipDriverGetVersion, (int* v), "hipDriverGetVersion", NULL, 1, 1) \
+    X(_akT_hipError_t, hipRuntimeGetVersion, (int* v), "hipRuntimeGetVersion", NULL, 1, 1) \
+    X(_akT_hipError_t, hipGetDeviceCount, (int* n), "hipGetDeviceCount", NULL, 1, 1) \
+    X(_akT_hipError_t, hipSetDevice, (int d), "hipSetDevice", NULL, 1, 1) \
+    X(_akT_hipError_t, hipDeviceGetName, (char* name, int len, int d), "hipDeviceGetName", NULL, 1, 1) \
+    X(_akT_hipError_t, hipDeviceGetAttribute, (int* v, _akT_hipDeviceAttribute_t a, int d), "hipDeviceGetAttribute", NULL, 1, 1) \
+    X(_akT_hipError_t, hipGetDevicePropertiesR0600, (void* props, int d), "hipGetDevicePropertiesR0600", NULL, 0, 0) \
+    X(_akT_hipError_t, hipGetDeviceProperties, (void* props, int d), "hipGetDeviceProperties", NULL, 0, 0) \
+    X(_akT_hipError_t, hipMemGetInfo, (size_t* free_b, size_t* total_b), "hipMemGetInfo", NULL, 1, 1) \
+    X(_akT_hipError_t, hipMalloc, (void** p, size_t n), "hipMalloc", NULL, 1, 1) \
+    X(_akT_hipError_t, hipFree, (void* p), "hipFree", NULL, 1, 1) \
+    X(_akT_hipError_t, hipHostMalloc, (void** p, size_t n, unsigned int flags), "hipHostMalloc", NULL, 1, 1) \
+    X(_akT_hipError_t, hipHostFree, (void* p), "hipHostFree", NULL, 1, 1) \
+    X(_akT_hipError_t, hipMemcpy, (void* dst, const void* src, size_t n, _akT_hipMemcpyKind k), "hipMemcpy", NULL, 1, 1) \
+    X(_akT_hipError_t, hipMemcpyAsync, (void* dst, const void* src, size_t n, _akT_hipMemcpyKind k, _akT_hipStream_t s), "hipMemcpyAsync", NULL, 1, 1) \
+    X(_akT_hipError_t, hipMemsetAsync, (void* dst, int v, size_t n, _akT_hipStream_t s), "hipMemsetAsync", NULL, 1, 1) \
+    X(_akT_hipError_t, hipDeviceSynchronize, (void), "hipDeviceSynchronize", NULL, 1, 1) \
+    X(_akT_hipError_t, hipDeviceGetStreamPriorityRange, (int* least, int* greatest), "hipDeviceGetStreamPriorityRange", NULL, 0, 1) \
+    X(_akT_hipError_t, hipStreamCreateWithPriority, (_akT_hipStream_t* s, unsigned int flags, int prio), "hipStreamCreateWithPriority", NULL, 1, 1) \
+    X(_akT_hipError_t, hipStreamDestroy, (_akT_hipStream_t s), "hipStreamDestroy", NULL, 1, 1) \
+    X(_akT_hipError_t, hipStreamSynchronize, (_akT_hipStream_t s), "hipStreamSynchronize", NULL, 1, 1) \
+    X(_akT_hipError_t, hipEventCreateWithFlags, (_akT_hipEvent_t* e, unsigned flags), "hipEventCreateWithFlags", NULL, 1, 1) \
+    X(_akT_hipError_t, hipEventRecord, (_akT_hipEvent_t e, _akT_hipStream_t s), "hipEventRecord", NULL, 1, 1) \
+    X(_akT_hipError_t, hipEventSynchronize, (_akT_hipEvent_t e), "hipEventSynchronize", NULL, 1, 1) \
+    X(_akT_hipError_t, hipEventQuery, (_akT_hipEvent_t e), "hipEventQuery", NULL, 1, 1) \
+    X(_akT_hipError_t, hipEventElapsedTime, (float* ms, _akT_hipEvent_t a, _akT_hipEvent_t b), "hipEventElapsedTime", NULL, 1, 1) \
+    X(_akT_hipError_t, hipEventDestroy, (_akT_hipEvent_t e), "hipEventDestroy", NULL, 1, 1) \
+    X(_akT_hipError_t, hipModuleLoadData, (_akT_hipModule_t* m, const void* image), "hipModuleLoadData", NULL, 1, 1) \
+    X(_akT_hipError_t, hipModuleUnload, (_akT_hipModule_t m), "hipModuleUnload", NULL, 1, 1) \
+    X(_akT_hipError_t, hipModuleGetFunction, (_akT_hipFunction_t* f, _akT_hipModule_t m, const char* name), "hipModuleGetFunction", NULL, 1, 1) \
+    X(_akT_hipError_t, hipModuleLaunchKernel, (_akT_hipFunction_t f, unsigned int gx, unsigned int gy, unsigned int gz, \
+        unsigned int bx, unsigned int by, unsigned int bz, unsigned int shmem, _akT_hipStream_t s, void** params, void** extra), \
+        "hipModuleLaunchKernel", NULL, 1, 1) \
+    X(const char*, hipGetErrorString, (_akT_hipError_t e), "hipGetErrorString", NULL, 1, 1) \
+    X(const char*, hipGetErrorName, (_akT_hipError_t e), "hipGetErrorName", NULL, 0, 1)
+
+/* hipRTC: its own library on ROCm 7+, inside libamdhip64 on 5.x/6.x. */
+#define _AK_HIPRTC_API(X) \
+    X(_akT_hiprtcResult, hiprtcVersion, (int* major, int* minor), "hiprtcVersion", NULL, 1, 1) \
+    X(_akT_hiprtcResult, hiprtcCreateProgram, (_akT_hiprtcProgram* p, const char* src, const char* name, int nh, \
+        const char** headers, const char** include_names), "hiprtcCreateProgram", NULL, 1, 1) \
+    X(_akT_hiprtcResult, hiprtcCompileProgram, (_akT_hiprtcProgram p, int n, const char** opts), "hiprtcCompileProgram", NULL, 1, 1) \
+    X(_akT_hiprtcResult, hiprtcGetProgramLogSize, (_akT_hiprtcProgram p, size_t* n), "hiprtcGetProgramLogSize", NULL, 1, 1) \
+    X(_akT_hiprtcResult, hiprtcGetProgramLog, (_akT_hiprtcProgram p, char* log), "hiprtcGetProgramLog", NULL, 1, 1) \
+    X(_akT_hiprtcResult, hiprtcGetCodeSize, (_akT_hiprtcProgram p, size_t* n), "hiprtcGetCodeSize", NULL, 1, 1) \
+    X(_akT_hiprtcResult, hiprtcGetCode, (_akT_hiprtcProgram p, char* code), "hiprtcGetCode", NULL, 1, 1) \
+    X(_akT_hiprtcResult, hiprtcDestroyProgram, (_akT_hiprtcProgram* p), "hiprtcDestroyProgram", NULL, 1, 1) \
+    X(const char*, hiprtcGetErrorString, (_akT_hiprtcResult r), "hiprtcGetErrorString", NULL, 1, 1)
+
+/* comgr: only to list the ISAs the installed compiler knows (optional). */
+#define _AK_COMGR_API(X) \
+    X(int, amd_comgr_get_isa_count, (size_t* n), "amd_comgr_get_isa_count", NULL, 1, 0) \
+    X(int, amd_comgr_get_isa_name, (size_t i, const char** name), "amd_comgr_get_isa_name", NULL, 1, 0)
+
+/* CUDA driver API (the versioned symbol names the headers map to). */
+#define _AK_CUDA_API(X) \
+    X(_akT_CUresult, cuInit, (unsigned int flags), "cuInit", NULL, 1, 1) \
+    X(_akT_CUresult, cuDriverGetVersion, (int* v), "cuDriverGetVersion", NULL, 1, 1) \
+    X(_akT_CUresult, cuDeviceGetCount, (int* n), "cuDeviceGetCount", NULL, 1, 1) \
+    X(_akT_CUresult, cuDeviceGet, (_akT_CUdevice* d, int ordinal), "cuDeviceGet", NULL, 1, 1) \
+    X(_akT_CUresult, cuDeviceGetName, (char* name, int len, _akT_CUdevice d), "cuDeviceGetName", NULL, 1, 1) \
+    X(_akT_CUresult, cuDeviceGetAttribute, (int* v, _akT_CUdevice_attribute a, _akT_CUdevice d), "cuDeviceGetAttribute", NULL, 1, 1) \
+    X(_akT_CUresult, cuDeviceTotalMem, (size_t* n, _akT_CUdevice d), "cuDeviceTotalMem_v2", NULL, 1, 1) \
+    X(_akT_CUresult, cuDevicePrimaryCtxRetain, (_akT_CUcontext* c, _akT_CUdevice d), "cuDevicePrimaryCtxRetain", NULL, 1, 1) \
+    X(_akT_CUresult, cuDevicePrimaryCtxRelease, (_akT_CUdevice d), "cuDevicePrimaryCtxRelease_v2", NULL, 1, 1) \
+    X(_akT_CUresult, cuCtxSetCurrent, (_akT_CUcontext c), "cuCtxSetCurrent", NULL, 1, 1) \
+    X(_akT_CUresult, cuCtxSynchronize, (void), "cuCtxSynchronize", NULL, 1, 1) \
+    X(_akT_CUresult, cuCtxGetStreamPriorityRange, (int* least, int* greatest), "cuCtxGetStreamPriorityRange", NULL, 0, 1) \
+    X(_akT_CUresult, cuMemGetInfo, (size_t* free_b, size_t* total_b), "cuMemGetInfo_v2", NULL, 1, 1) \
+    X(_akT_CUresult, cuMemAlloc, (_akT_CUdeviceptr* p, size_t n), "cuMemAlloc_v2", NULL, 1, 1) \
+    X(_akT_CUresult, cuMemFree, (_akT_CUdeviceptr p), "cuMemFree_v2", NULL, 1, 1) \
+    X(_akT_CUresult, cuMemAllocHost, (void** p, size_t n), "cuMemAllocHost_v2", NULL, 1, 1) \
+    X(_akT_CUresult, cuMemFreeHost, (void* p), "cuMemFreeHost", NULL, 1, 1) \
+    X(_akT_CUresult, cuMemcpyHtoD, (_akT_CUdeviceptr dst, const void* src, size_t n), "cuMemcpyHtoD_v2", NULL, 1, 1) \
+    X(_akT_CUresult, cuMemcpyDtoH, (void* dst, _akT_CUdeviceptr src, size_t n), "cuMemcpyDtoH_v2", NULL, 1, 1) \
+    X(_akT_CUresult, cuMemcpyDtoD, (_akT_CUdeviceptr dst, _akT_CUdeviceptr src, size_t n), "cuMemcpyDtoD_v2", NULL, 1, 1) \
+    X(_akT_CUresult, cuMemcpyHtoDAsync, (_akT_CUdeviceptr dst, const void* src, size_t n, _akT_CUstream s), "cuMemcpyHtoDAsync_v2", NULL, 1, 1) \
+    X(_akT_CUresult, cuMemcpyDtoHAsync, (void* dst, _akT_CUdeviceptr src, size_t n, _akT_CUstream s), "cuMemcpyDtoHAsync_v2", NULL, 1, 1) \
+    X(_akT_CUresult, cuMemcpyDtoDAsync, (_akT_CUdeviceptr dst, _akT_CUdeviceptr src, size_t n, _akT_CUstream s), "cuMemcpyDtoDAsync_v2", NULL, 1, 1) \
+    X(_akT_CUresult, cuMemsetD8Async, (_akT_CUdeviceptr dst, unsigned char v, size_t n, _akT_CUstream s), "cuMemsetD8Async", NULL, 1, 1) \
+    X(_akT_CUresult, cuStreamCreateWithPriority, (_akT_CUstream* s, unsigned int flags, int prio), "cuStreamCreateWithPriority", NULL, 1, 1) \
+    X(_akT_CUresult, cuStreamDestroy, (_akT_CUstream s), "cuStreamDestroy_v2", NULL, 1, 1) \
+    X(_akT_CUresult, cuStreamSynchronize, (_akT_CUstream s), "cuStreamSynchronize", NULL, 1, 1) \
+    X(_akT_CUresult, cuEventCreate, (_akT_CUevent* e, unsigned int flags), "cuEventCreate", NULL, 1, 1) \
+    X(_akT_CUresult, cuEventRecord, (_akT_CUevent e, _akT_CUstream s), "cuEventRecord", NULL, 1, 1) \
+    X(_akT_CUresult, cuEventSynchronize, (_akT_CUevent e), "cuEventSynchronize", NULL, 1, 1) \
+    X(_akT_CUresult, cuEventQuery, (_akT_CUevent e), "cuEventQuery", NULL, 1, 1) \
+    X(_akT_CUresult, cuEventElapsedTime, (float* ms, _akT_CUevent a, _akT_CUevent b), "cuEventElapsedTime_v2", "cuEventElapsedTime", 1, 1) \
+    X(_akT_CUresult, cuEventDestroy, (_akT_CUevent e), "cuEventDestroy_v2", NULL, 1, 1) \
+    X(_akT_CUresult, cuModuleLoadData, (_akT_CUmodule* m, const void* image), "cuModuleLoadData", NULL, 1, 1) \
+    X(_akT_CUresult, cuModuleUnload, (_akT_CUmodule m), "cuModuleUnload", NULL, 1, 1) \
+    X(_akT_CUresult, cuModuleGetFunction, (_akT_CUfunction* f, _akT_CUmodule m, const char* name), "cuModuleGetFunction", NULL, 1, 1) \
+    X(_akT_CUresult, cuFuncSetAttribute, (_akT_CUfunction f, _akT_CUfunction_attribute a, int v), "cuFuncSetAttribute", NULL, 0, 1) \
+    X(_akT_CUresult, cuLaunchKernel, (_akT_CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, \
+        unsigned int bx, unsigned int by, unsigned int bz, unsigned int shmem, _akT_CUstream s, void** params, void** extra), \
+        "cuLaunchKernel", NULL, 1, 1) \
+    X(_akT_CUresult, cuGetErrorString, (_akT_CUresult r, const char** s), "cuGetErrorString", NULL, 1, 1) \
+    X(_akT_CUresult, cuGetErrorName, (_akT_CUresult r, const char** s), "cuGetErrorName", NULL, 0, 1)
+
+#define _AK_NVRTC_API(X) \
+    X(_akT_nvrtcResult, nvrtcVersion, (int* major, int* minor), "nvrtcVersion", NULL, 1, 1) \
+    X(_akT_nvrtcResult, nvrtcGetNumSupportedArchs, (int* n), "nvrtcGetNumSupportedArchs", NULL, 0, 1) \
+    X(_akT_nvrtcResult, nvrtcGetSupportedArchs, (int* archs), "nvrtcGetSupportedArchs", NULL, 0, 1) \
+    X(_akT_nvrtcResult, nvrtcCreateProgram, (_akT_nvrtcProgram* p, const char* src, const char* name, int nh, \
+        const char* const* headers, const char* const* include_names), "nvrtcCreateProgram", NULL, 1, 1) \
+    X(_akT_nvrtcResult, nvrtcCompileProgram, (_akT_nvrtcProgram p, int n, const char* const* opts), "nvrtcCompileProgram", NULL, 1, 1) \
+    X(_akT_nvrtcResult, nvrtcGetProgramLogSize, (_akT_nvrtcProgram p, size_t* n), "nvrtcGetProgramLogSize", NULL, 1, 1) \
+    X(_akT_nvrtcResult, nvrtcGetProgramLog, (_akT_nvrtcProgram p, char* log), "nvrtcGetProgramLog", NULL, 1, 1) \
+    X(_akT_nvrtcResult, nvrtcGetCUBINSize, (_akT_nvrtcProgram p, size_t* n), "nvrtcGetCUBINSize", NULL, 1, 1) \
+    X(_akT_nvrtcResult, nvrtcGetCUBIN, (_akT_nvrtcProgram p, char* code), "nvrtcGetCUBIN", NULL, 1, 1) \
+    X(_akT_nvrtcResult, nvrtcDestroyProgram, (_akT_nvrtcProgram* p), "nvrtcDestroyProgram", NULL, 1, 1) \
+    X(const char*, nvrtcGetErrorString, (_akT_nvrtcResult r), "nvrtcGetErrorString", NULL, 1, 1)
+
+/* Function-pointer types: _ak_pfn_<name>. */
+#define _AK_X_PFN(ret, name, params, sym, sym2, req, chk) typedef ret (*_ak_pfn_##name) params;
+_AK_HIP_API(_AK_X_PFN)
+_AK_HIPRTC_API(_AK_X_PFN)
+_AK_COMGR_API(_AK_X_PFN)
+_AK_CUDA_API(_AK_X_PFN)
+_AK_NVRTC_API(_AK_X_PFN)
+#undef _AK_X_PFN
+
+/* One table per context (volk style): never globals named like the API. */
+#define _AK_X_FIELD(ret, name, params, sym, sym2, req, chk) _ak_pfn_##name name;
+typedef struct _ak_api {
+    void* lib_hip;      /* libamdhip64 */
+    void* lib_hiprtc;   /* libhiprtc, or == lib_hip when hipRTC lives inside it */
+    void* lib_comgr;
+    void* lib_cuda;     /* libcuda */
+    void* lib_nvrtc;    /* libnvrtc */
+    char hip_path[256], hiprtc_path[256], cuda_path[256], nvrtc_path[256];
+    int hip_runtime_version;        /* e.g. 50221153 */
+    int hiprtc_major, hiprtc_minor;
+    int nvrtc_major, nvrtc_minor;
+    char nvrtc_include[300];        /* "-I<cuda>/include" or "" (found once at load) */
+    char ok_targets[16][64];        /* targets already checked with the compiler (guarded by the context lock) */
+    int n_ok_targets;
+    _AK_HIP_API(_AK_X_FIELD)
+    _AK_HIPRTC_API(_AK_X_FIELD)
+    _AK_COMGR_API(_AK_X_FIELD)
+    _AK_CUDA_API(_AK_X_FIELD)
+    _AK_NVRTC_API(_AK_X_FIELD)
+} _ak_api;
+#undef _AK_X_FIELD
+
+/* Resolve every symbol of one list from `lib`; the first missing required one
+ * is named in `missing` (returns 0). Optional ones stay NULL. */
+#define _AK_X_RESOLVE(ret, name, params, sym, sym2, req, chk) \
+    _ak_dlsym(lib, sym, &api->name); \
+    if (!api->name && (sym2)) _ak_dlsym(lib, (const char*)(sym2), &api->name); \
+    if (!api->name && (req) && !missing[0]) _ak_copy(missing, cap, sym);
+static int _ak_resolve_hip(_ak_api* api, void* lib, char* missing, size_t cap) {
+    missing[0] = 0; _AK_HIP_API(_AK_X_RESOLVE) return missing[0] == 0;
+}
+static int _ak_resolve_hiprtc(_ak_api* api, void* lib, char* missing, size_t cap) {
+    missing[0] = 0; _AK_HIPRTC_API(_AK_X_RESOLVE) return missing[0] == 0;
+}
+static int _ak_resolve_comgr(_ak_api* api, void* lib, char* missing, size_t cap) {
+    missing[0] = 0; _AK_COMGR_API(_AK_X_RESOLVE) return missing[0] == 0;
+}
+static int _ak_resolve_cuda(_ak_api* api, void* lib, char* missing, size_t cap) {
+    missing[0] = 0; _AK_CUDA_API(_AK_X_RESOLVE) return missing[0] == 0;
+}
+static int _ak_resolve_nvrtc(_ak_api* api, void* lib, char* missing, size_t cap) {
+    missing[0] = 0; _AK_NVRTC_API(_AK_X_RESOLVE) return missing[0] == 0;
+}
+#undef _AK_X_RESOLVE
+
+/* Try library names in order; on failure `why` lists every name tried. */
+static void* _ak_dlopen_first(const char* const* names, char* path, size_t path_cap, char* why, size_t why_cap) {
+    int i;
+    for (i = 0; names[i]; i++) {
+        void* h = _ak_dlopen(names[i]);
+        if (h) { _ak_copy(path, path_cap, names[i]); return h; }
+    }
+    _ak_copy(why, why_cap, "");
+    for (i = 0; names[i]; i++) _ak_appendf(why, why_cap, "%s%s", i ? ", " : "", names[i]);
+    _ak_appendf(why, why_cap, " not found");
+    return NULL;
+}
+
+static const char* const _ak_hip_names[] = {
+    "libamdhip64.so.7", "libamdhip64.so.6", "libamdhip64.so.5", "libamdhip64.so", NULL };
+static const char* const _ak_hiprtc_names[] = {
+    "libhiprtc.so.7", "libhiprtc.so.6", "libhiprtc.so.5", "libhiprtc.so", NULL };
+static const char* const _ak_comgr_names[] = {
+    "libamd_comgr.so.3", "libamd_comgr.so.2", "libamd_comgr.so", NULL };
+static const char* const _ak_cuda_names[] = { "libcuda.so.1", "libcuda.so", NULL };
+static const char* const _ak_nvrtc_names[] = {
+    "libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so",
+    "/usr/local/cuda/lib64/libnvrtc.so.13", "/usr/local/cuda/lib64/libnvrtc.so.12",
+    "/usr/local/cuda/lib64/libnvrtc.so", NULL };
+
+/* Load the HIP runtime into api. 0 on failure with the reason in why. */
+static int _ak_load_hip_runtime(_ak_api* api, char* why, size_t cap) {
+    char missing[128];
+    if (api->lib_hip) return 1;
+    api->lib_hip = _ak_dlopen_first(_ak_hip_names, api->hip_path, sizeof api->hip_path, why, cap);
+    if (!api->lib_hip) return 0;
+    if (!_ak_resolve_hip(api, api->lib_hip, missing, sizeof missing)) {
+        _ak_fmt(why, cap, "%s lacks %s (HIP runtime too old)", api->hip_path, missing);
+        dlclose(api->lib_hip);
+        api->lib_hip = NULL;
+        return 0;
+    }
+    _ak_dlpath(api->lib_hip, "hipInit", api->hip_path, sizeof api->hip_path);
+    api->hipRuntimeGetVersion(&api->hip_runtime_version);
+    return 1;
+}
+/* Load hipRTC (own library on ROCm 7, else inside libamdhip64). */
+static int _ak_load_hiprtc(_ak_api* api, char* why, size_t cap) {
+    char missing[128], why2[512];
+    if (api->lib_hiprtc) return 1;
+    api->lib_hiprtc = _ak_dlopen_first(_ak_hiprtc_names, api->hiprtc_path, sizeof api->hiprtc_path, why2, sizeof why2);
+    if (api->lib_hiprtc && !_ak_resolve_hiprtc(api, api->lib_hiprtc, missing, sizeof missing)) {
+        dlclose(api->lib_hiprtc);
+        api->lib_hiprtc = NULL;
+    }
+    if (!api->lib_hiprtc) {
+        if (!_ak_load_hip_runtime(api, why, cap)) {
+            char rt[512];
+            _ak_copy(rt, sizeof rt, why);
+            _ak_fmt(why, cap, "hipRTC: %s; HIP runtime: %s", why2, rt);
+            return 0;
+        }
+        if (!_ak_resolve_hiprtc(api, api->lib_hip, missing, sizeof missing)) {
+            _ak_fmt(why, cap, "hipRTC: %s, and %s lacks %s", why2, api->hip_path, missing);
+            return 0;
+        }
+        api->lib_hiprtc = api->lib_hip;
+    }
+    _ak_dlpath(api->lib_hiprtc, "hiprtcCreateProgram", api->hiprtc_path, sizeof api->hiprtc_path);
+    api->hiprtcVersion(&api->hiprtc_major, &api->hiprtc_minor);
+    if (!api->lib_comgr) {
+        char p[256], w[256];
+        api->lib_comgr = _ak_dlopen_first(_ak_comgr_names, p, sizeof p, w, sizeof w);
+        if (api->lib_comgr && !_ak_resolve_comgr(api, api->lib_comgr, missing, sizeof missing)) {
+            api->amd_comgr_get_isa_count = NULL;
+            api->amd_comgr_get_isa_name = NULL;
+        }
+    }
+    return 1;
+}
+static int _ak_load_cuda_driver(_ak_api* api, char* why, size_t cap) {
+    char missing[128];
+    if (api->lib_cuda) return 1;
+    api->lib_cuda = _ak_dlopen_first(_ak_cuda_names, api->cuda_path, sizeof api->cuda_path, why, cap);
+    if (!api->lib_cuda) return 0;
+    if (!_ak_resolve_cuda(api, api->lib_cuda, missing, sizeof missing)) {
+        _ak_fmt(why, cap, "%s lacks %s (driver too old)", api->cuda_path, missing);
+        dlclose(api->lib_cuda);
+        api->lib_cuda = NULL;
+        return 0;
+    }
+    _ak_dlpath(api->lib_cuda, "cuInit", api->cuda_path, sizeof api->cuda_path);
+    return 1;
+}
+static int _ak_load_nvrtc(_ak_api* api, char* why, size_t cap) {
+    char missing[128];
+    if (api->lib_nvrtc) return 1;
+    api->lib_nvrtc = _ak_dlopen_first(_ak_nvrtc_names, api->nvrtc_path, sizeof api->nvrtc_path, why, cap);
+    if (!api->lib_nvrtc) return 0;
+    if (!_ak_resolve_nvrtc(api, api->lib_nvrtc, missing, sizeof missing)) {
+        _ak_fmt(why, cap, "%s lacks %s (NVRTC too old)", api->nvrtc_path, missing);
+        dlclose(api->lib_nvrtc);
+        api->lib_nvrtc = NULL;
+        return 0;
+    }
+    _ak_dlpath(api->lib_nvrtc, "nvrtcVersion", api->nvrtc_path, sizeof api->nvrtc_path);
+    api->nvrtcVersion(&api->nvrtc_major, &api->nvrtc_minor);
+    {
+        /* CUDA's include/ (cuda_fp16.h and friends): next to NVRTC's lib/, else $CUDA_PATH, else /usr/local/cuda */
+        char dir[300];
+        struct stat st;
+        char* sl;
+        const char* cp = _ak_getenv("CUDA_PATH");
+        api->nvrtc_include[0] = 0;
+        _ak_copy(dir, sizeof dir, api->nvrtc_path);
+        if ((sl = strrchr(dir, '/')) != NULL) { *sl = 0; if ((sl = strrchr(dir, '/')) != NULL) *sl = 0; }
+        _ak_appendf(dir, sizeof dir, "/include");
+        if (!(stat(dir, &st) == 0 && S_ISDIR(st.st_mode))) {
+            _ak_fmt(dir, sizeof dir, "%s/include", cp ? cp : "/usr/local/cuda");
+            if (!(stat(dir, &st) == 0 && S_ISDIR(st.st_mode))) dir[0] = 0;
+        }
+        if (dir[0]) _ak_fmt(api->nvrtc_include, sizeof api->nvrtc_include, "-I%s", dir);
+    }
+    return 1;
+}
+static void _ak_api_close(_ak_api* api) {
+    if (!api) return;
+    /* Libraries stay loaded: unloading GPU runtimes at exit is a known source
+     * of crashes (their atexit handlers run after dlclose). */
+    _ak_dealloc(api);
+}
+
+/* Attribute numbers and constants used without the headers (checked in tests/typecheck_*.c). */
+enum { _AK_HIP_ATTR_CLOCK = 5, _AK_HIP_ATTR_L2 = 19, _AK_HIP_ATTR_BUS_WIDTH = 59, _AK_HIP_ATTR_MEM_CLOCK = 60,
+       _AK_HIP_ATTR_MP_COUNT = 63, _AK_HIP_ATTR_SHMEM_PER_BLOCK = 74, _AK_HIP_ATTR_TOTAL_MEM = 84,
+       _AK_HIP_ATTR_WARP = 87 };
+enum { _AK_CU_ATTR_SHMEM_PER_BLOCK = 8, _AK_CU_ATTR_WARP = 10, _AK_CU_ATTR_CLOCK = 13, _AK_CU_ATTR_MP_COUNT = 16,
+       _AK_CU_ATTR_MEM_CLOCK = 36, _AK_CU_ATTR_BUS_WIDTH = 37, _AK_CU_ATTR_L2 = 38, _AK_CU_ATTR_CC_MAJOR = 75,
+       _AK_CU_ATTR_CC_MINOR = 76, _AK_CU_ATTR_SHMEM_OPTIN = 97, _AK_CU_FUNC_MAX_DYN_SHMEM = 8 };
+/* hipDeviceProp_t: where gcnArchName lives (x86-64). */
+enum { _AK_HIP_PROPS_R0600_ARCH_OFFSET = 1160, _AK_HIP_PROPS_R0000_ARCH_OFFSET = 396, _AK_HIP_PROPS_BYTES = 8192 };
 #ifndef AK_TYPECHECK_ONLY /* tests/typecheck_*.c stop after the entry-point lists */
-#include "parts/arch.inc"
-#include "parts/hash.inc"
-#include "parts/cache.inc"
-#include "parts/pool.inc"
-#include "parts/prof.inc"
-#include "parts/core.inc"   /* lead: backends, context, compile, launch, memory, streams */
+/* ==========================================================================
+ * >>impl:arch       architecture table rows (with sources)
+ * ==========================================================================
+ *
+ * Conventions of the numbers in the table:
+ * - One row per compiler target (gfxNNN / sm_NN). Figures are those of the
+ *   row's FLAGSHIP product (named first in `source`), at its peak BOOST /
+ *   peak engine clock, as the vendor's datasheet or whitepaper states them.
+ * - "One device" means what the runtime enumerates as one device: the
+ *   dual-die MI250X shows up as two HIP devices (one per GCD), so the gfx90a
+ *   row holds one GCD's share (half the package figures, which `source`
+ *   quotes). MI300X/MI355X in SPX mode and B200 are one device each.
+ * - compute_units: CUs (AMD) or SMs (NVIDIA) enabled on that product.
+ * - lds_bytes: the most LDS / shared memory ONE workgroup can use (NVIDIA:
+ *   the opt-in maximum per block, cudaFuncAttributeMaxDynamicSharedMemorySize,
+ *   from the CUDA C++ Programming Guide's compute-capability table).
+ * - l2_bytes: the whole device's L2 (sum over XCDs / partitions; binary MiB,
+ *   as device queries report them). AMD Infinity Cache / MALL is NOT counted.
+ * - memory_bw_gbs: peak DRAM bandwidth in GB/s (10^9 bytes/s).
+ * - fp32_tflops: peak vector FP32, FMA = 2 FLOPs (RDNA3/4 figures count dual
+ *   issue, as AMD does; CDNA3/4 count packed FP32, as AMD does).
+ * - fp16/bf16_matrix_tflops: peak DENSE (never 2:4-sparse) matrix-unit
+ *   throughput with FP32 accumulation where the vendor distinguishes; 0 where
+ *   the hardware has no matrix unit for that type (gfx906 and RDNA2 only have
+ *   packed-FP16 vector math, which is not counted here).
+ * - fp8_encoding: "FNUZ" = the E4M3FNUZ/E5M2FNUZ variants of CDNA3 (no
+ *   negative zero, NaN = 0x80, exponent bias +1); "OCP" = the OCP 8-bit
+ *   floating point spec (E4M3FN/E5M2) used by CDNA4, RDNA4 and NVIDIA.
+ * - matrix: the instruction family amdkit's matrix path uses. sm_100's native
+ *   form is tcgen05 (UMMA); it is recorded as AK_MATRIX_MMA (the mma.sync
+ *   path that still runs there) since the enum has no separate value.
+ * - Where a figure is not printed in a vendor document, or was revised
+ *   between documents, `source` says so ("derived", "less sure").
+ *
+ * Recommended defaults (rec_*):
+ * - CDNA3/CDNA4: bf16, aggressive, matrix cores (issue 2).
+ * - CDNA2 and CDNA1: fp16, balanced, matrix cores (issue 2 for CDNA2; CDNA1's
+ *   MFMA runs BF16 at half the FP16 rate, so fp16 is the better default).
+ * - GCN5, RDNA2, RDNA3, RDNA4: fp32, conservative, no matrix cores (issue 2:
+ *   "RDNA: fp32, conservative, no matrix cores"; gfx906/RDNA2 have none, and
+ *   RDNA3/4 WMMA stays opt-in).
+ * - NVIDIA Ampere and later (all rows, consumer parts included): bf16,
+ *   aggressive, matrix cores. Every Ampere+ tensor core runs BF16 at the FP16
+ *   rate (GeForce halves FP32-accumulate math for BOTH types equally), so
+ *   BF16 costs nothing and avoids FP16's overflow at 65504; NVRTC's fast math
+ *   (the aggressive level) is what CUDA users expect by default.
+ */
+
+static const ak_arch_info _ak_arch_table[] = {
+    /* ---------------------------------------------------------------- AMD */
+    { "gfx906", "", AK_VENDOR_AMD, AK_FAMILY_GCN5, "GCN5",
+      "Radeon Instinct MI50, MI60; Radeon VII; Radeon Pro VII",
+      64, 64, 0, 65536, 4194304, "HBM2", 1024.0,
+      14.7, 0.0, 0.0, 0, "", AK_MATRIX_NONE,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Radeon Instinct MI60 datasheet: 64 CUs at 1800 MHz peak, 14.7 TFLOPS FP32, "
+      "32 GB HBM2 at 1024 GB/s (MI50: 60 CUs, 13.3 TFLOPS); L2 4 MB of the Vega 20 die as "
+      "ROCm reports it; no matrix cores (29.5 TFLOPS packed FP16 is vector math)" },
+
+    { "gfx908", "", AK_VENDOR_AMD, AK_FAMILY_CDNA1, "CDNA1",
+      "Instinct MI100",
+      120, 64, 0, 65536, 8388608, "HBM2", 1228.8,
+      23.1, 184.6, 92.3, 0, "", AK_MATRIX_MFMA,
+      AK_F16, AK_OPT_BALANCED, 1,
+      "AMD Instinct MI100 datasheet and 'Introducing AMD CDNA Architecture' whitepaper (2020), "
+      "specifications table: 120 CUs at 1502 MHz, FP32 vector 23.1, FP16 matrix 184.6, "
+      "BF16 matrix 92.3 TFLOPS, 32 GB HBM2 at 1.2288 TB/s, 8 MB L2" },
+
+    { "gfx90a", "", AK_VENDOR_AMD, AK_FAMILY_CDNA2, "CDNA2",
+      "Instinct MI210, MI250, MI250X",
+      110, 64, 0, 65536, 8388608, "HBM2e", 1638.4,
+      23.95, 191.5, 191.5, 0, "", AK_MATRIX_MFMA,
+      AK_F16, AK_OPT_BALANCED, 1,
+      "AMD Instinct MI250X datasheet and 'AMD CDNA 2 Architecture' whitepaper (2021): package "
+      "220 CUs at 1700 MHz, FP32 vector 47.9, FP16/BF16 matrix 383 TFLOPS, 128 GB HBM2e at "
+      "3.2768 TB/s, 8 MB L2 per GCD. Row = one GCD (one HIP device) = half the package; "
+      "MI210 (one GCD, 104 CUs): 22.6 FP32, 181 FP16/BF16 matrix, 1.6384 TB/s" },
+
+    { "gfx942", "gfx940,gfx941", AK_VENDOR_AMD, AK_FAMILY_CDNA3, "CDNA3",
+      "Instinct MI300A, MI300X, MI325X",
+      304, 64, 0, 65536, 33554432, "HBM3", 5300.0,
+      163.4, 1307.4, 1307.4, 1, "FNUZ E4M3/E5M2", AK_MATRIX_MFMA,
+      AK_BF16, AK_OPT_AGGRESSIVE, 1,
+      "AMD Instinct MI300X datasheet and 'AMD CDNA 3 Architecture' whitepaper (2023), MI300X "
+      "column: 304 CUs at 2100 MHz, FP32 vector 163.4, FP16/BF16 dense matrix 1307.4, FP8 "
+      "2614.9 TFLOPS, 192 GB HBM3 at 5.3 TB/s; L2 4 MB per XCD x 8 XCDs (HIP reports one "
+      "XCD's 4 MB; 256 MB Infinity Cache not counted). MI325X: same compute, 256 GB HBM3E at "
+      "6 TB/s; MI300A: 228 CUs" },
+
+    { "gfx950", "", AK_VENDOR_AMD, AK_FAMILY_CDNA4, "CDNA4",
+      "Instinct MI350X, MI355X",
+      256, 64, 0, 163840, 33554432, "HBM3E", 8000.0,
+      157.3, 2516.6, 2516.6, 1, "OCP E4M3/E5M2", AK_MATRIX_MFMA,
+      AK_BF16, AK_OPT_AGGRESSIVE, 1,
+      "AMD Instinct MI355X datasheet and 'AMD CDNA 4 Architecture' whitepaper (2025): 256 CUs "
+      "at 2400 MHz, FP32 vector 157.3 TFLOPS, FP16/BF16 dense matrix 2.5 PFLOPS (2516.6 = "
+      "256 CUs x 4096 FLOP/clk x 2.4 GHz), 288 GB HBM3E at 8 TB/s, 160 KB LDS per CU; "
+      "L2 4 MB per XCD x 8 (256 MB Infinity Cache not counted). MI350X: 2200 MHz, 2.3 PFLOPS" },
+
+    { "gfx1030", "", AK_VENDOR_AMD, AK_FAMILY_RDNA2, "RDNA2",
+      "Radeon RX 6800, RX 6800 XT, RX 6900 XT, RX 6950 XT; Radeon PRO W6800",
+      80, 32, 64, 65536, 4194304, "GDDR6", 512.0,
+      23.04, 0.0, 0.0, 0, "", AK_MATRIX_NONE,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Radeon RX 6900 XT product specifications: 80 CUs at 2250 MHz boost, 23.04 TFLOPS "
+      "FP32, 16 GB GDDR6 16 Gbps x 256-bit = 512 GB/s; 'AMD RDNA 2' whitepaper: 4 MB L2 "
+      "(128 MB Infinity Cache not counted); no matrix unit" },
+
+    { "gfx1100", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
+      "Radeon RX 7900 XTX, RX 7900 XT, RX 7900 GRE; Radeon PRO W7900, W7800",
+      96, 32, 64, 65536, 6291456, "GDDR6", 960.0,
+      61.4, 122.8, 122.8, 0, "", AK_MATRIX_WMMA,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Radeon RX 7900 XTX product specifications: 96 CUs at 2500 MHz boost, 61.4 TFLOPS "
+      "FP32 (dual issue), 122.8 TFLOPS FP16 (WMMA, 512 FLOP/clk/CU; BF16 same rate), 24 GB "
+      "GDDR6 20 Gbps x 384-bit = 960 GB/s; AMD RDNA 3 architecture material: 6 MB L2 "
+      "(96 MB Infinity Cache not counted)" },
+
+    { "gfx1101", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
+      "Radeon RX 7800 XT, RX 7700 XT; Radeon PRO W7700",
+      60, 32, 64, 65536, 4194304, "GDDR6", 624.0,
+      37.3, 74.6, 74.6, 0, "", AK_MATRIX_WMMA,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Radeon RX 7800 XT product specifications: 60 CUs at 2430 MHz boost, 37.3 TFLOPS "
+      "FP32 (dual issue), 74.6 TFLOPS FP16 (WMMA; BF16 same rate), 16 GB GDDR6 19.5 Gbps x "
+      "256-bit = 624 GB/s; Navi 32: 4 MB L2 (64 MB Infinity Cache not counted)" },
+
+    { "gfx1102", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
+      "Radeon RX 7600, RX 7600 XT; Radeon PRO W7600",
+      32, 32, 64, 65536, 2097152, "GDDR6", 288.0,
+      22.6, 45.1, 45.1, 0, "", AK_MATRIX_WMMA,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Radeon RX 7600 XT product specifications: 32 CUs at 2755 MHz boost, 22.6 TFLOPS "
+      "FP32 (dual issue), 45.1 TFLOPS FP16 (WMMA; BF16 same rate), 16 GB GDDR6 18 Gbps x "
+      "128-bit = 288 GB/s (RX 7600: 2655 MHz, 21.8 TFLOPS); Navi 33: 2 MB L2 (32 MB "
+      "Infinity Cache not counted)" },
+
+    { "gfx1200", "", AK_VENDOR_AMD, AK_FAMILY_RDNA4, "RDNA4",
+      "Radeon RX 9060 XT, RX 9060",
+      32, 32, 64, 65536, 4194304, "GDDR6", 320.0,
+      25.6, 102.6, 102.6, 1, "OCP E4M3/E5M2", AK_MATRIX_WMMA,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Radeon RX 9060 XT product specifications: 32 CUs at 3130 MHz boost, 25.6 TFLOPS "
+      "FP32 (dual issue), 16 GB GDDR6 20 Gbps x 128-bit = 320 GB/s; FP16/BF16 matrix dense "
+      "102.6 derived (32 CUs x 1024 FLOP/clk x 3.13 GHz, half the sparse figure); Navi 44 "
+      "L2 4 MB (less sure; 32 MB Infinity Cache not counted)" },
+
+    { "gfx1201", "", AK_VENDOR_AMD, AK_FAMILY_RDNA4, "RDNA4",
+      "Radeon RX 9070 XT, RX 9070, RX 9070 GRE; Radeon AI PRO R9700",
+      64, 32, 64, 65536, 8388608, "GDDR6", 640.0,
+      48.7, 194.6, 194.6, 1, "OCP E4M3/E5M2", AK_MATRIX_WMMA,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Radeon RX 9070 XT product specifications: 64 CUs at 2970 MHz boost, 48.7 TFLOPS "
+      "FP32 (dual issue), FP16/BF16 matrix 194.6 dense (389 sparse), 16 GB GDDR6 20 Gbps x "
+      "256-bit = 640 GB/s; 'AMD RDNA 4' architecture material: 8 MB L2 (64 MB Infinity Cache "
+      "not counted)" },
+
+    /* ------------------------------------------------------------- NVIDIA */
+    { "sm_80", "", AK_VENDOR_NVIDIA, AK_FAMILY_AMPERE, "Ampere",
+      "A100 (SXM4, PCIe; 40/80 GB), A30",
+      108, 32, 0, 166912, 41943040, "HBM2e", 2039.0,
+      19.5, 312.0, 312.0, 0, "", AK_MATRIX_MMA,
+      AK_BF16, AK_OPT_AGGRESSIVE, 1,
+      "NVIDIA A100 datasheet, A100 80GB SXM column: 19.5 TFLOPS FP32, 312 TFLOPS FP16/BF16 "
+      "tensor dense, 2039 GB/s HBM2e; 'NVIDIA A100 Tensor Core GPU Architecture' whitepaper: "
+      "108 SMs, 40 MB L2; 163 KB shared per block (CUDA C++ Programming Guide, cc 8.0)" },
+
+    { "sm_86", "", AK_VENDOR_NVIDIA, AK_FAMILY_AMPERE, "Ampere",
+      "A40, A10; RTX A6000 and other RTX Ax000; GeForce RTX 3050 to 3090 Ti",
+      84, 32, 0, 101376, 6291456, "GDDR6", 696.0,
+      37.4, 149.7, 149.7, 0, "", AK_MATRIX_MMA,
+      AK_BF16, AK_OPT_AGGRESSIVE, 1,
+      "NVIDIA A40 datasheet: 84 SMs, 37.4 TFLOPS FP32, 149.7 TFLOPS FP16/BF16 tensor dense, "
+      "48 GB GDDR6 at 696 GB/s; 'NVIDIA Ampere GA102 GPU Architecture' whitepaper: 6 MB L2 "
+      "(GeForce parts run FP32-accumulate tensor math at half rate); 99 KB shared per block "
+      "(CUDA C++ Programming Guide, cc 8.6)" },
+
+    { "sm_89", "", AK_VENDOR_NVIDIA, AK_FAMILY_ADA, "Ada",
+      "L40S, L40, L4; RTX 6000 Ada; GeForce RTX 4060 to 4090",
+      142, 32, 0, 101376, 100663296, "GDDR6", 864.0,
+      91.6, 362.05, 362.05, 1, "OCP E4M3/E5M2", AK_MATRIX_MMA,
+      AK_BF16, AK_OPT_AGGRESSIVE, 1,
+      "NVIDIA L40S datasheet: 142 SMs (18176 CUDA cores), 91.6 TFLOPS FP32, 362.05 TFLOPS "
+      "FP16/BF16 tensor dense, 733 FP8 dense, 48 GB GDDR6 at 864 GB/s; L2 96 MB of the full "
+      "AD102 ('NVIDIA Ada GPU Architecture' whitepaper; less sure the L40S enables all of it); "
+      "99 KB shared per block (CUDA C++ Programming Guide, cc 8.9)" },
+
+    { "sm_90", "sm_90a", AK_VENDOR_NVIDIA, AK_FAMILY_HOPPER, "Hopper",
+      "H100 (SXM5, PCIe, NVL), H200, GH200",
+      132, 32, 0, 232448, 52428800, "HBM3", 3350.0,
+      67.0, 989.4, 989.4, 1, "OCP E4M3/E5M2", AK_MATRIX_WGMMA,
+      AK_BF16, AK_OPT_AGGRESSIVE, 1,
+      "NVIDIA H100 datasheet, H100 SXM5 80GB column: 67 TFLOPS FP32, 989 TFLOPS FP16/BF16 "
+      "tensor dense (1979 sparse), 3.35 TB/s HBM3; 'NVIDIA H100 Tensor Core GPU Architecture' "
+      "whitepaper: 132 SMs, 50 MB L2, 989.4 dense FP16 with FP32 accumulate; 227 KB shared per "
+      "block (CUDA C++ Programming Guide, cc 9.0). Checked on an H100 80GB HBM3 with "
+      "cuDeviceGetAttribute: 132 SMs, L2 52428800 B, opt-in shared 232448 B" },
+
+    { "sm_100", "sm_100a,sm_100f", AK_VENDOR_NVIDIA, AK_FAMILY_BLACKWELL, "Blackwell",
+      "B200, GB200, B100",
+      148, 32, 0, 232448, 132120576, "HBM3E", 8000.0,
+      75.0, 2250.0, 2250.0, 1, "OCP E4M3/E5M2", AK_MATRIX_MMA,
+      AK_BF16, AK_OPT_AGGRESSIVE, 1,
+      "NVIDIA HGX B200 specifications, per GPU: FP32 75 TFLOPS (an earlier Blackwell datasheet "
+      "said 80; less sure), FP16/BF16 tensor 2.25 PFLOPS dense (4.5 sparse), 180-192 GB HBM3E "
+      "at 8 TB/s (some tables: 7.7); 148 SMs and 126 MB L2 as CUDA device queries report them "
+      "(not in a datasheet; less sure); 227 KB shared per block (CUDA C++ Programming Guide, "
+      "cc 10.0); native tensor ISA is tcgen05, recorded as MMA" },
+
+    { "sm_120", "sm_120a,sm_120f", AK_VENDOR_NVIDIA, AK_FAMILY_BLACKWELL, "Blackwell",
+      "RTX PRO 6000 Blackwell; GeForce RTX 5050 to 5090",
+      188, 32, 0, 101376, 134217728, "GDDR7", 1792.0,
+      125.0, 500.0, 500.0, 1, "OCP E4M3/E5M2", AK_MATRIX_MMA,
+      AK_BF16, AK_OPT_AGGRESSIVE, 1,
+      "NVIDIA RTX PRO 6000 Blackwell Workstation Edition datasheet: 188 SMs, 125 TFLOPS FP32, "
+      "96 GB GDDR7 at 1792 GB/s, 4000 AI TOPS (FP4 sparse); FP16/BF16 tensor dense ~500 "
+      "derived as 4000 / 8 (less sure); 'NVIDIA RTX Blackwell GPU Architecture' whitepaper: "
+      "GB202 128 MB L2 (RTX 5090: 170 SMs, 104.8 TFLOPS, 96 MB L2, half-rate FP32-accumulate "
+      "tensor math); 99 KB shared per block (CUDA C++ Programming Guide, cc 12.0)" }
+};
+
+#define _AK_ARCH_ROWS ((int)(sizeof _ak_arch_table / sizeof _ak_arch_table[0]))
+
+/* 1 if the comma-separated `list` holds `name` (exact, both lower case). */
+static int _ak_arch_list_has(const char* list, const char* name, size_t n) {
+    const char* p = list;
+    while (p && *p) {
+        const char* comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (len == n && memcmp(p, name, n) == 0) return 1;
+        p = comma ? comma + 1 : NULL;
+    }
+    return 0;
+}
+
+/* "gfx906, gfx908, ... (aliases: gfx940/gfx941 -> gfx942, ...)" into buf. */
+static void _ak_arch_known_names(char* buf, size_t cap) {
+    int i, first = 1;
+    buf[0] = 0;
+    for (i = 0; i < _AK_ARCH_ROWS; i++)
+        _ak_appendf(buf, cap, "%s%s", i ? ", " : "", _ak_arch_table[i].name);
+    for (i = 0; i < _AK_ARCH_ROWS; i++) {
+        const char* p = _ak_arch_table[i].aliases;
+        int k = 0;
+        if (!p || !*p) continue;
+        _ak_appendf(buf, cap, "%s", first ? " (aliases: " : ", ");
+        first = 0;
+        while (p && *p) {
+            const char* comma = strchr(p, ',');
+            int len = comma ? (int)(comma - p) : (int)strlen(p);
+            _ak_appendf(buf, cap, "%s%.*s", k++ ? "/" : "", len, p);
+            p = comma ? comma + 1 : NULL;
+        }
+        _ak_appendf(buf, cap, " -> %s", _ak_arch_table[i].name);
+    }
+    if (!first) _ak_appendf(buf, cap, ")");
+}
+
+AKDEF ak_result ak_arch_find(const char* name, const ak_arch_info** out) {
+    char key[128];
+    char known[768];
+    size_t len = 0, n = 0, start = 0, i;
+    static const char amdhsa_prefix[] = "amdgcn-amd-amdhsa--";
+    int r;
+    if (out) *out = NULL;
+    if (!name)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT,
+                       "ak_arch_find: name is NULL, expected a target name such as \"gfx90a\" or \"sm_90\"");
+    if (!out)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_arch_find(\"%.64s\"): out is NULL, expected a pointer to receive the row", name);
+    while (len < sizeof key && name[len]) len++;
+    if (len >= sizeof key)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT,
+                       "ak_arch_find: name \"%.40s...\" is longer than %d characters, expected a target "
+                       "name such as \"gfx90a:sramecc+:xnack-\"", name, (int)sizeof key - 1);
+    /* Lower-case the part before the first ':' (feature suffixes such as
+     * ":sramecc+:xnack-" do not change the table row), trimming blanks. */
+    while (start < len && isspace((unsigned char)name[start])) start++;
+    for (i = start; i < len && name[i] != ':'; i++) key[n++] = (char)tolower((unsigned char)name[i]);
+    while (n > 0 && isspace((unsigned char)key[n - 1])) n--;
+    key[n] = 0;
+    /* Accept comgr's full ISA names ("amdgcn-amd-amdhsa--gfx90a:xnack-"). */
+    if (n > sizeof amdhsa_prefix - 1 && memcmp(key, amdhsa_prefix, sizeof amdhsa_prefix - 1) == 0) {
+        n -= sizeof amdhsa_prefix - 1;
+        memmove(key, key + sizeof amdhsa_prefix - 1, n + 1);
+    }
+    if (n > 0) {
+        for (r = 0; r < _AK_ARCH_ROWS; r++) {
+            const ak_arch_info* row = &_ak_arch_table[r];
+            if ((strlen(row->name) == n && memcmp(row->name, key, n) == 0) ||
+                _ak_arch_list_has(row->aliases, key, n)) {
+                *out = row;
+                return AK_OK;
+            }
+        }
+    }
+    _ak_arch_known_names(known, sizeof known);
+    if (n == 0)
+        return _ak_err(AK_ERROR_NOT_FOUND, "ak_arch_find: architecture name \"%s\" is empty (no target before any ':' feature suffix); known: %s", name, known);
+    return _ak_err(AK_ERROR_NOT_FOUND, "ak_arch_find: unknown architecture \"%s\" (looked up as \"%s\"); known: %s",
+                   name, key, known);
+}
+
+AKDEF int ak_arch_count(void) { return _AK_ARCH_ROWS; }
+
+AKDEF const ak_arch_info* ak_arch_at(int i) {
+    if (i < 0 || i >= _AK_ARCH_ROWS) return NULL;
+    return &_ak_arch_table[i];
+}
+
+AKDEF const char* ak_family_name(ak_family f) {
+    static const char* const names[AK_FAMILY_COUNT] = {
+        "GCN5", "CDNA1", "CDNA2", "CDNA3", "CDNA4", "RDNA2", "RDNA3", "RDNA4",
+        "Ampere", "Ada", "Hopper", "Blackwell"
+    };
+    if ((int)f < 0 || (int)f >= (int)AK_FAMILY_COUNT) return "?";
+    return names[(int)f];
+}
+
+AKDEF const char* ak_matrix_isa_name(ak_matrix_isa m) {
+    static const char* const names[] = { "none", "MFMA", "WMMA", "MMA", "WGMMA" };
+    if ((int)m < 0 || (int)m >= (int)(sizeof names / sizeof names[0])) return "?";
+    return names[(int)m];
+}
+/* ==========================================================================
+ * >>impl:hash  SHA-256 (disk cache keys and checksums) and a fast 128-bit
+ * non-cryptographic hash (memory cache keys)
+ * ========================================================================== */
+
+/* ---- SHA-256 (FIPS 180-4) ------------------------------------------------
+ * Incremental: _ak_sha256_init, _ak_sha256_update (any number of times, any
+ * chunk sizes), _ak_sha256_final; or one shot with _ak_sha256. */
+typedef struct _ak_sha256_ctx {
+    uint32_t h[8];       /* chaining value */
+    uint64_t total;      /* bytes hashed so far */
+    uint8_t block[64];   /* partial block */
+    size_t fill;         /* bytes in block */
+} _ak_sha256_ctx;
+
+/* Round constants: first 32 bits of the fractional parts of the cube roots
+ * of the first 64 primes (FIPS 180-4, 4.2.2). */
+static const uint32_t _ak_sha256_k[64] = {
+    0x428a2f98u, 0x71374491u, 0xb5c0fbcfu, 0xe9b5dba5u, 0x3956c25bu, 0x59f111f1u, 0x923f82a4u, 0xab1c5ed5u,
+    0xd807aa98u, 0x12835b01u, 0x243185beu, 0x550c7dc3u, 0x72be5d74u, 0x80deb1feu, 0x9bdc06a7u, 0xc19bf174u,
+    0xe49b69c1u, 0xefbe4786u, 0x0fc19dc6u, 0x240ca1ccu, 0x2de92c6fu, 0x4a7484aau, 0x5cb0a9dcu, 0x76f988dau,
+    0x983e5152u, 0xa831c66du, 0xb00327c8u, 0xbf597fc7u, 0xc6e00bf3u, 0xd5a79147u, 0x06ca6351u, 0x14292967u,
+    0x27b70a85u, 0x2e1b2138u, 0x4d2c6dfcu, 0x53380d13u, 0x650a7354u, 0x766a0abbu, 0x81c2c92eu, 0x92722c85u,
+    0xa2bfe8a1u, 0xa81a664bu, 0xc24b8b70u, 0xc76c51a3u, 0xd192e819u, 0xd6990624u, 0xf40e3585u, 0x106aa070u,
+    0x19a4c116u, 0x1e376c08u, 0x2748774cu, 0x34b0bcb5u, 0x391c0cb3u, 0x4ed8aa4au, 0x5b9cca4fu, 0x682e6ff3u,
+    0x748f82eeu, 0x78a5636fu, 0x84c87814u, 0x8cc70208u, 0x90befffau, 0xa4506cebu, 0xbef9a3f7u, 0xc67178f2u
+};
+
+static uint32_t _ak_ror32(uint32_t x, unsigned n) { return (x >> n) | (x << (32u - n)); }
+
+/* One 64-byte block into the chaining value. */
+static void _ak_sha256_block(uint32_t h[8], const uint8_t* p) {
+    uint32_t w[64];
+    uint32_t a, b, c, d, e, f, g, k, t1, t2;
+    int i;
+    for (i = 0; i < 16; i++)
+        w[i] = ((uint32_t)p[4 * i] << 24) | ((uint32_t)p[4 * i + 1] << 16) | ((uint32_t)p[4 * i + 2] << 8) |
+               (uint32_t)p[4 * i + 3];
+    for (i = 16; i < 64; i++) {
+        uint32_t s0 = _ak_ror32(w[i - 15], 7) ^ _ak_ror32(w[i - 15], 18) ^ (w[i - 15] >> 3);
+        uint32_t s1 = _ak_ror32(w[i - 2], 17) ^ _ak_ror32(w[i - 2], 19) ^ (w[i - 2] >> 10);
+        w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    }
+    a = h[0]; b = h[1]; c = h[2]; d = h[3]; e = h[4]; f = h[5]; g = h[6]; k = h[7];
+    for (i = 0; i < 64; i++) {
+        uint32_t big1 = _ak_ror32(e, 6) ^ _ak_ror32(e, 11) ^ _ak_ror32(e, 25);
+        uint32_t choose = (e & f) ^ (~e & g);
+        uint32_t big0 = _ak_ror32(a, 2) ^ _ak_ror32(a, 13) ^ _ak_ror32(a, 22);
+        uint32_t major = (a & b) ^ (a & c) ^ (b & c);
+        t1 = k + big1 + choose + _ak_sha256_k[i] + w[i];
+        t2 = big0 + major;
+        k = g; g = f; f = e; e = d + t1;
+        d = c; c = b; b = a; a = t1 + t2;
+    }
+    h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += k;
+}
+
+static void _ak_sha256_init(_ak_sha256_ctx* s) {
+    /* Initial value: fractional parts of the square roots of the first 8 primes. */
+    s->h[0] = 0x6a09e667u; s->h[1] = 0xbb67ae85u; s->h[2] = 0x3c6ef372u; s->h[3] = 0xa54ff53au;
+    s->h[4] = 0x510e527fu; s->h[5] = 0x9b05688cu; s->h[6] = 0x1f83d9abu; s->h[7] = 0x5be0cd19u;
+    s->total = 0;
+    s->fill = 0;
+}
+
+static void _ak_sha256_update(_ak_sha256_ctx* s, const void* data, size_t n) {
+    const uint8_t* p = (const uint8_t*)data;
+    if (!n) return;
+    s->total += (uint64_t)n;
+    if (s->fill) {
+        size_t take = 64 - s->fill;
+        if (take > n) take = n;
+        memcpy(s->block + s->fill, p, take);
+        s->fill += take; p += take; n -= take;
+        if (s->fill < 64) return;
+        _ak_sha256_block(s->h, s->block);
+        s->fill = 0;
+    }
+    while (n >= 64) {
+        _ak_sha256_block(s->h, p);
+        p += 64; n -= 64;
+    }
+    if (n) { memcpy(s->block, p, n); s->fill = n; }
+}
+
+static void _ak_sha256_final(_ak_sha256_ctx* s, uint8_t out[32]) {
+    uint64_t bits = s->total * 8u;
+    int i;
+    /* Padding: 0x80, zeros up to 56 mod 64, then the bit length big-endian. */
+    s->block[s->fill++] = 0x80;
+    if (s->fill > 56) {
+        memset(s->block + s->fill, 0, 64 - s->fill);
+        _ak_sha256_block(s->h, s->block);
+        s->fill = 0;
+    }
+    memset(s->block + s->fill, 0, 56 - s->fill);
+    for (i = 0; i < 8; i++) s->block[56 + i] = (uint8_t)(bits >> (56 - 8 * i));
+    _ak_sha256_block(s->h, s->block);
+    for (i = 0; i < 8; i++) {
+        out[4 * i] = (uint8_t)(s->h[i] >> 24);
+        out[4 * i + 1] = (uint8_t)(s->h[i] >> 16);
+        out[4 * i + 2] = (uint8_t)(s->h[i] >> 8);
+        out[4 * i + 3] = (uint8_t)s->h[i];
+    }
+    memset(s, 0, sizeof *s);
+}
+
+static void _ak_sha256(const void* data, size_t n, uint8_t out[32]) {
+    _ak_sha256_ctx s;
+    _ak_sha256_init(&s);
+    _ak_sha256_update(&s, data, n);
+    _ak_sha256_final(&s, out);
+}
+
+/* Lower-case hex of n bytes into out (2n characters + terminator). */
+static void _ak_hex(const uint8_t* p, size_t n, char* out) {
+    static const char digits[] = "0123456789abcdef";
+    size_t i;
+    for (i = 0; i < n; i++) {
+        out[2 * i] = digits[p[i] >> 4];
+        out[2 * i + 1] = digits[p[i] & 15];
+    }
+    out[2 * n] = 0;
+}
+
+/* ---- fast 128-bit hash ---------------------------------------------------
+ * Non-cryptographic, for the in-memory cache index only (the memory level
+ * compares the full key on a hit, so a collision costs nothing but a
+ * comparison). Its value may differ between machines (byte order) and
+ * builds: never store it.
+ *
+ * Design: four independent 64-bit lanes each take 16 bytes per 64-byte
+ * stripe; a lane absorbs its two words with one 64x64->128 multiply whose
+ * halves are folded by xor (the product of (word0 ^ lane constant) and
+ * (word1 ^ lane state)), plus the old state added back so a zero factor
+ * never erases what the lane has seen. The four lanes run in parallel (no
+ * dependency between them), so the loop costs about one multiply latency per
+ * 64 bytes. The tail (< 64 bytes) goes 16 bytes at a time into the lanes, the
+ * last partial block zero-padded; the length enters the finalization, so
+ * padding cannot alias. Finalization folds the lanes pairwise through two
+ * more multiplies and mixes each output half once more.
+ *
+ * Constants: fractional parts of the square roots of the first eight primes
+ * (the SHA-512 initial value), i.e. nothing chosen for a purpose. */
+typedef struct _ak_h128 { uint64_t lo, hi; } _ak_h128;
+
+#define _AK_HK0 0x6a09e667f3bcc908ull
+#define _AK_HK1 0xbb67ae8584caa73bull
+#define _AK_HK2 0x3c6ef372fe94f82bull
+#define _AK_HK3 0xa54ff53a5f1d36f1ull
+#define _AK_HK4 0x510e527fade682d1ull
+#define _AK_HK5 0x9b05688c2b3e6c1full
+#define _AK_HK6 0x1f83d9abfb41bd6bull
+#define _AK_HK7 0x5be0cd19137e2179ull
+
+#if defined(__SIZEOF_INT128__)
+__extension__ typedef unsigned __int128 _ak_u128;
+/* 64x64 -> 128 multiply, high and low halves folded by xor. */
+static uint64_t _ak_mulfold(uint64_t a, uint64_t b) {
+    _ak_u128 r = (_ak_u128)a * b;
+    return (uint64_t)r ^ (uint64_t)(r >> 64);
+}
+#else
+static uint64_t _ak_mulfold(uint64_t a, uint64_t b) {
+    uint64_t al = a & 0xffffffffu, ah = a >> 32, bl = b & 0xffffffffu, bh = b >> 32;
+    uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+    uint64_t mid = (ll >> 32) + (lh & 0xffffffffu) + (hl & 0xffffffffu);
+    uint64_t lo = (ll & 0xffffffffu) | (mid << 32);
+    uint64_t hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+    return lo ^ hi;
+}
+#endif
+
+static uint64_t _ak_rd64(const uint8_t* p) { uint64_t v; memcpy(&v, p, 8); return v; }
+static uint64_t _ak_rotl64(uint64_t x, unsigned n) { return (x << n) | (x >> (64u - n)); }
+
+/* Final mix of one 64-bit half: xor-shift, multiply by an odd constant, twice. */
+static uint64_t _ak_h64_settle(uint64_t x) {
+    x ^= x >> 31;
+    x *= (_AK_HK5 | 1u);
+    x ^= x >> 29;
+    x *= (_AK_HK2 | 1u);
+    x ^= x >> 32;
+    return x;
+}
+
+/* 128-bit hash of n bytes, seeded (chain fields by passing the previous
+ * result as the seed). */
+static _ak_h128 _ak_hash128_seeded(const void* data, size_t n, _ak_h128 seed) {
+    const uint8_t* p = (const uint8_t*)data;
+    uint64_t s0 = seed.lo ^ _AK_HK0, s1 = seed.hi ^ _AK_HK1;
+    uint64_t s2 = _ak_rotl64(seed.lo, 32) ^ _AK_HK2, s3 = _ak_rotl64(seed.hi, 32) ^ _AK_HK3;
+    size_t left = n;
+    _ak_h128 out;
+    uint64_t u, v;
+    while (left >= 64) {
+        s0 = _ak_mulfold(_ak_rd64(p) ^ _AK_HK4, _ak_rd64(p + 8) ^ s0) + s0;
+        s1 = _ak_mulfold(_ak_rd64(p + 16) ^ _AK_HK5, _ak_rd64(p + 24) ^ s1) + s1;
+        s2 = _ak_mulfold(_ak_rd64(p + 32) ^ _AK_HK6, _ak_rd64(p + 40) ^ s2) + s2;
+        s3 = _ak_mulfold(_ak_rd64(p + 48) ^ _AK_HK7, _ak_rd64(p + 56) ^ s3) + s3;
+        p += 64; left -= 64;
+    }
+    /* 0..3 whole 16-byte blocks into lanes 0..2, then the zero-padded rest into lane 3. */
+    if (left >= 16) { s0 = _ak_mulfold(_ak_rd64(p) ^ _AK_HK4, _ak_rd64(p + 8) ^ s0) + s0; p += 16; left -= 16; }
+    if (left >= 16) { s1 = _ak_mulfold(_ak_rd64(p) ^ _AK_HK5, _ak_rd64(p + 8) ^ s1) + s1; p += 16; left -= 16; }
+    if (left >= 16) { s2 = _ak_mulfold(_ak_rd64(p) ^ _AK_HK6, _ak_rd64(p + 8) ^ s2) + s2; p += 16; left -= 16; }
+    if (left) {
+        uint8_t tail[16];
+        memset(tail, 0, sizeof tail);
+        memcpy(tail, p, left);
+        s3 = _ak_mulfold(_ak_rd64(tail) ^ _AK_HK7, _ak_rd64(tail + 8) ^ s3) + s3;
+    }
+    u = _ak_mulfold(s0 ^ _AK_HK6 ^ (uint64_t)n, s1 ^ _AK_HK3);
+    v = _ak_mulfold(s2 ^ _AK_HK7 ^ _ak_rotl64(u, 23), s3 ^ _AK_HK1 ^ (uint64_t)n * _AK_HK0);
+    out.lo = _ak_h64_settle(u + v);
+    out.hi = _ak_h64_settle(v ^ _ak_rotl64(u, 41) ^ _AK_HK4);
+    return out;
+}
+
+static _AK_UNUSED _ak_h128 _ak_hash128(const void* data, size_t n) {
+    _ak_h128 zero;
+    zero.lo = 0; zero.hi = 0;
+    return _ak_hash128_seeded(data, n, zero);
+}
+/* ==========================================================================
+ * >>impl:cache  two-level compile cache: memory LRU + disk
+ *
+ * Memory level: entries keyed by the fast 128-bit hash of every key field
+ * (device_tag included); the entry keeps the full key material and a hit
+ * compares it, so a hash collision can never hand back another kernel's code.
+ * Index: chained hash map (grows by doubling) + doubly linked LRU list
+ * (head = most recently used). Entries are reference counted: the index
+ * holds one reference, every caller of _ak_cache_get one more; an entry
+ * evicted while a caller holds it lives until the last release, and only
+ * then is its loaded handle passed to `unload`.
+ *
+ * Single flight: a miss inserts a PENDING entry and compiles outside the
+ * lock; other threads asking for the same key find it and wait on the
+ * cache's condition variable. Different keys never wait for each other's
+ * compiles: the lock covers map/list operations and counters only; compile,
+ * load and disk I/O run outside it. A failed compile wakes the waiters with
+ * its error code and message, and the entry leaves the index (not cached).
+ *
+ * Disk level: file dir/<2 hex>/<64 hex>.akc named by the SHA-256 of a
+ * canonical, length-prefixed text of (format version, amdkit version,
+ * backend, compiler, arch, kernel name, options, source); device_tag is not
+ * part of it (a code object does not depend on which device of one arch
+ * loads it). File layout (little-endian):
+ *     0  magic "AKCACHE\0"          8 bytes
+ *     8  format version             u32
+ *    12  header size (88)           u32
+ *    16  key digest                 32 bytes
+ *    48  payload size               u64
+ *    56  SHA-256 of the payload     32 bytes
+ *    88  payload
+ * Written to a temp file in the same folder and renamed over the final name
+ * (atomic between processes); a reader verifies everything and removes what
+ * does not verify. A disk hit refreshes the file's mtime, so the size cap
+ * (after each write: delete the oldest files until under cache_max_bytes)
+ * evicts the least recently used.
+ *
+ * Counting: a lookup is a memory hit (also a thread that waited for another
+ * thread's compile of the same key), a disk hit or a miss; compilations
+ * counts compiler runs, failed ones included. With the cache disabled
+ * (cache_enabled 0) or bypassed (get's `bypass`, ak_compile_options.no_cache)
+ * every get compiles into a private entry freed on release: only
+ * compilations and compile_ms count, nothing is read or written on disk.
+ * _ak_cache_destroy frees every cached entry: release yours first.
+ * ========================================================================== */
+
+#define _AK_CACHE_FORMAT 1u
+#define _AK_CACHE_HDR 88u
+#define _AK_CACHE_PATH_MAX 4096
+
+typedef struct _ak_cache_key {
+    const char* source; size_t source_len;   /* source_len 0: strlen(source) */
+    const char* kernel_name;
+    const char* options;          /* canonical options: sorted, one per line (the caller builds it) */
+    const char* arch;             /* full arch string, e.g. "gfx90a:sramecc+:xnack-" or "sm_90" */
+    const char* backend;          /* "hip" / "cuda" */
+    const char* compiler;         /* compiler + version, e.g. "hipRTC 50221153" */
+    const char* device_tag;       /* memory level only: identity of the context/device ("offline" for offline) */
+} _ak_cache_key;
+
+typedef struct _ak_cache_ops {
+    void* user;
+    /* compile: on success *data (from _ak_alloc) and *size; on failure return the code (the error message and compiler
+       log are already recorded on this thread by the callee) */
+    ak_result (*compile)(void* user, void** data, size_t* size);
+    /* optional (NULL: no loading): make a loaded handle (module + function) kept with the memory entry */
+    ak_result (*load)(void* user, const void* data, size_t size, void** loaded);
+} _ak_cache_ops;
+
+typedef struct _ak_cache _ak_cache;
+typedef struct _ak_cache_entry _ak_cache_entry;
+
+/* Key fields in the order the memory hash and the comparison take them. */
+enum { _AK_KF_SOURCE, _AK_KF_NAME, _AK_KF_OPTIONS, _AK_KF_ARCH, _AK_KF_BACKEND, _AK_KF_COMPILER, _AK_KF_DEVICE,
+       _AK_KF_COUNT };
+enum { _AK_CE_PENDING = 0, _AK_CE_READY = 1, _AK_CE_FAILED = 2 };
+
+struct _ak_cache_entry {
+    _ak_h128 hash;                     /* memory key */
+    _ak_cache_entry* hnext;            /* hash chain (also the free list while dying) */
+    _ak_cache_entry* prev;             /* LRU, towards head (more recent) */
+    _ak_cache_entry* next;             /* LRU, towards tail (older) */
+    int refs;                          /* index (1 while indexed) + callers */
+    int state;                         /* _AK_CE_* */
+    int indexed;                       /* in the map and the LRU list */
+    const char* kf[_AK_KF_COUNT];      /* full key material (copies, in this allocation) */
+    size_t kl[_AK_KF_COUNT];
+    void* data;                        /* code object (from _ak_alloc) */
+    size_t size;
+    void* loaded;                      /* ops->load's handle, or NULL */
+    double compile_ms;                 /* compile time of this code (0 when it came from disk) */
+    ak_result err;                     /* FAILED: the compile's code and detail, for waiters */
+    char* err_msg;
+    char* err_log;
+    char* err_opts;
+    char* err_src;
+};
+
+struct _ak_cache {
+    _ak_mutex lock;
+    _ak_cond cond;                     /* broadcast when a pending entry completes */
+    _ak_logger log;
+    void (*unload)(void* unload_user, void* loaded);
+    void* unload_user;
+    int enabled;                       /* cfg->cache_enabled */
+    int capacity;                      /* memory entries */
+    int disk;                          /* disk level usable */
+    long long max_bytes;               /* disk cap, 0 = none */
+    char dir[_AK_CACHE_PATH_MAX];      /* resolved directory ("" if none could be formed) */
+    _ak_cache_entry** buckets;
+    size_t nbuckets;                   /* power of two */
+    int count;                         /* indexed entries */
+    _ak_cache_entry* head;             /* most recently used */
+    _ak_cache_entry* tail;             /* least recently used */
+    unsigned long long compilations, memory_hits, disk_hits, misses, evictions, disk_errors;
+    double compile_ms;
+};
+
+static void _ak_cache_entry_release(_ak_cache* c, _ak_cache_entry* e);
+
+/* ---- directory resolution (no I/O) --------------------------------------- */
+
+/* 0 ok, 1 nothing could be formed, 2 buffer too small (*need set). */
+static int _ak_cache_resolve_dir(const ak_config* cfg, char* buf, size_t n, size_t* need) {
+    const char* base = NULL;
+    const char* suffix = "";
+    const char* v;
+    size_t len;
+    if (cfg && cfg->cache_dir && cfg->cache_dir[0]) {
+        base = cfg->cache_dir;
+    } else if ((v = _ak_getenv("AMDKIT_CACHE_DIR")) != NULL) {
+        base = v;
+    } else if ((v = _ak_getenv("XDG_CACHE_HOME")) != NULL && v[0] == '/') {
+        /* the XDG spec says to ignore relative values */
+        base = v; suffix = "/amdkit";
+    } else if ((v = _ak_getenv("HOME")) != NULL) {
+        base = v; suffix = "/.cache/amdkit";
+    }
+    if (!base) return 1;
+    len = strlen(base);
+    /* drop trailing slashes (but keep "/") */
+    while (len > 1 && base[len - 1] == '/') len--;
+    if (need) *need = len + strlen(suffix) + 1;
+    if (len + strlen(suffix) + 1 > n) return 2;
+    memcpy(buf, base, len);
+    memcpy(buf + len, suffix, strlen(suffix) + 1);
+    return 0;
+}
+
+AKDEF ak_result ak_cache_dir(const ak_config* cfg, char* buf, size_t buf_size) {
+    size_t need = 0;
+    int r;
+    if (!buf || !buf_size)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_cache_dir: buf is %s and buf_size is %lu, expected a buffer",
+                       buf ? "set" : "NULL", (unsigned long)buf_size);
+    r = _ak_cache_resolve_dir(cfg, buf, buf_size, &need);
+    if (r == 1) {
+        buf[0] = 0;
+        return _ak_err(AK_ERROR_NOT_FOUND, "ak_cache_dir: no cache directory: cache_dir, AMDKIT_CACHE_DIR, "
+                       "XDG_CACHE_HOME (absolute) and HOME are all unset");
+    }
+    if (r == 2) {
+        buf[0] = 0;
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_cache_dir: buffer of %lu bytes too small, %lu needed",
+                       (unsigned long)buf_size, (unsigned long)need);
+    }
+    return AK_OK;
+}
+
+/* ---- small file helpers --------------------------------------------------- */
+
+static void _ak_put_u32le(uint8_t* p, uint32_t v) { int i; for (i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i)); }
+static void _ak_put_u64le(uint8_t* p, uint64_t v) { int i; for (i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i)); }
+static uint32_t _ak_get_u32le(const uint8_t* p) {
+    uint32_t v = 0; int i;
+    for (i = 3; i >= 0; i--) v = (v << 8) | p[i];
+    return v;
+}
+static uint64_t _ak_get_u64le(const uint8_t* p) {
+    uint64_t v = 0; int i;
+    for (i = 7; i >= 0; i--) v = (v << 8) | p[i];
+    return v;
+}
+
+/* Read/write exactly n bytes (retrying on EINTR / short transfers). 0 ok, -1 error, 1 end of file (read). */
+static int _ak_read_full(int fd, void* buf, size_t n) {
+    uint8_t* p = (uint8_t*)buf;
+    while (n) {
+        ssize_t r = read(fd, p, n);
+        if (r < 0) { if (errno == EINTR) continue; return -1; }
+        if (r == 0) return 1;
+        p += r; n -= (size_t)r;
+    }
+    return 0;
+}
+static int _ak_write_full(int fd, const void* buf, size_t n) {
+    const uint8_t* p = (const uint8_t*)buf;
+    while (n) {
+        ssize_t r = write(fd, p, n);
+        if (r < 0) { if (errno == EINTR) continue; return -1; }
+        if (r == 0) { errno = EIO; return -1; }
+        p += r; n -= (size_t)r;
+    }
+    return 0;
+}
+
+/* mkdir -p. 0 ok (path is a directory), else -1 with errno set. */
+static int _ak_mkdir_p(const char* path) {
+    char buf[_AK_CACHE_PATH_MAX];
+    size_t i, n = strlen(path);
+    struct stat st;
+    if (!n || n >= sizeof buf) { errno = ENAMETOOLONG; return -1; }
+    memcpy(buf, path, n + 1);
+    for (i = 1; i < n; i++) {
+        if (buf[i] != '/') continue;
+        buf[i] = 0;
+        if (mkdir(buf, 0755) != 0 && errno != EEXIST) {
+            int e = errno;
+            if (stat(buf, &st) != 0 || !S_ISDIR(st.st_mode)) { errno = e; return -1; }
+        }
+        buf[i] = '/';
+    }
+    if (mkdir(buf, 0755) != 0 && errno != EEXIST) return -1;
+    if (stat(buf, &st) != 0) return -1;
+    if (!S_ISDIR(st.st_mode)) { errno = ENOTDIR; return -1; }
+    return 0;
+}
+
+/* Process-wide counter for unique temp names (with pid and thread). */
+static pthread_mutex_t _ak_cache_tmp_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned long long _ak_cache_tmp_counter;
+static void _ak_cache_tmp_name(char* out, size_t cap, const char* dir_or_shard, const char* stem) {
+    unsigned long long ctr, tid = 0;
+    pthread_t self = pthread_self();
+    memcpy(&tid, &self, sizeof self < sizeof tid ? sizeof self : sizeof tid);
+    pthread_mutex_lock(&_ak_cache_tmp_lock);
+    ctr = ++_ak_cache_tmp_counter;
+    pthread_mutex_unlock(&_ak_cache_tmp_lock);
+    snprintf(out, cap, "%s/%s.%ld.%llx.%llu.tmp", dir_or_shard, stem, (long)getpid(), tid, ctr);
+}
+
+static int _ak_has_suffix(const char* s, const char* suf) {
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && !memcmp(s + a - b, suf, b);
+}
+static int _ak_is_shard_name(const char* s) {
+    return isxdigit((unsigned char)s[0]) && isxdigit((unsigned char)s[1]) && s[2] == 0;
+}
+
+/* ---- key digests ------------------------------------------------------------ */
+
+/* Normalized key fields (NULL -> ""). */
+static void _ak_cache_key_fields(const _ak_cache_key* k, const char* f[_AK_KF_COUNT], size_t l[_AK_KF_COUNT]) {
+    int i;
+    f[_AK_KF_SOURCE] = k->source;
+    l[_AK_KF_SOURCE] = k->source_len ? k->source_len : strlen(k->source);
+    f[_AK_KF_NAME] = k->kernel_name;
+    f[_AK_KF_OPTIONS] = k->options;
+    f[_AK_KF_ARCH] = k->arch;
+    f[_AK_KF_BACKEND] = k->backend;
+    f[_AK_KF_COMPILER] = k->compiler;
+    f[_AK_KF_DEVICE] = k->device_tag;
+    for (i = 1; i < _AK_KF_COUNT; i++) {
+        if (!f[i]) f[i] = "";
+        l[i] = strlen(f[i]);
+    }
+}
+
+/* Memory key: the fast hash chained over every field (each field's length is
+ * mixed in by the hash, so field boundaries cannot shift). */
+static _ak_h128 _ak_cache_mem_hash(const char* const f[_AK_KF_COUNT], const size_t l[_AK_KF_COUNT]) {
+    _ak_h128 h;
+    int i;
+    h.lo = (uint64_t)_AK_CACHE_FORMAT; h.hi = 0;
+    for (i = 0; i < _AK_KF_COUNT; i++) h = _ak_hash128_seeded(f[i], l[i], h);
+    return h;
+}
+
+/* Disk key: SHA-256 over a canonical text, each field length-prefixed:
+ *   "amdkit-cache-key\nformat 1\namdkit 0.1.0\n" then "<tag> <len>\n<bytes>\n"
+ * for backend, compiler, arch, kernel, options, source. No device_tag. */
+static void _ak_cache_disk_digest(const char* const f[_AK_KF_COUNT], const size_t l[_AK_KF_COUNT], uint8_t out[32]) {
+    static const int order[6] = { _AK_KF_BACKEND, _AK_KF_COMPILER, _AK_KF_ARCH, _AK_KF_NAME, _AK_KF_OPTIONS,
+                                  _AK_KF_SOURCE };
+    static const char* tags[6] = { "backend", "compiler", "arch", "kernel", "options", "source" };
+    _ak_sha256_ctx s;
+    char line[96];
+    int i, n;
+    _ak_sha256_init(&s);
+    n = snprintf(line, sizeof line, "amdkit-cache-key\nformat %u\namdkit %s\n", _AK_CACHE_FORMAT, AK_VERSION_STRING);
+    _ak_sha256_update(&s, line, (size_t)n);
+    for (i = 0; i < 6; i++) {
+        n = snprintf(line, sizeof line, "%s %lu\n", tags[i], (unsigned long)l[order[i]]);
+        _ak_sha256_update(&s, line, (size_t)n);
+        _ak_sha256_update(&s, f[order[i]], l[order[i]]);
+        _ak_sha256_update(&s, "\n", 1);
+    }
+    _ak_sha256_final(&s, out);
+}
+
+/* dir/<2 hex>/<64 hex>.akc (and the shard folder in `shard` if given). */
+static void _ak_cache_paths(const _ak_cache* c, const uint8_t digest[32], char* path, size_t cap, char* shard,
+                            size_t shard_cap) {
+    char hex[65];
+    _ak_hex(digest, 32, hex);
+    snprintf(path, cap, "%s/%.2s/%s.akc", c->dir, hex, hex);
+    if (shard) snprintf(shard, shard_cap, "%s/%.2s", c->dir, hex);
+}
+
+/* ---- entries ---------------------------------------------------------------- */
+
+static void _ak_cache_count(_ak_cache* c, unsigned long long* field, unsigned long long n) {
+    _ak_mutex_lock(&c->lock);
+    *field += n;
+    _ak_mutex_unlock(&c->lock);
+}
+
+/* New entry holding a copy of the key material (one allocation). */
+static _ak_cache_entry* _ak_cache_entry_new(const char* const f[_AK_KF_COUNT], const size_t l[_AK_KF_COUNT]) {
+    size_t total = sizeof(_ak_cache_entry), off;
+    _ak_cache_entry* e;
+    char* mem;
+    int i;
+    for (i = 0; i < _AK_KF_COUNT; i++) total += l[i] + 1;
+    e = (_ak_cache_entry*)_ak_alloc(total);
+    if (!e) return NULL;
+    memset(e, 0, sizeof *e);
+    mem = (char*)(e + 1);
+    off = 0;
+    for (i = 0; i < _AK_KF_COUNT; i++) {
+        memcpy(mem + off, f[i], l[i]);
+        mem[off + l[i]] = 0;
+        e->kf[i] = mem + off;
+        e->kl[i] = l[i];
+        off += l[i] + 1;
+    }
+    return e;
+}
+
+/* Free an entry whose last reference is gone (cache lock NOT held). */
+static void _ak_cache_entry_free(_ak_cache* c, _ak_cache_entry* e) {
+    if (e->loaded && c->unload) c->unload(c->unload_user, e->loaded);
+    _ak_dealloc(e->data);
+    _ak_dealloc(e->err_msg); _ak_dealloc(e->err_log); _ak_dealloc(e->err_opts); _ak_dealloc(e->err_src);
+    _ak_dealloc(e);
+}
+static void _ak_cache_free_list(_ak_cache* c, _ak_cache_entry* list) {
+    while (list) {
+        _ak_cache_entry* nx = list->hnext;
+        _ak_cache_entry_free(c, list);
+        list = nx;
+    }
+}
+
+static int _ak_cache_key_eq(const _ak_cache_entry* e, const char* const f[_AK_KF_COUNT],
+                            const size_t l[_AK_KF_COUNT]) {
+    int i;
+    for (i = _AK_KF_COUNT - 1; i >= 0; i--) /* short fields first, the source last */
+        if (e->kl[i] != l[i] || memcmp(e->kf[i], f[i], l[i]) != 0) return 0;
+    return 1;
+}
+
+/* -- map + LRU, all with the cache lock held -- */
+static _ak_cache_entry* _ak_cache_find(_ak_cache* c, _ak_h128 h, const char* const f[_AK_KF_COUNT],
+                                       const size_t l[_AK_KF_COUNT]) {
+    _ak_cache_entry* e = c->buckets[(size_t)h.lo & (c->nbuckets - 1)];
+    for (; e; e = e->hnext)
+        if (e->hash.lo == h.lo && e->hash.hi == h.hi && _ak_cache_key_eq(e, f, l)) return e;
+    return NULL;
+}
+static void _ak_cache_lru_unlink(_ak_cache* c, _ak_cache_entry* e) {
+    if (e->prev) e->prev->next = e->next; else c->head = e->next;
+    if (e->next) e->next->prev = e->prev; else c->tail = e->prev;
+    e->prev = e->next = NULL;
+}
+static void _ak_cache_lru_push_front(_ak_cache* c, _ak_cache_entry* e) {
+    e->prev = NULL;
+    e->next = c->head;
+    if (c->head) c->head->prev = e; else c->tail = e;
+    c->head = e;
+}
+static void _ak_cache_grow(_ak_cache* c) {
+    size_t nb = c->nbuckets * 2, i;
+    _ak_cache_entry** b = (_ak_cache_entry**)_ak_calloc(nb * sizeof *b);
+    if (!b) return; /* keep the longer chains */
+    for (i = 0; i < c->nbuckets; i++) {
+        _ak_cache_entry* e = c->buckets[i];
+        while (e) {
+            _ak_cache_entry* nx = e->hnext;
+            size_t j = (size_t)e->hash.lo & (nb - 1);
+            e->hnext = b[j];
+            b[j] = e;
+            e = nx;
+        }
+    }
+    _ak_dealloc(c->buckets);
+    c->buckets = b;
+    c->nbuckets = nb;
+}
+static void _ak_cache_index_add(_ak_cache* c, _ak_cache_entry* e) {
+    size_t j;
+    if ((size_t)c->count + 1 > c->nbuckets - c->nbuckets / 4) _ak_cache_grow(c);
+    j = (size_t)e->hash.lo & (c->nbuckets - 1);
+    e->hnext = c->buckets[j];
+    c->buckets[j] = e;
+    _ak_cache_lru_push_front(c, e);
+    e->indexed = 1;
+    e->refs++;
+    c->count++;
+}
+/* Remove from map and LRU and drop the index's reference; an entry left with
+ * no reference goes onto *dead (freed by the caller after unlocking). */
+static void _ak_cache_index_remove(_ak_cache* c, _ak_cache_entry* e, _ak_cache_entry** dead) {
+    _ak_cache_entry** pp = &c->buckets[(size_t)e->hash.lo & (c->nbuckets - 1)];
+    while (*pp && *pp != e) pp = &(*pp)->hnext;
+    if (*pp) *pp = e->hnext;
+    e->hnext = NULL;
+    _ak_cache_lru_unlink(c, e);
+    e->indexed = 0;
+    c->count--;
+    if (--e->refs == 0) { e->hnext = *dead; *dead = e; }
+}
+/* Evict least recently used entries (never one still being compiled) down
+ * to capacity. Returns how many; *name gets the kernel name of the last one
+ * (the caller logs after unlocking: no user callback runs under the lock). */
+static int _ak_cache_evict_to_capacity(_ak_cache* c, _ak_cache_entry** dead, char* name, size_t name_cap) {
+    _ak_cache_entry* e = c->tail;
+    int n = 0;
+    while (c->count > c->capacity && e) {
+        _ak_cache_entry* older_next = e->prev;
+        if (e->state == _AK_CE_READY) {
+            _ak_copy(name, name_cap, e->kf[_AK_KF_NAME]);
+            _ak_cache_index_remove(c, e, dead);
+            c->evictions++;
+            n++;
+        }
+        e = older_next;
+    }
+    return n;
+}
+
+/* ---- create / destroy ------------------------------------------------------- */
+
+/* Set up the disk level: mkdir -p and a write probe. Logs one warning when
+ * the directory is unusable. */
+static void _ak_cache_disk_setup(_ak_cache* c) {
+    char probe[_AK_CACHE_PATH_MAX + 128];
+    int fd;
+    if (!c->dir[0]) {
+        c->disk = 0;
+        _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_DIR_UNUSABLE,
+                "no cache directory (cache_dir, AMDKIT_CACHE_DIR, XDG_CACHE_HOME and HOME unset): memory-only");
+        return;
+    }
+    if (strlen(c->dir) > _AK_CACHE_PATH_MAX - 160) {
+        c->disk = 0;
+        _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_DIR_UNUSABLE, "cache directory path too long: memory-only");
+        return;
+    }
+    if (_ak_mkdir_p(c->dir) != 0) {
+        c->disk = 0;
+        _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_DIR_UNUSABLE, "cannot create cache directory %s (%s): memory-only",
+                c->dir, strerror(errno));
+        return;
+    }
+    _ak_cache_tmp_name(probe, sizeof probe, c->dir, ".probe");
+    fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    if (fd < 0) {
+        c->disk = 0;
+        _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_DIR_UNUSABLE, "cache directory %s is not writable (%s): memory-only",
+                c->dir, strerror(errno));
+        return;
+    }
+    close(fd);
+    unlink(probe);
+    c->disk = 1;
+}
+
+static ak_result _ak_cache_create(const ak_config* cfg, const _ak_logger* log,
+                                  void (*unload)(void* unload_user, void* loaded), void* unload_user, _ak_cache** out) {
+    _ak_cache* c;
+    if (!out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "cache: out is NULL");
+    *out = NULL;
+    if (!cfg) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "cache: cfg is NULL");
+    if (cfg->cache_enabled && cfg->cache_capacity < 1)
+        return _ak_err(AK_ERROR_CONFIG, "cache_capacity is %d, expected >= 1", cfg->cache_capacity);
+    if (cfg->cache_max_bytes < 0)
+        return _ak_err(AK_ERROR_CONFIG, "cache_max_bytes is %lld, expected >= 0 (0 = no cap)", cfg->cache_max_bytes);
+    c = (_ak_cache*)_ak_calloc(sizeof *c);
+    if (!c) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "cache: out of host memory");
+    c->nbuckets = 16;
+    c->buckets = (_ak_cache_entry**)_ak_calloc(c->nbuckets * sizeof *c->buckets);
+    if (!c->buckets) { _ak_dealloc(c); return _ak_err(AK_ERROR_OUT_OF_MEMORY, "cache: out of host memory"); }
+    _ak_mutex_init(&c->lock);
+    _ak_cond_init(&c->cond);
+    if (log) c->log = *log;
+    else { c->log.fn = NULL; c->log.user_data = NULL; c->log.level = AK_LOG_WARN; }
+    c->unload = unload;
+    c->unload_user = unload_user;
+    c->enabled = cfg->cache_enabled ? 1 : 0;
+    c->capacity = cfg->cache_capacity > 0 ? cfg->cache_capacity : 1;
+    c->max_bytes = cfg->cache_max_bytes;
+    if (_ak_cache_resolve_dir(cfg, c->dir, sizeof c->dir, NULL) != 0) c->dir[0] = 0;
+    c->disk = 0;
+    if (c->enabled && cfg->disk_cache) _ak_cache_disk_setup(c);
+    *out = c;
+    return AK_OK;
+}
+
+/* Frees every indexed entry (callers must have released theirs). */
+static void _ak_cache_destroy(_ak_cache* c) {
+    _ak_cache_entry* e;
+    if (!c) return;
+    e = c->head;
+    while (e) {
+        _ak_cache_entry* nx = e->next;
+        _ak_cache_entry_free(c, e);
+        e = nx;
+    }
+    _ak_dealloc(c->buckets);
+    _ak_cond_destroy(&c->cond);
+    _ak_mutex_destroy(&c->lock);
+    _ak_dealloc(c);
+}
+
+/* ---- disk level ---------------------------------------------------------------- */
+
+/* Verify one cache file. expect_digest may be NULL (then any digest is
+ * accepted). Returns 1 valid (*data and *size set if data != NULL), 0 missing,
+ * -1 invalid (*why says what), -2 unreadable (errno). */
+static int _ak_cache_file_check(const char* path, const uint8_t* expect_digest, void** data, size_t* size,
+                                const char** why) {
+    uint8_t hdr[_AK_CACHE_HDR], sum[32];
+    struct stat st;
+    uint64_t psize;
+    void* buf;
+    int fd, r;
+    *why = "";
+    if (data) *data = NULL;
+    if (size) *size = 0;
+    fd = open(path, O_RDONLY);
+    if (fd < 0) return errno == ENOENT ? 0 : -2;
+    if (fstat(fd, &st) != 0) { close(fd); return -2; }
+    if ((uint64_t)st.st_size < _AK_CACHE_HDR) { close(fd); *why = "truncated header"; return -1; }
+    r = _ak_read_full(fd, hdr, sizeof hdr);
+    if (r != 0) { close(fd); if (r < 0) return -2; *why = "truncated header"; return -1; }
+    if (memcmp(hdr, "AKCACHE\0", 8) != 0) { close(fd); *why = "bad magic (not an amdkit cache file)"; return -1; }
+    if (_ak_get_u32le(hdr + 8) != _AK_CACHE_FORMAT || _ak_get_u32le(hdr + 12) != _AK_CACHE_HDR) {
+        close(fd); *why = "other format version"; return -1;
+    }
+    if (expect_digest && memcmp(hdr + 16, expect_digest, 32) != 0) { close(fd); *why = "key digest mismatch"; return -1; }
+    psize = _ak_get_u64le(hdr + 48);
+    if (psize != (uint64_t)st.st_size - _AK_CACHE_HDR) {
+        close(fd);
+        *why = psize > (uint64_t)st.st_size - _AK_CACHE_HDR ? "truncated payload" : "size mismatch";
+        return -1;
+    }
+    buf = _ak_alloc((size_t)psize);
+    if (!buf) { close(fd); errno = ENOMEM; return -2; }
+    r = _ak_read_full(fd, buf, (size_t)psize);
+    close(fd);
+    if (r != 0) { _ak_dealloc(buf); if (r < 0) return -2; *why = "truncated payload"; return -1; }
+    _ak_sha256(buf, (size_t)psize, sum);
+    if (memcmp(sum, hdr + 56, 32) != 0) { _ak_dealloc(buf); *why = "payload checksum mismatch"; return -1; }
+    if (data) { *data = buf; if (size) *size = (size_t)psize; }
+    else _ak_dealloc(buf);
+    return 1;
+}
+
+/* Read the entry of a digest: 1 hit (data/size set, mtime refreshed), 0 miss
+ * (a corrupt file was removed, logged and counted). */
+static int _ak_cache_disk_read(_ak_cache* c, const uint8_t digest[32], const char* name, void** data, size_t* size) {
+    char path[_AK_CACHE_PATH_MAX + 512];
+    const char* why;
+    int r;
+    _ak_cache_paths(c, digest, path, sizeof path, NULL, 0);
+    r = _ak_cache_file_check(path, digest, data, size, &why);
+    if (r == 1) {
+        utimensat(AT_FDCWD, path, NULL, 0); /* LRU order for the size cap; failure is harmless */
+        return 1;
+    }
+    if (r == 0) return 0;
+    if (r == -2) {
+        _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_CORRUPT_ENTRY, "cannot read %s (%s) for '%s': recompiling", path,
+                strerror(errno), name);
+        _ak_cache_count(c, &c->disk_errors, 1);
+        return 0;
+    }
+    unlink(path);
+    _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_CORRUPT_ENTRY, "%s: %s; removed, recompiling '%s'", path, why, name);
+    _ak_cache_count(c, &c->disk_errors, 1);
+    return 0;
+}
+
+/* Remove a file that verified but whose payload would not load. */
+static void _ak_cache_disk_reject(_ak_cache* c, const uint8_t digest[32], const char* name) {
+    char path[_AK_CACHE_PATH_MAX + 512];
+    _ak_cache_paths(c, digest, path, sizeof path, NULL, 0);
+    unlink(path);
+    _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_CORRUPT_ENTRY, "%s: code object for '%s' failed to load; removed, "
+            "recompiling", path, name);
+    _ak_cache_count(c, &c->disk_errors, 1);
+}
+
+typedef struct _ak_cache_file { char* path; long long bytes; long long sec, nsec; } _ak_cache_file;
+static int _ak_cache_file_cmp(const void* a, const void* b) {
+    const _ak_cache_file* x = (const _ak_cache_file*)a;
+    const _ak_cache_file* y = (const _ak_cache_file*)b;
+    if (x->sec != y->sec) return x->sec < y->sec ? -1 : 1;
+    if (x->nsec != y->nsec) return x->nsec < y->nsec ? -1 : 1;
+    return strcmp(x->path, y->path);
+}
+
+/* After a write: if the *.akc files under dir exceed the cap, delete the
+ * oldest (by mtime) until under it. Temp files an hour old (a writer that
+ * died) are removed on the way. */
+static void _ak_cache_enforce_cap(_ak_cache* c) {
+    _ak_cache_file* files = NULL;
+    size_t nfiles = 0, capf = 0, i;
+    long long total = 0;
+    unsigned long long removed = 0;
+    DIR* top;
+    struct dirent* de;
+    time_t now = time(NULL);
+    if (c->max_bytes <= 0) return;
+    top = opendir(c->dir);
+    if (!top) return;
+    while ((de = readdir(top)) != NULL) {
+        char shard[_AK_CACHE_PATH_MAX + 8];
+        DIR* sd;
+        struct dirent* fe;
+        if (!_ak_is_shard_name(de->d_name)) continue;
+        snprintf(shard, sizeof shard, "%s/%.2s", c->dir, de->d_name);
+        sd = opendir(shard);
+        if (!sd) continue;
+        while ((fe = readdir(sd)) != NULL) {
+            char path[_AK_CACHE_PATH_MAX + 512];
+            struct stat st;
+            int is_tmp = _ak_has_suffix(fe->d_name, ".tmp");
+            if (!is_tmp && !_ak_has_suffix(fe->d_name, ".akc")) continue;
+            snprintf(path, sizeof path, "%s/%s", shard, fe->d_name);
+            if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) continue;
+            if (is_tmp) { /* left by a writer that died: remove once it is an hour old */
+                if (st.st_mtime + 3600 < now) unlink(path);
+                continue;
+            }
+            if (nfiles == capf) {
+                size_t nc = capf ? capf * 2 : 64;
+                _ak_cache_file* nf = (_ak_cache_file*)_ak_realloc(files, nc * sizeof *nf);
+                if (!nf) break;
+                files = nf; capf = nc;
+            }
+            files[nfiles].path = _ak_strdup(path);
+            if (!files[nfiles].path) break;
+            files[nfiles].bytes = (long long)st.st_size;
+            files[nfiles].sec = (long long)st.st_mtim.tv_sec;
+            files[nfiles].nsec = (long long)st.st_mtim.tv_nsec;
+            total += (long long)st.st_size;
+            nfiles++;
+        }
+        closedir(sd);
+    }
+    closedir(top);
+    if (total > c->max_bytes && nfiles) {
+        qsort(files, nfiles, sizeof *files, _ak_cache_file_cmp);
+        for (i = 0; i < nfiles && total > c->max_bytes; i++) {
+            int ok = unlink(files[i].path) == 0;
+            if (ok || errno == ENOENT) total -= files[i].bytes; /* ENOENT: someone else removed it */
+            if (ok) {
+                removed++;
+                _ak_log(&c->log, AK_LOG_DEBUG, AK_LOGITEM_CACHE_EVICT, "disk entry %s evicted (cap %lld bytes)",
+                        files[i].path, c->max_bytes);
+            }
+        }
+    }
+    for (i = 0; i < nfiles; i++) _ak_dealloc(files[i].path);
+    _ak_dealloc(files);
+    if (removed) _ak_cache_count(c, &c->evictions, removed);
+}
+
+/* Write an entry: temp file in the shard folder, then rename. Failures are
+ * logged and otherwise ignored. */
+static void _ak_cache_disk_write(_ak_cache* c, const uint8_t digest[32], const char* name, const void* data,
+                                 size_t size) {
+    char path[_AK_CACHE_PATH_MAX + 512], shard[_AK_CACHE_PATH_MAX + 8], tmp[_AK_CACHE_PATH_MAX + 256], hex[65];
+    uint8_t hdr[_AK_CACHE_HDR];
+    const char* what = "open";
+    int fd, e;
+    _ak_cache_paths(c, digest, path, sizeof path, shard, sizeof shard);
+    if (mkdir(shard, 0755) != 0 && errno != EEXIST) {
+        /* the directory itself may have been removed since: make it again */
+        if (_ak_mkdir_p(shard) != 0) {
+            _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_WRITE_FAILED, "cannot create %s (%s); '%s' not stored", shard,
+                    strerror(errno), name);
+            return;
+        }
+    }
+    memcpy(hdr, "AKCACHE\0", 8);
+    _ak_put_u32le(hdr + 8, _AK_CACHE_FORMAT);
+    _ak_put_u32le(hdr + 12, _AK_CACHE_HDR);
+    memcpy(hdr + 16, digest, 32);
+    _ak_put_u64le(hdr + 48, (uint64_t)size);
+    _ak_sha256(data, size, hdr + 56);
+    _ak_hex(digest, 32, hex);
+    _ak_cache_tmp_name(tmp, sizeof tmp, shard, hex);
+    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    if (fd >= 0) {
+        what = "write";
+        if (_ak_write_full(fd, hdr, sizeof hdr) == 0 && _ak_write_full(fd, data, size) == 0) {
+            what = "close";
+            if (close(fd) == 0) {
+                fd = -1;
+                what = "rename";
+                if (rename(tmp, path) == 0) {
+                    _ak_cache_enforce_cap(c);
+                    return;
+                }
+            }
+        }
+        e = errno;
+        if (fd >= 0) close(fd);
+        unlink(tmp);
+        errno = e;
+    }
+    _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_WRITE_FAILED, "%s %s failed (%s); '%s' not stored", what, tmp,
+            strerror(errno), name);
+}
+
+/* ---- get -------------------------------------------------------------------------- */
+
+static double _ak_ms_since(uint64_t t0) { return (double)(_ak_now_ns() - t0) / 1e6; }
+
+/* Run the compiler and count it. */
+static ak_result _ak_cache_run_compile(_ak_cache* c, const _ak_cache_ops* ops, const char* name, void** data,
+                                       size_t* size, double* ms) {
+    uint64_t t0 = _ak_now_ns();
+    ak_result r;
+    *data = NULL; *size = 0;
+    r = ops->compile(ops->user, data, size);
+    *ms = _ak_ms_since(t0);
+    _ak_mutex_lock(&c->lock);
+    c->compilations++;
+    c->compile_ms += *ms;
+    _ak_mutex_unlock(&c->lock);
+    if (r == AK_OK && !*data) {
+        r = _ak_err(AK_ERROR_COMPILATION, "compiler returned no code for kernel '%s'", name);
+    } else if (r != AK_OK) {
+        const ak_error_info* info = ak_last_error_info();
+        _ak_dealloc(*data);
+        *data = NULL; *size = 0;
+        if (info->result != r || !info->message[0])
+            r = _ak_err(r, "compiling kernel '%s' failed: %s", name, ak_result_string(r));
+    }
+    return r;
+}
+
+/* Fill a pending entry: disk level, else compile (+ load, + disk write).
+ * Runs without the cache lock. */
+static ak_result _ak_cache_fill(_ak_cache* c, _ak_cache_entry* e, const _ak_cache_ops* ops, ak_cache_source* src) {
+    const char* name = e->kf[_AK_KF_NAME];
+    uint8_t digest[32];
+    void* data = NULL;
+    size_t size = 0;
+    double ms = 0;
+    ak_result r;
+    memset(digest, 0, sizeof digest);
+    if (c->disk) {
+        _ak_cache_disk_digest(e->kf, e->kl, digest);
+        if (_ak_cache_disk_read(c, digest, name, &data, &size)) {
+            void* loaded = NULL;
+            r = ops->load ? ops->load(ops->user, data, size, &loaded) : AK_OK;
+            if (r == AK_OK) {
+                e->data = data; e->size = size; e->loaded = loaded; e->compile_ms = 0;
+                *src = AK_CACHE_DISK;
+                return AK_OK;
+            }
+            _ak_dealloc(data);
+            data = NULL;
+            _ak_cache_disk_reject(c, digest, name);
+        }
+    }
+    r = _ak_cache_run_compile(c, ops, name, &data, &size, &ms);
+    if (r != AK_OK) return r;
+    if (ops->load) {
+        void* loaded = NULL;
+        r = ops->load(ops->user, data, size, &loaded);
+        if (r != AK_OK) { _ak_dealloc(data); return r; }
+        e->loaded = loaded;
+    }
+    e->data = data; e->size = size; e->compile_ms = ms;
+    *src = AK_CACHE_MISS;
+    if (c->disk) _ak_cache_disk_write(c, digest, name, data, size);
+    return AK_OK;
+}
+
+/* Cache disabled or bypassed: a private entry, compiled and loaded now,
+ * freed on release. */
+static ak_result _ak_cache_get_private(_ak_cache* c, const char* const f[_AK_KF_COUNT], const size_t l[_AK_KF_COUNT],
+                                       const _ak_cache_ops* ops, _ak_cache_entry** out) {
+    _ak_cache_entry* e = _ak_cache_entry_new(f, l);
+    double ms = 0;
+    ak_result r;
+    if (!e) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "cache: out of host memory for kernel '%s'", f[_AK_KF_NAME]);
+    r = _ak_cache_run_compile(c, ops, f[_AK_KF_NAME], &e->data, &e->size, &ms);
+    if (r == AK_OK && ops->load) {
+        void* loaded = NULL;
+        r = ops->load(ops->user, e->data, e->size, &loaded);
+        if (r == AK_OK) e->loaded = loaded;
+    }
+    if (r != AK_OK) { _ak_cache_entry_free(c, e); return r; }
+    e->compile_ms = ms;
+    e->state = _AK_CE_READY;
+    e->refs = 1;
+    *out = e;
+    return AK_OK;
+}
+
+/* Raise a failed entry's error on this thread (a waiter's view of the compile failure). */
+static ak_result _ak_cache_raise(const _ak_cache_entry* e) {
+    ak_result r = _ak_err(e->err, "%s", e->err_msg ? e->err_msg : "compilation failed in another thread");
+    if (e->err_log && e->err_log[0]) _ak_err_compile_detail(e->err_log, e->err_opts, e->err_src);
+    return r;
+}
+
+/* get with the memory hash given (tests force collisions through it). */
+static ak_result _ak_cache_get_hashed(_ak_cache* c, const char* const f[_AK_KF_COUNT], const size_t l[_AK_KF_COUNT],
+                                      _ak_h128 h, const _ak_cache_ops* ops, _ak_cache_entry** out,
+                                      ak_cache_source* src) {
+    _ak_cache_entry* e;
+    _ak_cache_entry* fresh = NULL;
+    _ak_cache_entry* dead = NULL;
+    ak_cache_source got = AK_CACHE_MISS;
+    ak_result r;
+    int evicted;
+    char evicted_name[128];
+    for (;;) {
+        _ak_mutex_lock(&c->lock);
+        e = _ak_cache_find(c, h, f, l);
+        if (e) break;
+        if (fresh) {
+            /* miss: insert the pending entry, compile outside the lock */
+            fresh->hash = h;
+            fresh->state = _AK_CE_PENDING;
+            fresh->refs = 1; /* ours */
+            _ak_cache_index_add(c, fresh);
+            evicted = _ak_cache_evict_to_capacity(c, &dead, evicted_name, sizeof evicted_name);
+            _ak_mutex_unlock(&c->lock);
+            _ak_cache_free_list(c, dead);
+            dead = NULL;
+            if (evicted)
+                _ak_log(&c->log, AK_LOG_DEBUG, AK_LOGITEM_CACHE_EVICT, "%d memory entr%s evicted (capacity %d), last '%s'",
+                        evicted, evicted == 1 ? "y" : "ies", c->capacity, evicted_name);
+            e = fresh;
+            goto fill;
+        }
+        _ak_mutex_unlock(&c->lock);
+        fresh = _ak_cache_entry_new(f, l); /* allocate outside the lock, then look again */
+        if (!fresh) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "cache: out of host memory for kernel '%s'", f[_AK_KF_NAME]);
+    }
+    /* found (lock held) */
+    e->refs++;
+    while (e->state == _AK_CE_PENDING) _ak_cond_wait(&c->cond, &c->lock);
+    if (e->state == _AK_CE_READY) {
+        c->memory_hits++;
+        if (e->indexed && c->head != e) { _ak_cache_lru_unlink(c, e); _ak_cache_lru_push_front(c, e); }
+        _ak_mutex_unlock(&c->lock);
+        if (fresh) _ak_dealloc(fresh);
+        if (c->log.level >= AK_LOG_DEBUG)
+            _ak_log(&c->log, AK_LOG_DEBUG, AK_LOGITEM_CACHE_MEMORY_HIT, "'%s' (%s)", e->kf[_AK_KF_NAME], e->kf[_AK_KF_ARCH]);
+        *out = e;
+        if (src) *src = AK_CACHE_MEMORY;
+        return AK_OK;
+    }
+    /* the compile we waited for failed: same code and message, entry not cached */
+    _ak_mutex_unlock(&c->lock);
+    if (fresh) _ak_dealloc(fresh);
+    r = _ak_cache_raise(e);
+    _ak_cache_entry_release(c, e);
+    return r;
+
+fill:
+    r = _ak_cache_fill(c, e, ops, &got);
+    if (r != AK_OK) {
+        const ak_error_info* info = ak_last_error_info();
+        e->err = r;
+        e->err_msg = _ak_strdup(info->message);
+        e->err_log = _ak_strdup(info->log);
+        e->err_opts = _ak_strdup(info->options);
+        e->err_src = _ak_strdup(info->source_name);
+    }
+    _ak_mutex_lock(&c->lock);
+    if (got == AK_CACHE_DISK) c->disk_hits++; else c->misses++;
+    if (r == AK_OK) {
+        e->state = _AK_CE_READY;
+    } else {
+        e->state = _AK_CE_FAILED;
+        if (e->indexed) _ak_cache_index_remove(c, e, &dead); /* we still hold ours: never freed here */
+    }
+    _ak_cond_broadcast(&c->cond);
+    _ak_mutex_unlock(&c->lock);
+    if (r != AK_OK) {
+        _ak_cache_entry_release(c, e); /* leaves this thread's error as the compile recorded it */
+        return r;
+    }
+    if (c->log.level >= AK_LOG_DEBUG) {
+        if (got == AK_CACHE_DISK)
+            _ak_log(&c->log, AK_LOG_DEBUG, AK_LOGITEM_CACHE_DISK_HIT, "'%s' (%s)", e->kf[_AK_KF_NAME], e->kf[_AK_KF_ARCH]);
+        else
+            _ak_log(&c->log, AK_LOG_DEBUG, AK_LOGITEM_CACHE_MISS, "'%s' (%s) compiled in %.1f ms", e->kf[_AK_KF_NAME],
+                    e->kf[_AK_KF_ARCH], e->compile_ms);
+    }
+    *out = e;
+    if (src) *src = got;
+    return AK_OK;
+}
+
+static ak_result _ak_cache_get(_ak_cache* c, const _ak_cache_key* key, const _ak_cache_ops* ops, int bypass,
+                               _ak_cache_entry** out, ak_cache_source* src) {
+    const char* f[_AK_KF_COUNT];
+    size_t l[_AK_KF_COUNT];
+    if (out) *out = NULL;
+    if (src) *src = AK_CACHE_MISS;
+    if (!c || !key || !ops || !ops->compile || !out)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "cache get: %s is NULL",
+                       !c ? "cache" : !key ? "key" : !ops ? "ops" : !ops->compile ? "ops->compile" : "out");
+    if (!key->source) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "cache get: key source is NULL");
+    _ak_cache_key_fields(key, f, l);
+    if (!c->enabled || bypass) {
+        if (c->log.level >= AK_LOG_DEBUG)
+            _ak_log(&c->log, AK_LOG_DEBUG, AK_LOGITEM_CACHE_MISS, "'%s' (%s): cache %s, compiling", f[_AK_KF_NAME],
+                    f[_AK_KF_ARCH], c->enabled ? "bypassed" : "disabled");
+        return _ak_cache_get_private(c, f, l, ops, out);
+    }
+    return _ak_cache_get_hashed(c, f, l, _ak_cache_mem_hash(f, l), ops, out, src);
+}
+
+static const void* _ak_cache_entry_data(const _ak_cache_entry* e, size_t* size) {
+    if (!e) { if (size) *size = 0; return NULL; }
+    if (size) *size = e->size;
+    return e->data;
+}
+static void* _ak_cache_entry_loaded(const _ak_cache_entry* e) { return e ? e->loaded : NULL; }
+static double _ak_cache_entry_compile_ms(const _ak_cache_entry* e) { return e ? e->compile_ms : 0.0; }
+
+/* Drop a reference; the last one frees the entry (and unloads its handle). */
+static void _ak_cache_entry_release(_ak_cache* c, _ak_cache_entry* e) {
+    int last;
+    if (!c || !e) return;
+    _ak_mutex_lock(&c->lock);
+    last = --e->refs == 0;
+    _ak_mutex_unlock(&c->lock);
+    if (last) _ak_cache_entry_free(c, e);
+}
+
+/* ---- stats, purge ----------------------------------------------------------------- */
+
+static void _ak_cache_stats(_ak_cache* c, ak_cache_stats* s) {
+    unsigned long long lookups;
+    memset(s, 0, sizeof *s);
+    _ak_mutex_lock(&c->lock);
+    s->compilations = c->compilations;
+    s->memory_hits = c->memory_hits;
+    s->disk_hits = c->disk_hits;
+    s->misses = c->misses;
+    s->evictions = c->evictions;
+    s->disk_errors = c->disk_errors;
+    s->compile_ms = c->compile_ms;
+    s->memory_entries = c->count;
+    _ak_mutex_unlock(&c->lock);
+    lookups = s->memory_hits + s->disk_hits + s->misses;
+    s->hit_rate = lookups ? (double)(s->memory_hits + s->disk_hits) / (double)lookups : 0.0;
+    s->capacity = c->capacity;
+    s->disk_enabled = c->disk;
+    _ak_copy(s->dir, sizeof s->dir, c->dir);
+}
+
+/* Remove our files from one folder (shard: *.akc and *.tmp; top: *.tmp); counts failures. */
+static void _ak_cache_purge_dir(const char* dir, int shard, int* failed, char* first_fail, size_t cap) {
+    DIR* d = opendir(dir);
+    struct dirent* de;
+    if (!d) return;
+    while ((de = readdir(d)) != NULL) {
+        char path[_AK_CACHE_PATH_MAX + 512];
+        int ours = _ak_has_suffix(de->d_name, ".tmp") || (shard && _ak_has_suffix(de->d_name, ".akc"));
+        if (!ours) continue;
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        if (unlink(path) != 0 && errno != ENOENT) {
+            if (!*failed) snprintf(first_fail, cap, "%.4600s (%.300s)", path, strerror(errno));
+            (*failed)++;
+        }
+    }
+    closedir(d);
+}
+
+static ak_result _ak_cache_purge(_ak_cache* c) {
+    _ak_cache_entry* dead = NULL;
+    _ak_cache_entry* e;
+    DIR* top;
+    struct dirent* de;
+    int failed = 0;
+    char first[_AK_CACHE_PATH_MAX + 1024];
+    /* memory: every entry nobody but the index holds */
+    _ak_mutex_lock(&c->lock);
+    e = c->head;
+    while (e) {
+        _ak_cache_entry* nx = e->next;
+        if (e->state == _AK_CE_READY && e->refs == 1) _ak_cache_index_remove(c, e, &dead);
+        e = nx;
+    }
+    _ak_mutex_unlock(&c->lock);
+    _ak_cache_free_list(c, dead);
+    /* disk: every .akc in the shards, temp files anywhere */
+    if (!c->dir[0]) return AK_OK;
+    first[0] = 0;
+    top = opendir(c->dir);
+    if (!top) {
+        if (errno == ENOENT || errno == ENOTDIR) return AK_OK;
+        return _ak_err(AK_ERROR_IO, "cache purge: cannot open %s: %s", c->dir, strerror(errno));
+    }
+    while ((de = readdir(top)) != NULL) {
+        char shard[_AK_CACHE_PATH_MAX + 8];
+        if (!_ak_is_shard_name(de->d_name)) continue;
+        snprintf(shard, sizeof shard, "%s/%.2s", c->dir, de->d_name);
+        _ak_cache_purge_dir(shard, 1, &failed, first, sizeof first);
+    }
+    closedir(top);
+    _ak_cache_purge_dir(c->dir, 0, &failed, first, sizeof first);
+    if (failed) return _ak_err(AK_ERROR_IO, "cache purge: %d file(s) could not be removed, first %s", failed, first);
+    return AK_OK;
+}
+
+AKDEF ak_result ak_cache_stats_get(ak_context* ctx, ak_cache_stats* out) {
+    if (!ctx || !out)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_cache_stats_get: %s is NULL", !ctx ? "ctx" : "out");
+    if (!ctx->cache) {
+        memset(out, 0, sizeof *out);
+        out->capacity = ctx->cfg.cache_capacity;
+        return AK_OK;
+    }
+    _ak_cache_stats(ctx->cache, out);
+    return AK_OK;
+}
+
+AKDEF ak_result ak_cache_purge(ak_context* ctx) {
+    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_cache_purge: ctx is NULL");
+    if (!ctx->cache) return AK_OK;
+    return _ak_cache_purge(ctx->cache);
+}
+/* ==========================================================================
+ * >>impl:pool  caching device memory allocator
+ *
+ * Design (in the spirit of PyTorch's CUDA caching allocator, CuPy's pool and
+ * RMM; written for amdkit):
+ *
+ * - Sizes. Requests are rounded up to 256 B. Small requests (<= 1 MiB) are
+ *   carved from 2 MiB runtime segments; a large request gets a segment of its
+ *   size rounded up to 2 MiB. Small and large blocks live in two separate
+ *   free structures, so small allocations never fragment large segments.
+ * - Free structure. Each of the two is a treap (randomized balanced binary
+ *   tree) keyed by (owner, size, address): owner 0 holds blocks any stream
+ *   may take ("ready"), owner stream+1 holds blocks that still wait for the
+ *   work of that stream. Best fit is one O(log n) lower-bound query in the
+ *   caller's own stream and one in the ready set; the smaller block wins.
+ * - Split: the rest of a block is kept as a free block when it is at least
+ *   512 B (small) or 1 MiB (large); otherwise the whole block is handed out.
+ * - Oversize rule (large blocks only): a free block is not used for a
+ *   request when it is more than twice the request AND more than
+ *   _AK_POOL_OVERSIZE_SLACK (8 MiB) larger than it. Such a request gets its
+ *   own segment instead, so a big cached block is never whittled down by
+ *   small requests into pieces that pin it (pytorch#35901). Best fit gives
+ *   the smallest candidate, so if it is oversize every candidate is.
+ * - Merge: a block that becomes free merges with free neighbours of its
+ *   segment when their states allow it (both ready, one ready, or both
+ *   waiting on the same stream; two blocks waiting on different streams
+ *   merge later, when one of them becomes ready).
+ * - Streams. A block remembers the stream it was allocated for. ak_free
+ *   makes it free at once for that stream (stream order makes it safe).
+ *   Another stream may take it only after the work queued on its stream
+ *   before the free has completed. The ordering events that prove this are
+ *   recorded lazily: when a request misses the caches, one event per stream
+ *   is recorded for all blocks freed on that stream since the last miss
+ *   (the event comes after each of those frees, so waiting for it is the
+ *   same or a stricter ordering than an event recorded at free time), and
+ *   blocks whose event is done become ready. This keeps the hot path
+ *   (ak_malloc hit + ak_free) free of runtime calls. Event objects are
+ *   reference counted, recycled and destroyed with the pool.
+ * - Limit: the pool never reserves more than min(pool_size if > 0,
+ *   max_memory_fraction * device memory if known). When the runtime fails
+ *   or the limit would be exceeded, OOM protection releases every cached
+ *   whole free segment and retries once; then AK_ERROR_OUT_OF_MEMORY with
+ *   the request, in use, reserved, limit and device free/total.
+ * - Pool disabled (cfg.pool_enabled == 0): every allocation is its own
+ *   runtime allocation and every free returns it, but pointers are still
+ *   tracked (errors, stats, the limit).
+ * - Pointer lookup: an open-addressing hash map from address to live block
+ *   (O(1) average). Segments are also kept in a treap by base address, used
+ *   only to explain a bad pointer (interior, double free, foreign).
+ * - Threads: one mutex per pool. Runtime allocation and freeing of
+ *   segments happen outside the lock. The event record/query calls of a
+ *   miss happen inside it (they do not block, and misses are rare and
+ *   followed by a runtime allocation anyway).
+ * ========================================================================== */
+
+#define _AK_POOL_ALIGN        ((size_t)256)
+#define _AK_POOL_SMALL_MAX    ((size_t)1 << 20)   /* requests up to 1 MiB are small */
+#define _AK_POOL_SMALL_SEG    ((size_t)2 << 20)   /* small segments are 2 MiB */
+#define _AK_POOL_LARGE_ROUND  ((size_t)2 << 20)   /* large segments are multiples of 2 MiB */
+#define _AK_POOL_SPLIT_SMALL  ((size_t)512)       /* keep a small remainder from 512 B */
+#define _AK_POOL_SPLIT_LARGE  ((size_t)1 << 20)   /* keep a large remainder from 1 MiB */
+#define _AK_POOL_OVERSIZE_SLACK ((size_t)8 << 20)
+#define _AK_POOL_MAX_PASS_STREAMS 64              /* streams given an event per miss pass */
+
+/* --- treap keyed by (k0, k1, k2) ------------------------------------------ */
+typedef struct _ak_ptnode {
+    struct _ak_ptnode* l;
+    struct _ak_ptnode* r;
+    uint32_t prio;
+    uintptr_t k0;
+    size_t k1;
+    uintptr_t k2;
+} _ak_ptnode;
+
+static int _ak_tr_cmp(const _ak_ptnode* a, const _ak_ptnode* b) {
+    if (a->k0 != b->k0) return a->k0 < b->k0 ? -1 : 1;
+    if (a->k1 != b->k1) return a->k1 < b->k1 ? -1 : 1;
+    if (a->k2 != b->k2) return a->k2 < b->k2 ? -1 : 1;
+    return 0;
+}
+/* Split t into keys < key (l) and keys >= key (r). */
+static void _ak_tr_split(_ak_ptnode* t, const _ak_ptnode* key, _ak_ptnode** l, _ak_ptnode** r) {
+    while (t) {
+        if (_ak_tr_cmp(t, key) < 0) { *l = t; l = &t->r; t = t->r; }
+        else { *r = t; r = &t->l; t = t->l; }
+    }
+    *l = NULL;
+    *r = NULL;
+}
+/* Join two treaps where every key of a is below every key of b. */
+static _ak_ptnode* _ak_tr_join(_ak_ptnode* a, _ak_ptnode* b) {
+    _ak_ptnode* res = NULL;
+    _ak_ptnode** pp = &res;
+    while (a && b) {
+        if (a->prio > b->prio) { *pp = a; pp = &a->r; a = a->r; }
+        else { *pp = b; pp = &b->l; b = b->l; }
+    }
+    *pp = a ? a : b;
+    return res;
+}
+static void _ak_tr_insert(_ak_ptnode** root, _ak_ptnode* n) {
+    _ak_ptnode** pp = root;
+    while (*pp && (*pp)->prio >= n->prio) pp = _ak_tr_cmp(n, *pp) < 0 ? &(*pp)->l : &(*pp)->r;
+    _ak_tr_split(*pp, n, &n->l, &n->r);
+    *pp = n;
+}
+/* Remove n (which must be in the tree, with the key it was inserted with). */
+static int _ak_tr_erase(_ak_ptnode** root, _ak_ptnode* n) {
+    _ak_ptnode** pp = root;
+    while (*pp && *pp != n) pp = _ak_tr_cmp(n, *pp) < 0 ? &(*pp)->l : &(*pp)->r;
+    if (!*pp) return 0;
+    *pp = _ak_tr_join(n->l, n->r);
+    n->l = n->r = NULL;
+    return 1;
+}
+/* Smallest node >= key. */
+static _ak_ptnode* _ak_tr_lower(_ak_ptnode* t, const _ak_ptnode* key) {
+    _ak_ptnode* best = NULL;
+    while (t) {
+        if (_ak_tr_cmp(t, key) >= 0) { best = t; t = t->l; }
+        else t = t->r;
+    }
+    return best;
+}
+/* Largest node <= key. */
+static _ak_ptnode* _ak_tr_floor(_ak_ptnode* t, const _ak_ptnode* key) {
+    _ak_ptnode* best = NULL;
+    while (t) {
+        if (_ak_tr_cmp(t, key) <= 0) { best = t; t = t->r; }
+        else t = t->l;
+    }
+    return best;
+}
+static size_t _ak_tr_count(const _ak_ptnode* t) {
+    return t ? 1 + _ak_tr_count(t->l) + _ak_tr_count(t->r) : 0;
+}
+
+/* --- pool objects ---------------------------------------------------------- */
+/* An ordering event, shared by the blocks freed on one stream before it was
+ * recorded; reference counted, recycled when no block needs it. */
+typedef struct _ak_pevent {
+    void* ev;                      /* native event */
+    int refs;
+    int done;                      /* sticky: seen complete */
+    unsigned long long seq;        /* record order (newer = larger) */
+    unsigned long long pass;       /* poll pass of the last query */
+    struct _ak_pevent* next_spare;
+    struct _ak_pevent* next_all;
+} _ak_pevent;
+
+enum { _AK_PB_HELD = 0, _AK_PB_USED = 1, _AK_PB_FREE = 2 };
+enum { _AK_PL_NONE = 0, _AK_PL_PEND = 1, _AK_PL_UNEV = 2 };
+
+struct _ak_pseg;
+typedef struct _ak_pblock {
+    _ak_ptnode node;                 /* first: free-tree node, key (owner, size, address) */
+    char* ptr;
+    size_t size;
+    struct _ak_pseg* seg;
+    struct _ak_pblock* prev;         /* address neighbours in the segment */
+    struct _ak_pblock* next;
+    struct _ak_pblock* lprev;        /* pending list / spare list / local lists */
+    struct _ak_pblock* lnext;
+    ak_stream* stream;               /* used: allocation stream; free, not ready: stream it waits on */
+    _ak_pevent* event;               /* free, not ready: event after its free (NULL: none yet) */
+    unsigned char state;             /* _AK_PB_* */
+    unsigned char ready;             /* free: any stream may take it */
+    unsigned char orphan;            /* used: its stream was destroyed (ready on free) */
+    unsigned char list;              /* _AK_PL_* */
+} _ak_pblock;
+
+typedef struct _ak_pseg {
+    _ak_ptnode node;                 /* first: segment-tree node, key (base, 0, 0) */
+    char* base;
+    size_t size;
+    int small;
+    int wait;                        /* release: its block's event must be waited for */
+    _ak_pblock* first;
+    struct _ak_pseg* sprev;          /* all segments */
+    struct _ak_pseg* snext;
+} _ak_pseg;
+
+/* Address -> live block, linear probing with backward-shift deletion. */
+typedef struct _ak_phash {
+    uintptr_t* keys;                 /* 0 = empty */
+    _ak_pblock** vals;
+    size_t cap;                      /* power of two (or 0) */
+    size_t count;
+} _ak_phash;
+
+/* Raw operations the pool uses (the context's by default; tests replace them). */
+typedef struct _ak_pool_ops {
+    ak_result (*alloc)(ak_context* ctx, size_t bytes, void** out);
+    void (*free)(ak_context* ctx, void* ptr);
+    ak_result (*ev_create)(ak_context* ctx, void** ev);
+    ak_result (*ev_record)(ak_context* ctx, void* ev, void* native_stream);
+    int (*ev_done)(ak_context* ctx, void* ev);
+    void (*ev_destroy)(ak_context* ctx, void* ev);
+} _ak_pool_ops;
+
+struct _ak_pool {
+    ak_context* ctx;
+    _ak_mutex lock;
+    _ak_pool_ops ops;
+    int enabled;
+    int oom_protection;
+    size_t limit;
+    _ak_ptnode* free_tree[2];        /* 0: small, 1: large */
+    _ak_ptnode* seg_tree;
+    _ak_pseg* segs;
+    _ak_pblock* pend;                /* free, waiting, with an event */
+    _ak_pblock* unev;                /* free, waiting, no event yet */
+    _ak_pblock* spare_blocks;
+    _ak_pevent* spare_events;
+    _ak_pevent* all_events;
+    _ak_phash live;
+    uint32_t rng;
+    unsigned long long ev_seq;
+    unsigned long long pass;
+    size_t in_use, reserved, peak_in_use, peak_reserved;
+    size_t inflight;                 /* bytes being allocated from the runtime outside the lock */
+    size_t releasing;                /* bytes being returned to the runtime outside the lock */
+    unsigned long long nsegs, nfree, allocations, frees, cache_hits, runtime_allocs, oom_count, oom_retries;
+    unsigned long long events_created;
+};
+
+/* --- hash map --------------------------------------------------------------- */
+static size_t _ak_phash_home(uintptr_t k, size_t mask) {
+    uint64_t x = ((uint64_t)k >> 8) * 0x9E3779B97F4A7C15ull;
+    x ^= x >> 31;
+    return (size_t)x & mask;
+}
+static _ak_pblock* _ak_phash_get(const _ak_phash* h, const void* ptr) {
+    uintptr_t k = (uintptr_t)ptr;
+    size_t mask, i;
+    if (!h->cap || !k) return NULL;
+    mask = h->cap - 1;
+    for (i = _ak_phash_home(k, mask); h->keys[i]; i = (i + 1) & mask)
+        if (h->keys[i] == k) return h->vals[i];
+    return NULL;
+}
+static void _ak_phash_put_nogrow(_ak_phash* h, uintptr_t k, _ak_pblock* v) {
+    size_t mask = h->cap - 1, i = _ak_phash_home(k, mask);
+    while (h->keys[i] && h->keys[i] != k) i = (i + 1) & mask;
+    if (!h->keys[i]) h->count++;
+    h->keys[i] = k;
+    h->vals[i] = v;
+}
+/* Make room for `want` entries (load <= 1/2). 0 on host allocation failure. */
+static int _ak_phash_reserve(_ak_phash* h, size_t want) {
+    size_t ncap, i;
+    uintptr_t* nk;
+    _ak_pblock** nv;
+    _ak_phash old;
+    if (want <= h->cap / 2) return 1;
+    ncap = h->cap ? h->cap * 2 : 64;
+    while (want > ncap / 2) ncap *= 2;
+    nk = (uintptr_t*)_ak_calloc(ncap * sizeof *nk);
+    nv = (_ak_pblock**)_ak_calloc(ncap * sizeof *nv);
+    if (!nk || !nv) { _ak_dealloc(nk); _ak_dealloc(nv); return 0; }
+    old = *h;
+    h->keys = nk; h->vals = nv; h->cap = ncap; h->count = 0;
+    for (i = 0; i < old.cap; i++)
+        if (old.keys[i]) _ak_phash_put_nogrow(h, old.keys[i], old.vals[i]);
+    _ak_dealloc(old.keys);
+    _ak_dealloc(old.vals);
+    return 1;
+}
+static int _ak_phash_del(_ak_phash* h, const void* ptr) {
+    uintptr_t k = (uintptr_t)ptr;
+    size_t mask, i, j, home;
+    if (!h->cap || !k) return 0;
+    mask = h->cap - 1;
+    for (i = _ak_phash_home(k, mask); h->keys[i] && h->keys[i] != k; i = (i + 1) & mask) {}
+    if (!h->keys[i]) return 0;
+    j = i;
+    for (;;) {
+        j = (j + 1) & mask;
+        if (!h->keys[j]) break;
+        home = _ak_phash_home(h->keys[j], mask);
+        /* the entry at j stays if its home lies cyclically in (i, j] */
+        if (i <= j ? (i < home && home <= j) : (i < home || home <= j)) continue;
+        h->keys[i] = h->keys[j];
+        h->vals[i] = h->vals[j];
+        i = j;
+    }
+    h->keys[i] = 0;
+    h->vals[i] = NULL;
+    h->count--;
+    return 1;
+}
+static void _ak_phash_free(_ak_phash* h) {
+    _ak_dealloc(h->keys);
+    _ak_dealloc(h->vals);
+    memset(h, 0, sizeof *h);
+}
+
+/* --- helpers ----------------------------------------------------------------- */
+static uint32_t _ak_pool_rand(struct _ak_pool* p) {
+    uint32_t x = p->rng;
+    x ^= x << 13; x ^= x >> 17; x ^= x << 5;
+    p->rng = x ? x : 0x9E3779B9u;
+    return p->rng;
+}
+static size_t _ak_pool_round(size_t n, size_t to) { return (n + to - 1) / to * to; }
+static uintptr_t _ak_pool_owner(const _ak_pblock* b) {
+    return b->ready ? (uintptr_t)0 : (uintptr_t)b->stream + 1;
+}
+static const char* _ak_pool_stream_label(const ak_stream* s) { return s ? s->name : "default"; }
+/* "3.00 MiB" */
+static const char* _ak_pool_human(size_t n, char* buf, size_t cap) {
+    static const char* unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+    double v = (double)n;
+    int u = 0;
+    while (v >= 1024.0 && u < 4) { v /= 1024.0; u++; }
+    if (u == 0) snprintf(buf, cap, "%zu B", n);
+    else snprintf(buf, cap, "%.2f %s", v, unit[u]);
+    return buf;
+}
+
+static _ak_pblock* _ak_pool_block_new(struct _ak_pool* p) {
+    _ak_pblock* b = p->spare_blocks;
+    if (b) p->spare_blocks = b->lnext;
+    else b = (_ak_pblock*)_ak_alloc(sizeof *b);
+    if (b) memset(b, 0, sizeof *b);
+    return b;
+}
+static void _ak_pool_block_recycle(struct _ak_pool* p, _ak_pblock* b) {
+    b->state = _AK_PB_HELD;
+    b->lnext = p->spare_blocks;
+    p->spare_blocks = b;
+}
+
+static void _ak_pool_event_release(struct _ak_pool* p, _ak_pevent* w) {
+    if (!w) return;
+    if (--w->refs > 0) return;
+    w->refs = 0;
+    w->next_spare = p->spare_events;
+    p->spare_events = w;
+}
+/* An event recorded now on stream s (refs 0; the caller takes references).
+ * NULL if the runtime cannot make or record one. Under the lock. */
+static _ak_pevent* _ak_pool_event_record(struct _ak_pool* p, ak_stream* s) {
+    _ak_pevent* w = p->spare_events;
+    if (w) {
+        p->spare_events = w->next_spare;
+    } else {
+        void* ev = NULL;
+        if (p->ops.ev_create(p->ctx, &ev) != AK_OK) return NULL;
+        w = (_ak_pevent*)_ak_calloc(sizeof *w);
+        if (!w) { p->ops.ev_destroy(p->ctx, ev); return NULL; }
+        w->ev = ev;
+        w->next_all = p->all_events;
+        p->all_events = w;
+        p->events_created++;
+    }
+    if (p->ops.ev_record(p->ctx, w->ev, _ak_native_stream(s)) != AK_OK) {
+        w->next_spare = p->spare_events;
+        p->spare_events = w;
+        return NULL;
+    }
+    w->refs = 0;
+    w->done = 0;
+    w->pass = 0;
+    w->seq = ++p->ev_seq;
+    return w;
+}
+
+static void _ak_pool_list_add(_ak_pblock** head, _ak_pblock* b) {
+    b->lprev = NULL;
+    b->lnext = *head;
+    if (*head) (*head)->lprev = b;
+    *head = b;
+}
+static void _ak_pool_list_remove(_ak_pblock** head, _ak_pblock* b) {
+    if (b->lprev) b->lprev->lnext = b->lnext;
+    else *head = b->lnext;
+    if (b->lnext) b->lnext->lprev = b->lprev;
+    b->lprev = b->lnext = NULL;
+}
+
+/* Put a free block into the free structures (its key must not change while
+ * it is there). */
+static void _ak_pool_link_free(struct _ak_pool* p, _ak_pblock* b) {
+    b->state = _AK_PB_FREE;
+    b->node.k0 = _ak_pool_owner(b);
+    b->node.k1 = b->size;
+    b->node.k2 = (uintptr_t)b->ptr;
+    b->node.l = b->node.r = NULL;
+    b->node.prio = _ak_pool_rand(p);
+    _ak_tr_insert(&p->free_tree[b->seg->small ? 0 : 1], &b->node);
+    if (b->ready) b->list = _AK_PL_NONE;
+    else if (b->event) { b->list = _AK_PL_PEND; _ak_pool_list_add(&p->pend, b); }
+    else { b->list = _AK_PL_UNEV; _ak_pool_list_add(&p->unev, b); }
+    p->nfree++;
+}
+static void _ak_pool_unlink_free(struct _ak_pool* p, _ak_pblock* b) {
+    _ak_tr_erase(&p->free_tree[b->seg->small ? 0 : 1], &b->node);
+    if (b->list == _AK_PL_PEND) _ak_pool_list_remove(&p->pend, b);
+    else if (b->list == _AK_PL_UNEV) _ak_pool_list_remove(&p->unev, b);
+    b->list = _AK_PL_NONE;
+    b->state = _AK_PB_HELD;
+    p->nfree--;
+}
+
+/* Can two adjacent free blocks become one? */
+static int _ak_pool_compatible(const _ak_pblock* x, const _ak_pblock* y) {
+    return x->ready || y->ready || x->stream == y->stream;
+}
+/* x takes the combined waiting state of x and y (both free, unlinked). */
+static void _ak_pool_combine(struct _ak_pool* p, _ak_pblock* x, _ak_pblock* y) {
+    if (x->ready && y->ready) return;
+    if (x->ready) {
+        x->ready = 0;
+        x->stream = y->stream;
+        x->event = y->event;
+        y->event = NULL;
+        return;
+    }
+    if (y->ready) return;
+    /* both wait on the same stream */
+    if (!x->event || !y->event) {
+        /* a block without an event was freed after every event of its
+         * stream: the merged block must wait for a new one */
+        _ak_pool_event_release(p, x->event);
+        _ak_pool_event_release(p, y->event);
+        x->event = y->event = NULL;
+    } else if (y->event->seq > x->event->seq) {
+        _ak_pool_event_release(p, x->event);
+        x->event = y->event;
+        y->event = NULL;
+    } else {
+        _ak_pool_event_release(p, y->event);
+        y->event = NULL;
+    }
+}
+/* b is free and unlinked: merge it with free neighbours, then link it. */
+static void _ak_pool_coalesce_link(struct _ak_pool* p, _ak_pblock* b) {
+    _ak_pblock* n = b->prev;
+    if (n && n->state == _AK_PB_FREE && _ak_pool_compatible(n, b)) {
+        _ak_pool_unlink_free(p, n);
+        _ak_pool_combine(p, n, b);
+        n->size += b->size;
+        n->next = b->next;
+        if (b->next) b->next->prev = n;
+        _ak_pool_block_recycle(p, b);
+        b = n;
+    }
+    n = b->next;
+    if (n && n->state == _AK_PB_FREE && _ak_pool_compatible(b, n)) {
+        _ak_pool_unlink_free(p, n);
+        _ak_pool_combine(p, b, n);
+        b->size += n->size;
+        b->next = n->next;
+        if (n->next) n->next->prev = b;
+        _ak_pool_block_recycle(p, n);
+    }
+    _ak_pool_link_free(p, b);
+}
+
+/* Give every waiting block without an event one event per stream. */
+static void _ak_pool_mark_events(struct _ak_pool* p) {
+    ak_stream* ss[_AK_POOL_MAX_PASS_STREAMS];
+    _ak_pevent* ws[_AK_POOL_MAX_PASS_STREAMS];
+    int n = 0, i;
+    _ak_pblock* b = p->unev;
+    while (b) {
+        _ak_pblock* next = b->lnext;
+        _ak_pevent* w = NULL;
+        for (i = 0; i < n; i++) if (ss[i] == b->stream) break;
+        if (i < n) {
+            w = ws[i];
+        } else if (n < _AK_POOL_MAX_PASS_STREAMS) {
+            w = _ak_pool_event_record(p, b->stream);
+            ss[n] = b->stream;
+            ws[n] = w;
+            n++;
+        }
+        if (w) {
+            _ak_pool_list_remove(&p->unev, b);
+            b->event = w;
+            w->refs++;
+            b->list = _AK_PL_PEND;
+            _ak_pool_list_add(&p->pend, b);
+        }
+        b = next;
+    }
+    /* an event no block took (cannot happen, but never leak one) */
+    for (i = 0; i < n; i++)
+        if (ws[i] && ws[i]->refs == 0) { ws[i]->refs = 1; _ak_pool_event_release(p, ws[i]); }
+}
+static int _ak_pool_event_is_done(struct _ak_pool* p, _ak_pevent* w) {
+    if (!w->done && w->pass != p->pass) {
+        w->pass = p->pass;
+        w->done = p->ops.ev_done(p->ctx, w->ev) ? 1 : 0;
+    }
+    return w->done;
+}
+/* Blocks whose event completed become ready (and merge). */
+static void _ak_pool_poll(struct _ak_pool* p) {
+    _ak_pblock* local = NULL;
+    _ak_pblock* b;
+    p->pass++;
+    b = p->pend;
+    while (b) {
+        _ak_pblock* next = b->lnext;
+        if (_ak_pool_event_is_done(p, b->event)) {
+            _ak_pool_unlink_free(p, b);   /* state HELD: not merged with until relinked */
+            b->lnext = local;
+            local = b;
+        }
+        b = next;
+    }
+    while (local) {
+        b = local;
+        local = b->lnext;
+        b->lnext = NULL;
+        _ak_pool_event_release(p, b->event);
+        b->event = NULL;
+        b->ready = 1;
+        b->stream = NULL;
+        _ak_pool_coalesce_link(p, b);
+    }
+}
+
+/* Smallest free block in `tree` with owner `owner` and size >= size. */
+static _ak_pblock* _ak_pool_lower(_ak_ptnode* tree, uintptr_t owner, size_t size) {
+    _ak_ptnode key;
+    _ak_ptnode* n;
+    key.l = key.r = NULL; key.prio = 0;
+    key.k0 = owner; key.k1 = size; key.k2 = 0;
+    n = _ak_tr_lower(tree, &key);
+    if (!n || n->k0 != owner) return NULL;
+    return (_ak_pblock*)(void*)n;
+}
+/* block (>= req) is oversize for req: more than twice it and more than the
+ * slack above it. */
+static int _ak_pool_oversize(size_t block, size_t req) {
+    return block - req > req && block - req > _AK_POOL_OVERSIZE_SLACK;
+}
+/* Best fit for `size` on `stream`: own waiting blocks or ready ones. */
+static _ak_pblock* _ak_pool_find(struct _ak_pool* p, int small, ak_stream* stream, size_t size) {
+    _ak_ptnode* tree = p->free_tree[small ? 0 : 1];
+    _ak_pblock* a = _ak_pool_lower(tree, (uintptr_t)stream + 1, size);
+    _ak_pblock* r = _ak_pool_lower(tree, 0, size);
+    _ak_pblock* c = a;
+    if (r && (!c || r->size < c->size)) c = r;
+    if (c && !small && _ak_pool_oversize(c->size, size)) return NULL;
+    return c;
+}
+/* Hand out b (free, unlinked) for `size` bytes on `stream`; split the rest
+ * off when it is worth keeping. The hash must have room. */
+static void _ak_pool_carve(struct _ak_pool* p, _ak_pblock* b, size_t size, ak_stream* stream) {
+    size_t rest = b->size - size;
+    if (rest >= (b->seg->small ? _AK_POOL_SPLIT_SMALL : _AK_POOL_SPLIT_LARGE)) {
+        _ak_pblock* r = _ak_pool_block_new(p);
+        if (r) {
+            r->ptr = b->ptr + size;
+            r->size = rest;
+            r->seg = b->seg;
+            r->prev = b;
+            r->next = b->next;
+            if (b->next) b->next->prev = r;
+            b->next = r;
+            r->ready = b->ready;
+            r->stream = b->stream;
+            r->event = b->event;
+            if (r->event) r->event->refs++;
+            _ak_pool_link_free(p, r);
+            b->size = size;
+        }
+    }
+    _ak_pool_event_release(p, b->event);
+    b->event = NULL;
+    b->ready = 0;
+    b->orphan = 0;
+    b->stream = stream;
+    b->state = _AK_PB_USED;
+    _ak_phash_put_nogrow(&p->live, (uintptr_t)b->ptr, b);
+    p->in_use += b->size;
+    if (p->in_use > p->peak_in_use) p->peak_in_use = p->in_use;
+    p->allocations++;
+}
+
+static void _ak_pool_seg_add(struct _ak_pool* p, _ak_pseg* s) {
+    s->node.l = s->node.r = NULL;
+    s->node.prio = _ak_pool_rand(p);
+    s->node.k0 = (uintptr_t)s->base;
+    s->node.k1 = 0;
+    s->node.k2 = 0;
+    _ak_tr_insert(&p->seg_tree, &s->node);
+    s->sprev = NULL;
+    s->snext = p->segs;
+    if (p->segs) p->segs->sprev = s;
+    p->segs = s;
+    p->reserved += s->size;
+    if (p->reserved > p->peak_reserved) p->peak_reserved = p->reserved;
+    p->nsegs++;
+}
+static void _ak_pool_seg_remove(struct _ak_pool* p, _ak_pseg* s) {
+    _ak_tr_erase(&p->seg_tree, &s->node);
+    if (s->sprev) s->sprev->snext = s->snext;
+    else p->segs = s->snext;
+    if (s->snext) s->snext->sprev = s->sprev;
+    s->sprev = s->snext = NULL;
+    p->reserved -= s->size;
+    p->nsegs--;
+}
+
+/* Under the lock: take every whole free segment out of the pool (give
+ * waiting blocks their events first). Returns them chained by snext; their
+ * bytes count as `releasing` until _ak_pool_release_finish. */
+static _ak_pseg* _ak_pool_release_collect(struct _ak_pool* p, size_t* count, size_t* bytes) {
+    _ak_pseg* out = NULL;
+    _ak_pseg* s;
+    *count = 0;
+    *bytes = 0;
+    if (p->unev) _ak_pool_mark_events(p);
+    if (p->pend) _ak_pool_poll(p);
+    s = p->segs;
+    while (s) {
+        _ak_pseg* next = s->snext;
+        _ak_pblock* b = s->first;
+        if (!b->next && b->state == _AK_PB_FREE && (b->ready || b->event)) {
+            _ak_pool_unlink_free(p, b);
+            s->wait = b->event && !b->event->done;
+            _ak_pool_seg_remove(p, s);
+            p->releasing += s->size;
+            s->snext = out;
+            out = s;
+            (*count)++;
+            *bytes += s->size;
+        }
+        s = next;
+    }
+    return out;
+}
+/* Outside the lock: wait for pending work on the collected segments, return
+ * them to the runtime, then recycle their bookkeeping. */
+static void _ak_pool_release_finish(struct _ak_pool* p, _ak_pseg* list) {
+    _ak_pseg* s;
+    if (!list) return;
+    for (s = list; s; s = s->snext) {
+        if (s->wait) {
+            /* the work queued before the free must finish before the memory
+             * goes back (the event is kept alive by the block's reference) */
+            while (!p->ops.ev_done(p->ctx, s->first->event->ev)) {
+                struct timespec ts;
+                ts.tv_sec = 0;
+                ts.tv_nsec = 20000;
+                nanosleep(&ts, NULL);
+            }
+        }
+        p->ops.free(p->ctx, s->base);
+    }
+    _ak_mutex_lock(&p->lock);
+    while (list) {
+        s = list;
+        list = s->snext;
+        p->releasing -= s->size;
+        _ak_pool_event_release(p, s->first->event);
+        s->first->event = NULL;
+        _ak_pool_block_recycle(p, s->first);
+        _ak_dealloc(s);
+    }
+    _ak_mutex_unlock(&p->lock);
+}
+
+/* --- create / destroy / stream hook ----------------------------------------- */
+static ak_result _ak_pool_create(ak_context* ctx, struct _ak_pool** out) {
+    struct _ak_pool* p;
+    size_t limit = (size_t)-1;
+    if (!ctx || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "pool create: NULL context or output");
+    *out = NULL;
+    p = (struct _ak_pool*)_ak_calloc(sizeof *p);
+    if (!p) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "pool create: host allocation of %zu bytes failed", sizeof *p);
+    p->ctx = ctx;
+    _ak_mutex_init(&p->lock);
+    p->ops.alloc = _ak_dev_alloc;
+    p->ops.free = _ak_dev_free;
+    p->ops.ev_create = _ak_dev_event_create;
+    p->ops.ev_record = _ak_dev_event_record;
+    p->ops.ev_done = _ak_dev_event_done;
+    p->ops.ev_destroy = _ak_dev_event_destroy;
+    p->enabled = ctx->cfg.pool_enabled != 0;
+    p->oom_protection = ctx->cfg.oom_protection != 0;
+    if (ctx->cfg.pool_size > 0) limit = (size_t)ctx->cfg.pool_size;
+    if (ctx->dev.mem_total > 0 && ctx->cfg.max_memory_fraction > 0.0 && ctx->cfg.max_memory_fraction <= 1.0) {
+        double f = ctx->cfg.max_memory_fraction * (double)ctx->dev.mem_total;
+        size_t lf = f >= (double)ctx->dev.mem_total ? ctx->dev.mem_total : (size_t)f;
+        if (lf < limit) limit = lf;
+    }
+    p->limit = limit;
+    p->rng = (uint32_t)(_ak_now_ns() ^ (uint64_t)(uintptr_t)p) | 1u;
+    *out = p;
+    return AK_OK;
+}
+
+static void _ak_pool_destroy(struct _ak_pool* p) {
+    _ak_pseg* s;
+    _ak_pevent* w;
+    _ak_pblock* b;
+    if (!p) return;
+    if (p->live.count)
+        _ak_log(&p->ctx->log, AK_LOG_DEBUG, AK_LOGITEM_GENERIC,
+                "memory pool destroyed with %zu live allocation(s), %zu bytes in use; freeing them",
+                p->live.count, p->in_use);
+    s = p->segs;
+    while (s) {
+        _ak_pseg* next = s->snext;
+        p->ops.free(p->ctx, s->base);
+        b = s->first;
+        while (b) { _ak_pblock* nb = b->next; _ak_dealloc(b); b = nb; }
+        _ak_dealloc(s);
+        s = next;
+    }
+    b = p->spare_blocks;
+    while (b) { _ak_pblock* nb = b->lnext; _ak_dealloc(b); b = nb; }
+    w = p->all_events;
+    while (w) { _ak_pevent* nw = w->next_all; p->ops.ev_destroy(p->ctx, w->ev); _ak_dealloc(w); w = nw; }
+    _ak_phash_free(&p->live);
+    _ak_mutex_destroy(&p->lock);
+    _ak_dealloc(p);
+}
+
+/* Called after stream s was synchronized and before it is freed: blocks
+ * waiting on it become ready; live blocks of it become ready when freed. */
+static void _ak_pool_stream_destroyed(struct _ak_pool* p, ak_stream* s) {
+    _ak_pblock* local = NULL;
+    _ak_pblock* b;
+    size_t i;
+    int k;
+    if (!p || !s) return;
+    _ak_mutex_lock(&p->lock);
+    for (k = 0; k < 2; k++) {
+        while ((b = _ak_pool_lower(p->free_tree[k], (uintptr_t)s + 1, 0)) != NULL) {
+            _ak_pool_unlink_free(p, b);
+            b->lnext = local;
+            local = b;
+        }
+    }
+    while (local) {
+        b = local;
+        local = b->lnext;
+        b->lnext = NULL;
+        _ak_pool_event_release(p, b->event);
+        b->event = NULL;
+        b->ready = 1;
+        b->stream = NULL;
+        _ak_pool_coalesce_link(p, b);
+    }
+    for (i = 0; i < p->live.cap; i++) {
+        b = p->live.keys[i] ? p->live.vals[i] : NULL;
+        if (b && b->stream == s) { b->stream = NULL; b->orphan = 1; }
+    }
+    _ak_mutex_unlock(&p->lock);
+}
+
+/* Explain why ptr is not a live block (under the lock). */
+static void _ak_pool_diagnose(struct _ak_pool* p, const void* ptr, char* msg, size_t cap) {
+    _ak_ptnode key;
+    _ak_ptnode* n;
+    _ak_pseg* s;
+    char h[32];
+    key.l = key.r = NULL; key.prio = 0;
+    key.k0 = (uintptr_t)ptr; key.k1 = 0; key.k2 = 0;
+    n = _ak_tr_floor(p->seg_tree, &key);
+    s = (_ak_pseg*)(void*)n;
+    if (s && (uintptr_t)ptr < (uintptr_t)s->base + s->size) {
+        _ak_pblock* b = s->first;
+        size_t off;
+        while (b && (uintptr_t)ptr >= (uintptr_t)b->ptr + b->size) b = b->next;
+        if (!b) { snprintf(msg, cap, "ak_free(%p): pointer not allocated by this pool", ptr); return; }
+        off = (size_t)((uintptr_t)ptr - (uintptr_t)b->ptr);
+        if (b->state == _AK_PB_USED)
+            snprintf(msg, cap, "ak_free(%p): interior pointer, %zu bytes into the block at %p (%s) allocated by "
+                     "this pool; pass the pointer ak_malloc returned", ptr, off, (void*)b->ptr,
+                     _ak_pool_human(b->size, h, sizeof h));
+        else if (off == 0)
+            snprintf(msg, cap, "ak_free(%p): double free: the block is already free in the pool", ptr);
+        else
+            snprintf(msg, cap, "ak_free(%p): pointer lies in free pool memory (%zu bytes into a free block of %s): "
+                     "double free of a merged block, or a pointer never returned by ak_malloc",
+                     ptr, off, _ak_pool_human(b->size, h, sizeof h));
+        return;
+    }
+    snprintf(msg, cap, "ak_free(%p): foreign pointer: not allocated by this context's pool (or already freed "
+             "and its memory returned to the runtime)", ptr);
+}
+
+/* --- public API ---------------------------------------------------------------- */
+AKDEF ak_result ak_malloc(ak_context* ctx, size_t bytes, ak_stream* stream, void** out) {
+    struct _ak_pool* p;
+    size_t size, segsize;
+    int small, attempt;
+    if (!out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_malloc: out is NULL");
+    *out = NULL;
+    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_malloc: ctx is NULL");
+    if (bytes == 0) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_malloc: size is 0 bytes, expected at least 1");
+    if (bytes > (size_t)-1 / 2)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_malloc: size %zu bytes is too large (over SIZE_MAX/2)", bytes);
+    if (stream && stream->ctx != ctx)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_malloc: stream '%s' belongs to another context", stream->name);
+    p = ctx->pool;
+    if (!p) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_malloc: the context has no memory pool");
+    size = _ak_pool_round(bytes, _AK_POOL_ALIGN);
+    small = p->enabled && size <= _AK_POOL_SMALL_MAX;
+    segsize = !p->enabled ? size : small ? _AK_POOL_SMALL_SEG : _ak_pool_round(size, _AK_POOL_LARGE_ROUND);
+    for (attempt = 0;; attempt++) {
+        char rt_msg[512];
+        const char* cause;
+        size_t used, resv, lim, nseg;
+        rt_msg[0] = 0;
+        _ak_mutex_lock(&p->lock);
+        if (!_ak_phash_reserve(&p->live, p->live.count + 1)) {
+            _ak_mutex_unlock(&p->lock);
+            return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_malloc: host allocation for pool bookkeeping failed");
+        }
+        if (p->enabled) {
+            _ak_pblock* b = _ak_pool_find(p, small, stream, size);
+            if (!b && (p->unev || p->pend)) {
+                if (p->unev) _ak_pool_mark_events(p);
+                _ak_pool_poll(p);
+                b = _ak_pool_find(p, small, stream, size);
+            }
+            if (b) {
+                _ak_pool_unlink_free(p, b);
+                _ak_pool_carve(p, b, size, stream);
+                p->cache_hits++;
+                *out = b->ptr;
+                _ak_mutex_unlock(&p->lock);
+                return AK_OK;
+            }
+        }
+        if (p->reserved + p->inflight + p->releasing > p->limit ||
+            segsize > p->limit - (p->reserved + p->inflight + p->releasing)) {
+            cause = "the pool limit (pool_size / max_memory_fraction) would be exceeded";
+        } else {
+            void* mem = NULL;
+            ak_result r;
+            _ak_pseg* s = NULL;
+            _ak_pblock* b = NULL;
+            p->inflight += segsize;
+            _ak_mutex_unlock(&p->lock);
+            r = p->ops.alloc(ctx, segsize, &mem);
+            if (r == AK_OK && !mem) r = AK_ERROR_OUT_OF_MEMORY;
+            if (r == AK_OK) {
+                s = (_ak_pseg*)_ak_calloc(sizeof *s);
+                b = (_ak_pblock*)_ak_calloc(sizeof *b);
+                if (!s || !b) {
+                    _ak_dealloc(s); _ak_dealloc(b);
+                    p->ops.free(ctx, mem);
+                    _ak_mutex_lock(&p->lock);
+                    p->inflight -= segsize;
+                    _ak_mutex_unlock(&p->lock);
+                    return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_malloc: host allocation for pool bookkeeping failed");
+                }
+            } else {
+                _ak_copy(rt_msg, sizeof rt_msg, ak_last_error());
+            }
+            _ak_mutex_lock(&p->lock);
+            p->inflight -= segsize;
+            if (r == AK_OK) {
+                if (!_ak_phash_reserve(&p->live, p->live.count + 1)) {
+                    _ak_mutex_unlock(&p->lock);
+                    p->ops.free(ctx, mem);
+                    _ak_dealloc(s); _ak_dealloc(b);
+                    return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_malloc: host allocation for pool bookkeeping failed");
+                }
+                s->base = (char*)mem;
+                s->size = segsize;
+                s->small = small;
+                s->first = b;
+                b->ptr = s->base;
+                b->size = segsize;
+                b->seg = s;
+                b->ready = 1;
+                b->state = _AK_PB_HELD;
+                _ak_pool_seg_add(p, s);
+                p->runtime_allocs++;
+                _ak_pool_carve(p, b, size, stream);
+                *out = b->ptr;
+                _ak_mutex_unlock(&p->lock);
+                return AK_OK;
+            }
+            cause = "the runtime allocation failed";
+        }
+        if (attempt == 0 && p->oom_protection) {
+            size_t n = 0, nb = 0;
+            char h1[32], h2[32];
+            _ak_pseg* list = p->enabled ? _ak_pool_release_collect(p, &n, &nb) : NULL;
+            p->oom_retries++;
+            _ak_mutex_unlock(&p->lock);
+            _ak_log(&ctx->log, AK_LOG_WARN, AK_LOGITEM_POOL_OOM_RETRY,
+                    "allocating %s on stream %s: %s; releasing %zu cached segment(s) (%s) and retrying",
+                    _ak_pool_human(size, h1, sizeof h1), _ak_pool_stream_label(stream), cause, n,
+                    _ak_pool_human(nb, h2, sizeof h2));
+            _ak_pool_release_finish(p, list);
+            continue;
+        }
+        p->oom_count++;
+        used = p->in_use;
+        resv = p->reserved;
+        lim = p->limit;
+        nseg = (size_t)p->nsegs;
+        _ak_mutex_unlock(&p->lock);
+        {
+            size_t dfree = 0, dtotal = 0;
+            char hr[32], hu[32], hv[32], hl[32], hf[32], ht[32], lims[64];
+            if (_ak_dev_mem_info(ctx, &dfree, &dtotal) != AK_OK) { dfree = ctx->dev.mem_free; dtotal = ctx->dev.mem_total; }
+            if (lim == (size_t)-1) _ak_copy(lims, sizeof lims, "none");
+            else snprintf(lims, sizeof lims, "%s (%zu bytes)", _ak_pool_human(lim, hl, sizeof hl), lim);
+            return _ak_err(AK_ERROR_OUT_OF_MEMORY,
+                           "ak_malloc: out of memory: tried to allocate %s (%zu bytes) on stream %s; "
+                           "the pool has %s (%zu bytes) in use and %s (%zu bytes) reserved in %zu segment(s), "
+                           "limit %s; device %s free of %s total; %s%s%s%s",
+                           _ak_pool_human(size, hr, sizeof hr), bytes, _ak_pool_stream_label(stream),
+                           _ak_pool_human(used, hu, sizeof hu), used, _ak_pool_human(resv, hv, sizeof hv), resv,
+                           nseg, lims, _ak_pool_human(dfree, hf, sizeof hf), _ak_pool_human(dtotal, ht, sizeof ht),
+                           cause, rt_msg[0] ? " (" : "", rt_msg, rt_msg[0] ? ")" : "");
+        }
+    }
+}
+
+AKDEF ak_result ak_free(ak_context* ctx, void* ptr) {
+    struct _ak_pool* p;
+    _ak_pblock* b;
+    if (!ptr) return AK_OK;
+    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_free(%p): ctx is NULL", ptr);
+    p = ctx->pool;
+    if (!p) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_free(%p): the context has no memory pool", ptr);
+    _ak_mutex_lock(&p->lock);
+    b = _ak_phash_get(&p->live, ptr);
+    if (!b) {
+        char msg[512];
+        _ak_pool_diagnose(p, ptr, msg, sizeof msg);
+        _ak_mutex_unlock(&p->lock);
+        return _ak_err(AK_ERROR_MEMORY, "%s", msg);
+    }
+    _ak_phash_del(&p->live, ptr);
+    p->in_use -= b->size;
+    p->frees++;
+    if (!p->enabled) {
+        _ak_pseg* s = b->seg;
+        b->state = _AK_PB_HELD;
+        _ak_pool_seg_remove(p, s);
+        p->releasing += s->size;
+        _ak_mutex_unlock(&p->lock);
+        p->ops.free(ctx, s->base);
+        _ak_mutex_lock(&p->lock);
+        p->releasing -= s->size;
+        _ak_pool_block_recycle(p, b);
+        _ak_mutex_unlock(&p->lock);
+        _ak_dealloc(s);
+        return AK_OK;
+    }
+    b->state = _AK_PB_HELD;
+    b->event = NULL;
+    b->ready = b->orphan;
+    b->orphan = 0;
+    if (b->ready) b->stream = NULL;
+    _ak_pool_coalesce_link(p, b);
+    _ak_mutex_unlock(&p->lock);
+    return AK_OK;
+}
+
+AKDEF ak_result ak_pool_stats_get(ak_context* ctx, ak_pool_stats* out) {
+    struct _ak_pool* p;
+    if (!ctx || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_pool_stats_get: NULL %s", ctx ? "out" : "ctx");
+    p = ctx->pool;
+    if (!p) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_pool_stats_get: the context has no memory pool");
+    memset(out, 0, sizeof *out);
+    _ak_mutex_lock(&p->lock);
+    out->in_use = p->in_use;
+    out->reserved = p->reserved;
+    out->peak_in_use = p->peak_in_use;
+    out->peak_reserved = p->peak_reserved;
+    out->limit = p->limit;
+    out->blocks = p->nsegs;
+    out->free_blocks = p->nfree;
+    out->allocations = p->allocations;
+    out->frees = p->frees;
+    out->cache_hits = p->cache_hits;
+    out->runtime_allocs = p->runtime_allocs;
+    out->oom_count = p->oom_count;
+    out->oom_retries = p->oom_retries;
+    _ak_mutex_unlock(&p->lock);
+    return AK_OK;
+}
+
+AKDEF ak_result ak_pool_trim(ak_context* ctx) {
+    struct _ak_pool* p;
+    _ak_pseg* list;
+    size_t n = 0, nb = 0, resv;
+    char h1[32], h2[32];
+    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_pool_trim: ctx is NULL");
+    p = ctx->pool;
+    if (!p) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_pool_trim: the context has no memory pool");
+    _ak_mutex_lock(&p->lock);
+    list = _ak_pool_release_collect(p, &n, &nb);
+    resv = p->reserved;
+    _ak_mutex_unlock(&p->lock);
+    _ak_pool_release_finish(p, list);
+    _ak_log(&ctx->log, AK_LOG_INFO, AK_LOGITEM_POOL_TRIM, "released %zu segment(s), %s; %s still reserved",
+            n, _ak_pool_human(nb, h1, sizeof h1), _ak_pool_human(resv, h2, sizeof h2));
+    return AK_OK;
+}
+
+/* Consistency check of the whole pool (tests): 0 if sound, else a message
+ * in msg. Takes the lock. */
+static _AK_UNUSED int _ak_pool_check(struct _ak_pool* p, char* msg, size_t cap) {
+    _ak_pseg* s;
+    size_t reserved = 0, in_use = 0, nfree = 0, nused = 0, nsegs = 0, tree_n;
+    int bad = 0;
+    msg[0] = 0;
+    _ak_mutex_lock(&p->lock);
+#define _AK_PCHK(c, ...) do { if (!bad && !(c)) { bad = 1; snprintf(msg, cap, __VA_ARGS__); } } while (0)
+    for (s = p->segs; s; s = s->snext) {
+        _ak_pblock* b;
+        char* at = s->base;
+        nsegs++;
+        reserved += s->size;
+        _AK_PCHK(s->first && s->first->prev == NULL, "segment %p: bad first block", (void*)s->base);
+        for (b = s->first; b; b = b->next) {
+            _AK_PCHK(b->ptr == at, "segment %p: block %p not contiguous", (void*)s->base, (void*)b->ptr);
+            _AK_PCHK(b->seg == s, "block %p: wrong segment", (void*)b->ptr);
+            _AK_PCHK(b->size > 0 && b->size % _AK_POOL_ALIGN == 0, "block %p: size %zu", (void*)b->ptr, b->size);
+            _AK_PCHK(!b->next || b->next->prev == b, "block %p: broken links", (void*)b->ptr);
+            at += b->size;
+            if (b->state == _AK_PB_USED) {
+                nused++;
+                in_use += b->size;
+                _AK_PCHK(_ak_phash_get(&p->live, b->ptr) == b, "block %p: used but not in the hash", (void*)b->ptr);
+            } else if (b->state == _AK_PB_FREE) {
+                _ak_ptnode* n;
+                nfree++;
+                _AK_PCHK(_ak_phash_get(&p->live, b->ptr) == NULL, "block %p: free but in the hash", (void*)b->ptr);
+                _AK_PCHK(b->node.k0 == _ak_pool_owner(b) && b->node.k1 == b->size && b->node.k2 == (uintptr_t)b->ptr,
+                         "block %p: stale key", (void*)b->ptr);
+                n = _ak_tr_lower(p->free_tree[s->small ? 0 : 1], &b->node);
+                _AK_PCHK(n == &b->node, "block %p: free but not in its tree", (void*)b->ptr);
+                _AK_PCHK(!b->ready || (!b->event && b->list == _AK_PL_NONE), "block %p: ready with an event", (void*)b->ptr);
+                _AK_PCHK(b->ready || b->list == (b->event ? _AK_PL_PEND : _AK_PL_UNEV), "block %p: wrong list", (void*)b->ptr);
+                _AK_PCHK(!b->event || b->event->refs > 0, "block %p: event without references", (void*)b->ptr);
+                _AK_PCHK(!b->next || b->next->state != _AK_PB_FREE || !_ak_pool_compatible(b, b->next),
+                         "block %p: mergeable free neighbours not merged", (void*)b->ptr);
+            } else {
+                _AK_PCHK(0, "block %p: held block outside an operation", (void*)b->ptr);
+            }
+        }
+        _AK_PCHK(at == s->base + s->size, "segment %p: blocks do not cover it", (void*)s->base);
+    }
+    tree_n = _ak_tr_count(p->free_tree[0]) + _ak_tr_count(p->free_tree[1]);
+    _AK_PCHK(reserved == p->reserved, "reserved %zu, counted %zu", p->reserved, reserved);
+    _AK_PCHK(in_use == p->in_use, "in_use %zu, counted %zu", p->in_use, in_use);
+    _AK_PCHK(nfree == p->nfree && tree_n == nfree, "free blocks %llu, counted %zu, in trees %zu",
+             p->nfree, nfree, tree_n);
+    _AK_PCHK(nused == p->live.count, "live %zu, counted %zu", p->live.count, nused);
+    _AK_PCHK(nsegs == p->nsegs, "segments %llu, counted %zu", p->nsegs, nsegs);
+    _AK_PCHK(p->reserved <= p->limit, "reserved %zu over the limit %zu", p->reserved, p->limit);
+    _AK_PCHK(_ak_tr_count(p->seg_tree) == nsegs, "segment tree holds %zu of %zu", _ak_tr_count(p->seg_tree), nsegs);
+#undef _AK_PCHK
+    _ak_mutex_unlock(&p->lock);
+    return bad;
+}
+/* ==========================================================================
+ * >>impl:prof  (profiling regions: per-thread stacks, statistics per name,
+ * every instance kept for a Chrome trace, GPU timing with events, roctx/NVTX)
+ *
+ * Layout: one struct _ak_prof per context (ctx->prof), one mutex around its
+ * tables. A region opened with ak_prof_begin lives on its thread's stack
+ * (threads are found by OS thread id in a small slot list; a slot is given
+ * back when its stack empties). ak_prof_end pops it, records one instance
+ * (name, thread, stream name, host start, duration) and, for a host-timed
+ * region, adds the duration to the name's statistics at once. A GPU-timed
+ * region (hip / cuda) recorded an event at begin and one at end on its
+ * stream; its timing stays pending until ak_prof_stats / summary / export
+ * (which wait for the end events), or until ak_prof_end finds its end event
+ * complete; more than _AK_PROF_PENDING_MAX pending timings make ak_prof_end
+ * wait for the oldest few. Events are reused through a free list.
+ * Trace placement: a host-timed instance sits on its thread's track at its
+ * host start. A GPU-timed one sits on a track of its stream ("GPU stream
+ * NAME") at the GPU time of its start event, mapped to the host clock
+ * through an anchor event (recorded and waited for at creation, when the
+ * device is idle, and moved forward to a later start event every second of
+ * GPU time so the float milliseconds of the event API stay precise).
+ * Durations are kept in integer nanoseconds, so the trace's per-instance
+ * values add up exactly to the totals of the statistics.
+ * ========================================================================== */
+#if defined(__linux__)
+#include <sys/syscall.h>
+#endif
+#ifndef AK_PROF_MAX_INSTANCES
+#define AK_PROF_MAX_INSTANCES 1000000   /* instances kept for the trace; stats keep counting past it */
+#endif
+#define _AK_PROF_PENDING_MAX 4096       /* unresolved GPU timings before ak_prof_end waits */
+#define _AK_PROF_POLL 8                 /* pending timings one ak_prof_end settles at most */
+#define _AK_PROF_POLL_FROM 32           /* ak_prof_end looks at finished timings from this many pending */
+#define _AK_PROF_GPU_TRACK 0x40000000L  /* trace tid of GPU stream tracks: this + stream name index (above any OS tid) */
+
+typedef int (*_ak_prof_push_fn)(const char* message);
+typedef int (*_ak_prof_pop_fn)(void);
+
+/* Interned strings (region names, stream names): index <-> string. */
+typedef struct _ak_prof_names {
+    char** s;
+    uint32_t* hash;
+    int n, cap;
+    int* slot;      /* open addressing: string index or -1; nslot is 0 or a power of two */
+    int nslot;
+} _ak_prof_names;
+
+typedef struct _ak_prof_frame {
+    int region, stream_name;
+    ak_stream* stream;
+    ak_event* ev0;      /* GPU start event, NULL when host-timed */
+    int tool;           /* 1 if a roctx / NVTX range was pushed */
+    uint64_t t0;
+} _ak_prof_frame;
+
+typedef struct _ak_prof_thread {
+    long tid;           /* OS thread id; 0 = slot free */
+    int depth, cap;
+    _ak_prof_frame* frames;
+} _ak_prof_thread;
+
+typedef struct _ak_prof_inst {
+    uint64_t start_ns;  /* host clock at begin */
+    uint64_t dur_ns;
+    long tid;
+    int region, stream_name;
+    int timer;          /* 0 host, 1 gpu (start_ns: GPU start on the host clock), -1 gpu timing pending */
+} _ak_prof_inst;
+
+typedef struct _ak_prof_pending {
+    long inst;          /* index in the instances, -1 if dropped from the trace */
+    int region;
+    uint64_t host_ns;   /* fallback if the events cannot be read */
+    ak_event* e0;
+    ak_event* e1;
+} _ak_prof_pending;
+
+typedef struct _ak_prof_region {
+    unsigned long long count, gpu_count;
+    uint64_t total_ns, min_ns, max_ns;
+} _ak_prof_region;
+
+struct _ak_prof {
+    ak_context* ctx;
+    _ak_mutex lock;
+    int gpu;                          /* 1: time with device events */
+    void* tool_lib;
+    const char* tool_name;
+    _ak_prof_push_fn push;
+    _ak_prof_pop_fn pop;
+    _ak_prof_names names;             /* region names, first-seen order */
+    _ak_prof_region* regions;         /* parallel to names, regions_cap entries */
+    int regions_cap;
+    _ak_prof_names streams;           /* stream names of instances */
+    _ak_prof_thread** threads;
+    int nthreads, threads_cap;
+    _ak_prof_inst* inst;
+    size_t ninst, inst_cap, max_inst;
+    unsigned long long dropped;
+    _ak_prof_pending* pend;           /* FIFO: live entries are [pend_head, npend) */
+    size_t pend_head, npend, pend_cap;
+    ak_event** free_ev;
+    int nfree, free_cap;
+    int warned;
+    ak_event* anchor;                 /* GPU clock anchor for trace placement (NULL: none) */
+    uint64_t anchor_ns;               /* host-clock time of the anchor's GPU timestamp */
+    unsigned long export_seq;         /* temp-file names of exports */
+};
+
+/* ---- OS thread id, cached per thread ---- */
+static pthread_key_t _ak_prof_tid_key;
+static pthread_once_t _ak_prof_tid_once = PTHREAD_ONCE_INIT;
+static int _ak_prof_tid_key_ok;
+static pthread_mutex_t _ak_prof_tid_mutex = PTHREAD_MUTEX_INITIALIZER;
+static long _ak_prof_tid_next = 1;
+static void _ak_prof_tid_make(void) { _ak_prof_tid_key_ok = pthread_key_create(&_ak_prof_tid_key, NULL) == 0; }
+static long _ak_prof_tid(void) {
+    void* v;
+    long t;
+    pthread_once(&_ak_prof_tid_once, _ak_prof_tid_make);
+    if (_ak_prof_tid_key_ok && (v = pthread_getspecific(_ak_prof_tid_key)) != NULL) return (long)(intptr_t)v;
+#if defined(__linux__) && defined(SYS_gettid) && defined(__USE_MISC)  /* glibc declares syscall() */
+    t = (long)syscall(SYS_gettid);
+#else
+    t = 0;
+#endif
+    if (t <= 0) { /* no OS id: a process-wide sequence number */
+        pthread_mutex_lock(&_ak_prof_tid_mutex);
+        t = _ak_prof_tid_next++;
+        pthread_mutex_unlock(&_ak_prof_tid_mutex);
+    }
+    if (_ak_prof_tid_key_ok) pthread_setspecific(_ak_prof_tid_key, (void*)(intptr_t)t);
+    return t;
+}
+
+/* ---- interned strings ---- */
+static uint32_t _ak_prof_hash(const char* s) {
+    uint32_t h = 2166136261u;
+    while (*s) { h ^= (unsigned char)*s++; h *= 16777619u; }
+    return h;
+}
+static int _ak_prof_names_find(const _ak_prof_names* t, const char* s, uint32_t h) {
+    int i;
+    if (!t->nslot) return -1;
+    for (i = (int)(h & (uint32_t)(t->nslot - 1)); t->slot[i] >= 0; i = (i + 1) & (t->nslot - 1))
+        if (t->hash[t->slot[i]] == h && !strcmp(t->s[t->slot[i]], s)) return t->slot[i];
+    return -1;
+}
+/* Index of s, added if new; -1 when out of memory. *added set to 1 for a new string. */
+static int _ak_prof_intern(_ak_prof_names* t, const char* s, int* added) {
+    uint32_t h = _ak_prof_hash(s);
+    int k = _ak_prof_names_find(t, s, h), i;
+    char* copy;
+    if (added) *added = 0;
+    if (k >= 0) return k;
+    if ((t->n + 1) * 2 > t->nslot) {
+        int ns = t->nslot ? t->nslot * 2 : 16, j;
+        int* slot = (int*)_ak_alloc((size_t)ns * sizeof(int));
+        if (!slot) return -1;
+        for (j = 0; j < ns; j++) slot[j] = -1;
+        for (j = 0; j < t->n; j++) {
+            for (i = (int)(t->hash[j] & (uint32_t)(ns - 1)); slot[i] >= 0; i = (i + 1) & (ns - 1)) {}
+            slot[i] = j;
+        }
+        _ak_dealloc(t->slot);
+        t->slot = slot;
+        t->nslot = ns;
+    }
+    if (t->n == t->cap) {
+        int nc = t->cap ? t->cap * 2 : 16;
+        char** ns_ = (char**)_ak_realloc(t->s, (size_t)nc * sizeof(char*));
+        uint32_t* nh;
+        if (!ns_) return -1;
+        t->s = ns_;
+        nh = (uint32_t*)_ak_realloc(t->hash, (size_t)nc * sizeof(uint32_t));
+        if (!nh) return -1;
+        t->hash = nh;
+        t->cap = nc;
+    }
+    copy = _ak_strdup(s);
+    if (!copy) return -1;
+    k = t->n++;
+    t->s[k] = copy;
+    t->hash[k] = h;
+    for (i = (int)(h & (uint32_t)(t->nslot - 1)); t->slot[i] >= 0; i = (i + 1) & (t->nslot - 1)) {}
+    t->slot[i] = k;
+    if (added) *added = 1;
+    return k;
+}
+static void _ak_prof_names_free(_ak_prof_names* t) {
+    int i;
+    for (i = 0; i < t->n; i++) _ak_dealloc(t->s[i]);
+    _ak_dealloc(t->s);
+    _ak_dealloc(t->hash);
+    _ak_dealloc(t->slot);
+    memset(t, 0, sizeof *t);
+}
+
+/* ---- tables (all called with p->lock held) ---- */
+static int _ak_prof_region_id(struct _ak_prof* p, const char* name) {
+    int added, k;
+    if (p->names.n >= p->regions_cap) { /* room first, so a new name always has its row */
+        int nc = p->regions_cap ? p->regions_cap * 2 : 16;
+        _ak_prof_region* r = (_ak_prof_region*)_ak_realloc(p->regions, (size_t)nc * sizeof *r);
+        if (!r) return -1;
+        p->regions = r;
+        p->regions_cap = nc;
+    }
+    k = _ak_prof_intern(&p->names, name, &added);
+    if (k >= 0 && added) memset(&p->regions[k], 0, sizeof p->regions[k]);
+    return k;
+}
+/* The calling thread's slot (tid), or a new/free one when claim is set. */
+static _ak_prof_thread* _ak_prof_thread_find(struct _ak_prof* p, long tid, int claim) {
+    int i;
+    _ak_prof_thread* fr = NULL;
+    for (i = 0; i < p->nthreads; i++) {
+        if (p->threads[i]->tid == tid) return p->threads[i];
+        if (!fr && !p->threads[i]->tid) fr = p->threads[i];
+    }
+    if (!claim) return NULL;
+    if (!fr) {
+        if (p->nthreads == p->threads_cap) {
+            int nc = p->threads_cap ? p->threads_cap * 2 : 8;
+            _ak_prof_thread** nt = (_ak_prof_thread**)_ak_realloc(p->threads, (size_t)nc * sizeof *nt);
+            if (!nt) return NULL;
+            p->threads = nt;
+            p->threads_cap = nc;
+        }
+        fr = (_ak_prof_thread*)_ak_calloc(sizeof *fr);
+        if (!fr) return NULL;
+        p->threads[p->nthreads++] = fr;
+    }
+    fr->tid = tid;
+    fr->depth = 0;
+    return fr;
+}
+static void _ak_prof_event_put(struct _ak_prof* p, ak_event* e) {
+    if (!e) return;
+    if (p->nfree == p->free_cap) {
+        int nc = p->free_cap ? p->free_cap * 2 : 16;
+        ak_event** nf = (ak_event**)_ak_realloc(p->free_ev, (size_t)nc * sizeof *nf);
+        if (!nf) { ak_event_destroy(e); return; }
+        p->free_ev = nf;
+        p->free_cap = nc;
+    }
+    p->free_ev[p->nfree++] = e;
+}
+static void _ak_prof_account(struct _ak_prof* p, int region, uint64_t ns, int gpu) {
+    _ak_prof_region* r;
+    if (region < 0 || region >= p->names.n) return;
+    r = &p->regions[region];
+    if (!r->count || ns < r->min_ns) r->min_ns = ns;
+    if (!r->count || ns > r->max_ns) r->max_ns = ns;
+    r->count++;
+    r->total_ns += ns;
+    if (gpu) r->gpu_count++;
+}
+/* Wait for a pending GPU timing and account it (host duration if the events fail). */
+static void _ak_prof_settle(struct _ak_prof* p, _ak_prof_pending* q) {
+    float ms = 0.0f;
+    uint64_t ns = q->host_ns;
+    int gpu = 0;
+    ak_result r = ak_event_elapsed_ms(q->e0, q->e1, &ms);   /* it waits for e1 */
+    if (r != AK_OK && ak_event_synchronize(q->e1) == AK_OK) r = ak_event_elapsed_ms(q->e0, q->e1, &ms);
+    if (r == AK_OK && ms >= 0.0f) {
+        ns = (uint64_t)((double)ms * 1e6 + 0.5);
+        gpu = 1;
+    } else if (!p->warned) {
+        p->warned = 1;
+        _ak_log(&p->ctx->log, AK_LOG_WARN, AK_LOGITEM_GENERIC,
+                "profiling: reading GPU event timing failed (%s); host time used", ak_last_error());
+    }
+    _ak_prof_account(p, q->region, ns, gpu);
+    if (q->inst >= 0 && (size_t)q->inst < p->ninst) {
+        _ak_prof_inst* in = &p->inst[q->inst];
+        float off = 0.0f;
+        in->dur_ns = ns;
+        in->timer = 0;
+        if (gpu && p->anchor && ak_event_elapsed_ms(p->anchor, q->e0, &off) == AK_OK) {
+            double at = (double)p->anchor_ns + (double)off * 1e6;
+            in->start_ns = at > 0.0 ? (uint64_t)(at + 0.5) : 0;
+            in->timer = 1;
+            if (off > 1000.0f || off < -1000.0f) { /* move the anchor forward: float ms lose precision */
+                ak_event* old = p->anchor;
+                p->anchor = q->e0;
+                p->anchor_ns = in->start_ns;
+                q->e0 = old;
+            }
+        }
+    }
+    _ak_prof_event_put(p, q->e0);
+    _ak_prof_event_put(p, q->e1);
+    q->e0 = q->e1 = NULL;
+}
+static void _ak_prof_drain(struct _ak_prof* p) {
+    while (p->pend_head < p->npend) _ak_prof_settle(p, &p->pend[p->pend_head++]);
+    p->pend_head = p->npend = 0;
+}
+/* Settle what is already finished (never waits unless too much is pending). */
+static void _ak_prof_poll(struct _ak_prof* p) {
+    int k = 0;
+    while (p->pend_head < p->npend && k < _AK_PROF_POLL) {
+        _ak_prof_pending* q = &p->pend[p->pend_head];
+        if (p->npend - p->pend_head <= _AK_PROF_PENDING_MAX && !_ak_dev_event_done(p->ctx, q->e1->native)) break;
+        _ak_prof_settle(p, q);
+        p->pend_head++;
+        k++;
+    }
+    if (p->pend_head == p->npend) p->pend_head = p->npend = 0;
+}
+/* Record a closed region. ev1: its GPU end event, already recorded (or NULL). */
+static void _ak_prof_record(struct _ak_prof* p, long tid, const _ak_prof_frame* fr, uint64_t t1, ak_event* ev1) {
+    uint64_t host_ns = t1 > fr->t0 ? t1 - fr->t0 : 0;
+    long idx = -1;
+    if (p->ninst < p->max_inst) {
+        if (p->ninst == p->inst_cap) {
+            size_t nc = p->inst_cap ? p->inst_cap * 2 : 1024;
+            _ak_prof_inst* ni;
+            if (nc > p->max_inst) nc = p->max_inst;
+            ni = (_ak_prof_inst*)_ak_realloc(p->inst, nc * sizeof *ni);
+            if (ni) { p->inst = ni; p->inst_cap = nc; }
+        }
+        if (p->ninst < p->inst_cap) {
+            _ak_prof_inst* in = &p->inst[p->ninst];
+            idx = (long)p->ninst++;
+            in->start_ns = fr->t0;
+            in->dur_ns = host_ns;
+            in->tid = tid;
+            in->region = fr->region;
+            in->stream_name = fr->stream_name;
+            in->timer = 0;
+        }
+    }
+    if (idx < 0) p->dropped++;
+    if (fr->ev0 && ev1) {
+        _ak_prof_pending q;
+        q.inst = idx; q.region = fr->region; q.host_ns = host_ns; q.e0 = fr->ev0; q.e1 = ev1;
+        if (p->npend == p->pend_cap && p->pend_head > 0) {
+            memmove(p->pend, p->pend + p->pend_head, (p->npend - p->pend_head) * sizeof *p->pend);
+            p->npend -= p->pend_head;
+            p->pend_head = 0;
+        }
+        if (p->npend == p->pend_cap) {
+            size_t nc = p->pend_cap ? p->pend_cap * 2 : 64;
+            _ak_prof_pending* np_ = (_ak_prof_pending*)_ak_realloc(p->pend, nc * sizeof *np_);
+            if (np_) { p->pend = np_; p->pend_cap = nc; }
+        }
+        if (p->npend < p->pend_cap) {
+            if (idx >= 0) p->inst[idx].timer = -1;
+            p->pend[p->npend++] = q;
+        } else {
+            _ak_prof_settle(p, &q); /* no room to defer it: wait now */
+        }
+        if (p->npend - p->pend_head >= _AK_PROF_POLL_FROM) _ak_prof_poll(p);
+    } else {
+        _ak_prof_event_put(p, fr->ev0);
+        _ak_prof_event_put(p, ev1);
+        _ak_prof_account(p, fr->region, host_ns, 0);
+    }
+}
+static void _ak_prof_gpu_warn(struct _ak_prof* p, const char* what) {
+    int first;
+    _ak_mutex_lock(&p->lock);
+    first = !p->warned;
+    p->warned = 1;
+    _ak_mutex_unlock(&p->lock);
+    if (first)
+        _ak_log(&p->ctx->log, AK_LOG_WARN, AK_LOGITEM_GENERIC,
+                "profiling: %s failed (%s); regions fall back to host timing where this happens", what, ak_last_error());
+}
+
+/* ---- create / destroy (called by the context) ---- */
+static void _ak_prof_tools_open(struct _ak_prof* p) {
+    static const char* roctx[] = { "libroctx64.so", "libroctx64.so.4" };
+    static const char* nvtx[] = { "libnvToolsExt.so.1", "libnvToolsExt.so" };
+    const char** libs = NULL;
+    const char *push_sym = NULL, *pop_sym = NULL;
+    char tried[256];
+    int n = 0, i;
+    tried[0] = 0;
+    if (p->ctx->backend == AK_BACKEND_HIP) { libs = roctx; n = 2; push_sym = "roctxRangePushA"; pop_sym = "roctxRangePop"; }
+    else if (p->ctx->backend == AK_BACKEND_CUDA) { libs = nvtx; n = 2; push_sym = "nvtxRangePushA"; pop_sym = "nvtxRangePop"; }
+    if (!libs) {
+        _ak_log(&p->ctx->log, AK_LOG_INFO, AK_LOGITEM_PROF_TOOLS,
+                "no tracer library on the %s backend; regions are recorded by amdkit only", ak_backend_name(p->ctx->backend));
+        return;
+    }
+    for (i = 0; i < n; i++) {
+        void* lib = _ak_dlopen(libs[i]);
+        _ak_prof_push_fn push = NULL;
+        _ak_prof_pop_fn pop = NULL;
+        _ak_appendf(tried, sizeof tried, "%s%s", tried[0] ? ", " : "", libs[i]);
+        if (!lib) continue;
+        _ak_dlsym(lib, push_sym, &push);
+        _ak_dlsym(lib, pop_sym, &pop);
+        if (push && pop) {
+            char path[256];
+            _ak_dlpath(lib, push_sym, path, sizeof path);
+            p->tool_lib = lib; p->push = push; p->pop = pop; p->tool_name = libs[i];
+            _ak_log(&p->ctx->log, AK_LOG_INFO, AK_LOGITEM_PROF_TOOLS, "%s found (%s): regions also appear as %s ranges",
+                    libs[i], path[0] ? path : libs[i], p->ctx->backend == AK_BACKEND_HIP ? "roctx" : "NVTX");
+            return;
+        }
+        _ak_appendf(tried, sizeof tried, " (no %s/%s)", push_sym, pop_sym);
+        dlclose(lib);
+    }
+    _ak_log(&p->ctx->log, AK_LOG_INFO, AK_LOGITEM_PROF_TOOLS,
+            "no tracer library (tried %s); regions are recorded by amdkit only", tried);
+}
+
+/* Record an event on the idle device and wait for it: its GPU time is about
+ * the host time between recording and completion. Without it the trace
+ * places GPU-timed regions at their host start. */
+static void _ak_prof_anchor_make(struct _ak_prof* p) {
+    ak_event* e = NULL;
+    uint64_t h0, h1;
+    if (ak_event_create(p->ctx, &e) != AK_OK) { ak_clear_error(); return; }
+    h0 = _ak_now_ns();
+    if (ak_event_record(e, NULL) != AK_OK || ak_event_synchronize(e) != AK_OK) {
+        ak_event_destroy(e);
+        ak_clear_error();
+        return;
+    }
+    h1 = _ak_now_ns();
+    p->anchor = e;
+    p->anchor_ns = h0 + (h1 - h0) / 2;
+}
+
+static ak_result _ak_prof_create(ak_context* ctx, struct _ak_prof** out) {
+    struct _ak_prof* p;
+    if (!ctx || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "_ak_prof_create: NULL argument");
+    *out = NULL;
+    p = (struct _ak_prof*)_ak_calloc(sizeof *p);
+    if (!p) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "profiling: cannot allocate %u bytes", (unsigned)sizeof *p);
+    p->ctx = ctx;
+    p->gpu = ctx->backend == AK_BACKEND_HIP || ctx->backend == AK_BACKEND_CUDA;
+    p->max_inst = AK_PROF_MAX_INSTANCES;
+    _ak_mutex_init(&p->lock);
+    if (ctx->cfg.profiling) {
+        _ak_prof_tools_open(p);
+        if (p->gpu) _ak_prof_anchor_make(p);
+    }
+    *out = p;
+    return AK_OK;
+}
+
+/* Forget regions, instances and open stacks; events go to the free list. */
+static void _ak_prof_clear(struct _ak_prof* p) {
+    int i, j;
+    size_t k;
+    for (k = p->pend_head; k < p->npend; k++) {
+        _ak_prof_event_put(p, p->pend[k].e0);
+        _ak_prof_event_put(p, p->pend[k].e1);
+    }
+    p->pend_head = p->npend = 0;
+    for (i = 0; i < p->nthreads; i++) {
+        _ak_prof_thread* th = p->threads[i];
+        for (j = 0; j < th->depth; j++) _ak_prof_event_put(p, th->frames[j].ev0);
+        th->depth = 0;
+        th->tid = 0;
+    }
+    _ak_prof_names_free(&p->names);
+    _ak_prof_names_free(&p->streams);
+    _ak_dealloc(p->regions);
+    p->regions = NULL;
+    p->regions_cap = 0;
+    _ak_dealloc(p->inst);
+    p->inst = NULL;
+    p->ninst = p->inst_cap = 0;
+    p->dropped = 0;
+}
+
+static void _ak_prof_destroy(struct _ak_prof* p) {
+    int i;
+    if (!p) return;
+    _ak_prof_clear(p);
+    ak_event_destroy(p->anchor);
+    for (i = 0; i < p->nfree; i++) ak_event_destroy(p->free_ev[i]);
+    _ak_dealloc(p->free_ev);
+    for (i = 0; i < p->nthreads; i++) {
+        _ak_dealloc(p->threads[i]->frames);
+        _ak_dealloc(p->threads[i]);
+    }
+    _ak_dealloc(p->threads);
+    _ak_dealloc(p->pend);
+    if (p->tool_lib) dlclose(p->tool_lib);
+    _ak_mutex_destroy(&p->lock);
+    _ak_dealloc(p);
+}
+
+/* ---- begin / end ---- */
+static ak_result _ak_prof_begin_on(struct _ak_prof* p, const char* name, ak_stream* stream) {
+    long tid = _ak_prof_tid();
+    const char* sname = ak_stream_name(stream);
+    _ak_prof_thread* th;
+    _ak_prof_frame* fr;
+    ak_event* ev = NULL;
+    int region, sid = -1;
+    _ak_mutex_lock(&p->lock);
+    th = _ak_prof_thread_find(p, tid, 1);
+    region = th ? _ak_prof_region_id(p, name) : -1;
+    if (region >= 0) sid = _ak_prof_intern(&p->streams, sname ? sname : "default", NULL);
+    if (sid >= 0 && th->depth == th->cap) {
+        int nc = th->cap ? th->cap * 2 : 16;
+        _ak_prof_frame* nf = (_ak_prof_frame*)_ak_realloc(th->frames, (size_t)nc * sizeof *nf);
+        if (nf) { th->frames = nf; th->cap = nc; }
+        else sid = -1;
+    }
+    if (sid < 0) {
+        if (th && !th->depth) th->tid = 0;
+        _ak_mutex_unlock(&p->lock);
+        return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_prof_begin(\"%.200s\"): out of host memory", name);
+    }
+    fr = &th->frames[th->depth++];
+    fr->region = region;
+    fr->stream_name = sid;
+    fr->stream = stream;
+    fr->ev0 = NULL;
+    fr->tool = 0;
+    fr->t0 = 0;
+    if (p->gpu && p->nfree) ev = p->free_ev[--p->nfree];
+    _ak_mutex_unlock(&p->lock);
+    /* Only this thread touches its own open frames: fr stays valid. */
+    if (p->gpu) {
+        if (!ev && ak_event_create(p->ctx, &ev) != AK_OK) { ev = NULL; _ak_prof_gpu_warn(p, "ak_event_create"); }
+        if (ev && ak_event_record(ev, stream) != AK_OK) {
+            _ak_prof_gpu_warn(p, "ak_event_record");
+            _ak_mutex_lock(&p->lock);
+            _ak_prof_event_put(p, ev);
+            _ak_mutex_unlock(&p->lock);
+            ev = NULL;
+        }
+        fr->ev0 = ev;
+    }
+    if (p->push) { p->push(name); fr->tool = 1; }
+    fr->t0 = _ak_now_ns();
+    return AK_OK;
+}
+
+static ak_result _ak_prof_end_on(struct _ak_prof* p) {
+    uint64_t t1 = _ak_now_ns();
+    long tid = _ak_prof_tid();
+    _ak_prof_thread* th;
+    _ak_prof_frame fr;
+    ak_event* ev = NULL;
+    _ak_mutex_lock(&p->lock);
+    th = _ak_prof_thread_find(p, tid, 0);
+    if (!th || !th->depth) {
+        _ak_mutex_unlock(&p->lock);
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT,
+                       "ak_prof_end: no open region on this thread (every ak_prof_end needs an earlier ak_prof_begin on the same thread)");
+    }
+    fr = th->frames[--th->depth];
+    if (!th->depth) th->tid = 0;
+    if (!fr.ev0) { /* host-timed: one critical section */
+        _ak_prof_record(p, tid, &fr, t1, NULL);
+        _ak_mutex_unlock(&p->lock);
+        if (fr.tool && p->pop) p->pop();
+        return AK_OK;
+    }
+    if (p->nfree) ev = p->free_ev[--p->nfree];
+    _ak_mutex_unlock(&p->lock);
+    if (!ev && ak_event_create(p->ctx, &ev) != AK_OK) { ev = NULL; _ak_prof_gpu_warn(p, "ak_event_create"); }
+    if (ev && ak_event_record(ev, fr.stream) != AK_OK) {
+        _ak_prof_gpu_warn(p, "ak_event_record");
+        _ak_mutex_lock(&p->lock);
+        _ak_prof_event_put(p, ev);
+        _ak_mutex_unlock(&p->lock);
+        ev = NULL;
+    }
+    if (fr.tool && p->pop) p->pop();
+    _ak_mutex_lock(&p->lock);
+    _ak_prof_record(p, tid, &fr, t1, ev);
+    _ak_mutex_unlock(&p->lock);
+    return AK_OK;
+}
+
+/* Open a region; a no-op unless profiling is on. Thread safety: any thread. */
+AKDEF ak_result ak_prof_begin(ak_context* ctx, const char* name, ak_stream* stream) {
+    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_begin: ctx is NULL");
+    if (!name) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_begin: name is NULL");
+    if (!ctx->cfg.profiling || !ctx->prof) return AK_OK;
+    if (stream && stream->ctx != ctx)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_begin(\"%.200s\"): stream \"%s\" belongs to another context", name, stream->name);
+    return _ak_prof_begin_on(ctx->prof, name, stream);
+}
+
+/* Close this thread's innermost region. Thread safety: any thread. */
+AKDEF ak_result ak_prof_end(ak_context* ctx) {
+    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_end: ctx is NULL");
+    if (!ctx->cfg.profiling || !ctx->prof) return AK_OK;
+    return _ak_prof_end_on(ctx->prof);
+}
+
+/* ---- statistics and summary ---- */
+static void _ak_prof_fill_stat(const struct _ak_prof* p, int i, ak_prof_stat* s) {
+    const _ak_prof_region* r = &p->regions[i];
+    s->name = p->names.s[i];
+    s->count = r->count;
+    s->total_ms = (double)r->total_ns / 1e6;
+    s->mean_ms = r->count ? s->total_ms / (double)r->count : 0.0;
+    s->min_ms = r->count ? (double)r->min_ns / 1e6 : 0.0;
+    s->max_ms = r->count ? (double)r->max_ns / 1e6 : 0.0;
+    s->gpu_timed = r->gpu_count ? 1 : 0;
+}
+
+/* Region statistics in first-seen order; names stay valid until ak_prof_reset
+ * or context destruction. Thread safety: any thread. */
+AKDEF ak_result ak_prof_stats(ak_context* ctx, ak_prof_stat* out, int max, int* count) {
+    struct _ak_prof* p;
+    int i;
+    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_stats: ctx is NULL");
+    if (max < 0) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_stats: max is %d, expected >= 0", max);
+    if (max > 0 && !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_stats: out is NULL with max %d", max);
+    if (count) *count = 0;
+    p = ctx->prof;
+    if (!ctx->cfg.profiling || !p) return AK_OK;
+    _ak_mutex_lock(&p->lock);
+    _ak_prof_drain(p);
+    for (i = 0; i < p->names.n && i < max; i++) _ak_prof_fill_stat(p, i, &out[i]);
+    if (count) *count = p->names.n;
+    _ak_mutex_unlock(&p->lock);
+    return AK_OK;
+}
+
+/* A name for the table: control characters as '?', long names cut with "...". */
+static void _ak_prof_table_name(char* dst, size_t cap, const char* s) {
+    size_t n = 0, len = strlen(s);
+    for (; n + 1 < cap && s[n]; n++) dst[n] = ((unsigned char)s[n] < 0x20 || s[n] == 0x7f) ? '?' : s[n];
+    dst[n] = 0;
+    if (len >= cap && cap > 4) memcpy(dst + cap - 4, "...", 4);
+}
+
+/* Print the statistics as an aligned table. Thread safety: any thread. */
+AKDEF ak_result ak_prof_summary(ak_context* ctx, FILE* f) {
+    struct _ak_prof* p;
+    char nm[64];
+    int i, w = 6;
+    unsigned long long total = 0;
+    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_summary: ctx is NULL");
+    if (!f) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_summary: FILE* is NULL");
+    p = ctx->prof;
+    if (!ctx->cfg.profiling || !p) {
+        fprintf(f, "amdkit profile: profiling is off (set ak_config.profiling = 1 or AMDKIT_PROFILE=on)\n");
+        return ferror(f) ? _ak_err(AK_ERROR_IO, "ak_prof_summary: writing the table failed") : AK_OK;
+    }
+    _ak_mutex_lock(&p->lock);
+    _ak_prof_drain(p);
+    for (i = 0; i < p->names.n; i++) {
+        int len;
+        _ak_prof_table_name(nm, sizeof nm, p->names.s[i]);
+        len = (int)strlen(nm);
+        if (len > w) w = len;
+        total += p->regions[i].count;
+    }
+    fprintf(f, "amdkit profile: %d region%s, %llu instance%s, %s backend%s%s\n", p->names.n, p->names.n == 1 ? "" : "s",
+            total, total == 1 ? "" : "s", ak_backend_name(ctx->backend), p->tool_name ? ", ranges sent to " : "",
+            p->tool_name ? p->tool_name : "");
+    if (p->dropped)
+        fprintf(f, "  (%llu instance%s past the cap of %lu were left out of the trace; the statistics count them)\n",
+                p->dropped, p->dropped == 1 ? "" : "s", (unsigned long)p->max_inst);
+    fprintf(f, "%-*s %10s %14s %12s %12s %12s  %s\n", w, "name", "count", "total ms", "mean ms", "min ms", "max ms", "timer");
+    for (i = 0; i < p->names.n; i++) {
+        ak_prof_stat s;
+        const _ak_prof_region* r = &p->regions[i];
+        _ak_prof_fill_stat(p, i, &s);
+        _ak_prof_table_name(nm, sizeof nm, s.name);
+        fprintf(f, "%-*s %10llu %14.3f %12.4f %12.4f %12.4f  %s\n", w, nm, s.count, s.total_ms, s.mean_ms, s.min_ms,
+                s.max_ms, !r->count ? "-" : r->gpu_count == r->count ? "gpu" : r->gpu_count ? "mixed" : "host");
+    }
+    _ak_mutex_unlock(&p->lock);
+    if (ferror(f)) return _ak_err(AK_ERROR_IO, "ak_prof_summary: writing the table failed");
+    return AK_OK;
+}
+
+/* ---- Chrome trace export ---- */
+/* Write s as a JSON string: quotes, backslash and control characters
+ * escaped; bytes that are not valid UTF-8 become U+FFFD. */
+static void _ak_prof_json_str(FILE* f, const char* s) {
+    const unsigned char* u = (const unsigned char*)s;
+    fputc('"', f);
+    while (*u) {
+        unsigned c = *u;
+        int need = 0, i, ok = 1;
+        if (c == '"' || c == '\\') { fputc('\\', f); fputc((int)c, f); u++; continue; }
+        if (c < 0x20) {
+            switch (c) {
+            case '\n': fputs("\\n", f); break;
+            case '\r': fputs("\\r", f); break;
+            case '\t': fputs("\\t", f); break;
+            case '\b': fputs("\\b", f); break;
+            case '\f': fputs("\\f", f); break;
+            default: fprintf(f, "\\u%04x", c); break;
+            }
+            u++;
+            continue;
+        }
+        if (c < 0x80) { fputc((int)c, f); u++; continue; }
+        if (c >= 0xC2 && c <= 0xDF) need = 1;
+        else if (c >= 0xE0 && c <= 0xEF) need = 2;
+        else if (c >= 0xF0 && c <= 0xF4) need = 3;
+        else ok = 0;
+        for (i = 1; ok && i <= need; i++)
+            if ((u[i] & 0xC0) != 0x80) ok = 0;
+        if (ok && need >= 2) { /* overlong, surrogate and > U+10FFFF forms */
+            if (c == 0xE0 && u[1] < 0xA0) ok = 0;
+            if (c == 0xED && u[1] > 0x9F) ok = 0;
+            if (c == 0xF0 && u[1] < 0x90) ok = 0;
+            if (c == 0xF4 && u[1] > 0x8F) ok = 0;
+        }
+        if (!ok) { fputs("\\ufffd", f); u++; continue; }
+        fwrite(u, 1, (size_t)need + 1, f);
+        u += need + 1;
+    }
+    fputc('"', f);
+}
+/* ns as a decimal number of unit (1000: microseconds, 1000000: milliseconds), locale-free. */
+static void _ak_prof_json_ns(FILE* f, uint64_t ns, uint64_t unit) {
+    fprintf(f, "%llu.%0*llu", (unsigned long long)(ns / unit), unit == 1000 ? 3 : 6, (unsigned long long)(ns % unit));
+}
+
+typedef struct _ak_prof_order {
+    long tid;
+    uint64_t start, dur;
+    size_t idx;
+    int clamped;
+} _ak_prof_order;
+static int _ak_prof_order_cmp(const void* a, const void* b) {
+    const _ak_prof_order* x = (const _ak_prof_order*)a;
+    const _ak_prof_order* y = (const _ak_prof_order*)b;
+    if (x->tid != y->tid) return x->tid < y->tid ? -1 : 1;
+    if (x->start != y->start) return x->start < y->start ? -1 : 1;
+    if (x->dur != y->dur) return x->dur > y->dur ? -1 : 1;   /* outer region first */
+    return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+/* Sort instances by track (host thread, or GPU stream) and start, and
+ * shorten a duration that would end after its enclosing region on the same
+ * track (viewers need proper nesting; it can happen on a GPU stream shared
+ * by threads); the args keep the measured value. */
+static ak_result _ak_prof_order_make(const struct _ak_prof* p, _ak_prof_order** out) {
+    _ak_prof_order* o;
+    uint64_t* ends = NULL;
+    size_t i, sp = 0, cap = 0;
+    *out = NULL;
+    if (!p->ninst) return AK_OK;
+    o = (_ak_prof_order*)_ak_alloc(p->ninst * sizeof *o);
+    if (!o) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_prof_export_chrome: cannot sort %lu instances", (unsigned long)p->ninst);
+    for (i = 0; i < p->ninst; i++) {
+        o[i].tid = p->inst[i].timer == 1 ? _AK_PROF_GPU_TRACK + p->inst[i].stream_name : p->inst[i].tid;
+        o[i].start = p->inst[i].start_ns;
+        o[i].dur = p->inst[i].dur_ns;
+        o[i].idx = i;
+        o[i].clamped = 0;
+    }
+    qsort(o, p->ninst, sizeof *o, _ak_prof_order_cmp);
+    for (i = 0; i < p->ninst; i++) {
+        uint64_t end = o[i].start + o[i].dur;
+        if (i && o[i].tid != o[i - 1].tid) sp = 0;
+        while (sp && ends[sp - 1] <= o[i].start) sp--;
+        if (sp && end > ends[sp - 1]) { end = ends[sp - 1]; o[i].dur = end - o[i].start; o[i].clamped = 1; }
+        if (sp == cap) {
+            size_t nc = cap ? cap * 2 : 64;
+            uint64_t* ne = (uint64_t*)_ak_realloc(ends, nc * sizeof *ne);
+            if (!ne) { _ak_dealloc(ends); _ak_dealloc(o); return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_prof_export_chrome: out of host memory"); }
+            ends = ne;
+            cap = nc;
+        }
+        ends[sp++] = end;
+    }
+    _ak_dealloc(ends);
+    *out = o;
+    return AK_OK;
+}
+
+static void _ak_prof_write_trace(FILE* f, ak_context* ctx, const struct _ak_prof* p, const _ak_prof_order* o) {
+    long pid = (long)getpid();
+    uint64_t origin = 0;
+    size_t i;
+    char pname[400];
+    if (p && p->ninst) {
+        origin = p->inst[0].start_ns;
+        for (i = 1; i < p->ninst; i++) if (p->inst[i].start_ns < origin) origin = p->inst[i].start_ns;
+    }
+    snprintf(pname, sizeof pname, "amdkit (%s: %s)", ak_backend_name(ctx->backend), ctx->dev.name);
+    fputs("{\"traceEvents\":[\n", f);
+    fprintf(f, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%ld,\"tid\":0,\"args\":{\"name\":", pid);
+    _ak_prof_json_str(f, pname);
+    fputs("}}", f);
+    for (i = 0; p && i < p->ninst; i++) {
+        const _ak_prof_inst* in = &p->inst[o[i].idx];
+        if (!i || o[i].tid != o[i - 1].tid) {
+            char tname[128];
+            if (in->timer == 1) snprintf(tname, sizeof tname, "GPU stream %s", p->streams.s[in->stream_name]);
+            else snprintf(tname, sizeof tname, "thread %ld", in->tid);
+            fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%ld,\"tid\":%ld,\"args\":{\"name\":", pid, o[i].tid);
+            _ak_prof_json_str(f, tname);
+            fputs("}}", f);
+        }
+        fputs(",\n{\"name\":", f);
+        _ak_prof_json_str(f, p->names.s[in->region]);
+        fputs(",\"cat\":\"amdkit\",\"ph\":\"X\",\"ts\":", f);
+        _ak_prof_json_ns(f, in->start_ns - origin, 1000);
+        fputs(",\"dur\":", f);
+        _ak_prof_json_ns(f, o[i].dur, 1000);
+        fprintf(f, ",\"pid\":%ld,\"tid\":%ld,\"args\":{\"thread\":%ld,\"stream\":", pid, o[i].tid, in->tid);
+        _ak_prof_json_str(f, p->streams.s[in->stream_name]);
+        fprintf(f, ",\"timer\":\"%s\",\"ms\":", in->timer == 1 ? "gpu" : "host");
+        _ak_prof_json_ns(f, in->dur_ns, 1000000);
+        if (o[i].clamped) fputs(",\"trace_dur_shortened\":true", f);
+        fputs("}}", f);
+    }
+    fputs("\n],\"displayTimeUnit\":\"ms\",\"otherData\":{\"tool\":\"amdkit " AK_VERSION_STRING "\",\"backend\":", f);
+    _ak_prof_json_str(f, ak_backend_name(ctx->backend));
+    fputs(",\"device\":", f);
+    _ak_prof_json_str(f, ctx->dev.name);
+    fprintf(f, ",\"profiling\":%s,\"instances\":%lu,\"instance_cap\":%lu,\"instances_dropped\":%llu",
+            ctx->cfg.profiling ? "true" : "false", (unsigned long)(p ? p->ninst : 0),
+            (unsigned long)(p ? p->max_inst : (size_t)AK_PROF_MAX_INSTANCES), p ? p->dropped : 0ull);
+    if (p && p->dropped)
+        fprintf(f, ",\"note\":\"%llu region instances past the cap were left out of this trace; the statistics count them\"",
+                p->dropped);
+    fputs("}}\n", f);
+}
+
+/* Write every recorded instance as Chrome trace JSON, through a temporary
+ * file renamed over path. Thread safety: any thread (other threads' begin /
+ * end wait while it writes). */
+AKDEF ak_result ak_prof_export_chrome(ak_context* ctx, const char* path) {
+    struct _ak_prof* p;
+    _ak_prof_order* o = NULL;
+    char* tmp;
+    size_t n;
+    FILE* f;
+    int werr = 0, cerr = 0, e = 0;
+    ak_result r;
+    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_export_chrome: ctx is NULL");
+    if (!path || !path[0]) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_export_chrome: path is %s", path ? "empty" : "NULL");
+    p = ctx->cfg.profiling ? ctx->prof : NULL;
+    n = strlen(path) + 64;
+    tmp = (char*)_ak_alloc(n);
+    if (!tmp) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_prof_export_chrome: out of host memory");
+    if (p) {
+        _ak_mutex_lock(&p->lock);
+        _ak_prof_drain(p);
+        p->export_seq++;
+        snprintf(tmp, n, "%s.tmp.%ld.%p.%lu", path, (long)getpid(), (void*)p, p->export_seq);
+        r = _ak_prof_order_make(p, &o);
+        if (r != AK_OK) { _ak_mutex_unlock(&p->lock); _ak_dealloc(tmp); return r; }
+    } else {
+        snprintf(tmp, n, "%s.tmp.%ld.%p", path, (long)getpid(), (void*)tmp);
+    }
+    f = fopen(tmp, "w");
+    if (!f) {
+        e = errno;
+        if (p) _ak_mutex_unlock(&p->lock);
+        _ak_dealloc(o);
+        r = _ak_err(AK_ERROR_IO, "ak_prof_export_chrome: cannot create %s (for %s): %s", tmp, path, strerror(e));
+        _ak_dealloc(tmp);
+        return r;
+    }
+    _ak_prof_write_trace(f, ctx, p, o);
+    werr = ferror(f);
+    if (werr) e = errno;
+    if (fclose(f) != 0 && !werr) { cerr = 1; e = errno; }
+    if (p) _ak_mutex_unlock(&p->lock);
+    _ak_dealloc(o);
+    if (werr || cerr) {
+        remove(tmp);
+        r = _ak_err(AK_ERROR_IO, "ak_prof_export_chrome: writing %s failed: %s", path, strerror(e ? e : EIO));
+        _ak_dealloc(tmp);
+        return r;
+    }
+    if (rename(tmp, path) != 0) {
+        e = errno;
+        remove(tmp);
+        r = _ak_err(AK_ERROR_IO, "ak_prof_export_chrome: cannot rename %s to %s: %s", tmp, path, strerror(e));
+        _ak_dealloc(tmp);
+        return r;
+    }
+    _ak_dealloc(tmp);
+    return AK_OK;
+}
+
+/* Forget all regions, instances and open regions. Thread safety: not while
+ * other threads have regions open or use the profiler. */
+AKDEF void ak_prof_reset(ak_context* ctx) {
+    struct _ak_prof* p;
+    if (!ctx || !(p = ctx->prof)) return;
+    _ak_mutex_lock(&p->lock);
+    _ak_prof_clear(p);
+    p->warned = 0;
+    _ak_mutex_unlock(&p->lock);
+}
+/* ==========================================================================
+ * >>impl:config
+ * ========================================================================== */
+AKDEF const char* ak_backend_name(ak_backend b) {
+    switch (b) {
+    case AK_BACKEND_AUTO: return "auto";
+    case AK_BACKEND_HIP: return "hip";
+    case AK_BACKEND_CUDA: return "cuda";
+    case AK_BACKEND_CPU: return "cpu";
+    default: return "?";
+    }
+}
+AKDEF const char* ak_opt_level_name(ak_opt_level o) {
+    switch (o) {
+    case AK_OPT_AUTO: return "auto";
+    case AK_OPT_CONSERVATIVE: return "conservative";
+    case AK_OPT_BALANCED: return "balanced";
+    case AK_OPT_AGGRESSIVE: return "aggressive";
+    default: return "?";
+    }
+}
+AKDEF ak_result ak_backend_parse(const char* s, ak_backend* out) {
+    int i;
+    if (!s || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_backend_parse: NULL argument");
+    for (i = 0; i < (int)AK_BACKEND_COUNT; i++)
+        if (_ak_streq_ci(s, ak_backend_name((ak_backend)i))) { *out = (ak_backend)i; return AK_OK; }
+    return _ak_err(AK_ERROR_CONFIG, "unknown backend '%s' (expected auto, hip, cuda or cpu)", s);
+}
+AKDEF ak_result ak_dtype_parse(const char* s, ak_dtype* out) {
+    int i;
+    if (!s || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_dtype_parse: NULL argument");
+    for (i = 0; i < (int)AK_DTYPE_COUNT; i++)
+        if (_ak_streq_ci(s, ak_dtype_name((ak_dtype)i))) { *out = (ak_dtype)i; return AK_OK; }
+    if (_ak_streq_ci(s, "fp32") || _ak_streq_ci(s, "float32") || _ak_streq_ci(s, "float")) { *out = AK_F32; return AK_OK; }
+    if (_ak_streq_ci(s, "fp16") || _ak_streq_ci(s, "float16") || _ak_streq_ci(s, "half")) { *out = AK_F16; return AK_OK; }
+    if (_ak_streq_ci(s, "bfloat16")) { *out = AK_BF16; return AK_OK; }
+    if (_ak_streq_ci(s, "fp8")) { *out = AK_FP8_E4M3; return AK_OK; }
+    return _ak_err(AK_ERROR_CONFIG, "unknown precision '%s' (expected f32, f16, bf16, fp8_e4m3, fp8_e5m2)", s);
+}
+AKDEF ak_result ak_opt_level_parse(const char* s, ak_opt_level* out) {
+    int i;
+    if (!s || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_opt_level_parse: NULL argument");
+    for (i = 0; i <= 3; i++)
+        if (_ak_streq_ci(s, ak_opt_level_name((ak_opt_level)i))) { *out = (ak_opt_level)i; return AK_OK; }
+    return _ak_err(AK_ERROR_CONFIG, "unknown optimization level '%s' (expected auto, conservative, balanced, aggressive)", s);
+}
+
+AKDEF ak_config ak_config_default(void) {
+    ak_config c;
+    memset(&c, 0, sizeof c);
+    c.backend = AK_BACKEND_AUTO;
+    c.arch = NULL;
+    c.device = 0;
+    c.opt_level = AK_OPT_AUTO;
+    c.matrix_cores = AK_AUTO;
+    c.mixed_precision = AK_AUTO;
+    c.precision = -1;
+    c.allowed_precisions = 0;
+    c.operator_fusion = 1;
+    c.pool_enabled = 1;
+    c.pool_size = 0;
+    c.max_memory_fraction = 0.9;
+    c.oom_protection = 1;
+    c.cache_enabled = 1;
+    c.cache_capacity = 100;
+    c.disk_cache = 1;
+    c.cache_dir = NULL;
+    c.cache_max_bytes = 256ll << 20;
+    c.profiling = 0;
+    c.strict = 0;
+    c.log_level = AK_LOG_WARN;
+    return c;
+}
+
+/* Environment parsers: each returns AK_ERROR_CONFIG naming variable and value. */
+static ak_result _ak_env_bool(const char* var, int* out) {
+    const char* v = _ak_getenv(var);
+    if (!v) return AK_OK;
+    if (_ak_streq_ci(v, "1") || _ak_streq_ci(v, "on") || _ak_streq_ci(v, "true") || _ak_streq_ci(v, "yes")) { *out = 1; return AK_OK; }
+    if (_ak_streq_ci(v, "0") || _ak_streq_ci(v, "off") || _ak_streq_ci(v, "false") || _ak_streq_ci(v, "no")) { *out = 0; return AK_OK; }
+    return _ak_err(AK_ERROR_CONFIG, "%s='%s' is not a boolean (expected on/off, 1/0, true/false)", var, v);
+}
+static ak_result _ak_env_tristate(const char* var, ak_tristate* out) {
+    const char* v = _ak_getenv(var);
+    int b = 0;
+    ak_result r;
+    if (!v) return AK_OK;
+    if (_ak_streq_ci(v, "auto")) { *out = AK_AUTO; return AK_OK; }
+    r = _ak_env_bool(var, &b);
+    if (r != AK_OK) return _ak_err(AK_ERROR_CONFIG, "%s='%s' is not auto/on/off", var, v);
+    *out = b ? AK_ON : AK_OFF;
+    return AK_OK;
+}
+/* A numeric variable set to "" is malformed (unset is fine). */
+static ak_result _ak_env_number_missing(const char* var) {
+    const char* raw = getenv(var);
+    if (raw && !*raw) return _ak_err(AK_ERROR_CONFIG, "%s='' is empty, expected a number", var);
+    return AK_OK;
+}
+static ak_result _ak_parse_ll(const char* var, const char* v, int allow_suffix, long long* out) {
+    char* end = NULL;
+    long long x;
+    long long mul = 1;
+    errno = 0;
+    x = strtoll(v, &end, 10);
+    if (end == v || errno == ERANGE) return _ak_err(AK_ERROR_CONFIG, "%s='%s' is not an integer", var, v);
+    if (allow_suffix && *end) {
+        switch (tolower((unsigned char)*end)) {
+        case 'k': mul = 1ll << 10; end++; break;
+        case 'm': mul = 1ll << 20; end++; break;
+        case 'g': mul = 1ll << 30; end++; break;
+        default: break;
+        }
+        if (mul > 1 && (*end == 'b' || *end == 'B')) end++;
+    }
+    if (*end) return _ak_err(AK_ERROR_CONFIG, "%s='%s' has trailing characters '%s'", var, v, end);
+    if (x > LLONG_MAX / mul || x < LLONG_MIN / mul) return _ak_err(AK_ERROR_CONFIG, "%s='%s' overflows", var, v);
+    *out = x * mul;
+    return AK_OK;
+}
+static ak_result _ak_env_int(const char* var, int* out) {
+    const char* v = _ak_getenv(var);
+    long long x;
+    ak_result r;
+    if (!v) return _ak_env_number_missing(var);
+    r = _ak_parse_ll(var, v, 0, &x);
+    if (r != AK_OK) return r;
+    if (x < INT_MIN || x > INT_MAX) return _ak_err(AK_ERROR_CONFIG, "%s='%s' is out of range", var, v);
+    *out = (int)x;
+    return AK_OK;
+}
+static ak_result _ak_env_bytes(const char* var, long long* out) {
+    const char* v = _ak_getenv(var);
+    if (!v) return _ak_env_number_missing(var);
+    return _ak_parse_ll(var, v, 1, out);
+}
+static ak_result _ak_env_double(const char* var, double* out) {
+    const char* v = _ak_getenv(var);
+    char* end = NULL;
+    double x;
+    if (!v) return _ak_env_number_missing(var);
+    errno = 0;
+    x = strtod(v, &end);
+    if (end == v || *end || errno == ERANGE) return _ak_err(AK_ERROR_CONFIG, "%s='%s' is not a number", var, v);
+    *out = x;
+    return AK_OK;
+}
+static ak_result _ak_parse_precision_list(const char* var, const char* v, unsigned* out) {
+    unsigned mask = 0;
+    char item[32];
+    const char* p = v;
+    while (*p) {
+        size_t n = strcspn(p, ",");
+        ak_dtype t;
+        if (n == 0 || n >= sizeof item) return _ak_err(AK_ERROR_CONFIG, "%s='%s' is not a comma-separated precision list", var, v);
+        memcpy(item, p, n);
+        item[n] = 0;
+        if (ak_dtype_parse(item, &t) != AK_OK)
+            return _ak_err(AK_ERROR_CONFIG, "%s='%s': unknown precision '%s'", var, v, item);
+        mask |= AK_DTYPE_BIT(t);
+        p += n;
+        if (*p == ',' && !*++p) return _ak_err(AK_ERROR_CONFIG, "%s='%s' ends with a comma", var, v);
+    }
+    if (!mask) return _ak_err(AK_ERROR_CONFIG, "%s='%s' names no precision", var, v);
+    *out = mask;
+    return AK_OK;
+}
+
+AKDEF ak_result ak_config_apply_env(ak_config* cfg) {
+    ak_config c;
+    const char* v;
+    ak_result r = AK_OK;
+    if (!cfg) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_config_apply_env: cfg is NULL");
+    c = *cfg;
+    if ((v = _ak_getenv("AMDKIT_BACKEND")) != NULL && (r = ak_backend_parse(v, &c.backend)) != AK_OK)
+        return _ak_err(AK_ERROR_CONFIG, "AMDKIT_BACKEND='%s' is not one of auto, hip, cuda, cpu", v);
+    if ((v = _ak_getenv("AMDKIT_ARCH")) != NULL) c.arch = v;
+    if ((r = _ak_env_int("AMDKIT_DEVICE", &c.device)) != AK_OK) return r;
+    if ((v = _ak_getenv("AMDKIT_OPT_LEVEL")) != NULL && ak_opt_level_parse(v, &c.opt_level) != AK_OK)
+        return _ak_err(AK_ERROR_CONFIG, "AMDKIT_OPT_LEVEL='%s' is not one of auto, conservative, balanced, aggressive", v);
+    if ((r = _ak_env_tristate("AMDKIT_MATRIX_CORES", &c.matrix_cores)) != AK_OK) return r;
+    if ((r = _ak_env_tristate("AMDKIT_MIXED_PRECISION", &c.mixed_precision)) != AK_OK) return r;
+    if ((v = _ak_getenv("AMDKIT_PRECISION")) != NULL) {
+        ak_dtype t;
+        if (_ak_streq_ci(v, "auto")) c.precision = -1;
+        else if (ak_dtype_parse(v, &t) != AK_OK) return _ak_err(AK_ERROR_CONFIG, "AMDKIT_PRECISION='%s' is not auto, f32, f16, bf16, fp8_e4m3 or fp8_e5m2", v);
+        else c.precision = (int)t;
+    }
+    if ((v = _ak_getenv("AMDKIT_ALLOWED_PRECISIONS")) != NULL &&
+        (r = _ak_parse_precision_list("AMDKIT_ALLOWED_PRECISIONS", v, &c.allowed_precisions)) != AK_OK) return r;
+    if ((r = _ak_env_bool("AMDKIT_FUSION", &c.operator_fusion)) != AK_OK) return r;
+    if ((r = _ak_env_bool("AMDKIT_POOL", &c.pool_enabled)) != AK_OK) return r;
+    if ((r = _ak_env_bytes("AMDKIT_POOL_SIZE", &c.pool_size)) != AK_OK) return r;
+    if ((r = _ak_env_double("AMDKIT_MAX_MEMORY_FRACTION", &c.max_memory_fraction)) != AK_OK) return r;
+    if ((r = _ak_env_bool("AMDKIT_OOM_PROTECTION", &c.oom_protection)) != AK_OK) return r;
+    if ((r = _ak_env_bool("AMDKIT_CACHE", &c.cache_enabled)) != AK_OK) return r;
+    if ((r = _ak_env_int("AMDKIT_CACHE_CAPACITY", &c.cache_capacity)) != AK_OK) return r;
+    if ((r = _ak_env_bool("AMDKIT_DISK_CACHE", &c.disk_cache)) != AK_OK) return r;
+    if ((v = _ak_getenv("AMDKIT_CACHE_DIR")) != NULL) c.cache_dir = v;
+    if ((r = _ak_env_bytes("AMDKIT_CACHE_MAX_BYTES", &c.cache_max_bytes)) != AK_OK) return r;
+    if ((r = _ak_env_bool("AMDKIT_PROFILE", &c.profiling)) != AK_OK) return r;
+    if ((r = _ak_env_bool("AMDKIT_STRICT", &c.strict)) != AK_OK) return r;
+    if ((v = _ak_getenv("AMDKIT_LOG")) != NULL) {
+        static const char* lv[] = { "none", "error", "warn", "info", "debug" };
+        int i, found = -1;
+        for (i = 0; i < 5; i++) if (_ak_streq_ci(v, lv[i])) found = i;
+        if (_ak_streq_ci(v, "warning")) found = 2;
+        if (found < 0) return _ak_err(AK_ERROR_CONFIG, "AMDKIT_LOG='%s' is not one of none, error, warn, info, debug", v);
+        c.log_level = (ak_log_level)found;
+    }
+    *cfg = c;
+    return AK_OK;
+}
+
+#define _AK_FLOAT_PRECISIONS (AK_DTYPE_BIT(AK_F32) | AK_DTYPE_BIT(AK_F16) | AK_DTYPE_BIT(AK_BF16) | \
+                              AK_DTYPE_BIT(AK_FP8_E4M3) | AK_DTYPE_BIT(AK_FP8_E5M2))
+
+AKDEF ak_result ak_config_validate(const ak_config* cfg, const ak_arch_info* arch, ak_config* fixed) {
+    ak_config c;
+    _ak_logger lg;
+    unsigned allowed;
+    if (!cfg) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_config_validate: cfg is NULL");
+    c = *cfg;
+    lg.fn = c.logger; lg.user_data = c.logger_user_data; lg.level = c.log_level;
+    if ((int)c.backend < 0 || (int)c.backend >= (int)AK_BACKEND_COUNT)
+        return _ak_err(AK_ERROR_CONFIG, "config.backend is %d, expected AK_BACKEND_AUTO/HIP/CUDA/CPU (0..3)", (int)c.backend);
+    if (c.device < 0) return _ak_err(AK_ERROR_CONFIG, "config.device is %d, expected a device ordinal >= 0", c.device);
+    if ((int)c.opt_level < 0 || (int)c.opt_level > 3)
+        return _ak_err(AK_ERROR_CONFIG, "config.opt_level is %d, expected AK_OPT_AUTO (0) .. AK_OPT_AGGRESSIVE (3)", (int)c.opt_level);
+    if ((int)c.matrix_cores < -1 || (int)c.matrix_cores > 1)
+        return _ak_err(AK_ERROR_CONFIG, "config.matrix_cores is %d, expected AK_AUTO (-1), AK_OFF (0) or AK_ON (1)", (int)c.matrix_cores);
+    if ((int)c.mixed_precision < -1 || (int)c.mixed_precision > 1)
+        return _ak_err(AK_ERROR_CONFIG, "config.mixed_precision is %d, expected AK_AUTO (-1), AK_OFF (0) or AK_ON (1)", (int)c.mixed_precision);
+    if (c.precision != -1 && (c.precision < 0 || c.precision >= (int)AK_DTYPE_COUNT ||
+                              !(AK_DTYPE_BIT(c.precision) & _AK_FLOAT_PRECISIONS)))
+        return _ak_err(AK_ERROR_CONFIG, "config.precision is %d (%s), expected -1 (auto), AK_F32, AK_F16, AK_BF16, AK_FP8_E4M3 or AK_FP8_E5M2",
+                       c.precision, ak_dtype_name((ak_dtype)c.precision));
+    if (c.allowed_precisions & ~(unsigned)_AK_FLOAT_PRECISIONS)
+        return _ak_err(AK_ERROR_CONFIG, "config.allowed_precisions is 0x%x, which has bits that are not floating-point precisions (allowed mask 0x%x)",
+                       c.allowed_precisions, (unsigned)_AK_FLOAT_PRECISIONS);
+    allowed = c.allowed_precisions ? c.allowed_precisions
+                                   : (AK_DTYPE_BIT(AK_F32) | AK_DTYPE_BIT(AK_F16) | AK_DTYPE_BIT(AK_BF16));
+    if (c.precision >= 0 && !(allowed & AK_DTYPE_BIT(c.precision)))
+        return _ak_err(AK_ERROR_CONFIG, "config.precision %s is not in config.allowed_precisions (0x%x)",
+                       ak_dtype_name((ak_dtype)c.precision), allowed);
+    if (c.operator_fusion != 0 && c.operator_fusion != 1)
+        return _ak_err(AK_ERROR_CONFIG, "config.operator_fusion is %d, expected 0 or 1", c.operator_fusion);
+    if (c.pool_enabled != 0 && c.pool_enabled != 1)
+        return _ak_err(AK_ERROR_CONFIG, "config.pool_enabled is %d, expected 0 or 1", c.pool_enabled);
+    if (c.pool_size < 0) return _ak_err(AK_ERROR_CONFIG, "config.pool_size is %lld, expected >= 0 (0 = no byte limit)", c.pool_size);
+    if (!(c.max_memory_fraction > 0.0 && c.max_memory_fraction <= 1.0))
+        return _ak_err(AK_ERROR_CONFIG, "config.max_memory_fraction is %g, expected a fraction in (0, 1]", c.max_memory_fraction);
+    if (c.oom_protection != 0 && c.oom_protection != 1)
+        return _ak_err(AK_ERROR_CONFIG, "config.oom_protection is %d, expected 0 or 1", c.oom_protection);
+    if (c.cache_enabled != 0 && c.cache_enabled != 1)
+        return _ak_err(AK_ERROR_CONFIG, "config.cache_enabled is %d, expected 0 or 1", c.cache_enabled);
+    if (c.cache_capacity < 1)
+        return _ak_err(AK_ERROR_CONFIG, "config.cache_capacity is %d, expected >= 1", c.cache_capacity);
+    if (c.disk_cache != 0 && c.disk_cache != 1)
+        return _ak_err(AK_ERROR_CONFIG, "config.disk_cache is %d, expected 0 or 1", c.disk_cache);
+    if (c.cache_max_bytes < 0)
+        return _ak_err(AK_ERROR_CONFIG, "config.cache_max_bytes is %lld, expected >= 0 (0 = no cap)", c.cache_max_bytes);
+    if (c.cache_dir && strlen(c.cache_dir) >= 400)
+        return _ak_err(AK_ERROR_CONFIG, "config.cache_dir is %u characters long, expected under 400", (unsigned)strlen(c.cache_dir));
+    if (c.profiling != 0 && c.profiling != 1)
+        return _ak_err(AK_ERROR_CONFIG, "config.profiling is %d, expected 0 or 1", c.profiling);
+    if (c.strict != 0 && c.strict != 1)
+        return _ak_err(AK_ERROR_CONFIG, "config.strict is %d, expected 0 or 1", c.strict);
+    if ((int)c.log_level < 0 || (int)c.log_level > 4)
+        return _ak_err(AK_ERROR_CONFIG, "config.log_level is %d, expected AK_LOG_NONE..AK_LOG_DEBUG (0..4)", (int)c.log_level);
+    if ((c.allocator.alloc == NULL) != (c.allocator.free == NULL))
+        return _ak_err(AK_ERROR_CONFIG, "config.allocator: set both alloc and free, or neither");
+    if (c.arch && *c.arch && !_ak_streq_ci(c.arch, "auto")) {
+        const ak_arch_info* named = NULL;
+        if (ak_arch_find(c.arch, &named) != AK_OK)
+            return _ak_err(AK_ERROR_CONFIG, "config.arch '%s' is not a known architecture (see `amdkit arch`)", c.arch);
+        if (!arch) arch = named;
+    }
+    if (arch) {
+        /* Features the architecture lacks: errors in strict mode, downgrades otherwise. */
+        if (c.matrix_cores == AK_ON && arch->matrix == AK_MATRIX_NONE) {
+            if (c.strict)
+                return _ak_err(AK_ERROR_CONFIG, "config.matrix_cores is on, but %s (%s) has no matrix cores (strict mode)",
+                               arch->name, arch->family_name);
+            _ak_log(&lg, AK_LOG_WARN, AK_LOGITEM_CONFIG_DOWNGRADED,
+                    "matrix_cores on -> off: %s (%s) has no matrix cores", arch->name, arch->family_name);
+            c.matrix_cores = AK_OFF;
+        }
+        if ((c.precision == AK_FP8_E4M3 || c.precision == AK_FP8_E5M2) && !arch->fp8) {
+            if (c.strict)
+                return _ak_err(AK_ERROR_CONFIG, "config.precision is %s, but %s (%s) has no fp8 support (strict mode)",
+                               ak_dtype_name((ak_dtype)c.precision), arch->name, arch->family_name);
+            _ak_log(&lg, AK_LOG_WARN, AK_LOGITEM_CONFIG_DOWNGRADED, "precision %s -> %s: %s has no fp8",
+                    ak_dtype_name((ak_dtype)c.precision), ak_dtype_name(arch->rec_precision), arch->name);
+            c.precision = (int)arch->rec_precision;
+        }
+        if (c.opt_level == AK_OPT_AUTO) c.opt_level = arch->rec_opt_level;
+        if (c.matrix_cores == AK_AUTO) c.matrix_cores = arch->rec_matrix_cores ? AK_ON : AK_OFF;
+        if (c.precision < 0) c.precision = (int)arch->rec_precision;
+        if (c.precision >= 0 && !(allowed & AK_DTYPE_BIT(c.precision))) c.precision = AK_F32;
+        if (c.mixed_precision == AK_AUTO) c.mixed_precision = (c.precision != AK_F32) ? AK_ON : AK_OFF;
+    }
+    if (fixed) *fixed = c;
+    return AK_OK;
+}
+
+/* ==========================================================================
+ * >>impl:backend
+ * ========================================================================== */
+static const char* _ak_hip_errstr(const _ak_api* api, int e) {
+    const char* s = (api && api->hipGetErrorString) ? api->hipGetErrorString(e) : NULL;
+    return s ? s : "unknown HIP error";
+}
+static const char* _ak_cu_errstr(const _ak_api* api, int e) {
+    const char* s = NULL;
+    if (api && api->cuGetErrorString) api->cuGetErrorString(e, &s);
+    return s ? s : "unknown CUDA error";
+}
+
+/* Per-thread binding of the current CUDA context / HIP device, so each API
+ * call does not have to set it again. */
+static pthread_key_t _ak_bind_key;
+static pthread_once_t _ak_bind_once = PTHREAD_ONCE_INIT;
+static void _ak_bind_make_key(void) { pthread_key_create(&_ak_bind_key, NULL); }
+static ak_result _ak_bind(ak_context* ctx) {
+    if (ctx->backend == AK_BACKEND_CPU) return AK_OK;
+    pthread_once(&_ak_bind_once, _ak_bind_make_key);
+    if (pthread_getspecific(_ak_bind_key) == (void*)ctx) return AK_OK;
+    if (ctx->backend == AK_BACKEND_CUDA) {
+        int e = ctx->api->cuCtxSetCurrent(ctx->native_ctx);
+        if (e) return _ak_err(AK_ERROR_DEVICE, "cuCtxSetCurrent failed: %s (%d)", _ak_cu_errstr(ctx->api, e), e);
+    } else {
+        int e = ctx->api->hipSetDevice(ctx->dev.device);
+        if (e) return _ak_err(AK_ERROR_DEVICE, "hipSetDevice(%d) failed: %s (%d)", ctx->dev.device, _ak_hip_errstr(ctx->api, e), e);
+    }
+    pthread_setspecific(_ak_bind_key, ctx);
+    return AK_OK;
+}
+
+/* Probe one backend into api/dev (dev may be NULL for a probe only).
+ * Fills report; returns its status. */
+static ak_result _ak_probe_hip(_ak_api* api, int device, ak_device_info* dev, ak_backend_report* rep) {
+    char why[512];
+    int e, n = 0;
+    rep->backend = AK_BACKEND_HIP;
+    rep->tried = 1;
+    if (!_ak_load_hip_runtime(api, why, sizeof why)) {
+        rep->status = AK_ERROR_BACKEND_UNAVAILABLE;
+        _ak_fmt(rep->reason, sizeof rep->reason, "HIP runtime: %s", why);
+        return rep->status;
+    }
+    if (!_ak_load_hiprtc(api, why, sizeof why)) {
+        rep->status = AK_ERROR_BACKEND_UNAVAILABLE;
+        _ak_fmt(rep->reason, sizeof rep->reason, "%s loaded, but no hipRTC: %s", api->hip_path, why);
+        return rep->status;
+    }
+    e = api->hipInit(0);
+    if (e == 0) e = api->hipGetDeviceCount(&n);
+    if (e != 0 || n <= 0) {
+        rep->status = AK_ERROR_NO_DEVICE;
+        _ak_fmt(rep->reason, sizeof rep->reason, "%s loaded (runtime %d), but no device: %s (%d)",
+                 api->hip_path, api->hip_runtime_version, e ? _ak_hip_errstr(api, e) : "device count 0", e);
+        return rep->status;
+    }
+    if (device >= n) {
+        rep->status = AK_ERROR_NO_DEVICE;
+        _ak_fmt(rep->reason, sizeof rep->reason, "device %d requested, the HIP runtime sees %d", device, n);
+        return rep->status;
+    }
+    rep->status = AK_OK;
+    _ak_fmt(rep->reason, sizeof rep->reason, "%s: %d device(s)", api->hip_path, n);
+    if (dev) {
+        int v = 0;
+        unsigned char* props;
+        dev->device_count = n;
+        api->hipSetDevice(device);
+        api->hipDeviceGetName(dev->name, (int)sizeof dev->name, device);
+        /* gcnArchName from the properties struct, R0600 layout first. */
+        props = (unsigned char*)_ak_calloc(_AK_HIP_PROPS_BYTES);
+        if (props) {
+            if (api->hipGetDevicePropertiesR0600 && api->hipGetDevicePropertiesR0600(props, device) == 0)
+                _ak_copy(dev->arch, sizeof dev->arch, (const char*)props + _AK_HIP_PROPS_R0600_ARCH_OFFSET);
+            else if (api->hipGetDeviceProperties && api->hipGetDeviceProperties(props, device) == 0)
+                _ak_copy(dev->arch, sizeof dev->arch, (const char*)props + _AK_HIP_PROPS_R0000_ARCH_OFFSET);
+            _ak_dealloc(props);
+        }
+#define _AK_HATTR(field, attr) v = 0; api->hipDeviceGetAttribute(&v, (_akT_hipDeviceAttribute_t)(attr), device); field = v;
+        _AK_HATTR(dev->compute_units, _AK_HIP_ATTR_MP_COUNT)
+        _AK_HATTR(dev->wave_size, _AK_HIP_ATTR_WARP)
+        _AK_HATTR(dev->shared_mem_per_block, _AK_HIP_ATTR_SHMEM_PER_BLOCK)
+        _AK_HATTR(dev->l2_bytes, _AK_HIP_ATTR_L2)
+        _AK_HATTR(dev->clock_khz, _AK_HIP_ATTR_CLOCK)
+        _AK_HATTR(dev->memory_clock_khz, _AK_HIP_ATTR_MEM_CLOCK)
+        _AK_HATTR(dev->memory_bus_width, _AK_HIP_ATTR_BUS_WIDTH)
+#undef _AK_HATTR
+        api->hipMemGetInfo(&dev->mem_free, &dev->mem_total);
+        dev->runtime_version = api->hip_runtime_version;
+        api->hipDriverGetVersion(&dev->driver_version);
+        _ak_fmt(dev->compiler_version, sizeof dev->compiler_version, "hipRTC %d.%d", api->hiprtc_major, api->hiprtc_minor);
+        _ak_copy(dev->runtime_library, sizeof dev->runtime_library, api->hip_path);
+        _ak_copy(dev->compiler_library, sizeof dev->compiler_library, api->hiprtc_path);
+        if (_ak_getenv("HIP_VISIBLE_DEVICES"))
+            _ak_fmt(dev->visible_devices, sizeof dev->visible_devices, "HIP_VISIBLE_DEVICES=%s", getenv("HIP_VISIBLE_DEVICES"));
+        else if (_ak_getenv("ROCR_VISIBLE_DEVICES"))
+            _ak_fmt(dev->visible_devices, sizeof dev->visible_devices, "ROCR_VISIBLE_DEVICES=%s", getenv("ROCR_VISIBLE_DEVICES"));
+    }
+    return AK_OK;
+}
+
+static ak_result _ak_probe_cuda(_ak_api* api, int device, ak_device_info* dev, ak_backend_report* rep) {
+    char why[512];
+    int e, n = 0;
+    rep->backend = AK_BACKEND_CUDA;
+    rep->tried = 1;
+    if (!_ak_load_cuda_driver(api, why, sizeof why)) {
+        rep->status = AK_ERROR_BACKEND_UNAVAILABLE;
+        _ak_fmt(rep->reason, sizeof rep->reason, "CUDA driver: %s", why);
+        return rep->status;
+    }
+    e = api->cuInit(0);
+    if (e == 0) e = api->cuDeviceGetCount(&n);
+    if (e != 0 || n <= 0) {
+        rep->status = AK_ERROR_NO_DEVICE;
+        _ak_fmt(rep->reason, sizeof rep->reason, "%s loaded, but no device: %s (%d)", api->cuda_path,
+                 e ? _ak_cu_errstr(api, e) : "device count 0", e);
+        return rep->status;
+    }
+    if (!_ak_load_nvrtc(api, why, sizeof why)) {
+        rep->status = AK_ERROR_BACKEND_UNAVAILABLE;
+        _ak_fmt(rep->reason, sizeof rep->reason, "%s loaded with %d device(s), but no NVRTC: %s", api->cuda_path, n, why);
+        return rep->status;
+    }
+    if (device >= n) {
+        rep->status = AK_ERROR_NO_DEVICE;
+        _ak_fmt(rep->reason, sizeof rep->reason, "device %d requested, the CUDA driver sees %d", device, n);
+        return rep->status;
+    }
+    rep->status = AK_OK;
+    _ak_fmt(rep->reason, sizeof rep->reason, "%s + %s: %d device(s)", api->cuda_path, api->nvrtc_path, n);
+    if (dev) {
+        int v = 0, major = 0, minor = 0;
+        _akT_CUdevice d = 0;
+        size_t total = 0;
+        dev->device_count = n;
+        api->cuDeviceGet(&d, device);
+        api->cuDeviceGetName(dev->name, (int)sizeof dev->name, d);
+#define _AK_CATTR(field, attr) v = 0; api->cuDeviceGetAttribute(&v, (_akT_CUdevice_attribute)(attr), d); field = v;
+        _AK_CATTR(dev->compute_units, _AK_CU_ATTR_MP_COUNT)
+        _AK_CATTR(dev->wave_size, _AK_CU_ATTR_WARP)
+        _AK_CATTR(dev->shared_mem_per_block, _AK_CU_ATTR_SHMEM_OPTIN)
+        _AK_CATTR(dev->l2_bytes, _AK_CU_ATTR_L2)
+        _AK_CATTR(dev->clock_khz, _AK_CU_ATTR_CLOCK)
+        _AK_CATTR(dev->memory_clock_khz, _AK_CU_ATTR_MEM_CLOCK)
+        _AK_CATTR(dev->memory_bus_width, _AK_CU_ATTR_BUS_WIDTH)
+        _AK_CATTR(major, _AK_CU_ATTR_CC_MAJOR)
+        _AK_CATTR(minor, _AK_CU_ATTR_CC_MINOR)
+#undef _AK_CATTR
+        _ak_fmt(dev->arch, sizeof dev->arch, "sm_%d%d", major, minor);
+        api->cuDeviceTotalMem(&total, d);
+        dev->mem_total = total;
+        api->cuDriverGetVersion(&dev->driver_version);
+        dev->runtime_version = dev->driver_version;
+        _ak_fmt(dev->compiler_version, sizeof dev->compiler_version, "NVRTC %d.%d", api->nvrtc_major, api->nvrtc_minor);
+        _ak_copy(dev->runtime_library, sizeof dev->runtime_library, api->cuda_path);
+        _ak_copy(dev->compiler_library, sizeof dev->compiler_library, api->nvrtc_path);
+        if (_ak_getenv("CUDA_VISIBLE_DEVICES"))
+            _ak_fmt(dev->visible_devices, sizeof dev->visible_devices, "CUDA_VISIBLE_DEVICES=%s", getenv("CUDA_VISIBLE_DEVICES"));
+    }
+    return AK_OK;
+}
+
+static void _ak_probe_cpu(ak_device_info* dev, ak_backend_report* rep) {
+    rep->backend = AK_BACKEND_CPU;
+    rep->tried = 1;
+    rep->status = AK_OK;
+    _ak_copy(rep->reason, sizeof rep->reason, "always available (CPU reference path)");
+    if (dev) {
+        FILE* f = fopen("/proc/cpuinfo", "r");
+        long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+        long avail = sysconf(_SC_AVPHYS_PAGES);
+        _ak_copy(dev->name, sizeof dev->name, "CPU");
+        if (f) {
+            char line[512];
+            while (fgets(line, sizeof line, f)) {
+                if (!strncmp(line, "model name", 10)) {
+                    char* c = strchr(line, ':');
+                    if (c) {
+                        size_t n;
+                        c++;
+                        while (*c == ' ') c++;
+                        n = strcspn(c, "\n");
+                        c[n] = 0;
+                        _ak_fmt(dev->name, sizeof dev->name, "CPU (%s)", c);
+                    }
+                    break;
+                }
+            }
+            fclose(f);
+        }
+        _ak_copy(dev->arch, sizeof dev->arch, "cpu");
+        _ak_copy(dev->arch_base, sizeof dev->arch_base, "cpu");
+        dev->device_count = 1;
+        dev->compute_units = (int)sysconf(_SC_NPROCESSORS_ONLN);
+        dev->wave_size = 1;
+        dev->shared_mem_per_block = 65536;
+        dev->mem_total = (pages > 0 && psize > 0) ? (size_t)pages * (size_t)psize : 0;
+        dev->mem_free = (avail > 0 && psize > 0) ? (size_t)avail * (size_t)psize : 0;
+        _ak_copy(dev->compiler_version, sizeof dev->compiler_version, "none");
+        dev->fp16 = 1;
+        dev->bf16 = 1;
+    }
+}
+
+AKDEF void ak_probe_backends(ak_backend_report reports[3]) {
+    _ak_api* api;
+    if (!reports) return;
+    memset(reports, 0, 3 * sizeof *reports);
+    api = (_ak_api*)_ak_calloc(sizeof *api);
+    if (!api) return;
+    _ak_probe_hip(api, 0, NULL, &reports[0]);
+    _ak_probe_cuda(api, 0, NULL, &reports[1]);
+    _ak_probe_cpu(NULL, &reports[2]);
+    _ak_api_close(api);
+}
+
+/* ==========================================================================
+ * >>impl:context
+ * ========================================================================== */
+/* Host memory for a context's own objects: the config's run-time allocator
+ * when one is set, else AK_MALLOC/AK_FREE. */
+static void* _ak_ctx_alloc(const ak_config* cfg, size_t n) {
+    void* p = cfg->allocator.alloc ? cfg->allocator.alloc(n ? n : 1, cfg->allocator.user_data) : _ak_alloc(n);
+    if (p) memset(p, 0, n ? n : 1);
+    return p;
+}
+static void _ak_ctx_free(const ak_config* cfg, void* p) {
+    if (!p) return;
+    if (cfg->allocator.free) cfg->allocator.free(p, cfg->allocator.user_data);
+    else _ak_dealloc(p);
+}
+
+static void _ak_set_arch_base(ak_device_info* dev) {
+    size_t n = strcspn(dev->arch, ":");
+    if (n >= sizeof dev->arch_base) n = sizeof dev->arch_base - 1;
+    memcpy(dev->arch_base, dev->arch, n);
+    dev->arch_base[n] = 0;
+}
+
+AKDEF ak_result ak_context_create(const ak_config* cfg_in, ak_context** out) {
+    ak_config cfg;
+    ak_context* ctx;
+    ak_result r;
+    int i, order[3] = { 0, 1, 2 };
+    if (!out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_context_create: out is NULL");
+    *out = NULL;
+    if (cfg_in) cfg = *cfg_in;
+    else {
+        cfg = ak_config_default();
+        if ((r = ak_config_apply_env(&cfg)) != AK_OK) return r;
+    }
+    {
+        /* Every check up front, but silently: the downgrade warnings come from
+         * the validation against the architecture below (logged once). */
+        ak_config quiet = cfg;
+        if ((int)quiet.log_level >= (int)AK_LOG_NONE && (int)quiet.log_level <= (int)AK_LOG_DEBUG) quiet.log_level = AK_LOG_NONE;
+        if ((r = ak_config_validate(&quiet, NULL, NULL)) != AK_OK) return r;
+    }
+    ctx = (ak_context*)_ak_ctx_alloc(&cfg, sizeof *ctx);
+    if (!ctx) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_context_create: out of host memory");
+    ctx->api = (_ak_api*)_ak_calloc(sizeof *ctx->api);
+    if (!ctx->api) { _ak_ctx_free(&cfg, ctx); return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_context_create: out of host memory"); }
+    _ak_mutex_init(&ctx->lock);
+    ctx->log.fn = cfg.logger;
+    ctx->log.user_data = cfg.logger_user_data;
+    ctx->log.level = cfg.log_level;
+    /* copy strings the config points to */
+    if (cfg.arch) { _ak_copy(ctx->arch_buf, sizeof ctx->arch_buf, cfg.arch); cfg.arch = ctx->arch_buf; }
+    if (cfg.cache_dir) { _ak_copy(ctx->cache_dir_buf, sizeof ctx->cache_dir_buf, cfg.cache_dir); cfg.cache_dir = ctx->cache_dir_buf; }
+    ctx->cfg = cfg;
+
+    /* Backend selection: AUTO tries hip, cuda, cpu; a forced one must work. */
+    for (i = 0; i < 3; i++) ctx->reports[i].backend = (ak_backend)(AK_BACKEND_HIP + i);
+    r = AK_ERROR_BACKEND_UNAVAILABLE;
+    for (i = 0; i < 3; i++) {
+        ak_backend b = (ak_backend)(AK_BACKEND_HIP + order[i]);
+        ak_backend_report* rep = &ctx->reports[order[i]];
+        ak_device_info dev;
+        ak_result pr;
+        if (cfg.backend != AK_BACKEND_AUTO && cfg.backend != b) continue;
+        memset(&dev, 0, sizeof dev);
+        dev.device = cfg.device;
+        if (b == AK_BACKEND_HIP) pr = _ak_probe_hip(ctx->api, cfg.device, &dev, rep);
+        else if (b == AK_BACKEND_CUDA) pr = _ak_probe_cuda(ctx->api, cfg.device, &dev, rep);
+        else { _ak_probe_cpu(&dev, rep); pr = AK_OK; }
+        if (pr == AK_OK) {
+            rep->selected = 1;
+            ctx->backend = b;
+            ctx->dev = dev;
+            ctx->dev.backend = b;
+            r = AK_OK;
+            _ak_log(&ctx->log, AK_LOG_INFO, AK_LOGITEM_BACKEND_SELECTED, "%s: %s", ak_backend_name(b), rep->reason);
+            break;
+        }
+        _ak_log(&ctx->log, AK_LOG_INFO, AK_LOGITEM_BACKEND_SKIPPED, "%s: %s", ak_backend_name(b), rep->reason);
+        r = pr;
+    }
+    if (r != AK_OK) {
+        char msg[1600];
+        msg[0] = 0;
+        for (i = 0; i < 3; i++)
+            if (ctx->reports[i].tried)
+                _ak_appendf(msg, sizeof msg, "%s%s: %s", msg[0] ? "; " : "", ak_backend_name(ctx->reports[i].backend), ctx->reports[i].reason);
+        _ak_mutex_destroy(&ctx->lock);
+        _ak_api_close(ctx->api);
+        _ak_ctx_free(&cfg, ctx);
+        return _ak_err(r == AK_ERROR_NO_DEVICE ? AK_ERROR_NO_DEVICE : AK_ERROR_BACKEND_UNAVAILABLE,
+                       "backend %s is not available: %s", ak_backend_name(cfg.backend), msg);
+    }
+    if (ctx->backend == AK_BACKEND_CUDA) {
+        _akT_CUdevice d = 0;
+        int e = ctx->api->cuDeviceGet(&d, cfg.device);
+        _akT_CUcontext cc = NULL;
+        if (e == 0) e = ctx->api->cuDevicePrimaryCtxRetain(&cc, d);
+        if (e != 0) {
+            ak_result er = _ak_err(AK_ERROR_DEVICE, "cuDevicePrimaryCtxRetain(device %d) failed: %s (%d)", cfg.device, _ak_cu_errstr(ctx->api, e), e);
+            _ak_mutex_destroy(&ctx->lock); _ak_api_close(ctx->api); _ak_ctx_free(&cfg, ctx);
+            return er;
+        }
+        ctx->native_ctx = cc;
+        ctx->api->cuCtxSetCurrent(cc);
+        { size_t fr = 0, to = 0; if (ctx->api->cuMemGetInfo(&fr, &to) == 0) { ctx->dev.mem_free = fr; ctx->dev.mem_total = to; } }
+    }
+    if (ctx->backend != AK_BACKEND_CPU) {
+        _ak_set_arch_base(&ctx->dev);
+        if (ak_arch_find(ctx->dev.arch, &ctx->dev.arch_info) != AK_OK) ctx->dev.arch_info = NULL;
+        ctx->dev.fp16 = -1; /* probed by ak_context_probe */
+        ctx->dev.bf16 = -1;
+    }
+    ak_clear_error();
+    /* Validate again against the architecture (strict errors, downgrades, auto values). */
+    {
+        const ak_arch_info* arch = ctx->dev.arch_info;
+        if (cfg.arch && *cfg.arch && !_ak_streq_ci(cfg.arch, "auto")) arch = NULL; /* explicit arch wins */
+        r = ak_config_validate(&ctx->cfg, arch, &ctx->cfg);
+        if (r != AK_OK) { ak_context_destroy(ctx); return r; }
+    }
+    if ((r = _ak_cache_create(&ctx->cfg, &ctx->log, _ak_unload_cb, ctx, &ctx->cache)) != AK_OK ||
+        (r = _ak_pool_create(ctx, &ctx->pool)) != AK_OK ||
+        (r = _ak_prof_create(ctx, &ctx->prof)) != AK_OK) {
+        ak_error_info keep = *ak_last_error_info();
+        char msg[2048];
+        _ak_copy(msg, sizeof msg, keep.message);
+        ak_context_destroy(ctx);
+        return _ak_err(r, "%s", msg);
+    }
+    *out = ctx;
+    return AK_OK;
+}
+
+AKDEF void ak_context_destroy(ak_context* ctx) {
+    if (!ctx) return;
+    if (ctx->backend != AK_BACKEND_CPU && ctx->api) { _ak_bind(ctx); ak_device_synchronize(ctx); }
+    _ak_ops_destroy(ctx);
+    if (ctx->prof) _ak_prof_destroy(ctx->prof);
+    if (ctx->cache) _ak_cache_destroy(ctx->cache);
+    if (ctx->pool) _ak_pool_destroy(ctx->pool);
+    if (ctx->backend == AK_BACKEND_CUDA && ctx->native_ctx) {
+        _akT_CUdevice d = 0;
+        if (ctx->api->cuDeviceGet(&d, ctx->dev.device) == 0) ctx->api->cuDevicePrimaryCtxRelease(d);
+    }
+    pthread_once(&_ak_bind_once, _ak_bind_make_key);
+    if (pthread_getspecific(_ak_bind_key) == (void*)ctx) pthread_setspecific(_ak_bind_key, NULL);
+    _ak_mutex_destroy(&ctx->lock);
+    _ak_api_close(ctx->api);
+    {
+        ak_config cfg = ctx->cfg;
+        _ak_ctx_free(&cfg, ctx);
+    }
+}
+
+AKDEF const ak_device_info* ak_context_device(const ak_context* ctx) { return ctx ? &ctx->dev : NULL; }
+AKDEF const ak_config* ak_context_config(const ak_context* ctx) { return ctx ? &ctx->cfg : NULL; }
+AKDEF const ak_backend_report* ak_context_backend_reports(const ak_context* ctx, int* count) {
+    if (count) *count = ctx ? 3 : 0;
+    return ctx ? ctx->reports : NULL;
+}
+AKDEF ak_result ak_context_refresh_memory(ak_context* ctx) {
+    size_t fr = 0, to = 0;
+    ak_result r;
+    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_context_refresh_memory: ctx is NULL");
+    if ((r = _ak_dev_mem_info(ctx, &fr, &to)) != AK_OK) return r;
+    ctx->dev.mem_free = fr;
+    ctx->dev.mem_total = to;
+    return AK_OK;
+}
+AKDEF ak_result ak_device_synchronize(ak_context* ctx) {
+    int e = 0;
+    ak_result r;
+    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_device_synchronize: ctx is NULL");
+    if (ctx->backend == AK_BACKEND_CPU) return AK_OK;
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    if (ctx->backend == AK_BACKEND_CUDA) {
+        e = ctx->api->cuCtxSynchronize();
+        if (e) return _ak_err(AK_ERROR_DEVICE, "cuCtxSynchronize failed: %s (%d)", _ak_cu_errstr(ctx->api, e), e);
+    } else {
+        e = ctx->api->hipDeviceSynchronize();
+        if (e) return _ak_err(AK_ERROR_DEVICE, "hipDeviceSynchronize failed: %s (%d)", _ak_hip_errstr(ctx->api, e), e);
+    }
+    return AK_OK;
+}
+
+/* --- raw device operations (declared in >>impl:context-struct) --- */
+static ak_result _ak_dev_alloc(ak_context* ctx, size_t bytes, void** out) {
+    int e;
+    ak_result r;
+    *out = NULL;
+    if (ctx->backend == AK_BACKEND_CPU) {
+        /* 256-byte aligned host memory */
+        void* p = NULL;
+        if (posix_memalign(&p, 256, bytes ? bytes : 1) != 0 || !p)
+            return _ak_err(AK_ERROR_OUT_OF_MEMORY, "host allocation of %zu bytes failed", bytes);
+        *out = p;
+        return AK_OK;
+    }
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    if (ctx->backend == AK_BACKEND_CUDA) {
+        _akT_CUdeviceptr p = 0;
+        e = ctx->api->cuMemAlloc(&p, bytes);
+        if (e) return _ak_err(e == 2 ? AK_ERROR_OUT_OF_MEMORY : AK_ERROR_MEMORY, "cuMemAlloc(%zu) failed: %s (%d)", bytes, _ak_cu_errstr(ctx->api, e), e);
+        *out = (void*)(uintptr_t)p;
+    } else {
+        e = ctx->api->hipMalloc(out, bytes);
+        if (e) { *out = NULL; return _ak_err(e == 2 ? AK_ERROR_OUT_OF_MEMORY : AK_ERROR_MEMORY, "hipMalloc(%zu) failed: %s (%d)", bytes, _ak_hip_errstr(ctx->api, e), e); }
+    }
+    return AK_OK;
+}
+static void _ak_dev_free(ak_context* ctx, void* ptr) {
+    if (!ptr) return;
+    if (ctx->backend == AK_BACKEND_CPU) { free(ptr); return; }
+    if (_ak_bind(ctx) != AK_OK) return;
+    if (ctx->backend == AK_BACKEND_CUDA) ctx->api->cuMemFree((_akT_CUdeviceptr)(uintptr_t)ptr);
+    else ctx->api->hipFree(ptr);
+}
+static ak_result _ak_dev_mem_info(ak_context* ctx, size_t* fr, size_t* to) {
+    int e;
+    ak_result r;
+    if (ctx->backend == AK_BACKEND_CPU) {
+        long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE), avail = sysconf(_SC_AVPHYS_PAGES);
+        *to = (pages > 0 && psize > 0) ? (size_t)pages * (size_t)psize : 0;
+        *fr = (avail > 0 && psize > 0) ? (size_t)avail * (size_t)psize : 0;
+        return AK_OK;
+    }
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    e = ctx->backend == AK_BACKEND_CUDA ? (int)ctx->api->cuMemGetInfo(fr, to) : (int)ctx->api->hipMemGetInfo(fr, to);
+    if (e) return _ak_err(AK_ERROR_DEVICE, "memory info query failed (%d)", e);
+    return AK_OK;
+}
+static ak_result _ak_event_new(ak_context* ctx, void** ev, unsigned flags) {
+    int e;
+    ak_result r;
+    *ev = NULL;
+    if (ctx->backend == AK_BACKEND_CPU) return AK_OK;
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    e = ctx->backend == AK_BACKEND_CUDA ? (int)ctx->api->cuEventCreate(ev, flags) : (int)ctx->api->hipEventCreateWithFlags(ev, flags);
+    if (e) return _ak_err(AK_ERROR_DEVICE, "event creation failed: %s (%d)",
+                          ctx->backend == AK_BACKEND_CUDA ? _ak_cu_errstr(ctx->api, e) : _ak_hip_errstr(ctx->api, e), e);
+    return AK_OK;
+}
+static ak_result _ak_dev_event_create(ak_context* ctx, void** ev) { return _ak_event_new(ctx, ev, 0x2u /* disable timing */); }
+static ak_result _ak_dev_event_record(ak_context* ctx, void* ev, void* stream) {
+    int e;
+    ak_result r;
+    if (ctx->backend == AK_BACKEND_CPU || !ev) return AK_OK;
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    e = ctx->backend == AK_BACKEND_CUDA ? (int)ctx->api->cuEventRecord(ev, stream) : (int)ctx->api->hipEventRecord(ev, stream);
+    if (e) return _ak_err(AK_ERROR_DEVICE, "event record failed: %s (%d)",
+                          ctx->backend == AK_BACKEND_CUDA ? _ak_cu_errstr(ctx->api, e) : _ak_hip_errstr(ctx->api, e), e);
+    return AK_OK;
+}
+static int _ak_dev_event_done(ak_context* ctx, void* ev) {
+    int e;
+    if (ctx->backend == AK_BACKEND_CPU || !ev) return 1;
+    if (_ak_bind(ctx) != AK_OK) return 1;
+    e = ctx->backend == AK_BACKEND_CUDA ? (int)ctx->api->cuEventQuery(ev) : (int)ctx->api->hipEventQuery(ev);
+    return e != 600 /* cudaErrorNotReady / hipErrorNotReady */;
+}
+static void _ak_dev_event_destroy(ak_context* ctx, void* ev) {
+    if (ctx->backend == AK_BACKEND_CPU || !ev) return;
+    if (_ak_bind(ctx) != AK_OK) return;
+    if (ctx->backend == AK_BACKEND_CUDA) ctx->api->cuEventDestroy(ev);
+    else ctx->api->hipEventDestroy(ev);
+}
+static void* _ak_native_stream(ak_stream* s) { return s ? s->native : NULL; }
+
+/* ==========================================================================
+ * >>impl:compile
+ * ========================================================================== */
+typedef enum { _AK_TC_HIPRTC = 0, _AK_TC_NVRTC = 1 } _ak_toolchain;
+
+/* Which compiler a target name needs; AK_ERROR_UNSUPPORTED_TARGET if neither. */
+static ak_result _ak_target_toolchain(const char* target, _ak_toolchain* tc) {
+    if (!target || !*target) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "compile target is empty");
+    if (!strncmp(target, "gfx", 3)) { *tc = _AK_TC_HIPRTC; return AK_OK; }
+    if (!strncmp(target, "sm_", 3)) { *tc = _AK_TC_NVRTC; return AK_OK; }
+    return _ak_err(AK_ERROR_UNSUPPORTED_TARGET, "target '%s' is neither an AMD gfx target (gfx90a) nor an NVIDIA sm_ target (sm_90)", target);
+}
+
+/* Known hipRTC targets when comgr cannot be asked: by ROCm major version. */
+static int _ak_hiprtc_known_target(int rocm_major, const char* base) {
+    static const char* v5[] = { "gfx900", "gfx902", "gfx904", "gfx906", "gfx908", "gfx909", "gfx90a", "gfx90c",
+                                "gfx1010", "gfx1011", "gfx1012", "gfx1030", "gfx1031", "gfx1032", "gfx1034", NULL };
+    static const char* v6[] = { "gfx940", "gfx941", "gfx942", "gfx1100", "gfx1101", "gfx1102", "gfx1103", NULL };
+    static const char* v7[] = { "gfx950", "gfx1200", "gfx1201", NULL };
+    int i;
+    for (i = 0; v5[i]; i++) if (!strcmp(base, v5[i])) return 1;
+    if (rocm_major >= 6) for (i = 0; v6[i]; i++) if (!strcmp(base, v6[i])) return 1;
+    if (rocm_major >= 7) for (i = 0; v7[i]; i++) if (!strcmp(base, v7[i])) return 1;
+    return 0;
+}
+
+/* Load the compiler for tc into ctx->api and check the target is one it can
+ * build, BEFORE handing it over (ROCm 5.2's hipRTC crashes on unknown ones). */
+static ak_result _ak_compiler_ready(ak_context* ctx, _ak_toolchain tc, const char* target) {
+    char why[512], base[64];
+    size_t n = strcspn(target, ":");
+    int ok, i;
+    if (n >= sizeof base) return _ak_err(AK_ERROR_UNSUPPORTED_TARGET, "target '%s' is too long", target);
+    memcpy(base, target, n);
+    base[n] = 0;
+    _ak_mutex_lock(&ctx->lock);
+    for (i = 0; i < ctx->api->n_ok_targets; i++)
+        if (!strcmp(ctx->api->ok_targets[i], target)) { _ak_mutex_unlock(&ctx->lock); return AK_OK; }
+    ok = tc == _AK_TC_HIPRTC ? _ak_load_hiprtc(ctx->api, why, sizeof why) : _ak_load_nvrtc(ctx->api, why, sizeof why);
+    _ak_mutex_unlock(&ctx->lock);
+    if (!ok)
+        return _ak_err(AK_ERROR_BACKEND_UNAVAILABLE, "no %s to compile for %s: %s", tc == _AK_TC_HIPRTC ? "hipRTC" : "NVRTC", target, why);
+    if (tc == _AK_TC_HIPRTC) {
+        _ak_api* a = ctx->api;
+        int known = 0;
+        if (a->amd_comgr_get_isa_count && a->amd_comgr_get_isa_name) {
+            size_t cnt = 0, i;
+            char want[96];
+            _ak_fmt(want, sizeof want, "amdgcn-amd-amdhsa--%s", base);
+            if (a->amd_comgr_get_isa_count(&cnt) == 0)
+                for (i = 0; i < cnt && !known; i++) {
+                    const char* nm = NULL;
+                    if (a->amd_comgr_get_isa_name(i, &nm) == 0 && nm && !strcmp(nm, want)) known = 1;
+                }
+        } else {
+            known = _ak_hiprtc_known_target(a->hip_runtime_version / 10000000, base);
+        }
+        if (!known)
+            return _ak_err(AK_ERROR_UNSUPPORTED_TARGET,
+                           "target %s is not supported by the installed hipRTC %d.%d (HIP runtime %d, %s): it would crash or fail; "
+                           "a newer ROCm is needed for it", base, a->hiprtc_major, a->hiprtc_minor, a->hip_runtime_version, a->hiprtc_path);
+    } else {
+        _ak_api* a = ctx->api;
+        int sm = 0, i, cnt = 0, known = 0;
+        char* end = NULL;
+        sm = (int)strtol(base + 3, &end, 10);
+        if (!end || (*end && strcmp(end, "a") && strcmp(end, "f")) || sm <= 0)
+            return _ak_err(AK_ERROR_UNSUPPORTED_TARGET, "target '%s' is not of the form sm_NN", target);
+        if (a->nvrtcGetNumSupportedArchs && a->nvrtcGetSupportedArchs && a->nvrtcGetNumSupportedArchs(&cnt) == 0 && cnt > 0 && cnt < 256) {
+            int archs[256];
+            if (a->nvrtcGetSupportedArchs(archs) == 0)
+                for (i = 0; i < cnt; i++) if (archs[i] == sm) known = 1;
+        } else {
+            known = 1; /* old NVRTC: let it decide */
+        }
+        if (!known)
+            return _ak_err(AK_ERROR_UNSUPPORTED_TARGET, "target %s is not supported by NVRTC %d.%d (%s)", base,
+                           a->nvrtc_major, a->nvrtc_minor, a->nvrtc_path);
+    }
+    /* remember the verdict: the warm path (cache hits) must not ask the compiler again */
+    _ak_mutex_lock(&ctx->lock);
+    if (ctx->api->n_ok_targets < 16 && strlen(target) < sizeof ctx->api->ok_targets[0])
+        _ak_copy(ctx->api->ok_targets[ctx->api->n_ok_targets++], sizeof ctx->api->ok_targets[0], target);
+    _ak_mutex_unlock(&ctx->lock);
+    return AK_OK;
+}
+
+/* Wave size kernels are built for on a target. */
+static int _ak_target_wave(const ak_context* ctx, const char* target) {
+    const ak_arch_info* a = NULL;
+    if (ctx->backend != AK_BACKEND_CPU && !strcmp(target, ctx->dev.arch) && ctx->dev.wave_size > 0) return ctx->dev.wave_size;
+    if (ak_arch_find(target, &a) == AK_OK && a) return a->wave_size;
+    if (!strncmp(target, "gfx9", 4)) return 64;
+    return 32;
+}
+
+/* Options of a compile, in the compiler's own words. The list is sorted
+ * later for the cache key; the compiler gets it in this order. */
+typedef struct _ak_opts {
+    const char* v[64 + 16];
+    int n;
+    char arch_opt[160], wave_opt[32], include_opt[300], prelude_opt[64];
+} _ak_opts;
+
+static uint64_t _ak_prelude_hash;  /* set once: identifies the prelude text in cache keys */
+
+static ak_result _ak_build_options(ak_context* ctx, _ak_toolchain tc, const char* target,
+                                   const ak_compile_options* o, _ak_opts* out) {
+    ak_opt_level lvl = (o && o->opt_level != AK_OPT_AUTO) ? o->opt_level : ctx->cfg.opt_level;
+    int i;
+    if (lvl == AK_OPT_AUTO) lvl = AK_OPT_BALANCED;
+    if (o && (o->num_options < 0 || o->num_options > 64))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "compile options: num_options is %d, expected 0..64", o->num_options);
+    if (o && o->num_options > 0 && !o->options)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "compile options: num_options is %d but options is NULL", o->num_options);
+    out->n = 0;
+    _ak_fmt(out->wave_opt, sizeof out->wave_opt, "-DAK_WAVE=%d", _ak_target_wave(ctx, target));
+    out->v[out->n++] = out->wave_opt;
+    if (tc == _AK_TC_HIPRTC) {
+        _ak_fmt(out->arch_opt, sizeof out->arch_opt, "--offload-arch=%s", target);
+        out->v[out->n++] = out->arch_opt;
+        out->v[out->n++] = "-DAK_AMD=1";
+        out->v[out->n++] = lvl == AK_OPT_CONSERVATIVE ? "-O1" : lvl == AK_OPT_BALANCED ? "-O2" : "-O3";
+        out->v[out->n++] = "-std=c++17";
+    } else {
+        char base[64];
+        size_t n = strcspn(target, ":");
+        if (n >= sizeof base) n = sizeof base - 1;
+        memcpy(base, target, n);
+        base[n] = 0;
+        _ak_fmt(out->arch_opt, sizeof out->arch_opt, "--gpu-architecture=%s", base);
+        out->v[out->n++] = out->arch_opt;
+        out->v[out->n++] = "-DAK_NVIDIA=1";
+        out->v[out->n++] = "-std=c++17";
+        out->v[out->n++] = "-default-device";
+        if (lvl == AK_OPT_AGGRESSIVE) out->v[out->n++] = "--use_fast_math";
+        /* NVRTC has no -O levels, and rejects --dopt=off (without -G); no FMA contraction is
+         * the conservative choice every NVRTC version accepts */
+        if (lvl == AK_OPT_CONSERVATIVE) out->v[out->n++] = "--fmad=false";
+        _ak_copy(out->include_opt, sizeof out->include_opt, ctx->api->nvrtc_include);
+        if (out->include_opt[0]) out->v[out->n++] = out->include_opt;
+    }
+    if (!(o && o->no_prelude)) {
+        if (!_ak_prelude_hash) {
+            uint64_t h = 1469598103934665603ull;
+            const char* p = _ak_src_prelude;
+            while (*p) { h ^= (unsigned char)*p++; h *= 1099511628211ull; }
+            _ak_prelude_hash = h | 1u;
+        }
+        /* harmless define that puts the prelude's identity into the cache key */
+        _ak_fmt(out->prelude_opt, sizeof out->prelude_opt, "-DAK_PRELUDE_ID=0x%016llxull", (unsigned long long)_ak_prelude_hash);
+        out->v[out->n++] = out->prelude_opt;
+    }
+    for (i = 0; o && i < o->num_options; i++) {
+        if (!o->options[i]) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "compile options: options[%d] is NULL", i);
+        out->v[out->n++] = o->options[i];
+    }
+    return AK_OK;
+}
+
+static int _ak_cmp_str(const void* a, const void* b) { return strcmp(*(const char* const*)a, *(const char* const*)b); }
+/* Canonical options text: sorted, one per line. */
+static ak_result _ak_canonical_options(const _ak_opts* o, _ak_str* out) {
+    const char* sorted[64 + 16];
+    int i;
+    memcpy(sorted, o->v, (size_t)o->n * sizeof sorted[0]);
+    qsort(sorted, (size_t)o->n, sizeof sorted[0], _ak_cmp_str);
+    for (i = 0; i < o->n; i++) { _ak_str_add(out, sorted[i]); _ak_str_addn(out, "\n", 1); }
+    if (out->oom) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "out of host memory building compile options");
+    return AK_OK;
+}
+
+/* First line of a compiler log that mentions an error (for the message). */
+static void _ak_first_error_line(const char* log, char* out, size_t cap) {
+    const char* p = log;
+    out[0] = 0;
+    while (p && *p) {
+        const char* e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        const char* hit = NULL;
+        size_t i;
+        for (i = 0; i + 5 <= n; i++) if (!strncmp(p + i, "error", 5)) { hit = p; break; }
+        if (hit) { if (n >= cap) n = cap - 1; memcpy(out, p, n); out[n] = 0; return; }
+        p = e ? e + 1 : NULL;
+    }
+    _ak_copy(out, cap, log);
+    { char* nl = strchr(out, '\n'); if (nl) *nl = 0; }
+}
+
+typedef struct _ak_compile_job {
+    ak_context* ctx;
+    _ak_toolchain tc;
+    const char* target;
+    const char* source;
+    const char* kernel_name;
+    const char* source_name;
+    int prelude;
+    const _ak_opts* opts;
+    double compile_ms;
+} _ak_compile_job;
+
+static _ak_mutex _ak_hiprtc_lock;       /* hipRTC compiles are serialized in one process */
+static pthread_once_t _ak_hiprtc_lock_once = PTHREAD_ONCE_INIT;
+static void _ak_hiprtc_lock_init(void) { _ak_mutex_init(&_ak_hiprtc_lock); }
+
+/* hipRTC (comgr) names the source "/tmp/comgr-XXXXXX/input/CompileSource" in
+ * its log; put the caller's source name there instead, as NVRTC does. */
+static void _ak_log_rename_source(char** log, const char* name) {
+    _ak_str out = { NULL, 0, 0, 0 };
+    const char* p = *log;
+    const char* hit;
+    while ((hit = strstr(p, "CompileSource")) != NULL) {
+        const char* start = hit;
+        while (start > p && start[-1] != ' ' && start[-1] != '\n' && start[-1] != '\'' && start[-1] != '"') start--;
+        _ak_str_addn(&out, p, (size_t)(start - p));
+        _ak_str_add(&out, name);
+        p = hit + strlen("CompileSource");
+    }
+    _ak_str_add(&out, p);
+    if (out.oom || !out.p) { _ak_str_free(&out); return; }
+    _ak_dealloc(*log);
+    *log = out.p;
+}
+
+static ak_result _ak_compile_cb(void* user, void** data, size_t* size) {
+    _ak_compile_job* j = (_ak_compile_job*)user;
+    _ak_api* a = j->ctx->api;
+    _ak_str src = { NULL, 0, 0, 0 }, optline = { NULL, 0, 0, 0 };
+    char* log = NULL;
+    size_t logn = 0, coden = 0;
+    int e, i;
+    ak_result r = AK_OK;
+    uint64_t t0 = _ak_now_ns();
+    *data = NULL;
+    *size = 0;
+    if (j->prelude) { _ak_str_add(&src, _ak_src_prelude); _ak_str_add(&src, "\n#line 1\n"); }
+    _ak_str_add(&src, j->source);
+    for (i = 0; i < j->opts->n; i++) { _ak_str_add(&optline, i ? " " : ""); _ak_str_add(&optline, j->opts->v[i]); }
+    if (src.oom || optline.oom) { r = _ak_err(AK_ERROR_OUT_OF_MEMORY, "out of host memory preparing a compile"); goto done; }
+    _ak_log(&j->ctx->log, AK_LOG_DEBUG, AK_LOGITEM_COMPILE_START, "%s (%s) for %s: %s", j->kernel_name, j->source_name, j->target, optline.p);
+    if (j->tc == _AK_TC_HIPRTC) {
+        _akT_hiprtcProgram prog = NULL;
+        pthread_once(&_ak_hiprtc_lock_once, _ak_hiprtc_lock_init);
+        _ak_mutex_lock(&_ak_hiprtc_lock);
+        e = a->hiprtcCreateProgram(&prog, src.p, j->source_name, 0, NULL, NULL);
+        if (e) { _ak_mutex_unlock(&_ak_hiprtc_lock); r = _ak_err(AK_ERROR_COMPILATION, "hiprtcCreateProgram failed: %s", a->hiprtcGetErrorString(e)); goto done; }
+        e = a->hiprtcCompileProgram(prog, j->opts->n, (const char**)j->opts->v);
+        if (a->hiprtcGetProgramLogSize(prog, &logn) == 0 && logn > 0 && (log = (char*)_ak_alloc(logn + 1)) != NULL) {
+            if (a->hiprtcGetProgramLog(prog, log) != 0) log[0] = 0;
+            log[logn] = 0;
+        }
+        if (e == 0 && a->hiprtcGetCodeSize(prog, &coden) == 0 && coden > 0) {
+            *data = _ak_alloc(coden);
+            if (*data && a->hiprtcGetCode(prog, (char*)*data) == 0) *size = coden;
+        }
+        a->hiprtcDestroyProgram(&prog);
+        _ak_mutex_unlock(&_ak_hiprtc_lock);
+        if (log) _ak_log_rename_source(&log, j->source_name);
+        if (e) {
+            char first[512];
+            _ak_first_error_line(log ? log : "", first, sizeof first);
+            r = _ak_err(AK_ERROR_COMPILATION, "compiling %s (%s) for %s failed: %s: %s", j->kernel_name, j->source_name,
+                        j->target, a->hiprtcGetErrorString(e), first);
+            _ak_err_compile_detail(log, optline.p, j->source_name);
+            _ak_log(&j->ctx->log, AK_LOG_INFO, AK_LOGITEM_COMPILER_LOG, "%s", log ? log : "");
+            goto done;
+        }
+    } else {
+        _akT_nvrtcProgram prog = NULL;
+        e = a->nvrtcCreateProgram(&prog, src.p, j->source_name, 0, NULL, NULL);
+        if (e) { r = _ak_err(AK_ERROR_COMPILATION, "nvrtcCreateProgram failed: %s", a->nvrtcGetErrorString(e)); goto done; }
+        e = a->nvrtcCompileProgram(prog, j->opts->n, (const char* const*)j->opts->v);
+        if (a->nvrtcGetProgramLogSize(prog, &logn) == 0 && logn > 0 && (log = (char*)_ak_alloc(logn + 1)) != NULL) {
+            if (a->nvrtcGetProgramLog(prog, log) != 0) log[0] = 0;
+            log[logn] = 0;
+        }
+        if (e == 0 && a->nvrtcGetCUBINSize(prog, &coden) == 0 && coden > 0) {
+            *data = _ak_alloc(coden);
+            if (*data && a->nvrtcGetCUBIN(prog, (char*)*data) == 0) *size = coden;
+        }
+        a->nvrtcDestroyProgram(&prog);
+        if (e) {
+            char first[512];
+            _ak_first_error_line(log ? log : "", first, sizeof first);
+            r = _ak_err(AK_ERROR_COMPILATION, "compiling %s (%s) for %s failed: %s: %s", j->kernel_name, j->source_name,
+                        j->target, a->nvrtcGetErrorString(e), first);
+            _ak_err_compile_detail(log, optline.p, j->source_name);
+            _ak_log(&j->ctx->log, AK_LOG_INFO, AK_LOGITEM_COMPILER_LOG, "%s", log ? log : "");
+            goto done;
+        }
+    }
+    if (!*size) {
+        _ak_dealloc(*data);
+        *data = NULL;
+        r = _ak_err(AK_ERROR_COMPILATION, "compiling %s for %s produced no code object", j->kernel_name, j->target);
+    }
+done:
+    j->compile_ms = (double)(_ak_now_ns() - t0) / 1e6;
+    if (r != AK_OK) _ak_log(&j->ctx->log, AK_LOG_INFO, AK_LOGITEM_COMPILE_FAILED, "%s", ak_last_error());
+    _ak_dealloc(log);
+    _ak_str_free(&src);
+    _ak_str_free(&optline);
+    return r;
+}
+
+/* Prepare key + job for compiling `source` for `target` on ctx. */
+static const char* _ak_compiler_id(ak_context* ctx, _ak_toolchain tc, char* buf, size_t cap);
+static ak_result _ak_prepare_compile(ak_context* ctx, const char* target, const char* source, const char* kernel_name,
+                                     const ak_compile_options* o, _ak_opts* opts, _ak_str* canon,
+                                     _ak_compile_job* job, _ak_cache_key* key, char* cid, size_t cid_cap) {
+    _ak_toolchain tc = _AK_TC_HIPRTC;
+    ak_result r;
+    if (!source) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "kernel source is NULL");
+    if (!kernel_name || !*kernel_name) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "kernel name is NULL or empty");
+    if (strlen(kernel_name) > 200) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "kernel name is over 200 characters");
+    if ((r = _ak_target_toolchain(target, &tc)) != AK_OK) return r;
+    if ((r = _ak_compiler_ready(ctx, tc, target)) != AK_OK) return r;
+    if ((r = _ak_build_options(ctx, tc, target, o, opts)) != AK_OK) return r;
+    if ((r = _ak_canonical_options(opts, canon)) != AK_OK) return r;
+    job->ctx = ctx;
+    job->tc = tc;
+    job->target = target;
+    job->source = source;
+    job->kernel_name = kernel_name;
+    job->source_name = (o && o->source_name) ? o->source_name : "kernel.hip";
+    job->prelude = !(o && o->no_prelude);
+    job->opts = opts;
+    job->compile_ms = 0;
+    memset(key, 0, sizeof *key);
+    key->source = source;
+    key->source_len = strlen(source);
+    /* The code object holds every kernel of the source: it is keyed without
+     * the kernel name, so a family is compiled once, not once per kernel. */
+    key->kernel_name = "";
+    key->options = canon->p;
+    key->arch = target;
+    key->backend = tc == _AK_TC_HIPRTC ? "hip" : "cuda";
+    key->compiler = _ak_compiler_id(ctx, tc, cid, cid_cap);
+    return AK_OK;
+}
+
+/* Compiler identity for the cache key: name, version and library. */
+static const char* _ak_compiler_id(ak_context* ctx, _ak_toolchain tc, char* buf, size_t cap) {
+    if (tc == _AK_TC_HIPRTC)
+        _ak_fmt(buf, cap, "hipRTC %d.%d runtime %d", ctx->api->hiprtc_major, ctx->api->hiprtc_minor, ctx->api->hip_runtime_version);
+    else
+        _ak_fmt(buf, cap, "NVRTC %d.%d", ctx->api->nvrtc_major, ctx->api->nvrtc_minor);
+    return buf;
+}
+
+AKDEF ak_result ak_compile_offline(ak_context* ctx, const char* target, const char* source, const char* kernel_name,
+                                   const ak_compile_options* o, ak_code_object* out) {
+    _ak_opts opts;
+    _ak_str canon = { NULL, 0, 0, 0 };
+    _ak_compile_job job;
+    _ak_cache_key key;
+    _ak_cache_ops ops;
+    _ak_cache_entry* e = NULL;
+    ak_cache_source src = AK_CACHE_MISS;
+    char cid[128];
+    const void* data;
+    size_t size = 0;
+    ak_result r;
+    if (!ctx || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_compile_offline: ctx or out is NULL");
+    memset(out, 0, sizeof *out);
+    if ((r = _ak_prepare_compile(ctx, target, source, kernel_name, o, &opts, &canon, &job, &key, cid, sizeof cid)) != AK_OK) {
+        _ak_str_free(&canon);
+        return r;
+    }
+    key.device_tag = "offline";
+    ops.user = &job;
+    ops.compile = _ak_compile_cb;
+    ops.load = NULL;
+    r = _ak_cache_get(ctx->cache, &key, &ops, o ? o->no_cache : 0, &e, &src);
+    _ak_str_free(&canon);
+    if (r != AK_OK) return r;
+    data = _ak_cache_entry_data(e, &size);
+    out->data = _ak_alloc(size);
+    if (!out->data) { _ak_cache_entry_release(ctx->cache, e); return _ak_err(AK_ERROR_OUT_OF_MEMORY, "out of host memory copying a code object"); }
+    memcpy(out->data, data, size);
+    out->size = size;
+    _ak_copy(out->target, sizeof out->target, target);
+    out->source = src;
+    out->compile_ms = src == AK_CACHE_MISS ? _ak_cache_entry_compile_ms(e) : 0.0;
+    _ak_cache_entry_release(ctx->cache, e);
+    return AK_OK;
+}
+AKDEF void ak_code_object_free(ak_code_object* co) {
+    if (!co) return;
+    _ak_dealloc(co->data);
+    co->data = NULL;
+    co->size = 0;
+}
+
+/* ==========================================================================
+ * >>impl:launch
+ * ========================================================================== */
+/* A loaded code object: one module per (source, options, target), shared by
+ * every kernel of the family; functions are looked up once per name. */
+typedef struct _ak_fn_slot { char* name; void* fn; } _ak_fn_slot;
+typedef struct _ak_loaded {
+    void* module;
+    _ak_mutex lock;          /* guards fns */
+    _ak_fn_slot* fns;
+    int n, cap;
+} _ak_loaded;
+
+struct ak_kernel {
+    ak_context* ctx;
+    _ak_cache_entry* entry;    /* NULL on cpu */
+    void* fn;                  /* hipFunction_t / CUfunction */
+    ak_cache_source source;
+    ak_cpu_kernel_fn cpu;
+    void* cpu_user;
+    size_t shmem_optin;        /* dynamic shared memory limit raised so far */
+    char name[208];
+};
+
+static ak_result _ak_load_cb(void* user, const void* data, size_t size, void** loaded) {
+    _ak_compile_job* j = (_ak_compile_job*)user;  /* the cache hands both callbacks the same user */
+    ak_context* ctx = j->ctx;
+    _ak_loaded* L;
+    int e;
+    ak_result r;
+    (void)size;
+    *loaded = NULL;
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    L = (_ak_loaded*)_ak_calloc(sizeof *L);
+    if (!L) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "out of host memory loading a module");
+    e = ctx->backend == AK_BACKEND_CUDA ? (int)ctx->api->cuModuleLoadData(&L->module, data)
+                                        : (int)ctx->api->hipModuleLoadData(&L->module, data);
+    if (e) {
+        _ak_dealloc(L);
+        return _ak_err(AK_ERROR_DEVICE, "loading the code object of %s (%s) failed: %s (%d)", j->kernel_name, j->source_name,
+                       ctx->backend == AK_BACKEND_CUDA ? _ak_cu_errstr(ctx->api, e) : _ak_hip_errstr(ctx->api, e), e);
+    }
+    _ak_mutex_init(&L->lock);
+    *loaded = L;
+    return AK_OK;
+}
+
+/* Function `name` of a loaded module (looked up once, then remembered). */
+static ak_result _ak_loaded_function(ak_context* ctx, _ak_loaded* L, const char* name, void** fn) {
+    int i, e;
+    ak_result r;
+    _ak_mutex_lock(&L->lock);
+    for (i = 0; i < L->n; i++)
+        if (!strcmp(L->fns[i].name, name)) { *fn = L->fns[i].fn; _ak_mutex_unlock(&L->lock); return AK_OK; }
+    if ((r = _ak_bind(ctx)) != AK_OK) { _ak_mutex_unlock(&L->lock); return r; }
+    e = ctx->backend == AK_BACKEND_CUDA ? (int)ctx->api->cuModuleGetFunction(fn, L->module, name)
+                                        : (int)ctx->api->hipModuleGetFunction(fn, L->module, name);
+    if (e) {
+        _ak_mutex_unlock(&L->lock);
+        return _ak_err(AK_ERROR_NOT_FOUND, "kernel '%s' not found in the compiled module (is it extern \"C\" __global__?): %s", name,
+                       ctx->backend == AK_BACKEND_CUDA ? _ak_cu_errstr(ctx->api, e) : _ak_hip_errstr(ctx->api, e));
+    }
+    if (L->n == L->cap) {
+        int nc = L->cap ? L->cap * 2 : 8;
+        _ak_fn_slot* nf = (_ak_fn_slot*)_ak_realloc(L->fns, (size_t)nc * sizeof *nf);
+        if (!nf) { _ak_mutex_unlock(&L->lock); return AK_OK; } /* works, just not remembered */
+        L->fns = nf;
+        L->cap = nc;
+    }
+    L->fns[L->n].name = _ak_strdup(name);
+    if (L->fns[L->n].name) { L->fns[L->n].fn = *fn; L->n++; }
+    _ak_mutex_unlock(&L->lock);
+    return AK_OK;
+}
+static void _ak_unload_cb(void* user, void* loaded) {
+    ak_context* ctx = (ak_context*)user;
+    _ak_loaded* L = (_ak_loaded*)loaded;
+    if (!L) return;
+    if (L->module && _ak_bind(ctx) == AK_OK) {
+        if (ctx->backend == AK_BACKEND_CUDA) ctx->api->cuModuleUnload(L->module);
+        else if (ctx->backend == AK_BACKEND_HIP) ctx->api->hipModuleUnload(L->module);
+    }
+    while (L->n > 0) _ak_dealloc(L->fns[--L->n].name);
+    _ak_dealloc(L->fns);
+    _ak_mutex_destroy(&L->lock);
+    _ak_dealloc(L);
+}
+
+AKDEF ak_result ak_kernel_get(ak_context* ctx, const char* source, const char* kernel_name,
+                              const ak_compile_options* o, ak_kernel** out) {
+    ak_kernel* k;
+    ak_result r;
+    if (!ctx || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_kernel_get: ctx or out is NULL");
+    *out = NULL;
+    if (!source) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_kernel_get: source is NULL");
+    if (!kernel_name || !*kernel_name || strlen(kernel_name) > 200)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_kernel_get: kernel name is NULL, empty or over 200 characters");
+    k = (ak_kernel*)_ak_ctx_alloc(&ctx->cfg, sizeof *k);
+    if (!k) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "out of host memory");
+    k->ctx = ctx;
+    _ak_copy(k->name, sizeof k->name, kernel_name);
+    if (ctx->backend != AK_BACKEND_CPU) {
+        _ak_opts opts;
+        _ak_str canon = { NULL, 0, 0, 0 };
+        _ak_compile_job job;
+        _ak_cache_key key;
+        _ak_cache_ops ops;
+        char cid[128];
+        const char* target = (ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto")) ? ctx->cfg.arch : ctx->dev.arch;
+        r = _ak_prepare_compile(ctx, target, source, kernel_name, o, &opts, &canon, &job, &key, cid, sizeof cid);
+        if (r == AK_OK) {
+            if (!ctx->dev_tag[0]) _ak_fmt(ctx->dev_tag, sizeof ctx->dev_tag, "%s:%d:%p", ak_backend_name(ctx->backend), ctx->dev.device, (void*)ctx);
+            key.device_tag = ctx->dev_tag;
+            ops.user = &job;
+            ops.compile = _ak_compile_cb;
+            ops.load = _ak_load_cb;
+            r = _ak_cache_get(ctx->cache, &key, &ops, o ? o->no_cache : 0, &k->entry, &k->source);
+        }
+        _ak_str_free(&canon);
+        if (r == AK_OK) r = _ak_loaded_function(ctx, (_ak_loaded*)_ak_cache_entry_loaded(k->entry), kernel_name, &k->fn);
+        if (r != AK_OK) {
+            if (k->entry) _ak_cache_entry_release(ctx->cache, k->entry);
+            _ak_ctx_free(&ctx->cfg, k);
+            return r;
+        }
+    }
+    *out = k;
+    return AK_OK;
+}
+AKDEF void ak_kernel_release(ak_kernel* k) {
+    if (!k) return;
+    if (k->entry) _ak_cache_entry_release(k->ctx->cache, k->entry);
+    _ak_ctx_free(&k->ctx->cfg, k);
+}
+AKDEF void ak_kernel_set_cpu(ak_kernel* k, ak_cpu_kernel_fn fn, void* user_data) {
+    if (!k) return;
+    k->cpu = fn;
+    k->cpu_user = user_data;
+}
+AKDEF ak_cache_source ak_kernel_cache_source(const ak_kernel* k) { return k ? k->source : AK_CACHE_MISS; }
+
+AKDEF ak_result ak_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_stream* stream, void** args) {
+    ak_context* ctx;
+    int e;
+    ak_result r;
+    if (!k) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch: kernel is NULL");
+    ctx = k->ctx;
+    if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): grid (%u,%u,%u) and block (%u,%u,%u) must be non-zero",
+                       k->name, grid.x, grid.y, grid.z, block.x, block.y, block.z);
+    if ((unsigned long long)block.x * block.y * block.z > 1024ull)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): block (%u,%u,%u) has over 1024 threads", k->name, block.x, block.y, block.z);
+    if (stream && stream->ctx != ctx)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): stream '%s' belongs to another context", k->name, stream->name);
+    if (ctx->backend == AK_BACKEND_CPU) {
+        ak_launch_info info;
+        if (!k->cpu)
+            return _ak_err(AK_ERROR_LAUNCH, "ak_launch(%s): the cpu backend needs a CPU implementation (ak_kernel_set_cpu)", k->name);
+        info.grid = grid; info.block = block; info.shared_bytes = shmem; info.user_data = k->cpu_user;
+        k->cpu(&info, args);
+        return AK_OK;
+    }
+    if (shmem > ctx->dev.shared_mem_per_block)
+        return _ak_err(AK_ERROR_LAUNCH, "ak_launch(%s): %zu bytes of dynamic shared memory, the device allows %zu",
+                       k->name, shmem, ctx->dev.shared_mem_per_block);
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    if (ctx->backend == AK_BACKEND_CUDA) {
+        if (shmem > 48 * 1024 && shmem > k->shmem_optin && ctx->api->cuFuncSetAttribute) {
+            e = ctx->api->cuFuncSetAttribute(k->fn, _AK_CU_FUNC_MAX_DYN_SHMEM, (int)shmem);
+            if (e) return _ak_err(AK_ERROR_LAUNCH, "ak_launch(%s): raising the shared memory limit to %zu failed: %s", k->name, shmem, _ak_cu_errstr(ctx->api, e));
+            k->shmem_optin = shmem;
+        }
+        e = ctx->api->cuLaunchKernel(k->fn, grid.x, grid.y, grid.z, block.x, block.y, block.z, (unsigned)shmem,
+                                     _ak_native_stream(stream), args, NULL);
+        if (e) return _ak_err(AK_ERROR_LAUNCH, "ak_launch(%s) grid (%u,%u,%u) block (%u,%u,%u) shmem %zu: %s (%d)", k->name,
+                              grid.x, grid.y, grid.z, block.x, block.y, block.z, shmem, _ak_cu_errstr(ctx->api, e), e);
+    } else {
+        e = ctx->api->hipModuleLaunchKernel(k->fn, grid.x, grid.y, grid.z, block.x, block.y, block.z, (unsigned)shmem,
+                                            _ak_native_stream(stream), args, NULL);
+        if (e) return _ak_err(AK_ERROR_LAUNCH, "ak_launch(%s) grid (%u,%u,%u) block (%u,%u,%u) shmem %zu: %s (%d)", k->name,
+                              grid.x, grid.y, grid.z, block.x, block.y, block.z, shmem, _ak_hip_errstr(ctx->api, e), e);
+    }
+    return AK_OK;
+}
+
+/* --- argument builder --- */
+static int _ak_args_slot(ak_args* a) {
+    if (!a) return -1;
+    if (a->count < 0 || a->count >= AK_MAX_ARGS) { a->error = 1; return -1; }
+    a->bytes[a->count] = 0;
+    a->dtype[a->count] = AK_U8;
+    a->dir[a->count] = AK_ARG_VALUE;
+    return a->count++;
+}
+AKDEF void ak_args_ptr(ak_args* a, const void* p) { int i = _ak_args_slot(a); if (i >= 0) a->value[i].p = (void*)(uintptr_t)p; }
+AKDEF void ak_args_i32(ak_args* a, int32_t v) { int i = _ak_args_slot(a); if (i >= 0) a->value[i].i32 = v; }
+AKDEF void ak_args_u32(ak_args* a, uint32_t v) { int i = _ak_args_slot(a); if (i >= 0) a->value[i].u32 = v; }
+AKDEF void ak_args_i64(ak_args* a, int64_t v) { int i = _ak_args_slot(a); if (i >= 0) a->value[i].i64 = v; }
+AKDEF void ak_args_u64(ak_args* a, uint64_t v) { int i = _ak_args_slot(a); if (i >= 0) a->value[i].u64 = v; }
+AKDEF void ak_args_f32(ak_args* a, float v) { int i = _ak_args_slot(a); if (i >= 0) a->value[i].f32 = v; }
+AKDEF void ak_args_f64(ak_args* a, double v) { int i = _ak_args_slot(a); if (i >= 0) a->value[i].f64 = v; }
+AKDEF void ak_args_buffer(ak_args* a, void* p, size_t bytes, ak_dtype t, ak_arg_dir dir) {
+    int i = _ak_args_slot(a);
+    if (i < 0) return;
+    a->value[i].p = p;
+    a->bytes[i] = bytes;
+    a->dtype[i] = t;
+    a->dir[i] = dir;
+}
+AKDEF void** ak_args_params(ak_args* a) {
+    int i;
+    if (!a || a->error) return NULL;
+    for (i = 0; i < a->count; i++) a->params[i] = &a->value[i];
+    return a->params;
+}
+
+AKDEF ak_result ak_check(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_args* args,
+                         double atol, double rtol, ak_check_result* out) {
+    ak_context* ctx;
+    ak_args host;
+    void* gpu_out[AK_MAX_ARGS];
+    ak_launch_info info;
+    ak_result r = AK_OK;
+    double worst_ae = -1.0;  /* abs error of the element worst_index points at */
+    int i;
+    if (!k || !args || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_check: kernel, args or out is NULL");
+    if (args->error) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_check: more than %d arguments were added", AK_MAX_ARGS);
+    if (!k->cpu) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_check(%s): the kernel has no CPU implementation (ak_kernel_set_cpu)", k->name);
+    if (!(atol >= 0) || !(rtol >= 0)) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_check: atol %g and rtol %g must be >= 0", atol, rtol);
+    ctx = k->ctx;
+    memset(out, 0, sizeof *out);
+    memset(gpu_out, 0, sizeof gpu_out);
+    host = *args;
+    /* host mirrors of every buffer, with the inputs as they are now */
+    for (i = 0; i < args->count; i++) {
+        if (args->dir[i] == AK_ARG_VALUE) continue;
+        if (!args->value[i].p || !args->bytes[i]) { r = _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_check: buffer argument %d is NULL or empty", i); goto done; }
+        host.value[i].p = _ak_alloc(args->bytes[i]);
+        if (!host.value[i].p) { r = _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_check: no host memory for argument %d", i); goto done; }
+        if ((r = ak_memcpy(ctx, host.value[i].p, args->value[i].p, args->bytes[i], ctx->backend == AK_BACKEND_CPU ? AK_H2H : AK_D2H)) != AK_OK) goto done;
+    }
+    if ((r = ak_launch(k, grid, block, shmem, NULL, ak_args_params(args))) != AK_OK) goto done;
+    if ((r = ak_stream_synchronize(ctx, NULL)) != AK_OK) goto done;
+    info.grid = grid; info.block = block; info.shared_bytes = shmem; info.user_data = k->cpu_user;
+    k->cpu(&info, ak_args_params(&host));
+    for (i = 0; i < args->count; i++) {
+        size_t n, j, es;
+        if (args->dir[i] != AK_ARG_OUT && args->dir[i] != AK_ARG_INOUT) continue;
+        es = ak_dtype_size(args->dtype[i]);
+        if (!es) { r = _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_check: argument %d has an unknown dtype", i); goto done; }
+        gpu_out[i] = _ak_alloc(args->bytes[i]);
+        if (!gpu_out[i]) { r = _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_check: no host memory"); goto done; }
+        if ((r = ak_memcpy(ctx, gpu_out[i], args->value[i].p, args->bytes[i], ctx->backend == AK_BACKEND_CPU ? AK_H2H : AK_D2H)) != AK_OK) goto done;
+        n = args->bytes[i] / es;
+        for (j = 0; j < n; j++) {
+            double g = ak_elem_get(gpu_out[i], args->dtype[i], j);
+            double c = ak_elem_get(host.value[i].p, args->dtype[i], j);
+            double ae = fabs(g - c), re = ae / (fabs(c) > 0 ? fabs(c) : 1.0);
+            int bad = !(ae <= atol + rtol * fabs(c));
+            if ((g != g && c != c) || g == c) { ae = 0; re = 0; bad = 0; } /* both NaN, or equal (same infinity) */
+            else if (g != g || c != c || fabs(g) == HUGE_VAL || fabs(c) == HUGE_VAL) { ae = HUGE_VAL; re = HUGE_VAL; bad = 1; } /* NaN or infinity on one side only */
+            if (bad) out->mismatches++;
+            if (ae > out->max_abs_err) out->max_abs_err = ae;
+            /* worst element: the largest error among mismatches, or overall when none mismatch */
+            if (bad ? (out->mismatches == 1 || ae > worst_ae) : (!out->mismatches && ae > worst_ae)) {
+                worst_ae = ae; out->worst_index = j; out->worst_arg = i;
+            }
+            if (re > out->max_rel_err) out->max_rel_err = re;
+        }
+    }
+    out->passed = out->mismatches == 0;
+done:
+    for (i = 0; i < args->count; i++) {
+        if (args->dir[i] != AK_ARG_VALUE && host.value[i].p != args->value[i].p) _ak_dealloc(host.value[i].p);
+        _ak_dealloc(gpu_out[i]);
+    }
+    return r;
+}
+
+/* ==========================================================================
+ * >>impl:memory  (copies, memset, pinned host memory; ak_malloc/ak_free are
+ * the pool's, in >>impl:pool)
+ * ========================================================================== */
+static ak_result _ak_copy_impl(ak_context* ctx, void* dst, const void* src, size_t bytes, ak_copy_kind kind,
+                               ak_stream* stream, int async) {
+    int e = 0;
+    ak_result r;
+    const char* fn = async ? "ak_memcpy_async" : "ak_memcpy";
+    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", fn);
+    if (bytes == 0) return AK_OK;
+    if (!dst || !src) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %s pointer is NULL (%zu bytes)", fn, dst ? "source" : "destination", bytes);
+    if (kind != AK_H2D && kind != AK_D2H && kind != AK_D2D && kind != AK_H2H)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: copy kind %d is not AK_H2D, AK_D2H, AK_D2D or AK_H2H", fn, (int)kind);
+    if (bytes > (SIZE_MAX >> 1)) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %zu bytes is not a plausible size", fn, bytes);
+    if (stream && stream->ctx != ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: stream belongs to another context", fn);
+    if (ctx->backend == AK_BACKEND_CPU || kind == AK_H2H) {
+        if (kind == AK_H2H && ctx->backend != AK_BACKEND_CPU && async) {
+            if ((r = ak_stream_synchronize(ctx, stream)) != AK_OK) return r;
+        }
+        memmove(dst, src, bytes);
+        return AK_OK;
+    }
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    if (ctx->backend == AK_BACKEND_CUDA) {
+        _ak_api* a = ctx->api;
+        void* s = _ak_native_stream(stream);
+        _akT_CUdeviceptr d = (_akT_CUdeviceptr)(uintptr_t)dst, sp = (_akT_CUdeviceptr)(uintptr_t)src;
+        if (kind == AK_H2D) e = async ? a->cuMemcpyHtoDAsync(d, src, bytes, s) : a->cuMemcpyHtoD(d, src, bytes);
+        else if (kind == AK_D2H) e = async ? a->cuMemcpyDtoHAsync(dst, sp, bytes, s) : a->cuMemcpyDtoH(dst, sp, bytes);
+        else e = async ? a->cuMemcpyDtoDAsync(d, sp, bytes, s) : a->cuMemcpyDtoD(d, sp, bytes);
+        if (e) return _ak_err(AK_ERROR_MEMORY, "%s of %zu bytes (kind %d) failed: %s (%d)", fn, bytes, (int)kind, _ak_cu_errstr(a, e), e);
+    } else {
+        _ak_api* a = ctx->api;
+        e = async ? a->hipMemcpyAsync(dst, src, bytes, (int)kind, _ak_native_stream(stream)) : a->hipMemcpy(dst, src, bytes, (int)kind);
+        if (e) return _ak_err(AK_ERROR_MEMORY, "%s of %zu bytes (kind %d) failed: %s (%d)", fn, bytes, (int)kind, _ak_hip_errstr(a, e), e);
+    }
+    return AK_OK;
+}
+AKDEF ak_result ak_memcpy(ak_context* ctx, void* dst, const void* src, size_t bytes, ak_copy_kind kind) {
+    return _ak_copy_impl(ctx, dst, src, bytes, kind, NULL, 0);
+}
+AKDEF ak_result ak_memcpy_async(ak_context* ctx, void* dst, const void* src, size_t bytes, ak_copy_kind kind, ak_stream* stream) {
+    return _ak_copy_impl(ctx, dst, src, bytes, kind, stream, 1);
+}
+AKDEF ak_result ak_memset(ak_context* ctx, void* dst, int value, size_t bytes, ak_stream* stream) {
+    int e;
+    ak_result r;
+    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_memset: ctx is NULL");
+    if (bytes == 0) return AK_OK;
+    if (!dst) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_memset: destination is NULL (%zu bytes)", bytes);
+    if (bytes > (SIZE_MAX >> 1)) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_memset: %zu bytes is not a plausible size", bytes);
+    if (stream && stream->ctx != ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_memset: stream belongs to another context");
+    if (ctx->backend == AK_BACKEND_CPU) { memset(dst, value, bytes); return AK_OK; }
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    if (ctx->backend == AK_BACKEND_CUDA)
+        e = ctx->api->cuMemsetD8Async((_akT_CUdeviceptr)(uintptr_t)dst, (unsigned char)value, bytes, _ak_native_stream(stream));
+    else
+        e = ctx->api->hipMemsetAsync(dst, value, bytes, _ak_native_stream(stream));
+    if (e) return _ak_err(AK_ERROR_MEMORY, "ak_memset of %zu bytes failed (%d)", bytes, e);
+    return AK_OK;
+}
+AKDEF ak_result ak_host_alloc(ak_context* ctx, size_t bytes, void** out) {
+    int e;
+    ak_result r;
+    if (!ctx || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_host_alloc: ctx or out is NULL");
+    *out = NULL;
+    if (!bytes || bytes > (SIZE_MAX >> 1)) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_host_alloc: %zu bytes is not a valid size", bytes);
+    if (ctx->backend == AK_BACKEND_CPU) {
+        if (posix_memalign(out, 256, bytes) != 0) { *out = NULL; return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_host_alloc: %zu bytes failed", bytes); }
+        return AK_OK;
+    }
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    e = ctx->backend == AK_BACKEND_CUDA ? (int)ctx->api->cuMemAllocHost(out, bytes) : (int)ctx->api->hipHostMalloc(out, bytes, 0);
+    if (e) { *out = NULL; return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_host_alloc: pinned allocation of %zu bytes failed (%d)", bytes, e); }
+    return AK_OK;
+}
+AKDEF ak_result ak_host_free(ak_context* ctx, void* ptr) {
+    int e;
+    ak_result r;
+    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_host_free: ctx is NULL");
+    if (!ptr) return AK_OK;
+    if (ctx->backend == AK_BACKEND_CPU) { free(ptr); return AK_OK; }
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    e = ctx->backend == AK_BACKEND_CUDA ? (int)ctx->api->cuMemFreeHost(ptr) : (int)ctx->api->hipHostFree(ptr);
+    if (e) return _ak_err(AK_ERROR_MEMORY, "ak_host_free(%p) failed (%d): not a pointer from ak_host_alloc?", ptr, e);
+    return AK_OK;
+}
+
+/* ==========================================================================
+ * >>impl:stream
+ * ========================================================================== */
+AKDEF ak_result ak_stream_create(ak_context* ctx, const char* name, int priority, ak_stream** out) {
+    ak_stream* s;
+    int e = 0;
+    ak_result r;
+    if (!ctx || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_stream_create: ctx or out is NULL");
+    *out = NULL;
+    s = (ak_stream*)_ak_ctx_alloc(&ctx->cfg, sizeof *s);
+    if (!s) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_stream_create: out of host memory");
+    s->ctx = ctx;
+    _ak_copy(s->name, sizeof s->name, name ? name : "stream");
+    if (ctx->backend != AK_BACKEND_CPU) {
+        int least = 0, greatest = 0;
+        if ((r = _ak_bind(ctx)) != AK_OK) { _ak_ctx_free(&ctx->cfg, s); return r; }
+        if (ctx->backend == AK_BACKEND_CUDA) {
+            if (ctx->api->cuCtxGetStreamPriorityRange) ctx->api->cuCtxGetStreamPriorityRange(&least, &greatest);
+        } else if (ctx->api->hipDeviceGetStreamPriorityRange) {
+            ctx->api->hipDeviceGetStreamPriorityRange(&least, &greatest);
+        }
+        /* greatest priority is the most negative */
+        if (priority > least) priority = least;
+        if (priority < greatest) priority = greatest;
+        e = ctx->backend == AK_BACKEND_CUDA ? (int)ctx->api->cuStreamCreateWithPriority(&s->native, 0, priority)
+                                            : (int)ctx->api->hipStreamCreateWithPriority(&s->native, 0, priority);
+        if (e) { _ak_ctx_free(&ctx->cfg, s); return _ak_err(AK_ERROR_DEVICE, "ak_stream_create(%s) failed (%d)", name ? name : "", e); }
+    }
+    s->priority = priority;
+    *out = s;
+    return AK_OK;
+}
+AKDEF void ak_stream_destroy(ak_stream* s) {
+    ak_context* ctx;
+    if (!s) return;
+    ctx = s->ctx;
+    ak_stream_synchronize(ctx, s);
+    if (ctx->pool) _ak_pool_stream_destroyed(ctx->pool, s);
+    if (ctx->backend != AK_BACKEND_CPU && s->native && _ak_bind(ctx) == AK_OK) {
+        if (ctx->backend == AK_BACKEND_CUDA) ctx->api->cuStreamDestroy(s->native);
+        else ctx->api->hipStreamDestroy(s->native);
+    }
+    _ak_ctx_free(&ctx->cfg, s);
+}
+AKDEF ak_result ak_stream_synchronize(ak_context* ctx, ak_stream* s) {
+    int e;
+    ak_result r;
+    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_stream_synchronize: ctx is NULL");
+    if (s && s->ctx != ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_stream_synchronize: stream belongs to another context");
+    if (ctx->backend == AK_BACKEND_CPU) return AK_OK;
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    e = ctx->backend == AK_BACKEND_CUDA ? (int)ctx->api->cuStreamSynchronize(_ak_native_stream(s))
+                                        : (int)ctx->api->hipStreamSynchronize(_ak_native_stream(s));
+    if (e) return _ak_err(AK_ERROR_DEVICE, "stream '%s' synchronize failed: %s (%d)", s ? s->name : "default",
+                          ctx->backend == AK_BACKEND_CUDA ? _ak_cu_errstr(ctx->api, e) : _ak_hip_errstr(ctx->api, e), e);
+    return AK_OK;
+}
+AKDEF const char* ak_stream_name(const ak_stream* s) { return s ? s->name : "default"; }
+
+AKDEF ak_result ak_event_create(ak_context* ctx, ak_event** out) {
+    ak_event* ev;
+    ak_result r;
+    if (!ctx || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_event_create: ctx or out is NULL");
+    *out = NULL;
+    ev = (ak_event*)_ak_ctx_alloc(&ctx->cfg, sizeof *ev);
+    if (!ev) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_event_create: out of host memory");
+    ev->ctx = ctx;
+    if ((r = _ak_event_new(ctx, &ev->native, 0)) != AK_OK) { _ak_ctx_free(&ctx->cfg, ev); return r; }
+    *out = ev;
+    return AK_OK;
+}
+AKDEF void ak_event_destroy(ak_event* e) {
+    if (!e) return;
+    _ak_dev_event_destroy(e->ctx, e->native);
+    _ak_ctx_free(&e->ctx->cfg, e);
+}
+AKDEF ak_result ak_event_record(ak_event* e, ak_stream* s) {
+    ak_result r;
+    if (!e) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_event_record: event is NULL");
+    if (s && s->ctx != e->ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_event_record: stream and event belong to different contexts");
+    e->host_ns = _ak_now_ns();
+    if ((r = _ak_dev_event_record(e->ctx, e->native, _ak_native_stream(s))) != AK_OK) return r;
+    e->recorded = 1;
+    return AK_OK;
+}
+AKDEF ak_result ak_event_synchronize(ak_event* e) {
+    int err;
+    ak_result r;
+    if (!e) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_event_synchronize: event is NULL");
+    if (!e->recorded) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_event_synchronize: event was never recorded");
+    if (e->ctx->backend == AK_BACKEND_CPU) return AK_OK;
+    if ((r = _ak_bind(e->ctx)) != AK_OK) return r;
+    err = e->ctx->backend == AK_BACKEND_CUDA ? (int)e->ctx->api->cuEventSynchronize(e->native) : (int)e->ctx->api->hipEventSynchronize(e->native);
+    if (err) return _ak_err(AK_ERROR_DEVICE, "ak_event_synchronize failed (%d)", err);
+    return AK_OK;
+}
+AKDEF ak_result ak_event_elapsed_ms(ak_event* a, ak_event* b, float* ms) {
+    int err;
+    ak_result r;
+    if (!a || !b || !ms) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_event_elapsed_ms: NULL argument");
+    if (a->ctx != b->ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_event_elapsed_ms: events of different contexts");
+    if (!a->recorded || !b->recorded) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_event_elapsed_ms: both events must be recorded");
+    if (a->ctx->backend == AK_BACKEND_CPU) { *ms = (float)((double)((int64_t)(b->host_ns - a->host_ns)) / 1e6); return AK_OK; }
+    if ((r = _ak_bind(a->ctx)) != AK_OK) return r;
+    if ((r = ak_event_synchronize(b)) != AK_OK) return r;
+    err = a->ctx->backend == AK_BACKEND_CUDA ? (int)a->ctx->api->cuEventElapsedTime(ms, a->native, b->native)
+                                             : (int)a->ctx->api->hipEventElapsedTime(ms, a->native, b->native);
+    if (err) return _ak_err(AK_ERROR_DEVICE, "ak_event_elapsed_ms failed (%d)", err);
+    return AK_OK;
+}
+
+/* fp16 / bf16 probe kernel: fp16 multiply and bf16 round trip, no prelude. */
+static const char _ak_probe_src[] =
+    "extern \"C\" __global__ void ak_probe_types(float* out) {\n"
+    "#if defined(AK_AMD)\n"
+    "  _Float16 a = (_Float16)1.5f; a = a * a; out[0] = (float)a;\n"
+    "  float f = 2.25f; unsigned u = __builtin_bit_cast(unsigned, f); u += 0x7FFFu + ((u >> 16) & 1u);\n"
+    "  unsigned short b = (unsigned short)(u >> 16); out[1] = __builtin_bit_cast(float, (unsigned)b << 16);\n"
+    "#else\n"
+    "  unsigned short h, b; float r, g;\n"
+    "  asm(\"cvt.rn.f16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(1.5f));\n"
+    "  asm(\"mul.rn.f16 %0, %0, %0;\" : \"+h\"(h));\n"
+    "  asm(\"cvt.f32.f16 %0, %1;\" : \"=f\"(r) : \"h\"(h)); out[0] = r;\n"
+    "  asm(\"cvt.rn.bf16.f32 %0, %1;\" : \"=h\"(b) : \"f\"(2.25f));\n"
+    "  asm(\"mov.b32 %0, {0, %1};\" : \"=f\"(g) : \"h\"(b)); out[1] = g;\n"
+    "#endif\n"
+    "}\n";
+
+AKDEF ak_result ak_context_probe(ak_context* ctx) {
+    ak_kernel* k = NULL;
+    ak_compile_options o;
+    void* d = NULL;
+    float h[2] = { 0, 0 };
+    ak_args a;
+    ak_dim3 one = { 1, 1, 1 };
+    ak_result r;
+    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_context_probe: ctx is NULL");
+    if (ctx->backend == AK_BACKEND_CPU) { ctx->dev.fp16 = 1; ctx->dev.bf16 = 1; return AK_OK; }
+    memset(&o, 0, sizeof o);
+    o.no_prelude = 1;
+    o.source_name = "amdkit_probe.hip";
+    o.opt_level = AK_OPT_BALANCED;
+    ctx->dev.fp16 = 0;
+    ctx->dev.bf16 = 0;
+    if ((r = ak_kernel_get(ctx, _ak_probe_src, "ak_probe_types", &o, &k)) != AK_OK) return AK_OK; /* unsupported: stays 0 */
+    memset(&a, 0, sizeof a);
+    if ((r = ak_malloc(ctx, sizeof h, NULL, &d)) == AK_OK) {
+        ak_args_ptr(&a, d);
+        if ((r = ak_launch(k, one, one, 0, NULL, ak_args_params(&a))) == AK_OK &&
+            (r = ak_memcpy(ctx, h, d, sizeof h, AK_D2H)) == AK_OK) {
+            ctx->dev.fp16 = h[0] == 2.25f;
+            ctx->dev.bf16 = h[1] == 2.25f;
+        }
+        ak_free(ctx, d);
+    }
+    ak_kernel_release(k);
+    return r;
+}
 
 /* ==========================================================================
  * >>impl:kernels  (the kernel library: host wrappers and CPU references)
  * ========================================================================== */
-#include "parts/ops_common.inc"
-#include "parts/ops_elementwise.inc"
-#include "parts/ops_reduce.inc"
+/* ==========================================================================
+ * >>impl:ops  common code of the kernel library : the per-context kernel
+ * memo, argument checks, launch-size helpers, host element access for the
+ * CPU references, and the accessors of the embedded sources.
+ *
+ * How an op uses it (every wrapper follows the same shape):
+ *
+ *     ak_result r = _ak_op_check_ctx(ctx, "ak_axpy");  then dtype / pointer /
+ *     size checks (_ak_op_check_float, _ak_op_check_ptr, _ak_op_check_count);
+ *     if (_ak_op_is_cpu(ctx)) { reference in plain C on host pointers; return AK_OK; }
+ *     _ak_op_kernel(ctx, _ak_src_elementwise, "ak_axpy_f32", &k);
+ *     ak_args a; memset(&a, 0, sizeof a); ak_args_ptr(&a, x); ...
+ *     return _ak_op_launch(ctx, k, _ak_op_grid(ctx, work, 256), 256, 0, stream, &a);
+ * ========================================================================== */
+
+/* One memoized kernel: (source pointer, kernel name) -> handle owned by the memo. */
+typedef struct _ak_ops_entry {
+    const char* source;   /* identity of the source (the embedded string's address) */
+    char name[96];
+    ak_kernel* kernel;
+} _ak_ops_entry;
+
+struct _ak_ops {
+    _ak_mutex lock;       /* guards entries */
+    _ak_ops_entry* entries;
+    int count, cap;
+    int last;             /* index of the last hit (repeat launches of one op are the common case) */
+};
+
+/* Created lazily under ctx->lock; NULL when out of memory. */
+static _AK_UNUSED struct _ak_ops* _ak_ops_get(ak_context* ctx) {
+    struct _ak_ops* ops;
+    _ak_mutex_lock(&ctx->lock);
+    ops = ctx->ops;
+    if (!ops) {
+        ops = (struct _ak_ops*)_ak_calloc(sizeof *ops);
+        if (ops) {
+            _ak_mutex_init(&ops->lock);
+            ctx->ops = ops;
+        }
+    }
+    _ak_mutex_unlock(&ctx->lock);
+    return ops;
+}
+
+/* Release every memoized kernel (called by ak_context_destroy before the
+ * modules and the backend go away). NULL-safe, idempotent. */
+static _AK_UNUSED void _ak_ops_destroy(ak_context* ctx) {
+    struct _ak_ops* ops;
+    int i;
+    if (!ctx || !ctx->ops) return;
+    ops = ctx->ops;
+    for (i = 0; i < ops->count; i++) ak_kernel_release(ops->entries[i].kernel);
+    _ak_dealloc(ops->entries);
+    _ak_mutex_destroy(&ops->lock);
+    _ak_dealloc(ops);
+    ctx->ops = NULL;
+}
+
+static _AK_UNUSED int _ak_ops_find(struct _ak_ops* ops, const char* source, const char* name) {
+    int i;
+    if (ops->last < ops->count && ops->entries[ops->last].source == source &&
+        strcmp(ops->entries[ops->last].name, name) == 0)
+        return ops->last;
+    for (i = 0; i < ops->count; i++)
+        if (ops->entries[i].source == source && strcmp(ops->entries[i].name, name) == 0) return i;
+    return -1;
+}
+
+/* The kernel `name` of the embedded source `source` for ctx's device, compiled
+ * once per context (ak_kernel_get does the caching and single-flight; the memo
+ * only saves the lookup). The handle stays owned by the memo: do not release.
+ * The compile runs with no lock of ours held. */
+static _AK_UNUSED ak_result _ak_op_kernel(ak_context* ctx, const char* source, const char* name, ak_kernel** out) {
+    struct _ak_ops* ops;
+    ak_kernel* k = NULL;
+    ak_result r;
+    int i;
+    if (out) *out = NULL;
+    if (!ctx || !source || !name || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "_ak_op_kernel: NULL argument");
+    if (strlen(name) >= sizeof(((_ak_ops_entry*)0)->name))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "kernel name '%s' too long", name);
+    ops = _ak_ops_get(ctx);
+    if (!ops) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "kernel library state: out of host memory");
+    _ak_mutex_lock(&ops->lock);
+    i = _ak_ops_find(ops, source, name);
+    if (i >= 0) {
+        ops->last = i;
+        *out = ops->entries[i].kernel;
+        _ak_mutex_unlock(&ops->lock);
+        return AK_OK;
+    }
+    _ak_mutex_unlock(&ops->lock);
+
+    r = ak_kernel_get(ctx, source, name, NULL, &k);
+    if (r != AK_OK) return r;
+
+    _ak_mutex_lock(&ops->lock);
+    i = _ak_ops_find(ops, source, name);
+    if (i >= 0) { /* another thread got it meanwhile: keep theirs */
+        *out = ops->entries[i].kernel;
+        _ak_mutex_unlock(&ops->lock);
+        ak_kernel_release(k);
+        return AK_OK;
+    }
+    if (ops->count == ops->cap) {
+        int nc = ops->cap ? ops->cap * 2 : 32;
+        _ak_ops_entry* ne = (_ak_ops_entry*)_ak_realloc(ops->entries, (size_t)nc * sizeof *ne);
+        if (!ne) {
+            _ak_mutex_unlock(&ops->lock);
+            ak_kernel_release(k);
+            return _ak_err(AK_ERROR_OUT_OF_MEMORY, "kernel library state: out of host memory");
+        }
+        ops->entries = ne;
+        ops->cap = nc;
+    }
+    ops->entries[ops->count].source = source;
+    _ak_copy(ops->entries[ops->count].name, sizeof ops->entries[ops->count].name, name);
+    ops->entries[ops->count].kernel = k;
+    ops->last = ops->count;
+    ops->count++;
+    *out = k;
+    _ak_mutex_unlock(&ops->lock);
+    return AK_OK;
+}
+
+/* 1 when ctx runs on the cpu backend (pointers are host memory; the wrappers
+ * run their C reference directly). */
+static _AK_UNUSED int _ak_op_is_cpu(ak_context* ctx) { return ctx && ctx->backend == AK_BACKEND_CPU; }
+
+/* NULL context check with the op's name in the message. */
+static _AK_UNUSED ak_result _ak_op_check_ctx(const ak_context* ctx, const char* op) {
+    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", op);
+    return AK_OK;
+}
+
+/* dtype must be one of the storage types of the float kernels (f32, f16, bf16). */
+static _AK_UNUSED ak_result _ak_op_check_float(ak_dtype t, const char* what) {
+    if (t == AK_F32 || t == AK_F16 || t == AK_BF16) return AK_OK;
+    return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: dtype %s (%d) not supported, expected f32, f16 or bf16",
+                   what, ak_dtype_name(t), (int)t);
+}
+
+/* p must be non-NULL and aligned to the element size of t. */
+static _AK_UNUSED ak_result _ak_op_check_ptr(const void* p, ak_dtype t, const char* what) {
+    size_t es = ak_dtype_size(t);
+    if (!p) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s is NULL", what);
+    if (es == 0) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: unknown dtype %d", what, (int)t);
+    if (((uintptr_t)p) % es)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s = %p is not aligned to %zu bytes (dtype %s)", what, p, es,
+                       ak_dtype_name(t));
+    return AK_OK;
+}
+
+/* Largest buffer an op accepts: bytes must fit in ptrdiff_t (and the kernels'
+ * int64 indexing) and, where the device size is known, in device memory. */
+static _AK_UNUSED ak_result _ak_op_check_bytes(ak_context* ctx, size_t count, ak_dtype t, const char* what) {
+    size_t es = ak_dtype_size(t);
+    if (es == 0) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: unknown dtype %d", what, (int)t);
+    if (count > (size_t)PTRDIFF_MAX / es)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %zu elements of %s overflow the address space", what, count,
+                       ak_dtype_name(t));
+    if (ctx && !_ak_op_is_cpu(ctx) && ctx->dev.mem_total && count * es > ctx->dev.mem_total)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %zu elements of %s (%zu bytes) exceed device memory (%zu bytes)",
+                       what, count, ak_dtype_name(t), count * es, ctx->dev.mem_total);
+    return AK_OK;
+}
+
+/* Element count: non-zero and not huge (see _ak_op_check_bytes). */
+static _AK_UNUSED ak_result _ak_op_check_count(ak_context* ctx, size_t n, ak_dtype t, const char* what) {
+    if (n == 0) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: size is 0 (expected >= 1)", what);
+    return _ak_op_check_bytes(ctx, n, t, what);
+}
+
+/* rows x cols: both non-zero, product without overflow, not huge. */
+static _AK_UNUSED ak_result _ak_op_check_shape2(ak_context* ctx, size_t rows, size_t cols, ak_dtype t, const char* what) {
+    if (rows == 0 || cols == 0)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: shape %zu x %zu has a zero dimension", what, rows, cols);
+    if (rows > SIZE_MAX / cols)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: shape %zu x %zu overflows", what, rows, cols);
+    return _ak_op_check_bytes(ctx, rows * cols, t, what);
+}
+
+/* Wave (warp) size kernels are compiled for: the device's, else the arch row's,
+ * else 32 on NVIDIA / 64 on AMD. */
+static _AK_UNUSED int _ak_op_wave(const ak_context* ctx) {
+    if (ctx->dev.wave_size == 32 || ctx->dev.wave_size == 64) return ctx->dev.wave_size;
+    if (ctx->dev.arch_info && ctx->dev.arch_info->wave_size) return ctx->dev.arch_info->wave_size;
+    return ctx->backend == AK_BACKEND_CUDA ? 32 : 64;
+}
+
+/* Compute units (CUs / SMs): the device's, else the arch row's, else 64. */
+static _AK_UNUSED int _ak_op_cus(const ak_context* ctx) {
+    if (ctx->dev.compute_units > 0) return ctx->dev.compute_units;
+    if (ctx->dev.arch_info && ctx->dev.arch_info->compute_units > 0) return ctx->dev.arch_info->compute_units;
+    return 64;
+}
+
+/* Effective optimization level (AUTO resolves to the arch recommendation, else balanced). */
+static _AK_UNUSED ak_opt_level _ak_op_opt(const ak_context* ctx) {
+    ak_opt_level o = ctx->cfg.opt_level;
+    if (o == AK_OPT_AUTO) o = ctx->dev.arch_info ? ctx->dev.arch_info->rec_opt_level : AK_OPT_BALANCED;
+    if (o == AK_OPT_AUTO) o = AK_OPT_BALANCED;
+    return o;
+}
+
+/* Grid size of a grid-stride kernel: enough blocks to cover `work` items of
+ * `per_block` each, capped at CUs x blocks-per-CU (8 at balanced/aggressive,
+ * 4 at conservative) so each block loops; at least 1. */
+static _AK_UNUSED unsigned _ak_op_grid(const ak_context* ctx, size_t work, size_t per_block) {
+    size_t need, cap;
+    if (per_block == 0) per_block = 1;
+    need = work / per_block + (work % per_block != 0);
+    cap = (size_t)_ak_op_cus(ctx) * (_ak_op_opt(ctx) == AK_OPT_CONSERVATIVE ? 4u : 8u);
+    if (need > cap) need = cap;
+    if (need < 1) need = 1;
+    if (need > 0x7FFFFFFFu) need = 0x7FFFFFFFu;
+    return (unsigned)need;
+}
+
+/* Launch k with a 3-D grid/block; checks the argument builder overflowed not. */
+static _AK_UNUSED ak_result _ak_op_launch3(ak_context* ctx, ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem,
+                                ak_stream* s, ak_args* a) {
+    (void)ctx;
+    if (a->error) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "kernel launch: too many arguments (max %d)", AK_MAX_ARGS);
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0) return AK_OK; /* nothing to do */
+    return ak_launch(k, grid, block, shmem, s, ak_args_params(a));
+}
+
+/* Launch k on a 1-D grid. */
+static _AK_UNUSED ak_result _ak_op_launch(ak_context* ctx, ak_kernel* k, unsigned grid, unsigned block, size_t shmem,
+                               ak_stream* s, ak_args* a) {
+    ak_dim3 g, b;
+    g.x = grid; g.y = 1; g.z = 1;
+    b.x = block; b.y = 1; b.z = 1;
+    return _ak_op_launch3(ctx, k, g, b, shmem, s, a);
+}
+
+/* Kernel name "<base>_<dtype>" (ak_axpy + f16 -> "ak_axpy_f16") into buf. */
+static _AK_UNUSED const char* _ak_op_name(char* buf, size_t cap, const char* base, ak_dtype t) {
+    snprintf(buf, cap, "%s_%s", base, ak_dtype_name(t));
+    return buf;
+}
+
+/* Host element access for the CPU references (f32 / f16 / bf16 storage,
+ * rounding to nearest even on store, like the device conversions). */
+static _AK_UNUSED float _ak_op_ld(const void* p, ak_dtype t, size_t i) {
+    switch (t) {
+    case AK_F32: return ((const float*)p)[i];
+    case AK_F16: return ak_f16_to_f32(((const uint16_t*)p)[i]);
+    case AK_BF16: return ak_bf16_to_f32(((const uint16_t*)p)[i]);
+    default: return (float)ak_elem_get(p, t, i);
+    }
+}
+static _AK_UNUSED void _ak_op_st(void* p, ak_dtype t, size_t i, float v) {
+    switch (t) {
+    case AK_F32: ((float*)p)[i] = v; break;
+    case AK_F16: ((uint16_t*)p)[i] = ak_f32_to_f16(v); break;
+    case AK_BF16: ((uint16_t*)p)[i] = ak_f32_to_bf16(v); break;
+    default: ak_elem_set(p, t, i, (double)v); break;
+    }
+}
+
+/* Stream argument: a stream of another context is an error. */
+static _AK_UNUSED ak_result _ak_op_check_stream(const ak_context* ctx, const ak_stream* s, const char* op) {
+    if (s && s->ctx != ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: stream belongs to another context", op);
+    return AK_OK;
+}
+
+/* Buffers [a, a + abytes) and [b, b + bbytes) must not overlap, except that
+ * they may be the very same buffer when allow_same (an in-place op). */
+static _AK_UNUSED ak_result _ak_op_check_overlap(const void* a, size_t abytes, const void* b, size_t bbytes,
+                                                 int allow_same, const char* what) {
+    uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
+    if (allow_same && pa == pb && abytes == bbytes) return AK_OK;
+    if (pa < pb + bbytes && pb < pa + abytes)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: buffers overlap (%p + %zu bytes and %p + %zu bytes)%s", what, a,
+                       abytes, b, bbytes, allow_same ? "; only the very same buffer is allowed" : "");
+    return AK_OK;
+}
+
+/* ---- embedded kernel sources (the table is generated by `make gen`) ------ */
+AKDEF int ak_embedded_count(void) { return (int)(sizeof _ak_embedded / sizeof _ak_embedded[0]); }
+
+AKDEF ak_result ak_embedded_at(int i, const char** family, const char** source, const char** kernel_names) {
+    if (i < 0 || i >= ak_embedded_count())
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_embedded_at: index %d out of range [0, %d)", i,
+                       ak_embedded_count());
+    if (family) *family = _ak_embedded[i].family;
+    if (source) *source = _ak_embedded[i].source;
+    if (kernel_names) *kernel_names = _ak_embedded[i].kernels;
+    return AK_OK;
+}
+
+AKDEF const char* ak_prelude_source(void) { return _ak_src_prelude; }
+/* ==========================================================================
+ * >>impl:ops-elementwise  fill, copy, cast, axpy, scale, binary ops, unary
+ * activations, transpose . Kernels: kernels/elementwise.hip,
+ * kernels/cast.hip, kernels/activation.hip, kernels/transpose.hip (embedded
+ * as _ak_src_<family>). Each public op validates, then either runs its C
+ * reference (cpu backend: host pointers) or launches its kernel.
+ * ========================================================================== */
+
+#define _AK_EW_BLOCK 256u   /* threads per block of the 1-D kernels (a multiple of 32 and 64) */
+
+AKDEF const char* ak_unary_op_name(ak_unary_op op) {
+    static const char* n[] = { "relu", "leaky_relu", "sigmoid", "tanh", "silu", "gelu", "gelu_tanh" };
+    if ((int)op < 0 || (int)op >= (int)AK_UNARY_OP_COUNT) return "?";
+    return n[op];
+}
+AKDEF const char* ak_binary_op_name(ak_binary_op op) {
+    static const char* n[] = { "add", "sub", "mul", "div" };
+    if ((int)op < 0 || (int)op >= (int)AK_BINARY_OP_COUNT) return "?";
+    return n[op];
+}
+
+/* Checks every 1-D op starts with: ctx, dtype, n, stream. */
+static ak_result _ak_ew_check(ak_context* ctx, ak_dtype t, size_t n, ak_stream* s, const char* op) {
+    ak_result r = _ak_op_check_ctx(ctx, op);
+    if (r == AK_OK) r = _ak_op_check_float(t, op);
+    if (r == AK_OK) r = _ak_op_check_count(ctx, n, t, op);
+    if (r == AK_OK) r = _ak_op_check_stream(ctx, s, op);
+    return r;
+}
+
+/* Get the kernel `<base>_<dtype>` of `src` and launch it over `units` work
+ * items (chunks of 8 elements for the map kernels), 1-D grid-stride. */
+static ak_result _ak_ew_launch(ak_context* ctx, const char* src, const char* kname, size_t units, ak_stream* s,
+                               ak_args* a) {
+    ak_kernel* k = NULL;
+    ak_result r = _ak_op_kernel(ctx, src, kname, &k);
+    if (r != AK_OK) return r;
+    return _ak_op_launch(ctx, k, _ak_op_grid(ctx, units, _AK_EW_BLOCK), _AK_EW_BLOCK, 0, s, a);
+}
+
+static size_t _ak_ew_chunks(size_t n) { return n / 8 + (n % 8 != 0); }
+
+/* ---- CPU references ----------------------------------------------------- */
+static double _ak_ew_unary_ref(ak_unary_op op, double x, double p) {
+    switch (op) {
+    case AK_OP_RELU: return x < 0.0 ? 0.0 : x;
+    case AK_OP_LEAKY_RELU: return x < 0.0 ? x * p : x;
+    case AK_OP_SIGMOID: return 1.0 / (1.0 + exp(-x));
+    case AK_OP_TANH: return tanh(x);
+    case AK_OP_SILU: return x / (1.0 + exp(-x));
+    case AK_OP_GELU: return 0.5 * x * (1.0 + erf(x * 0.70710678118654752440));
+    case AK_OP_GELU_TANH: return 0.5 * x * (1.0 + tanh(0.79788456080286535588 * (x + 0.044715 * x * x * x)));
+    default: return x;
+    }
+}
+static double _ak_ew_binary_ref(ak_binary_op op, double a, double b) {
+    switch (op) {
+    case AK_OP_ADD: return a + b;
+    case AK_OP_SUB: return a - b;
+    case AK_OP_MUL: return a * b;
+    default: return a / b;
+    }
+}
+
+/* ---- fill --------------------------------------------------------------- */
+AKDEF ak_result ak_fill(ak_context* ctx, ak_dtype dtype, void* y, size_t n, float value, ak_stream* stream) {
+    ak_result r = _ak_ew_check(ctx, dtype, n, stream, "ak_fill");
+    char kn[64];
+    ak_args a;
+    if (r == AK_OK) r = _ak_op_check_ptr(y, dtype, "ak_fill: y");
+    if (r != AK_OK) return r;
+    if (_ak_op_is_cpu(ctx)) {
+        size_t i;
+        if (dtype == AK_F32) {
+            float* p = (float*)y;
+            for (i = 0; i < n; i++) p[i] = value;
+        } else {
+            uint16_t v = dtype == AK_F16 ? ak_f32_to_f16(value) : ak_f32_to_bf16(value);
+            uint16_t* p = (uint16_t*)y;
+            for (i = 0; i < n; i++) p[i] = v;
+        }
+        return AK_OK;
+    }
+    memset(&a, 0, sizeof a);
+    ak_args_ptr(&a, y);
+    ak_args_i64(&a, (int64_t)n);
+    ak_args_f32(&a, value);
+    return _ak_ew_launch(ctx, _ak_src_elementwise, _ak_op_name(kn, sizeof kn, "ak_fill", dtype), _ak_ew_chunks(n),
+                         stream, &a);
+}
+
+/* ---- copy and cast ------------------------------------------------------- */
+AKDEF ak_result ak_copy(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t n, ak_stream* stream) {
+    ak_result r = _ak_ew_check(ctx, dtype, n, stream, "ak_copy");
+    size_t bytes;
+    char kn[64];
+    ak_args a;
+    if (r == AK_OK) r = _ak_op_check_ptr(x, dtype, "ak_copy: x");
+    if (r == AK_OK) r = _ak_op_check_ptr(y, dtype, "ak_copy: y");
+    if (r != AK_OK) return r;
+    bytes = n * ak_dtype_size(dtype);
+    r = _ak_op_check_overlap(x, bytes, y, bytes, 1, "ak_copy");
+    if (r != AK_OK) return r;
+    if (x == y) return AK_OK;
+    if (_ak_op_is_cpu(ctx)) {
+        memcpy(y, x, bytes);
+        return AK_OK;
+    }
+    memset(&a, 0, sizeof a);
+    ak_args_ptr(&a, x);
+    ak_args_ptr(&a, y);
+    ak_args_i64(&a, (int64_t)n);
+    /* work items: 32 bytes (two 16-byte vectors) per thread step */
+    return _ak_ew_launch(ctx, _ak_src_cast, _ak_op_name(kn, sizeof kn, "ak_copy", dtype), bytes / 32 + 1, stream,
+                         &a);
+}
+
+AKDEF ak_result ak_cast(ak_context* ctx, ak_dtype src_dtype, const void* x, ak_dtype dst_dtype, void* y, size_t n,
+                        ak_stream* stream) {
+    ak_result r = _ak_ew_check(ctx, src_dtype, n, stream, "ak_cast (source)");
+    char kn[64];
+    ak_args a;
+    if (r == AK_OK) r = _ak_op_check_float(dst_dtype, "ak_cast (destination)");
+    if (r == AK_OK) r = _ak_op_check_count(ctx, n, dst_dtype, "ak_cast (destination)");
+    if (r == AK_OK) r = _ak_op_check_ptr(x, src_dtype, "ak_cast: x");
+    if (r == AK_OK) r = _ak_op_check_ptr(y, dst_dtype, "ak_cast: y");
+    if (r != AK_OK) return r;
+    if (src_dtype == dst_dtype) return ak_copy(ctx, src_dtype, x, y, n, stream);
+    r = _ak_op_check_overlap(x, n * ak_dtype_size(src_dtype), y, n * ak_dtype_size(dst_dtype), 0, "ak_cast");
+    if (r != AK_OK) return r;
+    if (_ak_op_is_cpu(ctx)) {
+        size_t i;
+        for (i = 0; i < n; i++) _ak_op_st(y, dst_dtype, i, _ak_op_ld(x, src_dtype, i));
+        return AK_OK;
+    }
+    snprintf(kn, sizeof kn, "ak_cast_%s_%s", ak_dtype_name(src_dtype), ak_dtype_name(dst_dtype));
+    memset(&a, 0, sizeof a);
+    ak_args_ptr(&a, x);
+    ak_args_ptr(&a, y);
+    ak_args_i64(&a, (int64_t)n);
+    return _ak_ew_launch(ctx, _ak_src_cast, kn, _ak_ew_chunks(n), stream, &a);
+}
+
+/* ---- axpy and scale -------------------------------------------------------- */
+/* y = alpha * x + (with_y ? y : 0) */
+static ak_result _ak_ew_axpby(ak_context* ctx, ak_dtype dtype, size_t n, float alpha, const void* x, void* y,
+                              ak_stream* stream, int with_y, const char* op) {
+    ak_result r = _ak_ew_check(ctx, dtype, n, stream, op);
+    char kn[64], what[64];
+    ak_args a;
+    size_t bytes;
+    if (r == AK_OK) r = _ak_op_check_ptr(x, dtype, (snprintf(what, sizeof what, "%s: x", op), what));
+    if (r == AK_OK) r = _ak_op_check_ptr(y, dtype, (snprintf(what, sizeof what, "%s: y", op), what));
+    if (r != AK_OK) return r;
+    bytes = n * ak_dtype_size(dtype);
+    r = _ak_op_check_overlap(x, bytes, y, bytes, 1, op);
+    if (r != AK_OK) return r;
+    if (_ak_op_is_cpu(ctx)) {
+        size_t i;
+        for (i = 0; i < n; i++) {
+            double v = (double)alpha * (double)_ak_op_ld(x, dtype, i);
+            if (with_y) v += (double)_ak_op_ld(y, dtype, i);
+            _ak_op_st(y, dtype, i, (float)v);
+        }
+        return AK_OK;
+    }
+    memset(&a, 0, sizeof a);
+    ak_args_i64(&a, (int64_t)n);
+    ak_args_f32(&a, alpha);
+    ak_args_ptr(&a, x);
+    ak_args_ptr(&a, y);
+    return _ak_ew_launch(ctx, _ak_src_elementwise, _ak_op_name(kn, sizeof kn, with_y ? "ak_axpy" : "ak_scale", dtype),
+                         _ak_ew_chunks(n), stream, &a);
+}
+AKDEF ak_result ak_axpy(ak_context* ctx, ak_dtype dtype, size_t n, float alpha, const void* x, void* y,
+                        ak_stream* stream) {
+    return _ak_ew_axpby(ctx, dtype, n, alpha, x, y, stream, 1, "ak_axpy");
+}
+AKDEF ak_result ak_scale(ak_context* ctx, ak_dtype dtype, size_t n, float alpha, const void* x, void* y,
+                         ak_stream* stream) {
+    return _ak_ew_axpby(ctx, dtype, n, alpha, x, y, stream, 0, "ak_scale");
+}
+
+/* ---- binary ops ------------------------------------------------------------ */
+AKDEF ak_result ak_binary(ak_context* ctx, ak_binary_op op, ak_dtype dtype, const void* x, const void* y, void* z,
+                          size_t n, ak_stream* stream) {
+    ak_result r = _ak_ew_check(ctx, dtype, n, stream, "ak_binary");
+    char kn[64];
+    ak_args a;
+    size_t bytes;
+    if (r != AK_OK) return r;
+    if ((int)op < 0 || (int)op >= (int)AK_BINARY_OP_COUNT)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_binary: op %d is not an ak_binary_op (0..%d)", (int)op,
+                       (int)AK_BINARY_OP_COUNT - 1);
+    r = _ak_op_check_ptr(x, dtype, "ak_binary: x");
+    if (r == AK_OK) r = _ak_op_check_ptr(y, dtype, "ak_binary: y");
+    if (r == AK_OK) r = _ak_op_check_ptr(z, dtype, "ak_binary: z");
+    if (r != AK_OK) return r;
+    bytes = n * ak_dtype_size(dtype);
+    r = _ak_op_check_overlap(x, bytes, z, bytes, 1, "ak_binary (x and z)");
+    if (r == AK_OK) r = _ak_op_check_overlap(y, bytes, z, bytes, 1, "ak_binary (y and z)");
+    if (r != AK_OK) return r;
+    if (_ak_op_is_cpu(ctx)) {
+        size_t i;
+        for (i = 0; i < n; i++)
+            _ak_op_st(z, dtype, i,
+                      (float)_ak_ew_binary_ref(op, (double)_ak_op_ld(x, dtype, i), (double)_ak_op_ld(y, dtype, i)));
+        return AK_OK;
+    }
+    memset(&a, 0, sizeof a);
+    ak_args_ptr(&a, x);
+    ak_args_ptr(&a, y);
+    ak_args_ptr(&a, z);
+    ak_args_i64(&a, (int64_t)n);
+    ak_args_i32(&a, (int32_t)op);
+    return _ak_ew_launch(ctx, _ak_src_elementwise, _ak_op_name(kn, sizeof kn, "ak_binary", dtype), _ak_ew_chunks(n),
+                         stream, &a);
+}
+AKDEF ak_result ak_add(ak_context* ctx, ak_dtype dtype, const void* x, const void* y, void* z, size_t n,
+                       ak_stream* stream) {
+    return ak_binary(ctx, AK_OP_ADD, dtype, x, y, z, n, stream);
+}
+AKDEF ak_result ak_mul(ak_context* ctx, ak_dtype dtype, const void* x, const void* y, void* z, size_t n,
+                       ak_stream* stream) {
+    return ak_binary(ctx, AK_OP_MUL, dtype, x, y, z, n, stream);
+}
+
+/* ---- unary activations ------------------------------------------------------ */
+AKDEF ak_result ak_unary(ak_context* ctx, ak_unary_op op, ak_dtype dtype, const void* x, void* y, size_t n,
+                         float param, ak_stream* stream) {
+    ak_result r = _ak_ew_check(ctx, dtype, n, stream, "ak_unary");
+    char kn[64];
+    ak_args a;
+    size_t bytes;
+    if (r != AK_OK) return r;
+    if ((int)op < 0 || (int)op >= (int)AK_UNARY_OP_COUNT)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_unary: op %d is not an ak_unary_op (0..%d)", (int)op,
+                       (int)AK_UNARY_OP_COUNT - 1);
+    r = _ak_op_check_ptr(x, dtype, "ak_unary: x");
+    if (r == AK_OK) r = _ak_op_check_ptr(y, dtype, "ak_unary: y");
+    if (r != AK_OK) return r;
+    bytes = n * ak_dtype_size(dtype);
+    r = _ak_op_check_overlap(x, bytes, y, bytes, 1, "ak_unary");
+    if (r != AK_OK) return r;
+    if (_ak_op_is_cpu(ctx)) {
+        size_t i;
+        for (i = 0; i < n; i++)
+            _ak_op_st(y, dtype, i, (float)_ak_ew_unary_ref(op, (double)_ak_op_ld(x, dtype, i), (double)param));
+        return AK_OK;
+    }
+    memset(&a, 0, sizeof a);
+    ak_args_ptr(&a, x);
+    ak_args_ptr(&a, y);
+    ak_args_i64(&a, (int64_t)n);
+    ak_args_i32(&a, (int32_t)op);
+    ak_args_f32(&a, param);
+    return _ak_ew_launch(ctx, _ak_src_activation, _ak_op_name(kn, sizeof kn, "ak_unary", dtype), _ak_ew_chunks(n),
+                         stream, &a);
+}
+
+/* ---- transpose -------------------------------------------------------------- */
+AKDEF ak_result ak_transpose(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t rows, size_t cols,
+                             ak_stream* stream) {
+    ak_result r = _ak_op_check_ctx(ctx, "ak_transpose");
+    ak_kernel* k = NULL;
+    ak_args a;
+    ak_dim3 g, b;
+    size_t es, bytes, tiles;
+    char kn[64];
+    if (r == AK_OK) r = _ak_op_check_float(dtype, "ak_transpose");
+    if (r == AK_OK) r = _ak_op_check_shape2(ctx, rows, cols, dtype, "ak_transpose");
+    if (r == AK_OK) r = _ak_op_check_stream(ctx, stream, "ak_transpose");
+    if (r == AK_OK) r = _ak_op_check_ptr(x, dtype, "ak_transpose: x");
+    if (r == AK_OK) r = _ak_op_check_ptr(y, dtype, "ak_transpose: y");
+    if (r != AK_OK) return r;
+    es = ak_dtype_size(dtype);
+    bytes = rows * cols * es;
+    r = _ak_op_check_overlap(x, bytes, y, bytes, 0, "ak_transpose (in-place transpose is not supported)");
+    if (r != AK_OK) return r;
+    if (_ak_op_is_cpu(ctx)) {
+        /* 32 x 32 blocks so both sides stay in cache; bit copies, no conversion */
+        size_t r0, c0, i, j;
+        for (r0 = 0; r0 < rows; r0 += 32)
+            for (c0 = 0; c0 < cols; c0 += 32) {
+                size_t r1 = r0 + 32 < rows ? r0 + 32 : rows, c1 = c0 + 32 < cols ? c0 + 32 : cols;
+                if (es == 4) {
+                    for (i = r0; i < r1; i++)
+                        for (j = c0; j < c1; j++) ((float*)y)[j * rows + i] = ((const float*)x)[i * cols + j];
+                } else {
+                    for (i = r0; i < r1; i++)
+                        for (j = c0; j < c1; j++) ((uint16_t*)y)[j * rows + i] = ((const uint16_t*)x)[i * cols + j];
+                }
+            }
+        return AK_OK;
+    }
+    r = _ak_op_kernel(ctx, _ak_src_transpose, _ak_op_name(kn, sizeof kn, "ak_transpose", dtype), &k);
+    if (r != AK_OK) return r;
+    memset(&a, 0, sizeof a);
+    ak_args_ptr(&a, x);
+    ak_args_ptr(&a, y);
+    ak_args_i64(&a, (int64_t)rows);
+    ak_args_i64(&a, (int64_t)cols);
+    /* 64 x 64 tiles of kernels/transpose.hip, one block of 32 x 8 threads per tile (a
+     * grid capped at CUs x 8 with blocks looping measured 5-10% slower on H100); the
+     * kernel loops over tiles beyond the 1-D grid limit */
+    tiles = ((rows + 63) / 64) * ((cols + 63) / 64);
+    g.x = tiles > 0x7FFFFFFFu ? 0x7FFFFFFFu : (unsigned)tiles; g.y = 1; g.z = 1;
+    b.x = 32; b.y = 8; b.z = 1;
+    return _ak_op_launch3(ctx, k, g, b, 0, stream, &a);
+}
+/* ==========================================================================
+ * >>impl:ops-reduce  reductions (sum, mean, max, min, argmax, argmin),
+ * softmax / log_softmax, layernorm / rmsnorm, cross-entropy . Kernels:
+ * kernels/reduce.hip, kernels/softmax.hip, kernels/norm.hip, kernels/xent.hip
+ * (embedded as _ak_src_<family>; each file's top comment explains its paths).
+ * Every public op validates, then runs its C reference (cpu backend: host
+ * pointers, double accumulation) or picks launch parameters from the device
+ * (wave size, compute units, opt level) and launches.
+ * ========================================================================== */
+
+#define _AK_RD_BLOCK 256u          /* threads per block of the reduce / split kernels */
+#define _AK_RD_ROW_MAX 16384u      /* widest row kept in registers by ak_softmax_<dt> / ak_norm_<dt> */
+#define _AK_RD_SPLIT_E 32u         /* elements per thread of ak_softmax_split_<dt> */
+#define _AK_RD_MAX_THREADS 0x40000000u        /* cap of grid x block per launch (AMD: < 2^32 work-items) */
+
+AKDEF const char* ak_reduce_op_name(ak_reduce_op op) {
+    static const char* n[] = { "sum", "mean", "max", "min", "argmax", "argmin" };
+    if ((int)op < 0 || (int)op >= (int)AK_REDUCE_OP_COUNT) return "?";
+    return n[op];
+}
+
+/* Smallest power of two >= v (v >= 1), capped at cap (a power of two). */
+static unsigned _ak_rd_pow2(size_t v, unsigned cap) {
+    unsigned p = 1;
+    while (p < cap && (size_t)p < v) p <<= 1;
+    return p;
+}
+
+/* [a, a + an) and [b, b + bn) (bytes) overlap without being the same buffer start. */
+static int _ak_rd_partial_overlap(const void* a, size_t an, const void* b, size_t bn) {
+    uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
+    if (!a || !b || pa == pb) return 0;
+    return pa < pb + bn && pb < pa + an;
+}
+static int _ak_rd_overlap(const void* a, size_t an, const void* b, size_t bn) {
+    uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
+    if (!a || !b) return 0;
+    return pa < pb + bn && pb < pa + an;
+}
+
+static int _ak_rd_aligned16(const void* p) { return p == NULL || ((uintptr_t)p & 15u) == 0; }
+
+/* Shared checks: ctx, dtype, shape, stream, x. */
+static ak_result _ak_rd_check(ak_context* ctx, ak_dtype t, const void* x, const char* xname, size_t rows, size_t cols,
+                              ak_stream* s, const char* op) {
+    ak_result r = _ak_op_check_ctx(ctx, op);
+    char what[96];
+    if (r == AK_OK) r = _ak_op_check_float(t, op);
+    if (r == AK_OK) r = _ak_op_check_shape2(ctx, rows, cols, t, op);
+    if (r == AK_OK) r = _ak_op_check_stream(ctx, s, op);
+    if (r == AK_OK) {
+        snprintf(what, sizeof what, "%s: %s", op, xname);
+        r = _ak_op_check_ptr(x, t, what);
+    }
+    return r;
+}
+
+/* In-register row kernels (ak_softmax_<dt>, ak_norm_<dt>): E elements per
+ * thread (16 for f32, 32 for f16 / bf16, as in the kernels), and the group
+ * size G, a power of two with G * E >= cols (cols <= _AK_RD_ROW_MAX). */
+static unsigned _ak_rd_row_e(ak_dtype t) { return t == AK_F32 ? 16u : 32u; }
+/* Blocks of max(G, 128) threads: one 4096-wide row per block measured best
+ * on an H100 (f16: 2988 GB/s with 128 threads vs 2903 with 256). */
+static unsigned _ak_rd_row_group(size_t cols, ak_dtype t) {
+    unsigned e = _ak_rd_row_e(t);
+    return _ak_rd_pow2((cols + e - 1) / e, _AK_RD_ROW_MAX / e);
+}
+
+/* Group size of the streaming row kernels (reduce, cross-entropy): about 256
+ * bytes per thread (measured best on an H100 for 4096-wide rows), a power of
+ * two in [1, cap]. */
+static unsigned _ak_rd_stream_group(size_t len, ak_dtype t, unsigned cap) {
+    size_t per = 256u / ak_dtype_size(t);
+    return _ak_rd_pow2((len + per - 1) / per, cap);
+}
+
+/* Rows per launch so that grid x block stays under _AK_RD_MAX_THREADS. */
+static size_t _ak_rd_rows_per_launch(unsigned block, unsigned group, size_t segs_per_row) {
+    size_t blocks = _AK_RD_MAX_THREADS / block;
+    size_t r = blocks * (block / group) / (segs_per_row ? segs_per_row : 1);
+    return r ? r : 1;
+}
+
+/* A device workspace from the pool (cpu: never called). */
+static ak_result _ak_rd_ws(ak_context* ctx, size_t bytes, ak_stream* s, void** out) {
+    ak_result r = ak_malloc(ctx, bytes, s, out);
+    if (r != AK_OK) *out = NULL;
+    return r;
+}
+
+/* ==========================================================================
+ * CPU references (host pointers). Double accumulation.
+ * ========================================================================== */
+
+static int _ak_rd_isnan(double v) { return v != v; }
+
+static void _ak_rd_cpu_reduce(ak_reduce_op op, ak_dtype t, const void* x, size_t rows, size_t cols, void* out) {
+    size_t r, c;
+    for (r = 0; r < rows; r++) {
+        size_t base = r * cols;
+        if (op == AK_REDUCE_SUM || op == AK_REDUCE_MEAN) {
+            double s = 0.0;
+            for (c = 0; c < cols; c++) s += (double)_ak_op_ld(x, t, base + c);
+            if (op == AK_REDUCE_MEAN) s /= (double)cols;
+            ((float*)out)[r] = (float)s;
+        } else if (op == AK_REDUCE_MAX || op == AK_REDUCE_MIN) {
+            double m = (double)_ak_op_ld(x, t, base);
+            for (c = 1; c < cols && !_ak_rd_isnan(m); c++) {
+                double v = (double)_ak_op_ld(x, t, base + c);
+                if (_ak_rd_isnan(v) || (op == AK_REDUCE_MAX ? v > m : v < m)) m = v;
+            }
+            ((float*)out)[r] = (float)m;
+        } else {
+            double m = (double)_ak_op_ld(x, t, base);
+            size_t best = 0;
+            for (c = 1; c < cols && !_ak_rd_isnan(m); c++) {
+                double v = (double)_ak_op_ld(x, t, base + c);
+                if (_ak_rd_isnan(v) || (op == AK_REDUCE_ARGMAX ? v > m : v < m)) { m = v; best = c; }
+            }
+            ((int64_t*)out)[r] = (int64_t)best;
+        }
+    }
+}
+
+static void _ak_rd_cpu_softmax(ak_dtype t, const void* x, void* y, size_t rows, size_t cols, int logsm) {
+    size_t r, c;
+    for (r = 0; r < rows; r++) {
+        size_t base = r * cols;
+        double m = -HUGE_VAL, s = 0.0, ls;
+        int nan = 0;
+        for (c = 0; c < cols; c++) {
+            double v = (double)_ak_op_ld(x, t, base + c);
+            if (_ak_rd_isnan(v)) nan = 1;
+            else if (v > m) m = v;
+        }
+        if (nan) m = NAN;
+        for (c = 0; c < cols; c++) s += exp((double)_ak_op_ld(x, t, base + c) - m);
+        ls = log(s);
+        for (c = 0; c < cols; c++) {
+            double d = (double)_ak_op_ld(x, t, base + c) - m;
+            _ak_op_st(y, t, base + c, (float)(logsm ? d - ls : exp(d) / s));
+        }
+    }
+}
+
+static void _ak_rd_cpu_norm(ak_dtype t, const void* x, const void* w, const void* b, void* y, size_t rows, size_t cols,
+                            double eps, int rms) {
+    size_t r, c;
+    for (r = 0; r < rows; r++) {
+        size_t base = r * cols;
+        double mean = 0.0, var = 0.0, rs;
+        if (!rms) {
+            for (c = 0; c < cols; c++) mean += (double)_ak_op_ld(x, t, base + c);
+            mean /= (double)cols;
+        }
+        for (c = 0; c < cols; c++) {
+            double d = (double)_ak_op_ld(x, t, base + c) - mean;
+            var += d * d;
+        }
+        var /= (double)cols;
+        rs = 1.0 / sqrt(var + eps);
+        for (c = 0; c < cols; c++) {
+            double v = ((double)_ak_op_ld(x, t, base + c) - mean) * rs;
+            if (w) v *= (double)_ak_op_ld(w, t, c);
+            if (b) v += (double)_ak_op_ld(b, t, c);
+            _ak_op_st(y, t, base + c, (float)v);
+        }
+    }
+}
+
+/* Returns the first row with a bad target, or rows when all are fine. */
+static size_t _ak_rd_cpu_xent(ak_dtype t, const void* x, const int64_t* tgt, size_t rows, size_t cols,
+                              int64_t ignore_index, ak_loss_reduction red, float* loss) {
+    size_t r, c, bad = rows;
+    double sum = 0.0, n = 0.0;
+    for (r = 0; r < rows; r++) {
+        size_t base = r * cols;
+        int64_t k = tgt[r];
+        double l;
+        if (k == ignore_index) l = 0.0;
+        else if (k < 0 || (uint64_t)k >= (uint64_t)cols) {
+            l = NAN;
+            if (bad == rows) bad = r;
+        } else {
+            double m = -HUGE_VAL, s = 0.0;
+            int nan = 0;
+            for (c = 0; c < cols; c++) {
+                double v = (double)_ak_op_ld(x, t, base + c);
+                if (_ak_rd_isnan(v)) nan = 1;
+                else if (v > m) m = v;
+            }
+            if (nan) m = NAN;
+            for (c = 0; c < cols; c++) s += exp((double)_ak_op_ld(x, t, base + c) - m);
+            l = m + log(s) - (double)_ak_op_ld(x, t, base + (size_t)k);
+        }
+        if (red == AK_LOSS_NONE) loss[r] = (float)l;
+        else if (k != ignore_index) { sum += l; n += 1.0; }
+    }
+    if (red == AK_LOSS_MEAN) loss[0] = n > 0.0 ? (float)(sum / n) : NAN;
+    else if (red == AK_LOSS_SUM) loss[0] = (float)sum;
+    return bad;
+}
+
+/* ==========================================================================
+ * ak_reduce
+ * ========================================================================== */
+
+AKDEF ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, const void* x, size_t rows, size_t cols,
+                          void* out, ak_stream* stream) {
+    static const char* kbase[] = { "ak_reduce_sum", "ak_reduce_sum", "ak_reduce_max", "ak_reduce_min",
+                                   "ak_reduce_argmax", "ak_reduce_argmin" };
+    static const char* k2name[] = { "ak_reduce2_sum", "ak_reduce2_sum", "ak_reduce2_max", "ak_reduce2_min",
+                                    "ak_reduce2_argmax", "ak_reduce2_argmin" };
+    const char* opn = "ak_reduce";
+    ak_result r;
+    int arg;
+    ak_dtype odt;
+    size_t es, target, splits, chunk, seglen, rpl, r0;
+    unsigned B = _AK_RD_BLOCK, G, G2;
+    float scale;
+    void* ws = NULL;
+    float* pv = NULL;
+    int64_t* pi = NULL;
+    ak_kernel *k1 = NULL, *k2 = NULL;
+    char kname[64];
+
+    if ((int)op < 0 || (int)op >= (int)AK_REDUCE_OP_COUNT)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: unknown reduction %d", opn, (int)op);
+    if ((r = _ak_rd_check(ctx, dtype, x, "x", rows, cols, stream, opn)) != AK_OK) return r;
+    arg = op == AK_REDUCE_ARGMAX || op == AK_REDUCE_ARGMIN;
+    odt = arg ? AK_I64 : AK_F32;
+    if ((r = _ak_op_check_ptr(out, odt, "ak_reduce: out")) != AK_OK) return r;
+    es = ak_dtype_size(dtype);
+    if (_ak_rd_overlap(x, rows * cols * es, out, rows * ak_dtype_size(odt)))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_reduce: out overlaps x");
+
+    if (_ak_op_is_cpu(ctx)) {
+        _ak_rd_cpu_reduce(op, dtype, x, rows, cols, out);
+        return AK_OK;
+    }
+
+    /* Split rows into chunks until there are about CUs x 8 segments (x 4 at
+     * conservative; x 32 measured no faster on an H100 and argmax slower);
+     * chunks are multiples of 8 elements and >= 4096. */
+    target = (size_t)_ak_op_cus(ctx) * (_ak_op_opt(ctx) == AK_OPT_CONSERVATIVE ? 4u : 8u);
+    splits = 1;
+    chunk = cols;
+    if (rows < target && cols > 8192) {
+        size_t want = (target + rows - 1) / rows;
+        chunk = (cols + want - 1) / want;
+        chunk = (chunk + 7) / 8 * 8;
+        if (chunk < 4096) chunk = 4096;
+        splits = (cols + chunk - 1) / chunk;
+        if (splits <= 1) { splits = 1; chunk = cols; }
+    }
+    seglen = splits > 1 ? chunk : cols;
+    /* one group per segment */
+    G = _ak_rd_stream_group(seglen, dtype, B);
+    scale = op == AK_REDUCE_MEAN ? (float)(1.0 / (double)cols) : 1.0f;
+
+    if ((r = _ak_op_kernel(ctx, _ak_src_reduce, _ak_op_name(kname, sizeof kname, kbase[op], dtype), &k1)) != AK_OK)
+        return r;
+    if (splits > 1) {
+        /* workspace: values (nparts floats, padded to 16 bytes), then indices (arg ops) */
+        size_t nparts = rows * splits, vbytes = (nparts * 4u + 15u) & ~(size_t)15u;
+        if ((r = _ak_op_kernel(ctx, _ak_src_reduce, k2name[op], &k2)) != AK_OK) return r;
+        if ((r = _ak_rd_ws(ctx, vbytes + (arg ? nparts * 8u : 0u), stream, &ws)) != AK_OK) return r;
+        pv = (float*)ws;
+        if (arg) pi = (int64_t*)((char*)ws + vbytes);
+    }
+
+    rpl = _ak_rd_rows_per_launch(B, G, splits);
+    for (r0 = 0; r0 < rows && r == AK_OK; r0 += rpl) {
+        size_t nr = rows - r0 < rpl ? rows - r0 : rpl;
+        size_t nseg = nr * splits;
+        ak_args a;
+        memset(&a, 0, sizeof a);
+        ak_args_ptr(&a, (const char*)x + r0 * cols * es);
+        ak_args_i64(&a, (int64_t)cols);
+        ak_args_i64(&a, (int64_t)nseg);
+        ak_args_i64(&a, (int64_t)splits);
+        ak_args_i64(&a, (int64_t)chunk);
+        ak_args_i32(&a, (int32_t)G);
+        ak_args_f32(&a, splits > 1 ? 1.0f : scale);
+        if (splits > 1) {
+            ak_args_ptr(&a, pv + r0 * splits);
+            ak_args_ptr(&a, arg ? (void*)(pi + r0 * splits) : NULL);
+        } else {
+            ak_args_ptr(&a, arg ? NULL : (void*)((float*)out + r0));
+            ak_args_ptr(&a, arg ? (void*)((int64_t*)out + r0) : NULL);
+        }
+        r = _ak_op_launch(ctx, k1, (unsigned)((nseg + B / G - 1) / (B / G)), B, 0, stream, &a);
+    }
+    if (r == AK_OK && splits > 1) {
+        ak_args a;
+        G2 = _ak_rd_pow2(splits, B);
+        memset(&a, 0, sizeof a);
+        ak_args_ptr(&a, pv);
+        ak_args_ptr(&a, pi);
+        ak_args_i64(&a, (int64_t)rows);
+        ak_args_i64(&a, (int64_t)splits);
+        ak_args_i32(&a, (int32_t)G2);
+        ak_args_f32(&a, scale);
+        ak_args_ptr(&a, arg ? NULL : out);
+        ak_args_ptr(&a, arg ? out : NULL);
+        /* rows < target here, so one launch */
+        r = _ak_op_launch(ctx, k2, (unsigned)((rows + B / G2 - 1) / (B / G2)), B, 0, stream, &a);
+    }
+    if (ws) ak_free(ctx, ws); /* stream-ordered reuse: safe right after the launches */
+    return r;
+}
+
+/* ==========================================================================
+ * ak_softmax
+ * ========================================================================== */
+
+AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t rows, size_t cols,
+                           int log_softmax, ak_stream* stream) {
+    const char* opn = log_softmax ? "ak_softmax (log)" : "ak_softmax";
+    ak_result r;
+    size_t es, bytes, r0, rpl;
+    int vec, logsm = log_softmax ? 1 : 0, cus;
+    ak_kernel* k = NULL;
+    char kname[64];
+
+    if ((r = _ak_rd_check(ctx, dtype, x, "x", rows, cols, stream, opn)) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(y, dtype, "ak_softmax: y")) != AK_OK) return r;
+    es = ak_dtype_size(dtype);
+    bytes = rows * cols * es;
+    if (_ak_rd_partial_overlap(x, bytes, y, bytes))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_softmax: y partially overlaps x (only y == x is allowed)");
+    if (_ak_op_is_cpu(ctx)) {
+        _ak_rd_cpu_softmax(dtype, x, y, rows, cols, logsm);
+        return AK_OK;
+    }
+    vec = cols % 8 == 0 && _ak_rd_aligned16(x) && _ak_rd_aligned16(y);
+    cus = _ak_op_cus(ctx);
+
+    if (cols <= _AK_RD_ROW_MAX) {
+        /* path 1: rows in registers, a group of G threads per row */
+        unsigned G = _ak_rd_row_group(cols, dtype), B = G > 128u ? G : 128u;
+        if ((r = _ak_op_kernel(ctx, _ak_src_softmax, _ak_op_name(kname, sizeof kname, "ak_softmax", dtype), &k)) != AK_OK)
+            return r;
+        rpl = _ak_rd_rows_per_launch(B, G, 1);
+        for (r0 = 0; r0 < rows && r == AK_OK; r0 += rpl) {
+            size_t nr = rows - r0 < rpl ? rows - r0 : rpl;
+            ak_args a;
+            memset(&a, 0, sizeof a);
+            ak_args_ptr(&a, (const char*)x + r0 * cols * es);
+            ak_args_ptr(&a, (char*)y + r0 * cols * es);
+            ak_args_i64(&a, (int64_t)nr);
+            ak_args_i32(&a, (int32_t)cols);
+            ak_args_i32(&a, (int32_t)G);
+            ak_args_i32(&a, vec);
+            ak_args_i32(&a, logsm);
+            r = _ak_op_launch(ctx, k, (unsigned)((nr + B / G - 1) / (B / G)), B, 0, stream, &a);
+        }
+        return r;
+    }
+
+    {
+        /* path 2 with blocks of 128 threads (4096 elements each: measured
+         * faster on an H100 than 256) when S stays <= CUs, else 256 */
+        unsigned SB = 128u;
+        size_t S = (cols + SB * _AK_RD_SPLIT_E - 1) / (SB * _AK_RD_SPLIT_E);
+        void* ws = NULL;
+        if (S > (size_t)cus) {
+            SB = 256u;
+            S = (cols + SB * _AK_RD_SPLIT_E - 1) / (SB * _AK_RD_SPLIT_E);
+        }
+        /* f16 / bf16 rows past 131072: path 3 measured faster on an H100
+         * (4096 x 393216: 1974 GB/s vs 1823; f32: 1811 vs 2173) */
+        if (S <= (size_t)cus && _ak_op_opt(ctx) != AK_OPT_CONSERVATIVE && (dtype == AK_F32 || cols <= 131072)) {
+            /* path 2: S co-operating blocks per row (S <= CUs: all of a row's
+             * blocks can be resident together). Per launch: counters
+             * (1 + rows) then the (max, sum) partials. */
+            size_t nr_max = (size_t)0x7FFFFFFF / S, cnt_bytes, ws_bytes;
+            if (nr_max > rows) nr_max = rows;
+            cnt_bytes = ((nr_max + 1) * 4u + 255u) & ~(size_t)255u;
+            ws_bytes = cnt_bytes + nr_max * S * 8u;
+            if ((r = _ak_op_kernel(ctx, _ak_src_softmax, _ak_op_name(kname, sizeof kname, "ak_softmax_split", dtype),
+                                   &k)) != AK_OK)
+                return r;
+            if ((r = _ak_rd_ws(ctx, ws_bytes, stream, &ws)) != AK_OK) return r;
+            for (r0 = 0; r0 < rows && r == AK_OK; r0 += nr_max) {
+                size_t nr = rows - r0 < nr_max ? rows - r0 : nr_max;
+                ak_args a;
+                r = ak_memset(ctx, ws, 0, (nr + 1) * 4u, stream);
+                if (r != AK_OK) break;
+                memset(&a, 0, sizeof a);
+                ak_args_ptr(&a, (const char*)x + r0 * cols * es);
+                ak_args_ptr(&a, (char*)y + r0 * cols * es);
+                ak_args_i64(&a, (int64_t)cols);
+                ak_args_i32(&a, (int32_t)S);
+                ak_args_ptr(&a, ws);
+                ak_args_ptr(&a, (char*)ws + cnt_bytes);
+                ak_args_i32(&a, vec);
+                ak_args_i32(&a, logsm);
+                r = _ak_op_launch(ctx, k, (unsigned)(nr * S), SB, 0, stream, &a);
+            }
+        } else {
+            /* path 3: partial (max, sum) per chunk, then combine + write */
+            ak_kernel* k2 = NULL;
+            size_t target = (size_t)cus * 8u, chunk, nr_max;
+            size_t want = rows >= target ? 1 : (target + rows - 1) / rows;
+            /* chunks of 8192..65536 elements (65536: full bandwidth in both
+             * passes on an H100), enough of them for CUs x 8 blocks */
+            chunk = (cols + want - 1) / want;
+            if (chunk < 8192) chunk = 8192;
+            if (chunk > 65536) chunk = 65536;
+            chunk = (chunk + 7) / 8 * 8;
+            S = (cols + chunk - 1) / chunk;
+            if (S > 0x7FFFFFFF) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %zu columns is too wide", opn, cols);
+            nr_max = (size_t)0x7FFFFFFF / S;
+            if (nr_max > rows) nr_max = rows;
+            if ((r = _ak_op_kernel(ctx, _ak_src_softmax, _ak_op_name(kname, sizeof kname, "ak_softmax_stats", dtype),
+                                   &k)) != AK_OK)
+                return r;
+            if ((r = _ak_op_kernel(ctx, _ak_src_softmax, _ak_op_name(kname, sizeof kname, "ak_softmax_apply", dtype),
+                                   &k2)) != AK_OK)
+                return r;
+            if ((r = _ak_rd_ws(ctx, nr_max * S * 8u, stream, &ws)) != AK_OK) return r;
+            for (r0 = 0; r0 < rows && r == AK_OK; r0 += nr_max) {
+                size_t nr = rows - r0 < nr_max ? rows - r0 : nr_max;
+                ak_args a;
+                memset(&a, 0, sizeof a);
+                ak_args_ptr(&a, (const char*)x + r0 * cols * es);
+                ak_args_i64(&a, (int64_t)cols);
+                ak_args_i32(&a, (int32_t)S);
+                ak_args_i64(&a, (int64_t)chunk);
+                ak_args_ptr(&a, ws);
+                ak_args_i32(&a, vec);
+                r = _ak_op_launch(ctx, k, (unsigned)(nr * S), _AK_RD_BLOCK, 0, stream, &a);
+                if (r != AK_OK) break;
+                memset(&a, 0, sizeof a);
+                ak_args_ptr(&a, (const char*)x + r0 * cols * es);
+                ak_args_ptr(&a, (char*)y + r0 * cols * es);
+                ak_args_i64(&a, (int64_t)cols);
+                ak_args_i32(&a, (int32_t)S);
+                ak_args_i64(&a, (int64_t)chunk);
+                ak_args_ptr(&a, ws);
+                ak_args_i32(&a, vec);
+                ak_args_i32(&a, logsm);
+                r = _ak_op_launch(ctx, k2, (unsigned)(nr * S), _AK_RD_BLOCK, 0, stream, &a);
+            }
+        }
+        if (ws) ak_free(ctx, ws);
+        return r;
+    }
+}
+
+/* ==========================================================================
+ * ak_layernorm / ak_rmsnorm
+ * ========================================================================== */
+
+static ak_result _ak_rd_norm(ak_context* ctx, ak_dtype dtype, const void* x, const void* w, const void* b, void* y,
+                             size_t rows, size_t cols, float eps, int rms, ak_stream* stream) {
+    const char* opn = rms ? "ak_rmsnorm" : "ak_layernorm";
+    char what[96];
+    ak_result r;
+    size_t es, bytes, r0, rpl;
+    int vec;
+    ak_kernel* k = NULL;
+    char kname[64];
+
+    if ((r = _ak_rd_check(ctx, dtype, x, "x", rows, cols, stream, opn)) != AK_OK) return r;
+    snprintf(what, sizeof what, "%s: y", opn);
+    if ((r = _ak_op_check_ptr(y, dtype, what)) != AK_OK) return r;
+    if (w) {
+        snprintf(what, sizeof what, "%s: weight", opn);
+        if ((r = _ak_op_check_ptr(w, dtype, what)) != AK_OK) return r;
+    }
+    if (b) {
+        snprintf(what, sizeof what, "%s: bias", opn);
+        if ((r = _ak_op_check_ptr(b, dtype, what)) != AK_OK) return r;
+    }
+    if (!(eps >= 0.0f) || eps > FLT_MAX)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: eps = %g, expected a finite value >= 0", opn, (double)eps);
+    es = ak_dtype_size(dtype);
+    bytes = rows * cols * es;
+    if (_ak_rd_partial_overlap(x, bytes, y, bytes))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: y partially overlaps x (only y == x is allowed)", opn);
+    if (_ak_rd_overlap(y, bytes, w, cols * es) || _ak_rd_overlap(y, bytes, b, cols * es))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: y overlaps weight or bias", opn);
+    if (_ak_op_is_cpu(ctx)) {
+        _ak_rd_cpu_norm(dtype, x, w, b, y, rows, cols, (double)eps, rms);
+        return AK_OK;
+    }
+    vec = cols % 8 == 0 && _ak_rd_aligned16(x) && _ak_rd_aligned16(y) && _ak_rd_aligned16(w) && _ak_rd_aligned16(b);
+    if (cols <= _AK_RD_ROW_MAX) {
+        unsigned G = _ak_rd_row_group(cols, dtype), B = G > 128u ? G : 128u;
+        if ((r = _ak_op_kernel(ctx, _ak_src_norm, _ak_op_name(kname, sizeof kname, "ak_norm", dtype), &k)) != AK_OK)
+            return r;
+        rpl = _ak_rd_rows_per_launch(B, G, 1);
+        for (r0 = 0; r0 < rows && r == AK_OK; r0 += rpl) {
+            size_t nr = rows - r0 < rpl ? rows - r0 : rpl;
+            ak_args a;
+            memset(&a, 0, sizeof a);
+            ak_args_ptr(&a, (const char*)x + r0 * cols * es);
+            ak_args_ptr(&a, w);
+            ak_args_ptr(&a, b);
+            ak_args_ptr(&a, (char*)y + r0 * cols * es);
+            ak_args_i64(&a, (int64_t)nr);
+            ak_args_i32(&a, (int32_t)cols);
+            ak_args_i32(&a, (int32_t)G);
+            ak_args_i32(&a, vec);
+            ak_args_f32(&a, eps);
+            ak_args_i32(&a, rms);
+            r = _ak_op_launch(ctx, k, (unsigned)((nr + B / G - 1) / (B / G)), B, 0, stream, &a);
+        }
+        return r;
+    }
+    /* wide rows: one block of 1024 threads per row, two passes */
+    if ((r = _ak_op_kernel(ctx, _ak_src_norm, _ak_op_name(kname, sizeof kname, "ak_norm_wide", dtype), &k)) != AK_OK)
+        return r;
+    rpl = 0x7FFFFFFF;
+    for (r0 = 0; r0 < rows && r == AK_OK; r0 += rpl) {
+        size_t nr = rows - r0 < rpl ? rows - r0 : rpl;
+        ak_args a;
+        memset(&a, 0, sizeof a);
+        ak_args_ptr(&a, (const char*)x + r0 * cols * es);
+        ak_args_ptr(&a, w);
+        ak_args_ptr(&a, b);
+        ak_args_ptr(&a, (char*)y + r0 * cols * es);
+        ak_args_i64(&a, (int64_t)cols);
+        ak_args_i32(&a, vec);
+        ak_args_f32(&a, eps);
+        ak_args_i32(&a, rms);
+        r = _ak_op_launch(ctx, k, (unsigned)nr, 1024u, 0, stream, &a);
+    }
+    return r;
+}
+
+AKDEF ak_result ak_layernorm(ak_context* ctx, ak_dtype dtype, const void* x, const void* weight, const void* bias,
+                             void* y, size_t rows, size_t cols, float eps, ak_stream* stream) {
+    return _ak_rd_norm(ctx, dtype, x, weight, bias, y, rows, cols, eps, 0, stream);
+}
+
+AKDEF ak_result ak_rmsnorm(ak_context* ctx, ak_dtype dtype, const void* x, const void* weight, void* y, size_t rows,
+                           size_t cols, float eps, ak_stream* stream) {
+    return _ak_rd_norm(ctx, dtype, x, weight, NULL, y, rows, cols, eps, 1, stream);
+}
+
+/* ==========================================================================
+ * ak_cross_entropy
+ * ========================================================================== */
+
+AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* logits, const int64_t* targets,
+                                 size_t rows, size_t cols, int64_t ignore_index, ak_loss_reduction reduction,
+                                 float* loss, ak_stream* stream) {
+    const char* opn = "ak_cross_entropy";
+    ak_result r;
+    size_t es, nloss, r0, rpl;
+    unsigned G, B;
+    int vec;
+    float* rowloss;
+    void* ws = NULL;
+    ak_kernel *k = NULL, *kp = NULL, *km = NULL;
+    size_t per = 0, nparts = 0;
+    float* part = NULL;
+    char kname[64];
+
+    if ((r = _ak_rd_check(ctx, dtype, logits, "logits", rows, cols, stream, opn)) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(targets, AK_I64, "ak_cross_entropy: targets")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(loss, AK_F32, "ak_cross_entropy: loss")) != AK_OK) return r;
+    if ((int)reduction < 0 || (int)reduction >= (int)AK_LOSS_REDUCTION_COUNT)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: unknown reduction %d (expected AK_LOSS_NONE, _MEAN or _SUM)",
+                       opn, (int)reduction);
+    es = ak_dtype_size(dtype);
+    nloss = reduction == AK_LOSS_NONE ? rows : 1;
+    if (_ak_rd_overlap(loss, nloss * 4u, logits, rows * cols * es) ||
+        _ak_rd_overlap(loss, nloss * 4u, targets, rows * 8u) ||
+        _ak_rd_overlap(targets, rows * 8u, logits, rows * cols * es))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: loss, targets and logits must not overlap", opn);
+    if (_ak_op_is_cpu(ctx)) {
+        size_t bad = _ak_rd_cpu_xent(dtype, logits, targets, rows, cols, ignore_index, reduction, loss);
+        if (bad < rows)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT,
+                           "%s: targets[%zu] = %lld is outside [0, %zu) and not ignore_index (%lld); its loss is NaN",
+                           opn, bad, (long long)targets[bad], cols, (long long)ignore_index);
+        return AK_OK;
+    }
+    vec = cols % 8 == 0 && _ak_rd_aligned16(logits);
+    G = _ak_rd_stream_group(cols, dtype, 1024u);
+    B = G > 256u ? G : 256u;
+    if ((r = _ak_op_kernel(ctx, _ak_src_xent, _ak_op_name(kname, sizeof kname, "ak_xent", dtype), &k)) != AK_OK)
+        return r;
+    if (reduction != AK_LOSS_NONE) {
+        /* per-row losses, then per-block partial (sum, count), then one combine */
+        size_t want = (size_t)_ak_op_cus(ctx) * 2u;
+        per = (rows + want - 1) / want;
+        if (per < 1024) per = 1024;
+        nparts = (rows + per - 1) / per;
+        if ((r = _ak_op_kernel(ctx, _ak_src_xent, "ak_xent_partial", &kp)) != AK_OK) return r;
+        if ((r = _ak_op_kernel(ctx, _ak_src_xent, "ak_xent_mean", &km)) != AK_OK) return r;
+        if ((r = _ak_rd_ws(ctx, ((rows * 4u + 15u) & ~(size_t)15u) + nparts * 8u, stream, &ws)) != AK_OK) return r;
+        rowloss = (float*)ws;
+        part = (float*)((char*)ws + ((rows * 4u + 15u) & ~(size_t)15u));
+    } else {
+        rowloss = loss;
+    }
+    rpl = _ak_rd_rows_per_launch(B, G, 1);
+    for (r0 = 0; r0 < rows && r == AK_OK; r0 += rpl) {
+        size_t nr = rows - r0 < rpl ? rows - r0 : rpl;
+        ak_args a;
+        memset(&a, 0, sizeof a);
+        ak_args_ptr(&a, (const char*)logits + r0 * cols * es);
+        ak_args_ptr(&a, targets + r0);
+        ak_args_i64(&a, (int64_t)nr);
+        ak_args_i64(&a, (int64_t)cols);
+        ak_args_i32(&a, (int32_t)G);
+        ak_args_i32(&a, vec);
+        ak_args_i64(&a, ignore_index);
+        ak_args_ptr(&a, rowloss + r0);
+        r = _ak_op_launch(ctx, k, (unsigned)((nr + B / G - 1) / (B / G)), B, 0, stream, &a);
+    }
+    if (r == AK_OK && reduction != AK_LOSS_NONE) {
+        ak_args a;
+        memset(&a, 0, sizeof a);
+        ak_args_ptr(&a, rowloss);
+        ak_args_ptr(&a, targets);
+        ak_args_i64(&a, (int64_t)rows);
+        ak_args_i64(&a, (int64_t)per);
+        ak_args_i64(&a, ignore_index);
+        ak_args_ptr(&a, part);
+        r = _ak_op_launch(ctx, kp, (unsigned)nparts, 256u, 0, stream, &a);
+        if (r == AK_OK) {
+            memset(&a, 0, sizeof a);
+            ak_args_ptr(&a, part);
+            ak_args_i32(&a, (int32_t)nparts);
+            ak_args_i32(&a, reduction == AK_LOSS_MEAN ? 1 : 0);
+            ak_args_ptr(&a, loss);
+            r = _ak_op_launch(ctx, km, 1u, 256u, 0, stream, &a);
+        }
+    }
+    if (ws) ak_free(ctx, ws);
+    return r;
+}
 #endif /* AK_TYPECHECK_ONLY */
 
 #endif /* AMDKIT_IMPLEMENTATION_DONE */

@@ -22,7 +22,7 @@
  * --quick uses small shapes and 10 trials (CI runs it on the cpu backend to
  * check the harness; its numbers mean nothing).
  *
- * ADDING AN ENTRY (K2 and later kernels):
+ * ADDING AN ENTRY:
  *   1. write `static ak_result run_NAME(const bench_case* c, const bench_entry* e)`
  *      that queues your op once on c->buf[0..3] (device buffers of c->buf_bytes
  *      bytes each, initialised with small non-zero values; use e->op / e->dtype2
@@ -66,7 +66,7 @@ struct bench_entry {
     float param;
 };
 
-/* ---- run functions of the element-wise family (K1) ------------------------ */
+/* ---- run functions of the element-wise family  ------------------------ */
 static ak_result run_fill(const bench_case* c, const bench_entry* e) {
     (void)e;
     return ak_fill(c->ctx, c->dtype, c->buf[1], c->n, 1.5f, NULL);
@@ -100,7 +100,7 @@ static ak_result run_transpose(const bench_case* c, const bench_entry* e) {
     return ak_transpose(c->ctx, c->dtype, c->buf[0], c->buf[1], c->rows, c->cols, NULL);
 }
 
-/* ---- run functions of reductions, softmax, norms, cross-entropy (K2) ------- */
+/* ---- run functions of reductions, softmax, norms, cross-entropy  ------- */
 static ak_result run_reduce(const bench_case* c, const bench_entry* e) {
     return ak_reduce(c->ctx, (ak_reduce_op)e->op, c->dtype, c->buf[0], c->rows, c->cols, c->buf[1], NULL);
 }
@@ -153,7 +153,7 @@ static ak_result setup_xent(bench_case* c, const bench_entry* e) {
     { name, AK_F16, AK_F16, op, 1, EW_N, 1, EW_Q, io, run, NULL, NULL, nbuf, param }, \
     { name, AK_BF16, AK_BF16, op, 1, EW_N, 1, EW_Q, io, run, NULL, NULL, nbuf, param }
 #define BENCH_CAST(a, b) { "cast", a, b, 0, 1, EW_N, 1, EW_Q, 0, run_cast, bytes_cast, NULL, 2, 0.0f }
-/* K2: row ops (rows x cols) for f32, f16, bf16 */
+/* row ops (rows x cols) for f32, f16, bf16 */
 #define RD_R 65536
 #define RD_C 4096
 #define RD_QR 64
@@ -162,7 +162,7 @@ static ak_result setup_xent(bench_case* c, const bench_entry* e) {
     { name, AK_F32, AK_F32, op, r, c, qr, qc, io, run, bytes, setup, nbuf, param }, \
     { name, AK_F16, AK_F16, op, r, c, qr, qc, io, run, bytes, setup, nbuf, param }, \
     { name, AK_BF16, AK_BF16, op, r, c, qr, qc, io, run, bytes, setup, nbuf, param }
-/* K2: one reduction over the whole tensor and along the last dim, three dtypes */
+/* one reduction over the whole tensor and along the last dim, three dtypes */
 #define BENCH_RD3(name, op) \
     BENCH_ROW3(name, op, 1, EW_N, 1, EW_Q, 0, run_reduce, bytes_reduce, NULL, 2, 0.0f), \
     BENCH_ROW3(name, op, RD_R, RD_C, RD_QR, RD_QC, 0, run_reduce, bytes_reduce, NULL, 2, 0.0f)
@@ -188,7 +188,7 @@ static const bench_entry entries[] = {
     { "transpose", AK_F32, AK_F32, 0, 16384, 16384, 1000, 1003, 2, run_transpose, NULL, NULL, 2, 0.0f },
     { "transpose", AK_F16, AK_F16, 0, 16384, 16384, 1000, 1003, 2, run_transpose, NULL, NULL, 2, 0.0f },
     { "transpose", AK_BF16, AK_BF16, 0, 16384, 16384, 1000, 1003, 2, run_transpose, NULL, NULL, 2, 0.0f },
-    /* K2: reductions, softmax, norms, cross-entropy rows go here */
+    /* reductions, softmax, norms, cross-entropy rows go here */
     /* whole tensor (rows = 1, 256M elements) and along the last dim (65536 x 4096) */
     BENCH_RD3("sum", AK_REDUCE_SUM), BENCH_RD3("mean", AK_REDUCE_MEAN), BENCH_RD3("max", AK_REDUCE_MAX),
     BENCH_RD3("min", AK_REDUCE_MIN), BENCH_RD3("argmax", AK_REDUCE_ARGMAX),

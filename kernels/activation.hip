@@ -3,7 +3,7 @@
  * gelu (erf form) and gelu (tanh form). One kernel per dtype; the op code
  * (ak_unary_op of amdkit.h) picks the loop once, outside it. NaN inputs give
  * NaN outputs (relu and leaky_relu too). In-place (y == x) is fine.
- * Host wrapper: ak_unary in parts/ops_elementwise.inc. */
+ * Host wrapper: ak_unary in amdkit.h (>>impl:ops-elementwise). */
 
 #define AK_UNARY_RELU 0
 #define AK_UNARY_LEAKY_RELU 1

@@ -2,7 +2,7 @@
  * directions, round to nearest even) and the bit-exact copy of each dtype.
  * 1-D grid-stride over tiles (ak_map8) with coalesced vector accesses when
  * both pointers are 16-byte aligned, scalar otherwise. The buffers must not
- * overlap. Host wrappers: ak_cast / ak_copy in parts/ops_elementwise.inc. */
+ * overlap. Host wrappers: ak_cast / ak_copy in amdkit.h (>>impl:ops-elementwise). */
 
 template <class S, class D>
 AK_INLINE void ak_cast_impl(const typename S::T* x, typename D::T* y, ak_i64 n) {

@@ -6,7 +6,7 @@
  * is 16-byte aligned (ak_map8; scalar loop otherwise and for the tail).
  * In-place use (an output equal to an input) is fine: each element is read
  * and written by one thread. Host wrappers:
- * parts/ops_elementwise.inc (ak_fill, ak_axpy, ak_scale, ak_binary). */
+ * amdkit.h (>>impl:ops-elementwise) (ak_fill, ak_axpy, ak_scale, ak_binary). */
 
 /* y[i] = value (rounded once to the storage type) */
 template <class D>

@@ -6,8 +6,6 @@
  * float4 / uint4, __float_as_uint); plain clang for AMD (gfx940 checks)
  * needs `-include hip/hip_runtime.h` (what hipRTC adds implicitly).
  *
- * Sections: K1 owns everything not marked otherwise; K2 adds pieces marked
- * "K2:" (keep the marks when editing).
  *
  * Kernel naming convention (tools/akgen.c relies on it): every kernel is
  * defined on a line `AK_KERNEL void ak_<name>(` with its literal name, or
@@ -337,16 +335,16 @@ AK_INLINE float ak_block_min(float v, float* scratch) {
     return v;
 }
 
-/* ---- K2: additions by the reductions / norms helper go below ---------------- */
-/* K2: NaN test on the bits (still right under finite-math compiler flags). */
+/* ---- row and reduction helpers (reductions, softmax, norms, cross-entropy) ---- */
+/* NaN test on the bits (still right under finite-math compiler flags). */
 AK_INLINE bool ak_isnan(float v) { return (ak_f2u(v) & 0x7FFFFFFFu) > 0x7F800000u; }
-/* K2: sum, and max / min that propagate NaN (torch semantics), as functors. */
+/* sum, and max / min that propagate NaN (torch semantics), as functors. */
 struct ak_op_add { AK_INLINE float operator()(float a, float b) const { return a + b; } };
 struct ak_op_max { AK_INLINE float operator()(float a, float b) const { return (a > b || ak_isnan(a)) ? a : b; } };
 struct ak_op_min { AK_INLINE float operator()(float a, float b) const { return (a < b || ak_isnan(a)) ? a : b; } };
 #define AK_LOG2E 1.4426950408889634f
 #define AK_LN2 0.6931471805599453f
-/* K2: 2^x through the hardware unit (relative error about 2^-22; results
+/* 2^x through the hardware unit (relative error about 2^-22; results
  * below 2^-126 flush to 0; 2^-inf = 0). exp2f adds denormal fix-ups. */
 #if defined(AK_NVIDIA)
 AK_INLINE float ak_exp2(float x) {
@@ -364,7 +362,7 @@ AK_INLINE float ak_exp2(float x) { return exp2f(x); }
 AK_INLINE float ak_exp2(float x) { return exp2f(x); }
 #endif
 
-/* K2: reduce v over aligned groups of G consecutive threads (G a power of two,
+/* reduce v over aligned groups of G consecutive threads (G a power of two,
  * 1 <= G <= blockDim.x, blockDim.x a multiple of G and of AK_WAVE). Every
  * thread of the block must call it (it uses __syncthreads when G > AK_WAVE);
  * each gets its group's result. scratch: __shared__ float[AK_MAX_WAVES]. The
@@ -384,7 +382,7 @@ AK_INLINE float ak_group_reduce(float v, int G, float* scratch, Op op) {
     return v;
 }
 
-/* K2: a row (or a slice of one) of len elements held in registers, MAXE per
+/* a row (or a slice of one) of len elements held in registers, MAXE per
  * thread, by a group of G threads; lane = index in the group. vec: 8-element
  * 16-byte accesses (p 16-byte aligned and len % 8 == 0), element
  * (k * G + lane) * 8 + q goes to v[k * 8 + q]; else element k * G + lane goes

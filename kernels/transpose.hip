@@ -5,7 +5,7 @@
  * coalesced, and the tile rows are padded so the column reads of the tile hit
  * distinct banks. Any shape: edge tiles are masked; the 1-D grid strides over
  * all tiles (no grid-dimension limit). Host wrapper: ak_transpose in
- * parts/ops_elementwise.inc.
+ * amdkit.h (>>impl:ops-elementwise).
  *
  * Both: 64 x 64 tiles moved two elements per access (f32: float2, 16-bit:
  * one 32-bit word) on both sides when the tile is whole, the row lengths

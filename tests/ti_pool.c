@@ -1,4 +1,4 @@
-/* Internal tests of the memory pool (parts/pool.inc): included by
+/* Internal tests of the memory pool (amdkit.h (>>impl:pool)): included by
  * tests/test_main.c after amdkit.h's implementation, so the static
  * internals are visible. Suite `pool_internals`.
  *
