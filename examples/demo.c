@@ -93,6 +93,24 @@ int amdkit_demo(int argc, char** argv) {
         if (ok(&e, ak_transpose(e.dev, dt, x.d, y.d, 1000, 1000, NULL), "transpose") &&
             ok(&e, ak_transpose(e.ref, dt, x.h, y.h, 1000, 1000, NULL), "transpose ref"))
             compare(&e, "transpose 1000x1000", dt, &y, 1000 * 1000, 0.0);
+        {   /* row ops on 997 rows of 1003 (odd; fits in the n-element buffers) */
+            const size_t R = 997, C = 1003;
+            twin w, b, s;
+            if (twin_make(&e, &w, dt, C, 1) && twin_make(&e, &b, dt, C, 1) && twin_make(&e, &s, AK_F32, R, 0)) {
+                if (ok(&e, ak_softmax(e.dev, dt, x.d, y.d, R, C, 0, NULL), "softmax") &&
+                    ok(&e, ak_softmax(e.ref, dt, x.h, y.h, R, C, 0, NULL), "softmax ref"))
+                    compare(&e, "softmax 997x1003", dt, &y, R * C, tol);
+                if (ok(&e, ak_layernorm(e.dev, dt, x.d, w.d, b.d, y.d, R, C, 1e-5f, NULL), "layernorm") &&
+                    ok(&e, ak_layernorm(e.ref, dt, x.h, w.h, b.h, y.h, R, C, 1e-5f, NULL), "layernorm ref"))
+                    compare(&e, "layernorm 997x1003", dt, &y, R * C, tol);
+                if (ok(&e, ak_reduce(e.dev, AK_REDUCE_SUM, dt, x.d, R, C, s.d, NULL), "row sum") &&
+                    ok(&e, ak_reduce(e.ref, AK_REDUCE_SUM, dt, x.h, R, C, s.h, NULL), "row sum ref"))
+                    compare(&e, "sum along rows 997x1003", AK_F32, &s, R, 1e-4);
+            }
+            twin_free(&e, &w);
+            twin_free(&e, &b);
+            twin_free(&e, &s);
+        }
         twin_free(&e, &x);
         twin_free(&e, &y);
     }
