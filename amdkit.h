@@ -8672,14 +8672,18 @@ static _AK_UNUSED ak_opt_level _ak_op_opt(const ak_context* ctx) {
 }
 
 /* Grid size of a grid-stride kernel: enough blocks to cover `work` items of
- * `per_block` each, capped at CUs x blocks-per-CU (8 at balanced/aggressive,
- * 4 at conservative) so each block loops; at least 1. */
+ * `per_block` each in one pass; at least 1, at most 2^31 - 1. */
 static _AK_UNUSED unsigned _ak_op_grid(const ak_context* ctx, size_t work, size_t per_block) {
-    size_t need, cap;
+    /* One pass over the work: measured on the H100 (copy, relu, 256M
+     * elements), a grid capped at 8 blocks per SM with the kernels'
+     * grid-stride loop reached 93.7% of the copy bandwidth, 16/SM 94.4%,
+     * 64/SM 95.8%, and one block per 256 x 8 elements 99.6%: blocks that
+     * finish early leave no tail when the hardware schedules many small ones.
+     * The kernels keep their grid-stride loops, so the 2^31 cap stays correct. */
+    size_t need;
+    (void)ctx;
     if (per_block == 0) per_block = 1;
     need = work / per_block + (work % per_block != 0);
-    cap = (size_t)_ak_op_cus(ctx) * (_ak_op_opt(ctx) == AK_OPT_CONSERVATIVE ? 4u : 8u);
-    if (need > cap) need = cap;
     if (need < 1) need = 1;
     if (need > 0x7FFFFFFFu) need = 0x7FFFFFFFu;
     return (unsigned)need;
