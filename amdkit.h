@@ -1213,6 +1213,8 @@ struct ak_context {
     struct _ak_prof* prof;
     struct _ak_ops* ops;           /* kernel library state (loaded kernels) */
     char dev_tag[64];              /* memory-cache identity of this context's device */
+    void* optmemo[8];              /* _ak_optmemo: compile options built once (>>impl:compile) */
+    int n_optmemo;
 };
 
 /* Raw device operations of the context's backend, no pool involved.
@@ -1227,6 +1229,7 @@ static void _ak_dev_event_destroy(ak_context* ctx, void* ev);
 static void* _ak_native_stream(ak_stream* s);                               /* NULL for NULL */
 static void _ak_unload_cb(void* ctx, void* loaded);                         /* cache eviction: unload a module */
 static void _ak_ops_destroy(ak_context* ctx);                               /* kernel library state */
+static void _ak_optmemo_free_all(ak_context* ctx);                          /* compile options memo */
 
 /* ==========================================================================
  * >>impl:dtype
@@ -7412,6 +7415,7 @@ AKDEF void ak_context_destroy(ak_context* ctx) {
     _ak_ops_destroy(ctx);
     if (ctx->prof) _ak_prof_destroy(ctx->prof);
     if (ctx->cache) _ak_cache_destroy(ctx->cache);
+    _ak_optmemo_free_all(ctx);
     if (ctx->pool) _ak_pool_destroy(ctx->pool);
     if (ctx->backend == AK_BACKEND_CUDA && ctx->native_ctx) {
         _akT_CUdevice d = 0;
@@ -7848,18 +7852,10 @@ done:
 
 /* Prepare key + job for compiling `source` for `target` on ctx. */
 static const char* _ak_compiler_id(ak_context* ctx, _ak_toolchain tc, char* buf, size_t cap);
-static ak_result _ak_prepare_compile(ak_context* ctx, const char* target, const char* source, const char* kernel_name,
-                                     const ak_compile_options* o, _ak_opts* opts, _ak_str* canon,
-                                     _ak_compile_job* job, _ak_cache_key* key, char* cid, size_t cid_cap) {
-    _ak_toolchain tc = _AK_TC_HIPRTC;
-    ak_result r;
-    if (!source) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "kernel source is NULL");
-    if (!kernel_name || !*kernel_name) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "kernel name is NULL or empty");
-    if (strlen(kernel_name) > 200) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "kernel name is over 200 characters");
-    if ((r = _ak_target_toolchain(target, &tc)) != AK_OK) return r;
-    if ((r = _ak_compiler_ready(ctx, tc, target)) != AK_OK) return r;
-    if ((r = _ak_build_options(ctx, tc, target, o, opts)) != AK_OK) return r;
-    if ((r = _ak_canonical_options(opts, canon)) != AK_OK) return r;
+/* Fill the compile job and cache key from options already built. */
+static void _ak_prepare_job(ak_context* ctx, _ak_toolchain tc, const char* target, const char* source, const char* kernel_name,
+                            const ak_compile_options* o, const _ak_opts* opts, const char* canon, const char* cid,
+                            _ak_compile_job* job, _ak_cache_key* key) {
     job->ctx = ctx;
     job->tc = tc;
     job->target = target;
@@ -7875,11 +7871,81 @@ static ak_result _ak_prepare_compile(ak_context* ctx, const char* target, const 
     /* The code object holds every kernel of the source: it is keyed without
      * the kernel name, so a family is compiled once, not once per kernel. */
     key->kernel_name = "";
-    key->options = canon->p;
+    key->options = canon;
     key->arch = target;
     key->backend = tc == _AK_TC_HIPRTC ? "hip" : "cuda";
-    key->compiler = _ak_compiler_id(ctx, tc, cid, cid_cap);
+    key->compiler = cid;
+}
+
+static ak_result _ak_prepare_compile(ak_context* ctx, const char* target, const char* source, const char* kernel_name,
+                                     const ak_compile_options* o, _ak_opts* opts, _ak_str* canon,
+                                     _ak_compile_job* job, _ak_cache_key* key, char* cid, size_t cid_cap) {
+    _ak_toolchain tc = _AK_TC_HIPRTC;
+    ak_result r;
+    if (!source) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "kernel source is NULL");
+    if (!kernel_name || !*kernel_name) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "kernel name is NULL or empty");
+    if (strlen(kernel_name) > 200) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "kernel name is over 200 characters");
+    if ((r = _ak_target_toolchain(target, &tc)) != AK_OK) return r;
+    if ((r = _ak_compiler_ready(ctx, tc, target)) != AK_OK) return r;
+    if ((r = _ak_build_options(ctx, tc, target, o, opts)) != AK_OK) return r;
+    if ((r = _ak_canonical_options(opts, canon)) != AK_OK) return r;
+    _ak_prepare_job(ctx, tc, target, source, kernel_name, o, opts, canon->p, _ak_compiler_id(ctx, tc, cid, cid_cap), job, key);
     return AK_OK;
+}
+
+/* The options of a device compile without user options, built once per
+ * (target, level, prelude) and kept by the context: a memory-cache hit must
+ * not format and sort them again. NULL (no error) when the table is full. */
+typedef struct _ak_optmemo {
+    char target[128];
+    ak_opt_level lvl;
+    int no_prelude;
+    _ak_toolchain tc;
+    _ak_opts opts;      /* v[] points into this struct: never copied */
+    _ak_str canon;
+    char cid[128];
+} _ak_optmemo;
+
+static ak_result _ak_optmemo_get(ak_context* ctx, const char* target, const ak_compile_options* o, _ak_optmemo** out) {
+    ak_opt_level lvl = o ? o->opt_level : AK_OPT_AUTO;
+    int np = o ? (o->no_prelude != 0) : 0, i;
+    _ak_optmemo* m;
+    ak_result r;
+    *out = NULL;
+    if (strlen(target) >= sizeof m->target) return AK_OK;
+    _ak_mutex_lock(&ctx->lock);
+    for (i = 0; i < ctx->n_optmemo; i++) {
+        m = (_ak_optmemo*)ctx->optmemo[i];
+        if (m->lvl == lvl && m->no_prelude == np && !strcmp(m->target, target)) { _ak_mutex_unlock(&ctx->lock); *out = m; return AK_OK; }
+    }
+    _ak_mutex_unlock(&ctx->lock);
+    m = (_ak_optmemo*)_ak_calloc(sizeof *m);
+    if (!m) return AK_OK;
+    _ak_copy(m->target, sizeof m->target, target);
+    m->lvl = lvl;
+    m->no_prelude = np;
+    if ((r = _ak_target_toolchain(target, &m->tc)) != AK_OK || (r = _ak_compiler_ready(ctx, m->tc, target)) != AK_OK ||
+        (r = _ak_build_options(ctx, m->tc, target, o, &m->opts)) != AK_OK || (r = _ak_canonical_options(&m->opts, &m->canon)) != AK_OK) {
+        _ak_str_free(&m->canon);
+        _ak_dealloc(m);
+        return r;
+    }
+    _ak_compiler_id(ctx, m->tc, m->cid, sizeof m->cid);
+    _ak_mutex_lock(&ctx->lock);
+    if (ctx->n_optmemo < (int)(sizeof ctx->optmemo / sizeof ctx->optmemo[0])) {
+        ctx->optmemo[ctx->n_optmemo++] = m;
+        *out = m;
+    }
+    _ak_mutex_unlock(&ctx->lock);
+    if (!*out) { _ak_str_free(&m->canon); _ak_dealloc(m); }
+    return AK_OK;
+}
+static void _ak_optmemo_free_all(ak_context* ctx) {
+    while (ctx->n_optmemo > 0) {
+        _ak_optmemo* m = (_ak_optmemo*)ctx->optmemo[--ctx->n_optmemo];
+        _ak_str_free(&m->canon);
+        _ak_dealloc(m);
+    }
 }
 
 /* Compiler identity for the cache key: name, version and library. */
@@ -8044,7 +8110,12 @@ AKDEF ak_result ak_kernel_get(ak_context* ctx, const char* source, const char* k
         _ak_cache_ops ops;
         char cid[128];
         const char* target = (ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto")) ? ctx->cfg.arch : ctx->dev.arch;
-        r = _ak_prepare_compile(ctx, target, source, kernel_name, o, &opts, &canon, &job, &key, cid, sizeof cid);
+        _ak_optmemo* m = NULL;
+        r = (!o || o->num_options == 0) ? _ak_optmemo_get(ctx, target, o, &m) : AK_OK;
+        if (r == AK_OK && m)
+            _ak_prepare_job(ctx, m->tc, target, source, kernel_name, o, &m->opts, m->canon.p, m->cid, &job, &key);
+        else if (r == AK_OK)
+            r = _ak_prepare_compile(ctx, target, source, kernel_name, o, &opts, &canon, &job, &key, cid, sizeof cid);
         if (r == AK_OK) {
             if (!ctx->dev_tag[0]) _ak_fmt(ctx->dev_tag, sizeof ctx->dev_tag, "%s:%d:%p", ak_backend_name(ctx->backend), ctx->dev.device, (void*)ctx);
             key.device_tag = ctx->dev_tag;
