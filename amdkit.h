@@ -9387,12 +9387,16 @@ AKDEF ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, cons
     }
 
     /* Split rows into chunks until there are about CUs x 16 segments for
-     * sum/mean/max/min and CUs x 8 for argmax/argmin (x 4 at conservative);
-     * chunks are multiples of 8 elements and >= 4096. Measured on the H100,
-     * 256M elements, % of copy bandwidth at 8 / 16 / 32 / 64 segments per CU:
-     * sum f32 97.2 / 97.8 / 98.0 / 97.6, max f32 94.8 / 97.2 / 97.2 / 97.3,
-     * sum bf16 91.4 / 92.9 / 90.9 / 88.7, argmax bf16 84.1 / 80.9 / 81.5 / 75.2. */
-    target = (size_t)_ak_op_cus(ctx) * (_ak_op_opt(ctx) == AK_OPT_CONSERVATIVE ? 4u : (arg ? 8u : 16u));
+     * sum/mean (any dtype) and f32 max/min, CUs x 8 for the rest (x 4 at
+     * conservative); chunks are multiples of 8 elements and >= 4096. Measured
+     * on the H100, 256M elements, % of copy bandwidth at 8 / 16 / 32 / 64
+     * segments per CU: sum f32 97.2 / 97.8 / 98.0 / 97.6, max f32 94.8 / 97.2 /
+     * 97.2 / 97.3, sum bf16 91.4 / 92.9 / 90.9 / 88.7, argmax bf16 84.1 / 80.9 /
+     * 81.5 / 75.2; max bf16 fell from 90+ to 89.0 at 16. */
+    {
+        int wide = !arg && (op == AK_REDUCE_SUM || op == AK_REDUCE_MEAN || dtype == AK_F32);
+        target = (size_t)_ak_op_cus(ctx) * (_ak_op_opt(ctx) == AK_OPT_CONSERVATIVE ? 4u : (wide ? 16u : 8u));
+    }
     splits = 1;
     chunk = cols;
     if (rows < target && cols > 8192) {
