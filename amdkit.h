@@ -3084,18 +3084,29 @@ static const char* const _ak_nvrtc_names[] = {
     "/usr/local/cuda/lib64/libnvrtc.so", NULL };
 
 /* Load the HIP runtime into api. 0 on failure with the reason in why. */
-static int _ak_load_hip_runtime(_ak_api* api, char* why, size_t cap) {
+/* Open the first library of `names` into *lib and resolve its entry points;
+ * 0 with the reason in why. `any_sym` locates the file for the device info. */
+typedef int (*_ak_resolve_fn)(_ak_api* api, void* lib, char* missing, size_t cap);
+static int _ak_load_lib(_ak_api* api, void** lib, const char* const* names, char* path, size_t path_cap,
+                        _ak_resolve_fn resolve, const char* what, const char* any_sym, char* why, size_t cap) {
     char missing[128];
-    if (api->lib_hip) return 1;
-    api->lib_hip = _ak_dlopen_first(_ak_hip_names, api->hip_path, sizeof api->hip_path, why, cap);
-    if (!api->lib_hip) return 0;
-    if (!_ak_resolve_hip(api, api->lib_hip, missing, sizeof missing)) {
-        _ak_fmt(why, cap, "%s lacks %s (HIP runtime too old)", api->hip_path, missing);
-        dlclose(api->lib_hip);
-        api->lib_hip = NULL;
+    *lib = _ak_dlopen_first(names, path, path_cap, why, cap);
+    if (!*lib) return 0;
+    if (!resolve(api, *lib, missing, sizeof missing)) {
+        _ak_fmt(why, cap, "%s lacks %s (%s too old)", path, missing, what);
+        dlclose(*lib);
+        *lib = NULL;
         return 0;
     }
-    _ak_dlpath(api->lib_hip, "hipInit", api->hip_path, sizeof api->hip_path);
+    _ak_dlpath(*lib, any_sym, path, path_cap);
+    return 1;
+}
+
+static int _ak_load_hip_runtime(_ak_api* api, char* why, size_t cap) {
+    if (api->lib_hip) return 1;
+    if (!_ak_load_lib(api, &api->lib_hip, _ak_hip_names, api->hip_path, sizeof api->hip_path, _ak_resolve_hip,
+                      "HIP runtime", "hipInit", why, cap))
+        return 0;
     api->hipRuntimeGetVersion(&api->hip_runtime_version);
     return 1;
 }
@@ -3103,12 +3114,8 @@ static int _ak_load_hip_runtime(_ak_api* api, char* why, size_t cap) {
 static int _ak_load_hiprtc(_ak_api* api, char* why, size_t cap) {
     char missing[128], why2[512];
     if (api->lib_hiprtc) return 1;
-    api->lib_hiprtc = _ak_dlopen_first(_ak_hiprtc_names, api->hiprtc_path, sizeof api->hiprtc_path, why2, sizeof why2);
-    if (api->lib_hiprtc && !_ak_resolve_hiprtc(api, api->lib_hiprtc, missing, sizeof missing)) {
-        dlclose(api->lib_hiprtc);
-        api->lib_hiprtc = NULL;
-    }
-    if (!api->lib_hiprtc) {
+    if (!_ak_load_lib(api, &api->lib_hiprtc, _ak_hiprtc_names, api->hiprtc_path, sizeof api->hiprtc_path, _ak_resolve_hiprtc,
+                      "hipRTC", "hiprtcCreateProgram", why2, sizeof why2)) {
         if (!_ak_load_hip_runtime(api, why, cap)) {
             char rt[512];
             _ak_copy(rt, sizeof rt, why);
@@ -3134,31 +3141,15 @@ static int _ak_load_hiprtc(_ak_api* api, char* why, size_t cap) {
     return 1;
 }
 static int _ak_load_cuda_driver(_ak_api* api, char* why, size_t cap) {
-    char missing[128];
     if (api->lib_cuda) return 1;
-    api->lib_cuda = _ak_dlopen_first(_ak_cuda_names, api->cuda_path, sizeof api->cuda_path, why, cap);
-    if (!api->lib_cuda) return 0;
-    if (!_ak_resolve_cuda(api, api->lib_cuda, missing, sizeof missing)) {
-        _ak_fmt(why, cap, "%s lacks %s (driver too old)", api->cuda_path, missing);
-        dlclose(api->lib_cuda);
-        api->lib_cuda = NULL;
-        return 0;
-    }
-    _ak_dlpath(api->lib_cuda, "cuInit", api->cuda_path, sizeof api->cuda_path);
-    return 1;
+    return _ak_load_lib(api, &api->lib_cuda, _ak_cuda_names, api->cuda_path, sizeof api->cuda_path, _ak_resolve_cuda,
+                        "driver", "cuInit", why, cap);
 }
 static int _ak_load_nvrtc(_ak_api* api, char* why, size_t cap) {
-    char missing[128];
     if (api->lib_nvrtc) return 1;
-    api->lib_nvrtc = _ak_dlopen_first(_ak_nvrtc_names, api->nvrtc_path, sizeof api->nvrtc_path, why, cap);
-    if (!api->lib_nvrtc) return 0;
-    if (!_ak_resolve_nvrtc(api, api->lib_nvrtc, missing, sizeof missing)) {
-        _ak_fmt(why, cap, "%s lacks %s (NVRTC too old)", api->nvrtc_path, missing);
-        dlclose(api->lib_nvrtc);
-        api->lib_nvrtc = NULL;
+    if (!_ak_load_lib(api, &api->lib_nvrtc, _ak_nvrtc_names, api->nvrtc_path, sizeof api->nvrtc_path, _ak_resolve_nvrtc,
+                      "NVRTC", "nvrtcVersion", why, cap))
         return 0;
-    }
-    _ak_dlpath(api->lib_nvrtc, "nvrtcVersion", api->nvrtc_path, sizeof api->nvrtc_path);
     api->nvrtcVersion(&api->nvrtc_major, &api->nvrtc_minor);
     {
         /* CUDA's include/ (cuda_fp16.h and friends): next to NVRTC's lib/, else $CUDA_PATH, else /usr/local/cuda */
