@@ -29,6 +29,7 @@
     X(cache_api) \
     X(pool) \
     X(pool_internals) \
+    X(matrix) \
     X(compile_kernels)
 
 #define AKT_DECL(name) void akt_suite_##name(void);
