@@ -1263,7 +1263,8 @@ struct ak_context {
     struct _ak_pool* pool;
     struct _ak_prof* prof;
     struct _ak_ops* ops;           /* kernel library state (loaded kernels) */
-    char dev_tag[64];              /* memory-cache identity of this context's device */
+    uintptr_t serial;              /* unique per context in this process (_ak_bind), never 0 */
+    char dev_tag[64];              /* memory-cache identity of this context's device (set at creation) */
     void* optmemo[8];              /* _ak_optmemo: compile options built once (>>impl:compile) */
     int n_optmemo;
 };
@@ -7635,14 +7636,18 @@ static const char* _ak_cu_errstr(const _ak_api* api, int e) {
 }
 
 /* Per-thread binding of the current CUDA context / HIP device, so each API
- * call does not have to set it again. */
+ * call does not have to set it again. A thread remembers the serial of the
+ * context it bound last, never its address: a context created where a
+ * destroyed one lived gets a new serial, so it binds again. */
 static pthread_key_t _ak_bind_key;
 static pthread_once_t _ak_bind_once = PTHREAD_ONCE_INIT;
+static uintptr_t _ak_ctx_serials;      /* last serial handed out (atomic) */
 static void _ak_bind_make_key(void) { pthread_key_create(&_ak_bind_key, NULL); }
+static uintptr_t _ak_ctx_new_serial(void) { return __atomic_add_fetch(&_ak_ctx_serials, 1, __ATOMIC_RELAXED); }
 static ak_result _ak_bind(ak_context* ctx) {
     if (ctx->backend == AK_BACKEND_CPU) return AK_OK;
     pthread_once(&_ak_bind_once, _ak_bind_make_key);
-    if (pthread_getspecific(_ak_bind_key) == (void*)ctx) return AK_OK;
+    if (pthread_getspecific(_ak_bind_key) == (void*)ctx->serial) return AK_OK;
     if (ctx->backend == AK_BACKEND_CUDA) {
         int e = ctx->api->cuCtxSetCurrent(ctx->native_ctx);
         if (e) return _ak_err(AK_ERROR_DEVICE, "cuCtxSetCurrent failed: %s (%d)", _ak_cu_errstr(ctx->api, e), e);
@@ -7650,7 +7655,7 @@ static ak_result _ak_bind(ak_context* ctx) {
         int e = ctx->api->hipSetDevice(ctx->dev.device);
         if (e) return _ak_err(AK_ERROR_DEVICE, "hipSetDevice(%d) failed: %s (%d)", ctx->dev.device, _ak_hip_errstr(ctx->api, e), e);
     }
-    pthread_setspecific(_ak_bind_key, ctx);
+    pthread_setspecific(_ak_bind_key, (void*)ctx->serial);
     return AK_OK;
 }
 
@@ -7886,6 +7891,7 @@ AKDEF ak_result ak_context_create(const ak_config* cfg_in, ak_context** out) {
     if (!ctx) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_context_create: out of host memory");
     ctx->api = (_ak_api*)_ak_calloc(sizeof *ctx->api);
     if (!ctx->api) { _ak_ctx_free(&cfg, ctx); return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_context_create: out of host memory"); }
+    ctx->serial = _ak_ctx_new_serial();
     _ak_mutex_init(&ctx->lock);
     ctx->log.fn = cfg.logger;
     ctx->log.user_data = cfg.logger_user_data;
@@ -7961,6 +7967,8 @@ AKDEF ak_result ak_context_create(const ak_config* cfg_in, ak_context** out) {
         r = ak_config_validate(&ctx->cfg, arch, &ctx->cfg);
         if (r != AK_OK) { ak_context_destroy(ctx); return r; }
     }
+    _ak_fmt(ctx->dev_tag, sizeof ctx->dev_tag, "%s:%d:%llu", ak_backend_name(ctx->backend), ctx->dev.device,
+            (unsigned long long)ctx->serial);
     if ((r = _ak_cache_create(&ctx->cfg, &ctx->log, _ak_unload_cb, ctx, &ctx->cache)) != AK_OK ||
         (r = _ak_pool_create(ctx, &ctx->pool)) != AK_OK ||
         (r = _ak_prof_create(ctx, &ctx->prof)) != AK_OK) {
@@ -8214,7 +8222,19 @@ typedef struct _ak_opts {
     char arch_opt[160], wave_opt[32], include_opt[300], prelude_opt[64];
 } _ak_opts;
 
-static uint64_t _ak_prelude_hash;  /* set once: identifies the prelude text in cache keys */
+/* Identity of the prelude text in cache keys: computed once per process. */
+static uint64_t _ak_prelude_hash;
+static pthread_once_t _ak_prelude_once = PTHREAD_ONCE_INIT;
+static void _ak_prelude_hash_init(void) {
+    uint64_t h = 1469598103934665603ull;
+    const char* p = _ak_src_prelude;
+    while (*p) { h ^= (unsigned char)*p++; h *= 1099511628211ull; }
+    _ak_prelude_hash = h | 1u;
+}
+static uint64_t _ak_prelude_id(void) {
+    pthread_once(&_ak_prelude_once, _ak_prelude_hash_init);
+    return _ak_prelude_hash;
+}
 
 /* ak_compile_options.opt_level is AUTO..AGGRESSIVE. */
 static ak_result _ak_check_opt_level(const ak_compile_options* o) {
@@ -8263,14 +8283,8 @@ static ak_result _ak_build_options(ak_context* ctx, _ak_toolchain tc, const char
         if (out->include_opt[0]) out->v[out->n++] = out->include_opt;
     }
     if (!(o && o->no_prelude)) {
-        if (!_ak_prelude_hash) {
-            uint64_t h = 1469598103934665603ull;
-            const char* p = _ak_src_prelude;
-            while (*p) { h ^= (unsigned char)*p++; h *= 1099511628211ull; }
-            _ak_prelude_hash = h | 1u;
-        }
         /* harmless define that puts the prelude's identity into the cache key */
-        _ak_fmt(out->prelude_opt, sizeof out->prelude_opt, "-DAK_PRELUDE_ID=0x%016llxull", (unsigned long long)_ak_prelude_hash);
+        _ak_fmt(out->prelude_opt, sizeof out->prelude_opt, "-DAK_PRELUDE_ID=0x%016llxull", (unsigned long long)_ak_prelude_id());
         out->v[out->n++] = out->prelude_opt;
     }
     for (i = 0; o && i < o->num_options; i++) {
@@ -8693,7 +8707,6 @@ AKDEF ak_result ak_kernel_get(ak_context* ctx, const char* source, const char* k
         else if (r == AK_OK)
             r = _ak_prepare_compile(ctx, target, source, kernel_name, o, &opts, &canon, &job, &key, cid, sizeof cid);
         if (r == AK_OK) {
-            if (!ctx->dev_tag[0]) _ak_fmt(ctx->dev_tag, sizeof ctx->dev_tag, "%s:%d:%p", ak_backend_name(ctx->backend), ctx->dev.device, (void*)ctx);
             key.device_tag = ctx->dev_tag;
             ops.user = &job;
             ops.compile = _ak_compile_cb;

@@ -5,6 +5,7 @@
 #include "ak_test.h"
 #include "ti_pool.c"
 #include "ti_cache.c"
+#include "ti_races.c"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -30,6 +31,7 @@
     X(pool) \
     X(pool_internals) \
     X(matrix) \
+    X(races) \
     X(compile_kernels)
 
 #define AKT_DECL(name) void akt_suite_##name(void);
