@@ -751,6 +751,12 @@ AKAPI ak_result ak_embedded_at(int i, const char** family, const char** source, 
  * Static string. Thread safety: any thread. */
 AKAPI const char* ak_prelude_source(void);
 /*@AKOPS_DECL_COMMON@*/
+/* ---- argument order of every op (one rule for the whole op API) ---------
+ *   ctx, the op selector and dtype(s), the pointers (inputs, then outputs),
+ *   the sizes (n, or rows and cols, ...), scalar parameters, the stream:
+ *     ak_axpy(ctx, dtype, x, y, n, alpha, stream)
+ *     ak_reduce(ctx, op, dtype, x, out, rows, cols, stream)
+ *   New ops follow it. */
 /* ---- element-wise ops  ------------------------------------------------
  * Common rules of the element-wise ops: dtypes are AK_F32, AK_F16 or AK_BF16
  * (storage; the math is fp32); pointers are device memory of ctx (host memory
@@ -797,10 +803,10 @@ AKAPI ak_result ak_copy(ak_context* ctx, ak_dtype dtype, const void* x, void* y,
 AKAPI ak_result ak_cast(ak_context* ctx, ak_dtype src_dtype, const void* x, ak_dtype dst_dtype, void* y, size_t n,
                         ak_stream* stream);
 /* y[i] = alpha * x[i] + y[i]; x == y allowed. Thread safety: any thread. */
-AKAPI ak_result ak_axpy(ak_context* ctx, ak_dtype dtype, size_t n, float alpha, const void* x, void* y,
+AKAPI ak_result ak_axpy(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t n, float alpha,
                         ak_stream* stream);
 /* y[i] = alpha * x[i]; y == x allowed (in place). Thread safety: any thread. */
-AKAPI ak_result ak_scale(ak_context* ctx, ak_dtype dtype, size_t n, float alpha, const void* x, void* y,
+AKAPI ak_result ak_scale(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t n, float alpha,
                          ak_stream* stream);
 /* z[i] = x[i] op y[i]; z may be x or y. Thread safety: any thread. */
 AKAPI ak_result ak_binary(ak_context* ctx, ak_binary_op op, ak_dtype dtype, const void* x, const void* y, void* z,
@@ -856,8 +862,8 @@ AKAPI const char* ak_reduce_op_name(ak_reduce_op op);
  * ARGMAX / ARGMIN; it must not overlap x. Large rows (and rows = 1) run as
  * two passes: per-chunk partials, then a fixed-order combine.
  * Thread safety: any thread. */
-AKAPI ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, const void* x, size_t rows, size_t cols,
-                          void* out, ak_stream* stream);
+AKAPI ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, const void* x, void* out, size_t rows,
+                          size_t cols, ak_stream* stream);
 
 /* Softmax along the last dimension: y[r, c] = exp(x[r, c] - m) / sum_c exp(x[r, c] - m),
  * m = max of the row (numerically stable); log_softmax != 0: y = x - m - log(sum).
@@ -903,8 +909,8 @@ typedef enum ak_loss_reduction {
  * rows of them for AK_LOSS_NONE, one for MEAN / SUM; it must not overlap the
  * inputs. The logits are read once. Thread safety: any thread. */
 AKAPI ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* logits, const int64_t* targets,
-                                 size_t rows, size_t cols, int64_t ignore_index, ak_loss_reduction reduction,
-                                 float* loss, ak_stream* stream);
+                                 float* loss, size_t rows, size_t cols, int64_t ignore_index,
+                                 ak_loss_reduction reduction, ak_stream* stream);
 /*@AKOPS_DECL_REDUCE@*/
 
 #ifdef __cplusplus
@@ -9598,11 +9604,11 @@ static ak_result _ak_ew_axpby(ak_context* ctx, ak_dtype dtype, size_t n, float a
     return _ak_ew_launch(ctx, _ak_src_elementwise, _ak_op_name(kn, sizeof kn, with_y ? "ak_axpy" : "ak_scale", dtype),
                          _ak_ew_chunks(n), stream, &a);
 }
-AKDEF ak_result ak_axpy(ak_context* ctx, ak_dtype dtype, size_t n, float alpha, const void* x, void* y,
+AKDEF ak_result ak_axpy(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t n, float alpha,
                         ak_stream* stream) {
     return _ak_ew_axpby(ctx, dtype, n, alpha, x, y, stream, 1, "ak_axpy");
 }
-AKDEF ak_result ak_scale(ak_context* ctx, ak_dtype dtype, size_t n, float alpha, const void* x, void* y,
+AKDEF ak_result ak_scale(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t n, float alpha,
                          ak_stream* stream) {
     return _ak_ew_axpby(ctx, dtype, n, alpha, x, y, stream, 0, "ak_scale");
 }
@@ -9941,8 +9947,8 @@ static size_t _ak_rd_cpu_xent(ak_dtype t, const void* x, const int64_t* tgt, siz
  * ak_reduce
  * ========================================================================== */
 
-AKDEF ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, const void* x, size_t rows, size_t cols,
-                          void* out, ak_stream* stream) {
+AKDEF ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, const void* x, void* out, size_t rows,
+                          size_t cols, ak_stream* stream) {
     static const char* kbase[] = { "ak_reduce_sum", "ak_reduce_sum", "ak_reduce_max", "ak_reduce_min",
                                    "ak_reduce_argmax", "ak_reduce_argmin" };
     static const char* k2name[] = { "ak_reduce2_sum", "ak_reduce2_sum", "ak_reduce2_max", "ak_reduce2_min",
@@ -10289,8 +10295,8 @@ AKDEF ak_result ak_rmsnorm(ak_context* ctx, ak_dtype dtype, const void* x, const
  * ========================================================================== */
 
 AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* logits, const int64_t* targets,
-                                 size_t rows, size_t cols, int64_t ignore_index, ak_loss_reduction reduction,
-                                 float* loss, ak_stream* stream) {
+                                 float* loss, size_t rows, size_t cols, int64_t ignore_index,
+                                 ak_loss_reduction reduction, ak_stream* stream) {
     const char* opn = "ak_cross_entropy";
     ak_result r;
     size_t es, nloss, r0, rpl;
