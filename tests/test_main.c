@@ -5,6 +5,7 @@
 #include "ak_test.h"
 #include "ti_pool.c"
 #include "ti_cache.c"
+#include "ti_harden.c"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -29,7 +30,8 @@
     X(cache_api) \
     X(pool) \
     X(pool_internals) \
-    X(compile_kernels)
+    X(compile_kernels) \
+    X(harden)
 
 #define AKT_DECL(name) void akt_suite_##name(void);
 AKT_SUITES(AKT_DECL)
