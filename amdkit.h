@@ -454,7 +454,7 @@ typedef struct ak_device_info {
     int memory_bus_width;
     int runtime_version;           /* hipRuntimeGetVersion / cuDriverGetVersion */
     int driver_version;
-    char compiler_version[64];     /* "hipRTC 5.2", "NVRTC 13.0" */
+    char compiler_version[64];     /* "hipRTC 5.2", "NVRTC 13.0"; cpu backend after ak_context_probe: the offline compilers */
     char runtime_library[256];     /* path of the runtime library loaded */
     char compiler_library[256];    /* path of the compiler library loaded */
     int fp16;                      /* fp16 arithmetic: probed on the device */
@@ -548,6 +548,17 @@ typedef struct ak_cache_stats {
 
 /* Cache statistics of this context. Thread safety: any thread. */
 AKAPI ak_result ak_cache_stats_get(ak_context* ctx, ak_cache_stats* out);
+/* What the disk level holds now, across every process sharing the directory. */
+typedef struct ak_cache_disk_usage {
+    unsigned long long entries;       /* code objects (*.akc files) */
+    unsigned long long bytes;         /* their total size */
+    long long oldest, newest;         /* modification times, seconds since the epoch (0: no entry) */
+    long long max_bytes;              /* the cap (config.cache_max_bytes), 0 = none */
+} ak_cache_disk_usage;
+/* Scan the disk cache directory (all zero when there is none). Thread
+ * safety: any thread (entries other processes write meanwhile may or may not
+ * be counted). */
+AKAPI ak_result ak_cache_disk_usage_get(ak_context* ctx, ak_cache_disk_usage* out);
 /* Remove every disk entry (all contexts and processes sharing the dir) and
  * the memory entries no kernel handle holds. Thread safety: any thread. */
 AKAPI ak_result ak_cache_purge(ak_context* ctx);
@@ -731,13 +742,16 @@ typedef struct ak_prof_stat {
 AKAPI ak_result ak_prof_begin(ak_context* ctx, const char* name, ak_stream* stream);
 /* Close the innermost open region of this thread. Thread safety: any thread. */
 AKAPI ak_result ak_prof_end(ak_context* ctx);
-/* Scope macro: AK_PROF_SCOPE(ctx, "step") { ... }  (C99 / C++; do not `break`,
- * `return` or `goto` out of it; nested scopes on separate lines are -Wshadow clean) */
-#define AK_PROF_SCOPE(ctx, name) AK_PROF_SCOPE_(ctx, name, AK_PROF_CAT_(ak_prof_once_, __LINE__))
+/* Scope macros: AK_PROF_SCOPE(ctx, "step") { ... } times the default stream,
+ * AK_PROF_SCOPE_STREAM(ctx, "step", stream) { ... } the work queued on a named
+ * stream (C99 / C++; do not `break`, `return` or `goto` out of it; nested
+ * scopes on separate lines are -Wshadow clean). */
+#define AK_PROF_SCOPE(ctx, name) AK_PROF_SCOPE_(ctx, name, NULL, AK_PROF_CAT_(ak_prof_once_, __LINE__))
+#define AK_PROF_SCOPE_STREAM(ctx, name, stream) AK_PROF_SCOPE_(ctx, name, stream, AK_PROF_CAT_(ak_prof_once_, __LINE__))
 #define AK_PROF_CAT2_(a, b) a##b
 #define AK_PROF_CAT_(a, b) AK_PROF_CAT2_(a, b)
-#define AK_PROF_SCOPE_(ctx, name, v) \
-    for (int v = (ak_prof_begin((ctx), (name), NULL), 1); v; v = (ak_prof_end(ctx), 0))
+#define AK_PROF_SCOPE_(ctx, name, stream, v) \
+    for (int v = (ak_prof_begin((ctx), (name), (stream)), 1); v; v = (ak_prof_end(ctx), 0))
 /* Statistics of region i (in first-seen order); *count receives the number of
  * regions. Resolves pending GPU timings (synchronizes). Thread safety: any thread. */
 AKAPI ak_result ak_prof_stats(ak_context* ctx, ak_prof_stat* out, int max, int* count);
@@ -4883,18 +4897,21 @@ static int _ak_cache_file_cmp(const void* a, const void* b) {
     return strcmp(x->path, y->path);
 }
 
-/* After a write: if the *.akc files under dir exceed the cap, delete the
- * oldest (by mtime) until under it. Temp files an hour old (a writer that
- * died) are removed on the way. */
-static void _ak_cache_enforce_cap(_ak_cache* c) {
+/* Every *.akc entry under the cache dir: totals into *u (entries, bytes,
+ * oldest/newest mtime), and the list into *files when files != NULL (caller
+ * frees each path and the array). Temp files an hour old (a writer that
+ * died) are removed on the way when remove_stale is set. */
+static void _ak_cache_scan(_ak_cache* c, int remove_stale, _ak_cache_file** files_out, size_t* nfiles_out,
+                           ak_cache_disk_usage* u) {
     _ak_cache_file* files = NULL;
-    size_t nfiles = 0, capf = 0, i;
-    long long total = 0;
-    unsigned long long removed = 0;
+    size_t nfiles = 0, capf = 0;
     DIR* top;
     struct dirent* de;
     time_t now = time(NULL);
-    if (c->max_bytes <= 0) return;
+    memset(u, 0, sizeof *u);
+    u->max_bytes = c->max_bytes;
+    if (files_out) *files_out = NULL;
+    if (nfiles_out) *nfiles_out = 0;
     top = opendir(c->dir);
     if (!top) return;
     while ((de = readdir(top)) != NULL) {
@@ -4913,9 +4930,14 @@ static void _ak_cache_enforce_cap(_ak_cache* c) {
             snprintf(path, sizeof path, "%s/%s", shard, fe->d_name);
             if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) continue;
             if (is_tmp) { /* left by a writer that died: remove once it is an hour old */
-                if (st.st_mtime + 3600 < now) unlink(path);
+                if (remove_stale && st.st_mtime + 3600 < now) unlink(path);
                 continue;
             }
+            if (!u->entries || (long long)st.st_mtime < u->oldest) u->oldest = (long long)st.st_mtime;
+            if ((long long)st.st_mtime > u->newest) u->newest = (long long)st.st_mtime;
+            u->entries++;
+            u->bytes += (unsigned long long)st.st_size;
+            if (!files_out) continue;
             if (nfiles == capf) {
                 size_t nc = capf ? capf * 2 : 64;
                 _ak_cache_file* nf = (_ak_cache_file*)_ak_realloc(files, nc * sizeof *nf);
@@ -4927,12 +4949,25 @@ static void _ak_cache_enforce_cap(_ak_cache* c) {
             files[nfiles].bytes = (long long)st.st_size;
             files[nfiles].sec = (long long)st.st_mtim.tv_sec;
             files[nfiles].nsec = (long long)st.st_mtim.tv_nsec;
-            total += (long long)st.st_size;
             nfiles++;
         }
         closedir(sd);
     }
     closedir(top);
+    if (files_out) { *files_out = files; *nfiles_out = nfiles; }
+}
+
+/* After a write: if the *.akc files under dir exceed the cap, delete the
+ * oldest (by mtime) until under it. */
+static void _ak_cache_enforce_cap(_ak_cache* c) {
+    _ak_cache_file* files = NULL;
+    size_t nfiles = 0, i;
+    long long total;
+    unsigned long long removed = 0;
+    ak_cache_disk_usage u;
+    if (c->max_bytes <= 0) return;
+    _ak_cache_scan(c, 1, &files, &nfiles, &u);
+    total = (long long)u.bytes;
     if (total > c->max_bytes && nfiles) {
         qsort(files, nfiles, sizeof *files, _ak_cache_file_cmp);
         for (i = 0; i < nfiles && total > c->max_bytes; i++) {
@@ -5340,6 +5375,15 @@ AKDEF ak_result ak_cache_stats_get(ak_context* ctx, ak_cache_stats* out) {
         return AK_OK;
     }
     _ak_cache_stats(ctx->cache, out);
+    return AK_OK;
+}
+
+AKDEF ak_result ak_cache_disk_usage_get(ak_context* ctx, ak_cache_disk_usage* out) {
+    if (!ctx || !out)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_cache_disk_usage_get: %s is NULL", !ctx ? "ctx" : "out");
+    memset(out, 0, sizeof *out);
+    out->max_bytes = ctx->cfg.cache_max_bytes;
+    if (ctx->cache) _ak_cache_scan(ctx->cache, 0, NULL, NULL, out);
     return AK_OK;
 }
 
@@ -7916,9 +7960,14 @@ static ak_result _ak_probe_cuda(_ak_api* api, int device, ak_device_info* dev, a
     return AK_OK;
 }
 
-static void _ak_probe_cpu(ak_device_info* dev, ak_backend_report* rep) {
+static ak_result _ak_probe_cpu(int device, ak_device_info* dev, ak_backend_report* rep) {
     rep->backend = AK_BACKEND_CPU;
     rep->tried = 1;
+    if (device != 0) {
+        rep->status = AK_ERROR_NO_DEVICE;
+        _ak_fmt(rep->reason, sizeof rep->reason, "device %d requested, the cpu backend has one device (0)", device);
+        return rep->status;
+    }
     rep->status = AK_OK;
     _ak_copy(rep->reason, sizeof rep->reason, "always available (CPU reference path)");
     if (dev) {
@@ -7961,6 +8010,7 @@ static void _ak_probe_cpu(ak_device_info* dev, ak_backend_report* rep) {
         dev->fp16 = 1;
         dev->bf16 = 1;
     }
+    return AK_OK;
 }
 
 AKDEF void ak_probe_backends(ak_backend_report reports[3]) {
@@ -7971,7 +8021,7 @@ AKDEF void ak_probe_backends(ak_backend_report reports[3]) {
     if (!api) return;
     _ak_probe_hip(api, 0, NULL, &reports[0]);
     _ak_probe_cuda(api, 0, NULL, &reports[1]);
-    _ak_probe_cpu(NULL, &reports[2]);
+    _ak_probe_cpu(0, NULL, &reports[2]);
     _ak_api_close(api);
 }
 
@@ -8044,7 +8094,7 @@ AKDEF ak_result ak_context_create(const ak_config* cfg_in, ak_context** out) {
         dev.device = cfg.device;
         if (b == AK_BACKEND_HIP) pr = _ak_probe_hip(ctx->api, cfg.device, &dev, rep);
         else if (b == AK_BACKEND_CUDA) pr = _ak_probe_cuda(ctx->api, cfg.device, &dev, rep);
-        else { _ak_probe_cpu(&dev, rep); pr = AK_OK; }
+        else pr = _ak_probe_cpu(cfg.device, &dev, rep);
         if (pr == AK_OK) {
             rep->selected = 1;
             ctx->backend = b;
@@ -9360,7 +9410,31 @@ AKDEF ak_result ak_context_probe(ak_context* ctx) {
     ak_dim3 one = { 1, 1, 1 };
     ak_result r;
     if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_context_probe: ctx is NULL");
-    if (ctx->backend == AK_BACKEND_CPU) { ctx->dev.fp16 = 1; ctx->dev.bf16 = 1; return AK_OK; }
+    if (ctx->backend == AK_BACKEND_CPU) {
+        /* no device compiler, but the offline ones (ak_compile_offline) */
+        char why[512];
+        int hip_ok, nv_ok;
+        ctx->dev.fp16 = 1;
+        ctx->dev.bf16 = 1;
+        _ak_mutex_lock(&ctx->lock);
+        hip_ok = _ak_load_hiprtc(ctx->api, why, sizeof why);
+        nv_ok = _ak_load_nvrtc(ctx->api, why, sizeof why);
+        _ak_mutex_unlock(&ctx->lock);
+        ctx->dev.compiler_version[0] = 0;
+        ctx->dev.compiler_library[0] = 0;
+        if (hip_ok) {
+            _ak_appendf(ctx->dev.compiler_version, sizeof ctx->dev.compiler_version, "hipRTC %d.%d", ctx->api->hiprtc_major, ctx->api->hiprtc_minor);
+            _ak_appendf(ctx->dev.compiler_library, sizeof ctx->dev.compiler_library, "%s", ctx->api->hiprtc_path);
+        }
+        if (nv_ok) {
+            _ak_appendf(ctx->dev.compiler_version, sizeof ctx->dev.compiler_version, "%sNVRTC %d.%d", hip_ok ? ", " : "",
+                        ctx->api->nvrtc_major, ctx->api->nvrtc_minor);
+            _ak_appendf(ctx->dev.compiler_library, sizeof ctx->dev.compiler_library, "%s%s", hip_ok ? " " : "", ctx->api->nvrtc_path);
+        }
+        _ak_appendf(ctx->dev.compiler_version, sizeof ctx->dev.compiler_version, "%s",
+                    hip_ok || nv_ok ? " (offline compiles only)" : "none");
+        return AK_OK;
+    }
     memset(&o, 0, sizeof o);
     o.no_prelude = 1;
     o.source_name = "amdkit_probe.hip";

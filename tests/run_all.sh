@@ -8,7 +8,7 @@
 #   4. the HIP/hipRTC and CUDA/NVRTC prototypes type-checked against the real headers (+ a self-test that a wrong one fails)
 #   5. the embedded kernel sources match kernels/ (make gen-check)
 #   6. every kernel family compiled for gfx940 with clang-15 and disassembled
-#   7. the demo runs (cpu backend)
+#   7. the command-line tool as a new user meets it (tests/cli_check.sh), and the demo (cpu backend)
 set -u
 cd "$(dirname "$0")/.."
 B=build
@@ -64,6 +64,9 @@ echo "== generated kernel sources"
 step gen-check make -s gen-check
 echo "== gfx940 (clang-15) + disassembly"
 suite gfx940 bash tests/check_gfx940.sh $B/amdkit $B/gfx940
+echo "== command-line tool (cpu)"
+suite cli bash tests/cli_check.sh $B/amdkit
+suite readme-example bash tests/readme_check.sh
 echo "== demo (cpu)"
 step demo env AMDKIT_BACKEND=cpu ./$B/amdkit demo
 
