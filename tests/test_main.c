@@ -7,6 +7,7 @@
 #include "ti_pool.c"
 #include "ti_cache.c"
 #include "ti_races.c"
+#include "ti_harden.c"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -33,7 +34,8 @@
     X(pool_internals) \
     X(matrix) \
     X(races) \
-    X(compile_kernels)
+    X(compile_kernels) \
+    X(harden)
 
 #define AKT_DECL(name) void akt_suite_##name(void);
 AKT_SUITES(AKT_DECL)
