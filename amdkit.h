@@ -1275,6 +1275,7 @@ struct ak_context {
     char cache_dir_buf[512];
     _ak_logger log;
     ak_backend backend;
+    const struct _ak_backend_ops* bk; /* the backend's operations (>>impl:backend) */
     ak_device_info dev;
     ak_backend_report reports[3];  /* hip, cuda, cpu */
     struct _ak_api* api;           /* entry points of the backend in use (NULL on cpu) */
@@ -1291,15 +1292,38 @@ struct ak_context {
     struct _ak_phash* host_live;   /* live ak_host_alloc pointers (under lock; made on first use) */
 };
 
-/* Raw device operations of the context's backend, no pool involved.
- * `stream` arguments are native handles (ak_stream.native; NULL = default). */
-static ak_result _ak_dev_alloc(ak_context* ctx, size_t bytes, void** out);   /* AK_ERROR_OUT_OF_MEMORY on failure */
-static void _ak_dev_free(ak_context* ctx, void* ptr);
-static ak_result _ak_dev_mem_info(ak_context* ctx, size_t* free_bytes, size_t* total_bytes);
-static ak_result _ak_dev_event_create(ak_context* ctx, void** ev);           /* timing-disabled, for ordering */
-static ak_result _ak_dev_event_record(ak_context* ctx, void* ev, void* stream);
-static int _ak_dev_event_done(ak_context* ctx, void* ev);                  /* 1 when complete (or on error) */
-static void _ak_dev_event_destroy(ak_context* ctx, void* ev);
+/* One table of operations per backend (in the manner of miniaudio's backend
+ * callbacks and sokol's dummy backend), chosen at context creation (ctx->bk;
+ * >>impl:backend defines the hip, cuda and cpu tables). Outside the backends'
+ * own functions and the loaders, code goes through the table and never asks
+ * which backend it runs on. `stream` arguments are native handles
+ * (ak_stream.native; NULL = default). */
+typedef struct _ak_dev_ops {        /* raw device operations, no pool involved (the pool keeps a copy) */
+    ak_result (*alloc)(ak_context* ctx, size_t bytes, void** out);   /* AK_ERROR_OUT_OF_MEMORY on failure */
+    void (*free)(ak_context* ctx, void* ptr);
+    ak_result (*ev_create)(ak_context* ctx, void** ev);              /* timing disabled, for ordering */
+    ak_result (*ev_record)(ak_context* ctx, void* ev, void* native_stream);
+    int (*ev_done)(ak_context* ctx, void* ev);                       /* 1 when complete (or on error) */
+    void (*ev_destroy)(ak_context* ctx, void* ev);
+} _ak_dev_ops;
+typedef struct _ak_backend_ops {
+    ak_backend id;
+    /* fill report (and dev when not NULL) for device `device`; AK_OK if usable */
+    ak_result (*probe)(struct _ak_api* api, int device, ak_device_info* dev, ak_backend_report* rep);
+    ak_result (*open)(ak_context* ctx);          /* after a successful probe (cuda: the primary context) */
+    void (*close)(ak_context* ctx);              /* undo open (everything else is released before) */
+    ak_result (*make_current)(ak_context* ctx);  /* bind ctx's device to the calling thread; NULL: nothing to bind */
+    ak_result (*mem_info)(ak_context* ctx, size_t* free_bytes, size_t* total_bytes);
+    ak_result (*event_new)(ak_context* ctx, void** ev, unsigned flags);  /* flags 0: timing; 2: ordering only */
+    ak_result (*synchronize)(ak_context* ctx);   /* the whole device */
+    _ak_dev_ops dev;
+} _ak_backend_ops;
+
+static ak_result _ak_dev_mem_info(ak_context* ctx, size_t* fr, size_t* to) { return ctx->bk->mem_info(ctx, fr, to); }
+static ak_result _ak_dev_event_record(ak_context* ctx, void* ev, void* stream) { return ctx->bk->dev.ev_record(ctx, ev, stream); }
+static int _ak_dev_event_done(ak_context* ctx, void* ev) { return ctx->bk->dev.ev_done(ctx, ev); }
+static void _ak_dev_event_destroy(ak_context* ctx, void* ev) { ctx->bk->dev.ev_destroy(ctx, ev); }
+static ak_result _ak_event_new(ak_context* ctx, void** ev, unsigned flags) { return ctx->bk->event_new(ctx, ev, flags); }
 static void* _ak_native_stream(ak_stream* s);                               /* NULL for NULL */
 static void _ak_unload_cb(void* ctx, void* loaded);                         /* cache eviction: unload a module */
 static void _ak_ops_destroy(ak_context* ctx);                               /* kernel library state */
@@ -5595,15 +5619,9 @@ typedef struct _ak_phash {
     size_t count;
 } _ak_phash;
 
-/* Raw operations the pool uses (the context's by default; tests replace them). */
-typedef struct _ak_pool_ops {
-    ak_result (*alloc)(ak_context* ctx, size_t bytes, void** out);
-    void (*free)(ak_context* ctx, void* ptr);
-    ak_result (*ev_create)(ak_context* ctx, void** ev);
-    ak_result (*ev_record)(ak_context* ctx, void* ev, void* native_stream);
-    int (*ev_done)(ak_context* ctx, void* ev);
-    void (*ev_destroy)(ak_context* ctx, void* ev);
-} _ak_pool_ops;
+/* Raw operations the pool uses: a copy of the backend table's device part
+ * (ctx->bk->dev, >>impl:context-struct); tests replace them. */
+typedef _ak_dev_ops _ak_pool_ops;
 
 struct _ak_pool {
     ak_context* ctx;
@@ -6083,12 +6101,7 @@ static ak_result _ak_pool_create(ak_context* ctx, struct _ak_pool** out) {
     if (!p) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "pool create: host allocation of %zu bytes failed", sizeof *p);
     p->ctx = ctx;
     _ak_mutex_init(&p->lock);
-    p->ops.alloc = _ak_dev_alloc;
-    p->ops.free = _ak_dev_free;
-    p->ops.ev_create = _ak_dev_event_create;
-    p->ops.ev_record = _ak_dev_event_record;
-    p->ops.ev_done = _ak_dev_event_done;
-    p->ops.ev_destroy = _ak_dev_event_destroy;
+    p->ops = ctx->bk->dev;
     p->enabled = ctx->cfg.pool_enabled != 0;
     p->oom_protection = ctx->cfg.oom_protection != 0;
     if (ctx->cfg.pool_size > 0) limit = (size_t)ctx->cfg.pool_size;
@@ -7815,16 +7828,11 @@ static uintptr_t _ak_ctx_serials;      /* last serial handed out (atomic) */
 static void _ak_bind_make_key(void) { pthread_key_create(&_ak_bind_key, NULL); }
 static uintptr_t _ak_ctx_new_serial(void) { return __atomic_add_fetch(&_ak_ctx_serials, 1, __ATOMIC_RELAXED); }
 static ak_result _ak_bind(ak_context* ctx) {
-    if (ctx->backend == AK_BACKEND_CPU) return AK_OK;
+    ak_result r;
+    if (!ctx->bk->make_current) return AK_OK;     /* cpu */
     pthread_once(&_ak_bind_once, _ak_bind_make_key);
     if (pthread_getspecific(_ak_bind_key) == (void*)ctx->serial) return AK_OK;
-    if (ctx->backend == AK_BACKEND_CUDA) {
-        int e = ctx->api->cuCtxSetCurrent(ctx->native_ctx);
-        if (e) return _ak_err(AK_ERROR_DEVICE, "cuCtxSetCurrent failed: %s (%d)", _ak_cu_errstr(ctx->api, e), e);
-    } else {
-        int e = ctx->api->hipSetDevice(ctx->dev.device);
-        if (e) return _ak_err(AK_ERROR_DEVICE, "hipSetDevice(%d) failed: %s (%d)", ctx->dev.device, _ak_hip_errstr(ctx->api, e), e);
-    }
+    if ((r = ctx->bk->make_current(ctx)) != AK_OK) return r;
     pthread_setspecific(_ak_bind_key, (void*)ctx->serial);
     return AK_OK;
 }
@@ -8028,15 +8036,212 @@ static ak_result _ak_probe_cpu(int device, ak_device_info* dev, ak_backend_repor
     return AK_OK;
 }
 
+/* ---- the backend tables --------------------------------------------------
+ * Each backend's operations, transcribed one to one from what the context,
+ * memory and event code did per backend before; the only functions that
+ * name a runtime's entry points (with the probes and the loaders). */
+
+/* cpu: host memory, nothing to bind, events are no-ops (work runs at once) */
+static ak_result _ak_cpu_alloc(ak_context* ctx, size_t bytes, void** out) {
+    void* p = NULL;   /* 256-byte aligned host memory */
+    (void)ctx;
+    *out = NULL;
+    if (posix_memalign(&p, 256, bytes ? bytes : 1) != 0 || !p)
+        return _ak_err(AK_ERROR_OUT_OF_MEMORY, "host allocation of %zu bytes failed", bytes);
+    *out = p;
+    return AK_OK;
+}
+static void _ak_cpu_free(ak_context* ctx, void* ptr) { (void)ctx; free(ptr); }
+static ak_result _ak_cpu_mem_info(ak_context* ctx, size_t* fr, size_t* to) {
+    long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE), avail = sysconf(_SC_AVPHYS_PAGES);
+    (void)ctx;
+    *to = (pages > 0 && psize > 0) ? (size_t)pages * (size_t)psize : 0;
+    *fr = (avail > 0 && psize > 0) ? (size_t)avail * (size_t)psize : 0;
+    return AK_OK;
+}
+static ak_result _ak_cpu_event_new(ak_context* ctx, void** ev, unsigned flags) { (void)ctx; (void)flags; *ev = NULL; return AK_OK; }
+static ak_result _ak_cpu_ev_create(ak_context* ctx, void** ev) { (void)ctx; *ev = NULL; return AK_OK; }
+static ak_result _ak_cpu_ev_record(ak_context* ctx, void* ev, void* stream) { (void)ctx; (void)ev; (void)stream; return AK_OK; }
+static int _ak_cpu_ev_done(ak_context* ctx, void* ev) { (void)ctx; (void)ev; return 1; }
+static void _ak_cpu_ev_destroy(ak_context* ctx, void* ev) { (void)ctx; (void)ev; }
+static ak_result _ak_cpu_open(ak_context* ctx) { (void)ctx; return AK_OK; }
+static void _ak_cpu_close(ak_context* ctx) { (void)ctx; }
+static ak_result _ak_cpu_synchronize(ak_context* ctx) { (void)ctx; return AK_OK; }
+static ak_result _ak_cpu_probe(struct _ak_api* api, int device, ak_device_info* dev, ak_backend_report* rep) {
+    (void)api;
+    return _ak_probe_cpu(device, dev, rep);
+}
+
+/* hip */
+static ak_result _ak_hip_make_current(ak_context* ctx) {
+    int e = ctx->api->hipSetDevice(ctx->dev.device);
+    if (e) return _ak_err(AK_ERROR_DEVICE, "hipSetDevice(%d) failed: %s (%d)", ctx->dev.device, _ak_hip_errstr(ctx->api, e), e);
+    return AK_OK;
+}
+static ak_result _ak_hip_alloc(ak_context* ctx, size_t bytes, void** out) {
+    int e;
+    ak_result r;
+    *out = NULL;
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    e = ctx->api->hipMalloc(out, bytes);
+    if (e) { *out = NULL; return _ak_err(e == 2 ? AK_ERROR_OUT_OF_MEMORY : AK_ERROR_MEMORY, "hipMalloc(%zu) failed: %s (%d)", bytes, _ak_hip_errstr(ctx->api, e), e); }
+    return AK_OK;
+}
+static void _ak_hip_free(ak_context* ctx, void* ptr) {
+    if (_ak_bind(ctx) != AK_OK) return;
+    ctx->api->hipFree(ptr);
+}
+static ak_result _ak_hip_mem_info(ak_context* ctx, size_t* fr, size_t* to) {
+    ak_result r;
+    int e;
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    e = ctx->api->hipMemGetInfo(fr, to);
+    if (e) return _ak_err(AK_ERROR_DEVICE, "memory info query failed (%d)", e);
+    return AK_OK;
+}
+static ak_result _ak_hip_event_new(ak_context* ctx, void** ev, unsigned flags) {
+    ak_result r;
+    int e;
+    *ev = NULL;
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    e = ctx->api->hipEventCreateWithFlags(ev, flags);
+    if (e) return _ak_err(AK_ERROR_DEVICE, "event creation failed: %s (%d)", _ak_hip_errstr(ctx->api, e), e);
+    return AK_OK;
+}
+static ak_result _ak_hip_ev_create(ak_context* ctx, void** ev) { return _ak_hip_event_new(ctx, ev, 0x2u /* disable timing */); }
+static ak_result _ak_hip_ev_record(ak_context* ctx, void* ev, void* stream) {
+    ak_result r;
+    int e;
+    if (!ev) return AK_OK;
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    e = ctx->api->hipEventRecord(ev, stream);
+    if (e) return _ak_err(AK_ERROR_DEVICE, "event record failed: %s (%d)", _ak_hip_errstr(ctx->api, e), e);
+    return AK_OK;
+}
+static int _ak_hip_ev_done(ak_context* ctx, void* ev) {
+    if (!ev || _ak_bind(ctx) != AK_OK) return 1;
+    return ctx->api->hipEventQuery(ev) != 600 /* hipErrorNotReady */;
+}
+static void _ak_hip_ev_destroy(ak_context* ctx, void* ev) {
+    if (!ev || _ak_bind(ctx) != AK_OK) return;
+    ctx->api->hipEventDestroy(ev);
+}
+static ak_result _ak_hip_open(ak_context* ctx) { (void)ctx; return AK_OK; }
+static void _ak_hip_close(ak_context* ctx) { (void)ctx; }
+static ak_result _ak_hip_synchronize(ak_context* ctx) {
+    int e = ctx->api->hipDeviceSynchronize();
+    if (e) return _ak_err(AK_ERROR_DEVICE, "hipDeviceSynchronize failed: %s (%d)", _ak_hip_errstr(ctx->api, e), e);
+    return AK_OK;
+}
+
+/* cuda */
+static ak_result _ak_cuda_make_current(ak_context* ctx) {
+    int e = ctx->api->cuCtxSetCurrent(ctx->native_ctx);
+    if (e) return _ak_err(AK_ERROR_DEVICE, "cuCtxSetCurrent failed: %s (%d)", _ak_cu_errstr(ctx->api, e), e);
+    return AK_OK;
+}
+static ak_result _ak_cuda_alloc(ak_context* ctx, size_t bytes, void** out) {
+    _akT_CUdeviceptr p = 0;
+    ak_result r;
+    int e;
+    *out = NULL;
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    e = ctx->api->cuMemAlloc(&p, bytes);
+    if (e) return _ak_err(e == 2 ? AK_ERROR_OUT_OF_MEMORY : AK_ERROR_MEMORY, "cuMemAlloc(%zu) failed: %s (%d)", bytes, _ak_cu_errstr(ctx->api, e), e);
+    *out = (void*)(uintptr_t)p;
+    return AK_OK;
+}
+static void _ak_cuda_free(ak_context* ctx, void* ptr) {
+    if (_ak_bind(ctx) != AK_OK) return;
+    ctx->api->cuMemFree((_akT_CUdeviceptr)(uintptr_t)ptr);
+}
+static ak_result _ak_cuda_mem_info(ak_context* ctx, size_t* fr, size_t* to) {
+    ak_result r;
+    int e;
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    e = ctx->api->cuMemGetInfo(fr, to);
+    if (e) return _ak_err(AK_ERROR_DEVICE, "memory info query failed (%d)", e);
+    return AK_OK;
+}
+static ak_result _ak_cuda_event_new(ak_context* ctx, void** ev, unsigned flags) {
+    ak_result r;
+    int e;
+    *ev = NULL;
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    e = ctx->api->cuEventCreate(ev, flags);
+    if (e) return _ak_err(AK_ERROR_DEVICE, "event creation failed: %s (%d)", _ak_cu_errstr(ctx->api, e), e);
+    return AK_OK;
+}
+static ak_result _ak_cuda_ev_create(ak_context* ctx, void** ev) { return _ak_cuda_event_new(ctx, ev, 0x2u /* disable timing */); }
+static ak_result _ak_cuda_ev_record(ak_context* ctx, void* ev, void* stream) {
+    ak_result r;
+    int e;
+    if (!ev) return AK_OK;
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    e = ctx->api->cuEventRecord(ev, stream);
+    if (e) return _ak_err(AK_ERROR_DEVICE, "event record failed: %s (%d)", _ak_cu_errstr(ctx->api, e), e);
+    return AK_OK;
+}
+static int _ak_cuda_ev_done(ak_context* ctx, void* ev) {
+    if (!ev || _ak_bind(ctx) != AK_OK) return 1;
+    return ctx->api->cuEventQuery(ev) != 600 /* CUDA_ERROR_NOT_READY */;
+}
+static void _ak_cuda_ev_destroy(ak_context* ctx, void* ev) {
+    if (!ev || _ak_bind(ctx) != AK_OK) return;
+    ctx->api->cuEventDestroy(ev);
+}
+/* The device's primary context, current on the creating thread. */
+static ak_result _ak_cuda_open(ak_context* ctx) {
+    _akT_CUdevice d = 0;
+    _akT_CUcontext cc = NULL;
+    size_t fr = 0, to = 0;
+    int e = ctx->api->cuDeviceGet(&d, ctx->dev.device);
+    if (e == 0) e = ctx->api->cuDevicePrimaryCtxRetain(&cc, d);
+    if (e != 0)
+        return _ak_err(AK_ERROR_DEVICE, "cuDevicePrimaryCtxRetain(device %d) failed: %s (%d)", ctx->dev.device, _ak_cu_errstr(ctx->api, e), e);
+    ctx->native_ctx = cc;
+    ctx->api->cuCtxSetCurrent(cc);
+    if (ctx->api->cuMemGetInfo(&fr, &to) == 0) { ctx->dev.mem_free = fr; ctx->dev.mem_total = to; }
+    return AK_OK;
+}
+static void _ak_cuda_close(ak_context* ctx) {
+    _akT_CUdevice d = 0;
+    if (ctx->native_ctx && ctx->api->cuDeviceGet(&d, ctx->dev.device) == 0) ctx->api->cuDevicePrimaryCtxRelease(d);
+}
+static ak_result _ak_cuda_synchronize(ak_context* ctx) {
+    int e = ctx->api->cuCtxSynchronize();
+    if (e) return _ak_err(AK_ERROR_DEVICE, "cuCtxSynchronize failed: %s (%d)", _ak_cu_errstr(ctx->api, e), e);
+    return AK_OK;
+}
+
+static const _ak_backend_ops _ak_backend_hip = {
+    AK_BACKEND_HIP, _ak_probe_hip, _ak_hip_open, _ak_hip_close, _ak_hip_make_current, _ak_hip_mem_info,
+    _ak_hip_event_new, _ak_hip_synchronize,
+    { _ak_hip_alloc, _ak_hip_free, _ak_hip_ev_create, _ak_hip_ev_record, _ak_hip_ev_done, _ak_hip_ev_destroy }
+};
+static const _ak_backend_ops _ak_backend_cuda = {
+    AK_BACKEND_CUDA, _ak_probe_cuda, _ak_cuda_open, _ak_cuda_close, _ak_cuda_make_current, _ak_cuda_mem_info,
+    _ak_cuda_event_new, _ak_cuda_synchronize,
+    { _ak_cuda_alloc, _ak_cuda_free, _ak_cuda_ev_create, _ak_cuda_ev_record, _ak_cuda_ev_done, _ak_cuda_ev_destroy }
+};
+static const _ak_backend_ops _ak_backend_cpu = {
+    AK_BACKEND_CPU, _ak_cpu_probe, _ak_cpu_open, _ak_cpu_close, NULL, _ak_cpu_mem_info,
+    _ak_cpu_event_new, _ak_cpu_synchronize,
+    { _ak_cpu_alloc, _ak_cpu_free, _ak_cpu_ev_create, _ak_cpu_ev_record, _ak_cpu_ev_done, _ak_cpu_ev_destroy }
+};
+/* In AUTO's order of preference (and ak_backend_report order). */
+static const _ak_backend_ops* const _ak_backends[3] = { &_ak_backend_hip, &_ak_backend_cuda, &_ak_backend_cpu };
+
 AKDEF void ak_probe_backends(ak_backend_report reports[3]) {
     _ak_api* api;
     if (!reports) return;
     memset(reports, 0, 3 * sizeof *reports);
     api = (_ak_api*)_ak_calloc(sizeof *api);
     if (!api) return;
-    _ak_probe_hip(api, 0, NULL, &reports[0]);
-    _ak_probe_cuda(api, 0, NULL, &reports[1]);
-    _ak_probe_cpu(0, NULL, &reports[2]);
+    {
+        int i;
+        for (i = 0; i < 3; i++) _ak_backends[i]->probe(api, 0, NULL, &reports[i]);
+    }
     _ak_api_close(api);
 }
 
@@ -8107,12 +8312,11 @@ AKDEF ak_result ak_context_create(const ak_config* cfg_in, ak_context** out) {
         if (cfg.backend != AK_BACKEND_AUTO && cfg.backend != b) continue;
         memset(&dev, 0, sizeof dev);
         dev.device = cfg.device;
-        if (b == AK_BACKEND_HIP) pr = _ak_probe_hip(ctx->api, cfg.device, &dev, rep);
-        else if (b == AK_BACKEND_CUDA) pr = _ak_probe_cuda(ctx->api, cfg.device, &dev, rep);
-        else pr = _ak_probe_cpu(cfg.device, &dev, rep);
+        pr = _ak_backends[order[i]]->probe(ctx->api, cfg.device, &dev, rep);
         if (pr == AK_OK) {
             rep->selected = 1;
             ctx->backend = b;
+            ctx->bk = _ak_backends[order[i]];
             ctx->dev = dev;
             ctx->dev.backend = b;
             r = AK_OK;
@@ -8134,19 +8338,9 @@ AKDEF ak_result ak_context_create(const ak_config* cfg_in, ak_context** out) {
         return _ak_err(r == AK_ERROR_NO_DEVICE ? AK_ERROR_NO_DEVICE : AK_ERROR_BACKEND_UNAVAILABLE,
                        "backend %s is not available: %s", ak_backend_name(cfg.backend), msg);
     }
-    if (ctx->backend == AK_BACKEND_CUDA) {
-        _akT_CUdevice d = 0;
-        int e = ctx->api->cuDeviceGet(&d, cfg.device);
-        _akT_CUcontext cc = NULL;
-        if (e == 0) e = ctx->api->cuDevicePrimaryCtxRetain(&cc, d);
-        if (e != 0) {
-            ak_result er = _ak_err(AK_ERROR_DEVICE, "cuDevicePrimaryCtxRetain(device %d) failed: %s (%d)", cfg.device, _ak_cu_errstr(ctx->api, e), e);
-            _ak_mutex_destroy(&ctx->lock); _ak_api_close(ctx->api); _ak_ctx_free(&cfg, ctx);
-            return er;
-        }
-        ctx->native_ctx = cc;
-        ctx->api->cuCtxSetCurrent(cc);
-        { size_t fr = 0, to = 0; if (ctx->api->cuMemGetInfo(&fr, &to) == 0) { ctx->dev.mem_free = fr; ctx->dev.mem_total = to; } }
+    if ((r = ctx->bk->open(ctx)) != AK_OK) {
+        _ak_mutex_destroy(&ctx->lock); _ak_api_close(ctx->api); _ak_ctx_free(&cfg, ctx);
+        return r;
     }
     if (ctx->backend != AK_BACKEND_CPU) {
         _ak_set_arch_base(&ctx->dev);
@@ -8179,19 +8373,17 @@ AKDEF ak_result ak_context_create(const ak_config* cfg_in, ak_context** out) {
 
 AKDEF void ak_context_destroy(ak_context* ctx) {
     if (!ctx) return;
-    if (ctx->backend != AK_BACKEND_CPU && ctx->api) { _ak_bind(ctx); ak_device_synchronize(ctx); }
+    if (!ctx->bk) ctx->bk = &_ak_backend_cpu;   /* not opened (failed creation): nothing native to release */
+    ak_device_synchronize(ctx);
     _ak_ops_destroy(ctx);
     if (ctx->prof) _ak_prof_destroy(ctx->prof);
     if (ctx->cache) _ak_cache_destroy(ctx->cache);
     _ak_optmemo_free_all(ctx);
     if (ctx->pool) _ak_pool_destroy(ctx->pool);
     _ak_host_free_all(ctx);
-    if (ctx->backend == AK_BACKEND_CUDA && ctx->native_ctx) {
-        _akT_CUdevice d = 0;
-        if (ctx->api->cuDeviceGet(&d, ctx->dev.device) == 0) ctx->api->cuDevicePrimaryCtxRelease(d);
-    }
+    ctx->bk->close(ctx);
     pthread_once(&_ak_bind_once, _ak_bind_make_key);
-    if (pthread_getspecific(_ak_bind_key) == (void*)ctx) pthread_setspecific(_ak_bind_key, NULL);
+    if (pthread_getspecific(_ak_bind_key) == (void*)ctx->serial) pthread_setspecific(_ak_bind_key, NULL);
     _ak_mutex_destroy(&ctx->lock);
     _ak_api_close(ctx->api);
     {
@@ -8221,102 +8413,12 @@ AKDEF ak_result ak_context_refresh_memory(ak_context* ctx) {
     return AK_OK;
 }
 AKDEF ak_result ak_device_synchronize(ak_context* ctx) {
-    int e = 0;
     ak_result r;
     if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_device_synchronize: ctx is NULL");
-    if (ctx->backend == AK_BACKEND_CPU) return AK_OK;
     if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    if (ctx->backend == AK_BACKEND_CUDA) {
-        e = ctx->api->cuCtxSynchronize();
-        if (e) return _ak_err(AK_ERROR_DEVICE, "cuCtxSynchronize failed: %s (%d)", _ak_cu_errstr(ctx->api, e), e);
-    } else {
-        e = ctx->api->hipDeviceSynchronize();
-        if (e) return _ak_err(AK_ERROR_DEVICE, "hipDeviceSynchronize failed: %s (%d)", _ak_hip_errstr(ctx->api, e), e);
-    }
-    return AK_OK;
+    return ctx->bk->synchronize(ctx);
 }
 
-/* --- raw device operations (declared in >>impl:context-struct) --- */
-static ak_result _ak_dev_alloc(ak_context* ctx, size_t bytes, void** out) {
-    int e;
-    ak_result r;
-    *out = NULL;
-    if (ctx->backend == AK_BACKEND_CPU) {
-        /* 256-byte aligned host memory */
-        void* p = NULL;
-        if (posix_memalign(&p, 256, bytes ? bytes : 1) != 0 || !p)
-            return _ak_err(AK_ERROR_OUT_OF_MEMORY, "host allocation of %zu bytes failed", bytes);
-        *out = p;
-        return AK_OK;
-    }
-    if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    if (ctx->backend == AK_BACKEND_CUDA) {
-        _akT_CUdeviceptr p = 0;
-        e = ctx->api->cuMemAlloc(&p, bytes);
-        if (e) return _ak_err(e == 2 ? AK_ERROR_OUT_OF_MEMORY : AK_ERROR_MEMORY, "cuMemAlloc(%zu) failed: %s (%d)", bytes, _ak_cu_errstr(ctx->api, e), e);
-        *out = (void*)(uintptr_t)p;
-    } else {
-        e = ctx->api->hipMalloc(out, bytes);
-        if (e) { *out = NULL; return _ak_err(e == 2 ? AK_ERROR_OUT_OF_MEMORY : AK_ERROR_MEMORY, "hipMalloc(%zu) failed: %s (%d)", bytes, _ak_hip_errstr(ctx->api, e), e); }
-    }
-    return AK_OK;
-}
-static void _ak_dev_free(ak_context* ctx, void* ptr) {
-    if (!ptr) return;
-    if (ctx->backend == AK_BACKEND_CPU) { free(ptr); return; }
-    if (_ak_bind(ctx) != AK_OK) return;
-    if (ctx->backend == AK_BACKEND_CUDA) ctx->api->cuMemFree((_akT_CUdeviceptr)(uintptr_t)ptr);
-    else ctx->api->hipFree(ptr);
-}
-static ak_result _ak_dev_mem_info(ak_context* ctx, size_t* fr, size_t* to) {
-    int e;
-    ak_result r;
-    if (ctx->backend == AK_BACKEND_CPU) {
-        long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE), avail = sysconf(_SC_AVPHYS_PAGES);
-        *to = (pages > 0 && psize > 0) ? (size_t)pages * (size_t)psize : 0;
-        *fr = (avail > 0 && psize > 0) ? (size_t)avail * (size_t)psize : 0;
-        return AK_OK;
-    }
-    if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    e = ctx->backend == AK_BACKEND_CUDA ? (int)ctx->api->cuMemGetInfo(fr, to) : (int)ctx->api->hipMemGetInfo(fr, to);
-    if (e) return _ak_err(AK_ERROR_DEVICE, "memory info query failed (%d)", e);
-    return AK_OK;
-}
-static ak_result _ak_event_new(ak_context* ctx, void** ev, unsigned flags) {
-    int e;
-    ak_result r;
-    *ev = NULL;
-    if (ctx->backend == AK_BACKEND_CPU) return AK_OK;
-    if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    e = ctx->backend == AK_BACKEND_CUDA ? (int)ctx->api->cuEventCreate(ev, flags) : (int)ctx->api->hipEventCreateWithFlags(ev, flags);
-    if (e) return _ak_err(AK_ERROR_DEVICE, "event creation failed: %s (%d)",
-                          ctx->backend == AK_BACKEND_CUDA ? _ak_cu_errstr(ctx->api, e) : _ak_hip_errstr(ctx->api, e), e);
-    return AK_OK;
-}
-static ak_result _ak_dev_event_create(ak_context* ctx, void** ev) { return _ak_event_new(ctx, ev, 0x2u /* disable timing */); }
-static ak_result _ak_dev_event_record(ak_context* ctx, void* ev, void* stream) {
-    int e;
-    ak_result r;
-    if (ctx->backend == AK_BACKEND_CPU || !ev) return AK_OK;
-    if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    e = ctx->backend == AK_BACKEND_CUDA ? (int)ctx->api->cuEventRecord(ev, stream) : (int)ctx->api->hipEventRecord(ev, stream);
-    if (e) return _ak_err(AK_ERROR_DEVICE, "event record failed: %s (%d)",
-                          ctx->backend == AK_BACKEND_CUDA ? _ak_cu_errstr(ctx->api, e) : _ak_hip_errstr(ctx->api, e), e);
-    return AK_OK;
-}
-static int _ak_dev_event_done(ak_context* ctx, void* ev) {
-    int e;
-    if (ctx->backend == AK_BACKEND_CPU || !ev) return 1;
-    if (_ak_bind(ctx) != AK_OK) return 1;
-    e = ctx->backend == AK_BACKEND_CUDA ? (int)ctx->api->cuEventQuery(ev) : (int)ctx->api->hipEventQuery(ev);
-    return e != 600 /* cudaErrorNotReady / hipErrorNotReady */;
-}
-static void _ak_dev_event_destroy(ak_context* ctx, void* ev) {
-    if (ctx->backend == AK_BACKEND_CPU || !ev) return;
-    if (_ak_bind(ctx) != AK_OK) return;
-    if (ctx->backend == AK_BACKEND_CUDA) ctx->api->cuEventDestroy(ev);
-    else ctx->api->hipEventDestroy(ev);
-}
 static void* _ak_native_stream(ak_stream* s) { return s ? s->native : NULL; }
 
 /* ==========================================================================

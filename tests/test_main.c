@@ -7,6 +7,7 @@
 #include "ti_pool.c"
 #include "ti_cache.c"
 #include "ti_races.c"
+#include "ti_backend.c"
 #include "ti_harden.c"
 #include <stdarg.h>
 #include <stdlib.h>
@@ -34,6 +35,7 @@
     X(pool_internals) \
     X(matrix) \
     X(races) \
+    X(backend) \
     X(compile_kernels) \
     X(harden)
 

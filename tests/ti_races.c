@@ -21,6 +21,7 @@ static _akT_CUresult akr_set_current(_akT_CUcontext c) { akr_current = c; akr_se
 static void akr_fake_ctx(ak_context* ctx, _ak_api* api, void* native) {
     memset(ctx, 0, sizeof *ctx);
     ctx->backend = AK_BACKEND_CUDA;
+    ctx->bk = &_ak_backend_cuda;
     ctx->api = api;
     ctx->native_ctx = native;
     ctx->serial = _ak_ctx_new_serial();
