@@ -1308,6 +1308,12 @@ typedef struct _ak_dev_ops {        /* raw device operations, no pool involved (
 } _ak_dev_ops;
 typedef struct _ak_backend_ops {
     ak_backend id;
+    int host_memory;           /* buffers are host memory, kernels run their C implementation (cpu) */
+    unsigned long long max_threads_per_dim;  /* grid x block per dimension (HIP counts in 32 bits), 0 = no limit */
+    const char* tracer;        /* "roctx" / "NVTX": profiling ranges also go to this tracer (NULL: none) */
+    const char* const* tracer_libs;  /* its libraries (NULL-terminated), push and pop symbols */
+    const char* tracer_push;
+    const char* tracer_pop;
     /* fill report (and dev when not NULL) for device `device`; AK_OK if usable */
     ak_result (*probe)(struct _ak_api* api, int device, ak_device_info* dev, ak_backend_report* rep);
     ak_result (*open)(ak_context* ctx);          /* after a successful probe (cuda: the primary context) */
@@ -1316,6 +1322,25 @@ typedef struct _ak_backend_ops {
     ak_result (*mem_info)(ak_context* ctx, size_t* free_bytes, size_t* total_bytes);
     ak_result (*event_new)(ak_context* ctx, void** ev, unsigned flags);  /* flags 0: timing; 2: ordering only */
     ak_result (*synchronize)(ak_context* ctx);   /* the whole device */
+    ak_result (*probe_features)(ak_context* ctx);  /* ak_context_probe: fp16/bf16 (and the compilers) */
+    /* copies (kind != AK_H2H; checked), memset, pinned host memory (error code, 0 = ok) */
+    ak_result (*copy)(ak_context* ctx, void* dst, const void* src, size_t bytes, ak_copy_kind kind, void* stream,
+                      int async, const char* fn);
+    ak_result (*memset)(ak_context* ctx, void* dst, int value, size_t bytes, void* stream);
+    int (*host_alloc)(ak_context* ctx, void** out, size_t bytes);
+    int (*host_free)(ak_context* ctx, void* ptr);
+    /* streams: priority clamped to the device's range; native handle out */
+    ak_result (*stream_create)(ak_context* ctx, int* priority, void** native);
+    void (*stream_destroy)(ak_context* ctx, void* native);
+    int (*stream_synchronize)(ak_context* ctx, void* native);       /* error code, 0 = ok */
+    ak_result (*event_synchronize)(ak_event* e);
+    ak_result (*event_elapsed)(ak_event* a, ak_event* b, float* ms);
+    /* modules (NULL on backends that do not compile: then kernels run on the host) */
+    int (*module_load)(ak_context* ctx, const void* data, void** module);
+    int (*module_function)(ak_context* ctx, void* module, const char* name, void** fn);
+    void (*module_unload)(ak_context* ctx, void* module);
+    const char* (*error_string)(ak_context* ctx, int e);
+    ak_result (*launch)(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_stream* stream, void** args);
     _ak_dev_ops dev;
 } _ak_backend_ops;
 
@@ -6859,21 +6884,17 @@ static void _ak_prof_gpu_warn(struct _ak_prof* p, const char* what) {
 
 /* ---- create / destroy (called by the context) ---- */
 static void _ak_prof_tools_open(struct _ak_prof* p) {
-    static const char* roctx[] = { "libroctx64.so", "libroctx64.so.4" };
-    static const char* nvtx[] = { "libnvToolsExt.so.1", "libnvToolsExt.so" };
-    const char** libs = NULL;
-    const char *push_sym = NULL, *pop_sym = NULL;
+    const char* const* libs = p->ctx->bk->tracer_libs;
+    const char *push_sym = p->ctx->bk->tracer_push, *pop_sym = p->ctx->bk->tracer_pop;
     char tried[256];
-    int n = 0, i;
+    int i;
     tried[0] = 0;
-    if (p->ctx->backend == AK_BACKEND_HIP) { libs = roctx; n = 2; push_sym = "roctxRangePushA"; pop_sym = "roctxRangePop"; }
-    else if (p->ctx->backend == AK_BACKEND_CUDA) { libs = nvtx; n = 2; push_sym = "nvtxRangePushA"; pop_sym = "nvtxRangePop"; }
     if (!libs) {
         _ak_log(&p->ctx->log, AK_LOG_INFO, AK_LOGITEM_PROF_TOOLS,
                 "no tracer library on the %s backend; regions are recorded by amdkit only", ak_backend_name(p->ctx->backend));
         return;
     }
-    for (i = 0; i < n; i++) {
+    for (i = 0; libs[i]; i++) {
         void* lib = _ak_dlopen(libs[i]);
         _ak_prof_push_fn push = NULL;
         _ak_prof_pop_fn pop = NULL;
@@ -6886,7 +6907,7 @@ static void _ak_prof_tools_open(struct _ak_prof* p) {
             _ak_dlpath(lib, push_sym, path, sizeof path);
             p->tool_lib = lib; p->push = push; p->pop = pop; p->tool_name = libs[i];
             _ak_log(&p->ctx->log, AK_LOG_INFO, AK_LOGITEM_PROF_TOOLS, "%s found (%s): regions also appear as %s ranges",
-                    libs[i], path[0] ? path : libs[i], p->ctx->backend == AK_BACKEND_HIP ? "roctx" : "NVTX");
+                    libs[i], path[0] ? path : libs[i], p->ctx->bk->tracer);
             return;
         }
         _ak_appendf(tried, sizeof tried, " (no %s/%s)", push_sym, pop_sym);
@@ -6921,7 +6942,7 @@ static ak_result _ak_prof_create(ak_context* ctx, struct _ak_prof** out) {
     p = (struct _ak_prof*)_ak_calloc(sizeof *p);
     if (!p) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "profiling: cannot allocate %u bytes", (unsigned)sizeof *p);
     p->ctx = ctx;
-    p->gpu = ctx->backend == AK_BACKEND_HIP || ctx->backend == AK_BACKEND_CUDA;
+    p->gpu = !ctx->bk->host_memory;
     p->max_inst = AK_PROF_MAX_INSTANCES;
     _ak_mutex_init(&p->lock);
     if (ctx->cfg.profiling) {
@@ -7837,6 +7858,15 @@ static ak_result _ak_bind(ak_context* ctx) {
     return AK_OK;
 }
 
+/* The device-ordinal step every probe shares: AK_ERROR_NO_DEVICE in the
+ * report when `device` is past the `n` devices `who` sees. */
+static ak_result _ak_probe_device_index(ak_backend_report* rep, int device, int n, const char* who) {
+    if (device < n) return AK_OK;
+    rep->status = AK_ERROR_NO_DEVICE;
+    _ak_fmt(rep->reason, sizeof rep->reason, "device %d requested, %s sees %d device%s", device, who, n, n == 1 ? "" : "s");
+    return rep->status;
+}
+
 /* Probe one backend into api/dev (dev may be NULL for a probe only).
  * Fills report; returns its status. */
 static ak_result _ak_probe_hip(_ak_api* api, int device, ak_device_info* dev, ak_backend_report* rep) {
@@ -7862,11 +7892,7 @@ static ak_result _ak_probe_hip(_ak_api* api, int device, ak_device_info* dev, ak
                  api->hip_path, api->hip_runtime_version, e ? _ak_hip_errstr(api, e) : "device count 0", e);
         return rep->status;
     }
-    if (device >= n) {
-        rep->status = AK_ERROR_NO_DEVICE;
-        _ak_fmt(rep->reason, sizeof rep->reason, "device %d requested, the HIP runtime sees %d", device, n);
-        return rep->status;
-    }
+    if (_ak_probe_device_index(rep, device, n, "the HIP runtime") != AK_OK) return rep->status;
     rep->status = AK_OK;
     _ak_fmt(rep->reason, sizeof rep->reason, "%s: %d device(s)", api->hip_path, n);
     if (dev) {
@@ -7937,11 +7963,7 @@ static ak_result _ak_probe_cuda(_ak_api* api, int device, ak_device_info* dev, a
         _ak_fmt(rep->reason, sizeof rep->reason, "%s loaded with %d device(s), but no NVRTC: %s", api->cuda_path, n, why);
         return rep->status;
     }
-    if (device >= n) {
-        rep->status = AK_ERROR_NO_DEVICE;
-        _ak_fmt(rep->reason, sizeof rep->reason, "device %d requested, the CUDA driver sees %d", device, n);
-        return rep->status;
-    }
+    if (_ak_probe_device_index(rep, device, n, "the CUDA driver") != AK_OK) return rep->status;
     rep->status = AK_OK;
     _ak_fmt(rep->reason, sizeof rep->reason, "%s + %s: %d device(s)", api->cuda_path, api->nvrtc_path, n);
     if (dev) {
@@ -7986,11 +8008,7 @@ static ak_result _ak_probe_cuda(_ak_api* api, int device, ak_device_info* dev, a
 static ak_result _ak_probe_cpu(int device, ak_device_info* dev, ak_backend_report* rep) {
     rep->backend = AK_BACKEND_CPU;
     rep->tried = 1;
-    if (device != 0) {
-        rep->status = AK_ERROR_NO_DEVICE;
-        _ak_fmt(rep->reason, sizeof rep->reason, "device %d requested, the cpu backend has one device (0)", device);
-        return rep->status;
-    }
+    if (_ak_probe_device_index(rep, device, 1, "the cpu backend") != AK_OK) return rep->status;
     rep->status = AK_OK;
     _ak_copy(rep->reason, sizeof rep->reason, "always available (CPU reference path)");
     if (dev) {
@@ -8126,7 +8144,15 @@ static void _ak_hip_ev_destroy(ak_context* ctx, void* ev) {
     if (!ev || _ak_bind(ctx) != AK_OK) return;
     ctx->api->hipEventDestroy(ev);
 }
-static ak_result _ak_hip_open(ak_context* ctx) { (void)ctx; return AK_OK; }
+/* The step both GPU backends end their open with: the arch row of the device. */
+static void _ak_set_arch_base(ak_device_info* dev);
+static void _ak_gpu_device_ready(ak_context* ctx) {
+    _ak_set_arch_base(&ctx->dev);
+    if (ak_arch_find(ctx->dev.arch, &ctx->dev.arch_info) != AK_OK) ctx->dev.arch_info = NULL;
+    ctx->dev.fp16 = -1; /* probed by ak_context_probe */
+    ctx->dev.bf16 = -1;
+}
+static ak_result _ak_hip_open(ak_context* ctx) { _ak_gpu_device_ready(ctx); return AK_OK; }
 static void _ak_hip_close(ak_context* ctx) { (void)ctx; }
 static ak_result _ak_hip_synchronize(ak_context* ctx) {
     int e = ctx->api->hipDeviceSynchronize();
@@ -8202,6 +8228,7 @@ static ak_result _ak_cuda_open(ak_context* ctx) {
     ctx->native_ctx = cc;
     ctx->api->cuCtxSetCurrent(cc);
     if (ctx->api->cuMemGetInfo(&fr, &to) == 0) { ctx->dev.mem_free = fr; ctx->dev.mem_total = to; }
+    _ak_gpu_device_ready(ctx);
     return AK_OK;
 }
 static void _ak_cuda_close(ak_context* ctx) {
@@ -8214,21 +8241,230 @@ static ak_result _ak_cuda_synchronize(ak_context* ctx) {
     return AK_OK;
 }
 
+/* cpu: the rest */
+static ak_result _ak_cpu_copy(ak_context* ctx, void* dst, const void* src, size_t bytes, ak_copy_kind kind, void* stream,
+                              int async, const char* fn) {
+    (void)ctx; (void)kind; (void)stream; (void)async; (void)fn;
+    memmove(dst, src, bytes);
+    return AK_OK;
+}
+static ak_result _ak_cpu_memset(ak_context* ctx, void* dst, int value, size_t bytes, void* stream) {
+    (void)ctx; (void)stream;
+    memset(dst, value, bytes);
+    return AK_OK;
+}
+static int _ak_cpu_host_alloc(ak_context* ctx, void** out, size_t bytes) { (void)ctx; return posix_memalign(out, 256, bytes); }
+static int _ak_cpu_host_free(ak_context* ctx, void* ptr) { (void)ctx; free(ptr); return 0; }
+static ak_result _ak_cpu_stream_create(ak_context* ctx, int* priority, void** native) { (void)ctx; (void)priority; *native = NULL; return AK_OK; }
+static void _ak_cpu_stream_destroy(ak_context* ctx, void* native) { (void)ctx; (void)native; }
+static int _ak_cpu_stream_synchronize(ak_context* ctx, void* native) { (void)ctx; (void)native; return 0; }
+static ak_result _ak_cpu_event_synchronize(ak_event* e) { (void)e; return AK_OK; }
+static ak_result _ak_cpu_event_elapsed(ak_event* a, ak_event* b, float* ms) {   /* host clock at record */
+    *ms = (float)((double)((int64_t)(b->host_ns - a->host_ns)) / 1e6);
+    return AK_OK;
+}
+static const char* _ak_cpu_error_string(ak_context* ctx, int e) { (void)ctx; (void)e; return "cpu backend"; }
+/* No device compiler; list the offline ones (ak_compile_offline) as the compiler. */
+static ak_result _ak_cpu_probe_features(ak_context* ctx) {
+    char why[512];
+    int hip_ok, nv_ok;
+    ctx->dev.fp16 = 1;
+    ctx->dev.bf16 = 1;
+    _ak_mutex_lock(&ctx->lock);
+    hip_ok = _ak_load_hiprtc(ctx->api, why, sizeof why);
+    nv_ok = _ak_load_nvrtc(ctx->api, why, sizeof why);
+    _ak_mutex_unlock(&ctx->lock);
+    ctx->dev.compiler_version[0] = 0;
+    ctx->dev.compiler_library[0] = 0;
+    if (hip_ok) {
+        _ak_appendf(ctx->dev.compiler_version, sizeof ctx->dev.compiler_version, "hipRTC %d.%d", ctx->api->hiprtc_major, ctx->api->hiprtc_minor);
+        _ak_appendf(ctx->dev.compiler_library, sizeof ctx->dev.compiler_library, "%s", ctx->api->hiprtc_path);
+    }
+    if (nv_ok) {
+        _ak_appendf(ctx->dev.compiler_version, sizeof ctx->dev.compiler_version, "%sNVRTC %d.%d", hip_ok ? ", " : "",
+                    ctx->api->nvrtc_major, ctx->api->nvrtc_minor);
+        _ak_appendf(ctx->dev.compiler_library, sizeof ctx->dev.compiler_library, "%s%s", hip_ok ? " " : "", ctx->api->nvrtc_path);
+    }
+    _ak_appendf(ctx->dev.compiler_version, sizeof ctx->dev.compiler_version, "%s",
+                hip_ok || nv_ok ? " (offline compiles only)" : "none");
+    return AK_OK;
+}
+static ak_result _ak_gpu_probe_features(ak_context* ctx);    /* >>impl:memory (runs a probe kernel) */
+static ak_result _ak_cpu_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_stream* stream, void** args);
+static ak_result _ak_hip_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_stream* stream, void** args);
+static ak_result _ak_cuda_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_stream* stream, void** args);
+
+/* hip: the rest */
+static const char* _ak_hip_error_string(ak_context* ctx, int e) { return _ak_hip_errstr(ctx->api, e); }
+static ak_result _ak_hip_copy(ak_context* ctx, void* dst, const void* src, size_t bytes, ak_copy_kind kind, void* stream,
+                              int async, const char* fn) {
+    _ak_api* a = ctx->api;
+    ak_result r;
+    int e;
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    e = async ? a->hipMemcpyAsync(dst, src, bytes, (int)kind, stream) : a->hipMemcpy(dst, src, bytes, (int)kind);
+    if (e) return _ak_err(AK_ERROR_MEMORY, "%s of %zu bytes (kind %d) failed: %s (%d)", fn, bytes, (int)kind, _ak_hip_errstr(a, e), e);
+    return AK_OK;
+}
+static ak_result _ak_hip_memset(ak_context* ctx, void* dst, int value, size_t bytes, void* stream) {
+    ak_result r;
+    int e;
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    e = ctx->api->hipMemsetAsync(dst, value, bytes, stream);
+    if (e) return _ak_err(AK_ERROR_MEMORY, "ak_memset of %zu bytes failed (%d)", bytes, e);
+    return AK_OK;
+}
+static int _ak_hip_host_alloc(ak_context* ctx, void** out, size_t bytes) {
+    if (_ak_bind(ctx) != AK_OK) return -1;
+    return ctx->api->hipHostMalloc(out, bytes, 0);
+}
+static int _ak_hip_host_free(ak_context* ctx, void* ptr) {
+    if (_ak_bind(ctx) != AK_OK) return -1;
+    return ctx->api->hipHostFree(ptr);
+}
+static ak_result _ak_hip_stream_create(ak_context* ctx, int* priority, void** native) {
+    int least = 0, greatest = 0, e;
+    ak_result r;
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    if (ctx->api->hipDeviceGetStreamPriorityRange) ctx->api->hipDeviceGetStreamPriorityRange(&least, &greatest);
+    if (*priority > least) *priority = least;          /* greatest priority is the most negative */
+    if (*priority < greatest) *priority = greatest;
+    e = ctx->api->hipStreamCreateWithPriority(native, 0, *priority);
+    if (e) return _ak_err(AK_ERROR_DEVICE, "hipStreamCreateWithPriority failed: %s (%d)", _ak_hip_errstr(ctx->api, e), e);
+    return AK_OK;
+}
+static void _ak_hip_stream_destroy(ak_context* ctx, void* native) {
+    if (native && _ak_bind(ctx) == AK_OK) ctx->api->hipStreamDestroy(native);
+}
+static int _ak_hip_stream_synchronize(ak_context* ctx, void* native) { return ctx->api->hipStreamSynchronize(native); }
+static ak_result _ak_hip_event_synchronize(ak_event* e) {
+    ak_result r;
+    int err;
+    if ((r = _ak_bind(e->ctx)) != AK_OK) return r;
+    err = e->ctx->api->hipEventSynchronize(e->native);
+    if (err) return _ak_err(AK_ERROR_DEVICE, "ak_event_synchronize failed (%d)", err);
+    return AK_OK;
+}
+static ak_result _ak_hip_event_elapsed(ak_event* a, ak_event* b, float* ms) {
+    ak_result r;
+    int err;
+    if ((r = _ak_bind(a->ctx)) != AK_OK) return r;
+    if ((r = _ak_hip_event_synchronize(b)) != AK_OK) return r;
+    err = a->ctx->api->hipEventElapsedTime(ms, a->native, b->native);
+    if (err) return _ak_err(AK_ERROR_DEVICE, "ak_event_elapsed_ms failed (%d)", err);
+    return AK_OK;
+}
+static int _ak_hip_module_load(ak_context* ctx, const void* data, void** module) { return ctx->api->hipModuleLoadData(module, data); }
+static int _ak_hip_module_function(ak_context* ctx, void* module, const char* name, void** fn) {
+    return ctx->api->hipModuleGetFunction(fn, module, name);
+}
+static void _ak_hip_module_unload(ak_context* ctx, void* module) { ctx->api->hipModuleUnload(module); }
+
+/* cuda: the rest */
+static const char* _ak_cuda_error_string(ak_context* ctx, int e) { return _ak_cu_errstr(ctx->api, e); }
+static ak_result _ak_cuda_copy(ak_context* ctx, void* dst, const void* src, size_t bytes, ak_copy_kind kind, void* s,
+                               int async, const char* fn) {
+    _ak_api* a = ctx->api;
+    _akT_CUdeviceptr d = (_akT_CUdeviceptr)(uintptr_t)dst, sp = (_akT_CUdeviceptr)(uintptr_t)src;
+    ak_result r;
+    int e;
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    if (kind == AK_H2D) e = async ? a->cuMemcpyHtoDAsync(d, src, bytes, s) : a->cuMemcpyHtoD(d, src, bytes);
+    else if (kind == AK_D2H) e = async ? a->cuMemcpyDtoHAsync(dst, sp, bytes, s) : a->cuMemcpyDtoH(dst, sp, bytes);
+    else e = async ? a->cuMemcpyDtoDAsync(d, sp, bytes, s) : a->cuMemcpyDtoD(d, sp, bytes);
+    if (e) return _ak_err(AK_ERROR_MEMORY, "%s of %zu bytes (kind %d) failed: %s (%d)", fn, bytes, (int)kind, _ak_cu_errstr(a, e), e);
+    return AK_OK;
+}
+static ak_result _ak_cuda_memset(ak_context* ctx, void* dst, int value, size_t bytes, void* stream) {
+    ak_result r;
+    int e;
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    e = ctx->api->cuMemsetD8Async((_akT_CUdeviceptr)(uintptr_t)dst, (unsigned char)value, bytes, stream);
+    if (e) return _ak_err(AK_ERROR_MEMORY, "ak_memset of %zu bytes failed (%d)", bytes, e);
+    return AK_OK;
+}
+static int _ak_cuda_host_alloc(ak_context* ctx, void** out, size_t bytes) {
+    if (_ak_bind(ctx) != AK_OK) return -1;
+    return ctx->api->cuMemAllocHost(out, bytes);
+}
+static int _ak_cuda_host_free(ak_context* ctx, void* ptr) {
+    if (_ak_bind(ctx) != AK_OK) return -1;
+    return ctx->api->cuMemFreeHost(ptr);
+}
+static ak_result _ak_cuda_stream_create(ak_context* ctx, int* priority, void** native) {
+    int least = 0, greatest = 0, e;
+    ak_result r;
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    if (ctx->api->cuCtxGetStreamPriorityRange) ctx->api->cuCtxGetStreamPriorityRange(&least, &greatest);
+    if (*priority > least) *priority = least;          /* greatest priority is the most negative */
+    if (*priority < greatest) *priority = greatest;
+    e = ctx->api->cuStreamCreateWithPriority(native, 0, *priority);
+    if (e) return _ak_err(AK_ERROR_DEVICE, "cuStreamCreateWithPriority failed: %s (%d)", _ak_cu_errstr(ctx->api, e), e);
+    return AK_OK;
+}
+static void _ak_cuda_stream_destroy(ak_context* ctx, void* native) {
+    if (native && _ak_bind(ctx) == AK_OK) ctx->api->cuStreamDestroy(native);
+}
+static int _ak_cuda_stream_synchronize(ak_context* ctx, void* native) { return ctx->api->cuStreamSynchronize(native); }
+static ak_result _ak_cuda_event_synchronize(ak_event* e) {
+    ak_result r;
+    int err;
+    if ((r = _ak_bind(e->ctx)) != AK_OK) return r;
+    err = e->ctx->api->cuEventSynchronize(e->native);
+    if (err) return _ak_err(AK_ERROR_DEVICE, "ak_event_synchronize failed (%d)", err);
+    return AK_OK;
+}
+static ak_result _ak_cuda_event_elapsed(ak_event* a, ak_event* b, float* ms) {
+    ak_result r;
+    int err;
+    if ((r = _ak_bind(a->ctx)) != AK_OK) return r;
+    if ((r = _ak_cuda_event_synchronize(b)) != AK_OK) return r;
+    err = a->ctx->api->cuEventElapsedTime(ms, a->native, b->native);
+    if (err) return _ak_err(AK_ERROR_DEVICE, "ak_event_elapsed_ms failed (%d)", err);
+    return AK_OK;
+}
+static int _ak_cuda_module_load(ak_context* ctx, const void* data, void** module) { return ctx->api->cuModuleLoadData(module, data); }
+static int _ak_cuda_module_function(ak_context* ctx, void* module, const char* name, void** fn) {
+    return ctx->api->cuModuleGetFunction(fn, module, name);
+}
+static void _ak_cuda_module_unload(ak_context* ctx, void* module) { ctx->api->cuModuleUnload(module); }
+
+static const char* const _ak_roctx_libs[] = { "libroctx64.so", "libroctx64.so.4", NULL };
+static const char* const _ak_nvtx_libs[] = { "libnvToolsExt.so.1", "libnvToolsExt.so", NULL };
+
+#define _AK_BACKEND_OPS(p) \
+    _ak_##p##_probe, _ak_##p##_open, _ak_##p##_close, _ak_##p##_make_current, _ak_##p##_mem_info, _ak_##p##_event_new, \
+    _ak_##p##_synchronize, _ak_##p##_probe_features, _ak_##p##_copy, _ak_##p##_memset, _ak_##p##_host_alloc, \
+    _ak_##p##_host_free, _ak_##p##_stream_create, _ak_##p##_stream_destroy, _ak_##p##_stream_synchronize, \
+    _ak_##p##_event_synchronize, _ak_##p##_event_elapsed, _ak_##p##_module_load, _ak_##p##_module_function, \
+    _ak_##p##_module_unload, _ak_##p##_error_string, _ak_##p##_launch, \
+    { _ak_##p##_alloc, _ak_##p##_free, _ak_##p##_ev_create, _ak_##p##_ev_record, _ak_##p##_ev_done, _ak_##p##_ev_destroy }
+#define _ak_hip_probe _ak_probe_hip
+#define _ak_cuda_probe _ak_probe_cuda
+#define _ak_hip_probe_features _ak_gpu_probe_features
+#define _ak_cuda_probe_features _ak_gpu_probe_features
+#define _ak_cpu_make_current NULL          /* nothing to bind */
+#define _ak_cpu_module_load NULL           /* nothing compiled: kernels run their C implementation */
+#define _ak_cpu_module_function NULL
+#define _ak_cpu_module_unload NULL
 static const _ak_backend_ops _ak_backend_hip = {
-    AK_BACKEND_HIP, _ak_probe_hip, _ak_hip_open, _ak_hip_close, _ak_hip_make_current, _ak_hip_mem_info,
-    _ak_hip_event_new, _ak_hip_synchronize,
-    { _ak_hip_alloc, _ak_hip_free, _ak_hip_ev_create, _ak_hip_ev_record, _ak_hip_ev_done, _ak_hip_ev_destroy }
+    AK_BACKEND_HIP, 0, 0xffffffffull, "roctx", _ak_roctx_libs, "roctxRangePushA", "roctxRangePop", _AK_BACKEND_OPS(hip)
 };
 static const _ak_backend_ops _ak_backend_cuda = {
-    AK_BACKEND_CUDA, _ak_probe_cuda, _ak_cuda_open, _ak_cuda_close, _ak_cuda_make_current, _ak_cuda_mem_info,
-    _ak_cuda_event_new, _ak_cuda_synchronize,
-    { _ak_cuda_alloc, _ak_cuda_free, _ak_cuda_ev_create, _ak_cuda_ev_record, _ak_cuda_ev_done, _ak_cuda_ev_destroy }
+    AK_BACKEND_CUDA, 0, 0, "NVTX", _ak_nvtx_libs, "nvtxRangePushA", "nvtxRangePop", _AK_BACKEND_OPS(cuda)
 };
 static const _ak_backend_ops _ak_backend_cpu = {
-    AK_BACKEND_CPU, _ak_cpu_probe, _ak_cpu_open, _ak_cpu_close, NULL, _ak_cpu_mem_info,
-    _ak_cpu_event_new, _ak_cpu_synchronize,
-    { _ak_cpu_alloc, _ak_cpu_free, _ak_cpu_ev_create, _ak_cpu_ev_record, _ak_cpu_ev_done, _ak_cpu_ev_destroy }
+    AK_BACKEND_CPU, 1, 0, NULL, NULL, NULL, NULL, _AK_BACKEND_OPS(cpu)
 };
+#undef _ak_hip_probe
+#undef _ak_cuda_probe
+#undef _ak_hip_probe_features
+#undef _ak_cuda_probe_features
+#undef _ak_cpu_make_current
+#undef _ak_cpu_module_load
+#undef _ak_cpu_module_function
+#undef _ak_cpu_module_unload
+#undef _AK_BACKEND_OPS
 /* In AUTO's order of preference (and ak_backend_report order). */
 static const _ak_backend_ops* const _ak_backends[3] = { &_ak_backend_hip, &_ak_backend_cuda, &_ak_backend_cpu };
 
@@ -8341,12 +8577,6 @@ AKDEF ak_result ak_context_create(const ak_config* cfg_in, ak_context** out) {
     if ((r = ctx->bk->open(ctx)) != AK_OK) {
         _ak_mutex_destroy(&ctx->lock); _ak_api_close(ctx->api); _ak_ctx_free(&cfg, ctx);
         return r;
-    }
-    if (ctx->backend != AK_BACKEND_CPU) {
-        _ak_set_arch_base(&ctx->dev);
-        if (ak_arch_find(ctx->dev.arch, &ctx->dev.arch_info) != AK_OK) ctx->dev.arch_info = NULL;
-        ctx->dev.fp16 = -1; /* probed by ak_context_probe */
-        ctx->dev.bf16 = -1;
     }
     ak_clear_error();
     /* Validate again against the architecture (strict errors, downgrades, auto values). */
@@ -8511,7 +8741,7 @@ static ak_result _ak_compiler_ready(ak_context* ctx, _ak_toolchain tc, const cha
 /* Wave size kernels are built for on a target. */
 static int _ak_target_wave(const ak_context* ctx, const char* target) {
     const ak_arch_info* a = NULL;
-    if (ctx->backend != AK_BACKEND_CPU && !strcmp(target, ctx->dev.arch) && ctx->dev.wave_size > 0) return ctx->dev.wave_size;
+    if (!strcmp(target, ctx->dev.arch) && ctx->dev.wave_size > 0) return ctx->dev.wave_size;   /* the device's own target */
     if (ak_arch_find(target, &a) == AK_OK && a) return a->wave_size;
     if (!strncmp(target, "gfx9", 4)) return 64;
     return 32;
@@ -8984,12 +9214,11 @@ static ak_result _ak_load_cb(void* user, const void* data, size_t size, void** l
     if ((r = _ak_bind(ctx)) != AK_OK) return r;
     L = (_ak_loaded*)_ak_calloc(sizeof *L);
     if (!L) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "out of host memory loading a module");
-    e = ctx->backend == AK_BACKEND_CUDA ? (int)ctx->api->cuModuleLoadData(&L->module, data)
-                                        : (int)ctx->api->hipModuleLoadData(&L->module, data);
+    e = ctx->bk->module_load(ctx, data, &L->module);
     if (e) {
         _ak_dealloc(L);
         return _ak_err(AK_ERROR_DEVICE, "loading the code object of %s (%s) failed: %s (%d)", j->kernel_name, j->source_name,
-                       ctx->backend == AK_BACKEND_CUDA ? _ak_cu_errstr(ctx->api, e) : _ak_hip_errstr(ctx->api, e), e);
+                       ctx->bk->error_string(ctx, e), e);
     }
     _ak_mutex_init(&L->lock);
     *loaded = L;
@@ -9004,12 +9233,11 @@ static ak_result _ak_loaded_function(ak_context* ctx, _ak_loaded* L, const char*
     for (i = 0; i < L->n; i++)
         if (!strcmp(L->fns[i].name, name)) { *fn = L->fns[i].fn; _ak_mutex_unlock(&L->lock); return AK_OK; }
     if ((r = _ak_bind(ctx)) != AK_OK) { _ak_mutex_unlock(&L->lock); return r; }
-    e = ctx->backend == AK_BACKEND_CUDA ? (int)ctx->api->cuModuleGetFunction(fn, L->module, name)
-                                        : (int)ctx->api->hipModuleGetFunction(fn, L->module, name);
+    e = ctx->bk->module_function(ctx, L->module, name, fn);
     if (e) {
         _ak_mutex_unlock(&L->lock);
         return _ak_err(AK_ERROR_NOT_FOUND, "kernel '%s' not found in the compiled module (is it extern \"C\" __global__?): %s", name,
-                       ctx->backend == AK_BACKEND_CUDA ? _ak_cu_errstr(ctx->api, e) : _ak_hip_errstr(ctx->api, e));
+                       ctx->bk->error_string(ctx, e));
     }
     if (L->n == L->cap) {
         int nc = L->cap ? L->cap * 2 : 8;
@@ -9027,10 +9255,7 @@ static void _ak_unload_cb(void* user, void* loaded) {
     ak_context* ctx = (ak_context*)user;
     _ak_loaded* L = (_ak_loaded*)loaded;
     if (!L) return;
-    if (L->module && _ak_bind(ctx) == AK_OK) {
-        if (ctx->backend == AK_BACKEND_CUDA) ctx->api->cuModuleUnload(L->module);
-        else if (ctx->backend == AK_BACKEND_HIP) ctx->api->hipModuleUnload(L->module);
-    }
+    if (L->module && ctx->bk->module_unload && _ak_bind(ctx) == AK_OK) ctx->bk->module_unload(ctx, L->module);
     while (L->n > 0) _ak_dealloc(L->fns[--L->n].name);
     _ak_dealloc(L->fns);
     _ak_mutex_destroy(&L->lock);
@@ -9051,7 +9276,7 @@ AKDEF ak_result ak_kernel_get(ak_context* ctx, const char* source, const char* k
     if (!k) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "out of host memory");
     k->ctx = ctx;
     _ak_copy(k->name, sizeof k->name, kernel_name);
-    if (ctx->backend != AK_BACKEND_CPU) {
+    if (ctx->bk->module_load) {   /* a backend that compiles (else the kernel runs its C implementation) */
         _ak_opts opts;
         _ak_str canon = { NULL, 0, 0, 0 };
         _ak_compile_job job;
@@ -9121,9 +9346,10 @@ static ak_result _ak_launch_geometry(const ak_context* ctx, const char* name, ak
             return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): grid.%c = %u blocks, the device allows at most %llu", name,
                            axis[i], g[i], mg);
         /* HIP counts threads per dimension in 32 bits (grid x block) */
-        if (ctx->backend == AK_BACKEND_HIP && (unsigned long long)g[i] * b[i] > 0xffffffffull)
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): grid.%c x block.%c = %llu threads, over HIP's 2^32 - 1",
-                           name, axis[i], axis[i], (unsigned long long)g[i] * b[i]);
+        if (ctx->bk->max_threads_per_dim && (unsigned long long)g[i] * b[i] > ctx->bk->max_threads_per_dim)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): grid.%c x block.%c = %llu threads, over %s's limit of %llu",
+                           name, axis[i], axis[i], (unsigned long long)g[i] * b[i], ak_backend_name(ctx->backend),
+                           ctx->bk->max_threads_per_dim);
     }
     if ((unsigned long long)block.x * block.y * block.z > mt)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): block (%u,%u,%u) has %llu threads, the device allows %llu",
@@ -9133,41 +9359,57 @@ static ak_result _ak_launch_geometry(const ak_context* ctx, const char* name, ak
 
 AKDEF ak_result ak_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_stream* stream, void** args) {
     ak_context* ctx;
-    int e;
     ak_result r;
     if (!k) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch: kernel is NULL");
     ctx = k->ctx;
     if ((r = _ak_launch_geometry(ctx, k->name, grid, block)) != AK_OK) return r;
     if (stream && stream->ctx != ctx)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): stream '%s' belongs to another context", k->name, stream->name);
-    if (ctx->backend == AK_BACKEND_CPU) {
-        ak_launch_info info;
-        if (!k->cpu)
-            return _ak_err(AK_ERROR_LAUNCH, "ak_launch(%s): the cpu backend needs a CPU implementation (ak_kernel_set_cpu)", k->name);
-        info.grid = grid; info.block = block; info.shared_bytes = shmem; info.user_data = k->cpu_user;
-        k->cpu(&info, args);
-        return AK_OK;
-    }
-    if (shmem > ctx->dev.shared_mem_per_block)
+    return ctx->bk->launch(k, grid, block, shmem, stream, args);
+}
+/* The backends' launches (the table in >>impl:backend points here). */
+static ak_result _ak_cpu_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_stream* stream, void** args) {
+    ak_launch_info info;
+    (void)stream;
+    if (!k->cpu)
+        return _ak_err(AK_ERROR_LAUNCH, "ak_launch(%s): the cpu backend needs a CPU implementation (ak_kernel_set_cpu)", k->name);
+    info.grid = grid; info.block = block; info.shared_bytes = shmem; info.user_data = k->cpu_user;
+    k->cpu(&info, args);
+    return AK_OK;
+}
+static ak_result _ak_launch_shmem_check(ak_kernel* k, size_t shmem) {
+    if (shmem > k->ctx->dev.shared_mem_per_block)
         return _ak_err(AK_ERROR_LAUNCH, "ak_launch(%s): %zu bytes of dynamic shared memory, the device allows %zu",
-                       k->name, shmem, ctx->dev.shared_mem_per_block);
+                       k->name, shmem, k->ctx->dev.shared_mem_per_block);
+    return AK_OK;
+}
+static ak_result _ak_cuda_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_stream* stream, void** args) {
+    ak_context* ctx = k->ctx;
+    ak_result r;
+    int e;
+    if ((r = _ak_launch_shmem_check(k, shmem)) != AK_OK) return r;
     if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    if (ctx->backend == AK_BACKEND_CUDA) {
-        if (shmem > 48 * 1024 && shmem > k->shmem_optin && ctx->api->cuFuncSetAttribute) {
-            e = ctx->api->cuFuncSetAttribute(k->fn, _AK_CU_FUNC_MAX_DYN_SHMEM, (int)shmem);
-            if (e) return _ak_err(AK_ERROR_LAUNCH, "ak_launch(%s): raising the shared memory limit to %zu failed: %s", k->name, shmem, _ak_cu_errstr(ctx->api, e));
-            k->shmem_optin = shmem;
-        }
-        e = ctx->api->cuLaunchKernel(k->fn, grid.x, grid.y, grid.z, block.x, block.y, block.z, (unsigned)shmem,
-                                     _ak_native_stream(stream), args, NULL);
-        if (e) return _ak_err(AK_ERROR_LAUNCH, "ak_launch(%s) grid (%u,%u,%u) block (%u,%u,%u) shmem %zu: %s (%d)", k->name,
-                              grid.x, grid.y, grid.z, block.x, block.y, block.z, shmem, _ak_cu_errstr(ctx->api, e), e);
-    } else {
-        e = ctx->api->hipModuleLaunchKernel(k->fn, grid.x, grid.y, grid.z, block.x, block.y, block.z, (unsigned)shmem,
-                                            _ak_native_stream(stream), args, NULL);
-        if (e) return _ak_err(AK_ERROR_LAUNCH, "ak_launch(%s) grid (%u,%u,%u) block (%u,%u,%u) shmem %zu: %s (%d)", k->name,
-                              grid.x, grid.y, grid.z, block.x, block.y, block.z, shmem, _ak_hip_errstr(ctx->api, e), e);
+    if (shmem > 48 * 1024 && shmem > k->shmem_optin && ctx->api->cuFuncSetAttribute) {
+        e = ctx->api->cuFuncSetAttribute(k->fn, _AK_CU_FUNC_MAX_DYN_SHMEM, (int)shmem);
+        if (e) return _ak_err(AK_ERROR_LAUNCH, "ak_launch(%s): raising the shared memory limit to %zu failed: %s", k->name, shmem, _ak_cu_errstr(ctx->api, e));
+        k->shmem_optin = shmem;
     }
+    e = ctx->api->cuLaunchKernel(k->fn, grid.x, grid.y, grid.z, block.x, block.y, block.z, (unsigned)shmem,
+                                 _ak_native_stream(stream), args, NULL);
+    if (e) return _ak_err(AK_ERROR_LAUNCH, "ak_launch(%s) grid (%u,%u,%u) block (%u,%u,%u) shmem %zu: %s (%d)", k->name,
+                          grid.x, grid.y, grid.z, block.x, block.y, block.z, shmem, _ak_cu_errstr(ctx->api, e), e);
+    return AK_OK;
+}
+static ak_result _ak_hip_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_stream* stream, void** args) {
+    ak_context* ctx = k->ctx;
+    ak_result r;
+    int e;
+    if ((r = _ak_launch_shmem_check(k, shmem)) != AK_OK) return r;
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    e = ctx->api->hipModuleLaunchKernel(k->fn, grid.x, grid.y, grid.z, block.x, block.y, block.z, (unsigned)shmem,
+                                        _ak_native_stream(stream), args, NULL);
+    if (e) return _ak_err(AK_ERROR_LAUNCH, "ak_launch(%s) grid (%u,%u,%u) block (%u,%u,%u) shmem %zu: %s (%d)", k->name,
+                          grid.x, grid.y, grid.z, block.x, block.y, block.z, shmem, _ak_hip_errstr(ctx->api, e), e);
     return AK_OK;
 }
 
@@ -9225,7 +9467,7 @@ AKDEF ak_result ak_check(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem
         if (!args->value[i].p || !args->bytes[i]) { r = _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_check: buffer argument %d is NULL or empty", i); goto done; }
         host.value[i].p = _ak_alloc(args->bytes[i]);
         if (!host.value[i].p) { r = _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_check: no host memory for argument %d", i); goto done; }
-        if ((r = ak_memcpy(ctx, host.value[i].p, args->value[i].p, args->bytes[i], ctx->backend == AK_BACKEND_CPU ? AK_H2H : AK_D2H)) != AK_OK) goto done;
+        if ((r = ak_memcpy(ctx, host.value[i].p, args->value[i].p, args->bytes[i], AK_D2H)) != AK_OK) goto done;
     }
     if ((r = ak_launch(k, grid, block, shmem, NULL, ak_args_params(args))) != AK_OK) goto done;
     if ((r = ak_stream_synchronize(ctx, NULL)) != AK_OK) goto done;
@@ -9238,7 +9480,7 @@ AKDEF ak_result ak_check(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem
         if (!es) { r = _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_check: argument %d has an unknown dtype", i); goto done; }
         gpu_out[i] = _ak_alloc(args->bytes[i]);
         if (!gpu_out[i]) { r = _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_check: no host memory"); goto done; }
-        if ((r = ak_memcpy(ctx, gpu_out[i], args->value[i].p, args->bytes[i], ctx->backend == AK_BACKEND_CPU ? AK_H2H : AK_D2H)) != AK_OK) goto done;
+        if ((r = ak_memcpy(ctx, gpu_out[i], args->value[i].p, args->bytes[i], AK_D2H)) != AK_OK) goto done;
         n = args->bytes[i] / es;
         for (j = 0; j < n; j++) {
             double g = ak_elem_get(gpu_out[i], args->dtype[i], j);
@@ -9271,7 +9513,6 @@ done:
  * ========================================================================== */
 static ak_result _ak_copy_impl(ak_context* ctx, void* dst, const void* src, size_t bytes, ak_copy_kind kind,
                                ak_stream* stream, int async) {
-    int e = 0;
     ak_result r;
     const char* fn = async ? "ak_memcpy_async" : "ak_memcpy";
     if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", fn);
@@ -9281,28 +9522,12 @@ static ak_result _ak_copy_impl(ak_context* ctx, void* dst, const void* src, size
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: copy kind %d is not AK_H2D, AK_D2H, AK_D2D or AK_H2H", fn, (int)kind);
     if (bytes > (SIZE_MAX >> 1)) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %zu bytes is not a plausible size", fn, bytes);
     if (stream && stream->ctx != ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: stream belongs to another context", fn);
-    if (ctx->backend == AK_BACKEND_CPU || kind == AK_H2H) {
-        if (kind == AK_H2H && ctx->backend != AK_BACKEND_CPU && async) {
-            if ((r = ak_stream_synchronize(ctx, stream)) != AK_OK) return r;
-        }
+    if (kind == AK_H2H) {   /* host to host: after the stream's work when asynchronous */
+        if (async && (r = ak_stream_synchronize(ctx, stream)) != AK_OK) return r;
         memmove(dst, src, bytes);
         return AK_OK;
     }
-    if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    if (ctx->backend == AK_BACKEND_CUDA) {
-        _ak_api* a = ctx->api;
-        void* s = _ak_native_stream(stream);
-        _akT_CUdeviceptr d = (_akT_CUdeviceptr)(uintptr_t)dst, sp = (_akT_CUdeviceptr)(uintptr_t)src;
-        if (kind == AK_H2D) e = async ? a->cuMemcpyHtoDAsync(d, src, bytes, s) : a->cuMemcpyHtoD(d, src, bytes);
-        else if (kind == AK_D2H) e = async ? a->cuMemcpyDtoHAsync(dst, sp, bytes, s) : a->cuMemcpyDtoH(dst, sp, bytes);
-        else e = async ? a->cuMemcpyDtoDAsync(d, sp, bytes, s) : a->cuMemcpyDtoD(d, sp, bytes);
-        if (e) return _ak_err(AK_ERROR_MEMORY, "%s of %zu bytes (kind %d) failed: %s (%d)", fn, bytes, (int)kind, _ak_cu_errstr(a, e), e);
-    } else {
-        _ak_api* a = ctx->api;
-        e = async ? a->hipMemcpyAsync(dst, src, bytes, (int)kind, _ak_native_stream(stream)) : a->hipMemcpy(dst, src, bytes, (int)kind);
-        if (e) return _ak_err(AK_ERROR_MEMORY, "%s of %zu bytes (kind %d) failed: %s (%d)", fn, bytes, (int)kind, _ak_hip_errstr(a, e), e);
-    }
-    return AK_OK;
+    return ctx->bk->copy(ctx, dst, src, bytes, kind, _ak_native_stream(stream), async, fn);
 }
 AKDEF ak_result ak_memcpy(ak_context* ctx, void* dst, const void* src, size_t bytes, ak_copy_kind kind) {
     return _ak_copy_impl(ctx, dst, src, bytes, kind, NULL, 0);
@@ -9311,44 +9536,26 @@ AKDEF ak_result ak_memcpy_async(ak_context* ctx, void* dst, const void* src, siz
     return _ak_copy_impl(ctx, dst, src, bytes, kind, stream, 1);
 }
 AKDEF ak_result ak_memset(ak_context* ctx, void* dst, int value, size_t bytes, ak_stream* stream) {
-    int e;
-    ak_result r;
     if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_memset: ctx is NULL");
     if (bytes == 0) return AK_OK;
     if (!dst) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_memset: destination is NULL (%zu bytes)", bytes);
     if (bytes > (SIZE_MAX >> 1)) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_memset: %zu bytes is not a plausible size", bytes);
     if (stream && stream->ctx != ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_memset: stream belongs to another context");
-    if (ctx->backend == AK_BACKEND_CPU) { memset(dst, value, bytes); return AK_OK; }
-    if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    if (ctx->backend == AK_BACKEND_CUDA)
-        e = ctx->api->cuMemsetD8Async((_akT_CUdeviceptr)(uintptr_t)dst, (unsigned char)value, bytes, _ak_native_stream(stream));
-    else
-        e = ctx->api->hipMemsetAsync(dst, value, bytes, _ak_native_stream(stream));
-    if (e) return _ak_err(AK_ERROR_MEMORY, "ak_memset of %zu bytes failed (%d)", bytes, e);
-    return AK_OK;
+    return ctx->bk->memset(ctx, dst, value, bytes, _ak_native_stream(stream));
 }
 /* Pinned host memory. Every pointer handed out is recorded in ctx->host_live
  * (the pool's address hash, values unused), so ak_host_free can refuse a
  * pointer it never gave out or one already freed instead of passing it to
  * free()/hipHostFree (heap corruption). */
-static void _ak_host_release(ak_context* ctx, void* ptr) {
-    if (ctx->backend == AK_BACKEND_CPU) { free(ptr); return; }
-    if (_ak_bind(ctx) != AK_OK) return;
-    if (ctx->backend == AK_BACKEND_CUDA) ctx->api->cuMemFreeHost(ptr);
-    else ctx->api->hipHostFree(ptr);
-}
+static void _ak_host_release(ak_context* ctx, void* ptr) { ctx->bk->host_free(ctx, ptr); }
 AKDEF ak_result ak_host_alloc(ak_context* ctx, size_t bytes, void** out) {
     int e, ok;
-    ak_result r;
     if (!ctx || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_host_alloc: ctx or out is NULL");
     *out = NULL;
     if (!bytes || bytes > (SIZE_MAX >> 1)) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_host_alloc: %zu bytes is not a valid size", bytes);
-    if (ctx->backend == AK_BACKEND_CPU) {
-        if (posix_memalign(out, 256, bytes) != 0) { *out = NULL; return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_host_alloc: %zu bytes failed", bytes); }
-    } else {
-        if ((r = _ak_bind(ctx)) != AK_OK) return r;
-        e = ctx->backend == AK_BACKEND_CUDA ? (int)ctx->api->cuMemAllocHost(out, bytes) : (int)ctx->api->hipHostMalloc(out, bytes, 0);
-        if (e) { *out = NULL; return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_host_alloc: pinned allocation of %zu bytes failed (%d)", bytes, e); }
+    if ((e = ctx->bk->host_alloc(ctx, out, bytes)) != 0) {
+        *out = NULL;
+        return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_host_alloc: pinned allocation of %zu bytes failed (%d)", bytes, e);
     }
     _ak_mutex_lock(&ctx->lock);
     if (!ctx->host_live) ctx->host_live = (struct _ak_phash*)_ak_calloc(sizeof(_ak_phash));
@@ -9364,7 +9571,6 @@ AKDEF ak_result ak_host_alloc(ak_context* ctx, size_t bytes, void** out) {
 }
 AKDEF ak_result ak_host_free(ak_context* ctx, void* ptr) {
     int known, e;
-    ak_result r;
     if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_host_free: ctx is NULL");
     if (!ptr) return AK_OK;
     _ak_mutex_lock(&ctx->lock);
@@ -9373,10 +9579,7 @@ AKDEF ak_result ak_host_free(ak_context* ctx, void* ptr) {
     if (!known)
         return _ak_err(AK_ERROR_MEMORY, "ak_host_free(%p): not a live allocation of this context's ak_host_alloc "
                        "(a foreign pointer, or freed already); nothing freed", ptr);
-    if (ctx->backend == AK_BACKEND_CPU) { free(ptr); return AK_OK; }
-    if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    e = ctx->backend == AK_BACKEND_CUDA ? (int)ctx->api->cuMemFreeHost(ptr) : (int)ctx->api->hipHostFree(ptr);
-    if (e) return _ak_err(AK_ERROR_MEMORY, "ak_host_free(%p) failed (%d)", ptr, e);
+    if ((e = ctx->bk->host_free(ctx, ptr)) != 0) return _ak_err(AK_ERROR_MEMORY, "ak_host_free(%p) failed (%d)", ptr, e);
     return AK_OK;
 }
 /* ak_context_destroy: free what the caller left allocated. */
@@ -9395,7 +9598,6 @@ static void _ak_host_free_all(ak_context* ctx) {
  * ========================================================================== */
 AKDEF ak_result ak_stream_create(ak_context* ctx, const char* name, int priority, ak_stream** out) {
     ak_stream* s;
-    int e = 0;
     ak_result r;
     if (!ctx || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_stream_create: ctx or out is NULL");
     *out = NULL;
@@ -9403,20 +9605,9 @@ AKDEF ak_result ak_stream_create(ak_context* ctx, const char* name, int priority
     if (!s) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_stream_create: out of host memory");
     s->ctx = ctx;
     _ak_copy(s->name, sizeof s->name, name ? name : "stream");
-    if (ctx->backend != AK_BACKEND_CPU) {
-        int least = 0, greatest = 0;
-        if ((r = _ak_bind(ctx)) != AK_OK) { _ak_ctx_free(&ctx->cfg, s); return r; }
-        if (ctx->backend == AK_BACKEND_CUDA) {
-            if (ctx->api->cuCtxGetStreamPriorityRange) ctx->api->cuCtxGetStreamPriorityRange(&least, &greatest);
-        } else if (ctx->api->hipDeviceGetStreamPriorityRange) {
-            ctx->api->hipDeviceGetStreamPriorityRange(&least, &greatest);
-        }
-        /* greatest priority is the most negative */
-        if (priority > least) priority = least;
-        if (priority < greatest) priority = greatest;
-        e = ctx->backend == AK_BACKEND_CUDA ? (int)ctx->api->cuStreamCreateWithPriority(&s->native, 0, priority)
-                                            : (int)ctx->api->hipStreamCreateWithPriority(&s->native, 0, priority);
-        if (e) { _ak_ctx_free(&ctx->cfg, s); return _ak_err(AK_ERROR_DEVICE, "ak_stream_create(%s) failed (%d)", name ? name : "", e); }
+    if ((r = ctx->bk->stream_create(ctx, &priority, &s->native)) != AK_OK) {
+        _ak_ctx_free(&ctx->cfg, s);
+        return _ak_err(r, "ak_stream_create(%s): %s", name ? name : "", ak_last_error());
     }
     s->priority = priority;
     *out = s;
@@ -9428,10 +9619,7 @@ AKDEF void ak_stream_destroy(ak_stream* s) {
     ctx = s->ctx;
     ak_stream_synchronize(ctx, s);
     if (ctx->pool) _ak_pool_stream_destroyed(ctx->pool, s);
-    if (ctx->backend != AK_BACKEND_CPU && s->native && _ak_bind(ctx) == AK_OK) {
-        if (ctx->backend == AK_BACKEND_CUDA) ctx->api->cuStreamDestroy(s->native);
-        else ctx->api->hipStreamDestroy(s->native);
-    }
+    ctx->bk->stream_destroy(ctx, s->native);
     _ak_ctx_free(&ctx->cfg, s);
 }
 AKDEF ak_result ak_stream_synchronize(ak_context* ctx, ak_stream* s) {
@@ -9439,12 +9627,9 @@ AKDEF ak_result ak_stream_synchronize(ak_context* ctx, ak_stream* s) {
     ak_result r;
     if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_stream_synchronize: ctx is NULL");
     if (s && s->ctx != ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_stream_synchronize: stream belongs to another context");
-    if (ctx->backend == AK_BACKEND_CPU) return AK_OK;
     if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    e = ctx->backend == AK_BACKEND_CUDA ? (int)ctx->api->cuStreamSynchronize(_ak_native_stream(s))
-                                        : (int)ctx->api->hipStreamSynchronize(_ak_native_stream(s));
-    if (e) return _ak_err(AK_ERROR_DEVICE, "stream '%s' synchronize failed: %s (%d)", s ? s->name : "default",
-                          ctx->backend == AK_BACKEND_CUDA ? _ak_cu_errstr(ctx->api, e) : _ak_hip_errstr(ctx->api, e), e);
+    if ((e = ctx->bk->stream_synchronize(ctx, _ak_native_stream(s))) != 0)
+        return _ak_err(AK_ERROR_DEVICE, "stream '%s' synchronize failed: %s (%d)", s ? s->name : "default", ctx->bk->error_string(ctx, e), e);
     return AK_OK;
 }
 AKDEF const char* ak_stream_name(const ak_stream* s) { return s ? s->name : "default"; }
@@ -9476,29 +9661,15 @@ AKDEF ak_result ak_event_record(ak_event* e, ak_stream* s) {
     return AK_OK;
 }
 AKDEF ak_result ak_event_synchronize(ak_event* e) {
-    int err;
-    ak_result r;
     if (!e) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_event_synchronize: event is NULL");
     if (!e->recorded) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_event_synchronize: event was never recorded");
-    if (e->ctx->backend == AK_BACKEND_CPU) return AK_OK;
-    if ((r = _ak_bind(e->ctx)) != AK_OK) return r;
-    err = e->ctx->backend == AK_BACKEND_CUDA ? (int)e->ctx->api->cuEventSynchronize(e->native) : (int)e->ctx->api->hipEventSynchronize(e->native);
-    if (err) return _ak_err(AK_ERROR_DEVICE, "ak_event_synchronize failed (%d)", err);
-    return AK_OK;
+    return e->ctx->bk->event_synchronize(e);
 }
 AKDEF ak_result ak_event_elapsed_ms(ak_event* a, ak_event* b, float* ms) {
-    int err;
-    ak_result r;
     if (!a || !b || !ms) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_event_elapsed_ms: NULL argument");
     if (a->ctx != b->ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_event_elapsed_ms: events of different contexts");
     if (!a->recorded || !b->recorded) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_event_elapsed_ms: both events must be recorded");
-    if (a->ctx->backend == AK_BACKEND_CPU) { *ms = (float)((double)((int64_t)(b->host_ns - a->host_ns)) / 1e6); return AK_OK; }
-    if ((r = _ak_bind(a->ctx)) != AK_OK) return r;
-    if ((r = ak_event_synchronize(b)) != AK_OK) return r;
-    err = a->ctx->backend == AK_BACKEND_CUDA ? (int)a->ctx->api->cuEventElapsedTime(ms, a->native, b->native)
-                                             : (int)a->ctx->api->hipEventElapsedTime(ms, a->native, b->native);
-    if (err) return _ak_err(AK_ERROR_DEVICE, "ak_event_elapsed_ms failed (%d)", err);
-    return AK_OK;
+    return a->ctx->bk->event_elapsed(a, b, ms);
 }
 
 /* fp16 / bf16 probe kernel: fp16 multiply and bf16 round trip, no prelude. */
@@ -9519,6 +9690,11 @@ static const char _ak_probe_src[] =
     "}\n";
 
 AKDEF ak_result ak_context_probe(ak_context* ctx) {
+    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_context_probe: ctx is NULL");
+    return ctx->bk->probe_features(ctx);
+}
+/* hip / cuda: fp16 and bf16 from a probe kernel on the device. */
+static ak_result _ak_gpu_probe_features(ak_context* ctx) {
     ak_kernel* k = NULL;
     ak_compile_options o;
     void* d = NULL;
@@ -9526,32 +9702,6 @@ AKDEF ak_result ak_context_probe(ak_context* ctx) {
     ak_args a;
     ak_dim3 one = { 1, 1, 1 };
     ak_result r;
-    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_context_probe: ctx is NULL");
-    if (ctx->backend == AK_BACKEND_CPU) {
-        /* no device compiler, but the offline ones (ak_compile_offline) */
-        char why[512];
-        int hip_ok, nv_ok;
-        ctx->dev.fp16 = 1;
-        ctx->dev.bf16 = 1;
-        _ak_mutex_lock(&ctx->lock);
-        hip_ok = _ak_load_hiprtc(ctx->api, why, sizeof why);
-        nv_ok = _ak_load_nvrtc(ctx->api, why, sizeof why);
-        _ak_mutex_unlock(&ctx->lock);
-        ctx->dev.compiler_version[0] = 0;
-        ctx->dev.compiler_library[0] = 0;
-        if (hip_ok) {
-            _ak_appendf(ctx->dev.compiler_version, sizeof ctx->dev.compiler_version, "hipRTC %d.%d", ctx->api->hiprtc_major, ctx->api->hiprtc_minor);
-            _ak_appendf(ctx->dev.compiler_library, sizeof ctx->dev.compiler_library, "%s", ctx->api->hiprtc_path);
-        }
-        if (nv_ok) {
-            _ak_appendf(ctx->dev.compiler_version, sizeof ctx->dev.compiler_version, "%sNVRTC %d.%d", hip_ok ? ", " : "",
-                        ctx->api->nvrtc_major, ctx->api->nvrtc_minor);
-            _ak_appendf(ctx->dev.compiler_library, sizeof ctx->dev.compiler_library, "%s%s", hip_ok ? " " : "", ctx->api->nvrtc_path);
-        }
-        _ak_appendf(ctx->dev.compiler_version, sizeof ctx->dev.compiler_version, "%s",
-                    hip_ok || nv_ok ? " (offline compiles only)" : "none");
-        return AK_OK;
-    }
     memset(&o, 0, sizeof o);
     o.no_prelude = 1;
     o.source_name = "amdkit_probe.hip";
@@ -9708,7 +9858,7 @@ static ak_result _ak_op_kernel(ak_context* ctx, const char* source, const char* 
 
 /* 1 when ctx runs on the cpu backend (pointers are host memory; the wrappers
  * run their C reference directly). */
-static int _ak_op_is_cpu(ak_context* ctx) { return ctx && ctx->backend == AK_BACKEND_CPU; }
+static int _ak_op_is_cpu(ak_context* ctx) { return ctx && ctx->bk->host_memory; }
 
 /* NULL context check with the op's name in the message. */
 static ak_result _ak_op_check_ctx(const ak_context* ctx, const char* op) {

@@ -35,10 +35,44 @@ static ak_result akb_ev_record(ak_context* ctx, void* ev, void* s) { (void)ctx; 
 static int akb_ev_done(ak_context* ctx, void* ev) { (void)ctx; (void)ev; akb.ev_done++; return 1; }
 static void akb_ev_destroy(ak_context* ctx, void* ev) { (void)ctx; (void)ev; akb.ev_destroy++; }
 
-static const _ak_backend_ops akb_backend = {
-    AK_BACKEND_CPU, akb_probe, akb_open, akb_close, akb_make_current, akb_mem_info, akb_event_new, akb_synchronize,
-    { akb_alloc, akb_free, akb_ev_create, akb_ev_record, akb_ev_done, akb_ev_destroy }
-};
+static int akb_copies, akb_memsets, akb_streams, akb_stream_syncs, akb_launches;
+static ak_result akb_copy(ak_context* ctx, void* dst, const void* src, size_t n, ak_copy_kind kind, void* st, int async, const char* fn) {
+    akb_copies++;
+    return _ak_backend_cpu.copy(ctx, dst, src, n, kind, st, async, fn);
+}
+static ak_result akb_memset(ak_context* ctx, void* dst, int v, size_t n, void* st) { akb_memsets++; return _ak_backend_cpu.memset(ctx, dst, v, n, st); }
+static ak_result akb_stream_create(ak_context* ctx, int* prio, void** native) { (void)ctx; (void)prio; akb_streams++; *native = (void*)&akb_streams; return AK_OK; }
+static void akb_stream_destroy(ak_context* ctx, void* native) { (void)ctx; if (native == (void*)&akb_streams) akb_streams--; }
+static int akb_stream_synchronize(ak_context* ctx, void* native) { (void)ctx; (void)native; akb_stream_syncs++; return 0; }
+static ak_result akb_launch(ak_kernel* k, ak_dim3 g, ak_dim3 b, size_t sh, ak_stream* st, void** args) {
+    akb_launches++;
+    return _ak_backend_cpu.launch(k, g, b, sh, st, args);
+}
+
+/* The cpu table with every operation this test watches replaced (sokol's dummy backend, counting). */
+static _ak_backend_ops akb_backend;
+static void akb_make_backend(void) {
+    akb_backend = _ak_backend_cpu;
+    akb_backend.probe = akb_probe;
+    akb_backend.open = akb_open;
+    akb_backend.close = akb_close;
+    akb_backend.make_current = akb_make_current;
+    akb_backend.mem_info = akb_mem_info;
+    akb_backend.event_new = akb_event_new;
+    akb_backend.synchronize = akb_synchronize;
+    akb_backend.copy = akb_copy;
+    akb_backend.memset = akb_memset;
+    akb_backend.stream_create = akb_stream_create;
+    akb_backend.stream_destroy = akb_stream_destroy;
+    akb_backend.stream_synchronize = akb_stream_synchronize;
+    akb_backend.launch = akb_launch;
+    akb_backend.dev.alloc = akb_alloc;
+    akb_backend.dev.free = akb_free;
+    akb_backend.dev.ev_create = akb_ev_create;
+    akb_backend.dev.ev_record = akb_ev_record;
+    akb_backend.dev.ev_done = akb_ev_done;
+    akb_backend.dev.ev_destroy = akb_ev_destroy;
+}
 
 /* A cpu context switched to the test backend (its pool re-made on it). */
 static ak_context* akb_context(void) {
@@ -46,12 +80,15 @@ static ak_context* akb_context(void) {
     if (!ctx) return NULL;
     _ak_pool_destroy(ctx->pool);
     ctx->pool = NULL;
+    akb_make_backend();
     ctx->bk = &akb_backend;
     memset(&akb, 0, sizeof akb);
+    akb_copies = akb_memsets = akb_streams = akb_stream_syncs = akb_launches = 0;
     if (_ak_pool_create(ctx, &ctx->pool) != AK_OK) { ak_context_destroy(ctx); return NULL; }
     return ctx;
 }
 
+static void akb_cpu_fn(const ak_launch_info* info, void** args) { (void)info; (*(float**)args[0])[0] = 7.0f; }
 static void* akb_thread(void* arg) { return (void*)(intptr_t)(_ak_bind((ak_context*)arg) == AK_OK); }
 
 static void test_backend_dispatch(void) {
@@ -89,6 +126,38 @@ static void test_backend_dispatch(void) {
     AKT_EQ_INT(akb.mem_info, 1);
     AKT_EQ_INT(ak_context_device(ctx)->mem_free, 12345);
     AKT_EQ_INT(ak_context_device(ctx)->mem_total, 67890);
+    /* copies (host to host stays generic), memset, streams, a launch */
+    {
+        float h[4] = { 1, 2, 3, 4 }, g[4];
+        ak_kernel* k = NULL;
+        ak_args args;
+        ak_dim3 one = { 1, 1, 1 };
+        AKT_OK(ak_malloc(ctx, sizeof h, NULL, &a));
+        AKT_OK(ak_memcpy(ctx, a, h, sizeof h, AK_H2D));
+        AKT_OK(ak_memcpy(ctx, g, a, sizeof g, AK_D2H));
+        AKT_OK(ak_memcpy(ctx, g, h, sizeof g, AK_H2H));
+        AKT_EQ_INT(akb_copies, 2);
+        AKT_CHECK(g[3] == 4.0f);
+        AKT_OK(ak_memset(ctx, a, 0, sizeof h, NULL));
+        AKT_EQ_INT(akb_memsets, 1);
+        akb_stream_syncs = 0;
+        AKT_OK(ak_stream_create(ctx, "watched", 0, &s));
+        AKT_EQ_INT(akb_streams, 1);
+        AKT_OK(ak_stream_synchronize(ctx, s));
+        AKT_EQ_INT(akb_stream_syncs, 1);
+        ak_stream_destroy(s);                 /* synchronizes, then destroys */
+        AKT_EQ_INT(akb_streams, 0);
+        AKT_EQ_INT(akb_stream_syncs, 2);
+        AKT_OK(ak_kernel_get(ctx, "AK_KERNEL void f(float* x) { }", "f", NULL, &k));
+        ak_kernel_set_cpu(k, akb_cpu_fn, NULL);
+        memset(&args, 0, sizeof args);
+        ak_args_ptr(&args, a);
+        AKT_OK(ak_launch(k, one, one, 0, NULL, ak_args_params(&args)));
+        AKT_EQ_INT(akb_launches, 1);
+        AKT_CHECK(((float*)a)[0] == 7.0f);
+        ak_kernel_release(k);
+        AKT_OK(ak_free(ctx, a));
+    }
     /* binding: once per thread (make_current is not NULL here, unlike the cpu table's) */
     AKT_OK(_ak_bind(ctx));
     AKT_OK(_ak_bind(ctx));
@@ -110,7 +179,11 @@ static void test_backend_tables(void) {
     for (i = 0; i < 3; i++) {
         const _ak_backend_ops* b = _ak_backends[i];
         AKT_EQ_INT(b->id, AK_BACKEND_HIP + i);
-        AKT_CHECK(b->probe && b->open && b->close && b->mem_info && b->event_new && b->synchronize);
+        AKT_CHECK(b->probe && b->open && b->close && b->mem_info && b->event_new && b->synchronize && b->probe_features);
+        AKT_CHECK(b->copy && b->memset && b->host_alloc && b->host_free && b->stream_create && b->stream_destroy);
+        AKT_CHECK(b->stream_synchronize && b->event_synchronize && b->event_elapsed && b->error_string && b->launch);
+        AKT_CHECK((b->module_load == NULL) == (b->id == AK_BACKEND_CPU) && (b->module_function == NULL) == (b->id == AK_BACKEND_CPU));
+        AKT_CHECK((b->host_memory != 0) == (b->id == AK_BACKEND_CPU));
         AKT_CHECK(b->dev.alloc && b->dev.free && b->dev.ev_create && b->dev.ev_record && b->dev.ev_done && b->dev.ev_destroy);
         AKT_CHECK((b->make_current == NULL) == (b->id == AK_BACKEND_CPU));
     }
