@@ -2628,6 +2628,347 @@ static const char _ak_src_attention[] =
     "AK_ATTN_COMBINE(bf16, ak_bf16_t)\n"
     ;
 
+/* kernels/attention_mma.hip */
+static const char _ak_src_attention_mma[] =
+    "// kernels/attention_mma.hip - fused attention forward on the matrix units\n"
+    "// (flash-attention 2 structure), head_dim 64 and 128, f16 / bf16 inputs,\n"
+    "// fp32 accumulation and softmax. Host wrapper: ak_attention in amdkit.h\n"
+    "// (>>impl:ops-attention), which picks this family where the arch has\n"
+    "// matrix instructions and matrix_cores is not off, and the SIMT family of\n"
+    "// kernels/attention.hip otherwise.\n"
+    "//\n"
+    "// Work layout (the same as the SIMT kernels, so the host code and the\n"
+    "// split-combine kernel are shared): the rows of one (batch, kv head) pair\n"
+    "// are its GQA group's query heads one after another (row r = g * seq_q + i),\n"
+    "// blockIdx.x picks 16 * WM consecutive rows, blockIdx.y the split of seq_kv\n"
+    "// (flash-decoding; part / lse partials as in attention.hip), blockIdx.z the\n"
+    "// pair. Packing a GQA group into the rows lets one 16-row tile hold all\n"
+    "// query heads of a decode step, so K and V are read once per group.\n"
+    "//\n"
+    "// Block: WM x WN warps. Warp (wm, wn) owns rows 16 wm .. 16 wm + 15 of the\n"
+    "// block and keys wn * BK / WN .. of every K / V tile (WN > 1 for decode,\n"
+    "// where a block has one row tile: the warps split each tile's keys and are\n"
+    "// merged through shared memory at the end). K / V tiles of BK = 64 keys go\n"
+    "// through shared memory (rows padded by 16 bytes against bank conflicts),\n"
+    "// double-buffered.\n"
+    "//\n"
+    "// NVIDIA (sm_80+, mma.sync m16n8k16 via the prelude's ak_mma layer): tiles\n"
+    "// are copied with cp.async (zero-filled past the end), Q fragments stay in\n"
+    "// registers (ldmatrix), S = Q K^T on the tensor cores, the online softmax on\n"
+    "// the S accumulators, P is converted in registers to the A fragments of\n"
+    "// O += P V (the m16n8 C layout of two n-tiles is the m16k16 A layout), V\n"
+    "// fragments through ldmatrix.trans.\n"
+    "//\n"
+    "// kernels: ak_attn_mma64_f16 ak_attn_mma64_bf16 ak_attn_mma128_f16 ak_attn_mma128_bf16 ak_attn_mmadec64_f16 ak_attn_mmadec64_bf16 ak_attn_mmadec128_f16 ak_attn_mmadec128_bf16\n"
+    "\n"
+    "#define AK_AMMA_BK 64\n"
+    "\n"
+    "#if defined(AK_MMA_SYNC)\n"
+    "AK_INLINE void ak_cp_async16(void* smem, const void* gmem, bool full) {\n"
+    "    const ak_u32 s = ak_smem_addr(smem);\n"
+    "    const int n = full ? 16 : 0;  // 0: write 16 zero bytes\n"
+    "    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\" ::\"r\"(s), \"l\"(gmem), \"r\"(n));\n"
+    "}\n"
+    "AK_INLINE void ak_cp_async_commit(void) { asm volatile(\"cp.async.commit_group;\"); }\n"
+    "template <int N>\n"
+    "AK_INLINE void ak_cp_async_wait(void) { asm volatile(\"cp.async.wait_group %0;\" ::\"n\"(N)); }\n"
+    "\n"
+    "// two fp32 -> one 32-bit register of two 16-bit values (lo in the low half)\n"
+    "template <class D> AK_INLINE ak_u32 ak_pack2f(float lo, float hi);\n"
+    "template <> AK_INLINE ak_u32 ak_pack2f<ak_f16_t>(float lo, float hi) {\n"
+    "    ak_u32 r;\n"
+    "    asm(\"cvt.rn.f16x2.f32 %0, %1, %2;\" : \"=r\"(r) : \"f\"(hi), \"f\"(lo));\n"
+    "    return r;\n"
+    "}\n"
+    "template <> AK_INLINE ak_u32 ak_pack2f<ak_bf16_t>(float lo, float hi) {\n"
+    "    ak_u32 r;\n"
+    "    asm(\"cvt.rn.bf16x2.f32 %0, %1, %2;\" : \"=r\"(r) : \"f\"(hi), \"f\"(lo));\n"
+    "    return r;\n"
+    "}\n"
+    "\n"
+    "// B fragments of two n8 column blocks (n0..n0+7, n0+8..n0+15) for k = k0..k0+15\n"
+    "// from a row-major [k][n] shared tile (V stored [key][d]): ldmatrix.trans.\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_ldsm_b2_trans(typename ak_mma<D>::B& b0, typename ak_mma<D>::B& b1, const typename D::T* s, int ld) {\n"
+    "    const int l = ak_lane();\n"
+    "    const ak_u32 p = ak_smem_addr(s + ((l % 8) + 8 * ((l / 8) % 2)) * ld + 8 * (l / 16));\n"
+    "    asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\"\n"
+    "                 : \"=r\"(b0.r[0]), \"=r\"(b0.r[1]), \"=r\"(b1.r[0]), \"=r\"(b1.r[1])\n"
+    "                 : \"r\"(p));\n"
+    "}\n"
+    "\n"
+    "template <class D, int HD, int WM, int WN>\n"
+    "AK_INLINE void ak_attn_mma(const typename D::T* AK_RESTRICT q, const typename D::T* AK_RESTRICT k,\n"
+    "                           const typename D::T* AK_RESTRICT v, typename D::T* AK_RESTRICT o, float* AK_RESTRICT lse,\n"
+    "                           int hkv, int group, int sq, int skv, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb,\n"
+    "                           ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh, ak_i64 vss, ak_i64 osb, ak_i64 osh,\n"
+    "                           ak_i64 oss, float scale_log2, int causal, int nsplit, int split_len,\n"
+    "                           float* AK_RESTRICT part) {\n"
+    "    typedef typename D::T T;\n"
+    "    typedef ak_mma<D> MM;\n"
+    "    enum {\n"
+    "        BK = AK_AMMA_BK, LD = HD + 8, BQ = 16 * WM, NT = 32 * WM * WN, KW = BK / WN,  // keys per warp per tile\n"
+    "        NTS = KW / 8,                                                               // S n-tiles per warp\n"
+    "        NTO = HD / 8,                                                               // O n-tiles\n"
+    "        KQ = HD / 16,                                                               // k-steps of Q K^T\n"
+    "        CH = HD / 8                                                                 // 16-byte chunks per row\n"
+    "    };\n"
+    "    extern __shared__ __align__(16) unsigned char ak_smem_raw[];\n"
+    "    T* qs = (T*)ak_smem_raw;           // [BQ][LD]\n"
+    "    T* ks = qs + BQ * LD;              // [2][BK][LD]\n"
+    "    T* vs = ks + 2 * BK * LD;          // [2][BK][LD]\n"
+    "\n"
+    "    const int tid = (int)threadIdx.x, lane = tid % 32, warp = tid / 32;\n"
+    "    const int wm = warp % WM, wn = warp / WM;\n"
+    "    const int pair = (int)blockIdx.z, b = pair / hkv, h = pair % hkv;\n"
+    "    const int rows = group * sq;\n"
+    "    const int r0 = (int)blockIdx.x * BQ;\n"
+    "    const int diag = skv - sq;\n"
+    "\n"
+    "    // key range of this block (causal: up to the last row's limit) and split\n"
+    "    int kend = skv, kmask = skv;  // tiles from kmask on need the per-element mask\n"
+    "    if (causal) {\n"
+    "        const int rl = (r0 + BQ < rows ? r0 + BQ : rows) - 1;\n"
+    "        const bool span = r0 / sq != rl / sq;\n"
+    "        const int imax = span ? sq - 1 : rl % sq, imin = span ? 0 : r0 % sq;\n"
+    "        if (imax + diag + 1 < kend) kend = imax + diag + 1;\n"
+    "        kmask = imin + diag + 1;\n"
+    "    }\n"
+    "    const int kbeg = (int)blockIdx.y * split_len;\n"
+    "    if (kbeg + split_len < kend) kend = kbeg + split_len;\n"
+    "    if (kend < kmask) kmask = kend;\n"
+    "\n"
+    "    const T* kp = k + (ak_i64)b * ksb + (ak_i64)h * ksh;\n"
+    "    const T* vp = v + (ak_i64)b * vsb + (ak_i64)h * vsh;\n"
+    "\n"
+    "    // Q tile -> shared (zero rows past the end)\n"
+    "    for (int c = tid; c < BQ * CH; c += NT) {\n"
+    "        const int rr = c / CH, cc = c % CH, r = r0 + rr;\n"
+    "        const bool ok = r < rows;\n"
+    "        const int g = ok ? r / sq : 0, i = ok ? r % sq : 0;\n"
+    "        const T* src = q + (ak_i64)b * qsb + (ak_i64)(h * group + g) * qsh + (ak_i64)i * qss + cc * 8;\n"
+    "        ak_cp_async16(qs + rr * LD + cc * 8, ok ? src : q, ok);\n"
+    "    }\n"
+    "    auto load_kv = [&](int stage, int k0) {\n"
+    "        T* kd = ks + stage * BK * LD;\n"
+    "        T* vd = vs + stage * BK * LD;\n"
+    "        for (int c = tid; c < BK * CH; c += NT) {\n"
+    "            const int rr = c / CH, cc = c % CH, j = k0 + rr;\n"
+    "            const bool ok = j < kend;\n"
+    "            ak_cp_async16(kd + rr * LD + cc * 8, ok ? kp + (ak_i64)j * kss + cc * 8 : kp, ok);\n"
+    "            ak_cp_async16(vd + rr * LD + cc * 8, ok ? vp + (ak_i64)j * vss + cc * 8 : vp, ok);\n"
+    "        }\n"
+    "    };\n"
+    "    const int ntiles = kend > kbeg ? (kend - kbeg + BK - 1) / BK : 0;\n"
+    "    if (ntiles > 0) load_kv(0, kbeg);\n"
+    "    ak_cp_async_commit();\n"
+    "\n"
+    "    // per-lane state: rows g = lane / 4 (e = 0, 1) and g + 8 (e = 2, 3) of the warp's 16\n"
+    "    const int lr0 = r0 + wm * 16 + lane / 4, lr1 = lr0 + 8;\n"
+    "    int lim0 = -1, lim1 = -1;  // last visible key of each row (-1: none; rows past the end see none)\n"
+    "    if (lr0 < rows) lim0 = causal ? (lr0 % sq) + diag : skv - 1;\n"
+    "    if (lr1 < rows) lim1 = causal ? (lr1 % sq) + diag : skv - 1;\n"
+    "    float m0 = -AK_INF, m1 = -AK_INF, l0 = 0.0f, l1 = 0.0f;\n"
+    "    typename MM::C acc[NTO];\n"
+    "#pragma unroll\n"
+    "    for (int n = 0; n < NTO; n++) MM::zero(acc[n]);\n"
+    "    typename MM::A qf[KQ];\n"
+    "\n"
+    "    for (int t = 0; t < ntiles; t++) {\n"
+    "        const int k0 = kbeg + t * BK, st = t & 1;\n"
+    "        if (t + 1 < ntiles) load_kv(st ^ 1, k0 + BK);\n"
+    "        ak_cp_async_commit();\n"
+    "        ak_cp_async_wait<1>();\n"
+    "        __syncthreads();\n"
+    "        if (t == 0) {\n"
+    "#pragma unroll\n"
+    "            for (int kk = 0; kk < KQ; kk++) MM::load_a_ldsm(qf[kk], qs + (wm * 16) * LD + kk * 16, LD);\n"
+    "        }\n"
+    "        const T* kt = ks + st * BK * LD + (wn * KW) * LD;\n"
+    "        const T* vt = vs + st * BK * LD + (wn * KW) * LD;\n"
+    "        // S = Q K^T for this warp's KW keys\n"
+    "        typename MM::C s[NTS];\n"
+    "#pragma unroll\n"
+    "        for (int n = 0; n < NTS; n++) MM::zero(s[n]);\n"
+    "#pragma unroll\n"
+    "        for (int kk = 0; kk < KQ; kk++) {\n"
+    "#pragma unroll\n"
+    "            for (int n = 0; n < NTS; n += 2) {\n"
+    "                typename MM::B b0, b1;\n"
+    "                MM::load_b2_ldsm(b0, b1, kt + (n * 8) * LD + kk * 16, LD);\n"
+    "                MM::mma(s[n], qf[kk], b0);\n"
+    "                MM::mma(s[n + 1], qf[kk], b1);\n"
+    "            }\n"
+    "        }\n"
+    "        // scale, mask, online softmax (rows lr0: v[0..1], lr1: v[2..3])\n"
+    "        const int kw0 = k0 + wn * KW;\n"
+    "        const bool need_mask = k0 + BK > kmask;\n"
+    "        float mx0 = -AK_INF, mx1 = -AK_INF;\n"
+    "#pragma unroll\n"
+    "        for (int n = 0; n < NTS; n++) {\n"
+    "#pragma unroll\n"
+    "            for (int e = 0; e < 4; e++) {\n"
+    "                float x = s[n].v[e] * scale_log2;\n"
+    "                if (need_mask) {\n"
+    "                    const int j = kw0 + n * 8 + 2 * (lane % 4) + (e & 1);\n"
+    "                    const int lim = e < 2 ? lim0 : lim1;\n"
+    "                    if (j > lim || j >= kend) x = -AK_INF;\n"
+    "                }\n"
+    "                s[n].v[e] = x;\n"
+    "            }\n"
+    "            mx0 = fmaxf(mx0, fmaxf(s[n].v[0], s[n].v[1]));\n"
+    "            mx1 = fmaxf(mx1, fmaxf(s[n].v[2], s[n].v[3]));\n"
+    "        }\n"
+    "        mx0 = fmaxf(mx0, ak_shfl_xor(mx0, 1));\n"
+    "        mx0 = fmaxf(mx0, ak_shfl_xor(mx0, 2));\n"
+    "        mx1 = fmaxf(mx1, ak_shfl_xor(mx1, 1));\n"
+    "        mx1 = fmaxf(mx1, ak_shfl_xor(mx1, 2));\n"
+    "        const float mn0 = fmaxf(m0, mx0), mn1 = fmaxf(m1, mx1);\n"
+    "        const float base0 = mn0 == -AK_INF ? 0.0f : mn0, base1 = mn1 == -AK_INF ? 0.0f : mn1;\n"
+    "        const float al0 = ak_exp2(m0 - base0), al1 = ak_exp2(m1 - base1);\n"
+    "        m0 = mn0;\n"
+    "        m1 = mn1;\n"
+    "        float ps0 = 0.0f, ps1 = 0.0f;\n"
+    "#pragma unroll\n"
+    "        for (int n = 0; n < NTS; n++) {\n"
+    "            s[n].v[0] = ak_exp2(s[n].v[0] - base0);\n"
+    "            s[n].v[1] = ak_exp2(s[n].v[1] - base0);\n"
+    "            s[n].v[2] = ak_exp2(s[n].v[2] - base1);\n"
+    "            s[n].v[3] = ak_exp2(s[n].v[3] - base1);\n"
+    "            ps0 += s[n].v[0] + s[n].v[1];\n"
+    "            ps1 += s[n].v[2] + s[n].v[3];\n"
+    "        }\n"
+    "        l0 = l0 * al0 + ps0;  // lane-partial sums, reduced over the 4 lanes of a row at the end\n"
+    "        l1 = l1 * al1 + ps1;\n"
+    "#pragma unroll\n"
+    "        for (int n = 0; n < NTO; n++) {\n"
+    "            acc[n].v[0] *= al0; acc[n].v[1] *= al0;\n"
+    "            acc[n].v[2] *= al1; acc[n].v[3] *= al1;\n"
+    "        }\n"
+    "        // O += P V: P (16 x KW) from the S accumulators, 16 keys per k-step\n"
+    "#pragma unroll\n"
+    "        for (int kk = 0; kk < KW / 16; kk++) {\n"
+    "            typename MM::A pa;\n"
+    "            pa.r[0] = ak_pack2f<D>(s[2 * kk].v[0], s[2 * kk].v[1]);\n"
+    "            pa.r[1] = ak_pack2f<D>(s[2 * kk].v[2], s[2 * kk].v[3]);\n"
+    "            pa.r[2] = ak_pack2f<D>(s[2 * kk + 1].v[0], s[2 * kk + 1].v[1]);\n"
+    "            pa.r[3] = ak_pack2f<D>(s[2 * kk + 1].v[2], s[2 * kk + 1].v[3]);\n"
+    "#pragma unroll\n"
+    "            for (int n = 0; n < NTO; n += 2) {\n"
+    "                typename MM::B b0, b1;\n"
+    "                ak_ldsm_b2_trans<D>(b0, b1, vt + (kk * 16) * LD + n * 8, LD);\n"
+    "                MM::mma(acc[n], pa, b0);\n"
+    "                MM::mma(acc[n + 1], pa, b1);\n"
+    "            }\n"
+    "        }\n"
+    "        __syncthreads();  // this stage is overwritten by the next iteration's copy\n"
+    "    }\n"
+    "    ak_cp_async_wait<0>();\n"
+    "    l0 += ak_shfl_xor(l0, 1);\n"
+    "    l0 += ak_shfl_xor(l0, 2);\n"
+    "    l1 += ak_shfl_xor(l1, 1);\n"
+    "    l1 += ak_shfl_xor(l1, 2);\n"
+    "\n"
+    "    if (WN > 1) {  // merge the key slots of each row tile through shared memory (tiles are free now)\n"
+    "        float* so = (float*)(void*)ks;         // [WN][16][HD + 4] outputs\n"
+    "        float* sml = so + WN * 16 * (HD + 4);  // [WN][16][2] (m, l)\n"
+    "        __syncthreads();\n"
+    "        const int g = lane / 4, c0 = 2 * (lane % 4);\n"
+    "#pragma unroll\n"
+    "        for (int n = 0; n < NTO; n++) {\n"
+    "            float* p0 = so + (wn * 16 + g) * (HD + 4) + n * 8 + c0;\n"
+    "            float* p1 = p0 + 8 * (HD + 4);\n"
+    "            p0[0] = acc[n].v[0]; p0[1] = acc[n].v[1];\n"
+    "            p1[0] = acc[n].v[2]; p1[1] = acc[n].v[3];\n"
+    "        }\n"
+    "        if (lane % 4 == 0) {\n"
+    "            sml[(wn * 16 + g) * 2] = m0; sml[(wn * 16 + g) * 2 + 1] = l0;\n"
+    "            sml[(wn * 16 + g + 8) * 2] = m1; sml[(wn * 16 + g + 8) * 2 + 1] = l1;\n"
+    "        }\n"
+    "        __syncthreads();\n"
+    "        if (wn != 0) return;\n"
+    "        float M0 = -AK_INF, M1 = -AK_INF;\n"
+    "        for (int w = 0; w < WN; w++) {\n"
+    "            M0 = fmaxf(M0, sml[(w * 16 + g) * 2]);\n"
+    "            M1 = fmaxf(M1, sml[(w * 16 + g + 8) * 2]);\n"
+    "        }\n"
+    "        const float B0 = M0 == -AK_INF ? 0.0f : M0, B1 = M1 == -AK_INF ? 0.0f : M1;\n"
+    "        float L0 = 0.0f, L1 = 0.0f;\n"
+    "#pragma unroll\n"
+    "        for (int n = 0; n < NTO; n++) MM::zero(acc[n]);\n"
+    "        for (int w = 0; w < WN; w++) {\n"
+    "            const float w0 = ak_exp2(sml[(w * 16 + g) * 2] - B0), w1 = ak_exp2(sml[(w * 16 + g + 8) * 2] - B1);\n"
+    "            L0 += w0 * sml[(w * 16 + g) * 2 + 1];\n"
+    "            L1 += w1 * sml[(w * 16 + g + 8) * 2 + 1];\n"
+    "#pragma unroll\n"
+    "            for (int n = 0; n < NTO; n++) {\n"
+    "                const float* p0 = so + (w * 16 + g) * (HD + 4) + n * 8 + c0;\n"
+    "                const float* p1 = p0 + 8 * (HD + 4);\n"
+    "                acc[n].v[0] += w0 * p0[0]; acc[n].v[1] += w0 * p0[1];\n"
+    "                acc[n].v[2] += w1 * p1[0]; acc[n].v[3] += w1 * p1[1];\n"
+    "            }\n"
+    "        }\n"
+    "        m0 = M0; m1 = M1; l0 = L0; l1 = L1;\n"
+    "    }\n"
+    "\n"
+    "    // write: rows lr0 / lr1, columns n * 8 + 2 (lane % 4) + {0, 1}\n"
+    "    const float inv0 = l0 > 0.0f ? 1.0f / l0 : 0.0f, inv1 = l1 > 0.0f ? 1.0f / l1 : 0.0f;\n"
+    "    const float lse0 = l0 > 0.0f ? m0 + log2f(l0) : -AK_INF, lse1 = l1 > 0.0f ? m1 + log2f(l1) : -AK_INF;\n"
+    "    const ak_i64 rows_all = (ak_i64)gridDim.z * rows;  // batch * hq * sq\n"
+    "#pragma unroll\n"
+    "    for (int half = 0; half < 2; half++) {\n"
+    "        const int r = half ? lr1 : lr0;\n"
+    "        if (r >= rows) continue;\n"
+    "        const int g = r / sq, i = r % sq, hq_idx = h * group + g;\n"
+    "        const float inv = half ? inv1 : inv0, ls = half ? lse1 : lse0;\n"
+    "        const ak_i64 grow = ((ak_i64)b * hkv * group + hq_idx) * sq + i;\n"
+    "        const int c0 = 2 * (lane % 4);\n"
+    "        if (nsplit > 1) {\n"
+    "            float* po = part + (grow * nsplit + blockIdx.y) * HD;\n"
+    "#pragma unroll\n"
+    "            for (int n = 0; n < NTO; n++) {\n"
+    "                po[n * 8 + c0] = acc[n].v[2 * half] * inv;\n"
+    "                po[n * 8 + c0 + 1] = acc[n].v[2 * half + 1] * inv;\n"
+    "            }\n"
+    "            if (lane % 4 == 0) part[rows_all * nsplit * HD + grow * nsplit + blockIdx.y] = ls;\n"
+    "        } else {\n"
+    "            T* op = o + (ak_i64)b * osb + (ak_i64)hq_idx * osh + (ak_i64)i * oss;\n"
+    "#pragma unroll\n"
+    "            for (int n = 0; n < NTO; n++)\n"
+    "                *(ak_u32*)(op + n * 8 + c0) = ak_pack2f<D>(acc[n].v[2 * half] * inv, acc[n].v[2 * half + 1] * inv);\n"
+    "            if (lse && lane % 4 == 0) lse[grow] = ls * AK_LN2;\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "#define AK_AMMA_BODY(D, HD, WM, WN)                                                                              \\\n"
+    "    ak_attn_mma<D, HD, WM, WN>(q, k, v, o, lse, hkv, group, sq, skv, qsb, qsh, qss, ksb, ksh, kss, vsb, vsh, vss, \\\n"
+    "                               osb, osh, oss, scale_log2, causal, nsplit, split_len, part)\n"
+    "#else\n"
+    "// Targets without the instruction this family is written for: the kernels\n"
+    "// exist (one source for every target) but the host never launches them.\n"
+    "#define AK_AMMA_BODY(D, HD, WM, WN) __builtin_trap()\n"
+    "#endif\n"
+    "\n"
+    "// Same argument list as the SIMT kernels (d and R unused: head_dim == HD, rows per block fixed).\n"
+    "#define AK_AMMA(NAME, HD, WM, WN, DT, D)                                                                         \\\n"
+    "    AK_KERNEL void __launch_bounds__(32 * WM * WN) NAME##HD##_##DT(                                             \\\n"
+    "        const D::T* q, const D::T* k, const D::T* v, D::T* o, float* lse, int hkv, int group, int sq, int skv,  \\\n"
+    "        int d, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb, ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh,   \\\n"
+    "        ak_i64 vss, ak_i64 osb, ak_i64 osh, ak_i64 oss, float scale_log2, int causal, int R, int nsplit,        \\\n"
+    "        int split_len, float* part, int vec) {                                                                    \\\n"
+    "        (void)d; (void)R; (void)vec;                                                                              \\\n"
+    "        AK_AMMA_BODY(D, HD, WM, WN);                                                                              \\\n"
+    "    }\n"
+    "AK_AMMA(ak_attn_mma, 64, 4, 1, f16, ak_f16_t)\n"
+    "AK_AMMA(ak_attn_mma, 64, 4, 1, bf16, ak_bf16_t)\n"
+    "AK_AMMA(ak_attn_mma, 128, 4, 1, f16, ak_f16_t)\n"
+    "AK_AMMA(ak_attn_mma, 128, 4, 1, bf16, ak_bf16_t)\n"
+    "AK_AMMA(ak_attn_mmadec, 64, 1, 4, f16, ak_f16_t)\n"
+    "AK_AMMA(ak_attn_mmadec, 64, 1, 4, bf16, ak_bf16_t)\n"
+    "AK_AMMA(ak_attn_mmadec, 128, 1, 4, f16, ak_f16_t)\n"
+    "AK_AMMA(ak_attn_mmadec, 128, 1, 4, bf16, ak_bf16_t)\n"
+    ;
+
 /* kernels/cast.hip */
 static const char _ak_src_cast[] =
     "/* kernels/cast.hip: dtype conversion between f32, f16 and bf16 (all six\n"
@@ -3629,6 +3970,8 @@ static const struct { const char* family; const char* source; const char* kernel
       "ak_unary_f32 ak_unary_f16 ak_unary_bf16" },
     { "attention", _ak_src_attention,
       "ak_attn_combine_f32 ak_attn_combine_f16 ak_attn_combine_bf16 ak_attn_simt32_f32 ak_attn_simt32_f16 ak_attn_simt32_bf16 ak_attn_simt64_f32 ak_attn_simt64_f16 ak_attn_simt64_bf16 ak_attn_simt128_f32 ak_attn_simt128_f16 ak_attn_simt128_bf16 ak_attn_simt256_f32 ak_attn_simt256_f16 ak_attn_simt256_bf16" },
+    { "attention_mma", _ak_src_attention_mma,
+      "ak_attn_mma64_f16 ak_attn_mma64_bf16 ak_attn_mma128_f16 ak_attn_mma128_bf16 ak_attn_mmadec64_f16 ak_attn_mmadec64_bf16 ak_attn_mmadec128_f16 ak_attn_mmadec128_bf16" },
     { "cast", _ak_src_cast,
       "ak_cast_f32_f16 ak_cast_f32_bf16 ak_cast_f16_f32 ak_cast_f16_bf16 ak_cast_bf16_f32 ak_cast_bf16_f16 ak_copy_f32 ak_copy_f16 ak_copy_bf16" },
     { "elementwise", _ak_src_elementwise,
@@ -10805,10 +11148,14 @@ typedef struct _ak_at_plan {
     size_t qext, kext, vext, oext;   /* elements spanned */
     size_t group;                    /* heads_q / heads_kv */
     float scale;
-    int dmax;                        /* 32, 64, 128, 256: the SIMT kernel's padded head_dim */
+    int dmax;                        /* padded head_dim of the kernel: 32, 64, 128, 256 (SIMT), 64, 128 (mma) */
     int R;                           /* rows per block */
     int nsplit, split_len;
     int vec;
+    int mma;                         /* 1: kernels/attention_mma.hip (matrix units) */
+    unsigned threads;                /* block size */
+    size_t shmem;                    /* dynamic shared memory of the launch */
+    char kname[48];                  /* kernel name without the dtype suffix */
 } _ak_at_plan;
 
 static ak_result _ak_at_check(ak_context* ctx, const ak_attention_args* a, ak_stream* s, _ak_at_plan* p) {
@@ -10901,24 +11248,63 @@ static ak_result _ak_at_check(ak_context* ctx, const ak_attention_args* a, ak_st
     return AK_OK;
 }
 
-/* SIMT kernel geometry and the split: rows per block R (all of a pair's rows
- * when they are few: decode), then enough splits of seq_kv to give about
- * 2 blocks per compute unit (each split >= 2 tiles), or the caller's count. */
-static void _ak_at_plan_simt(ak_context* ctx, const ak_attention_args* a, _ak_at_plan* p) {
-    size_t d = a->head_dim, rows = p->group * a->seq_q, blocks, bk, tiles;
-    int G, NG, R = 1;
-    p->dmax = d <= 32 ? 32 : d <= 64 ? 64 : d <= 128 ? 128 : 256;
-    G = p->dmax / 16;
-    NG = (int)_AK_AT_THREADS / G;
-    while ((size_t)R < rows && R < NG) R <<= 1;
-    p->R = R;
-    bk = (size_t)(4096 / p->dmax);
-    blocks = (rows + (size_t)R - 1) / (size_t)R * a->batch * a->heads_kv;
+static int _ak_at_aligned(const void* ptr, const int64_t st[3], size_t es) {
+    int i;
+    if ((uintptr_t)ptr & 15u) return 0;
+    for (i = 0; i < 3; i++)
+        if (((size_t)st[i] * es) & 15u) return 0;
+    return 1;
+}
+
+/* The kernel, its geometry and the split of seq_kv.
+ * Kernel: the matrix-unit family (kernels/attention_mma.hip) when the device
+ * has the instruction it is written for (mma.sync: NVIDIA sm_80+), config
+ * matrix_cores is on, dtype f16 / bf16, head_dim 64 or 128 and every row of
+ * q, k, v, o is 16-byte aligned; its decode form (16 rows, 4 warps splitting
+ * each key tile) when a (batch, kv head) pair has <= 16 rows (GQA group x
+ * seq_q); else the SIMT family (kernels/attention.hip), every arch, any
+ * head_dim <= 256, with all of a pair's rows in one block when they are few.
+ * Split: num_splits, or (automatic) enough splits of whole key tiles to give
+ * about 4 (matrix) / 2 (SIMT) blocks per compute unit, each split >= 2 tiles.
+ * AMD MFMA / WMMA attention kernels do not exist yet: AMD runs SIMT. */
+static void _ak_at_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_at_plan* p) {
+    size_t d = a->head_dim, rows = p->group * a->seq_q, blocks, bk, tiles, es = ak_dtype_size(a->dtype), per_cu;
+    const ak_arch_info* arch = ctx->dev.arch_info;
+    int mc = !_ak_op_is_cpu(ctx) && ctx->cfg.matrix_cores == AK_ON && arch &&
+             (arch->matrix == AK_MATRIX_MMA || arch->matrix == AK_MATRIX_WGMMA) &&
+             (a->dtype == AK_F16 || a->dtype == AK_BF16) && (d == 64 || d == 128) &&
+             _ak_at_aligned(a->q, p->qs, es) && _ak_at_aligned(a->k, p->ks, es) && _ak_at_aligned(a->v, p->vs, es) &&
+             _ak_at_aligned(a->o, p->os, es);
+    if (mc) {
+        int dec = rows <= 16;
+        p->mma = 1;
+        p->dmax = (int)d;
+        p->R = dec ? 16 : 64;
+        p->threads = 128u;
+        p->shmem = (size_t)(p->R + 4 * 64) * (d + 8) * es;
+        snprintf(p->kname, sizeof p->kname, "%s%d", dec ? "ak_attn_mmadec" : "ak_attn_mma", (int)d);
+        bk = 64;
+        per_cu = 4;
+    } else {
+        int G, NG, R = 1;
+        p->mma = 0;
+        p->dmax = d <= 32 ? 32 : d <= 64 ? 64 : d <= 128 ? 128 : 256;
+        G = p->dmax / 16;
+        NG = (int)_AK_AT_THREADS / G;
+        while ((size_t)R < rows && R < NG) R <<= 1;
+        p->R = R;
+        p->threads = _AK_AT_THREADS;
+        p->shmem = 0;
+        snprintf(p->kname, sizeof p->kname, "ak_attn_simt%d", p->dmax);
+        bk = (size_t)(4096 / p->dmax);
+        per_cu = 2;
+    }
+    blocks = (rows + (size_t)p->R - 1) / (size_t)p->R * a->batch * a->heads_kv;
     tiles = (a->seq_kv + bk - 1) / bk;
     p->nsplit = 1;
     if (a->num_splits > 1) p->nsplit = a->num_splits;
     else if (a->num_splits == 0) {
-        size_t target = (size_t)_ak_op_cus(ctx) * 2u, want = 1, cap = tiles / 2;
+        size_t target = (size_t)_ak_op_cus(ctx) * per_cu, want = 1, cap = tiles / 2;
         if (blocks < target) want = (target + blocks - 1) / blocks;
         if (want > cap) want = cap;
         if (want > _AK_AT_MAX_SPLITS) want = _AK_AT_MAX_SPLITS;
@@ -11056,25 +11442,17 @@ done:
 }
 
 /* ---- GPU launches ----------------------------------------------------- */
-static int _ak_at_aligned(const void* ptr, const int64_t st[3], size_t es) {
-    int i;
-    if ((uintptr_t)ptr & 15u) return 0;
-    for (i = 0; i < 3; i++)
-        if (((size_t)st[i] * es) & 15u) return 0;
-    return 1;
-}
-
-static ak_result _ak_at_simt(ak_context* ctx, const ak_attention_args* a, _ak_at_plan* p, ak_stream* stream) {
+static ak_result _ak_at_launch(ak_context* ctx, const ak_attention_args* a, _ak_at_plan* p, ak_stream* stream) {
     size_t es = ak_dtype_size(a->dtype), rows = p->group * a->seq_q, b0, nb_max;
     ak_kernel *k = NULL, *kc = NULL;
     ak_result r;
-    char kname[64], base[32];
+    char kname[64];
     void* ws = NULL;
     float* part = NULL;
-    _ak_at_plan_simt(ctx, a, p);
+    _ak_at_plan_path(ctx, a, p);
     p->vec = a->head_dim % 8 == 0 && _ak_at_aligned(a->k, p->ks, es) && _ak_at_aligned(a->v, p->vs, es);
-    snprintf(base, sizeof base, "ak_attn_simt%d", p->dmax);
-    if ((r = _ak_op_kernel(ctx, _ak_src_attention, _ak_op_name(kname, sizeof kname, base, a->dtype), &k)) != AK_OK)
+    if ((r = _ak_op_kernel(ctx, p->mma ? _ak_src_attention_mma : _ak_src_attention,
+                           _ak_op_name(kname, sizeof kname, p->kname, a->dtype), &k)) != AK_OK)
         return r;
     nb_max = _AK_AT_MAX_GRIDZ / a->heads_kv;
     if (p->nsplit > 1) {
@@ -11115,8 +11493,8 @@ static ak_result _ak_at_simt(ak_context* ctx, const ak_attention_args* a, _ak_at
         grid.x = (unsigned)((rows + (size_t)p->R - 1) / (size_t)p->R);
         grid.y = (unsigned)p->nsplit;
         grid.z = (unsigned)(nb * a->heads_kv);
-        block.x = _AK_AT_THREADS; block.y = 1; block.z = 1;
-        r = _ak_op_launch3(ctx, k, grid, block, 0, stream, &g);
+        block.x = p->threads; block.y = 1; block.z = 1;
+        r = _ak_op_launch3(ctx, k, grid, block, p->shmem, stream, &g);
         if (r == AK_OK && p->nsplit > 1) {
             size_t nrows = nb * a->heads_q * a->seq_q;
             unsigned wpb = 256u / (unsigned)_ak_op_wave(ctx);
@@ -11143,10 +11521,10 @@ AKDEF ak_result ak_attention(ak_context* ctx, const ak_attention_args* args, ak_
     ak_result r = _ak_at_check(ctx, args, stream, &p);
     if (r != AK_OK) return r;
     if (_ak_op_is_cpu(ctx)) {
-        _ak_at_plan_simt(ctx, args, &p);
+        _ak_at_plan_path(ctx, args, &p);
         return _ak_at_cpu(args, &p);
     }
-    return _ak_at_simt(ctx, args, &p, stream);
+    return _ak_at_launch(ctx, args, &p, stream);
 }
 #endif /* AK_TYPECHECK_ONLY */
 

@@ -2,7 +2,7 @@
 """peer_attention - PyTorch scaled_dot_product_attention (eager and torch.compile)
 on the shapes of bench/bench_attention.c, and the comparison table.
 
-    python3 bench/peer_attention.py --match AMDKIT.json [--trials N] OUT.json
+    python3 bench/peer_attention.py --match AMDKIT.json [--trials N] [--eager-only] OUT.json
 
 OUT.json holds both sides: {"amdkit": <the bench_attention.c file>, "torch":
 {... "results": [...]}, "table": [markdown lines]}.
@@ -55,10 +55,13 @@ def main():
     match = None
     trials = 0
     out = None
+    impls = ("torch_eager", "torch_compile")
     i = 0
     while i < len(args):
         if args[i] == "--match":
             match = args[i + 1]; i += 2
+        elif args[i] == "--eager-only":
+            impls = ("torch_eager",); i += 1
         elif args[i] == "--trials":
             trials = int(args[i + 1]); i += 2
         else:
@@ -102,7 +105,7 @@ def main():
         n = trials or (50 if decode else 20)
         flops = 4.0 * b * hq * sq * skv * d * (0.5 if causal else 1.0)
         kvb = 2.0 * b * hkv * skv * d * q.element_size()
-        for impl in ("torch_eager", "torch_compile"):
+        for impl in impls:
             row = {"name": r["name"], "impl": impl, "dtype": r["dtype"], "shape": sh,
                    "hardware": torch.cuda.get_device_name(dev), "device": "cuda:0"}
             try:
