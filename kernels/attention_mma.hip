@@ -313,8 +313,11 @@ AK_INLINE void ak_attn_mma(const typename D::T* AK_RESTRICT q, const typename D:
                                osb, osh, oss, scale_log2, causal, nsplit, split_len, part)
 #else
 // Targets without the instruction this family is written for: the kernels
-// exist (one source for every target) but the host never launches them.
-#define AK_AMMA_BODY(D, HD, WM, WN) __builtin_trap()
+// exist (one source for every target) but do nothing, and the host never
+// launches them there (it runs the SIMT family instead).
+#define AK_AMMA_BODY(D, HD, WM, WN) \
+    do {                            \
+    } while (0)
 #endif
 
 // Same argument list as the SIMT kernels (d and R unused: head_dim == HD, rows per block fixed).
