@@ -1400,9 +1400,11 @@ struct ak_context {
  * callbacks and sokol's dummy backend), chosen at context creation (ctx->bk;
  * >>impl:backend defines the hip, cuda and cpu tables). Outside the backends'
  * own functions and the loaders, code goes through the table and never asks
- * which backend it runs on. `stream` arguments are native handles
- * (ak_stream.native; NULL = default). */
-typedef struct _ak_dev_ops {        /* raw device operations, no pool involved (the pool keeps a copy) */
+ * which backend it runs on. The runtime calls are raw: each returns the
+ * runtime's error code (0 = ok) and does not bind; the shared layer
+ * (>>impl:backend, "one way for every backend") binds, calls and words the
+ * error once. `stream` arguments are native handles (NULL = default). */
+typedef struct _ak_dev_ops {        /* device memory and ordering events, as the pool uses them (it keeps a copy) */
     ak_result (*alloc)(ak_context* ctx, size_t bytes, void** out);   /* AK_ERROR_OUT_OF_MEMORY on failure */
     void (*free)(ak_context* ctx, void* ptr);
     ak_result (*ev_create)(ak_context* ctx, void** ev);              /* timing disabled, for ordering */
@@ -1422,37 +1424,43 @@ typedef struct _ak_backend_ops {
     ak_result (*probe)(struct _ak_api* api, int device, ak_device_info* dev, ak_backend_report* rep);
     ak_result (*open)(ak_context* ctx);          /* after a successful probe (cuda: the primary context) */
     void (*close)(ak_context* ctx);              /* undo open (everything else is released before) */
-    ak_result (*make_current)(ak_context* ctx);  /* bind ctx's device to the calling thread; NULL: nothing to bind */
-    ak_result (*mem_info)(ak_context* ctx, size_t* free_bytes, size_t* total_bytes);
-    ak_result (*event_new)(ak_context* ctx, void** ev, unsigned flags);  /* flags 0: timing; 2: ordering only */
-    ak_result (*synchronize)(ak_context* ctx);   /* the whole device */
     ak_result (*probe_features)(ak_context* ctx);  /* ak_context_probe: fp16/bf16 (and the compilers) */
-    /* copies (kind != AK_H2H; checked), memset, pinned host memory (error code, 0 = ok) */
-    ak_result (*copy)(ak_context* ctx, void* dst, const void* src, size_t bytes, ak_copy_kind kind, void* stream,
-                      int async, const char* fn);
-    ak_result (*memset)(ak_context* ctx, void* dst, int value, size_t bytes, void* stream);
+    ak_result (*launch)(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_stream* stream, void** args);
+    const char* (*error_string)(ak_context* ctx, int e);
+    /* raw runtime calls: error code, 0 = ok */
+    int (*make_current)(ak_context* ctx);        /* bind ctx's device to the calling thread; NULL: nothing to bind */
+    int (*alloc)(ak_context* ctx, size_t bytes, void** out);   /* 2: out of memory */
+    int (*free)(ak_context* ctx, void* ptr);
+    int (*mem_info)(ak_context* ctx, size_t* free_bytes, size_t* total_bytes);
+    int (*event_create)(ak_context* ctx, void** ev, unsigned flags);  /* flags 0: timing; 2: ordering only */
+    int (*event_record)(ak_context* ctx, void* ev, void* stream);
+    int (*event_query)(ak_context* ctx, void* ev);                     /* 600: not ready */
+    int (*event_destroy)(ak_context* ctx, void* ev);
+    int (*event_synchronize)(ak_context* ctx, void* ev);
+    int (*event_elapsed)(ak_context* ctx, float* ms, ak_event* a, ak_event* b);  /* b is complete */
+    int (*synchronize)(ak_context* ctx);          /* the whole device */
+    int (*copy)(ak_context* ctx, void* dst, const void* src, size_t bytes, ak_copy_kind kind, void* stream, int async);
+    int (*memset)(ak_context* ctx, void* dst, int value, size_t bytes, void* stream);
     int (*host_alloc)(ak_context* ctx, void** out, size_t bytes);
     int (*host_free)(ak_context* ctx, void* ptr);
-    /* streams: priority clamped to the device's range; native handle out */
-    ak_result (*stream_create)(ak_context* ctx, int* priority, void** native);
-    void (*stream_destroy)(ak_context* ctx, void* native);
-    int (*stream_synchronize)(ak_context* ctx, void* native);       /* error code, 0 = ok */
-    ak_result (*event_synchronize)(ak_event* e);
-    ak_result (*event_elapsed)(ak_event* a, ak_event* b, float* ms);
-    /* modules (NULL on backends that do not compile: then kernels run on the host) */
+    int (*stream_priority_range)(ak_context* ctx, int* least, int* greatest);
+    int (*stream_create)(ak_context* ctx, void** native, int priority);
+    int (*stream_destroy)(ak_context* ctx, void* native);
+    int (*stream_synchronize)(ak_context* ctx, void* native);
+    /* modules (NULL on backends that do not compile: then kernels run their C implementation) */
     int (*module_load)(ak_context* ctx, const void* data, void** module);
     int (*module_function)(ak_context* ctx, void* module, const char* name, void** fn);
-    void (*module_unload)(ak_context* ctx, void* module);
-    const char* (*error_string)(ak_context* ctx, int e);
-    ak_result (*launch)(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_stream* stream, void** args);
-    _ak_dev_ops dev;
+    int (*module_unload)(ak_context* ctx, void* module);
+    int (*shmem_optin)(ak_context* ctx, void* fn, size_t bytes);      /* allow more dynamic shared memory; NULL: not needed */
+    int (*launch_kernel)(ak_context* ctx, void* fn, ak_dim3 grid, ak_dim3 block, size_t shmem, void* stream, void** args);
 } _ak_backend_ops;
 
-static ak_result _ak_dev_mem_info(ak_context* ctx, size_t* fr, size_t* to) { return ctx->bk->mem_info(ctx, fr, to); }
-static ak_result _ak_dev_event_record(ak_context* ctx, void* ev, void* stream) { return ctx->bk->dev.ev_record(ctx, ev, stream); }
-static int _ak_dev_event_done(ak_context* ctx, void* ev) { return ctx->bk->dev.ev_done(ctx, ev); }
-static void _ak_dev_event_destroy(ak_context* ctx, void* ev) { ctx->bk->dev.ev_destroy(ctx, ev); }
-static ak_result _ak_event_new(ak_context* ctx, void** ev, unsigned flags) { return ctx->bk->event_new(ctx, ev, flags); }
+static ak_result _ak_dev_mem_info(ak_context* ctx, size_t* free_bytes, size_t* total_bytes);
+static ak_result _ak_dev_event_record(ak_context* ctx, void* ev, void* stream);
+static int _ak_dev_event_done(ak_context* ctx, void* ev);
+static void _ak_dev_event_destroy(ak_context* ctx, void* ev);
+static ak_result _ak_event_new(ak_context* ctx, void** ev, unsigned flags);
+static const _ak_dev_ops* _ak_dev_ops_shared(void);                       /* the pool's device operations */
 static void* _ak_native_stream(ak_stream* s);                               /* NULL for NULL */
 static void _ak_unload_cb(void* ctx, void* loaded);                         /* cache eviction: unload a module */
 static void _ak_ops_destroy(ak_context* ctx);                               /* kernel library state */
@@ -6873,7 +6881,7 @@ static ak_result _ak_pool_create(ak_context* ctx, struct _ak_pool** out) {
     if (!p) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "pool create: host allocation of %zu bytes failed", sizeof *p);
     p->ctx = ctx;
     _ak_mutex_init(&p->lock);
-    p->ops = ctx->bk->dev;
+    p->ops = *_ak_dev_ops_shared();
     p->enabled = ctx->cfg.pool_enabled != 0;
     p->oom_protection = ctx->cfg.oom_protection != 0;
     if (ctx->cfg.pool_size > 0) limit = (size_t)ctx->cfg.pool_size;
@@ -8596,11 +8604,13 @@ static uintptr_t _ak_ctx_serials;      /* last serial handed out (atomic) */
 static void _ak_bind_make_key(void) { pthread_key_create(&_ak_bind_key, NULL); }
 static uintptr_t _ak_ctx_new_serial(void) { return __atomic_add_fetch(&_ak_ctx_serials, 1, __ATOMIC_RELAXED); }
 static ak_result _ak_bind(ak_context* ctx) {
-    ak_result r;
+    int e;
     if (!ctx->bk->make_current) return AK_OK;     /* cpu */
     pthread_once(&_ak_bind_once, _ak_bind_make_key);
     if (pthread_getspecific(_ak_bind_key) == (void*)ctx->serial) return AK_OK;
-    if ((r = ctx->bk->make_current(ctx)) != AK_OK) return r;
+    if ((e = ctx->bk->make_current(ctx)) != 0)
+        return _ak_err(AK_ERROR_DEVICE, "binding %s device %d to this thread failed: %s (%d)", ak_backend_name(ctx->backend),
+                       ctx->dev.device, ctx->bk->error_string(ctx, e), e);
     pthread_setspecific(_ak_bind_key, (void*)ctx->serial);
     return AK_OK;
 }
@@ -8802,215 +8812,56 @@ static ak_result _ak_probe_cpu(int device, ak_device_info* dev, ak_backend_repor
 }
 
 /* ---- the backend tables --------------------------------------------------
- * Each backend's operations, transcribed one to one from what the context,
- * memory and event code did per backend before; the only functions that
- * name a runtime's entry points (with the probes and the loaders). */
+ * Each backend's raw calls (the only functions, with the probes and the
+ * loaders, that name a runtime's entry points), then the layer every backend
+ * shares: bind, call, word the error. */
 
-/* cpu: host memory, nothing to bind, events are no-ops (work runs at once) */
-static ak_result _ak_cpu_alloc(ak_context* ctx, size_t bytes, void** out) {
-    void* p = NULL;   /* 256-byte aligned host memory */
-    (void)ctx;
-    *out = NULL;
-    if (posix_memalign(&p, 256, bytes ? bytes : 1) != 0 || !p)
-        return _ak_err(AK_ERROR_OUT_OF_MEMORY, "host allocation of %zu bytes failed", bytes);
-    *out = p;
-    return AK_OK;
+/* cpu: host memory, nothing to bind, events are host clock readings */
+static int _ak_cpu_alloc(ak_context* ctx, size_t bytes, void** out) {
+    (void)ctx;   /* 256-byte aligned host memory */
+    return posix_memalign(out, 256, bytes ? bytes : 1) != 0 || !*out ? 2 : 0;
 }
-static void _ak_cpu_free(ak_context* ctx, void* ptr) { (void)ctx; free(ptr); }
-static ak_result _ak_cpu_mem_info(ak_context* ctx, size_t* fr, size_t* to) {
+static int _ak_cpu_free(ak_context* ctx, void* ptr) { (void)ctx; free(ptr); return 0; }
+static int _ak_cpu_mem_info(ak_context* ctx, size_t* fr, size_t* to) {
     long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE), avail = sysconf(_SC_AVPHYS_PAGES);
     (void)ctx;
     *to = (pages > 0 && psize > 0) ? (size_t)pages * (size_t)psize : 0;
     *fr = (avail > 0 && psize > 0) ? (size_t)avail * (size_t)psize : 0;
-    return AK_OK;
+    return 0;
 }
-static ak_result _ak_cpu_event_new(ak_context* ctx, void** ev, unsigned flags) { (void)ctx; (void)flags; *ev = NULL; return AK_OK; }
-static ak_result _ak_cpu_ev_create(ak_context* ctx, void** ev) { (void)ctx; *ev = NULL; return AK_OK; }
-static ak_result _ak_cpu_ev_record(ak_context* ctx, void* ev, void* stream) { (void)ctx; (void)ev; (void)stream; return AK_OK; }
-static int _ak_cpu_ev_done(ak_context* ctx, void* ev) { (void)ctx; (void)ev; return 1; }
-static void _ak_cpu_ev_destroy(ak_context* ctx, void* ev) { (void)ctx; (void)ev; }
+static int _ak_cpu_event_create(ak_context* ctx, void** ev, unsigned flags) { (void)ctx; (void)flags; *ev = NULL; return 0; }
+static int _ak_cpu_event_elapsed(ak_context* ctx, float* ms, ak_event* a, ak_event* b) {
+    (void)ctx;
+    *ms = (float)((double)((int64_t)(b->host_ns - a->host_ns)) / 1e6);
+    return 0;
+}
+static int _ak_cpu_copy(ak_context* ctx, void* dst, const void* src, size_t bytes, ak_copy_kind kind, void* stream, int async) {
+    (void)ctx; (void)kind; (void)stream; (void)async;
+    memmove(dst, src, bytes);
+    return 0;
+}
+static int _ak_cpu_memset(ak_context* ctx, void* dst, int value, size_t bytes, void* stream) {
+    (void)ctx; (void)stream;
+    memset(dst, value, bytes);
+    return 0;
+}
+static int _ak_cpu_host_alloc(ak_context* ctx, void** out, size_t bytes) { return _ak_cpu_alloc(ctx, bytes, out); }
+static int _ak_cpu_stream_create(ak_context* ctx, void** native, int priority) { (void)ctx; (void)priority; *native = NULL; return 0; }
+static int _ak_cpu_nothing(ak_context* ctx) { (void)ctx; return 0; }
+static int _ak_cpu_nothing_on(ak_context* ctx, void* h) { (void)ctx; (void)h; return 0; }
+static int _ak_cpu_stream_priority_range(ak_context* ctx, int* least, int* greatest) {   /* any priority is kept */
+    (void)ctx;
+    *least = INT_MAX;
+    *greatest = INT_MIN;
+    return 0;
+}
+static const char* _ak_cpu_error_string(ak_context* ctx, int e) { (void)ctx; return e == 2 ? "out of host memory" : "host error"; }
 static ak_result _ak_cpu_open(ak_context* ctx) { (void)ctx; return AK_OK; }
 static void _ak_cpu_close(ak_context* ctx) { (void)ctx; }
-static ak_result _ak_cpu_synchronize(ak_context* ctx) { (void)ctx; return AK_OK; }
 static ak_result _ak_cpu_probe(struct _ak_api* api, int device, ak_device_info* dev, ak_backend_report* rep) {
     (void)api;
     return _ak_probe_cpu(device, dev, rep);
 }
-
-/* hip */
-static ak_result _ak_hip_make_current(ak_context* ctx) {
-    int e = ctx->api->hipSetDevice(ctx->dev.device);
-    if (e) return _ak_err(AK_ERROR_DEVICE, "hipSetDevice(%d) failed: %s (%d)", ctx->dev.device, _ak_hip_errstr(ctx->api, e), e);
-    return AK_OK;
-}
-static ak_result _ak_hip_alloc(ak_context* ctx, size_t bytes, void** out) {
-    int e;
-    ak_result r;
-    *out = NULL;
-    if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    e = ctx->api->hipMalloc(out, bytes);
-    if (e) { *out = NULL; return _ak_err(e == 2 ? AK_ERROR_OUT_OF_MEMORY : AK_ERROR_MEMORY, "hipMalloc(%zu) failed: %s (%d)", bytes, _ak_hip_errstr(ctx->api, e), e); }
-    return AK_OK;
-}
-static void _ak_hip_free(ak_context* ctx, void* ptr) {
-    if (_ak_bind(ctx) != AK_OK) return;
-    ctx->api->hipFree(ptr);
-}
-static ak_result _ak_hip_mem_info(ak_context* ctx, size_t* fr, size_t* to) {
-    ak_result r;
-    int e;
-    if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    e = ctx->api->hipMemGetInfo(fr, to);
-    if (e) return _ak_err(AK_ERROR_DEVICE, "memory info query failed (%d)", e);
-    return AK_OK;
-}
-static ak_result _ak_hip_event_new(ak_context* ctx, void** ev, unsigned flags) {
-    ak_result r;
-    int e;
-    *ev = NULL;
-    if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    e = ctx->api->hipEventCreateWithFlags(ev, flags);
-    if (e) return _ak_err(AK_ERROR_DEVICE, "event creation failed: %s (%d)", _ak_hip_errstr(ctx->api, e), e);
-    return AK_OK;
-}
-static ak_result _ak_hip_ev_create(ak_context* ctx, void** ev) { return _ak_hip_event_new(ctx, ev, 0x2u /* disable timing */); }
-static ak_result _ak_hip_ev_record(ak_context* ctx, void* ev, void* stream) {
-    ak_result r;
-    int e;
-    if (!ev) return AK_OK;
-    if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    e = ctx->api->hipEventRecord(ev, stream);
-    if (e) return _ak_err(AK_ERROR_DEVICE, "event record failed: %s (%d)", _ak_hip_errstr(ctx->api, e), e);
-    return AK_OK;
-}
-static int _ak_hip_ev_done(ak_context* ctx, void* ev) {
-    if (!ev || _ak_bind(ctx) != AK_OK) return 1;
-    return ctx->api->hipEventQuery(ev) != 600 /* hipErrorNotReady */;
-}
-static void _ak_hip_ev_destroy(ak_context* ctx, void* ev) {
-    if (!ev || _ak_bind(ctx) != AK_OK) return;
-    ctx->api->hipEventDestroy(ev);
-}
-/* The step both GPU backends end their open with: the arch row of the device. */
-static void _ak_set_arch_base(ak_device_info* dev);
-static void _ak_gpu_device_ready(ak_context* ctx) {
-    _ak_set_arch_base(&ctx->dev);
-    if (ak_arch_find(ctx->dev.arch, &ctx->dev.arch_info) != AK_OK) ctx->dev.arch_info = NULL;
-    ctx->dev.fp16 = -1; /* probed by ak_context_probe */
-    ctx->dev.bf16 = -1;
-}
-static ak_result _ak_hip_open(ak_context* ctx) { _ak_gpu_device_ready(ctx); return AK_OK; }
-static void _ak_hip_close(ak_context* ctx) { (void)ctx; }
-static ak_result _ak_hip_synchronize(ak_context* ctx) {
-    int e = ctx->api->hipDeviceSynchronize();
-    if (e) return _ak_err(AK_ERROR_DEVICE, "hipDeviceSynchronize failed: %s (%d)", _ak_hip_errstr(ctx->api, e), e);
-    return AK_OK;
-}
-
-/* cuda */
-static ak_result _ak_cuda_make_current(ak_context* ctx) {
-    int e = ctx->api->cuCtxSetCurrent(ctx->native_ctx);
-    if (e) return _ak_err(AK_ERROR_DEVICE, "cuCtxSetCurrent failed: %s (%d)", _ak_cu_errstr(ctx->api, e), e);
-    return AK_OK;
-}
-static ak_result _ak_cuda_alloc(ak_context* ctx, size_t bytes, void** out) {
-    _akT_CUdeviceptr p = 0;
-    ak_result r;
-    int e;
-    *out = NULL;
-    if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    e = ctx->api->cuMemAlloc(&p, bytes);
-    if (e) return _ak_err(e == 2 ? AK_ERROR_OUT_OF_MEMORY : AK_ERROR_MEMORY, "cuMemAlloc(%zu) failed: %s (%d)", bytes, _ak_cu_errstr(ctx->api, e), e);
-    *out = (void*)(uintptr_t)p;
-    return AK_OK;
-}
-static void _ak_cuda_free(ak_context* ctx, void* ptr) {
-    if (_ak_bind(ctx) != AK_OK) return;
-    ctx->api->cuMemFree((_akT_CUdeviceptr)(uintptr_t)ptr);
-}
-static ak_result _ak_cuda_mem_info(ak_context* ctx, size_t* fr, size_t* to) {
-    ak_result r;
-    int e;
-    if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    e = ctx->api->cuMemGetInfo(fr, to);
-    if (e) return _ak_err(AK_ERROR_DEVICE, "memory info query failed (%d)", e);
-    return AK_OK;
-}
-static ak_result _ak_cuda_event_new(ak_context* ctx, void** ev, unsigned flags) {
-    ak_result r;
-    int e;
-    *ev = NULL;
-    if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    e = ctx->api->cuEventCreate(ev, flags);
-    if (e) return _ak_err(AK_ERROR_DEVICE, "event creation failed: %s (%d)", _ak_cu_errstr(ctx->api, e), e);
-    return AK_OK;
-}
-static ak_result _ak_cuda_ev_create(ak_context* ctx, void** ev) { return _ak_cuda_event_new(ctx, ev, 0x2u /* disable timing */); }
-static ak_result _ak_cuda_ev_record(ak_context* ctx, void* ev, void* stream) {
-    ak_result r;
-    int e;
-    if (!ev) return AK_OK;
-    if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    e = ctx->api->cuEventRecord(ev, stream);
-    if (e) return _ak_err(AK_ERROR_DEVICE, "event record failed: %s (%d)", _ak_cu_errstr(ctx->api, e), e);
-    return AK_OK;
-}
-static int _ak_cuda_ev_done(ak_context* ctx, void* ev) {
-    if (!ev || _ak_bind(ctx) != AK_OK) return 1;
-    return ctx->api->cuEventQuery(ev) != 600 /* CUDA_ERROR_NOT_READY */;
-}
-static void _ak_cuda_ev_destroy(ak_context* ctx, void* ev) {
-    if (!ev || _ak_bind(ctx) != AK_OK) return;
-    ctx->api->cuEventDestroy(ev);
-}
-/* The device's primary context, current on the creating thread. */
-static ak_result _ak_cuda_open(ak_context* ctx) {
-    _akT_CUdevice d = 0;
-    _akT_CUcontext cc = NULL;
-    size_t fr = 0, to = 0;
-    int e = ctx->api->cuDeviceGet(&d, ctx->dev.device);
-    if (e == 0) e = ctx->api->cuDevicePrimaryCtxRetain(&cc, d);
-    if (e != 0)
-        return _ak_err(AK_ERROR_DEVICE, "cuDevicePrimaryCtxRetain(device %d) failed: %s (%d)", ctx->dev.device, _ak_cu_errstr(ctx->api, e), e);
-    ctx->native_ctx = cc;
-    ctx->api->cuCtxSetCurrent(cc);
-    if (ctx->api->cuMemGetInfo(&fr, &to) == 0) { ctx->dev.mem_free = fr; ctx->dev.mem_total = to; }
-    _ak_gpu_device_ready(ctx);
-    return AK_OK;
-}
-static void _ak_cuda_close(ak_context* ctx) {
-    _akT_CUdevice d = 0;
-    if (ctx->native_ctx && ctx->api->cuDeviceGet(&d, ctx->dev.device) == 0) ctx->api->cuDevicePrimaryCtxRelease(d);
-}
-static ak_result _ak_cuda_synchronize(ak_context* ctx) {
-    int e = ctx->api->cuCtxSynchronize();
-    if (e) return _ak_err(AK_ERROR_DEVICE, "cuCtxSynchronize failed: %s (%d)", _ak_cu_errstr(ctx->api, e), e);
-    return AK_OK;
-}
-
-/* cpu: the rest */
-static ak_result _ak_cpu_copy(ak_context* ctx, void* dst, const void* src, size_t bytes, ak_copy_kind kind, void* stream,
-                              int async, const char* fn) {
-    (void)ctx; (void)kind; (void)stream; (void)async; (void)fn;
-    memmove(dst, src, bytes);
-    return AK_OK;
-}
-static ak_result _ak_cpu_memset(ak_context* ctx, void* dst, int value, size_t bytes, void* stream) {
-    (void)ctx; (void)stream;
-    memset(dst, value, bytes);
-    return AK_OK;
-}
-static int _ak_cpu_host_alloc(ak_context* ctx, void** out, size_t bytes) { (void)ctx; return posix_memalign(out, 256, bytes); }
-static int _ak_cpu_host_free(ak_context* ctx, void* ptr) { (void)ctx; free(ptr); return 0; }
-static ak_result _ak_cpu_stream_create(ak_context* ctx, int* priority, void** native) { (void)ctx; (void)priority; *native = NULL; return AK_OK; }
-static void _ak_cpu_stream_destroy(ak_context* ctx, void* native) { (void)ctx; (void)native; }
-static int _ak_cpu_stream_synchronize(ak_context* ctx, void* native) { (void)ctx; (void)native; return 0; }
-static ak_result _ak_cpu_event_synchronize(ak_event* e) { (void)e; return AK_OK; }
-static ak_result _ak_cpu_event_elapsed(ak_event* a, ak_event* b, float* ms) {   /* host clock at record */
-    *ms = (float)((double)((int64_t)(b->host_ns - a->host_ns)) / 1e6);
-    return AK_OK;
-}
-static const char* _ak_cpu_error_string(ak_context* ctx, int e) { (void)ctx; (void)e; return "cpu backend"; }
 /* No device compiler; list the offline ones (ak_compile_offline) as the compiler. */
 static ak_result _ak_cpu_probe_features(ak_context* ctx) {
     char why[512];
@@ -9038,162 +8889,150 @@ static ak_result _ak_cpu_probe_features(ak_context* ctx) {
 }
 static ak_result _ak_gpu_probe_features(ak_context* ctx);    /* >>impl:memory (runs a probe kernel) */
 static ak_result _ak_cpu_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_stream* stream, void** args);
-static ak_result _ak_hip_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_stream* stream, void** args);
-static ak_result _ak_cuda_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_stream* stream, void** args);
+static ak_result _ak_gpu_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_stream* stream, void** args);
 
-/* hip: the rest */
+/* The step both GPU backends end their open with: the arch row of the device. */
+static void _ak_set_arch_base(ak_device_info* dev);
+static void _ak_gpu_device_ready(ak_context* ctx) {
+    _ak_set_arch_base(&ctx->dev);
+    if (ak_arch_find(ctx->dev.arch, &ctx->dev.arch_info) != AK_OK) ctx->dev.arch_info = NULL;
+    ctx->dev.fp16 = -1; /* probed by ak_context_probe */
+    ctx->dev.bf16 = -1;
+}
+
+/* hip */
+#define _AK_A ctx->api
+static int _ak_hip_make_current(ak_context* ctx) { return _AK_A->hipSetDevice(ctx->dev.device); }
+static int _ak_hip_alloc(ak_context* ctx, size_t bytes, void** out) { return _AK_A->hipMalloc(out, bytes); }
+static int _ak_hip_free(ak_context* ctx, void* ptr) { return _AK_A->hipFree(ptr); }
+static int _ak_hip_mem_info(ak_context* ctx, size_t* fr, size_t* to) { return _AK_A->hipMemGetInfo(fr, to); }
+static int _ak_hip_event_create(ak_context* ctx, void** ev, unsigned flags) { return _AK_A->hipEventCreateWithFlags(ev, flags); }
+static int _ak_hip_event_record(ak_context* ctx, void* ev, void* stream) { return _AK_A->hipEventRecord(ev, stream); }
+static int _ak_hip_event_query(ak_context* ctx, void* ev) { return _AK_A->hipEventQuery(ev); }
+static int _ak_hip_event_destroy(ak_context* ctx, void* ev) { return _AK_A->hipEventDestroy(ev); }
+static int _ak_hip_event_synchronize(ak_context* ctx, void* ev) { return _AK_A->hipEventSynchronize(ev); }
+static int _ak_hip_event_elapsed(ak_context* ctx, float* ms, ak_event* a, ak_event* b) { return _AK_A->hipEventElapsedTime(ms, a->native, b->native); }
+static int _ak_hip_synchronize(ak_context* ctx) { return _AK_A->hipDeviceSynchronize(); }
+static int _ak_hip_copy(ak_context* ctx, void* dst, const void* src, size_t bytes, ak_copy_kind kind, void* stream, int async) {
+    return async ? _AK_A->hipMemcpyAsync(dst, src, bytes, (int)kind, stream) : _AK_A->hipMemcpy(dst, src, bytes, (int)kind);
+}
+static int _ak_hip_memset(ak_context* ctx, void* dst, int value, size_t bytes, void* stream) { return _AK_A->hipMemsetAsync(dst, value, bytes, stream); }
+static int _ak_hip_host_alloc(ak_context* ctx, void** out, size_t bytes) { return _AK_A->hipHostMalloc(out, bytes, 0); }
+static int _ak_hip_host_free(ak_context* ctx, void* ptr) { return _AK_A->hipHostFree(ptr); }
+static int _ak_hip_stream_priority_range(ak_context* ctx, int* least, int* greatest) {
+    return _AK_A->hipDeviceGetStreamPriorityRange ? _AK_A->hipDeviceGetStreamPriorityRange(least, greatest) : 0;
+}
+static int _ak_hip_stream_create(ak_context* ctx, void** native, int priority) { return _AK_A->hipStreamCreateWithPriority(native, 0, priority); }
+static int _ak_hip_stream_destroy(ak_context* ctx, void* native) { return _AK_A->hipStreamDestroy(native); }
+static int _ak_hip_stream_synchronize(ak_context* ctx, void* native) { return _AK_A->hipStreamSynchronize(native); }
+static int _ak_hip_module_load(ak_context* ctx, const void* data, void** module) { return _AK_A->hipModuleLoadData(module, data); }
+static int _ak_hip_module_function(ak_context* ctx, void* module, const char* name, void** fn) { return _AK_A->hipModuleGetFunction(fn, module, name); }
+static int _ak_hip_module_unload(ak_context* ctx, void* module) { return _AK_A->hipModuleUnload(module); }
+static int _ak_hip_launch_kernel(ak_context* ctx, void* fn, ak_dim3 g, ak_dim3 b, size_t shmem, void* stream, void** args) {
+    return _AK_A->hipModuleLaunchKernel(fn, g.x, g.y, g.z, b.x, b.y, b.z, (unsigned)shmem, stream, args, NULL);
+}
 static const char* _ak_hip_error_string(ak_context* ctx, int e) { return _ak_hip_errstr(ctx->api, e); }
-static ak_result _ak_hip_copy(ak_context* ctx, void* dst, const void* src, size_t bytes, ak_copy_kind kind, void* stream,
-                              int async, const char* fn) {
-    _ak_api* a = ctx->api;
-    ak_result r;
-    int e;
-    if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    e = async ? a->hipMemcpyAsync(dst, src, bytes, (int)kind, stream) : a->hipMemcpy(dst, src, bytes, (int)kind);
-    if (e) return _ak_err(AK_ERROR_MEMORY, "%s of %zu bytes (kind %d) failed: %s (%d)", fn, bytes, (int)kind, _ak_hip_errstr(a, e), e);
-    return AK_OK;
-}
-static ak_result _ak_hip_memset(ak_context* ctx, void* dst, int value, size_t bytes, void* stream) {
-    ak_result r;
-    int e;
-    if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    e = ctx->api->hipMemsetAsync(dst, value, bytes, stream);
-    if (e) return _ak_err(AK_ERROR_MEMORY, "ak_memset of %zu bytes failed (%d)", bytes, e);
-    return AK_OK;
-}
-static int _ak_hip_host_alloc(ak_context* ctx, void** out, size_t bytes) {
-    if (_ak_bind(ctx) != AK_OK) return -1;
-    return ctx->api->hipHostMalloc(out, bytes, 0);
-}
-static int _ak_hip_host_free(ak_context* ctx, void* ptr) {
-    if (_ak_bind(ctx) != AK_OK) return -1;
-    return ctx->api->hipHostFree(ptr);
-}
-static ak_result _ak_hip_stream_create(ak_context* ctx, int* priority, void** native) {
-    int least = 0, greatest = 0, e;
-    ak_result r;
-    if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    if (ctx->api->hipDeviceGetStreamPriorityRange) ctx->api->hipDeviceGetStreamPriorityRange(&least, &greatest);
-    if (*priority > least) *priority = least;          /* greatest priority is the most negative */
-    if (*priority < greatest) *priority = greatest;
-    e = ctx->api->hipStreamCreateWithPriority(native, 0, *priority);
-    if (e) return _ak_err(AK_ERROR_DEVICE, "hipStreamCreateWithPriority failed: %s (%d)", _ak_hip_errstr(ctx->api, e), e);
-    return AK_OK;
-}
-static void _ak_hip_stream_destroy(ak_context* ctx, void* native) {
-    if (native && _ak_bind(ctx) == AK_OK) ctx->api->hipStreamDestroy(native);
-}
-static int _ak_hip_stream_synchronize(ak_context* ctx, void* native) { return ctx->api->hipStreamSynchronize(native); }
-static ak_result _ak_hip_event_synchronize(ak_event* e) {
-    ak_result r;
-    int err;
-    if ((r = _ak_bind(e->ctx)) != AK_OK) return r;
-    err = e->ctx->api->hipEventSynchronize(e->native);
-    if (err) return _ak_err(AK_ERROR_DEVICE, "ak_event_synchronize failed (%d)", err);
-    return AK_OK;
-}
-static ak_result _ak_hip_event_elapsed(ak_event* a, ak_event* b, float* ms) {
-    ak_result r;
-    int err;
-    if ((r = _ak_bind(a->ctx)) != AK_OK) return r;
-    if ((r = _ak_hip_event_synchronize(b)) != AK_OK) return r;
-    err = a->ctx->api->hipEventElapsedTime(ms, a->native, b->native);
-    if (err) return _ak_err(AK_ERROR_DEVICE, "ak_event_elapsed_ms failed (%d)", err);
-    return AK_OK;
-}
-static int _ak_hip_module_load(ak_context* ctx, const void* data, void** module) { return ctx->api->hipModuleLoadData(module, data); }
-static int _ak_hip_module_function(ak_context* ctx, void* module, const char* name, void** fn) {
-    return ctx->api->hipModuleGetFunction(fn, module, name);
-}
-static void _ak_hip_module_unload(ak_context* ctx, void* module) { ctx->api->hipModuleUnload(module); }
+static ak_result _ak_hip_open(ak_context* ctx) { _ak_gpu_device_ready(ctx); return AK_OK; }
+static void _ak_hip_close(ak_context* ctx) { (void)ctx; }
 
-/* cuda: the rest */
-static const char* _ak_cuda_error_string(ak_context* ctx, int e) { return _ak_cu_errstr(ctx->api, e); }
-static ak_result _ak_cuda_copy(ak_context* ctx, void* dst, const void* src, size_t bytes, ak_copy_kind kind, void* s,
-                               int async, const char* fn) {
-    _ak_api* a = ctx->api;
+/* cuda */
+static int _ak_cuda_make_current(ak_context* ctx) { return _AK_A->cuCtxSetCurrent(ctx->native_ctx); }
+static int _ak_cuda_alloc(ak_context* ctx, size_t bytes, void** out) {
+    _akT_CUdeviceptr p = 0;
+    int e = _AK_A->cuMemAlloc(&p, bytes);
+    *out = e ? NULL : (void*)(uintptr_t)p;
+    return e;
+}
+static int _ak_cuda_free(ak_context* ctx, void* ptr) { return _AK_A->cuMemFree((_akT_CUdeviceptr)(uintptr_t)ptr); }
+static int _ak_cuda_mem_info(ak_context* ctx, size_t* fr, size_t* to) { return _AK_A->cuMemGetInfo(fr, to); }
+static int _ak_cuda_event_create(ak_context* ctx, void** ev, unsigned flags) { return _AK_A->cuEventCreate(ev, flags); }
+static int _ak_cuda_event_record(ak_context* ctx, void* ev, void* stream) { return _AK_A->cuEventRecord(ev, stream); }
+static int _ak_cuda_event_query(ak_context* ctx, void* ev) { return _AK_A->cuEventQuery(ev); }
+static int _ak_cuda_event_destroy(ak_context* ctx, void* ev) { return _AK_A->cuEventDestroy(ev); }
+static int _ak_cuda_event_synchronize(ak_context* ctx, void* ev) { return _AK_A->cuEventSynchronize(ev); }
+static int _ak_cuda_event_elapsed(ak_context* ctx, float* ms, ak_event* a, ak_event* b) { return _AK_A->cuEventElapsedTime(ms, a->native, b->native); }
+static int _ak_cuda_synchronize(ak_context* ctx) { return _AK_A->cuCtxSynchronize(); }
+static int _ak_cuda_copy(ak_context* ctx, void* dst, const void* src, size_t bytes, ak_copy_kind kind, void* s, int async) {
     _akT_CUdeviceptr d = (_akT_CUdeviceptr)(uintptr_t)dst, sp = (_akT_CUdeviceptr)(uintptr_t)src;
-    ak_result r;
-    int e;
-    if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    if (kind == AK_H2D) e = async ? a->cuMemcpyHtoDAsync(d, src, bytes, s) : a->cuMemcpyHtoD(d, src, bytes);
-    else if (kind == AK_D2H) e = async ? a->cuMemcpyDtoHAsync(dst, sp, bytes, s) : a->cuMemcpyDtoH(dst, sp, bytes);
-    else e = async ? a->cuMemcpyDtoDAsync(d, sp, bytes, s) : a->cuMemcpyDtoD(d, sp, bytes);
-    if (e) return _ak_err(AK_ERROR_MEMORY, "%s of %zu bytes (kind %d) failed: %s (%d)", fn, bytes, (int)kind, _ak_cu_errstr(a, e), e);
+    if (kind == AK_H2D) return async ? _AK_A->cuMemcpyHtoDAsync(d, src, bytes, s) : _AK_A->cuMemcpyHtoD(d, src, bytes);
+    if (kind == AK_D2H) return async ? _AK_A->cuMemcpyDtoHAsync(dst, sp, bytes, s) : _AK_A->cuMemcpyDtoH(dst, sp, bytes);
+    return async ? _AK_A->cuMemcpyDtoDAsync(d, sp, bytes, s) : _AK_A->cuMemcpyDtoD(d, sp, bytes);
+}
+static int _ak_cuda_memset(ak_context* ctx, void* dst, int value, size_t bytes, void* stream) {
+    return _AK_A->cuMemsetD8Async((_akT_CUdeviceptr)(uintptr_t)dst, (unsigned char)value, bytes, stream);
+}
+static int _ak_cuda_host_alloc(ak_context* ctx, void** out, size_t bytes) { return _AK_A->cuMemAllocHost(out, bytes); }
+static int _ak_cuda_host_free(ak_context* ctx, void* ptr) { return _AK_A->cuMemFreeHost(ptr); }
+static int _ak_cuda_stream_priority_range(ak_context* ctx, int* least, int* greatest) {
+    return _AK_A->cuCtxGetStreamPriorityRange ? _AK_A->cuCtxGetStreamPriorityRange(least, greatest) : 0;
+}
+static int _ak_cuda_stream_create(ak_context* ctx, void** native, int priority) { return _AK_A->cuStreamCreateWithPriority(native, 0, priority); }
+static int _ak_cuda_stream_destroy(ak_context* ctx, void* native) { return _AK_A->cuStreamDestroy(native); }
+static int _ak_cuda_stream_synchronize(ak_context* ctx, void* native) { return _AK_A->cuStreamSynchronize(native); }
+static int _ak_cuda_module_load(ak_context* ctx, const void* data, void** module) { return _AK_A->cuModuleLoadData(module, data); }
+static int _ak_cuda_module_function(ak_context* ctx, void* module, const char* name, void** fn) { return _AK_A->cuModuleGetFunction(fn, module, name); }
+static int _ak_cuda_module_unload(ak_context* ctx, void* module) { return _AK_A->cuModuleUnload(module); }
+static int _ak_cuda_shmem_optin(ak_context* ctx, void* fn, size_t bytes) {
+    return _AK_A->cuFuncSetAttribute ? _AK_A->cuFuncSetAttribute(fn, _AK_CU_FUNC_MAX_DYN_SHMEM, (int)bytes) : 0;
+}
+static int _ak_cuda_launch_kernel(ak_context* ctx, void* fn, ak_dim3 g, ak_dim3 b, size_t shmem, void* stream, void** args) {
+    return _AK_A->cuLaunchKernel(fn, g.x, g.y, g.z, b.x, b.y, b.z, (unsigned)shmem, stream, args, NULL);
+}
+static const char* _ak_cuda_error_string(ak_context* ctx, int e) { return _ak_cu_errstr(ctx->api, e); }
+/* The device's primary context, current on the creating thread. */
+static ak_result _ak_cuda_open(ak_context* ctx) {
+    _akT_CUdevice d = 0;
+    _akT_CUcontext cc = NULL;
+    size_t fr = 0, to = 0;
+    int e = _AK_A->cuDeviceGet(&d, ctx->dev.device);
+    if (e == 0) e = _AK_A->cuDevicePrimaryCtxRetain(&cc, d);
+    if (e != 0)
+        return _ak_err(AK_ERROR_DEVICE, "cuDevicePrimaryCtxRetain(device %d) failed: %s (%d)", ctx->dev.device, _ak_cu_errstr(ctx->api, e), e);
+    ctx->native_ctx = cc;
+    _AK_A->cuCtxSetCurrent(cc);
+    if (_AK_A->cuMemGetInfo(&fr, &to) == 0) { ctx->dev.mem_free = fr; ctx->dev.mem_total = to; }
+    _ak_gpu_device_ready(ctx);
     return AK_OK;
 }
-static ak_result _ak_cuda_memset(ak_context* ctx, void* dst, int value, size_t bytes, void* stream) {
-    ak_result r;
-    int e;
-    if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    e = ctx->api->cuMemsetD8Async((_akT_CUdeviceptr)(uintptr_t)dst, (unsigned char)value, bytes, stream);
-    if (e) return _ak_err(AK_ERROR_MEMORY, "ak_memset of %zu bytes failed (%d)", bytes, e);
-    return AK_OK;
+static void _ak_cuda_close(ak_context* ctx) {
+    _akT_CUdevice d = 0;
+    if (ctx->native_ctx && _AK_A->cuDeviceGet(&d, ctx->dev.device) == 0) _AK_A->cuDevicePrimaryCtxRelease(d);
 }
-static int _ak_cuda_host_alloc(ak_context* ctx, void** out, size_t bytes) {
-    if (_ak_bind(ctx) != AK_OK) return -1;
-    return ctx->api->cuMemAllocHost(out, bytes);
-}
-static int _ak_cuda_host_free(ak_context* ctx, void* ptr) {
-    if (_ak_bind(ctx) != AK_OK) return -1;
-    return ctx->api->cuMemFreeHost(ptr);
-}
-static ak_result _ak_cuda_stream_create(ak_context* ctx, int* priority, void** native) {
-    int least = 0, greatest = 0, e;
-    ak_result r;
-    if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    if (ctx->api->cuCtxGetStreamPriorityRange) ctx->api->cuCtxGetStreamPriorityRange(&least, &greatest);
-    if (*priority > least) *priority = least;          /* greatest priority is the most negative */
-    if (*priority < greatest) *priority = greatest;
-    e = ctx->api->cuStreamCreateWithPriority(native, 0, *priority);
-    if (e) return _ak_err(AK_ERROR_DEVICE, "cuStreamCreateWithPriority failed: %s (%d)", _ak_cu_errstr(ctx->api, e), e);
-    return AK_OK;
-}
-static void _ak_cuda_stream_destroy(ak_context* ctx, void* native) {
-    if (native && _ak_bind(ctx) == AK_OK) ctx->api->cuStreamDestroy(native);
-}
-static int _ak_cuda_stream_synchronize(ak_context* ctx, void* native) { return ctx->api->cuStreamSynchronize(native); }
-static ak_result _ak_cuda_event_synchronize(ak_event* e) {
-    ak_result r;
-    int err;
-    if ((r = _ak_bind(e->ctx)) != AK_OK) return r;
-    err = e->ctx->api->cuEventSynchronize(e->native);
-    if (err) return _ak_err(AK_ERROR_DEVICE, "ak_event_synchronize failed (%d)", err);
-    return AK_OK;
-}
-static ak_result _ak_cuda_event_elapsed(ak_event* a, ak_event* b, float* ms) {
-    ak_result r;
-    int err;
-    if ((r = _ak_bind(a->ctx)) != AK_OK) return r;
-    if ((r = _ak_cuda_event_synchronize(b)) != AK_OK) return r;
-    err = a->ctx->api->cuEventElapsedTime(ms, a->native, b->native);
-    if (err) return _ak_err(AK_ERROR_DEVICE, "ak_event_elapsed_ms failed (%d)", err);
-    return AK_OK;
-}
-static int _ak_cuda_module_load(ak_context* ctx, const void* data, void** module) { return ctx->api->cuModuleLoadData(module, data); }
-static int _ak_cuda_module_function(ak_context* ctx, void* module, const char* name, void** fn) {
-    return ctx->api->cuModuleGetFunction(fn, module, name);
-}
-static void _ak_cuda_module_unload(ak_context* ctx, void* module) { ctx->api->cuModuleUnload(module); }
+#undef _AK_A
 
 static const char* const _ak_roctx_libs[] = { "libroctx64.so", "libroctx64.so.4", NULL };
 static const char* const _ak_nvtx_libs[] = { "libnvToolsExt.so.1", "libnvToolsExt.so", NULL };
 
 #define _AK_BACKEND_OPS(p) \
-    _ak_##p##_probe, _ak_##p##_open, _ak_##p##_close, _ak_##p##_make_current, _ak_##p##_mem_info, _ak_##p##_event_new, \
-    _ak_##p##_synchronize, _ak_##p##_probe_features, _ak_##p##_copy, _ak_##p##_memset, _ak_##p##_host_alloc, \
-    _ak_##p##_host_free, _ak_##p##_stream_create, _ak_##p##_stream_destroy, _ak_##p##_stream_synchronize, \
-    _ak_##p##_event_synchronize, _ak_##p##_event_elapsed, _ak_##p##_module_load, _ak_##p##_module_function, \
-    _ak_##p##_module_unload, _ak_##p##_error_string, _ak_##p##_launch, \
-    { _ak_##p##_alloc, _ak_##p##_free, _ak_##p##_ev_create, _ak_##p##_ev_record, _ak_##p##_ev_done, _ak_##p##_ev_destroy }
+    _ak_##p##_probe, _ak_##p##_open, _ak_##p##_close, _ak_##p##_probe_features, _ak_##p##_launch, _ak_##p##_error_string, \
+    _ak_##p##_make_current, _ak_##p##_alloc, _ak_##p##_free, _ak_##p##_mem_info, _ak_##p##_event_create, \
+    _ak_##p##_event_record, _ak_##p##_event_query, _ak_##p##_event_destroy, _ak_##p##_event_synchronize, \
+    _ak_##p##_event_elapsed, _ak_##p##_synchronize, _ak_##p##_copy, _ak_##p##_memset, _ak_##p##_host_alloc, \
+    _ak_##p##_host_free, _ak_##p##_stream_priority_range, _ak_##p##_stream_create, _ak_##p##_stream_destroy, \
+    _ak_##p##_stream_synchronize, _ak_##p##_module_load, _ak_##p##_module_function, _ak_##p##_module_unload, \
+    _ak_##p##_shmem_optin, _ak_##p##_launch_kernel
 #define _ak_hip_probe _ak_probe_hip
 #define _ak_cuda_probe _ak_probe_cuda
 #define _ak_hip_probe_features _ak_gpu_probe_features
 #define _ak_cuda_probe_features _ak_gpu_probe_features
+#define _ak_hip_launch _ak_gpu_launch
+#define _ak_cuda_launch _ak_gpu_launch
+#define _ak_hip_shmem_optin NULL
 #define _ak_cpu_make_current NULL          /* nothing to bind */
+#define _ak_cpu_event_record _ak_cpu_nothing_record
+static int _ak_cpu_nothing_record(ak_context* ctx, void* ev, void* stream) { (void)ctx; (void)ev; (void)stream; return 0; }
+#define _ak_cpu_event_query _ak_cpu_nothing_on
+#define _ak_cpu_event_destroy _ak_cpu_nothing_on
+#define _ak_cpu_event_synchronize _ak_cpu_nothing_on
+#define _ak_cpu_synchronize _ak_cpu_nothing
+#define _ak_cpu_host_free _ak_cpu_free
+#define _ak_cpu_stream_destroy _ak_cpu_nothing_on
+#define _ak_cpu_stream_synchronize _ak_cpu_nothing_on
 #define _ak_cpu_module_load NULL           /* nothing compiled: kernels run their C implementation */
 #define _ak_cpu_module_function NULL
 #define _ak_cpu_module_unload NULL
+#define _ak_cpu_shmem_optin NULL
+#define _ak_cpu_launch_kernel NULL
 static const _ak_backend_ops _ak_backend_hip = {
     AK_BACKEND_HIP, 0, 0xffffffffull, "roctx", _ak_roctx_libs, "roctxRangePushA", "roctxRangePop", _AK_BACKEND_OPS(hip)
 };
@@ -9203,17 +9042,87 @@ static const _ak_backend_ops _ak_backend_cuda = {
 static const _ak_backend_ops _ak_backend_cpu = {
     AK_BACKEND_CPU, 1, 0, NULL, NULL, NULL, NULL, _AK_BACKEND_OPS(cpu)
 };
+#undef _AK_BACKEND_OPS
 #undef _ak_hip_probe
 #undef _ak_cuda_probe
 #undef _ak_hip_probe_features
 #undef _ak_cuda_probe_features
+#undef _ak_hip_launch
+#undef _ak_cuda_launch
+#undef _ak_hip_shmem_optin
 #undef _ak_cpu_make_current
+#undef _ak_cpu_event_record
+#undef _ak_cpu_event_query
+#undef _ak_cpu_event_destroy
+#undef _ak_cpu_event_synchronize
+#undef _ak_cpu_synchronize
+#undef _ak_cpu_host_free
+#undef _ak_cpu_stream_destroy
+#undef _ak_cpu_stream_synchronize
 #undef _ak_cpu_module_load
 #undef _ak_cpu_module_function
 #undef _ak_cpu_module_unload
-#undef _AK_BACKEND_OPS
+#undef _ak_cpu_shmem_optin
+#undef _ak_cpu_launch_kernel
+
 /* In AUTO's order of preference (and ak_backend_report order). */
 static const _ak_backend_ops* const _ak_backends[3] = { &_ak_backend_hip, &_ak_backend_cuda, &_ak_backend_cpu };
+
+/* ---- the layer every backend shares: bind, call, word the error ---------- */
+static ak_result _ak_bk_alloc(ak_context* ctx, size_t bytes, void** out) {
+    ak_result r;
+    int e;
+    *out = NULL;
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    if ((e = ctx->bk->alloc(ctx, bytes, out)) != 0) {
+        *out = NULL;
+        return _ak_err(e == 2 ? AK_ERROR_OUT_OF_MEMORY : AK_ERROR_MEMORY, "device allocation of %zu bytes failed: %s (%d)",
+                       bytes, ctx->bk->error_string(ctx, e), e);
+    }
+    return AK_OK;
+}
+static void _ak_bk_free(ak_context* ctx, void* ptr) {
+    if (ptr && _ak_bind(ctx) == AK_OK) ctx->bk->free(ctx, ptr);
+}
+static ak_result _ak_dev_mem_info(ak_context* ctx, size_t* fr, size_t* to) {
+    ak_result r;
+    int e;
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    if ((e = ctx->bk->mem_info(ctx, fr, to)) != 0) return _ak_err(AK_ERROR_DEVICE, "memory info query failed (%d)", e);
+    return AK_OK;
+}
+static ak_result _ak_event_new(ak_context* ctx, void** ev, unsigned flags) {
+    ak_result r;
+    int e;
+    *ev = NULL;
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    if ((e = ctx->bk->event_create(ctx, ev, flags)) != 0)
+        return _ak_err(AK_ERROR_DEVICE, "event creation failed: %s (%d)", ctx->bk->error_string(ctx, e), e);
+    return AK_OK;
+}
+static ak_result _ak_dev_event_create(ak_context* ctx, void** ev) { return _ak_event_new(ctx, ev, 0x2u /* disable timing */); }
+static ak_result _ak_dev_event_record(ak_context* ctx, void* ev, void* stream) {
+    ak_result r;
+    int e;
+    if (!ev) return AK_OK;
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    if ((e = ctx->bk->event_record(ctx, ev, stream)) != 0)
+        return _ak_err(AK_ERROR_DEVICE, "event record failed: %s (%d)", ctx->bk->error_string(ctx, e), e);
+    return AK_OK;
+}
+static int _ak_dev_event_done(ak_context* ctx, void* ev) {
+    if (!ev || _ak_bind(ctx) != AK_OK) return 1;
+    return ctx->bk->event_query(ctx, ev) != 600 /* hipErrorNotReady / CUDA_ERROR_NOT_READY */;
+}
+static void _ak_dev_event_destroy(ak_context* ctx, void* ev) {
+    if (ev && _ak_bind(ctx) == AK_OK) ctx->bk->event_destroy(ctx, ev);
+}
+static const _ak_dev_ops* _ak_dev_ops_shared(void) {
+    static const _ak_dev_ops ops = { _ak_bk_alloc, _ak_bk_free, _ak_dev_event_create, _ak_dev_event_record,
+                                     _ak_dev_event_done, _ak_dev_event_destroy };
+    return &ops;
+}
+
 
 AKDEF void ak_probe_backends(ak_backend_report reports[3]) {
     _ak_api* api;
@@ -9391,9 +9300,12 @@ AKDEF ak_result ak_context_refresh_memory(ak_context* ctx) {
 }
 AKDEF ak_result ak_device_synchronize(ak_context* ctx) {
     ak_result r;
+    int e;
     if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_device_synchronize: ctx is NULL");
     if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    return ctx->bk->synchronize(ctx);
+    if ((e = ctx->bk->synchronize(ctx)) != 0)
+        return _ak_err(AK_ERROR_DEVICE, "device synchronize failed: %s (%d)", ctx->bk->error_string(ctx, e), e);
+    return AK_OK;
 }
 
 static void* _ak_native_stream(ak_stream* s) { return s ? s->native : NULL; }
@@ -10130,33 +10042,22 @@ static ak_result _ak_launch_shmem_check(ak_kernel* k, size_t shmem) {
                        k->name, shmem, k->ctx->dev.shared_mem_per_block);
     return AK_OK;
 }
-static ak_result _ak_cuda_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_stream* stream, void** args) {
+/* hip and cuda: one launch through the table's raw calls. */
+static ak_result _ak_gpu_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_stream* stream, void** args) {
     ak_context* ctx = k->ctx;
     ak_result r;
     int e;
     if ((r = _ak_launch_shmem_check(k, shmem)) != AK_OK) return r;
     if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    if (shmem > 48 * 1024 && shmem > k->shmem_optin && ctx->api->cuFuncSetAttribute) {
-        e = ctx->api->cuFuncSetAttribute(k->fn, _AK_CU_FUNC_MAX_DYN_SHMEM, (int)shmem);
-        if (e) return _ak_err(AK_ERROR_LAUNCH, "ak_launch(%s): raising the shared memory limit to %zu failed: %s", k->name, shmem, _ak_cu_errstr(ctx->api, e));
+    if (shmem > 48 * 1024 && shmem > k->shmem_optin && ctx->bk->shmem_optin) {
+        if ((e = ctx->bk->shmem_optin(ctx, k->fn, shmem)) != 0)
+            return _ak_err(AK_ERROR_LAUNCH, "ak_launch(%s): raising the shared memory limit to %zu failed: %s", k->name, shmem,
+                           ctx->bk->error_string(ctx, e));
         k->shmem_optin = shmem;
     }
-    e = ctx->api->cuLaunchKernel(k->fn, grid.x, grid.y, grid.z, block.x, block.y, block.z, (unsigned)shmem,
-                                 _ak_native_stream(stream), args, NULL);
-    if (e) return _ak_err(AK_ERROR_LAUNCH, "ak_launch(%s) grid (%u,%u,%u) block (%u,%u,%u) shmem %zu: %s (%d)", k->name,
-                          grid.x, grid.y, grid.z, block.x, block.y, block.z, shmem, _ak_cu_errstr(ctx->api, e), e);
-    return AK_OK;
-}
-static ak_result _ak_hip_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_stream* stream, void** args) {
-    ak_context* ctx = k->ctx;
-    ak_result r;
-    int e;
-    if ((r = _ak_launch_shmem_check(k, shmem)) != AK_OK) return r;
-    if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    e = ctx->api->hipModuleLaunchKernel(k->fn, grid.x, grid.y, grid.z, block.x, block.y, block.z, (unsigned)shmem,
-                                        _ak_native_stream(stream), args, NULL);
-    if (e) return _ak_err(AK_ERROR_LAUNCH, "ak_launch(%s) grid (%u,%u,%u) block (%u,%u,%u) shmem %zu: %s (%d)", k->name,
-                          grid.x, grid.y, grid.z, block.x, block.y, block.z, shmem, _ak_hip_errstr(ctx->api, e), e);
+    if ((e = ctx->bk->launch_kernel(ctx, k->fn, grid, block, shmem, _ak_native_stream(stream), args)) != 0)
+        return _ak_err(AK_ERROR_LAUNCH, "ak_launch(%s) grid (%u,%u,%u) block (%u,%u,%u) shmem %zu: %s (%d)", k->name,
+                       grid.x, grid.y, grid.z, block.x, block.y, block.z, shmem, ctx->bk->error_string(ctx, e), e);
     return AK_OK;
 }
 
@@ -10261,6 +10162,7 @@ done:
 static ak_result _ak_copy_impl(ak_context* ctx, void* dst, const void* src, size_t bytes, ak_copy_kind kind,
                                ak_stream* stream, int async) {
     ak_result r;
+    int e;
     const char* fn = async ? "ak_memcpy_async" : "ak_memcpy";
     if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", fn);
     if (bytes == 0) return AK_OK;
@@ -10274,7 +10176,10 @@ static ak_result _ak_copy_impl(ak_context* ctx, void* dst, const void* src, size
         memmove(dst, src, bytes);
         return AK_OK;
     }
-    return ctx->bk->copy(ctx, dst, src, bytes, kind, _ak_native_stream(stream), async, fn);
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    if ((e = ctx->bk->copy(ctx, dst, src, bytes, kind, _ak_native_stream(stream), async)) != 0)
+        return _ak_err(AK_ERROR_MEMORY, "%s of %zu bytes (kind %d) failed: %s (%d)", fn, bytes, (int)kind, ctx->bk->error_string(ctx, e), e);
+    return AK_OK;
 }
 AKDEF ak_result ak_memcpy(ak_context* ctx, void* dst, const void* src, size_t bytes, ak_copy_kind kind) {
     return _ak_copy_impl(ctx, dst, src, bytes, kind, NULL, 0);
@@ -10283,23 +10188,30 @@ AKDEF ak_result ak_memcpy_async(ak_context* ctx, void* dst, const void* src, siz
     return _ak_copy_impl(ctx, dst, src, bytes, kind, stream, 1);
 }
 AKDEF ak_result ak_memset(ak_context* ctx, void* dst, int value, size_t bytes, ak_stream* stream) {
+    ak_result r;
+    int e;
     if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_memset: ctx is NULL");
     if (bytes == 0) return AK_OK;
     if (!dst) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_memset: destination is NULL (%zu bytes)", bytes);
     if (bytes > (SIZE_MAX >> 1)) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_memset: %zu bytes is not a plausible size", bytes);
     if (stream && stream->ctx != ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_memset: stream belongs to another context");
-    return ctx->bk->memset(ctx, dst, value, bytes, _ak_native_stream(stream));
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    if ((e = ctx->bk->memset(ctx, dst, value, bytes, _ak_native_stream(stream))) != 0)
+        return _ak_err(AK_ERROR_MEMORY, "ak_memset of %zu bytes failed: %s (%d)", bytes, ctx->bk->error_string(ctx, e), e);
+    return AK_OK;
 }
 /* Pinned host memory. Every pointer handed out is recorded in ctx->host_live
  * (the pool's address hash, values unused), so ak_host_free can refuse a
  * pointer it never gave out or one already freed instead of passing it to
  * free()/hipHostFree (heap corruption). */
-static void _ak_host_release(ak_context* ctx, void* ptr) { ctx->bk->host_free(ctx, ptr); }
+static void _ak_host_release(ak_context* ctx, void* ptr) { if (_ak_bind(ctx) == AK_OK) ctx->bk->host_free(ctx, ptr); }
 AKDEF ak_result ak_host_alloc(ak_context* ctx, size_t bytes, void** out) {
     int e, ok;
+    ak_result r;
     if (!ctx || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_host_alloc: ctx or out is NULL");
     *out = NULL;
     if (!bytes || bytes > (SIZE_MAX >> 1)) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_host_alloc: %zu bytes is not a valid size", bytes);
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
     if ((e = ctx->bk->host_alloc(ctx, out, bytes)) != 0) {
         *out = NULL;
         return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_host_alloc: pinned allocation of %zu bytes failed (%d)", bytes, e);
@@ -10318,6 +10230,7 @@ AKDEF ak_result ak_host_alloc(ak_context* ctx, size_t bytes, void** out) {
 }
 AKDEF ak_result ak_host_free(ak_context* ctx, void* ptr) {
     int known, e;
+    ak_result r;
     if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_host_free: ctx is NULL");
     if (!ptr) return AK_OK;
     _ak_mutex_lock(&ctx->lock);
@@ -10326,6 +10239,7 @@ AKDEF ak_result ak_host_free(ak_context* ctx, void* ptr) {
     if (!known)
         return _ak_err(AK_ERROR_MEMORY, "ak_host_free(%p): not a live allocation of this context's ak_host_alloc "
                        "(a foreign pointer, or freed already); nothing freed", ptr);
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
     if ((e = ctx->bk->host_free(ctx, ptr)) != 0) return _ak_err(AK_ERROR_MEMORY, "ak_host_free(%p) failed (%d)", ptr, e);
     return AK_OK;
 }
@@ -10352,9 +10266,16 @@ AKDEF ak_result ak_stream_create(ak_context* ctx, const char* name, int priority
     if (!s) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_stream_create: out of host memory");
     s->ctx = ctx;
     _ak_copy(s->name, sizeof s->name, name ? name : "stream");
-    if ((r = ctx->bk->stream_create(ctx, &priority, &s->native)) != AK_OK) {
-        _ak_ctx_free(&ctx->cfg, s);
-        return _ak_err(r, "ak_stream_create(%s): %s", name ? name : "", ak_last_error());
+    {
+        int least = 0, greatest = 0, e;
+        if ((r = _ak_bind(ctx)) != AK_OK) { _ak_ctx_free(&ctx->cfg, s); return r; }
+        ctx->bk->stream_priority_range(ctx, &least, &greatest);
+        if (priority > least) priority = least;          /* greatest priority is the most negative */
+        if (priority < greatest) priority = greatest;
+        if ((e = ctx->bk->stream_create(ctx, &s->native, priority)) != 0) {
+            _ak_ctx_free(&ctx->cfg, s);
+            return _ak_err(AK_ERROR_DEVICE, "ak_stream_create(%s) failed: %s (%d)", name ? name : "", ctx->bk->error_string(ctx, e), e);
+        }
     }
     s->priority = priority;
     *out = s;
@@ -10366,7 +10287,7 @@ AKDEF void ak_stream_destroy(ak_stream* s) {
     ctx = s->ctx;
     ak_stream_synchronize(ctx, s);
     if (ctx->pool) _ak_pool_stream_destroyed(ctx->pool, s);
-    ctx->bk->stream_destroy(ctx, s->native);
+    if (s->native && _ak_bind(ctx) == AK_OK) ctx->bk->stream_destroy(ctx, s->native);
     _ak_ctx_free(&ctx->cfg, s);
 }
 AKDEF ak_result ak_stream_synchronize(ak_context* ctx, ak_stream* s) {
@@ -10408,15 +10329,26 @@ AKDEF ak_result ak_event_record(ak_event* e, ak_stream* s) {
     return AK_OK;
 }
 AKDEF ak_result ak_event_synchronize(ak_event* e) {
+    ak_result r;
+    int err;
     if (!e) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_event_synchronize: event is NULL");
     if (!e->recorded) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_event_synchronize: event was never recorded");
-    return e->ctx->bk->event_synchronize(e);
+    if ((r = _ak_bind(e->ctx)) != AK_OK) return r;
+    if ((err = e->ctx->bk->event_synchronize(e->ctx, e->native)) != 0)
+        return _ak_err(AK_ERROR_DEVICE, "ak_event_synchronize failed: %s (%d)", e->ctx->bk->error_string(e->ctx, err), err);
+    return AK_OK;
 }
 AKDEF ak_result ak_event_elapsed_ms(ak_event* a, ak_event* b, float* ms) {
+    ak_result r;
+    int err;
     if (!a || !b || !ms) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_event_elapsed_ms: NULL argument");
     if (a->ctx != b->ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_event_elapsed_ms: events of different contexts");
     if (!a->recorded || !b->recorded) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_event_elapsed_ms: both events must be recorded");
-    return a->ctx->bk->event_elapsed(a, b, ms);
+    if ((r = _ak_bind(a->ctx)) != AK_OK) return r;
+    if ((r = ak_event_synchronize(b)) != AK_OK) return r;
+    if ((err = a->ctx->bk->event_elapsed(a->ctx, ms, a, b)) != 0)
+        return _ak_err(AK_ERROR_DEVICE, "ak_event_elapsed_ms failed: %s (%d)", a->ctx->bk->error_string(a->ctx, err), err);
+    return AK_OK;
 }
 
 /* fp16 / bf16 probe kernel: fp16 multiply and bf16 round trip, no prelude. */
