@@ -1,0 +1,104 @@
+# tests/isa_lib.sh - assertions on an AMD code object's disassembly and
+# metadata, for tests/isa_check.sh and the per-family rules in tests/isa/.
+#
+# A family's rules live in tests/isa/<family>.sh; isa_check.sh sources that
+# file once per built target with these set:
+#   FAMILY  the family ("gemm")          ARCH  the processor ("gfx942")
+#   WAVE    the wave size the table gives that processor (32 or 64)
+#   ISA_S   the disassembly (llvm-objdump -d), ISA_META the metadata notes
+#           (llvm-readelf --notes), ISA_SYMS the symbol table (llvm-objdump -t)
+# and the file calls the functions below; each records a failure with its
+# reason (the cell then fails) and never exits. Example (tests/isa/gemm.sh):
+#   case $ARCH in
+#     gfx908|gfx90a|gfx942|gfx950) isa_require 'v_mfma_' "MFMA on CDNA" ;;
+#     gfx11*|gfx12*)               isa_require 'v_wmma_' "WMMA on RDNA3/4" ;;
+#   esac
+#   isa_no_scratch                       # every kernel of the family
+#   isa_no_scratch ak_gemm_f16_tile      # or one kernel
+#
+#   isa_require REGEX WHY [KERNEL]   an instruction matching REGEX (grep -E, on
+#                                    the mnemonic + operands) must appear, in
+#                                    KERNEL's body when given
+#   isa_forbid REGEX WHY [KERNEL]    no instruction may match
+#   isa_count REGEX [KERNEL]         prints how many instructions match
+#   isa_no_scratch [KERNEL]          .private_segment_fixed_size 0 and no VGPR/SGPR spills
+#   isa_meta KERNEL FIELD            prints a metadata field of a kernel (".vgpr_count")
+#   isa_kernels                      prints the kernel names in the code object
+
+ISA_FAILS=""
+isa_fail() { ISA_FAILS="$ISA_FAILS; $*"; }
+
+# instructions of the whole object, or of one kernel's body (label to s_endpgm)
+isa_body() {
+  if [ -n "${1:-}" ]; then
+    awk -v k="<$1>:" 'index($0, k) { on = 1; next } on && /^[0-9a-f]+ <.*>:/ { on = 0 } on' "$ISA_S"
+  else cat "$ISA_S"; fi | sed -e 's@//.*@@' | grep -E '^\s+[a-z]'
+}
+isa_count() { isa_body "${2:-}" | grep -cE "$1"; }
+isa_require() {
+  [ "$(isa_count "$1" "${3:-}")" -gt 0 ] || isa_fail "no /$1/ ${3:+in $3 }($2)"
+}
+isa_forbid() {
+  local n; n=$(isa_count "$1" "${3:-}")
+  [ "$n" -eq 0 ] || isa_fail "$n x /$1/ ${3:+in $3 }($2)"
+}
+isa_kernels() { grep -E '^(  - |    )\.name:' "$ISA_META" | awk '{print $NF}'; }
+# metadata field of one kernel (kernel-level keys are indented 4, a kernel's block starts at "  - ")
+isa_meta() {
+  awk -v k="$1" -v f="$2" '
+    /^  - / { if (hit) { print val; exit } hit = 0; val = "" }
+    /^(  - |    )\.[a-z_]+:/ { key = $0; sub(/^(  - |    )/, "", key); sub(/:.*/, "", key)
+                               if (key == ".name" && $NF == k) hit = 1
+                               if (key == f) val = $NF }
+    END { if (hit) print val }' "$ISA_META" | head -n 1
+}
+isa_no_scratch() {
+  local k v
+  for k in ${1:-$(isa_kernels)}; do
+    v=$(isa_meta "$k" .private_segment_fixed_size); [ "${v:-0}" = "0" ] || isa_fail "$k uses $v bytes of scratch"
+    v=$(isa_meta "$k" .vgpr_spill_count); [ "${v:-0}" = "0" ] || isa_fail "$k spills $v VGPRs"
+    v=$(isa_meta "$k" .sgpr_spill_count); [ "${v:-0}" = "0" ] || isa_fail "$k spills $v SGPRs"
+  done
+}
+
+# The wave size checks every family gets (tests/isa_check.sh):
+# 1. every kernel's .wavefront_size is the table's wave for ARCH;
+# 2. the prelude's marker symbol ak_built_for_wave<N> says the host injected
+#    AK_WAVE=<the same N>;
+# 3. exec masks, VCC and compare results are of that width: wave32 code uses
+#    exec_lo / vcc_lo and *_b32 saveexec, wave64 code exec / vcc and *_b64;
+#    and where the family uses the prelude's shuffles/reductions, the cross-lane
+#    instructions (ds_bpermute_b32, DPP, permlane) are there and their lane
+#    select is masked at that width.
+isa_wave() {
+  local want=$1 k w marker n32 n64
+  for k in $(isa_kernels); do
+    w=$(isa_meta "$k" .wavefront_size)
+    [ "$w" = "$want" ] || isa_fail "$k has .wavefront_size ${w:-?}, the table says wave$want for $ARCH"
+  done
+  marker=$(grep -oE 'ak_built_for_wave[0-9]+' "$ISA_SYMS" | head -n 1)
+  if [ -z "$marker" ]; then isa_fail "no ak_built_for_wave marker symbol (not built with the prelude?)"
+  elif [ "$marker" != "ak_built_for_wave$want" ]; then isa_fail "built with AK_WAVE=${marker#ak_built_for_wave} but $ARCH runs wave$want"; fi
+  n32=$(isa_count '(exec|vcc)_(lo|hi)\b|_saveexec_b32\b')
+  n64=$(isa_body | grep -E '(\bexec\b|\bvcc\b)|_saveexec_b64\b' | grep -cvE '(exec|vcc)_(lo|hi)')
+  if [ "$want" = 32 ]; then
+    [ "$n64" -eq 0 ] || isa_fail "wave32 code with $n64 instructions on 64-bit exec/vcc"
+    [ "$n32" -gt 0 ] || isa_fail "wave32 code without any exec_lo/vcc_lo instruction"
+  else
+    [ "$n32" -eq 0 ] || isa_fail "wave64 code with $n32 instructions on exec_lo/vcc_lo (wave32 forms)"
+    [ "$n64" -gt 0 ] || isa_fail "wave64 code without any 64-bit exec/vcc instruction"
+  fi
+}
+# the family source uses the prelude's cross-lane primitives: they must lower
+# to cross-lane instructions whose lane index is clamped with a VCC of the wave's width
+isa_wave_shuffles() {
+  local want=$1 vcc
+  [ "$want" = 32 ] && vcc='vcc_lo' || vcc='vcc\b'
+  isa_require 'ds_bpermute_b32|ds_swizzle|v_permlane|row_|quad_perm|dpp' "the prelude's shuffles lower to cross-lane instructions"
+  # __shfl_*(v, lane, AK_WAVE) keeps out-of-width lanes on themselves: a compare
+  # into VCC and a select right before the ds_bpermute
+  if [ "$(isa_count 'ds_bpermute_b32')" -gt 0 ]; then
+    [ "$(isa_body | grep -B4 'ds_bpermute_b32' | grep -cE "v_cndmask_b32.*$vcc")" -gt 0 ] ||
+      isa_fail "no shuffle lane select on $vcc before ds_bpermute_b32 (wave$want)"
+  fi
+}
