@@ -6,7 +6,9 @@
 # For every code object: every kernel of the family is in it, the wave size
 # checks of tests/isa_lib.sh (metadata, the AK_WAVE marker, exec/vcc width,
 # shuffle lowering where the family uses the prelude's cross-lane primitives),
-# then the family's own rules from tests/isa/<family>.sh when that file exists.
+# then the family's own rules from tests/isa/<family>.sh when that file exists,
+# then: no scratch / spills in any kernel (a family's rules may set
+# ISA_ALLOW_SCRATCH="why" to waive that).
 # Needs llvm-objdump / llvm-readelf (ISA_LLVM_SUFFIX, default: the newest of
 # -21, -20, -19, -18, -17, -15 found). Prints one line per code object and
 # "N passed, N failed" last.
@@ -36,6 +38,7 @@ while read -r FAMILY names; do
     ISA_S="$DIR/$FAMILY.$ARCH.s"; ISA_META="$DIR/$FAMILY.$ARCH.meta"; ISA_SYMS="$DIR/$FAMILY.$ARCH.syms"
     ISA_FAILS=""
     "$OBJDUMP" -d --mcpu="${ARCH%%:*}" "$co" > "$ISA_S" 2>&1 || isa_fail "$OBJDUMP -d failed"
+    sed -e 's@//.*@@' "$ISA_S" | grep -E '^\s+[a-z]' > "$ISA_S.insn"; ISA_I="$ISA_S.insn"
     "$READELF" --notes "$co" > "$ISA_META" 2>&1 || isa_fail "$READELF --notes failed"
     "$OBJDUMP" -t "$co" > "$ISA_SYMS" 2>&1 || isa_fail "$OBJDUMP -t failed"
     for k in $names; do
@@ -43,10 +46,13 @@ while read -r FAMILY names; do
     done
     isa_wave "$WAVE"
     [ $uses_shuffles = 1 ] && isa_wave_shuffles "$WAVE"
+    ISA_ALLOW_SCRATCH=""
     if [ -f "$HERE/isa/$FAMILY.sh" ]; then . "$HERE/isa/$FAMILY.sh"; fi
+    # no scratch and no spills in any kernel, unless the family's rules say why (ISA_ALLOW_SCRATCH="reason")
+    [ -n "$ISA_ALLOW_SCRATCH" ] || isa_no_scratch
     if [ -z "$ISA_FAILS" ]; then
       pass=$((pass+1))
-      echo "  ok   $ARCH $FAMILY: wave$WAVE$([ $uses_shuffles = 1 ] && echo ", shuffles via $(isa_body | grep -oE 'ds_bpermute_b32|ds_swizzle_b32|v_permlane[a-z0-9_]*' | sort | uniq -c | awk '{printf "%s%s x%s", NR>1?", ":"", $2, $1}')")"
+      echo "  ok   $ARCH $FAMILY: wave$WAVE$([ $uses_shuffles = 1 ] && echo ", shuffles via $(isa_body | grep -oE 'ds_bpermute_b32|ds_swizzle_b32|v_permlane[a-z0-9_]*' | sort | uniq -c | awk '{printf "%s%s x%s", (NR > 1 ? ", " : ""), $2, $1}')")"
     else
       fail=$((fail+1)); echo "  FAIL $ARCH $FAMILY:${ISA_FAILS#;}"
     fi

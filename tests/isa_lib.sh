@@ -13,8 +13,9 @@
 #     gfx908|gfx90a|gfx942|gfx950) isa_require 'v_mfma_' "MFMA on CDNA" ;;
 #     gfx11*|gfx12*)               isa_require 'v_wmma_' "WMMA on RDNA3/4" ;;
 #   esac
-#   isa_no_scratch                       # every kernel of the family
-#   isa_no_scratch ak_gemm_f16_tile      # or one kernel
+#   isa_forbid 'scratch_|buffer_store.*off, s\[0:3\]' "no scratch access"
+# Every family also gets, after its rules: no scratch/spills in any kernel
+# (isa_no_scratch), unless the rules set ISA_ALLOW_SCRATCH="reason".
 #
 #   isa_require REGEX WHY [KERNEL]   an instruction matching REGEX (grep -E, on
 #                                    the mnemonic + operands) must appear, in
@@ -31,8 +32,10 @@ isa_fail() { ISA_FAILS="$ISA_FAILS; $*"; }
 # instructions of the whole object, or of one kernel's body (label to s_endpgm)
 isa_body() {
   if [ -n "${1:-}" ]; then
-    awk -v k="<$1>:" 'index($0, k) { on = 1; next } on && /^[0-9a-f]+ <.*>:/ { on = 0 } on' "$ISA_S"
-  else cat "$ISA_S"; fi | sed -e 's@//.*@@' | grep -E '^\s+[a-z]'
+    awk -v k="<$1>:" 'index($0, k) { on = 1; next } on && /^[0-9a-f]+ <.*>:/ { on = 0 } on' "$ISA_S" |
+      sed -e 's@//.*@@' | grep -E '^\s+[a-z]'
+  elif [ -n "${ISA_I:-}" ]; then cat "$ISA_I"   # the instructions, filtered once by isa_check.sh
+  else sed -e 's@//.*@@' "$ISA_S" | grep -E '^\s+[a-z]'; fi
 }
 isa_count() { isa_body "${2:-}" | grep -cE "$1"; }
 isa_require() {
