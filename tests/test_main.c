@@ -1,11 +1,13 @@
 /* Test runner: runs every suite (or those named on the command line) and
  * prints `N passed, N failed` last. */
 #define AMDKIT_IMPLEMENTATION
+#define AMDKIT_TESTS   /* the test-only internals (_ak_pool_check, _ak_hash128) */
 #include "../amdkit.h"
 #include "ak_test.h"
 #include "ti_pool.c"
 #include "ti_cache.c"
 #include "ti_races.c"
+#include "ti_harden.c"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -33,7 +35,8 @@
     X(pool_internals) \
     X(matrix) \
     X(races) \
-    X(compile_kernels)
+    X(compile_kernels) \
+    X(harden)
 
 #define AKT_DECL(name) void akt_suite_##name(void);
 AKT_SUITES(AKT_DECL)
