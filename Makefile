@@ -2,6 +2,8 @@
 #   make            build the CLI, the test runner and the benchmarks into build/
 #   make demo       `amdkit info` + a few kernels checked against their CPU references (GPU or not)
 #   make test       every check that needs no GPU (tests/run_all.sh); prints `N passed, N failed` last
+#   make test-sanitize  the suites under ASan + UBSan, the threaded ones under TSan (part of make test)
+#   make fuzz       the fuzz targets of tests/fuzz/, FUZZ_SECONDS (300) each (5 s each in make test)
 #   make gpu-check  on a GPU machine: GPU suites + benchmarks, JSON into $$OUT (or build/gpu-check)
 #   make gen        re-embed kernels/*.hip into amdkit.h;  make gen-check: fail if amdkit.h is stale
 CC      ?= cc
@@ -51,6 +53,13 @@ $(BUILD)/amdkit_tests_tsan: tests/test_main.c $(TEST_OBJ_TSAN) $(HDR) $(TEST_INC
 .PHONY: test-sanitize
 test-sanitize:
 	@bash tests/sanitize.sh
+
+# make fuzz: every fuzz target (tests/fuzz/) for FUZZ_SECONDS each (libFuzzer
+# where clang has it, else a mutation driver); `make test` runs them 5 s each.
+FUZZ_SECONDS ?= 300
+.PHONY: fuzz
+fuzz:
+	@bash tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 $(BUILD)/amdkit: examples/amdkit.c examples/demo.c $(HDR)
 	@mkdir -p $(BUILD)

@@ -47,6 +47,8 @@ suite suites ./$B/amdkit_tests
 echo "== sanitizers (make test-sanitize: every suite under ASan + UBSan, the threaded ones under TSan)"
 suite suites-asan bash tests/sanitize.sh asan
 suite suites-tsan bash tests/sanitize.sh tsan
+echo "== fuzzing (tests/fuzz: cache entry reader, config/env parser; 5 s each; make fuzz for longer)"
+suite fuzz bash tests/fuzz/run.sh 5
 echo "== races (ThreadSanitizer: context identity, prelude id)"
 step races-tsan bash -c "gcc -std=c99 -Wall -Wextra -Werror -O1 -g -fsanitize=thread tests/tsan_races.c -o $B/tsan_races -ldl -lpthread -lm && TSAN_OPTIONS=halt_on_error=1 ./$B/tsan_races"
 echo "== header builds"
