@@ -9117,7 +9117,9 @@ static const char* _ak_compiler_id(ak_context* ctx, _ak_toolchain tc, char* buf,
 /* ELF64 code objects (AMD HSA code objects and CUDA cubins): walk the symbol
  * tables (SHT_SYMTAB, SHT_DYNSYM), bounds-checked against `size` (the bytes
  * may come from a disk cache entry). Returns 1 if a defined function symbol
- * is named `name`; with `list`, the defined function names go there too. */
+ * is named `name`, 0 if not, -1 when it cannot tell (not an ELF64, or no
+ * symbol table: a clang offload bundle, say); with `list`, the defined
+ * function names go there too. */
 static uint64_t _ak_rd(const unsigned char* p, int n) {
     uint64_t v = 0;
     while (n-- > 0) v = (v << 8) | p[n];
@@ -9126,13 +9128,13 @@ static uint64_t _ak_rd(const unsigned char* p, int n) {
 static int _ak_elf_has_function(const void* data, size_t size, const char* name, char* list, size_t cap) {
     const unsigned char* d = (const unsigned char*)data;
     uint64_t shoff, i, shnum, shentsize;
-    int found = 0;
+    int found = 0, tables = 0;
     if (list && cap) list[0] = 0;
-    if (!d || size < 64 || memcmp(d, "\177ELF", 4) != 0 || d[4] != 2 /* ELFCLASS64 */ || d[5] != 1 /* little endian */) return 0;
+    if (!d || size < 64 || memcmp(d, "\177ELF", 4) != 0 || d[4] != 2 /* ELFCLASS64 */ || d[5] != 1 /* little endian */) return -1;
     shoff = _ak_rd(d + 40, 8);
     shentsize = _ak_rd(d + 58, 2);
     shnum = _ak_rd(d + 60, 2);
-    if (shentsize < 64 || shoff > size || shnum > (size - shoff) / shentsize) return 0;
+    if (shentsize < 64 || shoff > size || shnum > (size - shoff) / shentsize) return -1;
     for (i = 0; i < shnum; i++) {
         const unsigned char* sh = d + shoff + i * shentsize;
         uint64_t type = _ak_rd(sh + 4, 4), off = _ak_rd(sh + 24, 8), sz = _ak_rd(sh + 32, 8), link = _ak_rd(sh + 40, 4);
@@ -9143,6 +9145,7 @@ static int _ak_elf_has_function(const void* data, size_t size, const char* name,
         stroff = _ak_rd(strh + 24, 8);
         strsz = _ak_rd(strh + 32, 8);
         if (stroff > size || strsz > size - stroff || strsz == 0) continue;
+        tables++;
         for (j = 0; j + ent <= sz; j += ent) {
             const unsigned char* sym = d + off + j;
             uint64_t nm = _ak_rd(sym, 4);
@@ -9158,7 +9161,7 @@ static int _ak_elf_has_function(const void* data, size_t size, const char* name,
                 _ak_appendf(list, cap, "%s%s", list[0] ? ", " : "", sname);
         }
     }
-    return found;
+    return found ? 1 : tables ? 0 : -1;
 }
 
 AKDEF ak_result ak_compile_offline(ak_context* ctx, const char* target, const char* source, const char* kernel_name,
@@ -9194,7 +9197,7 @@ AKDEF ak_result ak_compile_offline(ak_context* ctx, const char* target, const ch
     {
         /* the kernel must be in the code object: a wrong name is an error here, not at the first launch */
         char kernels[1024];
-        if (!_ak_elf_has_function(data, size, kernel_name, kernels, sizeof kernels)) {
+        if (_ak_elf_has_function(data, size, kernel_name, kernels, sizeof kernels) == 0) {
             _ak_cache_entry_release(ctx->cache, e);
             return _ak_err(AK_ERROR_NOT_FOUND, "kernel '%s' is not in the code object compiled from %s for %s (is it extern \"C\" "
                            "__global__?); its kernels: %s", kernel_name, job.source_name, target, kernels[0] ? kernels : "none");
