@@ -512,6 +512,8 @@ typedef struct ak_device_info {
     int fp16;                      /* fp16 arithmetic: probed on the device */
     int bf16;                      /* bf16 conversions: probed on the device */
     char visible_devices[256];     /* "HIP_VISIBLE_DEVICES=1" / "CUDA_VISIBLE_DEVICES=..." or "" */
+    char library_search[400];      /* why those files: "runtime: ROCM_PATH=/opt/rocm-6.4.0; hipRTC: ..." (ROCm search
+                                      order: ROCM_PATH, HIP_PATH, /opt/rocm, /opt/rocm-* newest first, loader path) */
     int max_threads_per_block;     /* launch limits (device attributes; the cpu backend uses NVIDIA's, the strictest): */
     int max_block[3];              /*   block dimensions x, y, z */
     int max_grid[3];               /*   grid dimensions x, y, z (in blocks) */
@@ -1115,6 +1117,7 @@ AKAPI ak_result ak_attention(ak_context* ctx, const ak_attention_args* args, ak_
 #include <unistd.h>
 #include <fcntl.h>
 #include <dirent.h>
+#include <glob.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -4271,6 +4274,7 @@ typedef struct _ak_api {
     void* lib_cuda;     /* libcuda */
     void* lib_nvrtc;    /* libnvrtc */
     char hip_path[256], hiprtc_path[256], cuda_path[256], nvrtc_path[256];
+    char hip_how[200], hiprtc_how[200];  /* why that file: "ROCM_PATH=/opt/rocm-6.4.0", "the loader path" */
     int hip_runtime_version;        /* e.g. 50221153 */
     int hiprtc_major, hiprtc_minor;
     char hiprtc_version[32];        /* "6.4.43484": from the library file (hiprtcVersion says 9.0 on Debian's 5.2 and 6.4) */
@@ -4335,14 +4339,70 @@ static const char* const _ak_nvrtc_names[] = {
     "/usr/local/cuda/lib64/libnvrtc.so.13", "/usr/local/cuda/lib64/libnvrtc.so.12",
     "/usr/local/cuda/lib64/libnvrtc.so", NULL };
 
+/* ROCm libraries are looked for where ROCm users expect them, in this order:
+ * $ROCM_PATH/lib, $HIP_PATH/lib, /opt/rocm/lib, /opt/rocm-<version>/lib
+ * (newest version first), then the loader path (LD_LIBRARY_PATH, ld.so.cache:
+ * distributions install ROCm in /usr/lib). `how` says which rule found it. */
+static int _ak_cmp_ver_desc(const void* a, const void* b) {
+    return strverscmp(*(const char* const*)b, *(const char* const*)a);
+}
+static void* _ak_dlopen_rocm(const char* const* names, char* path, size_t path_cap, char* why, size_t why_cap,
+                             char* how, size_t how_cap) {
+    char dirs[12][300], hows[12][200], tried[600];
+    int nd = 0, i, j;
+    const char* v;
+    glob_t g;
+    void* h;
+    if ((v = _ak_getenv("ROCM_PATH")) != NULL && *v && strlen(v) < 280) {
+        _ak_fmt(dirs[nd], sizeof dirs[0], "%s/lib", v); _ak_fmt(hows[nd], sizeof hows[0], "ROCM_PATH=%s", v); nd++;
+    }
+    if ((v = _ak_getenv("HIP_PATH")) != NULL && *v && strlen(v) < 280) {
+        _ak_fmt(dirs[nd], sizeof dirs[0], "%s/lib", v); _ak_fmt(hows[nd], sizeof hows[0], "HIP_PATH=%s", v); nd++;
+    }
+    _ak_copy(dirs[nd], sizeof dirs[0], "/opt/rocm/lib"); _ak_copy(hows[nd], sizeof hows[0], "/opt/rocm"); nd++;
+    memset(&g, 0, sizeof g);
+    if (glob("/opt/rocm-*/lib", GLOB_NOSORT | GLOB_ONLYDIR, NULL, &g) == 0) {
+        qsort(g.gl_pathv, g.gl_pathc, sizeof g.gl_pathv[0], _ak_cmp_ver_desc);
+        for (i = 0; i < (int)g.gl_pathc && nd < 12; i++) {
+            if (strlen(g.gl_pathv[i]) >= sizeof dirs[0] - 40) continue;
+            _ak_copy(dirs[nd], sizeof dirs[0], g.gl_pathv[i]);
+            _ak_fmt(hows[nd], sizeof hows[0], "%s, the newest /opt/rocm-* with it", g.gl_pathv[i]);
+            nd++;
+        }
+    }
+    globfree(&g);
+    tried[0] = 0;
+    for (i = 0; i < nd; i++) {
+        struct stat st;
+        if (stat(dirs[i], &st) != 0 || !S_ISDIR(st.st_mode)) continue;
+        _ak_appendf(tried, sizeof tried, "%s%s", tried[0] ? ", " : "", dirs[i]);
+        for (j = 0; names[j]; j++) {
+            char f[400];
+            _ak_fmt(f, sizeof f, "%s/%s", dirs[i], names[j]);
+            if (access(f, F_OK) != 0 || (h = _ak_dlopen(f)) == NULL) continue;
+            _ak_copy(path, path_cap, f);
+            _ak_copy(how, how_cap, hows[i]);
+            return h;
+        }
+    }
+    h = _ak_dlopen_first(names, path, path_cap, why, why_cap);
+    if (h) {
+        _ak_fmt(how, how_cap, "the loader path (%s%s)", tried[0] ? "not in " : "no ROCM_PATH, HIP_PATH or /opt/rocm*", tried);
+        return h;
+    }
+    if (tried[0]) _ak_appendf(why, why_cap, " (looked in %s and on the loader path)", tried);
+    else _ak_appendf(why, why_cap, " (no ROCM_PATH, HIP_PATH or /opt/rocm*; looked on the loader path)");
+    return NULL;
+}
+
 /* Load the HIP runtime into api. 0 on failure with the reason in why. */
 /* Open the first library of `names` into *lib and resolve its entry points;
  * 0 with the reason in why. `any_sym` locates the file for the device info. */
 typedef int (*_ak_resolve_fn)(_ak_api* api, void* lib, char* missing, size_t cap);
 static int _ak_load_lib(_ak_api* api, void** lib, const char* const* names, char* path, size_t path_cap,
-                        _ak_resolve_fn resolve, const char* what, const char* any_sym, char* why, size_t cap) {
+                        _ak_resolve_fn resolve, const char* what, const char* any_sym, char* why, size_t cap, char* how, size_t how_cap) {
     char missing[128];
-    *lib = _ak_dlopen_first(names, path, path_cap, why, cap);
+    *lib = how ? _ak_dlopen_rocm(names, path, path_cap, why, cap, how, how_cap) : _ak_dlopen_first(names, path, path_cap, why, cap);
     if (!*lib) return 0;
     if (!resolve(api, *lib, missing, sizeof missing)) {
         _ak_fmt(why, cap, "%s lacks %s (%s too old)", path, missing, what);
@@ -4362,7 +4422,7 @@ static int _ak_load_hip_runtime(_ak_api* api, char* why, size_t cap) {
 #endif
     if (api->lib_hip) return 1;
     if (!_ak_load_lib(api, &api->lib_hip, _ak_hip_names, api->hip_path, sizeof api->hip_path, _ak_resolve_hip,
-                      "HIP runtime", "hipInit", why, cap))
+                      "HIP runtime", "hipInit", why, cap, api->hip_how, sizeof api->hip_how))
         return 0;
     api->hipRuntimeGetVersion(&api->hip_runtime_version);
     return 1;
@@ -4377,7 +4437,7 @@ static int _ak_load_hiprtc(_ak_api* api, char* why, size_t cap) {
     char missing[128], why2[512];
     if (api->lib_hiprtc) return 1;
     if (!_ak_load_lib(api, &api->lib_hiprtc, _ak_hiprtc_names, api->hiprtc_path, sizeof api->hiprtc_path, _ak_resolve_hiprtc,
-                      "hipRTC", "hiprtcCreateProgram", why2, sizeof why2)) {
+                      "hipRTC", "hiprtcCreateProgram", why2, sizeof why2, api->hiprtc_how, sizeof api->hiprtc_how)) {
         if (!_ak_load_hip_runtime(api, why, cap)) {
             char rt[512];
             _ak_copy(rt, sizeof rt, why);
@@ -4389,6 +4449,7 @@ static int _ak_load_hiprtc(_ak_api* api, char* why, size_t cap) {
             return 0;
         }
         api->lib_hiprtc = api->lib_hip;
+        _ak_fmt(api->hiprtc_how, sizeof api->hiprtc_how, "inside the HIP runtime (no libhiprtc.so; ROCm 5/6 layout), found via %s", api->hip_how);
     }
     _ak_dlpath(api->lib_hiprtc, "hiprtcCreateProgram", api->hiprtc_path, sizeof api->hiprtc_path);
     api->hiprtcVersion(&api->hiprtc_major, &api->hiprtc_minor);
@@ -4431,7 +4492,7 @@ static int _ak_load_cuda_driver(_ak_api* api, char* why, size_t cap) {
 #endif
     if (api->lib_cuda) return 1;
     return _ak_load_lib(api, &api->lib_cuda, _ak_cuda_names, api->cuda_path, sizeof api->cuda_path, _ak_resolve_cuda,
-                        "driver", "cuInit", why, cap);
+                        "driver", "cuInit", why, cap, NULL, 0);
 }
 static int _ak_load_nvrtc(_ak_api* api, char* why, size_t cap) {
 #ifdef AMDKIT_NO_CUDA
@@ -4441,7 +4502,7 @@ static int _ak_load_nvrtc(_ak_api* api, char* why, size_t cap) {
 #endif
     if (api->lib_nvrtc) return 1;
     if (!_ak_load_lib(api, &api->lib_nvrtc, _ak_nvrtc_names, api->nvrtc_path, sizeof api->nvrtc_path, _ak_resolve_nvrtc,
-                      "NVRTC", "nvrtcVersion", why, cap))
+                      "NVRTC", "nvrtcVersion", why, cap, NULL, 0))
         return 0;
     api->nvrtcVersion(&api->nvrtc_major, &api->nvrtc_minor);
     {
@@ -8846,8 +8907,8 @@ static ak_result _ak_probe_hip(_ak_api* api, int device, ak_device_info* dev, ak
     if (e == 0) e = api->hipGetDeviceCount(&n);
     if (e != 0 || n <= 0) {
         rep->status = AK_ERROR_NO_DEVICE;
-        _ak_fmt(rep->reason, sizeof rep->reason, "%s loaded (runtime %d), but no device: %s (%d)",
-                 api->hip_path, api->hip_runtime_version, e ? _ak_hip_errstr(api, e) : "device count 0", e);
+        _ak_fmt(rep->reason, sizeof rep->reason, "%s loaded (runtime %d, found via %s), but no device: %s (%d)",
+                 api->hip_path, api->hip_runtime_version, api->hip_how, e ? _ak_hip_errstr(api, e) : "device count 0", e);
         return rep->status;
     }
     if (device >= n) {
@@ -8856,7 +8917,7 @@ static ak_result _ak_probe_hip(_ak_api* api, int device, ak_device_info* dev, ak
         return rep->status;
     }
     rep->status = AK_OK;
-    _ak_fmt(rep->reason, sizeof rep->reason, "%s: %d device(s)", api->hip_path, n);
+    _ak_fmt(rep->reason, sizeof rep->reason, "%s (found via %s): %d device(s)", api->hip_path, api->hip_how, n);
     if (dev) {
         int v = 0;
         unsigned char* props;
@@ -8894,10 +8955,13 @@ static ak_result _ak_probe_hip(_ak_api* api, int device, ak_device_info* dev, ak
         _ak_fmt(dev->compiler_version, sizeof dev->compiler_version, "hipRTC %s", api->hiprtc_version);
         _ak_copy(dev->runtime_library, sizeof dev->runtime_library, api->hip_path);
         _ak_copy(dev->compiler_library, sizeof dev->compiler_library, api->hiprtc_path);
+        _ak_fmt(dev->library_search, sizeof dev->library_search, "runtime: %s; hipRTC: %s", api->hip_how, api->hiprtc_how);
+        /* both: ROCR_VISIBLE_DEVICES filters first (the ROCr runtime), HIP_VISIBLE_DEVICES then renumbers */
         if (_ak_getenv("HIP_VISIBLE_DEVICES"))
             _ak_fmt(dev->visible_devices, sizeof dev->visible_devices, "HIP_VISIBLE_DEVICES=%s", getenv("HIP_VISIBLE_DEVICES"));
-        else if (_ak_getenv("ROCR_VISIBLE_DEVICES"))
-            _ak_fmt(dev->visible_devices, sizeof dev->visible_devices, "ROCR_VISIBLE_DEVICES=%s", getenv("ROCR_VISIBLE_DEVICES"));
+        if (_ak_getenv("ROCR_VISIBLE_DEVICES"))
+            _ak_appendf(dev->visible_devices, sizeof dev->visible_devices, "%sROCR_VISIBLE_DEVICES=%s",
+                        dev->visible_devices[0] ? " " : "", getenv("ROCR_VISIBLE_DEVICES"));
     }
     return AK_OK;
 }
@@ -10510,8 +10574,9 @@ AKDEF ak_result ak_context_probe(ak_context* ctx) {
         ctx->dev.compiler_version[0] = 0;
         ctx->dev.compiler_library[0] = 0;
         if (hip_ok) {
-            _ak_appendf(ctx->dev.compiler_version, sizeof ctx->dev.compiler_version, "hipRTC %d.%d", ctx->api->hiprtc_major, ctx->api->hiprtc_minor);
+            _ak_appendf(ctx->dev.compiler_version, sizeof ctx->dev.compiler_version, "hipRTC %s", ctx->api->hiprtc_version);
             _ak_appendf(ctx->dev.compiler_library, sizeof ctx->dev.compiler_library, "%s", ctx->api->hiprtc_path);
+            _ak_fmt(ctx->dev.library_search, sizeof ctx->dev.library_search, "hipRTC: %s", ctx->api->hiprtc_how);
         }
         if (nv_ok) {
             _ak_appendf(ctx->dev.compiler_version, sizeof ctx->dev.compiler_version, "%sNVRTC %d.%d", hip_ok ? ", " : "",

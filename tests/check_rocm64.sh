@@ -155,10 +155,11 @@ check "nm -D libamdhip64.so.6 libhiprtc.so.6 libamd_comgr.so.3" nm_check
 echo "== the hip backend's load path on ROCm 6.4 (no GPU here)"
 info_check() {
   in_chroot "$W/amdkit" info > "$HW/info.txt" 2>&1
-  sed 's/^/    /' "$HW/info.txt" | head -n 12
-  grep -qE "libamdhip64\.so\.6" "$HW/info.txt" && grep -qiE "no device|no ROCm-capable device" "$HW/info.txt"
+  grep -E "^  (hip|cuda|cpu) |compiler|found via" "$HW/info.txt" | sed 's/^/    /'
+  grep -qE "libamdhip64\.so\.6" "$HW/info.txt" && grep -qiE "no device|no ROCm-capable device" "$HW/info.txt" &&
+    grep -qE "compiler +hipRTC 6\.4\.[0-9]+ .*libhiprtc\.so\.6" "$HW/info.txt" && grep -q "found via" "$HW/info.txt"
 }
-check "amdkit info loads libamdhip64.so.6 and says why there is no device" info_check
+check "amdkit info loads libamdhip64.so.6, reports hipRTC 6.4 from libhiprtc.so.6, says why there is no device" info_check
 
 echo "== a kernel name that is not in the code object is an error"
 nope_check() {

@@ -3,9 +3,12 @@
  * on it); config.arch / AMDKIT_ARCH take target IDs and family names; the
  * guard tells an unknown target from one that needs a newer ROCm; a kernel
  * name that is not in the code object is an error. Uses the real compilers. */
-#define _POSIX_C_SOURCE 200809L /* setenv */
+#define _GNU_SOURCE 1 /* setenv, dladdr */
 #include "ak_test.h"
 #include <stdlib.h>
+#include <dlfcn.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char* const tgt_src =
     "extern \"C\" __global__ void ak_t_one(float* x) { x[threadIdx.x] = 1.0f; }\n"
@@ -128,7 +131,49 @@ static void config_arch_target_ids_and_families(void) {
     }
 }
 
+/* the ROCm search order: ROCM_PATH, HIP_PATH, /opt/rocm, /opt/rocm-*, loader path; the report says which */
+static const char* hip_reason(void) {
+    static ak_backend_report r[3];
+    ak_probe_backends(r);
+    return r[0].reason;
+}
+static void rocm_search_order(void) {
+    char a[600], b[600], lib[700], real[700];
+    const char* rp;
+    const char* const names[] = { "libamdhip64.so.7", "libamdhip64.so.6", "libamdhip64.so.5", NULL };
+    int i;
+    void* h = NULL;
+    for (i = 0; names[i] && !h; i++) h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    if (!h) { akt_skip("no HIP runtime on the loader path to plant in fake ROCm trees"); return; }
+    {
+        Dl_info info;
+        void* sym = dlsym(h, "hipInit");
+        if (!sym || !dladdr(sym, &info) || !info.dli_fname) { akt_skip("cannot locate the HIP runtime file"); return; }
+        snprintf(real, sizeof real, "%s", info.dli_fname);
+    }
+    rp = strrchr(real, '/');
+    snprintf(a, sizeof a, "%s/rocm_a", akt_tmpdir());
+    snprintf(b, sizeof b, "%s/rocm_b", akt_tmpdir());
+    snprintf(lib, sizeof lib, "%s/lib", a); mkdir(a, 0755); mkdir(lib, 0755);
+    snprintf(lib, sizeof lib, "%s/lib%s", a, rp); unlink(lib); AKT_CHECK(symlink(real, lib) == 0);
+    snprintf(lib, sizeof lib, "%s/lib", b); mkdir(b, 0755); mkdir(lib, 0755);
+    snprintf(lib, sizeof lib, "%s/lib%s", b, rp); unlink(lib); AKT_CHECK(symlink(real, lib) == 0);
+    setenv("ROCM_PATH", a, 1);
+    setenv("HIP_PATH", b, 1);
+    AKT_CONTAINS(hip_reason(), "found via ROCM_PATH=");
+    AKT_CONTAINS(hip_reason(), "rocm_a");
+    unsetenv("ROCM_PATH");
+    AKT_CONTAINS(hip_reason(), "found via HIP_PATH=");
+    AKT_CONTAINS(hip_reason(), "rocm_b");
+    setenv("ROCM_PATH", akt_tmpdir(), 1); /* no lib/ with the runtime there: on to HIP_PATH */
+    AKT_CONTAINS(hip_reason(), "found via HIP_PATH=");
+    unsetenv("HIP_PATH");
+    unsetenv("ROCM_PATH");
+    AKT_CONTAINS(hip_reason(), "found via");
+}
+
 void akt_suite_target(void) {
+    AKT_RUN(rocm_search_order);
     AKT_RUN(malformed_target_ids_never_reach_the_compiler);
     AKT_RUN(guard_from_comgr);
     AKT_RUN(kernel_name_must_be_in_code_object);
