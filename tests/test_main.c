@@ -29,7 +29,9 @@
     X(cache_api) \
     X(pool) \
     X(pool_internals) \
-    X(compile_kernels)
+    X(compile_kernels) \
+    X(autotune) \
+    X(gpu_autotune)
 
 #define AKT_DECL(name) void akt_suite_##name(void);
 AKT_SUITES(AKT_DECL)
