@@ -10298,7 +10298,11 @@ AKDEF ak_result ak_autotune(ak_context* ctx, const char* source, const char* nam
     if (!j.vars) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_autotune: no host memory for %d variants", n);
     for (i = 0; i < n; i++) {
         _ak_tune_point_at(sp, i, &j.vars[i]);
-        if (_ak_tune_geometry(sp, &j.vars[i]) != AK_OK) { j.vars[i].state = _AK_TV_SKIPPED; _ak_copy(j.vars[i].msg, sizeof j.vars[i].msg, ak_last_error()); }
+        ak_result g = _ak_tune_geometry(sp, &j.vars[i]);
+        if (g != AK_OK) {
+            j.vars[i].state = _AK_TV_SKIPPED;
+            _ak_fmt(j.vars[i].msg, sizeof j.vars[i].msg, "left out by the geometry callback (%s)", ak_result_name(g));
+        }
     }
     /* compile: hipRTC compiles one at a time per process, NVRTC in parallel */
     threads = o.threads ? o.threads : ctx->backend == AK_BACKEND_CUDA ? 4 : 1;

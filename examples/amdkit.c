@@ -7,6 +7,8 @@
  *   amdkit kernels [--dump DIR]          list the embedded kernel families; --dump writes each as
  *                                        DIR/<family>.hip with the prelude in front (for other compilers)
  *   amdkit demo                          run a few library kernels on this machine and check them
+ *   amdkit run|bench|tune FILE.hip ...   prototype a kernel: run it, check it against C, time it,
+ *                                        tune it (examples/amdkit_run.c)
  */
 #define AMDKIT_IMPLEMENTATION
 #include "../amdkit.h"
@@ -21,7 +23,8 @@ static void usage(void) {
             "       amdkit compile FILE.hip --kernel NAME --arch gfx90a,gfx1030,sm_90[,...] [-DNAME=V ...] [--opt LEVEL] [--no-cache]\n"
             "       amdkit cache stats|purge|path\n"
             "       amdkit kernels [--dump DIR]\n"
-            "       amdkit demo\n");
+            "       amdkit demo\n"
+            "       amdkit run|bench|tune FILE.hip --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] --arg SPEC ... (amdkit run --help)\n");
 }
 
 /* JSON string with escapes. */
@@ -290,6 +293,7 @@ static int cmd_kernels(int argc, char** argv) {
 }
 
 int amdkit_demo(int argc, char** argv);
+int amdkit_run_main(const char* mode, int argc, char** argv); /* amdkit_run.c */
 
 int main(int argc, char** argv) {
     if (argc < 2) { usage(); return 2; }
@@ -299,6 +303,8 @@ int main(int argc, char** argv) {
     if (!strcmp(argv[1], "cache")) return cmd_cache(argc - 2, argv + 2);
     if (!strcmp(argv[1], "kernels")) return cmd_kernels(argc - 2, argv + 2);
     if (!strcmp(argv[1], "demo")) return amdkit_demo(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "run") || !strcmp(argv[1], "bench") || !strcmp(argv[1], "tune"))
+        return amdkit_run_main(argv[1], argc - 2, argv + 2);
     usage();
     return 2;
 }
