@@ -33,6 +33,7 @@
 #include <errno.h>
 #include <ctype.h>
 #include <limits.h>
+#include <stdarg.h>
 
 /* ---- expressions ----------------------------------------------------------- */
 
@@ -50,8 +51,15 @@ typedef struct akr_parser {
     int failed;
 } akr_parser;
 
-static int akr_fail(akr_parser* P, const char* fmt, const char* a) {
-    if (!P->failed) snprintf(P->err, P->errcap, fmt, a);
+#if defined(__GNUC__) || defined(__clang__)
+#define AKR_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define AKR_PRINTF(a, b)
+#endif
+static int akr_fail(akr_parser* P, const char* fmt, ...) AKR_PRINTF(2, 3);
+static int akr_fail(akr_parser* P, const char* fmt, ...) {
+    va_list ap;
+    if (!P->failed) { va_start(ap, fmt); vsnprintf(P->err, P->errcap, fmt, ap); va_end(ap); }
     P->failed = 1;
     return 0;
 }
@@ -265,8 +273,12 @@ static const struct { const char* name; ak_dtype dtype; int scalar_ok, buffer_ok
     { "i64", AK_I64, 1, 1, 1, "<i8" }, { "u8", AK_U8, 0, 1, 1, "|u1" }, { "u32", AK_U8, 1, 0, 1, "" }, { "u64", AK_U8, 1, 0, 1, "" },
 };
 
-static int akr_err(char* err, size_t cap, const char* fmt, const char* a, const char* b) {
-    snprintf(err, cap, fmt, a, b);
+static int akr_err(char* err, size_t cap, const char* fmt, ...) AKR_PRINTF(3, 4);
+static int akr_err(char* err, size_t cap, const char* fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, cap, fmt, ap);
+    va_end(ap);
     return 0;
 }
 
@@ -307,7 +319,7 @@ int akr_parse_arg(const char* spec, akr_arg* a, akr_lookup_fn lookup, void* user
     a->dtype = akr_types[t].dtype;
     p += n;
     if (*p == ':') {                                      /* scalar */
-        if (!akr_types[t].scalar_ok) return akr_err(err, cap, "'%.80s': %s is a buffer type, not a scalar (use %s[N]:...)", spec, tname);
+        if (!akr_types[t].scalar_ok) return akr_err(err, cap, "'%.80s': %s is a buffer type, not a scalar (write TYPE[N]:INIT)", spec, tname);
         a->kind = AKR_SCALAR;
         a->dir = AK_ARG_VALUE;
         if (!akr_eval(p + 1, lookup, user, &a->value, msg, sizeof msg)) return akr_err(err, cap, "'%.80s': %s", spec, msg);

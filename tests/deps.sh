@@ -5,7 +5,7 @@
 # As root, missing Debian packages are installed; otherwise the exact command
 # is printed. Exit 1 if something is still missing.
 set -u
-PKGS="libamdhip64-dev hipcc rocm-device-libs clang-15 llvm-15"
+PKGS="libamdhip64-dev hipcc rocm-device-libs clang-15 llvm-15 pkg-config"
 missing=""
 [ -f /usr/include/hip/hiprtc.h ] || missing="$missing libamdhip64-dev"
 ls /usr/lib/x86_64-linux-gnu/libamdhip64.so* >/dev/null 2>&1 || missing="$missing libamdhip64-dev"
@@ -13,6 +13,7 @@ ls /usr/lib/x86_64-linux-gnu/libamdhip64.so* >/dev/null 2>&1 || missing="$missin
 command -v hipcc >/dev/null 2>&1 || missing="$missing hipcc"
 command -v clang-15 >/dev/null 2>&1 || missing="$missing clang-15"
 command -v llvm-objdump-15 >/dev/null 2>&1 || missing="$missing llvm-15"
+command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"   # the README walkthrough (tests/walkthrough.sh)
 if [ -n "$missing" ]; then
   if [ "$(id -u)" = "0" ]; then
     echo "deps: installing$missing"

@@ -8,6 +8,7 @@
 #   5. the embedded kernel sources match kernels/ (make gen-check)
 #   6. every kernel family compiled for gfx940 with clang-15 and disassembled
 #   7. the demo runs (cpu backend)
+#   8. the README's prototyping walkthrough as written, and amdkit run/bench/tune (cpu backend)
 set -u
 cd "$(dirname "$0")/.."
 B=build
@@ -64,6 +65,9 @@ echo "== gfx940 (clang-15) + disassembly"
 suite gfx940 bash tests/check_gfx940.sh $B/amdkit $B/gfx940
 echo "== demo (cpu)"
 step demo env AMDKIT_BACKEND=cpu ./$B/amdkit demo
+echo "== prototyping commands (cpu): the README walkthrough as written (install, run, check, bench, tune), amdkit run/bench/tune"
+suite walkthrough env AMDKIT_BACKEND=cpu bash tests/walkthrough.sh
+suite proto-cli env AMDKIT_BACKEND=cpu bash tests/proto_cli.sh
 
 [ -n "$failures" ] && echo "failed steps:$failures"
 echo "$passed passed, $failed failed"
