@@ -11,6 +11,9 @@
  * defined on a line `AK_KERNEL void ak_<name>(` with its literal name, or
  * listed in a `// kernels: a b c` comment line when a macro generates it. */
 
+/* AK_HOST_LAYOUT_TEST: tests/t_matrix.c includes this file as plain C to get
+ * the matrix-fragment lane layouts (end of file) and nothing else. */
+#ifndef AK_HOST_LAYOUT_TEST
 /* ---- vendor and wave size ------------------------------------------------ */
 #if !defined(AK_AMD) && !defined(AK_NVIDIA)
 #if defined(__CUDACC__) || defined(__CUDACC_RTC__) || defined(__NVCC__)
@@ -423,3 +426,387 @@ AK_INLINE void ak_row_store(const float* v, typename D::T* p, int len, int lane,
         }
     }
 }
+#endif /* !AK_HOST_LAYOUT_TEST */
+
+/* ==========================================================================
+ * ---- matrix fragments: one warp/wave-level MMA layer for every arch ---------
+ * (used by kernels/gemm.hip and kernels/attention.hip)
+ *
+ * A matrix instruction multiplies an M x K tile A by a K x N tile B into an
+ * M x N fp32 tile C, the tiles spread over the lanes of one wave. Part 1
+ * below is the LANE LAYOUT of each instruction, as pure integer functions
+ * (valid C99 too: tests/t_matrix.c checks them on the host against the
+ * instruction semantics, an independent inverse map, and an emulated MMA):
+ *
+ *   ak_lay_<I>_a(lane, e, &m, &k)  element e of `lane`'s A fragment is A[m][k]
+ *   ak_lay_<I>_b(lane, e, &k, &n)  element e of `lane`'s B fragment is B[k][n]
+ *   ak_lay_<I>_c(lane, e, &m, &n)  accumulator e of `lane` is C[m][n]
+ *
+ *   <I>          instruction (builtin / PTX)                      lanes  A/B elems  C elems
+ *   mfma32x32x8  mfma_f32_32x32x8f16, _32x32x8bf16_1k (gfx90a+)   64     4          16
+ *   mfma32x32x16 mfma_f32_32x32x16_f16 / _bf16 (gfx950)           64     8          16
+ *   mfma32x32x4  mfma_f32_32x32x4bf16 (gfx908), _32x32x4_xf32     64     2          16
+ *                (gfx942)
+ *   mfma32x32x2  mfma_f32_32x32x2f32 (exact fp32, all CDNA)       64     1          16
+ *   wmma11       wmma_f32_16x16x16_f16_w32 / _bf16_w32 (gfx11)    32     16         8
+ *                (lanes 16..31 repeat lanes 0..15's A and B)
+ *   wmma12       wmma_f32_16x16x16_{f16,bf16}_w32_gfx12 (gfx12)   32     8          8
+ *   mma16816     mma.sync.m16n8k16 f16 / bf16 (sm_80+)            32     8 / 4      4
+ *   mma1688      mma.sync.m16n8k8 tf32 (sm_80+)                   32     4 / 2      4
+ *
+ * Sources: AMD's CDNA3 ISA guide (section 7, "Matrix arithmetic") and the
+ * AMD matrix instruction calculator (MFMA), AMD GPUOpen's RDNA3 / RDNA4 WMMA
+ * articles (WMMA), NVIDIA's PTX ISA "Matrix fragments for mma.m16n8k16 /
+ * m16n8k8" (mma.sync). In words: an MFMA A operand puts row m = lane % M
+ * and a run of consecutive k per lane, the lane group (lane / M) picking
+ * which run; B mirrors it with n for m; C rows come in groups of 4 (MFMA)
+ * spread over the lane groups. WMMA gfx11 gives each lane a whole row of 16
+ * k and puts C row 2e + lane/16 in element e; gfx12 halves the k run (8,
+ * lane group picks the half) and puts C row 8 (lane/16) + e. mma.sync uses
+ * groupID g = lane / 4 and thread t = lane % 4.
+ *
+ * Part 2 (device) is ak_mma<D, FAST32>, D = ak_f16_t / ak_bf16_t / ak_f32_t,
+ * FAST32 = f32 through tf32 (NVIDIA) / xf32 (gfx942) instead of exact fp32:
+ *   ak_mma<D>::OK           1 when this target has a matrix instruction for
+ *                           D (else every member still compiles; do not call)
+ *   M, N, K                 tile of one instruction; NC accumulators per lane
+ *   A, B, C                 fragment types; C has `v[e]` (float, e < NC)
+ *   zero(C&)                C = 0
+ *   load_a(A&, s, ld)       A tile from memory (shared or global), k-contiguous:
+ *                           element (m, k) at s[m * ld + k]
+ *   load_b(B&, s, ld)       B tile, k-contiguous: element (k, n) at s[n * ld + k]
+ *                           (i.e. B^T row-major); both need s and ld aligned to
+ *                           the access: ld % 8 == 0 and s 16-byte aligned is enough
+ *   mma(C&, A, B)           C += A * B
+ *   c_row(lane, e), c_col   where accumulator e of a lane sits in the M x N tile
+ * Everything is wave-synchronous: all lanes of the wave call together.
+ * ========================================================================== */
+#ifdef AK_HOST_LAYOUT_TEST
+#define AK_LAY static inline
+#else
+#define AK_LAY AK_INLINE
+#endif
+
+/* MFMA 32x32xKL, KL = k elements per lane (8 f16 on gfx908..942: 4; gfx950: 8). */
+#define AK_LAY_MFMA32(NAME, KL)                                                                    \
+    AK_LAY void ak_lay_##NAME##_a(int lane, int e, int* m, int* k) { *m = lane % 32; *k = (KL) * (lane / 32) + e; } \
+    AK_LAY void ak_lay_##NAME##_b(int lane, int e, int* k, int* n) { *n = lane % 32; *k = (KL) * (lane / 32) + e; } \
+    AK_LAY void ak_lay_##NAME##_c(int lane, int e, int* m, int* n) {                              \
+        *n = lane % 32;                                                                            \
+        *m = 8 * (e / 4) + 4 * (lane / 32) + e % 4;                                                \
+    }
+AK_LAY_MFMA32(mfma32x32x8, 4)
+AK_LAY_MFMA32(mfma32x32x16, 8)
+AK_LAY_MFMA32(mfma32x32x4, 2)
+AK_LAY_MFMA32(mfma32x32x2, 1)
+
+AK_LAY void ak_lay_wmma11_a(int lane, int e, int* m, int* k) { *m = lane % 16; *k = e; }
+AK_LAY void ak_lay_wmma11_b(int lane, int e, int* k, int* n) { *n = lane % 16; *k = e; }
+AK_LAY void ak_lay_wmma11_c(int lane, int e, int* m, int* n) { *n = lane % 16; *m = 2 * e + lane / 16; }
+
+AK_LAY void ak_lay_wmma12_a(int lane, int e, int* m, int* k) { *m = lane % 16; *k = 8 * (lane / 16) + e; }
+AK_LAY void ak_lay_wmma12_b(int lane, int e, int* k, int* n) { *n = lane % 16; *k = 8 * (lane / 16) + e; }
+AK_LAY void ak_lay_wmma12_c(int lane, int e, int* m, int* n) { *n = lane % 16; *m = 8 * (lane / 16) + e; }
+
+/* mma.sync m16n8k16 (f16/bf16): A a0..a7, B b0..b3, C c0..c3 in PTX order. */
+AK_LAY void ak_lay_mma16816_a(int lane, int e, int* m, int* k) {
+    *m = lane / 4 + 8 * ((e / 2) % 2);
+    *k = 2 * (lane % 4) + e % 2 + 8 * (e / 4);
+}
+AK_LAY void ak_lay_mma16816_b(int lane, int e, int* k, int* n) { *n = lane / 4; *k = 2 * (lane % 4) + e % 2 + 8 * (e / 2); }
+AK_LAY void ak_lay_mma16816_c(int lane, int e, int* m, int* n) { *m = lane / 4 + 8 * (e / 2); *n = 2 * (lane % 4) + e % 2; }
+/* mma.sync m16n8k8 (tf32) */
+AK_LAY void ak_lay_mma1688_a(int lane, int e, int* m, int* k) { *m = lane / 4 + 8 * (e % 2); *k = lane % 4 + 4 * (e / 2); }
+AK_LAY void ak_lay_mma1688_b(int lane, int e, int* k, int* n) { *n = lane / 4; *k = lane % 4 + 4 * e; }
+AK_LAY void ak_lay_mma1688_c(int lane, int e, int* m, int* n) { ak_lay_mma16816_c(lane, e, m, n); }
+
+#ifndef AK_HOST_LAYOUT_TEST
+/* ---- part 2: ak_mma<D, FAST32> per target -------------------------------- */
+#if defined(AK_AMD) && (defined(__gfx908__) || defined(__gfx90a__) || defined(__gfx940__) || defined(__gfx941__) || \
+                        defined(__gfx942__) || defined(__gfx950__))
+#define AK_MMA_MFMA 1
+#elif defined(AK_AMD) && (defined(__gfx1100__) || defined(__gfx1101__) || defined(__gfx1102__) || defined(__gfx1103__) || \
+                          defined(__gfx1150__) || defined(__gfx1151__) || defined(__gfx1152__) || defined(__gfx1153__))
+#define AK_MMA_WMMA11 1
+#elif defined(AK_AMD) && (defined(__gfx1200__) || defined(__gfx1201__))
+#define AK_MMA_WMMA12 1
+#elif defined(AK_NVIDIA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define AK_MMA_SYNC 1
+#endif
+
+/* Reference form used where the target has no instruction for D: the
+ * members exist so code compiles everywhere; OK = 0 says never call them. */
+template <class D, bool FAST32 = false>
+struct ak_mma {
+    enum { OK = 0, M = 16, N = 16, K = 16, NC = 1 };
+    struct A { float x; };
+    struct B { float x; };
+    struct C { float v[1]; };
+    static AK_INLINE void zero(C& c) { c.v[0] = 0.0f; }
+    static AK_INLINE void load_a(A& a, const typename D::T* s, int ld) { (void)ld; a.x = D::to(s[0]); }
+    static AK_INLINE void load_b(B& b, const typename D::T* s, int ld) { (void)ld; b.x = D::to(s[0]); }
+    static AK_INLINE void mma(C& c, const A& a, const B& b) { c.v[0] += a.x * b.x; }
+    static AK_INLINE int c_row(int lane, int e) { (void)e; return lane; }
+    static AK_INLINE int c_col(int lane, int e) { (void)lane; return e; }
+};
+
+#if defined(AK_MMA_MFMA)
+typedef float ak_f32x16 __attribute__((ext_vector_type(16)));
+typedef _Float16 ak_f16x4 __attribute__((ext_vector_type(4)));
+typedef short ak_i16x4 __attribute__((ext_vector_type(4)));
+typedef short ak_i16x2 __attribute__((ext_vector_type(2)));
+typedef float ak_f32x2 __attribute__((ext_vector_type(2)));
+#if defined(__gfx950__)
+typedef _Float16 ak_f16x8 __attribute__((ext_vector_type(8)));
+typedef __bf16 ak_bf16x8 __attribute__((ext_vector_type(8)));
+#endif
+/* 32 x 32 output tile on 64 lanes; C accumulators per ak_lay_mfma32x32x*_c. */
+struct ak_mfma32_c {
+    struct C { ak_f32x16 v; };
+    enum { M = 32, N = 32, NC = 16 };
+    static AK_INLINE void zero(C& c) {
+#pragma unroll
+        for (int e = 0; e < 16; e++) c.v[e] = 0.0f;
+    }
+    static AK_INLINE int c_row(int lane, int e) { return 8 * (e / 4) + 4 * (lane / 32) + e % 4; }
+    static AK_INLINE int c_col(int lane, int e) { (void)e; return lane % 32; }
+};
+#if defined(__gfx950__)
+/* gfx950: 32x32x16, 8 halves per lane (ak_lay_mfma32x32x16) */
+template <> struct ak_mma<ak_f16_t, false> : ak_mfma32_c {
+    enum { OK = 1, K = 16 };
+    struct A { ak_f16x8 x; };
+    typedef A B;
+    static AK_INLINE void load_a(A& a, const ak_half* s, int ld) {
+        const int l = ak_lane();
+        a.x = *(const ak_f16x8*)(s + (l % 32) * ld + 8 * (l / 32));
+    }
+    static AK_INLINE void load_b(B& b, const ak_half* s, int ld) { load_a(b, s, ld); }
+    static AK_INLINE void mma(C& c, const A& a, const B& b) { c.v = __builtin_amdgcn_mfma_f32_32x32x16_f16(a.x, b.x, c.v, 0, 0, 0); }
+};
+template <> struct ak_mma<ak_bf16_t, false> : ak_mfma32_c {
+    enum { OK = 1, K = 16 };
+    struct A { ak_bf16x8 x; };
+    typedef A B;
+    static AK_INLINE void load_a(A& a, const ak_bf16* s, int ld) {
+        const int l = ak_lane();
+        a.x = *(const ak_bf16x8*)(s + (l % 32) * ld + 8 * (l / 32));
+    }
+    static AK_INLINE void load_b(B& b, const ak_bf16* s, int ld) { load_a(b, s, ld); }
+    static AK_INLINE void mma(C& c, const A& a, const B& b) { c.v = __builtin_amdgcn_mfma_f32_32x32x16_bf16(a.x, b.x, c.v, 0, 0, 0); }
+};
+#else
+/* gfx908 / gfx90a / gfx94x: 32x32x8, 4 halves per lane (ak_lay_mfma32x32x8) */
+template <> struct ak_mma<ak_f16_t, false> : ak_mfma32_c {
+    enum { OK = 1, K = 8 };
+    struct A { ak_f16x4 x; };
+    typedef A B;
+    static AK_INLINE void load_a(A& a, const ak_half* s, int ld) {
+        const int l = ak_lane();
+        a.x = *(const ak_f16x4*)(s + (l % 32) * ld + 4 * (l / 32));
+    }
+    static AK_INLINE void load_b(B& b, const ak_half* s, int ld) { load_a(b, s, ld); }
+    static AK_INLINE void mma(C& c, const A& a, const B& b) { c.v = __builtin_amdgcn_mfma_f32_32x32x8f16(a.x, b.x, c.v, 0, 0, 0); }
+};
+#if defined(__gfx908__)
+/* gfx908 has no _1k bf16 forms: 32x32x4bf16, 2 per lane (ak_lay_mfma32x32x4) */
+template <> struct ak_mma<ak_bf16_t, false> : ak_mfma32_c {
+    enum { OK = 1, K = 4 };
+    struct A { ak_i16x2 x; };
+    typedef A B;
+    static AK_INLINE void load_a(A& a, const ak_bf16* s, int ld) {
+        const int l = ak_lane();
+        a.x = *(const ak_i16x2*)(s + (l % 32) * ld + 2 * (l / 32));
+    }
+    static AK_INLINE void load_b(B& b, const ak_bf16* s, int ld) { load_a(b, s, ld); }
+    static AK_INLINE void mma(C& c, const A& a, const B& b) { c.v = __builtin_amdgcn_mfma_f32_32x32x4bf16(a.x, b.x, c.v, 0, 0, 0); }
+};
+#else
+template <> struct ak_mma<ak_bf16_t, false> : ak_mfma32_c {
+    enum { OK = 1, K = 8 };
+    struct A { ak_i16x4 x; };
+    typedef A B;
+    static AK_INLINE void load_a(A& a, const ak_bf16* s, int ld) {
+        const int l = ak_lane();
+        a.x = *(const ak_i16x4*)(s + (l % 32) * ld + 4 * (l / 32));
+    }
+    static AK_INLINE void load_b(B& b, const ak_bf16* s, int ld) { load_a(b, s, ld); }
+    static AK_INLINE void mma(C& c, const A& a, const B& b) { c.v = __builtin_amdgcn_mfma_f32_32x32x8bf16_1k(a.x, b.x, c.v, 0, 0, 0); }
+};
+#endif
+#endif
+/* exact fp32 on every CDNA: 32x32x2f32, 1 per lane (ak_lay_mfma32x32x2) */
+template <> struct ak_mma<ak_f32_t, false> : ak_mfma32_c {
+    enum { OK = 1, K = 2 };
+    struct A { float x; };
+    typedef A B;
+    static AK_INLINE void load_a(A& a, const float* s, int ld) {
+        const int l = ak_lane();
+        a.x = s[(l % 32) * ld + (l / 32)];
+    }
+    static AK_INLINE void load_b(B& b, const float* s, int ld) { load_a(b, s, ld); }
+    static AK_INLINE void mma(C& c, const A& a, const B& b) { c.v = __builtin_amdgcn_mfma_f32_32x32x2f32(a.x, b.x, c.v, 0, 0, 0); }
+};
+#if defined(__gfx940__) || defined(__gfx941__) || defined(__gfx942__)
+/* xf32 (gfx94x only; gfx950 dropped it): 32x32x4_xf32, 2 per lane (ak_lay_mfma32x32x4) */
+template <> struct ak_mma<ak_f32_t, true> : ak_mfma32_c {
+    enum { OK = 1, K = 4 };
+    struct A { ak_f32x2 x; };
+    typedef A B;
+    static AK_INLINE void load_a(A& a, const float* s, int ld) {
+        const int l = ak_lane();
+        a.x = *(const ak_f32x2*)(s + (l % 32) * ld + 2 * (l / 32));
+    }
+    static AK_INLINE void load_b(B& b, const float* s, int ld) { load_a(b, s, ld); }
+    static AK_INLINE void mma(C& c, const A& a, const B& b) { c.v = __builtin_amdgcn_mfma_f32_32x32x4_xf32(a.x, b.x, c.v, 0, 0, 0); }
+};
+#else
+template <> struct ak_mma<ak_f32_t, true> : ak_mma<ak_f32_t, false> {};
+#endif
+#endif /* AK_MMA_MFMA */
+
+#if defined(AK_MMA_WMMA11) || defined(AK_MMA_WMMA12)
+typedef float ak_f32x8 __attribute__((ext_vector_type(8)));
+#if defined(AK_MMA_WMMA11)
+#define AK_WMMA_KL 16
+#define AK_WMMA_F16(a, b, c) __builtin_amdgcn_wmma_f32_16x16x16_f16_w32(a, b, c)
+#define AK_WMMA_BF16(a, b, c) __builtin_amdgcn_wmma_f32_16x16x16_bf16_w32(a, b, c)
+#else
+#define AK_WMMA_KL 8
+#define AK_WMMA_F16(a, b, c) __builtin_amdgcn_wmma_f32_16x16x16_f16_w32_gfx12(a, b, c)
+#define AK_WMMA_BF16(a, b, c) __builtin_amdgcn_wmma_f32_16x16x16_bf16_w32_gfx12(a, b, c)
+#endif
+typedef _Float16 ak_wmma_h __attribute__((ext_vector_type(AK_WMMA_KL)));
+typedef short ak_wmma_s __attribute__((ext_vector_type(AK_WMMA_KL)));
+struct ak_wmma_c {
+    struct C { ak_f32x8 v; };
+    enum { M = 16, N = 16, K = 16, NC = 8 };
+    static AK_INLINE void zero(C& c) {
+#pragma unroll
+        for (int e = 0; e < 8; e++) c.v[e] = 0.0f;
+    }
+#if defined(AK_MMA_WMMA11)
+    static AK_INLINE int c_row(int lane, int e) { return 2 * e + lane / 16; }
+#else
+    static AK_INLINE int c_row(int lane, int e) { return 8 * (lane / 16) + e; }
+#endif
+    static AK_INLINE int c_col(int lane, int e) { (void)e; return lane % 16; }
+    /* lane's k run start: gfx11 0 (whole row, lanes 16..31 repeat), gfx12 8 * (lane / 16) */
+    static AK_INLINE int k0(int lane) { return AK_WMMA_KL == 16 ? 0 : 8 * (lane / 16); }
+};
+template <> struct ak_mma<ak_f16_t, false> : ak_wmma_c {
+    enum { OK = 1 };
+    struct A { ak_wmma_h x; };
+    typedef A B;
+    static AK_INLINE void load_a(A& a, const ak_half* s, int ld) {
+        const int l = ak_lane();
+        a.x = *(const ak_wmma_h*)(s + (l % 16) * ld + k0(l));
+    }
+    static AK_INLINE void load_b(B& b, const ak_half* s, int ld) { load_a(b, s, ld); }
+    static AK_INLINE void mma(C& c, const A& a, const B& b) { c.v = AK_WMMA_F16(a.x, b.x, c.v); }
+};
+template <> struct ak_mma<ak_bf16_t, false> : ak_wmma_c {
+    enum { OK = 1 };
+    struct A { ak_wmma_s x; };
+    typedef A B;
+    static AK_INLINE void load_a(A& a, const ak_bf16* s, int ld) {
+        const int l = ak_lane();
+        a.x = *(const ak_wmma_s*)(s + (l % 16) * ld + k0(l));
+    }
+    static AK_INLINE void load_b(B& b, const ak_bf16* s, int ld) { load_a(b, s, ld); }
+    static AK_INLINE void mma(C& c, const A& a, const B& b) { c.v = AK_WMMA_BF16(a.x, b.x, c.v); }
+};
+#endif /* WMMA */
+
+#if defined(AK_MMA_SYNC)
+/* 32-bit shared-memory address of a generic pointer into shared memory. */
+AK_INLINE ak_u32 ak_smem_addr(const void* p) {
+    ak_u32 a;
+    asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(a) : "l"(p));
+    return a;
+}
+struct ak_mma_sync_c {
+    struct C { float v[4]; };
+    enum { M = 16, N = 8, NC = 4 };
+    static AK_INLINE void zero(C& c) { c.v[0] = c.v[1] = c.v[2] = c.v[3] = 0.0f; }
+    static AK_INLINE int c_row(int lane, int e) { return lane / 4 + 8 * (e / 2); }
+    static AK_INLINE int c_col(int lane, int e) { return 2 * (lane % 4) + e % 2; }
+};
+/* m16n8k16 for 16-bit types; A and B read 32 bits (two consecutive k) at a
+ * time per ak_lay_mma16816. load_a_ldsm / load_b_ldsm: the same fragments
+ * through ldmatrix (s must point to SHARED memory, rows 16-byte aligned). */
+template <class D>
+struct ak_mma_sync16 : ak_mma_sync_c {
+    enum { OK = 1, K = 16 };
+    struct A { ak_u32 r[4]; };
+    struct B { ak_u32 r[2]; };
+    static AK_INLINE void load_a(A& a, const typename D::T* s, int ld) {
+        const int l = ak_lane(), g = l / 4, t = l % 4;
+        a.r[0] = *(const ak_u32*)(s + g * ld + 2 * t);
+        a.r[1] = *(const ak_u32*)(s + (g + 8) * ld + 2 * t);
+        a.r[2] = *(const ak_u32*)(s + g * ld + 2 * t + 8);
+        a.r[3] = *(const ak_u32*)(s + (g + 8) * ld + 2 * t + 8);
+    }
+    static AK_INLINE void load_b(B& b, const typename D::T* s, int ld) {
+        const int l = ak_lane(), g = l / 4, t = l % 4;
+        b.r[0] = *(const ak_u32*)(s + g * ld + 2 * t);
+        b.r[1] = *(const ak_u32*)(s + g * ld + 2 * t + 8);
+    }
+    static AK_INLINE void load_a_ldsm(A& a, const typename D::T* s, int ld) {
+        const int l = ak_lane();
+        const ak_u32 p = ak_smem_addr(s + (l % 16) * ld + 8 * (l / 16));
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
+                     : "=r"(a.r[0]), "=r"(a.r[1]), "=r"(a.r[2]), "=r"(a.r[3]) : "r"(p));
+    }
+    /* two B fragments at once: columns n 0..7 (b0) and 8..15 (b1) */
+    static AK_INLINE void load_b2_ldsm(B& b0, B& b1, const typename D::T* s, int ld) {
+        const int l = ak_lane();
+        const ak_u32 p = ak_smem_addr(s + ((l % 8) + 8 * (l / 16)) * ld + 8 * ((l / 8) % 2));
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
+                     : "=r"(b0.r[0]), "=r"(b0.r[1]), "=r"(b1.r[0]), "=r"(b1.r[1]) : "r"(p));
+    }
+};
+template <> struct ak_mma<ak_f16_t, false> : ak_mma_sync16<ak_f16_t> {
+    static AK_INLINE void mma(C& c, const A& a, const B& b) {
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                     : "+f"(c.v[0]), "+f"(c.v[1]), "+f"(c.v[2]), "+f"(c.v[3])
+                     : "r"(a.r[0]), "r"(a.r[1]), "r"(a.r[2]), "r"(a.r[3]), "r"(b.r[0]), "r"(b.r[1]));
+    }
+};
+template <> struct ak_mma<ak_bf16_t, false> : ak_mma_sync16<ak_bf16_t> {
+    static AK_INLINE void mma(C& c, const A& a, const B& b) {
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                     : "+f"(c.v[0]), "+f"(c.v[1]), "+f"(c.v[2]), "+f"(c.v[3])
+                     : "r"(a.r[0]), "r"(a.r[1]), "r"(a.r[2]), "r"(a.r[3]), "r"(b.r[0]), "r"(b.r[1]));
+    }
+};
+/* tf32: m16n8k8 per ak_lay_mma1688; inputs rounded to tf32 (cvt.rna) */
+AK_INLINE ak_u32 ak_f2tf32(float f) {
+    ak_u32 r;
+    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(f));
+    return r;
+}
+template <> struct ak_mma<ak_f32_t, true> : ak_mma_sync_c {
+    enum { OK = 1, K = 8 };
+    struct A { ak_u32 r[4]; };
+    struct B { ak_u32 r[2]; };
+    static AK_INLINE void load_a(A& a, const float* s, int ld) {
+        const int l = ak_lane(), g = l / 4, t = l % 4;
+        a.r[0] = ak_f2tf32(s[g * ld + t]);
+        a.r[1] = ak_f2tf32(s[(g + 8) * ld + t]);
+        a.r[2] = ak_f2tf32(s[g * ld + t + 4]);
+        a.r[3] = ak_f2tf32(s[(g + 8) * ld + t + 4]);
+    }
+    static AK_INLINE void load_b(B& b, const float* s, int ld) {
+        const int l = ak_lane(), g = l / 4, t = l % 4;
+        b.r[0] = ak_f2tf32(s[g * ld + t]);
+        b.r[1] = ak_f2tf32(s[g * ld + t + 4]);
+    }
+    static AK_INLINE void mma(C& c, const A& a, const B& b) {
+        asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                     : "+f"(c.v[0]), "+f"(c.v[1]), "+f"(c.v[2]), "+f"(c.v[3])
+                     : "r"(a.r[0]), "r"(a.r[1]), "r"(a.r[2]), "r"(a.r[3]), "r"(b.r[0]), "r"(b.r[1]));
+    }
+};
+#endif /* AK_MMA_SYNC */
+#endif /* !AK_HOST_LAYOUT_TEST */
