@@ -85,6 +85,12 @@ $(BUILD)/bench_ops: bench/bench_ops.c $(HDR)
 	$(CC) -std=c99 $(WARN) -Werror -O2 bench/bench_ops.c -o $@ $(LIBS)
 
 
+# tests/fuzz/fuzz_argspec.c: `amdkit run`'s argument specs and expressions on arbitrary input, under
+# ASan + UBSan (make test runs this standalone driver; the same file is a libFuzzer target with clang).
+$(BUILD)/fuzz_argspec: tests/fuzz/fuzz_argspec.c examples/amdkit_run.c $(HDR)
+	@mkdir -p $(BUILD)
+	$(CC) -std=c99 $(WARN) -Werror -O1 -g $(SAN) -DAKR_FUZZ_STANDALONE tests/fuzz/fuzz_argspec.c -o $@ $(LIBS)
+
 # --- install ------------------------------------------------------------------
 # `pkg-config --cflags --libs amdkit` gives what an embedder needs: -I<prefix>/include -ldl -lpthread -lm.
 PREFIX     ?= /usr/local

@@ -70,6 +70,7 @@ step demo env AMDKIT_BACKEND=cpu ./$B/amdkit demo
 echo "== prototyping commands (cpu): the README walkthrough as written (install, run, check, bench, tune), amdkit run/bench/tune"
 suite walkthrough env AMDKIT_BACKEND=cpu bash tests/walkthrough.sh
 suite proto-cli env AMDKIT_BACKEND=cpu bash tests/proto_cli.sh
+step fuzz-argspec bash -c "make -s $B/fuzz_argspec && ./$B/fuzz_argspec 300000"
 
 [ -n "$failures" ] && echo "failed steps:$failures"
 echo "$passed passed, $failed failed"
