@@ -8,7 +8,7 @@
 set -u
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-A=$ROOT/build/amdkit
+A=${AMDKIT_BIN:-$ROOT/build/amdkit}
 T=${PROTO_TMP:-$ROOT/build/proto-cli}
 rm -rf "$T"; mkdir -p "$T"; cd "$T"
 export AMDKIT_CACHE_DIR=$T/cache
