@@ -38,6 +38,22 @@ $(BUILD)/obj-san/%.o: tests/%.c $(HDR) $(TEST_INC)
 $(BUILD)/amdkit_tests_asan: tests/test_main.c $(TEST_OBJ_SAN) $(HDR) $(TEST_INC)
 	$(CC) -std=c99 $(WARN) -Werror -O1 -g $(SAN) tests/test_main.c $(TEST_OBJ_SAN) -o $@ $(LIBS)
 
+# ThreadSanitizer build of the same runner (the threaded suites run under it: tests/sanitize.sh)
+TSAN := -fsanitize=thread
+TEST_OBJ_TSAN := $(patsubst tests/%.c,$(BUILD)/obj-tsan/%.o,$(TEST_SRC))
+$(BUILD)/obj-tsan/%.o: tests/%.c $(HDR) $(TEST_INC)
+	@mkdir -p $(dir $@)
+	$(CC) -std=c99 $(WARN) -Werror -O1 -g $(TSAN) -c $< -o $@
+$(BUILD)/amdkit_tests_tsan: tests/test_main.c $(TEST_OBJ_TSAN) $(HDR) $(TEST_INC)
+	$(CC) -std=c99 $(WARN) -Werror -O1 -g $(TSAN) tests/test_main.c $(TEST_OBJ_TSAN) -o $@ $(LIBS)
+
+# make test-sanitize: every cpu-backend suite under ASan + UBSan, the threaded
+# suites (cache, pool, contexts, races, harden; 16+ threads) under TSan.
+# `make test` runs the same script.
+.PHONY: test-sanitize
+test-sanitize:
+	@bash tests/sanitize.sh
+
 $(BUILD)/amdkit: examples/amdkit.c examples/demo.c examples/amdkit_run.c $(HDR)
 	@mkdir -p $(BUILD)
 	$(CC) -std=c99 $(WARN) -Werror $(CFLAGS) examples/amdkit.c examples/demo.c examples/amdkit_run.c -o $@ $(LIBS)

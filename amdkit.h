@@ -308,6 +308,11 @@ typedef enum ak_opt_level {
       "a relative path is made absolute (against the current directory) when a context is created") \
     X(long long, cache_max_bytes, BYTES, 256ll << 20, "AMDKIT_CACHE_MAX_BYTES", 0, LLONG_MAX, NULL, \
       "disk cache cap in bytes; 0 = no cap") \
+    X(long long, cache_max_entry_bytes, BYTES, 64ll << 20, "AMDKIT_CACHE_MAX_ENTRY_BYTES", 4096, LLONG_MAX, NULL, \
+      "largest disk cache entry read, in bytes: a bigger file at an entry's path is never read") \
+    X(int, cache_trusted, BOOL, 0, "AMDKIT_CACHE_TRUSTED", 0, 0, NULL, \
+      "0: serve only disk entries owned by this user and not writable by group/others; " \
+      "1: trust every entry (a shared, managed cache directory)") \
     X(int, profiling, BOOL, 0, "AMDKIT_PROFILE", 0, 0, NULL, "profiling regions record (ak_prof_*)") \
     X(int, strict, BOOL, 0, "AMDKIT_STRICT", 0, 0, NULL, \
       "a feature the architecture lacks is an error (1) or downgraded with a warning (0)") \
@@ -451,12 +456,15 @@ typedef struct ak_device_info {
     int memory_bus_width;
     int runtime_version;           /* hipRuntimeGetVersion / cuDriverGetVersion */
     int driver_version;
-    char compiler_version[64];     /* "hipRTC 5.2", "NVRTC 13.0" */
+    char compiler_version[64];     /* "hipRTC 5.2", "NVRTC 13.0"; cpu backend after ak_context_probe: the offline compilers */
     char runtime_library[256];     /* path of the runtime library loaded */
     char compiler_library[256];    /* path of the compiler library loaded */
     int fp16;                      /* fp16 arithmetic: probed on the device */
     int bf16;                      /* bf16 conversions: probed on the device */
     char visible_devices[256];     /* "HIP_VISIBLE_DEVICES=1" / "CUDA_VISIBLE_DEVICES=..." or "" */
+    int max_threads_per_block;     /* launch limits (device attributes; the cpu backend uses NVIDIA's, the strictest): */
+    int max_block[3];              /*   block dimensions x, y, z */
+    int max_grid[3];               /*   grid dimensions x, y, z (in blocks) */
 } ak_device_info;
 
 /* Create a context. cfg NULL: ak_config_default() + environment. With cfg
@@ -482,7 +490,9 @@ AKAPI void ak_probe_backends(ak_backend_report reports[3]);
  * running a tiny kernel; fills device info fp16/bf16 (-1 until probed; the
  * cpu backend reports 1). Thread safety: not concurrently with itself. */
 AKAPI ak_result ak_context_probe(ak_context* ctx);
-/* Refresh mem_free in the device info. Thread safety: any thread. */
+/* Refresh mem_free in the device info. Thread safety: any thread; the fields
+ * are stored atomically (read them with an atomic load, e.g. __atomic_load_n,
+ * while another thread may refresh). */
 AKAPI ak_result ak_context_refresh_memory(ak_context* ctx);
 /* Wait for all work on the device. Thread safety: any thread. */
 AKAPI ak_result ak_device_synchronize(ak_context* ctx);
@@ -540,6 +550,17 @@ typedef struct ak_cache_stats {
 
 /* Cache statistics of this context. Thread safety: any thread. */
 AKAPI ak_result ak_cache_stats_get(ak_context* ctx, ak_cache_stats* out);
+/* What the disk level holds now, across every process sharing the directory. */
+typedef struct ak_cache_disk_usage {
+    unsigned long long entries;       /* code objects (*.akc files) */
+    unsigned long long bytes;         /* their total size */
+    long long oldest, newest;         /* modification times, seconds since the epoch (0: no entry) */
+    long long max_bytes;              /* the cap (config.cache_max_bytes), 0 = none */
+} ak_cache_disk_usage;
+/* Scan the disk cache directory (all zero when there is none). Thread
+ * safety: any thread (entries other processes write meanwhile may or may not
+ * be counted). */
+AKAPI ak_result ak_cache_disk_usage_get(ak_context* ctx, ak_cache_disk_usage* out);
 /* Remove every disk entry (all contexts and processes sharing the dir) and
  * the memory entries no kernel handle holds. Thread safety: any thread. */
 AKAPI ak_result ak_cache_purge(ak_context* ctx);
@@ -670,8 +691,12 @@ AKAPI ak_result ak_memcpy_async(ak_context* ctx, void* dst, const void* src, siz
 /* Set bytes to `value` (on a stream; NULL = default stream, asynchronous).
  * Thread safety: any thread. */
 AKAPI ak_result ak_memset(ak_context* ctx, void* dst, int value, size_t bytes, ak_stream* stream);
-/* Page-locked host memory for fast async copies. Thread safety: any thread. */
+/* Page-locked host memory for fast async copies (plain host memory on cpu).
+ * ak_context_destroy frees what is still allocated. Thread safety: any thread. */
 AKAPI ak_result ak_host_alloc(ak_context* ctx, size_t bytes, void** out);
+/* Free ak_host_alloc memory of this context. NULL ok. A pointer this context
+ * did not hand out, or one freed already, is AK_ERROR_MEMORY and nothing is
+ * freed (never passed to free()). Thread safety: any thread. */
 AKAPI ak_result ak_host_free(ak_context* ctx, void* ptr);
 /* Pool statistics. Thread safety: any thread. */
 AKAPI ak_result ak_pool_stats_get(ak_context* ctx, ak_pool_stats* out);
@@ -719,13 +744,16 @@ typedef struct ak_prof_stat {
 AKAPI ak_result ak_prof_begin(ak_context* ctx, const char* name, ak_stream* stream);
 /* Close the innermost open region of this thread. Thread safety: any thread. */
 AKAPI ak_result ak_prof_end(ak_context* ctx);
-/* Scope macro: AK_PROF_SCOPE(ctx, "step") { ... }  (C99 / C++; do not `break`,
- * `return` or `goto` out of it; nested scopes on separate lines are -Wshadow clean) */
-#define AK_PROF_SCOPE(ctx, name) AK_PROF_SCOPE_(ctx, name, AK_PROF_CAT_(ak_prof_once_, __LINE__))
+/* Scope macros: AK_PROF_SCOPE(ctx, "step") { ... } times the default stream,
+ * AK_PROF_SCOPE_STREAM(ctx, "step", stream) { ... } the work queued on a named
+ * stream (C99 / C++; do not `break`, `return` or `goto` out of it; nested
+ * scopes on separate lines are -Wshadow clean). */
+#define AK_PROF_SCOPE(ctx, name) AK_PROF_SCOPE_(ctx, name, NULL, AK_PROF_CAT_(ak_prof_once_, __LINE__))
+#define AK_PROF_SCOPE_STREAM(ctx, name, stream) AK_PROF_SCOPE_(ctx, name, stream, AK_PROF_CAT_(ak_prof_once_, __LINE__))
 #define AK_PROF_CAT2_(a, b) a##b
 #define AK_PROF_CAT_(a, b) AK_PROF_CAT2_(a, b)
-#define AK_PROF_SCOPE_(ctx, name, v) \
-    for (int v = (ak_prof_begin((ctx), (name), NULL), 1); v; v = (ak_prof_end(ctx), 0))
+#define AK_PROF_SCOPE_(ctx, name, stream, v) \
+    for (int v = (ak_prof_begin((ctx), (name), (stream)), 1); v; v = (ak_prof_end(ctx), 0))
 /* Statistics of region i (in first-seen order); *count receives the number of
  * regions. Resolves pending GPU timings (synchronizes). Thread safety: any thread. */
 AKAPI ak_result ak_prof_stats(ak_context* ctx, ak_prof_stat* out, int max, int* count);
@@ -1369,6 +1397,7 @@ struct _ak_pool;
 struct _ak_cache;
 struct _ak_prof;
 struct _ak_ops;
+struct _ak_phash;
 
 struct ak_stream {
     ak_context* ctx;
@@ -1402,6 +1431,7 @@ struct ak_context {
     char dev_tag[64];              /* memory-cache identity of this context's device (set at creation) */
     void* optmemo[8];              /* _ak_optmemo: compile options built once (>>impl:compile) */
     int n_optmemo;
+    struct _ak_phash* host_live;   /* live ak_host_alloc pointers (under lock; made on first use) */
 };
 
 /* Raw device operations of the context's backend, no pool involved.
@@ -1417,6 +1447,7 @@ static void* _ak_native_stream(ak_stream* s);                               /* N
 static void _ak_unload_cb(void* ctx, void* loaded);                         /* cache eviction: unload a module */
 static void _ak_ops_destroy(ak_context* ctx);                               /* kernel library state */
 static void _ak_optmemo_free_all(ak_context* ctx);                          /* compile options memo */
+static void _ak_host_free_all(ak_context* ctx);                             /* ak_host_alloc leftovers */
 
 /* ==========================================================================
  * >>impl:dtype
@@ -3753,10 +3784,12 @@ static void _ak_api_close(_ak_api* api) {
 /* Attribute numbers and constants used without the headers (checked in tests/typecheck_*.c). */
 enum { _AK_HIP_ATTR_CLOCK = 5, _AK_HIP_ATTR_L2 = 19, _AK_HIP_ATTR_BUS_WIDTH = 59, _AK_HIP_ATTR_MEM_CLOCK = 60,
        _AK_HIP_ATTR_MP_COUNT = 63, _AK_HIP_ATTR_SHMEM_PER_BLOCK = 74, _AK_HIP_ATTR_TOTAL_MEM = 84,
-       _AK_HIP_ATTR_WARP = 87 };
+       _AK_HIP_ATTR_WARP = 87, _AK_HIP_ATTR_MAX_BLOCK_X = 26, _AK_HIP_ATTR_MAX_GRID_X = 29,
+       _AK_HIP_ATTR_MAX_THREADS = 56 };
 enum { _AK_CU_ATTR_SHMEM_PER_BLOCK = 8, _AK_CU_ATTR_WARP = 10, _AK_CU_ATTR_CLOCK = 13, _AK_CU_ATTR_MP_COUNT = 16,
        _AK_CU_ATTR_MEM_CLOCK = 36, _AK_CU_ATTR_BUS_WIDTH = 37, _AK_CU_ATTR_L2 = 38, _AK_CU_ATTR_CC_MAJOR = 75,
-       _AK_CU_ATTR_CC_MINOR = 76, _AK_CU_ATTR_SHMEM_OPTIN = 97, _AK_CU_FUNC_MAX_DYN_SHMEM = 8 };
+       _AK_CU_ATTR_CC_MINOR = 76, _AK_CU_ATTR_SHMEM_OPTIN = 97, _AK_CU_FUNC_MAX_DYN_SHMEM = 8,
+       _AK_CU_ATTR_MAX_THREADS = 1, _AK_CU_ATTR_MAX_BLOCK_X = 2, _AK_CU_ATTR_MAX_GRID_X = 5 }; /* y, z follow x */
 /* hipDeviceProp_t: where gcnArchName lives (x86-64). */
 enum { _AK_HIP_PROPS_R0600_ARCH_OFFSET = 1160, _AK_HIP_PROPS_R0000_ARCH_OFFSET = 396, _AK_HIP_PROPS_BYTES = 8192 };
 #ifndef AK_TYPECHECK_ONLY /* tests/typecheck_*.c stop after the entry-point lists */
@@ -4357,6 +4390,7 @@ static _AK_UNUSED _ak_h128 _ak_hash128(const void* data, size_t n) {
 #define _AK_CACHE_FORMAT 1u
 #define _AK_CACHE_HDR 88u
 #define _AK_CACHE_PATH_MAX 4096
+#define _AK_CACHE_MAX_ENTRY_DEFAULT (64ll << 20)
 
 typedef struct _ak_cache_key {
     const char* source; size_t source_len;   /* source_len 0: strlen(source) */
@@ -4375,6 +4409,12 @@ typedef struct _ak_cache_ops {
     ak_result (*compile)(void* user, void** data, size_t* size);
     /* optional (NULL: no loading): make a loaded handle (module + function) kept with the memory entry */
     ak_result (*load)(void* user, const void* data, size_t size, void** loaded);
+    /* optional (NULL: any payload): check a payload read from disk before `load` sees it (is it a code object for this
+       target?); 0 ok, else a reason in why[cap]; a refused payload is removed and recompiled */
+    int (*verify)(void* user, const void* data, size_t size, char* why, size_t cap);
+    /* optional: what log messages call the code when the key's kernel name is empty (a whole-source entry) */
+    const char* name;
+    const char* source_name;
 } _ak_cache_ops;
 
 typedef struct _ak_cache _ak_cache;
@@ -4416,6 +4456,9 @@ struct _ak_cache {
     int capacity;                      /* memory entries */
     int disk;                          /* disk level usable */
     long long max_bytes;               /* disk cap, 0 = none */
+    long long max_entry;               /* cfg->cache_max_entry_bytes: larger files are never read */
+    int trusted;                       /* cfg->cache_trusted: skip the owner/mode checks */
+    int cap_warned;                    /* the 'cap smaller than one entry' warning was given */
     char dir[_AK_CACHE_PATH_MAX];      /* resolved directory ("" if none could be formed) */
     _ak_cache_entry** buckets;
     size_t nbuckets;                   /* power of two */
@@ -4826,6 +4869,8 @@ static ak_result _ak_cache_create(const ak_config* cfg, const _ak_logger* log,
     c->enabled = cfg->cache_enabled ? 1 : 0;
     c->capacity = cfg->cache_capacity > 0 ? cfg->cache_capacity : 1;
     c->max_bytes = cfg->cache_max_bytes;
+    c->max_entry = cfg->cache_max_entry_bytes >= 4096 ? cfg->cache_max_entry_bytes : _AK_CACHE_MAX_ENTRY_DEFAULT;
+    c->trusted = cfg->cache_trusted ? 1 : 0;
     if (_ak_cache_resolve_dir(cfg, c->dir, sizeof c->dir, NULL) != 0) c->dir[0] = 0;
     c->disk = 0;
     if (c->enabled && cfg->disk_cache) _ak_cache_disk_setup(c);
@@ -4851,11 +4896,40 @@ static void _ak_cache_destroy(_ak_cache* c) {
 
 /* ---- disk level ---------------------------------------------------------------- */
 
+/* Open a cache file without blocking or following a symlink, and decide
+ * whether it may be read at all. Returns the fd (>= 0), -1 missing, -2
+ * unreadable (errno), -3 refused (*why: not a regular file, owned by another
+ * user, writable by group/others unless trusted; such a file is not ours to
+ * remove: the caller logs it and treats it as a miss). */
+static int _ak_cache_file_open(const char* path, int trusted, struct stat* st, const char** why) {
+    int fd, fl;
+    *why = "";
+    /* O_NONBLOCK: a FIFO (or device) at the path must not block the open;
+       O_NOFOLLOW: a symlink planted in the shard is refused, not followed. */
+    fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENOENT) return -1;
+        if (errno == ELOOP || errno == ENXIO) { *why = errno == ELOOP ? "a symbolic link" : "not a regular file"; return -3; }
+        return -2;
+    }
+    if (fstat(fd, st) != 0) { int e = errno; close(fd); errno = e; return -2; }
+    if (!S_ISREG(st->st_mode)) { close(fd); *why = "not a regular file"; return -3; }
+    if (!trusted && st->st_uid != geteuid()) { close(fd); *why = "owned by another user (set cache_trusted to serve it)"; return -3; }
+    if (!trusted && (st->st_mode & (S_IWGRP | S_IWOTH))) {
+        close(fd); *why = "writable by group or others (set cache_trusted to serve it)"; return -3;
+    }
+    /* back to blocking reads for a regular file */
+    if ((fl = fcntl(fd, F_GETFL)) != -1) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    return fd;
+}
+
 /* Verify one cache file. expect_digest may be NULL (then any digest is
- * accepted). Returns 1 valid (*data and *size set if data != NULL), 0 missing,
- * -1 invalid (*why says what), -2 unreadable (errno). */
-static int _ak_cache_file_check(const char* path, const uint8_t* expect_digest, void** data, size_t* size,
-                                const char** why) {
+ * accepted). A file over max_entry bytes is never read. Returns 1 valid
+ * (*data and *size set if data != NULL), 0 missing, -1 invalid (*why says
+ * what; the caller removes it), -2 unreadable (errno), -3 refused (*why; see
+ * _ak_cache_file_open). */
+static int _ak_cache_file_read(const char* path, const uint8_t* expect_digest, long long max_entry, int trusted,
+                               void** data, size_t* size, const char** why) {
     uint8_t hdr[_AK_CACHE_HDR], sum[32];
     struct stat st;
     uint64_t psize;
@@ -4864,10 +4938,11 @@ static int _ak_cache_file_check(const char* path, const uint8_t* expect_digest, 
     *why = "";
     if (data) *data = NULL;
     if (size) *size = 0;
-    fd = open(path, O_RDONLY);
-    if (fd < 0) return errno == ENOENT ? 0 : -2;
-    if (fstat(fd, &st) != 0) { close(fd); return -2; }
+    fd = _ak_cache_file_open(path, trusted, &st, why);
+    if (fd == -1) return 0;
+    if (fd < 0) return fd;
     if ((uint64_t)st.st_size < _AK_CACHE_HDR) { close(fd); *why = "truncated header"; return -1; }
+    if ((long long)st.st_size > max_entry) { close(fd); *why = "larger than cache_max_entry_bytes (not read)"; return -1; }
     r = _ak_read_full(fd, hdr, sizeof hdr);
     if (r != 0) { close(fd); if (r < 0) return -2; *why = "truncated header"; return -1; }
     if (memcmp(hdr, "AKCACHE\0", 8) != 0) { close(fd); *why = "bad magic (not an amdkit cache file)"; return -1; }
@@ -4881,7 +4956,7 @@ static int _ak_cache_file_check(const char* path, const uint8_t* expect_digest, 
         *why = psize > (uint64_t)st.st_size - _AK_CACHE_HDR ? "truncated payload" : "size mismatch";
         return -1;
     }
-    buf = _ak_alloc((size_t)psize);
+    buf = _ak_alloc(psize ? (size_t)psize : 1);
     if (!buf) { close(fd); errno = ENOMEM; return -2; }
     r = _ak_read_full(fd, buf, (size_t)psize);
     close(fd);
@@ -4894,38 +4969,52 @@ static int _ak_cache_file_check(const char* path, const uint8_t* expect_digest, 
 }
 
 /* Read the entry of a digest: 1 hit (data/size set, mtime refreshed), 0 miss
- * (a corrupt file was removed, logged and counted). */
+ * (a corrupt file was removed, a refused one left alone; logged and counted). */
 static int _ak_cache_disk_read(_ak_cache* c, const uint8_t digest[32], const char* name, void** data, size_t* size) {
     char path[_AK_CACHE_PATH_MAX + 512];
     const char* why;
     int r;
     _ak_cache_paths(c, digest, path, sizeof path, NULL, 0);
-    r = _ak_cache_file_check(path, digest, data, size, &why);
+    r = _ak_cache_file_read(path, digest, c->max_entry, c->trusted, data, size, &why);
     if (r == 1) {
         utimensat(AT_FDCWD, path, NULL, 0); /* LRU order for the size cap; failure is harmless */
         return 1;
     }
     if (r == 0) return 0;
     if (r == -2) {
-        _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_CORRUPT_ENTRY, "cannot read %s (%s) for '%s': recompiling", path,
+        _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_CORRUPT_ENTRY, "cannot read %s (%s) for %s: recompiling", path,
                 strerror(errno), name);
         _ak_cache_count(c, &c->disk_errors, 1);
         return 0;
     }
+    if (r == -3) {
+        _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_CORRUPT_ENTRY, "%s: %s; not served, recompiling %s", path, why, name);
+        _ak_cache_count(c, &c->disk_errors, 1);
+        return 0;
+    }
     unlink(path);
-    _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_CORRUPT_ENTRY, "%s: %s; removed, recompiling '%s'", path, why, name);
+    _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_CORRUPT_ENTRY, "%s: %s; removed, recompiling %s", path, why, name);
     _ak_cache_count(c, &c->disk_errors, 1);
     return 0;
 }
 
-/* Remove a file that verified but whose payload would not load. */
-static void _ak_cache_disk_reject(_ak_cache* c, const uint8_t digest[32], const char* name) {
+/* Remove a file that verified but whose payload was refused or would not load. */
+static void _ak_cache_disk_reject(_ak_cache* c, const uint8_t digest[32], const char* name, const char* why) {
     char path[_AK_CACHE_PATH_MAX + 512];
     _ak_cache_paths(c, digest, path, sizeof path, NULL, 0);
     unlink(path);
-    _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_CORRUPT_ENTRY, "%s: code object for '%s' failed to load; removed, "
-            "recompiling", path, name);
+    _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_CORRUPT_ENTRY, "%s: %s for %s; removed, recompiling", path, why, name);
     _ak_cache_count(c, &c->disk_errors, 1);
+}
+
+/* What log messages call an entry: 'kernel' or 'name' from source.hip. */
+static const char* _ak_cache_what(const char* key_name, const _ak_cache_ops* ops, char* buf, size_t cap) {
+    const char* n = key_name && *key_name ? key_name : (ops && ops->name && *ops->name) ? ops->name : NULL;
+    const char* s = ops && ops->source_name && *ops->source_name ? ops->source_name : NULL;
+    if (n && s) snprintf(buf, cap, "'%s' (%s)", n, s);
+    else if (n || s) snprintf(buf, cap, "'%s'", n ? n : s);
+    else snprintf(buf, cap, "an unnamed kernel");
+    return buf;
 }
 
 typedef struct _ak_cache_file { char* path; long long bytes; long long sec, nsec; } _ak_cache_file;
@@ -4937,18 +5026,21 @@ static int _ak_cache_file_cmp(const void* a, const void* b) {
     return strcmp(x->path, y->path);
 }
 
-/* After a write: if the *.akc files under dir exceed the cap, delete the
- * oldest (by mtime) until under it. Temp files an hour old (a writer that
- * died) are removed on the way. */
-static void _ak_cache_enforce_cap(_ak_cache* c) {
+/* Every *.akc entry under the cache dir: totals into *u (entries, bytes,
+ * oldest/newest mtime), and the list into *files when files != NULL (caller
+ * frees each path and the array). Temp files an hour old (a writer that
+ * died) are removed on the way when remove_stale is set. */
+static void _ak_cache_scan(_ak_cache* c, int remove_stale, _ak_cache_file** files_out, size_t* nfiles_out,
+                           ak_cache_disk_usage* u) {
     _ak_cache_file* files = NULL;
-    size_t nfiles = 0, capf = 0, i;
-    long long total = 0;
-    unsigned long long removed = 0;
+    size_t nfiles = 0, capf = 0;
     DIR* top;
     struct dirent* de;
     time_t now = time(NULL);
-    if (c->max_bytes <= 0) return;
+    memset(u, 0, sizeof *u);
+    u->max_bytes = c->max_bytes;
+    if (files_out) *files_out = NULL;
+    if (nfiles_out) *nfiles_out = 0;
     top = opendir(c->dir);
     if (!top) return;
     while ((de = readdir(top)) != NULL) {
@@ -4967,9 +5059,14 @@ static void _ak_cache_enforce_cap(_ak_cache* c) {
             snprintf(path, sizeof path, "%s/%s", shard, fe->d_name);
             if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) continue;
             if (is_tmp) { /* left by a writer that died: remove once it is an hour old */
-                if (st.st_mtime + 3600 < now) unlink(path);
+                if (remove_stale && st.st_mtime + 3600 < now) unlink(path);
                 continue;
             }
+            if (!u->entries || (long long)st.st_mtime < u->oldest) u->oldest = (long long)st.st_mtime;
+            if ((long long)st.st_mtime > u->newest) u->newest = (long long)st.st_mtime;
+            u->entries++;
+            u->bytes += (unsigned long long)st.st_size;
+            if (!files_out) continue;
             if (nfiles == capf) {
                 size_t nc = capf ? capf * 2 : 64;
                 _ak_cache_file* nf = (_ak_cache_file*)_ak_realloc(files, nc * sizeof *nf);
@@ -4981,12 +5078,25 @@ static void _ak_cache_enforce_cap(_ak_cache* c) {
             files[nfiles].bytes = (long long)st.st_size;
             files[nfiles].sec = (long long)st.st_mtim.tv_sec;
             files[nfiles].nsec = (long long)st.st_mtim.tv_nsec;
-            total += (long long)st.st_size;
             nfiles++;
         }
         closedir(sd);
     }
     closedir(top);
+    if (files_out) { *files_out = files; *nfiles_out = nfiles; }
+}
+
+/* After a write: if the *.akc files under dir exceed the cap, delete the
+ * oldest (by mtime) until under it. */
+static void _ak_cache_enforce_cap(_ak_cache* c) {
+    _ak_cache_file* files = NULL;
+    size_t nfiles = 0, i;
+    long long total;
+    unsigned long long removed = 0;
+    ak_cache_disk_usage u;
+    if (c->max_bytes <= 0) return;
+    _ak_cache_scan(c, 1, &files, &nfiles, &u);
+    total = (long long)u.bytes;
     if (total > c->max_bytes && nfiles) {
         qsort(files, nfiles, sizeof *files, _ak_cache_file_cmp);
         for (i = 0; i < nfiles && total > c->max_bytes; i++) {
@@ -5013,10 +5123,29 @@ static void _ak_cache_disk_write(_ak_cache* c, const uint8_t digest[32], const c
     const char* what = "open";
     int fd, e;
     _ak_cache_paths(c, digest, path, sizeof path, shard, sizeof shard);
+    {
+        /* an entry over the disk cap (or the read limit) would be evicted (or refused) at once: say so once, write
+           nothing (not only at DEBUG: a cap smaller than one entry silently turns the disk level off) */
+        long long need = (long long)size + (long long)_AK_CACHE_HDR;
+        int over_cap = c->max_bytes > 0 && need > c->max_bytes, first;
+        if (over_cap || need > c->max_entry) {
+            _ak_mutex_lock(&c->lock);
+            first = !c->cap_warned;
+            c->cap_warned = 1;
+            _ak_mutex_unlock(&c->lock);
+            if (first)
+                _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_WRITE_FAILED,
+                        "%s takes %lld bytes on disk, over the %s of %lld bytes: not stored (raise %s; warned once)", name,
+                        need, over_cap ? "cache size cap" : "entry size limit", over_cap ? c->max_bytes : c->max_entry,
+                        over_cap ? "cache_max_bytes / AMDKIT_CACHE_MAX_BYTES"
+                                 : "cache_max_entry_bytes / AMDKIT_CACHE_MAX_ENTRY_BYTES");
+            return;
+        }
+    }
     if (mkdir(shard, 0755) != 0 && errno != EEXIST) {
         /* the directory itself may have been removed since: make it again */
         if (_ak_mkdir_p(shard) != 0) {
-            _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_WRITE_FAILED, "cannot create %s (%s); '%s' not stored", shard,
+            _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_WRITE_FAILED, "cannot create %s (%s); %s not stored", shard,
                     strerror(errno), name);
             return;
         }
@@ -5029,9 +5158,10 @@ static void _ak_cache_disk_write(_ak_cache* c, const uint8_t digest[32], const c
     _ak_sha256(data, size, hdr + 56);
     _ak_hex(digest, 32, hex);
     _ak_cache_tmp_name(tmp, sizeof tmp, shard, hex);
-    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd >= 0) {
         what = "write";
+        fchmod(fd, 0644); /* whatever the umask: readers refuse group/other-writable entries */
         if (_ak_write_full(fd, hdr, sizeof hdr) == 0 && _ak_write_full(fd, data, size) == 0) {
             what = "close";
             if (close(fd) == 0) {
@@ -5048,7 +5178,7 @@ static void _ak_cache_disk_write(_ak_cache* c, const uint8_t digest[32], const c
         unlink(tmp);
         errno = e;
     }
-    _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_WRITE_FAILED, "%s %s failed (%s); '%s' not stored", what, tmp,
+    _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_WRITE_FAILED, "%s %s failed (%s); %s not stored", what, tmp,
             strerror(errno), name);
 }
 
@@ -5069,13 +5199,13 @@ static ak_result _ak_cache_run_compile(_ak_cache* c, const _ak_cache_ops* ops, c
     c->compile_ms += *ms;
     _ak_mutex_unlock(&c->lock);
     if (r == AK_OK && !*data) {
-        r = _ak_err(AK_ERROR_COMPILATION, "compiler returned no code for kernel '%s'", name);
+        r = _ak_err(AK_ERROR_COMPILATION, "compiler returned no code for %s", name);
     } else if (r != AK_OK) {
         const ak_error_info* info = ak_last_error_info();
         _ak_dealloc(*data);
         *data = NULL; *size = 0;
         if (info->result != r || !info->message[0])
-            r = _ak_err(r, "compiling kernel '%s' failed: %s", name, ak_result_string(r));
+            r = _ak_err(r, "compiling %s failed: %s", name, ak_result_string(r));
     }
     return r;
 }
@@ -5083,18 +5213,26 @@ static ak_result _ak_cache_run_compile(_ak_cache* c, const _ak_cache_ops* ops, c
 /* Fill a pending entry: disk level, else compile (+ load, + disk write).
  * Runs without the cache lock. */
 static ak_result _ak_cache_fill(_ak_cache* c, _ak_cache_entry* e, const _ak_cache_ops* ops, ak_cache_source* src) {
-    const char* name = e->kf[_AK_KF_NAME];
+    char name[320], why[256];
     uint8_t digest[32];
     void* data = NULL;
     size_t size = 0;
     double ms = 0;
     ak_result r;
+    _ak_cache_what(e->kf[_AK_KF_NAME], ops, name, sizeof name);
     memset(digest, 0, sizeof digest);
     if (c->disk) {
         _ak_cache_disk_digest(e->kf, e->kl, digest);
         if (_ak_cache_disk_read(c, digest, name, &data, &size)) {
             void* loaded = NULL;
-            r = ops->load ? ops->load(ops->user, data, size, &loaded) : AK_OK;
+            why[0] = 0;
+            if (ops->verify && ops->verify(ops->user, data, size, why, sizeof why) != 0) {
+                if (!why[0]) _ak_copy(why, sizeof why, "payload refused");
+                r = AK_ERROR_COMPILATION; /* not loaded: recompile below */
+            } else {
+                r = ops->load ? ops->load(ops->user, data, size, &loaded) : AK_OK;
+                if (r != AK_OK) _ak_copy(why, sizeof why, "code object failed to load");
+            }
             if (r == AK_OK) {
                 e->data = data; e->size = size; e->loaded = loaded; e->compile_ms = 0;
                 *src = AK_CACHE_DISK;
@@ -5102,7 +5240,7 @@ static ak_result _ak_cache_fill(_ak_cache* c, _ak_cache_entry* e, const _ak_cach
             }
             _ak_dealloc(data);
             data = NULL;
-            _ak_cache_disk_reject(c, digest, name);
+            _ak_cache_disk_reject(c, digest, name, why);
         }
     }
     r = _ak_cache_run_compile(c, ops, name, &data, &size, &ms);
@@ -5126,8 +5264,10 @@ static ak_result _ak_cache_get_private(_ak_cache* c, const char* const f[_AK_KF_
     _ak_cache_entry* e = _ak_cache_entry_new(f, l);
     double ms = 0;
     ak_result r;
-    if (!e) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "cache: out of host memory for kernel '%s'", f[_AK_KF_NAME]);
-    r = _ak_cache_run_compile(c, ops, f[_AK_KF_NAME], &e->data, &e->size, &ms);
+    char name[320];
+    _ak_cache_what(f[_AK_KF_NAME], ops, name, sizeof name);
+    if (!e) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "cache: out of host memory for %s", name);
+    r = _ak_cache_run_compile(c, ops, name, &e->data, &e->size, &ms);
     if (r == AK_OK && ops->load) {
         void* loaded = NULL;
         r = ops->load(ops->user, e->data, e->size, &loaded);
@@ -5364,6 +5504,15 @@ AKDEF ak_result ak_cache_stats_get(ak_context* ctx, ak_cache_stats* out) {
         return AK_OK;
     }
     _ak_cache_stats(ctx->cache, out);
+    return AK_OK;
+}
+
+AKDEF ak_result ak_cache_disk_usage_get(ak_context* ctx, ak_cache_disk_usage* out) {
+    if (!ctx || !out)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_cache_disk_usage_get: %s is NULL", !ctx ? "ctx" : "out");
+    memset(out, 0, sizeof *out);
+    out->max_bytes = ctx->cfg.cache_max_bytes;
+    if (ctx->cache) _ak_cache_scan(ctx->cache, 0, NULL, NULL, out);
     return AK_OK;
 }
 
@@ -6281,7 +6430,7 @@ AKDEF ak_result ak_malloc(ak_context* ctx, size_t bytes, ak_stream* stream, void
         {
             size_t dfree = 0, dtotal = 0;
             char hr[32], hu[32], hv[32], hl[32], hf[32], ht[32], lims[64];
-            if (_ak_dev_mem_info(ctx, &dfree, &dtotal) != AK_OK) { dfree = ctx->dev.mem_free; dtotal = ctx->dev.mem_total; }
+            if (_ak_dev_mem_info(ctx, &dfree, &dtotal) != AK_OK) { dfree = __atomic_load_n(&ctx->dev.mem_free, __ATOMIC_RELAXED); dtotal = __atomic_load_n(&ctx->dev.mem_total, __ATOMIC_RELAXED); }
             if (lim == (size_t)-1) _ak_copy(lims, sizeof lims, "none");
             else snprintf(lims, sizeof lims, "%s (%zu bytes)", _ak_pool_human(lim, hl, sizeof hl), lim);
             return _ak_err(AK_ERROR_OUT_OF_MEMORY,
@@ -7849,6 +7998,13 @@ static ak_result _ak_probe_hip(_ak_api* api, int device, ak_device_info* dev, ak
         _AK_HATTR(dev->clock_khz, _AK_HIP_ATTR_CLOCK)
         _AK_HATTR(dev->memory_clock_khz, _AK_HIP_ATTR_MEM_CLOCK)
         _AK_HATTR(dev->memory_bus_width, _AK_HIP_ATTR_BUS_WIDTH)
+        _AK_HATTR(dev->max_threads_per_block, _AK_HIP_ATTR_MAX_THREADS)
+        _AK_HATTR(dev->max_block[0], _AK_HIP_ATTR_MAX_BLOCK_X)
+        _AK_HATTR(dev->max_block[1], _AK_HIP_ATTR_MAX_BLOCK_X + 1)
+        _AK_HATTR(dev->max_block[2], _AK_HIP_ATTR_MAX_BLOCK_X + 2)
+        _AK_HATTR(dev->max_grid[0], _AK_HIP_ATTR_MAX_GRID_X)
+        _AK_HATTR(dev->max_grid[1], _AK_HIP_ATTR_MAX_GRID_X + 1)
+        _AK_HATTR(dev->max_grid[2], _AK_HIP_ATTR_MAX_GRID_X + 2)
 #undef _AK_HATTR
         api->hipMemGetInfo(&dev->mem_free, &dev->mem_total);
         dev->runtime_version = api->hip_runtime_version;
@@ -7911,6 +8067,13 @@ static ak_result _ak_probe_cuda(_ak_api* api, int device, ak_device_info* dev, a
         _AK_CATTR(dev->memory_bus_width, _AK_CU_ATTR_BUS_WIDTH)
         _AK_CATTR(major, _AK_CU_ATTR_CC_MAJOR)
         _AK_CATTR(minor, _AK_CU_ATTR_CC_MINOR)
+        _AK_CATTR(dev->max_threads_per_block, _AK_CU_ATTR_MAX_THREADS)
+        _AK_CATTR(dev->max_block[0], _AK_CU_ATTR_MAX_BLOCK_X)
+        _AK_CATTR(dev->max_block[1], _AK_CU_ATTR_MAX_BLOCK_X + 1)
+        _AK_CATTR(dev->max_block[2], _AK_CU_ATTR_MAX_BLOCK_X + 2)
+        _AK_CATTR(dev->max_grid[0], _AK_CU_ATTR_MAX_GRID_X)
+        _AK_CATTR(dev->max_grid[1], _AK_CU_ATTR_MAX_GRID_X + 1)
+        _AK_CATTR(dev->max_grid[2], _AK_CU_ATTR_MAX_GRID_X + 2)
 #undef _AK_CATTR
         _ak_fmt(dev->arch, sizeof dev->arch, "sm_%d%d", major, minor);
         api->cuDeviceTotalMem(&total, d);
@@ -7926,9 +8089,14 @@ static ak_result _ak_probe_cuda(_ak_api* api, int device, ak_device_info* dev, a
     return AK_OK;
 }
 
-static void _ak_probe_cpu(ak_device_info* dev, ak_backend_report* rep) {
+static ak_result _ak_probe_cpu(int device, ak_device_info* dev, ak_backend_report* rep) {
     rep->backend = AK_BACKEND_CPU;
     rep->tried = 1;
+    if (device != 0) {
+        rep->status = AK_ERROR_NO_DEVICE;
+        _ak_fmt(rep->reason, sizeof rep->reason, "device %d requested, the cpu backend has one device (0)", device);
+        return rep->status;
+    }
     rep->status = AK_OK;
     _ak_copy(rep->reason, sizeof rep->reason, "always available (CPU reference path)");
     if (dev) {
@@ -7960,12 +8128,18 @@ static void _ak_probe_cpu(ak_device_info* dev, ak_backend_report* rep) {
         dev->compute_units = (int)sysconf(_SC_NPROCESSORS_ONLN);
         dev->wave_size = 1;
         dev->shared_mem_per_block = 65536;
+        /* the cpu backend has no limits of its own: it enforces NVIDIA's (AMD's are looser), so a launch tested
+           here is valid on either GPU */
+        dev->max_threads_per_block = 1024;
+        dev->max_block[0] = 1024; dev->max_block[1] = 1024; dev->max_block[2] = 64;
+        dev->max_grid[0] = 2147483647; dev->max_grid[1] = 65535; dev->max_grid[2] = 65535;
         dev->mem_total = (pages > 0 && psize > 0) ? (size_t)pages * (size_t)psize : 0;
         dev->mem_free = (avail > 0 && psize > 0) ? (size_t)avail * (size_t)psize : 0;
         _ak_copy(dev->compiler_version, sizeof dev->compiler_version, "none");
         dev->fp16 = 1;
         dev->bf16 = 1;
     }
+    return AK_OK;
 }
 
 AKDEF void ak_probe_backends(ak_backend_report reports[3]) {
@@ -7976,7 +8150,7 @@ AKDEF void ak_probe_backends(ak_backend_report reports[3]) {
     if (!api) return;
     _ak_probe_hip(api, 0, NULL, &reports[0]);
     _ak_probe_cuda(api, 0, NULL, &reports[1]);
-    _ak_probe_cpu(NULL, &reports[2]);
+    _ak_probe_cpu(0, NULL, &reports[2]);
     _ak_api_close(api);
 }
 
@@ -8049,7 +8223,7 @@ AKDEF ak_result ak_context_create(const ak_config* cfg_in, ak_context** out) {
         dev.device = cfg.device;
         if (b == AK_BACKEND_HIP) pr = _ak_probe_hip(ctx->api, cfg.device, &dev, rep);
         else if (b == AK_BACKEND_CUDA) pr = _ak_probe_cuda(ctx->api, cfg.device, &dev, rep);
-        else { _ak_probe_cpu(&dev, rep); pr = AK_OK; }
+        else pr = _ak_probe_cpu(cfg.device, &dev, rep);
         if (pr == AK_OK) {
             rep->selected = 1;
             ctx->backend = b;
@@ -8125,6 +8299,7 @@ AKDEF void ak_context_destroy(ak_context* ctx) {
     if (ctx->cache) _ak_cache_destroy(ctx->cache);
     _ak_optmemo_free_all(ctx);
     if (ctx->pool) _ak_pool_destroy(ctx->pool);
+    _ak_host_free_all(ctx);
     if (ctx->backend == AK_BACKEND_CUDA && ctx->native_ctx) {
         _akT_CUdevice d = 0;
         if (ctx->api->cuDeviceGet(&d, ctx->dev.device) == 0) ctx->api->cuDevicePrimaryCtxRelease(d);
@@ -8150,8 +8325,13 @@ AKDEF ak_result ak_context_refresh_memory(ak_context* ctx) {
     ak_result r;
     if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_context_refresh_memory: ctx is NULL");
     if ((r = _ak_dev_mem_info(ctx, &fr, &to)) != AK_OK) return r;
-    ctx->dev.mem_free = fr;
-    ctx->dev.mem_total = to;
+    /* Several threads may refresh at once while others read the snapshot:
+       atomic stores, serialized by the context lock; mem_total is only
+       written when it changes (it does not, on a real device). */
+    _ak_mutex_lock(&ctx->lock);
+    __atomic_store_n(&ctx->dev.mem_free, fr, __ATOMIC_RELAXED);
+    if (__atomic_load_n(&ctx->dev.mem_total, __ATOMIC_RELAXED) != to) __atomic_store_n(&ctx->dev.mem_total, to, __ATOMIC_RELAXED);
+    _ak_mutex_unlock(&ctx->lock);
     return AK_OK;
 }
 AKDEF ak_result ak_device_synchronize(ak_context* ctx) {
@@ -8574,6 +8754,59 @@ done:
     return r;
 }
 
+/* Is data[size] a code object for target? 0 yes, else -1 with a reason in
+ * why. AMD (gfx...): an ELF64 for EM_AMDGPU (224) whose note names
+ * "amdgcn-amd-amdhsa--<gfx base>" (the target ID hipRTC/comgr records), or a
+ * clang offload bundle holding such an entry. NVIDIA (sm_NN): an ELF64 cubin
+ * for EM_CUDA (190) whose e_flags give sm_NN (bits 8..15 from ELF ABI
+ * version 8, bits 0..7 before). Only the headers and one byte search are
+ * read: it runs on every disk hit, before the module loader sees the bytes. */
+static int _ak_code_object_check(const char* target, const void* data, size_t size, char* why, size_t cap) {
+    const uint8_t* p = (const uint8_t*)data;
+    char base[64], want[96];
+    size_t n, wl, i;
+    unsigned mach, flags;
+    if (!target || !data) { _ak_copy(why, cap, "no target or no data"); return -1; }
+    n = strcspn(target, ":");
+    if (n == 0 || n >= sizeof base) { _ak_copy(why, cap, "target name too long"); return -1; }
+    memcpy(base, target, n);
+    base[n] = 0;
+    if (!strncmp(base, "gfx", 3)) {
+        int bundle = size >= 24 && !memcmp(p, "__CLANG_OFFLOAD_BUNDLE__", 24);
+        if (!bundle) {
+            if (size < 64 || memcmp(p, "\x7f" "ELF", 4) != 0) { _ak_copy(why, cap, "payload is not an ELF file (no code object)"); return -1; }
+            if (p[4] != 2 || p[5] != 1) { _ak_copy(why, cap, "payload is not a little-endian ELF64 code object"); return -1; }
+            mach = (unsigned)p[18] | ((unsigned)p[19] << 8);
+            if (mach != 224) { _ak_fmt(why, cap, "ELF for machine %u, not an AMD GPU code object (EM_AMDGPU 224)", mach); return -1; }
+        }
+        wl = (size_t)snprintf(want, sizeof want, "amdgcn-amd-amdhsa--%s", base);
+        for (i = 0; size >= wl && i + wl <= size; i++) {
+            const uint8_t* q = (const uint8_t*)memchr(p + i, 'a', size - wl + 1 - i);
+            if (!q) break;
+            i = (size_t)(q - p);
+            if (!memcmp(q, want, wl) && (i + wl == size || !isalnum(q[wl]))) return 0;
+        }
+        _ak_fmt(why, cap, "code object does not target %s (no '%s' in it)", base, want);
+        return -1;
+    }
+    if (!strncmp(base, "sm_", 3)) {
+        unsigned sm = (unsigned)strtoul(base + 3, NULL, 10), got;
+        if (size < 64 || memcmp(p, "\x7f" "ELF", 4) != 0) { _ak_copy(why, cap, "payload is not an ELF file (no cubin)"); return -1; }
+        if (p[4] != 2 || p[5] != 1) { _ak_copy(why, cap, "payload is not a little-endian ELF64 cubin"); return -1; }
+        mach = (unsigned)p[18] | ((unsigned)p[19] << 8);
+        if (mach != 190) { _ak_fmt(why, cap, "ELF for machine %u, not a cubin (EM_CUDA 190)", mach); return -1; }
+        flags = _ak_get_u32le(p + 48);
+        got = p[8] >= 8 ? (flags >> 8) & 0xffu : flags & 0xffu;
+        if (got != sm) { _ak_fmt(why, cap, "cubin for sm_%u, expected %s", got, base); return -1; }
+        return 0;
+    }
+    _ak_fmt(why, cap, "unknown target kind '%s'", base);
+    return -1;
+}
+static int _ak_verify_cb(void* user, const void* data, size_t size, char* why, size_t cap) {
+    return _ak_code_object_check(((_ak_compile_job*)user)->target, data, size, why, cap);
+}
+
 /* Prepare key + job for compiling `source` for `target` on ctx. */
 static const char* _ak_compiler_id(ak_context* ctx, _ak_toolchain tc, char* buf, size_t cap);
 /* Fill the compile job and cache key from options already built. */
@@ -8704,6 +8937,9 @@ AKDEF ak_result ak_compile_offline(ak_context* ctx, const char* target, const ch
     ops.user = &job;
     ops.compile = _ak_compile_cb;
     ops.load = NULL;
+    ops.verify = _ak_verify_cb;
+    ops.name = job.kernel_name;
+    ops.source_name = job.source_name;
     r = _ak_cache_get(ctx->cache, &key, &ops, o ? o->no_cache : 0, &e, &src);
     _ak_str_free(&canon);
     if (r != AK_OK) return r;
@@ -8846,6 +9082,9 @@ AKDEF ak_result ak_kernel_get(ak_context* ctx, const char* source, const char* k
             ops.user = &job;
             ops.compile = _ak_compile_cb;
             ops.load = _ak_load_cb;
+            ops.verify = _ak_verify_cb;
+            ops.name = job.kernel_name;
+            ops.source_name = job.source_name;
             r = _ak_cache_get(ctx->cache, &key, &ops, o ? o->no_cache : 0, &k->entry, &k->source);
         }
         _ak_str_free(&canon);
@@ -8871,17 +9110,46 @@ AKDEF void ak_kernel_set_cpu(ak_kernel* k, ak_cpu_kernel_fn fn, void* user_data)
 }
 AKDEF ak_cache_source ak_kernel_cache_source(const ak_kernel* k) { return k ? k->source : AK_CACHE_MISS; }
 
+/* Launch geometry against the device's limits (ak_device_info.max_*; a
+ * limit the runtime did not report falls back to the common 1024 / (1024,
+ * 1024, 64) / (2^31-1, 65535, 65535)). Every product is formed from
+ * dimensions already bounded, so nothing overflows. */
+static ak_result _ak_launch_geometry(const ak_context* ctx, const char* name, ak_dim3 grid, ak_dim3 block) {
+    static const int dflt_block[3] = { 1024, 1024, 64 }, dflt_grid[3] = { 2147483647, 65535, 65535 };
+    const unsigned b[3] = { block.x, block.y, block.z }, g[3] = { grid.x, grid.y, grid.z };
+    const char* axis = "xyz";
+    unsigned long long mt = ctx->dev.max_threads_per_block > 0 ? (unsigned long long)ctx->dev.max_threads_per_block : 1024ull;
+    int i;
+    if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): grid (%u,%u,%u) and block (%u,%u,%u) must be non-zero",
+                       name, grid.x, grid.y, grid.z, block.x, block.y, block.z);
+    for (i = 0; i < 3; i++) {
+        unsigned long long mb = ctx->dev.max_block[i] > 0 ? (unsigned long long)ctx->dev.max_block[i] : (unsigned long long)dflt_block[i];
+        unsigned long long mg = ctx->dev.max_grid[i] > 0 ? (unsigned long long)ctx->dev.max_grid[i] : (unsigned long long)dflt_grid[i];
+        if (b[i] > mb)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): block.%c = %u, the device allows at most %llu", name,
+                           axis[i], b[i], mb);
+        if (g[i] > mg)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): grid.%c = %u blocks, the device allows at most %llu", name,
+                           axis[i], g[i], mg);
+        /* HIP counts threads per dimension in 32 bits (grid x block) */
+        if (ctx->backend == AK_BACKEND_HIP && (unsigned long long)g[i] * b[i] > 0xffffffffull)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): grid.%c x block.%c = %llu threads, over HIP's 2^32 - 1",
+                           name, axis[i], axis[i], (unsigned long long)g[i] * b[i]);
+    }
+    if ((unsigned long long)block.x * block.y * block.z > mt)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): block (%u,%u,%u) has %llu threads, the device allows %llu",
+                       name, block.x, block.y, block.z, (unsigned long long)block.x * block.y * block.z, mt);
+    return AK_OK;
+}
+
 AKDEF ak_result ak_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_stream* stream, void** args) {
     ak_context* ctx;
     int e;
     ak_result r;
     if (!k) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch: kernel is NULL");
     ctx = k->ctx;
-    if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): grid (%u,%u,%u) and block (%u,%u,%u) must be non-zero",
-                       k->name, grid.x, grid.y, grid.z, block.x, block.y, block.z);
-    if ((unsigned long long)block.x * block.y * block.z > 1024ull)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): block (%u,%u,%u) has over 1024 threads", k->name, block.x, block.y, block.z);
+    if ((r = _ak_launch_geometry(ctx, k->name, grid, block)) != AK_OK) return r;
     if (stream && stream->ctx != ctx)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): stream '%s' belongs to another context", k->name, stream->name);
     if (ctx->backend == AK_BACKEND_CPU) {
@@ -9071,31 +9339,67 @@ AKDEF ak_result ak_memset(ak_context* ctx, void* dst, int value, size_t bytes, a
     if (e) return _ak_err(AK_ERROR_MEMORY, "ak_memset of %zu bytes failed (%d)", bytes, e);
     return AK_OK;
 }
+/* Pinned host memory. Every pointer handed out is recorded in ctx->host_live
+ * (the pool's address hash, values unused), so ak_host_free can refuse a
+ * pointer it never gave out or one already freed instead of passing it to
+ * free()/hipHostFree (heap corruption). */
+static void _ak_host_release(ak_context* ctx, void* ptr) {
+    if (ctx->backend == AK_BACKEND_CPU) { free(ptr); return; }
+    if (_ak_bind(ctx) != AK_OK) return;
+    if (ctx->backend == AK_BACKEND_CUDA) ctx->api->cuMemFreeHost(ptr);
+    else ctx->api->hipHostFree(ptr);
+}
 AKDEF ak_result ak_host_alloc(ak_context* ctx, size_t bytes, void** out) {
-    int e;
+    int e, ok;
     ak_result r;
     if (!ctx || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_host_alloc: ctx or out is NULL");
     *out = NULL;
     if (!bytes || bytes > (SIZE_MAX >> 1)) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_host_alloc: %zu bytes is not a valid size", bytes);
     if (ctx->backend == AK_BACKEND_CPU) {
         if (posix_memalign(out, 256, bytes) != 0) { *out = NULL; return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_host_alloc: %zu bytes failed", bytes); }
-        return AK_OK;
+    } else {
+        if ((r = _ak_bind(ctx)) != AK_OK) return r;
+        e = ctx->backend == AK_BACKEND_CUDA ? (int)ctx->api->cuMemAllocHost(out, bytes) : (int)ctx->api->hipHostMalloc(out, bytes, 0);
+        if (e) { *out = NULL; return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_host_alloc: pinned allocation of %zu bytes failed (%d)", bytes, e); }
     }
-    if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    e = ctx->backend == AK_BACKEND_CUDA ? (int)ctx->api->cuMemAllocHost(out, bytes) : (int)ctx->api->hipHostMalloc(out, bytes, 0);
-    if (e) { *out = NULL; return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_host_alloc: pinned allocation of %zu bytes failed (%d)", bytes, e); }
+    _ak_mutex_lock(&ctx->lock);
+    if (!ctx->host_live) ctx->host_live = (struct _ak_phash*)_ak_calloc(sizeof(_ak_phash));
+    ok = ctx->host_live && _ak_phash_reserve(ctx->host_live, ctx->host_live->count + 1);
+    if (ok) _ak_phash_put_nogrow(ctx->host_live, (uintptr_t)*out, NULL);
+    _ak_mutex_unlock(&ctx->lock);
+    if (!ok) {
+        _ak_host_release(ctx, *out);
+        *out = NULL;
+        return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_host_alloc: out of host memory recording the allocation");
+    }
     return AK_OK;
 }
 AKDEF ak_result ak_host_free(ak_context* ctx, void* ptr) {
-    int e;
+    int known, e;
     ak_result r;
     if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_host_free: ctx is NULL");
     if (!ptr) return AK_OK;
+    _ak_mutex_lock(&ctx->lock);
+    known = ctx->host_live && _ak_phash_del(ctx->host_live, ptr);
+    _ak_mutex_unlock(&ctx->lock);
+    if (!known)
+        return _ak_err(AK_ERROR_MEMORY, "ak_host_free(%p): not a live allocation of this context's ak_host_alloc "
+                       "(a foreign pointer, or freed already); nothing freed", ptr);
     if (ctx->backend == AK_BACKEND_CPU) { free(ptr); return AK_OK; }
     if ((r = _ak_bind(ctx)) != AK_OK) return r;
     e = ctx->backend == AK_BACKEND_CUDA ? (int)ctx->api->cuMemFreeHost(ptr) : (int)ctx->api->hipHostFree(ptr);
-    if (e) return _ak_err(AK_ERROR_MEMORY, "ak_host_free(%p) failed (%d): not a pointer from ak_host_alloc?", ptr, e);
+    if (e) return _ak_err(AK_ERROR_MEMORY, "ak_host_free(%p) failed (%d)", ptr, e);
     return AK_OK;
+}
+/* ak_context_destroy: free what the caller left allocated. */
+static void _ak_host_free_all(ak_context* ctx) {
+    size_t i;
+    if (!ctx->host_live) return;
+    for (i = 0; i < ctx->host_live->cap; i++)
+        if (ctx->host_live->keys[i]) _ak_host_release(ctx, (void*)ctx->host_live->keys[i]);
+    _ak_phash_free(ctx->host_live);
+    _ak_dealloc(ctx->host_live);
+    ctx->host_live = NULL;
 }
 
 /* ==========================================================================
@@ -9235,7 +9539,31 @@ AKDEF ak_result ak_context_probe(ak_context* ctx) {
     ak_dim3 one = { 1, 1, 1 };
     ak_result r;
     if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_context_probe: ctx is NULL");
-    if (ctx->backend == AK_BACKEND_CPU) { ctx->dev.fp16 = 1; ctx->dev.bf16 = 1; return AK_OK; }
+    if (ctx->backend == AK_BACKEND_CPU) {
+        /* no device compiler, but the offline ones (ak_compile_offline) */
+        char why[512];
+        int hip_ok, nv_ok;
+        ctx->dev.fp16 = 1;
+        ctx->dev.bf16 = 1;
+        _ak_mutex_lock(&ctx->lock);
+        hip_ok = _ak_load_hiprtc(ctx->api, why, sizeof why);
+        nv_ok = _ak_load_nvrtc(ctx->api, why, sizeof why);
+        _ak_mutex_unlock(&ctx->lock);
+        ctx->dev.compiler_version[0] = 0;
+        ctx->dev.compiler_library[0] = 0;
+        if (hip_ok) {
+            _ak_appendf(ctx->dev.compiler_version, sizeof ctx->dev.compiler_version, "hipRTC %d.%d", ctx->api->hiprtc_major, ctx->api->hiprtc_minor);
+            _ak_appendf(ctx->dev.compiler_library, sizeof ctx->dev.compiler_library, "%s", ctx->api->hiprtc_path);
+        }
+        if (nv_ok) {
+            _ak_appendf(ctx->dev.compiler_version, sizeof ctx->dev.compiler_version, "%sNVRTC %d.%d", hip_ok ? ", " : "",
+                        ctx->api->nvrtc_major, ctx->api->nvrtc_minor);
+            _ak_appendf(ctx->dev.compiler_library, sizeof ctx->dev.compiler_library, "%s%s", hip_ok ? " " : "", ctx->api->nvrtc_path);
+        }
+        _ak_appendf(ctx->dev.compiler_version, sizeof ctx->dev.compiler_version, "%s",
+                    hip_ok || nv_ok ? " (offline compiles only)" : "none");
+        return AK_OK;
+    }
     memset(&o, 0, sizeof o);
     o.no_prelude = 1;
     o.source_name = "amdkit_probe.hip";

@@ -2,13 +2,14 @@
 # `make test`: every check that runs without a GPU, each step counted, and
 # `N passed, N failed` as the last line.
 #   1. the C test suites (cpu backend + offline compiles with the real hipRTC and NVRTC)
-#   2. the same suites under AddressSanitizer + UndefinedBehaviorSanitizer; tests/ti_races.c under ThreadSanitizer
+#   2. the same suites under AddressSanitizer + UndefinedBehaviorSanitizer, the threaded suites (cache, pool,
+#      contexts, races, harden) under ThreadSanitizer (tests/sanitize.sh = make test-sanitize); tests/ti_races.c under TSan
 #   3. the header alone as C99 and C++11 (gcc and clang), with AMDKIT_STATIC, -Wall -Wextra -pedantic -Werror
 #   4. the HIP/hipRTC and CUDA/NVRTC prototypes type-checked against the real headers (+ a self-test that a wrong one fails)
 #   5. the embedded kernel sources match kernels/ (make gen-check)
 #   6. every kernel family compiled for gfx940 with clang-15 and disassembled
-#   7. the demo runs (cpu backend)
-#   8. the README's prototyping walkthrough as written, and amdkit run/bench/tune (cpu backend)
+#   7. the command-line tool as a new user meets it (tests/cli_check.sh), and the demo (cpu backend)
+#   8. the README's prototyping walkthrough as written, amdkit run/bench/tune, the arg-spec fuzzer (cpu backend)
 set -u
 cd "$(dirname "$0")/.."
 B=build
@@ -41,10 +42,9 @@ echo "== build"
 step build make -s all
 echo "== test suites (cpu backend, real offline compilers)"
 suite suites ./$B/amdkit_tests
-echo "== sanitizers (ASan + UBSan)"
-step build-asan make -s $B/amdkit_tests_asan
-suite suites-asan env ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 LSAN_OPTIONS=suppressions=tests/lsan.supp:print_suppressions=0 \
-  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 AKT_TMP=$B/tmp-asan ./$B/amdkit_tests_asan
+echo "== sanitizers (make test-sanitize: every suite under ASan + UBSan, the threaded ones under TSan)"
+suite suites-asan bash tests/sanitize.sh asan
+suite suites-tsan bash tests/sanitize.sh tsan
 echo "== races (ThreadSanitizer: context identity, prelude id)"
 step races-tsan bash -c "gcc -std=c99 -Wall -Wextra -Werror -O1 -g -fsanitize=thread tests/tsan_races.c -o $B/tsan_races -ldl -lpthread -lm && TSAN_OPTIONS=halt_on_error=1 ./$B/tsan_races"
 echo "== header builds"
@@ -65,6 +65,9 @@ echo "== generated kernel sources"
 step gen-check make -s gen-check
 echo "== gfx940 (clang-15) + disassembly"
 suite gfx940 bash tests/check_gfx940.sh $B/amdkit $B/gfx940
+echo "== command-line tool (cpu)"
+suite cli bash tests/cli_check.sh $B/amdkit
+suite readme-example bash tests/readme_check.sh
 echo "== demo (cpu)"
 step demo env AMDKIT_BACKEND=cpu ./$B/amdkit demo
 echo "== prototyping commands (cpu): the README walkthrough as written (install, run, check, bench, tune), amdkit run/bench/tune"

@@ -6,6 +6,7 @@
 #include "ti_pool.c"
 #include "ti_cache.c"
 #include "ti_races.c"
+#include "ti_harden.c"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -33,6 +34,7 @@
     X(matrix) \
     X(races) \
     X(compile_kernels) \
+    X(harden) \
     X(autotune) \
     X(gpu_autotune)
 
