@@ -633,8 +633,8 @@ static const char* akr_argname(const akr_cmd* c, int i, char* buf, size_t cap) {
 
 /* ---- command line ------------------------------------------------------------ */
 
-static void akr_usage(const char* mode) {
-    fprintf(stderr,
+static void akr_usage(FILE* f, const char* mode) {
+    fprintf(f,
             "usage: amdkit %s FILE.hip --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] [--shared BYTES]\n"
             "         --arg SPEC [--arg SPEC ...] [-DNAME=V ...] [-IDIR ...] [--cpu LIB.so:FUNC] [--atol A] [--rtol R] [--seed N]\n"
             "       run:   [--out ARG=FILE.bin|FILE.npy ...]\n"
@@ -1170,8 +1170,12 @@ int amdkit_run_main(const char* mode, int argc, char** argv) {
     if (!c) return 1;
     c->mode = mode;
     c->seed = 0x5eedull;
-    if (argc == 0 || !strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) { akr_usage(mode); free(c); return argc == 0 ? 2 : 0; }
-    rc = akr_parse_cmdline(c, argc, argv) ? akr_main(c) : (akr_usage(mode), 2);
+    if (argc == 0 || !strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
+        akr_usage(argc == 0 ? stderr : stdout, mode);   /* asked for: stdout, exit 0; nothing given: stderr, exit 2 */
+        free(c);
+        return argc == 0 ? 2 : 0;
+    }
+    rc = akr_parse_cmdline(c, argc, argv) ? akr_main(c) : (akr_usage(stderr, mode), 2);
     for (i = 0; i < c->ntune; i++) { free(c->tvals_buf[i]); free(c->tvals[i]); }
     free(c);
     return rc;
