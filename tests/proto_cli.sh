@@ -78,6 +78,8 @@ expect "division by zero in --grid" 2 "division by zero" -- $A run k.hip --kerne
 expect "expression syntax" 2 "missing '\)'" -- $A run k.hip --kernel copy --grid '(n+1' --block 64 --arg n=i32:6 --arg x=f32[6]:rand --arg y=f32[6]:zeros $CPU
 expect "two arguments with one name" 2 "two arguments are named 'x'" -- $RUN --arg x=f32[6]:rand --arg x=f32[6]:zeros $CPU
 expect "--out of an unknown argument" 2 "no buffer argument" -- $RUN --arg x=f32[6]:rand --arg y=f32[6]:zeros $CPU --out q=q.bin
+expect "run --help: usage, exit 0" 0 "usage: amdkit run FILE.hip" -- $A run --help
+expect "bench with nothing: usage, exit 2" 2 "usage: amdkit bench" -- $A bench
 expect "missing --kernel" 2 "are required" -- $A run k.hip --grid 1 --block 1 --arg n=i32:6
 expect "unknown option" 2 "unknown or misplaced argument '--bogus'" -- $RUN --bogus
 expect "bench option given to run" 2 "unknown or misplaced argument '--trials'" -- $RUN --trials 3
