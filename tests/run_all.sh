@@ -55,6 +55,8 @@ done
 for cxx in g++ clang++; do
   step "header-cxx11-$cxx" $cxx -std=c++11 -Wall -Wextra -pedantic -Werror -x c++ -c tests/header_check.c -o $B/header_cxx_$cxx.o
 done
+step header-opt-outs bash -c "gcc -std=c99 -Wall -Wextra -pedantic -Werror -DAMDKIT_NO_HIP -DAMDKIT_NO_CUDA -DAMDKIT_NO_OPS tests/optout_check.c -o $B/optout_all -ldl -lpthread -lm && ./$B/optout_all && ! grep -q ak_softmax_f32 $B/optout_all && g++ -std=c++11 -Wall -Wextra -pedantic -Werror -DAMDKIT_NO_OPS -x c++ -c tests/header_check.c -o $B/header_noops.o && gcc -std=c99 -Wall -Wextra -pedantic -Werror -DAMDKIT_NO_HIP -DAMDKIT_STATIC tests/optout_check.c -o $B/optout_nohip -ldl -lpthread -lm && ./$B/optout_nohip && gcc -std=c99 -Wall -Wextra -pedantic -Werror -DAMDKIT_NO_CUDA tests/optout_check.c -o $B/optout_nocuda -ldl -lpthread -lm && ./$B/optout_nocuda"
+step header-toc bash tests/toc_check.sh
 step header-allocator-hooks gcc -std=c99 -Wall -Wextra -pedantic -Werror -DAKT_HOOKS -c tests/header_check.c -o $B/header_hooks.o
 step header-allocator-partial-rejected bash -c "! gcc -std=c99 -DAKT_PARTIAL_HOOKS -c tests/header_check.c -o /dev/null 2>/dev/null"
 echo "== prototypes against the real headers"

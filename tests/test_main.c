@@ -1,6 +1,7 @@
 /* Test runner: runs every suite (or those named on the command line) and
  * prints `N passed, N failed` last. */
 #define AMDKIT_IMPLEMENTATION
+#define AMDKIT_TESTS   /* the test-only internals (_ak_pool_check, _ak_hash128) */
 #include "../amdkit.h"
 #include "ak_test.h"
 #include "ti_pool.c"
