@@ -2,6 +2,8 @@
 #   make            build the CLI, the test runner and the benchmarks into build/
 #   make demo       `amdkit info` + a few kernels checked against their CPU references (GPU or not)
 #   make test       every check that needs no GPU (tests/run_all.sh); prints `N passed, N failed` last
+#   make test-sanitize  the suites under ASan + UBSan, the threaded ones under TSan (part of make test)
+#   make fuzz       the fuzz targets of tests/fuzz/, FUZZ_SECONDS (300) each (5 s each in make test)
 #   make gpu-check  on a GPU machine: GPU suites + benchmarks, JSON into $$OUT (or build/gpu-check)
 #   make gen        re-embed kernels/*.hip into amdkit.h;  make gen-check: fail if amdkit.h is stale
 #   make install PREFIX=DIR   amdkit.h, the amdkit command, kernels/*.hip and amdkit.pc under DIR
@@ -54,6 +56,13 @@ $(BUILD)/amdkit_tests_tsan: tests/test_main.c $(TEST_OBJ_TSAN) $(HDR) $(TEST_INC
 test-sanitize:
 	@bash tests/sanitize.sh
 
+# make fuzz: every fuzz target (tests/fuzz/) for FUZZ_SECONDS each (libFuzzer
+# where clang has it, else a mutation driver); `make test` runs them 5 s each.
+FUZZ_SECONDS ?= 300
+.PHONY: fuzz
+fuzz:
+	@bash tests/fuzz/run.sh $(FUZZ_SECONDS)
+
 $(BUILD)/amdkit: examples/amdkit.c examples/demo.c examples/amdkit_run.c $(HDR)
 	@mkdir -p $(BUILD)
 	$(CC) -std=c99 $(WARN) -Werror $(CFLAGS) examples/amdkit.c examples/demo.c examples/amdkit_run.c -o $@ $(LIBS)
@@ -100,12 +109,6 @@ $(BUILD)/bench_ops: bench/bench_ops.c $(HDR)
 	@mkdir -p $(BUILD)
 	$(CC) -std=c99 $(WARN) -Werror -O2 bench/bench_ops.c -o $@ $(LIBS)
 
-
-# tests/fuzz/fuzz_argspec.c: `amdkit run`'s argument specs and expressions on arbitrary input, under
-# ASan + UBSan (make test runs this standalone driver; the same file is a libFuzzer target with clang).
-$(BUILD)/fuzz_argspec: tests/fuzz/fuzz_argspec.c examples/amdkit_run.c $(HDR)
-	@mkdir -p $(BUILD)
-	$(CC) -std=c99 $(WARN) -Werror -O1 -g $(SAN) -DAKR_FUZZ_STANDALONE tests/fuzz/fuzz_argspec.c -o $@ $(LIBS)
 
 # --- install ------------------------------------------------------------------
 # `pkg-config --cflags --libs amdkit` gives what an embedder needs: -I<prefix>/include -ldl -lpthread -lm.

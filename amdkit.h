@@ -39,6 +39,25 @@
  * Thread safety, in general: a context may be shared between threads; every
  * function says what holds for it on its doc line.
  *
+ * BAD INPUT: what amdkit promises. Whatever a caller, an environment variable
+ * or a file on disk hands it, the answer is an ak_result code and a message
+ * (ak_last_error, thread-local), never an abort, a hang or heap corruption;
+ * the library has no assert or exit on input, and a failed call leaves the
+ * state it was given intact.
+ *   - NULL, zero or huge sizes, mismatched shapes, unaligned pointers, bad
+ *     enums: AK_ERROR_INVALID_ARGUMENT. Launch geometry is checked against the
+ *     device's limits (ak_device_info.max_block / max_grid /
+ *     max_threads_per_block) before anything is launched.
+ *   - A pointer that ak_free / ak_host_free did not hand out, or one freed
+ *     already: AK_ERROR_MEMORY, and nothing is freed.
+ *   - Config fields and AMDKIT_* variables: AK_ERROR_CONFIG naming the field or
+ *     the variable and its value; unknown targets AK_ERROR_UNSUPPORTED_TARGET
+ *     before any compiler sees them.
+ *   - The disk cache trusts nothing it reads (model: >>decl:compile, "Disk
+ *     cache trust"): a bad entry is a miss, logged, and recompiled.
+ * Tested by the suites under ASan/UBSan/TSan, fuzzing (tests/fuzz) and a
+ * kill-the-writer test of the cache (make test).
+ *
  * ============================================================================
  * TABLE OF CONTENTS  (grep the tag to jump; declarations use `>>decl:`,
  *                     implementation sections use `>>impl:`)
@@ -572,6 +591,35 @@ typedef struct ak_cache_disk_usage {
  * safety: any thread (entries other processes write meanwhile may or may not
  * be counted). */
 AKAPI ak_result ak_cache_disk_usage_get(ak_context* ctx, ak_cache_disk_usage* out);
+/* Disk cache trust. Entries live in dir/<2 hex>/<64 hex>.akc (dir: config
+ * cache_dir, else AMDKIT_CACHE_DIR, $XDG_CACHE_HOME/amdkit, ~/.cache/amdkit),
+ * each a header (magic, format version, SHA-256 key digest, size, SHA-256 of
+ * the payload) and the code object. A lookup serves an entry only if all of
+ * this holds, checked before any byte reaches the module loader or the
+ * caller, else it is a miss (logged as a warning, counted in disk_errors,
+ * recompiled):
+ *   - it is a regular file, opened with O_NONBLOCK | O_NOFOLLOW (a FIFO,
+ *     device, directory or symlink at the path is refused, never waited on
+ *     or followed);
+ *   - it is owned by this process's effective user and not writable by group
+ *     or others, unless config.cache_trusted (AMDKIT_CACHE_TRUSTED=1) says the
+ *     directory is a trusted shared cache; entries amdkit writes are 0644
+ *     whatever the umask;
+ *   - it is at most config.cache_max_entry_bytes (64 MiB) long: a larger
+ *     file is not read at all;
+ *   - header, key digest and payload checksum verify;
+ *   - the payload is a code object for the target: an ELF64 for EM_AMDGPU
+ *     whose note names amdgcn-amd-amdhsa--<gfx> (or a clang offload bundle
+ *     with that entry), or an ELF64 cubin for EM_CUDA whose e_flags give sm_NN.
+ * A corrupt file of ours is removed; a refused file that is not ours (owner,
+ * mode, type) is left alone. Entries are written to a temp file and renamed
+ * over the final name, so a process killed mid-write leaves at most a
+ * *.tmp file (removed by the size cap's scan after an hour, or by a purge),
+ * never a torn entry. The checksum is against accidents and the owner/mode
+ * checks against other users; a process running as you can write anything
+ * your files can hold, so the directory is as trusted as your account.
+ * An entry over the disk cap (or the entry limit) is not written, with one
+ * warning per cache. */
 /* Remove every disk entry (all contexts and processes sharing the dir) and
  * the memory entries no kernel handle holds. Thread safety: any thread. */
 AKAPI ak_result ak_cache_purge(ak_context* ctx);

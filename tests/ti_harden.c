@@ -598,6 +598,126 @@ static void test_harden_refresh_memory_threads(void) {
     ak_context_destroy(ctx);
 }
 
+/* ---- crash safety: SIGKILL a writer at random points ------------------------------- */
+
+#define AKH_KEYS 40
+static int akh_crash_round;
+static _ak_cache_key akh_crash_key(int i, char* text, size_t cap) {
+    /* keys of this round only: each writer stores new entries */
+    snprintf(text, cap, "__global__ void crash%d_%d() { /* %d */ }", akh_crash_round, i, i * 7919);
+    return akc_key(text, "crash");
+}
+/* The writer: compile (fake, instant) and store entries of 64..512 KiB over and
+ * over under a small disk cap, so writes, renames and evictions are all in
+ * flight when the kill comes. Never returns. */
+static void akh_crash_writer(const char* dir, unsigned long long seed) {
+    ak_config cfg = ak_config_default();
+    _ak_cache* c = NULL;
+    akc_job j;
+    int i;
+    cfg.cache_dir = dir; cfg.cache_capacity = 1; cfg.cache_max_bytes = 4ll << 20;
+    if (_ak_cache_create(&cfg, NULL, NULL, NULL, &c) != AK_OK) _exit(9);
+    memset(&j, 0, sizeof j);
+    for (i = 0;; i++) {
+        char text[96];
+        _ak_cache_key k = akh_crash_key((int)((seed + (unsigned long long)i * 13u) % AKH_KEYS), text, sizeof text);
+        _ak_cache_entry* e = NULL;
+        _ak_cache_ops ops = akc_ops(&j, 0);
+        akc_payload = (size_t)(64u << 10) * (1u + (unsigned)((seed >> 3) + (unsigned long long)i) % 8u);
+        j.key = &k;
+        if (_ak_cache_get(c, &k, &ops, 0, &e, NULL) == AK_OK) _ak_cache_entry_release(c, e);
+    }
+}
+/* The next process: every entry file verifies (header, digest, checksum);
+ * every key is either a miss or served with exactly its code. Exit status:
+ * 0 ok, else the number of problems. */
+static int akh_crash_reader(const char* dir) {
+    ak_config cfg = ak_config_default();
+    _ak_cache* c = NULL;
+    akc_job j;
+    int i, bad = 0, problems = 0;
+    cfg.cache_dir = dir; cfg.cache_max_bytes = 4ll << 20;
+    akc_count_files(dir, ".akc", 1, &bad);
+    problems += bad;
+    if (_ak_cache_create(&cfg, NULL, NULL, NULL, &c) != AK_OK) return 100;
+    memset(&j, 0, sizeof j);
+    for (i = 0; i < AKH_KEYS; i++) {
+        char text[96];
+        _ak_cache_key k = akh_crash_key(i, text, sizeof text);
+        _ak_cache_entry* e = NULL;
+        _ak_cache_ops ops = akc_ops(&j, 0);
+        ak_cache_source src;
+        size_t n;
+        const uint8_t* got;
+        j.key = &k;
+        if (_ak_cache_get(c, &k, &ops, 0, &e, &src) != AK_OK) { problems++; continue; }
+        /* a disk hit must be the code compiled for this key (any size the writer used) */
+        got = (const uint8_t*)_ak_cache_entry_data(e, &n);
+        if (src == AK_CACHE_DISK) {
+            size_t want_n;
+            void* want;
+            akc_payload = n;
+            want = akc_expect(&k, &want_n);
+            if (want_n != n || memcmp(want, got, n) != 0) problems++;
+            _ak_dealloc(want);
+        }
+        _ak_cache_entry_release(c, e);
+    }
+    {
+        ak_cache_stats s;
+        _ak_cache_stats(c, &s);
+        if (s.disk_errors) problems += 1000; /* nothing torn or corrupt was found on the way */
+    }
+    _ak_cache_destroy(c);
+    return problems > 250 ? 250 : problems;
+}
+static void test_harden_crash_safety(void) {
+    ak_config cfg = akc_cfg("h_crash");
+    unsigned long long rng = akt_seed() ^ 0xC0FFEEull;
+    int round, rounds = 40, reader_bad = 0, killed_mid = 0;
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", cfg.cache_dir);
+    for (round = 0; round < rounds; round++) {
+        pid_t w, r;
+        int status = 0;
+        struct timespec ts;
+        long us = (long)akt_uniform(&rng, 0.0, 30000.0); /* 0..30 ms into the writes */
+        akh_crash_round = round;
+        w = fork();
+        if (w == 0) { akh_crash_writer(dir, (unsigned long long)round * 977u + 1u); _exit(0); }
+        AKT_CHECK(w > 0);
+        if (w <= 0) return;
+        ts.tv_sec = 0; ts.tv_nsec = us * 1000L;
+        nanosleep(&ts, NULL);
+        kill(w, SIGKILL);
+        AKT_CHECK(waitpid(w, &status, 0) == w);
+        if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) killed_mid++;
+        r = fork();
+        if (r == 0) _exit(akh_crash_reader(dir));
+        AKT_CHECK(r > 0 && waitpid(r, &status, 0) == r);
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            reader_bad++;
+            printf("    round %d (kill after %ld us): the next process found problems (status %d)\n", round, us, status);
+        }
+    }
+    AKT_EQ_INT(reader_bad, 0);
+    AKT_CHECKF(killed_mid >= rounds / 2, "only %d of %d writers were killed mid-run", killed_mid, rounds);
+    {
+        /* the directory recovers: a purge clears every entry and every temp file a killed writer left */
+        _ak_cache* c = akc_new(&cfg, NULL);
+        int tmp = akc_count_files(dir, ".tmp", 0, NULL), bad = 0;
+        printf("    %d writers killed; %d entries, %d temp files left behind (kill in the middle of a write)\n", killed_mid,
+               akc_count_files(dir, ".akc", 1, &bad), tmp);
+        AKT_EQ_INT(bad, 0);
+        if (c) {
+            AKT_OK(_ak_cache_purge(c));
+            AKT_EQ_INT(akc_count_files(dir, ".akc", 0, NULL) + akc_count_files(dir, ".tmp", 0, NULL), 0);
+            _ak_cache_destroy(c);
+        }
+    }
+    akc_payload = 1000;
+}
+
 void akt_suite_harden(void) {
     AKT_RUN(test_harden_fifo);
     AKT_RUN(test_harden_symlink_and_dir);
@@ -611,4 +731,5 @@ void akt_suite_harden(void) {
     AKT_RUN(test_harden_host_free_threads);
     AKT_RUN(test_harden_launch_geometry);
     AKT_RUN(test_harden_refresh_memory_threads);
+    AKT_RUN(test_harden_crash_safety);
 }
