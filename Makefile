@@ -20,10 +20,10 @@ SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 TEST_SRC := $(wildcard tests/t_*.c)
 TEST_OBJ := $(patsubst tests/%.c,$(BUILD)/obj/%.o,$(TEST_SRC))
 TEST_OBJ_SAN := $(patsubst tests/%.c,$(BUILD)/obj-san/%.o,$(TEST_SRC))
-TEST_INC := tests/ak_test.h $(wildcard tests/ti_*.c)
+TEST_INC := tests/ak_test.h $(wildcard tests/ti_*.c) $(wildcard tests/at_*.h)
 
 .PHONY: all test demo gpu-check clean install uninstall
-all: $(BUILD)/amdkit_tests $(BUILD)/amdkit $(BUILD)/bench_ops $(BUILD)/bench_runtime
+all: $(BUILD)/amdkit_tests $(BUILD)/amdkit $(BUILD)/bench_ops $(BUILD)/bench_runtime $(BUILD)/bench_attention
 
 $(BUILD)/obj/%.o: tests/%.c $(HDR) $(TEST_INC)
 	@mkdir -p $(dir $@)
@@ -109,6 +109,12 @@ $(BUILD)/bench_ops: bench/bench_ops.c $(HDR)
 	@mkdir -p $(BUILD)
 	$(CC) -std=c99 $(WARN) -Werror -O2 bench/bench_ops.c -o $@ $(LIBS)
 
+
+# bench/bench_attention.c: ak_attention prefill / decode timings (JSON out);
+# bench/peer_attention.py times PyTorch SDPA (eager, torch.compile) on the same shapes.
+$(BUILD)/bench_attention: bench/bench_attention.c $(HDR)
+	@mkdir -p $(BUILD)
+	$(CC) -std=c99 $(WARN) -Werror -O2 bench/bench_attention.c -o $@ $(LIBS)
 
 # --- install ------------------------------------------------------------------
 # `pkg-config --cflags --libs amdkit` gives what an embedder needs: -I<prefix>/include -ldl -lpthread -lm.

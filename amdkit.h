@@ -97,6 +97,7 @@
  *   >>impl:ops        kernel library: shared op code (kernel memo, checks, launch sizing)
  *   >>impl:ops-elementwise  fill, copy, cast, axpy, scale, binary, unary, transpose + CPU references
  *   >>impl:ops-reduce reductions, softmax, layernorm, rmsnorm, cross-entropy + CPU references
+ *   >>impl:ops-attention  fused attention (SIMT, split/flash-decoding, matrix cores) + CPU reference
  *   >>impl:autotune   kernel timing (events, L2 flush, restored inputs), autotuner + its stored choices
  */
 #ifndef AMDKIT_H
@@ -1000,6 +1001,61 @@ typedef enum ak_loss_reduction {
 AKAPI ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* logits, const int64_t* targets,
                                  float* loss, size_t rows, size_t cols, int64_t ignore_index,
                                  ak_loss_reduction reduction, ak_stream* stream);
+/* ---- attention  ----------------------------------------------------------
+ * Fused attention forward (flash-attention style: one pass over K and V with
+ * an online softmax in fp32; the seq_q x seq_kv scores are never stored). */
+
+/* Memory layout of q, k, v and o in ak_attention_args. */
+typedef enum ak_attention_layout {
+    AK_ATTN_BHSD = 0,     /* [batch][heads][seq][head_dim], contiguous */
+    AK_ATTN_BSHD = 1,     /* [batch][seq][heads][head_dim], contiguous */
+    AK_ATTN_STRIDED = 2,  /* element strides of batch, head, seq in *_stride[0..2]; head_dim contiguous */
+    AK_ATTN_LAYOUT_COUNT
+} ak_attention_layout;
+
+/* Arguments of ak_attention (zero-initialize, then fill; zero means the default
+ * where a field says so). Shapes: q and o are batch x heads_q x seq_q x
+ * head_dim, k and v batch x heads_kv x seq_kv x head_dim, heads_q a multiple of
+ * heads_kv (MHA: equal; GQA; MQA: heads_kv = 1); query head h uses kv head
+ * h / (heads_q / heads_kv). */
+typedef struct ak_attention_args {
+    ak_dtype dtype;              /* of q, k, v, o: AK_F16, AK_BF16 (fast paths) or AK_F32; math in fp32 */
+    size_t batch, heads_q, heads_kv, seq_q, seq_kv, head_dim;   /* all >= 1; head_dim <= 256 */
+    const void* q;
+    const void* k;
+    const void* v;
+    void* o;                     /* must not overlap q, k, v or lse */
+    float* lse;                  /* optional (NULL): per-row natural log-sum-exp of the scaled, masked
+                                    scores, fp32, contiguous [batch][heads_q][seq_q]; -inf for a row
+                                    that sees no key */
+    ak_attention_layout layout;  /* AK_ATTN_BHSD (0) */
+    int64_t q_stride[3], k_stride[3], v_stride[3], o_stride[3];  /* AK_ATTN_STRIDED only: elements, >= 0 */
+    float scale;                 /* scores = scale * q.k; 0: 1 / sqrt(head_dim) */
+    int causal;                  /* 1: causal mask aligned bottom-right (FlashAttention 2 convention): query i
+                                    sees keys j <= i + seq_kv - seq_q; rows that see no key (seq_q > seq_kv)
+                                    get O = 0 and lse = -inf */
+    int num_splits;              /* split of seq_kv over blocks (flash-decoding): 0 automatic (used when
+                                    the (batch, head, query) work alone cannot fill the GPU, e.g. seq_q
+                                    1..16 against a long K/V), 1 never, N: N splits (at most 128) */
+} ak_attention_args;
+
+/* Name of a layout ("bhsd", "bshd", "strided"); "?" if unknown. Thread safety: any thread. */
+AKAPI const char* ak_attention_layout_name(ak_attention_layout layout);
+
+/* O = softmax(scale * Q K^T + mask) V per (batch, query head), mask = the
+ * causal mask when args->causal (bottom-right aligned when seq_q != seq_kv, as
+ * FlashAttention 2), optional per-row logsumexp into args->lse. Pointers are
+ * device memory of ctx (host memory on the cpu backend), aligned to the
+ * element size. Paths (chosen from the device, dtype and head_dim): matrix
+ * cores where the arch has them and ctx's matrix_cores is not off (f16/bf16),
+ * else a SIMT kernel for every arch and head_dim <= 256; small seq_q against
+ * long K/V splits K/V over blocks and combines (workspace from the pool on
+ * `stream`). The cpu backend runs a C reference with double accumulation.
+ * Queued on `stream` (NULL: default), returns without waiting. Errors:
+ * AK_ERROR_INVALID_ARGUMENT with a message (nothing launched),
+ * AK_ERROR_OUT_OF_MEMORY (workspace), AK_ERROR_COMPILATION / AK_ERROR_LAUNCH.
+ * Thread safety: any thread. */
+AKAPI ak_result ak_attention(ak_context* ctx, const ak_attention_args* args, ak_stream* stream);
 #endif /* AMDKIT_NO_OPS */
 
 /* ==========================================================================
@@ -2493,6 +2549,645 @@ static const char _ak_src_activation[] =
     "}\n"
     ;
 
+/* kernels/attention.hip */
+static const char _ak_src_attention[] =
+    "// kernels/attention.hip - fused attention forward, SIMT path (every arch; the\n"
+    "// path of matrix_cores = off, gfx906, gfx1030, f32 inputs and head sizes the\n"
+    "// matrix-core kernels do not take), and the combine step of the split\n"
+    "// (flash-decoding) path. Host wrapper: ak_attention in amdkit.h\n"
+    "// (>>impl:ops-attention), which also holds the CPU reference.\n"
+    "//\n"
+    "// O = softmax(scale * Q K^T [+ causal mask]) V, one pass over K / V with an\n"
+    "// online softmax in fp32 (scores never stored). Rows: a kernel block works on\n"
+    "// the rows of one (batch, kv head) pair: row r = g * seq_q + i, g the query\n"
+    "// head inside the GQA group (hq = hkv * group + g), i the query index; so the\n"
+    "// rows of a pair are its group's query heads one after another, and a row's\n"
+    "// global index (b * hq + hq_idx) * seq_q + i is also its lse index.\n"
+    "// Causal mask, bottom-right aligned (FlashAttention 2): query i sees keys\n"
+    "// j <= i + seq_kv - seq_q; a row that sees no key gets O = 0, lse = -inf.\n"
+    "//\n"
+    "// Block: 256 threads in groups of G = DMAX / 16 lanes; each group owns one\n"
+    "// row (16 of its q and o elements per lane: lane l holds dims l + G * e) and\n"
+    "// a `slot`: with R rows per block there are 256 / G / R slots, and slot s\n"
+    "// takes the keys c of each tile with c % slots == s (R < 256 / G when a pair\n"
+    "// has few rows: decode). Slots are merged through shared memory at the end.\n"
+    "// K / V tiles of BK = 4096 / DMAX keys live in shared memory as fp32 rows of\n"
+    "// DMAX + G floats (the pad keeps the groups of a wave on distinct banks); the\n"
+    "// next tile is loaded into registers while the current one is used.\n"
+    "// Scores are kept in base 2: q is pre-multiplied by scale * log2(e).\n"
+    "//\n"
+    "// Split (flash-decoding): blockIdx.y = split s takes keys\n"
+    "// [s * split_len, (s + 1) * split_len); with nsplit > 1 a block writes its\n"
+    "// normalized partial output (part, fp32, [row][split][DMAX]) and its base-2\n"
+    "// log-sum-exp (after the partial outputs: [row][split]) instead of O, and\n"
+    "// ak_attn_combine merges the splits of each row.\n"
+    "//\n"
+    "// kernels: ak_attn_combine_f32 ak_attn_combine_f16 ak_attn_combine_bf16 ak_attn_simt32_f32 ak_attn_simt32_f16 ak_attn_simt32_bf16 ak_attn_simt64_f32 ak_attn_simt64_f16 ak_attn_simt64_bf16 ak_attn_simt128_f32 ak_attn_simt128_f16 ak_attn_simt128_bf16 ak_attn_simt256_f32 ak_attn_simt256_f16 ak_attn_simt256_bf16\n"
+    "\n"
+    "#define AK_ATTN_THREADS 256\n"
+    "#define AK_ATTN_CH 4   // keys per online-softmax update of a group\n"
+    "\n"
+    "// Load a tile's 8-element chunk `ci` (of BK * DMAX / 8) of rows [k0, k0 + BK)\n"
+    "// (rows >= klim and dims >= d read as 0) into f[8] (fp32).\n"
+    "template <class D, int DMAX>\n"
+    "AK_INLINE void ak_attn_ld_chunk(const typename D::T* p, ak_i64 ss, int k0, int klim, int d, int ci, bool vec,\n"
+    "                                float f[8]) {\n"
+    "    const int c = ci / (DMAX / 8), dd = (ci % (DMAX / 8)) * 8;\n"
+    "    const ak_i64 row = (ak_i64)k0 + c;\n"
+    "    if (row < klim && vec && dd < d) {\n"
+    "        D::ld8(p + row * ss + dd, f);\n"
+    "    } else {\n"
+    "#pragma unroll\n"
+    "        for (int e = 0; e < 8; e++) f[e] = (row < klim && dd + e < d) ? D::to(p[row * ss + dd + e]) : 0.0f;\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "template <class D, int DMAX>\n"
+    "AK_INLINE void ak_attn_simt(const typename D::T* AK_RESTRICT q, const typename D::T* AK_RESTRICT k,\n"
+    "                            const typename D::T* AK_RESTRICT v, typename D::T* AK_RESTRICT o, float* AK_RESTRICT lse,\n"
+    "                            int hkv, int group, int sq, int skv, int d, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb,\n"
+    "                            ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh, ak_i64 vss, ak_i64 osb, ak_i64 osh,\n"
+    "                            ak_i64 oss, float scale_log2, int causal, int R, int nsplit, int split_len,\n"
+    "                            float* AK_RESTRICT part, int vec) {\n"
+    "    typedef typename D::T T;\n"
+    "    enum { G = DMAX / 16, E = 16, NG = AK_ATTN_THREADS / G, BK = 4096 / DMAX, LD = DMAX + G,\n"
+    "           CHUNKS = BK * DMAX / 8 / AK_ATTN_THREADS };\n"
+    "    __shared__ float ks[BK * LD];\n"
+    "    __shared__ float vs[BK * LD];\n"
+    "    __shared__ float ml[2 * NG];\n"
+    "\n"
+    "    const int tid = (int)threadIdx.x, lane = tid % G, gi = tid / G;\n"
+    "    const int row = gi % R, slots = NG / R, slot = gi / R;\n"
+    "    const int pair = (int)blockIdx.z, b = pair / hkv, h = pair % hkv;\n"
+    "    const int rows = group * sq;\n"
+    "    const int r0 = (int)blockIdx.x * R;\n"
+    "    const int r = r0 + row;\n"
+    "    const bool valid = r < rows;\n"
+    "    const int g = valid ? r / sq : 0, i = valid ? r % sq : 0;\n"
+    "    const int hq_idx = h * group + g;\n"
+    "    const int diag = skv - sq;  // causal: key j visible to query i when j <= i + diag\n"
+    "\n"
+    "    // keys this block needs: [kbeg, kend)\n"
+    "    int kend = skv;\n"
+    "    if (causal) {\n"
+    "        const int rl = (r0 + R < rows ? r0 + R : rows) - 1;\n"
+    "        const int imax = (r0 / sq != rl / sq) ? sq - 1 : rl % sq;\n"
+    "        const int lim = imax + diag + 1;\n"
+    "        kend = lim < kend ? lim : kend;\n"
+    "    }\n"
+    "    const int kbeg = (int)blockIdx.y * split_len;\n"
+    "    {\n"
+    "        const int se = kbeg + split_len;\n"
+    "        if (se < kend) kend = se;\n"
+    "    }\n"
+    "    const int myend = causal ? (i + diag + 1 < kend ? i + diag + 1 : kend) : kend;  // this row's key limit\n"
+    "\n"
+    "    const T* kp = k + (ak_i64)b * ksb + (ak_i64)h * ksh;\n"
+    "    const T* vp = v + (ak_i64)b * vsb + (ak_i64)h * vsh;\n"
+    "\n"
+    "    float qr[E], acc[E];\n"
+    "    {\n"
+    "        const T* qp = q + (ak_i64)b * qsb + (ak_i64)hq_idx * qsh + (ak_i64)i * qss;\n"
+    "#pragma unroll\n"
+    "        for (int e = 0; e < E; e++) {\n"
+    "            const int dd = lane + G * e;\n"
+    "            qr[e] = (valid && dd < d) ? D::to(qp[dd]) * scale_log2 : 0.0f;\n"
+    "            acc[e] = 0.0f;\n"
+    "        }\n"
+    "    }\n"
+    "    float m = -AK_INF, l = 0.0f;\n"
+    "\n"
+    "    float pk[CHUNKS][8], pv[CHUNKS][8];\n"
+    "    if (kbeg < kend) {\n"
+    "#pragma unroll\n"
+    "        for (int c = 0; c < CHUNKS; c++) {\n"
+    "            ak_attn_ld_chunk<D, DMAX>(kp, kss, kbeg, kend, d, tid + c * AK_ATTN_THREADS, vec != 0, pk[c]);\n"
+    "            ak_attn_ld_chunk<D, DMAX>(vp, vss, kbeg, kend, d, tid + c * AK_ATTN_THREADS, vec != 0, pv[c]);\n"
+    "        }\n"
+    "    }\n"
+    "    for (int k0 = kbeg; k0 < kend; k0 += BK) {\n"
+    "        __syncthreads();  // previous tile fully used\n"
+    "#pragma unroll\n"
+    "        for (int c = 0; c < CHUNKS; c++) {\n"
+    "            const int ci = tid + c * AK_ATTN_THREADS;\n"
+    "            const int cc = ci / (DMAX / 8), dd = (ci % (DMAX / 8)) * 8;\n"
+    "#pragma unroll\n"
+    "            for (int e = 0; e < 8; e++) {\n"
+    "                ks[cc * LD + dd + e] = pk[c][e];\n"
+    "                vs[cc * LD + dd + e] = pv[c][e];\n"
+    "            }\n"
+    "        }\n"
+    "        __syncthreads();\n"
+    "        if (k0 + BK < kend) {  // prefetch the next tile while this one is used\n"
+    "#pragma unroll\n"
+    "            for (int c = 0; c < CHUNKS; c++) {\n"
+    "                ak_attn_ld_chunk<D, DMAX>(kp, kss, k0 + BK, kend, d, tid + c * AK_ATTN_THREADS, vec != 0, pk[c]);\n"
+    "                ak_attn_ld_chunk<D, DMAX>(vp, vss, k0 + BK, kend, d, tid + c * AK_ATTN_THREADS, vec != 0, pv[c]);\n"
+    "            }\n"
+    "        }\n"
+    "        // the group's keys of this tile: c = slot + (t * CH + j) * slots (uniform trip count in a wave)\n"
+    "        const int per = (BK + slots - 1) / slots;\n"
+    "        for (int t = 0; t * AK_ATTN_CH < per; t++) {\n"
+    "            float s[AK_ATTN_CH];\n"
+    "            float mc = -AK_INF;\n"
+    "#pragma unroll\n"
+    "            for (int j = 0; j < AK_ATTN_CH; j++) {\n"
+    "                const int c = slot + (t * AK_ATTN_CH + j) * slots;\n"
+    "                const int cs = c < BK ? c : BK - 1;\n"
+    "                float x = 0.0f;\n"
+    "#pragma unroll\n"
+    "                for (int e = 0; e < E; e++) x += qr[e] * ks[cs * LD + lane + G * e];\n"
+    "#pragma unroll\n"
+    "                for (int off = G / 2; off > 0; off >>= 1) x += ak_shfl_xor(x, off);\n"
+    "                const bool ok = valid && c < BK && k0 + c < myend;\n"
+    "                s[j] = ok ? x : -AK_INF;\n"
+    "                mc = fmaxf(mc, s[j]);\n"
+    "            }\n"
+    "            const float mn = fmaxf(m, mc);\n"
+    "            if (mn != -AK_INF) {  // else nothing visible yet\n"
+    "                const float alpha = ak_exp2(m - mn);  // m = -inf: 0\n"
+    "                l *= alpha;\n"
+    "#pragma unroll\n"
+    "                for (int e = 0; e < E; e++) acc[e] *= alpha;\n"
+    "#pragma unroll\n"
+    "                for (int j = 0; j < AK_ATTN_CH; j++) {\n"
+    "                    const float p = ak_exp2(s[j] - mn);  // -inf: 0\n"
+    "                    if (p != 0.0f) {\n"
+    "                        const int c = slot + (t * AK_ATTN_CH + j) * slots;\n"
+    "                        l += p;\n"
+    "#pragma unroll\n"
+    "                        for (int e = 0; e < E; e++) acc[e] += p * vs[c * LD + lane + G * e];\n"
+    "                    }\n"
+    "                }\n"
+    "                m = mn;\n"
+    "            }\n"
+    "        }\n"
+    "    }\n"
+    "\n"
+    "    if (slots > 1) {  // merge the slots of each row (shared memory of the tiles is free now)\n"
+    "        float* so = ks;  // [NG][DMAX] partial outputs\n"
+    "        __syncthreads();\n"
+    "#pragma unroll\n"
+    "        for (int e = 0; e < E; e++) so[gi * DMAX + lane + G * e] = acc[e];\n"
+    "        if (lane == 0) { ml[2 * gi] = m; ml[2 * gi + 1] = l; }\n"
+    "        __syncthreads();\n"
+    "        if (slot == 0) {\n"
+    "            float M = -AK_INF;\n"
+    "            for (int sl = 0; sl < slots; sl++) M = fmaxf(M, ml[2 * (row + sl * R)]);\n"
+    "            float L = 0.0f;\n"
+    "#pragma unroll\n"
+    "            for (int e = 0; e < E; e++) acc[e] = 0.0f;\n"
+    "            if (M != -AK_INF) {\n"
+    "                for (int sl = 0; sl < slots; sl++) {\n"
+    "                    const int gs = row + sl * R;\n"
+    "                    const float w = ak_exp2(ml[2 * gs] - M);\n"
+    "                    L += w * ml[2 * gs + 1];\n"
+    "#pragma unroll\n"
+    "                    for (int e = 0; e < E; e++) acc[e] += w * so[gs * DMAX + lane + G * e];\n"
+    "                }\n"
+    "            }\n"
+    "            m = M;\n"
+    "            l = L;\n"
+    "        }\n"
+    "    }\n"
+    "    if (slot != 0 || !valid) return;\n"
+    "\n"
+    "    const float inv = l > 0.0f ? 1.0f / l : 0.0f;\n"
+    "    const float lse2 = l > 0.0f ? m + log2f(l) : -AK_INF;  // base 2\n"
+    "    const ak_i64 grow = ((ak_i64)b * hkv * group + hq_idx) * sq + i;  // (b * hq + hq_idx) * sq + i\n"
+    "    if (nsplit > 1) {\n"
+    "        float* po = part + (grow * nsplit + blockIdx.y) * DMAX;\n"
+    "#pragma unroll\n"
+    "        for (int e = 0; e < E; e++) po[lane + G * e] = acc[e] * inv;\n"
+    "        if (lane == 0) {\n"
+    "            const ak_i64 rows_all = (ak_i64)gridDim.z * group * sq;  // batch * hq * sq\n"
+    "            part[rows_all * nsplit * DMAX + grow * nsplit + blockIdx.y] = lse2;\n"
+    "        }\n"
+    "        return;\n"
+    "    }\n"
+    "    T* op = o + (ak_i64)b * osb + (ak_i64)hq_idx * osh + (ak_i64)i * oss;\n"
+    "#pragma unroll\n"
+    "    for (int e = 0; e < E; e++) {\n"
+    "        const int dd = lane + G * e;\n"
+    "        if (dd < d) op[dd] = D::from(acc[e] * inv);\n"
+    "    }\n"
+    "    if (lse && lane == 0) lse[grow] = lse2 * AK_LN2;\n"
+    "}\n"
+    "\n"
+    "#define AK_ATTN_SIMT(DMAX, DT, D)                                                                                    \\\n"
+    "    AK_KERNEL void __launch_bounds__(AK_ATTN_THREADS) ak_attn_simt##DMAX##_##DT(                                    \\\n"
+    "        const D::T* q, const D::T* k, const D::T* v, D::T* o, float* lse, int hkv, int group, int sq, int skv,     \\\n"
+    "        int d, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb, ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh,      \\\n"
+    "        ak_i64 vss, ak_i64 osb, ak_i64 osh, ak_i64 oss, float scale_log2, int causal, int R, int nsplit,           \\\n"
+    "        int split_len, float* part, int vec) {                                                                       \\\n"
+    "        ak_attn_simt<D, DMAX>(q, k, v, o, lse, hkv, group, sq, skv, d, qsb, qsh, qss, ksb, ksh, kss, vsb, vsh, vss, \\\n"
+    "                              osb, osh, oss, scale_log2, causal, R, nsplit, split_len, part, vec);                  \\\n"
+    "    }\n"
+    "AK_ATTN_SIMT(32, f32, ak_f32_t)\n"
+    "AK_ATTN_SIMT(32, f16, ak_f16_t)\n"
+    "AK_ATTN_SIMT(32, bf16, ak_bf16_t)\n"
+    "AK_ATTN_SIMT(64, f32, ak_f32_t)\n"
+    "AK_ATTN_SIMT(64, f16, ak_f16_t)\n"
+    "AK_ATTN_SIMT(64, bf16, ak_bf16_t)\n"
+    "AK_ATTN_SIMT(128, f32, ak_f32_t)\n"
+    "AK_ATTN_SIMT(128, f16, ak_f16_t)\n"
+    "AK_ATTN_SIMT(128, bf16, ak_bf16_t)\n"
+    "AK_ATTN_SIMT(256, f32, ak_f32_t)\n"
+    "AK_ATTN_SIMT(256, f16, ak_f16_t)\n"
+    "AK_ATTN_SIMT(256, bf16, ak_bf16_t)\n"
+    "\n"
+    "// Merge the nsplit partial results of each row (one wave per row): weights\n"
+    "// w_s = 2^(lse_s - max), O = sum w_s o_s / sum w_s, lse = log(sum 2^lse_s).\n"
+    "// part: [rows][nsplit][dmax] outputs, then [rows][nsplit] base-2 lse; rows =\n"
+    "// batch * hq * sq, row = (b * hq + h) * sq + i. A row whose splits are all\n"
+    "// empty (-inf) gets O = 0 and lse = -inf.\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_attn_combine(const float* AK_RESTRICT part, int nsplit, int dmax, ak_i64 rows, int hq, int sq,\n"
+    "                               int d, typename D::T* AK_RESTRICT o, ak_i64 osb, ak_i64 osh, ak_i64 oss,\n"
+    "                               float* AK_RESTRICT lse) {\n"
+    "    const ak_i64 row = (ak_i64)blockIdx.x * (blockDim.x / AK_WAVE) + ak_wave_id();\n"
+    "    if (row >= rows) return;  // whole waves leave together\n"
+    "    const int lane = ak_lane();\n"
+    "    const float* pl = part + rows * nsplit * dmax + row * nsplit;\n"
+    "    float M = -AK_INF;\n"
+    "    for (int s = lane; s < nsplit; s += AK_WAVE) M = fmaxf(M, pl[s]);\n"
+    "    M = ak_warp_max(M);\n"
+    "    float W = 0.0f;\n"
+    "    if (M != -AK_INF)\n"
+    "        for (int s = lane; s < nsplit; s += AK_WAVE) W += ak_exp2(pl[s] - M);\n"
+    "    W = ak_warp_sum(W);\n"
+    "    const float inv = W > 0.0f ? 1.0f / W : 0.0f;\n"
+    "    const int i = (int)(row % sq);\n"
+    "    const ak_i64 bh = row / sq;\n"
+    "    const int b = (int)(bh / hq), h = (int)(bh % hq);\n"
+    "    typename D::T* op = o + (ak_i64)b * osb + (ak_i64)h * osh + (ak_i64)i * oss;\n"
+    "    const float* po = part + row * nsplit * dmax;\n"
+    "    for (int dd = lane; dd < d; dd += AK_WAVE) {\n"
+    "        float x = 0.0f;\n"
+    "        if (M != -AK_INF)\n"
+    "            for (int s = 0; s < nsplit; s++) {\n"
+    "                const float w = ak_exp2(pl[s] - M);\n"
+    "                if (w != 0.0f) x += w * po[(ak_i64)s * dmax + dd];\n"
+    "            }\n"
+    "        op[dd] = D::from(x * inv);\n"
+    "    }\n"
+    "    if (lse && lane == 0) lse[row] = W > 0.0f ? (M + log2f(W)) * AK_LN2 : -AK_INF;\n"
+    "}\n"
+    "\n"
+    "#define AK_ATTN_COMBINE(DT, D)                                                                                      \\\n"
+    "    AK_KERNEL void ak_attn_combine_##DT(const float* part, int nsplit, int dmax, ak_i64 rows, int hq, int sq, int d, \\\n"
+    "                                        D::T* o, ak_i64 osb, ak_i64 osh, ak_i64 oss, float* lse) {                  \\\n"
+    "        ak_attn_combine<D>(part, nsplit, dmax, rows, hq, sq, d, o, osb, osh, oss, lse);                            \\\n"
+    "    }\n"
+    "AK_ATTN_COMBINE(f32, ak_f32_t)\n"
+    "AK_ATTN_COMBINE(f16, ak_f16_t)\n"
+    "AK_ATTN_COMBINE(bf16, ak_bf16_t)\n"
+    ;
+
+/* kernels/attention_mma.hip */
+static const char _ak_src_attention_mma[] =
+    "// kernels/attention_mma.hip - fused attention forward on the matrix units\n"
+    "// (flash-attention 2 structure), head_dim 64 and 128, f16 / bf16 inputs,\n"
+    "// fp32 accumulation and softmax. Host wrapper: ak_attention in amdkit.h\n"
+    "// (>>impl:ops-attention), which picks this family where the arch has\n"
+    "// matrix instructions and matrix_cores is not off, and the SIMT family of\n"
+    "// kernels/attention.hip otherwise.\n"
+    "//\n"
+    "// Work layout (the same as the SIMT kernels, so the host code and the\n"
+    "// split-combine kernel are shared): the rows of one (batch, kv head) pair\n"
+    "// are its GQA group's query heads one after another (row r = g * seq_q + i),\n"
+    "// blockIdx.x picks 16 * WM consecutive rows, blockIdx.y the split of seq_kv\n"
+    "// (flash-decoding; part / lse partials as in attention.hip), blockIdx.z the\n"
+    "// pair. Packing a GQA group into the rows lets one 16-row tile hold all\n"
+    "// query heads of a decode step, so K and V are read once per group.\n"
+    "//\n"
+    "// Block: WM x WN warps. Warp (wm, wn) owns rows 16 wm .. 16 wm + 15 of the\n"
+    "// block and keys wn * BK / WN .. of every K / V tile (WN > 1 for decode,\n"
+    "// where a block has one row tile: the warps split each tile's keys and are\n"
+    "// merged through shared memory at the end). K / V tiles of BK = 64 keys go\n"
+    "// through shared memory (rows padded by 16 bytes against bank conflicts),\n"
+    "// double-buffered.\n"
+    "//\n"
+    "// NVIDIA (sm_80+, mma.sync m16n8k16 via the prelude's ak_mma layer): tiles\n"
+    "// are copied with cp.async (zero-filled past the end), Q fragments stay in\n"
+    "// registers (ldmatrix), S = Q K^T on the tensor cores, the online softmax on\n"
+    "// the S accumulators, P is converted in registers to the A fragments of\n"
+    "// O += P V (the m16n8 C layout of two n-tiles is the m16k16 A layout), V\n"
+    "// fragments through ldmatrix.trans.\n"
+    "//\n"
+    "// kernels: ak_attn_mma64_f16 ak_attn_mma64_bf16 ak_attn_mma128_f16 ak_attn_mma128_bf16 ak_attn_mmadec64_f16 ak_attn_mmadec64_bf16 ak_attn_mmadec128_f16 ak_attn_mmadec128_bf16\n"
+    "\n"
+    "#define AK_AMMA_BK 64\n"
+    "\n"
+    "#if defined(AK_MMA_SYNC)\n"
+    "AK_INLINE void ak_cp_async16(void* smem, const void* gmem, bool full) {\n"
+    "    const ak_u32 s = ak_smem_addr(smem);\n"
+    "    const int n = full ? 16 : 0;  // 0: write 16 zero bytes\n"
+    "    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\" ::\"r\"(s), \"l\"(gmem), \"r\"(n));\n"
+    "}\n"
+    "AK_INLINE void ak_cp_async_commit(void) { asm volatile(\"cp.async.commit_group;\"); }\n"
+    "template <int N>\n"
+    "AK_INLINE void ak_cp_async_wait(void) { asm volatile(\"cp.async.wait_group %0;\" ::\"n\"(N)); }\n"
+    "\n"
+    "// two fp32 -> one 32-bit register of two 16-bit values (lo in the low half)\n"
+    "template <class D> AK_INLINE ak_u32 ak_pack2f(float lo, float hi);\n"
+    "template <> AK_INLINE ak_u32 ak_pack2f<ak_f16_t>(float lo, float hi) {\n"
+    "    ak_u32 r;\n"
+    "    asm(\"cvt.rn.f16x2.f32 %0, %1, %2;\" : \"=r\"(r) : \"f\"(hi), \"f\"(lo));\n"
+    "    return r;\n"
+    "}\n"
+    "template <> AK_INLINE ak_u32 ak_pack2f<ak_bf16_t>(float lo, float hi) {\n"
+    "    ak_u32 r;\n"
+    "    asm(\"cvt.rn.bf16x2.f32 %0, %1, %2;\" : \"=r\"(r) : \"f\"(hi), \"f\"(lo));\n"
+    "    return r;\n"
+    "}\n"
+    "\n"
+    "// B fragments of two n8 column blocks (n0..n0+7, n0+8..n0+15) for k = k0..k0+15\n"
+    "// from a row-major [k][n] shared tile (V stored [key][d]): ldmatrix.trans.\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_ldsm_b2_trans(typename ak_mma<D>::B& b0, typename ak_mma<D>::B& b1, const typename D::T* s, int ld) {\n"
+    "    const int l = ak_lane();\n"
+    "    const ak_u32 p = ak_smem_addr(s + ((l % 8) + 8 * ((l / 8) % 2)) * ld + 8 * (l / 16));\n"
+    "    asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\"\n"
+    "                 : \"=r\"(b0.r[0]), \"=r\"(b0.r[1]), \"=r\"(b1.r[0]), \"=r\"(b1.r[1])\n"
+    "                 : \"r\"(p));\n"
+    "}\n"
+    "\n"
+    "template <class D, int HD, int WM, int WN>\n"
+    "AK_INLINE void ak_attn_mma(const typename D::T* AK_RESTRICT q, const typename D::T* AK_RESTRICT k,\n"
+    "                           const typename D::T* AK_RESTRICT v, typename D::T* AK_RESTRICT o, float* AK_RESTRICT lse,\n"
+    "                           int hkv, int group, int sq, int skv, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb,\n"
+    "                           ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh, ak_i64 vss, ak_i64 osb, ak_i64 osh,\n"
+    "                           ak_i64 oss, float scale_log2, int causal, int nsplit, int split_len,\n"
+    "                           float* AK_RESTRICT part) {\n"
+    "    typedef typename D::T T;\n"
+    "    typedef ak_mma<D> MM;\n"
+    "    enum {\n"
+    "        BK = AK_AMMA_BK, LD = HD + 8, BQ = 16 * WM, NT = 32 * WM * WN, KW = BK / WN,  // keys per warp per tile\n"
+    "        NTS = KW / 8,                                                               // S n-tiles per warp\n"
+    "        NTO = HD / 8,                                                               // O n-tiles\n"
+    "        KQ = HD / 16,                                                               // k-steps of Q K^T\n"
+    "        CH = HD / 8                                                                 // 16-byte chunks per row\n"
+    "    };\n"
+    "    extern __shared__ __align__(16) unsigned char ak_smem_raw[];\n"
+    "    T* qs = (T*)ak_smem_raw;           // [BQ][LD]\n"
+    "    T* ks = qs + BQ * LD;              // [2][BK][LD]\n"
+    "    T* vs = ks + 2 * BK * LD;          // [2][BK][LD]\n"
+    "\n"
+    "    const int tid = (int)threadIdx.x, lane = tid % 32, warp = tid / 32;\n"
+    "    const int wm = warp % WM, wn = warp / WM;\n"
+    "    const int pair = (int)blockIdx.z, b = pair / hkv, h = pair % hkv;\n"
+    "    const int rows = group * sq;\n"
+    "    const int r0 = (int)blockIdx.x * BQ;\n"
+    "    const int diag = skv - sq;\n"
+    "\n"
+    "    // key range of this block (causal: up to the last row's limit) and split\n"
+    "    int kend = skv, kmask = skv;  // tiles from kmask on need the per-element mask\n"
+    "    if (causal) {\n"
+    "        const int rl = (r0 + BQ < rows ? r0 + BQ : rows) - 1;\n"
+    "        const bool span = r0 / sq != rl / sq;\n"
+    "        const int imax = span ? sq - 1 : rl % sq, imin = span ? 0 : r0 % sq;\n"
+    "        if (imax + diag + 1 < kend) kend = imax + diag + 1;\n"
+    "        kmask = imin + diag + 1;\n"
+    "    }\n"
+    "    const int kbeg = (int)blockIdx.y * split_len;\n"
+    "    if (kbeg + split_len < kend) kend = kbeg + split_len;\n"
+    "    if (kend < kmask) kmask = kend;\n"
+    "\n"
+    "    const T* kp = k + (ak_i64)b * ksb + (ak_i64)h * ksh;\n"
+    "    const T* vp = v + (ak_i64)b * vsb + (ak_i64)h * vsh;\n"
+    "\n"
+    "    // Q tile -> shared (zero rows past the end)\n"
+    "    for (int c = tid; c < BQ * CH; c += NT) {\n"
+    "        const int rr = c / CH, cc = c % CH, r = r0 + rr;\n"
+    "        const bool ok = r < rows;\n"
+    "        const int g = ok ? r / sq : 0, i = ok ? r % sq : 0;\n"
+    "        const T* src = q + (ak_i64)b * qsb + (ak_i64)(h * group + g) * qsh + (ak_i64)i * qss + cc * 8;\n"
+    "        ak_cp_async16(qs + rr * LD + cc * 8, ok ? src : q, ok);\n"
+    "    }\n"
+    "    auto load_kv = [&](int stage, int k0) {\n"
+    "        T* kd = ks + stage * BK * LD;\n"
+    "        T* vd = vs + stage * BK * LD;\n"
+    "        for (int c = tid; c < BK * CH; c += NT) {\n"
+    "            const int rr = c / CH, cc = c % CH, j = k0 + rr;\n"
+    "            const bool ok = j < kend;\n"
+    "            ak_cp_async16(kd + rr * LD + cc * 8, ok ? kp + (ak_i64)j * kss + cc * 8 : kp, ok);\n"
+    "            ak_cp_async16(vd + rr * LD + cc * 8, ok ? vp + (ak_i64)j * vss + cc * 8 : vp, ok);\n"
+    "        }\n"
+    "    };\n"
+    "    const int ntiles = kend > kbeg ? (kend - kbeg + BK - 1) / BK : 0;\n"
+    "    if (ntiles > 0) load_kv(0, kbeg);\n"
+    "    ak_cp_async_commit();\n"
+    "\n"
+    "    // per-lane state: rows g = lane / 4 (e = 0, 1) and g + 8 (e = 2, 3) of the warp's 16\n"
+    "    const int lr0 = r0 + wm * 16 + lane / 4, lr1 = lr0 + 8;\n"
+    "    int lim0 = -1, lim1 = -1;  // last visible key of each row (-1: none; rows past the end see none)\n"
+    "    if (lr0 < rows) lim0 = causal ? (lr0 % sq) + diag : skv - 1;\n"
+    "    if (lr1 < rows) lim1 = causal ? (lr1 % sq) + diag : skv - 1;\n"
+    "    float m0 = -AK_INF, m1 = -AK_INF, l0 = 0.0f, l1 = 0.0f;\n"
+    "    typename MM::C acc[NTO];\n"
+    "#pragma unroll\n"
+    "    for (int n = 0; n < NTO; n++) MM::zero(acc[n]);\n"
+    "    typename MM::A qf[KQ];\n"
+    "\n"
+    "    for (int t = 0; t < ntiles; t++) {\n"
+    "        const int k0 = kbeg + t * BK, st = t & 1;\n"
+    "        if (t + 1 < ntiles) load_kv(st ^ 1, k0 + BK);\n"
+    "        ak_cp_async_commit();\n"
+    "        ak_cp_async_wait<1>();\n"
+    "        __syncthreads();\n"
+    "        if (t == 0) {\n"
+    "#pragma unroll\n"
+    "            for (int kk = 0; kk < KQ; kk++) MM::load_a_ldsm(qf[kk], qs + (wm * 16) * LD + kk * 16, LD);\n"
+    "        }\n"
+    "        const T* kt = ks + st * BK * LD + (wn * KW) * LD;\n"
+    "        const T* vt = vs + st * BK * LD + (wn * KW) * LD;\n"
+    "        // S = Q K^T for this warp's KW keys\n"
+    "        typename MM::C s[NTS];\n"
+    "#pragma unroll\n"
+    "        for (int n = 0; n < NTS; n++) MM::zero(s[n]);\n"
+    "#pragma unroll\n"
+    "        for (int kk = 0; kk < KQ; kk++) {\n"
+    "#pragma unroll\n"
+    "            for (int n = 0; n < NTS; n += 2) {\n"
+    "                typename MM::B b0, b1;\n"
+    "                MM::load_b2_ldsm(b0, b1, kt + (n * 8) * LD + kk * 16, LD);\n"
+    "                MM::mma(s[n], qf[kk], b0);\n"
+    "                MM::mma(s[n + 1], qf[kk], b1);\n"
+    "            }\n"
+    "        }\n"
+    "        // scale, mask, online softmax (rows lr0: v[0..1], lr1: v[2..3])\n"
+    "        const int kw0 = k0 + wn * KW;\n"
+    "        const bool need_mask = k0 + BK > kmask;\n"
+    "        float mx0 = -AK_INF, mx1 = -AK_INF;\n"
+    "#pragma unroll\n"
+    "        for (int n = 0; n < NTS; n++) {\n"
+    "#pragma unroll\n"
+    "            for (int e = 0; e < 4; e++) {\n"
+    "                float x = s[n].v[e] * scale_log2;\n"
+    "                if (need_mask) {\n"
+    "                    const int j = kw0 + n * 8 + 2 * (lane % 4) + (e & 1);\n"
+    "                    const int lim = e < 2 ? lim0 : lim1;\n"
+    "                    if (j > lim || j >= kend) x = -AK_INF;\n"
+    "                }\n"
+    "                s[n].v[e] = x;\n"
+    "            }\n"
+    "            mx0 = fmaxf(mx0, fmaxf(s[n].v[0], s[n].v[1]));\n"
+    "            mx1 = fmaxf(mx1, fmaxf(s[n].v[2], s[n].v[3]));\n"
+    "        }\n"
+    "        mx0 = fmaxf(mx0, ak_shfl_xor(mx0, 1));\n"
+    "        mx0 = fmaxf(mx0, ak_shfl_xor(mx0, 2));\n"
+    "        mx1 = fmaxf(mx1, ak_shfl_xor(mx1, 1));\n"
+    "        mx1 = fmaxf(mx1, ak_shfl_xor(mx1, 2));\n"
+    "        const float mn0 = fmaxf(m0, mx0), mn1 = fmaxf(m1, mx1);\n"
+    "        const float base0 = mn0 == -AK_INF ? 0.0f : mn0, base1 = mn1 == -AK_INF ? 0.0f : mn1;\n"
+    "        const float al0 = ak_exp2(m0 - base0), al1 = ak_exp2(m1 - base1);\n"
+    "        m0 = mn0;\n"
+    "        m1 = mn1;\n"
+    "        float ps0 = 0.0f, ps1 = 0.0f;\n"
+    "#pragma unroll\n"
+    "        for (int n = 0; n < NTS; n++) {\n"
+    "            s[n].v[0] = ak_exp2(s[n].v[0] - base0);\n"
+    "            s[n].v[1] = ak_exp2(s[n].v[1] - base0);\n"
+    "            s[n].v[2] = ak_exp2(s[n].v[2] - base1);\n"
+    "            s[n].v[3] = ak_exp2(s[n].v[3] - base1);\n"
+    "            ps0 += s[n].v[0] + s[n].v[1];\n"
+    "            ps1 += s[n].v[2] + s[n].v[3];\n"
+    "        }\n"
+    "        l0 = l0 * al0 + ps0;  // lane-partial sums, reduced over the 4 lanes of a row at the end\n"
+    "        l1 = l1 * al1 + ps1;\n"
+    "#pragma unroll\n"
+    "        for (int n = 0; n < NTO; n++) {\n"
+    "            acc[n].v[0] *= al0; acc[n].v[1] *= al0;\n"
+    "            acc[n].v[2] *= al1; acc[n].v[3] *= al1;\n"
+    "        }\n"
+    "        // O += P V: P (16 x KW) from the S accumulators, 16 keys per k-step\n"
+    "#pragma unroll\n"
+    "        for (int kk = 0; kk < KW / 16; kk++) {\n"
+    "            typename MM::A pa;\n"
+    "            pa.r[0] = ak_pack2f<D>(s[2 * kk].v[0], s[2 * kk].v[1]);\n"
+    "            pa.r[1] = ak_pack2f<D>(s[2 * kk].v[2], s[2 * kk].v[3]);\n"
+    "            pa.r[2] = ak_pack2f<D>(s[2 * kk + 1].v[0], s[2 * kk + 1].v[1]);\n"
+    "            pa.r[3] = ak_pack2f<D>(s[2 * kk + 1].v[2], s[2 * kk + 1].v[3]);\n"
+    "#pragma unroll\n"
+    "            for (int n = 0; n < NTO; n += 2) {\n"
+    "                typename MM::B b0, b1;\n"
+    "                ak_ldsm_b2_trans<D>(b0, b1, vt + (kk * 16) * LD + n * 8, LD);\n"
+    "                MM::mma(acc[n], pa, b0);\n"
+    "                MM::mma(acc[n + 1], pa, b1);\n"
+    "            }\n"
+    "        }\n"
+    "        __syncthreads();  // this stage is overwritten by the next iteration's copy\n"
+    "    }\n"
+    "    ak_cp_async_wait<0>();\n"
+    "    l0 += ak_shfl_xor(l0, 1);\n"
+    "    l0 += ak_shfl_xor(l0, 2);\n"
+    "    l1 += ak_shfl_xor(l1, 1);\n"
+    "    l1 += ak_shfl_xor(l1, 2);\n"
+    "\n"
+    "    if (WN > 1) {  // merge the key slots of each row tile through shared memory (tiles are free now)\n"
+    "        float* so = (float*)(void*)ks;         // [WN][16][HD + 4] outputs\n"
+    "        float* sml = so + WN * 16 * (HD + 4);  // [WN][16][2] (m, l)\n"
+    "        __syncthreads();\n"
+    "        const int g = lane / 4, c0 = 2 * (lane % 4);\n"
+    "#pragma unroll\n"
+    "        for (int n = 0; n < NTO; n++) {\n"
+    "            float* p0 = so + (wn * 16 + g) * (HD + 4) + n * 8 + c0;\n"
+    "            float* p1 = p0 + 8 * (HD + 4);\n"
+    "            p0[0] = acc[n].v[0]; p0[1] = acc[n].v[1];\n"
+    "            p1[0] = acc[n].v[2]; p1[1] = acc[n].v[3];\n"
+    "        }\n"
+    "        if (lane % 4 == 0) {\n"
+    "            sml[(wn * 16 + g) * 2] = m0; sml[(wn * 16 + g) * 2 + 1] = l0;\n"
+    "            sml[(wn * 16 + g + 8) * 2] = m1; sml[(wn * 16 + g + 8) * 2 + 1] = l1;\n"
+    "        }\n"
+    "        __syncthreads();\n"
+    "        if (wn != 0) return;\n"
+    "        float M0 = -AK_INF, M1 = -AK_INF;\n"
+    "        for (int w = 0; w < WN; w++) {\n"
+    "            M0 = fmaxf(M0, sml[(w * 16 + g) * 2]);\n"
+    "            M1 = fmaxf(M1, sml[(w * 16 + g + 8) * 2]);\n"
+    "        }\n"
+    "        const float B0 = M0 == -AK_INF ? 0.0f : M0, B1 = M1 == -AK_INF ? 0.0f : M1;\n"
+    "        float L0 = 0.0f, L1 = 0.0f;\n"
+    "#pragma unroll\n"
+    "        for (int n = 0; n < NTO; n++) MM::zero(acc[n]);\n"
+    "        for (int w = 0; w < WN; w++) {\n"
+    "            const float w0 = ak_exp2(sml[(w * 16 + g) * 2] - B0), w1 = ak_exp2(sml[(w * 16 + g + 8) * 2] - B1);\n"
+    "            L0 += w0 * sml[(w * 16 + g) * 2 + 1];\n"
+    "            L1 += w1 * sml[(w * 16 + g + 8) * 2 + 1];\n"
+    "#pragma unroll\n"
+    "            for (int n = 0; n < NTO; n++) {\n"
+    "                const float* p0 = so + (w * 16 + g) * (HD + 4) + n * 8 + c0;\n"
+    "                const float* p1 = p0 + 8 * (HD + 4);\n"
+    "                acc[n].v[0] += w0 * p0[0]; acc[n].v[1] += w0 * p0[1];\n"
+    "                acc[n].v[2] += w1 * p1[0]; acc[n].v[3] += w1 * p1[1];\n"
+    "            }\n"
+    "        }\n"
+    "        m0 = M0; m1 = M1; l0 = L0; l1 = L1;\n"
+    "    }\n"
+    "\n"
+    "    // write: rows lr0 / lr1, columns n * 8 + 2 (lane % 4) + {0, 1}\n"
+    "    const float inv0 = l0 > 0.0f ? 1.0f / l0 : 0.0f, inv1 = l1 > 0.0f ? 1.0f / l1 : 0.0f;\n"
+    "    const float lse0 = l0 > 0.0f ? m0 + log2f(l0) : -AK_INF, lse1 = l1 > 0.0f ? m1 + log2f(l1) : -AK_INF;\n"
+    "    const ak_i64 rows_all = (ak_i64)gridDim.z * rows;  // batch * hq * sq\n"
+    "#pragma unroll\n"
+    "    for (int half = 0; half < 2; half++) {\n"
+    "        const int r = half ? lr1 : lr0;\n"
+    "        if (r >= rows) continue;\n"
+    "        const int g = r / sq, i = r % sq, hq_idx = h * group + g;\n"
+    "        const float inv = half ? inv1 : inv0, ls = half ? lse1 : lse0;\n"
+    "        const ak_i64 grow = ((ak_i64)b * hkv * group + hq_idx) * sq + i;\n"
+    "        const int c0 = 2 * (lane % 4);\n"
+    "        if (nsplit > 1) {\n"
+    "            float* po = part + (grow * nsplit + blockIdx.y) * HD;\n"
+    "#pragma unroll\n"
+    "            for (int n = 0; n < NTO; n++) {\n"
+    "                po[n * 8 + c0] = acc[n].v[2 * half] * inv;\n"
+    "                po[n * 8 + c0 + 1] = acc[n].v[2 * half + 1] * inv;\n"
+    "            }\n"
+    "            if (lane % 4 == 0) part[rows_all * nsplit * HD + grow * nsplit + blockIdx.y] = ls;\n"
+    "        } else {\n"
+    "            T* op = o + (ak_i64)b * osb + (ak_i64)hq_idx * osh + (ak_i64)i * oss;\n"
+    "#pragma unroll\n"
+    "            for (int n = 0; n < NTO; n++)\n"
+    "                *(ak_u32*)(op + n * 8 + c0) = ak_pack2f<D>(acc[n].v[2 * half] * inv, acc[n].v[2 * half + 1] * inv);\n"
+    "            if (lse && lane % 4 == 0) lse[grow] = ls * AK_LN2;\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "#define AK_AMMA_BODY(D, HD, WM, WN)                                                                              \\\n"
+    "    ak_attn_mma<D, HD, WM, WN>(q, k, v, o, lse, hkv, group, sq, skv, qsb, qsh, qss, ksb, ksh, kss, vsb, vsh, vss, \\\n"
+    "                               osb, osh, oss, scale_log2, causal, nsplit, split_len, part)\n"
+    "#else\n"
+    "// Targets without the instruction this family is written for: the kernels\n"
+    "// exist (one source for every target) but do nothing, and the host never\n"
+    "// launches them there (it runs the SIMT family instead).\n"
+    "#define AK_AMMA_BODY(D, HD, WM, WN) \\\n"
+    "    do {                            \\\n"
+    "    } while (0)\n"
+    "#endif\n"
+    "\n"
+    "// Same argument list as the SIMT kernels (d and R unused: head_dim == HD, rows per block fixed).\n"
+    "#define AK_AMMA(NAME, HD, WM, WN, DT, D)                                                                         \\\n"
+    "    AK_KERNEL void __launch_bounds__(32 * WM * WN) NAME##HD##_##DT(                                             \\\n"
+    "        const D::T* q, const D::T* k, const D::T* v, D::T* o, float* lse, int hkv, int group, int sq, int skv,  \\\n"
+    "        int d, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb, ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh,   \\\n"
+    "        ak_i64 vss, ak_i64 osb, ak_i64 osh, ak_i64 oss, float scale_log2, int causal, int R, int nsplit,        \\\n"
+    "        int split_len, float* part, int vec) {                                                                    \\\n"
+    "        (void)d; (void)R; (void)vec;                                                                              \\\n"
+    "        AK_AMMA_BODY(D, HD, WM, WN);                                                                              \\\n"
+    "    }\n"
+    "AK_AMMA(ak_attn_mma, 64, 4, 1, f16, ak_f16_t)\n"
+    "AK_AMMA(ak_attn_mma, 64, 4, 1, bf16, ak_bf16_t)\n"
+    "AK_AMMA(ak_attn_mma, 128, 4, 1, f16, ak_f16_t)\n"
+    "AK_AMMA(ak_attn_mma, 128, 4, 1, bf16, ak_bf16_t)\n"
+    "AK_AMMA(ak_attn_mmadec, 64, 1, 4, f16, ak_f16_t)\n"
+    "AK_AMMA(ak_attn_mmadec, 64, 1, 4, bf16, ak_bf16_t)\n"
+    "AK_AMMA(ak_attn_mmadec, 128, 1, 4, f16, ak_f16_t)\n"
+    "AK_AMMA(ak_attn_mmadec, 128, 1, 4, bf16, ak_bf16_t)\n"
+    ;
+
 /* kernels/cast.hip */
 static const char _ak_src_cast[] =
     "/* kernels/cast.hip: dtype conversion between f32, f16 and bf16 (all six\n"
@@ -3492,6 +4187,10 @@ static const char _ak_src_xent[] =
 static const struct { const char* family; const char* source; const char* kernels; } _ak_embedded[] = {
     { "activation", _ak_src_activation,
       "ak_unary_f32 ak_unary_f16 ak_unary_bf16" },
+    { "attention", _ak_src_attention,
+      "ak_attn_combine_f32 ak_attn_combine_f16 ak_attn_combine_bf16 ak_attn_simt32_f32 ak_attn_simt32_f16 ak_attn_simt32_bf16 ak_attn_simt64_f32 ak_attn_simt64_f16 ak_attn_simt64_bf16 ak_attn_simt128_f32 ak_attn_simt128_f16 ak_attn_simt128_bf16 ak_attn_simt256_f32 ak_attn_simt256_f16 ak_attn_simt256_bf16" },
+    { "attention_mma", _ak_src_attention_mma,
+      "ak_attn_mma64_f16 ak_attn_mma64_bf16 ak_attn_mma128_f16 ak_attn_mma128_bf16 ak_attn_mmadec64_f16 ak_attn_mmadec64_bf16 ak_attn_mmadec128_f16 ak_attn_mmadec128_bf16" },
     { "cast", _ak_src_cast,
       "ak_cast_f32_f16 ak_cast_f32_bf16 ak_cast_f16_f32 ak_cast_f16_bf16 ak_cast_bf16_f32 ak_cast_bf16_f16 ak_copy_f32 ak_copy_f16 ak_copy_bf16" },
     { "elementwise", _ak_src_elementwise,
@@ -10919,6 +11618,451 @@ AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
     }
     if (ws) ak_free(ctx, ws);
     return r;
+}
+
+/* ==========================================================================
+ * >>impl:ops-attention  ak_attention: argument checks, path choice (SIMT /
+ * split + combine), launches, and the CPU reference. Kernels:
+ * kernels/attention.hip (its top comment explains the layout of the work).
+ * ========================================================================== */
+
+#define _AK_AT_MAX_SPLITS 128   /* cap of num_splits (and of the automatic choice) */
+#define _AK_AT_THREADS 256u     /* block of the SIMT kernel (AK_ATTN_THREADS) */
+#define _AK_AT_MAX_GRIDZ 65535u /* grid.z limit (CUDA): batch x heads_kv per launch */
+
+AKDEF const char* ak_attention_layout_name(ak_attention_layout layout) {
+    static const char* n[] = { "bhsd", "bshd", "strided" };
+    if ((int)layout < 0 || (int)layout >= (int)AK_ATTN_LAYOUT_COUNT) return "?";
+    return n[layout];
+}
+
+/* Element strides (batch, head, seq) of one tensor of `heads` x `seq` rows. */
+static void _ak_at_strides(const ak_attention_args* a, const int64_t* given, size_t heads, size_t seq,
+                           int64_t st[3]) {
+    int64_t d = (int64_t)a->head_dim, H = (int64_t)heads, S = (int64_t)seq;
+    if (a->layout == AK_ATTN_BHSD) { st[0] = H * S * d; st[1] = S * d; st[2] = d; }
+    else if (a->layout == AK_ATTN_BSHD) { st[0] = S * H * d; st[1] = d; st[2] = H * d; }
+    else { st[0] = given[0]; st[1] = given[1]; st[2] = given[2]; }
+}
+
+/* Elements spanned by a tensor (largest offset + head_dim); 0 on overflow. */
+static size_t _ak_at_extent(const int64_t st[3], size_t n0, size_t n1, size_t n2, size_t d) {
+    size_t n[3], tot = d, i;
+    n[0] = n0; n[1] = n1; n[2] = n2;
+    for (i = 0; i < 3; i++) {
+        size_t s = (size_t)st[i];
+        if (n[i] > 1 && s > 0) {
+            if (s > ((size_t)PTRDIFF_MAX - tot) / (n[i] - 1)) return 0;
+            tot += s * (n[i] - 1);
+        }
+    }
+    return tot;
+}
+
+/* Distinct (b, h, s) rows of o must not overlap: with the dimensions sorted by
+ * stride, each stride must step over everything the smaller ones span. */
+static int _ak_at_rows_disjoint(const int64_t st[3], size_t n0, size_t n1, size_t n2, size_t d) {
+    size_t n[3], s[3], span = d;
+    int i, j;
+    n[0] = n0; n[1] = n1; n[2] = n2;
+    for (i = 0; i < 3; i++) s[i] = (size_t)st[i];
+    for (i = 0; i < 3; i++)
+        for (j = i + 1; j < 3; j++)
+            if (s[j] < s[i]) {
+                size_t t = s[i]; s[i] = s[j]; s[j] = t;
+                t = n[i]; n[i] = n[j]; n[j] = t;
+            }
+    for (i = 0; i < 3; i++) {
+        if (n[i] <= 1) continue;
+        if (s[i] < span) return 0;
+        span = s[i] * (n[i] - 1) + span;
+    }
+    return 1;
+}
+
+/* Everything ak_attention checks, and what the launches need. */
+typedef struct _ak_at_plan {
+    int64_t qs[3], ks[3], vs[3], os[3];
+    size_t qext, kext, vext, oext;   /* elements spanned */
+    size_t group;                    /* heads_q / heads_kv */
+    float scale;
+    int dmax;                        /* padded head_dim of the kernel: 32, 64, 128, 256 (SIMT), 64, 128 (mma) */
+    int R;                           /* rows per block */
+    int nsplit, split_len;
+    int vec;
+    int mma;                         /* 1: kernels/attention_mma.hip (matrix units) */
+    unsigned threads;                /* block size */
+    size_t shmem;                    /* dynamic shared memory of the launch */
+    char kname[48];                  /* kernel name without the dtype suffix */
+} _ak_at_plan;
+
+static ak_result _ak_at_check(ak_context* ctx, const ak_attention_args* a, ak_stream* s, _ak_at_plan* p) {
+    const char* op = "ak_attention";
+    ak_result r = _ak_op_check_ctx(ctx, op);
+    size_t es;
+    if (r != AK_OK) return r;
+    if (!a) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_attention: args is NULL");
+    memset(p, 0, sizeof *p);
+    if ((r = _ak_op_check_float(a->dtype, op)) != AK_OK) return r;
+    if ((r = _ak_op_check_stream(ctx, s, op)) != AK_OK) return r;
+    if (!a->batch || !a->heads_q || !a->heads_kv || !a->seq_q || !a->seq_kv || !a->head_dim)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT,
+                       "ak_attention: a zero dimension (batch %zu, heads_q %zu, heads_kv %zu, seq_q %zu, seq_kv %zu, "
+                       "head_dim %zu); all must be >= 1", a->batch, a->heads_q, a->heads_kv, a->seq_q, a->seq_kv,
+                       a->head_dim);
+    if (a->head_dim > 256)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_attention: head_dim %zu is not supported (at most 256)",
+                       a->head_dim);
+    if (a->heads_q % a->heads_kv)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT,
+                       "ak_attention: heads_q %zu is not a multiple of heads_kv %zu (GQA needs whole groups)",
+                       a->heads_q, a->heads_kv);
+    if (a->seq_kv > 0x7FFFFFFFu || a->heads_kv > _AK_AT_MAX_GRIDZ ||
+        a->seq_q > 0x7FFFFFFFu / (a->heads_q / a->heads_kv) || a->heads_q > 0x7FFFFFFFu ||
+        a->batch > 0x7FFFFFFFu)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT,
+                       "ak_attention: shape too large (seq_kv and (heads_q / heads_kv) x seq_q must be < 2^31, "
+                       "heads_kv <= %u)", _AK_AT_MAX_GRIDZ);
+    if ((int)a->layout < 0 || (int)a->layout >= (int)AK_ATTN_LAYOUT_COUNT)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_attention: layout %d unknown (expected AK_ATTN_BHSD, "
+                       "AK_ATTN_BSHD or AK_ATTN_STRIDED)", (int)a->layout);
+    if (!(a->scale == a->scale) || a->scale > 3.0e38f || a->scale < -3.0e38f)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_attention: scale %g is not finite", (double)a->scale);
+    if (a->num_splits < 0 || a->num_splits > _AK_AT_MAX_SPLITS)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_attention: num_splits %d out of range [0, %d]", a->num_splits,
+                       _AK_AT_MAX_SPLITS);
+    if ((r = _ak_op_check_ptr(a->q, a->dtype, "ak_attention: q")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(a->k, a->dtype, "ak_attention: k")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(a->v, a->dtype, "ak_attention: v")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(a->o, a->dtype, "ak_attention: o")) != AK_OK) return r;
+    if (a->lse && ((uintptr_t)a->lse & 3u))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_attention: lse = %p is not aligned to 4 bytes", (void*)a->lse);
+    if (a->layout == AK_ATTN_STRIDED) {
+        int i;
+        for (i = 0; i < 3; i++)
+            if (a->q_stride[i] < 0 || a->k_stride[i] < 0 || a->v_stride[i] < 0 || a->o_stride[i] < 0)
+                return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_attention: negative stride (q %lld %lld %lld, k %lld %lld "
+                               "%lld, v %lld %lld %lld, o %lld %lld %lld)", (long long)a->q_stride[0],
+                               (long long)a->q_stride[1], (long long)a->q_stride[2], (long long)a->k_stride[0],
+                               (long long)a->k_stride[1], (long long)a->k_stride[2], (long long)a->v_stride[0],
+                               (long long)a->v_stride[1], (long long)a->v_stride[2], (long long)a->o_stride[0],
+                               (long long)a->o_stride[1], (long long)a->o_stride[2]);
+    }
+    if (a->batch > (size_t)INT64_MAX / a->heads_q / a->seq_q / a->head_dim ||
+        a->batch > (size_t)INT64_MAX / a->heads_kv / a->seq_kv / a->head_dim)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_attention: shape overflows");
+    _ak_at_strides(a, a->q_stride, a->heads_q, a->seq_q, p->qs);
+    _ak_at_strides(a, a->k_stride, a->heads_kv, a->seq_kv, p->ks);
+    _ak_at_strides(a, a->v_stride, a->heads_kv, a->seq_kv, p->vs);
+    _ak_at_strides(a, a->o_stride, a->heads_q, a->seq_q, p->os);
+    p->qext = _ak_at_extent(p->qs, a->batch, a->heads_q, a->seq_q, a->head_dim);
+    p->kext = _ak_at_extent(p->ks, a->batch, a->heads_kv, a->seq_kv, a->head_dim);
+    p->vext = _ak_at_extent(p->vs, a->batch, a->heads_kv, a->seq_kv, a->head_dim);
+    p->oext = _ak_at_extent(p->os, a->batch, a->heads_q, a->seq_q, a->head_dim);
+    if (!p->qext || !p->kext || !p->vext || !p->oext)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_attention: strides overflow the address space");
+    if ((r = _ak_op_check_bytes(ctx, p->qext, a->dtype, "ak_attention: q")) != AK_OK) return r;
+    if ((r = _ak_op_check_bytes(ctx, p->kext, a->dtype, "ak_attention: k")) != AK_OK) return r;
+    if ((r = _ak_op_check_bytes(ctx, p->vext, a->dtype, "ak_attention: v")) != AK_OK) return r;
+    if ((r = _ak_op_check_bytes(ctx, p->oext, a->dtype, "ak_attention: o")) != AK_OK) return r;
+    if (!_ak_at_rows_disjoint(p->os, a->batch, a->heads_q, a->seq_q, a->head_dim))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_attention: o strides (%lld, %lld, %lld) make output rows "
+                       "overlap", (long long)p->os[0], (long long)p->os[1], (long long)p->os[2]);
+    es = ak_dtype_size(a->dtype);
+    if ((r = _ak_op_check_overlap(a->o, p->oext * es, a->q, p->qext * es, 0, "ak_attention: o and q")) != AK_OK ||
+        (r = _ak_op_check_overlap(a->o, p->oext * es, a->k, p->kext * es, 0, "ak_attention: o and k")) != AK_OK ||
+        (r = _ak_op_check_overlap(a->o, p->oext * es, a->v, p->vext * es, 0, "ak_attention: o and v")) != AK_OK)
+        return r;
+    if (a->lse) {
+        size_t lb = a->batch * a->heads_q * a->seq_q * 4u;
+        if ((r = _ak_op_check_overlap(a->lse, lb, a->o, p->oext * es, 0, "ak_attention: lse and o")) != AK_OK ||
+            (r = _ak_op_check_overlap(a->lse, lb, a->q, p->qext * es, 0, "ak_attention: lse and q")) != AK_OK ||
+            (r = _ak_op_check_overlap(a->lse, lb, a->k, p->kext * es, 0, "ak_attention: lse and k")) != AK_OK ||
+            (r = _ak_op_check_overlap(a->lse, lb, a->v, p->vext * es, 0, "ak_attention: lse and v")) != AK_OK)
+            return r;
+    }
+    p->group = a->heads_q / a->heads_kv;
+    p->scale = a->scale != 0.0f ? a->scale : (float)(1.0 / sqrt((double)a->head_dim));
+    return AK_OK;
+}
+
+static int _ak_at_aligned(const void* ptr, const int64_t st[3], size_t es) {
+    int i;
+    if ((uintptr_t)ptr & 15u) return 0;
+    for (i = 0; i < 3; i++)
+        if (((size_t)st[i] * es) & 15u) return 0;
+    return 1;
+}
+
+/* The kernel, its geometry and the split of seq_kv.
+ * Kernel: the matrix-unit family (kernels/attention_mma.hip) when the device
+ * has the instruction it is written for (mma.sync: NVIDIA sm_80+), config
+ * matrix_cores is on, dtype f16 / bf16, head_dim 64 or 128 and every row of
+ * q, k, v, o is 16-byte aligned; its decode form (16 rows, 4 warps splitting
+ * each key tile) when a (batch, kv head) pair has <= 16 rows (GQA group x
+ * seq_q); else the SIMT family (kernels/attention.hip), every arch, any
+ * head_dim <= 256, with all of a pair's rows in one block when they are few.
+ * Split: num_splits, or (automatic) enough splits of whole key tiles to give
+ * about 4 (matrix) / 2 (SIMT) blocks per compute unit, each split >= 2 tiles.
+ * AMD MFMA / WMMA attention kernels do not exist yet: AMD runs SIMT. */
+static void _ak_at_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_at_plan* p) {
+    size_t d = a->head_dim, rows = p->group * a->seq_q, blocks, bk, tiles, es = ak_dtype_size(a->dtype), per_cu;
+    const ak_arch_info* arch = ctx->dev.arch_info;
+    int mc = !_ak_op_is_cpu(ctx) && ctx->cfg.matrix_cores == AK_ON && arch &&
+             (arch->matrix == AK_MATRIX_MMA || arch->matrix == AK_MATRIX_WGMMA) &&
+             (a->dtype == AK_F16 || a->dtype == AK_BF16) && (d == 64 || d == 128) &&
+             _ak_at_aligned(a->q, p->qs, es) && _ak_at_aligned(a->k, p->ks, es) && _ak_at_aligned(a->v, p->vs, es) &&
+             _ak_at_aligned(a->o, p->os, es);
+    if (mc) {
+        int dec = rows <= 16;
+        p->mma = 1;
+        p->dmax = (int)d;
+        p->R = dec ? 16 : 64;
+        p->threads = 128u;
+        p->shmem = (size_t)(p->R + 4 * 64) * (d + 8) * es;
+        snprintf(p->kname, sizeof p->kname, "%s%d", dec ? "ak_attn_mmadec" : "ak_attn_mma", (int)d);
+        bk = 64;
+        per_cu = 4;
+    } else {
+        int G, NG, R = 1;
+        p->mma = 0;
+        p->dmax = d <= 32 ? 32 : d <= 64 ? 64 : d <= 128 ? 128 : 256;
+        G = p->dmax / 16;
+        NG = (int)_AK_AT_THREADS / G;
+        while ((size_t)R < rows && R < NG) R <<= 1;
+        p->R = R;
+        p->threads = _AK_AT_THREADS;
+        p->shmem = 0;
+        snprintf(p->kname, sizeof p->kname, "ak_attn_simt%d", p->dmax);
+        bk = (size_t)(4096 / p->dmax);
+        per_cu = 2;
+    }
+    blocks = (rows + (size_t)p->R - 1) / (size_t)p->R * a->batch * a->heads_kv;
+    tiles = (a->seq_kv + bk - 1) / bk;
+    p->nsplit = 1;
+    if (a->num_splits > 1) p->nsplit = a->num_splits;
+    else if (a->num_splits == 0) {
+        size_t target = (size_t)_ak_op_cus(ctx) * per_cu, want = 1, cap = tiles / 2;
+        if (blocks < target) want = (target + blocks - 1) / blocks;
+        if (want > cap) want = cap;
+        if (want > _AK_AT_MAX_SPLITS) want = _AK_AT_MAX_SPLITS;
+        if (want > 1) p->nsplit = (int)want;
+    }
+    if ((size_t)p->nsplit > tiles) p->nsplit = (int)tiles;
+    if (p->nsplit < 1) p->nsplit = 1;
+    {   /* whole tiles per split; recount the splits that are not empty */
+        size_t per = (tiles + (size_t)p->nsplit - 1) / (size_t)p->nsplit;
+        p->split_len = (int)(per * bk);
+        p->nsplit = (int)((tiles + per - 1) / per);
+        if (p->nsplit == 1) p->split_len = (int)(tiles * bk);
+    }
+}
+
+/* ---- CPU reference (host pointers; double accumulation) ---------------- */
+/* Element e of key/value row j of a (batch, kv head) pair: from the fp32 copy
+ * of the pair when there is one (kf: seq_kv x head_dim), else from memory. */
+static double _ak_at_kv(const float* kf, const char* base, int64_t ss, ak_dtype t, size_t d, size_t j, size_t e) {
+    if (kf) return (double)kf[j * d + e];
+    return (double)_ak_op_ld(base + (size_t)ss * j * ak_dtype_size(t), t, e);
+}
+
+/* One row against keys [k0, k1) (causal limit applied): the max m of the
+ * scaled scores, l = sum exp(s - m), and acc = sum exp(s - m) v (d values).
+ * No visible key: m = -inf, l = 0, acc = 0. q: the row in double. */
+static void _ak_at_cpu_part(const ak_attention_args* a, const _ak_at_plan* p, const double* q, const float* kf,
+                            const float* vf, const char* kb, const char* vb, size_t i, size_t k0, size_t k1,
+                            double* s, double* m, double* l, double* acc) {
+    size_t j, e, d = a->head_dim, lim = k1;
+    double mm = -HUGE_VAL, ll = 0.0;
+    if (a->causal) { /* visible: j <= i + seq_kv - seq_q */
+        if (i + a->seq_kv < a->seq_q) lim = 0;
+        else if (i + a->seq_kv - a->seq_q + 1 < lim) lim = i + a->seq_kv - a->seq_q + 1;
+    }
+    for (e = 0; e < d; e++) acc[e] = 0.0;
+    *m = -HUGE_VAL; *l = 0.0;
+    if (lim <= k0) return;
+    for (j = k0; j < lim; j++) {
+        double x = 0.0, x1 = 0.0;
+        if (kf) { /* two partial sums: half the dependency chain */
+            const float* kr = kf + j * d;
+            for (e = 0; e + 1 < d; e += 2) { x += q[e] * (double)kr[e]; x1 += q[e + 1] * (double)kr[e + 1]; }
+            if (e < d) x += q[e] * (double)kr[e];
+            x += x1;
+        } else {
+            for (e = 0; e < d; e++) x += q[e] * _ak_at_kv(kf, kb, p->ks[2], a->dtype, d, j, e);
+        }
+        s[j - k0] = x * (double)p->scale;
+        if (s[j - k0] > mm) mm = s[j - k0];
+    }
+    for (j = k0; j < lim; j++) {
+        double w = exp(s[j - k0] - mm);
+        ll += w;
+        if (vf) {
+            const float* vr = vf + j * d;
+            for (e = 0; e < d; e++) acc[e] += w * (double)vr[e];
+        } else {
+            for (e = 0; e < d; e++) acc[e] += w * _ak_at_kv(vf, vb, p->vs[2], a->dtype, d, j, e);
+        }
+    }
+    *m = mm; *l = ll;
+}
+
+/* Plain softmax(scale q.k) v per row, two passes in double. The reference
+ * follows the kernels' split: with nsplit > 1 each split's normalized
+ * partial output and log-sum-exp are combined the way ak_attn_combine does,
+ * so the combine rule is tested on every machine. K and V of a (batch, kv
+ * head) pair are read into fp32 copies first when they take <= 64 MiB. */
+static ak_result _ak_at_cpu(const ak_attention_args* a, const _ak_at_plan* p) {
+    size_t es = ak_dtype_size(a->dtype), d = a->head_dim, b, hk, g, i, e, j;
+    int sp, ns = p->nsplit;
+    size_t slen = ns > 1 ? (size_t)p->split_len : a->seq_kv;
+    double* s = (double*)_ak_alloc((slen + 1) * sizeof(double));
+    double* qd = (double*)_ak_alloc(d * sizeof(double));
+    double* acc = (double*)_ak_alloc(d * sizeof(double));
+    double* out = (double*)_ak_alloc(d * sizeof(double));
+    double* po = (double*)_ak_alloc((size_t)ns * d * sizeof(double));
+    double* pl = (double*)_ak_alloc((size_t)ns * sizeof(double));
+    float *kf = NULL, *vf = NULL;
+    ak_result r = AK_OK;
+    if (!s || !qd || !acc || !out || !po || !pl) {
+        r = _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_attention (cpu): out of host memory");
+        goto done;
+    }
+    if (a->seq_kv * d <= ((size_t)64 << 20) / 8u) {
+        kf = (float*)_ak_alloc(a->seq_kv * d * sizeof(float));
+        vf = (float*)_ak_alloc(a->seq_kv * d * sizeof(float));
+        if (!kf || !vf) { _ak_dealloc(kf); _ak_dealloc(vf); kf = vf = NULL; }
+    }
+    for (b = 0; b < a->batch; b++)
+        for (hk = 0; hk < a->heads_kv; hk++) {
+            const char* kb = (const char*)a->k + ((size_t)p->ks[0] * b + (size_t)p->ks[1] * hk) * es;
+            const char* vb = (const char*)a->v + ((size_t)p->vs[0] * b + (size_t)p->vs[1] * hk) * es;
+            if (kf)
+                for (j = 0; j < a->seq_kv; j++)
+                    for (e = 0; e < d; e++) {
+                        kf[j * d + e] = _ak_op_ld(kb + (size_t)p->ks[2] * j * es, a->dtype, e);
+                        vf[j * d + e] = _ak_op_ld(vb + (size_t)p->vs[2] * j * es, a->dtype, e);
+                    }
+            for (g = 0; g < p->group; g++) {
+                size_t h = hk * p->group + g;
+                for (i = 0; i < a->seq_q; i++) {
+                    const char* qrow = (const char*)a->q + ((size_t)p->qs[0] * b + (size_t)p->qs[1] * h + (size_t)p->qs[2] * i) * es;
+                    char* orow = (char*)a->o + ((size_t)p->os[0] * b + (size_t)p->os[1] * h + (size_t)p->os[2] * i) * es;
+                    double lse = -HUGE_VAL, M = -HUGE_VAL, W = 0.0;
+                    for (e = 0; e < d; e++) qd[e] = (double)_ak_op_ld(qrow, a->dtype, e);
+                    for (sp = 0; sp < ns; sp++) {
+                        size_t k0 = (size_t)sp * slen, k1 = k0 + slen < a->seq_kv ? k0 + slen : a->seq_kv;
+                        double m, l;
+                        _ak_at_cpu_part(a, p, qd, kf, vf, kb, vb, i, k0, k1, s, &m, &l, acc);
+                        pl[sp] = l > 0.0 ? m + log(l) : -HUGE_VAL;
+                        for (e = 0; e < d; e++) po[(size_t)sp * d + e] = l > 0.0 ? acc[e] / l : 0.0;
+                        if (pl[sp] > M) M = pl[sp];
+                    }
+                    for (e = 0; e < d; e++) out[e] = 0.0;
+                    if (M > -HUGE_VAL) {
+                        for (sp = 0; sp < ns; sp++) {
+                            double w = exp(pl[sp] - M);
+                            W += w;
+                            for (e = 0; e < d; e++) out[e] += w * po[(size_t)sp * d + e];
+                        }
+                        for (e = 0; e < d; e++) out[e] /= W;
+                        lse = M + log(W);
+                    }
+                    for (e = 0; e < d; e++) _ak_op_st(orow, a->dtype, e, (float)out[e]);
+                    if (a->lse) a->lse[(b * a->heads_q + h) * a->seq_q + i] = (float)lse;
+                }
+            }
+        }
+done:
+    _ak_dealloc(s); _ak_dealloc(qd); _ak_dealloc(acc); _ak_dealloc(out); _ak_dealloc(po); _ak_dealloc(pl);
+    _ak_dealloc(kf); _ak_dealloc(vf);
+    return r;
+}
+
+/* ---- GPU launches ----------------------------------------------------- */
+static ak_result _ak_at_launch(ak_context* ctx, const ak_attention_args* a, _ak_at_plan* p, ak_stream* stream) {
+    size_t es = ak_dtype_size(a->dtype), rows = p->group * a->seq_q, b0, nb_max;
+    ak_kernel *k = NULL, *kc = NULL;
+    ak_result r;
+    char kname[64];
+    void* ws = NULL;
+    float* part = NULL;
+    _ak_at_plan_path(ctx, a, p);
+    p->vec = a->head_dim % 8 == 0 && _ak_at_aligned(a->k, p->ks, es) && _ak_at_aligned(a->v, p->vs, es);
+    if ((r = _ak_op_kernel(ctx, p->mma ? _ak_src_attention_mma : _ak_src_attention,
+                           _ak_op_name(kname, sizeof kname, p->kname, a->dtype), &k)) != AK_OK)
+        return r;
+    nb_max = _AK_AT_MAX_GRIDZ / a->heads_kv;
+    if (p->nsplit > 1) {
+        size_t nr = (nb_max < a->batch ? nb_max : a->batch) * a->heads_q * a->seq_q;
+        size_t bytes = nr * (size_t)p->nsplit * ((size_t)p->dmax + 1u) * 4u;
+        if ((r = _ak_op_kernel(ctx, _ak_src_attention, _ak_op_name(kname, sizeof kname, "ak_attn_combine", a->dtype),
+                               &kc)) != AK_OK)
+            return r;
+        if ((r = ak_malloc(ctx, bytes, stream, &ws)) != AK_OK) return r;
+        part = (float*)ws;
+    }
+    for (b0 = 0; b0 < a->batch && r == AK_OK; b0 += nb_max) {
+        size_t nb = a->batch - b0 < nb_max ? a->batch - b0 : nb_max;
+        ak_args g;
+        ak_dim3 grid, block;
+        memset(&g, 0, sizeof g);
+        ak_args_ptr(&g, (const char*)a->q + (size_t)p->qs[0] * b0 * es);
+        ak_args_ptr(&g, (const char*)a->k + (size_t)p->ks[0] * b0 * es);
+        ak_args_ptr(&g, (const char*)a->v + (size_t)p->vs[0] * b0 * es);
+        ak_args_ptr(&g, (char*)a->o + (size_t)p->os[0] * b0 * es);
+        ak_args_ptr(&g, a->lse ? a->lse + b0 * a->heads_q * a->seq_q : NULL);
+        ak_args_i32(&g, (int32_t)a->heads_kv);
+        ak_args_i32(&g, (int32_t)p->group);
+        ak_args_i32(&g, (int32_t)a->seq_q);
+        ak_args_i32(&g, (int32_t)a->seq_kv);
+        ak_args_i32(&g, (int32_t)a->head_dim);
+        ak_args_i64(&g, p->qs[0]); ak_args_i64(&g, p->qs[1]); ak_args_i64(&g, p->qs[2]);
+        ak_args_i64(&g, p->ks[0]); ak_args_i64(&g, p->ks[1]); ak_args_i64(&g, p->ks[2]);
+        ak_args_i64(&g, p->vs[0]); ak_args_i64(&g, p->vs[1]); ak_args_i64(&g, p->vs[2]);
+        ak_args_i64(&g, p->os[0]); ak_args_i64(&g, p->os[1]); ak_args_i64(&g, p->os[2]);
+        ak_args_f32(&g, p->scale * 1.4426950408889634f);
+        ak_args_i32(&g, a->causal ? 1 : 0);
+        ak_args_i32(&g, p->R);
+        ak_args_i32(&g, p->nsplit);
+        ak_args_i32(&g, p->split_len);
+        ak_args_ptr(&g, part);
+        ak_args_i32(&g, p->vec);
+        grid.x = (unsigned)((rows + (size_t)p->R - 1) / (size_t)p->R);
+        grid.y = (unsigned)p->nsplit;
+        grid.z = (unsigned)(nb * a->heads_kv);
+        block.x = p->threads; block.y = 1; block.z = 1;
+        r = _ak_op_launch3(ctx, k, grid, block, p->shmem, stream, &g);
+        if (r == AK_OK && p->nsplit > 1) {
+            size_t nrows = nb * a->heads_q * a->seq_q;
+            unsigned wpb = 256u / (unsigned)_ak_target_wave(ctx, ctx->dev.arch);
+            memset(&g, 0, sizeof g);
+            ak_args_ptr(&g, part);
+            ak_args_i32(&g, p->nsplit);
+            ak_args_i32(&g, p->dmax);
+            ak_args_i64(&g, (int64_t)nrows);
+            ak_args_i32(&g, (int32_t)a->heads_q);
+            ak_args_i32(&g, (int32_t)a->seq_q);
+            ak_args_i32(&g, (int32_t)a->head_dim);
+            ak_args_ptr(&g, (char*)a->o + (size_t)p->os[0] * b0 * es);
+            ak_args_i64(&g, p->os[0]); ak_args_i64(&g, p->os[1]); ak_args_i64(&g, p->os[2]);
+            ak_args_ptr(&g, a->lse ? a->lse + b0 * a->heads_q * a->seq_q : NULL);
+            r = _ak_op_launch(ctx, kc, (unsigned)((nrows + wpb - 1) / wpb), 256u, 0, stream, &g);
+        }
+    }
+    if (ws) ak_free(ctx, ws);
+    return r;
+}
+
+AKDEF ak_result ak_attention(ak_context* ctx, const ak_attention_args* args, ak_stream* stream) {
+    _ak_at_plan p;
+    ak_result r = _ak_at_check(ctx, args, stream, &p);
+    if (r != AK_OK) return r;
+    if (_ak_op_is_cpu(ctx)) {
+        _ak_at_plan_path(ctx, args, &p);
+        return _ak_at_cpu(args, &p);
+    }
+    return _ak_at_launch(ctx, args, &p, stream);
 }
 #endif /* AMDKIT_NO_OPS */
 

@@ -26,6 +26,8 @@
     X(gpu_elementwise) \
     X(ops_reduce) \
     X(gpu_reduce) \
+    X(ops_attention) \
+    X(gpu_attention) \
     X(gpu_prof) \
     X(gpu_runtime) \
     X(cache) \
