@@ -73,10 +73,11 @@
  *   >>decl:stream     streams and events
  *   >>decl:prof       profiling regions, summary, Chrome trace export
  *   >>decl:ops        kernel library (element-wise, reductions, norms, ...)
+ *   >>decl:autotune   timing a kernel (ak_bench_kernel), choosing among its variants (ak_autotune)
  *
  *   >>impl:platform   includes, allocation, strings, mutexes, clocks, dlopen
  *   >>impl:result     errors (thread-local detail) and logging
- *   >>impl:context-struct  the context struct and the raw device operations
+ *   >>impl:context-struct  the context struct and the backend table type (_ak_backend_ops)
  *   >>impl:dtype      dtype names, fp16/bf16 host conversions
  *   >>impl:sources    embedded kernel sources (generated from kernels/ by `make gen`)
  *   >>impl:api        dlopen'ed entry points (one X-macro list per library)
@@ -86,7 +87,7 @@
  *   >>impl:pool       caching device memory allocator
  *   >>impl:prof       profiling regions, Chrome trace
  *   >>impl:config     defaults, env parsing, validation
- *   >>impl:backend    backend probing and selection
+ *   >>impl:backend    backend probing, the hip/cuda/cpu tables and the layer they share
  *   >>impl:context    context creation, device info, raw device operations
  *   >>impl:compile    target checks, options, hipRTC / NVRTC invocation, offline compile
  *   >>impl:launch     modules, kernels, launch, argument builder, ak_check
@@ -97,6 +98,7 @@
  *   >>impl:ops-elementwise  fill, copy, cast, axpy, scale, binary, unary, transpose + CPU references
  *   >>impl:ops-reduce reductions, softmax, layernorm, rmsnorm, cross-entropy + CPU references
  *   >>impl:ops-attention  fused attention (SIMT, split/flash-decoding, matrix cores) + CPU reference
+ *   >>impl:autotune   kernel timing (events, L2 flush, restored inputs), autotuner + its stored choices
  */
 #ifndef AMDKIT_H
 #define AMDKIT_H
@@ -434,12 +436,34 @@ struct ak_arch_info {
     ak_opt_level rec_opt_level;
     int rec_matrix_cores;
     const char* source;            /* where the numbers come from */
+    const char* features;          /* target-ID features it takes, in canonical order: "sramecc,xnack", "xnack" or "" */
 };
 
 /* Find a row by name; feature suffixes (":sramecc+:xnack-") and aliases are
- * accepted; "sm_90a" maps to sm_90. AK_ERROR_NOT_FOUND for an unknown name.
+ * accepted; "sm_90a" maps to sm_90; a family name ("CDNA3", "RDNA4", "Hopper",
+ * any case) maps to the family's representative row, the first of the family
+ * in the table (`amdkit arch` lists them). AK_ERROR_NOT_FOUND for an unknown
+ * name. Only the row is looked up: ak_target_id_parse validates features.
  * Thread safety: any thread. */
 AKAPI ak_result ak_arch_find(const char* name, const ak_arch_info** out);
+/* A parsed target ID: processor plus optional features, as LLVM's AMDGPU
+ * target IDs spell them ("gfx90a", "gfx90a:xnack-", "gfx90a:sramecc+:xnack-"),
+ * or an NVIDIA "sm_90" / "sm_90a". */
+typedef struct ak_target_id {
+    char processor[32];            /* "gfx90a" (lower case) */
+    int sramecc;                   /* 1 "sramecc+", 0 "sramecc-", -1 not given */
+    int xnack;                     /* 1 "xnack+", 0 "xnack-", -1 not given */
+    char canonical[64];            /* processor + features in canonical order: what compilers get */
+    const ak_arch_info* info;      /* table row of the processor, NULL if not in the table */
+} ak_target_id;
+/* Parse and validate a target ID before it reaches any compiler: each feature
+ * is "sramecc" or "xnack" followed by '+' or '-', at most once, in that order,
+ * and only on processors whose table row lists it (ak_arch_info.features); a
+ * processor outside the table takes no features. The processor's case is
+ * ignored (out->canonical is lower case). A family name is not a target ID.
+ * AK_ERROR_INVALID_ARGUMENT with what is wrong and what is expected.
+ * Thread safety: any thread. */
+AKAPI ak_result ak_target_id_parse(const char* id, ak_target_id* out);
 /* Number of rows in the table. Thread safety: any thread. */
 AKAPI int ak_arch_count(void);
 /* Row i (0 <= i < ak_arch_count()), NULL otherwise. Thread safety: any thread. */
@@ -490,6 +514,8 @@ typedef struct ak_device_info {
     int fp16;                      /* fp16 arithmetic: probed on the device */
     int bf16;                      /* bf16 conversions: probed on the device */
     char visible_devices[256];     /* "HIP_VISIBLE_DEVICES=1" / "CUDA_VISIBLE_DEVICES=..." or "" */
+    char library_search[400];      /* why those files: "runtime: ROCM_PATH=/opt/rocm-6.4.0; hipRTC: ..." (ROCm search
+                                      order: ROCM_PATH, HIP_PATH, /opt/rocm, /opt/rocm-* newest first, loader path) */
     int max_threads_per_block;     /* launch limits (device attributes; the cpu backend uses NVIDIA's, the strictest): */
     int max_block[3];              /*   block dimensions x, y, z */
     int max_grid[3];               /*   grid dimensions x, y, z (in blocks) */
@@ -559,6 +585,14 @@ typedef struct ak_code_object {
 AKAPI ak_result ak_compile_offline(ak_context* ctx, const char* target, const char* source,
                                    const char* kernel_name, const ak_compile_options* opts,
                                    ak_code_object* out);
+/* Can the compiler this context would load build `target` (a target ID:
+ * "gfx942", "gfx90a:sramecc+:xnack-", "sm_90")? Parses the target ID, loads
+ * hipRTC or NVRTC and asks it (comgr's ISA list for hipRTC, NVRTC's supported
+ * archs), without compiling. AK_ERROR_INVALID_ARGUMENT for a malformed ID,
+ * AK_ERROR_UNSUPPORTED_TARGET for an unknown target or one that needs a newer
+ * compiler (the message says which), AK_ERROR_BACKEND_UNAVAILABLE when no
+ * compiler loads. Thread safety: any thread. */
+AKAPI ak_result ak_compile_target_check(ak_context* ctx, const char* target);
 /* Free a code object's data. Thread safety: any thread. */
 AKAPI void ak_code_object_free(ak_code_object* co);
 
@@ -1056,6 +1090,133 @@ AKAPI const char* ak_attention_layout_name(ak_attention_layout layout);
 AKAPI ak_result ak_attention(ak_context* ctx, const ak_attention_args* args, ak_stream* stream);
 #endif /* AMDKIT_NO_OPS */
 
+/* ==========================================================================
+ * >>decl:autotune  timing a kernel (ak_bench_kernel) and choosing the fastest
+ *                  correct variant of a kernel (ak_autotune)
+ * ========================================================================== */
+
+typedef struct ak_bench_options {
+    int warmup;            /* untimed launches before the trials (0: 3; negative: none) */
+    int trials;            /* timed launches (0: 20) */
+    int no_flush;          /* 1: do not flush the L2 between trials */
+    int no_restore;        /* 1: do not restore the OUT/INOUT buffers before each trial */
+} ak_bench_options;
+
+typedef struct ak_bench_stats {
+    double mean, std, min, max, median;   /* milliseconds; std: population standard deviation */
+    int num_trials;
+} ak_bench_stats;
+
+/* Time a kernel the KernelBench way, on the default stream: warm-up launches, then
+ * `trials` launches, each between two events; before each trial, outside the timed
+ * region, every OUT/INOUT buffer of `args` (described with ak_args_buffer) is restored
+ * from a copy taken when the call starts (each trial sees the same fresh inputs) and
+ * the L2 is flushed (a memset over twice the device's L2). Afterwards the buffers hold
+ * the result of one launch on the original inputs. times (NULL or `trials` doubles)
+ * gets each trial in ms, in launch order. On the cpu backend events read the host
+ * clock: this times the CPU implementation. Thread safety: any thread; nothing else
+ * may use the buffers meanwhile. */
+AKAPI ak_result ak_bench_kernel(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shared_bytes, ak_args* args,
+                                const ak_bench_options* opts, double* times, ak_bench_stats* out);
+/* Mean, std, min, max, median of n >= 1 times; sorts `times`. Thread safety: caller's buffers. */
+AKAPI ak_result ak_bench_stats_of(double* times, int n, ak_bench_stats* out);
+
+/* A compile-time parameter: variants are compiled with -D<name>=<value>. */
+typedef struct ak_tune_param {
+    const char* name;               /* macro name, e.g. "BLOCK" */
+    const char* const* values;      /* its values as text, e.g. {"64", "128", "256"} */
+    int count;
+} ak_tune_param;
+
+#define AK_TUNE_MAX_PARAMS 8
+
+/* One variant: a value for each parameter. Variants are numbered in
+ * enumeration order, the last parameter varying fastest. */
+typedef struct ak_tune_point {
+    int index;
+    int num_params;
+    const char* names[AK_TUNE_MAX_PARAMS];
+    const char* values[AK_TUNE_MAX_PARAMS];   /* point into the caller's space */
+    long long ivalues[AK_TUNE_MAX_PARAMS];    /* values read as integers (0 when not one) */
+} ak_tune_point;
+
+/* Launch geometry of a variant. Return anything but AK_OK to leave the variant out
+ * (a combination the kernel does not support). */
+typedef ak_result (*ak_tune_geometry_fn)(void* user, const ak_tune_point* p, ak_dim3* grid, ak_dim3* block,
+                                         size_t* shared_bytes);
+
+typedef struct ak_tune_space {
+    const ak_tune_param* params;    /* up to AK_TUNE_MAX_PARAMS; none: one variant */
+    int num_params;
+    ak_dim3 grid, block;            /* the geometry of every variant when `geometry` is NULL */
+    size_t shared_bytes;
+    ak_tune_geometry_fn geometry;   /* or the geometry per variant */
+    void* geometry_user;
+    const char* geometry_key;       /* text naming the geometry rule when `geometry` is set (part of the stored key) */
+} ak_tune_space;
+
+typedef enum ak_tune_status {
+    AK_TUNE_TIMED = 0,              /* compiled, checked (when a CPU reference was given), timed */
+    AK_TUNE_FAILED = 1,             /* compile or launch failed (message) */
+    AK_TUNE_WRONG = 2,              /* results differ from the CPU reference (message) */
+    AK_TUNE_SKIPPED = 3             /* geometry callback left it out */
+} ak_tune_status;
+
+/* What the progress callback gets after each variant. */
+typedef struct ak_tune_progress {
+    const ak_tune_point* point;
+    ak_tune_status status;
+    double ms;                      /* median ms of this variant (TIMED) */
+    int done, total;                /* variants tried so far / to try */
+    int best_index;                 /* fastest correct variant so far (-1: none) */
+    double best_ms;
+    const char* message;            /* why FAILED / WRONG, else "" */
+} ak_tune_progress;
+typedef void (*ak_tune_progress_fn)(void* user, const ak_tune_progress* p);
+
+typedef struct ak_tune_options {
+    const char* shape_key;          /* the problem class this choice is for ("n=1048576"): part of the stored key */
+    const char* const* options;     /* compile options of every variant (up to 48) */
+    int num_options;
+    const char* source_name;
+    int max_variants;               /* budget: try at most this many (0: all) */
+    double max_ms;                  /* budget: stop starting variants after this many ms (0: none; one is always tried) */
+    int warmup, trials;             /* per variant (0: 2 and 10) */
+    int threads;                    /* compile threads (0: 1 for hipRTC, which compiles one at a time per process; 4 for NVRTC) */
+    ak_cpu_kernel_fn cpu;           /* CPU reference: each variant must match it (ak_check); NULL: no check */
+    void* cpu_user;
+    double atol, rtol;              /* tolerance of that check */
+    int retune;                     /* 1: ignore a stored choice, time again, store the new one */
+    int no_store;                   /* 1: neither read nor write the stored choice */
+    ak_tune_progress_fn progress;   /* called on the calling thread after each variant */
+    void* progress_user;
+} ak_tune_options;
+
+typedef struct ak_tune_result {
+    ak_kernel* kernel;              /* the chosen variant, compiled (release with ak_kernel_release); its CPU implementation is opts->cpu */
+    ak_tune_point point;
+    char defines[512];              /* "-DBLOCK=128 -DUNROLL=2" */
+    ak_dim3 grid, block;
+    size_t shared_bytes;
+    double ms;                      /* its median time when it was tuned */
+    int from_cache;                 /* 1: the stored choice was used and nothing was timed */
+    int total;                      /* variants in the space */
+    int tried, timed, rejected;     /* this call: variants tried / timed / failed or wrong */
+} ak_tune_result;
+
+/* Choose the fastest variant of a kernel that passes the check: compile every
+ * variant of `space` (in opts->threads threads), check each against opts->cpu on
+ * `args` (buffers from ak_args_buffer; OUT/INOUT buffers are restored between
+ * variants), time it with ak_bench_kernel and keep the fastest. The choice is stored
+ * in the disk compile cache under (source, kernel, space, compile options, device
+ * name and arch, backend, compiler, shape key): the next call with the same inputs,
+ * in any process, compiles only the chosen variant and times nothing (from_cache).
+ * Errors: AK_ERROR_INVALID_ARGUMENT (bad space or options), AK_ERROR_OPTIMIZATION
+ * (no variant compiled and passed; the message says why the first one failed).
+ * Thread safety: any thread; nothing else may use the buffers meanwhile. */
+AKAPI ak_result ak_autotune(ak_context* ctx, const char* source, const char* kernel_name, const ak_tune_space* space,
+                            ak_args* args, const ak_tune_options* opts, ak_tune_result* out);
+
 #ifdef __cplusplus
 }
 #endif
@@ -1085,6 +1246,7 @@ AKAPI ak_result ak_attention(ak_context* ctx, const ak_attention_args* args, ak_
 #include <unistd.h>
 #include <fcntl.h>
 #include <dirent.h>
+#include <glob.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -1173,6 +1335,26 @@ static void _ak_str_addn(_ak_str* s, const char* t, size_t n) {
     s->p[s->len] = 0;
 }
 static void _ak_str_add(_ak_str* s, const char* t) { _ak_str_addn(s, t, strlen(t)); }
+static void _ak_str_addf(_ak_str* s, const char* fmt, ...) _AK_PRINTF(2, 3);
+static void _ak_str_addf(_ak_str* s, const char* fmt, ...) {
+    char buf[1024];
+    int n;
+    va_list ap;
+    va_start(ap, fmt);
+    n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (n < 0) return;
+    if ((size_t)n < sizeof buf) { _ak_str_addn(s, buf, (size_t)n); return; }
+    {
+        char* big = (char*)_ak_alloc((size_t)n + 1);
+        if (!big) { s->oom = 1; return; }
+        va_start(ap, fmt);
+        vsnprintf(big, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+        _ak_str_addn(s, big, (size_t)n);
+        _ak_dealloc(big);
+    }
+}
 static void _ak_str_free(_ak_str* s) { _ak_dealloc(s->p); s->p = NULL; s->len = s->cap = 0; }
 
 /* Mutexes and condition variables (pthreads). */
@@ -1398,7 +1580,7 @@ struct ak_context {
 
 /* One table of operations per backend (in the manner of miniaudio's backend
  * callbacks and sokol's dummy backend), chosen at context creation (ctx->bk;
- * >>impl:backend defines the hip, cuda and cpu tables). Outside the backends'
+ * the hip, cuda and cpu tables are in >>impl:backend). Outside the backends'
  * own functions and the loaders, code goes through the table and never asks
  * which backend it runs on. The runtime calls are raw: each returns the
  * runtime's error code (0 = ok) and does not bind; the shared layer
@@ -1416,6 +1598,7 @@ typedef struct _ak_backend_ops {
     ak_backend id;
     int host_memory;           /* buffers are host memory, kernels run their C implementation (cpu) */
     unsigned long long max_threads_per_dim;  /* grid x block per dimension (HIP counts in 32 bits), 0 = no limit */
+    int compile_threads;       /* compiles worth running at once (hipRTC serializes in a process; NVRTC does not) */
     const char* tracer;        /* "roctx" / "NVTX": profiling ranges also go to this tracer (NULL: none) */
     const char* const* tracer_libs;  /* its libraries (NULL-terminated), push and pop symbols */
     const char* tracer_push;
@@ -1599,6 +1782,14 @@ static const char _ak_src_prelude[] =
     "#endif\n"
     "#if AK_WAVE != 32 && AK_WAVE != 64\n"
     "#error \"amdkit prelude: AK_WAVE must be 32 or 64\"\n"
+    "#endif\n"
+    "/* AMD code objects carry the wave size they were built for as a symbol name,\n"
+    " * ak_built_for_wave32 / ak_built_for_wave64, which the ISA check\n"
+    " * (tests/isa_check.sh) compares with the code object's own wavefront size. */\n"
+    "#if defined(AK_AMD)\n"
+    "#define AK_CAT2_(a, b) a##b\n"
+    "#define AK_CAT_(a, b) AK_CAT2_(a, b)\n"
+    "extern \"C\" __device__ __attribute__((used)) const int AK_CAT_(ak_built_for_wave, AK_WAVE) = AK_WAVE;\n"
     "#endif\n"
     "/* Most waves a block of up to 1024 threads has (size of the block scratch). */\n"
     "#define AK_MAX_WAVES (1024 / AK_WAVE)\n"
@@ -4166,7 +4357,7 @@ typedef void* _akT_nvrtcProgram;
     X(_akT_hipError_t, hipDeviceGetName, (char* name, int len, int d), "hipDeviceGetName", NULL, 1, 1) \
     X(_akT_hipError_t, hipDeviceGetAttribute, (int* v, _akT_hipDeviceAttribute_t a, int d), "hipDeviceGetAttribute", NULL, 1, 1) \
     X(_akT_hipError_t, hipGetDevicePropertiesR0600, (void* props, int d), "hipGetDevicePropertiesR0600", NULL, 0, 0) \
-    X(_akT_hipError_t, hipGetDeviceProperties, (void* props, int d), "hipGetDeviceProperties", NULL, 0, 0) \
+    X(_akT_hipError_t, hipGetDevicePropertiesLegacy, (void* props, int d), "hipGetDeviceProperties", NULL, 0, 0) \
     X(_akT_hipError_t, hipMemGetInfo, (size_t* free_b, size_t* total_b), "hipMemGetInfo", NULL, 1, 1) \
     X(_akT_hipError_t, hipMalloc, (void** p, size_t n), "hipMalloc", NULL, 1, 1) \
     X(_akT_hipError_t, hipFree, (void* p), "hipFree", NULL, 1, 1) \
@@ -4290,8 +4481,11 @@ typedef struct _ak_api {
     void* lib_cuda;     /* libcuda */
     void* lib_nvrtc;    /* libnvrtc */
     char hip_path[256], hiprtc_path[256], cuda_path[256], nvrtc_path[256];
+    char hip_how[200], hiprtc_how[200];  /* why that file: "ROCM_PATH=/opt/rocm-6.4.0", "the loader path" */
     int hip_runtime_version;        /* e.g. 50221153 */
     int hiprtc_major, hiprtc_minor;
+    char hiprtc_version[32];        /* "6.4.43484": from the library file (hiprtcVersion says 9.0 on Debian's 5.2 and 6.4) */
+    char comgr_path[256];
     int nvrtc_major, nvrtc_minor;
     char nvrtc_include[300];        /* "-I<cuda>/include" or "" (found once at load) */
     char ok_targets[16][64];        /* targets already checked with the compiler (guarded by the context lock) */
@@ -4352,14 +4546,70 @@ static const char* const _ak_nvrtc_names[] = {
     "/usr/local/cuda/lib64/libnvrtc.so.13", "/usr/local/cuda/lib64/libnvrtc.so.12",
     "/usr/local/cuda/lib64/libnvrtc.so", NULL };
 
+/* ROCm libraries are looked for where ROCm users expect them, in this order:
+ * $ROCM_PATH/lib, $HIP_PATH/lib, /opt/rocm/lib, /opt/rocm-<version>/lib
+ * (newest version first), then the loader path (LD_LIBRARY_PATH, ld.so.cache:
+ * distributions install ROCm in /usr/lib). `how` says which rule found it. */
+static int _ak_cmp_ver_desc(const void* a, const void* b) {
+    return strverscmp(*(const char* const*)b, *(const char* const*)a);
+}
+static void* _ak_dlopen_rocm(const char* const* names, char* path, size_t path_cap, char* why, size_t why_cap,
+                             char* how, size_t how_cap) {
+    char dirs[12][300], hows[12][200], tried[600];
+    int nd = 0, i, j;
+    const char* v;
+    glob_t g;
+    void* h;
+    if ((v = _ak_getenv("ROCM_PATH")) != NULL && *v && strlen(v) < 280) {
+        _ak_fmt(dirs[nd], sizeof dirs[0], "%s/lib", v); _ak_fmt(hows[nd], sizeof hows[0], "ROCM_PATH=%s", v); nd++;
+    }
+    if ((v = _ak_getenv("HIP_PATH")) != NULL && *v && strlen(v) < 280) {
+        _ak_fmt(dirs[nd], sizeof dirs[0], "%s/lib", v); _ak_fmt(hows[nd], sizeof hows[0], "HIP_PATH=%s", v); nd++;
+    }
+    _ak_copy(dirs[nd], sizeof dirs[0], "/opt/rocm/lib"); _ak_copy(hows[nd], sizeof hows[0], "/opt/rocm"); nd++;
+    memset(&g, 0, sizeof g);
+    if (glob("/opt/rocm-*/lib", GLOB_NOSORT | GLOB_ONLYDIR, NULL, &g) == 0) {
+        qsort(g.gl_pathv, g.gl_pathc, sizeof g.gl_pathv[0], _ak_cmp_ver_desc);
+        for (i = 0; i < (int)g.gl_pathc && nd < 12; i++) {
+            if (strlen(g.gl_pathv[i]) >= sizeof dirs[0] - 40) continue;
+            _ak_copy(dirs[nd], sizeof dirs[0], g.gl_pathv[i]);
+            _ak_fmt(hows[nd], sizeof hows[0], "%s, the newest /opt/rocm-* with it", g.gl_pathv[i]);
+            nd++;
+        }
+    }
+    globfree(&g);
+    tried[0] = 0;
+    for (i = 0; i < nd; i++) {
+        struct stat st;
+        if (stat(dirs[i], &st) != 0 || !S_ISDIR(st.st_mode)) continue;
+        _ak_appendf(tried, sizeof tried, "%s%s", tried[0] ? ", " : "", dirs[i]);
+        for (j = 0; names[j]; j++) {
+            char f[400];
+            _ak_fmt(f, sizeof f, "%s/%s", dirs[i], names[j]);
+            if (access(f, F_OK) != 0 || (h = _ak_dlopen(f)) == NULL) continue;
+            _ak_copy(path, path_cap, f);
+            _ak_copy(how, how_cap, hows[i]);
+            return h;
+        }
+    }
+    h = _ak_dlopen_first(names, path, path_cap, why, why_cap);
+    if (h) {
+        _ak_fmt(how, how_cap, "the loader path (%s%s)", tried[0] ? "not in " : "no ROCM_PATH, HIP_PATH or /opt/rocm*", tried);
+        return h;
+    }
+    if (tried[0]) _ak_appendf(why, why_cap, " (looked in %s and on the loader path)", tried);
+    else _ak_appendf(why, why_cap, " (no ROCM_PATH, HIP_PATH or /opt/rocm*; looked on the loader path)");
+    return NULL;
+}
+
 /* Load the HIP runtime into api. 0 on failure with the reason in why. */
 /* Open the first library of `names` into *lib and resolve its entry points;
  * 0 with the reason in why. `any_sym` locates the file for the device info. */
 typedef int (*_ak_resolve_fn)(_ak_api* api, void* lib, char* missing, size_t cap);
 static int _ak_load_lib(_ak_api* api, void** lib, const char* const* names, char* path, size_t path_cap,
-                        _ak_resolve_fn resolve, const char* what, const char* any_sym, char* why, size_t cap) {
+                        _ak_resolve_fn resolve, const char* what, const char* any_sym, char* why, size_t cap, char* how, size_t how_cap) {
     char missing[128];
-    *lib = _ak_dlopen_first(names, path, path_cap, why, cap);
+    *lib = how ? _ak_dlopen_rocm(names, path, path_cap, why, cap, how, how_cap) : _ak_dlopen_first(names, path, path_cap, why, cap);
     if (!*lib) return 0;
     if (!resolve(api, *lib, missing, sizeof missing)) {
         _ak_fmt(why, cap, "%s lacks %s (%s too old)", path, missing, what);
@@ -4379,7 +4629,7 @@ static int _ak_load_hip_runtime(_ak_api* api, char* why, size_t cap) {
 #endif
     if (api->lib_hip) return 1;
     if (!_ak_load_lib(api, &api->lib_hip, _ak_hip_names, api->hip_path, sizeof api->hip_path, _ak_resolve_hip,
-                      "HIP runtime", "hipInit", why, cap))
+                      "HIP runtime", "hipInit", why, cap, api->hip_how, sizeof api->hip_how))
         return 0;
     api->hipRuntimeGetVersion(&api->hip_runtime_version);
     return 1;
@@ -4394,7 +4644,7 @@ static int _ak_load_hiprtc(_ak_api* api, char* why, size_t cap) {
     char missing[128], why2[512];
     if (api->lib_hiprtc) return 1;
     if (!_ak_load_lib(api, &api->lib_hiprtc, _ak_hiprtc_names, api->hiprtc_path, sizeof api->hiprtc_path, _ak_resolve_hiprtc,
-                      "hipRTC", "hiprtcCreateProgram", why2, sizeof why2)) {
+                      "hipRTC", "hiprtcCreateProgram", why2, sizeof why2, api->hiprtc_how, sizeof api->hiprtc_how)) {
         if (!_ak_load_hip_runtime(api, why, cap)) {
             char rt[512];
             _ak_copy(rt, sizeof rt, why);
@@ -4406,16 +4656,38 @@ static int _ak_load_hiprtc(_ak_api* api, char* why, size_t cap) {
             return 0;
         }
         api->lib_hiprtc = api->lib_hip;
+        _ak_fmt(api->hiprtc_how, sizeof api->hiprtc_how, "inside the HIP runtime (no libhiprtc.so; ROCm 5/6 layout), found via %s", api->hip_how);
     }
     _ak_dlpath(api->lib_hiprtc, "hiprtcCreateProgram", api->hiprtc_path, sizeof api->hiprtc_path);
     api->hiprtcVersion(&api->hiprtc_major, &api->hiprtc_minor);
+    {
+        /* The version is the library file's ("libhiprtc.so.6.4.43484", hipRTC inside
+         * "libamdhip64.so.5.2.21153"): hiprtcVersion reports 9.0 on Debian's ROCm 5.2
+         * and 6.4 alike. Else the HIP runtime's (60443484 = 6.4.43484). */
+        char rp[4096];
+        const char *base, *so;
+        int maj = 0, min = 0;
+        api->hiprtc_version[0] = 0;
+        if (realpath(api->hiprtc_path, rp) && (base = strrchr(rp, '/')) != NULL && (so = strstr(base, ".so.")) != NULL &&
+            sscanf(so + 4, "%d.%d", &maj, &min) == 2)
+            _ak_copy(api->hiprtc_version, sizeof api->hiprtc_version, so + 4);
+        else if (_ak_load_hip_runtime(api, why2, sizeof why2) && api->hip_runtime_version > 0) {
+            maj = api->hip_runtime_version / 10000000;
+            min = api->hip_runtime_version / 100000 % 100;
+            _ak_fmt(api->hiprtc_version, sizeof api->hiprtc_version, "%d.%d.%d", maj, min, api->hip_runtime_version % 100000);
+        }
+        if (api->hiprtc_version[0]) { api->hiprtc_major = maj; api->hiprtc_minor = min; }
+        else _ak_fmt(api->hiprtc_version, sizeof api->hiprtc_version, "%d.%d", api->hiprtc_major, api->hiprtc_minor);
+    }
     if (!api->lib_comgr) {
-        char p[256], w[256];
-        api->lib_comgr = _ak_dlopen_first(_ak_comgr_names, p, sizeof p, w, sizeof w);
+        char w[256];
+        /* the comgr hipRTC itself loaded, if any; else the newest installed */
+        api->lib_comgr = _ak_dlopen_first(_ak_comgr_names, api->comgr_path, sizeof api->comgr_path, w, sizeof w);
         if (api->lib_comgr && !_ak_resolve_comgr(api, api->lib_comgr, missing, sizeof missing)) {
             api->amd_comgr_get_isa_count = NULL;
             api->amd_comgr_get_isa_name = NULL;
         }
+        if (api->lib_comgr) _ak_dlpath(api->lib_comgr, "amd_comgr_get_isa_count", api->comgr_path, sizeof api->comgr_path);
     }
     return 1;
 }
@@ -4427,7 +4699,7 @@ static int _ak_load_cuda_driver(_ak_api* api, char* why, size_t cap) {
 #endif
     if (api->lib_cuda) return 1;
     return _ak_load_lib(api, &api->lib_cuda, _ak_cuda_names, api->cuda_path, sizeof api->cuda_path, _ak_resolve_cuda,
-                        "driver", "cuInit", why, cap);
+                        "driver", "cuInit", why, cap, NULL, 0);
 }
 static int _ak_load_nvrtc(_ak_api* api, char* why, size_t cap) {
 #ifdef AMDKIT_NO_CUDA
@@ -4437,7 +4709,7 @@ static int _ak_load_nvrtc(_ak_api* api, char* why, size_t cap) {
 #endif
     if (api->lib_nvrtc) return 1;
     if (!_ak_load_lib(api, &api->lib_nvrtc, _ak_nvrtc_names, api->nvrtc_path, sizeof api->nvrtc_path, _ak_resolve_nvrtc,
-                      "NVRTC", "nvrtcVersion", why, cap))
+                      "NVRTC", "nvrtcVersion", why, cap, NULL, 0))
         return 0;
     api->nvrtcVersion(&api->nvrtc_major, &api->nvrtc_minor);
     {
@@ -4534,7 +4806,8 @@ static const ak_arch_info _ak_arch_table[] = {
       AK_F32, AK_OPT_CONSERVATIVE, 0,
       "AMD Radeon Instinct MI60 datasheet: 64 CUs at 1800 MHz peak, 14.7 TFLOPS FP32, "
       "32 GB HBM2 at 1024 GB/s (MI50: 60 CUs, 13.3 TFLOPS); L2 4 MB of the Vega 20 die as "
-      "ROCm reports it; no matrix cores (29.5 TFLOPS packed FP16 is vector math)" },
+      "ROCm reports it; no matrix cores (29.5 TFLOPS packed FP16 is vector math)",
+      "sramecc,xnack" },
 
     { "gfx908", "", AK_VENDOR_AMD, AK_FAMILY_CDNA1, "CDNA1",
       "Instinct MI100",
@@ -4543,7 +4816,8 @@ static const ak_arch_info _ak_arch_table[] = {
       AK_F16, AK_OPT_BALANCED, 1,
       "AMD Instinct MI100 datasheet and 'Introducing AMD CDNA Architecture' whitepaper (2020), "
       "specifications table: 120 CUs at 1502 MHz, FP32 vector 23.1, FP16 matrix 184.6, "
-      "BF16 matrix 92.3 TFLOPS, 32 GB HBM2 at 1.2288 TB/s, 8 MB L2" },
+      "BF16 matrix 92.3 TFLOPS, 32 GB HBM2 at 1.2288 TB/s, 8 MB L2",
+      "sramecc,xnack" },
 
     { "gfx90a", "", AK_VENDOR_AMD, AK_FAMILY_CDNA2, "CDNA2",
       "Instinct MI210, MI250, MI250X",
@@ -4553,7 +4827,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "AMD Instinct MI250X datasheet and 'AMD CDNA 2 Architecture' whitepaper (2021): package "
       "220 CUs at 1700 MHz, FP32 vector 47.9, FP16/BF16 matrix 383 TFLOPS, 128 GB HBM2e at "
       "3.2768 TB/s, 8 MB L2 per GCD. Row = one GCD (one HIP device) = half the package; "
-      "MI210 (one GCD, 104 CUs): 22.6 FP32, 181 FP16/BF16 matrix, 1.6384 TB/s" },
+      "MI210 (one GCD, 104 CUs): 22.6 FP32, 181 FP16/BF16 matrix, 1.6384 TB/s",
+      "sramecc,xnack" },
 
     { "gfx942", "gfx940,gfx941", AK_VENDOR_AMD, AK_FAMILY_CDNA3, "CDNA3",
       "Instinct MI300A, MI300X, MI325X",
@@ -4564,7 +4839,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "column: 304 CUs at 2100 MHz, FP32 vector 163.4, FP16/BF16 dense matrix 1307.4, FP8 "
       "2614.9 TFLOPS, 192 GB HBM3 at 5.3 TB/s; L2 4 MB per XCD x 8 XCDs (HIP reports one "
       "XCD's 4 MB; 256 MB Infinity Cache not counted). MI325X: same compute, 256 GB HBM3E at "
-      "6 TB/s; MI300A: 228 CUs" },
+      "6 TB/s; MI300A: 228 CUs",
+      "sramecc,xnack" },
 
     { "gfx950", "", AK_VENDOR_AMD, AK_FAMILY_CDNA4, "CDNA4",
       "Instinct MI350X, MI355X",
@@ -4574,7 +4850,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "AMD Instinct MI355X datasheet and 'AMD CDNA 4 Architecture' whitepaper (2025): 256 CUs "
       "at 2400 MHz, FP32 vector 157.3 TFLOPS, FP16/BF16 dense matrix 2.5 PFLOPS (2516.6 = "
       "256 CUs x 4096 FLOP/clk x 2.4 GHz), 288 GB HBM3E at 8 TB/s, 160 KB LDS per CU; "
-      "L2 4 MB per XCD x 8 (256 MB Infinity Cache not counted). MI350X: 2200 MHz, 2.3 PFLOPS" },
+      "L2 4 MB per XCD x 8 (256 MB Infinity Cache not counted). MI350X: 2200 MHz, 2.3 PFLOPS",
+      "sramecc,xnack" },
 
     { "gfx1030", "", AK_VENDOR_AMD, AK_FAMILY_RDNA2, "RDNA2",
       "Radeon RX 6800, RX 6800 XT, RX 6900 XT, RX 6950 XT; Radeon PRO W6800",
@@ -4583,7 +4860,57 @@ static const ak_arch_info _ak_arch_table[] = {
       AK_F32, AK_OPT_CONSERVATIVE, 0,
       "AMD Radeon RX 6900 XT product specifications: 80 CUs at 2250 MHz boost, 23.04 TFLOPS "
       "FP32, 16 GB GDDR6 16 Gbps x 256-bit = 512 GB/s; 'AMD RDNA 2' whitepaper: 4 MB L2 "
-      "(128 MB Infinity Cache not counted); no matrix unit" },
+      "(128 MB Infinity Cache not counted); no matrix unit",
+      "" },
+
+    { "gfx1031", "", AK_VENDOR_AMD, AK_FAMILY_RDNA2, "RDNA2",
+      "Radeon RX 6700 XT, RX 6750 XT, RX 6700; Radeon PRO W6600",
+      40, 32, 64, 65536, 3145728, "GDDR6", 384.0,
+      13.21, 0.0, 0.0, 0, "", AK_MATRIX_NONE,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Radeon RX 6700 XT product specifications: 40 CUs at 2581 MHz boost, 13.21 TFLOPS "
+      "FP32, 12 GB GDDR6 16 Gbps x 192-bit = 384 GB/s; Navi 22: 3 MB L2 (96 MB Infinity Cache "
+      "not counted); no matrix unit",
+      "" },
+
+    { "gfx1032", "", AK_VENDOR_AMD, AK_FAMILY_RDNA2, "RDNA2",
+      "Radeon RX 6600 XT, RX 6650 XT, RX 6600; Radeon PRO W6600M",
+      32, 32, 64, 65536, 2097152, "GDDR6", 256.0,
+      10.6, 0.0, 0.0, 0, "", AK_MATRIX_NONE,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Radeon RX 6600 XT product specifications: 32 CUs at 2589 MHz boost, 10.6 TFLOPS "
+      "FP32, 8 GB GDDR6 16 Gbps x 128-bit = 256 GB/s; Navi 23: 2 MB L2 (32 MB Infinity Cache "
+      "not counted); no matrix unit",
+      "" },
+
+    { "gfx1034", "", AK_VENDOR_AMD, AK_FAMILY_RDNA2, "RDNA2",
+      "Radeon RX 6500 XT, RX 6400",
+      16, 32, 64, 65536, 1048576, "GDDR6", 144.0,
+      5.77, 0.0, 0.0, 0, "", AK_MATRIX_NONE,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Radeon RX 6500 XT product specifications: 16 CUs at 2815 MHz boost, 5.77 TFLOPS "
+      "FP32, 4 GB GDDR6 18 Gbps x 64-bit = 144 GB/s; Navi 24: 1 MB L2 (16 MB Infinity Cache "
+      "not counted); no matrix unit",
+      "" },
+
+    { "gfx1035", "", AK_VENDOR_AMD, AK_FAMILY_RDNA2, "RDNA2",
+      "Radeon 680M, 660M (Ryzen 6000 mobile 'Rembrandt' integrated)",
+      12, 32, 64, 65536, 2097152, "LPDDR5", 102.4,
+      3.69, 0.0, 0.0, 0, "", AK_MATRIX_NONE,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Ryzen 9 6900HX product specifications: Radeon 680M, 12 CUs at 2400 MHz = 3.69 "
+      "TFLOPS FP32 (derived); shared LPDDR5-6400 x 128-bit = 102.4 GB/s; L2 2 MB (less sure); "
+      "no matrix unit",
+      "" },
+
+    { "gfx1036", "", AK_VENDOR_AMD, AK_FAMILY_RDNA2, "RDNA2",
+      "AMD Radeon Graphics of Ryzen 7000/9000 desktop ('Raphael', 'Granite Ridge' integrated)",
+      2, 32, 64, 65536, 262144, "DDR5", 83.2,
+      0.56, 0.0, 0.0, 0, "", AK_MATRIX_NONE,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Ryzen 7000 desktop product specifications: 2 CUs at 2200 MHz = 0.56 TFLOPS FP32 "
+      "(derived); shared DDR5-5200 x 128-bit = 83.2 GB/s; L2 256 KB (less sure); no matrix unit",
+      "" },
 
     { "gfx1100", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
       "Radeon RX 7900 XTX, RX 7900 XT, RX 7900 GRE; Radeon PRO W7900, W7800",
@@ -4593,7 +4920,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "AMD Radeon RX 7900 XTX product specifications: 96 CUs at 2500 MHz boost, 61.4 TFLOPS "
       "FP32 (dual issue), 122.8 TFLOPS FP16 (WMMA, 512 FLOP/clk/CU; BF16 same rate), 24 GB "
       "GDDR6 20 Gbps x 384-bit = 960 GB/s; AMD RDNA 3 architecture material: 6 MB L2 "
-      "(96 MB Infinity Cache not counted)" },
+      "(96 MB Infinity Cache not counted)",
+      "" },
 
     { "gfx1101", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
       "Radeon RX 7800 XT, RX 7700 XT; Radeon PRO W7700",
@@ -4602,7 +4930,8 @@ static const ak_arch_info _ak_arch_table[] = {
       AK_F32, AK_OPT_CONSERVATIVE, 0,
       "AMD Radeon RX 7800 XT product specifications: 60 CUs at 2430 MHz boost, 37.3 TFLOPS "
       "FP32 (dual issue), 74.6 TFLOPS FP16 (WMMA; BF16 same rate), 16 GB GDDR6 19.5 Gbps x "
-      "256-bit = 624 GB/s; Navi 32: 4 MB L2 (64 MB Infinity Cache not counted)" },
+      "256-bit = 624 GB/s; Navi 32: 4 MB L2 (64 MB Infinity Cache not counted)",
+      "" },
 
     { "gfx1102", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
       "Radeon RX 7600, RX 7600 XT; Radeon PRO W7600",
@@ -4612,7 +4941,48 @@ static const ak_arch_info _ak_arch_table[] = {
       "AMD Radeon RX 7600 XT product specifications: 32 CUs at 2755 MHz boost, 22.6 TFLOPS "
       "FP32 (dual issue), 45.1 TFLOPS FP16 (WMMA; BF16 same rate), 16 GB GDDR6 18 Gbps x "
       "128-bit = 288 GB/s (RX 7600: 2655 MHz, 21.8 TFLOPS); Navi 33: 2 MB L2 (32 MB "
-      "Infinity Cache not counted)" },
+      "Infinity Cache not counted)",
+      "" },
+
+    { "gfx1103", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
+      "Radeon 780M, 760M, 740M (Ryzen 7040/8040 'Phoenix', 'Hawk Point' integrated)",
+      12, 32, 64, 65536, 2097152, "LPDDR5X", 120.0,
+      8.6, 17.2, 17.2, 0, "", AK_MATRIX_WMMA,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Ryzen 9 7940HS product specifications: Radeon 780M, 12 CUs at 2800 MHz; FP32 8.6 "
+      "TFLOPS (dual issue) and FP16 WMMA 17.2 (12 CUs x 512 FLOP/clk x 2.8 GHz) derived, less "
+      "sure; shared LPDDR5X-7500 x 128-bit = 120 GB/s; L2 2 MB (less sure)",
+      "" },
+
+    { "gfx1150", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
+      "Radeon 890M, 880M (Ryzen AI 300 'Strix Point' integrated, RDNA 3.5)",
+      16, 32, 64, 65536, 2097152, "LPDDR5X", 120.0,
+      11.88, 23.8, 23.8, 0, "", AK_MATRIX_WMMA,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Ryzen AI 9 HX 370 product specifications: Radeon 890M, 16 CUs at 2900 MHz; FP32 "
+      "11.88 TFLOPS (dual issue) and FP16 WMMA 23.8 derived (16 x 512 x 2.9 GHz), less sure; "
+      "shared LPDDR5X-7500 x 128-bit = 120 GB/s; L2 2 MB (less sure)",
+      "" },
+
+    { "gfx1151", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
+      "Radeon 8060S, 8050S (Ryzen AI Max 'Strix Halo' integrated, RDNA 3.5)",
+      40, 32, 64, 65536, 2097152, "LPDDR5X", 256.0,
+      29.7, 59.4, 59.4, 0, "", AK_MATRIX_WMMA,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Ryzen AI Max+ 395 product specifications: Radeon 8060S, 40 CUs at 2900 MHz; FP32 "
+      "29.7 TFLOPS (dual issue) and FP16 WMMA 59.4 derived (40 x 512 x 2.9 GHz); LPDDR5X-8000 "
+      "x 256-bit = 256 GB/s; L2 2 MB (less sure; 32 MB MALL not counted)",
+      "" },
+
+    { "gfx1152", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
+      "Radeon 860M, 840M (Ryzen AI 300 'Krackan Point' integrated, RDNA 3.5)",
+      8, 32, 64, 65536, 2097152, "LPDDR5X", 128.0,
+      6.1, 12.3, 12.3, 0, "", AK_MATRIX_WMMA,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Ryzen AI 7 350 product specifications: Radeon 860M, 8 CUs at 3000 MHz; FP32 6.1 "
+      "TFLOPS (dual issue) and FP16 WMMA 12.3 derived (8 x 512 x 3.0 GHz), less sure; shared "
+      "LPDDR5X-8000 x 128-bit = 128 GB/s; L2 2 MB (less sure)",
+      "" },
 
     { "gfx1200", "", AK_VENDOR_AMD, AK_FAMILY_RDNA4, "RDNA4",
       "Radeon RX 9060 XT, RX 9060",
@@ -4622,7 +4992,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "AMD Radeon RX 9060 XT product specifications: 32 CUs at 3130 MHz boost, 25.6 TFLOPS "
       "FP32 (dual issue), 16 GB GDDR6 20 Gbps x 128-bit = 320 GB/s; FP16/BF16 matrix dense "
       "102.6 derived (32 CUs x 1024 FLOP/clk x 3.13 GHz, half the sparse figure); Navi 44 "
-      "L2 4 MB (less sure; 32 MB Infinity Cache not counted)" },
+      "L2 4 MB (less sure; 32 MB Infinity Cache not counted)",
+      "" },
 
     { "gfx1201", "", AK_VENDOR_AMD, AK_FAMILY_RDNA4, "RDNA4",
       "Radeon RX 9070 XT, RX 9070, RX 9070 GRE; Radeon AI PRO R9700",
@@ -4632,7 +5003,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "AMD Radeon RX 9070 XT product specifications: 64 CUs at 2970 MHz boost, 48.7 TFLOPS "
       "FP32 (dual issue), FP16/BF16 matrix 194.6 dense (389 sparse), 16 GB GDDR6 20 Gbps x "
       "256-bit = 640 GB/s; 'AMD RDNA 4' architecture material: 8 MB L2 (64 MB Infinity Cache "
-      "not counted)" },
+      "not counted)",
+      "" },
 
     /* ------------------------------------------------------------- NVIDIA */
     { "sm_80", "", AK_VENDOR_NVIDIA, AK_FAMILY_AMPERE, "Ampere",
@@ -4642,7 +5014,8 @@ static const ak_arch_info _ak_arch_table[] = {
       AK_BF16, AK_OPT_AGGRESSIVE, 1,
       "NVIDIA A100 datasheet, A100 80GB SXM column: 19.5 TFLOPS FP32, 312 TFLOPS FP16/BF16 "
       "tensor dense, 2039 GB/s HBM2e; 'NVIDIA A100 Tensor Core GPU Architecture' whitepaper: "
-      "108 SMs, 40 MB L2; 163 KB shared per block (CUDA C++ Programming Guide, cc 8.0)" },
+      "108 SMs, 40 MB L2; 163 KB shared per block (CUDA C++ Programming Guide, cc 8.0)",
+      "" },
 
     { "sm_86", "", AK_VENDOR_NVIDIA, AK_FAMILY_AMPERE, "Ampere",
       "A40, A10; RTX A6000 and other RTX Ax000; GeForce RTX 3050 to 3090 Ti",
@@ -4652,7 +5025,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "NVIDIA A40 datasheet: 84 SMs, 37.4 TFLOPS FP32, 149.7 TFLOPS FP16/BF16 tensor dense, "
       "48 GB GDDR6 at 696 GB/s; 'NVIDIA Ampere GA102 GPU Architecture' whitepaper: 6 MB L2 "
       "(GeForce parts run FP32-accumulate tensor math at half rate); 99 KB shared per block "
-      "(CUDA C++ Programming Guide, cc 8.6)" },
+      "(CUDA C++ Programming Guide, cc 8.6)",
+      "" },
 
     { "sm_89", "", AK_VENDOR_NVIDIA, AK_FAMILY_ADA, "Ada",
       "L40S, L40, L4; RTX 6000 Ada; GeForce RTX 4060 to 4090",
@@ -4662,7 +5036,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "NVIDIA L40S datasheet: 142 SMs (18176 CUDA cores), 91.6 TFLOPS FP32, 362.05 TFLOPS "
       "FP16/BF16 tensor dense, 733 FP8 dense, 48 GB GDDR6 at 864 GB/s; L2 96 MB of the full "
       "AD102 ('NVIDIA Ada GPU Architecture' whitepaper; less sure the L40S enables all of it); "
-      "99 KB shared per block (CUDA C++ Programming Guide, cc 8.9)" },
+      "99 KB shared per block (CUDA C++ Programming Guide, cc 8.9)",
+      "" },
 
     { "sm_90", "sm_90a", AK_VENDOR_NVIDIA, AK_FAMILY_HOPPER, "Hopper",
       "H100 (SXM5, PCIe, NVL), H200, GH200",
@@ -4673,7 +5048,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "tensor dense (1979 sparse), 3.35 TB/s HBM3; 'NVIDIA H100 Tensor Core GPU Architecture' "
       "whitepaper: 132 SMs, 50 MB L2, 989.4 dense FP16 with FP32 accumulate; 227 KB shared per "
       "block (CUDA C++ Programming Guide, cc 9.0). Checked on an H100 80GB HBM3 with "
-      "cuDeviceGetAttribute: 132 SMs, L2 52428800 B, opt-in shared 232448 B" },
+      "cuDeviceGetAttribute: 132 SMs, L2 52428800 B, opt-in shared 232448 B",
+      "" },
 
     { "sm_100", "sm_100a,sm_100f", AK_VENDOR_NVIDIA, AK_FAMILY_BLACKWELL, "Blackwell",
       "B200, GB200, B100",
@@ -4684,7 +5060,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "said 80; less sure), FP16/BF16 tensor 2.25 PFLOPS dense (4.5 sparse), 180-192 GB HBM3E "
       "at 8 TB/s (some tables: 7.7); 148 SMs and 126 MB L2 as CUDA device queries report them "
       "(not in a datasheet; less sure); 227 KB shared per block (CUDA C++ Programming Guide, "
-      "cc 10.0); native tensor ISA is tcgen05, recorded as MMA" },
+      "cc 10.0); native tensor ISA is tcgen05, recorded as MMA",
+      "" },
 
     { "sm_120", "sm_120a,sm_120f", AK_VENDOR_NVIDIA, AK_FAMILY_BLACKWELL, "Blackwell",
       "RTX PRO 6000 Blackwell; GeForce RTX 5050 to 5090",
@@ -4695,7 +5072,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "96 GB GDDR7 at 1792 GB/s, 4000 AI TOPS (FP4 sparse); FP16/BF16 tensor dense ~500 "
       "derived as 4000 / 8 (less sure); 'NVIDIA RTX Blackwell GPU Architecture' whitepaper: "
       "GB202 128 MB L2 (RTX 5090: 170 SMs, 104.8 TFLOPS, 96 MB L2, half-rate FP32-accumulate "
-      "tensor math); 99 KB shared per block (CUDA C++ Programming Guide, cc 12.0)" }
+      "tensor math); 99 KB shared per block (CUDA C++ Programming Guide, cc 12.0)",
+      "" }
 };
 
 #define _AK_ARCH_ROWS ((int)(sizeof _ak_arch_table / sizeof _ak_arch_table[0]))
@@ -4772,12 +5150,76 @@ AKDEF ak_result ak_arch_find(const char* name, const ak_arch_info** out) {
                 return AK_OK;
             }
         }
+        /* a family name: its first row (the representative) */
+        for (r = 0; r < _AK_ARCH_ROWS; r++)
+            if (_ak_streq_ci(_ak_arch_table[r].family_name, key)) { *out = &_ak_arch_table[r]; return AK_OK; }
     }
     _ak_arch_known_names(known, sizeof known);
     if (n == 0)
         return _ak_err(AK_ERROR_NOT_FOUND, "ak_arch_find: architecture name \"%s\" is empty (no target before any ':' feature suffix); known: %s", name, known);
     return _ak_err(AK_ERROR_NOT_FOUND, "ak_arch_find: unknown architecture \"%s\" (looked up as \"%s\"); known: %s",
                    name, key, known);
+}
+
+AKDEF ak_result ak_target_id_parse(const char* id, ak_target_id* out) {
+    static const char* const feats[2] = { "sramecc", "xnack" };
+    const ak_arch_info* row = NULL;
+    const char* p;
+    size_t n, i;
+    int last = -1;
+    if (out) memset(out, 0, sizeof *out);
+    if (!id || !out)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_target_id_parse: %s is NULL", id ? "out" : "the target ID");
+    out->sramecc = out->xnack = -1;
+    n = strcspn(id, ":");
+    if (n == 0)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target ID '%.80s' has no processor before its first ':' (expected e.g. gfx90a or gfx90a:sramecc+:xnack-)", id);
+    if (n >= sizeof out->processor)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target ID '%.40s...': the processor name is over %d characters", id, (int)sizeof out->processor - 1);
+    for (i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)id[i];
+        if (!(isalnum(c) || c == '_' || c == '-'))
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target ID '%.80s': character 0x%02x in the processor name (expected letters, digits, '_', '-': gfx90a, sm_90)", id, c);
+        out->processor[i] = (char)tolower(c);
+    }
+    out->processor[n] = 0;
+    if (strncmp(out->processor, "gfx", 3) != 0 && strncmp(out->processor, "sm_", 3) != 0)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target ID '%.80s': the processor '%s' is neither an AMD gfx name (gfx90a) nor an NVIDIA sm_ name (sm_90)", id, out->processor);
+    for (i = 0; i < (size_t)_AK_ARCH_ROWS && !row; i++) {
+        const ak_arch_info* a = &_ak_arch_table[i];
+        if (!strcmp(a->name, out->processor) || _ak_arch_list_has(a->aliases, out->processor, n)) row = a;
+    }
+    out->info = row;
+    _ak_copy(out->canonical, sizeof out->canonical, out->processor);
+    for (p = id + n; *p == ':';) {
+        const char* f = p + 1;
+        size_t fl = strcspn(f, ":");
+        int which = -1, sign, k;
+        for (k = 0; k < 2; k++)
+            if (fl == strlen(feats[k]) + 1 && !strncmp(f, feats[k], fl - 1)) which = k;
+        if (which < 0 || (f[fl - 1] != '+' && f[fl - 1] != '-'))
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT,
+                           "target ID '%.80s': '%.*s' is not a target feature (expected sramecc+, sramecc-, xnack+ or xnack-, "
+                           "in that order, after the processor: gfx90a:sramecc+:xnack-)", id, (int)(fl > 40 ? 40 : fl), f);
+        sign = f[fl - 1] == '+';
+        if (which == last)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target ID '%.80s': feature %s is given twice", id, feats[which]);
+        if (which < last)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target ID '%.80s': features out of order (sramecc comes before xnack: %s:sramecc+:xnack-)",
+                           id, out->processor);
+        if (which == 0) out->sramecc = sign; else out->xnack = sign;
+        if (!row || !_ak_arch_list_has(row->features, feats[which], strlen(feats[which])))
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target ID '%.80s': %s %s no %s feature (%s)", id, out->processor,
+                           row ? "has" : "is not in amdkit's architecture table, so it takes", feats[which],
+                           row ? (row->features[0] ? "its features: sramecc, xnack" : "it takes no target features")
+                               : "features are checked against the table");
+        last = which;
+        if (strlen(out->canonical) + fl + 2 > sizeof out->canonical)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target ID '%.80s' is too long", id);
+        _ak_appendf(out->canonical, sizeof out->canonical, ":%.*s", (int)fl, f);
+        p = f + fl;
+    }
+    return AK_OK;
 }
 
 AKDEF int ak_arch_count(void) { return _AK_ARCH_ROWS; }
@@ -8548,9 +8990,27 @@ AKDEF ak_result ak_config_validate(const ak_config* cfg, const ak_arch_info* arc
     if ((c.allocator.alloc == NULL) != (c.allocator.free == NULL))
         return _ak_err(AK_ERROR_CONFIG, "config.allocator: set both alloc and free, or neither");
     if (c.arch && *c.arch && !_ak_streq_ci(c.arch, "auto")) {
+        /* a target ID (gfx90a, gfx90a:sramecc+:xnack-, sm_90) or a family name
+         * (CDNA3: the family's representative row); what reaches a compiler is
+         * the canonical target ID */
         const ak_arch_info* named = NULL;
-        if (ak_arch_find(c.arch, &named) != AK_OK)
-            return _ak_err(AK_ERROR_CONFIG, "config.arch '%s' is not a known architecture (see `amdkit arch`)", c.arch);
+        ak_target_id tid;
+        if (ak_target_id_parse(c.arch, &tid) == AK_OK && tid.info) {
+            named = tid.info;
+            if (strcmp(c.arch, tid.canonical) != 0) {
+                if (strchr(c.arch, ':'))
+                    return _ak_err(AK_ERROR_CONFIG, "config.arch '%s': write the target ID as '%s'", c.arch, tid.canonical);
+                c.arch = tid.info->name; /* case only */
+            }
+        } else if (strchr(c.arch, ':')) {
+            ak_target_id_parse(c.arch, &tid);
+            return _ak_err(AK_ERROR_CONFIG, "config.arch: %s", ak_last_error());
+        } else if (ak_arch_find(c.arch, &named) == AK_OK && named) {
+            c.arch = named->name; /* family name -> representative target */
+        } else {
+            return _ak_err(AK_ERROR_CONFIG, "config.arch '%s' is neither a target in the architecture table nor a family name "
+                           "(see `amdkit arch`)", c.arch);
+        }
         if (!arch) arch = named;
     }
     if (arch) {
@@ -8645,13 +9105,13 @@ static ak_result _ak_probe_hip(_ak_api* api, int device, ak_device_info* dev, ak
     if (e == 0) e = api->hipGetDeviceCount(&n);
     if (e != 0 || n <= 0) {
         rep->status = AK_ERROR_NO_DEVICE;
-        _ak_fmt(rep->reason, sizeof rep->reason, "%s loaded (runtime %d), but no device: %s (%d)",
-                 api->hip_path, api->hip_runtime_version, e ? _ak_hip_errstr(api, e) : "device count 0", e);
+        _ak_fmt(rep->reason, sizeof rep->reason, "%s loaded (runtime %d, found via %s), but no device: %s (%d)",
+                 api->hip_path, api->hip_runtime_version, api->hip_how, e ? _ak_hip_errstr(api, e) : "device count 0", e);
         return rep->status;
     }
     if (_ak_probe_device_index(rep, device, n, "the HIP runtime") != AK_OK) return rep->status;
     rep->status = AK_OK;
-    _ak_fmt(rep->reason, sizeof rep->reason, "%s: %d device(s)", api->hip_path, n);
+    _ak_fmt(rep->reason, sizeof rep->reason, "%s (found via %s): %d device(s)", api->hip_path, api->hip_how, n);
     if (dev) {
         int v = 0;
         unsigned char* props;
@@ -8663,7 +9123,7 @@ static ak_result _ak_probe_hip(_ak_api* api, int device, ak_device_info* dev, ak
         if (props) {
             if (api->hipGetDevicePropertiesR0600 && api->hipGetDevicePropertiesR0600(props, device) == 0)
                 _ak_copy(dev->arch, sizeof dev->arch, (const char*)props + _AK_HIP_PROPS_R0600_ARCH_OFFSET);
-            else if (api->hipGetDeviceProperties && api->hipGetDeviceProperties(props, device) == 0)
+            else if (api->hipGetDevicePropertiesLegacy && api->hipGetDevicePropertiesLegacy(props, device) == 0)
                 _ak_copy(dev->arch, sizeof dev->arch, (const char*)props + _AK_HIP_PROPS_R0000_ARCH_OFFSET);
             _ak_dealloc(props);
         }
@@ -8686,13 +9146,16 @@ static ak_result _ak_probe_hip(_ak_api* api, int device, ak_device_info* dev, ak
         api->hipMemGetInfo(&dev->mem_free, &dev->mem_total);
         dev->runtime_version = api->hip_runtime_version;
         api->hipDriverGetVersion(&dev->driver_version);
-        _ak_fmt(dev->compiler_version, sizeof dev->compiler_version, "hipRTC %d.%d", api->hiprtc_major, api->hiprtc_minor);
+        _ak_fmt(dev->compiler_version, sizeof dev->compiler_version, "hipRTC %s", api->hiprtc_version);
         _ak_copy(dev->runtime_library, sizeof dev->runtime_library, api->hip_path);
         _ak_copy(dev->compiler_library, sizeof dev->compiler_library, api->hiprtc_path);
+        _ak_fmt(dev->library_search, sizeof dev->library_search, "runtime: %s; hipRTC: %s", api->hip_how, api->hiprtc_how);
+        /* both: ROCR_VISIBLE_DEVICES filters first (the ROCr runtime), HIP_VISIBLE_DEVICES then renumbers */
         if (_ak_getenv("HIP_VISIBLE_DEVICES"))
             _ak_fmt(dev->visible_devices, sizeof dev->visible_devices, "HIP_VISIBLE_DEVICES=%s", getenv("HIP_VISIBLE_DEVICES"));
-        else if (_ak_getenv("ROCR_VISIBLE_DEVICES"))
-            _ak_fmt(dev->visible_devices, sizeof dev->visible_devices, "ROCR_VISIBLE_DEVICES=%s", getenv("ROCR_VISIBLE_DEVICES"));
+        if (_ak_getenv("ROCR_VISIBLE_DEVICES"))
+            _ak_appendf(dev->visible_devices, sizeof dev->visible_devices, "%sROCR_VISIBLE_DEVICES=%s",
+                        dev->visible_devices[0] ? " " : "", getenv("ROCR_VISIBLE_DEVICES"));
     }
     return AK_OK;
 }
@@ -8875,8 +9338,9 @@ static ak_result _ak_cpu_probe_features(ak_context* ctx) {
     ctx->dev.compiler_version[0] = 0;
     ctx->dev.compiler_library[0] = 0;
     if (hip_ok) {
-        _ak_appendf(ctx->dev.compiler_version, sizeof ctx->dev.compiler_version, "hipRTC %d.%d", ctx->api->hiprtc_major, ctx->api->hiprtc_minor);
+        _ak_appendf(ctx->dev.compiler_version, sizeof ctx->dev.compiler_version, "hipRTC %s", ctx->api->hiprtc_version);
         _ak_appendf(ctx->dev.compiler_library, sizeof ctx->dev.compiler_library, "%s", ctx->api->hiprtc_path);
+        _ak_fmt(ctx->dev.library_search, sizeof ctx->dev.library_search, "hipRTC: %s", ctx->api->hiprtc_how);
     }
     if (nv_ok) {
         _ak_appendf(ctx->dev.compiler_version, sizeof ctx->dev.compiler_version, "%sNVRTC %d.%d", hip_ok ? ", " : "",
@@ -9034,13 +9498,13 @@ static int _ak_cpu_nothing_record(ak_context* ctx, void* ev, void* stream) { (vo
 #define _ak_cpu_shmem_optin NULL
 #define _ak_cpu_launch_kernel NULL
 static const _ak_backend_ops _ak_backend_hip = {
-    AK_BACKEND_HIP, 0, 0xffffffffull, "roctx", _ak_roctx_libs, "roctxRangePushA", "roctxRangePop", _AK_BACKEND_OPS(hip)
+    AK_BACKEND_HIP, 0, 0xffffffffull, 1, "roctx", _ak_roctx_libs, "roctxRangePushA", "roctxRangePop", _AK_BACKEND_OPS(hip)
 };
 static const _ak_backend_ops _ak_backend_cuda = {
-    AK_BACKEND_CUDA, 0, 0, "NVTX", _ak_nvtx_libs, "nvtxRangePushA", "nvtxRangePop", _AK_BACKEND_OPS(cuda)
+    AK_BACKEND_CUDA, 0, 0, 4, "NVTX", _ak_nvtx_libs, "nvtxRangePushA", "nvtxRangePop", _AK_BACKEND_OPS(cuda)
 };
 static const _ak_backend_ops _ak_backend_cpu = {
-    AK_BACKEND_CPU, 1, 0, NULL, NULL, NULL, NULL, _AK_BACKEND_OPS(cpu)
+    AK_BACKEND_CPU, 1, 0, 1, NULL, NULL, NULL, NULL, _AK_BACKEND_OPS(cpu)
 };
 #undef _AK_BACKEND_OPS
 #undef _ak_hip_probe
@@ -9323,28 +9787,36 @@ static ak_result _ak_target_toolchain(const char* target, _ak_toolchain* tc) {
     return _ak_err(AK_ERROR_UNSUPPORTED_TARGET, "target '%s' is neither an AMD gfx target (gfx90a) nor an NVIDIA sm_ target (sm_90)", target);
 }
 
-/* Known hipRTC targets when comgr cannot be asked: by ROCm major version. */
-static int _ak_hiprtc_known_target(int rocm_major, const char* base) {
-    static const char* v5[] = { "gfx900", "gfx902", "gfx904", "gfx906", "gfx908", "gfx909", "gfx90a", "gfx90c",
-                                "gfx1010", "gfx1011", "gfx1012", "gfx1030", "gfx1031", "gfx1032", "gfx1034", NULL };
-    static const char* v6[] = { "gfx940", "gfx941", "gfx942", "gfx1100", "gfx1101", "gfx1102", "gfx1103", NULL };
-    static const char* v7[] = { "gfx950", "gfx1200", "gfx1201", NULL };
-    int i;
-    for (i = 0; v5[i]; i++) if (!strcmp(base, v5[i])) return 1;
-    if (rocm_major >= 6) for (i = 0; v6[i]; i++) if (!strcmp(base, v6[i])) return 1;
-    if (rocm_major >= 7) for (i = 0; v7[i]; i++) if (!strcmp(base, v7[i])) return 1;
-    return 0;
+/* The loaded comgr's ISA list: 1 if it names `processor`; the list ("gfx906
+ * gfx908 ...") goes to `names` when given. comgr is what hipRTC builds with,
+ * so its list is the truth about which targets this hipRTC can build. */
+static int _ak_comgr_lists(const _ak_api* a, const char* processor, char* names, size_t cap) {
+    static const char prefix[] = "amdgcn-amd-amdhsa--";
+    size_t cnt = 0, i;
+    int found = 0;
+    if (names && cap) names[0] = 0;
+    if (a->amd_comgr_get_isa_count(&cnt) != 0) return 0;
+    for (i = 0; i < cnt && i < 4096; i++) {
+        const char* nm = NULL;
+        if (a->amd_comgr_get_isa_name(i, &nm) != 0 || !nm) continue;
+        if (!strncmp(nm, prefix, sizeof prefix - 1)) nm += sizeof prefix - 1;
+        if (!strcmp(nm, processor)) found = 1;
+        if (names) _ak_appendf(names, cap, "%s%s", names[0] ? " " : "", nm);
+    }
+    return found;
 }
 
 /* Load the compiler for tc into ctx->api and check the target is one it can
- * build, BEFORE handing it over (ROCm 5.2's hipRTC crashes on unknown ones). */
+ * build, BEFORE handing it over (ROCm 5.2's hipRTC crashes on unknown targets,
+ * comgr aborts on malformed target IDs). */
 static ak_result _ak_compiler_ready(ak_context* ctx, _ak_toolchain tc, const char* target) {
-    char why[512], base[64];
-    size_t n = strcspn(target, ":");
+    char why[512];
+    ak_target_id tid;
     int ok, i;
-    if (n >= sizeof base) return _ak_err(AK_ERROR_UNSUPPORTED_TARGET, "target '%s' is too long", target);
-    memcpy(base, target, n);
-    base[n] = 0;
+    ak_result r;
+    if ((r = ak_target_id_parse(target, &tid)) != AK_OK) return r;
+    if (strcmp(tid.canonical, target) != 0)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target '%s': write it as '%s' (lower case)", target, tid.canonical);
     _ak_mutex_lock(&ctx->lock);
     for (i = 0; i < ctx->api->n_ok_targets; i++)
         if (!strcmp(ctx->api->ok_targets[i], target)) { _ak_mutex_unlock(&ctx->lock); return AK_OK; }
@@ -9354,29 +9826,30 @@ static ak_result _ak_compiler_ready(ak_context* ctx, _ak_toolchain tc, const cha
         return _ak_err(AK_ERROR_BACKEND_UNAVAILABLE, "no %s to compile for %s: %s", tc == _AK_TC_HIPRTC ? "hipRTC" : "NVRTC", target, why);
     if (tc == _AK_TC_HIPRTC) {
         _ak_api* a = ctx->api;
-        int known = 0;
-        if (a->amd_comgr_get_isa_count && a->amd_comgr_get_isa_name) {
-            size_t cnt = 0, i;
-            char want[96];
-            _ak_fmt(want, sizeof want, "amdgcn-amd-amdhsa--%s", base);
-            if (a->amd_comgr_get_isa_count(&cnt) == 0)
-                for (i = 0; i < cnt && !known; i++) {
-                    const char* nm = NULL;
-                    if (a->amd_comgr_get_isa_name(i, &nm) == 0 && nm && !strcmp(nm, want)) known = 1;
-                }
-        } else {
-            known = _ak_hiprtc_known_target(a->hip_runtime_version / 10000000, base);
-        }
-        if (!known)
+        char names[1024];
+        if (!a->lib_comgr || !a->amd_comgr_get_isa_count || !a->amd_comgr_get_isa_name)
+            return _ak_err(AK_ERROR_BACKEND_UNAVAILABLE,
+                           "hipRTC %s (%s) loaded, but not its code-object manager (libamd_comgr.so.3/.2): amdkit asks comgr which "
+                           "targets the compiler knows before handing it one (an unknown target crashes ROCm 5.2's hipRTC)",
+                           a->hiprtc_version, a->hiprtc_path);
+        if (!_ak_comgr_lists(a, tid.processor, names, sizeof names)) {
+            if (tid.info && tid.info->vendor == AK_VENDOR_AMD)
+                return _ak_err(AK_ERROR_UNSUPPORTED_TARGET,
+                               "target %s (%s: %s) is not in the ISA list of the loaded compiler (hipRTC %s, HIP runtime %d, %s): "
+                               "a newer ROCm is needed for it; this one builds: %s", tid.processor, tid.info->family_name,
+                               tid.info->products, a->hiprtc_version, a->hip_runtime_version, a->comgr_path, names);
             return _ak_err(AK_ERROR_UNSUPPORTED_TARGET,
-                           "target %s is not supported by the installed hipRTC %d.%d (HIP runtime %d, %s): it would crash or fail; "
-                           "a newer ROCm is needed for it", base, a->hiprtc_major, a->hiprtc_minor, a->hip_runtime_version, a->hiprtc_path);
+                           "unknown AMD target '%s': neither the loaded compiler (hipRTC %s, %s) nor amdkit's architecture "
+                           "table knows it; this compiler builds: %s", tid.processor, a->hiprtc_version, a->comgr_path, names);
+        }
     } else {
         _ak_api* a = ctx->api;
-        int sm = 0, i, cnt = 0, known = 0;
+        int sm = 0, cnt = 0, known = 0;
         char* end = NULL;
-        sm = (int)strtol(base + 3, &end, 10);
-        if (!end || (*end && strcmp(end, "a") && strcmp(end, "f")) || sm <= 0)
+        if (tid.info && tid.info->vendor != AK_VENDOR_NVIDIA)
+            return _ak_err(AK_ERROR_UNSUPPORTED_TARGET, "target '%s' is not an NVIDIA target", target);
+        sm = (int)strtol(tid.processor + 3, &end, 10);
+        if (!end || end == tid.processor + 3 || (*end && strcmp(end, "a") && strcmp(end, "f")) || sm <= 0)
             return _ak_err(AK_ERROR_UNSUPPORTED_TARGET, "target '%s' is not of the form sm_NN", target);
         if (a->nvrtcGetNumSupportedArchs && a->nvrtcGetSupportedArchs && a->nvrtcGetNumSupportedArchs(&cnt) == 0 && cnt > 0 && cnt < 256) {
             int archs[256];
@@ -9386,7 +9859,7 @@ static ak_result _ak_compiler_ready(ak_context* ctx, _ak_toolchain tc, const cha
             known = 1; /* old NVRTC: let it decide */
         }
         if (!known)
-            return _ak_err(AK_ERROR_UNSUPPORTED_TARGET, "target %s is not supported by NVRTC %d.%d (%s)", base,
+            return _ak_err(AK_ERROR_UNSUPPORTED_TARGET, "target %s is not supported by NVRTC %d.%d (%s)", tid.processor,
                            a->nvrtc_major, a->nvrtc_minor, a->nvrtc_path);
     }
     /* remember the verdict: the warm path (cache hits) must not ask the compiler again */
@@ -9395,6 +9868,14 @@ static ak_result _ak_compiler_ready(ak_context* ctx, _ak_toolchain tc, const cha
         _ak_copy(ctx->api->ok_targets[ctx->api->n_ok_targets++], sizeof ctx->api->ok_targets[0], target);
     _ak_mutex_unlock(&ctx->lock);
     return AK_OK;
+}
+
+AKDEF ak_result ak_compile_target_check(ak_context* ctx, const char* target) {
+    _ak_toolchain tc = _AK_TC_HIPRTC;
+    ak_result r;
+    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_compile_target_check: ctx is NULL");
+    if ((r = _ak_target_toolchain(target, &tc)) != AK_OK) return r;
+    return _ak_compiler_ready(ctx, tc, target);
 }
 
 /* Wave size kernels are built for on a target. */
@@ -9785,10 +10266,60 @@ static void _ak_optmemo_free_all(ak_context* ctx) {
 /* Compiler identity for the cache key: name, version and library. */
 static const char* _ak_compiler_id(ak_context* ctx, _ak_toolchain tc, char* buf, size_t cap) {
     if (tc == _AK_TC_HIPRTC)
-        _ak_fmt(buf, cap, "hipRTC %d.%d runtime %d", ctx->api->hiprtc_major, ctx->api->hiprtc_minor, ctx->api->hip_runtime_version);
+        _ak_fmt(buf, cap, "hipRTC %s (%d.%d) runtime %d", ctx->api->hiprtc_version, ctx->api->hiprtc_major, ctx->api->hiprtc_minor, ctx->api->hip_runtime_version);
     else
         _ak_fmt(buf, cap, "NVRTC %d.%d", ctx->api->nvrtc_major, ctx->api->nvrtc_minor);
     return buf;
+}
+
+/* ELF64 code objects (AMD HSA code objects and CUDA cubins): walk the symbol
+ * tables (SHT_SYMTAB, SHT_DYNSYM), bounds-checked against `size` (the bytes
+ * may come from a disk cache entry). Returns 1 if a defined function symbol
+ * is named `name`, 0 if not, -1 when it cannot tell (not an ELF64, or no
+ * symbol table: a clang offload bundle, say); with `list`, the defined
+ * function names go there too. */
+static uint64_t _ak_rd(const unsigned char* p, int n) {
+    uint64_t v = 0;
+    while (n-- > 0) v = (v << 8) | p[n];
+    return v;
+}
+static int _ak_elf_has_function(const void* data, size_t size, const char* name, char* list, size_t cap) {
+    const unsigned char* d = (const unsigned char*)data;
+    uint64_t shoff, i, shnum, shentsize;
+    int found = 0, tables = 0;
+    if (list && cap) list[0] = 0;
+    if (!d || size < 64 || memcmp(d, "\177ELF", 4) != 0 || d[4] != 2 /* ELFCLASS64 */ || d[5] != 1 /* little endian */) return -1;
+    shoff = _ak_rd(d + 40, 8);
+    shentsize = _ak_rd(d + 58, 2);
+    shnum = _ak_rd(d + 60, 2);
+    if (shentsize < 64 || shoff > size || shnum > (size - shoff) / shentsize) return -1;
+    for (i = 0; i < shnum; i++) {
+        const unsigned char* sh = d + shoff + i * shentsize;
+        uint64_t type = _ak_rd(sh + 4, 4), off = _ak_rd(sh + 24, 8), sz = _ak_rd(sh + 32, 8), link = _ak_rd(sh + 40, 4);
+        uint64_t ent = _ak_rd(sh + 56, 8), stroff, strsz, j;
+        const unsigned char* strh;
+        if ((type != 2 && type != 11) || ent < 24 || off > size || sz > size - off || link >= shnum) continue;
+        strh = d + shoff + link * shentsize;
+        stroff = _ak_rd(strh + 24, 8);
+        strsz = _ak_rd(strh + 32, 8);
+        if (stroff > size || strsz > size - stroff || strsz == 0) continue;
+        tables++;
+        for (j = 0; j + ent <= sz; j += ent) {
+            const unsigned char* sym = d + off + j;
+            uint64_t nm = _ak_rd(sym, 4);
+            const char* sname;
+            size_t maxlen;
+            if ((sym[4] & 15) != 2 /* STT_FUNC */ || _ak_rd(sym + 6, 2) == 0 /* undefined */ || nm >= strsz) continue;
+            sname = (const char*)(d + stroff + nm);
+            maxlen = (size_t)(strsz - nm);
+            if (memchr(sname, 0, maxlen) == NULL) continue;
+            if (!strcmp(sname, name)) found = 1;
+            if (sname[0] == '$') continue; /* NVCC's internal helpers ($__internal_0_$...) */
+            if (list && strlen(list) + strlen(sname) + 8 < cap && !strstr(list, sname))
+                _ak_appendf(list, cap, "%s%s", list[0] ? ", " : "", sname);
+        }
+    }
+    return found ? 1 : tables ? 0 : -1;
 }
 
 AKDEF ak_result ak_compile_offline(ak_context* ctx, const char* target, const char* source, const char* kernel_name,
@@ -9821,6 +10352,15 @@ AKDEF ak_result ak_compile_offline(ak_context* ctx, const char* target, const ch
     _ak_str_free(&canon);
     if (r != AK_OK) return r;
     data = _ak_cache_entry_data(e, &size);
+    {
+        /* the kernel must be in the code object: a wrong name is an error here, not at the first launch */
+        char kernels[1024];
+        if (_ak_elf_has_function(data, size, kernel_name, kernels, sizeof kernels) == 0) {
+            _ak_cache_entry_release(ctx->cache, e);
+            return _ak_err(AK_ERROR_NOT_FOUND, "kernel '%s' is not in the code object compiled from %s for %s (is it extern \"C\" "
+                           "__global__?); its kernels: %s", kernel_name, job.source_name, target, kernels[0] ? kernels : "none");
+        }
+    }
     out->data = _ak_alloc(size);
     if (!out->data) { _ak_cache_entry_release(ctx->cache, e); return _ak_err(AK_ERROR_OUT_OF_MEMORY, "out of host memory copying a code object"); }
     memcpy(out->data, data, size);
@@ -12100,6 +12640,492 @@ AKDEF ak_result ak_attention(ak_context* ctx, const ak_attention_args* args, ak_
     return _ak_at_launch(ctx, args, &p, stream);
 }
 #endif /* AMDKIT_NO_OPS */
+
+/* ==========================================================================
+ * >>impl:autotune  ak_bench_kernel (events, L2 flush, buffers restored per
+ * trial) and ak_autotune (variants compiled in threads through the compile
+ * cache, checked with ak_check, timed with ak_bench_kernel; the choice is a
+ * small text entry in the disk compile cache, under a key of its own)
+ * ========================================================================== */
+
+/* Device copies of the OUT/INOUT buffers of an ak_args, to restore them. */
+typedef struct _ak_snap { ak_context* ctx; void* copy[AK_MAX_ARGS]; } _ak_snap;
+static void _ak_snap_free(_ak_snap* s) {
+    int i;
+    for (i = 0; i < AK_MAX_ARGS; i++) if (s->copy[i]) { ak_free(s->ctx, s->copy[i]); s->copy[i] = NULL; }
+}
+static int _ak_arg_written(const ak_args* a, int i) {
+    return (a->dir[i] == AK_ARG_OUT || a->dir[i] == AK_ARG_INOUT) && a->value[i].p && a->bytes[i];
+}
+static ak_result _ak_snap_take(ak_context* ctx, const ak_args* a, _ak_snap* s) {
+    ak_result r = AK_OK;
+    int i;
+    memset(s, 0, sizeof *s);
+    s->ctx = ctx;
+    for (i = 0; i < a->count && r == AK_OK; i++) {
+        if (!_ak_arg_written(a, i)) continue;
+        r = ak_malloc(ctx, a->bytes[i], NULL, &s->copy[i]);
+        if (r == AK_OK) r = ak_memcpy_async(ctx, s->copy[i], a->value[i].p, a->bytes[i], AK_D2D, NULL);
+    }
+    if (r != AK_OK) _ak_snap_free(s);
+    return r;
+}
+static ak_result _ak_snap_restore(const _ak_snap* s, const ak_args* a) {
+    ak_result r = AK_OK;
+    int i;
+    for (i = 0; i < a->count && r == AK_OK; i++)
+        if (s->copy[i]) r = ak_memcpy_async(s->ctx, a->value[i].p, s->copy[i], a->bytes[i], AK_D2D, NULL);
+    return r;
+}
+
+static int _ak_cmp_double(const void* a, const void* b) {
+    double x = *(const double*)a, y = *(const double*)b;
+    return x < y ? -1 : x > y;
+}
+AKDEF ak_result ak_bench_stats_of(double* t, int n, ak_bench_stats* s) {
+    double sum = 0, sq = 0;
+    int i;
+    if (!t || !s || n < 1) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_bench_stats_of: times or out is NULL, or n %d < 1", n);
+    qsort(t, (size_t)n, sizeof *t, _ak_cmp_double);
+    for (i = 0; i < n; i++) sum += t[i];
+    s->mean = sum / n;
+    for (i = 0; i < n; i++) sq += (t[i] - s->mean) * (t[i] - s->mean);
+    s->std = sqrt(sq / n);
+    s->min = t[0];
+    s->max = t[n - 1];
+    s->median = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+    s->num_trials = n;
+    return AK_OK;
+}
+
+AKDEF ak_result ak_bench_kernel(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_args* args,
+                                const ak_bench_options* o, double* times, ak_bench_stats* out) {
+    ak_context* ctx;
+    ak_event *e0 = NULL, *e1 = NULL;
+    _ak_snap snap;
+    void* scratch = NULL;
+    size_t scratch_bytes = 0;
+    double* t = NULL;
+    void** params;
+    int warmup = 3, trials = 20, i;
+    ak_result r = AK_OK;
+    if (!k || !args || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_bench_kernel: kernel, args or out is NULL");
+    if (args->error || !(params = ak_args_params(args)))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_bench_kernel: more than %d arguments were added", AK_MAX_ARGS);
+    if (o && o->warmup) warmup = o->warmup < 0 ? 0 : o->warmup;
+    if (o && o->trials) trials = o->trials;
+    if (trials < 1 || trials > 1000000 || warmup > 1000000)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_bench_kernel: %d trials / %d warm-up launches (trials 1..1000000)", trials, warmup);
+    ctx = k->ctx;
+    memset(&snap, 0, sizeof snap);
+    memset(out, 0, sizeof *out);
+    t = (double*)_ak_alloc((size_t)trials * sizeof *t);
+    if (!t) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_bench_kernel: no host memory for %d times", trials);
+    if (!(o && o->no_restore)) r = _ak_snap_take(ctx, args, &snap);
+    if (r == AK_OK && !(o && o->no_flush)) {
+        size_t l2 = ctx->dev.l2_bytes;
+        scratch_bytes = l2 ? 2 * l2 : ctx->bk->host_memory ? ((size_t)4 << 20) : ((size_t)64 << 20);
+        r = ak_malloc(ctx, scratch_bytes, NULL, &scratch);
+    }
+    if (r == AK_OK) r = ak_event_create(ctx, &e0);
+    if (r == AK_OK) r = ak_event_create(ctx, &e1);
+    for (i = 0; i < warmup && r == AK_OK; i++) r = ak_launch(k, grid, block, shmem, NULL, params);
+    for (i = 0; i < trials && r == AK_OK; i++) {
+        float ms = 0;
+        r = _ak_snap_restore(&snap, args);
+        if (r == AK_OK && scratch) r = ak_memset(ctx, scratch, i & 0xFF, scratch_bytes, NULL);
+        if (r == AK_OK) r = ak_event_record(e0, NULL);
+        if (r == AK_OK) r = ak_launch(k, grid, block, shmem, NULL, params);
+        if (r == AK_OK) r = ak_event_record(e1, NULL);
+        if (r == AK_OK) r = ak_event_synchronize(e1);
+        if (r == AK_OK) r = ak_event_elapsed_ms(e0, e1, &ms);
+        t[i] = ms;
+    }
+    if (r == AK_OK) {
+        if (times) memcpy(times, t, (size_t)trials * sizeof *t);
+        r = ak_bench_stats_of(t, trials, out);
+    }
+    if (r == AK_OK) r = ak_stream_synchronize(ctx, NULL);
+    ak_event_destroy(e0);
+    ak_event_destroy(e1);
+    if (scratch) ak_free(ctx, scratch);
+    _ak_snap_free(&snap);
+    _ak_dealloc(t);
+    return r;
+}
+
+/* --- autotune ------------------------------------------------------------ */
+enum { _AK_TV_NEW = 0, _AK_TV_COMPILED, _AK_TV_FAILED, _AK_TV_SKIPPED, _AK_TV_BUDGET };
+typedef struct _ak_tune_var {
+    ak_tune_point pt;
+    char defs[AK_TUNE_MAX_PARAMS][144];   /* "-DNAME=VALUE" */
+    ak_dim3 grid, block;
+    size_t shmem;
+    ak_kernel* k;
+    int state;
+    double ms;
+    char msg[512];
+} _ak_tune_var;
+typedef struct _ak_tune_job {
+    ak_context* ctx;
+    const char* source;
+    const char* name;
+    const ak_tune_options* o;
+    _ak_tune_var* vars;
+    int n, next, compiled;
+    _ak_mutex lock;
+    uint64_t t0;
+} _ak_tune_job;
+
+static int _ak_tune_ident(const char* s) {
+    size_t i;
+    if (!s || !*s || strlen(s) > 64 || isdigit((unsigned char)s[0])) return 0;
+    for (i = 0; s[i]; i++) if (!isalnum((unsigned char)s[i]) && s[i] != '_') return 0;
+    return 1;
+}
+/* Validate the space; *total gets the number of variants. */
+static ak_result _ak_tune_check_space(const ak_tune_space* sp, int* total) {
+    long long n = 1;
+    int p, v;
+    if (sp->num_params < 0 || sp->num_params > AK_TUNE_MAX_PARAMS || (sp->num_params && !sp->params))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: %d parameters (0..%d, params not NULL)", sp->num_params, AK_TUNE_MAX_PARAMS);
+    for (p = 0; p < sp->num_params; p++) {
+        const ak_tune_param* q = &sp->params[p];
+        if (!_ak_tune_ident(q->name))
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: parameter %d name '%s' is not a macro name (letters, digits, _; up to 64)",
+                           p, q->name ? q->name : "(null)");
+        if (q->count < 1 || !q->values)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: parameter %s has no values", q->name);
+        for (v = 0; v < q->count; v++) {
+            const char* s = q->values[v];
+            if (!s || !*s || strlen(s) > 64 || strpbrk(s, "\n\r"))
+                return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: value %d of %s is NULL, empty, over 64 characters or has a newline", v, q->name);
+        }
+        n *= q->count;
+        if (n > 100000) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: the space has over 100000 variants");
+    }
+    if (!sp->geometry && (!sp->grid.x || !sp->grid.y || !sp->grid.z || !sp->block.x || !sp->block.y || !sp->block.z))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: no geometry callback and grid (%u,%u,%u) / block (%u,%u,%u) has a zero",
+                       sp->grid.x, sp->grid.y, sp->grid.z, sp->block.x, sp->block.y, sp->block.z);
+    *total = (int)n;
+    return AK_OK;
+}
+static void _ak_tune_point_at(const ak_tune_space* sp, int index, _ak_tune_var* v) {
+    int p, idx = index;
+    memset(&v->pt, 0, sizeof v->pt);
+    v->pt.index = index;
+    v->pt.num_params = sp->num_params;
+    for (p = sp->num_params - 1; p >= 0; p--) {
+        const ak_tune_param* q = &sp->params[p];
+        const char* s = q->values[idx % q->count];
+        char* end = NULL;
+        long long iv;
+        idx /= q->count;
+        v->pt.names[p] = q->name;
+        v->pt.values[p] = s;
+        errno = 0;
+        iv = strtoll(s, &end, 0);
+        v->pt.ivalues[p] = (end && !*end && errno == 0) ? iv : 0;
+        _ak_fmt(v->defs[p], sizeof v->defs[p], "-D%s=%s", q->name, s);
+    }
+}
+static void _ak_tune_defines(const _ak_tune_var* v, char* out, size_t cap) {
+    int p;
+    out[0] = 0;
+    for (p = 0; p < v->pt.num_params; p++) _ak_appendf(out, cap, "%s%s", p ? " " : "", v->defs[p]);
+}
+static double _ak_tune_elapsed(const _ak_tune_job* j) { return (double)(_ak_now_ns() - j->t0) / 1e6; }
+
+/* Compile one variant (any thread). */
+static void _ak_tune_compile(_ak_tune_job* j, _ak_tune_var* v) {
+    const char* opts[48 + AK_TUNE_MAX_PARAMS];
+    ak_compile_options co;
+    int i, n = 0;
+    for (i = 0; i < j->o->num_options; i++) opts[n++] = j->o->options[i];
+    for (i = 0; i < v->pt.num_params; i++) opts[n++] = v->defs[i];
+    memset(&co, 0, sizeof co);
+    co.options = opts;
+    co.num_options = n;
+    co.source_name = j->o->source_name;
+    co.opt_level = AK_OPT_AUTO;
+    if (ak_kernel_get(j->ctx, j->source, j->name, &co, &v->k) == AK_OK) v->state = _AK_TV_COMPILED;
+    else { v->state = _AK_TV_FAILED; _ak_copy(v->msg, sizeof v->msg, ak_last_error()); }
+}
+static void* _ak_tune_worker(void* user) {
+    _ak_tune_job* j = (_ak_tune_job*)user;
+    for (;;) {
+        int i, over;
+        _ak_mutex_lock(&j->lock);
+        i = j->next;
+        while (i < j->n && j->vars[i].state == _AK_TV_SKIPPED) i++;
+        j->next = i + 1;
+        over = j->o->max_ms > 0 && j->compiled > 0 && _ak_tune_elapsed(j) > j->o->max_ms;
+        _ak_mutex_unlock(&j->lock);
+        if (i >= j->n) break;
+        if (over) { j->vars[i].state = _AK_TV_BUDGET; continue; }
+        _ak_tune_compile(j, &j->vars[i]);
+        if (j->vars[i].state == _AK_TV_COMPILED) { _ak_mutex_lock(&j->lock); j->compiled++; _ak_mutex_unlock(&j->lock); }
+    }
+    return NULL;
+}
+
+/* Disk key of a tuning problem (same digest scheme as code objects; the
+ * kernel field "autotune NAME" cannot name a real kernel). */
+static ak_result _ak_tune_digest(ak_context* ctx, const char* source, const char* name, const ak_tune_space* sp,
+                                 const ak_tune_options* o, uint8_t digest[32]) {
+    _ak_str kn = { NULL, 0, 0, 0 }, op = { NULL, 0, 0, 0 }, ar = { NULL, 0, 0, 0 };
+    const char* f[_AK_KF_COUNT];
+    size_t l[_AK_KF_COUNT];
+    int p, v;
+    ak_result r = AK_OK;
+    _ak_str_addf(&kn, "autotune %s", name);
+    _ak_str_addf(&op, "autotune-format 1\nopt_level %s\nmax_variants %d\n", ak_opt_level_name(ctx->cfg.opt_level), o->max_variants);
+    for (p = 0; p < sp->num_params; p++) {
+        _ak_str_addf(&op, "param %s %d\n", sp->params[p].name, sp->params[p].count);
+        for (v = 0; v < sp->params[p].count; v++) _ak_str_addf(&op, "%lu %s\n", (unsigned long)strlen(sp->params[p].values[v]), sp->params[p].values[v]);
+    }
+    for (p = 0; p < o->num_options; p++) _ak_str_addf(&op, "option %lu %s\n", (unsigned long)strlen(o->options[p]), o->options[p]);
+    if (sp->geometry) _ak_str_addf(&op, "geometry-rule %lu %s\n", (unsigned long)strlen(sp->geometry_key ? sp->geometry_key : ""),
+                                   sp->geometry_key ? sp->geometry_key : "");
+    else _ak_str_addf(&op, "geometry %u %u %u / %u %u %u / %lu\n", sp->grid.x, sp->grid.y, sp->grid.z, sp->block.x, sp->block.y,
+                      sp->block.z, (unsigned long)sp->shared_bytes);
+    _ak_str_addf(&op, "shape %lu %s\n", (unsigned long)strlen(o->shape_key ? o->shape_key : ""), o->shape_key ? o->shape_key : "");
+    _ak_str_addf(&ar, "%s\ndevice %s", ctx->dev.arch, ctx->dev.name);
+    if (kn.oom || op.oom || ar.oom || !kn.p || !op.p || !ar.p) r = _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_autotune: out of host memory");
+    else {
+        f[_AK_KF_SOURCE] = source; l[_AK_KF_SOURCE] = strlen(source);
+        f[_AK_KF_NAME] = kn.p; l[_AK_KF_NAME] = kn.len;
+        f[_AK_KF_OPTIONS] = op.p; l[_AK_KF_OPTIONS] = op.len;
+        f[_AK_KF_ARCH] = ar.p; l[_AK_KF_ARCH] = ar.len;
+        f[_AK_KF_BACKEND] = ak_backend_name(ctx->backend); l[_AK_KF_BACKEND] = strlen(f[_AK_KF_BACKEND]);
+        f[_AK_KF_COMPILER] = ctx->dev.compiler_version; l[_AK_KF_COMPILER] = strlen(f[_AK_KF_COMPILER]);
+        f[_AK_KF_DEVICE] = ""; l[_AK_KF_DEVICE] = 0;
+        _ak_cache_disk_digest(f, l, digest);
+    }
+    _ak_str_free(&kn); _ak_str_free(&op); _ak_str_free(&ar);
+    return r;
+}
+
+/* Stored choice: "amdkit-autotune 1\nindex N\ndefines D\nms T\n". 1 if read and consistent. */
+static int _ak_tune_load(ak_context* ctx, const uint8_t digest[32], const char* name, const ak_tune_space* sp, int total,
+                         _ak_tune_var* v, double* ms) {
+    struct _ak_cache* c = ctx->cache;
+    void* data = NULL;
+    size_t size = 0;
+    char buf[1024], defs[512], want[512];
+    const char *p, *q;
+    long idx;
+    char* end;
+    int ok = 0;
+    if (!c || !c->enabled || !c->disk || _ak_cache_disk_read(c, digest, name, &data, &size) != 1) return 0;
+    if (size < sizeof buf) {
+        memcpy(buf, data, size);
+        buf[size] = 0;
+        p = buf;
+        if (!strncmp(p, "amdkit-autotune 1\nindex ", 24)) {
+            errno = 0;
+            idx = strtol(p + 24, &end, 10);
+            if (errno == 0 && end != p + 24 && *end == '\n' && idx >= 0 && idx < total && !strncmp(end + 1, "defines ", 8)) {
+                p = end + 9;
+                q = strchr(p, '\n');
+                if (q && (size_t)(q - p) < sizeof defs) {
+                    memcpy(defs, p, (size_t)(q - p));
+                    defs[q - p] = 0;
+                    _ak_tune_point_at(sp, (int)idx, v);
+                    _ak_tune_defines(v, want, sizeof want);
+                    if (!strcmp(defs, want) && !strncmp(q + 1, "ms ", 3)) {
+                        *ms = strtod(q + 4, &end);
+                        ok = end != q + 4 && *end == '\n' && *ms >= 0;
+                    }
+                }
+            }
+        }
+    }
+    _ak_dealloc(data);
+    if (!ok) _ak_log(&ctx->log, AK_LOG_WARN, AK_LOGITEM_GENERIC, "autotune %s: the stored choice does not fit the space; tuning again", name);
+    return ok;
+}
+static void _ak_tune_store(ak_context* ctx, const uint8_t digest[32], const char* name, const _ak_tune_var* v) {
+    struct _ak_cache* c = ctx->cache;
+    char buf[1024], defs[512];
+    int n;
+    if (!c || !c->enabled || !c->disk) {
+        _ak_log(&ctx->log, AK_LOG_INFO, AK_LOGITEM_GENERIC, "autotune %s: no disk cache; the choice is not stored", name);
+        return;
+    }
+    _ak_tune_defines(v, defs, sizeof defs);
+    n = snprintf(buf, sizeof buf, "amdkit-autotune 1\nindex %d\ndefines %s\nms %.9g\n", v->pt.index, defs, v->ms);
+    if (n > 0 && (size_t)n < sizeof buf) _ak_cache_disk_write(c, digest, name, buf, (size_t)n);
+}
+
+static ak_result _ak_tune_geometry(const ak_tune_space* sp, _ak_tune_var* v) {
+    v->grid = sp->grid; v->block = sp->block; v->shmem = sp->shared_bytes;
+    if (!sp->geometry) return AK_OK;
+    return sp->geometry(sp->geometry_user, &v->pt, &v->grid, &v->block, &v->shmem);
+}
+static void _ak_tune_result(const ak_tune_space* sp, _ak_tune_var* v, int total, ak_tune_result* out) {
+    out->kernel = v->k;
+    v->k = NULL;
+    out->point = v->pt;
+    _ak_tune_defines(v, out->defines, sizeof out->defines);
+    out->grid = v->grid; out->block = v->block; out->shared_bytes = v->shmem;
+    out->ms = v->ms;
+    out->total = total;
+    (void)sp;
+}
+
+AKDEF ak_result ak_autotune(ak_context* ctx, const char* source, const char* name, const ak_tune_space* sp, ak_args* args,
+                            const ak_tune_options* opts, ak_tune_result* out) {
+    ak_tune_options o;
+    _ak_tune_job j;
+    _ak_snap snap;
+    uint8_t digest[32];
+    int total = 0, n, i, best = -1, have_digest = 0, first_bad = -1, threads;
+    ak_result r;
+    if (!ctx || !source || !name || !sp || !args || !out)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: ctx, source, kernel name, space, args or out is NULL");
+    memset(out, 0, sizeof *out);
+    if (opts) o = *opts; else memset(&o, 0, sizeof o);
+    if (args->error || !ak_args_params(args)) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: more than %d arguments", AK_MAX_ARGS);
+    if (o.num_options < 0 || o.num_options > 48 || (o.num_options && !o.options))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: %d compile options (0..48)", o.num_options);
+    for (i = 0; i < o.num_options; i++)
+        if (!o.options[i]) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: compile option %d is NULL", i);
+    if (o.max_variants < 0 || !(o.max_ms >= 0) || o.warmup < 0 || o.trials < 0 || o.threads < 0 || o.threads > 64 ||
+        !(o.atol >= 0) || !(o.rtol >= 0))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: negative budget, trials, threads (max 64) or tolerance");
+    if (o.shape_key && strlen(o.shape_key) > 4096) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: shape key over 4096 characters");
+    if ((r = _ak_tune_check_space(sp, &total)) != AK_OK) return r;
+    n = o.max_variants && o.max_variants < total ? o.max_variants : total;
+    out->total = total;
+    if (!o.no_store && _ak_tune_digest(ctx, source, name, sp, &o, digest) == AK_OK) have_digest = 1;
+
+    /* a stored choice: compile that variant only, time nothing */
+    if (have_digest && !o.retune) {
+        _ak_tune_var v;
+        double ms = 0;
+        memset(&v, 0, sizeof v);
+        memset(&j, 0, sizeof j);
+        if (_ak_tune_load(ctx, digest, name, sp, total, &v, &ms) && _ak_tune_geometry(sp, &v) == AK_OK) {
+            j.ctx = ctx; j.source = source; j.name = name; j.o = &o;
+            _ak_tune_compile(&j, &v);
+            if (v.state == _AK_TV_COMPILED) {
+                if (o.cpu) ak_kernel_set_cpu(v.k, o.cpu, o.cpu_user);
+                v.ms = ms;
+                _ak_tune_result(sp, &v, total, out);
+                out->from_cache = 1;
+                _ak_log(&ctx->log, AK_LOG_INFO, AK_LOGITEM_GENERIC, "autotune %s: stored choice %s (%.4f ms)", name, out->defines, ms);
+                return AK_OK;
+            }
+            _ak_log(&ctx->log, AK_LOG_WARN, AK_LOGITEM_GENERIC, "autotune %s: the stored choice no longer compiles (%s); tuning again", name, v.msg);
+        }
+    }
+
+    memset(&j, 0, sizeof j);
+    j.ctx = ctx; j.source = source; j.name = name; j.o = &o; j.n = n;
+    j.t0 = _ak_now_ns();
+    j.vars = (_ak_tune_var*)_ak_calloc((size_t)n * sizeof *j.vars);
+    if (!j.vars) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_autotune: no host memory for %d variants", n);
+    for (i = 0; i < n; i++) {
+        _ak_tune_point_at(sp, i, &j.vars[i]);
+        ak_result g = _ak_tune_geometry(sp, &j.vars[i]);
+        if (g != AK_OK) {
+            j.vars[i].state = _AK_TV_SKIPPED;
+            _ak_fmt(j.vars[i].msg, sizeof j.vars[i].msg, "left out by the geometry callback (%s)", ak_result_name(g));
+        }
+    }
+    /* compile: hipRTC compiles one at a time per process, NVRTC in parallel */
+    threads = o.threads ? o.threads : ctx->bk->compile_threads;
+    if (threads > n) threads = n;
+    _ak_mutex_init(&j.lock);
+    {
+        pthread_t th[64];
+        int started = 0;
+        for (i = 1; i < threads; i++) { if (pthread_create(&th[started], NULL, _ak_tune_worker, &j) == 0) started++; }
+        _ak_tune_worker(&j);
+        for (i = 0; i < started; i++) pthread_join(th[i], NULL);
+    }
+    _ak_mutex_destroy(&j.lock);
+
+    /* check and time, one variant at a time, on the calling thread */
+    r = _ak_snap_take(ctx, args, &snap);
+    for (i = 0; i < n && r == AK_OK; i++) {
+        _ak_tune_var* v = &j.vars[i];
+        ak_tune_progress pr;
+        ak_bench_options bo;
+        ak_bench_stats st;
+        ak_check_result cr;
+        memset(&pr, 0, sizeof pr);
+        if (v->state == _AK_TV_BUDGET) break;
+        if (v->state != _AK_TV_SKIPPED) {
+            if (out->timed > 0 && o.max_ms > 0 && _ak_tune_elapsed(&j) > o.max_ms) break;
+            out->tried++;
+        }
+        if (v->state == _AK_TV_SKIPPED) pr.status = AK_TUNE_SKIPPED;
+        else if (v->state == _AK_TV_FAILED) pr.status = AK_TUNE_FAILED;
+        else {
+            pr.status = AK_TUNE_TIMED;
+            if (o.cpu) ak_kernel_set_cpu(v->k, o.cpu, o.cpu_user);
+            if (o.cpu) {
+                if ((r = _ak_snap_restore(&snap, args)) != AK_OK) break;
+                if (ak_check(v->k, v->grid, v->block, v->shmem, args, o.atol, o.rtol, &cr) != AK_OK) {
+                    pr.status = AK_TUNE_FAILED;
+                    _ak_copy(v->msg, sizeof v->msg, ak_last_error());
+                } else if (!cr.passed) {
+                    pr.status = AK_TUNE_WRONG;
+                    _ak_fmt(v->msg, sizeof v->msg, "%zu elements differ from the CPU reference; worst: argument %d element %zu, abs error %g",
+                            cr.mismatches, cr.worst_arg, cr.worst_index, cr.max_abs_err);
+                }
+            }
+            if (pr.status == AK_TUNE_TIMED) {
+                if ((r = _ak_snap_restore(&snap, args)) != AK_OK) break;
+                memset(&bo, 0, sizeof bo);
+                bo.warmup = o.warmup ? o.warmup : 2;
+                bo.trials = o.trials ? o.trials : 10;
+                if (ak_bench_kernel(v->k, v->grid, v->block, v->shmem, args, &bo, NULL, &st) != AK_OK) {
+                    pr.status = AK_TUNE_FAILED;
+                    _ak_copy(v->msg, sizeof v->msg, ak_last_error());
+                } else {
+                    v->ms = st.median;
+                    out->timed++;
+                    if (best < 0 || v->ms < j.vars[best].ms) best = i;
+                }
+            }
+        }
+        if (pr.status == AK_TUNE_FAILED || pr.status == AK_TUNE_WRONG) {
+            out->rejected++;
+            if (first_bad < 0) first_bad = i;
+        }
+        if (o.progress) {
+            pr.point = &v->pt;
+            pr.ms = v->ms;
+            pr.done = out->tried;
+            pr.total = n;
+            pr.best_index = best >= 0 ? best : -1;
+            pr.best_ms = best >= 0 ? j.vars[best].ms : 0;
+            pr.message = pr.status == AK_TUNE_TIMED ? "" : v->msg;
+            o.progress(o.progress_user, &pr);
+        }
+    }
+    if (r == AK_OK) r = _ak_snap_restore(&snap, args);
+    if (r == AK_OK) r = ak_stream_synchronize(ctx, NULL);
+    _ak_snap_free(&snap);
+    if (r == AK_OK && best < 0) {
+        char defs[512] = "";
+        if (first_bad >= 0) _ak_tune_defines(&j.vars[first_bad], defs, sizeof defs);
+        r = first_bad >= 0 ? _ak_err(AK_ERROR_OPTIMIZATION, "ak_autotune(%s): no variant compiled and passed; variant %d (%s): %s",
+                                     name, first_bad, defs, j.vars[first_bad].msg)
+                           : _ak_err(AK_ERROR_OPTIMIZATION, "ak_autotune(%s): no variant to try (%d left out by the geometry callback%s%s)",
+                                     name, n, n ? ": " : "", n ? j.vars[0].msg : "");
+    }
+    if (r == AK_OK) {
+        if (have_digest) _ak_tune_store(ctx, digest, name, &j.vars[best]);
+        _ak_tune_result(sp, &j.vars[best], total, out);
+    }
+    for (i = 0; i < n; i++) ak_kernel_release(j.vars[i].k);
+    _ak_dealloc(j.vars);
+    return r;
+}
 #endif /* AK_TYPECHECK_ONLY */
 
 #endif /* AMDKIT_IMPLEMENTATION_DONE */

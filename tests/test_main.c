@@ -23,6 +23,7 @@
     X(prof) \
     X(context) \
     X(compile) \
+    X(target) \
     X(ops_elementwise) \
     X(gpu_elementwise) \
     X(ops_reduce) \
@@ -39,7 +40,9 @@
     X(races) \
     X(backend) \
     X(compile_kernels) \
-    X(harden)
+    X(harden) \
+    X(autotune) \
+    X(gpu_autotune)
 
 #define AKT_DECL(name) void akt_suite_##name(void);
 AKT_SUITES(AKT_DECL)
