@@ -2716,8 +2716,8 @@ static const char _ak_src_attention_mma[] =
     "// block and keys wn * BK / WN .. of every K / V tile (WN > 1 for decode,\n"
     "// where a block has one row tile: the warps split each tile's keys and are\n"
     "// merged through shared memory at the end). K / V tiles of BK = 64 keys go\n"
-    "// through shared memory (rows padded by 16 bytes against bank conflicts),\n"
-    "// double-buffered.\n"
+    "// through shared memory (rows padded by 16 bytes against bank conflicts) in\n"
+    "// ST stages: 2 for prefill, 3 for the decode form (more bytes in flight).\n"
     "//\n"
     "// NVIDIA (sm_80+, mma.sync m16n8k16 via the prelude's ak_mma layer): tiles\n"
     "// are copied with cp.async (zero-filled past the end), Q fragments stay in\n"
@@ -2957,7 +2957,7 @@ static const char _ak_src_attention_mma[] =
     "                 : \"r\"(p));\n"
     "}\n"
     "\n"
-    "template <class D, int HD, int WM, int WN>\n"
+    "template <class D, int HD, int WM, int WN, int ST>\n"
     "AK_INLINE void ak_attn_mma(const typename D::T* AK_RESTRICT q, const typename D::T* AK_RESTRICT k,\n"
     "                           const typename D::T* AK_RESTRICT v, typename D::T* AK_RESTRICT o, float* AK_RESTRICT lse,\n"
     "                           int hkv, int group, int sq, int skv, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb,\n"
@@ -2975,8 +2975,8 @@ static const char _ak_src_attention_mma[] =
     "    };\n"
     "    extern __shared__ __align__(16) unsigned char ak_smem_raw[];\n"
     "    T* qs = (T*)ak_smem_raw;           // [BQ][LD]\n"
-    "    T* ks = qs + BQ * LD;              // [2][BK][LD]\n"
-    "    T* vs = ks + 2 * BK * LD;          // [2][BK][LD]\n"
+    "    T* ks = qs + BQ * LD;              // [ST][BK][LD]\n"
+    "    T* vs = ks + ST * BK * LD;         // [ST][BK][LD]\n"
     "\n"
     "    const int tid = (int)threadIdx.x, lane = tid % 32, warp = tid / 32;\n"
     "    const int wm = warp % WM, wn = warp / WM;\n"
@@ -3021,8 +3021,11 @@ static const char _ak_src_attention_mma[] =
     "        }\n"
     "    };\n"
     "    const int ntiles = kend > kbeg ? (kend - kbeg + BK - 1) / BK : 0;\n"
-    "    if (ntiles > 0) load_kv(0, kbeg);\n"
-    "    ak_cp_async_commit();\n"
+    "#pragma unroll\n"
+    "    for (int s0 = 0; s0 < ST - 1; s0++) {  // groups 0 .. ST - 2 (group 0 also holds Q)\n"
+    "        if (s0 < ntiles) load_kv(s0, kbeg + s0 * BK);\n"
+    "        ak_cp_async_commit();\n"
+    "    }\n"
     "\n"
     "    // per-lane state: rows g = lane / 4 (e = 0, 1) and g + 8 (e = 2, 3) of the warp's 16\n"
     "    const int lr0 = r0 + wm * 16 + lane / 4, lr1 = lr0 + 8;\n"
@@ -3036,10 +3039,10 @@ static const char _ak_src_attention_mma[] =
     "    typename MM::A qf[KQ];\n"
     "\n"
     "    for (int t = 0; t < ntiles; t++) {\n"
-    "        const int k0 = kbeg + t * BK, st = t & 1;\n"
-    "        if (t + 1 < ntiles) load_kv(st ^ 1, k0 + BK);\n"
+    "        const int k0 = kbeg + t * BK, st = t % ST;\n"
+    "        if (t + ST - 1 < ntiles) load_kv((t + ST - 1) % ST, k0 + (ST - 1) * BK);\n"
     "        ak_cp_async_commit();\n"
-    "        ak_cp_async_wait<1>();\n"
+    "        ak_cp_async_wait<ST - 1>();  // tile t (and Q) landed\n"
     "        __syncthreads();\n"
     "        if (t == 0) {\n"
     "#pragma unroll\n"
@@ -3202,8 +3205,9 @@ static const char _ak_src_attention_mma[] =
     "    }\n"
     "}\n"
     "#define AK_AMMA_BODY(D, HD, WM, WN)                                                                              \\\n"
-    "    ak_attn_mma<D, HD, WM, WN>(q, k, v, o, lse, hkv, group, sq, skv, qsb, qsh, qss, ksb, ksh, kss, vsb, vsh, vss, \\\n"
-    "                               osb, osh, oss, scale_log2, causal, nsplit, split_len, part)\n"
+    "    ak_attn_mma<D, HD, WM, WN, (WN > 1 ? 3 : 2)>(q, k, v, o, lse, hkv, group, sq, skv, qsb, qsh, qss, ksb, ksh,  \\\n"
+    "                                                 kss, vsb, vsh, vss, osb, osh, oss, scale_log2, causal, nsplit,  \\\n"
+    "                                                 split_len, part)\n"
     "#else\n"
     "// AMD: the generic path (WM waves; the decode form is one wave). Targets\n"
     "// without a matrix instruction get empty kernels (one source for every\n"
@@ -11879,10 +11883,10 @@ static void _ak_at_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_at
         int dec = rows <= M;
         p->mma = 1;
         p->dmax = (int)d;
-        if (nv) { /* 4 warps: 64 rows, or 16 rows with the warps splitting each key tile */
+        if (nv) { /* 4 warps: 64 rows, 2 K/V stages; or 16 rows, the warps splitting each key tile, 3 stages */
             p->R = dec ? 16 : 64;
             p->threads = 128u;
-            p->shmem = (size_t)(p->R + 4 * 64) * (d + 8) * es;
+            p->shmem = (size_t)(p->R + (dec ? 6 : 4) * 64) * (d + 8) * es;
             bk = 64;
             slots = lds / (p->shmem + 1024);
         } else { /* waves of M rows each, static shared memory (~33-48 KB) */

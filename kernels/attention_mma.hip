@@ -17,8 +17,8 @@
 // block and keys wn * BK / WN .. of every K / V tile (WN > 1 for decode,
 // where a block has one row tile: the warps split each tile's keys and are
 // merged through shared memory at the end). K / V tiles of BK = 64 keys go
-// through shared memory (rows padded by 16 bytes against bank conflicts),
-// double-buffered.
+// through shared memory (rows padded by 16 bytes against bank conflicts) in
+// ST stages: 2 for prefill, 3 for the decode form (more bytes in flight).
 //
 // NVIDIA (sm_80+, mma.sync m16n8k16 via the prelude's ak_mma layer): tiles
 // are copied with cp.async (zero-filled past the end), Q fragments stay in
@@ -258,7 +258,7 @@ AK_INLINE void ak_ldsm_b2_trans(typename ak_mma<D>::B& b0, typename ak_mma<D>::B
                  : "r"(p));
 }
 
-template <class D, int HD, int WM, int WN>
+template <class D, int HD, int WM, int WN, int ST>
 AK_INLINE void ak_attn_mma(const typename D::T* AK_RESTRICT q, const typename D::T* AK_RESTRICT k,
                            const typename D::T* AK_RESTRICT v, typename D::T* AK_RESTRICT o, float* AK_RESTRICT lse,
                            int hkv, int group, int sq, int skv, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb,
@@ -276,8 +276,8 @@ AK_INLINE void ak_attn_mma(const typename D::T* AK_RESTRICT q, const typename D:
     };
     extern __shared__ __align__(16) unsigned char ak_smem_raw[];
     T* qs = (T*)ak_smem_raw;           // [BQ][LD]
-    T* ks = qs + BQ * LD;              // [2][BK][LD]
-    T* vs = ks + 2 * BK * LD;          // [2][BK][LD]
+    T* ks = qs + BQ * LD;              // [ST][BK][LD]
+    T* vs = ks + ST * BK * LD;         // [ST][BK][LD]
 
     const int tid = (int)threadIdx.x, lane = tid % 32, warp = tid / 32;
     const int wm = warp % WM, wn = warp / WM;
@@ -322,8 +322,11 @@ AK_INLINE void ak_attn_mma(const typename D::T* AK_RESTRICT q, const typename D:
         }
     };
     const int ntiles = kend > kbeg ? (kend - kbeg + BK - 1) / BK : 0;
-    if (ntiles > 0) load_kv(0, kbeg);
-    ak_cp_async_commit();
+#pragma unroll
+    for (int s0 = 0; s0 < ST - 1; s0++) {  // groups 0 .. ST - 2 (group 0 also holds Q)
+        if (s0 < ntiles) load_kv(s0, kbeg + s0 * BK);
+        ak_cp_async_commit();
+    }
 
     // per-lane state: rows g = lane / 4 (e = 0, 1) and g + 8 (e = 2, 3) of the warp's 16
     const int lr0 = r0 + wm * 16 + lane / 4, lr1 = lr0 + 8;
@@ -337,10 +340,10 @@ AK_INLINE void ak_attn_mma(const typename D::T* AK_RESTRICT q, const typename D:
     typename MM::A qf[KQ];
 
     for (int t = 0; t < ntiles; t++) {
-        const int k0 = kbeg + t * BK, st = t & 1;
-        if (t + 1 < ntiles) load_kv(st ^ 1, k0 + BK);
+        const int k0 = kbeg + t * BK, st = t % ST;
+        if (t + ST - 1 < ntiles) load_kv((t + ST - 1) % ST, k0 + (ST - 1) * BK);
         ak_cp_async_commit();
-        ak_cp_async_wait<1>();
+        ak_cp_async_wait<ST - 1>();  // tile t (and Q) landed
         __syncthreads();
         if (t == 0) {
 #pragma unroll
@@ -503,8 +506,9 @@ AK_INLINE void ak_attn_mma(const typename D::T* AK_RESTRICT q, const typename D:
     }
 }
 #define AK_AMMA_BODY(D, HD, WM, WN)                                                                              \
-    ak_attn_mma<D, HD, WM, WN>(q, k, v, o, lse, hkv, group, sq, skv, qsb, qsh, qss, ksb, ksh, kss, vsb, vsh, vss, \
-                               osb, osh, oss, scale_log2, causal, nsplit, split_len, part)
+    ak_attn_mma<D, HD, WM, WN, (WN > 1 ? 3 : 2)>(q, k, v, o, lse, hkv, group, sq, skv, qsb, qsh, qss, ksb, ksh,  \
+                                                 kss, vsb, vsh, vss, osb, osh, oss, scale_log2, causal, nsplit,  \
+                                                 split_len, part)
 #else
 // AMD: the generic path (WM waves; the decode form is one wave). Targets
 // without a matrix instruction get empty kernels (one source for every
