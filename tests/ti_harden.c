@@ -598,6 +598,81 @@ static void test_harden_refresh_memory_threads(void) {
     ak_context_destroy(ctx);
 }
 
+/* ---- 16 threads on one context: cache, pool, streams, host memory; 16 more
+ * each with its own context (run under ThreadSanitizer by make test) ------- */
+#define AKH_THREADS 16
+typedef struct akh_mt { ak_context* ctx; _ak_cache* cache; int id; int bad; } akh_mt;
+static void* akh_mt_shared(void* u) {
+    akh_mt* a = (akh_mt*)u;
+    int r;
+    for (r = 0; r < 40; r++) {
+        char text[96];
+        _ak_cache_key k;
+        _ak_cache_entry* e = NULL;
+        akc_job j;
+        _ak_cache_ops ops;
+        ak_stream* st = NULL;
+        void *d = NULL, *h = NULL;
+        ak_cache_stats cs;
+        ak_pool_stats ps;
+        /* half the threads share keys (single flight), half use their own */
+        snprintf(text, sizeof text, "__global__ void mt%d() {}", (a->id % 2 ? a->id : 0) * 100 + r % 10);
+        k = akc_key(text, "mt");
+        memset(&j, 0, sizeof j);
+        ops = akc_ops(&j, 1);
+        j.key = &k;
+        if (_ak_cache_get(a->cache, &k, &ops, 0, &e, NULL) != AK_OK || !akc_entry_is(e, &k)) a->bad++;
+        _ak_cache_entry_release(a->cache, e);
+        if (ak_stream_create(a->ctx, "mt", 0, &st) != AK_OK) a->bad++;
+        if (ak_malloc(a->ctx, (size_t)(256 + 4096 * (r % 7)), st, &d) != AK_OK) a->bad++;
+        if (d && ak_memset(a->ctx, d, r, 256, st) != AK_OK) a->bad++;
+        if (ak_host_alloc(a->ctx, 512, &h) != AK_OK) a->bad++;
+        if (d && ak_free(a->ctx, d) != AK_OK) a->bad++;
+        if (h && ak_host_free(a->ctx, h) != AK_OK) a->bad++;
+        ak_stream_destroy(st);
+        if (r % 8 == 0) { ak_context_refresh_memory(a->ctx); ak_cache_stats_get(a->ctx, &cs); ak_pool_stats_get(a->ctx, &ps); }
+        if (r % 10 == 0) ak_pool_trim(a->ctx);
+    }
+    return NULL;
+}
+static void* akh_mt_own(void* u) {
+    akh_mt* a = (akh_mt*)u;
+    int r;
+    for (r = 0; r < 3; r++) {
+        ak_config cfg = ak_config_default();
+        ak_context* c = NULL;
+        void* d = NULL;
+        cfg.backend = AK_BACKEND_CPU;
+        cfg.disk_cache = 0;
+        cfg.log_level = AK_LOG_NONE;
+        if (ak_context_create(&cfg, &c) != AK_OK) { a->bad++; continue; }
+        if (ak_malloc(c, 1000, NULL, &d) != AK_OK || ak_free(c, d) != AK_OK) a->bad++;
+        ak_context_destroy(c);
+    }
+    return NULL;
+}
+static void test_harden_threads16(void) {
+    ak_config cfg = akc_cfg("h_mt");
+    ak_context* ctx = akt_cpu_context("h_mt_ctx");
+    _ak_cache* c;
+    pthread_t th[2 * AKH_THREADS];
+    akh_mt args[2 * AKH_THREADS];
+    int i, bad = 0;
+    if (!ctx) return;
+    akc_reset();
+    c = akc_new(&cfg, NULL);
+    if (!c) { ak_context_destroy(ctx); return; }
+    for (i = 0; i < 2 * AKH_THREADS; i++) {
+        args[i].ctx = ctx; args[i].cache = c; args[i].id = i; args[i].bad = 0;
+        AKT_CHECK(pthread_create(&th[i], NULL, i < AKH_THREADS ? akh_mt_shared : akh_mt_own, &args[i]) == 0);
+    }
+    for (i = 0; i < 2 * AKH_THREADS; i++) { pthread_join(th[i], NULL); bad += args[i].bad; }
+    AKT_EQ_INT(bad, 0);
+    AKT_EQ_INT(akc_bad_unloads, 0);
+    _ak_cache_destroy(c);
+    ak_context_destroy(ctx);
+}
+
 /* ---- crash safety: SIGKILL a writer at random points ------------------------------- */
 
 #define AKH_KEYS 40
@@ -731,5 +806,6 @@ void akt_suite_harden(void) {
     AKT_RUN(test_harden_host_free_threads);
     AKT_RUN(test_harden_launch_geometry);
     AKT_RUN(test_harden_refresh_memory_threads);
+    AKT_RUN(test_harden_threads16);
     AKT_RUN(test_harden_crash_safety);
 }

@@ -6,7 +6,7 @@
  * Not coverage-guided. Flags (libFuzzer's spelling): -max_total_time=S,
  * -runs=N, -seed=N, -max_len=N; other arguments are corpus directories or
  * files (a file alone: run it once, as a reproducer). A sanitizer report
- * writes the input to ./crash-driver-<pid> before the process dies. */
+ * writes the input to <-artifact_prefix>crash-driver-<pid> before the process dies. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <stdint.h>
@@ -18,7 +18,8 @@
 #include <unistd.h>
 #include <sanitizer/common_interface_defs.h>
 
-int LLVMFuzzerInitialize(int* argc, char*** argv);
+/* optional in a harness: weak */
+int LLVMFuzzerInitialize(int* argc, char*** argv) __attribute__((weak));
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 
 typedef struct { uint8_t* p; size_t n; } akd_buf;
@@ -27,6 +28,7 @@ static size_t akd_nseeds, akd_capseeds;
 static uint8_t* akd_cur;
 static size_t akd_curn;
 static uint64_t akd_state;
+static const char* akd_prefix = "";
 
 static uint64_t akd_rand(void) {
     uint64_t z = (akd_state += 0x9E3779B97F4A7C15ull);
@@ -62,9 +64,9 @@ static int akd_load_file(const char* path) {
     return 1;
 }
 static void akd_death(void) {
-    char name[64];
+    char name[1200];
     FILE* f;
-    snprintf(name, sizeof name, "crash-driver-%ld", (long)getpid());
+    snprintf(name, sizeof name, "%scrash-driver-%ld", akd_prefix, (long)getpid());
     f = fopen(name, "wb");
     if (f) { if (akd_curn) fwrite(akd_cur, 1, akd_curn, f); fclose(f); }
     fprintf(stderr, "driver: input written to %s (%zu bytes)\n", name, akd_curn);
@@ -126,13 +128,14 @@ int main(int argc, char** argv) {
     int i, files_only = 1, nfiles = 0;
     struct timespec t0, t1;
     akd_state = 12345;
-    LLVMFuzzerInitialize(&argc, &argv);
+    if (LLVMFuzzerInitialize) LLVMFuzzerInitialize(&argc, &argv);
     for (i = 1; i < argc; i++) {
         struct stat st;
         if (!strncmp(argv[i], "-max_total_time=", 16)) max_time = atof(argv[i] + 16);
         else if (!strncmp(argv[i], "-runs=", 6)) runs = strtoull(argv[i] + 6, NULL, 10);
         else if (!strncmp(argv[i], "-seed=", 6)) akd_state = strtoull(argv[i] + 6, NULL, 10);
         else if (!strncmp(argv[i], "-max_len=", 9)) max_len = (size_t)strtoull(argv[i] + 9, NULL, 10);
+        else if (!strncmp(argv[i], "-artifact_prefix=", 17)) akd_prefix = argv[i] + 17;
         else if (argv[i][0] == '-') continue; /* other libFuzzer flags: ignored */
         else if (stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode)) {
             DIR* d = opendir(argv[i]);

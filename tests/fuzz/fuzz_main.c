@@ -4,6 +4,9 @@
  *     static int akf_NAME(const uint8_t* data, size_t size);   (returns 0)
  * listed once in AKF_TARGETS below, with seed inputs in tests/fuzz/corpus/NAME/.
  * The target is picked by the environment variable AKF_TARGET=NAME.
+ * (A harness may also stand alone: tests/fuzz/fuzz_NAME.c defining
+ * LLVMFuzzerTestOneInput and including the implementation itself gets its
+ * own binary; see run.sh. The shared binary saves a build per target.)
  *
  * Built two ways by tests/fuzz/run.sh:
  *   - clang -fsanitize=fuzzer,address,undefined: libFuzzer drives it
