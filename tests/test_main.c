@@ -8,6 +8,7 @@
 #include "ti_cache.c"
 #include "ti_races.c"
 #include "ti_harden.c"
+#include "ti_rocm.c"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -23,6 +24,7 @@
     X(context) \
     X(compile) \
     X(target) \
+    X(rocm_internals) \
     X(ops_elementwise) \
     X(gpu_elementwise) \
     X(ops_reduce) \
