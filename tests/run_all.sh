@@ -4,7 +4,7 @@
 #   1. the C test suites (cpu backend + offline compiles with the real hipRTC and NVRTC)
 #   2. the same suites under AddressSanitizer + UndefinedBehaviorSanitizer; tests/ti_races.c under ThreadSanitizer
 #   3. the header alone as C99 and C++11 (gcc and clang), with AMDKIT_STATIC, -Wall -Wextra -pedantic -Werror
-#   4. the HIP/hipRTC and CUDA/NVRTC prototypes type-checked against the real headers (+ a self-test that a wrong one fails)
+#   4. the HIP/hipRTC, CUDA/NVRTC and NCCL/RCCL prototypes type-checked against the real headers (+ a self-test that a wrong one fails)
 #   5. the embedded kernel sources match kernels/ (make gen-check)
 #   6. every kernel family compiled for gfx940 with clang-15 and disassembled
 #   7. the command-line tool as a new user meets it (tests/cli_check.sh), and the demo (cpu backend)
@@ -60,6 +60,16 @@ echo "== prototypes against the real headers"
 step typecheck-hip gcc -D_GNU_SOURCE -std=c99 -Wall -Wextra -Werror -Wno-unused-function -c tests/typecheck_hip.c -o /dev/null
 step typecheck-cuda gcc -D_GNU_SOURCE -std=c99 -Wall -Wextra -Werror -Wno-unused-function -I/usr/local/cuda/include -c tests/typecheck_cuda.c -o /dev/null
 step typecheck-detects-wrong-prototype bash -c "! gcc -D_GNU_SOURCE -DAK_TYPECHECK_EXPECT_FAIL -std=c99 -Wall -Wextra -Werror -Wno-unused-function -c tests/typecheck_hip.c -o /dev/null 2>/dev/null && ! gcc -D_GNU_SOURCE -DAK_TYPECHECK_EXPECT_FAIL -std=c99 -Wall -Wextra -Werror -Wno-unused-function -I/usr/local/cuda/include -c tests/typecheck_cuda.c -o /dev/null 2>/dev/null"
+# NCCL / RCCL prototypes: against nccl.h (CUDA toolkit or PyTorch's nvidia-nccl wheel) and rccl/rccl.h (librccl-dev) where installed
+NCCL_INC=$(for d in /usr/local/cuda/include /usr/include $(ls -d /usr/local/lib/python3*/dist-packages/nvidia/nccl/include 2>/dev/null); do [ -f $d/nccl.h ] && echo $d && break; done)
+if [ -n "$NCCL_INC" ]; then
+  step typecheck-nccl gcc -D_GNU_SOURCE -std=c99 -Wall -Wextra -Werror -Wno-unused-function -I/usr/local/cuda/include -I$NCCL_INC -c tests/typecheck_ccl.c -o /dev/null
+  step typecheck-nccl-detects-wrong-prototype bash -c "! gcc -D_GNU_SOURCE -DAK_TYPECHECK_EXPECT_FAIL -std=c99 -Wall -Wextra -Werror -Wno-unused-function -I/usr/local/cuda/include -I$NCCL_INC -c tests/typecheck_ccl.c -o /dev/null 2>/dev/null"
+else echo "  (no nccl.h here: NCCL prototype check not run)"; fi
+RCCL_INC=$(for d in /usr/include /opt/rocm/include; do [ -f $d/rccl/rccl.h ] && echo $d && break; done)
+if [ -n "$RCCL_INC" ]; then
+  step typecheck-rccl gcc -D_GNU_SOURCE -DAK_TC_RCCL -std=c99 -Wall -Wextra -Werror -Wno-unused-function -I$RCCL_INC -c tests/typecheck_ccl.c -o /dev/null
+else echo "  (no rccl/rccl.h here: RCCL prototype check not run; apt-get install librccl-dev where the distribution has it)"; fi
 echo "== generated kernel sources"
 step gen-check make -s gen-check
 echo "== gfx940 (clang-15) + disassembly"

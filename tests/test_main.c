@@ -6,6 +6,7 @@
 #include "ti_pool.c"
 #include "ti_cache.c"
 #include "ti_races.c"
+#include "ti_multi.c"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -32,6 +33,8 @@
     X(pool_internals) \
     X(matrix) \
     X(races) \
+    X(multi) \
+    X(multi_internals) \
     X(compile_kernels)
 
 #define AKT_DECL(name) void akt_suite_##name(void);
