@@ -2,12 +2,14 @@
 # `make test`: every check that runs without a GPU, each step counted, and
 # `N passed, N failed` as the last line.
 #   1. the C test suites (cpu backend + offline compiles with the real hipRTC and NVRTC)
-#   2. the same suites under AddressSanitizer + UndefinedBehaviorSanitizer; tests/ti_races.c under ThreadSanitizer
+#   2. the same suites under AddressSanitizer + UndefinedBehaviorSanitizer, the threaded suites (cache, pool,
+#      contexts, races, harden) under ThreadSanitizer (tests/sanitize.sh = make test-sanitize); tests/ti_races.c under TSan
 #   3. the header alone as C99 and C++11 (gcc and clang), with AMDKIT_STATIC, -Wall -Wextra -pedantic -Werror
 #   4. the HIP/hipRTC, CUDA/NVRTC and NCCL/RCCL prototypes type-checked against the real headers (+ a self-test that a wrong one fails)
 #   5. the embedded kernel sources match kernels/ (make gen-check)
 #   6. every kernel family compiled for gfx940 with clang-15 and disassembled
 #   7. the command-line tool as a new user meets it (tests/cli_check.sh), and the demo (cpu backend)
+#   8. the README's prototyping walkthrough as written, amdkit run/bench/tune (cpu backend)
 set -u
 cd "$(dirname "$0")/.."
 B=build
@@ -40,10 +42,11 @@ echo "== build"
 step build make -s all
 echo "== test suites (cpu backend, real offline compilers)"
 suite suites ./$B/amdkit_tests
-echo "== sanitizers (ASan + UBSan)"
-step build-asan make -s $B/amdkit_tests_asan
-suite suites-asan env ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 LSAN_OPTIONS=suppressions=tests/lsan.supp:print_suppressions=0 \
-  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 AKT_TMP=$B/tmp-asan ./$B/amdkit_tests_asan
+echo "== sanitizers (make test-sanitize: every suite under ASan + UBSan, the threaded ones under TSan)"
+suite suites-asan bash tests/sanitize.sh asan
+suite suites-tsan bash tests/sanitize.sh tsan
+echo "== fuzzing (tests/fuzz: cache entry reader, config/env parser, amdkit run arg specs; 5 s each; make fuzz for longer)"
+suite fuzz bash tests/fuzz/run.sh 5
 echo "== races (ThreadSanitizer: context identity, prelude id)"
 step races-tsan bash -c "gcc -std=c99 -Wall -Wextra -Werror -O1 -g -fsanitize=thread tests/tsan_races.c -o $B/tsan_races -ldl -lpthread -lm && TSAN_OPTIONS=halt_on_error=1 ./$B/tsan_races"
 echo "== header builds"
@@ -54,6 +57,8 @@ done
 for cxx in g++ clang++; do
   step "header-cxx11-$cxx" $cxx -std=c++11 -Wall -Wextra -pedantic -Werror -x c++ -c tests/header_check.c -o $B/header_cxx_$cxx.o
 done
+step header-opt-outs bash -c "gcc -std=c99 -Wall -Wextra -pedantic -Werror -DAMDKIT_NO_HIP -DAMDKIT_NO_CUDA -DAMDKIT_NO_OPS tests/optout_check.c -o $B/optout_all -ldl -lpthread -lm && ./$B/optout_all && ! grep -q ak_softmax_f32 $B/optout_all && g++ -std=c++11 -Wall -Wextra -pedantic -Werror -DAMDKIT_NO_OPS -x c++ -c tests/header_check.c -o $B/header_noops.o && gcc -std=c99 -Wall -Wextra -pedantic -Werror -DAMDKIT_NO_HIP -DAMDKIT_STATIC tests/optout_check.c -o $B/optout_nohip -ldl -lpthread -lm && ./$B/optout_nohip && gcc -std=c99 -Wall -Wextra -pedantic -Werror -DAMDKIT_NO_CUDA tests/optout_check.c -o $B/optout_nocuda -ldl -lpthread -lm && ./$B/optout_nocuda"
+step header-toc bash tests/toc_check.sh
 step header-allocator-hooks gcc -std=c99 -Wall -Wextra -pedantic -Werror -DAKT_HOOKS -c tests/header_check.c -o $B/header_hooks.o
 step header-allocator-partial-rejected bash -c "! gcc -std=c99 -DAKT_PARTIAL_HOOKS -c tests/header_check.c -o /dev/null 2>/dev/null"
 echo "== prototypes against the real headers"
@@ -79,6 +84,9 @@ suite cli bash tests/cli_check.sh $B/amdkit
 suite readme-example bash tests/readme_check.sh
 echo "== demo (cpu)"
 step demo env AMDKIT_BACKEND=cpu ./$B/amdkit demo
+echo "== prototyping commands (cpu): the README walkthrough as written (install, run, check, bench, tune), amdkit run/bench/tune"
+suite walkthrough env AMDKIT_BACKEND=cpu bash tests/walkthrough.sh
+suite proto-cli env AMDKIT_BACKEND=cpu bash tests/proto_cli.sh
 
 [ -n "$failures" ] && echo "failed steps:$failures"
 echo "$passed passed, $failed failed"

@@ -47,6 +47,13 @@ AK_STATIC_ASSERT((int)_AK_HIP_ATTR_TOTAL_MEM == (int)hipDeviceAttributeTotalGlob
 AK_STATIC_ASSERT((int)_AK_HIP_ATTR_CLOCK == (int)hipDeviceAttributeClockRate, clock);
 AK_STATIC_ASSERT((int)_AK_HIP_ATTR_MEM_CLOCK == (int)hipDeviceAttributeMemoryClockRate, memclock);
 AK_STATIC_ASSERT((int)_AK_HIP_ATTR_BUS_WIDTH == (int)hipDeviceAttributeMemoryBusWidth, bus);
+AK_STATIC_ASSERT((int)_AK_HIP_ATTR_MAX_THREADS == (int)hipDeviceAttributeMaxThreadsPerBlock, maxthreads);
+AK_STATIC_ASSERT((int)_AK_HIP_ATTR_MAX_BLOCK_X == (int)hipDeviceAttributeMaxBlockDimX &&
+                 (int)_AK_HIP_ATTR_MAX_BLOCK_X + 1 == (int)hipDeviceAttributeMaxBlockDimY &&
+                 (int)_AK_HIP_ATTR_MAX_BLOCK_X + 2 == (int)hipDeviceAttributeMaxBlockDimZ, maxblock);
+AK_STATIC_ASSERT((int)_AK_HIP_ATTR_MAX_GRID_X == (int)hipDeviceAttributeMaxGridDimX &&
+                 (int)_AK_HIP_ATTR_MAX_GRID_X + 1 == (int)hipDeviceAttributeMaxGridDimY &&
+                 (int)_AK_HIP_ATTR_MAX_GRID_X + 2 == (int)hipDeviceAttributeMaxGridDimZ, maxgrid);
 AK_STATIC_ASSERT((int)AK_H2D == (int)hipMemcpyHostToDevice && (int)AK_D2H == (int)hipMemcpyDeviceToHost &&
                  (int)AK_D2D == (int)hipMemcpyDeviceToDevice && (int)AK_H2H == (int)hipMemcpyHostToHost, copykind);
 AK_STATIC_ASSERT(hipEventDisableTiming == 0x2, evflags);
