@@ -149,6 +149,7 @@ static int cmd_info(int argc, char** argv) {
         printf(",\"visible_devices\":"); jstr(stdout, d->visible_devices);
         printf(",\"pci_bus_id\":"); jstr(stdout, d->pci_bus_id);
         printf(",\"uuid\":"); jstr(stdout, d->uuid);
+        printf(",\"library_search\":"); jstr(stdout, d->library_search);
         printf("},\"devices\":[");
         for (i = 0; i < d->device_count; i++) {
             ak_device_info e;
@@ -159,7 +160,8 @@ static int cmd_info(int argc, char** argv) {
             printf(",\"uuid\":"); jstr(stdout, e.uuid);
             printf("}");
         }
-        printf("],\"config\":{");
+        printf("]");
+        printf(",\"config\":{");
         for (i = 0; i < ak_config_field_count(); i++) {
             ak_config_field_value(cfg, i, val, sizeof val);
             printf("%s\"%s\":", i ? "," : "", ak_config_field_at(i)->name);
@@ -187,6 +189,7 @@ static int cmd_info(int argc, char** argv) {
             printf("  runtime         %d (driver %d) %s\n", d->runtime_version, d->driver_version, d->runtime_library);
         printf("  compiler        %s %s\n", d->compiler_version, d->compiler_library);
         printf("  fp16 / bf16     %s / %s (probed)\n", d->fp16 > 0 ? "yes" : d->fp16 == 0 ? "no" : "?", d->bf16 > 0 ? "yes" : d->bf16 == 0 ? "no" : "?");
+        if (d->library_search[0]) printf("  found via       %s\n", d->library_search);
         if (d->pci_bus_id[0]) printf("  PCI bus id      %s\n", d->pci_bus_id);
         if (d->uuid[0]) printf("  UUID            %s\n", d->uuid);
         printf("devices (%s, %d; visible devices: %s):\n", ak_backend_name(d->backend), d->device_count,

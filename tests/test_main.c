@@ -8,6 +8,7 @@
 #include "ti_cache.c"
 #include "ti_races.c"
 #include "ti_multi.c"
+#include "ti_gpu_multi.c"
 #include "ti_harden.c"
 #include <stdarg.h>
 #include <stdlib.h>
@@ -23,6 +24,7 @@
     X(prof) \
     X(context) \
     X(compile) \
+    X(target) \
     X(ops_elementwise) \
     X(gpu_elementwise) \
     X(ops_reduce) \
@@ -39,6 +41,7 @@
     X(races) \
     X(multi) \
     X(multi_internals) \
+    X(gpu_multi) \
     X(compile_kernels) \
     X(harden) \
     X(autotune) \
