@@ -6,6 +6,8 @@
 #   make fuzz       the fuzz targets of tests/fuzz/, FUZZ_SECONDS (300) each (5 s each in make test)
 #   make gpu-check  on a GPU machine: GPU suites + benchmarks, JSON into $$OUT (or build/gpu-check)
 #   make gen        re-embed kernels/*.hip into amdkit.h;  make gen-check: fail if amdkit.h is stale
+#   make install PREFIX=DIR   amdkit.h, the amdkit command, kernels/*.hip and amdkit.pc under DIR
+#                   (default /usr/local; DESTDIR for staging);  make uninstall PREFIX=DIR removes them
 CC      ?= cc
 CXX     ?= c++
 BUILD   := build
@@ -20,7 +22,7 @@ TEST_OBJ := $(patsubst tests/%.c,$(BUILD)/obj/%.o,$(TEST_SRC))
 TEST_OBJ_SAN := $(patsubst tests/%.c,$(BUILD)/obj-san/%.o,$(TEST_SRC))
 TEST_INC := tests/ak_test.h $(wildcard tests/ti_*.c) $(wildcard tests/at_*.h)
 
-.PHONY: all test demo gpu-check clean
+.PHONY: all test demo gpu-check clean install uninstall
 all: $(BUILD)/amdkit_tests $(BUILD)/amdkit $(BUILD)/bench_ops $(BUILD)/bench_runtime $(BUILD)/bench_attention
 
 $(BUILD)/obj/%.o: tests/%.c $(HDR) $(TEST_INC)
@@ -61,9 +63,9 @@ FUZZ_SECONDS ?= 300
 fuzz:
 	@bash tests/fuzz/run.sh $(FUZZ_SECONDS)
 
-$(BUILD)/amdkit: examples/amdkit.c examples/demo.c $(HDR)
+$(BUILD)/amdkit: examples/amdkit.c examples/demo.c examples/amdkit_run.c $(HDR)
 	@mkdir -p $(BUILD)
-	$(CC) -std=c99 $(WARN) -Werror $(CFLAGS) examples/amdkit.c examples/demo.c -o $@ $(LIBS)
+	$(CC) -std=c99 $(WARN) -Werror $(CFLAGS) examples/amdkit.c examples/demo.c examples/amdkit_run.c -o $@ $(LIBS)
 
 $(BUILD)/bench_runtime: bench/bench_runtime.c $(HDR)
 	@mkdir -p $(BUILD)
@@ -113,3 +115,29 @@ $(BUILD)/bench_ops: bench/bench_ops.c $(HDR)
 $(BUILD)/bench_attention: bench/bench_attention.c $(HDR)
 	@mkdir -p $(BUILD)
 	$(CC) -std=c99 $(WARN) -Werror -O2 bench/bench_attention.c -o $@ $(LIBS)
+
+# --- install ------------------------------------------------------------------
+# `pkg-config --cflags --libs amdkit` gives what an embedder needs: -I<prefix>/include -ldl -lpthread -lm.
+PREFIX     ?= /usr/local
+DESTDIR    ?=
+bindir     := $(PREFIX)/bin
+includedir := $(PREFIX)/include
+datadir    := $(PREFIX)/share/amdkit
+pcdir      := $(PREFIX)/lib/pkgconfig
+AK_VERSION := $(shell sed -n 's/^\#define AK_VERSION_STRING "\(.*\)"/\1/p' amdkit.h)
+
+install: $(BUILD)/amdkit
+	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(includedir) $(DESTDIR)$(datadir)/kernels $(DESTDIR)$(pcdir)
+	install -m 755 $(BUILD)/amdkit $(DESTDIR)$(bindir)/amdkit
+	install -m 644 amdkit.h $(DESTDIR)$(includedir)/amdkit.h
+	install -m 644 kernels/*.hip $(DESTDIR)$(datadir)/kernels/
+	printf 'prefix=%s\nincludedir=$${prefix}/include\n\nName: amdkit\nDescription: %s\nVersion: %s\nCflags: -I$${includedir}\nLibs: -ldl -lpthread -lm\n' \
+	  '$(PREFIX)' 'single-header C toolkit for AMD GPUs (ROCm HIP + hipRTC), NVIDIA GPUs through HIP, and a cpu backend' \
+	  '$(AK_VERSION)' > $(DESTDIR)$(pcdir)/amdkit.pc
+	@echo "installed amdkit $(AK_VERSION) under $(DESTDIR)$(PREFIX)"
+
+uninstall:
+	rm -f $(DESTDIR)$(bindir)/amdkit $(DESTDIR)$(includedir)/amdkit.h $(DESTDIR)$(pcdir)/amdkit.pc
+	rm -f $(addprefix $(DESTDIR)$(datadir)/kernels/,$(notdir $(wildcard kernels/*.hip)))
+	-rmdir $(DESTDIR)$(datadir)/kernels $(DESTDIR)$(datadir) 2>/dev/null
+	@echo "removed amdkit from $(DESTDIR)$(PREFIX)"

@@ -73,6 +73,7 @@
  *   >>decl:stream     streams and events
  *   >>decl:prof       profiling regions, summary, Chrome trace export
  *   >>decl:ops        kernel library (element-wise, reductions, norms, ...)
+ *   >>decl:autotune   timing a kernel (ak_bench_kernel), choosing among its variants (ak_autotune)
  *
  *   >>impl:platform   includes, allocation, strings, mutexes, clocks, dlopen
  *   >>impl:result     errors (thread-local detail) and logging
@@ -97,6 +98,7 @@
  *   >>impl:ops-elementwise  fill, copy, cast, axpy, scale, binary, unary, transpose + CPU references
  *   >>impl:ops-reduce reductions, softmax, layernorm, rmsnorm, cross-entropy + CPU references
  *   >>impl:ops-attention  fused attention (SIMT, split/flash-decoding, matrix cores) + CPU reference
+ *   >>impl:autotune   kernel timing (events, L2 flush, restored inputs), autotuner + its stored choices
  */
 #ifndef AMDKIT_H
 #define AMDKIT_H
@@ -1056,6 +1058,133 @@ AKAPI const char* ak_attention_layout_name(ak_attention_layout layout);
 AKAPI ak_result ak_attention(ak_context* ctx, const ak_attention_args* args, ak_stream* stream);
 #endif /* AMDKIT_NO_OPS */
 
+/* ==========================================================================
+ * >>decl:autotune  timing a kernel (ak_bench_kernel) and choosing the fastest
+ *                  correct variant of a kernel (ak_autotune)
+ * ========================================================================== */
+
+typedef struct ak_bench_options {
+    int warmup;            /* untimed launches before the trials (0: 3; negative: none) */
+    int trials;            /* timed launches (0: 20) */
+    int no_flush;          /* 1: do not flush the L2 between trials */
+    int no_restore;        /* 1: do not restore the OUT/INOUT buffers before each trial */
+} ak_bench_options;
+
+typedef struct ak_bench_stats {
+    double mean, std, min, max, median;   /* milliseconds; std: population standard deviation */
+    int num_trials;
+} ak_bench_stats;
+
+/* Time a kernel the KernelBench way, on the default stream: warm-up launches, then
+ * `trials` launches, each between two events; before each trial, outside the timed
+ * region, every OUT/INOUT buffer of `args` (described with ak_args_buffer) is restored
+ * from a copy taken when the call starts (each trial sees the same fresh inputs) and
+ * the L2 is flushed (a memset over twice the device's L2). Afterwards the buffers hold
+ * the result of one launch on the original inputs. times (NULL or `trials` doubles)
+ * gets each trial in ms, in launch order. On the cpu backend events read the host
+ * clock: this times the CPU implementation. Thread safety: any thread; nothing else
+ * may use the buffers meanwhile. */
+AKAPI ak_result ak_bench_kernel(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shared_bytes, ak_args* args,
+                                const ak_bench_options* opts, double* times, ak_bench_stats* out);
+/* Mean, std, min, max, median of n >= 1 times; sorts `times`. Thread safety: caller's buffers. */
+AKAPI ak_result ak_bench_stats_of(double* times, int n, ak_bench_stats* out);
+
+/* A compile-time parameter: variants are compiled with -D<name>=<value>. */
+typedef struct ak_tune_param {
+    const char* name;               /* macro name, e.g. "BLOCK" */
+    const char* const* values;      /* its values as text, e.g. {"64", "128", "256"} */
+    int count;
+} ak_tune_param;
+
+#define AK_TUNE_MAX_PARAMS 8
+
+/* One variant: a value for each parameter. Variants are numbered in
+ * enumeration order, the last parameter varying fastest. */
+typedef struct ak_tune_point {
+    int index;
+    int num_params;
+    const char* names[AK_TUNE_MAX_PARAMS];
+    const char* values[AK_TUNE_MAX_PARAMS];   /* point into the caller's space */
+    long long ivalues[AK_TUNE_MAX_PARAMS];    /* values read as integers (0 when not one) */
+} ak_tune_point;
+
+/* Launch geometry of a variant. Return anything but AK_OK to leave the variant out
+ * (a combination the kernel does not support). */
+typedef ak_result (*ak_tune_geometry_fn)(void* user, const ak_tune_point* p, ak_dim3* grid, ak_dim3* block,
+                                         size_t* shared_bytes);
+
+typedef struct ak_tune_space {
+    const ak_tune_param* params;    /* up to AK_TUNE_MAX_PARAMS; none: one variant */
+    int num_params;
+    ak_dim3 grid, block;            /* the geometry of every variant when `geometry` is NULL */
+    size_t shared_bytes;
+    ak_tune_geometry_fn geometry;   /* or the geometry per variant */
+    void* geometry_user;
+    const char* geometry_key;       /* text naming the geometry rule when `geometry` is set (part of the stored key) */
+} ak_tune_space;
+
+typedef enum ak_tune_status {
+    AK_TUNE_TIMED = 0,              /* compiled, checked (when a CPU reference was given), timed */
+    AK_TUNE_FAILED = 1,             /* compile or launch failed (message) */
+    AK_TUNE_WRONG = 2,              /* results differ from the CPU reference (message) */
+    AK_TUNE_SKIPPED = 3             /* geometry callback left it out */
+} ak_tune_status;
+
+/* What the progress callback gets after each variant. */
+typedef struct ak_tune_progress {
+    const ak_tune_point* point;
+    ak_tune_status status;
+    double ms;                      /* median ms of this variant (TIMED) */
+    int done, total;                /* variants tried so far / to try */
+    int best_index;                 /* fastest correct variant so far (-1: none) */
+    double best_ms;
+    const char* message;            /* why FAILED / WRONG, else "" */
+} ak_tune_progress;
+typedef void (*ak_tune_progress_fn)(void* user, const ak_tune_progress* p);
+
+typedef struct ak_tune_options {
+    const char* shape_key;          /* the problem class this choice is for ("n=1048576"): part of the stored key */
+    const char* const* options;     /* compile options of every variant (up to 48) */
+    int num_options;
+    const char* source_name;
+    int max_variants;               /* budget: try at most this many (0: all) */
+    double max_ms;                  /* budget: stop starting variants after this many ms (0: none; one is always tried) */
+    int warmup, trials;             /* per variant (0: 2 and 10) */
+    int threads;                    /* compile threads (0: 1 for hipRTC, which compiles one at a time per process; 4 for NVRTC) */
+    ak_cpu_kernel_fn cpu;           /* CPU reference: each variant must match it (ak_check); NULL: no check */
+    void* cpu_user;
+    double atol, rtol;              /* tolerance of that check */
+    int retune;                     /* 1: ignore a stored choice, time again, store the new one */
+    int no_store;                   /* 1: neither read nor write the stored choice */
+    ak_tune_progress_fn progress;   /* called on the calling thread after each variant */
+    void* progress_user;
+} ak_tune_options;
+
+typedef struct ak_tune_result {
+    ak_kernel* kernel;              /* the chosen variant, compiled (release with ak_kernel_release); its CPU implementation is opts->cpu */
+    ak_tune_point point;
+    char defines[512];              /* "-DBLOCK=128 -DUNROLL=2" */
+    ak_dim3 grid, block;
+    size_t shared_bytes;
+    double ms;                      /* its median time when it was tuned */
+    int from_cache;                 /* 1: the stored choice was used and nothing was timed */
+    int total;                      /* variants in the space */
+    int tried, timed, rejected;     /* this call: variants tried / timed / failed or wrong */
+} ak_tune_result;
+
+/* Choose the fastest variant of a kernel that passes the check: compile every
+ * variant of `space` (in opts->threads threads), check each against opts->cpu on
+ * `args` (buffers from ak_args_buffer; OUT/INOUT buffers are restored between
+ * variants), time it with ak_bench_kernel and keep the fastest. The choice is stored
+ * in the disk compile cache under (source, kernel, space, compile options, device
+ * name and arch, backend, compiler, shape key): the next call with the same inputs,
+ * in any process, compiles only the chosen variant and times nothing (from_cache).
+ * Errors: AK_ERROR_INVALID_ARGUMENT (bad space or options), AK_ERROR_OPTIMIZATION
+ * (no variant compiled and passed; the message says why the first one failed).
+ * Thread safety: any thread; nothing else may use the buffers meanwhile. */
+AKAPI ak_result ak_autotune(ak_context* ctx, const char* source, const char* kernel_name, const ak_tune_space* space,
+                            ak_args* args, const ak_tune_options* opts, ak_tune_result* out);
+
 #ifdef __cplusplus
 }
 #endif
@@ -1173,6 +1302,26 @@ static void _ak_str_addn(_ak_str* s, const char* t, size_t n) {
     s->p[s->len] = 0;
 }
 static void _ak_str_add(_ak_str* s, const char* t) { _ak_str_addn(s, t, strlen(t)); }
+static void _ak_str_addf(_ak_str* s, const char* fmt, ...) _AK_PRINTF(2, 3);
+static void _ak_str_addf(_ak_str* s, const char* fmt, ...) {
+    char buf[1024];
+    int n;
+    va_list ap;
+    va_start(ap, fmt);
+    n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (n < 0) return;
+    if ((size_t)n < sizeof buf) { _ak_str_addn(s, buf, (size_t)n); return; }
+    {
+        char* big = (char*)_ak_alloc((size_t)n + 1);
+        if (!big) { s->oom = 1; return; }
+        va_start(ap, fmt);
+        vsnprintf(big, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+        _ak_str_addn(s, big, (size_t)n);
+        _ak_dealloc(big);
+    }
+}
 static void _ak_str_free(_ak_str* s) { _ak_dealloc(s->p); s->p = NULL; s->len = s->cap = 0; }
 
 /* Mutexes and condition variables (pthreads). */
@@ -11916,6 +12065,492 @@ AKDEF ak_result ak_attention(ak_context* ctx, const ak_attention_args* args, ak_
     return _ak_at_launch(ctx, args, &p, stream);
 }
 #endif /* AMDKIT_NO_OPS */
+
+/* ==========================================================================
+ * >>impl:autotune  ak_bench_kernel (events, L2 flush, buffers restored per
+ * trial) and ak_autotune (variants compiled in threads through the compile
+ * cache, checked with ak_check, timed with ak_bench_kernel; the choice is a
+ * small text entry in the disk compile cache, under a key of its own)
+ * ========================================================================== */
+
+/* Device copies of the OUT/INOUT buffers of an ak_args, to restore them. */
+typedef struct _ak_snap { ak_context* ctx; void* copy[AK_MAX_ARGS]; } _ak_snap;
+static void _ak_snap_free(_ak_snap* s) {
+    int i;
+    for (i = 0; i < AK_MAX_ARGS; i++) if (s->copy[i]) { ak_free(s->ctx, s->copy[i]); s->copy[i] = NULL; }
+}
+static int _ak_arg_written(const ak_args* a, int i) {
+    return (a->dir[i] == AK_ARG_OUT || a->dir[i] == AK_ARG_INOUT) && a->value[i].p && a->bytes[i];
+}
+static ak_result _ak_snap_take(ak_context* ctx, const ak_args* a, _ak_snap* s) {
+    ak_result r = AK_OK;
+    int i;
+    memset(s, 0, sizeof *s);
+    s->ctx = ctx;
+    for (i = 0; i < a->count && r == AK_OK; i++) {
+        if (!_ak_arg_written(a, i)) continue;
+        r = ak_malloc(ctx, a->bytes[i], NULL, &s->copy[i]);
+        if (r == AK_OK) r = ak_memcpy_async(ctx, s->copy[i], a->value[i].p, a->bytes[i], AK_D2D, NULL);
+    }
+    if (r != AK_OK) _ak_snap_free(s);
+    return r;
+}
+static ak_result _ak_snap_restore(const _ak_snap* s, const ak_args* a) {
+    ak_result r = AK_OK;
+    int i;
+    for (i = 0; i < a->count && r == AK_OK; i++)
+        if (s->copy[i]) r = ak_memcpy_async(s->ctx, a->value[i].p, s->copy[i], a->bytes[i], AK_D2D, NULL);
+    return r;
+}
+
+static int _ak_cmp_double(const void* a, const void* b) {
+    double x = *(const double*)a, y = *(const double*)b;
+    return x < y ? -1 : x > y;
+}
+AKDEF ak_result ak_bench_stats_of(double* t, int n, ak_bench_stats* s) {
+    double sum = 0, sq = 0;
+    int i;
+    if (!t || !s || n < 1) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_bench_stats_of: times or out is NULL, or n %d < 1", n);
+    qsort(t, (size_t)n, sizeof *t, _ak_cmp_double);
+    for (i = 0; i < n; i++) sum += t[i];
+    s->mean = sum / n;
+    for (i = 0; i < n; i++) sq += (t[i] - s->mean) * (t[i] - s->mean);
+    s->std = sqrt(sq / n);
+    s->min = t[0];
+    s->max = t[n - 1];
+    s->median = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+    s->num_trials = n;
+    return AK_OK;
+}
+
+AKDEF ak_result ak_bench_kernel(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_args* args,
+                                const ak_bench_options* o, double* times, ak_bench_stats* out) {
+    ak_context* ctx;
+    ak_event *e0 = NULL, *e1 = NULL;
+    _ak_snap snap;
+    void* scratch = NULL;
+    size_t scratch_bytes = 0;
+    double* t = NULL;
+    void** params;
+    int warmup = 3, trials = 20, i;
+    ak_result r = AK_OK;
+    if (!k || !args || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_bench_kernel: kernel, args or out is NULL");
+    if (args->error || !(params = ak_args_params(args)))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_bench_kernel: more than %d arguments were added", AK_MAX_ARGS);
+    if (o && o->warmup) warmup = o->warmup < 0 ? 0 : o->warmup;
+    if (o && o->trials) trials = o->trials;
+    if (trials < 1 || trials > 1000000 || warmup > 1000000)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_bench_kernel: %d trials / %d warm-up launches (trials 1..1000000)", trials, warmup);
+    ctx = k->ctx;
+    memset(&snap, 0, sizeof snap);
+    memset(out, 0, sizeof *out);
+    t = (double*)_ak_alloc((size_t)trials * sizeof *t);
+    if (!t) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_bench_kernel: no host memory for %d times", trials);
+    if (!(o && o->no_restore)) r = _ak_snap_take(ctx, args, &snap);
+    if (r == AK_OK && !(o && o->no_flush)) {
+        size_t l2 = ctx->dev.l2_bytes;
+        scratch_bytes = l2 ? 2 * l2 : ctx->backend == AK_BACKEND_CPU ? ((size_t)4 << 20) : ((size_t)64 << 20);
+        r = ak_malloc(ctx, scratch_bytes, NULL, &scratch);
+    }
+    if (r == AK_OK) r = ak_event_create(ctx, &e0);
+    if (r == AK_OK) r = ak_event_create(ctx, &e1);
+    for (i = 0; i < warmup && r == AK_OK; i++) r = ak_launch(k, grid, block, shmem, NULL, params);
+    for (i = 0; i < trials && r == AK_OK; i++) {
+        float ms = 0;
+        r = _ak_snap_restore(&snap, args);
+        if (r == AK_OK && scratch) r = ak_memset(ctx, scratch, i & 0xFF, scratch_bytes, NULL);
+        if (r == AK_OK) r = ak_event_record(e0, NULL);
+        if (r == AK_OK) r = ak_launch(k, grid, block, shmem, NULL, params);
+        if (r == AK_OK) r = ak_event_record(e1, NULL);
+        if (r == AK_OK) r = ak_event_synchronize(e1);
+        if (r == AK_OK) r = ak_event_elapsed_ms(e0, e1, &ms);
+        t[i] = ms;
+    }
+    if (r == AK_OK) {
+        if (times) memcpy(times, t, (size_t)trials * sizeof *t);
+        r = ak_bench_stats_of(t, trials, out);
+    }
+    if (r == AK_OK) r = ak_stream_synchronize(ctx, NULL);
+    ak_event_destroy(e0);
+    ak_event_destroy(e1);
+    if (scratch) ak_free(ctx, scratch);
+    _ak_snap_free(&snap);
+    _ak_dealloc(t);
+    return r;
+}
+
+/* --- autotune ------------------------------------------------------------ */
+enum { _AK_TV_NEW = 0, _AK_TV_COMPILED, _AK_TV_FAILED, _AK_TV_SKIPPED, _AK_TV_BUDGET };
+typedef struct _ak_tune_var {
+    ak_tune_point pt;
+    char defs[AK_TUNE_MAX_PARAMS][144];   /* "-DNAME=VALUE" */
+    ak_dim3 grid, block;
+    size_t shmem;
+    ak_kernel* k;
+    int state;
+    double ms;
+    char msg[512];
+} _ak_tune_var;
+typedef struct _ak_tune_job {
+    ak_context* ctx;
+    const char* source;
+    const char* name;
+    const ak_tune_options* o;
+    _ak_tune_var* vars;
+    int n, next, compiled;
+    _ak_mutex lock;
+    uint64_t t0;
+} _ak_tune_job;
+
+static int _ak_tune_ident(const char* s) {
+    size_t i;
+    if (!s || !*s || strlen(s) > 64 || isdigit((unsigned char)s[0])) return 0;
+    for (i = 0; s[i]; i++) if (!isalnum((unsigned char)s[i]) && s[i] != '_') return 0;
+    return 1;
+}
+/* Validate the space; *total gets the number of variants. */
+static ak_result _ak_tune_check_space(const ak_tune_space* sp, int* total) {
+    long long n = 1;
+    int p, v;
+    if (sp->num_params < 0 || sp->num_params > AK_TUNE_MAX_PARAMS || (sp->num_params && !sp->params))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: %d parameters (0..%d, params not NULL)", sp->num_params, AK_TUNE_MAX_PARAMS);
+    for (p = 0; p < sp->num_params; p++) {
+        const ak_tune_param* q = &sp->params[p];
+        if (!_ak_tune_ident(q->name))
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: parameter %d name '%s' is not a macro name (letters, digits, _; up to 64)",
+                           p, q->name ? q->name : "(null)");
+        if (q->count < 1 || !q->values)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: parameter %s has no values", q->name);
+        for (v = 0; v < q->count; v++) {
+            const char* s = q->values[v];
+            if (!s || !*s || strlen(s) > 64 || strpbrk(s, "\n\r"))
+                return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: value %d of %s is NULL, empty, over 64 characters or has a newline", v, q->name);
+        }
+        n *= q->count;
+        if (n > 100000) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: the space has over 100000 variants");
+    }
+    if (!sp->geometry && (!sp->grid.x || !sp->grid.y || !sp->grid.z || !sp->block.x || !sp->block.y || !sp->block.z))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: no geometry callback and grid (%u,%u,%u) / block (%u,%u,%u) has a zero",
+                       sp->grid.x, sp->grid.y, sp->grid.z, sp->block.x, sp->block.y, sp->block.z);
+    *total = (int)n;
+    return AK_OK;
+}
+static void _ak_tune_point_at(const ak_tune_space* sp, int index, _ak_tune_var* v) {
+    int p, idx = index;
+    memset(&v->pt, 0, sizeof v->pt);
+    v->pt.index = index;
+    v->pt.num_params = sp->num_params;
+    for (p = sp->num_params - 1; p >= 0; p--) {
+        const ak_tune_param* q = &sp->params[p];
+        const char* s = q->values[idx % q->count];
+        char* end = NULL;
+        long long iv;
+        idx /= q->count;
+        v->pt.names[p] = q->name;
+        v->pt.values[p] = s;
+        errno = 0;
+        iv = strtoll(s, &end, 0);
+        v->pt.ivalues[p] = (end && !*end && errno == 0) ? iv : 0;
+        _ak_fmt(v->defs[p], sizeof v->defs[p], "-D%s=%s", q->name, s);
+    }
+}
+static void _ak_tune_defines(const _ak_tune_var* v, char* out, size_t cap) {
+    int p;
+    out[0] = 0;
+    for (p = 0; p < v->pt.num_params; p++) _ak_appendf(out, cap, "%s%s", p ? " " : "", v->defs[p]);
+}
+static double _ak_tune_elapsed(const _ak_tune_job* j) { return (double)(_ak_now_ns() - j->t0) / 1e6; }
+
+/* Compile one variant (any thread). */
+static void _ak_tune_compile(_ak_tune_job* j, _ak_tune_var* v) {
+    const char* opts[48 + AK_TUNE_MAX_PARAMS];
+    ak_compile_options co;
+    int i, n = 0;
+    for (i = 0; i < j->o->num_options; i++) opts[n++] = j->o->options[i];
+    for (i = 0; i < v->pt.num_params; i++) opts[n++] = v->defs[i];
+    memset(&co, 0, sizeof co);
+    co.options = opts;
+    co.num_options = n;
+    co.source_name = j->o->source_name;
+    co.opt_level = AK_OPT_AUTO;
+    if (ak_kernel_get(j->ctx, j->source, j->name, &co, &v->k) == AK_OK) v->state = _AK_TV_COMPILED;
+    else { v->state = _AK_TV_FAILED; _ak_copy(v->msg, sizeof v->msg, ak_last_error()); }
+}
+static void* _ak_tune_worker(void* user) {
+    _ak_tune_job* j = (_ak_tune_job*)user;
+    for (;;) {
+        int i, over;
+        _ak_mutex_lock(&j->lock);
+        i = j->next;
+        while (i < j->n && j->vars[i].state == _AK_TV_SKIPPED) i++;
+        j->next = i + 1;
+        over = j->o->max_ms > 0 && j->compiled > 0 && _ak_tune_elapsed(j) > j->o->max_ms;
+        _ak_mutex_unlock(&j->lock);
+        if (i >= j->n) break;
+        if (over) { j->vars[i].state = _AK_TV_BUDGET; continue; }
+        _ak_tune_compile(j, &j->vars[i]);
+        if (j->vars[i].state == _AK_TV_COMPILED) { _ak_mutex_lock(&j->lock); j->compiled++; _ak_mutex_unlock(&j->lock); }
+    }
+    return NULL;
+}
+
+/* Disk key of a tuning problem (same digest scheme as code objects; the
+ * kernel field "autotune NAME" cannot name a real kernel). */
+static ak_result _ak_tune_digest(ak_context* ctx, const char* source, const char* name, const ak_tune_space* sp,
+                                 const ak_tune_options* o, uint8_t digest[32]) {
+    _ak_str kn = { NULL, 0, 0, 0 }, op = { NULL, 0, 0, 0 }, ar = { NULL, 0, 0, 0 };
+    const char* f[_AK_KF_COUNT];
+    size_t l[_AK_KF_COUNT];
+    int p, v;
+    ak_result r = AK_OK;
+    _ak_str_addf(&kn, "autotune %s", name);
+    _ak_str_addf(&op, "autotune-format 1\nopt_level %s\nmax_variants %d\n", ak_opt_level_name(ctx->cfg.opt_level), o->max_variants);
+    for (p = 0; p < sp->num_params; p++) {
+        _ak_str_addf(&op, "param %s %d\n", sp->params[p].name, sp->params[p].count);
+        for (v = 0; v < sp->params[p].count; v++) _ak_str_addf(&op, "%lu %s\n", (unsigned long)strlen(sp->params[p].values[v]), sp->params[p].values[v]);
+    }
+    for (p = 0; p < o->num_options; p++) _ak_str_addf(&op, "option %lu %s\n", (unsigned long)strlen(o->options[p]), o->options[p]);
+    if (sp->geometry) _ak_str_addf(&op, "geometry-rule %lu %s\n", (unsigned long)strlen(sp->geometry_key ? sp->geometry_key : ""),
+                                   sp->geometry_key ? sp->geometry_key : "");
+    else _ak_str_addf(&op, "geometry %u %u %u / %u %u %u / %lu\n", sp->grid.x, sp->grid.y, sp->grid.z, sp->block.x, sp->block.y,
+                      sp->block.z, (unsigned long)sp->shared_bytes);
+    _ak_str_addf(&op, "shape %lu %s\n", (unsigned long)strlen(o->shape_key ? o->shape_key : ""), o->shape_key ? o->shape_key : "");
+    _ak_str_addf(&ar, "%s\ndevice %s", ctx->dev.arch, ctx->dev.name);
+    if (kn.oom || op.oom || ar.oom || !kn.p || !op.p || !ar.p) r = _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_autotune: out of host memory");
+    else {
+        f[_AK_KF_SOURCE] = source; l[_AK_KF_SOURCE] = strlen(source);
+        f[_AK_KF_NAME] = kn.p; l[_AK_KF_NAME] = kn.len;
+        f[_AK_KF_OPTIONS] = op.p; l[_AK_KF_OPTIONS] = op.len;
+        f[_AK_KF_ARCH] = ar.p; l[_AK_KF_ARCH] = ar.len;
+        f[_AK_KF_BACKEND] = ak_backend_name(ctx->backend); l[_AK_KF_BACKEND] = strlen(f[_AK_KF_BACKEND]);
+        f[_AK_KF_COMPILER] = ctx->dev.compiler_version; l[_AK_KF_COMPILER] = strlen(f[_AK_KF_COMPILER]);
+        f[_AK_KF_DEVICE] = ""; l[_AK_KF_DEVICE] = 0;
+        _ak_cache_disk_digest(f, l, digest);
+    }
+    _ak_str_free(&kn); _ak_str_free(&op); _ak_str_free(&ar);
+    return r;
+}
+
+/* Stored choice: "amdkit-autotune 1\nindex N\ndefines D\nms T\n". 1 if read and consistent. */
+static int _ak_tune_load(ak_context* ctx, const uint8_t digest[32], const char* name, const ak_tune_space* sp, int total,
+                         _ak_tune_var* v, double* ms) {
+    struct _ak_cache* c = ctx->cache;
+    void* data = NULL;
+    size_t size = 0;
+    char buf[1024], defs[512], want[512];
+    const char *p, *q;
+    long idx;
+    char* end;
+    int ok = 0;
+    if (!c || !c->enabled || !c->disk || _ak_cache_disk_read(c, digest, name, &data, &size) != 1) return 0;
+    if (size < sizeof buf) {
+        memcpy(buf, data, size);
+        buf[size] = 0;
+        p = buf;
+        if (!strncmp(p, "amdkit-autotune 1\nindex ", 24)) {
+            errno = 0;
+            idx = strtol(p + 24, &end, 10);
+            if (errno == 0 && end != p + 24 && *end == '\n' && idx >= 0 && idx < total && !strncmp(end + 1, "defines ", 8)) {
+                p = end + 9;
+                q = strchr(p, '\n');
+                if (q && (size_t)(q - p) < sizeof defs) {
+                    memcpy(defs, p, (size_t)(q - p));
+                    defs[q - p] = 0;
+                    _ak_tune_point_at(sp, (int)idx, v);
+                    _ak_tune_defines(v, want, sizeof want);
+                    if (!strcmp(defs, want) && !strncmp(q + 1, "ms ", 3)) {
+                        *ms = strtod(q + 4, &end);
+                        ok = end != q + 4 && *end == '\n' && *ms >= 0;
+                    }
+                }
+            }
+        }
+    }
+    _ak_dealloc(data);
+    if (!ok) _ak_log(&ctx->log, AK_LOG_WARN, AK_LOGITEM_GENERIC, "autotune %s: the stored choice does not fit the space; tuning again", name);
+    return ok;
+}
+static void _ak_tune_store(ak_context* ctx, const uint8_t digest[32], const char* name, const _ak_tune_var* v) {
+    struct _ak_cache* c = ctx->cache;
+    char buf[1024], defs[512];
+    int n;
+    if (!c || !c->enabled || !c->disk) {
+        _ak_log(&ctx->log, AK_LOG_INFO, AK_LOGITEM_GENERIC, "autotune %s: no disk cache; the choice is not stored", name);
+        return;
+    }
+    _ak_tune_defines(v, defs, sizeof defs);
+    n = snprintf(buf, sizeof buf, "amdkit-autotune 1\nindex %d\ndefines %s\nms %.9g\n", v->pt.index, defs, v->ms);
+    if (n > 0 && (size_t)n < sizeof buf) _ak_cache_disk_write(c, digest, name, buf, (size_t)n);
+}
+
+static ak_result _ak_tune_geometry(const ak_tune_space* sp, _ak_tune_var* v) {
+    v->grid = sp->grid; v->block = sp->block; v->shmem = sp->shared_bytes;
+    if (!sp->geometry) return AK_OK;
+    return sp->geometry(sp->geometry_user, &v->pt, &v->grid, &v->block, &v->shmem);
+}
+static void _ak_tune_result(const ak_tune_space* sp, _ak_tune_var* v, int total, ak_tune_result* out) {
+    out->kernel = v->k;
+    v->k = NULL;
+    out->point = v->pt;
+    _ak_tune_defines(v, out->defines, sizeof out->defines);
+    out->grid = v->grid; out->block = v->block; out->shared_bytes = v->shmem;
+    out->ms = v->ms;
+    out->total = total;
+    (void)sp;
+}
+
+AKDEF ak_result ak_autotune(ak_context* ctx, const char* source, const char* name, const ak_tune_space* sp, ak_args* args,
+                            const ak_tune_options* opts, ak_tune_result* out) {
+    ak_tune_options o;
+    _ak_tune_job j;
+    _ak_snap snap;
+    uint8_t digest[32];
+    int total = 0, n, i, best = -1, have_digest = 0, first_bad = -1, threads;
+    ak_result r;
+    if (!ctx || !source || !name || !sp || !args || !out)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: ctx, source, kernel name, space, args or out is NULL");
+    memset(out, 0, sizeof *out);
+    if (opts) o = *opts; else memset(&o, 0, sizeof o);
+    if (args->error || !ak_args_params(args)) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: more than %d arguments", AK_MAX_ARGS);
+    if (o.num_options < 0 || o.num_options > 48 || (o.num_options && !o.options))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: %d compile options (0..48)", o.num_options);
+    for (i = 0; i < o.num_options; i++)
+        if (!o.options[i]) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: compile option %d is NULL", i);
+    if (o.max_variants < 0 || !(o.max_ms >= 0) || o.warmup < 0 || o.trials < 0 || o.threads < 0 || o.threads > 64 ||
+        !(o.atol >= 0) || !(o.rtol >= 0))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: negative budget, trials, threads (max 64) or tolerance");
+    if (o.shape_key && strlen(o.shape_key) > 4096) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: shape key over 4096 characters");
+    if ((r = _ak_tune_check_space(sp, &total)) != AK_OK) return r;
+    n = o.max_variants && o.max_variants < total ? o.max_variants : total;
+    out->total = total;
+    if (!o.no_store && _ak_tune_digest(ctx, source, name, sp, &o, digest) == AK_OK) have_digest = 1;
+
+    /* a stored choice: compile that variant only, time nothing */
+    if (have_digest && !o.retune) {
+        _ak_tune_var v;
+        double ms = 0;
+        memset(&v, 0, sizeof v);
+        memset(&j, 0, sizeof j);
+        if (_ak_tune_load(ctx, digest, name, sp, total, &v, &ms) && _ak_tune_geometry(sp, &v) == AK_OK) {
+            j.ctx = ctx; j.source = source; j.name = name; j.o = &o;
+            _ak_tune_compile(&j, &v);
+            if (v.state == _AK_TV_COMPILED) {
+                if (o.cpu) ak_kernel_set_cpu(v.k, o.cpu, o.cpu_user);
+                v.ms = ms;
+                _ak_tune_result(sp, &v, total, out);
+                out->from_cache = 1;
+                _ak_log(&ctx->log, AK_LOG_INFO, AK_LOGITEM_GENERIC, "autotune %s: stored choice %s (%.4f ms)", name, out->defines, ms);
+                return AK_OK;
+            }
+            _ak_log(&ctx->log, AK_LOG_WARN, AK_LOGITEM_GENERIC, "autotune %s: the stored choice no longer compiles (%s); tuning again", name, v.msg);
+        }
+    }
+
+    memset(&j, 0, sizeof j);
+    j.ctx = ctx; j.source = source; j.name = name; j.o = &o; j.n = n;
+    j.t0 = _ak_now_ns();
+    j.vars = (_ak_tune_var*)_ak_calloc((size_t)n * sizeof *j.vars);
+    if (!j.vars) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_autotune: no host memory for %d variants", n);
+    for (i = 0; i < n; i++) {
+        _ak_tune_point_at(sp, i, &j.vars[i]);
+        ak_result g = _ak_tune_geometry(sp, &j.vars[i]);
+        if (g != AK_OK) {
+            j.vars[i].state = _AK_TV_SKIPPED;
+            _ak_fmt(j.vars[i].msg, sizeof j.vars[i].msg, "left out by the geometry callback (%s)", ak_result_name(g));
+        }
+    }
+    /* compile: hipRTC compiles one at a time per process, NVRTC in parallel */
+    threads = o.threads ? o.threads : ctx->backend == AK_BACKEND_CUDA ? 4 : 1;
+    if (threads > n) threads = n;
+    _ak_mutex_init(&j.lock);
+    {
+        pthread_t th[64];
+        int started = 0;
+        for (i = 1; i < threads; i++) { if (pthread_create(&th[started], NULL, _ak_tune_worker, &j) == 0) started++; }
+        _ak_tune_worker(&j);
+        for (i = 0; i < started; i++) pthread_join(th[i], NULL);
+    }
+    _ak_mutex_destroy(&j.lock);
+
+    /* check and time, one variant at a time, on the calling thread */
+    r = _ak_snap_take(ctx, args, &snap);
+    for (i = 0; i < n && r == AK_OK; i++) {
+        _ak_tune_var* v = &j.vars[i];
+        ak_tune_progress pr;
+        ak_bench_options bo;
+        ak_bench_stats st;
+        ak_check_result cr;
+        memset(&pr, 0, sizeof pr);
+        if (v->state == _AK_TV_BUDGET) break;
+        if (v->state != _AK_TV_SKIPPED) {
+            if (out->timed > 0 && o.max_ms > 0 && _ak_tune_elapsed(&j) > o.max_ms) break;
+            out->tried++;
+        }
+        if (v->state == _AK_TV_SKIPPED) pr.status = AK_TUNE_SKIPPED;
+        else if (v->state == _AK_TV_FAILED) pr.status = AK_TUNE_FAILED;
+        else {
+            pr.status = AK_TUNE_TIMED;
+            if (o.cpu) ak_kernel_set_cpu(v->k, o.cpu, o.cpu_user);
+            if (o.cpu) {
+                if ((r = _ak_snap_restore(&snap, args)) != AK_OK) break;
+                if (ak_check(v->k, v->grid, v->block, v->shmem, args, o.atol, o.rtol, &cr) != AK_OK) {
+                    pr.status = AK_TUNE_FAILED;
+                    _ak_copy(v->msg, sizeof v->msg, ak_last_error());
+                } else if (!cr.passed) {
+                    pr.status = AK_TUNE_WRONG;
+                    _ak_fmt(v->msg, sizeof v->msg, "%zu elements differ from the CPU reference; worst: argument %d element %zu, abs error %g",
+                            cr.mismatches, cr.worst_arg, cr.worst_index, cr.max_abs_err);
+                }
+            }
+            if (pr.status == AK_TUNE_TIMED) {
+                if ((r = _ak_snap_restore(&snap, args)) != AK_OK) break;
+                memset(&bo, 0, sizeof bo);
+                bo.warmup = o.warmup ? o.warmup : 2;
+                bo.trials = o.trials ? o.trials : 10;
+                if (ak_bench_kernel(v->k, v->grid, v->block, v->shmem, args, &bo, NULL, &st) != AK_OK) {
+                    pr.status = AK_TUNE_FAILED;
+                    _ak_copy(v->msg, sizeof v->msg, ak_last_error());
+                } else {
+                    v->ms = st.median;
+                    out->timed++;
+                    if (best < 0 || v->ms < j.vars[best].ms) best = i;
+                }
+            }
+        }
+        if (pr.status == AK_TUNE_FAILED || pr.status == AK_TUNE_WRONG) {
+            out->rejected++;
+            if (first_bad < 0) first_bad = i;
+        }
+        if (o.progress) {
+            pr.point = &v->pt;
+            pr.ms = v->ms;
+            pr.done = out->tried;
+            pr.total = n;
+            pr.best_index = best >= 0 ? best : -1;
+            pr.best_ms = best >= 0 ? j.vars[best].ms : 0;
+            pr.message = pr.status == AK_TUNE_TIMED ? "" : v->msg;
+            o.progress(o.progress_user, &pr);
+        }
+    }
+    if (r == AK_OK) r = _ak_snap_restore(&snap, args);
+    if (r == AK_OK) r = ak_stream_synchronize(ctx, NULL);
+    _ak_snap_free(&snap);
+    if (r == AK_OK && best < 0) {
+        char defs[512] = "";
+        if (first_bad >= 0) _ak_tune_defines(&j.vars[first_bad], defs, sizeof defs);
+        r = first_bad >= 0 ? _ak_err(AK_ERROR_OPTIMIZATION, "ak_autotune(%s): no variant compiled and passed; variant %d (%s): %s",
+                                     name, first_bad, defs, j.vars[first_bad].msg)
+                           : _ak_err(AK_ERROR_OPTIMIZATION, "ak_autotune(%s): no variant to try (%d left out by the geometry callback%s%s)",
+                                     name, n, n ? ": " : "", n ? j.vars[0].msg : "");
+    }
+    if (r == AK_OK) {
+        if (have_digest) _ak_tune_store(ctx, digest, name, &j.vars[best]);
+        _ak_tune_result(sp, &j.vars[best], total, out);
+    }
+    for (i = 0; i < n; i++) ak_kernel_release(j.vars[i].k);
+    _ak_dealloc(j.vars);
+    return r;
+}
 #endif /* AK_TYPECHECK_ONLY */
 
 #endif /* AMDKIT_IMPLEMENTATION_DONE */

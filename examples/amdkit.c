@@ -9,6 +9,8 @@
  *   amdkit kernels [--dump DIR]          list the embedded kernel families; --dump writes each as
  *                                        DIR/<family>.hip with the prelude in front (for other compilers)
  *   amdkit demo                          run a few library kernels on this machine and check them
+ *   amdkit run|bench|tune FILE.hip ...   prototype a kernel: run it, check it against C, time it,
+ *                                        tune it (examples/amdkit_run.c)
  */
 #define AMDKIT_IMPLEMENTATION
 #include "../amdkit.h"
@@ -30,6 +32,8 @@ static void usage(FILE* f) {
             "       amdkit cache stats|purge|path         the compile cache (stats: entries and bytes on disk)\n"
             "       amdkit kernels [--dump DIR]           the embedded kernel families (--dump: DIR/<family>.hip)\n"
             "       amdkit demo                           a few library kernels checked against their CPU references\n"
+            "       amdkit run|bench|tune FILE.hip --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] --arg SPEC ...\n"
+            "                                             run a kernel checked against C, time it, tune it (amdkit run --help)\n"
             "       amdkit --help | --version\n"
             "environment: AMDKIT_BACKEND, AMDKIT_DEVICE, AMDKIT_CACHE_DIR, ... (`amdkit info` lists them all)\n",
             AK_VERSION_STRING);
@@ -386,6 +390,7 @@ static int cmd_kernels(int argc, char** argv) {
 }
 
 int amdkit_demo(int argc, char** argv);
+int amdkit_run_main(const char* mode, int argc, char** argv); /* amdkit_run.c */
 
 int main(int argc, char** argv) {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) { usage(stdout); return 0; }
@@ -396,6 +401,8 @@ int main(int argc, char** argv) {
     if (!strcmp(argv[1], "cache")) return cmd_cache(argc - 2, argv + 2);
     if (!strcmp(argv[1], "kernels")) return cmd_kernels(argc - 2, argv + 2);
     if (!strcmp(argv[1], "demo")) return amdkit_demo(argc - 2, argv + 2);
-    fprintf(stderr, "amdkit: unknown command '%s' (commands: info, arch, compile, cache, kernels, demo; see amdkit --help)\n", argv[1]);
+    if (!strcmp(argv[1], "run") || !strcmp(argv[1], "bench") || !strcmp(argv[1], "tune"))
+        return amdkit_run_main(argv[1], argc - 2, argv + 2);
+    fprintf(stderr, "amdkit: unknown command '%s' (commands: info, arch, compile, cache, kernels, demo, run, bench, tune; see amdkit --help)\n", argv[1]);
     return 2;
 }

@@ -29,6 +29,10 @@ run demo ./build/amdkit demo
 run gpu-suites ./build/amdkit_tests --gpu
 grep -E "passed, .* failed|FAIL" "$OUT/gpu-suites.log" | tail -n 20
 run cache-second-run-compiles-nothing bash tests/second_run.sh
+# the README's prototyping walkthrough as written, on the GPU (checked against C), and the CLI's edges
+run walkthrough bash tests/walkthrough.sh
+cp build/walkthrough/log "$OUT/walkthrough-commands.log" 2>/dev/null || true
+run proto-cli bash tests/proto_cli.sh
 if [ "$QUICK" = "1" ]; then BQ=--quick; else BQ=; fi
 run bench-runtime ./build/bench_runtime $BQ "$OUT/bench_runtime.json"
 run bench-ops ./build/bench_ops $BQ "$OUT/bench_ops.json"

@@ -9,6 +9,7 @@
 #   5. the embedded kernel sources match kernels/ (make gen-check)
 #   6. every kernel family compiled for gfx940 with clang-15 and disassembled
 #   7. the command-line tool as a new user meets it (tests/cli_check.sh), and the demo (cpu backend)
+#   8. the README's prototyping walkthrough as written, amdkit run/bench/tune (cpu backend)
 set -u
 cd "$(dirname "$0")/.."
 B=build
@@ -44,7 +45,7 @@ suite suites ./$B/amdkit_tests
 echo "== sanitizers (make test-sanitize: every suite under ASan + UBSan, the threaded ones under TSan)"
 suite suites-asan bash tests/sanitize.sh asan
 suite suites-tsan bash tests/sanitize.sh tsan
-echo "== fuzzing (tests/fuzz: cache entry reader, config/env parser; 5 s each; make fuzz for longer)"
+echo "== fuzzing (tests/fuzz: cache entry reader, config/env parser, amdkit run arg specs; 5 s each; make fuzz for longer)"
 suite fuzz bash tests/fuzz/run.sh 5
 echo "== races (ThreadSanitizer: context identity, prelude id)"
 step races-tsan bash -c "gcc -std=c99 -Wall -Wextra -Werror -O1 -g -fsanitize=thread tests/tsan_races.c -o $B/tsan_races -ldl -lpthread -lm && TSAN_OPTIONS=halt_on_error=1 ./$B/tsan_races"
@@ -73,6 +74,9 @@ suite cli bash tests/cli_check.sh $B/amdkit
 suite readme-example bash tests/readme_check.sh
 echo "== demo (cpu)"
 step demo env AMDKIT_BACKEND=cpu ./$B/amdkit demo
+echo "== prototyping commands (cpu): the README walkthrough as written (install, run, check, bench, tune), amdkit run/bench/tune"
+suite walkthrough env AMDKIT_BACKEND=cpu bash tests/walkthrough.sh
+suite proto-cli env AMDKIT_BACKEND=cpu bash tests/proto_cli.sh
 
 [ -n "$failures" ] && echo "failed steps:$failures"
 echo "$passed passed, $failed failed"

@@ -37,7 +37,9 @@
     X(matrix) \
     X(races) \
     X(compile_kernels) \
-    X(harden)
+    X(harden) \
+    X(autotune) \
+    X(gpu_autotune)
 
 #define AKT_DECL(name) void akt_suite_##name(void);
 AKT_SUITES(AKT_DECL)

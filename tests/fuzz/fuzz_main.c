@@ -23,10 +23,12 @@
 
 #define AKF_TARGETS(X) \
     X(cache_entry) \
-    X(config_env)
+    X(config_env) \
+    X(argspec)
 
 #include "fuzz_cache_entry.c"
 #include "fuzz_config_env.c"
+#include "fuzz_argspec.c"
 
 typedef int (*akf_fn)(const uint8_t* data, size_t size);
 static akf_fn akf_target;
