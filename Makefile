@@ -110,6 +110,14 @@ $(BUILD)/bench_ops: bench/bench_ops.c $(HDR)
 	$(CC) -std=c99 $(WARN) -Werror -O2 bench/bench_ops.c -o $@ $(LIBS)
 
 
+# tests/ak_compile_matrix.c: every embedded family x targets through ak_compile_offline
+# (tests/check_rocm64.sh runs it inside the ROCm 6.4 chroot).
+$(BUILD)/ak_compile_matrix: tests/ak_compile_matrix.c $(HDR)
+	@mkdir -p $(BUILD)
+	$(CC) -std=c99 $(WARN) -Werror -O2 tests/ak_compile_matrix.c -o $@ $(LIBS)
+$(BUILD)/ak_symbols: tests/ak_symbols.c $(HDR)
+	@mkdir -p $(BUILD)
+	$(CC) -std=c99 $(WARN) -Werror -O0 tests/ak_symbols.c -o $@ $(LIBS)
 # bench/bench_attention.c: ak_attention prefill / decode timings (JSON out);
 # bench/peer_attention.py times PyTorch SDPA (eager, torch.compile) on the same shapes.
 $(BUILD)/bench_attention: bench/bench_attention.c $(HDR)

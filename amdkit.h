@@ -436,12 +436,34 @@ struct ak_arch_info {
     ak_opt_level rec_opt_level;
     int rec_matrix_cores;
     const char* source;            /* where the numbers come from */
+    const char* features;          /* target-ID features it takes, in canonical order: "sramecc,xnack", "xnack" or "" */
 };
 
 /* Find a row by name; feature suffixes (":sramecc+:xnack-") and aliases are
- * accepted; "sm_90a" maps to sm_90. AK_ERROR_NOT_FOUND for an unknown name.
+ * accepted; "sm_90a" maps to sm_90; a family name ("CDNA3", "RDNA4", "Hopper",
+ * any case) maps to the family's representative row, the first of the family
+ * in the table (`amdkit arch` lists them). AK_ERROR_NOT_FOUND for an unknown
+ * name. Only the row is looked up: ak_target_id_parse validates features.
  * Thread safety: any thread. */
 AKAPI ak_result ak_arch_find(const char* name, const ak_arch_info** out);
+/* A parsed target ID: processor plus optional features, as LLVM's AMDGPU
+ * target IDs spell them ("gfx90a", "gfx90a:xnack-", "gfx90a:sramecc+:xnack-"),
+ * or an NVIDIA "sm_90" / "sm_90a". */
+typedef struct ak_target_id {
+    char processor[32];            /* "gfx90a" (lower case) */
+    int sramecc;                   /* 1 "sramecc+", 0 "sramecc-", -1 not given */
+    int xnack;                     /* 1 "xnack+", 0 "xnack-", -1 not given */
+    char canonical[64];            /* processor + features in canonical order: what compilers get */
+    const ak_arch_info* info;      /* table row of the processor, NULL if not in the table */
+} ak_target_id;
+/* Parse and validate a target ID before it reaches any compiler: each feature
+ * is "sramecc" or "xnack" followed by '+' or '-', at most once, in that order,
+ * and only on processors whose table row lists it (ak_arch_info.features); a
+ * processor outside the table takes no features. The processor's case is
+ * ignored (out->canonical is lower case). A family name is not a target ID.
+ * AK_ERROR_INVALID_ARGUMENT with what is wrong and what is expected.
+ * Thread safety: any thread. */
+AKAPI ak_result ak_target_id_parse(const char* id, ak_target_id* out);
 /* Number of rows in the table. Thread safety: any thread. */
 AKAPI int ak_arch_count(void);
 /* Row i (0 <= i < ak_arch_count()), NULL otherwise. Thread safety: any thread. */
@@ -492,6 +514,8 @@ typedef struct ak_device_info {
     int fp16;                      /* fp16 arithmetic: probed on the device */
     int bf16;                      /* bf16 conversions: probed on the device */
     char visible_devices[256];     /* "HIP_VISIBLE_DEVICES=1" / "CUDA_VISIBLE_DEVICES=..." or "" */
+    char library_search[400];      /* why those files: "runtime: ROCM_PATH=/opt/rocm-6.4.0; hipRTC: ..." (ROCm search
+                                      order: ROCM_PATH, HIP_PATH, /opt/rocm, /opt/rocm-* newest first, loader path) */
     int max_threads_per_block;     /* launch limits (device attributes; the cpu backend uses NVIDIA's, the strictest): */
     int max_block[3];              /*   block dimensions x, y, z */
     int max_grid[3];               /*   grid dimensions x, y, z (in blocks) */
@@ -561,6 +585,14 @@ typedef struct ak_code_object {
 AKAPI ak_result ak_compile_offline(ak_context* ctx, const char* target, const char* source,
                                    const char* kernel_name, const ak_compile_options* opts,
                                    ak_code_object* out);
+/* Can the compiler this context would load build `target` (a target ID:
+ * "gfx942", "gfx90a:sramecc+:xnack-", "sm_90")? Parses the target ID, loads
+ * hipRTC or NVRTC and asks it (comgr's ISA list for hipRTC, NVRTC's supported
+ * archs), without compiling. AK_ERROR_INVALID_ARGUMENT for a malformed ID,
+ * AK_ERROR_UNSUPPORTED_TARGET for an unknown target or one that needs a newer
+ * compiler (the message says which), AK_ERROR_BACKEND_UNAVAILABLE when no
+ * compiler loads. Thread safety: any thread. */
+AKAPI ak_result ak_compile_target_check(ak_context* ctx, const char* target);
 /* Free a code object's data. Thread safety: any thread. */
 AKAPI void ak_code_object_free(ak_code_object* co);
 
@@ -1214,6 +1246,7 @@ AKAPI ak_result ak_autotune(ak_context* ctx, const char* source, const char* ker
 #include <unistd.h>
 #include <fcntl.h>
 #include <dirent.h>
+#include <glob.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -1691,6 +1724,14 @@ static const char _ak_src_prelude[] =
     "#endif\n"
     "#if AK_WAVE != 32 && AK_WAVE != 64\n"
     "#error \"amdkit prelude: AK_WAVE must be 32 or 64\"\n"
+    "#endif\n"
+    "/* AMD code objects carry the wave size they were built for as a symbol name,\n"
+    " * ak_built_for_wave32 / ak_built_for_wave64, which the ISA check\n"
+    " * (tests/isa_check.sh) compares with the code object's own wavefront size. */\n"
+    "#if defined(AK_AMD)\n"
+    "#define AK_CAT2_(a, b) a##b\n"
+    "#define AK_CAT_(a, b) AK_CAT2_(a, b)\n"
+    "extern \"C\" __device__ __attribute__((used)) const int AK_CAT_(ak_built_for_wave, AK_WAVE) = AK_WAVE;\n"
     "#endif\n"
     "/* Most waves a block of up to 1024 threads has (size of the block scratch). */\n"
     "#define AK_MAX_WAVES (1024 / AK_WAVE)\n"
@@ -4258,7 +4299,7 @@ typedef void* _akT_nvrtcProgram;
     X(_akT_hipError_t, hipDeviceGetName, (char* name, int len, int d), "hipDeviceGetName", NULL, 1, 1) \
     X(_akT_hipError_t, hipDeviceGetAttribute, (int* v, _akT_hipDeviceAttribute_t a, int d), "hipDeviceGetAttribute", NULL, 1, 1) \
     X(_akT_hipError_t, hipGetDevicePropertiesR0600, (void* props, int d), "hipGetDevicePropertiesR0600", NULL, 0, 0) \
-    X(_akT_hipError_t, hipGetDeviceProperties, (void* props, int d), "hipGetDeviceProperties", NULL, 0, 0) \
+    X(_akT_hipError_t, hipGetDevicePropertiesLegacy, (void* props, int d), "hipGetDeviceProperties", NULL, 0, 0) \
     X(_akT_hipError_t, hipMemGetInfo, (size_t* free_b, size_t* total_b), "hipMemGetInfo", NULL, 1, 1) \
     X(_akT_hipError_t, hipMalloc, (void** p, size_t n), "hipMalloc", NULL, 1, 1) \
     X(_akT_hipError_t, hipFree, (void* p), "hipFree", NULL, 1, 1) \
@@ -4382,8 +4423,11 @@ typedef struct _ak_api {
     void* lib_cuda;     /* libcuda */
     void* lib_nvrtc;    /* libnvrtc */
     char hip_path[256], hiprtc_path[256], cuda_path[256], nvrtc_path[256];
+    char hip_how[200], hiprtc_how[200];  /* why that file: "ROCM_PATH=/opt/rocm-6.4.0", "the loader path" */
     int hip_runtime_version;        /* e.g. 50221153 */
     int hiprtc_major, hiprtc_minor;
+    char hiprtc_version[32];        /* "6.4.43484": from the library file (hiprtcVersion says 9.0 on Debian's 5.2 and 6.4) */
+    char comgr_path[256];
     int nvrtc_major, nvrtc_minor;
     char nvrtc_include[300];        /* "-I<cuda>/include" or "" (found once at load) */
     char ok_targets[16][64];        /* targets already checked with the compiler (guarded by the context lock) */
@@ -4444,14 +4488,70 @@ static const char* const _ak_nvrtc_names[] = {
     "/usr/local/cuda/lib64/libnvrtc.so.13", "/usr/local/cuda/lib64/libnvrtc.so.12",
     "/usr/local/cuda/lib64/libnvrtc.so", NULL };
 
+/* ROCm libraries are looked for where ROCm users expect them, in this order:
+ * $ROCM_PATH/lib, $HIP_PATH/lib, /opt/rocm/lib, /opt/rocm-<version>/lib
+ * (newest version first), then the loader path (LD_LIBRARY_PATH, ld.so.cache:
+ * distributions install ROCm in /usr/lib). `how` says which rule found it. */
+static int _ak_cmp_ver_desc(const void* a, const void* b) {
+    return strverscmp(*(const char* const*)b, *(const char* const*)a);
+}
+static void* _ak_dlopen_rocm(const char* const* names, char* path, size_t path_cap, char* why, size_t why_cap,
+                             char* how, size_t how_cap) {
+    char dirs[12][300], hows[12][200], tried[600];
+    int nd = 0, i, j;
+    const char* v;
+    glob_t g;
+    void* h;
+    if ((v = _ak_getenv("ROCM_PATH")) != NULL && *v && strlen(v) < 280) {
+        _ak_fmt(dirs[nd], sizeof dirs[0], "%s/lib", v); _ak_fmt(hows[nd], sizeof hows[0], "ROCM_PATH=%s", v); nd++;
+    }
+    if ((v = _ak_getenv("HIP_PATH")) != NULL && *v && strlen(v) < 280) {
+        _ak_fmt(dirs[nd], sizeof dirs[0], "%s/lib", v); _ak_fmt(hows[nd], sizeof hows[0], "HIP_PATH=%s", v); nd++;
+    }
+    _ak_copy(dirs[nd], sizeof dirs[0], "/opt/rocm/lib"); _ak_copy(hows[nd], sizeof hows[0], "/opt/rocm"); nd++;
+    memset(&g, 0, sizeof g);
+    if (glob("/opt/rocm-*/lib", GLOB_NOSORT | GLOB_ONLYDIR, NULL, &g) == 0) {
+        qsort(g.gl_pathv, g.gl_pathc, sizeof g.gl_pathv[0], _ak_cmp_ver_desc);
+        for (i = 0; i < (int)g.gl_pathc && nd < 12; i++) {
+            if (strlen(g.gl_pathv[i]) >= sizeof dirs[0] - 40) continue;
+            _ak_copy(dirs[nd], sizeof dirs[0], g.gl_pathv[i]);
+            _ak_fmt(hows[nd], sizeof hows[0], "%s, the newest /opt/rocm-* with it", g.gl_pathv[i]);
+            nd++;
+        }
+    }
+    globfree(&g);
+    tried[0] = 0;
+    for (i = 0; i < nd; i++) {
+        struct stat st;
+        if (stat(dirs[i], &st) != 0 || !S_ISDIR(st.st_mode)) continue;
+        _ak_appendf(tried, sizeof tried, "%s%s", tried[0] ? ", " : "", dirs[i]);
+        for (j = 0; names[j]; j++) {
+            char f[400];
+            _ak_fmt(f, sizeof f, "%s/%s", dirs[i], names[j]);
+            if (access(f, F_OK) != 0 || (h = _ak_dlopen(f)) == NULL) continue;
+            _ak_copy(path, path_cap, f);
+            _ak_copy(how, how_cap, hows[i]);
+            return h;
+        }
+    }
+    h = _ak_dlopen_first(names, path, path_cap, why, why_cap);
+    if (h) {
+        _ak_fmt(how, how_cap, "the loader path (%s%s)", tried[0] ? "not in " : "no ROCM_PATH, HIP_PATH or /opt/rocm*", tried);
+        return h;
+    }
+    if (tried[0]) _ak_appendf(why, why_cap, " (looked in %s and on the loader path)", tried);
+    else _ak_appendf(why, why_cap, " (no ROCM_PATH, HIP_PATH or /opt/rocm*; looked on the loader path)");
+    return NULL;
+}
+
 /* Load the HIP runtime into api. 0 on failure with the reason in why. */
 /* Open the first library of `names` into *lib and resolve its entry points;
  * 0 with the reason in why. `any_sym` locates the file for the device info. */
 typedef int (*_ak_resolve_fn)(_ak_api* api, void* lib, char* missing, size_t cap);
 static int _ak_load_lib(_ak_api* api, void** lib, const char* const* names, char* path, size_t path_cap,
-                        _ak_resolve_fn resolve, const char* what, const char* any_sym, char* why, size_t cap) {
+                        _ak_resolve_fn resolve, const char* what, const char* any_sym, char* why, size_t cap, char* how, size_t how_cap) {
     char missing[128];
-    *lib = _ak_dlopen_first(names, path, path_cap, why, cap);
+    *lib = how ? _ak_dlopen_rocm(names, path, path_cap, why, cap, how, how_cap) : _ak_dlopen_first(names, path, path_cap, why, cap);
     if (!*lib) return 0;
     if (!resolve(api, *lib, missing, sizeof missing)) {
         _ak_fmt(why, cap, "%s lacks %s (%s too old)", path, missing, what);
@@ -4471,7 +4571,7 @@ static int _ak_load_hip_runtime(_ak_api* api, char* why, size_t cap) {
 #endif
     if (api->lib_hip) return 1;
     if (!_ak_load_lib(api, &api->lib_hip, _ak_hip_names, api->hip_path, sizeof api->hip_path, _ak_resolve_hip,
-                      "HIP runtime", "hipInit", why, cap))
+                      "HIP runtime", "hipInit", why, cap, api->hip_how, sizeof api->hip_how))
         return 0;
     api->hipRuntimeGetVersion(&api->hip_runtime_version);
     return 1;
@@ -4486,7 +4586,7 @@ static int _ak_load_hiprtc(_ak_api* api, char* why, size_t cap) {
     char missing[128], why2[512];
     if (api->lib_hiprtc) return 1;
     if (!_ak_load_lib(api, &api->lib_hiprtc, _ak_hiprtc_names, api->hiprtc_path, sizeof api->hiprtc_path, _ak_resolve_hiprtc,
-                      "hipRTC", "hiprtcCreateProgram", why2, sizeof why2)) {
+                      "hipRTC", "hiprtcCreateProgram", why2, sizeof why2, api->hiprtc_how, sizeof api->hiprtc_how)) {
         if (!_ak_load_hip_runtime(api, why, cap)) {
             char rt[512];
             _ak_copy(rt, sizeof rt, why);
@@ -4498,16 +4598,38 @@ static int _ak_load_hiprtc(_ak_api* api, char* why, size_t cap) {
             return 0;
         }
         api->lib_hiprtc = api->lib_hip;
+        _ak_fmt(api->hiprtc_how, sizeof api->hiprtc_how, "inside the HIP runtime (no libhiprtc.so; ROCm 5/6 layout), found via %s", api->hip_how);
     }
     _ak_dlpath(api->lib_hiprtc, "hiprtcCreateProgram", api->hiprtc_path, sizeof api->hiprtc_path);
     api->hiprtcVersion(&api->hiprtc_major, &api->hiprtc_minor);
+    {
+        /* The version is the library file's ("libhiprtc.so.6.4.43484", hipRTC inside
+         * "libamdhip64.so.5.2.21153"): hiprtcVersion reports 9.0 on Debian's ROCm 5.2
+         * and 6.4 alike. Else the HIP runtime's (60443484 = 6.4.43484). */
+        char rp[4096];
+        const char *base, *so;
+        int maj = 0, min = 0;
+        api->hiprtc_version[0] = 0;
+        if (realpath(api->hiprtc_path, rp) && (base = strrchr(rp, '/')) != NULL && (so = strstr(base, ".so.")) != NULL &&
+            sscanf(so + 4, "%d.%d", &maj, &min) == 2)
+            _ak_copy(api->hiprtc_version, sizeof api->hiprtc_version, so + 4);
+        else if (_ak_load_hip_runtime(api, why2, sizeof why2) && api->hip_runtime_version > 0) {
+            maj = api->hip_runtime_version / 10000000;
+            min = api->hip_runtime_version / 100000 % 100;
+            _ak_fmt(api->hiprtc_version, sizeof api->hiprtc_version, "%d.%d.%d", maj, min, api->hip_runtime_version % 100000);
+        }
+        if (api->hiprtc_version[0]) { api->hiprtc_major = maj; api->hiprtc_minor = min; }
+        else _ak_fmt(api->hiprtc_version, sizeof api->hiprtc_version, "%d.%d", api->hiprtc_major, api->hiprtc_minor);
+    }
     if (!api->lib_comgr) {
-        char p[256], w[256];
-        api->lib_comgr = _ak_dlopen_first(_ak_comgr_names, p, sizeof p, w, sizeof w);
+        char w[256];
+        /* the comgr hipRTC itself loaded, if any; else the newest installed */
+        api->lib_comgr = _ak_dlopen_first(_ak_comgr_names, api->comgr_path, sizeof api->comgr_path, w, sizeof w);
         if (api->lib_comgr && !_ak_resolve_comgr(api, api->lib_comgr, missing, sizeof missing)) {
             api->amd_comgr_get_isa_count = NULL;
             api->amd_comgr_get_isa_name = NULL;
         }
+        if (api->lib_comgr) _ak_dlpath(api->lib_comgr, "amd_comgr_get_isa_count", api->comgr_path, sizeof api->comgr_path);
     }
     return 1;
 }
@@ -4519,7 +4641,7 @@ static int _ak_load_cuda_driver(_ak_api* api, char* why, size_t cap) {
 #endif
     if (api->lib_cuda) return 1;
     return _ak_load_lib(api, &api->lib_cuda, _ak_cuda_names, api->cuda_path, sizeof api->cuda_path, _ak_resolve_cuda,
-                        "driver", "cuInit", why, cap);
+                        "driver", "cuInit", why, cap, NULL, 0);
 }
 static int _ak_load_nvrtc(_ak_api* api, char* why, size_t cap) {
 #ifdef AMDKIT_NO_CUDA
@@ -4529,7 +4651,7 @@ static int _ak_load_nvrtc(_ak_api* api, char* why, size_t cap) {
 #endif
     if (api->lib_nvrtc) return 1;
     if (!_ak_load_lib(api, &api->lib_nvrtc, _ak_nvrtc_names, api->nvrtc_path, sizeof api->nvrtc_path, _ak_resolve_nvrtc,
-                      "NVRTC", "nvrtcVersion", why, cap))
+                      "NVRTC", "nvrtcVersion", why, cap, NULL, 0))
         return 0;
     api->nvrtcVersion(&api->nvrtc_major, &api->nvrtc_minor);
     {
@@ -4626,7 +4748,8 @@ static const ak_arch_info _ak_arch_table[] = {
       AK_F32, AK_OPT_CONSERVATIVE, 0,
       "AMD Radeon Instinct MI60 datasheet: 64 CUs at 1800 MHz peak, 14.7 TFLOPS FP32, "
       "32 GB HBM2 at 1024 GB/s (MI50: 60 CUs, 13.3 TFLOPS); L2 4 MB of the Vega 20 die as "
-      "ROCm reports it; no matrix cores (29.5 TFLOPS packed FP16 is vector math)" },
+      "ROCm reports it; no matrix cores (29.5 TFLOPS packed FP16 is vector math)",
+      "sramecc,xnack" },
 
     { "gfx908", "", AK_VENDOR_AMD, AK_FAMILY_CDNA1, "CDNA1",
       "Instinct MI100",
@@ -4635,7 +4758,8 @@ static const ak_arch_info _ak_arch_table[] = {
       AK_F16, AK_OPT_BALANCED, 1,
       "AMD Instinct MI100 datasheet and 'Introducing AMD CDNA Architecture' whitepaper (2020), "
       "specifications table: 120 CUs at 1502 MHz, FP32 vector 23.1, FP16 matrix 184.6, "
-      "BF16 matrix 92.3 TFLOPS, 32 GB HBM2 at 1.2288 TB/s, 8 MB L2" },
+      "BF16 matrix 92.3 TFLOPS, 32 GB HBM2 at 1.2288 TB/s, 8 MB L2",
+      "sramecc,xnack" },
 
     { "gfx90a", "", AK_VENDOR_AMD, AK_FAMILY_CDNA2, "CDNA2",
       "Instinct MI210, MI250, MI250X",
@@ -4645,7 +4769,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "AMD Instinct MI250X datasheet and 'AMD CDNA 2 Architecture' whitepaper (2021): package "
       "220 CUs at 1700 MHz, FP32 vector 47.9, FP16/BF16 matrix 383 TFLOPS, 128 GB HBM2e at "
       "3.2768 TB/s, 8 MB L2 per GCD. Row = one GCD (one HIP device) = half the package; "
-      "MI210 (one GCD, 104 CUs): 22.6 FP32, 181 FP16/BF16 matrix, 1.6384 TB/s" },
+      "MI210 (one GCD, 104 CUs): 22.6 FP32, 181 FP16/BF16 matrix, 1.6384 TB/s",
+      "sramecc,xnack" },
 
     { "gfx942", "gfx940,gfx941", AK_VENDOR_AMD, AK_FAMILY_CDNA3, "CDNA3",
       "Instinct MI300A, MI300X, MI325X",
@@ -4656,7 +4781,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "column: 304 CUs at 2100 MHz, FP32 vector 163.4, FP16/BF16 dense matrix 1307.4, FP8 "
       "2614.9 TFLOPS, 192 GB HBM3 at 5.3 TB/s; L2 4 MB per XCD x 8 XCDs (HIP reports one "
       "XCD's 4 MB; 256 MB Infinity Cache not counted). MI325X: same compute, 256 GB HBM3E at "
-      "6 TB/s; MI300A: 228 CUs" },
+      "6 TB/s; MI300A: 228 CUs",
+      "sramecc,xnack" },
 
     { "gfx950", "", AK_VENDOR_AMD, AK_FAMILY_CDNA4, "CDNA4",
       "Instinct MI350X, MI355X",
@@ -4666,7 +4792,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "AMD Instinct MI355X datasheet and 'AMD CDNA 4 Architecture' whitepaper (2025): 256 CUs "
       "at 2400 MHz, FP32 vector 157.3 TFLOPS, FP16/BF16 dense matrix 2.5 PFLOPS (2516.6 = "
       "256 CUs x 4096 FLOP/clk x 2.4 GHz), 288 GB HBM3E at 8 TB/s, 160 KB LDS per CU; "
-      "L2 4 MB per XCD x 8 (256 MB Infinity Cache not counted). MI350X: 2200 MHz, 2.3 PFLOPS" },
+      "L2 4 MB per XCD x 8 (256 MB Infinity Cache not counted). MI350X: 2200 MHz, 2.3 PFLOPS",
+      "sramecc,xnack" },
 
     { "gfx1030", "", AK_VENDOR_AMD, AK_FAMILY_RDNA2, "RDNA2",
       "Radeon RX 6800, RX 6800 XT, RX 6900 XT, RX 6950 XT; Radeon PRO W6800",
@@ -4675,7 +4802,57 @@ static const ak_arch_info _ak_arch_table[] = {
       AK_F32, AK_OPT_CONSERVATIVE, 0,
       "AMD Radeon RX 6900 XT product specifications: 80 CUs at 2250 MHz boost, 23.04 TFLOPS "
       "FP32, 16 GB GDDR6 16 Gbps x 256-bit = 512 GB/s; 'AMD RDNA 2' whitepaper: 4 MB L2 "
-      "(128 MB Infinity Cache not counted); no matrix unit" },
+      "(128 MB Infinity Cache not counted); no matrix unit",
+      "" },
+
+    { "gfx1031", "", AK_VENDOR_AMD, AK_FAMILY_RDNA2, "RDNA2",
+      "Radeon RX 6700 XT, RX 6750 XT, RX 6700; Radeon PRO W6600",
+      40, 32, 64, 65536, 3145728, "GDDR6", 384.0,
+      13.21, 0.0, 0.0, 0, "", AK_MATRIX_NONE,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Radeon RX 6700 XT product specifications: 40 CUs at 2581 MHz boost, 13.21 TFLOPS "
+      "FP32, 12 GB GDDR6 16 Gbps x 192-bit = 384 GB/s; Navi 22: 3 MB L2 (96 MB Infinity Cache "
+      "not counted); no matrix unit",
+      "" },
+
+    { "gfx1032", "", AK_VENDOR_AMD, AK_FAMILY_RDNA2, "RDNA2",
+      "Radeon RX 6600 XT, RX 6650 XT, RX 6600; Radeon PRO W6600M",
+      32, 32, 64, 65536, 2097152, "GDDR6", 256.0,
+      10.6, 0.0, 0.0, 0, "", AK_MATRIX_NONE,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Radeon RX 6600 XT product specifications: 32 CUs at 2589 MHz boost, 10.6 TFLOPS "
+      "FP32, 8 GB GDDR6 16 Gbps x 128-bit = 256 GB/s; Navi 23: 2 MB L2 (32 MB Infinity Cache "
+      "not counted); no matrix unit",
+      "" },
+
+    { "gfx1034", "", AK_VENDOR_AMD, AK_FAMILY_RDNA2, "RDNA2",
+      "Radeon RX 6500 XT, RX 6400",
+      16, 32, 64, 65536, 1048576, "GDDR6", 144.0,
+      5.77, 0.0, 0.0, 0, "", AK_MATRIX_NONE,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Radeon RX 6500 XT product specifications: 16 CUs at 2815 MHz boost, 5.77 TFLOPS "
+      "FP32, 4 GB GDDR6 18 Gbps x 64-bit = 144 GB/s; Navi 24: 1 MB L2 (16 MB Infinity Cache "
+      "not counted); no matrix unit",
+      "" },
+
+    { "gfx1035", "", AK_VENDOR_AMD, AK_FAMILY_RDNA2, "RDNA2",
+      "Radeon 680M, 660M (Ryzen 6000 mobile 'Rembrandt' integrated)",
+      12, 32, 64, 65536, 2097152, "LPDDR5", 102.4,
+      3.69, 0.0, 0.0, 0, "", AK_MATRIX_NONE,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Ryzen 9 6900HX product specifications: Radeon 680M, 12 CUs at 2400 MHz = 3.69 "
+      "TFLOPS FP32 (derived); shared LPDDR5-6400 x 128-bit = 102.4 GB/s; L2 2 MB (less sure); "
+      "no matrix unit",
+      "" },
+
+    { "gfx1036", "", AK_VENDOR_AMD, AK_FAMILY_RDNA2, "RDNA2",
+      "AMD Radeon Graphics of Ryzen 7000/9000 desktop ('Raphael', 'Granite Ridge' integrated)",
+      2, 32, 64, 65536, 262144, "DDR5", 83.2,
+      0.56, 0.0, 0.0, 0, "", AK_MATRIX_NONE,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Ryzen 7000 desktop product specifications: 2 CUs at 2200 MHz = 0.56 TFLOPS FP32 "
+      "(derived); shared DDR5-5200 x 128-bit = 83.2 GB/s; L2 256 KB (less sure); no matrix unit",
+      "" },
 
     { "gfx1100", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
       "Radeon RX 7900 XTX, RX 7900 XT, RX 7900 GRE; Radeon PRO W7900, W7800",
@@ -4685,7 +4862,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "AMD Radeon RX 7900 XTX product specifications: 96 CUs at 2500 MHz boost, 61.4 TFLOPS "
       "FP32 (dual issue), 122.8 TFLOPS FP16 (WMMA, 512 FLOP/clk/CU; BF16 same rate), 24 GB "
       "GDDR6 20 Gbps x 384-bit = 960 GB/s; AMD RDNA 3 architecture material: 6 MB L2 "
-      "(96 MB Infinity Cache not counted)" },
+      "(96 MB Infinity Cache not counted)",
+      "" },
 
     { "gfx1101", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
       "Radeon RX 7800 XT, RX 7700 XT; Radeon PRO W7700",
@@ -4694,7 +4872,8 @@ static const ak_arch_info _ak_arch_table[] = {
       AK_F32, AK_OPT_CONSERVATIVE, 0,
       "AMD Radeon RX 7800 XT product specifications: 60 CUs at 2430 MHz boost, 37.3 TFLOPS "
       "FP32 (dual issue), 74.6 TFLOPS FP16 (WMMA; BF16 same rate), 16 GB GDDR6 19.5 Gbps x "
-      "256-bit = 624 GB/s; Navi 32: 4 MB L2 (64 MB Infinity Cache not counted)" },
+      "256-bit = 624 GB/s; Navi 32: 4 MB L2 (64 MB Infinity Cache not counted)",
+      "" },
 
     { "gfx1102", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
       "Radeon RX 7600, RX 7600 XT; Radeon PRO W7600",
@@ -4704,7 +4883,48 @@ static const ak_arch_info _ak_arch_table[] = {
       "AMD Radeon RX 7600 XT product specifications: 32 CUs at 2755 MHz boost, 22.6 TFLOPS "
       "FP32 (dual issue), 45.1 TFLOPS FP16 (WMMA; BF16 same rate), 16 GB GDDR6 18 Gbps x "
       "128-bit = 288 GB/s (RX 7600: 2655 MHz, 21.8 TFLOPS); Navi 33: 2 MB L2 (32 MB "
-      "Infinity Cache not counted)" },
+      "Infinity Cache not counted)",
+      "" },
+
+    { "gfx1103", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
+      "Radeon 780M, 760M, 740M (Ryzen 7040/8040 'Phoenix', 'Hawk Point' integrated)",
+      12, 32, 64, 65536, 2097152, "LPDDR5X", 120.0,
+      8.6, 17.2, 17.2, 0, "", AK_MATRIX_WMMA,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Ryzen 9 7940HS product specifications: Radeon 780M, 12 CUs at 2800 MHz; FP32 8.6 "
+      "TFLOPS (dual issue) and FP16 WMMA 17.2 (12 CUs x 512 FLOP/clk x 2.8 GHz) derived, less "
+      "sure; shared LPDDR5X-7500 x 128-bit = 120 GB/s; L2 2 MB (less sure)",
+      "" },
+
+    { "gfx1150", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
+      "Radeon 890M, 880M (Ryzen AI 300 'Strix Point' integrated, RDNA 3.5)",
+      16, 32, 64, 65536, 2097152, "LPDDR5X", 120.0,
+      11.88, 23.8, 23.8, 0, "", AK_MATRIX_WMMA,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Ryzen AI 9 HX 370 product specifications: Radeon 890M, 16 CUs at 2900 MHz; FP32 "
+      "11.88 TFLOPS (dual issue) and FP16 WMMA 23.8 derived (16 x 512 x 2.9 GHz), less sure; "
+      "shared LPDDR5X-7500 x 128-bit = 120 GB/s; L2 2 MB (less sure)",
+      "" },
+
+    { "gfx1151", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
+      "Radeon 8060S, 8050S (Ryzen AI Max 'Strix Halo' integrated, RDNA 3.5)",
+      40, 32, 64, 65536, 2097152, "LPDDR5X", 256.0,
+      29.7, 59.4, 59.4, 0, "", AK_MATRIX_WMMA,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Ryzen AI Max+ 395 product specifications: Radeon 8060S, 40 CUs at 2900 MHz; FP32 "
+      "29.7 TFLOPS (dual issue) and FP16 WMMA 59.4 derived (40 x 512 x 2.9 GHz); LPDDR5X-8000 "
+      "x 256-bit = 256 GB/s; L2 2 MB (less sure; 32 MB MALL not counted)",
+      "" },
+
+    { "gfx1152", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
+      "Radeon 860M, 840M (Ryzen AI 300 'Krackan Point' integrated, RDNA 3.5)",
+      8, 32, 64, 65536, 2097152, "LPDDR5X", 128.0,
+      6.1, 12.3, 12.3, 0, "", AK_MATRIX_WMMA,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Ryzen AI 7 350 product specifications: Radeon 860M, 8 CUs at 3000 MHz; FP32 6.1 "
+      "TFLOPS (dual issue) and FP16 WMMA 12.3 derived (8 x 512 x 3.0 GHz), less sure; shared "
+      "LPDDR5X-8000 x 128-bit = 128 GB/s; L2 2 MB (less sure)",
+      "" },
 
     { "gfx1200", "", AK_VENDOR_AMD, AK_FAMILY_RDNA4, "RDNA4",
       "Radeon RX 9060 XT, RX 9060",
@@ -4714,7 +4934,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "AMD Radeon RX 9060 XT product specifications: 32 CUs at 3130 MHz boost, 25.6 TFLOPS "
       "FP32 (dual issue), 16 GB GDDR6 20 Gbps x 128-bit = 320 GB/s; FP16/BF16 matrix dense "
       "102.6 derived (32 CUs x 1024 FLOP/clk x 3.13 GHz, half the sparse figure); Navi 44 "
-      "L2 4 MB (less sure; 32 MB Infinity Cache not counted)" },
+      "L2 4 MB (less sure; 32 MB Infinity Cache not counted)",
+      "" },
 
     { "gfx1201", "", AK_VENDOR_AMD, AK_FAMILY_RDNA4, "RDNA4",
       "Radeon RX 9070 XT, RX 9070, RX 9070 GRE; Radeon AI PRO R9700",
@@ -4724,7 +4945,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "AMD Radeon RX 9070 XT product specifications: 64 CUs at 2970 MHz boost, 48.7 TFLOPS "
       "FP32 (dual issue), FP16/BF16 matrix 194.6 dense (389 sparse), 16 GB GDDR6 20 Gbps x "
       "256-bit = 640 GB/s; 'AMD RDNA 4' architecture material: 8 MB L2 (64 MB Infinity Cache "
-      "not counted)" },
+      "not counted)",
+      "" },
 
     /* ------------------------------------------------------------- NVIDIA */
     { "sm_80", "", AK_VENDOR_NVIDIA, AK_FAMILY_AMPERE, "Ampere",
@@ -4734,7 +4956,8 @@ static const ak_arch_info _ak_arch_table[] = {
       AK_BF16, AK_OPT_AGGRESSIVE, 1,
       "NVIDIA A100 datasheet, A100 80GB SXM column: 19.5 TFLOPS FP32, 312 TFLOPS FP16/BF16 "
       "tensor dense, 2039 GB/s HBM2e; 'NVIDIA A100 Tensor Core GPU Architecture' whitepaper: "
-      "108 SMs, 40 MB L2; 163 KB shared per block (CUDA C++ Programming Guide, cc 8.0)" },
+      "108 SMs, 40 MB L2; 163 KB shared per block (CUDA C++ Programming Guide, cc 8.0)",
+      "" },
 
     { "sm_86", "", AK_VENDOR_NVIDIA, AK_FAMILY_AMPERE, "Ampere",
       "A40, A10; RTX A6000 and other RTX Ax000; GeForce RTX 3050 to 3090 Ti",
@@ -4744,7 +4967,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "NVIDIA A40 datasheet: 84 SMs, 37.4 TFLOPS FP32, 149.7 TFLOPS FP16/BF16 tensor dense, "
       "48 GB GDDR6 at 696 GB/s; 'NVIDIA Ampere GA102 GPU Architecture' whitepaper: 6 MB L2 "
       "(GeForce parts run FP32-accumulate tensor math at half rate); 99 KB shared per block "
-      "(CUDA C++ Programming Guide, cc 8.6)" },
+      "(CUDA C++ Programming Guide, cc 8.6)",
+      "" },
 
     { "sm_89", "", AK_VENDOR_NVIDIA, AK_FAMILY_ADA, "Ada",
       "L40S, L40, L4; RTX 6000 Ada; GeForce RTX 4060 to 4090",
@@ -4754,7 +4978,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "NVIDIA L40S datasheet: 142 SMs (18176 CUDA cores), 91.6 TFLOPS FP32, 362.05 TFLOPS "
       "FP16/BF16 tensor dense, 733 FP8 dense, 48 GB GDDR6 at 864 GB/s; L2 96 MB of the full "
       "AD102 ('NVIDIA Ada GPU Architecture' whitepaper; less sure the L40S enables all of it); "
-      "99 KB shared per block (CUDA C++ Programming Guide, cc 8.9)" },
+      "99 KB shared per block (CUDA C++ Programming Guide, cc 8.9)",
+      "" },
 
     { "sm_90", "sm_90a", AK_VENDOR_NVIDIA, AK_FAMILY_HOPPER, "Hopper",
       "H100 (SXM5, PCIe, NVL), H200, GH200",
@@ -4765,7 +4990,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "tensor dense (1979 sparse), 3.35 TB/s HBM3; 'NVIDIA H100 Tensor Core GPU Architecture' "
       "whitepaper: 132 SMs, 50 MB L2, 989.4 dense FP16 with FP32 accumulate; 227 KB shared per "
       "block (CUDA C++ Programming Guide, cc 9.0). Checked on an H100 80GB HBM3 with "
-      "cuDeviceGetAttribute: 132 SMs, L2 52428800 B, opt-in shared 232448 B" },
+      "cuDeviceGetAttribute: 132 SMs, L2 52428800 B, opt-in shared 232448 B",
+      "" },
 
     { "sm_100", "sm_100a,sm_100f", AK_VENDOR_NVIDIA, AK_FAMILY_BLACKWELL, "Blackwell",
       "B200, GB200, B100",
@@ -4776,7 +5002,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "said 80; less sure), FP16/BF16 tensor 2.25 PFLOPS dense (4.5 sparse), 180-192 GB HBM3E "
       "at 8 TB/s (some tables: 7.7); 148 SMs and 126 MB L2 as CUDA device queries report them "
       "(not in a datasheet; less sure); 227 KB shared per block (CUDA C++ Programming Guide, "
-      "cc 10.0); native tensor ISA is tcgen05, recorded as MMA" },
+      "cc 10.0); native tensor ISA is tcgen05, recorded as MMA",
+      "" },
 
     { "sm_120", "sm_120a,sm_120f", AK_VENDOR_NVIDIA, AK_FAMILY_BLACKWELL, "Blackwell",
       "RTX PRO 6000 Blackwell; GeForce RTX 5050 to 5090",
@@ -4787,7 +5014,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "96 GB GDDR7 at 1792 GB/s, 4000 AI TOPS (FP4 sparse); FP16/BF16 tensor dense ~500 "
       "derived as 4000 / 8 (less sure); 'NVIDIA RTX Blackwell GPU Architecture' whitepaper: "
       "GB202 128 MB L2 (RTX 5090: 170 SMs, 104.8 TFLOPS, 96 MB L2, half-rate FP32-accumulate "
-      "tensor math); 99 KB shared per block (CUDA C++ Programming Guide, cc 12.0)" }
+      "tensor math); 99 KB shared per block (CUDA C++ Programming Guide, cc 12.0)",
+      "" }
 };
 
 #define _AK_ARCH_ROWS ((int)(sizeof _ak_arch_table / sizeof _ak_arch_table[0]))
@@ -4864,12 +5092,76 @@ AKDEF ak_result ak_arch_find(const char* name, const ak_arch_info** out) {
                 return AK_OK;
             }
         }
+        /* a family name: its first row (the representative) */
+        for (r = 0; r < _AK_ARCH_ROWS; r++)
+            if (_ak_streq_ci(_ak_arch_table[r].family_name, key)) { *out = &_ak_arch_table[r]; return AK_OK; }
     }
     _ak_arch_known_names(known, sizeof known);
     if (n == 0)
         return _ak_err(AK_ERROR_NOT_FOUND, "ak_arch_find: architecture name \"%s\" is empty (no target before any ':' feature suffix); known: %s", name, known);
     return _ak_err(AK_ERROR_NOT_FOUND, "ak_arch_find: unknown architecture \"%s\" (looked up as \"%s\"); known: %s",
                    name, key, known);
+}
+
+AKDEF ak_result ak_target_id_parse(const char* id, ak_target_id* out) {
+    static const char* const feats[2] = { "sramecc", "xnack" };
+    const ak_arch_info* row = NULL;
+    const char* p;
+    size_t n, i;
+    int last = -1;
+    if (out) memset(out, 0, sizeof *out);
+    if (!id || !out)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_target_id_parse: %s is NULL", id ? "out" : "the target ID");
+    out->sramecc = out->xnack = -1;
+    n = strcspn(id, ":");
+    if (n == 0)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target ID '%.80s' has no processor before its first ':' (expected e.g. gfx90a or gfx90a:sramecc+:xnack-)", id);
+    if (n >= sizeof out->processor)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target ID '%.40s...': the processor name is over %d characters", id, (int)sizeof out->processor - 1);
+    for (i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)id[i];
+        if (!(isalnum(c) || c == '_' || c == '-'))
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target ID '%.80s': character 0x%02x in the processor name (expected letters, digits, '_', '-': gfx90a, sm_90)", id, c);
+        out->processor[i] = (char)tolower(c);
+    }
+    out->processor[n] = 0;
+    if (strncmp(out->processor, "gfx", 3) != 0 && strncmp(out->processor, "sm_", 3) != 0)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target ID '%.80s': the processor '%s' is neither an AMD gfx name (gfx90a) nor an NVIDIA sm_ name (sm_90)", id, out->processor);
+    for (i = 0; i < (size_t)_AK_ARCH_ROWS && !row; i++) {
+        const ak_arch_info* a = &_ak_arch_table[i];
+        if (!strcmp(a->name, out->processor) || _ak_arch_list_has(a->aliases, out->processor, n)) row = a;
+    }
+    out->info = row;
+    _ak_copy(out->canonical, sizeof out->canonical, out->processor);
+    for (p = id + n; *p == ':';) {
+        const char* f = p + 1;
+        size_t fl = strcspn(f, ":");
+        int which = -1, sign, k;
+        for (k = 0; k < 2; k++)
+            if (fl == strlen(feats[k]) + 1 && !strncmp(f, feats[k], fl - 1)) which = k;
+        if (which < 0 || (f[fl - 1] != '+' && f[fl - 1] != '-'))
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT,
+                           "target ID '%.80s': '%.*s' is not a target feature (expected sramecc+, sramecc-, xnack+ or xnack-, "
+                           "in that order, after the processor: gfx90a:sramecc+:xnack-)", id, (int)(fl > 40 ? 40 : fl), f);
+        sign = f[fl - 1] == '+';
+        if (which == last)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target ID '%.80s': feature %s is given twice", id, feats[which]);
+        if (which < last)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target ID '%.80s': features out of order (sramecc comes before xnack: %s:sramecc+:xnack-)",
+                           id, out->processor);
+        if (which == 0) out->sramecc = sign; else out->xnack = sign;
+        if (!row || !_ak_arch_list_has(row->features, feats[which], strlen(feats[which])))
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target ID '%.80s': %s %s no %s feature (%s)", id, out->processor,
+                           row ? "has" : "is not in amdkit's architecture table, so it takes", feats[which],
+                           row ? (row->features[0] ? "its features: sramecc, xnack" : "it takes no target features")
+                               : "features are checked against the table");
+        last = which;
+        if (strlen(out->canonical) + fl + 2 > sizeof out->canonical)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target ID '%.80s' is too long", id);
+        _ak_appendf(out->canonical, sizeof out->canonical, ":%.*s", (int)fl, f);
+        p = f + fl;
+    }
+    return AK_OK;
 }
 
 AKDEF int ak_arch_count(void) { return _AK_ARCH_ROWS; }
@@ -8655,9 +8947,27 @@ AKDEF ak_result ak_config_validate(const ak_config* cfg, const ak_arch_info* arc
     if ((c.allocator.alloc == NULL) != (c.allocator.free == NULL))
         return _ak_err(AK_ERROR_CONFIG, "config.allocator: set both alloc and free, or neither");
     if (c.arch && *c.arch && !_ak_streq_ci(c.arch, "auto")) {
+        /* a target ID (gfx90a, gfx90a:sramecc+:xnack-, sm_90) or a family name
+         * (CDNA3: the family's representative row); what reaches a compiler is
+         * the canonical target ID */
         const ak_arch_info* named = NULL;
-        if (ak_arch_find(c.arch, &named) != AK_OK)
-            return _ak_err(AK_ERROR_CONFIG, "config.arch '%s' is not a known architecture (see `amdkit arch`)", c.arch);
+        ak_target_id tid;
+        if (ak_target_id_parse(c.arch, &tid) == AK_OK && tid.info) {
+            named = tid.info;
+            if (strcmp(c.arch, tid.canonical) != 0) {
+                if (strchr(c.arch, ':'))
+                    return _ak_err(AK_ERROR_CONFIG, "config.arch '%s': write the target ID as '%s'", c.arch, tid.canonical);
+                c.arch = tid.info->name; /* case only */
+            }
+        } else if (strchr(c.arch, ':')) {
+            ak_target_id_parse(c.arch, &tid);
+            return _ak_err(AK_ERROR_CONFIG, "config.arch: %s", ak_last_error());
+        } else if (ak_arch_find(c.arch, &named) == AK_OK && named) {
+            c.arch = named->name; /* family name -> representative target */
+        } else {
+            return _ak_err(AK_ERROR_CONFIG, "config.arch '%s' is neither a target in the architecture table nor a family name "
+                           "(see `amdkit arch`)", c.arch);
+        }
         if (!arch) arch = named;
     }
     if (arch) {
@@ -8746,8 +9056,8 @@ static ak_result _ak_probe_hip(_ak_api* api, int device, ak_device_info* dev, ak
     if (e == 0) e = api->hipGetDeviceCount(&n);
     if (e != 0 || n <= 0) {
         rep->status = AK_ERROR_NO_DEVICE;
-        _ak_fmt(rep->reason, sizeof rep->reason, "%s loaded (runtime %d), but no device: %s (%d)",
-                 api->hip_path, api->hip_runtime_version, e ? _ak_hip_errstr(api, e) : "device count 0", e);
+        _ak_fmt(rep->reason, sizeof rep->reason, "%s loaded (runtime %d, found via %s), but no device: %s (%d)",
+                 api->hip_path, api->hip_runtime_version, api->hip_how, e ? _ak_hip_errstr(api, e) : "device count 0", e);
         return rep->status;
     }
     if (device >= n) {
@@ -8756,7 +9066,7 @@ static ak_result _ak_probe_hip(_ak_api* api, int device, ak_device_info* dev, ak
         return rep->status;
     }
     rep->status = AK_OK;
-    _ak_fmt(rep->reason, sizeof rep->reason, "%s: %d device(s)", api->hip_path, n);
+    _ak_fmt(rep->reason, sizeof rep->reason, "%s (found via %s): %d device(s)", api->hip_path, api->hip_how, n);
     if (dev) {
         int v = 0;
         unsigned char* props;
@@ -8768,7 +9078,7 @@ static ak_result _ak_probe_hip(_ak_api* api, int device, ak_device_info* dev, ak
         if (props) {
             if (api->hipGetDevicePropertiesR0600 && api->hipGetDevicePropertiesR0600(props, device) == 0)
                 _ak_copy(dev->arch, sizeof dev->arch, (const char*)props + _AK_HIP_PROPS_R0600_ARCH_OFFSET);
-            else if (api->hipGetDeviceProperties && api->hipGetDeviceProperties(props, device) == 0)
+            else if (api->hipGetDevicePropertiesLegacy && api->hipGetDevicePropertiesLegacy(props, device) == 0)
                 _ak_copy(dev->arch, sizeof dev->arch, (const char*)props + _AK_HIP_PROPS_R0000_ARCH_OFFSET);
             _ak_dealloc(props);
         }
@@ -8791,13 +9101,16 @@ static ak_result _ak_probe_hip(_ak_api* api, int device, ak_device_info* dev, ak
         api->hipMemGetInfo(&dev->mem_free, &dev->mem_total);
         dev->runtime_version = api->hip_runtime_version;
         api->hipDriverGetVersion(&dev->driver_version);
-        _ak_fmt(dev->compiler_version, sizeof dev->compiler_version, "hipRTC %d.%d", api->hiprtc_major, api->hiprtc_minor);
+        _ak_fmt(dev->compiler_version, sizeof dev->compiler_version, "hipRTC %s", api->hiprtc_version);
         _ak_copy(dev->runtime_library, sizeof dev->runtime_library, api->hip_path);
         _ak_copy(dev->compiler_library, sizeof dev->compiler_library, api->hiprtc_path);
+        _ak_fmt(dev->library_search, sizeof dev->library_search, "runtime: %s; hipRTC: %s", api->hip_how, api->hiprtc_how);
+        /* both: ROCR_VISIBLE_DEVICES filters first (the ROCr runtime), HIP_VISIBLE_DEVICES then renumbers */
         if (_ak_getenv("HIP_VISIBLE_DEVICES"))
             _ak_fmt(dev->visible_devices, sizeof dev->visible_devices, "HIP_VISIBLE_DEVICES=%s", getenv("HIP_VISIBLE_DEVICES"));
-        else if (_ak_getenv("ROCR_VISIBLE_DEVICES"))
-            _ak_fmt(dev->visible_devices, sizeof dev->visible_devices, "ROCR_VISIBLE_DEVICES=%s", getenv("ROCR_VISIBLE_DEVICES"));
+        if (_ak_getenv("ROCR_VISIBLE_DEVICES"))
+            _ak_appendf(dev->visible_devices, sizeof dev->visible_devices, "%sROCR_VISIBLE_DEVICES=%s",
+                        dev->visible_devices[0] ? " " : "", getenv("ROCR_VISIBLE_DEVICES"));
     }
     return AK_OK;
 }
@@ -9228,28 +9541,36 @@ static ak_result _ak_target_toolchain(const char* target, _ak_toolchain* tc) {
     return _ak_err(AK_ERROR_UNSUPPORTED_TARGET, "target '%s' is neither an AMD gfx target (gfx90a) nor an NVIDIA sm_ target (sm_90)", target);
 }
 
-/* Known hipRTC targets when comgr cannot be asked: by ROCm major version. */
-static int _ak_hiprtc_known_target(int rocm_major, const char* base) {
-    static const char* v5[] = { "gfx900", "gfx902", "gfx904", "gfx906", "gfx908", "gfx909", "gfx90a", "gfx90c",
-                                "gfx1010", "gfx1011", "gfx1012", "gfx1030", "gfx1031", "gfx1032", "gfx1034", NULL };
-    static const char* v6[] = { "gfx940", "gfx941", "gfx942", "gfx1100", "gfx1101", "gfx1102", "gfx1103", NULL };
-    static const char* v7[] = { "gfx950", "gfx1200", "gfx1201", NULL };
-    int i;
-    for (i = 0; v5[i]; i++) if (!strcmp(base, v5[i])) return 1;
-    if (rocm_major >= 6) for (i = 0; v6[i]; i++) if (!strcmp(base, v6[i])) return 1;
-    if (rocm_major >= 7) for (i = 0; v7[i]; i++) if (!strcmp(base, v7[i])) return 1;
-    return 0;
+/* The loaded comgr's ISA list: 1 if it names `processor`; the list ("gfx906
+ * gfx908 ...") goes to `names` when given. comgr is what hipRTC builds with,
+ * so its list is the truth about which targets this hipRTC can build. */
+static int _ak_comgr_lists(const _ak_api* a, const char* processor, char* names, size_t cap) {
+    static const char prefix[] = "amdgcn-amd-amdhsa--";
+    size_t cnt = 0, i;
+    int found = 0;
+    if (names && cap) names[0] = 0;
+    if (a->amd_comgr_get_isa_count(&cnt) != 0) return 0;
+    for (i = 0; i < cnt && i < 4096; i++) {
+        const char* nm = NULL;
+        if (a->amd_comgr_get_isa_name(i, &nm) != 0 || !nm) continue;
+        if (!strncmp(nm, prefix, sizeof prefix - 1)) nm += sizeof prefix - 1;
+        if (!strcmp(nm, processor)) found = 1;
+        if (names) _ak_appendf(names, cap, "%s%s", names[0] ? " " : "", nm);
+    }
+    return found;
 }
 
 /* Load the compiler for tc into ctx->api and check the target is one it can
- * build, BEFORE handing it over (ROCm 5.2's hipRTC crashes on unknown ones). */
+ * build, BEFORE handing it over (ROCm 5.2's hipRTC crashes on unknown targets,
+ * comgr aborts on malformed target IDs). */
 static ak_result _ak_compiler_ready(ak_context* ctx, _ak_toolchain tc, const char* target) {
-    char why[512], base[64];
-    size_t n = strcspn(target, ":");
+    char why[512];
+    ak_target_id tid;
     int ok, i;
-    if (n >= sizeof base) return _ak_err(AK_ERROR_UNSUPPORTED_TARGET, "target '%s' is too long", target);
-    memcpy(base, target, n);
-    base[n] = 0;
+    ak_result r;
+    if ((r = ak_target_id_parse(target, &tid)) != AK_OK) return r;
+    if (strcmp(tid.canonical, target) != 0)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target '%s': write it as '%s' (lower case)", target, tid.canonical);
     _ak_mutex_lock(&ctx->lock);
     for (i = 0; i < ctx->api->n_ok_targets; i++)
         if (!strcmp(ctx->api->ok_targets[i], target)) { _ak_mutex_unlock(&ctx->lock); return AK_OK; }
@@ -9259,29 +9580,30 @@ static ak_result _ak_compiler_ready(ak_context* ctx, _ak_toolchain tc, const cha
         return _ak_err(AK_ERROR_BACKEND_UNAVAILABLE, "no %s to compile for %s: %s", tc == _AK_TC_HIPRTC ? "hipRTC" : "NVRTC", target, why);
     if (tc == _AK_TC_HIPRTC) {
         _ak_api* a = ctx->api;
-        int known = 0;
-        if (a->amd_comgr_get_isa_count && a->amd_comgr_get_isa_name) {
-            size_t cnt = 0, i;
-            char want[96];
-            _ak_fmt(want, sizeof want, "amdgcn-amd-amdhsa--%s", base);
-            if (a->amd_comgr_get_isa_count(&cnt) == 0)
-                for (i = 0; i < cnt && !known; i++) {
-                    const char* nm = NULL;
-                    if (a->amd_comgr_get_isa_name(i, &nm) == 0 && nm && !strcmp(nm, want)) known = 1;
-                }
-        } else {
-            known = _ak_hiprtc_known_target(a->hip_runtime_version / 10000000, base);
-        }
-        if (!known)
+        char names[1024];
+        if (!a->lib_comgr || !a->amd_comgr_get_isa_count || !a->amd_comgr_get_isa_name)
+            return _ak_err(AK_ERROR_BACKEND_UNAVAILABLE,
+                           "hipRTC %s (%s) loaded, but not its code-object manager (libamd_comgr.so.3/.2): amdkit asks comgr which "
+                           "targets the compiler knows before handing it one (an unknown target crashes ROCm 5.2's hipRTC)",
+                           a->hiprtc_version, a->hiprtc_path);
+        if (!_ak_comgr_lists(a, tid.processor, names, sizeof names)) {
+            if (tid.info && tid.info->vendor == AK_VENDOR_AMD)
+                return _ak_err(AK_ERROR_UNSUPPORTED_TARGET,
+                               "target %s (%s: %s) is not in the ISA list of the loaded compiler (hipRTC %s, HIP runtime %d, %s): "
+                               "a newer ROCm is needed for it; this one builds: %s", tid.processor, tid.info->family_name,
+                               tid.info->products, a->hiprtc_version, a->hip_runtime_version, a->comgr_path, names);
             return _ak_err(AK_ERROR_UNSUPPORTED_TARGET,
-                           "target %s is not supported by the installed hipRTC %d.%d (HIP runtime %d, %s): it would crash or fail; "
-                           "a newer ROCm is needed for it", base, a->hiprtc_major, a->hiprtc_minor, a->hip_runtime_version, a->hiprtc_path);
+                           "unknown AMD target '%s': neither the loaded compiler (hipRTC %s, %s) nor amdkit's architecture "
+                           "table knows it; this compiler builds: %s", tid.processor, a->hiprtc_version, a->comgr_path, names);
+        }
     } else {
         _ak_api* a = ctx->api;
-        int sm = 0, i, cnt = 0, known = 0;
+        int sm = 0, cnt = 0, known = 0;
         char* end = NULL;
-        sm = (int)strtol(base + 3, &end, 10);
-        if (!end || (*end && strcmp(end, "a") && strcmp(end, "f")) || sm <= 0)
+        if (tid.info && tid.info->vendor != AK_VENDOR_NVIDIA)
+            return _ak_err(AK_ERROR_UNSUPPORTED_TARGET, "target '%s' is not an NVIDIA target", target);
+        sm = (int)strtol(tid.processor + 3, &end, 10);
+        if (!end || end == tid.processor + 3 || (*end && strcmp(end, "a") && strcmp(end, "f")) || sm <= 0)
             return _ak_err(AK_ERROR_UNSUPPORTED_TARGET, "target '%s' is not of the form sm_NN", target);
         if (a->nvrtcGetNumSupportedArchs && a->nvrtcGetSupportedArchs && a->nvrtcGetNumSupportedArchs(&cnt) == 0 && cnt > 0 && cnt < 256) {
             int archs[256];
@@ -9291,7 +9613,7 @@ static ak_result _ak_compiler_ready(ak_context* ctx, _ak_toolchain tc, const cha
             known = 1; /* old NVRTC: let it decide */
         }
         if (!known)
-            return _ak_err(AK_ERROR_UNSUPPORTED_TARGET, "target %s is not supported by NVRTC %d.%d (%s)", base,
+            return _ak_err(AK_ERROR_UNSUPPORTED_TARGET, "target %s is not supported by NVRTC %d.%d (%s)", tid.processor,
                            a->nvrtc_major, a->nvrtc_minor, a->nvrtc_path);
     }
     /* remember the verdict: the warm path (cache hits) must not ask the compiler again */
@@ -9300,6 +9622,14 @@ static ak_result _ak_compiler_ready(ak_context* ctx, _ak_toolchain tc, const cha
         _ak_copy(ctx->api->ok_targets[ctx->api->n_ok_targets++], sizeof ctx->api->ok_targets[0], target);
     _ak_mutex_unlock(&ctx->lock);
     return AK_OK;
+}
+
+AKDEF ak_result ak_compile_target_check(ak_context* ctx, const char* target) {
+    _ak_toolchain tc = _AK_TC_HIPRTC;
+    ak_result r;
+    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_compile_target_check: ctx is NULL");
+    if ((r = _ak_target_toolchain(target, &tc)) != AK_OK) return r;
+    return _ak_compiler_ready(ctx, tc, target);
 }
 
 /* Wave size kernels are built for on a target. */
@@ -9690,10 +10020,60 @@ static void _ak_optmemo_free_all(ak_context* ctx) {
 /* Compiler identity for the cache key: name, version and library. */
 static const char* _ak_compiler_id(ak_context* ctx, _ak_toolchain tc, char* buf, size_t cap) {
     if (tc == _AK_TC_HIPRTC)
-        _ak_fmt(buf, cap, "hipRTC %d.%d runtime %d", ctx->api->hiprtc_major, ctx->api->hiprtc_minor, ctx->api->hip_runtime_version);
+        _ak_fmt(buf, cap, "hipRTC %s (%d.%d) runtime %d", ctx->api->hiprtc_version, ctx->api->hiprtc_major, ctx->api->hiprtc_minor, ctx->api->hip_runtime_version);
     else
         _ak_fmt(buf, cap, "NVRTC %d.%d", ctx->api->nvrtc_major, ctx->api->nvrtc_minor);
     return buf;
+}
+
+/* ELF64 code objects (AMD HSA code objects and CUDA cubins): walk the symbol
+ * tables (SHT_SYMTAB, SHT_DYNSYM), bounds-checked against `size` (the bytes
+ * may come from a disk cache entry). Returns 1 if a defined function symbol
+ * is named `name`, 0 if not, -1 when it cannot tell (not an ELF64, or no
+ * symbol table: a clang offload bundle, say); with `list`, the defined
+ * function names go there too. */
+static uint64_t _ak_rd(const unsigned char* p, int n) {
+    uint64_t v = 0;
+    while (n-- > 0) v = (v << 8) | p[n];
+    return v;
+}
+static int _ak_elf_has_function(const void* data, size_t size, const char* name, char* list, size_t cap) {
+    const unsigned char* d = (const unsigned char*)data;
+    uint64_t shoff, i, shnum, shentsize;
+    int found = 0, tables = 0;
+    if (list && cap) list[0] = 0;
+    if (!d || size < 64 || memcmp(d, "\177ELF", 4) != 0 || d[4] != 2 /* ELFCLASS64 */ || d[5] != 1 /* little endian */) return -1;
+    shoff = _ak_rd(d + 40, 8);
+    shentsize = _ak_rd(d + 58, 2);
+    shnum = _ak_rd(d + 60, 2);
+    if (shentsize < 64 || shoff > size || shnum > (size - shoff) / shentsize) return -1;
+    for (i = 0; i < shnum; i++) {
+        const unsigned char* sh = d + shoff + i * shentsize;
+        uint64_t type = _ak_rd(sh + 4, 4), off = _ak_rd(sh + 24, 8), sz = _ak_rd(sh + 32, 8), link = _ak_rd(sh + 40, 4);
+        uint64_t ent = _ak_rd(sh + 56, 8), stroff, strsz, j;
+        const unsigned char* strh;
+        if ((type != 2 && type != 11) || ent < 24 || off > size || sz > size - off || link >= shnum) continue;
+        strh = d + shoff + link * shentsize;
+        stroff = _ak_rd(strh + 24, 8);
+        strsz = _ak_rd(strh + 32, 8);
+        if (stroff > size || strsz > size - stroff || strsz == 0) continue;
+        tables++;
+        for (j = 0; j + ent <= sz; j += ent) {
+            const unsigned char* sym = d + off + j;
+            uint64_t nm = _ak_rd(sym, 4);
+            const char* sname;
+            size_t maxlen;
+            if ((sym[4] & 15) != 2 /* STT_FUNC */ || _ak_rd(sym + 6, 2) == 0 /* undefined */ || nm >= strsz) continue;
+            sname = (const char*)(d + stroff + nm);
+            maxlen = (size_t)(strsz - nm);
+            if (memchr(sname, 0, maxlen) == NULL) continue;
+            if (!strcmp(sname, name)) found = 1;
+            if (sname[0] == '$') continue; /* NVCC's internal helpers ($__internal_0_$...) */
+            if (list && strlen(list) + strlen(sname) + 8 < cap && !strstr(list, sname))
+                _ak_appendf(list, cap, "%s%s", list[0] ? ", " : "", sname);
+        }
+    }
+    return found ? 1 : tables ? 0 : -1;
 }
 
 AKDEF ak_result ak_compile_offline(ak_context* ctx, const char* target, const char* source, const char* kernel_name,
@@ -9726,6 +10106,15 @@ AKDEF ak_result ak_compile_offline(ak_context* ctx, const char* target, const ch
     _ak_str_free(&canon);
     if (r != AK_OK) return r;
     data = _ak_cache_entry_data(e, &size);
+    {
+        /* the kernel must be in the code object: a wrong name is an error here, not at the first launch */
+        char kernels[1024];
+        if (_ak_elf_has_function(data, size, kernel_name, kernels, sizeof kernels) == 0) {
+            _ak_cache_entry_release(ctx->cache, e);
+            return _ak_err(AK_ERROR_NOT_FOUND, "kernel '%s' is not in the code object compiled from %s for %s (is it extern \"C\" "
+                           "__global__?); its kernels: %s", kernel_name, job.source_name, target, kernels[0] ? kernels : "none");
+        }
+    }
     out->data = _ak_alloc(size);
     if (!out->data) { _ak_cache_entry_release(ctx->cache, e); return _ak_err(AK_ERROR_OUT_OF_MEMORY, "out of host memory copying a code object"); }
     memcpy(out->data, data, size);
@@ -10334,8 +10723,9 @@ AKDEF ak_result ak_context_probe(ak_context* ctx) {
         ctx->dev.compiler_version[0] = 0;
         ctx->dev.compiler_library[0] = 0;
         if (hip_ok) {
-            _ak_appendf(ctx->dev.compiler_version, sizeof ctx->dev.compiler_version, "hipRTC %d.%d", ctx->api->hiprtc_major, ctx->api->hiprtc_minor);
+            _ak_appendf(ctx->dev.compiler_version, sizeof ctx->dev.compiler_version, "hipRTC %s", ctx->api->hiprtc_version);
             _ak_appendf(ctx->dev.compiler_library, sizeof ctx->dev.compiler_library, "%s", ctx->api->hiprtc_path);
+            _ak_fmt(ctx->dev.library_search, sizeof ctx->dev.library_search, "hipRTC: %s", ctx->api->hiprtc_how);
         }
         if (nv_ok) {
             _ak_appendf(ctx->dev.compiler_version, sizeof ctx->dev.compiler_version, "%sNVRTC %d.%d", hip_ok ? ", " : "",

@@ -147,6 +147,7 @@ static int cmd_info(int argc, char** argv) {
         printf(",\"runtime_library\":"); jstr(stdout, d->runtime_library);
         printf(",\"compiler_library\":"); jstr(stdout, d->compiler_library);
         printf(",\"visible_devices\":"); jstr(stdout, d->visible_devices);
+        printf(",\"library_search\":"); jstr(stdout, d->library_search);
         printf("},\"config\":{");
         for (i = 0; i < ak_config_field_count(); i++) {
             ak_config_field_value(cfg, i, val, sizeof val);
@@ -175,7 +176,15 @@ static int cmd_info(int argc, char** argv) {
             printf("  runtime         %d (driver %d) %s\n", d->runtime_version, d->driver_version, d->runtime_library);
         printf("  compiler        %s %s\n", d->compiler_version, d->compiler_library);
         printf("  fp16 / bf16     %s / %s (probed)\n", d->fp16 > 0 ? "yes" : d->fp16 == 0 ? "no" : "?", d->bf16 > 0 ? "yes" : d->bf16 == 0 ? "no" : "?");
+        if (d->library_search[0]) printf("  found via       %s\n", d->library_search);
         if (d->visible_devices[0]) printf("  visible         %s\n", d->visible_devices);
+        else {
+            /* no device: still show what would hide one */
+            const char* vars[3] = { "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES" };
+            int v;
+            for (v = 0; v < 3; v++)
+                if (getenv(vars[v])) printf("  visible         %s=%s (set in the environment)\n", vars[v], getenv(vars[v]));
+        }
         printf("config (field, value, environment variable):\n");
         for (i = 0; i < ak_config_field_count(); i++) {
             ak_config_field_value(cfg, i, val, sizeof val);

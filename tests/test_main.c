@@ -22,6 +22,7 @@
     X(prof) \
     X(context) \
     X(compile) \
+    X(target) \
     X(ops_elementwise) \
     X(gpu_elementwise) \
     X(ops_reduce) \
