@@ -23,7 +23,7 @@ TEST_OBJ_SAN := $(patsubst tests/%.c,$(BUILD)/obj-san/%.o,$(TEST_SRC))
 TEST_INC := tests/ak_test.h $(wildcard tests/ti_*.c) $(wildcard tests/at_*.h)
 
 .PHONY: all test demo gpu-check clean install uninstall
-all: $(BUILD)/amdkit_tests $(BUILD)/amdkit $(BUILD)/bench_ops $(BUILD)/bench_runtime $(BUILD)/bench_attention
+all: $(BUILD)/amdkit_tests $(BUILD)/amdkit $(BUILD)/bench_ops $(BUILD)/bench_runtime $(BUILD)/bench_attention $(BUILD)/tp_linear $(BUILD)/bench_comm
 
 $(BUILD)/obj/%.o: tests/%.c $(HDR) $(TEST_INC)
 	@mkdir -p $(dir $@)
@@ -71,6 +71,15 @@ $(BUILD)/bench_runtime: bench/bench_runtime.c $(HDR)
 	@mkdir -p $(BUILD)
 	$(CC) -std=c99 $(WARN) -Werror $(CFLAGS) bench/bench_runtime.c -o $@ $(LIBS)
 
+# several devices: tensor-parallel example (checked against one device) and the collectives benchmark
+$(BUILD)/tp_linear: examples/tp_linear.c $(HDR)
+	@mkdir -p $(BUILD)
+	$(CC) -std=c99 $(WARN) -Werror $(CFLAGS) examples/tp_linear.c -o $@ $(LIBS)
+
+$(BUILD)/bench_comm: bench/bench_comm.c $(HDR)
+	@mkdir -p $(BUILD)
+	$(CC) -std=c99 $(WARN) -Werror $(CFLAGS) bench/bench_comm.c -o $@ $(LIBS)
+
 test:
 	@bash tests/run_all.sh
 
@@ -110,6 +119,14 @@ $(BUILD)/bench_ops: bench/bench_ops.c $(HDR)
 	$(CC) -std=c99 $(WARN) -Werror -O2 bench/bench_ops.c -o $@ $(LIBS)
 
 
+# tests/ak_compile_matrix.c: every embedded family x targets through ak_compile_offline
+# (tests/check_rocm64.sh runs it inside the ROCm 6.4 chroot).
+$(BUILD)/ak_compile_matrix: tests/ak_compile_matrix.c $(HDR)
+	@mkdir -p $(BUILD)
+	$(CC) -std=c99 $(WARN) -Werror -O2 tests/ak_compile_matrix.c -o $@ $(LIBS)
+$(BUILD)/ak_symbols: tests/ak_symbols.c $(HDR)
+	@mkdir -p $(BUILD)
+	$(CC) -std=c99 $(WARN) -Werror -O0 tests/ak_symbols.c -o $@ $(LIBS)
 # bench/bench_attention.c: ak_attention prefill / decode timings (JSON out);
 # bench/peer_attention.py times PyTorch SDPA (eager, torch.compile) on the same shapes.
 $(BUILD)/bench_attention: bench/bench_attention.c $(HDR)

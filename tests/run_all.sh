@@ -5,11 +5,14 @@
 #   2. the same suites under AddressSanitizer + UndefinedBehaviorSanitizer, the threaded suites (cache, pool,
 #      contexts, races, harden) under ThreadSanitizer (tests/sanitize.sh = make test-sanitize); tests/ti_races.c under TSan
 #   3. the header alone as C99 and C++11 (gcc and clang), with AMDKIT_STATIC, -Wall -Wextra -pedantic -Werror
-#   4. the HIP/hipRTC and CUDA/NVRTC prototypes type-checked against the real headers (+ a self-test that a wrong one fails)
+#   4. the HIP/hipRTC, CUDA/NVRTC and NCCL/RCCL prototypes type-checked against the real headers (+ a self-test that a wrong one fails)
 #   5. the embedded kernel sources match kernels/ (make gen-check)
 #   6. every kernel family compiled for gfx940 with clang-15 and disassembled
-#   7. the command-line tool as a new user meets it (tests/cli_check.sh), and the demo (cpu backend)
-#   8. the README's prototyping walkthrough as written, amdkit run/bench/tune (cpu backend)
+#   7. the real ROCm 6.4 hipRTC in a Debian sid chroot (tests/check_rocm64.sh): every kernel
+#      family x every AMD target, ISA checks, ROCm 6 symbols/headers/runtime; skipped
+#      (loudly) where it cannot run, never on CI
+#   8. the command-line tool as a new user meets it (tests/cli_check.sh), and the demo (cpu backend)
+#   9. the README's prototyping walkthrough as written, amdkit run/bench/tune (cpu backend)
 set -u
 cd "$(dirname "$0")/.."
 B=build
@@ -65,13 +68,58 @@ echo "== prototypes against the real headers"
 step typecheck-hip gcc -D_GNU_SOURCE -std=c99 -Wall -Wextra -Werror -Wno-unused-function -c tests/typecheck_hip.c -o /dev/null
 step typecheck-cuda gcc -D_GNU_SOURCE -std=c99 -Wall -Wextra -Werror -Wno-unused-function -I/usr/local/cuda/include -c tests/typecheck_cuda.c -o /dev/null
 step typecheck-detects-wrong-prototype bash -c "! gcc -D_GNU_SOURCE -DAK_TYPECHECK_EXPECT_FAIL -std=c99 -Wall -Wextra -Werror -Wno-unused-function -c tests/typecheck_hip.c -o /dev/null 2>/dev/null && ! gcc -D_GNU_SOURCE -DAK_TYPECHECK_EXPECT_FAIL -std=c99 -Wall -Wextra -Werror -Wno-unused-function -I/usr/local/cuda/include -c tests/typecheck_cuda.c -o /dev/null 2>/dev/null"
+# NCCL / RCCL prototypes: against nccl.h (CUDA toolkit or PyTorch's nvidia-nccl wheel) and rccl/rccl.h (librccl-dev) where installed
+NCCL_INC=$(for d in /usr/local/cuda/include /usr/include $(ls -d /usr/local/lib/python3*/dist-packages/nvidia/nccl/include 2>/dev/null); do [ -f $d/nccl.h ] && echo $d && break; done)
+if [ -n "$NCCL_INC" ]; then
+  step typecheck-nccl gcc -D_GNU_SOURCE -std=c99 -Wall -Wextra -Werror -Wno-unused-function -I/usr/local/cuda/include -I$NCCL_INC -c tests/typecheck_ccl.c -o /dev/null
+  step typecheck-nccl-detects-wrong-prototype bash -c "! gcc -D_GNU_SOURCE -DAK_TYPECHECK_EXPECT_FAIL -std=c99 -Wall -Wextra -Werror -Wno-unused-function -I/usr/local/cuda/include -I$NCCL_INC -c tests/typecheck_ccl.c -o /dev/null 2>/dev/null"
+else echo "  (no nccl.h here: NCCL prototype check not run)"; fi
+RCCL_INC=$(for d in /usr/include /opt/rocm/include; do [ -f $d/rccl/rccl.h ] && echo $d && break; done)
+if [ -n "$RCCL_INC" ]; then
+  step typecheck-rccl gcc -D_GNU_SOURCE -DAK_TC_RCCL -std=c99 -Wall -Wextra -Werror -Wno-unused-function -I$RCCL_INC -c tests/typecheck_ccl.c -o /dev/null
+else echo "  (no rccl/rccl.h here: RCCL prototype check not run; apt-get install librccl-dev where the distribution has it)"; fi
 echo "== generated kernel sources"
 step gen-check make -s gen-check
 echo "== gfx940 (clang-15) + disassembly"
 suite gfx940 bash tests/check_gfx940.sh $B/amdkit $B/gfx940
+echo "== ROCm 6.4 hipRTC in a Debian sid chroot: every family x every AMD target, ISA checks, ROCm 6 runtime"
+# tests/check_rocm64.sh exits 77 when it cannot run (not root, no debootstrap,
+# no network): a skip with its reason, except on CI (CI=true), where it must run.
+rocm64() {
+  local rc line p f
+  if ! make -s $B/ak_compile_matrix $B/ak_symbols > "$B/logs/rocm64-build.log" 2>&1; then
+    failed=$((failed+1)); failures="$failures rocm64-build"; echo "  FAIL rocm64-build (log: $B/logs/rocm64-build.log)"; return
+  fi
+  bash tests/check_rocm64.sh $B > "$B/logs/rocm64.log" 2>&1; rc=$?
+  if [ $rc -eq 77 ]; then
+    line=$(grep '^skipped: ' "$B/logs/rocm64.log" | tail -n 1)
+    if [ "${CI:-}" = "true" ]; then
+      failed=$((failed+1)); failures="$failures rocm64"
+      echo "  FAIL rocm64: it must run on CI but was ${line:-skipped} (log: $B/logs/rocm64.log)"
+    else
+      skipped=$((skipped+1)); skipped_why="$skipped_why rocm64 (${line#skipped: })"
+      echo "  SKIP rocm64: ${line#skipped: }"
+      echo "  ****************************************************************************"
+      echo "  **  the ROCm 6.4 checks did NOT run: ${line#skipped: }"
+      echo "  ****************************************************************************"
+    fi
+    return
+  fi
+  sed 's/^/  /' "$B/logs/rocm64.log"
+  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$B/logs/rocm64.log" | tail -n 1)
+  p=$(echo "$line" | sed -E 's/^([0-9]+) passed.*/\1/'); f=$(echo "$line" | sed -E 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/')
+  [ -n "$line" ] || { p=0; f=1; }
+  [ $rc -ne 0 ] && [ "$f" = "0" ] && f=1
+  passed=$((passed+p)); failed=$((failed+f))
+  [ "$f" = "0" ] || failures="$failures rocm64"
+}
+skipped=0; skipped_why=""
+rocm64
 echo "== command-line tool (cpu)"
 suite cli bash tests/cli_check.sh $B/amdkit
 suite readme-example bash tests/readme_check.sh
+echo "== several devices (cpu backend: N contexts, collectives over threads)"
+step tp-linear bash -c 'for n in 1 2 3 5; do AMDKIT_BACKEND=cpu ./build/tp_linear --ranks $n --quiet || exit 1; done'
 echo "== demo (cpu)"
 step demo env AMDKIT_BACKEND=cpu ./$B/amdkit demo
 echo "== prototyping commands (cpu): the README walkthrough as written (install, run, check, bench, tune), amdkit run/bench/tune"
@@ -79,5 +127,6 @@ suite walkthrough env AMDKIT_BACKEND=cpu bash tests/walkthrough.sh
 suite proto-cli env AMDKIT_BACKEND=cpu bash tests/proto_cli.sh
 
 [ -n "$failures" ] && echo "failed steps:$failures"
-echo "$passed passed, $failed failed"
+if [ "$skipped" -gt 0 ]; then echo "$passed passed, $failed failed, $skipped skipped:$skipped_why"
+else echo "$passed passed, $failed failed"; fi
 [ "$failed" -eq 0 ]

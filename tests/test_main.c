@@ -7,7 +7,10 @@
 #include "ti_pool.c"
 #include "ti_cache.c"
 #include "ti_races.c"
+#include "ti_multi.c"
+#include "ti_gpu_multi.c"
 #include "ti_harden.c"
+#include "ti_rocm.c"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -22,6 +25,8 @@
     X(prof) \
     X(context) \
     X(compile) \
+    X(target) \
+    X(rocm_internals) \
     X(ops_elementwise) \
     X(gpu_elementwise) \
     X(ops_reduce) \
@@ -36,6 +41,9 @@
     X(pool_internals) \
     X(matrix) \
     X(races) \
+    X(multi) \
+    X(multi_internals) \
+    X(gpu_multi) \
     X(compile_kernels) \
     X(harden) \
     X(autotune) \

@@ -24,11 +24,13 @@
 #define AKF_TARGETS(X) \
     X(cache_entry) \
     X(config_env) \
-    X(argspec)
+    X(argspec) \
+    X(target_id)
 
 #include "fuzz_cache_entry.c"
 #include "fuzz_config_env.c"
 #include "fuzz_argspec.c"
+#include "fuzz_target_id.c" /* rocm helper: the target-ID parser */
 
 typedef int (*akf_fn)(const uint8_t* data, size_t size);
 static akf_fn akf_target;
