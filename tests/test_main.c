@@ -8,7 +8,10 @@
 #include "ti_cache.c"
 #include "ti_races.c"
 #include "ti_backend.c"
+#include "ti_multi.c"
+#include "ti_gpu_multi.c"
 #include "ti_harden.c"
+#include "ti_rocm.c"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -24,6 +27,7 @@
     X(context) \
     X(compile) \
     X(target) \
+    X(rocm_internals) \
     X(ops_elementwise) \
     X(gpu_elementwise) \
     X(ops_reduce) \
@@ -39,6 +43,9 @@
     X(matrix) \
     X(races) \
     X(backend) \
+    X(multi) \
+    X(multi_internals) \
+    X(gpu_multi) \
     X(compile_kernels) \
     X(harden) \
     X(autotune) \
