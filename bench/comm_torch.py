@@ -91,7 +91,7 @@ def main():
     procs = [ctx.Process(target=worker, args=(r, n, maxb, a.quick, port, q)) for r in range(n)]
     for p in procs:
         p.start()
-    rows = q.get()
+    rows = q.get(timeout=480)
     for p in procs:
         p.join()
     props = torch.cuda.get_device_properties(0)

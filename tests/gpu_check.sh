@@ -29,6 +29,8 @@ run demo ./build/amdkit demo
 run gpu-suites ./build/amdkit_tests --gpu
 grep -E "passed, .* failed|FAIL" "$OUT/gpu-suites.log" | tail -n 20
 run cache-second-run-compiles-nothing bash tests/second_run.sh
+# one GPU of the several-device path: the tensor-parallel example as one rank (NCCL communicator of one), checked against one device
+run tp-linear-1gpu env NCCL_NVLS_ENABLE=0 ./build/tp_linear --ranks 1 --batch 257 --in 1031 --hidden 2053 --out 517
 # the README's prototyping walkthrough as written, on the GPU (checked against C), and the CLI's edges
 run walkthrough bash tests/walkthrough.sh
 cp build/walkthrough/log "$OUT/walkthrough-commands.log" 2>/dev/null || true
