@@ -25,25 +25,25 @@ run() { # name, command...
 }
 { nvidia-smi --query-gpu=index,name,pci.bus_id,memory.total,driver_version --format=csv; nvidia-smi topo -m; } > "$L/topo.txt" 2>&1 || true
 cat "$L/topo.txt" | head -20
-run build make -s -j16 all
+run build make -s -j16 build/amdkit build/amdkit_tests build/tp_linear build/bench_comm
 run info ./build/amdkit info
 grep -A4 "^devices" "$L/info.log"
 # where NCCL comes from: amdkit's own search (loader path, CUDA, Python environments on PATH)
-run nccl-found bash -c 'AMDKIT_BACKEND=${AMDKIT_BACKEND:-auto} ./build/tp_linear --ranks 1'
+run nccl-found timeout 120 ./build/tp_linear --ranks 1
 if ! grep -q "libnccl\|librccl" "$L/nccl-found.log"; then
   d=$(python3 -c "import nvidia.nccl, os; print(os.path.join(list(nvidia.nccl.__path__)[0], 'lib'))" 2>/dev/null)
   [ -n "$d" ] && export LD_LIBRARY_PATH="$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" && echo "  (NCCL not found by the search; continuing with LD_LIBRARY_PATH=$d)"
 fi
 grep "collectives:" "$L/nccl-found.log"
-run gpu-multi ./build/amdkit_tests gpu_multi
+run gpu-multi timeout 240 ./build/amdkit_tests gpu_multi
 grep -E "device [0-9]:|peer access|libnccl|librccl|passed|FAIL" "$L/gpu-multi.log" | head -20
-run tp-linear-${RANKS}gpu ./build/tp_linear --ranks $RANKS
-run tp-linear-${RANKS}gpu-large ./build/tp_linear --ranks $RANKS --batch 257 --in 1031 --hidden 2053 --out 517
-run tp-linear-1gpu ./build/tp_linear --ranks 1 --batch 257 --in 1031 --hidden 2053 --out 517
+run tp-linear-${RANKS}gpu timeout 120 ./build/tp_linear --ranks $RANKS
+run tp-linear-${RANKS}gpu-large timeout 120 ./build/tp_linear --ranks $RANKS --batch 257 --in 1031 --hidden 2053 --out 517
+run tp-linear-1gpu timeout 120 ./build/tp_linear --ranks 1 --batch 257 --in 1031 --hidden 2053 --out 517
 tail -n 4 "$L/tp-linear-${RANKS}gpu-large.log"
-run bench-comm ./build/bench_comm --ranks $RANKS $BQ "$L/comm_amdkit.json"
+run bench-comm timeout 240 ./build/bench_comm --ranks $RANKS $BQ "$L/comm_amdkit.json"
 if python3 -c "import torch; assert torch.cuda.device_count() >= $RANKS" 2>/dev/null; then
-  run bench-comm-torch env PYTHONUNBUFFERED=1 python3 bench/comm_torch.py --ranks $RANKS $BQ "$L/comm_torch.json"
+  run bench-comm-torch timeout 300 env PYTHONUNBUFFERED=1 python3 bench/comm_torch.py --ranks $RANKS $BQ "$L/comm_torch.json"
 fi
 if [ -f "$L/comm_amdkit.json" ]; then
   run comm-report python3 bench/comm_report.py "$L/comm_amdkit.json" "$( [ -f $L/comm_torch.json ] && echo $L/comm_torch.json || echo '')" \
