@@ -11518,6 +11518,7 @@ static void _ak_cc_execute(_ak_cc_shared* sh, _ak_cc_slot* s) {
             return;
         }
     }
+    if (blk == 0) return;                      /* count 0: nothing moves (buffers may be NULL) */
     total = o0->kind == _AK_CC_BROADCAST ? blk : (size_t)n * blk;
     srcs = (const void**)_ak_alloc(sizeof(void*) * (size_t)n);
     tmp = (char*)_ak_alloc(total ? total : 1);

@@ -41,7 +41,12 @@ run tp-linear-${RANKS}gpu timeout 120 ./build/tp_linear --ranks $RANKS
 run tp-linear-${RANKS}gpu-large timeout 120 ./build/tp_linear --ranks $RANKS --batch 257 --in 1031 --hidden 2053 --out 517
 run tp-linear-1gpu timeout 120 ./build/tp_linear --ranks 1 --batch 257 --in 1031 --hidden 2053 --out 517
 tail -n 4 "$L/tp-linear-${RANKS}gpu-large.log"
-run bench-comm timeout 240 ./build/bench_comm --ranks $RANKS $BQ "$L/comm_amdkit.json"
+# The benchmark compares like with like: where PyTorch's wheel carries its own NCCL, amdkit loads that same
+# file for the benchmark (the tests above used whatever amdkit's search found first).
+WHEEL_NCCL=$(python3 -c "import nvidia.nccl, os; print(os.path.join(list(nvidia.nccl.__path__)[0], 'lib'))" 2>/dev/null)
+if [ -n "$WHEEL_NCCL" ] && [ -f "$WHEEL_NCCL/libnccl.so.2" ]; then BENV="LD_LIBRARY_PATH=$WHEEL_NCCL${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"; else BENV=; fi
+run bench-comm timeout 240 env $BENV ./build/bench_comm --ranks $RANKS $BQ "$L/comm_amdkit.json"
+grep -m1 "ranks," "$L/bench-comm.log"
 if python3 -c "import torch; assert torch.cuda.device_count() >= $RANKS" 2>/dev/null; then
   run bench-comm-torch timeout 300 env PYTHONUNBUFFERED=1 python3 bench/comm_torch.py --ranks $RANKS $BQ "$L/comm_torch.json"
 fi
