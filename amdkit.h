@@ -710,6 +710,15 @@ AKAPI void ak_kernel_release(ak_kernel* k);
 AKAPI void ak_kernel_set_cpu(ak_kernel* k, ak_cpu_kernel_fn fn, void* user_data);
 /* Where the kernel's code came from (miss, memory, disk). Thread safety: any thread. */
 AKAPI ak_cache_source ak_kernel_cache_source(const ak_kernel* k);
+/* The kernel's name, as given to ak_kernel_get ("" for NULL). Thread safety: any thread. */
+AKAPI const char* ak_kernel_name(const ak_kernel* k);
+/* The target its code was built for ("gfx90a:sramecc+:xnack-", "sm_90"), or
+ * "cpu" when no device code was built (cpu backend); "" for NULL.
+ * Thread safety: any thread. */
+AKAPI const char* ak_kernel_target(const ak_kernel* k);
+/* Size in bytes of the code object holding the kernel (its whole family), 0
+ * when none was built. Thread safety: any thread. */
+AKAPI size_t ak_kernel_code_size(const ak_kernel* k);
 
 /* Launch. args: array of pointers to each argument value, as
  * hipModuleLaunchKernel takes them. stream NULL: default stream.
@@ -10541,6 +10550,7 @@ struct ak_kernel {
     void* cpu_user;
     size_t shmem_optin;        /* dynamic shared memory limit raised so far */
     char name[208];
+    char target[128];          /* what the code was built for, "cpu" when none */
 };
 
 static ak_result _ak_load_cb(void* user, const void* data, size_t size, void** loaded) {
@@ -10621,6 +10631,7 @@ AKDEF ak_result ak_kernel_get(ak_context* ctx, const char* source, const char* k
     if (!k) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "out of host memory");
     k->ctx = ctx;
     _ak_copy(k->name, sizeof k->name, kernel_name);
+    _ak_copy(k->target, sizeof k->target, "cpu");
     if (ctx->backend != AK_BACKEND_CPU) {
         _ak_opts opts;
         _ak_str canon = { NULL, 0, 0, 0 };
@@ -10630,6 +10641,7 @@ AKDEF ak_result ak_kernel_get(ak_context* ctx, const char* source, const char* k
         char cid[128];
         const char* target = (ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto")) ? ctx->cfg.arch : ctx->dev.arch;
         _ak_optmemo* m = NULL;
+        _ak_copy(k->target, sizeof k->target, target);
         r = (!o || o->num_options == 0) ? _ak_optmemo_get(ctx, target, o, &m) : AK_OK;
         if (r == AK_OK && m)
             _ak_prepare_job(ctx, m->tc, target, source, kernel_name, o, &m->opts, m->canon.p, m->cid, &job, &key);
@@ -10667,6 +10679,13 @@ AKDEF void ak_kernel_set_cpu(ak_kernel* k, ak_cpu_kernel_fn fn, void* user_data)
     k->cpu_user = user_data;
 }
 AKDEF ak_cache_source ak_kernel_cache_source(const ak_kernel* k) { return k ? k->source : AK_CACHE_MISS; }
+AKDEF const char* ak_kernel_name(const ak_kernel* k) { return k ? k->name : ""; }
+AKDEF const char* ak_kernel_target(const ak_kernel* k) { return k ? k->target : ""; }
+AKDEF size_t ak_kernel_code_size(const ak_kernel* k) {
+    size_t n = 0;
+    if (k && k->entry) (void)_ak_cache_entry_data(k->entry, &n);
+    return n;
+}
 
 /* Launch geometry against the device's limits (ak_device_info.max_*; a
  * limit the runtime did not report falls back to the common 1024 / (1024,
@@ -12229,6 +12248,11 @@ static ak_result _ak_op_check_ptr(const void* p, ak_dtype t, const char* what) {
 static ak_result _ak_op_check_bytes(ak_context* ctx, size_t count, ak_dtype t, const char* what) {
     size_t es = ak_dtype_size(t);
     if (es == 0) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: unknown dtype %d", what, (int)t);
+    /* what ak_context_probe learned: a device whose fp16 / bf16 probe failed gets no such kernel (-1: not probed) */
+    if (ctx && ((t == AK_F16 && ctx->dev.fp16 == 0) || (t == AK_BF16 && ctx->dev.bf16 == 0)))
+        return _ak_err(AK_ERROR_DEVICE, "%s: %s is not usable on %s (%s): its %s probe failed (ak_context_probe compiled and "
+                       "ran a conversion kernel and got a wrong result or an error); use f32", what, ak_dtype_name(t),
+                       ctx->dev.name, ctx->dev.arch, ak_dtype_name(t));
     if (count > (size_t)PTRDIFF_MAX / es)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %zu elements of %s overflow the address space", what, count,
                        ak_dtype_name(t));
