@@ -255,47 +255,98 @@ typedef enum ak_opt_level {
     AK_OPT_AGGRESSIVE = 3      /* hipRTC -O3; NVRTC --use_fast_math */
 } ak_opt_level;
 
+/* The config fields, one row each (sokol-style X-macro): C type, field,
+ * kind, default, environment variable, range lo..hi, names, doc. The rows
+ * generate the struct below, ak_config_default, ak_config_apply_env, the
+ * per-field checks of ak_config_validate and the field listing
+ * (ak_config_field_at / ak_config_field_value, used by `amdkit info`).
+ * Kinds (each one parser + one check):
+ *   BOOL  0/1; env on|off, 1|0, true|false, yes|no
+ *   TRI   AK_AUTO/AK_OFF/AK_ON; env auto|on|off (and the BOOL spellings)
+ *   ENUM  a value of the names table; env one of the names
+ *   INT   integer in lo..hi;  BYTES  byte count in lo..hi, env with k/m/g suffix
+ *   SEG   like BYTES, and a multiple of the pool's 2 MiB segment (0 = none)
+ *   FRAC  number in (lo, hi]
+ *   PREC  -1 (auto) or a floating-point dtype; env auto|f32|f16|bf16|fp8_e4m3|fp8_e5m2
+ *   MASK  AK_DTYPE_BIT() mask of floating-point dtypes; env f32,f16,...
+ *   STR   string, NULL = unset;  PATH  string shorter than hi characters
+ * A value from the environment that fails its check is AK_ERROR_CONFIG naming
+ * the variable (AMDKIT_POOL_SIZE='-5k'); one set in code names the field
+ * (config.pool_size). Checks across fields (precision within
+ * allowed_precisions, known arch) are ak_config_validate's. */
+#define AK_CONFIG_FIELDS(X) \
+    X(ak_backend, backend, ENUM, AK_BACKEND_AUTO, "AMDKIT_BACKEND", 0, 0, _ak_backend_names, \
+      "backend: auto tries hip, then cuda, then cpu; a forced one that is unavailable is an error") \
+    X(const char*, arch, STR, NULL, "AMDKIT_ARCH", 0, 0, NULL, \
+      "target architecture: NULL or \"auto\" = the device's, else e.g. \"gfx90a\"") \
+    X(int, device, INT, 0, "AMDKIT_DEVICE", 0, INT_MAX, NULL, "device ordinal") \
+    X(ak_opt_level, opt_level, ENUM, AK_OPT_AUTO, "AMDKIT_OPT_LEVEL", 0, 0, _ak_opt_level_names, \
+      "optimization level; auto = the architecture's recommendation") \
+    X(ak_tristate, matrix_cores, TRI, AK_AUTO, "AMDKIT_MATRIX_CORES", 0, 0, NULL, \
+      "matrix cores (MFMA/WMMA/MMA); auto = the architecture's recommendation") \
+    X(ak_tristate, mixed_precision, TRI, AK_AUTO, "AMDKIT_MIXED_PRECISION", 0, 0, NULL, \
+      "mixed precision; auto = on unless the precision is f32") \
+    X(int, precision, PREC, -1, "AMDKIT_PRECISION", 0, 0, NULL, \
+      "default precision: -1 = auto (the architecture's), or AK_F32/AK_F16/AK_BF16/AK_FP8_*") \
+    X(unsigned, allowed_precisions, MASK, 0u, "AMDKIT_ALLOWED_PRECISIONS", 0, 0, NULL, \
+      "mask of AK_DTYPE_BIT() the library may use; 0 = f32|f16|bf16") \
+    X(int, operator_fusion, BOOL, 1, "AMDKIT_FUSION", 0, 0, NULL, "operator fusion") \
+    X(int, pool_enabled, BOOL, 1, "AMDKIT_POOL", 0, 0, NULL, "caching memory pool (off: every ak_malloc goes to the runtime)") \
+    X(long long, pool_size, SEG, 0, "AMDKIT_POOL_SIZE", 0, LLONG_MAX, NULL, \
+      "bytes the pool may reserve, a multiple of 2 MiB; 0 = no limit but max_memory_fraction") \
+    X(double, max_memory_fraction, FRAC, 0.9, "AMDKIT_MAX_MEMORY_FRACTION", 0, 1, NULL, \
+      "fraction of device memory the pool may reserve, in (0, 1]") \
+    X(int, oom_protection, BOOL, 1, "AMDKIT_OOM_PROTECTION", 0, 0, NULL, \
+      "on an allocation failure release cached blocks and retry once") \
+    X(int, cache_enabled, BOOL, 1, "AMDKIT_CACHE", 0, 0, NULL, "compile cache") \
+    X(int, cache_capacity, INT, 100, "AMDKIT_CACHE_CAPACITY", 1, INT_MAX, NULL, "entries of the memory LRU") \
+    X(int, disk_cache, BOOL, 1, "AMDKIT_DISK_CACHE", 0, 0, NULL, "disk level of the compile cache") \
+    X(const char*, cache_dir, PATH, NULL, "AMDKIT_CACHE_DIR", 0, 400, NULL, \
+      "disk cache directory; NULL = $AMDKIT_CACHE_DIR, $XDG_CACHE_HOME/amdkit, ~/.cache/amdkit; " \
+      "a relative path is made absolute (against the current directory) when a context is created") \
+    X(long long, cache_max_bytes, BYTES, 256ll << 20, "AMDKIT_CACHE_MAX_BYTES", 0, LLONG_MAX, NULL, \
+      "disk cache cap in bytes; 0 = no cap") \
+    X(int, profiling, BOOL, 0, "AMDKIT_PROFILE", 0, 0, NULL, "profiling regions record (ak_prof_*)") \
+    X(int, strict, BOOL, 0, "AMDKIT_STRICT", 0, 0, NULL, \
+      "a feature the architecture lacks is an error (1) or downgraded with a warning (0)") \
+    X(ak_log_level, log_level, ENUM, AK_LOG_WARN, "AMDKIT_LOG", 0, 0, _ak_log_level_names, \
+      "messages at or above this level go to the logger")
+
 typedef struct ak_config {
-    ak_backend backend;          /* AUTO; env AMDKIT_BACKEND=auto|hip|cuda|cpu */
-    const char* arch;            /* NULL or "auto": the device's; else e.g. "gfx90a"; env AMDKIT_ARCH */
-    int device;                  /* device ordinal, >= 0 (0); env AMDKIT_DEVICE */
-    ak_opt_level opt_level;      /* AUTO; env AMDKIT_OPT_LEVEL=auto|conservative|balanced|aggressive */
-    ak_tristate matrix_cores;    /* AUTO; env AMDKIT_MATRIX_CORES=auto|on|off */
-    ak_tristate mixed_precision; /* AUTO; env AMDKIT_MIXED_PRECISION */
-    int precision;               /* default precision: -1 auto, or AK_F32/AK_F16/AK_BF16/AK_FP8_*; env AMDKIT_PRECISION */
-    unsigned allowed_precisions; /* mask of AK_DTYPE_BIT(); 0 = f32|f16|bf16; env AMDKIT_ALLOWED_PRECISIONS=f32,f16 */
-    int operator_fusion;         /* 1; env AMDKIT_FUSION=on|off */
-    /* memory pool */
-    int pool_enabled;            /* 1; env AMDKIT_POOL=on|off */
-    long long pool_size;         /* bytes the pool may hold, 0 = no limit but the fraction; env AMDKIT_POOL_SIZE (k/m/g suffix) */
-    double max_memory_fraction;  /* (0,1], fraction of device memory the pool may hold (0.9); env AMDKIT_MAX_MEMORY_FRACTION */
-    int oom_protection;          /* 1: on failure free cached blocks and retry once; env AMDKIT_OOM_PROTECTION */
-    /* compile cache */
-    int cache_enabled;           /* 1; env AMDKIT_CACHE=on|off */
-    int cache_capacity;          /* memory LRU entries, >= 1 (100); env AMDKIT_CACHE_CAPACITY */
-    int disk_cache;              /* 1; env AMDKIT_DISK_CACHE=on|off */
-    const char* cache_dir;       /* NULL: $AMDKIT_CACHE_DIR, $XDG_CACHE_HOME/amdkit, ~/.cache/amdkit */
-    long long cache_max_bytes;   /* disk cap, >= 0, 0 = no cap (256 MiB); env AMDKIT_CACHE_MAX_BYTES */
-    /* diagnostics */
-    int profiling;               /* 0; env AMDKIT_PROFILE=on|off */
-    int strict;                  /* 0: unsupported features are downgraded with a warning; 1: they are errors; env AMDKIT_STRICT */
-    ak_log_level log_level;      /* WARN; env AMDKIT_LOG=none|error|warn|info|debug */
+#define AK_X_(type, name, kind, def, env, lo, hi, names, doc) type name;
+    AK_CONFIG_FIELDS(AK_X_)
+#undef AK_X_
     ak_log_fn logger;            /* NULL: print to stderr */
     void* logger_user_data;
     ak_allocator allocator;      /* all NULL: AK_MALLOC/AK_FREE; used for the context and its streams, events and kernel handles */
 } ak_config;
 
-/* Documented defaults, no environment applied. Thread safety: any thread. */
+/* Documented defaults (the table's), no environment applied. Thread safety: any thread. */
 AKAPI ak_config ak_config_default(void);
-/* Overlay AMDKIT_* environment variables on *cfg; a malformed value is
- * AK_ERROR_CONFIG naming the variable and value, and leaves *cfg untouched.
- * Thread safety: reads the environment; do not race with setenv. */
+/* Overlay AMDKIT_* environment variables on *cfg (the table's env column); a
+ * malformed or out-of-range value is AK_ERROR_CONFIG naming the variable and
+ * value, and leaves *cfg untouched. Thread safety: reads the environment; do
+ * not race with setenv. */
 AKAPI ak_result ak_config_apply_env(ak_config* cfg);
 /* Check every field; arch may be NULL (then only arch-independent checks).
  * In strict mode a feature the architecture lacks is AK_ERROR_CONFIG; else
  * *cfg (if not const-needed, pass fixed != NULL) gets the downgraded copy.
  * Thread safety: any thread. */
 AKAPI ak_result ak_config_validate(const ak_config* cfg, const ak_arch_info* arch, ak_config* fixed);
+
+/* One config field as the table describes it. */
+typedef struct ak_config_field {
+    const char* name;     /* "pool_size" */
+    const char* env;      /* "AMDKIT_POOL_SIZE" */
+    const char* doc;
+} ak_config_field;
+/* Number of table fields. Thread safety: any thread. */
+AKAPI int ak_config_field_count(void);
+/* Field i (0 .. count-1), NULL outside. Thread safety: any thread. */
+AKAPI const ak_config_field* ak_config_field_at(int i);
+/* Field i of *cfg as text, in the env variable's spelling ("auto", "on",
+ * "2097152", "f32,f16", "(unset)"). Thread safety: any thread. */
+AKAPI ak_result ak_config_field_value(const ak_config* cfg, int i, char* buf, size_t buf_size);
 /* Parse helpers shared by config and CLI: names to enums. AK_ERROR_CONFIG on
  * unknown names. Thread safety: any thread. */
 AKAPI ak_result ak_backend_parse(const char* s, ak_backend* out);
@@ -700,6 +751,12 @@ AKAPI ak_result ak_embedded_at(int i, const char** family, const char** source, 
  * Static string. Thread safety: any thread. */
 AKAPI const char* ak_prelude_source(void);
 /*@AKOPS_DECL_COMMON@*/
+/* ---- argument order of every op (one rule for the whole op API) ---------
+ *   ctx, the op selector and dtype(s), the pointers (inputs, then outputs),
+ *   the sizes (n, or rows and cols, ...), scalar parameters, the stream:
+ *     ak_axpy(ctx, dtype, x, y, n, alpha, stream)
+ *     ak_reduce(ctx, op, dtype, x, out, rows, cols, stream)
+ *   New ops follow it. */
 /* ---- element-wise ops  ------------------------------------------------
  * Common rules of the element-wise ops: dtypes are AK_F32, AK_F16 or AK_BF16
  * (storage; the math is fp32); pointers are device memory of ctx (host memory
@@ -746,10 +803,10 @@ AKAPI ak_result ak_copy(ak_context* ctx, ak_dtype dtype, const void* x, void* y,
 AKAPI ak_result ak_cast(ak_context* ctx, ak_dtype src_dtype, const void* x, ak_dtype dst_dtype, void* y, size_t n,
                         ak_stream* stream);
 /* y[i] = alpha * x[i] + y[i]; x == y allowed. Thread safety: any thread. */
-AKAPI ak_result ak_axpy(ak_context* ctx, ak_dtype dtype, size_t n, float alpha, const void* x, void* y,
+AKAPI ak_result ak_axpy(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t n, float alpha,
                         ak_stream* stream);
 /* y[i] = alpha * x[i]; y == x allowed (in place). Thread safety: any thread. */
-AKAPI ak_result ak_scale(ak_context* ctx, ak_dtype dtype, size_t n, float alpha, const void* x, void* y,
+AKAPI ak_result ak_scale(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t n, float alpha,
                          ak_stream* stream);
 /* z[i] = x[i] op y[i]; z may be x or y. Thread safety: any thread. */
 AKAPI ak_result ak_binary(ak_context* ctx, ak_binary_op op, ak_dtype dtype, const void* x, const void* y, void* z,
@@ -805,8 +862,8 @@ AKAPI const char* ak_reduce_op_name(ak_reduce_op op);
  * ARGMAX / ARGMIN; it must not overlap x. Large rows (and rows = 1) run as
  * two passes: per-chunk partials, then a fixed-order combine.
  * Thread safety: any thread. */
-AKAPI ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, const void* x, size_t rows, size_t cols,
-                          void* out, ak_stream* stream);
+AKAPI ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, const void* x, void* out, size_t rows,
+                          size_t cols, ak_stream* stream);
 
 /* Softmax along the last dimension: y[r, c] = exp(x[r, c] - m) / sum_c exp(x[r, c] - m),
  * m = max of the row (numerically stable); log_softmax != 0: y = x - m - log(sum).
@@ -852,8 +909,8 @@ typedef enum ak_loss_reduction {
  * rows of them for AK_LOSS_NONE, one for MEAN / SUM; it must not overlap the
  * inputs. The logits are read once. Thread safety: any thread. */
 AKAPI ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* logits, const int64_t* targets,
-                                 size_t rows, size_t cols, int64_t ignore_index, ak_loss_reduction reduction,
-                                 float* loss, ak_stream* stream);
+                                 float* loss, size_t rows, size_t cols, int64_t ignore_index,
+                                 ak_loss_reduction reduction, ak_stream* stream);
 /*@AKOPS_DECL_REDUCE@*/
 
 #ifdef __cplusplus
@@ -1212,7 +1269,8 @@ struct ak_context {
     struct _ak_pool* pool;
     struct _ak_prof* prof;
     struct _ak_ops* ops;           /* kernel library state (loaded kernels) */
-    char dev_tag[64];              /* memory-cache identity of this context's device */
+    uintptr_t serial;              /* unique per context in this process (_ak_bind), never 0 */
+    char dev_tag[64];              /* memory-cache identity of this context's device (set at creation) */
     void* optmemo[8];              /* _ak_optmemo: compile options built once (>>impl:compile) */
     int n_optmemo;
 };
@@ -4608,6 +4666,22 @@ static int _ak_cache_resolve_dir(const ak_config* cfg, char* buf, size_t n, size
     len = strlen(base);
     /* drop trailing slashes (but keep "/") */
     while (len > 1 && base[len - 1] == '/') len--;
+    /* a relative directory is taken against the current directory now (the
+     * context keeps the absolute path: a later chdir does not move the cache) */
+    if (base[0] != '/') {
+        char cwd[4096];
+        size_t cl;
+        if (!getcwd(cwd, sizeof cwd)) return 1;
+        cl = strlen(cwd);
+        if (cl == 1) cl = 0;                 /* "/" */
+        if (need) *need = cl + 1 + len + strlen(suffix) + 1;
+        if (cl + 1 + len + strlen(suffix) + 1 > n) return 2;
+        memcpy(buf, cwd, cl);
+        buf[cl] = '/';
+        memcpy(buf + cl + 1, base, len);
+        memcpy(buf + cl + 1 + len, suffix, strlen(suffix) + 1);
+        return 0;
+    }
     if (need) *need = len + strlen(suffix) + 1;
     if (len + strlen(suffix) + 1 > n) return 2;
     memcpy(buf, base, len);
@@ -7476,30 +7550,57 @@ AKDEF void ak_prof_reset(ak_context* ctx) {
 /* ==========================================================================
  * >>impl:config
  * ========================================================================== */
-AKDEF const char* ak_backend_name(ak_backend b) {
-    switch (b) {
-    case AK_BACKEND_AUTO: return "auto";
-    case AK_BACKEND_HIP: return "hip";
-    case AK_BACKEND_CUDA: return "cuda";
-    case AK_BACKEND_CPU: return "cpu";
-    default: return "?";
+/* Names of the ENUM fields' values; the first spelling of a value is its name. */
+typedef struct _ak_name { const char* name; int value; } _ak_name;
+static const _ak_name _ak_backend_names[] = {
+    { "auto", AK_BACKEND_AUTO }, { "hip", AK_BACKEND_HIP }, { "cuda", AK_BACKEND_CUDA }, { "cpu", AK_BACKEND_CPU }, { NULL, 0 }
+};
+static const _ak_name _ak_opt_level_names[] = {
+    { "auto", AK_OPT_AUTO }, { "conservative", AK_OPT_CONSERVATIVE }, { "balanced", AK_OPT_BALANCED },
+    { "aggressive", AK_OPT_AGGRESSIVE }, { NULL, 0 }
+};
+static const _ak_name _ak_log_level_names[] = {
+    { "none", AK_LOG_NONE }, { "error", AK_LOG_ERROR }, { "warn", AK_LOG_WARN }, { "warning", AK_LOG_WARN },
+    { "info", AK_LOG_INFO }, { "debug", AK_LOG_DEBUG }, { NULL, 0 }
+};
+static const char* _ak_name_of(const _ak_name* t, int v) {
+    for (; t->name; t++) if (t->value == v) return t->name;
+    return NULL;
+}
+/* "a, b or c" (distinct values only) */
+static void _ak_names_list(const _ak_name* t, char* buf, size_t n) {
+    const _ak_name* u;
+    int count = 0, i = 0;
+    buf[0] = 0;
+    for (u = t; u->name; u++) if (_ak_name_of(t, u->value) == u->name) count++;
+    for (u = t; u->name; u++) {
+        if (_ak_name_of(t, u->value) != u->name) continue;
+        _ak_appendf(buf, n, "%s%s", i == 0 ? "" : i == count - 1 ? " or " : ", ", u->name);
+        i++;
     }
+}
+static ak_result _ak_name_parse(const _ak_name* t, const char* what, const char* s, int* out) {
+    const _ak_name* u;
+    char list[160];
+    for (u = t; u->name; u++) if (_ak_streq_ci(s, u->name)) { *out = u->value; return AK_OK; }
+    _ak_names_list(t, list, sizeof list);
+    return _ak_err(AK_ERROR_CONFIG, "%s '%s' is not one of %s", what, s, list);
+}
+
+AKDEF const char* ak_backend_name(ak_backend b) {
+    const char* n = _ak_name_of(_ak_backend_names, (int)b);
+    return n ? n : "?";
 }
 AKDEF const char* ak_opt_level_name(ak_opt_level o) {
-    switch (o) {
-    case AK_OPT_AUTO: return "auto";
-    case AK_OPT_CONSERVATIVE: return "conservative";
-    case AK_OPT_BALANCED: return "balanced";
-    case AK_OPT_AGGRESSIVE: return "aggressive";
-    default: return "?";
-    }
+    const char* n = _ak_name_of(_ak_opt_level_names, (int)o);
+    return n ? n : "?";
 }
 AKDEF ak_result ak_backend_parse(const char* s, ak_backend* out) {
-    int i;
+    int v;
+    ak_result r;
     if (!s || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_backend_parse: NULL argument");
-    for (i = 0; i < (int)AK_BACKEND_COUNT; i++)
-        if (_ak_streq_ci(s, ak_backend_name((ak_backend)i))) { *out = (ak_backend)i; return AK_OK; }
-    return _ak_err(AK_ERROR_CONFIG, "unknown backend '%s' (expected auto, hip, cuda or cpu)", s);
+    if ((r = _ak_name_parse(_ak_backend_names, "backend", s, &v)) == AK_OK) *out = (ak_backend)v;
+    return r;
 }
 AKDEF ak_result ak_dtype_parse(const char* s, ak_dtype* out) {
     int i;
@@ -7513,65 +7614,76 @@ AKDEF ak_result ak_dtype_parse(const char* s, ak_dtype* out) {
     return _ak_err(AK_ERROR_CONFIG, "unknown precision '%s' (expected f32, f16, bf16, fp8_e4m3, fp8_e5m2)", s);
 }
 AKDEF ak_result ak_opt_level_parse(const char* s, ak_opt_level* out) {
-    int i;
+    int v;
+    ak_result r;
     if (!s || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_opt_level_parse: NULL argument");
-    for (i = 0; i <= 3; i++)
-        if (_ak_streq_ci(s, ak_opt_level_name((ak_opt_level)i))) { *out = (ak_opt_level)i; return AK_OK; }
-    return _ak_err(AK_ERROR_CONFIG, "unknown optimization level '%s' (expected auto, conservative, balanced, aggressive)", s);
+    if ((r = _ak_name_parse(_ak_opt_level_names, "optimization level", s, &v)) == AK_OK) *out = (ak_opt_level)v;
+    return r;
 }
 
 AKDEF ak_config ak_config_default(void) {
     ak_config c;
     memset(&c, 0, sizeof c);
-    c.backend = AK_BACKEND_AUTO;
-    c.arch = NULL;
-    c.device = 0;
-    c.opt_level = AK_OPT_AUTO;
-    c.matrix_cores = AK_AUTO;
-    c.mixed_precision = AK_AUTO;
-    c.precision = -1;
-    c.allowed_precisions = 0;
-    c.operator_fusion = 1;
-    c.pool_enabled = 1;
-    c.pool_size = 0;
-    c.max_memory_fraction = 0.9;
-    c.oom_protection = 1;
-    c.cache_enabled = 1;
-    c.cache_capacity = 100;
-    c.disk_cache = 1;
-    c.cache_dir = NULL;
-    c.cache_max_bytes = 256ll << 20;
-    c.profiling = 0;
-    c.strict = 0;
-    c.log_level = AK_LOG_WARN;
+#define AK_X_(type, name, kind, def, env, lo, hi, names, doc) c.name = def;
+    AK_CONFIG_FIELDS(AK_X_)
+#undef AK_X_
     return c;
 }
 
-/* Environment parsers: each returns AK_ERROR_CONFIG naming variable and value. */
-static ak_result _ak_env_bool(const char* var, int* out) {
-    const char* v = _ak_getenv(var);
-    if (!v) return AK_OK;
-    if (_ak_streq_ci(v, "1") || _ak_streq_ci(v, "on") || _ak_streq_ci(v, "true") || _ak_streq_ci(v, "yes")) { *out = 1; return AK_OK; }
-    if (_ak_streq_ci(v, "0") || _ak_streq_ci(v, "off") || _ak_streq_ci(v, "false") || _ak_streq_ci(v, "no")) { *out = 0; return AK_OK; }
-    return _ak_err(AK_ERROR_CONFIG, "%s='%s' is not a boolean (expected on/off, 1/0, true/false)", var, v);
-}
-static ak_result _ak_env_tristate(const char* var, ak_tristate* out) {
-    const char* v = _ak_getenv(var);
-    int b = 0;
-    ak_result r;
-    if (!v) return AK_OK;
-    if (_ak_streq_ci(v, "auto")) { *out = AK_AUTO; return AK_OK; }
-    r = _ak_env_bool(var, &b);
-    if (r != AK_OK) return _ak_err(AK_ERROR_CONFIG, "%s='%s' is not auto/on/off", var, v);
-    *out = b ? AK_ON : AK_OFF;
-    return AK_OK;
-}
-/* A numeric variable set to "" is malformed (unset is fine). */
-static ak_result _ak_env_number_missing(const char* var) {
-    const char* raw = getenv(var);
-    if (raw && !*raw) return _ak_err(AK_ERROR_CONFIG, "%s='' is empty, expected a number", var);
-    return AK_OK;
-}
+/* ---- the kinds: one value type, one parser and one check each ----------- */
+
+enum {
+#define AK_X_(type, name, kind, def, env, lo, hi, names, doc) _AK_CF_##name,
+    AK_CONFIG_FIELDS(AK_X_)
+#undef AK_X_
+    _AK_CF_COUNT
+};
+typedef enum { _AK_CK_BOOL, _AK_CK_TRI, _AK_CK_ENUM, _AK_CK_INT, _AK_CK_BYTES, _AK_CK_SEG, _AK_CK_FRAC,
+               _AK_CK_PREC, _AK_CK_MASK, _AK_CK_STR, _AK_CK_PATH } _ak_cfg_kind;
+/* A field's value: integers (every kind but FRAC, STR, PATH) in i. GET reads
+ * it as the kind's member, SET stores a field into it (enums through int, so
+ * a negative value set in code stays negative). */
+typedef struct _ak_cfgval { long long i; double d; const char* s; } _ak_cfgval;
+#define _AK_CFGV_BOOL(v) (v).i
+#define _AK_CFGV_TRI(v) (v).i
+#define _AK_CFGV_ENUM(v) (v).i
+#define _AK_CFGV_INT(v) (v).i
+#define _AK_CFGV_BYTES(v) (v).i
+#define _AK_CFGV_SEG(v) (v).i
+#define _AK_CFGV_PREC(v) (v).i
+#define _AK_CFGV_MASK(v) (v).i
+#define _AK_CFGV_FRAC(v) (v).d
+#define _AK_CFGV_STR(v) (v).s
+#define _AK_CFGV_PATH(v) (v).s
+#define _AK_CFGSET_BOOL(v, f) ((v).i = (int)(f))
+#define _AK_CFGSET_TRI(v, f) ((v).i = (int)(f))
+#define _AK_CFGSET_ENUM(v, f) ((v).i = (int)(f))
+#define _AK_CFGSET_INT(v, f) ((v).i = (int)(f))
+#define _AK_CFGSET_BYTES(v, f) ((v).i = (long long)(f))
+#define _AK_CFGSET_SEG(v, f) ((v).i = (long long)(f))
+#define _AK_CFGSET_PREC(v, f) ((v).i = (int)(f))
+#define _AK_CFGSET_MASK(v, f) ((v).i = (long long)(unsigned)(f))
+#define _AK_CFGSET_FRAC(v, f) ((v).d = (f))
+#define _AK_CFGSET_STR(v, f) ((v).s = (f))
+#define _AK_CFGSET_PATH(v, f) ((v).s = (f))
+
+typedef struct _ak_cfgrow {
+    ak_config_field pub;
+    _ak_cfg_kind kind;
+    long long lo, hi;
+    const _ak_name* names;
+} _ak_cfgrow;
+static const _ak_cfgrow _ak_cfg_rows[_AK_CF_COUNT] = {
+#define AK_X_(type, name, kind, def, env, lo, hi, names, doc) \
+    { { #name, env, doc }, _AK_CK_##kind, (long long)(lo), (long long)(hi), names },
+    AK_CONFIG_FIELDS(AK_X_)
+#undef AK_X_
+};
+
+#define _AK_FLOAT_PRECISIONS (AK_DTYPE_BIT(AK_F32) | AK_DTYPE_BIT(AK_F16) | AK_DTYPE_BIT(AK_BF16) | \
+                              AK_DTYPE_BIT(AK_FP8_E4M3) | AK_DTYPE_BIT(AK_FP8_E5M2))
+#define _AK_POOL_SEGMENT (2ll << 20)   /* the pool's small segment (>>impl:pool) */
+
 static ak_result _ak_parse_ll(const char* var, const char* v, int allow_suffix, long long* out) {
     char* end = NULL;
     long long x;
@@ -7593,32 +7705,10 @@ static ak_result _ak_parse_ll(const char* var, const char* v, int allow_suffix, 
     *out = x * mul;
     return AK_OK;
 }
-static ak_result _ak_env_int(const char* var, int* out) {
-    const char* v = _ak_getenv(var);
-    long long x;
-    ak_result r;
-    if (!v) return _ak_env_number_missing(var);
-    r = _ak_parse_ll(var, v, 0, &x);
-    if (r != AK_OK) return r;
-    if (x < INT_MIN || x > INT_MAX) return _ak_err(AK_ERROR_CONFIG, "%s='%s' is out of range", var, v);
-    *out = (int)x;
-    return AK_OK;
-}
-static ak_result _ak_env_bytes(const char* var, long long* out) {
-    const char* v = _ak_getenv(var);
-    if (!v) return _ak_env_number_missing(var);
-    return _ak_parse_ll(var, v, 1, out);
-}
-static ak_result _ak_env_double(const char* var, double* out) {
-    const char* v = _ak_getenv(var);
-    char* end = NULL;
-    double x;
-    if (!v) return _ak_env_number_missing(var);
-    errno = 0;
-    x = strtod(v, &end);
-    if (end == v || *end || errno == ERANGE) return _ak_err(AK_ERROR_CONFIG, "%s='%s' is not a number", var, v);
-    *out = x;
-    return AK_OK;
+static int _ak_parse_bool(const char* v, int* out) {
+    if (_ak_streq_ci(v, "1") || _ak_streq_ci(v, "on") || _ak_streq_ci(v, "true") || _ak_streq_ci(v, "yes")) { *out = 1; return 1; }
+    if (_ak_streq_ci(v, "0") || _ak_streq_ci(v, "off") || _ak_streq_ci(v, "false") || _ak_streq_ci(v, "no")) { *out = 0; return 1; }
+    return 0;
 }
 static ak_result _ak_parse_precision_list(const char* var, const char* v, unsigned* out) {
     unsigned mask = 0;
@@ -7641,54 +7731,198 @@ static ak_result _ak_parse_precision_list(const char* var, const char* v, unsign
     return AK_OK;
 }
 
+/* Parse the text of field f's variable (set, maybe empty) into *out. */
+static ak_result _ak_cfg_parse(const _ak_cfgrow* f, const char* raw, _ak_cfgval* out) {
+    const char* var = f->pub.env;
+    int b = 0, v;
+    ak_dtype t;
+    unsigned mask = 0;
+    switch (f->kind) {
+    case _AK_CK_STR: case _AK_CK_PATH:
+        if (*raw) out->s = raw;         /* "" is unset */
+        return AK_OK;
+    case _AK_CK_BOOL:
+        if (!*raw) return AK_OK;
+        if (!_ak_parse_bool(raw, &b))
+            return _ak_err(AK_ERROR_CONFIG, "%s='%s' is not a boolean (expected on/off, 1/0, true/false)", var, raw);
+        out->i = b;
+        return AK_OK;
+    case _AK_CK_TRI:
+        if (!*raw) return AK_OK;
+        if (_ak_streq_ci(raw, "auto")) { out->i = AK_AUTO; return AK_OK; }
+        if (!_ak_parse_bool(raw, &b)) return _ak_err(AK_ERROR_CONFIG, "%s='%s' is not auto/on/off", var, raw);
+        out->i = b ? AK_ON : AK_OFF;
+        return AK_OK;
+    case _AK_CK_ENUM:
+        if (!*raw) return AK_OK;
+        if (_ak_name_parse(f->names, var, raw, &v) != AK_OK) {
+            char list[160];
+            _ak_names_list(f->names, list, sizeof list);
+            return _ak_err(AK_ERROR_CONFIG, "%s='%s' is not one of %s", var, raw, list);
+        }
+        out->i = v;
+        return AK_OK;
+    case _AK_CK_INT: case _AK_CK_BYTES: case _AK_CK_SEG:
+        if (!*raw) return _ak_err(AK_ERROR_CONFIG, "%s='' is empty, expected a number", var);
+        return _ak_parse_ll(var, raw, f->kind != _AK_CK_INT, &out->i);
+    case _AK_CK_FRAC: {
+        char* end = NULL;
+        if (!*raw) return _ak_err(AK_ERROR_CONFIG, "%s='' is empty, expected a number", var);
+        errno = 0;
+        out->d = strtod(raw, &end);
+        if (end == raw || *end || errno == ERANGE) return _ak_err(AK_ERROR_CONFIG, "%s='%s' is not a number", var, raw);
+        return AK_OK;
+    }
+    case _AK_CK_PREC:
+        if (!*raw) return AK_OK;
+        if (_ak_streq_ci(raw, "auto")) { out->i = -1; return AK_OK; }
+        if (ak_dtype_parse(raw, &t) != AK_OK)
+            return _ak_err(AK_ERROR_CONFIG, "%s='%s' is not auto, f32, f16, bf16, fp8_e4m3 or fp8_e5m2", var, raw);
+        out->i = (long long)t;
+        return AK_OK;
+    case _AK_CK_MASK:
+        if (!*raw) return AK_OK;
+        if (_ak_parse_precision_list(var, raw, &mask) != AK_OK) return AK_ERROR_CONFIG;
+        out->i = (long long)mask;
+        return AK_OK;
+    }
+    return AK_OK;
+}
+
+/* Check field f's value; on failure the message names `who`: the variable
+ * with its text (raw != NULL) or config.<field>. */
+static ak_result _ak_cfg_check(const _ak_cfgrow* f, const _ak_cfgval* x, const char* raw) {
+    char who[160], shown[64], want[200];
+    long long i = x->i;
+    if (raw) _ak_fmt(who, sizeof who, "%s='%.60s%s'", f->pub.env, raw, strlen(raw) > 60 ? "..." : "");
+    else _ak_fmt(who, sizeof who, "config.%s", f->pub.name);
+    _ak_fmt(shown, sizeof shown, "%lld", i);
+    want[0] = 0;
+    switch (f->kind) {
+    case _AK_CK_BOOL: if (i != 0 && i != 1) _ak_fmt(want, sizeof want, "0 or 1"); break;
+    case _AK_CK_TRI:
+        if (i < -1 || i > 1) _ak_fmt(want, sizeof want, "AK_AUTO (-1), AK_OFF (0) or AK_ON (1)");
+        break;
+    case _AK_CK_ENUM:
+        if (i < INT_MIN || i > INT_MAX || !_ak_name_of(f->names, (int)i)) {
+            const _ak_name* u;
+            _ak_copy(want, sizeof want, "one of");
+            for (u = f->names; u->name; u++)
+                if (_ak_name_of(f->names, u->value) == u->name) _ak_appendf(want, sizeof want, " %s (%d)", u->name, u->value);
+        }
+        break;
+    case _AK_CK_INT: case _AK_CK_BYTES: case _AK_CK_SEG:
+        if (i < f->lo || i > f->hi) {
+            if (f->hi == LLONG_MAX || f->hi == INT_MAX) _ak_fmt(want, sizeof want, "a value >= %lld", f->lo);
+            else _ak_fmt(want, sizeof want, "a value in %lld..%lld", f->lo, f->hi);
+        } else if (f->kind == _AK_CK_SEG && i % _AK_POOL_SEGMENT) {
+            _ak_fmt(want, sizeof want, "0 or a multiple of 2 MiB (%lld bytes: the pool reserves memory in 2 MiB segments), "
+                    "e.g. %lld", _AK_POOL_SEGMENT, (i / _AK_POOL_SEGMENT + 1) * _AK_POOL_SEGMENT);
+        }
+        break;
+    case _AK_CK_FRAC:
+        _ak_fmt(shown, sizeof shown, "%g", x->d);
+        if (!(x->d > (double)f->lo && x->d <= (double)f->hi))
+            _ak_fmt(want, sizeof want, "a fraction in (%lld, %lld]", f->lo, f->hi);
+        break;
+    case _AK_CK_PREC:
+        if (i != -1 && (i < 0 || i >= (long long)AK_DTYPE_COUNT || !(AK_DTYPE_BIT(i) & _AK_FLOAT_PRECISIONS))) {
+            _ak_fmt(shown, sizeof shown, "%lld (%s)", i, (i >= 0 && i < (long long)AK_DTYPE_COUNT) ? ak_dtype_name((ak_dtype)i) : "?");
+            _ak_fmt(want, sizeof want, "-1 (auto), AK_F32, AK_F16, AK_BF16, AK_FP8_E4M3 or AK_FP8_E5M2");
+        }
+        break;
+    case _AK_CK_MASK:
+        _ak_fmt(shown, sizeof shown, "0x%llx", (unsigned long long)i);
+        if ((unsigned long long)i & ~(unsigned long long)_AK_FLOAT_PRECISIONS)
+            _ak_fmt(want, sizeof want, "a mask of floating-point precisions only (allowed bits 0x%x)", (unsigned)_AK_FLOAT_PRECISIONS);
+        break;
+    case _AK_CK_STR: break;
+    case _AK_CK_PATH:
+        if (x->s && (long long)strlen(x->s) >= f->hi) {
+            _ak_fmt(shown, sizeof shown, "%u characters long", (unsigned)strlen(x->s));
+            _ak_fmt(want, sizeof want, "under %lld characters", f->hi);
+        }
+        break;
+    }
+    if (!want[0]) return AK_OK;
+    if (raw) return _ak_err(AK_ERROR_CONFIG, "%s is out of range (%s), expected %s", who, shown, want);
+    return _ak_err(AK_ERROR_CONFIG, "%s is %s, expected %s", who, shown, want);
+}
+
 AKDEF ak_result ak_config_apply_env(ak_config* cfg) {
     ak_config c;
-    const char* v;
-    ak_result r = AK_OK;
+    const char* raw;
+    _ak_cfgval x;
+    ak_result r;
     if (!cfg) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_config_apply_env: cfg is NULL");
     c = *cfg;
-    if ((v = _ak_getenv("AMDKIT_BACKEND")) != NULL && (r = ak_backend_parse(v, &c.backend)) != AK_OK)
-        return _ak_err(AK_ERROR_CONFIG, "AMDKIT_BACKEND='%s' is not one of auto, hip, cuda, cpu", v);
-    if ((v = _ak_getenv("AMDKIT_ARCH")) != NULL) c.arch = v;
-    if ((r = _ak_env_int("AMDKIT_DEVICE", &c.device)) != AK_OK) return r;
-    if ((v = _ak_getenv("AMDKIT_OPT_LEVEL")) != NULL && ak_opt_level_parse(v, &c.opt_level) != AK_OK)
-        return _ak_err(AK_ERROR_CONFIG, "AMDKIT_OPT_LEVEL='%s' is not one of auto, conservative, balanced, aggressive", v);
-    if ((r = _ak_env_tristate("AMDKIT_MATRIX_CORES", &c.matrix_cores)) != AK_OK) return r;
-    if ((r = _ak_env_tristate("AMDKIT_MIXED_PRECISION", &c.mixed_precision)) != AK_OK) return r;
-    if ((v = _ak_getenv("AMDKIT_PRECISION")) != NULL) {
-        ak_dtype t;
-        if (_ak_streq_ci(v, "auto")) c.precision = -1;
-        else if (ak_dtype_parse(v, &t) != AK_OK) return _ak_err(AK_ERROR_CONFIG, "AMDKIT_PRECISION='%s' is not auto, f32, f16, bf16, fp8_e4m3 or fp8_e5m2", v);
-        else c.precision = (int)t;
+    /* unset: untouched; "" is unset for names and strings, malformed for numbers */
+#define AK_X_(type, name, kind, def, env, lo, hi, names, doc) \
+    if ((raw = getenv(env)) != NULL) { \
+        const _ak_cfgrow* f_ = &_ak_cfg_rows[_AK_CF_##name]; \
+        memset(&x, 0, sizeof x); \
+        _AK_CFGSET_##kind(x, c.name); \
+        if ((r = _ak_cfg_parse(f_, raw, &x)) != AK_OK) return r; \
+        if (*raw && (r = _ak_cfg_check(f_, &x, raw)) != AK_OK) return r; \
+        c.name = (type)_AK_CFGV_##kind(x); \
     }
-    if ((v = _ak_getenv("AMDKIT_ALLOWED_PRECISIONS")) != NULL &&
-        (r = _ak_parse_precision_list("AMDKIT_ALLOWED_PRECISIONS", v, &c.allowed_precisions)) != AK_OK) return r;
-    if ((r = _ak_env_bool("AMDKIT_FUSION", &c.operator_fusion)) != AK_OK) return r;
-    if ((r = _ak_env_bool("AMDKIT_POOL", &c.pool_enabled)) != AK_OK) return r;
-    if ((r = _ak_env_bytes("AMDKIT_POOL_SIZE", &c.pool_size)) != AK_OK) return r;
-    if ((r = _ak_env_double("AMDKIT_MAX_MEMORY_FRACTION", &c.max_memory_fraction)) != AK_OK) return r;
-    if ((r = _ak_env_bool("AMDKIT_OOM_PROTECTION", &c.oom_protection)) != AK_OK) return r;
-    if ((r = _ak_env_bool("AMDKIT_CACHE", &c.cache_enabled)) != AK_OK) return r;
-    if ((r = _ak_env_int("AMDKIT_CACHE_CAPACITY", &c.cache_capacity)) != AK_OK) return r;
-    if ((r = _ak_env_bool("AMDKIT_DISK_CACHE", &c.disk_cache)) != AK_OK) return r;
-    if ((v = _ak_getenv("AMDKIT_CACHE_DIR")) != NULL) c.cache_dir = v;
-    if ((r = _ak_env_bytes("AMDKIT_CACHE_MAX_BYTES", &c.cache_max_bytes)) != AK_OK) return r;
-    if ((r = _ak_env_bool("AMDKIT_PROFILE", &c.profiling)) != AK_OK) return r;
-    if ((r = _ak_env_bool("AMDKIT_STRICT", &c.strict)) != AK_OK) return r;
-    if ((v = _ak_getenv("AMDKIT_LOG")) != NULL) {
-        static const char* lv[] = { "none", "error", "warn", "info", "debug" };
-        int i, found = -1;
-        for (i = 0; i < 5; i++) if (_ak_streq_ci(v, lv[i])) found = i;
-        if (_ak_streq_ci(v, "warning")) found = 2;
-        if (found < 0) return _ak_err(AK_ERROR_CONFIG, "AMDKIT_LOG='%s' is not one of none, error, warn, info, debug", v);
-        c.log_level = (ak_log_level)found;
-    }
+    AK_CONFIG_FIELDS(AK_X_)
+#undef AK_X_
     *cfg = c;
     return AK_OK;
 }
 
-#define _AK_FLOAT_PRECISIONS (AK_DTYPE_BIT(AK_F32) | AK_DTYPE_BIT(AK_F16) | AK_DTYPE_BIT(AK_BF16) | \
-                              AK_DTYPE_BIT(AK_FP8_E4M3) | AK_DTYPE_BIT(AK_FP8_E5M2))
+/* The per-field checks of the table, naming config.<field>. */
+static ak_result _ak_cfg_check_fields(const ak_config* c) {
+    _ak_cfgval x;
+    ak_result r;
+#define AK_X_(type, name, kind, def, env, lo, hi, names, doc) \
+    memset(&x, 0, sizeof x); \
+    _AK_CFGSET_##kind(x, c->name); \
+    if ((r = _ak_cfg_check(&_ak_cfg_rows[_AK_CF_##name], &x, NULL)) != AK_OK) return r;
+    AK_CONFIG_FIELDS(AK_X_)
+#undef AK_X_
+    return AK_OK;
+}
+
+AKDEF int ak_config_field_count(void) { return (int)_AK_CF_COUNT; }
+AKDEF const ak_config_field* ak_config_field_at(int i) {
+    return (i >= 0 && i < (int)_AK_CF_COUNT) ? &_ak_cfg_rows[i].pub : NULL;
+}
+AKDEF ak_result ak_config_field_value(const ak_config* cfg, int i, char* buf, size_t buf_size) {
+    _ak_cfgval x;
+    const _ak_cfgrow* f;
+    const char* n;
+    if (!cfg || !buf || !buf_size) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_config_field_value: NULL argument");
+    if (i < 0 || i >= (int)_AK_CF_COUNT)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_config_field_value: field %d, expected 0..%d", i, (int)_AK_CF_COUNT - 1);
+    f = &_ak_cfg_rows[i];
+    memset(&x, 0, sizeof x);
+    switch (i) {
+#define AK_X_(type, name, kind, def, env, lo, hi, names, doc) case _AK_CF_##name: _AK_CFGSET_##kind(x, cfg->name); break;
+    AK_CONFIG_FIELDS(AK_X_)
+#undef AK_X_
+    default: break;
+    }
+    switch (f->kind) {
+    case _AK_CK_BOOL: _ak_copy(buf, buf_size, x.i ? "on" : "off"); break;
+    case _AK_CK_TRI: _ak_copy(buf, buf_size, x.i == AK_AUTO ? "auto" : x.i ? "on" : "off"); break;
+    case _AK_CK_ENUM: n = _ak_name_of(f->names, (int)x.i); _ak_copy(buf, buf_size, n ? n : "?"); break;
+    case _AK_CK_INT: case _AK_CK_BYTES: case _AK_CK_SEG: _ak_fmt(buf, buf_size, "%lld", x.i); break;
+    case _AK_CK_FRAC: _ak_fmt(buf, buf_size, "%g", x.d); break;
+    case _AK_CK_PREC: _ak_copy(buf, buf_size, x.i < 0 ? "auto" : ak_dtype_name((ak_dtype)x.i)); break;
+    case _AK_CK_MASK: {
+        int t;
+        buf[0] = 0;
+        if (!x.i) _ak_copy(buf, buf_size, "f32,f16,bf16");
+        for (t = 0; t < (int)AK_DTYPE_COUNT; t++)
+            if ((unsigned long long)x.i & AK_DTYPE_BIT(t)) _ak_appendf(buf, buf_size, "%s%s", buf[0] ? "," : "", ak_dtype_name((ak_dtype)t));
+        break;
+    }
+    case _AK_CK_STR: case _AK_CK_PATH: _ak_copy(buf, buf_size, x.s ? x.s : "(unset)"); break;
+    }
+    return AK_OK;
+}
 
 AKDEF ak_result ak_config_validate(const ak_config* cfg, const ak_arch_info* arch, ak_config* fixed) {
     ak_config c;
@@ -7697,52 +7931,12 @@ AKDEF ak_result ak_config_validate(const ak_config* cfg, const ak_arch_info* arc
     if (!cfg) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_config_validate: cfg is NULL");
     c = *cfg;
     lg.fn = c.logger; lg.user_data = c.logger_user_data; lg.level = c.log_level;
-    if ((int)c.backend < 0 || (int)c.backend >= (int)AK_BACKEND_COUNT)
-        return _ak_err(AK_ERROR_CONFIG, "config.backend is %d, expected AK_BACKEND_AUTO/HIP/CUDA/CPU (0..3)", (int)c.backend);
-    if (c.device < 0) return _ak_err(AK_ERROR_CONFIG, "config.device is %d, expected a device ordinal >= 0", c.device);
-    if ((int)c.opt_level < 0 || (int)c.opt_level > 3)
-        return _ak_err(AK_ERROR_CONFIG, "config.opt_level is %d, expected AK_OPT_AUTO (0) .. AK_OPT_AGGRESSIVE (3)", (int)c.opt_level);
-    if ((int)c.matrix_cores < -1 || (int)c.matrix_cores > 1)
-        return _ak_err(AK_ERROR_CONFIG, "config.matrix_cores is %d, expected AK_AUTO (-1), AK_OFF (0) or AK_ON (1)", (int)c.matrix_cores);
-    if ((int)c.mixed_precision < -1 || (int)c.mixed_precision > 1)
-        return _ak_err(AK_ERROR_CONFIG, "config.mixed_precision is %d, expected AK_AUTO (-1), AK_OFF (0) or AK_ON (1)", (int)c.mixed_precision);
-    if (c.precision != -1 && (c.precision < 0 || c.precision >= (int)AK_DTYPE_COUNT ||
-                              !(AK_DTYPE_BIT(c.precision) & _AK_FLOAT_PRECISIONS)))
-        return _ak_err(AK_ERROR_CONFIG, "config.precision is %d (%s), expected -1 (auto), AK_F32, AK_F16, AK_BF16, AK_FP8_E4M3 or AK_FP8_E5M2",
-                       c.precision, ak_dtype_name((ak_dtype)c.precision));
-    if (c.allowed_precisions & ~(unsigned)_AK_FLOAT_PRECISIONS)
-        return _ak_err(AK_ERROR_CONFIG, "config.allowed_precisions is 0x%x, which has bits that are not floating-point precisions (allowed mask 0x%x)",
-                       c.allowed_precisions, (unsigned)_AK_FLOAT_PRECISIONS);
+    if (_ak_cfg_check_fields(&c) != AK_OK) return AK_ERROR_CONFIG;
     allowed = c.allowed_precisions ? c.allowed_precisions
                                    : (AK_DTYPE_BIT(AK_F32) | AK_DTYPE_BIT(AK_F16) | AK_DTYPE_BIT(AK_BF16));
     if (c.precision >= 0 && !(allowed & AK_DTYPE_BIT(c.precision)))
         return _ak_err(AK_ERROR_CONFIG, "config.precision %s is not in config.allowed_precisions (0x%x)",
                        ak_dtype_name((ak_dtype)c.precision), allowed);
-    if (c.operator_fusion != 0 && c.operator_fusion != 1)
-        return _ak_err(AK_ERROR_CONFIG, "config.operator_fusion is %d, expected 0 or 1", c.operator_fusion);
-    if (c.pool_enabled != 0 && c.pool_enabled != 1)
-        return _ak_err(AK_ERROR_CONFIG, "config.pool_enabled is %d, expected 0 or 1", c.pool_enabled);
-    if (c.pool_size < 0) return _ak_err(AK_ERROR_CONFIG, "config.pool_size is %lld, expected >= 0 (0 = no byte limit)", c.pool_size);
-    if (!(c.max_memory_fraction > 0.0 && c.max_memory_fraction <= 1.0))
-        return _ak_err(AK_ERROR_CONFIG, "config.max_memory_fraction is %g, expected a fraction in (0, 1]", c.max_memory_fraction);
-    if (c.oom_protection != 0 && c.oom_protection != 1)
-        return _ak_err(AK_ERROR_CONFIG, "config.oom_protection is %d, expected 0 or 1", c.oom_protection);
-    if (c.cache_enabled != 0 && c.cache_enabled != 1)
-        return _ak_err(AK_ERROR_CONFIG, "config.cache_enabled is %d, expected 0 or 1", c.cache_enabled);
-    if (c.cache_capacity < 1)
-        return _ak_err(AK_ERROR_CONFIG, "config.cache_capacity is %d, expected >= 1", c.cache_capacity);
-    if (c.disk_cache != 0 && c.disk_cache != 1)
-        return _ak_err(AK_ERROR_CONFIG, "config.disk_cache is %d, expected 0 or 1", c.disk_cache);
-    if (c.cache_max_bytes < 0)
-        return _ak_err(AK_ERROR_CONFIG, "config.cache_max_bytes is %lld, expected >= 0 (0 = no cap)", c.cache_max_bytes);
-    if (c.cache_dir && strlen(c.cache_dir) >= 400)
-        return _ak_err(AK_ERROR_CONFIG, "config.cache_dir is %u characters long, expected under 400", (unsigned)strlen(c.cache_dir));
-    if (c.profiling != 0 && c.profiling != 1)
-        return _ak_err(AK_ERROR_CONFIG, "config.profiling is %d, expected 0 or 1", c.profiling);
-    if (c.strict != 0 && c.strict != 1)
-        return _ak_err(AK_ERROR_CONFIG, "config.strict is %d, expected 0 or 1", c.strict);
-    if ((int)c.log_level < 0 || (int)c.log_level > 4)
-        return _ak_err(AK_ERROR_CONFIG, "config.log_level is %d, expected AK_LOG_NONE..AK_LOG_DEBUG (0..4)", (int)c.log_level);
     if ((c.allocator.alloc == NULL) != (c.allocator.free == NULL))
         return _ak_err(AK_ERROR_CONFIG, "config.allocator: set both alloc and free, or neither");
     if (c.arch && *c.arch && !_ak_streq_ci(c.arch, "auto")) {
@@ -7793,14 +7987,18 @@ static const char* _ak_cu_errstr(const _ak_api* api, int e) {
 }
 
 /* Per-thread binding of the current CUDA context / HIP device, so each API
- * call does not have to set it again. */
+ * call does not have to set it again. A thread remembers the serial of the
+ * context it bound last, never its address: a context created where a
+ * destroyed one lived gets a new serial, so it binds again. */
 static pthread_key_t _ak_bind_key;
 static pthread_once_t _ak_bind_once = PTHREAD_ONCE_INIT;
+static uintptr_t _ak_ctx_serials;      /* last serial handed out (atomic) */
 static void _ak_bind_make_key(void) { pthread_key_create(&_ak_bind_key, NULL); }
+static uintptr_t _ak_ctx_new_serial(void) { return __atomic_add_fetch(&_ak_ctx_serials, 1, __ATOMIC_RELAXED); }
 static ak_result _ak_bind(ak_context* ctx) {
     if (ctx->backend == AK_BACKEND_CPU) return AK_OK;
     pthread_once(&_ak_bind_once, _ak_bind_make_key);
-    if (pthread_getspecific(_ak_bind_key) == (void*)ctx) return AK_OK;
+    if (pthread_getspecific(_ak_bind_key) == (void*)ctx->serial) return AK_OK;
     if (ctx->backend == AK_BACKEND_CUDA) {
         int e = ctx->api->cuCtxSetCurrent(ctx->native_ctx);
         if (e) return _ak_err(AK_ERROR_DEVICE, "cuCtxSetCurrent failed: %s (%d)", _ak_cu_errstr(ctx->api, e), e);
@@ -7808,7 +8006,7 @@ static ak_result _ak_bind(ak_context* ctx) {
         int e = ctx->api->hipSetDevice(ctx->dev.device);
         if (e) return _ak_err(AK_ERROR_DEVICE, "hipSetDevice(%d) failed: %s (%d)", ctx->dev.device, _ak_hip_errstr(ctx->api, e), e);
     }
-    pthread_setspecific(_ak_bind_key, ctx);
+    pthread_setspecific(_ak_bind_key, (void*)ctx->serial);
     return AK_OK;
 }
 
@@ -8044,6 +8242,7 @@ AKDEF ak_result ak_context_create(const ak_config* cfg_in, ak_context** out) {
     if (!ctx) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_context_create: out of host memory");
     ctx->api = (_ak_api*)_ak_calloc(sizeof *ctx->api);
     if (!ctx->api) { _ak_ctx_free(&cfg, ctx); return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_context_create: out of host memory"); }
+    ctx->serial = _ak_ctx_new_serial();
     _ak_mutex_init(&ctx->lock);
     ctx->log.fn = cfg.logger;
     ctx->log.user_data = cfg.logger_user_data;
@@ -8119,6 +8318,8 @@ AKDEF ak_result ak_context_create(const ak_config* cfg_in, ak_context** out) {
         r = ak_config_validate(&ctx->cfg, arch, &ctx->cfg);
         if (r != AK_OK) { ak_context_destroy(ctx); return r; }
     }
+    _ak_fmt(ctx->dev_tag, sizeof ctx->dev_tag, "%s:%d:%llu", ak_backend_name(ctx->backend), ctx->dev.device,
+            (unsigned long long)ctx->serial);
     if ((r = _ak_cache_create(&ctx->cfg, &ctx->log, _ak_unload_cb, ctx, &ctx->cache)) != AK_OK ||
         (r = _ak_pool_create(ctx, &ctx->pool)) != AK_OK ||
         (r = _ak_prof_create(ctx, &ctx->prof)) != AK_OK) {
@@ -8372,12 +8573,34 @@ typedef struct _ak_opts {
     char arch_opt[160], wave_opt[32], include_opt[300], prelude_opt[64];
 } _ak_opts;
 
-static uint64_t _ak_prelude_hash;  /* set once: identifies the prelude text in cache keys */
+/* Identity of the prelude text in cache keys: computed once per process. */
+static uint64_t _ak_prelude_hash;
+static pthread_once_t _ak_prelude_once = PTHREAD_ONCE_INIT;
+static void _ak_prelude_hash_init(void) {
+    uint64_t h = 1469598103934665603ull;
+    const char* p = _ak_src_prelude;
+    while (*p) { h ^= (unsigned char)*p++; h *= 1099511628211ull; }
+    _ak_prelude_hash = h | 1u;
+}
+static uint64_t _ak_prelude_id(void) {
+    pthread_once(&_ak_prelude_once, _ak_prelude_hash_init);
+    return _ak_prelude_hash;
+}
+
+/* ak_compile_options.opt_level is AUTO..AGGRESSIVE. */
+static ak_result _ak_check_opt_level(const ak_compile_options* o) {
+    if ((unsigned)o->opt_level > (unsigned)AK_OPT_AGGRESSIVE)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "compile options: opt_level is %d, expected AK_OPT_AUTO (0) .. AK_OPT_AGGRESSIVE (3)",
+                       (int)o->opt_level);
+    return AK_OK;
+}
 
 static ak_result _ak_build_options(ak_context* ctx, _ak_toolchain tc, const char* target,
                                    const ak_compile_options* o, _ak_opts* out) {
     ak_opt_level lvl = (o && o->opt_level != AK_OPT_AUTO) ? o->opt_level : ctx->cfg.opt_level;
     int i;
+    ak_result r;
+    if (o && (r = _ak_check_opt_level(o)) != AK_OK) return r;
     if (lvl == AK_OPT_AUTO) lvl = AK_OPT_BALANCED;
     if (o && (o->num_options < 0 || o->num_options > 64))
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "compile options: num_options is %d, expected 0..64", o->num_options);
@@ -8411,14 +8634,8 @@ static ak_result _ak_build_options(ak_context* ctx, _ak_toolchain tc, const char
         if (out->include_opt[0]) out->v[out->n++] = out->include_opt;
     }
     if (!(o && o->no_prelude)) {
-        if (!_ak_prelude_hash) {
-            uint64_t h = 1469598103934665603ull;
-            const char* p = _ak_src_prelude;
-            while (*p) { h ^= (unsigned char)*p++; h *= 1099511628211ull; }
-            _ak_prelude_hash = h | 1u;
-        }
         /* harmless define that puts the prelude's identity into the cache key */
-        _ak_fmt(out->prelude_opt, sizeof out->prelude_opt, "-DAK_PRELUDE_ID=0x%016llxull", (unsigned long long)_ak_prelude_hash);
+        _ak_fmt(out->prelude_opt, sizeof out->prelude_opt, "-DAK_PRELUDE_ID=0x%016llxull", (unsigned long long)_ak_prelude_id());
         out->v[out->n++] = out->prelude_opt;
     }
     for (i = 0; o && i < o->num_options; i++) {
@@ -8821,6 +9038,7 @@ AKDEF ak_result ak_kernel_get(ak_context* ctx, const char* source, const char* k
     if (!source) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_kernel_get: source is NULL");
     if (!kernel_name || !*kernel_name || strlen(kernel_name) > 200)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_kernel_get: kernel name is NULL, empty or over 200 characters");
+    if (o && (r = _ak_check_opt_level(o)) != AK_OK) return r;
     k = (ak_kernel*)_ak_ctx_alloc(&ctx->cfg, sizeof *k);
     if (!k) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "out of host memory");
     k->ctx = ctx;
@@ -8840,7 +9058,6 @@ AKDEF ak_result ak_kernel_get(ak_context* ctx, const char* source, const char* k
         else if (r == AK_OK)
             r = _ak_prepare_compile(ctx, target, source, kernel_name, o, &opts, &canon, &job, &key, cid, sizeof cid);
         if (r == AK_OK) {
-            if (!ctx->dev_tag[0]) _ak_fmt(ctx->dev_tag, sizeof ctx->dev_tag, "%s:%d:%p", ak_backend_name(ctx->backend), ctx->dev.device, (void*)ctx);
             key.device_tag = ctx->dev_tag;
             ops.user = &job;
             ops.compile = _ak_compile_cb;
@@ -9732,11 +9949,11 @@ static ak_result _ak_ew_axpby(ak_context* ctx, ak_dtype dtype, size_t n, float a
     return _ak_ew_launch(ctx, _ak_src_elementwise, _ak_op_name(kn, sizeof kn, with_y ? "ak_axpy" : "ak_scale", dtype),
                          _ak_ew_chunks(n), stream, &a);
 }
-AKDEF ak_result ak_axpy(ak_context* ctx, ak_dtype dtype, size_t n, float alpha, const void* x, void* y,
+AKDEF ak_result ak_axpy(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t n, float alpha,
                         ak_stream* stream) {
     return _ak_ew_axpby(ctx, dtype, n, alpha, x, y, stream, 1, "ak_axpy");
 }
-AKDEF ak_result ak_scale(ak_context* ctx, ak_dtype dtype, size_t n, float alpha, const void* x, void* y,
+AKDEF ak_result ak_scale(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t n, float alpha,
                          ak_stream* stream) {
     return _ak_ew_axpby(ctx, dtype, n, alpha, x, y, stream, 0, "ak_scale");
 }
@@ -10075,8 +10292,8 @@ static size_t _ak_rd_cpu_xent(ak_dtype t, const void* x, const int64_t* tgt, siz
  * ak_reduce
  * ========================================================================== */
 
-AKDEF ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, const void* x, size_t rows, size_t cols,
-                          void* out, ak_stream* stream) {
+AKDEF ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, const void* x, void* out, size_t rows,
+                          size_t cols, ak_stream* stream) {
     static const char* kbase[] = { "ak_reduce_sum", "ak_reduce_sum", "ak_reduce_max", "ak_reduce_min",
                                    "ak_reduce_argmax", "ak_reduce_argmin" };
     static const char* k2name[] = { "ak_reduce2_sum", "ak_reduce2_sum", "ak_reduce2_max", "ak_reduce2_min",
@@ -10423,8 +10640,8 @@ AKDEF ak_result ak_rmsnorm(ak_context* ctx, ak_dtype dtype, const void* x, const
  * ========================================================================== */
 
 AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* logits, const int64_t* targets,
-                                 size_t rows, size_t cols, int64_t ignore_index, ak_loss_reduction reduction,
-                                 float* loss, ak_stream* stream) {
+                                 float* loss, size_t rows, size_t cols, int64_t ignore_index,
+                                 ak_loss_reduction reduction, ak_stream* stream) {
     const char* opn = "ak_cross_entropy";
     ak_result r;
     size_t es, nloss, r0, rpl;

@@ -83,11 +83,11 @@ static double bytes_cast(const bench_case* c, const bench_entry* e) {
 }
 static ak_result run_axpy(const bench_case* c, const bench_entry* e) {
     (void)e;
-    return ak_axpy(c->ctx, c->dtype, c->n, 1e-3f, c->buf[0], c->buf[1], NULL);
+    return ak_axpy(c->ctx, c->dtype, c->buf[0], c->buf[1], c->n, 1e-3f, NULL);
 }
 static ak_result run_scale(const bench_case* c, const bench_entry* e) {
     (void)e;
-    return ak_scale(c->ctx, c->dtype, c->n, 0.75f, c->buf[0], c->buf[1], NULL);
+    return ak_scale(c->ctx, c->dtype, c->buf[0], c->buf[1], c->n, 0.75f, NULL);
 }
 static ak_result run_binary(const bench_case* c, const bench_entry* e) {
     return ak_binary(c->ctx, (ak_binary_op)e->op, c->dtype, c->buf[0], c->buf[1], c->buf[2], c->n, NULL);
@@ -102,7 +102,7 @@ static ak_result run_transpose(const bench_case* c, const bench_entry* e) {
 
 /* ---- run functions of reductions, softmax, norms, cross-entropy  ------- */
 static ak_result run_reduce(const bench_case* c, const bench_entry* e) {
-    return ak_reduce(c->ctx, (ak_reduce_op)e->op, c->dtype, c->buf[0], c->rows, c->cols, c->buf[1], NULL);
+    return ak_reduce(c->ctx, (ak_reduce_op)e->op, c->dtype, c->buf[0], c->buf[1], c->rows, c->cols, NULL);
 }
 /* x read once, one fp32 value (int64 for arg ops) written per row */
 static double bytes_reduce(const bench_case* c, const bench_entry* e) {
@@ -124,8 +124,7 @@ static double bytes_norm(const bench_case* c, const bench_entry* e) {
     return 2.0 * (double)c->n * es + (e->run == run_layernorm ? 2.0 : 1.0) * (double)c->cols * es;
 }
 static ak_result run_xent(const bench_case* c, const bench_entry* e) {
-    return ak_cross_entropy(c->ctx, c->dtype, c->buf[0], (const int64_t*)c->buf[1], c->rows, c->cols, -100,
-                            (ak_loss_reduction)e->op, (float*)c->buf[2], NULL);
+    return ak_cross_entropy(c->ctx, c->dtype, c->buf[0], (const int64_t*)c->buf[1], (float*)c->buf[2], c->rows, c->cols, -100, (ak_loss_reduction)e->op, NULL);
 }
 /* logits read, int64 targets read, loss written (rows floats, or one) */
 static double bytes_xent(const bench_case* c, const bench_entry* e) {

@@ -96,6 +96,7 @@ static int cmd_info(int argc, char** argv) {
     const ak_device_info* d;
     const ak_backend_report* rep;
     const ak_config* cfg;
+    char val[512];
     for (i = 0; i < argc; i++) if (!strcmp(argv[i], "--json")) json = 1;
     r = ak_context_create(NULL, &ctx);
     if (r != AK_OK) {
@@ -131,9 +132,13 @@ static int cmd_info(int argc, char** argv) {
         printf(",\"runtime_library\":"); jstr(stdout, d->runtime_library);
         printf(",\"compiler_library\":"); jstr(stdout, d->compiler_library);
         printf(",\"visible_devices\":"); jstr(stdout, d->visible_devices);
-        printf("},\"config\":{\"opt_level\":\"%s\",\"precision\":\"%s\",\"matrix_cores\":%d,\"pool\":%d,\"cache\":%d}",
-               ak_opt_level_name(cfg->opt_level), cfg->precision >= 0 ? ak_dtype_name((ak_dtype)cfg->precision) : "auto",
-               (int)cfg->matrix_cores, cfg->pool_enabled, cfg->cache_enabled);
+        printf("},\"config\":{");
+        for (i = 0; i < ak_config_field_count(); i++) {
+            ak_config_field_value(cfg, i, val, sizeof val);
+            printf("%s\"%s\":", i ? "," : "", ak_config_field_at(i)->name);
+            jstr(stdout, val);
+        }
+        printf("}");
         printf(",\"arch_row\":");
         if (d->arch_info) json_arch(stdout, d->arch_info); else printf("null");
         printf("}\n");
@@ -157,9 +162,11 @@ static int cmd_info(int argc, char** argv) {
         }
         printf("  fp16 / bf16     %s / %s (probed)\n", d->fp16 > 0 ? "yes" : d->fp16 == 0 ? "no" : "?", d->bf16 > 0 ? "yes" : d->bf16 == 0 ? "no" : "?");
         if (d->visible_devices[0]) printf("  visible         %s\n", d->visible_devices);
-        printf("config: opt %s, precision %s, matrix cores %s, pool %s, cache %s\n", ak_opt_level_name(cfg->opt_level),
-               cfg->precision >= 0 ? ak_dtype_name((ak_dtype)cfg->precision) : "auto", cfg->matrix_cores == AK_ON ? "on" : "off",
-               cfg->pool_enabled ? "on" : "off", cfg->cache_enabled ? "on" : "off");
+        printf("config (field, value, environment variable):\n");
+        for (i = 0; i < ak_config_field_count(); i++) {
+            ak_config_field_value(cfg, i, val, sizeof val);
+            printf("  %-20s %-16s %s\n", ak_config_field_at(i)->name, val, ak_config_field_at(i)->env);
+        }
         if (d->arch_info) { printf("architecture row:\n"); print_arch_row(d->arch_info); }
     }
     ak_context_destroy(ctx);

@@ -85,7 +85,7 @@ int amdkit_demo(int argc, char** argv) {
         double tol = dt == AK_F32 ? 1e-5 : 1e-2;
         twin x, y;
         if (!twin_make(&e, &x, dt, n, 1) || !twin_make(&e, &y, dt, n, 1)) { ok(&e, AK_ERROR_OUT_OF_MEMORY, "alloc"); break; }
-        if (ok(&e, ak_axpy(e.dev, dt, n, 0.75f, x.d, y.d, NULL), "axpy") && ok(&e, ak_axpy(e.ref, dt, n, 0.75f, x.h, y.h, NULL), "axpy ref"))
+        if (ok(&e, ak_axpy(e.dev, dt, x.d, y.d, n, 0.75f, NULL), "axpy") && ok(&e, ak_axpy(e.ref, dt, x.h, y.h, n, 0.75f, NULL), "axpy ref"))
             compare(&e, "axpy y = 0.75 x + y", dt, &y, n, tol);
         if (ok(&e, ak_unary(e.dev, AK_OP_GELU, dt, x.d, y.d, n, 0.f, NULL), "gelu") &&
             ok(&e, ak_unary(e.ref, AK_OP_GELU, dt, x.h, y.h, n, 0.f, NULL), "gelu ref"))
@@ -103,8 +103,8 @@ int amdkit_demo(int argc, char** argv) {
                 if (ok(&e, ak_layernorm(e.dev, dt, x.d, w.d, b.d, y.d, R, C, 1e-5f, NULL), "layernorm") &&
                     ok(&e, ak_layernorm(e.ref, dt, x.h, w.h, b.h, y.h, R, C, 1e-5f, NULL), "layernorm ref"))
                     compare(&e, "layernorm 997x1003", dt, &y, R * C, tol);
-                if (ok(&e, ak_reduce(e.dev, AK_REDUCE_SUM, dt, x.d, R, C, s.d, NULL), "row sum") &&
-                    ok(&e, ak_reduce(e.ref, AK_REDUCE_SUM, dt, x.h, R, C, s.h, NULL), "row sum ref"))
+                if (ok(&e, ak_reduce(e.dev, AK_REDUCE_SUM, dt, x.d, s.d, R, C, NULL), "row sum") &&
+                    ok(&e, ak_reduce(e.ref, AK_REDUCE_SUM, dt, x.h, s.h, R, C, NULL), "row sum ref"))
                     compare(&e, "sum along rows 997x1003", AK_F32, &s, R, 1e-4);
             }
             twin_free(&e, &w);

@@ -2,7 +2,7 @@
 # `make test`: every check that runs without a GPU, each step counted, and
 # `N passed, N failed` as the last line.
 #   1. the C test suites (cpu backend + offline compiles with the real hipRTC and NVRTC)
-#   2. the same suites under AddressSanitizer + UndefinedBehaviorSanitizer
+#   2. the same suites under AddressSanitizer + UndefinedBehaviorSanitizer; tests/ti_races.c under ThreadSanitizer
 #   3. the header alone as C99 and C++11 (gcc and clang), with AMDKIT_STATIC, -Wall -Wextra -pedantic -Werror
 #   4. the HIP/hipRTC and CUDA/NVRTC prototypes type-checked against the real headers (+ a self-test that a wrong one fails)
 #   5. the embedded kernel sources match kernels/ (make gen-check)
@@ -44,6 +44,8 @@ echo "== sanitizers (ASan + UBSan)"
 step build-asan make -s $B/amdkit_tests_asan
 suite suites-asan env ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 LSAN_OPTIONS=suppressions=tests/lsan.supp:print_suppressions=0 \
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 AKT_TMP=$B/tmp-asan ./$B/amdkit_tests_asan
+echo "== races (ThreadSanitizer: context identity, prelude id)"
+step races-tsan bash -c "gcc -std=c99 -Wall -Wextra -Werror -O1 -g -fsanitize=thread tests/tsan_races.c -o $B/tsan_races -ldl -lpthread -lm && TSAN_OPTIONS=halt_on_error=1 ./$B/tsan_races"
 echo "== header builds"
 for cc in gcc clang; do
   step "header-c99-$cc" $cc -std=c99 -Wall -Wextra -pedantic -Werror -c tests/header_check.c -o $B/header_c99_$cc.o

@@ -7,6 +7,7 @@
 #include "ak_test.h"
 #include <stdlib.h>
 #include <stdint.h>
+#include <unistd.h>
 
 extern char** environ;
 
@@ -66,7 +67,7 @@ static ak_config sentinel_config(void) {
     c.allowed_precisions = AK_DTYPE_BIT(AK_F16) | AK_DTYPE_BIT(AK_F32);
     c.operator_fusion = 0;
     c.pool_enabled = 0;
-    c.pool_size = 12345;
+    c.pool_size = 4ll << 20;
     c.max_memory_fraction = 0.25;
     c.oom_protection = 0;
     c.cache_enabled = 0;
@@ -165,6 +166,8 @@ static void apply_bad(int i, ak_config* c) {
     case 33: c->arch = "gfx9999"; break;
     case 34: c->arch = "sm_91x"; break;
     case 35: c->max_memory_fraction = INFINITY; break;
+    case 36: c->pool_size = 3ll << 20; break;   /* not a multiple of the 2 MiB segment */
+    case 37: c->pool_size = 100; break;
     default: break;
     }
 }
@@ -205,6 +208,8 @@ static const bad_case bad_cases[] = {
     { "arch gfx9999", "arch", "gfx9999" },
     { "arch sm_91x", "arch", "sm_91x" },
     { "max_memory_fraction inf", "max_memory_fraction", "inf" },
+    { "pool_size 3 MiB", "pool_size", "2 MiB" },
+    { "pool_size 100", "pool_size", "100" },
 };
 
 static void config_bad_fields(void) {
@@ -337,9 +342,14 @@ static void env_parsed_but_invalid(void) {
         { "AMDKIT_POOL_SIZE", "-5k" },
         { "AMDKIT_ARCH", "gfx9999" },
         { "AMDKIT_PRECISION", "i64" },
+        { "AMDKIT_POOL_SIZE", "3m" },      /* not a multiple of the pool's 2 MiB segment */
+        { "AMDKIT_POOL_SIZE", "12345" },
     };
-    static const char* fields[] = { "allowed_precisions", "allowed_precisions", "max_memory_fraction", "max_memory_fraction",
-                                    "cache_capacity", "device", "pool_size", "gfx9999", "precision" };
+    /* a value from the environment is named by its variable, not by the config field */
+    static const char* fields[] = { "AMDKIT_ALLOWED_PRECISIONS='f32,i32'", "AMDKIT_ALLOWED_PRECISIONS='u8'",
+                                    "AMDKIT_MAX_MEMORY_FRACTION='1.5'", "AMDKIT_MAX_MEMORY_FRACTION='0'",
+                                    "AMDKIT_CACHE_CAPACITY='0'", "AMDKIT_DEVICE='-1'", "AMDKIT_POOL_SIZE='-5k'", "gfx9999",
+                                    "AMDKIT_PRECISION='i64'", "AMDKIT_POOL_SIZE='3m'", "AMDKIT_POOL_SIZE='12345'" };
     int i;
     char dir[600];
     snprintf(dir, sizeof dir, "%s/config_env", akt_tmpdir());
@@ -374,9 +384,9 @@ static void env_parsed_but_invalid(void) {
         setenv("AMDKIT_BACKEND", "cpu", 1);
         setenv("AMDKIT_LOG", "none", 1);
         setenv("AMDKIT_CACHE_DIR", longdir, 1);
-        AKT_OK(ak_config_apply_env(&c));
-        AKT_ERR(ak_config_validate(&c, NULL, NULL), AK_ERROR_CONFIG);
-        AKT_CONTAINS(ak_last_error(), "cache_dir");
+        AKT_ERR(ak_config_apply_env(&c), AK_ERROR_CONFIG);
+        AKT_CONTAINS(ak_last_error(), "AMDKIT_CACHE_DIR");
+        AKT_CONTAINS(ak_last_error(), "519 characters");
         AKT_ERR(ak_context_create(NULL, &ctx), AK_ERROR_CONFIG);
         AKT_CHECK(ctx == NULL);
     }
@@ -426,8 +436,8 @@ static void env_valid_values(void) {
     AKT_EQ_INT(env_apply_one("AMDKIT_ALLOWED_PRECISIONS", "bfloat16").allowed_precisions, AK_DTYPE_BIT(AK_BF16));
     AKT_EQ_INT(env_apply_one("AMDKIT_FUSION", "off").operator_fusion, 0);
     AKT_EQ_INT(env_apply_one("AMDKIT_POOL", "no").pool_enabled, 0);
-    AKT_EQ_INT(env_apply_one("AMDKIT_POOL_SIZE", "12345").pool_size, 12345);
-    AKT_EQ_INT(env_apply_one("AMDKIT_POOL_SIZE", "64k").pool_size, 64ll << 10);
+    AKT_EQ_INT(env_apply_one("AMDKIT_POOL_SIZE", "4194304").pool_size, 4ll << 20);
+    AKT_EQ_INT(env_apply_one("AMDKIT_POOL_SIZE", "2048k").pool_size, 2ll << 20);
     AKT_EQ_INT(env_apply_one("AMDKIT_POOL_SIZE", "2M").pool_size, 2ll << 20);
     AKT_EQ_INT(env_apply_one("AMDKIT_POOL_SIZE", "3G").pool_size, 3ll << 30);
     AKT_EQ_INT(env_apply_one("AMDKIT_POOL_SIZE", "1gb").pool_size, 1ll << 30);
@@ -696,7 +706,120 @@ static void null_arguments(void) {
     AKT_OK(ak_config_validate(&c, NULL, NULL));
 }
 
+/* ---- the field table: listing, values, compile options, relative dirs ---- */
+
+static void field_table(void) {
+    ak_config c = ak_config_default();
+    char buf[128];
+    int i, n = ak_config_field_count(), seen_pool = 0;
+    AKT_CHECK(n >= 20);
+    AKT_CHECK(ak_config_field_at(-1) == NULL);
+    AKT_CHECK(ak_config_field_at(n) == NULL);
+    for (i = 0; i < n; i++) {
+        const ak_config_field* f = ak_config_field_at(i);
+        AKT_CHECK(f && f->name && f->env && f->doc && f->doc[0]);
+        AKT_CHECKF(f && !strncmp(f->env, "AMDKIT_", 7), "field %d env %s", i, f ? f->env : "?");
+        AKT_OK(ak_config_field_value(&c, i, buf, sizeof buf));
+        if (f && !strcmp(f->name, "pool_size")) { seen_pool = 1; AKT_EQ_STR(f->env, "AMDKIT_POOL_SIZE"); AKT_EQ_STR(buf, "0"); }
+        if (f && !strcmp(f->name, "matrix_cores")) AKT_EQ_STR(buf, "auto");
+        if (f && !strcmp(f->name, "backend")) AKT_EQ_STR(buf, "auto");
+        if (f && !strcmp(f->name, "log_level")) AKT_EQ_STR(buf, "warn");
+        if (f && !strcmp(f->name, "allowed_precisions")) AKT_EQ_STR(buf, "f32,f16,bf16");
+        if (f && !strcmp(f->name, "cache_dir")) AKT_EQ_STR(buf, "(unset)");
+    }
+    AKT_CHECK(seen_pool);
+    /* every field's value text is what its variable accepts: apply it back */
+    env_save();
+    env_clear_amdkit(0);
+    c = sentinel_config();
+    c.cache_dir = "/tmp/akt-field-table";
+    for (i = 0; i < n; i++) {
+        AKT_OK(ak_config_field_value(&c, i, buf, sizeof buf));
+        setenv(ak_config_field_at(i)->env, buf, 1);
+    }
+    {
+        ak_config d = ak_config_default();
+        AKT_OK(ak_config_apply_env(&d));
+        d.logger = c.logger; d.logger_user_data = c.logger_user_data; d.allocator = c.allocator;
+        AKT_EQ_INT(d.backend, c.backend);
+        AKT_EQ_STR(d.arch, c.arch);
+        AKT_EQ_INT(d.opt_level, c.opt_level);
+        AKT_EQ_INT(d.matrix_cores, c.matrix_cores);
+        AKT_EQ_INT(d.precision, c.precision);
+        AKT_EQ_INT(d.allowed_precisions, c.allowed_precisions);
+        AKT_EQ_INT(d.pool_size, c.pool_size);
+        AKT_NEAR(d.max_memory_fraction, c.max_memory_fraction, 0);
+        AKT_EQ_INT(d.cache_capacity, c.cache_capacity);
+        AKT_EQ_STR(d.cache_dir, c.cache_dir);
+        AKT_EQ_INT(d.cache_max_bytes, c.cache_max_bytes);
+        AKT_EQ_INT(d.strict, c.strict);
+        AKT_EQ_INT(d.log_level, c.log_level);
+    }
+    env_restore();
+    AKT_ERR(ak_config_field_value(&c, n, buf, sizeof buf), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR(ak_config_field_value(NULL, 0, buf, sizeof buf), AK_ERROR_INVALID_ARGUMENT);
+}
+
+/* ak_compile_options.opt_level outside AUTO..AGGRESSIVE is an error on every
+ * backend (it used to be accepted and compiled at the default level). */
+static void compile_opt_level_range(void) {
+    ak_context* ctx = akt_cpu_context("config_opt");
+    ak_compile_options o;
+    ak_kernel* k = NULL;
+    ak_code_object co;
+    if (!ctx) return;
+    memset(&o, 0, sizeof o);
+    o.opt_level = (ak_opt_level)42;
+    AKT_ERR(ak_kernel_get(ctx, "extern \"C\" __global__ void f(float* x) { x[0] = 1; }", "f", &o, &k), AK_ERROR_INVALID_ARGUMENT);
+    AKT_CONTAINS(ak_last_error(), "opt_level is 42");
+    AKT_CHECK(k == NULL);
+    AKT_ERR(ak_compile_offline(ctx, "sm_80", "extern \"C\" __global__ void f(float* x) { x[0] = 1; }", "f", &o, &co),
+            AK_ERROR_INVALID_ARGUMENT);
+    AKT_CONTAINS(ak_last_error(), "opt_level is 42");
+    o.opt_level = (ak_opt_level)-1;
+    AKT_ERR(ak_kernel_get(ctx, "extern \"C\" __global__ void f(float* x) { x[0] = 1; }", "f", &o, &k), AK_ERROR_INVALID_ARGUMENT);
+    o.opt_level = AK_OPT_AGGRESSIVE;
+    AKT_OK(ak_kernel_get(ctx, "extern \"C\" __global__ void f(float* x) { x[0] = 1; }", "f", &o, &k));
+    ak_kernel_release(k);
+    ak_context_destroy(ctx);
+}
+
+/* A relative cache directory (config or AMDKIT_CACHE_DIR) is made absolute
+ * against the current directory when the context is created. */
+static void relative_cache_dir(void) {
+    char cwd[1024], want[1200], buf[1200];
+    ak_config c = ak_config_default();
+    ak_context* ctx = NULL;
+    ak_cache_stats st;
+    AKT_CHECK(getcwd(cwd, sizeof cwd) != NULL);
+    c.cache_dir = "build/tmp/akt-relative-cache/";
+    snprintf(want, sizeof want, "%s/build/tmp/akt-relative-cache", cwd);
+    AKT_OK(ak_cache_dir(&c, buf, sizeof buf));
+    AKT_EQ_STR(buf, want);
+    env_save();
+    env_clear_amdkit(0);
+    setenv("AMDKIT_CACHE_DIR", "build/tmp/akt-relative-env", 1);
+    c = ak_config_default();
+    snprintf(want, sizeof want, "%s/build/tmp/akt-relative-env", cwd);
+    AKT_OK(ak_cache_dir(&c, buf, sizeof buf));
+    AKT_EQ_STR(buf, want);
+    AKT_OK(ak_config_apply_env(&c));
+    c.backend = AK_BACKEND_CPU;
+    c.log_level = AK_LOG_NONE;
+    AKT_OK(ak_context_create(&c, &ctx));
+    if (ctx) {
+        AKT_OK(ak_cache_stats_get(ctx, &st));
+        AKT_EQ_STR(st.dir, want);
+        ak_context_destroy(ctx);
+    }
+    AKT_ERR(ak_cache_dir(&c, buf, 8), AK_ERROR_INVALID_ARGUMENT);
+    env_restore();
+}
+
 void akt_suite_config(void) {
+    AKT_RUN(field_table);
+    AKT_RUN(compile_opt_level_range);
+    AKT_RUN(relative_cache_dir);
     AKT_RUN(config_defaults);
     AKT_RUN(config_bad_fields);
     AKT_RUN(env_malformed_values);

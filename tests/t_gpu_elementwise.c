@@ -47,8 +47,8 @@ static ak_result gt_call(ak_context* c, gt_kind k, int op, ak_dtype t, ak_dtype 
     case GT_FILL: return ak_fill(c, t, y, n, a, NULL);
     case GT_COPY: return ak_copy(c, t, x, y, n, NULL);
     case GT_CAST: return ak_cast(c, t, x, t2, y, n, NULL);
-    case GT_AXPY: return ak_axpy(c, t, n, a, x, y, NULL);
-    case GT_SCALE: return ak_scale(c, t, n, a, x, y, NULL);
+    case GT_AXPY: return ak_axpy(c, t, x, y, n, a, NULL);
+    case GT_SCALE: return ak_scale(c, t, x, y, n, a, NULL);
     case GT_BINARY: return ak_binary(c, (ak_binary_op)op, t, x, y, z, n, NULL);
     default: return ak_unary(c, (ak_unary_op)op, t, x, y, n, a, NULL);
     }
@@ -248,12 +248,12 @@ static void test_gpu_in_place(void) {
         memcpy(r, h, n * sizeof(float));
         AKT_OK(ak_memcpy(g_gpu, d, h, n * sizeof(float), AK_H2D));
         AKT_OK(ak_unary(g_gpu, AK_OP_SILU, AK_F32, d, d, n, 0.0f, NULL));
-        AKT_OK(ak_scale(g_gpu, AK_F32, n, -1.5f, d, d, NULL));
+        AKT_OK(ak_scale(g_gpu, AK_F32, d, d, n, -1.5f, NULL));
         AKT_OK(ak_binary(g_gpu, AK_OP_MUL, AK_F32, d, d, d, n, NULL));
         AKT_OK(ak_device_synchronize(g_gpu));
         AKT_OK(ak_memcpy(g_gpu, o, d, n * sizeof(float), AK_D2H));
         AKT_OK(ak_unary(g_cpu, AK_OP_SILU, AK_F32, r, r, n, 0.0f, NULL));
-        AKT_OK(ak_scale(g_cpu, AK_F32, n, -1.5f, r, r, NULL));
+        AKT_OK(ak_scale(g_cpu, AK_F32, r, r, n, -1.5f, NULL));
         AKT_OK(ak_binary(g_cpu, AK_OP_MUL, AK_F32, r, r, r, n, NULL));
         AKT_CHECK(gt_compare("in place chain f32", o, r, AK_F32, n) == 0);
     }

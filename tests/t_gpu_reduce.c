@@ -80,12 +80,12 @@ static void gr_free(gr_bufs* b) {
 static ak_result gr_call(ak_context* c, gr_kind k, int op, int flags, ak_dtype t, const void* x, const void* w,
                          const void* b, const int64_t* tg, void* y, size_t rows, size_t cols) {
     switch (k) {
-    case GR_REDUCE: return ak_reduce(c, (ak_reduce_op)op, t, x, rows, cols, y, NULL);
+    case GR_REDUCE: return ak_reduce(c, (ak_reduce_op)op, t, x, y, rows, cols, NULL);
     case GR_SOFTMAX: return ak_softmax(c, t, x, y, rows, cols, op, NULL);
     case GR_LAYERNORM:
         return ak_layernorm(c, t, x, (flags & 1) ? w : NULL, (flags & 2) ? b : NULL, y, rows, cols, 1e-5f, NULL);
     case GR_RMSNORM: return ak_rmsnorm(c, t, x, (flags & 1) ? w : NULL, y, rows, cols, 1e-6f, NULL);
-    default: return ak_cross_entropy(c, t, x, tg, rows, cols, -100, (ak_loss_reduction)op, (float*)y, NULL);
+    default: return ak_cross_entropy(c, t, x, tg, (float*)y, rows, cols, -100, (ak_loss_reduction)op, NULL);
     }
 }
 
@@ -265,11 +265,11 @@ static void test_gpu_reduce_deterministic(void) {
     if (!dx || !dy) { free(h); return; }
     AKT_OK(ak_memcpy(g_gpu, dx, h, n * 4, AK_H2D));
     for (i = 0; i < 2; i++) {
-        AKT_OK(ak_reduce(g_gpu, AK_REDUCE_SUM, AK_F32, dx, 1, n, dy, NULL));
+        AKT_OK(ak_reduce(g_gpu, AK_REDUCE_SUM, AK_F32, dx, dy, 1, n, NULL));
         AKT_OK(ak_memcpy(g_gpu, i ? b : a, dy, 4, AK_D2H));
-        AKT_OK(ak_reduce(g_gpu, AK_REDUCE_MEAN, AK_F32, dx, 4, n / 4, dy, NULL));
+        AKT_OK(ak_reduce(g_gpu, AK_REDUCE_MEAN, AK_F32, dx, dy, 4, n / 4, NULL));
         AKT_OK(ak_memcpy(g_gpu, (i ? b : a) + 1, dy, 12, AK_D2H));
-        AKT_OK(ak_reduce(g_gpu, AK_REDUCE_ARGMAX, AK_F32, dx, 2, n / 2, dy, NULL));
+        AKT_OK(ak_reduce(g_gpu, AK_REDUCE_ARGMAX, AK_F32, dx, dy, 2, n / 2, NULL));
         AKT_OK(ak_memcpy(g_gpu, i ? ib : ia, dy, 16, AK_D2H));
     }
     AKT_CHECKF(!memcmp(a, b, sizeof a), "sum/mean differ between runs: %.9g vs %.9g", (double)a[0], (double)b[0]);
@@ -370,12 +370,12 @@ static void test_gpu_cross_entropy_bad_target(void) {
     AKT_OK(ak_memcpy(g_gpu, dt, tg, sizeof tg, AK_H2D));
     /* a GPU cannot report the bad target: AK_OK and NaN (the cpu backend of a
      * dry run also returns AK_ERROR_INVALID_ARGUMENT, with the same NaN) */
-    r = ak_cross_entropy(g_gpu, AK_F32, dx, (const int64_t*)dt, 2, 8, -100, AK_LOSS_NONE, (float*)dl, NULL);
+    r = ak_cross_entropy(g_gpu, AK_F32, dx, (const int64_t*)dt, (float*)dl, 2, 8, -100, AK_LOSS_NONE, NULL);
     AKT_CHECKF(r == AK_OK || (cpu && r == AK_ERROR_INVALID_ARGUMENT), "bad target: %s", ak_result_name(r));
     AKT_OK(ak_memcpy(g_gpu, loss, dl, sizeof loss, AK_D2H));
     AKT_CHECK(!gr_isnan(loss[0]) && loss[0] > 0.0f);
     AKT_CHECK(gr_isnan(loss[1]));
-    r = ak_cross_entropy(g_gpu, AK_F32, dx, (const int64_t*)dt, 2, 8, -100, AK_LOSS_MEAN, (float*)dl, NULL);
+    r = ak_cross_entropy(g_gpu, AK_F32, dx, (const int64_t*)dt, (float*)dl, 2, 8, -100, AK_LOSS_MEAN, NULL);
     AKT_CHECKF(r == AK_OK || (cpu && r == AK_ERROR_INVALID_ARGUMENT), "bad target (mean): %s", ak_result_name(r));
     AKT_OK(ak_memcpy(g_gpu, &m, dl, 4, AK_D2H));
     AKT_CHECK(gr_isnan(m));

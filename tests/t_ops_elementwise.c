@@ -157,16 +157,16 @@ static void test_axpy_scale(void) {
             ew_random(x, t, n, &st, -4, 4);
             ew_random(y, t, n, &st, -4, 4);
             for (i = 0; i < n; i++) e[i] = (double)alpha * ak_elem_get(x, t, i) + ak_elem_get(y, t, i);
-            AKT_OK(ak_axpy(ctx, t, n, alpha, x, y, NULL));
+            AKT_OK(ak_axpy(ctx, t, x, y, n, alpha, NULL));
             ew_compare("axpy", y, t, e, n);
             for (i = 0; i < n; i++) e[i] = (double)alpha * ak_elem_get(x, t, i);
-            AKT_OK(ak_scale(ctx, t, n, alpha, x, y, NULL));
+            AKT_OK(ak_scale(ctx, t, x, y, n, alpha, NULL));
             ew_compare("scale", y, t, e, n);
             /* in place: x = alpha * x, then x = 0.5 x + x */
-            AKT_OK(ak_scale(ctx, t, n, alpha, x, x, NULL));
+            AKT_OK(ak_scale(ctx, t, x, x, n, alpha, NULL));
             ew_compare("scale in place", x, t, e, n);
             for (i = 0; i < n; i++) e[i] = 1.5 * ak_elem_get(x, t, i);
-            AKT_OK(ak_axpy(ctx, t, n, 0.5f, x, x, NULL));
+            AKT_OK(ak_axpy(ctx, t, x, x, n, 0.5f, NULL));
             ew_compare("axpy x == y", x, t, e, n);
             free(e);
             ak_free(ctx, x);
@@ -305,8 +305,8 @@ static void test_errors(void) {
     AKT_CONTAINS(ak_last_error(), "ak_fill");
     AKT_ERR(ak_copy(NULL, AK_F32, x, y, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_cast(NULL, AK_F32, x, AK_F16, y, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_axpy(NULL, AK_F32, 8, 1.0f, x, y, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_scale(NULL, AK_F32, 8, 1.0f, x, y, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR(ak_axpy(NULL, AK_F32, x, y, 8, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR(ak_scale(NULL, AK_F32, x, y, 8, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_binary(NULL, AK_OP_ADD, AK_F32, x, x, y, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_unary(NULL, AK_OP_RELU, AK_F32, x, y, 8, 0.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_transpose(NULL, AK_F32, x, y, 2, 4, NULL), AK_ERROR_INVALID_ARGUMENT);
@@ -319,9 +319,9 @@ static void test_errors(void) {
     AKT_ERR(ak_copy(ctx, AK_F32, x, NULL, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_cast(ctx, AK_F32, NULL, AK_F16, y, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_cast(ctx, AK_F32, x, AK_F16, NULL, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_axpy(ctx, AK_F32, 8, 1.0f, NULL, y, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_axpy(ctx, AK_F32, 8, 1.0f, x, NULL, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_scale(ctx, AK_F32, 8, 1.0f, x, NULL, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR(ak_axpy(ctx, AK_F32, NULL, y, 8, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR(ak_axpy(ctx, AK_F32, x, NULL, 8, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR(ak_scale(ctx, AK_F32, x, NULL, 8, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_binary(ctx, AK_OP_MUL, AK_F32, NULL, x, y, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_binary(ctx, AK_OP_MUL, AK_F32, x, NULL, y, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_binary(ctx, AK_OP_MUL, AK_F32, x, x, NULL, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
@@ -335,7 +335,7 @@ static void test_errors(void) {
     AKT_ERR(ak_copy(ctx, AK_I32, x, y, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_cast(ctx, AK_F32, x, AK_I64, y, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_cast(ctx, AK_U8, x, AK_F32, y, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_axpy(ctx, AK_FP8_E4M3, 8, 1.0f, x, y, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR(ak_axpy(ctx, AK_FP8_E4M3, x, y, 8, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_unary(ctx, AK_OP_TANH, (ak_dtype)-1, x, y, 8, 0.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_transpose(ctx, AK_I32, x, y, 2, 4, NULL), AK_ERROR_INVALID_ARGUMENT);
 
@@ -350,7 +350,7 @@ static void test_errors(void) {
     /* huge sizes: overflow of the byte count */
     AKT_ERR(ak_fill(ctx, AK_F32, y, huge, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_CONTAINS(ak_last_error(), "overflow");
-    AKT_ERR(ak_scale(ctx, AK_F16, (size_t)-1, 2.0f, x, y, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR(ak_scale(ctx, AK_F16, x, y, (size_t)-1, 2.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_cast(ctx, AK_F16, x, AK_F32, y, huge / 2 + 7, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_transpose(ctx, AK_F32, x, y, huge, 4, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_transpose(ctx, AK_F32, x, y, (size_t)1 << 40, (size_t)1 << 40, NULL), AK_ERROR_INVALID_ARGUMENT);
@@ -360,7 +360,7 @@ static void test_errors(void) {
     AKT_CONTAINS(ak_last_error(), "aligned");
     AKT_ERR(ak_copy(ctx, AK_F16, (char*)x + 1, y, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_cast(ctx, AK_F16, x, AK_F32, (char*)y + 2, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_axpy(ctx, AK_F32, 8, 1.0f, (char*)x + 2, y, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR(ak_axpy(ctx, AK_F32, (char*)x + 2, y, 8, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_binary(ctx, AK_OP_DIV, AK_BF16, x, (char*)x + 1, y, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_unary(ctx, AK_OP_SILU, AK_F32, x, (char*)y + 3, 8, 0.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_transpose(ctx, AK_F32, (char*)x + 1, y, 2, 4, NULL), AK_ERROR_INVALID_ARGUMENT);
@@ -383,7 +383,7 @@ static void test_errors(void) {
     AKT_ERR(ak_cast(ctx, AK_F32, x, AK_F16, x, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_unary(ctx, AK_OP_RELU, AK_F32, x + 2, x, 8, 0.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_binary(ctx, AK_OP_ADD, AK_F32, x, y, x + 1, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_axpy(ctx, AK_F32, 8, 1.0f, y + 4, y, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR(ak_axpy(ctx, AK_F32, y + 4, y, 8, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_transpose(ctx, AK_F32, x, x, 2, 4, NULL), AK_ERROR_INVALID_ARGUMENT);
 
     /* nothing was written by any failing call */

@@ -76,7 +76,7 @@ static void rd_check_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype t, const 
     size_t ob = rows * (arg ? 8u : 4u), r, bad = 0;
     void* out = rd_alloc(ctx, ob);
     if (!out) return;
-    AKT_OK(ak_reduce(ctx, op, t, x, rows, cols, out, NULL));
+    AKT_OK(ak_reduce(ctx, op, t, x, out, rows, cols, NULL));
     for (r = 0; r < rows; r++) {
         double as, e = nv_reduce(op, x, t, cols, r, &as);
         double got = arg ? (double)((int64_t*)out)[r] : (double)((float*)out)[r];
@@ -117,42 +117,42 @@ static void test_reduce_semantics(void) {
     size_t ti;
     if (!ctx) return;
     x[0] = 1.0f; x[1] = 5.0f; x[2] = -2.0f; x[3] = 5.0f; x[4] = -2.0f; x[5] = 0.5f; x[6] = 5.0f; x[7] = -1.0f;
-    AKT_OK(ak_reduce(ctx, AK_REDUCE_ARGMAX, AK_F32, x, 1, 8, outi, NULL));
+    AKT_OK(ak_reduce(ctx, AK_REDUCE_ARGMAX, AK_F32, x, outi, 1, 8, NULL));
     AKT_EQ_INT(outi[0], 1);
-    AKT_OK(ak_reduce(ctx, AK_REDUCE_ARGMIN, AK_F32, x, 1, 8, outi, NULL));
+    AKT_OK(ak_reduce(ctx, AK_REDUCE_ARGMIN, AK_F32, x, outi, 1, 8, NULL));
     AKT_EQ_INT(outi[0], 2);
     /* two rows of 4: per-row indices */
-    AKT_OK(ak_reduce(ctx, AK_REDUCE_ARGMAX, AK_F32, x, 2, 4, outi, NULL));
+    AKT_OK(ak_reduce(ctx, AK_REDUCE_ARGMAX, AK_F32, x, outi, 2, 4, NULL));
     AKT_EQ_INT(outi[0], 1);
     AKT_EQ_INT(outi[1], 2);
-    AKT_OK(ak_reduce(ctx, AK_REDUCE_MEAN, AK_F32, x, 2, 4, outf, NULL));
+    AKT_OK(ak_reduce(ctx, AK_REDUCE_MEAN, AK_F32, x, outf, 2, 4, NULL));
     AKT_NEAR(outf[0], 9.0 / 4.0, 1e-6);
     AKT_NEAR(outf[1], 2.5 / 4.0, 1e-6);
     /* NaN */
     x[5] = NAN;
     x[7] = NAN;
-    AKT_OK(ak_reduce(ctx, AK_REDUCE_MAX, AK_F32, x, 1, 8, outf, NULL));
+    AKT_OK(ak_reduce(ctx, AK_REDUCE_MAX, AK_F32, x, outf, 1, 8, NULL));
     AKT_CHECK(rd_is_nan(outf[0]));
-    AKT_OK(ak_reduce(ctx, AK_REDUCE_MIN, AK_F32, x, 1, 8, outf, NULL));
+    AKT_OK(ak_reduce(ctx, AK_REDUCE_MIN, AK_F32, x, outf, 1, 8, NULL));
     AKT_CHECK(rd_is_nan(outf[0]));
-    AKT_OK(ak_reduce(ctx, AK_REDUCE_ARGMAX, AK_F32, x, 1, 8, outi, NULL));
+    AKT_OK(ak_reduce(ctx, AK_REDUCE_ARGMAX, AK_F32, x, outi, 1, 8, NULL));
     AKT_EQ_INT(outi[0], 5);
-    AKT_OK(ak_reduce(ctx, AK_REDUCE_ARGMIN, AK_F32, x, 1, 8, outi, NULL));
+    AKT_OK(ak_reduce(ctx, AK_REDUCE_ARGMIN, AK_F32, x, outi, 1, 8, NULL));
     AKT_EQ_INT(outi[0], 5);
-    AKT_OK(ak_reduce(ctx, AK_REDUCE_SUM, AK_F32, x, 1, 8, outf, NULL));
+    AKT_OK(ak_reduce(ctx, AK_REDUCE_SUM, AK_F32, x, outf, 1, 8, NULL));
     AKT_CHECK(rd_is_nan(outf[0]));
     /* infinities */
     x[5] = -INFINITY;
     x[7] = INFINITY;
-    AKT_OK(ak_reduce(ctx, AK_REDUCE_MAX, AK_F32, x, 1, 8, outf, NULL));
+    AKT_OK(ak_reduce(ctx, AK_REDUCE_MAX, AK_F32, x, outf, 1, 8, NULL));
     AKT_CHECK(isinf(outf[0]) && outf[0] > 0);
-    AKT_OK(ak_reduce(ctx, AK_REDUCE_ARGMIN, AK_F32, x, 1, 8, outi, NULL));
+    AKT_OK(ak_reduce(ctx, AK_REDUCE_ARGMIN, AK_F32, x, outi, 1, 8, NULL));
     AKT_EQ_INT(outi[0], 5);
     /* all -inf: max -inf, argmax 0 */
     for (ti = 0; ti < 8; ti++) x[ti] = -INFINITY;
-    AKT_OK(ak_reduce(ctx, AK_REDUCE_MAX, AK_F32, x, 1, 8, outf, NULL));
+    AKT_OK(ak_reduce(ctx, AK_REDUCE_MAX, AK_F32, x, outf, 1, 8, NULL));
     AKT_CHECK(isinf(outf[0]) && outf[0] < 0);
-    AKT_OK(ak_reduce(ctx, AK_REDUCE_ARGMAX, AK_F32, x, 1, 8, outi, NULL));
+    AKT_OK(ak_reduce(ctx, AK_REDUCE_ARGMAX, AK_F32, x, outi, 1, 8, NULL));
     AKT_EQ_INT(outi[0], 0);
     /* the same through half storage */
     for (ti = 1; ti < 3; ti++) {
@@ -162,9 +162,9 @@ static void test_reduce_semantics(void) {
         ak_elem_set(h, t, 1, 7.0);
         ak_elem_set(h, t, 2, 7.0);
         ak_elem_set(h, t, 3, -9.0);
-        AKT_OK(ak_reduce(ctx, AK_REDUCE_ARGMAX, t, h, 1, 4, outi, NULL));
+        AKT_OK(ak_reduce(ctx, AK_REDUCE_ARGMAX, t, h, outi, 1, 4, NULL));
         AKT_EQ_INT(outi[0], 1);
-        AKT_OK(ak_reduce(ctx, AK_REDUCE_MIN, t, h, 1, 4, outf, NULL));
+        AKT_OK(ak_reduce(ctx, AK_REDUCE_MIN, t, h, outf, 1, 4, NULL));
         AKT_NEAR(outf[0], -9.0, 0.0);
     }
     AKT_EQ_STR(ak_reduce_op_name(AK_REDUCE_ARGMAX), "argmax");
@@ -184,39 +184,39 @@ static void test_reduce_errors(void) {
     oi = (int64_t*)rd_alloc(ctx, 8 * 8);
     if (!x || !oi) return;
     rd_random(x, AK_F32, 64, &rs, -1, 1);
-    AKT_ERR(ak_reduce(NULL, AK_REDUCE_SUM, AK_F32, x, 1, 8, oi, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_reduce(ctx, (ak_reduce_op)-1, AK_F32, x, 1, 8, oi, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_reduce(ctx, AK_REDUCE_OP_COUNT, AK_F32, x, 1, 8, oi, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_reduce(ctx, AK_REDUCE_SUM, AK_F64, x, 1, 8, oi, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR(ak_reduce(NULL, AK_REDUCE_SUM, AK_F32, x, oi, 1, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR(ak_reduce(ctx, (ak_reduce_op)-1, AK_F32, x, oi, 1, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR(ak_reduce(ctx, AK_REDUCE_OP_COUNT, AK_F32, x, oi, 1, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR(ak_reduce(ctx, AK_REDUCE_SUM, AK_F64, x, oi, 1, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_CONTAINS(ak_last_error(), "f64");
-    AKT_ERR(ak_reduce(ctx, AK_REDUCE_SUM, AK_I32, x, 1, 8, oi, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_reduce(ctx, AK_REDUCE_SUM, (ak_dtype)77, x, 1, 8, oi, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_reduce(ctx, AK_REDUCE_SUM, AK_F32, NULL, 1, 8, oi, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR(ak_reduce(ctx, AK_REDUCE_SUM, AK_I32, x, oi, 1, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR(ak_reduce(ctx, AK_REDUCE_SUM, (ak_dtype)77, x, oi, 1, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR(ak_reduce(ctx, AK_REDUCE_SUM, AK_F32, NULL, oi, 1, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_CONTAINS(ak_last_error(), "x");
-    AKT_ERR(ak_reduce(ctx, AK_REDUCE_SUM, AK_F32, x, 1, 8, NULL, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR(ak_reduce(ctx, AK_REDUCE_SUM, AK_F32, x, NULL, 1, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_CONTAINS(ak_last_error(), "out");
-    AKT_ERR(ak_reduce(ctx, AK_REDUCE_SUM, AK_F32, (char*)x + 2, 1, 8, oi, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR(ak_reduce(ctx, AK_REDUCE_SUM, AK_F32, (char*)x + 2, oi, 1, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_CONTAINS(ak_last_error(), "aligned");
-    AKT_ERR(ak_reduce(ctx, AK_REDUCE_SUM, AK_F16, (char*)x + 1, 1, 8, oi, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR(ak_reduce(ctx, AK_REDUCE_SUM, AK_F16, (char*)x + 1, oi, 1, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
     /* argmax writes int64: 8-byte alignment; value ops write floats: 4 */
-    AKT_ERR(ak_reduce(ctx, AK_REDUCE_ARGMAX, AK_F32, x, 1, 8, (char*)oi + 4, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_OK(ak_reduce(ctx, AK_REDUCE_MAX, AK_F32, x, 1, 8, (char*)oi + 4, NULL));
-    AKT_ERR(ak_reduce(ctx, AK_REDUCE_SUM, AK_F32, x, 0, 8, oi, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR(ak_reduce(ctx, AK_REDUCE_ARGMAX, AK_F32, x, (char*)oi + 4, 1, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_OK(ak_reduce(ctx, AK_REDUCE_MAX, AK_F32, x, (char*)oi + 4, 1, 8, NULL));
+    AKT_ERR(ak_reduce(ctx, AK_REDUCE_SUM, AK_F32, x, oi, 0, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_CONTAINS(ak_last_error(), "zero");
-    AKT_ERR(ak_reduce(ctx, AK_REDUCE_SUM, AK_F32, x, 1, 0, oi, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_reduce(ctx, AK_REDUCE_SUM, AK_F32, x, SIZE_MAX / 2, 3, oi, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR(ak_reduce(ctx, AK_REDUCE_SUM, AK_F32, x, oi, 1, 0, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR(ak_reduce(ctx, AK_REDUCE_SUM, AK_F32, x, oi, SIZE_MAX / 2, 3, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_CONTAINS(ak_last_error(), "overflow");
-    AKT_ERR(ak_reduce(ctx, AK_REDUCE_SUM, AK_F32, x, (size_t)1 << 62, 1, oi, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR(ak_reduce(ctx, AK_REDUCE_SUM, AK_F32, x, oi, (size_t)1 << 62, 1, NULL), AK_ERROR_INVALID_ARGUMENT);
     /* out inside x */
-    AKT_ERR(ak_reduce(ctx, AK_REDUCE_SUM, AK_F32, x, 4, 16, x + 8, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR(ak_reduce(ctx, AK_REDUCE_SUM, AK_F32, x, x + 8, 4, 16, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_CONTAINS(ak_last_error(), "overlap");
     /* a stream of another context */
     if (ak_stream_create(other, "s", 0, &s) == AK_OK) {
-        AKT_ERR(ak_reduce(ctx, AK_REDUCE_SUM, AK_F32, x, 1, 8, oi, s), AK_ERROR_INVALID_ARGUMENT);
+        AKT_ERR(ak_reduce(ctx, AK_REDUCE_SUM, AK_F32, x, oi, 1, 8, s), AK_ERROR_INVALID_ARGUMENT);
         ak_stream_destroy(s);
     }
     /* state intact: a good call still works */
-    AKT_OK(ak_reduce(ctx, AK_REDUCE_ARGMAX, AK_F32, x, 8, 8, oi, NULL));
+    AKT_OK(ak_reduce(ctx, AK_REDUCE_ARGMAX, AK_F32, x, oi, 8, 8, NULL));
     ak_free(ctx, x);
     ak_free(ctx, oi);
     ak_context_destroy(ctx);
@@ -488,7 +488,7 @@ static void test_xent_values(void) {
                 if (tg[r] >= (int64_t)cols) tg[r] = (int64_t)cols - 1;
                 if (rows > 2 && r % 3 == 1) tg[r] = -100; /* ignored */
             }
-            AKT_OK(ak_cross_entropy(ctx, t, x, tg, rows, cols, -100, AK_LOSS_NONE, loss, NULL));
+            AKT_OK(ak_cross_entropy(ctx, t, x, tg, loss, rows, cols, -100, AK_LOSS_NONE, NULL));
             for (r = 0; r < rows; r++) {
                 double e = tg[r] == -100 ? 0.0 : nv_xent_row(x, t, cols, r, tg[r]);
                 if (tg[r] != -100) { sum += e; n += 1.0; }
@@ -497,9 +497,9 @@ static void test_xent_values(void) {
                              ak_dtype_name(t), rows, cols, r, (long long)tg[r], (double)loss[r], e);
             }
             AKT_CHECK(rd_guard_ok(loss, rows * 4));
-            AKT_OK(ak_cross_entropy(ctx, t, x, tg, rows, cols, -100, AK_LOSS_MEAN, red, NULL));
+            AKT_OK(ak_cross_entropy(ctx, t, x, tg, red, rows, cols, -100, AK_LOSS_MEAN, NULL));
             AKT_NEAR(red[0], sum / n, 1e-5 * (1 + fabs(sum / n)));
-            AKT_OK(ak_cross_entropy(ctx, t, x, tg, rows, cols, -100, AK_LOSS_SUM, red, NULL));
+            AKT_OK(ak_cross_entropy(ctx, t, x, tg, red, rows, cols, -100, AK_LOSS_SUM, NULL));
             AKT_NEAR(red[0], sum, 1e-5 * (1 + fabs(sum)));
             ak_free(ctx, x);
             ak_free(ctx, tg);
@@ -514,29 +514,29 @@ static void test_xent_semantics(void) {
     int64_t tg[2] = { 2, 0 };
     double e0 = -log(exp(3.0) / (exp(1.0) + exp(2.0) + exp(3.0)));
     if (!ctx) return;
-    AKT_OK(ak_cross_entropy(ctx, AK_F32, x, tg, 2, 3, -100, AK_LOSS_NONE, loss, NULL));
+    AKT_OK(ak_cross_entropy(ctx, AK_F32, x, tg, loss, 2, 3, -100, AK_LOSS_NONE, NULL));
     AKT_NEAR(loss[0], e0, 1e-6);
     AKT_NEAR(loss[1], log(3.0), 1e-6);
     /* out of range target: NaN in that row, the mean NaN, and an error naming the row */
     tg[1] = 3;
-    AKT_ERR(ak_cross_entropy(ctx, AK_F32, x, tg, 2, 3, -100, AK_LOSS_NONE, loss, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR(ak_cross_entropy(ctx, AK_F32, x, tg, loss, 2, 3, -100, AK_LOSS_NONE, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_CONTAINS(ak_last_error(), "targets[1]");
     AKT_NEAR(loss[0], e0, 1e-6);
     AKT_CHECK(rd_is_nan(loss[1]));
-    AKT_ERR(ak_cross_entropy(ctx, AK_F32, x, tg, 2, 3, -100, AK_LOSS_MEAN, &m, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR(ak_cross_entropy(ctx, AK_F32, x, tg, &m, 2, 3, -100, AK_LOSS_MEAN, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_CHECK(rd_is_nan(m));
     tg[1] = -7;
-    AKT_ERR(ak_cross_entropy(ctx, AK_F32, x, tg, 2, 3, -100, AK_LOSS_SUM, &m, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR(ak_cross_entropy(ctx, AK_F32, x, tg, &m, 2, 3, -100, AK_LOSS_SUM, NULL), AK_ERROR_INVALID_ARGUMENT);
     /* the same value as ignore_index is fine */
-    AKT_OK(ak_cross_entropy(ctx, AK_F32, x, tg, 2, 3, -7, AK_LOSS_MEAN, &m, NULL));
+    AKT_OK(ak_cross_entropy(ctx, AK_F32, x, tg, &m, 2, 3, -7, AK_LOSS_MEAN, NULL));
     AKT_NEAR(m, e0, 1e-6);
-    AKT_OK(ak_cross_entropy(ctx, AK_F32, x, tg, 2, 3, -7, AK_LOSS_NONE, loss, NULL));
+    AKT_OK(ak_cross_entropy(ctx, AK_F32, x, tg, loss, 2, 3, -7, AK_LOSS_NONE, NULL));
     AKT_NEAR(loss[1], 0.0, 0.0);
     /* every row ignored: mean NaN (like torch), sum 0 */
     tg[0] = -7;
-    AKT_OK(ak_cross_entropy(ctx, AK_F32, x, tg, 2, 3, -7, AK_LOSS_MEAN, &m, NULL));
+    AKT_OK(ak_cross_entropy(ctx, AK_F32, x, tg, &m, 2, 3, -7, AK_LOSS_MEAN, NULL));
     AKT_CHECK(rd_is_nan(m));
-    AKT_OK(ak_cross_entropy(ctx, AK_F32, x, tg, 2, 3, -7, AK_LOSS_SUM, &m, NULL));
+    AKT_OK(ak_cross_entropy(ctx, AK_F32, x, tg, &m, 2, 3, -7, AK_LOSS_SUM, NULL));
     AKT_NEAR(m, 0.0, 0.0);
     ak_context_destroy(ctx);
 }
@@ -554,30 +554,30 @@ static void test_xent_errors(void) {
     if (!x || !tg) return;
     rd_random(x, AK_F32, 64, &rs, -1, 1);
     for (i = 0; i < 16; i++) tg[i] = (int64_t)(i % 8);
-    AKT_ERR(ak_cross_entropy(NULL, AK_F32, x, tg, 8, 8, -100, AK_LOSS_NONE, loss, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_cross_entropy(ctx, AK_F64, x, tg, 8, 8, -100, AK_LOSS_NONE, loss, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_cross_entropy(ctx, AK_F32, NULL, tg, 8, 8, -100, AK_LOSS_NONE, loss, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_cross_entropy(ctx, AK_F32, x, NULL, 8, 8, -100, AK_LOSS_NONE, loss, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR(ak_cross_entropy(NULL, AK_F32, x, tg, loss, 8, 8, -100, AK_LOSS_NONE, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR(ak_cross_entropy(ctx, AK_F64, x, tg, loss, 8, 8, -100, AK_LOSS_NONE, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR(ak_cross_entropy(ctx, AK_F32, NULL, tg, loss, 8, 8, -100, AK_LOSS_NONE, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR(ak_cross_entropy(ctx, AK_F32, x, NULL, loss, 8, 8, -100, AK_LOSS_NONE, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_CONTAINS(ak_last_error(), "targets");
-    AKT_ERR(ak_cross_entropy(ctx, AK_F32, x, (const int64_t*)((char*)tg + 4), 8, 8, -100, AK_LOSS_NONE, loss, NULL),
+    AKT_ERR(ak_cross_entropy(ctx, AK_F32, x, (const int64_t*)((char*)tg + 4), loss, 8, 8, -100, AK_LOSS_NONE, NULL),
             AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_cross_entropy(ctx, AK_F32, x, tg, 8, 8, -100, AK_LOSS_NONE, NULL, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR(ak_cross_entropy(ctx, AK_F32, x, tg, NULL, 8, 8, -100, AK_LOSS_NONE, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_CONTAINS(ak_last_error(), "loss");
-    AKT_ERR(ak_cross_entropy(ctx, AK_F32, x, tg, 8, 8, -100, AK_LOSS_NONE, (float*)((char*)loss + 2), NULL),
+    AKT_ERR(ak_cross_entropy(ctx, AK_F32, x, tg, (float*)((char*)loss + 2), 8, 8, -100, AK_LOSS_NONE, NULL),
             AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_cross_entropy(ctx, AK_F32, x, tg, 8, 8, -100, (ak_loss_reduction)3, loss, NULL),
+    AKT_ERR(ak_cross_entropy(ctx, AK_F32, x, tg, loss, 8, 8, -100, (ak_loss_reduction)3, NULL),
             AK_ERROR_INVALID_ARGUMENT);
     AKT_CONTAINS(ak_last_error(), "reduction");
-    AKT_ERR(ak_cross_entropy(ctx, AK_F32, x, tg, 0, 8, -100, AK_LOSS_NONE, loss, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_cross_entropy(ctx, AK_F32, x, tg, 8, 0, -100, AK_LOSS_NONE, loss, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_cross_entropy(ctx, AK_F32, x, tg, SIZE_MAX / 8, 9, -100, AK_LOSS_NONE, loss, NULL),
+    AKT_ERR(ak_cross_entropy(ctx, AK_F32, x, tg, loss, 0, 8, -100, AK_LOSS_NONE, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR(ak_cross_entropy(ctx, AK_F32, x, tg, loss, 8, 0, -100, AK_LOSS_NONE, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR(ak_cross_entropy(ctx, AK_F32, x, tg, loss, SIZE_MAX / 8, 9, -100, AK_LOSS_NONE, NULL),
             AK_ERROR_INVALID_ARGUMENT);
     /* loss written over the logits or the targets */
-    AKT_ERR(ak_cross_entropy(ctx, AK_F32, x, tg, 8, 8, -100, AK_LOSS_NONE, x + 4, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR(ak_cross_entropy(ctx, AK_F32, x, tg, x + 4, 8, 8, -100, AK_LOSS_NONE, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_CONTAINS(ak_last_error(), "overlap");
-    AKT_ERR(ak_cross_entropy(ctx, AK_F32, x, tg, 8, 8, -100, AK_LOSS_MEAN, (float*)(tg + 3), NULL),
+    AKT_ERR(ak_cross_entropy(ctx, AK_F32, x, tg, (float*)(tg + 3), 8, 8, -100, AK_LOSS_MEAN, NULL),
             AK_ERROR_INVALID_ARGUMENT);
-    AKT_OK(ak_cross_entropy(ctx, AK_F32, x, tg, 8, 8, -100, AK_LOSS_NONE, loss, NULL));
+    AKT_OK(ak_cross_entropy(ctx, AK_F32, x, tg, loss, 8, 8, -100, AK_LOSS_NONE, NULL));
     ak_free(ctx, x);
     ak_free(ctx, tg);
     ak_context_destroy(ctx);

@@ -5,6 +5,7 @@
 #include "ak_test.h"
 #include "ti_pool.c"
 #include "ti_cache.c"
+#include "ti_races.c"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -30,6 +31,7 @@
     X(pool) \
     X(pool_internals) \
     X(matrix) \
+    X(races) \
     X(compile_kernels)
 
 #define AKT_DECL(name) void akt_suite_##name(void);
@@ -76,7 +78,11 @@ static char akt_tmp[512];
 const char* akt_tmpdir(void) {
     if (!akt_tmp[0]) {
         const char* base = getenv("AKT_TMP");
-        snprintf(akt_tmp, sizeof akt_tmp, "%s/akt-%ld", base ? base : "build/tmp", (long)getpid());
+        char cwd[256];
+        /* absolute, as the context makes a relative cache directory */
+        if (!getcwd(cwd, sizeof cwd)) snprintf(cwd, sizeof cwd, ".");
+        snprintf(akt_tmp, sizeof akt_tmp, "%s%s%s/akt-%ld", (base && base[0] == '/') ? "" : cwd, (base && base[0] == '/') ? "" : "/",
+                 base ? base : "build/tmp", (long)getpid());
         mkdir(base ? base : "build", 0755);
         mkdir("build/tmp", 0755);
         mkdir(akt_tmp, 0755);
