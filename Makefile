@@ -19,7 +19,7 @@ TEST_OBJ_SAN := $(patsubst tests/%.c,$(BUILD)/obj-san/%.o,$(TEST_SRC))
 TEST_INC := tests/ak_test.h $(wildcard tests/ti_*.c)
 
 .PHONY: all test demo gpu-check clean
-all: $(BUILD)/amdkit_tests $(BUILD)/amdkit $(BUILD)/bench_ops $(BUILD)/bench_runtime
+all: $(BUILD)/amdkit_tests $(BUILD)/amdkit $(BUILD)/bench_ops $(BUILD)/bench_runtime $(BUILD)/bench_gemm
 
 $(BUILD)/obj/%.o: tests/%.c $(HDR) $(TEST_INC)
 	@mkdir -p $(dir $@)
@@ -82,3 +82,8 @@ $(BUILD)/bench_ops: bench/bench_ops.c $(HDR)
 	@mkdir -p $(BUILD)
 	$(CC) -std=c99 $(WARN) -Werror -O2 bench/bench_ops.c -o $@ $(LIBS)
 
+
+# bench/bench_gemm.c: ak_gemm on the issue's shapes (JSON out); bench/peer_torch_gemm.py: the PyTorch peer.
+$(BUILD)/bench_gemm: bench/bench_gemm.c $(HDR)
+	@mkdir -p $(BUILD)
+	$(CC) -std=c99 $(WARN) -Werror -O2 bench/bench_gemm.c -o $@ $(LIBS)

@@ -68,6 +68,7 @@
  *   >>impl:ops        kernel library: shared op code (kernel memo, checks, launch sizing)
  *   >>impl:ops-elementwise  fill, copy, cast, axpy, scale, binary, unary, transpose + CPU references
  *   >>impl:ops-reduce reductions, softmax, layernorm, rmsnorm, cross-entropy + CPU references
+ *   >>impl:ops-gemm   GEMM with fused epilogue: tile table, planning, launch, CPU reference
  */
 #ifndef AMDKIT_H
 #define AMDKIT_H
@@ -912,6 +913,71 @@ AKAPI ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
                                  float* loss, size_t rows, size_t cols, int64_t ignore_index,
                                  ak_loss_reduction reduction, ak_stream* stream);
 /*@AKOPS_DECL_REDUCE@*/
+/* ---- GEMM: matrix multiplication with a fused epilogue ------------------
+ *   D = act(alpha * op(A) * op(B) + beta * C + bias) + residual
+ * row-major; op(X) = X or X^T per operand; op(A) is m x k, op(B) k x n, D
+ * m x n. A and B have dtype `dtype` (AK_F32, AK_F16 or AK_BF16); D, C, bias
+ * and residual have `out_dtype` (dtype itself or AK_F32). Products accumulate
+ * in fp32. Column-major callers: a column-major X is a row-major X^T, so
+ * compute D^T = op(B)^T op(A)^T, i.e. swap A and B (and m and n) and keep
+ * the leading dimensions. BLAS conventions: beta == 0 never reads C (C may
+ * be NULL, NaN in C does not leak); any m, n, k >= 1; leading dimensions of
+ * at least the stored row length (0: exactly that); pointers aligned to the
+ * element size (16-byte aligned pointers and leading dimensions that are a
+ * multiple of 8 elements take the vector path, anything else a slower
+ * element-wise path). D may be C or residual (same pointer and leading
+ * dimension: in place); other overlaps of D with an input are errors.
+ * Batched strided: batch >= 1 problems, problem i at X + i * stride_x
+ * (elements; stride 0 reuses one matrix, except for D).
+ * Precision: f16 / bf16 run on the matrix cores where the architecture has
+ * them and config.matrix_cores is on (MFMA on CDNA, WMMA on RDNA3 / RDNA4,
+ * mma.sync on NVIDIA sm_80+), else on FMAs. f32 stays exact fp32 (MFMA
+ * f32 on CDNA, FMAs elsewhere) unless config.precision is below f32 and
+ * config.mixed_precision is on: then f32 runs as TF32 (NVIDIA) / xf32
+ * (gfx94x) where the hardware has it. The input dtype must be in
+ * config.allowed_precisions. config.strict makes a matrix-core request the
+ * device cannot honour an AK_ERROR_MATRIX_CORES error instead of a fallback.
+ * The cpu backend runs a threaded C reference (double accumulation, TF32
+ * rounding of the inputs when the TF32 path would be chosen).
+ * Thread safety: any thread. */
+typedef struct ak_gemm_desc {
+    ak_dtype dtype;               /* A, B: AK_F32, AK_F16, AK_BF16 */
+    ak_dtype out_dtype;           /* D, C, bias, residual: dtype or AK_F32 */
+    const void* a;                /* stored m x k (trans_a = 0) or k x m (trans_a = 1) */
+    const void* b;                /* stored k x n (trans_b = 0) or n x k (trans_b = 1) */
+    const void* c;                /* m x n, read only when beta != 0 */
+    const void* bias;             /* NULL or n values, added to every row */
+    const void* residual;         /* NULL or m x n, added after the activation */
+    void* d;                      /* m x n output */
+    size_t m, n, k;               /* each >= 1 (and < 2^31) */
+    size_t lda, ldb, ldc, ldd, ldr;   /* leading dimensions in elements (0: packed) */
+    int trans_a, trans_b;         /* 0 or 1 */
+    float alpha, beta;
+    int activation;               /* -1: none, else an ak_unary_op (applied after the bias) */
+    float act_param;              /* slope of AK_OP_LEAKY_RELU */
+    size_t batch;                 /* problems, >= 1 */
+    size_t stride_a, stride_b, stride_c, stride_d, stride_r;  /* elements between problems */
+} ak_gemm_desc;
+
+/* A descriptor with alpha = 1, beta = 0, no activation, batch 1, dtype and
+ * out_dtype AK_F32, everything else 0 / NULL. Thread safety: any thread. */
+AKAPI ak_gemm_desc ak_gemm_desc_default(void);
+
+/* How ak_gemm would run a descriptor on ctx (nothing is launched). */
+typedef struct ak_gemm_plan {
+    char kernel[64];      /* kernel name, "" on the cpu backend without a named arch */
+    const char* path;     /* "mfma", "wmma", "mma.sync", "simt" or "cpu" */
+    int bm, bn, bk;       /* block tile */
+    int threads;          /* per block */
+    int fast32;           /* 1: f32 inputs as TF32 / xf32 */
+    const char* reason;   /* why this tile (the tile table's row) */
+} ak_gemm_plan;
+/* Plan a descriptor for ctx's device (config.arch when set, so a cpu context
+ * can plan for "gfx90a"). Same argument checks as ak_gemm.
+ * Thread safety: any thread. */
+AKAPI ak_result ak_gemm_plan_get(ak_context* ctx, const ak_gemm_desc* g, ak_gemm_plan* out);
+/* Run the descriptor on `stream` (NULL: default). Thread safety: any thread. */
+AKAPI ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* stream);
 
 #ifdef __cplusplus
 }
@@ -2490,6 +2556,26 @@ static const char _ak_src_gemm[] =
     "    typedef typename DT::T T;\n"
     "    enum { VPR = 8, NV = ROWS * BK / 8 / NT };\n"
     "    T v[NV][8];\n"
+    "    /* 16 bytes <-> 8 halves or 4 floats */\n"
+    "    static AK_INLINE void unpack(const uint4 x, T* d) {\n"
+    "        const ak_u32 w[4] = { x.x, x.y, x.z, x.w };\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < 4; i++) {\n"
+    "            if constexpr (DT::SIZE == 2) { d[2 * i] = (T)(w[i] & 0xFFFFu); d[2 * i + 1] = (T)(w[i] >> 16); }\n"
+    "            else d[i] = ak_u2f(w[i]);\n"
+    "        }\n"
+    "    }\n"
+    "    static AK_INLINE uint4 pack(const T* s) {\n"
+    "        ak_u32 w[4];\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < 4; i++) {\n"
+    "            if constexpr (DT::SIZE == 2) w[i] = ak_pack2(s[2 * i], s[2 * i + 1]);\n"
+    "            else w[i] = ak_f2u(s[i]);\n"
+    "        }\n"
+    "        uint4 r;\n"
+    "        r.x = w[0]; r.y = w[1]; r.z = w[2]; r.w = w[3];\n"
+    "        return r;\n"
+    "    }\n"
     "    AK_INLINE void load(const T* X, ak_i64 ld, bool kc, bool vec, int r0, int k0, int R, int K) {\n"
     "        const int t = (int)threadIdx.x;\n"
     "#pragma unroll\n"
@@ -2502,12 +2588,8 @@ static const char _ak_src_gemm[] =
     "            if (kc) {\n"
     "                const T* p = X + (ak_i64)gr * ld + gk;\n"
     "                if (vec && gr < R && gk + 8 <= K) {\n"
-    "                    const uint4 x = *(const uint4*)p;\n"
-    "                    __builtin_memcpy(&v[i][0], &x, 16);\n"
-    "                    if (DT::SIZE == 4) {\n"
-    "                        const uint4 y = *(const uint4*)(p + 4);\n"
-    "                        __builtin_memcpy(&v[i][4], &y, 16);\n"
-    "                    }\n"
+    "                    unpack(*(const uint4*)p, &v[i][0]);\n"
+    "                    if (DT::SIZE == 4) unpack(*(const uint4*)(p + 4), &v[i][4]);\n"
     "                } else {\n"
     "#pragma unroll\n"
     "                    for (int j = 0; j < 8; j++) v[i][j] = (gr < R && gk + j < K) ? p[j] : (T)0;\n"
@@ -2515,12 +2597,8 @@ static const char _ak_src_gemm[] =
     "            } else {\n"
     "                const T* p = X + (ak_i64)gk * ld + gr;\n"
     "                if (vec && gk < K && gr + 8 <= R) {\n"
-    "                    const uint4 x = *(const uint4*)p;\n"
-    "                    __builtin_memcpy(&v[i][0], &x, 16);\n"
-    "                    if (DT::SIZE == 4) {\n"
-    "                        const uint4 y = *(const uint4*)(p + 4);\n"
-    "                        __builtin_memcpy(&v[i][4], &y, 16);\n"
-    "                    }\n"
+    "                    unpack(*(const uint4*)p, &v[i][0]);\n"
+    "                    if (DT::SIZE == 4) unpack(*(const uint4*)(p + 4), &v[i][4]);\n"
     "                } else {\n"
     "#pragma unroll\n"
     "                    for (int j = 0; j < 8; j++) v[i][j] = (gk < K && gr + j < R) ? p[j] : (T)0;\n"
@@ -2540,13 +2618,8 @@ static const char _ak_src_gemm[] =
     "            else { k = q / (ROWS / 8); r = (q % (ROWS / 8)) * 8; }\n"
     "            if (kc == KMAJOR) {\n"
     "                T* p = KMAJOR ? S + r * LD + k : S + k * LD + r;\n"
-    "                uint4 x;\n"
-    "                __builtin_memcpy(&x, &v[i][0], 16);\n"
-    "                *(uint4*)p = x;\n"
-    "                if (DT::SIZE == 4) {\n"
-    "                    __builtin_memcpy(&x, &v[i][4], 16);\n"
-    "                    *(uint4*)(p + 4) = x;\n"
-    "                }\n"
+    "                *(uint4*)p = pack(&v[i][0]);\n"
+    "                if (DT::SIZE == 4) *(uint4*)(p + 4) = pack(&v[i][4]);\n"
     "            } else {\n"
     "#pragma unroll\n"
     "                for (int j = 0; j < 8; j++) {\n"
@@ -2575,7 +2648,7 @@ static const char _ak_src_gemm[] =
     "    else ((typename DT::T*)D)[(ak_i64)m * ldd + n] = DT::from(v);\n"
     "}\n"
     "\n"
-    "#define AK_GEMM_PARAMS                                                                                      \\\n"
+    "#define AK_GEMM_PARAMS_T(DT)                                                                                      \\\n"
     "    const typename DT::T *A, const typename DT::T *B, const void *C, void *D, const void *bias, const void *R, \\\n"
     "        int M, int N, int K, ak_i64 lda, ak_i64 ldb, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, ak_i64 sA, ak_i64 sB,  \\\n"
     "        ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, float alpha, float beta, int flags, float ap\n"
@@ -2586,9 +2659,25 @@ static const char _ak_src_gemm[] =
     "    return p ? (const void*)((const char*)p + (ak_i64)b * s * (o32 ? 4 : esz)) : p;\n"
     "}\n"
     "\n"
+    "/* Epilogue of a rows x cols chunk of accumulators staged in shared memory\n"
+    " * (st[r * ldst + c] is output (m0 + r, n0 + c)), threads tid, tid + nthr, ...\n"
+    " * of the caller's group; consecutive threads take consecutive columns\n"
+    " * (coalesced C / R / D). Not inlined: one copy of the epilogue code per\n"
+    " * kernel instead of one per accumulator register (compile time, code size). */\n"
+    "template <class DT>\n"
+    "__device__ __noinline__ void ak_gemm_epi(const float* st, int ldst, int rows, int cols, int m0, int n0, int tid, int nthr,\n"
+    "                                         int M, int N, void* D, ak_i64 ldd, const void* C, ak_i64 ldc, const void* bias,\n"
+    "                                         const void* R, ak_i64 ldr, float alpha, float beta, int flags, float ap) {\n"
+    "#pragma unroll 1\n"
+    "    for (int idx = tid; idx < rows * cols; idx += nthr) {\n"
+    "        const int r = idx / cols, c = idx % cols, m = m0 + r, n = n0 + c;\n"
+    "        if (m < M && n < N) ak_gemm_out<DT>(m, n, st[r * ldst + c], D, ldd, C, ldc, bias, R, ldr, alpha, beta, flags, ap);\n"
+    "    }\n"
+    "}\n"
+    "\n"
     "/* ---- matrix-core path: NT threads, waves laid out WM x WN ---------------- */\n"
     "template <class DT, bool FAST32, int BM, int BN, int BK, int NT>\n"
-    "AK_INLINE void ak_gemm_mma(AK_GEMM_PARAMS) {\n"
+    "AK_INLINE void ak_gemm_mma(AK_GEMM_PARAMS_T(DT)) {\n"
     "    typedef ak_mma<DT, FAST32> MM;\n"
     "    typedef typename DT::T T;\n"
     "    enum { NW = NT / AK_WAVE, WM = NW >= 2 ? 2 : 1, WN = NW / WM,\n"
@@ -2596,8 +2685,11 @@ static const char _ak_src_gemm[] =
     "           PAD = DT::SIZE == 4 ? 4 : 8, LDS = BK + PAD };\n"
     "    static_assert(FM >= 1 && FN >= 1 && TM % MM::M == 0 && TN % MM::N == 0, \"gemm: tile too small for the instruction\");\n"
     "    static_assert(BK % MM::K == 0, \"gemm: BK must be a multiple of the instruction's K\");\n"
-    "    __shared__ __attribute__((aligned(16))) T As[2][BM * LDS];\n"
-    "    __shared__ __attribute__((aligned(16))) T Bs[2][BN * LDS];\n"
+    "    enum { TILE_BYTES = 2 * (BM + BN) * LDS * DT::SIZE, STAGE_BYTES = NW * MM::M * TN * 4,\n"
+    "           SMEM = TILE_BYTES > STAGE_BYTES ? TILE_BYTES : STAGE_BYTES };\n"
+    "    __shared__ __attribute__((aligned(16))) unsigned char smem[SMEM];\n"
+    "    T (*As)[BM * LDS] = (T (*)[BM * LDS])smem;\n"
+    "    T (*Bs)[BN * LDS] = (T (*)[BN * LDS])(smem + 2 * BM * LDS * DT::SIZE);\n"
     "    const int lane = ak_lane(), w = ak_wave_id(), wm = w / WN, wn = w % WN;\n"
     "    const bool ta = flags & AK_GF_TA, tb = flags & AK_GF_TB;\n"
     "    const bool kca = !ta, kcb = tb; /* k-contiguous in global memory */\n"
@@ -2661,27 +2753,34 @@ static const char _ak_src_gemm[] =
     "        void* Db = (void*)ak_gemm_off(D, sD, b, o32, DT::SIZE);\n"
     "        const void* Cb = ak_gemm_off(C, sC, b, o32, DT::SIZE);\n"
     "        const void* Rb = ak_gemm_off(R, sR, b, o32, DT::SIZE);\n"
+    "        /* stage one MM::M-row slab of each wave's tile at a time, then the epilogue */\n"
+    "        float* st = (float*)smem + w * (MM::M * TN);\n"
     "#pragma unroll\n"
-    "        for (int i = 0; i < FM; i++)\n"
+    "        for (int i = 0; i < FM; i++) {\n"
+    "            __syncthreads();\n"
     "#pragma unroll\n"
     "            for (int j = 0; j < FN; j++)\n"
     "#pragma unroll\n"
-    "                for (int e = 0; e < MM::NC; e++) {\n"
-    "                    const int m = m0 + wm * TM + i * MM::M + MM::c_row(lane, e);\n"
-    "                    const int n = n0 + wn * TN + j * MM::N + MM::c_col(lane, e);\n"
-    "                    if (m < M && n < N) ak_gemm_out<DT>(m, n, acc[i][j].v[e], Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);\n"
-    "                }\n"
+    "                for (int e = 0; e < MM::NC; e++)\n"
+    "                    st[MM::c_row(lane, e) * TN + j * MM::N + MM::c_col(lane, e)] = acc[i][j].v[e];\n"
+    "            __syncthreads();\n"
+    "            ak_gemm_epi<DT>(st, TN, MM::M, TN, m0 + wm * TM + i * MM::M, n0 + wn * TN, lane, AK_WAVE, M, N, Db, ldd, Cb, ldc,\n"
+    "                            bias, Rb, ldr, alpha, beta, flags, ap);\n"
+    "        }\n"
     "    }\n"
     "}\n"
     "\n"
     "/* ---- SIMT path: NT threads, each a TM x TN micro-tile of FMAs ------------ */\n"
     "template <class DT, int BM, int BN, int BK, int NT>\n"
-    "AK_INLINE void ak_gemm_simt(AK_GEMM_PARAMS) {\n"
+    "AK_INLINE void ak_gemm_simt(AK_GEMM_PARAMS_T(DT)) {\n"
     "    typedef typename DT::T T;\n"
     "    enum { TX = BN / 8, TY = NT / TX, TM = BM / TY, TN = 8, LDA_ = BM + 4, LDB_ = BN + 4 };\n"
     "    static_assert(TX * TY == NT && TM * TY == BM, \"gemm simt: bad tile\");\n"
-    "    __shared__ __attribute__((aligned(16))) T As[2][BK * LDA_];\n"
-    "    __shared__ __attribute__((aligned(16))) T Bs[2][BK * LDB_];\n"
+    "    enum { TILE_BYTES = 2 * BK * (LDA_ + LDB_) * DT::SIZE, STAGE_BYTES = TY * BN * 4,\n"
+    "           SMEM = TILE_BYTES > STAGE_BYTES ? TILE_BYTES : STAGE_BYTES };\n"
+    "    __shared__ __attribute__((aligned(16))) unsigned char smem[SMEM];\n"
+    "    T (*As)[BK * LDA_] = (T (*)[BK * LDA_])smem;\n"
+    "    T (*Bs)[BK * LDB_] = (T (*)[BK * LDB_])(smem + 2 * BK * LDA_ * DT::SIZE);\n"
     "    const int tx = (int)threadIdx.x % TX, ty = (int)threadIdx.x / TX;\n"
     "    const bool ta = flags & AK_GF_TA, tb = flags & AK_GF_TB;\n"
     "    const bool kca = !ta, kcb = tb;\n"
@@ -2733,13 +2832,19 @@ static const char _ak_src_gemm[] =
     "        void* Db = (void*)ak_gemm_off(D, sD, b, o32, DT::SIZE);\n"
     "        const void* Cb = ak_gemm_off(C, sC, b, o32, DT::SIZE);\n"
     "        const void* Rb = ak_gemm_off(R, sR, b, o32, DT::SIZE);\n"
+    "        /* rows ty + i TY for one i at a time: a TY x BN chunk through shared memory */\n"
+    "        float* st = (float*)smem;\n"
     "#pragma unroll\n"
-    "        for (int i = 0; i < TM; i++)\n"
+    "        for (int i = 0; i < TM; i++) {\n"
+    "            __syncthreads();\n"
     "#pragma unroll\n"
-    "            for (int j = 0; j < TN; j++) {\n"
-    "                const int m = m0 + ty + i * TY, n = n0 + tx + j * TX;\n"
-    "                if (m < M && n < N) ak_gemm_out<DT>(m, n, acc[i][j], Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);\n"
-    "            }\n"
+    "            for (int j = 0; j < TN; j++) st[ty * BN + tx + j * TX] = acc[i][j];\n"
+    "            __syncthreads();\n"
+    "            /* chunk row r is output row m0 + r * TY + i: epilogue one row at a time */\n"
+    "            for (int r = 0; r < TY; r++)\n"
+    "                ak_gemm_epi<DT>(st + r * BN, BN, 1, BN, m0 + r * TY + i, n0, (int)threadIdx.x, NT, M, N, Db, ldd, Cb, ldc, bias,\n"
+    "                                Rb, ldr, alpha, beta, flags, ap);\n"
+    "        }\n"
     "    }\n"
     "}\n"
     "\n"
@@ -2749,19 +2854,18 @@ static const char _ak_src_gemm[] =
     " * the instruction for its dtype runs the SIMT body (the host never picks it\n"
     " * there; it stays correct). */\n"
     "template <class DT, bool FAST32, int BM, int BN, int BK, int NT>\n"
-    "AK_INLINE void ak_gemm_mma_or_simt(AK_GEMM_PARAMS) {\n"
+    "AK_INLINE void ak_gemm_mma_or_simt(AK_GEMM_PARAMS_T(DT)) {\n"
     "    if constexpr (ak_mma<DT, FAST32>::OK) ak_gemm_mma<DT, FAST32, BM, BN, BK, NT>(AK_GEMM_ARGS);\n"
     "    else ak_gemm_simt<DT, BM, BN, 16, NT>(AK_GEMM_ARGS);\n"
     "}\n"
     "#define AK_GEMM_MMA(NAME, DT, FAST32, BM, BN, BK, NT) \\\n"
-    "    AK_KERNEL void __launch_bounds__(NT) NAME(AK_GEMM_PARAMS) { ak_gemm_mma_or_simt<DT, FAST32, BM, BN, BK, NT>(AK_GEMM_ARGS); }\n"
+    "    AK_KERNEL void __launch_bounds__(NT) NAME(AK_GEMM_PARAMS_T(DT)) { ak_gemm_mma_or_simt<DT, FAST32, BM, BN, BK, NT>(AK_GEMM_ARGS); }\n"
     "#define AK_GEMM_SIMT(NAME, DT, BM, BN, BK, NT) \\\n"
-    "    AK_KERNEL void __launch_bounds__(NT) NAME(AK_GEMM_PARAMS) { ak_gemm_simt<DT, BM, BN, BK, NT>(AK_GEMM_ARGS); }\n"
+    "    AK_KERNEL void __launch_bounds__(NT) NAME(AK_GEMM_PARAMS_T(DT)) { ak_gemm_simt<DT, BM, BN, BK, NT>(AK_GEMM_ARGS); }\n"
     "\n"
     "// kernels: ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32\n"
     "// kernels: ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32\n"
     "// kernels: ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16\n"
-    "// kernels: ak_gemm_simt_s_f32 ak_gemm_simt_s_f16 ak_gemm_simt_s_bf16\n"
     "AK_GEMM_MMA(ak_gemm_mma_l_f16, ak_f16_t, false, 128, 128, 32, 256)\n"
     "AK_GEMM_MMA(ak_gemm_mma_l_bf16, ak_bf16_t, false, 128, 128, 32, 256)\n"
     "AK_GEMM_MMA(ak_gemm_mma_l_f32, ak_f32_t, false, 128, 128, 16, 256)\n"
@@ -2773,9 +2877,6 @@ static const char _ak_src_gemm[] =
     "AK_GEMM_SIMT(ak_gemm_simt_l_f32, ak_f32_t, 128, 128, 16, 256)\n"
     "AK_GEMM_SIMT(ak_gemm_simt_l_f16, ak_f16_t, 128, 128, 16, 256)\n"
     "AK_GEMM_SIMT(ak_gemm_simt_l_bf16, ak_bf16_t, 128, 128, 16, 256)\n"
-    "AK_GEMM_SIMT(ak_gemm_simt_s_f32, ak_f32_t, 64, 64, 16, 128)\n"
-    "AK_GEMM_SIMT(ak_gemm_simt_s_f16, ak_f16_t, 64, 64, 16, 128)\n"
-    "AK_GEMM_SIMT(ak_gemm_simt_s_bf16, ak_bf16_t, 64, 64, 16, 128)\n"
     ;
 
 /* kernels/norm.hip */
@@ -3624,7 +3725,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "elementwise", _ak_src_elementwise,
       "ak_fill_f32 ak_fill_f16 ak_fill_bf16 ak_axpy_f32 ak_axpy_f16 ak_axpy_bf16 ak_scale_f32 ak_scale_f16 ak_scale_bf16 ak_binary_f32 ak_binary_f16 ak_binary_bf16" },
     { "gemm", _ak_src_gemm,
-      "NAME ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32 ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32 ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16 ak_gemm_simt_s_f32 ak_gemm_simt_s_f16 ak_gemm_simt_s_bf16" },
+      "NAME ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32 ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32 ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16" },
     { "norm", _ak_src_norm,
       "ak_norm_f32 ak_norm_f16 ak_norm_bf16 ak_norm_wide_f32 ak_norm_wide_f16 ak_norm_wide_bf16" },
     { "reduce", _ak_src_reduce,
@@ -10729,6 +10830,359 @@ AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
     }
     if (ws) ak_free(ctx, ws);
     return r;
+}
+/* ==========================================================================
+ * >>impl:ops-gemm  ak_gemm: argument checks, the tile table, planning (which
+ * kernel of kernels/gemm.hip runs, and why), the launch, and the threaded C
+ * reference of the cpu backend.
+ * ========================================================================== */
+
+/* The tile table: one row per (matrix ISA, shape class). The numbers must
+ * match the AK_GEMM_MMA / AK_GEMM_SIMT lines of kernels/gemm.hip (a cpu test
+ * parses them and compares). bk: k step for 16-bit inputs / for f32. */
+typedef struct _ak_gemm_tile {
+    ak_matrix_isa isa;    /* AK_MATRIX_NONE: the SIMT row */
+    int small;            /* 1: the row for grids with fewer 128 x 128 tiles than compute units */
+    const char* tag;      /* kernel name part: ak_gemm_<tag>_<dtype> */
+    int bm, bn, bk16, bk32, threads;
+    const char* reason;
+} _ak_gemm_tile;
+
+static const _ak_gemm_tile _ak_gemm_tiles[] = {
+    { AK_MATRIX_MFMA, 0, "mma_l", 128, 128, 32, 16, 256,
+      "CDNA: 4 wave64s, each 64x64 = 2x2 MFMA 32x32 blocks (64 fp32 accumulators a lane); 40 KiB of LDS "
+      "double-buffers the A and B tiles, so 1-2 workgroups share a CU's 64 KiB" },
+    { AK_MATRIX_MFMA, 1, "mma_s", 64, 64, 32, 16, 128,
+      "CDNA, small grids: 4x the workgroups of the 128x128 tile so every CU gets work; 2 wave64s of 32x64" },
+    { AK_MATRIX_WMMA, 0, "mma_l", 128, 128, 32, 16, 256,
+      "RDNA3/4: 8 wave32s, each 64x32 = 4x2 WMMA 16x16 tiles (64 accumulators a lane); 40 KiB LDS" },
+    { AK_MATRIX_WMMA, 1, "mma_s", 64, 64, 32, 16, 128,
+      "RDNA3/4, small grids: 4 wave32s of 32x32 = 2x2 WMMA tiles, 4x the workgroups" },
+    { AK_MATRIX_MMA, 0, "mma_l", 128, 128, 32, 16, 256,
+      "NVIDIA sm_80+: 8 warps, each 64x32 = 4x4 mma.sync m16n8k16 (64 accumulators a thread), fragments "
+      "through ldmatrix from 80-byte rows (conflict-free); 40 KiB static shared memory" },
+    { AK_MATRIX_MMA, 1, "mma_s", 64, 64, 32, 16, 128,
+      "NVIDIA, small grids (and M = 1..16 decode shapes): 4 warps of 32x32, 4x the blocks of the large tile" },
+    { AK_MATRIX_NONE, 0, "simt_l", 128, 128, 16, 16, 256,
+      "no matrix instruction (gfx906, gfx1030, matrix_cores off, exact f32 on NVIDIA / RDNA): 16x16 threads, "
+      "8x8 outputs each from 16-deep shared k slabs" },
+};
+
+/* Row for (isa, small); WGMMA (sm_90) uses the mma.sync rows. */
+static const _ak_gemm_tile* _ak_gemm_tile_find(ak_matrix_isa isa, int small) {
+    size_t i;
+    if (isa == AK_MATRIX_WGMMA) isa = AK_MATRIX_MMA;
+    if (isa == AK_MATRIX_NONE) small = 0;
+    for (i = 0; i < sizeof _ak_gemm_tiles / sizeof _ak_gemm_tiles[0]; i++)
+        if (_ak_gemm_tiles[i].isa == isa && _ak_gemm_tiles[i].small == small) return &_ak_gemm_tiles[i];
+    return &_ak_gemm_tiles[sizeof _ak_gemm_tiles / sizeof _ak_gemm_tiles[0] - 1];
+}
+
+AKDEF ak_gemm_desc ak_gemm_desc_default(void) {
+    ak_gemm_desc g;
+    memset(&g, 0, sizeof g);
+    g.dtype = AK_F32;
+    g.out_dtype = AK_F32;
+    g.alpha = 1.0f;
+    g.beta = 0.0f;
+    g.activation = -1;
+    g.batch = 1;
+    return g;
+}
+
+/* Resolved shape of one descriptor (leading dimensions filled in). */
+typedef struct _ak_gemm_shape {
+    size_t m, n, k, batch, lda, ldb, ldc, ldd, ldr;
+    size_t esz, osz;
+} _ak_gemm_shape;
+
+/* Elements a batched matrix spans: (batch - 1) stride + (rows - 1) ld + cols; 0 on overflow. */
+static size_t _ak_gemm_span(size_t rows, size_t cols, size_t ld, size_t batch, size_t stride) {
+    size_t s;
+    if (rows - 1 > (SIZE_MAX - cols) / (ld ? ld : 1)) return 0;
+    s = (rows - 1) * ld + cols;
+    if (batch > 1) {
+        if (stride && batch - 1 > (SIZE_MAX - s) / stride) return 0;
+        s += (batch - 1) * stride;
+    }
+    return s;
+}
+
+static ak_result _ak_gemm_check_mat(ak_context* ctx, const void* p, ak_dtype t, size_t rows, size_t cols, size_t* ld,
+                                    size_t batch, size_t stride, const char* name, size_t* bytes) {
+    ak_result r;
+    size_t span;
+    char what[64];
+    snprintf(what, sizeof what, "ak_gemm: %s", name);
+    if ((r = _ak_op_check_ptr(p, t, what)) != AK_OK) return r;
+    if (*ld == 0) *ld = cols;
+    if (*ld < cols)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: ld%s = %zu is less than the %zu columns %s has as stored", name, *ld,
+                       cols, name);
+    span = _ak_gemm_span(rows, cols, *ld, batch, stride);
+    if (!span) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: %s (%zu x %zu, ld %zu, batch %zu, stride %zu) overflows", name, rows, cols, *ld, batch, stride);
+    if ((r = _ak_op_check_bytes(ctx, span, t, what)) != AK_OK) return r;
+    *bytes = span * ak_dtype_size(t);
+    return AK_OK;
+}
+
+static ak_result _ak_gemm_check(ak_context* ctx, const ak_gemm_desc* g, _ak_gemm_shape* s) {
+    ak_result r;
+    size_t ba, bb, bc = 0, bd, br = 0, bbias = 0;
+    unsigned allowed;
+    if ((r = _ak_op_check_ctx(ctx, "ak_gemm")) != AK_OK) return r;
+    if (!g) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: descriptor is NULL");
+    if ((r = _ak_op_check_float(g->dtype, "ak_gemm dtype")) != AK_OK) return r;
+    if (g->out_dtype != g->dtype && g->out_dtype != AK_F32)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: out_dtype %s (%d) not supported for dtype %s, expected %s or f32",
+                       ak_dtype_name(g->out_dtype), (int)g->out_dtype, ak_dtype_name(g->dtype), ak_dtype_name(g->dtype));
+    allowed = ctx->cfg.allowed_precisions ? ctx->cfg.allowed_precisions
+                                          : (AK_DTYPE_BIT(AK_F32) | AK_DTYPE_BIT(AK_F16) | AK_DTYPE_BIT(AK_BF16));
+    if (!(allowed & AK_DTYPE_BIT(g->dtype)))
+        return _ak_err(AK_ERROR_CONFIG, "ak_gemm: dtype %s is not in config.allowed_precisions (0x%x)", ak_dtype_name(g->dtype), allowed);
+    if (g->m == 0 || g->n == 0 || g->k == 0)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: m, n, k = %zu, %zu, %zu: each must be >= 1", g->m, g->n, g->k);
+    if (g->m > 0x7FFFFFFFu || g->n > 0x7FFFFFFFu || g->k > 0x7FFFFFFFu || g->batch > 0x7FFFFFFFu)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: m, n, k, batch = %zu, %zu, %zu, %zu: each must be < 2^31", g->m, g->n, g->k, g->batch);
+    if (g->batch == 0) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: batch is 0 (expected >= 1)");
+    if ((g->trans_a != 0 && g->trans_a != 1) || (g->trans_b != 0 && g->trans_b != 1))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: trans_a = %d, trans_b = %d, expected 0 or 1", g->trans_a, g->trans_b);
+    if (g->activation < -1 || g->activation >= (int)AK_UNARY_OP_COUNT)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: activation %d, expected -1 (none) or an ak_unary_op (0..%d)", g->activation,
+                       (int)AK_UNARY_OP_COUNT - 1);
+    if (g->batch > 1 && g->stride_d == 0)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: stride_d is 0 with batch %zu (every problem would write the same D)", g->batch);
+    s->m = g->m; s->n = g->n; s->k = g->k; s->batch = g->batch;
+    s->lda = g->lda; s->ldb = g->ldb; s->ldc = g->ldc; s->ldd = g->ldd; s->ldr = g->ldr;
+    s->esz = ak_dtype_size(g->dtype); s->osz = ak_dtype_size(g->out_dtype);
+    if ((r = _ak_gemm_check_mat(ctx, g->a, g->dtype, g->trans_a ? g->k : g->m, g->trans_a ? g->m : g->k, &s->lda, g->batch,
+                                g->stride_a, "a", &ba)) != AK_OK) return r;
+    if ((r = _ak_gemm_check_mat(ctx, g->b, g->dtype, g->trans_b ? g->n : g->k, g->trans_b ? g->k : g->n, &s->ldb, g->batch,
+                                g->stride_b, "b", &bb)) != AK_OK) return r;
+    if ((r = _ak_gemm_check_mat(ctx, g->d, g->out_dtype, g->m, g->n, &s->ldd, g->batch, g->stride_d, "d", &bd)) != AK_OK) return r;
+    if (g->beta != 0.0f &&
+        (r = _ak_gemm_check_mat(ctx, g->c, g->out_dtype, g->m, g->n, &s->ldc, g->batch, g->stride_c, "c", &bc)) != AK_OK) return r;
+    if (g->residual &&
+        (r = _ak_gemm_check_mat(ctx, g->residual, g->out_dtype, g->m, g->n, &s->ldr, g->batch, g->stride_r, "residual", &br)) != AK_OK)
+        return r;
+    if (g->bias) {
+        if ((r = _ak_op_check_ptr(g->bias, g->out_dtype, "ak_gemm: bias")) != AK_OK) return r;
+        bbias = g->n * s->osz;
+    }
+    /* D may only be C / residual exactly (in place); never A, B or bias */
+    if ((r = _ak_op_check_overlap(g->d, bd, g->a, ba, 0, "ak_gemm: d and a")) != AK_OK) return r;
+    if ((r = _ak_op_check_overlap(g->d, bd, g->b, bb, 0, "ak_gemm: d and b")) != AK_OK) return r;
+    if (g->bias && (r = _ak_op_check_overlap(g->d, bd, g->bias, bbias, 0, "ak_gemm: d and bias")) != AK_OK) return r;
+    if (bc && !(g->c == g->d && s->ldc == s->ldd && g->stride_c == g->stride_d) &&
+        (r = _ak_op_check_overlap(g->d, bd, g->c, bc, 0, "ak_gemm: d and c (only c == d with equal ld and stride is allowed)")) != AK_OK)
+        return r;
+    if (br && !(g->residual == g->d && s->ldr == s->ldd && g->stride_r == g->stride_d) &&
+        (r = _ak_op_check_overlap(g->d, bd, g->residual, br, 0, "ak_gemm: d and residual (only residual == d with equal ld and stride is allowed)")) != AK_OK)
+        return r;
+    return AK_OK;
+}
+
+/* The architecture row plans are made for: config.arch when named, else the device's. */
+static const ak_arch_info* _ak_gemm_arch(const ak_context* ctx) {
+    const ak_arch_info* a = NULL;
+    if (ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto") && ak_arch_find(ctx->cfg.arch, &a) == AK_OK) return a;
+    return ctx->dev.arch_info;
+}
+
+static ak_result _ak_gemm_plan(ak_context* ctx, const ak_gemm_desc* g, ak_gemm_plan* p) {
+    const ak_arch_info* arch = _ak_gemm_arch(ctx);
+    ak_matrix_isa isa = arch ? arch->matrix : AK_MATRIX_NONE;
+    const _ak_gemm_tile* t;
+    int has = 0, fast32 = 0, xf32 = 0, mc, small = 0;
+    const char* dt;
+    memset(p, 0, sizeof *p);
+    /* f32 as TF32 / xf32 only when the config accepts reduced precision */
+    if (g->dtype == AK_F32 && ctx->cfg.mixed_precision == AK_ON && ctx->cfg.precision >= 0 && ctx->cfg.precision != AK_F32)
+        fast32 = 1;
+    if (arch && arch->vendor == AK_VENDOR_AMD && (!strcmp(arch->name, "gfx942") || !strcmp(arch->name, "gfx940") || !strcmp(arch->name, "gfx941")))
+        xf32 = 1;
+    switch (isa) {
+    case AK_MATRIX_MFMA: has = 1; break; /* f16, bf16, exact f32 (and xf32 on gfx94x) */
+    case AK_MATRIX_WMMA: has = g->dtype != AK_F32; break;
+    case AK_MATRIX_MMA: case AK_MATRIX_WGMMA: has = g->dtype != AK_F32 || fast32; break;
+    default: has = 0; break;
+    }
+    mc = ctx->cfg.matrix_cores == AK_ON && has;
+    if (ctx->cfg.matrix_cores == AK_ON && !has && ctx->cfg.strict)
+        return _ak_err(AK_ERROR_MATRIX_CORES,
+                       "ak_gemm: config.matrix_cores is on (strict mode), but %s has no matrix instruction for %s%s GEMM%s",
+                       arch ? arch->name : "this device", g->dtype == AK_F32 && !fast32 ? "exact " : "", ak_dtype_name(g->dtype),
+                       g->dtype == AK_F32 && !fast32 && (isa == AK_MATRIX_MMA || isa == AK_MATRIX_WGMMA)
+                           ? " (allow TF32 with config.precision below f32 and mixed_precision on, or set matrix_cores off)" : "");
+    if (!mc) fast32 = 0;
+    if (mc && isa == AK_MATRIX_MFMA && fast32 && !xf32) fast32 = 0; /* exact MFMA f32: better, same speed class */
+    p->fast32 = fast32;
+    if (mc) {
+        const int cus = !_ak_op_is_cpu(ctx) && ctx->dev.compute_units > 0 ? ctx->dev.compute_units
+                        : (arch && arch->compute_units > 0 ? arch->compute_units : 64);
+        const size_t tiles = ((g->m + 127) / 128) * ((g->n + 127) / 128) * (g->batch ? g->batch : 1);
+        small = tiles < (size_t)cus;
+    }
+    t = _ak_gemm_tile_find(mc ? isa : AK_MATRIX_NONE, small);
+    p->bm = t->bm; p->bn = t->bn; p->bk = g->dtype == AK_F32 ? t->bk32 : t->bk16; p->threads = t->threads;
+    p->reason = t->reason;
+    p->path = !mc ? "simt" : isa == AK_MATRIX_MFMA ? "mfma" : isa == AK_MATRIX_WMMA ? "wmma" : "mma.sync";
+    dt = g->dtype == AK_F16 ? "f16" : g->dtype == AK_BF16 ? "bf16" : fast32 ? "x32" : "f32";
+    snprintf(p->kernel, sizeof p->kernel, "ak_gemm_%s_%s", t->tag, dt);
+    if (_ak_op_is_cpu(ctx) && !(ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto"))) {
+        p->path = "cpu";
+        p->kernel[0] = 0;
+    }
+    return AK_OK;
+}
+
+AKDEF ak_result ak_gemm_plan_get(ak_context* ctx, const ak_gemm_desc* g, ak_gemm_plan* out) {
+    _ak_gemm_shape s;
+    ak_result r;
+    if (!out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm_plan_get: out is NULL");
+    memset(out, 0, sizeof *out);
+    if ((r = _ak_gemm_check(ctx, g, &s)) != AK_OK) return r;
+    return _ak_gemm_plan(ctx, g, out);
+}
+
+/* ---- CPU reference: double accumulation, rows split over threads -------- */
+static double _ak_gemm_tf32(double v) {
+    float f = (float)v;
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    if ((u & 0x7F800000u) != 0x7F800000u) { u += 0x1000u; u &= 0xFFFFE000u; } /* nearest, ties away (cvt.rna.tf32) */
+    memcpy(&f, &u, 4);
+    return (double)f;
+}
+
+typedef struct _ak_gemm_ref_job {
+    const ak_gemm_desc* g;
+    const _ak_gemm_shape* s;
+    const double *a, *bt;   /* op(A) m x k, op(B)^T n x k of the current problem */
+    size_t batch_i, r0, r1;
+} _ak_gemm_ref_job;
+
+static void* _ak_gemm_ref_rows(void* arg) {
+    const _ak_gemm_ref_job* j = (const _ak_gemm_ref_job*)arg;
+    const ak_gemm_desc* g = j->g;
+    const _ak_gemm_shape* s = j->s;
+    const size_t b = j->batch_i, K = s->k;
+    size_t i, jj, kk;
+    for (i = j->r0; i < j->r1; i++)
+        for (jj = 0; jj < s->n; jj++) {
+            const double* ar = j->a + i * K;
+            const double* br = j->bt + jj * K;
+            double acc = 0.0, v;
+            for (kk = 0; kk < K; kk++) acc += ar[kk] * br[kk];
+            v = (double)g->alpha * acc;
+            if (g->beta != 0.0f) v += (double)g->beta * _ak_op_ld(g->c, g->out_dtype, b * g->stride_c + i * s->ldc + jj);
+            if (g->bias) v += _ak_op_ld(g->bias, g->out_dtype, jj);
+            if (g->activation >= 0) v = _ak_ew_unary_ref((ak_unary_op)g->activation, v, (double)g->act_param);
+            if (g->residual) v += _ak_op_ld(g->residual, g->out_dtype, b * g->stride_r + i * s->ldr + jj);
+            _ak_op_st(g->d, g->out_dtype, b * g->stride_d + i * s->ldd + jj, (float)v);
+        }
+    return NULL;
+}
+
+static ak_result _ak_gemm_ref(const ak_gemm_desc* g, const _ak_gemm_shape* s, int tf32) {
+    double* a = s->k > SIZE_MAX / 8 / s->m ? NULL : (double*)_ak_alloc(sizeof(double) * s->m * s->k);
+    double* bt = s->k > SIZE_MAX / 8 / s->n ? NULL : (double*)_ak_alloc(sizeof(double) * s->n * s->k);
+    size_t b, i, kk;
+    if (!a || !bt) {
+        _ak_dealloc(a);
+        _ak_dealloc(bt);
+        return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_gemm (cpu): out of host memory for the reference (%zu x %zu, %zu x %zu)", s->m, s->k, s->n, s->k);
+    }
+    for (b = 0; b < s->batch; b++) {
+        enum { MAXT = 8 };
+        pthread_t th[MAXT];
+        _ak_gemm_ref_job jobs[MAXT];
+        int started[MAXT], nt, t;
+        long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+        double work = (double)s->m * (double)s->n * (double)s->k;
+        for (i = 0; i < s->m; i++)
+            for (kk = 0; kk < s->k; kk++) {
+                size_t idx = b * g->stride_a + (g->trans_a ? kk * s->lda + i : i * s->lda + kk);
+                double v = _ak_op_ld(g->a, g->dtype, idx);
+                a[i * s->k + kk] = tf32 ? _ak_gemm_tf32(v) : v;
+            }
+        for (i = 0; i < s->n; i++)
+            for (kk = 0; kk < s->k; kk++) {
+                size_t idx = b * g->stride_b + (g->trans_b ? i * s->ldb + kk : kk * s->ldb + i);
+                double v = _ak_op_ld(g->b, g->dtype, idx);
+                bt[i * s->k + kk] = tf32 ? _ak_gemm_tf32(v) : v;
+            }
+        nt = work < 4e6 ? 1 : (int)(ncpu < 1 ? 1 : ncpu > MAXT ? MAXT : ncpu);
+        if ((size_t)nt > s->m) nt = (int)s->m;
+        for (t = 0; t < nt; t++) {
+            jobs[t].g = g; jobs[t].s = s; jobs[t].a = a; jobs[t].bt = bt; jobs[t].batch_i = b;
+            jobs[t].r0 = s->m * (size_t)t / (size_t)nt;
+            jobs[t].r1 = s->m * (size_t)(t + 1) / (size_t)nt;
+            started[t] = t > 0 && pthread_create(&th[t], NULL, _ak_gemm_ref_rows, &jobs[t]) == 0;
+        }
+        _ak_gemm_ref_rows(&jobs[0]);
+        for (t = 1; t < nt; t++) {
+            if (started[t]) pthread_join(th[t], NULL);
+            else _ak_gemm_ref_rows(&jobs[t]); /* thread creation failed: do it here */
+        }
+    }
+    _ak_dealloc(a);
+    _ak_dealloc(bt);
+    return AK_OK;
+}
+
+static int _ak_gemm_vec(const void* p, size_t ld, size_t stride, size_t esz) {
+    return ((uintptr_t)p % 16) == 0 && (ld * esz) % 16 == 0 && (stride * esz) % 16 == 0;
+}
+
+AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* stream) {
+    _ak_gemm_shape s;
+    ak_gemm_plan p;
+    ak_result r;
+    ak_kernel* k = NULL;
+    ak_args a;
+    ak_dim3 grid, block;
+    int flags;
+    if ((r = _ak_gemm_check(ctx, g, &s)) != AK_OK) return r;
+    if ((r = _ak_op_check_stream(ctx, stream, "ak_gemm")) != AK_OK) return r;
+    if ((r = _ak_gemm_plan(ctx, g, &p)) != AK_OK) return r;
+    if (_ak_op_is_cpu(ctx)) return _ak_gemm_ref(g, &s, p.fast32);
+    if ((r = _ak_op_kernel(ctx, _ak_src_gemm, p.kernel, &k)) != AK_OK) return r;
+    flags = (g->trans_a ? 1 : 0) | (g->trans_b ? 2 : 0) | (g->out_dtype == AK_F32 ? 4 : 0) | (g->beta != 0.0f ? 8 : 0) |
+            (g->bias ? 16 : 0) | (g->residual ? 32 : 0) | (_ak_gemm_vec(g->a, s.lda, g->stride_a, s.esz) ? 64 : 0) |
+            (_ak_gemm_vec(g->b, s.ldb, g->stride_b, s.esz) ? 128 : 0) | ((g->activation + 1) << 8);
+    memset(&a, 0, sizeof a);
+    ak_args_ptr(&a, g->a);
+    ak_args_ptr(&a, g->b);
+    ak_args_ptr(&a, g->beta != 0.0f ? g->c : NULL);
+    ak_args_ptr(&a, g->d);
+    ak_args_ptr(&a, g->bias);
+    ak_args_ptr(&a, g->residual);
+    ak_args_i32(&a, (int32_t)s.m);
+    ak_args_i32(&a, (int32_t)s.n);
+    ak_args_i32(&a, (int32_t)s.k);
+    ak_args_i64(&a, (int64_t)s.lda);
+    ak_args_i64(&a, (int64_t)s.ldb);
+    ak_args_i64(&a, (int64_t)s.ldc);
+    ak_args_i64(&a, (int64_t)s.ldd);
+    ak_args_i64(&a, (int64_t)s.ldr);
+    ak_args_i64(&a, (int64_t)g->stride_a);
+    ak_args_i64(&a, (int64_t)g->stride_b);
+    ak_args_i64(&a, (int64_t)g->stride_c);
+    ak_args_i64(&a, (int64_t)g->stride_d);
+    ak_args_i64(&a, (int64_t)g->stride_r);
+    ak_args_i32(&a, (int32_t)s.batch);
+    ak_args_f32(&a, g->alpha);
+    ak_args_f32(&a, g->beta);
+    ak_args_i32(&a, flags);
+    ak_args_f32(&a, g->act_param);
+    grid.x = (unsigned)((s.n + (size_t)p.bn - 1) / (size_t)p.bn);
+    grid.y = (unsigned)((s.m + (size_t)p.bm - 1) / (size_t)p.bm);
+    grid.z = (unsigned)(s.batch < 65535 ? s.batch : 65535);
+    block.x = (unsigned)p.threads; block.y = 1; block.z = 1;
+    if (grid.y > 65535)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: m = %zu needs %u row blocks of %d, the launch allows 65535", s.m, grid.y, p.bm);
+    return _ak_op_launch3(ctx, k, grid, block, 0, stream, &a);
 }
 #endif /* AK_TYPECHECK_ONLY */
 

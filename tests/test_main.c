@@ -31,6 +31,8 @@
     X(pool) \
     X(pool_internals) \
     X(matrix) \
+    X(ops_gemm) \
+    X(gpu_gemm) \
     X(races) \
     X(compile_kernels)
 
