@@ -966,9 +966,10 @@ AKAPI ak_gemm_desc ak_gemm_desc_default(void);
 /* How ak_gemm would run a descriptor on ctx (nothing is launched). */
 typedef struct ak_gemm_plan {
     char kernel[64];      /* kernel name, "" on the cpu backend without a named arch */
-    const char* path;     /* "mfma", "wmma", "mma.sync", "simt" or "cpu" */
+    const char* path;     /* "mfma", "wmma", "mma.sync", "wgmma", "simt" or "cpu" */
     int bm, bn, bk;       /* block tile */
     int threads;          /* per block */
+    size_t shared_bytes;  /* dynamic shared memory per block */
     int fast32;           /* 1: f32 inputs as TF32 / xf32 */
     const char* reason;   /* why this tile (the tile table's row) */
 } ak_gemm_plan;
@@ -2310,6 +2311,109 @@ static const char _ak_src_prelude[] =
     "    }\n"
     "};\n"
     "#endif /* AK_MMA_SYNC */\n"
+    "\n"
+    "/* ---- Hopper (sm_90a) warpgroup MMA: wgmma + cp.async ----------------------\n"
+    " * Compiled only for sm_90a (NVRTC --gpu-architecture=sm_90a defines\n"
+    " * __CUDA_ARCH_FEAT_SM90_ALL); AK_WGMMA says it is there.\n"
+    " * Shared-memory operand layout (K-major, 128-byte swizzle): a tile of R rows\n"
+    " * x 64 16-bit k values takes R x 128 bytes, 1024-byte aligned; the 16-byte\n"
+    " * chunk c (k = 8c..8c+7) of row r sits at r * 128 + ((c ^ (r % 8)) * 16)\n"
+    " * (ak_sw128). ak_wgmma_desc(p) describes such a tile starting at p (a row\n"
+    " * multiple of 8; add 32 bytes per k step of 16 within the 64). \n"
+    " * ak_wgmma_<f16|bf16>_n<128|256>(d, da, db, acc): one warpgroup (4 warps,\n"
+    " * 128 threads, starting at a warp index divisible by 4) does\n"
+    " * D(64 x N) = A(64 x 16) B(16 x N) (+ D when acc != 0), A rows from da, B\n"
+    " * \"rows\" (= columns n) from db, both K-major. Accumulator d[r] of thread t\n"
+    " * (warp w = t / 32, lane l): row 16 w + l / 4 + 8 ((r / 2) % 2), column\n"
+    " * 8 (r / 4) + 2 (l % 4) + r % 2 (ak_wgmma_row / ak_wgmma_col).\n"
+    " * Order: ak_wgmma_fence() before the first wgmma of a batch, ak_wgmma_commit()\n"
+    " * after, ak_wgmma_wait<N>() before touching d or overwriting the operands.\n"
+    " * Shared memory filled by cp.async (ak_cp_async16: 16 bytes, the tail past\n"
+    " * src_bytes zero-filled) needs ak_cp_async_wait<N>() + ak_fence_proxy_async()\n"
+    " * in each writing thread, then a barrier, before wgmma reads it. */\n"
+    "#if defined(AK_NVIDIA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && defined(__CUDA_ARCH_FEAT_SM90_ALL)\n"
+    "#define AK_WGMMA 1\n"
+    "AK_INLINE int ak_sw128(int r, int c) { return r * 128 + ((c ^ (r & 7)) << 4); }\n"
+    "AK_INLINE ak_u64 ak_wgmma_desc(const void* p) {\n"
+    "    const ak_u32 a = ak_smem_addr(p);\n"
+    "    return (ak_u64)((a & 0x3FFFF) >> 4) | ((ak_u64)1 << 16) | ((ak_u64)(1024 >> 4) << 32) | ((ak_u64)1 << 62);\n"
+    "}\n"
+    "AK_INLINE int ak_wgmma_row(int t, int r) { return 16 * ((t % 128) / 32) + (t % 32) / 4 + 8 * ((r / 2) % 2); }\n"
+    "AK_INLINE int ak_wgmma_col(int t, int r) { return 8 * (r / 4) + 2 * (t % 4) + r % 2; }\n"
+    "AK_INLINE void ak_wgmma_fence(void) { asm volatile(\"wgmma.fence.sync.aligned;\\n\" ::: \"memory\"); }\n"
+    "AK_INLINE void ak_wgmma_commit(void) { asm volatile(\"wgmma.commit_group.sync.aligned;\\n\" ::: \"memory\"); }\n"
+    "template <int N> AK_INLINE void ak_wgmma_wait(void) { asm volatile(\"wgmma.wait_group.sync.aligned %0;\\n\" ::\"n\"(N) : \"memory\"); }\n"
+    "AK_INLINE void ak_fence_proxy_async(void) { asm volatile(\"fence.proxy.async.shared::cta;\\n\" ::: \"memory\"); }\n"
+    "AK_INLINE void ak_cp_async16(void* smem, const void* src, int src_bytes) {\n"
+    "    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\\n\" ::\"r\"(ak_smem_addr(smem)), \"l\"(src), \"r\"(src_bytes) : \"memory\");\n"
+    "}\n"
+    "AK_INLINE void ak_cp_async_commit(void) { asm volatile(\"cp.async.commit_group;\\n\" ::: \"memory\"); }\n"
+    "template <int N> AK_INLINE void ak_cp_async_wait(void) { asm volatile(\"cp.async.wait_group %0;\\n\" ::\"n\"(N) : \"memory\"); }\n"
+    "AK_INLINE void ak_wgmma_f16_n128(float* d, ak_u64 da, ak_u64 db, int acc) {\n"
+    "    asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %66, 0;\\nwgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, %64, %65, p, 1, 1, 0, 0;\\n}\\n\"\n"
+    "        : \"+f\"(d[0]), \"+f\"(d[1]), \"+f\"(d[2]), \"+f\"(d[3]), \"+f\"(d[4]), \"+f\"(d[5]), \"+f\"(d[6]), \"+f\"(d[7]),\n"
+    "          \"+f\"(d[8]), \"+f\"(d[9]), \"+f\"(d[10]), \"+f\"(d[11]), \"+f\"(d[12]), \"+f\"(d[13]), \"+f\"(d[14]), \"+f\"(d[15]),\n"
+    "          \"+f\"(d[16]), \"+f\"(d[17]), \"+f\"(d[18]), \"+f\"(d[19]), \"+f\"(d[20]), \"+f\"(d[21]), \"+f\"(d[22]), \"+f\"(d[23]),\n"
+    "          \"+f\"(d[24]), \"+f\"(d[25]), \"+f\"(d[26]), \"+f\"(d[27]), \"+f\"(d[28]), \"+f\"(d[29]), \"+f\"(d[30]), \"+f\"(d[31]),\n"
+    "          \"+f\"(d[32]), \"+f\"(d[33]), \"+f\"(d[34]), \"+f\"(d[35]), \"+f\"(d[36]), \"+f\"(d[37]), \"+f\"(d[38]), \"+f\"(d[39]),\n"
+    "          \"+f\"(d[40]), \"+f\"(d[41]), \"+f\"(d[42]), \"+f\"(d[43]), \"+f\"(d[44]), \"+f\"(d[45]), \"+f\"(d[46]), \"+f\"(d[47]),\n"
+    "          \"+f\"(d[48]), \"+f\"(d[49]), \"+f\"(d[50]), \"+f\"(d[51]), \"+f\"(d[52]), \"+f\"(d[53]), \"+f\"(d[54]), \"+f\"(d[55]),\n"
+    "          \"+f\"(d[56]), \"+f\"(d[57]), \"+f\"(d[58]), \"+f\"(d[59]), \"+f\"(d[60]), \"+f\"(d[61]), \"+f\"(d[62]), \"+f\"(d[63])\n"
+    "        : \"l\"(da), \"l\"(db), \"r\"(acc) : \"memory\");\n"
+    "}\n"
+    "AK_INLINE void ak_wgmma_bf16_n128(float* d, ak_u64 da, ak_u64 db, int acc) {\n"
+    "    asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %66, 0;\\nwgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, %64, %65, p, 1, 1, 0, 0;\\n}\\n\"\n"
+    "        : \"+f\"(d[0]), \"+f\"(d[1]), \"+f\"(d[2]), \"+f\"(d[3]), \"+f\"(d[4]), \"+f\"(d[5]), \"+f\"(d[6]), \"+f\"(d[7]),\n"
+    "          \"+f\"(d[8]), \"+f\"(d[9]), \"+f\"(d[10]), \"+f\"(d[11]), \"+f\"(d[12]), \"+f\"(d[13]), \"+f\"(d[14]), \"+f\"(d[15]),\n"
+    "          \"+f\"(d[16]), \"+f\"(d[17]), \"+f\"(d[18]), \"+f\"(d[19]), \"+f\"(d[20]), \"+f\"(d[21]), \"+f\"(d[22]), \"+f\"(d[23]),\n"
+    "          \"+f\"(d[24]), \"+f\"(d[25]), \"+f\"(d[26]), \"+f\"(d[27]), \"+f\"(d[28]), \"+f\"(d[29]), \"+f\"(d[30]), \"+f\"(d[31]),\n"
+    "          \"+f\"(d[32]), \"+f\"(d[33]), \"+f\"(d[34]), \"+f\"(d[35]), \"+f\"(d[36]), \"+f\"(d[37]), \"+f\"(d[38]), \"+f\"(d[39]),\n"
+    "          \"+f\"(d[40]), \"+f\"(d[41]), \"+f\"(d[42]), \"+f\"(d[43]), \"+f\"(d[44]), \"+f\"(d[45]), \"+f\"(d[46]), \"+f\"(d[47]),\n"
+    "          \"+f\"(d[48]), \"+f\"(d[49]), \"+f\"(d[50]), \"+f\"(d[51]), \"+f\"(d[52]), \"+f\"(d[53]), \"+f\"(d[54]), \"+f\"(d[55]),\n"
+    "          \"+f\"(d[56]), \"+f\"(d[57]), \"+f\"(d[58]), \"+f\"(d[59]), \"+f\"(d[60]), \"+f\"(d[61]), \"+f\"(d[62]), \"+f\"(d[63])\n"
+    "        : \"l\"(da), \"l\"(db), \"r\"(acc) : \"memory\");\n"
+    "}\n"
+    "AK_INLINE void ak_wgmma_f16_n256(float* d, ak_u64 da, ak_u64 db, int acc) {\n"
+    "    asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %130, 0;\\nwgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, %128, %129, p, 1, 1, 0, 0;\\n}\\n\"\n"
+    "        : \"+f\"(d[0]), \"+f\"(d[1]), \"+f\"(d[2]), \"+f\"(d[3]), \"+f\"(d[4]), \"+f\"(d[5]), \"+f\"(d[6]), \"+f\"(d[7]),\n"
+    "          \"+f\"(d[8]), \"+f\"(d[9]), \"+f\"(d[10]), \"+f\"(d[11]), \"+f\"(d[12]), \"+f\"(d[13]), \"+f\"(d[14]), \"+f\"(d[15]),\n"
+    "          \"+f\"(d[16]), \"+f\"(d[17]), \"+f\"(d[18]), \"+f\"(d[19]), \"+f\"(d[20]), \"+f\"(d[21]), \"+f\"(d[22]), \"+f\"(d[23]),\n"
+    "          \"+f\"(d[24]), \"+f\"(d[25]), \"+f\"(d[26]), \"+f\"(d[27]), \"+f\"(d[28]), \"+f\"(d[29]), \"+f\"(d[30]), \"+f\"(d[31]),\n"
+    "          \"+f\"(d[32]), \"+f\"(d[33]), \"+f\"(d[34]), \"+f\"(d[35]), \"+f\"(d[36]), \"+f\"(d[37]), \"+f\"(d[38]), \"+f\"(d[39]),\n"
+    "          \"+f\"(d[40]), \"+f\"(d[41]), \"+f\"(d[42]), \"+f\"(d[43]), \"+f\"(d[44]), \"+f\"(d[45]), \"+f\"(d[46]), \"+f\"(d[47]),\n"
+    "          \"+f\"(d[48]), \"+f\"(d[49]), \"+f\"(d[50]), \"+f\"(d[51]), \"+f\"(d[52]), \"+f\"(d[53]), \"+f\"(d[54]), \"+f\"(d[55]),\n"
+    "          \"+f\"(d[56]), \"+f\"(d[57]), \"+f\"(d[58]), \"+f\"(d[59]), \"+f\"(d[60]), \"+f\"(d[61]), \"+f\"(d[62]), \"+f\"(d[63]),\n"
+    "          \"+f\"(d[64]), \"+f\"(d[65]), \"+f\"(d[66]), \"+f\"(d[67]), \"+f\"(d[68]), \"+f\"(d[69]), \"+f\"(d[70]), \"+f\"(d[71]),\n"
+    "          \"+f\"(d[72]), \"+f\"(d[73]), \"+f\"(d[74]), \"+f\"(d[75]), \"+f\"(d[76]), \"+f\"(d[77]), \"+f\"(d[78]), \"+f\"(d[79]),\n"
+    "          \"+f\"(d[80]), \"+f\"(d[81]), \"+f\"(d[82]), \"+f\"(d[83]), \"+f\"(d[84]), \"+f\"(d[85]), \"+f\"(d[86]), \"+f\"(d[87]),\n"
+    "          \"+f\"(d[88]), \"+f\"(d[89]), \"+f\"(d[90]), \"+f\"(d[91]), \"+f\"(d[92]), \"+f\"(d[93]), \"+f\"(d[94]), \"+f\"(d[95]),\n"
+    "          \"+f\"(d[96]), \"+f\"(d[97]), \"+f\"(d[98]), \"+f\"(d[99]), \"+f\"(d[100]), \"+f\"(d[101]), \"+f\"(d[102]), \"+f\"(d[103]),\n"
+    "          \"+f\"(d[104]), \"+f\"(d[105]), \"+f\"(d[106]), \"+f\"(d[107]), \"+f\"(d[108]), \"+f\"(d[109]), \"+f\"(d[110]), \"+f\"(d[111]),\n"
+    "          \"+f\"(d[112]), \"+f\"(d[113]), \"+f\"(d[114]), \"+f\"(d[115]), \"+f\"(d[116]), \"+f\"(d[117]), \"+f\"(d[118]), \"+f\"(d[119]),\n"
+    "          \"+f\"(d[120]), \"+f\"(d[121]), \"+f\"(d[122]), \"+f\"(d[123]), \"+f\"(d[124]), \"+f\"(d[125]), \"+f\"(d[126]), \"+f\"(d[127])\n"
+    "        : \"l\"(da), \"l\"(db), \"r\"(acc) : \"memory\");\n"
+    "}\n"
+    "AK_INLINE void ak_wgmma_bf16_n256(float* d, ak_u64 da, ak_u64 db, int acc) {\n"
+    "    asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %130, 0;\\nwgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, %128, %129, p, 1, 1, 0, 0;\\n}\\n\"\n"
+    "        : \"+f\"(d[0]), \"+f\"(d[1]), \"+f\"(d[2]), \"+f\"(d[3]), \"+f\"(d[4]), \"+f\"(d[5]), \"+f\"(d[6]), \"+f\"(d[7]),\n"
+    "          \"+f\"(d[8]), \"+f\"(d[9]), \"+f\"(d[10]), \"+f\"(d[11]), \"+f\"(d[12]), \"+f\"(d[13]), \"+f\"(d[14]), \"+f\"(d[15]),\n"
+    "          \"+f\"(d[16]), \"+f\"(d[17]), \"+f\"(d[18]), \"+f\"(d[19]), \"+f\"(d[20]), \"+f\"(d[21]), \"+f\"(d[22]), \"+f\"(d[23]),\n"
+    "          \"+f\"(d[24]), \"+f\"(d[25]), \"+f\"(d[26]), \"+f\"(d[27]), \"+f\"(d[28]), \"+f\"(d[29]), \"+f\"(d[30]), \"+f\"(d[31]),\n"
+    "          \"+f\"(d[32]), \"+f\"(d[33]), \"+f\"(d[34]), \"+f\"(d[35]), \"+f\"(d[36]), \"+f\"(d[37]), \"+f\"(d[38]), \"+f\"(d[39]),\n"
+    "          \"+f\"(d[40]), \"+f\"(d[41]), \"+f\"(d[42]), \"+f\"(d[43]), \"+f\"(d[44]), \"+f\"(d[45]), \"+f\"(d[46]), \"+f\"(d[47]),\n"
+    "          \"+f\"(d[48]), \"+f\"(d[49]), \"+f\"(d[50]), \"+f\"(d[51]), \"+f\"(d[52]), \"+f\"(d[53]), \"+f\"(d[54]), \"+f\"(d[55]),\n"
+    "          \"+f\"(d[56]), \"+f\"(d[57]), \"+f\"(d[58]), \"+f\"(d[59]), \"+f\"(d[60]), \"+f\"(d[61]), \"+f\"(d[62]), \"+f\"(d[63]),\n"
+    "          \"+f\"(d[64]), \"+f\"(d[65]), \"+f\"(d[66]), \"+f\"(d[67]), \"+f\"(d[68]), \"+f\"(d[69]), \"+f\"(d[70]), \"+f\"(d[71]),\n"
+    "          \"+f\"(d[72]), \"+f\"(d[73]), \"+f\"(d[74]), \"+f\"(d[75]), \"+f\"(d[76]), \"+f\"(d[77]), \"+f\"(d[78]), \"+f\"(d[79]),\n"
+    "          \"+f\"(d[80]), \"+f\"(d[81]), \"+f\"(d[82]), \"+f\"(d[83]), \"+f\"(d[84]), \"+f\"(d[85]), \"+f\"(d[86]), \"+f\"(d[87]),\n"
+    "          \"+f\"(d[88]), \"+f\"(d[89]), \"+f\"(d[90]), \"+f\"(d[91]), \"+f\"(d[92]), \"+f\"(d[93]), \"+f\"(d[94]), \"+f\"(d[95]),\n"
+    "          \"+f\"(d[96]), \"+f\"(d[97]), \"+f\"(d[98]), \"+f\"(d[99]), \"+f\"(d[100]), \"+f\"(d[101]), \"+f\"(d[102]), \"+f\"(d[103]),\n"
+    "          \"+f\"(d[104]), \"+f\"(d[105]), \"+f\"(d[106]), \"+f\"(d[107]), \"+f\"(d[108]), \"+f\"(d[109]), \"+f\"(d[110]), \"+f\"(d[111]),\n"
+    "          \"+f\"(d[112]), \"+f\"(d[113]), \"+f\"(d[114]), \"+f\"(d[115]), \"+f\"(d[116]), \"+f\"(d[117]), \"+f\"(d[118]), \"+f\"(d[119]),\n"
+    "          \"+f\"(d[120]), \"+f\"(d[121]), \"+f\"(d[122]), \"+f\"(d[123]), \"+f\"(d[124]), \"+f\"(d[125]), \"+f\"(d[126]), \"+f\"(d[127])\n"
+    "        : \"l\"(da), \"l\"(db), \"r\"(acc) : \"memory\");\n"
+    "}\n"
+    "#endif /* AK_WGMMA */\n"
     "#endif /* !AK_HOST_LAYOUT_TEST */\n"
     ;
 
@@ -2677,7 +2781,7 @@ static const char _ak_src_gemm[] =
     "\n"
     "/* ---- matrix-core path: NT threads, waves laid out WM x WN ---------------- */\n"
     "template <class DT, bool FAST32, int BM, int BN, int BK, int NT>\n"
-    "AK_INLINE void ak_gemm_mma(AK_GEMM_PARAMS_T(DT)) {\n"
+    "AK_INLINE void ak_gemm_mma(AK_GEMM_PARAMS_T(DT), const int m0, const int n0) {\n"
     "    typedef ak_mma<DT, FAST32> MM;\n"
     "    typedef typename DT::T T;\n"
     "    enum { NW = NT / AK_WAVE, WM = NW >= 2 ? 2 : 1, WN = NW / WM,\n"
@@ -2693,7 +2797,6 @@ static const char _ak_src_gemm[] =
     "    const int lane = ak_lane(), w = ak_wave_id(), wm = w / WN, wn = w % WN;\n"
     "    const bool ta = flags & AK_GF_TA, tb = flags & AK_GF_TB;\n"
     "    const bool kca = !ta, kcb = tb; /* k-contiguous in global memory */\n"
-    "    const int m0 = (int)blockIdx.y * BM, n0 = (int)blockIdx.x * BN;\n"
     "    const int o32 = (flags & AK_GF_OUT32) ? 1 : 0;\n"
     "    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {\n"
     "        const T* Ab = A + (ak_i64)b * sA;\n"
@@ -2772,9 +2875,9 @@ static const char _ak_src_gemm[] =
     "\n"
     "/* ---- SIMT path: NT threads, each a TM x TN micro-tile of FMAs ------------ */\n"
     "template <class DT, int BM, int BN, int BK, int NT>\n"
-    "AK_INLINE void ak_gemm_simt(AK_GEMM_PARAMS_T(DT)) {\n"
+    "AK_INLINE void ak_gemm_simt(AK_GEMM_PARAMS_T(DT), const int m0, const int n0) {\n"
     "    typedef typename DT::T T;\n"
-    "    enum { TX = BN / 8, TY = NT / TX, TM = BM / TY, TN = 8, LDA_ = BM + 4, LDB_ = BN + 4 };\n"
+    "    enum { TX = BN / 8, TY = NT / TX, TM = BM / TY, TN = 8, PADS = DT::SIZE == 2 ? 8 : 4, LDA_ = BM + PADS, LDB_ = BN + PADS };\n"
     "    static_assert(TX * TY == NT && TM * TY == BM, \"gemm simt: bad tile\");\n"
     "    enum { TILE_BYTES = 2 * BK * (LDA_ + LDB_) * DT::SIZE, STAGE_BYTES = TY * BN * 4,\n"
     "           SMEM = TILE_BYTES > STAGE_BYTES ? TILE_BYTES : STAGE_BYTES };\n"
@@ -2784,7 +2887,6 @@ static const char _ak_src_gemm[] =
     "    const int tx = (int)threadIdx.x % TX, ty = (int)threadIdx.x / TX;\n"
     "    const bool ta = flags & AK_GF_TA, tb = flags & AK_GF_TB;\n"
     "    const bool kca = !ta, kcb = tb;\n"
-    "    const int m0 = (int)blockIdx.y * BM, n0 = (int)blockIdx.x * BN;\n"
     "    const int o32 = (flags & AK_GF_OUT32) ? 1 : 0;\n"
     "    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {\n"
     "        const T* Ab = A + (ak_i64)b * sA;\n"
@@ -2848,24 +2950,135 @@ static const char _ak_src_gemm[] =
     "    }\n"
     "}\n"
     "\n"
+    "/* One BM x BN tile at (m0, n0) on the matrix cores where the target has the\n"
+    " * instruction for DT, else on FMAs. */\n"
+    "template <class DT, bool FAST32, int BM, int BN, int BK, int NT>\n"
+    "AK_INLINE void ak_gemm_mma_or_simt(AK_GEMM_PARAMS_T(DT), int m0, int n0) {\n"
+    "    if constexpr (ak_mma<DT, FAST32>::OK) ak_gemm_mma<DT, FAST32, BM, BN, BK, NT>(AK_GEMM_ARGS, m0, n0);\n"
+    "    else ak_gemm_simt<DT, BM, BN, 16, NT>(AK_GEMM_ARGS, m0, n0);\n"
+    "}\n"
+    "#define AK_GEMM_ORIGIN(BM, BN) (int)blockIdx.y * (BM), (int)blockIdx.x * (BN)\n"
+    "\n"
+    "/* ---- Hopper path (sm_90a): wgmma from a 4-stage cp.async ring ------------\n"
+    " * 128 x BN block tile, k step 64, two consumer warpgroups (rows 0..63 and\n"
+    " * 64..127), both of which also issue the cp.async copies. A must be\n"
+    " * k-contiguous (not transposed) and B k-contiguous (transposed: stored N x K),\n"
+    " * both 16-byte aligned with leading dimensions and batch strides a multiple\n"
+    " * of 8 elements (the host checks; any M, N, K: rows past M / N and k past K\n"
+    " * are zero-filled by cp.async). Tiles are stored 128-byte swizzled (ak_sw128)\n"
+    " * so wgmma reads them without bank conflicts. Prefetch distance 2 tiles with\n"
+    " * one wgmma group in flight: at step kt the copy of tile kt + 2 goes into the\n"
+    " * stage tile kt - 2 used, whose wgmma has completed (wait<1> at kt - 1, then\n"
+    " * the barrier). Epilogue: accumulators staged in shared memory (row stride\n"
+    " * BN + 4: no bank conflicts), then ak_gemm_epi (coalesced). Dynamic shared\n"
+    " * memory: 4 (128 + BN) 128 + 1024 bytes (the host passes it). */\n"
+    "template <class DT> struct ak_gemm_is_f16 { enum { V = 0 }; };\n"
+    "template <> struct ak_gemm_is_f16<ak_f16_t> { enum { V = 1 }; };\n"
+    "#if defined(AK_WGMMA)\n"
+    "template <class DT, int BN>\n"
+    "AK_INLINE void ak_gemm_wgmma_tile(AK_GEMM_PARAMS_T(DT)) {\n"
+    "    typedef typename DT::T T;\n"
+    "    enum { BM = 128, BK = 64, S = 4, A_BYTES = BM * BK * 2, B_BYTES = BN * BK * 2, STAGE = A_BYTES + B_BYTES, NT = 256, LDST = BN + 4 };\n"
+    "    extern __shared__ unsigned char ak_gemm_dyn_smem[];\n"
+    "    unsigned char* sm = ak_gemm_dyn_smem + ((1024 - (ak_smem_addr(ak_gemm_dyn_smem) & 1023)) & 1023);\n"
+    "    const int tid = (int)threadIdx.x, wg = tid / 128;\n"
+    "    const int m0 = (int)blockIdx.y * BM, n0 = (int)blockIdx.x * BN;\n"
+    "    const int o32 = (flags & AK_GF_OUT32) ? 1 : 0;\n"
+    "    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {\n"
+    "        const T* Ab = A + (ak_i64)b * sA;\n"
+    "        const T* Bb = B + (ak_i64)b * sB;\n"
+    "        float d[BN / 2];\n"
+    "#pragma unroll\n"
+    "        for (int r = 0; r < BN / 2; r++) d[r] = 0.0f;\n"
+    "        const int nk = (K + BK - 1) / BK;\n"
+    "        auto load = [&](int kt) {\n"
+    "            unsigned char* sa = sm + (kt % S) * STAGE;\n"
+    "            unsigned char* sb = sa + A_BYTES;\n"
+    "            const int k0 = kt * BK;\n"
+    "#pragma unroll\n"
+    "            for (int i = 0; i < BM * 8 / NT; i++) {\n"
+    "                const int q = tid + i * NT, r = q >> 3, c = q & 7, gr = m0 + r, gk = k0 + c * 8;\n"
+    "                const int left = (K - gk) * 2;\n"
+    "                const int bytes = (gr < M && gk < K) ? (left < 16 ? left : 16) : 0;\n"
+    "                ak_cp_async16(sa + ak_sw128(r, c), bytes ? (const void*)(Ab + (ak_i64)gr * lda + gk) : (const void*)Ab, bytes);\n"
+    "            }\n"
+    "#pragma unroll\n"
+    "            for (int i = 0; i < BN * 8 / NT; i++) {\n"
+    "                const int q = tid + i * NT, r = q >> 3, c = q & 7, gr = n0 + r, gk = k0 + c * 8;\n"
+    "                const int left = (K - gk) * 2;\n"
+    "                const int bytes = (gr < N && gk < K) ? (left < 16 ? left : 16) : 0;\n"
+    "                ak_cp_async16(sb + ak_sw128(r, c), bytes ? (const void*)(Bb + (ak_i64)gr * ldb + gk) : (const void*)Bb, bytes);\n"
+    "            }\n"
+    "        };\n"
+    "        __syncthreads(); /* the previous batch's epilogue is done with the shared memory */\n"
+    "        load(0);\n"
+    "        ak_cp_async_commit();\n"
+    "        if (nk > 1) load(1);\n"
+    "        ak_cp_async_commit();\n"
+    "        for (int kt = 0; kt < nk; kt++) {\n"
+    "            ak_cp_async_wait<1>();\n"
+    "            ak_fence_proxy_async();\n"
+    "            __syncthreads();\n"
+    "            if (kt + 2 < nk) load(kt + 2);\n"
+    "            ak_cp_async_commit();\n"
+    "            const unsigned char* sa = sm + (kt % S) * STAGE + wg * 64 * 128;\n"
+    "            const unsigned char* sb = sm + (kt % S) * STAGE + A_BYTES;\n"
+    "            ak_wgmma_fence();\n"
+    "#pragma unroll\n"
+    "            for (int kk = 0; kk < BK / 16; kk++) {\n"
+    "                const ak_u64 da = ak_wgmma_desc(sa + kk * 32), db = ak_wgmma_desc(sb + kk * 32);\n"
+    "                if constexpr (BN == 128) {\n"
+    "                    if constexpr (ak_gemm_is_f16<DT>::V) ak_wgmma_f16_n128(d, da, db, 1);\n"
+    "                    else ak_wgmma_bf16_n128(d, da, db, 1);\n"
+    "                } else {\n"
+    "                    if constexpr (ak_gemm_is_f16<DT>::V) ak_wgmma_f16_n256(d, da, db, 1);\n"
+    "                    else ak_wgmma_bf16_n256(d, da, db, 1);\n"
+    "                }\n"
+    "            }\n"
+    "            ak_wgmma_commit();\n"
+    "            ak_wgmma_wait<1>();\n"
+    "        }\n"
+    "        ak_wgmma_wait<0>();\n"
+    "        ak_cp_async_wait<0>();\n"
+    "        __syncthreads(); /* both warpgroups are done reading the stages */\n"
+    "        float* st = (float*)sm + wg * 64 * LDST;\n"
+    "#pragma unroll\n"
+    "        for (int r = 0; r < BN / 2; r++) st[ak_wgmma_row(tid, r) * LDST + ak_wgmma_col(tid, r)] = d[r];\n"
+    "        __syncthreads();\n"
+    "        ak_gemm_epi<DT>(st, LDST, 64, BN, m0 + 64 * wg, n0, tid % 128, 128, M, N, (void*)ak_gemm_off(D, sD, b, o32, DT::SIZE), ldd,\n"
+    "                        ak_gemm_off(C, sC, b, o32, DT::SIZE), ldc, bias, ak_gemm_off(R, sR, b, o32, DT::SIZE), ldr, alpha, beta,\n"
+    "                        flags, ap);\n"
+    "    }\n"
+    "}\n"
+    "#endif\n"
+    "/* The wgmma kernels; on every other target the same tile is computed by the\n"
+    " * generic path, 128 columns at a time (the host only picks them on sm_90a). */\n"
+    "template <class DT, int BN>\n"
+    "AK_INLINE void ak_gemm_wgmma_or_generic(AK_GEMM_PARAMS_T(DT)) {\n"
+    "#if defined(AK_WGMMA)\n"
+    "    ak_gemm_wgmma_tile<DT, BN>(AK_GEMM_ARGS);\n"
+    "#else\n"
+    "    for (int h = 0; h < BN / 128; h++)\n"
+    "        ak_gemm_mma_or_simt<DT, false, 128, 128, 32, 256>(AK_GEMM_ARGS, (int)blockIdx.y * 128, (int)blockIdx.x * BN + h * 128);\n"
+    "#endif\n"
+    "}\n"
+    "#define AK_GEMM_WGMMA(NAME, DT, BN) \\\n"
+    "    AK_KERNEL void __launch_bounds__(256, 1) NAME(AK_GEMM_PARAMS_T(DT)) { ak_gemm_wgmma_or_generic<DT, BN>(AK_GEMM_ARGS); }\n"
+    "\n"
     "/* Kernels: ak_gemm_<path>_<tile>_<in>. The tile of each name is in\n"
     " * amdkit.h's _ak_gemm_tiles table (with the reason); a cpu test checks that\n"
     " * the numbers here and there agree. A matrix-core kernel on a target without\n"
     " * the instruction for its dtype runs the SIMT body (the host never picks it\n"
     " * there; it stays correct). */\n"
-    "template <class DT, bool FAST32, int BM, int BN, int BK, int NT>\n"
-    "AK_INLINE void ak_gemm_mma_or_simt(AK_GEMM_PARAMS_T(DT)) {\n"
-    "    if constexpr (ak_mma<DT, FAST32>::OK) ak_gemm_mma<DT, FAST32, BM, BN, BK, NT>(AK_GEMM_ARGS);\n"
-    "    else ak_gemm_simt<DT, BM, BN, 16, NT>(AK_GEMM_ARGS);\n"
-    "}\n"
     "#define AK_GEMM_MMA(NAME, DT, FAST32, BM, BN, BK, NT) \\\n"
-    "    AK_KERNEL void __launch_bounds__(NT) NAME(AK_GEMM_PARAMS_T(DT)) { ak_gemm_mma_or_simt<DT, FAST32, BM, BN, BK, NT>(AK_GEMM_ARGS); }\n"
+    "    AK_KERNEL void __launch_bounds__(NT) NAME(AK_GEMM_PARAMS_T(DT)) { ak_gemm_mma_or_simt<DT, FAST32, BM, BN, BK, NT>(AK_GEMM_ARGS, AK_GEMM_ORIGIN(BM, BN)); }\n"
     "#define AK_GEMM_SIMT(NAME, DT, BM, BN, BK, NT) \\\n"
-    "    AK_KERNEL void __launch_bounds__(NT) NAME(AK_GEMM_PARAMS_T(DT)) { ak_gemm_simt<DT, BM, BN, BK, NT>(AK_GEMM_ARGS); }\n"
+    "    AK_KERNEL void __launch_bounds__(NT) NAME(AK_GEMM_PARAMS_T(DT)) { ak_gemm_simt<DT, BM, BN, BK, NT>(AK_GEMM_ARGS, AK_GEMM_ORIGIN(BM, BN)); }\n"
     "\n"
     "// kernels: ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32\n"
     "// kernels: ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32\n"
     "// kernels: ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16\n"
+    "// kernels: ak_gemm_wgmma_n128_f16 ak_gemm_wgmma_n128_bf16 ak_gemm_wgmma_n256_f16 ak_gemm_wgmma_n256_bf16\n"
     "AK_GEMM_MMA(ak_gemm_mma_l_f16, ak_f16_t, false, 128, 128, 32, 256)\n"
     "AK_GEMM_MMA(ak_gemm_mma_l_bf16, ak_bf16_t, false, 128, 128, 32, 256)\n"
     "AK_GEMM_MMA(ak_gemm_mma_l_f32, ak_f32_t, false, 128, 128, 16, 256)\n"
@@ -2877,6 +3090,10 @@ static const char _ak_src_gemm[] =
     "AK_GEMM_SIMT(ak_gemm_simt_l_f32, ak_f32_t, 128, 128, 16, 256)\n"
     "AK_GEMM_SIMT(ak_gemm_simt_l_f16, ak_f16_t, 128, 128, 16, 256)\n"
     "AK_GEMM_SIMT(ak_gemm_simt_l_bf16, ak_bf16_t, 128, 128, 16, 256)\n"
+    "AK_GEMM_WGMMA(ak_gemm_wgmma_n128_f16, ak_f16_t, 128)\n"
+    "AK_GEMM_WGMMA(ak_gemm_wgmma_n128_bf16, ak_bf16_t, 128)\n"
+    "AK_GEMM_WGMMA(ak_gemm_wgmma_n256_f16, ak_f16_t, 256)\n"
+    "AK_GEMM_WGMMA(ak_gemm_wgmma_n256_bf16, ak_bf16_t, 256)\n"
     ;
 
 /* kernels/norm.hip */
@@ -3725,7 +3942,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "elementwise", _ak_src_elementwise,
       "ak_fill_f32 ak_fill_f16 ak_fill_bf16 ak_axpy_f32 ak_axpy_f16 ak_axpy_bf16 ak_scale_f32 ak_scale_f16 ak_scale_bf16 ak_binary_f32 ak_binary_f16 ak_binary_bf16" },
     { "gemm", _ak_src_gemm,
-      "NAME ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32 ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32 ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16" },
+      "NAME ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32 ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32 ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16 ak_gemm_wgmma_n128_f16 ak_gemm_wgmma_n128_bf16 ak_gemm_wgmma_n256_f16 ak_gemm_wgmma_n256_bf16" },
     { "norm", _ak_src_norm,
       "ak_norm_f32 ak_norm_f16 ak_norm_bf16 ak_norm_wide_f32 ak_norm_wide_f16 ak_norm_wide_bf16" },
     { "reduce", _ak_src_reduce,
@@ -9130,8 +9347,17 @@ static void _ak_unload_cb(void* user, void* loaded) {
     _ak_dealloc(L);
 }
 
+static ak_result _ak_kernel_get_at(ak_context* ctx, const char* target_override, const char* source,
+                                   const char* kernel_name, const ak_compile_options* o, ak_kernel** out);
 AKDEF ak_result ak_kernel_get(ak_context* ctx, const char* source, const char* kernel_name,
                               const ak_compile_options* o, ak_kernel** out) {
+    return _ak_kernel_get_at(ctx, NULL, source, kernel_name, o, out);
+}
+/* ak_kernel_get for an explicit target of the device's vendor (e.g. "sm_90a"
+ * for a kernel that needs the arch-specific features of an sm_90 device);
+ * NULL: the context's target. */
+static ak_result _ak_kernel_get_at(ak_context* ctx, const char* target_override, const char* source,
+                                   const char* kernel_name, const ak_compile_options* o, ak_kernel** out) {
     ak_kernel* k;
     ak_result r;
     if (!ctx || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_kernel_get: ctx or out is NULL");
@@ -9151,7 +9377,8 @@ AKDEF ak_result ak_kernel_get(ak_context* ctx, const char* source, const char* k
         _ak_cache_key key;
         _ak_cache_ops ops;
         char cid[128];
-        const char* target = (ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto")) ? ctx->cfg.arch : ctx->dev.arch;
+        const char* target = target_override ? target_override
+                             : (ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto")) ? ctx->cfg.arch : ctx->dev.arch;
         _ak_optmemo* m = NULL;
         r = (!o || o->num_options == 0) ? _ak_optmemo_get(ctx, target, o, &m) : AK_OK;
         if (r == AK_OK && m)
@@ -9650,13 +9877,26 @@ static _AK_UNUSED int _ak_ops_find(struct _ak_ops* ops, const char* source, cons
  * once per context (ak_kernel_get does the caching and single-flight; the memo
  * only saves the lookup). The handle stays owned by the memo: do not release.
  * The compile runs with no lock of ours held. */
+static ak_result _ak_op_kernel_at(ak_context* ctx, const char* source, const char* name, const char* target, ak_kernel** out);
 static _AK_UNUSED ak_result _ak_op_kernel(ak_context* ctx, const char* source, const char* name, ak_kernel** out) {
+    return _ak_op_kernel_at(ctx, source, name, NULL, out);
+}
+/* _ak_op_kernel compiled for an explicit target (NULL: the context's); the
+ * memo keys it as "target/name". */
+static _AK_UNUSED ak_result _ak_op_kernel_at(ak_context* ctx, const char* source, const char* kname, const char* target,
+                                             ak_kernel** out) {
     struct _ak_ops* ops;
     ak_kernel* k = NULL;
     ak_result r;
     int i;
+    char keyname[96];
+    const char* name = kname;
     if (out) *out = NULL;
-    if (!ctx || !source || !name || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "_ak_op_kernel: NULL argument");
+    if (!ctx || !source || !kname || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "_ak_op_kernel: NULL argument");
+    if (target) {
+        snprintf(keyname, sizeof keyname, "%s/%s", target, kname);
+        name = keyname;
+    }
     if (strlen(name) >= sizeof(((_ak_ops_entry*)0)->name))
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "kernel name '%s' too long", name);
     ops = _ak_ops_get(ctx);
@@ -9671,7 +9911,7 @@ static _AK_UNUSED ak_result _ak_op_kernel(ak_context* ctx, const char* source, c
     }
     _ak_mutex_unlock(&ops->lock);
 
-    r = ak_kernel_get(ctx, source, name, NULL, &k);
+    r = _ak_kernel_get_at(ctx, target, source, kname, NULL, &k);
     if (r != AK_OK) return r;
 
     _ak_mutex_lock(&ops->lock);
@@ -10863,15 +11103,19 @@ static const _ak_gemm_tile _ak_gemm_tiles[] = {
       "through ldmatrix from 80-byte rows (conflict-free); 40 KiB static shared memory" },
     { AK_MATRIX_MMA, 1, "mma_s", 64, 64, 32, 16, 128,
       "NVIDIA, small grids (and M = 1..16 decode shapes): 4 warps of 32x32, 4x the blocks of the large tile" },
+    { AK_MATRIX_WGMMA, 0, "wgmma_n256", 128, 256, 64, 64, 256,
+      "Hopper (sm_90a): 2 consumer warpgroups, each m64n256k16 wgmma (128 accumulators a thread) from a 4-stage "
+      "cp.async ring of 128-byte-swizzled 48 KiB stages (193 KiB of shared memory); A k-contiguous, B stored N x K" },
+    { AK_MATRIX_WGMMA, 1, "wgmma_n128", 128, 128, 64, 64, 256,
+      "Hopper, grids with fewer 128x256 tiles than SMs: the same with m64n128k16 (twice the blocks, 129 KiB)" },
     { AK_MATRIX_NONE, 0, "simt_l", 128, 128, 16, 16, 256,
       "no matrix instruction (gfx906, gfx1030, matrix_cores off, exact f32 on NVIDIA / RDNA): 16x16 threads, "
       "8x8 outputs each from 16-deep shared k slabs" },
 };
 
-/* Row for (isa, small); WGMMA (sm_90) uses the mma.sync rows. */
+/* Row for (isa, small). */
 static const _ak_gemm_tile* _ak_gemm_tile_find(ak_matrix_isa isa, int small) {
     size_t i;
-    if (isa == AK_MATRIX_WGMMA) isa = AK_MATRIX_MMA;
     if (isa == AK_MATRIX_NONE) small = 0;
     for (i = 0; i < sizeof _ak_gemm_tiles / sizeof _ak_gemm_tiles[0]; i++)
         if (_ak_gemm_tiles[i].isa == isa && _ak_gemm_tiles[i].small == small) return &_ak_gemm_tiles[i];
@@ -10989,7 +11233,8 @@ static const ak_arch_info* _ak_gemm_arch(const ak_context* ctx) {
     return ctx->dev.arch_info;
 }
 
-static ak_result _ak_gemm_plan(ak_context* ctx, const ak_gemm_desc* g, ak_gemm_plan* p) {
+static int _ak_gemm_vec(const void* p, size_t ld, size_t stride, size_t esz);
+static ak_result _ak_gemm_plan(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, ak_gemm_plan* p) {
     const ak_arch_info* arch = _ak_gemm_arch(ctx);
     ak_matrix_isa isa = arch ? arch->matrix : AK_MATRIX_NONE;
     const _ak_gemm_tile* t;
@@ -11023,10 +11268,20 @@ static ak_result _ak_gemm_plan(ak_context* ctx, const ak_gemm_desc* g, ak_gemm_p
         const size_t tiles = ((g->m + 127) / 128) * ((g->n + 127) / 128) * (g->batch ? g->batch : 1);
         small = tiles < (size_t)cus;
     }
+    if (mc && isa == AK_MATRIX_WGMMA) {
+        /* the Hopper kernel: 16-bit inputs, A k-contiguous, B stored N x K, 16-byte rows; else mma.sync */
+        const int cus = !_ak_op_is_cpu(ctx) && ctx->dev.compute_units > 0 ? ctx->dev.compute_units : (arch->compute_units > 0 ? arch->compute_units : 132);
+        const int ok = g->dtype != AK_F32 && !g->trans_a && g->trans_b && !strcmp(arch->name, "sm_90") &&
+                       _ak_gemm_vec(g->a, s->lda, g->stride_a, s->esz) && _ak_gemm_vec(g->b, s->ldb, g->stride_b, s->esz) &&
+                       g->m >= 64 && g->n >= 64;
+        if (ok) small = ((g->m + 127) / 128) * ((g->n + 255) / 256) * g->batch < (size_t)cus;
+        else isa = AK_MATRIX_MMA;
+    }
     t = _ak_gemm_tile_find(mc ? isa : AK_MATRIX_NONE, small);
     p->bm = t->bm; p->bn = t->bn; p->bk = g->dtype == AK_F32 ? t->bk32 : t->bk16; p->threads = t->threads;
     p->reason = t->reason;
-    p->path = !mc ? "simt" : isa == AK_MATRIX_MFMA ? "mfma" : isa == AK_MATRIX_WMMA ? "wmma" : "mma.sync";
+    p->path = !mc ? "simt" : isa == AK_MATRIX_MFMA ? "mfma" : isa == AK_MATRIX_WMMA ? "wmma" : isa == AK_MATRIX_WGMMA ? "wgmma" : "mma.sync";
+    if (isa == AK_MATRIX_WGMMA && mc) p->shared_bytes = (size_t)4 * (size_t)(t->bm + t->bn) * 128 + 1024;
     dt = g->dtype == AK_F16 ? "f16" : g->dtype == AK_BF16 ? "bf16" : fast32 ? "x32" : "f32";
     snprintf(p->kernel, sizeof p->kernel, "ak_gemm_%s_%s", t->tag, dt);
     if (_ak_op_is_cpu(ctx) && !(ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto"))) {
@@ -11042,7 +11297,7 @@ AKDEF ak_result ak_gemm_plan_get(ak_context* ctx, const ak_gemm_desc* g, ak_gemm
     if (!out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm_plan_get: out is NULL");
     memset(out, 0, sizeof *out);
     if ((r = _ak_gemm_check(ctx, g, &s)) != AK_OK) return r;
-    return _ak_gemm_plan(ctx, g, out);
+    return _ak_gemm_plan(ctx, g, &s, out);
 }
 
 /* ---- CPU reference: double accumulation, rows split over threads -------- */
@@ -11145,9 +11400,10 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
     int flags;
     if ((r = _ak_gemm_check(ctx, g, &s)) != AK_OK) return r;
     if ((r = _ak_op_check_stream(ctx, stream, "ak_gemm")) != AK_OK) return r;
-    if ((r = _ak_gemm_plan(ctx, g, &p)) != AK_OK) return r;
+    if ((r = _ak_gemm_plan(ctx, g, &s, &p)) != AK_OK) return r;
     if (_ak_op_is_cpu(ctx)) return _ak_gemm_ref(g, &s, p.fast32);
-    if ((r = _ak_op_kernel(ctx, _ak_src_gemm, p.kernel, &k)) != AK_OK) return r;
+    /* the wgmma kernels need the arch-specific target (sm_90a) */
+    if ((r = _ak_op_kernel_at(ctx, _ak_src_gemm, p.kernel, p.shared_bytes ? "sm_90a" : NULL, &k)) != AK_OK) return r;
     flags = (g->trans_a ? 1 : 0) | (g->trans_b ? 2 : 0) | (g->out_dtype == AK_F32 ? 4 : 0) | (g->beta != 0.0f ? 8 : 0) |
             (g->bias ? 16 : 0) | (g->residual ? 32 : 0) | (_ak_gemm_vec(g->a, s.lda, g->stride_a, s.esz) ? 64 : 0) |
             (_ak_gemm_vec(g->b, s.ldb, g->stride_b, s.esz) ? 128 : 0) | ((g->activation + 1) << 8);
@@ -11182,7 +11438,7 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
     block.x = (unsigned)p.threads; block.y = 1; block.z = 1;
     if (grid.y > 65535)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: m = %zu needs %u row blocks of %d, the launch allows 65535", s.m, grid.y, p.bm);
-    return _ak_op_launch3(ctx, k, grid, block, 0, stream, &a);
+    return _ak_op_launch3(ctx, k, grid, block, p.shared_bytes, stream, &a);
 }
 #endif /* AK_TYPECHECK_ONLY */
 

@@ -156,7 +156,7 @@ __device__ __noinline__ void ak_gemm_epi(const float* st, int ldst, int rows, in
 
 /* ---- matrix-core path: NT threads, waves laid out WM x WN ---------------- */
 template <class DT, bool FAST32, int BM, int BN, int BK, int NT>
-AK_INLINE void ak_gemm_mma(AK_GEMM_PARAMS_T(DT)) {
+AK_INLINE void ak_gemm_mma(AK_GEMM_PARAMS_T(DT), const int m0, const int n0) {
     typedef ak_mma<DT, FAST32> MM;
     typedef typename DT::T T;
     enum { NW = NT / AK_WAVE, WM = NW >= 2 ? 2 : 1, WN = NW / WM,
@@ -172,7 +172,6 @@ AK_INLINE void ak_gemm_mma(AK_GEMM_PARAMS_T(DT)) {
     const int lane = ak_lane(), w = ak_wave_id(), wm = w / WN, wn = w % WN;
     const bool ta = flags & AK_GF_TA, tb = flags & AK_GF_TB;
     const bool kca = !ta, kcb = tb; /* k-contiguous in global memory */
-    const int m0 = (int)blockIdx.y * BM, n0 = (int)blockIdx.x * BN;
     const int o32 = (flags & AK_GF_OUT32) ? 1 : 0;
     for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {
         const T* Ab = A + (ak_i64)b * sA;
@@ -251,9 +250,9 @@ AK_INLINE void ak_gemm_mma(AK_GEMM_PARAMS_T(DT)) {
 
 /* ---- SIMT path: NT threads, each a TM x TN micro-tile of FMAs ------------ */
 template <class DT, int BM, int BN, int BK, int NT>
-AK_INLINE void ak_gemm_simt(AK_GEMM_PARAMS_T(DT)) {
+AK_INLINE void ak_gemm_simt(AK_GEMM_PARAMS_T(DT), const int m0, const int n0) {
     typedef typename DT::T T;
-    enum { TX = BN / 8, TY = NT / TX, TM = BM / TY, TN = 8, LDA_ = BM + 4, LDB_ = BN + 4 };
+    enum { TX = BN / 8, TY = NT / TX, TM = BM / TY, TN = 8, PADS = DT::SIZE == 2 ? 8 : 4, LDA_ = BM + PADS, LDB_ = BN + PADS };
     static_assert(TX * TY == NT && TM * TY == BM, "gemm simt: bad tile");
     enum { TILE_BYTES = 2 * BK * (LDA_ + LDB_) * DT::SIZE, STAGE_BYTES = TY * BN * 4,
            SMEM = TILE_BYTES > STAGE_BYTES ? TILE_BYTES : STAGE_BYTES };
@@ -263,7 +262,6 @@ AK_INLINE void ak_gemm_simt(AK_GEMM_PARAMS_T(DT)) {
     const int tx = (int)threadIdx.x % TX, ty = (int)threadIdx.x / TX;
     const bool ta = flags & AK_GF_TA, tb = flags & AK_GF_TB;
     const bool kca = !ta, kcb = tb;
-    const int m0 = (int)blockIdx.y * BM, n0 = (int)blockIdx.x * BN;
     const int o32 = (flags & AK_GF_OUT32) ? 1 : 0;
     for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {
         const T* Ab = A + (ak_i64)b * sA;
@@ -327,24 +325,135 @@ AK_INLINE void ak_gemm_simt(AK_GEMM_PARAMS_T(DT)) {
     }
 }
 
+/* One BM x BN tile at (m0, n0) on the matrix cores where the target has the
+ * instruction for DT, else on FMAs. */
+template <class DT, bool FAST32, int BM, int BN, int BK, int NT>
+AK_INLINE void ak_gemm_mma_or_simt(AK_GEMM_PARAMS_T(DT), int m0, int n0) {
+    if constexpr (ak_mma<DT, FAST32>::OK) ak_gemm_mma<DT, FAST32, BM, BN, BK, NT>(AK_GEMM_ARGS, m0, n0);
+    else ak_gemm_simt<DT, BM, BN, 16, NT>(AK_GEMM_ARGS, m0, n0);
+}
+#define AK_GEMM_ORIGIN(BM, BN) (int)blockIdx.y * (BM), (int)blockIdx.x * (BN)
+
+/* ---- Hopper path (sm_90a): wgmma from a 4-stage cp.async ring ------------
+ * 128 x BN block tile, k step 64, two consumer warpgroups (rows 0..63 and
+ * 64..127), both of which also issue the cp.async copies. A must be
+ * k-contiguous (not transposed) and B k-contiguous (transposed: stored N x K),
+ * both 16-byte aligned with leading dimensions and batch strides a multiple
+ * of 8 elements (the host checks; any M, N, K: rows past M / N and k past K
+ * are zero-filled by cp.async). Tiles are stored 128-byte swizzled (ak_sw128)
+ * so wgmma reads them without bank conflicts. Prefetch distance 2 tiles with
+ * one wgmma group in flight: at step kt the copy of tile kt + 2 goes into the
+ * stage tile kt - 2 used, whose wgmma has completed (wait<1> at kt - 1, then
+ * the barrier). Epilogue: accumulators staged in shared memory (row stride
+ * BN + 4: no bank conflicts), then ak_gemm_epi (coalesced). Dynamic shared
+ * memory: 4 (128 + BN) 128 + 1024 bytes (the host passes it). */
+template <class DT> struct ak_gemm_is_f16 { enum { V = 0 }; };
+template <> struct ak_gemm_is_f16<ak_f16_t> { enum { V = 1 }; };
+#if defined(AK_WGMMA)
+template <class DT, int BN>
+AK_INLINE void ak_gemm_wgmma_tile(AK_GEMM_PARAMS_T(DT)) {
+    typedef typename DT::T T;
+    enum { BM = 128, BK = 64, S = 4, A_BYTES = BM * BK * 2, B_BYTES = BN * BK * 2, STAGE = A_BYTES + B_BYTES, NT = 256, LDST = BN + 4 };
+    extern __shared__ unsigned char ak_gemm_dyn_smem[];
+    unsigned char* sm = ak_gemm_dyn_smem + ((1024 - (ak_smem_addr(ak_gemm_dyn_smem) & 1023)) & 1023);
+    const int tid = (int)threadIdx.x, wg = tid / 128;
+    const int m0 = (int)blockIdx.y * BM, n0 = (int)blockIdx.x * BN;
+    const int o32 = (flags & AK_GF_OUT32) ? 1 : 0;
+    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {
+        const T* Ab = A + (ak_i64)b * sA;
+        const T* Bb = B + (ak_i64)b * sB;
+        float d[BN / 2];
+#pragma unroll
+        for (int r = 0; r < BN / 2; r++) d[r] = 0.0f;
+        const int nk = (K + BK - 1) / BK;
+        auto load = [&](int kt) {
+            unsigned char* sa = sm + (kt % S) * STAGE;
+            unsigned char* sb = sa + A_BYTES;
+            const int k0 = kt * BK;
+#pragma unroll
+            for (int i = 0; i < BM * 8 / NT; i++) {
+                const int q = tid + i * NT, r = q >> 3, c = q & 7, gr = m0 + r, gk = k0 + c * 8;
+                const int left = (K - gk) * 2;
+                const int bytes = (gr < M && gk < K) ? (left < 16 ? left : 16) : 0;
+                ak_cp_async16(sa + ak_sw128(r, c), bytes ? (const void*)(Ab + (ak_i64)gr * lda + gk) : (const void*)Ab, bytes);
+            }
+#pragma unroll
+            for (int i = 0; i < BN * 8 / NT; i++) {
+                const int q = tid + i * NT, r = q >> 3, c = q & 7, gr = n0 + r, gk = k0 + c * 8;
+                const int left = (K - gk) * 2;
+                const int bytes = (gr < N && gk < K) ? (left < 16 ? left : 16) : 0;
+                ak_cp_async16(sb + ak_sw128(r, c), bytes ? (const void*)(Bb + (ak_i64)gr * ldb + gk) : (const void*)Bb, bytes);
+            }
+        };
+        __syncthreads(); /* the previous batch's epilogue is done with the shared memory */
+        load(0);
+        ak_cp_async_commit();
+        if (nk > 1) load(1);
+        ak_cp_async_commit();
+        for (int kt = 0; kt < nk; kt++) {
+            ak_cp_async_wait<1>();
+            ak_fence_proxy_async();
+            __syncthreads();
+            if (kt + 2 < nk) load(kt + 2);
+            ak_cp_async_commit();
+            const unsigned char* sa = sm + (kt % S) * STAGE + wg * 64 * 128;
+            const unsigned char* sb = sm + (kt % S) * STAGE + A_BYTES;
+            ak_wgmma_fence();
+#pragma unroll
+            for (int kk = 0; kk < BK / 16; kk++) {
+                const ak_u64 da = ak_wgmma_desc(sa + kk * 32), db = ak_wgmma_desc(sb + kk * 32);
+                if constexpr (BN == 128) {
+                    if constexpr (ak_gemm_is_f16<DT>::V) ak_wgmma_f16_n128(d, da, db, 1);
+                    else ak_wgmma_bf16_n128(d, da, db, 1);
+                } else {
+                    if constexpr (ak_gemm_is_f16<DT>::V) ak_wgmma_f16_n256(d, da, db, 1);
+                    else ak_wgmma_bf16_n256(d, da, db, 1);
+                }
+            }
+            ak_wgmma_commit();
+            ak_wgmma_wait<1>();
+        }
+        ak_wgmma_wait<0>();
+        ak_cp_async_wait<0>();
+        __syncthreads(); /* both warpgroups are done reading the stages */
+        float* st = (float*)sm + wg * 64 * LDST;
+#pragma unroll
+        for (int r = 0; r < BN / 2; r++) st[ak_wgmma_row(tid, r) * LDST + ak_wgmma_col(tid, r)] = d[r];
+        __syncthreads();
+        ak_gemm_epi<DT>(st, LDST, 64, BN, m0 + 64 * wg, n0, tid % 128, 128, M, N, (void*)ak_gemm_off(D, sD, b, o32, DT::SIZE), ldd,
+                        ak_gemm_off(C, sC, b, o32, DT::SIZE), ldc, bias, ak_gemm_off(R, sR, b, o32, DT::SIZE), ldr, alpha, beta,
+                        flags, ap);
+    }
+}
+#endif
+/* The wgmma kernels; on every other target the same tile is computed by the
+ * generic path, 128 columns at a time (the host only picks them on sm_90a). */
+template <class DT, int BN>
+AK_INLINE void ak_gemm_wgmma_or_generic(AK_GEMM_PARAMS_T(DT)) {
+#if defined(AK_WGMMA)
+    ak_gemm_wgmma_tile<DT, BN>(AK_GEMM_ARGS);
+#else
+    for (int h = 0; h < BN / 128; h++)
+        ak_gemm_mma_or_simt<DT, false, 128, 128, 32, 256>(AK_GEMM_ARGS, (int)blockIdx.y * 128, (int)blockIdx.x * BN + h * 128);
+#endif
+}
+#define AK_GEMM_WGMMA(NAME, DT, BN) \
+    AK_KERNEL void __launch_bounds__(256, 1) NAME(AK_GEMM_PARAMS_T(DT)) { ak_gemm_wgmma_or_generic<DT, BN>(AK_GEMM_ARGS); }
+
 /* Kernels: ak_gemm_<path>_<tile>_<in>. The tile of each name is in
  * amdkit.h's _ak_gemm_tiles table (with the reason); a cpu test checks that
  * the numbers here and there agree. A matrix-core kernel on a target without
  * the instruction for its dtype runs the SIMT body (the host never picks it
  * there; it stays correct). */
-template <class DT, bool FAST32, int BM, int BN, int BK, int NT>
-AK_INLINE void ak_gemm_mma_or_simt(AK_GEMM_PARAMS_T(DT)) {
-    if constexpr (ak_mma<DT, FAST32>::OK) ak_gemm_mma<DT, FAST32, BM, BN, BK, NT>(AK_GEMM_ARGS);
-    else ak_gemm_simt<DT, BM, BN, 16, NT>(AK_GEMM_ARGS);
-}
 #define AK_GEMM_MMA(NAME, DT, FAST32, BM, BN, BK, NT) \
-    AK_KERNEL void __launch_bounds__(NT) NAME(AK_GEMM_PARAMS_T(DT)) { ak_gemm_mma_or_simt<DT, FAST32, BM, BN, BK, NT>(AK_GEMM_ARGS); }
+    AK_KERNEL void __launch_bounds__(NT) NAME(AK_GEMM_PARAMS_T(DT)) { ak_gemm_mma_or_simt<DT, FAST32, BM, BN, BK, NT>(AK_GEMM_ARGS, AK_GEMM_ORIGIN(BM, BN)); }
 #define AK_GEMM_SIMT(NAME, DT, BM, BN, BK, NT) \
-    AK_KERNEL void __launch_bounds__(NT) NAME(AK_GEMM_PARAMS_T(DT)) { ak_gemm_simt<DT, BM, BN, BK, NT>(AK_GEMM_ARGS); }
+    AK_KERNEL void __launch_bounds__(NT) NAME(AK_GEMM_PARAMS_T(DT)) { ak_gemm_simt<DT, BM, BN, BK, NT>(AK_GEMM_ARGS, AK_GEMM_ORIGIN(BM, BN)); }
 
 // kernels: ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32
 // kernels: ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32
 // kernels: ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16
+// kernels: ak_gemm_wgmma_n128_f16 ak_gemm_wgmma_n128_bf16 ak_gemm_wgmma_n256_f16 ak_gemm_wgmma_n256_bf16
 AK_GEMM_MMA(ak_gemm_mma_l_f16, ak_f16_t, false, 128, 128, 32, 256)
 AK_GEMM_MMA(ak_gemm_mma_l_bf16, ak_bf16_t, false, 128, 128, 32, 256)
 AK_GEMM_MMA(ak_gemm_mma_l_f32, ak_f32_t, false, 128, 128, 16, 256)
@@ -356,3 +465,7 @@ AK_GEMM_MMA(ak_gemm_mma_s_x32, ak_f32_t, true, 64, 64, 16, 128)
 AK_GEMM_SIMT(ak_gemm_simt_l_f32, ak_f32_t, 128, 128, 16, 256)
 AK_GEMM_SIMT(ak_gemm_simt_l_f16, ak_f16_t, 128, 128, 16, 256)
 AK_GEMM_SIMT(ak_gemm_simt_l_bf16, ak_bf16_t, 128, 128, 16, 256)
+AK_GEMM_WGMMA(ak_gemm_wgmma_n128_f16, ak_f16_t, 128)
+AK_GEMM_WGMMA(ak_gemm_wgmma_n128_bf16, ak_bf16_t, 128)
+AK_GEMM_WGMMA(ak_gemm_wgmma_n256_f16, ak_f16_t, 256)
+AK_GEMM_WGMMA(ak_gemm_wgmma_n256_bf16, ak_bf16_t, 256)

@@ -143,6 +143,26 @@ static void matrix_core_paths(void) {
     ak_context_destroy(ctx);
 }
 
+/* the Hopper kernel (A k-contiguous, B stored N x K, 16-byte rows): asserted
+ * to be the path on sm_90; odd M / N, a K tail (K % 8 != 0 with padded rows),
+ * both tile widths, epilogues, batches */
+static void wgmma_path(void) {
+    ak_context* ctx = gg_ctx(AK_AUTO, -1, AK_AUTO);
+    const char* w;
+    int d;
+    if (!ctx) return;
+    w = !strcmp(ak_context_device(ctx)->arch_base, "sm_90") ? "wgmma" : "";
+    for (d = 1; d < 3; d++) {
+        gg_case(ctx, w, T3[d], T3[d], 1000, 1000, 1000, 0, 1, 0, 1, 0, 0);
+        gg_case(ctx, w, T3[d], T3[d], 257, 260, 1001, 0, 1, 0, 1, 7, 0);
+        gg_case(ctx, w, T3[d], AK_F32, 129, 127, 1, 0, 1, 0, 1, 0, 0);
+        gg_case(ctx, w, T3[d], T3[d], 130, 300, 200, 0, 1, 15, 2, 0, 0);
+        gg_case(ctx, w, T3[d], T3[d], 64, 64, 64, 0, 1, 16, 1, 0, 0);
+        gg_case(ctx, w, T3[d], AK_F32, 2048, 2048, 512, 0, 1, 3, 1, 0, 0);
+    }
+    ak_context_destroy(ctx);
+}
+
 static void epilogues_batches_unaligned(void) {
     ak_context* ctx = gg_ctx(AK_AUTO, -1, AK_AUTO);
     int e, d;
@@ -179,6 +199,7 @@ void akt_suite_gpu_gemm(void) {
     g_ref = akt_cpu_context("gpu_gemm_ref");
     if (!g_ref) return;
     AKT_RUN(matrix_core_paths);
+    AKT_RUN(wgmma_path);
     AKT_RUN(epilogues_batches_unaligned);
     AKT_RUN(config_selects_path);
     ak_context_destroy(g_ref);

@@ -196,7 +196,7 @@ static ak_context* plan_ctx(const char* arch, int mc, int prec, int mixed, unsig
     return ctx;
 }
 
-static void expect_plan(const char* arch, int mc, int prec, int mixed, ak_dtype dt, size_t m, const char* kernel, const char* path) {
+static void expect_plan_tb(const char* arch, int mc, int prec, int mixed, ak_dtype dt, size_t m, int tb, const char* kernel, const char* path) {
     ak_context* ctx = plan_ctx(arch, mc, prec, mixed, 0, 0);
     ak_gemm_desc g = ak_gemm_desc_default();
     ak_gemm_plan p;
@@ -204,7 +204,7 @@ static void expect_plan(const char* arch, int mc, int prec, int mixed, ak_dtype 
     if (!ctx) return;
     /* planning never dereferences: far-apart fake addresses (no overlap) */
     (void)buf;
-    g.dtype = dt; g.out_dtype = dt; g.m = m; g.n = 4096; g.k = 64;
+    g.dtype = dt; g.out_dtype = dt; g.m = m; g.n = 4096; g.k = 64; g.trans_b = tb;
     g.a = (const void*)(uintptr_t)((uintptr_t)1 << 40); g.b = (const void*)(uintptr_t)((uintptr_t)2 << 40); g.d = (void*)(uintptr_t)((uintptr_t)3 << 40);
     if (ak_gemm_plan_get(ctx, &g, &p) == AK_OK) {
         AKT_CHECKF(!strcmp(p.kernel, kernel) && !strcmp(p.path, path), "%s mc %d prec %d mixed %d %s m %zu: %s (%s), expected %s (%s)", arch,
@@ -214,7 +214,16 @@ static void expect_plan(const char* arch, int mc, int prec, int mixed, ak_dtype 
     ak_context_destroy(ctx);
 }
 
+static void expect_plan(const char* arch, int mc, int prec, int mixed, ak_dtype dt, size_t m, const char* kernel, const char* path) {
+    expect_plan_tb(arch, mc, prec, mixed, dt, m, 0, kernel, path);
+}
+
 static void plans_follow_arch_and_config(void) {
+    /* Hopper: wgmma for 16-bit A k-contiguous, B stored N x K; the 128-wide tile when 128x256 tiles are few */
+    expect_plan_tb("sm_90", AK_ON, -1, -1, AK_BF16, 8192, 1, "ak_gemm_wgmma_n256_bf16", "wgmma");
+    expect_plan_tb("sm_90", AK_ON, -1, -1, AK_F16, 1024, 1, "ak_gemm_wgmma_n128_f16", "wgmma");
+    expect_plan_tb("sm_90", AK_OFF, -1, -1, AK_F16, 8192, 1, "ak_gemm_simt_l_f16", "simt");
+    expect_plan_tb("sm_80", AK_ON, -1, -1, AK_F16, 8192, 1, "ak_gemm_mma_l_f16", "mma.sync");
     /* matrix_cores: on -> the architecture's matrix instruction, off -> FMAs */
     expect_plan("gfx90a", AK_ON, -1, -1, AK_F16, 8192, "ak_gemm_mma_l_f16", "mfma");
     expect_plan("gfx90a", AK_OFF, -1, -1, AK_F16, 8192, "ak_gemm_simt_l_f16", "simt");
@@ -269,7 +278,7 @@ static void tile_table_matches_kernel_source(void) {
     static const size_t ms[] = { 8192, 16 };
     static const ak_dtype dts[] = { AK_F16, AK_F32 };
     const char *src = NULL, *fam = NULL;
-    int i, a, mi, d, found = 0;
+    int i, a, mi, d, tb, found = 0;
     static double buf[64];
     for (i = 0; i < ak_embedded_count(); i++) {
         AKT_OK(ak_embedded_at(i, &fam, &src, NULL));
@@ -279,7 +288,7 @@ static void tile_table_matches_kernel_source(void) {
     if (!found) return;
     for (a = 0; a < 4; a++)
         for (mi = 0; mi < 2; mi++)
-            for (d = 0; d < 2; d++) {
+            for (d = 0; d < 4; d++) {
                 ak_context* ctx = plan_ctx(archs[a], AK_AUTO, AK_BF16, AK_ON, 0, 0);
                 ak_gemm_desc g = ak_gemm_desc_default();
                 ak_gemm_plan p;
@@ -288,7 +297,8 @@ static void tile_table_matches_kernel_source(void) {
                 int bm = 0, bn = 0, bk = 0, nt = 0;
                 if (!ctx) continue;
                 (void)buf;
-                g.dtype = dts[d]; g.out_dtype = dts[d]; g.m = ms[mi]; g.n = 8192; g.k = 64;
+                tb = d / 2;
+                g.dtype = dts[d % 2]; g.out_dtype = dts[d % 2]; g.m = ms[mi]; g.n = 8192; g.k = 64; g.trans_b = tb;
                 g.a = (const void*)(uintptr_t)((uintptr_t)1 << 40); g.b = (const void*)(uintptr_t)((uintptr_t)2 << 40); g.d = (void*)(uintptr_t)((uintptr_t)3 << 40);
                 AKT_OK(ak_gemm_plan_get(ctx, &g, &p));
                 snprintf(pat, sizeof pat, "(%s, ", p.kernel);
@@ -297,9 +307,16 @@ static void tile_table_matches_kernel_source(void) {
                 if (hit) {
                     /* AK_GEMM_MMA(name, DT, FAST32, BM, BN, BK, NT) / AK_GEMM_SIMT(name, DT, BM, BN, BK, NT) */
                     const char* q = hit + strlen(pat);
-                    int commas = !strncmp(hit - 11, "AK_GEMM_MMA", 11) ? 2 : 1;
-                    while (commas > 0 && *q) { if (*q == ',') commas--; q++; }
-                    AKT_EQ_INT(sscanf(q, " %d, %d, %d, %d", &bm, &bn, &bk, &nt), 4);
+                    if (hit >= src + 13 && !strncmp(hit - 13, "AK_GEMM_WGMMA", 13)) {
+                        /* AK_GEMM_WGMMA(name, DT, BN): 128 x BN x 64, 256 threads */
+                        while (*q && *q != ',') q++;
+                        AKT_EQ_INT(sscanf(q, ", %d", &bn), 1);
+                        bm = 128; bk = 64; nt = 256;
+                    } else {
+                        int commas = !strncmp(hit - 11, "AK_GEMM_MMA", 11) ? 2 : 1;
+                        while (commas > 0 && *q) { if (*q == ',') commas--; q++; }
+                        AKT_EQ_INT(sscanf(q, " %d, %d, %d, %d", &bm, &bn, &bk, &nt), 4);
+                    }
                     AKT_CHECKF(bm == p.bm && bn == p.bn && bk == p.bk && nt == p.threads,
                                "%s: table %dx%dx%d/%d, kernel source %dx%dx%d/%d", p.kernel, p.bm, p.bn, p.bk, p.threads, bm, bn, bk, nt);
                 }
