@@ -966,7 +966,7 @@ AKAPI ak_gemm_desc ak_gemm_desc_default(void);
 /* How ak_gemm would run a descriptor on ctx (nothing is launched). */
 typedef struct ak_gemm_plan {
     char kernel[64];      /* kernel name, "" on the cpu backend without a named arch */
-    const char* path;     /* "mfma", "wmma", "mma.sync", "wgmma", "simt" or "cpu" */
+    const char* path;     /* "mfma", "wmma", "mma.sync", "wgmma", "simt", "skinny" (m <= 16) or "cpu" */
     int bm, bn, bk;       /* block tile */
     int threads;          /* per block */
     size_t shared_bytes;  /* dynamic shared memory per block */
@@ -2318,11 +2318,13 @@ static const char _ak_src_prelude[] =
     " * Shared-memory operand layout (K-major, 128-byte swizzle): a tile of R rows\n"
     " * x 64 16-bit k values takes R x 128 bytes, 1024-byte aligned; the 16-byte\n"
     " * chunk c (k = 8c..8c+7) of row r sits at r * 128 + ((c ^ (r % 8)) * 16)\n"
-    " * (ak_sw128). ak_wgmma_desc(p) describes such a tile starting at p (a row\n"
-    " * multiple of 8; add 32 bytes per k step of 16 within the 64). \n"
+    " * (ak_sw128). ak_wgmma_desc(p) describes such a tile starting at p  (a row\n"
+    " * multiple of 8; add 32 bytes per k step within the 128-byte row).\n"
     " * ak_wgmma_<f16|bf16>_n<128|256>(d, da, db, acc): one warpgroup (4 warps,\n"
     " * 128 threads, starting at a warp index divisible by 4) does\n"
     " * D(64 x N) = A(64 x 16) B(16 x N) (+ D when acc != 0), A rows from da, B\n"
+    " * (ak_wgmma_tf32_n*: k step 8 of fp32 data read as TF32, i.e. the low 13\n"
+    " * mantissa bits ignored; a 128-byte row holds 32 of them)\n"
     " * \"rows\" (= columns n) from db, both K-major. Accumulator d[r] of thread t\n"
     " * (warp w = t / 32, lane l): row 16 w + l / 4 + 8 ((r / 2) % 2), column\n"
     " * 8 (r / 4) + 2 (l % 4) + r % 2 (ak_wgmma_row / ak_wgmma_col).\n"
@@ -2395,6 +2397,38 @@ static const char _ak_src_prelude[] =
     "}\n"
     "AK_INLINE void ak_wgmma_bf16_n256(float* d, ak_u64 da, ak_u64 db, int acc) {\n"
     "    asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %130, 0;\\nwgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, %128, %129, p, 1, 1, 0, 0;\\n}\\n\"\n"
+    "        : \"+f\"(d[0]), \"+f\"(d[1]), \"+f\"(d[2]), \"+f\"(d[3]), \"+f\"(d[4]), \"+f\"(d[5]), \"+f\"(d[6]), \"+f\"(d[7]),\n"
+    "          \"+f\"(d[8]), \"+f\"(d[9]), \"+f\"(d[10]), \"+f\"(d[11]), \"+f\"(d[12]), \"+f\"(d[13]), \"+f\"(d[14]), \"+f\"(d[15]),\n"
+    "          \"+f\"(d[16]), \"+f\"(d[17]), \"+f\"(d[18]), \"+f\"(d[19]), \"+f\"(d[20]), \"+f\"(d[21]), \"+f\"(d[22]), \"+f\"(d[23]),\n"
+    "          \"+f\"(d[24]), \"+f\"(d[25]), \"+f\"(d[26]), \"+f\"(d[27]), \"+f\"(d[28]), \"+f\"(d[29]), \"+f\"(d[30]), \"+f\"(d[31]),\n"
+    "          \"+f\"(d[32]), \"+f\"(d[33]), \"+f\"(d[34]), \"+f\"(d[35]), \"+f\"(d[36]), \"+f\"(d[37]), \"+f\"(d[38]), \"+f\"(d[39]),\n"
+    "          \"+f\"(d[40]), \"+f\"(d[41]), \"+f\"(d[42]), \"+f\"(d[43]), \"+f\"(d[44]), \"+f\"(d[45]), \"+f\"(d[46]), \"+f\"(d[47]),\n"
+    "          \"+f\"(d[48]), \"+f\"(d[49]), \"+f\"(d[50]), \"+f\"(d[51]), \"+f\"(d[52]), \"+f\"(d[53]), \"+f\"(d[54]), \"+f\"(d[55]),\n"
+    "          \"+f\"(d[56]), \"+f\"(d[57]), \"+f\"(d[58]), \"+f\"(d[59]), \"+f\"(d[60]), \"+f\"(d[61]), \"+f\"(d[62]), \"+f\"(d[63]),\n"
+    "          \"+f\"(d[64]), \"+f\"(d[65]), \"+f\"(d[66]), \"+f\"(d[67]), \"+f\"(d[68]), \"+f\"(d[69]), \"+f\"(d[70]), \"+f\"(d[71]),\n"
+    "          \"+f\"(d[72]), \"+f\"(d[73]), \"+f\"(d[74]), \"+f\"(d[75]), \"+f\"(d[76]), \"+f\"(d[77]), \"+f\"(d[78]), \"+f\"(d[79]),\n"
+    "          \"+f\"(d[80]), \"+f\"(d[81]), \"+f\"(d[82]), \"+f\"(d[83]), \"+f\"(d[84]), \"+f\"(d[85]), \"+f\"(d[86]), \"+f\"(d[87]),\n"
+    "          \"+f\"(d[88]), \"+f\"(d[89]), \"+f\"(d[90]), \"+f\"(d[91]), \"+f\"(d[92]), \"+f\"(d[93]), \"+f\"(d[94]), \"+f\"(d[95]),\n"
+    "          \"+f\"(d[96]), \"+f\"(d[97]), \"+f\"(d[98]), \"+f\"(d[99]), \"+f\"(d[100]), \"+f\"(d[101]), \"+f\"(d[102]), \"+f\"(d[103]),\n"
+    "          \"+f\"(d[104]), \"+f\"(d[105]), \"+f\"(d[106]), \"+f\"(d[107]), \"+f\"(d[108]), \"+f\"(d[109]), \"+f\"(d[110]), \"+f\"(d[111]),\n"
+    "          \"+f\"(d[112]), \"+f\"(d[113]), \"+f\"(d[114]), \"+f\"(d[115]), \"+f\"(d[116]), \"+f\"(d[117]), \"+f\"(d[118]), \"+f\"(d[119]),\n"
+    "          \"+f\"(d[120]), \"+f\"(d[121]), \"+f\"(d[122]), \"+f\"(d[123]), \"+f\"(d[124]), \"+f\"(d[125]), \"+f\"(d[126]), \"+f\"(d[127])\n"
+    "        : \"l\"(da), \"l\"(db), \"r\"(acc) : \"memory\");\n"
+    "}\n"
+    "AK_INLINE void ak_wgmma_tf32_n128(float* d, ak_u64 da, ak_u64 db, int acc) {\n"
+    "    asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %66, 0;\\nwgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, %64, %65, p, 1, 1;\\n}\\n\"\n"
+    "        : \"+f\"(d[0]), \"+f\"(d[1]), \"+f\"(d[2]), \"+f\"(d[3]), \"+f\"(d[4]), \"+f\"(d[5]), \"+f\"(d[6]), \"+f\"(d[7]),\n"
+    "          \"+f\"(d[8]), \"+f\"(d[9]), \"+f\"(d[10]), \"+f\"(d[11]), \"+f\"(d[12]), \"+f\"(d[13]), \"+f\"(d[14]), \"+f\"(d[15]),\n"
+    "          \"+f\"(d[16]), \"+f\"(d[17]), \"+f\"(d[18]), \"+f\"(d[19]), \"+f\"(d[20]), \"+f\"(d[21]), \"+f\"(d[22]), \"+f\"(d[23]),\n"
+    "          \"+f\"(d[24]), \"+f\"(d[25]), \"+f\"(d[26]), \"+f\"(d[27]), \"+f\"(d[28]), \"+f\"(d[29]), \"+f\"(d[30]), \"+f\"(d[31]),\n"
+    "          \"+f\"(d[32]), \"+f\"(d[33]), \"+f\"(d[34]), \"+f\"(d[35]), \"+f\"(d[36]), \"+f\"(d[37]), \"+f\"(d[38]), \"+f\"(d[39]),\n"
+    "          \"+f\"(d[40]), \"+f\"(d[41]), \"+f\"(d[42]), \"+f\"(d[43]), \"+f\"(d[44]), \"+f\"(d[45]), \"+f\"(d[46]), \"+f\"(d[47]),\n"
+    "          \"+f\"(d[48]), \"+f\"(d[49]), \"+f\"(d[50]), \"+f\"(d[51]), \"+f\"(d[52]), \"+f\"(d[53]), \"+f\"(d[54]), \"+f\"(d[55]),\n"
+    "          \"+f\"(d[56]), \"+f\"(d[57]), \"+f\"(d[58]), \"+f\"(d[59]), \"+f\"(d[60]), \"+f\"(d[61]), \"+f\"(d[62]), \"+f\"(d[63])\n"
+    "        : \"l\"(da), \"l\"(db), \"r\"(acc) : \"memory\");\n"
+    "}\n"
+    "AK_INLINE void ak_wgmma_tf32_n256(float* d, ak_u64 da, ak_u64 db, int acc) {\n"
+    "    asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %130, 0;\\nwgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, %128, %129, p, 1, 1;\\n}\\n\"\n"
     "        : \"+f\"(d[0]), \"+f\"(d[1]), \"+f\"(d[2]), \"+f\"(d[3]), \"+f\"(d[4]), \"+f\"(d[5]), \"+f\"(d[6]), \"+f\"(d[7]),\n"
     "          \"+f\"(d[8]), \"+f\"(d[9]), \"+f\"(d[10]), \"+f\"(d[11]), \"+f\"(d[12]), \"+f\"(d[13]), \"+f\"(d[14]), \"+f\"(d[15]),\n"
     "          \"+f\"(d[16]), \"+f\"(d[17]), \"+f\"(d[18]), \"+f\"(d[19]), \"+f\"(d[20]), \"+f\"(d[21]), \"+f\"(d[22]), \"+f\"(d[23]),\n"
@@ -2773,9 +2807,14 @@ static const char _ak_src_gemm[] =
     "                                         int M, int N, void* D, ak_i64 ldd, const void* C, ak_i64 ldc, const void* bias,\n"
     "                                         const void* R, ak_i64 ldr, float alpha, float beta, int flags, float ap) {\n"
     "#pragma unroll 1\n"
-    "    for (int idx = tid; idx < rows * cols; idx += nthr) {\n"
-    "        const int r = idx / cols, c = idx % cols, m = m0 + r, n = n0 + c;\n"
-    "        if (m < M && n < N) ak_gemm_out<DT>(m, n, st[r * ldst + c], D, ldd, C, ldc, bias, R, ldr, alpha, beta, flags, ap);\n"
+    "    for (int r = 0; r < rows; r++) {\n"
+    "        const int m = m0 + r;\n"
+    "        if (m >= M) break;\n"
+    "#pragma unroll 1\n"
+    "        for (int c = tid; c < cols; c += nthr) {\n"
+    "            const int n = n0 + c;\n"
+    "            if (n < N) ak_gemm_out<DT>(m, n, st[r * ldst + c], D, ldd, C, ldc, bias, R, ldr, alpha, beta, flags, ap);\n"
+    "        }\n"
     "    }\n"
     "}\n"
     "\n"
@@ -2942,9 +2981,9 @@ static const char _ak_src_gemm[] =
     "#pragma unroll\n"
     "            for (int j = 0; j < TN; j++) st[ty * BN + tx + j * TX] = acc[i][j];\n"
     "            __syncthreads();\n"
-    "            /* chunk row r is output row m0 + r * TY + i: epilogue one row at a time */\n"
+    "            /* chunk row r (= ty) is output row m0 + r + i TY: epilogue one row at a time */\n"
     "            for (int r = 0; r < TY; r++)\n"
-    "                ak_gemm_epi<DT>(st + r * BN, BN, 1, BN, m0 + r * TY + i, n0, (int)threadIdx.x, NT, M, N, Db, ldd, Cb, ldc, bias,\n"
+    "                ak_gemm_epi<DT>(st + r * BN, BN, 1, BN, m0 + r + i * TY, n0, (int)threadIdx.x, NT, M, N, Db, ldd, Cb, ldc, bias,\n"
     "                                Rb, ldr, alpha, beta, flags, ap);\n"
     "        }\n"
     "    }\n"
@@ -2957,10 +2996,22 @@ static const char _ak_src_gemm[] =
     "    if constexpr (ak_mma<DT, FAST32>::OK) ak_gemm_mma<DT, FAST32, BM, BN, BK, NT>(AK_GEMM_ARGS, m0, n0);\n"
     "    else ak_gemm_simt<DT, BM, BN, 16, NT>(AK_GEMM_ARGS, m0, n0);\n"
     "}\n"
-    "#define AK_GEMM_ORIGIN(BM, BN) (int)blockIdx.y * (BM), (int)blockIdx.x * (BN)\n"
+    "/* Block -> tile (rows tm, columns tn) in groups of 8 tile rows (all column\n"
+    " * tiles of 8 row tiles before the next 8): concurrent blocks share A rows and\n"
+    " * B columns in L2 instead of sweeping all of B for every row of tiles. */\n"
+    "AK_INLINE void ak_gemm_tile_of_block(int& tm, int& tn) {\n"
+    "    const int gx = (int)gridDim.x, gy = (int)gridDim.y, pid = (int)blockIdx.y * gx + (int)blockIdx.x;\n"
+    "    const int per = 8 * gx, first = (pid / per) * 8, rows = gy - first < 8 ? gy - first : 8;\n"
+    "    tm = first + (pid % per) % rows;\n"
+    "    tn = (pid % per) / rows;\n"
+    "}\n"
+    "AK_INLINE int ak_gemm_tm(void) { int tm, tn; ak_gemm_tile_of_block(tm, tn); return tm; }\n"
+    "AK_INLINE int ak_gemm_tn(void) { int tm, tn; ak_gemm_tile_of_block(tm, tn); return tn; }\n"
+    "#define AK_GEMM_ORIGIN(BM, BN) ak_gemm_tm() * (BM), ak_gemm_tn() * (BN)\n"
     "\n"
     "/* ---- Hopper path (sm_90a): wgmma from a 4-stage cp.async ring ------------\n"
-    " * 128 x BN block tile, k step 64, two consumer warpgroups (rows 0..63 and\n"
+    " * 128 x BN block tile, k step 64 (f16 / bf16) or 32 (f32 as TF32: wgmma\n"
+    " * ignores the low 13 mantissa bits of each fp32 operand), two consumer warpgroups (rows 0..63 and\n"
     " * 64..127), both of which also issue the cp.async copies. A must be\n"
     " * k-contiguous (not transposed) and B k-contiguous (transposed: stored N x K),\n"
     " * both 16-byte aligned with leading dimensions and batch strides a multiple\n"
@@ -2978,11 +3029,13 @@ static const char _ak_src_gemm[] =
     "template <class DT, int BN>\n"
     "AK_INLINE void ak_gemm_wgmma_tile(AK_GEMM_PARAMS_T(DT)) {\n"
     "    typedef typename DT::T T;\n"
-    "    enum { BM = 128, BK = 64, S = 4, A_BYTES = BM * BK * 2, B_BYTES = BN * BK * 2, STAGE = A_BYTES + B_BYTES, NT = 256, LDST = BN + 4 };\n"
+    "    /* EPC elements per 16-byte chunk; a tile row is 128 bytes = BK elements; KS k per wgmma */\n"
+    "    enum { EPC = 16 / DT::SIZE, BM = 128, BK = 8 * EPC, KS = DT::SIZE == 4 ? 8 : 16, S = 4, A_BYTES = BM * 128, B_BYTES = BN * 128,\n"
+    "           STAGE = A_BYTES + B_BYTES, NT = 256, LDST = BN + 4 };\n"
     "    extern __shared__ unsigned char ak_gemm_dyn_smem[];\n"
     "    unsigned char* sm = ak_gemm_dyn_smem + ((1024 - (ak_smem_addr(ak_gemm_dyn_smem) & 1023)) & 1023);\n"
     "    const int tid = (int)threadIdx.x, wg = tid / 128;\n"
-    "    const int m0 = (int)blockIdx.y * BM, n0 = (int)blockIdx.x * BN;\n"
+    "    const int m0 = ak_gemm_tm() * BM, n0 = ak_gemm_tn() * BN;\n"
     "    const int o32 = (flags & AK_GF_OUT32) ? 1 : 0;\n"
     "    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {\n"
     "        const T* Ab = A + (ak_i64)b * sA;\n"
@@ -2997,15 +3050,15 @@ static const char _ak_src_gemm[] =
     "            const int k0 = kt * BK;\n"
     "#pragma unroll\n"
     "            for (int i = 0; i < BM * 8 / NT; i++) {\n"
-    "                const int q = tid + i * NT, r = q >> 3, c = q & 7, gr = m0 + r, gk = k0 + c * 8;\n"
-    "                const int left = (K - gk) * 2;\n"
+    "                const int q = tid + i * NT, r = q >> 3, c = q & 7, gr = m0 + r, gk = k0 + c * EPC;\n"
+    "                const int left = (K - gk) * DT::SIZE;\n"
     "                const int bytes = (gr < M && gk < K) ? (left < 16 ? left : 16) : 0;\n"
     "                ak_cp_async16(sa + ak_sw128(r, c), bytes ? (const void*)(Ab + (ak_i64)gr * lda + gk) : (const void*)Ab, bytes);\n"
     "            }\n"
     "#pragma unroll\n"
     "            for (int i = 0; i < BN * 8 / NT; i++) {\n"
-    "                const int q = tid + i * NT, r = q >> 3, c = q & 7, gr = n0 + r, gk = k0 + c * 8;\n"
-    "                const int left = (K - gk) * 2;\n"
+    "                const int q = tid + i * NT, r = q >> 3, c = q & 7, gr = n0 + r, gk = k0 + c * EPC;\n"
+    "                const int left = (K - gk) * DT::SIZE;\n"
     "                const int bytes = (gr < N && gk < K) ? (left < 16 ? left : 16) : 0;\n"
     "                ak_cp_async16(sb + ak_sw128(r, c), bytes ? (const void*)(Bb + (ak_i64)gr * ldb + gk) : (const void*)Bb, bytes);\n"
     "            }\n"
@@ -3025,13 +3078,15 @@ static const char _ak_src_gemm[] =
     "            const unsigned char* sb = sm + (kt % S) * STAGE + A_BYTES;\n"
     "            ak_wgmma_fence();\n"
     "#pragma unroll\n"
-    "            for (int kk = 0; kk < BK / 16; kk++) {\n"
+    "            for (int kk = 0; kk < BK / KS; kk++) {\n"
     "                const ak_u64 da = ak_wgmma_desc(sa + kk * 32), db = ak_wgmma_desc(sb + kk * 32);\n"
     "                if constexpr (BN == 128) {\n"
-    "                    if constexpr (ak_gemm_is_f16<DT>::V) ak_wgmma_f16_n128(d, da, db, 1);\n"
+    "                    if constexpr (DT::SIZE == 4) ak_wgmma_tf32_n128(d, da, db, 1);\n"
+    "                    else if constexpr (ak_gemm_is_f16<DT>::V) ak_wgmma_f16_n128(d, da, db, 1);\n"
     "                    else ak_wgmma_bf16_n128(d, da, db, 1);\n"
     "                } else {\n"
-    "                    if constexpr (ak_gemm_is_f16<DT>::V) ak_wgmma_f16_n256(d, da, db, 1);\n"
+    "                    if constexpr (DT::SIZE == 4) ak_wgmma_tf32_n256(d, da, db, 1);\n"
+    "                    else if constexpr (ak_gemm_is_f16<DT>::V) ak_wgmma_f16_n256(d, da, db, 1);\n"
     "                    else ak_wgmma_bf16_n256(d, da, db, 1);\n"
     "                }\n"
     "            }\n"
@@ -3059,11 +3114,90 @@ static const char _ak_src_gemm[] =
     "    ak_gemm_wgmma_tile<DT, BN>(AK_GEMM_ARGS);\n"
     "#else\n"
     "    for (int h = 0; h < BN / 128; h++)\n"
-    "        ak_gemm_mma_or_simt<DT, false, 128, 128, 32, 256>(AK_GEMM_ARGS, (int)blockIdx.y * 128, (int)blockIdx.x * BN + h * 128);\n"
+    "        ak_gemm_mma_or_simt<DT, DT::SIZE == 4, 128, 128, DT::SIZE == 4 ? 16 : 32, 256>(AK_GEMM_ARGS, ak_gemm_tm() * 128, ak_gemm_tn() * BN + h * 128);\n"
     "#endif\n"
     "}\n"
     "#define AK_GEMM_WGMMA(NAME, DT, BN) \\\n"
     "    AK_KERNEL void __launch_bounds__(256, 1) NAME(AK_GEMM_PARAMS_T(DT)) { ak_gemm_wgmma_or_generic<DT, BN>(AK_GEMM_ARGS); }\n"
+    "\n"
+    "/* ---- decode shapes: M <= 16 rows, B stored N x K (k-contiguous) ---------\n"
+    " * A GEMM with few rows is a read of B: each warp owns 2 columns n and\n"
+    " * streams their k-contiguous rows of B with 16-byte loads (4 in flight per\n"
+    " * lane per 512-wide k chunk), against the A chunk staged once per block in\n"
+    " * shared memory as fp32; then a butterfly sum per (row, column) and the\n"
+    " * epilogue. 8 warps = 16 columns per block, so even N = 4096 gives 256\n"
+    " * blocks. Needs B 16-byte aligned with ldb and the batch stride a multiple\n"
+    " * of 8 elements (the host checks; a K tail is handled element-wise). */\n"
+    "template <class DT>\n"
+    "AK_INLINE void ak_gemm_skinny(AK_GEMM_PARAMS_T(DT)) {\n"
+    "    typedef typename DT::T T;\n"
+    "    enum { MM = 16, CW = 2, NW = 8, KC = 512 };\n"
+    "    __shared__ __attribute__((aligned(16))) float As[MM * KC];\n"
+    "    const int lane = ak_lane(), w = ak_wave_id();\n"
+    "    const int n_base = (int)blockIdx.x * (NW * CW) + w * CW;\n"
+    "    const bool ta = flags & AK_GF_TA;\n"
+    "    const int o32 = (flags & AK_GF_OUT32) ? 1 : 0;\n"
+    "    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {\n"
+    "        const T* Ab = A + (ak_i64)b * sA;\n"
+    "        const T* Bb = B + (ak_i64)b * sB;\n"
+    "        float acc[MM][CW];\n"
+    "#pragma unroll\n"
+    "        for (int m = 0; m < MM; m++)\n"
+    "#pragma unroll\n"
+    "            for (int c = 0; c < CW; c++) acc[m][c] = 0.0f;\n"
+    "        for (int k0 = 0; k0 < K; k0 += KC) {\n"
+    "            __syncthreads();\n"
+    "            for (int i = (int)threadIdx.x; i < M * KC; i += NW * AK_WAVE) {\n"
+    "                const int m = i / KC, k = k0 + i % KC;\n"
+    "                As[i] = k < K ? DT::to(ta ? Ab[(ak_i64)k * lda + m] : Ab[(ak_i64)m * lda + k]) : 0.0f;\n"
+    "            }\n"
+    "            __syncthreads();\n"
+    "#pragma unroll\n"
+    "            for (int c = 0; c < CW; c++) {\n"
+    "                const int n = n_base + c;\n"
+    "                if (n >= N) continue;\n"
+    "                const T* bp = Bb + (ak_i64)n * ldb;\n"
+    "#pragma unroll\n"
+    "                for (int q = 0; q < KC / (8 * AK_WAVE); q++) {\n"
+    "                    const int kk = (q * AK_WAVE + lane) * 8, gk = k0 + kk;\n"
+    "                    float bv[8];\n"
+    "                    if (gk + 8 <= K) DT::ld8(bp + gk, bv);\n"
+    "                    else {\n"
+    "#pragma unroll\n"
+    "                        for (int j = 0; j < 8; j++) bv[j] = gk + j < K ? DT::to(bp[gk + j]) : 0.0f;\n"
+    "                    }\n"
+    "#pragma unroll\n"
+    "                    for (int m = 0; m < MM; m++) {\n"
+    "                        if (m < M) {\n"
+    "                            const float4 a0 = *(const float4*)&As[m * KC + kk], a1 = *(const float4*)&As[m * KC + kk + 4];\n"
+    "                            acc[m][c] += a0.x * bv[0] + a0.y * bv[1] + a0.z * bv[2] + a0.w * bv[3] + a1.x * bv[4] + a1.y * bv[5] +\n"
+    "                                         a1.z * bv[6] + a1.w * bv[7];\n"
+    "                        }\n"
+    "                    }\n"
+    "                }\n"
+    "            }\n"
+    "        }\n"
+    "        /* sums over the lanes, staged, then the epilogue */\n"
+    "#pragma unroll\n"
+    "        for (int m = 0; m < MM; m++)\n"
+    "#pragma unroll\n"
+    "            for (int c = 0; c < CW; c++) acc[m][c] = ak_warp_sum(acc[m][c]);\n"
+    "        __syncthreads(); /* every warp is done with the A chunk: stage the sums there */\n"
+    "        float* st = As + w * (MM * CW);\n"
+    "        if (lane == 0) {\n"
+    "#pragma unroll\n"
+    "            for (int m = 0; m < MM; m++)\n"
+    "#pragma unroll\n"
+    "                for (int c = 0; c < CW; c++) st[m * CW + c] = acc[m][c];\n"
+    "        }\n"
+    "        __syncthreads();\n"
+    "        ak_gemm_epi<DT>(st, CW, M < MM ? M : MM, CW, 0, n_base, lane, AK_WAVE, M, N, (void*)ak_gemm_off(D, sD, b, o32, DT::SIZE), ldd,\n"
+    "                        ak_gemm_off(C, sC, b, o32, DT::SIZE), ldc, bias, ak_gemm_off(R, sR, b, o32, DT::SIZE), ldr, alpha, beta,\n"
+    "                        flags, ap);\n"
+    "    }\n"
+    "}\n"
+    "#define AK_GEMM_SKINNY(NAME, DT) \\\n"
+    "    AK_KERNEL void __launch_bounds__(256) NAME(AK_GEMM_PARAMS_T(DT)) { ak_gemm_skinny<DT>(AK_GEMM_ARGS); }\n"
     "\n"
     "/* Kernels: ak_gemm_<path>_<tile>_<in>. The tile of each name is in\n"
     " * amdkit.h's _ak_gemm_tiles table (with the reason); a cpu test checks that\n"
@@ -3079,6 +3213,8 @@ static const char _ak_src_gemm[] =
     "// kernels: ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32\n"
     "// kernels: ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16\n"
     "// kernels: ak_gemm_wgmma_n128_f16 ak_gemm_wgmma_n128_bf16 ak_gemm_wgmma_n256_f16 ak_gemm_wgmma_n256_bf16\n"
+    "// kernels: ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32\n"
+    "// kernels: ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16\n"
     "AK_GEMM_MMA(ak_gemm_mma_l_f16, ak_f16_t, false, 128, 128, 32, 256)\n"
     "AK_GEMM_MMA(ak_gemm_mma_l_bf16, ak_bf16_t, false, 128, 128, 32, 256)\n"
     "AK_GEMM_MMA(ak_gemm_mma_l_f32, ak_f32_t, false, 128, 128, 16, 256)\n"
@@ -3094,6 +3230,11 @@ static const char _ak_src_gemm[] =
     "AK_GEMM_WGMMA(ak_gemm_wgmma_n128_bf16, ak_bf16_t, 128)\n"
     "AK_GEMM_WGMMA(ak_gemm_wgmma_n256_f16, ak_f16_t, 256)\n"
     "AK_GEMM_WGMMA(ak_gemm_wgmma_n256_bf16, ak_bf16_t, 256)\n"
+    "AK_GEMM_WGMMA(ak_gemm_wgmma_n128_x32, ak_f32_t, 128)\n"
+    "AK_GEMM_WGMMA(ak_gemm_wgmma_n256_x32, ak_f32_t, 256)\n"
+    "AK_GEMM_SKINNY(ak_gemm_skinny_f32, ak_f32_t)\n"
+    "AK_GEMM_SKINNY(ak_gemm_skinny_f16, ak_f16_t)\n"
+    "AK_GEMM_SKINNY(ak_gemm_skinny_bf16, ak_bf16_t)\n"
     ;
 
 /* kernels/norm.hip */
@@ -3942,7 +4083,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "elementwise", _ak_src_elementwise,
       "ak_fill_f32 ak_fill_f16 ak_fill_bf16 ak_axpy_f32 ak_axpy_f16 ak_axpy_bf16 ak_scale_f32 ak_scale_f16 ak_scale_bf16 ak_binary_f32 ak_binary_f16 ak_binary_bf16" },
     { "gemm", _ak_src_gemm,
-      "NAME ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32 ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32 ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16 ak_gemm_wgmma_n128_f16 ak_gemm_wgmma_n128_bf16 ak_gemm_wgmma_n256_f16 ak_gemm_wgmma_n256_bf16" },
+      "NAME ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32 ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32 ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16 ak_gemm_wgmma_n128_f16 ak_gemm_wgmma_n128_bf16 ak_gemm_wgmma_n256_f16 ak_gemm_wgmma_n256_bf16 ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32 ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16" },
     { "norm", _ak_src_norm,
       "ak_norm_f32 ak_norm_f16 ak_norm_bf16 ak_norm_wide_f32 ak_norm_wide_f16 ak_norm_wide_bf16" },
     { "reduce", _ak_src_reduce,
@@ -11103,20 +11244,25 @@ static const _ak_gemm_tile _ak_gemm_tiles[] = {
       "through ldmatrix from 80-byte rows (conflict-free); 40 KiB static shared memory" },
     { AK_MATRIX_MMA, 1, "mma_s", 64, 64, 32, 16, 128,
       "NVIDIA, small grids (and M = 1..16 decode shapes): 4 warps of 32x32, 4x the blocks of the large tile" },
-    { AK_MATRIX_WGMMA, 0, "wgmma_n256", 128, 256, 64, 64, 256,
+    { AK_MATRIX_WGMMA, 0, "wgmma_n256", 128, 256, 64, 32, 256,
       "Hopper (sm_90a): 2 consumer warpgroups, each m64n256k16 wgmma (128 accumulators a thread) from a 4-stage "
-      "cp.async ring of 128-byte-swizzled 48 KiB stages (193 KiB of shared memory); A k-contiguous, B stored N x K" },
-    { AK_MATRIX_WGMMA, 1, "wgmma_n128", 128, 128, 64, 64, 256,
+      "cp.async ring of 128-byte-swizzled 48 KiB stages (193 KiB of shared memory); A k-contiguous, B stored N x K; "
+      "f16 / bf16 (k step 64) and f32 as TF32 (k step 32, same bytes)" },
+    { AK_MATRIX_WGMMA, 1, "wgmma_n128", 128, 128, 64, 32, 256,
       "Hopper, grids with fewer 128x256 tiles than SMs: the same with m64n128k16 (twice the blocks, 129 KiB)" },
+    { AK_MATRIX_NONE, 2, "skinny", 16, 16, 512, 512, 256,
+      "decode shapes (m <= 16, B stored N x K): a read of B; 8 warps x 2 columns a block (N = 4096 gives 256 blocks), "
+      "16-byte loads of B rows, A chunk (16 x 512) in shared memory as fp32; any architecture" },
     { AK_MATRIX_NONE, 0, "simt_l", 128, 128, 16, 16, 256,
       "no matrix instruction (gfx906, gfx1030, matrix_cores off, exact f32 on NVIDIA / RDNA): 16x16 threads, "
       "8x8 outputs each from 16-deep shared k slabs" },
 };
 
-/* Row for (isa, small). */
+/* Row for (isa, small); small 2 is the decode row. */
 static const _ak_gemm_tile* _ak_gemm_tile_find(ak_matrix_isa isa, int small) {
     size_t i;
-    if (isa == AK_MATRIX_NONE) small = 0;
+    if (small == 2) isa = AK_MATRIX_NONE;
+    else if (isa == AK_MATRIX_NONE) small = 0;
     for (i = 0; i < sizeof _ak_gemm_tiles / sizeof _ak_gemm_tiles[0]; i++)
         if (_ak_gemm_tiles[i].isa == isa && _ak_gemm_tiles[i].small == small) return &_ak_gemm_tiles[i];
     return &_ak_gemm_tiles[sizeof _ak_gemm_tiles / sizeof _ak_gemm_tiles[0] - 1];
@@ -11271,17 +11417,24 @@ static ak_result _ak_gemm_plan(ak_context* ctx, const ak_gemm_desc* g, const _ak
     if (mc && isa == AK_MATRIX_WGMMA) {
         /* the Hopper kernel: 16-bit inputs, A k-contiguous, B stored N x K, 16-byte rows; else mma.sync */
         const int cus = !_ak_op_is_cpu(ctx) && ctx->dev.compute_units > 0 ? ctx->dev.compute_units : (arch->compute_units > 0 ? arch->compute_units : 132);
-        const int ok = g->dtype != AK_F32 && !g->trans_a && g->trans_b && !strcmp(arch->name, "sm_90") &&
+        const int ok = (g->dtype != AK_F32 || fast32) && !g->trans_a && g->trans_b && !strcmp(arch->name, "sm_90") &&
                        _ak_gemm_vec(g->a, s->lda, g->stride_a, s->esz) && _ak_gemm_vec(g->b, s->ldb, g->stride_b, s->esz) &&
                        g->m >= 64 && g->n >= 64;
         if (ok) small = ((g->m + 127) / 128) * ((g->n + 255) / 256) * g->batch < (size_t)cus;
         else isa = AK_MATRIX_MMA;
     }
+    /* decode shapes: B stored N x K and 16-byte rows -> the skinny kernel (exact fp32 math, any arch) */
+    if (g->m <= 16 && g->trans_b && _ak_gemm_vec(g->b, s->ldb, g->stride_b, s->esz)) {
+        small = 2;
+        fast32 = 0;
+    }
     t = _ak_gemm_tile_find(mc ? isa : AK_MATRIX_NONE, small);
     p->bm = t->bm; p->bn = t->bn; p->bk = g->dtype == AK_F32 ? t->bk32 : t->bk16; p->threads = t->threads;
     p->reason = t->reason;
-    p->path = !mc ? "simt" : isa == AK_MATRIX_MFMA ? "mfma" : isa == AK_MATRIX_WMMA ? "wmma" : isa == AK_MATRIX_WGMMA ? "wgmma" : "mma.sync";
-    if (isa == AK_MATRIX_WGMMA && mc) p->shared_bytes = (size_t)4 * (size_t)(t->bm + t->bn) * 128 + 1024;
+    p->path = small == 2 ? "skinny" : !mc ? "simt" : isa == AK_MATRIX_MFMA ? "mfma" : isa == AK_MATRIX_WMMA ? "wmma"
+              : isa == AK_MATRIX_WGMMA ? "wgmma" : "mma.sync";
+    if (small != 2 && isa == AK_MATRIX_WGMMA && mc) p->shared_bytes = (size_t)4 * (size_t)(t->bm + t->bn) * 128 + 1024;
+    p->fast32 = fast32;
     dt = g->dtype == AK_F16 ? "f16" : g->dtype == AK_BF16 ? "bf16" : fast32 ? "x32" : "f32";
     snprintf(p->kernel, sizeof p->kernel, "ak_gemm_%s_%s", t->tag, dt);
     if (_ak_op_is_cpu(ctx) && !(ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto"))) {
@@ -11433,7 +11586,7 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
     ak_args_i32(&a, flags);
     ak_args_f32(&a, g->act_param);
     grid.x = (unsigned)((s.n + (size_t)p.bn - 1) / (size_t)p.bn);
-    grid.y = (unsigned)((s.m + (size_t)p.bm - 1) / (size_t)p.bm);
+    grid.y = (unsigned)((s.m + (size_t)p.bm - 1) / (size_t)p.bm); /* skinny: bm = 16 >= m, one row of blocks */
     grid.z = (unsigned)(s.batch < 65535 ? s.batch : 65535);
     block.x = (unsigned)p.threads; block.y = 1; block.z = 1;
     if (grid.y > 65535)

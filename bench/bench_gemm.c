@@ -56,7 +56,7 @@ int main(int argc, char** argv) {
     const char* filter = NULL;
     int quick = 0, i, nc = 0, written = 0;
     static gcase cs[128];
-    ak_context *ctx = NULL, *ctx32 = NULL;
+    ak_context *ctx = NULL, *ctx32 = NULL, *ctxf = NULL;
     ak_config cfg;
     const ak_device_info* di;
     ak_event *e0, *e1;
@@ -114,6 +114,12 @@ int main(int argc, char** argv) {
         c2.precision = AK_BF16; c2.mixed_precision = AK_ON;
         if (ak_context_create(&c2, &ctx32) != AK_OK) { fprintf(stderr, "%s\n", ak_last_error()); return 1; }
     }
+    {
+        ak_config c3 = ak_config_default();
+        ak_config_apply_env(&c3);
+        c3.precision = AK_F32; c3.mixed_precision = AK_OFF; /* exact fp32 */
+        if (ak_context_create(&c3, &ctxf) != AK_OK) { fprintf(stderr, "%s\n", ak_last_error()); return 1; }
+    }
     (void)cfg;
     di = ak_context_device(ctx);
     ak_event_create(ctx, &e0);
@@ -149,7 +155,7 @@ int main(int argc, char** argv) {
     printf("%-44s %10s %9s %7s %s\n", "case", "median ms", "TF/s", "%peak", "kernel");
     for (i = 0; i < nc; i++) {
         gcase* c = &cs[i];
-        ak_context* cx = c->tf32 ? ctx32 : ctx;
+        ak_context* cx = c->tf32 ? ctx32 : c->dt == AK_F32 ? ctxf : ctx;
         ak_gemm_desc g = ak_gemm_desc_default();
         ak_gemm_plan p;
         void *A, *B, *D, *bias = NULL;
@@ -231,6 +237,7 @@ int main(int argc, char** argv) {
     ak_event_destroy(e1);
     ak_free(ctx, scratch);
     ak_context_destroy(ctx32);
+    ak_context_destroy(ctxf);
     ak_context_destroy(ctx);
     return 0;
 }

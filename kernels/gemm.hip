@@ -148,9 +148,14 @@ __device__ __noinline__ void ak_gemm_epi(const float* st, int ldst, int rows, in
                                          int M, int N, void* D, ak_i64 ldd, const void* C, ak_i64 ldc, const void* bias,
                                          const void* R, ak_i64 ldr, float alpha, float beta, int flags, float ap) {
 #pragma unroll 1
-    for (int idx = tid; idx < rows * cols; idx += nthr) {
-        const int r = idx / cols, c = idx % cols, m = m0 + r, n = n0 + c;
-        if (m < M && n < N) ak_gemm_out<DT>(m, n, st[r * ldst + c], D, ldd, C, ldc, bias, R, ldr, alpha, beta, flags, ap);
+    for (int r = 0; r < rows; r++) {
+        const int m = m0 + r;
+        if (m >= M) break;
+#pragma unroll 1
+        for (int c = tid; c < cols; c += nthr) {
+            const int n = n0 + c;
+            if (n < N) ak_gemm_out<DT>(m, n, st[r * ldst + c], D, ldd, C, ldc, bias, R, ldr, alpha, beta, flags, ap);
+        }
     }
 }
 
@@ -317,9 +322,9 @@ AK_INLINE void ak_gemm_simt(AK_GEMM_PARAMS_T(DT), const int m0, const int n0) {
 #pragma unroll
             for (int j = 0; j < TN; j++) st[ty * BN + tx + j * TX] = acc[i][j];
             __syncthreads();
-            /* chunk row r is output row m0 + r * TY + i: epilogue one row at a time */
+            /* chunk row r (= ty) is output row m0 + r + i TY: epilogue one row at a time */
             for (int r = 0; r < TY; r++)
-                ak_gemm_epi<DT>(st + r * BN, BN, 1, BN, m0 + r * TY + i, n0, (int)threadIdx.x, NT, M, N, Db, ldd, Cb, ldc, bias,
+                ak_gemm_epi<DT>(st + r * BN, BN, 1, BN, m0 + r + i * TY, n0, (int)threadIdx.x, NT, M, N, Db, ldd, Cb, ldc, bias,
                                 Rb, ldr, alpha, beta, flags, ap);
         }
     }
@@ -332,10 +337,22 @@ AK_INLINE void ak_gemm_mma_or_simt(AK_GEMM_PARAMS_T(DT), int m0, int n0) {
     if constexpr (ak_mma<DT, FAST32>::OK) ak_gemm_mma<DT, FAST32, BM, BN, BK, NT>(AK_GEMM_ARGS, m0, n0);
     else ak_gemm_simt<DT, BM, BN, 16, NT>(AK_GEMM_ARGS, m0, n0);
 }
-#define AK_GEMM_ORIGIN(BM, BN) (int)blockIdx.y * (BM), (int)blockIdx.x * (BN)
+/* Block -> tile (rows tm, columns tn) in groups of 8 tile rows (all column
+ * tiles of 8 row tiles before the next 8): concurrent blocks share A rows and
+ * B columns in L2 instead of sweeping all of B for every row of tiles. */
+AK_INLINE void ak_gemm_tile_of_block(int& tm, int& tn) {
+    const int gx = (int)gridDim.x, gy = (int)gridDim.y, pid = (int)blockIdx.y * gx + (int)blockIdx.x;
+    const int per = 8 * gx, first = (pid / per) * 8, rows = gy - first < 8 ? gy - first : 8;
+    tm = first + (pid % per) % rows;
+    tn = (pid % per) / rows;
+}
+AK_INLINE int ak_gemm_tm(void) { int tm, tn; ak_gemm_tile_of_block(tm, tn); return tm; }
+AK_INLINE int ak_gemm_tn(void) { int tm, tn; ak_gemm_tile_of_block(tm, tn); return tn; }
+#define AK_GEMM_ORIGIN(BM, BN) ak_gemm_tm() * (BM), ak_gemm_tn() * (BN)
 
 /* ---- Hopper path (sm_90a): wgmma from a 4-stage cp.async ring ------------
- * 128 x BN block tile, k step 64, two consumer warpgroups (rows 0..63 and
+ * 128 x BN block tile, k step 64 (f16 / bf16) or 32 (f32 as TF32: wgmma
+ * ignores the low 13 mantissa bits of each fp32 operand), two consumer warpgroups (rows 0..63 and
  * 64..127), both of which also issue the cp.async copies. A must be
  * k-contiguous (not transposed) and B k-contiguous (transposed: stored N x K),
  * both 16-byte aligned with leading dimensions and batch strides a multiple
@@ -353,11 +370,13 @@ template <> struct ak_gemm_is_f16<ak_f16_t> { enum { V = 1 }; };
 template <class DT, int BN>
 AK_INLINE void ak_gemm_wgmma_tile(AK_GEMM_PARAMS_T(DT)) {
     typedef typename DT::T T;
-    enum { BM = 128, BK = 64, S = 4, A_BYTES = BM * BK * 2, B_BYTES = BN * BK * 2, STAGE = A_BYTES + B_BYTES, NT = 256, LDST = BN + 4 };
+    /* EPC elements per 16-byte chunk; a tile row is 128 bytes = BK elements; KS k per wgmma */
+    enum { EPC = 16 / DT::SIZE, BM = 128, BK = 8 * EPC, KS = DT::SIZE == 4 ? 8 : 16, S = 4, A_BYTES = BM * 128, B_BYTES = BN * 128,
+           STAGE = A_BYTES + B_BYTES, NT = 256, LDST = BN + 4 };
     extern __shared__ unsigned char ak_gemm_dyn_smem[];
     unsigned char* sm = ak_gemm_dyn_smem + ((1024 - (ak_smem_addr(ak_gemm_dyn_smem) & 1023)) & 1023);
     const int tid = (int)threadIdx.x, wg = tid / 128;
-    const int m0 = (int)blockIdx.y * BM, n0 = (int)blockIdx.x * BN;
+    const int m0 = ak_gemm_tm() * BM, n0 = ak_gemm_tn() * BN;
     const int o32 = (flags & AK_GF_OUT32) ? 1 : 0;
     for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {
         const T* Ab = A + (ak_i64)b * sA;
@@ -372,15 +391,15 @@ AK_INLINE void ak_gemm_wgmma_tile(AK_GEMM_PARAMS_T(DT)) {
             const int k0 = kt * BK;
 #pragma unroll
             for (int i = 0; i < BM * 8 / NT; i++) {
-                const int q = tid + i * NT, r = q >> 3, c = q & 7, gr = m0 + r, gk = k0 + c * 8;
-                const int left = (K - gk) * 2;
+                const int q = tid + i * NT, r = q >> 3, c = q & 7, gr = m0 + r, gk = k0 + c * EPC;
+                const int left = (K - gk) * DT::SIZE;
                 const int bytes = (gr < M && gk < K) ? (left < 16 ? left : 16) : 0;
                 ak_cp_async16(sa + ak_sw128(r, c), bytes ? (const void*)(Ab + (ak_i64)gr * lda + gk) : (const void*)Ab, bytes);
             }
 #pragma unroll
             for (int i = 0; i < BN * 8 / NT; i++) {
-                const int q = tid + i * NT, r = q >> 3, c = q & 7, gr = n0 + r, gk = k0 + c * 8;
-                const int left = (K - gk) * 2;
+                const int q = tid + i * NT, r = q >> 3, c = q & 7, gr = n0 + r, gk = k0 + c * EPC;
+                const int left = (K - gk) * DT::SIZE;
                 const int bytes = (gr < N && gk < K) ? (left < 16 ? left : 16) : 0;
                 ak_cp_async16(sb + ak_sw128(r, c), bytes ? (const void*)(Bb + (ak_i64)gr * ldb + gk) : (const void*)Bb, bytes);
             }
@@ -400,13 +419,15 @@ AK_INLINE void ak_gemm_wgmma_tile(AK_GEMM_PARAMS_T(DT)) {
             const unsigned char* sb = sm + (kt % S) * STAGE + A_BYTES;
             ak_wgmma_fence();
 #pragma unroll
-            for (int kk = 0; kk < BK / 16; kk++) {
+            for (int kk = 0; kk < BK / KS; kk++) {
                 const ak_u64 da = ak_wgmma_desc(sa + kk * 32), db = ak_wgmma_desc(sb + kk * 32);
                 if constexpr (BN == 128) {
-                    if constexpr (ak_gemm_is_f16<DT>::V) ak_wgmma_f16_n128(d, da, db, 1);
+                    if constexpr (DT::SIZE == 4) ak_wgmma_tf32_n128(d, da, db, 1);
+                    else if constexpr (ak_gemm_is_f16<DT>::V) ak_wgmma_f16_n128(d, da, db, 1);
                     else ak_wgmma_bf16_n128(d, da, db, 1);
                 } else {
-                    if constexpr (ak_gemm_is_f16<DT>::V) ak_wgmma_f16_n256(d, da, db, 1);
+                    if constexpr (DT::SIZE == 4) ak_wgmma_tf32_n256(d, da, db, 1);
+                    else if constexpr (ak_gemm_is_f16<DT>::V) ak_wgmma_f16_n256(d, da, db, 1);
                     else ak_wgmma_bf16_n256(d, da, db, 1);
                 }
             }
@@ -434,11 +455,90 @@ AK_INLINE void ak_gemm_wgmma_or_generic(AK_GEMM_PARAMS_T(DT)) {
     ak_gemm_wgmma_tile<DT, BN>(AK_GEMM_ARGS);
 #else
     for (int h = 0; h < BN / 128; h++)
-        ak_gemm_mma_or_simt<DT, false, 128, 128, 32, 256>(AK_GEMM_ARGS, (int)blockIdx.y * 128, (int)blockIdx.x * BN + h * 128);
+        ak_gemm_mma_or_simt<DT, DT::SIZE == 4, 128, 128, DT::SIZE == 4 ? 16 : 32, 256>(AK_GEMM_ARGS, ak_gemm_tm() * 128, ak_gemm_tn() * BN + h * 128);
 #endif
 }
 #define AK_GEMM_WGMMA(NAME, DT, BN) \
     AK_KERNEL void __launch_bounds__(256, 1) NAME(AK_GEMM_PARAMS_T(DT)) { ak_gemm_wgmma_or_generic<DT, BN>(AK_GEMM_ARGS); }
+
+/* ---- decode shapes: M <= 16 rows, B stored N x K (k-contiguous) ---------
+ * A GEMM with few rows is a read of B: each warp owns 2 columns n and
+ * streams their k-contiguous rows of B with 16-byte loads (4 in flight per
+ * lane per 512-wide k chunk), against the A chunk staged once per block in
+ * shared memory as fp32; then a butterfly sum per (row, column) and the
+ * epilogue. 8 warps = 16 columns per block, so even N = 4096 gives 256
+ * blocks. Needs B 16-byte aligned with ldb and the batch stride a multiple
+ * of 8 elements (the host checks; a K tail is handled element-wise). */
+template <class DT>
+AK_INLINE void ak_gemm_skinny(AK_GEMM_PARAMS_T(DT)) {
+    typedef typename DT::T T;
+    enum { MM = 16, CW = 2, NW = 8, KC = 512 };
+    __shared__ __attribute__((aligned(16))) float As[MM * KC];
+    const int lane = ak_lane(), w = ak_wave_id();
+    const int n_base = (int)blockIdx.x * (NW * CW) + w * CW;
+    const bool ta = flags & AK_GF_TA;
+    const int o32 = (flags & AK_GF_OUT32) ? 1 : 0;
+    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {
+        const T* Ab = A + (ak_i64)b * sA;
+        const T* Bb = B + (ak_i64)b * sB;
+        float acc[MM][CW];
+#pragma unroll
+        for (int m = 0; m < MM; m++)
+#pragma unroll
+            for (int c = 0; c < CW; c++) acc[m][c] = 0.0f;
+        for (int k0 = 0; k0 < K; k0 += KC) {
+            __syncthreads();
+            for (int i = (int)threadIdx.x; i < M * KC; i += NW * AK_WAVE) {
+                const int m = i / KC, k = k0 + i % KC;
+                As[i] = k < K ? DT::to(ta ? Ab[(ak_i64)k * lda + m] : Ab[(ak_i64)m * lda + k]) : 0.0f;
+            }
+            __syncthreads();
+#pragma unroll
+            for (int c = 0; c < CW; c++) {
+                const int n = n_base + c;
+                if (n >= N) continue;
+                const T* bp = Bb + (ak_i64)n * ldb;
+#pragma unroll
+                for (int q = 0; q < KC / (8 * AK_WAVE); q++) {
+                    const int kk = (q * AK_WAVE + lane) * 8, gk = k0 + kk;
+                    float bv[8];
+                    if (gk + 8 <= K) DT::ld8(bp + gk, bv);
+                    else {
+#pragma unroll
+                        for (int j = 0; j < 8; j++) bv[j] = gk + j < K ? DT::to(bp[gk + j]) : 0.0f;
+                    }
+#pragma unroll
+                    for (int m = 0; m < MM; m++) {
+                        if (m < M) {
+                            const float4 a0 = *(const float4*)&As[m * KC + kk], a1 = *(const float4*)&As[m * KC + kk + 4];
+                            acc[m][c] += a0.x * bv[0] + a0.y * bv[1] + a0.z * bv[2] + a0.w * bv[3] + a1.x * bv[4] + a1.y * bv[5] +
+                                         a1.z * bv[6] + a1.w * bv[7];
+                        }
+                    }
+                }
+            }
+        }
+        /* sums over the lanes, staged, then the epilogue */
+#pragma unroll
+        for (int m = 0; m < MM; m++)
+#pragma unroll
+            for (int c = 0; c < CW; c++) acc[m][c] = ak_warp_sum(acc[m][c]);
+        __syncthreads(); /* every warp is done with the A chunk: stage the sums there */
+        float* st = As + w * (MM * CW);
+        if (lane == 0) {
+#pragma unroll
+            for (int m = 0; m < MM; m++)
+#pragma unroll
+                for (int c = 0; c < CW; c++) st[m * CW + c] = acc[m][c];
+        }
+        __syncthreads();
+        ak_gemm_epi<DT>(st, CW, M < MM ? M : MM, CW, 0, n_base, lane, AK_WAVE, M, N, (void*)ak_gemm_off(D, sD, b, o32, DT::SIZE), ldd,
+                        ak_gemm_off(C, sC, b, o32, DT::SIZE), ldc, bias, ak_gemm_off(R, sR, b, o32, DT::SIZE), ldr, alpha, beta,
+                        flags, ap);
+    }
+}
+#define AK_GEMM_SKINNY(NAME, DT) \
+    AK_KERNEL void __launch_bounds__(256) NAME(AK_GEMM_PARAMS_T(DT)) { ak_gemm_skinny<DT>(AK_GEMM_ARGS); }
 
 /* Kernels: ak_gemm_<path>_<tile>_<in>. The tile of each name is in
  * amdkit.h's _ak_gemm_tiles table (with the reason); a cpu test checks that
@@ -454,6 +554,8 @@ AK_INLINE void ak_gemm_wgmma_or_generic(AK_GEMM_PARAMS_T(DT)) {
 // kernels: ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32
 // kernels: ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16
 // kernels: ak_gemm_wgmma_n128_f16 ak_gemm_wgmma_n128_bf16 ak_gemm_wgmma_n256_f16 ak_gemm_wgmma_n256_bf16
+// kernels: ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32
+// kernels: ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16
 AK_GEMM_MMA(ak_gemm_mma_l_f16, ak_f16_t, false, 128, 128, 32, 256)
 AK_GEMM_MMA(ak_gemm_mma_l_bf16, ak_bf16_t, false, 128, 128, 32, 256)
 AK_GEMM_MMA(ak_gemm_mma_l_f32, ak_f32_t, false, 128, 128, 16, 256)
@@ -469,3 +571,8 @@ AK_GEMM_WGMMA(ak_gemm_wgmma_n128_f16, ak_f16_t, 128)
 AK_GEMM_WGMMA(ak_gemm_wgmma_n128_bf16, ak_bf16_t, 128)
 AK_GEMM_WGMMA(ak_gemm_wgmma_n256_f16, ak_f16_t, 256)
 AK_GEMM_WGMMA(ak_gemm_wgmma_n256_bf16, ak_bf16_t, 256)
+AK_GEMM_WGMMA(ak_gemm_wgmma_n128_x32, ak_f32_t, 128)
+AK_GEMM_WGMMA(ak_gemm_wgmma_n256_x32, ak_f32_t, 256)
+AK_GEMM_SKINNY(ak_gemm_skinny_f32, ak_f32_t)
+AK_GEMM_SKINNY(ak_gemm_skinny_f16, ak_f16_t)
+AK_GEMM_SKINNY(ak_gemm_skinny_bf16, ak_bf16_t)

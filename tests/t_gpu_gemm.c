@@ -152,10 +152,10 @@ static void wgmma_path(void) {
     int d;
     if (!ctx) return;
     w = !strcmp(ak_context_device(ctx)->arch_base, "sm_90") ? "wgmma" : "";
-    for (d = 1; d < 3; d++) {
+    for (d = 0; d < 3; d++) { /* f32: TF32 (the default config on an arch recommending bf16) */
         gg_case(ctx, w, T3[d], T3[d], 1000, 1000, 1000, 0, 1, 0, 1, 0, 0);
         gg_case(ctx, w, T3[d], T3[d], 257, 260, 1001, 0, 1, 0, 1, 7, 0);
-        gg_case(ctx, w, T3[d], AK_F32, 129, 127, 1, 0, 1, 0, 1, 0, 0);
+        gg_case(ctx, w, T3[d], AK_F32, 129, 127, 1, 0, 1, 0, 1, 7, 0);
         gg_case(ctx, w, T3[d], T3[d], 130, 300, 200, 0, 1, 15, 2, 0, 0);
         gg_case(ctx, w, T3[d], T3[d], 64, 64, 64, 0, 1, 16, 1, 0, 0);
         gg_case(ctx, w, T3[d], AK_F32, 2048, 2048, 512, 0, 1, 3, 1, 0, 0);
@@ -194,12 +194,27 @@ done:
     ak_context_destroy(off); ak_context_destroy(exact); ak_context_destroy(on);
 }
 
+/* decode shapes (M <= 16, B stored N x K): the skinny kernel on any device */
+static void decode_path(void) {
+    ak_context* ctx = gg_ctx(AK_AUTO, -1, AK_AUTO);
+    int d;
+    if (!ctx) return;
+    for (d = 0; d < 3; d++) {
+        gg_case(ctx, "skinny", T3[d], T3[d], 1, 4096, 1024, 0, 1, 0, 1, 0, 0);
+        gg_case(ctx, "skinny", T3[d], AK_F32, 16, 1000, 1001, d & 1, 1, 15, 1, 7, 0);
+        gg_case(ctx, "skinny", T3[d], T3[d], 7, 33, 5000, 0, 1, 6, 3, 0, 0);
+        gg_case(ctx, "skinny", T3[d], T3[d], 3, 64, 64, 1, 1, 16, 1, 0, 0);
+    }
+    ak_context_destroy(ctx);
+}
+
 void akt_suite_gpu_gemm(void) {
     g_st = akt_seed() ^ 0x47454d4dull;
     g_ref = akt_cpu_context("gpu_gemm_ref");
     if (!g_ref) return;
     AKT_RUN(matrix_core_paths);
     AKT_RUN(wgmma_path);
+    AKT_RUN(decode_path);
     AKT_RUN(epilogues_batches_unaligned);
     AKT_RUN(config_selects_path);
     ak_context_destroy(g_ref);

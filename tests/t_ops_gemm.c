@@ -224,6 +224,10 @@ static void plans_follow_arch_and_config(void) {
     expect_plan_tb("sm_90", AK_ON, -1, -1, AK_F16, 1024, 1, "ak_gemm_wgmma_n128_f16", "wgmma");
     expect_plan_tb("sm_90", AK_OFF, -1, -1, AK_F16, 8192, 1, "ak_gemm_simt_l_f16", "simt");
     expect_plan_tb("sm_80", AK_ON, -1, -1, AK_F16, 8192, 1, "ak_gemm_mma_l_f16", "mma.sync");
+    expect_plan_tb("sm_90", AK_ON, AK_BF16, AK_ON, AK_F32, 8192, 1, "ak_gemm_wgmma_n256_x32", "wgmma");
+    expect_plan_tb("sm_90", AK_ON, -1, -1, AK_BF16, 16, 1, "ak_gemm_skinny_bf16", "skinny");
+    expect_plan_tb("gfx942", AK_ON, AK_BF16, AK_ON, AK_F32, 1, 1, "ak_gemm_skinny_f32", "skinny");
+    expect_plan_tb("sm_90", AK_ON, AK_F32, AK_OFF, AK_F32, 8192, 1, "ak_gemm_simt_l_f32", "simt");
     /* matrix_cores: on -> the architecture's matrix instruction, off -> FMAs */
     expect_plan("gfx90a", AK_ON, -1, -1, AK_F16, 8192, "ak_gemm_mma_l_f16", "mfma");
     expect_plan("gfx90a", AK_OFF, -1, -1, AK_F16, 8192, "ak_gemm_simt_l_f16", "simt");
@@ -275,7 +279,7 @@ static void strict_and_allowed_precisions(void) {
  * template arguments of the kernels in kernels/gemm.hip. */
 static void tile_table_matches_kernel_source(void) {
     static const char* const archs[] = { "gfx90a", "gfx1100", "sm_90", "gfx906" };
-    static const size_t ms[] = { 8192, 16 };
+    static const size_t ms[] = { 8192, 16, 1 };
     static const ak_dtype dts[] = { AK_F16, AK_F32 };
     const char *src = NULL, *fam = NULL;
     int i, a, mi, d, tb, found = 0;
@@ -287,7 +291,7 @@ static void tile_table_matches_kernel_source(void) {
     AKT_CHECK(found);
     if (!found) return;
     for (a = 0; a < 4; a++)
-        for (mi = 0; mi < 2; mi++)
+        for (mi = 0; mi < 3; mi++)
             for (d = 0; d < 4; d++) {
                 ak_context* ctx = plan_ctx(archs[a], AK_AUTO, AK_BF16, AK_ON, 0, 0);
                 ak_gemm_desc g = ak_gemm_desc_default();
@@ -307,11 +311,13 @@ static void tile_table_matches_kernel_source(void) {
                 if (hit) {
                     /* AK_GEMM_MMA(name, DT, FAST32, BM, BN, BK, NT) / AK_GEMM_SIMT(name, DT, BM, BN, BK, NT) */
                     const char* q = hit + strlen(pat);
-                    if (hit >= src + 13 && !strncmp(hit - 13, "AK_GEMM_WGMMA", 13)) {
+                    if (hit >= src + 14 && !strncmp(hit - 14, "AK_GEMM_SKINNY", 14)) {
+                        bm = 16; bn = 16; bk = 512; nt = 256; /* fixed in ak_gemm_skinny */
+                    } else if (hit >= src + 13 && !strncmp(hit - 13, "AK_GEMM_WGMMA", 13)) {
                         /* AK_GEMM_WGMMA(name, DT, BN): 128 x BN x 64, 256 threads */
                         while (*q && *q != ',') q++;
                         AKT_EQ_INT(sscanf(q, ", %d", &bn), 1);
-                        bm = 128; bk = 64; nt = 256;
+                        bm = 128; bk = strstr(p.kernel, "x32") ? 32 : 64; nt = 256;
                     } else {
                         int commas = !strncmp(hit - 11, "AK_GEMM_MMA", 11) ? 2 : 1;
                         while (commas > 0 && *q) { if (*q == ',') commas--; q++; }
