@@ -1,6 +1,6 @@
 /* amdkit.h - a single-file C toolkit for AMD GPUs over ROCm HIP and hipRTC
  * (and for NVIDIA GPUs through HIP's NVIDIA platform: CUDA driver + NVRTC).
- * Public domain-style permissive licence: see LICENSE at the end of this file.
+ * MIT licence: see the LICENSE file next to this header (and at the end of this file).
  *
  * ============================================================================
  * USAGE
@@ -21,15 +21,42 @@
  *       printf("running on %s\n", ak_context_device(ctx)->name);
  *       ak_context_destroy(ctx);
  *
- * Options (define before including the implementation):
+ * Options (define before including the header, the same in every file):
  *   AMDKIT_STATIC            all functions are static (private to one file)
- *   AK_ASSERT(x)             your assert (default: assert from <assert.h>)
  *   AK_MALLOC(sz) AK_REALLOC(p,sz) AK_FREE(p)
  *                            compile-time allocator; define all three or none
+ *   AMDKIT_NO_HIP            never load the HIP runtime or hipRTC: the hip
+ *                            backend reports "compiled out", gfx targets
+ *                            cannot be compiled offline
+ *   AMDKIT_NO_CUDA           the same for the CUDA driver and NVRTC (cuda
+ *                            backend, sm_ targets)
+ *   AMDKIT_NO_OPS            drop the kernel library (>>decl:ops: ak_fill ...
+ *                            ak_cross_entropy, ak_embedded_*) and its ~80 KB of
+ *                            embedded sources; ak_kernel_get, the prelude and
+ *                            everything else stay
  *   (run-time logger and allocator with user_data: see ak_config)
  *
  * Thread safety, in general: a context may be shared between threads; every
  * function says what holds for it on its doc line.
+ *
+ * BAD INPUT: what amdkit promises. Whatever a caller, an environment variable
+ * or a file on disk hands it, the answer is an ak_result code and a message
+ * (ak_last_error, thread-local), never an abort, a hang or heap corruption;
+ * the library has no assert or exit on input, and a failed call leaves the
+ * state it was given intact.
+ *   - NULL, zero or huge sizes, mismatched shapes, unaligned pointers, bad
+ *     enums: AK_ERROR_INVALID_ARGUMENT. Launch geometry is checked against the
+ *     device's limits (ak_device_info.max_block / max_grid /
+ *     max_threads_per_block) before anything is launched.
+ *   - A pointer that ak_free / ak_host_free did not hand out, or one freed
+ *     already: AK_ERROR_MEMORY, and nothing is freed.
+ *   - Config fields and AMDKIT_* variables: AK_ERROR_CONFIG naming the field or
+ *     the variable and its value; unknown targets AK_ERROR_UNSUPPORTED_TARGET
+ *     before any compiler sees them.
+ *   - The disk cache trusts nothing it reads (model: >>decl:compile, "Disk
+ *     cache trust"): a bad entry is a miss, logged, and recompiled.
+ * Tested by the suites under ASan/UBSan/TSan, fuzzing (tests/fuzz) and a
+ * kill-the-writer test of the cache (make test).
  *
  * ============================================================================
  * TABLE OF CONTENTS  (grep the tag to jump; declarations use `>>decl:`,
@@ -46,6 +73,7 @@
  *   >>decl:stream     streams and events
  *   >>decl:prof       profiling regions, summary, Chrome trace export
  *   >>decl:ops        kernel library (element-wise, reductions, norms, ...)
+ *   >>decl:autotune   timing a kernel (ak_bench_kernel), choosing among its variants (ak_autotune)
  *
  *   >>impl:platform   includes, allocation, strings, mutexes, clocks, dlopen
  *   >>impl:result     errors (thread-local detail) and logging
@@ -65,10 +93,13 @@
  *   >>impl:launch     modules, kernels, launch, argument builder, ak_check
  *   >>impl:memory     copies, memset, pinned host memory (ak_malloc/ak_free: >>impl:pool)
  *   >>impl:stream     streams and events
+ *   >>impl:kernels    kernel library (AMDKIT_NO_OPS drops it): ak_prelude_source
  *   >>impl:ops        kernel library: shared op code (kernel memo, checks, launch sizing)
  *   >>impl:ops-elementwise  fill, copy, cast, axpy, scale, binary, unary, transpose + CPU references
  *   >>impl:ops-reduce reductions, softmax, layernorm, rmsnorm, cross-entropy + CPU references
  *   >>impl:ops-gemm   GEMM with fused epilogue: tile table, planning, launch, CPU reference
+ *   >>impl:ops-attention  fused attention (SIMT, split/flash-decoding, matrix cores) + CPU reference
+ *   >>impl:autotune   kernel timing (events, L2 flush, restored inputs), autotuner + its stored choices
  */
 #ifndef AMDKIT_H
 #define AMDKIT_H
@@ -307,6 +338,11 @@ typedef enum ak_opt_level {
       "a relative path is made absolute (against the current directory) when a context is created") \
     X(long long, cache_max_bytes, BYTES, 256ll << 20, "AMDKIT_CACHE_MAX_BYTES", 0, LLONG_MAX, NULL, \
       "disk cache cap in bytes; 0 = no cap") \
+    X(long long, cache_max_entry_bytes, BYTES, 64ll << 20, "AMDKIT_CACHE_MAX_ENTRY_BYTES", 4096, LLONG_MAX, NULL, \
+      "largest disk cache entry read, in bytes: a bigger file at an entry's path is never read") \
+    X(int, cache_trusted, BOOL, 0, "AMDKIT_CACHE_TRUSTED", 0, 0, NULL, \
+      "0: serve only disk entries owned by this user and not writable by group/others; " \
+      "1: trust every entry (a shared, managed cache directory)") \
     X(int, profiling, BOOL, 0, "AMDKIT_PROFILE", 0, 0, NULL, "profiling regions record (ak_prof_*)") \
     X(int, strict, BOOL, 0, "AMDKIT_STRICT", 0, 0, NULL, \
       "a feature the architecture lacks is an error (1) or downgraded with a warning (0)") \
@@ -330,7 +366,8 @@ AKAPI ak_config ak_config_default(void);
  * not race with setenv. */
 AKAPI ak_result ak_config_apply_env(ak_config* cfg);
 /* Check every field; arch may be NULL (then only arch-independent checks).
- * In strict mode a feature the architecture lacks is AK_ERROR_CONFIG; else
+ * In strict mode a feature the architecture lacks is an error
+ * (AK_ERROR_MATRIX_CORES for matrix_cores on, AK_ERROR_CONFIG for fp8); else
  * *cfg (if not const-needed, pass fixed != NULL) gets the downgraded copy.
  * Thread safety: any thread. */
 AKAPI ak_result ak_config_validate(const ak_config* cfg, const ak_arch_info* arch, ak_config* fixed);
@@ -400,12 +437,34 @@ struct ak_arch_info {
     ak_opt_level rec_opt_level;
     int rec_matrix_cores;
     const char* source;            /* where the numbers come from */
+    const char* features;          /* target-ID features it takes, in canonical order: "sramecc,xnack", "xnack" or "" */
 };
 
 /* Find a row by name; feature suffixes (":sramecc+:xnack-") and aliases are
- * accepted; "sm_90a" maps to sm_90. AK_ERROR_NOT_FOUND for an unknown name.
+ * accepted; "sm_90a" maps to sm_90; a family name ("CDNA3", "RDNA4", "Hopper",
+ * any case) maps to the family's representative row, the first of the family
+ * in the table (`amdkit arch` lists them). AK_ERROR_NOT_FOUND for an unknown
+ * name. Only the row is looked up: ak_target_id_parse validates features.
  * Thread safety: any thread. */
 AKAPI ak_result ak_arch_find(const char* name, const ak_arch_info** out);
+/* A parsed target ID: processor plus optional features, as LLVM's AMDGPU
+ * target IDs spell them ("gfx90a", "gfx90a:xnack-", "gfx90a:sramecc+:xnack-"),
+ * or an NVIDIA "sm_90" / "sm_90a". */
+typedef struct ak_target_id {
+    char processor[32];            /* "gfx90a" (lower case) */
+    int sramecc;                   /* 1 "sramecc+", 0 "sramecc-", -1 not given */
+    int xnack;                     /* 1 "xnack+", 0 "xnack-", -1 not given */
+    char canonical[64];            /* processor + features in canonical order: what compilers get */
+    const ak_arch_info* info;      /* table row of the processor, NULL if not in the table */
+} ak_target_id;
+/* Parse and validate a target ID before it reaches any compiler: each feature
+ * is "sramecc" or "xnack" followed by '+' or '-', at most once, in that order,
+ * and only on processors whose table row lists it (ak_arch_info.features); a
+ * processor outside the table takes no features. The processor's case is
+ * ignored (out->canonical is lower case). A family name is not a target ID.
+ * AK_ERROR_INVALID_ARGUMENT with what is wrong and what is expected.
+ * Thread safety: any thread. */
+AKAPI ak_result ak_target_id_parse(const char* id, ak_target_id* out);
 /* Number of rows in the table. Thread safety: any thread. */
 AKAPI int ak_arch_count(void);
 /* Row i (0 <= i < ak_arch_count()), NULL otherwise. Thread safety: any thread. */
@@ -450,17 +509,23 @@ typedef struct ak_device_info {
     int memory_bus_width;
     int runtime_version;           /* hipRuntimeGetVersion / cuDriverGetVersion */
     int driver_version;
-    char compiler_version[64];     /* "hipRTC 5.2", "NVRTC 13.0" */
+    char compiler_version[64];     /* "hipRTC 5.2", "NVRTC 13.0"; cpu backend after ak_context_probe: the offline compilers */
     char runtime_library[256];     /* path of the runtime library loaded */
     char compiler_library[256];    /* path of the compiler library loaded */
     int fp16;                      /* fp16 arithmetic: probed on the device */
     int bf16;                      /* bf16 conversions: probed on the device */
     char visible_devices[256];     /* "HIP_VISIBLE_DEVICES=1" / "CUDA_VISIBLE_DEVICES=..." or "" */
+    char library_search[400];      /* why those files: "runtime: ROCM_PATH=/opt/rocm-6.4.0; hipRTC: ..." (ROCm search
+                                      order: ROCM_PATH, HIP_PATH, /opt/rocm, /opt/rocm-* newest first, loader path) */
+    int max_threads_per_block;     /* launch limits (device attributes; the cpu backend uses NVIDIA's, the strictest): */
+    int max_block[3];              /*   block dimensions x, y, z */
+    int max_grid[3];               /*   grid dimensions x, y, z (in blocks) */
 } ak_device_info;
 
 /* Create a context. cfg NULL: ak_config_default() + environment. With cfg
  * given, the environment is NOT applied (call ak_config_apply_env yourself).
- * Errors: AK_ERROR_CONFIG, AK_ERROR_BACKEND_UNAVAILABLE (forced backend
+ * Errors: AK_ERROR_CONFIG, AK_ERROR_MATRIX_CORES (strict config asking for
+ * matrix cores the architecture lacks), AK_ERROR_BACKEND_UNAVAILABLE (forced backend
  * unusable: the message lists what was tried), AK_ERROR_NO_DEVICE.
  * Thread safety: any thread; contexts are independent. */
 AKAPI ak_result ak_context_create(const ak_config* cfg, ak_context** out);
@@ -481,7 +546,9 @@ AKAPI void ak_probe_backends(ak_backend_report reports[3]);
  * running a tiny kernel; fills device info fp16/bf16 (-1 until probed; the
  * cpu backend reports 1). Thread safety: not concurrently with itself. */
 AKAPI ak_result ak_context_probe(ak_context* ctx);
-/* Refresh mem_free in the device info. Thread safety: any thread. */
+/* Refresh mem_free in the device info. Thread safety: any thread; the fields
+ * are stored atomically (read them with an atomic load, e.g. __atomic_load_n,
+ * while another thread may refresh). */
 AKAPI ak_result ak_context_refresh_memory(ak_context* ctx);
 /* Wait for all work on the device. Thread safety: any thread. */
 AKAPI ak_result ak_device_synchronize(ak_context* ctx);
@@ -519,6 +586,14 @@ typedef struct ak_code_object {
 AKAPI ak_result ak_compile_offline(ak_context* ctx, const char* target, const char* source,
                                    const char* kernel_name, const ak_compile_options* opts,
                                    ak_code_object* out);
+/* Can the compiler this context would load build `target` (a target ID:
+ * "gfx942", "gfx90a:sramecc+:xnack-", "sm_90")? Parses the target ID, loads
+ * hipRTC or NVRTC and asks it (comgr's ISA list for hipRTC, NVRTC's supported
+ * archs), without compiling. AK_ERROR_INVALID_ARGUMENT for a malformed ID,
+ * AK_ERROR_UNSUPPORTED_TARGET for an unknown target or one that needs a newer
+ * compiler (the message says which), AK_ERROR_BACKEND_UNAVAILABLE when no
+ * compiler loads. Thread safety: any thread. */
+AKAPI ak_result ak_compile_target_check(ak_context* ctx, const char* target);
 /* Free a code object's data. Thread safety: any thread. */
 AKAPI void ak_code_object_free(ak_code_object* co);
 
@@ -539,6 +614,46 @@ typedef struct ak_cache_stats {
 
 /* Cache statistics of this context. Thread safety: any thread. */
 AKAPI ak_result ak_cache_stats_get(ak_context* ctx, ak_cache_stats* out);
+/* What the disk level holds now, across every process sharing the directory. */
+typedef struct ak_cache_disk_usage {
+    unsigned long long entries;       /* code objects (*.akc files) */
+    unsigned long long bytes;         /* their total size */
+    long long oldest, newest;         /* modification times, seconds since the epoch (0: no entry) */
+    long long max_bytes;              /* the cap (config.cache_max_bytes), 0 = none */
+} ak_cache_disk_usage;
+/* Scan the disk cache directory (all zero when there is none). Thread
+ * safety: any thread (entries other processes write meanwhile may or may not
+ * be counted). */
+AKAPI ak_result ak_cache_disk_usage_get(ak_context* ctx, ak_cache_disk_usage* out);
+/* Disk cache trust. Entries live in dir/<2 hex>/<64 hex>.akc (dir: config
+ * cache_dir, else AMDKIT_CACHE_DIR, $XDG_CACHE_HOME/amdkit, ~/.cache/amdkit),
+ * each a header (magic, format version, SHA-256 key digest, size, SHA-256 of
+ * the payload) and the code object. A lookup serves an entry only if all of
+ * this holds, checked before any byte reaches the module loader or the
+ * caller, else it is a miss (logged as a warning, counted in disk_errors,
+ * recompiled):
+ *   - it is a regular file, opened with O_NONBLOCK | O_NOFOLLOW (a FIFO,
+ *     device, directory or symlink at the path is refused, never waited on
+ *     or followed);
+ *   - it is owned by this process's effective user and not writable by group
+ *     or others, unless config.cache_trusted (AMDKIT_CACHE_TRUSTED=1) says the
+ *     directory is a trusted shared cache; entries amdkit writes are 0644
+ *     whatever the umask;
+ *   - it is at most config.cache_max_entry_bytes (64 MiB) long: a larger
+ *     file is not read at all;
+ *   - header, key digest and payload checksum verify;
+ *   - the payload is a code object for the target: an ELF64 for EM_AMDGPU
+ *     whose note names amdgcn-amd-amdhsa--<gfx> (or a clang offload bundle
+ *     with that entry), or an ELF64 cubin for EM_CUDA whose e_flags give sm_NN.
+ * A corrupt file of ours is removed; a refused file that is not ours (owner,
+ * mode, type) is left alone. Entries are written to a temp file and renamed
+ * over the final name, so a process killed mid-write leaves at most a
+ * *.tmp file (removed by the size cap's scan after an hour, or by a purge),
+ * never a torn entry. The checksum is against accidents and the owner/mode
+ * checks against other users; a process running as you can write anything
+ * your files can hold, so the directory is as trusted as your account.
+ * An entry over the disk cap (or the entry limit) is not written, with one
+ * warning per cache. */
 /* Remove every disk entry (all contexts and processes sharing the dir) and
  * the memory entries no kernel handle holds. Thread safety: any thread. */
 AKAPI ak_result ak_cache_purge(ak_context* ctx);
@@ -669,8 +784,12 @@ AKAPI ak_result ak_memcpy_async(ak_context* ctx, void* dst, const void* src, siz
 /* Set bytes to `value` (on a stream; NULL = default stream, asynchronous).
  * Thread safety: any thread. */
 AKAPI ak_result ak_memset(ak_context* ctx, void* dst, int value, size_t bytes, ak_stream* stream);
-/* Page-locked host memory for fast async copies. Thread safety: any thread. */
+/* Page-locked host memory for fast async copies (plain host memory on cpu).
+ * ak_context_destroy frees what is still allocated. Thread safety: any thread. */
 AKAPI ak_result ak_host_alloc(ak_context* ctx, size_t bytes, void** out);
+/* Free ak_host_alloc memory of this context. NULL ok. A pointer this context
+ * did not hand out, or one freed already, is AK_ERROR_MEMORY and nothing is
+ * freed (never passed to free()). Thread safety: any thread. */
 AKAPI ak_result ak_host_free(ak_context* ctx, void* ptr);
 /* Pool statistics. Thread safety: any thread. */
 AKAPI ak_result ak_pool_stats_get(ak_context* ctx, ak_pool_stats* out);
@@ -718,13 +837,16 @@ typedef struct ak_prof_stat {
 AKAPI ak_result ak_prof_begin(ak_context* ctx, const char* name, ak_stream* stream);
 /* Close the innermost open region of this thread. Thread safety: any thread. */
 AKAPI ak_result ak_prof_end(ak_context* ctx);
-/* Scope macro: AK_PROF_SCOPE(ctx, "step") { ... }  (C99 / C++; do not `break`,
- * `return` or `goto` out of it; nested scopes on separate lines are -Wshadow clean) */
-#define AK_PROF_SCOPE(ctx, name) AK_PROF_SCOPE_(ctx, name, AK_PROF_CAT_(ak_prof_once_, __LINE__))
+/* Scope macros: AK_PROF_SCOPE(ctx, "step") { ... } times the default stream,
+ * AK_PROF_SCOPE_STREAM(ctx, "step", stream) { ... } the work queued on a named
+ * stream (C99 / C++; do not `break`, `return` or `goto` out of it; nested
+ * scopes on separate lines are -Wshadow clean). */
+#define AK_PROF_SCOPE(ctx, name) AK_PROF_SCOPE_(ctx, name, NULL, AK_PROF_CAT_(ak_prof_once_, __LINE__))
+#define AK_PROF_SCOPE_STREAM(ctx, name, stream) AK_PROF_SCOPE_(ctx, name, stream, AK_PROF_CAT_(ak_prof_once_, __LINE__))
 #define AK_PROF_CAT2_(a, b) a##b
 #define AK_PROF_CAT_(a, b) AK_PROF_CAT2_(a, b)
-#define AK_PROF_SCOPE_(ctx, name, v) \
-    for (int v = (ak_prof_begin((ctx), (name), NULL), 1); v; v = (ak_prof_end(ctx), 0))
+#define AK_PROF_SCOPE_(ctx, name, stream, v) \
+    for (int v = (ak_prof_begin((ctx), (name), (stream)), 1); v; v = (ak_prof_end(ctx), 0))
 /* Statistics of region i (in first-seen order); *count receives the number of
  * regions. Resolves pending GPU timings (synchronizes). Thread safety: any thread. */
 AKAPI ak_result ak_prof_stats(ak_context* ctx, ak_prof_stat* out, int max, int* count);
@@ -739,6 +861,12 @@ AKAPI void ak_prof_reset(ak_context* ctx);
 /* ==========================================================================
  * >>decl:ops
  * ========================================================================== */
+/* The portable prelude every kernel source is compiled with (defines AK_WAVE
+ * defaults, AK_KERNEL, fp16/bf16 conversions, wave shuffles, block reductions).
+ * Static string. Thread safety: any thread. */
+AKAPI const char* ak_prelude_source(void);
+
+#ifndef AMDKIT_NO_OPS   /* AMDKIT_NO_OPS drops the kernel library (below) and its embedded sources */
 /* Kernel sources embedded in this header (kernels/<family>.hip, generated by
  * `make gen`). Number of families. Thread safety: any thread. */
 AKAPI int ak_embedded_count(void);
@@ -747,11 +875,6 @@ AKAPI int ak_embedded_count(void);
  * kernels. Any output pointer may be NULL. AK_ERROR_INVALID_ARGUMENT for an
  * index out of range. The strings are static. Thread safety: any thread. */
 AKAPI ak_result ak_embedded_at(int i, const char** family, const char** source, const char** kernel_names);
-/* The portable prelude every kernel source is compiled with (defines AK_WAVE
- * defaults, AK_KERNEL, fp16/bf16 conversions, wave shuffles, block reductions).
- * Static string. Thread safety: any thread. */
-AKAPI const char* ak_prelude_source(void);
-/*@AKOPS_DECL_COMMON@*/
 /* ---- argument order of every op (one rule for the whole op API) ---------
  *   ctx, the op selector and dtype(s), the pointers (inputs, then outputs),
  *   the sizes (n, or rows and cols, ...), scalar parameters, the stream:
@@ -826,7 +949,6 @@ AKAPI ak_result ak_unary(ak_context* ctx, ak_unary_op op, ak_dtype dtype, const 
  * overlap. Thread safety: any thread. */
 AKAPI ak_result ak_transpose(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t rows, size_t cols,
                              ak_stream* stream);
-/*@AKOPS_DECL_ELEMENTWISE@*/
 /* ---- reductions, softmax, norms, cross-entropy  ------------------------
  * Common rules (as for the element-wise ops): x is a row-major, contiguous
  * rows x cols tensor of dtype AK_F32, AK_F16 or AK_BF16 and every op works
@@ -979,6 +1101,189 @@ typedef struct ak_gemm_plan {
 AKAPI ak_result ak_gemm_plan_get(ak_context* ctx, const ak_gemm_desc* g, ak_gemm_plan* out);
 /* Run the descriptor on `stream` (NULL: default). Thread safety: any thread. */
 AKAPI ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* stream);
+/* ---- attention  ----------------------------------------------------------
+ * Fused attention forward (flash-attention style: one pass over K and V with
+ * an online softmax in fp32; the seq_q x seq_kv scores are never stored). */
+
+/* Memory layout of q, k, v and o in ak_attention_args. */
+typedef enum ak_attention_layout {
+    AK_ATTN_BHSD = 0,     /* [batch][heads][seq][head_dim], contiguous */
+    AK_ATTN_BSHD = 1,     /* [batch][seq][heads][head_dim], contiguous */
+    AK_ATTN_STRIDED = 2,  /* element strides of batch, head, seq in *_stride[0..2]; head_dim contiguous */
+    AK_ATTN_LAYOUT_COUNT
+} ak_attention_layout;
+
+/* Arguments of ak_attention (zero-initialize, then fill; zero means the default
+ * where a field says so). Shapes: q and o are batch x heads_q x seq_q x
+ * head_dim, k and v batch x heads_kv x seq_kv x head_dim, heads_q a multiple of
+ * heads_kv (MHA: equal; GQA; MQA: heads_kv = 1); query head h uses kv head
+ * h / (heads_q / heads_kv). */
+typedef struct ak_attention_args {
+    ak_dtype dtype;              /* of q, k, v, o: AK_F16, AK_BF16 (fast paths) or AK_F32; math in fp32 */
+    size_t batch, heads_q, heads_kv, seq_q, seq_kv, head_dim;   /* all >= 1; head_dim <= 256 */
+    const void* q;
+    const void* k;
+    const void* v;
+    void* o;                     /* must not overlap q, k, v or lse */
+    float* lse;                  /* optional (NULL): per-row natural log-sum-exp of the scaled, masked
+                                    scores, fp32, contiguous [batch][heads_q][seq_q]; -inf for a row
+                                    that sees no key */
+    ak_attention_layout layout;  /* AK_ATTN_BHSD (0) */
+    int64_t q_stride[3], k_stride[3], v_stride[3], o_stride[3];  /* AK_ATTN_STRIDED only: elements, >= 0 */
+    float scale;                 /* scores = scale * q.k; 0: 1 / sqrt(head_dim) */
+    int causal;                  /* 1: causal mask aligned bottom-right (FlashAttention 2 convention): query i
+                                    sees keys j <= i + seq_kv - seq_q; rows that see no key (seq_q > seq_kv)
+                                    get O = 0 and lse = -inf */
+    int num_splits;              /* split of seq_kv over blocks (flash-decoding): 0 automatic (used when
+                                    the (batch, head, query) work alone cannot fill the GPU, e.g. seq_q
+                                    1..16 against a long K/V), 1 never, N: N splits (at most 128) */
+} ak_attention_args;
+
+/* Name of a layout ("bhsd", "bshd", "strided"); "?" if unknown. Thread safety: any thread. */
+AKAPI const char* ak_attention_layout_name(ak_attention_layout layout);
+
+/* O = softmax(scale * Q K^T + mask) V per (batch, query head), mask = the
+ * causal mask when args->causal (bottom-right aligned when seq_q != seq_kv, as
+ * FlashAttention 2), optional per-row logsumexp into args->lse. Pointers are
+ * device memory of ctx (host memory on the cpu backend), aligned to the
+ * element size. Paths (chosen from the device, dtype and head_dim): matrix
+ * cores where the arch has them and ctx's matrix_cores is not off (f16/bf16),
+ * else a SIMT kernel for every arch and head_dim <= 256; small seq_q against
+ * long K/V splits K/V over blocks and combines (workspace from the pool on
+ * `stream`). The cpu backend runs a C reference with double accumulation.
+ * Queued on `stream` (NULL: default), returns without waiting. Errors:
+ * AK_ERROR_INVALID_ARGUMENT with a message (nothing launched),
+ * AK_ERROR_OUT_OF_MEMORY (workspace), AK_ERROR_COMPILATION / AK_ERROR_LAUNCH.
+ * Thread safety: any thread. */
+AKAPI ak_result ak_attention(ak_context* ctx, const ak_attention_args* args, ak_stream* stream);
+#endif /* AMDKIT_NO_OPS */
+
+/* ==========================================================================
+ * >>decl:autotune  timing a kernel (ak_bench_kernel) and choosing the fastest
+ *                  correct variant of a kernel (ak_autotune)
+ * ========================================================================== */
+
+typedef struct ak_bench_options {
+    int warmup;            /* untimed launches before the trials (0: 3; negative: none) */
+    int trials;            /* timed launches (0: 20) */
+    int no_flush;          /* 1: do not flush the L2 between trials */
+    int no_restore;        /* 1: do not restore the OUT/INOUT buffers before each trial */
+} ak_bench_options;
+
+typedef struct ak_bench_stats {
+    double mean, std, min, max, median;   /* milliseconds; std: population standard deviation */
+    int num_trials;
+} ak_bench_stats;
+
+/* Time a kernel the KernelBench way, on the default stream: warm-up launches, then
+ * `trials` launches, each between two events; before each trial, outside the timed
+ * region, every OUT/INOUT buffer of `args` (described with ak_args_buffer) is restored
+ * from a copy taken when the call starts (each trial sees the same fresh inputs) and
+ * the L2 is flushed (a memset over twice the device's L2). Afterwards the buffers hold
+ * the result of one launch on the original inputs. times (NULL or `trials` doubles)
+ * gets each trial in ms, in launch order. On the cpu backend events read the host
+ * clock: this times the CPU implementation. Thread safety: any thread; nothing else
+ * may use the buffers meanwhile. */
+AKAPI ak_result ak_bench_kernel(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shared_bytes, ak_args* args,
+                                const ak_bench_options* opts, double* times, ak_bench_stats* out);
+/* Mean, std, min, max, median of n >= 1 times; sorts `times`. Thread safety: caller's buffers. */
+AKAPI ak_result ak_bench_stats_of(double* times, int n, ak_bench_stats* out);
+
+/* A compile-time parameter: variants are compiled with -D<name>=<value>. */
+typedef struct ak_tune_param {
+    const char* name;               /* macro name, e.g. "BLOCK" */
+    const char* const* values;      /* its values as text, e.g. {"64", "128", "256"} */
+    int count;
+} ak_tune_param;
+
+#define AK_TUNE_MAX_PARAMS 8
+
+/* One variant: a value for each parameter. Variants are numbered in
+ * enumeration order, the last parameter varying fastest. */
+typedef struct ak_tune_point {
+    int index;
+    int num_params;
+    const char* names[AK_TUNE_MAX_PARAMS];
+    const char* values[AK_TUNE_MAX_PARAMS];   /* point into the caller's space */
+    long long ivalues[AK_TUNE_MAX_PARAMS];    /* values read as integers (0 when not one) */
+} ak_tune_point;
+
+/* Launch geometry of a variant. Return anything but AK_OK to leave the variant out
+ * (a combination the kernel does not support). */
+typedef ak_result (*ak_tune_geometry_fn)(void* user, const ak_tune_point* p, ak_dim3* grid, ak_dim3* block,
+                                         size_t* shared_bytes);
+
+typedef struct ak_tune_space {
+    const ak_tune_param* params;    /* up to AK_TUNE_MAX_PARAMS; none: one variant */
+    int num_params;
+    ak_dim3 grid, block;            /* the geometry of every variant when `geometry` is NULL */
+    size_t shared_bytes;
+    ak_tune_geometry_fn geometry;   /* or the geometry per variant */
+    void* geometry_user;
+    const char* geometry_key;       /* text naming the geometry rule when `geometry` is set (part of the stored key) */
+} ak_tune_space;
+
+typedef enum ak_tune_status {
+    AK_TUNE_TIMED = 0,              /* compiled, checked (when a CPU reference was given), timed */
+    AK_TUNE_FAILED = 1,             /* compile or launch failed (message) */
+    AK_TUNE_WRONG = 2,              /* results differ from the CPU reference (message) */
+    AK_TUNE_SKIPPED = 3             /* geometry callback left it out */
+} ak_tune_status;
+
+/* What the progress callback gets after each variant. */
+typedef struct ak_tune_progress {
+    const ak_tune_point* point;
+    ak_tune_status status;
+    double ms;                      /* median ms of this variant (TIMED) */
+    int done, total;                /* variants tried so far / to try */
+    int best_index;                 /* fastest correct variant so far (-1: none) */
+    double best_ms;
+    const char* message;            /* why FAILED / WRONG, else "" */
+} ak_tune_progress;
+typedef void (*ak_tune_progress_fn)(void* user, const ak_tune_progress* p);
+
+typedef struct ak_tune_options {
+    const char* shape_key;          /* the problem class this choice is for ("n=1048576"): part of the stored key */
+    const char* const* options;     /* compile options of every variant (up to 48) */
+    int num_options;
+    const char* source_name;
+    int max_variants;               /* budget: try at most this many (0: all) */
+    double max_ms;                  /* budget: stop starting variants after this many ms (0: none; one is always tried) */
+    int warmup, trials;             /* per variant (0: 2 and 10) */
+    int threads;                    /* compile threads (0: 1 for hipRTC, which compiles one at a time per process; 4 for NVRTC) */
+    ak_cpu_kernel_fn cpu;           /* CPU reference: each variant must match it (ak_check); NULL: no check */
+    void* cpu_user;
+    double atol, rtol;              /* tolerance of that check */
+    int retune;                     /* 1: ignore a stored choice, time again, store the new one */
+    int no_store;                   /* 1: neither read nor write the stored choice */
+    ak_tune_progress_fn progress;   /* called on the calling thread after each variant */
+    void* progress_user;
+} ak_tune_options;
+
+typedef struct ak_tune_result {
+    ak_kernel* kernel;              /* the chosen variant, compiled (release with ak_kernel_release); its CPU implementation is opts->cpu */
+    ak_tune_point point;
+    char defines[512];              /* "-DBLOCK=128 -DUNROLL=2" */
+    ak_dim3 grid, block;
+    size_t shared_bytes;
+    double ms;                      /* its median time when it was tuned */
+    int from_cache;                 /* 1: the stored choice was used and nothing was timed */
+    int total;                      /* variants in the space */
+    int tried, timed, rejected;     /* this call: variants tried / timed / failed or wrong */
+} ak_tune_result;
+
+/* Choose the fastest variant of a kernel that passes the check: compile every
+ * variant of `space` (in opts->threads threads), check each against opts->cpu on
+ * `args` (buffers from ak_args_buffer; OUT/INOUT buffers are restored between
+ * variants), time it with ak_bench_kernel and keep the fastest. The choice is stored
+ * in the disk compile cache under (source, kernel, space, compile options, device
+ * name and arch, backend, compiler, shape key): the next call with the same inputs,
+ * in any process, compiles only the chosen variant and times nothing (from_cache).
+ * Errors: AK_ERROR_INVALID_ARGUMENT (bad space or options), AK_ERROR_OPTIMIZATION
+ * (no variant compiled and passed; the message says why the first one failed).
+ * Thread safety: any thread; nothing else may use the buffers meanwhile. */
+AKAPI ak_result ak_autotune(ak_context* ctx, const char* source, const char* kernel_name, const ak_tune_space* space,
+                            ak_args* args, const ak_tune_options* opts, ak_tune_result* out);
 
 #ifdef __cplusplus
 }
@@ -1009,13 +1314,9 @@ AKAPI ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
 #include <unistd.h>
 #include <fcntl.h>
 #include <dirent.h>
+#include <glob.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-
-#ifndef AK_ASSERT
-#include <assert.h>
-#define AK_ASSERT(x) assert(x)
-#endif
 
 #if defined(AK_MALLOC) && defined(AK_REALLOC) && defined(AK_FREE)
 /* all three given */
@@ -1102,7 +1403,7 @@ static void _ak_str_addn(_ak_str* s, const char* t, size_t n) {
     s->p[s->len] = 0;
 }
 static void _ak_str_add(_ak_str* s, const char* t) { _ak_str_addn(s, t, strlen(t)); }
-static void _ak_str_addf(_ak_str* s, const char* fmt, ...) _AK_PRINTF(2, 3) _AK_UNUSED;
+static void _ak_str_addf(_ak_str* s, const char* fmt, ...) _AK_PRINTF(2, 3);
 static void _ak_str_addf(_ak_str* s, const char* fmt, ...) {
     char buf[1024];
     int n;
@@ -1307,6 +1608,7 @@ struct _ak_pool;
 struct _ak_cache;
 struct _ak_prof;
 struct _ak_ops;
+struct _ak_phash;
 
 struct ak_stream {
     ak_context* ctx;
@@ -1340,6 +1642,7 @@ struct ak_context {
     char dev_tag[64];              /* memory-cache identity of this context's device (set at creation) */
     void* optmemo[8];              /* _ak_optmemo: compile options built once (>>impl:compile) */
     int n_optmemo;
+    struct _ak_phash* host_live;   /* live ak_host_alloc pointers (under lock; made on first use) */
 };
 
 /* Raw device operations of the context's backend, no pool involved.
@@ -1355,6 +1658,7 @@ static void* _ak_native_stream(ak_stream* s);                               /* N
 static void _ak_unload_cb(void* ctx, void* loaded);                         /* cache eviction: unload a module */
 static void _ak_ops_destroy(ak_context* ctx);                               /* kernel library state */
 static void _ak_optmemo_free_all(ak_context* ctx);                          /* compile options memo */
+static void _ak_host_free_all(ak_context* ctx);                             /* ak_host_alloc leftovers */
 
 /* ==========================================================================
  * >>impl:dtype
@@ -1488,6 +1792,14 @@ static const char _ak_src_prelude[] =
     "#endif\n"
     "#if AK_WAVE != 32 && AK_WAVE != 64\n"
     "#error \"amdkit prelude: AK_WAVE must be 32 or 64\"\n"
+    "#endif\n"
+    "/* AMD code objects carry the wave size they were built for as a symbol name,\n"
+    " * ak_built_for_wave32 / ak_built_for_wave64, which the ISA check\n"
+    " * (tests/isa_check.sh) compares with the code object's own wavefront size. */\n"
+    "#if defined(AK_AMD)\n"
+    "#define AK_CAT2_(a, b) a##b\n"
+    "#define AK_CAT_(a, b) AK_CAT2_(a, b)\n"
+    "extern \"C\" __device__ __attribute__((used)) const int AK_CAT_(ak_built_for_wave, AK_WAVE) = AK_WAVE;\n"
     "#endif\n"
     "/* Most waves a block of up to 1024 threads has (size of the block scratch). */\n"
     "#define AK_MAX_WAVES (1024 / AK_WAVE)\n"
@@ -2451,6 +2763,8 @@ static const char _ak_src_prelude[] =
     "#endif /* !AK_HOST_LAYOUT_TEST */\n"
     ;
 
+#ifndef AMDKIT_NO_OPS   /* the kernel library's sources */
+
 /* kernels/activation.hip */
 static const char _ak_src_activation[] =
     "/* kernels/activation.hip: unary activations y = f(x) for f32, f16 and bf16\n"
@@ -2495,6 +2809,645 @@ static const char _ak_src_activation[] =
     "AK_KERNEL void ak_unary_bf16(const ak_bf16* x, ak_bf16* y, ak_i64 n, int op, float param) {\n"
     "    ak_unary_impl<ak_bf16_t>(x, y, n, op, param);\n"
     "}\n"
+    ;
+
+/* kernels/attention.hip */
+static const char _ak_src_attention[] =
+    "// kernels/attention.hip - fused attention forward, SIMT path (every arch; the\n"
+    "// path of matrix_cores = off, gfx906, gfx1030, f32 inputs and head sizes the\n"
+    "// matrix-core kernels do not take), and the combine step of the split\n"
+    "// (flash-decoding) path. Host wrapper: ak_attention in amdkit.h\n"
+    "// (>>impl:ops-attention), which also holds the CPU reference.\n"
+    "//\n"
+    "// O = softmax(scale * Q K^T [+ causal mask]) V, one pass over K / V with an\n"
+    "// online softmax in fp32 (scores never stored). Rows: a kernel block works on\n"
+    "// the rows of one (batch, kv head) pair: row r = g * seq_q + i, g the query\n"
+    "// head inside the GQA group (hq = hkv * group + g), i the query index; so the\n"
+    "// rows of a pair are its group's query heads one after another, and a row's\n"
+    "// global index (b * hq + hq_idx) * seq_q + i is also its lse index.\n"
+    "// Causal mask, bottom-right aligned (FlashAttention 2): query i sees keys\n"
+    "// j <= i + seq_kv - seq_q; a row that sees no key gets O = 0, lse = -inf.\n"
+    "//\n"
+    "// Block: 256 threads in groups of G = DMAX / 16 lanes; each group owns one\n"
+    "// row (16 of its q and o elements per lane: lane l holds dims l + G * e) and\n"
+    "// a `slot`: with R rows per block there are 256 / G / R slots, and slot s\n"
+    "// takes the keys c of each tile with c % slots == s (R < 256 / G when a pair\n"
+    "// has few rows: decode). Slots are merged through shared memory at the end.\n"
+    "// K / V tiles of BK = 4096 / DMAX keys live in shared memory as fp32 rows of\n"
+    "// DMAX + G floats (the pad keeps the groups of a wave on distinct banks); the\n"
+    "// next tile is loaded into registers while the current one is used.\n"
+    "// Scores are kept in base 2: q is pre-multiplied by scale * log2(e).\n"
+    "//\n"
+    "// Split (flash-decoding): blockIdx.y = split s takes keys\n"
+    "// [s * split_len, (s + 1) * split_len); with nsplit > 1 a block writes its\n"
+    "// normalized partial output (part, fp32, [row][split][DMAX]) and its base-2\n"
+    "// log-sum-exp (after the partial outputs: [row][split]) instead of O, and\n"
+    "// ak_attn_combine merges the splits of each row.\n"
+    "//\n"
+    "// kernels: ak_attn_combine_f32 ak_attn_combine_f16 ak_attn_combine_bf16 ak_attn_simt32_f32 ak_attn_simt32_f16 ak_attn_simt32_bf16 ak_attn_simt64_f32 ak_attn_simt64_f16 ak_attn_simt64_bf16 ak_attn_simt128_f32 ak_attn_simt128_f16 ak_attn_simt128_bf16 ak_attn_simt256_f32 ak_attn_simt256_f16 ak_attn_simt256_bf16\n"
+    "\n"
+    "#define AK_ATTN_THREADS 256\n"
+    "#define AK_ATTN_CH 4   // keys per online-softmax update of a group\n"
+    "\n"
+    "// Load a tile's 8-element chunk `ci` (of BK * DMAX / 8) of rows [k0, k0 + BK)\n"
+    "// (rows >= klim and dims >= d read as 0) into f[8] (fp32).\n"
+    "template <class D, int DMAX>\n"
+    "AK_INLINE void ak_attn_ld_chunk(const typename D::T* p, ak_i64 ss, int k0, int klim, int d, int ci, bool vec,\n"
+    "                                float f[8]) {\n"
+    "    const int c = ci / (DMAX / 8), dd = (ci % (DMAX / 8)) * 8;\n"
+    "    const ak_i64 row = (ak_i64)k0 + c;\n"
+    "    if (row < klim && vec && dd < d) {\n"
+    "        D::ld8(p + row * ss + dd, f);\n"
+    "    } else {\n"
+    "#pragma unroll\n"
+    "        for (int e = 0; e < 8; e++) f[e] = (row < klim && dd + e < d) ? D::to(p[row * ss + dd + e]) : 0.0f;\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "template <class D, int DMAX>\n"
+    "AK_INLINE void ak_attn_simt(const typename D::T* AK_RESTRICT q, const typename D::T* AK_RESTRICT k,\n"
+    "                            const typename D::T* AK_RESTRICT v, typename D::T* AK_RESTRICT o, float* AK_RESTRICT lse,\n"
+    "                            int hkv, int group, int sq, int skv, int d, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb,\n"
+    "                            ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh, ak_i64 vss, ak_i64 osb, ak_i64 osh,\n"
+    "                            ak_i64 oss, float scale_log2, int causal, int R, int nsplit, int split_len,\n"
+    "                            float* AK_RESTRICT part, int vec) {\n"
+    "    typedef typename D::T T;\n"
+    "    enum { G = DMAX / 16, E = 16, NG = AK_ATTN_THREADS / G, BK = 4096 / DMAX, LD = DMAX + G,\n"
+    "           CHUNKS = BK * DMAX / 8 / AK_ATTN_THREADS };\n"
+    "    __shared__ float ks[BK * LD];\n"
+    "    __shared__ float vs[BK * LD];\n"
+    "    __shared__ float ml[2 * NG];\n"
+    "\n"
+    "    const int tid = (int)threadIdx.x, lane = tid % G, gi = tid / G;\n"
+    "    const int row = gi % R, slots = NG / R, slot = gi / R;\n"
+    "    const int pair = (int)blockIdx.z, b = pair / hkv, h = pair % hkv;\n"
+    "    const int rows = group * sq;\n"
+    "    const int r0 = (int)blockIdx.x * R;\n"
+    "    const int r = r0 + row;\n"
+    "    const bool valid = r < rows;\n"
+    "    const int g = valid ? r / sq : 0, i = valid ? r % sq : 0;\n"
+    "    const int hq_idx = h * group + g;\n"
+    "    const int diag = skv - sq;  // causal: key j visible to query i when j <= i + diag\n"
+    "\n"
+    "    // keys this block needs: [kbeg, kend)\n"
+    "    int kend = skv;\n"
+    "    if (causal) {\n"
+    "        const int rl = (r0 + R < rows ? r0 + R : rows) - 1;\n"
+    "        const int imax = (r0 / sq != rl / sq) ? sq - 1 : rl % sq;\n"
+    "        const int lim = imax + diag + 1;\n"
+    "        kend = lim < kend ? lim : kend;\n"
+    "    }\n"
+    "    const int kbeg = (int)blockIdx.y * split_len;\n"
+    "    {\n"
+    "        const int se = kbeg + split_len;\n"
+    "        if (se < kend) kend = se;\n"
+    "    }\n"
+    "    const int myend = causal ? (i + diag + 1 < kend ? i + diag + 1 : kend) : kend;  // this row's key limit\n"
+    "\n"
+    "    const T* kp = k + (ak_i64)b * ksb + (ak_i64)h * ksh;\n"
+    "    const T* vp = v + (ak_i64)b * vsb + (ak_i64)h * vsh;\n"
+    "\n"
+    "    float qr[E], acc[E];\n"
+    "    {\n"
+    "        const T* qp = q + (ak_i64)b * qsb + (ak_i64)hq_idx * qsh + (ak_i64)i * qss;\n"
+    "#pragma unroll\n"
+    "        for (int e = 0; e < E; e++) {\n"
+    "            const int dd = lane + G * e;\n"
+    "            qr[e] = (valid && dd < d) ? D::to(qp[dd]) * scale_log2 : 0.0f;\n"
+    "            acc[e] = 0.0f;\n"
+    "        }\n"
+    "    }\n"
+    "    float m = -AK_INF, l = 0.0f;\n"
+    "\n"
+    "    float pk[CHUNKS][8], pv[CHUNKS][8];\n"
+    "    if (kbeg < kend) {\n"
+    "#pragma unroll\n"
+    "        for (int c = 0; c < CHUNKS; c++) {\n"
+    "            ak_attn_ld_chunk<D, DMAX>(kp, kss, kbeg, kend, d, tid + c * AK_ATTN_THREADS, vec != 0, pk[c]);\n"
+    "            ak_attn_ld_chunk<D, DMAX>(vp, vss, kbeg, kend, d, tid + c * AK_ATTN_THREADS, vec != 0, pv[c]);\n"
+    "        }\n"
+    "    }\n"
+    "    for (int k0 = kbeg; k0 < kend; k0 += BK) {\n"
+    "        __syncthreads();  // previous tile fully used\n"
+    "#pragma unroll\n"
+    "        for (int c = 0; c < CHUNKS; c++) {\n"
+    "            const int ci = tid + c * AK_ATTN_THREADS;\n"
+    "            const int cc = ci / (DMAX / 8), dd = (ci % (DMAX / 8)) * 8;\n"
+    "#pragma unroll\n"
+    "            for (int e = 0; e < 8; e++) {\n"
+    "                ks[cc * LD + dd + e] = pk[c][e];\n"
+    "                vs[cc * LD + dd + e] = pv[c][e];\n"
+    "            }\n"
+    "        }\n"
+    "        __syncthreads();\n"
+    "        if (k0 + BK < kend) {  // prefetch the next tile while this one is used\n"
+    "#pragma unroll\n"
+    "            for (int c = 0; c < CHUNKS; c++) {\n"
+    "                ak_attn_ld_chunk<D, DMAX>(kp, kss, k0 + BK, kend, d, tid + c * AK_ATTN_THREADS, vec != 0, pk[c]);\n"
+    "                ak_attn_ld_chunk<D, DMAX>(vp, vss, k0 + BK, kend, d, tid + c * AK_ATTN_THREADS, vec != 0, pv[c]);\n"
+    "            }\n"
+    "        }\n"
+    "        // the group's keys of this tile: c = slot + (t * CH + j) * slots (uniform trip count in a wave)\n"
+    "        const int per = (BK + slots - 1) / slots;\n"
+    "        for (int t = 0; t * AK_ATTN_CH < per; t++) {\n"
+    "            float s[AK_ATTN_CH];\n"
+    "            float mc = -AK_INF;\n"
+    "#pragma unroll\n"
+    "            for (int j = 0; j < AK_ATTN_CH; j++) {\n"
+    "                const int c = slot + (t * AK_ATTN_CH + j) * slots;\n"
+    "                const int cs = c < BK ? c : BK - 1;\n"
+    "                float x = 0.0f;\n"
+    "#pragma unroll\n"
+    "                for (int e = 0; e < E; e++) x += qr[e] * ks[cs * LD + lane + G * e];\n"
+    "#pragma unroll\n"
+    "                for (int off = G / 2; off > 0; off >>= 1) x += ak_shfl_xor(x, off);\n"
+    "                const bool ok = valid && c < BK && k0 + c < myend;\n"
+    "                s[j] = ok ? x : -AK_INF;\n"
+    "                mc = fmaxf(mc, s[j]);\n"
+    "            }\n"
+    "            const float mn = fmaxf(m, mc);\n"
+    "            if (mn != -AK_INF) {  // else nothing visible yet\n"
+    "                const float alpha = ak_exp2(m - mn);  // m = -inf: 0\n"
+    "                l *= alpha;\n"
+    "#pragma unroll\n"
+    "                for (int e = 0; e < E; e++) acc[e] *= alpha;\n"
+    "#pragma unroll\n"
+    "                for (int j = 0; j < AK_ATTN_CH; j++) {\n"
+    "                    const float p = ak_exp2(s[j] - mn);  // -inf: 0\n"
+    "                    if (p != 0.0f) {\n"
+    "                        const int c = slot + (t * AK_ATTN_CH + j) * slots;\n"
+    "                        l += p;\n"
+    "#pragma unroll\n"
+    "                        for (int e = 0; e < E; e++) acc[e] += p * vs[c * LD + lane + G * e];\n"
+    "                    }\n"
+    "                }\n"
+    "                m = mn;\n"
+    "            }\n"
+    "        }\n"
+    "    }\n"
+    "\n"
+    "    if (slots > 1) {  // merge the slots of each row (shared memory of the tiles is free now)\n"
+    "        float* so = ks;  // [NG][DMAX] partial outputs\n"
+    "        __syncthreads();\n"
+    "#pragma unroll\n"
+    "        for (int e = 0; e < E; e++) so[gi * DMAX + lane + G * e] = acc[e];\n"
+    "        if (lane == 0) { ml[2 * gi] = m; ml[2 * gi + 1] = l; }\n"
+    "        __syncthreads();\n"
+    "        if (slot == 0) {\n"
+    "            float M = -AK_INF;\n"
+    "            for (int sl = 0; sl < slots; sl++) M = fmaxf(M, ml[2 * (row + sl * R)]);\n"
+    "            float L = 0.0f;\n"
+    "#pragma unroll\n"
+    "            for (int e = 0; e < E; e++) acc[e] = 0.0f;\n"
+    "            if (M != -AK_INF) {\n"
+    "                for (int sl = 0; sl < slots; sl++) {\n"
+    "                    const int gs = row + sl * R;\n"
+    "                    const float w = ak_exp2(ml[2 * gs] - M);\n"
+    "                    L += w * ml[2 * gs + 1];\n"
+    "#pragma unroll\n"
+    "                    for (int e = 0; e < E; e++) acc[e] += w * so[gs * DMAX + lane + G * e];\n"
+    "                }\n"
+    "            }\n"
+    "            m = M;\n"
+    "            l = L;\n"
+    "        }\n"
+    "    }\n"
+    "    if (slot != 0 || !valid) return;\n"
+    "\n"
+    "    const float inv = l > 0.0f ? 1.0f / l : 0.0f;\n"
+    "    const float lse2 = l > 0.0f ? m + log2f(l) : -AK_INF;  // base 2\n"
+    "    const ak_i64 grow = ((ak_i64)b * hkv * group + hq_idx) * sq + i;  // (b * hq + hq_idx) * sq + i\n"
+    "    if (nsplit > 1) {\n"
+    "        float* po = part + (grow * nsplit + blockIdx.y) * DMAX;\n"
+    "#pragma unroll\n"
+    "        for (int e = 0; e < E; e++) po[lane + G * e] = acc[e] * inv;\n"
+    "        if (lane == 0) {\n"
+    "            const ak_i64 rows_all = (ak_i64)gridDim.z * group * sq;  // batch * hq * sq\n"
+    "            part[rows_all * nsplit * DMAX + grow * nsplit + blockIdx.y] = lse2;\n"
+    "        }\n"
+    "        return;\n"
+    "    }\n"
+    "    T* op = o + (ak_i64)b * osb + (ak_i64)hq_idx * osh + (ak_i64)i * oss;\n"
+    "#pragma unroll\n"
+    "    for (int e = 0; e < E; e++) {\n"
+    "        const int dd = lane + G * e;\n"
+    "        if (dd < d) op[dd] = D::from(acc[e] * inv);\n"
+    "    }\n"
+    "    if (lse && lane == 0) lse[grow] = lse2 * AK_LN2;\n"
+    "}\n"
+    "\n"
+    "#define AK_ATTN_SIMT(DMAX, DT, D)                                                                                    \\\n"
+    "    AK_KERNEL void __launch_bounds__(AK_ATTN_THREADS) ak_attn_simt##DMAX##_##DT(                                    \\\n"
+    "        const D::T* q, const D::T* k, const D::T* v, D::T* o, float* lse, int hkv, int group, int sq, int skv,     \\\n"
+    "        int d, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb, ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh,      \\\n"
+    "        ak_i64 vss, ak_i64 osb, ak_i64 osh, ak_i64 oss, float scale_log2, int causal, int R, int nsplit,           \\\n"
+    "        int split_len, float* part, int vec) {                                                                       \\\n"
+    "        ak_attn_simt<D, DMAX>(q, k, v, o, lse, hkv, group, sq, skv, d, qsb, qsh, qss, ksb, ksh, kss, vsb, vsh, vss, \\\n"
+    "                              osb, osh, oss, scale_log2, causal, R, nsplit, split_len, part, vec);                  \\\n"
+    "    }\n"
+    "AK_ATTN_SIMT(32, f32, ak_f32_t)\n"
+    "AK_ATTN_SIMT(32, f16, ak_f16_t)\n"
+    "AK_ATTN_SIMT(32, bf16, ak_bf16_t)\n"
+    "AK_ATTN_SIMT(64, f32, ak_f32_t)\n"
+    "AK_ATTN_SIMT(64, f16, ak_f16_t)\n"
+    "AK_ATTN_SIMT(64, bf16, ak_bf16_t)\n"
+    "AK_ATTN_SIMT(128, f32, ak_f32_t)\n"
+    "AK_ATTN_SIMT(128, f16, ak_f16_t)\n"
+    "AK_ATTN_SIMT(128, bf16, ak_bf16_t)\n"
+    "AK_ATTN_SIMT(256, f32, ak_f32_t)\n"
+    "AK_ATTN_SIMT(256, f16, ak_f16_t)\n"
+    "AK_ATTN_SIMT(256, bf16, ak_bf16_t)\n"
+    "\n"
+    "// Merge the nsplit partial results of each row (one wave per row): weights\n"
+    "// w_s = 2^(lse_s - max), O = sum w_s o_s / sum w_s, lse = log(sum 2^lse_s).\n"
+    "// part: [rows][nsplit][dmax] outputs, then [rows][nsplit] base-2 lse; rows =\n"
+    "// batch * hq * sq, row = (b * hq + h) * sq + i. A row whose splits are all\n"
+    "// empty (-inf) gets O = 0 and lse = -inf.\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_attn_combine(const float* AK_RESTRICT part, int nsplit, int dmax, ak_i64 rows, int hq, int sq,\n"
+    "                               int d, typename D::T* AK_RESTRICT o, ak_i64 osb, ak_i64 osh, ak_i64 oss,\n"
+    "                               float* AK_RESTRICT lse) {\n"
+    "    const ak_i64 row = (ak_i64)blockIdx.x * (blockDim.x / AK_WAVE) + ak_wave_id();\n"
+    "    if (row >= rows) return;  // whole waves leave together\n"
+    "    const int lane = ak_lane();\n"
+    "    const float* pl = part + rows * nsplit * dmax + row * nsplit;\n"
+    "    float M = -AK_INF;\n"
+    "    for (int s = lane; s < nsplit; s += AK_WAVE) M = fmaxf(M, pl[s]);\n"
+    "    M = ak_warp_max(M);\n"
+    "    float W = 0.0f;\n"
+    "    if (M != -AK_INF)\n"
+    "        for (int s = lane; s < nsplit; s += AK_WAVE) W += ak_exp2(pl[s] - M);\n"
+    "    W = ak_warp_sum(W);\n"
+    "    const float inv = W > 0.0f ? 1.0f / W : 0.0f;\n"
+    "    const int i = (int)(row % sq);\n"
+    "    const ak_i64 bh = row / sq;\n"
+    "    const int b = (int)(bh / hq), h = (int)(bh % hq);\n"
+    "    typename D::T* op = o + (ak_i64)b * osb + (ak_i64)h * osh + (ak_i64)i * oss;\n"
+    "    const float* po = part + row * nsplit * dmax;\n"
+    "    for (int dd = lane; dd < d; dd += AK_WAVE) {\n"
+    "        float x = 0.0f;\n"
+    "        if (M != -AK_INF)\n"
+    "            for (int s = 0; s < nsplit; s++) {\n"
+    "                const float w = ak_exp2(pl[s] - M);\n"
+    "                if (w != 0.0f) x += w * po[(ak_i64)s * dmax + dd];\n"
+    "            }\n"
+    "        op[dd] = D::from(x * inv);\n"
+    "    }\n"
+    "    if (lse && lane == 0) lse[row] = W > 0.0f ? (M + log2f(W)) * AK_LN2 : -AK_INF;\n"
+    "}\n"
+    "\n"
+    "#define AK_ATTN_COMBINE(DT, D)                                                                                      \\\n"
+    "    AK_KERNEL void ak_attn_combine_##DT(const float* part, int nsplit, int dmax, ak_i64 rows, int hq, int sq, int d, \\\n"
+    "                                        D::T* o, ak_i64 osb, ak_i64 osh, ak_i64 oss, float* lse) {                  \\\n"
+    "        ak_attn_combine<D>(part, nsplit, dmax, rows, hq, sq, d, o, osb, osh, oss, lse);                            \\\n"
+    "    }\n"
+    "AK_ATTN_COMBINE(f32, ak_f32_t)\n"
+    "AK_ATTN_COMBINE(f16, ak_f16_t)\n"
+    "AK_ATTN_COMBINE(bf16, ak_bf16_t)\n"
+    ;
+
+/* kernels/attention_mma.hip */
+static const char _ak_src_attention_mma[] =
+    "// kernels/attention_mma.hip - fused attention forward on the matrix units\n"
+    "// (flash-attention 2 structure), head_dim 64 and 128, f16 / bf16 inputs,\n"
+    "// fp32 accumulation and softmax. Host wrapper: ak_attention in amdkit.h\n"
+    "// (>>impl:ops-attention), which picks this family where the arch has\n"
+    "// matrix instructions and matrix_cores is not off, and the SIMT family of\n"
+    "// kernels/attention.hip otherwise.\n"
+    "//\n"
+    "// Work layout (the same as the SIMT kernels, so the host code and the\n"
+    "// split-combine kernel are shared): the rows of one (batch, kv head) pair\n"
+    "// are its GQA group's query heads one after another (row r = g * seq_q + i),\n"
+    "// blockIdx.x picks 16 * WM consecutive rows, blockIdx.y the split of seq_kv\n"
+    "// (flash-decoding; part / lse partials as in attention.hip), blockIdx.z the\n"
+    "// pair. Packing a GQA group into the rows lets one 16-row tile hold all\n"
+    "// query heads of a decode step, so K and V are read once per group.\n"
+    "//\n"
+    "// Block: WM x WN warps. Warp (wm, wn) owns rows 16 wm .. 16 wm + 15 of the\n"
+    "// block and keys wn * BK / WN .. of every K / V tile (WN > 1 for decode,\n"
+    "// where a block has one row tile: the warps split each tile's keys and are\n"
+    "// merged through shared memory at the end). K / V tiles of BK = 64 keys go\n"
+    "// through shared memory (rows padded by 16 bytes against bank conflicts),\n"
+    "// double-buffered.\n"
+    "//\n"
+    "// NVIDIA (sm_80+, mma.sync m16n8k16 via the prelude's ak_mma layer): tiles\n"
+    "// are copied with cp.async (zero-filled past the end), Q fragments stay in\n"
+    "// registers (ldmatrix), S = Q K^T on the tensor cores, the online softmax on\n"
+    "// the S accumulators, P is converted in registers to the A fragments of\n"
+    "// O += P V (the m16n8 C layout of two n-tiles is the m16k16 A layout), V\n"
+    "// fragments through ldmatrix.trans.\n"
+    "//\n"
+    "// kernels: ak_attn_mma64_f16 ak_attn_mma64_bf16 ak_attn_mma128_f16 ak_attn_mma128_bf16 ak_attn_mmadec64_f16 ak_attn_mmadec64_bf16 ak_attn_mmadec128_f16 ak_attn_mmadec128_bf16\n"
+    "\n"
+    "#define AK_AMMA_BK 64\n"
+    "\n"
+    "#if defined(AK_MMA_SYNC)\n"
+    "AK_INLINE void ak_cp_async16(void* smem, const void* gmem, bool full) {\n"
+    "    const ak_u32 s = ak_smem_addr(smem);\n"
+    "    const int n = full ? 16 : 0;  // 0: write 16 zero bytes\n"
+    "    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\" ::\"r\"(s), \"l\"(gmem), \"r\"(n));\n"
+    "}\n"
+    "AK_INLINE void ak_cp_async_commit(void) { asm volatile(\"cp.async.commit_group;\"); }\n"
+    "template <int N>\n"
+    "AK_INLINE void ak_cp_async_wait(void) { asm volatile(\"cp.async.wait_group %0;\" ::\"n\"(N)); }\n"
+    "\n"
+    "// two fp32 -> one 32-bit register of two 16-bit values (lo in the low half)\n"
+    "template <class D> AK_INLINE ak_u32 ak_pack2f(float lo, float hi);\n"
+    "template <> AK_INLINE ak_u32 ak_pack2f<ak_f16_t>(float lo, float hi) {\n"
+    "    ak_u32 r;\n"
+    "    asm(\"cvt.rn.f16x2.f32 %0, %1, %2;\" : \"=r\"(r) : \"f\"(hi), \"f\"(lo));\n"
+    "    return r;\n"
+    "}\n"
+    "template <> AK_INLINE ak_u32 ak_pack2f<ak_bf16_t>(float lo, float hi) {\n"
+    "    ak_u32 r;\n"
+    "    asm(\"cvt.rn.bf16x2.f32 %0, %1, %2;\" : \"=r\"(r) : \"f\"(hi), \"f\"(lo));\n"
+    "    return r;\n"
+    "}\n"
+    "\n"
+    "// B fragments of two n8 column blocks (n0..n0+7, n0+8..n0+15) for k = k0..k0+15\n"
+    "// from a row-major [k][n] shared tile (V stored [key][d]): ldmatrix.trans.\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_ldsm_b2_trans(typename ak_mma<D>::B& b0, typename ak_mma<D>::B& b1, const typename D::T* s, int ld) {\n"
+    "    const int l = ak_lane();\n"
+    "    const ak_u32 p = ak_smem_addr(s + ((l % 8) + 8 * ((l / 8) % 2)) * ld + 8 * (l / 16));\n"
+    "    asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\"\n"
+    "                 : \"=r\"(b0.r[0]), \"=r\"(b0.r[1]), \"=r\"(b1.r[0]), \"=r\"(b1.r[1])\n"
+    "                 : \"r\"(p));\n"
+    "}\n"
+    "\n"
+    "template <class D, int HD, int WM, int WN>\n"
+    "AK_INLINE void ak_attn_mma(const typename D::T* AK_RESTRICT q, const typename D::T* AK_RESTRICT k,\n"
+    "                           const typename D::T* AK_RESTRICT v, typename D::T* AK_RESTRICT o, float* AK_RESTRICT lse,\n"
+    "                           int hkv, int group, int sq, int skv, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb,\n"
+    "                           ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh, ak_i64 vss, ak_i64 osb, ak_i64 osh,\n"
+    "                           ak_i64 oss, float scale_log2, int causal, int nsplit, int split_len,\n"
+    "                           float* AK_RESTRICT part) {\n"
+    "    typedef typename D::T T;\n"
+    "    typedef ak_mma<D> MM;\n"
+    "    enum {\n"
+    "        BK = AK_AMMA_BK, LD = HD + 8, BQ = 16 * WM, NT = 32 * WM * WN, KW = BK / WN,  // keys per warp per tile\n"
+    "        NTS = KW / 8,                                                               // S n-tiles per warp\n"
+    "        NTO = HD / 8,                                                               // O n-tiles\n"
+    "        KQ = HD / 16,                                                               // k-steps of Q K^T\n"
+    "        CH = HD / 8                                                                 // 16-byte chunks per row\n"
+    "    };\n"
+    "    extern __shared__ __align__(16) unsigned char ak_smem_raw[];\n"
+    "    T* qs = (T*)ak_smem_raw;           // [BQ][LD]\n"
+    "    T* ks = qs + BQ * LD;              // [2][BK][LD]\n"
+    "    T* vs = ks + 2 * BK * LD;          // [2][BK][LD]\n"
+    "\n"
+    "    const int tid = (int)threadIdx.x, lane = tid % 32, warp = tid / 32;\n"
+    "    const int wm = warp % WM, wn = warp / WM;\n"
+    "    const int pair = (int)blockIdx.z, b = pair / hkv, h = pair % hkv;\n"
+    "    const int rows = group * sq;\n"
+    "    const int r0 = (int)blockIdx.x * BQ;\n"
+    "    const int diag = skv - sq;\n"
+    "\n"
+    "    // key range of this block (causal: up to the last row's limit) and split\n"
+    "    int kend = skv, kmask = skv;  // tiles from kmask on need the per-element mask\n"
+    "    if (causal) {\n"
+    "        const int rl = (r0 + BQ < rows ? r0 + BQ : rows) - 1;\n"
+    "        const bool span = r0 / sq != rl / sq;\n"
+    "        const int imax = span ? sq - 1 : rl % sq, imin = span ? 0 : r0 % sq;\n"
+    "        if (imax + diag + 1 < kend) kend = imax + diag + 1;\n"
+    "        kmask = imin + diag + 1;\n"
+    "    }\n"
+    "    const int kbeg = (int)blockIdx.y * split_len;\n"
+    "    if (kbeg + split_len < kend) kend = kbeg + split_len;\n"
+    "    if (kend < kmask) kmask = kend;\n"
+    "\n"
+    "    const T* kp = k + (ak_i64)b * ksb + (ak_i64)h * ksh;\n"
+    "    const T* vp = v + (ak_i64)b * vsb + (ak_i64)h * vsh;\n"
+    "\n"
+    "    // Q tile -> shared (zero rows past the end)\n"
+    "    for (int c = tid; c < BQ * CH; c += NT) {\n"
+    "        const int rr = c / CH, cc = c % CH, r = r0 + rr;\n"
+    "        const bool ok = r < rows;\n"
+    "        const int g = ok ? r / sq : 0, i = ok ? r % sq : 0;\n"
+    "        const T* src = q + (ak_i64)b * qsb + (ak_i64)(h * group + g) * qsh + (ak_i64)i * qss + cc * 8;\n"
+    "        ak_cp_async16(qs + rr * LD + cc * 8, ok ? src : q, ok);\n"
+    "    }\n"
+    "    auto load_kv = [&](int stage, int k0) {\n"
+    "        T* kd = ks + stage * BK * LD;\n"
+    "        T* vd = vs + stage * BK * LD;\n"
+    "        for (int c = tid; c < BK * CH; c += NT) {\n"
+    "            const int rr = c / CH, cc = c % CH, j = k0 + rr;\n"
+    "            const bool ok = j < kend;\n"
+    "            ak_cp_async16(kd + rr * LD + cc * 8, ok ? kp + (ak_i64)j * kss + cc * 8 : kp, ok);\n"
+    "            ak_cp_async16(vd + rr * LD + cc * 8, ok ? vp + (ak_i64)j * vss + cc * 8 : vp, ok);\n"
+    "        }\n"
+    "    };\n"
+    "    const int ntiles = kend > kbeg ? (kend - kbeg + BK - 1) / BK : 0;\n"
+    "    if (ntiles > 0) load_kv(0, kbeg);\n"
+    "    ak_cp_async_commit();\n"
+    "\n"
+    "    // per-lane state: rows g = lane / 4 (e = 0, 1) and g + 8 (e = 2, 3) of the warp's 16\n"
+    "    const int lr0 = r0 + wm * 16 + lane / 4, lr1 = lr0 + 8;\n"
+    "    int lim0 = -1, lim1 = -1;  // last visible key of each row (-1: none; rows past the end see none)\n"
+    "    if (lr0 < rows) lim0 = causal ? (lr0 % sq) + diag : skv - 1;\n"
+    "    if (lr1 < rows) lim1 = causal ? (lr1 % sq) + diag : skv - 1;\n"
+    "    float m0 = -AK_INF, m1 = -AK_INF, l0 = 0.0f, l1 = 0.0f;\n"
+    "    typename MM::C acc[NTO];\n"
+    "#pragma unroll\n"
+    "    for (int n = 0; n < NTO; n++) MM::zero(acc[n]);\n"
+    "    typename MM::A qf[KQ];\n"
+    "\n"
+    "    for (int t = 0; t < ntiles; t++) {\n"
+    "        const int k0 = kbeg + t * BK, st = t & 1;\n"
+    "        if (t + 1 < ntiles) load_kv(st ^ 1, k0 + BK);\n"
+    "        ak_cp_async_commit();\n"
+    "        ak_cp_async_wait<1>();\n"
+    "        __syncthreads();\n"
+    "        if (t == 0) {\n"
+    "#pragma unroll\n"
+    "            for (int kk = 0; kk < KQ; kk++) MM::load_a_ldsm(qf[kk], qs + (wm * 16) * LD + kk * 16, LD);\n"
+    "        }\n"
+    "        const T* kt = ks + st * BK * LD + (wn * KW) * LD;\n"
+    "        const T* vt = vs + st * BK * LD + (wn * KW) * LD;\n"
+    "        // S = Q K^T for this warp's KW keys\n"
+    "        typename MM::C s[NTS];\n"
+    "#pragma unroll\n"
+    "        for (int n = 0; n < NTS; n++) MM::zero(s[n]);\n"
+    "#pragma unroll\n"
+    "        for (int kk = 0; kk < KQ; kk++) {\n"
+    "#pragma unroll\n"
+    "            for (int n = 0; n < NTS; n += 2) {\n"
+    "                typename MM::B b0, b1;\n"
+    "                MM::load_b2_ldsm(b0, b1, kt + (n * 8) * LD + kk * 16, LD);\n"
+    "                MM::mma(s[n], qf[kk], b0);\n"
+    "                MM::mma(s[n + 1], qf[kk], b1);\n"
+    "            }\n"
+    "        }\n"
+    "        // scale, mask, online softmax (rows lr0: v[0..1], lr1: v[2..3])\n"
+    "        const int kw0 = k0 + wn * KW;\n"
+    "        const bool need_mask = k0 + BK > kmask;\n"
+    "        float mx0 = -AK_INF, mx1 = -AK_INF;\n"
+    "#pragma unroll\n"
+    "        for (int n = 0; n < NTS; n++) {\n"
+    "#pragma unroll\n"
+    "            for (int e = 0; e < 4; e++) {\n"
+    "                float x = s[n].v[e] * scale_log2;\n"
+    "                if (need_mask) {\n"
+    "                    const int j = kw0 + n * 8 + 2 * (lane % 4) + (e & 1);\n"
+    "                    const int lim = e < 2 ? lim0 : lim1;\n"
+    "                    if (j > lim || j >= kend) x = -AK_INF;\n"
+    "                }\n"
+    "                s[n].v[e] = x;\n"
+    "            }\n"
+    "            mx0 = fmaxf(mx0, fmaxf(s[n].v[0], s[n].v[1]));\n"
+    "            mx1 = fmaxf(mx1, fmaxf(s[n].v[2], s[n].v[3]));\n"
+    "        }\n"
+    "        mx0 = fmaxf(mx0, ak_shfl_xor(mx0, 1));\n"
+    "        mx0 = fmaxf(mx0, ak_shfl_xor(mx0, 2));\n"
+    "        mx1 = fmaxf(mx1, ak_shfl_xor(mx1, 1));\n"
+    "        mx1 = fmaxf(mx1, ak_shfl_xor(mx1, 2));\n"
+    "        const float mn0 = fmaxf(m0, mx0), mn1 = fmaxf(m1, mx1);\n"
+    "        const float base0 = mn0 == -AK_INF ? 0.0f : mn0, base1 = mn1 == -AK_INF ? 0.0f : mn1;\n"
+    "        const float al0 = ak_exp2(m0 - base0), al1 = ak_exp2(m1 - base1);\n"
+    "        m0 = mn0;\n"
+    "        m1 = mn1;\n"
+    "        float ps0 = 0.0f, ps1 = 0.0f;\n"
+    "#pragma unroll\n"
+    "        for (int n = 0; n < NTS; n++) {\n"
+    "            s[n].v[0] = ak_exp2(s[n].v[0] - base0);\n"
+    "            s[n].v[1] = ak_exp2(s[n].v[1] - base0);\n"
+    "            s[n].v[2] = ak_exp2(s[n].v[2] - base1);\n"
+    "            s[n].v[3] = ak_exp2(s[n].v[3] - base1);\n"
+    "            ps0 += s[n].v[0] + s[n].v[1];\n"
+    "            ps1 += s[n].v[2] + s[n].v[3];\n"
+    "        }\n"
+    "        l0 = l0 * al0 + ps0;  // lane-partial sums, reduced over the 4 lanes of a row at the end\n"
+    "        l1 = l1 * al1 + ps1;\n"
+    "#pragma unroll\n"
+    "        for (int n = 0; n < NTO; n++) {\n"
+    "            acc[n].v[0] *= al0; acc[n].v[1] *= al0;\n"
+    "            acc[n].v[2] *= al1; acc[n].v[3] *= al1;\n"
+    "        }\n"
+    "        // O += P V: P (16 x KW) from the S accumulators, 16 keys per k-step\n"
+    "#pragma unroll\n"
+    "        for (int kk = 0; kk < KW / 16; kk++) {\n"
+    "            typename MM::A pa;\n"
+    "            pa.r[0] = ak_pack2f<D>(s[2 * kk].v[0], s[2 * kk].v[1]);\n"
+    "            pa.r[1] = ak_pack2f<D>(s[2 * kk].v[2], s[2 * kk].v[3]);\n"
+    "            pa.r[2] = ak_pack2f<D>(s[2 * kk + 1].v[0], s[2 * kk + 1].v[1]);\n"
+    "            pa.r[3] = ak_pack2f<D>(s[2 * kk + 1].v[2], s[2 * kk + 1].v[3]);\n"
+    "#pragma unroll\n"
+    "            for (int n = 0; n < NTO; n += 2) {\n"
+    "                typename MM::B b0, b1;\n"
+    "                ak_ldsm_b2_trans<D>(b0, b1, vt + (kk * 16) * LD + n * 8, LD);\n"
+    "                MM::mma(acc[n], pa, b0);\n"
+    "                MM::mma(acc[n + 1], pa, b1);\n"
+    "            }\n"
+    "        }\n"
+    "        __syncthreads();  // this stage is overwritten by the next iteration's copy\n"
+    "    }\n"
+    "    ak_cp_async_wait<0>();\n"
+    "    l0 += ak_shfl_xor(l0, 1);\n"
+    "    l0 += ak_shfl_xor(l0, 2);\n"
+    "    l1 += ak_shfl_xor(l1, 1);\n"
+    "    l1 += ak_shfl_xor(l1, 2);\n"
+    "\n"
+    "    if (WN > 1) {  // merge the key slots of each row tile through shared memory (tiles are free now)\n"
+    "        float* so = (float*)(void*)ks;         // [WN][16][HD + 4] outputs\n"
+    "        float* sml = so + WN * 16 * (HD + 4);  // [WN][16][2] (m, l)\n"
+    "        __syncthreads();\n"
+    "        const int g = lane / 4, c0 = 2 * (lane % 4);\n"
+    "#pragma unroll\n"
+    "        for (int n = 0; n < NTO; n++) {\n"
+    "            float* p0 = so + (wn * 16 + g) * (HD + 4) + n * 8 + c0;\n"
+    "            float* p1 = p0 + 8 * (HD + 4);\n"
+    "            p0[0] = acc[n].v[0]; p0[1] = acc[n].v[1];\n"
+    "            p1[0] = acc[n].v[2]; p1[1] = acc[n].v[3];\n"
+    "        }\n"
+    "        if (lane % 4 == 0) {\n"
+    "            sml[(wn * 16 + g) * 2] = m0; sml[(wn * 16 + g) * 2 + 1] = l0;\n"
+    "            sml[(wn * 16 + g + 8) * 2] = m1; sml[(wn * 16 + g + 8) * 2 + 1] = l1;\n"
+    "        }\n"
+    "        __syncthreads();\n"
+    "        if (wn != 0) return;\n"
+    "        float M0 = -AK_INF, M1 = -AK_INF;\n"
+    "        for (int w = 0; w < WN; w++) {\n"
+    "            M0 = fmaxf(M0, sml[(w * 16 + g) * 2]);\n"
+    "            M1 = fmaxf(M1, sml[(w * 16 + g + 8) * 2]);\n"
+    "        }\n"
+    "        const float B0 = M0 == -AK_INF ? 0.0f : M0, B1 = M1 == -AK_INF ? 0.0f : M1;\n"
+    "        float L0 = 0.0f, L1 = 0.0f;\n"
+    "#pragma unroll\n"
+    "        for (int n = 0; n < NTO; n++) MM::zero(acc[n]);\n"
+    "        for (int w = 0; w < WN; w++) {\n"
+    "            const float w0 = ak_exp2(sml[(w * 16 + g) * 2] - B0), w1 = ak_exp2(sml[(w * 16 + g + 8) * 2] - B1);\n"
+    "            L0 += w0 * sml[(w * 16 + g) * 2 + 1];\n"
+    "            L1 += w1 * sml[(w * 16 + g + 8) * 2 + 1];\n"
+    "#pragma unroll\n"
+    "            for (int n = 0; n < NTO; n++) {\n"
+    "                const float* p0 = so + (w * 16 + g) * (HD + 4) + n * 8 + c0;\n"
+    "                const float* p1 = p0 + 8 * (HD + 4);\n"
+    "                acc[n].v[0] += w0 * p0[0]; acc[n].v[1] += w0 * p0[1];\n"
+    "                acc[n].v[2] += w1 * p1[0]; acc[n].v[3] += w1 * p1[1];\n"
+    "            }\n"
+    "        }\n"
+    "        m0 = M0; m1 = M1; l0 = L0; l1 = L1;\n"
+    "    }\n"
+    "\n"
+    "    // write: rows lr0 / lr1, columns n * 8 + 2 (lane % 4) + {0, 1}\n"
+    "    const float inv0 = l0 > 0.0f ? 1.0f / l0 : 0.0f, inv1 = l1 > 0.0f ? 1.0f / l1 : 0.0f;\n"
+    "    const float lse0 = l0 > 0.0f ? m0 + log2f(l0) : -AK_INF, lse1 = l1 > 0.0f ? m1 + log2f(l1) : -AK_INF;\n"
+    "    const ak_i64 rows_all = (ak_i64)gridDim.z * rows;  // batch * hq * sq\n"
+    "#pragma unroll\n"
+    "    for (int half = 0; half < 2; half++) {\n"
+    "        const int r = half ? lr1 : lr0;\n"
+    "        if (r >= rows) continue;\n"
+    "        const int g = r / sq, i = r % sq, hq_idx = h * group + g;\n"
+    "        const float inv = half ? inv1 : inv0, ls = half ? lse1 : lse0;\n"
+    "        const ak_i64 grow = ((ak_i64)b * hkv * group + hq_idx) * sq + i;\n"
+    "        const int c0 = 2 * (lane % 4);\n"
+    "        if (nsplit > 1) {\n"
+    "            float* po = part + (grow * nsplit + blockIdx.y) * HD;\n"
+    "#pragma unroll\n"
+    "            for (int n = 0; n < NTO; n++) {\n"
+    "                po[n * 8 + c0] = acc[n].v[2 * half] * inv;\n"
+    "                po[n * 8 + c0 + 1] = acc[n].v[2 * half + 1] * inv;\n"
+    "            }\n"
+    "            if (lane % 4 == 0) part[rows_all * nsplit * HD + grow * nsplit + blockIdx.y] = ls;\n"
+    "        } else {\n"
+    "            T* op = o + (ak_i64)b * osb + (ak_i64)hq_idx * osh + (ak_i64)i * oss;\n"
+    "#pragma unroll\n"
+    "            for (int n = 0; n < NTO; n++)\n"
+    "                *(ak_u32*)(op + n * 8 + c0) = ak_pack2f<D>(acc[n].v[2 * half] * inv, acc[n].v[2 * half + 1] * inv);\n"
+    "            if (lse && lane % 4 == 0) lse[grow] = ls * AK_LN2;\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "#define AK_AMMA_BODY(D, HD, WM, WN)                                                                              \\\n"
+    "    ak_attn_mma<D, HD, WM, WN>(q, k, v, o, lse, hkv, group, sq, skv, qsb, qsh, qss, ksb, ksh, kss, vsb, vsh, vss, \\\n"
+    "                               osb, osh, oss, scale_log2, causal, nsplit, split_len, part)\n"
+    "#else\n"
+    "// Targets without the instruction this family is written for: the kernels\n"
+    "// exist (one source for every target) but do nothing, and the host never\n"
+    "// launches them there (it runs the SIMT family instead).\n"
+    "#define AK_AMMA_BODY(D, HD, WM, WN) \\\n"
+    "    do {                            \\\n"
+    "    } while (0)\n"
+    "#endif\n"
+    "\n"
+    "// Same argument list as the SIMT kernels (d and R unused: head_dim == HD, rows per block fixed).\n"
+    "#define AK_AMMA(NAME, HD, WM, WN, DT, D)                                                                         \\\n"
+    "    AK_KERNEL void __launch_bounds__(32 * WM * WN) NAME##HD##_##DT(                                             \\\n"
+    "        const D::T* q, const D::T* k, const D::T* v, D::T* o, float* lse, int hkv, int group, int sq, int skv,  \\\n"
+    "        int d, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb, ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh,   \\\n"
+    "        ak_i64 vss, ak_i64 osb, ak_i64 osh, ak_i64 oss, float scale_log2, int causal, int R, int nsplit,        \\\n"
+    "        int split_len, float* part, int vec) {                                                                    \\\n"
+    "        (void)d; (void)R; (void)vec;                                                                              \\\n"
+    "        AK_AMMA_BODY(D, HD, WM, WN);                                                                              \\\n"
+    "    }\n"
+    "AK_AMMA(ak_attn_mma, 64, 4, 1, f16, ak_f16_t)\n"
+    "AK_AMMA(ak_attn_mma, 64, 4, 1, bf16, ak_bf16_t)\n"
+    "AK_AMMA(ak_attn_mma, 128, 4, 1, f16, ak_f16_t)\n"
+    "AK_AMMA(ak_attn_mma, 128, 4, 1, bf16, ak_bf16_t)\n"
+    "AK_AMMA(ak_attn_mmadec, 64, 1, 4, f16, ak_f16_t)\n"
+    "AK_AMMA(ak_attn_mmadec, 64, 1, 4, bf16, ak_bf16_t)\n"
+    "AK_AMMA(ak_attn_mmadec, 128, 1, 4, f16, ak_f16_t)\n"
+    "AK_AMMA(ak_attn_mmadec, 128, 1, 4, bf16, ak_bf16_t)\n"
     ;
 
 /* kernels/cast.hip */
@@ -4078,6 +5031,10 @@ static const char _ak_src_xent[] =
 static const struct { const char* family; const char* source; const char* kernels; } _ak_embedded[] = {
     { "activation", _ak_src_activation,
       "ak_unary_f32 ak_unary_f16 ak_unary_bf16" },
+    { "attention", _ak_src_attention,
+      "ak_attn_combine_f32 ak_attn_combine_f16 ak_attn_combine_bf16 ak_attn_simt32_f32 ak_attn_simt32_f16 ak_attn_simt32_bf16 ak_attn_simt64_f32 ak_attn_simt64_f16 ak_attn_simt64_bf16 ak_attn_simt128_f32 ak_attn_simt128_f16 ak_attn_simt128_bf16 ak_attn_simt256_f32 ak_attn_simt256_f16 ak_attn_simt256_bf16" },
+    { "attention_mma", _ak_src_attention_mma,
+      "ak_attn_mma64_f16 ak_attn_mma64_bf16 ak_attn_mma128_f16 ak_attn_mma128_bf16 ak_attn_mmadec64_f16 ak_attn_mmadec64_bf16 ak_attn_mmadec128_f16 ak_attn_mmadec128_bf16" },
     { "cast", _ak_src_cast,
       "ak_cast_f32_f16 ak_cast_f32_bf16 ak_cast_f16_f32 ak_cast_f16_bf16 ak_cast_bf16_f32 ak_cast_bf16_f16 ak_copy_f32 ak_copy_f16 ak_copy_bf16" },
     { "elementwise", _ak_src_elementwise,
@@ -4095,6 +5052,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "xent", _ak_src_xent,
       "ak_xent_f32 ak_xent_f16 ak_xent_bf16 ak_xent_partial ak_xent_mean" },
 };
+#endif /* AMDKIT_NO_OPS */
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
@@ -4146,7 +5104,7 @@ typedef void* _akT_nvrtcProgram;
     X(_akT_hipError_t, hipDeviceGetName, (char* name, int len, int d), "hipDeviceGetName", NULL, 1, 1) \
     X(_akT_hipError_t, hipDeviceGetAttribute, (int* v, _akT_hipDeviceAttribute_t a, int d), "hipDeviceGetAttribute", NULL, 1, 1) \
     X(_akT_hipError_t, hipGetDevicePropertiesR0600, (void* props, int d), "hipGetDevicePropertiesR0600", NULL, 0, 0) \
-    X(_akT_hipError_t, hipGetDeviceProperties, (void* props, int d), "hipGetDeviceProperties", NULL, 0, 0) \
+    X(_akT_hipError_t, hipGetDevicePropertiesLegacy, (void* props, int d), "hipGetDeviceProperties", NULL, 0, 0) \
     X(_akT_hipError_t, hipMemGetInfo, (size_t* free_b, size_t* total_b), "hipMemGetInfo", NULL, 1, 1) \
     X(_akT_hipError_t, hipMalloc, (void** p, size_t n), "hipMalloc", NULL, 1, 1) \
     X(_akT_hipError_t, hipFree, (void* p), "hipFree", NULL, 1, 1) \
@@ -4270,8 +5228,11 @@ typedef struct _ak_api {
     void* lib_cuda;     /* libcuda */
     void* lib_nvrtc;    /* libnvrtc */
     char hip_path[256], hiprtc_path[256], cuda_path[256], nvrtc_path[256];
+    char hip_how[200], hiprtc_how[200];  /* why that file: "ROCM_PATH=/opt/rocm-6.4.0", "the loader path" */
     int hip_runtime_version;        /* e.g. 50221153 */
     int hiprtc_major, hiprtc_minor;
+    char hiprtc_version[32];        /* "6.4.43484": from the library file (hiprtcVersion says 9.0 on Debian's 5.2 and 6.4) */
+    char comgr_path[256];
     int nvrtc_major, nvrtc_minor;
     char nvrtc_include[300];        /* "-I<cuda>/include" or "" (found once at load) */
     char ok_targets[16][64];        /* targets already checked with the compiler (guarded by the context lock) */
@@ -4332,14 +5293,70 @@ static const char* const _ak_nvrtc_names[] = {
     "/usr/local/cuda/lib64/libnvrtc.so.13", "/usr/local/cuda/lib64/libnvrtc.so.12",
     "/usr/local/cuda/lib64/libnvrtc.so", NULL };
 
+/* ROCm libraries are looked for where ROCm users expect them, in this order:
+ * $ROCM_PATH/lib, $HIP_PATH/lib, /opt/rocm/lib, /opt/rocm-<version>/lib
+ * (newest version first), then the loader path (LD_LIBRARY_PATH, ld.so.cache:
+ * distributions install ROCm in /usr/lib). `how` says which rule found it. */
+static int _ak_cmp_ver_desc(const void* a, const void* b) {
+    return strverscmp(*(const char* const*)b, *(const char* const*)a);
+}
+static void* _ak_dlopen_rocm(const char* const* names, char* path, size_t path_cap, char* why, size_t why_cap,
+                             char* how, size_t how_cap) {
+    char dirs[12][300], hows[12][200], tried[600];
+    int nd = 0, i, j;
+    const char* v;
+    glob_t g;
+    void* h;
+    if ((v = _ak_getenv("ROCM_PATH")) != NULL && *v && strlen(v) < 280) {
+        _ak_fmt(dirs[nd], sizeof dirs[0], "%s/lib", v); _ak_fmt(hows[nd], sizeof hows[0], "ROCM_PATH=%s", v); nd++;
+    }
+    if ((v = _ak_getenv("HIP_PATH")) != NULL && *v && strlen(v) < 280) {
+        _ak_fmt(dirs[nd], sizeof dirs[0], "%s/lib", v); _ak_fmt(hows[nd], sizeof hows[0], "HIP_PATH=%s", v); nd++;
+    }
+    _ak_copy(dirs[nd], sizeof dirs[0], "/opt/rocm/lib"); _ak_copy(hows[nd], sizeof hows[0], "/opt/rocm"); nd++;
+    memset(&g, 0, sizeof g);
+    if (glob("/opt/rocm-*/lib", GLOB_NOSORT | GLOB_ONLYDIR, NULL, &g) == 0) {
+        qsort(g.gl_pathv, g.gl_pathc, sizeof g.gl_pathv[0], _ak_cmp_ver_desc);
+        for (i = 0; i < (int)g.gl_pathc && nd < 12; i++) {
+            if (strlen(g.gl_pathv[i]) >= sizeof dirs[0] - 40) continue;
+            _ak_copy(dirs[nd], sizeof dirs[0], g.gl_pathv[i]);
+            _ak_fmt(hows[nd], sizeof hows[0], "%s, the newest /opt/rocm-* with it", g.gl_pathv[i]);
+            nd++;
+        }
+    }
+    globfree(&g);
+    tried[0] = 0;
+    for (i = 0; i < nd; i++) {
+        struct stat st;
+        if (stat(dirs[i], &st) != 0 || !S_ISDIR(st.st_mode)) continue;
+        _ak_appendf(tried, sizeof tried, "%s%s", tried[0] ? ", " : "", dirs[i]);
+        for (j = 0; names[j]; j++) {
+            char f[400];
+            _ak_fmt(f, sizeof f, "%s/%s", dirs[i], names[j]);
+            if (access(f, F_OK) != 0 || (h = _ak_dlopen(f)) == NULL) continue;
+            _ak_copy(path, path_cap, f);
+            _ak_copy(how, how_cap, hows[i]);
+            return h;
+        }
+    }
+    h = _ak_dlopen_first(names, path, path_cap, why, why_cap);
+    if (h) {
+        _ak_fmt(how, how_cap, "the loader path (%s%s)", tried[0] ? "not in " : "no ROCM_PATH, HIP_PATH or /opt/rocm*", tried);
+        return h;
+    }
+    if (tried[0]) _ak_appendf(why, why_cap, " (looked in %s and on the loader path)", tried);
+    else _ak_appendf(why, why_cap, " (no ROCM_PATH, HIP_PATH or /opt/rocm*; looked on the loader path)");
+    return NULL;
+}
+
 /* Load the HIP runtime into api. 0 on failure with the reason in why. */
 /* Open the first library of `names` into *lib and resolve its entry points;
  * 0 with the reason in why. `any_sym` locates the file for the device info. */
 typedef int (*_ak_resolve_fn)(_ak_api* api, void* lib, char* missing, size_t cap);
 static int _ak_load_lib(_ak_api* api, void** lib, const char* const* names, char* path, size_t path_cap,
-                        _ak_resolve_fn resolve, const char* what, const char* any_sym, char* why, size_t cap) {
+                        _ak_resolve_fn resolve, const char* what, const char* any_sym, char* why, size_t cap, char* how, size_t how_cap) {
     char missing[128];
-    *lib = _ak_dlopen_first(names, path, path_cap, why, cap);
+    *lib = how ? _ak_dlopen_rocm(names, path, path_cap, why, cap, how, how_cap) : _ak_dlopen_first(names, path, path_cap, why, cap);
     if (!*lib) return 0;
     if (!resolve(api, *lib, missing, sizeof missing)) {
         _ak_fmt(why, cap, "%s lacks %s (%s too old)", path, missing, what);
@@ -4352,19 +5369,29 @@ static int _ak_load_lib(_ak_api* api, void** lib, const char* const* names, char
 }
 
 static int _ak_load_hip_runtime(_ak_api* api, char* why, size_t cap) {
+#ifdef AMDKIT_NO_HIP
+    (void)api;
+    _ak_copy(why, cap, "compiled out (AMDKIT_NO_HIP)");
+    return 0;
+#endif
     if (api->lib_hip) return 1;
     if (!_ak_load_lib(api, &api->lib_hip, _ak_hip_names, api->hip_path, sizeof api->hip_path, _ak_resolve_hip,
-                      "HIP runtime", "hipInit", why, cap))
+                      "HIP runtime", "hipInit", why, cap, api->hip_how, sizeof api->hip_how))
         return 0;
     api->hipRuntimeGetVersion(&api->hip_runtime_version);
     return 1;
 }
 /* Load hipRTC (own library on ROCm 7, else inside libamdhip64). */
 static int _ak_load_hiprtc(_ak_api* api, char* why, size_t cap) {
+#ifdef AMDKIT_NO_HIP
+    (void)api;
+    _ak_copy(why, cap, "compiled out (AMDKIT_NO_HIP)");
+    return 0;
+#endif
     char missing[128], why2[512];
     if (api->lib_hiprtc) return 1;
     if (!_ak_load_lib(api, &api->lib_hiprtc, _ak_hiprtc_names, api->hiprtc_path, sizeof api->hiprtc_path, _ak_resolve_hiprtc,
-                      "hipRTC", "hiprtcCreateProgram", why2, sizeof why2)) {
+                      "hipRTC", "hiprtcCreateProgram", why2, sizeof why2, api->hiprtc_how, sizeof api->hiprtc_how)) {
         if (!_ak_load_hip_runtime(api, why, cap)) {
             char rt[512];
             _ak_copy(rt, sizeof rt, why);
@@ -4376,28 +5403,60 @@ static int _ak_load_hiprtc(_ak_api* api, char* why, size_t cap) {
             return 0;
         }
         api->lib_hiprtc = api->lib_hip;
+        _ak_fmt(api->hiprtc_how, sizeof api->hiprtc_how, "inside the HIP runtime (no libhiprtc.so; ROCm 5/6 layout), found via %s", api->hip_how);
     }
     _ak_dlpath(api->lib_hiprtc, "hiprtcCreateProgram", api->hiprtc_path, sizeof api->hiprtc_path);
     api->hiprtcVersion(&api->hiprtc_major, &api->hiprtc_minor);
+    {
+        /* The version is the library file's ("libhiprtc.so.6.4.43484", hipRTC inside
+         * "libamdhip64.so.5.2.21153"): hiprtcVersion reports 9.0 on Debian's ROCm 5.2
+         * and 6.4 alike. Else the HIP runtime's (60443484 = 6.4.43484). */
+        char rp[4096];
+        const char *base, *so;
+        int maj = 0, min = 0;
+        api->hiprtc_version[0] = 0;
+        if (realpath(api->hiprtc_path, rp) && (base = strrchr(rp, '/')) != NULL && (so = strstr(base, ".so.")) != NULL &&
+            sscanf(so + 4, "%d.%d", &maj, &min) == 2)
+            _ak_copy(api->hiprtc_version, sizeof api->hiprtc_version, so + 4);
+        else if (_ak_load_hip_runtime(api, why2, sizeof why2) && api->hip_runtime_version > 0) {
+            maj = api->hip_runtime_version / 10000000;
+            min = api->hip_runtime_version / 100000 % 100;
+            _ak_fmt(api->hiprtc_version, sizeof api->hiprtc_version, "%d.%d.%d", maj, min, api->hip_runtime_version % 100000);
+        }
+        if (api->hiprtc_version[0]) { api->hiprtc_major = maj; api->hiprtc_minor = min; }
+        else _ak_fmt(api->hiprtc_version, sizeof api->hiprtc_version, "%d.%d", api->hiprtc_major, api->hiprtc_minor);
+    }
     if (!api->lib_comgr) {
-        char p[256], w[256];
-        api->lib_comgr = _ak_dlopen_first(_ak_comgr_names, p, sizeof p, w, sizeof w);
+        char w[256];
+        /* the comgr hipRTC itself loaded, if any; else the newest installed */
+        api->lib_comgr = _ak_dlopen_first(_ak_comgr_names, api->comgr_path, sizeof api->comgr_path, w, sizeof w);
         if (api->lib_comgr && !_ak_resolve_comgr(api, api->lib_comgr, missing, sizeof missing)) {
             api->amd_comgr_get_isa_count = NULL;
             api->amd_comgr_get_isa_name = NULL;
         }
+        if (api->lib_comgr) _ak_dlpath(api->lib_comgr, "amd_comgr_get_isa_count", api->comgr_path, sizeof api->comgr_path);
     }
     return 1;
 }
 static int _ak_load_cuda_driver(_ak_api* api, char* why, size_t cap) {
+#ifdef AMDKIT_NO_CUDA
+    (void)api;
+    _ak_copy(why, cap, "compiled out (AMDKIT_NO_CUDA)");
+    return 0;
+#endif
     if (api->lib_cuda) return 1;
     return _ak_load_lib(api, &api->lib_cuda, _ak_cuda_names, api->cuda_path, sizeof api->cuda_path, _ak_resolve_cuda,
-                        "driver", "cuInit", why, cap);
+                        "driver", "cuInit", why, cap, NULL, 0);
 }
 static int _ak_load_nvrtc(_ak_api* api, char* why, size_t cap) {
+#ifdef AMDKIT_NO_CUDA
+    (void)api;
+    _ak_copy(why, cap, "compiled out (AMDKIT_NO_CUDA)");
+    return 0;
+#endif
     if (api->lib_nvrtc) return 1;
     if (!_ak_load_lib(api, &api->lib_nvrtc, _ak_nvrtc_names, api->nvrtc_path, sizeof api->nvrtc_path, _ak_resolve_nvrtc,
-                      "NVRTC", "nvrtcVersion", why, cap))
+                      "NVRTC", "nvrtcVersion", why, cap, NULL, 0))
         return 0;
     api->nvrtcVersion(&api->nvrtc_major, &api->nvrtc_minor);
     {
@@ -4428,10 +5487,12 @@ static void _ak_api_close(_ak_api* api) {
 /* Attribute numbers and constants used without the headers (checked in tests/typecheck_*.c). */
 enum { _AK_HIP_ATTR_CLOCK = 5, _AK_HIP_ATTR_L2 = 19, _AK_HIP_ATTR_BUS_WIDTH = 59, _AK_HIP_ATTR_MEM_CLOCK = 60,
        _AK_HIP_ATTR_MP_COUNT = 63, _AK_HIP_ATTR_SHMEM_PER_BLOCK = 74, _AK_HIP_ATTR_TOTAL_MEM = 84,
-       _AK_HIP_ATTR_WARP = 87 };
+       _AK_HIP_ATTR_WARP = 87, _AK_HIP_ATTR_MAX_BLOCK_X = 26, _AK_HIP_ATTR_MAX_GRID_X = 29,
+       _AK_HIP_ATTR_MAX_THREADS = 56 };
 enum { _AK_CU_ATTR_SHMEM_PER_BLOCK = 8, _AK_CU_ATTR_WARP = 10, _AK_CU_ATTR_CLOCK = 13, _AK_CU_ATTR_MP_COUNT = 16,
        _AK_CU_ATTR_MEM_CLOCK = 36, _AK_CU_ATTR_BUS_WIDTH = 37, _AK_CU_ATTR_L2 = 38, _AK_CU_ATTR_CC_MAJOR = 75,
-       _AK_CU_ATTR_CC_MINOR = 76, _AK_CU_ATTR_SHMEM_OPTIN = 97, _AK_CU_FUNC_MAX_DYN_SHMEM = 8 };
+       _AK_CU_ATTR_CC_MINOR = 76, _AK_CU_ATTR_SHMEM_OPTIN = 97, _AK_CU_FUNC_MAX_DYN_SHMEM = 8,
+       _AK_CU_ATTR_MAX_THREADS = 1, _AK_CU_ATTR_MAX_BLOCK_X = 2, _AK_CU_ATTR_MAX_GRID_X = 5 }; /* y, z follow x */
 /* hipDeviceProp_t: where gcnArchName lives (x86-64). */
 enum { _AK_HIP_PROPS_R0600_ARCH_OFFSET = 1160, _AK_HIP_PROPS_R0000_ARCH_OFFSET = 396, _AK_HIP_PROPS_BYTES = 8192 };
 #ifndef AK_TYPECHECK_ONLY /* tests/typecheck_*.c stop after the entry-point lists */
@@ -4492,7 +5553,8 @@ static const ak_arch_info _ak_arch_table[] = {
       AK_F32, AK_OPT_CONSERVATIVE, 0,
       "AMD Radeon Instinct MI60 datasheet: 64 CUs at 1800 MHz peak, 14.7 TFLOPS FP32, "
       "32 GB HBM2 at 1024 GB/s (MI50: 60 CUs, 13.3 TFLOPS); L2 4 MB of the Vega 20 die as "
-      "ROCm reports it; no matrix cores (29.5 TFLOPS packed FP16 is vector math)" },
+      "ROCm reports it; no matrix cores (29.5 TFLOPS packed FP16 is vector math)",
+      "sramecc,xnack" },
 
     { "gfx908", "", AK_VENDOR_AMD, AK_FAMILY_CDNA1, "CDNA1",
       "Instinct MI100",
@@ -4501,7 +5563,8 @@ static const ak_arch_info _ak_arch_table[] = {
       AK_F16, AK_OPT_BALANCED, 1,
       "AMD Instinct MI100 datasheet and 'Introducing AMD CDNA Architecture' whitepaper (2020), "
       "specifications table: 120 CUs at 1502 MHz, FP32 vector 23.1, FP16 matrix 184.6, "
-      "BF16 matrix 92.3 TFLOPS, 32 GB HBM2 at 1.2288 TB/s, 8 MB L2" },
+      "BF16 matrix 92.3 TFLOPS, 32 GB HBM2 at 1.2288 TB/s, 8 MB L2",
+      "sramecc,xnack" },
 
     { "gfx90a", "", AK_VENDOR_AMD, AK_FAMILY_CDNA2, "CDNA2",
       "Instinct MI210, MI250, MI250X",
@@ -4511,7 +5574,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "AMD Instinct MI250X datasheet and 'AMD CDNA 2 Architecture' whitepaper (2021): package "
       "220 CUs at 1700 MHz, FP32 vector 47.9, FP16/BF16 matrix 383 TFLOPS, 128 GB HBM2e at "
       "3.2768 TB/s, 8 MB L2 per GCD. Row = one GCD (one HIP device) = half the package; "
-      "MI210 (one GCD, 104 CUs): 22.6 FP32, 181 FP16/BF16 matrix, 1.6384 TB/s" },
+      "MI210 (one GCD, 104 CUs): 22.6 FP32, 181 FP16/BF16 matrix, 1.6384 TB/s",
+      "sramecc,xnack" },
 
     { "gfx942", "gfx940,gfx941", AK_VENDOR_AMD, AK_FAMILY_CDNA3, "CDNA3",
       "Instinct MI300A, MI300X, MI325X",
@@ -4522,7 +5586,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "column: 304 CUs at 2100 MHz, FP32 vector 163.4, FP16/BF16 dense matrix 1307.4, FP8 "
       "2614.9 TFLOPS, 192 GB HBM3 at 5.3 TB/s; L2 4 MB per XCD x 8 XCDs (HIP reports one "
       "XCD's 4 MB; 256 MB Infinity Cache not counted). MI325X: same compute, 256 GB HBM3E at "
-      "6 TB/s; MI300A: 228 CUs" },
+      "6 TB/s; MI300A: 228 CUs",
+      "sramecc,xnack" },
 
     { "gfx950", "", AK_VENDOR_AMD, AK_FAMILY_CDNA4, "CDNA4",
       "Instinct MI350X, MI355X",
@@ -4532,7 +5597,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "AMD Instinct MI355X datasheet and 'AMD CDNA 4 Architecture' whitepaper (2025): 256 CUs "
       "at 2400 MHz, FP32 vector 157.3 TFLOPS, FP16/BF16 dense matrix 2.5 PFLOPS (2516.6 = "
       "256 CUs x 4096 FLOP/clk x 2.4 GHz), 288 GB HBM3E at 8 TB/s, 160 KB LDS per CU; "
-      "L2 4 MB per XCD x 8 (256 MB Infinity Cache not counted). MI350X: 2200 MHz, 2.3 PFLOPS" },
+      "L2 4 MB per XCD x 8 (256 MB Infinity Cache not counted). MI350X: 2200 MHz, 2.3 PFLOPS",
+      "sramecc,xnack" },
 
     { "gfx1030", "", AK_VENDOR_AMD, AK_FAMILY_RDNA2, "RDNA2",
       "Radeon RX 6800, RX 6800 XT, RX 6900 XT, RX 6950 XT; Radeon PRO W6800",
@@ -4541,7 +5607,57 @@ static const ak_arch_info _ak_arch_table[] = {
       AK_F32, AK_OPT_CONSERVATIVE, 0,
       "AMD Radeon RX 6900 XT product specifications: 80 CUs at 2250 MHz boost, 23.04 TFLOPS "
       "FP32, 16 GB GDDR6 16 Gbps x 256-bit = 512 GB/s; 'AMD RDNA 2' whitepaper: 4 MB L2 "
-      "(128 MB Infinity Cache not counted); no matrix unit" },
+      "(128 MB Infinity Cache not counted); no matrix unit",
+      "" },
+
+    { "gfx1031", "", AK_VENDOR_AMD, AK_FAMILY_RDNA2, "RDNA2",
+      "Radeon RX 6700 XT, RX 6750 XT, RX 6700; Radeon PRO W6600",
+      40, 32, 64, 65536, 3145728, "GDDR6", 384.0,
+      13.21, 0.0, 0.0, 0, "", AK_MATRIX_NONE,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Radeon RX 6700 XT product specifications: 40 CUs at 2581 MHz boost, 13.21 TFLOPS "
+      "FP32, 12 GB GDDR6 16 Gbps x 192-bit = 384 GB/s; Navi 22: 3 MB L2 (96 MB Infinity Cache "
+      "not counted); no matrix unit",
+      "" },
+
+    { "gfx1032", "", AK_VENDOR_AMD, AK_FAMILY_RDNA2, "RDNA2",
+      "Radeon RX 6600 XT, RX 6650 XT, RX 6600; Radeon PRO W6600M",
+      32, 32, 64, 65536, 2097152, "GDDR6", 256.0,
+      10.6, 0.0, 0.0, 0, "", AK_MATRIX_NONE,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Radeon RX 6600 XT product specifications: 32 CUs at 2589 MHz boost, 10.6 TFLOPS "
+      "FP32, 8 GB GDDR6 16 Gbps x 128-bit = 256 GB/s; Navi 23: 2 MB L2 (32 MB Infinity Cache "
+      "not counted); no matrix unit",
+      "" },
+
+    { "gfx1034", "", AK_VENDOR_AMD, AK_FAMILY_RDNA2, "RDNA2",
+      "Radeon RX 6500 XT, RX 6400",
+      16, 32, 64, 65536, 1048576, "GDDR6", 144.0,
+      5.77, 0.0, 0.0, 0, "", AK_MATRIX_NONE,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Radeon RX 6500 XT product specifications: 16 CUs at 2815 MHz boost, 5.77 TFLOPS "
+      "FP32, 4 GB GDDR6 18 Gbps x 64-bit = 144 GB/s; Navi 24: 1 MB L2 (16 MB Infinity Cache "
+      "not counted); no matrix unit",
+      "" },
+
+    { "gfx1035", "", AK_VENDOR_AMD, AK_FAMILY_RDNA2, "RDNA2",
+      "Radeon 680M, 660M (Ryzen 6000 mobile 'Rembrandt' integrated)",
+      12, 32, 64, 65536, 2097152, "LPDDR5", 102.4,
+      3.69, 0.0, 0.0, 0, "", AK_MATRIX_NONE,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Ryzen 9 6900HX product specifications: Radeon 680M, 12 CUs at 2400 MHz = 3.69 "
+      "TFLOPS FP32 (derived); shared LPDDR5-6400 x 128-bit = 102.4 GB/s; L2 2 MB (less sure); "
+      "no matrix unit",
+      "" },
+
+    { "gfx1036", "", AK_VENDOR_AMD, AK_FAMILY_RDNA2, "RDNA2",
+      "AMD Radeon Graphics of Ryzen 7000/9000 desktop ('Raphael', 'Granite Ridge' integrated)",
+      2, 32, 64, 65536, 262144, "DDR5", 83.2,
+      0.56, 0.0, 0.0, 0, "", AK_MATRIX_NONE,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Ryzen 7000 desktop product specifications: 2 CUs at 2200 MHz = 0.56 TFLOPS FP32 "
+      "(derived); shared DDR5-5200 x 128-bit = 83.2 GB/s; L2 256 KB (less sure); no matrix unit",
+      "" },
 
     { "gfx1100", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
       "Radeon RX 7900 XTX, RX 7900 XT, RX 7900 GRE; Radeon PRO W7900, W7800",
@@ -4551,7 +5667,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "AMD Radeon RX 7900 XTX product specifications: 96 CUs at 2500 MHz boost, 61.4 TFLOPS "
       "FP32 (dual issue), 122.8 TFLOPS FP16 (WMMA, 512 FLOP/clk/CU; BF16 same rate), 24 GB "
       "GDDR6 20 Gbps x 384-bit = 960 GB/s; AMD RDNA 3 architecture material: 6 MB L2 "
-      "(96 MB Infinity Cache not counted)" },
+      "(96 MB Infinity Cache not counted)",
+      "" },
 
     { "gfx1101", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
       "Radeon RX 7800 XT, RX 7700 XT; Radeon PRO W7700",
@@ -4560,7 +5677,8 @@ static const ak_arch_info _ak_arch_table[] = {
       AK_F32, AK_OPT_CONSERVATIVE, 0,
       "AMD Radeon RX 7800 XT product specifications: 60 CUs at 2430 MHz boost, 37.3 TFLOPS "
       "FP32 (dual issue), 74.6 TFLOPS FP16 (WMMA; BF16 same rate), 16 GB GDDR6 19.5 Gbps x "
-      "256-bit = 624 GB/s; Navi 32: 4 MB L2 (64 MB Infinity Cache not counted)" },
+      "256-bit = 624 GB/s; Navi 32: 4 MB L2 (64 MB Infinity Cache not counted)",
+      "" },
 
     { "gfx1102", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
       "Radeon RX 7600, RX 7600 XT; Radeon PRO W7600",
@@ -4570,7 +5688,48 @@ static const ak_arch_info _ak_arch_table[] = {
       "AMD Radeon RX 7600 XT product specifications: 32 CUs at 2755 MHz boost, 22.6 TFLOPS "
       "FP32 (dual issue), 45.1 TFLOPS FP16 (WMMA; BF16 same rate), 16 GB GDDR6 18 Gbps x "
       "128-bit = 288 GB/s (RX 7600: 2655 MHz, 21.8 TFLOPS); Navi 33: 2 MB L2 (32 MB "
-      "Infinity Cache not counted)" },
+      "Infinity Cache not counted)",
+      "" },
+
+    { "gfx1103", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
+      "Radeon 780M, 760M, 740M (Ryzen 7040/8040 'Phoenix', 'Hawk Point' integrated)",
+      12, 32, 64, 65536, 2097152, "LPDDR5X", 120.0,
+      8.6, 17.2, 17.2, 0, "", AK_MATRIX_WMMA,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Ryzen 9 7940HS product specifications: Radeon 780M, 12 CUs at 2800 MHz; FP32 8.6 "
+      "TFLOPS (dual issue) and FP16 WMMA 17.2 (12 CUs x 512 FLOP/clk x 2.8 GHz) derived, less "
+      "sure; shared LPDDR5X-7500 x 128-bit = 120 GB/s; L2 2 MB (less sure)",
+      "" },
+
+    { "gfx1150", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
+      "Radeon 890M, 880M (Ryzen AI 300 'Strix Point' integrated, RDNA 3.5)",
+      16, 32, 64, 65536, 2097152, "LPDDR5X", 120.0,
+      11.88, 23.8, 23.8, 0, "", AK_MATRIX_WMMA,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Ryzen AI 9 HX 370 product specifications: Radeon 890M, 16 CUs at 2900 MHz; FP32 "
+      "11.88 TFLOPS (dual issue) and FP16 WMMA 23.8 derived (16 x 512 x 2.9 GHz), less sure; "
+      "shared LPDDR5X-7500 x 128-bit = 120 GB/s; L2 2 MB (less sure)",
+      "" },
+
+    { "gfx1151", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
+      "Radeon 8060S, 8050S (Ryzen AI Max 'Strix Halo' integrated, RDNA 3.5)",
+      40, 32, 64, 65536, 2097152, "LPDDR5X", 256.0,
+      29.7, 59.4, 59.4, 0, "", AK_MATRIX_WMMA,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Ryzen AI Max+ 395 product specifications: Radeon 8060S, 40 CUs at 2900 MHz; FP32 "
+      "29.7 TFLOPS (dual issue) and FP16 WMMA 59.4 derived (40 x 512 x 2.9 GHz); LPDDR5X-8000 "
+      "x 256-bit = 256 GB/s; L2 2 MB (less sure; 32 MB MALL not counted)",
+      "" },
+
+    { "gfx1152", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
+      "Radeon 860M, 840M (Ryzen AI 300 'Krackan Point' integrated, RDNA 3.5)",
+      8, 32, 64, 65536, 2097152, "LPDDR5X", 128.0,
+      6.1, 12.3, 12.3, 0, "", AK_MATRIX_WMMA,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Ryzen AI 7 350 product specifications: Radeon 860M, 8 CUs at 3000 MHz; FP32 6.1 "
+      "TFLOPS (dual issue) and FP16 WMMA 12.3 derived (8 x 512 x 3.0 GHz), less sure; shared "
+      "LPDDR5X-8000 x 128-bit = 128 GB/s; L2 2 MB (less sure)",
+      "" },
 
     { "gfx1200", "", AK_VENDOR_AMD, AK_FAMILY_RDNA4, "RDNA4",
       "Radeon RX 9060 XT, RX 9060",
@@ -4580,7 +5739,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "AMD Radeon RX 9060 XT product specifications: 32 CUs at 3130 MHz boost, 25.6 TFLOPS "
       "FP32 (dual issue), 16 GB GDDR6 20 Gbps x 128-bit = 320 GB/s; FP16/BF16 matrix dense "
       "102.6 derived (32 CUs x 1024 FLOP/clk x 3.13 GHz, half the sparse figure); Navi 44 "
-      "L2 4 MB (less sure; 32 MB Infinity Cache not counted)" },
+      "L2 4 MB (less sure; 32 MB Infinity Cache not counted)",
+      "" },
 
     { "gfx1201", "", AK_VENDOR_AMD, AK_FAMILY_RDNA4, "RDNA4",
       "Radeon RX 9070 XT, RX 9070, RX 9070 GRE; Radeon AI PRO R9700",
@@ -4590,7 +5750,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "AMD Radeon RX 9070 XT product specifications: 64 CUs at 2970 MHz boost, 48.7 TFLOPS "
       "FP32 (dual issue), FP16/BF16 matrix 194.6 dense (389 sparse), 16 GB GDDR6 20 Gbps x "
       "256-bit = 640 GB/s; 'AMD RDNA 4' architecture material: 8 MB L2 (64 MB Infinity Cache "
-      "not counted)" },
+      "not counted)",
+      "" },
 
     /* ------------------------------------------------------------- NVIDIA */
     { "sm_80", "", AK_VENDOR_NVIDIA, AK_FAMILY_AMPERE, "Ampere",
@@ -4600,7 +5761,8 @@ static const ak_arch_info _ak_arch_table[] = {
       AK_BF16, AK_OPT_AGGRESSIVE, 1,
       "NVIDIA A100 datasheet, A100 80GB SXM column: 19.5 TFLOPS FP32, 312 TFLOPS FP16/BF16 "
       "tensor dense, 2039 GB/s HBM2e; 'NVIDIA A100 Tensor Core GPU Architecture' whitepaper: "
-      "108 SMs, 40 MB L2; 163 KB shared per block (CUDA C++ Programming Guide, cc 8.0)" },
+      "108 SMs, 40 MB L2; 163 KB shared per block (CUDA C++ Programming Guide, cc 8.0)",
+      "" },
 
     { "sm_86", "", AK_VENDOR_NVIDIA, AK_FAMILY_AMPERE, "Ampere",
       "A40, A10; RTX A6000 and other RTX Ax000; GeForce RTX 3050 to 3090 Ti",
@@ -4610,7 +5772,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "NVIDIA A40 datasheet: 84 SMs, 37.4 TFLOPS FP32, 149.7 TFLOPS FP16/BF16 tensor dense, "
       "48 GB GDDR6 at 696 GB/s; 'NVIDIA Ampere GA102 GPU Architecture' whitepaper: 6 MB L2 "
       "(GeForce parts run FP32-accumulate tensor math at half rate); 99 KB shared per block "
-      "(CUDA C++ Programming Guide, cc 8.6)" },
+      "(CUDA C++ Programming Guide, cc 8.6)",
+      "" },
 
     { "sm_89", "", AK_VENDOR_NVIDIA, AK_FAMILY_ADA, "Ada",
       "L40S, L40, L4; RTX 6000 Ada; GeForce RTX 4060 to 4090",
@@ -4620,7 +5783,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "NVIDIA L40S datasheet: 142 SMs (18176 CUDA cores), 91.6 TFLOPS FP32, 362.05 TFLOPS "
       "FP16/BF16 tensor dense, 733 FP8 dense, 48 GB GDDR6 at 864 GB/s; L2 96 MB of the full "
       "AD102 ('NVIDIA Ada GPU Architecture' whitepaper; less sure the L40S enables all of it); "
-      "99 KB shared per block (CUDA C++ Programming Guide, cc 8.9)" },
+      "99 KB shared per block (CUDA C++ Programming Guide, cc 8.9)",
+      "" },
 
     { "sm_90", "sm_90a", AK_VENDOR_NVIDIA, AK_FAMILY_HOPPER, "Hopper",
       "H100 (SXM5, PCIe, NVL), H200, GH200",
@@ -4631,7 +5795,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "tensor dense (1979 sparse), 3.35 TB/s HBM3; 'NVIDIA H100 Tensor Core GPU Architecture' "
       "whitepaper: 132 SMs, 50 MB L2, 989.4 dense FP16 with FP32 accumulate; 227 KB shared per "
       "block (CUDA C++ Programming Guide, cc 9.0). Checked on an H100 80GB HBM3 with "
-      "cuDeviceGetAttribute: 132 SMs, L2 52428800 B, opt-in shared 232448 B" },
+      "cuDeviceGetAttribute: 132 SMs, L2 52428800 B, opt-in shared 232448 B",
+      "" },
 
     { "sm_100", "sm_100a,sm_100f", AK_VENDOR_NVIDIA, AK_FAMILY_BLACKWELL, "Blackwell",
       "B200, GB200, B100",
@@ -4642,7 +5807,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "said 80; less sure), FP16/BF16 tensor 2.25 PFLOPS dense (4.5 sparse), 180-192 GB HBM3E "
       "at 8 TB/s (some tables: 7.7); 148 SMs and 126 MB L2 as CUDA device queries report them "
       "(not in a datasheet; less sure); 227 KB shared per block (CUDA C++ Programming Guide, "
-      "cc 10.0); native tensor ISA is tcgen05, recorded as MMA" },
+      "cc 10.0); native tensor ISA is tcgen05, recorded as MMA",
+      "" },
 
     { "sm_120", "sm_120a,sm_120f", AK_VENDOR_NVIDIA, AK_FAMILY_BLACKWELL, "Blackwell",
       "RTX PRO 6000 Blackwell; GeForce RTX 5050 to 5090",
@@ -4653,7 +5819,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "96 GB GDDR7 at 1792 GB/s, 4000 AI TOPS (FP4 sparse); FP16/BF16 tensor dense ~500 "
       "derived as 4000 / 8 (less sure); 'NVIDIA RTX Blackwell GPU Architecture' whitepaper: "
       "GB202 128 MB L2 (RTX 5090: 170 SMs, 104.8 TFLOPS, 96 MB L2, half-rate FP32-accumulate "
-      "tensor math); 99 KB shared per block (CUDA C++ Programming Guide, cc 12.0)" }
+      "tensor math); 99 KB shared per block (CUDA C++ Programming Guide, cc 12.0)",
+      "" }
 };
 
 #define _AK_ARCH_ROWS ((int)(sizeof _ak_arch_table / sizeof _ak_arch_table[0]))
@@ -4730,12 +5897,76 @@ AKDEF ak_result ak_arch_find(const char* name, const ak_arch_info** out) {
                 return AK_OK;
             }
         }
+        /* a family name: its first row (the representative) */
+        for (r = 0; r < _AK_ARCH_ROWS; r++)
+            if (_ak_streq_ci(_ak_arch_table[r].family_name, key)) { *out = &_ak_arch_table[r]; return AK_OK; }
     }
     _ak_arch_known_names(known, sizeof known);
     if (n == 0)
         return _ak_err(AK_ERROR_NOT_FOUND, "ak_arch_find: architecture name \"%s\" is empty (no target before any ':' feature suffix); known: %s", name, known);
     return _ak_err(AK_ERROR_NOT_FOUND, "ak_arch_find: unknown architecture \"%s\" (looked up as \"%s\"); known: %s",
                    name, key, known);
+}
+
+AKDEF ak_result ak_target_id_parse(const char* id, ak_target_id* out) {
+    static const char* const feats[2] = { "sramecc", "xnack" };
+    const ak_arch_info* row = NULL;
+    const char* p;
+    size_t n, i;
+    int last = -1;
+    if (out) memset(out, 0, sizeof *out);
+    if (!id || !out)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_target_id_parse: %s is NULL", id ? "out" : "the target ID");
+    out->sramecc = out->xnack = -1;
+    n = strcspn(id, ":");
+    if (n == 0)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target ID '%.80s' has no processor before its first ':' (expected e.g. gfx90a or gfx90a:sramecc+:xnack-)", id);
+    if (n >= sizeof out->processor)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target ID '%.40s...': the processor name is over %d characters", id, (int)sizeof out->processor - 1);
+    for (i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)id[i];
+        if (!(isalnum(c) || c == '_' || c == '-'))
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target ID '%.80s': character 0x%02x in the processor name (expected letters, digits, '_', '-': gfx90a, sm_90)", id, c);
+        out->processor[i] = (char)tolower(c);
+    }
+    out->processor[n] = 0;
+    if (strncmp(out->processor, "gfx", 3) != 0 && strncmp(out->processor, "sm_", 3) != 0)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target ID '%.80s': the processor '%s' is neither an AMD gfx name (gfx90a) nor an NVIDIA sm_ name (sm_90)", id, out->processor);
+    for (i = 0; i < (size_t)_AK_ARCH_ROWS && !row; i++) {
+        const ak_arch_info* a = &_ak_arch_table[i];
+        if (!strcmp(a->name, out->processor) || _ak_arch_list_has(a->aliases, out->processor, n)) row = a;
+    }
+    out->info = row;
+    _ak_copy(out->canonical, sizeof out->canonical, out->processor);
+    for (p = id + n; *p == ':';) {
+        const char* f = p + 1;
+        size_t fl = strcspn(f, ":");
+        int which = -1, sign, k;
+        for (k = 0; k < 2; k++)
+            if (fl == strlen(feats[k]) + 1 && !strncmp(f, feats[k], fl - 1)) which = k;
+        if (which < 0 || (f[fl - 1] != '+' && f[fl - 1] != '-'))
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT,
+                           "target ID '%.80s': '%.*s' is not a target feature (expected sramecc+, sramecc-, xnack+ or xnack-, "
+                           "in that order, after the processor: gfx90a:sramecc+:xnack-)", id, (int)(fl > 40 ? 40 : fl), f);
+        sign = f[fl - 1] == '+';
+        if (which == last)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target ID '%.80s': feature %s is given twice", id, feats[which]);
+        if (which < last)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target ID '%.80s': features out of order (sramecc comes before xnack: %s:sramecc+:xnack-)",
+                           id, out->processor);
+        if (which == 0) out->sramecc = sign; else out->xnack = sign;
+        if (!row || !_ak_arch_list_has(row->features, feats[which], strlen(feats[which])))
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target ID '%.80s': %s %s no %s feature (%s)", id, out->processor,
+                           row ? "has" : "is not in amdkit's architecture table, so it takes", feats[which],
+                           row ? (row->features[0] ? "its features: sramecc, xnack" : "it takes no target features")
+                               : "features are checked against the table");
+        last = which;
+        if (strlen(out->canonical) + fl + 2 > sizeof out->canonical)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target ID '%.80s' is too long", id);
+        _ak_appendf(out->canonical, sizeof out->canonical, ":%.*s", (int)fl, f);
+        p = f + fl;
+    }
+    return AK_OK;
 }
 
 AKDEF int ak_arch_count(void) { return _AK_ARCH_ROWS; }
@@ -4978,11 +6209,13 @@ static _ak_h128 _ak_hash128_seeded(const void* data, size_t n, _ak_h128 seed) {
     return out;
 }
 
-static _AK_UNUSED _ak_h128 _ak_hash128(const void* data, size_t n) {
+#ifdef AMDKIT_TESTS   /* test-only (tests/ti_cache.c) */
+static _ak_h128 _ak_hash128(const void* data, size_t n) {
     _ak_h128 zero;
     zero.lo = 0; zero.hi = 0;
     return _ak_hash128_seeded(data, n, zero);
 }
+#endif
 /* ==========================================================================
  * >>impl:cache  two-level compile cache: memory LRU + disk
  *
@@ -5032,6 +6265,7 @@ static _AK_UNUSED _ak_h128 _ak_hash128(const void* data, size_t n) {
 #define _AK_CACHE_FORMAT 1u
 #define _AK_CACHE_HDR 88u
 #define _AK_CACHE_PATH_MAX 4096
+#define _AK_CACHE_MAX_ENTRY_DEFAULT (64ll << 20)
 
 typedef struct _ak_cache_key {
     const char* source; size_t source_len;   /* source_len 0: strlen(source) */
@@ -5050,6 +6284,12 @@ typedef struct _ak_cache_ops {
     ak_result (*compile)(void* user, void** data, size_t* size);
     /* optional (NULL: no loading): make a loaded handle (module + function) kept with the memory entry */
     ak_result (*load)(void* user, const void* data, size_t size, void** loaded);
+    /* optional (NULL: any payload): check a payload read from disk before `load` sees it (is it a code object for this
+       target?); 0 ok, else a reason in why[cap]; a refused payload is removed and recompiled */
+    int (*verify)(void* user, const void* data, size_t size, char* why, size_t cap);
+    /* optional: what log messages call the code when the key's kernel name is empty (a whole-source entry) */
+    const char* name;
+    const char* source_name;
 } _ak_cache_ops;
 
 typedef struct _ak_cache _ak_cache;
@@ -5091,6 +6331,9 @@ struct _ak_cache {
     int capacity;                      /* memory entries */
     int disk;                          /* disk level usable */
     long long max_bytes;               /* disk cap, 0 = none */
+    long long max_entry;               /* cfg->cache_max_entry_bytes: larger files are never read */
+    int trusted;                       /* cfg->cache_trusted: skip the owner/mode checks */
+    int cap_warned;                    /* the 'cap smaller than one entry' warning was given */
     char dir[_AK_CACHE_PATH_MAX];      /* resolved directory ("" if none could be formed) */
     _ak_cache_entry** buckets;
     size_t nbuckets;                   /* power of two */
@@ -5501,6 +6744,8 @@ static ak_result _ak_cache_create(const ak_config* cfg, const _ak_logger* log,
     c->enabled = cfg->cache_enabled ? 1 : 0;
     c->capacity = cfg->cache_capacity > 0 ? cfg->cache_capacity : 1;
     c->max_bytes = cfg->cache_max_bytes;
+    c->max_entry = cfg->cache_max_entry_bytes >= 4096 ? cfg->cache_max_entry_bytes : _AK_CACHE_MAX_ENTRY_DEFAULT;
+    c->trusted = cfg->cache_trusted ? 1 : 0;
     if (_ak_cache_resolve_dir(cfg, c->dir, sizeof c->dir, NULL) != 0) c->dir[0] = 0;
     c->disk = 0;
     if (c->enabled && cfg->disk_cache) _ak_cache_disk_setup(c);
@@ -5526,11 +6771,40 @@ static void _ak_cache_destroy(_ak_cache* c) {
 
 /* ---- disk level ---------------------------------------------------------------- */
 
+/* Open a cache file without blocking or following a symlink, and decide
+ * whether it may be read at all. Returns the fd (>= 0), -1 missing, -2
+ * unreadable (errno), -3 refused (*why: not a regular file, owned by another
+ * user, writable by group/others unless trusted; such a file is not ours to
+ * remove: the caller logs it and treats it as a miss). */
+static int _ak_cache_file_open(const char* path, int trusted, struct stat* st, const char** why) {
+    int fd, fl;
+    *why = "";
+    /* O_NONBLOCK: a FIFO (or device) at the path must not block the open;
+       O_NOFOLLOW: a symlink planted in the shard is refused, not followed. */
+    fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENOENT) return -1;
+        if (errno == ELOOP || errno == ENXIO) { *why = errno == ELOOP ? "a symbolic link" : "not a regular file"; return -3; }
+        return -2;
+    }
+    if (fstat(fd, st) != 0) { int e = errno; close(fd); errno = e; return -2; }
+    if (!S_ISREG(st->st_mode)) { close(fd); *why = "not a regular file"; return -3; }
+    if (!trusted && st->st_uid != geteuid()) { close(fd); *why = "owned by another user (set cache_trusted to serve it)"; return -3; }
+    if (!trusted && (st->st_mode & (S_IWGRP | S_IWOTH))) {
+        close(fd); *why = "writable by group or others (set cache_trusted to serve it)"; return -3;
+    }
+    /* back to blocking reads for a regular file */
+    if ((fl = fcntl(fd, F_GETFL)) != -1) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    return fd;
+}
+
 /* Verify one cache file. expect_digest may be NULL (then any digest is
- * accepted). Returns 1 valid (*data and *size set if data != NULL), 0 missing,
- * -1 invalid (*why says what), -2 unreadable (errno). */
-static int _ak_cache_file_check(const char* path, const uint8_t* expect_digest, void** data, size_t* size,
-                                const char** why) {
+ * accepted). A file over max_entry bytes is never read. Returns 1 valid
+ * (*data and *size set if data != NULL), 0 missing, -1 invalid (*why says
+ * what; the caller removes it), -2 unreadable (errno), -3 refused (*why; see
+ * _ak_cache_file_open). */
+static int _ak_cache_file_read(const char* path, const uint8_t* expect_digest, long long max_entry, int trusted,
+                               void** data, size_t* size, const char** why) {
     uint8_t hdr[_AK_CACHE_HDR], sum[32];
     struct stat st;
     uint64_t psize;
@@ -5539,10 +6813,11 @@ static int _ak_cache_file_check(const char* path, const uint8_t* expect_digest, 
     *why = "";
     if (data) *data = NULL;
     if (size) *size = 0;
-    fd = open(path, O_RDONLY);
-    if (fd < 0) return errno == ENOENT ? 0 : -2;
-    if (fstat(fd, &st) != 0) { close(fd); return -2; }
+    fd = _ak_cache_file_open(path, trusted, &st, why);
+    if (fd == -1) return 0;
+    if (fd < 0) return fd;
     if ((uint64_t)st.st_size < _AK_CACHE_HDR) { close(fd); *why = "truncated header"; return -1; }
+    if ((long long)st.st_size > max_entry) { close(fd); *why = "larger than cache_max_entry_bytes (not read)"; return -1; }
     r = _ak_read_full(fd, hdr, sizeof hdr);
     if (r != 0) { close(fd); if (r < 0) return -2; *why = "truncated header"; return -1; }
     if (memcmp(hdr, "AKCACHE\0", 8) != 0) { close(fd); *why = "bad magic (not an amdkit cache file)"; return -1; }
@@ -5556,7 +6831,7 @@ static int _ak_cache_file_check(const char* path, const uint8_t* expect_digest, 
         *why = psize > (uint64_t)st.st_size - _AK_CACHE_HDR ? "truncated payload" : "size mismatch";
         return -1;
     }
-    buf = _ak_alloc((size_t)psize);
+    buf = _ak_alloc(psize ? (size_t)psize : 1);
     if (!buf) { close(fd); errno = ENOMEM; return -2; }
     r = _ak_read_full(fd, buf, (size_t)psize);
     close(fd);
@@ -5569,38 +6844,52 @@ static int _ak_cache_file_check(const char* path, const uint8_t* expect_digest, 
 }
 
 /* Read the entry of a digest: 1 hit (data/size set, mtime refreshed), 0 miss
- * (a corrupt file was removed, logged and counted). */
+ * (a corrupt file was removed, a refused one left alone; logged and counted). */
 static int _ak_cache_disk_read(_ak_cache* c, const uint8_t digest[32], const char* name, void** data, size_t* size) {
     char path[_AK_CACHE_PATH_MAX + 512];
     const char* why;
     int r;
     _ak_cache_paths(c, digest, path, sizeof path, NULL, 0);
-    r = _ak_cache_file_check(path, digest, data, size, &why);
+    r = _ak_cache_file_read(path, digest, c->max_entry, c->trusted, data, size, &why);
     if (r == 1) {
         utimensat(AT_FDCWD, path, NULL, 0); /* LRU order for the size cap; failure is harmless */
         return 1;
     }
     if (r == 0) return 0;
     if (r == -2) {
-        _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_CORRUPT_ENTRY, "cannot read %s (%s) for '%s': recompiling", path,
+        _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_CORRUPT_ENTRY, "cannot read %s (%s) for %s: recompiling", path,
                 strerror(errno), name);
         _ak_cache_count(c, &c->disk_errors, 1);
         return 0;
     }
+    if (r == -3) {
+        _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_CORRUPT_ENTRY, "%s: %s; not served, recompiling %s", path, why, name);
+        _ak_cache_count(c, &c->disk_errors, 1);
+        return 0;
+    }
     unlink(path);
-    _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_CORRUPT_ENTRY, "%s: %s; removed, recompiling '%s'", path, why, name);
+    _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_CORRUPT_ENTRY, "%s: %s; removed, recompiling %s", path, why, name);
     _ak_cache_count(c, &c->disk_errors, 1);
     return 0;
 }
 
-/* Remove a file that verified but whose payload would not load. */
-static void _ak_cache_disk_reject(_ak_cache* c, const uint8_t digest[32], const char* name) {
+/* Remove a file that verified but whose payload was refused or would not load. */
+static void _ak_cache_disk_reject(_ak_cache* c, const uint8_t digest[32], const char* name, const char* why) {
     char path[_AK_CACHE_PATH_MAX + 512];
     _ak_cache_paths(c, digest, path, sizeof path, NULL, 0);
     unlink(path);
-    _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_CORRUPT_ENTRY, "%s: code object for '%s' failed to load; removed, "
-            "recompiling", path, name);
+    _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_CORRUPT_ENTRY, "%s: %s for %s; removed, recompiling", path, why, name);
     _ak_cache_count(c, &c->disk_errors, 1);
+}
+
+/* What log messages call an entry: 'kernel' or 'name' from source.hip. */
+static const char* _ak_cache_what(const char* key_name, const _ak_cache_ops* ops, char* buf, size_t cap) {
+    const char* n = key_name && *key_name ? key_name : (ops && ops->name && *ops->name) ? ops->name : NULL;
+    const char* s = ops && ops->source_name && *ops->source_name ? ops->source_name : NULL;
+    if (n && s) snprintf(buf, cap, "'%s' (%s)", n, s);
+    else if (n || s) snprintf(buf, cap, "'%s'", n ? n : s);
+    else snprintf(buf, cap, "an unnamed kernel");
+    return buf;
 }
 
 typedef struct _ak_cache_file { char* path; long long bytes; long long sec, nsec; } _ak_cache_file;
@@ -5612,18 +6901,21 @@ static int _ak_cache_file_cmp(const void* a, const void* b) {
     return strcmp(x->path, y->path);
 }
 
-/* After a write: if the *.akc files under dir exceed the cap, delete the
- * oldest (by mtime) until under it. Temp files an hour old (a writer that
- * died) are removed on the way. */
-static void _ak_cache_enforce_cap(_ak_cache* c) {
+/* Every *.akc entry under the cache dir: totals into *u (entries, bytes,
+ * oldest/newest mtime), and the list into *files when files != NULL (caller
+ * frees each path and the array). Temp files an hour old (a writer that
+ * died) are removed on the way when remove_stale is set. */
+static void _ak_cache_scan(_ak_cache* c, int remove_stale, _ak_cache_file** files_out, size_t* nfiles_out,
+                           ak_cache_disk_usage* u) {
     _ak_cache_file* files = NULL;
-    size_t nfiles = 0, capf = 0, i;
-    long long total = 0;
-    unsigned long long removed = 0;
+    size_t nfiles = 0, capf = 0;
     DIR* top;
     struct dirent* de;
     time_t now = time(NULL);
-    if (c->max_bytes <= 0) return;
+    memset(u, 0, sizeof *u);
+    u->max_bytes = c->max_bytes;
+    if (files_out) *files_out = NULL;
+    if (nfiles_out) *nfiles_out = 0;
     top = opendir(c->dir);
     if (!top) return;
     while ((de = readdir(top)) != NULL) {
@@ -5642,9 +6934,14 @@ static void _ak_cache_enforce_cap(_ak_cache* c) {
             snprintf(path, sizeof path, "%s/%s", shard, fe->d_name);
             if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) continue;
             if (is_tmp) { /* left by a writer that died: remove once it is an hour old */
-                if (st.st_mtime + 3600 < now) unlink(path);
+                if (remove_stale && st.st_mtime + 3600 < now) unlink(path);
                 continue;
             }
+            if (!u->entries || (long long)st.st_mtime < u->oldest) u->oldest = (long long)st.st_mtime;
+            if ((long long)st.st_mtime > u->newest) u->newest = (long long)st.st_mtime;
+            u->entries++;
+            u->bytes += (unsigned long long)st.st_size;
+            if (!files_out) continue;
             if (nfiles == capf) {
                 size_t nc = capf ? capf * 2 : 64;
                 _ak_cache_file* nf = (_ak_cache_file*)_ak_realloc(files, nc * sizeof *nf);
@@ -5656,12 +6953,25 @@ static void _ak_cache_enforce_cap(_ak_cache* c) {
             files[nfiles].bytes = (long long)st.st_size;
             files[nfiles].sec = (long long)st.st_mtim.tv_sec;
             files[nfiles].nsec = (long long)st.st_mtim.tv_nsec;
-            total += (long long)st.st_size;
             nfiles++;
         }
         closedir(sd);
     }
     closedir(top);
+    if (files_out) { *files_out = files; *nfiles_out = nfiles; }
+}
+
+/* After a write: if the *.akc files under dir exceed the cap, delete the
+ * oldest (by mtime) until under it. */
+static void _ak_cache_enforce_cap(_ak_cache* c) {
+    _ak_cache_file* files = NULL;
+    size_t nfiles = 0, i;
+    long long total;
+    unsigned long long removed = 0;
+    ak_cache_disk_usage u;
+    if (c->max_bytes <= 0) return;
+    _ak_cache_scan(c, 1, &files, &nfiles, &u);
+    total = (long long)u.bytes;
     if (total > c->max_bytes && nfiles) {
         qsort(files, nfiles, sizeof *files, _ak_cache_file_cmp);
         for (i = 0; i < nfiles && total > c->max_bytes; i++) {
@@ -5688,10 +6998,29 @@ static void _ak_cache_disk_write(_ak_cache* c, const uint8_t digest[32], const c
     const char* what = "open";
     int fd, e;
     _ak_cache_paths(c, digest, path, sizeof path, shard, sizeof shard);
+    {
+        /* an entry over the disk cap (or the read limit) would be evicted (or refused) at once: say so once, write
+           nothing (not only at DEBUG: a cap smaller than one entry silently turns the disk level off) */
+        long long need = (long long)size + (long long)_AK_CACHE_HDR;
+        int over_cap = c->max_bytes > 0 && need > c->max_bytes, first;
+        if (over_cap || need > c->max_entry) {
+            _ak_mutex_lock(&c->lock);
+            first = !c->cap_warned;
+            c->cap_warned = 1;
+            _ak_mutex_unlock(&c->lock);
+            if (first)
+                _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_WRITE_FAILED,
+                        "%s takes %lld bytes on disk, over the %s of %lld bytes: not stored (raise %s; warned once)", name,
+                        need, over_cap ? "cache size cap" : "entry size limit", over_cap ? c->max_bytes : c->max_entry,
+                        over_cap ? "cache_max_bytes / AMDKIT_CACHE_MAX_BYTES"
+                                 : "cache_max_entry_bytes / AMDKIT_CACHE_MAX_ENTRY_BYTES");
+            return;
+        }
+    }
     if (mkdir(shard, 0755) != 0 && errno != EEXIST) {
         /* the directory itself may have been removed since: make it again */
         if (_ak_mkdir_p(shard) != 0) {
-            _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_WRITE_FAILED, "cannot create %s (%s); '%s' not stored", shard,
+            _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_WRITE_FAILED, "cannot create %s (%s); %s not stored", shard,
                     strerror(errno), name);
             return;
         }
@@ -5704,9 +7033,10 @@ static void _ak_cache_disk_write(_ak_cache* c, const uint8_t digest[32], const c
     _ak_sha256(data, size, hdr + 56);
     _ak_hex(digest, 32, hex);
     _ak_cache_tmp_name(tmp, sizeof tmp, shard, hex);
-    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd >= 0) {
         what = "write";
+        fchmod(fd, 0644); /* whatever the umask: readers refuse group/other-writable entries */
         if (_ak_write_full(fd, hdr, sizeof hdr) == 0 && _ak_write_full(fd, data, size) == 0) {
             what = "close";
             if (close(fd) == 0) {
@@ -5723,7 +7053,7 @@ static void _ak_cache_disk_write(_ak_cache* c, const uint8_t digest[32], const c
         unlink(tmp);
         errno = e;
     }
-    _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_WRITE_FAILED, "%s %s failed (%s); '%s' not stored", what, tmp,
+    _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_WRITE_FAILED, "%s %s failed (%s); %s not stored", what, tmp,
             strerror(errno), name);
 }
 
@@ -5744,13 +7074,13 @@ static ak_result _ak_cache_run_compile(_ak_cache* c, const _ak_cache_ops* ops, c
     c->compile_ms += *ms;
     _ak_mutex_unlock(&c->lock);
     if (r == AK_OK && !*data) {
-        r = _ak_err(AK_ERROR_COMPILATION, "compiler returned no code for kernel '%s'", name);
+        r = _ak_err(AK_ERROR_COMPILATION, "compiler returned no code for %s", name);
     } else if (r != AK_OK) {
         const ak_error_info* info = ak_last_error_info();
         _ak_dealloc(*data);
         *data = NULL; *size = 0;
         if (info->result != r || !info->message[0])
-            r = _ak_err(r, "compiling kernel '%s' failed: %s", name, ak_result_string(r));
+            r = _ak_err(r, "compiling %s failed: %s", name, ak_result_string(r));
     }
     return r;
 }
@@ -5758,18 +7088,26 @@ static ak_result _ak_cache_run_compile(_ak_cache* c, const _ak_cache_ops* ops, c
 /* Fill a pending entry: disk level, else compile (+ load, + disk write).
  * Runs without the cache lock. */
 static ak_result _ak_cache_fill(_ak_cache* c, _ak_cache_entry* e, const _ak_cache_ops* ops, ak_cache_source* src) {
-    const char* name = e->kf[_AK_KF_NAME];
+    char name[320], why[256];
     uint8_t digest[32];
     void* data = NULL;
     size_t size = 0;
     double ms = 0;
     ak_result r;
+    _ak_cache_what(e->kf[_AK_KF_NAME], ops, name, sizeof name);
     memset(digest, 0, sizeof digest);
     if (c->disk) {
         _ak_cache_disk_digest(e->kf, e->kl, digest);
         if (_ak_cache_disk_read(c, digest, name, &data, &size)) {
             void* loaded = NULL;
-            r = ops->load ? ops->load(ops->user, data, size, &loaded) : AK_OK;
+            why[0] = 0;
+            if (ops->verify && ops->verify(ops->user, data, size, why, sizeof why) != 0) {
+                if (!why[0]) _ak_copy(why, sizeof why, "payload refused");
+                r = AK_ERROR_COMPILATION; /* not loaded: recompile below */
+            } else {
+                r = ops->load ? ops->load(ops->user, data, size, &loaded) : AK_OK;
+                if (r != AK_OK) _ak_copy(why, sizeof why, "code object failed to load");
+            }
             if (r == AK_OK) {
                 e->data = data; e->size = size; e->loaded = loaded; e->compile_ms = 0;
                 *src = AK_CACHE_DISK;
@@ -5777,7 +7115,7 @@ static ak_result _ak_cache_fill(_ak_cache* c, _ak_cache_entry* e, const _ak_cach
             }
             _ak_dealloc(data);
             data = NULL;
-            _ak_cache_disk_reject(c, digest, name);
+            _ak_cache_disk_reject(c, digest, name, why);
         }
     }
     r = _ak_cache_run_compile(c, ops, name, &data, &size, &ms);
@@ -5801,8 +7139,10 @@ static ak_result _ak_cache_get_private(_ak_cache* c, const char* const f[_AK_KF_
     _ak_cache_entry* e = _ak_cache_entry_new(f, l);
     double ms = 0;
     ak_result r;
-    if (!e) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "cache: out of host memory for kernel '%s'", f[_AK_KF_NAME]);
-    r = _ak_cache_run_compile(c, ops, f[_AK_KF_NAME], &e->data, &e->size, &ms);
+    char name[320];
+    _ak_cache_what(f[_AK_KF_NAME], ops, name, sizeof name);
+    if (!e) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "cache: out of host memory for %s", name);
+    r = _ak_cache_run_compile(c, ops, name, &e->data, &e->size, &ms);
     if (r == AK_OK && ops->load) {
         void* loaded = NULL;
         r = ops->load(ops->user, e->data, e->size, &loaded);
@@ -6042,6 +7382,15 @@ AKDEF ak_result ak_cache_stats_get(ak_context* ctx, ak_cache_stats* out) {
     return AK_OK;
 }
 
+AKDEF ak_result ak_cache_disk_usage_get(ak_context* ctx, ak_cache_disk_usage* out) {
+    if (!ctx || !out)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_cache_disk_usage_get: %s is NULL", !ctx ? "ctx" : "out");
+    memset(out, 0, sizeof *out);
+    out->max_bytes = ctx->cfg.cache_max_bytes;
+    if (ctx->cache) _ak_cache_scan(ctx->cache, 0, NULL, NULL, out);
+    return AK_OK;
+}
+
 AKDEF ak_result ak_cache_purge(ak_context* ctx) {
     if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_cache_purge: ctx is NULL");
     if (!ctx->cache) return AK_OK;
@@ -6180,9 +7529,11 @@ static _ak_ptnode* _ak_tr_floor(_ak_ptnode* t, const _ak_ptnode* key) {
     }
     return best;
 }
+#ifdef AMDKIT_TESTS   /* test-only (_ak_pool_check) */
 static size_t _ak_tr_count(const _ak_ptnode* t) {
     return t ? 1 + _ak_tr_count(t->l) + _ak_tr_count(t->r) : 0;
 }
+#endif
 
 /* --- pool objects ---------------------------------------------------------- */
 /* An ordering event, shared by the blocks freed on one stream before it was
@@ -6956,7 +8307,7 @@ AKDEF ak_result ak_malloc(ak_context* ctx, size_t bytes, ak_stream* stream, void
         {
             size_t dfree = 0, dtotal = 0;
             char hr[32], hu[32], hv[32], hl[32], hf[32], ht[32], lims[64];
-            if (_ak_dev_mem_info(ctx, &dfree, &dtotal) != AK_OK) { dfree = ctx->dev.mem_free; dtotal = ctx->dev.mem_total; }
+            if (_ak_dev_mem_info(ctx, &dfree, &dtotal) != AK_OK) { dfree = __atomic_load_n(&ctx->dev.mem_free, __ATOMIC_RELAXED); dtotal = __atomic_load_n(&ctx->dev.mem_total, __ATOMIC_RELAXED); }
             if (lim == (size_t)-1) _ak_copy(lims, sizeof lims, "none");
             else snprintf(lims, sizeof lims, "%s (%zu bytes)", _ak_pool_human(lim, hl, sizeof hl), lim);
             return _ak_err(AK_ERROR_OUT_OF_MEMORY,
@@ -7055,9 +8406,10 @@ AKDEF ak_result ak_pool_trim(ak_context* ctx) {
     return AK_OK;
 }
 
+#ifdef AMDKIT_TESTS   /* test-only (tests/ti_pool.c) */
 /* Consistency check of the whole pool (tests): 0 if sound, else a message
  * in msg. Takes the lock. */
-static _AK_UNUSED int _ak_pool_check(struct _ak_pool* p, char* msg, size_t cap) {
+static int _ak_pool_check(struct _ak_pool* p, char* msg, size_t cap) {
     _ak_pseg* s;
     size_t reserved = 0, in_use = 0, nfree = 0, nused = 0, nsegs = 0, tree_n;
     int bad = 0;
@@ -7112,6 +8464,7 @@ static _AK_UNUSED int _ak_pool_check(struct _ak_pool* p, char* msg, size_t cap) 
     _ak_mutex_unlock(&p->lock);
     return bad;
 }
+#endif
 /* ==========================================================================
  * >>impl:prof  (profiling regions: per-thread stacks, statistics per name,
  * every instance kept for a Chrome trace, GPU timing with events, roctx/NVTX)
@@ -8399,16 +9752,34 @@ AKDEF ak_result ak_config_validate(const ak_config* cfg, const ak_arch_info* arc
     if ((c.allocator.alloc == NULL) != (c.allocator.free == NULL))
         return _ak_err(AK_ERROR_CONFIG, "config.allocator: set both alloc and free, or neither");
     if (c.arch && *c.arch && !_ak_streq_ci(c.arch, "auto")) {
+        /* a target ID (gfx90a, gfx90a:sramecc+:xnack-, sm_90) or a family name
+         * (CDNA3: the family's representative row); what reaches a compiler is
+         * the canonical target ID */
         const ak_arch_info* named = NULL;
-        if (ak_arch_find(c.arch, &named) != AK_OK)
-            return _ak_err(AK_ERROR_CONFIG, "config.arch '%s' is not a known architecture (see `amdkit arch`)", c.arch);
+        ak_target_id tid;
+        if (ak_target_id_parse(c.arch, &tid) == AK_OK && tid.info) {
+            named = tid.info;
+            if (strcmp(c.arch, tid.canonical) != 0) {
+                if (strchr(c.arch, ':'))
+                    return _ak_err(AK_ERROR_CONFIG, "config.arch '%s': write the target ID as '%s'", c.arch, tid.canonical);
+                c.arch = tid.info->name; /* case only */
+            }
+        } else if (strchr(c.arch, ':')) {
+            ak_target_id_parse(c.arch, &tid);
+            return _ak_err(AK_ERROR_CONFIG, "config.arch: %s", ak_last_error());
+        } else if (ak_arch_find(c.arch, &named) == AK_OK && named) {
+            c.arch = named->name; /* family name -> representative target */
+        } else {
+            return _ak_err(AK_ERROR_CONFIG, "config.arch '%s' is neither a target in the architecture table nor a family name "
+                           "(see `amdkit arch`)", c.arch);
+        }
         if (!arch) arch = named;
     }
     if (arch) {
         /* Features the architecture lacks: errors in strict mode, downgrades otherwise. */
         if (c.matrix_cores == AK_ON && arch->matrix == AK_MATRIX_NONE) {
             if (c.strict)
-                return _ak_err(AK_ERROR_CONFIG, "config.matrix_cores is on, but %s (%s) has no matrix cores (strict mode)",
+                return _ak_err(AK_ERROR_MATRIX_CORES, "config.matrix_cores is on, but %s (%s) has no matrix cores (strict mode)",
                                arch->name, arch->family_name);
             _ak_log(&lg, AK_LOG_WARN, AK_LOGITEM_CONFIG_DOWNGRADED,
                     "matrix_cores on -> off: %s (%s) has no matrix cores", arch->name, arch->family_name);
@@ -8490,8 +9861,8 @@ static ak_result _ak_probe_hip(_ak_api* api, int device, ak_device_info* dev, ak
     if (e == 0) e = api->hipGetDeviceCount(&n);
     if (e != 0 || n <= 0) {
         rep->status = AK_ERROR_NO_DEVICE;
-        _ak_fmt(rep->reason, sizeof rep->reason, "%s loaded (runtime %d), but no device: %s (%d)",
-                 api->hip_path, api->hip_runtime_version, e ? _ak_hip_errstr(api, e) : "device count 0", e);
+        _ak_fmt(rep->reason, sizeof rep->reason, "%s loaded (runtime %d, found via %s), but no device: %s (%d)",
+                 api->hip_path, api->hip_runtime_version, api->hip_how, e ? _ak_hip_errstr(api, e) : "device count 0", e);
         return rep->status;
     }
     if (device >= n) {
@@ -8500,7 +9871,7 @@ static ak_result _ak_probe_hip(_ak_api* api, int device, ak_device_info* dev, ak
         return rep->status;
     }
     rep->status = AK_OK;
-    _ak_fmt(rep->reason, sizeof rep->reason, "%s: %d device(s)", api->hip_path, n);
+    _ak_fmt(rep->reason, sizeof rep->reason, "%s (found via %s): %d device(s)", api->hip_path, api->hip_how, n);
     if (dev) {
         int v = 0;
         unsigned char* props;
@@ -8512,7 +9883,7 @@ static ak_result _ak_probe_hip(_ak_api* api, int device, ak_device_info* dev, ak
         if (props) {
             if (api->hipGetDevicePropertiesR0600 && api->hipGetDevicePropertiesR0600(props, device) == 0)
                 _ak_copy(dev->arch, sizeof dev->arch, (const char*)props + _AK_HIP_PROPS_R0600_ARCH_OFFSET);
-            else if (api->hipGetDeviceProperties && api->hipGetDeviceProperties(props, device) == 0)
+            else if (api->hipGetDevicePropertiesLegacy && api->hipGetDevicePropertiesLegacy(props, device) == 0)
                 _ak_copy(dev->arch, sizeof dev->arch, (const char*)props + _AK_HIP_PROPS_R0000_ARCH_OFFSET);
             _ak_dealloc(props);
         }
@@ -8524,17 +9895,27 @@ static ak_result _ak_probe_hip(_ak_api* api, int device, ak_device_info* dev, ak
         _AK_HATTR(dev->clock_khz, _AK_HIP_ATTR_CLOCK)
         _AK_HATTR(dev->memory_clock_khz, _AK_HIP_ATTR_MEM_CLOCK)
         _AK_HATTR(dev->memory_bus_width, _AK_HIP_ATTR_BUS_WIDTH)
+        _AK_HATTR(dev->max_threads_per_block, _AK_HIP_ATTR_MAX_THREADS)
+        _AK_HATTR(dev->max_block[0], _AK_HIP_ATTR_MAX_BLOCK_X)
+        _AK_HATTR(dev->max_block[1], _AK_HIP_ATTR_MAX_BLOCK_X + 1)
+        _AK_HATTR(dev->max_block[2], _AK_HIP_ATTR_MAX_BLOCK_X + 2)
+        _AK_HATTR(dev->max_grid[0], _AK_HIP_ATTR_MAX_GRID_X)
+        _AK_HATTR(dev->max_grid[1], _AK_HIP_ATTR_MAX_GRID_X + 1)
+        _AK_HATTR(dev->max_grid[2], _AK_HIP_ATTR_MAX_GRID_X + 2)
 #undef _AK_HATTR
         api->hipMemGetInfo(&dev->mem_free, &dev->mem_total);
         dev->runtime_version = api->hip_runtime_version;
         api->hipDriverGetVersion(&dev->driver_version);
-        _ak_fmt(dev->compiler_version, sizeof dev->compiler_version, "hipRTC %d.%d", api->hiprtc_major, api->hiprtc_minor);
+        _ak_fmt(dev->compiler_version, sizeof dev->compiler_version, "hipRTC %s", api->hiprtc_version);
         _ak_copy(dev->runtime_library, sizeof dev->runtime_library, api->hip_path);
         _ak_copy(dev->compiler_library, sizeof dev->compiler_library, api->hiprtc_path);
+        _ak_fmt(dev->library_search, sizeof dev->library_search, "runtime: %s; hipRTC: %s", api->hip_how, api->hiprtc_how);
+        /* both: ROCR_VISIBLE_DEVICES filters first (the ROCr runtime), HIP_VISIBLE_DEVICES then renumbers */
         if (_ak_getenv("HIP_VISIBLE_DEVICES"))
             _ak_fmt(dev->visible_devices, sizeof dev->visible_devices, "HIP_VISIBLE_DEVICES=%s", getenv("HIP_VISIBLE_DEVICES"));
-        else if (_ak_getenv("ROCR_VISIBLE_DEVICES"))
-            _ak_fmt(dev->visible_devices, sizeof dev->visible_devices, "ROCR_VISIBLE_DEVICES=%s", getenv("ROCR_VISIBLE_DEVICES"));
+        if (_ak_getenv("ROCR_VISIBLE_DEVICES"))
+            _ak_appendf(dev->visible_devices, sizeof dev->visible_devices, "%sROCR_VISIBLE_DEVICES=%s",
+                        dev->visible_devices[0] ? " " : "", getenv("ROCR_VISIBLE_DEVICES"));
     }
     return AK_OK;
 }
@@ -8586,6 +9967,13 @@ static ak_result _ak_probe_cuda(_ak_api* api, int device, ak_device_info* dev, a
         _AK_CATTR(dev->memory_bus_width, _AK_CU_ATTR_BUS_WIDTH)
         _AK_CATTR(major, _AK_CU_ATTR_CC_MAJOR)
         _AK_CATTR(minor, _AK_CU_ATTR_CC_MINOR)
+        _AK_CATTR(dev->max_threads_per_block, _AK_CU_ATTR_MAX_THREADS)
+        _AK_CATTR(dev->max_block[0], _AK_CU_ATTR_MAX_BLOCK_X)
+        _AK_CATTR(dev->max_block[1], _AK_CU_ATTR_MAX_BLOCK_X + 1)
+        _AK_CATTR(dev->max_block[2], _AK_CU_ATTR_MAX_BLOCK_X + 2)
+        _AK_CATTR(dev->max_grid[0], _AK_CU_ATTR_MAX_GRID_X)
+        _AK_CATTR(dev->max_grid[1], _AK_CU_ATTR_MAX_GRID_X + 1)
+        _AK_CATTR(dev->max_grid[2], _AK_CU_ATTR_MAX_GRID_X + 2)
 #undef _AK_CATTR
         _ak_fmt(dev->arch, sizeof dev->arch, "sm_%d%d", major, minor);
         api->cuDeviceTotalMem(&total, d);
@@ -8601,9 +9989,14 @@ static ak_result _ak_probe_cuda(_ak_api* api, int device, ak_device_info* dev, a
     return AK_OK;
 }
 
-static void _ak_probe_cpu(ak_device_info* dev, ak_backend_report* rep) {
+static ak_result _ak_probe_cpu(int device, ak_device_info* dev, ak_backend_report* rep) {
     rep->backend = AK_BACKEND_CPU;
     rep->tried = 1;
+    if (device != 0) {
+        rep->status = AK_ERROR_NO_DEVICE;
+        _ak_fmt(rep->reason, sizeof rep->reason, "device %d requested, the cpu backend has one device (0)", device);
+        return rep->status;
+    }
     rep->status = AK_OK;
     _ak_copy(rep->reason, sizeof rep->reason, "always available (CPU reference path)");
     if (dev) {
@@ -8635,12 +10028,18 @@ static void _ak_probe_cpu(ak_device_info* dev, ak_backend_report* rep) {
         dev->compute_units = (int)sysconf(_SC_NPROCESSORS_ONLN);
         dev->wave_size = 1;
         dev->shared_mem_per_block = 65536;
+        /* the cpu backend has no limits of its own: it enforces NVIDIA's (AMD's are looser), so a launch tested
+           here is valid on either GPU */
+        dev->max_threads_per_block = 1024;
+        dev->max_block[0] = 1024; dev->max_block[1] = 1024; dev->max_block[2] = 64;
+        dev->max_grid[0] = 2147483647; dev->max_grid[1] = 65535; dev->max_grid[2] = 65535;
         dev->mem_total = (pages > 0 && psize > 0) ? (size_t)pages * (size_t)psize : 0;
         dev->mem_free = (avail > 0 && psize > 0) ? (size_t)avail * (size_t)psize : 0;
         _ak_copy(dev->compiler_version, sizeof dev->compiler_version, "none");
         dev->fp16 = 1;
         dev->bf16 = 1;
     }
+    return AK_OK;
 }
 
 AKDEF void ak_probe_backends(ak_backend_report reports[3]) {
@@ -8651,7 +10050,7 @@ AKDEF void ak_probe_backends(ak_backend_report reports[3]) {
     if (!api) return;
     _ak_probe_hip(api, 0, NULL, &reports[0]);
     _ak_probe_cuda(api, 0, NULL, &reports[1]);
-    _ak_probe_cpu(NULL, &reports[2]);
+    _ak_probe_cpu(0, NULL, &reports[2]);
     _ak_api_close(api);
 }
 
@@ -8724,7 +10123,7 @@ AKDEF ak_result ak_context_create(const ak_config* cfg_in, ak_context** out) {
         dev.device = cfg.device;
         if (b == AK_BACKEND_HIP) pr = _ak_probe_hip(ctx->api, cfg.device, &dev, rep);
         else if (b == AK_BACKEND_CUDA) pr = _ak_probe_cuda(ctx->api, cfg.device, &dev, rep);
-        else { _ak_probe_cpu(&dev, rep); pr = AK_OK; }
+        else pr = _ak_probe_cpu(cfg.device, &dev, rep);
         if (pr == AK_OK) {
             rep->selected = 1;
             ctx->backend = b;
@@ -8800,6 +10199,7 @@ AKDEF void ak_context_destroy(ak_context* ctx) {
     if (ctx->cache) _ak_cache_destroy(ctx->cache);
     _ak_optmemo_free_all(ctx);
     if (ctx->pool) _ak_pool_destroy(ctx->pool);
+    _ak_host_free_all(ctx);
     if (ctx->backend == AK_BACKEND_CUDA && ctx->native_ctx) {
         _akT_CUdevice d = 0;
         if (ctx->api->cuDeviceGet(&d, ctx->dev.device) == 0) ctx->api->cuDevicePrimaryCtxRelease(d);
@@ -8825,8 +10225,13 @@ AKDEF ak_result ak_context_refresh_memory(ak_context* ctx) {
     ak_result r;
     if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_context_refresh_memory: ctx is NULL");
     if ((r = _ak_dev_mem_info(ctx, &fr, &to)) != AK_OK) return r;
-    ctx->dev.mem_free = fr;
-    ctx->dev.mem_total = to;
+    /* Several threads may refresh at once while others read the snapshot:
+       atomic stores, serialized by the context lock; mem_total is only
+       written when it changes (it does not, on a real device). */
+    _ak_mutex_lock(&ctx->lock);
+    __atomic_store_n(&ctx->dev.mem_free, fr, __ATOMIC_RELAXED);
+    if (__atomic_load_n(&ctx->dev.mem_total, __ATOMIC_RELAXED) != to) __atomic_store_n(&ctx->dev.mem_total, to, __ATOMIC_RELAXED);
+    _ak_mutex_unlock(&ctx->lock);
     return AK_OK;
 }
 AKDEF ak_result ak_device_synchronize(ak_context* ctx) {
@@ -8941,28 +10346,36 @@ static ak_result _ak_target_toolchain(const char* target, _ak_toolchain* tc) {
     return _ak_err(AK_ERROR_UNSUPPORTED_TARGET, "target '%s' is neither an AMD gfx target (gfx90a) nor an NVIDIA sm_ target (sm_90)", target);
 }
 
-/* Known hipRTC targets when comgr cannot be asked: by ROCm major version. */
-static int _ak_hiprtc_known_target(int rocm_major, const char* base) {
-    static const char* v5[] = { "gfx900", "gfx902", "gfx904", "gfx906", "gfx908", "gfx909", "gfx90a", "gfx90c",
-                                "gfx1010", "gfx1011", "gfx1012", "gfx1030", "gfx1031", "gfx1032", "gfx1034", NULL };
-    static const char* v6[] = { "gfx940", "gfx941", "gfx942", "gfx1100", "gfx1101", "gfx1102", "gfx1103", NULL };
-    static const char* v7[] = { "gfx950", "gfx1200", "gfx1201", NULL };
-    int i;
-    for (i = 0; v5[i]; i++) if (!strcmp(base, v5[i])) return 1;
-    if (rocm_major >= 6) for (i = 0; v6[i]; i++) if (!strcmp(base, v6[i])) return 1;
-    if (rocm_major >= 7) for (i = 0; v7[i]; i++) if (!strcmp(base, v7[i])) return 1;
-    return 0;
+/* The loaded comgr's ISA list: 1 if it names `processor`; the list ("gfx906
+ * gfx908 ...") goes to `names` when given. comgr is what hipRTC builds with,
+ * so its list is the truth about which targets this hipRTC can build. */
+static int _ak_comgr_lists(const _ak_api* a, const char* processor, char* names, size_t cap) {
+    static const char prefix[] = "amdgcn-amd-amdhsa--";
+    size_t cnt = 0, i;
+    int found = 0;
+    if (names && cap) names[0] = 0;
+    if (a->amd_comgr_get_isa_count(&cnt) != 0) return 0;
+    for (i = 0; i < cnt && i < 4096; i++) {
+        const char* nm = NULL;
+        if (a->amd_comgr_get_isa_name(i, &nm) != 0 || !nm) continue;
+        if (!strncmp(nm, prefix, sizeof prefix - 1)) nm += sizeof prefix - 1;
+        if (!strcmp(nm, processor)) found = 1;
+        if (names) _ak_appendf(names, cap, "%s%s", names[0] ? " " : "", nm);
+    }
+    return found;
 }
 
 /* Load the compiler for tc into ctx->api and check the target is one it can
- * build, BEFORE handing it over (ROCm 5.2's hipRTC crashes on unknown ones). */
+ * build, BEFORE handing it over (ROCm 5.2's hipRTC crashes on unknown targets,
+ * comgr aborts on malformed target IDs). */
 static ak_result _ak_compiler_ready(ak_context* ctx, _ak_toolchain tc, const char* target) {
-    char why[512], base[64];
-    size_t n = strcspn(target, ":");
+    char why[512];
+    ak_target_id tid;
     int ok, i;
-    if (n >= sizeof base) return _ak_err(AK_ERROR_UNSUPPORTED_TARGET, "target '%s' is too long", target);
-    memcpy(base, target, n);
-    base[n] = 0;
+    ak_result r;
+    if ((r = ak_target_id_parse(target, &tid)) != AK_OK) return r;
+    if (strcmp(tid.canonical, target) != 0)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target '%s': write it as '%s' (lower case)", target, tid.canonical);
     _ak_mutex_lock(&ctx->lock);
     for (i = 0; i < ctx->api->n_ok_targets; i++)
         if (!strcmp(ctx->api->ok_targets[i], target)) { _ak_mutex_unlock(&ctx->lock); return AK_OK; }
@@ -8972,29 +10385,30 @@ static ak_result _ak_compiler_ready(ak_context* ctx, _ak_toolchain tc, const cha
         return _ak_err(AK_ERROR_BACKEND_UNAVAILABLE, "no %s to compile for %s: %s", tc == _AK_TC_HIPRTC ? "hipRTC" : "NVRTC", target, why);
     if (tc == _AK_TC_HIPRTC) {
         _ak_api* a = ctx->api;
-        int known = 0;
-        if (a->amd_comgr_get_isa_count && a->amd_comgr_get_isa_name) {
-            size_t cnt = 0, i;
-            char want[96];
-            _ak_fmt(want, sizeof want, "amdgcn-amd-amdhsa--%s", base);
-            if (a->amd_comgr_get_isa_count(&cnt) == 0)
-                for (i = 0; i < cnt && !known; i++) {
-                    const char* nm = NULL;
-                    if (a->amd_comgr_get_isa_name(i, &nm) == 0 && nm && !strcmp(nm, want)) known = 1;
-                }
-        } else {
-            known = _ak_hiprtc_known_target(a->hip_runtime_version / 10000000, base);
-        }
-        if (!known)
+        char names[1024];
+        if (!a->lib_comgr || !a->amd_comgr_get_isa_count || !a->amd_comgr_get_isa_name)
+            return _ak_err(AK_ERROR_BACKEND_UNAVAILABLE,
+                           "hipRTC %s (%s) loaded, but not its code-object manager (libamd_comgr.so.3/.2): amdkit asks comgr which "
+                           "targets the compiler knows before handing it one (an unknown target crashes ROCm 5.2's hipRTC)",
+                           a->hiprtc_version, a->hiprtc_path);
+        if (!_ak_comgr_lists(a, tid.processor, names, sizeof names)) {
+            if (tid.info && tid.info->vendor == AK_VENDOR_AMD)
+                return _ak_err(AK_ERROR_UNSUPPORTED_TARGET,
+                               "target %s (%s: %s) is not in the ISA list of the loaded compiler (hipRTC %s, HIP runtime %d, %s): "
+                               "a newer ROCm is needed for it; this one builds: %s", tid.processor, tid.info->family_name,
+                               tid.info->products, a->hiprtc_version, a->hip_runtime_version, a->comgr_path, names);
             return _ak_err(AK_ERROR_UNSUPPORTED_TARGET,
-                           "target %s is not supported by the installed hipRTC %d.%d (HIP runtime %d, %s): it would crash or fail; "
-                           "a newer ROCm is needed for it", base, a->hiprtc_major, a->hiprtc_minor, a->hip_runtime_version, a->hiprtc_path);
+                           "unknown AMD target '%s': neither the loaded compiler (hipRTC %s, %s) nor amdkit's architecture "
+                           "table knows it; this compiler builds: %s", tid.processor, a->hiprtc_version, a->comgr_path, names);
+        }
     } else {
         _ak_api* a = ctx->api;
-        int sm = 0, i, cnt = 0, known = 0;
+        int sm = 0, cnt = 0, known = 0;
         char* end = NULL;
-        sm = (int)strtol(base + 3, &end, 10);
-        if (!end || (*end && strcmp(end, "a") && strcmp(end, "f")) || sm <= 0)
+        if (tid.info && tid.info->vendor != AK_VENDOR_NVIDIA)
+            return _ak_err(AK_ERROR_UNSUPPORTED_TARGET, "target '%s' is not an NVIDIA target", target);
+        sm = (int)strtol(tid.processor + 3, &end, 10);
+        if (!end || end == tid.processor + 3 || (*end && strcmp(end, "a") && strcmp(end, "f")) || sm <= 0)
             return _ak_err(AK_ERROR_UNSUPPORTED_TARGET, "target '%s' is not of the form sm_NN", target);
         if (a->nvrtcGetNumSupportedArchs && a->nvrtcGetSupportedArchs && a->nvrtcGetNumSupportedArchs(&cnt) == 0 && cnt > 0 && cnt < 256) {
             int archs[256];
@@ -9004,7 +10418,7 @@ static ak_result _ak_compiler_ready(ak_context* ctx, _ak_toolchain tc, const cha
             known = 1; /* old NVRTC: let it decide */
         }
         if (!known)
-            return _ak_err(AK_ERROR_UNSUPPORTED_TARGET, "target %s is not supported by NVRTC %d.%d (%s)", base,
+            return _ak_err(AK_ERROR_UNSUPPORTED_TARGET, "target %s is not supported by NVRTC %d.%d (%s)", tid.processor,
                            a->nvrtc_major, a->nvrtc_minor, a->nvrtc_path);
     }
     /* remember the verdict: the warm path (cache hits) must not ask the compiler again */
@@ -9013,6 +10427,14 @@ static ak_result _ak_compiler_ready(ak_context* ctx, _ak_toolchain tc, const cha
         _ak_copy(ctx->api->ok_targets[ctx->api->n_ok_targets++], sizeof ctx->api->ok_targets[0], target);
     _ak_mutex_unlock(&ctx->lock);
     return AK_OK;
+}
+
+AKDEF ak_result ak_compile_target_check(ak_context* ctx, const char* target) {
+    _ak_toolchain tc = _AK_TC_HIPRTC;
+    ak_result r;
+    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_compile_target_check: ctx is NULL");
+    if ((r = _ak_target_toolchain(target, &tc)) != AK_OK) return r;
+    return _ak_compiler_ready(ctx, tc, target);
 }
 
 /* Wave size kernels are built for on a target. */
@@ -9249,6 +10671,59 @@ done:
     return r;
 }
 
+/* Is data[size] a code object for target? 0 yes, else -1 with a reason in
+ * why. AMD (gfx...): an ELF64 for EM_AMDGPU (224) whose note names
+ * "amdgcn-amd-amdhsa--<gfx base>" (the target ID hipRTC/comgr records), or a
+ * clang offload bundle holding such an entry. NVIDIA (sm_NN): an ELF64 cubin
+ * for EM_CUDA (190) whose e_flags give sm_NN (bits 8..15 from ELF ABI
+ * version 8, bits 0..7 before). Only the headers and one byte search are
+ * read: it runs on every disk hit, before the module loader sees the bytes. */
+static int _ak_code_object_check(const char* target, const void* data, size_t size, char* why, size_t cap) {
+    const uint8_t* p = (const uint8_t*)data;
+    char base[64], want[96];
+    size_t n, wl, i;
+    unsigned mach, flags;
+    if (!target || !data) { _ak_copy(why, cap, "no target or no data"); return -1; }
+    n = strcspn(target, ":");
+    if (n == 0 || n >= sizeof base) { _ak_copy(why, cap, "target name too long"); return -1; }
+    memcpy(base, target, n);
+    base[n] = 0;
+    if (!strncmp(base, "gfx", 3)) {
+        int bundle = size >= 24 && !memcmp(p, "__CLANG_OFFLOAD_BUNDLE__", 24);
+        if (!bundle) {
+            if (size < 64 || memcmp(p, "\x7f" "ELF", 4) != 0) { _ak_copy(why, cap, "payload is not an ELF file (no code object)"); return -1; }
+            if (p[4] != 2 || p[5] != 1) { _ak_copy(why, cap, "payload is not a little-endian ELF64 code object"); return -1; }
+            mach = (unsigned)p[18] | ((unsigned)p[19] << 8);
+            if (mach != 224) { _ak_fmt(why, cap, "ELF for machine %u, not an AMD GPU code object (EM_AMDGPU 224)", mach); return -1; }
+        }
+        wl = (size_t)snprintf(want, sizeof want, "amdgcn-amd-amdhsa--%s", base);
+        for (i = 0; size >= wl && i + wl <= size; i++) {
+            const uint8_t* q = (const uint8_t*)memchr(p + i, 'a', size - wl + 1 - i);
+            if (!q) break;
+            i = (size_t)(q - p);
+            if (!memcmp(q, want, wl) && (i + wl == size || !isalnum(q[wl]))) return 0;
+        }
+        _ak_fmt(why, cap, "code object does not target %s (no '%s' in it)", base, want);
+        return -1;
+    }
+    if (!strncmp(base, "sm_", 3)) {
+        unsigned sm = (unsigned)strtoul(base + 3, NULL, 10), got;
+        if (size < 64 || memcmp(p, "\x7f" "ELF", 4) != 0) { _ak_copy(why, cap, "payload is not an ELF file (no cubin)"); return -1; }
+        if (p[4] != 2 || p[5] != 1) { _ak_copy(why, cap, "payload is not a little-endian ELF64 cubin"); return -1; }
+        mach = (unsigned)p[18] | ((unsigned)p[19] << 8);
+        if (mach != 190) { _ak_fmt(why, cap, "ELF for machine %u, not a cubin (EM_CUDA 190)", mach); return -1; }
+        flags = _ak_get_u32le(p + 48);
+        got = p[8] >= 8 ? (flags >> 8) & 0xffu : flags & 0xffu;
+        if (got != sm) { _ak_fmt(why, cap, "cubin for sm_%u, expected %s", got, base); return -1; }
+        return 0;
+    }
+    _ak_fmt(why, cap, "unknown target kind '%s'", base);
+    return -1;
+}
+static int _ak_verify_cb(void* user, const void* data, size_t size, char* why, size_t cap) {
+    return _ak_code_object_check(((_ak_compile_job*)user)->target, data, size, why, cap);
+}
+
 /* Prepare key + job for compiling `source` for `target` on ctx. */
 static const char* _ak_compiler_id(ak_context* ctx, _ak_toolchain tc, char* buf, size_t cap);
 /* Fill the compile job and cache key from options already built. */
@@ -9350,10 +10825,60 @@ static void _ak_optmemo_free_all(ak_context* ctx) {
 /* Compiler identity for the cache key: name, version and library. */
 static const char* _ak_compiler_id(ak_context* ctx, _ak_toolchain tc, char* buf, size_t cap) {
     if (tc == _AK_TC_HIPRTC)
-        _ak_fmt(buf, cap, "hipRTC %d.%d runtime %d", ctx->api->hiprtc_major, ctx->api->hiprtc_minor, ctx->api->hip_runtime_version);
+        _ak_fmt(buf, cap, "hipRTC %s (%d.%d) runtime %d", ctx->api->hiprtc_version, ctx->api->hiprtc_major, ctx->api->hiprtc_minor, ctx->api->hip_runtime_version);
     else
         _ak_fmt(buf, cap, "NVRTC %d.%d", ctx->api->nvrtc_major, ctx->api->nvrtc_minor);
     return buf;
+}
+
+/* ELF64 code objects (AMD HSA code objects and CUDA cubins): walk the symbol
+ * tables (SHT_SYMTAB, SHT_DYNSYM), bounds-checked against `size` (the bytes
+ * may come from a disk cache entry). Returns 1 if a defined function symbol
+ * is named `name`, 0 if not, -1 when it cannot tell (not an ELF64, or no
+ * symbol table: a clang offload bundle, say); with `list`, the defined
+ * function names go there too. */
+static uint64_t _ak_rd(const unsigned char* p, int n) {
+    uint64_t v = 0;
+    while (n-- > 0) v = (v << 8) | p[n];
+    return v;
+}
+static int _ak_elf_has_function(const void* data, size_t size, const char* name, char* list, size_t cap) {
+    const unsigned char* d = (const unsigned char*)data;
+    uint64_t shoff, i, shnum, shentsize;
+    int found = 0, tables = 0;
+    if (list && cap) list[0] = 0;
+    if (!d || size < 64 || memcmp(d, "\177ELF", 4) != 0 || d[4] != 2 /* ELFCLASS64 */ || d[5] != 1 /* little endian */) return -1;
+    shoff = _ak_rd(d + 40, 8);
+    shentsize = _ak_rd(d + 58, 2);
+    shnum = _ak_rd(d + 60, 2);
+    if (shentsize < 64 || shoff > size || shnum > (size - shoff) / shentsize) return -1;
+    for (i = 0; i < shnum; i++) {
+        const unsigned char* sh = d + shoff + i * shentsize;
+        uint64_t type = _ak_rd(sh + 4, 4), off = _ak_rd(sh + 24, 8), sz = _ak_rd(sh + 32, 8), link = _ak_rd(sh + 40, 4);
+        uint64_t ent = _ak_rd(sh + 56, 8), stroff, strsz, j;
+        const unsigned char* strh;
+        if ((type != 2 && type != 11) || ent < 24 || off > size || sz > size - off || link >= shnum) continue;
+        strh = d + shoff + link * shentsize;
+        stroff = _ak_rd(strh + 24, 8);
+        strsz = _ak_rd(strh + 32, 8);
+        if (stroff > size || strsz > size - stroff || strsz == 0) continue;
+        tables++;
+        for (j = 0; j + ent <= sz; j += ent) {
+            const unsigned char* sym = d + off + j;
+            uint64_t nm = _ak_rd(sym, 4);
+            const char* sname;
+            size_t maxlen;
+            if ((sym[4] & 15) != 2 /* STT_FUNC */ || _ak_rd(sym + 6, 2) == 0 /* undefined */ || nm >= strsz) continue;
+            sname = (const char*)(d + stroff + nm);
+            maxlen = (size_t)(strsz - nm);
+            if (memchr(sname, 0, maxlen) == NULL) continue;
+            if (!strcmp(sname, name)) found = 1;
+            if (sname[0] == '$') continue; /* NVCC's internal helpers ($__internal_0_$...) */
+            if (list && strlen(list) + strlen(sname) + 8 < cap && !strstr(list, sname))
+                _ak_appendf(list, cap, "%s%s", list[0] ? ", " : "", sname);
+        }
+    }
+    return found ? 1 : tables ? 0 : -1;
 }
 
 AKDEF ak_result ak_compile_offline(ak_context* ctx, const char* target, const char* source, const char* kernel_name,
@@ -9379,10 +10904,22 @@ AKDEF ak_result ak_compile_offline(ak_context* ctx, const char* target, const ch
     ops.user = &job;
     ops.compile = _ak_compile_cb;
     ops.load = NULL;
+    ops.verify = _ak_verify_cb;
+    ops.name = job.kernel_name;
+    ops.source_name = job.source_name;
     r = _ak_cache_get(ctx->cache, &key, &ops, o ? o->no_cache : 0, &e, &src);
     _ak_str_free(&canon);
     if (r != AK_OK) return r;
     data = _ak_cache_entry_data(e, &size);
+    {
+        /* the kernel must be in the code object: a wrong name is an error here, not at the first launch */
+        char kernels[1024];
+        if (_ak_elf_has_function(data, size, kernel_name, kernels, sizeof kernels) == 0) {
+            _ak_cache_entry_release(ctx->cache, e);
+            return _ak_err(AK_ERROR_NOT_FOUND, "kernel '%s' is not in the code object compiled from %s for %s (is it extern \"C\" "
+                           "__global__?); its kernels: %s", kernel_name, job.source_name, target, kernels[0] ? kernels : "none");
+        }
+    }
     out->data = _ak_alloc(size);
     if (!out->data) { _ak_cache_entry_release(ctx->cache, e); return _ak_err(AK_ERROR_OUT_OF_MEMORY, "out of host memory copying a code object"); }
     memcpy(out->data, data, size);
@@ -9531,6 +11068,9 @@ static ak_result _ak_kernel_get_at(ak_context* ctx, const char* target_override,
             ops.user = &job;
             ops.compile = _ak_compile_cb;
             ops.load = _ak_load_cb;
+            ops.verify = _ak_verify_cb;
+            ops.name = job.kernel_name;
+            ops.source_name = job.source_name;
             r = _ak_cache_get(ctx->cache, &key, &ops, o ? o->no_cache : 0, &k->entry, &k->source);
         }
         _ak_str_free(&canon);
@@ -9556,17 +11096,46 @@ AKDEF void ak_kernel_set_cpu(ak_kernel* k, ak_cpu_kernel_fn fn, void* user_data)
 }
 AKDEF ak_cache_source ak_kernel_cache_source(const ak_kernel* k) { return k ? k->source : AK_CACHE_MISS; }
 
+/* Launch geometry against the device's limits (ak_device_info.max_*; a
+ * limit the runtime did not report falls back to the common 1024 / (1024,
+ * 1024, 64) / (2^31-1, 65535, 65535)). Every product is formed from
+ * dimensions already bounded, so nothing overflows. */
+static ak_result _ak_launch_geometry(const ak_context* ctx, const char* name, ak_dim3 grid, ak_dim3 block) {
+    static const int dflt_block[3] = { 1024, 1024, 64 }, dflt_grid[3] = { 2147483647, 65535, 65535 };
+    const unsigned b[3] = { block.x, block.y, block.z }, g[3] = { grid.x, grid.y, grid.z };
+    const char* axis = "xyz";
+    unsigned long long mt = ctx->dev.max_threads_per_block > 0 ? (unsigned long long)ctx->dev.max_threads_per_block : 1024ull;
+    int i;
+    if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): grid (%u,%u,%u) and block (%u,%u,%u) must be non-zero",
+                       name, grid.x, grid.y, grid.z, block.x, block.y, block.z);
+    for (i = 0; i < 3; i++) {
+        unsigned long long mb = ctx->dev.max_block[i] > 0 ? (unsigned long long)ctx->dev.max_block[i] : (unsigned long long)dflt_block[i];
+        unsigned long long mg = ctx->dev.max_grid[i] > 0 ? (unsigned long long)ctx->dev.max_grid[i] : (unsigned long long)dflt_grid[i];
+        if (b[i] > mb)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): block.%c = %u, the device allows at most %llu", name,
+                           axis[i], b[i], mb);
+        if (g[i] > mg)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): grid.%c = %u blocks, the device allows at most %llu", name,
+                           axis[i], g[i], mg);
+        /* HIP counts threads per dimension in 32 bits (grid x block) */
+        if (ctx->backend == AK_BACKEND_HIP && (unsigned long long)g[i] * b[i] > 0xffffffffull)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): grid.%c x block.%c = %llu threads, over HIP's 2^32 - 1",
+                           name, axis[i], axis[i], (unsigned long long)g[i] * b[i]);
+    }
+    if ((unsigned long long)block.x * block.y * block.z > mt)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): block (%u,%u,%u) has %llu threads, the device allows %llu",
+                       name, block.x, block.y, block.z, (unsigned long long)block.x * block.y * block.z, mt);
+    return AK_OK;
+}
+
 AKDEF ak_result ak_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_stream* stream, void** args) {
     ak_context* ctx;
     int e;
     ak_result r;
     if (!k) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch: kernel is NULL");
     ctx = k->ctx;
-    if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): grid (%u,%u,%u) and block (%u,%u,%u) must be non-zero",
-                       k->name, grid.x, grid.y, grid.z, block.x, block.y, block.z);
-    if ((unsigned long long)block.x * block.y * block.z > 1024ull)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): block (%u,%u,%u) has over 1024 threads", k->name, block.x, block.y, block.z);
+    if ((r = _ak_launch_geometry(ctx, k->name, grid, block)) != AK_OK) return r;
     if (stream && stream->ctx != ctx)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): stream '%s' belongs to another context", k->name, stream->name);
     if (ctx->backend == AK_BACKEND_CPU) {
@@ -9756,31 +11325,67 @@ AKDEF ak_result ak_memset(ak_context* ctx, void* dst, int value, size_t bytes, a
     if (e) return _ak_err(AK_ERROR_MEMORY, "ak_memset of %zu bytes failed (%d)", bytes, e);
     return AK_OK;
 }
+/* Pinned host memory. Every pointer handed out is recorded in ctx->host_live
+ * (the pool's address hash, values unused), so ak_host_free can refuse a
+ * pointer it never gave out or one already freed instead of passing it to
+ * free()/hipHostFree (heap corruption). */
+static void _ak_host_release(ak_context* ctx, void* ptr) {
+    if (ctx->backend == AK_BACKEND_CPU) { free(ptr); return; }
+    if (_ak_bind(ctx) != AK_OK) return;
+    if (ctx->backend == AK_BACKEND_CUDA) ctx->api->cuMemFreeHost(ptr);
+    else ctx->api->hipHostFree(ptr);
+}
 AKDEF ak_result ak_host_alloc(ak_context* ctx, size_t bytes, void** out) {
-    int e;
+    int e, ok;
     ak_result r;
     if (!ctx || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_host_alloc: ctx or out is NULL");
     *out = NULL;
     if (!bytes || bytes > (SIZE_MAX >> 1)) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_host_alloc: %zu bytes is not a valid size", bytes);
     if (ctx->backend == AK_BACKEND_CPU) {
         if (posix_memalign(out, 256, bytes) != 0) { *out = NULL; return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_host_alloc: %zu bytes failed", bytes); }
-        return AK_OK;
+    } else {
+        if ((r = _ak_bind(ctx)) != AK_OK) return r;
+        e = ctx->backend == AK_BACKEND_CUDA ? (int)ctx->api->cuMemAllocHost(out, bytes) : (int)ctx->api->hipHostMalloc(out, bytes, 0);
+        if (e) { *out = NULL; return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_host_alloc: pinned allocation of %zu bytes failed (%d)", bytes, e); }
     }
-    if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    e = ctx->backend == AK_BACKEND_CUDA ? (int)ctx->api->cuMemAllocHost(out, bytes) : (int)ctx->api->hipHostMalloc(out, bytes, 0);
-    if (e) { *out = NULL; return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_host_alloc: pinned allocation of %zu bytes failed (%d)", bytes, e); }
+    _ak_mutex_lock(&ctx->lock);
+    if (!ctx->host_live) ctx->host_live = (struct _ak_phash*)_ak_calloc(sizeof(_ak_phash));
+    ok = ctx->host_live && _ak_phash_reserve(ctx->host_live, ctx->host_live->count + 1);
+    if (ok) _ak_phash_put_nogrow(ctx->host_live, (uintptr_t)*out, NULL);
+    _ak_mutex_unlock(&ctx->lock);
+    if (!ok) {
+        _ak_host_release(ctx, *out);
+        *out = NULL;
+        return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_host_alloc: out of host memory recording the allocation");
+    }
     return AK_OK;
 }
 AKDEF ak_result ak_host_free(ak_context* ctx, void* ptr) {
-    int e;
+    int known, e;
     ak_result r;
     if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_host_free: ctx is NULL");
     if (!ptr) return AK_OK;
+    _ak_mutex_lock(&ctx->lock);
+    known = ctx->host_live && _ak_phash_del(ctx->host_live, ptr);
+    _ak_mutex_unlock(&ctx->lock);
+    if (!known)
+        return _ak_err(AK_ERROR_MEMORY, "ak_host_free(%p): not a live allocation of this context's ak_host_alloc "
+                       "(a foreign pointer, or freed already); nothing freed", ptr);
     if (ctx->backend == AK_BACKEND_CPU) { free(ptr); return AK_OK; }
     if ((r = _ak_bind(ctx)) != AK_OK) return r;
     e = ctx->backend == AK_BACKEND_CUDA ? (int)ctx->api->cuMemFreeHost(ptr) : (int)ctx->api->hipHostFree(ptr);
-    if (e) return _ak_err(AK_ERROR_MEMORY, "ak_host_free(%p) failed (%d): not a pointer from ak_host_alloc?", ptr, e);
+    if (e) return _ak_err(AK_ERROR_MEMORY, "ak_host_free(%p) failed (%d)", ptr, e);
     return AK_OK;
+}
+/* ak_context_destroy: free what the caller left allocated. */
+static void _ak_host_free_all(ak_context* ctx) {
+    size_t i;
+    if (!ctx->host_live) return;
+    for (i = 0; i < ctx->host_live->cap; i++)
+        if (ctx->host_live->keys[i]) _ak_host_release(ctx, (void*)ctx->host_live->keys[i]);
+    _ak_phash_free(ctx->host_live);
+    _ak_dealloc(ctx->host_live);
+    ctx->host_live = NULL;
 }
 
 /* ==========================================================================
@@ -9920,7 +11525,32 @@ AKDEF ak_result ak_context_probe(ak_context* ctx) {
     ak_dim3 one = { 1, 1, 1 };
     ak_result r;
     if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_context_probe: ctx is NULL");
-    if (ctx->backend == AK_BACKEND_CPU) { ctx->dev.fp16 = 1; ctx->dev.bf16 = 1; return AK_OK; }
+    if (ctx->backend == AK_BACKEND_CPU) {
+        /* no device compiler, but the offline ones (ak_compile_offline) */
+        char why[512];
+        int hip_ok, nv_ok;
+        ctx->dev.fp16 = 1;
+        ctx->dev.bf16 = 1;
+        _ak_mutex_lock(&ctx->lock);
+        hip_ok = _ak_load_hiprtc(ctx->api, why, sizeof why);
+        nv_ok = _ak_load_nvrtc(ctx->api, why, sizeof why);
+        _ak_mutex_unlock(&ctx->lock);
+        ctx->dev.compiler_version[0] = 0;
+        ctx->dev.compiler_library[0] = 0;
+        if (hip_ok) {
+            _ak_appendf(ctx->dev.compiler_version, sizeof ctx->dev.compiler_version, "hipRTC %s", ctx->api->hiprtc_version);
+            _ak_appendf(ctx->dev.compiler_library, sizeof ctx->dev.compiler_library, "%s", ctx->api->hiprtc_path);
+            _ak_fmt(ctx->dev.library_search, sizeof ctx->dev.library_search, "hipRTC: %s", ctx->api->hiprtc_how);
+        }
+        if (nv_ok) {
+            _ak_appendf(ctx->dev.compiler_version, sizeof ctx->dev.compiler_version, "%sNVRTC %d.%d", hip_ok ? ", " : "",
+                        ctx->api->nvrtc_major, ctx->api->nvrtc_minor);
+            _ak_appendf(ctx->dev.compiler_library, sizeof ctx->dev.compiler_library, "%s%s", hip_ok ? " " : "", ctx->api->nvrtc_path);
+        }
+        _ak_appendf(ctx->dev.compiler_version, sizeof ctx->dev.compiler_version, "%s",
+                    hip_ok || nv_ok ? " (offline compiles only)" : "none");
+        return AK_OK;
+    }
     memset(&o, 0, sizeof o);
     o.no_prelude = 1;
     o.source_name = "amdkit_probe.hip";
@@ -9945,6 +11575,10 @@ AKDEF ak_result ak_context_probe(ak_context* ctx) {
 /* ==========================================================================
  * >>impl:kernels  (the kernel library: host wrappers and CPU references)
  * ========================================================================== */
+AKDEF const char* ak_prelude_source(void) { return _ak_src_prelude; }
+#ifdef AMDKIT_NO_OPS
+static void _ak_ops_destroy(ak_context* ctx) { (void)ctx; }
+#else
 /* ==========================================================================
  * >>impl:ops  common code of the kernel library : the per-context kernel
  * memo, argument checks, launch-size helpers, host element access for the
@@ -9975,7 +11609,7 @@ struct _ak_ops {
 };
 
 /* Created lazily under ctx->lock; NULL when out of memory. */
-static _AK_UNUSED struct _ak_ops* _ak_ops_get(ak_context* ctx) {
+static struct _ak_ops* _ak_ops_get(ak_context* ctx) {
     struct _ak_ops* ops;
     _ak_mutex_lock(&ctx->lock);
     ops = ctx->ops;
@@ -9992,7 +11626,7 @@ static _AK_UNUSED struct _ak_ops* _ak_ops_get(ak_context* ctx) {
 
 /* Release every memoized kernel (called by ak_context_destroy before the
  * modules and the backend go away). NULL-safe, idempotent. */
-static _AK_UNUSED void _ak_ops_destroy(ak_context* ctx) {
+static void _ak_ops_destroy(ak_context* ctx) {
     struct _ak_ops* ops;
     int i;
     if (!ctx || !ctx->ops) return;
@@ -10004,7 +11638,7 @@ static _AK_UNUSED void _ak_ops_destroy(ak_context* ctx) {
     ctx->ops = NULL;
 }
 
-static _AK_UNUSED int _ak_ops_find(struct _ak_ops* ops, const char* source, const char* name) {
+static int _ak_ops_find(struct _ak_ops* ops, const char* source, const char* name) {
     int i;
     if (ops->last < ops->count && ops->entries[ops->last].source == source &&
         strcmp(ops->entries[ops->last].name, name) == 0)
@@ -10019,13 +11653,13 @@ static _AK_UNUSED int _ak_ops_find(struct _ak_ops* ops, const char* source, cons
  * only saves the lookup). The handle stays owned by the memo: do not release.
  * The compile runs with no lock of ours held. */
 static ak_result _ak_op_kernel_at(ak_context* ctx, const char* source, const char* name, const char* target, ak_kernel** out);
-static _AK_UNUSED ak_result _ak_op_kernel(ak_context* ctx, const char* source, const char* name, ak_kernel** out) {
+static ak_result _ak_op_kernel(ak_context* ctx, const char* source, const char* name, ak_kernel** out) {
     return _ak_op_kernel_at(ctx, source, name, NULL, out);
 }
 /* _ak_op_kernel compiled for an explicit target (NULL: the context's); the
  * memo keys it as "target/name". */
-static _AK_UNUSED ak_result _ak_op_kernel_at(ak_context* ctx, const char* source, const char* kname, const char* target,
-                                             ak_kernel** out) {
+static ak_result _ak_op_kernel_at(ak_context* ctx, const char* source, const char* kname, const char* target,
+                                  ak_kernel** out) {
     struct _ak_ops* ops;
     ak_kernel* k = NULL;
     ak_result r;
@@ -10086,23 +11720,23 @@ static _AK_UNUSED ak_result _ak_op_kernel_at(ak_context* ctx, const char* source
 
 /* 1 when ctx runs on the cpu backend (pointers are host memory; the wrappers
  * run their C reference directly). */
-static _AK_UNUSED int _ak_op_is_cpu(ak_context* ctx) { return ctx && ctx->backend == AK_BACKEND_CPU; }
+static int _ak_op_is_cpu(ak_context* ctx) { return ctx && ctx->backend == AK_BACKEND_CPU; }
 
 /* NULL context check with the op's name in the message. */
-static _AK_UNUSED ak_result _ak_op_check_ctx(const ak_context* ctx, const char* op) {
+static ak_result _ak_op_check_ctx(const ak_context* ctx, const char* op) {
     if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", op);
     return AK_OK;
 }
 
 /* dtype must be one of the storage types of the float kernels (f32, f16, bf16). */
-static _AK_UNUSED ak_result _ak_op_check_float(ak_dtype t, const char* what) {
+static ak_result _ak_op_check_float(ak_dtype t, const char* what) {
     if (t == AK_F32 || t == AK_F16 || t == AK_BF16) return AK_OK;
     return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: dtype %s (%d) not supported, expected f32, f16 or bf16",
                    what, ak_dtype_name(t), (int)t);
 }
 
 /* p must be non-NULL and aligned to the element size of t. */
-static _AK_UNUSED ak_result _ak_op_check_ptr(const void* p, ak_dtype t, const char* what) {
+static ak_result _ak_op_check_ptr(const void* p, ak_dtype t, const char* what) {
     size_t es = ak_dtype_size(t);
     if (!p) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s is NULL", what);
     if (es == 0) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: unknown dtype %d", what, (int)t);
@@ -10114,7 +11748,7 @@ static _AK_UNUSED ak_result _ak_op_check_ptr(const void* p, ak_dtype t, const ch
 
 /* Largest buffer an op accepts: bytes must fit in ptrdiff_t (and the kernels'
  * int64 indexing) and, where the device size is known, in device memory. */
-static _AK_UNUSED ak_result _ak_op_check_bytes(ak_context* ctx, size_t count, ak_dtype t, const char* what) {
+static ak_result _ak_op_check_bytes(ak_context* ctx, size_t count, ak_dtype t, const char* what) {
     size_t es = ak_dtype_size(t);
     if (es == 0) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: unknown dtype %d", what, (int)t);
     if (count > (size_t)PTRDIFF_MAX / es)
@@ -10127,13 +11761,13 @@ static _AK_UNUSED ak_result _ak_op_check_bytes(ak_context* ctx, size_t count, ak
 }
 
 /* Element count: non-zero and not huge (see _ak_op_check_bytes). */
-static _AK_UNUSED ak_result _ak_op_check_count(ak_context* ctx, size_t n, ak_dtype t, const char* what) {
+static ak_result _ak_op_check_count(ak_context* ctx, size_t n, ak_dtype t, const char* what) {
     if (n == 0) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: size is 0 (expected >= 1)", what);
     return _ak_op_check_bytes(ctx, n, t, what);
 }
 
 /* rows x cols: both non-zero, product without overflow, not huge. */
-static _AK_UNUSED ak_result _ak_op_check_shape2(ak_context* ctx, size_t rows, size_t cols, ak_dtype t, const char* what) {
+static ak_result _ak_op_check_shape2(ak_context* ctx, size_t rows, size_t cols, ak_dtype t, const char* what) {
     if (rows == 0 || cols == 0)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: shape %zu x %zu has a zero dimension", what, rows, cols);
     if (rows > SIZE_MAX / cols)
@@ -10141,23 +11775,15 @@ static _AK_UNUSED ak_result _ak_op_check_shape2(ak_context* ctx, size_t rows, si
     return _ak_op_check_bytes(ctx, rows * cols, t, what);
 }
 
-/* Wave (warp) size kernels are compiled for: the device's, else the arch row's,
- * else 32 on NVIDIA / 64 on AMD. */
-static _AK_UNUSED int _ak_op_wave(const ak_context* ctx) {
-    if (ctx->dev.wave_size == 32 || ctx->dev.wave_size == 64) return ctx->dev.wave_size;
-    if (ctx->dev.arch_info && ctx->dev.arch_info->wave_size) return ctx->dev.arch_info->wave_size;
-    return ctx->backend == AK_BACKEND_CUDA ? 32 : 64;
-}
-
 /* Compute units (CUs / SMs): the device's, else the arch row's, else 64. */
-static _AK_UNUSED int _ak_op_cus(const ak_context* ctx) {
+static int _ak_op_cus(const ak_context* ctx) {
     if (ctx->dev.compute_units > 0) return ctx->dev.compute_units;
     if (ctx->dev.arch_info && ctx->dev.arch_info->compute_units > 0) return ctx->dev.arch_info->compute_units;
     return 64;
 }
 
 /* Effective optimization level (AUTO resolves to the arch recommendation, else balanced). */
-static _AK_UNUSED ak_opt_level _ak_op_opt(const ak_context* ctx) {
+static ak_opt_level _ak_op_opt(const ak_context* ctx) {
     ak_opt_level o = ctx->cfg.opt_level;
     if (o == AK_OPT_AUTO) o = ctx->dev.arch_info ? ctx->dev.arch_info->rec_opt_level : AK_OPT_BALANCED;
     if (o == AK_OPT_AUTO) o = AK_OPT_BALANCED;
@@ -10166,7 +11792,7 @@ static _AK_UNUSED ak_opt_level _ak_op_opt(const ak_context* ctx) {
 
 /* Grid size of a grid-stride kernel: enough blocks to cover `work` items of
  * `per_block` each in one pass; at least 1, at most 2^31 - 1. */
-static _AK_UNUSED unsigned _ak_op_grid(const ak_context* ctx, size_t work, size_t per_block) {
+static unsigned _ak_op_grid(const ak_context* ctx, size_t work, size_t per_block) {
     /* One pass over the work: measured on the H100 (copy, relu, 256M
      * elements), a grid capped at 8 blocks per SM with the kernels'
      * grid-stride loop reached 93.7% of the copy bandwidth, 16/SM 94.4%,
@@ -10183,7 +11809,7 @@ static _AK_UNUSED unsigned _ak_op_grid(const ak_context* ctx, size_t work, size_
 }
 
 /* Launch k with a 3-D grid/block; checks the argument builder overflowed not. */
-static _AK_UNUSED ak_result _ak_op_launch3(ak_context* ctx, ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem,
+static ak_result _ak_op_launch3(ak_context* ctx, ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem,
                                 ak_stream* s, ak_args* a) {
     (void)ctx;
     if (a->error) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "kernel launch: too many arguments (max %d)", AK_MAX_ARGS);
@@ -10192,7 +11818,7 @@ static _AK_UNUSED ak_result _ak_op_launch3(ak_context* ctx, ak_kernel* k, ak_dim
 }
 
 /* Launch k on a 1-D grid. */
-static _AK_UNUSED ak_result _ak_op_launch(ak_context* ctx, ak_kernel* k, unsigned grid, unsigned block, size_t shmem,
+static ak_result _ak_op_launch(ak_context* ctx, ak_kernel* k, unsigned grid, unsigned block, size_t shmem,
                                ak_stream* s, ak_args* a) {
     ak_dim3 g, b;
     g.x = grid; g.y = 1; g.z = 1;
@@ -10201,14 +11827,14 @@ static _AK_UNUSED ak_result _ak_op_launch(ak_context* ctx, ak_kernel* k, unsigne
 }
 
 /* Kernel name "<base>_<dtype>" (ak_axpy + f16 -> "ak_axpy_f16") into buf. */
-static _AK_UNUSED const char* _ak_op_name(char* buf, size_t cap, const char* base, ak_dtype t) {
+static const char* _ak_op_name(char* buf, size_t cap, const char* base, ak_dtype t) {
     snprintf(buf, cap, "%s_%s", base, ak_dtype_name(t));
     return buf;
 }
 
 /* Host element access for the CPU references (f32 / f16 / bf16 storage,
  * rounding to nearest even on store, like the device conversions). */
-static _AK_UNUSED float _ak_op_ld(const void* p, ak_dtype t, size_t i) {
+static float _ak_op_ld(const void* p, ak_dtype t, size_t i) {
     switch (t) {
     case AK_F32: return ((const float*)p)[i];
     case AK_F16: return ak_f16_to_f32(((const uint16_t*)p)[i]);
@@ -10216,7 +11842,7 @@ static _AK_UNUSED float _ak_op_ld(const void* p, ak_dtype t, size_t i) {
     default: return (float)ak_elem_get(p, t, i);
     }
 }
-static _AK_UNUSED void _ak_op_st(void* p, ak_dtype t, size_t i, float v) {
+static void _ak_op_st(void* p, ak_dtype t, size_t i, float v) {
     switch (t) {
     case AK_F32: ((float*)p)[i] = v; break;
     case AK_F16: ((uint16_t*)p)[i] = ak_f32_to_f16(v); break;
@@ -10226,14 +11852,14 @@ static _AK_UNUSED void _ak_op_st(void* p, ak_dtype t, size_t i, float v) {
 }
 
 /* Stream argument: a stream of another context is an error. */
-static _AK_UNUSED ak_result _ak_op_check_stream(const ak_context* ctx, const ak_stream* s, const char* op) {
+static ak_result _ak_op_check_stream(const ak_context* ctx, const ak_stream* s, const char* op) {
     if (s && s->ctx != ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: stream belongs to another context", op);
     return AK_OK;
 }
 
 /* Buffers [a, a + abytes) and [b, b + bbytes) must not overlap, except that
  * they may be the very same buffer when allow_same (an in-place op). */
-static _AK_UNUSED ak_result _ak_op_check_overlap(const void* a, size_t abytes, const void* b, size_t bbytes,
+static ak_result _ak_op_check_overlap(const void* a, size_t abytes, const void* b, size_t bbytes,
                                                  int allow_same, const char* what) {
     uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
     if (allow_same && pa == pb && abytes == bbytes) return AK_OK;
@@ -10256,7 +11882,6 @@ AKDEF ak_result ak_embedded_at(int i, const char** family, const char** source, 
     return AK_OK;
 }
 
-AKDEF const char* ak_prelude_source(void) { return _ak_src_prelude; }
 /* ==========================================================================
  * >>impl:ops-elementwise  fill, copy, cast, axpy, scale, binary ops, unary
  * activations, transpose . Kernels: kernels/elementwise.hip,
@@ -11593,7 +13218,965 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: m = %zu needs %u row blocks of %d, the launch allows 65535", s.m, grid.y, p.bm);
     return _ak_op_launch3(ctx, k, grid, block, p.shared_bytes, stream, &a);
 }
+
+/* ==========================================================================
+ * >>impl:ops-attention  ak_attention: argument checks, path choice (SIMT /
+ * split + combine), launches, and the CPU reference. Kernels:
+ * kernels/attention.hip (its top comment explains the layout of the work).
+ * ========================================================================== */
+
+#define _AK_AT_MAX_SPLITS 128   /* cap of num_splits (and of the automatic choice) */
+#define _AK_AT_THREADS 256u     /* block of the SIMT kernel (AK_ATTN_THREADS) */
+#define _AK_AT_MAX_GRIDZ 65535u /* grid.z limit (CUDA): batch x heads_kv per launch */
+
+AKDEF const char* ak_attention_layout_name(ak_attention_layout layout) {
+    static const char* n[] = { "bhsd", "bshd", "strided" };
+    if ((int)layout < 0 || (int)layout >= (int)AK_ATTN_LAYOUT_COUNT) return "?";
+    return n[layout];
+}
+
+/* Element strides (batch, head, seq) of one tensor of `heads` x `seq` rows. */
+static void _ak_at_strides(const ak_attention_args* a, const int64_t* given, size_t heads, size_t seq,
+                           int64_t st[3]) {
+    int64_t d = (int64_t)a->head_dim, H = (int64_t)heads, S = (int64_t)seq;
+    if (a->layout == AK_ATTN_BHSD) { st[0] = H * S * d; st[1] = S * d; st[2] = d; }
+    else if (a->layout == AK_ATTN_BSHD) { st[0] = S * H * d; st[1] = d; st[2] = H * d; }
+    else { st[0] = given[0]; st[1] = given[1]; st[2] = given[2]; }
+}
+
+/* Elements spanned by a tensor (largest offset + head_dim); 0 on overflow. */
+static size_t _ak_at_extent(const int64_t st[3], size_t n0, size_t n1, size_t n2, size_t d) {
+    size_t n[3], tot = d, i;
+    n[0] = n0; n[1] = n1; n[2] = n2;
+    for (i = 0; i < 3; i++) {
+        size_t s = (size_t)st[i];
+        if (n[i] > 1 && s > 0) {
+            if (s > ((size_t)PTRDIFF_MAX - tot) / (n[i] - 1)) return 0;
+            tot += s * (n[i] - 1);
+        }
+    }
+    return tot;
+}
+
+/* Distinct (b, h, s) rows of o must not overlap: with the dimensions sorted by
+ * stride, each stride must step over everything the smaller ones span. */
+static int _ak_at_rows_disjoint(const int64_t st[3], size_t n0, size_t n1, size_t n2, size_t d) {
+    size_t n[3], s[3], span = d;
+    int i, j;
+    n[0] = n0; n[1] = n1; n[2] = n2;
+    for (i = 0; i < 3; i++) s[i] = (size_t)st[i];
+    for (i = 0; i < 3; i++)
+        for (j = i + 1; j < 3; j++)
+            if (s[j] < s[i]) {
+                size_t t = s[i]; s[i] = s[j]; s[j] = t;
+                t = n[i]; n[i] = n[j]; n[j] = t;
+            }
+    for (i = 0; i < 3; i++) {
+        if (n[i] <= 1) continue;
+        if (s[i] < span) return 0;
+        span = s[i] * (n[i] - 1) + span;
+    }
+    return 1;
+}
+
+/* Everything ak_attention checks, and what the launches need. */
+typedef struct _ak_at_plan {
+    int64_t qs[3], ks[3], vs[3], os[3];
+    size_t qext, kext, vext, oext;   /* elements spanned */
+    size_t group;                    /* heads_q / heads_kv */
+    float scale;
+    int dmax;                        /* padded head_dim of the kernel: 32, 64, 128, 256 (SIMT), 64, 128 (mma) */
+    int R;                           /* rows per block */
+    int nsplit, split_len;
+    int vec;
+    int mma;                         /* 1: kernels/attention_mma.hip (matrix units) */
+    unsigned threads;                /* block size */
+    size_t shmem;                    /* dynamic shared memory of the launch */
+    char kname[48];                  /* kernel name without the dtype suffix */
+} _ak_at_plan;
+
+static ak_result _ak_at_check(ak_context* ctx, const ak_attention_args* a, ak_stream* s, _ak_at_plan* p) {
+    const char* op = "ak_attention";
+    ak_result r = _ak_op_check_ctx(ctx, op);
+    size_t es;
+    if (r != AK_OK) return r;
+    if (!a) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_attention: args is NULL");
+    memset(p, 0, sizeof *p);
+    if ((r = _ak_op_check_float(a->dtype, op)) != AK_OK) return r;
+    if ((r = _ak_op_check_stream(ctx, s, op)) != AK_OK) return r;
+    if (!a->batch || !a->heads_q || !a->heads_kv || !a->seq_q || !a->seq_kv || !a->head_dim)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT,
+                       "ak_attention: a zero dimension (batch %zu, heads_q %zu, heads_kv %zu, seq_q %zu, seq_kv %zu, "
+                       "head_dim %zu); all must be >= 1", a->batch, a->heads_q, a->heads_kv, a->seq_q, a->seq_kv,
+                       a->head_dim);
+    if (a->head_dim > 256)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_attention: head_dim %zu is not supported (at most 256)",
+                       a->head_dim);
+    if (a->heads_q % a->heads_kv)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT,
+                       "ak_attention: heads_q %zu is not a multiple of heads_kv %zu (GQA needs whole groups)",
+                       a->heads_q, a->heads_kv);
+    if (a->seq_kv > 0x7FFFFFFFu || a->heads_kv > _AK_AT_MAX_GRIDZ ||
+        a->seq_q > 0x7FFFFFFFu / (a->heads_q / a->heads_kv) || a->heads_q > 0x7FFFFFFFu ||
+        a->batch > 0x7FFFFFFFu)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT,
+                       "ak_attention: shape too large (seq_kv and (heads_q / heads_kv) x seq_q must be < 2^31, "
+                       "heads_kv <= %u)", _AK_AT_MAX_GRIDZ);
+    if ((int)a->layout < 0 || (int)a->layout >= (int)AK_ATTN_LAYOUT_COUNT)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_attention: layout %d unknown (expected AK_ATTN_BHSD, "
+                       "AK_ATTN_BSHD or AK_ATTN_STRIDED)", (int)a->layout);
+    if (!(a->scale == a->scale) || a->scale > 3.0e38f || a->scale < -3.0e38f)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_attention: scale %g is not finite", (double)a->scale);
+    if (a->num_splits < 0 || a->num_splits > _AK_AT_MAX_SPLITS)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_attention: num_splits %d out of range [0, %d]", a->num_splits,
+                       _AK_AT_MAX_SPLITS);
+    if ((r = _ak_op_check_ptr(a->q, a->dtype, "ak_attention: q")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(a->k, a->dtype, "ak_attention: k")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(a->v, a->dtype, "ak_attention: v")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(a->o, a->dtype, "ak_attention: o")) != AK_OK) return r;
+    if (a->lse && ((uintptr_t)a->lse & 3u))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_attention: lse = %p is not aligned to 4 bytes", (void*)a->lse);
+    if (a->layout == AK_ATTN_STRIDED) {
+        int i;
+        for (i = 0; i < 3; i++)
+            if (a->q_stride[i] < 0 || a->k_stride[i] < 0 || a->v_stride[i] < 0 || a->o_stride[i] < 0)
+                return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_attention: negative stride (q %lld %lld %lld, k %lld %lld "
+                               "%lld, v %lld %lld %lld, o %lld %lld %lld)", (long long)a->q_stride[0],
+                               (long long)a->q_stride[1], (long long)a->q_stride[2], (long long)a->k_stride[0],
+                               (long long)a->k_stride[1], (long long)a->k_stride[2], (long long)a->v_stride[0],
+                               (long long)a->v_stride[1], (long long)a->v_stride[2], (long long)a->o_stride[0],
+                               (long long)a->o_stride[1], (long long)a->o_stride[2]);
+    }
+    if (a->batch > (size_t)INT64_MAX / a->heads_q / a->seq_q / a->head_dim ||
+        a->batch > (size_t)INT64_MAX / a->heads_kv / a->seq_kv / a->head_dim)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_attention: shape overflows");
+    _ak_at_strides(a, a->q_stride, a->heads_q, a->seq_q, p->qs);
+    _ak_at_strides(a, a->k_stride, a->heads_kv, a->seq_kv, p->ks);
+    _ak_at_strides(a, a->v_stride, a->heads_kv, a->seq_kv, p->vs);
+    _ak_at_strides(a, a->o_stride, a->heads_q, a->seq_q, p->os);
+    p->qext = _ak_at_extent(p->qs, a->batch, a->heads_q, a->seq_q, a->head_dim);
+    p->kext = _ak_at_extent(p->ks, a->batch, a->heads_kv, a->seq_kv, a->head_dim);
+    p->vext = _ak_at_extent(p->vs, a->batch, a->heads_kv, a->seq_kv, a->head_dim);
+    p->oext = _ak_at_extent(p->os, a->batch, a->heads_q, a->seq_q, a->head_dim);
+    if (!p->qext || !p->kext || !p->vext || !p->oext)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_attention: strides overflow the address space");
+    if ((r = _ak_op_check_bytes(ctx, p->qext, a->dtype, "ak_attention: q")) != AK_OK) return r;
+    if ((r = _ak_op_check_bytes(ctx, p->kext, a->dtype, "ak_attention: k")) != AK_OK) return r;
+    if ((r = _ak_op_check_bytes(ctx, p->vext, a->dtype, "ak_attention: v")) != AK_OK) return r;
+    if ((r = _ak_op_check_bytes(ctx, p->oext, a->dtype, "ak_attention: o")) != AK_OK) return r;
+    if (!_ak_at_rows_disjoint(p->os, a->batch, a->heads_q, a->seq_q, a->head_dim))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_attention: o strides (%lld, %lld, %lld) make output rows "
+                       "overlap", (long long)p->os[0], (long long)p->os[1], (long long)p->os[2]);
+    es = ak_dtype_size(a->dtype);
+    if ((r = _ak_op_check_overlap(a->o, p->oext * es, a->q, p->qext * es, 0, "ak_attention: o and q")) != AK_OK ||
+        (r = _ak_op_check_overlap(a->o, p->oext * es, a->k, p->kext * es, 0, "ak_attention: o and k")) != AK_OK ||
+        (r = _ak_op_check_overlap(a->o, p->oext * es, a->v, p->vext * es, 0, "ak_attention: o and v")) != AK_OK)
+        return r;
+    if (a->lse) {
+        size_t lb = a->batch * a->heads_q * a->seq_q * 4u;
+        if ((r = _ak_op_check_overlap(a->lse, lb, a->o, p->oext * es, 0, "ak_attention: lse and o")) != AK_OK ||
+            (r = _ak_op_check_overlap(a->lse, lb, a->q, p->qext * es, 0, "ak_attention: lse and q")) != AK_OK ||
+            (r = _ak_op_check_overlap(a->lse, lb, a->k, p->kext * es, 0, "ak_attention: lse and k")) != AK_OK ||
+            (r = _ak_op_check_overlap(a->lse, lb, a->v, p->vext * es, 0, "ak_attention: lse and v")) != AK_OK)
+            return r;
+    }
+    p->group = a->heads_q / a->heads_kv;
+    p->scale = a->scale != 0.0f ? a->scale : (float)(1.0 / sqrt((double)a->head_dim));
+    return AK_OK;
+}
+
+static int _ak_at_aligned(const void* ptr, const int64_t st[3], size_t es) {
+    int i;
+    if ((uintptr_t)ptr & 15u) return 0;
+    for (i = 0; i < 3; i++)
+        if (((size_t)st[i] * es) & 15u) return 0;
+    return 1;
+}
+
+/* The kernel, its geometry and the split of seq_kv.
+ * Kernel: the matrix-unit family (kernels/attention_mma.hip) when the device
+ * has the instruction it is written for (mma.sync: NVIDIA sm_80+), config
+ * matrix_cores is on, dtype f16 / bf16, head_dim 64 or 128 and every row of
+ * q, k, v, o is 16-byte aligned; its decode form (16 rows, 4 warps splitting
+ * each key tile) when a (batch, kv head) pair has <= 16 rows (GQA group x
+ * seq_q); else the SIMT family (kernels/attention.hip), every arch, any
+ * head_dim <= 256, with all of a pair's rows in one block when they are few.
+ * Split: num_splits, or (automatic) enough splits of whole key tiles to give
+ * about 4 (matrix) / 2 (SIMT) blocks per compute unit, each split >= 2 tiles.
+ * AMD MFMA / WMMA attention kernels do not exist yet: AMD runs SIMT. */
+static void _ak_at_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_at_plan* p) {
+    size_t d = a->head_dim, rows = p->group * a->seq_q, blocks, bk, tiles, es = ak_dtype_size(a->dtype), per_cu;
+    const ak_arch_info* arch = ctx->dev.arch_info;
+    int mc = !_ak_op_is_cpu(ctx) && ctx->cfg.matrix_cores == AK_ON && arch &&
+             (arch->matrix == AK_MATRIX_MMA || arch->matrix == AK_MATRIX_WGMMA) &&
+             (a->dtype == AK_F16 || a->dtype == AK_BF16) && (d == 64 || d == 128) &&
+             _ak_at_aligned(a->q, p->qs, es) && _ak_at_aligned(a->k, p->ks, es) && _ak_at_aligned(a->v, p->vs, es) &&
+             _ak_at_aligned(a->o, p->os, es);
+    if (mc) {
+        int dec = rows <= 16;
+        p->mma = 1;
+        p->dmax = (int)d;
+        p->R = dec ? 16 : 64;
+        p->threads = 128u;
+        p->shmem = (size_t)(p->R + 4 * 64) * (d + 8) * es;
+        snprintf(p->kname, sizeof p->kname, "%s%d", dec ? "ak_attn_mmadec" : "ak_attn_mma", (int)d);
+        bk = 64;
+        per_cu = 4;
+    } else {
+        int G, NG, R = 1;
+        p->mma = 0;
+        p->dmax = d <= 32 ? 32 : d <= 64 ? 64 : d <= 128 ? 128 : 256;
+        G = p->dmax / 16;
+        NG = (int)_AK_AT_THREADS / G;
+        while ((size_t)R < rows && R < NG) R <<= 1;
+        p->R = R;
+        p->threads = _AK_AT_THREADS;
+        p->shmem = 0;
+        snprintf(p->kname, sizeof p->kname, "ak_attn_simt%d", p->dmax);
+        bk = (size_t)(4096 / p->dmax);
+        per_cu = 2;
+    }
+    blocks = (rows + (size_t)p->R - 1) / (size_t)p->R * a->batch * a->heads_kv;
+    tiles = (a->seq_kv + bk - 1) / bk;
+    p->nsplit = 1;
+    if (a->num_splits > 1) p->nsplit = a->num_splits;
+    else if (a->num_splits == 0) {
+        size_t target = (size_t)_ak_op_cus(ctx) * per_cu, want = 1, cap = tiles / 2;
+        if (blocks < target) want = (target + blocks - 1) / blocks;
+        if (want > cap) want = cap;
+        if (want > _AK_AT_MAX_SPLITS) want = _AK_AT_MAX_SPLITS;
+        if (want > 1) p->nsplit = (int)want;
+    }
+    if ((size_t)p->nsplit > tiles) p->nsplit = (int)tiles;
+    if (p->nsplit < 1) p->nsplit = 1;
+    {   /* whole tiles per split; recount the splits that are not empty */
+        size_t per = (tiles + (size_t)p->nsplit - 1) / (size_t)p->nsplit;
+        p->split_len = (int)(per * bk);
+        p->nsplit = (int)((tiles + per - 1) / per);
+        if (p->nsplit == 1) p->split_len = (int)(tiles * bk);
+    }
+}
+
+/* ---- CPU reference (host pointers; double accumulation) ---------------- */
+/* Element e of key/value row j of a (batch, kv head) pair: from the fp32 copy
+ * of the pair when there is one (kf: seq_kv x head_dim), else from memory. */
+static double _ak_at_kv(const float* kf, const char* base, int64_t ss, ak_dtype t, size_t d, size_t j, size_t e) {
+    if (kf) return (double)kf[j * d + e];
+    return (double)_ak_op_ld(base + (size_t)ss * j * ak_dtype_size(t), t, e);
+}
+
+/* One row against keys [k0, k1) (causal limit applied): the max m of the
+ * scaled scores, l = sum exp(s - m), and acc = sum exp(s - m) v (d values).
+ * No visible key: m = -inf, l = 0, acc = 0. q: the row in double. */
+static void _ak_at_cpu_part(const ak_attention_args* a, const _ak_at_plan* p, const double* q, const float* kf,
+                            const float* vf, const char* kb, const char* vb, size_t i, size_t k0, size_t k1,
+                            double* s, double* m, double* l, double* acc) {
+    size_t j, e, d = a->head_dim, lim = k1;
+    double mm = -HUGE_VAL, ll = 0.0;
+    if (a->causal) { /* visible: j <= i + seq_kv - seq_q */
+        if (i + a->seq_kv < a->seq_q) lim = 0;
+        else if (i + a->seq_kv - a->seq_q + 1 < lim) lim = i + a->seq_kv - a->seq_q + 1;
+    }
+    for (e = 0; e < d; e++) acc[e] = 0.0;
+    *m = -HUGE_VAL; *l = 0.0;
+    if (lim <= k0) return;
+    for (j = k0; j < lim; j++) {
+        double x = 0.0, x1 = 0.0;
+        if (kf) { /* two partial sums: half the dependency chain */
+            const float* kr = kf + j * d;
+            for (e = 0; e + 1 < d; e += 2) { x += q[e] * (double)kr[e]; x1 += q[e + 1] * (double)kr[e + 1]; }
+            if (e < d) x += q[e] * (double)kr[e];
+            x += x1;
+        } else {
+            for (e = 0; e < d; e++) x += q[e] * _ak_at_kv(kf, kb, p->ks[2], a->dtype, d, j, e);
+        }
+        s[j - k0] = x * (double)p->scale;
+        if (s[j - k0] > mm) mm = s[j - k0];
+    }
+    for (j = k0; j < lim; j++) {
+        double w = exp(s[j - k0] - mm);
+        ll += w;
+        if (vf) {
+            const float* vr = vf + j * d;
+            for (e = 0; e < d; e++) acc[e] += w * (double)vr[e];
+        } else {
+            for (e = 0; e < d; e++) acc[e] += w * _ak_at_kv(vf, vb, p->vs[2], a->dtype, d, j, e);
+        }
+    }
+    *m = mm; *l = ll;
+}
+
+/* Plain softmax(scale q.k) v per row, two passes in double. The reference
+ * follows the kernels' split: with nsplit > 1 each split's normalized
+ * partial output and log-sum-exp are combined the way ak_attn_combine does,
+ * so the combine rule is tested on every machine. K and V of a (batch, kv
+ * head) pair are read into fp32 copies first when they take <= 64 MiB. */
+static ak_result _ak_at_cpu(const ak_attention_args* a, const _ak_at_plan* p) {
+    size_t es = ak_dtype_size(a->dtype), d = a->head_dim, b, hk, g, i, e, j;
+    int sp, ns = p->nsplit;
+    size_t slen = ns > 1 ? (size_t)p->split_len : a->seq_kv;
+    double* s = (double*)_ak_alloc((slen + 1) * sizeof(double));
+    double* qd = (double*)_ak_alloc(d * sizeof(double));
+    double* acc = (double*)_ak_alloc(d * sizeof(double));
+    double* out = (double*)_ak_alloc(d * sizeof(double));
+    double* po = (double*)_ak_alloc((size_t)ns * d * sizeof(double));
+    double* pl = (double*)_ak_alloc((size_t)ns * sizeof(double));
+    float *kf = NULL, *vf = NULL;
+    ak_result r = AK_OK;
+    if (!s || !qd || !acc || !out || !po || !pl) {
+        r = _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_attention (cpu): out of host memory");
+        goto done;
+    }
+    if (a->seq_kv * d <= ((size_t)64 << 20) / 8u) {
+        kf = (float*)_ak_alloc(a->seq_kv * d * sizeof(float));
+        vf = (float*)_ak_alloc(a->seq_kv * d * sizeof(float));
+        if (!kf || !vf) { _ak_dealloc(kf); _ak_dealloc(vf); kf = vf = NULL; }
+    }
+    for (b = 0; b < a->batch; b++)
+        for (hk = 0; hk < a->heads_kv; hk++) {
+            const char* kb = (const char*)a->k + ((size_t)p->ks[0] * b + (size_t)p->ks[1] * hk) * es;
+            const char* vb = (const char*)a->v + ((size_t)p->vs[0] * b + (size_t)p->vs[1] * hk) * es;
+            if (kf)
+                for (j = 0; j < a->seq_kv; j++)
+                    for (e = 0; e < d; e++) {
+                        kf[j * d + e] = _ak_op_ld(kb + (size_t)p->ks[2] * j * es, a->dtype, e);
+                        vf[j * d + e] = _ak_op_ld(vb + (size_t)p->vs[2] * j * es, a->dtype, e);
+                    }
+            for (g = 0; g < p->group; g++) {
+                size_t h = hk * p->group + g;
+                for (i = 0; i < a->seq_q; i++) {
+                    const char* qrow = (const char*)a->q + ((size_t)p->qs[0] * b + (size_t)p->qs[1] * h + (size_t)p->qs[2] * i) * es;
+                    char* orow = (char*)a->o + ((size_t)p->os[0] * b + (size_t)p->os[1] * h + (size_t)p->os[2] * i) * es;
+                    double lse = -HUGE_VAL, M = -HUGE_VAL, W = 0.0;
+                    for (e = 0; e < d; e++) qd[e] = (double)_ak_op_ld(qrow, a->dtype, e);
+                    for (sp = 0; sp < ns; sp++) {
+                        size_t k0 = (size_t)sp * slen, k1 = k0 + slen < a->seq_kv ? k0 + slen : a->seq_kv;
+                        double m, l;
+                        _ak_at_cpu_part(a, p, qd, kf, vf, kb, vb, i, k0, k1, s, &m, &l, acc);
+                        pl[sp] = l > 0.0 ? m + log(l) : -HUGE_VAL;
+                        for (e = 0; e < d; e++) po[(size_t)sp * d + e] = l > 0.0 ? acc[e] / l : 0.0;
+                        if (pl[sp] > M) M = pl[sp];
+                    }
+                    for (e = 0; e < d; e++) out[e] = 0.0;
+                    if (M > -HUGE_VAL) {
+                        for (sp = 0; sp < ns; sp++) {
+                            double w = exp(pl[sp] - M);
+                            W += w;
+                            for (e = 0; e < d; e++) out[e] += w * po[(size_t)sp * d + e];
+                        }
+                        for (e = 0; e < d; e++) out[e] /= W;
+                        lse = M + log(W);
+                    }
+                    for (e = 0; e < d; e++) _ak_op_st(orow, a->dtype, e, (float)out[e]);
+                    if (a->lse) a->lse[(b * a->heads_q + h) * a->seq_q + i] = (float)lse;
+                }
+            }
+        }
+done:
+    _ak_dealloc(s); _ak_dealloc(qd); _ak_dealloc(acc); _ak_dealloc(out); _ak_dealloc(po); _ak_dealloc(pl);
+    _ak_dealloc(kf); _ak_dealloc(vf);
+    return r;
+}
+
+/* ---- GPU launches ----------------------------------------------------- */
+static ak_result _ak_at_launch(ak_context* ctx, const ak_attention_args* a, _ak_at_plan* p, ak_stream* stream) {
+    size_t es = ak_dtype_size(a->dtype), rows = p->group * a->seq_q, b0, nb_max;
+    ak_kernel *k = NULL, *kc = NULL;
+    ak_result r;
+    char kname[64];
+    void* ws = NULL;
+    float* part = NULL;
+    _ak_at_plan_path(ctx, a, p);
+    p->vec = a->head_dim % 8 == 0 && _ak_at_aligned(a->k, p->ks, es) && _ak_at_aligned(a->v, p->vs, es);
+    if ((r = _ak_op_kernel(ctx, p->mma ? _ak_src_attention_mma : _ak_src_attention,
+                           _ak_op_name(kname, sizeof kname, p->kname, a->dtype), &k)) != AK_OK)
+        return r;
+    nb_max = _AK_AT_MAX_GRIDZ / a->heads_kv;
+    if (p->nsplit > 1) {
+        size_t nr = (nb_max < a->batch ? nb_max : a->batch) * a->heads_q * a->seq_q;
+        size_t bytes = nr * (size_t)p->nsplit * ((size_t)p->dmax + 1u) * 4u;
+        if ((r = _ak_op_kernel(ctx, _ak_src_attention, _ak_op_name(kname, sizeof kname, "ak_attn_combine", a->dtype),
+                               &kc)) != AK_OK)
+            return r;
+        if ((r = ak_malloc(ctx, bytes, stream, &ws)) != AK_OK) return r;
+        part = (float*)ws;
+    }
+    for (b0 = 0; b0 < a->batch && r == AK_OK; b0 += nb_max) {
+        size_t nb = a->batch - b0 < nb_max ? a->batch - b0 : nb_max;
+        ak_args g;
+        ak_dim3 grid, block;
+        memset(&g, 0, sizeof g);
+        ak_args_ptr(&g, (const char*)a->q + (size_t)p->qs[0] * b0 * es);
+        ak_args_ptr(&g, (const char*)a->k + (size_t)p->ks[0] * b0 * es);
+        ak_args_ptr(&g, (const char*)a->v + (size_t)p->vs[0] * b0 * es);
+        ak_args_ptr(&g, (char*)a->o + (size_t)p->os[0] * b0 * es);
+        ak_args_ptr(&g, a->lse ? a->lse + b0 * a->heads_q * a->seq_q : NULL);
+        ak_args_i32(&g, (int32_t)a->heads_kv);
+        ak_args_i32(&g, (int32_t)p->group);
+        ak_args_i32(&g, (int32_t)a->seq_q);
+        ak_args_i32(&g, (int32_t)a->seq_kv);
+        ak_args_i32(&g, (int32_t)a->head_dim);
+        ak_args_i64(&g, p->qs[0]); ak_args_i64(&g, p->qs[1]); ak_args_i64(&g, p->qs[2]);
+        ak_args_i64(&g, p->ks[0]); ak_args_i64(&g, p->ks[1]); ak_args_i64(&g, p->ks[2]);
+        ak_args_i64(&g, p->vs[0]); ak_args_i64(&g, p->vs[1]); ak_args_i64(&g, p->vs[2]);
+        ak_args_i64(&g, p->os[0]); ak_args_i64(&g, p->os[1]); ak_args_i64(&g, p->os[2]);
+        ak_args_f32(&g, p->scale * 1.4426950408889634f);
+        ak_args_i32(&g, a->causal ? 1 : 0);
+        ak_args_i32(&g, p->R);
+        ak_args_i32(&g, p->nsplit);
+        ak_args_i32(&g, p->split_len);
+        ak_args_ptr(&g, part);
+        ak_args_i32(&g, p->vec);
+        grid.x = (unsigned)((rows + (size_t)p->R - 1) / (size_t)p->R);
+        grid.y = (unsigned)p->nsplit;
+        grid.z = (unsigned)(nb * a->heads_kv);
+        block.x = p->threads; block.y = 1; block.z = 1;
+        r = _ak_op_launch3(ctx, k, grid, block, p->shmem, stream, &g);
+        if (r == AK_OK && p->nsplit > 1) {
+            size_t nrows = nb * a->heads_q * a->seq_q;
+            unsigned wpb = 256u / (unsigned)_ak_target_wave(ctx, ctx->dev.arch);
+            memset(&g, 0, sizeof g);
+            ak_args_ptr(&g, part);
+            ak_args_i32(&g, p->nsplit);
+            ak_args_i32(&g, p->dmax);
+            ak_args_i64(&g, (int64_t)nrows);
+            ak_args_i32(&g, (int32_t)a->heads_q);
+            ak_args_i32(&g, (int32_t)a->seq_q);
+            ak_args_i32(&g, (int32_t)a->head_dim);
+            ak_args_ptr(&g, (char*)a->o + (size_t)p->os[0] * b0 * es);
+            ak_args_i64(&g, p->os[0]); ak_args_i64(&g, p->os[1]); ak_args_i64(&g, p->os[2]);
+            ak_args_ptr(&g, a->lse ? a->lse + b0 * a->heads_q * a->seq_q : NULL);
+            r = _ak_op_launch(ctx, kc, (unsigned)((nrows + wpb - 1) / wpb), 256u, 0, stream, &g);
+        }
+    }
+    if (ws) ak_free(ctx, ws);
+    return r;
+}
+
+AKDEF ak_result ak_attention(ak_context* ctx, const ak_attention_args* args, ak_stream* stream) {
+    _ak_at_plan p;
+    ak_result r = _ak_at_check(ctx, args, stream, &p);
+    if (r != AK_OK) return r;
+    if (_ak_op_is_cpu(ctx)) {
+        _ak_at_plan_path(ctx, args, &p);
+        return _ak_at_cpu(args, &p);
+    }
+    return _ak_at_launch(ctx, args, &p, stream);
+}
+#endif /* AMDKIT_NO_OPS */
+
+/* ==========================================================================
+ * >>impl:autotune  ak_bench_kernel (events, L2 flush, buffers restored per
+ * trial) and ak_autotune (variants compiled in threads through the compile
+ * cache, checked with ak_check, timed with ak_bench_kernel; the choice is a
+ * small text entry in the disk compile cache, under a key of its own)
+ * ========================================================================== */
+
+/* Device copies of the OUT/INOUT buffers of an ak_args, to restore them. */
+typedef struct _ak_snap { ak_context* ctx; void* copy[AK_MAX_ARGS]; } _ak_snap;
+static void _ak_snap_free(_ak_snap* s) {
+    int i;
+    for (i = 0; i < AK_MAX_ARGS; i++) if (s->copy[i]) { ak_free(s->ctx, s->copy[i]); s->copy[i] = NULL; }
+}
+static int _ak_arg_written(const ak_args* a, int i) {
+    return (a->dir[i] == AK_ARG_OUT || a->dir[i] == AK_ARG_INOUT) && a->value[i].p && a->bytes[i];
+}
+static ak_result _ak_snap_take(ak_context* ctx, const ak_args* a, _ak_snap* s) {
+    ak_result r = AK_OK;
+    int i;
+    memset(s, 0, sizeof *s);
+    s->ctx = ctx;
+    for (i = 0; i < a->count && r == AK_OK; i++) {
+        if (!_ak_arg_written(a, i)) continue;
+        r = ak_malloc(ctx, a->bytes[i], NULL, &s->copy[i]);
+        if (r == AK_OK) r = ak_memcpy_async(ctx, s->copy[i], a->value[i].p, a->bytes[i], AK_D2D, NULL);
+    }
+    if (r != AK_OK) _ak_snap_free(s);
+    return r;
+}
+static ak_result _ak_snap_restore(const _ak_snap* s, const ak_args* a) {
+    ak_result r = AK_OK;
+    int i;
+    for (i = 0; i < a->count && r == AK_OK; i++)
+        if (s->copy[i]) r = ak_memcpy_async(s->ctx, a->value[i].p, s->copy[i], a->bytes[i], AK_D2D, NULL);
+    return r;
+}
+
+static int _ak_cmp_double(const void* a, const void* b) {
+    double x = *(const double*)a, y = *(const double*)b;
+    return x < y ? -1 : x > y;
+}
+AKDEF ak_result ak_bench_stats_of(double* t, int n, ak_bench_stats* s) {
+    double sum = 0, sq = 0;
+    int i;
+    if (!t || !s || n < 1) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_bench_stats_of: times or out is NULL, or n %d < 1", n);
+    qsort(t, (size_t)n, sizeof *t, _ak_cmp_double);
+    for (i = 0; i < n; i++) sum += t[i];
+    s->mean = sum / n;
+    for (i = 0; i < n; i++) sq += (t[i] - s->mean) * (t[i] - s->mean);
+    s->std = sqrt(sq / n);
+    s->min = t[0];
+    s->max = t[n - 1];
+    s->median = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+    s->num_trials = n;
+    return AK_OK;
+}
+
+AKDEF ak_result ak_bench_kernel(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_args* args,
+                                const ak_bench_options* o, double* times, ak_bench_stats* out) {
+    ak_context* ctx;
+    ak_event *e0 = NULL, *e1 = NULL;
+    _ak_snap snap;
+    void* scratch = NULL;
+    size_t scratch_bytes = 0;
+    double* t = NULL;
+    void** params;
+    int warmup = 3, trials = 20, i;
+    ak_result r = AK_OK;
+    if (!k || !args || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_bench_kernel: kernel, args or out is NULL");
+    if (args->error || !(params = ak_args_params(args)))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_bench_kernel: more than %d arguments were added", AK_MAX_ARGS);
+    if (o && o->warmup) warmup = o->warmup < 0 ? 0 : o->warmup;
+    if (o && o->trials) trials = o->trials;
+    if (trials < 1 || trials > 1000000 || warmup > 1000000)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_bench_kernel: %d trials / %d warm-up launches (trials 1..1000000)", trials, warmup);
+    ctx = k->ctx;
+    memset(&snap, 0, sizeof snap);
+    memset(out, 0, sizeof *out);
+    t = (double*)_ak_alloc((size_t)trials * sizeof *t);
+    if (!t) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_bench_kernel: no host memory for %d times", trials);
+    if (!(o && o->no_restore)) r = _ak_snap_take(ctx, args, &snap);
+    if (r == AK_OK && !(o && o->no_flush)) {
+        size_t l2 = ctx->dev.l2_bytes;
+        scratch_bytes = l2 ? 2 * l2 : ctx->backend == AK_BACKEND_CPU ? ((size_t)4 << 20) : ((size_t)64 << 20);
+        r = ak_malloc(ctx, scratch_bytes, NULL, &scratch);
+    }
+    if (r == AK_OK) r = ak_event_create(ctx, &e0);
+    if (r == AK_OK) r = ak_event_create(ctx, &e1);
+    for (i = 0; i < warmup && r == AK_OK; i++) r = ak_launch(k, grid, block, shmem, NULL, params);
+    for (i = 0; i < trials && r == AK_OK; i++) {
+        float ms = 0;
+        r = _ak_snap_restore(&snap, args);
+        if (r == AK_OK && scratch) r = ak_memset(ctx, scratch, i & 0xFF, scratch_bytes, NULL);
+        if (r == AK_OK) r = ak_event_record(e0, NULL);
+        if (r == AK_OK) r = ak_launch(k, grid, block, shmem, NULL, params);
+        if (r == AK_OK) r = ak_event_record(e1, NULL);
+        if (r == AK_OK) r = ak_event_synchronize(e1);
+        if (r == AK_OK) r = ak_event_elapsed_ms(e0, e1, &ms);
+        t[i] = ms;
+    }
+    if (r == AK_OK) {
+        if (times) memcpy(times, t, (size_t)trials * sizeof *t);
+        r = ak_bench_stats_of(t, trials, out);
+    }
+    if (r == AK_OK) r = ak_stream_synchronize(ctx, NULL);
+    ak_event_destroy(e0);
+    ak_event_destroy(e1);
+    if (scratch) ak_free(ctx, scratch);
+    _ak_snap_free(&snap);
+    _ak_dealloc(t);
+    return r;
+}
+
+/* --- autotune ------------------------------------------------------------ */
+enum { _AK_TV_NEW = 0, _AK_TV_COMPILED, _AK_TV_FAILED, _AK_TV_SKIPPED, _AK_TV_BUDGET };
+typedef struct _ak_tune_var {
+    ak_tune_point pt;
+    char defs[AK_TUNE_MAX_PARAMS][144];   /* "-DNAME=VALUE" */
+    ak_dim3 grid, block;
+    size_t shmem;
+    ak_kernel* k;
+    int state;
+    double ms;
+    char msg[512];
+} _ak_tune_var;
+typedef struct _ak_tune_job {
+    ak_context* ctx;
+    const char* source;
+    const char* name;
+    const ak_tune_options* o;
+    _ak_tune_var* vars;
+    int n, next, compiled;
+    _ak_mutex lock;
+    uint64_t t0;
+} _ak_tune_job;
+
+static int _ak_tune_ident(const char* s) {
+    size_t i;
+    if (!s || !*s || strlen(s) > 64 || isdigit((unsigned char)s[0])) return 0;
+    for (i = 0; s[i]; i++) if (!isalnum((unsigned char)s[i]) && s[i] != '_') return 0;
+    return 1;
+}
+/* Validate the space; *total gets the number of variants. */
+static ak_result _ak_tune_check_space(const ak_tune_space* sp, int* total) {
+    long long n = 1;
+    int p, v;
+    if (sp->num_params < 0 || sp->num_params > AK_TUNE_MAX_PARAMS || (sp->num_params && !sp->params))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: %d parameters (0..%d, params not NULL)", sp->num_params, AK_TUNE_MAX_PARAMS);
+    for (p = 0; p < sp->num_params; p++) {
+        const ak_tune_param* q = &sp->params[p];
+        if (!_ak_tune_ident(q->name))
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: parameter %d name '%s' is not a macro name (letters, digits, _; up to 64)",
+                           p, q->name ? q->name : "(null)");
+        if (q->count < 1 || !q->values)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: parameter %s has no values", q->name);
+        for (v = 0; v < q->count; v++) {
+            const char* s = q->values[v];
+            if (!s || !*s || strlen(s) > 64 || strpbrk(s, "\n\r"))
+                return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: value %d of %s is NULL, empty, over 64 characters or has a newline", v, q->name);
+        }
+        n *= q->count;
+        if (n > 100000) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: the space has over 100000 variants");
+    }
+    if (!sp->geometry && (!sp->grid.x || !sp->grid.y || !sp->grid.z || !sp->block.x || !sp->block.y || !sp->block.z))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: no geometry callback and grid (%u,%u,%u) / block (%u,%u,%u) has a zero",
+                       sp->grid.x, sp->grid.y, sp->grid.z, sp->block.x, sp->block.y, sp->block.z);
+    *total = (int)n;
+    return AK_OK;
+}
+static void _ak_tune_point_at(const ak_tune_space* sp, int index, _ak_tune_var* v) {
+    int p, idx = index;
+    memset(&v->pt, 0, sizeof v->pt);
+    v->pt.index = index;
+    v->pt.num_params = sp->num_params;
+    for (p = sp->num_params - 1; p >= 0; p--) {
+        const ak_tune_param* q = &sp->params[p];
+        const char* s = q->values[idx % q->count];
+        char* end = NULL;
+        long long iv;
+        idx /= q->count;
+        v->pt.names[p] = q->name;
+        v->pt.values[p] = s;
+        errno = 0;
+        iv = strtoll(s, &end, 0);
+        v->pt.ivalues[p] = (end && !*end && errno == 0) ? iv : 0;
+        _ak_fmt(v->defs[p], sizeof v->defs[p], "-D%s=%s", q->name, s);
+    }
+}
+static void _ak_tune_defines(const _ak_tune_var* v, char* out, size_t cap) {
+    int p;
+    out[0] = 0;
+    for (p = 0; p < v->pt.num_params; p++) _ak_appendf(out, cap, "%s%s", p ? " " : "", v->defs[p]);
+}
+static double _ak_tune_elapsed(const _ak_tune_job* j) { return (double)(_ak_now_ns() - j->t0) / 1e6; }
+
+/* Compile one variant (any thread). */
+static void _ak_tune_compile(_ak_tune_job* j, _ak_tune_var* v) {
+    const char* opts[48 + AK_TUNE_MAX_PARAMS];
+    ak_compile_options co;
+    int i, n = 0;
+    for (i = 0; i < j->o->num_options; i++) opts[n++] = j->o->options[i];
+    for (i = 0; i < v->pt.num_params; i++) opts[n++] = v->defs[i];
+    memset(&co, 0, sizeof co);
+    co.options = opts;
+    co.num_options = n;
+    co.source_name = j->o->source_name;
+    co.opt_level = AK_OPT_AUTO;
+    if (ak_kernel_get(j->ctx, j->source, j->name, &co, &v->k) == AK_OK) v->state = _AK_TV_COMPILED;
+    else { v->state = _AK_TV_FAILED; _ak_copy(v->msg, sizeof v->msg, ak_last_error()); }
+}
+static void* _ak_tune_worker(void* user) {
+    _ak_tune_job* j = (_ak_tune_job*)user;
+    for (;;) {
+        int i, over;
+        _ak_mutex_lock(&j->lock);
+        i = j->next;
+        while (i < j->n && j->vars[i].state == _AK_TV_SKIPPED) i++;
+        j->next = i + 1;
+        over = j->o->max_ms > 0 && j->compiled > 0 && _ak_tune_elapsed(j) > j->o->max_ms;
+        _ak_mutex_unlock(&j->lock);
+        if (i >= j->n) break;
+        if (over) { j->vars[i].state = _AK_TV_BUDGET; continue; }
+        _ak_tune_compile(j, &j->vars[i]);
+        if (j->vars[i].state == _AK_TV_COMPILED) { _ak_mutex_lock(&j->lock); j->compiled++; _ak_mutex_unlock(&j->lock); }
+    }
+    return NULL;
+}
+
+/* Disk key of a tuning problem (same digest scheme as code objects; the
+ * kernel field "autotune NAME" cannot name a real kernel). */
+static ak_result _ak_tune_digest(ak_context* ctx, const char* source, const char* name, const ak_tune_space* sp,
+                                 const ak_tune_options* o, uint8_t digest[32]) {
+    _ak_str kn = { NULL, 0, 0, 0 }, op = { NULL, 0, 0, 0 }, ar = { NULL, 0, 0, 0 };
+    const char* f[_AK_KF_COUNT];
+    size_t l[_AK_KF_COUNT];
+    int p, v;
+    ak_result r = AK_OK;
+    _ak_str_addf(&kn, "autotune %s", name);
+    _ak_str_addf(&op, "autotune-format 1\nopt_level %s\nmax_variants %d\n", ak_opt_level_name(ctx->cfg.opt_level), o->max_variants);
+    for (p = 0; p < sp->num_params; p++) {
+        _ak_str_addf(&op, "param %s %d\n", sp->params[p].name, sp->params[p].count);
+        for (v = 0; v < sp->params[p].count; v++) _ak_str_addf(&op, "%lu %s\n", (unsigned long)strlen(sp->params[p].values[v]), sp->params[p].values[v]);
+    }
+    for (p = 0; p < o->num_options; p++) _ak_str_addf(&op, "option %lu %s\n", (unsigned long)strlen(o->options[p]), o->options[p]);
+    if (sp->geometry) _ak_str_addf(&op, "geometry-rule %lu %s\n", (unsigned long)strlen(sp->geometry_key ? sp->geometry_key : ""),
+                                   sp->geometry_key ? sp->geometry_key : "");
+    else _ak_str_addf(&op, "geometry %u %u %u / %u %u %u / %lu\n", sp->grid.x, sp->grid.y, sp->grid.z, sp->block.x, sp->block.y,
+                      sp->block.z, (unsigned long)sp->shared_bytes);
+    _ak_str_addf(&op, "shape %lu %s\n", (unsigned long)strlen(o->shape_key ? o->shape_key : ""), o->shape_key ? o->shape_key : "");
+    _ak_str_addf(&ar, "%s\ndevice %s", ctx->dev.arch, ctx->dev.name);
+    if (kn.oom || op.oom || ar.oom || !kn.p || !op.p || !ar.p) r = _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_autotune: out of host memory");
+    else {
+        f[_AK_KF_SOURCE] = source; l[_AK_KF_SOURCE] = strlen(source);
+        f[_AK_KF_NAME] = kn.p; l[_AK_KF_NAME] = kn.len;
+        f[_AK_KF_OPTIONS] = op.p; l[_AK_KF_OPTIONS] = op.len;
+        f[_AK_KF_ARCH] = ar.p; l[_AK_KF_ARCH] = ar.len;
+        f[_AK_KF_BACKEND] = ak_backend_name(ctx->backend); l[_AK_KF_BACKEND] = strlen(f[_AK_KF_BACKEND]);
+        f[_AK_KF_COMPILER] = ctx->dev.compiler_version; l[_AK_KF_COMPILER] = strlen(f[_AK_KF_COMPILER]);
+        f[_AK_KF_DEVICE] = ""; l[_AK_KF_DEVICE] = 0;
+        _ak_cache_disk_digest(f, l, digest);
+    }
+    _ak_str_free(&kn); _ak_str_free(&op); _ak_str_free(&ar);
+    return r;
+}
+
+/* Stored choice: "amdkit-autotune 1\nindex N\ndefines D\nms T\n". 1 if read and consistent. */
+static int _ak_tune_load(ak_context* ctx, const uint8_t digest[32], const char* name, const ak_tune_space* sp, int total,
+                         _ak_tune_var* v, double* ms) {
+    struct _ak_cache* c = ctx->cache;
+    void* data = NULL;
+    size_t size = 0;
+    char buf[1024], defs[512], want[512];
+    const char *p, *q;
+    long idx;
+    char* end;
+    int ok = 0;
+    if (!c || !c->enabled || !c->disk || _ak_cache_disk_read(c, digest, name, &data, &size) != 1) return 0;
+    if (size < sizeof buf) {
+        memcpy(buf, data, size);
+        buf[size] = 0;
+        p = buf;
+        if (!strncmp(p, "amdkit-autotune 1\nindex ", 24)) {
+            errno = 0;
+            idx = strtol(p + 24, &end, 10);
+            if (errno == 0 && end != p + 24 && *end == '\n' && idx >= 0 && idx < total && !strncmp(end + 1, "defines ", 8)) {
+                p = end + 9;
+                q = strchr(p, '\n');
+                if (q && (size_t)(q - p) < sizeof defs) {
+                    memcpy(defs, p, (size_t)(q - p));
+                    defs[q - p] = 0;
+                    _ak_tune_point_at(sp, (int)idx, v);
+                    _ak_tune_defines(v, want, sizeof want);
+                    if (!strcmp(defs, want) && !strncmp(q + 1, "ms ", 3)) {
+                        *ms = strtod(q + 4, &end);
+                        ok = end != q + 4 && *end == '\n' && *ms >= 0;
+                    }
+                }
+            }
+        }
+    }
+    _ak_dealloc(data);
+    if (!ok) _ak_log(&ctx->log, AK_LOG_WARN, AK_LOGITEM_GENERIC, "autotune %s: the stored choice does not fit the space; tuning again", name);
+    return ok;
+}
+static void _ak_tune_store(ak_context* ctx, const uint8_t digest[32], const char* name, const _ak_tune_var* v) {
+    struct _ak_cache* c = ctx->cache;
+    char buf[1024], defs[512];
+    int n;
+    if (!c || !c->enabled || !c->disk) {
+        _ak_log(&ctx->log, AK_LOG_INFO, AK_LOGITEM_GENERIC, "autotune %s: no disk cache; the choice is not stored", name);
+        return;
+    }
+    _ak_tune_defines(v, defs, sizeof defs);
+    n = snprintf(buf, sizeof buf, "amdkit-autotune 1\nindex %d\ndefines %s\nms %.9g\n", v->pt.index, defs, v->ms);
+    if (n > 0 && (size_t)n < sizeof buf) _ak_cache_disk_write(c, digest, name, buf, (size_t)n);
+}
+
+static ak_result _ak_tune_geometry(const ak_tune_space* sp, _ak_tune_var* v) {
+    v->grid = sp->grid; v->block = sp->block; v->shmem = sp->shared_bytes;
+    if (!sp->geometry) return AK_OK;
+    return sp->geometry(sp->geometry_user, &v->pt, &v->grid, &v->block, &v->shmem);
+}
+static void _ak_tune_result(const ak_tune_space* sp, _ak_tune_var* v, int total, ak_tune_result* out) {
+    out->kernel = v->k;
+    v->k = NULL;
+    out->point = v->pt;
+    _ak_tune_defines(v, out->defines, sizeof out->defines);
+    out->grid = v->grid; out->block = v->block; out->shared_bytes = v->shmem;
+    out->ms = v->ms;
+    out->total = total;
+    (void)sp;
+}
+
+AKDEF ak_result ak_autotune(ak_context* ctx, const char* source, const char* name, const ak_tune_space* sp, ak_args* args,
+                            const ak_tune_options* opts, ak_tune_result* out) {
+    ak_tune_options o;
+    _ak_tune_job j;
+    _ak_snap snap;
+    uint8_t digest[32];
+    int total = 0, n, i, best = -1, have_digest = 0, first_bad = -1, threads;
+    ak_result r;
+    if (!ctx || !source || !name || !sp || !args || !out)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: ctx, source, kernel name, space, args or out is NULL");
+    memset(out, 0, sizeof *out);
+    if (opts) o = *opts; else memset(&o, 0, sizeof o);
+    if (args->error || !ak_args_params(args)) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: more than %d arguments", AK_MAX_ARGS);
+    if (o.num_options < 0 || o.num_options > 48 || (o.num_options && !o.options))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: %d compile options (0..48)", o.num_options);
+    for (i = 0; i < o.num_options; i++)
+        if (!o.options[i]) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: compile option %d is NULL", i);
+    if (o.max_variants < 0 || !(o.max_ms >= 0) || o.warmup < 0 || o.trials < 0 || o.threads < 0 || o.threads > 64 ||
+        !(o.atol >= 0) || !(o.rtol >= 0))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: negative budget, trials, threads (max 64) or tolerance");
+    if (o.shape_key && strlen(o.shape_key) > 4096) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: shape key over 4096 characters");
+    if ((r = _ak_tune_check_space(sp, &total)) != AK_OK) return r;
+    n = o.max_variants && o.max_variants < total ? o.max_variants : total;
+    out->total = total;
+    if (!o.no_store && _ak_tune_digest(ctx, source, name, sp, &o, digest) == AK_OK) have_digest = 1;
+
+    /* a stored choice: compile that variant only, time nothing */
+    if (have_digest && !o.retune) {
+        _ak_tune_var v;
+        double ms = 0;
+        memset(&v, 0, sizeof v);
+        memset(&j, 0, sizeof j);
+        if (_ak_tune_load(ctx, digest, name, sp, total, &v, &ms) && _ak_tune_geometry(sp, &v) == AK_OK) {
+            j.ctx = ctx; j.source = source; j.name = name; j.o = &o;
+            _ak_tune_compile(&j, &v);
+            if (v.state == _AK_TV_COMPILED) {
+                if (o.cpu) ak_kernel_set_cpu(v.k, o.cpu, o.cpu_user);
+                v.ms = ms;
+                _ak_tune_result(sp, &v, total, out);
+                out->from_cache = 1;
+                _ak_log(&ctx->log, AK_LOG_INFO, AK_LOGITEM_GENERIC, "autotune %s: stored choice %s (%.4f ms)", name, out->defines, ms);
+                return AK_OK;
+            }
+            _ak_log(&ctx->log, AK_LOG_WARN, AK_LOGITEM_GENERIC, "autotune %s: the stored choice no longer compiles (%s); tuning again", name, v.msg);
+        }
+    }
+
+    memset(&j, 0, sizeof j);
+    j.ctx = ctx; j.source = source; j.name = name; j.o = &o; j.n = n;
+    j.t0 = _ak_now_ns();
+    j.vars = (_ak_tune_var*)_ak_calloc((size_t)n * sizeof *j.vars);
+    if (!j.vars) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_autotune: no host memory for %d variants", n);
+    for (i = 0; i < n; i++) {
+        _ak_tune_point_at(sp, i, &j.vars[i]);
+        ak_result g = _ak_tune_geometry(sp, &j.vars[i]);
+        if (g != AK_OK) {
+            j.vars[i].state = _AK_TV_SKIPPED;
+            _ak_fmt(j.vars[i].msg, sizeof j.vars[i].msg, "left out by the geometry callback (%s)", ak_result_name(g));
+        }
+    }
+    /* compile: hipRTC compiles one at a time per process, NVRTC in parallel */
+    threads = o.threads ? o.threads : ctx->backend == AK_BACKEND_CUDA ? 4 : 1;
+    if (threads > n) threads = n;
+    _ak_mutex_init(&j.lock);
+    {
+        pthread_t th[64];
+        int started = 0;
+        for (i = 1; i < threads; i++) { if (pthread_create(&th[started], NULL, _ak_tune_worker, &j) == 0) started++; }
+        _ak_tune_worker(&j);
+        for (i = 0; i < started; i++) pthread_join(th[i], NULL);
+    }
+    _ak_mutex_destroy(&j.lock);
+
+    /* check and time, one variant at a time, on the calling thread */
+    r = _ak_snap_take(ctx, args, &snap);
+    for (i = 0; i < n && r == AK_OK; i++) {
+        _ak_tune_var* v = &j.vars[i];
+        ak_tune_progress pr;
+        ak_bench_options bo;
+        ak_bench_stats st;
+        ak_check_result cr;
+        memset(&pr, 0, sizeof pr);
+        if (v->state == _AK_TV_BUDGET) break;
+        if (v->state != _AK_TV_SKIPPED) {
+            if (out->timed > 0 && o.max_ms > 0 && _ak_tune_elapsed(&j) > o.max_ms) break;
+            out->tried++;
+        }
+        if (v->state == _AK_TV_SKIPPED) pr.status = AK_TUNE_SKIPPED;
+        else if (v->state == _AK_TV_FAILED) pr.status = AK_TUNE_FAILED;
+        else {
+            pr.status = AK_TUNE_TIMED;
+            if (o.cpu) ak_kernel_set_cpu(v->k, o.cpu, o.cpu_user);
+            if (o.cpu) {
+                if ((r = _ak_snap_restore(&snap, args)) != AK_OK) break;
+                if (ak_check(v->k, v->grid, v->block, v->shmem, args, o.atol, o.rtol, &cr) != AK_OK) {
+                    pr.status = AK_TUNE_FAILED;
+                    _ak_copy(v->msg, sizeof v->msg, ak_last_error());
+                } else if (!cr.passed) {
+                    pr.status = AK_TUNE_WRONG;
+                    _ak_fmt(v->msg, sizeof v->msg, "%zu elements differ from the CPU reference; worst: argument %d element %zu, abs error %g",
+                            cr.mismatches, cr.worst_arg, cr.worst_index, cr.max_abs_err);
+                }
+            }
+            if (pr.status == AK_TUNE_TIMED) {
+                if ((r = _ak_snap_restore(&snap, args)) != AK_OK) break;
+                memset(&bo, 0, sizeof bo);
+                bo.warmup = o.warmup ? o.warmup : 2;
+                bo.trials = o.trials ? o.trials : 10;
+                if (ak_bench_kernel(v->k, v->grid, v->block, v->shmem, args, &bo, NULL, &st) != AK_OK) {
+                    pr.status = AK_TUNE_FAILED;
+                    _ak_copy(v->msg, sizeof v->msg, ak_last_error());
+                } else {
+                    v->ms = st.median;
+                    out->timed++;
+                    if (best < 0 || v->ms < j.vars[best].ms) best = i;
+                }
+            }
+        }
+        if (pr.status == AK_TUNE_FAILED || pr.status == AK_TUNE_WRONG) {
+            out->rejected++;
+            if (first_bad < 0) first_bad = i;
+        }
+        if (o.progress) {
+            pr.point = &v->pt;
+            pr.ms = v->ms;
+            pr.done = out->tried;
+            pr.total = n;
+            pr.best_index = best >= 0 ? best : -1;
+            pr.best_ms = best >= 0 ? j.vars[best].ms : 0;
+            pr.message = pr.status == AK_TUNE_TIMED ? "" : v->msg;
+            o.progress(o.progress_user, &pr);
+        }
+    }
+    if (r == AK_OK) r = _ak_snap_restore(&snap, args);
+    if (r == AK_OK) r = ak_stream_synchronize(ctx, NULL);
+    _ak_snap_free(&snap);
+    if (r == AK_OK && best < 0) {
+        char defs[512] = "";
+        if (first_bad >= 0) _ak_tune_defines(&j.vars[first_bad], defs, sizeof defs);
+        r = first_bad >= 0 ? _ak_err(AK_ERROR_OPTIMIZATION, "ak_autotune(%s): no variant compiled and passed; variant %d (%s): %s",
+                                     name, first_bad, defs, j.vars[first_bad].msg)
+                           : _ak_err(AK_ERROR_OPTIMIZATION, "ak_autotune(%s): no variant to try (%d left out by the geometry callback%s%s)",
+                                     name, n, n ? ": " : "", n ? j.vars[0].msg : "");
+    }
+    if (r == AK_OK) {
+        if (have_digest) _ak_tune_store(ctx, digest, name, &j.vars[best]);
+        _ak_tune_result(sp, &j.vars[best], total, out);
+    }
+    for (i = 0; i < n; i++) ak_kernel_release(j.vars[i].k);
+    _ak_dealloc(j.vars);
+    return r;
+}
 #endif /* AK_TYPECHECK_ONLY */
 
 #endif /* AMDKIT_IMPLEMENTATION_DONE */
 #endif /* AMDKIT_IMPLEMENTATION */
+
+/* --------------------------------------------------------------------------
+ * LICENSE (the same text as the LICENSE file)
+ *
+ * MIT License
+ *
+ * Copyright (c) 2026 the amdkit authors
+ *
+ * Permission is hereby granted, free of charge, to any person obtaining a copy
+ * of this software and associated documentation files (the "Software"), to
+ * deal in the Software without restriction, including without limitation the
+ * rights to use, copy, modify, merge, publish, distribute, sublicense, and/or
+ * sell copies of the Software, and to permit persons to whom the Software is
+ * furnished to do so, subject to the following conditions:
+ *
+ * The above copyright notice and this permission notice shall be included in
+ * all copies or substantial portions of the Software.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+ * IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+ * FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+ * AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+ * LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING
+ * FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS
+ * IN THE SOFTWARE.
+ * ------------------------------------------------------------------------ */

@@ -1,27 +1,42 @@
 /* amdkit - command-line tool over amdkit.h.
  *   amdkit info [--json]                 backend choice with reasons, device, architecture row
  *   amdkit arch [NAME] [--json]          the architecture table, or one row
- *   amdkit compile FILE.hip --kernel NAME --arch T1,T2,... [-D...] [--opt LEVEL] [--no-cache]
- *                                        compile offline for each target (exit 1 on any failure)
- *   amdkit cache stats|purge|path        the compile cache
+ *   amdkit compile FILE.hip --kernel NAME --arch T1,T2,... [-D...] [--opt LEVEL] [--no-cache] [-o FILE]
+ *                                        compile offline for each target (exit 1 on any failure);
+ *                                        -o writes the code object (%t in FILE: the target)
+ *   amdkit cache stats|purge|path        the compile cache (stats: what is on disk)
+ *   amdkit --help | --version            usage on stdout (exit 0) | the version
  *   amdkit kernels [--dump DIR]          list the embedded kernel families; --dump writes each as
  *                                        DIR/<family>.hip with the prelude in front (for other compilers)
  *   amdkit demo                          run a few library kernels on this machine and check them
+ *   amdkit run|bench|tune FILE.hip ...   prototype a kernel: run it, check it against C, time it,
+ *                                        tune it (examples/amdkit_run.c)
  */
 #define AMDKIT_IMPLEMENTATION
 #include "../amdkit.h"
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
-static void usage(void) {
-    fprintf(stderr,
-            "usage: amdkit info [--json]\n"
-            "       amdkit arch [NAME] [--json]\n"
-            "       amdkit compile FILE.hip --kernel NAME --arch gfx90a,gfx1030,sm_90[,...] [-DNAME=V ...] [--opt LEVEL] [--no-cache]\n"
-            "       amdkit cache stats|purge|path\n"
-            "       amdkit kernels [--dump DIR]\n"
-            "       amdkit demo\n");
+static void usage(FILE* f) {
+    fprintf(f,
+            "amdkit %s - HIP kernels compiled at run time for AMD GPUs (and NVIDIA through HIP), with a cpu backend\n"
+            "usage: amdkit info [--json]                  backend chosen (and why the others were not), device, config\n"
+            "       amdkit arch [NAME] [--json]           the architecture table, or one row\n"
+            "       amdkit compile FILE.hip --kernel NAME --arch gfx90a,gfx1030,sm_90[,...] [-DNAME=V ...] [-IDIR ...]\n"
+            "                      [--opt LEVEL] [--no-cache] [-o FILE]   compile offline; -o writes the code object\n"
+            "                                             (with several targets, FILE must contain %%t: out_%%t.co)\n"
+            "       amdkit cache stats|purge|path         the compile cache (stats: entries and bytes on disk)\n"
+            "       amdkit kernels [--dump DIR]           the embedded kernel families (--dump: DIR/<family>.hip)\n"
+            "       amdkit demo                           a few library kernels checked against their CPU references\n"
+            "       amdkit run|bench|tune FILE.hip --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] --arg SPEC ...\n"
+            "                                             run a kernel checked against C, time it, tune it (amdkit run --help)\n"
+            "       amdkit --help | --version\n"
+            "environment: AMDKIT_BACKEND, AMDKIT_DEVICE, AMDKIT_CACHE_DIR, ... (`amdkit info` lists them all)\n",
+            AK_VERSION_STRING);
 }
 
 /* JSON string with escapes. */
@@ -132,6 +147,7 @@ static int cmd_info(int argc, char** argv) {
         printf(",\"runtime_library\":"); jstr(stdout, d->runtime_library);
         printf(",\"compiler_library\":"); jstr(stdout, d->compiler_library);
         printf(",\"visible_devices\":"); jstr(stdout, d->visible_devices);
+        printf(",\"library_search\":"); jstr(stdout, d->library_search);
         printf("},\"config\":{");
         for (i = 0; i < ak_config_field_count(); i++) {
             ak_config_field_value(cfg, i, val, sizeof val);
@@ -156,12 +172,19 @@ static int cmd_info(int argc, char** argv) {
         printf("  L2              %.1f MiB\n", d->l2_bytes / 1048576.0);
         printf("  memory          %.2f GiB total, %.2f GiB free\n", d->mem_total / 1073741824.0, d->mem_free / 1073741824.0);
         if (d->clock_khz) printf("  clocks          %d MHz core, %d MHz memory, %d-bit bus\n", d->clock_khz / 1000, d->memory_clock_khz / 1000, d->memory_bus_width);
-        if (d->backend != AK_BACKEND_CPU) {
+        if (d->backend != AK_BACKEND_CPU)
             printf("  runtime         %d (driver %d) %s\n", d->runtime_version, d->driver_version, d->runtime_library);
-            printf("  compiler        %s %s\n", d->compiler_version, d->compiler_library);
-        }
+        printf("  compiler        %s %s\n", d->compiler_version, d->compiler_library);
         printf("  fp16 / bf16     %s / %s (probed)\n", d->fp16 > 0 ? "yes" : d->fp16 == 0 ? "no" : "?", d->bf16 > 0 ? "yes" : d->bf16 == 0 ? "no" : "?");
+        if (d->library_search[0]) printf("  found via       %s\n", d->library_search);
         if (d->visible_devices[0]) printf("  visible         %s\n", d->visible_devices);
+        else {
+            /* no device: still show what would hide one */
+            const char* vars[3] = { "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES" };
+            int v;
+            for (v = 0; v < 3; v++)
+                if (getenv(vars[v])) printf("  visible         %s=%s (set in the environment)\n", vars[v], getenv(vars[v]));
+        }
         printf("config (field, value, environment variable):\n");
         for (i = 0; i < ak_config_field_count(); i++) {
             ak_config_field_value(cfg, i, val, sizeof val);
@@ -188,9 +211,34 @@ static char* read_file(const char* path) {
     return s;
 }
 
+/* Write a code object to `pattern` with %t replaced by the target (':' -> '_'). */
+static int write_code_object(const char* pattern, const char* target, const ak_code_object* co) {
+    char path[1024];
+    size_t n = 0;
+    const char* p;
+    FILE* f;
+    for (p = pattern; *p && n + 1 < sizeof path; p++) {
+        if (p[0] == '%' && p[1] == 't') {
+            const char* q;
+            for (q = target; *q && n + 1 < sizeof path; q++) path[n++] = *q == ':' ? '_' : *q;
+            p++;
+        } else path[n++] = *p;
+    }
+    path[n] = 0;
+    f = fopen(path, "wb");
+    if (!f || fwrite(co->data, 1, co->size, f) != co->size || fclose(f) != 0) {
+        fprintf(stderr, "amdkit compile: cannot write %s: %s\n", path, strerror(errno));
+        if (f) fclose(f);
+        return 1;
+    }
+    printf("%-10s wrote  %s\n", target, path);
+    return 0;
+}
+
 static int cmd_compile(int argc, char** argv) {
     const char* file = NULL;
     const char* kernel = NULL;
+    const char* outfile = NULL;
     char* archs = NULL;
     const char* opts[64];
     int nopts = 0, i, failures = 0;
@@ -202,16 +250,33 @@ static int cmd_compile(int argc, char** argv) {
     memset(&co, 0, sizeof co);
     co.opt_level = AK_OPT_AUTO;
     for (i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--kernel") && i + 1 < argc) kernel = argv[++i];
-        else if (!strcmp(argv[i], "--arch") && i + 1 < argc) archs = argv[++i];
-        else if (!strcmp(argv[i], "--opt") && i + 1 < argc) {
+        int has_value = i + 1 < argc;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { usage(stdout); return 0; }
+        if ((!strcmp(argv[i], "--kernel") || !strcmp(argv[i], "--arch") || !strcmp(argv[i], "--opt") || !strcmp(argv[i], "-o")) && !has_value) {
+            fprintf(stderr, "amdkit compile: %s needs a value\n", argv[i]);
+            return 2;
+        }
+        if (!strcmp(argv[i], "--kernel")) kernel = argv[++i];
+        else if (!strcmp(argv[i], "--arch")) archs = argv[++i];
+        else if (!strcmp(argv[i], "-o")) outfile = argv[++i];
+        else if (!strcmp(argv[i], "--opt")) {
             if (ak_opt_level_parse(argv[++i], &co.opt_level) != AK_OK) { fprintf(stderr, "amdkit compile: %s\n", ak_last_error()); return 2; }
         } else if (!strcmp(argv[i], "--no-cache")) co.no_cache = 1;
-        else if ((!strncmp(argv[i], "-D", 2) || !strncmp(argv[i], "-I", 2)) && nopts < 64) opts[nopts++] = argv[i];
-        else if (argv[i][0] != '-' && !file) file = argv[i];
-        else { fprintf(stderr, "amdkit compile: unknown argument '%s'\n", argv[i]); usage(); return 2; }
+        else if (!strncmp(argv[i], "-D", 2) || !strncmp(argv[i], "-I", 2)) {
+            if (nopts == 64) { fprintf(stderr, "amdkit compile: more than 64 -D/-I options\n"); return 2; }
+            opts[nopts++] = argv[i];
+        } else if (argv[i][0] != '-' && !file) file = argv[i];
+        else { fprintf(stderr, "amdkit compile: unknown argument '%s' (see amdkit --help)\n", argv[i]); return 2; }
     }
-    if (!file || !kernel || !archs) { usage(); return 2; }
+    if (!file || !kernel || !archs) {
+        fprintf(stderr, "amdkit compile: missing%s%s%s (usage: amdkit compile FILE.hip --kernel NAME --arch TARGET[,...])\n",
+                file ? "" : " FILE.hip", kernel ? "" : " --kernel NAME", archs ? "" : " --arch TARGET[,...]");
+        return 2;
+    }
+    if (outfile && strchr(archs, ',') && !strstr(outfile, "%t")) {
+        fprintf(stderr, "amdkit compile: -o %s with several targets: put %%t in the name (it becomes the target)\n", outfile);
+        return 2;
+    }
     src = read_file(file);
     if (!src) { fprintf(stderr, "amdkit compile: cannot read %s\n", file); return 2; }
     co.options = opts;
@@ -229,6 +294,7 @@ static int cmd_compile(int argc, char** argv) {
                    co_out.source == AK_CACHE_MISS ? "cache miss" : co_out.source == AK_CACHE_MEMORY ? "cache hit (memory)" : "cache hit (disk)");
             if (co_out.source == AK_CACHE_MISS) printf("  %.0f ms", co_out.compile_ms);
             printf("\n");
+            if (outfile && write_code_object(outfile, t, &co_out) != 0) failures++;
             ak_code_object_free(&co_out);
         } else {
             const ak_error_info* e = ak_last_error_info();
@@ -246,7 +312,11 @@ static int cmd_cache(int argc, char** argv) {
     ak_config cfg = ak_config_default();
     ak_context* ctx = NULL;
     int rc = 0;
-    if (argc < 1) { usage(); return 2; }
+    if (argc < 1) { fprintf(stderr, "amdkit cache: missing what: stats, purge or path\n"); return 2; }
+    if (strcmp(argv[0], "stats") && strcmp(argv[0], "purge") && strcmp(argv[0], "path")) {
+        fprintf(stderr, "amdkit cache: unknown '%s' (expected stats, purge or path)\n", argv[0]);
+        return 2;
+    }
     if (ak_config_apply_env(&cfg) != AK_OK) { fprintf(stderr, "amdkit cache: %s\n", ak_last_error()); return 2; }
     if (!strcmp(argv[0], "path")) {
         char dir[512];
@@ -258,18 +328,45 @@ static int cmd_cache(int argc, char** argv) {
     if (ak_context_create(&cfg, &ctx) != AK_OK) { fprintf(stderr, "amdkit cache: %s\n", ak_last_error()); return 1; }
     if (!strcmp(argv[0], "stats")) {
         ak_cache_stats s;
-        if (ak_cache_stats_get(ctx, &s) == AK_OK) {
+        ak_cache_disk_usage u;
+        if (ak_cache_stats_get(ctx, &s) == AK_OK && ak_cache_disk_usage_get(ctx, &u) == AK_OK) {
+            char t0[32], t1[32];
+            time_t a = (time_t)u.oldest, b = (time_t)u.newest;
             printf("dir          %s (%s)\n", s.dir, s.disk_enabled ? "enabled" : "memory-only");
-            printf("capacity     %d memory entries\n", s.capacity);
-            printf("this process %llu compilations, %llu memory hits, %llu disk hits, %llu misses, %llu evictions\n",
-                   s.compilations, s.memory_hits, s.disk_hits, s.misses, s.evictions);
+            printf("on disk      %llu entries, %llu bytes (%.1f MiB)", u.entries, u.bytes, (double)u.bytes / 1048576.0);
+            if (u.max_bytes > 0) printf(" of a %lld-byte cap", u.max_bytes);
+            printf("\n");
+            if (u.entries) {
+                strftime(t0, sizeof t0, "%Y-%m-%d %H:%M:%S", localtime(&a));
+                strftime(t1, sizeof t1, "%Y-%m-%d %H:%M:%S", localtime(&b));
+                printf("oldest       %s\nnewest       %s\n", t0, t1);
+            }
+            printf("capacity     %d memory entries per process\n", s.capacity);
         } else { fprintf(stderr, "amdkit cache: %s\n", ak_last_error()); rc = 1; }
     } else if (!strcmp(argv[0], "purge")) {
         if (ak_cache_purge(ctx) != AK_OK) { fprintf(stderr, "amdkit cache: %s\n", ak_last_error()); rc = 1; }
         else printf("purged\n");
-    } else { usage(); rc = 2; }
+    }
     ak_context_destroy(ctx);
     return rc;
+}
+
+/* mkdir -p; 0 when dir exists (as a directory) afterwards, else errno is set. */
+static int make_dirs(const char* dir) {
+    char p[1024];
+    size_t i, n = strlen(dir);
+    struct stat st;
+    if (n == 0 || n >= sizeof p) { errno = ENAMETOOLONG; return -1; }
+    memcpy(p, dir, n + 1);
+    for (i = 1; i <= n; i++) {
+        if (p[i] != '/' && p[i] != 0) continue;
+        p[i] = 0;
+        if (mkdir(p, 0755) != 0 && errno != EEXIST) return -1;
+        p[i] = i < n ? '/' : 0;
+    }
+    if (stat(dir, &st) != 0) return -1;
+    if (!S_ISDIR(st.st_mode)) { errno = ENOTDIR; return -1; }
+    return 0;
 }
 
 static int cmd_kernels(int argc, char** argv) {
@@ -277,7 +374,12 @@ static int cmd_kernels(int argc, char** argv) {
     int i;
     for (i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--dump") && i + 1 < argc) dir = argv[++i];
-        else { usage(); return 2; }
+        else if (!strcmp(argv[i], "--dump")) { fprintf(stderr, "amdkit kernels: --dump needs a directory\n"); return 2; }
+        else { fprintf(stderr, "amdkit kernels: unknown argument '%s' (see amdkit --help)\n", argv[i]); return 2; }
+    }
+    if (dir && make_dirs(dir) != 0) {
+        fprintf(stderr, "amdkit kernels: cannot create directory %s: %s\n", dir, strerror(errno));
+        return 1;
     }
     for (i = 0; i < ak_embedded_count(); i++) {
         const char *family, *source, *names;
@@ -288,7 +390,7 @@ static int cmd_kernels(int argc, char** argv) {
             FILE* f;
             snprintf(path, sizeof path, "%s/%s.hip", dir, family);
             f = fopen(path, "w");
-            if (!f) { fprintf(stderr, "amdkit kernels: cannot write %s\n", path); return 1; }
+            if (!f) { fprintf(stderr, "amdkit kernels: cannot write %s: %s\n", path, strerror(errno)); return 1; }
             fprintf(f, "%s\n#line 1 \"%s.hip\"\n%s", ak_prelude_source(), family, source);
             fclose(f);
         }
@@ -297,15 +399,19 @@ static int cmd_kernels(int argc, char** argv) {
 }
 
 int amdkit_demo(int argc, char** argv);
+int amdkit_run_main(const char* mode, int argc, char** argv); /* amdkit_run.c */
 
 int main(int argc, char** argv) {
-    if (argc < 2) { usage(); return 2; }
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) { usage(stdout); return 0; }
+    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) { printf("amdkit %s\n", AK_VERSION_STRING); return 0; }
     if (!strcmp(argv[1], "info")) return cmd_info(argc - 2, argv + 2);
     if (!strcmp(argv[1], "arch")) return cmd_arch(argc - 2, argv + 2);
     if (!strcmp(argv[1], "compile")) return cmd_compile(argc - 2, argv + 2);
     if (!strcmp(argv[1], "cache")) return cmd_cache(argc - 2, argv + 2);
     if (!strcmp(argv[1], "kernels")) return cmd_kernels(argc - 2, argv + 2);
     if (!strcmp(argv[1], "demo")) return amdkit_demo(argc - 2, argv + 2);
-    usage();
+    if (!strcmp(argv[1], "run") || !strcmp(argv[1], "bench") || !strcmp(argv[1], "tune"))
+        return amdkit_run_main(argv[1], argc - 2, argv + 2);
+    fprintf(stderr, "amdkit: unknown command '%s' (commands: info, arch, compile, cache, kernels, demo, run, bench, tune; see amdkit --help)\n", argv[1]);
     return 2;
 }

@@ -34,6 +34,14 @@
 #if AK_WAVE != 32 && AK_WAVE != 64
 #error "amdkit prelude: AK_WAVE must be 32 or 64"
 #endif
+/* AMD code objects carry the wave size they were built for as a symbol name,
+ * ak_built_for_wave32 / ak_built_for_wave64, which the ISA check
+ * (tests/isa_check.sh) compares with the code object's own wavefront size. */
+#if defined(AK_AMD)
+#define AK_CAT2_(a, b) a##b
+#define AK_CAT_(a, b) AK_CAT2_(a, b)
+extern "C" __device__ __attribute__((used)) const int AK_CAT_(ak_built_for_wave, AK_WAVE) = AK_WAVE;
+#endif
 /* Most waves a block of up to 1024 threads has (size of the block scratch). */
 #define AK_MAX_WAVES (1024 / AK_WAVE)
 

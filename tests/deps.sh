@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # What `make test` needs beyond a C compiler: the real AMD compilers (Debian's
 # ROCm: hipRTC inside libamdhip64, comgr, the device libraries, clang-15 and
-# llvm-15 for gfx940 and disassembly) and NVRTC from the CUDA toolkit.
+# llvm-15 for gfx940 and disassembly), clang's libFuzzer (libclang-rt-14-dev) for
+# the fuzz step, debootstrap for the ROCm 6.4 chroot (tests/check_rocm64.sh, as
+# root), and NVRTC from the CUDA toolkit.
 # As root, missing Debian packages are installed; otherwise the exact command
 # is printed. Exit 1 if something is still missing.
 set -u
-PKGS="libamdhip64-dev hipcc rocm-device-libs clang-15 llvm-15"
+PKGS="libamdhip64-dev hipcc rocm-device-libs clang-15 llvm-15 clang libclang-rt-14-dev pkg-config debootstrap"
 missing=""
 [ -f /usr/include/hip/hiprtc.h ] || missing="$missing libamdhip64-dev"
 ls /usr/lib/x86_64-linux-gnu/libamdhip64.so* >/dev/null 2>&1 || missing="$missing libamdhip64-dev"
@@ -13,6 +15,12 @@ ls /usr/lib/x86_64-linux-gnu/libamdhip64.so* >/dev/null 2>&1 || missing="$missin
 command -v hipcc >/dev/null 2>&1 || missing="$missing hipcc"
 command -v clang-15 >/dev/null 2>&1 || missing="$missing clang-15"
 command -v llvm-objdump-15 >/dev/null 2>&1 || missing="$missing llvm-15"
+command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"   # the README walkthrough (tests/walkthrough.sh)
+# the fuzz step (tests/fuzz/run.sh) uses clang's libFuzzer + sanitizer runtimes (it falls back to a plain driver without)
+command -v clang >/dev/null 2>&1 || missing="$missing clang"
+ls /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || missing="$missing libclang-rt-14-dev"
+# debootstrap builds the ROCm 6.4 chroot (tests/check_rocm64.sh); only root can use it
+if [ "$(id -u)" = "0" ]; then command -v debootstrap >/dev/null 2>&1 || missing="$missing debootstrap"; fi
 if [ -n "$missing" ]; then
   if [ "$(id -u)" = "0" ]; then
     echo "deps: installing$missing"

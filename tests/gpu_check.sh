@@ -29,6 +29,10 @@ run demo ./build/amdkit demo
 run gpu-suites ./build/amdkit_tests --gpu
 grep -E "passed, .* failed|FAIL" "$OUT/gpu-suites.log" | tail -n 20
 run cache-second-run-compiles-nothing bash tests/second_run.sh
+# the README's prototyping walkthrough as written, on the GPU (checked against C), and the CLI's edges
+run walkthrough bash tests/walkthrough.sh
+cp build/walkthrough/log "$OUT/walkthrough-commands.log" 2>/dev/null || true
+run proto-cli bash tests/proto_cli.sh
 if [ "$QUICK" = "1" ]; then BQ=--quick; else BQ=; fi
 run bench-runtime ./build/bench_runtime $BQ "$OUT/bench_runtime.json"
 run bench-ops ./build/bench_ops $BQ "$OUT/bench_ops.json"
@@ -38,12 +42,26 @@ if command -v python3 >/dev/null && python3 -c "import torch; assert torch.cuda.
   CORRECT=; case " $failures " in *" gpu-suites "*) ;; *) CORRECT=--correct-all ;; esac
   run report python3 bench/report.py "$OUT/bench_ops.json" "$OUT/bench_torch.json" $CORRECT --out "$OUT/report.md"
 fi
+# attention (issue 12): amdkit and PyTorch SDPA on the same shapes, one JSON with both and the table
+run bench-attention ./build/bench_attention $BQ "$OUT/bench_attention_amdkit.json"
+if [ -f "$OUT/bench_attention_amdkit.json" ] && python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
+  run bench-attention-torch python3 bench/peer_attention.py --match "$OUT/bench_attention_amdkit.json" "$OUT/bench_attention.json"
+  sed -n '/^| entry/,$p' "$OUT/bench-attention-torch.log"
+fi
+# GEMM (issue 11): bench_gemm + the PyTorch peer (eager, torch.compile) on the same shapes, joined into one JSON + table
+run bench-gemm ./build/bench_gemm $BQ "$OUT/bench_gemm.json"
+if [ -f "$OUT/bench_gemm.json" ] && python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
+  run bench-gemm-torch python3 bench/peer_torch_gemm.py $BQ "$OUT/torch_gemm.json"
+  GC=; case " $failures " in *" gpu-suites "*) ;; *) GC=--correct ;; esac
+  run bench-gemm-report python3 bench/gemm_report.py "$OUT/bench_gemm.json" "$OUT/torch_gemm.json" $GC --json "$OUT/gemm_results.json" --md "$OUT/gemm_report.md"
+  cat "$OUT/gemm_report.md" 2>/dev/null
+fi
 tail -n 40 "$OUT/bench-runtime.log" 2>/dev/null
 [ -f "$OUT/report.md" ] && cat "$OUT/report.md"
 [ -n "$failures" ] && echo "failed:$failures"
 if [ -n "$DEST" ]; then
   mkdir -p "$DEST"
-  for f in info.json bench_runtime.json bench_ops.json bench_torch.json report.md; do [ -f "$OUT/$f" ] && cp "$OUT/$f" "$DEST/"; done
+  for f in info.json bench_runtime.json bench_ops.json bench_torch.json report.md bench_attention.json gemm_results.json; do [ -f "$OUT/$f" ] && cp "$OUT/$f" "$DEST/"; done
   tar czf "$DEST/gpu-check-logs.tgz" -C build gpu-check
 fi
 echo "$passed passed, $failed failed"

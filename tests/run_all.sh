@@ -2,12 +2,17 @@
 # `make test`: every check that runs without a GPU, each step counted, and
 # `N passed, N failed` as the last line.
 #   1. the C test suites (cpu backend + offline compiles with the real hipRTC and NVRTC)
-#   2. the same suites under AddressSanitizer + UndefinedBehaviorSanitizer; tests/ti_races.c under ThreadSanitizer
+#   2. the same suites under AddressSanitizer + UndefinedBehaviorSanitizer, the threaded suites (cache, pool,
+#      contexts, races, harden) under ThreadSanitizer (tests/sanitize.sh = make test-sanitize); tests/ti_races.c under TSan
 #   3. the header alone as C99 and C++11 (gcc and clang), with AMDKIT_STATIC, -Wall -Wextra -pedantic -Werror
 #   4. the HIP/hipRTC and CUDA/NVRTC prototypes type-checked against the real headers (+ a self-test that a wrong one fails)
 #   5. the embedded kernel sources match kernels/ (make gen-check)
 #   6. every kernel family compiled for gfx940 with clang-15 and disassembled
-#   7. the demo runs (cpu backend)
+#   7. the real ROCm 6.4 hipRTC in a Debian sid chroot (tests/check_rocm64.sh): every kernel
+#      family x every AMD target, ISA checks, ROCm 6 symbols/headers/runtime; skipped
+#      (loudly) where it cannot run, never on CI
+#   8. the command-line tool as a new user meets it (tests/cli_check.sh), and the demo (cpu backend)
+#   9. the README's prototyping walkthrough as written, amdkit run/bench/tune (cpu backend)
 set -u
 cd "$(dirname "$0")/.."
 B=build
@@ -40,10 +45,11 @@ echo "== build"
 step build make -s all
 echo "== test suites (cpu backend, real offline compilers)"
 suite suites ./$B/amdkit_tests
-echo "== sanitizers (ASan + UBSan)"
-step build-asan make -s $B/amdkit_tests_asan
-suite suites-asan env ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 LSAN_OPTIONS=suppressions=tests/lsan.supp:print_suppressions=0 \
-  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 AKT_TMP=$B/tmp-asan ./$B/amdkit_tests_asan
+echo "== sanitizers (make test-sanitize: every suite under ASan + UBSan, the threaded ones under TSan)"
+suite suites-asan bash tests/sanitize.sh asan
+suite suites-tsan bash tests/sanitize.sh tsan
+echo "== fuzzing (tests/fuzz: cache entry reader, config/env parser, amdkit run arg specs; 5 s each; make fuzz for longer)"
+suite fuzz bash tests/fuzz/run.sh 5
 echo "== races (ThreadSanitizer: context identity, prelude id)"
 step races-tsan bash -c "gcc -std=c99 -Wall -Wextra -Werror -O1 -g -fsanitize=thread tests/tsan_races.c -o $B/tsan_races -ldl -lpthread -lm && TSAN_OPTIONS=halt_on_error=1 ./$B/tsan_races"
 echo "== header builds"
@@ -54,6 +60,8 @@ done
 for cxx in g++ clang++; do
   step "header-cxx11-$cxx" $cxx -std=c++11 -Wall -Wextra -pedantic -Werror -x c++ -c tests/header_check.c -o $B/header_cxx_$cxx.o
 done
+step header-opt-outs bash -c "gcc -std=c99 -Wall -Wextra -pedantic -Werror -DAMDKIT_NO_HIP -DAMDKIT_NO_CUDA -DAMDKIT_NO_OPS tests/optout_check.c -o $B/optout_all -ldl -lpthread -lm && ./$B/optout_all && ! grep -q ak_softmax_f32 $B/optout_all && g++ -std=c++11 -Wall -Wextra -pedantic -Werror -DAMDKIT_NO_OPS -x c++ -c tests/header_check.c -o $B/header_noops.o && gcc -std=c99 -Wall -Wextra -pedantic -Werror -DAMDKIT_NO_HIP -DAMDKIT_STATIC tests/optout_check.c -o $B/optout_nohip -ldl -lpthread -lm && ./$B/optout_nohip && gcc -std=c99 -Wall -Wextra -pedantic -Werror -DAMDKIT_NO_CUDA tests/optout_check.c -o $B/optout_nocuda -ldl -lpthread -lm && ./$B/optout_nocuda"
+step header-toc bash tests/toc_check.sh
 step header-allocator-hooks gcc -std=c99 -Wall -Wextra -pedantic -Werror -DAKT_HOOKS -c tests/header_check.c -o $B/header_hooks.o
 step header-allocator-partial-rejected bash -c "! gcc -std=c99 -DAKT_PARTIAL_HOOKS -c tests/header_check.c -o /dev/null 2>/dev/null"
 echo "== prototypes against the real headers"
@@ -64,9 +72,49 @@ echo "== generated kernel sources"
 step gen-check make -s gen-check
 echo "== gfx940 (clang-15) + disassembly"
 suite gfx940 bash tests/check_gfx940.sh $B/amdkit $B/gfx940
+echo "== ROCm 6.4 hipRTC in a Debian sid chroot: every family x every AMD target, ISA checks, ROCm 6 runtime"
+# tests/check_rocm64.sh exits 77 when it cannot run (not root, no debootstrap,
+# no network): a skip with its reason, except on CI (CI=true), where it must run.
+rocm64() {
+  local rc line p f
+  if ! make -s $B/ak_compile_matrix $B/ak_symbols > "$B/logs/rocm64-build.log" 2>&1; then
+    failed=$((failed+1)); failures="$failures rocm64-build"; echo "  FAIL rocm64-build (log: $B/logs/rocm64-build.log)"; return
+  fi
+  bash tests/check_rocm64.sh $B > "$B/logs/rocm64.log" 2>&1; rc=$?
+  if [ $rc -eq 77 ]; then
+    line=$(grep '^skipped: ' "$B/logs/rocm64.log" | tail -n 1)
+    if [ "${CI:-}" = "true" ]; then
+      failed=$((failed+1)); failures="$failures rocm64"
+      echo "  FAIL rocm64: it must run on CI but was ${line:-skipped} (log: $B/logs/rocm64.log)"
+    else
+      skipped=$((skipped+1)); skipped_why="$skipped_why rocm64 (${line#skipped: })"
+      echo "  SKIP rocm64: ${line#skipped: }"
+      echo "  ****************************************************************************"
+      echo "  **  the ROCm 6.4 checks did NOT run: ${line#skipped: }"
+      echo "  ****************************************************************************"
+    fi
+    return
+  fi
+  sed 's/^/  /' "$B/logs/rocm64.log"
+  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$B/logs/rocm64.log" | tail -n 1)
+  p=$(echo "$line" | sed -E 's/^([0-9]+) passed.*/\1/'); f=$(echo "$line" | sed -E 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/')
+  [ -n "$line" ] || { p=0; f=1; }
+  [ $rc -ne 0 ] && [ "$f" = "0" ] && f=1
+  passed=$((passed+p)); failed=$((failed+f))
+  [ "$f" = "0" ] || failures="$failures rocm64"
+}
+skipped=0; skipped_why=""
+rocm64
+echo "== command-line tool (cpu)"
+suite cli bash tests/cli_check.sh $B/amdkit
+suite readme-example bash tests/readme_check.sh
 echo "== demo (cpu)"
 step demo env AMDKIT_BACKEND=cpu ./$B/amdkit demo
+echo "== prototyping commands (cpu): the README walkthrough as written (install, run, check, bench, tune), amdkit run/bench/tune"
+suite walkthrough env AMDKIT_BACKEND=cpu bash tests/walkthrough.sh
+suite proto-cli env AMDKIT_BACKEND=cpu bash tests/proto_cli.sh
 
 [ -n "$failures" ] && echo "failed steps:$failures"
-echo "$passed passed, $failed failed"
+if [ "$skipped" -gt 0 ]; then echo "$passed passed, $failed failed, $skipped skipped:$skipped_why"
+else echo "$passed passed, $failed failed"; fi
 [ "$failed" -eq 0 ]

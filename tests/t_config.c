@@ -496,13 +496,13 @@ static void strict_matrix_cores_rdna2(void) {
     c.logger_user_data = &lg;
     c.matrix_cores = AK_ON;
     c.strict = 1;
-    AKT_ERR(ak_config_validate(&c, a, &fixed), AK_ERROR_CONFIG);
+    AKT_ERR(ak_config_validate(&c, a, &fixed), AK_ERROR_MATRIX_CORES);
     AKT_CONTAINS(ak_last_error(), "matrix_cores");
     AKT_CONTAINS(ak_last_error(), "gfx1030");
     AKT_EQ_INT(lg.downgraded, 0);
     /* named arch instead of a row: the same */
     c.arch = "gfx1030";
-    AKT_ERR(ak_config_validate(&c, NULL, NULL), AK_ERROR_CONFIG);
+    AKT_ERR(ak_config_validate(&c, NULL, NULL), AK_ERROR_MATRIX_CORES);
     AKT_CONTAINS(ak_last_error(), "matrix_cores");
     c.arch = NULL;
     /* non-strict: downgraded, one warning */
@@ -576,7 +576,7 @@ static void strict_through_context(void) {
     c.arch = "gfx1030";
     c.matrix_cores = AK_ON;
     c.strict = 1;
-    AKT_ERR(ak_context_create(&c, &ctx), AK_ERROR_CONFIG);
+    AKT_ERR(ak_context_create(&c, &ctx), AK_ERROR_MATRIX_CORES);
     AKT_CHECK(ctx == NULL);
     AKT_CONTAINS(ak_last_error(), "matrix_cores");
     c.strict = 0;

@@ -662,10 +662,11 @@ static void test_export_names(void) {
     AKT_OK(ak_stream_create(ctx, "side", 0, &side));
     AKT_OK(ak_prof_begin(ctx, "on-side", side));
     AKT_OK(ak_prof_end(ctx));
+    AK_PROF_SCOPE_STREAM(ctx, "scope-on-side", side) { work(100); }
     t = export_and_parse(ctx, "names.json");
     ev = trace_events(t);
     for (i = 0; i < nn; i++) AKT_CHECKF(count_x(ev, names[i]) == i % 3 + 1, "name #%d round trip: %d events", i, count_x(ev, names[i]));
-    for (i = 0, total = 1; i < nn; i++) total += i % 3 + 1;   /* + the on-side region */
+    for (i = 0, total = 2; i < nn; i++) total += i % 3 + 1;   /* + the two on-side regions */
     AKT_EQ_INT(count_x(ev, NULL), total);
     for (k = 0; ev && k < ev->n; k++) {
         const pj* e = ev->items[k];
@@ -676,10 +677,11 @@ static void test_export_names(void) {
         AKT_CHECK(pj_get(e, "pid") && pj_get(e, "pid")->type == PJ_NUM);
         AKT_CHECK(pj_get(e, "tid") && pj_get(e, "tid")->type == PJ_NUM);
         AKT_CHECK(st && st->type == PJ_STR);
-        if (nm && st && !strcmp(nm->str, "on-side")) { AKT_EQ_STR(st->str, "side"); seen_side = 1; }
+        if (nm && st && !strcmp(nm->str, "on-side")) { AKT_EQ_STR(st->str, "side"); seen_side++; }
+        else if (nm && st && !strcmp(nm->str, "scope-on-side")) { AKT_EQ_STR(st->str, "side"); seen_side++; }
         else if (st) AKT_EQ_STR(st->str, "default");
     }
-    AKT_CHECK(seen_side);
+    AKT_EQ_INT(seen_side, 2);
     pj_free(t);
     ak_stream_destroy(side);
     ak_context_destroy(ctx);

@@ -1,11 +1,13 @@
 /* Test runner: runs every suite (or those named on the command line) and
  * prints `N passed, N failed` last. */
 #define AMDKIT_IMPLEMENTATION
+#define AMDKIT_TESTS   /* the test-only internals (_ak_pool_check, _ak_hash128) */
 #include "../amdkit.h"
 #include "ak_test.h"
 #include "ti_pool.c"
 #include "ti_cache.c"
 #include "ti_races.c"
+#include "ti_harden.c"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -20,10 +22,13 @@
     X(prof) \
     X(context) \
     X(compile) \
+    X(target) \
     X(ops_elementwise) \
     X(gpu_elementwise) \
     X(ops_reduce) \
     X(gpu_reduce) \
+    X(ops_attention) \
+    X(gpu_attention) \
     X(gpu_prof) \
     X(gpu_runtime) \
     X(cache) \
@@ -34,7 +39,10 @@
     X(ops_gemm) \
     X(gpu_gemm) \
     X(races) \
-    X(compile_kernels)
+    X(compile_kernels) \
+    X(harden) \
+    X(autotune) \
+    X(gpu_autotune)
 
 #define AKT_DECL(name) void akt_suite_##name(void);
 AKT_SUITES(AKT_DECL)

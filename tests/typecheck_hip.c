@@ -46,14 +46,38 @@ AK_STATIC_ASSERT((int)_AK_HIP_ATTR_TOTAL_MEM == (int)hipDeviceAttributeTotalGlob
 AK_STATIC_ASSERT((int)_AK_HIP_ATTR_CLOCK == (int)hipDeviceAttributeClockRate, clock);
 AK_STATIC_ASSERT((int)_AK_HIP_ATTR_MEM_CLOCK == (int)hipDeviceAttributeMemoryClockRate, memclock);
 AK_STATIC_ASSERT((int)_AK_HIP_ATTR_BUS_WIDTH == (int)hipDeviceAttributeMemoryBusWidth, bus);
+AK_STATIC_ASSERT((int)_AK_HIP_ATTR_MAX_THREADS == (int)hipDeviceAttributeMaxThreadsPerBlock, maxthreads);
+AK_STATIC_ASSERT((int)_AK_HIP_ATTR_MAX_BLOCK_X == (int)hipDeviceAttributeMaxBlockDimX &&
+                 (int)_AK_HIP_ATTR_MAX_BLOCK_X + 1 == (int)hipDeviceAttributeMaxBlockDimY &&
+                 (int)_AK_HIP_ATTR_MAX_BLOCK_X + 2 == (int)hipDeviceAttributeMaxBlockDimZ, maxblock);
+AK_STATIC_ASSERT((int)_AK_HIP_ATTR_MAX_GRID_X == (int)hipDeviceAttributeMaxGridDimX &&
+                 (int)_AK_HIP_ATTR_MAX_GRID_X + 1 == (int)hipDeviceAttributeMaxGridDimY &&
+                 (int)_AK_HIP_ATTR_MAX_GRID_X + 2 == (int)hipDeviceAttributeMaxGridDimZ, maxgrid);
 AK_STATIC_ASSERT((int)AK_H2D == (int)hipMemcpyHostToDevice && (int)AK_D2H == (int)hipMemcpyDeviceToHost &&
                  (int)AK_D2D == (int)hipMemcpyDeviceToDevice && (int)AK_H2H == (int)hipMemcpyHostToHost, copykind);
 AK_STATIC_ASSERT(hipEventDisableTiming == 0x2, evflags);
 AK_STATIC_ASSERT(hipErrorNotReady == 600, notready);
 AK_STATIC_ASSERT(hipErrorOutOfMemory == 2, oom);
-/* The legacy (R0000) property struct that this ROCm's hipGetDeviceProperties fills. */
+#if HIP_VERSION_MAJOR >= 6
+/* ROCm 6+ headers: hipDeviceProp_t is the R0600 layout that amdkit reads through
+ * hipGetDevicePropertiesR0600; the unversioned symbol fills the legacy R0000
+ * layout (hip_deprecated.h). Both offsets amdkit hard-codes, and both entry
+ * points' real signatures. (tests/check_rocm64.sh compiles this file against
+ * ROCm 6.4's headers; `make test` against the host's 5.2.) */
+#include <hip/hip_deprecated.h>
+AK_STATIC_ASSERT(offsetof(hipDeviceProp_tR0600, gcnArchName) == _AK_HIP_PROPS_R0600_ARCH_OFFSET, gcnarch_r0600);
+AK_STATIC_ASSERT(offsetof(hipDeviceProp_tR0000, gcnArchName) == _AK_HIP_PROPS_R0000_ARCH_OFFSET, gcnarch_r0000);
+AK_STATIC_ASSERT(sizeof(hipDeviceProp_tR0600) <= _AK_HIP_PROPS_BYTES, propsize_r0600);
+AK_STATIC_ASSERT(sizeof(hipDeviceProp_tR0000) <= _AK_HIP_PROPS_BYTES, propsize_r0000);
+hipError_t (*ak_tc_r0600)(hipDeviceProp_tR0600*, int);
+hipError_t (*ak_tc_r0600)(hipDeviceProp_tR0600*, int) = hipGetDevicePropertiesR0600;
+hipError_t (*ak_tc_r0000)(hipDeviceProp_tR0000*, int);
+hipError_t (*ak_tc_r0000)(hipDeviceProp_tR0000*, int) = hipGetDevicePropertiesR0000;
+#else
+/* ROCm 5: hipDeviceProp_t is the legacy (R0000) layout hipGetDeviceProperties fills. */
 AK_STATIC_ASSERT(offsetof(hipDeviceProp_t, gcnArchName) == _AK_HIP_PROPS_R0000_ARCH_OFFSET, gcnarch);
 AK_STATIC_ASSERT(sizeof(hipDeviceProp_t) <= _AK_HIP_PROPS_BYTES, propsize);
+#endif
 
 
 /* Self-test of the method: with AK_TYPECHECK_EXPECT_FAIL a deliberately wrong

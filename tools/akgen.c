@@ -266,6 +266,7 @@ int main(int argc, char** argv) {
         emit_source(&out, "_ak_src_prelude", src, len, path, NULL);
         free(src);
     }
+    puts_(&out, "\n#ifndef AMDKIT_NO_OPS   /* the kernel library's sources */\n");
     puts_(&table, "\nstatic const struct { const char* family; const char* source; const char* kernels; } _ak_embedded[] = {\n");
     for (i = 0; i < nfiles; i++) {
         size_t len, fl = strlen(files[i]) - 4, k;
@@ -302,6 +303,7 @@ int main(int argc, char** argv) {
     if (nfiles == 0) die("no kernel family in %s%s", dir, NULL);
     puts_(&table, "};\n");
     put(&out, table.p, table.len);
+    puts_(&out, "#endif /* AMDKIT_NO_OPS */\n");
     puts_(&out, "#if defined(__GNUC__) || defined(__clang__)\n#pragma GCC diagnostic pop\n#endif\n");
 
     put(&result, text, (size_t)(begin - text));

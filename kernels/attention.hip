@@ -1,0 +1,291 @@
+// kernels/attention.hip - fused attention forward, SIMT path (every arch; the
+// path of matrix_cores = off, gfx906, gfx1030, f32 inputs and head sizes the
+// matrix-core kernels do not take), and the combine step of the split
+// (flash-decoding) path. Host wrapper: ak_attention in amdkit.h
+// (>>impl:ops-attention), which also holds the CPU reference.
+//
+// O = softmax(scale * Q K^T [+ causal mask]) V, one pass over K / V with an
+// online softmax in fp32 (scores never stored). Rows: a kernel block works on
+// the rows of one (batch, kv head) pair: row r = g * seq_q + i, g the query
+// head inside the GQA group (hq = hkv * group + g), i the query index; so the
+// rows of a pair are its group's query heads one after another, and a row's
+// global index (b * hq + hq_idx) * seq_q + i is also its lse index.
+// Causal mask, bottom-right aligned (FlashAttention 2): query i sees keys
+// j <= i + seq_kv - seq_q; a row that sees no key gets O = 0, lse = -inf.
+//
+// Block: 256 threads in groups of G = DMAX / 16 lanes; each group owns one
+// row (16 of its q and o elements per lane: lane l holds dims l + G * e) and
+// a `slot`: with R rows per block there are 256 / G / R slots, and slot s
+// takes the keys c of each tile with c % slots == s (R < 256 / G when a pair
+// has few rows: decode). Slots are merged through shared memory at the end.
+// K / V tiles of BK = 4096 / DMAX keys live in shared memory as fp32 rows of
+// DMAX + G floats (the pad keeps the groups of a wave on distinct banks); the
+// next tile is loaded into registers while the current one is used.
+// Scores are kept in base 2: q is pre-multiplied by scale * log2(e).
+//
+// Split (flash-decoding): blockIdx.y = split s takes keys
+// [s * split_len, (s + 1) * split_len); with nsplit > 1 a block writes its
+// normalized partial output (part, fp32, [row][split][DMAX]) and its base-2
+// log-sum-exp (after the partial outputs: [row][split]) instead of O, and
+// ak_attn_combine merges the splits of each row.
+//
+// kernels: ak_attn_combine_f32 ak_attn_combine_f16 ak_attn_combine_bf16 ak_attn_simt32_f32 ak_attn_simt32_f16 ak_attn_simt32_bf16 ak_attn_simt64_f32 ak_attn_simt64_f16 ak_attn_simt64_bf16 ak_attn_simt128_f32 ak_attn_simt128_f16 ak_attn_simt128_bf16 ak_attn_simt256_f32 ak_attn_simt256_f16 ak_attn_simt256_bf16
+
+#define AK_ATTN_THREADS 256
+#define AK_ATTN_CH 4   // keys per online-softmax update of a group
+
+// Load a tile's 8-element chunk `ci` (of BK * DMAX / 8) of rows [k0, k0 + BK)
+// (rows >= klim and dims >= d read as 0) into f[8] (fp32).
+template <class D, int DMAX>
+AK_INLINE void ak_attn_ld_chunk(const typename D::T* p, ak_i64 ss, int k0, int klim, int d, int ci, bool vec,
+                                float f[8]) {
+    const int c = ci / (DMAX / 8), dd = (ci % (DMAX / 8)) * 8;
+    const ak_i64 row = (ak_i64)k0 + c;
+    if (row < klim && vec && dd < d) {
+        D::ld8(p + row * ss + dd, f);
+    } else {
+#pragma unroll
+        for (int e = 0; e < 8; e++) f[e] = (row < klim && dd + e < d) ? D::to(p[row * ss + dd + e]) : 0.0f;
+    }
+}
+
+template <class D, int DMAX>
+AK_INLINE void ak_attn_simt(const typename D::T* AK_RESTRICT q, const typename D::T* AK_RESTRICT k,
+                            const typename D::T* AK_RESTRICT v, typename D::T* AK_RESTRICT o, float* AK_RESTRICT lse,
+                            int hkv, int group, int sq, int skv, int d, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb,
+                            ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh, ak_i64 vss, ak_i64 osb, ak_i64 osh,
+                            ak_i64 oss, float scale_log2, int causal, int R, int nsplit, int split_len,
+                            float* AK_RESTRICT part, int vec) {
+    typedef typename D::T T;
+    enum { G = DMAX / 16, E = 16, NG = AK_ATTN_THREADS / G, BK = 4096 / DMAX, LD = DMAX + G,
+           CHUNKS = BK * DMAX / 8 / AK_ATTN_THREADS };
+    __shared__ float ks[BK * LD];
+    __shared__ float vs[BK * LD];
+    __shared__ float ml[2 * NG];
+
+    const int tid = (int)threadIdx.x, lane = tid % G, gi = tid / G;
+    const int row = gi % R, slots = NG / R, slot = gi / R;
+    const int pair = (int)blockIdx.z, b = pair / hkv, h = pair % hkv;
+    const int rows = group * sq;
+    const int r0 = (int)blockIdx.x * R;
+    const int r = r0 + row;
+    const bool valid = r < rows;
+    const int g = valid ? r / sq : 0, i = valid ? r % sq : 0;
+    const int hq_idx = h * group + g;
+    const int diag = skv - sq;  // causal: key j visible to query i when j <= i + diag
+
+    // keys this block needs: [kbeg, kend)
+    int kend = skv;
+    if (causal) {
+        const int rl = (r0 + R < rows ? r0 + R : rows) - 1;
+        const int imax = (r0 / sq != rl / sq) ? sq - 1 : rl % sq;
+        const int lim = imax + diag + 1;
+        kend = lim < kend ? lim : kend;
+    }
+    const int kbeg = (int)blockIdx.y * split_len;
+    {
+        const int se = kbeg + split_len;
+        if (se < kend) kend = se;
+    }
+    const int myend = causal ? (i + diag + 1 < kend ? i + diag + 1 : kend) : kend;  // this row's key limit
+
+    const T* kp = k + (ak_i64)b * ksb + (ak_i64)h * ksh;
+    const T* vp = v + (ak_i64)b * vsb + (ak_i64)h * vsh;
+
+    float qr[E], acc[E];
+    {
+        const T* qp = q + (ak_i64)b * qsb + (ak_i64)hq_idx * qsh + (ak_i64)i * qss;
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            const int dd = lane + G * e;
+            qr[e] = (valid && dd < d) ? D::to(qp[dd]) * scale_log2 : 0.0f;
+            acc[e] = 0.0f;
+        }
+    }
+    float m = -AK_INF, l = 0.0f;
+
+    float pk[CHUNKS][8], pv[CHUNKS][8];
+    if (kbeg < kend) {
+#pragma unroll
+        for (int c = 0; c < CHUNKS; c++) {
+            ak_attn_ld_chunk<D, DMAX>(kp, kss, kbeg, kend, d, tid + c * AK_ATTN_THREADS, vec != 0, pk[c]);
+            ak_attn_ld_chunk<D, DMAX>(vp, vss, kbeg, kend, d, tid + c * AK_ATTN_THREADS, vec != 0, pv[c]);
+        }
+    }
+    for (int k0 = kbeg; k0 < kend; k0 += BK) {
+        __syncthreads();  // previous tile fully used
+#pragma unroll
+        for (int c = 0; c < CHUNKS; c++) {
+            const int ci = tid + c * AK_ATTN_THREADS;
+            const int cc = ci / (DMAX / 8), dd = (ci % (DMAX / 8)) * 8;
+#pragma unroll
+            for (int e = 0; e < 8; e++) {
+                ks[cc * LD + dd + e] = pk[c][e];
+                vs[cc * LD + dd + e] = pv[c][e];
+            }
+        }
+        __syncthreads();
+        if (k0 + BK < kend) {  // prefetch the next tile while this one is used
+#pragma unroll
+            for (int c = 0; c < CHUNKS; c++) {
+                ak_attn_ld_chunk<D, DMAX>(kp, kss, k0 + BK, kend, d, tid + c * AK_ATTN_THREADS, vec != 0, pk[c]);
+                ak_attn_ld_chunk<D, DMAX>(vp, vss, k0 + BK, kend, d, tid + c * AK_ATTN_THREADS, vec != 0, pv[c]);
+            }
+        }
+        // the group's keys of this tile: c = slot + (t * CH + j) * slots (uniform trip count in a wave)
+        const int per = (BK + slots - 1) / slots;
+        for (int t = 0; t * AK_ATTN_CH < per; t++) {
+            float s[AK_ATTN_CH];
+            float mc = -AK_INF;
+#pragma unroll
+            for (int j = 0; j < AK_ATTN_CH; j++) {
+                const int c = slot + (t * AK_ATTN_CH + j) * slots;
+                const int cs = c < BK ? c : BK - 1;
+                float x = 0.0f;
+#pragma unroll
+                for (int e = 0; e < E; e++) x += qr[e] * ks[cs * LD + lane + G * e];
+#pragma unroll
+                for (int off = G / 2; off > 0; off >>= 1) x += ak_shfl_xor(x, off);
+                const bool ok = valid && c < BK && k0 + c < myend;
+                s[j] = ok ? x : -AK_INF;
+                mc = fmaxf(mc, s[j]);
+            }
+            const float mn = fmaxf(m, mc);
+            if (mn != -AK_INF) {  // else nothing visible yet
+                const float alpha = ak_exp2(m - mn);  // m = -inf: 0
+                l *= alpha;
+#pragma unroll
+                for (int e = 0; e < E; e++) acc[e] *= alpha;
+#pragma unroll
+                for (int j = 0; j < AK_ATTN_CH; j++) {
+                    const float p = ak_exp2(s[j] - mn);  // -inf: 0
+                    if (p != 0.0f) {
+                        const int c = slot + (t * AK_ATTN_CH + j) * slots;
+                        l += p;
+#pragma unroll
+                        for (int e = 0; e < E; e++) acc[e] += p * vs[c * LD + lane + G * e];
+                    }
+                }
+                m = mn;
+            }
+        }
+    }
+
+    if (slots > 1) {  // merge the slots of each row (shared memory of the tiles is free now)
+        float* so = ks;  // [NG][DMAX] partial outputs
+        __syncthreads();
+#pragma unroll
+        for (int e = 0; e < E; e++) so[gi * DMAX + lane + G * e] = acc[e];
+        if (lane == 0) { ml[2 * gi] = m; ml[2 * gi + 1] = l; }
+        __syncthreads();
+        if (slot == 0) {
+            float M = -AK_INF;
+            for (int sl = 0; sl < slots; sl++) M = fmaxf(M, ml[2 * (row + sl * R)]);
+            float L = 0.0f;
+#pragma unroll
+            for (int e = 0; e < E; e++) acc[e] = 0.0f;
+            if (M != -AK_INF) {
+                for (int sl = 0; sl < slots; sl++) {
+                    const int gs = row + sl * R;
+                    const float w = ak_exp2(ml[2 * gs] - M);
+                    L += w * ml[2 * gs + 1];
+#pragma unroll
+                    for (int e = 0; e < E; e++) acc[e] += w * so[gs * DMAX + lane + G * e];
+                }
+            }
+            m = M;
+            l = L;
+        }
+    }
+    if (slot != 0 || !valid) return;
+
+    const float inv = l > 0.0f ? 1.0f / l : 0.0f;
+    const float lse2 = l > 0.0f ? m + log2f(l) : -AK_INF;  // base 2
+    const ak_i64 grow = ((ak_i64)b * hkv * group + hq_idx) * sq + i;  // (b * hq + hq_idx) * sq + i
+    if (nsplit > 1) {
+        float* po = part + (grow * nsplit + blockIdx.y) * DMAX;
+#pragma unroll
+        for (int e = 0; e < E; e++) po[lane + G * e] = acc[e] * inv;
+        if (lane == 0) {
+            const ak_i64 rows_all = (ak_i64)gridDim.z * group * sq;  // batch * hq * sq
+            part[rows_all * nsplit * DMAX + grow * nsplit + blockIdx.y] = lse2;
+        }
+        return;
+    }
+    T* op = o + (ak_i64)b * osb + (ak_i64)hq_idx * osh + (ak_i64)i * oss;
+#pragma unroll
+    for (int e = 0; e < E; e++) {
+        const int dd = lane + G * e;
+        if (dd < d) op[dd] = D::from(acc[e] * inv);
+    }
+    if (lse && lane == 0) lse[grow] = lse2 * AK_LN2;
+}
+
+#define AK_ATTN_SIMT(DMAX, DT, D)                                                                                    \
+    AK_KERNEL void __launch_bounds__(AK_ATTN_THREADS) ak_attn_simt##DMAX##_##DT(                                    \
+        const D::T* q, const D::T* k, const D::T* v, D::T* o, float* lse, int hkv, int group, int sq, int skv,     \
+        int d, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb, ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh,      \
+        ak_i64 vss, ak_i64 osb, ak_i64 osh, ak_i64 oss, float scale_log2, int causal, int R, int nsplit,           \
+        int split_len, float* part, int vec) {                                                                       \
+        ak_attn_simt<D, DMAX>(q, k, v, o, lse, hkv, group, sq, skv, d, qsb, qsh, qss, ksb, ksh, kss, vsb, vsh, vss, \
+                              osb, osh, oss, scale_log2, causal, R, nsplit, split_len, part, vec);                  \
+    }
+AK_ATTN_SIMT(32, f32, ak_f32_t)
+AK_ATTN_SIMT(32, f16, ak_f16_t)
+AK_ATTN_SIMT(32, bf16, ak_bf16_t)
+AK_ATTN_SIMT(64, f32, ak_f32_t)
+AK_ATTN_SIMT(64, f16, ak_f16_t)
+AK_ATTN_SIMT(64, bf16, ak_bf16_t)
+AK_ATTN_SIMT(128, f32, ak_f32_t)
+AK_ATTN_SIMT(128, f16, ak_f16_t)
+AK_ATTN_SIMT(128, bf16, ak_bf16_t)
+AK_ATTN_SIMT(256, f32, ak_f32_t)
+AK_ATTN_SIMT(256, f16, ak_f16_t)
+AK_ATTN_SIMT(256, bf16, ak_bf16_t)
+
+// Merge the nsplit partial results of each row (one wave per row): weights
+// w_s = 2^(lse_s - max), O = sum w_s o_s / sum w_s, lse = log(sum 2^lse_s).
+// part: [rows][nsplit][dmax] outputs, then [rows][nsplit] base-2 lse; rows =
+// batch * hq * sq, row = (b * hq + h) * sq + i. A row whose splits are all
+// empty (-inf) gets O = 0 and lse = -inf.
+template <class D>
+AK_INLINE void ak_attn_combine(const float* AK_RESTRICT part, int nsplit, int dmax, ak_i64 rows, int hq, int sq,
+                               int d, typename D::T* AK_RESTRICT o, ak_i64 osb, ak_i64 osh, ak_i64 oss,
+                               float* AK_RESTRICT lse) {
+    const ak_i64 row = (ak_i64)blockIdx.x * (blockDim.x / AK_WAVE) + ak_wave_id();
+    if (row >= rows) return;  // whole waves leave together
+    const int lane = ak_lane();
+    const float* pl = part + rows * nsplit * dmax + row * nsplit;
+    float M = -AK_INF;
+    for (int s = lane; s < nsplit; s += AK_WAVE) M = fmaxf(M, pl[s]);
+    M = ak_warp_max(M);
+    float W = 0.0f;
+    if (M != -AK_INF)
+        for (int s = lane; s < nsplit; s += AK_WAVE) W += ak_exp2(pl[s] - M);
+    W = ak_warp_sum(W);
+    const float inv = W > 0.0f ? 1.0f / W : 0.0f;
+    const int i = (int)(row % sq);
+    const ak_i64 bh = row / sq;
+    const int b = (int)(bh / hq), h = (int)(bh % hq);
+    typename D::T* op = o + (ak_i64)b * osb + (ak_i64)h * osh + (ak_i64)i * oss;
+    const float* po = part + row * nsplit * dmax;
+    for (int dd = lane; dd < d; dd += AK_WAVE) {
+        float x = 0.0f;
+        if (M != -AK_INF)
+            for (int s = 0; s < nsplit; s++) {
+                const float w = ak_exp2(pl[s] - M);
+                if (w != 0.0f) x += w * po[(ak_i64)s * dmax + dd];
+            }
+        op[dd] = D::from(x * inv);
+    }
+    if (lse && lane == 0) lse[row] = W > 0.0f ? (M + log2f(W)) * AK_LN2 : -AK_INF;
+}
+
+#define AK_ATTN_COMBINE(DT, D)                                                                                      \
+    AK_KERNEL void ak_attn_combine_##DT(const float* part, int nsplit, int dmax, ak_i64 rows, int hq, int sq, int d, \
+                                        D::T* o, ak_i64 osb, ak_i64 osh, ak_i64 oss, float* lse) {                  \
+        ak_attn_combine<D>(part, nsplit, dmax, rows, hq, sq, d, o, osb, osh, oss, lse);                            \
+    }
+AK_ATTN_COMBINE(f32, ak_f32_t)
+AK_ATTN_COMBINE(f16, ak_f16_t)
+AK_ATTN_COMBINE(bf16, ak_bf16_t)

@@ -1,0 +1,340 @@
+// kernels/attention_mma.hip - fused attention forward on the matrix units
+// (flash-attention 2 structure), head_dim 64 and 128, f16 / bf16 inputs,
+// fp32 accumulation and softmax. Host wrapper: ak_attention in amdkit.h
+// (>>impl:ops-attention), which picks this family where the arch has
+// matrix instructions and matrix_cores is not off, and the SIMT family of
+// kernels/attention.hip otherwise.
+//
+// Work layout (the same as the SIMT kernels, so the host code and the
+// split-combine kernel are shared): the rows of one (batch, kv head) pair
+// are its GQA group's query heads one after another (row r = g * seq_q + i),
+// blockIdx.x picks 16 * WM consecutive rows, blockIdx.y the split of seq_kv
+// (flash-decoding; part / lse partials as in attention.hip), blockIdx.z the
+// pair. Packing a GQA group into the rows lets one 16-row tile hold all
+// query heads of a decode step, so K and V are read once per group.
+//
+// Block: WM x WN warps. Warp (wm, wn) owns rows 16 wm .. 16 wm + 15 of the
+// block and keys wn * BK / WN .. of every K / V tile (WN > 1 for decode,
+// where a block has one row tile: the warps split each tile's keys and are
+// merged through shared memory at the end). K / V tiles of BK = 64 keys go
+// through shared memory (rows padded by 16 bytes against bank conflicts),
+// double-buffered.
+//
+// NVIDIA (sm_80+, mma.sync m16n8k16 via the prelude's ak_mma layer): tiles
+// are copied with cp.async (zero-filled past the end), Q fragments stay in
+// registers (ldmatrix), S = Q K^T on the tensor cores, the online softmax on
+// the S accumulators, P is converted in registers to the A fragments of
+// O += P V (the m16n8 C layout of two n-tiles is the m16k16 A layout), V
+// fragments through ldmatrix.trans.
+//
+// kernels: ak_attn_mma64_f16 ak_attn_mma64_bf16 ak_attn_mma128_f16 ak_attn_mma128_bf16 ak_attn_mmadec64_f16 ak_attn_mmadec64_bf16 ak_attn_mmadec128_f16 ak_attn_mmadec128_bf16
+
+#define AK_AMMA_BK 64
+
+#if defined(AK_MMA_SYNC)
+AK_INLINE void ak_cp_async16(void* smem, const void* gmem, bool full) {
+    const ak_u32 s = ak_smem_addr(smem);
+    const int n = full ? 16 : 0;  // 0: write 16 zero bytes
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(s), "l"(gmem), "r"(n));
+}
+AK_INLINE void ak_cp_async_commit(void) { asm volatile("cp.async.commit_group;"); }
+template <int N>
+AK_INLINE void ak_cp_async_wait(void) { asm volatile("cp.async.wait_group %0;" ::"n"(N)); }
+
+// two fp32 -> one 32-bit register of two 16-bit values (lo in the low half)
+template <class D> AK_INLINE ak_u32 ak_pack2f(float lo, float hi);
+template <> AK_INLINE ak_u32 ak_pack2f<ak_f16_t>(float lo, float hi) {
+    ak_u32 r;
+    asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
+    return r;
+}
+template <> AK_INLINE ak_u32 ak_pack2f<ak_bf16_t>(float lo, float hi) {
+    ak_u32 r;
+    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
+    return r;
+}
+
+// B fragments of two n8 column blocks (n0..n0+7, n0+8..n0+15) for k = k0..k0+15
+// from a row-major [k][n] shared tile (V stored [key][d]): ldmatrix.trans.
+template <class D>
+AK_INLINE void ak_ldsm_b2_trans(typename ak_mma<D>::B& b0, typename ak_mma<D>::B& b1, const typename D::T* s, int ld) {
+    const int l = ak_lane();
+    const ak_u32 p = ak_smem_addr(s + ((l % 8) + 8 * ((l / 8) % 2)) * ld + 8 * (l / 16));
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];"
+                 : "=r"(b0.r[0]), "=r"(b0.r[1]), "=r"(b1.r[0]), "=r"(b1.r[1])
+                 : "r"(p));
+}
+
+template <class D, int HD, int WM, int WN>
+AK_INLINE void ak_attn_mma(const typename D::T* AK_RESTRICT q, const typename D::T* AK_RESTRICT k,
+                           const typename D::T* AK_RESTRICT v, typename D::T* AK_RESTRICT o, float* AK_RESTRICT lse,
+                           int hkv, int group, int sq, int skv, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb,
+                           ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh, ak_i64 vss, ak_i64 osb, ak_i64 osh,
+                           ak_i64 oss, float scale_log2, int causal, int nsplit, int split_len,
+                           float* AK_RESTRICT part) {
+    typedef typename D::T T;
+    typedef ak_mma<D> MM;
+    enum {
+        BK = AK_AMMA_BK, LD = HD + 8, BQ = 16 * WM, NT = 32 * WM * WN, KW = BK / WN,  // keys per warp per tile
+        NTS = KW / 8,                                                               // S n-tiles per warp
+        NTO = HD / 8,                                                               // O n-tiles
+        KQ = HD / 16,                                                               // k-steps of Q K^T
+        CH = HD / 8                                                                 // 16-byte chunks per row
+    };
+    extern __shared__ __align__(16) unsigned char ak_smem_raw[];
+    T* qs = (T*)ak_smem_raw;           // [BQ][LD]
+    T* ks = qs + BQ * LD;              // [2][BK][LD]
+    T* vs = ks + 2 * BK * LD;          // [2][BK][LD]
+
+    const int tid = (int)threadIdx.x, lane = tid % 32, warp = tid / 32;
+    const int wm = warp % WM, wn = warp / WM;
+    const int pair = (int)blockIdx.z, b = pair / hkv, h = pair % hkv;
+    const int rows = group * sq;
+    const int r0 = (int)blockIdx.x * BQ;
+    const int diag = skv - sq;
+
+    // key range of this block (causal: up to the last row's limit) and split
+    int kend = skv, kmask = skv;  // tiles from kmask on need the per-element mask
+    if (causal) {
+        const int rl = (r0 + BQ < rows ? r0 + BQ : rows) - 1;
+        const bool span = r0 / sq != rl / sq;
+        const int imax = span ? sq - 1 : rl % sq, imin = span ? 0 : r0 % sq;
+        if (imax + diag + 1 < kend) kend = imax + diag + 1;
+        kmask = imin + diag + 1;
+    }
+    const int kbeg = (int)blockIdx.y * split_len;
+    if (kbeg + split_len < kend) kend = kbeg + split_len;
+    if (kend < kmask) kmask = kend;
+
+    const T* kp = k + (ak_i64)b * ksb + (ak_i64)h * ksh;
+    const T* vp = v + (ak_i64)b * vsb + (ak_i64)h * vsh;
+
+    // Q tile -> shared (zero rows past the end)
+    for (int c = tid; c < BQ * CH; c += NT) {
+        const int rr = c / CH, cc = c % CH, r = r0 + rr;
+        const bool ok = r < rows;
+        const int g = ok ? r / sq : 0, i = ok ? r % sq : 0;
+        const T* src = q + (ak_i64)b * qsb + (ak_i64)(h * group + g) * qsh + (ak_i64)i * qss + cc * 8;
+        ak_cp_async16(qs + rr * LD + cc * 8, ok ? src : q, ok);
+    }
+    auto load_kv = [&](int stage, int k0) {
+        T* kd = ks + stage * BK * LD;
+        T* vd = vs + stage * BK * LD;
+        for (int c = tid; c < BK * CH; c += NT) {
+            const int rr = c / CH, cc = c % CH, j = k0 + rr;
+            const bool ok = j < kend;
+            ak_cp_async16(kd + rr * LD + cc * 8, ok ? kp + (ak_i64)j * kss + cc * 8 : kp, ok);
+            ak_cp_async16(vd + rr * LD + cc * 8, ok ? vp + (ak_i64)j * vss + cc * 8 : vp, ok);
+        }
+    };
+    const int ntiles = kend > kbeg ? (kend - kbeg + BK - 1) / BK : 0;
+    if (ntiles > 0) load_kv(0, kbeg);
+    ak_cp_async_commit();
+
+    // per-lane state: rows g = lane / 4 (e = 0, 1) and g + 8 (e = 2, 3) of the warp's 16
+    const int lr0 = r0 + wm * 16 + lane / 4, lr1 = lr0 + 8;
+    int lim0 = -1, lim1 = -1;  // last visible key of each row (-1: none; rows past the end see none)
+    if (lr0 < rows) lim0 = causal ? (lr0 % sq) + diag : skv - 1;
+    if (lr1 < rows) lim1 = causal ? (lr1 % sq) + diag : skv - 1;
+    float m0 = -AK_INF, m1 = -AK_INF, l0 = 0.0f, l1 = 0.0f;
+    typename MM::C acc[NTO];
+#pragma unroll
+    for (int n = 0; n < NTO; n++) MM::zero(acc[n]);
+    typename MM::A qf[KQ];
+
+    for (int t = 0; t < ntiles; t++) {
+        const int k0 = kbeg + t * BK, st = t & 1;
+        if (t + 1 < ntiles) load_kv(st ^ 1, k0 + BK);
+        ak_cp_async_commit();
+        ak_cp_async_wait<1>();
+        __syncthreads();
+        if (t == 0) {
+#pragma unroll
+            for (int kk = 0; kk < KQ; kk++) MM::load_a_ldsm(qf[kk], qs + (wm * 16) * LD + kk * 16, LD);
+        }
+        const T* kt = ks + st * BK * LD + (wn * KW) * LD;
+        const T* vt = vs + st * BK * LD + (wn * KW) * LD;
+        // S = Q K^T for this warp's KW keys
+        typename MM::C s[NTS];
+#pragma unroll
+        for (int n = 0; n < NTS; n++) MM::zero(s[n]);
+#pragma unroll
+        for (int kk = 0; kk < KQ; kk++) {
+#pragma unroll
+            for (int n = 0; n < NTS; n += 2) {
+                typename MM::B b0, b1;
+                MM::load_b2_ldsm(b0, b1, kt + (n * 8) * LD + kk * 16, LD);
+                MM::mma(s[n], qf[kk], b0);
+                MM::mma(s[n + 1], qf[kk], b1);
+            }
+        }
+        // scale, mask, online softmax (rows lr0: v[0..1], lr1: v[2..3])
+        const int kw0 = k0 + wn * KW;
+        const bool need_mask = k0 + BK > kmask;
+        float mx0 = -AK_INF, mx1 = -AK_INF;
+#pragma unroll
+        for (int n = 0; n < NTS; n++) {
+#pragma unroll
+            for (int e = 0; e < 4; e++) {
+                float x = s[n].v[e] * scale_log2;
+                if (need_mask) {
+                    const int j = kw0 + n * 8 + 2 * (lane % 4) + (e & 1);
+                    const int lim = e < 2 ? lim0 : lim1;
+                    if (j > lim || j >= kend) x = -AK_INF;
+                }
+                s[n].v[e] = x;
+            }
+            mx0 = fmaxf(mx0, fmaxf(s[n].v[0], s[n].v[1]));
+            mx1 = fmaxf(mx1, fmaxf(s[n].v[2], s[n].v[3]));
+        }
+        mx0 = fmaxf(mx0, ak_shfl_xor(mx0, 1));
+        mx0 = fmaxf(mx0, ak_shfl_xor(mx0, 2));
+        mx1 = fmaxf(mx1, ak_shfl_xor(mx1, 1));
+        mx1 = fmaxf(mx1, ak_shfl_xor(mx1, 2));
+        const float mn0 = fmaxf(m0, mx0), mn1 = fmaxf(m1, mx1);
+        const float base0 = mn0 == -AK_INF ? 0.0f : mn0, base1 = mn1 == -AK_INF ? 0.0f : mn1;
+        const float al0 = ak_exp2(m0 - base0), al1 = ak_exp2(m1 - base1);
+        m0 = mn0;
+        m1 = mn1;
+        float ps0 = 0.0f, ps1 = 0.0f;
+#pragma unroll
+        for (int n = 0; n < NTS; n++) {
+            s[n].v[0] = ak_exp2(s[n].v[0] - base0);
+            s[n].v[1] = ak_exp2(s[n].v[1] - base0);
+            s[n].v[2] = ak_exp2(s[n].v[2] - base1);
+            s[n].v[3] = ak_exp2(s[n].v[3] - base1);
+            ps0 += s[n].v[0] + s[n].v[1];
+            ps1 += s[n].v[2] + s[n].v[3];
+        }
+        l0 = l0 * al0 + ps0;  // lane-partial sums, reduced over the 4 lanes of a row at the end
+        l1 = l1 * al1 + ps1;
+#pragma unroll
+        for (int n = 0; n < NTO; n++) {
+            acc[n].v[0] *= al0; acc[n].v[1] *= al0;
+            acc[n].v[2] *= al1; acc[n].v[3] *= al1;
+        }
+        // O += P V: P (16 x KW) from the S accumulators, 16 keys per k-step
+#pragma unroll
+        for (int kk = 0; kk < KW / 16; kk++) {
+            typename MM::A pa;
+            pa.r[0] = ak_pack2f<D>(s[2 * kk].v[0], s[2 * kk].v[1]);
+            pa.r[1] = ak_pack2f<D>(s[2 * kk].v[2], s[2 * kk].v[3]);
+            pa.r[2] = ak_pack2f<D>(s[2 * kk + 1].v[0], s[2 * kk + 1].v[1]);
+            pa.r[3] = ak_pack2f<D>(s[2 * kk + 1].v[2], s[2 * kk + 1].v[3]);
+#pragma unroll
+            for (int n = 0; n < NTO; n += 2) {
+                typename MM::B b0, b1;
+                ak_ldsm_b2_trans<D>(b0, b1, vt + (kk * 16) * LD + n * 8, LD);
+                MM::mma(acc[n], pa, b0);
+                MM::mma(acc[n + 1], pa, b1);
+            }
+        }
+        __syncthreads();  // this stage is overwritten by the next iteration's copy
+    }
+    ak_cp_async_wait<0>();
+    l0 += ak_shfl_xor(l0, 1);
+    l0 += ak_shfl_xor(l0, 2);
+    l1 += ak_shfl_xor(l1, 1);
+    l1 += ak_shfl_xor(l1, 2);
+
+    if (WN > 1) {  // merge the key slots of each row tile through shared memory (tiles are free now)
+        float* so = (float*)(void*)ks;         // [WN][16][HD + 4] outputs
+        float* sml = so + WN * 16 * (HD + 4);  // [WN][16][2] (m, l)
+        __syncthreads();
+        const int g = lane / 4, c0 = 2 * (lane % 4);
+#pragma unroll
+        for (int n = 0; n < NTO; n++) {
+            float* p0 = so + (wn * 16 + g) * (HD + 4) + n * 8 + c0;
+            float* p1 = p0 + 8 * (HD + 4);
+            p0[0] = acc[n].v[0]; p0[1] = acc[n].v[1];
+            p1[0] = acc[n].v[2]; p1[1] = acc[n].v[3];
+        }
+        if (lane % 4 == 0) {
+            sml[(wn * 16 + g) * 2] = m0; sml[(wn * 16 + g) * 2 + 1] = l0;
+            sml[(wn * 16 + g + 8) * 2] = m1; sml[(wn * 16 + g + 8) * 2 + 1] = l1;
+        }
+        __syncthreads();
+        if (wn != 0) return;
+        float M0 = -AK_INF, M1 = -AK_INF;
+        for (int w = 0; w < WN; w++) {
+            M0 = fmaxf(M0, sml[(w * 16 + g) * 2]);
+            M1 = fmaxf(M1, sml[(w * 16 + g + 8) * 2]);
+        }
+        const float B0 = M0 == -AK_INF ? 0.0f : M0, B1 = M1 == -AK_INF ? 0.0f : M1;
+        float L0 = 0.0f, L1 = 0.0f;
+#pragma unroll
+        for (int n = 0; n < NTO; n++) MM::zero(acc[n]);
+        for (int w = 0; w < WN; w++) {
+            const float w0 = ak_exp2(sml[(w * 16 + g) * 2] - B0), w1 = ak_exp2(sml[(w * 16 + g + 8) * 2] - B1);
+            L0 += w0 * sml[(w * 16 + g) * 2 + 1];
+            L1 += w1 * sml[(w * 16 + g + 8) * 2 + 1];
+#pragma unroll
+            for (int n = 0; n < NTO; n++) {
+                const float* p0 = so + (w * 16 + g) * (HD + 4) + n * 8 + c0;
+                const float* p1 = p0 + 8 * (HD + 4);
+                acc[n].v[0] += w0 * p0[0]; acc[n].v[1] += w0 * p0[1];
+                acc[n].v[2] += w1 * p1[0]; acc[n].v[3] += w1 * p1[1];
+            }
+        }
+        m0 = M0; m1 = M1; l0 = L0; l1 = L1;
+    }
+
+    // write: rows lr0 / lr1, columns n * 8 + 2 (lane % 4) + {0, 1}
+    const float inv0 = l0 > 0.0f ? 1.0f / l0 : 0.0f, inv1 = l1 > 0.0f ? 1.0f / l1 : 0.0f;
+    const float lse0 = l0 > 0.0f ? m0 + log2f(l0) : -AK_INF, lse1 = l1 > 0.0f ? m1 + log2f(l1) : -AK_INF;
+    const ak_i64 rows_all = (ak_i64)gridDim.z * rows;  // batch * hq * sq
+#pragma unroll
+    for (int half = 0; half < 2; half++) {
+        const int r = half ? lr1 : lr0;
+        if (r >= rows) continue;
+        const int g = r / sq, i = r % sq, hq_idx = h * group + g;
+        const float inv = half ? inv1 : inv0, ls = half ? lse1 : lse0;
+        const ak_i64 grow = ((ak_i64)b * hkv * group + hq_idx) * sq + i;
+        const int c0 = 2 * (lane % 4);
+        if (nsplit > 1) {
+            float* po = part + (grow * nsplit + blockIdx.y) * HD;
+#pragma unroll
+            for (int n = 0; n < NTO; n++) {
+                po[n * 8 + c0] = acc[n].v[2 * half] * inv;
+                po[n * 8 + c0 + 1] = acc[n].v[2 * half + 1] * inv;
+            }
+            if (lane % 4 == 0) part[rows_all * nsplit * HD + grow * nsplit + blockIdx.y] = ls;
+        } else {
+            T* op = o + (ak_i64)b * osb + (ak_i64)hq_idx * osh + (ak_i64)i * oss;
+#pragma unroll
+            for (int n = 0; n < NTO; n++)
+                *(ak_u32*)(op + n * 8 + c0) = ak_pack2f<D>(acc[n].v[2 * half] * inv, acc[n].v[2 * half + 1] * inv);
+            if (lse && lane % 4 == 0) lse[grow] = ls * AK_LN2;
+        }
+    }
+}
+#define AK_AMMA_BODY(D, HD, WM, WN)                                                                              \
+    ak_attn_mma<D, HD, WM, WN>(q, k, v, o, lse, hkv, group, sq, skv, qsb, qsh, qss, ksb, ksh, kss, vsb, vsh, vss, \
+                               osb, osh, oss, scale_log2, causal, nsplit, split_len, part)
+#else
+// Targets without the instruction this family is written for: the kernels
+// exist (one source for every target) but do nothing, and the host never
+// launches them there (it runs the SIMT family instead).
+#define AK_AMMA_BODY(D, HD, WM, WN) \
+    do {                            \
+    } while (0)
+#endif
+
+// Same argument list as the SIMT kernels (d and R unused: head_dim == HD, rows per block fixed).
+#define AK_AMMA(NAME, HD, WM, WN, DT, D)                                                                         \
+    AK_KERNEL void __launch_bounds__(32 * WM * WN) NAME##HD##_##DT(                                             \
+        const D::T* q, const D::T* k, const D::T* v, D::T* o, float* lse, int hkv, int group, int sq, int skv,  \
+        int d, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb, ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh,   \
+        ak_i64 vss, ak_i64 osb, ak_i64 osh, ak_i64 oss, float scale_log2, int causal, int R, int nsplit,        \
+        int split_len, float* part, int vec) {                                                                    \
+        (void)d; (void)R; (void)vec;                                                                              \
+        AK_AMMA_BODY(D, HD, WM, WN);                                                                              \
+    }
+AK_AMMA(ak_attn_mma, 64, 4, 1, f16, ak_f16_t)
+AK_AMMA(ak_attn_mma, 64, 4, 1, bf16, ak_bf16_t)
+AK_AMMA(ak_attn_mma, 128, 4, 1, f16, ak_f16_t)
+AK_AMMA(ak_attn_mma, 128, 4, 1, bf16, ak_bf16_t)
+AK_AMMA(ak_attn_mmadec, 64, 1, 4, f16, ak_f16_t)
+AK_AMMA(ak_attn_mmadec, 64, 1, 4, bf16, ak_bf16_t)
+AK_AMMA(ak_attn_mmadec, 128, 1, 4, f16, ak_f16_t)
+AK_AMMA(ak_attn_mmadec, 128, 1, 4, bf16, ak_bf16_t)

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The command-line tool as a new user meets it (`make test` step cli):
+# help on stdout with exit 0, unknown command / missing option named on
+# stderr with exit 2, --version, compile -o, cache stats from the disk,
+# kernels --dump creating its directory, AMDKIT_DEVICE past the device count.
+set -u
+B=${1:-build/amdkit}
+T=$(mktemp -d "${TMPDIR:-/tmp}/akcli.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+export AMDKIT_CACHE_DIR=$T/cache AMDKIT_BACKEND=cpu
+pass=0; fail=0
+check() { # description, then a command that must succeed
+  local what=$1; shift
+  if "$@"; then pass=$((pass+1)); echo "  ok   $what"; else fail=$((fail+1)); echo "  FAIL $what"; fi
+}
+run() { # command... -> $T/out, $T/err, $rc
+  "$@" > "$T/out" 2> "$T/err"; rc=$?
+}
+run "$B" --help;     check "--help: stdout, exit 0" test $rc -eq 0 -a -s "$T/out" -a ! -s "$T/err"
+grep -q 'amdkit compile' "$T/out"; check "--help lists the commands" test $? -eq 0
+run "$B";            check "no arguments: usage on stdout, exit 0" test $rc -eq 0 -a -s "$T/out"
+run "$B" --version;  check "--version" grep -q "^amdkit [0-9]" "$T/out"
+run "$B" frobnicate; check "unknown command: exit 2" test $rc -eq 2
+check "unknown command is named" grep -q "unknown command 'frobnicate'" "$T/err"
+run "$B" compile kernels/elementwise.hip --arch sm_80
+check "compile without --kernel: exit 2, names --kernel" bash -c "[ $rc -eq 2 ] && grep -q -- '--kernel' '$T/err'"
+run "$B" compile kernels/elementwise.hip --kernel ak_fill_f32
+check "compile without --arch names --arch" grep -q -- '--arch' "$T/err"
+run "$B" compile kernels/elementwise.hip --kernel ak_fill_f32 --arch sm_80 -o "$T/fill.cubin"
+check "compile -o writes the code object" bash -c "[ $rc -eq 0 ] && [ -s '$T/fill.cubin' ] && [ \"\$(head -c 4 '$T/fill.cubin' | od -An -c | tr -d ' ')\" = '177ELF' ]"
+run "$B" compile kernels/elementwise.hip --kernel ak_fill_f32 --arch sm_80,sm_90 -o "$T/one.co"
+check "compile -o with several targets and no %t: exit 2" test $rc -eq 2
+run "$B" cache stats
+check "cache stats counts the disk entry" grep -qE '^on disk +1 entries' "$T/out"
+check "cache stats shows oldest/newest" grep -q '^newest' "$T/out"
+run "$B" kernels --dump "$T/dump/sub"
+check "kernels --dump creates the directory" test $rc -eq 0 -a -s "$T/dump/sub/elementwise.hip"
+touch "$T/afile"
+run "$B" kernels --dump "$T/afile/x"
+check "kernels --dump into a file: says why" bash -c "[ $rc -ne 0 ] && grep -q 'cannot create directory' '$T/err'"
+run env AMDKIT_DEVICE=3 "$B" info
+check "AMDKIT_DEVICE=3 on one device: an error" bash -c "[ $rc -ne 0 ] && grep -q 'device 3' '$T/err'"
+run "$B" info
+check "info: matrix_cores the same in text and JSON" bash -c "v=\$(grep -E '^  matrix_cores ' '$T/out' | awk '{print \$2}'); \
+  \"$B\" info --json | grep -q \"\\\"matrix_cores\\\":\\\"\$v\\\"\""
+check "info on the cpu backend reports the offline compilers" grep -qE '^  compiler +.*(hipRTC|NVRTC)' "$T/out"
+run env AMDKIT_POOL_SIZE=-5 "$B" info
+check "AMDKIT_POOL_SIZE=-5 names the variable" grep -q "AMDKIT_POOL_SIZE='-5'" "$T/err"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,102 @@
+# tests/isa_lib.sh - assertions on an AMD code object's disassembly and
+# metadata, for tests/isa_check.sh and the per-family rules in tests/isa/.
+#
+# A family's rules live in tests/isa/<family>.sh; isa_check.sh sources that
+# file once per built target with these set:
+#   FAMILY  the family ("gemm")          ARCH  the processor ("gfx942")
+#   WAVE    the wave size the table gives that processor (32 or 64)
+#   ISA_S   the disassembly (llvm-objdump -d), ISA_META the metadata notes
+#           (llvm-readelf --notes), ISA_SYMS the symbol table (llvm-objdump -t)
+# and the file calls the functions below; each records a failure with its
+# reason (the cell then fails) and never exits. Example (tests/isa/gemm.sh):
+#   case $ARCH in
+#     gfx908|gfx90a|gfx942|gfx950) isa_require 'v_mfma_' "MFMA on CDNA" ;;
+#     gfx11*|gfx12*)               isa_require 'v_wmma_' "WMMA on RDNA3/4" ;;
+#   esac
+#   isa_forbid 'scratch_|buffer_store.*off, s\[0:3\]' "no scratch access"
+# Every family also gets, after its rules: no scratch/spills in any kernel
+# (isa_no_scratch), unless the rules set ISA_ALLOW_SCRATCH="reason".
+#
+#   isa_require REGEX WHY [KERNEL]   an instruction matching REGEX (grep -E, on
+#                                    the mnemonic + operands) must appear, in
+#                                    KERNEL's body when given
+#   isa_forbid REGEX WHY [KERNEL]    no instruction may match
+#   isa_count REGEX [KERNEL]         prints how many instructions match
+#   isa_no_scratch [KERNEL]          .private_segment_fixed_size 0 and no VGPR spills
+#                                    (SGPR spills go to VGPR lanes: reported, not a failure)
+#   isa_meta KERNEL FIELD            prints a metadata field of a kernel (".vgpr_count")
+#   isa_kernels                      prints the kernel names in the code object
+
+ISA_FAILS=""; ISA_NOTES=""
+isa_fail() { ISA_FAILS="$ISA_FAILS; $*"; }
+
+# instructions of the whole object, or of one kernel's body (label to s_endpgm)
+isa_body() {
+  if [ -n "${1:-}" ]; then
+    awk -v k="<$1>:" 'index($0, k) { on = 1; next } on && /^[0-9a-f]+ <.*>:/ { on = 0 } on' "$ISA_S" |
+      sed -e 's@//.*@@' | grep -E '^\s+[a-z]'
+  elif [ -n "${ISA_I:-}" ]; then cat "$ISA_I"   # the instructions, filtered once by isa_check.sh
+  else sed -e 's@//.*@@' "$ISA_S" | grep -E '^\s+[a-z]'; fi
+}
+isa_count() { isa_body "${2:-}" | grep -cE "$1"; }
+isa_require() {
+  [ "$(isa_count "$1" "${3:-}")" -gt 0 ] || isa_fail "no /$1/ ${3:+in $3 }($2)"
+}
+isa_forbid() {
+  local n; n=$(isa_count "$1" "${3:-}")
+  [ "$n" -eq 0 ] || isa_fail "$n x /$1/ ${3:+in $3 }($2)"
+}
+isa_kernels() { grep -E '^(  - |    )\.name:' "$ISA_META" | awk '{print $NF}'; }
+# metadata field of one kernel (kernel-level keys are indented 4, a kernel's block starts at "  - ")
+isa_meta() {
+  awk -v k="$1" -v f="$2" '
+    /^  - / { if (hit) { print val; exit } hit = 0; val = "" }
+    /^(  - |    )\.[a-z_]+:/ { key = $0; sub(/^(  - |    )/, "", key); sub(/:.*/, "", key)
+                               if (key == ".name" && $NF == k) hit = 1
+                               if (key == f) val = $NF }
+    END { if (hit) print val }' "$ISA_META" | head -n 1
+}
+isa_no_scratch() {
+  local k v ns=0 maxs=0
+  for k in ${1:-$(isa_kernels)}; do
+    v=$(isa_meta "$k" .private_segment_fixed_size); [ "${v:-0}" = "0" ] || isa_fail "$k uses $v bytes of scratch"
+    v=$(isa_meta "$k" .vgpr_spill_count); [ "${v:-0}" = "0" ] || isa_fail "$k spills $v VGPRs"
+    v=$(isa_meta "$k" .sgpr_spill_count); [ "${v:-0}" = "0" ] || { ns=$((ns+1)); [ "$v" -gt $maxs ] && maxs=$v; }
+  done
+  [ $ns -eq 0 ] || ISA_NOTES="$ISA_NOTES; $ns kernels spill up to $maxs SGPRs to VGPR lanes"
+}
+
+# The wave size checks every family gets (tests/isa_check.sh):
+# 1. every kernel's .wavefront_size is the table's wave for ARCH;
+# 2. the prelude's marker symbol ak_built_for_wave<N> says the host injected
+#    AK_WAVE=<the same N>;
+# 3. lane masks have the wave's width: wave32 code uses exec_lo / vcc_lo,
+#    *_saveexec_b32, compares (ballots) into one SGPR and selects on one
+#    SGPR; wave64 code exec / vcc, *_b64, SGPR pairs. No instruction of the
+#    other width may appear (code with no masks at all, an empty kernel,
+#    passes).
+isa_wave() {
+  local want=$1 k w marker n
+  for k in $(isa_kernels); do
+    w=$(isa_meta "$k" .wavefront_size)
+    [ "$w" = "$want" ] || isa_fail "$k has .wavefront_size ${w:-?}, the table says wave$want for $ARCH"
+  done
+  marker=$(grep -oE 'ak_built_for_wave[0-9]+' "$ISA_SYMS" | head -n 1)
+  if [ -z "$marker" ]; then isa_fail "no ak_built_for_wave marker symbol (not built with the prelude?)"
+  elif [ "$marker" != "ak_built_for_wave$want" ]; then isa_fail "built with AK_WAVE=${marker#ak_built_for_wave} but $ARCH runs wave$want"; fi
+  if [ "$want" = 32 ]; then
+    n=$(isa_body | grep -E '(\bexec\b|\bvcc\b)|_saveexec_b64\b' | grep -cvE '(exec|vcc)_(lo|hi)')
+    [ "$n" -eq 0 ] || isa_fail "wave32 code with $n instructions on 64-bit exec/vcc"
+    isa_forbid 'v_cmp_[a-z0-9_]+_e64 (s\[[0-9]+:[0-9]+\]|vcc),' "wave32 compares/ballots write one SGPR"
+    isa_forbid 'v_cndmask_b32_e64 .*, (s\[[0-9]+:[0-9]+\]|vcc)\s*$' "wave32 selects read one SGPR"
+  else
+    isa_forbid '(exec|vcc)_(lo|hi)\b|_saveexec_b32\b' "wave64 code uses 64-bit exec/vcc"
+    isa_forbid 'v_cmp_[a-z0-9_]+_e64 (s[0-9]+|vcc_lo|vcc_hi),' "wave64 compares/ballots write an SGPR pair"
+    isa_forbid 'v_cndmask_b32_e64 .*, (s[0-9]+|vcc_lo)\s*$' "wave64 selects read an SGPR pair"
+  fi
+}
+# the family source uses the prelude's cross-lane primitives: they must lower
+# to cross-lane instructions (their lane masks are checked by isa_wave)
+isa_wave_shuffles() {
+  isa_require 'ds_bpermute_b32|ds_swizzle|v_permlane|row_|quad_perm|dpp' "the prelude's shuffles lower to cross-lane instructions"
+}

@@ -1,0 +1,209 @@
+/* Suite gpu_attention (runs with --gpu, needs a GPU): ak_attention on the
+ * device against its CPU reference (the same call on a cpu context), on
+ * fresh random inputs (never zeros), output and lse poisoned with 0xFF bytes
+ * (NaN) before each run, over every kernel path: the matrix-core path of the
+ * device (default context), the SIMT path (a context with matrix_cores off:
+ * every dtype and head_dim 32 / 64 / 80 / 96 / 128 / 256), the split
+ * (flash-decoding) path with forced and automatic split counts; odd sequence
+ * lengths (1, 17, 1000, 4097), every layout, GQA 1 / 4 / 8, causal both ways,
+ * seq_q > seq_kv (fully masked rows) and < seq_kv, large logits. Tolerance
+ * relative to max |v|: f32 1e-4, f16 3e-3, bf16 2e-2 (the matrix-core path
+ * rounds the probabilities to the input type before P V, as FlashAttention
+ * does); lse 2e-5 x (1 + |lse|). */
+#include "at_common.h"
+
+static ak_context *g_gpu, *g_simt, *g_cpu;
+static unsigned long long g_rng;
+
+static int ga_setup(void) {
+    if (!g_gpu) {
+        ak_config cfg;
+        if (ak_context_create(NULL, &g_gpu) != AK_OK) {
+            akt_fail(__FILE__, __LINE__, "no GPU context: %s", ak_last_error());
+            g_gpu = NULL;
+            return 0;
+        }
+        cfg = ak_config_default();
+        if (ak_config_apply_env(&cfg) == AK_OK) {
+            cfg.matrix_cores = AK_OFF;
+            if (ak_context_create(&cfg, &g_simt) != AK_OK) {
+                akt_fail(__FILE__, __LINE__, "second GPU context (matrix_cores off): %s", ak_last_error());
+                g_simt = NULL;
+            }
+        }
+        g_rng = akt_seed() ^ 0x5EEDA77Eull;
+    }
+#ifndef AKT_GPU_ON_CPU
+    if (ak_context_device(g_gpu)->backend == AK_BACKEND_CPU) {
+        akt_fail(__FILE__, __LINE__, "no GPU: the context fell back to the cpu backend (gpu_* suites need a GPU)");
+        return 0;
+    }
+#endif
+    if (!g_cpu) g_cpu = akt_cpu_context("gpu_attention_ref");
+    return g_cpu != NULL && g_simt != NULL;
+}
+
+/* Output of a cpu-context run as doubles in BHSD row order (at_compare's ref). */
+static void ga_collect(const at_case* c, const at_host* h, double* ref, double* rlse) {
+    int64_t qs[3];
+    size_t b, hh, i, e;
+    at_strides(c, c->hq, c->sq, 1, qs);
+    for (b = 0; b < c->b; b++)
+        for (hh = 0; hh < c->hq; hh++)
+            for (i = 0; i < c->sq; i++) {
+                size_t row = (b * c->hq + hh) * c->sq + i;
+                size_t oo = (size_t)qs[0] * b + (size_t)qs[1] * hh + (size_t)qs[2] * i;
+                for (e = 0; e < c->d; e++) ref[row * c->d + e] = ak_elem_get(h->o, c->t, oo + e);
+                rlse[row] = h->lse[row];
+            }
+}
+
+/* One case on ctx (g_gpu or g_simt) against the CPU reference. */
+static void ga_case(ak_context* ctx, const char* path, const at_case* c) {
+    at_host h;
+    size_t es = ak_dtype_size(c->t), rows = c->b * c->hq * c->sq;
+    char tag[200], t0[160];
+    double *ref = NULL, *rlse = NULL;
+    void *dq = NULL, *dkv = NULL, *dout = NULL, *dlse = NULL;
+    double tol = c->t == AK_F32 ? 1e-4 : c->t == AK_F16 ? 3e-3 : 2e-2;
+    ak_attention_args a;
+    ak_result r;
+    at_tag(c, t0, sizeof t0);
+    snprintf(tag, sizeof tag, "[%s] %s", path, t0);
+    if (!at_make(c, &g_rng, &h)) { akt_fail(__FILE__, __LINE__, "%s: host allocation", tag); return; }
+    ref = (double*)malloc(rows * c->d * sizeof(double));
+    rlse = (double*)malloc(rows * sizeof(double));
+    if (!ref || !rlse) { akt_fail(__FILE__, __LINE__, "%s: host allocation", tag); goto out; }
+    /* the reference */
+    r = ak_attention(g_cpu, &h.a, NULL);
+    if (r != AK_OK) { akt_fail(__FILE__, __LINE__, "%s: cpu reference: %s", tag, ak_last_error()); goto out; }
+    ga_collect(c, &h, ref, rlse);
+    /* the device run */
+    if (ak_malloc(ctx, h.qn * es, NULL, &dq) != AK_OK || ak_malloc(ctx, h.kvn * es, NULL, &dkv) != AK_OK ||
+        ak_malloc(ctx, h.on * es, NULL, &dout) != AK_OK || ak_malloc(ctx, rows * 4, NULL, &dlse) != AK_OK) {
+        akt_fail(__FILE__, __LINE__, "%s: device allocation: %s", tag, ak_last_error());
+        goto out;
+    }
+    AKT_OK(ak_memcpy(ctx, dq, h.q, h.qn * es, AK_H2D));
+    AKT_OK(ak_memcpy(ctx, dkv, h.kv, h.kvn * es, AK_H2D));
+    AKT_OK(ak_memset(ctx, dout, 0xFF, h.on * es, NULL));
+    AKT_OK(ak_memset(ctx, dlse, 0xFF, rows * 4, NULL));
+    a = h.a;
+    a.q = dq;
+    a.k = (char*)dkv + h.kofs * es;
+    a.v = (char*)dkv + h.vofs * es;
+    a.o = dout;
+    a.lse = c->lse ? (float*)dlse : NULL;
+    r = ak_attention(ctx, &a, NULL);
+    if (r != AK_OK) { akt_fail(__FILE__, __LINE__, "%s: %s: %s", tag, ak_result_name(r), ak_last_error()); goto out; }
+    r = ak_device_synchronize(ctx);
+    if (r != AK_OK) { akt_fail(__FILE__, __LINE__, "%s: synchronize: %s", tag, ak_last_error()); goto out; }
+    AKT_OK(ak_memcpy(ctx, h.o, dout, h.on * es, AK_D2H));
+    AKT_OK(ak_memcpy(ctx, h.lse, dlse, rows * 4, AK_D2H));
+    if (at_compare(c, &h, ref, rlse, c->amp > 4 ? tol * 2 : tol, c->amp > 4 ? 1e-4 : 2e-5, tag))
+        printf("    ok %s\n", tag);
+out:
+    if (dq) ak_free(ctx, dq);
+    if (dkv) ak_free(ctx, dkv);
+    if (dout) ak_free(ctx, dout);
+    if (dlse) ak_free(ctx, dlse);
+    free(ref); free(rlse);
+    at_free(&h);
+}
+
+static at_case ga_mk(ak_dtype t, size_t b, size_t hq, size_t hkv, size_t sq, size_t skv, size_t d,
+                     ak_attention_layout layout, int causal) {
+    at_case c;
+    memset(&c, 0, sizeof c);
+    c.t = t; c.b = b; c.hq = hq; c.hkv = hkv; c.sq = sq; c.skv = skv; c.d = d;
+    c.layout = layout; c.causal = causal; c.lse = 1; c.amp = 1.0;
+    return c;
+}
+
+/* Prefill / general shapes on one context: per head size, the dtype rotates
+ * over the shapes (CPU reference time stays in seconds). */
+static void ga_matrix(ak_context* ctx, const char* path, const size_t* dims, int ndims) {
+    static const ak_dtype ts[3] = { AK_F16, AK_BF16, AK_F32 };
+    int di;
+    for (di = 0; di < ndims; di++) {
+        size_t d = dims[di];
+        at_case c;
+        c = ga_mk(ts[di % 3], 2, 4, 4, 17, 17, d, AK_ATTN_BHSD, di % 2);
+        ga_case(ctx, path, &c);
+        c = ga_mk(ts[(di + 1) % 3], 1, 4, 1, 1000, 1000, d, (ak_attention_layout)(di % 3), 1);  /* GQA 4 */
+        ga_case(ctx, path, &c);
+        c = ga_mk(ts[(di + 2) % 3], 1, 8, 1, 65, 4097, d, (ak_attention_layout)((di + 1) % 3), di % 2);  /* GQA 8 */
+        ga_case(ctx, path, &c);
+        c = ga_mk(ts[di % 3], 1, 2, 2, 1000, 17, d, (ak_attention_layout)((di + 2) % 3), 1);  /* fully masked rows */
+        ga_case(ctx, path, &c);
+        c = ga_mk(ts[(di + 1) % 3], 2, 2, 1, 129, 1000, d, AK_ATTN_BSHD, (di + 1) % 2);
+        ga_case(ctx, path, &c);
+    }
+}
+
+static void gpu_attention_simt(void) {
+    static const size_t dims[6] = { 32, 64, 80, 96, 128, 256 };
+    if (!ga_setup()) return;
+    ga_matrix(g_simt, "simt", dims, 6);
+}
+
+static void gpu_attention_default(void) {
+    static const size_t dims[3] = { 64, 128, 96 };
+    at_case c;
+    if (!ga_setup()) return;
+    ga_matrix(g_gpu, "default", dims, 3);
+    /* a long square causal sequence */
+    c = ga_mk(AK_F16, 1, 1, 1, 4097, 4097, 128, AK_ATTN_BSHD, 1);
+    ga_case(g_gpu, "default", &c);
+    c = ga_mk(AK_BF16, 1, 2, 2, 1000, 4097, 64, AK_ATTN_BHSD, 0);
+    ga_case(g_gpu, "default", &c);
+}
+
+/* Decode: seq_q 1..16 against long K/V, automatic and forced splits. */
+static void gpu_attention_decode(void) {
+    static const ak_dtype ts[3] = { AK_F16, AK_BF16, AK_F32 };
+    int ti;
+    if (!ga_setup()) return;
+    for (ti = 0; ti < 3; ti++) {
+        at_case c = ga_mk(ts[ti], 4, 32, 8, 1, 8191, 128, AK_ATTN_BHSD, 0);
+        ga_case(g_gpu, "decode", &c);
+        c = ga_mk(ts[ti], 1, 8, 1, 16, 10001, 128, AK_ATTN_BSHD, 1);
+        ga_case(g_gpu, "decode", &c);
+        c = ga_mk(ts[ti], 2, 4, 4, 5, 4097, 64, AK_ATTN_STRIDED, 1);
+        c.splits = 7;
+        ga_case(g_gpu, "decode", &c);
+        c = ga_mk(ts[ti], 1, 4, 1, 16, 17, 256, AK_ATTN_BHSD, 1);
+        c.splits = 3;
+        ga_case(g_simt, "decode-simt", &c);
+        c = ga_mk(ts[ti], 1, 8, 2, 3, 1000, 80, AK_ATTN_BSHD, 0);
+        c.splits = 128;
+        ga_case(g_simt, "decode-simt", &c);
+    }
+    {
+        at_case c = ga_mk(AK_F16, 1, 8, 2, 1, 131072, 128, AK_ATTN_BHSD, 1);
+        ga_case(g_gpu, "decode", &c);
+    }
+}
+
+/* Large logits (|scores| in the thousands) and an explicit scale. */
+static void gpu_attention_large_logits(void) {
+    static const ak_dtype ts[3] = { AK_F16, AK_BF16, AK_F32 };
+    int ti;
+    if (!ga_setup()) return;
+    for (ti = 0; ti < 3; ti++) {
+        at_case c = ga_mk(ts[ti], 1, 4, 2, 300, 1000, 128, AK_ATTN_BHSD, ti % 2);
+        c.amp = 8.0; c.scale = 1.0f;
+        ga_case(g_gpu, "default", &c);
+        ga_case(g_simt, "simt", &c);
+        c = ga_mk(ts[ti], 1, 4, 1, 1, 4097, 64, AK_ATTN_BSHD, 0);
+        c.amp = 8.0; c.scale = 0.7f;
+        ga_case(g_gpu, "decode", &c);
+    }
+}
+
+void akt_suite_gpu_attention(void) {
+    AKT_RUN(gpu_attention_simt);
+    AKT_RUN(gpu_attention_default);
+    AKT_RUN(gpu_attention_decode);
+    AKT_RUN(gpu_attention_large_logits);
+}
