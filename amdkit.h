@@ -4070,8 +4070,10 @@ static const char _ak_src_gemm[] =
     "        ak_gemm_mma_or_simt<DT, DT::SIZE == 4, 128, 128, DT::SIZE == 4 ? 16 : 32, 256>(AK_GEMM_ARGS, ak_gemm_tm() * 128, ak_gemm_tn() * BN + h * 128);\n"
     "#endif\n"
     "}\n"
-    "#define AK_GEMM_WGMMA(NAME, DT, BN) \\\n"
-    "    AK_KERNEL void __launch_bounds__(256, 1) NAME(AK_GEMM_PARAMS_T(DT)) { ak_gemm_wgmma_or_generic<DT, BN>(AK_GEMM_ARGS); }\n"
+    "#define AK_GEMM_WGMMA(NAME, DT, BN)                                       \\\n"
+    "    AK_KERNEL void __launch_bounds__(256, 1) NAME(AK_GEMM_PARAMS_T(DT)) { \\\n"
+    "        ak_gemm_wgmma_or_generic<DT, BN>(AK_GEMM_ARGS);                     \\\n"
+    "    }\n"
     "\n"
     "/* ---- decode shapes: M <= 16 rows, B stored N x K (k-contiguous) ---------\n"
     " * A GEMM with few rows is a read of B: each warp owns 2 columns n and\n"
@@ -4149,18 +4151,24 @@ static const char _ak_src_gemm[] =
     "                        flags, ap);\n"
     "    }\n"
     "}\n"
-    "#define AK_GEMM_SKINNY(NAME, DT) \\\n"
-    "    AK_KERNEL void __launch_bounds__(256) NAME(AK_GEMM_PARAMS_T(DT)) { ak_gemm_skinny<DT>(AK_GEMM_ARGS); }\n"
+    "#define AK_GEMM_SKINNY(NAME, DT)                                       \\\n"
+    "    AK_KERNEL void __launch_bounds__(256) NAME(AK_GEMM_PARAMS_T(DT)) { \\\n"
+    "        ak_gemm_skinny<DT>(AK_GEMM_ARGS);                                \\\n"
+    "    }\n"
     "\n"
     "/* Kernels: ak_gemm_<path>_<tile>_<in>. The tile of each name is in\n"
     " * amdkit.h's _ak_gemm_tiles table (with the reason); a cpu test checks that\n"
     " * the numbers here and there agree. A matrix-core kernel on a target without\n"
     " * the instruction for its dtype runs the SIMT body (the host never picks it\n"
     " * there; it stays correct). */\n"
-    "#define AK_GEMM_MMA(NAME, DT, FAST32, BM, BN, BK, NT) \\\n"
-    "    AK_KERNEL void __launch_bounds__(NT) NAME(AK_GEMM_PARAMS_T(DT)) { ak_gemm_mma_or_simt<DT, FAST32, BM, BN, BK, NT>(AK_GEMM_ARGS, AK_GEMM_ORIGIN(BM, BN)); }\n"
-    "#define AK_GEMM_SIMT(NAME, DT, BM, BN, BK, NT) \\\n"
-    "    AK_KERNEL void __launch_bounds__(NT) NAME(AK_GEMM_PARAMS_T(DT)) { ak_gemm_simt<DT, BM, BN, BK, NT>(AK_GEMM_ARGS, AK_GEMM_ORIGIN(BM, BN)); }\n"
+    "#define AK_GEMM_MMA(NAME, DT, FAST32, BM, BN, BK, NT)                 \\\n"
+    "    AK_KERNEL void __launch_bounds__(NT) NAME(AK_GEMM_PARAMS_T(DT)) { \\\n"
+    "        ak_gemm_mma_or_simt<DT, FAST32, BM, BN, BK, NT>(AK_GEMM_ARGS, AK_GEMM_ORIGIN(BM, BN)); \\\n"
+    "    }\n"
+    "#define AK_GEMM_SIMT(NAME, DT, BM, BN, BK, NT)                        \\\n"
+    "    AK_KERNEL void __launch_bounds__(NT) NAME(AK_GEMM_PARAMS_T(DT)) { \\\n"
+    "        ak_gemm_simt<DT, BM, BN, BK, NT>(AK_GEMM_ARGS, AK_GEMM_ORIGIN(BM, BN)); \\\n"
+    "    }\n"
     "\n"
     "// kernels: ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32\n"
     "// kernels: ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32\n"
@@ -5040,7 +5048,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "elementwise", _ak_src_elementwise,
       "ak_fill_f32 ak_fill_f16 ak_fill_bf16 ak_axpy_f32 ak_axpy_f16 ak_axpy_bf16 ak_scale_f32 ak_scale_f16 ak_scale_bf16 ak_binary_f32 ak_binary_f16 ak_binary_bf16" },
     { "gemm", _ak_src_gemm,
-      "NAME ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32 ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32 ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16 ak_gemm_wgmma_n128_f16 ak_gemm_wgmma_n128_bf16 ak_gemm_wgmma_n256_f16 ak_gemm_wgmma_n256_bf16 ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32 ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16" },
+      "ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32 ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32 ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16 ak_gemm_wgmma_n128_f16 ak_gemm_wgmma_n128_bf16 ak_gemm_wgmma_n256_f16 ak_gemm_wgmma_n256_bf16 ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32 ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16" },
     { "norm", _ak_src_norm,
       "ak_norm_f32 ak_norm_f16 ak_norm_bf16 ak_norm_wide_f32 ak_norm_wide_f16 ak_norm_wide_bf16" },
     { "reduce", _ak_src_reduce,
@@ -13145,7 +13153,7 @@ static ak_result _ak_gemm_ref(const ak_gemm_desc* g, const _ak_gemm_shape* s, in
                 double v = _ak_op_ld(g->b, g->dtype, idx);
                 bt[i * s->k + kk] = tf32 ? _ak_gemm_tf32(v) : v;
             }
-        nt = work < 4e6 ? 1 : (int)(ncpu < 1 ? 1 : ncpu > MAXT ? MAXT : ncpu);
+        nt = work < 4e6 ? 1 : (int)(ncpu < 1 ? 1L : ncpu > (long)MAXT ? (long)MAXT : ncpu);
         if ((size_t)nt > s->m) nt = (int)s->m;
         for (t = 0; t < nt; t++) {
             jobs[t].g = g; jobs[t].s = s; jobs[t].a = a; jobs[t].bt = bt; jobs[t].batch_i = b;

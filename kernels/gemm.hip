@@ -458,8 +458,10 @@ AK_INLINE void ak_gemm_wgmma_or_generic(AK_GEMM_PARAMS_T(DT)) {
         ak_gemm_mma_or_simt<DT, DT::SIZE == 4, 128, 128, DT::SIZE == 4 ? 16 : 32, 256>(AK_GEMM_ARGS, ak_gemm_tm() * 128, ak_gemm_tn() * BN + h * 128);
 #endif
 }
-#define AK_GEMM_WGMMA(NAME, DT, BN) \
-    AK_KERNEL void __launch_bounds__(256, 1) NAME(AK_GEMM_PARAMS_T(DT)) { ak_gemm_wgmma_or_generic<DT, BN>(AK_GEMM_ARGS); }
+#define AK_GEMM_WGMMA(NAME, DT, BN)                                       \
+    AK_KERNEL void __launch_bounds__(256, 1) NAME(AK_GEMM_PARAMS_T(DT)) { \
+        ak_gemm_wgmma_or_generic<DT, BN>(AK_GEMM_ARGS);                     \
+    }
 
 /* ---- decode shapes: M <= 16 rows, B stored N x K (k-contiguous) ---------
  * A GEMM with few rows is a read of B: each warp owns 2 columns n and
@@ -537,18 +539,24 @@ AK_INLINE void ak_gemm_skinny(AK_GEMM_PARAMS_T(DT)) {
                         flags, ap);
     }
 }
-#define AK_GEMM_SKINNY(NAME, DT) \
-    AK_KERNEL void __launch_bounds__(256) NAME(AK_GEMM_PARAMS_T(DT)) { ak_gemm_skinny<DT>(AK_GEMM_ARGS); }
+#define AK_GEMM_SKINNY(NAME, DT)                                       \
+    AK_KERNEL void __launch_bounds__(256) NAME(AK_GEMM_PARAMS_T(DT)) { \
+        ak_gemm_skinny<DT>(AK_GEMM_ARGS);                                \
+    }
 
 /* Kernels: ak_gemm_<path>_<tile>_<in>. The tile of each name is in
  * amdkit.h's _ak_gemm_tiles table (with the reason); a cpu test checks that
  * the numbers here and there agree. A matrix-core kernel on a target without
  * the instruction for its dtype runs the SIMT body (the host never picks it
  * there; it stays correct). */
-#define AK_GEMM_MMA(NAME, DT, FAST32, BM, BN, BK, NT) \
-    AK_KERNEL void __launch_bounds__(NT) NAME(AK_GEMM_PARAMS_T(DT)) { ak_gemm_mma_or_simt<DT, FAST32, BM, BN, BK, NT>(AK_GEMM_ARGS, AK_GEMM_ORIGIN(BM, BN)); }
-#define AK_GEMM_SIMT(NAME, DT, BM, BN, BK, NT) \
-    AK_KERNEL void __launch_bounds__(NT) NAME(AK_GEMM_PARAMS_T(DT)) { ak_gemm_simt<DT, BM, BN, BK, NT>(AK_GEMM_ARGS, AK_GEMM_ORIGIN(BM, BN)); }
+#define AK_GEMM_MMA(NAME, DT, FAST32, BM, BN, BK, NT)                 \
+    AK_KERNEL void __launch_bounds__(NT) NAME(AK_GEMM_PARAMS_T(DT)) { \
+        ak_gemm_mma_or_simt<DT, FAST32, BM, BN, BK, NT>(AK_GEMM_ARGS, AK_GEMM_ORIGIN(BM, BN)); \
+    }
+#define AK_GEMM_SIMT(NAME, DT, BM, BN, BK, NT)                        \
+    AK_KERNEL void __launch_bounds__(NT) NAME(AK_GEMM_PARAMS_T(DT)) { \
+        ak_gemm_simt<DT, BM, BN, BK, NT>(AK_GEMM_ARGS, AK_GEMM_ORIGIN(BM, BN)); \
+    }
 
 // kernels: ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32
 // kernels: ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32
