@@ -73,6 +73,7 @@
  *   >>decl:stream     streams and events
  *   >>decl:prof       profiling regions, summary, Chrome trace export
  *   >>decl:ops        kernel library (element-wise, reductions, norms, ...)
+ *   >>decl:multi      several devices: peer access and copies, collectives (NCCL / RCCL / cpu threads)
  *   >>decl:autotune   timing a kernel (ak_bench_kernel), choosing among its variants (ak_autotune)
  *
  *   >>impl:platform   includes, allocation, strings, mutexes, clocks, dlopen
@@ -93,6 +94,7 @@
  *   >>impl:launch     modules, kernels, launch, argument builder, ak_check
  *   >>impl:memory     copies, memset, pinned host memory (ak_malloc/ak_free: >>impl:pool)
  *   >>impl:stream     streams and events
+ *   >>impl:multi      peers, stream waits, communicators (cpu reference over threads; NCCL / RCCL), groups
  *   >>impl:kernels    kernel library (AMDKIT_NO_OPS drops it): ak_prelude_source
  *   >>impl:ops        kernel library: shared op code (kernel memo, checks, launch sizing)
  *   >>impl:ops-elementwise  fill, copy, cast, axpy, scale, binary, unary, transpose + CPU references
@@ -514,7 +516,11 @@ typedef struct ak_device_info {
     char compiler_library[256];    /* path of the compiler library loaded */
     int fp16;                      /* fp16 arithmetic: probed on the device */
     int bf16;                      /* bf16 conversions: probed on the device */
-    char visible_devices[256];     /* "HIP_VISIBLE_DEVICES=1" / "CUDA_VISIBLE_DEVICES=..." or "" */
+    char visible_devices[256];     /* every one of HIP_VISIBLE_DEVICES, ROCR_VISIBLE_DEVICES,
+                                      CUDA_VISIBLE_DEVICES that is set ("CUDA_VISIBLE_DEVICES=1,0"), or "" */
+    char pci_bus_id[32];           /* "0000:c1:00.0", or "" where the runtime gives none */
+    char uuid[40];                 /* "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" (cuda), the runtime's
+                                      UUID (hip), or "" where it gives none */
     char library_search[400];      /* why those files: "runtime: ROCM_PATH=/opt/rocm-6.4.0; hipRTC: ..." (ROCm search
                                       order: ROCM_PATH, HIP_PATH, /opt/rocm, /opt/rocm-* newest first, loader path) */
     int max_threads_per_block;     /* launch limits (device attributes; the cpu backend uses NVIDIA's, the strictest): */
@@ -552,6 +558,19 @@ AKAPI ak_result ak_context_probe(ak_context* ctx);
 AKAPI ak_result ak_context_refresh_memory(ak_context* ctx);
 /* Wait for all work on the device. Thread safety: any thread. */
 AKAPI ak_result ak_device_synchronize(ak_context* ctx);
+
+/* Devices of a backend, without creating a context. backend AUTO: the one
+ * ak_context_create(NULL) would select (AMDKIT_BACKEND, else hip, cuda, cpu).
+ * The cpu backend has 1 device. The runtimes apply HIP_VISIBLE_DEVICES /
+ * ROCR_VISIBLE_DEVICES / CUDA_VISIBLE_DEVICES: ordinals count visible devices.
+ * Errors: AK_ERROR_BACKEND_UNAVAILABLE / AK_ERROR_NO_DEVICE (why, in the
+ * message). Thread safety: any thread. */
+AKAPI ak_result ak_device_count(ak_backend backend, int* count);
+/* Description of device `index` of a backend (AUTO as above) without creating
+ * a context: name, arch, memory (mem_total; mem_free 0, as a free-memory query
+ * needs a context), PCI bus id, UUID, runtime; fp16/bf16 -1 (not probed).
+ * Index out of range: AK_ERROR_INVALID_ARGUMENT. Thread safety: any thread. */
+AKAPI ak_result ak_device_get_info(ak_backend backend, int index, ak_device_info* out);
 
 /* ==========================================================================
  * >>decl:compile
@@ -1284,6 +1303,102 @@ typedef struct ak_tune_result {
  * Thread safety: any thread; nothing else may use the buffers meanwhile. */
 AKAPI ak_result ak_autotune(ak_context* ctx, const char* source, const char* kernel_name, const ak_tune_space* space,
                             ak_args* args, const ak_tune_options* opts, ak_tune_result* out);
+
+/* ==========================================================================
+ * >>decl:multi
+ * Several devices: one context per device (ak_config.device = ordinal; list
+ * them with ak_device_count / ak_device_get_info), peer access and copies
+ * between contexts, and collectives over a set of contexts. Collectives run
+ * through NCCL (libnccl.so.2, cuda backend) or RCCL (librccl.so.1, hip
+ * backend), loaded with dlopen on first use; the cpu backend runs the same
+ * API over threads of one process (the reference). Contexts of one process
+ * may share a device and may be used from any thread: each call binds its
+ * context's device on the calling thread.
+ *
+ *   Collectives follow NCCL's rules: every rank calls the same collectives in
+ *   the same order; a thread that drives several ranks (ak_comm_init_all from
+ *   one thread) puts each round of calls between ak_comm_group_start and
+ *   ak_comm_group_end; send/recv pairs go in one group. Work is queued on the
+ *   given stream of the rank's context (NULL: its default stream); on the cpu
+ *   backend a call returns when the result is in place (at group end inside a
+ *   group). Buffers: device memory of the rank's context (ak_malloc).
+ *   dtypes: AK_F32, AK_F16, AK_BF16, AK_I32; reductions: AK_REDUCE_SUM,
+ *   AK_REDUCE_MEAN (average), AK_REDUCE_MAX, AK_REDUCE_MIN. i32 sums wrap
+ *   like int32 arithmetic; an i32 mean is the wrapped sum / ranks, truncated.
+ * ========================================================================== */
+
+/* 1 in *can when ctx's device can access peer's memory directly (the same
+ * device, or peer access between the two GPUs; the cpu backend: 1).
+ * Contexts of different backends: AK_ERROR_INVALID_ARGUMENT. Thread safety: any thread. */
+AKAPI ak_result ak_device_can_access_peer(ak_context* ctx, ak_context* peer, int* can);
+/* Map peer's memory into ctx's device (one direction: call it both ways for
+ * both). Already enabled, or the same device: AK_OK. Not possible:
+ * AK_ERROR_DEVICE naming both devices. Thread safety: any thread. */
+AKAPI ak_result ak_enable_peer_access(ak_context* ctx, ak_context* peer);
+/* Copy bytes from src (memory of src_ctx) to dst (memory of dst_ctx); returns
+ * when the copy is done. Direct (peer DMA) where ak_device_can_access_peer
+ * says 1, else staged through pinned host memory. Make src ready first
+ * (synchronize its stream or wait on an event). Thread safety: any thread. */
+AKAPI ak_result ak_memcpy_peer(ak_context* dst_ctx, void* dst, ak_context* src_ctx, const void* src, size_t bytes);
+/* Same, queued on `stream` of dst_ctx (NULL: its default stream) where the
+ * copy is direct; the staged path (no peer access) returns when done.
+ * Thread safety: any thread. */
+AKAPI ak_result ak_memcpy_peer_async(ak_context* dst_ctx, void* dst, ak_context* src_ctx, const void* src, size_t bytes,
+                                     ak_stream* stream);
+/* Make later work on stream s of ctx (NULL: default stream) wait until event
+ * e is complete; e may belong to another context (cross-device ordering).
+ * e must have been recorded. Thread safety: any thread. */
+AKAPI ak_result ak_stream_wait_event(ak_context* ctx, ak_stream* s, ak_event* e);
+
+typedef struct ak_comm ak_comm;
+/* Identity of a communicator across processes (NCCL's ncclUniqueId): one rank
+ * makes it, the caller hands the 128 bytes to every rank (file, socket, MPI). */
+typedef struct ak_comm_id { char internal[128]; } ak_comm_id;
+
+/* One communicator per context, rank i on ctxs[i], in this process (one
+ * device per rank on hip/cuda; the cpu backend allows any contexts).
+ * comms must hold n. Thread safety: any thread; the contexts may be in use. */
+AKAPI ak_result ak_comm_init_all(ak_context* const* ctxs, int n, ak_comm** comms);
+/* Make a unique id on ctx's backend (loads NCCL/RCCL). On the cpu backend the
+ * id is valid in this process only. Thread safety: any thread. */
+AKAPI ak_result ak_comm_get_unique_id(ak_context* ctx, ak_comm_id* id);
+/* Join rank `rank` of `nranks` of the communicator `id`, on ctx's device.
+ * NCCL/RCCL block until every rank has joined (call it from one thread per
+ * rank, or for several ranks of one thread between group start and end).
+ * Thread safety: any thread. */
+AKAPI ak_result ak_comm_init_rank(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out);
+/* Free a communicator (after its work is done). NULL ok. Thread safety: not while in use. */
+AKAPI void ak_comm_destroy(ak_comm* c);
+/* Rank, number of ranks, context. Thread safety: any thread. */
+AKAPI int ak_comm_rank(const ak_comm* c);
+AKAPI int ak_comm_size(const ak_comm* c);
+AKAPI ak_context* ak_comm_context(const ak_comm* c);
+/* What carries the collectives: "/path/libnccl.so.2 (NCCL 2.28.9)", "cpu (threads of one process)". Thread safety: any thread. */
+AKAPI const char* ak_comm_library(const ak_comm* c);
+/* Group the collective calls of this thread (nesting counts); the work is
+ * issued (NCCL/RCCL) or waited for (cpu) at the outermost group end, which
+ * returns the first error of the group. Thread safety: per thread. */
+AKAPI ak_result ak_comm_group_start(void);
+AKAPI ak_result ak_comm_group_end(void);
+/* recv[i] = op over ranks of send[i], count elements, on every rank (in place: send == recv).
+ * Thread safety: one thread per communicator at a time. */
+AKAPI ak_result ak_all_reduce(ak_comm* c, ak_reduce_op op, ak_dtype dtype, const void* send, void* recv, size_t count,
+                              ak_stream* stream);
+/* recv (size * send_count elements) = every rank's send, in rank order.
+ * Thread safety: one thread per communicator at a time. */
+AKAPI ak_result ak_all_gather(ak_comm* c, ak_dtype dtype, const void* send, void* recv, size_t send_count, ak_stream* stream);
+/* recv (recv_count) = op over ranks of block `rank` of send (size * recv_count).
+ * Thread safety: one thread per communicator at a time. */
+AKAPI ak_result ak_reduce_scatter(ak_comm* c, ak_reduce_op op, ak_dtype dtype, const void* send, void* recv, size_t recv_count,
+                                  ak_stream* stream);
+/* recv = root's send (count elements) on every rank; send is read on the root
+ * only. Thread safety: one thread per communicator at a time. */
+AKAPI ak_result ak_broadcast(ak_comm* c, ak_dtype dtype, const void* send, void* recv, size_t count, int root, ak_stream* stream);
+/* Point to point: count elements to / from rank `peer`; pair each send with
+ * the peer's recv (same count and dtype), both in a group when one thread
+ * does both. Thread safety: one thread per communicator at a time. */
+AKAPI ak_result ak_send(ak_comm* c, ak_dtype dtype, const void* send, size_t count, int peer, ak_stream* stream);
+AKAPI ak_result ak_recv(ak_comm* c, ak_dtype dtype, void* recv, size_t count, int peer, ak_stream* stream);
 
 #ifdef __cplusplus
 }
@@ -5087,6 +5202,7 @@ typedef int _akT_hipMemcpyKind;
 typedef int _akT_hipDeviceAttribute_t;
 typedef int _akT_hiprtcResult;
 typedef void* _akT_hiprtcProgram;
+typedef struct { char bytes[16]; } _akT_hipUUID;
 #endif
 #ifndef AK_TYPECHECK_CUDA
 typedef int _akT_CUresult;
@@ -5101,6 +5217,7 @@ typedef int _akT_CUdevice_attribute;
 typedef int _akT_CUfunction_attribute;
 typedef int _akT_nvrtcResult;
 typedef void* _akT_nvrtcProgram;
+typedef struct { char bytes[16]; } _akT_CUuuid;
 #endif
 
 #define _AK_HIP_API(X) \
@@ -5122,6 +5239,14 @@ typedef void* _akT_nvrtcProgram;
     X(_akT_hipError_t, hipMemcpyAsync, (void* dst, const void* src, size_t n, _akT_hipMemcpyKind k, _akT_hipStream_t s), "hipMemcpyAsync", NULL, 1, 1) \
     X(_akT_hipError_t, hipMemsetAsync, (void* dst, int v, size_t n, _akT_hipStream_t s), "hipMemsetAsync", NULL, 1, 1) \
     X(_akT_hipError_t, hipDeviceSynchronize, (void), "hipDeviceSynchronize", NULL, 1, 1) \
+    X(_akT_hipError_t, hipDeviceTotalMem, (size_t* n, int d), "hipDeviceTotalMem", NULL, 0, 1) \
+    X(_akT_hipError_t, hipDeviceGetPCIBusId, (char* id, int len, int d), "hipDeviceGetPCIBusId", NULL, 0, 1) \
+    X(_akT_hipError_t, hipDeviceGetUuid, (_akT_hipUUID* u, int d), "hipDeviceGetUuid", NULL, 0, 1) \
+    X(_akT_hipError_t, hipDeviceCanAccessPeer, (int* can, int d, int peer), "hipDeviceCanAccessPeer", NULL, 0, 1) \
+    X(_akT_hipError_t, hipDeviceEnablePeerAccess, (int peer, unsigned int flags), "hipDeviceEnablePeerAccess", NULL, 0, 1) \
+    X(_akT_hipError_t, hipMemcpyPeerAsync, (void* dst, int dst_dev, const void* src, int src_dev, size_t n, _akT_hipStream_t s), \
+        "hipMemcpyPeerAsync", NULL, 0, 1) \
+    X(_akT_hipError_t, hipStreamWaitEvent, (_akT_hipStream_t s, _akT_hipEvent_t e, unsigned int flags), "hipStreamWaitEvent", NULL, 0, 1) \
     X(_akT_hipError_t, hipDeviceGetStreamPriorityRange, (int* least, int* greatest), "hipDeviceGetStreamPriorityRange", NULL, 0, 1) \
     X(_akT_hipError_t, hipStreamCreateWithPriority, (_akT_hipStream_t* s, unsigned int flags, int prio), "hipStreamCreateWithPriority", NULL, 1, 1) \
     X(_akT_hipError_t, hipStreamDestroy, (_akT_hipStream_t s), "hipStreamDestroy", NULL, 1, 1) \
@@ -5168,6 +5293,13 @@ typedef void* _akT_nvrtcProgram;
     X(_akT_CUresult, cuDeviceGetName, (char* name, int len, _akT_CUdevice d), "cuDeviceGetName", NULL, 1, 1) \
     X(_akT_CUresult, cuDeviceGetAttribute, (int* v, _akT_CUdevice_attribute a, _akT_CUdevice d), "cuDeviceGetAttribute", NULL, 1, 1) \
     X(_akT_CUresult, cuDeviceTotalMem, (size_t* n, _akT_CUdevice d), "cuDeviceTotalMem_v2", NULL, 1, 1) \
+    X(_akT_CUresult, cuDeviceGetPCIBusId, (char* id, int len, _akT_CUdevice d), "cuDeviceGetPCIBusId", NULL, 0, 1) \
+    X(_akT_CUresult, cuDeviceGetUuid, (_akT_CUuuid* u, _akT_CUdevice d), "cuDeviceGetUuid_v2", "cuDeviceGetUuid", 0, 1) \
+    X(_akT_CUresult, cuDeviceCanAccessPeer, (int* can, _akT_CUdevice d, _akT_CUdevice peer), "cuDeviceCanAccessPeer", NULL, 0, 1) \
+    X(_akT_CUresult, cuCtxEnablePeerAccess, (_akT_CUcontext peer, unsigned int flags), "cuCtxEnablePeerAccess", NULL, 0, 1) \
+    X(_akT_CUresult, cuMemcpyPeerAsync, (_akT_CUdeviceptr dst, _akT_CUcontext dst_ctx, _akT_CUdeviceptr src, _akT_CUcontext src_ctx, \
+        size_t n, _akT_CUstream s), "cuMemcpyPeerAsync", NULL, 0, 1) \
+    X(_akT_CUresult, cuStreamWaitEvent, (_akT_CUstream s, _akT_CUevent e, unsigned int flags), "cuStreamWaitEvent", NULL, 0, 1) \
     X(_akT_CUresult, cuDevicePrimaryCtxRetain, (_akT_CUcontext* c, _akT_CUdevice d), "cuDevicePrimaryCtxRetain", NULL, 1, 1) \
     X(_akT_CUresult, cuDevicePrimaryCtxRelease, (_akT_CUdevice d), "cuDevicePrimaryCtxRelease_v2", NULL, 1, 1) \
     X(_akT_CUresult, cuCtxSetCurrent, (_akT_CUcontext c), "cuCtxSetCurrent", NULL, 1, 1) \
@@ -5218,6 +5350,45 @@ typedef void* _akT_nvrtcProgram;
     X(_akT_nvrtcResult, nvrtcDestroyProgram, (_akT_nvrtcProgram* p), "nvrtcDestroyProgram", NULL, 1, 1) \
     X(const char*, nvrtcGetErrorString, (_akT_nvrtcResult r), "nvrtcGetErrorString", NULL, 1, 1)
 
+/* NCCL (cuda) and RCCL (hip): the same C API and symbol names. The stream is
+ * a cudaStream_t (== CUstream) for NCCL and a hipStream_t for RCCL. */
+#ifndef AK_TYPECHECK_CCL
+typedef int _akT_ncclResult_t;
+typedef void* _akT_ncclComm_t;
+typedef struct { char internal[128]; } _akT_ncclUniqueId;  /* NCCL_UNIQUE_ID_BYTES */
+typedef int _akT_ncclDataType_t;
+typedef int _akT_ncclRedOp_t;
+typedef void* _akT_cclStream_t;
+#endif
+#define _AK_CCL_API(X) \
+    X(_akT_ncclResult_t, ncclGetVersion, (int* v), "ncclGetVersion", NULL, 1, 1) \
+    X(_akT_ncclResult_t, ncclGetUniqueId, (_akT_ncclUniqueId* id), "ncclGetUniqueId", NULL, 1, 1) \
+    X(_akT_ncclResult_t, ncclCommInitRank, (_akT_ncclComm_t* c, int n, _akT_ncclUniqueId id, int rank), "ncclCommInitRank", NULL, 1, 1) \
+    X(_akT_ncclResult_t, ncclCommDestroy, (_akT_ncclComm_t c), "ncclCommDestroy", NULL, 1, 1) \
+    X(_akT_ncclResult_t, ncclCommAbort, (_akT_ncclComm_t c), "ncclCommAbort", NULL, 1, 1) \
+    X(_akT_ncclResult_t, ncclCommGetAsyncError, (_akT_ncclComm_t c, _akT_ncclResult_t* e), "ncclCommGetAsyncError", NULL, 0, 1) \
+    X(_akT_ncclResult_t, ncclAllReduce, (const void* s, void* r, size_t n, _akT_ncclDataType_t t, _akT_ncclRedOp_t op, \
+        _akT_ncclComm_t c, _akT_cclStream_t st), "ncclAllReduce", NULL, 1, 1) \
+    X(_akT_ncclResult_t, ncclAllGather, (const void* s, void* r, size_t send_count, _akT_ncclDataType_t t, \
+        _akT_ncclComm_t c, _akT_cclStream_t st), "ncclAllGather", NULL, 1, 1) \
+    X(_akT_ncclResult_t, ncclReduceScatter, (const void* s, void* r, size_t recv_count, _akT_ncclDataType_t t, _akT_ncclRedOp_t op, \
+        _akT_ncclComm_t c, _akT_cclStream_t st), "ncclReduceScatter", NULL, 1, 1) \
+    X(_akT_ncclResult_t, ncclBroadcast, (const void* s, void* r, size_t n, _akT_ncclDataType_t t, int root, \
+        _akT_ncclComm_t c, _akT_cclStream_t st), "ncclBroadcast", NULL, 1, 1) \
+    X(_akT_ncclResult_t, ncclSend, (const void* s, size_t n, _akT_ncclDataType_t t, int peer, _akT_ncclComm_t c, _akT_cclStream_t st), \
+        "ncclSend", NULL, 1, 1) \
+    X(_akT_ncclResult_t, ncclRecv, (void* r, size_t n, _akT_ncclDataType_t t, int peer, _akT_ncclComm_t c, _akT_cclStream_t st), \
+        "ncclRecv", NULL, 1, 1) \
+    X(_akT_ncclResult_t, ncclGroupStart, (void), "ncclGroupStart", NULL, 1, 1) \
+    X(_akT_ncclResult_t, ncclGroupEnd, (void), "ncclGroupEnd", NULL, 1, 1) \
+    X(const char*, ncclGetErrorString, (_akT_ncclResult_t r), "ncclGetErrorString", NULL, 1, 1) \
+    X(const char*, ncclGetLastError, (_akT_ncclComm_t c), "ncclGetLastError", NULL, 0, 1)
+
+/* NCCL / RCCL enum values (checked against nccl.h and rccl.h in tests/typecheck_ccl.c). */
+enum { _AK_NCCL_I32 = 2, _AK_NCCL_F16 = 6, _AK_NCCL_F32 = 7, _AK_NCCL_BF16 = 9,
+       _AK_NCCL_SUM = 0, _AK_NCCL_MAX = 2, _AK_NCCL_MIN = 3, _AK_NCCL_AVG = 4,
+       _AK_NCCL_INVALID_ARGUMENT = 4, _AK_NCCL_INVALID_USAGE = 5, _AK_NCCL_ID_BYTES = 128 };
+
 /* Function-pointer types: _ak_pfn_<name>. */
 #define _AK_X_PFN(ret, name, params, sym, sym2, req, chk) typedef ret (*_ak_pfn_##name) params;
 _AK_HIP_API(_AK_X_PFN)
@@ -5225,6 +5396,7 @@ _AK_HIPRTC_API(_AK_X_PFN)
 _AK_COMGR_API(_AK_X_PFN)
 _AK_CUDA_API(_AK_X_PFN)
 _AK_NVRTC_API(_AK_X_PFN)
+_AK_CCL_API(_AK_X_PFN)
 #undef _AK_X_PFN
 
 /* One table per context (volk style): never globals named like the API. */
@@ -5235,6 +5407,9 @@ typedef struct _ak_api {
     void* lib_comgr;
     void* lib_cuda;     /* libcuda */
     void* lib_nvrtc;    /* libnvrtc */
+    void* lib_ccl;      /* libnccl (cuda) / librccl (hip): loaded on first use by a communicator (>>impl:multi) */
+    char ccl_path[512];
+    int ccl_version;    /* ncclGetVersion: 22809 = 2.28.9 */
     char hip_path[256], hiprtc_path[256], cuda_path[256], nvrtc_path[256];
     char hip_how[200], hiprtc_how[200];  /* why that file: "ROCM_PATH=/opt/rocm-6.4.0", "the loader path" */
     int hip_runtime_version;        /* e.g. 50221153 */
@@ -5250,6 +5425,7 @@ typedef struct _ak_api {
     _AK_COMGR_API(_AK_X_FIELD)
     _AK_CUDA_API(_AK_X_FIELD)
     _AK_NVRTC_API(_AK_X_FIELD)
+    _AK_CCL_API(_AK_X_FIELD)
 } _ak_api;
 #undef _AK_X_FIELD
 
@@ -5273,6 +5449,9 @@ static int _ak_resolve_cuda(_ak_api* api, void* lib, char* missing, size_t cap) 
 }
 static int _ak_resolve_nvrtc(_ak_api* api, void* lib, char* missing, size_t cap) {
     missing[0] = 0; _AK_NVRTC_API(_AK_X_RESOLVE) return missing[0] == 0;
+}
+static int _ak_resolve_ccl(_ak_api* api, void* lib, char* missing, size_t cap) {
+    missing[0] = 0; _AK_CCL_API(_AK_X_RESOLVE) return missing[0] == 0;
 }
 #undef _AK_X_RESOLVE
 
@@ -5483,6 +5662,91 @@ static int _ak_load_nvrtc(_ak_api* api, char* why, size_t cap) {
         }
         if (dir[0]) _ak_fmt(api->nvrtc_include, sizeof api->nvrtc_include, "-I%s", dir);
     }
+    return 1;
+}
+/* NCCL / RCCL: the loader path first, then the folders where toolkits and
+ * Python wheels put them (PyTorch's wheels ship libnccl.so.2 under
+ * site-packages/nvidia/nccl/lib, ROCm builds of PyTorch librccl under
+ * torch/lib). Patterns are expanded with glob(); `why` lists every place. */
+static int _ak_load_ccl(_ak_api* api, int rccl, char* why, size_t cap) {
+    enum { MAXC = 64 };
+    const char* lib = rccl ? "librccl.so.1" : "libnccl.so.2";
+    const char* const py_sub[] = { rccl ? "torch/lib/librccl.so.1" : "nvidia/nccl/lib/libnccl.so.2",
+                                   rccl ? "torch/lib/librccl.so" : "torch/lib/libnccl.so.2", NULL };
+    char pats[MAXC][512], names_buf[MAXC][512], w[512];
+    const char* names[MAXC + 1];
+    int np = 0, nn = 0, i, j;
+    const char *path = getenv("PATH"), *e;
+    if (api->lib_ccl) return 1;
+#define _AK_PAT(...) do { if (np < MAXC) { _ak_fmt(pats[np], sizeof pats[np], __VA_ARGS__); np++; } } while (0)
+    _AK_PAT("%s", lib);
+    _AK_PAT("%s", rccl ? "librccl.so" : "libnccl.so");
+    if (rccl) {
+        if ((e = _ak_getenv("ROCM_PATH")) != NULL) _AK_PAT("%s/lib/librccl.so.1", e);
+        _AK_PAT("/opt/rocm/lib/librccl.so.1");
+        _AK_PAT("/usr/lib/x86_64-linux-gnu/librccl.so.1");
+    } else {
+        if ((e = _ak_getenv("CUDA_PATH")) != NULL) _AK_PAT("%s/lib64/libnccl.so.2", e);
+        _AK_PAT("/usr/local/cuda/lib64/libnccl.so.2");
+        _AK_PAT("/usr/local/cuda-*/lib64/libnccl.so.2");
+    }
+    /* Python environments: each PATH entry ending in /bin (virtual envs, conda), then the usual prefixes */
+    for (i = 0; py_sub[i]; i++) {
+        const char* p = path;
+        while (p && *p) {
+            size_t n = strcspn(p, ":");
+            if (n > 4 && n < 400 && !strncmp(p + n - 4, "/bin", 4)) {
+                _AK_PAT("%.*s/lib/python3*/site-packages/%s", (int)(n - 4), p, py_sub[i]);
+                _AK_PAT("%.*s/lib/python3*/dist-packages/%s", (int)(n - 4), p, py_sub[i]);
+            }
+            p += n;
+            if (*p == ':') p++;
+        }
+        if ((e = _ak_getenv("VIRTUAL_ENV")) != NULL) _AK_PAT("%s/lib/python3*/site-packages/%s", e, py_sub[i]);
+        if ((e = _ak_getenv("CONDA_PREFIX")) != NULL) _AK_PAT("%s/lib/python3*/site-packages/%s", e, py_sub[i]);
+        if ((e = _ak_getenv("HOME")) != NULL) _AK_PAT("%s/.local/lib/python3*/site-packages/%s", e, py_sub[i]);
+        _AK_PAT("/usr/local/lib/python3*/dist-packages/%s", py_sub[i]);
+        _AK_PAT("/usr/lib/python3/dist-packages/%s", py_sub[i]);
+    }
+#undef _AK_PAT
+    /* drop repeated patterns (PATH often names a folder twice) */
+    for (i = 0; i < np; i++)
+        for (j = 0; j < i; j++)
+            if (pats[j][0] && !strcmp(pats[i], pats[j])) { pats[i][0] = 0; break; }
+    for (i = 0; i < np && nn < MAXC; i++) {
+        glob_t g;
+        size_t k;
+        if (!pats[i][0]) continue;
+        if (!strchr(pats[i], '/')) { _ak_copy(names_buf[nn], sizeof names_buf[nn], pats[i]); names[nn] = names_buf[nn]; nn++; continue; }
+        if (glob(pats[i], 0, NULL, &g) != 0) continue;
+        for (k = 0; k < g.gl_pathc && nn < MAXC; k++) {
+            _ak_copy(names_buf[nn], sizeof names_buf[nn], g.gl_pathv[k]);
+            names[nn] = names_buf[nn];
+            nn++;
+        }
+        globfree(&g);
+    }
+    names[nn] = NULL;
+    if (rccl) {
+        /* the ROCm folders first (ROCM_PATH, HIP_PATH, /opt/rocm*), as for the HIP runtime */
+        static const char* const rn[] = { "librccl.so.1", "librccl.so", NULL };
+        char how[256];
+        if (_ak_load_lib(api, &api->lib_ccl, rn, api->ccl_path, sizeof api->ccl_path, _ak_resolve_ccl, "RCCL", "ncclGetVersion",
+                         w, sizeof w, how, sizeof how)) {
+            api->ncclGetVersion(&api->ccl_version);
+            return 1;
+        }
+        if (strstr(w, " lacks ")) { _ak_copy(why, cap, w); return 0; }
+    }
+    if (!_ak_load_lib(api, &api->lib_ccl, names, api->ccl_path, sizeof api->ccl_path, _ak_resolve_ccl,
+                      rccl ? "RCCL" : "NCCL", "ncclGetVersion", w, sizeof w, NULL, 0)) {
+        if (strstr(w, " lacks ")) { _ak_copy(why, cap, w); return 0; }
+        _ak_fmt(why, cap, "%s (%s) not found; looked on the loader path (LD_LIBRARY_PATH, ldconfig) and in:", lib,
+                rccl ? "RCCL" : "NCCL");
+        for (i = 2; i < np; i++) if (pats[i][0]) _ak_appendf(why, cap, " %s", pats[i]);
+        return 0;
+    }
+    api->ncclGetVersion(&api->ccl_version);
     return 1;
 }
 static void _ak_api_close(_ak_api* api) {
@@ -9848,6 +10112,128 @@ static ak_result _ak_bind(ak_context* ctx) {
     return AK_OK;
 }
 
+/* The variables that select visible devices, as set ("" if none). */
+static void _ak_visible_devices(char* out, size_t cap) {
+    static const char* const names[] = { "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES" };
+    int i;
+    out[0] = 0;
+    for (i = 0; i < 3; i++) {
+        const char* v = getenv(names[i]);
+        if (v) _ak_appendf(out, cap, "%s%s=%s", out[0] ? " " : "", names[i], v);
+    }
+}
+static void _ak_uuid_text(char* out, size_t cap, const char* prefix, const unsigned char* b) {
+    _ak_fmt(out, cap, "%s%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", prefix,
+            b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+}
+
+/* Describe HIP device `device` (runtime loaded, hipInit done) without making
+ * it current: attribute and identity queries only, no context. mem_free 0. */
+static void _ak_hip_describe(_ak_api* api, int device, ak_device_info* dev) {
+    int v = 0;
+    unsigned char* props;
+    dev->backend = AK_BACKEND_HIP;
+    dev->device = device;
+    api->hipDeviceGetName(dev->name, (int)sizeof dev->name, device);
+    /* gcnArchName from the properties struct, R0600 layout first. */
+    props = (unsigned char*)_ak_calloc(_AK_HIP_PROPS_BYTES);
+    if (props) {
+        if (api->hipGetDevicePropertiesR0600 && api->hipGetDevicePropertiesR0600(props, device) == 0)
+            _ak_copy(dev->arch, sizeof dev->arch, (const char*)props + _AK_HIP_PROPS_R0600_ARCH_OFFSET);
+        else if (api->hipGetDevicePropertiesLegacy && api->hipGetDevicePropertiesLegacy(props, device) == 0)
+            _ak_copy(dev->arch, sizeof dev->arch, (const char*)props + _AK_HIP_PROPS_R0000_ARCH_OFFSET);
+        _ak_dealloc(props);
+    }
+#define _AK_HATTR(field, attr) v = 0; api->hipDeviceGetAttribute(&v, (_akT_hipDeviceAttribute_t)(attr), device); field = v;
+    _AK_HATTR(dev->compute_units, _AK_HIP_ATTR_MP_COUNT)
+    _AK_HATTR(dev->wave_size, _AK_HIP_ATTR_WARP)
+    _AK_HATTR(dev->shared_mem_per_block, _AK_HIP_ATTR_SHMEM_PER_BLOCK)
+    _AK_HATTR(dev->l2_bytes, _AK_HIP_ATTR_L2)
+    _AK_HATTR(dev->clock_khz, _AK_HIP_ATTR_CLOCK)
+    _AK_HATTR(dev->memory_clock_khz, _AK_HIP_ATTR_MEM_CLOCK)
+    _AK_HATTR(dev->memory_bus_width, _AK_HIP_ATTR_BUS_WIDTH)
+    _AK_HATTR(dev->max_threads_per_block, _AK_HIP_ATTR_MAX_THREADS)
+    _AK_HATTR(dev->max_block[0], _AK_HIP_ATTR_MAX_BLOCK_X)
+    _AK_HATTR(dev->max_block[1], _AK_HIP_ATTR_MAX_BLOCK_X + 1)
+    _AK_HATTR(dev->max_block[2], _AK_HIP_ATTR_MAX_BLOCK_X + 2)
+    _AK_HATTR(dev->max_grid[0], _AK_HIP_ATTR_MAX_GRID_X)
+    _AK_HATTR(dev->max_grid[1], _AK_HIP_ATTR_MAX_GRID_X + 1)
+    _AK_HATTR(dev->max_grid[2], _AK_HIP_ATTR_MAX_GRID_X + 2)
+#undef _AK_HATTR
+    if (api->hipDeviceTotalMem) { size_t t = 0; if (api->hipDeviceTotalMem(&t, device) == 0) dev->mem_total = t; }
+    if (api->hipDeviceGetPCIBusId && api->hipDeviceGetPCIBusId(dev->pci_bus_id, (int)sizeof dev->pci_bus_id, device) != 0)
+        dev->pci_bus_id[0] = 0;
+    if (api->hipDeviceGetUuid) {
+        _akT_hipUUID u;
+        memset(&u, 0, sizeof u);
+        if (api->hipDeviceGetUuid(&u, device) == 0) {
+            /* ROCm fills the 16 bytes with the agent's UUID as text (hex digits), not raw bytes */
+            char t[17];
+            int i, printable = 1;
+            memcpy(t, u.bytes, 16);
+            t[16] = 0;
+            for (i = 0; i < 16 && t[i]; i++) if (t[i] < 0x20 || t[i] > 0x7e) printable = 0;
+            if (printable && t[0]) _ak_fmt(dev->uuid, sizeof dev->uuid, "GPU-%s", t);
+            else _ak_uuid_text(dev->uuid, sizeof dev->uuid, "GPU-", (const unsigned char*)u.bytes);
+        }
+    }
+    dev->runtime_version = api->hip_runtime_version;
+    api->hipDriverGetVersion(&dev->driver_version);
+    _ak_fmt(dev->compiler_version, sizeof dev->compiler_version, "hipRTC %s", api->hiprtc_version);
+    _ak_copy(dev->runtime_library, sizeof dev->runtime_library, api->hip_path);
+    _ak_copy(dev->compiler_library, sizeof dev->compiler_library, api->hiprtc_path);
+    _ak_fmt(dev->library_search, sizeof dev->library_search, "runtime: %s; hipRTC: %s", api->hip_how, api->hiprtc_how);
+    _ak_visible_devices(dev->visible_devices, sizeof dev->visible_devices);
+    dev->fp16 = dev->bf16 = -1;
+}
+
+/* Describe CUDA device `device` (driver loaded, cuInit done): attribute and
+ * identity queries only, no context. mem_free 0. */
+static void _ak_cuda_describe(_ak_api* api, int device, ak_device_info* dev) {
+    int v = 0, major = 0, minor = 0;
+    _akT_CUdevice d = 0;
+    size_t total = 0;
+    dev->backend = AK_BACKEND_CUDA;
+    dev->device = device;
+    api->cuDeviceGet(&d, device);
+    api->cuDeviceGetName(dev->name, (int)sizeof dev->name, d);
+#define _AK_CATTR(field, attr) v = 0; api->cuDeviceGetAttribute(&v, (_akT_CUdevice_attribute)(attr), d); field = v;
+    _AK_CATTR(dev->compute_units, _AK_CU_ATTR_MP_COUNT)
+    _AK_CATTR(dev->wave_size, _AK_CU_ATTR_WARP)
+    _AK_CATTR(dev->shared_mem_per_block, _AK_CU_ATTR_SHMEM_OPTIN)
+    _AK_CATTR(dev->l2_bytes, _AK_CU_ATTR_L2)
+    _AK_CATTR(dev->clock_khz, _AK_CU_ATTR_CLOCK)
+    _AK_CATTR(dev->memory_clock_khz, _AK_CU_ATTR_MEM_CLOCK)
+    _AK_CATTR(dev->memory_bus_width, _AK_CU_ATTR_BUS_WIDTH)
+    _AK_CATTR(major, _AK_CU_ATTR_CC_MAJOR)
+    _AK_CATTR(minor, _AK_CU_ATTR_CC_MINOR)
+    _AK_CATTR(dev->max_threads_per_block, _AK_CU_ATTR_MAX_THREADS)
+    _AK_CATTR(dev->max_block[0], _AK_CU_ATTR_MAX_BLOCK_X)
+    _AK_CATTR(dev->max_block[1], _AK_CU_ATTR_MAX_BLOCK_X + 1)
+    _AK_CATTR(dev->max_block[2], _AK_CU_ATTR_MAX_BLOCK_X + 2)
+    _AK_CATTR(dev->max_grid[0], _AK_CU_ATTR_MAX_GRID_X)
+    _AK_CATTR(dev->max_grid[1], _AK_CU_ATTR_MAX_GRID_X + 1)
+    _AK_CATTR(dev->max_grid[2], _AK_CU_ATTR_MAX_GRID_X + 2)
+#undef _AK_CATTR
+    _ak_fmt(dev->arch, sizeof dev->arch, "sm_%d%d", major, minor);
+    api->cuDeviceTotalMem(&total, d);
+    dev->mem_total = total;
+    if (api->cuDeviceGetPCIBusId && api->cuDeviceGetPCIBusId(dev->pci_bus_id, (int)sizeof dev->pci_bus_id, d) != 0)
+        dev->pci_bus_id[0] = 0;
+    if (api->cuDeviceGetUuid) {
+        _akT_CUuuid u;
+        memset(&u, 0, sizeof u);
+        if (api->cuDeviceGetUuid(&u, d) == 0) _ak_uuid_text(dev->uuid, sizeof dev->uuid, "GPU-", (const unsigned char*)u.bytes);
+    }
+    api->cuDriverGetVersion(&dev->driver_version);
+    dev->runtime_version = dev->driver_version;
+    _ak_fmt(dev->compiler_version, sizeof dev->compiler_version, "NVRTC %d.%d", api->nvrtc_major, api->nvrtc_minor);
+    _ak_copy(dev->runtime_library, sizeof dev->runtime_library, api->cuda_path);
+    _ak_copy(dev->compiler_library, sizeof dev->compiler_library, api->nvrtc_path);
+    _ak_visible_devices(dev->visible_devices, sizeof dev->visible_devices);
+    dev->fp16 = dev->bf16 = -1;
+}
+
 /* Probe one backend into api/dev (dev may be NULL for a probe only).
  * Fills report; returns its status. */
 static ak_result _ak_probe_hip(_ak_api* api, int device, ak_device_info* dev, ak_backend_report* rep) {
@@ -9881,49 +10267,10 @@ static ak_result _ak_probe_hip(_ak_api* api, int device, ak_device_info* dev, ak
     rep->status = AK_OK;
     _ak_fmt(rep->reason, sizeof rep->reason, "%s (found via %s): %d device(s)", api->hip_path, api->hip_how, n);
     if (dev) {
-        int v = 0;
-        unsigned char* props;
         dev->device_count = n;
+        _ak_hip_describe(api, device, dev);
         api->hipSetDevice(device);
-        api->hipDeviceGetName(dev->name, (int)sizeof dev->name, device);
-        /* gcnArchName from the properties struct, R0600 layout first. */
-        props = (unsigned char*)_ak_calloc(_AK_HIP_PROPS_BYTES);
-        if (props) {
-            if (api->hipGetDevicePropertiesR0600 && api->hipGetDevicePropertiesR0600(props, device) == 0)
-                _ak_copy(dev->arch, sizeof dev->arch, (const char*)props + _AK_HIP_PROPS_R0600_ARCH_OFFSET);
-            else if (api->hipGetDevicePropertiesLegacy && api->hipGetDevicePropertiesLegacy(props, device) == 0)
-                _ak_copy(dev->arch, sizeof dev->arch, (const char*)props + _AK_HIP_PROPS_R0000_ARCH_OFFSET);
-            _ak_dealloc(props);
-        }
-#define _AK_HATTR(field, attr) v = 0; api->hipDeviceGetAttribute(&v, (_akT_hipDeviceAttribute_t)(attr), device); field = v;
-        _AK_HATTR(dev->compute_units, _AK_HIP_ATTR_MP_COUNT)
-        _AK_HATTR(dev->wave_size, _AK_HIP_ATTR_WARP)
-        _AK_HATTR(dev->shared_mem_per_block, _AK_HIP_ATTR_SHMEM_PER_BLOCK)
-        _AK_HATTR(dev->l2_bytes, _AK_HIP_ATTR_L2)
-        _AK_HATTR(dev->clock_khz, _AK_HIP_ATTR_CLOCK)
-        _AK_HATTR(dev->memory_clock_khz, _AK_HIP_ATTR_MEM_CLOCK)
-        _AK_HATTR(dev->memory_bus_width, _AK_HIP_ATTR_BUS_WIDTH)
-        _AK_HATTR(dev->max_threads_per_block, _AK_HIP_ATTR_MAX_THREADS)
-        _AK_HATTR(dev->max_block[0], _AK_HIP_ATTR_MAX_BLOCK_X)
-        _AK_HATTR(dev->max_block[1], _AK_HIP_ATTR_MAX_BLOCK_X + 1)
-        _AK_HATTR(dev->max_block[2], _AK_HIP_ATTR_MAX_BLOCK_X + 2)
-        _AK_HATTR(dev->max_grid[0], _AK_HIP_ATTR_MAX_GRID_X)
-        _AK_HATTR(dev->max_grid[1], _AK_HIP_ATTR_MAX_GRID_X + 1)
-        _AK_HATTR(dev->max_grid[2], _AK_HIP_ATTR_MAX_GRID_X + 2)
-#undef _AK_HATTR
         api->hipMemGetInfo(&dev->mem_free, &dev->mem_total);
-        dev->runtime_version = api->hip_runtime_version;
-        api->hipDriverGetVersion(&dev->driver_version);
-        _ak_fmt(dev->compiler_version, sizeof dev->compiler_version, "hipRTC %s", api->hiprtc_version);
-        _ak_copy(dev->runtime_library, sizeof dev->runtime_library, api->hip_path);
-        _ak_copy(dev->compiler_library, sizeof dev->compiler_library, api->hiprtc_path);
-        _ak_fmt(dev->library_search, sizeof dev->library_search, "runtime: %s; hipRTC: %s", api->hip_how, api->hiprtc_how);
-        /* both: ROCR_VISIBLE_DEVICES filters first (the ROCr runtime), HIP_VISIBLE_DEVICES then renumbers */
-        if (_ak_getenv("HIP_VISIBLE_DEVICES"))
-            _ak_fmt(dev->visible_devices, sizeof dev->visible_devices, "HIP_VISIBLE_DEVICES=%s", getenv("HIP_VISIBLE_DEVICES"));
-        if (_ak_getenv("ROCR_VISIBLE_DEVICES"))
-            _ak_appendf(dev->visible_devices, sizeof dev->visible_devices, "%sROCR_VISIBLE_DEVICES=%s",
-                        dev->visible_devices[0] ? " " : "", getenv("ROCR_VISIBLE_DEVICES"));
     }
     return AK_OK;
 }
@@ -9959,40 +10306,8 @@ static ak_result _ak_probe_cuda(_ak_api* api, int device, ak_device_info* dev, a
     rep->status = AK_OK;
     _ak_fmt(rep->reason, sizeof rep->reason, "%s + %s: %d device(s)", api->cuda_path, api->nvrtc_path, n);
     if (dev) {
-        int v = 0, major = 0, minor = 0;
-        _akT_CUdevice d = 0;
-        size_t total = 0;
         dev->device_count = n;
-        api->cuDeviceGet(&d, device);
-        api->cuDeviceGetName(dev->name, (int)sizeof dev->name, d);
-#define _AK_CATTR(field, attr) v = 0; api->cuDeviceGetAttribute(&v, (_akT_CUdevice_attribute)(attr), d); field = v;
-        _AK_CATTR(dev->compute_units, _AK_CU_ATTR_MP_COUNT)
-        _AK_CATTR(dev->wave_size, _AK_CU_ATTR_WARP)
-        _AK_CATTR(dev->shared_mem_per_block, _AK_CU_ATTR_SHMEM_OPTIN)
-        _AK_CATTR(dev->l2_bytes, _AK_CU_ATTR_L2)
-        _AK_CATTR(dev->clock_khz, _AK_CU_ATTR_CLOCK)
-        _AK_CATTR(dev->memory_clock_khz, _AK_CU_ATTR_MEM_CLOCK)
-        _AK_CATTR(dev->memory_bus_width, _AK_CU_ATTR_BUS_WIDTH)
-        _AK_CATTR(major, _AK_CU_ATTR_CC_MAJOR)
-        _AK_CATTR(minor, _AK_CU_ATTR_CC_MINOR)
-        _AK_CATTR(dev->max_threads_per_block, _AK_CU_ATTR_MAX_THREADS)
-        _AK_CATTR(dev->max_block[0], _AK_CU_ATTR_MAX_BLOCK_X)
-        _AK_CATTR(dev->max_block[1], _AK_CU_ATTR_MAX_BLOCK_X + 1)
-        _AK_CATTR(dev->max_block[2], _AK_CU_ATTR_MAX_BLOCK_X + 2)
-        _AK_CATTR(dev->max_grid[0], _AK_CU_ATTR_MAX_GRID_X)
-        _AK_CATTR(dev->max_grid[1], _AK_CU_ATTR_MAX_GRID_X + 1)
-        _AK_CATTR(dev->max_grid[2], _AK_CU_ATTR_MAX_GRID_X + 2)
-#undef _AK_CATTR
-        _ak_fmt(dev->arch, sizeof dev->arch, "sm_%d%d", major, minor);
-        api->cuDeviceTotalMem(&total, d);
-        dev->mem_total = total;
-        api->cuDriverGetVersion(&dev->driver_version);
-        dev->runtime_version = dev->driver_version;
-        _ak_fmt(dev->compiler_version, sizeof dev->compiler_version, "NVRTC %d.%d", api->nvrtc_major, api->nvrtc_minor);
-        _ak_copy(dev->runtime_library, sizeof dev->runtime_library, api->cuda_path);
-        _ak_copy(dev->compiler_library, sizeof dev->compiler_library, api->nvrtc_path);
-        if (_ak_getenv("CUDA_VISIBLE_DEVICES"))
-            _ak_fmt(dev->visible_devices, sizeof dev->visible_devices, "CUDA_VISIBLE_DEVICES=%s", getenv("CUDA_VISIBLE_DEVICES"));
+        _ak_cuda_describe(api, device, dev);
     }
     return AK_OK;
 }
@@ -10044,6 +10359,7 @@ static ak_result _ak_probe_cpu(int device, ak_device_info* dev, ak_backend_repor
         dev->mem_total = (pages > 0 && psize > 0) ? (size_t)pages * (size_t)psize : 0;
         dev->mem_free = (avail > 0 && psize > 0) ? (size_t)avail * (size_t)psize : 0;
         _ak_copy(dev->compiler_version, sizeof dev->compiler_version, "none");
+        _ak_visible_devices(dev->visible_devices, sizeof dev->visible_devices); /* reported; the cpu backend has one device */
         dev->fp16 = 1;
         dev->bf16 = 1;
     }
@@ -10060,6 +10376,77 @@ AKDEF void ak_probe_backends(ak_backend_report reports[3]) {
     _ak_probe_cuda(api, 0, NULL, &reports[1]);
     _ak_probe_cpu(0, NULL, &reports[2]);
     _ak_api_close(api);
+}
+
+static void _ak_set_arch_base(ak_device_info* dev); /* >>impl:context */
+/* Backend that ak_context_create(NULL) would use: AMDKIT_BACKEND, else the
+ * first of hip, cuda, cpu that probes usable. The api is loaded for it. */
+static ak_result _ak_enum_backend(ak_backend want, _ak_api* api, ak_backend* out, int* count) {
+    ak_backend_report rep;
+    ak_result r;
+    int n = 0;
+    if (want == AK_BACKEND_AUTO) {
+        ak_config c = ak_config_default();
+        if ((r = ak_config_apply_env(&c)) != AK_OK) return r;
+        want = c.backend;
+    }
+    if (want != AK_BACKEND_AUTO && want != AK_BACKEND_HIP && want != AK_BACKEND_CUDA && want != AK_BACKEND_CPU)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "backend %d is not AK_BACKEND_AUTO, HIP, CUDA or CPU", (int)want);
+    memset(&rep, 0, sizeof rep);
+    if (want == AK_BACKEND_AUTO || want == AK_BACKEND_HIP) {
+        if (_ak_probe_hip(api, 0, NULL, &rep) == AK_OK) { *out = AK_BACKEND_HIP; api->hipGetDeviceCount(&n); *count = n; return AK_OK; }
+        if (want == AK_BACKEND_HIP) return _ak_err(rep.status, "hip: %s", rep.reason);
+    }
+    if (want == AK_BACKEND_AUTO || want == AK_BACKEND_CUDA) {
+        if (_ak_probe_cuda(api, 0, NULL, &rep) == AK_OK) { *out = AK_BACKEND_CUDA; api->cuDeviceGetCount(&n); *count = n; return AK_OK; }
+        if (want == AK_BACKEND_CUDA) return _ak_err(rep.status, "cuda: %s", rep.reason);
+    }
+    *out = AK_BACKEND_CPU;
+    *count = 1;
+    return AK_OK;
+}
+
+AKDEF ak_result ak_device_count(ak_backend backend, int* count) {
+    _ak_api* api;
+    ak_backend b;
+    ak_result r;
+    if (!count) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_device_count: count is NULL");
+    *count = 0;
+    if (!(api = (_ak_api*)_ak_calloc(sizeof *api))) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_device_count: out of host memory");
+    r = _ak_enum_backend(backend, api, &b, count);
+    _ak_api_close(api);
+    return r;
+}
+
+AKDEF ak_result ak_device_get_info(ak_backend backend, int index, ak_device_info* out) {
+    _ak_api* api;
+    ak_backend b = AK_BACKEND_CPU;
+    ak_backend_report rep;
+    ak_result r;
+    int n = 0;
+    if (!out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_device_get_info: out is NULL");
+    memset(out, 0, sizeof *out);
+    if (!(api = (_ak_api*)_ak_calloc(sizeof *api))) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_device_get_info: out of host memory");
+    r = _ak_enum_backend(backend, api, &b, &n);
+    if (r == AK_OK && (index < 0 || index >= n)) {
+        char vis[256];
+        _ak_visible_devices(vis, sizeof vis);
+        r = _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_device_get_info: device %d requested, the %s backend has %d device(s)%s%s",
+                    index, ak_backend_name(b), n, vis[0] ? " visible with " : "", vis);
+    }
+    if (r == AK_OK) {
+        memset(&rep, 0, sizeof rep);
+        if (b == AK_BACKEND_HIP) _ak_hip_describe(api, index, out);
+        else if (b == AK_BACKEND_CUDA) _ak_cuda_describe(api, index, out);
+        else { _ak_probe_cpu(0, out, &rep); out->backend = AK_BACKEND_CPU; }
+        out->device_count = n;
+        _ak_set_arch_base(out);
+        if (b != AK_BACKEND_CPU && ak_arch_find(out->arch, &out->arch_info) != AK_OK) out->arch_info = NULL;
+        if (b != AK_BACKEND_CPU) out->mem_free = 0;
+        ak_clear_error();
+    }
+    _ak_api_close(api);
+    return r;
 }
 
 /* ==========================================================================
@@ -11578,6 +11965,924 @@ AKDEF ak_result ak_context_probe(ak_context* ctx) {
     }
     ak_kernel_release(k);
     return r;
+}
+
+/* ==========================================================================
+ * >>impl:multi  several devices: peer access and copies, stream waits,
+ * communicators (NCCL / RCCL through >>impl:api's loader; the cpu backend's
+ * reference over threads), groups
+ * ========================================================================== */
+
+/* --- peers: raw device operations per backend --- */
+static ak_result _ak_peer_pair_check(const char* fn, ak_context* a, ak_context* b) {
+    if (!a || !b) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: context is NULL", fn);
+    if (a->backend != b->backend)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: contexts of different backends (%s, %s)", fn, ak_backend_name(a->backend),
+                       ak_backend_name(b->backend));
+    return AK_OK;
+}
+static int _ak_same_device(const ak_context* a, const ak_context* b) {
+    return a->backend == b->backend && a->dev.device == b->dev.device;
+}
+static ak_result _ak_dev_can_access_peer(ak_context* ctx, ak_context* peer, int* can) {
+    int e = 0;
+    *can = 0;
+    if (ctx->backend == AK_BACKEND_CPU || _ak_same_device(ctx, peer)) { *can = 1; return AK_OK; }
+    if (ctx->backend == AK_BACKEND_CUDA) {
+        _akT_CUdevice d = 0, p = 0;
+        if (!ctx->api->cuDeviceCanAccessPeer) return AK_OK;
+        if ((e = ctx->api->cuDeviceGet(&d, ctx->dev.device)) == 0 && (e = ctx->api->cuDeviceGet(&p, peer->dev.device)) == 0)
+            e = ctx->api->cuDeviceCanAccessPeer(can, d, p);
+        if (e) return _ak_err(AK_ERROR_DEVICE, "cuDeviceCanAccessPeer(%d, %d) failed: %s (%d)", ctx->dev.device, peer->dev.device,
+                              _ak_cu_errstr(ctx->api, e), e);
+    } else {
+        if (!ctx->api->hipDeviceCanAccessPeer) return AK_OK;
+        if ((e = ctx->api->hipDeviceCanAccessPeer(can, ctx->dev.device, peer->dev.device)) != 0)
+            return _ak_err(AK_ERROR_DEVICE, "hipDeviceCanAccessPeer(%d, %d) failed: %s (%d)", ctx->dev.device, peer->dev.device,
+                           _ak_hip_errstr(ctx->api, e), e);
+    }
+    *can = *can != 0;
+    return AK_OK;
+}
+static ak_result _ak_dev_enable_peer(ak_context* ctx, ak_context* peer) {
+    int e;
+    ak_result r;
+    if (ctx->backend == AK_BACKEND_CPU || _ak_same_device(ctx, peer)) return AK_OK;
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    if (ctx->backend == AK_BACKEND_CUDA) {
+        if (!ctx->api->cuCtxEnablePeerAccess) return _ak_err(AK_ERROR_DEVICE, "%s lacks cuCtxEnablePeerAccess", ctx->api->cuda_path);
+        e = ctx->api->cuCtxEnablePeerAccess(peer->native_ctx, 0);
+        if (e == 704 /* CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED */) return AK_OK;
+        if (e) return _ak_err(AK_ERROR_DEVICE, "peer access from device %d to device %d: cuCtxEnablePeerAccess failed: %s (%d)",
+                              ctx->dev.device, peer->dev.device, _ak_cu_errstr(ctx->api, e), e);
+    } else {
+        if (!ctx->api->hipDeviceEnablePeerAccess) return _ak_err(AK_ERROR_DEVICE, "%s lacks hipDeviceEnablePeerAccess", ctx->api->hip_path);
+        e = ctx->api->hipDeviceEnablePeerAccess(peer->dev.device, 0);
+        if (e == 704 /* hipErrorPeerAccessAlreadyEnabled */) return AK_OK;
+        if (e) return _ak_err(AK_ERROR_DEVICE, "peer access from device %d to device %d: hipDeviceEnablePeerAccess failed: %s (%d)",
+                              ctx->dev.device, peer->dev.device, _ak_hip_errstr(ctx->api, e), e);
+    }
+    return AK_OK;
+}
+/* Direct copy between two devices that can access each other, on a stream of dst. */
+static ak_result _ak_dev_copy_peer(ak_context* dst_ctx, void* dst, ak_context* src_ctx, const void* src, size_t bytes, void* stream) {
+    int e;
+    ak_result r;
+    if ((r = _ak_bind(dst_ctx)) != AK_OK) return r;
+    if (dst_ctx->backend == AK_BACKEND_CUDA) {
+        if (!dst_ctx->api->cuMemcpyPeerAsync) return _ak_err(AK_ERROR_DEVICE, "%s lacks cuMemcpyPeerAsync", dst_ctx->api->cuda_path);
+        e = dst_ctx->api->cuMemcpyPeerAsync((_akT_CUdeviceptr)(uintptr_t)dst, dst_ctx->native_ctx, (_akT_CUdeviceptr)(uintptr_t)src,
+                                            src_ctx->native_ctx, bytes, stream);
+        if (e) return _ak_err(AK_ERROR_MEMORY, "peer copy of %zu bytes (device %d to %d): cuMemcpyPeerAsync failed: %s (%d)", bytes,
+                              src_ctx->dev.device, dst_ctx->dev.device, _ak_cu_errstr(dst_ctx->api, e), e);
+    } else {
+        if (!dst_ctx->api->hipMemcpyPeerAsync) return _ak_err(AK_ERROR_DEVICE, "%s lacks hipMemcpyPeerAsync", dst_ctx->api->hip_path);
+        e = dst_ctx->api->hipMemcpyPeerAsync(dst, dst_ctx->dev.device, src, src_ctx->dev.device, bytes, stream);
+        if (e) return _ak_err(AK_ERROR_MEMORY, "peer copy of %zu bytes (device %d to %d): hipMemcpyPeerAsync failed: %s (%d)", bytes,
+                              src_ctx->dev.device, dst_ctx->dev.device, _ak_hip_errstr(dst_ctx->api, e), e);
+    }
+    return AK_OK;
+}
+
+/* Staged copy through two pinned host buffers: the device-to-host copy of a
+ * chunk overlaps the host-to-device copy of the one before. Returns when done. */
+#define _AK_STAGE_CHUNK ((size_t)8 << 20)
+static ak_result _ak_copy_peer_staged(ak_context* dst_ctx, void* dst, ak_context* src_ctx, const void* src, size_t bytes,
+                                      ak_stream* stream) {
+    void* buf[2] = { NULL, NULL };
+    ak_event* ev[2] = { NULL, NULL };
+    int used[2] = { 0, 0 };
+    size_t chunk = bytes < _AK_STAGE_CHUNK ? bytes : _AK_STAGE_CHUNK, off;
+    ak_result r = AK_OK;
+    int i, k = 0;
+    for (i = 0; i < 2 && r == AK_OK; i++) {
+        if ((r = ak_host_alloc(src_ctx, chunk, &buf[i])) != AK_OK) break;
+        r = ak_event_create(dst_ctx, &ev[i]);
+    }
+    for (off = 0; r == AK_OK && off < bytes; off += chunk, k ^= 1) {
+        size_t n = bytes - off < chunk ? bytes - off : chunk;
+        if (used[k] && (r = ak_event_synchronize(ev[k])) != AK_OK) break;     /* the H2D that read buf[k] is done */
+        if ((r = ak_memcpy_async(src_ctx, buf[k], (const char*)src + off, n, AK_D2H, NULL)) != AK_OK) break;
+        if ((r = ak_stream_synchronize(src_ctx, NULL)) != AK_OK) break;
+        if ((r = ak_memcpy_async(dst_ctx, (char*)dst + off, buf[k], n, AK_H2D, stream)) != AK_OK) break;
+        if ((r = ak_event_record(ev[k], stream)) != AK_OK) break;
+        used[k] = 1;
+    }
+    if (r == AK_OK) r = ak_stream_synchronize(dst_ctx, stream);
+    else ak_stream_synchronize(dst_ctx, stream);
+    for (i = 0; i < 2; i++) {
+        if (ev[i]) ak_event_destroy(ev[i]);
+        if (buf[i]) ak_host_free(src_ctx, buf[i]);
+    }
+    return r;
+}
+
+AKDEF ak_result ak_device_can_access_peer(ak_context* ctx, ak_context* peer, int* can) {
+    ak_result r;
+    if (!can) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_device_can_access_peer: can is NULL");
+    *can = 0;
+    if ((r = _ak_peer_pair_check("ak_device_can_access_peer", ctx, peer)) != AK_OK) return r;
+    return _ak_dev_can_access_peer(ctx, peer, can);
+}
+AKDEF ak_result ak_enable_peer_access(ak_context* ctx, ak_context* peer) {
+    ak_result r;
+    int can = 0;
+    if ((r = _ak_peer_pair_check("ak_enable_peer_access", ctx, peer)) != AK_OK) return r;
+    if ((r = _ak_dev_can_access_peer(ctx, peer, &can)) != AK_OK) return r;
+    if (!can)
+        return _ak_err(AK_ERROR_DEVICE, "ak_enable_peer_access: device %d (%s) cannot access device %d (%s) directly; "
+                       "ak_memcpy_peer stages such copies through host memory", ctx->dev.device, ctx->dev.pci_bus_id,
+                       peer->dev.device, peer->dev.pci_bus_id);
+    return _ak_dev_enable_peer(ctx, peer);
+}
+static ak_result _ak_memcpy_peer_impl(const char* fn, ak_context* dst_ctx, void* dst, ak_context* src_ctx, const void* src,
+                                      size_t bytes, ak_stream* stream, int sync) {
+    ak_result r;
+    int can = 0;
+    if ((r = _ak_peer_pair_check(fn, dst_ctx, src_ctx)) != AK_OK) return r;
+    if (bytes == 0) return AK_OK;
+    if (!dst || !src) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %s pointer is NULL (%zu bytes)", fn, dst ? "source" : "destination", bytes);
+    if (bytes > (SIZE_MAX >> 1)) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %zu bytes is not a plausible size", fn, bytes);
+    if (stream && stream->ctx != dst_ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: the stream must belong to the destination context", fn);
+    if (dst_ctx->backend == AK_BACKEND_CPU) { memmove(dst, src, bytes); return AK_OK; }
+    if (_ak_same_device(dst_ctx, src_ctx)) {
+        if ((r = ak_memcpy_async(dst_ctx, dst, src, bytes, AK_D2D, stream)) != AK_OK) return r;
+    } else {
+        if ((r = _ak_dev_can_access_peer(dst_ctx, src_ctx, &can)) != AK_OK) return r;
+        if (!can) return _ak_copy_peer_staged(dst_ctx, dst, src_ctx, src, bytes, stream);
+        if ((r = _ak_dev_copy_peer(dst_ctx, dst, src_ctx, src, bytes, _ak_native_stream(stream))) != AK_OK) return r;
+    }
+    return sync ? ak_stream_synchronize(dst_ctx, stream) : AK_OK;
+}
+AKDEF ak_result ak_memcpy_peer(ak_context* dst_ctx, void* dst, ak_context* src_ctx, const void* src, size_t bytes) {
+    return _ak_memcpy_peer_impl("ak_memcpy_peer", dst_ctx, dst, src_ctx, src, bytes, NULL, 1);
+}
+AKDEF ak_result ak_memcpy_peer_async(ak_context* dst_ctx, void* dst, ak_context* src_ctx, const void* src, size_t bytes, ak_stream* stream) {
+    return _ak_memcpy_peer_impl("ak_memcpy_peer_async", dst_ctx, dst, src_ctx, src, bytes, stream, 0);
+}
+
+AKDEF ak_result ak_stream_wait_event(ak_context* ctx, ak_stream* s, ak_event* ev) {
+    int e;
+    ak_result r;
+    if (!ctx || !ev) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_stream_wait_event: ctx or event is NULL");
+    if (s && s->ctx != ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_stream_wait_event: stream belongs to another context");
+    if (!ev->recorded) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_stream_wait_event: event was never recorded");
+    if (ev->ctx->backend != ctx->backend)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_stream_wait_event: event of the %s backend, stream of %s",
+                       ak_backend_name(ev->ctx->backend), ak_backend_name(ctx->backend));
+    if (ctx->backend == AK_BACKEND_CPU) return AK_OK;   /* cpu work is complete when its call returns */
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    if (ctx->backend == AK_BACKEND_CUDA) {
+        if (!ctx->api->cuStreamWaitEvent) return _ak_err(AK_ERROR_DEVICE, "%s lacks cuStreamWaitEvent", ctx->api->cuda_path);
+        e = ctx->api->cuStreamWaitEvent(_ak_native_stream(s), ev->native, 0);
+    } else {
+        if (!ctx->api->hipStreamWaitEvent) return _ak_err(AK_ERROR_DEVICE, "%s lacks hipStreamWaitEvent", ctx->api->hip_path);
+        e = ctx->api->hipStreamWaitEvent(_ak_native_stream(s), ev->native, 0);
+    }
+    if (e) return _ak_err(AK_ERROR_DEVICE, "ak_stream_wait_event failed (%d)", e);
+    return AK_OK;
+}
+
+/* --- communicators --- */
+enum { _AK_CC_ALL_REDUCE, _AK_CC_ALL_GATHER, _AK_CC_REDUCE_SCATTER, _AK_CC_BROADCAST, _AK_CC_SEND, _AK_CC_RECV };
+static const char* const _ak_cc_names[] = { "all_reduce", "all_gather", "reduce_scatter", "broadcast", "send", "recv" };
+typedef struct _ak_coll {
+    int kind;
+    ak_reduce_op op;
+    ak_dtype t;
+    const void* send;
+    void* recv;
+    size_t count;     /* all_gather: send count; reduce_scatter: recv count */
+    int peer;         /* broadcast: root; send/recv: the other rank */
+} _ak_coll;
+
+typedef struct _ak_cc_shared _ak_cc_shared;
+struct _ak_comm_impl;
+struct ak_comm {
+    ak_context* ctx;
+    int rank, size;
+    const struct _ak_comm_impl* impl;
+    void* nccl;                /* ncclComm_t (hip / cuda) */
+    _ak_cc_shared* shared;     /* cpu: state shared by the ranks */
+    uint64_t seq;              /* cpu: collectives issued by this rank */
+    char library[600];
+};
+typedef struct _ak_comm_impl {
+    ak_result (*coll)(ak_comm* c, const _ak_coll* op, ak_stream* s);
+    void (*destroy)(ak_comm* c);
+} _ak_comm_impl;
+
+/* Per-thread group state: depth, the cpu operations to wait for at the end,
+ * the collective libraries whose ncclGroupStart this group called. */
+typedef struct _ak_cc_wait { _ak_cc_shared* sh; void* ticket; int p2p; } _ak_cc_wait;
+typedef struct _ak_group {
+    int depth;
+    _ak_cc_wait* waits;
+    int n_waits, cap_waits;
+    _ak_api* ccl[8];           /* libraries with a group open (one per distinct ncclGroupEnd) */
+    int n_ccl;
+    ak_result err;             /* first error inside the group */
+    char msg[1024];
+} _ak_group;
+static pthread_key_t _ak_group_key;
+static pthread_once_t _ak_group_once = PTHREAD_ONCE_INIT;
+static void _ak_group_free(void* p) { _ak_group* g = (_ak_group*)p; if (g) { _ak_dealloc(g->waits); _ak_dealloc(g); } }
+static void _ak_group_make_key(void) { pthread_key_create(&_ak_group_key, _ak_group_free); }
+static _ak_group* _ak_group_get(void) {
+    _ak_group* g;
+    pthread_once(&_ak_group_once, _ak_group_make_key);
+    g = (_ak_group*)pthread_getspecific(_ak_group_key);
+    if (!g && (g = (_ak_group*)_ak_calloc(sizeof *g)) != NULL) pthread_setspecific(_ak_group_key, g);
+    return g;
+}
+static void _ak_group_note_error(_ak_group* g, ak_result r) {
+    if (g->err == AK_OK && r != AK_OK) { g->err = r; _ak_copy(g->msg, sizeof g->msg, ak_last_error()); }
+}
+
+/* The thread's binding cache may be stale after NCCL/RCCL initialization
+ * (it may make another device current): forget it. */
+static void _ak_unbind(void) {
+    pthread_once(&_ak_bind_once, _ak_bind_make_key);
+    pthread_setspecific(_ak_bind_key, NULL);
+}
+
+/* ---- cpu backend: the reference, over threads of one process ----
+ * Each collective of rank r is its sequence number's slot: the rank's
+ * arguments are deposited there; the last rank to arrive checks that every
+ * rank called the same thing and computes every rank's result; every rank
+ * waits for that (at once, or at the outermost group end). send/recv are
+ * matched first in, first out per (sender, receiver). */
+#define _AK_CC_TIMEOUT_S 120
+typedef struct _ak_cc_slot {
+    struct _ak_cc_slot* next;
+    uint64_t seq;
+    int arrived, left, done;
+    ak_result err;
+    char msg[512];
+    _ak_coll* ops;             /* [size] */
+} _ak_cc_slot;
+typedef struct _ak_cc_p2p {
+    struct _ak_cc_p2p* next;   /* pending list */
+    int from, to, done;        /* from: sender rank, to: receiver rank */
+    _ak_coll op;
+    ak_result err;
+    char msg[256];
+} _ak_cc_p2p;
+struct _ak_cc_shared {
+    _ak_cc_shared* next;       /* registry of ids (ak_comm_init_rank) */
+    unsigned char key[32];
+    int size, refs;
+    unsigned char* joined;     /* [size] */
+    _ak_mutex lock;
+    _ak_cond cond;
+    _ak_cc_slot* slots;
+    _ak_cc_p2p* sends;         /* pending, unmatched */
+    _ak_cc_p2p* recvs;
+};
+static _ak_mutex _ak_cc_registry_lock;
+static pthread_once_t _ak_cc_registry_once = PTHREAD_ONCE_INIT;
+static _ak_cc_shared* _ak_cc_registry;
+static void _ak_cc_registry_init(void) { _ak_mutex_init(&_ak_cc_registry_lock); }
+
+static _ak_cc_shared* _ak_cc_shared_new(int size) {
+    _ak_cc_shared* sh = (_ak_cc_shared*)_ak_calloc(sizeof *sh);
+    if (!sh) return NULL;
+    if (!(sh->joined = (unsigned char*)_ak_calloc((size_t)size))) { _ak_dealloc(sh); return NULL; }
+    sh->size = size;
+    _ak_mutex_init(&sh->lock);
+    _ak_cond_init(&sh->cond);
+    return sh;
+}
+static void _ak_cc_shared_release(_ak_cc_shared* sh) {
+    int last;
+    pthread_once(&_ak_cc_registry_once, _ak_cc_registry_init);
+    _ak_mutex_lock(&_ak_cc_registry_lock);
+    last = --sh->refs == 0;
+    if (last) {
+        _ak_cc_shared** pp = &_ak_cc_registry;
+        while (*pp && *pp != sh) pp = &(*pp)->next;
+        if (*pp) *pp = sh->next;
+    }
+    _ak_mutex_unlock(&_ak_cc_registry_lock);
+    if (!last) return;
+    while (sh->slots) { _ak_cc_slot* s = sh->slots; sh->slots = s->next; _ak_dealloc(s->ops); _ak_dealloc(s); }
+    _ak_mutex_destroy(&sh->lock);
+    _ak_cond_destroy(&sh->cond);
+    _ak_dealloc(sh->joined);
+    _ak_dealloc(sh);
+}
+
+/* Host reductions, in rank order; floats accumulate in double and round once. */
+static double _ak_cc_get(ak_dtype t, const void* p, size_t i) {
+    switch (t) {
+    case AK_F32: return ((const float*)p)[i];
+    case AK_F16: return ak_f16_to_f32(((const uint16_t*)p)[i]);
+    case AK_BF16: return ak_bf16_to_f32(((const uint16_t*)p)[i]);
+    default: return 0;
+    }
+}
+static void _ak_cc_reduce(ak_reduce_op op, ak_dtype t, const void* const* src, int n, size_t first, size_t count, void* out) {
+    size_t i;
+    int k;
+    if (t == AK_I32) {
+        int32_t* o = (int32_t*)out;
+        for (i = 0; i < count; i++) {
+            uint32_t sum = 0;
+            int32_t mx = ((const int32_t*)src[0])[first + i], mn = mx;
+            for (k = 0; k < n; k++) {
+                int32_t v = ((const int32_t*)src[k])[first + i];
+                sum += (uint32_t)v;
+                if (v > mx) mx = v;
+                if (v < mn) mn = v;
+            }
+            o[i] = op == AK_REDUCE_MAX ? mx : op == AK_REDUCE_MIN ? mn
+                 : op == AK_REDUCE_MEAN ? (int32_t)sum / n : (int32_t)sum;
+        }
+        return;
+    }
+    for (i = 0; i < count; i++) {
+        double acc = _ak_cc_get(t, src[0], first + i);
+        for (k = 1; k < n; k++) {
+            double v = _ak_cc_get(t, src[k], first + i);
+            if (op == AK_REDUCE_MAX) { if (v > acc) acc = v; }
+            else if (op == AK_REDUCE_MIN) { if (v < acc) acc = v; }
+            else acc += v;
+        }
+        if (op == AK_REDUCE_MEAN) acc /= n;
+        ak_elem_set(out, t, i, acc);
+    }
+}
+
+static void _ak_cc_describe(const _ak_coll* o, char* buf, size_t cap) {
+    _ak_fmt(buf, cap, "%s(%s, count %zu", _ak_cc_names[o->kind], ak_dtype_name(o->t), o->count);
+    if (o->kind == _AK_CC_ALL_REDUCE || o->kind == _AK_CC_REDUCE_SCATTER) _ak_appendf(buf, cap, ", %s", ak_reduce_op_name(o->op));
+    if (o->kind == _AK_CC_BROADCAST) _ak_appendf(buf, cap, ", root %d", o->peer);
+    _ak_appendf(buf, cap, ")");
+}
+
+/* Run one collective whose every rank has arrived (lock held). */
+static void _ak_cc_execute(_ak_cc_shared* sh, _ak_cc_slot* s) {
+    const _ak_coll* o0 = &s->ops[0];
+    size_t es = ak_dtype_size(o0->t), blk = o0->count * es, total;
+    int n = sh->size, r;
+    const void** srcs;
+    char* tmp;
+    for (r = 1; r < n; r++) {
+        const _ak_coll* o = &s->ops[r];
+        if (o->kind != o0->kind || o->t != o0->t || o->count != o0->count ||
+            ((o0->kind == _AK_CC_ALL_REDUCE || o0->kind == _AK_CC_REDUCE_SCATTER) && o->op != o0->op) ||
+            (o0->kind == _AK_CC_BROADCAST && o->peer != o0->peer)) {
+            char a[128], b[128];
+            _ak_cc_describe(o0, a, sizeof a);
+            _ak_cc_describe(o, b, sizeof b);
+            s->err = AK_ERROR_INVALID_ARGUMENT;
+            _ak_fmt(s->msg, sizeof s->msg, "collective #%llu of a communicator of %d ranks: rank 0 called %s, rank %d called %s",
+                    (unsigned long long)s->seq, n, a, r, b);
+            return;
+        }
+    }
+    total = o0->kind == _AK_CC_BROADCAST ? blk : (size_t)n * blk;
+    srcs = (const void**)_ak_alloc(sizeof(void*) * (size_t)n);
+    tmp = (char*)_ak_alloc(total ? total : 1);
+    if (!srcs || !tmp) {
+        _ak_dealloc(srcs); _ak_dealloc(tmp);
+        s->err = AK_ERROR_OUT_OF_MEMORY;
+        _ak_fmt(s->msg, sizeof s->msg, "collective #%llu: out of host memory (%zu bytes)", (unsigned long long)s->seq, total);
+        return;
+    }
+    for (r = 0; r < n; r++) srcs[r] = s->ops[r].send;
+    /* results into tmp first: a rank's recv may be its (or, in place, part of its) send */
+    switch (o0->kind) {
+    case _AK_CC_ALL_REDUCE:
+        _ak_cc_reduce(o0->op, o0->t, srcs, n, 0, o0->count, tmp);
+        for (r = 0; r < n; r++) memcpy(s->ops[r].recv, tmp, blk);
+        break;
+    case _AK_CC_ALL_GATHER:
+        for (r = 0; r < n; r++) memcpy(tmp + (size_t)r * blk, srcs[r], blk);
+        for (r = 0; r < n; r++) memcpy(s->ops[r].recv, tmp, total);
+        break;
+    case _AK_CC_REDUCE_SCATTER:
+        for (r = 0; r < n; r++) _ak_cc_reduce(o0->op, o0->t, srcs, n, (size_t)r * o0->count, o0->count, tmp + (size_t)r * blk);
+        for (r = 0; r < n; r++) memcpy(s->ops[r].recv, tmp + (size_t)r * blk, blk);
+        break;
+    case _AK_CC_BROADCAST:
+        memcpy(tmp, srcs[o0->peer], blk);
+        for (r = 0; r < n; r++) memcpy(s->ops[r].recv, tmp, blk);
+        break;
+    }
+    _ak_dealloc(srcs);
+    _ak_dealloc(tmp);
+}
+
+/* Wait (lock held) until *flag, with the timeout; 0 on timeout. */
+static int _ak_cc_wait_flag(_ak_cc_shared* sh, const int* flag) {
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += _AK_CC_TIMEOUT_S;
+    while (!*flag)
+        if (pthread_cond_timedwait(&sh->cond.c, &sh->lock.m, &until) == ETIMEDOUT && !*flag) return 0;
+    return 1;
+}
+
+static ak_result _ak_cc_wait_slot(_ak_cc_shared* sh, _ak_cc_slot* s, int rank) {
+    ak_result r;
+    char msg[512];
+    _ak_mutex_lock(&sh->lock);
+    if (!_ak_cc_wait_flag(sh, &s->done)) {
+        char who[256];
+        int k;
+        who[0] = 0;
+        for (k = 0; k < sh->size; k++) if (s->ops[k].count == (size_t)-1) _ak_appendf(who, sizeof who, " %d", k);
+        _ak_mutex_unlock(&sh->lock);
+        return _ak_err(AK_ERROR_DEVICE, "collective #%llu (%s) on rank %d: %d of %d ranks arrived in %d s; missing ranks:%s "
+                       "(every rank must make the same calls; a thread driving several ranks groups them)",
+                       (unsigned long long)s->seq, _ak_cc_names[s->ops[rank].kind], rank, s->arrived, sh->size, _AK_CC_TIMEOUT_S, who);
+    }
+    r = s->err;
+    _ak_copy(msg, sizeof msg, s->msg);
+    if (--s->left == 0) {
+        _ak_cc_slot** pp = &sh->slots;
+        while (*pp && *pp != s) pp = &(*pp)->next;
+        if (*pp) *pp = s->next;
+        _ak_dealloc(s->ops);
+        _ak_dealloc(s);
+    }
+    _ak_mutex_unlock(&sh->lock);
+    return r == AK_OK ? AK_OK : _ak_err(r, "%s", msg);
+}
+
+static ak_result _ak_cc_wait_p2p(_ak_cc_shared* sh, _ak_cc_p2p* p) {
+    ak_result r;
+    char msg[256];
+    _ak_mutex_lock(&sh->lock);
+    if (!_ak_cc_wait_flag(sh, &p->done)) {
+        /* unmatched: take it off the pending list */
+        _ak_cc_p2p** pp = p->op.kind == _AK_CC_SEND ? &sh->sends : &sh->recvs;
+        while (*pp && *pp != p) pp = &(*pp)->next;
+        if (*pp) *pp = p->next;
+        _ak_mutex_unlock(&sh->lock);
+        r = _ak_err(AK_ERROR_DEVICE, "%s of %zu elements from rank %d to rank %d: no matching %s in %d s", _ak_cc_names[p->op.kind],
+                    p->op.count, p->from, p->to, p->op.kind == _AK_CC_SEND ? "recv" : "send", _AK_CC_TIMEOUT_S);
+        _ak_dealloc(p);
+        return r;
+    }
+    r = p->err;
+    _ak_copy(msg, sizeof msg, p->msg);
+    _ak_mutex_unlock(&sh->lock);
+    _ak_dealloc(p);
+    return r == AK_OK ? AK_OK : _ak_err(r, "%s", msg);
+}
+
+static ak_result _ak_cc_enqueue_wait(int p2p, _ak_cc_shared* sh, void* ticket, int rank) {
+    _ak_group* g = _ak_group_get();
+    if (g && g->depth > 0) {
+        if (g->n_waits == g->cap_waits) {
+            int cap = g->cap_waits ? 2 * g->cap_waits : 16;
+            _ak_cc_wait* w = (_ak_cc_wait*)_ak_alloc(sizeof *w * (size_t)cap);
+            if (!w) goto now;
+            if (g->n_waits) memcpy(w, g->waits, sizeof *w * (size_t)g->n_waits);
+            _ak_dealloc(g->waits);
+            g->waits = w;
+            g->cap_waits = cap;
+        }
+        g->waits[g->n_waits].sh = sh;
+        g->waits[g->n_waits].ticket = ticket;
+        g->waits[g->n_waits].p2p = p2p ? 1 : 2 + rank;  /* collectives keep the rank: 2 + rank */
+        g->n_waits++;
+        return AK_OK;
+    }
+now:
+    return p2p ? _ak_cc_wait_p2p(sh, (_ak_cc_p2p*)ticket) : _ak_cc_wait_slot(sh, (_ak_cc_slot*)ticket, rank);
+}
+
+static ak_result _ak_cc_coll(ak_comm* c, const _ak_coll* op, ak_stream* stream) {
+    _ak_cc_shared* sh = c->shared;
+    (void)stream;
+    if (op->kind == _AK_CC_SEND || op->kind == _AK_CC_RECV) {
+        _ak_cc_p2p* p = (_ak_cc_p2p*)_ak_calloc(sizeof *p);
+        _ak_cc_p2p **other, **pp;
+        if (!p) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "%s: out of host memory", _ak_cc_names[op->kind]);
+        p->op = *op;
+        p->from = op->kind == _AK_CC_SEND ? c->rank : op->peer;
+        p->to = op->kind == _AK_CC_SEND ? op->peer : c->rank;
+        _ak_mutex_lock(&sh->lock);
+        other = op->kind == _AK_CC_SEND ? &sh->recvs : &sh->sends;
+        for (pp = other; *pp; pp = &(*pp)->next)
+            if ((*pp)->from == p->from && (*pp)->to == p->to) break;
+        if (*pp) {
+            _ak_cc_p2p* q = *pp;
+            const _ak_coll* snd = op->kind == _AK_CC_SEND ? op : &q->op;
+            const _ak_coll* rcv = op->kind == _AK_CC_SEND ? &q->op : op;
+            *pp = q->next;
+            if (snd->t != rcv->t || snd->count != rcv->count) {
+                p->err = q->err = AK_ERROR_INVALID_ARGUMENT;
+                _ak_fmt(p->msg, sizeof p->msg, "send from rank %d to rank %d: %zu x %s sent, recv posted for %zu x %s", p->from, p->to,
+                        snd->count, ak_dtype_name(snd->t), rcv->count, ak_dtype_name(rcv->t));
+                _ak_copy(q->msg, sizeof q->msg, p->msg);
+            } else if (snd->count) {
+                memmove(rcv->recv, snd->send, snd->count * ak_dtype_size(snd->t));
+            }
+            p->done = q->done = 1;
+            _ak_cond_broadcast(&sh->cond);
+        } else {
+            _ak_cc_p2p** tail = op->kind == _AK_CC_SEND ? &sh->sends : &sh->recvs;
+            while (*tail) tail = &(*tail)->next;
+            *tail = p;
+        }
+        _ak_mutex_unlock(&sh->lock);
+        return _ak_cc_enqueue_wait(1, sh, p, c->rank);
+    } else {
+        _ak_cc_slot* s;
+        uint64_t seq = c->seq++;
+        _ak_mutex_lock(&sh->lock);
+        for (s = sh->slots; s && s->seq != seq; s = s->next) {}
+        if (!s) {
+            int k;
+            s = (_ak_cc_slot*)_ak_calloc(sizeof *s);
+            if (s) s->ops = (_ak_coll*)_ak_calloc(sizeof *s->ops * (size_t)sh->size);
+            if (!s || !s->ops) {
+                if (s) _ak_dealloc(s);
+                _ak_mutex_unlock(&sh->lock);
+                c->seq--;
+                return _ak_err(AK_ERROR_OUT_OF_MEMORY, "%s: out of host memory", _ak_cc_names[op->kind]);
+            }
+            for (k = 0; k < sh->size; k++) s->ops[k].count = (size_t)-1;   /* not arrived */
+            s->seq = seq;
+            s->left = sh->size;
+            s->next = sh->slots;
+            sh->slots = s;
+        }
+        s->ops[c->rank] = *op;
+        if (++s->arrived == sh->size) {
+            _ak_cc_execute(sh, s);
+            s->done = 1;
+            _ak_cond_broadcast(&sh->cond);
+        }
+        _ak_mutex_unlock(&sh->lock);
+        return _ak_cc_enqueue_wait(0, sh, s, c->rank);
+    }
+}
+static void _ak_cc_destroy(ak_comm* c) { if (c->shared) _ak_cc_shared_release(c->shared); }
+static const _ak_comm_impl _ak_comm_cpu = { _ak_cc_coll, _ak_cc_destroy };
+
+/* ---- hip / cuda: NCCL or RCCL ---- */
+static ak_result _ak_ccl_load(ak_context* ctx) {
+    char why[2048];
+    int ok;
+    _ak_mutex_lock(&ctx->lock);
+    ok = _ak_load_ccl(ctx->api, ctx->backend == AK_BACKEND_HIP, why, sizeof why);
+    _ak_mutex_unlock(&ctx->lock);
+    if (!ok) return _ak_err(AK_ERROR_BACKEND_UNAVAILABLE, "collectives on the %s backend need %s: %s", ak_backend_name(ctx->backend),
+                            ctx->backend == AK_BACKEND_HIP ? "RCCL" : "NCCL", why);
+    return AK_OK;
+}
+static ak_result _ak_ccl_err(ak_context* ctx, void* comm, int e, const char* what) {
+    const char* s = ctx->api->ncclGetErrorString ? ctx->api->ncclGetErrorString(e) : NULL;
+    const char* last = (ctx->api->ncclGetLastError) ? ctx->api->ncclGetLastError(comm) : NULL;
+    return _ak_err(e == _AK_NCCL_INVALID_ARGUMENT || e == _AK_NCCL_INVALID_USAGE ? AK_ERROR_INVALID_ARGUMENT : AK_ERROR_DEVICE, "%s failed: %s (%d)%s%s", what,
+                   s ? s : "unknown error", e, last && *last ? ": " : "", last && *last ? last : "");
+}
+static int _ak_ccl_dtype(ak_dtype t) {
+    switch (t) {
+    case AK_F32: return _AK_NCCL_F32; case AK_F16: return _AK_NCCL_F16; case AK_BF16: return _AK_NCCL_BF16; case AK_I32: return _AK_NCCL_I32;
+    default: return -1;
+    }
+}
+static int _ak_ccl_op(ak_reduce_op op) {
+    switch (op) {
+    case AK_REDUCE_SUM: return _AK_NCCL_SUM; case AK_REDUCE_MAX: return _AK_NCCL_MAX; case AK_REDUCE_MIN: return _AK_NCCL_MIN;
+    case AK_REDUCE_MEAN: return _AK_NCCL_AVG; default: return -1;
+    }
+}
+/* Inside an amdkit group: open the library's group once per outermost group. */
+static ak_result _ak_ccl_group_join(_ak_api* api) {
+    _ak_group* g = _ak_group_get();
+    int i, e;
+    if (!g || g->depth == 0) return AK_OK;
+    for (i = 0; i < g->n_ccl; i++) if (g->ccl[i]->ncclGroupEnd == api->ncclGroupEnd) return AK_OK;
+    if (g->n_ccl == (int)(sizeof g->ccl / sizeof g->ccl[0])) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "too many collective libraries in one group");
+    if ((e = api->ncclGroupStart()) != 0) return _ak_err(AK_ERROR_DEVICE, "ncclGroupStart failed (%d)", e);
+    g->ccl[g->n_ccl++] = api;
+    return AK_OK;
+}
+static ak_result _ak_ccl_coll(ak_comm* c, const _ak_coll* o, ak_stream* stream) {
+    _ak_api* a = c->ctx->api;
+    void* st = _ak_native_stream(stream);
+    int t = _ak_ccl_dtype(o->t), op = _ak_ccl_op(o->op), e = 0;
+    ak_result r;
+    if ((r = _ak_bind(c->ctx)) != AK_OK) return r;
+    if ((r = _ak_ccl_group_join(a)) != AK_OK) return r;
+    switch (o->kind) {
+    case _AK_CC_ALL_REDUCE: e = a->ncclAllReduce(o->send, o->recv, o->count, t, op, c->nccl, st); break;
+    case _AK_CC_ALL_GATHER: e = a->ncclAllGather(o->send, o->recv, o->count, t, c->nccl, st); break;
+    case _AK_CC_REDUCE_SCATTER: e = a->ncclReduceScatter(o->send, o->recv, o->count, t, op, c->nccl, st); break;
+    case _AK_CC_BROADCAST: e = a->ncclBroadcast(o->send, o->recv, o->count, t, o->peer, c->nccl, st); break;
+    case _AK_CC_SEND: e = a->ncclSend(o->send, o->count, t, o->peer, c->nccl, st); break;
+    case _AK_CC_RECV: e = a->ncclRecv(o->recv, o->count, t, o->peer, c->nccl, st); break;
+    }
+    if (e) {
+        char what[160];
+        _ak_fmt(what, sizeof what, "%s on rank %d of %d (%s)", _ak_cc_names[o->kind], c->rank, c->size,
+                c->ctx->backend == AK_BACKEND_HIP ? "RCCL" : "NCCL");
+        return _ak_ccl_err(c->ctx, c->nccl, e, what);
+    }
+    return AK_OK;
+}
+static void _ak_ccl_destroy(ak_comm* c) {
+    if (!c->nccl) return;
+    if (_ak_bind(c->ctx) == AK_OK) c->ctx->api->ncclCommDestroy(c->nccl);
+    _ak_unbind();
+}
+static const _ak_comm_impl _ak_comm_ccl = { _ak_ccl_coll, _ak_ccl_destroy };
+
+/* --- public: communicators --- */
+static ak_comm* _ak_comm_new(ak_context* ctx, int rank, int size) {
+    ak_comm* c = (ak_comm*)_ak_ctx_alloc(&ctx->cfg, sizeof *c);
+    if (!c) return NULL;
+    c->ctx = ctx;
+    c->rank = rank;
+    c->size = size;
+    if (ctx->backend == AK_BACKEND_CPU) {
+        c->impl = &_ak_comm_cpu;
+        _ak_copy(c->library, sizeof c->library, "cpu (threads of one process)");
+    } else {
+        int v = ctx->api->ccl_version;
+        c->impl = &_ak_comm_ccl;
+        _ak_fmt(c->library, sizeof c->library, "%s (%s %d.%d.%d)", ctx->api->ccl_path, ctx->backend == AK_BACKEND_HIP ? "RCCL" : "NCCL",
+                v >= 10000 ? v / 10000 : v / 1000, v >= 10000 ? (v / 100) % 100 : (v / 100) % 10, v % 100);
+    }
+    return c;
+}
+static void _ak_comm_free(ak_comm* c) {
+    ak_config cfg = c->ctx->cfg;
+    _ak_ctx_free(&cfg, c);
+}
+
+#define _AK_CC_ID_MAGIC "amdkit-cpu-comm"   /* 16 bytes with the NUL */
+AKDEF ak_result ak_comm_get_unique_id(ak_context* ctx, ak_comm_id* id) {
+    ak_result r;
+    int e;
+    if (!ctx || !id) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_get_unique_id: ctx or id is NULL");
+    memset(id, 0, sizeof *id);
+    if (ctx->backend == AK_BACKEND_CPU) {
+        /* magic, process id, a random key: valid in this process */
+        static uint64_t counter;
+        uint64_t k[2];
+        int32_t pid = (int32_t)getpid();
+        k[0] = _ak_now_ns() ^ ((uint64_t)(uintptr_t)id << 17);
+        k[1] = __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED) * 0x9E3779B97F4A7C15ull ^ (uint64_t)pid;
+        memcpy(id->internal, _AK_CC_ID_MAGIC, 16);
+        memcpy(id->internal + 16, &pid, sizeof pid);
+        memcpy(id->internal + 20, k, sizeof k);
+        return AK_OK;
+    }
+    if ((r = _ak_ccl_load(ctx)) != AK_OK) return r;
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    {
+        _akT_ncclUniqueId u;
+        if ((e = ctx->api->ncclGetUniqueId(&u)) != 0) return _ak_ccl_err(ctx, NULL, e, "ncclGetUniqueId");
+        memcpy(id->internal, &u, sizeof u < sizeof id->internal ? sizeof u : sizeof id->internal);
+    }
+    return AK_OK;
+}
+
+static ak_result _ak_comm_check_rank_args(const char* fn, ak_context* ctx, int nranks, int rank) {
+    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", fn);
+    if (nranks < 1 || nranks > 65536) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %d ranks (1..65536)", fn, nranks);
+    if (rank < 0 || rank >= nranks) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: rank %d of %d ranks (0..%d)", fn, rank, nranks, nranks - 1);
+    return AK_OK;
+}
+
+AKDEF ak_result ak_comm_init_rank(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out) {
+    ak_comm* c;
+    ak_result r;
+    if (!out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: out is NULL");
+    *out = NULL;
+    if ((r = _ak_comm_check_rank_args("ak_comm_init_rank", ctx, nranks, rank)) != AK_OK) return r;
+    if (!id) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: id is NULL");
+    if (ctx->backend == AK_BACKEND_CPU) {
+        _ak_cc_shared* sh;
+        int32_t pid;
+        if (memcmp(id->internal, _AK_CC_ID_MAGIC, 16) != 0)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: not an id of the cpu backend (make it with ak_comm_get_unique_id "
+                           "on a cpu context)");
+        memcpy(&pid, id->internal + 16, sizeof pid);
+        if (pid != (int32_t)getpid())
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: the id was made in process %d; the cpu backend's "
+                           "communicators join ranks of one process only (this is %d)", (int)pid, (int)getpid());
+        if (!(c = _ak_comm_new(ctx, rank, nranks))) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_rank: out of host memory");
+        pthread_once(&_ak_cc_registry_once, _ak_cc_registry_init);
+        _ak_mutex_lock(&_ak_cc_registry_lock);
+        for (sh = _ak_cc_registry; sh && memcmp(sh->key, id->internal + 16, sizeof sh->key) != 0; sh = sh->next) {}
+        if (!sh) {
+            if ((sh = _ak_cc_shared_new(nranks)) != NULL) {
+                memcpy(sh->key, id->internal + 16, sizeof sh->key);
+                sh->next = _ak_cc_registry;
+                _ak_cc_registry = sh;
+            }
+        } else if (sh->size != nranks) {
+            int have = sh->size;
+            _ak_mutex_unlock(&_ak_cc_registry_lock);
+            _ak_comm_free(c);
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: rank %d says %d ranks, the communicator was made with %d", rank, nranks, have);
+        } else if (sh->joined[rank]) {
+            _ak_mutex_unlock(&_ak_cc_registry_lock);
+            _ak_comm_free(c);
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: rank %d of this communicator has joined already", rank);
+        }
+        if (!sh) { _ak_mutex_unlock(&_ak_cc_registry_lock); _ak_comm_free(c); return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_rank: out of host memory"); }
+        sh->joined[rank] = 1;
+        sh->refs++;
+        c->shared = sh;
+        _ak_mutex_unlock(&_ak_cc_registry_lock);
+        *out = c;
+        return AK_OK;
+    }
+    if ((r = _ak_ccl_load(ctx)) != AK_OK) return r;
+    if (!(c = _ak_comm_new(ctx, rank, nranks))) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_rank: out of host memory");
+    if ((r = _ak_bind(ctx)) == AK_OK) {
+        _akT_ncclUniqueId u;
+        int e;
+        memcpy(&u, id->internal, sizeof u);
+        e = ctx->api->ncclCommInitRank(&c->nccl, nranks, u, rank);
+        _ak_unbind();
+        if (e) r = _ak_ccl_err(ctx, NULL, e, "ncclCommInitRank");
+    }
+    if (r != AK_OK) { _ak_comm_free(c); return r; }
+    *out = c;
+    return AK_OK;
+}
+
+AKDEF ak_result ak_comm_init_all(ak_context* const* ctxs, int n, ak_comm** comms) {
+    int i, j, e = 0;
+    ak_result r = AK_OK;
+    if (!ctxs || !comms) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_all: ctxs or comms is NULL");
+    if (n < 1 || n > 65536) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_all: %d contexts (1..65536)", n);
+    for (i = 0; i < n; i++) comms[i] = NULL;
+    for (i = 0; i < n; i++) {
+        if (!ctxs[i]) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_all: context %d is NULL", i);
+        if (ctxs[i]->backend != ctxs[0]->backend)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_all: context %d is on the %s backend, context 0 on %s", i,
+                           ak_backend_name(ctxs[i]->backend), ak_backend_name(ctxs[0]->backend));
+        if (ctxs[0]->backend != AK_BACKEND_CPU)
+            for (j = 0; j < i; j++)
+                if (ctxs[j]->dev.device == ctxs[i]->dev.device)
+                    return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_all: contexts %d and %d are both on device %d; %s needs one "
+                                   "rank per GPU", j, i, ctxs[i]->dev.device, ctxs[0]->backend == AK_BACKEND_HIP ? "RCCL" : "NCCL");
+    }
+    if (ctxs[0]->backend == AK_BACKEND_CPU) {
+        _ak_cc_shared* sh = _ak_cc_shared_new(n);
+        if (!sh) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_all: out of host memory");
+        for (i = 0; i < n; i++) {
+            if (!(comms[i] = _ak_comm_new(ctxs[i], i, n))) break;
+            comms[i]->shared = sh;
+            sh->joined[i] = 1;
+            sh->refs++;
+        }
+        if (i < n) {
+            for (j = 0; j < i; j++) { ak_comm_destroy(comms[j]); comms[j] = NULL; }
+            if (i == 0) _ak_cc_shared_release((sh->refs++, sh));
+            return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_all: out of host memory");
+        }
+        return AK_OK;
+    }
+    for (i = 0; i < n; i++) if ((r = _ak_ccl_load(ctxs[i])) != AK_OK) return r;
+    {
+        ak_comm_id id;
+        _akT_ncclUniqueId u;
+        if ((r = ak_comm_get_unique_id(ctxs[0], &id)) != AK_OK) return r;
+        memcpy(&u, id.internal, sizeof u);
+        for (i = 0; i < n; i++)
+            if (!(comms[i] = _ak_comm_new(ctxs[i], i, n))) { r = _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_all: out of host memory"); break; }
+        if (r == AK_OK) {
+            _ak_api* a = ctxs[0]->api;
+            if ((e = a->ncclGroupStart()) != 0) r = _ak_ccl_err(ctxs[0], NULL, e, "ncclGroupStart");
+            for (i = 0; r == AK_OK && i < n; i++) {
+                if ((r = _ak_bind(ctxs[i])) != AK_OK) break;
+                if ((e = ctxs[i]->api->ncclCommInitRank(&comms[i]->nccl, n, u, i)) != 0) {
+                    char what[96];
+                    _ak_fmt(what, sizeof what, "ncclCommInitRank (rank %d, device %d)", i, ctxs[i]->dev.device);
+                    r = _ak_ccl_err(ctxs[i], NULL, e, what);
+                }
+            }
+            if ((e = a->ncclGroupEnd()) != 0 && r == AK_OK) r = _ak_ccl_err(ctxs[0], NULL, e, "ncclGroupEnd (communicator initialization)");
+            _ak_unbind();
+        }
+        if (r != AK_OK) {
+            for (i = 0; i < n; i++) if (comms[i]) { if (comms[i]->nccl) ctxs[i]->api->ncclCommAbort(comms[i]->nccl); _ak_comm_free(comms[i]); comms[i] = NULL; }
+            _ak_unbind();
+            return r;
+        }
+    }
+    return AK_OK;
+}
+
+AKDEF void ak_comm_destroy(ak_comm* c) {
+    if (!c) return;
+    c->impl->destroy(c);
+    _ak_comm_free(c);
+}
+AKDEF int ak_comm_rank(const ak_comm* c) { return c ? c->rank : -1; }
+AKDEF int ak_comm_size(const ak_comm* c) { return c ? c->size : 0; }
+AKDEF ak_context* ak_comm_context(const ak_comm* c) { return c ? c->ctx : NULL; }
+AKDEF const char* ak_comm_library(const ak_comm* c) { return c ? c->library : ""; }
+
+AKDEF ak_result ak_comm_group_start(void) {
+    _ak_group* g = _ak_group_get();
+    if (!g) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_group_start: out of host memory");
+    if (g->depth == 0) { g->err = AK_OK; g->msg[0] = 0; }
+    g->depth++;
+    return AK_OK;
+}
+AKDEF ak_result ak_comm_group_end(void) {
+    _ak_group* g = _ak_group_get();
+    int i;
+    if (!g || g->depth == 0) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_group_end without ak_comm_group_start");
+    if (--g->depth > 0) return AK_OK;
+    for (i = 0; i < g->n_ccl; i++) {
+        int e = g->ccl[i]->ncclGroupEnd();
+        if (e) {
+            const char* s = g->ccl[i]->ncclGetErrorString ? g->ccl[i]->ncclGetErrorString(e) : "?";
+            _ak_group_note_error(g, _ak_err(e == _AK_NCCL_INVALID_ARGUMENT || e == _AK_NCCL_INVALID_USAGE ? AK_ERROR_INVALID_ARGUMENT : AK_ERROR_DEVICE, "ncclGroupEnd failed: %s (%d)", s, e));
+        }
+    }
+    g->n_ccl = 0;
+    _ak_unbind();
+    for (i = 0; i < g->n_waits; i++) {
+        _ak_cc_wait w = g->waits[i];
+        ak_result r = w.p2p == 1 ? _ak_cc_wait_p2p(w.sh, (_ak_cc_p2p*)w.ticket) : _ak_cc_wait_slot(w.sh, (_ak_cc_slot*)w.ticket, w.p2p - 2);
+        _ak_group_note_error(g, r);
+    }
+    g->n_waits = 0;
+    if (g->err != AK_OK) return _ak_err(g->err, "%s", g->msg);
+    return AK_OK;
+}
+
+/* Shared argument checks of every collective; then the communicator's implementation. */
+static ak_result _ak_coll_issue(const char* fn, ak_comm* c, const _ak_coll* o, ak_stream* s) {
+    size_t es, bytes;
+    ak_result r;
+    _ak_group* g;
+    if (!c) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: communicator is NULL", fn);
+    if (o->t != AK_F32 && o->t != AK_F16 && o->t != AK_BF16 && o->t != AK_I32)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: dtype %s (collectives take f32, f16, bf16, i32)", fn, ak_dtype_name(o->t));
+    if ((o->kind == _AK_CC_ALL_REDUCE || o->kind == _AK_CC_REDUCE_SCATTER) &&
+        o->op != AK_REDUCE_SUM && o->op != AK_REDUCE_MEAN && o->op != AK_REDUCE_MAX && o->op != AK_REDUCE_MIN)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: reduction %s (collectives take sum, mean, max, min)", fn, ak_reduce_op_name(o->op));
+    es = ak_dtype_size(o->t);
+    if (o->count > (SIZE_MAX >> 2) / es / (size_t)c->size)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: count %zu is not a plausible size", fn, o->count);
+    bytes = o->count * es;
+    if (bytes) {
+        int need_send = o->kind != _AK_CC_RECV && (o->kind != _AK_CC_BROADCAST || o->peer == c->rank);
+        int need_recv = o->kind != _AK_CC_SEND;
+        if ((need_send && !o->send) || (need_recv && !o->recv))
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %s buffer is NULL (count %zu)", fn, need_send && !o->send ? "send" : "receive", o->count);
+    }
+    if ((o->kind == _AK_CC_BROADCAST || o->kind == _AK_CC_SEND || o->kind == _AK_CC_RECV) && (o->peer < 0 || o->peer >= c->size))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %s %d of a communicator of %d ranks", fn, o->kind == _AK_CC_BROADCAST ? "root" : "peer",
+                       o->peer, c->size);
+    if (s && s->ctx != c->ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: the stream belongs to another context than rank %d's", fn, c->rank);
+    r = c->impl->coll(c, o, s);
+    g = _ak_group_get();
+    if (r != AK_OK && g && g->depth > 0) _ak_group_note_error(g, r);
+    return r;
+}
+AKDEF ak_result ak_all_reduce(ak_comm* c, ak_reduce_op op, ak_dtype dtype, const void* send, void* recv, size_t count, ak_stream* stream) {
+    _ak_coll o;
+    memset(&o, 0, sizeof o);
+    o.kind = _AK_CC_ALL_REDUCE; o.op = op; o.t = dtype; o.send = send; o.recv = recv; o.count = count;
+    return _ak_coll_issue("ak_all_reduce", c, &o, stream);
+}
+AKDEF ak_result ak_all_gather(ak_comm* c, ak_dtype dtype, const void* send, void* recv, size_t send_count, ak_stream* stream) {
+    _ak_coll o;
+    memset(&o, 0, sizeof o);
+    o.kind = _AK_CC_ALL_GATHER; o.t = dtype; o.send = send; o.recv = recv; o.count = send_count;
+    return _ak_coll_issue("ak_all_gather", c, &o, stream);
+}
+AKDEF ak_result ak_reduce_scatter(ak_comm* c, ak_reduce_op op, ak_dtype dtype, const void* send, void* recv, size_t recv_count, ak_stream* stream) {
+    _ak_coll o;
+    memset(&o, 0, sizeof o);
+    o.kind = _AK_CC_REDUCE_SCATTER; o.op = op; o.t = dtype; o.send = send; o.recv = recv; o.count = recv_count;
+    return _ak_coll_issue("ak_reduce_scatter", c, &o, stream);
+}
+AKDEF ak_result ak_broadcast(ak_comm* c, ak_dtype dtype, const void* send, void* recv, size_t count, int root, ak_stream* stream) {
+    _ak_coll o;
+    memset(&o, 0, sizeof o);
+    o.kind = _AK_CC_BROADCAST; o.t = dtype; o.send = send; o.recv = recv; o.count = count; o.peer = root;
+    return _ak_coll_issue("ak_broadcast", c, &o, stream);
+}
+AKDEF ak_result ak_send(ak_comm* c, ak_dtype dtype, const void* send, size_t count, int peer, ak_stream* stream) {
+    _ak_coll o;
+    memset(&o, 0, sizeof o);
+    o.kind = _AK_CC_SEND; o.t = dtype; o.send = send; o.count = count; o.peer = peer;
+    return _ak_coll_issue("ak_send", c, &o, stream);
+}
+AKDEF ak_result ak_recv(ak_comm* c, ak_dtype dtype, void* recv, size_t count, int peer, ak_stream* stream) {
+    _ak_coll o;
+    memset(&o, 0, sizeof o);
+    o.kind = _AK_CC_RECV; o.t = dtype; o.recv = recv; o.count = count; o.peer = peer;
+    return _ak_coll_issue("ak_recv", c, &o, stream);
 }
 
 /* ==========================================================================

@@ -147,8 +147,21 @@ static int cmd_info(int argc, char** argv) {
         printf(",\"runtime_library\":"); jstr(stdout, d->runtime_library);
         printf(",\"compiler_library\":"); jstr(stdout, d->compiler_library);
         printf(",\"visible_devices\":"); jstr(stdout, d->visible_devices);
+        printf(",\"pci_bus_id\":"); jstr(stdout, d->pci_bus_id);
+        printf(",\"uuid\":"); jstr(stdout, d->uuid);
         printf(",\"library_search\":"); jstr(stdout, d->library_search);
-        printf("},\"config\":{");
+        printf("},\"devices\":[");
+        for (i = 0; i < d->device_count; i++) {
+            ak_device_info e;
+            if (ak_device_get_info(d->backend, i, &e) != AK_OK) continue;
+            printf("%s{\"ordinal\":%d,\"name\":", i ? "," : "", i); jstr(stdout, e.name);
+            printf(",\"arch\":"); jstr(stdout, e.arch);
+            printf(",\"mem_total\":%zu,\"compute_units\":%d,\"pci_bus_id\":", e.mem_total, e.compute_units); jstr(stdout, e.pci_bus_id);
+            printf(",\"uuid\":"); jstr(stdout, e.uuid);
+            printf("}");
+        }
+        printf("]");
+        printf(",\"config\":{");
         for (i = 0; i < ak_config_field_count(); i++) {
             ak_config_field_value(cfg, i, val, sizeof val);
             printf("%s\"%s\":", i ? "," : "", ak_config_field_at(i)->name);
@@ -177,13 +190,15 @@ static int cmd_info(int argc, char** argv) {
         printf("  compiler        %s %s\n", d->compiler_version, d->compiler_library);
         printf("  fp16 / bf16     %s / %s (probed)\n", d->fp16 > 0 ? "yes" : d->fp16 == 0 ? "no" : "?", d->bf16 > 0 ? "yes" : d->bf16 == 0 ? "no" : "?");
         if (d->library_search[0]) printf("  found via       %s\n", d->library_search);
-        if (d->visible_devices[0]) printf("  visible         %s\n", d->visible_devices);
-        else {
-            /* no device: still show what would hide one */
-            const char* vars[3] = { "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES" };
-            int v;
-            for (v = 0; v < 3; v++)
-                if (getenv(vars[v])) printf("  visible         %s=%s (set in the environment)\n", vars[v], getenv(vars[v]));
+        if (d->pci_bus_id[0]) printf("  PCI bus id      %s\n", d->pci_bus_id);
+        if (d->uuid[0]) printf("  UUID            %s\n", d->uuid);
+        printf("devices (%s, %d; visible devices: %s):\n", ak_backend_name(d->backend), d->device_count,
+               d->visible_devices[0] ? d->visible_devices : "all, no *_VISIBLE_DEVICES set");
+        for (i = 0; i < d->device_count; i++) {
+            ak_device_info e;
+            if (ak_device_get_info(d->backend, i, &e) != AK_OK) { printf("  %d: %s\n", i, ak_last_error()); continue; }
+            printf("  %d%s %-28s %-22s %7.1f GiB %3d CUs  %s  %s\n", i, i == d->device ? "*" : ":", e.name, e.arch,
+                   e.mem_total / 1073741824.0, e.compute_units, e.pci_bus_id[0] ? e.pci_bus_id : "-", e.uuid[0] ? e.uuid : "-");
         }
         printf("config (field, value, environment variable):\n");
         for (i = 0; i < ak_config_field_count(); i++) {

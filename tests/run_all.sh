@@ -5,7 +5,7 @@
 #   2. the same suites under AddressSanitizer + UndefinedBehaviorSanitizer, the threaded suites (cache, pool,
 #      contexts, races, harden) under ThreadSanitizer (tests/sanitize.sh = make test-sanitize); tests/ti_races.c under TSan
 #   3. the header alone as C99 and C++11 (gcc and clang), with AMDKIT_STATIC, -Wall -Wextra -pedantic -Werror
-#   4. the HIP/hipRTC and CUDA/NVRTC prototypes type-checked against the real headers (+ a self-test that a wrong one fails)
+#   4. the HIP/hipRTC, CUDA/NVRTC and NCCL/RCCL prototypes type-checked against the real headers (+ a self-test that a wrong one fails)
 #   5. the embedded kernel sources match kernels/ (make gen-check)
 #   6. every kernel family compiled for gfx940 with clang-15 and disassembled
 #   7. the real ROCm 6.4 hipRTC in a Debian sid chroot (tests/check_rocm64.sh): every kernel
@@ -68,6 +68,16 @@ echo "== prototypes against the real headers"
 step typecheck-hip gcc -D_GNU_SOURCE -std=c99 -Wall -Wextra -Werror -Wno-unused-function -c tests/typecheck_hip.c -o /dev/null
 step typecheck-cuda gcc -D_GNU_SOURCE -std=c99 -Wall -Wextra -Werror -Wno-unused-function -I/usr/local/cuda/include -c tests/typecheck_cuda.c -o /dev/null
 step typecheck-detects-wrong-prototype bash -c "! gcc -D_GNU_SOURCE -DAK_TYPECHECK_EXPECT_FAIL -std=c99 -Wall -Wextra -Werror -Wno-unused-function -c tests/typecheck_hip.c -o /dev/null 2>/dev/null && ! gcc -D_GNU_SOURCE -DAK_TYPECHECK_EXPECT_FAIL -std=c99 -Wall -Wextra -Werror -Wno-unused-function -I/usr/local/cuda/include -c tests/typecheck_cuda.c -o /dev/null 2>/dev/null"
+# NCCL / RCCL prototypes: against nccl.h (CUDA toolkit or PyTorch's nvidia-nccl wheel) and rccl/rccl.h (librccl-dev) where installed
+NCCL_INC=$(for d in /usr/local/cuda/include /usr/include $(ls -d /usr/local/lib/python3*/dist-packages/nvidia/nccl/include 2>/dev/null); do [ -f $d/nccl.h ] && echo $d && break; done)
+if [ -n "$NCCL_INC" ]; then
+  step typecheck-nccl gcc -D_GNU_SOURCE -std=c99 -Wall -Wextra -Werror -Wno-unused-function -I/usr/local/cuda/include -I$NCCL_INC -c tests/typecheck_ccl.c -o /dev/null
+  step typecheck-nccl-detects-wrong-prototype bash -c "! gcc -D_GNU_SOURCE -DAK_TYPECHECK_EXPECT_FAIL -std=c99 -Wall -Wextra -Werror -Wno-unused-function -I/usr/local/cuda/include -I$NCCL_INC -c tests/typecheck_ccl.c -o /dev/null 2>/dev/null"
+else echo "  (no nccl.h here: NCCL prototype check not run)"; fi
+RCCL_INC=$(for d in /usr/include /opt/rocm/include; do [ -f $d/rccl/rccl.h ] && echo $d && break; done)
+if [ -n "$RCCL_INC" ]; then
+  step typecheck-rccl gcc -D_GNU_SOURCE -DAK_TC_RCCL -std=c99 -Wall -Wextra -Werror -Wno-unused-function -I$RCCL_INC -c tests/typecheck_ccl.c -o /dev/null
+else echo "  (no rccl/rccl.h here: RCCL prototype check not run; apt-get install librccl-dev where the distribution has it)"; fi
 echo "== generated kernel sources"
 step gen-check make -s gen-check
 echo "== gfx940 (clang-15) + disassembly"
@@ -108,6 +118,8 @@ rocm64
 echo "== command-line tool (cpu)"
 suite cli bash tests/cli_check.sh $B/amdkit
 suite readme-example bash tests/readme_check.sh
+echo "== several devices (cpu backend: N contexts, collectives over threads)"
+step tp-linear bash -c 'for n in 1 2 3 5; do AMDKIT_BACKEND=cpu ./build/tp_linear --ranks $n --quiet || exit 1; done'
 echo "== demo (cpu)"
 step demo env AMDKIT_BACKEND=cpu ./$B/amdkit demo
 echo "== prototyping commands (cpu): the README walkthrough as written (install, run, check, bench, tune), amdkit run/bench/tune"

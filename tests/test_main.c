@@ -7,6 +7,8 @@
 #include "ti_pool.c"
 #include "ti_cache.c"
 #include "ti_races.c"
+#include "ti_multi.c"
+#include "ti_gpu_multi.c"
 #include "ti_harden.c"
 #include <stdarg.h>
 #include <stdlib.h>
@@ -39,6 +41,9 @@
     X(ops_gemm) \
     X(gpu_gemm) \
     X(races) \
+    X(multi) \
+    X(multi_internals) \
+    X(gpu_multi) \
     X(compile_kernels) \
     X(harden) \
     X(autotune) \

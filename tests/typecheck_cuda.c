@@ -17,6 +17,7 @@ typedef CUdevice_attribute _akT_CUdevice_attribute;
 typedef CUfunction_attribute _akT_CUfunction_attribute;
 typedef nvrtcResult _akT_nvrtcResult;
 typedef nvrtcProgram _akT_nvrtcProgram;
+typedef CUuuid _akT_CUuuid;
 #define AMDKIT_IMPLEMENTATION
 #define AK_TYPECHECK_ONLY
 #define AMDKIT_STATIC

@@ -18,6 +18,7 @@ typedef hipMemcpyKind _akT_hipMemcpyKind;
 typedef hipDeviceAttribute_t _akT_hipDeviceAttribute_t;
 typedef hiprtcResult _akT_hiprtcResult;
 typedef hiprtcProgram _akT_hiprtcProgram;
+typedef hipUUID _akT_hipUUID;
 #define AMDKIT_IMPLEMENTATION
 #define AK_TYPECHECK_ONLY
 #define AMDKIT_STATIC

@@ -5,7 +5,8 @@
  * payload of a file that verifies, and the raw input itself, go through the
  * code object check for an AMD and an NVIDIA target (picked by the input).
  * Included by fuzz_main.c. */
-static char akf_entry_path[256];
+static char akf_entry_path[256], akf_entry_dir[200];
+static void akf_entry_cleanup(void) { unlink(akf_entry_path); rmdir(akf_entry_dir); }
 static int akf_cache_entry(const uint8_t* data, size_t size) {
     static const char* targets[] = { "gfx90a", "gfx906:sramecc+:xnack-", "gfx1030", "gfx942", "sm_80", "sm_90", "sm_90a",
                                      "gfx", "sm_", "x" };
@@ -15,10 +16,10 @@ static int akf_cache_entry(const uint8_t* data, size_t size) {
     size_t psize = 0;
     int fd, r;
     if (!akf_entry_path[0]) {
-        char dir[200];
-        snprintf(dir, sizeof dir, "%s/akf-%ld", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (long)getpid());
-        mkdir(dir, 0700);
-        snprintf(akf_entry_path, sizeof akf_entry_path, "%s/entry.akc", dir);
+        snprintf(akf_entry_dir, sizeof akf_entry_dir, "%s/akf-%ld", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (long)getpid());
+        mkdir(akf_entry_dir, 0700);
+        snprintf(akf_entry_path, sizeof akf_entry_path, "%s/entry.akc", akf_entry_dir);
+        atexit(akf_entry_cleanup);
     }
     fd = open(akf_entry_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd < 0) return 0;

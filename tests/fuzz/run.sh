@@ -24,6 +24,8 @@ B=build/fuzz
 mkdir -p $B/crashes
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 LIBS="-ldl -lpthread -lm"
+# harnesses that write files (cache_entry) do it under TMPDIR: memory, where there is /dev/shm
+[ -d /dev/shm ] && [ -w /dev/shm ] && export TMPDIR=/dev/shm
 standalone() { grep -l 'LLVMFuzzerTestOneInput *(' tests/fuzz/fuzz_*.c 2>/dev/null | grep -v 'fuzz_main.c' | sed -E 's|.*/fuzz_(.*)\.c|\1|'; }
 is_standalone() { grep -q 'LLVMFuzzerTestOneInput *(' tests/fuzz/fuzz_$1.c 2>/dev/null; }
 all_targets=$( { ls tests/fuzz/corpus 2>/dev/null; standalone; } | sort -u)
