@@ -711,6 +711,15 @@ AKAPI void ak_kernel_release(ak_kernel* k);
 AKAPI void ak_kernel_set_cpu(ak_kernel* k, ak_cpu_kernel_fn fn, void* user_data);
 /* Where the kernel's code came from (miss, memory, disk). Thread safety: any thread. */
 AKAPI ak_cache_source ak_kernel_cache_source(const ak_kernel* k);
+/* The kernel's name, as given to ak_kernel_get ("" for NULL). Thread safety: any thread. */
+AKAPI const char* ak_kernel_name(const ak_kernel* k);
+/* The target its code was built for ("gfx90a:sramecc+:xnack-", "sm_90"), or
+ * "cpu" when no device code was built (cpu backend); "" for NULL.
+ * Thread safety: any thread. */
+AKAPI const char* ak_kernel_target(const ak_kernel* k);
+/* Size in bytes of the code object holding the kernel (its whole family), 0
+ * when none was built. Thread safety: any thread. */
+AKAPI size_t ak_kernel_code_size(const ak_kernel* k);
 
 /* Launch. args: array of pointers to each argument value, as
  * hipModuleLaunchKernel takes them. stream NULL: default stream.
@@ -3242,8 +3251,8 @@ static const char _ak_src_attention_mma[] =
     "// block and keys wn * BK / WN .. of every K / V tile (WN > 1 for decode,\n"
     "// where a block has one row tile: the warps split each tile's keys and are\n"
     "// merged through shared memory at the end). K / V tiles of BK = 64 keys go\n"
-    "// through shared memory (rows padded by 16 bytes against bank conflicts),\n"
-    "// double-buffered.\n"
+    "// through shared memory (rows padded by 16 bytes against bank conflicts) in\n"
+    "// ST stages: 2 for prefill, 3 for the decode form (more bytes in flight).\n"
     "//\n"
     "// NVIDIA (sm_80+, mma.sync m16n8k16 via the prelude's ak_mma layer): tiles\n"
     "// are copied with cp.async (zero-filled past the end), Q fragments stay in\n"
@@ -3252,9 +3261,202 @@ static const char _ak_src_attention_mma[] =
     "// O += P V (the m16n8 C layout of two n-tiles is the m16k16 A layout), V\n"
     "// fragments through ldmatrix.trans.\n"
     "//\n"
-    "// kernels: ak_attn_mma64_f16 ak_attn_mma64_bf16 ak_attn_mma128_f16 ak_attn_mma128_bf16 ak_attn_mmadec64_f16 ak_attn_mmadec64_bf16 ak_attn_mmadec128_f16 ak_attn_mmadec128_bf16\n"
+    "// kernels: ak_attn_mma64_f16 ak_attn_mma64_bf16 ak_attn_mma128_f16 ak_attn_mma128_bf16 ak_attn_mmadec64_f16 ak_attn_mmadec64_bf16 ak_attn_mmadec128_f16 ak_attn_mmadec128_bf16 ak_attn_mmagen64_f16 ak_attn_mmagen64_bf16 ak_attn_mmagen128_f16 ak_attn_mmagen128_bf16\n"
     "\n"
     "#define AK_AMMA_BK 64\n"
+    "\n"
+    "#if defined(AK_MMA_MFMA) || defined(AK_MMA_WMMA11) || defined(AK_MMA_WMMA12) || defined(AK_MMA_SYNC)\n"
+    "// Generic matrix path: the kernels of AMD targets (MFMA on CDNA, WMMA on\n"
+    "// RDNA3 / RDNA4), and ak_attn_mmagen* on every matrix target (NVIDIA too,\n"
+    "// where the GPU suite runs it against the CPU reference, so the algorithm is\n"
+    "// checked on silicon; the per-instruction lane layouts are checked on the\n"
+    "// host by tests/t_matrix.c). Written on the generic fragment\n"
+    "// operations of the prelude's ak_mma<D> (load_a / load_b / mma / c_row /\n"
+    "// c_col), whose lane layouts differ per instruction: the scores leave the\n"
+    "// accumulators through shared memory. Per wave: M query rows (32 MFMA, 16\n"
+    "// WMMA); K / V tiles of AK_AMMA_BK_AMD keys, V stored transposed (Vt[d][key],\n"
+    "// so P V reads it k-contiguous); S = Q K^T (Q fragments from global memory)\n"
+    "// -> S in shared memory -> online softmax by AK_WAVE / M lanes per row ->\n"
+    "// P (input type) and the row rescale factors in shared memory -> O += P Vt\n"
+    "// on the accumulators. W waves, each on its own rows; no cross-wave merge.\n"
+    "#define AK_AMMA_BK_AMD 32\n"
+    "template <class D, int HD, int W>\n"
+    "AK_INLINE void ak_attn_mma_gen(const typename D::T* AK_RESTRICT q, const typename D::T* AK_RESTRICT k,\n"
+    "                           const typename D::T* AK_RESTRICT v, typename D::T* AK_RESTRICT o, float* AK_RESTRICT lse,\n"
+    "                           int hkv, int group, int sq, int skv, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb,\n"
+    "                           ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh, ak_i64 vss, ak_i64 osb, ak_i64 osh,\n"
+    "                           ak_i64 oss, float scale_log2, int causal, int nsplit, int split_len,\n"
+    "                           float* AK_RESTRICT part) {\n"
+    "    typedef typename D::T T;\n"
+    "    typedef ak_mma<D> MM;\n"
+    "    enum {\n"
+    "        M = MM::M, N = MM::N, KS = MM::K, BK = AK_AMMA_BK_AMD, BQ = M * W, NT = AK_WAVE * W,\n"
+    "        LDK = HD + 8, LDV = BK + 8, LDP = BK + 8, LDS_ = BK + 4,\n"
+    "        LPR = AK_WAVE / M,   // lanes per row in the softmax\n"
+    "        CPL = BK / LPR,      // columns per lane\n"
+    "        NTO = HD / N         // O tiles per wave\n"
+    "    };\n"
+    "    __shared__ __align__(16) T ks[BK * LDK];\n"
+    "    __shared__ __align__(16) T vt[HD * LDV];\n"
+    "    __shared__ __align__(16) T ps[W * M * LDP];\n"
+    "    __shared__ float ss[W * M * LDS_];\n"
+    "    __shared__ float alpha_s[W * M];\n"
+    "\n"
+    "    const int tid = (int)threadIdx.x, lane = ak_lane(), wave = ak_wave_id();\n"
+    "    const int pair = (int)blockIdx.z, b = pair / hkv, h = pair % hkv;\n"
+    "    const int rows = group * sq;\n"
+    "    const int bx = causal ? (int)gridDim.x - 1 - (int)blockIdx.x : (int)blockIdx.x;\n"
+    "    const int r0 = bx * BQ;\n"
+    "    const int diag = skv - sq;\n"
+    "    int kend = skv;\n"
+    "    if (causal) {\n"
+    "        const int rl = (r0 + BQ < rows ? r0 + BQ : rows) - 1;\n"
+    "        const int imax = (r0 / sq != rl / sq) ? sq - 1 : rl % sq;\n"
+    "        if (imax + diag + 1 < kend) kend = imax + diag + 1;\n"
+    "    }\n"
+    "    const int kbeg = (int)blockIdx.y * split_len;\n"
+    "    if (kbeg + split_len < kend) kend = kbeg + split_len;\n"
+    "    const T* kp = k + (ak_i64)b * ksb + (ak_i64)h * ksh;\n"
+    "    const T* vp = v + (ak_i64)b * vsb + (ak_i64)h * vsh;\n"
+    "\n"
+    "    // this lane's softmax row (LPR lanes per row, CPL columns each)\n"
+    "    const int srow = lane / LPR, scol = (lane % LPR) * CPL;\n"
+    "    const int gr = r0 + wave * M + srow;  // its block row\n"
+    "    const int slim = gr < rows ? (causal ? (gr % sq) + diag : skv - 1) : -1;\n"
+    "    float m = -AK_INF, l = 0.0f;\n"
+    "\n"
+    "    // Q fragments straight from global memory (rows past the end read row 0, never stored)\n"
+    "    typename MM::A qf[HD / KS];\n"
+    "    {\n"
+    "        const int qr = r0 + wave * M;  // the wave's first row; load_a reads rows qr .. qr + M - 1\n"
+    "        // per-row pointers differ (GQA rows span heads): copy the wave's Q tile into the P area first\n"
+    "        T* qt = ps + wave * M * LDP;   // reused: M x HD would not fit LDP, so go in HD / BK slices\n"
+    "#pragma unroll\n"
+    "        for (int sl = 0; sl < HD / BK; sl++) {\n"
+    "            for (int e = lane; e < M * BK; e += AK_WAVE) {\n"
+    "                const int rr = e / BK, cc = e % BK, r = qr + rr;\n"
+    "                const bool ok = r < rows;\n"
+    "                const int g = ok ? r / sq : 0, i = ok ? r % sq : 0;\n"
+    "                qt[rr * LDP + cc] = ok ? q[(ak_i64)b * qsb + (ak_i64)(h * group + g) * qsh + (ak_i64)i * qss + sl * BK + cc]\n"
+    "                                       : D::from(0.0f);\n"
+    "            }\n"
+    "            __syncthreads();\n"
+    "#pragma unroll\n"
+    "            for (int kk = 0; kk < BK / KS; kk++) MM::load_a(qf[sl * (BK / KS) + kk], qt + kk * KS, LDP);\n"
+    "            __syncthreads();\n"
+    "        }\n"
+    "    }\n"
+    "    typename MM::C acc[NTO];\n"
+    "#pragma unroll\n"
+    "    for (int n = 0; n < NTO; n++) MM::zero(acc[n]);\n"
+    "\n"
+    "    for (int k0 = kbeg; k0 < kend; k0 += BK) {\n"
+    "        __syncthreads();\n"
+    "        for (int e = tid; e < BK * HD; e += NT) {  // K row-major, V transposed; zeros past kend\n"
+    "            const int j = e / HD, dd = e % HD;\n"
+    "            const bool ok = k0 + j < kend;\n"
+    "            ks[j * LDK + dd] = ok ? kp[(ak_i64)(k0 + j) * kss + dd] : D::from(0.0f);\n"
+    "            vt[dd * LDV + j] = ok ? vp[(ak_i64)(k0 + j) * vss + dd] : D::from(0.0f);\n"
+    "        }\n"
+    "        __syncthreads();\n"
+    "        // S = Q K^T (M x BK per wave) -> shared\n"
+    "#pragma unroll\n"
+    "        for (int n = 0; n < BK / N; n++) {\n"
+    "            typename MM::C sc;\n"
+    "            MM::zero(sc);\n"
+    "#pragma unroll\n"
+    "            for (int kk = 0; kk < HD / KS; kk++) {\n"
+    "                typename MM::B kb;\n"
+    "                MM::load_b(kb, ks + (n * N) * LDK + kk * KS, LDK);\n"
+    "                MM::mma(sc, qf[kk], kb);\n"
+    "            }\n"
+    "#pragma unroll\n"
+    "            for (int e = 0; e < MM::NC; e++)\n"
+    "                ss[(wave * M + MM::c_row(lane, e)) * LDS_ + n * N + MM::c_col(lane, e)] = sc.v[e];\n"
+    "        }\n"
+    "        __syncthreads();\n"
+    "        // online softmax of the lane's row slice\n"
+    "        {\n"
+    "            float x[CPL];\n"
+    "            float mx = -AK_INF;\n"
+    "#pragma unroll\n"
+    "            for (int c = 0; c < CPL; c++) {\n"
+    "                const int j = k0 + scol + c;\n"
+    "                float t = ss[(wave * M + srow) * LDS_ + scol + c] * scale_log2;\n"
+    "                if (j > slim || j >= kend) t = -AK_INF;\n"
+    "                x[c] = t;\n"
+    "                mx = fmaxf(mx, t);\n"
+    "            }\n"
+    "#pragma unroll\n"
+    "            for (int off = LPR / 2; off > 0; off >>= 1) mx = fmaxf(mx, ak_shfl_xor(mx, off));\n"
+    "            const float mn = fmaxf(m, mx), base = mn == -AK_INF ? 0.0f : mn;\n"
+    "            const float al = ak_exp2(m - base);\n"
+    "            float ps_ = 0.0f;\n"
+    "#pragma unroll\n"
+    "            for (int c = 0; c < CPL; c++) {\n"
+    "                const float pv = ak_exp2(x[c] - base);\n"
+    "                ps_ += pv;\n"
+    "                ps[(wave * M + srow) * LDP + scol + c] = D::from(pv);\n"
+    "            }\n"
+    "#pragma unroll\n"
+    "            for (int off = LPR / 2; off > 0; off >>= 1) ps_ += ak_shfl_xor(ps_, off);\n"
+    "            l = l * al + ps_;\n"
+    "            m = mn;\n"
+    "            if (lane % LPR == 0) alpha_s[wave * M + srow] = al;\n"
+    "        }\n"
+    "        __syncthreads();\n"
+    "        // O = alpha O + P Vt\n"
+    "#pragma unroll\n"
+    "        for (int n = 0; n < NTO; n++) {\n"
+    "#pragma unroll\n"
+    "            for (int e = 0; e < MM::NC; e++) acc[n].v[e] *= alpha_s[wave * M + MM::c_row(lane, e)];\n"
+    "#pragma unroll\n"
+    "            for (int kk = 0; kk < BK / KS; kk++) {\n"
+    "                typename MM::A pa;\n"
+    "                typename MM::B vb;\n"
+    "                MM::load_a(pa, ps + (wave * M) * LDP + kk * KS, LDP);\n"
+    "                MM::load_b(vb, vt + (n * N) * LDV + kk * KS, LDV);\n"
+    "                MM::mma(acc[n], pa, vb);\n"
+    "            }\n"
+    "        }\n"
+    "    }\n"
+    "    // per-row 1 / l and lse through shared memory (rows of the accumulators differ per lane)\n"
+    "    __syncthreads();\n"
+    "    if (lane % LPR == 0) {\n"
+    "        ss[(wave * M + srow) * LDS_] = l > 0.0f ? 1.0f / l : 0.0f;\n"
+    "        ss[(wave * M + srow) * LDS_ + 1] = l > 0.0f ? m + log2f(l) : -AK_INF;\n"
+    "    }\n"
+    "    __syncthreads();\n"
+    "    const ak_i64 rows_all = (ak_i64)gridDim.z * rows;\n"
+    "#pragma unroll\n"
+    "    for (int n = 0; n < NTO; n++) {\n"
+    "#pragma unroll\n"
+    "        for (int e = 0; e < MM::NC; e++) {\n"
+    "            const int rr = MM::c_row(lane, e), cc = n * N + MM::c_col(lane, e), r = r0 + wave * M + rr;\n"
+    "            if (r >= rows) continue;\n"
+    "            const int g = r / sq, i = r % sq, hq_idx = h * group + g;\n"
+    "            const ak_i64 grow = ((ak_i64)b * hkv * group + hq_idx) * sq + i;\n"
+    "            const float val = acc[n].v[e] * ss[(wave * M + rr) * LDS_];\n"
+    "            if (nsplit > 1) part[(grow * nsplit + blockIdx.y) * HD + cc] = val;\n"
+    "            else o[(ak_i64)b * osb + (ak_i64)hq_idx * osh + (ak_i64)i * oss + cc] = D::from(val);\n"
+    "        }\n"
+    "    }\n"
+    "    if (lane % LPR == 0 && gr < rows) {\n"
+    "        const int g = gr / sq, i = gr % sq, hq_idx = h * group + g;\n"
+    "        const ak_i64 grow = ((ak_i64)b * hkv * group + hq_idx) * sq + i;\n"
+    "        const float ls = ss[(wave * M + srow) * LDS_ + 1];\n"
+    "        if (nsplit > 1) part[rows_all * nsplit * HD + grow * nsplit + blockIdx.y] = ls;\n"
+    "        else if (lse) lse[grow] = ls * AK_LN2;\n"
+    "    }\n"
+    "}\n"
+    "#define AK_AMMA_GEN_BODY(D, HD, W)                                                                              \\\n"
+    "    ak_attn_mma_gen<D, HD, W>(q, k, v, o, lse, hkv, group, sq, skv, qsb, qsh, qss, ksb, ksh, kss, vsb, vsh, vss, \\\n"
+    "                              osb, osh, oss, scale_log2, causal, nsplit, split_len, part)\n"
+    "#else\n"
+    "#define AK_AMMA_GEN_BODY(D, HD, W) \\\n"
+    "    do {                           \\\n"
+    "    } while (0)\n"
+    "#endif\n"
     "\n"
     "#if defined(AK_MMA_SYNC)\n"
     "AK_INLINE void ak_cp_async16(void* smem, const void* gmem, bool full) {\n"
@@ -3290,7 +3492,7 @@ static const char _ak_src_attention_mma[] =
     "                 : \"r\"(p));\n"
     "}\n"
     "\n"
-    "template <class D, int HD, int WM, int WN>\n"
+    "template <class D, int HD, int WM, int WN, int ST>\n"
     "AK_INLINE void ak_attn_mma(const typename D::T* AK_RESTRICT q, const typename D::T* AK_RESTRICT k,\n"
     "                           const typename D::T* AK_RESTRICT v, typename D::T* AK_RESTRICT o, float* AK_RESTRICT lse,\n"
     "                           int hkv, int group, int sq, int skv, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb,\n"
@@ -3308,14 +3510,15 @@ static const char _ak_src_attention_mma[] =
     "    };\n"
     "    extern __shared__ __align__(16) unsigned char ak_smem_raw[];\n"
     "    T* qs = (T*)ak_smem_raw;           // [BQ][LD]\n"
-    "    T* ks = qs + BQ * LD;              // [2][BK][LD]\n"
-    "    T* vs = ks + 2 * BK * LD;          // [2][BK][LD]\n"
+    "    T* ks = qs + BQ * LD;              // [ST][BK][LD]\n"
+    "    T* vs = ks + ST * BK * LD;         // [ST][BK][LD]\n"
     "\n"
     "    const int tid = (int)threadIdx.x, lane = tid % 32, warp = tid / 32;\n"
     "    const int wm = warp % WM, wn = warp / WM;\n"
     "    const int pair = (int)blockIdx.z, b = pair / hkv, h = pair % hkv;\n"
     "    const int rows = group * sq;\n"
-    "    const int r0 = (int)blockIdx.x * BQ;\n"
+    "    // causal: the row tiles with the most keys first (less tail at the end of the grid)\n"
+    "    const int r0 = (causal ? (int)gridDim.x - 1 - (int)blockIdx.x : (int)blockIdx.x) * BQ;\n"
     "    const int diag = skv - sq;\n"
     "\n"
     "    // key range of this block (causal: up to the last row's limit) and split\n"
@@ -3353,8 +3556,11 @@ static const char _ak_src_attention_mma[] =
     "        }\n"
     "    };\n"
     "    const int ntiles = kend > kbeg ? (kend - kbeg + BK - 1) / BK : 0;\n"
-    "    if (ntiles > 0) load_kv(0, kbeg);\n"
-    "    ak_cp_async_commit();\n"
+    "#pragma unroll\n"
+    "    for (int s0 = 0; s0 < ST - 1; s0++) {  // groups 0 .. ST - 2 (group 0 also holds Q)\n"
+    "        if (s0 < ntiles) load_kv(s0, kbeg + s0 * BK);\n"
+    "        ak_cp_async_commit();\n"
+    "    }\n"
     "\n"
     "    // per-lane state: rows g = lane / 4 (e = 0, 1) and g + 8 (e = 2, 3) of the warp's 16\n"
     "    const int lr0 = r0 + wm * 16 + lane / 4, lr1 = lr0 + 8;\n"
@@ -3368,10 +3574,10 @@ static const char _ak_src_attention_mma[] =
     "    typename MM::A qf[KQ];\n"
     "\n"
     "    for (int t = 0; t < ntiles; t++) {\n"
-    "        const int k0 = kbeg + t * BK, st = t & 1;\n"
-    "        if (t + 1 < ntiles) load_kv(st ^ 1, k0 + BK);\n"
+    "        const int k0 = kbeg + t * BK, st = t % ST;\n"
+    "        if (t + ST - 1 < ntiles) load_kv((t + ST - 1) % ST, k0 + (ST - 1) * BK);\n"
     "        ak_cp_async_commit();\n"
-    "        ak_cp_async_wait<1>();\n"
+    "        ak_cp_async_wait<ST - 1>();  // tile t (and Q) landed\n"
     "        __syncthreads();\n"
     "        if (t == 0) {\n"
     "#pragma unroll\n"
@@ -3534,15 +3740,14 @@ static const char _ak_src_attention_mma[] =
     "    }\n"
     "}\n"
     "#define AK_AMMA_BODY(D, HD, WM, WN)                                                                              \\\n"
-    "    ak_attn_mma<D, HD, WM, WN>(q, k, v, o, lse, hkv, group, sq, skv, qsb, qsh, qss, ksb, ksh, kss, vsb, vsh, vss, \\\n"
-    "                               osb, osh, oss, scale_log2, causal, nsplit, split_len, part)\n"
+    "    ak_attn_mma<D, HD, WM, WN, (WN > 1 ? 3 : 2)>(q, k, v, o, lse, hkv, group, sq, skv, qsb, qsh, qss, ksb, ksh,  \\\n"
+    "                                                 kss, vsb, vsh, vss, osb, osh, oss, scale_log2, causal, nsplit,  \\\n"
+    "                                                 split_len, part)\n"
     "#else\n"
-    "// Targets without the instruction this family is written for: the kernels\n"
-    "// exist (one source for every target) but do nothing, and the host never\n"
-    "// launches them there (it runs the SIMT family instead).\n"
-    "#define AK_AMMA_BODY(D, HD, WM, WN) \\\n"
-    "    do {                            \\\n"
-    "    } while (0)\n"
+    "// AMD: the generic path (WM waves; the decode form is one wave). Targets\n"
+    "// without a matrix instruction get empty kernels (one source for every\n"
+    "// target); the host never launches them there (it runs the SIMT family).\n"
+    "#define AK_AMMA_BODY(D, HD, WM, WN) AK_AMMA_GEN_BODY(D, HD, WM)\n"
     "#endif\n"
     "\n"
     "// Same argument list as the SIMT kernels (d and R unused: head_dim == HD, rows per block fixed).\n"
@@ -3563,6 +3768,21 @@ static const char _ak_src_attention_mma[] =
     "AK_AMMA(ak_attn_mmadec, 64, 1, 4, bf16, ak_bf16_t)\n"
     "AK_AMMA(ak_attn_mmadec, 128, 1, 4, f16, ak_f16_t)\n"
     "AK_AMMA(ak_attn_mmadec, 128, 1, 4, bf16, ak_bf16_t)\n"
+    "\n"
+    "// the generic path under its own name on every target (4 waves)\n"
+    "#define AK_AMMA_GEN(HD, DT, D)                                                                                   \\\n"
+    "    AK_KERNEL void __launch_bounds__(4 * AK_WAVE) ak_attn_mmagen##HD##_##DT(                                    \\\n"
+    "        const D::T* q, const D::T* k, const D::T* v, D::T* o, float* lse, int hkv, int group, int sq, int skv,  \\\n"
+    "        int d, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb, ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh,   \\\n"
+    "        ak_i64 vss, ak_i64 osb, ak_i64 osh, ak_i64 oss, float scale_log2, int causal, int R, int nsplit,        \\\n"
+    "        int split_len, float* part, int vec) {                                                                    \\\n"
+    "        (void)d; (void)R; (void)vec;                                                                              \\\n"
+    "        AK_AMMA_GEN_BODY(D, HD, 4);                                                                               \\\n"
+    "    }\n"
+    "AK_AMMA_GEN(64, f16, ak_f16_t)\n"
+    "AK_AMMA_GEN(64, bf16, ak_bf16_t)\n"
+    "AK_AMMA_GEN(128, f16, ak_f16_t)\n"
+    "AK_AMMA_GEN(128, bf16, ak_bf16_t)\n"
     ;
 
 /* kernels/cast.hip */
@@ -5157,7 +5377,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "attention", _ak_src_attention,
       "ak_attn_combine_f32 ak_attn_combine_f16 ak_attn_combine_bf16 ak_attn_simt32_f32 ak_attn_simt32_f16 ak_attn_simt32_bf16 ak_attn_simt64_f32 ak_attn_simt64_f16 ak_attn_simt64_bf16 ak_attn_simt128_f32 ak_attn_simt128_f16 ak_attn_simt128_bf16 ak_attn_simt256_f32 ak_attn_simt256_f16 ak_attn_simt256_bf16" },
     { "attention_mma", _ak_src_attention_mma,
-      "ak_attn_mma64_f16 ak_attn_mma64_bf16 ak_attn_mma128_f16 ak_attn_mma128_bf16 ak_attn_mmadec64_f16 ak_attn_mmadec64_bf16 ak_attn_mmadec128_f16 ak_attn_mmadec128_bf16" },
+      "ak_attn_mma64_f16 ak_attn_mma64_bf16 ak_attn_mma128_f16 ak_attn_mma128_bf16 ak_attn_mmadec64_f16 ak_attn_mmadec64_bf16 ak_attn_mmadec128_f16 ak_attn_mmadec128_bf16 ak_attn_mmagen64_f16 ak_attn_mmagen64_bf16 ak_attn_mmagen128_f16 ak_attn_mmagen128_bf16" },
     { "cast", _ak_src_cast,
       "ak_cast_f32_f16 ak_cast_f32_bf16 ak_cast_f16_f32 ak_cast_f16_bf16 ak_cast_bf16_f32 ak_cast_bf16_f16 ak_copy_f32 ak_copy_f16 ak_copy_bf16" },
     { "elementwise", _ak_src_elementwise,
@@ -11354,6 +11574,7 @@ struct ak_kernel {
     void* cpu_user;
     size_t shmem_optin;        /* dynamic shared memory limit raised so far */
     char name[208];
+    char target[128];          /* what the code was built for, "cpu" when none */
 };
 
 static ak_result _ak_load_cb(void* user, const void* data, size_t size, void** loaded) {
@@ -11443,6 +11664,7 @@ static ak_result _ak_kernel_get_at(ak_context* ctx, const char* target_override,
     if (!k) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "out of host memory");
     k->ctx = ctx;
     _ak_copy(k->name, sizeof k->name, kernel_name);
+    _ak_copy(k->target, sizeof k->target, "cpu");
     if (ctx->backend != AK_BACKEND_CPU) {
         _ak_opts opts;
         _ak_str canon = { NULL, 0, 0, 0 };
@@ -11453,6 +11675,7 @@ static ak_result _ak_kernel_get_at(ak_context* ctx, const char* target_override,
         const char* target = target_override ? target_override
                              : (ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto")) ? ctx->cfg.arch : ctx->dev.arch;
         _ak_optmemo* m = NULL;
+        _ak_copy(k->target, sizeof k->target, target);
         r = (!o || o->num_options == 0) ? _ak_optmemo_get(ctx, target, o, &m) : AK_OK;
         if (r == AK_OK && m)
             _ak_prepare_job(ctx, m->tc, target, source, kernel_name, o, &m->opts, m->canon.p, m->cid, &job, &key);
@@ -11490,6 +11713,13 @@ AKDEF void ak_kernel_set_cpu(ak_kernel* k, ak_cpu_kernel_fn fn, void* user_data)
     k->cpu_user = user_data;
 }
 AKDEF ak_cache_source ak_kernel_cache_source(const ak_kernel* k) { return k ? k->source : AK_CACHE_MISS; }
+AKDEF const char* ak_kernel_name(const ak_kernel* k) { return k ? k->name : ""; }
+AKDEF const char* ak_kernel_target(const ak_kernel* k) { return k ? k->target : ""; }
+AKDEF size_t ak_kernel_code_size(const ak_kernel* k) {
+    size_t n = 0;
+    if (k && k->entry) (void)_ak_cache_entry_data(k->entry, &n);
+    return n;
+}
 
 /* Launch geometry against the device's limits (ak_device_info.max_*; a
  * limit the runtime did not report falls back to the common 1024 / (1024,
@@ -13064,6 +13294,11 @@ static ak_result _ak_op_check_ptr(const void* p, ak_dtype t, const char* what) {
 static ak_result _ak_op_check_bytes(ak_context* ctx, size_t count, ak_dtype t, const char* what) {
     size_t es = ak_dtype_size(t);
     if (es == 0) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: unknown dtype %d", what, (int)t);
+    /* what ak_context_probe learned: a device whose fp16 / bf16 probe failed gets no such kernel (-1: not probed) */
+    if (ctx && ((t == AK_F16 && ctx->dev.fp16 == 0) || (t == AK_BF16 && ctx->dev.bf16 == 0)))
+        return _ak_err(AK_ERROR_DEVICE, "%s: %s is not usable on %s (%s): its %s probe failed (ak_context_probe compiled and "
+                       "ran a conversion kernel and got a wrong result or an error); use f32", what, ak_dtype_name(t),
+                       ctx->dev.name, ctx->dev.arch, ak_dtype_name(t));
     if (count > (size_t)PTRDIFF_MAX / es)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %zu elements of %s overflow the address space", what, count,
                        ak_dtype_name(t));
@@ -14708,33 +14943,48 @@ static int _ak_at_aligned(const void* ptr, const int64_t st[3], size_t es) {
 
 /* The kernel, its geometry and the split of seq_kv.
  * Kernel: the matrix-unit family (kernels/attention_mma.hip) when the device
- * has the instruction it is written for (mma.sync: NVIDIA sm_80+), config
- * matrix_cores is on, dtype f16 / bf16, head_dim 64 or 128 and every row of
- * q, k, v, o is 16-byte aligned; its decode form (16 rows, 4 warps splitting
- * each key tile) when a (batch, kv head) pair has <= 16 rows (GQA group x
- * seq_q); else the SIMT family (kernels/attention.hip), every arch, any
- * head_dim <= 256, with all of a pair's rows in one block when they are few.
- * Split: num_splits, or (automatic) enough splits of whole key tiles to give
- * about 4 (matrix) / 2 (SIMT) blocks per compute unit, each split >= 2 tiles.
- * AMD MFMA / WMMA attention kernels do not exist yet: AMD runs SIMT. */
+ * has a matrix instruction (NVIDIA sm_80+ mma.sync: the flash-attention 2
+ * kernel; AMD MFMA / WMMA: the generic fragment kernel), config matrix_cores
+ * is on, dtype f16 / bf16, head_dim 64 or 128 and every row of q, k, v, o is
+ * 16-byte aligned; its decode form (one row tile per block) when a (batch,
+ * kv head) pair has few rows (GQA group x seq_q <= 16 on NVIDIA, <= one
+ * wave's M on AMD). Else the SIMT family (kernels/attention.hip), every arch,
+ * any head_dim <= 256, with all of a pair's rows in one block when few.
+ * Split (flash-decoding): num_splits, or automatically when the grid is
+ * under 4 waves of resident blocks: the fewest splits (whole key tiles, each
+ * split >= 2 tiles) whose last wave is >= 90% full, else the fullest. */
 static void _ak_at_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_at_plan* p) {
-    size_t d = a->head_dim, rows = p->group * a->seq_q, blocks, bk, tiles, es = ak_dtype_size(a->dtype), per_cu;
+    size_t d = a->head_dim, rows = p->group * a->seq_q, blocks, bk, tiles, es = ak_dtype_size(a->dtype);
+    size_t slots = 2; /* resident blocks per compute unit */
     const ak_arch_info* arch = ctx->dev.arch_info;
-    int mc = !_ak_op_is_cpu(ctx) && ctx->cfg.matrix_cores == AK_ON && arch &&
-             (arch->matrix == AK_MATRIX_MMA || arch->matrix == AK_MATRIX_WGMMA) &&
+    ak_matrix_isa isa = arch ? arch->matrix : AK_MATRIX_NONE;
+    int mc = !_ak_op_is_cpu(ctx) && ctx->cfg.matrix_cores == AK_ON && isa != AK_MATRIX_NONE &&
              (a->dtype == AK_F16 || a->dtype == AK_BF16) && (d == 64 || d == 128) &&
              _ak_at_aligned(a->q, p->qs, es) && _ak_at_aligned(a->k, p->ks, es) && _ak_at_aligned(a->v, p->vs, es) &&
              _ak_at_aligned(a->o, p->os, es);
     if (mc) {
-        int dec = rows <= 16;
+        int nv = isa == AK_MATRIX_MMA || isa == AK_MATRIX_WGMMA;
+        size_t M = isa == AK_MATRIX_MFMA ? 32 : 16, lds = arch->lds_bytes > 0 ? (size_t)arch->lds_bytes : 65536;
+        int dec = rows <= M;
         p->mma = 1;
         p->dmax = (int)d;
-        p->R = dec ? 16 : 64;
-        p->threads = 128u;
-        p->shmem = (size_t)(p->R + 4 * 64) * (d + 8) * es;
+        if (nv) { /* 4 warps: 64 rows, 2 K/V stages; or 16 rows, the warps splitting each key tile, 3 stages */
+            p->R = dec ? 16 : 64;
+            p->threads = 128u;
+            p->shmem = (size_t)(p->R + (dec ? 6 : 4) * 64) * (d + 8) * es;
+            bk = 64;
+            slots = lds / (p->shmem + 1024);
+        } else { /* waves of M rows each, static shared memory (~33-48 KB) */
+            unsigned wave = (unsigned)_ak_target_wave(ctx, ctx->dev.arch);
+            p->R = (int)(M * (dec ? 1u : 4u));
+            p->threads = wave * (dec ? 1u : 4u);
+            p->shmem = 0;
+            bk = 32;
+            slots = 1;
+        }
+        if (slots < 1) slots = 1;
+        if (slots > 4) slots = 4;
         snprintf(p->kname, sizeof p->kname, "%s%d", dec ? "ak_attn_mmadec" : "ak_attn_mma", (int)d);
-        bk = 64;
-        per_cu = 4;
     } else {
         int G, NG, R = 1;
         p->mma = 0;
@@ -14747,18 +14997,22 @@ static void _ak_at_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_at
         p->shmem = 0;
         snprintf(p->kname, sizeof p->kname, "ak_attn_simt%d", p->dmax);
         bk = (size_t)(4096 / p->dmax);
-        per_cu = 2;
+        slots = 2;
     }
     blocks = (rows + (size_t)p->R - 1) / (size_t)p->R * a->batch * a->heads_kv;
     tiles = (a->seq_kv + bk - 1) / bk;
     p->nsplit = 1;
     if (a->num_splits > 1) p->nsplit = a->num_splits;
     else if (a->num_splits == 0) {
-        size_t target = (size_t)_ak_op_cus(ctx) * per_cu, want = 1, cap = tiles / 2;
-        if (blocks < target) want = (target + blocks - 1) / blocks;
-        if (want > cap) want = cap;
-        if (want > _AK_AT_MAX_SPLITS) want = _AK_AT_MAX_SPLITS;
-        if (want > 1) p->nsplit = (int)want;
+        double st = (double)_ak_op_cus(ctx) * (double)slots, best_eff = 0.0;
+        size_t cap = tiles / 2, ns;
+        if (cap > _AK_AT_MAX_SPLITS) cap = _AK_AT_MAX_SPLITS;
+        if ((double)blocks < 4.0 * st)
+            for (ns = 1; ns <= cap; ns++) {
+                double w = (double)blocks * (double)ns / st, eff = w < 1.0 ? w : w / ceil(w);
+                if (eff > best_eff + 1e-9) { best_eff = eff; p->nsplit = (int)ns; }
+                if (eff >= 0.9) break;
+            }
     }
     if ((size_t)p->nsplit > tiles) p->nsplit = (int)tiles;
     if (p->nsplit < 1) p->nsplit = 1;

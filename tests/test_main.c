@@ -10,6 +10,7 @@
 #include "ti_multi.c"
 #include "ti_gpu_multi.c"
 #include "ti_harden.c"
+#include "ti_rocm.c"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -25,6 +26,7 @@
     X(context) \
     X(compile) \
     X(target) \
+    X(rocm_internals) \
     X(ops_elementwise) \
     X(gpu_elementwise) \
     X(ops_reduce) \
