@@ -142,9 +142,9 @@ def main():
         if r.get("path") != "auto":
             continue
         sh = r["shape"]
-        peer = {p["impl"]: p for p in res if p["name"] == r["name"] and p["dtype"] == r["dtype"] and p["shape"] == sh}
-        e = peer.get("torch_eager", {}).get("median")
-        c = peer.get("torch_compile", {}).get("median")
+        mine = {p["impl"]: p for p in res if p["name"] == r["name"] and p["dtype"] == r["dtype"] and p["shape"] == sh}
+        e = mine.get("torch_eager", {}).get("median")
+        c = mine.get("torch_compile", {}).get("median")
         decode = "decode" in r["name"]
         best = min([x for x in (e, c) if x] or [float("inf")])
         ratio = best / r["median"] if best != float("inf") else 0

@@ -17,8 +17,8 @@
 // block and keys wn * BK / WN .. of every K / V tile (WN > 1 for decode,
 // where a block has one row tile: the warps split each tile's keys and are
 // merged through shared memory at the end). K / V tiles of BK = 64 keys go
-// through shared memory (rows padded by 16 bytes against bank conflicts),
-// double-buffered.
+// through shared memory (rows padded by 16 bytes against bank conflicts) in
+// ST stages: 2 for prefill, 3 for the decode form (more bytes in flight).
 //
 // NVIDIA (sm_80+, mma.sync m16n8k16 via the prelude's ak_mma layer): tiles
 // are copied with cp.async (zero-filled past the end), Q fragments stay in
@@ -27,9 +27,202 @@
 // O += P V (the m16n8 C layout of two n-tiles is the m16k16 A layout), V
 // fragments through ldmatrix.trans.
 //
-// kernels: ak_attn_mma64_f16 ak_attn_mma64_bf16 ak_attn_mma128_f16 ak_attn_mma128_bf16 ak_attn_mmadec64_f16 ak_attn_mmadec64_bf16 ak_attn_mmadec128_f16 ak_attn_mmadec128_bf16
+// kernels: ak_attn_mma64_f16 ak_attn_mma64_bf16 ak_attn_mma128_f16 ak_attn_mma128_bf16 ak_attn_mmadec64_f16 ak_attn_mmadec64_bf16 ak_attn_mmadec128_f16 ak_attn_mmadec128_bf16 ak_attn_mmagen64_f16 ak_attn_mmagen64_bf16 ak_attn_mmagen128_f16 ak_attn_mmagen128_bf16
 
 #define AK_AMMA_BK 64
+
+#if defined(AK_MMA_MFMA) || defined(AK_MMA_WMMA11) || defined(AK_MMA_WMMA12) || defined(AK_MMA_SYNC)
+// Generic matrix path: the kernels of AMD targets (MFMA on CDNA, WMMA on
+// RDNA3 / RDNA4), and ak_attn_mmagen* on every matrix target (NVIDIA too,
+// where the GPU suite runs it against the CPU reference, so the algorithm is
+// checked on silicon; the per-instruction lane layouts are checked on the
+// host by tests/t_matrix.c). Written on the generic fragment
+// operations of the prelude's ak_mma<D> (load_a / load_b / mma / c_row /
+// c_col), whose lane layouts differ per instruction: the scores leave the
+// accumulators through shared memory. Per wave: M query rows (32 MFMA, 16
+// WMMA); K / V tiles of AK_AMMA_BK_AMD keys, V stored transposed (Vt[d][key],
+// so P V reads it k-contiguous); S = Q K^T (Q fragments from global memory)
+// -> S in shared memory -> online softmax by AK_WAVE / M lanes per row ->
+// P (input type) and the row rescale factors in shared memory -> O += P Vt
+// on the accumulators. W waves, each on its own rows; no cross-wave merge.
+#define AK_AMMA_BK_AMD 32
+template <class D, int HD, int W>
+AK_INLINE void ak_attn_mma_gen(const typename D::T* AK_RESTRICT q, const typename D::T* AK_RESTRICT k,
+                           const typename D::T* AK_RESTRICT v, typename D::T* AK_RESTRICT o, float* AK_RESTRICT lse,
+                           int hkv, int group, int sq, int skv, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb,
+                           ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh, ak_i64 vss, ak_i64 osb, ak_i64 osh,
+                           ak_i64 oss, float scale_log2, int causal, int nsplit, int split_len,
+                           float* AK_RESTRICT part) {
+    typedef typename D::T T;
+    typedef ak_mma<D> MM;
+    enum {
+        M = MM::M, N = MM::N, KS = MM::K, BK = AK_AMMA_BK_AMD, BQ = M * W, NT = AK_WAVE * W,
+        LDK = HD + 8, LDV = BK + 8, LDP = BK + 8, LDS_ = BK + 4,
+        LPR = AK_WAVE / M,   // lanes per row in the softmax
+        CPL = BK / LPR,      // columns per lane
+        NTO = HD / N         // O tiles per wave
+    };
+    __shared__ __align__(16) T ks[BK * LDK];
+    __shared__ __align__(16) T vt[HD * LDV];
+    __shared__ __align__(16) T ps[W * M * LDP];
+    __shared__ float ss[W * M * LDS_];
+    __shared__ float alpha_s[W * M];
+
+    const int tid = (int)threadIdx.x, lane = ak_lane(), wave = ak_wave_id();
+    const int pair = (int)blockIdx.z, b = pair / hkv, h = pair % hkv;
+    const int rows = group * sq;
+    const int bx = causal ? (int)gridDim.x - 1 - (int)blockIdx.x : (int)blockIdx.x;
+    const int r0 = bx * BQ;
+    const int diag = skv - sq;
+    int kend = skv;
+    if (causal) {
+        const int rl = (r0 + BQ < rows ? r0 + BQ : rows) - 1;
+        const int imax = (r0 / sq != rl / sq) ? sq - 1 : rl % sq;
+        if (imax + diag + 1 < kend) kend = imax + diag + 1;
+    }
+    const int kbeg = (int)blockIdx.y * split_len;
+    if (kbeg + split_len < kend) kend = kbeg + split_len;
+    const T* kp = k + (ak_i64)b * ksb + (ak_i64)h * ksh;
+    const T* vp = v + (ak_i64)b * vsb + (ak_i64)h * vsh;
+
+    // this lane's softmax row (LPR lanes per row, CPL columns each)
+    const int srow = lane / LPR, scol = (lane % LPR) * CPL;
+    const int gr = r0 + wave * M + srow;  // its block row
+    const int slim = gr < rows ? (causal ? (gr % sq) + diag : skv - 1) : -1;
+    float m = -AK_INF, l = 0.0f;
+
+    // Q fragments straight from global memory (rows past the end read row 0, never stored)
+    typename MM::A qf[HD / KS];
+    {
+        const int qr = r0 + wave * M;  // the wave's first row; load_a reads rows qr .. qr + M - 1
+        // per-row pointers differ (GQA rows span heads): copy the wave's Q tile into the P area first
+        T* qt = ps + wave * M * LDP;   // reused: M x HD would not fit LDP, so go in HD / BK slices
+#pragma unroll
+        for (int sl = 0; sl < HD / BK; sl++) {
+            for (int e = lane; e < M * BK; e += AK_WAVE) {
+                const int rr = e / BK, cc = e % BK, r = qr + rr;
+                const bool ok = r < rows;
+                const int g = ok ? r / sq : 0, i = ok ? r % sq : 0;
+                qt[rr * LDP + cc] = ok ? q[(ak_i64)b * qsb + (ak_i64)(h * group + g) * qsh + (ak_i64)i * qss + sl * BK + cc]
+                                       : D::from(0.0f);
+            }
+            __syncthreads();
+#pragma unroll
+            for (int kk = 0; kk < BK / KS; kk++) MM::load_a(qf[sl * (BK / KS) + kk], qt + kk * KS, LDP);
+            __syncthreads();
+        }
+    }
+    typename MM::C acc[NTO];
+#pragma unroll
+    for (int n = 0; n < NTO; n++) MM::zero(acc[n]);
+
+    for (int k0 = kbeg; k0 < kend; k0 += BK) {
+        __syncthreads();
+        for (int e = tid; e < BK * HD; e += NT) {  // K row-major, V transposed; zeros past kend
+            const int j = e / HD, dd = e % HD;
+            const bool ok = k0 + j < kend;
+            ks[j * LDK + dd] = ok ? kp[(ak_i64)(k0 + j) * kss + dd] : D::from(0.0f);
+            vt[dd * LDV + j] = ok ? vp[(ak_i64)(k0 + j) * vss + dd] : D::from(0.0f);
+        }
+        __syncthreads();
+        // S = Q K^T (M x BK per wave) -> shared
+#pragma unroll
+        for (int n = 0; n < BK / N; n++) {
+            typename MM::C sc;
+            MM::zero(sc);
+#pragma unroll
+            for (int kk = 0; kk < HD / KS; kk++) {
+                typename MM::B kb;
+                MM::load_b(kb, ks + (n * N) * LDK + kk * KS, LDK);
+                MM::mma(sc, qf[kk], kb);
+            }
+#pragma unroll
+            for (int e = 0; e < MM::NC; e++)
+                ss[(wave * M + MM::c_row(lane, e)) * LDS_ + n * N + MM::c_col(lane, e)] = sc.v[e];
+        }
+        __syncthreads();
+        // online softmax of the lane's row slice
+        {
+            float x[CPL];
+            float mx = -AK_INF;
+#pragma unroll
+            for (int c = 0; c < CPL; c++) {
+                const int j = k0 + scol + c;
+                float t = ss[(wave * M + srow) * LDS_ + scol + c] * scale_log2;
+                if (j > slim || j >= kend) t = -AK_INF;
+                x[c] = t;
+                mx = fmaxf(mx, t);
+            }
+#pragma unroll
+            for (int off = LPR / 2; off > 0; off >>= 1) mx = fmaxf(mx, ak_shfl_xor(mx, off));
+            const float mn = fmaxf(m, mx), base = mn == -AK_INF ? 0.0f : mn;
+            const float al = ak_exp2(m - base);
+            float ps_ = 0.0f;
+#pragma unroll
+            for (int c = 0; c < CPL; c++) {
+                const float pv = ak_exp2(x[c] - base);
+                ps_ += pv;
+                ps[(wave * M + srow) * LDP + scol + c] = D::from(pv);
+            }
+#pragma unroll
+            for (int off = LPR / 2; off > 0; off >>= 1) ps_ += ak_shfl_xor(ps_, off);
+            l = l * al + ps_;
+            m = mn;
+            if (lane % LPR == 0) alpha_s[wave * M + srow] = al;
+        }
+        __syncthreads();
+        // O = alpha O + P Vt
+#pragma unroll
+        for (int n = 0; n < NTO; n++) {
+#pragma unroll
+            for (int e = 0; e < MM::NC; e++) acc[n].v[e] *= alpha_s[wave * M + MM::c_row(lane, e)];
+#pragma unroll
+            for (int kk = 0; kk < BK / KS; kk++) {
+                typename MM::A pa;
+                typename MM::B vb;
+                MM::load_a(pa, ps + (wave * M) * LDP + kk * KS, LDP);
+                MM::load_b(vb, vt + (n * N) * LDV + kk * KS, LDV);
+                MM::mma(acc[n], pa, vb);
+            }
+        }
+    }
+    // per-row 1 / l and lse through shared memory (rows of the accumulators differ per lane)
+    __syncthreads();
+    if (lane % LPR == 0) {
+        ss[(wave * M + srow) * LDS_] = l > 0.0f ? 1.0f / l : 0.0f;
+        ss[(wave * M + srow) * LDS_ + 1] = l > 0.0f ? m + log2f(l) : -AK_INF;
+    }
+    __syncthreads();
+    const ak_i64 rows_all = (ak_i64)gridDim.z * rows;
+#pragma unroll
+    for (int n = 0; n < NTO; n++) {
+#pragma unroll
+        for (int e = 0; e < MM::NC; e++) {
+            const int rr = MM::c_row(lane, e), cc = n * N + MM::c_col(lane, e), r = r0 + wave * M + rr;
+            if (r >= rows) continue;
+            const int g = r / sq, i = r % sq, hq_idx = h * group + g;
+            const ak_i64 grow = ((ak_i64)b * hkv * group + hq_idx) * sq + i;
+            const float val = acc[n].v[e] * ss[(wave * M + rr) * LDS_];
+            if (nsplit > 1) part[(grow * nsplit + blockIdx.y) * HD + cc] = val;
+            else o[(ak_i64)b * osb + (ak_i64)hq_idx * osh + (ak_i64)i * oss + cc] = D::from(val);
+        }
+    }
+    if (lane % LPR == 0 && gr < rows) {
+        const int g = gr / sq, i = gr % sq, hq_idx = h * group + g;
+        const ak_i64 grow = ((ak_i64)b * hkv * group + hq_idx) * sq + i;
+        const float ls = ss[(wave * M + srow) * LDS_ + 1];
+        if (nsplit > 1) part[rows_all * nsplit * HD + grow * nsplit + blockIdx.y] = ls;
+        else if (lse) lse[grow] = ls * AK_LN2;
+    }
+}
+#define AK_AMMA_GEN_BODY(D, HD, W)                                                                              \
+    ak_attn_mma_gen<D, HD, W>(q, k, v, o, lse, hkv, group, sq, skv, qsb, qsh, qss, ksb, ksh, kss, vsb, vsh, vss, \
+                              osb, osh, oss, scale_log2, causal, nsplit, split_len, part)
+#else
+#define AK_AMMA_GEN_BODY(D, HD, W) \
+    do {                           \
+    } while (0)
+#endif
 
 #if defined(AK_MMA_SYNC)
 AK_INLINE void ak_cp_async16(void* smem, const void* gmem, bool full) {
@@ -65,7 +258,7 @@ AK_INLINE void ak_ldsm_b2_trans(typename ak_mma<D>::B& b0, typename ak_mma<D>::B
                  : "r"(p));
 }
 
-template <class D, int HD, int WM, int WN>
+template <class D, int HD, int WM, int WN, int ST>
 AK_INLINE void ak_attn_mma(const typename D::T* AK_RESTRICT q, const typename D::T* AK_RESTRICT k,
                            const typename D::T* AK_RESTRICT v, typename D::T* AK_RESTRICT o, float* AK_RESTRICT lse,
                            int hkv, int group, int sq, int skv, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb,
@@ -83,14 +276,15 @@ AK_INLINE void ak_attn_mma(const typename D::T* AK_RESTRICT q, const typename D:
     };
     extern __shared__ __align__(16) unsigned char ak_smem_raw[];
     T* qs = (T*)ak_smem_raw;           // [BQ][LD]
-    T* ks = qs + BQ * LD;              // [2][BK][LD]
-    T* vs = ks + 2 * BK * LD;          // [2][BK][LD]
+    T* ks = qs + BQ * LD;              // [ST][BK][LD]
+    T* vs = ks + ST * BK * LD;         // [ST][BK][LD]
 
     const int tid = (int)threadIdx.x, lane = tid % 32, warp = tid / 32;
     const int wm = warp % WM, wn = warp / WM;
     const int pair = (int)blockIdx.z, b = pair / hkv, h = pair % hkv;
     const int rows = group * sq;
-    const int r0 = (int)blockIdx.x * BQ;
+    // causal: the row tiles with the most keys first (less tail at the end of the grid)
+    const int r0 = (causal ? (int)gridDim.x - 1 - (int)blockIdx.x : (int)blockIdx.x) * BQ;
     const int diag = skv - sq;
 
     // key range of this block (causal: up to the last row's limit) and split
@@ -128,8 +322,11 @@ AK_INLINE void ak_attn_mma(const typename D::T* AK_RESTRICT q, const typename D:
         }
     };
     const int ntiles = kend > kbeg ? (kend - kbeg + BK - 1) / BK : 0;
-    if (ntiles > 0) load_kv(0, kbeg);
-    ak_cp_async_commit();
+#pragma unroll
+    for (int s0 = 0; s0 < ST - 1; s0++) {  // groups 0 .. ST - 2 (group 0 also holds Q)
+        if (s0 < ntiles) load_kv(s0, kbeg + s0 * BK);
+        ak_cp_async_commit();
+    }
 
     // per-lane state: rows g = lane / 4 (e = 0, 1) and g + 8 (e = 2, 3) of the warp's 16
     const int lr0 = r0 + wm * 16 + lane / 4, lr1 = lr0 + 8;
@@ -143,10 +340,10 @@ AK_INLINE void ak_attn_mma(const typename D::T* AK_RESTRICT q, const typename D:
     typename MM::A qf[KQ];
 
     for (int t = 0; t < ntiles; t++) {
-        const int k0 = kbeg + t * BK, st = t & 1;
-        if (t + 1 < ntiles) load_kv(st ^ 1, k0 + BK);
+        const int k0 = kbeg + t * BK, st = t % ST;
+        if (t + ST - 1 < ntiles) load_kv((t + ST - 1) % ST, k0 + (ST - 1) * BK);
         ak_cp_async_commit();
-        ak_cp_async_wait<1>();
+        ak_cp_async_wait<ST - 1>();  // tile t (and Q) landed
         __syncthreads();
         if (t == 0) {
 #pragma unroll
@@ -309,15 +506,14 @@ AK_INLINE void ak_attn_mma(const typename D::T* AK_RESTRICT q, const typename D:
     }
 }
 #define AK_AMMA_BODY(D, HD, WM, WN)                                                                              \
-    ak_attn_mma<D, HD, WM, WN>(q, k, v, o, lse, hkv, group, sq, skv, qsb, qsh, qss, ksb, ksh, kss, vsb, vsh, vss, \
-                               osb, osh, oss, scale_log2, causal, nsplit, split_len, part)
+    ak_attn_mma<D, HD, WM, WN, (WN > 1 ? 3 : 2)>(q, k, v, o, lse, hkv, group, sq, skv, qsb, qsh, qss, ksb, ksh,  \
+                                                 kss, vsb, vsh, vss, osb, osh, oss, scale_log2, causal, nsplit,  \
+                                                 split_len, part)
 #else
-// Targets without the instruction this family is written for: the kernels
-// exist (one source for every target) but do nothing, and the host never
-// launches them there (it runs the SIMT family instead).
-#define AK_AMMA_BODY(D, HD, WM, WN) \
-    do {                            \
-    } while (0)
+// AMD: the generic path (WM waves; the decode form is one wave). Targets
+// without a matrix instruction get empty kernels (one source for every
+// target); the host never launches them there (it runs the SIMT family).
+#define AK_AMMA_BODY(D, HD, WM, WN) AK_AMMA_GEN_BODY(D, HD, WM)
 #endif
 
 // Same argument list as the SIMT kernels (d and R unused: head_dim == HD, rows per block fixed).
@@ -338,3 +534,18 @@ AK_AMMA(ak_attn_mmadec, 64, 1, 4, f16, ak_f16_t)
 AK_AMMA(ak_attn_mmadec, 64, 1, 4, bf16, ak_bf16_t)
 AK_AMMA(ak_attn_mmadec, 128, 1, 4, f16, ak_f16_t)
 AK_AMMA(ak_attn_mmadec, 128, 1, 4, bf16, ak_bf16_t)
+
+// the generic path under its own name on every target (4 waves)
+#define AK_AMMA_GEN(HD, DT, D)                                                                                   \
+    AK_KERNEL void __launch_bounds__(4 * AK_WAVE) ak_attn_mmagen##HD##_##DT(                                    \
+        const D::T* q, const D::T* k, const D::T* v, D::T* o, float* lse, int hkv, int group, int sq, int skv,  \
+        int d, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb, ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh,   \
+        ak_i64 vss, ak_i64 osb, ak_i64 osh, ak_i64 oss, float scale_log2, int causal, int R, int nsplit,        \
+        int split_len, float* part, int vec) {                                                                    \
+        (void)d; (void)R; (void)vec;                                                                              \
+        AK_AMMA_GEN_BODY(D, HD, 4);                                                                               \
+    }
+AK_AMMA_GEN(64, f16, ak_f16_t)
+AK_AMMA_GEN(64, bf16, ak_bf16_t)
+AK_AMMA_GEN(128, f16, ak_f16_t)
+AK_AMMA_GEN(128, bf16, ak_bf16_t)

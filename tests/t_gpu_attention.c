@@ -6,7 +6,9 @@
  * every dtype and head_dim 32 / 64 / 80 / 96 / 128 / 256), the split
  * (flash-decoding) path with forced and automatic split counts; odd sequence
  * lengths (1, 17, 1000, 4097), every layout, GQA 1 / 4 / 8, causal both ways,
- * seq_q > seq_kv (fully masked rows) and < seq_kv, large logits. Tolerance
+ * seq_q > seq_kv (fully masked rows) and < seq_kv, large logits; and the
+ * generic matrix kernel (the AMD matrix path's algorithm) launched directly
+ * on this device. Tolerance
  * relative to max |v|: f32 1e-4, f16 3e-3, bf16 2e-2 (the matrix-core path
  * rounds the probabilities to the input type before P V, as FlashAttention
  * does); lse 2e-5 x (1 + |lse|). */
@@ -201,9 +203,113 @@ static void gpu_attention_large_logits(void) {
     }
 }
 
+/* The generic matrix kernel (ak_attn_mmagen*: what AMD targets run as their
+ * matrix path, built on the prelude's fragment operations) launched directly
+ * on this device, against the CPU reference: the algorithm (scores through
+ * shared memory, transposed V, per-lane accumulator rows) checked on silicon. */
+static void ga_generic_case(const at_case* c) {
+    const ak_device_info* dev = ak_context_device(g_gpu);
+    const char *fam = NULL, *src = NULL;
+    int i, n = ak_embedded_count(), wave = dev->wave_size > 0 ? dev->wave_size : 32;
+    int mfma = dev->arch_info && dev->arch_info->matrix == AK_MATRIX_MFMA;
+    unsigned R = mfma ? 128u : 64u;
+    size_t es = ak_dtype_size(c->t), rows = c->b * c->hq * c->sq, group = c->hq / c->hkv;
+    char name[64], tag[200], t0[160];
+    ak_kernel* k = NULL;
+    at_host h;
+    double *ref = NULL, *rlse = NULL;
+    void *dq = NULL, *dkv = NULL, *dout = NULL, *dlse = NULL;
+    int64_t qs[3], ks[3];
+    for (i = 0; i < n; i++) {
+        const char* f = NULL;
+        if (ak_embedded_at(i, &f, NULL, NULL) == AK_OK && f && !strcmp(f, "attention_mma")) ak_embedded_at(i, &fam, &src, NULL);
+    }
+    at_tag(c, t0, sizeof t0);
+    snprintf(tag, sizeof tag, "[generic] %s", t0);
+    if (!src) { akt_fail(__FILE__, __LINE__, "family attention_mma not embedded"); return; }
+    snprintf(name, sizeof name, "ak_attn_mmagen%zu_%s", c->d, ak_dtype_name(c->t));
+    if (ak_kernel_get(g_gpu, src, name, NULL, &k) != AK_OK) { akt_fail(__FILE__, __LINE__, "%s: %s", name, ak_last_error()); return; }
+    if (!at_make(c, &g_rng, &h)) { ak_kernel_release(k); return; }
+    ref = (double*)malloc(rows * c->d * sizeof(double));
+    rlse = (double*)malloc(rows * sizeof(double));
+    if (ref && rlse && ak_attention(g_cpu, &h.a, NULL) == AK_OK &&
+        ak_malloc(g_gpu, h.qn * es, NULL, &dq) == AK_OK && ak_malloc(g_gpu, h.kvn * es, NULL, &dkv) == AK_OK &&
+        ak_malloc(g_gpu, h.on * es, NULL, &dout) == AK_OK && ak_malloc(g_gpu, rows * 4, NULL, &dlse) == AK_OK) {
+        ak_args g;
+        ak_dim3 grid, block;
+        float scale = c->scale != 0.0f ? c->scale : (float)(1.0 / sqrt((double)c->d));
+        ak_result r;
+        ga_collect(c, &h, ref, rlse);
+        at_strides(c, c->hq, c->sq, 1, qs);
+        at_strides(c, c->hkv, c->skv, 0, ks);
+        AKT_OK(ak_memcpy(g_gpu, dq, h.q, h.qn * es, AK_H2D));
+        AKT_OK(ak_memcpy(g_gpu, dkv, h.kv, h.kvn * es, AK_H2D));
+        AKT_OK(ak_memset(g_gpu, dout, 0xFF, h.on * es, NULL));
+        AKT_OK(ak_memset(g_gpu, dlse, 0xFF, rows * 4, NULL));
+        memset(&g, 0, sizeof g);
+        ak_args_ptr(&g, dq);
+        ak_args_ptr(&g, (char*)dkv + h.kofs * es);
+        ak_args_ptr(&g, (char*)dkv + h.vofs * es);
+        ak_args_ptr(&g, dout);
+        ak_args_ptr(&g, dlse);
+        ak_args_i32(&g, (int32_t)c->hkv); ak_args_i32(&g, (int32_t)group);
+        ak_args_i32(&g, (int32_t)c->sq); ak_args_i32(&g, (int32_t)c->skv); ak_args_i32(&g, (int32_t)c->d);
+        for (i = 0; i < 3; i++) ak_args_i64(&g, qs[i]);
+        for (i = 0; i < 3; i++) ak_args_i64(&g, ks[i]);
+        for (i = 0; i < 3; i++) ak_args_i64(&g, ks[i]);
+        for (i = 0; i < 3; i++) ak_args_i64(&g, qs[i]);
+        ak_args_f32(&g, scale * 1.4426950408889634f);
+        ak_args_i32(&g, c->causal);
+        ak_args_i32(&g, (int32_t)R);
+        ak_args_i32(&g, 1);
+        ak_args_i32(&g, (int32_t)((c->skv + 31) / 32 * 32));
+        ak_args_ptr(&g, NULL);
+        ak_args_i32(&g, 0);
+        grid.x = (unsigned)((group * c->sq + R - 1) / R); grid.y = 1; grid.z = (unsigned)(c->b * c->hkv);
+        block.x = 4u * (unsigned)wave; block.y = 1; block.z = 1;
+        r = ak_launch(k, grid, block, 0, NULL, ak_args_params(&g));
+        AKT_CHECKF(r == AK_OK, "%s: launch: %s", tag, ak_last_error());
+        if (r == AK_OK && ak_device_synchronize(g_gpu) == AK_OK) {
+            AKT_OK(ak_memcpy(g_gpu, h.o, dout, h.on * es, AK_D2H));
+            AKT_OK(ak_memcpy(g_gpu, h.lse, dlse, rows * 4, AK_D2H));
+            if (at_compare(c, &h, ref, rlse, c->t == AK_F16 ? 3e-3 : 2e-2, 2e-5, tag)) printf("    ok %s\n", tag);
+        }
+    } else {
+        akt_fail(__FILE__, __LINE__, "%s: setup: %s", tag, ak_last_error());
+    }
+    if (dq) ak_free(g_gpu, dq);
+    if (dkv) ak_free(g_gpu, dkv);
+    if (dout) ak_free(g_gpu, dout);
+    if (dlse) ak_free(g_gpu, dlse);
+    free(ref); free(rlse);
+    at_free(&h);
+    ak_kernel_release(k);
+}
+
+static void gpu_attention_generic_matrix(void) {
+    at_case c;
+    if (!ga_setup()) return;
+    if (!ak_context_device(g_gpu)->arch_info || ak_context_device(g_gpu)->arch_info->matrix == AK_MATRIX_NONE) {
+        akt_skip("no matrix instruction on this device");
+        return;
+    }
+    c = ga_mk(AK_F16, 2, 4, 4, 17, 17, 64, AK_ATTN_BHSD, 1);
+    ga_generic_case(&c);
+    c = ga_mk(AK_BF16, 1, 8, 2, 300, 1000, 128, AK_ATTN_BSHD, 1);
+    ga_generic_case(&c);
+    c = ga_mk(AK_F16, 1, 8, 1, 65, 4097, 128, AK_ATTN_STRIDED, 0);
+    ga_generic_case(&c);
+    c = ga_mk(AK_BF16, 1, 2, 2, 1000, 17, 64, AK_ATTN_BHSD, 1);
+    ga_generic_case(&c);
+    c = ga_mk(AK_F16, 1, 4, 4, 129, 129, 128, AK_ATTN_BSHD, 0);
+    c.amp = 8.0; c.scale = 1.0f;
+    ga_generic_case(&c);
+}
+
 void akt_suite_gpu_attention(void) {
     AKT_RUN(gpu_attention_simt);
     AKT_RUN(gpu_attention_default);
     AKT_RUN(gpu_attention_decode);
     AKT_RUN(gpu_attention_large_logits);
+    AKT_RUN(gpu_attention_generic_matrix);
 }
