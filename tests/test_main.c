@@ -40,6 +40,8 @@
     X(pool) \
     X(pool_internals) \
     X(matrix) \
+    X(ops_gemm) \
+    X(gpu_gemm) \
     X(races) \
     X(multi) \
     X(multi_internals) \
