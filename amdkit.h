@@ -99,6 +99,7 @@
  *   >>impl:ops        kernel library: shared op code (kernel memo, checks, launch sizing)
  *   >>impl:ops-elementwise  fill, copy, cast, axpy, scale, binary, unary, transpose + CPU references
  *   >>impl:ops-reduce reductions, softmax, layernorm, rmsnorm, cross-entropy + CPU references
+ *   >>impl:ops-gemm   GEMM with fused epilogue: tile table, planning, launch, CPU reference
  *   >>impl:ops-attention  fused attention (SIMT, split/flash-decoding, matrix cores) + CPU reference
  *   >>impl:autotune   kernel timing (events, L2 flush, restored inputs), autotuner + its stored choices
  */
@@ -1063,6 +1064,73 @@ typedef enum ak_loss_reduction {
 AKAPI ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* logits, const int64_t* targets,
                                  float* loss, size_t rows, size_t cols, int64_t ignore_index,
                                  ak_loss_reduction reduction, ak_stream* stream);
+/*@AKOPS_DECL_REDUCE@*/
+/* ---- GEMM: matrix multiplication with a fused epilogue ------------------
+ *   D = act(alpha * op(A) * op(B) + beta * C + bias) + residual
+ * row-major; op(X) = X or X^T per operand; op(A) is m x k, op(B) k x n, D
+ * m x n. A and B have dtype `dtype` (AK_F32, AK_F16 or AK_BF16); D, C, bias
+ * and residual have `out_dtype` (dtype itself or AK_F32). Products accumulate
+ * in fp32. Column-major callers: a column-major X is a row-major X^T, so
+ * compute D^T = op(B)^T op(A)^T, i.e. swap A and B (and m and n) and keep
+ * the leading dimensions. BLAS conventions: beta == 0 never reads C (C may
+ * be NULL, NaN in C does not leak); any m, n, k >= 1; leading dimensions of
+ * at least the stored row length (0: exactly that); pointers aligned to the
+ * element size (16-byte aligned pointers and leading dimensions that are a
+ * multiple of 8 elements take the vector path, anything else a slower
+ * element-wise path). D may be C or residual (same pointer and leading
+ * dimension: in place); other overlaps of D with an input are errors.
+ * Batched strided: batch >= 1 problems, problem i at X + i * stride_x
+ * (elements; stride 0 reuses one matrix, except for D).
+ * Precision: f16 / bf16 run on the matrix cores where the architecture has
+ * them and config.matrix_cores is on (MFMA on CDNA, WMMA on RDNA3 / RDNA4,
+ * mma.sync on NVIDIA sm_80+), else on FMAs. f32 stays exact fp32 (MFMA
+ * f32 on CDNA, FMAs elsewhere) unless config.precision is below f32 and
+ * config.mixed_precision is on: then f32 runs as TF32 (NVIDIA) / xf32
+ * (gfx94x) where the hardware has it. The input dtype must be in
+ * config.allowed_precisions. config.strict makes a matrix-core request the
+ * device cannot honour an AK_ERROR_MATRIX_CORES error instead of a fallback.
+ * The cpu backend runs a threaded C reference (double accumulation, TF32
+ * rounding of the inputs when the TF32 path would be chosen).
+ * Thread safety: any thread. */
+typedef struct ak_gemm_desc {
+    ak_dtype dtype;               /* A, B: AK_F32, AK_F16, AK_BF16 */
+    ak_dtype out_dtype;           /* D, C, bias, residual: dtype or AK_F32 */
+    const void* a;                /* stored m x k (trans_a = 0) or k x m (trans_a = 1) */
+    const void* b;                /* stored k x n (trans_b = 0) or n x k (trans_b = 1) */
+    const void* c;                /* m x n, read only when beta != 0 */
+    const void* bias;             /* NULL or n values, added to every row */
+    const void* residual;         /* NULL or m x n, added after the activation */
+    void* d;                      /* m x n output */
+    size_t m, n, k;               /* each >= 1 (and < 2^31) */
+    size_t lda, ldb, ldc, ldd, ldr;   /* leading dimensions in elements (0: packed) */
+    int trans_a, trans_b;         /* 0 or 1 */
+    float alpha, beta;
+    int activation;               /* -1: none, else an ak_unary_op (applied after the bias) */
+    float act_param;              /* slope of AK_OP_LEAKY_RELU */
+    size_t batch;                 /* problems, >= 1 */
+    size_t stride_a, stride_b, stride_c, stride_d, stride_r;  /* elements between problems */
+} ak_gemm_desc;
+
+/* A descriptor with alpha = 1, beta = 0, no activation, batch 1, dtype and
+ * out_dtype AK_F32, everything else 0 / NULL. Thread safety: any thread. */
+AKAPI ak_gemm_desc ak_gemm_desc_default(void);
+
+/* How ak_gemm would run a descriptor on ctx (nothing is launched). */
+typedef struct ak_gemm_plan {
+    char kernel[64];      /* kernel name, "" on the cpu backend without a named arch */
+    const char* path;     /* "mfma", "wmma", "mma.sync", "wgmma", "simt", "skinny" (m <= 16) or "cpu" */
+    int bm, bn, bk;       /* block tile */
+    int threads;          /* per block */
+    size_t shared_bytes;  /* dynamic shared memory per block */
+    int fast32;           /* 1: f32 inputs as TF32 / xf32 */
+    const char* reason;   /* why this tile (the tile table's row) */
+} ak_gemm_plan;
+/* Plan a descriptor for ctx's device (config.arch when set, so a cpu context
+ * can plan for "gfx90a"). Same argument checks as ak_gemm.
+ * Thread safety: any thread. */
+AKAPI ak_result ak_gemm_plan_get(ak_context* ctx, const ak_gemm_desc* g, ak_gemm_plan* out);
+/* Run the descriptor on `stream` (NULL: default). Thread safety: any thread. */
+AKAPI ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* stream);
 /* ---- attention  ----------------------------------------------------------
  * Fused attention forward (flash-attention style: one pass over K and V with
  * an online softmax in fp32; the seq_q x seq_kv scores are never stored). */
@@ -2309,6 +2377,53 @@ static const char _ak_src_prelude[] =
     "        }\n"
     "    }\n"
     "}\n"
+    "/* ---- activations: the ak_unary_op codes of amdkit.h, fp32 math --------- */\n"
+    "/* (ak_unary and the GEMM epilogue; ak_uop_apply dispatches a run-time code) */\n"
+    "#define AK_UNARY_RELU 0\n"
+    "#define AK_UNARY_LEAKY_RELU 1\n"
+    "#define AK_UNARY_SIGMOID 2\n"
+    "#define AK_UNARY_TANH 3\n"
+    "#define AK_UNARY_SILU 4\n"
+    "#define AK_UNARY_GELU 5\n"
+    "#define AK_UNARY_GELU_TANH 6\n"
+    "\n"
+    "struct ak_uop_relu { static AK_INLINE float f(float x, float) { return x < 0.0f ? 0.0f : x; } };\n"
+    "struct ak_uop_leaky { static AK_INLINE float f(float x, float s) { return x < 0.0f ? x * s : x; } };\n"
+    "struct ak_uop_sigmoid { static AK_INLINE float f(float x, float) { return 1.0f / (1.0f + expf(-x)); } };\n"
+    "struct ak_uop_tanh { static AK_INLINE float f(float x, float) { return tanhf(x); } };\n"
+    "struct ak_uop_silu { static AK_INLINE float f(float x, float) { return x / (1.0f + expf(-x)); } };\n"
+    "/* erf for gelu: Abramowitz & Stegun 7.1.26 (|error| <= 1.5e-7), one fast exp\n"
+    " * and one fast reciprocal; erff cost 5% of bandwidth on H100 for f16/bf16 */\n"
+    "AK_INLINE float ak_erf_as(float x) {\n"
+    "    const float a = fabsf(x);\n"
+    "    const float t = __fdividef(1.0f, 1.0f + 0.3275911f * a);\n"
+    "    const float p = ((((1.061405429f * t - 1.453152027f) * t + 1.421413741f) * t - 0.284496736f) * t + 0.254829592f) * t;\n"
+    "    const float r = 1.0f - p * __expf(-a * a);\n"
+    "    return x < 0.0f ? -r : r;\n"
+    "}\n"
+    "struct ak_uop_gelu {\n"
+    "    /* 0.5 x (1 + erf(x / sqrt(2))) */\n"
+    "    static AK_INLINE float f(float x, float) { return 0.5f * x * (1.0f + ak_erf_as(x * 0.70710678118654752f)); }\n"
+    "};\n"
+    "struct ak_uop_gelu_tanh {\n"
+    "    /* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */\n"
+    "    static AK_INLINE float f(float x, float) {\n"
+    "        const float u = 0.79788456080286536f * (x + 0.044715f * x * x * x);\n"
+    "        return 0.5f * x * (1.0f + tanhf(u));\n"
+    "    }\n"
+    "};\n"
+    "AK_INLINE float ak_uop_apply(int op, float x, float p) {\n"
+    "    switch (op) {\n"
+    "    case AK_UNARY_RELU: return ak_uop_relu::f(x, p);\n"
+    "    case AK_UNARY_LEAKY_RELU: return ak_uop_leaky::f(x, p);\n"
+    "    case AK_UNARY_SIGMOID: return ak_uop_sigmoid::f(x, p);\n"
+    "    case AK_UNARY_TANH: return ak_uop_tanh::f(x, p);\n"
+    "    case AK_UNARY_SILU: return ak_uop_silu::f(x, p);\n"
+    "    case AK_UNARY_GELU: return ak_uop_gelu::f(x, p);\n"
+    "    case AK_UNARY_GELU_TANH: return ak_uop_gelu_tanh::f(x, p);\n"
+    "    default: return x;\n"
+    "    }\n"
+    "}\n"
     "#endif /* !AK_HOST_LAYOUT_TEST */\n"
     "\n"
     "/* ==========================================================================\n"
@@ -2692,6 +2807,143 @@ static const char _ak_src_prelude[] =
     "    }\n"
     "};\n"
     "#endif /* AK_MMA_SYNC */\n"
+    "\n"
+    "/* ---- Hopper (sm_90a) warpgroup MMA: wgmma + cp.async ----------------------\n"
+    " * Compiled only for sm_90a (NVRTC --gpu-architecture=sm_90a defines\n"
+    " * __CUDA_ARCH_FEAT_SM90_ALL); AK_WGMMA says it is there.\n"
+    " * Shared-memory operand layout (K-major, 128-byte swizzle): a tile of R rows\n"
+    " * x 64 16-bit k values takes R x 128 bytes, 1024-byte aligned; the 16-byte\n"
+    " * chunk c (k = 8c..8c+7) of row r sits at r * 128 + ((c ^ (r % 8)) * 16)\n"
+    " * (ak_sw128). ak_wgmma_desc(p) describes such a tile starting at p  (a row\n"
+    " * multiple of 8; add 32 bytes per k step within the 128-byte row).\n"
+    " * ak_wgmma_<f16|bf16>_n<128|256>(d, da, db, acc): one warpgroup (4 warps,\n"
+    " * 128 threads, starting at a warp index divisible by 4) does\n"
+    " * D(64 x N) = A(64 x 16) B(16 x N) (+ D when acc != 0), A rows from da, B\n"
+    " * (ak_wgmma_tf32_n*: k step 8 of fp32 data read as TF32, i.e. the low 13\n"
+    " * mantissa bits ignored; a 128-byte row holds 32 of them)\n"
+    " * \"rows\" (= columns n) from db, both K-major. Accumulator d[r] of thread t\n"
+    " * (warp w = t / 32, lane l): row 16 w + l / 4 + 8 ((r / 2) % 2), column\n"
+    " * 8 (r / 4) + 2 (l % 4) + r % 2 (ak_wgmma_row / ak_wgmma_col).\n"
+    " * Order: ak_wgmma_fence() before the first wgmma of a batch, ak_wgmma_commit()\n"
+    " * after, ak_wgmma_wait<N>() before touching d or overwriting the operands.\n"
+    " * Shared memory filled by cp.async (ak_cp_async16: 16 bytes, the tail past\n"
+    " * src_bytes zero-filled) needs ak_cp_async_wait<N>() + ak_fence_proxy_async()\n"
+    " * in each writing thread, then a barrier, before wgmma reads it. */\n"
+    "#if defined(AK_NVIDIA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && defined(__CUDA_ARCH_FEAT_SM90_ALL)\n"
+    "#define AK_WGMMA 1\n"
+    "AK_INLINE int ak_sw128(int r, int c) { return r * 128 + ((c ^ (r & 7)) << 4); }\n"
+    "AK_INLINE ak_u64 ak_wgmma_desc(const void* p) {\n"
+    "    const ak_u32 a = ak_smem_addr(p);\n"
+    "    return (ak_u64)((a & 0x3FFFF) >> 4) | ((ak_u64)1 << 16) | ((ak_u64)(1024 >> 4) << 32) | ((ak_u64)1 << 62);\n"
+    "}\n"
+    "AK_INLINE int ak_wgmma_row(int t, int r) { return 16 * ((t % 128) / 32) + (t % 32) / 4 + 8 * ((r / 2) % 2); }\n"
+    "AK_INLINE int ak_wgmma_col(int t, int r) { return 8 * (r / 4) + 2 * (t % 4) + r % 2; }\n"
+    "AK_INLINE void ak_wgmma_fence(void) { asm volatile(\"wgmma.fence.sync.aligned;\\n\" ::: \"memory\"); }\n"
+    "AK_INLINE void ak_wgmma_commit(void) { asm volatile(\"wgmma.commit_group.sync.aligned;\\n\" ::: \"memory\"); }\n"
+    "template <int N> AK_INLINE void ak_wgmma_wait(void) { asm volatile(\"wgmma.wait_group.sync.aligned %0;\\n\" ::\"n\"(N) : \"memory\"); }\n"
+    "AK_INLINE void ak_fence_proxy_async(void) { asm volatile(\"fence.proxy.async.shared::cta;\\n\" ::: \"memory\"); }\n"
+    "AK_INLINE void ak_cp_async16(void* smem, const void* src, int src_bytes) {\n"
+    "    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\\n\" ::\"r\"(ak_smem_addr(smem)), \"l\"(src), \"r\"(src_bytes) : \"memory\");\n"
+    "}\n"
+    "AK_INLINE void ak_cp_async_commit(void) { asm volatile(\"cp.async.commit_group;\\n\" ::: \"memory\"); }\n"
+    "template <int N> AK_INLINE void ak_cp_async_wait(void) { asm volatile(\"cp.async.wait_group %0;\\n\" ::\"n\"(N) : \"memory\"); }\n"
+    "AK_INLINE void ak_wgmma_f16_n128(float* d, ak_u64 da, ak_u64 db, int acc) {\n"
+    "    asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %66, 0;\\nwgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, %64, %65, p, 1, 1, 0, 0;\\n}\\n\"\n"
+    "        : \"+f\"(d[0]), \"+f\"(d[1]), \"+f\"(d[2]), \"+f\"(d[3]), \"+f\"(d[4]), \"+f\"(d[5]), \"+f\"(d[6]), \"+f\"(d[7]),\n"
+    "          \"+f\"(d[8]), \"+f\"(d[9]), \"+f\"(d[10]), \"+f\"(d[11]), \"+f\"(d[12]), \"+f\"(d[13]), \"+f\"(d[14]), \"+f\"(d[15]),\n"
+    "          \"+f\"(d[16]), \"+f\"(d[17]), \"+f\"(d[18]), \"+f\"(d[19]), \"+f\"(d[20]), \"+f\"(d[21]), \"+f\"(d[22]), \"+f\"(d[23]),\n"
+    "          \"+f\"(d[24]), \"+f\"(d[25]), \"+f\"(d[26]), \"+f\"(d[27]), \"+f\"(d[28]), \"+f\"(d[29]), \"+f\"(d[30]), \"+f\"(d[31]),\n"
+    "          \"+f\"(d[32]), \"+f\"(d[33]), \"+f\"(d[34]), \"+f\"(d[35]), \"+f\"(d[36]), \"+f\"(d[37]), \"+f\"(d[38]), \"+f\"(d[39]),\n"
+    "          \"+f\"(d[40]), \"+f\"(d[41]), \"+f\"(d[42]), \"+f\"(d[43]), \"+f\"(d[44]), \"+f\"(d[45]), \"+f\"(d[46]), \"+f\"(d[47]),\n"
+    "          \"+f\"(d[48]), \"+f\"(d[49]), \"+f\"(d[50]), \"+f\"(d[51]), \"+f\"(d[52]), \"+f\"(d[53]), \"+f\"(d[54]), \"+f\"(d[55]),\n"
+    "          \"+f\"(d[56]), \"+f\"(d[57]), \"+f\"(d[58]), \"+f\"(d[59]), \"+f\"(d[60]), \"+f\"(d[61]), \"+f\"(d[62]), \"+f\"(d[63])\n"
+    "        : \"l\"(da), \"l\"(db), \"r\"(acc) : \"memory\");\n"
+    "}\n"
+    "AK_INLINE void ak_wgmma_bf16_n128(float* d, ak_u64 da, ak_u64 db, int acc) {\n"
+    "    asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %66, 0;\\nwgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, %64, %65, p, 1, 1, 0, 0;\\n}\\n\"\n"
+    "        : \"+f\"(d[0]), \"+f\"(d[1]), \"+f\"(d[2]), \"+f\"(d[3]), \"+f\"(d[4]), \"+f\"(d[5]), \"+f\"(d[6]), \"+f\"(d[7]),\n"
+    "          \"+f\"(d[8]), \"+f\"(d[9]), \"+f\"(d[10]), \"+f\"(d[11]), \"+f\"(d[12]), \"+f\"(d[13]), \"+f\"(d[14]), \"+f\"(d[15]),\n"
+    "          \"+f\"(d[16]), \"+f\"(d[17]), \"+f\"(d[18]), \"+f\"(d[19]), \"+f\"(d[20]), \"+f\"(d[21]), \"+f\"(d[22]), \"+f\"(d[23]),\n"
+    "          \"+f\"(d[24]), \"+f\"(d[25]), \"+f\"(d[26]), \"+f\"(d[27]), \"+f\"(d[28]), \"+f\"(d[29]), \"+f\"(d[30]), \"+f\"(d[31]),\n"
+    "          \"+f\"(d[32]), \"+f\"(d[33]), \"+f\"(d[34]), \"+f\"(d[35]), \"+f\"(d[36]), \"+f\"(d[37]), \"+f\"(d[38]), \"+f\"(d[39]),\n"
+    "          \"+f\"(d[40]), \"+f\"(d[41]), \"+f\"(d[42]), \"+f\"(d[43]), \"+f\"(d[44]), \"+f\"(d[45]), \"+f\"(d[46]), \"+f\"(d[47]),\n"
+    "          \"+f\"(d[48]), \"+f\"(d[49]), \"+f\"(d[50]), \"+f\"(d[51]), \"+f\"(d[52]), \"+f\"(d[53]), \"+f\"(d[54]), \"+f\"(d[55]),\n"
+    "          \"+f\"(d[56]), \"+f\"(d[57]), \"+f\"(d[58]), \"+f\"(d[59]), \"+f\"(d[60]), \"+f\"(d[61]), \"+f\"(d[62]), \"+f\"(d[63])\n"
+    "        : \"l\"(da), \"l\"(db), \"r\"(acc) : \"memory\");\n"
+    "}\n"
+    "AK_INLINE void ak_wgmma_f16_n256(float* d, ak_u64 da, ak_u64 db, int acc) {\n"
+    "    asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %130, 0;\\nwgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, %128, %129, p, 1, 1, 0, 0;\\n}\\n\"\n"
+    "        : \"+f\"(d[0]), \"+f\"(d[1]), \"+f\"(d[2]), \"+f\"(d[3]), \"+f\"(d[4]), \"+f\"(d[5]), \"+f\"(d[6]), \"+f\"(d[7]),\n"
+    "          \"+f\"(d[8]), \"+f\"(d[9]), \"+f\"(d[10]), \"+f\"(d[11]), \"+f\"(d[12]), \"+f\"(d[13]), \"+f\"(d[14]), \"+f\"(d[15]),\n"
+    "          \"+f\"(d[16]), \"+f\"(d[17]), \"+f\"(d[18]), \"+f\"(d[19]), \"+f\"(d[20]), \"+f\"(d[21]), \"+f\"(d[22]), \"+f\"(d[23]),\n"
+    "          \"+f\"(d[24]), \"+f\"(d[25]), \"+f\"(d[26]), \"+f\"(d[27]), \"+f\"(d[28]), \"+f\"(d[29]), \"+f\"(d[30]), \"+f\"(d[31]),\n"
+    "          \"+f\"(d[32]), \"+f\"(d[33]), \"+f\"(d[34]), \"+f\"(d[35]), \"+f\"(d[36]), \"+f\"(d[37]), \"+f\"(d[38]), \"+f\"(d[39]),\n"
+    "          \"+f\"(d[40]), \"+f\"(d[41]), \"+f\"(d[42]), \"+f\"(d[43]), \"+f\"(d[44]), \"+f\"(d[45]), \"+f\"(d[46]), \"+f\"(d[47]),\n"
+    "          \"+f\"(d[48]), \"+f\"(d[49]), \"+f\"(d[50]), \"+f\"(d[51]), \"+f\"(d[52]), \"+f\"(d[53]), \"+f\"(d[54]), \"+f\"(d[55]),\n"
+    "          \"+f\"(d[56]), \"+f\"(d[57]), \"+f\"(d[58]), \"+f\"(d[59]), \"+f\"(d[60]), \"+f\"(d[61]), \"+f\"(d[62]), \"+f\"(d[63]),\n"
+    "          \"+f\"(d[64]), \"+f\"(d[65]), \"+f\"(d[66]), \"+f\"(d[67]), \"+f\"(d[68]), \"+f\"(d[69]), \"+f\"(d[70]), \"+f\"(d[71]),\n"
+    "          \"+f\"(d[72]), \"+f\"(d[73]), \"+f\"(d[74]), \"+f\"(d[75]), \"+f\"(d[76]), \"+f\"(d[77]), \"+f\"(d[78]), \"+f\"(d[79]),\n"
+    "          \"+f\"(d[80]), \"+f\"(d[81]), \"+f\"(d[82]), \"+f\"(d[83]), \"+f\"(d[84]), \"+f\"(d[85]), \"+f\"(d[86]), \"+f\"(d[87]),\n"
+    "          \"+f\"(d[88]), \"+f\"(d[89]), \"+f\"(d[90]), \"+f\"(d[91]), \"+f\"(d[92]), \"+f\"(d[93]), \"+f\"(d[94]), \"+f\"(d[95]),\n"
+    "          \"+f\"(d[96]), \"+f\"(d[97]), \"+f\"(d[98]), \"+f\"(d[99]), \"+f\"(d[100]), \"+f\"(d[101]), \"+f\"(d[102]), \"+f\"(d[103]),\n"
+    "          \"+f\"(d[104]), \"+f\"(d[105]), \"+f\"(d[106]), \"+f\"(d[107]), \"+f\"(d[108]), \"+f\"(d[109]), \"+f\"(d[110]), \"+f\"(d[111]),\n"
+    "          \"+f\"(d[112]), \"+f\"(d[113]), \"+f\"(d[114]), \"+f\"(d[115]), \"+f\"(d[116]), \"+f\"(d[117]), \"+f\"(d[118]), \"+f\"(d[119]),\n"
+    "          \"+f\"(d[120]), \"+f\"(d[121]), \"+f\"(d[122]), \"+f\"(d[123]), \"+f\"(d[124]), \"+f\"(d[125]), \"+f\"(d[126]), \"+f\"(d[127])\n"
+    "        : \"l\"(da), \"l\"(db), \"r\"(acc) : \"memory\");\n"
+    "}\n"
+    "AK_INLINE void ak_wgmma_bf16_n256(float* d, ak_u64 da, ak_u64 db, int acc) {\n"
+    "    asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %130, 0;\\nwgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, %128, %129, p, 1, 1, 0, 0;\\n}\\n\"\n"
+    "        : \"+f\"(d[0]), \"+f\"(d[1]), \"+f\"(d[2]), \"+f\"(d[3]), \"+f\"(d[4]), \"+f\"(d[5]), \"+f\"(d[6]), \"+f\"(d[7]),\n"
+    "          \"+f\"(d[8]), \"+f\"(d[9]), \"+f\"(d[10]), \"+f\"(d[11]), \"+f\"(d[12]), \"+f\"(d[13]), \"+f\"(d[14]), \"+f\"(d[15]),\n"
+    "          \"+f\"(d[16]), \"+f\"(d[17]), \"+f\"(d[18]), \"+f\"(d[19]), \"+f\"(d[20]), \"+f\"(d[21]), \"+f\"(d[22]), \"+f\"(d[23]),\n"
+    "          \"+f\"(d[24]), \"+f\"(d[25]), \"+f\"(d[26]), \"+f\"(d[27]), \"+f\"(d[28]), \"+f\"(d[29]), \"+f\"(d[30]), \"+f\"(d[31]),\n"
+    "          \"+f\"(d[32]), \"+f\"(d[33]), \"+f\"(d[34]), \"+f\"(d[35]), \"+f\"(d[36]), \"+f\"(d[37]), \"+f\"(d[38]), \"+f\"(d[39]),\n"
+    "          \"+f\"(d[40]), \"+f\"(d[41]), \"+f\"(d[42]), \"+f\"(d[43]), \"+f\"(d[44]), \"+f\"(d[45]), \"+f\"(d[46]), \"+f\"(d[47]),\n"
+    "          \"+f\"(d[48]), \"+f\"(d[49]), \"+f\"(d[50]), \"+f\"(d[51]), \"+f\"(d[52]), \"+f\"(d[53]), \"+f\"(d[54]), \"+f\"(d[55]),\n"
+    "          \"+f\"(d[56]), \"+f\"(d[57]), \"+f\"(d[58]), \"+f\"(d[59]), \"+f\"(d[60]), \"+f\"(d[61]), \"+f\"(d[62]), \"+f\"(d[63]),\n"
+    "          \"+f\"(d[64]), \"+f\"(d[65]), \"+f\"(d[66]), \"+f\"(d[67]), \"+f\"(d[68]), \"+f\"(d[69]), \"+f\"(d[70]), \"+f\"(d[71]),\n"
+    "          \"+f\"(d[72]), \"+f\"(d[73]), \"+f\"(d[74]), \"+f\"(d[75]), \"+f\"(d[76]), \"+f\"(d[77]), \"+f\"(d[78]), \"+f\"(d[79]),\n"
+    "          \"+f\"(d[80]), \"+f\"(d[81]), \"+f\"(d[82]), \"+f\"(d[83]), \"+f\"(d[84]), \"+f\"(d[85]), \"+f\"(d[86]), \"+f\"(d[87]),\n"
+    "          \"+f\"(d[88]), \"+f\"(d[89]), \"+f\"(d[90]), \"+f\"(d[91]), \"+f\"(d[92]), \"+f\"(d[93]), \"+f\"(d[94]), \"+f\"(d[95]),\n"
+    "          \"+f\"(d[96]), \"+f\"(d[97]), \"+f\"(d[98]), \"+f\"(d[99]), \"+f\"(d[100]), \"+f\"(d[101]), \"+f\"(d[102]), \"+f\"(d[103]),\n"
+    "          \"+f\"(d[104]), \"+f\"(d[105]), \"+f\"(d[106]), \"+f\"(d[107]), \"+f\"(d[108]), \"+f\"(d[109]), \"+f\"(d[110]), \"+f\"(d[111]),\n"
+    "          \"+f\"(d[112]), \"+f\"(d[113]), \"+f\"(d[114]), \"+f\"(d[115]), \"+f\"(d[116]), \"+f\"(d[117]), \"+f\"(d[118]), \"+f\"(d[119]),\n"
+    "          \"+f\"(d[120]), \"+f\"(d[121]), \"+f\"(d[122]), \"+f\"(d[123]), \"+f\"(d[124]), \"+f\"(d[125]), \"+f\"(d[126]), \"+f\"(d[127])\n"
+    "        : \"l\"(da), \"l\"(db), \"r\"(acc) : \"memory\");\n"
+    "}\n"
+    "AK_INLINE void ak_wgmma_tf32_n128(float* d, ak_u64 da, ak_u64 db, int acc) {\n"
+    "    asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %66, 0;\\nwgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, %64, %65, p, 1, 1;\\n}\\n\"\n"
+    "        : \"+f\"(d[0]), \"+f\"(d[1]), \"+f\"(d[2]), \"+f\"(d[3]), \"+f\"(d[4]), \"+f\"(d[5]), \"+f\"(d[6]), \"+f\"(d[7]),\n"
+    "          \"+f\"(d[8]), \"+f\"(d[9]), \"+f\"(d[10]), \"+f\"(d[11]), \"+f\"(d[12]), \"+f\"(d[13]), \"+f\"(d[14]), \"+f\"(d[15]),\n"
+    "          \"+f\"(d[16]), \"+f\"(d[17]), \"+f\"(d[18]), \"+f\"(d[19]), \"+f\"(d[20]), \"+f\"(d[21]), \"+f\"(d[22]), \"+f\"(d[23]),\n"
+    "          \"+f\"(d[24]), \"+f\"(d[25]), \"+f\"(d[26]), \"+f\"(d[27]), \"+f\"(d[28]), \"+f\"(d[29]), \"+f\"(d[30]), \"+f\"(d[31]),\n"
+    "          \"+f\"(d[32]), \"+f\"(d[33]), \"+f\"(d[34]), \"+f\"(d[35]), \"+f\"(d[36]), \"+f\"(d[37]), \"+f\"(d[38]), \"+f\"(d[39]),\n"
+    "          \"+f\"(d[40]), \"+f\"(d[41]), \"+f\"(d[42]), \"+f\"(d[43]), \"+f\"(d[44]), \"+f\"(d[45]), \"+f\"(d[46]), \"+f\"(d[47]),\n"
+    "          \"+f\"(d[48]), \"+f\"(d[49]), \"+f\"(d[50]), \"+f\"(d[51]), \"+f\"(d[52]), \"+f\"(d[53]), \"+f\"(d[54]), \"+f\"(d[55]),\n"
+    "          \"+f\"(d[56]), \"+f\"(d[57]), \"+f\"(d[58]), \"+f\"(d[59]), \"+f\"(d[60]), \"+f\"(d[61]), \"+f\"(d[62]), \"+f\"(d[63])\n"
+    "        : \"l\"(da), \"l\"(db), \"r\"(acc) : \"memory\");\n"
+    "}\n"
+    "AK_INLINE void ak_wgmma_tf32_n256(float* d, ak_u64 da, ak_u64 db, int acc) {\n"
+    "    asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %130, 0;\\nwgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, %128, %129, p, 1, 1;\\n}\\n\"\n"
+    "        : \"+f\"(d[0]), \"+f\"(d[1]), \"+f\"(d[2]), \"+f\"(d[3]), \"+f\"(d[4]), \"+f\"(d[5]), \"+f\"(d[6]), \"+f\"(d[7]),\n"
+    "          \"+f\"(d[8]), \"+f\"(d[9]), \"+f\"(d[10]), \"+f\"(d[11]), \"+f\"(d[12]), \"+f\"(d[13]), \"+f\"(d[14]), \"+f\"(d[15]),\n"
+    "          \"+f\"(d[16]), \"+f\"(d[17]), \"+f\"(d[18]), \"+f\"(d[19]), \"+f\"(d[20]), \"+f\"(d[21]), \"+f\"(d[22]), \"+f\"(d[23]),\n"
+    "          \"+f\"(d[24]), \"+f\"(d[25]), \"+f\"(d[26]), \"+f\"(d[27]), \"+f\"(d[28]), \"+f\"(d[29]), \"+f\"(d[30]), \"+f\"(d[31]),\n"
+    "          \"+f\"(d[32]), \"+f\"(d[33]), \"+f\"(d[34]), \"+f\"(d[35]), \"+f\"(d[36]), \"+f\"(d[37]), \"+f\"(d[38]), \"+f\"(d[39]),\n"
+    "          \"+f\"(d[40]), \"+f\"(d[41]), \"+f\"(d[42]), \"+f\"(d[43]), \"+f\"(d[44]), \"+f\"(d[45]), \"+f\"(d[46]), \"+f\"(d[47]),\n"
+    "          \"+f\"(d[48]), \"+f\"(d[49]), \"+f\"(d[50]), \"+f\"(d[51]), \"+f\"(d[52]), \"+f\"(d[53]), \"+f\"(d[54]), \"+f\"(d[55]),\n"
+    "          \"+f\"(d[56]), \"+f\"(d[57]), \"+f\"(d[58]), \"+f\"(d[59]), \"+f\"(d[60]), \"+f\"(d[61]), \"+f\"(d[62]), \"+f\"(d[63]),\n"
+    "          \"+f\"(d[64]), \"+f\"(d[65]), \"+f\"(d[66]), \"+f\"(d[67]), \"+f\"(d[68]), \"+f\"(d[69]), \"+f\"(d[70]), \"+f\"(d[71]),\n"
+    "          \"+f\"(d[72]), \"+f\"(d[73]), \"+f\"(d[74]), \"+f\"(d[75]), \"+f\"(d[76]), \"+f\"(d[77]), \"+f\"(d[78]), \"+f\"(d[79]),\n"
+    "          \"+f\"(d[80]), \"+f\"(d[81]), \"+f\"(d[82]), \"+f\"(d[83]), \"+f\"(d[84]), \"+f\"(d[85]), \"+f\"(d[86]), \"+f\"(d[87]),\n"
+    "          \"+f\"(d[88]), \"+f\"(d[89]), \"+f\"(d[90]), \"+f\"(d[91]), \"+f\"(d[92]), \"+f\"(d[93]), \"+f\"(d[94]), \"+f\"(d[95]),\n"
+    "          \"+f\"(d[96]), \"+f\"(d[97]), \"+f\"(d[98]), \"+f\"(d[99]), \"+f\"(d[100]), \"+f\"(d[101]), \"+f\"(d[102]), \"+f\"(d[103]),\n"
+    "          \"+f\"(d[104]), \"+f\"(d[105]), \"+f\"(d[106]), \"+f\"(d[107]), \"+f\"(d[108]), \"+f\"(d[109]), \"+f\"(d[110]), \"+f\"(d[111]),\n"
+    "          \"+f\"(d[112]), \"+f\"(d[113]), \"+f\"(d[114]), \"+f\"(d[115]), \"+f\"(d[116]), \"+f\"(d[117]), \"+f\"(d[118]), \"+f\"(d[119]),\n"
+    "          \"+f\"(d[120]), \"+f\"(d[121]), \"+f\"(d[122]), \"+f\"(d[123]), \"+f\"(d[124]), \"+f\"(d[125]), \"+f\"(d[126]), \"+f\"(d[127])\n"
+    "        : \"l\"(da), \"l\"(db), \"r\"(acc) : \"memory\");\n"
+    "}\n"
+    "#endif /* AK_WGMMA */\n"
     "#endif /* !AK_HOST_LAYOUT_TEST */\n"
     ;
 
@@ -2706,39 +2958,8 @@ static const char _ak_src_activation[] =
     " * NaN outputs (relu and leaky_relu too). In-place (y == x) is fine.\n"
     " * Host wrapper: ak_unary in amdkit.h (>>impl:ops-elementwise). */\n"
     "\n"
-    "#define AK_UNARY_RELU 0\n"
-    "#define AK_UNARY_LEAKY_RELU 1\n"
-    "#define AK_UNARY_SIGMOID 2\n"
-    "#define AK_UNARY_TANH 3\n"
-    "#define AK_UNARY_SILU 4\n"
-    "#define AK_UNARY_GELU 5\n"
-    "#define AK_UNARY_GELU_TANH 6\n"
-    "\n"
-    "struct ak_uop_relu { static AK_INLINE float f(float x, float) { return x < 0.0f ? 0.0f : x; } };\n"
-    "struct ak_uop_leaky { static AK_INLINE float f(float x, float s) { return x < 0.0f ? x * s : x; } };\n"
-    "struct ak_uop_sigmoid { static AK_INLINE float f(float x, float) { return 1.0f / (1.0f + expf(-x)); } };\n"
-    "struct ak_uop_tanh { static AK_INLINE float f(float x, float) { return tanhf(x); } };\n"
-    "struct ak_uop_silu { static AK_INLINE float f(float x, float) { return x / (1.0f + expf(-x)); } };\n"
-    "/* erf for gelu: Abramowitz & Stegun 7.1.26 (|error| <= 1.5e-7), one fast exp\n"
-    " * and one fast reciprocal; erff cost 5% of bandwidth on H100 for f16/bf16 */\n"
-    "AK_INLINE float ak_erf_as(float x) {\n"
-    "    const float a = fabsf(x);\n"
-    "    const float t = __fdividef(1.0f, 1.0f + 0.3275911f * a);\n"
-    "    const float p = ((((1.061405429f * t - 1.453152027f) * t + 1.421413741f) * t - 0.284496736f) * t + 0.254829592f) * t;\n"
-    "    const float r = 1.0f - p * __expf(-a * a);\n"
-    "    return x < 0.0f ? -r : r;\n"
-    "}\n"
-    "struct ak_uop_gelu {\n"
-    "    /* 0.5 x (1 + erf(x / sqrt(2))) */\n"
-    "    static AK_INLINE float f(float x, float) { return 0.5f * x * (1.0f + ak_erf_as(x * 0.70710678118654752f)); }\n"
-    "};\n"
-    "struct ak_uop_gelu_tanh {\n"
-    "    /* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */\n"
-    "    static AK_INLINE float f(float x, float) {\n"
-    "        const float u = 0.79788456080286536f * (x + 0.044715f * x * x * x);\n"
-    "        return 0.5f * x * (1.0f + tanhf(u));\n"
-    "    }\n"
-    "};\n"
+    "/* the ops (AK_UNARY_* codes and ak_uop_* functors) are in the prelude: GEMM\n"
+    " * epilogues use them too */\n"
     "\n"
     "template <class D, class OP>\n"
     "AK_INLINE void ak_unary_body(const typename D::T* x, typename D::T* y, ak_i64 n, float p) {\n"
@@ -3782,6 +4003,596 @@ static const char _ak_src_elementwise[] =
     "}\n"
     ;
 
+/* kernels/gemm.hip */
+static const char _ak_src_gemm[] =
+    "/* kernels/gemm.hip: D = act(alpha op(A) op(B) + beta C + bias) + R, batched\n"
+    " * (strided), row-major, on the matrix cores through the prelude's fragment\n"
+    " * layer (ak_mma: MFMA / WMMA / mma.sync) or on plain FMAs (SIMT).\n"
+    " * Host wrapper, tile table (with the reason of each shape) and CPU reference:\n"
+    " * ak_gemm in amdkit.h (>>impl:ops-gemm).\n"
+    " *\n"
+    " * Block tile BM x BN, k step BK, 256 or 128 threads. Each k step loads the\n"
+    " * op(A) (BM x BK) and op(B) (BK x BN) tiles from global memory into\n"
+    " * registers (8 consecutive elements along the matrix's contiguous\n"
+    " * dimension: one 16-byte load where the vec flag says the matrix allows it,\n"
+    " * element by element with bounds checks otherwise, zeros outside), while\n"
+    " * the previous tiles are multiplied from shared memory (double buffer).\n"
+    " * Shared layout: k-contiguous rows for the matrix-core path (what ak_mma's\n"
+    " * load_a / load_b want), m/n-contiguous rows for the SIMT path.\n"
+    " *\n"
+    " * flags: bit 0 A transposed, 1 B transposed, 2 D/C/bias/R are f32 (else the\n"
+    " * input dtype), 3 read C (beta != 0), 4 bias, 5 residual, 6 A 16-byte\n"
+    " * vectors allowed, 7 same for B, bits 8.. activation code + 1 (0: none).\n"
+    " * Batch b reads A + b sA, B + b sB, ... (blockIdx.z strides over batches). */\n"
+    "\n"
+    "#define AK_GF_TA 1\n"
+    "#define AK_GF_TB 2\n"
+    "#define AK_GF_OUT32 4\n"
+    "#define AK_GF_C 8\n"
+    "#define AK_GF_BIAS 16\n"
+    "#define AK_GF_RES 32\n"
+    "#define AK_GF_VA 64\n"
+    "#define AK_GF_VB 128\n"
+    "\n"
+    "/* Load a ROWS x BK tile of op(X) (rows = m for A, n for B) starting at\n"
+    " * (r0, k0) into registers. kc: X is k-contiguous (element (r, k) at\n"
+    " * X[r ld + k]), else r-contiguous (X[k ld + r]). */\n"
+    "template <class DT, int ROWS, int BK, int NT>\n"
+    "struct ak_gemm_tile {\n"
+    "    typedef typename DT::T T;\n"
+    "    enum { VPR = 8, NV = ROWS * BK / 8 / NT };\n"
+    "    T v[NV][8];\n"
+    "    /* 16 bytes <-> 8 halves or 4 floats */\n"
+    "    static AK_INLINE void unpack(const uint4 x, T* d) {\n"
+    "        const ak_u32 w[4] = { x.x, x.y, x.z, x.w };\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < 4; i++) {\n"
+    "            if constexpr (DT::SIZE == 2) { d[2 * i] = (T)(w[i] & 0xFFFFu); d[2 * i + 1] = (T)(w[i] >> 16); }\n"
+    "            else d[i] = ak_u2f(w[i]);\n"
+    "        }\n"
+    "    }\n"
+    "    static AK_INLINE uint4 pack(const T* s) {\n"
+    "        ak_u32 w[4];\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < 4; i++) {\n"
+    "            if constexpr (DT::SIZE == 2) w[i] = ak_pack2(s[2 * i], s[2 * i + 1]);\n"
+    "            else w[i] = ak_f2u(s[i]);\n"
+    "        }\n"
+    "        uint4 r;\n"
+    "        r.x = w[0]; r.y = w[1]; r.z = w[2]; r.w = w[3];\n"
+    "        return r;\n"
+    "    }\n"
+    "    AK_INLINE void load(const T* X, ak_i64 ld, bool kc, bool vec, int r0, int k0, int R, int K) {\n"
+    "        const int t = (int)threadIdx.x;\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < NV; i++) {\n"
+    "            const int q = t + i * NT;\n"
+    "            int r, k;\n"
+    "            if (kc) { r = q / (BK / 8); k = (q % (BK / 8)) * 8; }\n"
+    "            else { k = q / (ROWS / 8); r = (q % (ROWS / 8)) * 8; }\n"
+    "            const int gr = r0 + r, gk = k0 + k;\n"
+    "            if (kc) {\n"
+    "                const T* p = X + (ak_i64)gr * ld + gk;\n"
+    "                if (vec && gr < R && gk + 8 <= K) {\n"
+    "                    unpack(*(const uint4*)p, &v[i][0]);\n"
+    "                    if (DT::SIZE == 4) unpack(*(const uint4*)(p + 4), &v[i][4]);\n"
+    "                } else {\n"
+    "#pragma unroll\n"
+    "                    for (int j = 0; j < 8; j++) v[i][j] = (gr < R && gk + j < K) ? p[j] : (T)0;\n"
+    "                }\n"
+    "            } else {\n"
+    "                const T* p = X + (ak_i64)gk * ld + gr;\n"
+    "                if (vec && gk < K && gr + 8 <= R) {\n"
+    "                    unpack(*(const uint4*)p, &v[i][0]);\n"
+    "                    if (DT::SIZE == 4) unpack(*(const uint4*)(p + 4), &v[i][4]);\n"
+    "                } else {\n"
+    "#pragma unroll\n"
+    "                    for (int j = 0; j < 8; j++) v[i][j] = (gk < K && gr + j < R) ? p[j] : (T)0;\n"
+    "                }\n"
+    "            }\n"
+    "        }\n"
+    "    }\n"
+    "    /* Store into shared: KMAJOR: S[r * LD + k], else S[k * LD + r]. */\n"
+    "    template <bool KMAJOR, int LD>\n"
+    "    AK_INLINE void store(T* S, bool kc) const {\n"
+    "        const int t = (int)threadIdx.x;\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < NV; i++) {\n"
+    "            const int q = t + i * NT;\n"
+    "            int r, k;\n"
+    "            if (kc) { r = q / (BK / 8); k = (q % (BK / 8)) * 8; }\n"
+    "            else { k = q / (ROWS / 8); r = (q % (ROWS / 8)) * 8; }\n"
+    "            if (kc == KMAJOR) {\n"
+    "                T* p = KMAJOR ? S + r * LD + k : S + k * LD + r;\n"
+    "                *(uint4*)p = pack(&v[i][0]);\n"
+    "                if (DT::SIZE == 4) *(uint4*)(p + 4) = pack(&v[i][4]);\n"
+    "            } else {\n"
+    "#pragma unroll\n"
+    "                for (int j = 0; j < 8; j++) {\n"
+    "                    if (KMAJOR) S[(r + j) * LD + k] = v[i][j];\n"
+    "                    else S[(k + j) * LD + r] = v[i][j];\n"
+    "                }\n"
+    "            }\n"
+    "        }\n"
+    "    }\n"
+    "};\n"
+    "\n"
+    "/* The epilogue of one output element (m, n) with accumulator value acc. */\n"
+    "template <class DT>\n"
+    "AK_INLINE void ak_gemm_out(int m, int n, float acc, void* D, ak_i64 ldd, const void* C, ak_i64 ldc, const void* bias,\n"
+    "                           const void* R, ak_i64 ldr, float alpha, float beta, int flags, float ap) {\n"
+    "    const bool o32 = (flags & AK_GF_OUT32) != 0;\n"
+    "    float v = alpha * acc;\n"
+    "    if (flags & AK_GF_C)\n"
+    "        v += beta * (o32 ? ((const float*)C)[(ak_i64)m * ldc + n] : DT::to(((const typename DT::T*)C)[(ak_i64)m * ldc + n]));\n"
+    "    if (flags & AK_GF_BIAS) v += o32 ? ((const float*)bias)[n] : DT::to(((const typename DT::T*)bias)[n]);\n"
+    "    const int act = (flags >> 8) - 1;\n"
+    "    if (act >= 0) v = ak_uop_apply(act, v, ap);\n"
+    "    if (flags & AK_GF_RES)\n"
+    "        v += o32 ? ((const float*)R)[(ak_i64)m * ldr + n] : DT::to(((const typename DT::T*)R)[(ak_i64)m * ldr + n]);\n"
+    "    if (o32) ((float*)D)[(ak_i64)m * ldd + n] = v;\n"
+    "    else ((typename DT::T*)D)[(ak_i64)m * ldd + n] = DT::from(v);\n"
+    "}\n"
+    "\n"
+    "#define AK_GEMM_PARAMS_T(DT)                                                                                      \\\n"
+    "    const typename DT::T *A, const typename DT::T *B, const void *C, void *D, const void *bias, const void *R, \\\n"
+    "        int M, int N, int K, ak_i64 lda, ak_i64 ldb, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, ak_i64 sA, ak_i64 sB,  \\\n"
+    "        ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, float alpha, float beta, int flags, float ap\n"
+    "#define AK_GEMM_ARGS A, B, C, D, bias, R, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, alpha, beta, flags, ap\n"
+    "\n"
+    "/* Per-batch pointer offset (elements of the output dtype for C/D/R). */\n"
+    "AK_INLINE const void* ak_gemm_off(const void* p, ak_i64 s, int b, int o32, int esz) {\n"
+    "    return p ? (const void*)((const char*)p + (ak_i64)b * s * (o32 ? 4 : esz)) : p;\n"
+    "}\n"
+    "\n"
+    "/* Epilogue of a rows x cols chunk of accumulators staged in shared memory\n"
+    " * (st[r * ldst + c] is output (m0 + r, n0 + c)), threads tid, tid + nthr, ...\n"
+    " * of the caller's group; consecutive threads take consecutive columns\n"
+    " * (coalesced C / R / D). Not inlined: one copy of the epilogue code per\n"
+    " * kernel instead of one per accumulator register (compile time, code size). */\n"
+    "template <class DT>\n"
+    "__device__ __noinline__ void ak_gemm_epi(const float* st, int ldst, int rows, int cols, int m0, int n0, int tid, int nthr,\n"
+    "                                         int M, int N, void* D, ak_i64 ldd, const void* C, ak_i64 ldc, const void* bias,\n"
+    "                                         const void* R, ak_i64 ldr, float alpha, float beta, int flags, float ap) {\n"
+    "#pragma unroll 1\n"
+    "    for (int r = 0; r < rows; r++) {\n"
+    "        const int m = m0 + r;\n"
+    "        if (m >= M) break;\n"
+    "#pragma unroll 1\n"
+    "        for (int c = tid; c < cols; c += nthr) {\n"
+    "            const int n = n0 + c;\n"
+    "            if (n < N) ak_gemm_out<DT>(m, n, st[r * ldst + c], D, ldd, C, ldc, bias, R, ldr, alpha, beta, flags, ap);\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "/* ---- matrix-core path: NT threads, waves laid out WM x WN ---------------- */\n"
+    "template <class DT, bool FAST32, int BM, int BN, int BK, int NT>\n"
+    "AK_INLINE void ak_gemm_mma(AK_GEMM_PARAMS_T(DT), const int m0, const int n0) {\n"
+    "    typedef ak_mma<DT, FAST32> MM;\n"
+    "    typedef typename DT::T T;\n"
+    "    enum { NW = NT / AK_WAVE, WM = NW >= 2 ? 2 : 1, WN = NW / WM,\n"
+    "           TM = BM / WM, TN = BN / WN, FM = TM / MM::M, FN = TN / MM::N,\n"
+    "           PAD = DT::SIZE == 4 ? 4 : 8, LDS = BK + PAD };\n"
+    "    static_assert(FM >= 1 && FN >= 1 && TM % MM::M == 0 && TN % MM::N == 0, \"gemm: tile too small for the instruction\");\n"
+    "    static_assert(BK % MM::K == 0, \"gemm: BK must be a multiple of the instruction's K\");\n"
+    "    enum { TILE_BYTES = 2 * (BM + BN) * LDS * DT::SIZE, STAGE_BYTES = NW * MM::M * TN * 4,\n"
+    "           SMEM = TILE_BYTES > STAGE_BYTES ? TILE_BYTES : STAGE_BYTES };\n"
+    "    __shared__ __attribute__((aligned(16))) unsigned char smem[SMEM];\n"
+    "    T (*As)[BM * LDS] = (T (*)[BM * LDS])smem;\n"
+    "    T (*Bs)[BN * LDS] = (T (*)[BN * LDS])(smem + 2 * BM * LDS * DT::SIZE);\n"
+    "    const int lane = ak_lane(), w = ak_wave_id(), wm = w / WN, wn = w % WN;\n"
+    "    const bool ta = flags & AK_GF_TA, tb = flags & AK_GF_TB;\n"
+    "    const bool kca = !ta, kcb = tb; /* k-contiguous in global memory */\n"
+    "    const int o32 = (flags & AK_GF_OUT32) ? 1 : 0;\n"
+    "    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {\n"
+    "        const T* Ab = A + (ak_i64)b * sA;\n"
+    "        const T* Bb = B + (ak_i64)b * sB;\n"
+    "        ak_gemm_tile<DT, BM, BK, NT> ta_;\n"
+    "        ak_gemm_tile<DT, BN, BK, NT> tb_;\n"
+    "        typename MM::C acc[FM][FN];\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < FM; i++)\n"
+    "#pragma unroll\n"
+    "            for (int j = 0; j < FN; j++) MM::zero(acc[i][j]);\n"
+    "        const int nk = (K + BK - 1) / BK;\n"
+    "        ta_.load(Ab, lda, kca, (flags & AK_GF_VA) != 0, m0, 0, M, K);\n"
+    "        tb_.load(Bb, ldb, kcb, (flags & AK_GF_VB) != 0, n0, 0, N, K);\n"
+    "        __syncthreads(); /* the previous batch's readers are done */\n"
+    "        ta_.template store<true, LDS>(As[0], kca);\n"
+    "        tb_.template store<true, LDS>(Bs[0], kcb);\n"
+    "        __syncthreads();\n"
+    "        for (int kt = 0; kt < nk; kt++) {\n"
+    "            const int cur = kt & 1;\n"
+    "            if (kt + 1 < nk) {\n"
+    "                ta_.load(Ab, lda, kca, (flags & AK_GF_VA) != 0, m0, (kt + 1) * BK, M, K);\n"
+    "                tb_.load(Bb, ldb, kcb, (flags & AK_GF_VB) != 0, n0, (kt + 1) * BK, N, K);\n"
+    "            }\n"
+    "            const T* as = As[cur] + (wm * TM) * LDS;\n"
+    "            const T* bs = Bs[cur] + (wn * TN) * LDS;\n"
+    "#pragma unroll\n"
+    "            for (int kk = 0; kk < BK; kk += MM::K) {\n"
+    "                typename MM::A fa[FM];\n"
+    "                typename MM::B fb[FN];\n"
+    "#if defined(AK_MMA_SYNC)\n"
+    "                if constexpr (DT::SIZE == 2 && FN % 2 == 0) {\n"
+    "#pragma unroll\n"
+    "                    for (int i = 0; i < FM; i++) MM::load_a_ldsm(fa[i], as + i * MM::M * LDS + kk, LDS);\n"
+    "#pragma unroll\n"
+    "                    for (int j = 0; j < FN; j += 2) MM::load_b2_ldsm(fb[j], fb[j + 1], bs + j * MM::N * LDS + kk, LDS);\n"
+    "                } else\n"
+    "#endif\n"
+    "                {\n"
+    "#pragma unroll\n"
+    "                    for (int i = 0; i < FM; i++) MM::load_a(fa[i], as + i * MM::M * LDS + kk, LDS);\n"
+    "#pragma unroll\n"
+    "                    for (int j = 0; j < FN; j++) MM::load_b(fb[j], bs + j * MM::N * LDS + kk, LDS);\n"
+    "                }\n"
+    "#pragma unroll\n"
+    "                for (int i = 0; i < FM; i++)\n"
+    "#pragma unroll\n"
+    "                    for (int j = 0; j < FN; j++) MM::mma(acc[i][j], fa[i], fb[j]);\n"
+    "            }\n"
+    "            if (kt + 1 < nk) {\n"
+    "                __syncthreads();\n"
+    "                ta_.template store<true, LDS>(As[cur ^ 1], kca);\n"
+    "                tb_.template store<true, LDS>(Bs[cur ^ 1], kcb);\n"
+    "                __syncthreads();\n"
+    "            }\n"
+    "        }\n"
+    "        void* Db = (void*)ak_gemm_off(D, sD, b, o32, DT::SIZE);\n"
+    "        const void* Cb = ak_gemm_off(C, sC, b, o32, DT::SIZE);\n"
+    "        const void* Rb = ak_gemm_off(R, sR, b, o32, DT::SIZE);\n"
+    "        /* stage one MM::M-row slab of each wave's tile at a time, then the epilogue */\n"
+    "        float* st = (float*)smem + w * (MM::M * TN);\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < FM; i++) {\n"
+    "            __syncthreads();\n"
+    "#pragma unroll\n"
+    "            for (int j = 0; j < FN; j++)\n"
+    "#pragma unroll\n"
+    "                for (int e = 0; e < MM::NC; e++)\n"
+    "                    st[MM::c_row(lane, e) * TN + j * MM::N + MM::c_col(lane, e)] = acc[i][j].v[e];\n"
+    "            __syncthreads();\n"
+    "            ak_gemm_epi<DT>(st, TN, MM::M, TN, m0 + wm * TM + i * MM::M, n0 + wn * TN, lane, AK_WAVE, M, N, Db, ldd, Cb, ldc,\n"
+    "                            bias, Rb, ldr, alpha, beta, flags, ap);\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "/* ---- SIMT path: NT threads, each a TM x TN micro-tile of FMAs ------------ */\n"
+    "template <class DT, int BM, int BN, int BK, int NT>\n"
+    "AK_INLINE void ak_gemm_simt(AK_GEMM_PARAMS_T(DT), const int m0, const int n0) {\n"
+    "    typedef typename DT::T T;\n"
+    "    enum { TX = BN / 8, TY = NT / TX, TM = BM / TY, TN = 8, PADS = DT::SIZE == 2 ? 8 : 4, LDA_ = BM + PADS, LDB_ = BN + PADS };\n"
+    "    static_assert(TX * TY == NT && TM * TY == BM, \"gemm simt: bad tile\");\n"
+    "    enum { TILE_BYTES = 2 * BK * (LDA_ + LDB_) * DT::SIZE, STAGE_BYTES = TY * BN * 4,\n"
+    "           SMEM = TILE_BYTES > STAGE_BYTES ? TILE_BYTES : STAGE_BYTES };\n"
+    "    __shared__ __attribute__((aligned(16))) unsigned char smem[SMEM];\n"
+    "    T (*As)[BK * LDA_] = (T (*)[BK * LDA_])smem;\n"
+    "    T (*Bs)[BK * LDB_] = (T (*)[BK * LDB_])(smem + 2 * BK * LDA_ * DT::SIZE);\n"
+    "    const int tx = (int)threadIdx.x % TX, ty = (int)threadIdx.x / TX;\n"
+    "    const bool ta = flags & AK_GF_TA, tb = flags & AK_GF_TB;\n"
+    "    const bool kca = !ta, kcb = tb;\n"
+    "    const int o32 = (flags & AK_GF_OUT32) ? 1 : 0;\n"
+    "    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {\n"
+    "        const T* Ab = A + (ak_i64)b * sA;\n"
+    "        const T* Bb = B + (ak_i64)b * sB;\n"
+    "        ak_gemm_tile<DT, BM, BK, NT> ta_;\n"
+    "        ak_gemm_tile<DT, BN, BK, NT> tb_;\n"
+    "        float acc[TM][TN];\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < TM; i++)\n"
+    "#pragma unroll\n"
+    "            for (int j = 0; j < TN; j++) acc[i][j] = 0.0f;\n"
+    "        const int nk = (K + BK - 1) / BK;\n"
+    "        ta_.load(Ab, lda, kca, (flags & AK_GF_VA) != 0, m0, 0, M, K);\n"
+    "        tb_.load(Bb, ldb, kcb, (flags & AK_GF_VB) != 0, n0, 0, N, K);\n"
+    "        __syncthreads();\n"
+    "        ta_.template store<false, LDA_>(As[0], kca);\n"
+    "        tb_.template store<false, LDB_>(Bs[0], kcb);\n"
+    "        __syncthreads();\n"
+    "        for (int kt = 0; kt < nk; kt++) {\n"
+    "            const int cur = kt & 1;\n"
+    "            if (kt + 1 < nk) {\n"
+    "                ta_.load(Ab, lda, kca, (flags & AK_GF_VA) != 0, m0, (kt + 1) * BK, M, K);\n"
+    "                tb_.load(Bb, ldb, kcb, (flags & AK_GF_VB) != 0, n0, (kt + 1) * BK, N, K);\n"
+    "            }\n"
+    "#pragma unroll\n"
+    "            for (int kk = 0; kk < BK; kk++) {\n"
+    "                float a[TM], bv[TN];\n"
+    "                /* rows ty + i TY (strided: conflict-free broadcast reads), columns tx + j TX */\n"
+    "#pragma unroll\n"
+    "                for (int i = 0; i < TM; i++) a[i] = DT::to(As[cur][kk * LDA_ + ty + i * TY]);\n"
+    "#pragma unroll\n"
+    "                for (int j = 0; j < TN; j++) bv[j] = DT::to(Bs[cur][kk * LDB_ + tx + j * TX]);\n"
+    "#pragma unroll\n"
+    "                for (int i = 0; i < TM; i++)\n"
+    "#pragma unroll\n"
+    "                    for (int j = 0; j < TN; j++) acc[i][j] = fmaf(a[i], bv[j], acc[i][j]);\n"
+    "            }\n"
+    "            if (kt + 1 < nk) {\n"
+    "                __syncthreads();\n"
+    "                ta_.template store<false, LDA_>(As[cur ^ 1], kca);\n"
+    "                tb_.template store<false, LDB_>(Bs[cur ^ 1], kcb);\n"
+    "                __syncthreads();\n"
+    "            }\n"
+    "        }\n"
+    "        void* Db = (void*)ak_gemm_off(D, sD, b, o32, DT::SIZE);\n"
+    "        const void* Cb = ak_gemm_off(C, sC, b, o32, DT::SIZE);\n"
+    "        const void* Rb = ak_gemm_off(R, sR, b, o32, DT::SIZE);\n"
+    "        /* rows ty + i TY for one i at a time: a TY x BN chunk through shared memory */\n"
+    "        float* st = (float*)smem;\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < TM; i++) {\n"
+    "            __syncthreads();\n"
+    "#pragma unroll\n"
+    "            for (int j = 0; j < TN; j++) st[ty * BN + tx + j * TX] = acc[i][j];\n"
+    "            __syncthreads();\n"
+    "            /* chunk row r (= ty) is output row m0 + r + i TY: epilogue one row at a time */\n"
+    "            for (int r = 0; r < TY; r++)\n"
+    "                ak_gemm_epi<DT>(st + r * BN, BN, 1, BN, m0 + r + i * TY, n0, (int)threadIdx.x, NT, M, N, Db, ldd, Cb, ldc, bias,\n"
+    "                                Rb, ldr, alpha, beta, flags, ap);\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "/* One BM x BN tile at (m0, n0) on the matrix cores where the target has the\n"
+    " * instruction for DT, else on FMAs. */\n"
+    "template <class DT, bool FAST32, int BM, int BN, int BK, int NT>\n"
+    "AK_INLINE void ak_gemm_mma_or_simt(AK_GEMM_PARAMS_T(DT), int m0, int n0) {\n"
+    "    if constexpr (ak_mma<DT, FAST32>::OK) ak_gemm_mma<DT, FAST32, BM, BN, BK, NT>(AK_GEMM_ARGS, m0, n0);\n"
+    "    else ak_gemm_simt<DT, BM, BN, 16, NT>(AK_GEMM_ARGS, m0, n0);\n"
+    "}\n"
+    "/* Block -> tile (rows tm, columns tn) in groups of 8 tile rows (all column\n"
+    " * tiles of 8 row tiles before the next 8): concurrent blocks share A rows and\n"
+    " * B columns in L2 instead of sweeping all of B for every row of tiles. */\n"
+    "AK_INLINE void ak_gemm_tile_of_block(int& tm, int& tn) {\n"
+    "    const int gx = (int)gridDim.x, gy = (int)gridDim.y, pid = (int)blockIdx.y * gx + (int)blockIdx.x;\n"
+    "    const int per = 8 * gx, first = (pid / per) * 8, rows = gy - first < 8 ? gy - first : 8;\n"
+    "    tm = first + (pid % per) % rows;\n"
+    "    tn = (pid % per) / rows;\n"
+    "}\n"
+    "AK_INLINE int ak_gemm_tm(void) { int tm, tn; ak_gemm_tile_of_block(tm, tn); return tm; }\n"
+    "AK_INLINE int ak_gemm_tn(void) { int tm, tn; ak_gemm_tile_of_block(tm, tn); return tn; }\n"
+    "#define AK_GEMM_ORIGIN(BM, BN) ak_gemm_tm() * (BM), ak_gemm_tn() * (BN)\n"
+    "\n"
+    "/* ---- Hopper path (sm_90a): wgmma from a 4-stage cp.async ring ------------\n"
+    " * 128 x BN block tile, k step 64 (f16 / bf16) or 32 (f32 as TF32: wgmma\n"
+    " * ignores the low 13 mantissa bits of each fp32 operand), two consumer warpgroups (rows 0..63 and\n"
+    " * 64..127), both of which also issue the cp.async copies. A must be\n"
+    " * k-contiguous (not transposed) and B k-contiguous (transposed: stored N x K),\n"
+    " * both 16-byte aligned with leading dimensions and batch strides a multiple\n"
+    " * of 8 elements (the host checks; any M, N, K: rows past M / N and k past K\n"
+    " * are zero-filled by cp.async). Tiles are stored 128-byte swizzled (ak_sw128)\n"
+    " * so wgmma reads them without bank conflicts. Prefetch distance 2 tiles with\n"
+    " * one wgmma group in flight: at step kt the copy of tile kt + 2 goes into the\n"
+    " * stage tile kt - 2 used, whose wgmma has completed (wait<1> at kt - 1, then\n"
+    " * the barrier). Epilogue: accumulators staged in shared memory (row stride\n"
+    " * BN + 4: no bank conflicts), then ak_gemm_epi (coalesced). Dynamic shared\n"
+    " * memory: 4 (128 + BN) 128 + 1024 bytes (the host passes it). */\n"
+    "template <class DT> struct ak_gemm_is_f16 { enum { V = 0 }; };\n"
+    "template <> struct ak_gemm_is_f16<ak_f16_t> { enum { V = 1 }; };\n"
+    "#if defined(AK_WGMMA)\n"
+    "template <class DT, int BN>\n"
+    "AK_INLINE void ak_gemm_wgmma_tile(AK_GEMM_PARAMS_T(DT)) {\n"
+    "    typedef typename DT::T T;\n"
+    "    /* EPC elements per 16-byte chunk; a tile row is 128 bytes = BK elements; KS k per wgmma */\n"
+    "    enum { EPC = 16 / DT::SIZE, BM = 128, BK = 8 * EPC, KS = DT::SIZE == 4 ? 8 : 16, S = 4, A_BYTES = BM * 128, B_BYTES = BN * 128,\n"
+    "           STAGE = A_BYTES + B_BYTES, NT = 256, LDST = BN + 4 };\n"
+    "    extern __shared__ unsigned char ak_gemm_dyn_smem[];\n"
+    "    unsigned char* sm = ak_gemm_dyn_smem + ((1024 - (ak_smem_addr(ak_gemm_dyn_smem) & 1023)) & 1023);\n"
+    "    const int tid = (int)threadIdx.x, wg = tid / 128;\n"
+    "    const int m0 = ak_gemm_tm() * BM, n0 = ak_gemm_tn() * BN;\n"
+    "    const int o32 = (flags & AK_GF_OUT32) ? 1 : 0;\n"
+    "    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {\n"
+    "        const T* Ab = A + (ak_i64)b * sA;\n"
+    "        const T* Bb = B + (ak_i64)b * sB;\n"
+    "        float d[BN / 2];\n"
+    "#pragma unroll\n"
+    "        for (int r = 0; r < BN / 2; r++) d[r] = 0.0f;\n"
+    "        const int nk = (K + BK - 1) / BK;\n"
+    "        auto load = [&](int kt) {\n"
+    "            unsigned char* sa = sm + (kt % S) * STAGE;\n"
+    "            unsigned char* sb = sa + A_BYTES;\n"
+    "            const int k0 = kt * BK;\n"
+    "#pragma unroll\n"
+    "            for (int i = 0; i < BM * 8 / NT; i++) {\n"
+    "                const int q = tid + i * NT, r = q >> 3, c = q & 7, gr = m0 + r, gk = k0 + c * EPC;\n"
+    "                const int left = (K - gk) * DT::SIZE;\n"
+    "                const int bytes = (gr < M && gk < K) ? (left < 16 ? left : 16) : 0;\n"
+    "                ak_cp_async16(sa + ak_sw128(r, c), bytes ? (const void*)(Ab + (ak_i64)gr * lda + gk) : (const void*)Ab, bytes);\n"
+    "            }\n"
+    "#pragma unroll\n"
+    "            for (int i = 0; i < BN * 8 / NT; i++) {\n"
+    "                const int q = tid + i * NT, r = q >> 3, c = q & 7, gr = n0 + r, gk = k0 + c * EPC;\n"
+    "                const int left = (K - gk) * DT::SIZE;\n"
+    "                const int bytes = (gr < N && gk < K) ? (left < 16 ? left : 16) : 0;\n"
+    "                ak_cp_async16(sb + ak_sw128(r, c), bytes ? (const void*)(Bb + (ak_i64)gr * ldb + gk) : (const void*)Bb, bytes);\n"
+    "            }\n"
+    "        };\n"
+    "        __syncthreads(); /* the previous batch's epilogue is done with the shared memory */\n"
+    "        load(0);\n"
+    "        ak_cp_async_commit();\n"
+    "        if (nk > 1) load(1);\n"
+    "        ak_cp_async_commit();\n"
+    "        for (int kt = 0; kt < nk; kt++) {\n"
+    "            ak_cp_async_wait<1>();\n"
+    "            ak_fence_proxy_async();\n"
+    "            __syncthreads();\n"
+    "            if (kt + 2 < nk) load(kt + 2);\n"
+    "            ak_cp_async_commit();\n"
+    "            const unsigned char* sa = sm + (kt % S) * STAGE + wg * 64 * 128;\n"
+    "            const unsigned char* sb = sm + (kt % S) * STAGE + A_BYTES;\n"
+    "            ak_wgmma_fence();\n"
+    "#pragma unroll\n"
+    "            for (int kk = 0; kk < BK / KS; kk++) {\n"
+    "                const ak_u64 da = ak_wgmma_desc(sa + kk * 32), db = ak_wgmma_desc(sb + kk * 32);\n"
+    "                if constexpr (BN == 128) {\n"
+    "                    if constexpr (DT::SIZE == 4) ak_wgmma_tf32_n128(d, da, db, 1);\n"
+    "                    else if constexpr (ak_gemm_is_f16<DT>::V) ak_wgmma_f16_n128(d, da, db, 1);\n"
+    "                    else ak_wgmma_bf16_n128(d, da, db, 1);\n"
+    "                } else {\n"
+    "                    if constexpr (DT::SIZE == 4) ak_wgmma_tf32_n256(d, da, db, 1);\n"
+    "                    else if constexpr (ak_gemm_is_f16<DT>::V) ak_wgmma_f16_n256(d, da, db, 1);\n"
+    "                    else ak_wgmma_bf16_n256(d, da, db, 1);\n"
+    "                }\n"
+    "            }\n"
+    "            ak_wgmma_commit();\n"
+    "            ak_wgmma_wait<1>();\n"
+    "        }\n"
+    "        ak_wgmma_wait<0>();\n"
+    "        ak_cp_async_wait<0>();\n"
+    "        __syncthreads(); /* both warpgroups are done reading the stages */\n"
+    "        float* st = (float*)sm + wg * 64 * LDST;\n"
+    "#pragma unroll\n"
+    "        for (int r = 0; r < BN / 2; r++) st[ak_wgmma_row(tid, r) * LDST + ak_wgmma_col(tid, r)] = d[r];\n"
+    "        __syncthreads();\n"
+    "        ak_gemm_epi<DT>(st, LDST, 64, BN, m0 + 64 * wg, n0, tid % 128, 128, M, N, (void*)ak_gemm_off(D, sD, b, o32, DT::SIZE), ldd,\n"
+    "                        ak_gemm_off(C, sC, b, o32, DT::SIZE), ldc, bias, ak_gemm_off(R, sR, b, o32, DT::SIZE), ldr, alpha, beta,\n"
+    "                        flags, ap);\n"
+    "    }\n"
+    "}\n"
+    "#endif\n"
+    "/* The wgmma kernels; on every other target the same tile is computed by the\n"
+    " * generic path, 128 columns at a time (the host only picks them on sm_90a). */\n"
+    "template <class DT, int BN>\n"
+    "AK_INLINE void ak_gemm_wgmma_or_generic(AK_GEMM_PARAMS_T(DT)) {\n"
+    "#if defined(AK_WGMMA)\n"
+    "    ak_gemm_wgmma_tile<DT, BN>(AK_GEMM_ARGS);\n"
+    "#else\n"
+    "    for (int h = 0; h < BN / 128; h++)\n"
+    "        ak_gemm_mma_or_simt<DT, DT::SIZE == 4, 128, 128, DT::SIZE == 4 ? 16 : 32, 256>(AK_GEMM_ARGS, ak_gemm_tm() * 128, ak_gemm_tn() * BN + h * 128);\n"
+    "#endif\n"
+    "}\n"
+    "#define AK_GEMM_WGMMA(NAME, DT, BN)                                       \\\n"
+    "    AK_KERNEL void __launch_bounds__(256, 1) NAME(AK_GEMM_PARAMS_T(DT)) { \\\n"
+    "        ak_gemm_wgmma_or_generic<DT, BN>(AK_GEMM_ARGS);                     \\\n"
+    "    }\n"
+    "\n"
+    "/* ---- decode shapes: M <= 16 rows, B stored N x K (k-contiguous) ---------\n"
+    " * A GEMM with few rows is a read of B: each warp owns 2 columns n and\n"
+    " * streams their k-contiguous rows of B with 16-byte loads (4 in flight per\n"
+    " * lane per 512-wide k chunk), against the A chunk staged once per block in\n"
+    " * shared memory as fp32; then a butterfly sum per (row, column) and the\n"
+    " * epilogue. 8 warps = 16 columns per block, so even N = 4096 gives 256\n"
+    " * blocks. Needs B 16-byte aligned with ldb and the batch stride a multiple\n"
+    " * of 8 elements (the host checks; a K tail is handled element-wise). */\n"
+    "template <class DT>\n"
+    "AK_INLINE void ak_gemm_skinny(AK_GEMM_PARAMS_T(DT)) {\n"
+    "    typedef typename DT::T T;\n"
+    "    enum { MM = 16, CW = 2, NW = 8, KC = 512 };\n"
+    "    __shared__ __attribute__((aligned(16))) float As[MM * KC];\n"
+    "    const int lane = ak_lane(), w = ak_wave_id();\n"
+    "    const int n_base = (int)blockIdx.x * (NW * CW) + w * CW;\n"
+    "    const bool ta = flags & AK_GF_TA;\n"
+    "    const int o32 = (flags & AK_GF_OUT32) ? 1 : 0;\n"
+    "    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {\n"
+    "        const T* Ab = A + (ak_i64)b * sA;\n"
+    "        const T* Bb = B + (ak_i64)b * sB;\n"
+    "        float acc[MM][CW];\n"
+    "#pragma unroll\n"
+    "        for (int m = 0; m < MM; m++)\n"
+    "#pragma unroll\n"
+    "            for (int c = 0; c < CW; c++) acc[m][c] = 0.0f;\n"
+    "        for (int k0 = 0; k0 < K; k0 += KC) {\n"
+    "            __syncthreads();\n"
+    "            for (int i = (int)threadIdx.x; i < M * KC; i += NW * AK_WAVE) {\n"
+    "                const int m = i / KC, k = k0 + i % KC;\n"
+    "                As[i] = k < K ? DT::to(ta ? Ab[(ak_i64)k * lda + m] : Ab[(ak_i64)m * lda + k]) : 0.0f;\n"
+    "            }\n"
+    "            __syncthreads();\n"
+    "#pragma unroll\n"
+    "            for (int c = 0; c < CW; c++) {\n"
+    "                const int n = n_base + c;\n"
+    "                if (n >= N) continue;\n"
+    "                const T* bp = Bb + (ak_i64)n * ldb;\n"
+    "#pragma unroll\n"
+    "                for (int q = 0; q < KC / (8 * AK_WAVE); q++) {\n"
+    "                    const int kk = (q * AK_WAVE + lane) * 8, gk = k0 + kk;\n"
+    "                    float bv[8];\n"
+    "                    if (gk + 8 <= K) DT::ld8(bp + gk, bv);\n"
+    "                    else {\n"
+    "#pragma unroll\n"
+    "                        for (int j = 0; j < 8; j++) bv[j] = gk + j < K ? DT::to(bp[gk + j]) : 0.0f;\n"
+    "                    }\n"
+    "#pragma unroll\n"
+    "                    for (int m = 0; m < MM; m++) {\n"
+    "                        if (m < M) {\n"
+    "                            const float4 a0 = *(const float4*)&As[m * KC + kk], a1 = *(const float4*)&As[m * KC + kk + 4];\n"
+    "                            acc[m][c] += a0.x * bv[0] + a0.y * bv[1] + a0.z * bv[2] + a0.w * bv[3] + a1.x * bv[4] + a1.y * bv[5] +\n"
+    "                                         a1.z * bv[6] + a1.w * bv[7];\n"
+    "                        }\n"
+    "                    }\n"
+    "                }\n"
+    "            }\n"
+    "        }\n"
+    "        /* sums over the lanes, staged, then the epilogue */\n"
+    "#pragma unroll\n"
+    "        for (int m = 0; m < MM; m++)\n"
+    "#pragma unroll\n"
+    "            for (int c = 0; c < CW; c++) acc[m][c] = ak_warp_sum(acc[m][c]);\n"
+    "        __syncthreads(); /* every warp is done with the A chunk: stage the sums there */\n"
+    "        float* st = As + w * (MM * CW);\n"
+    "        if (lane == 0) {\n"
+    "#pragma unroll\n"
+    "            for (int m = 0; m < MM; m++)\n"
+    "#pragma unroll\n"
+    "                for (int c = 0; c < CW; c++) st[m * CW + c] = acc[m][c];\n"
+    "        }\n"
+    "        __syncthreads();\n"
+    "        ak_gemm_epi<DT>(st, CW, M < MM ? M : MM, CW, 0, n_base, lane, AK_WAVE, M, N, (void*)ak_gemm_off(D, sD, b, o32, DT::SIZE), ldd,\n"
+    "                        ak_gemm_off(C, sC, b, o32, DT::SIZE), ldc, bias, ak_gemm_off(R, sR, b, o32, DT::SIZE), ldr, alpha, beta,\n"
+    "                        flags, ap);\n"
+    "    }\n"
+    "}\n"
+    "#define AK_GEMM_SKINNY(NAME, DT)                                       \\\n"
+    "    AK_KERNEL void __launch_bounds__(256) NAME(AK_GEMM_PARAMS_T(DT)) { \\\n"
+    "        ak_gemm_skinny<DT>(AK_GEMM_ARGS);                                \\\n"
+    "    }\n"
+    "\n"
+    "/* Kernels: ak_gemm_<path>_<tile>_<in>. The tile of each name is in\n"
+    " * amdkit.h's _ak_gemm_tiles table (with the reason); a cpu test checks that\n"
+    " * the numbers here and there agree. A matrix-core kernel on a target without\n"
+    " * the instruction for its dtype runs the SIMT body (the host never picks it\n"
+    " * there; it stays correct). */\n"
+    "#define AK_GEMM_MMA(NAME, DT, FAST32, BM, BN, BK, NT)                 \\\n"
+    "    AK_KERNEL void __launch_bounds__(NT) NAME(AK_GEMM_PARAMS_T(DT)) { \\\n"
+    "        ak_gemm_mma_or_simt<DT, FAST32, BM, BN, BK, NT>(AK_GEMM_ARGS, AK_GEMM_ORIGIN(BM, BN)); \\\n"
+    "    }\n"
+    "#define AK_GEMM_SIMT(NAME, DT, BM, BN, BK, NT)                        \\\n"
+    "    AK_KERNEL void __launch_bounds__(NT) NAME(AK_GEMM_PARAMS_T(DT)) { \\\n"
+    "        ak_gemm_simt<DT, BM, BN, BK, NT>(AK_GEMM_ARGS, AK_GEMM_ORIGIN(BM, BN)); \\\n"
+    "    }\n"
+    "\n"
+    "// kernels: ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32\n"
+    "// kernels: ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32\n"
+    "// kernels: ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16\n"
+    "// kernels: ak_gemm_wgmma_n128_f16 ak_gemm_wgmma_n128_bf16 ak_gemm_wgmma_n256_f16 ak_gemm_wgmma_n256_bf16\n"
+    "// kernels: ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32\n"
+    "// kernels: ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16\n"
+    "AK_GEMM_MMA(ak_gemm_mma_l_f16, ak_f16_t, false, 128, 128, 32, 256)\n"
+    "AK_GEMM_MMA(ak_gemm_mma_l_bf16, ak_bf16_t, false, 128, 128, 32, 256)\n"
+    "AK_GEMM_MMA(ak_gemm_mma_l_f32, ak_f32_t, false, 128, 128, 16, 256)\n"
+    "AK_GEMM_MMA(ak_gemm_mma_l_x32, ak_f32_t, true, 128, 128, 16, 256)\n"
+    "AK_GEMM_MMA(ak_gemm_mma_s_f16, ak_f16_t, false, 64, 64, 32, 128)\n"
+    "AK_GEMM_MMA(ak_gemm_mma_s_bf16, ak_bf16_t, false, 64, 64, 32, 128)\n"
+    "AK_GEMM_MMA(ak_gemm_mma_s_f32, ak_f32_t, false, 64, 64, 16, 128)\n"
+    "AK_GEMM_MMA(ak_gemm_mma_s_x32, ak_f32_t, true, 64, 64, 16, 128)\n"
+    "AK_GEMM_SIMT(ak_gemm_simt_l_f32, ak_f32_t, 128, 128, 16, 256)\n"
+    "AK_GEMM_SIMT(ak_gemm_simt_l_f16, ak_f16_t, 128, 128, 16, 256)\n"
+    "AK_GEMM_SIMT(ak_gemm_simt_l_bf16, ak_bf16_t, 128, 128, 16, 256)\n"
+    "AK_GEMM_WGMMA(ak_gemm_wgmma_n128_f16, ak_f16_t, 128)\n"
+    "AK_GEMM_WGMMA(ak_gemm_wgmma_n128_bf16, ak_bf16_t, 128)\n"
+    "AK_GEMM_WGMMA(ak_gemm_wgmma_n256_f16, ak_f16_t, 256)\n"
+    "AK_GEMM_WGMMA(ak_gemm_wgmma_n256_bf16, ak_bf16_t, 256)\n"
+    "AK_GEMM_WGMMA(ak_gemm_wgmma_n128_x32, ak_f32_t, 128)\n"
+    "AK_GEMM_WGMMA(ak_gemm_wgmma_n256_x32, ak_f32_t, 256)\n"
+    "AK_GEMM_SKINNY(ak_gemm_skinny_f32, ak_f32_t)\n"
+    "AK_GEMM_SKINNY(ak_gemm_skinny_f16, ak_f16_t)\n"
+    "AK_GEMM_SKINNY(ak_gemm_skinny_bf16, ak_bf16_t)\n"
+    ;
+
 /* kernels/norm.hip */
 static const char _ak_src_norm[] =
     "// kernels/norm.hip - layernorm and rmsnorm along the last dimension of a\n"
@@ -4631,6 +5442,8 @@ static const struct { const char* family; const char* source; const char* kernel
       "ak_cast_f32_f16 ak_cast_f32_bf16 ak_cast_f16_f32 ak_cast_f16_bf16 ak_cast_bf16_f32 ak_cast_bf16_f16 ak_copy_f32 ak_copy_f16 ak_copy_bf16" },
     { "elementwise", _ak_src_elementwise,
       "ak_fill_f32 ak_fill_f16 ak_fill_bf16 ak_axpy_f32 ak_axpy_f16 ak_axpy_bf16 ak_scale_f32 ak_scale_f16 ak_scale_bf16 ak_binary_f32 ak_binary_f16 ak_binary_bf16" },
+    { "gemm", _ak_src_gemm,
+      "ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32 ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32 ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16 ak_gemm_wgmma_n128_f16 ak_gemm_wgmma_n128_bf16 ak_gemm_wgmma_n256_f16 ak_gemm_wgmma_n256_bf16 ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32 ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16" },
     { "norm", _ak_src_norm,
       "ak_norm_f32 ak_norm_f16 ak_norm_bf16 ak_norm_wide_f32 ak_norm_wide_f16 ak_norm_wide_bf16" },
     { "reduce", _ak_src_reduce,
@@ -11071,8 +11884,17 @@ static void _ak_unload_cb(void* user, void* loaded) {
     _ak_dealloc(L);
 }
 
+static ak_result _ak_kernel_get_at(ak_context* ctx, const char* target_override, const char* source,
+                                   const char* kernel_name, const ak_compile_options* o, ak_kernel** out);
 AKDEF ak_result ak_kernel_get(ak_context* ctx, const char* source, const char* kernel_name,
                               const ak_compile_options* o, ak_kernel** out) {
+    return _ak_kernel_get_at(ctx, NULL, source, kernel_name, o, out);
+}
+/* ak_kernel_get for an explicit target of the device's vendor (e.g. "sm_90a"
+ * for a kernel that needs the arch-specific features of an sm_90 device);
+ * NULL: the context's target. */
+static ak_result _ak_kernel_get_at(ak_context* ctx, const char* target_override, const char* source,
+                                   const char* kernel_name, const ak_compile_options* o, ak_kernel** out) {
     ak_kernel* k;
     ak_result r;
     if (!ctx || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_kernel_get: ctx or out is NULL");
@@ -11093,7 +11915,8 @@ AKDEF ak_result ak_kernel_get(ak_context* ctx, const char* source, const char* k
         _ak_cache_key key;
         _ak_cache_ops ops;
         char cid[128];
-        const char* target = (ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto")) ? ctx->cfg.arch : ctx->dev.arch;
+        const char* target = target_override ? target_override
+                             : (ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto")) ? ctx->cfg.arch : ctx->dev.arch;
         _ak_optmemo* m = NULL;
         _ak_copy(k->target, sizeof k->target, target);
         r = (!o || o->num_options == 0) ? _ak_optmemo_get(ctx, target, o, &m) : AK_OK;
@@ -11935,6 +12758,7 @@ static void _ak_cc_execute(_ak_cc_shared* sh, _ak_cc_slot* s) {
             return;
         }
     }
+    if (blk == 0) return;                      /* count 0: nothing moves (buffers may be NULL) */
     total = o0->kind == _AK_CC_BROADCAST ? blk : (size_t)n * blk;
     srcs = (const void**)_ak_alloc(sizeof(void*) * (size_t)n);
     tmp = (char*)_ak_alloc(total ? total : 1);
@@ -12564,13 +13388,26 @@ static int _ak_ops_find(struct _ak_ops* ops, const char* source, const char* nam
  * once per context (ak_kernel_get does the caching and single-flight; the memo
  * only saves the lookup). The handle stays owned by the memo: do not release.
  * The compile runs with no lock of ours held. */
+static ak_result _ak_op_kernel_at(ak_context* ctx, const char* source, const char* name, const char* target, ak_kernel** out);
 static ak_result _ak_op_kernel(ak_context* ctx, const char* source, const char* name, ak_kernel** out) {
+    return _ak_op_kernel_at(ctx, source, name, NULL, out);
+}
+/* _ak_op_kernel compiled for an explicit target (NULL: the context's); the
+ * memo keys it as "target/name". */
+static ak_result _ak_op_kernel_at(ak_context* ctx, const char* source, const char* kname, const char* target,
+                                  ak_kernel** out) {
     struct _ak_ops* ops;
     ak_kernel* k = NULL;
     ak_result r;
     int i;
+    char keyname[96];
+    const char* name = kname;
     if (out) *out = NULL;
-    if (!ctx || !source || !name || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "_ak_op_kernel: NULL argument");
+    if (!ctx || !source || !kname || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "_ak_op_kernel: NULL argument");
+    if (target) {
+        snprintf(keyname, sizeof keyname, "%s/%s", target, kname);
+        name = keyname;
+    }
     if (strlen(name) >= sizeof(((_ak_ops_entry*)0)->name))
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "kernel name '%s' too long", name);
     ops = _ak_ops_get(ctx);
@@ -12585,7 +13422,7 @@ static ak_result _ak_op_kernel(ak_context* ctx, const char* source, const char* 
     }
     _ak_mutex_unlock(&ops->lock);
 
-    r = ak_kernel_get(ctx, source, name, NULL, &k);
+    r = _ak_kernel_get_at(ctx, target, source, kname, NULL, &k);
     if (r != AK_OK) return r;
 
     _ak_mutex_lock(&ops->lock);
@@ -13735,6 +14572,387 @@ AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
     }
     if (ws) ak_free(ctx, ws);
     return r;
+}
+/* ==========================================================================
+ * >>impl:ops-gemm  ak_gemm: argument checks, the tile table, planning (which
+ * kernel of kernels/gemm.hip runs, and why), the launch, and the threaded C
+ * reference of the cpu backend.
+ * ========================================================================== */
+
+/* The tile table: one row per (matrix ISA, shape class). The numbers must
+ * match the AK_GEMM_MMA / AK_GEMM_SIMT lines of kernels/gemm.hip (a cpu test
+ * parses them and compares). bk: k step for 16-bit inputs / for f32. */
+typedef struct _ak_gemm_tile {
+    ak_matrix_isa isa;    /* AK_MATRIX_NONE: the SIMT row */
+    int small;            /* 1: the row for grids with fewer 128 x 128 tiles than compute units */
+    const char* tag;      /* kernel name part: ak_gemm_<tag>_<dtype> */
+    int bm, bn, bk16, bk32, threads;
+    const char* reason;
+} _ak_gemm_tile;
+
+static const _ak_gemm_tile _ak_gemm_tiles[] = {
+    { AK_MATRIX_MFMA, 0, "mma_l", 128, 128, 32, 16, 256,
+      "CDNA: 4 wave64s, each 64x64 = 2x2 MFMA 32x32 blocks (64 fp32 accumulators a lane); 40 KiB of LDS "
+      "double-buffers the A and B tiles, so 1-2 workgroups share a CU's 64 KiB" },
+    { AK_MATRIX_MFMA, 1, "mma_s", 64, 64, 32, 16, 128,
+      "CDNA, small grids: 4x the workgroups of the 128x128 tile so every CU gets work; 2 wave64s of 32x64" },
+    { AK_MATRIX_WMMA, 0, "mma_l", 128, 128, 32, 16, 256,
+      "RDNA3/4: 8 wave32s, each 64x32 = 4x2 WMMA 16x16 tiles (64 accumulators a lane); 40 KiB LDS" },
+    { AK_MATRIX_WMMA, 1, "mma_s", 64, 64, 32, 16, 128,
+      "RDNA3/4, small grids: 4 wave32s of 32x32 = 2x2 WMMA tiles, 4x the workgroups" },
+    { AK_MATRIX_MMA, 0, "mma_l", 128, 128, 32, 16, 256,
+      "NVIDIA sm_80+: 8 warps, each 64x32 = 4x4 mma.sync m16n8k16 (64 accumulators a thread), fragments "
+      "through ldmatrix from 80-byte rows (conflict-free); 40 KiB static shared memory" },
+    { AK_MATRIX_MMA, 1, "mma_s", 64, 64, 32, 16, 128,
+      "NVIDIA, small grids (and M = 1..16 decode shapes): 4 warps of 32x32, 4x the blocks of the large tile" },
+    { AK_MATRIX_WGMMA, 0, "wgmma_n256", 128, 256, 64, 32, 256,
+      "Hopper (sm_90a): 2 consumer warpgroups, each m64n256k16 wgmma (128 accumulators a thread) from a 4-stage "
+      "cp.async ring of 128-byte-swizzled 48 KiB stages (193 KiB of shared memory); A k-contiguous, B stored N x K; "
+      "f16 / bf16 (k step 64) and f32 as TF32 (k step 32, same bytes)" },
+    { AK_MATRIX_WGMMA, 1, "wgmma_n128", 128, 128, 64, 32, 256,
+      "Hopper, grids with fewer 128x256 tiles than SMs: the same with m64n128k16 (twice the blocks, 129 KiB)" },
+    { AK_MATRIX_NONE, 2, "skinny", 16, 16, 512, 512, 256,
+      "decode shapes (m <= 16, B stored N x K): a read of B; 8 warps x 2 columns a block (N = 4096 gives 256 blocks), "
+      "16-byte loads of B rows, A chunk (16 x 512) in shared memory as fp32; any architecture" },
+    { AK_MATRIX_NONE, 0, "simt_l", 128, 128, 16, 16, 256,
+      "no matrix instruction (gfx906, gfx1030, matrix_cores off, exact f32 on NVIDIA / RDNA): 16x16 threads, "
+      "8x8 outputs each from 16-deep shared k slabs" },
+};
+
+/* Row for (isa, small); small 2 is the decode row. */
+static const _ak_gemm_tile* _ak_gemm_tile_find(ak_matrix_isa isa, int small) {
+    size_t i;
+    if (small == 2) isa = AK_MATRIX_NONE;
+    else if (isa == AK_MATRIX_NONE) small = 0;
+    for (i = 0; i < sizeof _ak_gemm_tiles / sizeof _ak_gemm_tiles[0]; i++)
+        if (_ak_gemm_tiles[i].isa == isa && _ak_gemm_tiles[i].small == small) return &_ak_gemm_tiles[i];
+    return &_ak_gemm_tiles[sizeof _ak_gemm_tiles / sizeof _ak_gemm_tiles[0] - 1];
+}
+
+AKDEF ak_gemm_desc ak_gemm_desc_default(void) {
+    ak_gemm_desc g;
+    memset(&g, 0, sizeof g);
+    g.dtype = AK_F32;
+    g.out_dtype = AK_F32;
+    g.alpha = 1.0f;
+    g.beta = 0.0f;
+    g.activation = -1;
+    g.batch = 1;
+    return g;
+}
+
+/* Resolved shape of one descriptor (leading dimensions filled in). */
+typedef struct _ak_gemm_shape {
+    size_t m, n, k, batch, lda, ldb, ldc, ldd, ldr;
+    size_t esz, osz;
+} _ak_gemm_shape;
+
+/* Elements a batched matrix spans: (batch - 1) stride + (rows - 1) ld + cols; 0 on overflow. */
+static size_t _ak_gemm_span(size_t rows, size_t cols, size_t ld, size_t batch, size_t stride) {
+    size_t s;
+    if (rows - 1 > (SIZE_MAX - cols) / (ld ? ld : 1)) return 0;
+    s = (rows - 1) * ld + cols;
+    if (batch > 1) {
+        if (stride && batch - 1 > (SIZE_MAX - s) / stride) return 0;
+        s += (batch - 1) * stride;
+    }
+    return s;
+}
+
+static ak_result _ak_gemm_check_mat(ak_context* ctx, const void* p, ak_dtype t, size_t rows, size_t cols, size_t* ld,
+                                    size_t batch, size_t stride, const char* name, size_t* bytes) {
+    ak_result r;
+    size_t span;
+    char what[64];
+    snprintf(what, sizeof what, "ak_gemm: %s", name);
+    if ((r = _ak_op_check_ptr(p, t, what)) != AK_OK) return r;
+    if (*ld == 0) *ld = cols;
+    if (*ld < cols)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: ld%s = %zu is less than the %zu columns %s has as stored", name, *ld,
+                       cols, name);
+    span = _ak_gemm_span(rows, cols, *ld, batch, stride);
+    if (!span) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: %s (%zu x %zu, ld %zu, batch %zu, stride %zu) overflows", name, rows, cols, *ld, batch, stride);
+    if ((r = _ak_op_check_bytes(ctx, span, t, what)) != AK_OK) return r;
+    *bytes = span * ak_dtype_size(t);
+    return AK_OK;
+}
+
+static ak_result _ak_gemm_check(ak_context* ctx, const ak_gemm_desc* g, _ak_gemm_shape* s) {
+    ak_result r;
+    size_t ba, bb, bc = 0, bd, br = 0, bbias = 0;
+    unsigned allowed;
+    if ((r = _ak_op_check_ctx(ctx, "ak_gemm")) != AK_OK) return r;
+    if (!g) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: descriptor is NULL");
+    if ((r = _ak_op_check_float(g->dtype, "ak_gemm dtype")) != AK_OK) return r;
+    if (g->out_dtype != g->dtype && g->out_dtype != AK_F32)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: out_dtype %s (%d) not supported for dtype %s, expected %s or f32",
+                       ak_dtype_name(g->out_dtype), (int)g->out_dtype, ak_dtype_name(g->dtype), ak_dtype_name(g->dtype));
+    allowed = ctx->cfg.allowed_precisions ? ctx->cfg.allowed_precisions
+                                          : (AK_DTYPE_BIT(AK_F32) | AK_DTYPE_BIT(AK_F16) | AK_DTYPE_BIT(AK_BF16));
+    if (!(allowed & AK_DTYPE_BIT(g->dtype)))
+        return _ak_err(AK_ERROR_CONFIG, "ak_gemm: dtype %s is not in config.allowed_precisions (0x%x)", ak_dtype_name(g->dtype), allowed);
+    if (g->m == 0 || g->n == 0 || g->k == 0)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: m, n, k = %zu, %zu, %zu: each must be >= 1", g->m, g->n, g->k);
+    if (g->m > 0x7FFFFFFFu || g->n > 0x7FFFFFFFu || g->k > 0x7FFFFFFFu || g->batch > 0x7FFFFFFFu)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: m, n, k, batch = %zu, %zu, %zu, %zu: each must be < 2^31", g->m, g->n, g->k, g->batch);
+    if (g->batch == 0) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: batch is 0 (expected >= 1)");
+    if ((g->trans_a != 0 && g->trans_a != 1) || (g->trans_b != 0 && g->trans_b != 1))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: trans_a = %d, trans_b = %d, expected 0 or 1", g->trans_a, g->trans_b);
+    if (g->activation < -1 || g->activation >= (int)AK_UNARY_OP_COUNT)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: activation %d, expected -1 (none) or an ak_unary_op (0..%d)", g->activation,
+                       (int)AK_UNARY_OP_COUNT - 1);
+    if (g->batch > 1 && g->stride_d == 0)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: stride_d is 0 with batch %zu (every problem would write the same D)", g->batch);
+    s->m = g->m; s->n = g->n; s->k = g->k; s->batch = g->batch;
+    s->lda = g->lda; s->ldb = g->ldb; s->ldc = g->ldc; s->ldd = g->ldd; s->ldr = g->ldr;
+    s->esz = ak_dtype_size(g->dtype); s->osz = ak_dtype_size(g->out_dtype);
+    if ((r = _ak_gemm_check_mat(ctx, g->a, g->dtype, g->trans_a ? g->k : g->m, g->trans_a ? g->m : g->k, &s->lda, g->batch,
+                                g->stride_a, "a", &ba)) != AK_OK) return r;
+    if ((r = _ak_gemm_check_mat(ctx, g->b, g->dtype, g->trans_b ? g->n : g->k, g->trans_b ? g->k : g->n, &s->ldb, g->batch,
+                                g->stride_b, "b", &bb)) != AK_OK) return r;
+    if ((r = _ak_gemm_check_mat(ctx, g->d, g->out_dtype, g->m, g->n, &s->ldd, g->batch, g->stride_d, "d", &bd)) != AK_OK) return r;
+    if (g->beta != 0.0f &&
+        (r = _ak_gemm_check_mat(ctx, g->c, g->out_dtype, g->m, g->n, &s->ldc, g->batch, g->stride_c, "c", &bc)) != AK_OK) return r;
+    if (g->residual &&
+        (r = _ak_gemm_check_mat(ctx, g->residual, g->out_dtype, g->m, g->n, &s->ldr, g->batch, g->stride_r, "residual", &br)) != AK_OK)
+        return r;
+    if (g->bias) {
+        if ((r = _ak_op_check_ptr(g->bias, g->out_dtype, "ak_gemm: bias")) != AK_OK) return r;
+        bbias = g->n * s->osz;
+    }
+    /* D may only be C / residual exactly (in place); never A, B or bias */
+    if ((r = _ak_op_check_overlap(g->d, bd, g->a, ba, 0, "ak_gemm: d and a")) != AK_OK) return r;
+    if ((r = _ak_op_check_overlap(g->d, bd, g->b, bb, 0, "ak_gemm: d and b")) != AK_OK) return r;
+    if (g->bias && (r = _ak_op_check_overlap(g->d, bd, g->bias, bbias, 0, "ak_gemm: d and bias")) != AK_OK) return r;
+    if (bc && !(g->c == g->d && s->ldc == s->ldd && g->stride_c == g->stride_d) &&
+        (r = _ak_op_check_overlap(g->d, bd, g->c, bc, 0, "ak_gemm: d and c (only c == d with equal ld and stride is allowed)")) != AK_OK)
+        return r;
+    if (br && !(g->residual == g->d && s->ldr == s->ldd && g->stride_r == g->stride_d) &&
+        (r = _ak_op_check_overlap(g->d, bd, g->residual, br, 0, "ak_gemm: d and residual (only residual == d with equal ld and stride is allowed)")) != AK_OK)
+        return r;
+    return AK_OK;
+}
+
+/* The architecture row plans are made for: config.arch when named, else the device's. */
+static const ak_arch_info* _ak_gemm_arch(const ak_context* ctx) {
+    const ak_arch_info* a = NULL;
+    if (ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto") && ak_arch_find(ctx->cfg.arch, &a) == AK_OK) return a;
+    return ctx->dev.arch_info;
+}
+
+static int _ak_gemm_vec(const void* p, size_t ld, size_t stride, size_t esz);
+static ak_result _ak_gemm_plan(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, ak_gemm_plan* p) {
+    const ak_arch_info* arch = _ak_gemm_arch(ctx);
+    ak_matrix_isa isa = arch ? arch->matrix : AK_MATRIX_NONE;
+    const _ak_gemm_tile* t;
+    int has = 0, fast32 = 0, xf32 = 0, mc, small = 0;
+    const char* dt;
+    memset(p, 0, sizeof *p);
+    /* f32 as TF32 / xf32 only when the config accepts reduced precision */
+    if (g->dtype == AK_F32 && ctx->cfg.mixed_precision == AK_ON && ctx->cfg.precision >= 0 && ctx->cfg.precision != AK_F32)
+        fast32 = 1;
+    if (arch && arch->vendor == AK_VENDOR_AMD && (!strcmp(arch->name, "gfx942") || !strcmp(arch->name, "gfx940") || !strcmp(arch->name, "gfx941")))
+        xf32 = 1;
+    switch (isa) {
+    case AK_MATRIX_MFMA: has = 1; break; /* f16, bf16, exact f32 (and xf32 on gfx94x) */
+    case AK_MATRIX_WMMA: has = g->dtype != AK_F32; break;
+    case AK_MATRIX_MMA: case AK_MATRIX_WGMMA: has = g->dtype != AK_F32 || fast32; break;
+    default: has = 0; break;
+    }
+    mc = ctx->cfg.matrix_cores == AK_ON && has;
+    if (ctx->cfg.matrix_cores == AK_ON && !has && ctx->cfg.strict)
+        return _ak_err(AK_ERROR_MATRIX_CORES,
+                       "ak_gemm: config.matrix_cores is on (strict mode), but %s has no matrix instruction for %s%s GEMM%s",
+                       arch ? arch->name : "this device", g->dtype == AK_F32 && !fast32 ? "exact " : "", ak_dtype_name(g->dtype),
+                       g->dtype == AK_F32 && !fast32 && (isa == AK_MATRIX_MMA || isa == AK_MATRIX_WGMMA)
+                           ? " (allow TF32 with config.precision below f32 and mixed_precision on, or set matrix_cores off)" : "");
+    if (!mc) fast32 = 0;
+    if (mc && isa == AK_MATRIX_MFMA && fast32 && !xf32) fast32 = 0; /* exact MFMA f32: better, same speed class */
+    p->fast32 = fast32;
+    if (mc) {
+        const int cus = !_ak_op_is_cpu(ctx) && ctx->dev.compute_units > 0 ? ctx->dev.compute_units
+                        : (arch && arch->compute_units > 0 ? arch->compute_units : 64);
+        const size_t tiles = ((g->m + 127) / 128) * ((g->n + 127) / 128) * (g->batch ? g->batch : 1);
+        small = tiles < (size_t)cus;
+    }
+    if (mc && isa == AK_MATRIX_WGMMA) {
+        /* the Hopper kernel: 16-bit inputs, A k-contiguous, B stored N x K, 16-byte rows; else mma.sync */
+        const int cus = !_ak_op_is_cpu(ctx) && ctx->dev.compute_units > 0 ? ctx->dev.compute_units : (arch->compute_units > 0 ? arch->compute_units : 132);
+        const int ok = (g->dtype != AK_F32 || fast32) && !g->trans_a && g->trans_b && !strcmp(arch->name, "sm_90") &&
+                       _ak_gemm_vec(g->a, s->lda, g->stride_a, s->esz) && _ak_gemm_vec(g->b, s->ldb, g->stride_b, s->esz) &&
+                       g->m >= 64 && g->n >= 64;
+        if (ok) small = ((g->m + 127) / 128) * ((g->n + 255) / 256) * g->batch < (size_t)cus;
+        else isa = AK_MATRIX_MMA;
+    }
+    /* decode shapes: B stored N x K and 16-byte rows -> the skinny kernel (exact fp32 math, any arch) */
+    if (g->m <= 16 && g->trans_b && _ak_gemm_vec(g->b, s->ldb, g->stride_b, s->esz)) {
+        small = 2;
+        fast32 = 0;
+    }
+    t = _ak_gemm_tile_find(mc ? isa : AK_MATRIX_NONE, small);
+    p->bm = t->bm; p->bn = t->bn; p->bk = g->dtype == AK_F32 ? t->bk32 : t->bk16; p->threads = t->threads;
+    p->reason = t->reason;
+    p->path = small == 2 ? "skinny" : !mc ? "simt" : isa == AK_MATRIX_MFMA ? "mfma" : isa == AK_MATRIX_WMMA ? "wmma"
+              : isa == AK_MATRIX_WGMMA ? "wgmma" : "mma.sync";
+    if (small != 2 && isa == AK_MATRIX_WGMMA && mc) p->shared_bytes = (size_t)4 * (size_t)(t->bm + t->bn) * 128 + 1024;
+    p->fast32 = fast32;
+    dt = g->dtype == AK_F16 ? "f16" : g->dtype == AK_BF16 ? "bf16" : fast32 ? "x32" : "f32";
+    snprintf(p->kernel, sizeof p->kernel, "ak_gemm_%s_%s", t->tag, dt);
+    if (_ak_op_is_cpu(ctx) && !(ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto"))) {
+        p->path = "cpu";
+        p->kernel[0] = 0;
+    }
+    return AK_OK;
+}
+
+AKDEF ak_result ak_gemm_plan_get(ak_context* ctx, const ak_gemm_desc* g, ak_gemm_plan* out) {
+    _ak_gemm_shape s;
+    ak_result r;
+    if (!out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm_plan_get: out is NULL");
+    memset(out, 0, sizeof *out);
+    if ((r = _ak_gemm_check(ctx, g, &s)) != AK_OK) return r;
+    return _ak_gemm_plan(ctx, g, &s, out);
+}
+
+/* ---- CPU reference: double accumulation, rows split over threads -------- */
+static double _ak_gemm_tf32(double v) {
+    float f = (float)v;
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    if ((u & 0x7F800000u) != 0x7F800000u) { u += 0x1000u; u &= 0xFFFFE000u; } /* nearest, ties away (cvt.rna.tf32) */
+    memcpy(&f, &u, 4);
+    return (double)f;
+}
+
+typedef struct _ak_gemm_ref_job {
+    const ak_gemm_desc* g;
+    const _ak_gemm_shape* s;
+    const double *a, *bt;   /* op(A) m x k, op(B)^T n x k of the current problem */
+    size_t batch_i, r0, r1;
+} _ak_gemm_ref_job;
+
+static void* _ak_gemm_ref_rows(void* arg) {
+    const _ak_gemm_ref_job* j = (const _ak_gemm_ref_job*)arg;
+    const ak_gemm_desc* g = j->g;
+    const _ak_gemm_shape* s = j->s;
+    const size_t b = j->batch_i, K = s->k;
+    size_t i, jj, kk;
+    for (i = j->r0; i < j->r1; i++)
+        for (jj = 0; jj < s->n; jj++) {
+            const double* ar = j->a + i * K;
+            const double* br = j->bt + jj * K;
+            double acc = 0.0, v;
+            for (kk = 0; kk < K; kk++) acc += ar[kk] * br[kk];
+            v = (double)g->alpha * acc;
+            if (g->beta != 0.0f) v += (double)g->beta * _ak_op_ld(g->c, g->out_dtype, b * g->stride_c + i * s->ldc + jj);
+            if (g->bias) v += _ak_op_ld(g->bias, g->out_dtype, jj);
+            if (g->activation >= 0) v = _ak_ew_unary_ref((ak_unary_op)g->activation, v, (double)g->act_param);
+            if (g->residual) v += _ak_op_ld(g->residual, g->out_dtype, b * g->stride_r + i * s->ldr + jj);
+            _ak_op_st(g->d, g->out_dtype, b * g->stride_d + i * s->ldd + jj, (float)v);
+        }
+    return NULL;
+}
+
+static ak_result _ak_gemm_ref(const ak_gemm_desc* g, const _ak_gemm_shape* s, int tf32) {
+    double* a = s->k > SIZE_MAX / 8 / s->m ? NULL : (double*)_ak_alloc(sizeof(double) * s->m * s->k);
+    double* bt = s->k > SIZE_MAX / 8 / s->n ? NULL : (double*)_ak_alloc(sizeof(double) * s->n * s->k);
+    size_t b, i, kk;
+    if (!a || !bt) {
+        _ak_dealloc(a);
+        _ak_dealloc(bt);
+        return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_gemm (cpu): out of host memory for the reference (%zu x %zu, %zu x %zu)", s->m, s->k, s->n, s->k);
+    }
+    for (b = 0; b < s->batch; b++) {
+        enum { MAXT = 8 };
+        pthread_t th[MAXT];
+        _ak_gemm_ref_job jobs[MAXT];
+        int started[MAXT], nt, t;
+        long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+        double work = (double)s->m * (double)s->n * (double)s->k;
+        for (i = 0; i < s->m; i++)
+            for (kk = 0; kk < s->k; kk++) {
+                size_t idx = b * g->stride_a + (g->trans_a ? kk * s->lda + i : i * s->lda + kk);
+                double v = _ak_op_ld(g->a, g->dtype, idx);
+                a[i * s->k + kk] = tf32 ? _ak_gemm_tf32(v) : v;
+            }
+        for (i = 0; i < s->n; i++)
+            for (kk = 0; kk < s->k; kk++) {
+                size_t idx = b * g->stride_b + (g->trans_b ? i * s->ldb + kk : kk * s->ldb + i);
+                double v = _ak_op_ld(g->b, g->dtype, idx);
+                bt[i * s->k + kk] = tf32 ? _ak_gemm_tf32(v) : v;
+            }
+        nt = work < 4e6 ? 1 : (int)(ncpu < 1 ? 1L : ncpu > (long)MAXT ? (long)MAXT : ncpu);
+        if ((size_t)nt > s->m) nt = (int)s->m;
+        for (t = 0; t < nt; t++) {
+            jobs[t].g = g; jobs[t].s = s; jobs[t].a = a; jobs[t].bt = bt; jobs[t].batch_i = b;
+            jobs[t].r0 = s->m * (size_t)t / (size_t)nt;
+            jobs[t].r1 = s->m * (size_t)(t + 1) / (size_t)nt;
+            started[t] = t > 0 && pthread_create(&th[t], NULL, _ak_gemm_ref_rows, &jobs[t]) == 0;
+        }
+        _ak_gemm_ref_rows(&jobs[0]);
+        for (t = 1; t < nt; t++) {
+            if (started[t]) pthread_join(th[t], NULL);
+            else _ak_gemm_ref_rows(&jobs[t]); /* thread creation failed: do it here */
+        }
+    }
+    _ak_dealloc(a);
+    _ak_dealloc(bt);
+    return AK_OK;
+}
+
+static int _ak_gemm_vec(const void* p, size_t ld, size_t stride, size_t esz) {
+    return ((uintptr_t)p % 16) == 0 && (ld * esz) % 16 == 0 && (stride * esz) % 16 == 0;
+}
+
+AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* stream) {
+    _ak_gemm_shape s;
+    ak_gemm_plan p;
+    ak_result r;
+    ak_kernel* k = NULL;
+    ak_args a;
+    ak_dim3 grid, block;
+    int flags;
+    if ((r = _ak_gemm_check(ctx, g, &s)) != AK_OK) return r;
+    if ((r = _ak_op_check_stream(ctx, stream, "ak_gemm")) != AK_OK) return r;
+    if ((r = _ak_gemm_plan(ctx, g, &s, &p)) != AK_OK) return r;
+    if (_ak_op_is_cpu(ctx)) return _ak_gemm_ref(g, &s, p.fast32);
+    /* the wgmma kernels need the arch-specific target (sm_90a) */
+    if ((r = _ak_op_kernel_at(ctx, _ak_src_gemm, p.kernel, p.shared_bytes ? "sm_90a" : NULL, &k)) != AK_OK) return r;
+    flags = (g->trans_a ? 1 : 0) | (g->trans_b ? 2 : 0) | (g->out_dtype == AK_F32 ? 4 : 0) | (g->beta != 0.0f ? 8 : 0) |
+            (g->bias ? 16 : 0) | (g->residual ? 32 : 0) | (_ak_gemm_vec(g->a, s.lda, g->stride_a, s.esz) ? 64 : 0) |
+            (_ak_gemm_vec(g->b, s.ldb, g->stride_b, s.esz) ? 128 : 0) | ((g->activation + 1) << 8);
+    memset(&a, 0, sizeof a);
+    ak_args_ptr(&a, g->a);
+    ak_args_ptr(&a, g->b);
+    ak_args_ptr(&a, g->beta != 0.0f ? g->c : NULL);
+    ak_args_ptr(&a, g->d);
+    ak_args_ptr(&a, g->bias);
+    ak_args_ptr(&a, g->residual);
+    ak_args_i32(&a, (int32_t)s.m);
+    ak_args_i32(&a, (int32_t)s.n);
+    ak_args_i32(&a, (int32_t)s.k);
+    ak_args_i64(&a, (int64_t)s.lda);
+    ak_args_i64(&a, (int64_t)s.ldb);
+    ak_args_i64(&a, (int64_t)s.ldc);
+    ak_args_i64(&a, (int64_t)s.ldd);
+    ak_args_i64(&a, (int64_t)s.ldr);
+    ak_args_i64(&a, (int64_t)g->stride_a);
+    ak_args_i64(&a, (int64_t)g->stride_b);
+    ak_args_i64(&a, (int64_t)g->stride_c);
+    ak_args_i64(&a, (int64_t)g->stride_d);
+    ak_args_i64(&a, (int64_t)g->stride_r);
+    ak_args_i32(&a, (int32_t)s.batch);
+    ak_args_f32(&a, g->alpha);
+    ak_args_f32(&a, g->beta);
+    ak_args_i32(&a, flags);
+    ak_args_f32(&a, g->act_param);
+    grid.x = (unsigned)((s.n + (size_t)p.bn - 1) / (size_t)p.bn);
+    grid.y = (unsigned)((s.m + (size_t)p.bm - 1) / (size_t)p.bm); /* skinny: bm = 16 >= m, one row of blocks */
+    grid.z = (unsigned)(s.batch < 65535 ? s.batch : 65535);
+    block.x = (unsigned)p.threads; block.y = 1; block.z = 1;
+    if (grid.y > 65535)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: m = %zu needs %u row blocks of %d, the launch allows 65535", s.m, grid.y, p.bm);
+    return _ak_op_launch3(ctx, k, grid, block, p.shared_bytes, stream, &a);
 }
 
 /* ==========================================================================

@@ -193,9 +193,9 @@ int main(int argc, char** argv) {
             pthread_t th[MAXR];
             double ms[TRIALS], mean, sd, mn, mx, alg, bus;
             int t, ok = 1;
-            int iters = (int)(2e8 / (double)b);   /* about 200 MB through each rank per trial */
-            if (iters > 200) iters = 200;
-            if (iters < 5) iters = 5;
+            int iters = (int)(1e9 / (double)b);   /* about 1 GB through each rank per trial */
+            if (iters > 1000) iters = 1000;
+            if (iters < 10) iters = 10;
             if (quick) iters = 3;
             for (i = 0; i < N; i++) {
                 memset(&J[i], 0, sizeof J[i]);

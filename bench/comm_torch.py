@@ -21,7 +21,7 @@ TRIALS = 5
 def iters_for(b, quick):
     if quick:
         return 3
-    return max(5, min(200, int(2e8 / b)))
+    return max(10, min(1000, int(1e9 / b)))
 
 
 def worker(rank, n, maxb, quick, port, q):
@@ -91,7 +91,7 @@ def main():
     procs = [ctx.Process(target=worker, args=(r, n, maxb, a.quick, port, q)) for r in range(n)]
     for p in procs:
         p.start()
-    rows = q.get()
+    rows = q.get(timeout=480)
     for p in procs:
         p.join()
     props = torch.cuda.get_device_properties(0)

@@ -29,6 +29,8 @@ run demo ./build/amdkit demo
 run gpu-suites ./build/amdkit_tests --gpu
 grep -E "passed, .* failed|FAIL" "$OUT/gpu-suites.log" | tail -n 20
 run cache-second-run-compiles-nothing bash tests/second_run.sh
+# one GPU of the several-device path: the tensor-parallel example as one rank (NCCL communicator of one), checked against one device
+run tp-linear-1gpu env NCCL_NVLS_ENABLE=0 ./build/tp_linear --ranks 1 --batch 257 --in 1031 --hidden 2053 --out 517
 # the README's prototyping walkthrough as written, on the GPU (checked against C), and the CLI's edges
 run walkthrough bash tests/walkthrough.sh
 cp build/walkthrough/log "$OUT/walkthrough-commands.log" 2>/dev/null || true
@@ -48,12 +50,20 @@ if [ -f "$OUT/bench_attention_amdkit.json" ] && python3 -c "import torch; assert
   run bench-attention-torch python3 bench/peer_attention.py --match "$OUT/bench_attention_amdkit.json" "$OUT/bench_attention.json"
   sed -n '/^| entry/,$p' "$OUT/bench-attention-torch.log"
 fi
+# GEMM (issue 11): bench_gemm + the PyTorch peer (eager, torch.compile) on the same shapes, joined into one JSON + table
+run bench-gemm ./build/bench_gemm $BQ "$OUT/bench_gemm.json"
+if [ -f "$OUT/bench_gemm.json" ] && python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
+  run bench-gemm-torch python3 bench/peer_torch_gemm.py $BQ "$OUT/torch_gemm.json"
+  GC=; case " $failures " in *" gpu-suites "*) ;; *) GC=--correct ;; esac
+  run bench-gemm-report python3 bench/gemm_report.py "$OUT/bench_gemm.json" "$OUT/torch_gemm.json" $GC --json "$OUT/gemm_results.json" --md "$OUT/gemm_report.md"
+  cat "$OUT/gemm_report.md" 2>/dev/null
+fi
 tail -n 40 "$OUT/bench-runtime.log" 2>/dev/null
 [ -f "$OUT/report.md" ] && cat "$OUT/report.md"
 [ -n "$failures" ] && echo "failed:$failures"
 if [ -n "$DEST" ]; then
   mkdir -p "$DEST"
-  for f in info.json bench_runtime.json bench_ops.json bench_torch.json report.md bench_attention.json; do [ -f "$OUT/$f" ] && cp "$OUT/$f" "$DEST/"; done
+  for f in info.json bench_runtime.json bench_ops.json bench_torch.json report.md bench_attention.json gemm_results.json; do [ -f "$OUT/$f" ] && cp "$OUT/$f" "$DEST/"; done
   tar czf "$DEST/gpu-check-logs.tgz" -C build gpu-check
 fi
 echo "$passed passed, $failed failed"

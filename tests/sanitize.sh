@@ -11,7 +11,7 @@
 set -u
 cd "$(dirname "$0")/.."
 B=build
-TSAN_SUITES="cache cache_api pool pool_internals context races harden"
+TSAN_SUITES="cache cache_api pool pool_internals context races harden multi"
 parts=${1:-"asan tsan"}
 mkdir -p $B/logs
 passed=0; failed=0

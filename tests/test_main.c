@@ -41,6 +41,8 @@
     X(pool) \
     X(pool_internals) \
     X(matrix) \
+    X(ops_gemm) \
+    X(gpu_gemm) \
     X(races) \
     X(backend) \
     X(multi) \

@@ -1,0 +1,586 @@
+/* kernels/gemm.hip: D = act(alpha op(A) op(B) + beta C + bias) + R, batched
+ * (strided), row-major, on the matrix cores through the prelude's fragment
+ * layer (ak_mma: MFMA / WMMA / mma.sync) or on plain FMAs (SIMT).
+ * Host wrapper, tile table (with the reason of each shape) and CPU reference:
+ * ak_gemm in amdkit.h (>>impl:ops-gemm).
+ *
+ * Block tile BM x BN, k step BK, 256 or 128 threads. Each k step loads the
+ * op(A) (BM x BK) and op(B) (BK x BN) tiles from global memory into
+ * registers (8 consecutive elements along the matrix's contiguous
+ * dimension: one 16-byte load where the vec flag says the matrix allows it,
+ * element by element with bounds checks otherwise, zeros outside), while
+ * the previous tiles are multiplied from shared memory (double buffer).
+ * Shared layout: k-contiguous rows for the matrix-core path (what ak_mma's
+ * load_a / load_b want), m/n-contiguous rows for the SIMT path.
+ *
+ * flags: bit 0 A transposed, 1 B transposed, 2 D/C/bias/R are f32 (else the
+ * input dtype), 3 read C (beta != 0), 4 bias, 5 residual, 6 A 16-byte
+ * vectors allowed, 7 same for B, bits 8.. activation code + 1 (0: none).
+ * Batch b reads A + b sA, B + b sB, ... (blockIdx.z strides over batches). */
+
+#define AK_GF_TA 1
+#define AK_GF_TB 2
+#define AK_GF_OUT32 4
+#define AK_GF_C 8
+#define AK_GF_BIAS 16
+#define AK_GF_RES 32
+#define AK_GF_VA 64
+#define AK_GF_VB 128
+
+/* Load a ROWS x BK tile of op(X) (rows = m for A, n for B) starting at
+ * (r0, k0) into registers. kc: X is k-contiguous (element (r, k) at
+ * X[r ld + k]), else r-contiguous (X[k ld + r]). */
+template <class DT, int ROWS, int BK, int NT>
+struct ak_gemm_tile {
+    typedef typename DT::T T;
+    enum { VPR = 8, NV = ROWS * BK / 8 / NT };
+    T v[NV][8];
+    /* 16 bytes <-> 8 halves or 4 floats */
+    static AK_INLINE void unpack(const uint4 x, T* d) {
+        const ak_u32 w[4] = { x.x, x.y, x.z, x.w };
+#pragma unroll
+        for (int i = 0; i < 4; i++) {
+            if constexpr (DT::SIZE == 2) { d[2 * i] = (T)(w[i] & 0xFFFFu); d[2 * i + 1] = (T)(w[i] >> 16); }
+            else d[i] = ak_u2f(w[i]);
+        }
+    }
+    static AK_INLINE uint4 pack(const T* s) {
+        ak_u32 w[4];
+#pragma unroll
+        for (int i = 0; i < 4; i++) {
+            if constexpr (DT::SIZE == 2) w[i] = ak_pack2(s[2 * i], s[2 * i + 1]);
+            else w[i] = ak_f2u(s[i]);
+        }
+        uint4 r;
+        r.x = w[0]; r.y = w[1]; r.z = w[2]; r.w = w[3];
+        return r;
+    }
+    AK_INLINE void load(const T* X, ak_i64 ld, bool kc, bool vec, int r0, int k0, int R, int K) {
+        const int t = (int)threadIdx.x;
+#pragma unroll
+        for (int i = 0; i < NV; i++) {
+            const int q = t + i * NT;
+            int r, k;
+            if (kc) { r = q / (BK / 8); k = (q % (BK / 8)) * 8; }
+            else { k = q / (ROWS / 8); r = (q % (ROWS / 8)) * 8; }
+            const int gr = r0 + r, gk = k0 + k;
+            if (kc) {
+                const T* p = X + (ak_i64)gr * ld + gk;
+                if (vec && gr < R && gk + 8 <= K) {
+                    unpack(*(const uint4*)p, &v[i][0]);
+                    if (DT::SIZE == 4) unpack(*(const uint4*)(p + 4), &v[i][4]);
+                } else {
+#pragma unroll
+                    for (int j = 0; j < 8; j++) v[i][j] = (gr < R && gk + j < K) ? p[j] : (T)0;
+                }
+            } else {
+                const T* p = X + (ak_i64)gk * ld + gr;
+                if (vec && gk < K && gr + 8 <= R) {
+                    unpack(*(const uint4*)p, &v[i][0]);
+                    if (DT::SIZE == 4) unpack(*(const uint4*)(p + 4), &v[i][4]);
+                } else {
+#pragma unroll
+                    for (int j = 0; j < 8; j++) v[i][j] = (gk < K && gr + j < R) ? p[j] : (T)0;
+                }
+            }
+        }
+    }
+    /* Store into shared: KMAJOR: S[r * LD + k], else S[k * LD + r]. */
+    template <bool KMAJOR, int LD>
+    AK_INLINE void store(T* S, bool kc) const {
+        const int t = (int)threadIdx.x;
+#pragma unroll
+        for (int i = 0; i < NV; i++) {
+            const int q = t + i * NT;
+            int r, k;
+            if (kc) { r = q / (BK / 8); k = (q % (BK / 8)) * 8; }
+            else { k = q / (ROWS / 8); r = (q % (ROWS / 8)) * 8; }
+            if (kc == KMAJOR) {
+                T* p = KMAJOR ? S + r * LD + k : S + k * LD + r;
+                *(uint4*)p = pack(&v[i][0]);
+                if (DT::SIZE == 4) *(uint4*)(p + 4) = pack(&v[i][4]);
+            } else {
+#pragma unroll
+                for (int j = 0; j < 8; j++) {
+                    if (KMAJOR) S[(r + j) * LD + k] = v[i][j];
+                    else S[(k + j) * LD + r] = v[i][j];
+                }
+            }
+        }
+    }
+};
+
+/* The epilogue of one output element (m, n) with accumulator value acc. */
+template <class DT>
+AK_INLINE void ak_gemm_out(int m, int n, float acc, void* D, ak_i64 ldd, const void* C, ak_i64 ldc, const void* bias,
+                           const void* R, ak_i64 ldr, float alpha, float beta, int flags, float ap) {
+    const bool o32 = (flags & AK_GF_OUT32) != 0;
+    float v = alpha * acc;
+    if (flags & AK_GF_C)
+        v += beta * (o32 ? ((const float*)C)[(ak_i64)m * ldc + n] : DT::to(((const typename DT::T*)C)[(ak_i64)m * ldc + n]));
+    if (flags & AK_GF_BIAS) v += o32 ? ((const float*)bias)[n] : DT::to(((const typename DT::T*)bias)[n]);
+    const int act = (flags >> 8) - 1;
+    if (act >= 0) v = ak_uop_apply(act, v, ap);
+    if (flags & AK_GF_RES)
+        v += o32 ? ((const float*)R)[(ak_i64)m * ldr + n] : DT::to(((const typename DT::T*)R)[(ak_i64)m * ldr + n]);
+    if (o32) ((float*)D)[(ak_i64)m * ldd + n] = v;
+    else ((typename DT::T*)D)[(ak_i64)m * ldd + n] = DT::from(v);
+}
+
+#define AK_GEMM_PARAMS_T(DT)                                                                                      \
+    const typename DT::T *A, const typename DT::T *B, const void *C, void *D, const void *bias, const void *R, \
+        int M, int N, int K, ak_i64 lda, ak_i64 ldb, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, ak_i64 sA, ak_i64 sB,  \
+        ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, float alpha, float beta, int flags, float ap
+#define AK_GEMM_ARGS A, B, C, D, bias, R, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, alpha, beta, flags, ap
+
+/* Per-batch pointer offset (elements of the output dtype for C/D/R). */
+AK_INLINE const void* ak_gemm_off(const void* p, ak_i64 s, int b, int o32, int esz) {
+    return p ? (const void*)((const char*)p + (ak_i64)b * s * (o32 ? 4 : esz)) : p;
+}
+
+/* Epilogue of a rows x cols chunk of accumulators staged in shared memory
+ * (st[r * ldst + c] is output (m0 + r, n0 + c)), threads tid, tid + nthr, ...
+ * of the caller's group; consecutive threads take consecutive columns
+ * (coalesced C / R / D). Not inlined: one copy of the epilogue code per
+ * kernel instead of one per accumulator register (compile time, code size). */
+template <class DT>
+__device__ __noinline__ void ak_gemm_epi(const float* st, int ldst, int rows, int cols, int m0, int n0, int tid, int nthr,
+                                         int M, int N, void* D, ak_i64 ldd, const void* C, ak_i64 ldc, const void* bias,
+                                         const void* R, ak_i64 ldr, float alpha, float beta, int flags, float ap) {
+#pragma unroll 1
+    for (int r = 0; r < rows; r++) {
+        const int m = m0 + r;
+        if (m >= M) break;
+#pragma unroll 1
+        for (int c = tid; c < cols; c += nthr) {
+            const int n = n0 + c;
+            if (n < N) ak_gemm_out<DT>(m, n, st[r * ldst + c], D, ldd, C, ldc, bias, R, ldr, alpha, beta, flags, ap);
+        }
+    }
+}
+
+/* ---- matrix-core path: NT threads, waves laid out WM x WN ---------------- */
+template <class DT, bool FAST32, int BM, int BN, int BK, int NT>
+AK_INLINE void ak_gemm_mma(AK_GEMM_PARAMS_T(DT), const int m0, const int n0) {
+    typedef ak_mma<DT, FAST32> MM;
+    typedef typename DT::T T;
+    enum { NW = NT / AK_WAVE, WM = NW >= 2 ? 2 : 1, WN = NW / WM,
+           TM = BM / WM, TN = BN / WN, FM = TM / MM::M, FN = TN / MM::N,
+           PAD = DT::SIZE == 4 ? 4 : 8, LDS = BK + PAD };
+    static_assert(FM >= 1 && FN >= 1 && TM % MM::M == 0 && TN % MM::N == 0, "gemm: tile too small for the instruction");
+    static_assert(BK % MM::K == 0, "gemm: BK must be a multiple of the instruction's K");
+    enum { TILE_BYTES = 2 * (BM + BN) * LDS * DT::SIZE, STAGE_BYTES = NW * MM::M * TN * 4,
+           SMEM = TILE_BYTES > STAGE_BYTES ? TILE_BYTES : STAGE_BYTES };
+    __shared__ __attribute__((aligned(16))) unsigned char smem[SMEM];
+    T (*As)[BM * LDS] = (T (*)[BM * LDS])smem;
+    T (*Bs)[BN * LDS] = (T (*)[BN * LDS])(smem + 2 * BM * LDS * DT::SIZE);
+    const int lane = ak_lane(), w = ak_wave_id(), wm = w / WN, wn = w % WN;
+    const bool ta = flags & AK_GF_TA, tb = flags & AK_GF_TB;
+    const bool kca = !ta, kcb = tb; /* k-contiguous in global memory */
+    const int o32 = (flags & AK_GF_OUT32) ? 1 : 0;
+    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {
+        const T* Ab = A + (ak_i64)b * sA;
+        const T* Bb = B + (ak_i64)b * sB;
+        ak_gemm_tile<DT, BM, BK, NT> ta_;
+        ak_gemm_tile<DT, BN, BK, NT> tb_;
+        typename MM::C acc[FM][FN];
+#pragma unroll
+        for (int i = 0; i < FM; i++)
+#pragma unroll
+            for (int j = 0; j < FN; j++) MM::zero(acc[i][j]);
+        const int nk = (K + BK - 1) / BK;
+        ta_.load(Ab, lda, kca, (flags & AK_GF_VA) != 0, m0, 0, M, K);
+        tb_.load(Bb, ldb, kcb, (flags & AK_GF_VB) != 0, n0, 0, N, K);
+        __syncthreads(); /* the previous batch's readers are done */
+        ta_.template store<true, LDS>(As[0], kca);
+        tb_.template store<true, LDS>(Bs[0], kcb);
+        __syncthreads();
+        for (int kt = 0; kt < nk; kt++) {
+            const int cur = kt & 1;
+            if (kt + 1 < nk) {
+                ta_.load(Ab, lda, kca, (flags & AK_GF_VA) != 0, m0, (kt + 1) * BK, M, K);
+                tb_.load(Bb, ldb, kcb, (flags & AK_GF_VB) != 0, n0, (kt + 1) * BK, N, K);
+            }
+            const T* as = As[cur] + (wm * TM) * LDS;
+            const T* bs = Bs[cur] + (wn * TN) * LDS;
+#pragma unroll
+            for (int kk = 0; kk < BK; kk += MM::K) {
+                typename MM::A fa[FM];
+                typename MM::B fb[FN];
+#if defined(AK_MMA_SYNC)
+                if constexpr (DT::SIZE == 2 && FN % 2 == 0) {
+#pragma unroll
+                    for (int i = 0; i < FM; i++) MM::load_a_ldsm(fa[i], as + i * MM::M * LDS + kk, LDS);
+#pragma unroll
+                    for (int j = 0; j < FN; j += 2) MM::load_b2_ldsm(fb[j], fb[j + 1], bs + j * MM::N * LDS + kk, LDS);
+                } else
+#endif
+                {
+#pragma unroll
+                    for (int i = 0; i < FM; i++) MM::load_a(fa[i], as + i * MM::M * LDS + kk, LDS);
+#pragma unroll
+                    for (int j = 0; j < FN; j++) MM::load_b(fb[j], bs + j * MM::N * LDS + kk, LDS);
+                }
+#pragma unroll
+                for (int i = 0; i < FM; i++)
+#pragma unroll
+                    for (int j = 0; j < FN; j++) MM::mma(acc[i][j], fa[i], fb[j]);
+            }
+            if (kt + 1 < nk) {
+                __syncthreads();
+                ta_.template store<true, LDS>(As[cur ^ 1], kca);
+                tb_.template store<true, LDS>(Bs[cur ^ 1], kcb);
+                __syncthreads();
+            }
+        }
+        void* Db = (void*)ak_gemm_off(D, sD, b, o32, DT::SIZE);
+        const void* Cb = ak_gemm_off(C, sC, b, o32, DT::SIZE);
+        const void* Rb = ak_gemm_off(R, sR, b, o32, DT::SIZE);
+        /* stage one MM::M-row slab of each wave's tile at a time, then the epilogue */
+        float* st = (float*)smem + w * (MM::M * TN);
+#pragma unroll
+        for (int i = 0; i < FM; i++) {
+            __syncthreads();
+#pragma unroll
+            for (int j = 0; j < FN; j++)
+#pragma unroll
+                for (int e = 0; e < MM::NC; e++)
+                    st[MM::c_row(lane, e) * TN + j * MM::N + MM::c_col(lane, e)] = acc[i][j].v[e];
+            __syncthreads();
+            ak_gemm_epi<DT>(st, TN, MM::M, TN, m0 + wm * TM + i * MM::M, n0 + wn * TN, lane, AK_WAVE, M, N, Db, ldd, Cb, ldc,
+                            bias, Rb, ldr, alpha, beta, flags, ap);
+        }
+    }
+}
+
+/* ---- SIMT path: NT threads, each a TM x TN micro-tile of FMAs ------------ */
+template <class DT, int BM, int BN, int BK, int NT>
+AK_INLINE void ak_gemm_simt(AK_GEMM_PARAMS_T(DT), const int m0, const int n0) {
+    typedef typename DT::T T;
+    enum { TX = BN / 8, TY = NT / TX, TM = BM / TY, TN = 8, PADS = DT::SIZE == 2 ? 8 : 4, LDA_ = BM + PADS, LDB_ = BN + PADS };
+    static_assert(TX * TY == NT && TM * TY == BM, "gemm simt: bad tile");
+    enum { TILE_BYTES = 2 * BK * (LDA_ + LDB_) * DT::SIZE, STAGE_BYTES = TY * BN * 4,
+           SMEM = TILE_BYTES > STAGE_BYTES ? TILE_BYTES : STAGE_BYTES };
+    __shared__ __attribute__((aligned(16))) unsigned char smem[SMEM];
+    T (*As)[BK * LDA_] = (T (*)[BK * LDA_])smem;
+    T (*Bs)[BK * LDB_] = (T (*)[BK * LDB_])(smem + 2 * BK * LDA_ * DT::SIZE);
+    const int tx = (int)threadIdx.x % TX, ty = (int)threadIdx.x / TX;
+    const bool ta = flags & AK_GF_TA, tb = flags & AK_GF_TB;
+    const bool kca = !ta, kcb = tb;
+    const int o32 = (flags & AK_GF_OUT32) ? 1 : 0;
+    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {
+        const T* Ab = A + (ak_i64)b * sA;
+        const T* Bb = B + (ak_i64)b * sB;
+        ak_gemm_tile<DT, BM, BK, NT> ta_;
+        ak_gemm_tile<DT, BN, BK, NT> tb_;
+        float acc[TM][TN];
+#pragma unroll
+        for (int i = 0; i < TM; i++)
+#pragma unroll
+            for (int j = 0; j < TN; j++) acc[i][j] = 0.0f;
+        const int nk = (K + BK - 1) / BK;
+        ta_.load(Ab, lda, kca, (flags & AK_GF_VA) != 0, m0, 0, M, K);
+        tb_.load(Bb, ldb, kcb, (flags & AK_GF_VB) != 0, n0, 0, N, K);
+        __syncthreads();
+        ta_.template store<false, LDA_>(As[0], kca);
+        tb_.template store<false, LDB_>(Bs[0], kcb);
+        __syncthreads();
+        for (int kt = 0; kt < nk; kt++) {
+            const int cur = kt & 1;
+            if (kt + 1 < nk) {
+                ta_.load(Ab, lda, kca, (flags & AK_GF_VA) != 0, m0, (kt + 1) * BK, M, K);
+                tb_.load(Bb, ldb, kcb, (flags & AK_GF_VB) != 0, n0, (kt + 1) * BK, N, K);
+            }
+#pragma unroll
+            for (int kk = 0; kk < BK; kk++) {
+                float a[TM], bv[TN];
+                /* rows ty + i TY (strided: conflict-free broadcast reads), columns tx + j TX */
+#pragma unroll
+                for (int i = 0; i < TM; i++) a[i] = DT::to(As[cur][kk * LDA_ + ty + i * TY]);
+#pragma unroll
+                for (int j = 0; j < TN; j++) bv[j] = DT::to(Bs[cur][kk * LDB_ + tx + j * TX]);
+#pragma unroll
+                for (int i = 0; i < TM; i++)
+#pragma unroll
+                    for (int j = 0; j < TN; j++) acc[i][j] = fmaf(a[i], bv[j], acc[i][j]);
+            }
+            if (kt + 1 < nk) {
+                __syncthreads();
+                ta_.template store<false, LDA_>(As[cur ^ 1], kca);
+                tb_.template store<false, LDB_>(Bs[cur ^ 1], kcb);
+                __syncthreads();
+            }
+        }
+        void* Db = (void*)ak_gemm_off(D, sD, b, o32, DT::SIZE);
+        const void* Cb = ak_gemm_off(C, sC, b, o32, DT::SIZE);
+        const void* Rb = ak_gemm_off(R, sR, b, o32, DT::SIZE);
+        /* rows ty + i TY for one i at a time: a TY x BN chunk through shared memory */
+        float* st = (float*)smem;
+#pragma unroll
+        for (int i = 0; i < TM; i++) {
+            __syncthreads();
+#pragma unroll
+            for (int j = 0; j < TN; j++) st[ty * BN + tx + j * TX] = acc[i][j];
+            __syncthreads();
+            /* chunk row r (= ty) is output row m0 + r + i TY: epilogue one row at a time */
+            for (int r = 0; r < TY; r++)
+                ak_gemm_epi<DT>(st + r * BN, BN, 1, BN, m0 + r + i * TY, n0, (int)threadIdx.x, NT, M, N, Db, ldd, Cb, ldc, bias,
+                                Rb, ldr, alpha, beta, flags, ap);
+        }
+    }
+}
+
+/* One BM x BN tile at (m0, n0) on the matrix cores where the target has the
+ * instruction for DT, else on FMAs. */
+template <class DT, bool FAST32, int BM, int BN, int BK, int NT>
+AK_INLINE void ak_gemm_mma_or_simt(AK_GEMM_PARAMS_T(DT), int m0, int n0) {
+    if constexpr (ak_mma<DT, FAST32>::OK) ak_gemm_mma<DT, FAST32, BM, BN, BK, NT>(AK_GEMM_ARGS, m0, n0);
+    else ak_gemm_simt<DT, BM, BN, 16, NT>(AK_GEMM_ARGS, m0, n0);
+}
+/* Block -> tile (rows tm, columns tn) in groups of 8 tile rows (all column
+ * tiles of 8 row tiles before the next 8): concurrent blocks share A rows and
+ * B columns in L2 instead of sweeping all of B for every row of tiles. */
+AK_INLINE void ak_gemm_tile_of_block(int& tm, int& tn) {
+    const int gx = (int)gridDim.x, gy = (int)gridDim.y, pid = (int)blockIdx.y * gx + (int)blockIdx.x;
+    const int per = 8 * gx, first = (pid / per) * 8, rows = gy - first < 8 ? gy - first : 8;
+    tm = first + (pid % per) % rows;
+    tn = (pid % per) / rows;
+}
+AK_INLINE int ak_gemm_tm(void) { int tm, tn; ak_gemm_tile_of_block(tm, tn); return tm; }
+AK_INLINE int ak_gemm_tn(void) { int tm, tn; ak_gemm_tile_of_block(tm, tn); return tn; }
+#define AK_GEMM_ORIGIN(BM, BN) ak_gemm_tm() * (BM), ak_gemm_tn() * (BN)
+
+/* ---- Hopper path (sm_90a): wgmma from a 4-stage cp.async ring ------------
+ * 128 x BN block tile, k step 64 (f16 / bf16) or 32 (f32 as TF32: wgmma
+ * ignores the low 13 mantissa bits of each fp32 operand), two consumer warpgroups (rows 0..63 and
+ * 64..127), both of which also issue the cp.async copies. A must be
+ * k-contiguous (not transposed) and B k-contiguous (transposed: stored N x K),
+ * both 16-byte aligned with leading dimensions and batch strides a multiple
+ * of 8 elements (the host checks; any M, N, K: rows past M / N and k past K
+ * are zero-filled by cp.async). Tiles are stored 128-byte swizzled (ak_sw128)
+ * so wgmma reads them without bank conflicts. Prefetch distance 2 tiles with
+ * one wgmma group in flight: at step kt the copy of tile kt + 2 goes into the
+ * stage tile kt - 2 used, whose wgmma has completed (wait<1> at kt - 1, then
+ * the barrier). Epilogue: accumulators staged in shared memory (row stride
+ * BN + 4: no bank conflicts), then ak_gemm_epi (coalesced). Dynamic shared
+ * memory: 4 (128 + BN) 128 + 1024 bytes (the host passes it). */
+template <class DT> struct ak_gemm_is_f16 { enum { V = 0 }; };
+template <> struct ak_gemm_is_f16<ak_f16_t> { enum { V = 1 }; };
+#if defined(AK_WGMMA)
+template <class DT, int BN>
+AK_INLINE void ak_gemm_wgmma_tile(AK_GEMM_PARAMS_T(DT)) {
+    typedef typename DT::T T;
+    /* EPC elements per 16-byte chunk; a tile row is 128 bytes = BK elements; KS k per wgmma */
+    enum { EPC = 16 / DT::SIZE, BM = 128, BK = 8 * EPC, KS = DT::SIZE == 4 ? 8 : 16, S = 4, A_BYTES = BM * 128, B_BYTES = BN * 128,
+           STAGE = A_BYTES + B_BYTES, NT = 256, LDST = BN + 4 };
+    extern __shared__ unsigned char ak_gemm_dyn_smem[];
+    unsigned char* sm = ak_gemm_dyn_smem + ((1024 - (ak_smem_addr(ak_gemm_dyn_smem) & 1023)) & 1023);
+    const int tid = (int)threadIdx.x, wg = tid / 128;
+    const int m0 = ak_gemm_tm() * BM, n0 = ak_gemm_tn() * BN;
+    const int o32 = (flags & AK_GF_OUT32) ? 1 : 0;
+    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {
+        const T* Ab = A + (ak_i64)b * sA;
+        const T* Bb = B + (ak_i64)b * sB;
+        float d[BN / 2];
+#pragma unroll
+        for (int r = 0; r < BN / 2; r++) d[r] = 0.0f;
+        const int nk = (K + BK - 1) / BK;
+        auto load = [&](int kt) {
+            unsigned char* sa = sm + (kt % S) * STAGE;
+            unsigned char* sb = sa + A_BYTES;
+            const int k0 = kt * BK;
+#pragma unroll
+            for (int i = 0; i < BM * 8 / NT; i++) {
+                const int q = tid + i * NT, r = q >> 3, c = q & 7, gr = m0 + r, gk = k0 + c * EPC;
+                const int left = (K - gk) * DT::SIZE;
+                const int bytes = (gr < M && gk < K) ? (left < 16 ? left : 16) : 0;
+                ak_cp_async16(sa + ak_sw128(r, c), bytes ? (const void*)(Ab + (ak_i64)gr * lda + gk) : (const void*)Ab, bytes);
+            }
+#pragma unroll
+            for (int i = 0; i < BN * 8 / NT; i++) {
+                const int q = tid + i * NT, r = q >> 3, c = q & 7, gr = n0 + r, gk = k0 + c * EPC;
+                const int left = (K - gk) * DT::SIZE;
+                const int bytes = (gr < N && gk < K) ? (left < 16 ? left : 16) : 0;
+                ak_cp_async16(sb + ak_sw128(r, c), bytes ? (const void*)(Bb + (ak_i64)gr * ldb + gk) : (const void*)Bb, bytes);
+            }
+        };
+        __syncthreads(); /* the previous batch's epilogue is done with the shared memory */
+        load(0);
+        ak_cp_async_commit();
+        if (nk > 1) load(1);
+        ak_cp_async_commit();
+        for (int kt = 0; kt < nk; kt++) {
+            ak_cp_async_wait<1>();
+            ak_fence_proxy_async();
+            __syncthreads();
+            if (kt + 2 < nk) load(kt + 2);
+            ak_cp_async_commit();
+            const unsigned char* sa = sm + (kt % S) * STAGE + wg * 64 * 128;
+            const unsigned char* sb = sm + (kt % S) * STAGE + A_BYTES;
+            ak_wgmma_fence();
+#pragma unroll
+            for (int kk = 0; kk < BK / KS; kk++) {
+                const ak_u64 da = ak_wgmma_desc(sa + kk * 32), db = ak_wgmma_desc(sb + kk * 32);
+                if constexpr (BN == 128) {
+                    if constexpr (DT::SIZE == 4) ak_wgmma_tf32_n128(d, da, db, 1);
+                    else if constexpr (ak_gemm_is_f16<DT>::V) ak_wgmma_f16_n128(d, da, db, 1);
+                    else ak_wgmma_bf16_n128(d, da, db, 1);
+                } else {
+                    if constexpr (DT::SIZE == 4) ak_wgmma_tf32_n256(d, da, db, 1);
+                    else if constexpr (ak_gemm_is_f16<DT>::V) ak_wgmma_f16_n256(d, da, db, 1);
+                    else ak_wgmma_bf16_n256(d, da, db, 1);
+                }
+            }
+            ak_wgmma_commit();
+            ak_wgmma_wait<1>();
+        }
+        ak_wgmma_wait<0>();
+        ak_cp_async_wait<0>();
+        __syncthreads(); /* both warpgroups are done reading the stages */
+        float* st = (float*)sm + wg * 64 * LDST;
+#pragma unroll
+        for (int r = 0; r < BN / 2; r++) st[ak_wgmma_row(tid, r) * LDST + ak_wgmma_col(tid, r)] = d[r];
+        __syncthreads();
+        ak_gemm_epi<DT>(st, LDST, 64, BN, m0 + 64 * wg, n0, tid % 128, 128, M, N, (void*)ak_gemm_off(D, sD, b, o32, DT::SIZE), ldd,
+                        ak_gemm_off(C, sC, b, o32, DT::SIZE), ldc, bias, ak_gemm_off(R, sR, b, o32, DT::SIZE), ldr, alpha, beta,
+                        flags, ap);
+    }
+}
+#endif
+/* The wgmma kernels; on every other target the same tile is computed by the
+ * generic path, 128 columns at a time (the host only picks them on sm_90a). */
+template <class DT, int BN>
+AK_INLINE void ak_gemm_wgmma_or_generic(AK_GEMM_PARAMS_T(DT)) {
+#if defined(AK_WGMMA)
+    ak_gemm_wgmma_tile<DT, BN>(AK_GEMM_ARGS);
+#else
+    for (int h = 0; h < BN / 128; h++)
+        ak_gemm_mma_or_simt<DT, DT::SIZE == 4, 128, 128, DT::SIZE == 4 ? 16 : 32, 256>(AK_GEMM_ARGS, ak_gemm_tm() * 128, ak_gemm_tn() * BN + h * 128);
+#endif
+}
+#define AK_GEMM_WGMMA(NAME, DT, BN)                                       \
+    AK_KERNEL void __launch_bounds__(256, 1) NAME(AK_GEMM_PARAMS_T(DT)) { \
+        ak_gemm_wgmma_or_generic<DT, BN>(AK_GEMM_ARGS);                     \
+    }
+
+/* ---- decode shapes: M <= 16 rows, B stored N x K (k-contiguous) ---------
+ * A GEMM with few rows is a read of B: each warp owns 2 columns n and
+ * streams their k-contiguous rows of B with 16-byte loads (4 in flight per
+ * lane per 512-wide k chunk), against the A chunk staged once per block in
+ * shared memory as fp32; then a butterfly sum per (row, column) and the
+ * epilogue. 8 warps = 16 columns per block, so even N = 4096 gives 256
+ * blocks. Needs B 16-byte aligned with ldb and the batch stride a multiple
+ * of 8 elements (the host checks; a K tail is handled element-wise). */
+template <class DT>
+AK_INLINE void ak_gemm_skinny(AK_GEMM_PARAMS_T(DT)) {
+    typedef typename DT::T T;
+    enum { MM = 16, CW = 2, NW = 8, KC = 512 };
+    __shared__ __attribute__((aligned(16))) float As[MM * KC];
+    const int lane = ak_lane(), w = ak_wave_id();
+    const int n_base = (int)blockIdx.x * (NW * CW) + w * CW;
+    const bool ta = flags & AK_GF_TA;
+    const int o32 = (flags & AK_GF_OUT32) ? 1 : 0;
+    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {
+        const T* Ab = A + (ak_i64)b * sA;
+        const T* Bb = B + (ak_i64)b * sB;
+        float acc[MM][CW];
+#pragma unroll
+        for (int m = 0; m < MM; m++)
+#pragma unroll
+            for (int c = 0; c < CW; c++) acc[m][c] = 0.0f;
+        for (int k0 = 0; k0 < K; k0 += KC) {
+            __syncthreads();
+            for (int i = (int)threadIdx.x; i < M * KC; i += NW * AK_WAVE) {
+                const int m = i / KC, k = k0 + i % KC;
+                As[i] = k < K ? DT::to(ta ? Ab[(ak_i64)k * lda + m] : Ab[(ak_i64)m * lda + k]) : 0.0f;
+            }
+            __syncthreads();
+#pragma unroll
+            for (int c = 0; c < CW; c++) {
+                const int n = n_base + c;
+                if (n >= N) continue;
+                const T* bp = Bb + (ak_i64)n * ldb;
+#pragma unroll
+                for (int q = 0; q < KC / (8 * AK_WAVE); q++) {
+                    const int kk = (q * AK_WAVE + lane) * 8, gk = k0 + kk;
+                    float bv[8];
+                    if (gk + 8 <= K) DT::ld8(bp + gk, bv);
+                    else {
+#pragma unroll
+                        for (int j = 0; j < 8; j++) bv[j] = gk + j < K ? DT::to(bp[gk + j]) : 0.0f;
+                    }
+#pragma unroll
+                    for (int m = 0; m < MM; m++) {
+                        if (m < M) {
+                            const float4 a0 = *(const float4*)&As[m * KC + kk], a1 = *(const float4*)&As[m * KC + kk + 4];
+                            acc[m][c] += a0.x * bv[0] + a0.y * bv[1] + a0.z * bv[2] + a0.w * bv[3] + a1.x * bv[4] + a1.y * bv[5] +
+                                         a1.z * bv[6] + a1.w * bv[7];
+                        }
+                    }
+                }
+            }
+        }
+        /* sums over the lanes, staged, then the epilogue */
+#pragma unroll
+        for (int m = 0; m < MM; m++)
+#pragma unroll
+            for (int c = 0; c < CW; c++) acc[m][c] = ak_warp_sum(acc[m][c]);
+        __syncthreads(); /* every warp is done with the A chunk: stage the sums there */
+        float* st = As + w * (MM * CW);
+        if (lane == 0) {
+#pragma unroll
+            for (int m = 0; m < MM; m++)
+#pragma unroll
+                for (int c = 0; c < CW; c++) st[m * CW + c] = acc[m][c];
+        }
+        __syncthreads();
+        ak_gemm_epi<DT>(st, CW, M < MM ? M : MM, CW, 0, n_base, lane, AK_WAVE, M, N, (void*)ak_gemm_off(D, sD, b, o32, DT::SIZE), ldd,
+                        ak_gemm_off(C, sC, b, o32, DT::SIZE), ldc, bias, ak_gemm_off(R, sR, b, o32, DT::SIZE), ldr, alpha, beta,
+                        flags, ap);
+    }
+}
+#define AK_GEMM_SKINNY(NAME, DT)                                       \
+    AK_KERNEL void __launch_bounds__(256) NAME(AK_GEMM_PARAMS_T(DT)) { \
+        ak_gemm_skinny<DT>(AK_GEMM_ARGS);                                \
+    }
+
+/* Kernels: ak_gemm_<path>_<tile>_<in>. The tile of each name is in
+ * amdkit.h's _ak_gemm_tiles table (with the reason); a cpu test checks that
+ * the numbers here and there agree. A matrix-core kernel on a target without
+ * the instruction for its dtype runs the SIMT body (the host never picks it
+ * there; it stays correct). */
+#define AK_GEMM_MMA(NAME, DT, FAST32, BM, BN, BK, NT)                 \
+    AK_KERNEL void __launch_bounds__(NT) NAME(AK_GEMM_PARAMS_T(DT)) { \
+        ak_gemm_mma_or_simt<DT, FAST32, BM, BN, BK, NT>(AK_GEMM_ARGS, AK_GEMM_ORIGIN(BM, BN)); \
+    }
+#define AK_GEMM_SIMT(NAME, DT, BM, BN, BK, NT)                        \
+    AK_KERNEL void __launch_bounds__(NT) NAME(AK_GEMM_PARAMS_T(DT)) { \
+        ak_gemm_simt<DT, BM, BN, BK, NT>(AK_GEMM_ARGS, AK_GEMM_ORIGIN(BM, BN)); \
+    }
+
+// kernels: ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32
+// kernels: ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32
+// kernels: ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16
+// kernels: ak_gemm_wgmma_n128_f16 ak_gemm_wgmma_n128_bf16 ak_gemm_wgmma_n256_f16 ak_gemm_wgmma_n256_bf16
+// kernels: ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32
+// kernels: ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16
+AK_GEMM_MMA(ak_gemm_mma_l_f16, ak_f16_t, false, 128, 128, 32, 256)
+AK_GEMM_MMA(ak_gemm_mma_l_bf16, ak_bf16_t, false, 128, 128, 32, 256)
+AK_GEMM_MMA(ak_gemm_mma_l_f32, ak_f32_t, false, 128, 128, 16, 256)
+AK_GEMM_MMA(ak_gemm_mma_l_x32, ak_f32_t, true, 128, 128, 16, 256)
+AK_GEMM_MMA(ak_gemm_mma_s_f16, ak_f16_t, false, 64, 64, 32, 128)
+AK_GEMM_MMA(ak_gemm_mma_s_bf16, ak_bf16_t, false, 64, 64, 32, 128)
+AK_GEMM_MMA(ak_gemm_mma_s_f32, ak_f32_t, false, 64, 64, 16, 128)
+AK_GEMM_MMA(ak_gemm_mma_s_x32, ak_f32_t, true, 64, 64, 16, 128)
+AK_GEMM_SIMT(ak_gemm_simt_l_f32, ak_f32_t, 128, 128, 16, 256)
+AK_GEMM_SIMT(ak_gemm_simt_l_f16, ak_f16_t, 128, 128, 16, 256)
+AK_GEMM_SIMT(ak_gemm_simt_l_bf16, ak_bf16_t, 128, 128, 16, 256)
+AK_GEMM_WGMMA(ak_gemm_wgmma_n128_f16, ak_f16_t, 128)
+AK_GEMM_WGMMA(ak_gemm_wgmma_n128_bf16, ak_bf16_t, 128)
+AK_GEMM_WGMMA(ak_gemm_wgmma_n256_f16, ak_f16_t, 256)
+AK_GEMM_WGMMA(ak_gemm_wgmma_n256_bf16, ak_bf16_t, 256)
+AK_GEMM_WGMMA(ak_gemm_wgmma_n128_x32, ak_f32_t, 128)
+AK_GEMM_WGMMA(ak_gemm_wgmma_n256_x32, ak_f32_t, 256)
+AK_GEMM_SKINNY(ak_gemm_skinny_f32, ak_f32_t)
+AK_GEMM_SKINNY(ak_gemm_skinny_f16, ak_f16_t)
+AK_GEMM_SKINNY(ak_gemm_skinny_bf16, ak_bf16_t)

@@ -1,0 +1,222 @@
+/* Suite gpu_gemm (runs with --gpu, needs a GPU): ak_gemm on the device
+ * against the cpu backend's reference (itself checked against a naive loop
+ * in suite ops_gemm), fresh random inputs (never zeros), D poisoned with
+ * 0xFF bytes first (NaN: an unwritten element fails; the gaps of padded
+ * leading dimensions must keep the poison). Error bound per element, from K
+ * and the dtypes: |gpu - ref| <= 2 (K 2^-24 + e_in) S |alpha| + 2 e_out |ref| + 1e-5,
+ * S = sum_k |a_ik b_kj| (computed here), e_in = 2^-10 for TF32 / xf32 (both
+ * operands rounded to 10 mantissa bits), else 0 (f16 / bf16 products are
+ * exact in fp32); e_out = the output dtype's half ulp. Covers every path the
+ * device has (matrix cores for f16 / bf16 / TF32, SIMT for exact f32 and
+ * with matrix_cores off; the test checks which one the plan names), odd
+ * shapes (1, 7, 127, 129, 1000, K = 1, M = 1 and 16 decode rows), all four
+ * transpose combinations, every epilogue, batched strides, unaligned
+ * pointers and leading dimensions, and beta = 0 with NaN in C. */
+#include "ak_test.h"
+#include <stdlib.h>
+#include <stdint.h>
+
+static unsigned long long g_st;
+static ak_context* g_ref;
+
+static ak_context* gg_ctx(int mc, int prec, int mixed) {
+    ak_config cfg = ak_config_default();
+    ak_context* ctx = NULL;
+    if (ak_config_apply_env(&cfg) != AK_OK) return NULL;
+    cfg.log_level = AK_LOG_ERROR;
+    cfg.matrix_cores = (ak_tristate)mc;
+    cfg.precision = prec;
+    cfg.mixed_precision = (ak_tristate)mixed;
+    if (ak_context_create(&cfg, &ctx) != AK_OK) {
+        akt_fail(__FILE__, __LINE__, "GPU context: %s", ak_last_error());
+        return NULL;
+    }
+#ifndef AKT_GPU_ON_CPU
+    if (ak_context_device(ctx)->backend == AK_BACKEND_CPU) {
+        akt_fail(__FILE__, __LINE__, "no GPU: the context fell back to the cpu backend (gpu_* suites need a GPU)");
+        ak_context_destroy(ctx);
+        return NULL;
+    }
+#endif
+    return ctx;
+}
+
+static void fill(void* p, ak_dtype t, size_t n) {
+    size_t i;
+    for (i = 0; i < n; i++) {
+        double v = akt_uniform(&g_st, -1, 1);
+        if (fabs(v) < 0.01) v = -0.41;
+        ak_elem_set(p, t, i, v);
+    }
+}
+
+/* device copy of a host buffer, `off` bytes into a fresh allocation */
+static void* up(ak_context* ctx, const void* h, size_t bytes, size_t off, void** base) {
+    void* d = NULL;
+    if (ak_malloc(ctx, bytes + off + 16, NULL, &d) != AK_OK) { akt_fail(__FILE__, __LINE__, "%s", ak_last_error()); return NULL; }
+    *base = d;
+    d = (char*)d + off;
+    if (ak_memcpy(ctx, d, h, bytes, AK_H2D) != AK_OK) akt_fail(__FILE__, __LINE__, "%s", ak_last_error());
+    return d;
+}
+
+/* one case on ctx; `path` is the plan path expected ("" = don't check) */
+static void gg_case(ak_context* ctx, const char* path, ak_dtype dt, ak_dtype ot, size_t m, size_t n, size_t k, int ta, int tb,
+                    int epi, size_t batch, int pad, size_t off) {
+    ak_gemm_desc g = ak_gemm_desc_default(), h;
+    ak_gemm_plan p;
+    size_t es = ak_dtype_size(dt), os = ak_dtype_size(ot);
+    size_t ar = ta ? k : m, ac = ta ? m : k, br = tb ? n : k, bc = tb ? k : n;
+    size_t lda = ac + (size_t)pad, ldb = bc + (size_t)pad, ldd = n + (size_t)pad;
+    size_t sa = ar * lda, sb = br * ldb, sd = m * ldd;
+    size_t na = sa * batch, nb = sb * batch, nd = sd * batch, b, i, j, kk, bad = 0;
+    void *A = malloc(na * es), *B = malloc(nb * es), *C = malloc(nd * os), *R = malloc(nd * os), *bias = malloc(n * os);
+    void *D = malloc(nd * os), *Dref = malloc(nd * os);
+    void *bA, *bB, *bC, *bR, *bbias, *bD;
+    void *dA, *dB, *dC, *dR, *dbias, *dD;
+    double e_in, e_out;
+    fill(A, dt, na); fill(B, dt, nb); fill(C, ot, nd); fill(R, ot, nd); fill(bias, ot, n);
+    if (epi & 16) for (i = 0; i < nd; i++) ak_elem_set(C, ot, i, NAN); /* beta = 0 must not read it */
+    dA = up(ctx, A, na * es, off * es, &bA); dB = up(ctx, B, nb * es, off * es, &bB); dC = up(ctx, C, nd * os, 0, &bC);
+    dR = up(ctx, R, nd * os, off * os, &bR); dbias = up(ctx, bias, n * os, 0, &bbias);
+    memset(D, 0xFF, nd * os);
+    dD = up(ctx, D, nd * os, off * os, &bD);
+    if (!dA || !dB || !dC || !dR || !dbias || !dD) goto done;
+    g.dtype = dt; g.out_dtype = ot; g.m = m; g.n = n; g.k = k; g.trans_a = ta; g.trans_b = tb;
+    g.lda = lda; g.ldb = ldb; g.ldd = ldd; g.batch = batch; g.stride_a = sa; g.stride_b = sb; g.stride_d = sd;
+    g.alpha = (epi & 15) ? 0.5f : 1.0f;
+    if (epi & 1) { g.beta = 0.25f; g.ldc = ldd; g.stride_c = sd; }
+    if (epi & 16) { g.beta = 0.0f; g.ldc = ldd; g.stride_c = sd; }
+    if (epi & 2) g.bias = dbias;
+    if (epi & 4) { g.activation = (int)(m + n + k) % 7; g.act_param = 0.2f; }
+    if (epi & 8) { g.residual = dR; g.ldr = ldd; g.stride_r = sd; }
+    g.a = dA; g.b = dB; g.c = (epi & 17) ? dC : NULL; g.d = dD;
+    AKT_OK(ak_gemm_plan_get(ctx, &g, &p));
+    if (path[0]) AKT_CHECKF(!strcmp(p.path, path), "plan path %s, expected %s (kernel %s)", p.path, path, p.kernel);
+    AKT_OK(ak_gemm(ctx, &g, NULL));
+    AKT_OK(ak_device_synchronize(ctx));
+    AKT_OK(ak_memcpy(ctx, D, dD, nd * os, AK_D2H));
+    /* reference on the cpu backend, same descriptor on host buffers */
+    h = g; h.a = A; h.b = B; h.c = (epi & 17) ? C : NULL; h.bias = (epi & 2) ? bias : NULL; h.residual = (epi & 8) ? R : NULL; h.d = Dref;
+    memset(Dref, 0xFF, nd * os);
+    AKT_OK(ak_gemm(g_ref, &h, NULL));
+    e_in = p.fast32 ? ldexp(1.0, -10) : 0.0;
+    e_out = ot == AK_F32 ? ldexp(1.0, -24) : ot == AK_F16 ? ldexp(1.0, -11) : ldexp(1.0, -8);
+    for (b = 0; b < batch; b++)
+        for (i = 0; i < m; i++)
+            for (j = 0; j < ldd; j++) {
+                size_t at = b * sd + i * ldd + j;
+                double got = ak_elem_get(D, ot, at), ref, S = 0, tol;
+                if (j >= n) { /* padding gap: still poison */
+                    if (got == got && bad++ < 3) akt_fail(__FILE__, __LINE__, "D[%zu][%zu][%zu] (padding) was written", b, i, j);
+                    continue;
+                }
+                ref = ak_elem_get(Dref, ot, at);
+                for (kk = 0; kk < k; kk++)
+                    S += fabs(ak_elem_get(A, dt, b * sa + (ta ? kk * lda + i : i * lda + kk)) *
+                              ak_elem_get(B, dt, b * sb + (tb ? j * ldb + kk : kk * ldb + j)));
+                tol = 2 * ((double)k * ldexp(1.0, -24) + e_in) * S * fabs(g.alpha) + 2 * e_out * fabs(ref) + 1e-5;
+                if (!(fabs(got - ref) <= tol) && bad++ < 3)
+                    akt_fail(__FILE__, __LINE__, "%s %s %s->%s %zux%zux%zu ta%d tb%d epi%d batch%zu pad%d off%zu: D[%zu][%zu][%zu] = %.7g, ref %.7g (tol %.3g)",
+                             p.path, p.kernel, ak_dtype_name(dt), ak_dtype_name(ot), m, n, k, ta, tb, epi, batch, pad, off, b, i, j, got, ref, tol);
+            }
+done:
+    ak_free(ctx, bA); ak_free(ctx, bB); ak_free(ctx, bC); ak_free(ctx, bR); ak_free(ctx, bbias); ak_free(ctx, bD);
+    free(A); free(B); free(C); free(R); free(bias); free(D); free(Dref);
+}
+
+static const ak_dtype T3[3] = { AK_F32, AK_F16, AK_BF16 };
+
+/* default config: f16 / bf16 on the matrix cores; f32 as TF32 where the arch
+ * recommends a reduced precision (H100: bf16, so mixed_precision resolves on) */
+static void matrix_core_paths(void) {
+    ak_context* ctx = gg_ctx(AK_AUTO, -1, AK_AUTO);
+    static const size_t shapes[][3] = { { 1, 1, 1 }, { 7, 7, 7 }, { 127, 129, 65 }, { 129, 127, 1 }, { 1, 1000, 129 },
+                                        { 16, 4096, 1024 }, { 1000, 1000, 1000 }, { 300, 513, 4096 } };
+    size_t s;
+    int d, t;
+    if (!ctx) return;
+    for (s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+        for (d = 0; d < 3; d++) gg_case(ctx, "", T3[d], T3[d], shapes[s][0], shapes[s][1], shapes[s][2], 0, (int)(s % 2), 0, 1, 0, 0);
+    for (t = 0; t < 4; t++)
+        for (d = 0; d < 3; d++) gg_case(ctx, "", T3[d], t % 2 ? AK_F32 : T3[d], 127, 129, 65, t & 1, t >> 1, 0, 1, 0, 0);
+    ak_context_destroy(ctx);
+}
+
+/* the Hopper kernel (A k-contiguous, B stored N x K, 16-byte rows): asserted
+ * to be the path on sm_90; odd M / N, a K tail (K % 8 != 0 with padded rows),
+ * both tile widths, epilogues, batches */
+static void wgmma_path(void) {
+    ak_context* ctx = gg_ctx(AK_AUTO, -1, AK_AUTO);
+    const char* w;
+    int d;
+    if (!ctx) return;
+    w = !strcmp(ak_context_device(ctx)->arch_base, "sm_90") ? "wgmma" : "";
+    for (d = 0; d < 3; d++) { /* f32: TF32 (the default config on an arch recommending bf16) */
+        gg_case(ctx, w, T3[d], T3[d], 1000, 1000, 1000, 0, 1, 0, 1, 0, 0);
+        gg_case(ctx, w, T3[d], T3[d], 257, 260, 1001, 0, 1, 0, 1, 7, 0);
+        gg_case(ctx, w, T3[d], AK_F32, 129, 127, 1, 0, 1, 0, 1, 7, 0);
+        gg_case(ctx, w, T3[d], T3[d], 130, 300, 200, 0, 1, 15, 2, 0, 0);
+        gg_case(ctx, w, T3[d], T3[d], 64, 64, 64, 0, 1, 16, 1, 0, 0);
+        gg_case(ctx, w, T3[d], AK_F32, 2048, 2048, 512, 0, 1, 3, 1, 0, 0);
+    }
+    ak_context_destroy(ctx);
+}
+
+static void epilogues_batches_unaligned(void) {
+    ak_context* ctx = gg_ctx(AK_AUTO, -1, AK_AUTO);
+    int e, d;
+    if (!ctx) return;
+    for (e = 1; e < 16; e++) gg_case(ctx, "", T3[e % 3], e & 1 ? AK_F32 : T3[e % 3], 129, 1000, 127, e & 1, (e >> 1) & 1, e, 1, 0, 0);
+    for (d = 0; d < 3; d++) {
+        gg_case(ctx, "", T3[d], T3[d], 65, 33, 47, 0, 1, 15, 3, 0, 0);          /* batched strided */
+        gg_case(ctx, "", T3[d], T3[d], 200, 136, 72, d & 1, 0, 0, 2, 1, 1);     /* odd ld, 1-element offsets: scalar loads */
+        gg_case(ctx, "", T3[d], T3[d], 64, 64, 64, 1, 1, 16, 1, 0, 0);          /* beta = 0, NaN in C */
+    }
+    ak_context_destroy(ctx);
+}
+
+/* config fields change what runs: matrix_cores off -> SIMT; precision f32 -> exact f32 (SIMT on NVIDIA) */
+static void config_selects_path(void) {
+    ak_context *off = gg_ctx(AK_OFF, -1, AK_AUTO), *exact = gg_ctx(AK_AUTO, AK_F32, AK_OFF), *on = gg_ctx(AK_ON, AK_BF16, AK_ON);
+    const ak_device_info* di;
+    int t;
+    if (!off || !exact || !on) goto done;
+    di = ak_context_device(on);
+    for (t = 0; t < 4; t++) {
+        gg_case(off, "simt", AK_F16, AK_F16, 127, 129, 65, t & 1, t >> 1, 0, 1, 0, 0);
+        gg_case(off, "simt", AK_BF16, AK_F32, 129, 65, 127, t & 1, t >> 1, 3, 1, 0, 0);
+        gg_case(exact, di->backend == AK_BACKEND_CUDA ? "simt" : "", AK_F32, AK_F32, 127, 129, 65, t & 1, t >> 1, 0, 1, 0, 0);
+        gg_case(on, di->backend == AK_BACKEND_CUDA ? "mma.sync" : "", AK_F32, AK_F32, 127, 129, 65, t & 1, t >> 1, 0, 1, 0, 0);
+    }
+    gg_case(exact, "", AK_F32, AK_F32, 1000, 1000, 1000, 0, 0, 0, 1, 0, 0);
+done:
+    ak_context_destroy(off); ak_context_destroy(exact); ak_context_destroy(on);
+}
+
+/* decode shapes (M <= 16, B stored N x K): the skinny kernel on any device */
+static void decode_path(void) {
+    ak_context* ctx = gg_ctx(AK_AUTO, -1, AK_AUTO);
+    int d;
+    if (!ctx) return;
+    for (d = 0; d < 3; d++) {
+        gg_case(ctx, "skinny", T3[d], T3[d], 1, 4096, 1024, 0, 1, 0, 1, 0, 0);
+        gg_case(ctx, "skinny", T3[d], AK_F32, 16, 1000, 1001, d & 1, 1, 15, 1, 7, 0);
+        gg_case(ctx, "skinny", T3[d], T3[d], 7, 33, 5000, 0, 1, 6, 3, 0, 0);
+        gg_case(ctx, "skinny", T3[d], T3[d], 3, 64, 64, 1, 1, 16, 1, 0, 0);
+    }
+    ak_context_destroy(ctx);
+}
+
+void akt_suite_gpu_gemm(void) {
+    g_st = akt_seed() ^ 0x47454d4dull;
+    g_ref = akt_cpu_context("gpu_gemm_ref");
+    if (!g_ref) return;
+    AKT_RUN(matrix_core_paths);
+    AKT_RUN(wgmma_path);
+    AKT_RUN(decode_path);
+    AKT_RUN(epilogues_batches_unaligned);
+    AKT_RUN(config_selects_path);
+    ak_context_destroy(g_ref);
+    g_ref = NULL;
+}

@@ -1,0 +1,341 @@
+/* Suite ops_gemm (cpu backend): ak_gemm's C reference against a naive
+ * triple loop written here (double accumulation, its own epilogue) over an
+ * odd-shape matrix (1, 7, 127, 129, 1000, K = 1, M = 1), every transpose
+ * combination, every dtype and output dtype, bias / activation / residual /
+ * beta C epilogues, padded leading dimensions and batched strides; beta = 0
+ * with NaN in C; TF32 rounding when the config allows it; argument errors;
+ * the plan each config field and architecture gives (matrix_cores,
+ * mixed_precision, precision, allowed_precisions, strict); and the tile
+ * table against the numbers in kernels/gemm.hip. */
+#include "ak_test.h"
+#include <stdlib.h>
+#include <stdint.h>
+
+static unsigned long long g_st;
+
+static double naive_act(int op, double x, double p) {
+    switch (op) {
+    case AK_OP_RELU: return x < 0 ? 0 : x;
+    case AK_OP_LEAKY_RELU: return x < 0 ? p * x : x;
+    case AK_OP_SIGMOID: return 1 / (1 + exp(-x));
+    case AK_OP_TANH: return tanh(x);
+    case AK_OP_SILU: return x / (1 + exp(-x));
+    case AK_OP_GELU: return 0.5 * x * (1 + erf(x / sqrt(2.0)));
+    case AK_OP_GELU_TANH: return 0.5 * x * (1 + tanh(sqrt(2 / 3.14159265358979323846) * (x + 0.044715 * x * x * x)));
+    default: return x;
+    }
+}
+
+static void* rnd_buf(ak_dtype t, size_t n) {
+    void* p = calloc(n ? n : 1, ak_dtype_size(t));
+    size_t i;
+    for (i = 0; i < n; i++) {
+        double v = akt_uniform(&g_st, -1, 1);
+        if (fabs(v) < 0.01) v = 0.37;
+        ak_elem_set(p, t, i, v);
+    }
+    return p;
+}
+
+/* naive D for the descriptor (packed or padded lds as given, 0 = packed) */
+static double naive_at(const ak_gemm_desc* g, size_t b, size_t i, size_t j) {
+    size_t lda = g->lda ? g->lda : (g->trans_a ? g->m : g->k), ldb = g->ldb ? g->ldb : (g->trans_b ? g->k : g->n);
+    size_t ldc = g->ldc ? g->ldc : g->n, ldr = g->ldr ? g->ldr : g->n, kk;
+    double acc = 0, v;
+    for (kk = 0; kk < g->k; kk++) {
+        double a = ak_elem_get(g->a, g->dtype, b * g->stride_a + (g->trans_a ? kk * lda + i : i * lda + kk));
+        double bb = ak_elem_get(g->b, g->dtype, b * g->stride_b + (g->trans_b ? j * ldb + kk : kk * ldb + j));
+        acc += a * bb;
+    }
+    v = g->alpha * acc;
+    if (g->beta != 0) v += g->beta * ak_elem_get(g->c, g->out_dtype, b * g->stride_c + i * ldc + j);
+    if (g->bias) v += ak_elem_get(g->bias, g->out_dtype, j);
+    if (g->activation >= 0) v = naive_act(g->activation, v, g->act_param);
+    if (g->residual) v += ak_elem_get(g->residual, g->out_dtype, b * g->stride_r + i * ldr + j);
+    return v;
+}
+
+/* one case: build buffers, run ak_gemm on ctx, compare with the naive loop */
+static void run_case(ak_context* ctx, ak_dtype dt, ak_dtype ot, size_t m, size_t n, size_t k, int ta, int tb, int epi,
+                     size_t batch, int pad) {
+    ak_gemm_desc g = ak_gemm_desc_default();
+    size_t ar = ta ? k : m, ac = ta ? m : k, br = tb ? n : k, bc = tb ? k : n;
+    size_t lda = ac + (size_t)pad, ldb = bc + (size_t)pad, ldd = n + (size_t)pad;
+    size_t sa = ar * lda + (size_t)pad * 3, sb = br * ldb, sd = m * ldd + 5;
+    size_t b, i, j, bad = 0;
+    double worst = 0;
+    void *A = rnd_buf(dt, sa * batch), *B = rnd_buf(dt, sb * batch), *C = rnd_buf(ot, sd * batch);
+    void *R = rnd_buf(ot, sd * batch), *bias = rnd_buf(ot, n), *D = rnd_buf(ot, sd * batch);
+    g.dtype = dt; g.out_dtype = ot; g.m = m; g.n = n; g.k = k; g.trans_a = ta; g.trans_b = tb;
+    g.a = A; g.b = B; g.d = D; g.lda = pad ? lda : 0; g.ldb = pad ? ldb : 0; g.ldd = pad ? ldd : 0;
+    g.batch = batch; g.stride_a = sa; g.stride_b = sb; g.stride_d = sd;
+    g.alpha = epi ? 0.75f : 1.0f;
+    if (epi & 1) { g.beta = -0.5f; g.c = C; g.ldc = g.ldd; g.stride_c = sd; }
+    if (epi & 2) g.bias = bias;
+    if (epi & 4) { g.activation = (int)(akt_uniform(&g_st, 0, 7)) % 7; g.act_param = 0.1f; }
+    if (epi & 8) { g.residual = R; g.ldr = g.ldd; g.stride_r = sd; }
+    AKT_OK(ak_gemm(ctx, &g, NULL));
+    for (b = 0; b < batch; b++)
+        for (i = 0; i < m; i++)
+            for (j = 0; j < n; j++) {
+                double ref = naive_at(&g, b, i, j), got = ak_elem_get(D, ot, b * sd + i * (pad ? ldd : n) + j);
+                double tol = (ot == AK_F32 ? 1e-6 : ot == AK_F16 ? 1e-3 : 8e-3) * (fabs(ref) + 1e-3);
+                if (!(fabs(got - ref) <= tol)) {
+                    if (bad++ < 3)
+                        akt_fail(__FILE__, __LINE__, "gemm %s->%s %zux%zux%zu ta%d tb%d epi%d batch %zu pad %d: D[%zu][%zu][%zu] = %.8g, expected %.8g",
+                                 ak_dtype_name(dt), ak_dtype_name(ot), m, n, k, ta, tb, epi, batch, pad, b, i, j, got, ref);
+                }
+                if (fabs(got - ref) > worst) worst = fabs(got - ref);
+            }
+    free(A); free(B); free(C); free(R); free(bias); free(D);
+}
+
+static void odd_shapes_match_naive(void) {
+    ak_context* ctx = akt_cpu_context("ops_gemm");
+    static const size_t shapes[][3] = { { 1, 1, 1 }, { 7, 7, 7 }, { 1, 129, 127 }, { 127, 1, 129 }, { 129, 127, 1 },
+                                        { 1, 1000, 7 }, { 33, 65, 1000 }, { 1000, 3, 5 } };
+    static const ak_dtype dts[3] = { AK_F32, AK_F16, AK_BF16 };
+    size_t s;
+    int t, d;
+    if (!ctx) return;
+    g_st = akt_seed() ^ 0x6e6d6d67ull;
+    for (s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+        for (t = 0; t < 4; t++)
+            for (d = 0; d < 3; d++)
+                run_case(ctx, dts[d], (s + (size_t)t) % 2 ? AK_F32 : dts[d], shapes[s][0], shapes[s][1], shapes[s][2], t & 1, t >> 1,
+                         (int)((s * 4 + (size_t)t + (size_t)d) % 16), 1, (int)(s % 3));
+    /* batched strided, every epilogue */
+    for (t = 0; t < 16; t++) run_case(ctx, dts[t % 3], t & 1 ? AK_F32 : dts[t % 3], 9, 17, 13, t & 1, (t >> 1) & 1, t, 3, t % 2);
+    ak_context_destroy(ctx);
+}
+
+static void beta_zero_never_reads_c(void) {
+    ak_context* ctx = akt_cpu_context("ops_gemm");
+    ak_gemm_desc g = ak_gemm_desc_default();
+    float A[6] = { 1, 2, 3, 4, 5, 6 }, B[6] = { 1, 0, 0, 1, 1, 1 }, D[4], C[4];
+    int i;
+    if (!ctx) return;
+    for (i = 0; i < 4; i++) { C[i] = NAN; D[i] = NAN; }
+    g.m = 2; g.n = 2; g.k = 3; g.a = A; g.b = B; g.c = C; g.d = D; g.beta = 0.0f;
+    AKT_OK(ak_gemm(ctx, &g, NULL));
+    AKT_NEAR(D[0], 1 + 3, 0); AKT_NEAR(D[1], 2 + 3, 0); AKT_NEAR(D[2], 4 + 6, 0); AKT_NEAR(D[3], 5 + 6, 0);
+    g.c = NULL; /* C may be NULL then */
+    AKT_OK(ak_gemm(ctx, &g, NULL));
+    /* in place: D == C with beta = 1 accumulates */
+    g.c = D; g.beta = 1.0f;
+    AKT_OK(ak_gemm(ctx, &g, NULL));
+    AKT_NEAR(D[0], 8, 0); AKT_NEAR(D[3], 22, 0);
+    ak_context_destroy(ctx);
+}
+
+static void tf32_when_the_config_allows_it(void) {
+    ak_config cfg = ak_config_default();
+    ak_context *exact = akt_cpu_context("ops_gemm"), *fast = NULL;
+    ak_gemm_desc g = ak_gemm_desc_default();
+    float A[2] = { 1.0f + 1.0f / 4096, 1.0f }, B[2] = { 1.0f, 1.0f + 1.0f / 4096 }, D[1];
+    ak_gemm_plan p;
+    cfg.backend = AK_BACKEND_CPU; cfg.log_level = AK_LOG_NONE;
+    cfg.precision = AK_BF16; cfg.mixed_precision = AK_ON; cfg.matrix_cores = AK_ON; cfg.arch = "sm_90";
+    AKT_OK(ak_context_create(&cfg, &fast));
+    if (!exact || !fast) return;
+    g.m = 1; g.n = 1; g.k = 2; g.a = A; g.b = B; g.d = D;
+    AKT_OK(ak_gemm(exact, &g, NULL));
+    AKT_NEAR(D[0], 2.0 + 2.0 / 4096, 1e-7);   /* 1 + 2^-12 survives fp32 */
+    AKT_OK(ak_gemm_plan_get(fast, &g, &p));
+    AKT_EQ_INT(p.fast32, 1);
+    AKT_EQ_STR(p.kernel, "ak_gemm_mma_s_x32");
+    AKT_OK(ak_gemm(fast, &g, NULL));
+    AKT_NEAR(D[0], 2.0, 1e-7);                /* TF32 keeps 10 mantissa bits: 1 + 2^-12 rounds to 1 */
+    ak_context_destroy(exact);
+    ak_context_destroy(fast);
+}
+
+static void bad_arguments(void) {
+    ak_context* ctx = akt_cpu_context("ops_gemm");
+    ak_gemm_desc g = ak_gemm_desc_default(), x;
+    float A[64], B[64], D[64];
+    int i;
+    if (!ctx) return;
+    for (i = 0; i < 64; i++) { A[i] = 1; B[i] = 1; D[i] = 0; }
+    g.m = 4; g.n = 4; g.k = 4; g.a = A; g.b = B; g.d = D;
+    AKT_OK(ak_gemm(ctx, &g, NULL));
+    AKT_ERR(ak_gemm(NULL, &g, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR(ak_gemm(ctx, NULL, NULL), AK_ERROR_INVALID_ARGUMENT);
+    x = g; x.m = 0; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT);
+    x = g; x.k = 0; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT);
+    x = g; x.dtype = AK_I32; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT);
+    x = g; x.dtype = AK_F16; x.out_dtype = AK_BF16; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT);
+    x = g; x.lda = 3; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_CONTAINS(ak_last_error(), "lda");
+    x = g; x.a = (const char*)A + 2; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT);
+    x = g; x.a = NULL; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT);
+    x = g; x.beta = 1; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT); /* C needed */
+    x = g; x.d = A + 8; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT); /* D overlaps A */
+    AKT_CONTAINS(ak_last_error(), "overlap");
+    x = g; x.beta = 1; x.c = D + 1; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT); /* partial overlap with C */
+    x = g; x.trans_a = 2; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT);
+    x = g; x.activation = 99; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT);
+    x = g; x.batch = 0; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT);
+    x = g; x.batch = 2; x.stride_a = 16; x.stride_b = 16; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT); /* stride_d 0 */
+    x = g; x.m = (size_t)1 << 33; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT);
+    for (i = 0; i < 64; i++) AKT_NEAR(D[i], i < 16 ? 4 : 0, 0); /* failed calls wrote nothing */
+    ak_context_destroy(ctx);
+}
+
+/* a cpu context planning for a named architecture with config tweaks */
+static ak_context* plan_ctx(const char* arch, int mc, int prec, int mixed, unsigned allowed, int strict) {
+    ak_config cfg = ak_config_default();
+    ak_context* ctx = NULL;
+    cfg.backend = AK_BACKEND_CPU; cfg.log_level = AK_LOG_NONE; cfg.arch = arch;
+    cfg.matrix_cores = (ak_tristate)mc; cfg.precision = prec; cfg.mixed_precision = (ak_tristate)mixed;
+    cfg.allowed_precisions = allowed; cfg.strict = strict;
+    if (ak_context_create(&cfg, &ctx) != AK_OK) {
+        akt_fail(__FILE__, __LINE__, "context for %s: %s", arch, ak_last_error());
+        return NULL;
+    }
+    return ctx;
+}
+
+static void expect_plan_tb(const char* arch, int mc, int prec, int mixed, ak_dtype dt, size_t m, int tb, const char* kernel, const char* path) {
+    ak_context* ctx = plan_ctx(arch, mc, prec, mixed, 0, 0);
+    ak_gemm_desc g = ak_gemm_desc_default();
+    ak_gemm_plan p;
+    static double buf[8];
+    if (!ctx) return;
+    /* planning never dereferences: far-apart fake addresses (no overlap) */
+    (void)buf;
+    g.dtype = dt; g.out_dtype = dt; g.m = m; g.n = 4096; g.k = 64; g.trans_b = tb;
+    g.a = (const void*)(uintptr_t)((uintptr_t)1 << 40); g.b = (const void*)(uintptr_t)((uintptr_t)2 << 40); g.d = (void*)(uintptr_t)((uintptr_t)3 << 40);
+    if (ak_gemm_plan_get(ctx, &g, &p) == AK_OK) {
+        AKT_CHECKF(!strcmp(p.kernel, kernel) && !strcmp(p.path, path), "%s mc %d prec %d mixed %d %s m %zu: %s (%s), expected %s (%s)", arch,
+                   mc, prec, mixed, ak_dtype_name(dt), m, p.kernel, p.path, kernel, path);
+        AKT_CHECK(p.reason && p.reason[0]);
+    } else akt_fail(__FILE__, __LINE__, "plan %s: %s", arch, ak_last_error());
+    ak_context_destroy(ctx);
+}
+
+static void expect_plan(const char* arch, int mc, int prec, int mixed, ak_dtype dt, size_t m, const char* kernel, const char* path) {
+    expect_plan_tb(arch, mc, prec, mixed, dt, m, 0, kernel, path);
+}
+
+static void plans_follow_arch_and_config(void) {
+    /* Hopper: wgmma for 16-bit A k-contiguous, B stored N x K; the 128-wide tile when 128x256 tiles are few */
+    expect_plan_tb("sm_90", AK_ON, -1, -1, AK_BF16, 8192, 1, "ak_gemm_wgmma_n256_bf16", "wgmma");
+    expect_plan_tb("sm_90", AK_ON, -1, -1, AK_F16, 1024, 1, "ak_gemm_wgmma_n128_f16", "wgmma");
+    expect_plan_tb("sm_90", AK_OFF, -1, -1, AK_F16, 8192, 1, "ak_gemm_simt_l_f16", "simt");
+    expect_plan_tb("sm_80", AK_ON, -1, -1, AK_F16, 8192, 1, "ak_gemm_mma_l_f16", "mma.sync");
+    expect_plan_tb("sm_90", AK_ON, AK_BF16, AK_ON, AK_F32, 8192, 1, "ak_gemm_wgmma_n256_x32", "wgmma");
+    expect_plan_tb("sm_90", AK_ON, -1, -1, AK_BF16, 16, 1, "ak_gemm_skinny_bf16", "skinny");
+    expect_plan_tb("gfx942", AK_ON, AK_BF16, AK_ON, AK_F32, 1, 1, "ak_gemm_skinny_f32", "skinny");
+    expect_plan_tb("sm_90", AK_ON, AK_F32, AK_OFF, AK_F32, 8192, 1, "ak_gemm_simt_l_f32", "simt");
+    /* matrix_cores: on -> the architecture's matrix instruction, off -> FMAs */
+    expect_plan("gfx90a", AK_ON, -1, -1, AK_F16, 8192, "ak_gemm_mma_l_f16", "mfma");
+    expect_plan("gfx90a", AK_OFF, -1, -1, AK_F16, 8192, "ak_gemm_simt_l_f16", "simt");
+    expect_plan("gfx908", AK_ON, -1, -1, AK_BF16, 8192, "ak_gemm_mma_l_bf16", "mfma");
+    expect_plan("gfx950", AK_ON, -1, -1, AK_BF16, 8192, "ak_gemm_mma_l_bf16", "mfma");
+    expect_plan("gfx1100", AK_ON, -1, -1, AK_F16, 8192, "ak_gemm_mma_l_f16", "wmma");
+    expect_plan("gfx1201", AK_ON, -1, -1, AK_BF16, 8192, "ak_gemm_mma_l_bf16", "wmma");
+    expect_plan("gfx906", AK_AUTO, -1, -1, AK_F16, 8192, "ak_gemm_simt_l_f16", "simt");
+    expect_plan("gfx1030", AK_AUTO, -1, -1, AK_BF16, 8192, "ak_gemm_simt_l_bf16", "simt");
+    expect_plan("sm_80", AK_ON, -1, -1, AK_F16, 8192, "ak_gemm_mma_l_f16", "mma.sync");
+    /* shape class: few tiles -> the small tile */
+    expect_plan("sm_90", AK_ON, -1, -1, AK_F16, 16, "ak_gemm_mma_s_f16", "mma.sync");
+    /* precision / mixed_precision: f32 exact unless both allow TF32 / xf32 */
+    expect_plan("sm_90", AK_ON, AK_F32, AK_OFF, AK_F32, 8192, "ak_gemm_simt_l_f32", "simt");
+    expect_plan("sm_90", AK_ON, AK_BF16, AK_OFF, AK_F32, 8192, "ak_gemm_simt_l_f32", "simt");
+    expect_plan("sm_90", AK_ON, AK_BF16, AK_ON, AK_F32, 8192, "ak_gemm_mma_l_x32", "mma.sync");
+    expect_plan("gfx942", AK_ON, AK_BF16, AK_ON, AK_F32, 8192, "ak_gemm_mma_l_x32", "mfma");
+    expect_plan("gfx942", AK_ON, AK_F32, AK_OFF, AK_F32, 8192, "ak_gemm_mma_l_f32", "mfma");
+    expect_plan("gfx90a", AK_ON, AK_BF16, AK_ON, AK_F32, 8192, "ak_gemm_mma_l_f32", "mfma"); /* no xf32: exact MFMA */
+    expect_plan("gfx1100", AK_ON, AK_BF16, AK_ON, AK_F32, 8192, "ak_gemm_simt_l_f32", "simt");
+}
+
+static void strict_and_allowed_precisions(void) {
+    ak_context* ctx = plan_ctx("sm_90", AK_ON, AK_F32, AK_OFF, 0, 1);
+    ak_gemm_desc g = ak_gemm_desc_default();
+    ak_gemm_plan p;
+    static float buf[64];
+    if (!ctx) return;
+    g.m = 4; g.n = 4; g.k = 4; g.a = buf; g.b = buf + 16; g.d = buf + 32;
+    /* strict: exact f32 on the matrix cores is impossible on NVIDIA -> error, not a silent FMA fallback */
+    AKT_ERR(ak_gemm_plan_get(ctx, &g, &p), AK_ERROR_MATRIX_CORES);
+    AKT_ERR(ak_gemm(ctx, &g, NULL), AK_ERROR_MATRIX_CORES);
+    AKT_CONTAINS(ak_last_error(), "TF32");
+    ak_context_destroy(ctx);
+    ctx = plan_ctx("sm_90", AK_OFF, AK_F32, AK_OFF, 0, 1); /* matrix cores off: fine */
+    if (ctx) { AKT_OK(ak_gemm(ctx, &g, NULL)); ak_context_destroy(ctx); }
+    /* allowed_precisions without f16: an f16 GEMM is a config error */
+    ctx = plan_ctx("sm_90", AK_ON, AK_F32, AK_AUTO, AK_DTYPE_BIT(AK_F32), 0);
+    if (!ctx) return;
+    g.dtype = AK_F16; g.out_dtype = AK_F16;
+    AKT_ERR(ak_gemm(ctx, &g, NULL), AK_ERROR_CONFIG);
+    AKT_CONTAINS(ak_last_error(), "allowed_precisions");
+    g.dtype = AK_F32; g.out_dtype = AK_F32;
+    AKT_OK(ak_gemm(ctx, &g, NULL));
+    ak_context_destroy(ctx);
+}
+
+/* The tile table in amdkit.h (seen through ak_gemm_plan_get) must match the
+ * template arguments of the kernels in kernels/gemm.hip. */
+static void tile_table_matches_kernel_source(void) {
+    static const char* const archs[] = { "gfx90a", "gfx1100", "sm_90", "gfx906" };
+    static const size_t ms[] = { 8192, 16, 1 };
+    static const ak_dtype dts[] = { AK_F16, AK_F32 };
+    const char *src = NULL, *fam = NULL;
+    int i, a, mi, d, tb, found = 0;
+    static double buf[64];
+    for (i = 0; i < ak_embedded_count(); i++) {
+        AKT_OK(ak_embedded_at(i, &fam, &src, NULL));
+        if (fam && !strcmp(fam, "gemm")) { found = 1; break; }
+    }
+    AKT_CHECK(found);
+    if (!found) return;
+    for (a = 0; a < 4; a++)
+        for (mi = 0; mi < 3; mi++)
+            for (d = 0; d < 4; d++) {
+                ak_context* ctx = plan_ctx(archs[a], AK_AUTO, AK_BF16, AK_ON, 0, 0);
+                ak_gemm_desc g = ak_gemm_desc_default();
+                ak_gemm_plan p;
+                char pat[96];
+                const char* hit;
+                int bm = 0, bn = 0, bk = 0, nt = 0;
+                if (!ctx) continue;
+                (void)buf;
+                tb = d / 2;
+                g.dtype = dts[d % 2]; g.out_dtype = dts[d % 2]; g.m = ms[mi]; g.n = 8192; g.k = 64; g.trans_b = tb;
+                g.a = (const void*)(uintptr_t)((uintptr_t)1 << 40); g.b = (const void*)(uintptr_t)((uintptr_t)2 << 40); g.d = (void*)(uintptr_t)((uintptr_t)3 << 40);
+                AKT_OK(ak_gemm_plan_get(ctx, &g, &p));
+                snprintf(pat, sizeof pat, "(%s, ", p.kernel);
+                hit = strstr(src, pat);
+                AKT_CHECKF(hit != NULL, "kernel %s not defined in kernels/gemm.hip", p.kernel);
+                if (hit) {
+                    /* AK_GEMM_MMA(name, DT, FAST32, BM, BN, BK, NT) / AK_GEMM_SIMT(name, DT, BM, BN, BK, NT) */
+                    const char* q = hit + strlen(pat);
+                    if (hit >= src + 14 && !strncmp(hit - 14, "AK_GEMM_SKINNY", 14)) {
+                        bm = 16; bn = 16; bk = 512; nt = 256; /* fixed in ak_gemm_skinny */
+                    } else if (hit >= src + 13 && !strncmp(hit - 13, "AK_GEMM_WGMMA", 13)) {
+                        /* AK_GEMM_WGMMA(name, DT, BN): 128 x BN x 64, 256 threads */
+                        while (*q && *q != ',') q++;
+                        AKT_EQ_INT(sscanf(q, ", %d", &bn), 1);
+                        bm = 128; bk = strstr(p.kernel, "x32") ? 32 : 64; nt = 256;
+                    } else {
+                        int commas = !strncmp(hit - 11, "AK_GEMM_MMA", 11) ? 2 : 1;
+                        while (commas > 0 && *q) { if (*q == ',') commas--; q++; }
+                        AKT_EQ_INT(sscanf(q, " %d, %d, %d, %d", &bm, &bn, &bk, &nt), 4);
+                    }
+                    AKT_CHECKF(bm == p.bm && bn == p.bn && bk == p.bk && nt == p.threads,
+                               "%s: table %dx%dx%d/%d, kernel source %dx%dx%d/%d", p.kernel, p.bm, p.bn, p.bk, p.threads, bm, bn, bk, nt);
+                }
+                ak_context_destroy(ctx);
+            }
+}
+
+void akt_suite_ops_gemm(void) {
+    AKT_RUN(odd_shapes_match_naive);
+    AKT_RUN(beta_zero_never_reads_c);
+    AKT_RUN(tf32_when_the_config_allows_it);
+    AKT_RUN(bad_arguments);
+    AKT_RUN(plans_follow_arch_and_config);
+    AKT_RUN(strict_and_allowed_precisions);
+    AKT_RUN(tile_table_matches_kernel_source);
+}
