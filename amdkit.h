@@ -73,8 +73,8 @@
  *   >>decl:stream     streams and events
  *   >>decl:prof       profiling regions, summary, Chrome trace export
  *   >>decl:ops        kernel library (element-wise, reductions, norms, ...)
- *   >>decl:multi      several devices: peer access and copies, collectives (NCCL / RCCL / cpu threads)
  *   >>decl:autotune   timing a kernel (ak_bench_kernel), choosing among its variants (ak_autotune)
+ *   >>decl:multi      several devices: peer access and copies, collectives (NCCL / RCCL / cpu threads)
  *
  *   >>impl:platform   includes, allocation, strings, mutexes, clocks, dlopen
  *   >>impl:result     errors (thread-local detail) and logging
