@@ -2,13 +2,20 @@
 # `make gpu-check`: on a machine with a GPU, in one go: build, device info,
 # the demo, every gpu_* suite (each kernel against its CPU reference on the
 # device), the runtime and kernel benchmarks, and the PyTorch peer benchmark.
-# Logs and JSON go to build/gpu-check; when $OUT is set (the device tool's
+# Logs and JSON go to build/gpu-check-PART; when $OUT is set (the device tool's
 # output folder, which returns at most 8 files) the JSON results, the report
 # and a tarball of all logs are copied there. Prints `N passed, N failed` last.
+# GPU_CHECK_PART=check|bench|all (default all): `check` = build, info, demo,
+# GPU suites, walkthrough, runtime/ops benchmarks with the PyTorch peer;
+# `bench` = the attention and GEMM benchmarks with their PyTorch peers. Each
+# part fits one 10-minute device command; run `check` first (it builds).
 set -u
 cd "$(dirname "$0")/.."
 DEST=${OUT:-}
-OUT=build/gpu-check
+PART=${GPU_CHECK_PART:-all}
+case "$PART" in check|bench|all) ;; *) echo "gpu_check: GPU_CHECK_PART must be check, bench or all (got '$PART')"; exit 2 ;; esac
+want() { [ "$PART" = all ] || [ "$PART" = "$1" ]; }
+OUT=build/gpu-check-$PART
 rm -rf "$OUT"; mkdir -p "$OUT"
 export AMDKIT_CACHE_DIR=${AMDKIT_CACHE_DIR:-$PWD/build/gpu-cache}
 QUICK=${GPU_CHECK_QUICK:-0}
@@ -21,6 +28,9 @@ run() { # name, command... (output to $OUT/name.log, tail shown on failure)
 }
 nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm,clocks.mem --format=csv > "$OUT/nvidia-smi.txt" 2>&1 || true
 run build make -s -j8 all
+if [ "$QUICK" = "1" ]; then BQ=--quick; else BQ=; fi
+if want check; then
+rm -f build/gpu-suites.status
 run info ./build/amdkit info
 ./build/amdkit info --json > "$OUT/info.json" 2>/dev/null || true
 run hip-forced-fails bash -c '! AMDKIT_BACKEND=hip ./build/amdkit info'
@@ -28,6 +38,8 @@ AMDKIT_BACKEND=hip ./build/amdkit info > "$OUT/hip-forced.log" 2>&1 || true
 run demo ./build/amdkit demo
 run gpu-suites ./build/amdkit_tests --gpu
 grep -E "passed, .* failed|FAIL" "$OUT/gpu-suites.log" | tail -n 20
+# the bench part counts kernels as correct only when this build's GPU suites passed
+case " $failures " in *" gpu-suites "*) echo failed ;; *) echo passed ;; esac > build/gpu-suites.status
 run cache-second-run-compiles-nothing bash tests/second_run.sh
 # one GPU of the several-device path: the tensor-parallel example as one rank (NCCL communicator of one), checked against one device
 run tp-linear-1gpu env NCCL_NVLS_ENABLE=0 ./build/tp_linear --ranks 1 --batch 257 --in 1031 --hidden 2053 --out 517
@@ -35,7 +47,6 @@ run tp-linear-1gpu env NCCL_NVLS_ENABLE=0 ./build/tp_linear --ranks 1 --batch 25
 run walkthrough bash tests/walkthrough.sh
 cp build/walkthrough/log "$OUT/walkthrough-commands.log" 2>/dev/null || true
 run proto-cli bash tests/proto_cli.sh
-if [ "$QUICK" = "1" ]; then BQ=--quick; else BQ=; fi
 run bench-runtime ./build/bench_runtime $BQ "$OUT/bench_runtime.json"
 run bench-ops ./build/bench_ops $BQ "$OUT/bench_ops.json"
 if command -v python3 >/dev/null && python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null && [ -f bench/peer_torch.py ]; then
@@ -44,6 +55,8 @@ if command -v python3 >/dev/null && python3 -c "import torch; assert torch.cuda.
   CORRECT=; case " $failures " in *" gpu-suites "*) ;; *) CORRECT=--correct-all ;; esac
   run report python3 bench/report.py "$OUT/bench_ops.json" "$OUT/bench_torch.json" $CORRECT --out "$OUT/report.md"
 fi
+fi
+if want bench; then
 # attention (issue 12): amdkit and PyTorch SDPA on the same shapes, one JSON with both and the table
 run bench-attention ./build/bench_attention $BQ "$OUT/bench_attention_amdkit.json"
 if [ -f "$OUT/bench_attention_amdkit.json" ] && python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
@@ -54,17 +67,19 @@ fi
 run bench-gemm ./build/bench_gemm $BQ "$OUT/bench_gemm.json"
 if [ -f "$OUT/bench_gemm.json" ] && python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
   run bench-gemm-torch python3 bench/peer_torch_gemm.py $BQ "$OUT/torch_gemm.json"
-  GC=; case " $failures " in *" gpu-suites "*) ;; *) GC=--correct ;; esac
+  GC=; [ "$(cat build/gpu-suites.status 2>/dev/null)" = passed ] && [ build/gpu-suites.status -nt build/amdkit_tests ] && GC=--correct
   run bench-gemm-report python3 bench/gemm_report.py "$OUT/bench_gemm.json" "$OUT/torch_gemm.json" $GC --json "$OUT/gemm_results.json" --md "$OUT/gemm_report.md"
   cat "$OUT/gemm_report.md" 2>/dev/null
+fi
 fi
 tail -n 40 "$OUT/bench-runtime.log" 2>/dev/null
 [ -f "$OUT/report.md" ] && cat "$OUT/report.md"
 [ -n "$failures" ] && echo "failed:$failures"
 if [ -n "$DEST" ]; then
   mkdir -p "$DEST"
+  # the device tool returns at most 8 files: the results (at most 7) and one tarball of every log
   for f in info.json bench_runtime.json bench_ops.json bench_torch.json report.md bench_attention.json gemm_results.json; do [ -f "$OUT/$f" ] && cp "$OUT/$f" "$DEST/"; done
-  tar czf "$DEST/gpu-check-logs.tgz" -C build gpu-check
+  tar czf "$DEST/gpu-check-$PART-logs.tgz" -C build "gpu-check-$PART"
 fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
