@@ -11314,6 +11314,7 @@ static int _ak_target_wave(const ak_context* ctx, const char* target) {
 typedef struct _ak_opts {
     const char* v[64 + 16];
     int n;
+    int user0;                     /* v[user0..n) are the caller's options */
     char arch_opt[160], wave_opt[32], include_opt[300], prelude_opt[64];
 } _ak_opts;
 
@@ -11382,6 +11383,7 @@ static ak_result _ak_build_options(ak_context* ctx, _ak_toolchain tc, const char
         _ak_fmt(out->prelude_opt, sizeof out->prelude_opt, "-DAK_PRELUDE_ID=0x%016llxull", (unsigned long long)_ak_prelude_id());
         out->v[out->n++] = out->prelude_opt;
     }
+    out->user0 = out->n;
     for (i = 0; o && i < o->num_options; i++) {
         if (!o->options[i]) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "compile options: options[%d] is NULL", i);
         out->v[out->n++] = o->options[i];
@@ -11453,19 +11455,58 @@ static void _ak_log_rename_source(char** log, const char* name) {
     *log = out.p;
 }
 
+/* A caller's "-DNAME", "-DNAME=V" or "-UNAME" (NAME an identifier not starting
+ * with AK_, no newline) appended to src as a #define / #undef line: 1; else 0
+ * (the option stays a compiler option). */
+static int _ak_user_define_line(const char* opt, _ak_str* src) {
+    const char* p;
+    size_t n = 0;
+    if (opt[0] != '-' || (opt[1] != 'D' && opt[1] != 'U') || strchr(opt, '\n') || strchr(opt, '\r')) return 0;
+    p = opt + 2;
+    if (!(isalpha((unsigned char)p[0]) || p[0] == '_') || !strncmp(p, "AK_", 3)) return 0;
+    while (isalnum((unsigned char)p[n]) || p[n] == '_') n++;
+    if (opt[1] == 'U') {
+        if (p[n]) return 0;
+        _ak_str_add(src, "#undef ");
+        _ak_str_addn(src, p, n);
+    } else {
+        if (p[n] != '\0' && p[n] != '=') return 0;
+        _ak_str_add(src, "#define ");
+        _ak_str_addn(src, p, n);
+        _ak_str_add(src, " ");
+        _ak_str_add(src, p[n] == '=' ? p + n + 1 : "1");
+    }
+    _ak_str_add(src, "\n");
+    return 1;
+}
+
 static ak_result _ak_compile_cb(void* user, void** data, size_t* size) {
     _ak_compile_job* j = (_ak_compile_job*)user;
     _ak_api* a = j->ctx->api;
     _ak_str src = { NULL, 0, 0, 0 }, optline = { NULL, 0, 0, 0 };
     char* log = NULL;
     size_t logn = 0, coden = 0;
-    int e, i;
+    int e, i, ncopts = j->prelude ? j->opts->user0 : j->opts->n;
+    const char* copts[64 + 16];    /* the options the compiler sees */
     ak_result r = AK_OK;
     uint64_t t0 = _ak_now_ns();
     *data = NULL;
     *size = 0;
-    if (j->prelude) { _ak_str_add(&src, _ak_src_prelude); _ak_str_add(&src, "\n#line 1\n"); }
+    for (i = 0; i < ncopts; i++) copts[i] = j->opts->v[i];
+    if (j->prelude) {
+        /* The caller's -DNAME[=V] / -UNAME (outside amdkit's AK_ namespace) take
+         * effect after the prelude, as #define / #undef lines: a user macro such
+         * as -DB=64 or -DN=1024 must not rewrite the prelude's own identifiers. */
+        _ak_str_add(&src, _ak_src_prelude);
+        _ak_str_add(&src, "\n");
+        for (i = j->opts->user0; i < j->opts->n; i++) {
+            if (_ak_user_define_line(j->opts->v[i], &src)) continue;
+            copts[ncopts++] = j->opts->v[i];
+        }
+        _ak_str_add(&src, "#line 1\n");
+    }
     _ak_str_add(&src, j->source);
+    /* the options as the caller sees them (the user's -D/-U included) for logs and errors */
     for (i = 0; i < j->opts->n; i++) { _ak_str_add(&optline, i ? " " : ""); _ak_str_add(&optline, j->opts->v[i]); }
     if (src.oom || optline.oom) { r = _ak_err(AK_ERROR_OUT_OF_MEMORY, "out of host memory preparing a compile"); goto done; }
     _ak_log(&j->ctx->log, AK_LOG_DEBUG, AK_LOGITEM_COMPILE_START, "%s (%s) for %s: %s", j->kernel_name, j->source_name, j->target, optline.p);
@@ -11475,7 +11516,7 @@ static ak_result _ak_compile_cb(void* user, void** data, size_t* size) {
         _ak_mutex_lock(&_ak_hiprtc_lock);
         e = a->hiprtcCreateProgram(&prog, src.p, j->source_name, 0, NULL, NULL);
         if (e) { _ak_mutex_unlock(&_ak_hiprtc_lock); r = _ak_err(AK_ERROR_COMPILATION, "hiprtcCreateProgram failed: %s", a->hiprtcGetErrorString(e)); goto done; }
-        e = a->hiprtcCompileProgram(prog, j->opts->n, (const char**)j->opts->v);
+        e = a->hiprtcCompileProgram(prog, ncopts, copts);
         if (a->hiprtcGetProgramLogSize(prog, &logn) == 0 && logn > 0 && (log = (char*)_ak_alloc(logn + 1)) != NULL) {
             if (a->hiprtcGetProgramLog(prog, log) != 0) log[0] = 0;
             log[logn] = 0;
@@ -11500,7 +11541,7 @@ static ak_result _ak_compile_cb(void* user, void** data, size_t* size) {
         _akT_nvrtcProgram prog = NULL;
         e = a->nvrtcCreateProgram(&prog, src.p, j->source_name, 0, NULL, NULL);
         if (e) { r = _ak_err(AK_ERROR_COMPILATION, "nvrtcCreateProgram failed: %s", a->nvrtcGetErrorString(e)); goto done; }
-        e = a->nvrtcCompileProgram(prog, j->opts->n, (const char* const*)j->opts->v);
+        e = a->nvrtcCompileProgram(prog, ncopts, copts);
         if (a->nvrtcGetProgramLogSize(prog, &logn) == 0 && logn > 0 && (log = (char*)_ak_alloc(logn + 1)) != NULL) {
             if (a->nvrtcGetProgramLog(prog, log) != 0) log[0] = 0;
             log[logn] = 0;

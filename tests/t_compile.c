@@ -550,7 +550,36 @@ static void second_process_compiles_nothing(void) {
     AKT_EQ_INT(mem, 0);
 }
 
+/* A caller's one-letter macros (-DB=64, -DN=7, -DM, -UNDEBUG) reach the kernel
+ * but not the prelude, whose templates use such names (B, N, M, A, C ...): with
+ * the macros on the compiler's command line the prelude itself failed to parse. */
+static void user_macros_do_not_touch_the_prelude(void) {
+    static const char* const targets[] = { "gfx90a", "sm_90" };
+    static const char src[] =
+        "#if !defined(M) || M != 1 || B != 64 || N != 7 || defined(NDEBUG)\n"
+        "#error user macros did not arrive as given\n"
+        "#endif\n"
+        "extern \"C\" __global__ void k(float* y) { y[threadIdx.x % B] = (float)(N * M); }\n";
+    const char* opts[5] = { "-DB=64", "-DN=7", "-DM", "-DNDEBUG", "-UNDEBUG" };
+    ak_compile_options o;
+    ak_context* ctx = compile_ctx("compile_user_macros");
+    int i;
+    if (!ctx) return;
+    memset(&o, 0, sizeof o);
+    o.options = opts;
+    o.num_options = 5;
+    o.source_name = "user_macros.hip";
+    for (i = 0; i < 2; i++) {
+        ak_code_object co;
+        ak_result r = ak_compile_offline(ctx, targets[i], src, "k", &o, &co);
+        AKT_CHECKF(r == AK_OK, "%s: %s: %s\n%s", targets[i], ak_result_name(r), ak_last_error(), ak_last_error_info()->log);
+        if (r == AK_OK) ak_code_object_free(&co);
+    }
+    ak_context_destroy(ctx);
+}
+
 void akt_suite_compile(void) {
+    AKT_RUN(user_macros_do_not_touch_the_prelude);
     AKT_RUN(offline_targets_compile);
     AKT_RUN(unsupported_targets_refused);
     AKT_RUN(bad_targets_and_arguments);
