@@ -568,7 +568,7 @@ static void test_harden_launch_geometry(void) {
     {
         ak_dim3 g = { 2147483647u, 65535, 65535 };
         b.x = 16; b.y = 16; b.z = 4;
-        AKT_OK(ak_launch(k, g, b, 0, NULL, NULL)); /* at the limits: accepted (the cpu stub ignores the size) */
+        AKT_OK(ak_launch(k, g, b, 0, NULL, NULL)); /* at the limits: accepted (the cpu backend runs the kernel's C implementation, which ignores the size) */
     }
     AKT_EQ_INT(akh_cpu_runs, 1);
     ak_kernel_release(k);
