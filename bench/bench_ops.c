@@ -3,7 +3,9 @@
  *
  *   build/bench_ops [--quick] [--trials N | --min-trials N --max-trials N] [--ci W] [--max-s S]
  *                   [--warmup N] [--filter SUBSTR] [--no-check] [--check-elems N] [--check-corrupt]
- *                   [OUT.json]
+ *                   [--budget-s S] [OUT.json]
+ *
+ * --budget-s S: start no entry after S seconds (the JSON stays valid; exit 1).
  *
  * TIMING. For every entry: warm-up runs, then timed trials, each between a
  * pair of ak_event records on the default stream, with the L2 flushed before
@@ -589,7 +591,7 @@ static void json_num(FILE* f, double v) {
 
 static void usage(const char* argv0) {
     fprintf(stderr, "usage: %s [--quick] [--trials N | --min-trials N --max-trials N] [--ci W] [--max-s S] [--warmup N]\n"
-                    "       [--filter SUBSTR] [--no-check] [--check-elems N] [--check-corrupt] [OUT.json]\n", argv0);
+                    "       [--filter SUBSTR] [--no-check] [--check-elems N] [--check-corrupt] [--budget-s S] [OUT.json]\n", argv0);
 }
 
 int main(int argc, char** argv) {
@@ -607,6 +609,7 @@ int main(int argc, char** argv) {
     pool pools[3];
     const char* stop;
     size_t win_elems = (size_t)1 << 20;
+    double budget_s = 0, t_start = now_s();
 
     memset(&h, 0, sizeof h);
     memset(pools, 0, sizeof pools);
@@ -625,6 +628,7 @@ int main(int argc, char** argv) {
         else if (!strcmp(argv[i], "--no-check")) check = 0;
         else if (!strcmp(argv[i], "--check-corrupt")) corrupt = 1;
         else if (!strcmp(argv[i], "--check-elems") && i + 1 < argc) win_elems = (size_t)atol(argv[++i]);
+        else if (!strcmp(argv[i], "--budget-s") && i + 1 < argc) budget_s = atof(argv[++i]);
         else if (argv[i][0] == '-') { usage(argv[0]); return 2; }
         else out_path = argv[i];
     }
@@ -717,6 +721,12 @@ int main(int argc, char** argv) {
         double bytes, gbps;
         char shape[64], label[64];
         if (filter && !strstr(en->name, filter)) continue;
+        if (budget_s > 0 && now_s() - t_start > budget_s) {
+            printf("bench_ops: --budget-s %g reached: %s %s and later entries not run\n", budget_s, en->name,
+                   ak_dtype_name(en->dtype));
+            failures++;
+            break;
+        }
         memset(&c, 0, sizeof c);
         c.ctx = ctx;
         c.dtype = en->dtype;
