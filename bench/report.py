@@ -405,8 +405,8 @@ def build_report(amd, torch_docs, attention=None, gemm=None, suite_correct=(), s
         frac = num(e.rec.get("roofline_fraction"))
         if frac is None and gbps is not None and copy_amd and e.family == "ops":
             frac = gbps / copy_amd
-        cells = [e.family, e.label, e.check + (" (err %s)" % fmt_err(e.rec) if e.family == "ops" and
-                                                 e.check != "unchecked" else ""),
+        cells = [e.family, e.label, e.check + (": %s" % fmt_err(e.rec) if e.family == "ops" and
+                                               e.check != "unchecked" else ""),
                  fmt(e.a.ms, ".4f", "n/a"), fmt(gbps, ".1f"), fmt(None if frac is None else 100 * frac, ".1f")]
         for impl, _ in PEERS:
             t, err = e.peer[impl]
@@ -444,7 +444,7 @@ def build_report(amd, torch_docs, attention=None, gemm=None, suite_correct=(), s
     out("### Not counted as correct (%d)" % len(bad))
     for e in bad:
         out("- %s %s: %s%s" % (e.family, e.label, e.check if e.a.ms is not None else "no amdkit time",
-                               (" (%s)" % fmt_err(e.rec)) if e.check == "FAILED check" else ""))
+                               (" (%s)" % fmt_err(e.rec, True)) if e.check == "FAILED check" else ""))
     nopeer = [(e, impl, label) for e in allent for impl, label in PEERS if e.ci[impl] is None]
     out("")
     out("### No comparison (%d)" % len(nopeer))
@@ -462,14 +462,15 @@ def build_report(amd, torch_docs, attention=None, gemm=None, suite_correct=(), s
     return "\n".join(lines) + "\n", fast, allent
 
 
-def fmt_err(rec):
+def fmt_err(rec, detail=False):
+    """'err 1.2e-06 = 0.012 tol' (worst absolute error, worst error / tolerance); detail: which values."""
     m = rec.get("max_abs_err")
     r = rec.get("err_tol_ratio")
-    s = "max |err| %s" % (fmt(m, ".3g", "?") if isinstance(m, (int, float)) else "?")
+    s = "err %s" % (fmt(m, ".2g", "?") if isinstance(m, (int, float)) else "?")
     if isinstance(r, (int, float)):
-        s += ", %.2g of tol" % r
-    if rec.get("check_detail"):
-        s += "; " + str(rec["check_detail"])
+        s += " = %.2g tol" % r
+    if detail and rec.get("check_detail"):
+        s += "; %s values, %s" % (rec.get("checked", "?"), rec["check_detail"])
     return s
 
 
