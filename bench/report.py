@@ -497,7 +497,7 @@ def summary_json(fast, entries, conf):
 def main(argv=None):
     ap = argparse.ArgumentParser(description="amdkit vs PyTorch: per-entry table and fast_p with confidence intervals")
     ap.add_argument("amdkit", metavar="AMDKIT.json")
-    ap.add_argument("torch", metavar="TORCH.json", nargs="+")
+    ap.add_argument("torch", metavar="TORCH.json", nargs="*", help="peer_torch.py results (none: no ops comparison)")
     ap.add_argument("--attention", metavar="ATTENTION.json", help="peer_attention.py's joined file")
     ap.add_argument("--gemm", metavar="GEMM.json", help="gemm_report.py's joined file")
     ap.add_argument("--suite-correct", metavar="FAMILY[,FAMILY]", default="",
