@@ -39,8 +39,10 @@
  *     when that is not more;
  *   - row entries: three windows of rows (first, middle, last), each about 1M
  *     elements (at least one row), every row when that is not more;
- *   - entries whose output is not per row (transpose 'T', a mean over rows
- *     '1') and rows = 1 reductions: the whole tensor.
+ *   - a transposed output ('T'): three windows of input columns (= output
+ *     rows) of about 1M elements each;
+ *   - an output over all rows ('1', e.g. a mean) and rows = 1 reductions:
+ *     the whole tensor.
  * Tolerance (KernelBench's): |gpu - ref| <= tol * (1 + |ref|), tol = 1e-4 when
  * the input and output are f32, else 1e-2; sums and means add 5e-7 * sum|x| of
  * the row (/ cols for means), as tests/t_gpu_reduce.c; max/min and int64
@@ -80,7 +82,7 @@
  *        w  input, cols elements of dtype (a per-column weight, random)
  *        t  input, one int64 per row, written by setup (copied from the device)
  *        f  output, one f32 per row         i  output, one int64 per row
- *        T  output, cols x rows elements of dtype (checked in full)
+ *        T  output, cols x rows elements of dtype (a transpose; with x only)
  *        1  output, one f32 for the whole tensor (checked in full)
  *        -  unused
  *      with a leading 'e' when the op is element-wise (output i depends on
@@ -455,7 +457,8 @@ static ak_result check_entry(ak_context* ctx, ak_context* cpu, pool* pools, cons
     size_t es = ak_dtype_size(c->dtype), es2 = ak_dtype_size(en->dtype2);
     size_t U, ulen, W, win[3][2], nw = 0, K = 0, w, j;
     const char* lay = en->bufs + (en->bufs[0] == 'e');   /* one character per buffer */
-    int full = strchr(lay, 'T') != NULL || strchr(lay, '1') != NULL, ew = en->bufs[0] == 'e' && !full, b;
+    int full = strchr(lay, '1') != NULL, cm = !full && strchr(lay, 'T') != NULL;   /* whole tensor / columns */
+    int ew = en->bufs[0] == 'e' && !full && !cm, b;
     bench_case hc;
     void* gpu[4] = {NULL, NULL, NULL, NULL};
     size_t gcount[4] = {0, 0, 0, 0};
@@ -467,14 +470,15 @@ static ak_result check_entry(ak_context* ctx, ak_context* cpu, pool* pools, cons
 
     memset(res, 0, sizeof *res);
     for (k = lay; *k; k++)
-        if (!strchr(ew ? "xyY-" : "xyYwtfiT1-", *k)) {
+        if (!strchr(ew ? "xyY-" : cm ? "xT-" : "xyYwtfiT1-", *k)) {
             fprintf(stderr, "bench_ops: %s: check layout \"%s\": '%c' is not a buffer kind%s\n", en->name, en->bufs, *k,
-                    ew ? " of an element-wise op" : "");
+                    ew ? " of an element-wise op" : cm ? " beside a transposed output 'T'" : "");
             return AK_ERROR_INVALID_ARGUMENT;
         }
-    U = ew ? c->n : c->rows;
-    ulen = ew ? 1 : c->cols;
-    W = ew ? win_elems : (win_elems / c->cols ? win_elems / c->cols : 1);
+    /* units: elements (ew), input columns = output rows (cm), or rows */
+    U = ew ? c->n : cm ? c->cols : c->rows;
+    ulen = ew ? 1 : cm ? c->rows : c->cols;
+    W = ew ? win_elems : (win_elems / ulen ? win_elems / ulen : 1);
     if (full || U <= 3 * W) {
         win[0][0] = 0; win[0][1] = U; nw = 1;
     } else {
@@ -484,9 +488,11 @@ static ak_result check_entry(ak_context* ctx, ak_context* cpu, pool* pools, cons
         nw = 3;
     }
     for (w = 0; w < nw; w++) K += win[w][1] - win[w][0];
-    if (nw == 1) snprintf(res->detail, sizeof res->detail, "all %zu %s", U, ew ? "elements" : U == 1 ? "row" : "rows");
-    else snprintf(res->detail, sizeof res->detail, "%s [0,%zu) [%zu,%zu) [%zu,%zu) of %zu", ew ? "elements" : "rows",
-                  win[0][1], win[1][0], win[1][1], win[2][0], win[2][1], U);
+    if (nw == 1)
+        snprintf(res->detail, sizeof res->detail, "all %zu %s", U, ew ? "elements" : cm ? "columns" : U == 1 ? "row" : "rows");
+    else snprintf(res->detail, sizeof res->detail, "%s [0,%zu) [%zu,%zu) [%zu,%zu) of %zu",
+                  ew ? "elements" : cm ? "columns (output rows)" : "rows", win[0][1], win[1][0], win[1][1], win[2][0],
+                  win[2][1], U);
 
     /* the device run on fresh inputs */
     if ((r = init_inputs(ctx, pools, en, c)) != AK_OK) return r;
@@ -498,7 +504,7 @@ static ak_result check_entry(ak_context* ctx, ak_context* cpu, pool* pools, cons
     memset(&hc, 0, sizeof hc);
     hc.ctx = cpu;
     hc.dtype = c->dtype;
-    if (ew) { hc.rows = 1; hc.cols = K; } else { hc.rows = K; hc.cols = c->cols; }
+    if (ew) { hc.rows = 1; hc.cols = K; } else if (cm) { hc.rows = c->rows; hc.cols = K; } else { hc.rows = K; hc.cols = c->cols; }
     hc.n = hc.rows * hc.cols;
     hc.buf_bytes = hc.n * (es > es2 ? es : es2);
     if (hc.buf_bytes < 16) hc.buf_bytes = 16;
@@ -506,7 +512,15 @@ static ak_result check_entry(ak_context* ctx, ak_context* cpu, pool* pools, cons
         char kk = b < (int)strlen(lay) ? lay[b] : '-';
         size_t per = 0, off = 0;     /* bytes per unit of the device buffer */
         if (!(hc.buf[b] = calloc(1, hc.buf_bytes + K * 8 + 64))) { r = AK_ERROR_OUT_OF_MEMORY; break; }
-        if (kk == 'x' || kk == 'Y') {
+        if (kk == 'x' && cm) {   /* the windows of columns, row by row */
+            size_t i;
+            for (i = 0; i < c->rows && r == AK_OK; i++)
+                for (w = 0, off = 0; w < nw && r == AK_OK; w++) {
+                    r = pool_copy(ctx, p, (char*)hc.buf[b] + (i * K + off) * es, i * c->cols + win[w][0],
+                                  win[w][1] - win[w][0], buf_shift(b), 0);
+                    off += win[w][1] - win[w][0];
+                }
+        } else if (kk == 'x' || kk == 'Y') {
             for (w = 0; w < nw && r == AK_OK; w++) {
                 r = pool_copy(ctx, p, (char*)hc.buf[b] + off * ulen * es, win[w][0] * ulen, (win[w][1] - win[w][0]) * ulen,
                               buf_shift(b), 0);
@@ -525,10 +539,10 @@ static ak_result check_entry(ak_context* ctx, ak_context* cpu, pool* pools, cons
         default: break;
         }
         if (per && r == AK_OK) {   /* the device's values of this buffer, same windows */
-            size_t bytes = kk == '1' ? 4 : kk == 'T' ? c->n * es : K * per;
+            size_t bytes = kk == '1' ? 4 : K * per;
             void* dst = kk == 't' ? hc.buf[b] : (gpu[b] = malloc(bytes + 8));
             if (!dst) { r = AK_ERROR_OUT_OF_MEMORY; break; }
-            if (kk == '1' || kk == 'T') r = ak_memcpy(ctx, dst, c->buf[b], bytes, AK_D2H);
+            if (kk == '1') r = ak_memcpy(ctx, dst, c->buf[b], bytes, AK_D2H);
             else
                 for (w = 0, off = 0; w < nw && r == AK_OK; w++) {
                     r = ak_memcpy(ctx, (char*)dst + off * per, (const char*)c->buf[b] + win[w][0] * per,
