@@ -148,9 +148,9 @@ done:
  * decode (m <= 16) GEMM; attention per head size, prefill and decode (split). */
 static void akk_walk_matrix(ak_context* ctx) {
     static const ak_dtype dts[] = { AK_F32, AK_F16, AK_BF16 };
-    static const size_t ms[] = { 4096, 4096, 256, 256, 8 };   /* large / small tiles, B stored K x N or N x K; decode */
+    static const size_t ms[] = { 2048, 2048, 256, 256, 8 };   /* large / small tiles, B stored K x N or N x K; decode */
     static const size_t hds[] = { 32, 64, 128, 256 };
-    size_t big = 4096u * 4096u;
+    size_t big = 2048u * 4096u;
     void *a = calloc(big, 4), *b = calloc(big, 4), *dd = calloc(big, 4);
     size_t d, i, h;
     if (!a || !b || !dd) { akt_fail(__FILE__, __LINE__, "out of memory"); goto done; }
@@ -163,7 +163,7 @@ static void akk_walk_matrix(ak_context* ctx) {
                 ak_dtype prec = cfg->precision;
                 g.dtype = dts[d]; g.out_dtype = dts[d];
                 g.a = a; g.b = b; g.d = dd;
-                g.m = ms[i]; g.n = i < 2 ? 4096 : 1024; g.k = 1024;
+                g.m = ms[i]; g.n = i < 2 ? 4096 : 1024; g.k = 64;
                 g.trans_b = i % 2 == 1 || i == 4;
                 if (x32) { if (dts[d] != AK_F32) break; cfg->precision = AK_BF16; cfg->mixed_precision = AK_ON; }
                 AKT_OK(ak_gemm(ctx, &g, NULL));
