@@ -101,6 +101,7 @@
  *   >>impl:ops-reduce reductions, softmax, layernorm, rmsnorm, cross-entropy + CPU references
  *   >>impl:ops-gemm   GEMM with fused epilogue: tile table, planning, launch, CPU reference
  *   >>impl:ops-attention  fused attention (SIMT, split/flash-decoding, matrix cores) + CPU reference
+ *   >>impl:ops-llm    residual add + norm, RoPE, embedding gather, strided N-d copy + CPU references
  *   >>impl:autotune   kernel timing (events, L2 flush, restored inputs), autotuner + its stored choices
  */
 #ifndef AMDKIT_H
@@ -1065,6 +1066,94 @@ AKAPI ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
                                  float* loss, size_t rows, size_t cols, int64_t ignore_index,
                                  ak_loss_reduction reduction, ak_stream* stream);
 /*@AKOPS_DECL_REDUCE@*/
+/* ---- LLM building blocks: residual + norm, RoPE, embedding, strided copy --
+ * Common rules as above (pointers are device memory of ctx, host memory on
+ * the cpu backend; queued on `stream`, NULL: default; AK_ERROR_INVALID_ARGUMENT
+ * with a message and nothing launched for bad arguments; fp32 math for
+ * f16 / bf16 storage; the cpu backend runs a C reference in double). */
+
+/* Residual add + norm, fused (the transformer block's hot path):
+ * h = x + r (rounded to dtype, written to h), y = layernorm(h) with optional
+ * weight / bias (ak_add_rmsnorm: y = rmsnorm(h) with optional weight), the
+ * statistics of the rounded h as the unfused `h = x + r; y = norm(h)` computes
+ * them. x, r, h, y: rows x cols of dtype (f32, f16, bf16); weight, bias: cols
+ * elements or NULL. One read of x and r, one write of h and y for rows up to
+ * 16384 wide (wider rows read h back once). h may be the very same buffer as
+ * x or r (the usual in-place residual stream), y too, but h and y must not
+ * overlap each other; weight and bias must not overlap h or y.
+ * eps >= 0 and finite. Thread safety: any thread. */
+AKAPI ak_result ak_add_layernorm(ak_context* ctx, ak_dtype dtype, const void* x, const void* r, const void* weight,
+                                 const void* bias, void* h, void* y, size_t rows, size_t cols, float eps,
+                                 ak_stream* stream);
+/* See ak_add_layernorm: y = h / sqrt(mean(h^2) + eps) * weight, h = x + r.
+ * Thread safety: any thread. */
+AKAPI ak_result ak_add_rmsnorm(ak_context* ctx, ak_dtype dtype, const void* x, const void* r, const void* weight,
+                               void* h, void* y, size_t rows, size_t cols, float eps, ak_stream* stream);
+
+/* Pairing convention of ak_rope. */
+typedef enum ak_rope_mode {
+    AK_ROPE_NEOX = 0,         /* rotate-half (GPT-NeoX, Llama in Hugging Face): pairs (i, i + rotary_dim / 2) */
+    AK_ROPE_INTERLEAVED = 1,  /* GPT-J / Meta's original Llama: pairs (2i, 2i + 1) */
+    AK_ROPE_MODE_COUNT
+} ak_rope_mode;
+
+/* Rotary position embedding of x, a contiguous [tokens][heads][head_dim]
+ * tensor of dtype (f32, f16, bf16), into y (same shape; y == x: in place;
+ * other overlaps are errors). positions: tokens integers of pos_dtype
+ * (AK_I32 or AK_I64), any values. Pair i < rotary_dim / 2 of every head of
+ * token t turns by a = (float)positions[t] * inv_freq[i] with
+ * inv_freq[i] = theta^(-2i / rotary_dim) rounded to fp32 (the fp32 angle of
+ * Hugging Face's rotary embedding; positions past 2^24 round to fp32);
+ * (u, v) -> (u cos a - v sin a, v cos a + u sin a). cos and sin are computed
+ * in double from that fp32 angle (accurate at any position: fast fp32 sin /
+ * cos lose several bits at angles of 10^4 rad and more; a cos / sin cache
+ * tensor would add a second input stream and a workspace, while the double
+ * evaluation costs one per token and pair, shared by all heads) and rounded
+ * to fp32; the rotation is fp32. Elements rotary_dim..head_dim-1 are copied.
+ * rotary_dim even, 2 <= rotary_dim <= head_dim, rotary_dim <= 1024;
+ * heads * head_dim < 2^31; theta > 0 and finite (10000 for Llama 2, 500000
+ * for Llama 3). Vector path: x, y 16-byte aligned and head_dim, rotary_dim
+ * multiples of 8. Thread safety: any thread. */
+AKAPI ak_result ak_rope(ak_context* ctx, ak_rope_mode mode, ak_dtype dtype, ak_dtype pos_dtype, const void* x,
+                        const void* positions, void* y, size_t tokens, size_t heads, size_t head_dim,
+                        size_t rotary_dim, float theta, ak_stream* stream);
+
+/* Embedding gather: out[i, :] = table[indices[i], :] for i < num_indices;
+ * table is vocab x dim of dtype (any dtype: a bit copy), indices AK_I32 or
+ * AK_I64, out num_indices x dim (must not overlap table or indices). An index
+ * outside [0, vocab) cannot be checked without reading device memory: the GPU
+ * kernels zero-fill that output row and return AK_OK; the cpu backend
+ * zero-fills it too and then returns AK_ERROR_INVALID_ARGUMENT naming the
+ * first such position and its value. Rows move in 16-byte pieces when the row
+ * bytes and the pointers allow. Thread safety: any thread. */
+AKAPI ak_result ak_embedding(ak_context* ctx, ak_dtype dtype, ak_dtype idx_dtype, const void* table,
+                             const void* indices, void* out, size_t num_indices, size_t vocab, size_t dim,
+                             ak_stream* stream);
+
+/* Most dimensions of ak_copy_strided. */
+#define AK_COPY_MAX_DIMS 6
+
+/* Strided N-dimensional copy with a cast: for every index (i0, .., i_{n-1})
+ * of shape[0..ndim), dst[sum i_k * dst_strides[k]] =
+ * (dst_dtype) src[sum i_k * src_strides[k]], strides in elements (of each
+ * tensor's own dtype), pointers at element (0, .., 0). The generic permute /
+ * slice / concat / expand building block: a permute is a copy with permuted
+ * source strides, a slice a copy from an offset pointer, a concat two copies
+ * into offset pointers of one output, a broadcast a source stride of 0.
+ * 1 <= ndim <= AK_COPY_MAX_DIMS, every shape[k] >= 1. Strides may be
+ * negative (a reversed view) or, for the source, 0; the destination strides
+ * must not make two indices write one element (checked), and the two
+ * tensors' extents must not overlap unless src == dst with the same dtype and
+ * strides (a no-op). Same dtype: any dtype, a bit copy; different dtypes:
+ * between f32, f16 and bf16 (round to nearest even). Fast paths: the
+ * dimensions are ordered by destination stride and merged where contiguous;
+ * when the innermost is contiguous in both tensors, rows move in units of up
+ * to 16 bytes (the bandwidth of ak_copy); a permute that moves the innermost
+ * dimension reads it with a stride (ak_transpose is the fast 2-D transpose).
+ * Thread safety: any thread. */
+AKAPI ak_result ak_copy_strided(ak_context* ctx, ak_dtype src_dtype, ak_dtype dst_dtype, const void* src, void* dst,
+                                size_t ndim, const size_t* shape, const int64_t* src_strides,
+                                const int64_t* dst_strides, ak_stream* stream);
 /* ---- GEMM: matrix multiplication with a fused epilogue ------------------
  *   D = act(alpha * op(A) * op(B) + beta * C + bias) + residual
  * row-major; op(X) = X or X^T per operand; op(A) is m x k, op(B) k x n, D
@@ -4593,6 +4682,317 @@ static const char _ak_src_gemm[] =
     "AK_GEMM_SKINNY(ak_gemm_skinny_bf16, ak_bf16_t)\n"
     ;
 
+/* kernels/layout.hip */
+static const char _ak_src_layout[] =
+    "// kernels/layout.hip - data movement: strided N-dimensional copy (with a\n"
+    "// dtype cast on the way) and embedding gather. Host wrappers: ak_copy_strided\n"
+    "// and ak_embedding in amdkit.h (>>impl:ops-llm), which also hold the CPU\n"
+    "// references and do the planning described here.\n"
+    "//\n"
+    "// Both kernels see their work as `rows` of `inner` units, a group of G\n"
+    "// threads per row (G a power of two <= the block), blockDim / G rows per\n"
+    "// block, grid-stride over rows; each thread moves units lane, lane + G, ...\n"
+    "// of its row.\n"
+    "//\n"
+    "// ak_copy_nd_<unit> (bit copy; unit u8 / u16 / u32 / u64 / u128 = 1..16\n"
+    "// bytes): the host has dropped size-1 dimensions, ordered the dimensions by\n"
+    "// decreasing destination stride, merged the ones that are contiguous in both\n"
+    "// tensors, and, when the innermost dimension is contiguous in both, re-cut it\n"
+    "// into the widest unit that the row bytes, the pointers and the outer strides\n"
+    "// allow (16 bytes for any aligned contiguous slice). A row is one index of\n"
+    "// the outer dimensions (at most 5: decomposed once per row, 32-bit division\n"
+    "// while the row count fits), optionally split into chunks of `chunk` units\n"
+    "// so a long contiguous row still spreads over many blocks. Strides are in\n"
+    "// units and may be negative or 0 (source only).\n"
+    "// ak_copy_nd_<src>_<dst> (cast between f32 / f16 / bf16, fp32 in between,\n"
+    "// round to nearest even): the same walk in elements; vec != 0 (innermost\n"
+    "// contiguous in both, its length and the outer strides multiples of 4, the\n"
+    "// pointers aligned to 4 elements) moves 4 elements per unit.\n"
+    "//\n"
+    "// ak_embedding_<unit>: row i of the output is row idx[i] of the table (units\n"
+    "// of the widest size that divides the row bytes and the pointers); an index\n"
+    "// outside [0, vocab) zero-fills its output row (the documented GPU result;\n"
+    "// the cpu backend reports it as an error).\n"
+    "//\n"
+    "// kernels: ak_copy_nd_u8 ak_copy_nd_u16 ak_copy_nd_u32 ak_copy_nd_u64 ak_copy_nd_u128\n"
+    "// kernels: ak_copy_nd_f32_f16 ak_copy_nd_f32_bf16 ak_copy_nd_f16_f32 ak_copy_nd_bf16_f32\n"
+    "// kernels: ak_copy_nd_f16_bf16 ak_copy_nd_bf16_f16\n"
+    "// kernels: ak_embedding_u8 ak_embedding_u16 ak_embedding_u32 ak_embedding_u64 ak_embedding_u128\n"
+    "\n"
+    "#define AK_ND_OUTER 5\n"
+    "\n"
+    "AK_INLINE void ak_zero_unit(ak_u8& v) { v = 0; }\n"
+    "AK_INLINE void ak_zero_unit(ak_u16& v) { v = 0; }\n"
+    "AK_INLINE void ak_zero_unit(ak_u32& v) { v = 0; }\n"
+    "AK_INLINE void ak_zero_unit(ak_u64& v) { v = 0; }\n"
+    "AK_INLINE void ak_zero_unit(uint4& v) { v.x = 0; v.y = 0; v.z = 0; v.w = 0; }\n"
+    "\n"
+    "// The outer dimensions of a copy (sizes and both strides, innermost last).\n"
+    "struct ak_nd_outer {\n"
+    "    ak_i64 sz[AK_ND_OUTER], ss[AK_ND_OUTER], ds[AK_ND_OUTER];\n"
+    "    int nd;\n"
+    "};\n"
+    "\n"
+    "// Source and destination offsets of outer index q.\n"
+    "AK_INLINE void ak_nd_offsets(const ak_nd_outer& o, ak_i64 q, bool small, ak_i64& so, ak_i64& dof) {\n"
+    "    so = 0;\n"
+    "    dof = 0;\n"
+    "    if (small) {\n"
+    "        ak_u32 r = (ak_u32)q;\n"
+    "#pragma unroll\n"
+    "        for (int d = AK_ND_OUTER - 1; d >= 0; d--) {\n"
+    "            if (d < o.nd) {\n"
+    "                const ak_u32 n = (ak_u32)o.sz[d], c = r % n;\n"
+    "                r /= n;\n"
+    "                so += (ak_i64)c * o.ss[d];\n"
+    "                dof += (ak_i64)c * o.ds[d];\n"
+    "            }\n"
+    "        }\n"
+    "    } else {\n"
+    "#pragma unroll\n"
+    "        for (int d = AK_ND_OUTER - 1; d >= 0; d--) {\n"
+    "            if (d < o.nd) {\n"
+    "                const ak_i64 c = q % o.sz[d];\n"
+    "                q /= o.sz[d];\n"
+    "                so += c * o.ss[d];\n"
+    "                dof += c * o.ds[d];\n"
+    "            }\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "// The row walk shared by both copy kernels: calls f(src offset, dst offset,\n"
+    "// unit index in the row) for every unit of this thread (iss / ids: the\n"
+    "// innermost strides in the functor's pointer units).\n"
+    "template <class F>\n"
+    "AK_INLINE void ak_nd_walk(const ak_nd_outer& o, ak_i64 rows, ak_i64 inner, ak_i64 chunk, ak_i64 iss, ak_i64 ids,\n"
+    "                          int G, F f) {\n"
+    "    const ak_i64 nchunk = (inner + chunk - 1) / chunk, vrows = rows * nchunk;\n"
+    "    const int lane = (int)threadIdx.x & (G - 1);\n"
+    "    const ak_i64 per = (ak_i64)(blockDim.x / G);\n"
+    "    const bool small = rows <= 0xFFFFFFFFll;\n"
+    "    for (ak_i64 vr = (ak_i64)blockIdx.x * per + (ak_i64)(threadIdx.x / G); vr < vrows; vr += (ak_i64)gridDim.x * per) {\n"
+    "        const ak_i64 row = nchunk == 1 ? vr : vr / nchunk, c0 = (vr - row * nchunk) * chunk;\n"
+    "        const ak_i64 c1 = c0 + chunk < inner ? c0 + chunk : inner;\n"
+    "        ak_i64 so, dof;\n"
+    "        ak_nd_offsets(o, row, small, so, dof);\n"
+    "        for (ak_i64 u = c0 + lane; u < c1; u += G) f(so + u * iss, dof + u * ids, u);\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "#define AK_ND_PARAMS                                                                                                 \\\n"
+    "    ak_i64 rows, ak_i64 inner, ak_i64 chunk, ak_i64 iss, ak_i64 ids, int nd, ak_i64 sz0, ak_i64 sz1, ak_i64 sz2,     \\\n"
+    "        ak_i64 sz3, ak_i64 sz4, ak_i64 ss0, ak_i64 ss1, ak_i64 ss2, ak_i64 ss3, ak_i64 ss4, ak_i64 ds0, ak_i64 ds1,  \\\n"
+    "        ak_i64 ds2, ak_i64 ds3, ak_i64 ds4, int G\n"
+    "#define AK_ND_OUTER_INIT(o)                                                                                          \\\n"
+    "    ak_nd_outer o;                                                                                                   \\\n"
+    "    o.nd = nd;                                                                                                       \\\n"
+    "    o.sz[0] = sz0; o.sz[1] = sz1; o.sz[2] = sz2; o.sz[3] = sz3; o.sz[4] = sz4;                                       \\\n"
+    "    o.ss[0] = ss0; o.ss[1] = ss1; o.ss[2] = ss2; o.ss[3] = ss3; o.ss[4] = ss4;                                       \\\n"
+    "    o.ds[0] = ds0; o.ds[1] = ds1; o.ds[2] = ds2; o.ds[3] = ds3; o.ds[4] = ds4\n"
+    "\n"
+    "template <class U>\n"
+    "struct ak_nd_bits {\n"
+    "    const U* s;\n"
+    "    U* d;\n"
+    "    AK_INLINE void operator()(ak_i64 so, ak_i64 dof, ak_i64) const { d[dof] = s[so]; }\n"
+    "};\n"
+    "\n"
+    "// vec: 4 consecutive elements per unit (the host passes inner strides of 4)\n"
+    "template <class S, class D>\n"
+    "struct ak_nd_cast {\n"
+    "    const typename S::T* s;\n"
+    "    typename D::T* d;\n"
+    "    bool vec;\n"
+    "    AK_INLINE void operator()(ak_i64 so, ak_i64 dof, ak_i64) const {\n"
+    "        if (vec) {\n"
+    "            float f[4];\n"
+    "            S::ld4(s + so, f);\n"
+    "            D::st4(d + dof, f);\n"
+    "        } else {\n"
+    "            d[dof] = D::from(S::to(s[so]));\n"
+    "        }\n"
+    "    }\n"
+    "};\n"
+    "\n"
+    "#define AK_COPY_ND_BITS(NAME, U)                                                                                     \\\n"
+    "    AK_KERNEL __launch_bounds__(256) void ak_copy_nd_##NAME(const U* src, U* dst, AK_ND_PARAMS) {                    \\\n"
+    "        AK_ND_OUTER_INIT(o);                                                                                         \\\n"
+    "        ak_nd_bits<U> f;                                                                                             \\\n"
+    "        f.s = src;                                                                                                   \\\n"
+    "        f.d = dst;                                                                                                   \\\n"
+    "        ak_nd_walk(o, rows, inner, chunk, iss, ids, G, f);                                                           \\\n"
+    "    }\n"
+    "AK_COPY_ND_BITS(u8, ak_u8)\n"
+    "AK_COPY_ND_BITS(u16, ak_u16)\n"
+    "AK_COPY_ND_BITS(u32, ak_u32)\n"
+    "AK_COPY_ND_BITS(u64, ak_u64)\n"
+    "AK_COPY_ND_BITS(u128, uint4)\n"
+    "\n"
+    "#define AK_COPY_ND_CAST(SN, S, DN, D)                                                                                \\\n"
+    "    AK_KERNEL __launch_bounds__(256) void ak_copy_nd_##SN##_##DN(const S::T* src, D::T* dst, AK_ND_PARAMS, int vec) { \\\n"
+    "        AK_ND_OUTER_INIT(o);                                                                                         \\\n"
+    "        ak_nd_cast<S, D> f;                                                                                          \\\n"
+    "        f.s = src;                                                                                                   \\\n"
+    "        f.d = dst;                                                                                                   \\\n"
+    "        f.vec = vec != 0;                                                                                            \\\n"
+    "        ak_nd_walk(o, rows, inner, chunk, iss, ids, G, f);                                                           \\\n"
+    "    }\n"
+    "AK_COPY_ND_CAST(f32, ak_f32_t, f16, ak_f16_t)\n"
+    "AK_COPY_ND_CAST(f32, ak_f32_t, bf16, ak_bf16_t)\n"
+    "AK_COPY_ND_CAST(f16, ak_f16_t, f32, ak_f32_t)\n"
+    "AK_COPY_ND_CAST(bf16, ak_bf16_t, f32, ak_f32_t)\n"
+    "AK_COPY_ND_CAST(f16, ak_f16_t, bf16, ak_bf16_t)\n"
+    "AK_COPY_ND_CAST(bf16, ak_bf16_t, f16, ak_f16_t)\n"
+    "\n"
+    "// out[i, :] = table[idx[i], :] in units of U (upr units per row); rows whose\n"
+    "// index is outside [0, vocab) are zero-filled.\n"
+    "#define AK_EMBEDDING(NAME, U)                                                                                        \\\n"
+    "    AK_KERNEL __launch_bounds__(256) void ak_embedding_##NAME(const U* table, const void* idx, U* out, ak_i64 n,     \\\n"
+    "                                                              ak_i64 vocab, ak_i64 upr, int G, int idx64) {          \\\n"
+    "        const int lane = (int)threadIdx.x & (G - 1);                                                                 \\\n"
+    "        const ak_i64 per = (ak_i64)(blockDim.x / G);                                                                 \\\n"
+    "        for (ak_i64 i = (ak_i64)blockIdx.x * per + (ak_i64)(threadIdx.x / G); i < n; i += (ak_i64)gridDim.x * per) {  \\\n"
+    "            const ak_i64 k = idx64 ? ((const long long*)idx)[i] : (ak_i64)((const int*)idx)[i];                     \\\n"
+    "            U* o = out + i * upr;                                                                                    \\\n"
+    "            if (k >= 0 && k < vocab) {                                                                               \\\n"
+    "                const U* s = table + k * upr;                                                                        \\\n"
+    "                for (ak_i64 u = lane; u < upr; u += G) o[u] = s[u];                                                  \\\n"
+    "            } else {                                                                                                 \\\n"
+    "                U z;                                                                                                 \\\n"
+    "                ak_zero_unit(z);                                                                                     \\\n"
+    "                for (ak_i64 u = lane; u < upr; u += G) o[u] = z;                                                     \\\n"
+    "            }                                                                                                        \\\n"
+    "        }                                                                                                            \\\n"
+    "    }\n"
+    "AK_EMBEDDING(u8, ak_u8)\n"
+    "AK_EMBEDDING(u16, ak_u16)\n"
+    "AK_EMBEDDING(u32, ak_u32)\n"
+    "AK_EMBEDDING(u64, ak_u64)\n"
+    "AK_EMBEDDING(u128, uint4)\n"
+    ;
+
+/* kernels/llm.hip */
+static const char _ak_src_llm[] =
+    "// kernels/llm.hip - rotary position embedding (RoPE) over a contiguous\n"
+    "// [tokens][heads][head_dim] tensor, fp32 math. Host wrapper: ak_rope in\n"
+    "// amdkit.h (>>impl:ops-llm), which also holds the CPU reference.\n"
+    "//\n"
+    "// Pair i (0 <= i < rotary_dim / 2) of every head of token t turns by the angle\n"
+    "//   a = (float)pos[t] * inv_freq[i],  inv_freq[i] = (float)2^(-(2i / rotary_dim) * log2(theta))\n"
+    "// (both products in fp32, as Hugging Face's rotary embedding computes them);\n"
+    "// cos a and sin a are evaluated in double on that fp32 angle and rounded to\n"
+    "// fp32 (the fast-math sinf / cosf are off by far more than a bf16 ulp at\n"
+    "// angles of 10^4..10^6 rad; the double work is once per (token, pair) and is\n"
+    "// shared by all heads of the token through shared memory).\n"
+    "//   rotate-half (GPT-NeoX, interleaved = 0): the pair is (i, i + rotary_dim / 2)\n"
+    "//   interleaved (GPT-J, interleaved = 1):    the pair is (2i, 2i + 1)\n"
+    "//   (u, v) -> (u cos a - v sin a, v cos a + u sin a)\n"
+    "// Elements rotary_dim..head_dim-1 of each head are copied (skipped in place).\n"
+    "//\n"
+    "// ak_rope_<dt>: one block per token (grid-stride over tokens); the block\n"
+    "// first computes the token's cos / sin table (rotary_dim / 2 <= 512 pairs),\n"
+    "// then its threads walk the token's work units: vec != 0 (x, y 16-byte\n"
+    "// aligned, head_dim and rotary_dim multiples of 8) moves 4 pairs per unit\n"
+    "// with 4-element accesses (rotate-half: at i and i + rotary_dim / 2;\n"
+    "// interleaved: 2 pairs per 4-element access) and the tail in 4-element\n"
+    "// pieces; else one pair (one tail element) per unit. y may be x.\n"
+    "//\n"
+    "// kernels: ak_rope_f32 ak_rope_f16 ak_rope_bf16\n"
+    "\n"
+    "#define AK_ROPE_MAX_PAIRS 512\n"
+    "\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_rope_pair(const typename D::T* x, typename D::T* y, int i0, int i1, float c, float s) {\n"
+    "    const float u = D::to(x[i0]), v = D::to(x[i1]);\n"
+    "    y[i0] = D::from(u * c - v * s);\n"
+    "    y[i1] = D::from(v * c + u * s);\n"
+    "}\n"
+    "\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_rope_token(const typename D::T* x, const void* pos, typename D::T* y, ak_i64 tokens, int heads,\n"
+    "                             int hd, int rd, double l2theta, bool interleaved, bool pos64, bool vec, bool inplace) {\n"
+    "    __shared__ float cs_c[AK_ROPE_MAX_PAIRS], cs_s[AK_ROPE_MAX_PAIRS];\n"
+    "    const int half = rd / 2, B = (int)blockDim.x, tid = (int)threadIdx.x;\n"
+    "    // pairs per unit, units per head (rotation), tail elements per unit and units per head\n"
+    "    const int P = vec ? (interleaved ? 2 : 4) : 1;\n"
+    "    const int ppr = half / P;\n"
+    "    const int tail = inplace ? 0 : hd - rd;\n"
+    "    const int tp = vec ? 4 : 1;\n"
+    "    const int tpr = tail / tp;\n"
+    "    const int urot = heads * ppr, units = urot + heads * tpr;\n"
+    "    for (ak_i64 t = blockIdx.x; t < tokens; t += gridDim.x) {\n"
+    "        const float p = pos64 ? (float)((const long long*)pos)[t] : (float)((const int*)pos)[t];\n"
+    "        __syncthreads();   // the previous token's readers are done with the table\n"
+    "        for (int i = tid; i < half; i += B) {\n"
+    "            const float inv = (float)exp2(-(double)(2 * i) / (double)rd * l2theta);\n"
+    "            const float a = p * inv;\n"
+    "            cs_c[i] = (float)cos((double)a);\n"
+    "            cs_s[i] = (float)sin((double)a);\n"
+    "        }\n"
+    "        __syncthreads();\n"
+    "        const ak_i64 base = t * (ak_i64)heads * (ak_i64)hd;\n"
+    "        for (int u = tid; u < units; u += B) {\n"
+    "            if (u < urot) {\n"
+    "                const int h = u / ppr, j = u - h * ppr;\n"
+    "                const typename D::T* xh = x + base + (ak_i64)h * hd;\n"
+    "                typename D::T* yh = y + base + (ak_i64)h * hd;\n"
+    "                if (vec && !interleaved) {\n"
+    "                    const int i = j * 4;\n"
+    "                    float a[4], b[4], oa[4], ob[4];\n"
+    "                    D::ld4(xh + i, a);\n"
+    "                    D::ld4(xh + i + half, b);\n"
+    "#pragma unroll\n"
+    "                    for (int q = 0; q < 4; q++) {\n"
+    "                        const float c = cs_c[i + q], s = cs_s[i + q];\n"
+    "                        oa[q] = a[q] * c - b[q] * s;\n"
+    "                        ob[q] = b[q] * c + a[q] * s;\n"
+    "                    }\n"
+    "                    D::st4(yh + i, oa);\n"
+    "                    D::st4(yh + i + half, ob);\n"
+    "                } else if (vec) {\n"
+    "                    const int i = j * 2;   // pairs i, i + 1: elements 2i .. 2i + 3\n"
+    "                    float a[4], o[4];\n"
+    "                    D::ld4(xh + 2 * i, a);\n"
+    "#pragma unroll\n"
+    "                    for (int q = 0; q < 2; q++) {\n"
+    "                        const float c = cs_c[i + q], s = cs_s[i + q];\n"
+    "                        o[2 * q] = a[2 * q] * c - a[2 * q + 1] * s;\n"
+    "                        o[2 * q + 1] = a[2 * q + 1] * c + a[2 * q] * s;\n"
+    "                    }\n"
+    "                    D::st4(yh + 2 * i, o);\n"
+    "                } else if (interleaved) {\n"
+    "                    ak_rope_pair<D>(xh, yh, 2 * j, 2 * j + 1, cs_c[j], cs_s[j]);\n"
+    "                } else {\n"
+    "                    ak_rope_pair<D>(xh, yh, j, j + half, cs_c[j], cs_s[j]);\n"
+    "                }\n"
+    "            } else {\n"
+    "                const int v = u - urot, h = v / tpr, e = rd + (v - h * tpr) * tp;\n"
+    "                const ak_i64 o = base + (ak_i64)h * hd + e;\n"
+    "                if (vec) {\n"
+    "                    float a[4];\n"
+    "                    D::ld4(x + o, a);\n"
+    "                    D::st4(y + o, a);\n"
+    "                } else {\n"
+    "                    y[o] = x[o];\n"
+    "                }\n"
+    "            }\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "#define AK_ROPE(DT, D)                                                                                             \\\n"
+    "    AK_KERNEL __launch_bounds__(256) void ak_rope_##DT(const D::T* x, const void* pos, D::T* y, ak_i64 tokens,      \\\n"
+    "                                                       int heads, int hd, int rd, double l2theta, int interleaved, \\\n"
+    "                                                       int pos64, int vec, int inplace) {                          \\\n"
+    "        ak_rope_token<D>(x, pos, y, tokens, heads, hd, rd, l2theta, interleaved != 0, pos64 != 0, vec != 0,         \\\n"
+    "                         inplace != 0);                                                                            \\\n"
+    "    }\n"
+    "AK_ROPE(f32, ak_f32_t)\n"
+    "AK_ROPE(f16, ak_f16_t)\n"
+    "AK_ROPE(bf16, ak_bf16_t)\n"
+    ;
+
 /* kernels/norm.hip */
 static const char _ak_src_norm[] =
     "// kernels/norm.hip - layernorm and rmsnorm along the last dimension of a\n"
@@ -4610,8 +5010,17 @@ static const char _ak_src_norm[] =
     "// ak_norm_wide_<dt>: any width, one block per row: a pass for sum(x - K) and\n"
     "// sum((x - K)^2) with K = the row's first element (shifted data keep the\n"
     "// one-pass variance accurate), then a pass that writes.\n"
+    "// ak_add_norm_<dt> / ak_add_norm_wide_<dt> (ak_add_layernorm / ak_add_rmsnorm,\n"
+    "// the residual form): the same kernels with RES = true: h = x + r is rounded\n"
+    "// to the dtype, written to h and normalized (y = norm(h)); x and r are read\n"
+    "// once where the row kernel normalizes from registers, the wide kernel's\n"
+    "// second pass reads h back. h may be x or r: each thread reads its elements\n"
+    "// once, before it writes them (r and h carry no __restrict__; x keeps the\n"
+    "// one it has for ak_norm, where y may be x under the same rule).\n"
     "//\n"
     "// kernels: ak_norm_f32 ak_norm_f16 ak_norm_bf16 ak_norm_wide_f32 ak_norm_wide_f16 ak_norm_wide_bf16\n"
+    "// kernels: ak_add_norm_f32 ak_add_norm_f16 ak_add_norm_bf16\n"
+    "// kernels: ak_add_norm_wide_f32 ak_add_norm_wide_f16 ak_add_norm_wide_bf16\n"
     "\n"
     "// elements per thread of ak_norm: 16 (f32), 32 (f16 / bf16: the same 64 bytes)\n"
     "#define AK_NORM_E(D) (D::SIZE == 4 ? 16 : 32)\n"
@@ -4640,17 +5049,55 @@ static const char _ak_src_norm[] =
     "    }\n"
     "}\n"
     "\n"
-    "template <class D, int E>\n"
-    "AK_INLINE void ak_norm_rows(const typename D::T* AK_RESTRICT x, const typename D::T* AK_RESTRICT w,\n"
-    "                            const typename D::T* AK_RESTRICT b, typename D::T* AK_RESTRICT y, ak_i64 rows, int cols,\n"
-    "                            int G, bool vec, float eps, bool rms) {\n"
+    "// RES: v = h = round(x + r) (the residual sum in the storage dtype), h\n"
+    "// written as it is formed; else v = x.\n"
+    "template <class D, int E, bool RES>\n"
+    "AK_INLINE void ak_norm_load(float* v, const typename D::T* x, const typename D::T* r, typename D::T* h, int len,\n"
+    "                            int lane, int G, bool vec) {\n"
+    "    if (!RES) {\n"
+    "        ak_row_load<D, E>(v, x, len, lane, G, vec, 0.0f);\n"
+    "    } else if (vec) {\n"
+    "#pragma unroll\n"
+    "        for (int k = 0; k < E / 8; k++) {\n"
+    "            const int e = (k * G + lane) * 8;\n"
+    "            float* a = v + k * 8;\n"
+    "            if (e < len) {\n"
+    "                float t[8];\n"
+    "                D::ld8(x + e, a);\n"
+    "                D::ld8(r + e, t);\n"
+    "#pragma unroll\n"
+    "                for (int q = 0; q < 8; q++) a[q] = D::to(D::from(a[q] + t[q]));\n"
+    "                D::st8(h + e, a);\n"
+    "            } else {\n"
+    "#pragma unroll\n"
+    "                for (int q = 0; q < 8; q++) a[q] = 0.0f;\n"
+    "            }\n"
+    "        }\n"
+    "    } else {\n"
+    "#pragma unroll\n"
+    "        for (int k = 0; k < E; k++) {\n"
+    "            const int e = k * G + lane;\n"
+    "            v[k] = 0.0f;\n"
+    "            if (e < len) {\n"
+    "                const typename D::T s = D::from(D::to(x[e]) + D::to(r[e]));\n"
+    "                h[e] = s;\n"
+    "                v[k] = D::to(s);\n"
+    "            }\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "template <class D, int E, bool RES>\n"
+    "AK_INLINE void ak_norm_rows(const typename D::T* AK_RESTRICT x, const typename D::T* res, const typename D::T* AK_RESTRICT w,\n"
+    "                            const typename D::T* AK_RESTRICT b, typename D::T* h, typename D::T* AK_RESTRICT y,\n"
+    "                            ak_i64 rows, int cols, int G, bool vec, float eps, bool rms) {\n"
     "    __shared__ float scratch[AK_MAX_WAVES];\n"
     "    const int lane = (int)threadIdx.x & (G - 1);\n"
     "    ak_i64 row = (ak_i64)blockIdx.x * (ak_i64)(blockDim.x / G) + (ak_i64)(threadIdx.x / G);\n"
     "    const int len = row < rows ? cols : 0;\n"
     "    if (row >= rows) row = 0;\n"
     "    float v[E];\n"
-    "    ak_row_load<D, E>(v, x + row * cols, len, lane, G, vec, 0.0f);\n"
+    "    ak_norm_load<D, E, RES>(v, x + row * cols, RES ? res + row * cols : res, RES ? h + row * cols : h, len, lane, G, vec);\n"
     "    const float inv_n = 1.0f / (float)cols;\n"
     "    float mean = 0.0f, s = 0.0f;\n"
     "    if (!rms) {\n"
@@ -4695,28 +5142,50 @@ static const char _ak_src_norm[] =
     "    }\n"
     "}\n"
     "\n"
-    "// One block per row, any width.\n"
-    "template <class D>\n"
-    "AK_INLINE void ak_norm_wide(const typename D::T* AK_RESTRICT x, const typename D::T* AK_RESTRICT w,\n"
-    "                            const typename D::T* AK_RESTRICT b, typename D::T* AK_RESTRICT y, ak_i64 cols, bool vec,\n"
-    "                            float eps, bool rms) {\n"
+    "// One block per row, any width. RES: the first pass forms and writes\n"
+    "// h = round(x + r), the second reads h (each thread reads back what it wrote).\n"
+    "template <class D, bool RES>\n"
+    "AK_INLINE void ak_norm_wide(const typename D::T* AK_RESTRICT x, const typename D::T* res, const typename D::T* AK_RESTRICT w,\n"
+    "                            const typename D::T* AK_RESTRICT b, typename D::T* h, typename D::T* AK_RESTRICT y,\n"
+    "                            ak_i64 cols, bool vec, float eps, bool rms) {\n"
     "    __shared__ float scratch[AK_MAX_WAVES];\n"
     "    const ak_i64 row = blockIdx.x;\n"
     "    const typename D::T* p = x + row * cols;\n"
+    "    const typename D::T* pr = RES ? res + row * cols : res;\n"
+    "    typename D::T* ph = RES ? h + row * cols : h;\n"
     "    typename D::T* q = y + row * cols;\n"
     "    const int B = (int)blockDim.x;\n"
-    "    const float K = rms ? 0.0f : D::to(p[0]);\n"
+    "    const float K = rms ? 0.0f : RES ? D::to(D::from(D::to(p[0]) + D::to(pr[0]))) : D::to(p[0]);\n"
+    "    if (RES && !rms) __syncthreads();   // every thread has K before thread 0 may overwrite x[0] (h == x)\n"
     "    float s1 = 0.0f, s2 = 0.0f;\n"
     "    if (vec) {\n"
     "        for (ak_i64 e = (ak_i64)threadIdx.x * 8; e < cols; e += (ak_i64)B * 8) {\n"
     "            float a[8];\n"
     "            D::ld8(p + e, a);\n"
+    "            if (RES) {\n"
+    "                float t[8];\n"
+    "                D::ld8(pr + e, t);\n"
+    "#pragma unroll\n"
+    "                for (int k = 0; k < 8; k++) a[k] = D::to(D::from(a[k] + t[k]));\n"
+    "                D::st8(ph + e, a);\n"
+    "            }\n"
     "#pragma unroll\n"
     "            for (int k = 0; k < 8; k++) { const float d = a[k] - K; s1 += d; s2 += d * d; }\n"
     "        }\n"
     "    } else {\n"
-    "        for (ak_i64 e = threadIdx.x; e < cols; e += B) { const float d = D::to(p[e]) - K; s1 += d; s2 += d * d; }\n"
+    "        for (ak_i64 e = threadIdx.x; e < cols; e += B) {\n"
+    "            float a = D::to(p[e]);\n"
+    "            if (RES) {\n"
+    "                const typename D::T s = D::from(a + D::to(pr[e]));\n"
+    "                ph[e] = s;\n"
+    "                a = D::to(s);\n"
+    "            }\n"
+    "            const float d = a - K;\n"
+    "            s1 += d;\n"
+    "            s2 += d * d;\n"
+    "        }\n"
     "    }\n"
+    "    if (RES) p = ph;   // the second pass normalizes h\n"
     "    const float inv_n = (float)(1.0 / (double)cols);\n"
     "    float mean = 0.0f, var;\n"
     "    if (rms) {\n"
@@ -4752,11 +5221,21 @@ static const char _ak_src_norm[] =
     "                                                                           const D::T* b, D::T* y, ak_i64 rows,      \\\n"
     "                                                                           int cols, int G, int vec, float eps,      \\\n"
     "                                                                           int rms) {                                \\\n"
-    "        ak_norm_rows<D, AK_NORM_E(D)>(x, w, b, y, rows, cols, G, vec != 0, eps, rms != 0);                           \\\n"
+    "        ak_norm_rows<D, AK_NORM_E(D), false>(x, x, w, b, y, y, rows, cols, G, vec != 0, eps, rms != 0);              \\\n"
     "    }                                                                                                                \\\n"
     "    AK_KERNEL __launch_bounds__(1024, 1) void ak_norm_wide_##DT(const D::T* x, const D::T* w, const D::T* b, D::T* y, \\\n"
     "                                                                ak_i64 cols, int vec, float eps, int rms) {          \\\n"
-    "        ak_norm_wide<D>(x, w, b, y, cols, vec != 0, eps, rms != 0);                                                  \\\n"
+    "        ak_norm_wide<D, false>(x, x, w, b, y, y, cols, vec != 0, eps, rms != 0);                                     \\\n"
+    "    }                                                                                                                \\\n"
+    "    AK_KERNEL __launch_bounds__(16384 / AK_NORM_E(D), 1) void ak_add_norm_##DT(                                      \\\n"
+    "        const D::T* x, const D::T* r, const D::T* w, const D::T* b, D::T* h, D::T* y, ak_i64 rows, int cols, int G,  \\\n"
+    "        int vec, float eps, int rms) {                                                                               \\\n"
+    "        ak_norm_rows<D, AK_NORM_E(D), true>(x, r, w, b, h, y, rows, cols, G, vec != 0, eps, rms != 0);               \\\n"
+    "    }                                                                                                                \\\n"
+    "    AK_KERNEL __launch_bounds__(1024, 1) void ak_add_norm_wide_##DT(const D::T* x, const D::T* r, const D::T* w,      \\\n"
+    "                                                                    const D::T* b, D::T* h, D::T* y, ak_i64 cols,    \\\n"
+    "                                                                    int vec, float eps, int rms) {                   \\\n"
+    "        ak_norm_wide<D, true>(x, r, w, b, h, y, cols, vec != 0, eps, rms != 0);                                      \\\n"
     "    }\n"
     "AK_NORM(f32, ak_f32_t)\n"
     "AK_NORM(f16, ak_f16_t)\n"
@@ -5444,8 +5923,12 @@ static const struct { const char* family; const char* source; const char* kernel
       "ak_fill_f32 ak_fill_f16 ak_fill_bf16 ak_axpy_f32 ak_axpy_f16 ak_axpy_bf16 ak_scale_f32 ak_scale_f16 ak_scale_bf16 ak_binary_f32 ak_binary_f16 ak_binary_bf16" },
     { "gemm", _ak_src_gemm,
       "ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32 ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32 ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16 ak_gemm_wgmma_n128_f16 ak_gemm_wgmma_n128_bf16 ak_gemm_wgmma_n256_f16 ak_gemm_wgmma_n256_bf16 ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32 ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16" },
+    { "layout", _ak_src_layout,
+      "ak_copy_nd_u8 ak_copy_nd_u16 ak_copy_nd_u32 ak_copy_nd_u64 ak_copy_nd_u128 ak_copy_nd_f32_f16 ak_copy_nd_f32_bf16 ak_copy_nd_f16_f32 ak_copy_nd_bf16_f32 ak_copy_nd_f16_bf16 ak_copy_nd_bf16_f16 ak_embedding_u8 ak_embedding_u16 ak_embedding_u32 ak_embedding_u64 ak_embedding_u128" },
+    { "llm", _ak_src_llm,
+      "ak_rope_f32 ak_rope_f16 ak_rope_bf16" },
     { "norm", _ak_src_norm,
-      "ak_norm_f32 ak_norm_f16 ak_norm_bf16 ak_norm_wide_f32 ak_norm_wide_f16 ak_norm_wide_bf16" },
+      "ak_norm_f32 ak_norm_f16 ak_norm_bf16 ak_norm_wide_f32 ak_norm_wide_f16 ak_norm_wide_bf16 ak_add_norm_f32 ak_add_norm_f16 ak_add_norm_bf16 ak_add_norm_wide_f32 ak_add_norm_wide_f16 ak_add_norm_wide_bf16" },
     { "reduce", _ak_src_reduce,
       "ak_reduce_sum_f32 ak_reduce_sum_f16 ak_reduce_sum_bf16 ak_reduce_max_f32 ak_reduce_max_f16 ak_reduce_max_bf16 ak_reduce_min_f32 ak_reduce_min_f16 ak_reduce_min_bf16 ak_reduce_argmax_f32 ak_reduce_argmax_f16 ak_reduce_argmax_bf16 ak_reduce_argmin_f32 ak_reduce_argmin_f16 ak_reduce_argmin_bf16 ak_reduce2_sum ak_reduce2_max ak_reduce2_min ak_reduce2_argmax ak_reduce2_argmin" },
     { "softmax", _ak_src_softmax,
@@ -15458,6 +15941,566 @@ AKDEF ak_result ak_attention(ak_context* ctx, const ak_attention_args* args, ak_
         return _ak_at_cpu(args, &p);
     }
     return _ak_at_launch(ctx, args, &p, stream);
+}
+
+/* ==========================================================================
+ * >>impl:ops-llm  LLM building blocks: residual add + layernorm / rmsnorm
+ * (the RES = true instances of kernels/norm.hip), rotary position embedding
+ * (kernels/llm.hip), embedding gather and strided N-d copy
+ * (kernels/layout.hip), with their CPU references. The norm wrappers share
+ * the row sizing of >>impl:ops-reduce (_ak_rd_*); the copy planning (drop
+ * size-1 dimensions, order by destination stride, merge contiguous
+ * dimensions, pick the widest unit) is _ak_nd_plan.
+ * ========================================================================== */
+
+/* ---- residual add + norm -------------------------------------------------- */
+
+/* CPU reference: h = x + r in fp32, rounded to t (what the kernels do), then
+ * the norm reference of >>impl:ops-reduce on h. */
+static void _ak_llm_cpu_add_norm(ak_dtype t, const void* x, const void* r, const void* w, const void* b, void* h,
+                                 void* y, size_t rows, size_t cols, double eps, int rms) {
+    size_t i, n = rows * cols;
+    for (i = 0; i < n; i++) _ak_op_st(h, t, i, _ak_op_ld(x, t, i) + _ak_op_ld(r, t, i));
+    _ak_rd_cpu_norm(t, h, w, b, y, rows, cols, eps, rms);
+}
+
+static ak_result _ak_llm_add_norm(ak_context* ctx, ak_dtype dtype, const void* x, const void* rs, const void* w,
+                                  const void* b, void* h, void* y, size_t rows, size_t cols, float eps, int rms,
+                                  ak_stream* stream) {
+    const char* opn = rms ? "ak_add_rmsnorm" : "ak_add_layernorm";
+    char what[96];
+    ak_result r;
+    size_t es, bytes, r0, rpl;
+    int vec;
+    ak_kernel* k = NULL;
+    char kname[64];
+    const void* in[2];
+    void* out[2];
+    int i, j;
+
+    if ((r = _ak_rd_check(ctx, dtype, x, "x", rows, cols, stream, opn)) != AK_OK) return r;
+    snprintf(what, sizeof what, "%s: r", opn);
+    if ((r = _ak_op_check_ptr(rs, dtype, what)) != AK_OK) return r;
+    snprintf(what, sizeof what, "%s: h", opn);
+    if ((r = _ak_op_check_ptr(h, dtype, what)) != AK_OK) return r;
+    snprintf(what, sizeof what, "%s: y", opn);
+    if ((r = _ak_op_check_ptr(y, dtype, what)) != AK_OK) return r;
+    if (w) {
+        snprintf(what, sizeof what, "%s: weight", opn);
+        if ((r = _ak_op_check_ptr(w, dtype, what)) != AK_OK) return r;
+    }
+    if (b) {
+        snprintf(what, sizeof what, "%s: bias", opn);
+        if ((r = _ak_op_check_ptr(b, dtype, what)) != AK_OK) return r;
+    }
+    if (!(eps >= 0.0f) || eps > FLT_MAX)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: eps = %g, expected a finite value >= 0", opn, (double)eps);
+    es = ak_dtype_size(dtype);
+    bytes = rows * cols * es;
+    /* h and y: each the very same buffer as x or r, or apart from both; never overlapping each other */
+    in[0] = x; in[1] = rs; out[0] = h; out[1] = y;
+    if (_ak_rd_overlap(h, bytes, y, bytes))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: h and y overlap (they must be separate buffers)", opn);
+    for (i = 0; i < 2; i++)
+        for (j = 0; j < 2; j++)
+            if (_ak_rd_partial_overlap(in[j], bytes, out[i], bytes))
+                return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %s partially overlaps %s (only the very same buffer is "
+                               "allowed)", opn, i ? "y" : "h", j ? "r" : "x");
+    for (i = 0; i < 2; i++)
+        if (_ak_rd_overlap(out[i], bytes, w, cols * es) || _ak_rd_overlap(out[i], bytes, b, cols * es))
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %s overlaps weight or bias", opn, i ? "y" : "h");
+    if (_ak_op_is_cpu(ctx)) {
+        _ak_llm_cpu_add_norm(dtype, x, rs, w, b, h, y, rows, cols, (double)eps, rms);
+        return AK_OK;
+    }
+    vec = cols % 8 == 0 && _ak_rd_aligned16(x) && _ak_rd_aligned16(rs) && _ak_rd_aligned16(h) &&
+          _ak_rd_aligned16(y) && _ak_rd_aligned16(w) && _ak_rd_aligned16(b);
+    if (cols <= _AK_RD_ROW_MAX) {
+        unsigned G = _ak_rd_row_group(cols, dtype), B = G > 128u ? G : 128u;
+        if ((r = _ak_op_kernel(ctx, _ak_src_norm, _ak_op_name(kname, sizeof kname, "ak_add_norm", dtype), &k)) != AK_OK)
+            return r;
+        rpl = _ak_rd_rows_per_launch(B, G, 1);
+        for (r0 = 0; r0 < rows && r == AK_OK; r0 += rpl) {
+            size_t nr = rows - r0 < rpl ? rows - r0 : rpl, off = r0 * cols * es;
+            ak_args a;
+            memset(&a, 0, sizeof a);
+            ak_args_ptr(&a, (const char*)x + off);
+            ak_args_ptr(&a, (const char*)rs + off);
+            ak_args_ptr(&a, w);
+            ak_args_ptr(&a, b);
+            ak_args_ptr(&a, (char*)h + off);
+            ak_args_ptr(&a, (char*)y + off);
+            ak_args_i64(&a, (int64_t)nr);
+            ak_args_i32(&a, (int32_t)cols);
+            ak_args_i32(&a, (int32_t)G);
+            ak_args_i32(&a, vec);
+            ak_args_f32(&a, eps);
+            ak_args_i32(&a, rms);
+            r = _ak_op_launch(ctx, k, (unsigned)((nr + B / G - 1) / (B / G)), B, 0, stream, &a);
+        }
+        return r;
+    }
+    /* wide rows: one block of 1024 threads per row; pass 1 forms h, pass 2 reads it back */
+    if ((r = _ak_op_kernel(ctx, _ak_src_norm, _ak_op_name(kname, sizeof kname, "ak_add_norm_wide", dtype), &k)) != AK_OK)
+        return r;
+    rpl = 0x7FFFFFFF;
+    for (r0 = 0; r0 < rows && r == AK_OK; r0 += rpl) {
+        size_t nr = rows - r0 < rpl ? rows - r0 : rpl, off = r0 * cols * es;
+        ak_args a;
+        memset(&a, 0, sizeof a);
+        ak_args_ptr(&a, (const char*)x + off);
+        ak_args_ptr(&a, (const char*)rs + off);
+        ak_args_ptr(&a, w);
+        ak_args_ptr(&a, b);
+        ak_args_ptr(&a, (char*)h + off);
+        ak_args_ptr(&a, (char*)y + off);
+        ak_args_i64(&a, (int64_t)cols);
+        ak_args_i32(&a, vec);
+        ak_args_f32(&a, eps);
+        ak_args_i32(&a, rms);
+        r = _ak_op_launch(ctx, k, (unsigned)nr, 1024u, 0, stream, &a);
+    }
+    return r;
+}
+
+AKDEF ak_result ak_add_layernorm(ak_context* ctx, ak_dtype dtype, const void* x, const void* r, const void* weight,
+                                 const void* bias, void* h, void* y, size_t rows, size_t cols, float eps,
+                                 ak_stream* stream) {
+    return _ak_llm_add_norm(ctx, dtype, x, r, weight, bias, h, y, rows, cols, eps, 0, stream);
+}
+
+AKDEF ak_result ak_add_rmsnorm(ak_context* ctx, ak_dtype dtype, const void* x, const void* r, const void* weight,
+                               void* h, void* y, size_t rows, size_t cols, float eps, ak_stream* stream) {
+    return _ak_llm_add_norm(ctx, dtype, x, r, weight, NULL, h, y, rows, cols, eps, 1, stream);
+}
+
+/* ---- rotary position embedding ---------------------------------------------- */
+
+#define _AK_ROPE_MAX_ROT 1024u   /* rotary_dim limit: the kernel's cos / sin table holds 512 pairs */
+
+/* Position t of a positions array (AK_I32 / AK_I64). */
+static int64_t _ak_llm_pos(const void* p, ak_dtype t, size_t i) {
+    return t == AK_I64 ? ((const int64_t*)p)[i] : (int64_t)((const int32_t*)p)[i];
+}
+
+/* fp32 inverse frequency of pair i, computed as the kernel does (double, then rounded). */
+static float _ak_llm_inv_freq(size_t i, size_t rd, double l2theta) {
+    return (float)exp2(-(double)(2 * i) / (double)rd * l2theta);
+}
+
+static void _ak_llm_cpu_rope(ak_rope_mode mode, ak_dtype t, ak_dtype pt, const void* x, const void* pos, void* y,
+                             size_t tokens, size_t heads, size_t hd, size_t rd, double l2theta) {
+    size_t tk, hh, i, half = rd / 2;
+    for (tk = 0; tk < tokens; tk++) {
+        float p = (float)_ak_llm_pos(pos, pt, tk);
+        for (i = 0; i < half; i++) {
+            volatile float a = p * _ak_llm_inv_freq(i, rd, l2theta);   /* the fp32 angle, no wider intermediate */
+            double c = cos((double)a), s = sin((double)a);
+            size_t i0 = mode == AK_ROPE_INTERLEAVED ? 2 * i : i, i1 = mode == AK_ROPE_INTERLEAVED ? 2 * i + 1 : i + half;
+            for (hh = 0; hh < heads; hh++) {
+                size_t base = (tk * heads + hh) * hd;
+                double u = (double)_ak_op_ld(x, t, base + i0), v = (double)_ak_op_ld(x, t, base + i1);
+                _ak_op_st(y, t, base + i0, (float)(u * c - v * s));
+                _ak_op_st(y, t, base + i1, (float)(v * c + u * s));
+            }
+        }
+        if (x != y)
+            for (hh = 0; hh < heads; hh++)
+                for (i = rd; i < hd; i++) {
+                    size_t e = (tk * heads + hh) * hd + i;
+                    _ak_op_st(y, t, e, _ak_op_ld(x, t, e));
+                }
+    }
+}
+
+AKDEF ak_result ak_rope(ak_context* ctx, ak_rope_mode mode, ak_dtype dtype, ak_dtype pos_dtype, const void* x,
+                        const void* positions, void* y, size_t tokens, size_t heads, size_t head_dim,
+                        size_t rotary_dim, float theta, ak_stream* stream) {
+    const char* opn = "ak_rope";
+    ak_result r;
+    size_t es, bytes, row;
+    double l2t;
+    int vec, inplace, P, units;
+    unsigned B;
+    ak_kernel* k = NULL;
+    char kname[64];
+    ak_args a;
+
+    if ((r = _ak_op_check_ctx(ctx, opn)) != AK_OK) return r;
+    if ((int)mode < 0 || (int)mode >= (int)AK_ROPE_MODE_COUNT)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: unknown mode %d (expected AK_ROPE_NEOX or AK_ROPE_INTERLEAVED)",
+                       opn, (int)mode);
+    if ((r = _ak_op_check_float(dtype, opn)) != AK_OK) return r;
+    if (pos_dtype != AK_I32 && pos_dtype != AK_I64)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: pos_dtype %s (%d) not supported, expected i32 or i64", opn,
+                       ak_dtype_name(pos_dtype), (int)pos_dtype);
+    if (tokens == 0 || heads == 0 || head_dim == 0)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: shape %zu x %zu x %zu has a zero dimension", opn, tokens, heads,
+                       head_dim);
+    if (heads > 0x7FFFFFFFu / head_dim)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: heads * head_dim = %zu x %zu must be below 2^31", opn, heads,
+                       head_dim);
+    row = heads * head_dim;
+    if ((r = _ak_op_check_shape2(ctx, tokens, row, dtype, opn)) != AK_OK) return r;
+    if (rotary_dim < 2 || rotary_dim % 2 || rotary_dim > head_dim || rotary_dim > _AK_ROPE_MAX_ROT)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: rotary_dim = %zu, expected an even value in [2, min(head_dim = "
+                       "%zu, %u)]", opn, rotary_dim, head_dim, _AK_ROPE_MAX_ROT);
+    if (!(theta > 0.0f) || theta > FLT_MAX)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: theta = %g, expected a finite value > 0", opn, (double)theta);
+    if ((r = _ak_op_check_stream(ctx, stream, opn)) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(x, dtype, "ak_rope: x")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(y, dtype, "ak_rope: y")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(positions, pos_dtype, "ak_rope: positions")) != AK_OK) return r;
+    es = ak_dtype_size(dtype);
+    bytes = tokens * row * es;
+    if (_ak_rd_partial_overlap(x, bytes, y, bytes))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: y partially overlaps x (only y == x is allowed)", opn);
+    if (_ak_rd_overlap(y, bytes, positions, tokens * ak_dtype_size(pos_dtype)))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: y overlaps positions", opn);
+    l2t = log2((double)theta);
+    if (_ak_op_is_cpu(ctx)) {
+        _ak_llm_cpu_rope(mode, dtype, pos_dtype, x, positions, y, tokens, heads, head_dim, rotary_dim, l2t);
+        return AK_OK;
+    }
+    vec = head_dim % 8 == 0 && rotary_dim % 8 == 0 && _ak_rd_aligned16(x) && _ak_rd_aligned16(y);
+    inplace = x == y;
+    /* work units per token, as the kernel counts them: the block size */
+    P = vec ? (mode == AK_ROPE_INTERLEAVED ? 2 : 4) : 1;
+    units = (int)(heads * (rotary_dim / 2 / (size_t)P) + (inplace ? 0 : heads * ((head_dim - rotary_dim) / (vec ? 4u : 1u))));
+    B = _ak_rd_pow2((size_t)units, 256u);
+    if (B < 64u) B = 64u;
+    if ((r = _ak_op_kernel(ctx, _ak_src_llm, _ak_op_name(kname, sizeof kname, "ak_rope", dtype), &k)) != AK_OK) return r;
+    memset(&a, 0, sizeof a);
+    ak_args_ptr(&a, x);
+    ak_args_ptr(&a, positions);
+    ak_args_ptr(&a, y);
+    ak_args_i64(&a, (int64_t)tokens);
+    ak_args_i32(&a, (int32_t)heads);
+    ak_args_i32(&a, (int32_t)head_dim);
+    ak_args_i32(&a, (int32_t)rotary_dim);
+    ak_args_f64(&a, l2t);
+    ak_args_i32(&a, mode == AK_ROPE_INTERLEAVED);
+    ak_args_i32(&a, pos_dtype == AK_I64);
+    ak_args_i32(&a, vec);
+    ak_args_i32(&a, inplace);
+    return _ak_op_launch(ctx, k, tokens < 0x7FFFFFFFu ? (unsigned)tokens : 0x7FFFFFFFu, B, 0, stream, &a);
+}
+
+/* ---- shared by the copy and the gather: the widest unit ------------------------ */
+
+/* Largest of 16, 8, 4, 2, 1 bytes dividing v (v = OR of the byte counts and addresses that must be multiples). */
+static unsigned _ak_llm_unit(uint64_t v) {
+    unsigned w = 16;
+    while (w > 1 && (v & (w - 1))) w >>= 1;
+    return w;
+}
+static const char* _ak_llm_unit_name(unsigned w) {
+    return w == 16 ? "u128" : w == 8 ? "u64" : w == 4 ? "u32" : w == 2 ? "u16" : "u8";
+}
+/* Group size (threads per row, a power of two <= 256) and grid of a row walk. */
+static unsigned _ak_llm_group(size_t units) { return _ak_rd_pow2(units, 256u); }
+static unsigned _ak_llm_rows_grid(size_t rows, unsigned G) {
+    size_t per = 256u / G, g = rows / per + (rows % per != 0);
+    return g > 0x7FFFFFFFu ? 0x7FFFFFFFu : (unsigned)(g ? g : 1);
+}
+
+/* ---- embedding gather ---------------------------------------------------------- */
+
+/* CPU reference: returns the first position with an index outside [0, vocab), or n. */
+static size_t _ak_llm_cpu_embedding(size_t es, ak_dtype it, const void* table, const void* idx, void* out, size_t n,
+                                    size_t vocab, size_t dim) {
+    size_t i, bad = n, rb = dim * es;
+    for (i = 0; i < n; i++) {
+        int64_t k = _ak_llm_pos(idx, it, i);
+        if (k < 0 || (uint64_t)k >= (uint64_t)vocab) {
+            memset((char*)out + i * rb, 0, rb);
+            if (bad == n) bad = i;
+        } else {
+            memcpy((char*)out + i * rb, (const char*)table + (size_t)k * rb, rb);
+        }
+    }
+    return bad;
+}
+
+AKDEF ak_result ak_embedding(ak_context* ctx, ak_dtype dtype, ak_dtype idx_dtype, const void* table,
+                             const void* indices, void* out, size_t num_indices, size_t vocab, size_t dim,
+                             ak_stream* stream) {
+    const char* opn = "ak_embedding";
+    ak_result r;
+    size_t es, rb, upr;
+    unsigned W, G;
+    ak_kernel* k = NULL;
+    char kname[64];
+    ak_args a;
+
+    if ((r = _ak_op_check_ctx(ctx, opn)) != AK_OK) return r;
+    es = ak_dtype_size(dtype);
+    if (es == 0)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: unknown dtype %d", opn, (int)dtype);
+    if (idx_dtype != AK_I32 && idx_dtype != AK_I64)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: idx_dtype %s (%d) not supported, expected i32 or i64", opn,
+                       ak_dtype_name(idx_dtype), (int)idx_dtype);
+    if ((r = _ak_op_check_shape2(ctx, vocab, dim, dtype, "ak_embedding: table")) != AK_OK) return r;
+    if ((r = _ak_op_check_shape2(ctx, num_indices, dim, dtype, "ak_embedding: out")) != AK_OK) return r;
+    if ((r = _ak_op_check_bytes(ctx, num_indices, idx_dtype, "ak_embedding: indices")) != AK_OK) return r;
+    if ((r = _ak_op_check_stream(ctx, stream, opn)) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(table, dtype, "ak_embedding: table")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(indices, idx_dtype, "ak_embedding: indices")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(out, dtype, "ak_embedding: out")) != AK_OK) return r;
+    rb = dim * es;
+    if (_ak_rd_overlap(out, num_indices * rb, table, vocab * rb) ||
+        _ak_rd_overlap(out, num_indices * rb, indices, num_indices * ak_dtype_size(idx_dtype)))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: out overlaps the table or the indices", opn);
+    if (_ak_op_is_cpu(ctx)) {
+        size_t bad = _ak_llm_cpu_embedding(es, idx_dtype, table, indices, out, num_indices, vocab, dim);
+        if (bad < num_indices)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: indices[%zu] = %lld is outside [0, %zu) (its row of out is "
+                           "zero-filled, as on a GPU)", opn, bad, (long long)_ak_llm_pos(indices, idx_dtype, bad), vocab);
+        return AK_OK;
+    }
+    W = _ak_llm_unit((uint64_t)rb | (uint64_t)(uintptr_t)table | (uint64_t)(uintptr_t)out);
+    upr = rb / W;
+    G = _ak_llm_group(upr);
+    snprintf(kname, sizeof kname, "ak_embedding_%s", _ak_llm_unit_name(W));
+    if ((r = _ak_op_kernel(ctx, _ak_src_layout, kname, &k)) != AK_OK) return r;
+    memset(&a, 0, sizeof a);
+    ak_args_ptr(&a, table);
+    ak_args_ptr(&a, indices);
+    ak_args_ptr(&a, out);
+    ak_args_i64(&a, (int64_t)num_indices);
+    ak_args_i64(&a, (int64_t)vocab);
+    ak_args_i64(&a, (int64_t)upr);
+    ak_args_i32(&a, (int32_t)G);
+    ak_args_i32(&a, idx_dtype == AK_I64);
+    return _ak_op_launch(ctx, k, _ak_llm_rows_grid(num_indices, G), 256u, 0, stream, &a);
+}
+
+/* ---- strided N-d copy ------------------------------------------------------------ */
+
+/* A copy problem after planning: dimensions outermost first, the last one innermost. */
+typedef struct _ak_nd {
+    int nd;
+    int64_t sz[AK_COPY_MAX_DIMS], ss[AK_COPY_MAX_DIMS], ds[AK_COPY_MAX_DIMS];
+} _ak_nd;
+
+static int64_t _ak_nd_abs(int64_t v) { return v < 0 ? -v : v; }
+
+/* Drop size-1 dimensions, order by decreasing |destination stride| (stable),
+ * merge neighbours that are contiguous in both tensors. At least one
+ * dimension comes out (a single element: size 1, strides 1). */
+static void _ak_nd_plan(size_t ndim, const size_t* shape, const int64_t* ss, const int64_t* ds, _ak_nd* p) {
+    _ak_nd t;
+    size_t k;
+    int i, j, n = 0;
+    for (k = 0; k < ndim; k++)
+        if (shape[k] > 1) {
+            t.sz[n] = (int64_t)shape[k];
+            t.ss[n] = ss[k];
+            t.ds[n] = ds[k];
+            n++;
+        }
+    for (i = 1; i < n; i++) /* insertion sort, stable */
+        for (j = i; j > 0 && _ak_nd_abs(t.ds[j - 1]) < _ak_nd_abs(t.ds[j]); j--) {
+            int64_t a = t.sz[j], b = t.ss[j], c = t.ds[j];
+            t.sz[j] = t.sz[j - 1]; t.ss[j] = t.ss[j - 1]; t.ds[j] = t.ds[j - 1];
+            t.sz[j - 1] = a; t.ss[j - 1] = b; t.ds[j - 1] = c;
+        }
+    p->nd = 0;
+    for (i = 0; i < n; i++) {
+        int m = p->nd - 1;
+        if (m >= 0 && p->ss[m] == t.ss[i] * t.sz[i] && p->ds[m] == t.ds[i] * t.sz[i]) {
+            p->sz[m] *= t.sz[i];
+            p->ss[m] = t.ss[i];
+            p->ds[m] = t.ds[i];
+        } else {
+            p->sz[p->nd] = t.sz[i];
+            p->ss[p->nd] = t.ss[i];
+            p->ds[p->nd] = t.ds[i];
+            p->nd++;
+        }
+    }
+    if (p->nd == 0) {
+        p->nd = 1;
+        p->sz[0] = 1;
+        p->ss[0] = 1;
+        p->ds[0] = 1;
+    }
+}
+
+/* CPU reference: every index in order (odometer over the caller's dimensions). */
+static void _ak_nd_cpu(ak_dtype st, ak_dtype dt, const void* src, void* dst, size_t ndim, const size_t* shape,
+                       const int64_t* ss, const int64_t* ds) {
+    size_t idx[AK_COPY_MAX_DIMS], k, es = ak_dtype_size(st), ed = ak_dtype_size(dt);
+    int64_t so = 0, dof = 0;
+    memset(idx, 0, sizeof idx);
+    for (;;) {
+        const char* ps = (const char*)src + so * (int64_t)es;
+        char* pd = (char*)dst + dof * (int64_t)ed;
+        if (st == dt) memcpy(pd, ps, es);
+        else _ak_op_st(pd, dt, 0, _ak_op_ld(ps, st, 0));
+        for (k = ndim; k-- > 0;) {
+            if (++idx[k] < shape[k]) {
+                so += ss[k];
+                dof += ds[k];
+                break;
+            }
+            so -= (int64_t)(shape[k] - 1) * ss[k];
+            dof -= (int64_t)(shape[k] - 1) * ds[k];
+            idx[k] = 0;
+        }
+        if (k == (size_t)-1) break;
+    }
+}
+
+/* Byte extent [lo, hi) of a strided tensor around its pointer; 0 on overflow. */
+static int _ak_nd_extent(size_t ndim, const size_t* shape, const int64_t* st, size_t es, int64_t* lo, int64_t* hi) {
+    size_t k;
+    int64_t mn = 0, mx = 0;
+    for (k = 0; k < ndim; k++) {
+        int64_t n1 = (int64_t)shape[k] - 1, a = _ak_nd_abs(st[k]);
+        if (st[k] == INT64_MIN || (n1 > 0 && a > (INT64_MAX / 4) / n1)) return 0;
+        if (st[k] < 0) mn -= a * n1;
+        else mx += a * n1;
+        if (mn < -(INT64_MAX / 4) || mx > INT64_MAX / 4) return 0;
+    }
+    if (mx + 1 > (int64_t)(PTRDIFF_MAX / (ptrdiff_t)es) || -mn > (int64_t)(PTRDIFF_MAX / (ptrdiff_t)es)) return 0;
+    *lo = mn * (int64_t)es;
+    *hi = (mx + 1) * (int64_t)es;
+    return 1;
+}
+
+AKDEF ak_result ak_copy_strided(ak_context* ctx, ak_dtype src_dtype, ak_dtype dst_dtype, const void* src, void* dst,
+                                size_t ndim, const size_t* shape, const int64_t* src_strides,
+                                const int64_t* dst_strides, ak_stream* stream) {
+    const char* opn = "ak_copy_strided";
+    ak_result r;
+    size_t k, n = 1, es, ed, order[AK_COPY_MAX_DIMS], m = 0, i, j;
+    int64_t slo, shi, dlo, dhi, ext;
+    _ak_nd p;
+    ak_kernel* kk = NULL;
+    char kname[64];
+    ak_args a;
+    int64_t rows, inner, iss, ids, chunk, osz[5], oss[5], ods[5];
+    unsigned G;
+    int vec = 0, same = src_dtype == dst_dtype, o;
+
+    if ((r = _ak_op_check_ctx(ctx, opn)) != AK_OK) return r;
+    es = ak_dtype_size(src_dtype);
+    ed = ak_dtype_size(dst_dtype);
+    if (es == 0 || ed == 0)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: unknown dtype %d", opn, es == 0 ? (int)src_dtype : (int)dst_dtype);
+    if (!same && (_ak_op_check_float(src_dtype, "ak_copy_strided: src_dtype") != AK_OK ||
+                  _ak_op_check_float(dst_dtype, "ak_copy_strided: dst_dtype") != AK_OK))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: cast %s -> %s not supported (casts are between f32, f16 and "
+                       "bf16; the same dtype copies any dtype)", opn, ak_dtype_name(src_dtype), ak_dtype_name(dst_dtype));
+    if (ndim < 1 || ndim > AK_COPY_MAX_DIMS)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: ndim = %zu, expected 1..%d", opn, ndim, AK_COPY_MAX_DIMS);
+    if (!shape || !src_strides || !dst_strides)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", opn,
+                       !shape ? "shape" : !src_strides ? "src_strides" : "dst_strides");
+    for (k = 0; k < ndim; k++) {
+        if (shape[k] == 0)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: shape[%zu] is 0 (expected >= 1)", opn, k);
+        if (n > SIZE_MAX / shape[k])
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: the shape's element count overflows", opn);
+        n *= shape[k];
+    }
+    if ((r = _ak_op_check_bytes(ctx, n, es > ed ? src_dtype : dst_dtype, opn)) != AK_OK) return r;
+    if ((r = _ak_op_check_stream(ctx, stream, opn)) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(src, src_dtype, "ak_copy_strided: src")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(dst, dst_dtype, "ak_copy_strided: dst")) != AK_OK) return r;
+    if (!_ak_nd_extent(ndim, shape, src_strides, es, &slo, &shi) ||
+        !_ak_nd_extent(ndim, shape, dst_strides, ed, &dlo, &dhi))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: the strides overflow the address space", opn);
+    if ((uintptr_t)src < (uintptr_t)(-slo) || (uintptr_t)dst < (uintptr_t)(-dlo))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: negative strides reach below address 0", opn);
+    /* the destination must not write one element twice: sorted by |stride|,
+     * each stride passes the extent of the smaller ones */
+    for (k = 0; k < ndim; k++)
+        if (shape[k] > 1) order[m++] = k;
+    for (i = 1; i < m; i++)
+        for (j = i; j > 0 && _ak_nd_abs(dst_strides[order[j - 1]]) > _ak_nd_abs(dst_strides[order[j]]); j--) {
+            size_t t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    ext = 0;
+    for (i = 0; i < m; i++) {
+        int64_t s = _ak_nd_abs(dst_strides[order[i]]);
+        if (s <= ext)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: dst_strides[%zu] = %lld makes the destination overlap itself "
+                           "(two indices would write one element)", opn, order[i], (long long)dst_strides[order[i]]);
+        ext += s * ((int64_t)shape[order[i]] - 1);
+    }
+    /* the same buffer, dtype and layout: nothing to do; any other overlap is an error */
+    if (src == (const void*)dst && same) {
+        for (k = 0; k < ndim && (shape[k] == 1 || src_strides[k] == dst_strides[k]); k++) {}
+        if (k == ndim) return AK_OK;
+    }
+    if ((intptr_t)src + slo < (intptr_t)dst + dhi && (intptr_t)dst + dlo < (intptr_t)src + shi)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: the source and destination extents overlap", opn);
+    if (_ak_op_is_cpu(ctx)) {
+        _ak_nd_cpu(src_dtype, dst_dtype, src, dst, ndim, shape, src_strides, dst_strides);
+        return AK_OK;
+    }
+
+    _ak_nd_plan(ndim, shape, src_strides, dst_strides, &p);
+    inner = p.sz[p.nd - 1];
+    iss = p.ss[p.nd - 1];
+    ids = p.ds[p.nd - 1];
+    if (same) {
+        unsigned W = (unsigned)es;
+        if (iss == 1 && ids == 1) {
+            uint64_t v = (uint64_t)inner * es | (uint64_t)(uintptr_t)src | (uint64_t)(uintptr_t)dst;
+            for (o = 0; o < p.nd - 1; o++) v |= (uint64_t)p.ss[o] * es | (uint64_t)p.ds[o] * es;
+            W = _ak_llm_unit(v);
+            inner = inner * (int64_t)es / (int64_t)W;
+            for (o = 0; o < p.nd - 1; o++) {
+                p.ss[o] = p.ss[o] * (int64_t)es / (int64_t)W;
+                p.ds[o] = p.ds[o] * (int64_t)es / (int64_t)W;
+            }
+        }
+        snprintf(kname, sizeof kname, "ak_copy_nd_%s", _ak_llm_unit_name(W));
+    } else {
+        if (iss == 1 && ids == 1 && inner % 4 == 0 && (uintptr_t)src % (4 * es) == 0 && (uintptr_t)dst % (4 * ed) == 0) {
+            vec = 1;
+            for (o = 0; o < p.nd - 1; o++)
+                if (p.ss[o] % 4 || p.ds[o] % 4) vec = 0;
+        }
+        if (vec) {
+            inner /= 4;
+            iss = 4;
+            ids = 4;
+        }
+        snprintf(kname, sizeof kname, "ak_copy_nd_%s_%s", ak_dtype_name(src_dtype), ak_dtype_name(dst_dtype));
+    }
+    rows = 1;
+    for (o = 0; o < 5; o++) {
+        osz[o] = o < p.nd - 1 ? p.sz[o] : 1;
+        oss[o] = o < p.nd - 1 ? p.ss[o] : 0;
+        ods[o] = o < p.nd - 1 ? p.ds[o] : 0;
+        rows *= osz[o];
+    }
+    /* rows longer than 4096 units go in chunks of 2048 (8 units per thread of a 256-thread group) */
+    chunk = inner > 4096 ? 2048 : inner;
+    G = _ak_llm_group((size_t)chunk);
+    if ((r = _ak_op_kernel(ctx, _ak_src_layout, kname, &kk)) != AK_OK) return r;
+    memset(&a, 0, sizeof a);
+    ak_args_ptr(&a, src);
+    ak_args_ptr(&a, dst);
+    ak_args_i64(&a, rows);
+    ak_args_i64(&a, inner);
+    ak_args_i64(&a, chunk);
+    ak_args_i64(&a, iss);
+    ak_args_i64(&a, ids);
+    ak_args_i32(&a, p.nd - 1);
+    for (o = 0; o < 5; o++) ak_args_i64(&a, osz[o]);
+    for (o = 0; o < 5; o++) ak_args_i64(&a, oss[o]);
+    for (o = 0; o < 5; o++) ak_args_i64(&a, ods[o]);
+    ak_args_i32(&a, (int32_t)G);
+    if (!same) ak_args_i32(&a, vec);
+    return _ak_op_launch(ctx, kk, _ak_llm_rows_grid((size_t)rows * (size_t)((inner + chunk - 1) / chunk), G), 256u, 0,
+                         stream, &a);
 }
 #endif /* AMDKIT_NO_OPS */
 

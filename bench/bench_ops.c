@@ -144,6 +144,86 @@ static ak_result setup_xent(bench_case* c, const bench_entry* e) {
     return res;
 }
 
+/* ---- LLM building blocks (shapes of a Llama-style model) ------------------ */
+/* residual + norm over tokens x hidden: x = buf0, r = buf1, h = buf2, y = buf3;
+ * weight and bias are the first cols elements of x and r (inputs may share memory) */
+static ak_result run_add_layernorm(const bench_case* c, const bench_entry* e) {
+    return ak_add_layernorm(c->ctx, c->dtype, c->buf[0], c->buf[1], c->buf[0], c->buf[1], c->buf[2], c->buf[3], c->rows,
+                            c->cols, e->param, NULL);
+}
+static ak_result run_add_rmsnorm(const bench_case* c, const bench_entry* e) {
+    return ak_add_rmsnorm(c->ctx, c->dtype, c->buf[0], c->buf[1], c->buf[0], c->buf[2], c->buf[3], c->rows, c->cols,
+                          e->param, NULL);
+}
+/* x, r read, h, y written, weight (and bias) read once */
+static double bytes_add_norm(const bench_case* c, const bench_entry* e) {
+    double es = (double)ak_dtype_size(c->dtype);
+    return 4.0 * (double)c->n * es + (e->run == run_add_layernorm ? 2.0 : 1.0) * (double)c->cols * es;
+}
+/* RoPE over [rows = tokens][cols = heads x 128]: x = buf0, y = buf1, int64 positions in buf2 */
+#define ROPE_HEAD_DIM 128
+static ak_result run_rope(const bench_case* c, const bench_entry* e) {
+    return ak_rope(c->ctx, (ak_rope_mode)e->op, c->dtype, AK_I64, c->buf[0], c->buf[2], c->buf[1], c->rows,
+                   c->cols / ROPE_HEAD_DIM, ROPE_HEAD_DIM, ROPE_HEAD_DIM, e->param, NULL);
+}
+static ak_result setup_rope(bench_case* c, const bench_entry* e) {
+    int64_t* p = (int64_t*)malloc(c->rows * sizeof(int64_t));
+    size_t i;
+    ak_result r;
+    (void)e;
+    if (!p) return AK_ERROR_OUT_OF_MEMORY;
+    for (i = 0; i < c->rows; i++) p[i] = (int64_t)i;
+    r = ak_memcpy(c->ctx, c->buf[2], p, c->rows * sizeof(int64_t), AK_H2D);
+    free(p);
+    return r;
+}
+static double bytes_rope(const bench_case* c, const bench_entry* e) {
+    (void)e;
+    return 2.0 * (double)c->n * (double)ak_dtype_size(c->dtype) + (double)c->rows * 8.0;
+}
+/* embedding: rows = indices, cols = dim; the table (EMB_VOCAB x cols) replaces buf3, int64 indices in buf1 */
+#define EMB_VOCAB 128256u
+#define EMB_QVOCAB 1000u
+static size_t emb_vocab(const bench_case* c) { return c->rows >= 8192 ? EMB_VOCAB : EMB_QVOCAB; }
+static ak_result run_embedding(const bench_case* c, const bench_entry* e) {
+    (void)e;
+    return ak_embedding(c->ctx, c->dtype, AK_I64, c->buf[3], c->buf[1], c->buf[0], c->rows, emb_vocab(c), c->cols, NULL);
+}
+static ak_result setup_embedding(bench_case* c, const bench_entry* e) {
+    size_t v = emb_vocab(c), i, tb = v * c->cols * ak_dtype_size(c->dtype);
+    int64_t* idx = (int64_t*)malloc(c->rows * sizeof(int64_t));
+    ak_result r;
+    (void)e;
+    if (!idx) return AK_ERROR_OUT_OF_MEMORY;
+    ak_free(c->ctx, c->buf[3]);
+    c->buf[3] = NULL;
+    r = ak_malloc(c->ctx, tb, NULL, &c->buf[3]);
+    if (r == AK_OK) r = ak_memset(c->ctx, c->buf[3], 0x3C, tb, NULL);
+    for (i = 0; i < c->rows; i++) idx[i] = (int64_t)((i * 2654435761u) % v);   /* scattered rows */
+    if (r == AK_OK) r = ak_memcpy(c->ctx, c->buf[1], idx, c->rows * sizeof(int64_t), AK_H2D);
+    free(idx);
+    return r;
+}
+/* gathered rows read, output written, int64 indices read */
+static double bytes_embedding(const bench_case* c, const bench_entry* e) {
+    (void)e;
+    return 2.0 * (double)c->n * (double)ak_dtype_size(c->dtype) + (double)c->rows * 8.0;
+}
+/* permute (0, 2, 1, 3) of [batch][seq][heads][128] (rows = batch x seq, cols = heads x 128)
+ * into [batch][heads][seq][128], with the dtype cast of the entry */
+#define PERM_SEQ 1024u
+#define PERM_QSEQ 16u
+#define PERM_HEAD_DIM 128u
+static ak_result run_permute(const bench_case* c, const bench_entry* e) {
+    size_t S = c->rows >= PERM_SEQ ? PERM_SEQ : PERM_QSEQ, D = PERM_HEAD_DIM, H = c->cols / D, B = c->rows / S;
+    size_t shape[4];
+    int64_t ss[4], ds[4];
+    shape[0] = B; shape[1] = H; shape[2] = S; shape[3] = D;
+    ss[0] = (int64_t)(S * H * D); ss[1] = (int64_t)D; ss[2] = (int64_t)(H * D); ss[3] = 1;
+    ds[0] = (int64_t)(H * S * D); ds[1] = (int64_t)(S * D); ds[2] = (int64_t)D; ds[3] = 1;
+    return ak_copy_strided(c->ctx, c->dtype, e->dtype2, c->buf[0], c->buf[1], 4, shape, ss, ds, NULL);
+}
+
 #define EW_N ((size_t)256 << 20)   /* 256M elements */
 #define EW_Q ((size_t)1 << 20)     /* --quick: 1M */
 /* one op for f32, f16, bf16: name, op, io, run, nbuf, param */
@@ -199,6 +279,18 @@ static const bench_entry entries[] = {
     BENCH_ROW3("cross_entropy", AK_LOSS_NONE, RD_R, RD_C, RD_QR, RD_QC, 0, run_xent, bytes_xent, setup_xent, 3, 0.0f),
     BENCH_ROW3("cross_entropy_mean", AK_LOSS_MEAN, RD_R, RD_C, RD_QR, RD_QC, 0, run_xent, bytes_xent, setup_xent, 3,
                0.0f),
+    /* LLM building blocks: residual + norm over 4096 tokens x 4096 hidden; RoPE over 4096 tokens x 32 heads
+     * x 128 (theta 500000, Llama 3); embedding of 8192 tokens from a 128256 x 4096 table; permute (0, 2, 1, 3)
+     * of [8][1024][32][128] (also with a cast) */
+    BENCH_ROW3("add_layernorm", 0, 4096, 4096, RD_QR, RD_QC, 0, run_add_layernorm, bytes_add_norm, NULL, 4, 1e-5f),
+    BENCH_ROW3("add_rmsnorm", 0, 4096, 4096, RD_QR, RD_QC, 0, run_add_rmsnorm, bytes_add_norm, NULL, 4, 1e-6f),
+    BENCH_ROW3("rope_neox", AK_ROPE_NEOX, 4096, 4096, 64, 1024, 0, run_rope, bytes_rope, setup_rope, 3, 500000.0f),
+    BENCH_ROW3("rope_interleaved", AK_ROPE_INTERLEAVED, 4096, 4096, 64, 1024, 0, run_rope, bytes_rope, setup_rope, 3,
+               500000.0f),
+    BENCH_ROW3("embedding", 0, 8192, 4096, 64, 1000, 0, run_embedding, bytes_embedding, setup_embedding, 4, 0.0f),
+    BENCH_ROW3("permute", 0, 8192, 4096, 64, 1024, 2, run_permute, NULL, NULL, 2, 0.0f),
+    { "permute", AK_F32, AK_BF16, 0, 8192, 4096, 64, 1024, 0, run_permute, bytes_cast, NULL, 2, 0.0f },
+    { "permute", AK_BF16, AK_F32, 0, 8192, 4096, 64, 1024, 0, run_permute, bytes_cast, NULL, 2, 0.0f },
 };
 
 /* ---- harness ------------------------------------------------------------------ */

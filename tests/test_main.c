@@ -32,6 +32,8 @@
     X(gpu_elementwise) \
     X(ops_reduce) \
     X(gpu_reduce) \
+    X(ops_llm) \
+    X(gpu_llm) \
     X(ops_attention) \
     X(gpu_attention) \
     X(gpu_prof) \
