@@ -5221,11 +5221,11 @@ static const char _ak_src_norm[] =
     "                                                                           const D::T* b, D::T* y, ak_i64 rows,      \\\n"
     "                                                                           int cols, int G, int vec, float eps,      \\\n"
     "                                                                           int rms) {                                \\\n"
-    "        ak_norm_rows<D, AK_NORM_E(D), false>(x, x, w, b, y, y, rows, cols, G, vec != 0, eps, rms != 0);              \\\n"
+    "        ak_norm_rows<D, AK_NORM_E(D), false>(x, x, w, b, (D::T*)0, y, rows, cols, G, vec != 0, eps, rms != 0);       \\\n"
     "    }                                                                                                                \\\n"
     "    AK_KERNEL __launch_bounds__(1024, 1) void ak_norm_wide_##DT(const D::T* x, const D::T* w, const D::T* b, D::T* y, \\\n"
     "                                                                ak_i64 cols, int vec, float eps, int rms) {          \\\n"
-    "        ak_norm_wide<D, false>(x, x, w, b, y, y, cols, vec != 0, eps, rms != 0);                                     \\\n"
+    "        ak_norm_wide<D, false>(x, x, w, b, (D::T*)0, y, cols, vec != 0, eps, rms != 0);                              \\\n"
     "    }                                                                                                                \\\n"
     "    AK_KERNEL __launch_bounds__(16384 / AK_NORM_E(D), 1) void ak_add_norm_##DT(                                      \\\n"
     "        const D::T* x, const D::T* r, const D::T* w, const D::T* b, D::T* h, D::T* y, ak_i64 rows, int cols, int G,  \\\n"
@@ -15953,6 +15953,35 @@ AKDEF ak_result ak_attention(ak_context* ctx, const ak_attention_args* args, ak_
  * dimensions, pick the widest unit) is _ak_nd_plan.
  * ========================================================================== */
 
+/* Test hook (AMDKIT_TESTS builds only): when set, the ops of this section skip
+ * the cpu backend's reference and hand every launch (kernel name, grid, block,
+ * argument values) to it: tests/emu_llm.cpp runs the kernels of
+ * kernels/norm.hip, llm.hip and layout.hip in a host SIMT emulation that way,
+ * so their indexing is checked against the references without a GPU. */
+typedef ak_result (*_ak_llm_emu_fn)(const char* kernel, unsigned grid, unsigned block, void** params);
+#ifdef AMDKIT_TESTS
+static _ak_llm_emu_fn _ak_llm_emu_hook;
+static ak_context* _ak_llm_emu_ctx;   /* the (cpu) context whose launches go to the hook */
+#define _AK_LLM_CPU(ctx) (_ak_op_is_cpu(ctx) && !(_ak_llm_emu_hook && (ctx) == _ak_llm_emu_ctx))
+#else
+#define _AK_LLM_CPU(ctx) _ak_op_is_cpu(ctx)
+#endif
+
+/* The kernel `kname` of the embedded source `src`, launched on a 1-D grid. */
+static ak_result _ak_llm_launch(ak_context* ctx, const char* src, const char* kname, unsigned grid, unsigned block,
+                                ak_stream* stream, ak_args* a) {
+    ak_kernel* k = NULL;
+    ak_result r;
+#ifdef AMDKIT_TESTS
+    if (_ak_llm_emu_hook && ctx == _ak_llm_emu_ctx) {
+        if (a->error) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "kernel launch: too many arguments");
+        return _ak_llm_emu_hook(kname, grid, block, ak_args_params(a));
+    }
+#endif
+    if ((r = _ak_op_kernel(ctx, src, kname, &k)) != AK_OK) return r;
+    return _ak_op_launch(ctx, k, grid, block, 0, stream, a);
+}
+
 /* ---- residual add + norm -------------------------------------------------- */
 
 /* CPU reference: h = x + r in fp32, rounded to t (what the kernels do), then
@@ -15972,7 +16001,6 @@ static ak_result _ak_llm_add_norm(ak_context* ctx, ak_dtype dtype, const void* x
     ak_result r;
     size_t es, bytes, r0, rpl;
     int vec;
-    ak_kernel* k = NULL;
     char kname[64];
     const void* in[2];
     void* out[2];
@@ -16009,7 +16037,7 @@ static ak_result _ak_llm_add_norm(ak_context* ctx, ak_dtype dtype, const void* x
     for (i = 0; i < 2; i++)
         if (_ak_rd_overlap(out[i], bytes, w, cols * es) || _ak_rd_overlap(out[i], bytes, b, cols * es))
             return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %s overlaps weight or bias", opn, i ? "y" : "h");
-    if (_ak_op_is_cpu(ctx)) {
+    if (_AK_LLM_CPU(ctx)) {
         _ak_llm_cpu_add_norm(dtype, x, rs, w, b, h, y, rows, cols, (double)eps, rms);
         return AK_OK;
     }
@@ -16017,8 +16045,7 @@ static ak_result _ak_llm_add_norm(ak_context* ctx, ak_dtype dtype, const void* x
           _ak_rd_aligned16(y) && _ak_rd_aligned16(w) && _ak_rd_aligned16(b);
     if (cols <= _AK_RD_ROW_MAX) {
         unsigned G = _ak_rd_row_group(cols, dtype), B = G > 128u ? G : 128u;
-        if ((r = _ak_op_kernel(ctx, _ak_src_norm, _ak_op_name(kname, sizeof kname, "ak_add_norm", dtype), &k)) != AK_OK)
-            return r;
+        _ak_op_name(kname, sizeof kname, "ak_add_norm", dtype);
         rpl = _ak_rd_rows_per_launch(B, G, 1);
         for (r0 = 0; r0 < rows && r == AK_OK; r0 += rpl) {
             size_t nr = rows - r0 < rpl ? rows - r0 : rpl, off = r0 * cols * es;
@@ -16036,13 +16063,12 @@ static ak_result _ak_llm_add_norm(ak_context* ctx, ak_dtype dtype, const void* x
             ak_args_i32(&a, vec);
             ak_args_f32(&a, eps);
             ak_args_i32(&a, rms);
-            r = _ak_op_launch(ctx, k, (unsigned)((nr + B / G - 1) / (B / G)), B, 0, stream, &a);
+            r = _ak_llm_launch(ctx, _ak_src_norm, kname, (unsigned)((nr + B / G - 1) / (B / G)), B, stream, &a);
         }
         return r;
     }
     /* wide rows: one block of 1024 threads per row; pass 1 forms h, pass 2 reads it back */
-    if ((r = _ak_op_kernel(ctx, _ak_src_norm, _ak_op_name(kname, sizeof kname, "ak_add_norm_wide", dtype), &k)) != AK_OK)
-        return r;
+    _ak_op_name(kname, sizeof kname, "ak_add_norm_wide", dtype);
     rpl = 0x7FFFFFFF;
     for (r0 = 0; r0 < rows && r == AK_OK; r0 += rpl) {
         size_t nr = rows - r0 < rpl ? rows - r0 : rpl, off = r0 * cols * es;
@@ -16058,7 +16084,7 @@ static ak_result _ak_llm_add_norm(ak_context* ctx, ak_dtype dtype, const void* x
         ak_args_i32(&a, vec);
         ak_args_f32(&a, eps);
         ak_args_i32(&a, rms);
-        r = _ak_op_launch(ctx, k, (unsigned)nr, 1024u, 0, stream, &a);
+        r = _ak_llm_launch(ctx, _ak_src_norm, kname, (unsigned)nr, 1024u, stream, &a);
     }
     return r;
 }
@@ -16122,7 +16148,6 @@ AKDEF ak_result ak_rope(ak_context* ctx, ak_rope_mode mode, ak_dtype dtype, ak_d
     double l2t;
     int vec, inplace, P, units;
     unsigned B;
-    ak_kernel* k = NULL;
     char kname[64];
     ak_args a;
 
@@ -16158,7 +16183,7 @@ AKDEF ak_result ak_rope(ak_context* ctx, ak_rope_mode mode, ak_dtype dtype, ak_d
     if (_ak_rd_overlap(y, bytes, positions, tokens * ak_dtype_size(pos_dtype)))
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: y overlaps positions", opn);
     l2t = log2((double)theta);
-    if (_ak_op_is_cpu(ctx)) {
+    if (_AK_LLM_CPU(ctx)) {
         _ak_llm_cpu_rope(mode, dtype, pos_dtype, x, positions, y, tokens, heads, head_dim, rotary_dim, l2t);
         return AK_OK;
     }
@@ -16169,7 +16194,7 @@ AKDEF ak_result ak_rope(ak_context* ctx, ak_rope_mode mode, ak_dtype dtype, ak_d
     units = (int)(heads * (rotary_dim / 2 / (size_t)P) + (inplace ? 0 : heads * ((head_dim - rotary_dim) / (vec ? 4u : 1u))));
     B = _ak_rd_pow2((size_t)units, 256u);
     if (B < 64u) B = 64u;
-    if ((r = _ak_op_kernel(ctx, _ak_src_llm, _ak_op_name(kname, sizeof kname, "ak_rope", dtype), &k)) != AK_OK) return r;
+    _ak_op_name(kname, sizeof kname, "ak_rope", dtype);
     memset(&a, 0, sizeof a);
     ak_args_ptr(&a, x);
     ak_args_ptr(&a, positions);
@@ -16183,7 +16208,8 @@ AKDEF ak_result ak_rope(ak_context* ctx, ak_rope_mode mode, ak_dtype dtype, ak_d
     ak_args_i32(&a, pos_dtype == AK_I64);
     ak_args_i32(&a, vec);
     ak_args_i32(&a, inplace);
-    return _ak_op_launch(ctx, k, tokens < 0x7FFFFFFFu ? (unsigned)tokens : 0x7FFFFFFFu, B, 0, stream, &a);
+    return _ak_llm_launch(ctx, _ak_src_llm, kname, tokens < 0x7FFFFFFFu ? (unsigned)tokens : 0x7FFFFFFFu, B, stream,
+                          &a);
 }
 
 /* ---- shared by the copy and the gather: the widest unit ------------------------ */
@@ -16229,7 +16255,6 @@ AKDEF ak_result ak_embedding(ak_context* ctx, ak_dtype dtype, ak_dtype idx_dtype
     ak_result r;
     size_t es, rb, upr;
     unsigned W, G;
-    ak_kernel* k = NULL;
     char kname[64];
     ak_args a;
 
@@ -16251,7 +16276,7 @@ AKDEF ak_result ak_embedding(ak_context* ctx, ak_dtype dtype, ak_dtype idx_dtype
     if (_ak_rd_overlap(out, num_indices * rb, table, vocab * rb) ||
         _ak_rd_overlap(out, num_indices * rb, indices, num_indices * ak_dtype_size(idx_dtype)))
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: out overlaps the table or the indices", opn);
-    if (_ak_op_is_cpu(ctx)) {
+    if (_AK_LLM_CPU(ctx)) {
         size_t bad = _ak_llm_cpu_embedding(es, idx_dtype, table, indices, out, num_indices, vocab, dim);
         if (bad < num_indices)
             return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: indices[%zu] = %lld is outside [0, %zu) (its row of out is "
@@ -16262,7 +16287,6 @@ AKDEF ak_result ak_embedding(ak_context* ctx, ak_dtype dtype, ak_dtype idx_dtype
     upr = rb / W;
     G = _ak_llm_group(upr);
     snprintf(kname, sizeof kname, "ak_embedding_%s", _ak_llm_unit_name(W));
-    if ((r = _ak_op_kernel(ctx, _ak_src_layout, kname, &k)) != AK_OK) return r;
     memset(&a, 0, sizeof a);
     ak_args_ptr(&a, table);
     ak_args_ptr(&a, indices);
@@ -16272,7 +16296,7 @@ AKDEF ak_result ak_embedding(ak_context* ctx, ak_dtype dtype, ak_dtype idx_dtype
     ak_args_i64(&a, (int64_t)upr);
     ak_args_i32(&a, (int32_t)G);
     ak_args_i32(&a, idx_dtype == AK_I64);
-    return _ak_op_launch(ctx, k, _ak_llm_rows_grid(num_indices, G), 256u, 0, stream, &a);
+    return _ak_llm_launch(ctx, _ak_src_layout, kname, _ak_llm_rows_grid(num_indices, G), 256u, stream, &a);
 }
 
 /* ---- strided N-d copy ------------------------------------------------------------ */
@@ -16377,7 +16401,6 @@ AKDEF ak_result ak_copy_strided(ak_context* ctx, ak_dtype src_dtype, ak_dtype ds
     size_t k, n = 1, es, ed, order[AK_COPY_MAX_DIMS], m = 0, i, j;
     int64_t slo, shi, dlo, dhi, ext;
     _ak_nd p;
-    ak_kernel* kk = NULL;
     char kname[64];
     ak_args a;
     int64_t rows, inner, iss, ids, chunk, osz[5], oss[5], ods[5];
@@ -16439,7 +16462,7 @@ AKDEF ak_result ak_copy_strided(ak_context* ctx, ak_dtype src_dtype, ak_dtype ds
     }
     if ((intptr_t)src + slo < (intptr_t)dst + dhi && (intptr_t)dst + dlo < (intptr_t)src + shi)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: the source and destination extents overlap", opn);
-    if (_ak_op_is_cpu(ctx)) {
+    if (_AK_LLM_CPU(ctx)) {
         _ak_nd_cpu(src_dtype, dst_dtype, src, dst, ndim, shape, src_strides, dst_strides);
         return AK_OK;
     }
@@ -16484,7 +16507,6 @@ AKDEF ak_result ak_copy_strided(ak_context* ctx, ak_dtype src_dtype, ak_dtype ds
     /* rows longer than 4096 units go in chunks of 2048 (8 units per thread of a 256-thread group) */
     chunk = inner > 4096 ? 2048 : inner;
     G = _ak_llm_group((size_t)chunk);
-    if ((r = _ak_op_kernel(ctx, _ak_src_layout, kname, &kk)) != AK_OK) return r;
     memset(&a, 0, sizeof a);
     ak_args_ptr(&a, src);
     ak_args_ptr(&a, dst);
@@ -16499,8 +16521,8 @@ AKDEF ak_result ak_copy_strided(ak_context* ctx, ak_dtype src_dtype, ak_dtype ds
     for (o = 0; o < 5; o++) ak_args_i64(&a, ods[o]);
     ak_args_i32(&a, (int32_t)G);
     if (!same) ak_args_i32(&a, vec);
-    return _ak_op_launch(ctx, kk, _ak_llm_rows_grid((size_t)rows * (size_t)((inner + chunk - 1) / chunk), G), 256u, 0,
-                         stream, &a);
+    return _ak_llm_launch(ctx, _ak_src_layout, kname,
+                          _ak_llm_rows_grid((size_t)rows * (size_t)((inner + chunk - 1) / chunk), G), 256u, stream, &a);
 }
 #endif /* AMDKIT_NO_OPS */
 

@@ -224,11 +224,11 @@ AK_INLINE void ak_norm_wide(const typename D::T* AK_RESTRICT x, const typename D
                                                                            const D::T* b, D::T* y, ak_i64 rows,      \
                                                                            int cols, int G, int vec, float eps,      \
                                                                            int rms) {                                \
-        ak_norm_rows<D, AK_NORM_E(D), false>(x, x, w, b, y, y, rows, cols, G, vec != 0, eps, rms != 0);              \
+        ak_norm_rows<D, AK_NORM_E(D), false>(x, x, w, b, (D::T*)0, y, rows, cols, G, vec != 0, eps, rms != 0);       \
     }                                                                                                                \
     AK_KERNEL __launch_bounds__(1024, 1) void ak_norm_wide_##DT(const D::T* x, const D::T* w, const D::T* b, D::T* y, \
                                                                 ak_i64 cols, int vec, float eps, int rms) {          \
-        ak_norm_wide<D, false>(x, x, w, b, y, y, cols, vec != 0, eps, rms != 0);                                     \
+        ak_norm_wide<D, false>(x, x, w, b, (D::T*)0, y, cols, vec != 0, eps, rms != 0);                              \
     }                                                                                                                \
     AK_KERNEL __launch_bounds__(16384 / AK_NORM_E(D), 1) void ak_add_norm_##DT(                                      \
         const D::T* x, const D::T* r, const D::T* w, const D::T* b, D::T* h, D::T* y, ak_i64 rows, int cols, int G,  \

@@ -52,6 +52,8 @@ echo "== fuzzing (tests/fuzz: cache entry reader, config/env parser, amdkit run 
 suite fuzz bash tests/fuzz/run.sh 5
 echo "== races (ThreadSanitizer: context identity, prelude id)"
 step races-tsan bash -c "gcc -std=c99 -Wall -Wextra -Werror -O1 -g -fsanitize=thread tests/tsan_races.c -o $B/tsan_races -ldl -lpthread -lm && TSAN_OPTIONS=halt_on_error=1 ./$B/tsan_races"
+echo "== kernel emulation (tests/emu_llm.cpp: llm / layout / residual-norm kernels on host threads vs their references)"
+step emu-llm bash -c "make -s $B/emu_llm_w64 $B/emu_llm_w32 && ./$B/emu_llm_w64 && ./$B/emu_llm_w32"
 echo "== header builds"
 for cc in gcc clang; do
   step "header-c99-$cc" $cc -std=c99 -Wall -Wextra -pedantic -Werror -c tests/header_check.c -o $B/header_c99_$cc.o
