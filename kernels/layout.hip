@@ -18,7 +18,7 @@
 // while the row count fits), optionally split into chunks of `chunk` units
 // so a long contiguous row still spreads over many blocks. Strides are in
 // units and may be negative or 0 (source only).
-// ak_copy_nd_<src>_<dst> (cast between f32 / f16 / bf16, fp32 in between,
+// ak_copy_cast_<src>_<dst> (cast between f32 / f16 / bf16, fp32 in between,
 // round to nearest even): the same walk in elements; vec != 0 (innermost
 // contiguous in both, its length and the outer strides multiples of 4, the
 // pointers aligned to 4 elements) moves 4 elements per unit.
@@ -29,8 +29,8 @@
 // the cpu backend reports it as an error).
 //
 // kernels: ak_copy_nd_u8 ak_copy_nd_u16 ak_copy_nd_u32 ak_copy_nd_u64 ak_copy_nd_u128
-// kernels: ak_copy_nd_f32_f16 ak_copy_nd_f32_bf16 ak_copy_nd_f16_f32 ak_copy_nd_bf16_f32
-// kernels: ak_copy_nd_f16_bf16 ak_copy_nd_bf16_f16
+// kernels: ak_copy_cast_f32_f16 ak_copy_cast_f32_bf16 ak_copy_cast_f16_f32 ak_copy_cast_bf16_f32
+// kernels: ak_copy_cast_f16_bf16 ak_copy_cast_bf16_f16
 // kernels: ak_embedding_u8 ak_embedding_u16 ak_embedding_u32 ak_embedding_u64 ak_embedding_u128
 
 #define AK_ND_OUTER 5
@@ -94,10 +94,6 @@ AK_INLINE void ak_nd_walk(const ak_nd_outer& o, ak_i64 rows, ak_i64 inner, ak_i6
     }
 }
 
-#define AK_ND_PARAMS                                                                                                 \
-    ak_i64 rows, ak_i64 inner, ak_i64 chunk, ak_i64 iss, ak_i64 ids, int nd, ak_i64 sz0, ak_i64 sz1, ak_i64 sz2,     \
-        ak_i64 sz3, ak_i64 sz4, ak_i64 ss0, ak_i64 ss1, ak_i64 ss2, ak_i64 ss3, ak_i64 ss4, ak_i64 ds0, ak_i64 ds1,  \
-        ak_i64 ds2, ak_i64 ds3, ak_i64 ds4, int G
 #define AK_ND_OUTER_INIT(o)                                                                                          \
     ak_nd_outer o;                                                                                                   \
     o.nd = nd;                                                                                                       \
@@ -130,7 +126,10 @@ struct ak_nd_cast {
 };
 
 #define AK_COPY_ND_BITS(NAME, U)                                                                                     \
-    AK_KERNEL __launch_bounds__(256) void ak_copy_nd_##NAME(const U* src, U* dst, AK_ND_PARAMS) {                    \
+    AK_KERNEL __launch_bounds__(256) void ak_copy_nd_##NAME(                                                         \
+        const U* src, U* dst, ak_i64 rows, ak_i64 inner, ak_i64 chunk, ak_i64 iss, ak_i64 ids,                       \
+        int nd, ak_i64 sz0, ak_i64 sz1, ak_i64 sz2, ak_i64 sz3, ak_i64 sz4, ak_i64 ss0, ak_i64 ss1,                  \
+        ak_i64 ss2, ak_i64 ss3, ak_i64 ss4, ak_i64 ds0, ak_i64 ds1, ak_i64 ds2, ak_i64 ds3, ak_i64 ds4, int G) {     \
         AK_ND_OUTER_INIT(o);                                                                                         \
         ak_nd_bits<U> f;                                                                                             \
         f.s = src;                                                                                                   \
@@ -144,7 +143,11 @@ AK_COPY_ND_BITS(u64, ak_u64)
 AK_COPY_ND_BITS(u128, uint4)
 
 #define AK_COPY_ND_CAST(SN, S, DN, D)                                                                                \
-    AK_KERNEL __launch_bounds__(256) void ak_copy_nd_##SN##_##DN(const S::T* src, D::T* dst, AK_ND_PARAMS, int vec) { \
+    AK_KERNEL __launch_bounds__(256) void ak_copy_cast_##SN##_##DN(                                                  \
+        const S::T* src, D::T* dst, ak_i64 rows, ak_i64 inner, ak_i64 chunk, ak_i64 iss, ak_i64 ids,                 \
+        int nd, ak_i64 sz0, ak_i64 sz1, ak_i64 sz2, ak_i64 sz3, ak_i64 sz4, ak_i64 ss0, ak_i64 ss1,                  \
+        ak_i64 ss2, ak_i64 ss3, ak_i64 ss4, ak_i64 ds0, ak_i64 ds1, ak_i64 ds2, ak_i64 ds3, ak_i64 ds4, int G,       \
+        int vec) {                                                                                                   \
         AK_ND_OUTER_INIT(o);                                                                                         \
         ak_nd_cast<S, D> f;                                                                                          \
         f.s = src;                                                                                                   \
@@ -166,8 +169,8 @@ AK_COPY_ND_CAST(bf16, ak_bf16_t, f16, ak_f16_t)
                                                               ak_i64 vocab, ak_i64 upr, int G, int idx64) {          \
         const int lane = (int)threadIdx.x & (G - 1);                                                                 \
         const ak_i64 per = (ak_i64)(blockDim.x / G);                                                                 \
-        for (ak_i64 i = (ak_i64)blockIdx.x * per + (ak_i64)(threadIdx.x / G); i < n; i += (ak_i64)gridDim.x * per) {  \
-            const ak_i64 k = idx64 ? ((const long long*)idx)[i] : (ak_i64)((const int*)idx)[i];                     \
+        for (ak_i64 i = (ak_i64)blockIdx.x * per + (ak_i64)(threadIdx.x / G); i < n; i += (ak_i64)gridDim.x * per) { \
+            const ak_i64 k = idx64 ? ((const long long*)idx)[i] : (ak_i64)((const int*)idx)[i];                      \
             U* o = out + i * upr;                                                                                    \
             if (k >= 0 && k < vocab) {                                                                               \
                 const U* s = table + k * upr;                                                                        \

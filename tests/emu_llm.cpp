@@ -16,10 +16,10 @@
  * block is a std::thread, __syncthreads a std::barrier over the block, wave
  * shuffles / ballots an exchange through a per-wave barrier, __shared__
  * variables function statics (blocks run one after another), _Float16 a
- * class rounding through ak_f32_to_f16. amdkit.h's test hook
- * (_ak_llm_emu_hook, AMDKIT_TESTS builds) hands every launch of the
- * >>impl:ops-llm wrappers (their real planning: kernel name, grid, block,
- * argument values) to the table below instead of a GPU. */
+ * class rounding through ak_f32_to_f16. The "device" is a cpu context on a
+ * copy of the cpu backend table that claims device memory and launches into
+ * the emulation, so the ops' real planning (kernel name, grid, block, the
+ * generated packers' argument values) drives it. */
 #define AMDKIT_IMPLEMENTATION
 #define AMDKIT_TESTS
 #define AKT_GPU_ON_CPU
@@ -187,19 +187,44 @@ static void akemu_register(void) {
     AKEMU_K(ak_add_norm_wide_f32) AKEMU_K(ak_add_norm_wide_f16) AKEMU_K(ak_add_norm_wide_bf16)
     AKEMU_K(ak_rope_f32) AKEMU_K(ak_rope_f16) AKEMU_K(ak_rope_bf16)
     AKEMU_K(ak_copy_nd_u8) AKEMU_K(ak_copy_nd_u16) AKEMU_K(ak_copy_nd_u32) AKEMU_K(ak_copy_nd_u64)
-    AKEMU_K(ak_copy_nd_u128) AKEMU_K(ak_copy_nd_f32_f16) AKEMU_K(ak_copy_nd_f32_bf16) AKEMU_K(ak_copy_nd_f16_f32)
-    AKEMU_K(ak_copy_nd_bf16_f32) AKEMU_K(ak_copy_nd_f16_bf16) AKEMU_K(ak_copy_nd_bf16_f16)
+    AKEMU_K(ak_copy_nd_u128) AKEMU_K(ak_copy_cast_f32_f16) AKEMU_K(ak_copy_cast_f32_bf16)
+    AKEMU_K(ak_copy_cast_f16_f32) AKEMU_K(ak_copy_cast_bf16_f32) AKEMU_K(ak_copy_cast_f16_bf16)
+    AKEMU_K(ak_copy_cast_bf16_f16)
     AKEMU_K(ak_embedding_u8) AKEMU_K(ak_embedding_u16) AKEMU_K(ak_embedding_u32) AKEMU_K(ak_embedding_u64)
     AKEMU_K(ak_embedding_u128)
 }
-static ak_result akemu_hook(const char* kernel, unsigned grid, unsigned block, void** params) {
+/* The launch entry of the emulating backend table. */
+static ak_result akemu_launch(ak_kernel* k, ak_dim3 g, ak_dim3 b, size_t shmem, ak_stream* st, void** params) {
+    const char* kernel = k->name;
+    unsigned grid = g.x;
     auto it = akemu_table.find(kernel);
+    (void)shmem;
+    (void)st;
     if (it == akemu_table.end()) return _ak_err(AK_ERROR_LAUNCH, "emu_llm: no emulated kernel %s", kernel);
+    if (g.y != 1 || g.z != 1 || b.y != 1 || b.z != 1) return _ak_err(AK_ERROR_LAUNCH, "emu_llm: %s: 1-D launches only", kernel);
     /* the grid-stride kernels get at most 5 blocks, so their loops take several turns; the norm
      * kernels map one row per group / block and get what the wrapper asked for */
-    it->second(grid > 5 && strncmp(kernel, "ak_add_norm", 11) ? 5 : grid, block, params);
+    it->second(grid > 5 && strncmp(kernel, "ak_add_norm", 11) ? 5 : grid, b.x, params);
     akemu_launches++;
     return AK_OK;
+}
+/* The "device" context: a cpu context whose backend table says device memory
+ * (so the ops plan and launch as on a GPU: _ak_op_kernel looks the kernel up,
+ * nothing is compiled) and launches into the emulation (as tests/ti_kargs.c's
+ * dry run, with real execution). */
+static _ak_backend_ops akemu_backend;
+static ak_context* akemu_context(void) {
+    ak_context* ctx = akt_cpu_context("emu");
+    if (!ctx) return NULL;
+    ctx->dev.compute_units = 132;
+    _ak_pool_destroy(ctx->pool);
+    ctx->pool = NULL;
+    akemu_backend = _ak_backend_cpu;
+    akemu_backend.host_memory = 0;
+    akemu_backend.launch = akemu_launch;
+    ctx->bk = &akemu_backend;
+    if (_ak_pool_create(ctx, &ctx->pool) != AK_OK) { ak_context_destroy(ctx); return NULL; }
+    return ctx;
 }
 
 /* ---- the cases: every kernel and path at small sizes ------------------------------- */
@@ -263,15 +288,13 @@ int main(void) {
     akemu_seed = s ? strtoull(s, NULL, 0) : (unsigned long long)time(NULL) * 2654435761ull;
     printf("emu_llm (AK_WAVE %d), seed %llu (replay with AKT_SEED=%llu)\n", AK_WAVE, akemu_seed, akemu_seed);
     akemu_register();
-    setenv("AMDKIT_BACKEND", "cpu", 1);   /* the "device" context is a cpu one whose launches come here */
-    if (!gl_setup()) { printf("0 passed, 1 failed\n"); return 1; }
-    _ak_llm_emu_ctx = gl_gpu;
-    _ak_llm_emu_hook = akemu_hook;
+    gl_gpu = akemu_context();   /* gl_setup keeps it and adds the reference context */
+    gl_rng = akemu_seed ^ 0x5EED11ull;
+    if (!gl_gpu || !gl_setup()) { printf("0 passed, 1 failed\n"); return 1; }
     AKT_RUN(emu_add_norm);
     AKT_RUN(emu_rope);
     AKT_RUN(emu_embedding);
     AKT_RUN(emu_copy);
-    _ak_llm_emu_hook = NULL;
     AKT_RUN(test_gpu_llm_cleanup);
     printf("%ld emulated launches\n%d passed, %d failed\n", akemu_launches, akemu_passed, akemu_failed);
     return akemu_failed != 0;

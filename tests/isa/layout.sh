@@ -8,5 +8,5 @@ isa_require "$LD128" "16-byte loads of the u128 copy" ak_copy_nd_u128
 isa_require "$ST128" "16-byte stores of the u128 copy" ak_copy_nd_u128
 isa_require "$LD128" "16-byte loads of the u128 gather" ak_embedding_u128
 isa_require "$ST128" "16-byte stores of the u128 gather" ak_embedding_u128
-isa_require "$LD128" "16-byte f32 loads of the vector cast" ak_copy_nd_f32_f16
-isa_require "$ST128" "16-byte f32 stores of the vector cast" ak_copy_nd_bf16_f32
+isa_require "$LD128" "16-byte f32 loads of the vector cast" ak_copy_cast_f32_f16
+isa_require "$ST128" "16-byte f32 stores of the vector cast" ak_copy_cast_bf16_f32
