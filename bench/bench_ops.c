@@ -2,7 +2,7 @@
  * entry against the CPU reference in the same run, and writes JSON.
  *
  *   build/bench_ops [--quick] [--trials N | --min-trials N --max-trials N] [--ci W] [--max-s S]
- *                   [--warmup N] [--filter SUBSTR] [--no-check] [--check-elems N] [--check-corrupt]
+ *                   [--warmup N] [--filter SUBSTR[,SUBSTR...]] [--no-check] [--check-elems N] [--check-corrupt]
  *                   [--budget-s S] [OUT.json]
  *
  * --budget-s S: start no entry after S seconds (the JSON stays valid; exit 1).
@@ -704,9 +704,25 @@ static void json_num(FILE* f, double v) {
     else fprintf(f, "%.6g", v);
 }
 
+/* --filter A,B,...: the entry's name contains one of the comma-separated substrings */
+static int filter_match(const char* filter, const char* name) {
+    char sub[128];
+    while (*filter) {
+        size_t n = strcspn(filter, ",");
+        if (n && n < sizeof sub) {
+            memcpy(sub, filter, n);
+            sub[n] = 0;
+            if (strstr(name, sub)) return 1;
+        }
+        filter += n;
+        if (*filter == ',') filter++;
+    }
+    return 0;
+}
+
 static void usage(const char* argv0) {
     fprintf(stderr, "usage: %s [--quick] [--trials N | --min-trials N --max-trials N] [--ci W] [--max-s S] [--warmup N]\n"
-                    "       [--filter SUBSTR] [--no-check] [--check-elems N] [--check-corrupt] [--budget-s S] [OUT.json]\n", argv0);
+                    "       [--filter SUBSTR[,SUBSTR...]] [--no-check] [--check-elems N] [--check-corrupt] [--budget-s S] [OUT.json]\n", argv0);
 }
 
 int main(int argc, char** argv) {
@@ -835,7 +851,7 @@ int main(int argc, char** argv) {
         size_t es = ak_dtype_size(en->dtype), es2 = ak_dtype_size(en->dtype2);
         double bytes, gbps;
         char shape[64], label[64];
-        if (filter && !strstr(en->name, filter)) continue;
+        if (filter && !filter_match(filter, en->name)) continue;
         if (budget_s > 0 && now_s() - t_start > budget_s) {
             printf("bench_ops: --budget-s %g reached: %s %s and later entries not run\n", budget_s, en->name,
                    ak_dtype_name(en->dtype));
