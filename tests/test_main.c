@@ -32,6 +32,10 @@
     X(gpu_elementwise) \
     X(ops_reduce) \
     X(gpu_reduce) \
+    X(ops_random) \
+    X(gpu_random) \
+    X(ops_scan) \
+    X(gpu_scan) \
     X(ops_attention) \
     X(gpu_attention) \
     X(gpu_prof) \
