@@ -144,6 +144,38 @@ static ak_result setup_xent(bench_case* c, const bench_entry* e) {
     return res;
 }
 
+/* ---- random numbers, dropout, cumsum, top-k (>>impl:ops-random, >>impl:ops-scan) ---- */
+static ak_result run_rand_uniform(const bench_case* c, const bench_entry* e) {
+    (void)e;
+    return ak_rand_uniform(c->ctx, c->dtype, c->buf[0], c->n, 1234, 0, 0.0f, 1.0f, NULL);
+}
+static ak_result run_rand_normal(const bench_case* c, const bench_entry* e) {
+    (void)e;
+    return ak_rand_normal(c->ctx, c->dtype, c->buf[0], c->n, 1234, 0, 0.0f, 1.0f, NULL);
+}
+/* y = dropout(x, p = param) without the mask (F.dropout returns no mask either) */
+static ak_result run_dropout(const bench_case* c, const bench_entry* e) {
+    return ak_dropout(c->ctx, c->dtype, c->buf[0], c->buf[1], NULL, c->n, e->param, 1234, 0, NULL);
+}
+static ak_result run_cumsum(const bench_case* c, const bench_entry* e) {
+    (void)e;
+    return ak_cumsum(c->ctx, c->dtype, c->buf[0], c->buf[1], c->rows, c->cols, 0, NULL);
+}
+/* op = k; values into buf[1], int64 indices into buf[2] */
+static ak_result run_topk(const bench_case* c, const bench_entry* e) {
+    return ak_topk(c->ctx, c->dtype, c->buf[0], c->buf[1], (int64_t*)c->buf[2], c->rows, c->cols, e->op, 1, NULL);
+}
+/* x read; k values and k int64 indices per row written */
+static double bytes_topk(const bench_case* c, const bench_entry* e) {
+    double es = (double)ak_dtype_size(c->dtype);
+    return (double)c->n * es + (double)c->rows * (double)e->op * (es + 8.0);
+}
+/* standard normal inputs (a constant row would be all ties) */
+static ak_result setup_randn(bench_case* c, const bench_entry* e) {
+    (void)e;
+    return ak_rand_normal(c->ctx, c->dtype, c->buf[0], c->n, 99, 0, 0.0f, 1.0f, NULL);
+}
+
 #define EW_N ((size_t)256 << 20)   /* 256M elements */
 #define EW_Q ((size_t)1 << 20)     /* --quick: 1M */
 /* one op for f32, f16, bf16: name, op, io, run, nbuf, param */
@@ -199,6 +231,19 @@ static const bench_entry entries[] = {
     BENCH_ROW3("cross_entropy", AK_LOSS_NONE, RD_R, RD_C, RD_QR, RD_QC, 0, run_xent, bytes_xent, setup_xent, 3, 0.0f),
     BENCH_ROW3("cross_entropy_mean", AK_LOSS_MEAN, RD_R, RD_C, RD_QR, RD_QC, 0, run_xent, bytes_xent, setup_xent, 3,
                0.0f),
+    /* random numbers, dropout (p = 0.1, no mask), cumsum, top-k (k in the name; vocab rows, MoE routing) */
+    BENCH_ROW3("rand_uniform", 0, 4096, 4096, 64, 1000, 1, run_rand_uniform, NULL, NULL, 1, 0.0f),
+    BENCH_ROW3("rand_normal", 0, 4096, 4096, 64, 1000, 1, run_rand_normal, NULL, NULL, 1, 0.0f),
+    BENCH_ROW3("dropout", 0, 4096, 4096, 64, 1000, 2, run_dropout, NULL, NULL, 2, 0.1f),
+    BENCH_ROW3("cumsum", 0, 4096, 4096, 64, 1000, 2, run_cumsum, NULL, setup_randn, 2, 0.0f),
+    { "cumsum", AK_F32, AK_F32, 0, 64, 1048576, 4, 40000, 2, run_cumsum, NULL, setup_randn, 2, 0.0f },
+    { "cumsum", AK_BF16, AK_BF16, 0, 64, 1048576, 4, 40000, 2, run_cumsum, NULL, setup_randn, 2, 0.0f },
+    BENCH_ROW3("topk_k8", 8, 4096, 4096, 64, 1000, 0, run_topk, bytes_topk, setup_randn, 3, 0.0f),
+    BENCH_ROW3("topk_k50", 50, 256, 128256, 2, 8192, 0, run_topk, bytes_topk, setup_randn, 3, 0.0f),
+    { "topk_k50", AK_F32, AK_F32, 50, 1, 128256, 1, 8192, 0, run_topk, bytes_topk, setup_randn, 3, 0.0f },
+    { "topk_k50", AK_F32, AK_F32, 50, 16, 128256, 3, 8192, 0, run_topk, bytes_topk, setup_randn, 3, 0.0f },
+    BENCH_ROW3("topk_k1024", 1024, 256, 128256, 2, 8192, 0, run_topk, bytes_topk, setup_randn, 3, 0.0f),
+    { "topk_k1024", AK_F32, AK_F32, 1024, 1, 128256, 1, 8192, 0, run_topk, bytes_topk, setup_randn, 3, 0.0f },
 };
 
 /* ---- harness ------------------------------------------------------------------ */
