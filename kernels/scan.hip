@@ -15,7 +15,9 @@
  * ak_topk_<dt>: one block per row. Radix select on an order-preserving 32-bit
  * key (NaN the largest, -0 == +0; largest == 0 flips the key): up to four
  * 8-bit histogram passes over the row find the key of the k-th element (a
- * pass stops early when the whole bin is taken); one more pass collects the
+ * pass stops early when the whole bin is taken; lanes of a wave that hit the
+ * same bin add once, so skewed data does not serialize on one shared
+ * address; 4 loads in flight per thread); one more pass collects the
  * keys above it (shared atomics) and the equal ones in index order (ballot
  * ranks), then a bitonic sort of (key, ~index) in shared memory gives values
  * descending (ascending when largest == 0) with ties by lower index. */
@@ -153,6 +155,36 @@ AK_INLINE ak_u32 ak_topk_key(float f, int largest) {
     return largest ? k : ~k;
 }
 
+/* hist[bin] += 1 for the lanes with act: up to two rounds of wave aggregation
+ * (the lanes sharing the lowest active lane's bin add once, by popcount),
+ * then plain shared atomics. Skewed data (a few bins take most keys) would
+ * otherwise serialize 32 / 64 lanes on one address. All lanes of the wave
+ * call it. */
+AK_INLINE ak_u32 ak_topk_shfl(ak_u32 v, int src) {
+#if defined(AK_AMD)
+    return (ak_u32)__shfl((int)v, src, AK_WAVE);
+#else
+    return __shfl_sync(0xFFFFFFFFu, v, src);
+#endif
+}
+AK_INLINE void ak_topk_hist_add(ak_u32* hist, ak_u32 bin, bool act) {
+    ak_u64 pending = ak_ballot(act);
+#pragma unroll
+    for (int round = 0; round < 2; round++) {
+        if (pending == 0ull) break;
+        const int leader = __ffsll((long long)pending) - 1;
+        const ak_u32 lb = ak_topk_shfl(bin, leader);
+        const bool mine = act && bin == lb;
+        const ak_u64 same = ak_ballot(mine);
+        if (ak_lane() == leader) atomicAdd(&hist[lb], (ak_u32)__popcll(same));
+        if (mine) act = false;
+        pending &= ~same;
+    }
+    if (act) atomicAdd(&hist[bin], 1u);
+}
+
+#define AK_TOPK_U 4   /* elements per thread per step (loads in flight) */
+
 template <class D>
 AK_INLINE void ak_topk_impl(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT vals,
                             ak_i64* AK_RESTRICT idx, ak_i64 cols, int k, int largest) {
@@ -160,30 +192,54 @@ AK_INLINE void ak_topk_impl(const typename D::T* AK_RESTRICT x, typename D::T* A
     __shared__ ak_u64 sel[AK_TOPK_KMAX];
     __shared__ ak_u32 info[4];
     __shared__ ak_u32 wsum[AK_MAX_WAVES];
-    const int t = (int)threadIdx.x, B = (int)blockDim.x;
-    const ak_i64 row = blockIdx.x;
+    __shared__ ak_u32 lsum[64];
+    const int t = (int)threadIdx.x, B = (int)blockDim.x, lane = ak_lane(), wid = ak_wave_id();
+    const int nw = (B + AK_WAVE - 1) / AK_WAVE;
+    const ak_i64 row = blockIdx.x, step = (ak_i64)B * AK_TOPK_U;
     const typename D::T* xr = x + row * cols;
     ak_u32 prefix = 0u, pmask = 0u, kk = (ak_u32)k;
     /* radix select: the (k - kk + 1)-th .. k-th largest keys share `prefix` on the bits of pmask */
     for (int shift = 24; shift >= 0; shift -= 8) {
         for (int i = t; i < 256; i += B) hist[i] = 0u;
         __syncthreads();
-        for (ak_i64 e = t; e < cols; e += B) {
-            const ak_u32 key = ak_topk_key(D::to(xr[e]), largest);
-            if ((key & pmask) == prefix) atomicAdd(&hist[(key >> shift) & 255u], 1u);
+        for (ak_i64 t0 = 0; t0 < cols; t0 += step) {   /* block-uniform trip count (ballots inside) */
+            float v[AK_TOPK_U];
+#pragma unroll
+            for (int u = 0; u < AK_TOPK_U; u++) {
+                const ak_i64 e = t0 + (ak_i64)u * B + t;
+                v[u] = e < cols ? D::to(xr[e]) : 0.0f;
+            }
+#pragma unroll
+            for (int u = 0; u < AK_TOPK_U; u++) {
+                const ak_i64 e = t0 + (ak_i64)u * B + t;
+                const ak_u32 key = ak_topk_key(v[u], largest);
+                ak_topk_hist_add(hist, (key >> shift) & 255u, e < cols && (key & pmask) == prefix);
+            }
         }
         __syncthreads();
-        if (t == 0) {
+        /* the bin holding the kk-th largest: wave 0, 256 / AK_WAVE bins per lane from the top */
+        if (t < AK_WAVE) {
+            const int per = 256 / AK_WAVE, top = 255 - lane * per;
+            ak_u32 s = 0u;
+            for (int q = 0; q < per; q++) s += hist[top - q];
+            lsum[lane] = s;
+        }
+        __syncthreads();
+        if (t < AK_WAVE) {
+            const int per = 256 / AK_WAVE, top = 255 - lane * per;
             ak_u32 cum = 0u;
-            for (int b = 255; b >= 0; b--) {
-                const ak_u32 h = hist[b];
-                if (cum + h >= kk) {
-                    info[0] = prefix | ((ak_u32)b << shift);
-                    info[1] = kk - cum;
-                    info[2] = h == kk - cum;  /* the whole bin is taken: no tie to break */
-                    break;
+            for (int i = 0; i < lane; i++) cum += lsum[i];
+            if (cum < kk && cum + lsum[lane] >= kk) {
+                for (int q = 0; q < per; q++) {
+                    const ak_u32 h = hist[top - q];
+                    if (cum + h >= kk) {
+                        info[0] = prefix | ((ak_u32)(top - q) << shift);
+                        info[1] = kk - cum;
+                        info[2] = h == kk - cum;  /* the whole bin is taken: no tie to break */
+                        break;
+                    }
+                    cum += h;
                 }
-                cum += h;
             }
         }
         __syncthreads();
@@ -198,25 +254,34 @@ AK_INLINE void ak_topk_impl(const typename D::T* AK_RESTRICT x, typename D::T* A
     const ak_u32 ngt = (ak_u32)k - kk;
     if (t == 0) info[3] = 0u;
     ak_u32 eqbase = 0u;
-    const int lane = ak_lane(), wid = ak_wave_id(), nw = (B + AK_WAVE - 1) / AK_WAVE;
     __syncthreads();
-    for (ak_i64 t0 = 0; t0 < cols; t0 += B) {
-        const ak_i64 e = t0 + t;
-        const bool valid = e < cols;
-        const ak_u32 key = valid ? ak_topk_key(D::to(xr[e]), largest) : 0u, mk = key & pmask;
-        const bool gt = valid && mk > prefix, eq = valid && mk == prefix;
-        const ak_u64 comp = ((ak_u64)key << 32) | (ak_u64)(0xFFFFFFFFu - (ak_u32)e);
-        if (gt) sel[atomicAdd(&info[3], 1u)] = comp;
-        const ak_u64 bal = ak_ballot(eq);
-        if (lane == 0) wsum[wid] = (ak_u32)__popcll(bal);
-        __syncthreads();
-        ak_u32 off = 0u, all = 0u;
-        for (int w = 0; w < nw; w++) { const ak_u32 c = wsum[w]; if (w < wid) off += c; all += c; }
-        const ak_u32 r = eqbase + off + (ak_u32)__popcll(bal & (((ak_u64)1 << lane) - 1u));
-        if (eq && r < kk) sel[ngt + r] = comp;
-        eqbase += all;
-        const bool finished = eqbase >= kk && info[3] >= ngt;
-        __syncthreads();
+    for (ak_i64 t0 = 0; t0 < cols; t0 += step) {
+        float v[AK_TOPK_U];
+#pragma unroll
+        for (int u = 0; u < AK_TOPK_U; u++) {
+            const ak_i64 e = t0 + (ak_i64)u * B + t;
+            v[u] = e < cols ? D::to(xr[e]) : 0.0f;
+        }
+        bool finished = false;
+        for (int u = 0; u < AK_TOPK_U; u++) {  /* index order: u, then thread */
+            const ak_i64 e = t0 + (ak_i64)u * B + t;
+            const bool valid = e < cols;
+            const ak_u32 key = ak_topk_key(v[u], largest), mk = key & pmask;
+            const bool gt = valid && mk > prefix, eq = valid && mk == prefix;
+            const ak_u64 comp = ((ak_u64)key << 32) | (ak_u64)(0xFFFFFFFFu - (ak_u32)e);
+            if (gt) sel[atomicAdd(&info[3], 1u)] = comp;
+            const ak_u64 bal = ak_ballot(eq);
+            if (lane == 0) wsum[wid] = (ak_u32)__popcll(bal);
+            __syncthreads();
+            ak_u32 off = 0u, all = 0u;
+            for (int w = 0; w < nw; w++) { const ak_u32 c = wsum[w]; if (w < wid) off += c; all += c; }
+            const ak_u32 r = eqbase + off + (ak_u32)__popcll(bal & (((ak_u64)1 << lane) - 1u));
+            if (eq && r < kk) sel[ngt + r] = comp;
+            eqbase += all;
+            finished = eqbase >= kk && info[3] >= ngt;
+            __syncthreads();
+            if (finished) break;
+        }
         if (finished) break;
     }
     /* bitonic sort, descending, over P = pow2 >= k entries (padding 0 sorts last) */
