@@ -13,6 +13,8 @@
 #      (loudly) where it cannot run, never on CI
 #   8. the command-line tool as a new user meets it (tests/cli_check.sh), and the demo (cpu backend)
 #   9. the README's prototyping walkthrough as written, amdkit run/bench/tune (cpu backend)
+#  10. the benchmarks' honesty: bench_ops.c's per-entry CPU-reference check (and that it catches a
+#      corrupted result), bench/report.py's fast_p win/tie/loss logic on synthetic JSON
 set -u
 cd "$(dirname "$0")/.."
 B=build
@@ -80,6 +82,9 @@ if [ -n "$RCCL_INC" ]; then
 else echo "  (no rccl/rccl.h here: RCCL prototype check not run; apt-get install librccl-dev where the distribution has it)"; fi
 echo "== generated kernel sources"
 step gen-check make -s gen-check
+echo "== benchmark honesty (cpu): bench_ops checks each entry against the CPU reference; report.py's fast_p classes"
+step bench-ops-check bash tests/bench_check.sh $B
+suite report-check python3 tests/report_check.py
 echo "== gfx940 (clang-15) + disassembly"
 suite gfx940 bash tests/check_gfx940.sh $B/amdkit $B/gfx940
 echo "== ROCm 6.4 hipRTC in a Debian sid chroot: every family x every AMD target, ISA checks, ROCm 6 runtime"
@@ -121,6 +126,8 @@ suite readme-example bash tests/readme_check.sh
 echo "== several devices (cpu backend: N contexts, collectives over threads)"
 step tp-linear bash -c 'for n in 1 2 3 5; do AMDKIT_BACKEND=cpu ./build/tp_linear --ranks $n --quiet || exit 1; done'
 echo "== demo (cpu)"
+# the shape sweep's harness (bench/bench_sweep.c + sweep_render.py) on a tiny grid (cpu backend: checks the harness, not speed)
+step sweep-quick bash -c "AMDKIT_BACKEND=cpu ./$B/bench_sweep --quick --rows 1,3,64 --cols 1,7,127,1000,5000 --dtypes f32,bf16 $B/sweep-quick.json && python3 bench/sweep_render.py $B/sweep-quick.json --out $B/sweep-quick"
 step demo env AMDKIT_BACKEND=cpu ./$B/amdkit demo
 echo "== prototyping commands (cpu): the README walkthrough as written (install, run, check, bench, tune), amdkit run/bench/tune"
 suite walkthrough env AMDKIT_BACKEND=cpu bash tests/walkthrough.sh
