@@ -15,7 +15,8 @@
  * ak_topk_<dt>: one block per row. Radix select on an order-preserving 32-bit
  * key (NaN the largest, -0 == +0; largest == 0 flips the key): up to four
  * 8-bit histogram passes over the row find the key of the k-th element (a
- * pass stops early when the whole bin is taken; lanes of a wave that hit the
+ * pass stops early when the whole bin is taken, and then the collecting pass
+ * needs no barriers; lanes of a wave that hit the
  * same bin add once, so skewed data does not serialize on one shared
  * address; 4 loads in flight per thread); one more pass collects the
  * keys above it (shared atomics) and the equal ones in index order (ballot
@@ -183,7 +184,7 @@ AK_INLINE void ak_topk_hist_add(ak_u32* hist, ak_u32 bin, bool act) {
     if (act) atomicAdd(&hist[bin], 1u);
 }
 
-#define AK_TOPK_U 4   /* elements per thread per step (loads in flight) */
+#define AK_TOPK_U 8   /* elements per thread per step (loads in flight) */
 
 template <class D>
 AK_INLINE void ak_topk_impl(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT vals,
@@ -198,6 +199,7 @@ AK_INLINE void ak_topk_impl(const typename D::T* AK_RESTRICT x, typename D::T* A
     const ak_i64 row = blockIdx.x, step = (ak_i64)B * AK_TOPK_U;
     const typename D::T* xr = x + row * cols;
     ak_u32 prefix = 0u, pmask = 0u, kk = (ak_u32)k;
+    bool alltaken = false;   /* every key equal to prefix (on pmask) is taken: no tie to break */
     /* radix select: the (k - kk + 1)-th .. k-th largest keys share `prefix` on the bits of pmask */
     for (int shift = 24; shift >= 0; shift -= 8) {
         for (int i = t; i < 256; i += B) hist[i] = 0u;
@@ -246,16 +248,33 @@ AK_INLINE void ak_topk_impl(const typename D::T* AK_RESTRICT x, typename D::T* A
         prefix = info[0];
         kk = info[1];
         pmask |= 255u << shift;
-        const bool done = info[2] != 0u;
+        alltaken = info[2] != 0u;
         __syncthreads();
-        if (done) break;
+        if (alltaken) break;
     }
     /* collect: keys above prefix (on pmask) anywhere in sel[0 .. ngt), the first kk equal ones by index after them */
     const ak_u32 ngt = (ak_u32)k - kk;
     if (t == 0) info[3] = 0u;
     ak_u32 eqbase = 0u;
     __syncthreads();
-    for (ak_i64 t0 = 0; t0 < cols; t0 += step) {
+    /* no tie to break: the k keys >= prefix, in any order (the sort orders them), no barriers */
+    for (ak_i64 t0 = 0; alltaken && t0 < cols; t0 += step) {
+        float v[AK_TOPK_U];
+#pragma unroll
+        for (int u = 0; u < AK_TOPK_U; u++) {
+            const ak_i64 e = t0 + (ak_i64)u * B + t;
+            v[u] = e < cols ? D::to(xr[e]) : 0.0f;
+        }
+#pragma unroll
+        for (int u = 0; u < AK_TOPK_U; u++) {
+            const ak_i64 e = t0 + (ak_i64)u * B + t;
+            const ak_u32 key = ak_topk_key(v[u], largest);
+            if (e < cols && (key & pmask) >= prefix)
+                sel[atomicAdd(&info[3], 1u)] = ((ak_u64)key << 32) | (ak_u64)(0xFFFFFFFFu - (ak_u32)e);
+        }
+    }
+    /* ties: the first kk equal keys by index (ballot ranks), the keys above anywhere */
+    for (ak_i64 t0 = 0; !alltaken && t0 < cols; t0 += step) {
         float v[AK_TOPK_U];
 #pragma unroll
         for (int u = 0; u < AK_TOPK_U; u++) {
