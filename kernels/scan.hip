@@ -185,6 +185,13 @@ AK_INLINE void ak_topk_hist_add(ak_u32* hist, ak_u32 bin, bool act) {
 }
 
 #define AK_TOPK_U 8   /* elements per thread per step (loads in flight) */
+/* Lowest radix pass a dtype needs: a key made from an f16 value has its low 13
+ * bits constant (all 0, or all 1 for negatives), from a bf16 value its low 16:
+ * once the bits above are fixed, so are they (f16: the last pass, bf16: the
+ * last two are skipped). */
+template <class D> struct ak_topk_last { enum { SHIFT = 0 }; };
+template <> struct ak_topk_last<ak_f16_t> { enum { SHIFT = 8 }; };
+template <> struct ak_topk_last<ak_bf16_t> { enum { SHIFT = 16 }; };
 
 template <class D>
 AK_INLINE void ak_topk_impl(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT vals,
@@ -201,7 +208,7 @@ AK_INLINE void ak_topk_impl(const typename D::T* AK_RESTRICT x, typename D::T* A
     ak_u32 prefix = 0u, pmask = 0u, kk = (ak_u32)k;
     bool alltaken = false;   /* every key equal to prefix (on pmask) is taken: no tie to break */
     /* radix select: the (k - kk + 1)-th .. k-th largest keys share `prefix` on the bits of pmask */
-    for (int shift = 24; shift >= 0; shift -= 8) {
+    for (int shift = 24; shift >= (int)ak_topk_last<D>::SHIFT; shift -= 8) {
         for (int i = t; i < 256; i += B) hist[i] = 0u;
         __syncthreads();
         for (ak_i64 t0 = 0; t0 < cols; t0 += step) {   /* block-uniform trip count (ballots inside) */
