@@ -8,6 +8,7 @@
 #include "ti_cache.c"
 #include "ti_races.c"
 #include "ti_backend.c"
+#include "ti_kargs.c"
 #include "ti_multi.c"
 #include "ti_gpu_multi.c"
 #include "ti_harden.c"
@@ -49,6 +50,7 @@
     X(gpu_gemm) \
     X(races) \
     X(backend) \
+    X(kargs) \
     X(multi) \
     X(multi_internals) \
     X(gpu_multi) \
