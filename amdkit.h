@@ -6140,22 +6140,28 @@ enum {
     _AK_KIF_gemm_wgmma = 8,
     _AK_KIF_norm = 9,
     _AK_KIF_norm_wide = 10,
-    _AK_KIF_reduce1 = 11,
-    _AK_KIF_reduce2 = 12,
-    _AK_KIF_softmax = 13,
-    _AK_KIF_softmax_split = 14,
-    _AK_KIF_softmax_stats = 15,
-    _AK_KIF_softmax_apply = 16,
-    _AK_KIF_transpose = 17,
-    _AK_KIF_xent = 18,
-    _AK_KIF_xent_partial = 19,
-    _AK_KIF_xent_mean = 20,
+    _AK_KIF_rand_uniform = 11,
+    _AK_KIF_rand_normal = 12,
+    _AK_KIF_dropout = 13,
+    _AK_KIF_reduce1 = 14,
+    _AK_KIF_reduce2 = 15,
+    _AK_KIF_cumsum_part = 16,
+    _AK_KIF_cumsum = 17,
+    _AK_KIF_topk = 18,
+    _AK_KIF_softmax = 19,
+    _AK_KIF_softmax_split = 20,
+    _AK_KIF_softmax_stats = 21,
+    _AK_KIF_softmax_apply = 22,
+    _AK_KIF_transpose = 23,
+    _AK_KIF_xent = 24,
+    _AK_KIF_xent_partial = 25,
+    _AK_KIF_xent_mean = 26,
     _AK_KIF_COUNT
 };
 static const char* const _ak_kif_names[] = {
     "", "unary", "attn_simt", "attn_combine", "cast", "fill", "axpy", "binary", "gemm_wgmma", "norm", "norm_wide",
-    "reduce1", "reduce2", "softmax", "softmax_split", "softmax_stats", "softmax_apply", "transpose", "xent",
-    "xent_partial", "xent_mean"
+    "rand_uniform", "rand_normal", "dropout", "reduce1", "reduce2", "cumsum_part", "cumsum", "topk", "softmax",
+    "softmax_split", "softmax_stats", "softmax_apply", "transpose", "xent", "xent_partial", "xent_mean"
 };
 static inline ak_args* _ak_kargs_begin(_ak_kargs* k, int iface) {
     k->iface = iface;
@@ -6225,6 +6231,21 @@ static inline void _ak_kargs_norm_wide(_ak_kargs* kargs_, const void* x, const v
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_norm_wide);
     ak_args_ptr(a_, x); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, vec); ak_args_f32(a_, eps); ak_args_i32(a_, rms);
 }
+/* kernels/random.hip:161 ak_rand_uniform_f32 */
+static inline void _ak_kargs_rand_uniform(_ak_kargs* kargs_, void* y, int64_t n, uint64_t seed, uint64_t offset, float lo, float range, float hi) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_rand_uniform);
+    ak_args_ptr(a_, y); ak_args_i64(a_, n); ak_args_u64(a_, seed); ak_args_u64(a_, offset); ak_args_f32(a_, lo); ak_args_f32(a_, range); ak_args_f32(a_, hi);
+}
+/* kernels/random.hip:183 ak_rand_normal_f32 */
+static inline void _ak_kargs_rand_normal(_ak_kargs* kargs_, void* y, int64_t n, uint64_t seed, uint64_t offset, float mean, float sd) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_rand_normal);
+    ak_args_ptr(a_, y); ak_args_i64(a_, n); ak_args_u64(a_, seed); ak_args_u64(a_, offset); ak_args_f32(a_, mean); ak_args_f32(a_, sd);
+}
+/* kernels/random.hip:227 ak_dropout_f32 */
+static inline void _ak_kargs_dropout(_ak_kargs* kargs_, const void* x, void* y, void* mask, int64_t n, uint64_t seed, uint64_t offset, float p, float scale) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_dropout);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, mask); ak_args_i64(a_, n); ak_args_u64(a_, seed); ak_args_u64(a_, offset); ak_args_f32(a_, p); ak_args_f32(a_, scale);
+}
 /* kernels/reduce.hip:165 NAME (macro AK_REDUCE1) */
 static inline void _ak_kargs_reduce1(_ak_kargs* kargs_, const void* x, int64_t cols, int64_t nseg, int64_t splits, int64_t chunk, int32_t G, float scale, void* outv, void* outi) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_reduce1);
@@ -6235,6 +6256,21 @@ static inline void _ak_kargs_reduce1(_ak_kargs* kargs_, const void* x, int64_t c
 static inline void _ak_kargs_reduce2(_ak_kargs* kargs_, const void* pv, const void* pi, int64_t rows, int64_t splits, int32_t G, float scale, void* outv, void* outi) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_reduce2);
     ak_args_ptr(a_, pv); ak_args_ptr(a_, pi); ak_args_i64(a_, rows); ak_args_i64(a_, splits); ak_args_i32(a_, G); ak_args_f32(a_, scale); ak_args_ptr(a_, outv); ak_args_ptr(a_, outi);
+}
+/* kernels/scan.hip:128 ak_cumsum_part_##DT (macro AK_SCAN_KERNELS) */
+static inline void _ak_kargs_cumsum_part(_ak_kargs* kargs_, const void* x, int64_t cols, int64_t chunk, int32_t nch, void* part) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_cumsum_part);
+    ak_args_ptr(a_, x); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch); ak_args_ptr(a_, part);
+}
+/* kernels/scan.hip:132 ak_cumsum_##DT (macro AK_SCAN_KERNELS) */
+static inline void _ak_kargs_cumsum(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int64_t chunk, int32_t nch, const void* part, int32_t exclusive) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_cumsum);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch); ak_args_ptr(a_, part); ak_args_i32(a_, exclusive);
+}
+/* kernels/scan.hip:335 ak_topk_f32 */
+static inline void _ak_kargs_topk(_ak_kargs* kargs_, const void* x, void* vals, void* idx, int64_t cols, int32_t k, int32_t largest) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_topk);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, vals); ak_args_ptr(a_, idx); ak_args_i64(a_, cols); ak_args_i32(a_, k); ak_args_i32(a_, largest);
 }
 /* kernels/softmax.hip:219 ak_softmax_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax(_ak_kargs* kargs_, const void* x, void* y, int64_t rows, int32_t cols, int32_t G, int32_t vec, int32_t logsm) {
@@ -6368,6 +6404,15 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_norm_wide_f16", _AK_KIF_norm_wide },
     { "ak_norm_bf16", _AK_KIF_norm },
     { "ak_norm_wide_bf16", _AK_KIF_norm_wide },
+    { "ak_rand_uniform_f32", _AK_KIF_rand_uniform },
+    { "ak_rand_uniform_f16", _AK_KIF_rand_uniform },
+    { "ak_rand_uniform_bf16", _AK_KIF_rand_uniform },
+    { "ak_rand_normal_f32", _AK_KIF_rand_normal },
+    { "ak_rand_normal_f16", _AK_KIF_rand_normal },
+    { "ak_rand_normal_bf16", _AK_KIF_rand_normal },
+    { "ak_dropout_f32", _AK_KIF_dropout },
+    { "ak_dropout_f16", _AK_KIF_dropout },
+    { "ak_dropout_bf16", _AK_KIF_dropout },
     { "ak_reduce_sum_f32", _AK_KIF_reduce1 },
     { "ak_reduce_sum_f16", _AK_KIF_reduce1 },
     { "ak_reduce_sum_bf16", _AK_KIF_reduce1 },
@@ -6388,6 +6433,19 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_reduce2_min", _AK_KIF_reduce2 },
     { "ak_reduce2_argmax", _AK_KIF_reduce2 },
     { "ak_reduce2_argmin", _AK_KIF_reduce2 },
+    { "ak_topk_f32", _AK_KIF_topk },
+    { "ak_topk_f16", _AK_KIF_topk },
+    { "ak_topk_bf16", _AK_KIF_topk },
+    { "ak_cumsum_part_f32", _AK_KIF_cumsum_part },
+    { "ak_cumsum_f32", _AK_KIF_cumsum },
+    { "ak_cumsum_part_f16", _AK_KIF_cumsum_part },
+    { "ak_cumsum_f16", _AK_KIF_cumsum },
+    { "ak_cumsum_part_bf16", _AK_KIF_cumsum_part },
+    { "ak_cumsum_bf16", _AK_KIF_cumsum },
+    { "ak_cumsum_part_i32", _AK_KIF_cumsum_part },
+    { "ak_cumsum_i32", _AK_KIF_cumsum },
+    { "ak_cumsum_part_i64", _AK_KIF_cumsum_part },
+    { "ak_cumsum_i64", _AK_KIF_cumsum },
     { "ak_softmax_f32", _AK_KIF_softmax },
     { "ak_softmax_split_f32", _AK_KIF_softmax_split },
     { "ak_softmax_stats_f32", _AK_KIF_softmax_stats },
@@ -16547,7 +16605,8 @@ static ak_result _ak_rn_check_out(ak_context* ctx, ak_dtype t, const void* y, si
 static int _ak_rn_finite(float v) { return v == v && v <= FLT_MAX && v >= -FLT_MAX; }
 
 /* Launch one of the random-family kernels over ceil(n / 4) counters. */
-static ak_result _ak_rn_launch(ak_context* ctx, const char* base, ak_dtype t, size_t n, ak_stream* stream, ak_args* a) {
+static ak_result _ak_rn_launch(ak_context* ctx, const char* base, ak_dtype t, size_t n, ak_stream* stream,
+                               _ak_kargs* a) {
     ak_kernel* k = NULL;
     char kname[64];
     ak_result r = _ak_op_kernel(ctx, _ak_src_random, _ak_op_name(kname, sizeof kname, base, t), &k);
@@ -16560,7 +16619,7 @@ AKDEF ak_result ak_rand_uniform(ak_context* ctx, ak_dtype dtype, void* y, size_t
     const char* opn = "ak_rand_uniform";
     ak_result r = _ak_rn_check_out(ctx, dtype, y, n, stream, opn);
     float range;
-    ak_args a;
+    _ak_kargs a;
     if (r != AK_OK) return r;
     range = hi - lo;
     if (!_ak_rn_finite(lo) || !_ak_rn_finite(hi) || !(lo < hi) || !_ak_rn_finite(range))
@@ -16570,14 +16629,7 @@ AKDEF ak_result ak_rand_uniform(ak_context* ctx, ak_dtype dtype, void* y, size_t
         _ak_rn_cpu_gen(0, dtype, y, n, seed, offset, lo, range, hi);
         return AK_OK;
     }
-    memset(&a, 0, sizeof a);
-    ak_args_ptr(&a, y);
-    ak_args_i64(&a, (int64_t)n);
-    ak_args_u64(&a, seed);
-    ak_args_u64(&a, offset);
-    ak_args_f32(&a, lo);
-    ak_args_f32(&a, range);
-    ak_args_f32(&a, hi);
+    _ak_kargs_rand_uniform(&a, y, (int64_t)n, seed, offset, lo, range, hi);
     return _ak_rn_launch(ctx, "ak_rand_uniform", dtype, n, stream, &a);
 }
 
@@ -16585,7 +16637,7 @@ AKDEF ak_result ak_rand_normal(ak_context* ctx, ak_dtype dtype, void* y, size_t 
                                float mean, float std, ak_stream* stream) {
     const char* opn = "ak_rand_normal";
     ak_result r = _ak_rn_check_out(ctx, dtype, y, n, stream, opn);
-    ak_args a;
+    _ak_kargs a;
     if (r != AK_OK) return r;
     if (!_ak_rn_finite(mean) || !_ak_rn_finite(std) || std < 0.0f)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: mean = %g, std = %g: expected finite values and std >= 0", opn,
@@ -16594,13 +16646,7 @@ AKDEF ak_result ak_rand_normal(ak_context* ctx, ak_dtype dtype, void* y, size_t 
         _ak_rn_cpu_gen(1, dtype, y, n, seed, offset, mean, std, 0.0f);
         return AK_OK;
     }
-    memset(&a, 0, sizeof a);
-    ak_args_ptr(&a, y);
-    ak_args_i64(&a, (int64_t)n);
-    ak_args_u64(&a, seed);
-    ak_args_u64(&a, offset);
-    ak_args_f32(&a, mean);
-    ak_args_f32(&a, std);
+    _ak_kargs_rand_normal(&a, y, (int64_t)n, seed, offset, mean, std);
     return _ak_rn_launch(ctx, "ak_rand_normal", dtype, n, stream, &a);
 }
 
@@ -16610,7 +16656,7 @@ AKDEF ak_result ak_dropout(ak_context* ctx, ak_dtype dtype, const void* x, void*
     ak_result r = _ak_rn_check_out(ctx, dtype, y, n, stream, opn);
     float scale;
     size_t bytes;
-    ak_args a;
+    _ak_kargs a;
     if (r != AK_OK) return r;
     if (!x) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: x is NULL", opn);
     if ((r = _ak_op_check_ptr(x, dtype, "ak_dropout: x")) != AK_OK) return r;
@@ -16636,15 +16682,7 @@ AKDEF ak_result ak_dropout(ak_context* ctx, ak_dtype dtype, const void* x, void*
         }
         return AK_OK;
     }
-    memset(&a, 0, sizeof a);
-    ak_args_ptr(&a, x);
-    ak_args_ptr(&a, y);
-    ak_args_ptr(&a, mask);
-    ak_args_i64(&a, (int64_t)n);
-    ak_args_u64(&a, seed);
-    ak_args_u64(&a, offset);
-    ak_args_f32(&a, p);
-    ak_args_f32(&a, scale);
+    _ak_kargs_dropout(&a, x, y, mask, (int64_t)n, seed, offset, p, scale);
     return _ak_rn_launch(ctx, "ak_dropout", dtype, n, stream, &a);
 }
 
@@ -16741,23 +16779,12 @@ AKDEF ak_result ak_cumsum(ak_context* ctx, ak_dtype dtype, const void* x, void* 
         if ((r = ak_malloc(ctx, nr_max * nch * accs, stream, &ws)) != AK_OK) return r;
         for (r0 = 0; r0 < rows && r == AK_OK; r0 += rpl) {
             const size_t nr = rows - r0 < rpl ? rows - r0 : rpl;
-            ak_args a;
-            memset(&a, 0, sizeof a);
-            ak_args_ptr(&a, (const char*)x + r0 * cols * es);
-            ak_args_i64(&a, (int64_t)cols);
-            ak_args_i64(&a, (int64_t)chunk);
-            ak_args_i32(&a, (int32_t)nch);
-            ak_args_ptr(&a, ws);
+            _ak_kargs a;
+            _ak_kargs_cumsum_part(&a, (const char*)x + r0 * cols * es, (int64_t)cols, (int64_t)chunk, (int32_t)nch, ws);
             r = _ak_op_launch(ctx, kp, (unsigned)(nr * nch), _AK_SC_BLOCK, 0, stream, &a);
             if (r != AK_OK) break;
-            memset(&a, 0, sizeof a);
-            ak_args_ptr(&a, (const char*)x + r0 * cols * es);
-            ak_args_ptr(&a, (char*)y + r0 * cols * es);
-            ak_args_i64(&a, (int64_t)cols);
-            ak_args_i64(&a, (int64_t)chunk);
-            ak_args_i32(&a, (int32_t)nch);
-            ak_args_ptr(&a, ws);
-            ak_args_i32(&a, exclusive);
+            _ak_kargs_cumsum(&a, (const char*)x + r0 * cols * es, (char*)y + r0 * cols * es, (int64_t)cols,
+                             (int64_t)chunk, (int32_t)nch, ws, exclusive);
             r = _ak_op_launch(ctx, k, (unsigned)(nr * nch), _AK_SC_BLOCK, 0, stream, &a);
         }
         ak_free(ctx, ws);
@@ -16767,15 +16794,9 @@ AKDEF ak_result ak_cumsum(ak_context* ctx, ak_dtype dtype, const void* x, void* 
         return r;
     for (r0 = 0; r0 < rows && r == AK_OK; r0 += rpl) {
         const size_t nr = rows - r0 < rpl ? rows - r0 : rpl;
-        ak_args a;
-        memset(&a, 0, sizeof a);
-        ak_args_ptr(&a, (const char*)x + r0 * cols * es);
-        ak_args_ptr(&a, (char*)y + r0 * cols * es);
-        ak_args_i64(&a, (int64_t)cols);
-        ak_args_i64(&a, (int64_t)cols);
-        ak_args_i32(&a, 1);
-        ak_args_ptr(&a, NULL);
-        ak_args_i32(&a, exclusive);
+        _ak_kargs a;
+        _ak_kargs_cumsum(&a, (const char*)x + r0 * cols * es, (char*)y + r0 * cols * es, (int64_t)cols, (int64_t)cols,
+                         1, NULL, exclusive);
         r = _ak_op_launch(ctx, k, (unsigned)nr, _AK_SC_BLOCK, 0, stream, &a);
     }
     return r;
@@ -16854,14 +16875,9 @@ AKDEF ak_result ak_topk(ak_context* ctx, ak_dtype dtype, const void* x, void* va
     block = cols >= 16384u ? 1024u : cols >= 2048u ? 512u : 256u;
     for (r0 = 0; r0 < rows && r == AK_OK; r0 += rpl) {
         const size_t nr = rows - r0 < rpl ? rows - r0 : rpl;
-        ak_args a;
-        memset(&a, 0, sizeof a);
-        ak_args_ptr(&a, (const char*)x + r0 * cols * es);
-        ak_args_ptr(&a, (char*)values + r0 * (size_t)k * es);
-        ak_args_ptr(&a, indices + r0 * (size_t)k);
-        ak_args_i64(&a, (int64_t)cols);
-        ak_args_i32(&a, k);
-        ak_args_i32(&a, largest);
+        _ak_kargs a;
+        _ak_kargs_topk(&a, (const char*)x + r0 * cols * es, (char*)values + r0 * (size_t)k * es, indices + r0 * (size_t)k,
+                       (int64_t)cols, k, largest);
         r = _ak_op_launch(ctx, kern, (unsigned)nr, block, 0, stream, &a);
     }
     return r;
