@@ -5441,6 +5441,17 @@ static const char _ak_src_scan[] =
     " * then plain shared atomics. Skewed data (a few bins take most keys) would\n"
     " * otherwise serialize 32 / 64 lanes on one address. All lanes of the wave\n"
     " * call it. */\n"
+    "/* A wave's lane mask in the wave's width (wave32 code keeps to 32-bit masks:\n"
+    " * the ISA check wants no 64-bit exec / vcc pairs there). */\n"
+    "#if AK_WAVE == 32\n"
+    "typedef ak_u32 ak_wmask;\n"
+    "AK_INLINE int ak_wmask_ffs(ak_wmask m) { return __ffs((int)m); }\n"
+    "AK_INLINE ak_u32 ak_wmask_popc(ak_wmask m) { return (ak_u32)__popc(m); }\n"
+    "#else\n"
+    "typedef ak_u64 ak_wmask;\n"
+    "AK_INLINE int ak_wmask_ffs(ak_wmask m) { return __ffsll((long long)m); }\n"
+    "AK_INLINE ak_u32 ak_wmask_popc(ak_wmask m) { return (ak_u32)__popcll(m); }\n"
+    "#endif\n"
     "AK_INLINE ak_u32 ak_topk_shfl(ak_u32 v, int src) {\n"
     "#if defined(AK_AMD)\n"
     "    return (ak_u32)__shfl((int)v, src, AK_WAVE);\n"
@@ -5449,15 +5460,15 @@ static const char _ak_src_scan[] =
     "#endif\n"
     "}\n"
     "AK_INLINE void ak_topk_hist_add(ak_u32* hist, ak_u32 bin, bool act) {\n"
-    "    ak_u64 pending = ak_ballot(act);\n"
+    "    ak_wmask pending = (ak_wmask)ak_ballot(act);\n"
     "#pragma unroll\n"
     "    for (int round = 0; round < 2; round++) {\n"
-    "        if (pending == 0ull) break;\n"
-    "        const int leader = __ffsll((long long)pending) - 1;\n"
+    "        if (pending == 0u) break;\n"
+    "        const int leader = ak_wmask_ffs(pending) - 1;\n"
     "        const ak_u32 lb = ak_topk_shfl(bin, leader);\n"
     "        const bool mine = act && bin == lb;\n"
-    "        const ak_u64 same = ak_ballot(mine);\n"
-    "        if (ak_lane() == leader) atomicAdd(&hist[lb], (ak_u32)__popcll(same));\n"
+    "        const ak_wmask same = (ak_wmask)ak_ballot(mine);\n"
+    "        if (ak_lane() == leader) atomicAdd(&hist[lb], ak_wmask_popc(same));\n"
     "        if (mine) act = false;\n"
     "        pending &= ~same;\n"
     "    }\n"
@@ -5576,12 +5587,12 @@ static const char _ak_src_scan[] =
     "            const bool gt = valid && mk > prefix, eq = valid && mk == prefix;\n"
     "            const ak_u64 comp = ((ak_u64)key << 32) | (ak_u64)(0xFFFFFFFFu - (ak_u32)e);\n"
     "            if (gt) sel[atomicAdd(&info[3], 1u)] = comp;\n"
-    "            const ak_u64 bal = ak_ballot(eq);\n"
-    "            if (lane == 0) wsum[wid] = (ak_u32)__popcll(bal);\n"
+    "            const ak_wmask bal = (ak_wmask)ak_ballot(eq);\n"
+    "            if (lane == 0) wsum[wid] = ak_wmask_popc(bal);\n"
     "            __syncthreads();\n"
     "            ak_u32 off = 0u, all = 0u;\n"
     "            for (int w = 0; w < nw; w++) { const ak_u32 c = wsum[w]; if (w < wid) off += c; all += c; }\n"
-    "            const ak_u32 r = eqbase + off + (ak_u32)__popcll(bal & (((ak_u64)1 << lane) - 1u));\n"
+    "            const ak_u32 r = eqbase + off + ak_wmask_popc(bal & (((ak_wmask)1 << lane) - 1u));\n"
     "            if (eq && r < kk) sel[ngt + r] = comp;\n"
     "            eqbase += all;\n"
     "            finished = eqbase >= kk && info[3] >= ngt;\n"
@@ -6267,7 +6278,7 @@ static inline void _ak_kargs_cumsum(_ak_kargs* kargs_, const void* x, void* y, i
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_cumsum);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch); ak_args_ptr(a_, part); ak_args_i32(a_, exclusive);
 }
-/* kernels/scan.hip:335 ak_topk_f32 */
+/* kernels/scan.hip:346 ak_topk_f32 */
 static inline void _ak_kargs_topk(_ak_kargs* kargs_, const void* x, void* vals, void* idx, int64_t cols, int32_t k, int32_t largest) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_topk);
     ak_args_ptr(a_, x); ak_args_ptr(a_, vals); ak_args_ptr(a_, idx); ak_args_i64(a_, cols); ak_args_i32(a_, k); ak_args_i32(a_, largest);
