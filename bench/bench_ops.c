@@ -84,13 +84,17 @@
  *        f  output, one f32 per row         i  output, one int64 per row
  *        T  output, cols x rows elements of dtype (a transpose; with x only)
  *        1  output, one f32 for the whole tensor (checked in full)
- *        A  output, rows*cols elements of dtype2 whose rows are not windows of
- *           the input rows (a gather, a permute): the whole tensor is checked
+ *        F  output, rows*cols elements of dtype2, checked in full (no windows: an op
+ *           whose outputs depend on their position, e.g. random numbers, dropout, or
+ *           whose rows are not windows of the input rows: a gather, a permute)
+ *        v  output, op elements of dtype per row   j  output, op int64 per row (top-k)
  *        -  unused
  *      with a leading 'e' when the op is element-wise (output i depends on
  *      input i alone: the check may take windows of single elements; without
  *      it, windows are whole rows), and the tolerance kind (TOL_DEFAULT,
- *      TOL_EXACT, TOL_SUM, TOL_MEAN).
+ *      TOL_EXACT, TOL_SUM, TOL_MEAN, TOL_SCAN: prefix sums, 'y' element c of a
+ *      row also allows 1e-6 (halves 1e-3) x sum |x[0..c]| of that row: an fp32
+ *      running sum that cancels to ~0 keeps the rounding of its large terms).
  *   The BENCH3 macro adds the f32, f16 and bf16 rows of one op at once.
  */
 #define AMDKIT_IMPLEMENTATION
@@ -125,7 +129,7 @@ struct bench_entry {
     const char* bufs;                 /* check layout: one character per buffer (see CHECKING) */
     int tol;                          /* TOL_* */
 };
-enum { TOL_DEFAULT = 0, TOL_EXACT, TOL_SUM, TOL_MEAN };
+enum { TOL_DEFAULT = 0, TOL_EXACT, TOL_SUM, TOL_MEAN, TOL_SCAN };
 
 /* ---- run functions of the element-wise family  ------------------------ */
 static ak_result run_fill(const bench_case* c, const bench_entry* e) {
@@ -279,6 +283,36 @@ static ak_result run_permute(const bench_case* c, const bench_entry* e) {
     ss[0] = (int64_t)(S * H * D); ss[1] = (int64_t)D; ss[2] = (int64_t)(H * D); ss[3] = 1;
     ds[0] = (int64_t)(H * S * D); ds[1] = (int64_t)(S * D); ds[2] = (int64_t)D; ds[3] = 1;
     return ak_copy_strided(c->ctx, c->dtype, e->dtype2, c->buf[0], c->buf[1], 4, shape, ss, ds, NULL);
+/* ---- random numbers, dropout, cumsum, top-k (>>impl:ops-random, >>impl:ops-scan) ---- */
+static ak_result run_rand_uniform(const bench_case* c, const bench_entry* e) {
+    (void)e;
+    return ak_rand_uniform(c->ctx, c->dtype, c->buf[0], c->n, 1234, 0, 0.0f, 1.0f, NULL);
+}
+static ak_result run_rand_normal(const bench_case* c, const bench_entry* e) {
+    (void)e;
+    return ak_rand_normal(c->ctx, c->dtype, c->buf[0], c->n, 1234, 0, 0.0f, 1.0f, NULL);
+}
+/* y = dropout(x, p = param) without the mask (F.dropout returns no mask either) */
+static ak_result run_dropout(const bench_case* c, const bench_entry* e) {
+    return ak_dropout(c->ctx, c->dtype, c->buf[0], c->buf[1], NULL, c->n, e->param, 1234, 0, NULL);
+}
+static ak_result run_cumsum(const bench_case* c, const bench_entry* e) {
+    (void)e;
+    return ak_cumsum(c->ctx, c->dtype, c->buf[0], c->buf[1], c->rows, c->cols, 0, NULL);
+}
+/* op = k; values into buf[1], int64 indices into buf[2] */
+static ak_result run_topk(const bench_case* c, const bench_entry* e) {
+    return ak_topk(c->ctx, c->dtype, c->buf[0], c->buf[1], (int64_t*)c->buf[2], c->rows, c->cols, e->op, 1, NULL);
+}
+/* x read; k values and k int64 indices per row written */
+static double bytes_topk(const bench_case* c, const bench_entry* e) {
+    double es = (double)ak_dtype_size(c->dtype);
+    return (double)c->n * es + (double)c->rows * (double)e->op * (es + 8.0);
+}
+/* standard normal inputs (a constant row would be all ties) */
+static ak_result setup_randn(bench_case* c, const bench_entry* e) {
+    (void)e;
+    return ak_rand_normal(c->ctx, c->dtype, c->buf[0], c->n, 99, 0, 0.0f, 1.0f, NULL);
 }
 
 #define EW_N ((size_t)256 << 20)   /* 256M elements */
@@ -340,7 +374,7 @@ static const bench_entry entries[] = {
     /* LLM building blocks: residual + norm over 4096 tokens x 4096 hidden; RoPE over 4096 tokens x 32 heads
      * x 128 (theta 500000, Llama 3); embedding of 8192 tokens from a 128256 x 4096 table; permute (0, 2, 1, 3)
      * of [8][1024][32][128] (also with a cast). The gather and the permute mix rows: checked over the whole
-     * tensor ('A'). */
+     * tensor ('F'). */
     BENCH_ROW3("add_layernorm", 0, 4096, 4096, RD_QR, RD_QC, 0, run_add_layernorm, bytes_add_norm, NULL, 4, 1e-5f,
                "xxyy", TOL_DEFAULT),
     BENCH_ROW3("add_rmsnorm", 0, 4096, 4096, RD_QR, RD_QC, 0, run_add_rmsnorm, bytes_add_norm, NULL, 4, 1e-6f, "xxyy",
@@ -349,11 +383,28 @@ static const bench_entry entries[] = {
                "xyt", TOL_DEFAULT),
     BENCH_ROW3("rope_interleaved", AK_ROPE_INTERLEAVED, 4096, 4096, 64, 1024, 0, run_rope, bytes_rope, setup_rope, 3,
                500000.0f, "xyt", TOL_DEFAULT),
-    BENCH_ROW3("embedding", 0, 8192, 4096, 64, 1000, 0, run_embedding, bytes_embedding, setup_embedding, 3, 0.0f, "xtA",
+    BENCH_ROW3("embedding", 0, 8192, 4096, 64, 1000, 0, run_embedding, bytes_embedding, setup_embedding, 3, 0.0f, "xtF",
                TOL_EXACT),
-    BENCH_ROW3("permute", 0, 8192, 4096, 64, 1024, 2, run_permute, NULL, NULL, 2, 0.0f, "xA", TOL_EXACT),
-    { "permute", AK_F32, AK_BF16, 0, 8192, 4096, 64, 1024, 0, run_permute, bytes_cast, NULL, 2, 0.0f, "xA", TOL_EXACT },
-    { "permute", AK_BF16, AK_F32, 0, 8192, 4096, 64, 1024, 0, run_permute, bytes_cast, NULL, 2, 0.0f, "xA", TOL_EXACT },
+    BENCH_ROW3("permute", 0, 8192, 4096, 64, 1024, 2, run_permute, NULL, NULL, 2, 0.0f, "xF", TOL_EXACT),
+    { "permute", AK_F32, AK_BF16, 0, 8192, 4096, 64, 1024, 0, run_permute, bytes_cast, NULL, 2, 0.0f, "xF", TOL_EXACT },
+    { "permute", AK_BF16, AK_F32, 0, 8192, 4096, 64, 1024, 0, run_permute, bytes_cast, NULL, 2, 0.0f, "xF", TOL_EXACT },
+    /* random numbers, dropout (p = 0.1, no mask): checked in full and bit for bit ("F": the whole
+     * n-element output; positions matter, so no windows); cumsum; top-k (k = op, in the name: vocab
+     * rows, MoE routing; "v" / "j": k values / k int64 indices per row) */
+    BENCH_ROW3("rand_uniform", 0, 4096, 4096, 64, 1000, 1, run_rand_uniform, NULL, NULL, 1, 0.0f, "F", TOL_EXACT),
+    BENCH_ROW3("rand_normal", 0, 4096, 4096, 64, 1000, 1, run_rand_normal, NULL, NULL, 1, 0.0f, "F", TOL_EXACT),
+    BENCH_ROW3("dropout", 0, 4096, 4096, 64, 1000, 2, run_dropout, NULL, NULL, 2, 0.1f, "xF", TOL_EXACT),
+    BENCH_ROW3("cumsum", 0, 4096, 4096, 64, 1000, 2, run_cumsum, NULL, setup_randn, 2, 0.0f, "xy", TOL_SCAN),
+    { "cumsum", AK_F32, AK_F32, 0, 64, 1048576, 4, 40000, 2, run_cumsum, NULL, setup_randn, 2, 0.0f, "xy", TOL_SCAN },
+    { "cumsum", AK_BF16, AK_BF16, 0, 64, 1048576, 4, 40000, 2, run_cumsum, NULL, setup_randn, 2, 0.0f, "xy", TOL_SCAN },
+    BENCH_ROW3("topk_k8", 8, 4096, 4096, 64, 1000, 0, run_topk, bytes_topk, setup_randn, 3, 0.0f, "xvj", TOL_EXACT),
+    BENCH_ROW3("topk_k50", 50, 256, 128256, 2, 8192, 0, run_topk, bytes_topk, setup_randn, 3, 0.0f, "xvj", TOL_EXACT),
+    { "topk_k50", AK_F32, AK_F32, 50, 1, 128256, 1, 8192, 0, run_topk, bytes_topk, setup_randn, 3, 0.0f, "xvj", TOL_EXACT },
+    { "topk_k50", AK_F32, AK_F32, 50, 16, 128256, 3, 8192, 0, run_topk, bytes_topk, setup_randn, 3, 0.0f, "xvj", TOL_EXACT },
+    BENCH_ROW3("topk_k1024", 1024, 256, 128256, 2, 8192, 0, run_topk, bytes_topk, setup_randn, 3, 0.0f, "xvj",
+               TOL_EXACT),
+    { "topk_k1024", AK_F32, AK_F32, 1024, 1, 128256, 1, 8192, 0, run_topk, bytes_topk, setup_randn, 3, 0.0f, "xvj",
+      TOL_EXACT },
 };
 
 /* ---- harness ------------------------------------------------------------------ */
@@ -537,7 +588,7 @@ static ak_result init_inputs(ak_context* ctx, pool* pools, const bench_entry* en
         }
         if (k == 'x' || k == 'Y') r = pool_copy(ctx, p, c->buf[b], 0, c->n, buf_shift(b), 1);
         else if (k == 'w') r = pool_copy(ctx, p, c->buf[b], 0, c->cols, buf_shift(b), 1);
-        else if (k == 'y' || k == 'f' || k == 'i' || k == 'T' || k == '1' || k == 'A') r = ak_memset(ctx, c->buf[b], 0xFF, c->buf_bytes, NULL);
+        else if (k == 'y' || k == 'f' || k == 'i' || k == 'T' || k == '1' || k == 'F' || k == 'v' || k == 'j') r = ak_memset(ctx, c->buf[b], 0xFF, c->buf_bytes, NULL);
         if (r != AK_OK) return r;
     }
     return AK_OK;
@@ -552,7 +603,7 @@ static ak_result check_entry(ak_context* ctx, ak_context* cpu, pool* pools, cons
     size_t es = ak_dtype_size(c->dtype), es2 = ak_dtype_size(en->dtype2);
     size_t U, ulen, W, win[3][2], nw = 0, K = 0, w, j;
     const char* lay = en->bufs + (en->bufs[0] == 'e');   /* one character per buffer */
-    int full = strchr(lay, '1') != NULL || strchr(lay, 'A') != NULL, cm = !full && strchr(lay, 'T') != NULL;   /* whole tensor / columns */
+    int full = strchr(lay, '1') != NULL || strchr(lay, 'F') != NULL, cm = !full && strchr(lay, 'T') != NULL;   /* whole tensor / columns */
     int ew = en->bufs[0] == 'e' && !full && !cm, b;
     bench_case hc;
     void* gpu[4] = {NULL, NULL, NULL, NULL};
@@ -565,7 +616,7 @@ static ak_result check_entry(ak_context* ctx, ak_context* cpu, pool* pools, cons
 
     memset(res, 0, sizeof *res);
     for (k = lay; *k; k++)
-        if (!strchr(ew ? "xyY-" : cm ? "xT-" : "xyYwtfiT1A-", *k)) {
+        if (!strchr(ew ? "xyY-" : cm ? "xT-" : "xyYwtfiT1Fvj-", *k)) {
             fprintf(stderr, "bench_ops: %s: check layout \"%s\": '%c' is not a buffer kind%s\n", en->name, en->bufs, *k,
                     ew ? " of an element-wise op" : cm ? " beside a transposed output 'T'" : "");
             return AK_ERROR_INVALID_ARGUMENT;
@@ -625,12 +676,15 @@ static ak_result check_entry(ak_context* ctx, ak_context* cpu, pool* pools, cons
             r = pool_copy(ctx, p, hc.buf[b], 0, c->cols, buf_shift(b), 0);
         }
         switch (kk) {
-        case 'y': case 'A': per = ulen * es2; gtype[b] = en->dtype2; break;
+        case 'y': per = ulen * es2; gtype[b] = en->dtype2; break;
         case 'Y': per = ulen * es; gtype[b] = c->dtype; break;
         case 'T': per = ulen * es; gtype[b] = c->dtype; break;
         case 'f': per = 4; gtype[b] = AK_F32; break;
         case 'i': case 't': per = 8; gtype[b] = AK_I64; break;
         case '1': per = 4; gtype[b] = AK_F32; break;
+        case 'F': per = ulen * es2; gtype[b] = en->dtype2; break;
+        case 'v': per = (size_t)en->op * es; gtype[b] = c->dtype; break;
+        case 'j': per = (size_t)en->op * 8; gtype[b] = AK_I64; break;
         default: break;
         }
         if (per && r == AK_OK) {   /* the device's values of this buffer, same windows */
@@ -659,10 +713,17 @@ static ak_result check_entry(ak_context* ctx, ak_context* cpu, pool* pools, cons
                 if (gtype[b] == AK_I64) ((int64_t*)gpu[b])[0] += 1;
                 else ak_elem_set(gpu[b], gtype[b], 0, ak_elem_get(gpu[b], gtype[b], 0) + 1.0);
             }
+            double scan_abs = 0.0;   /* TOL_SCAN: running sum of |x| along the row */
             for (j = 0; j < gcount[b]; j++) {
                 double g = ak_elem_get(gpu[b], gtype[b], j), cr = ak_elem_get(hc.buf[b], gtype[b], j), tol, d;
                 int ok;
+                if (en->tol == TOL_SCAN && kk == 'y') {
+                    if (j % hc.cols == 0) scan_abs = 0.0;
+                    scan_abs += fabs(ak_elem_get(hc.buf[0], hc.dtype, j));
+                }
                 if (en->tol == TOL_EXACT || gtype[b] == AK_I64) tol = 0.0;
+                else if (en->tol == TOL_SCAN && kk == 'y')
+                    tol = base * (1.0 + fabs(cr)) + (c->dtype == AK_F32 ? 1e-6 : 1e-3) * scan_abs;
                 else if ((en->tol == TOL_SUM || en->tol == TOL_MEAN) && kk == 'f') {
                     double as = 0;
                     size_t q;

@@ -35,6 +35,10 @@
     X(gpu_reduce) \
     X(ops_llm) \
     X(gpu_llm) \
+    X(ops_random) \
+    X(gpu_random) \
+    X(ops_scan) \
+    X(gpu_scan) \
     X(ops_attention) \
     X(gpu_attention) \
     X(gpu_prof) \

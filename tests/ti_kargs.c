@@ -179,6 +179,28 @@ done:
     free(x); free(r); free(h); free(y);
 }
 
+/* random numbers, dropout, cumsum (one block per row; reduce-then-scan), top-k */
+static void akk_walk_rng(ak_context* ctx) {
+    static const ak_dtype dts[] = { AK_F32, AK_F16, AK_BF16, AK_I32, AK_I64 };
+    size_t n = 2u * 100000u, d;
+    void *x = calloc(n, 8), *y = calloc(n, 8), *v = calloc(2048, 8);
+    int64_t* ix = (int64_t*)calloc(2048, 8);
+    uint8_t* m = (uint8_t*)calloc(n, 1);
+    if (!x || !y || !v || !ix || !m) { akt_fail(__FILE__, __LINE__, "out of memory"); goto done; }
+    for (d = 0; d < 5; d++) {
+        ak_dtype t = dts[d];
+        AKT_OK(ak_cumsum(ctx, t, x, y, 50, 1000, 0, NULL));
+        AKT_OK(ak_cumsum(ctx, t, x, y, 2, 100000, 1, NULL));
+        if (d >= 3) continue;
+        AKT_OK(ak_rand_uniform(ctx, t, y, 1001, 1, 2, 0.0f, 1.0f, NULL));
+        AKT_OK(ak_rand_normal(ctx, t, y, 1001, 1, 2, 0.0f, 1.0f, NULL));
+        AKT_OK(ak_dropout(ctx, t, x, y, m, 1001, 0.5f, 1, 2, NULL));
+        AKT_OK(ak_topk(ctx, t, x, v, ix, 2, 100000, 1024, 1, NULL));
+    }
+done:
+    free(x); free(y); free(v); free(ix); free(m);
+}
+
 /* GEMM and attention on one arch row: every dtype, a large, a small and a
  * decode (m <= 16) GEMM; attention per head size, prefill and decode (split). */
 static void akk_walk_matrix(ak_context* ctx) {
@@ -234,6 +256,7 @@ static void test_kargs_every_op_launch(void) {
             akk_walk_elementwise(ctx);
             akk_walk_rowwise(ctx);
             akk_walk_llm(ctx);
+            akk_walk_rng(ctx);
         }
         akk_walk_matrix(ctx);
         ak_context_destroy(ctx);
