@@ -283,6 +283,8 @@ static ak_result run_permute(const bench_case* c, const bench_entry* e) {
     ss[0] = (int64_t)(S * H * D); ss[1] = (int64_t)D; ss[2] = (int64_t)(H * D); ss[3] = 1;
     ds[0] = (int64_t)(H * S * D); ds[1] = (int64_t)(S * D); ds[2] = (int64_t)D; ds[3] = 1;
     return ak_copy_strided(c->ctx, c->dtype, e->dtype2, c->buf[0], c->buf[1], 4, shape, ss, ds, NULL);
+}
+
 /* ---- random numbers, dropout, cumsum, top-k (>>impl:ops-random, >>impl:ops-scan) ---- */
 static ak_result run_rand_uniform(const bench_case* c, const bench_entry* e) {
     (void)e;
