@@ -1770,13 +1770,18 @@ struct ak_context {
     void* optmemo[8];              /* _ak_optmemo: compile options built once (>>impl:compile) */
     int n_optmemo;
     struct _ak_phash* host_live;   /* live ak_host_alloc pointers (under lock; made on first use) */
+    struct {                       /* launch limits from dev and bk, set once at creation (_ak_launch_limits_set) */
+        unsigned block[3], grid[3];
+        unsigned long long threads, per_dim;
+    } lim;
 };
 
 /* One table of operations per backend (in the manner of miniaudio's backend
  * callbacks and sokol's dummy backend), chosen at context creation (ctx->bk;
  * the hip, cuda and cpu tables are in >>impl:backend). Outside the backends'
  * own functions and the loaders, code goes through the table and never asks
- * which backend it runs on. The runtime calls are raw: each returns the
+ * which backend it runs on (tests/backend_check.sh, a `make test` step,
+ * fails on an AK_BACKEND_HIP/CUDA/CPU outside those sections). The runtime calls are raw: each returns the
  * runtime's error code (0 = ok) and does not bind; the shared layer
  * (>>impl:backend, "one way for every backend") binds, calls and words the
  * error once. `stream` arguments are native handles (NULL = default). */
@@ -1830,7 +1835,21 @@ typedef struct _ak_backend_ops {
     int (*module_unload)(ak_context* ctx, void* module);
     int (*shmem_optin)(ak_context* ctx, void* fn, size_t bytes);      /* allow more dynamic shared memory; NULL: not needed */
     int (*launch_kernel)(ak_context* ctx, void* fn, ak_dim3 grid, ak_dim3 block, size_t shmem, void* stream, void** args);
+    /* several devices (>>impl:multi); runtime entry points that may be missing: _AK_E_NO_ENTRY */
+    int (*device_count)(struct _ak_api* api, int* n);          /* after a successful probe of device 0 */
+    void (*describe)(struct _ak_api* api, int device, ak_device_info* dev);  /* identity + attributes, no context */
+    int (*peer_can_access)(ak_context* ctx, ak_context* peer, int* can);     /* *can 0 where the runtime cannot say */
+    int (*peer_enable)(ak_context* ctx, ak_context* peer);     /* ctx bound; enabled already: 0 */
+    int (*peer_copy)(ak_context* dst_ctx, void* dst, ak_context* src_ctx, const void* src, size_t bytes, void* stream);
+    int (*stream_wait_event)(ak_context* ctx, void* stream, void* ev);       /* ctx bound */
+    /* collectives: the library (NULL: the cpu reference over threads) and the communicator constructors */
+    const char* ccl;                                           /* "RCCL" / "NCCL" */
+    int (*ccl_load)(struct _ak_api* api, char* why, size_t cap);   /* 1 when loaded, else 0 and why */
+    ak_result (*comm_unique_id)(ak_context* ctx, ak_comm_id* id);
+    ak_result (*comm_init_rank)(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out);
+    ak_result (*comm_init_all)(ak_context* const* ctxs, int n, ak_comm** comms);   /* ctxs checked, all of this backend */
 } _ak_backend_ops;
+#define _AK_E_NO_ENTRY (-2)   /* a raw call's runtime lacks the entry point (runtimes' own codes are >= 0) */
 
 static ak_result _ak_dev_mem_info(ak_context* ctx, size_t* free_bytes, size_t* total_bytes);
 static ak_result _ak_dev_event_record(ak_context* ctx, void* ev, void* stream);
@@ -1843,6 +1862,7 @@ static void _ak_unload_cb(void* ctx, void* loaded);                         /* c
 static void _ak_ops_destroy(ak_context* ctx);                               /* kernel library state */
 static void _ak_optmemo_free_all(ak_context* ctx);                          /* compile options memo */
 static void _ak_host_free_all(ak_context* ctx);                             /* ak_host_alloc leftovers */
+static void _ak_launch_limits_set(ak_context* ctx);                         /* ctx->lim (>>impl:launch) */
 
 /* ==========================================================================
  * >>impl:dtype
@@ -6827,6 +6847,8 @@ typedef struct _ak_cache_key {
     const char* backend;          /* "hip" / "cuda" */
     const char* compiler;         /* compiler + version, e.g. "hipRTC 50221153" */
     const char* device_tag;       /* memory level only: identity of the context/device ("offline" for offline) */
+    const struct _ak_cache_prefix* prefix;  /* optional: every field but the source measured and hashed once
+                                               (_ak_cache_prefix_make on the same fields); NULL: done per call */
 } _ak_cache_key;
 
 typedef struct _ak_cache_ops {
@@ -6850,6 +6872,11 @@ typedef struct _ak_cache_entry _ak_cache_entry;
 /* Key fields in the order the memory hash and the comparison take them. */
 enum { _AK_KF_SOURCE, _AK_KF_NAME, _AK_KF_OPTIONS, _AK_KF_ARCH, _AK_KF_BACKEND, _AK_KF_COMPILER, _AK_KF_DEVICE,
        _AK_KF_COUNT };
+/* The key fields after the source, measured and hashed once (_ak_cache_prefix_make). */
+typedef struct _ak_cache_prefix {
+    size_t l[_AK_KF_COUNT];   /* lengths of the fields after the source */
+    _ak_h128 seed;            /* their hash: the seed of the source's */
+} _ak_cache_prefix;
 enum { _AK_CE_PENDING = 0, _AK_CE_READY = 1, _AK_CE_FAILED = 2 };
 
 struct _ak_cache_entry {
@@ -7058,18 +7085,36 @@ static void _ak_cache_key_fields(const _ak_cache_key* k, const char* f[_AK_KF_CO
     f[_AK_KF_DEVICE] = k->device_tag;
     for (i = 1; i < _AK_KF_COUNT; i++) {
         if (!f[i]) f[i] = "";
-        l[i] = strlen(f[i]);
+        l[i] = k->prefix ? k->prefix->l[i] : strlen(f[i]);
     }
 }
 
-/* Memory key: the fast hash chained over every field (each field's length is
- * mixed in by the hash, so field boundaries cannot shift). */
-static _ak_h128 _ak_cache_mem_hash(const char* const f[_AK_KF_COUNT], const size_t l[_AK_KF_COUNT]) {
+/* Memory key: the fast hash chained over every field but the source, then
+ * over the source (each field's length is mixed in by the hash, so field
+ * boundaries cannot shift). The fields before the source are the same for
+ * every kernel a context compiles with the same options: a caller that
+ * keeps them (ak_kernel_get's options memo) hashes them once
+ * (_ak_cache_prefix_make) and a memory hit hashes the source alone. */
+static _ak_h128 _ak_cache_prefix_seed(const char* const f[_AK_KF_COUNT], const size_t l[_AK_KF_COUNT]) {
     _ak_h128 h;
     int i;
     h.lo = (uint64_t)_AK_CACHE_FORMAT; h.hi = 0;
-    for (i = 0; i < _AK_KF_COUNT; i++) h = _ak_hash128_seeded(f[i], l[i], h);
+    for (i = 0; i < _AK_KF_COUNT; i++)
+        if (i != _AK_KF_SOURCE) h = _ak_hash128_seeded(f[i], l[i], h);
     return h;
+}
+static _ak_h128 _ak_cache_mem_hash(const char* const f[_AK_KF_COUNT], const size_t l[_AK_KF_COUNT]) {
+    return _ak_hash128_seeded(f[_AK_KF_SOURCE], l[_AK_KF_SOURCE], _ak_cache_prefix_seed(f, l));
+}
+/* The prefix of `k` (its source is not read). */
+static void _ak_cache_prefix_make(const _ak_cache_key* k, _ak_cache_prefix* p) {
+    const char* f[_AK_KF_COUNT];
+    _ak_cache_key k2 = *k;
+    k2.source = "";
+    k2.source_len = 0;
+    k2.prefix = NULL;
+    _ak_cache_key_fields(&k2, f, p->l);
+    p->seed = _ak_cache_prefix_seed(f, p->l);
 }
 
 /* Disk key: SHA-256 over a canonical text, each field length-prefixed:
@@ -7201,7 +7246,7 @@ static void _ak_cache_index_add(_ak_cache* c, _ak_cache_entry* e) {
     c->buckets[j] = e;
     _ak_cache_lru_push_front(c, e);
     e->indexed = 1;
-    e->refs++;
+    __atomic_add_fetch(&e->refs, 1, __ATOMIC_RELAXED);
     c->count++;
 }
 /* Remove from map and LRU and drop the index's reference; an entry left with
@@ -7214,7 +7259,7 @@ static void _ak_cache_index_remove(_ak_cache* c, _ak_cache_entry* e, _ak_cache_e
     _ak_cache_lru_unlink(c, e);
     e->indexed = 0;
     c->count--;
-    if (--e->refs == 0) { e->hnext = *dead; *dead = e; }
+    if (__atomic_sub_fetch(&e->refs, 1, __ATOMIC_ACQ_REL) == 0) { e->hnext = *dead; *dead = e; }
 }
 /* Evict least recently used entries (never one still being compiled) down
  * to capacity. Returns how many; *name gets the kernel name of the last one
@@ -7751,7 +7796,7 @@ static ak_result _ak_cache_get_hashed(_ak_cache* c, const char* const f[_AK_KF_C
         if (!fresh) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "cache: out of host memory for kernel '%s'", f[_AK_KF_NAME]);
     }
     /* found (lock held) */
-    e->refs++;
+    __atomic_add_fetch(&e->refs, 1, __ATOMIC_RELAXED);
     while (e->state == _AK_CE_PENDING) _ak_cond_wait(&c->cond, &c->lock);
     if (e->state == _AK_CE_READY) {
         c->memory_hits++;
@@ -7824,7 +7869,8 @@ static ak_result _ak_cache_get(_ak_cache* c, const _ak_cache_key* key, const _ak
                     f[_AK_KF_ARCH], c->enabled ? "bypassed" : "disabled");
         return _ak_cache_get_private(c, f, l, ops, out);
     }
-    return _ak_cache_get_hashed(c, f, l, _ak_cache_mem_hash(f, l), ops, out, src);
+    return _ak_cache_get_hashed(c, f, l, key->prefix ? _ak_hash128_seeded(f[_AK_KF_SOURCE], l[_AK_KF_SOURCE], key->prefix->seed)
+                                                     : _ak_cache_mem_hash(f, l), ops, out, src);
 }
 
 static const void* _ak_cache_entry_data(const _ak_cache_entry* e, size_t* size) {
@@ -7835,14 +7881,12 @@ static const void* _ak_cache_entry_data(const _ak_cache_entry* e, size_t* size) 
 static void* _ak_cache_entry_loaded(const _ak_cache_entry* e) { return e ? e->loaded : NULL; }
 static double _ak_cache_entry_compile_ms(const _ak_cache_entry* e) { return e ? e->compile_ms : 0.0; }
 
-/* Drop a reference; the last one frees the entry (and unloads its handle). */
+/* Drop a reference; the last one frees the entry (and unloads its handle).
+ * No lock: refs changes atomically, and an entry in the index holds the
+ * index's reference, so a lookup never finds one that reached 0. */
 static void _ak_cache_entry_release(_ak_cache* c, _ak_cache_entry* e) {
-    int last;
     if (!c || !e) return;
-    _ak_mutex_lock(&c->lock);
-    last = --e->refs == 0;
-    _ak_mutex_unlock(&c->lock);
-    if (last) _ak_cache_entry_free(c, e);
+    if (__atomic_sub_fetch(&e->refs, 1, __ATOMIC_ACQ_REL) == 0) _ak_cache_entry_free(c, e);
 }
 
 /* ---- stats, purge ----------------------------------------------------------------- */
@@ -7897,7 +7941,7 @@ static ak_result _ak_cache_purge(_ak_cache* c) {
     e = c->head;
     while (e) {
         _ak_cache_entry* nx = e->next;
-        if (e->state == _AK_CE_READY && e->refs == 1) _ak_cache_index_remove(c, e, &dead);
+        if (e->state == _AK_CE_READY && __atomic_load_n(&e->refs, __ATOMIC_ACQUIRE) == 1) _ak_cache_index_remove(c, e, &dead);
         e = nx;
     }
     _ak_mutex_unlock(&c->lock);
@@ -10343,13 +10387,14 @@ AKDEF ak_result ak_config_validate(const ak_config* cfg, const ak_arch_info* arc
 /* ==========================================================================
  * >>impl:backend
  * ========================================================================== */
+#define _AK_NO_ENTRY_TEXT "the runtime library lacks this entry point"
 static const char* _ak_hip_errstr(const _ak_api* api, int e) {
-    const char* s = (api && api->hipGetErrorString) ? api->hipGetErrorString(e) : NULL;
+    const char* s = e == _AK_E_NO_ENTRY ? _AK_NO_ENTRY_TEXT : (api && api->hipGetErrorString) ? api->hipGetErrorString(e) : NULL;
     return s ? s : "unknown HIP error";
 }
 static const char* _ak_cu_errstr(const _ak_api* api, int e) {
-    const char* s = NULL;
-    if (api && api->cuGetErrorString) api->cuGetErrorString(e, &s);
+    const char* s = e == _AK_E_NO_ENTRY ? _AK_NO_ENTRY_TEXT : NULL;
+    if (!s && api && api->cuGetErrorString) api->cuGetErrorString(e, &s);
     return s ? s : "unknown CUDA error";
 }
 
@@ -10669,6 +10714,22 @@ static int _ak_cpu_stream_priority_range(ak_context* ctx, int* least, int* great
     *greatest = INT_MIN;
     return 0;
 }
+static int _ak_cpu_device_count(struct _ak_api* api, int* n) { (void)api; *n = 1; return 0; }
+static void _ak_cpu_describe(struct _ak_api* api, int device, ak_device_info* dev) {
+    ak_backend_report rep;
+    (void)api;
+    memset(&rep, 0, sizeof rep);
+    _ak_probe_cpu(device, dev, &rep);
+    dev->backend = AK_BACKEND_CPU;
+}
+/* one host memory: every context reaches every buffer */
+static int _ak_cpu_peer_can_access(ak_context* ctx, ak_context* peer, int* can) { (void)ctx; (void)peer; *can = 1; return 0; }
+static int _ak_cpu_peer_enable(ak_context* ctx, ak_context* peer) { (void)ctx; (void)peer; return 0; }
+static int _ak_cpu_peer_copy(ak_context* dst_ctx, void* dst, ak_context* src_ctx, const void* src, size_t bytes, void* stream) {
+    (void)dst_ctx; (void)src_ctx; (void)stream;
+    memmove(dst, src, bytes);
+    return 0;
+}
 static const char* _ak_cpu_error_string(ak_context* ctx, int e) { (void)ctx; return e == 2 ? "out of host memory" : "host error"; }
 static ak_result _ak_cpu_open(ak_context* ctx) { (void)ctx; return AK_OK; }
 static void _ak_cpu_close(ak_context* ctx) { (void)ctx; }
@@ -10749,6 +10810,23 @@ static int _ak_hip_launch_kernel(ak_context* ctx, void* fn, ak_dim3 g, ak_dim3 b
 static const char* _ak_hip_error_string(ak_context* ctx, int e) { return _ak_hip_errstr(ctx->api, e); }
 static ak_result _ak_hip_open(ak_context* ctx) { _ak_gpu_device_ready(ctx); return AK_OK; }
 static void _ak_hip_close(ak_context* ctx) { (void)ctx; }
+static int _ak_hip_device_count(struct _ak_api* api, int* n) { return api->hipGetDeviceCount(n); }
+static int _ak_hip_peer_can_access(ak_context* ctx, ak_context* peer, int* can) {
+    *can = 0;
+    return _AK_A->hipDeviceCanAccessPeer ? _AK_A->hipDeviceCanAccessPeer(can, ctx->dev.device, peer->dev.device) : 0;
+}
+static int _ak_hip_peer_enable(ak_context* ctx, ak_context* peer) {
+    int e = _AK_A->hipDeviceEnablePeerAccess ? _AK_A->hipDeviceEnablePeerAccess(peer->dev.device, 0) : _AK_E_NO_ENTRY;
+    return e == 704 /* hipErrorPeerAccessAlreadyEnabled */ ? 0 : e;
+}
+static int _ak_hip_peer_copy(ak_context* ctx, void* dst, ak_context* src_ctx, const void* src, size_t bytes, void* stream) {
+    return _AK_A->hipMemcpyPeerAsync ? _AK_A->hipMemcpyPeerAsync(dst, ctx->dev.device, src, src_ctx->dev.device, bytes, stream)
+                                     : _AK_E_NO_ENTRY;
+}
+static int _ak_hip_stream_wait_event(ak_context* ctx, void* stream, void* ev) {
+    return _AK_A->hipStreamWaitEvent ? _AK_A->hipStreamWaitEvent(stream, ev, 0) : _AK_E_NO_ENTRY;
+}
+static int _ak_hip_ccl_load(struct _ak_api* api, char* why, size_t cap) { return _ak_load_ccl(api, 1, why, cap); }
 
 /* cuda */
 static int _ak_cuda_make_current(ak_context* ctx) { return _AK_A->cuCtxSetCurrent(ctx->native_ctx); }
@@ -10813,6 +10891,29 @@ static void _ak_cuda_close(ak_context* ctx) {
     _akT_CUdevice d = 0;
     if (ctx->native_ctx && _AK_A->cuDeviceGet(&d, ctx->dev.device) == 0) _AK_A->cuDevicePrimaryCtxRelease(d);
 }
+static int _ak_cuda_device_count(struct _ak_api* api, int* n) { return api->cuDeviceGetCount(n); }
+static int _ak_cuda_peer_can_access(ak_context* ctx, ak_context* peer, int* can) {
+    _akT_CUdevice d = 0, p = 0;
+    int e;
+    *can = 0;
+    if (!_AK_A->cuDeviceCanAccessPeer) return 0;
+    if ((e = _AK_A->cuDeviceGet(&d, ctx->dev.device)) == 0 && (e = _AK_A->cuDeviceGet(&p, peer->dev.device)) == 0)
+        e = _AK_A->cuDeviceCanAccessPeer(can, d, p);
+    return e;
+}
+static int _ak_cuda_peer_enable(ak_context* ctx, ak_context* peer) {
+    int e = _AK_A->cuCtxEnablePeerAccess ? _AK_A->cuCtxEnablePeerAccess(peer->native_ctx, 0) : _AK_E_NO_ENTRY;
+    return e == 704 /* CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED */ ? 0 : e;
+}
+static int _ak_cuda_peer_copy(ak_context* ctx, void* dst, ak_context* src_ctx, const void* src, size_t bytes, void* stream) {
+    return _AK_A->cuMemcpyPeerAsync ? _AK_A->cuMemcpyPeerAsync((_akT_CUdeviceptr)(uintptr_t)dst, ctx->native_ctx,
+                                                              (_akT_CUdeviceptr)(uintptr_t)src, src_ctx->native_ctx, bytes, stream)
+                                    : _AK_E_NO_ENTRY;
+}
+static int _ak_cuda_stream_wait_event(ak_context* ctx, void* stream, void* ev) {
+    return _AK_A->cuStreamWaitEvent ? _AK_A->cuStreamWaitEvent(stream, ev, 0) : _AK_E_NO_ENTRY;
+}
+static int _ak_cuda_ccl_load(struct _ak_api* api, char* why, size_t cap) { return _ak_load_ccl(api, 0, why, cap); }
 #undef _AK_A
 
 static const char* const _ak_roctx_libs[] = { "libroctx64.so", "libroctx64.so.4", NULL };
@@ -10825,7 +10926,30 @@ static const char* const _ak_nvtx_libs[] = { "libnvToolsExt.so.1", "libnvToolsEx
     _ak_##p##_event_elapsed, _ak_##p##_synchronize, _ak_##p##_copy, _ak_##p##_memset, _ak_##p##_host_alloc, \
     _ak_##p##_host_free, _ak_##p##_stream_priority_range, _ak_##p##_stream_create, _ak_##p##_stream_destroy, \
     _ak_##p##_stream_synchronize, _ak_##p##_module_load, _ak_##p##_module_function, _ak_##p##_module_unload, \
-    _ak_##p##_shmem_optin, _ak_##p##_launch_kernel
+    _ak_##p##_shmem_optin, _ak_##p##_launch_kernel, _ak_##p##_device_count, _ak_##p##_describe, _ak_##p##_peer_can_access, \
+    _ak_##p##_peer_enable, _ak_##p##_peer_copy, _ak_##p##_stream_wait_event, _ak_##p##_ccl, _ak_##p##_ccl_load, \
+    _ak_##p##_comm_unique_id, _ak_##p##_comm_init_rank, _ak_##p##_comm_init_all
+/* communicators (>>impl:multi): the cpu reference over threads, or NCCL / RCCL */
+static ak_result _ak_cc_unique_id(ak_context* ctx, ak_comm_id* id);
+static ak_result _ak_cc_init_rank(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out);
+static ak_result _ak_cc_init_all(ak_context* const* ctxs, int n, ak_comm** comms);
+static ak_result _ak_ccl_unique_id(ak_context* ctx, ak_comm_id* id);
+static ak_result _ak_ccl_init_rank(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out);
+static ak_result _ak_ccl_init_all(ak_context* const* ctxs, int n, ak_comm** comms);
+#define _ak_hip_ccl "RCCL"
+#define _ak_cuda_ccl "NCCL"
+#define _ak_cpu_ccl NULL
+#define _ak_cpu_ccl_load NULL
+#define _ak_hip_comm_unique_id _ak_ccl_unique_id
+#define _ak_hip_comm_init_rank _ak_ccl_init_rank
+#define _ak_hip_comm_init_all _ak_ccl_init_all
+#define _ak_cuda_comm_unique_id _ak_ccl_unique_id
+#define _ak_cuda_comm_init_rank _ak_ccl_init_rank
+#define _ak_cuda_comm_init_all _ak_ccl_init_all
+#define _ak_cpu_comm_unique_id _ak_cc_unique_id
+#define _ak_cpu_comm_init_rank _ak_cc_init_rank
+#define _ak_cpu_comm_init_all _ak_cc_init_all
+#define _ak_cpu_stream_wait_event _ak_cpu_nothing_record
 #define _ak_hip_probe _ak_probe_hip
 #define _ak_cuda_probe _ak_probe_cuda
 #define _ak_hip_probe_features _ak_gpu_probe_features
@@ -10879,6 +11003,20 @@ static const _ak_backend_ops _ak_backend_cpu = {
 #undef _ak_cpu_module_unload
 #undef _ak_cpu_shmem_optin
 #undef _ak_cpu_launch_kernel
+#undef _ak_hip_ccl
+#undef _ak_cuda_ccl
+#undef _ak_cpu_ccl
+#undef _ak_cpu_ccl_load
+#undef _ak_hip_comm_unique_id
+#undef _ak_hip_comm_init_rank
+#undef _ak_hip_comm_init_all
+#undef _ak_cuda_comm_unique_id
+#undef _ak_cuda_comm_init_rank
+#undef _ak_cuda_comm_init_all
+#undef _ak_cpu_comm_unique_id
+#undef _ak_cpu_comm_init_rank
+#undef _ak_cpu_comm_init_all
+#undef _ak_cpu_stream_wait_event
 
 /* In AUTO's order of preference (and ak_backend_report order). */
 static const _ak_backend_ops* const _ak_backends[3] = { &_ak_backend_hip, &_ak_backend_cuda, &_ak_backend_cpu };
@@ -10955,34 +11093,34 @@ AKDEF void ak_probe_backends(ak_backend_report reports[3]) {
 static void _ak_set_arch_base(ak_device_info* dev); /* >>impl:context */
 /* Backend that ak_context_create(NULL) would use: AMDKIT_BACKEND, else the
  * first of hip, cuda, cpu that probes usable. The api is loaded for it. */
-static ak_result _ak_enum_backend(ak_backend want, _ak_api* api, ak_backend* out, int* count) {
+static ak_result _ak_enum_backend(ak_backend want, _ak_api* api, const _ak_backend_ops** out, int* count) {
     ak_backend_report rep;
     ak_result r;
-    int n = 0;
+    int i, n = 0;
     if (want == AK_BACKEND_AUTO) {
         ak_config c = ak_config_default();
         if ((r = ak_config_apply_env(&c)) != AK_OK) return r;
         want = c.backend;
     }
-    if (want != AK_BACKEND_AUTO && want != AK_BACKEND_HIP && want != AK_BACKEND_CUDA && want != AK_BACKEND_CPU)
+    if ((int)want < (int)AK_BACKEND_AUTO || (int)want >= (int)AK_BACKEND_COUNT)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "backend %d is not AK_BACKEND_AUTO, HIP, CUDA or CPU", (int)want);
-    memset(&rep, 0, sizeof rep);
-    if (want == AK_BACKEND_AUTO || want == AK_BACKEND_HIP) {
-        if (_ak_probe_hip(api, 0, NULL, &rep) == AK_OK) { *out = AK_BACKEND_HIP; api->hipGetDeviceCount(&n); *count = n; return AK_OK; }
-        if (want == AK_BACKEND_HIP) return _ak_err(rep.status, "hip: %s", rep.reason);
+    for (i = 0; i < 3; i++) {
+        const _ak_backend_ops* b = _ak_backends[i];
+        if (want != AK_BACKEND_AUTO && want != b->id) continue;
+        memset(&rep, 0, sizeof rep);
+        if (b->probe(api, 0, NULL, &rep) == AK_OK) {
+            *out = b;
+            *count = b->device_count(api, &n) == 0 ? n : 0;
+            return AK_OK;
+        }
+        if (want == b->id) return _ak_err(rep.status, "%s: %s", ak_backend_name(b->id), rep.reason);
     }
-    if (want == AK_BACKEND_AUTO || want == AK_BACKEND_CUDA) {
-        if (_ak_probe_cuda(api, 0, NULL, &rep) == AK_OK) { *out = AK_BACKEND_CUDA; api->cuDeviceGetCount(&n); *count = n; return AK_OK; }
-        if (want == AK_BACKEND_CUDA) return _ak_err(rep.status, "cuda: %s", rep.reason);
-    }
-    *out = AK_BACKEND_CPU;
-    *count = 1;
-    return AK_OK;
+    return _ak_err(AK_ERROR_BACKEND_UNAVAILABLE, "no backend is available");   /* not reached: the last one always is */
 }
 
 AKDEF ak_result ak_device_count(ak_backend backend, int* count) {
     _ak_api* api;
-    ak_backend b;
+    const _ak_backend_ops* b = NULL;
     ak_result r;
     if (!count) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_device_count: count is NULL");
     *count = 0;
@@ -10994,8 +11132,7 @@ AKDEF ak_result ak_device_count(ak_backend backend, int* count) {
 
 AKDEF ak_result ak_device_get_info(ak_backend backend, int index, ak_device_info* out) {
     _ak_api* api;
-    ak_backend b = AK_BACKEND_CPU;
-    ak_backend_report rep;
+    const _ak_backend_ops* b = NULL;
     ak_result r;
     int n = 0;
     if (!out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_device_get_info: out is NULL");
@@ -11006,17 +11143,13 @@ AKDEF ak_result ak_device_get_info(ak_backend backend, int index, ak_device_info
         char vis[256];
         _ak_visible_devices(vis, sizeof vis);
         r = _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_device_get_info: device %d requested, the %s backend has %d device(s)%s%s",
-                    index, ak_backend_name(b), n, vis[0] ? " visible with " : "", vis);
+                    index, ak_backend_name(b->id), n, vis[0] ? " visible with " : "", vis);
     }
     if (r == AK_OK) {
-        memset(&rep, 0, sizeof rep);
-        if (b == AK_BACKEND_HIP) _ak_hip_describe(api, index, out);
-        else if (b == AK_BACKEND_CUDA) _ak_cuda_describe(api, index, out);
-        else { _ak_probe_cpu(0, out, &rep); out->backend = AK_BACKEND_CPU; }
+        b->describe(api, index, out);   /* no context: mem_free stays 0 on a GPU */
         out->device_count = n;
         _ak_set_arch_base(out);
-        if (b != AK_BACKEND_CPU && ak_arch_find(out->arch, &out->arch_info) != AK_OK) out->arch_info = NULL;
-        if (b != AK_BACKEND_CPU) out->mem_free = 0;
+        if (ak_arch_find(out->arch, &out->arch_info) != AK_OK) out->arch_info = NULL;
         ak_clear_error();
     }
     _ak_api_close(api);
@@ -11028,8 +11161,11 @@ AKDEF ak_result ak_device_get_info(ak_backend backend, int index, ak_device_info
  * ========================================================================== */
 /* Host memory for a context's own objects: the config's run-time allocator
  * when one is set, else AK_MALLOC/AK_FREE. */
+static void* _ak_ctx_alloc_uninit(const ak_config* cfg, size_t n) {   /* the caller sets every field */
+    return cfg->allocator.alloc ? cfg->allocator.alloc(n ? n : 1, cfg->allocator.user_data) : _ak_alloc(n ? n : 1);
+}
 static void* _ak_ctx_alloc(const ak_config* cfg, size_t n) {
-    void* p = cfg->allocator.alloc ? cfg->allocator.alloc(n ? n : 1, cfg->allocator.user_data) : _ak_alloc(n);
+    void* p = _ak_ctx_alloc_uninit(cfg, n);
     if (p) memset(p, 0, n ? n : 1);
     return p;
 }
@@ -11080,10 +11216,10 @@ AKDEF ak_result ak_context_create(const ak_config* cfg_in, ak_context** out) {
     ctx->cfg = cfg;
 
     /* Backend selection: AUTO tries hip, cuda, cpu; a forced one must work. */
-    for (i = 0; i < 3; i++) ctx->reports[i].backend = (ak_backend)(AK_BACKEND_HIP + i);
+    for (i = 0; i < 3; i++) ctx->reports[i].backend = _ak_backends[i]->id;
     r = AK_ERROR_BACKEND_UNAVAILABLE;
     for (i = 0; i < 3; i++) {
-        ak_backend b = (ak_backend)(AK_BACKEND_HIP + order[i]);
+        ak_backend b = _ak_backends[order[i]]->id;
         ak_backend_report* rep = &ctx->reports[order[i]];
         ak_device_info dev;
         ak_result pr;
@@ -11128,6 +11264,7 @@ AKDEF ak_result ak_context_create(const ak_config* cfg_in, ak_context** out) {
         r = ak_config_validate(&ctx->cfg, arch, &ctx->cfg);
         if (r != AK_OK) { ak_context_destroy(ctx); return r; }
     }
+    _ak_launch_limits_set(ctx);
     _ak_fmt(ctx->dev_tag, sizeof ctx->dev_tag, "%s:%d:%llu", ak_backend_name(ctx->backend), ctx->dev.device,
             (unsigned long long)ctx->serial);
     if ((r = _ak_cache_create(&ctx->cfg, &ctx->log, _ak_unload_cb, ctx, &ctx->cache)) != AK_OK ||
@@ -11682,21 +11819,22 @@ typedef struct _ak_optmemo {
     _ak_opts opts;      /* v[] points into this struct: never copied */
     _ak_str canon;
     char cid[128];
+    _ak_cache_prefix prefix; /* the cache key's fields but the source, hashed once (ctx->dev_tag included) */
 } _ak_optmemo;
 
 static ak_result _ak_optmemo_get(ak_context* ctx, const char* target, const ak_compile_options* o, _ak_optmemo** out) {
     ak_opt_level lvl = o ? o->opt_level : AK_OPT_AUTO;
-    int np = o ? (o->no_prelude != 0) : 0, i;
+    int np = o ? (o->no_prelude != 0) : 0, i, n;
     _ak_optmemo* m;
     ak_result r;
     *out = NULL;
-    if (strlen(target) >= sizeof m->target) return AK_OK;
-    _ak_mutex_lock(&ctx->lock);
-    for (i = 0; i < ctx->n_optmemo; i++) {
+    /* read without the lock: entries are only appended (published by the release store below) and live as long as ctx */
+    n = __atomic_load_n(&ctx->n_optmemo, __ATOMIC_ACQUIRE);
+    for (i = 0; i < n; i++) {
         m = (_ak_optmemo*)ctx->optmemo[i];
-        if (m->lvl == lvl && m->no_prelude == np && !strcmp(m->target, target)) { _ak_mutex_unlock(&ctx->lock); *out = m; return AK_OK; }
+        if (m->lvl == lvl && m->no_prelude == np && !strcmp(m->target, target)) { *out = m; return AK_OK; }
     }
-    _ak_mutex_unlock(&ctx->lock);
+    if (strlen(target) >= sizeof m->target) return AK_OK;
     m = (_ak_optmemo*)_ak_calloc(sizeof *m);
     if (!m) return AK_OK;
     _ak_copy(m->target, sizeof m->target, target);
@@ -11709,13 +11847,26 @@ static ak_result _ak_optmemo_get(ak_context* ctx, const char* target, const ak_c
         return r;
     }
     _ak_compiler_id(ctx, m->tc, m->cid, sizeof m->cid);
+    {   /* the cache key ak_kernel_get makes with this memo, but the source */
+        _ak_compile_job job;
+        _ak_cache_key key;
+        _ak_prepare_job(ctx, m->tc, m->target, "", "", o, &m->opts, m->canon.p, m->cid, &job, &key);
+        key.device_tag = ctx->dev_tag;
+        _ak_cache_prefix_make(&key, &m->prefix);
+    }
     _ak_mutex_lock(&ctx->lock);
-    if (ctx->n_optmemo < (int)(sizeof ctx->optmemo / sizeof ctx->optmemo[0])) {
-        ctx->optmemo[ctx->n_optmemo++] = m;
+    n = ctx->n_optmemo;
+    for (i = 0; i < n; i++) {   /* another thread may have added the same one meanwhile */
+        _ak_optmemo* o2 = (_ak_optmemo*)ctx->optmemo[i];
+        if (o2->lvl == lvl && o2->no_prelude == np && !strcmp(o2->target, target)) { *out = o2; break; }
+    }
+    if (!*out && n < (int)(sizeof ctx->optmemo / sizeof ctx->optmemo[0])) {
+        ctx->optmemo[n] = m;
+        __atomic_store_n(&ctx->n_optmemo, n + 1, __ATOMIC_RELEASE);
         *out = m;
     }
     _ak_mutex_unlock(&ctx->lock);
-    if (!*out) { _ak_str_free(&m->canon); _ak_dealloc(m); }
+    if (*out != m) { _ak_str_free(&m->canon); _ak_dealloc(m); }   /* table full, or the other thread's is kept */
     return AK_OK;
 }
 static void _ak_optmemo_free_all(ak_context* ctx) {
@@ -11846,12 +11997,15 @@ AKDEF void ak_code_object_free(ak_code_object* co) {
  * ========================================================================== */
 /* A loaded code object: one module per (source, options, target), shared by
  * every kernel of the family; functions are looked up once per name. */
-typedef struct _ak_fn_slot { char* name; void* fn; } _ak_fn_slot;
+typedef struct _ak_fn_slot {
+    struct _ak_fn_slot* next;
+    void* fn;
+    const char* name;        /* stored after the slot (one allocation) */
+} _ak_fn_slot;
 typedef struct _ak_loaded {
     void* module;
-    _ak_mutex lock;          /* guards fns */
-    _ak_fn_slot* fns;
-    int n, cap;
+    _ak_mutex lock;          /* serializes the lookups that add a slot */
+    _ak_fn_slot* fns;        /* read without the lock: slots are only prepended (release store) until unload */
 } _ak_loaded;
 
 struct ak_kernel {
@@ -11890,11 +12044,15 @@ static ak_result _ak_load_cb(void* user, const void* data, size_t size, void** l
 
 /* Function `name` of a loaded module (looked up once, then remembered). */
 static ak_result _ak_loaded_function(ak_context* ctx, _ak_loaded* L, const char* name, void** fn) {
-    int i, e;
+    _ak_fn_slot* f;
+    size_t nl;
+    int e;
     ak_result r;
+    for (f = __atomic_load_n(&L->fns, __ATOMIC_ACQUIRE); f; f = f->next)
+        if (!strcmp(f->name, name)) { *fn = f->fn; return AK_OK; }
     _ak_mutex_lock(&L->lock);
-    for (i = 0; i < L->n; i++)
-        if (!strcmp(L->fns[i].name, name)) { *fn = L->fns[i].fn; _ak_mutex_unlock(&L->lock); return AK_OK; }
+    for (f = L->fns; f; f = f->next)
+        if (!strcmp(f->name, name)) { *fn = f->fn; _ak_mutex_unlock(&L->lock); return AK_OK; }
     if ((r = _ak_bind(ctx)) != AK_OK) { _ak_mutex_unlock(&L->lock); return r; }
     e = ctx->bk->module_function(ctx, L->module, name, fn);
     if (e) {
@@ -11902,15 +12060,14 @@ static ak_result _ak_loaded_function(ak_context* ctx, _ak_loaded* L, const char*
         return _ak_err(AK_ERROR_NOT_FOUND, "kernel '%s' not found in the compiled module (is it extern \"C\" __global__?): %s", name,
                        ctx->bk->error_string(ctx, e));
     }
-    if (L->n == L->cap) {
-        int nc = L->cap ? L->cap * 2 : 8;
-        _ak_fn_slot* nf = (_ak_fn_slot*)_ak_realloc(L->fns, (size_t)nc * sizeof *nf);
-        if (!nf) { _ak_mutex_unlock(&L->lock); return AK_OK; } /* works, just not remembered */
-        L->fns = nf;
-        L->cap = nc;
+    nl = strlen(name);
+    if ((f = (_ak_fn_slot*)_ak_alloc(sizeof *f + nl + 1)) != NULL) {   /* else it works, just not remembered */
+        memcpy((char*)(f + 1), name, nl + 1);
+        f->name = (const char*)(f + 1);
+        f->fn = *fn;
+        f->next = L->fns;
+        __atomic_store_n(&L->fns, f, __ATOMIC_RELEASE);
     }
-    L->fns[L->n].name = _ak_strdup(name);
-    if (L->fns[L->n].name) { L->fns[L->n].fn = *fn; L->n++; }
     _ak_mutex_unlock(&L->lock);
     return AK_OK;
 }
@@ -11919,8 +12076,7 @@ static void _ak_unload_cb(void* user, void* loaded) {
     _ak_loaded* L = (_ak_loaded*)loaded;
     if (!L) return;
     if (L->module && ctx->bk->module_unload && _ak_bind(ctx) == AK_OK) ctx->bk->module_unload(ctx, L->module);
-    while (L->n > 0) _ak_dealloc(L->fns[--L->n].name);
-    _ak_dealloc(L->fns);
+    while (L->fns) { _ak_fn_slot* nx = L->fns->next; _ak_dealloc(L->fns); L->fns = nx; }
     _ak_mutex_destroy(&L->lock);
     _ak_dealloc(L);
 }
@@ -11944,9 +12100,16 @@ static ak_result _ak_kernel_get_at(ak_context* ctx, const char* target_override,
     if (!kernel_name || !*kernel_name || strlen(kernel_name) > 200)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_kernel_get: kernel name is NULL, empty or over 200 characters");
     if (o && (r = _ak_check_opt_level(o)) != AK_OK) return r;
-    k = (ak_kernel*)_ak_ctx_alloc(&ctx->cfg, sizeof *k);
+    /* not zeroed as a whole (a warm hit is a few hundred ns; the name buffers are most of the struct) */
+    k = (ak_kernel*)_ak_ctx_alloc_uninit(&ctx->cfg, sizeof *k);
     if (!k) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "out of host memory");
     k->ctx = ctx;
+    k->entry = NULL;
+    k->fn = NULL;
+    k->source = AK_CACHE_MISS;
+    k->cpu = NULL;
+    k->cpu_user = NULL;
+    k->shmem_optin = 0;
     _ak_copy(k->name, sizeof k->name, kernel_name);
     _ak_copy(k->target, sizeof k->target, "cpu");
     if (ctx->bk->module_load) {   /* a backend that compiles (else the kernel runs its C implementation) */
@@ -11967,6 +12130,7 @@ static ak_result _ak_kernel_get_at(ak_context* ctx, const char* target_override,
             r = _ak_prepare_compile(ctx, target, source, kernel_name, o, &opts, &canon, &job, &key, cid, sizeof cid);
         if (r == AK_OK) {
             key.device_tag = ctx->dev_tag;
+            if (m) key.prefix = &m->prefix;
             ops.user = &job;
             ops.compile = _ak_compile_cb;
             ops.load = _ak_load_cb;
@@ -12005,38 +12169,55 @@ AKDEF size_t ak_kernel_code_size(const ak_kernel* k) {
     return n;
 }
 
-/* Launch geometry against the device's limits (ak_device_info.max_*; a
- * limit the runtime did not report falls back to the common 1024 / (1024,
- * 1024, 64) / (2^31-1, 65535, 65535)). Every product is formed from
- * dimensions already bounded, so nothing overflows. */
-static ak_result _ak_launch_geometry(const ak_context* ctx, const char* name, ak_dim3 grid, ak_dim3 block) {
+/* The launch limits, resolved once per context (at creation): the device's,
+ * else the common 1024 / (1024, 1024, 64) / (2^31-1, 65535, 65535), and the
+ * backend's threads per dimension. */
+static void _ak_launch_limits_set(ak_context* ctx) {
     static const int dflt_block[3] = { 1024, 1024, 64 }, dflt_grid[3] = { 2147483647, 65535, 65535 };
+    int i;
+    for (i = 0; i < 3; i++) {
+        ctx->lim.block[i] = (unsigned)(ctx->dev.max_block[i] > 0 ? ctx->dev.max_block[i] : dflt_block[i]);
+        ctx->lim.grid[i] = (unsigned)(ctx->dev.max_grid[i] > 0 ? ctx->dev.max_grid[i] : dflt_grid[i]);
+    }
+    ctx->lim.threads = ctx->dev.max_threads_per_block > 0 ? (unsigned long long)ctx->dev.max_threads_per_block : 1024ull;
+    ctx->lim.per_dim = ctx->bk->max_threads_per_dim;
+}
+/* Launch geometry against the context's launch limits (ctx->lim), with the
+ * message that names the axis. Every product is formed from 32-bit
+ * dimensions in 64 bits, so nothing overflows. */
+static ak_result _ak_launch_geometry(const ak_context* ctx, const char* name, ak_dim3 grid, ak_dim3 block) {
     const unsigned b[3] = { block.x, block.y, block.z }, g[3] = { grid.x, grid.y, grid.z };
     const char* axis = "xyz";
-    unsigned long long mt = ctx->dev.max_threads_per_block > 0 ? (unsigned long long)ctx->dev.max_threads_per_block : 1024ull;
     int i;
     if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): grid (%u,%u,%u) and block (%u,%u,%u) must be non-zero",
                        name, grid.x, grid.y, grid.z, block.x, block.y, block.z);
     for (i = 0; i < 3; i++) {
-        unsigned long long mb = ctx->dev.max_block[i] > 0 ? (unsigned long long)ctx->dev.max_block[i] : (unsigned long long)dflt_block[i];
-        unsigned long long mg = ctx->dev.max_grid[i] > 0 ? (unsigned long long)ctx->dev.max_grid[i] : (unsigned long long)dflt_grid[i];
-        if (b[i] > mb)
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): block.%c = %u, the device allows at most %llu", name,
-                           axis[i], b[i], mb);
-        if (g[i] > mg)
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): grid.%c = %u blocks, the device allows at most %llu", name,
-                           axis[i], g[i], mg);
+        if (b[i] > ctx->lim.block[i])
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): block.%c = %u, the device allows at most %u", name,
+                           axis[i], b[i], ctx->lim.block[i]);
+        if (g[i] > ctx->lim.grid[i])
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): grid.%c = %u blocks, the device allows at most %u", name,
+                           axis[i], g[i], ctx->lim.grid[i]);
         /* HIP counts threads per dimension in 32 bits (grid x block) */
-        if (ctx->bk->max_threads_per_dim && (unsigned long long)g[i] * b[i] > ctx->bk->max_threads_per_dim)
+        if (ctx->lim.per_dim && (unsigned long long)g[i] * b[i] > ctx->lim.per_dim)
             return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): grid.%c x block.%c = %llu threads, over %s's limit of %llu",
                            name, axis[i], axis[i], (unsigned long long)g[i] * b[i], ak_backend_name(ctx->backend),
-                           ctx->bk->max_threads_per_dim);
+                           ctx->lim.per_dim);
     }
-    if ((unsigned long long)block.x * block.y * block.z > mt)
+    if ((unsigned long long)block.x * block.y * block.z > ctx->lim.threads)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): block (%u,%u,%u) has %llu threads, the device allows %llu",
-                       name, block.x, block.y, block.z, (unsigned long long)block.x * block.y * block.z, mt);
+                       name, block.x, block.y, block.z, (unsigned long long)block.x * block.y * block.z, ctx->lim.threads);
     return AK_OK;
+}
+
+/* ak_launch's quick test of the same limits (x - 1 < max: non-zero and within the limit); the full check words the error. */
+static int _ak_launch_quick_ok(const ak_context* ctx, ak_dim3 g, ak_dim3 b) {
+    const unsigned long long pd = ctx->lim.per_dim;
+    return g.x - 1u < ctx->lim.grid[0] && g.y - 1u < ctx->lim.grid[1] && g.z - 1u < ctx->lim.grid[2] &&
+           b.x - 1u < ctx->lim.block[0] && b.y - 1u < ctx->lim.block[1] && b.z - 1u < ctx->lim.block[2] &&
+           (unsigned long long)b.x * b.y * b.z <= ctx->lim.threads &&
+           (!pd || ((unsigned long long)g.x * b.x <= pd && (unsigned long long)g.y * b.y <= pd && (unsigned long long)g.z * b.z <= pd));
 }
 
 AKDEF ak_result ak_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_stream* stream, void** args) {
@@ -12044,7 +12225,7 @@ AKDEF ak_result ak_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shme
     ak_result r;
     if (!k) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch: kernel is NULL");
     ctx = k->ctx;
-    if ((r = _ak_launch_geometry(ctx, k->name, grid, block)) != AK_OK) return r;
+    if (!_ak_launch_quick_ok(ctx, grid, block) && (r = _ak_launch_geometry(ctx, k->name, grid, block)) != AK_OK) return r;
     if (stream && stream->ctx != ctx)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): stream '%s' belongs to another context", k->name, stream->name);
     return ctx->bk->launch(k, grid, block, shmem, stream, args);
@@ -12443,43 +12624,23 @@ static int _ak_same_device(const ak_context* a, const ak_context* b) {
     return a->backend == b->backend && a->dev.device == b->dev.device;
 }
 static ak_result _ak_dev_can_access_peer(ak_context* ctx, ak_context* peer, int* can) {
-    int e = 0;
+    int e;
     *can = 0;
-    if (ctx->backend == AK_BACKEND_CPU || _ak_same_device(ctx, peer)) { *can = 1; return AK_OK; }
-    if (ctx->backend == AK_BACKEND_CUDA) {
-        _akT_CUdevice d = 0, p = 0;
-        if (!ctx->api->cuDeviceCanAccessPeer) return AK_OK;
-        if ((e = ctx->api->cuDeviceGet(&d, ctx->dev.device)) == 0 && (e = ctx->api->cuDeviceGet(&p, peer->dev.device)) == 0)
-            e = ctx->api->cuDeviceCanAccessPeer(can, d, p);
-        if (e) return _ak_err(AK_ERROR_DEVICE, "cuDeviceCanAccessPeer(%d, %d) failed: %s (%d)", ctx->dev.device, peer->dev.device,
-                              _ak_cu_errstr(ctx->api, e), e);
-    } else {
-        if (!ctx->api->hipDeviceCanAccessPeer) return AK_OK;
-        if ((e = ctx->api->hipDeviceCanAccessPeer(can, ctx->dev.device, peer->dev.device)) != 0)
-            return _ak_err(AK_ERROR_DEVICE, "hipDeviceCanAccessPeer(%d, %d) failed: %s (%d)", ctx->dev.device, peer->dev.device,
-                           _ak_hip_errstr(ctx->api, e), e);
-    }
+    if (_ak_same_device(ctx, peer)) { *can = 1; return AK_OK; }
+    if ((e = ctx->bk->peer_can_access(ctx, peer, can)) != 0)
+        return _ak_err(AK_ERROR_DEVICE, "can device %d access device %d? The query failed: %s (%d)", ctx->dev.device, peer->dev.device,
+                       ctx->bk->error_string(ctx, e), e);
     *can = *can != 0;
     return AK_OK;
 }
 static ak_result _ak_dev_enable_peer(ak_context* ctx, ak_context* peer) {
     int e;
     ak_result r;
-    if (ctx->backend == AK_BACKEND_CPU || _ak_same_device(ctx, peer)) return AK_OK;
+    if (_ak_same_device(ctx, peer)) return AK_OK;
     if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    if (ctx->backend == AK_BACKEND_CUDA) {
-        if (!ctx->api->cuCtxEnablePeerAccess) return _ak_err(AK_ERROR_DEVICE, "%s lacks cuCtxEnablePeerAccess", ctx->api->cuda_path);
-        e = ctx->api->cuCtxEnablePeerAccess(peer->native_ctx, 0);
-        if (e == 704 /* CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED */) return AK_OK;
-        if (e) return _ak_err(AK_ERROR_DEVICE, "peer access from device %d to device %d: cuCtxEnablePeerAccess failed: %s (%d)",
-                              ctx->dev.device, peer->dev.device, _ak_cu_errstr(ctx->api, e), e);
-    } else {
-        if (!ctx->api->hipDeviceEnablePeerAccess) return _ak_err(AK_ERROR_DEVICE, "%s lacks hipDeviceEnablePeerAccess", ctx->api->hip_path);
-        e = ctx->api->hipDeviceEnablePeerAccess(peer->dev.device, 0);
-        if (e == 704 /* hipErrorPeerAccessAlreadyEnabled */) return AK_OK;
-        if (e) return _ak_err(AK_ERROR_DEVICE, "peer access from device %d to device %d: hipDeviceEnablePeerAccess failed: %s (%d)",
-                              ctx->dev.device, peer->dev.device, _ak_hip_errstr(ctx->api, e), e);
-    }
+    if ((e = ctx->bk->peer_enable(ctx, peer)) != 0)
+        return _ak_err(AK_ERROR_DEVICE, "peer access from device %d to device %d failed: %s (%d)", ctx->dev.device, peer->dev.device,
+                       ctx->bk->error_string(ctx, e), e);
     return AK_OK;
 }
 /* Direct copy between two devices that can access each other, on a stream of dst. */
@@ -12487,18 +12648,9 @@ static ak_result _ak_dev_copy_peer(ak_context* dst_ctx, void* dst, ak_context* s
     int e;
     ak_result r;
     if ((r = _ak_bind(dst_ctx)) != AK_OK) return r;
-    if (dst_ctx->backend == AK_BACKEND_CUDA) {
-        if (!dst_ctx->api->cuMemcpyPeerAsync) return _ak_err(AK_ERROR_DEVICE, "%s lacks cuMemcpyPeerAsync", dst_ctx->api->cuda_path);
-        e = dst_ctx->api->cuMemcpyPeerAsync((_akT_CUdeviceptr)(uintptr_t)dst, dst_ctx->native_ctx, (_akT_CUdeviceptr)(uintptr_t)src,
-                                            src_ctx->native_ctx, bytes, stream);
-        if (e) return _ak_err(AK_ERROR_MEMORY, "peer copy of %zu bytes (device %d to %d): cuMemcpyPeerAsync failed: %s (%d)", bytes,
-                              src_ctx->dev.device, dst_ctx->dev.device, _ak_cu_errstr(dst_ctx->api, e), e);
-    } else {
-        if (!dst_ctx->api->hipMemcpyPeerAsync) return _ak_err(AK_ERROR_DEVICE, "%s lacks hipMemcpyPeerAsync", dst_ctx->api->hip_path);
-        e = dst_ctx->api->hipMemcpyPeerAsync(dst, dst_ctx->dev.device, src, src_ctx->dev.device, bytes, stream);
-        if (e) return _ak_err(AK_ERROR_MEMORY, "peer copy of %zu bytes (device %d to %d): hipMemcpyPeerAsync failed: %s (%d)", bytes,
-                              src_ctx->dev.device, dst_ctx->dev.device, _ak_hip_errstr(dst_ctx->api, e), e);
-    }
+    if ((e = dst_ctx->bk->peer_copy(dst_ctx, dst, src_ctx, src, bytes, stream)) != 0)
+        return _ak_err(AK_ERROR_MEMORY, "peer copy of %zu bytes (device %d to %d) failed: %s (%d)", bytes, src_ctx->dev.device,
+                       dst_ctx->dev.device, dst_ctx->bk->error_string(dst_ctx, e), e);
     return AK_OK;
 }
 
@@ -12562,7 +12714,6 @@ static ak_result _ak_memcpy_peer_impl(const char* fn, ak_context* dst_ctx, void*
     if (!dst || !src) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %s pointer is NULL (%zu bytes)", fn, dst ? "source" : "destination", bytes);
     if (bytes > (SIZE_MAX >> 1)) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %zu bytes is not a plausible size", fn, bytes);
     if (stream && stream->ctx != dst_ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: the stream must belong to the destination context", fn);
-    if (dst_ctx->backend == AK_BACKEND_CPU) { memmove(dst, src, bytes); return AK_OK; }
     if (_ak_same_device(dst_ctx, src_ctx)) {
         if ((r = ak_memcpy_async(dst_ctx, dst, src, bytes, AK_D2D, stream)) != AK_OK) return r;
     } else {
@@ -12588,16 +12739,9 @@ AKDEF ak_result ak_stream_wait_event(ak_context* ctx, ak_stream* s, ak_event* ev
     if (ev->ctx->backend != ctx->backend)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_stream_wait_event: event of the %s backend, stream of %s",
                        ak_backend_name(ev->ctx->backend), ak_backend_name(ctx->backend));
-    if (ctx->backend == AK_BACKEND_CPU) return AK_OK;   /* cpu work is complete when its call returns */
     if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    if (ctx->backend == AK_BACKEND_CUDA) {
-        if (!ctx->api->cuStreamWaitEvent) return _ak_err(AK_ERROR_DEVICE, "%s lacks cuStreamWaitEvent", ctx->api->cuda_path);
-        e = ctx->api->cuStreamWaitEvent(_ak_native_stream(s), ev->native, 0);
-    } else {
-        if (!ctx->api->hipStreamWaitEvent) return _ak_err(AK_ERROR_DEVICE, "%s lacks hipStreamWaitEvent", ctx->api->hip_path);
-        e = ctx->api->hipStreamWaitEvent(_ak_native_stream(s), ev->native, 0);
-    }
-    if (e) return _ak_err(AK_ERROR_DEVICE, "ak_stream_wait_event failed (%d)", e);
+    if ((e = ctx->bk->stream_wait_event(ctx, _ak_native_stream(s), ev->native)) != 0)   /* cpu: work is complete when its call returns */
+        return _ak_err(AK_ERROR_DEVICE, "ak_stream_wait_event failed: %s (%d)", ctx->bk->error_string(ctx, e), e);
     return AK_OK;
 }
 
@@ -12989,10 +13133,10 @@ static ak_result _ak_ccl_load(ak_context* ctx) {
     char why[2048];
     int ok;
     _ak_mutex_lock(&ctx->lock);
-    ok = _ak_load_ccl(ctx->api, ctx->backend == AK_BACKEND_HIP, why, sizeof why);
+    ok = ctx->bk->ccl_load(ctx->api, why, sizeof why);
     _ak_mutex_unlock(&ctx->lock);
     if (!ok) return _ak_err(AK_ERROR_BACKEND_UNAVAILABLE, "collectives on the %s backend need %s: %s", ak_backend_name(ctx->backend),
-                            ctx->backend == AK_BACKEND_HIP ? "RCCL" : "NCCL", why);
+                            ctx->bk->ccl, why);
     return AK_OK;
 }
 static ak_result _ak_ccl_err(ak_context* ctx, void* comm, int e, const char* what) {
@@ -13041,8 +13185,7 @@ static ak_result _ak_ccl_coll(ak_comm* c, const _ak_coll* o, ak_stream* stream) 
     }
     if (e) {
         char what[160];
-        _ak_fmt(what, sizeof what, "%s on rank %d of %d (%s)", _ak_cc_names[o->kind], c->rank, c->size,
-                c->ctx->backend == AK_BACKEND_HIP ? "RCCL" : "NCCL");
+        _ak_fmt(what, sizeof what, "%s on rank %d of %d (%s)", _ak_cc_names[o->kind], c->rank, c->size, c->ctx->bk->ccl);
         return _ak_ccl_err(c->ctx, c->nccl, e, what);
     }
     return AK_OK;
@@ -13054,22 +13197,27 @@ static void _ak_ccl_destroy(ak_comm* c) {
 }
 static const _ak_comm_impl _ak_comm_ccl = { _ak_ccl_coll, _ak_ccl_destroy };
 
-/* --- public: communicators --- */
-static ak_comm* _ak_comm_new(ak_context* ctx, int rank, int size) {
+/* --- communicators: one constructor per kind (the backend table picks: cpu threads or NCCL / RCCL) --- */
+static ak_comm* _ak_comm_new(ak_context* ctx, int rank, int size, const _ak_comm_impl* impl) {
     ak_comm* c = (ak_comm*)_ak_ctx_alloc(&ctx->cfg, sizeof *c);
     if (!c) return NULL;
     c->ctx = ctx;
     c->rank = rank;
     c->size = size;
-    if (ctx->backend == AK_BACKEND_CPU) {
-        c->impl = &_ak_comm_cpu;
-        _ak_copy(c->library, sizeof c->library, "cpu (threads of one process)");
-    } else {
-        int v = ctx->api->ccl_version;
-        c->impl = &_ak_comm_ccl;
-        _ak_fmt(c->library, sizeof c->library, "%s (%s %d.%d.%d)", ctx->api->ccl_path, ctx->backend == AK_BACKEND_HIP ? "RCCL" : "NCCL",
+    c->impl = impl;
+    return c;
+}
+static ak_comm* _ak_cc_comm_new(ak_context* ctx, int rank, int size) {
+    ak_comm* c = _ak_comm_new(ctx, rank, size, &_ak_comm_cpu);
+    if (c) _ak_copy(c->library, sizeof c->library, "cpu (threads of one process)");
+    return c;
+}
+static ak_comm* _ak_ccl_comm_new(ak_context* ctx, int rank, int size) {
+    ak_comm* c = _ak_comm_new(ctx, rank, size, &_ak_comm_ccl);
+    int v = ctx->api->ccl_version;
+    if (c)
+        _ak_fmt(c->library, sizeof c->library, "%s (%s %d.%d.%d)", ctx->api->ccl_path, ctx->bk->ccl,
                 v >= 10000 ? v / 10000 : v / 1000, v >= 10000 ? (v / 100) % 100 : (v / 100) % 10, v % 100);
-    }
     return c;
 }
 static void _ak_comm_free(ak_comm* c) {
@@ -13077,32 +13225,34 @@ static void _ak_comm_free(ak_comm* c) {
     _ak_ctx_free(&cfg, c);
 }
 
+/* cpu: an id is a magic, the process id and a random key (valid in this process) */
 #define _AK_CC_ID_MAGIC "amdkit-cpu-comm"   /* 16 bytes with the NUL */
-AKDEF ak_result ak_comm_get_unique_id(ak_context* ctx, ak_comm_id* id) {
+static ak_result _ak_cc_unique_id(ak_context* ctx, ak_comm_id* id) {
+    static uint64_t counter;
+    uint64_t k[2];
+    int32_t pid = (int32_t)getpid();
+    (void)ctx;
+    k[0] = _ak_now_ns() ^ ((uint64_t)(uintptr_t)id << 17);
+    k[1] = __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED) * 0x9E3779B97F4A7C15ull ^ (uint64_t)pid;
+    memcpy(id->internal, _AK_CC_ID_MAGIC, 16);
+    memcpy(id->internal + 16, &pid, sizeof pid);
+    memcpy(id->internal + 20, k, sizeof k);
+    return AK_OK;
+}
+static ak_result _ak_ccl_unique_id(ak_context* ctx, ak_comm_id* id) {
     ak_result r;
     int e;
-    if (!ctx || !id) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_get_unique_id: ctx or id is NULL");
-    memset(id, 0, sizeof *id);
-    if (ctx->backend == AK_BACKEND_CPU) {
-        /* magic, process id, a random key: valid in this process */
-        static uint64_t counter;
-        uint64_t k[2];
-        int32_t pid = (int32_t)getpid();
-        k[0] = _ak_now_ns() ^ ((uint64_t)(uintptr_t)id << 17);
-        k[1] = __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED) * 0x9E3779B97F4A7C15ull ^ (uint64_t)pid;
-        memcpy(id->internal, _AK_CC_ID_MAGIC, 16);
-        memcpy(id->internal + 16, &pid, sizeof pid);
-        memcpy(id->internal + 20, k, sizeof k);
-        return AK_OK;
-    }
+    _akT_ncclUniqueId u;
     if ((r = _ak_ccl_load(ctx)) != AK_OK) return r;
     if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    {
-        _akT_ncclUniqueId u;
-        if ((e = ctx->api->ncclGetUniqueId(&u)) != 0) return _ak_ccl_err(ctx, NULL, e, "ncclGetUniqueId");
-        memcpy(id->internal, &u, sizeof u < sizeof id->internal ? sizeof u : sizeof id->internal);
-    }
+    if ((e = ctx->api->ncclGetUniqueId(&u)) != 0) return _ak_ccl_err(ctx, NULL, e, "ncclGetUniqueId");
+    memcpy(id->internal, &u, sizeof u < sizeof id->internal ? sizeof u : sizeof id->internal);
     return AK_OK;
+}
+AKDEF ak_result ak_comm_get_unique_id(ak_context* ctx, ak_comm_id* id) {
+    if (!ctx || !id) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_get_unique_id: ctx or id is NULL");
+    memset(id, 0, sizeof *id);
+    return ctx->bk->comm_unique_id(ctx, id);
 }
 
 static ak_result _ak_comm_check_rank_args(const char* fn, ak_context* ctx, int nranks, int rank) {
@@ -13112,53 +13262,50 @@ static ak_result _ak_comm_check_rank_args(const char* fn, ak_context* ctx, int n
     return AK_OK;
 }
 
-AKDEF ak_result ak_comm_init_rank(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out) {
+static ak_result _ak_cc_init_rank(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out) {
+    _ak_cc_shared* sh;
+    ak_comm* c;
+    int32_t pid;
+    if (memcmp(id->internal, _AK_CC_ID_MAGIC, 16) != 0)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: not an id of the cpu backend (make it with ak_comm_get_unique_id "
+                       "on a cpu context)");
+    memcpy(&pid, id->internal + 16, sizeof pid);
+    if (pid != (int32_t)getpid())
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: the id was made in process %d; the cpu backend's "
+                       "communicators join ranks of one process only (this is %d)", (int)pid, (int)getpid());
+    if (!(c = _ak_cc_comm_new(ctx, rank, nranks))) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_rank: out of host memory");
+    pthread_once(&_ak_cc_registry_once, _ak_cc_registry_init);
+    _ak_mutex_lock(&_ak_cc_registry_lock);
+    for (sh = _ak_cc_registry; sh && memcmp(sh->key, id->internal + 16, sizeof sh->key) != 0; sh = sh->next) {}
+    if (!sh) {
+        if ((sh = _ak_cc_shared_new(nranks)) != NULL) {
+            memcpy(sh->key, id->internal + 16, sizeof sh->key);
+            sh->next = _ak_cc_registry;
+            _ak_cc_registry = sh;
+        }
+    } else if (sh->size != nranks) {
+        int have = sh->size;
+        _ak_mutex_unlock(&_ak_cc_registry_lock);
+        _ak_comm_free(c);
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: rank %d says %d ranks, the communicator was made with %d", rank, nranks, have);
+    } else if (sh->joined[rank]) {
+        _ak_mutex_unlock(&_ak_cc_registry_lock);
+        _ak_comm_free(c);
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: rank %d of this communicator has joined already", rank);
+    }
+    if (!sh) { _ak_mutex_unlock(&_ak_cc_registry_lock); _ak_comm_free(c); return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_rank: out of host memory"); }
+    sh->joined[rank] = 1;
+    sh->refs++;
+    c->shared = sh;
+    _ak_mutex_unlock(&_ak_cc_registry_lock);
+    *out = c;
+    return AK_OK;
+}
+static ak_result _ak_ccl_init_rank(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out) {
     ak_comm* c;
     ak_result r;
-    if (!out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: out is NULL");
-    *out = NULL;
-    if ((r = _ak_comm_check_rank_args("ak_comm_init_rank", ctx, nranks, rank)) != AK_OK) return r;
-    if (!id) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: id is NULL");
-    if (ctx->backend == AK_BACKEND_CPU) {
-        _ak_cc_shared* sh;
-        int32_t pid;
-        if (memcmp(id->internal, _AK_CC_ID_MAGIC, 16) != 0)
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: not an id of the cpu backend (make it with ak_comm_get_unique_id "
-                           "on a cpu context)");
-        memcpy(&pid, id->internal + 16, sizeof pid);
-        if (pid != (int32_t)getpid())
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: the id was made in process %d; the cpu backend's "
-                           "communicators join ranks of one process only (this is %d)", (int)pid, (int)getpid());
-        if (!(c = _ak_comm_new(ctx, rank, nranks))) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_rank: out of host memory");
-        pthread_once(&_ak_cc_registry_once, _ak_cc_registry_init);
-        _ak_mutex_lock(&_ak_cc_registry_lock);
-        for (sh = _ak_cc_registry; sh && memcmp(sh->key, id->internal + 16, sizeof sh->key) != 0; sh = sh->next) {}
-        if (!sh) {
-            if ((sh = _ak_cc_shared_new(nranks)) != NULL) {
-                memcpy(sh->key, id->internal + 16, sizeof sh->key);
-                sh->next = _ak_cc_registry;
-                _ak_cc_registry = sh;
-            }
-        } else if (sh->size != nranks) {
-            int have = sh->size;
-            _ak_mutex_unlock(&_ak_cc_registry_lock);
-            _ak_comm_free(c);
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: rank %d says %d ranks, the communicator was made with %d", rank, nranks, have);
-        } else if (sh->joined[rank]) {
-            _ak_mutex_unlock(&_ak_cc_registry_lock);
-            _ak_comm_free(c);
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: rank %d of this communicator has joined already", rank);
-        }
-        if (!sh) { _ak_mutex_unlock(&_ak_cc_registry_lock); _ak_comm_free(c); return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_rank: out of host memory"); }
-        sh->joined[rank] = 1;
-        sh->refs++;
-        c->shared = sh;
-        _ak_mutex_unlock(&_ak_cc_registry_lock);
-        *out = c;
-        return AK_OK;
-    }
     if ((r = _ak_ccl_load(ctx)) != AK_OK) return r;
-    if (!(c = _ak_comm_new(ctx, rank, nranks))) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_rank: out of host memory");
+    if (!(c = _ak_ccl_comm_new(ctx, rank, nranks))) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_rank: out of host memory");
     if ((r = _ak_bind(ctx)) == AK_OK) {
         _akT_ncclUniqueId u;
         int e;
@@ -13171,10 +13318,70 @@ AKDEF ak_result ak_comm_init_rank(ak_context* ctx, int nranks, const ak_comm_id*
     *out = c;
     return AK_OK;
 }
+AKDEF ak_result ak_comm_init_rank(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out) {
+    ak_result r;
+    if (!out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: out is NULL");
+    *out = NULL;
+    if ((r = _ak_comm_check_rank_args("ak_comm_init_rank", ctx, nranks, rank)) != AK_OK) return r;
+    if (!id) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: id is NULL");
+    return ctx->bk->comm_init_rank(ctx, nranks, id, rank, out);
+}
 
-AKDEF ak_result ak_comm_init_all(ak_context* const* ctxs, int n, ak_comm** comms) {
+static ak_result _ak_cc_init_all(ak_context* const* ctxs, int n, ak_comm** comms) {
+    _ak_cc_shared* sh = _ak_cc_shared_new(n);
+    int i, j;
+    if (!sh) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_all: out of host memory");
+    for (i = 0; i < n; i++) {
+        if (!(comms[i] = _ak_cc_comm_new(ctxs[i], i, n))) break;
+        comms[i]->shared = sh;
+        sh->joined[i] = 1;
+        sh->refs++;
+    }
+    if (i < n) {
+        for (j = 0; j < i; j++) { ak_comm_destroy(comms[j]); comms[j] = NULL; }
+        if (i == 0) _ak_cc_shared_release((sh->refs++, sh));
+        return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_all: out of host memory");
+    }
+    return AK_OK;
+}
+static ak_result _ak_ccl_init_all(ak_context* const* ctxs, int n, ak_comm** comms) {
     int i, j, e = 0;
     ak_result r = AK_OK;
+    ak_comm_id id;
+    _akT_ncclUniqueId u;
+    for (i = 0; i < n; i++)
+        for (j = 0; j < i; j++)
+            if (ctxs[j]->dev.device == ctxs[i]->dev.device)
+                return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_all: contexts %d and %d are both on device %d; %s needs one "
+                               "rank per GPU", j, i, ctxs[i]->dev.device, ctxs[0]->bk->ccl);
+    for (i = 0; i < n; i++) if ((r = _ak_ccl_load(ctxs[i])) != AK_OK) return r;
+    if ((r = ak_comm_get_unique_id(ctxs[0], &id)) != AK_OK) return r;
+    memcpy(&u, id.internal, sizeof u);
+    for (i = 0; i < n; i++)
+        if (!(comms[i] = _ak_ccl_comm_new(ctxs[i], i, n))) { r = _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_all: out of host memory"); break; }
+    if (r == AK_OK) {
+        _ak_api* a = ctxs[0]->api;
+        if ((e = a->ncclGroupStart()) != 0) r = _ak_ccl_err(ctxs[0], NULL, e, "ncclGroupStart");
+        for (i = 0; r == AK_OK && i < n; i++) {
+            if ((r = _ak_bind(ctxs[i])) != AK_OK) break;
+            if ((e = ctxs[i]->api->ncclCommInitRank(&comms[i]->nccl, n, u, i)) != 0) {
+                char what[96];
+                _ak_fmt(what, sizeof what, "ncclCommInitRank (rank %d, device %d)", i, ctxs[i]->dev.device);
+                r = _ak_ccl_err(ctxs[i], NULL, e, what);
+            }
+        }
+        if ((e = a->ncclGroupEnd()) != 0 && r == AK_OK) r = _ak_ccl_err(ctxs[0], NULL, e, "ncclGroupEnd (communicator initialization)");
+        _ak_unbind();
+    }
+    if (r != AK_OK) {
+        for (i = 0; i < n; i++) if (comms[i]) { if (comms[i]->nccl) ctxs[i]->api->ncclCommAbort(comms[i]->nccl); _ak_comm_free(comms[i]); comms[i] = NULL; }
+        _ak_unbind();
+        return r;
+    }
+    return AK_OK;
+}
+AKDEF ak_result ak_comm_init_all(ak_context* const* ctxs, int n, ak_comm** comms) {
+    int i;
     if (!ctxs || !comms) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_all: ctxs or comms is NULL");
     if (n < 1 || n > 65536) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_all: %d contexts (1..65536)", n);
     for (i = 0; i < n; i++) comms[i] = NULL;
@@ -13183,57 +13390,8 @@ AKDEF ak_result ak_comm_init_all(ak_context* const* ctxs, int n, ak_comm** comms
         if (ctxs[i]->backend != ctxs[0]->backend)
             return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_all: context %d is on the %s backend, context 0 on %s", i,
                            ak_backend_name(ctxs[i]->backend), ak_backend_name(ctxs[0]->backend));
-        if (ctxs[0]->backend != AK_BACKEND_CPU)
-            for (j = 0; j < i; j++)
-                if (ctxs[j]->dev.device == ctxs[i]->dev.device)
-                    return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_all: contexts %d and %d are both on device %d; %s needs one "
-                                   "rank per GPU", j, i, ctxs[i]->dev.device, ctxs[0]->backend == AK_BACKEND_HIP ? "RCCL" : "NCCL");
     }
-    if (ctxs[0]->backend == AK_BACKEND_CPU) {
-        _ak_cc_shared* sh = _ak_cc_shared_new(n);
-        if (!sh) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_all: out of host memory");
-        for (i = 0; i < n; i++) {
-            if (!(comms[i] = _ak_comm_new(ctxs[i], i, n))) break;
-            comms[i]->shared = sh;
-            sh->joined[i] = 1;
-            sh->refs++;
-        }
-        if (i < n) {
-            for (j = 0; j < i; j++) { ak_comm_destroy(comms[j]); comms[j] = NULL; }
-            if (i == 0) _ak_cc_shared_release((sh->refs++, sh));
-            return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_all: out of host memory");
-        }
-        return AK_OK;
-    }
-    for (i = 0; i < n; i++) if ((r = _ak_ccl_load(ctxs[i])) != AK_OK) return r;
-    {
-        ak_comm_id id;
-        _akT_ncclUniqueId u;
-        if ((r = ak_comm_get_unique_id(ctxs[0], &id)) != AK_OK) return r;
-        memcpy(&u, id.internal, sizeof u);
-        for (i = 0; i < n; i++)
-            if (!(comms[i] = _ak_comm_new(ctxs[i], i, n))) { r = _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_all: out of host memory"); break; }
-        if (r == AK_OK) {
-            _ak_api* a = ctxs[0]->api;
-            if ((e = a->ncclGroupStart()) != 0) r = _ak_ccl_err(ctxs[0], NULL, e, "ncclGroupStart");
-            for (i = 0; r == AK_OK && i < n; i++) {
-                if ((r = _ak_bind(ctxs[i])) != AK_OK) break;
-                if ((e = ctxs[i]->api->ncclCommInitRank(&comms[i]->nccl, n, u, i)) != 0) {
-                    char what[96];
-                    _ak_fmt(what, sizeof what, "ncclCommInitRank (rank %d, device %d)", i, ctxs[i]->dev.device);
-                    r = _ak_ccl_err(ctxs[i], NULL, e, what);
-                }
-            }
-            if ((e = a->ncclGroupEnd()) != 0 && r == AK_OK) r = _ak_ccl_err(ctxs[0], NULL, e, "ncclGroupEnd (communicator initialization)");
-            _ak_unbind();
-        }
-        if (r != AK_OK) {
-            for (i = 0; i < n; i++) if (comms[i]) { if (comms[i]->nccl) ctxs[i]->api->ncclCommAbort(comms[i]->nccl); _ak_comm_free(comms[i]); comms[i] = NULL; }
-            _ak_unbind();
-            return r;
-        }
-    }
-    return AK_OK;
+    return ctxs[0]->bk->comm_init_all(ctxs, n, comms);
 }
 
 AKDEF void ak_comm_destroy(ak_comm* c) {

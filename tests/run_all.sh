@@ -4,7 +4,8 @@
 #   1. the C test suites (cpu backend + offline compiles with the real hipRTC and NVRTC)
 #   2. the same suites under AddressSanitizer + UndefinedBehaviorSanitizer, the threaded suites (cache, pool,
 #      contexts, races, harden) under ThreadSanitizer (tests/sanitize.sh = make test-sanitize); tests/ti_races.c under TSan
-#   3. the header alone as C99 and C++11 (gcc and clang), with AMDKIT_STATIC, -Wall -Wextra -pedantic -Werror
+#   3. the header alone as C99 and C++11 (gcc and clang), with AMDKIT_STATIC, -Wall -Wextra -pedantic -Werror;
+#      its table of contents, and no backend named outside the backend table's sections (tests/backend_check.sh)
 #   4. the HIP/hipRTC, CUDA/NVRTC and NCCL/RCCL prototypes type-checked against the real headers (+ a self-test that a wrong one fails)
 #   5. the embedded kernel sources match kernels/ (make gen-check)
 #   6. every kernel family compiled for gfx940 with clang-15 and disassembled
@@ -62,6 +63,7 @@ for cxx in g++ clang++; do
 done
 step header-opt-outs bash -c "gcc -std=c99 -Wall -Wextra -pedantic -Werror -DAMDKIT_NO_HIP -DAMDKIT_NO_CUDA -DAMDKIT_NO_OPS tests/optout_check.c -o $B/optout_all -ldl -lpthread -lm && ./$B/optout_all && ! grep -q ak_softmax_f32 $B/optout_all && g++ -std=c++11 -Wall -Wextra -pedantic -Werror -DAMDKIT_NO_OPS -x c++ -c tests/header_check.c -o $B/header_noops.o && gcc -std=c99 -Wall -Wextra -pedantic -Werror -DAMDKIT_NO_HIP -DAMDKIT_STATIC tests/optout_check.c -o $B/optout_nohip -ldl -lpthread -lm && ./$B/optout_nohip && gcc -std=c99 -Wall -Wextra -pedantic -Werror -DAMDKIT_NO_CUDA tests/optout_check.c -o $B/optout_nocuda -ldl -lpthread -lm && ./$B/optout_nocuda"
 step header-toc bash tests/toc_check.sh
+step header-backend-names bash tests/backend_check.sh
 step header-allocator-hooks gcc -std=c99 -Wall -Wextra -pedantic -Werror -DAKT_HOOKS -c tests/header_check.c -o $B/header_hooks.o
 step header-allocator-partial-rejected bash -c "! gcc -std=c99 -DAKT_PARTIAL_HOOKS -c tests/header_check.c -o /dev/null 2>/dev/null"
 echo "== prototypes against the real headers"
