@@ -23,7 +23,7 @@ TEST_OBJ_SAN := $(patsubst tests/%.c,$(BUILD)/obj-san/%.o,$(TEST_SRC))
 TEST_INC := tests/ak_test.h $(wildcard tests/ti_*.c) $(wildcard tests/at_*.h)
 
 .PHONY: all test demo gpu-check clean install uninstall
-all: $(BUILD)/amdkit_tests $(BUILD)/amdkit $(BUILD)/bench_ops $(BUILD)/bench_runtime $(BUILD)/bench_attention $(BUILD)/tp_linear $(BUILD)/bench_comm $(BUILD)/bench_gemm
+all: $(BUILD)/amdkit_tests $(BUILD)/amdkit $(BUILD)/bench_ops $(BUILD)/bench_runtime $(BUILD)/bench_attention $(BUILD)/tp_linear $(BUILD)/bench_comm $(BUILD)/bench_gemm $(BUILD)/bench_sweep
 
 $(BUILD)/obj/%.o: tests/%.c $(HDR) $(TEST_INC)
 	@mkdir -p $(dir $@)
@@ -118,6 +118,16 @@ $(BUILD)/bench_ops: bench/bench_ops.c $(HDR)
 	@mkdir -p $(BUILD)
 	$(CC) -std=c99 $(WARN) -Werror -O2 bench/bench_ops.c -o $@ $(LIBS)
 
+
+# bench/bench_sweep.c: shape sweep of the row-wise ops (rows x cols grid, checked against the CPU
+# reference); `make sweep` on a GPU machine: amdkit + PyTorch eager / torch.compile + the heat maps
+# (bench/sweep_device.sh, bench/NOTES.md "Shape sweep").
+$(BUILD)/bench_sweep: bench/bench_sweep.c $(HDR)
+	@mkdir -p $(BUILD)
+	$(CC) -std=c99 $(WARN) -Werror -O2 bench/bench_sweep.c -o $@ $(LIBS)
+.PHONY: sweep
+sweep:
+	@bash bench/sweep_device.sh
 
 # bench/bench_gemm.c: ak_gemm on the issue's shapes (JSON out); bench/peer_torch_gemm.py: the PyTorch peer.
 $(BUILD)/bench_gemm: bench/bench_gemm.c $(HDR)

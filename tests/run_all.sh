@@ -123,6 +123,8 @@ suite readme-example bash tests/readme_check.sh
 echo "== several devices (cpu backend: N contexts, collectives over threads)"
 step tp-linear bash -c 'for n in 1 2 3 5; do AMDKIT_BACKEND=cpu ./build/tp_linear --ranks $n --quiet || exit 1; done'
 echo "== demo (cpu)"
+# the shape sweep's harness (bench/bench_sweep.c + sweep_render.py) on a tiny grid (cpu backend: checks the harness, not speed)
+step sweep-quick bash -c "AMDKIT_BACKEND=cpu ./$B/bench_sweep --quick --rows 1,3,64 --cols 1,7,127,1000,5000 --dtypes f32,bf16 $B/sweep-quick.json && python3 bench/sweep_render.py $B/sweep-quick.json --out $B/sweep-quick"
 step demo env AMDKIT_BACKEND=cpu ./$B/amdkit demo
 echo "== prototyping commands (cpu): the README walkthrough as written (install, run, check, bench, tune), amdkit run/bench/tune"
 suite walkthrough env AMDKIT_BACKEND=cpu bash tests/walkthrough.sh
