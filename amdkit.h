@@ -387,6 +387,11 @@ AKAPI const ak_config_field* ak_config_field_at(int i);
 /* Field i of *cfg as text, in the env variable's spelling ("auto", "on",
  * "2097152", "f32,f16", "(unset)"). Thread safety: any thread. */
 AKAPI ak_result ak_config_field_value(const ak_config* cfg, int i, char* buf, size_t buf_size);
+/* What field i's environment variable accepts, as text ("auto, hip, cuda or
+ * cpu", "on or off (1/0, true/false, yes/no)", "integer >= 1", ...); the
+ * README's configuration table is generated from this, the value and the doc
+ * (`amdkit info --config-markdown`). Thread safety: any thread. */
+AKAPI ak_result ak_config_field_syntax(int i, char* buf, size_t buf_size);
 /* Parse helpers shared by config and CLI: names to enums. AK_ERROR_CONFIG on
  * unknown names. Thread safety: any thread. */
 AKAPI ak_result ak_backend_parse(const char* s, ak_backend* out);
@@ -10313,6 +10318,35 @@ AKDEF ak_result ak_config_field_value(const ak_config* cfg, int i, char* buf, si
         break;
     }
     case _AK_CK_STR: case _AK_CK_PATH: _ak_copy(buf, buf_size, x.s ? x.s : "(unset)"); break;
+    }
+    return AK_OK;
+}
+
+AKDEF ak_result ak_config_field_syntax(int i, char* buf, size_t buf_size) {
+    const _ak_cfgrow* f;
+    if (!buf || !buf_size) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_config_field_syntax: NULL argument");
+    buf[0] = 0;
+    if (i < 0 || i >= (int)_AK_CF_COUNT)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_config_field_syntax: field %d, expected 0..%d", i, (int)_AK_CF_COUNT - 1);
+    f = &_ak_cfg_rows[i];
+    switch (f->kind) {
+    case _AK_CK_BOOL: _ak_copy(buf, buf_size, "on or off (1/0, true/false, yes/no)"); break;
+    case _AK_CK_TRI: _ak_copy(buf, buf_size, "auto, on or off"); break;
+    case _AK_CK_ENUM: _ak_names_list(f->names, buf, buf_size); break;
+    case _AK_CK_INT:
+        if (f->hi == INT_MAX) _ak_fmt(buf, buf_size, "integer >= %lld", f->lo);
+        else _ak_fmt(buf, buf_size, "integer %lld..%lld", f->lo, f->hi);
+        break;
+    case _AK_CK_BYTES:
+        if (f->lo) _ak_fmt(buf, buf_size, "bytes, k/m/g suffix; >= %lld", f->lo);
+        else _ak_copy(buf, buf_size, "bytes, k/m/g suffix");
+        break;
+    case _AK_CK_SEG: _ak_copy(buf, buf_size, "bytes, k/m/g suffix; 0 or a multiple of 2m"); break;
+    case _AK_CK_FRAC: _ak_fmt(buf, buf_size, "number in (%g, %g]", (double)f->lo, (double)f->hi); break;
+    case _AK_CK_PREC: _ak_copy(buf, buf_size, "auto, f32, f16, bf16, fp8_e4m3 or fp8_e5m2"); break;
+    case _AK_CK_MASK: _ak_copy(buf, buf_size, "comma-separated list of f32, f16, bf16, fp8_e4m3, fp8_e5m2"); break;
+    case _AK_CK_STR: _ak_copy(buf, buf_size, "text (empty = unset)"); break;
+    case _AK_CK_PATH: _ak_fmt(buf, buf_size, "path under %lld characters (empty = unset)", f->hi); break;
     }
     return AK_OK;
 }

@@ -12,7 +12,8 @@
 #   7. the real ROCm 6.4 hipRTC in a Debian sid chroot (tests/check_rocm64.sh): every kernel
 #      family x every AMD target, ISA checks, ROCm 6 symbols/headers/runtime; skipped
 #      (loudly) where it cannot run, never on CI
-#   8. the command-line tool as a new user meets it (tests/cli_check.sh), and the demo (cpu backend)
+#   8. the command-line tool as a new user meets it (tests/cli_check.sh), the README's example and its
+#      configuration table (generated from the config X-macro table), and the demo (cpu backend)
 #   9. the README's prototyping walkthrough as written, amdkit run/bench/tune (cpu backend)
 set -u
 cd "$(dirname "$0")/.."
@@ -120,6 +121,7 @@ rocm64
 echo "== command-line tool (cpu)"
 suite cli bash tests/cli_check.sh $B/amdkit
 suite readme-example bash tests/readme_check.sh
+suite readme-config bash tests/readme_config_check.sh $B/amdkit
 echo "== several devices (cpu backend: N contexts, collectives over threads)"
 step tp-linear bash -c 'for n in 1 2 3 5; do AMDKIT_BACKEND=cpu ./build/tp_linear --ranks $n --quiet || exit 1; done'
 echo "== demo (cpu)"
