@@ -5860,12 +5860,20 @@ static int _ak_load_lib(_ak_api* api, void** lib, const char* const* names, char
     return 1;
 }
 
-static int _ak_load_hip_runtime(_ak_api* api, char* why, size_t cap) {
+/* The loaders' first step: under AMDKIT_NO_HIP / AMDKIT_NO_CUDA they refuse, saying why. */
+#define _AK_COMPILED_OUT(api, why, cap, flag) do { (void)(api); _ak_copy(why, cap, "compiled out (" flag ")"); return 0; } while (0)
 #ifdef AMDKIT_NO_HIP
-    (void)api;
-    _ak_copy(why, cap, "compiled out (AMDKIT_NO_HIP)");
-    return 0;
+#define _AK_NO_HIP_LOADER(api, why, cap) _AK_COMPILED_OUT(api, why, cap, "AMDKIT_NO_HIP")
+#else
+#define _AK_NO_HIP_LOADER(api, why, cap) ((void)0)
 #endif
+#ifdef AMDKIT_NO_CUDA
+#define _AK_NO_CUDA_LOADER(api, why, cap) _AK_COMPILED_OUT(api, why, cap, "AMDKIT_NO_CUDA")
+#else
+#define _AK_NO_CUDA_LOADER(api, why, cap) ((void)0)
+#endif
+static int _ak_load_hip_runtime(_ak_api* api, char* why, size_t cap) {
+    _AK_NO_HIP_LOADER(api, why, cap);
     if (api->lib_hip) return 1;
     if (!_ak_load_lib(api, &api->lib_hip, _ak_hip_names, api->hip_path, sizeof api->hip_path, _ak_resolve_hip,
                       "HIP runtime", "hipInit", why, cap, api->hip_how, sizeof api->hip_how))
@@ -5875,11 +5883,7 @@ static int _ak_load_hip_runtime(_ak_api* api, char* why, size_t cap) {
 }
 /* Load hipRTC (own library on ROCm 7, else inside libamdhip64). */
 static int _ak_load_hiprtc(_ak_api* api, char* why, size_t cap) {
-#ifdef AMDKIT_NO_HIP
-    (void)api;
-    _ak_copy(why, cap, "compiled out (AMDKIT_NO_HIP)");
-    return 0;
-#endif
+    _AK_NO_HIP_LOADER(api, why, cap);
     char missing[128], why2[512];
     if (api->lib_hiprtc) return 1;
     if (!_ak_load_lib(api, &api->lib_hiprtc, _ak_hiprtc_names, api->hiprtc_path, sizeof api->hiprtc_path, _ak_resolve_hiprtc,
@@ -5931,21 +5935,13 @@ static int _ak_load_hiprtc(_ak_api* api, char* why, size_t cap) {
     return 1;
 }
 static int _ak_load_cuda_driver(_ak_api* api, char* why, size_t cap) {
-#ifdef AMDKIT_NO_CUDA
-    (void)api;
-    _ak_copy(why, cap, "compiled out (AMDKIT_NO_CUDA)");
-    return 0;
-#endif
+    _AK_NO_CUDA_LOADER(api, why, cap);
     if (api->lib_cuda) return 1;
     return _ak_load_lib(api, &api->lib_cuda, _ak_cuda_names, api->cuda_path, sizeof api->cuda_path, _ak_resolve_cuda,
                         "driver", "cuInit", why, cap, NULL, 0);
 }
 static int _ak_load_nvrtc(_ak_api* api, char* why, size_t cap) {
-#ifdef AMDKIT_NO_CUDA
-    (void)api;
-    _ak_copy(why, cap, "compiled out (AMDKIT_NO_CUDA)");
-    return 0;
-#endif
+    _AK_NO_CUDA_LOADER(api, why, cap);
     if (api->lib_nvrtc) return 1;
     if (!_ak_load_lib(api, &api->lib_nvrtc, _ak_nvrtc_names, api->nvrtc_path, sizeof api->nvrtc_path, _ak_resolve_nvrtc,
                       "NVRTC", "nvrtcVersion", why, cap, NULL, 0))
@@ -8492,6 +8488,20 @@ static int _ak_pool_event_is_done(struct _ak_pool* p, _ak_pevent* w) {
     return w->done;
 }
 /* Blocks whose event completed become ready (and merge). */
+/* Blocks taken off the free lists (a list through lnext) back on them, ready
+ * for any stream: their events released, merged with free neighbours. */
+static void _ak_pool_relink(struct _ak_pool* p, _ak_pblock* list) {
+    while (list) {
+        _ak_pblock* b = list;
+        list = b->lnext;
+        b->lnext = NULL;
+        _ak_pool_event_release(p, b->event);
+        b->event = NULL;
+        b->ready = 1;
+        b->stream = NULL;
+        _ak_pool_coalesce_link(p, b);
+    }
+}
 static void _ak_pool_poll(struct _ak_pool* p) {
     _ak_pblock* local = NULL;
     _ak_pblock* b;
@@ -8506,16 +8516,7 @@ static void _ak_pool_poll(struct _ak_pool* p) {
         }
         b = next;
     }
-    while (local) {
-        b = local;
-        local = b->lnext;
-        b->lnext = NULL;
-        _ak_pool_event_release(p, b->event);
-        b->event = NULL;
-        b->ready = 1;
-        b->stream = NULL;
-        _ak_pool_coalesce_link(p, b);
-    }
+    _ak_pool_relink(p, local);
 }
 
 /* Smallest free block in `tree` with owner `owner` and size >= size. */
@@ -8729,16 +8730,7 @@ static void _ak_pool_stream_destroyed(struct _ak_pool* p, ak_stream* s) {
             local = b;
         }
     }
-    while (local) {
-        b = local;
-        local = b->lnext;
-        b->lnext = NULL;
-        _ak_pool_event_release(p, b->event);
-        b->event = NULL;
-        b->ready = 1;
-        b->stream = NULL;
-        _ak_pool_coalesce_link(p, b);
-    }
+    _ak_pool_relink(p, local);
     for (i = 0; i < p->live.cap; i++) {
         b = p->live.keys[i] ? p->live.vals[i] : NULL;
         if (b && b->stream == s) { b->stream = NULL; b->orphan = 1; }
@@ -10453,13 +10445,25 @@ static ak_result _ak_bind(ak_context* ctx) {
     return AK_OK;
 }
 
+/* A probe's first step: the report says which backend was tried. */
+static void _ak_probe_begin(ak_backend_report* rep, ak_backend b) {
+    rep->backend = b;
+    rep->tried = 1;
+}
+/* A probe's outcome: status and reason into the report, the status back. */
+static ak_result _ak_probe_report(ak_backend_report* rep, ak_result status, const char* fmt, ...) _AK_PRINTF(3, 4);
+static ak_result _ak_probe_report(ak_backend_report* rep, ak_result status, const char* fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(rep->reason, sizeof rep->reason, fmt, ap);
+    va_end(ap);
+    return rep->status = status;
+}
 /* The device-ordinal step every probe shares: AK_ERROR_NO_DEVICE in the
  * report when `device` is past the `n` devices `who` sees. */
 static ak_result _ak_probe_device_index(ak_backend_report* rep, int device, int n, const char* who) {
     if (device < n) return AK_OK;
-    rep->status = AK_ERROR_NO_DEVICE;
-    _ak_fmt(rep->reason, sizeof rep->reason, "device %d requested, %s sees %d device%s", device, who, n, n == 1 ? "" : "s");
-    return rep->status;
+    return _ak_probe_report(rep, AK_ERROR_NO_DEVICE, "device %d requested, %s sees %d device%s", device, who, n, n == 1 ? "" : "s");
 }
 
 /* The variables that select visible devices, as set ("" if none). */
@@ -10477,10 +10481,29 @@ static void _ak_uuid_text(char* out, size_t cap, const char* prefix, const unsig
             b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
 }
 
+/* The device attributes both GPU runtimes report, in this order (each
+ * describe below passes its runtime's codes for them). */
+enum { _AK_DA_CUS, _AK_DA_WAVE, _AK_DA_SHMEM, _AK_DA_L2, _AK_DA_CLOCK, _AK_DA_MEM_CLOCK, _AK_DA_BUS, _AK_DA_MAX_THREADS,
+       _AK_DA_BLOCK_X, _AK_DA_BLOCK_Y, _AK_DA_BLOCK_Z, _AK_DA_GRID_X, _AK_DA_GRID_Y, _AK_DA_GRID_Z, _AK_DA_COUNT };
+static void _ak_dev_set_attrs(ak_device_info* dev, const int* v) {
+    int i;
+    dev->compute_units = v[_AK_DA_CUS];
+    dev->wave_size = v[_AK_DA_WAVE];
+    dev->shared_mem_per_block = (size_t)v[_AK_DA_SHMEM];
+    dev->l2_bytes = (size_t)v[_AK_DA_L2];
+    dev->clock_khz = v[_AK_DA_CLOCK];
+    dev->memory_clock_khz = v[_AK_DA_MEM_CLOCK];
+    dev->memory_bus_width = v[_AK_DA_BUS];
+    dev->max_threads_per_block = v[_AK_DA_MAX_THREADS];
+    for (i = 0; i < 3; i++) {
+        dev->max_block[i] = v[_AK_DA_BLOCK_X + i];
+        dev->max_grid[i] = v[_AK_DA_GRID_X + i];
+    }
+}
+
 /* Describe HIP device `device` (runtime loaded, hipInit done) without making
  * it current: attribute and identity queries only, no context. mem_free 0. */
 static void _ak_hip_describe(_ak_api* api, int device, ak_device_info* dev) {
-    int v = 0;
     unsigned char* props;
     dev->backend = AK_BACKEND_HIP;
     dev->device = device;
@@ -10494,22 +10517,18 @@ static void _ak_hip_describe(_ak_api* api, int device, ak_device_info* dev) {
             _ak_copy(dev->arch, sizeof dev->arch, (const char*)props + _AK_HIP_PROPS_R0000_ARCH_OFFSET);
         _ak_dealloc(props);
     }
-#define _AK_HATTR(field, attr) v = 0; api->hipDeviceGetAttribute(&v, (_akT_hipDeviceAttribute_t)(attr), device); field = v;
-    _AK_HATTR(dev->compute_units, _AK_HIP_ATTR_MP_COUNT)
-    _AK_HATTR(dev->wave_size, _AK_HIP_ATTR_WARP)
-    _AK_HATTR(dev->shared_mem_per_block, _AK_HIP_ATTR_SHMEM_PER_BLOCK)
-    _AK_HATTR(dev->l2_bytes, _AK_HIP_ATTR_L2)
-    _AK_HATTR(dev->clock_khz, _AK_HIP_ATTR_CLOCK)
-    _AK_HATTR(dev->memory_clock_khz, _AK_HIP_ATTR_MEM_CLOCK)
-    _AK_HATTR(dev->memory_bus_width, _AK_HIP_ATTR_BUS_WIDTH)
-    _AK_HATTR(dev->max_threads_per_block, _AK_HIP_ATTR_MAX_THREADS)
-    _AK_HATTR(dev->max_block[0], _AK_HIP_ATTR_MAX_BLOCK_X)
-    _AK_HATTR(dev->max_block[1], _AK_HIP_ATTR_MAX_BLOCK_X + 1)
-    _AK_HATTR(dev->max_block[2], _AK_HIP_ATTR_MAX_BLOCK_X + 2)
-    _AK_HATTR(dev->max_grid[0], _AK_HIP_ATTR_MAX_GRID_X)
-    _AK_HATTR(dev->max_grid[1], _AK_HIP_ATTR_MAX_GRID_X + 1)
-    _AK_HATTR(dev->max_grid[2], _AK_HIP_ATTR_MAX_GRID_X + 2)
-#undef _AK_HATTR
+    {
+        static const int codes[_AK_DA_COUNT] = { _AK_HIP_ATTR_MP_COUNT, _AK_HIP_ATTR_WARP, _AK_HIP_ATTR_SHMEM_PER_BLOCK, _AK_HIP_ATTR_L2,
+            _AK_HIP_ATTR_CLOCK, _AK_HIP_ATTR_MEM_CLOCK, _AK_HIP_ATTR_BUS_WIDTH, _AK_HIP_ATTR_MAX_THREADS, _AK_HIP_ATTR_MAX_BLOCK_X,
+            _AK_HIP_ATTR_MAX_BLOCK_X + 1, _AK_HIP_ATTR_MAX_BLOCK_X + 2, _AK_HIP_ATTR_MAX_GRID_X, _AK_HIP_ATTR_MAX_GRID_X + 1,
+            _AK_HIP_ATTR_MAX_GRID_X + 2 };
+        int v[_AK_DA_COUNT], i;
+        for (i = 0; i < _AK_DA_COUNT; i++) {
+            v[i] = 0;
+            api->hipDeviceGetAttribute(&v[i], (_akT_hipDeviceAttribute_t)codes[i], device);
+        }
+        _ak_dev_set_attrs(dev, v);
+    }
     if (api->hipDeviceTotalMem) { size_t t = 0; if (api->hipDeviceTotalMem(&t, device) == 0) dev->mem_total = t; }
     if (api->hipDeviceGetPCIBusId && api->hipDeviceGetPCIBusId(dev->pci_bus_id, (int)sizeof dev->pci_bus_id, device) != 0)
         dev->pci_bus_id[0] = 0;
@@ -10540,31 +10559,27 @@ static void _ak_hip_describe(_ak_api* api, int device, ak_device_info* dev) {
 /* Describe CUDA device `device` (driver loaded, cuInit done): attribute and
  * identity queries only, no context. mem_free 0. */
 static void _ak_cuda_describe(_ak_api* api, int device, ak_device_info* dev) {
-    int v = 0, major = 0, minor = 0;
+    int major = 0, minor = 0;
     _akT_CUdevice d = 0;
     size_t total = 0;
     dev->backend = AK_BACKEND_CUDA;
     dev->device = device;
     api->cuDeviceGet(&d, device);
     api->cuDeviceGetName(dev->name, (int)sizeof dev->name, d);
-#define _AK_CATTR(field, attr) v = 0; api->cuDeviceGetAttribute(&v, (_akT_CUdevice_attribute)(attr), d); field = v;
-    _AK_CATTR(dev->compute_units, _AK_CU_ATTR_MP_COUNT)
-    _AK_CATTR(dev->wave_size, _AK_CU_ATTR_WARP)
-    _AK_CATTR(dev->shared_mem_per_block, _AK_CU_ATTR_SHMEM_OPTIN)
-    _AK_CATTR(dev->l2_bytes, _AK_CU_ATTR_L2)
-    _AK_CATTR(dev->clock_khz, _AK_CU_ATTR_CLOCK)
-    _AK_CATTR(dev->memory_clock_khz, _AK_CU_ATTR_MEM_CLOCK)
-    _AK_CATTR(dev->memory_bus_width, _AK_CU_ATTR_BUS_WIDTH)
-    _AK_CATTR(major, _AK_CU_ATTR_CC_MAJOR)
-    _AK_CATTR(minor, _AK_CU_ATTR_CC_MINOR)
-    _AK_CATTR(dev->max_threads_per_block, _AK_CU_ATTR_MAX_THREADS)
-    _AK_CATTR(dev->max_block[0], _AK_CU_ATTR_MAX_BLOCK_X)
-    _AK_CATTR(dev->max_block[1], _AK_CU_ATTR_MAX_BLOCK_X + 1)
-    _AK_CATTR(dev->max_block[2], _AK_CU_ATTR_MAX_BLOCK_X + 2)
-    _AK_CATTR(dev->max_grid[0], _AK_CU_ATTR_MAX_GRID_X)
-    _AK_CATTR(dev->max_grid[1], _AK_CU_ATTR_MAX_GRID_X + 1)
-    _AK_CATTR(dev->max_grid[2], _AK_CU_ATTR_MAX_GRID_X + 2)
-#undef _AK_CATTR
+    {   /* two more than the shared list: the compute capability */
+        static const int codes[_AK_DA_COUNT + 2] = { _AK_CU_ATTR_MP_COUNT, _AK_CU_ATTR_WARP, _AK_CU_ATTR_SHMEM_OPTIN, _AK_CU_ATTR_L2,
+            _AK_CU_ATTR_CLOCK, _AK_CU_ATTR_MEM_CLOCK, _AK_CU_ATTR_BUS_WIDTH, _AK_CU_ATTR_MAX_THREADS, _AK_CU_ATTR_MAX_BLOCK_X,
+            _AK_CU_ATTR_MAX_BLOCK_X + 1, _AK_CU_ATTR_MAX_BLOCK_X + 2, _AK_CU_ATTR_MAX_GRID_X, _AK_CU_ATTR_MAX_GRID_X + 1,
+            _AK_CU_ATTR_MAX_GRID_X + 2, _AK_CU_ATTR_CC_MAJOR, _AK_CU_ATTR_CC_MINOR };
+        int v[_AK_DA_COUNT + 2], i;
+        for (i = 0; i < _AK_DA_COUNT + 2; i++) {
+            v[i] = 0;
+            api->cuDeviceGetAttribute(&v[i], (_akT_CUdevice_attribute)codes[i], d);
+        }
+        _ak_dev_set_attrs(dev, v);
+        major = v[_AK_DA_COUNT];
+        minor = v[_AK_DA_COUNT + 1];
+    }
     _ak_fmt(dev->arch, sizeof dev->arch, "sm_%d%d", major, minor);
     api->cuDeviceTotalMem(&total, d);
     dev->mem_total = total;
@@ -10589,29 +10604,17 @@ static void _ak_cuda_describe(_ak_api* api, int device, ak_device_info* dev) {
 static ak_result _ak_probe_hip(_ak_api* api, int device, ak_device_info* dev, ak_backend_report* rep) {
     char why[512];
     int e, n = 0;
-    rep->backend = AK_BACKEND_HIP;
-    rep->tried = 1;
-    if (!_ak_load_hip_runtime(api, why, sizeof why)) {
-        rep->status = AK_ERROR_BACKEND_UNAVAILABLE;
-        _ak_fmt(rep->reason, sizeof rep->reason, "HIP runtime: %s", why);
-        return rep->status;
-    }
-    if (!_ak_load_hiprtc(api, why, sizeof why)) {
-        rep->status = AK_ERROR_BACKEND_UNAVAILABLE;
-        _ak_fmt(rep->reason, sizeof rep->reason, "%s loaded, but no hipRTC: %s", api->hip_path, why);
-        return rep->status;
-    }
+    _ak_probe_begin(rep, AK_BACKEND_HIP);
+    if (!_ak_load_hip_runtime(api, why, sizeof why)) return _ak_probe_report(rep, AK_ERROR_BACKEND_UNAVAILABLE, "HIP runtime: %s", why);
+    if (!_ak_load_hiprtc(api, why, sizeof why))
+        return _ak_probe_report(rep, AK_ERROR_BACKEND_UNAVAILABLE, "%s loaded, but no hipRTC: %s", api->hip_path, why);
     e = api->hipInit(0);
     if (e == 0) e = api->hipGetDeviceCount(&n);
-    if (e != 0 || n <= 0) {
-        rep->status = AK_ERROR_NO_DEVICE;
-        _ak_fmt(rep->reason, sizeof rep->reason, "%s loaded (runtime %d, found via %s), but no device: %s (%d)",
+    if (e != 0 || n <= 0)
+        return _ak_probe_report(rep, AK_ERROR_NO_DEVICE, "%s loaded (runtime %d, found via %s), but no device: %s (%d)",
                  api->hip_path, api->hip_runtime_version, api->hip_how, e ? _ak_hip_errstr(api, e) : "device count 0", e);
-        return rep->status;
-    }
     if (_ak_probe_device_index(rep, device, n, "the HIP runtime") != AK_OK) return rep->status;
-    rep->status = AK_OK;
-    _ak_fmt(rep->reason, sizeof rep->reason, "%s (found via %s): %d device(s)", api->hip_path, api->hip_how, n);
+    _ak_probe_report(rep, AK_OK, "%s (found via %s): %d device(s)", api->hip_path, api->hip_how, n);
     if (dev) {
         dev->device_count = n;
         _ak_hip_describe(api, device, dev);
@@ -10624,29 +10627,17 @@ static ak_result _ak_probe_hip(_ak_api* api, int device, ak_device_info* dev, ak
 static ak_result _ak_probe_cuda(_ak_api* api, int device, ak_device_info* dev, ak_backend_report* rep) {
     char why[512];
     int e, n = 0;
-    rep->backend = AK_BACKEND_CUDA;
-    rep->tried = 1;
-    if (!_ak_load_cuda_driver(api, why, sizeof why)) {
-        rep->status = AK_ERROR_BACKEND_UNAVAILABLE;
-        _ak_fmt(rep->reason, sizeof rep->reason, "CUDA driver: %s", why);
-        return rep->status;
-    }
+    _ak_probe_begin(rep, AK_BACKEND_CUDA);
+    if (!_ak_load_cuda_driver(api, why, sizeof why)) return _ak_probe_report(rep, AK_ERROR_BACKEND_UNAVAILABLE, "CUDA driver: %s", why);
     e = api->cuInit(0);
     if (e == 0) e = api->cuDeviceGetCount(&n);
-    if (e != 0 || n <= 0) {
-        rep->status = AK_ERROR_NO_DEVICE;
-        _ak_fmt(rep->reason, sizeof rep->reason, "%s loaded, but no device: %s (%d)", api->cuda_path,
+    if (e != 0 || n <= 0)
+        return _ak_probe_report(rep, AK_ERROR_NO_DEVICE, "%s loaded, but no device: %s (%d)", api->cuda_path,
                  e ? _ak_cu_errstr(api, e) : "device count 0", e);
-        return rep->status;
-    }
-    if (!_ak_load_nvrtc(api, why, sizeof why)) {
-        rep->status = AK_ERROR_BACKEND_UNAVAILABLE;
-        _ak_fmt(rep->reason, sizeof rep->reason, "%s loaded with %d device(s), but no NVRTC: %s", api->cuda_path, n, why);
-        return rep->status;
-    }
+    if (!_ak_load_nvrtc(api, why, sizeof why))
+        return _ak_probe_report(rep, AK_ERROR_BACKEND_UNAVAILABLE, "%s loaded with %d device(s), but no NVRTC: %s", api->cuda_path, n, why);
     if (_ak_probe_device_index(rep, device, n, "the CUDA driver") != AK_OK) return rep->status;
-    rep->status = AK_OK;
-    _ak_fmt(rep->reason, sizeof rep->reason, "%s + %s: %d device(s)", api->cuda_path, api->nvrtc_path, n);
+    _ak_probe_report(rep, AK_OK, "%s + %s: %d device(s)", api->cuda_path, api->nvrtc_path, n);
     if (dev) {
         dev->device_count = n;
         _ak_cuda_describe(api, device, dev);
@@ -10655,8 +10646,7 @@ static ak_result _ak_probe_cuda(_ak_api* api, int device, ak_device_info* dev, a
 }
 
 static ak_result _ak_probe_cpu(int device, ak_device_info* dev, ak_backend_report* rep) {
-    rep->backend = AK_BACKEND_CPU;
-    rep->tried = 1;
+    _ak_probe_begin(rep, AK_BACKEND_CPU);
     if (_ak_probe_device_index(rep, device, 1, "the cpu backend") != AK_OK) return rep->status;
     rep->status = AK_OK;
     _ak_copy(rep->reason, sizeof rep->reason, "always available (CPU reference path)");
@@ -11656,6 +11646,7 @@ static ak_result _ak_compile_cb(void* user, void** data, size_t* size) {
     _ak_api* a = j->ctx->api;
     _ak_str src = { NULL, 0, 0, 0 }, optline = { NULL, 0, 0, 0 };
     char* log = NULL;
+    const char* estr = NULL;      /* the compiler's text for its error code */
     size_t logn = 0, coden = 0;
     int e, i, ncopts = j->prelude ? j->opts->user0 : j->opts->n;
     const char* copts[64 + 16];    /* the options the compiler sees */
@@ -11699,15 +11690,7 @@ static ak_result _ak_compile_cb(void* user, void** data, size_t* size) {
         a->hiprtcDestroyProgram(&prog);
         _ak_mutex_unlock(&_ak_hiprtc_lock);
         if (log) _ak_log_rename_source(&log, j->source_name);
-        if (e) {
-            char first[512];
-            _ak_first_error_line(log ? log : "", first, sizeof first);
-            r = _ak_err(AK_ERROR_COMPILATION, "compiling %s (%s) for %s failed: %s: %s", j->kernel_name, j->source_name,
-                        j->target, a->hiprtcGetErrorString(e), first);
-            _ak_err_compile_detail(log, optline.p, j->source_name);
-            _ak_log(&j->ctx->log, AK_LOG_INFO, AK_LOGITEM_COMPILER_LOG, "%s", log ? log : "");
-            goto done;
-        }
+        if (e) estr = a->hiprtcGetErrorString(e);
     } else {
         _akT_nvrtcProgram prog = NULL;
         e = a->nvrtcCreateProgram(&prog, src.p, j->source_name, 0, NULL, NULL);
@@ -11722,15 +11705,16 @@ static ak_result _ak_compile_cb(void* user, void** data, size_t* size) {
             if (*data && a->nvrtcGetCUBIN(prog, (char*)*data) == 0) *size = coden;
         }
         a->nvrtcDestroyProgram(&prog);
-        if (e) {
-            char first[512];
-            _ak_first_error_line(log ? log : "", first, sizeof first);
-            r = _ak_err(AK_ERROR_COMPILATION, "compiling %s (%s) for %s failed: %s: %s", j->kernel_name, j->source_name,
-                        j->target, a->nvrtcGetErrorString(e), first);
-            _ak_err_compile_detail(log, optline.p, j->source_name);
-            _ak_log(&j->ctx->log, AK_LOG_INFO, AK_LOGITEM_COMPILER_LOG, "%s", log ? log : "");
-            goto done;
-        }
+        if (e) estr = a->nvrtcGetErrorString(e);
+    }
+    if (e) {   /* the compiler's message, the first error line of its log, the log itself */
+        char first[512];
+        _ak_first_error_line(log ? log : "", first, sizeof first);
+        r = _ak_err(AK_ERROR_COMPILATION, "compiling %s (%s) for %s failed: %s: %s", j->kernel_name, j->source_name,
+                    j->target, estr ? estr : "unknown error", first);
+        _ak_err_compile_detail(log, optline.p, j->source_name);
+        _ak_log(&j->ctx->log, AK_LOG_INFO, AK_LOGITEM_COMPILER_LOG, "%s", log ? log : "");
+        goto done;
     }
     if (!*size) {
         _ak_dealloc(*data);
@@ -11797,6 +11781,20 @@ static int _ak_code_object_check(const char* target, const void* data, size_t si
 }
 static int _ak_verify_cb(void* user, const void* data, size_t size, char* why, size_t cap) {
     return _ak_code_object_check(((_ak_compile_job*)user)->target, data, size, why, cap);
+}
+/* The cache's get for a prepared job: compiled by _ak_compile_cb, checked by
+ * _ak_verify_cb, loaded by `load` (NULL: the code object alone). */
+static ak_result _ak_job_cache_get(ak_context* ctx, _ak_compile_job* job, const _ak_cache_key* key,
+                                   ak_result (*load)(void*, const void*, size_t, void**), const ak_compile_options* o,
+                                   _ak_cache_entry** out, ak_cache_source* src) {
+    _ak_cache_ops ops;
+    ops.user = job;
+    ops.compile = _ak_compile_cb;
+    ops.load = load;
+    ops.verify = _ak_verify_cb;
+    ops.name = job->kernel_name;
+    ops.source_name = job->source_name;
+    return _ak_cache_get(ctx->cache, key, &ops, o ? o->no_cache : 0, out, src);
 }
 
 /* Prepare key + job for compiling `source` for `target` on ctx. */
@@ -11976,7 +11974,6 @@ AKDEF ak_result ak_compile_offline(ak_context* ctx, const char* target, const ch
     _ak_str canon = { NULL, 0, 0, 0 };
     _ak_compile_job job;
     _ak_cache_key key;
-    _ak_cache_ops ops;
     _ak_cache_entry* e = NULL;
     ak_cache_source src = AK_CACHE_MISS;
     char cid[128];
@@ -11990,13 +11987,7 @@ AKDEF ak_result ak_compile_offline(ak_context* ctx, const char* target, const ch
         return r;
     }
     key.device_tag = "offline";
-    ops.user = &job;
-    ops.compile = _ak_compile_cb;
-    ops.load = NULL;
-    ops.verify = _ak_verify_cb;
-    ops.name = job.kernel_name;
-    ops.source_name = job.source_name;
-    r = _ak_cache_get(ctx->cache, &key, &ops, o ? o->no_cache : 0, &e, &src);
+    r = _ak_job_cache_get(ctx, &job, &key, NULL, o, &e, &src);
     _ak_str_free(&canon);
     if (r != AK_OK) return r;
     data = _ak_cache_entry_data(e, &size);
@@ -12151,7 +12142,6 @@ static ak_result _ak_kernel_get_at(ak_context* ctx, const char* target_override,
         _ak_str canon = { NULL, 0, 0, 0 };
         _ak_compile_job job;
         _ak_cache_key key;
-        _ak_cache_ops ops;
         char cid[128];
         const char* target = target_override ? target_override
                              : (ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto")) ? ctx->cfg.arch : ctx->dev.arch;
@@ -12165,13 +12155,7 @@ static ak_result _ak_kernel_get_at(ak_context* ctx, const char* target_override,
         if (r == AK_OK) {
             key.device_tag = ctx->dev_tag;
             if (m) key.prefix = &m->prefix;
-            ops.user = &job;
-            ops.compile = _ak_compile_cb;
-            ops.load = _ak_load_cb;
-            ops.verify = _ak_verify_cb;
-            ops.name = job.kernel_name;
-            ops.source_name = job.source_name;
-            r = _ak_cache_get(ctx->cache, &key, &ops, o ? o->no_cache : 0, &k->entry, &k->source);
+            r = _ak_job_cache_get(ctx, &job, &key, _ak_load_cb, o, &k->entry, &k->source);
         }
         _ak_str_free(&canon);
         if (r == AK_OK) r = _ak_loaded_function(ctx, (_ak_loaded*)_ak_cache_entry_loaded(k->entry), kernel_name, &k->fn);
