@@ -15,6 +15,8 @@
 #   8. the command-line tool as a new user meets it (tests/cli_check.sh), the README's example and its
 #      configuration table (generated from the config X-macro table), and the demo (cpu backend)
 #   9. the README's prototyping walkthrough as written, amdkit run/bench/tune (cpu backend)
+#  10. the benchmarks' honesty: bench_ops.c's per-entry CPU-reference check (and that it catches a
+#      corrupted result), bench/report.py's fast_p win/tie/loss logic on synthetic JSON
 set -u
 cd "$(dirname "$0")/.."
 B=build
@@ -83,6 +85,9 @@ if [ -n "$RCCL_INC" ]; then
 else echo "  (no rccl/rccl.h here: RCCL prototype check not run; apt-get install librccl-dev where the distribution has it)"; fi
 echo "== generated kernel sources"
 step gen-check make -s gen-check
+echo "== benchmark honesty (cpu): bench_ops checks each entry against the CPU reference; report.py's fast_p classes"
+step bench-ops-check bash tests/bench_check.sh $B
+suite report-check python3 tests/report_check.py
 echo "== gfx940 (clang-15) + disassembly"
 suite gfx940 bash tests/check_gfx940.sh $B/amdkit $B/gfx940
 echo "== ROCm 6.4 hipRTC in a Debian sid chroot: every family x every AMD target, ISA checks, ROCm 6 runtime"
