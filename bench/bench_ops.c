@@ -39,8 +39,10 @@
  *     when that is not more;
  *   - row entries: three windows of rows (first, middle, last), each about 1M
  *     elements (at least one row), every row when that is not more;
- *   - entries whose output is not per row (transpose 'T', a mean over rows
- *     '1') and rows = 1 reductions: the whole tensor.
+ *   - a transposed output ('T'): three windows of input columns (= output
+ *     rows) of about 1M elements each;
+ *   - an output over all rows ('1', e.g. a mean) and rows = 1 reductions:
+ *     the whole tensor.
  * Tolerance (KernelBench's): |gpu - ref| <= tol * (1 + |ref|), tol = 1e-4 when
  * the input and output are f32, else 1e-2; sums and means add 5e-7 * sum|x| of
  * the row (/ cols for means), as tests/t_gpu_reduce.c; max/min and int64
@@ -80,13 +82,18 @@
  *        w  input, cols elements of dtype (a per-column weight, random)
  *        t  input, one int64 per row, written by setup (copied from the device)
  *        f  output, one f32 per row         i  output, one int64 per row
- *        T  output, cols x rows elements of dtype (checked in full)
+ *        T  output, cols x rows elements of dtype (a transpose; with x only)
  *        1  output, one f32 for the whole tensor (checked in full)
+ *        F  output, rows*cols elements of dtype, checked in full (no windows: an op
+ *           whose outputs depend on their position, e.g. random numbers, dropout)
+ *        v  output, op elements of dtype per row   j  output, op int64 per row (top-k)
  *        -  unused
  *      with a leading 'e' when the op is element-wise (output i depends on
  *      input i alone: the check may take windows of single elements; without
  *      it, windows are whole rows), and the tolerance kind (TOL_DEFAULT,
- *      TOL_EXACT, TOL_SUM, TOL_MEAN).
+ *      TOL_EXACT, TOL_SUM, TOL_MEAN, TOL_SCAN: prefix sums, 'y' element c of a
+ *      row also allows 1e-6 (halves 1e-3) x sum |x[0..c]| of that row: an fp32
+ *      running sum that cancels to ~0 keeps the rounding of its large terms).
  *   The BENCH3 macro adds the f32, f16 and bf16 rows of one op at once.
  */
 #define AMDKIT_IMPLEMENTATION
@@ -121,7 +128,7 @@ struct bench_entry {
     const char* bufs;                 /* check layout: one character per buffer (see CHECKING) */
     int tol;                          /* TOL_* */
 };
-enum { TOL_DEFAULT = 0, TOL_EXACT, TOL_SUM, TOL_MEAN };
+enum { TOL_DEFAULT = 0, TOL_EXACT, TOL_SUM, TOL_MEAN, TOL_SCAN };
 
 /* ---- run functions of the element-wise family  ------------------------ */
 static ak_result run_fill(const bench_case* c, const bench_entry* e) {
@@ -201,6 +208,38 @@ static ak_result setup_xent(bench_case* c, const bench_entry* e) {
     return res;
 }
 
+/* ---- random numbers, dropout, cumsum, top-k (>>impl:ops-random, >>impl:ops-scan) ---- */
+static ak_result run_rand_uniform(const bench_case* c, const bench_entry* e) {
+    (void)e;
+    return ak_rand_uniform(c->ctx, c->dtype, c->buf[0], c->n, 1234, 0, 0.0f, 1.0f, NULL);
+}
+static ak_result run_rand_normal(const bench_case* c, const bench_entry* e) {
+    (void)e;
+    return ak_rand_normal(c->ctx, c->dtype, c->buf[0], c->n, 1234, 0, 0.0f, 1.0f, NULL);
+}
+/* y = dropout(x, p = param) without the mask (F.dropout returns no mask either) */
+static ak_result run_dropout(const bench_case* c, const bench_entry* e) {
+    return ak_dropout(c->ctx, c->dtype, c->buf[0], c->buf[1], NULL, c->n, e->param, 1234, 0, NULL);
+}
+static ak_result run_cumsum(const bench_case* c, const bench_entry* e) {
+    (void)e;
+    return ak_cumsum(c->ctx, c->dtype, c->buf[0], c->buf[1], c->rows, c->cols, 0, NULL);
+}
+/* op = k; values into buf[1], int64 indices into buf[2] */
+static ak_result run_topk(const bench_case* c, const bench_entry* e) {
+    return ak_topk(c->ctx, c->dtype, c->buf[0], c->buf[1], (int64_t*)c->buf[2], c->rows, c->cols, e->op, 1, NULL);
+}
+/* x read; k values and k int64 indices per row written */
+static double bytes_topk(const bench_case* c, const bench_entry* e) {
+    double es = (double)ak_dtype_size(c->dtype);
+    return (double)c->n * es + (double)c->rows * (double)e->op * (es + 8.0);
+}
+/* standard normal inputs (a constant row would be all ties) */
+static ak_result setup_randn(bench_case* c, const bench_entry* e) {
+    (void)e;
+    return ak_rand_normal(c->ctx, c->dtype, c->buf[0], c->n, 99, 0, 0.0f, 1.0f, NULL);
+}
+
 #define EW_N ((size_t)256 << 20)   /* 256M elements */
 #define EW_Q ((size_t)1 << 20)     /* --quick: 1M */
 /* one op for f32, f16, bf16: name, op, io, run, nbuf, param, check layout */
@@ -257,6 +296,23 @@ static const bench_entry entries[] = {
                "xtf", TOL_DEFAULT),
     BENCH_ROW3("cross_entropy_mean", AK_LOSS_MEAN, RD_R, RD_C, RD_QR, RD_QC, 0, run_xent, bytes_xent, setup_xent, 3,
                0.0f, "xt1", TOL_DEFAULT),
+    /* random numbers, dropout (p = 0.1, no mask): checked in full and bit for bit ("F": the whole
+     * n-element output; positions matter, so no windows); cumsum; top-k (k = op, in the name: vocab
+     * rows, MoE routing; "v" / "j": k values / k int64 indices per row) */
+    BENCH_ROW3("rand_uniform", 0, 4096, 4096, 64, 1000, 1, run_rand_uniform, NULL, NULL, 1, 0.0f, "F", TOL_EXACT),
+    BENCH_ROW3("rand_normal", 0, 4096, 4096, 64, 1000, 1, run_rand_normal, NULL, NULL, 1, 0.0f, "F", TOL_EXACT),
+    BENCH_ROW3("dropout", 0, 4096, 4096, 64, 1000, 2, run_dropout, NULL, NULL, 2, 0.1f, "xF", TOL_EXACT),
+    BENCH_ROW3("cumsum", 0, 4096, 4096, 64, 1000, 2, run_cumsum, NULL, setup_randn, 2, 0.0f, "xy", TOL_SCAN),
+    { "cumsum", AK_F32, AK_F32, 0, 64, 1048576, 4, 40000, 2, run_cumsum, NULL, setup_randn, 2, 0.0f, "xy", TOL_SCAN },
+    { "cumsum", AK_BF16, AK_BF16, 0, 64, 1048576, 4, 40000, 2, run_cumsum, NULL, setup_randn, 2, 0.0f, "xy", TOL_SCAN },
+    BENCH_ROW3("topk_k8", 8, 4096, 4096, 64, 1000, 0, run_topk, bytes_topk, setup_randn, 3, 0.0f, "xvj", TOL_EXACT),
+    BENCH_ROW3("topk_k50", 50, 256, 128256, 2, 8192, 0, run_topk, bytes_topk, setup_randn, 3, 0.0f, "xvj", TOL_EXACT),
+    { "topk_k50", AK_F32, AK_F32, 50, 1, 128256, 1, 8192, 0, run_topk, bytes_topk, setup_randn, 3, 0.0f, "xvj", TOL_EXACT },
+    { "topk_k50", AK_F32, AK_F32, 50, 16, 128256, 3, 8192, 0, run_topk, bytes_topk, setup_randn, 3, 0.0f, "xvj", TOL_EXACT },
+    BENCH_ROW3("topk_k1024", 1024, 256, 128256, 2, 8192, 0, run_topk, bytes_topk, setup_randn, 3, 0.0f, "xvj",
+               TOL_EXACT),
+    { "topk_k1024", AK_F32, AK_F32, 1024, 1, 128256, 1, 8192, 0, run_topk, bytes_topk, setup_randn, 3, 0.0f, "xvj",
+      TOL_EXACT },
 };
 
 /* ---- harness ------------------------------------------------------------------ */
@@ -440,7 +496,7 @@ static ak_result init_inputs(ak_context* ctx, pool* pools, const bench_entry* en
         }
         if (k == 'x' || k == 'Y') r = pool_copy(ctx, p, c->buf[b], 0, c->n, buf_shift(b), 1);
         else if (k == 'w') r = pool_copy(ctx, p, c->buf[b], 0, c->cols, buf_shift(b), 1);
-        else if (k == 'y' || k == 'f' || k == 'i' || k == 'T' || k == '1') r = ak_memset(ctx, c->buf[b], 0xFF, c->buf_bytes, NULL);
+        else if (k == 'y' || k == 'f' || k == 'i' || k == 'T' || k == '1' || k == 'F' || k == 'v' || k == 'j') r = ak_memset(ctx, c->buf[b], 0xFF, c->buf_bytes, NULL);
         if (r != AK_OK) return r;
     }
     return AK_OK;
@@ -455,7 +511,8 @@ static ak_result check_entry(ak_context* ctx, ak_context* cpu, pool* pools, cons
     size_t es = ak_dtype_size(c->dtype), es2 = ak_dtype_size(en->dtype2);
     size_t U, ulen, W, win[3][2], nw = 0, K = 0, w, j;
     const char* lay = en->bufs + (en->bufs[0] == 'e');   /* one character per buffer */
-    int full = strchr(lay, 'T') != NULL || strchr(lay, '1') != NULL, ew = en->bufs[0] == 'e' && !full, b;
+    int full = strchr(lay, '1') != NULL || strchr(lay, 'F') != NULL, cm = !full && strchr(lay, 'T') != NULL;   /* whole tensor / columns */
+    int ew = en->bufs[0] == 'e' && !full && !cm, b;
     bench_case hc;
     void* gpu[4] = {NULL, NULL, NULL, NULL};
     size_t gcount[4] = {0, 0, 0, 0};
@@ -467,14 +524,15 @@ static ak_result check_entry(ak_context* ctx, ak_context* cpu, pool* pools, cons
 
     memset(res, 0, sizeof *res);
     for (k = lay; *k; k++)
-        if (!strchr(ew ? "xyY-" : "xyYwtfiT1-", *k)) {
+        if (!strchr(ew ? "xyY-" : cm ? "xT-" : "xyYwtfiT1Fvj-", *k)) {
             fprintf(stderr, "bench_ops: %s: check layout \"%s\": '%c' is not a buffer kind%s\n", en->name, en->bufs, *k,
-                    ew ? " of an element-wise op" : "");
+                    ew ? " of an element-wise op" : cm ? " beside a transposed output 'T'" : "");
             return AK_ERROR_INVALID_ARGUMENT;
         }
-    U = ew ? c->n : c->rows;
-    ulen = ew ? 1 : c->cols;
-    W = ew ? win_elems : (win_elems / c->cols ? win_elems / c->cols : 1);
+    /* units: elements (ew), input columns = output rows (cm), or rows */
+    U = ew ? c->n : cm ? c->cols : c->rows;
+    ulen = ew ? 1 : cm ? c->rows : c->cols;
+    W = ew ? win_elems : (win_elems / ulen ? win_elems / ulen : 1);
     if (full || U <= 3 * W) {
         win[0][0] = 0; win[0][1] = U; nw = 1;
     } else {
@@ -484,9 +542,11 @@ static ak_result check_entry(ak_context* ctx, ak_context* cpu, pool* pools, cons
         nw = 3;
     }
     for (w = 0; w < nw; w++) K += win[w][1] - win[w][0];
-    if (nw == 1) snprintf(res->detail, sizeof res->detail, "all %zu %s", U, ew ? "elements" : U == 1 ? "row" : "rows");
-    else snprintf(res->detail, sizeof res->detail, "%s [0,%zu) [%zu,%zu) [%zu,%zu) of %zu", ew ? "elements" : "rows",
-                  win[0][1], win[1][0], win[1][1], win[2][0], win[2][1], U);
+    if (nw == 1)
+        snprintf(res->detail, sizeof res->detail, "all %zu %s", U, ew ? "elements" : cm ? "columns" : U == 1 ? "row" : "rows");
+    else snprintf(res->detail, sizeof res->detail, "%s [0,%zu) [%zu,%zu) [%zu,%zu) of %zu",
+                  ew ? "elements" : cm ? "columns (output rows)" : "rows", win[0][1], win[1][0], win[1][1], win[2][0],
+                  win[2][1], U);
 
     /* the device run on fresh inputs */
     if ((r = init_inputs(ctx, pools, en, c)) != AK_OK) return r;
@@ -498,7 +558,7 @@ static ak_result check_entry(ak_context* ctx, ak_context* cpu, pool* pools, cons
     memset(&hc, 0, sizeof hc);
     hc.ctx = cpu;
     hc.dtype = c->dtype;
-    if (ew) { hc.rows = 1; hc.cols = K; } else { hc.rows = K; hc.cols = c->cols; }
+    if (ew) { hc.rows = 1; hc.cols = K; } else if (cm) { hc.rows = c->rows; hc.cols = K; } else { hc.rows = K; hc.cols = c->cols; }
     hc.n = hc.rows * hc.cols;
     hc.buf_bytes = hc.n * (es > es2 ? es : es2);
     if (hc.buf_bytes < 16) hc.buf_bytes = 16;
@@ -506,7 +566,15 @@ static ak_result check_entry(ak_context* ctx, ak_context* cpu, pool* pools, cons
         char kk = b < (int)strlen(lay) ? lay[b] : '-';
         size_t per = 0, off = 0;     /* bytes per unit of the device buffer */
         if (!(hc.buf[b] = calloc(1, hc.buf_bytes + K * 8 + 64))) { r = AK_ERROR_OUT_OF_MEMORY; break; }
-        if (kk == 'x' || kk == 'Y') {
+        if (kk == 'x' && cm) {   /* the windows of columns, row by row */
+            size_t i;
+            for (i = 0; i < c->rows && r == AK_OK; i++)
+                for (w = 0, off = 0; w < nw && r == AK_OK; w++) {
+                    r = pool_copy(ctx, p, (char*)hc.buf[b] + (i * K + off) * es, i * c->cols + win[w][0],
+                                  win[w][1] - win[w][0], buf_shift(b), 0);
+                    off += win[w][1] - win[w][0];
+                }
+        } else if (kk == 'x' || kk == 'Y') {
             for (w = 0; w < nw && r == AK_OK; w++) {
                 r = pool_copy(ctx, p, (char*)hc.buf[b] + off * ulen * es, win[w][0] * ulen, (win[w][1] - win[w][0]) * ulen,
                               buf_shift(b), 0);
@@ -522,13 +590,16 @@ static ak_result check_entry(ak_context* ctx, ak_context* cpu, pool* pools, cons
         case 'f': per = 4; gtype[b] = AK_F32; break;
         case 'i': case 't': per = 8; gtype[b] = AK_I64; break;
         case '1': per = 4; gtype[b] = AK_F32; break;
+        case 'F': per = ulen * es; gtype[b] = c->dtype; break;
+        case 'v': per = (size_t)en->op * es; gtype[b] = c->dtype; break;
+        case 'j': per = (size_t)en->op * 8; gtype[b] = AK_I64; break;
         default: break;
         }
         if (per && r == AK_OK) {   /* the device's values of this buffer, same windows */
-            size_t bytes = kk == '1' ? 4 : kk == 'T' ? c->n * es : K * per;
+            size_t bytes = kk == '1' ? 4 : K * per;
             void* dst = kk == 't' ? hc.buf[b] : (gpu[b] = malloc(bytes + 8));
             if (!dst) { r = AK_ERROR_OUT_OF_MEMORY; break; }
-            if (kk == '1' || kk == 'T') r = ak_memcpy(ctx, dst, c->buf[b], bytes, AK_D2H);
+            if (kk == '1') r = ak_memcpy(ctx, dst, c->buf[b], bytes, AK_D2H);
             else
                 for (w = 0, off = 0; w < nw && r == AK_OK; w++) {
                     r = ak_memcpy(ctx, (char*)dst + off * per, (const char*)c->buf[b] + win[w][0] * per,
@@ -550,10 +621,17 @@ static ak_result check_entry(ak_context* ctx, ak_context* cpu, pool* pools, cons
                 if (gtype[b] == AK_I64) ((int64_t*)gpu[b])[0] += 1;
                 else ak_elem_set(gpu[b], gtype[b], 0, ak_elem_get(gpu[b], gtype[b], 0) + 1.0);
             }
+            double scan_abs = 0.0;   /* TOL_SCAN: running sum of |x| along the row */
             for (j = 0; j < gcount[b]; j++) {
                 double g = ak_elem_get(gpu[b], gtype[b], j), cr = ak_elem_get(hc.buf[b], gtype[b], j), tol, d;
                 int ok;
+                if (en->tol == TOL_SCAN && kk == 'y') {
+                    if (j % hc.cols == 0) scan_abs = 0.0;
+                    scan_abs += fabs(ak_elem_get(hc.buf[0], hc.dtype, j));
+                }
                 if (en->tol == TOL_EXACT || gtype[b] == AK_I64) tol = 0.0;
+                else if (en->tol == TOL_SCAN && kk == 'y')
+                    tol = base * (1.0 + fabs(cr)) + (c->dtype == AK_F32 ? 1e-6 : 1e-3) * scan_abs;
                 else if ((en->tol == TOL_SUM || en->tol == TOL_MEAN) && kk == 'f') {
                     double as = 0;
                     size_t q;

@@ -5,6 +5,7 @@
 # torch.compile while the time budget lasts), and bench/report.py over the whole
 # kernel set (these ops + the committed attention and GEMM results).
 #   bash bench/ops_device.sh [OUTDIR] [BUDGET_S]     (default build/ops-run, 400 s in all)
+#   OPS_QUICK=1: --quick shapes (a harness check, any backend)
 # Writes OUTDIR/bench_ops.json, torch_eager.json, torch_compile.json, report.md,
 # fastp.json and logs.tgz. The attention / GEMM entries count as correct
 # (suite-checked) because their GPU suites passed on the H100 in the runs that
@@ -20,12 +21,13 @@ export AMDKIT_CACHE_DIR=${AMDKIT_CACHE_DIR:-$PWD/build/gpu-cache}
 export PYTHONUNBUFFERED=1
 make -s -j8 build/bench_ops > build/ops-logs/build.log 2>&1 || { tail -n 30 build/ops-logs/build.log; exit 1; }
 echo "built in $(( $(date +%s) - T0 )) s"
-./build/bench_ops --max-s 1.5 --budget-s $(( $(left) - 200 )) "$O/bench_ops.json" > build/ops-logs/bench_ops.log 2>&1
+Q=; [ "${OPS_QUICK:-0}" = 1 ] && Q=--quick
+./build/bench_ops $Q --max-s 1.5 --budget-s $(( $(left) - 200 )) "$O/bench_ops.json" > build/ops-logs/bench_ops.log 2>&1
 echo "bench_ops exit $? at $(( $(date +%s) - T0 )) s"; tail -n 3 build/ops-logs/bench_ops.log
 if python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
-  timeout $(( $(left) - 45 )) python3 bench/peer_torch.py --impl eager --max-s 1.5 --match "$O/bench_ops.json" "$O/torch_eager.json" > build/ops-logs/torch_eager.log 2>&1
+  timeout $(( $(left) - 45 )) python3 bench/peer_torch.py $Q --impl eager --max-s 1.5 --match "$O/bench_ops.json" "$O/torch_eager.json" > build/ops-logs/torch_eager.log 2>&1
   echo "eager exit $? at $(( $(date +%s) - T0 )) s"; tail -n 1 build/ops-logs/torch_eager.log
-  timeout $(( $(left) - 15 )) python3 bench/peer_torch.py --impl compile --max-s 1.5 --budget-s $(( $(left) - 40 )) --match "$O/bench_ops.json" "$O/torch_compile.json" > build/ops-logs/torch_compile.log 2>&1
+  timeout $(( $(left) - 15 )) python3 bench/peer_torch.py $Q --impl compile --max-s 1.5 --budget-s $(( $(left) - 40 )) --match "$O/bench_ops.json" "$O/torch_compile.json" > build/ops-logs/torch_compile.log 2>&1
   echo "compile exit $? at $(( $(date +%s) - T0 )) s"; tail -n 2 build/ops-logs/torch_compile.log
 fi
 TORCH=; for f in "$O/torch_eager.json" "$O/torch_compile.json"; do [ -s "$f" ] && TORCH="$TORCH $f"; done

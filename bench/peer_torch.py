@@ -54,6 +54,9 @@ Ops (the PyTorch call used as the peer; math in fp32 for f16/bf16 like amdkit):
   layernorm: F.layer_norm(x, (cols,), weight, bias, eps=1e-5)
   rmsnorm: F.rms_norm(x, (cols,), weight, eps=1e-5) (a manual fp32 version if absent)
   cross_entropy: F.cross_entropy(logits, targets, reduction=none|mean|sum, ignore_index=-100)
+  rand_uniform / rand_normal: torch.rand / torch.randn(rows, cols, generator=<a cuda generator>)
+  dropout: F.dropout(x, p=0.1, training=True)   cumsum: torch.cumsum(x, dim=-1)
+  topk_k<K>: torch.topk(x, K, dim=-1, largest=True, sorted=True)  (values + int64 indices)
     (reduction from the name: *_mean, *_sum, else none; random targets, every 17th
     row ignored like bench_ops.c's setup_xent)
 
@@ -148,6 +151,12 @@ def default_bytes(p):
         return float(2 * n * es + 2 * p.cols * es)
     if k == "rmsnorm":
         return float(2 * n * es + p.cols * es)
+    if k in ("rand_uniform", "rand_normal"):
+        return float(n * es)
+    if k in ("dropout", "cumsum"):
+        return float(2 * n * es)
+    if k == "topk":
+        return float(n * es + p.rows * p.params["k"] * (es + 8))
     if k == "cross_entropy":
         out = p.rows * 4 if p.params.get("reduction", "none") == "none" else 4
         return float(n * es + p.rows * 8 + out)
@@ -189,6 +198,16 @@ def builtin_plans(quick):
         for t in FLOATS:
             plans.append(Plan("cross_entropy" if red == "none" else "cross_entropy_mean", t,
                               "cross_entropy", rows[0], rows[1], {"reduction": red}))
+    # random numbers, dropout, cumsum, top-k (bench_ops.c's shapes)
+    sq = (64, 1000) if quick else (4096, 4096)
+    for name in ("rand_uniform", "rand_normal", "dropout", "cumsum"):
+        three(name, sq)
+    for t in ("f32", "bf16"):
+        plans.append(Plan("cumsum", t, "cumsum", *((4, 40000) if quick else (64, 1048576))))
+    vocab = (2, 8192) if quick else (256, 128256)
+    for k, shape in ((8, sq), (50, vocab), (1024, vocab)):
+        for t in FLOATS:
+            plans.append(Plan("topk_k%d" % k, t, "topk", shape[0], shape[1], {"k": k}))
     return plans
 
 
@@ -242,7 +261,11 @@ def resolve(name, dtype, shape, nbytes=None):
             return None, "%s with two dtypes" % name
     if base == "cast" and not arrow:
         return None, "cast without a src->dst dtype"
-    known = set(IO) | set(REDUCE) | {"cast", "layernorm", "rmsnorm", "cross_entropy"}
+    if base.startswith("topk_k") and base[len("topk_k"):].isdigit():
+        params["k"] = int(base[len("topk_k"):])
+        base = "topk"
+    known = set(IO) | set(REDUCE) | {"cast", "layernorm", "rmsnorm", "cross_entropy", "rand_uniform",
+                                     "rand_normal", "dropout", "cumsum", "topk"}
     if base not in known:
         return None, "unknown op"
     if base in REDUCE and whole is not None:
@@ -338,6 +361,18 @@ def build(p, torch, F, dev):
                 xf = x.float()
                 return (xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + eps)).to(x.dtype) * w
         return (rnd(R, C), rnd(C)), fn
+    if k in ("rand_uniform", "rand_normal"):
+        g = torch.Generator(device=dev)
+        g.manual_seed(1234)
+        f = torch.rand if k == "rand_uniform" else torch.randn
+        return (), lambda: f(R, C, device=dev, dtype=dt, generator=g)
+    if k == "dropout":
+        return (rnd(R, C),), lambda x: F.dropout(x, p=0.1, training=True)
+    if k == "cumsum":
+        return (rnd(R, C),), lambda x: torch.cumsum(x, dim=-1)
+    if k == "topk":
+        kk = p.params["k"]
+        return (rnd(R, C),), lambda x: torch.topk(x, kk, dim=-1, largest=True, sorted=True)
     if k == "cross_entropy":
         red = p.params.get("reduction", "none")
         t = torch.randint(0, C, (R,), device=dev, dtype=torch.int64)

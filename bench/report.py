@@ -176,14 +176,15 @@ def speedup_ci(a, p, conf):
     return sp, min(lo, sp), max(hi, sp), a.approx or p.approx
 
 
-def classify(correct, ci, p):
-    """'win' | 'tie' | 'loss' | 'incorrect' for threshold p (ci = (sp, lo, hi, approx))."""
+def classify(correct, ci, p, margin=0.0):
+    """'win' | 'tie' | 'loss' | 'incorrect' for threshold p (ci = (sp, lo, hi, approx)); with a margin m,
+    the band [p (1 - m), p (1 + m)] counts as p (a win needs lo > p (1 + m))."""
     if not correct:
         return "incorrect"
     _, lo, hi, _ = ci
-    if lo > p:
+    if lo > p * (1.0 + margin):
         return "win"
-    if hi <= p:
+    if hi <= p * (1.0 - margin):
         return "loss"
     return "tie"
 
@@ -298,13 +299,13 @@ def fmt_ci(ci):
     return "%s%.2fx [%.2f, %s]" % ("~" if approx else "", sp, lo, h)
 
 
-def fast_table(entries, impl, strict_extra=0):
-    """Per p: (wins, ties, losses, incorrect); n; geomean; correct count."""
+def fast_table(entries, impl, strict_extra=0, margin=0.0, timing_only=False):
+    """Per p: (wins, ties, losses, incorrect); n; geomean; correct count (timing_only: correctness ignored)."""
     joined = [e for e in entries if e.ci.get(impl) is not None]
     n = len(joined) + strict_extra
     per_p = []
     for p in PS:
-        cls = [classify(e.correct, e.ci[impl], p) for e in joined]
+        cls = [classify(e.correct or timing_only, e.ci[impl], p, margin) for e in joined]
         per_p.append({c: cls.count(c) for c in ("win", "tie", "loss", "incorrect")})
     gm = math.exp(sum(math.log(e.ci[impl][0]) for e in joined) / len(joined)) if joined else None
     return {"n": n, "per_p": per_p, "geomean": gm, "correct": sum(1 for e in joined if e.correct),
@@ -312,7 +313,7 @@ def fast_table(entries, impl, strict_extra=0):
 
 
 def build_report(amd, torch_docs, attention=None, gemm=None, suite_correct=(), strict=False, stat="median",
-                 min_frac=0.9, conf=0.95):
+                 min_frac=0.9, conf=0.95, margin=0.0):
     lines = []
     out = lines.append
     ops, peer, peer_only = ops_entries(amd, torch_docs, stat, conf) if amd is not None else ([], {}, [])
@@ -357,6 +358,12 @@ def build_report(amd, torch_docs, attention=None, gemm=None, suite_correct=(), s
             if ok else "UNCHECKED (the file's \"correct\" is not true)"))
     out("- speedup = peer %s / amdkit %s (> 1: amdkit faster), [%g%% interval]; \"~\": the interval is a normal "
         "approximation from summary statistics (no samples in that file)" % (stat, stat, 100 * conf))
+    for d in torch_docs:
+        ca, cp = num(amd.get("copy_gbps")) if amd else None, num(d.get("copy_gbps"))
+        if ca and cp:
+            out("- run-to-run drift: the same device-to-device copy measured %.2f%% %s in the peer's process "
+                "(the intervals hold one run's sampling noise, not this; --margin adds a band around p)" % (
+                    100 * abs(cp / ca - 1), "slower" if cp < ca else "faster"))
     n_checked = sum(1 for e in ops if e.check in ("checked", "FAILED check"))
     if ops:
         out("- ops correctness: %d of %d entries checked against the CPU reference in the same run, %d failed, "
@@ -368,9 +375,9 @@ def build_report(amd, torch_docs, attention=None, gemm=None, suite_correct=(), s
     out("")
     out("## fast_p (KernelBench: correct in the same run AND speedup > p)")
     out("")
-    out("A win needs the whole %g%% interval above p; a tie is an interval containing p (the timing cannot "
+    out("A win needs the whole %g%% interval above p%s; a tie is an interval reaching p (the timing cannot "
         "tell); fast_p counts wins only, `+t` gives the ties (fast_p could be at most (wins + ties) / kernels)." %
-        (100 * conf))
+        (100 * conf, " (1 + %g)" % margin if margin else ""))
     out("")
     out("| set | peer | kernels | correct | " + " | ".join("fast_%g" % p for p in PS) + " | geomean speedup |")
     out("|---|---|---:|---:|" + "---:|" * len(PS) + "---:|")
@@ -384,7 +391,7 @@ def build_report(amd, torch_docs, attention=None, gemm=None, suite_correct=(), s
             extra = 0
             if strict and fam in ("ops", "all"):
                 extra = sum(1 for k in peer_only if num((peer.get(k + (impl,)) or {}).get(stat)) is not None)
-            ft = fast_table(es, impl, extra)
+            ft = fast_table(es, impl, extra, margin)
             fast[(fam, impl)] = ft
             cells = []
             for c in ft["per_p"]:
@@ -392,6 +399,17 @@ def build_report(amd, torch_docs, attention=None, gemm=None, suite_correct=(), s
                 cells.append("%.3f (%d/%d) +%dt" % (c["win"] / n, c["win"], n, c["tie"]) if n else "-")
             out("| %s | %s | %d | %d | %s | %s%s |" % (fam, label, ft["n"], ft["correct"], " | ".join(cells),
                                                      fmt(ft["geomean"], ".3f"), "x" if ft["geomean"] else ""))
+    out("")
+    out("Timing alone, for information (NOT fast_p: correctness ignored, so unchecked entries show what their "
+        "intervals say): wins / ties / losses at p = 1.")
+    out("")
+    out("| set | peer | kernels | wins | ties | losses |")
+    out("|---|---|---:|---:|---:|---:|")
+    for fam, es in groups:
+        for impl, label in PEERS:
+            ft = fast_table(es, impl, 0, margin, timing_only=True)
+            c = ft["per_p"][PS.index(1.0)]
+            out("| %s | %s | %d | %d | %d | %d |" % (fam, label, ft["n"], c["win"], c["tie"], c["loss"]))
     out("")
 
     # per-entry table
@@ -413,7 +431,7 @@ def build_report(amd, torch_docs, attention=None, gemm=None, suite_correct=(), s
             cells.append(fmt(t.ms if t else None, ".4f", "-" if err == "missing" else "n/a"))
         for impl, _ in PEERS:
             cells.append(fmt_ci(e.ci[impl]))
-        cells.append(classify(e.correct, e.ci["torch_eager"], 1.0) if e.ci["torch_eager"] else "-")
+        cells.append(classify(e.correct, e.ci["torch_eager"], 1.0, margin) if e.ci["torch_eager"] else "-")
         out("| " + " | ".join(cells) + " |")
     if att_alt:
         out("")
@@ -432,7 +450,8 @@ def build_report(amd, torch_docs, attention=None, gemm=None, suite_correct=(), s
                                          "?" if fr is None else "%.1f%%" % (100 * fr)))
     for impl, label in PEERS:
         for what, want in (("slower than", "loss"), ("tied with", "tie")):
-            es = [e for e in allent if e.ci[impl] is not None and e.correct and classify(True, e.ci[impl], 1.0) == want]
+            es = [e for e in allent if e.ci[impl] is not None and e.correct and
+                  classify(True, e.ci[impl], 1.0, margin) == want]
             out("")
             out("### %s %s (%d)%s" % (what.capitalize(), label, len(es),
                                       "" if impl == "torch_eager" and want == "loss" else " (for information)"))
@@ -474,8 +493,8 @@ def fmt_err(rec, detail=False):
     return s
 
 
-def summary_json(fast, entries, conf):
-    doc = {"conf": conf, "ps": list(PS), "fast_p": [], "entries": []}
+def summary_json(fast, entries, conf, margin=0.0):
+    doc = {"conf": conf, "margin": margin, "ps": list(PS), "fast_p": [], "entries": []}
     for (fam, impl), ft in sorted(fast.items()):
         row = {"set": fam, "peer": impl, "kernels": ft["n"], "correct": ft["correct"], "geomean": ft["geomean"],
                "approx_intervals": ft["approx"]}
@@ -489,7 +508,7 @@ def summary_json(fast, entries, conf):
             ci = e.ci[impl]
             d[impl] = None if ci is None else {"speedup": ci[0], "lo": ci[1], "hi": None if ci[2] == float("inf")
                                                else ci[2], "approx": ci[3],
-                                               "class": {"%g" % p: classify(e.correct, ci, p) for p in PS}}
+                                               "class": {"%g" % p: classify(e.correct, ci, p, margin) for p in PS}}
         doc["entries"].append(d)
     return doc
 
@@ -497,7 +516,7 @@ def summary_json(fast, entries, conf):
 def main(argv=None):
     ap = argparse.ArgumentParser(description="amdkit vs PyTorch: per-entry table and fast_p with confidence intervals")
     ap.add_argument("amdkit", metavar="AMDKIT.json")
-    ap.add_argument("torch", metavar="TORCH.json", nargs="+")
+    ap.add_argument("torch", metavar="TORCH.json", nargs="*", help="peer_torch.py results (none: no ops comparison)")
     ap.add_argument("--attention", metavar="ATTENTION.json", help="peer_attention.py's joined file")
     ap.add_argument("--gemm", metavar="GEMM.json", help="gemm_report.py's joined file")
     ap.add_argument("--suite-correct", metavar="FAMILY[,FAMILY]", default="",
@@ -510,6 +529,9 @@ def main(argv=None):
     ap.add_argument("--stat", choices=("median", "mean"), default="median", help="time statistic (default median)")
     ap.add_argument("--min-frac", type=float, default=0.9, help="copy-bandwidth target (default 0.9)")
     ap.add_argument("--conf", type=float, default=0.95, help="confidence of the speedup intervals (default 0.95)")
+    ap.add_argument("--margin", type=float, default=0.0,
+                    help="equivalence band: speedups within p (1 -+ M) count as ties too (default 0: the interval "
+                         "alone); the intervals hold the sampling noise of one run, not run-to-run drift")
     a = ap.parse_args(argv)
     suite = tuple(s for s in a.suite_correct.split(",") if s)
     for s in suite:
@@ -517,6 +539,8 @@ def main(argv=None):
             ap.error("--suite-correct takes attention and/or gemm (ops check themselves), not %r" % s)
     if not 0.5 <= a.conf < 1.0:
         ap.error("--conf must be in [0.5, 1)")
+    if not 0.0 <= a.margin < 0.5:
+        ap.error("--margin must be in [0, 0.5)")
     try:
         amd = load(a.amdkit)
         results_of(amd, a.amdkit)
@@ -528,14 +552,14 @@ def main(argv=None):
     except (OSError, ValueError) as e:
         print("report: %s" % e, file=sys.stderr)
         return 2
-    text, fast, entries = build_report(amd, tds, att, gem, suite, a.strict, a.stat, a.min_frac, a.conf)
+    text, fast, entries = build_report(amd, tds, att, gem, suite, a.strict, a.stat, a.min_frac, a.conf, a.margin)
     sys.stdout.write(text)
     if a.out:
         with open(a.out, "w") as f:
             f.write(text)
     if a.json:
         with open(a.json, "w") as f:
-            json.dump(summary_json(fast, entries, a.conf), f, indent=1)
+            json.dump(summary_json(fast, entries, a.conf, a.margin), f, indent=1)
             f.write("\n")
     return 0
 

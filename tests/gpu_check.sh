@@ -49,9 +49,9 @@ cp build/walkthrough/log "$OUT/walkthrough-commands.log" 2>/dev/null || true
 run proto-cli bash tests/proto_cli.sh
 run bench-runtime ./build/bench_runtime $BQ "$OUT/bench_runtime.json"
 # bench_ops checks every entry against the CPU reference in the same run ("correct" per entry; exit 3 if one is wrong)
-run bench-ops ./build/bench_ops $BQ "$OUT/bench_ops.json"
+run bench-ops ./build/bench_ops $BQ --max-s 1 "$OUT/bench_ops.json"
 if command -v python3 >/dev/null && python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null && [ -f bench/peer_torch.py ]; then
-  run bench-torch python3 bench/peer_torch.py $BQ --match "$OUT/bench_ops.json" "$OUT/bench_torch.json"
+  run bench-torch python3 bench/peer_torch.py $BQ --max-s 1 --match "$OUT/bench_ops.json" "$OUT/bench_torch.json"
   run report python3 bench/report.py "$OUT/bench_ops.json" "$OUT/bench_torch.json" --out "$OUT/report.md" --json "$OUT/fastp_ops.json"
 fi
 fi

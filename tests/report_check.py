@@ -97,6 +97,10 @@ big = report.speedup_ci(report.Timing({"median": 1.0, "times": samples(1.0, 0.02
                         report.Timing({"median": 1.005, "times": samples(1.005, 0.02, 20000, 8)}, "median", 0.95), 0.95)
 check(report.classify(True, small, 1.0) == "tie", "0.5%% faster, 20 noisy trials: tie %r" % (small,))
 check(report.classify(True, big, 1.0) == "win", "0.5%% faster, 20000 trials: win %r" % (big,))
+# --margin: a 0.5% win with tight intervals is a win with no margin, a tie inside a 1% band
+check(report.classify(True, big, 1.0, 0.0) == "win" and report.classify(True, big, 1.0, 0.01) == "tie",
+      "margin 0.01 turns a 0.5%% win into a tie %r" % (big,))
+check(report.classify(True, (0.5, 0.49, 0.51, False), 1.0, 0.01) == "loss", "a clear loss stays a loss with a margin")
 # summary statistics only: normal approximation, marked approximate
 t = report.Timing({"median": 2.0, "std": 0.1, "num_trials": 100}, "median", 0.95)
 check(t.approx and 1.97 < t.lo < 2.0 < t.hi < 2.03, "summary-only interval (%.4f, %.4f)" % (t.lo, t.hi))
