@@ -6752,24 +6752,16 @@ typedef struct _ak_api {
     _ak_dlsym(lib, sym, &api->name); \
     if (!api->name && (sym2)) _ak_dlsym(lib, (const char*)(sym2), &api->name); \
     if (!api->name && (req) && !missing[0]) _ak_copy(missing, cap, sym);
-static int _ak_resolve_hip(_ak_api* api, void* lib, char* missing, size_t cap) {
-    missing[0] = 0; _AK_HIP_API(_AK_X_RESOLVE) return missing[0] == 0;
-}
-static int _ak_resolve_hiprtc(_ak_api* api, void* lib, char* missing, size_t cap) {
-    missing[0] = 0; _AK_HIPRTC_API(_AK_X_RESOLVE) return missing[0] == 0;
-}
-static int _ak_resolve_comgr(_ak_api* api, void* lib, char* missing, size_t cap) {
-    missing[0] = 0; _AK_COMGR_API(_AK_X_RESOLVE) return missing[0] == 0;
-}
-static int _ak_resolve_cuda(_ak_api* api, void* lib, char* missing, size_t cap) {
-    missing[0] = 0; _AK_CUDA_API(_AK_X_RESOLVE) return missing[0] == 0;
-}
-static int _ak_resolve_nvrtc(_ak_api* api, void* lib, char* missing, size_t cap) {
-    missing[0] = 0; _AK_NVRTC_API(_AK_X_RESOLVE) return missing[0] == 0;
-}
-static int _ak_resolve_ccl(_ak_api* api, void* lib, char* missing, size_t cap) {
-    missing[0] = 0; _AK_CCL_API(_AK_X_RESOLVE) return missing[0] == 0;
-}
+/* _ak_resolve_<lib>: every entry point of one X-macro list; 0 and the first missing required symbol if one is absent */
+#define _AK_RESOLVER(fn, LIST) \
+    static int fn(_ak_api* api, void* lib, char* missing, size_t cap) { missing[0] = 0; LIST(_AK_X_RESOLVE) return missing[0] == 0; }
+_AK_RESOLVER(_ak_resolve_hip, _AK_HIP_API)
+_AK_RESOLVER(_ak_resolve_hiprtc, _AK_HIPRTC_API)
+_AK_RESOLVER(_ak_resolve_comgr, _AK_COMGR_API)
+_AK_RESOLVER(_ak_resolve_cuda, _AK_CUDA_API)
+_AK_RESOLVER(_ak_resolve_nvrtc, _AK_NVRTC_API)
+_AK_RESOLVER(_ak_resolve_ccl, _AK_CCL_API)
+#undef _AK_RESOLVER
 #undef _AK_X_RESOLVE
 
 /* Try library names in order; on failure `why` lists every name tried. */
@@ -13141,14 +13133,8 @@ static ak_result _ak_kernel_get_at(ak_context* ctx, const char* target_override,
     /* not zeroed as a whole (a warm hit is a few hundred ns; the name buffers are most of the struct) */
     k = (ak_kernel*)_ak_ctx_alloc_uninit(&ctx->cfg, sizeof *k);
     if (!k) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "out of host memory");
+    memset(k, 0, offsetof(ak_kernel, name));   /* every field before the name buffers */
     k->ctx = ctx;
-    k->entry = NULL;
-    k->fn = NULL;
-    k->source = AK_CACHE_MISS;
-    k->cpu = NULL;
-    k->cpu_user = NULL;
-    k->shmem_optin = 0;
-    k->iface = 0;
     _ak_copy(k->name, sizeof k->name, kernel_name);
     _ak_copy(k->target, sizeof k->target, "cpu");
     if (ctx->bk->module_load) {   /* a backend that compiles (else the kernel runs its C implementation) */
