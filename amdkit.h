@@ -1020,11 +1020,13 @@ AKAPI ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, cons
 
 /* Softmax along the last dimension: y[r, c] = exp(x[r, c] - m) / sum_c exp(x[r, c] - m),
  * m = max of the row (numerically stable); log_softmax != 0: y = x - m - log(sum).
- * A row with a NaN gives NaN; -inf entries give 0 (-inf). Any width: rows up
- * to 16384 wide are held in registers, wider ones are split over several
- * co-operating blocks (one read and one write of x in both cases); rows past
- * 8192 x compute units (f16 / bf16: past 131072), and every row wider than
- * 16384 at AK_OPT_CONSERVATIVE, take a second read of x instead.
+ * A row with a NaN gives NaN; -inf entries give 0 (-inf). Any width; the
+ * kernel per shape comes from the row-op table (>>impl:ops-reduce,
+ * _ak_rowop_table): rows up to 16384 wide held in registers, wider ones split
+ * over several co-operating blocks (one read and one write of x in both
+ * cases) or one block per row with a second read of the row from L2; rows
+ * past 8192 x compute units (f16 / bf16: past 131072), and every row wider
+ * than 16384 at AK_OPT_CONSERVATIVE, take a second read of x instead.
  * y may equal x (in place). Thread safety: any thread. */
 AKAPI ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t rows, size_t cols,
                            int log_softmax, ak_stream* stream);
@@ -14086,9 +14088,6 @@ AKDEF ak_result ak_transpose(ak_context* ctx, ak_dtype dtype, const void* x, voi
             }
         return AK_OK;
     }
-    /* a 1 x n or n x 1 matrix is its own transpose in memory: one device copy (h100 sweep 2026-11-23: the tile
-     * kernel took 4.1-9.9 us on 1 x 1..128256; the copy engine is the shortest path) */
-    if (rows == 1 || cols == 1) return ak_memcpy_async(ctx, y, x, bytes, AK_D2D, stream);
     r = _ak_op_kernel(ctx, _ak_src_transpose, _ak_op_name(kn, sizeof kn, "ak_transpose", dtype), &k);
     if (r != AK_OK) return r;
     memset(&a, 0, sizeof a);
@@ -14201,40 +14200,36 @@ typedef struct _ak_rowop_rule {
 #define _AK_RMAX ((size_t)-1)
 static const _ak_rowop_rule _ak_rowop_table[] = {
     /* softmax, layernorm, rmsnorm */
-    { _AK_RO_SOFTMAX | _AK_RO_NORM, _AK_DT_ALL, 1, 16384, 1, _AK_RMAX, 0, 1, _AK_RV_ROWS, 128, 4,
-      "h100 sweep 2026-11-23: odd widths (127, 1000) at E = 16-32 elements per thread were 0.4-0.8x eager (few "
-      "threads walking scalar loads); 4 per thread spreads a row over a warp or more" },
     { _AK_RO_SOFTMAX | _AK_RO_NORM, _AK_DT_ALL, 1, 16384, 1, _AK_RMAX, 0, -1, _AK_RV_ROWS, 128, 0,
       "h100 bench_ops 2026-11-22: 65536 x 4096 at 94-100% of copy, one read; 128-thread blocks (f16 4096: 2988 GB/s "
-      "vs 2903 with 256)" },
+      "vs 2903 with 256); h100 sweep 2026-11-23: 94-100% at 65536 x 768..8192, 57-71% (f32) / 49-61% (f16) at "
+      "x 16384 (the rule's weak end)" },
     { _AK_RO_SOFTMAX, _AK_DT_ALL, 16385, _AK_RMAX, 1, _AK_RMAX, 0, -1, _AK_RV_SPLIT, 128, 0,
       "h100 bench_ops 2026-11-22: 4096 x 393216 f32 split 2173 GB/s vs 1811 two-pass (falls back to two-pass past "
       "CUs blocks per row, and for f16/bf16 past 131072 columns: 1974 vs 1823 GB/s)" },
     { _AK_RO_NORM, _AK_DT_ALL, 16385, _AK_RMAX, 1, _AK_RMAX, 0, -1, _AK_RV_WIDE, 1024, 0,
-      "h100 sweep 2026-11-23 (before): wide rows, one 1024-thread block per row, 58-66% of copy at 128256+" },
+      "h100 sweep 2026-11-23: one 1024-thread block per row, two passes: 84-93% at 16384 x 32768, 58-66% at "
+      "128256 / 400000 columns" },
     /* reductions: rows < CUs x 16 (sum, mean, f32 max/min) or x 8 (the rest) and wide: segments */
-    { _AK_RO_SUM, _AK_DT_ALL, 8193, _AK_RMAX, 1, 16, 1, -1, _AK_RV_SEGMENTS, 256, 16,
+    { _AK_RO_SUM, _AK_DT_ALL, 8193, _AK_RMAX, 0, 16, 1, -1, _AK_RV_SEGMENTS, 256, 16,
       "h100 bench_ops 2026-11-22, 256M elements, segments per CU 8/16/32/64: sum f32 97.2/97.8/98.0/97.6, "
       "sum bf16 91.4/92.9/90.9/88.7" },
-    { _AK_RO_MINMAX, _AK_DT_F32, 8193, _AK_RMAX, 1, 16, 1, -1, _AK_RV_SEGMENTS, 256, 16,
+    { _AK_RO_MINMAX, _AK_DT_F32, 8193, _AK_RMAX, 0, 16, 1, -1, _AK_RV_SEGMENTS, 256, 16,
       "h100 bench_ops 2026-11-22: max f32 94.8/97.2/97.2/97.3 at 8/16/32/64 segments per CU" },
-    { _AK_RO_MINMAX | _AK_RO_ARG, _AK_DT_ALL, 8193, _AK_RMAX, 1, 8, 1, -1, _AK_RV_SEGMENTS, 256, 8,
+    { _AK_RO_MINMAX | _AK_RO_ARG, _AK_DT_ALL, 8193, _AK_RMAX, 0, 8, 1, -1, _AK_RV_SEGMENTS, 256, 8,
       "h100 bench_ops 2026-11-22: argmax bf16 84.1/80.9/81.5/75.2 at 8/16/32/64 segments per CU; max bf16 fell "
       "under 90 at 16" },
-    { _AK_RO_REDUCE | _AK_RO_XENT | _AK_RO_XENT_RED, _AK_DT_ALL, 1, 1024, 1, _AK_RMAX, 0, -1, _AK_RV_STREAM, 256, 32,
-      "h100 sweep 2026-11-23: narrow rows (32-1000) at 256 bytes per thread (1-4 threads a row) were 0.6-0.9x "
-      "eager; 32 bytes per thread spreads a row over more threads" },
-    { _AK_RO_REDUCE | _AK_RO_XENT, _AK_DT_ALL, 1, _AK_RMAX, 1, _AK_RMAX, 0, -1, _AK_RV_STREAM, 256, 256,
-      "h100 bench_ops 2026-11-22: 65536 x 4096, about 256 bytes per thread measured best" },
-    /* cross-entropy mean / sum: small batches in one launch, else per-row losses + partials + combine */
-    { _AK_RO_XENT_RED, _AK_DT_ALL, 1, 4096, 1, 16, 0, -1, _AK_RV_SMALL, 1024, 256,
-      "h100 sweep 2026-11-23: mean of <= 16 rows took 11-15 us in 3 launches + a workspace vs 7 us eager; one "
-      "block reads up to 16 x 4096 elements in one launch" },
-    { _AK_RO_XENT_RED, _AK_DT_ALL, 1, 256, 1, 256, 0, -1, _AK_RV_SMALL, 1024, 256,
-      "h100 sweep 2026-11-23: mean of 256 x <= 127 took 11-13 us (3 launches) vs 7 us eager" },
-    { _AK_RO_XENT_RED, _AK_DT_ALL, 1, _AK_RMAX, 1, _AK_RMAX, 0, -1, _AK_RV_STREAM, 256, 256,
-      "h100 bench_ops 2026-11-22: 65536 x 4096 mean at 89% of copy (per-row losses, partials, combine)" },
+    /* reductions and cross-entropy (none, mean, sum): a group per row (segment) */
+    { _AK_RO_REDUCE | _AK_RO_XENT | _AK_RO_XENT_RED, _AK_DT_ALL, 1, _AK_RMAX, 1, _AK_RMAX, 0, -1, _AK_RV_STREAM, 256,
+      256, "h100 bench_ops 2026-11-22: 65536 x 4096, about 256 bytes per thread measured best; mean / sum: "
+      "per-row losses, partials, combine (89% of copy at 65536 x 4096)" },
 };
+/* Variants no row picks yet (candidates for the shapes the h100 sweep of
+ * 2026-11-23 found slow; bench/sweep_variants.sh measures them with
+ * bench_sweep --force, bench/NOTES.md "Shape sweep" lists what to run):
+ * _AK_RV_WIDE for softmax (16384-131072 columns), _AK_RV_SMALL for the
+ * cross-entropy mean of small batches, _AK_RV_ROWS / _AK_RV_STREAM with a
+ * param for odd and narrow widths. */
 
 #if defined(AMDKIT_ROWOP_FORCE)
 /* bench/bench_sweep.c --force: every row op takes this variant / block / param
@@ -14292,7 +14287,7 @@ static unsigned _ak_rd_row_e(ak_dtype t) { return t == AK_F32 ? 16u : 32u; }
 static unsigned _ak_rd_row_group(size_t cols, ak_dtype t, unsigned per) {
     unsigned e = _ak_rd_row_e(t), g = _ak_rd_pow2((cols + e - 1) / e, _AK_RD_ROW_MAX / e);
     if (per > 0 && per < e) {
-        unsigned g2 = _ak_rd_pow2((cols + per - 1) / per, 1024u);
+        unsigned g2 = _ak_rd_pow2((cols + per - 1) / per, _AK_RD_ROW_MAX / e); /* the kernels' launch bound */
         if (g2 > g) g = g2;
     }
     return g;

@@ -389,7 +389,7 @@ static const char* variant_of(sweep* s, const cell* c) {
     case OP_ARGMAX: case OP_ARGMIN: m = _AK_RO_ARG; break;
     case OP_XENT: m = _AK_RO_XENT; break;
     case OP_XENT_MEAN: m = _AK_RO_XENT_RED; break;
-    default: return c->rows == 1 || c->cols == 1 ? "memcpy" : "tiles";
+    default: return "tiles";
     }
     r = _ak_rowop_pick(s->ctx, m, s->dt, c->rows, c->cols);
     snprintf(buf, sizeof buf, "%s/%u/%u", _ak_rv_names[r->variant], r->block, r->param);

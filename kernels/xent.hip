@@ -27,17 +27,29 @@ template <class D>
 AK_INLINE float ak_xent_row(const typename D::T* AK_RESTRICT p, ak_i64 len, int lane, int G, bool vec, ak_i64 t,
                             ak_i64 ignore_index, float* scratch) {
     float m = -AK_INF, s = 0.0f;
-    ak_i64 head = len, nv = 0;
+    ak_i64 head = 0, nv = 0;
     if (vec) {
         head = (ak_i64)(((16u - ((unsigned)(unsigned long long)p & 15u)) & 15u) / sizeof(typename D::T));
         if (head > len) head = len;
         nv = (len - head) >> 3;
     }
-    for (ak_i64 e = lane; e < head; e += G) {
-        const float a = D::to(p[e]);
-        ak_online_fold<1>(m, s, &a);
-    }
-    if (vec) {
+    if (!vec) {
+        ak_i64 e = lane;
+        for (; e + 3 * G < len; e += 4 * G) {
+            float a[4];
+#pragma unroll
+            for (int u = 0; u < 4; u++) a[u] = D::to(p[e + u * G]);
+            ak_online_fold<4>(m, s, a);
+        }
+        for (; e < len; e += G) {
+            const float a = D::to(p[e]);
+            ak_online_fold<1>(m, s, &a);
+        }
+    } else {
+        for (ak_i64 e = lane; e < head; e += G) {
+            const float a = D::to(p[e]);
+            ak_online_fold<1>(m, s, &a);
+        }
         const typename D::T* pv = p + head;
         ak_i64 k = lane;
         for (; k + 3 * G < nv; k += 4 * G) {
