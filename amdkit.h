@@ -80,7 +80,7 @@
  *   >>impl:result     errors (thread-local detail) and logging
  *   >>impl:context-struct  the context struct and the backend table type (_ak_backend_ops)
  *   >>impl:dtype      dtype names, fp16/bf16 host conversions
- *   >>impl:sources    embedded kernel sources (generated from kernels/ by `make gen`)
+ *   >>impl:sources    embedded kernel sources + kernel interfaces (typed argument packers), generated from kernels/ by `make gen`
  *   >>impl:api        dlopen'ed entry points (one X-macro list per library)
  *   >>impl:arch       architecture table rows (with sources)
  *   >>impl:hash       SHA-256 and a fast 128-bit hash
@@ -96,11 +96,13 @@
  *   >>impl:stream     streams and events
  *   >>impl:multi      peers, stream waits, communicators (cpu reference over threads; NCCL / RCCL), groups
  *   >>impl:kernels    kernel library (AMDKIT_NO_OPS drops it): ak_prelude_source
- *   >>impl:ops        kernel library: shared op code (kernel memo, checks, launch sizing)
+ *   >>impl:ops        kernel library: shared op code (kernel memo, checks, launch sizing, interface-checked launch)
  *   >>impl:ops-elementwise  fill, copy, cast, axpy, scale, binary, unary, transpose + CPU references
- *   >>impl:ops-reduce reductions, softmax, layernorm, rmsnorm, cross-entropy + CPU references
+ *   >>impl:ops-reduce reductions, softmax, layernorm, rmsnorm, cross-entropy (one row-chunked launch helper) + CPU references
  *   >>impl:ops-gemm   GEMM with fused epilogue: tile table, planning, launch, CPU reference
  *   >>impl:ops-attention  fused attention (SIMT, split/flash-decoding, matrix cores) + CPU reference
+ *   >>impl:ops-random  Philox random numbers (uniform, normal), dropout + bit-identical CPU references
+ *   >>impl:ops-scan   cumsum (inclusive / exclusive scan), top-k + CPU references
  *   >>impl:autotune   kernel timing (events, L2 flush, restored inputs), autotuner + its stored choices
  */
 #ifndef AMDKIT_H
@@ -1188,6 +1190,74 @@ AKAPI const char* ak_attention_layout_name(ak_attention_layout layout);
  * AK_ERROR_OUT_OF_MEMORY (workspace), AK_ERROR_COMPILATION / AK_ERROR_LAUNCH.
  * Thread safety: any thread. */
 AKAPI ak_result ak_attention(ak_context* ctx, const ak_attention_args* args, ak_stream* stream);
+/* ---- random numbers, dropout  ---------------------------------------------
+ * Counter-based Philox4x32-10 (Salmon et al., SC'11), reproducible from
+ * (seed, offset) alone and BIT-IDENTICAL on every backend (cpu, hip, cuda):
+ * element i of a call uses word i % 4 of philox4x32_10(counter
+ * (lo32(c), hi32(c), 0, 0) with c = offset + i / 4, key (lo32(seed),
+ * hi32(seed))). A call of n elements consumes the counters offset ..
+ * offset + ceil(n / 4) - 1: pass offset + ceil(n / 4) to the next call for a
+ * fresh stream, or regenerate elements [4a, 4a + m) of a call with
+ * (seed, offset + a) and n = m. Uniform numbers have 24 random bits:
+ * u = (word >> 8) * 2^-24 in [0, 1). The float transforms (ln, sqrt, sin,
+ * cos of Box-Muller) are written from fused multiply-adds on both sides (no
+ * libm): the C references use fmaf() and must not be built with -ffast-math
+ * (they would not be bit-identical). Outputs are f32, f16 or bf16 (fp32 math,
+ * rounded to nearest even once), device memory of ctx, aligned to the
+ * element size, n >= 1; queued on `stream` (NULL: default), no waiting.
+ * Errors: AK_ERROR_INVALID_ARGUMENT with a message (nothing launched),
+ * AK_ERROR_COMPILATION / AK_ERROR_LAUNCH. Thread safety of all of them: any
+ * thread. */
+
+/* y[i] = lo + u_i (hi - lo), rounded to dtype, in [lo, hi): a value that
+ * rounds to hi or above becomes lo (as torch does). lo < hi, both finite and
+ * hi - lo finite. Thread safety: any thread. */
+AKAPI ak_result ak_rand_uniform(ak_context* ctx, ak_dtype dtype, void* y, size_t n, uint64_t seed, uint64_t offset,
+                                float lo, float hi, ak_stream* stream);
+/* y[i] = mean + std * z_i, z standard normal by Box-Muller on the pairs
+ * (word 0, word 1) and (word 2, word 3) of a counter: u1 = ((w >> 8) + 1)
+ * 2^-24 in (0, 1], t = (w' >> 8) 2^-24 turns, z = sqrt(-2 ln u1) (cos 2 pi t,
+ * sin 2 pi t) (|z| <= 5.77). mean and std finite, std >= 0.
+ * Thread safety: any thread. */
+AKAPI ak_result ak_rand_normal(ak_context* ctx, ak_dtype dtype, void* y, size_t n, uint64_t seed, uint64_t offset,
+                               float mean, float std, ak_stream* stream);
+/* Dropout of n elements: keep element i when u_i >= p (u_i the uniform of
+ * the stream layout above), y[i] = keep ? x[i] / (1 - p) : 0 (the scale
+ * 1 / (1 - p) is rounded to fp32 once; a dropped element is exactly 0, also
+ * for inf / NaN inputs). p in [0, 1]: p = 0 keeps everything (y = x bit for
+ * bit), p = 1 drops everything (y = 0). mask: NULL or n bytes (AK_U8),
+ * 1 = kept, 0 = dropped. The backward pass is the same call on dy with the
+ * same (seed, offset, p): it regenerates the mask. y may equal x (in place);
+ * mask must not overlap x or y. Thread safety: any thread. */
+AKAPI ak_result ak_dropout(ak_context* ctx, ak_dtype dtype, const void* x, void* y, uint8_t* mask, size_t n,
+                           float p, uint64_t seed, uint64_t offset, ak_stream* stream);
+/* ---- scan (cumsum), top-k  --------------------------------------------------
+ * Along the last dimension of a row-major, contiguous rows x cols tensor
+ * (rows, cols >= 1); pointers are device memory of ctx (host memory on the
+ * cpu backend), aligned to the element size. Queued on `stream`, no waiting;
+ * errors as for the reductions above. */
+
+/* Prefix sums of each row: inclusive (exclusive == 0) y[r, c] = sum of
+ * x[r, 0..c], exclusive y[r, c] = sum of x[r, 0..c) (y[r, 0] = 0). dtype:
+ * AK_F32, AK_F16, AK_BF16 (fp32 accumulation, output rounded to dtype),
+ * AK_I32, AK_I64 (exact, wrapping modulo 2^32 / 2^64). Any width: rows are
+ * walked in tiles by one block each, wide rows with few rows are split into
+ * chunks (reduce-then-scan, a small workspace from the pool on `stream`).
+ * The GPU's fp32 sums are in a fixed order (deterministic); the cpu backend
+ * accumulates in double (integers: exact). y may equal x (in place), other
+ * overlaps are errors. Thread safety: any thread. */
+AKAPI ak_result ak_cumsum(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t rows, size_t cols,
+                          int exclusive, ak_stream* stream);
+/* The k largest (largest != 0) or smallest (largest == 0) elements of each
+ * row, sorted (descending / ascending), with their column indices: values
+ * (rows x k, dtype) and indices (rows x k, int64). Ties keep the lower index
+ * first. NaN policy (as torch.topk): every NaN counts as larger than +inf, so
+ * largest picks NaNs first and smallest picks them last; -0 and +0 are equal
+ * (ordered by index). dtype AK_F32, AK_F16 or AK_BF16; 1 <= k <= min(cols,
+ * 1024); cols < 2^31. values / indices must not overlap x or each other.
+ * Thread safety: any thread. */
+AKAPI ak_result ak_topk(ak_context* ctx, ak_dtype dtype, const void* x, void* values, int64_t* indices, size_t rows,
+                        size_t cols, int k, int largest, ak_stream* stream);
 #endif /* AMDKIT_NO_OPS */
 
 /* ==========================================================================
@@ -1931,7 +2001,10 @@ AKDEF void ak_elem_set(void* buf, ak_dtype t, size_t i, double v) {
 }
 
 /* ==========================================================================
- * >>impl:sources  (embedded kernel sources: the .hip files of kernels/)
+ * >>impl:sources  (embedded kernel sources: the .hip files of kernels/, and
+ * the kernel interfaces tools/akgen.c reads from their kernel signatures:
+ * _ak_kargs_<stem>, one typed argument packer per parameter list, and
+ * _ak_kernel_ifaces, every kernel's interface; see tools/akgen.c)
  * ========================================================================== */
 //>#akgen
 /* Generated by `make gen` (tools/akgen.c) from the files in kernels/ -- do not edit;
@@ -4797,6 +4870,248 @@ static const char _ak_src_norm[] =
     "AK_NORM(bf16, ak_bf16_t)\n"
     ;
 
+/* kernels/random.hip */
+static const char _ak_src_random[] =
+    "/* kernels/random.hip - counter-based random numbers (Philox4x32-10) and\n"
+    " * dropout, for f32, f16 and bf16 storage. Host wrappers and the CPU\n"
+    " * references: amdkit.h (>>impl:ops-random): ak_rand_uniform, ak_rand_normal,\n"
+    " * ak_dropout.\n"
+    " *\n"
+    " * Stream layout (the same on every backend): element i of a call with\n"
+    " * (seed, offset) takes word i % 4 of philox4x32_10(counter, key) with\n"
+    " * counter = (lo32(offset + i / 4), hi32(offset + i / 4), 0, 0) and\n"
+    " * key = (lo32(seed), hi32(seed)). Uniform: u = (word >> 8) * 2^-24 in [0, 1).\n"
+    " * Normal: Box-Muller on the pairs (word 0, word 1) and (word 2, word 3) of a\n"
+    " * counter: u1 = ((w_a >> 8) + 1) * 2^-24 in (0, 1], turns t = (w_b >> 8) *\n"
+    " * 2^-24, r = sqrt(-2 ln u1), elements (r cos 2 pi t, r sin 2 pi t).\n"
+    " *\n"
+    " * BIT-IDENTICAL with the CPU reference: every float operation of the\n"
+    " * transform is an explicit fused multiply-add (ak_xfma; a product is\n"
+    " * fma(a, b, -0), a sum fma(a, 1, b)) and ln, sqrt, sin, cos are written here\n"
+    " * from those (no libm, no __logf): NVIDIA through inline PTX fma.rn.f32\n"
+    " * (immune to --use_fast_math's FTZ and contraction), AMD through\n"
+    " * __builtin_fmaf with FP contraction off. The C side in amdkit.h repeats\n"
+    " * the same sequence with fmaf(). Threads: one counter (4 elements) per step\n"
+    " * of a grid-stride loop; 16-byte (f32) / 8-byte (halves) accesses when the\n"
+    " * pointers allow. */\n"
+    "\n"
+    "/* ---- exact float primitives ---------------------------------------------- */\n"
+    "#if defined(AK_NVIDIA)\n"
+    "AK_INLINE float ak_xfma(float a, float b, float c) {\n"
+    "    float d;\n"
+    "    asm(\"fma.rn.f32 %0, %1, %2, %3;\" : \"=f\"(d) : \"f\"(a), \"f\"(b), \"f\"(c));\n"
+    "    return d;\n"
+    "}\n"
+    "#else\n"
+    "AK_INLINE float ak_xfma(float a, float b, float c) {\n"
+    "#pragma clang fp contract(off)\n"
+    "    return __builtin_fmaf(a, b, c);\n"
+    "}\n"
+    "#endif\n"
+    "AK_INLINE float ak_xmul(float a, float b) { return ak_xfma(a, b, -0.0f); }  /* exact a * b, signed zeros included */\n"
+    "AK_INLINE float ak_xadd(float a, float b) { return ak_xfma(a, 1.0f, b); }\n"
+    "\n"
+    "/* ---- Philox4x32-10 --------------------------------------------------------- */\n"
+    "AK_INLINE void ak_philox(ak_u32 c[4], ak_u32 k0, ak_u32 k1) {\n"
+    "#pragma unroll\n"
+    "    for (int r = 0; r < 10; r++) {\n"
+    "        const ak_u32 h0 = __umulhi(0xD2511F53u, c[0]), l0 = 0xD2511F53u * c[0];\n"
+    "        const ak_u32 h1 = __umulhi(0xCD9E8D57u, c[2]), l1 = 0xCD9E8D57u * c[2];\n"
+    "        const ak_u32 n0 = h1 ^ c[1] ^ k0, n2 = h0 ^ c[3] ^ k1;\n"
+    "        c[0] = n0; c[1] = l1; c[2] = n2; c[3] = l0;\n"
+    "        k0 += 0x9E3779B9u;\n"
+    "        k1 += 0xBB67AE85u;\n"
+    "    }\n"
+    "}\n"
+    "/* The 4 words of counter j of the stream (seed, offset). */\n"
+    "AK_INLINE void ak_philox_at(ak_u64 seed, ak_u64 offset, ak_u64 j, ak_u32 w[4]) {\n"
+    "    const ak_u64 c = offset + j;\n"
+    "    w[0] = (ak_u32)c; w[1] = (ak_u32)(c >> 32); w[2] = 0u; w[3] = 0u;\n"
+    "    ak_philox(w, (ak_u32)seed, (ak_u32)(seed >> 32));\n"
+    "}\n"
+    "/* [0, 1) with 24 random bits (exact). */\n"
+    "AK_INLINE float ak_philox_unit(ak_u32 w) { return ak_xmul((float)(w >> 8), 5.9604644775390625e-08f); }\n"
+    "\n"
+    "/* ---- ln, sqrt, sincos from fma ------------------------------------------------ */\n"
+    "/* ln(u) for normal u > 0: u = m 2^e, m in [sqrt(1/2), sqrt(2)), f = m - 1,\n"
+    " * s = f / (2 + f) (Newton reciprocal), ln m = 2s + 2s z P(z), z = s^2. */\n"
+    "AK_INLINE float ak_xlog(float u) {\n"
+    "    const ak_u32 b = __float_as_uint(u);\n"
+    "    int e = (int)(b >> 23) - 127;\n"
+    "    float m = __uint_as_float((b & 0x7FFFFFu) | 0x3F800000u);\n"
+    "    if (m > 1.41421356f) { m = ak_xmul(m, 0.5f); e += 1; }\n"
+    "    const float f = ak_xadd(m, -1.0f), d = ak_xadd(f, 2.0f);\n"
+    "    float y = __uint_as_float(0x7EF311C3u - __float_as_uint(d));\n"
+    "#pragma unroll\n"
+    "    for (int i = 0; i < 4; i++) { const float er = ak_xfma(-d, y, 1.0f); y = ak_xfma(y, er, y); }\n"
+    "    const float s = ak_xmul(f, y), z = ak_xmul(s, s);\n"
+    "    float p = 0.0769230769f;\n"
+    "    p = ak_xfma(p, z, 0.0909090909f);\n"
+    "    p = ak_xfma(p, z, 0.111111111f);\n"
+    "    p = ak_xfma(p, z, 0.142857143f);\n"
+    "    p = ak_xfma(p, z, 0.2f);\n"
+    "    p = ak_xfma(p, z, 0.333333333f);\n"
+    "    const float s2 = ak_xmul(s, 2.0f), lm = ak_xfma(ak_xmul(s2, z), p, s2), fe = (float)e;\n"
+    "    return ak_xfma(fe, 0.693145751953125f, ak_xfma(fe, 1.42860677e-06f, lm));\n"
+    "}\n"
+    "/* sqrt(v), v >= 0 normal or 0: Newton on 1/sqrt, then one correction of v * y. */\n"
+    "AK_INLINE float ak_xsqrt(float v) {\n"
+    "    if (v == 0.0f) return 0.0f;\n"
+    "    float y = __uint_as_float(0x5F3759DFu - (__float_as_uint(v) >> 1));\n"
+    "    const float h = ak_xmul(v, 0.5f);\n"
+    "#pragma unroll\n"
+    "    for (int i = 0; i < 4; i++) y = ak_xmul(y, ak_xfma(-h, ak_xmul(y, y), 1.5f));\n"
+    "    const float r = ak_xmul(v, y);\n"
+    "    return ak_xfma(ak_xfma(-r, r, v), ak_xmul(y, 0.5f), r);\n"
+    "}\n"
+    "/* sin and cos of k * 2^-24 turns (k < 2^24): quarter-turn reduction in\n"
+    " * integers (exact), then Taylor polynomials on |x| <= pi/4. */\n"
+    "AK_INLINE void ak_xsincos_turns(ak_u32 k, float* s, float* c) {\n"
+    "    const ak_u32 q = (k + (1u << 21)) >> 22;\n"
+    "    const int ri = (int)k - (int)(q << 22);\n"
+    "    const float x = ak_xmul(ak_xmul((float)ri, 2.38418579e-07f), 1.57079637f), x2 = ak_xmul(x, x);\n"
+    "    float sp = -2.50521084e-08f;\n"
+    "    sp = ak_xfma(sp, x2, 2.75573192e-06f);\n"
+    "    sp = ak_xfma(sp, x2, -1.98412698e-04f);\n"
+    "    sp = ak_xfma(sp, x2, 8.33333333e-03f);\n"
+    "    sp = ak_xfma(sp, x2, -1.66666667e-01f);\n"
+    "    const float sn = ak_xfma(ak_xmul(x, x2), sp, x);\n"
+    "    float cp = 2.08767570e-09f;\n"
+    "    cp = ak_xfma(cp, x2, -2.75573192e-07f);\n"
+    "    cp = ak_xfma(cp, x2, 2.48015873e-05f);\n"
+    "    cp = ak_xfma(cp, x2, -1.38888889e-03f);\n"
+    "    cp = ak_xfma(cp, x2, 4.16666667e-02f);\n"
+    "    cp = ak_xfma(cp, x2, -0.5f);\n"
+    "    const float cs = ak_xfma(x2, cp, 1.0f);\n"
+    "    switch (q & 3u) {\n"
+    "    case 0: *s = sn; *c = cs; break;\n"
+    "    case 1: *s = cs; *c = -sn; break;\n"
+    "    case 2: *s = -sn; *c = -cs; break;\n"
+    "    default: *s = -cs; *c = sn; break;\n"
+    "    }\n"
+    "}\n"
+    "/* Two standard normals from two words (Box-Muller). */\n"
+    "AK_INLINE void ak_box_muller(ak_u32 wa, ak_u32 wb, float* z0, float* z1) {\n"
+    "    const float u1 = ak_xmul((float)((wa >> 8) + 1u), 5.9604644775390625e-08f);\n"
+    "    const float r = ak_xsqrt(ak_xmul(ak_xlog(u1), -2.0f));\n"
+    "    float s, c;\n"
+    "    ak_xsincos_turns(wb >> 8, &s, &c);\n"
+    "    *z0 = ak_xmul(r, c);\n"
+    "    *z1 = ak_xmul(r, s);\n"
+    "}\n"
+    "\n"
+    "/* ---- the counter loop ------------------------------------------------------ */\n"
+    "/* For every counter j < ceil(n / 4): gen(j, f[4]) fills 4 fp32 values, put\n"
+    " * writes elements 4j .. 4j + 3 (< n). vec: y 4-element aligned (whole\n"
+    " * groups as one access). */\n"
+    "template <class D, class G>\n"
+    "AK_INLINE void ak_rand_store(typename D::T* y, ak_i64 n, G gen) {\n"
+    "    const ak_i64 groups = (n + 3) / 4;\n"
+    "    const bool vec = (((ak_u64)y) & (4u * D::SIZE - 1u)) == 0;\n"
+    "    for (ak_i64 j = ak_gtid(); j < groups; j += ak_gstride()) {\n"
+    "        float f[4];\n"
+    "        gen(j, f);\n"
+    "        const ak_i64 e = 4 * j;\n"
+    "        if (vec && e + 4 <= n) D::st4(y + e, f);\n"
+    "        else\n"
+    "            for (int q = 0; q < 4 && e + q < n; q++) y[e + q] = D::from(f[q]);\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "/* y = lo + u * range, rounded to the dtype; a value that rounds to >= hi is lo. */\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_rand_uniform_impl(typename D::T* y, ak_i64 n, ak_u64 seed, ak_u64 offset, float lo, float range,\n"
+    "                                    float hi) {\n"
+    "    ak_rand_store<D>(y, n, [&](ak_i64 j, float f[4]) {\n"
+    "        ak_u32 w[4];\n"
+    "        ak_philox_at(seed, offset, (ak_u64)j, w);\n"
+    "#pragma unroll\n"
+    "        for (int q = 0; q < 4; q++) {\n"
+    "            const float v = D::to(D::from(ak_xfma(ak_philox_unit(w[q]), range, lo)));\n"
+    "            f[q] = v >= hi ? lo : v;\n"
+    "        }\n"
+    "    });\n"
+    "}\n"
+    "AK_KERNEL void ak_rand_uniform_f32(float* y, ak_i64 n, ak_u64 seed, ak_u64 offset, float lo, float range, float hi) {\n"
+    "    ak_rand_uniform_impl<ak_f32_t>(y, n, seed, offset, lo, range, hi);\n"
+    "}\n"
+    "AK_KERNEL void ak_rand_uniform_f16(ak_half* y, ak_i64 n, ak_u64 seed, ak_u64 offset, float lo, float range, float hi) {\n"
+    "    ak_rand_uniform_impl<ak_f16_t>(y, n, seed, offset, lo, range, hi);\n"
+    "}\n"
+    "AK_KERNEL void ak_rand_uniform_bf16(ak_bf16* y, ak_i64 n, ak_u64 seed, ak_u64 offset, float lo, float range, float hi) {\n"
+    "    ak_rand_uniform_impl<ak_bf16_t>(y, n, seed, offset, lo, range, hi);\n"
+    "}\n"
+    "\n"
+    "/* y = mean + std * z */\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_rand_normal_impl(typename D::T* y, ak_i64 n, ak_u64 seed, ak_u64 offset, float mean, float sd) {\n"
+    "    ak_rand_store<D>(y, n, [&](ak_i64 j, float f[4]) {\n"
+    "        ak_u32 w[4];\n"
+    "        ak_philox_at(seed, offset, (ak_u64)j, w);\n"
+    "        ak_box_muller(w[0], w[1], &f[0], &f[1]);\n"
+    "        ak_box_muller(w[2], w[3], &f[2], &f[3]);\n"
+    "#pragma unroll\n"
+    "        for (int q = 0; q < 4; q++) f[q] = ak_xfma(f[q], sd, mean);\n"
+    "    });\n"
+    "}\n"
+    "AK_KERNEL void ak_rand_normal_f32(float* y, ak_i64 n, ak_u64 seed, ak_u64 offset, float mean, float sd) {\n"
+    "    ak_rand_normal_impl<ak_f32_t>(y, n, seed, offset, mean, sd);\n"
+    "}\n"
+    "AK_KERNEL void ak_rand_normal_f16(ak_half* y, ak_i64 n, ak_u64 seed, ak_u64 offset, float mean, float sd) {\n"
+    "    ak_rand_normal_impl<ak_f16_t>(y, n, seed, offset, mean, sd);\n"
+    "}\n"
+    "AK_KERNEL void ak_rand_normal_bf16(ak_bf16* y, ak_i64 n, ak_u64 seed, ak_u64 offset, float mean, float sd) {\n"
+    "    ak_rand_normal_impl<ak_bf16_t>(y, n, seed, offset, mean, sd);\n"
+    "}\n"
+    "\n"
+    "/* Dropout: keep element i when u_i >= p; y = keep ? x * scale : 0 (exactly 0,\n"
+    " * also for inf / NaN inputs); mask (may be NULL) = keep as 0 / 1 bytes. */\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_dropout_impl(const typename D::T* x, typename D::T* y, ak_u8* mask, ak_i64 n, ak_u64 seed,\n"
+    "                               ak_u64 offset, float p, float scale) {\n"
+    "    typedef typename D::T T;\n"
+    "    const ak_i64 groups = (n + 3) / 4;\n"
+    "    const ak_u64 al = 4u * D::SIZE - 1u;\n"
+    "    const bool vec = ((((ak_u64)x) | ((ak_u64)y)) & al) == 0 && (((ak_u64)mask) & 3u) == 0;\n"
+    "    for (ak_i64 j = ak_gtid(); j < groups; j += ak_gstride()) {\n"
+    "        ak_u32 w[4];\n"
+    "        ak_philox_at(seed, offset, (ak_u64)j, w);\n"
+    "        const ak_i64 e = 4 * j;\n"
+    "        bool keep[4];\n"
+    "#pragma unroll\n"
+    "        for (int q = 0; q < 4; q++) keep[q] = ak_philox_unit(w[q]) >= p;\n"
+    "        if (vec && e + 4 <= n) {\n"
+    "            float f[4];\n"
+    "            D::ld4(x + e, f);\n"
+    "#pragma unroll\n"
+    "            for (int q = 0; q < 4; q++) f[q] = keep[q] ? ak_xmul(f[q], scale) : 0.0f;\n"
+    "            D::st4(y + e, f);\n"
+    "            if (mask)\n"
+    "                *(ak_u32*)(mask + e) = (ak_u32)keep[0] | ((ak_u32)keep[1] << 8) | ((ak_u32)keep[2] << 16) |\n"
+    "                                       ((ak_u32)keep[3] << 24);\n"
+    "        } else {\n"
+    "            for (int q = 0; q < 4 && e + q < n; q++) {\n"
+    "                const T v = x[e + q];\n"
+    "                y[e + q] = D::from(keep[q] ? ak_xmul(D::to(v), scale) : 0.0f);\n"
+    "                if (mask) mask[e + q] = (ak_u8)keep[q];\n"
+    "            }\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "AK_KERNEL void ak_dropout_f32(const float* x, float* y, ak_u8* mask, ak_i64 n, ak_u64 seed, ak_u64 offset, float p,\n"
+    "                              float scale) {\n"
+    "    ak_dropout_impl<ak_f32_t>(x, y, mask, n, seed, offset, p, scale);\n"
+    "}\n"
+    "AK_KERNEL void ak_dropout_f16(const ak_half* x, ak_half* y, ak_u8* mask, ak_i64 n, ak_u64 seed, ak_u64 offset, float p,\n"
+    "                              float scale) {\n"
+    "    ak_dropout_impl<ak_f16_t>(x, y, mask, n, seed, offset, p, scale);\n"
+    "}\n"
+    "AK_KERNEL void ak_dropout_bf16(const ak_bf16* x, ak_bf16* y, ak_u8* mask, ak_i64 n, ak_u64 seed, ak_u64 offset,\n"
+    "                               float p, float scale) {\n"
+    "    ak_dropout_impl<ak_bf16_t>(x, y, mask, n, seed, offset, p, scale);\n"
+    "}\n"
+    ;
+
 /* kernels/reduce.hip */
 static const char _ak_src_reduce[] =
     "// kernels/reduce.hip - reductions along the last dimension of a rows x cols\n"
@@ -4993,6 +5308,364 @@ static const char _ak_src_reduce[] =
     "AK_REDUCE2(ak_reduce2_min, AK_RED_MIN)\n"
     "AK_REDUCE2(ak_reduce2_argmax, AK_RED_ARGMAX)\n"
     "AK_REDUCE2(ak_reduce2_argmin, AK_RED_ARGMIN)\n"
+    ;
+
+/* kernels/scan.hip */
+static const char _ak_src_scan[] =
+    "/* kernels/scan.hip - prefix sums (cumsum) and top-k along the last dimension\n"
+    " * of a row-major rows x cols tensor. Host wrappers and CPU references:\n"
+    " * amdkit.h (>>impl:ops-scan): ak_cumsum, ak_topk.\n"
+    " *\n"
+    " * ak_cumsum_<dt>: one block per (row, chunk) segment; the segment is walked in\n"
+    " * tiles of 8 x blockDim elements: a coalesced load into shared memory, a\n"
+    " * sequential scan of 8 consecutive elements per thread, a block scan of the\n"
+    " * per-thread totals, a coalesced store, and the running total carried to the\n"
+    " * next tile. Narrow and medium rows: one segment per row (chunk = cols).\n"
+    " * Wide rows with few rows (reduce-then-scan): ak_cumsum_part_<dt> writes each\n"
+    " * chunk's total, and every block of ak_cumsum_<dt> first adds the totals of\n"
+    " * the chunks before it (fixed order). f16 / bf16 accumulate in fp32; i32 /\n"
+    " * i64 in unsigned integers of their width (wrap-around, no overflow trap).\n"
+    " *\n"
+    " * ak_topk_<dt>: one block per row. Radix select on an order-preserving 32-bit\n"
+    " * key (NaN the largest, -0 == +0; largest == 0 flips the key): up to four\n"
+    " * 8-bit histogram passes over the row find the key of the k-th element (a\n"
+    " * pass stops early when the whole bin is taken, and then the collecting pass\n"
+    " * needs no barriers; lanes of a wave that hit the\n"
+    " * same bin add once, so skewed data does not serialize on one shared\n"
+    " * address; 4 loads in flight per thread); one more pass collects the\n"
+    " * keys above it (shared atomics) and the equal ones in index order (ballot\n"
+    " * ranks), then a bitonic sort of (key, ~index) in shared memory gives values\n"
+    " * descending (ascending when largest == 0) with ties by lower index. */\n"
+    "\n"
+    "/* ---- cumsum ------------------------------------------------------------------ */\n"
+    "#define AK_SCAN_E 8\n"
+    "#define AK_SCAN_B 256\n"
+    "#define AK_SCAN_TILE (AK_SCAN_E * AK_SCAN_B)\n"
+    "/* shared index with one pad word per 32: the 8-consecutive-per-thread phase is conflict-free */\n"
+    "#define AK_SCAN_P(i) ((i) + ((i) >> 5))\n"
+    "\n"
+    "struct ak_scan_f32 { typedef float S; typedef float A;\n"
+    "    static AK_INLINE A to(S v) { return v; } static AK_INLINE S from(A v) { return v; } };\n"
+    "struct ak_scan_f16 { typedef ak_half S; typedef float A;\n"
+    "    static AK_INLINE A to(S v) { return ak_h2f(v); } static AK_INLINE S from(A v) { return ak_f2h(v); } };\n"
+    "struct ak_scan_bf16 { typedef ak_bf16 S; typedef float A;\n"
+    "    static AK_INLINE A to(S v) { return ak_bf2f(v); } static AK_INLINE S from(A v) { return ak_f2bf(v); } };\n"
+    "struct ak_scan_i32 { typedef int S; typedef ak_u32 A;\n"
+    "    static AK_INLINE A to(S v) { return (A)v; } static AK_INLINE S from(A v) { return (S)v; } };\n"
+    "struct ak_scan_i64 { typedef ak_i64 S; typedef ak_u64 A;\n"
+    "    static AK_INLINE A to(S v) { return (A)v; } static AK_INLINE S from(A v) { return (S)v; } };\n"
+    "\n"
+    "/* Sum of v over the block in a fixed order (shared tree); every thread gets it. */\n"
+    "template <class A>\n"
+    "AK_INLINE A ak_scan_block_sum(A v, A* sh) {\n"
+    "    const int t = (int)threadIdx.x;\n"
+    "    __syncthreads();\n"
+    "    sh[t] = v;\n"
+    "    __syncthreads();\n"
+    "    for (int o = AK_SCAN_B / 2; o > 0; o >>= 1) {\n"
+    "        if (t < o) sh[t] = sh[t] + sh[t + o];\n"
+    "        __syncthreads();\n"
+    "    }\n"
+    "    return sh[0];\n"
+    "}\n"
+    "\n"
+    "/* Block (row, chunk) of nch chunks per row: total of x[row, c0 .. c1). */\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_cumsum_part_impl(const typename D::S* AK_RESTRICT x, ak_i64 cols, ak_i64 chunk, int nch,\n"
+    "                                   typename D::A* AK_RESTRICT part) {\n"
+    "    typedef typename D::A A;\n"
+    "    __shared__ A sh[AK_SCAN_B];\n"
+    "    const ak_i64 row = (ak_i64)blockIdx.x / nch, ci = (ak_i64)blockIdx.x % nch;\n"
+    "    const ak_i64 c0 = ci * chunk, c1 = c0 + chunk < cols ? c0 + chunk : cols;\n"
+    "    const typename D::S* xr = x + row * cols;\n"
+    "    A s = (A)0;\n"
+    "    for (ak_i64 c = c0 + threadIdx.x; c < c1; c += AK_SCAN_B) s = s + D::to(xr[c]);\n"
+    "    s = ak_scan_block_sum<A>(s, sh);\n"
+    "    if (threadIdx.x == 0) part[blockIdx.x] = s;\n"
+    "}\n"
+    "\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_cumsum_impl(const typename D::S* AK_RESTRICT x, typename D::S* AK_RESTRICT y, ak_i64 cols,\n"
+    "                              ak_i64 chunk, int nch, const typename D::A* AK_RESTRICT part, int exclusive) {\n"
+    "    typedef typename D::A A;\n"
+    "    __shared__ A sh[AK_SCAN_P(AK_SCAN_TILE)];\n"
+    "    __shared__ A tot[AK_SCAN_B];\n"
+    "    const int t = (int)threadIdx.x;\n"
+    "    const ak_i64 row = (ak_i64)blockIdx.x / nch, ci = (ak_i64)blockIdx.x % nch;\n"
+    "    const ak_i64 c0 = ci * chunk, c1 = c0 + chunk < cols ? c0 + chunk : cols;\n"
+    "    const typename D::S* xr = x + row * cols;\n"
+    "    typename D::S* yr = y + row * cols;\n"
+    "    A carry = (A)0;\n"
+    "    if (part && ci > 0) {\n"
+    "        const A* pr = part + row * nch;\n"
+    "        for (ak_i64 j = t; j < ci; j += AK_SCAN_B) carry = carry + pr[j];\n"
+    "        carry = ak_scan_block_sum<A>(carry, tot);\n"
+    "    }\n"
+    "    for (ak_i64 t0 = c0; t0 < c1; t0 += AK_SCAN_TILE) {\n"
+    "        const int len = c1 - t0 < AK_SCAN_TILE ? (int)(c1 - t0) : AK_SCAN_TILE;\n"
+    "        __syncthreads();  /* the previous tile's readers of sh / tot are done */\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < AK_SCAN_E; i++) {\n"
+    "            const int e = i * AK_SCAN_B + t;\n"
+    "            sh[AK_SCAN_P(e)] = e < len ? D::to(xr[t0 + e]) : (A)0;\n"
+    "        }\n"
+    "        __syncthreads();\n"
+    "        A v[AK_SCAN_E], run = (A)0;\n"
+    "#pragma unroll\n"
+    "        for (int j = 0; j < AK_SCAN_E; j++) {\n"
+    "            const A a = sh[AK_SCAN_P(t * AK_SCAN_E + j)];\n"
+    "            if (exclusive) { v[j] = run; run = run + a; }\n"
+    "            else { run = run + a; v[j] = run; }\n"
+    "        }\n"
+    "        tot[t] = run;\n"
+    "        __syncthreads();\n"
+    "        for (int o = 1; o < AK_SCAN_B; o <<= 1) {   /* inclusive scan of the thread totals */\n"
+    "            const A u = t >= o ? tot[t - o] : (A)0;\n"
+    "            __syncthreads();\n"
+    "            tot[t] = tot[t] + u;\n"
+    "            __syncthreads();\n"
+    "        }\n"
+    "        const A before = t > 0 ? tot[t - 1] : (A)0;\n"
+    "#pragma unroll\n"
+    "        for (int j = 0; j < AK_SCAN_E; j++) sh[AK_SCAN_P(t * AK_SCAN_E + j)] = carry + (before + v[j]);\n"
+    "        __syncthreads();\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < AK_SCAN_E; i++) {\n"
+    "            const int e = i * AK_SCAN_B + t;\n"
+    "            if (e < len) yr[t0 + e] = D::from(sh[AK_SCAN_P(e)]);\n"
+    "        }\n"
+    "        carry = carry + tot[AK_SCAN_B - 1];\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "#define AK_SCAN_KERNELS(DT, D)                                                                                     \\\n"
+    "    AK_KERNEL __launch_bounds__(AK_SCAN_B) void ak_cumsum_part_##DT(const D::S* x, ak_i64 cols, ak_i64 chunk,      \\\n"
+    "                                                                     int nch, D::A* part) {                        \\\n"
+    "        ak_cumsum_part_impl<D>(x, cols, chunk, nch, part);                                                         \\\n"
+    "    }                                                                                                              \\\n"
+    "    AK_KERNEL __launch_bounds__(AK_SCAN_B) void ak_cumsum_##DT(const D::S* x, D::S* y, ak_i64 cols, ak_i64 chunk,  \\\n"
+    "                                                                int nch, const D::A* part, int exclusive) {        \\\n"
+    "        ak_cumsum_impl<D>(x, y, cols, chunk, nch, part, exclusive);                                                \\\n"
+    "    }\n"
+    "// kernels: ak_cumsum_part_f32 ak_cumsum_f32 ak_cumsum_part_f16 ak_cumsum_f16 ak_cumsum_part_bf16 ak_cumsum_bf16\n"
+    "// kernels: ak_cumsum_part_i32 ak_cumsum_i32 ak_cumsum_part_i64 ak_cumsum_i64\n"
+    "AK_SCAN_KERNELS(f32, ak_scan_f32)\n"
+    "AK_SCAN_KERNELS(f16, ak_scan_f16)\n"
+    "AK_SCAN_KERNELS(bf16, ak_scan_bf16)\n"
+    "AK_SCAN_KERNELS(i32, ak_scan_i32)\n"
+    "AK_SCAN_KERNELS(i64, ak_scan_i64)\n"
+    "\n"
+    "/* ---- top-k ------------------------------------------------------------------- */\n"
+    "#define AK_TOPK_KMAX 1024\n"
+    "\n"
+    "/* Order-preserving key of a float: larger value -> larger key; every NaN is\n"
+    " * the largest key, -0 the same key as +0; largest == 0 flips the order. */\n"
+    "AK_INLINE ak_u32 ak_topk_key(float f, int largest) {\n"
+    "    ak_u32 u = __float_as_uint(f), k;\n"
+    "    if (f != f) k = 0xFFFFFFFFu;\n"
+    "    else {\n"
+    "        if (u == 0x80000000u) u = 0u;\n"
+    "        k = (u & 0x80000000u) ? ~u : (u | 0x80000000u);\n"
+    "    }\n"
+    "    return largest ? k : ~k;\n"
+    "}\n"
+    "\n"
+    "/* hist[bin] += 1 for the lanes with act: up to two rounds of wave aggregation\n"
+    " * (the lanes sharing the lowest active lane's bin add once, by popcount),\n"
+    " * then plain shared atomics. Skewed data (a few bins take most keys) would\n"
+    " * otherwise serialize 32 / 64 lanes on one address. All lanes of the wave\n"
+    " * call it. */\n"
+    "/* A wave's lane mask in the wave's width (wave32 code keeps to 32-bit masks:\n"
+    " * the ISA check wants no 64-bit exec / vcc pairs there). */\n"
+    "#if AK_WAVE == 32\n"
+    "typedef ak_u32 ak_wmask;\n"
+    "AK_INLINE int ak_wmask_ffs(ak_wmask m) { return __ffs((int)m); }\n"
+    "AK_INLINE ak_u32 ak_wmask_popc(ak_wmask m) { return (ak_u32)__popc(m); }\n"
+    "#else\n"
+    "typedef ak_u64 ak_wmask;\n"
+    "AK_INLINE int ak_wmask_ffs(ak_wmask m) { return __ffsll((long long)m); }\n"
+    "AK_INLINE ak_u32 ak_wmask_popc(ak_wmask m) { return (ak_u32)__popcll(m); }\n"
+    "#endif\n"
+    "AK_INLINE ak_u32 ak_topk_shfl(ak_u32 v, int src) {\n"
+    "#if defined(AK_AMD)\n"
+    "    return (ak_u32)__shfl((int)v, src, AK_WAVE);\n"
+    "#else\n"
+    "    return __shfl_sync(0xFFFFFFFFu, v, src);\n"
+    "#endif\n"
+    "}\n"
+    "AK_INLINE void ak_topk_hist_add(ak_u32* hist, ak_u32 bin, bool act) {\n"
+    "    ak_wmask pending = (ak_wmask)ak_ballot(act);\n"
+    "#pragma unroll\n"
+    "    for (int round = 0; round < 2; round++) {\n"
+    "        if (pending == 0u) break;\n"
+    "        const int leader = ak_wmask_ffs(pending) - 1;\n"
+    "        const ak_u32 lb = ak_topk_shfl(bin, leader);\n"
+    "        const bool mine = act && bin == lb;\n"
+    "        const ak_wmask same = (ak_wmask)ak_ballot(mine);\n"
+    "        if (ak_lane() == leader) atomicAdd(&hist[lb], ak_wmask_popc(same));\n"
+    "        if (mine) act = false;\n"
+    "        pending &= ~same;\n"
+    "    }\n"
+    "    if (act) atomicAdd(&hist[bin], 1u);\n"
+    "}\n"
+    "\n"
+    "#define AK_TOPK_U 8   /* elements per thread per step (loads in flight) */\n"
+    "/* Lowest radix pass a dtype needs: a key made from an f16 value has its low 13\n"
+    " * bits constant (all 0, or all 1 for negatives), from a bf16 value its low 16:\n"
+    " * once the bits above are fixed, so are they (f16: the last pass, bf16: the\n"
+    " * last two are skipped). */\n"
+    "template <class D> struct ak_topk_last { enum { SHIFT = 0 }; };\n"
+    "template <> struct ak_topk_last<ak_f16_t> { enum { SHIFT = 8 }; };\n"
+    "template <> struct ak_topk_last<ak_bf16_t> { enum { SHIFT = 16 }; };\n"
+    "\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_topk_impl(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT vals,\n"
+    "                            ak_i64* AK_RESTRICT idx, ak_i64 cols, int k, int largest) {\n"
+    "    __shared__ ak_u32 hist[256];\n"
+    "    __shared__ ak_u64 sel[AK_TOPK_KMAX];\n"
+    "    __shared__ ak_u32 info[4];\n"
+    "    __shared__ ak_u32 wsum[AK_MAX_WAVES];\n"
+    "    __shared__ ak_u32 lsum[64];\n"
+    "    const int t = (int)threadIdx.x, B = (int)blockDim.x, lane = ak_lane(), wid = ak_wave_id();\n"
+    "    const int nw = (B + AK_WAVE - 1) / AK_WAVE;\n"
+    "    const ak_i64 row = blockIdx.x, step = (ak_i64)B * AK_TOPK_U;\n"
+    "    const typename D::T* xr = x + row * cols;\n"
+    "    ak_u32 prefix = 0u, pmask = 0u, kk = (ak_u32)k;\n"
+    "    bool alltaken = false;   /* every key equal to prefix (on pmask) is taken: no tie to break */\n"
+    "    /* radix select: the (k - kk + 1)-th .. k-th largest keys share `prefix` on the bits of pmask */\n"
+    "    for (int shift = 24; shift >= (int)ak_topk_last<D>::SHIFT; shift -= 8) {\n"
+    "        for (int i = t; i < 256; i += B) hist[i] = 0u;\n"
+    "        __syncthreads();\n"
+    "        for (ak_i64 t0 = 0; t0 < cols; t0 += step) {   /* block-uniform trip count (ballots inside) */\n"
+    "            float v[AK_TOPK_U];\n"
+    "#pragma unroll\n"
+    "            for (int u = 0; u < AK_TOPK_U; u++) {\n"
+    "                const ak_i64 e = t0 + (ak_i64)u * B + t;\n"
+    "                v[u] = e < cols ? D::to(xr[e]) : 0.0f;\n"
+    "            }\n"
+    "#pragma unroll\n"
+    "            for (int u = 0; u < AK_TOPK_U; u++) {\n"
+    "                const ak_i64 e = t0 + (ak_i64)u * B + t;\n"
+    "                const ak_u32 key = ak_topk_key(v[u], largest);\n"
+    "                ak_topk_hist_add(hist, (key >> shift) & 255u, e < cols && (key & pmask) == prefix);\n"
+    "            }\n"
+    "        }\n"
+    "        __syncthreads();\n"
+    "        /* the bin holding the kk-th largest: wave 0, 256 / AK_WAVE bins per lane from the top */\n"
+    "        if (t < AK_WAVE) {\n"
+    "            const int per = 256 / AK_WAVE, top = 255 - lane * per;\n"
+    "            ak_u32 s = 0u;\n"
+    "            for (int q = 0; q < per; q++) s += hist[top - q];\n"
+    "            lsum[lane] = s;\n"
+    "        }\n"
+    "        __syncthreads();\n"
+    "        if (t < AK_WAVE) {\n"
+    "            const int per = 256 / AK_WAVE, top = 255 - lane * per;\n"
+    "            ak_u32 cum = 0u;\n"
+    "            for (int i = 0; i < lane; i++) cum += lsum[i];\n"
+    "            if (cum < kk && cum + lsum[lane] >= kk) {\n"
+    "                for (int q = 0; q < per; q++) {\n"
+    "                    const ak_u32 h = hist[top - q];\n"
+    "                    if (cum + h >= kk) {\n"
+    "                        info[0] = prefix | ((ak_u32)(top - q) << shift);\n"
+    "                        info[1] = kk - cum;\n"
+    "                        info[2] = h == kk - cum;  /* the whole bin is taken: no tie to break */\n"
+    "                        break;\n"
+    "                    }\n"
+    "                    cum += h;\n"
+    "                }\n"
+    "            }\n"
+    "        }\n"
+    "        __syncthreads();\n"
+    "        prefix = info[0];\n"
+    "        kk = info[1];\n"
+    "        pmask |= 255u << shift;\n"
+    "        alltaken = info[2] != 0u;\n"
+    "        __syncthreads();\n"
+    "        if (alltaken) break;\n"
+    "    }\n"
+    "    /* collect: keys above prefix (on pmask) anywhere in sel[0 .. ngt), the first kk equal ones by index after them */\n"
+    "    const ak_u32 ngt = (ak_u32)k - kk;\n"
+    "    if (t == 0) info[3] = 0u;\n"
+    "    ak_u32 eqbase = 0u;\n"
+    "    __syncthreads();\n"
+    "    /* no tie to break: the k keys >= prefix, in any order (the sort orders them), no barriers */\n"
+    "    for (ak_i64 t0 = 0; alltaken && t0 < cols; t0 += step) {\n"
+    "        float v[AK_TOPK_U];\n"
+    "#pragma unroll\n"
+    "        for (int u = 0; u < AK_TOPK_U; u++) {\n"
+    "            const ak_i64 e = t0 + (ak_i64)u * B + t;\n"
+    "            v[u] = e < cols ? D::to(xr[e]) : 0.0f;\n"
+    "        }\n"
+    "#pragma unroll\n"
+    "        for (int u = 0; u < AK_TOPK_U; u++) {\n"
+    "            const ak_i64 e = t0 + (ak_i64)u * B + t;\n"
+    "            const ak_u32 key = ak_topk_key(v[u], largest);\n"
+    "            if (e < cols && (key & pmask) >= prefix)\n"
+    "                sel[atomicAdd(&info[3], 1u)] = ((ak_u64)key << 32) | (ak_u64)(0xFFFFFFFFu - (ak_u32)e);\n"
+    "        }\n"
+    "    }\n"
+    "    /* ties: the first kk equal keys by index (ballot ranks), the keys above anywhere */\n"
+    "    for (ak_i64 t0 = 0; !alltaken && t0 < cols; t0 += step) {\n"
+    "        float v[AK_TOPK_U];\n"
+    "#pragma unroll\n"
+    "        for (int u = 0; u < AK_TOPK_U; u++) {\n"
+    "            const ak_i64 e = t0 + (ak_i64)u * B + t;\n"
+    "            v[u] = e < cols ? D::to(xr[e]) : 0.0f;\n"
+    "        }\n"
+    "        bool finished = false;\n"
+    "        for (int u = 0; u < AK_TOPK_U; u++) {  /* index order: u, then thread */\n"
+    "            const ak_i64 e = t0 + (ak_i64)u * B + t;\n"
+    "            const bool valid = e < cols;\n"
+    "            const ak_u32 key = ak_topk_key(v[u], largest), mk = key & pmask;\n"
+    "            const bool gt = valid && mk > prefix, eq = valid && mk == prefix;\n"
+    "            const ak_u64 comp = ((ak_u64)key << 32) | (ak_u64)(0xFFFFFFFFu - (ak_u32)e);\n"
+    "            if (gt) sel[atomicAdd(&info[3], 1u)] = comp;\n"
+    "            const ak_wmask bal = (ak_wmask)ak_ballot(eq);\n"
+    "            if (lane == 0) wsum[wid] = ak_wmask_popc(bal);\n"
+    "            __syncthreads();\n"
+    "            ak_u32 off = 0u, all = 0u;\n"
+    "            for (int w = 0; w < nw; w++) { const ak_u32 c = wsum[w]; if (w < wid) off += c; all += c; }\n"
+    "            const ak_u32 r = eqbase + off + ak_wmask_popc(bal & (((ak_wmask)1 << lane) - 1u));\n"
+    "            if (eq && r < kk) sel[ngt + r] = comp;\n"
+    "            eqbase += all;\n"
+    "            finished = eqbase >= kk && info[3] >= ngt;\n"
+    "            __syncthreads();\n"
+    "            if (finished) break;\n"
+    "        }\n"
+    "        if (finished) break;\n"
+    "    }\n"
+    "    /* bitonic sort, descending, over P = pow2 >= k entries (padding 0 sorts last) */\n"
+    "    int P = 1;\n"
+    "    while (P < k) P <<= 1;\n"
+    "    for (int i = k + t; i < P; i += B) sel[i] = 0ull;\n"
+    "    __syncthreads();\n"
+    "    for (int size = 2; size <= P; size <<= 1) {\n"
+    "        for (int stride = size >> 1; stride > 0; stride >>= 1) {\n"
+    "            for (int i = t; i < P / 2; i += B) {\n"
+    "                const int pos = 2 * i - (i & (stride - 1)), par = pos + stride;\n"
+    "                const ak_u64 a = sel[pos], b = sel[par];\n"
+    "                const bool desc = (pos & size) == 0 || size == P;\n"
+    "                if (desc ? a < b : a > b) { sel[pos] = b; sel[par] = a; }\n"
+    "            }\n"
+    "            __syncthreads();\n"
+    "        }\n"
+    "    }\n"
+    "    for (int j = t; j < k; j += B) {\n"
+    "        const ak_u32 e = 0xFFFFFFFFu - (ak_u32)sel[j];\n"
+    "        vals[row * k + j] = xr[e];\n"
+    "        idx[row * k + j] = (ak_i64)e;\n"
+    "    }\n"
+    "}\n"
+    "AK_KERNEL void ak_topk_f32(const float* x, float* vals, ak_i64* idx, ak_i64 cols, int k, int largest) {\n"
+    "    ak_topk_impl<ak_f32_t>(x, vals, idx, cols, k, largest);\n"
+    "}\n"
+    "AK_KERNEL void ak_topk_f16(const ak_half* x, ak_half* vals, ak_i64* idx, ak_i64 cols, int k, int largest) {\n"
+    "    ak_topk_impl<ak_f16_t>(x, vals, idx, cols, k, largest);\n"
+    "}\n"
+    "AK_KERNEL void ak_topk_bf16(const ak_bf16* x, ak_bf16* vals, ak_i64* idx, ak_i64 cols, int k, int largest) {\n"
+    "    ak_topk_impl<ak_bf16_t>(x, vals, idx, cols, k, largest);\n"
+    "}\n"
     ;
 
 /* kernels/softmax.hip */
@@ -5438,17 +6111,29 @@ static const char _ak_src_xent[] =
     "AK_INLINE float ak_xent_row(const typename D::T* AK_RESTRICT p, ak_i64 len, int lane, int G, bool vec, ak_i64 t,\n"
     "                            ak_i64 ignore_index, float* scratch) {\n"
     "    float m = -AK_INF, s = 0.0f;\n"
-    "    ak_i64 head = len, nv = 0;\n"
+    "    ak_i64 head = 0, nv = 0;\n"
     "    if (vec) {\n"
     "        head = (ak_i64)(((16u - ((unsigned)(unsigned long long)p & 15u)) & 15u) / sizeof(typename D::T));\n"
     "        if (head > len) head = len;\n"
     "        nv = (len - head) >> 3;\n"
     "    }\n"
-    "    for (ak_i64 e = lane; e < head; e += G) {\n"
-    "        const float a = D::to(p[e]);\n"
-    "        ak_online_fold<1>(m, s, &a);\n"
-    "    }\n"
-    "    if (vec) {\n"
+    "    if (!vec) {\n"
+    "        ak_i64 e = lane;\n"
+    "        for (; e + 3 * G < len; e += 4 * G) {\n"
+    "            float a[4];\n"
+    "#pragma unroll\n"
+    "            for (int u = 0; u < 4; u++) a[u] = D::to(p[e + u * G]);\n"
+    "            ak_online_fold<4>(m, s, a);\n"
+    "        }\n"
+    "        for (; e < len; e += G) {\n"
+    "            const float a = D::to(p[e]);\n"
+    "            ak_online_fold<1>(m, s, &a);\n"
+    "        }\n"
+    "    } else {\n"
+    "        for (ak_i64 e = lane; e < head; e += G) {\n"
+    "            const float a = D::to(p[e]);\n"
+    "            ak_online_fold<1>(m, s, &a);\n"
+    "        }\n"
     "        const typename D::T* pv = p + head;\n"
     "        ak_i64 k = lane;\n"
     "        for (; k + 3 * G < nv; k += 4 * G) {\n"
@@ -5575,14 +6260,384 @@ static const struct { const char* family; const char* source; const char* kernel
       "ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32 ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32 ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16 ak_gemm_wgmma_n128_f16 ak_gemm_wgmma_n128_bf16 ak_gemm_wgmma_n256_f16 ak_gemm_wgmma_n256_bf16 ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32 ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16" },
     { "norm", _ak_src_norm,
       "ak_norm_f32 ak_norm_f16 ak_norm_bf16 ak_norm_wide_f32 ak_norm_wide_f16 ak_norm_wide_bf16" },
+    { "random", _ak_src_random,
+      "ak_rand_uniform_f32 ak_rand_uniform_f16 ak_rand_uniform_bf16 ak_rand_normal_f32 ak_rand_normal_f16 ak_rand_normal_bf16 ak_dropout_f32 ak_dropout_f16 ak_dropout_bf16" },
     { "reduce", _ak_src_reduce,
       "ak_reduce_sum_f32 ak_reduce_sum_f16 ak_reduce_sum_bf16 ak_reduce_max_f32 ak_reduce_max_f16 ak_reduce_max_bf16 ak_reduce_min_f32 ak_reduce_min_f16 ak_reduce_min_bf16 ak_reduce_argmax_f32 ak_reduce_argmax_f16 ak_reduce_argmax_bf16 ak_reduce_argmin_f32 ak_reduce_argmin_f16 ak_reduce_argmin_bf16 ak_reduce2_sum ak_reduce2_max ak_reduce2_min ak_reduce2_argmax ak_reduce2_argmin" },
+    { "scan", _ak_src_scan,
+      "ak_cumsum_part_f32 ak_cumsum_f32 ak_cumsum_part_f16 ak_cumsum_f16 ak_cumsum_part_bf16 ak_cumsum_bf16 ak_cumsum_part_i32 ak_cumsum_i32 ak_cumsum_part_i64 ak_cumsum_i64 ak_topk_f32 ak_topk_f16 ak_topk_bf16" },
     { "softmax", _ak_src_softmax,
       "ak_softmax_f32 ak_softmax_f16 ak_softmax_bf16 ak_softmax_wide_f32 ak_softmax_wide_f16 ak_softmax_wide_bf16 ak_softmax_split_f32 ak_softmax_split_f16 ak_softmax_split_bf16 ak_softmax_stats_f32 ak_softmax_stats_f16 ak_softmax_stats_bf16 ak_softmax_apply_f32 ak_softmax_apply_f16 ak_softmax_apply_bf16" },
     { "transpose", _ak_src_transpose,
       "ak_transpose_f32 ak_transpose_f16 ak_transpose_bf16" },
     { "xent", _ak_src_xent,
       "ak_xent_f32 ak_xent_f16 ak_xent_bf16 ak_xent_small_f32 ak_xent_small_f16 ak_xent_small_bf16 ak_xent_partial ak_xent_mean" },
+};
+
+/* Kernel interfaces, generated from the kernels' parameter lists above: one typed
+ * packer per distinct list (_ak_kargs_<stem>; stems of the same list are #defines of
+ * the first), _AK_KIF_<stem> ids, and every kernel's interface (_ak_kernel_ifaces).
+ * A packer starts a fresh argument list; the ops' launch checks that the kernel's
+ * interface is the packer's (>>impl:ops, _ak_op_launch3). */
+typedef struct _ak_kargs { ak_args a; int iface; } _ak_kargs;
+enum {
+    _AK_KIF_NONE = 0,
+    _AK_KIF_unary = 1,
+    _AK_KIF_attn_simt = 2,
+    _AK_KIF_attn_combine = 3,
+    _AK_KIF_cast = 4,
+    _AK_KIF_fill = 5,
+    _AK_KIF_axpy = 6,
+    _AK_KIF_binary = 7,
+    _AK_KIF_gemm_wgmma = 8,
+    _AK_KIF_norm = 9,
+    _AK_KIF_norm_wide = 10,
+    _AK_KIF_rand_uniform = 11,
+    _AK_KIF_rand_normal = 12,
+    _AK_KIF_dropout = 13,
+    _AK_KIF_reduce1 = 14,
+    _AK_KIF_reduce2 = 15,
+    _AK_KIF_cumsum_part = 16,
+    _AK_KIF_cumsum = 17,
+    _AK_KIF_topk = 18,
+    _AK_KIF_softmax = 19,
+    _AK_KIF_softmax_wide = 20,
+    _AK_KIF_softmax_split = 21,
+    _AK_KIF_softmax_stats = 22,
+    _AK_KIF_softmax_apply = 23,
+    _AK_KIF_transpose = 24,
+    _AK_KIF_xent = 25,
+    _AK_KIF_xent_small = 26,
+    _AK_KIF_xent_partial = 27,
+    _AK_KIF_xent_mean = 28,
+    _AK_KIF_COUNT
+};
+static const char* const _ak_kif_names[] = {
+    "", "unary", "attn_simt", "attn_combine", "cast", "fill", "axpy", "binary", "gemm_wgmma", "norm", "norm_wide",
+    "rand_uniform", "rand_normal", "dropout", "reduce1", "reduce2", "cumsum_part", "cumsum", "topk", "softmax",
+    "softmax_wide", "softmax_split", "softmax_stats", "softmax_apply", "transpose", "xent", "xent_small",
+    "xent_partial", "xent_mean"
+};
+static inline ak_args* _ak_kargs_begin(_ak_kargs* k, int iface) {
+    k->iface = iface;
+    k->a.count = 0;
+    k->a.error = 0;
+    return &k->a;
+}
+/* kernels/activation.hip:34 ak_unary_f32 */
+static inline void _ak_kargs_unary(_ak_kargs* kargs_, const void* x, void* y, int64_t n, int32_t op, float param) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_unary);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, n); ak_args_i32(a_, op); ak_args_f32(a_, param);
+}
+/* kernels/attention.hip:225 ak_attn_simt##DMAX##_##DT (macro AK_ATTN_SIMT) */
+static inline void _ak_kargs_attn_simt(_ak_kargs* kargs_, const void* q, const void* k, const void* v, void* o, void* lse, int32_t hkv, int32_t group, int32_t sq, int32_t skv, int32_t d, int64_t qsb,
+                                       int64_t qsh, int64_t qss, int64_t ksb, int64_t ksh, int64_t kss, int64_t vsb, int64_t vsh, int64_t vss, int64_t osb, int64_t osh, int64_t oss, float scale_log2,
+                                       int32_t causal, int32_t R, int32_t nsplit, int32_t split_len, void* part, int32_t vec) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_attn_simt);
+    ak_args_ptr(a_, q); ak_args_ptr(a_, k); ak_args_ptr(a_, v); ak_args_ptr(a_, o); ak_args_ptr(a_, lse); ak_args_i32(a_, hkv); ak_args_i32(a_, group); ak_args_i32(a_, sq); ak_args_i32(a_, skv);
+    ak_args_i32(a_, d); ak_args_i64(a_, qsb); ak_args_i64(a_, qsh); ak_args_i64(a_, qss); ak_args_i64(a_, ksb); ak_args_i64(a_, ksh); ak_args_i64(a_, kss); ak_args_i64(a_, vsb); ak_args_i64(a_, vsh);
+    ak_args_i64(a_, vss); ak_args_i64(a_, osb); ak_args_i64(a_, osh); ak_args_i64(a_, oss); ak_args_f32(a_, scale_log2); ak_args_i32(a_, causal); ak_args_i32(a_, R); ak_args_i32(a_, nsplit);
+    ak_args_i32(a_, split_len); ak_args_ptr(a_, part); ak_args_i32(a_, vec);
+}
+/* kernels/attention.hip:285 ak_attn_combine_##DT (macro AK_ATTN_COMBINE) */
+static inline void _ak_kargs_attn_combine(_ak_kargs* kargs_, const void* part, int32_t nsplit, int32_t dmax, int64_t rows, int32_t hq, int32_t sq, int32_t d, void* o, int64_t osb, int64_t osh,
+                                          int64_t oss, void* lse) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_attn_combine);
+    ak_args_ptr(a_, part); ak_args_i32(a_, nsplit); ak_args_i32(a_, dmax); ak_args_i64(a_, rows); ak_args_i32(a_, hq); ak_args_i32(a_, sq); ak_args_i32(a_, d); ak_args_ptr(a_, o);
+    ak_args_i64(a_, osb); ak_args_i64(a_, osh); ak_args_i64(a_, oss); ak_args_ptr(a_, lse);
+}
+/* kernels/cast.hip:18 ak_cast_f32_f16 */
+static inline void _ak_kargs_cast(_ak_kargs* kargs_, const void* x, void* y, int64_t n) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_cast);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, n);
+}
+/* kernels/elementwise.hip:25 ak_fill_f32 */
+static inline void _ak_kargs_fill(_ak_kargs* kargs_, void* y, int64_t n, float value) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_fill);
+    ak_args_ptr(a_, y); ak_args_i64(a_, n); ak_args_f32(a_, value);
+}
+/* kernels/elementwise.hip:42 ak_axpy_f32 */
+static inline void _ak_kargs_axpy(_ak_kargs* kargs_, int64_t n, float alpha, const void* x, void* y) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_axpy);
+    ak_args_i64(a_, n); ak_args_f32(a_, alpha); ak_args_ptr(a_, x); ak_args_ptr(a_, y);
+}
+/* kernels/elementwise.hip:93 ak_binary_f32 */
+static inline void _ak_kargs_binary(_ak_kargs* kargs_, const void* x, const void* y, void* z, int64_t n, int32_t op) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_binary);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, z); ak_args_i64(a_, n); ak_args_i32(a_, op);
+}
+/* kernels/gemm.hip:462 NAME (macro AK_GEMM_WGMMA) */
+static inline void _ak_kargs_gemm_wgmma(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t K, int64_t lda,
+                                        int64_t ldb, int64_t ldc, int64_t ldd, int64_t ldr, int64_t sA, int64_t sB, int64_t sC, int64_t sD, int64_t sR, int32_t batch, float alpha, float beta,
+                                        int32_t flags, float ap) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_gemm_wgmma);
+    ak_args_ptr(a_, A); ak_args_ptr(a_, B); ak_args_ptr(a_, C); ak_args_ptr(a_, D); ak_args_ptr(a_, bias); ak_args_ptr(a_, R); ak_args_i32(a_, M); ak_args_i32(a_, N); ak_args_i32(a_, K);
+    ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB); ak_args_i64(a_, sC); ak_args_i64(a_, sD);
+    ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
+}
+/* kernels/norm.hip:168 ak_norm_##DT (macro AK_NORM) */
+static inline void _ak_kargs_norm(_ak_kargs* kargs_, const void* x, const void* w, const void* b, void* y, int64_t rows, int32_t cols, int32_t G, int32_t vec, float eps, int32_t rms) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_norm);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i32(a_, cols); ak_args_i32(a_, G); ak_args_i32(a_, vec); ak_args_f32(a_, eps);
+    ak_args_i32(a_, rms);
+}
+/* kernels/norm.hip:174 ak_norm_wide_##DT (macro AK_NORM) */
+static inline void _ak_kargs_norm_wide(_ak_kargs* kargs_, const void* x, const void* w, const void* b, void* y, int64_t cols, int32_t vec, int32_t wvec, float eps, int32_t rms) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_norm_wide);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, vec); ak_args_i32(a_, wvec); ak_args_f32(a_, eps); ak_args_i32(a_, rms);
+}
+/* kernels/random.hip:161 ak_rand_uniform_f32 */
+static inline void _ak_kargs_rand_uniform(_ak_kargs* kargs_, void* y, int64_t n, uint64_t seed, uint64_t offset, float lo, float range, float hi) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_rand_uniform);
+    ak_args_ptr(a_, y); ak_args_i64(a_, n); ak_args_u64(a_, seed); ak_args_u64(a_, offset); ak_args_f32(a_, lo); ak_args_f32(a_, range); ak_args_f32(a_, hi);
+}
+/* kernels/random.hip:183 ak_rand_normal_f32 */
+static inline void _ak_kargs_rand_normal(_ak_kargs* kargs_, void* y, int64_t n, uint64_t seed, uint64_t offset, float mean, float sd) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_rand_normal);
+    ak_args_ptr(a_, y); ak_args_i64(a_, n); ak_args_u64(a_, seed); ak_args_u64(a_, offset); ak_args_f32(a_, mean); ak_args_f32(a_, sd);
+}
+/* kernels/random.hip:227 ak_dropout_f32 */
+static inline void _ak_kargs_dropout(_ak_kargs* kargs_, const void* x, void* y, void* mask, int64_t n, uint64_t seed, uint64_t offset, float p, float scale) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_dropout);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, mask); ak_args_i64(a_, n); ak_args_u64(a_, seed); ak_args_u64(a_, offset); ak_args_f32(a_, p); ak_args_f32(a_, scale);
+}
+/* kernels/reduce.hip:165 NAME (macro AK_REDUCE1) */
+static inline void _ak_kargs_reduce1(_ak_kargs* kargs_, const void* x, int64_t cols, int64_t nseg, int64_t splits, int64_t chunk, int32_t G, float scale, void* outv, void* outi) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_reduce1);
+    ak_args_ptr(a_, x); ak_args_i64(a_, cols); ak_args_i64(a_, nseg); ak_args_i64(a_, splits); ak_args_i64(a_, chunk); ak_args_i32(a_, G); ak_args_f32(a_, scale); ak_args_ptr(a_, outv);
+    ak_args_ptr(a_, outi);
+}
+/* kernels/reduce.hip:186 NAME (macro AK_REDUCE2) */
+static inline void _ak_kargs_reduce2(_ak_kargs* kargs_, const void* pv, const void* pi, int64_t rows, int64_t splits, int32_t G, float scale, void* outv, void* outi) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_reduce2);
+    ak_args_ptr(a_, pv); ak_args_ptr(a_, pi); ak_args_i64(a_, rows); ak_args_i64(a_, splits); ak_args_i32(a_, G); ak_args_f32(a_, scale); ak_args_ptr(a_, outv); ak_args_ptr(a_, outi);
+}
+/* kernels/scan.hip:128 ak_cumsum_part_##DT (macro AK_SCAN_KERNELS) */
+static inline void _ak_kargs_cumsum_part(_ak_kargs* kargs_, const void* x, int64_t cols, int64_t chunk, int32_t nch, void* part) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_cumsum_part);
+    ak_args_ptr(a_, x); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch); ak_args_ptr(a_, part);
+}
+/* kernels/scan.hip:132 ak_cumsum_##DT (macro AK_SCAN_KERNELS) */
+static inline void _ak_kargs_cumsum(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int64_t chunk, int32_t nch, const void* part, int32_t exclusive) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_cumsum);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch); ak_args_ptr(a_, part); ak_args_i32(a_, exclusive);
+}
+/* kernels/scan.hip:346 ak_topk_f32 */
+static inline void _ak_kargs_topk(_ak_kargs* kargs_, const void* x, void* vals, void* idx, int64_t cols, int32_t k, int32_t largest) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_topk);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, vals); ak_args_ptr(a_, idx); ak_args_i64(a_, cols); ak_args_i32(a_, k); ak_args_i32(a_, largest);
+}
+/* kernels/softmax.hip:287 ak_softmax_##DT (macro AK_SOFTMAX) */
+static inline void _ak_kargs_softmax(_ak_kargs* kargs_, const void* x, void* y, int64_t rows, int32_t cols, int32_t G, int32_t vec, int32_t logsm) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i32(a_, cols); ak_args_i32(a_, G); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
+}
+/* kernels/softmax.hip:291 ak_softmax_wide_##DT (macro AK_SOFTMAX) */
+static inline void _ak_kargs_softmax_wide(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int32_t vec, int32_t logsm) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_wide);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
+}
+/* kernels/softmax.hip:295 ak_softmax_split_##DT (macro AK_SOFTMAX) */
+static inline void _ak_kargs_softmax_split(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int32_t S, void* cnt, void* part, int32_t vec, int32_t logsm) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_split);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_ptr(a_, cnt); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
+}
+/* kernels/softmax.hip:299 ak_softmax_stats_##DT (macro AK_SOFTMAX) */
+static inline void _ak_kargs_softmax_stats(_ak_kargs* kargs_, const void* x, int64_t cols, int32_t S, int64_t chunk, void* part, int32_t vec) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_stats);
+    ak_args_ptr(a_, x); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_i64(a_, chunk); ak_args_ptr(a_, part); ak_args_i32(a_, vec);
+}
+/* kernels/softmax.hip:303 ak_softmax_apply_##DT (macro AK_SOFTMAX) */
+static inline void _ak_kargs_softmax_apply(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int32_t S, int64_t chunk, const void* part, int32_t vec, int32_t logsm) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_apply);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_i64(a_, chunk); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
+}
+/* kernels/transpose.hip:83 ak_transpose_f32 */
+static inline void _ak_kargs_transpose(_ak_kargs* kargs_, const void* x, void* y, int64_t rows, int64_t cols) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_transpose);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i64(a_, cols);
+}
+/* kernels/xent.hip:142 ak_xent_##DT (macro AK_XENT) */
+static inline void _ak_kargs_xent(_ak_kargs* kargs_, const void* x, const void* tgt, int64_t rows, int64_t cols, int32_t G, int32_t vec, int64_t ignore_index, void* loss) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_xent);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, tgt); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i32(a_, G); ak_args_i32(a_, vec); ak_args_i64(a_, ignore_index); ak_args_ptr(a_, loss);
+}
+/* kernels/xent.hip:147 ak_xent_small_##DT (macro AK_XENT) */
+static inline void _ak_kargs_xent_small(_ak_kargs* kargs_, const void* x, const void* tgt, int64_t rows, int64_t cols, int32_t G, int32_t vec, int64_t ignore_index, int32_t mean, void* out) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_xent_small);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, tgt); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i32(a_, G); ak_args_i32(a_, vec); ak_args_i64(a_, ignore_index); ak_args_i32(a_, mean);
+    ak_args_ptr(a_, out);
+}
+/* kernels/xent.hip:155 ak_xent_partial */
+static inline void _ak_kargs_xent_partial(_ak_kargs* kargs_, const void* loss, const void* tgt, int64_t rows, int64_t per, int64_t ignore_index, void* part) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_xent_partial);
+    ak_args_ptr(a_, loss); ak_args_ptr(a_, tgt); ak_args_i64(a_, rows); ak_args_i64(a_, per); ak_args_i64(a_, ignore_index); ak_args_ptr(a_, part);
+}
+/* kernels/xent.hip:159 ak_xent_mean */
+static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int32_t nparts, int32_t mean, void* out) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_xent_mean);
+    ak_args_ptr(a_, part); ak_args_i32(a_, nparts); ak_args_i32(a_, mean); ak_args_ptr(a_, out);
+}
+#define _ak_kargs_amma _ak_kargs_attn_simt   /* kernels/attention_mma.hip:521 NAME##HD##_##DT (macro AK_AMMA): the same list */
+#define _AK_KIF_amma _AK_KIF_attn_simt
+#define _ak_kargs_attn_mmagen _ak_kargs_attn_simt   /* kernels/attention_mma.hip:540 ak_attn_mmagen##HD##_##DT (macro AK_AMMA_GEN): the same list */
+#define _AK_KIF_attn_mmagen _AK_KIF_attn_simt
+#define _ak_kargs_copy _ak_kargs_cast   /* kernels/cast.hip:47 ak_copy_f32: the same list */
+#define _AK_KIF_copy _AK_KIF_cast
+#define _ak_kargs_scale _ak_kargs_axpy   /* kernels/elementwise.hip:58 ak_scale_f32: the same list */
+#define _AK_KIF_scale _AK_KIF_axpy
+#define _ak_kargs_gemm_skinny _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:543 NAME (macro AK_GEMM_SKINNY): the same list */
+#define _AK_KIF_gemm_skinny _AK_KIF_gemm_wgmma
+#define _ak_kargs_gemm_mma _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:553 NAME (macro AK_GEMM_MMA): the same list */
+#define _AK_KIF_gemm_mma _AK_KIF_gemm_wgmma
+#define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:557 NAME (macro AK_GEMM_SIMT): the same list */
+#define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
+static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
+    { "ak_unary_f32", _AK_KIF_unary },
+    { "ak_unary_f16", _AK_KIF_unary },
+    { "ak_unary_bf16", _AK_KIF_unary },
+    { "ak_attn_simt32_f32", _AK_KIF_attn_simt },
+    { "ak_attn_simt32_f16", _AK_KIF_attn_simt },
+    { "ak_attn_simt32_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_simt64_f32", _AK_KIF_attn_simt },
+    { "ak_attn_simt64_f16", _AK_KIF_attn_simt },
+    { "ak_attn_simt64_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_simt128_f32", _AK_KIF_attn_simt },
+    { "ak_attn_simt128_f16", _AK_KIF_attn_simt },
+    { "ak_attn_simt128_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_simt256_f32", _AK_KIF_attn_simt },
+    { "ak_attn_simt256_f16", _AK_KIF_attn_simt },
+    { "ak_attn_simt256_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_combine_f32", _AK_KIF_attn_combine },
+    { "ak_attn_combine_f16", _AK_KIF_attn_combine },
+    { "ak_attn_combine_bf16", _AK_KIF_attn_combine },
+    { "ak_attn_mma64_f16", _AK_KIF_attn_simt },
+    { "ak_attn_mma64_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_mma128_f16", _AK_KIF_attn_simt },
+    { "ak_attn_mma128_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_mmadec64_f16", _AK_KIF_attn_simt },
+    { "ak_attn_mmadec64_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_mmadec128_f16", _AK_KIF_attn_simt },
+    { "ak_attn_mmadec128_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_mmagen64_f16", _AK_KIF_attn_simt },
+    { "ak_attn_mmagen64_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_mmagen128_f16", _AK_KIF_attn_simt },
+    { "ak_attn_mmagen128_bf16", _AK_KIF_attn_simt },
+    { "ak_cast_f32_f16", _AK_KIF_cast },
+    { "ak_cast_f32_bf16", _AK_KIF_cast },
+    { "ak_cast_f16_f32", _AK_KIF_cast },
+    { "ak_cast_f16_bf16", _AK_KIF_cast },
+    { "ak_cast_bf16_f32", _AK_KIF_cast },
+    { "ak_cast_bf16_f16", _AK_KIF_cast },
+    { "ak_copy_f32", _AK_KIF_cast },
+    { "ak_copy_f16", _AK_KIF_cast },
+    { "ak_copy_bf16", _AK_KIF_cast },
+    { "ak_fill_f32", _AK_KIF_fill },
+    { "ak_fill_f16", _AK_KIF_fill },
+    { "ak_fill_bf16", _AK_KIF_fill },
+    { "ak_axpy_f32", _AK_KIF_axpy },
+    { "ak_axpy_f16", _AK_KIF_axpy },
+    { "ak_axpy_bf16", _AK_KIF_axpy },
+    { "ak_scale_f32", _AK_KIF_axpy },
+    { "ak_scale_f16", _AK_KIF_axpy },
+    { "ak_scale_bf16", _AK_KIF_axpy },
+    { "ak_binary_f32", _AK_KIF_binary },
+    { "ak_binary_f16", _AK_KIF_binary },
+    { "ak_binary_bf16", _AK_KIF_binary },
+    { "ak_gemm_mma_l_f16", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_mma_l_bf16", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_mma_l_f32", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_mma_l_x32", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_mma_s_f16", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_mma_s_bf16", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_mma_s_f32", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_mma_s_x32", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_simt_l_f32", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_simt_l_f16", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_simt_l_bf16", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_wgmma_n128_f16", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_wgmma_n128_bf16", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_wgmma_n256_f16", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_wgmma_n256_bf16", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_wgmma_n128_x32", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_wgmma_n256_x32", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_skinny_f32", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_skinny_f16", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_skinny_bf16", _AK_KIF_gemm_wgmma },
+    { "ak_norm_f32", _AK_KIF_norm },
+    { "ak_norm_wide_f32", _AK_KIF_norm_wide },
+    { "ak_norm_f16", _AK_KIF_norm },
+    { "ak_norm_wide_f16", _AK_KIF_norm_wide },
+    { "ak_norm_bf16", _AK_KIF_norm },
+    { "ak_norm_wide_bf16", _AK_KIF_norm_wide },
+    { "ak_rand_uniform_f32", _AK_KIF_rand_uniform },
+    { "ak_rand_uniform_f16", _AK_KIF_rand_uniform },
+    { "ak_rand_uniform_bf16", _AK_KIF_rand_uniform },
+    { "ak_rand_normal_f32", _AK_KIF_rand_normal },
+    { "ak_rand_normal_f16", _AK_KIF_rand_normal },
+    { "ak_rand_normal_bf16", _AK_KIF_rand_normal },
+    { "ak_dropout_f32", _AK_KIF_dropout },
+    { "ak_dropout_f16", _AK_KIF_dropout },
+    { "ak_dropout_bf16", _AK_KIF_dropout },
+    { "ak_reduce_sum_f32", _AK_KIF_reduce1 },
+    { "ak_reduce_sum_f16", _AK_KIF_reduce1 },
+    { "ak_reduce_sum_bf16", _AK_KIF_reduce1 },
+    { "ak_reduce_max_f32", _AK_KIF_reduce1 },
+    { "ak_reduce_max_f16", _AK_KIF_reduce1 },
+    { "ak_reduce_max_bf16", _AK_KIF_reduce1 },
+    { "ak_reduce_min_f32", _AK_KIF_reduce1 },
+    { "ak_reduce_min_f16", _AK_KIF_reduce1 },
+    { "ak_reduce_min_bf16", _AK_KIF_reduce1 },
+    { "ak_reduce_argmax_f32", _AK_KIF_reduce1 },
+    { "ak_reduce_argmax_f16", _AK_KIF_reduce1 },
+    { "ak_reduce_argmax_bf16", _AK_KIF_reduce1 },
+    { "ak_reduce_argmin_f32", _AK_KIF_reduce1 },
+    { "ak_reduce_argmin_f16", _AK_KIF_reduce1 },
+    { "ak_reduce_argmin_bf16", _AK_KIF_reduce1 },
+    { "ak_reduce2_sum", _AK_KIF_reduce2 },
+    { "ak_reduce2_max", _AK_KIF_reduce2 },
+    { "ak_reduce2_min", _AK_KIF_reduce2 },
+    { "ak_reduce2_argmax", _AK_KIF_reduce2 },
+    { "ak_reduce2_argmin", _AK_KIF_reduce2 },
+    { "ak_topk_f32", _AK_KIF_topk },
+    { "ak_topk_f16", _AK_KIF_topk },
+    { "ak_topk_bf16", _AK_KIF_topk },
+    { "ak_cumsum_part_f32", _AK_KIF_cumsum_part },
+    { "ak_cumsum_f32", _AK_KIF_cumsum },
+    { "ak_cumsum_part_f16", _AK_KIF_cumsum_part },
+    { "ak_cumsum_f16", _AK_KIF_cumsum },
+    { "ak_cumsum_part_bf16", _AK_KIF_cumsum_part },
+    { "ak_cumsum_bf16", _AK_KIF_cumsum },
+    { "ak_cumsum_part_i32", _AK_KIF_cumsum_part },
+    { "ak_cumsum_i32", _AK_KIF_cumsum },
+    { "ak_cumsum_part_i64", _AK_KIF_cumsum_part },
+    { "ak_cumsum_i64", _AK_KIF_cumsum },
+    { "ak_softmax_f32", _AK_KIF_softmax },
+    { "ak_softmax_wide_f32", _AK_KIF_softmax_wide },
+    { "ak_softmax_split_f32", _AK_KIF_softmax_split },
+    { "ak_softmax_stats_f32", _AK_KIF_softmax_stats },
+    { "ak_softmax_apply_f32", _AK_KIF_softmax_apply },
+    { "ak_softmax_f16", _AK_KIF_softmax },
+    { "ak_softmax_wide_f16", _AK_KIF_softmax_wide },
+    { "ak_softmax_split_f16", _AK_KIF_softmax_split },
+    { "ak_softmax_stats_f16", _AK_KIF_softmax_stats },
+    { "ak_softmax_apply_f16", _AK_KIF_softmax_apply },
+    { "ak_softmax_bf16", _AK_KIF_softmax },
+    { "ak_softmax_wide_bf16", _AK_KIF_softmax_wide },
+    { "ak_softmax_split_bf16", _AK_KIF_softmax_split },
+    { "ak_softmax_stats_bf16", _AK_KIF_softmax_stats },
+    { "ak_softmax_apply_bf16", _AK_KIF_softmax_apply },
+    { "ak_transpose_f32", _AK_KIF_transpose },
+    { "ak_transpose_f16", _AK_KIF_transpose },
+    { "ak_transpose_bf16", _AK_KIF_transpose },
+    { "ak_xent_partial", _AK_KIF_xent_partial },
+    { "ak_xent_mean", _AK_KIF_xent_mean },
+    { "ak_xent_f32", _AK_KIF_xent },
+    { "ak_xent_small_f32", _AK_KIF_xent_small },
+    { "ak_xent_f16", _AK_KIF_xent },
+    { "ak_xent_small_f16", _AK_KIF_xent_small },
+    { "ak_xent_bf16", _AK_KIF_xent },
+    { "ak_xent_small_bf16", _AK_KIF_xent_small },
 };
 #endif /* AMDKIT_NO_OPS */
 #if defined(__GNUC__) || defined(__clang__)
@@ -11991,6 +13046,7 @@ struct ak_kernel {
     ak_cpu_kernel_fn cpu;
     void* cpu_user;
     size_t shmem_optin;        /* dynamic shared memory limit raised so far */
+    int iface;                 /* kernel library: its generated interface (_AK_KIF_*, set by _ak_op_kernel); 0 otherwise */
     char name[208];
     char target[128];          /* what the code was built for, "cpu" when none */
 };
@@ -12076,6 +13132,7 @@ static ak_result _ak_kernel_get_at(ak_context* ctx, const char* target_override,
     k = (ak_kernel*)_ak_ctx_alloc(&ctx->cfg, sizeof *k);
     if (!k) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "out of host memory");
     k->ctx = ctx;
+    k->iface = 0;
     _ak_copy(k->name, sizeof k->name, kernel_name);
     _ak_copy(k->target, sizeof k->target, "cpu");
     if (ctx->bk->module_load) {   /* a backend that compiles (else the kernel runs its C implementation) */
@@ -13490,14 +14547,18 @@ static void _ak_ops_destroy(ak_context* ctx) { (void)ctx; }
  * memo, argument checks, launch-size helpers, host element access for the
  * CPU references, and the accessors of the embedded sources.
  *
- * How an op uses it (every wrapper follows the same shape):
+ * How an op uses it (every wrapper follows the same shape; adding a kernel:
+ * write it in kernels/<family>.hip, run `make gen` (tools/akgen.c embeds it and
+ * generates its packer from its parameter list), then launch it like this):
  *
  *     ak_result r = _ak_op_check_ctx(ctx, "ak_axpy");  then dtype / pointer /
  *     size checks (_ak_op_check_float, _ak_op_check_ptr, _ak_op_check_count);
  *     if (_ak_op_is_cpu(ctx)) { reference in plain C on host pointers; return AK_OK; }
  *     _ak_op_kernel(ctx, _ak_src_elementwise, "ak_axpy_f32", &k);
- *     ak_args a; memset(&a, 0, sizeof a); ak_args_ptr(&a, x); ...
+ *     _ak_kargs a; _ak_kargs_axpy(&a, n, alpha, x, y);   (the generated packer of
+ *         the kernel's interface: tools/akgen.c writes one per parameter list)
  *     return _ak_op_launch(ctx, k, _ak_op_grid(ctx, work, 256), 256, 0, stream, &a);
+ * Row-chunked ops (>>impl:ops-reduce) launch through _ak_rd_launch_rows.
  * ========================================================================== */
 
 /* One memoized kernel: (source pointer, kernel name) -> handle owned by the memo. */
@@ -13562,8 +14623,16 @@ static ak_result _ak_op_kernel_at(ak_context* ctx, const char* source, const cha
 static ak_result _ak_op_kernel(ak_context* ctx, const char* source, const char* name, ak_kernel** out) {
     return _ak_op_kernel_at(ctx, source, name, NULL, out);
 }
+/* The generated interface of an embedded kernel (_ak_kernel_ifaces), 0 when
+ * it has none. */
+static int _ak_op_kernel_iface(const char* kname) {
+    size_t i;
+    for (i = 0; i < sizeof _ak_kernel_ifaces / sizeof _ak_kernel_ifaces[0]; i++)
+        if (strcmp(_ak_kernel_ifaces[i].kernel, kname) == 0) return _ak_kernel_ifaces[i].iface;
+    return 0;
+}
 /* _ak_op_kernel compiled for an explicit target (NULL: the context's); the
- * memo keys it as "target/name". */
+ * memo keys it as "target/name". Each kernel gets its interface (k->iface). */
 static ak_result _ak_op_kernel_at(ak_context* ctx, const char* source, const char* kname, const char* target,
                                   ak_kernel** out) {
     struct _ak_ops* ops;
@@ -13594,6 +14663,10 @@ static ak_result _ak_op_kernel_at(ak_context* ctx, const char* source, const cha
 
     r = _ak_kernel_get_at(ctx, target, source, kname, NULL, &k);
     if (r != AK_OK) return r;
+    if ((k->iface = _ak_op_kernel_iface(kname)) == 0) {
+        ak_kernel_release(k);
+        return _ak_err(AK_ERROR_NOT_FOUND, "kernel library: kernel %s has no generated interface (tools/akgen.c)", kname);
+    }
 
     _ak_mutex_lock(&ops->lock);
     i = _ak_ops_find(ops, source, name);
@@ -13719,18 +14792,25 @@ static unsigned _ak_op_grid(const ak_context* ctx, size_t work, size_t per_block
     return (unsigned)need;
 }
 
-/* Launch k with a 3-D grid/block; checks the argument builder overflowed not. */
+/* Launch k (from _ak_op_kernel) with a 3-D grid/block and the arguments of a
+ * generated packer: the packer's interface must be the kernel's (an op that
+ * launches a kernel with another kernel's arguments gets AK_ERROR_LAUNCH, not a
+ * wrong launch). */
 static ak_result _ak_op_launch3(ak_context* ctx, ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem,
-                                ak_stream* s, ak_args* a) {
+                                ak_stream* s, _ak_kargs* a) {
     (void)ctx;
-    if (a->error) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "kernel launch: too many arguments (max %d)", AK_MAX_ARGS);
+    if (a->iface != k->iface || a->iface <= 0 || a->iface >= _AK_KIF_COUNT)
+        return _ak_err(AK_ERROR_LAUNCH, "kernel library: %s launched with the arguments of interface '%s', its interface is '%s'",
+                       k->name, a->iface > 0 && a->iface < _AK_KIF_COUNT ? _ak_kif_names[a->iface] : "?",
+                       k->iface > 0 && k->iface < _AK_KIF_COUNT ? _ak_kif_names[k->iface] : "none");
+    if (a->a.error) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "kernel launch: too many arguments (max %d)", AK_MAX_ARGS);
     if (grid.x == 0 || grid.y == 0 || grid.z == 0) return AK_OK; /* nothing to do */
-    return ak_launch(k, grid, block, shmem, s, ak_args_params(a));
+    return ak_launch(k, grid, block, shmem, s, ak_args_params(&a->a));
 }
 
 /* Launch k on a 1-D grid. */
 static ak_result _ak_op_launch(ak_context* ctx, ak_kernel* k, unsigned grid, unsigned block, size_t shmem,
-                               ak_stream* s, ak_args* a) {
+                               ak_stream* s, _ak_kargs* a) {
     ak_dim3 g, b;
     g.x = grid; g.y = 1; g.z = 1;
     b.x = block; b.y = 1; b.z = 1;
@@ -13826,7 +14906,7 @@ static ak_result _ak_ew_check(ak_context* ctx, ak_dtype t, size_t n, ak_stream* 
 /* Get the kernel `<base>_<dtype>` of `src` and launch it over `units` work
  * items (chunks of 8 elements for the map kernels), 1-D grid-stride. */
 static ak_result _ak_ew_launch(ak_context* ctx, const char* src, const char* kname, size_t units, ak_stream* s,
-                               ak_args* a) {
+                               _ak_kargs* a) {
     ak_kernel* k = NULL;
     ak_result r = _ak_op_kernel(ctx, src, kname, &k);
     if (r != AK_OK) return r;
@@ -13861,7 +14941,7 @@ static double _ak_ew_binary_ref(ak_binary_op op, double a, double b) {
 AKDEF ak_result ak_fill(ak_context* ctx, ak_dtype dtype, void* y, size_t n, float value, ak_stream* stream) {
     ak_result r = _ak_ew_check(ctx, dtype, n, stream, "ak_fill");
     char kn[64];
-    ak_args a;
+    _ak_kargs a;
     if (r == AK_OK) r = _ak_op_check_ptr(y, dtype, "ak_fill: y");
     if (r != AK_OK) return r;
     if (_ak_op_is_cpu(ctx)) {
@@ -13876,10 +14956,7 @@ AKDEF ak_result ak_fill(ak_context* ctx, ak_dtype dtype, void* y, size_t n, floa
         }
         return AK_OK;
     }
-    memset(&a, 0, sizeof a);
-    ak_args_ptr(&a, y);
-    ak_args_i64(&a, (int64_t)n);
-    ak_args_f32(&a, value);
+    _ak_kargs_fill(&a, y, (int64_t)n, value);
     return _ak_ew_launch(ctx, _ak_src_elementwise, _ak_op_name(kn, sizeof kn, "ak_fill", dtype), _ak_ew_chunks(n),
                          stream, &a);
 }
@@ -13889,7 +14966,7 @@ AKDEF ak_result ak_copy(ak_context* ctx, ak_dtype dtype, const void* x, void* y,
     ak_result r = _ak_ew_check(ctx, dtype, n, stream, "ak_copy");
     size_t bytes;
     char kn[64];
-    ak_args a;
+    _ak_kargs a;
     if (r == AK_OK) r = _ak_op_check_ptr(x, dtype, "ak_copy: x");
     if (r == AK_OK) r = _ak_op_check_ptr(y, dtype, "ak_copy: y");
     if (r != AK_OK) return r;
@@ -13901,10 +14978,7 @@ AKDEF ak_result ak_copy(ak_context* ctx, ak_dtype dtype, const void* x, void* y,
         memcpy(y, x, bytes);
         return AK_OK;
     }
-    memset(&a, 0, sizeof a);
-    ak_args_ptr(&a, x);
-    ak_args_ptr(&a, y);
-    ak_args_i64(&a, (int64_t)n);
+    _ak_kargs_copy(&a, x, y, (int64_t)n);
     /* work items: 32 bytes (two 16-byte vectors) per thread step */
     return _ak_ew_launch(ctx, _ak_src_cast, _ak_op_name(kn, sizeof kn, "ak_copy", dtype), bytes / 32 + 1, stream,
                          &a);
@@ -13914,7 +14988,7 @@ AKDEF ak_result ak_cast(ak_context* ctx, ak_dtype src_dtype, const void* x, ak_d
                         ak_stream* stream) {
     ak_result r = _ak_ew_check(ctx, src_dtype, n, stream, "ak_cast (source)");
     char kn[64];
-    ak_args a;
+    _ak_kargs a;
     if (r == AK_OK) r = _ak_op_check_float(dst_dtype, "ak_cast (destination)");
     if (r == AK_OK) r = _ak_op_check_count(ctx, n, dst_dtype, "ak_cast (destination)");
     if (r == AK_OK) r = _ak_op_check_ptr(x, src_dtype, "ak_cast: x");
@@ -13929,10 +15003,7 @@ AKDEF ak_result ak_cast(ak_context* ctx, ak_dtype src_dtype, const void* x, ak_d
         return AK_OK;
     }
     snprintf(kn, sizeof kn, "ak_cast_%s_%s", ak_dtype_name(src_dtype), ak_dtype_name(dst_dtype));
-    memset(&a, 0, sizeof a);
-    ak_args_ptr(&a, x);
-    ak_args_ptr(&a, y);
-    ak_args_i64(&a, (int64_t)n);
+    _ak_kargs_cast(&a, x, y, (int64_t)n);
     return _ak_ew_launch(ctx, _ak_src_cast, kn, _ak_ew_chunks(n), stream, &a);
 }
 
@@ -13942,7 +15013,7 @@ static ak_result _ak_ew_axpby(ak_context* ctx, ak_dtype dtype, size_t n, float a
                               ak_stream* stream, int with_y, const char* op) {
     ak_result r = _ak_ew_check(ctx, dtype, n, stream, op);
     char kn[64], what[64];
-    ak_args a;
+    _ak_kargs a;
     size_t bytes;
     if (r == AK_OK) r = _ak_op_check_ptr(x, dtype, (snprintf(what, sizeof what, "%s: x", op), what));
     if (r == AK_OK) r = _ak_op_check_ptr(y, dtype, (snprintf(what, sizeof what, "%s: y", op), what));
@@ -13959,11 +15030,8 @@ static ak_result _ak_ew_axpby(ak_context* ctx, ak_dtype dtype, size_t n, float a
         }
         return AK_OK;
     }
-    memset(&a, 0, sizeof a);
-    ak_args_i64(&a, (int64_t)n);
-    ak_args_f32(&a, alpha);
-    ak_args_ptr(&a, x);
-    ak_args_ptr(&a, y);
+    if (with_y) _ak_kargs_axpy(&a, (int64_t)n, alpha, x, y);
+    else _ak_kargs_scale(&a, (int64_t)n, alpha, x, y);
     return _ak_ew_launch(ctx, _ak_src_elementwise, _ak_op_name(kn, sizeof kn, with_y ? "ak_axpy" : "ak_scale", dtype),
                          _ak_ew_chunks(n), stream, &a);
 }
@@ -13981,7 +15049,7 @@ AKDEF ak_result ak_binary(ak_context* ctx, ak_binary_op op, ak_dtype dtype, cons
                           size_t n, ak_stream* stream) {
     ak_result r = _ak_ew_check(ctx, dtype, n, stream, "ak_binary");
     char kn[64];
-    ak_args a;
+    _ak_kargs a;
     size_t bytes;
     if (r != AK_OK) return r;
     if ((int)op < 0 || (int)op >= (int)AK_BINARY_OP_COUNT)
@@ -14002,12 +15070,7 @@ AKDEF ak_result ak_binary(ak_context* ctx, ak_binary_op op, ak_dtype dtype, cons
                       (float)_ak_ew_binary_ref(op, (double)_ak_op_ld(x, dtype, i), (double)_ak_op_ld(y, dtype, i)));
         return AK_OK;
     }
-    memset(&a, 0, sizeof a);
-    ak_args_ptr(&a, x);
-    ak_args_ptr(&a, y);
-    ak_args_ptr(&a, z);
-    ak_args_i64(&a, (int64_t)n);
-    ak_args_i32(&a, (int32_t)op);
+    _ak_kargs_binary(&a, x, y, z, (int64_t)n, (int32_t)op);
     return _ak_ew_launch(ctx, _ak_src_elementwise, _ak_op_name(kn, sizeof kn, "ak_binary", dtype), _ak_ew_chunks(n),
                          stream, &a);
 }
@@ -14025,7 +15088,7 @@ AKDEF ak_result ak_unary(ak_context* ctx, ak_unary_op op, ak_dtype dtype, const 
                          float param, ak_stream* stream) {
     ak_result r = _ak_ew_check(ctx, dtype, n, stream, "ak_unary");
     char kn[64];
-    ak_args a;
+    _ak_kargs a;
     size_t bytes;
     if (r != AK_OK) return r;
     if ((int)op < 0 || (int)op >= (int)AK_UNARY_OP_COUNT)
@@ -14043,12 +15106,7 @@ AKDEF ak_result ak_unary(ak_context* ctx, ak_unary_op op, ak_dtype dtype, const 
             _ak_op_st(y, dtype, i, (float)_ak_ew_unary_ref(op, (double)_ak_op_ld(x, dtype, i), (double)param));
         return AK_OK;
     }
-    memset(&a, 0, sizeof a);
-    ak_args_ptr(&a, x);
-    ak_args_ptr(&a, y);
-    ak_args_i64(&a, (int64_t)n);
-    ak_args_i32(&a, (int32_t)op);
-    ak_args_f32(&a, param);
+    _ak_kargs_unary(&a, x, y, (int64_t)n, (int32_t)op, param);
     return _ak_ew_launch(ctx, _ak_src_activation, _ak_op_name(kn, sizeof kn, "ak_unary", dtype), _ak_ew_chunks(n),
                          stream, &a);
 }
@@ -14058,7 +15116,7 @@ AKDEF ak_result ak_transpose(ak_context* ctx, ak_dtype dtype, const void* x, voi
                              ak_stream* stream) {
     ak_result r = _ak_op_check_ctx(ctx, "ak_transpose");
     ak_kernel* k = NULL;
-    ak_args a;
+    _ak_kargs a;
     ak_dim3 g, b;
     size_t es, bytes, tiles;
     char kn[64];
@@ -14090,11 +15148,7 @@ AKDEF ak_result ak_transpose(ak_context* ctx, ak_dtype dtype, const void* x, voi
     }
     r = _ak_op_kernel(ctx, _ak_src_transpose, _ak_op_name(kn, sizeof kn, "ak_transpose", dtype), &k);
     if (r != AK_OK) return r;
-    memset(&a, 0, sizeof a);
-    ak_args_ptr(&a, x);
-    ak_args_ptr(&a, y);
-    ak_args_i64(&a, (int64_t)rows);
-    ak_args_i64(&a, (int64_t)cols);
+    _ak_kargs_transpose(&a, x, y, (int64_t)rows, (int64_t)cols);
     /* 64 x 64 tiles of kernels/transpose.hip, one block of 32 x 8 threads per tile (a
      * grid capped at CUs x 8 with blocks looping measured 5-10% slower on H100); the
      * kernel loops over tiles beyond the 1-D grid limit */
@@ -14231,8 +15285,8 @@ static const _ak_rowop_rule _ak_rowop_table[] = {
  * cross-entropy mean of small batches, _AK_RV_ROWS / _AK_RV_STREAM with a
  * param for odd and narrow widths. */
 
-#if defined(AMDKIT_ROWOP_FORCE)
-/* bench/bench_sweep.c --force: every row op takes this variant / block / param
+#if defined(AMDKIT_ROWOP_FORCE) || defined(AMDKIT_TESTS)
+/* bench/bench_sweep.c --force (and the tests: tests/ti_rowop.c, ti_kargs.c): every row op takes this variant / block / param
  * where the variant applies to the op (variant < 0: the table). */
 static struct { int variant; unsigned block, param; } _ak_rowop_force = { -1, 0, 0 };
 static const char* const _ak_rv_names[_AK_RV_COUNT] = { "rows", "split", "twopass", "wide", "stream", "segments",
@@ -14255,7 +15309,7 @@ static unsigned _ak_rv_ops(int v) {
 static const _ak_rowop_rule* _ak_rowop_pick(const ak_context* ctx, unsigned op, ak_dtype t, size_t rows, size_t cols) {
     size_t i, cus = (size_t)_ak_op_cus(ctx);
     int odd = cols % 8 != 0;
-#if defined(AMDKIT_ROWOP_FORCE)
+#if defined(AMDKIT_ROWOP_FORCE) || defined(AMDKIT_TESTS)
     static _ak_rowop_rule forced;
     if (_ak_rowop_force.variant >= 0 && _ak_rowop_force.variant < _AK_RV_COUNT &&
         (_ak_rv_ops(_ak_rowop_force.variant) & op)) {
@@ -14312,6 +15366,37 @@ static size_t _ak_rd_rows_per_launch(unsigned block, unsigned group, size_t segs
 static ak_result _ak_rd_ws(ak_context* ctx, size_t bytes, ak_stream* s, void** out) {
     ak_result r = ak_malloc(ctx, bytes, s, out);
     if (r != AK_OK) *out = NULL;
+    return r;
+}
+
+/* The row-chunked launch every op of this section shares: rows in chunks of
+ * at most rpl (grid x block stays in the launch limits), and for each chunk
+ * [r0, r0 + nr) kernels k[0] then k[1] (when not NULL) on a 1-D grid of
+ * ceil(nr * per_row / per_block) blocks of `block` threads. pack(op, i, r0,
+ * nr, a) writes kernel i's arguments for the chunk with its generated packer
+ * (and may queue work the launch needs first, e.g. a memset). No allocation,
+ * one launch per kernel per chunk. */
+typedef struct _ak_rd_rows {
+    ak_kernel* k[2];
+    size_t rows, rpl;       /* all rows; rows per launch */
+    size_t per_row;         /* work units per row (segments, blocks) */
+    size_t per_block;       /* work units per block (rows per block of the group kernels) */
+    unsigned block;         /* threads per block */
+    ak_result (*pack)(const void* op, int i, size_t r0, size_t nr, _ak_kargs* a);
+    const void* op;         /* the op's state, for pack */
+} _ak_rd_rows;
+
+static ak_result _ak_rd_launch_rows(ak_context* ctx, const _ak_rd_rows* L, ak_stream* s) {
+    ak_result r = AK_OK;
+    size_t r0;
+    _ak_kargs a;
+    for (r0 = 0; r0 < L->rows && r == AK_OK; r0 += L->rpl) {
+        size_t nr = L->rows - r0 < L->rpl ? L->rows - r0 : L->rpl;
+        unsigned grid = (unsigned)((nr * L->per_row + L->per_block - 1) / L->per_block);
+        int i;
+        for (i = 0; i < 2 && L->k[i] && r == AK_OK; i++)
+            if ((r = L->pack(L->op, i, r0, nr, &a)) == AK_OK) r = _ak_op_launch(ctx, L->k[i], grid, L->block, 0, s, &a);
+    }
     return r;
 }
 
@@ -14432,6 +15517,30 @@ static size_t _ak_rd_cpu_xent(ak_dtype t, const void* x, const int64_t* tgt, siz
  * ak_reduce
  * ========================================================================== */
 
+typedef struct _ak_rd_reduce_op {
+    const char* x;
+    size_t cols, es, splits, chunk;
+    unsigned G;
+    float scale;
+    int arg;
+    float* pv;       /* split rows: per-segment partials (values, indices) */
+    int64_t* pi;
+    void* out;
+} _ak_rd_reduce_op;
+static ak_result _ak_rd_reduce_pack(const void* op, int i, size_t r0, size_t nr, _ak_kargs* a) {
+    const _ak_rd_reduce_op* o = (const _ak_rd_reduce_op*)op;
+    const char* x = o->x + r0 * o->cols * o->es;
+    int64_t nseg = (int64_t)(nr * o->splits);
+    (void)i;
+    if (o->splits > 1)
+        _ak_kargs_reduce1(a, x, (int64_t)o->cols, nseg, (int64_t)o->splits, (int64_t)o->chunk, (int32_t)o->G, 1.0f,
+                          o->pv + r0 * o->splits, o->arg ? (void*)(o->pi + r0 * o->splits) : NULL);
+    else
+        _ak_kargs_reduce1(a, x, (int64_t)o->cols, nseg, (int64_t)o->splits, (int64_t)o->chunk, (int32_t)o->G, o->scale,
+                          o->arg ? NULL : (void*)((float*)o->out + r0), o->arg ? (void*)((int64_t*)o->out + r0) : NULL);
+    return AK_OK;
+}
+
 AKDEF ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, const void* x, void* out, size_t rows,
                           size_t cols, ak_stream* stream) {
     static const char* kbase[] = { "ak_reduce_sum", "ak_reduce_sum", "ak_reduce_max", "ak_reduce_min",
@@ -14442,7 +15551,7 @@ AKDEF ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, cons
     ak_result r;
     int arg;
     ak_dtype odt;
-    size_t es, target, splits, chunk, seglen, rpl, r0;
+    size_t es, target, splits, chunk, seglen;
     unsigned B = _AK_RD_BLOCK, G, G2;
     float scale;
     void* ws = NULL;
@@ -14503,40 +15612,21 @@ AKDEF ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, cons
         if (arg) pi = (int64_t*)((char*)ws + vbytes);
     }
 
-    rpl = _ak_rd_rows_per_launch(B, G, splits);
-    for (r0 = 0; r0 < rows && r == AK_OK; r0 += rpl) {
-        size_t nr = rows - r0 < rpl ? rows - r0 : rpl;
-        size_t nseg = nr * splits;
-        ak_args a;
-        memset(&a, 0, sizeof a);
-        ak_args_ptr(&a, (const char*)x + r0 * cols * es);
-        ak_args_i64(&a, (int64_t)cols);
-        ak_args_i64(&a, (int64_t)nseg);
-        ak_args_i64(&a, (int64_t)splits);
-        ak_args_i64(&a, (int64_t)chunk);
-        ak_args_i32(&a, (int32_t)G);
-        ak_args_f32(&a, splits > 1 ? 1.0f : scale);
-        if (splits > 1) {
-            ak_args_ptr(&a, pv + r0 * splits);
-            ak_args_ptr(&a, arg ? (void*)(pi + r0 * splits) : NULL);
-        } else {
-            ak_args_ptr(&a, arg ? NULL : (void*)((float*)out + r0));
-            ak_args_ptr(&a, arg ? (void*)((int64_t*)out + r0) : NULL);
-        }
-        r = _ak_op_launch(ctx, k1, (unsigned)((nseg + B / G - 1) / (B / G)), B, 0, stream, &a);
+    {
+        _ak_rd_reduce_op o;
+        _ak_rd_rows L;
+        o.x = (const char*)x; o.cols = cols; o.es = es; o.splits = splits; o.chunk = chunk;
+        o.G = G; o.scale = scale; o.arg = arg; o.pv = pv; o.pi = pi; o.out = out;
+        L.k[0] = k1; L.k[1] = NULL;
+        L.rows = rows; L.rpl = _ak_rd_rows_per_launch(B, G, splits);
+        L.per_row = splits; L.per_block = B / G; L.block = B;
+        L.pack = _ak_rd_reduce_pack; L.op = &o;
+        r = _ak_rd_launch_rows(ctx, &L, stream);
     }
     if (r == AK_OK && splits > 1) {
-        ak_args a;
+        _ak_kargs a;
         G2 = _ak_rd_pow2(splits, B);
-        memset(&a, 0, sizeof a);
-        ak_args_ptr(&a, pv);
-        ak_args_ptr(&a, pi);
-        ak_args_i64(&a, (int64_t)rows);
-        ak_args_i64(&a, (int64_t)splits);
-        ak_args_i32(&a, (int32_t)G2);
-        ak_args_f32(&a, scale);
-        ak_args_ptr(&a, arg ? NULL : out);
-        ak_args_ptr(&a, arg ? out : NULL);
+        _ak_kargs_reduce2(&a, pv, pi, (int64_t)rows, (int64_t)splits, (int32_t)G2, scale, arg ? NULL : out, arg ? out : NULL);
         /* rows < target here, so one launch */
         r = _ak_op_launch(ctx, k2, (unsigned)((rows + B / G2 - 1) / (B / G2)), B, 0, stream, &a);
     }
@@ -14548,15 +15638,49 @@ AKDEF ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, cons
  * ak_softmax
  * ========================================================================== */
 
+typedef struct _ak_rd_softmax_op {
+    int path;              /* 1: rows in registers, 2: co-operating blocks, 3: stats + apply, 4: a block per row */
+    const char* x;
+    char* y;
+    size_t cols, es, chunk, cnt_bytes;
+    unsigned G, S;
+    int vec, logsm;
+    void* ws;              /* paths 2 and 3: counters / partials */
+    ak_context* ctx;       /* path 2 clears its counters per chunk */
+    ak_stream* stream;
+} _ak_rd_softmax_op;
+static ak_result _ak_rd_softmax_pack(const void* op, int i, size_t r0, size_t nr, _ak_kargs* a) {
+    const _ak_rd_softmax_op* o = (const _ak_rd_softmax_op*)op;
+    const char* x = o->x + r0 * o->cols * o->es;
+    char* y = o->y + r0 * o->cols * o->es;
+    ak_result r;
+    if (o->path == 1) {
+        _ak_kargs_softmax(a, x, y, (int64_t)nr, (int32_t)o->cols, (int32_t)o->G, o->vec, o->logsm);
+    } else if (o->path == 4) {
+        _ak_kargs_softmax_wide(a, x, y, (int64_t)o->cols, o->vec, o->logsm);
+    } else if (o->path == 2) {
+        if ((r = ak_memset(o->ctx, o->ws, 0, (nr + 1) * 4u, o->stream)) != AK_OK) return r;
+        _ak_kargs_softmax_split(a, x, y, (int64_t)o->cols, (int32_t)o->S, o->ws, (char*)o->ws + o->cnt_bytes, o->vec,
+                                o->logsm);
+    } else if (i == 0) {
+        _ak_kargs_softmax_stats(a, x, (int64_t)o->cols, (int32_t)o->S, (int64_t)o->chunk, o->ws, o->vec);
+    } else {
+        _ak_kargs_softmax_apply(a, x, y, (int64_t)o->cols, (int32_t)o->S, (int64_t)o->chunk, o->ws, o->vec, o->logsm);
+    }
+    return AK_OK;
+}
+
 AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t rows, size_t cols,
                            int log_softmax, ak_stream* stream) {
     const char* opn = log_softmax ? "ak_softmax (log)" : "ak_softmax";
     ak_result r;
-    size_t es, bytes, r0, rpl;
+    size_t es, bytes;
     int vec, logsm = log_softmax ? 1 : 0, cus, variant;
     const _ak_rowop_rule* rule;
     ak_kernel* k = NULL;
     char kname[64];
+    _ak_rd_softmax_op o;
+    _ak_rd_rows L;
 
     if ((r = _ak_rd_check(ctx, dtype, x, "x", rows, cols, stream, opn)) != AK_OK) return r;
     if ((r = _ak_op_check_ptr(y, dtype, "ak_softmax: y")) != AK_OK) return r;
@@ -14570,9 +15694,14 @@ AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void*
     }
     vec = cols % 8 == 0 && _ak_rd_aligned16(x) && _ak_rd_aligned16(y);
     cus = _ak_op_cus(ctx);
+    memset(&o, 0, sizeof o);
+    o.x = (const char*)x; o.y = (char*)y; o.cols = cols; o.es = es; o.vec = vec; o.logsm = logsm;
+    o.ctx = ctx; o.stream = stream;
+    L.k[0] = L.k[1] = NULL;
+    L.rows = rows; L.pack = _ak_rd_softmax_pack; L.op = &o;
     rule = _ak_rowop_pick(ctx, _AK_RO_SOFTMAX, dtype, rows, cols);
     variant = rule->variant;
-    if (variant == _AK_RV_ROWS && cols > _AK_RD_ROW_MAX) variant = _AK_RV_SPLIT; /* generic wide choice below */
+    if (variant == _AK_RV_ROWS && cols > _AK_RD_ROW_MAX) variant = _AK_RV_SPLIT; /* the generic wide choice below */
 
     if (variant == _AK_RV_ROWS) {
         /* path 1: rows in registers, a group of G threads per row */
@@ -14580,41 +15709,21 @@ AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void*
         if (B < 128u) B = 128u;
         if ((r = _ak_op_kernel(ctx, _ak_src_softmax, _ak_op_name(kname, sizeof kname, "ak_softmax", dtype), &k)) != AK_OK)
             return r;
-        rpl = _ak_rd_rows_per_launch(B, G, 1);
-        for (r0 = 0; r0 < rows && r == AK_OK; r0 += rpl) {
-            size_t nr = rows - r0 < rpl ? rows - r0 : rpl;
-            ak_args a;
-            memset(&a, 0, sizeof a);
-            ak_args_ptr(&a, (const char*)x + r0 * cols * es);
-            ak_args_ptr(&a, (char*)y + r0 * cols * es);
-            ak_args_i64(&a, (int64_t)nr);
-            ak_args_i32(&a, (int32_t)cols);
-            ak_args_i32(&a, (int32_t)G);
-            ak_args_i32(&a, vec);
-            ak_args_i32(&a, logsm);
-            r = _ak_op_launch(ctx, k, (unsigned)((nr + B / G - 1) / (B / G)), B, 0, stream, &a);
-        }
-        return r;
+        o.path = 1; o.G = G;
+        L.k[0] = k; L.rpl = _ak_rd_rows_per_launch(B, G, 1);
+        L.per_row = 1; L.per_block = B / G; L.block = B;
+        return _ak_rd_launch_rows(ctx, &L, stream);
     }
     if (variant == _AK_RV_WIDE) {
         /* path 4: one block per row, two passes over the row (any width; x and y 16-byte aligned: vectors) */
         unsigned B = rule->block >= 64u && rule->block <= 1024u ? rule->block : 1024u;
-        int wvec = _ak_rd_aligned16(x) && _ak_rd_aligned16(y);
         if ((r = _ak_op_kernel(ctx, _ak_src_softmax, _ak_op_name(kname, sizeof kname, "ak_softmax_wide", dtype), &k)) !=
             AK_OK)
             return r;
-        for (r0 = 0; r0 < rows && r == AK_OK; r0 += 0x7FFFFFFF) {
-            size_t nr = rows - r0 < 0x7FFFFFFF ? rows - r0 : 0x7FFFFFFF;
-            ak_args a;
-            memset(&a, 0, sizeof a);
-            ak_args_ptr(&a, (const char*)x + r0 * cols * es);
-            ak_args_ptr(&a, (char*)y + r0 * cols * es);
-            ak_args_i64(&a, (int64_t)cols);
-            ak_args_i32(&a, wvec);
-            ak_args_i32(&a, logsm);
-            r = _ak_op_launch(ctx, k, (unsigned)nr, B, 0, stream, &a);
-        }
-        return r;
+        o.path = 4; o.vec = _ak_rd_aligned16(x) && _ak_rd_aligned16(y);
+        L.k[0] = k; L.rpl = 0x7FFFFFFF;
+        L.per_row = 1; L.per_block = 1; L.block = B;
+        return _ak_rd_launch_rows(ctx, &L, stream);
     }
 
     {
@@ -14642,22 +15751,10 @@ AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void*
                                    &k)) != AK_OK)
                 return r;
             if ((r = _ak_rd_ws(ctx, ws_bytes, stream, &ws)) != AK_OK) return r;
-            for (r0 = 0; r0 < rows && r == AK_OK; r0 += nr_max) {
-                size_t nr = rows - r0 < nr_max ? rows - r0 : nr_max;
-                ak_args a;
-                r = ak_memset(ctx, ws, 0, (nr + 1) * 4u, stream);
-                if (r != AK_OK) break;
-                memset(&a, 0, sizeof a);
-                ak_args_ptr(&a, (const char*)x + r0 * cols * es);
-                ak_args_ptr(&a, (char*)y + r0 * cols * es);
-                ak_args_i64(&a, (int64_t)cols);
-                ak_args_i32(&a, (int32_t)S);
-                ak_args_ptr(&a, ws);
-                ak_args_ptr(&a, (char*)ws + cnt_bytes);
-                ak_args_i32(&a, vec);
-                ak_args_i32(&a, logsm);
-                r = _ak_op_launch(ctx, k, (unsigned)(nr * S), SB, 0, stream, &a);
-            }
+            o.path = 2; o.S = (unsigned)S; o.ws = ws; o.cnt_bytes = cnt_bytes;
+            L.k[0] = k; L.rpl = nr_max;
+            L.per_row = S; L.per_block = 1; L.block = SB;
+            r = _ak_rd_launch_rows(ctx, &L, stream);
         } else {
             /* path 3: partial (max, sum) per chunk, then combine + write */
             ak_kernel* k2 = NULL;
@@ -14680,29 +15777,10 @@ AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void*
                                    &k2)) != AK_OK)
                 return r;
             if ((r = _ak_rd_ws(ctx, nr_max * S * 8u, stream, &ws)) != AK_OK) return r;
-            for (r0 = 0; r0 < rows && r == AK_OK; r0 += nr_max) {
-                size_t nr = rows - r0 < nr_max ? rows - r0 : nr_max;
-                ak_args a;
-                memset(&a, 0, sizeof a);
-                ak_args_ptr(&a, (const char*)x + r0 * cols * es);
-                ak_args_i64(&a, (int64_t)cols);
-                ak_args_i32(&a, (int32_t)S);
-                ak_args_i64(&a, (int64_t)chunk);
-                ak_args_ptr(&a, ws);
-                ak_args_i32(&a, vec);
-                r = _ak_op_launch(ctx, k, (unsigned)(nr * S), _AK_RD_BLOCK, 0, stream, &a);
-                if (r != AK_OK) break;
-                memset(&a, 0, sizeof a);
-                ak_args_ptr(&a, (const char*)x + r0 * cols * es);
-                ak_args_ptr(&a, (char*)y + r0 * cols * es);
-                ak_args_i64(&a, (int64_t)cols);
-                ak_args_i32(&a, (int32_t)S);
-                ak_args_i64(&a, (int64_t)chunk);
-                ak_args_ptr(&a, ws);
-                ak_args_i32(&a, vec);
-                ak_args_i32(&a, logsm);
-                r = _ak_op_launch(ctx, k2, (unsigned)(nr * S), _AK_RD_BLOCK, 0, stream, &a);
-            }
+            o.path = 3; o.S = (unsigned)S; o.chunk = chunk; o.ws = ws;
+            L.k[0] = k; L.k[1] = k2; L.rpl = nr_max;
+            L.per_row = S; L.per_block = 1; L.block = _AK_RD_BLOCK;
+            r = _ak_rd_launch_rows(ctx, &L, stream);
         }
         if (ws) ak_free(ctx, ws);
         return r;
@@ -14713,17 +15791,39 @@ AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void*
  * ak_layernorm / ak_rmsnorm
  * ========================================================================== */
 
+typedef struct _ak_rd_norm_op {
+    int wide;              /* ak_norm_wide_<dt>: one block per row */
+    const char* x;
+    const void* w;
+    const void* b;
+    char* y;
+    size_t cols, es;
+    unsigned G;
+    int vec, wvec, rms;
+    float eps;
+} _ak_rd_norm_op;
+static ak_result _ak_rd_norm_pack(const void* op, int i, size_t r0, size_t nr, _ak_kargs* a) {
+    const _ak_rd_norm_op* o = (const _ak_rd_norm_op*)op;
+    const char* x = o->x + r0 * o->cols * o->es;
+    char* y = o->y + r0 * o->cols * o->es;
+    (void)i;
+    if (o->wide) _ak_kargs_norm_wide(a, x, o->w, o->b, y, (int64_t)o->cols, o->vec, o->wvec, o->eps, o->rms);
+    else _ak_kargs_norm(a, x, o->w, o->b, y, (int64_t)nr, (int32_t)o->cols, (int32_t)o->G, o->vec, o->eps, o->rms);
+    return AK_OK;
+}
+
 static ak_result _ak_rd_norm(ak_context* ctx, ak_dtype dtype, const void* x, const void* w, const void* b, void* y,
                              size_t rows, size_t cols, float eps, int rms, ak_stream* stream) {
     const char* opn = rms ? "ak_rmsnorm" : "ak_layernorm";
     char what[96];
     ak_result r;
-    size_t es, bytes, r0, rpl;
-    int vec, wvec;
-    unsigned B;
+    size_t es, bytes;
+    int vec;
     const _ak_rowop_rule* rule;
     ak_kernel* k = NULL;
     char kname[64];
+    _ak_rd_norm_op o;
+    _ak_rd_rows L;
 
     if ((r = _ak_rd_check(ctx, dtype, x, "x", rows, cols, stream, opn)) != AK_OK) return r;
     snprintf(what, sizeof what, "%s: y", opn);
@@ -14749,55 +15849,31 @@ static ak_result _ak_rd_norm(ak_context* ctx, ak_dtype dtype, const void* x, con
         return AK_OK;
     }
     vec = cols % 8 == 0 && _ak_rd_aligned16(x) && _ak_rd_aligned16(y) && _ak_rd_aligned16(w) && _ak_rd_aligned16(b);
+    o.x = (const char*)x; o.w = w; o.b = b; o.y = (char*)y; o.cols = cols; o.es = es;
+    o.vec = vec; o.wvec = 0; o.rms = rms; o.eps = eps;
+    L.k[1] = NULL;
+    L.rows = rows; L.per_row = 1; L.pack = _ak_rd_norm_pack; L.op = &o;
     rule = _ak_rowop_pick(ctx, _AK_RO_NORM, dtype, rows, cols);
     if (rule->variant == _AK_RV_ROWS && cols <= _AK_RD_ROW_MAX) {
         unsigned G = _ak_rd_row_group(cols, dtype, rule->param), B = G > rule->block ? G : rule->block;
         if (B < 128u) B = 128u;
         if ((r = _ak_op_kernel(ctx, _ak_src_norm, _ak_op_name(kname, sizeof kname, "ak_norm", dtype), &k)) != AK_OK)
             return r;
-        rpl = _ak_rd_rows_per_launch(B, G, 1);
-        for (r0 = 0; r0 < rows && r == AK_OK; r0 += rpl) {
-            size_t nr = rows - r0 < rpl ? rows - r0 : rpl;
-            ak_args a;
-            memset(&a, 0, sizeof a);
-            ak_args_ptr(&a, (const char*)x + r0 * cols * es);
-            ak_args_ptr(&a, w);
-            ak_args_ptr(&a, b);
-            ak_args_ptr(&a, (char*)y + r0 * cols * es);
-            ak_args_i64(&a, (int64_t)nr);
-            ak_args_i32(&a, (int32_t)cols);
-            ak_args_i32(&a, (int32_t)G);
-            ak_args_i32(&a, vec);
-            ak_args_f32(&a, eps);
-            ak_args_i32(&a, rms);
-            r = _ak_op_launch(ctx, k, (unsigned)((nr + B / G - 1) / (B / G)), B, 0, stream, &a);
-        }
-        return r;
+        o.wide = 0; o.G = G;
+        L.rpl = _ak_rd_rows_per_launch(B, G, 1); L.per_block = B / G; L.block = B;
+    } else {
+        /* wide rows (or the table's choice): one block of rule->block threads per row, two passes; x, y 16-byte
+         * aligned: vectors at any width (w, b aligned too: their vectors where a row's start allows) */
+        if ((r = _ak_op_kernel(ctx, _ak_src_norm, _ak_op_name(kname, sizeof kname, "ak_norm_wide", dtype), &k)) != AK_OK)
+            return r;
+        o.wide = 1; o.G = 0;
+        o.vec = _ak_rd_aligned16(x) && _ak_rd_aligned16(y);
+        o.wvec = _ak_rd_aligned16(w) && _ak_rd_aligned16(b);
+        L.rpl = 0x7FFFFFFF; L.per_block = 1;
+        L.block = rule->variant == _AK_RV_WIDE && rule->block >= 64u && rule->block <= 1024u ? rule->block : 1024u;
     }
-    /* wide rows (or the table's choice): one block of rule->block threads per row, two passes; x, y 16-byte
-     * aligned: vectors at any width (w, b aligned too: their vectors where a row's start allows) */
-    if ((r = _ak_op_kernel(ctx, _ak_src_norm, _ak_op_name(kname, sizeof kname, "ak_norm_wide", dtype), &k)) != AK_OK)
-        return r;
-    B = rule->variant == _AK_RV_WIDE && rule->block >= 64u && rule->block <= 1024u ? rule->block : 1024u;
-    vec = _ak_rd_aligned16(x) && _ak_rd_aligned16(y);
-    wvec = _ak_rd_aligned16(w) && _ak_rd_aligned16(b);
-    rpl = 0x7FFFFFFF;
-    for (r0 = 0; r0 < rows && r == AK_OK; r0 += rpl) {
-        size_t nr = rows - r0 < rpl ? rows - r0 : rpl;
-        ak_args a;
-        memset(&a, 0, sizeof a);
-        ak_args_ptr(&a, (const char*)x + r0 * cols * es);
-        ak_args_ptr(&a, w);
-        ak_args_ptr(&a, b);
-        ak_args_ptr(&a, (char*)y + r0 * cols * es);
-        ak_args_i64(&a, (int64_t)cols);
-        ak_args_i32(&a, vec);
-        ak_args_i32(&a, wvec);
-        ak_args_f32(&a, eps);
-        ak_args_i32(&a, rms);
-        r = _ak_op_launch(ctx, k, (unsigned)nr, B, 0, stream, &a);
-    }
-    return r;
+    L.k[0] = k;
+    return _ak_rd_launch_rows(ctx, &L, stream);
 }
 
 AKDEF ak_result ak_layernorm(ak_context* ctx, ak_dtype dtype, const void* x, const void* weight, const void* bias,
@@ -14814,12 +15890,29 @@ AKDEF ak_result ak_rmsnorm(ak_context* ctx, ak_dtype dtype, const void* x, const
  * ak_cross_entropy
  * ========================================================================== */
 
+typedef struct _ak_rd_xent_op {
+    const char* x;
+    const int64_t* tgt;
+    float* rowloss;
+    size_t cols, es;
+    unsigned G;
+    int vec;
+    int64_t ignore_index;
+} _ak_rd_xent_op;
+static ak_result _ak_rd_xent_pack(const void* op, int i, size_t r0, size_t nr, _ak_kargs* a) {
+    const _ak_rd_xent_op* o = (const _ak_rd_xent_op*)op;
+    (void)i;
+    _ak_kargs_xent(a, o->x + r0 * o->cols * o->es, o->tgt + r0, (int64_t)nr, (int64_t)o->cols, (int32_t)o->G, o->vec,
+                   o->ignore_index, o->rowloss + r0);
+    return AK_OK;
+}
+
 AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* logits, const int64_t* targets,
                                  float* loss, size_t rows, size_t cols, int64_t ignore_index,
                                  ak_loss_reduction reduction, ak_stream* stream) {
     const char* opn = "ak_cross_entropy";
     ak_result r;
-    size_t es, nloss, r0, rpl;
+    size_t es, nloss;
     unsigned G, B;
     int vec;
     float* rowloss;
@@ -14857,22 +15950,14 @@ AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
     B = G > 256u ? G : 256u;
     if (rule->variant == _AK_RV_SMALL && reduction != AK_LOSS_NONE) {
         /* one block: every row's loss and the mean / sum, one launch, no workspace */
-        ak_args a;
+        _ak_kargs a;
         if ((r = _ak_op_kernel(ctx, _ak_src_xent, _ak_op_name(kname, sizeof kname, "ak_xent_small", dtype), &k)) !=
             AK_OK)
             return r;
         B = rule->block >= 64u && rule->block <= 1024u ? rule->block : 1024u;
         if (G > B) G = B;
-        memset(&a, 0, sizeof a);
-        ak_args_ptr(&a, logits);
-        ak_args_ptr(&a, targets);
-        ak_args_i64(&a, (int64_t)rows);
-        ak_args_i64(&a, (int64_t)cols);
-        ak_args_i32(&a, (int32_t)G);
-        ak_args_i32(&a, vec);
-        ak_args_i64(&a, ignore_index);
-        ak_args_i32(&a, reduction == AK_LOSS_MEAN ? 1 : 0);
-        ak_args_ptr(&a, loss);
+        _ak_kargs_xent_small(&a, logits, targets, (int64_t)rows, (int64_t)cols, (int32_t)G, vec, ignore_index,
+                             reduction == AK_LOSS_MEAN ? 1 : 0, loss);
         return _ak_op_launch(ctx, k, 1u, B, 0, stream, &a);
     }
     if ((r = _ak_op_kernel(ctx, _ak_src_xent, _ak_op_name(kname, sizeof kname, "ak_xent", dtype), &k)) != AK_OK)
@@ -14891,37 +15976,23 @@ AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
     } else {
         rowloss = loss;
     }
-    rpl = _ak_rd_rows_per_launch(B, G, 1);
-    for (r0 = 0; r0 < rows && r == AK_OK; r0 += rpl) {
-        size_t nr = rows - r0 < rpl ? rows - r0 : rpl;
-        ak_args a;
-        memset(&a, 0, sizeof a);
-        ak_args_ptr(&a, (const char*)logits + r0 * cols * es);
-        ak_args_ptr(&a, targets + r0);
-        ak_args_i64(&a, (int64_t)nr);
-        ak_args_i64(&a, (int64_t)cols);
-        ak_args_i32(&a, (int32_t)G);
-        ak_args_i32(&a, vec);
-        ak_args_i64(&a, ignore_index);
-        ak_args_ptr(&a, rowloss + r0);
-        r = _ak_op_launch(ctx, k, (unsigned)((nr + B / G - 1) / (B / G)), B, 0, stream, &a);
+    {
+        _ak_rd_xent_op o;
+        _ak_rd_rows L;
+        o.x = (const char*)logits; o.tgt = targets; o.rowloss = rowloss; o.cols = cols; o.es = es;
+        o.G = G; o.vec = vec; o.ignore_index = ignore_index;
+        L.k[0] = k; L.k[1] = NULL;
+        L.rows = rows; L.rpl = _ak_rd_rows_per_launch(B, G, 1);
+        L.per_row = 1; L.per_block = B / G; L.block = B;
+        L.pack = _ak_rd_xent_pack; L.op = &o;
+        r = _ak_rd_launch_rows(ctx, &L, stream);
     }
     if (r == AK_OK && reduction != AK_LOSS_NONE) {
-        ak_args a;
-        memset(&a, 0, sizeof a);
-        ak_args_ptr(&a, rowloss);
-        ak_args_ptr(&a, targets);
-        ak_args_i64(&a, (int64_t)rows);
-        ak_args_i64(&a, (int64_t)per);
-        ak_args_i64(&a, ignore_index);
-        ak_args_ptr(&a, part);
+        _ak_kargs a;
+        _ak_kargs_xent_partial(&a, rowloss, targets, (int64_t)rows, (int64_t)per, ignore_index, part);
         r = _ak_op_launch(ctx, kp, (unsigned)nparts, 256u, 0, stream, &a);
         if (r == AK_OK) {
-            memset(&a, 0, sizeof a);
-            ak_args_ptr(&a, part);
-            ak_args_i32(&a, (int32_t)nparts);
-            ak_args_i32(&a, reduction == AK_LOSS_MEAN ? 1 : 0);
-            ak_args_ptr(&a, loss);
+            _ak_kargs_xent_mean(&a, part, (int32_t)nparts, reduction == AK_LOSS_MEAN ? 1 : 0, loss);
             r = _ak_op_launch(ctx, km, 1u, 256u, 0, stream, &a);
         }
     }
@@ -15264,7 +16335,7 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
     ak_gemm_plan p;
     ak_result r;
     ak_kernel* k = NULL;
-    ak_args a;
+    _ak_kargs a;
     ak_dim3 grid, block;
     int flags;
     if ((r = _ak_gemm_check(ctx, g, &s)) != AK_OK) return r;
@@ -15276,31 +16347,12 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
     flags = (g->trans_a ? 1 : 0) | (g->trans_b ? 2 : 0) | (g->out_dtype == AK_F32 ? 4 : 0) | (g->beta != 0.0f ? 8 : 0) |
             (g->bias ? 16 : 0) | (g->residual ? 32 : 0) | (_ak_gemm_vec(g->a, s.lda, g->stride_a, s.esz) ? 64 : 0) |
             (_ak_gemm_vec(g->b, s.ldb, g->stride_b, s.esz) ? 128 : 0) | ((g->activation + 1) << 8);
-    memset(&a, 0, sizeof a);
-    ak_args_ptr(&a, g->a);
-    ak_args_ptr(&a, g->b);
-    ak_args_ptr(&a, g->beta != 0.0f ? g->c : NULL);
-    ak_args_ptr(&a, g->d);
-    ak_args_ptr(&a, g->bias);
-    ak_args_ptr(&a, g->residual);
-    ak_args_i32(&a, (int32_t)s.m);
-    ak_args_i32(&a, (int32_t)s.n);
-    ak_args_i32(&a, (int32_t)s.k);
-    ak_args_i64(&a, (int64_t)s.lda);
-    ak_args_i64(&a, (int64_t)s.ldb);
-    ak_args_i64(&a, (int64_t)s.ldc);
-    ak_args_i64(&a, (int64_t)s.ldd);
-    ak_args_i64(&a, (int64_t)s.ldr);
-    ak_args_i64(&a, (int64_t)g->stride_a);
-    ak_args_i64(&a, (int64_t)g->stride_b);
-    ak_args_i64(&a, (int64_t)g->stride_c);
-    ak_args_i64(&a, (int64_t)g->stride_d);
-    ak_args_i64(&a, (int64_t)g->stride_r);
-    ak_args_i32(&a, (int32_t)s.batch);
-    ak_args_f32(&a, g->alpha);
-    ak_args_f32(&a, g->beta);
-    ak_args_i32(&a, flags);
-    ak_args_f32(&a, g->act_param);
+    /* every kernel of kernels/gemm.hip has this one parameter list (AK_GEMM_PARAMS_T) */
+    _ak_kargs_gemm_mma(&a, g->a, g->b, g->beta != 0.0f ? g->c : NULL, g->d, g->bias, g->residual, (int32_t)s.m,
+                       (int32_t)s.n, (int32_t)s.k, (int64_t)s.lda, (int64_t)s.ldb, (int64_t)s.ldc, (int64_t)s.ldd,
+                       (int64_t)s.ldr, (int64_t)g->stride_a, (int64_t)g->stride_b, (int64_t)g->stride_c,
+                       (int64_t)g->stride_d, (int64_t)g->stride_r, (int32_t)s.batch, g->alpha, g->beta, flags,
+                       g->act_param);
     grid.x = (unsigned)((s.n + (size_t)p.bn - 1) / (size_t)p.bn);
     grid.y = (unsigned)((s.m + (size_t)p.bm - 1) / (size_t)p.bm); /* skinny: bm = 16 >= m, one row of blocks */
     grid.z = (unsigned)(s.batch < 65535 ? s.batch : 65535);
@@ -15713,30 +16765,16 @@ static ak_result _ak_at_launch(ak_context* ctx, const ak_attention_args* a, _ak_
     }
     for (b0 = 0; b0 < a->batch && r == AK_OK; b0 += nb_max) {
         size_t nb = a->batch - b0 < nb_max ? a->batch - b0 : nb_max;
-        ak_args g;
+        _ak_kargs g;
         ak_dim3 grid, block;
-        memset(&g, 0, sizeof g);
-        ak_args_ptr(&g, (const char*)a->q + (size_t)p->qs[0] * b0 * es);
-        ak_args_ptr(&g, (const char*)a->k + (size_t)p->ks[0] * b0 * es);
-        ak_args_ptr(&g, (const char*)a->v + (size_t)p->vs[0] * b0 * es);
-        ak_args_ptr(&g, (char*)a->o + (size_t)p->os[0] * b0 * es);
-        ak_args_ptr(&g, a->lse ? a->lse + b0 * a->heads_q * a->seq_q : NULL);
-        ak_args_i32(&g, (int32_t)a->heads_kv);
-        ak_args_i32(&g, (int32_t)p->group);
-        ak_args_i32(&g, (int32_t)a->seq_q);
-        ak_args_i32(&g, (int32_t)a->seq_kv);
-        ak_args_i32(&g, (int32_t)a->head_dim);
-        ak_args_i64(&g, p->qs[0]); ak_args_i64(&g, p->qs[1]); ak_args_i64(&g, p->qs[2]);
-        ak_args_i64(&g, p->ks[0]); ak_args_i64(&g, p->ks[1]); ak_args_i64(&g, p->ks[2]);
-        ak_args_i64(&g, p->vs[0]); ak_args_i64(&g, p->vs[1]); ak_args_i64(&g, p->vs[2]);
-        ak_args_i64(&g, p->os[0]); ak_args_i64(&g, p->os[1]); ak_args_i64(&g, p->os[2]);
-        ak_args_f32(&g, p->scale * 1.4426950408889634f);
-        ak_args_i32(&g, a->causal ? 1 : 0);
-        ak_args_i32(&g, p->R);
-        ak_args_i32(&g, p->nsplit);
-        ak_args_i32(&g, p->split_len);
-        ak_args_ptr(&g, part);
-        ak_args_i32(&g, p->vec);
+        /* the SIMT and matrix-core kernels share one parameter list */
+        _ak_kargs_attn_simt(&g, (const char*)a->q + (size_t)p->qs[0] * b0 * es, (const char*)a->k + (size_t)p->ks[0] * b0 * es,
+                            (const char*)a->v + (size_t)p->vs[0] * b0 * es, (char*)a->o + (size_t)p->os[0] * b0 * es,
+                            a->lse ? a->lse + b0 * a->heads_q * a->seq_q : NULL, (int32_t)a->heads_kv, (int32_t)p->group,
+                            (int32_t)a->seq_q, (int32_t)a->seq_kv, (int32_t)a->head_dim, p->qs[0], p->qs[1], p->qs[2],
+                            p->ks[0], p->ks[1], p->ks[2], p->vs[0], p->vs[1], p->vs[2], p->os[0], p->os[1], p->os[2],
+                            p->scale * 1.4426950408889634f, a->causal ? 1 : 0, p->R, p->nsplit, p->split_len, part,
+                            p->vec);
         grid.x = (unsigned)((rows + (size_t)p->R - 1) / (size_t)p->R);
         grid.y = (unsigned)p->nsplit;
         grid.z = (unsigned)(nb * a->heads_kv);
@@ -15745,17 +16783,9 @@ static ak_result _ak_at_launch(ak_context* ctx, const ak_attention_args* a, _ak_
         if (r == AK_OK && p->nsplit > 1) {
             size_t nrows = nb * a->heads_q * a->seq_q;
             unsigned wpb = 256u / (unsigned)_ak_target_wave(ctx, ctx->dev.arch);
-            memset(&g, 0, sizeof g);
-            ak_args_ptr(&g, part);
-            ak_args_i32(&g, p->nsplit);
-            ak_args_i32(&g, p->dmax);
-            ak_args_i64(&g, (int64_t)nrows);
-            ak_args_i32(&g, (int32_t)a->heads_q);
-            ak_args_i32(&g, (int32_t)a->seq_q);
-            ak_args_i32(&g, (int32_t)a->head_dim);
-            ak_args_ptr(&g, (char*)a->o + (size_t)p->os[0] * b0 * es);
-            ak_args_i64(&g, p->os[0]); ak_args_i64(&g, p->os[1]); ak_args_i64(&g, p->os[2]);
-            ak_args_ptr(&g, a->lse ? a->lse + b0 * a->heads_q * a->seq_q : NULL);
+            _ak_kargs_attn_combine(&g, part, p->nsplit, p->dmax, (int64_t)nrows, (int32_t)a->heads_q, (int32_t)a->seq_q,
+                                   (int32_t)a->head_dim, (char*)a->o + (size_t)p->os[0] * b0 * es, p->os[0], p->os[1],
+                                   p->os[2], a->lse ? a->lse + b0 * a->heads_q * a->seq_q : NULL);
             r = _ak_op_launch(ctx, kc, (unsigned)((nrows + wpb - 1) / wpb), 256u, 0, stream, &g);
         }
     }
@@ -15772,6 +16802,425 @@ AKDEF ak_result ak_attention(ak_context* ctx, const ak_attention_args* args, ak_
         return _ak_at_cpu(args, &p);
     }
     return _ak_at_launch(ctx, args, &p, stream);
+}
+/* ==========================================================================
+ * >>impl:ops-random  ak_rand_uniform, ak_rand_normal, ak_dropout: Philox4x32-10
+ * streams (layout: >>decl:ops "random numbers"), kernels/random.hip
+ * (_ak_src_random). The C references below repeat the kernels' float
+ * sequence operation for operation with fmaf() only (a product is
+ * fmaf(a, b, -0), a sum fmaf(a, 1, b)), so no FP contraction of the host
+ * compiler can change a rounding: cpu and GPU results are the same bits
+ * (tests/t_gpu_random.c compares them bit for bit).
+ * ========================================================================== */
+
+static float _ak_rn_mul(float a, float b) { return fmaf(a, b, -0.0f); }
+static float _ak_rn_add(float a, float b) { return fmaf(a, 1.0f, b); }
+static float _ak_rn_u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+static uint32_t _ak_rn_f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+
+/* Philox4x32-10 on c[4] with key (k0, k1). */
+static void _ak_philox(uint32_t c[4], uint32_t k0, uint32_t k1) {
+    int r;
+    for (r = 0; r < 10; r++) {
+        const uint64_t p0 = (uint64_t)0xD2511F53u * c[0], p1 = (uint64_t)0xCD9E8D57u * c[2];
+        const uint32_t n0 = (uint32_t)(p1 >> 32) ^ c[1] ^ k0, n2 = (uint32_t)(p0 >> 32) ^ c[3] ^ k1;
+        c[1] = (uint32_t)p1;
+        c[3] = (uint32_t)p0;
+        c[0] = n0;
+        c[2] = n2;
+        k0 += 0x9E3779B9u;
+        k1 += 0xBB67AE85u;
+    }
+}
+static void _ak_philox_at(uint64_t seed, uint64_t offset, uint64_t j, uint32_t w[4]) {
+    const uint64_t c = offset + j;
+    w[0] = (uint32_t)c; w[1] = (uint32_t)(c >> 32); w[2] = 0u; w[3] = 0u;
+    _ak_philox(w, (uint32_t)seed, (uint32_t)(seed >> 32));
+}
+static float _ak_philox_unit(uint32_t w) { return _ak_rn_mul((float)(w >> 8), 5.9604644775390625e-08f); }
+
+/* ln(u), u normal and > 0 (kernels/random.hip: ak_xlog). */
+static float _ak_rn_log(float u) {
+    const uint32_t b = _ak_rn_f2u(u);
+    int e = (int)(b >> 23) - 127, i;
+    float m = _ak_rn_u2f((b & 0x7FFFFFu) | 0x3F800000u), f, d, y, s, z, p, s2, lm, fe;
+    if (m > 1.41421356f) { m = _ak_rn_mul(m, 0.5f); e += 1; }
+    f = _ak_rn_add(m, -1.0f);
+    d = _ak_rn_add(f, 2.0f);
+    y = _ak_rn_u2f(0x7EF311C3u - _ak_rn_f2u(d));
+    for (i = 0; i < 4; i++) { const float er = fmaf(-d, y, 1.0f); y = fmaf(y, er, y); }
+    s = _ak_rn_mul(f, y);
+    z = _ak_rn_mul(s, s);
+    p = 0.0769230769f;
+    p = fmaf(p, z, 0.0909090909f);
+    p = fmaf(p, z, 0.111111111f);
+    p = fmaf(p, z, 0.142857143f);
+    p = fmaf(p, z, 0.2f);
+    p = fmaf(p, z, 0.333333333f);
+    s2 = _ak_rn_mul(s, 2.0f);
+    lm = fmaf(_ak_rn_mul(s2, z), p, s2);
+    fe = (float)e;
+    return fmaf(fe, 0.693145751953125f, fmaf(fe, 1.42860677e-06f, lm));
+}
+/* sqrt(v), v >= 0 (ak_xsqrt). */
+static float _ak_rn_sqrt(float v) {
+    float y, h, r;
+    int i;
+    if (v == 0.0f) return 0.0f;
+    y = _ak_rn_u2f(0x5F3759DFu - (_ak_rn_f2u(v) >> 1));
+    h = _ak_rn_mul(v, 0.5f);
+    for (i = 0; i < 4; i++) y = _ak_rn_mul(y, fmaf(-h, _ak_rn_mul(y, y), 1.5f));
+    r = _ak_rn_mul(v, y);
+    return fmaf(fmaf(-r, r, v), _ak_rn_mul(y, 0.5f), r);
+}
+/* sin, cos of k * 2^-24 turns (ak_xsincos_turns). */
+static void _ak_rn_sincos_turns(uint32_t k, float* s, float* c) {
+    const uint32_t q = (k + (1u << 21)) >> 22;
+    const int ri = (int)k - (int)(q << 22);
+    const float x = _ak_rn_mul(_ak_rn_mul((float)ri, 2.38418579e-07f), 1.57079637f), x2 = _ak_rn_mul(x, x);
+    float sp = -2.50521084e-08f, cp = 2.08767570e-09f, sn, cs;
+    sp = fmaf(sp, x2, 2.75573192e-06f);
+    sp = fmaf(sp, x2, -1.98412698e-04f);
+    sp = fmaf(sp, x2, 8.33333333e-03f);
+    sp = fmaf(sp, x2, -1.66666667e-01f);
+    sn = fmaf(_ak_rn_mul(x, x2), sp, x);
+    cp = fmaf(cp, x2, -2.75573192e-07f);
+    cp = fmaf(cp, x2, 2.48015873e-05f);
+    cp = fmaf(cp, x2, -1.38888889e-03f);
+    cp = fmaf(cp, x2, 4.16666667e-02f);
+    cp = fmaf(cp, x2, -0.5f);
+    cs = fmaf(x2, cp, 1.0f);
+    switch (q & 3u) {
+    case 0: *s = sn; *c = cs; break;
+    case 1: *s = cs; *c = -sn; break;
+    case 2: *s = -sn; *c = -cs; break;
+    default: *s = -cs; *c = sn; break;
+    }
+}
+static void _ak_box_muller(uint32_t wa, uint32_t wb, float* z0, float* z1) {
+    const float u1 = _ak_rn_mul((float)((wa >> 8) + 1u), 5.9604644775390625e-08f);
+    const float r = _ak_rn_sqrt(_ak_rn_mul(_ak_rn_log(u1), -2.0f));
+    float s, c;
+    _ak_rn_sincos_turns(wb >> 8, &s, &c);
+    *z0 = _ak_rn_mul(r, c);
+    *z1 = _ak_rn_mul(r, s);
+}
+
+/* The CPU references. kind 0: uniform (a = lo, b = range, c = hi); 1: normal (a = mean, b = std). */
+static void _ak_rn_cpu_gen(int kind, ak_dtype t, void* y, size_t n, uint64_t seed, uint64_t offset, float a, float b,
+                           float c) {
+    size_t j, groups = n / 4 + (n % 4 != 0);
+    for (j = 0; j < groups; j++) {
+        uint32_t w[4];
+        float f[4];
+        size_t q;
+        _ak_philox_at(seed, offset, (uint64_t)j, w);
+        if (kind == 0) {
+            for (q = 0; q < 4; q++) f[q] = fmaf(_ak_philox_unit(w[q]), b, a);
+        } else {
+            _ak_box_muller(w[0], w[1], &f[0], &f[1]);
+            _ak_box_muller(w[2], w[3], &f[2], &f[3]);
+            for (q = 0; q < 4; q++) f[q] = fmaf(f[q], b, a);
+        }
+        for (q = 0; q < 4 && 4 * j + q < n; q++) {
+            _ak_op_st(y, t, 4 * j + q, f[q]);
+            if (kind == 0 && _ak_op_ld(y, t, 4 * j + q) >= c) _ak_op_st(y, t, 4 * j + q, a);
+        }
+    }
+}
+
+static ak_result _ak_rn_check_out(ak_context* ctx, ak_dtype t, const void* y, size_t n, ak_stream* s, const char* op) {
+    ak_result r = _ak_op_check_ctx(ctx, op);
+    char what[64];
+    if (r == AK_OK) r = _ak_op_check_float(t, op);
+    if (r == AK_OK) r = _ak_op_check_count(ctx, n, t, op);
+    if (r == AK_OK) r = _ak_op_check_stream(ctx, s, op);
+    if (r == AK_OK) {
+        snprintf(what, sizeof what, "%s: y", op);
+        r = _ak_op_check_ptr(y, t, what);
+    }
+    return r;
+}
+
+static int _ak_rn_finite(float v) { return v == v && v <= FLT_MAX && v >= -FLT_MAX; }
+
+/* Launch one of the random-family kernels over ceil(n / 4) counters. */
+static ak_result _ak_rn_launch(ak_context* ctx, const char* base, ak_dtype t, size_t n, ak_stream* stream,
+                               _ak_kargs* a) {
+    ak_kernel* k = NULL;
+    char kname[64];
+    ak_result r = _ak_op_kernel(ctx, _ak_src_random, _ak_op_name(kname, sizeof kname, base, t), &k);
+    if (r != AK_OK) return r;
+    return _ak_op_launch(ctx, k, _ak_op_grid(ctx, n / 4 + (n % 4 != 0), 256), 256, 0, stream, a);
+}
+
+AKDEF ak_result ak_rand_uniform(ak_context* ctx, ak_dtype dtype, void* y, size_t n, uint64_t seed, uint64_t offset,
+                                float lo, float hi, ak_stream* stream) {
+    const char* opn = "ak_rand_uniform";
+    ak_result r = _ak_rn_check_out(ctx, dtype, y, n, stream, opn);
+    float range;
+    _ak_kargs a;
+    if (r != AK_OK) return r;
+    range = hi - lo;
+    if (!_ak_rn_finite(lo) || !_ak_rn_finite(hi) || !(lo < hi) || !_ak_rn_finite(range))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: [lo, hi) = [%g, %g): expected finite lo < hi with a finite hi - lo",
+                       opn, (double)lo, (double)hi);
+    if (_ak_op_is_cpu(ctx)) {
+        _ak_rn_cpu_gen(0, dtype, y, n, seed, offset, lo, range, hi);
+        return AK_OK;
+    }
+    _ak_kargs_rand_uniform(&a, y, (int64_t)n, seed, offset, lo, range, hi);
+    return _ak_rn_launch(ctx, "ak_rand_uniform", dtype, n, stream, &a);
+}
+
+AKDEF ak_result ak_rand_normal(ak_context* ctx, ak_dtype dtype, void* y, size_t n, uint64_t seed, uint64_t offset,
+                               float mean, float std, ak_stream* stream) {
+    const char* opn = "ak_rand_normal";
+    ak_result r = _ak_rn_check_out(ctx, dtype, y, n, stream, opn);
+    _ak_kargs a;
+    if (r != AK_OK) return r;
+    if (!_ak_rn_finite(mean) || !_ak_rn_finite(std) || std < 0.0f)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: mean = %g, std = %g: expected finite values and std >= 0", opn,
+                       (double)mean, (double)std);
+    if (_ak_op_is_cpu(ctx)) {
+        _ak_rn_cpu_gen(1, dtype, y, n, seed, offset, mean, std, 0.0f);
+        return AK_OK;
+    }
+    _ak_kargs_rand_normal(&a, y, (int64_t)n, seed, offset, mean, std);
+    return _ak_rn_launch(ctx, "ak_rand_normal", dtype, n, stream, &a);
+}
+
+AKDEF ak_result ak_dropout(ak_context* ctx, ak_dtype dtype, const void* x, void* y, uint8_t* mask, size_t n,
+                           float p, uint64_t seed, uint64_t offset, ak_stream* stream) {
+    const char* opn = "ak_dropout";
+    ak_result r = _ak_rn_check_out(ctx, dtype, y, n, stream, opn);
+    float scale;
+    size_t bytes;
+    _ak_kargs a;
+    if (r != AK_OK) return r;
+    if (!x) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: x is NULL", opn);
+    if ((r = _ak_op_check_ptr(x, dtype, "ak_dropout: x")) != AK_OK) return r;
+    if (!(p >= 0.0f && p <= 1.0f))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: p = %g, expected a probability in [0, 1]", opn, (double)p);
+    bytes = n * ak_dtype_size(dtype);
+    if ((r = _ak_op_check_overlap(x, bytes, y, bytes, 1, "ak_dropout: x and y")) != AK_OK) return r;
+    if (mask && ((r = _ak_op_check_overlap(mask, n, x, bytes, 0, "ak_dropout: mask and x")) != AK_OK ||
+                 (r = _ak_op_check_overlap(mask, n, y, bytes, 0, "ak_dropout: mask and y")) != AK_OK))
+        return r;
+    scale = p < 1.0f ? (float)(1.0 / (1.0 - (double)p)) : 0.0f;
+    if (_ak_op_is_cpu(ctx)) {
+        size_t i;
+        for (i = 0; i < n; i += 4) {
+            uint32_t w[4];
+            size_t q;
+            _ak_philox_at(seed, offset, (uint64_t)(i / 4), w);
+            for (q = 0; q < 4 && i + q < n; q++) {
+                const int keep = _ak_philox_unit(w[q]) >= p;
+                _ak_op_st(y, dtype, i + q, keep ? _ak_rn_mul(_ak_op_ld(x, dtype, i + q), scale) : 0.0f);
+                if (mask) mask[i + q] = (uint8_t)keep;
+            }
+        }
+        return AK_OK;
+    }
+    _ak_kargs_dropout(&a, x, y, mask, (int64_t)n, seed, offset, p, scale);
+    return _ak_rn_launch(ctx, "ak_dropout", dtype, n, stream, &a);
+}
+
+/* ==========================================================================
+ * >>impl:ops-scan  ak_cumsum (tile scan per row; reduce-then-scan for wide
+ * rows with few rows) and ak_topk (radix select + bitonic sort per row),
+ * kernels/scan.hip (_ak_src_scan), with their C references.
+ * ========================================================================== */
+
+#define _AK_SC_TILE 2048u   /* elements per tile of ak_cumsum_<dt> (AK_SCAN_TILE) */
+#define _AK_SC_BLOCK 256u   /* AK_SCAN_B */
+#define _AK_TOPK_KMAX 1024  /* AK_TOPK_KMAX */
+
+static void _ak_sc_cpu_cumsum(ak_dtype t, const void* x, void* y, size_t rows, size_t cols, int exclusive) {
+    size_t r, c;
+    for (r = 0; r < rows; r++) {
+        const size_t base = r * cols;
+        if (t == AK_I32) {
+            uint32_t s = 0;
+            for (c = 0; c < cols; c++) {
+                const uint32_t v = (uint32_t)((const int32_t*)x)[base + c];
+                if (!exclusive) s += v;
+                ((int32_t*)y)[base + c] = (int32_t)s;
+                if (exclusive) s += v;
+            }
+        } else if (t == AK_I64) {
+            uint64_t s = 0;
+            for (c = 0; c < cols; c++) {
+                const uint64_t v = (uint64_t)((const int64_t*)x)[base + c];
+                if (!exclusive) s += v;
+                ((int64_t*)y)[base + c] = (int64_t)s;
+                if (exclusive) s += v;
+            }
+        } else {
+            double s = 0.0;
+            for (c = 0; c < cols; c++) {
+                const double v = (double)_ak_op_ld(x, t, base + c);
+                if (!exclusive) s += v;
+                _ak_op_st(y, t, base + c, (float)s);
+                if (exclusive) s += v;
+            }
+        }
+    }
+}
+
+AKDEF ak_result ak_cumsum(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t rows, size_t cols,
+                          int exclusive, ak_stream* stream) {
+    const char* opn = "ak_cumsum";
+    ak_result r = _ak_op_check_ctx(ctx, opn);
+    size_t es, bytes, chunk, nch = 1, r0, rpl, accs;
+    ak_kernel* k = NULL;
+    char kname[64];
+    void* ws = NULL;
+    if (r != AK_OK) return r;
+    if (dtype != AK_F32 && dtype != AK_F16 && dtype != AK_BF16 && dtype != AK_I32 && dtype != AK_I64)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: dtype %s (%d) not supported, expected f32, f16, bf16, i32 or i64",
+                       opn, ak_dtype_name(dtype), (int)dtype);
+    if ((r = _ak_op_check_shape2(ctx, rows, cols, dtype, opn)) != AK_OK) return r;
+    if ((r = _ak_op_check_stream(ctx, stream, opn)) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(x, dtype, "ak_cumsum: x")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(y, dtype, "ak_cumsum: y")) != AK_OK) return r;
+    es = ak_dtype_size(dtype);
+    bytes = rows * cols * es;
+    if ((r = _ak_op_check_overlap(x, bytes, y, bytes, 1, "ak_cumsum: x and y")) != AK_OK) return r;
+    exclusive = exclusive != 0;
+    if (_ak_op_is_cpu(ctx)) {
+        _ak_sc_cpu_cumsum(dtype, x, y, rows, cols, exclusive);
+        return AK_OK;
+    }
+    accs = dtype == AK_I64 ? 8u : 4u;
+    chunk = cols;
+    {
+        /* few rows, wide: split each row into chunks so that about 8 blocks per
+         * compute unit run (a chunk at least 4 tiles) */
+        const size_t target = (size_t)_ak_op_cus(ctx) * 8u;
+        if (rows < target && cols >= 4u * _AK_SC_TILE) {
+            size_t want = (target + rows - 1) / rows;
+            chunk = (cols + want - 1) / want;
+            if (chunk < 4u * _AK_SC_TILE) chunk = 4u * _AK_SC_TILE;
+            chunk = (chunk + _AK_SC_TILE - 1) / _AK_SC_TILE * _AK_SC_TILE;
+            nch = (cols + chunk - 1) / chunk;
+            if (nch > 0x7FFFFFFFu) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %zu columns is too wide", opn, cols);
+        }
+    }
+    rpl = (size_t)0x7FFFFFFF / nch;
+    if (nch > 1) {
+        ak_kernel* kp = NULL;
+        size_t nr_max = rows < rpl ? rows : rpl;
+        if ((r = _ak_op_kernel(ctx, _ak_src_scan, _ak_op_name(kname, sizeof kname, "ak_cumsum_part", dtype), &kp)) !=
+            AK_OK)
+            return r;
+        if ((r = _ak_op_kernel(ctx, _ak_src_scan, _ak_op_name(kname, sizeof kname, "ak_cumsum", dtype), &k)) != AK_OK)
+            return r;
+        if ((r = ak_malloc(ctx, nr_max * nch * accs, stream, &ws)) != AK_OK) return r;
+        for (r0 = 0; r0 < rows && r == AK_OK; r0 += rpl) {
+            const size_t nr = rows - r0 < rpl ? rows - r0 : rpl;
+            _ak_kargs a;
+            _ak_kargs_cumsum_part(&a, (const char*)x + r0 * cols * es, (int64_t)cols, (int64_t)chunk, (int32_t)nch, ws);
+            r = _ak_op_launch(ctx, kp, (unsigned)(nr * nch), _AK_SC_BLOCK, 0, stream, &a);
+            if (r != AK_OK) break;
+            _ak_kargs_cumsum(&a, (const char*)x + r0 * cols * es, (char*)y + r0 * cols * es, (int64_t)cols,
+                             (int64_t)chunk, (int32_t)nch, ws, exclusive);
+            r = _ak_op_launch(ctx, k, (unsigned)(nr * nch), _AK_SC_BLOCK, 0, stream, &a);
+        }
+        ak_free(ctx, ws);
+        return r;
+    }
+    if ((r = _ak_op_kernel(ctx, _ak_src_scan, _ak_op_name(kname, sizeof kname, "ak_cumsum", dtype), &k)) != AK_OK)
+        return r;
+    for (r0 = 0; r0 < rows && r == AK_OK; r0 += rpl) {
+        const size_t nr = rows - r0 < rpl ? rows - r0 : rpl;
+        _ak_kargs a;
+        _ak_kargs_cumsum(&a, (const char*)x + r0 * cols * es, (char*)y + r0 * cols * es, (int64_t)cols, (int64_t)cols,
+                         1, NULL, exclusive);
+        r = _ak_op_launch(ctx, k, (unsigned)nr, _AK_SC_BLOCK, 0, stream, &a);
+    }
+    return r;
+}
+
+/* Order-preserving 32-bit key (kernels/scan.hip: ak_topk_key). */
+static uint32_t _ak_topk_key(float f, int largest) {
+    uint32_t u, k;
+    memcpy(&u, &f, 4);
+    if (f != f) k = 0xFFFFFFFFu;
+    else {
+        if (u == 0x80000000u) u = 0u;
+        k = (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+    }
+    return largest ? k : ~k;
+}
+static int _ak_topk_cmp_desc(const void* a, const void* b) {
+    const uint64_t x = *(const uint64_t*)a, y = *(const uint64_t*)b;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+static ak_result _ak_topk_cpu(ak_dtype t, const void* x, void* vals, int64_t* idx, size_t rows, size_t cols, int k,
+                              int largest) {
+    uint64_t* keys = (uint64_t*)_ak_alloc(cols * sizeof *keys);
+    size_t r, c;
+    int j;
+    if (!keys) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_topk: out of host memory (%zu keys)", cols);
+    for (r = 0; r < rows; r++) {
+        for (c = 0; c < cols; c++)
+            keys[c] = ((uint64_t)_ak_topk_key(_ak_op_ld(x, t, r * cols + c), largest) << 32) |
+                      (uint64_t)(0xFFFFFFFFu - (uint32_t)c);
+        qsort(keys, cols, sizeof *keys, _ak_topk_cmp_desc);
+        for (j = 0; j < k; j++) {
+            const size_t e = (size_t)(0xFFFFFFFFu - (uint32_t)keys[j]), es = ak_dtype_size(t);
+            memcpy((char*)vals + (r * (size_t)k + (size_t)j) * es, (const char*)x + (r * cols + e) * es, es);
+            idx[r * (size_t)k + (size_t)j] = (int64_t)e;
+        }
+    }
+    _ak_dealloc(keys);
+    return AK_OK;
+}
+
+AKDEF ak_result ak_topk(ak_context* ctx, ak_dtype dtype, const void* x, void* values, int64_t* indices, size_t rows,
+                        size_t cols, int k, int largest, ak_stream* stream) {
+    const char* opn = "ak_topk";
+    ak_result r = _ak_op_check_ctx(ctx, opn);
+    size_t es, r0, rpl = 0x7FFFFFFF;
+    unsigned block;
+    ak_kernel* kern = NULL;
+    char kname[64];
+    if (r == AK_OK) r = _ak_op_check_float(dtype, opn);
+    if (r == AK_OK) r = _ak_op_check_shape2(ctx, rows, cols, dtype, opn);
+    if (r == AK_OK) r = _ak_op_check_stream(ctx, stream, opn);
+    if (r == AK_OK) r = _ak_op_check_ptr(x, dtype, "ak_topk: x");
+    if (r == AK_OK) r = _ak_op_check_ptr(values, dtype, "ak_topk: values");
+    if (r == AK_OK) r = _ak_op_check_ptr(indices, AK_I64, "ak_topk: indices");
+    if (r != AK_OK) return r;
+    if (cols > 0x7FFFFFFFu)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: cols = %zu, expected < 2^31", opn, cols);
+    if (k < 1 || k > _AK_TOPK_KMAX || (size_t)k > cols)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: k = %d, expected 1 <= k <= min(cols = %zu, %d)", opn, k, cols,
+                       _AK_TOPK_KMAX);
+    if ((r = _ak_op_check_bytes(ctx, rows * (size_t)k, AK_I64, opn)) != AK_OK) return r;
+    es = ak_dtype_size(dtype);
+    if ((r = _ak_op_check_overlap(values, rows * (size_t)k * es, x, rows * cols * es, 0, "ak_topk: values and x")) !=
+            AK_OK ||
+        (r = _ak_op_check_overlap(indices, rows * (size_t)k * 8u, x, rows * cols * es, 0, "ak_topk: indices and x")) !=
+            AK_OK ||
+        (r = _ak_op_check_overlap(indices, rows * (size_t)k * 8u, values, rows * (size_t)k * es, 0,
+                                  "ak_topk: indices and values")) != AK_OK)
+        return r;
+    largest = largest != 0;
+    if (_ak_op_is_cpu(ctx)) return _ak_topk_cpu(dtype, x, values, indices, rows, cols, k, largest);
+    if ((r = _ak_op_kernel(ctx, _ak_src_scan, _ak_op_name(kname, sizeof kname, "ak_topk", dtype), &kern)) != AK_OK)
+        return r;
+    /* one block per row; wide rows get more threads for the histogram passes */
+    block = cols >= 16384u ? 1024u : cols >= 2048u ? 512u : 256u;
+    for (r0 = 0; r0 < rows && r == AK_OK; r0 += rpl) {
+        const size_t nr = rows - r0 < rpl ? rows - r0 : rpl;
+        _ak_kargs a;
+        _ak_kargs_topk(&a, (const char*)x + r0 * cols * es, (char*)values + r0 * (size_t)k * es, indices + r0 * (size_t)k,
+                       (int64_t)cols, k, largest);
+        r = _ak_op_launch(ctx, kern, (unsigned)nr, block, 0, stream, &a);
+    }
+    return r;
 }
 #endif /* AMDKIT_NO_OPS */
 

@@ -193,8 +193,7 @@ int main(int argc, char** argv) {
                     if (kk >= 3) tm[kk - 3] = ms;
                 }
                 if (!ok) { free(tm); return 1; }
-                s = summarize(tm, n);
-                free(tm);
+                s = summarize(tm, n);   /* sorts tm: the samples go into the JSON for report.py's intervals */
                 flops = 4.0 * (double)en->b * (double)en->hq * (double)en->sq * (double)en->skv * (double)en->d;
                 if (en->causal) flops *= 0.5;
                 tf = flops / (s.median * 1e-3) / 1e12;
@@ -216,9 +215,12 @@ int main(int argc, char** argv) {
                     if (en->decode)
                         fprintf(jf, ", \"kv_bytes\": %.0f, \"gbps\": %.2f, \"roofline_fraction\": %.4f",
                                 2.0 * (double)nk * (double)ak_dtype_size(t), gbps, copy_gbps > 0 ? gbps / copy_gbps : 0.0);
-                    fprintf(jf, "}");
+                    fprintf(jf, ", \"times\": [");
+                    for (kk = 0; kk < n; kk++) fprintf(jf, "%s%.6g", kk ? "," : "", tm[kk]);
+                    fprintf(jf, "]}");
                     first = 0;
                 }
+                free(tm);
             }
             ak_free(ctx, q); ak_free(ctx, k); ak_free(ctx, v); ak_free(ctx, o);
         }

@@ -224,9 +224,11 @@ int main(int argc, char** argv) {
             fprintf(f, "%s  {\"name\": \"%s\", \"dtype\": \"%s\", \"m\": %zu, \"n\": %zu, \"k\": %zu, \"batch\": %zu, \"epilogue\": \"%s\", "
                        "\"kernel\": \"%s\", \"path\": \"%s\", \"mean\": %.6f, \"std\": %.6f, \"min\": %.6f, \"max\": %.6f, \"median\": %.6f, "
                        "\"num_trials\": %d, \"hardware\": \"%s\", \"device\": \"%s\", \"tflops\": %.3f, \"peak_tflops\": %.1f, "
-                       "\"roofline_fraction\": %.4f, \"b_read_copy_fraction\": %.4f}",
+                       "\"roofline_fraction\": %.4f, \"b_read_copy_fraction\": %.4f, \"times\": [",
                     written++ ? ",\n" : "", c->name, c->tf32 ? "tf32" : ak_dtype_name(c->dt), c->m, c->n, c->k, c->batch, c->epi ? "bias+gelu" : "none",
                     p.kernel, p.path, mean, sd, t[0], t[trials - 1], med, trials, di->name, di->arch, tf, peak, frac, bw_frac);
+            for (k = 0; k < trials; k++) fprintf(f, "%s%.6g", k ? "," : "", t[k]);   /* for report.py's intervals */
+            fprintf(f, "]}");
             fflush(f);
         }
         ak_free(ctx, A); ak_free(ctx, B); ak_free(ctx, D); ak_free(ctx, bias);

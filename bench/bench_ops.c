@@ -1,39 +1,99 @@
-/* bench_ops - times the kernel library the KernelBench way and writes JSON.
+/* bench_ops - times the kernel library the KernelBench way, checks every
+ * entry against the CPU reference in the same run, and writes JSON.
  *
- *   build/bench_ops [--quick] [--trials N] [--warmup N] [--filter SUBSTR] [OUT.json]
+ *   build/bench_ops [--quick] [--trials N | --min-trials N --max-trials N] [--ci W] [--max-s S]
+ *                   [--warmup N] [--filter SUBSTR] [--no-check] [--check-elems N] [--check-corrupt]
+ *                   [--budget-s S] [OUT.json]
  *
- * For every entry: warm-up runs, then N timed trials (>= 100 by default),
- * each between a pair of ak_event records on the default stream, with the L2
- * flushed before each trial (an ak_memset over a scratch buffer of twice the
- * device's L2, outside the timed region). Reports median, mean, std
- * (population), min and max in ms, GB/s = bytes moved / median time, and the
- * fraction of the device's copy bandwidth measured in the same run (a large
- * device-to-device ak_memcpy_async, counted as read + write).
+ * --budget-s S: start no entry after S seconds (the JSON stays valid; exit 1).
+ *
+ * TIMING. For every entry: warm-up runs, then timed trials, each between a
+ * pair of ak_event records on the default stream, with the L2 flushed before
+ * each trial (an ak_memset over a scratch buffer of twice the device's L2,
+ * outside the timed region). Trials repeat until the 95% confidence interval
+ * of the median (distribution free: the order statistics at ranks
+ * n/2 -+ 1.96 sqrt(n)/2) is narrower than --ci of the median (default 0.01,
+ * i.e. about +-0.5%), at least --min-trials (100) and at most --max-trials
+ * (2000) trials or --max-s seconds (2) per entry, whichever comes first
+ * ("stop": "ci" | "max_trials" | "time_cap"). --trials N: exactly N trials.
+ * Reports median, mean, std (population), min and max in ms, every trial's
+ * time ("times", in trial order, for bench/report.py's speedup intervals),
+ * GB/s = bytes moved / median time, and the fraction of the device's copy
+ * bandwidth measured in the same run (a large device-to-device
+ * ak_memcpy_async, counted as read + write).
  *
  * Bytes moved: every input read once plus every output written once (an
  * in/out buffer such as y of axpy counts twice). Nothing else (no L2 reuse,
  * no index arrays unless an entry says so).
  *
+ * CHECKING (KernelBench: only an entry that is correct in the same run counts
+ * for fast_p). Inputs are random (a normal(0, 1) pool of POOL_N values per
+ * dtype, repeated with a per-buffer offset, so every row differs; integer
+ * inputs are written by the entry's setup). After the timing, the inputs are
+ * written again (in/out buffers were overwritten by the trials), outputs are
+ * filled with NaN bytes (0xFF), the entry runs once more on the device at its
+ * full shape, and its output is compared with the SAME run function called on
+ * a cpu-backend context (the ak_* CPU reference) over the same inputs:
+ *   - element-wise entries (layout 'e...'): three windows of 1M elements
+ *     (--check-elems; the first, the middle and the last), the whole tensor
+ *     when that is not more;
+ *   - row entries: three windows of rows (first, middle, last), each about 1M
+ *     elements (at least one row), every row when that is not more;
+ *   - a transposed output ('T'): three windows of input columns (= output
+ *     rows) of about 1M elements each;
+ *   - an output over all rows ('1', e.g. a mean) and rows = 1 reductions:
+ *     the whole tensor.
+ * Tolerance (KernelBench's): |gpu - ref| <= tol * (1 + |ref|), tol = 1e-4 when
+ * the input and output are f32, else 1e-2; sums and means add 5e-7 * sum|x| of
+ * the row (/ cols for means), as tests/t_gpu_reduce.c; max/min and int64
+ * indices must match exactly; a NaN reference needs a NaN. JSON per entry:
+ * "correct", "max_abs_err", "err_tol_ratio" (worst |err| / tol, <= 1 passes),
+ * "checked" (values compared), "check_detail" (which rows/elements).
+ * --no-check skips it ("correct" absent: bench/report.py counts the entry as
+ * unchecked); --check-corrupt adds 1 to the first value of every device result
+ * before the comparison (a test that the check can fail: every entry must come
+ * out incorrect).
+ *
  * JSON (KernelBench baseline format, times in ms): {"tool", "hardware",
  * "device", "backend", "copy_gbps", "results": [ {"name", "dtype", "shape",
  * "mean", "std", "min", "max", "median", "num_trials", "hardware", "device",
- * "gbps", "roofline_fraction"}, ... ]}.
+ * "gbps", "roofline_fraction", "ci95", "stop", "correct", ..., "times"}, ... ]}.
  *
- * --quick uses small shapes and 10 trials (CI runs it on the cpu backend to
- * check the harness; its numbers mean nothing).
+ * --quick uses small shapes and exactly 10 trials (CI runs it on the cpu
+ * backend to check the harness and the checker; its numbers mean nothing).
  *
- * ADDING AN ENTRY:
+ * ADDING AN ENTRY (one table row):
  *   1. write `static ak_result run_NAME(const bench_case* c, const bench_entry* e)`
- *      that queues your op once on c->buf[0..3] (device buffers of c->buf_bytes
- *      bytes each, initialised with small non-zero values; use e->op / e->dtype2
- *      / e->param as you like) and returns its result;
+ *      that queues your op once on c->buf[0..3] (buffers of c->buf_bytes
+ *      bytes each; use e->op / e->dtype2 / e->param as you like) and returns its
+ *      result; it must use only c->ctx, c->dtype, c->rows/cols/n and c->buf,
+ *      because the check calls it again on a cpu context with host buffers of
+ *      a subsampled shape;
  *   2. add one row to entries[] below: name, dtype, second dtype, op, full
  *      shape (rows, cols), --quick shape, io (arrays of rows*cols elements moved:
  *      inputs read + outputs written), the run function, and optionally a
  *      bytes function (when io * rows * cols * size is not the truth, e.g. a
  *      reduction writing `rows` values), a setup function (run once, untimed,
- *      e.g. to write valid int64 targets), the number of buffers (0 = 4) and
- *      a float param.
+ *      e.g. to write valid int64 targets), the number of buffers (0 = 4), a
+ *      float param, and the CHECK LAYOUT: one character per buffer,
+ *        x  input, rows*cols elements of dtype (random)
+ *        Y  input and output (in place), rows*cols elements of dtype
+ *        y  output, rows*cols elements of dtype2
+ *        w  input, cols elements of dtype (a per-column weight, random)
+ *        t  input, one int64 per row, written by setup (copied from the device)
+ *        f  output, one f32 per row         i  output, one int64 per row
+ *        T  output, cols x rows elements of dtype (a transpose; with x only)
+ *        1  output, one f32 for the whole tensor (checked in full)
+ *        F  output, rows*cols elements of dtype, checked in full (no windows: an op
+ *           whose outputs depend on their position, e.g. random numbers, dropout)
+ *        v  output, op elements of dtype per row   j  output, op int64 per row (top-k)
+ *        -  unused
+ *      with a leading 'e' when the op is element-wise (output i depends on
+ *      input i alone: the check may take windows of single elements; without
+ *      it, windows are whole rows), and the tolerance kind (TOL_DEFAULT,
+ *      TOL_EXACT, TOL_SUM, TOL_MEAN, TOL_SCAN: prefix sums, 'y' element c of a
+ *      row also allows 1e-6 (halves 1e-3) x sum |x[0..c]| of that row: an fp32
+ *      running sum that cancels to ~0 keeps the rounding of its large terms).
  *   The BENCH3 macro adds the f32, f16 and bf16 rows of one op at once.
  */
 #define AMDKIT_IMPLEMENTATION
@@ -42,6 +102,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
+#include <time.h>
 
 typedef struct bench_case {
     ak_context* ctx;
@@ -64,7 +125,10 @@ struct bench_entry {
     ak_result (*setup)(bench_case* c, const bench_entry* e);     /* NULL: none */
     int nbuf;                         /* buffers to allocate (0 = 4) */
     float param;
+    const char* bufs;                 /* check layout: one character per buffer (see CHECKING) */
+    int tol;                          /* TOL_* */
 };
+enum { TOL_DEFAULT = 0, TOL_EXACT, TOL_SUM, TOL_MEAN, TOL_SCAN };
 
 /* ---- run functions of the element-wise family  ------------------------ */
 static ak_result run_fill(const bench_case* c, const bench_entry* e) {
@@ -144,82 +208,141 @@ static ak_result setup_xent(bench_case* c, const bench_entry* e) {
     return res;
 }
 
+/* ---- random numbers, dropout, cumsum, top-k (>>impl:ops-random, >>impl:ops-scan) ---- */
+static ak_result run_rand_uniform(const bench_case* c, const bench_entry* e) {
+    (void)e;
+    return ak_rand_uniform(c->ctx, c->dtype, c->buf[0], c->n, 1234, 0, 0.0f, 1.0f, NULL);
+}
+static ak_result run_rand_normal(const bench_case* c, const bench_entry* e) {
+    (void)e;
+    return ak_rand_normal(c->ctx, c->dtype, c->buf[0], c->n, 1234, 0, 0.0f, 1.0f, NULL);
+}
+/* y = dropout(x, p = param) without the mask (F.dropout returns no mask either) */
+static ak_result run_dropout(const bench_case* c, const bench_entry* e) {
+    return ak_dropout(c->ctx, c->dtype, c->buf[0], c->buf[1], NULL, c->n, e->param, 1234, 0, NULL);
+}
+static ak_result run_cumsum(const bench_case* c, const bench_entry* e) {
+    (void)e;
+    return ak_cumsum(c->ctx, c->dtype, c->buf[0], c->buf[1], c->rows, c->cols, 0, NULL);
+}
+/* op = k; values into buf[1], int64 indices into buf[2] */
+static ak_result run_topk(const bench_case* c, const bench_entry* e) {
+    return ak_topk(c->ctx, c->dtype, c->buf[0], c->buf[1], (int64_t*)c->buf[2], c->rows, c->cols, e->op, 1, NULL);
+}
+/* x read; k values and k int64 indices per row written */
+static double bytes_topk(const bench_case* c, const bench_entry* e) {
+    double es = (double)ak_dtype_size(c->dtype);
+    return (double)c->n * es + (double)c->rows * (double)e->op * (es + 8.0);
+}
+/* standard normal inputs (a constant row would be all ties) */
+static ak_result setup_randn(bench_case* c, const bench_entry* e) {
+    (void)e;
+    return ak_rand_normal(c->ctx, c->dtype, c->buf[0], c->n, 99, 0, 0.0f, 1.0f, NULL);
+}
+
 #define EW_N ((size_t)256 << 20)   /* 256M elements */
 #define EW_Q ((size_t)1 << 20)     /* --quick: 1M */
-/* one op for f32, f16, bf16: name, op, io, run, nbuf, param */
-#define BENCH3(name, op, io, run, nbuf, param) \
-    { name, AK_F32, AK_F32, op, 1, EW_N, 1, EW_Q, io, run, NULL, NULL, nbuf, param }, \
-    { name, AK_F16, AK_F16, op, 1, EW_N, 1, EW_Q, io, run, NULL, NULL, nbuf, param }, \
-    { name, AK_BF16, AK_BF16, op, 1, EW_N, 1, EW_Q, io, run, NULL, NULL, nbuf, param }
-#define BENCH_CAST(a, b) { "cast", a, b, 0, 1, EW_N, 1, EW_Q, 0, run_cast, bytes_cast, NULL, 2, 0.0f }
+/* one op for f32, f16, bf16: name, op, io, run, nbuf, param, check layout */
+#define BENCH3(name, op, io, run, nbuf, param, bufs) \
+    { name, AK_F32, AK_F32, op, 1, EW_N, 1, EW_Q, io, run, NULL, NULL, nbuf, param, "e" bufs, TOL_DEFAULT }, \
+    { name, AK_F16, AK_F16, op, 1, EW_N, 1, EW_Q, io, run, NULL, NULL, nbuf, param, "e" bufs, TOL_DEFAULT }, \
+    { name, AK_BF16, AK_BF16, op, 1, EW_N, 1, EW_Q, io, run, NULL, NULL, nbuf, param, "e" bufs, TOL_DEFAULT }
+#define BENCH_CAST(a, b) { "cast", a, b, 0, 1, EW_N, 1, EW_Q, 0, run_cast, bytes_cast, NULL, 2, 0.0f, "exy", TOL_DEFAULT }
 /* row ops (rows x cols) for f32, f16, bf16 */
 #define RD_R 65536
 #define RD_C 4096
 #define RD_QR 64
 #define RD_QC 1000
-#define BENCH_ROW3(name, op, r, c, qr, qc, io, run, bytes, setup, nbuf, param) \
-    { name, AK_F32, AK_F32, op, r, c, qr, qc, io, run, bytes, setup, nbuf, param }, \
-    { name, AK_F16, AK_F16, op, r, c, qr, qc, io, run, bytes, setup, nbuf, param }, \
-    { name, AK_BF16, AK_BF16, op, r, c, qr, qc, io, run, bytes, setup, nbuf, param }
+#define BENCH_ROW3(name, op, r, c, qr, qc, io, run, bytes, setup, nbuf, param, bufs, tol) \
+    { name, AK_F32, AK_F32, op, r, c, qr, qc, io, run, bytes, setup, nbuf, param, bufs, tol }, \
+    { name, AK_F16, AK_F16, op, r, c, qr, qc, io, run, bytes, setup, nbuf, param, bufs, tol }, \
+    { name, AK_BF16, AK_BF16, op, r, c, qr, qc, io, run, bytes, setup, nbuf, param, bufs, tol }
 /* one reduction over the whole tensor and along the last dim, three dtypes */
-#define BENCH_RD3(name, op) \
-    BENCH_ROW3(name, op, 1, EW_N, 1, EW_Q, 0, run_reduce, bytes_reduce, NULL, 2, 0.0f), \
-    BENCH_ROW3(name, op, RD_R, RD_C, RD_QR, RD_QC, 0, run_reduce, bytes_reduce, NULL, 2, 0.0f)
+#define BENCH_RD3(name, op, bufs, tol) \
+    BENCH_ROW3(name, op, 1, EW_N, 1, EW_Q, 0, run_reduce, bytes_reduce, NULL, 2, 0.0f, bufs, tol), \
+    BENCH_ROW3(name, op, RD_R, RD_C, RD_QR, RD_QC, 0, run_reduce, bytes_reduce, NULL, 2, 0.0f, bufs, tol)
 
 static const bench_entry entries[] = {
-    /* name          op                io  run           nbuf param */
-    BENCH3("fill",      0,                1, run_fill,      2, 0.0f),
-    BENCH3("copy",      0,                2, run_copy,      2, 0.0f),
+    /* name          op                io  run           nbuf param  check */
+    BENCH3("fill",      0,                1, run_fill,      2, 0.0f, "-y"),
+    BENCH3("copy",      0,                2, run_copy,      2, 0.0f, "xy"),
     BENCH_CAST(AK_F32, AK_F16), BENCH_CAST(AK_F16, AK_F32),
     BENCH_CAST(AK_F32, AK_BF16), BENCH_CAST(AK_BF16, AK_F32),
     BENCH_CAST(AK_F16, AK_BF16), BENCH_CAST(AK_BF16, AK_F16),
-    BENCH3("axpy",      0,                3, run_axpy,      2, 0.0f),
-    BENCH3("scale",     0,                2, run_scale,     2, 0.0f),
-    BENCH3("add",       AK_OP_ADD,        3, run_binary,    3, 0.0f),
-    BENCH3("mul",       AK_OP_MUL,        3, run_binary,    3, 0.0f),
-    BENCH3("relu",      AK_OP_RELU,       2, run_unary,     2, 0.0f),
-    BENCH3("leaky_relu", AK_OP_LEAKY_RELU, 2, run_unary,    2, 0.01f),
-    BENCH3("sigmoid",   AK_OP_SIGMOID,    2, run_unary,     2, 0.0f),
-    BENCH3("tanh",      AK_OP_TANH,       2, run_unary,     2, 0.0f),
-    BENCH3("silu",      AK_OP_SILU,       2, run_unary,     2, 0.0f),
-    BENCH3("gelu",      AK_OP_GELU,       2, run_unary,     2, 0.0f),
-    BENCH3("gelu_tanh", AK_OP_GELU_TANH,  2, run_unary,     2, 0.0f),
-    { "transpose", AK_F32, AK_F32, 0, 16384, 16384, 1000, 1003, 2, run_transpose, NULL, NULL, 2, 0.0f },
-    { "transpose", AK_F16, AK_F16, 0, 16384, 16384, 1000, 1003, 2, run_transpose, NULL, NULL, 2, 0.0f },
-    { "transpose", AK_BF16, AK_BF16, 0, 16384, 16384, 1000, 1003, 2, run_transpose, NULL, NULL, 2, 0.0f },
+    BENCH3("axpy",      0,                3, run_axpy,      2, 0.0f, "xY"),
+    BENCH3("scale",     0,                2, run_scale,     2, 0.0f, "xy"),
+    BENCH3("add",       AK_OP_ADD,        3, run_binary,    3, 0.0f, "xxy"),
+    BENCH3("mul",       AK_OP_MUL,        3, run_binary,    3, 0.0f, "xxy"),
+    BENCH3("relu",      AK_OP_RELU,       2, run_unary,     2, 0.0f, "xy"),
+    BENCH3("leaky_relu", AK_OP_LEAKY_RELU, 2, run_unary,    2, 0.01f, "xy"),
+    BENCH3("sigmoid",   AK_OP_SIGMOID,    2, run_unary,     2, 0.0f, "xy"),
+    BENCH3("tanh",      AK_OP_TANH,       2, run_unary,     2, 0.0f, "xy"),
+    BENCH3("silu",      AK_OP_SILU,       2, run_unary,     2, 0.0f, "xy"),
+    BENCH3("gelu",      AK_OP_GELU,       2, run_unary,     2, 0.0f, "xy"),
+    BENCH3("gelu_tanh", AK_OP_GELU_TANH,  2, run_unary,     2, 0.0f, "xy"),
+    BENCH_ROW3("transpose", 0, 16384, 16384, 1000, 1003, 2, run_transpose, NULL, NULL, 2, 0.0f, "xT", TOL_DEFAULT),
     /* reductions, softmax, norms, cross-entropy rows go here */
     /* whole tensor (rows = 1, 256M elements) and along the last dim (65536 x 4096) */
-    BENCH_RD3("sum", AK_REDUCE_SUM), BENCH_RD3("mean", AK_REDUCE_MEAN), BENCH_RD3("max", AK_REDUCE_MAX),
-    BENCH_RD3("min", AK_REDUCE_MIN), BENCH_RD3("argmax", AK_REDUCE_ARGMAX),
-    BENCH_ROW3("softmax", 0, RD_R, RD_C, RD_QR, RD_QC, 2, run_softmax, NULL, NULL, 2, 0.0f),
-    BENCH_ROW3("log_softmax", 1, RD_R, RD_C, RD_QR, RD_QC, 2, run_softmax, NULL, NULL, 2, 0.0f),
-    BENCH_ROW3("softmax", 0, 4096, 393216, 4, 40000, 2, run_softmax, NULL, NULL, 2, 0.0f),
-    BENCH_ROW3("layernorm", 0, RD_R, RD_C, RD_QR, RD_QC, 0, run_layernorm, bytes_norm, NULL, 4, 1e-5f),
-    BENCH_ROW3("rmsnorm", 0, RD_R, RD_C, RD_QR, RD_QC, 0, run_rmsnorm, bytes_norm, NULL, 3, 1e-5f),
-    BENCH_ROW3("cross_entropy", AK_LOSS_NONE, RD_R, RD_C, RD_QR, RD_QC, 0, run_xent, bytes_xent, setup_xent, 3, 0.0f),
+    BENCH_RD3("sum", AK_REDUCE_SUM, "xf", TOL_SUM), BENCH_RD3("mean", AK_REDUCE_MEAN, "xf", TOL_MEAN),
+    BENCH_RD3("max", AK_REDUCE_MAX, "xf", TOL_EXACT), BENCH_RD3("min", AK_REDUCE_MIN, "xf", TOL_EXACT),
+    BENCH_RD3("argmax", AK_REDUCE_ARGMAX, "xi", TOL_EXACT),
+    BENCH_ROW3("softmax", 0, RD_R, RD_C, RD_QR, RD_QC, 2, run_softmax, NULL, NULL, 2, 0.0f, "xy", TOL_DEFAULT),
+    BENCH_ROW3("log_softmax", 1, RD_R, RD_C, RD_QR, RD_QC, 2, run_softmax, NULL, NULL, 2, 0.0f, "xy", TOL_DEFAULT),
+    BENCH_ROW3("softmax", 0, 4096, 393216, 4, 40000, 2, run_softmax, NULL, NULL, 2, 0.0f, "xy", TOL_DEFAULT),
+    BENCH_ROW3("layernorm", 0, RD_R, RD_C, RD_QR, RD_QC, 0, run_layernorm, bytes_norm, NULL, 4, 1e-5f, "xyww",
+               TOL_DEFAULT),
+    BENCH_ROW3("rmsnorm", 0, RD_R, RD_C, RD_QR, RD_QC, 0, run_rmsnorm, bytes_norm, NULL, 3, 1e-5f, "xyw", TOL_DEFAULT),
+    BENCH_ROW3("cross_entropy", AK_LOSS_NONE, RD_R, RD_C, RD_QR, RD_QC, 0, run_xent, bytes_xent, setup_xent, 3, 0.0f,
+               "xtf", TOL_DEFAULT),
     BENCH_ROW3("cross_entropy_mean", AK_LOSS_MEAN, RD_R, RD_C, RD_QR, RD_QC, 0, run_xent, bytes_xent, setup_xent, 3,
-               0.0f),
+               0.0f, "xt1", TOL_DEFAULT),
+    /* random numbers, dropout (p = 0.1, no mask): checked in full and bit for bit ("F": the whole
+     * n-element output; positions matter, so no windows); cumsum; top-k (k = op, in the name: vocab
+     * rows, MoE routing; "v" / "j": k values / k int64 indices per row) */
+    BENCH_ROW3("rand_uniform", 0, 4096, 4096, 64, 1000, 1, run_rand_uniform, NULL, NULL, 1, 0.0f, "F", TOL_EXACT),
+    BENCH_ROW3("rand_normal", 0, 4096, 4096, 64, 1000, 1, run_rand_normal, NULL, NULL, 1, 0.0f, "F", TOL_EXACT),
+    BENCH_ROW3("dropout", 0, 4096, 4096, 64, 1000, 2, run_dropout, NULL, NULL, 2, 0.1f, "xF", TOL_EXACT),
+    BENCH_ROW3("cumsum", 0, 4096, 4096, 64, 1000, 2, run_cumsum, NULL, setup_randn, 2, 0.0f, "xy", TOL_SCAN),
+    { "cumsum", AK_F32, AK_F32, 0, 64, 1048576, 4, 40000, 2, run_cumsum, NULL, setup_randn, 2, 0.0f, "xy", TOL_SCAN },
+    { "cumsum", AK_BF16, AK_BF16, 0, 64, 1048576, 4, 40000, 2, run_cumsum, NULL, setup_randn, 2, 0.0f, "xy", TOL_SCAN },
+    BENCH_ROW3("topk_k8", 8, 4096, 4096, 64, 1000, 0, run_topk, bytes_topk, setup_randn, 3, 0.0f, "xvj", TOL_EXACT),
+    BENCH_ROW3("topk_k50", 50, 256, 128256, 2, 8192, 0, run_topk, bytes_topk, setup_randn, 3, 0.0f, "xvj", TOL_EXACT),
+    { "topk_k50", AK_F32, AK_F32, 50, 1, 128256, 1, 8192, 0, run_topk, bytes_topk, setup_randn, 3, 0.0f, "xvj", TOL_EXACT },
+    { "topk_k50", AK_F32, AK_F32, 50, 16, 128256, 3, 8192, 0, run_topk, bytes_topk, setup_randn, 3, 0.0f, "xvj", TOL_EXACT },
+    BENCH_ROW3("topk_k1024", 1024, 256, 128256, 2, 8192, 0, run_topk, bytes_topk, setup_randn, 3, 0.0f, "xvj",
+               TOL_EXACT),
+    { "topk_k1024", AK_F32, AK_F32, 1024, 1, 128256, 1, 8192, 0, run_topk, bytes_topk, setup_randn, 3, 0.0f, "xvj",
+      TOL_EXACT },
 };
 
 /* ---- harness ------------------------------------------------------------------ */
-typedef struct stats { double mean, std, min, max, median; int n; } stats;
+typedef struct stats { double mean, std, min, max, median, ci_lo, ci_hi; int n; } stats;
 
 static int cmp_double(const void* a, const void* b) {
     double x = *(const double*)a, y = *(const double*)b;
     return x < y ? -1 : x > y;
 }
-static stats compute_stats(double* t, int n) {
+/* Summary of t[0..n) (t itself is left in trial order). ci_lo/ci_hi: the
+ * distribution-free 95% interval of the median, order statistics at ranks
+ * floor(n/2 - 1.96 sqrt(n)/2) and ceil(n/2 + 1.96 sqrt(n)/2) + 1 (1-based),
+ * as bench/report.py computes it. */
+static stats compute_stats(const double* t, int n, double* work) {
     stats s;
-    int i;
-    double sum = 0, sq = 0;
-    qsort(t, (size_t)n, sizeof *t, cmp_double);
-    for (i = 0; i < n; i++) sum += t[i];
+    int i, j, k;
+    double sum = 0, sq = 0, half = 1.959964 * sqrt((double)n) / 2.0;
+    memcpy(work, t, (size_t)n * sizeof *t);
+    qsort(work, (size_t)n, sizeof *work, cmp_double);
+    for (i = 0; i < n; i++) sum += work[i];
     s.mean = sum / n;
-    for (i = 0; i < n; i++) sq += (t[i] - s.mean) * (t[i] - s.mean);
+    for (i = 0; i < n; i++) sq += (work[i] - s.mean) * (work[i] - s.mean);
     s.std = sqrt(sq / n);
-    s.min = t[0];
-    s.max = t[n - 1];
-    s.median = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+    s.min = work[0];
+    s.max = work[n - 1];
+    s.median = n % 2 ? work[n / 2] : 0.5 * (work[n / 2 - 1] + work[n / 2]);
+    j = (int)floor(n / 2.0 - half);
+    k = (int)ceil(n / 2.0 + half) + 1;
+    s.ci_lo = work[(j < 1 ? 1 : j) - 1];
+    s.ci_hi = work[(k > n ? n : k) - 1];
     s.n = n;
     return s;
 }
@@ -229,19 +352,34 @@ typedef struct harness {
     ak_event *start, *end;
     void* scratch;         /* L2 flush buffer */
     size_t scratch_bytes;
-    int trials, warmup;
+    int min_trials, max_trials, warmup;
+    double ci_width;       /* stop when the 95% interval of the median is this narrow (relative) */
+    double max_s;          /* or after this many seconds of trials */
+    double *times, *work;  /* max_trials each */
 } harness;
 
 typedef ak_result (*timed_fn)(void* user);
 
-/* Time fn: warm-up, then trials with the L2 flushed before each. */
-static ak_result time_it(harness* h, timed_fn fn, void* user, double* times) {
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Time fn: warm-up, then trials with the L2 flushed before each, until the
+ * median is known (see TIMING). h->times[0..*n) gets the trials; *stop why
+ * they stopped. */
+static ak_result time_it(harness* h, timed_fn fn, void* user, int* n, const char** stop) {
     int i;
     ak_result r;
+    double t0;
+    *n = 0;
+    *stop = "max_trials";
     for (i = 0; i < h->warmup; i++)
         if ((r = fn(user)) != AK_OK) return r;
     if ((r = ak_device_synchronize(h->ctx)) != AK_OK) return r;
-    for (i = 0; i < h->trials; i++) {
+    t0 = now_s();
+    for (i = 0; i < h->max_trials; i++) {
         float ms = 0;
         if (h->scratch && (r = ak_memset(h->ctx, h->scratch, i & 0xFF, h->scratch_bytes, NULL)) != AK_OK) return r;
         if ((r = ak_event_record(h->start, NULL)) != AK_OK) return r;
@@ -249,7 +387,13 @@ static ak_result time_it(harness* h, timed_fn fn, void* user, double* times) {
         if ((r = ak_event_record(h->end, NULL)) != AK_OK) return r;
         if ((r = ak_event_synchronize(h->end)) != AK_OK) return r;
         if ((r = ak_event_elapsed_ms(h->start, h->end, &ms)) != AK_OK) return r;
-        times[i] = ms;
+        h->times[i] = ms;
+        *n = i + 1;
+        if (*n >= h->min_trials && *n < h->max_trials && (*n - h->min_trials) % 25 == 0) {
+            stats s = compute_stats(h->times, *n, h->work);
+            if (s.median > 0 && (s.ci_hi - s.ci_lo) <= h->ci_width * s.median) { *stop = "ci"; break; }
+            if (now_s() - t0 >= h->max_s) { *stop = "time_cap"; break; }
+        }
     }
     return AK_OK;
 }
@@ -265,6 +409,257 @@ static ak_result call_copy(void* u) {
     return ak_memcpy_async(cc->ctx, cc->dst, cc->src, cc->bytes, AK_D2D, NULL);
 }
 
+/* ---- checking against the CPU reference (see CHECKING) ---------------------------- */
+#define POOL_N 4194319u  /* random values per dtype; a prime, so the repeats never line up with a row */
+typedef struct pool {
+    ak_dtype dtype;
+    void* host;          /* the POOL_N values twice: any window of <= POOL_N values is contiguous */
+    void* dev;           /* the same on the device (NULL until first used) */
+} pool;
+
+static uint64_t rng_next(uint64_t* s) {   /* xorshift64* */
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return *s * 0x2545F4914F6CDD1DULL;
+}
+static ak_result pool_get(ak_context* ctx, pool* pools, ak_dtype t, pool** out) {
+    size_t es = ak_dtype_size(t), i;
+    uint64_t st = 0x9E3779B97F4A7C15ULL ^ (uint64_t)t;
+    pool* p = &pools[t == AK_F32 ? 0 : t == AK_F16 ? 1 : 2];
+    ak_result r;
+    if (t != AK_F32 && t != AK_F16 && t != AK_BF16) { fprintf(stderr, "bench_ops: no random pool for dtype %s\n", ak_dtype_name(t)); return AK_ERROR_INVALID_ARGUMENT; }
+    if (!p->host) {
+        p->dtype = t;
+        if (!(p->host = malloc(2 * (size_t)POOL_N * es))) return AK_ERROR_OUT_OF_MEMORY;
+        for (i = 0; i < POOL_N; i += 2) {   /* normal(0, 1), Box-Muller */
+            double u1 = ((double)(rng_next(&st) >> 11) + 1.0) / 9007199254740993.0;
+            double u2 = (double)(rng_next(&st) >> 11) / 9007199254740992.0;
+            double rad = sqrt(-2.0 * log(u1));
+            ak_elem_set(p->host, t, i, rad * cos(6.283185307179586 * u2));
+            if (i + 1 < POOL_N) ak_elem_set(p->host, t, i + 1, rad * sin(6.283185307179586 * u2));
+        }
+        memcpy((char*)p->host + (size_t)POOL_N * es, p->host, (size_t)POOL_N * es);
+    }
+    if (!p->dev) {
+        if ((r = ak_malloc(ctx, 2 * (size_t)POOL_N * es, NULL, &p->dev)) != AK_OK) return r;
+        if ((r = ak_memcpy(ctx, p->dev, p->host, 2 * (size_t)POOL_N * es, AK_H2D)) != AK_OK) return r;
+    }
+    *out = p;
+    return AK_OK;
+}
+/* dst[0..count) = values first .. first+count of the stream that starts at pool offset shift
+ * (device: dst is a device buffer filled by D2D copies; host: memcpy) */
+static ak_result pool_copy(ak_context* ctx, const pool* p, void* dst, size_t first, size_t count, size_t shift,
+                           int device) {
+    size_t es = ak_dtype_size(p->dtype), done = 0;
+    ak_result r;
+    while (done < count) {
+        size_t start = (shift + first + done) % POOL_N, len = count - done;
+        if (len > POOL_N) len = POOL_N;
+        if (device) {
+            if ((r = ak_memcpy(ctx, (char*)dst + done * es, (const char*)p->dev + start * es, len * es, AK_D2D)) != AK_OK)
+                return r;
+        } else memcpy((char*)dst + done * es, (const char*)p->host + start * es, len * es);
+        done += len;
+    }
+    return AK_OK;
+}
+static size_t buf_shift(int b) { return ((size_t)b * 1000003u + 17u) % POOL_N; }
+
+typedef struct check_result {
+    int correct;
+    double max_abs, max_ratio;
+    size_t compared;
+    char detail[160];
+} check_result;
+
+/* Write the random inputs of the device case c (x, Y, w buffers), NaN bytes in its outputs. */
+static ak_result init_inputs(ak_context* ctx, pool* pools, const bench_entry* en, const bench_case* c) {
+    int b;
+    ak_result r;
+    pool* p;
+    const char* lay;
+    if (!en->bufs) {   /* a row without a check layout: small non-zero bytes as before; the entry stays unchecked */
+        for (b = 0; b < 4; b++)
+            if (c->buf[b] && (r = ak_memset(ctx, c->buf[b], 0x3C, c->buf_bytes, NULL)) != AK_OK) return r;
+        return AK_OK;
+    }
+    lay = en->bufs + (en->bufs[0] == 'e');
+    if ((r = pool_get(ctx, pools, c->dtype, &p)) != AK_OK) return r;
+    for (b = 0; b < 4 && lay[b]; b++) {
+        char k = lay[b];
+        if (k != '-' && !c->buf[b]) {
+            fprintf(stderr, "bench_ops: %s: check layout \"%s\" names buffer %d, the entry allocates fewer\n", en->name,
+                    en->bufs, b);
+            return AK_ERROR_INVALID_ARGUMENT;
+        }
+        if (k == 'x' || k == 'Y') r = pool_copy(ctx, p, c->buf[b], 0, c->n, buf_shift(b), 1);
+        else if (k == 'w') r = pool_copy(ctx, p, c->buf[b], 0, c->cols, buf_shift(b), 1);
+        else if (k == 'y' || k == 'f' || k == 'i' || k == 'T' || k == '1' || k == 'F' || k == 'v' || k == 'j') r = ak_memset(ctx, c->buf[b], 0xFF, c->buf_bytes, NULL);
+        if (r != AK_OK) return r;
+    }
+    return AK_OK;
+}
+
+static int is_nan(double v) { return v != v; }
+
+/* Run the entry once more on the device after init_inputs, and compare it with
+ * the same run function on the cpu context over the same inputs (see CHECKING). */
+static ak_result check_entry(ak_context* ctx, ak_context* cpu, pool* pools, const bench_entry* en, bench_case* c,
+                             size_t win_elems, int corrupt, check_result* res) {
+    size_t es = ak_dtype_size(c->dtype), es2 = ak_dtype_size(en->dtype2);
+    size_t U, ulen, W, win[3][2], nw = 0, K = 0, w, j;
+    const char* lay = en->bufs + (en->bufs[0] == 'e');   /* one character per buffer */
+    int full = strchr(lay, '1') != NULL || strchr(lay, 'F') != NULL, cm = !full && strchr(lay, 'T') != NULL;   /* whole tensor / columns */
+    int ew = en->bufs[0] == 'e' && !full && !cm, b;
+    bench_case hc;
+    void* gpu[4] = {NULL, NULL, NULL, NULL};
+    size_t gcount[4] = {0, 0, 0, 0};
+    ak_dtype gtype[4] = {AK_F32, AK_F32, AK_F32, AK_F32};
+    double base = (c->dtype == AK_F32 && en->dtype2 == AK_F32) ? 1e-4 : 1e-2;
+    ak_result r = AK_OK;
+    pool* p;
+    const char* k;
+
+    memset(res, 0, sizeof *res);
+    for (k = lay; *k; k++)
+        if (!strchr(ew ? "xyY-" : cm ? "xT-" : "xyYwtfiT1Fvj-", *k)) {
+            fprintf(stderr, "bench_ops: %s: check layout \"%s\": '%c' is not a buffer kind%s\n", en->name, en->bufs, *k,
+                    ew ? " of an element-wise op" : cm ? " beside a transposed output 'T'" : "");
+            return AK_ERROR_INVALID_ARGUMENT;
+        }
+    /* units: elements (ew), input columns = output rows (cm), or rows */
+    U = ew ? c->n : cm ? c->cols : c->rows;
+    ulen = ew ? 1 : cm ? c->rows : c->cols;
+    W = ew ? win_elems : (win_elems / ulen ? win_elems / ulen : 1);
+    if (full || U <= 3 * W) {
+        win[0][0] = 0; win[0][1] = U; nw = 1;
+    } else {
+        win[0][0] = 0; win[0][1] = W;
+        win[1][0] = U / 2 - W / 2; win[1][1] = U / 2 - W / 2 + W;
+        win[2][0] = U - W; win[2][1] = U;
+        nw = 3;
+    }
+    for (w = 0; w < nw; w++) K += win[w][1] - win[w][0];
+    if (nw == 1)
+        snprintf(res->detail, sizeof res->detail, "all %zu %s", U, ew ? "elements" : cm ? "columns" : U == 1 ? "row" : "rows");
+    else snprintf(res->detail, sizeof res->detail, "%s [0,%zu) [%zu,%zu) [%zu,%zu) of %zu",
+                  ew ? "elements" : cm ? "columns (output rows)" : "rows", win[0][1], win[1][0], win[1][1], win[2][0],
+                  win[2][1], U);
+
+    /* the device run on fresh inputs */
+    if ((r = init_inputs(ctx, pools, en, c)) != AK_OK) return r;
+    if ((r = en->run(c, en)) != AK_OK) return r;
+    if ((r = ak_device_synchronize(ctx)) != AK_OK) return r;
+    if ((r = pool_get(ctx, pools, c->dtype, &p)) != AK_OK) return r;
+
+    /* the host case: same inputs (the windows of them), the cpu context */
+    memset(&hc, 0, sizeof hc);
+    hc.ctx = cpu;
+    hc.dtype = c->dtype;
+    if (ew) { hc.rows = 1; hc.cols = K; } else if (cm) { hc.rows = c->rows; hc.cols = K; } else { hc.rows = K; hc.cols = c->cols; }
+    hc.n = hc.rows * hc.cols;
+    hc.buf_bytes = hc.n * (es > es2 ? es : es2);
+    if (hc.buf_bytes < 16) hc.buf_bytes = 16;
+    for (b = 0; b < 4 && r == AK_OK; b++) {
+        char kk = b < (int)strlen(lay) ? lay[b] : '-';
+        size_t per = 0, off = 0;     /* bytes per unit of the device buffer */
+        if (!(hc.buf[b] = calloc(1, hc.buf_bytes + K * 8 + 64))) { r = AK_ERROR_OUT_OF_MEMORY; break; }
+        if (kk == 'x' && cm) {   /* the windows of columns, row by row */
+            size_t i;
+            for (i = 0; i < c->rows && r == AK_OK; i++)
+                for (w = 0, off = 0; w < nw && r == AK_OK; w++) {
+                    r = pool_copy(ctx, p, (char*)hc.buf[b] + (i * K + off) * es, i * c->cols + win[w][0],
+                                  win[w][1] - win[w][0], buf_shift(b), 0);
+                    off += win[w][1] - win[w][0];
+                }
+        } else if (kk == 'x' || kk == 'Y') {
+            for (w = 0; w < nw && r == AK_OK; w++) {
+                r = pool_copy(ctx, p, (char*)hc.buf[b] + off * ulen * es, win[w][0] * ulen, (win[w][1] - win[w][0]) * ulen,
+                              buf_shift(b), 0);
+                off += win[w][1] - win[w][0];
+            }
+        } else if (kk == 'w') {
+            r = pool_copy(ctx, p, hc.buf[b], 0, c->cols, buf_shift(b), 0);
+        }
+        switch (kk) {
+        case 'y': per = ulen * es2; gtype[b] = en->dtype2; break;
+        case 'Y': per = ulen * es; gtype[b] = c->dtype; break;
+        case 'T': per = ulen * es; gtype[b] = c->dtype; break;
+        case 'f': per = 4; gtype[b] = AK_F32; break;
+        case 'i': case 't': per = 8; gtype[b] = AK_I64; break;
+        case '1': per = 4; gtype[b] = AK_F32; break;
+        case 'F': per = ulen * es; gtype[b] = c->dtype; break;
+        case 'v': per = (size_t)en->op * es; gtype[b] = c->dtype; break;
+        case 'j': per = (size_t)en->op * 8; gtype[b] = AK_I64; break;
+        default: break;
+        }
+        if (per && r == AK_OK) {   /* the device's values of this buffer, same windows */
+            size_t bytes = kk == '1' ? 4 : K * per;
+            void* dst = kk == 't' ? hc.buf[b] : (gpu[b] = malloc(bytes + 8));
+            if (!dst) { r = AK_ERROR_OUT_OF_MEMORY; break; }
+            if (kk == '1') r = ak_memcpy(ctx, dst, c->buf[b], bytes, AK_D2H);
+            else
+                for (w = 0, off = 0; w < nw && r == AK_OK; w++) {
+                    r = ak_memcpy(ctx, (char*)dst + off * per, (const char*)c->buf[b] + win[w][0] * per,
+                                  (win[w][1] - win[w][0]) * per, AK_D2H);
+                    off += win[w][1] - win[w][0];
+                }
+            if (kk != 't') gcount[b] = bytes / (kk == 'f' || kk == '1' ? 4 : kk == 'i' ? 8 : ak_dtype_size(gtype[b]));
+        }
+    }
+    /* the CPU reference: the same run function on the cpu context */
+    if (r == AK_OK && (r = en->run(&hc, en)) != AK_OK)
+        fprintf(stderr, "bench_ops: %s: cpu reference failed: %s\n", en->name, ak_last_error());
+    if (r == AK_OK) {
+        res->correct = 1;
+        for (b = 0; b < 4; b++) {
+            char kk = b < (int)strlen(lay) ? lay[b] : '-';
+            if (!gpu[b]) continue;
+            if (corrupt) {   /* --check-corrupt: the check must catch this */
+                if (gtype[b] == AK_I64) ((int64_t*)gpu[b])[0] += 1;
+                else ak_elem_set(gpu[b], gtype[b], 0, ak_elem_get(gpu[b], gtype[b], 0) + 1.0);
+            }
+            double scan_abs = 0.0;   /* TOL_SCAN: running sum of |x| along the row */
+            for (j = 0; j < gcount[b]; j++) {
+                double g = ak_elem_get(gpu[b], gtype[b], j), cr = ak_elem_get(hc.buf[b], gtype[b], j), tol, d;
+                int ok;
+                if (en->tol == TOL_SCAN && kk == 'y') {
+                    if (j % hc.cols == 0) scan_abs = 0.0;
+                    scan_abs += fabs(ak_elem_get(hc.buf[0], hc.dtype, j));
+                }
+                if (en->tol == TOL_EXACT || gtype[b] == AK_I64) tol = 0.0;
+                else if (en->tol == TOL_SCAN && kk == 'y')
+                    tol = base * (1.0 + fabs(cr)) + (c->dtype == AK_F32 ? 1e-6 : 1e-3) * scan_abs;
+                else if ((en->tol == TOL_SUM || en->tol == TOL_MEAN) && kk == 'f') {
+                    double as = 0;
+                    size_t q;
+                    for (q = 0; q < hc.cols; q++) as += fabs(ak_elem_get(hc.buf[0], hc.dtype, j * hc.cols + q));
+                    if (en->tol == TOL_MEAN) as /= (double)hc.cols;
+                    tol = 1e-4 * (1.0 + fabs(cr)) + 5e-7 * as;
+                } else tol = base * (1.0 + fabs(cr));
+                d = fabs(g - cr);
+                ok = is_nan(cr) ? is_nan(g) : (!is_nan(g) && (d <= tol || g == cr));
+                if (!is_nan(d)) {
+                    if (d > res->max_abs) res->max_abs = d;
+                    if (tol > 0 && d / tol > res->max_ratio) res->max_ratio = d / tol;
+                    if (tol == 0 && d > 0 && res->max_ratio < 1e30) res->max_ratio = 1e30;
+                } else if (!ok) res->max_ratio = 1e30;
+                if (!ok) {
+                    if (res->correct)
+                        fprintf(stderr, "bench_ops: %s %s: [%zu] = %.9g, reference %.9g (tol %.3g)\n", en->name,
+                                ak_dtype_name(c->dtype), j, g, cr, tol);
+                    res->correct = 0;
+                }
+                res->compared++;
+            }
+        }
+    }
+    for (b = 0; b < 4; b++) { free(gpu[b]); free(hc.buf[b]); }
+    return r;
+}
+
 static void json_str(FILE* f, const char* s) {
     fputc('"', f);
     for (; *s; s++) {
@@ -273,45 +668,81 @@ static void json_str(FILE* f, const char* s) {
     }
     fputc('"', f);
 }
+static void json_num(FILE* f, double v) {
+    if (v != v || v > 1e300 || v < -1e300) fputs("null", f);
+    else fprintf(f, "%.6g", v);
+}
+
+static void usage(const char* argv0) {
+    fprintf(stderr, "usage: %s [--quick] [--trials N | --min-trials N --max-trials N] [--ci W] [--max-s S] [--warmup N]\n"
+                    "       [--filter SUBSTR] [--no-check] [--check-elems N] [--check-corrupt] [--budget-s S] [OUT.json]\n", argv0);
+}
 
 int main(int argc, char** argv) {
     harness h;
-    ak_context* ctx = NULL;
+    ak_context *ctx = NULL, *cpu = NULL;
+    ak_config cpucfg;
     const ak_device_info* dev;
     const char *out_path = NULL, *filter = NULL;
-    int quick = 0, i, nres = 0, failures = 0;
+    int quick = 0, i, nres = 0, failures = 0, incorrect = 0, unchecked = 0, check = 1, corrupt = 0, trials = -1, ntr;
     size_t e;
-    double copy_gbps = 0, *times;
+    double copy_gbps = 0;
     char device_str[64];
     FILE* jf = NULL;
     ak_result r;
+    pool pools[3];
+    const char* stop;
+    size_t win_elems = (size_t)1 << 20;
+    double budget_s = 0, t_start = now_s();
 
     memset(&h, 0, sizeof h);
-    h.trials = -1;
-    h.warmup = -1;
+    memset(pools, 0, sizeof pools);
+    h.min_trials = h.max_trials = h.warmup = -1;
+    h.ci_width = 0.01;
+    h.max_s = 2.0;
     for (i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) quick = 1;
-        else if (!strcmp(argv[i], "--trials") && i + 1 < argc) h.trials = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--trials") && i + 1 < argc) trials = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--min-trials") && i + 1 < argc) h.min_trials = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--max-trials") && i + 1 < argc) h.max_trials = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--ci") && i + 1 < argc) h.ci_width = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--max-s") && i + 1 < argc) h.max_s = atof(argv[++i]);
         else if (!strcmp(argv[i], "--warmup") && i + 1 < argc) h.warmup = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--filter") && i + 1 < argc) filter = argv[++i];
-        else if (argv[i][0] == '-') {
-            fprintf(stderr, "usage: %s [--quick] [--trials N] [--warmup N] [--filter SUBSTR] [OUT.json]\n", argv[0]);
-            return 2;
-        } else out_path = argv[i];
+        else if (!strcmp(argv[i], "--no-check")) check = 0;
+        else if (!strcmp(argv[i], "--check-corrupt")) corrupt = 1;
+        else if (!strcmp(argv[i], "--check-elems") && i + 1 < argc) win_elems = (size_t)atol(argv[++i]);
+        else if (!strcmp(argv[i], "--budget-s") && i + 1 < argc) budget_s = atof(argv[++i]);
+        else if (argv[i][0] == '-') { usage(argv[0]); return 2; }
+        else out_path = argv[i];
     }
-    if (h.trials < 1) h.trials = quick ? 10 : 100;
+    if (quick && trials < 1) trials = 10;
+    if (trials > 0) h.min_trials = h.max_trials = trials;
+    if (h.min_trials < 1) h.min_trials = 100;
+    if (h.max_trials < h.min_trials) h.max_trials = h.min_trials > 2000 ? h.min_trials : 2000;
     if (h.warmup < 0) h.warmup = quick ? 1 : 5;
+    if (!(h.ci_width > 0) || !(h.max_s > 0) || h.max_trials > 1000000 || win_elems < 1) {
+        fprintf(stderr, "bench_ops: --ci, --max-s and --check-elems must be > 0, --max-trials <= 1000000\n");
+        return 2;
+    }
 
     if ((r = ak_context_create(NULL, &ctx)) != AK_OK) {
         fprintf(stderr, "bench_ops: no context: %s\n", ak_last_error());
+        return 1;
+    }
+    cpucfg = ak_config_default();
+    cpucfg.backend = AK_BACKEND_CPU;
+    if (check && ak_context_create(&cpucfg, &cpu) != AK_OK) {
+        fprintf(stderr, "bench_ops: no cpu context for the reference: %s\n", ak_last_error());
         return 1;
     }
     dev = ak_context_device(ctx);
     snprintf(device_str, sizeof device_str, "%s:%d",
              dev->backend == AK_BACKEND_CUDA ? "cuda" : dev->backend == AK_BACKEND_HIP ? "hip" : "cpu", dev->device);
     h.ctx = ctx;
-    times = (double*)malloc((size_t)h.trials * sizeof(double));
-    if (!times || ak_event_create(ctx, &h.start) != AK_OK || ak_event_create(ctx, &h.end) != AK_OK) {
+    h.times = (double*)malloc((size_t)h.max_trials * sizeof(double));
+    h.work = (double*)malloc((size_t)h.max_trials * sizeof(double));
+    if (!h.times || !h.work || ak_event_create(ctx, &h.start) != AK_OK || ak_event_create(ctx, &h.end) != AK_OK) {
         fprintf(stderr, "bench_ops: setup failed: %s\n", ak_last_error());
         return 1;
     }
@@ -321,8 +752,9 @@ int main(int argc, char** argv) {
         fprintf(stderr, "bench_ops: L2 flush buffer: %s\n", ak_last_error());
         return 1;
     }
-    printf("bench_ops on %s (%s, %s), %d trials, L2 flush %zu MiB\n", dev->name, device_str, dev->arch,
-           h.trials, h.scratch_bytes >> 20);
+    printf("bench_ops on %s (%s, %s), %d..%d trials (stop at a 95%% interval of the median < %.2g%% or %.3g s), "
+           "L2 flush %zu MiB, %s\n", dev->name, device_str, dev->arch, h.min_trials, h.max_trials, 100 * h.ci_width,
+           h.max_s, h.scratch_bytes >> 20, check ? "each entry checked against the CPU reference" : "NOT checked");
 
     /* copy bandwidth of this device, same protocol */
     {
@@ -336,11 +768,11 @@ int main(int argc, char** argv) {
             return 1;
         }
         cc.ctx = ctx; cc.dst = b; cc.src = a; cc.bytes = bytes;
-        if ((r = time_it(&h, call_copy, &cc, times)) != AK_OK) {
+        if ((r = time_it(&h, call_copy, &cc, &ntr, &stop)) != AK_OK) {
             fprintf(stderr, "bench_ops: copy: %s\n", ak_last_error());
             return 1;
         }
-        s = compute_stats(times, h.trials);
+        s = compute_stats(h.times, ntr, h.work);
         copy_gbps = 2.0 * (double)bytes / (s.median * 1e-3) / 1e9;
         printf("%-12s %-10s %-16s %10.4f ms %9.1f GB/s (copy roofline)\n", "memcpy_d2d", "u8", "", s.median, copy_gbps);
         ak_free(ctx, a);
@@ -356,7 +788,10 @@ int main(int argc, char** argv) {
         json_str(jf, device_str);
         fprintf(jf, ",\n  \"backend\": \"%s\",\n  \"arch\": ", ak_backend_name(dev->backend));
         json_str(jf, dev->arch);
-        fprintf(jf, ",\n  \"quick\": %s,\n  \"copy_gbps\": %.2f,\n  \"results\": [", quick ? "true" : "false", copy_gbps);
+        fprintf(jf, ",\n  \"quick\": %s,\n  \"checked\": %s,\n  \"min_trials\": %d,\n  \"max_trials\": %d,\n"
+                    "  \"ci_width\": %g,\n  \"max_s\": %g,\n  \"copy_gbps\": %.2f,\n  \"results\": [",
+                quick ? "true" : "false", check ? "true" : "false", h.min_trials, h.max_trials, h.ci_width, h.max_s,
+                copy_gbps);
     }
 
     for (e = 0; e < sizeof entries / sizeof entries[0]; e++) {
@@ -364,11 +799,18 @@ int main(int argc, char** argv) {
         bench_case c;
         entry_call ec;
         stats s;
-        int b, nbuf = en->nbuf ? en->nbuf : 4;
+        check_result cr;
+        int b, nbuf = en->nbuf ? en->nbuf : 4, checked = 0;
         size_t es = ak_dtype_size(en->dtype), es2 = ak_dtype_size(en->dtype2);
         double bytes, gbps;
         char shape[64], label[64];
         if (filter && !strstr(en->name, filter)) continue;
+        if (budget_s > 0 && now_s() - t_start > budget_s) {
+            printf("bench_ops: --budget-s %g reached: %s %s and later entries not run\n", budget_s, en->name,
+                   ak_dtype_name(en->dtype));
+            failures++;
+            break;
+        }
         memset(&c, 0, sizeof c);
         c.ctx = ctx;
         c.dtype = en->dtype;
@@ -381,37 +823,58 @@ int main(int argc, char** argv) {
         if (en->dtype2 != en->dtype) snprintf(label, sizeof label, "%s->%s", ak_dtype_name(en->dtype), ak_dtype_name(en->dtype2));
         else snprintf(label, sizeof label, "%s", ak_dtype_name(en->dtype));
         r = AK_OK;
-        for (b = 0; b < nbuf && r == AK_OK; b++) {
-            r = ak_malloc(ctx, c.buf_bytes, NULL, &c.buf[b]);
-            /* small non-zero values in every float dtype: 0x3C bytes are 1.05 (f16), 0.0115 (f32, bf16) */
-            if (r == AK_OK) r = ak_memset(ctx, c.buf[b], 0x3C, c.buf_bytes, NULL);
-        }
+        for (b = 0; b < nbuf && r == AK_OK; b++) r = ak_malloc(ctx, c.buf_bytes, NULL, &c.buf[b]);
+        if (r == AK_OK) r = init_inputs(ctx, pools, en, &c);
         if (r == AK_OK && en->setup) r = en->setup(&c, en);
         ec.c = &c;
         ec.e = en;
-        if (r == AK_OK) r = time_it(&h, call_entry, &ec, times);
+        if (r == AK_OK) r = time_it(&h, call_entry, &ec, &ntr, &stop);
+        memset(&cr, 0, sizeof cr);
+        if (r == AK_OK && check && !en->bufs)
+            fprintf(stderr, "bench_ops: %s %s: no check layout in its table row: NOT checked (counts as incorrect "
+                            "in bench/report.py)\n", en->name, label);
+        else if (r == AK_OK && check) {
+            r = check_entry(ctx, cpu, pools, en, &c, win_elems, corrupt, &cr);
+            checked = r == AK_OK;
+        }
         if (r != AK_OK) {
             printf("%-12s %-10s %-16s FAILED: %s\n", en->name, label, shape, ak_last_error());
             failures++;
         } else {
-            s = compute_stats(times, h.trials);
+            s = compute_stats(h.times, ntr, h.work);
             bytes = en->bytes ? en->bytes(&c, en) : en->io * (double)c.n * (double)es;
             gbps = bytes / (s.median * 1e-3) / 1e9;
-            printf("%-12s %-10s %-16s %10.4f ms %9.1f GB/s %6.1f%% of copy\n", en->name, label, shape, s.median, gbps,
-                   copy_gbps > 0 ? 100.0 * gbps / copy_gbps : 0.0);
+            if (checked && !cr.correct) incorrect++;
+            if (!checked) unchecked++;
+            printf("%-12s %-10s %-16s %10.4f ms [%.4f, %.4f] %5d trials (%s) %9.1f GB/s %6.1f%% of copy  %s\n", en->name,
+                   label, shape, s.median, s.ci_lo, s.ci_hi, s.n, stop, gbps,
+                   copy_gbps > 0 ? 100.0 * gbps / copy_gbps : 0.0,
+                   !checked ? "unchecked" : cr.correct ? "correct" : "INCORRECT");
             if (jf) {
+                int t;
                 fprintf(jf, "%s\n    {\"name\": ", nres ? "," : "");
                 json_str(jf, en->name);
                 fprintf(jf, ", \"dtype\": ");
                 json_str(jf, label);
                 fprintf(jf, ", \"shape\": %s, \"mean\": %.6f, \"std\": %.6f, \"min\": %.6f, \"max\": %.6f, "
-                            "\"median\": %.6f, \"num_trials\": %d, \"hardware\": ",
-                        shape, s.mean, s.std, s.min, s.max, s.median, s.n);
+                            "\"median\": %.6f, \"num_trials\": %d, \"ci95\": [%.6f, %.6f], \"stop\": \"%s\", \"hardware\": ",
+                        shape, s.mean, s.std, s.min, s.max, s.median, s.n, s.ci_lo, s.ci_hi, stop);
                 json_str(jf, dev->name);
                 fprintf(jf, ", \"device\": ");
                 json_str(jf, device_str);
-                fprintf(jf, ", \"bytes\": %.0f, \"gbps\": %.2f, \"roofline_fraction\": %.4f}", bytes, gbps,
+                fprintf(jf, ", \"bytes\": %.0f, \"gbps\": %.2f, \"roofline_fraction\": %.4f", bytes, gbps,
                         copy_gbps > 0 ? gbps / copy_gbps : 0.0);
+                if (checked) {
+                    fprintf(jf, ", \"correct\": %s, \"max_abs_err\": ", cr.correct ? "true" : "false");
+                    json_num(jf, cr.max_abs);
+                    fprintf(jf, ", \"err_tol_ratio\": ");
+                    json_num(jf, cr.max_ratio);
+                    fprintf(jf, ", \"checked\": %zu, \"check_detail\": ", cr.compared);
+                    json_str(jf, cr.detail);
+                }
+                fprintf(jf, ", \"times\": [");
+                for (t = 0; t < s.n; t++) fprintf(jf, "%s%.6g", t ? "," : "", h.times[t]);
+                fprintf(jf, "]}");
             }
             nres++;
         }
@@ -423,10 +886,16 @@ int main(int argc, char** argv) {
         fclose(jf);
         printf("wrote %s (%d results)\n", out_path, nres);
     }
+    if (check)
+        printf("checked against the CPU reference: %d of %d entries correct, %d incorrect, %d unchecked\n",
+               nres - incorrect - unchecked, nres, incorrect, unchecked);
+    for (i = 0; i < 3; i++) { free(pools[i].host); if (pools[i].dev) ak_free(ctx, pools[i].dev); }
     ak_free(ctx, h.scratch);
     ak_event_destroy(h.start);
     ak_event_destroy(h.end);
-    free(times);
+    free(h.times);
+    free(h.work);
+    if (cpu) ak_context_destroy(cpu);
     ak_context_destroy(ctx);
-    return failures ? 1 : 0;
+    return failures ? 1 : incorrect ? 3 : 0;
 }

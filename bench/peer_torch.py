@@ -3,21 +3,28 @@
 
     python3 bench/peer_torch.py [--quick] [--match AMDKIT.json] [--filter SUBSTR[,SUBSTR...]]
                                 [--dtype LABEL[,LABEL...]]
-                                [--impl eager|compile|both] [--trials N] [--warmup N]
+                                [--impl eager|compile|both] [--trials N | --min-trials N --max-trials N]
+                                [--ci W] [--max-s S] [--warmup N]
                                 [--seed N] [--budget-s S] [--no-hide-launch] [--dry] OUT.json
 
 Same operations, dtypes and shapes as bench_ops.c, same protocol, same JSON:
 
 - every entry gets fresh random inputs (torch.randn on the device, never zeros;
   integer class targets from torch.randint), then `--warmup` untimed calls
-  (for torch.compile the first one compiles), then `--trials` timed calls, each
+  (for torch.compile the first one compiles), then timed calls, each
   between a pair of CUDA events on the current stream, with the L2 flushed before
   each trial by writing a scratch buffer of twice the device's L2 (outside the
   timed region), and a spin kernel queued after the flush keeps the GPU busy
   while Python queues the call, so the host dispatch time (large for
   torch.compile's guards at small sizes) is not timed (--no-hide-launch: time
   it too, as plain KernelBench does);
-- median, mean, std (population), min and max in ms; GB/s = bytes / median;
+- the same stopping rule as bench_ops.c: trials repeat until the 95% interval
+  of the median (order statistics at ranks n/2 -+ 1.96 sqrt(n)/2) is narrower
+  than --ci of the median (default 0.01), at least --min-trials (100) and at
+  most --max-trials (2000) trials or --max-s seconds (2) per entry ("stop":
+  "ci" | "max_trials" | "time_cap"); --trials N: exactly N; --quick: 10;
+- median, mean, std (population), min and max in ms, every trial ("times", for
+  bench/report.py's speedup intervals), "ci95"; GB/s = bytes / median;
   roofline_fraction = GB/s / the device-to-device copy bandwidth measured in the
   same run (a 1 GiB tensor copy_, which PyTorch runs as a D2D memcpy, counted as
   read + write, the same as bench_ops.c);
@@ -47,6 +54,9 @@ Ops (the PyTorch call used as the peer; math in fp32 for f16/bf16 like amdkit):
   layernorm: F.layer_norm(x, (cols,), weight, bias, eps=1e-5)
   rmsnorm: F.rms_norm(x, (cols,), weight, eps=1e-5) (a manual fp32 version if absent)
   cross_entropy: F.cross_entropy(logits, targets, reduction=none|mean|sum, ignore_index=-100)
+  rand_uniform / rand_normal: torch.rand / torch.randn(rows, cols, generator=<a cuda generator>)
+  dropout: F.dropout(x, p=0.1, training=True)   cumsum: torch.cumsum(x, dim=-1)
+  topk_k<K>: torch.topk(x, K, dim=-1, largest=True, sorted=True)  (values + int64 indices)
     (reduction from the name: *_mean, *_sum, else none; random targets, every 17th
     row ignored like bench_ops.c's setup_xent)
 
@@ -59,8 +69,8 @@ this script does not know are listed as skipped, never an error.
 JSON: {"tool", "hardware", "device", "backend": "torch", "torch_version",
 "cuda_version", "quick", "seed", "copy_gbps", "results": [ {"name", "dtype",
 "shape", "impl": "torch_eager"|"torch_compile", "mean", "std", "min", "max",
-"median", "num_trials", "hardware", "device", "bytes", "gbps",
-"roofline_fraction"[, "error"]}, ... ]}, times in ms. The file is rewritten
+"median", "num_trials", "ci95", "stop", "hardware", "device", "bytes", "gbps",
+"roofline_fraction", "times"[, "error"]}, ... ]}, times in ms. The file is rewritten
 after every entry, so an interrupted run leaves what it measured.
 
 --dry prints the plan (and what --match would skip) without importing torch.
@@ -68,6 +78,7 @@ after every entry, so an interrupted run leaves what it measured.
 """
 import argparse
 import json
+import math
 import os
 import random
 import statistics
@@ -140,6 +151,12 @@ def default_bytes(p):
         return float(2 * n * es + 2 * p.cols * es)
     if k == "rmsnorm":
         return float(2 * n * es + p.cols * es)
+    if k in ("rand_uniform", "rand_normal"):
+        return float(n * es)
+    if k in ("dropout", "cumsum"):
+        return float(2 * n * es)
+    if k == "topk":
+        return float(n * es + p.rows * p.params["k"] * (es + 8))
     if k == "cross_entropy":
         out = p.rows * 4 if p.params.get("reduction", "none") == "none" else 4
         return float(n * es + p.rows * 8 + out)
@@ -181,6 +198,16 @@ def builtin_plans(quick):
         for t in FLOATS:
             plans.append(Plan("cross_entropy" if red == "none" else "cross_entropy_mean", t,
                               "cross_entropy", rows[0], rows[1], {"reduction": red}))
+    # random numbers, dropout, cumsum, top-k (bench_ops.c's shapes)
+    sq = (64, 1000) if quick else (4096, 4096)
+    for name in ("rand_uniform", "rand_normal", "dropout", "cumsum"):
+        three(name, sq)
+    for t in ("f32", "bf16"):
+        plans.append(Plan("cumsum", t, "cumsum", *((4, 40000) if quick else (64, 1048576))))
+    vocab = (2, 8192) if quick else (256, 128256)
+    for k, shape in ((8, sq), (50, vocab), (1024, vocab)):
+        for t in FLOATS:
+            plans.append(Plan("topk_k%d" % k, t, "topk", shape[0], shape[1], {"k": k}))
     return plans
 
 
@@ -234,7 +261,11 @@ def resolve(name, dtype, shape, nbytes=None):
             return None, "%s with two dtypes" % name
     if base == "cast" and not arrow:
         return None, "cast without a src->dst dtype"
-    known = set(IO) | set(REDUCE) | {"cast", "layernorm", "rmsnorm", "cross_entropy"}
+    if base.startswith("topk_k") and base[len("topk_k"):].isdigit():
+        params["k"] = int(base[len("topk_k"):])
+        base = "topk"
+    known = set(IO) | set(REDUCE) | {"cast", "layernorm", "rmsnorm", "cross_entropy", "rand_uniform",
+                                     "rand_normal", "dropout", "cumsum", "topk"}
     if base not in known:
         return None, "unknown op"
     if base in REDUCE and whole is not None:
@@ -330,6 +361,18 @@ def build(p, torch, F, dev):
                 xf = x.float()
                 return (xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + eps)).to(x.dtype) * w
         return (rnd(R, C), rnd(C)), fn
+    if k in ("rand_uniform", "rand_normal"):
+        g = torch.Generator(device=dev)
+        g.manual_seed(1234)
+        f = torch.rand if k == "rand_uniform" else torch.randn
+        return (), lambda: f(R, C, device=dev, dtype=dt, generator=g)
+    if k == "dropout":
+        return (rnd(R, C),), lambda x: F.dropout(x, p=0.1, training=True)
+    if k == "cumsum":
+        return (rnd(R, C),), lambda x: torch.cumsum(x, dim=-1)
+    if k == "topk":
+        kk = p.params["k"]
+        return (rnd(R, C),), lambda x: torch.topk(x, kk, dim=-1, largest=True, sorted=True)
     if k == "cross_entropy":
         red = p.params.get("reduction", "none")
         t = torch.randint(0, C, (R,), device=dev, dtype=torch.int64)
@@ -338,11 +381,21 @@ def build(p, torch, F, dev):
     raise ValueError("no torch op for " + k)
 
 
+def median_ci95(t):
+    """Distribution-free 95% interval of the median of sorted t (bench_ops.c's ranks)."""
+    n = len(t)
+    half = 1.959964 * n ** 0.5 / 2.0
+    j = int(math.floor(n / 2.0 - half))
+    k = int(math.ceil(n / 2.0 + half)) + 1
+    return t[max(j, 1) - 1], t[min(k, n) - 1]
+
+
 def summarize(times):
     t = sorted(times)
+    lo, hi = median_ci95(t)
     return {"mean": statistics.fmean(t) if hasattr(statistics, "fmean") else statistics.mean(t),
             "std": statistics.pstdev(t) if len(t) > 1 else 0.0,
-            "min": t[0], "max": t[-1], "median": statistics.median(t), "num_trials": len(t)}
+            "min": t[0], "max": t[-1], "median": statistics.median(t), "num_trials": len(t), "ci95": [lo, hi]}
 
 
 class Timer(object):
@@ -356,9 +409,12 @@ class Timer(object):
     microseconds hide behind the L2 flush). --no-hide-launch turns this off.
     """
 
-    def __init__(self, torch, warmup, trials, flush_bytes, hide_launch=True):
+    def __init__(self, torch, warmup, trials, flush_bytes, hide_launch=True, max_trials=None, ci=0.01, max_s=2.0):
         self.torch = torch
-        self.warmup, self.trials = warmup, trials
+        self.warmup, self.trials = warmup, trials      # trials: the minimum
+        self.max_trials = max(trials, max_trials or trials)
+        self.ci, self.max_s = ci, max_s
+        self.last_stop = None
         self.scratch = torch.empty(flush_bytes, dtype=torch.uint8, device="cuda")
         self.start = torch.cuda.Event(enable_timing=True)
         self.end = torch.cuda.Event(enable_timing=True)
@@ -400,7 +456,9 @@ class Timer(object):
             self.last_hide_ms = hide_ms
             cycles = int(hide_ms * self.cycles_per_ms)
         times = []
-        for i in range(self.trials):
+        self.last_stop = "max_trials"
+        t0 = time.time()
+        for i in range(self.max_trials):
             self.scratch.fill_(i & 0xFF)          # L2 flush, outside the timed region
             if cycles:
                 torch.cuda._sleep(cycles)         # GPU busy while the host queues the call
@@ -409,6 +467,17 @@ class Timer(object):
             self.end.record()
             self.end.synchronize()
             times.append(self.start.elapsed_time(self.end))
+            n = len(times)
+            if n >= self.trials and n < self.max_trials and (n - self.trials) % 25 == 0:
+                t = sorted(times)
+                med = t[n // 2] if n % 2 else 0.5 * (t[n // 2 - 1] + t[n // 2])
+                lo, hi = median_ci95(t)
+                if med > 0 and hi - lo <= self.ci * med:
+                    self.last_stop = "ci"
+                    break
+                if time.time() - t0 >= self.max_s:
+                    self.last_stop = "time_cap"
+                    break
         return times
 
 
@@ -436,7 +505,12 @@ def main(argv=None):
                     help="only entries whose name contains one of these substrings")
     ap.add_argument("--dtype", metavar="LABEL[,LABEL...]", help="only these dtype labels (f32, f16, f32->bf16, ...)")
     ap.add_argument("--impl", choices=("eager", "compile", "both"), default="both")
-    ap.add_argument("--trials", type=int, default=None, help="timed trials (default 100, --quick 10)")
+    ap.add_argument("--trials", type=int, default=None, help="exactly this many timed trials (--quick: 10)")
+    ap.add_argument("--min-trials", type=int, default=100, help="at least this many trials (default 100)")
+    ap.add_argument("--max-trials", type=int, default=2000, help="at most this many trials (default 2000)")
+    ap.add_argument("--ci", type=float, default=0.01,
+                    help="stop once the 95%% interval of the median is narrower than this fraction of it (0.01)")
+    ap.add_argument("--max-s", type=float, default=2.0, help="stop an entry's trials after this many seconds (2)")
     ap.add_argument("--warmup", type=int, default=None, help="untimed calls first (default 5, --quick 1)")
     ap.add_argument("--seed", type=int, default=None, help="RNG seed (default: fresh, recorded in the JSON)")
     ap.add_argument("--budget-s", type=float, default=None,
@@ -447,7 +521,12 @@ def main(argv=None):
     a = ap.parse_args(argv)
     if not a.dry and not a.out:
         ap.error("OUT.json is required")
-    trials = a.trials if a.trials and a.trials > 0 else (10 if a.quick else 100)
+    if a.trials and a.trials > 0:
+        trials = max_trials = a.trials
+    elif a.quick:
+        trials = max_trials = 10
+    else:
+        trials, max_trials = max(1, a.min_trials), max(1, a.min_trials, a.max_trials)
     warmup = a.warmup if a.warmup is not None and a.warmup >= 0 else (1 if a.quick else 5)
     impls = {"eager": ["torch_eager"], "compile": ["torch_compile"],
              "both": ["torch_eager", "torch_compile"]}[a.impl]
@@ -465,8 +544,8 @@ def main(argv=None):
         plans = [p for p in plans if any(f in p.name for f in subs)]
 
     if a.dry:
-        print("peer_torch plan: %d entries x %s, %d trials, %d warm-up%s" %
-              (len(plans), "+".join(impls), trials, warmup, " (--match %s)" % a.match if a.match else ""))
+        print("peer_torch plan: %d entries x %s, %d..%d trials, %d warm-up%s" %
+              (len(plans), "+".join(impls), trials, max_trials, warmup, " (--match %s)" % a.match if a.match else ""))
         for p in plans:
             extra = " ".join("%s=%s" % kv for kv in sorted(p.params.items()))
             print("  %-16s %-10s %-18s %-14s %14.0f bytes %s" %
@@ -492,10 +571,12 @@ def main(argv=None):
     device = "cuda:%d" % dev.index
     l2 = int(getattr(props, "L2_cache_size", 0) or 0)
     flush = 2 * l2 if l2 > 0 else (128 << 20)
-    timer = Timer(torch, warmup, trials, flush, hide_launch=not a.no_hide_launch)
+    timer = Timer(torch, warmup, trials, flush, hide_launch=not a.no_hide_launch, max_trials=max_trials,
+                  ci=a.ci, max_s=a.max_s)
     t_start = time.time()
-    print("peer_torch on %s (%s), torch %s, CUDA %s, %d trials, L2 flush %d MiB, seed %d" %
-          (hardware, device, torch.__version__, torch.version.cuda, trials, flush >> 20, seed))
+    print("peer_torch on %s (%s), torch %s, CUDA %s, %d..%d trials (95%% interval of the median < %g%% or %g s), "
+          "L2 flush %d MiB, seed %d" % (hardware, device, torch.__version__, torch.version.cuda, trials, max_trials,
+                                        100 * a.ci, a.max_s, flush >> 20, seed))
     for key, why in skipped:
         print("skip %-12s %-10s %-16s (%s)" % (key[0], key[1], list(key[2]), why))
 
@@ -511,7 +592,8 @@ def main(argv=None):
 
     head = {"tool": "amdkit peer_torch", "hardware": hardware, "device": device, "backend": "torch",
             "torch_version": torch.__version__, "cuda_version": torch.version.cuda,
-            "quick": bool(a.quick), "seed": seed, "trials": trials, "warmup": warmup,
+            "quick": bool(a.quick), "seed": seed, "trials": trials, "max_trials": max_trials, "ci_width": a.ci,
+            "max_s": a.max_s, "warmup": warmup,
             "l2_flush_bytes": flush, "launch_hidden": bool(timer.cycles_per_ms),
             "copy_gbps": round(copy_gbps, 2),
             "copy_median_ms": r6(cs["median"]), "compile_mode": "default"}
@@ -526,14 +608,15 @@ def main(argv=None):
             break
         for impl in impls:
             rec = {"name": p.name, "dtype": p.dtype, "shape": p.shape, "impl": impl}
-            stats, err = None, None
+            stats, err, times = None, None, None
             args = fn = None
             try:
                 args, fn = build(p, torch, F, dev)
                 if impl == "torch_compile":
                     torch._dynamo.reset()
                     fn = torch.compile(fn, dynamic=False)
-                stats = summarize(timer.run(fn, args))
+                times = timer.run(fn, args)
+                stats = summarize(times)
             except Exception as e:  # noqa: BLE001 - record and go on
                 err = "%s: %s" % (type(e).__name__, str(e).strip().splitlines()[0] if str(e).strip() else "")
             finally:
@@ -554,11 +637,14 @@ def main(argv=None):
             else:
                 gbps = p.bytes / (stats["median"] * 1e-3) / 1e9
                 rec.update({k: r6(stats[k]) for k in ("mean", "std", "min", "max", "median")})
-                rec.update({"num_trials": stats["num_trials"], "hardware": hardware, "device": device,
+                rec.update({"num_trials": stats["num_trials"], "ci95": [r6(v) for v in stats["ci95"]],
+                            "stop": timer.last_stop, "hardware": hardware, "device": device,
                             "bytes": p.bytes, "gbps": round(gbps, 2), "launch_hide_ms": r6(timer.last_hide_ms),
-                            "roofline_fraction": round(gbps / copy_gbps, 4) if copy_gbps > 0 else 0.0})
-                print("%-12s %-16s %-16s %10.4f ms %9.1f GB/s %6.1f%% of copy" %
-                      (p.name, label, shape, stats["median"], gbps, 100.0 * gbps / copy_gbps if copy_gbps > 0 else 0))
+                            "roofline_fraction": round(gbps / copy_gbps, 4) if copy_gbps > 0 else 0.0,
+                            "times": [float("%.6g" % v) for v in times]})
+                print("%-12s %-16s %-16s %10.4f ms [%.4f, %.4f] %5d trials (%s) %9.1f GB/s %6.1f%% of copy" %
+                      (p.name, label, shape, stats["median"], stats["ci95"][0], stats["ci95"][1], stats["num_trials"],
+                       timer.last_stop, gbps, 100.0 * gbps / copy_gbps if copy_gbps > 0 else 0))
             results.append(rec)
             sys.stdout.flush()
         write_json(a.out, head, results)

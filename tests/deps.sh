@@ -7,7 +7,7 @@
 # As root, missing Debian packages are installed; otherwise the exact command
 # is printed. Exit 1 if something is still missing.
 set -u
-PKGS="libamdhip64-dev hipcc rocm-device-libs clang-15 llvm-15 clang libclang-rt-14-dev pkg-config debootstrap"
+PKGS="libamdhip64-dev hipcc rocm-device-libs clang-15 llvm-15 clang libclang-rt-14-dev pkg-config debootstrap python3"
 missing=""
 [ -f /usr/include/hip/hiprtc.h ] || missing="$missing libamdhip64-dev"
 ls /usr/lib/x86_64-linux-gnu/libamdhip64.so* >/dev/null 2>&1 || missing="$missing libamdhip64-dev"
@@ -16,6 +16,7 @@ command -v hipcc >/dev/null 2>&1 || missing="$missing hipcc"
 command -v clang-15 >/dev/null 2>&1 || missing="$missing clang-15"
 command -v llvm-objdump-15 >/dev/null 2>&1 || missing="$missing llvm-15"
 command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"   # the README walkthrough (tests/walkthrough.sh)
+command -v python3 >/dev/null 2>&1 || missing="$missing python3"   # bench/report.py's checks (tests/report_check.py, tests/bench_check.sh)
 # the fuzz step (tests/fuzz/run.sh) uses clang's libFuzzer + sanitizer runtimes (it falls back to a plain driver without)
 command -v clang >/dev/null 2>&1 || missing="$missing clang"
 ls /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || missing="$missing libclang-rt-14-dev"

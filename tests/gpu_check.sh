@@ -48,12 +48,11 @@ run walkthrough bash tests/walkthrough.sh
 cp build/walkthrough/log "$OUT/walkthrough-commands.log" 2>/dev/null || true
 run proto-cli bash tests/proto_cli.sh
 run bench-runtime ./build/bench_runtime $BQ "$OUT/bench_runtime.json"
-run bench-ops ./build/bench_ops $BQ "$OUT/bench_ops.json"
+# bench_ops checks every entry against the CPU reference in the same run ("correct" per entry; exit 3 if one is wrong)
+run bench-ops ./build/bench_ops $BQ --max-s 1 "$OUT/bench_ops.json"
 if command -v python3 >/dev/null && python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null && [ -f bench/peer_torch.py ]; then
-  run bench-torch python3 bench/peer_torch.py $BQ --match "$OUT/bench_ops.json" "$OUT/bench_torch.json"
-  # kernels count as correct for fast_p only when every GPU suite (each kernel vs its CPU reference) passed
-  CORRECT=; case " $failures " in *" gpu-suites "*) ;; *) CORRECT=--correct-all ;; esac
-  run report python3 bench/report.py "$OUT/bench_ops.json" "$OUT/bench_torch.json" $CORRECT --out "$OUT/report.md"
+  run bench-torch python3 bench/peer_torch.py $BQ --max-s 1 --match "$OUT/bench_ops.json" "$OUT/bench_torch.json"
+  run report python3 bench/report.py "$OUT/bench_ops.json" "$OUT/bench_torch.json" --out "$OUT/report.md" --json "$OUT/fastp_ops.json"
 fi
 fi
 if want bench; then
@@ -70,6 +69,14 @@ if [ -f "$OUT/bench_gemm.json" ] && python3 -c "import torch; assert torch.cuda.
   GC=; [ "$(cat build/gpu-suites.status 2>/dev/null)" = passed ] && [ build/gpu-suites.status -nt build/amdkit_tests ] && GC=--correct
   run bench-gemm-report python3 bench/gemm_report.py "$OUT/bench_gemm.json" "$OUT/torch_gemm.json" $GC --json "$OUT/gemm_results.json" --md "$OUT/gemm_report.md"
   cat "$OUT/gemm_report.md" 2>/dev/null
+fi
+# fast_p over the whole kernel set (ops from the check part, attention, GEMM); attention/GEMM cannot check
+# their own output: they count as correct (labelled suite-checked) only when this build's GPU suites passed
+CK=build/gpu-check-check
+if [ -f $CK/bench_ops.json ] && [ -f $CK/bench_torch.json ] && [ -f "$OUT/bench_attention.json" ] && [ -f "$OUT/gemm_results.json" ]; then
+  SC=; [ "$(cat build/gpu-suites.status 2>/dev/null)" = passed ] && [ build/gpu-suites.status -nt build/amdkit_tests ] && SC=--suite-correct=attention,gemm
+  run report-all python3 bench/report.py $CK/bench_ops.json $CK/bench_torch.json --attention "$OUT/bench_attention.json" --gemm "$OUT/gemm_results.json" $SC --out "$OUT/report_all.md" --json "$OUT/fastp_all.json"
+  sed -n '/^## fast_p/,/^## Entries/p' "$OUT/report_all.md"
 fi
 fi
 tail -n 40 "$OUT/bench-runtime.log" 2>/dev/null

@@ -6,13 +6,16 @@
 #      contexts, races, harden) under ThreadSanitizer (tests/sanitize.sh = make test-sanitize); tests/ti_races.c under TSan
 #   3. the header alone as C99 and C++11 (gcc and clang), with AMDKIT_STATIC, -Wall -Wextra -pedantic -Werror
 #   4. the HIP/hipRTC, CUDA/NVRTC and NCCL/RCCL prototypes type-checked against the real headers (+ a self-test that a wrong one fails)
-#   5. the embedded kernel sources match kernels/ (make gen-check)
+#   5. the embedded kernel sources and the generated kernel interfaces match kernels/ (make gen-check), akgen's
+#      refusals (tests/akgen_check.sh), the typed packers reject a wrong call (kargs-typed)
 #   6. every kernel family compiled for gfx940 with clang-15 and disassembled
 #   7. the real ROCm 6.4 hipRTC in a Debian sid chroot (tests/check_rocm64.sh): every kernel
 #      family x every AMD target, ISA checks, ROCm 6 symbols/headers/runtime; skipped
 #      (loudly) where it cannot run, never on CI
 #   8. the command-line tool as a new user meets it (tests/cli_check.sh), and the demo (cpu backend)
 #   9. the README's prototyping walkthrough as written, amdkit run/bench/tune (cpu backend)
+#  10. the benchmarks' honesty: bench_ops.c's per-entry CPU-reference check (and that it catches a
+#      corrupted result), bench/report.py's fast_p win/tie/loss logic on synthetic JSON
 set -u
 cd "$(dirname "$0")/.."
 B=build
@@ -78,8 +81,14 @@ RCCL_INC=$(for d in /usr/include /opt/rocm/include; do [ -f $d/rccl/rccl.h ] && 
 if [ -n "$RCCL_INC" ]; then
   step typecheck-rccl gcc -D_GNU_SOURCE -DAK_TC_RCCL -std=c99 -Wall -Wextra -Werror -Wno-unused-function -I$RCCL_INC -c tests/typecheck_ccl.c -o /dev/null
 else echo "  (no rccl/rccl.h here: RCCL prototype check not run; apt-get install librccl-dev where the distribution has it)"; fi
-echo "== generated kernel sources"
+echo "== generated kernel sources and interfaces"
 step gen-check make -s gen-check
+suite akgen bash tests/akgen_check.sh
+# the generated packers are typed: the right call compiles and packs, a wrong count or kind of argument does not compile
+step kargs-typed bash -c "gcc -std=c99 -Wall -Wextra -pedantic -Werror tests/kargs_compile.c -o $B/kargs_compile -ldl -lpthread -lm && ./$B/kargs_compile && for m in TOO_FEW TOO_MANY POINTER_FOR_INT INT_FOR_POINTER CONST_FOR_OUTPUT; do gcc -std=c99 -Wall -Wextra -pedantic -Werror -DAKT_KARGS_\$m tests/kargs_compile.c -o /dev/null -ldl -lpthread -lm > $B/logs/kargs-\$m.log 2>&1 && { echo \"AKT_KARGS_\$m compiled\"; exit 1; }; grep -q '_ak_kargs_' $B/logs/kargs-\$m.log || { echo \"AKT_KARGS_\$m failed for another reason\"; cat $B/logs/kargs-\$m.log; exit 1; }; done"
+echo "== benchmark honesty (cpu): bench_ops checks each entry against the CPU reference; report.py's fast_p classes"
+step bench-ops-check bash tests/bench_check.sh $B
+suite report-check python3 tests/report_check.py
 echo "== gfx940 (clang-15) + disassembly"
 suite gfx940 bash tests/check_gfx940.sh $B/amdkit $B/gfx940
 echo "== ROCm 6.4 hipRTC in a Debian sid chroot: every family x every AMD target, ISA checks, ROCm 6 runtime"

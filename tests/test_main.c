@@ -8,6 +8,8 @@
 #include "ti_cache.c"
 #include "ti_races.c"
 #include "ti_backend.c"
+#include "ti_kargs.c"
+#include "ti_rowop.c"
 #include "ti_multi.c"
 #include "ti_gpu_multi.c"
 #include "ti_harden.c"
@@ -32,6 +34,10 @@
     X(gpu_elementwise) \
     X(ops_reduce) \
     X(gpu_reduce) \
+    X(ops_random) \
+    X(gpu_random) \
+    X(ops_scan) \
+    X(gpu_scan) \
     X(ops_attention) \
     X(gpu_attention) \
     X(gpu_prof) \
@@ -45,10 +51,13 @@
     X(gpu_gemm) \
     X(races) \
     X(backend) \
+    X(kargs) \
     X(multi) \
     X(multi_internals) \
     X(gpu_multi) \
     X(compile_kernels) \
+    X(rowop) \
+    X(gpu_rowop) \
     X(harden) \
     X(autotune) \
     X(gpu_autotune)

@@ -1,0 +1,275 @@
+/* Internal tests of the generated kernel interfaces (tools/akgen.c writes
+ * _ak_kargs_<stem>, _AK_KIF_* and _ak_kernel_ifaces into amdkit.h; the ops of
+ * >>impl:ops* launch through them): included by tests/test_main.c after the
+ * implementation. Suite `kargs`.
+ *
+ * - the generated table: every embedded kernel has an interface, every
+ *   interface a name, every table row an embedded kernel;
+ * - a dry run of every op's GPU path: a cpu context whose backend table says
+ *   "device memory" (so the ops take their GPU path) and records launches
+ *   instead of running them (the cpu table has no compiler: nothing is
+ *   compiled). Every launch goes through _ak_op_launch3, which refuses a
+ *   kernel launched with another interface's packer, so an op whose kernel
+ *   and packer drift apart fails here, without a GPU. The walk covers the
+ *   ops' paths (shapes, dtypes, arch rows for GEMM and attention) and must
+ *   reach every kernel of the library;
+ * - the check itself can fail: a kernel launched with a foreign packer, and a
+ *   kernel name without an interface, are errors. */
+
+static char akk_seen[256][96];
+static int akk_nseen, akk_launches;
+
+static ak_result akk_launch(ak_kernel* k, ak_dim3 g, ak_dim3 b, size_t sh, ak_stream* st, void** args) {
+    int i;
+    (void)g; (void)b; (void)sh; (void)st;
+    akk_launches++;
+    if (!args) return _ak_err(AK_ERROR_LAUNCH, "dry run: %s launched without arguments", k->name);
+    for (i = 0; i < akk_nseen; i++)
+        if (!strcmp(akk_seen[i], k->name)) return AK_OK;
+    if (akk_nseen < 256) _ak_copy(akk_seen[akk_nseen++], sizeof akk_seen[0], k->name);
+    return AK_OK;
+}
+
+static _ak_backend_ops akk_backend;
+
+/* A cpu context on the dry-run table; arch (NULL: none) names the arch row the
+ * GEMM and attention planners read. */
+static ak_context* akk_context(const char* arch) {
+    ak_config cfg = ak_config_default();
+    ak_context* ctx = NULL;
+    cfg.backend = AK_BACKEND_CPU;
+    cfg.log_level = AK_LOG_NONE;
+    cfg.arch = arch;
+    if (ak_context_create(&cfg, &ctx) != AK_OK) {
+        akt_fail(__FILE__, __LINE__, "cpu context: %s", ak_last_error());
+        return NULL;
+    }
+    if (arch) {
+        const ak_arch_info* ai = NULL;
+        if (ak_arch_find(arch, &ai) == AK_OK) ctx->dev.arch_info = ai;
+        _ak_copy(ctx->dev.arch, sizeof ctx->dev.arch, arch);
+    }
+    ctx->dev.compute_units = 132;  /* an H100's count: the planners' split / small-tile choices as on a GPU */
+    _ak_pool_destroy(ctx->pool);
+    ctx->pool = NULL;
+    akk_backend = _ak_backend_cpu;
+    akk_backend.host_memory = 0;   /* the ops take their GPU path */
+    akk_backend.launch = akk_launch;
+    ctx->bk = &akk_backend;
+    if (_ak_pool_create(ctx, &ctx->pool) != AK_OK) { ak_context_destroy(ctx); return NULL; }
+    return ctx;
+}
+
+static int akk_was_launched(const char* name) {
+    int i;
+    for (i = 0; i < akk_nseen; i++)
+        if (!strcmp(akk_seen[i], name)) return 1;
+    return 0;
+}
+
+static void test_kargs_table(void) {
+    int f, n = ak_embedded_count(), total = 0;
+    size_t i;
+    for (f = 0; f < n; f++) {
+        const char *fam, *names, *p;
+        AKT_OK(ak_embedded_at(f, &fam, NULL, &names));
+        for (p = names; *p;) {
+            char nm[128];
+            size_t l = strcspn(p, " ");
+            _ak_copy(nm, l + 1 < sizeof nm ? l + 1 : sizeof nm, p);
+            AKT_CHECKF(_ak_op_kernel_iface(nm) > 0, "kernel %s (family %s) has no generated interface", nm, fam);
+            total++;
+            p += l;
+            while (*p == ' ') p++;
+        }
+    }
+    AKT_EQ_INT(total, (int)(sizeof _ak_kernel_ifaces / sizeof _ak_kernel_ifaces[0]));
+    for (i = 0; i < sizeof _ak_kernel_ifaces / sizeof _ak_kernel_ifaces[0]; i++) {
+        int id = _ak_kernel_ifaces[i].iface;
+        AKT_CHECK(id > 0 && id < _AK_KIF_COUNT && _ak_kif_names[id][0]);
+    }
+    AKT_EQ_INT((int)(sizeof _ak_kif_names / sizeof _ak_kif_names[0]), _AK_KIF_COUNT);
+}
+
+/* Every op, over its paths, on a dry-run context. */
+static void akk_walk_rowwise(ak_context* ctx) {
+    static const ak_dtype dts[] = { AK_F32, AK_F16, AK_BF16 };
+    /* widths: in registers, co-operating blocks / wide norm, stats + apply (f16 past 131072; f32 past CUs x 8192) */
+    static const size_t widths[] = { 100, 20000, 140000, 1200000 };
+    size_t big = 2u * 1200000u;
+    void *x = calloc(big, 4), *y = calloc(big, 4), *w = calloc(1200000, 4), *out = calloc(64, 8);
+    int64_t tgt[2] = { 1, 3 };
+    float loss[2];
+    size_t d, c;
+    int op;
+    if (!x || !y || !w || !out) { akt_fail(__FILE__, __LINE__, "out of memory"); goto done; }
+    for (d = 0; d < 3; d++) {
+        ak_dtype t = dts[d];
+        for (c = 0; c < 4; c++) {
+            size_t cols = widths[c], rows = 2;
+            AKT_OK(ak_softmax(ctx, t, x, y, rows, cols, 0, NULL));
+            AKT_OK(ak_softmax(ctx, t, x, y, rows, cols, 1, NULL));
+            AKT_OK(ak_layernorm(ctx, t, x, w, w, y, rows, cols, 1e-5f, NULL));
+            AKT_OK(ak_rmsnorm(ctx, t, x, w, y, rows, cols, 1e-5f, NULL));
+            AKT_OK(ak_cross_entropy(ctx, t, x, tgt, loss, rows, cols, -100, AK_LOSS_NONE, NULL));
+            AKT_OK(ak_cross_entropy(ctx, t, x, tgt, loss, rows, cols, -100, AK_LOSS_MEAN, NULL));
+            for (op = 0; op < (int)AK_REDUCE_OP_COUNT; op++) {
+                AKT_OK(ak_reduce(ctx, (ak_reduce_op)op, t, x, out, rows, cols, NULL));
+                AKT_OK(ak_reduce(ctx, (ak_reduce_op)op, t, x, out, 1, big, NULL)); /* split rows */
+            }
+        }
+        /* the row-op table's variants that no row picks yet (tests/ti_rowop.c): forced */
+        _ak_rowop_force.variant = _AK_RV_WIDE;
+        _ak_rowop_force.block = 512;
+        AKT_OK(ak_softmax(ctx, t, x, y, 2, 20001, 0, NULL));
+        _ak_rowop_force.variant = _AK_RV_SMALL;
+        AKT_OK(ak_cross_entropy(ctx, t, x, tgt, loss, 2, 1000, -100, AK_LOSS_MEAN, NULL));
+        _ak_rowop_force.variant = -1;
+    }
+done:
+    free(x); free(y); free(w); free(out);
+}
+
+static void akk_walk_elementwise(ak_context* ctx) {
+    static const ak_dtype dts[] = { AK_F32, AK_F16, AK_BF16 };
+    size_t n = 1000, d, e;
+    void *x = calloc(n, 4), *y = calloc(n, 4), *z = calloc(n, 4);
+    if (!x || !y || !z) { akt_fail(__FILE__, __LINE__, "out of memory"); goto done; }
+    for (d = 0; d < 3; d++) {
+        ak_dtype t = dts[d];
+        AKT_OK(ak_fill(ctx, t, y, n, 1.0f, NULL));
+        AKT_OK(ak_copy(ctx, t, x, y, n, NULL));
+        for (e = 0; e < 3; e++)
+            if (e != d) AKT_OK(ak_cast(ctx, t, x, dts[e], y, n, NULL));
+        AKT_OK(ak_axpy(ctx, t, x, y, n, 2.0f, NULL));
+        AKT_OK(ak_scale(ctx, t, x, y, n, 2.0f, NULL));
+        AKT_OK(ak_binary(ctx, AK_OP_SUB, t, x, y, z, n, NULL));
+        AKT_OK(ak_unary(ctx, AK_OP_GELU, t, x, y, n, 0.0f, NULL));
+        AKT_OK(ak_transpose(ctx, t, x, y, 20, 50, NULL));
+    }
+done:
+    free(x); free(y); free(z);
+}
+
+/* random numbers, dropout, cumsum (one block per row; reduce-then-scan), top-k */
+static void akk_walk_rng(ak_context* ctx) {
+    static const ak_dtype dts[] = { AK_F32, AK_F16, AK_BF16, AK_I32, AK_I64 };
+    size_t n = 2u * 100000u, d;
+    void *x = calloc(n, 8), *y = calloc(n, 8), *v = calloc(2048, 8);
+    int64_t* ix = (int64_t*)calloc(2048, 8);
+    uint8_t* m = (uint8_t*)calloc(n, 1);
+    if (!x || !y || !v || !ix || !m) { akt_fail(__FILE__, __LINE__, "out of memory"); goto done; }
+    for (d = 0; d < 5; d++) {
+        ak_dtype t = dts[d];
+        AKT_OK(ak_cumsum(ctx, t, x, y, 50, 1000, 0, NULL));
+        AKT_OK(ak_cumsum(ctx, t, x, y, 2, 100000, 1, NULL));
+        if (d >= 3) continue;
+        AKT_OK(ak_rand_uniform(ctx, t, y, 1001, 1, 2, 0.0f, 1.0f, NULL));
+        AKT_OK(ak_rand_normal(ctx, t, y, 1001, 1, 2, 0.0f, 1.0f, NULL));
+        AKT_OK(ak_dropout(ctx, t, x, y, m, 1001, 0.5f, 1, 2, NULL));
+        AKT_OK(ak_topk(ctx, t, x, v, ix, 2, 100000, 1024, 1, NULL));
+    }
+done:
+    free(x); free(y); free(v); free(ix); free(m);
+}
+
+/* GEMM and attention on one arch row: every dtype, a large, a small and a
+ * decode (m <= 16) GEMM; attention per head size, prefill and decode (split). */
+static void akk_walk_matrix(ak_context* ctx) {
+    static const ak_dtype dts[] = { AK_F32, AK_F16, AK_BF16 };
+    static const size_t ms[] = { 4096, 4096, 256, 256, 8 };   /* large / small tiles, B stored K x N or N x K; decode */
+    static const size_t hds[] = { 32, 64, 128, 256 };
+    size_t big = 4096u * 4096u;
+    void *a = calloc(big, 4), *b = calloc(big, 4), *dd = calloc(big, 4);
+    size_t d, i, h;
+    if (!a || !b || !dd) { akt_fail(__FILE__, __LINE__, "out of memory"); goto done; }
+    for (d = 0; d < 3; d++) {
+        for (i = 0; i < 5; i++) {
+            ak_gemm_desc g = ak_gemm_desc_default();
+            int x32;
+            for (x32 = 0; x32 < 2; x32++) {
+                ak_config* cfg = &ctx->cfg;
+                ak_dtype prec = cfg->precision;
+                g.dtype = dts[d]; g.out_dtype = dts[d];
+                g.a = a; g.b = b; g.d = dd;
+                g.m = ms[i]; g.n = i < 2 ? 4096 : 1024; g.k = 1024;
+                g.trans_b = i % 2 == 1 || i == 4;
+                if (x32) { if (dts[d] != AK_F32) break; cfg->precision = AK_BF16; cfg->mixed_precision = AK_ON; }
+                AKT_OK(ak_gemm(ctx, &g, NULL));
+                cfg->precision = prec; cfg->mixed_precision = AK_AUTO;
+            }
+        }
+        for (h = 0; h < 4; h++) {
+            ak_attention_args at;
+            int dec;
+            for (dec = 0; dec < 2; dec++) {
+                memset(&at, 0, sizeof at);
+                at.dtype = dts[d];
+                at.batch = 1; at.heads_q = 4; at.heads_kv = 2;
+                at.seq_q = dec ? 1 : 256; at.seq_kv = dec ? 4096 : 256; at.head_dim = hds[h];
+                at.q = a; at.k = b; at.v = dd; at.o = (char*)a + big * 2;
+                AKT_OK(ak_attention(ctx, &at, NULL));
+            }
+        }
+    }
+done:
+    free(a); free(b); free(dd);
+}
+
+static void test_kargs_every_op_launch(void) {
+    static const char* archs[] = { NULL, "sm_90", "sm_80", "gfx942", "gfx90a", "gfx1100", "gfx1030" };
+    size_t i, a;
+    int missing = 0;
+    akk_nseen = akk_launches = 0;
+    for (a = 0; a < sizeof archs / sizeof archs[0]; a++) {
+        ak_context* ctx = akk_context(archs[a]);
+        if (!ctx) return;
+        if (!archs[a]) {
+            akk_walk_elementwise(ctx);
+            akk_walk_rowwise(ctx);
+            akk_walk_rng(ctx);
+        }
+        akk_walk_matrix(ctx);
+        ak_context_destroy(ctx);
+    }
+    AKT_CHECK(akk_launches > 0);
+    for (i = 0; i < sizeof _ak_kernel_ifaces / sizeof _ak_kernel_ifaces[0]; i++)
+        /* ak_attn_mmagen*: no op launches them (tests/t_gpu_attention.c runs them by name on AMD-like paths) */
+        if (strncmp(_ak_kernel_ifaces[i].kernel, "ak_attn_mmagen", 14) && !akk_was_launched(_ak_kernel_ifaces[i].kernel)) {
+            missing++;
+            akt_fail(__FILE__, __LINE__, "kernel %s was not launched by any op of the walk (add the op / shape / arch "
+                     "that runs it to tests/ti_kargs.c)", _ak_kernel_ifaces[i].kernel);
+        }
+    AKT_EQ_INT(missing, 0);
+}
+
+static void test_kargs_mismatch_refused(void) {
+    ak_context* ctx = akk_context(NULL);
+    ak_kernel* k = NULL;
+    _ak_kargs a;
+    float buf[64];
+    if (!ctx) return;
+    AKT_OK(_ak_op_kernel(ctx, _ak_src_norm, "ak_norm_f32", &k));
+    AKT_EQ_INT(k->iface, _AK_KIF_norm);
+    /* another interface's packer: refused before anything is launched */
+    akk_launches = 0;
+    _ak_kargs_softmax(&a, buf, buf, 1, 16, 1, 0, 0);
+    AKT_ERR(_ak_op_launch(ctx, k, 1, 128, 0, NULL, &a), AK_ERROR_LAUNCH);
+    AKT_CHECK(strstr(ak_last_error(), "ak_norm_f32") && strstr(ak_last_error(), "'softmax'") &&
+              strstr(ak_last_error(), "'norm'"));
+    AKT_EQ_INT(akk_launches, 0);
+    /* its own packer: launched */
+    _ak_kargs_norm(&a, buf, NULL, NULL, buf, 1, 16, 1, 0, 1e-5f, 0);
+    AKT_OK(_ak_op_launch(ctx, k, 1, 128, 0, NULL, &a));
+    AKT_EQ_INT(akk_launches, 1);
+    /* a kernel name the generated table does not know */
+    AKT_ERR(_ak_op_kernel(ctx, _ak_src_norm, "ak_norm_f64", &k), AK_ERROR_NOT_FOUND);
+    AKT_CHECK(strstr(ak_last_error(), "ak_norm_f64") != NULL);
+    ak_context_destroy(ctx);
+}
+
+void akt_suite_kargs(void) {
+    AKT_RUN(test_kargs_table);
+    AKT_RUN(test_kargs_every_op_launch);
+    AKT_RUN(test_kargs_mismatch_refused);
+}
