@@ -1027,11 +1027,13 @@ AKAPI ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, cons
 
 /* Softmax along the last dimension: y[r, c] = exp(x[r, c] - m) / sum_c exp(x[r, c] - m),
  * m = max of the row (numerically stable); log_softmax != 0: y = x - m - log(sum).
- * A row with a NaN gives NaN; -inf entries give 0 (-inf). Any width: rows up
- * to 16384 wide are held in registers, wider ones are split over several
- * co-operating blocks (one read and one write of x in both cases); rows past
- * 8192 x compute units (f16 / bf16: past 131072), and every row wider than
- * 16384 at AK_OPT_CONSERVATIVE, take a second read of x instead.
+ * A row with a NaN gives NaN; -inf entries give 0 (-inf). Any width; the
+ * kernel per shape comes from the row-op table (>>impl:ops-reduce,
+ * _ak_rowop_table): rows up to 16384 wide held in registers, wider ones split
+ * over several co-operating blocks (one read and one write of x in both
+ * cases) or one block per row with a second read of the row from L2; rows
+ * past 8192 x compute units (f16 / bf16: past 131072), and every row wider
+ * than 16384 at AK_OPT_CONSERVATIVE, take a second read of x instead.
  * y may equal x (in place). Thread safety: any thread. */
 AKAPI ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t rows, size_t cols,
                            int log_softmax, ak_stream* stream);
@@ -2413,6 +2415,24 @@ static const char _ak_src_prelude[] =
     "#else\n"
     "AK_INLINE float ak_exp2(float x) { return exp2f(x); }\n"
     "#endif\n"
+    "\n"
+    "/* online softmax statistics: fold N values a[] into a running (max m, sum s\n"
+    " * of exp(v - m)); ak_online_rescale(m, M) = exp(m - M), 1 when m == M (also\n"
+    " * -inf == -inf). Used by softmax, cross-entropy. */\n"
+    "AK_INLINE float ak_online_rescale(float m, float M) { return m == M ? 1.0f : ak_exp2((m - M) * AK_LOG2E); }\n"
+    "template <int N>\n"
+    "AK_INLINE void ak_online_fold(float& m, float& s, const float* a) {\n"
+    "    float mn = m;\n"
+    "#pragma unroll\n"
+    "    for (int k = 0; k < N; k++) mn = ak_op_max()(mn, a[k]);\n"
+    "    if (mn != -AK_INF) {\n"
+    "        float t = 0.0f;\n"
+    "#pragma unroll\n"
+    "        for (int k = 0; k < N; k++) t += ak_exp2((a[k] - mn) * AK_LOG2E);\n"
+    "        s = s * ak_online_rescale(m, mn) + t;\n"
+    "        m = mn;\n"
+    "    }\n"
+    "}\n"
     "\n"
     "/* reduce v over aligned groups of G consecutive threads (G a power of two,\n"
     " * 1 <= G <= blockDim.x, blockDim.x a multiple of G and of AK_WAVE). Every\n"
@@ -4707,7 +4727,9 @@ static const char _ak_src_norm[] =
     "// cancellation).\n"
     "// ak_norm_wide_<dt>: any width, one block per row: a pass for sum(x - K) and\n"
     "// sum((x - K)^2) with K = the row's first element (shifted data keep the\n"
-    "// one-pass variance accurate), then a pass that writes.\n"
+    "// one-pass variance accurate), then a pass that writes (re-reading the row,\n"
+    "// from L2 while the rows in flight fit in it). Its vec / wvec flags: see\n"
+    "// ak_norm_wide (odd widths stay vectorized).\n"
     "//\n"
     "// kernels: ak_norm_f32 ak_norm_f16 ak_norm_bf16 ak_norm_wide_f32 ak_norm_wide_f16 ak_norm_wide_bf16\n"
     "\n"
@@ -4793,28 +4815,36 @@ static const char _ak_src_norm[] =
     "    }\n"
     "}\n"
     "\n"
-    "// One block per row, any width.\n"
+    "// One block per row, any width. vec: x and y 16-byte aligned (any width:\n"
+    "// each row runs a scalar head to its first 16-byte boundary, 8-element\n"
+    "// vectors, a scalar tail); wvec: w and b 16-byte aligned too (their vector\n"
+    "// loads are used where the row's vectors start on a multiple of 8 columns).\n"
     "template <class D>\n"
     "AK_INLINE void ak_norm_wide(const typename D::T* AK_RESTRICT x, const typename D::T* AK_RESTRICT w,\n"
     "                            const typename D::T* AK_RESTRICT b, typename D::T* AK_RESTRICT y, ak_i64 cols, bool vec,\n"
-    "                            float eps, bool rms) {\n"
+    "                            bool wvec, float eps, bool rms) {\n"
     "    __shared__ float scratch[AK_MAX_WAVES];\n"
     "    const ak_i64 row = blockIdx.x;\n"
     "    const typename D::T* p = x + row * cols;\n"
     "    typename D::T* q = y + row * cols;\n"
-    "    const int B = (int)blockDim.x;\n"
+    "    const int B = (int)blockDim.x, t = (int)threadIdx.x;\n"
+    "    ak_i64 head = cols, nv = 0;\n"
+    "    if (vec) {\n"
+    "        head = (ak_i64)(((16u - ((unsigned)(unsigned long long)p & 15u)) & 15u) / sizeof(typename D::T));\n"
+    "        if (head > cols) head = cols;\n"
+    "        nv = (cols - head) >> 3;\n"
+    "    }\n"
+    "    const ak_i64 tail0 = head + nv * 8;\n"
     "    const float K = rms ? 0.0f : D::to(p[0]);\n"
     "    float s1 = 0.0f, s2 = 0.0f;\n"
-    "    if (vec) {\n"
-    "        for (ak_i64 e = (ak_i64)threadIdx.x * 8; e < cols; e += (ak_i64)B * 8) {\n"
-    "            float a[8];\n"
-    "            D::ld8(p + e, a);\n"
+    "    for (ak_i64 e = t; e < head; e += B) { const float d = D::to(p[e]) - K; s1 += d; s2 += d * d; }\n"
+    "    for (ak_i64 k = t; k < nv; k += B) {\n"
+    "        float a[8];\n"
+    "        D::ld8(p + head + k * 8, a);\n"
     "#pragma unroll\n"
-    "            for (int k = 0; k < 8; k++) { const float d = a[k] - K; s1 += d; s2 += d * d; }\n"
-    "        }\n"
-    "    } else {\n"
-    "        for (ak_i64 e = threadIdx.x; e < cols; e += B) { const float d = D::to(p[e]) - K; s1 += d; s2 += d * d; }\n"
+    "        for (int u = 0; u < 8; u++) { const float d = a[u] - K; s1 += d; s2 += d * d; }\n"
     "    }\n"
+    "    for (ak_i64 e = tail0 + t; e < cols; e += B) { const float d = D::to(p[e]) - K; s1 += d; s2 += d * d; }\n"
     "    const float inv_n = (float)(1.0 / (double)cols);\n"
     "    float mean = 0.0f, var;\n"
     "    if (rms) {\n"
@@ -4827,21 +4857,25 @@ static const char _ak_src_norm[] =
     "        if (var < 0.0f) var = 0.0f;\n"
     "    }\n"
     "    const float r = rsqrtf(var + eps);\n"
-    "    if (vec) {\n"
-    "        for (ak_i64 e = (ak_i64)threadIdx.x * 8; e < cols; e += (ak_i64)B * 8) {\n"
-    "            float a[8];\n"
-    "            D::ld8(p + e, a);\n"
+    "    for (ak_i64 e = t; e < head; e += B) {\n"
+    "        float a = (D::to(p[e]) - mean) * r;\n"
+    "        ak_norm_affine<D, 1>(&a, w, b, e, false);\n"
+    "        q[e] = D::from(a);\n"
+    "    }\n"
+    "    const bool wv = wvec && head == 0;\n"
+    "    for (ak_i64 k = t; k < nv; k += B) {\n"
+    "        const ak_i64 e = head + k * 8;\n"
+    "        float a[8];\n"
+    "        D::ld8(p + e, a);\n"
     "#pragma unroll\n"
-    "            for (int k = 0; k < 8; k++) a[k] = (a[k] - mean) * r;\n"
-    "            ak_norm_affine<D, 8>(a, w, b, e, true);\n"
-    "            D::st8(q + e, a);\n"
-    "        }\n"
-    "    } else {\n"
-    "        for (ak_i64 e = threadIdx.x; e < cols; e += B) {\n"
-    "            float a = (D::to(p[e]) - mean) * r;\n"
-    "            ak_norm_affine<D, 1>(&a, w, b, e, false);\n"
-    "            q[e] = D::from(a);\n"
-    "        }\n"
+    "        for (int u = 0; u < 8; u++) a[u] = (a[u] - mean) * r;\n"
+    "        ak_norm_affine<D, 8>(a, w, b, e, wv);\n"
+    "        D::st8(q + e, a);\n"
+    "    }\n"
+    "    for (ak_i64 e = tail0 + t; e < cols; e += B) {\n"
+    "        float a = (D::to(p[e]) - mean) * r;\n"
+    "        ak_norm_affine<D, 1>(&a, w, b, e, false);\n"
+    "        q[e] = D::from(a);\n"
     "    }\n"
     "}\n"
     "\n"
@@ -4853,8 +4887,8 @@ static const char _ak_src_norm[] =
     "        ak_norm_rows<D, AK_NORM_E(D)>(x, w, b, y, rows, cols, G, vec != 0, eps, rms != 0);                           \\\n"
     "    }                                                                                                                \\\n"
     "    AK_KERNEL __launch_bounds__(1024, 1) void ak_norm_wide_##DT(const D::T* x, const D::T* w, const D::T* b, D::T* y, \\\n"
-    "                                                                ak_i64 cols, int vec, float eps, int rms) {          \\\n"
-    "        ak_norm_wide<D>(x, w, b, y, cols, vec != 0, eps, rms != 0);                                                  \\\n"
+    "                                                                ak_i64 cols, int vec, int wvec, float eps, int rms) { \\\n"
+    "        ak_norm_wide<D>(x, w, b, y, cols, vec != 0, wvec != 0, eps, rms != 0);                                       \\\n"
     "    }\n"
     "AK_NORM(f32, ak_f32_t)\n"
     "AK_NORM(f16, ak_f16_t)\n"
@@ -5466,6 +5500,17 @@ static const char _ak_src_scan[] =
     " * then plain shared atomics. Skewed data (a few bins take most keys) would\n"
     " * otherwise serialize 32 / 64 lanes on one address. All lanes of the wave\n"
     " * call it. */\n"
+    "/* A wave's lane mask in the wave's width (wave32 code keeps to 32-bit masks:\n"
+    " * the ISA check wants no 64-bit exec / vcc pairs there). */\n"
+    "#if AK_WAVE == 32\n"
+    "typedef ak_u32 ak_wmask;\n"
+    "AK_INLINE int ak_wmask_ffs(ak_wmask m) { return __ffs((int)m); }\n"
+    "AK_INLINE ak_u32 ak_wmask_popc(ak_wmask m) { return (ak_u32)__popc(m); }\n"
+    "#else\n"
+    "typedef ak_u64 ak_wmask;\n"
+    "AK_INLINE int ak_wmask_ffs(ak_wmask m) { return __ffsll((long long)m); }\n"
+    "AK_INLINE ak_u32 ak_wmask_popc(ak_wmask m) { return (ak_u32)__popcll(m); }\n"
+    "#endif\n"
     "AK_INLINE ak_u32 ak_topk_shfl(ak_u32 v, int src) {\n"
     "#if defined(AK_AMD)\n"
     "    return (ak_u32)__shfl((int)v, src, AK_WAVE);\n"
@@ -5474,15 +5519,15 @@ static const char _ak_src_scan[] =
     "#endif\n"
     "}\n"
     "AK_INLINE void ak_topk_hist_add(ak_u32* hist, ak_u32 bin, bool act) {\n"
-    "    ak_u64 pending = ak_ballot(act);\n"
+    "    ak_wmask pending = (ak_wmask)ak_ballot(act);\n"
     "#pragma unroll\n"
     "    for (int round = 0; round < 2; round++) {\n"
-    "        if (pending == 0ull) break;\n"
-    "        const int leader = __ffsll((long long)pending) - 1;\n"
+    "        if (pending == 0u) break;\n"
+    "        const int leader = ak_wmask_ffs(pending) - 1;\n"
     "        const ak_u32 lb = ak_topk_shfl(bin, leader);\n"
     "        const bool mine = act && bin == lb;\n"
-    "        const ak_u64 same = ak_ballot(mine);\n"
-    "        if (ak_lane() == leader) atomicAdd(&hist[lb], (ak_u32)__popcll(same));\n"
+    "        const ak_wmask same = (ak_wmask)ak_ballot(mine);\n"
+    "        if (ak_lane() == leader) atomicAdd(&hist[lb], ak_wmask_popc(same));\n"
     "        if (mine) act = false;\n"
     "        pending &= ~same;\n"
     "    }\n"
@@ -5601,12 +5646,12 @@ static const char _ak_src_scan[] =
     "            const bool gt = valid && mk > prefix, eq = valid && mk == prefix;\n"
     "            const ak_u64 comp = ((ak_u64)key << 32) | (ak_u64)(0xFFFFFFFFu - (ak_u32)e);\n"
     "            if (gt) sel[atomicAdd(&info[3], 1u)] = comp;\n"
-    "            const ak_u64 bal = ak_ballot(eq);\n"
-    "            if (lane == 0) wsum[wid] = (ak_u32)__popcll(bal);\n"
+    "            const ak_wmask bal = (ak_wmask)ak_ballot(eq);\n"
+    "            if (lane == 0) wsum[wid] = ak_wmask_popc(bal);\n"
     "            __syncthreads();\n"
     "            ak_u32 off = 0u, all = 0u;\n"
     "            for (int w = 0; w < nw; w++) { const ak_u32 c = wsum[w]; if (w < wid) off += c; all += c; }\n"
-    "            const ak_u32 r = eqbase + off + (ak_u32)__popcll(bal & (((ak_u64)1 << lane) - 1u));\n"
+    "            const ak_u32 r = eqbase + off + ak_wmask_popc(bal & (((ak_wmask)1 << lane) - 1u));\n"
     "            if (eq && r < kk) sel[ngt + r] = comp;\n"
     "            eqbase += all;\n"
     "            finished = eqbase >= kk && info[3] >= ngt;\n"
@@ -5675,15 +5720,19 @@ static const char _ak_src_softmax[] =
     "//    second pass that combines the row's partials and writes: two reads, one\n"
     "//    write (the host uses it past S > compute units, for f16 / bf16 rows past\n"
     "//    131072, where it measured faster, and at the conservative opt level).\n"
+    "// 4. ak_softmax_wide_<dt>: one block per row, any width: an online (max, sum)\n"
+    "//    pass, then a pass that re-reads the row (from L2 while the rows in flight\n"
+    "//    fit in it) and writes. vec != 0 here only needs x and y 16-byte aligned:\n"
+    "//    each row runs a scalar head up to the first 16-byte boundary, 8-element\n"
+    "//    vectors, a scalar tail (odd widths such as 50257 stay vectorized).\n"
     "//\n"
-    "// kernels: ak_softmax_f32 ak_softmax_f16 ak_softmax_bf16 ak_softmax_split_f32 ak_softmax_split_f16 ak_softmax_split_bf16 ak_softmax_stats_f32 ak_softmax_stats_f16 ak_softmax_stats_bf16 ak_softmax_apply_f32 ak_softmax_apply_f16 ak_softmax_apply_bf16\n"
+    "// kernels: ak_softmax_f32 ak_softmax_f16 ak_softmax_bf16 ak_softmax_wide_f32 ak_softmax_wide_f16 ak_softmax_wide_bf16 ak_softmax_split_f32 ak_softmax_split_f16 ak_softmax_split_bf16 ak_softmax_stats_f32 ak_softmax_stats_f16 ak_softmax_stats_bf16 ak_softmax_apply_f32 ak_softmax_apply_f16 ak_softmax_apply_bf16\n"
     "\n"
     "// elements per thread of path 1: 16 (f32), 32 (f16 / bf16: the same 64 bytes)\n"
     "#define AK_SM_ROW_E(D) (D::SIZE == 4 ? 16 : 32)\n"
     "#define AK_SM_SPLIT_E 32\n"
     "\n"
-    "// exp(m - M) as a rescale factor; 1 when m == M (also for -inf == -inf).\n"
-    "AK_INLINE float ak_sm_rescale(float m, float M) { return m == M ? 1.0f : ak_exp2((m - M) * AK_LOG2E); }\n"
+    "\n"
     "\n"
     "// In-register softmax of n slots already loaded in v (pads are -inf), whose\n"
     "// group max is M and sum of exp(v - M) is S: v becomes the output.\n"
@@ -5727,6 +5776,70 @@ static const char _ak_src_softmax[] =
     "    ak_row_store<D, E>(v, y + row * cols, len, lane, G, vec);\n"
     "}\n"
     "\n"
+    "// Path 4: one block per row; pass 1 online (max, sum of exp), pass 2 writes.\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_softmax_wide(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT y, ak_i64 cols, bool vec,\n"
+    "                               bool logsm) {\n"
+    "    __shared__ float scratch[AK_MAX_WAVES];\n"
+    "    const ak_i64 row = blockIdx.x;\n"
+    "    const typename D::T* p = x + row * cols;\n"
+    "    typename D::T* q = y + row * cols;\n"
+    "    const int B = (int)blockDim.x, t = (int)threadIdx.x;\n"
+    "    ak_i64 head = 0, nv = 0;\n"
+    "    if (vec) {\n"
+    "        head = (ak_i64)(((16u - ((unsigned)(unsigned long long)p & 15u)) & 15u) / sizeof(typename D::T));\n"
+    "        if (head > cols) head = cols;\n"
+    "        nv = (cols - head) >> 3;\n"
+    "    }\n"
+    "    const ak_i64 tail0 = head + nv * 8;\n"
+    "    float m = -AK_INF, s = 0.0f;\n"
+    "    for (ak_i64 e = t; e < head; e += B) {\n"
+    "        const float a = D::to(p[e]);\n"
+    "        ak_online_fold<1>(m, s, &a);\n"
+    "    }\n"
+    "    {\n"
+    "        const typename D::T* pv = p + head;\n"
+    "        ak_i64 k = t;\n"
+    "        for (; k + B < nv; k += 2 * B) {\n"
+    "            float a[16];\n"
+    "            D::ld8(pv + k * 8, a);\n"
+    "            D::ld8(pv + (k + B) * 8, a + 8);\n"
+    "            ak_online_fold<16>(m, s, a);\n"
+    "        }\n"
+    "        for (; k < nv; k += B) {\n"
+    "            float a[8];\n"
+    "            D::ld8(pv + k * 8, a);\n"
+    "            ak_online_fold<8>(m, s, a);\n"
+    "        }\n"
+    "    }\n"
+    "    for (ak_i64 e = tail0 + t; e < cols; e += B) {\n"
+    "        const float a = D::to(p[e]);\n"
+    "        ak_online_fold<1>(m, s, &a);\n"
+    "    }\n"
+    "    const float M = ak_group_reduce(m, B, scratch, ak_op_max());\n"
+    "    const float S = ak_group_reduce(s * ak_online_rescale(m, M), B, scratch, ak_op_add());\n"
+    "    const float r = 1.0f / S, ls = logf(S);\n"
+    "    for (ak_i64 e = t; e < head; e += B) {\n"
+    "        const float a = D::to(p[e]);\n"
+    "        q[e] = D::from(logsm ? (a - M) - ls : ak_exp2((a - M) * AK_LOG2E) * r);\n"
+    "    }\n"
+    "    {\n"
+    "        const typename D::T* pv = p + head;\n"
+    "        typename D::T* qv = q + head;\n"
+    "        for (ak_i64 k = t; k < nv; k += B) {\n"
+    "            float a[8];\n"
+    "            D::ld8(pv + k * 8, a);\n"
+    "#pragma unroll\n"
+    "            for (int u = 0; u < 8; u++) a[u] = logsm ? (a[u] - M) - ls : ak_exp2((a[u] - M) * AK_LOG2E) * r;\n"
+    "            D::st8(qv + k * 8, a);\n"
+    "        }\n"
+    "    }\n"
+    "    for (ak_i64 e = tail0 + t; e < cols; e += B) {\n"
+    "        const float a = D::to(p[e]);\n"
+    "        q[e] = D::from(logsm ? (a - M) - ls : ak_exp2((a - M) * AK_LOG2E) * r);\n"
+    "    }\n"
+    "}\n"
+    "\n"
     "// Combine the S partials (max, sum) of one row, read with volatile loads\n"
     "// (they may come from blocks running now). Wave 0 does it, in a fixed order;\n"
     "// the result goes to stat[0] (max) and stat[1] (sum). Ends with __syncthreads.\n"
@@ -5737,7 +5850,7 @@ static const char _ak_src_softmax[] =
     "        for (int j = (int)threadIdx.x; j < S; j += AK_WAVE) m = ak_op_max()(m, p[2 * j]);\n"
     "        for (int o = AK_WAVE / 2; o > 0; o >>= 1) m = ak_op_max()(m, ak_shfl_xor(m, o));\n"
     "        float s = 0.0f;\n"
-    "        for (int j = (int)threadIdx.x; j < S; j += AK_WAVE) s += p[2 * j + 1] * ak_sm_rescale(p[2 * j], m);\n"
+    "        for (int j = (int)threadIdx.x; j < S; j += AK_WAVE) s += p[2 * j + 1] * ak_online_rescale(p[2 * j], m);\n"
     "        for (int o = AK_WAVE / 2; o > 0; o >>= 1) s += ak_shfl_xor(s, o);\n"
     "        if (threadIdx.x == 0) { stat[0] = m; stat[1] = s; }\n"
     "    }\n"
@@ -5818,7 +5931,7 @@ static const char _ak_src_softmax[] =
     "                float t = 0.0f;\n"
     "#pragma unroll\n"
     "                for (int q = 0; q < 8; q++) t += ak_exp2((a[q] - mn) * AK_LOG2E);\n"
-    "                s = s * ak_sm_rescale(m, mn) + t;\n"
+    "                s = s * ak_online_rescale(m, mn) + t;\n"
     "                m = mn;\n"
     "            }\n"
     "        }\n"
@@ -5827,13 +5940,13 @@ static const char _ak_src_softmax[] =
     "            const float a = D::to(p[e]);\n"
     "            const float mn = ak_op_max()(m, a);\n"
     "            if (mn != -AK_INF) {\n"
-    "                s = s * ak_sm_rescale(m, mn) + ak_exp2((a - mn) * AK_LOG2E);\n"
+    "                s = s * ak_online_rescale(m, mn) + ak_exp2((a - mn) * AK_LOG2E);\n"
     "                m = mn;\n"
     "            }\n"
     "        }\n"
     "    }\n"
     "    const float M = ak_group_reduce(m, (int)blockDim.x, scratch, ak_op_max());\n"
-    "    s = ak_group_reduce(s * ak_sm_rescale(m, M), (int)blockDim.x, scratch, ak_op_add());\n"
+    "    s = ak_group_reduce(s * ak_online_rescale(m, M), (int)blockDim.x, scratch, ak_op_add());\n"
     "    if (threadIdx.x == 0) {\n"
     "        part[2 * seg] = M;\n"
     "        part[2 * seg + 1] = s;\n"
@@ -5871,6 +5984,10 @@ static const char _ak_src_softmax[] =
     "    AK_KERNEL __launch_bounds__(16384 / AK_SM_ROW_E(D), 1) void ak_softmax_##DT(const D::T* x, D::T* y, ak_i64 rows, \\\n"
     "                                                                                int cols, int G, int vec, int logsm) {  \\\n"
     "        ak_softmax_rows<D, AK_SM_ROW_E(D)>(x, y, rows, cols, G, vec != 0, logsm != 0);                               \\\n"
+    "    }                                                                                                                \\\n"
+    "    AK_KERNEL __launch_bounds__(1024, 1) void ak_softmax_wide_##DT(const D::T* x, D::T* y, ak_i64 cols, int vec,        \\\n"
+    "                                                                 int logsm) {                                        \\\n"
+    "        ak_softmax_wide<D>(x, y, cols, vec != 0, logsm != 0);                                                        \\\n"
     "    }                                                                                                                \\\n"
     "    AK_KERNEL __launch_bounds__(256, 1) void ak_softmax_split_##DT(const D::T* x, D::T* y, ak_i64 cols, int S,          \\\n"
     "                                                                 unsigned* cnt, float* part, int vec, int logsm) {   \\\n"
@@ -6000,28 +6117,71 @@ static const char _ak_src_xent[] =
     "// ak_xent_<dt>: a group of G threads per row (G a power of two), one pass:\n"
     "// each thread keeps an online (max, sum of exp) over its elements, 4 x 8\n"
     "// elements in flight; the group combines them. One read of the logits.\n"
+    "// vec: the logits' base 16-byte aligned (any width: each row runs a scalar\n"
+    "// head to its first 16-byte boundary, vectors, a scalar tail).\n"
+    "// ak_xent_small_<dt>: the mean / sum of small batches in one launch (one\n"
+    "// block does every row; see ak_xent_small).\n"
     "// ak_xent_partial + ak_xent_mean: sum (mean = 0) or mean (mean = 1) of the\n"
     "// losses over the rows whose target is not ignore_index: per-block partial\n"
     "// sums and counts, then one block combines them in a fixed order\n"
     "// (deterministic); the mean is NaN when every row is ignored.\n"
     "//\n"
-    "// kernels: ak_xent_f32 ak_xent_f16 ak_xent_bf16 ak_xent_partial ak_xent_mean\n"
+    "// kernels: ak_xent_f32 ak_xent_f16 ak_xent_bf16 ak_xent_small_f32 ak_xent_small_f16 ak_xent_small_bf16 ak_xent_partial ak_xent_mean\n"
     "\n"
-    "AK_INLINE float ak_xent_rescale(float m, float M) { return m == M ? 1.0f : ak_exp2((m - M) * AK_LOG2E); }\n"
-    "\n"
-    "// fold n values into the running (m, s)\n"
-    "template <int N>\n"
-    "AK_INLINE void ak_xent_fold(float& m, float& s, const float* a) {\n"
-    "    float mn = m;\n"
-    "#pragma unroll\n"
-    "    for (int q = 0; q < N; q++) mn = ak_op_max()(mn, a[q]);\n"
-    "    if (mn != -AK_INF) {\n"
-    "        float t = 0.0f;\n"
-    "#pragma unroll\n"
-    "        for (int q = 0; q < N; q++) t += ak_exp2((a[q] - mn) * AK_LOG2E);\n"
-    "        s = s * ak_xent_rescale(m, mn) + t;\n"
-    "        m = mn;\n"
+    "// loss of one row (x = the row, len elements; len 0 for an idle group) by a\n"
+    "// group of G threads; every thread of the block must call it (group reduce).\n"
+    "// vec: x's base is 16-byte aligned; the row runs a scalar head up to its\n"
+    "// first 16-byte boundary, 8-element vectors (4 in flight), a scalar tail.\n"
+    "template <class D>\n"
+    "AK_INLINE float ak_xent_row(const typename D::T* AK_RESTRICT p, ak_i64 len, int lane, int G, bool vec, ak_i64 t,\n"
+    "                            ak_i64 ignore_index, float* scratch) {\n"
+    "    float m = -AK_INF, s = 0.0f;\n"
+    "    ak_i64 head = 0, nv = 0;\n"
+    "    if (vec) {\n"
+    "        head = (ak_i64)(((16u - ((unsigned)(unsigned long long)p & 15u)) & 15u) / sizeof(typename D::T));\n"
+    "        if (head > len) head = len;\n"
+    "        nv = (len - head) >> 3;\n"
     "    }\n"
+    "    if (!vec) {\n"
+    "        ak_i64 e = lane;\n"
+    "        for (; e + 3 * G < len; e += 4 * G) {\n"
+    "            float a[4];\n"
+    "#pragma unroll\n"
+    "            for (int u = 0; u < 4; u++) a[u] = D::to(p[e + u * G]);\n"
+    "            ak_online_fold<4>(m, s, a);\n"
+    "        }\n"
+    "        for (; e < len; e += G) {\n"
+    "            const float a = D::to(p[e]);\n"
+    "            ak_online_fold<1>(m, s, &a);\n"
+    "        }\n"
+    "    } else {\n"
+    "        for (ak_i64 e = lane; e < head; e += G) {\n"
+    "            const float a = D::to(p[e]);\n"
+    "            ak_online_fold<1>(m, s, &a);\n"
+    "        }\n"
+    "        const typename D::T* pv = p + head;\n"
+    "        ak_i64 k = lane;\n"
+    "        for (; k + 3 * G < nv; k += 4 * G) {\n"
+    "            float a[32];\n"
+    "#pragma unroll\n"
+    "            for (int u = 0; u < 4; u++) D::ld8(pv + (k + u * G) * 8, a + 8 * u);\n"
+    "            ak_online_fold<32>(m, s, a);\n"
+    "        }\n"
+    "        for (; k < nv; k += G) {\n"
+    "            float a[8];\n"
+    "            D::ld8(pv + k * 8, a);\n"
+    "            ak_online_fold<8>(m, s, a);\n"
+    "        }\n"
+    "        for (ak_i64 e = head + nv * 8 + lane; e < len; e += G) {\n"
+    "            const float a = D::to(p[e]);\n"
+    "            ak_online_fold<1>(m, s, &a);\n"
+    "        }\n"
+    "    }\n"
+    "    const float M = ak_group_reduce(m, G, scratch, ak_op_max());\n"
+    "    const float S = ak_group_reduce(s * ak_online_rescale(m, M), G, scratch, ak_op_add());\n"
+    "    if (t == ignore_index) return 0.0f;\n"
+    "    if (t < 0 || t >= len) return AK_NAN;\n"
+    "    return (M + logf(S)) - D::to(p[t]);\n"
     "}\n"
     "\n"
     "template <class D>\n"
@@ -6031,47 +6191,34 @@ static const char _ak_src_xent[] =
     "    const int lane = (int)threadIdx.x & (G - 1);\n"
     "    ak_i64 row = (ak_i64)blockIdx.x * (ak_i64)(blockDim.x / G) + (ak_i64)(threadIdx.x / G);\n"
     "    const bool active = row < rows;\n"
-    "    const ak_i64 len = active ? cols : 0;\n"
     "    if (!active) row = 0;\n"
-    "    const typename D::T* p = x + row * cols;\n"
-    "    float m = -AK_INF, s = 0.0f;\n"
-    "    if (vec) {\n"
-    "        const ak_i64 nv = len >> 3;\n"
-    "        ak_i64 k = lane;\n"
-    "        for (; k + 3 * G < nv; k += 4 * G) {\n"
-    "            float a[32];\n"
-    "#pragma unroll\n"
-    "            for (int u = 0; u < 4; u++) D::ld8(p + (k + u * G) * 8, a + 8 * u);\n"
-    "            ak_xent_fold<32>(m, s, a);\n"
-    "        }\n"
-    "        for (; k < nv; k += G) {\n"
-    "            float a[8];\n"
-    "            D::ld8(p + k * 8, a);\n"
-    "            ak_xent_fold<8>(m, s, a);\n"
-    "        }\n"
-    "    } else {\n"
-    "        ak_i64 e = lane;\n"
-    "        for (; e + 3 * G < len; e += 4 * G) {\n"
-    "            float a[4];\n"
-    "#pragma unroll\n"
-    "            for (int u = 0; u < 4; u++) a[u] = D::to(p[e + u * G]);\n"
-    "            ak_xent_fold<4>(m, s, a);\n"
-    "        }\n"
-    "        for (; e < len; e += G) {\n"
-    "            float a = D::to(p[e]);\n"
-    "            ak_xent_fold<1>(m, s, &a);\n"
-    "        }\n"
+    "    const ak_i64 t = active ? tgt[row] : ignore_index;\n"
+    "    const float l = ak_xent_row<D>(x + row * cols, active ? cols : 0, lane, G, vec, t, ignore_index, scratch);\n"
+    "    if (active && lane == 0) loss[row] = l;\n"
+    "}\n"
+    "\n"
+    "// One block for the whole batch (small inputs): groups of G threads take rows\n"
+    "// blockDim.x / G at a time; each group's lane 0 adds its rows' losses and\n"
+    "// counts (rows in a fixed assignment, so a fixed order); then the block\n"
+    "// combines them: the sum (mean = 0) or the mean (mean = 1; NaN when every row\n"
+    "// is ignored) in out[0]. One launch, no workspace.\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_xent_small(const typename D::T* AK_RESTRICT x, const ak_i64* AK_RESTRICT tgt, ak_i64 rows,\n"
+    "                             ak_i64 cols, int G, bool vec, ak_i64 ignore_index, bool mean, float* AK_RESTRICT out) {\n"
+    "    __shared__ float scratch[AK_MAX_WAVES];\n"
+    "    const int lane = (int)threadIdx.x & (G - 1), per = (int)blockDim.x / G;\n"
+    "    float sum = 0.0f, n = 0.0f;\n"
+    "    for (ak_i64 r0 = 0; r0 < rows; r0 += per) {\n"
+    "        ak_i64 row = r0 + (ak_i64)(threadIdx.x / G);\n"
+    "        const bool active = row < rows;\n"
+    "        if (!active) row = 0;\n"
+    "        const ak_i64 t = active ? tgt[row] : ignore_index;\n"
+    "        const float l = ak_xent_row<D>(x + row * cols, active ? cols : 0, lane, G, vec, t, ignore_index, scratch);\n"
+    "        if (active && lane == 0 && t != ignore_index) { sum += l; n += 1.0f; }\n"
     "    }\n"
-    "    const float M = ak_group_reduce(m, G, scratch, ak_op_max());\n"
-    "    const float S = ak_group_reduce(s * ak_xent_rescale(m, M), G, scratch, ak_op_add());\n"
-    "    if (active && lane == 0) {\n"
-    "        const ak_i64 t = tgt[row];\n"
-    "        float l;\n"
-    "        if (t == ignore_index) l = 0.0f;\n"
-    "        else if (t < 0 || t >= cols) l = AK_NAN;\n"
-    "        else l = (M + logf(S)) - D::to(p[t]);\n"
-    "        loss[row] = l;\n"
-    "    }\n"
+    "    sum = ak_group_reduce(sum, (int)blockDim.x, scratch, ak_op_add());\n"
+    "    n = ak_group_reduce(n, (int)blockDim.x, scratch, ak_op_add());\n"
+    "    if (threadIdx.x == 0) *out = !mean ? sum : n > 0.0f ? sum / n : AK_NAN;\n"
     "}\n"
     "\n"
     "// Stage 1 of the mean / sum: block b adds the losses and counts the rows\n"
@@ -6105,6 +6252,11 @@ static const char _ak_src_xent[] =
     "                                                           ak_i64 cols, int G, int vec, ak_i64 ignore_index,         \\\n"
     "                                                           float* loss) {                                            \\\n"
     "        ak_xent_rows<D>(x, tgt, rows, cols, G, vec != 0, ignore_index, loss);                                        \\\n"
+    "    }                                                                                                                \\\n"
+    "    AK_KERNEL __launch_bounds__(1024, 1) void ak_xent_small_##DT(const D::T* x, const ak_i64* tgt, ak_i64 rows,       \\\n"
+    "                                                                 ak_i64 cols, int G, int vec, ak_i64 ignore_index,   \\\n"
+    "                                                                 int mean, float* out) {                             \\\n"
+    "        ak_xent_small<D>(x, tgt, rows, cols, G, vec != 0, ignore_index, mean != 0, out);                             \\\n"
     "    }\n"
     "AK_XENT(f32, ak_f32_t)\n"
     "AK_XENT(f16, ak_f16_t)\n"
@@ -6140,11 +6292,11 @@ static const struct { const char* family; const char* source; const char* kernel
     { "scan", _ak_src_scan,
       "ak_cumsum_part_f32 ak_cumsum_f32 ak_cumsum_part_f16 ak_cumsum_f16 ak_cumsum_part_bf16 ak_cumsum_bf16 ak_cumsum_part_i32 ak_cumsum_i32 ak_cumsum_part_i64 ak_cumsum_i64 ak_topk_f32 ak_topk_f16 ak_topk_bf16" },
     { "softmax", _ak_src_softmax,
-      "ak_softmax_f32 ak_softmax_f16 ak_softmax_bf16 ak_softmax_split_f32 ak_softmax_split_f16 ak_softmax_split_bf16 ak_softmax_stats_f32 ak_softmax_stats_f16 ak_softmax_stats_bf16 ak_softmax_apply_f32 ak_softmax_apply_f16 ak_softmax_apply_bf16" },
+      "ak_softmax_f32 ak_softmax_f16 ak_softmax_bf16 ak_softmax_wide_f32 ak_softmax_wide_f16 ak_softmax_wide_bf16 ak_softmax_split_f32 ak_softmax_split_f16 ak_softmax_split_bf16 ak_softmax_stats_f32 ak_softmax_stats_f16 ak_softmax_stats_bf16 ak_softmax_apply_f32 ak_softmax_apply_f16 ak_softmax_apply_bf16" },
     { "transpose", _ak_src_transpose,
       "ak_transpose_f32 ak_transpose_f16 ak_transpose_bf16" },
     { "xent", _ak_src_xent,
-      "ak_xent_f32 ak_xent_f16 ak_xent_bf16 ak_xent_partial ak_xent_mean" },
+      "ak_xent_f32 ak_xent_f16 ak_xent_bf16 ak_xent_small_f32 ak_xent_small_f16 ak_xent_small_bf16 ak_xent_partial ak_xent_mean" },
 };
 
 /* Kernel interfaces, generated from the kernels' parameter lists above: one typed
@@ -6174,19 +6326,22 @@ enum {
     _AK_KIF_cumsum = 17,
     _AK_KIF_topk = 18,
     _AK_KIF_softmax = 19,
-    _AK_KIF_softmax_split = 20,
-    _AK_KIF_softmax_stats = 21,
-    _AK_KIF_softmax_apply = 22,
-    _AK_KIF_transpose = 23,
-    _AK_KIF_xent = 24,
-    _AK_KIF_xent_partial = 25,
-    _AK_KIF_xent_mean = 26,
+    _AK_KIF_softmax_wide = 20,
+    _AK_KIF_softmax_split = 21,
+    _AK_KIF_softmax_stats = 22,
+    _AK_KIF_softmax_apply = 23,
+    _AK_KIF_transpose = 24,
+    _AK_KIF_xent = 25,
+    _AK_KIF_xent_small = 26,
+    _AK_KIF_xent_partial = 27,
+    _AK_KIF_xent_mean = 28,
     _AK_KIF_COUNT
 };
 static const char* const _ak_kif_names[] = {
     "", "unary", "attn_simt", "attn_combine", "cast", "fill", "axpy", "binary", "gemm_wgmma", "norm", "norm_wide",
     "rand_uniform", "rand_normal", "dropout", "reduce1", "reduce2", "cumsum_part", "cumsum", "topk", "softmax",
-    "softmax_split", "softmax_stats", "softmax_apply", "transpose", "xent", "xent_partial", "xent_mean"
+    "softmax_wide", "softmax_split", "softmax_stats", "softmax_apply", "transpose", "xent", "xent_small",
+    "xent_partial", "xent_mean"
 };
 static inline ak_args* _ak_kargs_begin(_ak_kargs* k, int iface) {
     k->iface = iface;
@@ -6245,16 +6400,16 @@ static inline void _ak_kargs_gemm_wgmma(_ak_kargs* kargs_, const void* A, const 
     ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB); ak_args_i64(a_, sC); ak_args_i64(a_, sD);
     ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/norm.hip:154 ak_norm_##DT (macro AK_NORM) */
+/* kernels/norm.hip:168 ak_norm_##DT (macro AK_NORM) */
 static inline void _ak_kargs_norm(_ak_kargs* kargs_, const void* x, const void* w, const void* b, void* y, int64_t rows, int32_t cols, int32_t G, int32_t vec, float eps, int32_t rms) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_norm);
     ak_args_ptr(a_, x); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i32(a_, cols); ak_args_i32(a_, G); ak_args_i32(a_, vec); ak_args_f32(a_, eps);
     ak_args_i32(a_, rms);
 }
-/* kernels/norm.hip:160 ak_norm_wide_##DT (macro AK_NORM) */
-static inline void _ak_kargs_norm_wide(_ak_kargs* kargs_, const void* x, const void* w, const void* b, void* y, int64_t cols, int32_t vec, float eps, int32_t rms) {
+/* kernels/norm.hip:174 ak_norm_wide_##DT (macro AK_NORM) */
+static inline void _ak_kargs_norm_wide(_ak_kargs* kargs_, const void* x, const void* w, const void* b, void* y, int64_t cols, int32_t vec, int32_t wvec, float eps, int32_t rms) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_norm_wide);
-    ak_args_ptr(a_, x); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, vec); ak_args_f32(a_, eps); ak_args_i32(a_, rms);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, vec); ak_args_i32(a_, wvec); ak_args_f32(a_, eps); ak_args_i32(a_, rms);
 }
 /* kernels/random.hip:161 ak_rand_uniform_f32 */
 static inline void _ak_kargs_rand_uniform(_ak_kargs* kargs_, void* y, int64_t n, uint64_t seed, uint64_t offset, float lo, float range, float hi) {
@@ -6292,27 +6447,32 @@ static inline void _ak_kargs_cumsum(_ak_kargs* kargs_, const void* x, void* y, i
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_cumsum);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch); ak_args_ptr(a_, part); ak_args_i32(a_, exclusive);
 }
-/* kernels/scan.hip:335 ak_topk_f32 */
+/* kernels/scan.hip:346 ak_topk_f32 */
 static inline void _ak_kargs_topk(_ak_kargs* kargs_, const void* x, void* vals, void* idx, int64_t cols, int32_t k, int32_t largest) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_topk);
     ak_args_ptr(a_, x); ak_args_ptr(a_, vals); ak_args_ptr(a_, idx); ak_args_i64(a_, cols); ak_args_i32(a_, k); ak_args_i32(a_, largest);
 }
-/* kernels/softmax.hip:219 ak_softmax_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:287 ak_softmax_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax(_ak_kargs* kargs_, const void* x, void* y, int64_t rows, int32_t cols, int32_t G, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i32(a_, cols); ak_args_i32(a_, G); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
 }
-/* kernels/softmax.hip:223 ak_softmax_split_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:291 ak_softmax_wide_##DT (macro AK_SOFTMAX) */
+static inline void _ak_kargs_softmax_wide(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int32_t vec, int32_t logsm) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_wide);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
+}
+/* kernels/softmax.hip:295 ak_softmax_split_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_split(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int32_t S, void* cnt, void* part, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_split);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_ptr(a_, cnt); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
 }
-/* kernels/softmax.hip:227 ak_softmax_stats_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:299 ak_softmax_stats_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_stats(_ak_kargs* kargs_, const void* x, int64_t cols, int32_t S, int64_t chunk, void* part, int32_t vec) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_stats);
     ak_args_ptr(a_, x); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_i64(a_, chunk); ak_args_ptr(a_, part); ak_args_i32(a_, vec);
 }
-/* kernels/softmax.hip:231 ak_softmax_apply_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:303 ak_softmax_apply_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_apply(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int32_t S, int64_t chunk, const void* part, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_apply);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_i64(a_, chunk); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
@@ -6322,17 +6482,23 @@ static inline void _ak_kargs_transpose(_ak_kargs* kargs_, const void* x, void* y
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_transpose);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i64(a_, cols);
 }
-/* kernels/xent.hip:112 ak_xent_##DT (macro AK_XENT) */
+/* kernels/xent.hip:142 ak_xent_##DT (macro AK_XENT) */
 static inline void _ak_kargs_xent(_ak_kargs* kargs_, const void* x, const void* tgt, int64_t rows, int64_t cols, int32_t G, int32_t vec, int64_t ignore_index, void* loss) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_xent);
     ak_args_ptr(a_, x); ak_args_ptr(a_, tgt); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i32(a_, G); ak_args_i32(a_, vec); ak_args_i64(a_, ignore_index); ak_args_ptr(a_, loss);
 }
-/* kernels/xent.hip:120 ak_xent_partial */
+/* kernels/xent.hip:147 ak_xent_small_##DT (macro AK_XENT) */
+static inline void _ak_kargs_xent_small(_ak_kargs* kargs_, const void* x, const void* tgt, int64_t rows, int64_t cols, int32_t G, int32_t vec, int64_t ignore_index, int32_t mean, void* out) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_xent_small);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, tgt); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i32(a_, G); ak_args_i32(a_, vec); ak_args_i64(a_, ignore_index); ak_args_i32(a_, mean);
+    ak_args_ptr(a_, out);
+}
+/* kernels/xent.hip:155 ak_xent_partial */
 static inline void _ak_kargs_xent_partial(_ak_kargs* kargs_, const void* loss, const void* tgt, int64_t rows, int64_t per, int64_t ignore_index, void* part) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_xent_partial);
     ak_args_ptr(a_, loss); ak_args_ptr(a_, tgt); ak_args_i64(a_, rows); ak_args_i64(a_, per); ak_args_i64(a_, ignore_index); ak_args_ptr(a_, part);
 }
-/* kernels/xent.hip:124 ak_xent_mean */
+/* kernels/xent.hip:159 ak_xent_mean */
 static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int32_t nparts, int32_t mean, void* out) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_xent_mean);
     ak_args_ptr(a_, part); ak_args_i32(a_, nparts); ak_args_i32(a_, mean); ak_args_ptr(a_, out);
@@ -6472,14 +6638,17 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_cumsum_part_i64", _AK_KIF_cumsum_part },
     { "ak_cumsum_i64", _AK_KIF_cumsum },
     { "ak_softmax_f32", _AK_KIF_softmax },
+    { "ak_softmax_wide_f32", _AK_KIF_softmax_wide },
     { "ak_softmax_split_f32", _AK_KIF_softmax_split },
     { "ak_softmax_stats_f32", _AK_KIF_softmax_stats },
     { "ak_softmax_apply_f32", _AK_KIF_softmax_apply },
     { "ak_softmax_f16", _AK_KIF_softmax },
+    { "ak_softmax_wide_f16", _AK_KIF_softmax_wide },
     { "ak_softmax_split_f16", _AK_KIF_softmax_split },
     { "ak_softmax_stats_f16", _AK_KIF_softmax_stats },
     { "ak_softmax_apply_f16", _AK_KIF_softmax_apply },
     { "ak_softmax_bf16", _AK_KIF_softmax },
+    { "ak_softmax_wide_bf16", _AK_KIF_softmax_wide },
     { "ak_softmax_split_bf16", _AK_KIF_softmax_split },
     { "ak_softmax_stats_bf16", _AK_KIF_softmax_stats },
     { "ak_softmax_apply_bf16", _AK_KIF_softmax_apply },
@@ -6489,8 +6658,11 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_xent_partial", _AK_KIF_xent_partial },
     { "ak_xent_mean", _AK_KIF_xent_mean },
     { "ak_xent_f32", _AK_KIF_xent },
+    { "ak_xent_small_f32", _AK_KIF_xent_small },
     { "ak_xent_f16", _AK_KIF_xent },
+    { "ak_xent_small_f16", _AK_KIF_xent_small },
     { "ak_xent_bf16", _AK_KIF_xent },
+    { "ak_xent_small_bf16", _AK_KIF_xent_small },
 };
 #endif /* AMDKIT_NO_OPS */
 #if defined(__GNUC__) || defined(__clang__)
@@ -15199,23 +15371,150 @@ static ak_result _ak_rd_check(ak_context* ctx, ak_dtype t, const void* x, const 
     return r;
 }
 
-/* In-register row kernels (ak_softmax_<dt>, ak_norm_<dt>): E elements per
- * thread (16 for f32, 32 for f16 / bf16, as in the kernels), and the group
- * size G, a power of two with G * E >= cols (cols <= _AK_RD_ROW_MAX). */
-static unsigned _ak_rd_row_e(ak_dtype t) { return t == AK_F32 ? 16u : 32u; }
-/* Blocks of max(G, 128) threads: one 4096-wide row per block measured best
- * on an H100 (f16: 2988 GB/s with 128 threads vs 2903 with 256). */
-static unsigned _ak_rd_row_group(size_t cols, ak_dtype t) {
-    unsigned e = _ak_rd_row_e(t);
-    return _ak_rd_pow2((cols + e - 1) / e, _AK_RD_ROW_MAX / e);
+/* ---- the row-op variant table ----------------------------------------------
+ * Which kernel (variant), block size and parameter each row-wise op uses for a
+ * shape: the first row of _ak_rowop_table that matches (op, dtype, cols range,
+ * rows range, cols a multiple of 8 or not) wins; each row names the
+ * measurement that chose it (bench/bench_sweep.c; bench/NOTES.md "Shape
+ * sweep"). A variant that cannot run the shape (a register row wider than
+ * 16384, split blocks past the compute units) falls back to the op's generic
+ * one (_ak_rowop_pick). */
+enum {
+    _AK_RV_ROWS = 0,  /* softmax / norms: the row in registers of a group of G threads (cols <= 16384); param:
+                         elements per thread to aim for (0: the kernel's E, the fewest threads) */
+    _AK_RV_SPLIT,     /* softmax: S co-operating blocks per row, one read; block: 128 or 256 */
+    _AK_RV_TWOPASS,   /* softmax: stats + apply kernels (two reads of x), any width, no co-residency */
+    _AK_RV_WIDE,      /* softmax / norms: one block per row, two passes (the second from L2); block: threads */
+    _AK_RV_STREAM,    /* reductions / cross-entropy: a group of G threads per row (segment), one read; param:
+                         bytes per thread to aim for */
+    _AK_RV_SEGMENTS,  /* reductions: rows cut into segments over CUs x param blocks, then a combine kernel */
+    _AK_RV_SMALL,     /* cross-entropy mean / sum: one block does every row and the reduction (one launch) */
+    _AK_RV_COUNT
+};
+/* ops of the table (bit mask) */
+#define _AK_RO_SOFTMAX 1u
+#define _AK_RO_NORM 2u      /* layernorm, rmsnorm */
+#define _AK_RO_SUM 4u       /* sum, mean */
+#define _AK_RO_MINMAX 8u
+#define _AK_RO_ARG 16u      /* argmax, argmin */
+#define _AK_RO_XENT 32u     /* cross-entropy, reduction none */
+#define _AK_RO_XENT_RED 64u /* cross-entropy mean / sum */
+#define _AK_RO_REDUCE (_AK_RO_SUM | _AK_RO_MINMAX | _AK_RO_ARG)
+#define _AK_DT_ALL 0u
+#define _AK_DT_F32 (1u << AK_F32)
+#define _AK_DT_HALF ((1u << AK_F16) | (1u << AK_BF16))
+typedef struct _ak_rowop_rule {
+    unsigned ops, dtypes;   /* _AK_RO_* mask; 1 << dtype mask (0: every dtype) */
+    size_t cmin, cmax;      /* cols in [cmin, cmax] */
+    size_t rmin, rmax;      /* rows in [rmin, rmax] (x compute units when per_cu) */
+    int per_cu;
+    int odd;                /* -1 any width, 0 only cols % 8 == 0, 1 only cols % 8 != 0 */
+    int variant;            /* _AK_RV_* */
+    unsigned block, param;  /* see the variant */
+    const char* why;        /* the measurement that chose the row */
+} _ak_rowop_rule;
+#define _AK_RMAX ((size_t)-1)
+static const _ak_rowop_rule _ak_rowop_table[] = {
+    /* softmax, layernorm, rmsnorm */
+    { _AK_RO_SOFTMAX | _AK_RO_NORM, _AK_DT_ALL, 1, 16384, 1, _AK_RMAX, 0, -1, _AK_RV_ROWS, 128, 0,
+      "h100 bench_ops 2026-11-22: 65536 x 4096 at 94-100% of copy, one read; 128-thread blocks (f16 4096: 2988 GB/s "
+      "vs 2903 with 256); h100 sweep 2026-11-23: 94-100% at 65536 x 768..8192, 57-71% (f32) / 49-61% (f16) at "
+      "x 16384 (the rule's weak end)" },
+    { _AK_RO_SOFTMAX, _AK_DT_ALL, 16385, _AK_RMAX, 1, _AK_RMAX, 0, -1, _AK_RV_SPLIT, 128, 0,
+      "h100 bench_ops 2026-11-22: 4096 x 393216 f32 split 2173 GB/s vs 1811 two-pass (falls back to two-pass past "
+      "CUs blocks per row, and for f16/bf16 past 131072 columns: 1974 vs 1823 GB/s)" },
+    { _AK_RO_NORM, _AK_DT_ALL, 16385, _AK_RMAX, 1, _AK_RMAX, 0, -1, _AK_RV_WIDE, 1024, 0,
+      "h100 sweep 2026-11-23: one 1024-thread block per row, two passes: 84-93% at 16384 x 32768, 58-66% at "
+      "128256 / 400000 columns" },
+    /* reductions: rows < CUs x 16 (sum, mean, f32 max/min) or x 8 (the rest) and wide: segments */
+    { _AK_RO_SUM, _AK_DT_ALL, 8193, _AK_RMAX, 0, 16, 1, -1, _AK_RV_SEGMENTS, 256, 16,
+      "h100 bench_ops 2026-11-22, 256M elements, segments per CU 8/16/32/64: sum f32 97.2/97.8/98.0/97.6, "
+      "sum bf16 91.4/92.9/90.9/88.7" },
+    { _AK_RO_MINMAX, _AK_DT_F32, 8193, _AK_RMAX, 0, 16, 1, -1, _AK_RV_SEGMENTS, 256, 16,
+      "h100 bench_ops 2026-11-22: max f32 94.8/97.2/97.2/97.3 at 8/16/32/64 segments per CU" },
+    { _AK_RO_MINMAX | _AK_RO_ARG, _AK_DT_ALL, 8193, _AK_RMAX, 0, 8, 1, -1, _AK_RV_SEGMENTS, 256, 8,
+      "h100 bench_ops 2026-11-22: argmax bf16 84.1/80.9/81.5/75.2 at 8/16/32/64 segments per CU; max bf16 fell "
+      "under 90 at 16" },
+    /* reductions and cross-entropy (none, mean, sum): a group per row (segment) */
+    { _AK_RO_REDUCE | _AK_RO_XENT | _AK_RO_XENT_RED, _AK_DT_ALL, 1, _AK_RMAX, 1, _AK_RMAX, 0, -1, _AK_RV_STREAM, 256,
+      256, "h100 bench_ops 2026-11-22: 65536 x 4096, about 256 bytes per thread measured best; mean / sum: "
+      "per-row losses, partials, combine (89% of copy at 65536 x 4096)" },
+};
+/* Variants no row picks yet (candidates for the shapes the h100 sweep of
+ * 2026-11-23 found slow; bench/sweep_variants.sh measures them with
+ * bench_sweep --force, bench/NOTES.md "Shape sweep" lists what to run):
+ * _AK_RV_WIDE for softmax (16384-131072 columns), _AK_RV_SMALL for the
+ * cross-entropy mean of small batches, _AK_RV_ROWS / _AK_RV_STREAM with a
+ * param for odd and narrow widths. */
+
+#if defined(AMDKIT_ROWOP_FORCE) || defined(AMDKIT_TESTS)
+/* bench/bench_sweep.c --force (and the tests: tests/ti_rowop.c, ti_kargs.c): every row op takes this variant / block / param
+ * where the variant applies to the op (variant < 0: the table). */
+static struct { int variant; unsigned block, param; } _ak_rowop_force = { -1, 0, 0 };
+static const char* const _ak_rv_names[_AK_RV_COUNT] = { "rows", "split", "twopass", "wide", "stream", "segments",
+                                                         "small" };
+/* the ops each variant can run */
+static unsigned _ak_rv_ops(int v) {
+    switch (v) {
+    case _AK_RV_ROWS: case _AK_RV_WIDE: return _AK_RO_SOFTMAX | _AK_RO_NORM;
+    case _AK_RV_SPLIT: case _AK_RV_TWOPASS: return _AK_RO_SOFTMAX;
+    case _AK_RV_STREAM: return _AK_RO_REDUCE | _AK_RO_XENT | _AK_RO_XENT_RED;
+    case _AK_RV_SEGMENTS: return _AK_RO_REDUCE;
+    case _AK_RV_SMALL: return _AK_RO_XENT_RED;
+    default: return 0;
+    }
+}
+#endif
+
+/* The table's rule for (op, dtype, rows, cols); never NULL (the last rows of
+ * each op match every shape). */
+static const _ak_rowop_rule* _ak_rowop_pick(const ak_context* ctx, unsigned op, ak_dtype t, size_t rows, size_t cols) {
+    size_t i, cus = (size_t)_ak_op_cus(ctx);
+    int odd = cols % 8 != 0;
+#if defined(AMDKIT_ROWOP_FORCE) || defined(AMDKIT_TESTS)
+    static _ak_rowop_rule forced;
+    if (_ak_rowop_force.variant >= 0 && _ak_rowop_force.variant < _AK_RV_COUNT &&
+        (_ak_rv_ops(_ak_rowop_force.variant) & op)) {
+        memset(&forced, 0, sizeof forced);
+        forced.ops = op;
+        forced.variant = _ak_rowop_force.variant;
+        forced.block = _ak_rowop_force.block;
+        forced.param = _ak_rowop_force.param;
+        forced.why = "bench_sweep --force";
+        return &forced;
+    }
+#endif
+    for (i = 0; i < sizeof _ak_rowop_table / sizeof _ak_rowop_table[0]; i++) {
+        const _ak_rowop_rule* r = &_ak_rowop_table[i];
+        size_t lo = r->per_cu ? r->rmin * cus : r->rmin, hi = r->per_cu ? r->rmax * cus - 1 : r->rmax;
+        if (!(r->ops & op) || (r->dtypes && !(r->dtypes & (1u << t)))) continue;
+        if (cols < r->cmin || cols > r->cmax || rows < lo || rows > hi) continue;
+        if (r->odd >= 0 && r->odd != odd) continue;
+        return r;
+    }
+    return &_ak_rowop_table[sizeof _ak_rowop_table / sizeof _ak_rowop_table[0] - 1]; /* not reached */
 }
 
-/* Group size of the streaming row kernels (reduce, cross-entropy): about 256
- * bytes per thread (measured best on an H100 for 4096-wide rows), a power of
- * two in [1, cap]. */
-static unsigned _ak_rd_stream_group(size_t len, ak_dtype t, unsigned cap) {
-    size_t per = 256u / ak_dtype_size(t);
-    return _ak_rd_pow2((len + per - 1) / per, cap);
+/* In-register row kernels (ak_softmax_<dt>, ak_norm_<dt>): E elements per
+ * thread (16 for f32, 32 for f16 / bf16, as in the kernels), and the group
+ * size G, a power of two with G * E >= cols (cols <= _AK_RD_ROW_MAX); per > 0
+ * asks for about `per` elements per thread (a larger G, at most 1024 threads). */
+static unsigned _ak_rd_row_e(ak_dtype t) { return t == AK_F32 ? 16u : 32u; }
+static unsigned _ak_rd_row_group(size_t cols, ak_dtype t, unsigned per) {
+    unsigned e = _ak_rd_row_e(t), g = _ak_rd_pow2((cols + e - 1) / e, _AK_RD_ROW_MAX / e);
+    if (per > 0 && per < e) {
+        unsigned g2 = _ak_rd_pow2((cols + per - 1) / per, _AK_RD_ROW_MAX / e); /* the kernels' launch bound */
+        if (g2 > g) g = g2;
+    }
+    return g;
+}
+
+/* Group size of the streaming row kernels (reduce, cross-entropy): about
+ * `per` bytes per thread, a power of two in [1, cap]. */
+static unsigned _ak_rd_stream_group(size_t len, ak_dtype t, unsigned per, unsigned cap) {
+    size_t n = per / ak_dtype_size(t);
+    if (n < 1) n = 1;
+    return _ak_rd_pow2((len + n - 1) / n, cap);
 }
 
 /* Rows per launch so that grid x block stays under _AK_RD_MAX_THREADS. */
@@ -15438,30 +15737,30 @@ AKDEF ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, cons
         return AK_OK;
     }
 
-    /* Split rows into chunks until there are about CUs x 16 segments for
-     * sum/mean (any dtype) and f32 max/min, CUs x 8 for the rest (x 4 at
-     * conservative); chunks are multiples of 8 elements and >= 4096. Measured
-     * on the H100, 256M elements, % of copy bandwidth at 8 / 16 / 32 / 64
-     * segments per CU: sum f32 97.2 / 97.8 / 98.0 / 97.6, max f32 94.8 / 97.2 /
-     * 97.2 / 97.3, sum bf16 91.4 / 92.9 / 90.9 / 88.7, argmax bf16 84.1 / 80.9 /
-     * 81.5 / 75.2; max bf16 fell from 90+ to 89.0 at 16. */
+    /* the table (_ak_rowop_table): segments over CUs x param blocks for few wide
+     * rows (x 4 at conservative), else a group per row of about param bytes per
+     * thread; chunks are multiples of 8 elements and >= 4096 */
     {
-        int wide = !arg && (op == AK_REDUCE_SUM || op == AK_REDUCE_MEAN || dtype == AK_F32);
-        target = (size_t)_ak_op_cus(ctx) * (_ak_op_opt(ctx) == AK_OPT_CONSERVATIVE ? 4u : (wide ? 16u : 8u));
+        unsigned rop = arg ? _AK_RO_ARG : (op == AK_REDUCE_SUM || op == AK_REDUCE_MEAN) ? _AK_RO_SUM : _AK_RO_MINMAX;
+        const _ak_rowop_rule* rule = _ak_rowop_pick(ctx, rop, dtype, rows, cols);
+        unsigned per = rule->variant == _AK_RV_STREAM && rule->param ? rule->param : 256u;
+        splits = 1;
+        chunk = cols;
+        if (rule->variant == _AK_RV_SEGMENTS) {
+            target = (size_t)_ak_op_cus(ctx) * (_ak_op_opt(ctx) == AK_OPT_CONSERVATIVE ? 4u : rule->param ? rule->param : 8u);
+            if (rows < target && cols > 8192) {
+                size_t want = (target + rows - 1) / rows;
+                chunk = (cols + want - 1) / want;
+                chunk = (chunk + 7) / 8 * 8;
+                if (chunk < 4096) chunk = 4096;
+                splits = (cols + chunk - 1) / chunk;
+                if (splits <= 1) { splits = 1; chunk = cols; }
+            }
+        }
+        seglen = splits > 1 ? chunk : cols;
+        /* one group per segment */
+        G = _ak_rd_stream_group(seglen, dtype, per, B);
     }
-    splits = 1;
-    chunk = cols;
-    if (rows < target && cols > 8192) {
-        size_t want = (target + rows - 1) / rows;
-        chunk = (cols + want - 1) / want;
-        chunk = (chunk + 7) / 8 * 8;
-        if (chunk < 4096) chunk = 4096;
-        splits = (cols + chunk - 1) / chunk;
-        if (splits <= 1) { splits = 1; chunk = cols; }
-    }
-    seglen = splits > 1 ? chunk : cols;
-    /* one group per segment */
-    G = _ak_rd_stream_group(seglen, dtype, B);
     scale = op == AK_REDUCE_MEAN ? (float)(1.0 / (double)cols) : 1.0f;
 
     if ((r = _ak_op_kernel(ctx, _ak_src_reduce, _ak_op_name(kname, sizeof kname, kbase[op], dtype), &k1)) != AK_OK)
@@ -15502,7 +15801,7 @@ AKDEF ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, cons
  * ========================================================================== */
 
 typedef struct _ak_rd_softmax_op {
-    int path;              /* 1: rows in registers, 2: co-operating blocks, 3: stats + apply */
+    int path;              /* 1: rows in registers, 2: co-operating blocks, 3: stats + apply, 4: a block per row */
     const char* x;
     char* y;
     size_t cols, es, chunk, cnt_bytes;
@@ -15519,6 +15818,8 @@ static ak_result _ak_rd_softmax_pack(const void* op, int i, size_t r0, size_t nr
     ak_result r;
     if (o->path == 1) {
         _ak_kargs_softmax(a, x, y, (int64_t)nr, (int32_t)o->cols, (int32_t)o->G, o->vec, o->logsm);
+    } else if (o->path == 4) {
+        _ak_kargs_softmax_wide(a, x, y, (int64_t)o->cols, o->vec, o->logsm);
     } else if (o->path == 2) {
         if ((r = ak_memset(o->ctx, o->ws, 0, (nr + 1) * 4u, o->stream)) != AK_OK) return r;
         _ak_kargs_softmax_split(a, x, y, (int64_t)o->cols, (int32_t)o->S, o->ws, (char*)o->ws + o->cnt_bytes, o->vec,
@@ -15536,7 +15837,8 @@ AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void*
     const char* opn = log_softmax ? "ak_softmax (log)" : "ak_softmax";
     ak_result r;
     size_t es, bytes;
-    int vec, logsm = log_softmax ? 1 : 0, cus;
+    int vec, logsm = log_softmax ? 1 : 0, cus, variant;
+    const _ak_rowop_rule* rule;
     ak_kernel* k = NULL;
     char kname[64];
     _ak_rd_softmax_op o;
@@ -15559,10 +15861,14 @@ AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void*
     o.ctx = ctx; o.stream = stream;
     L.k[0] = L.k[1] = NULL;
     L.rows = rows; L.pack = _ak_rd_softmax_pack; L.op = &o;
+    rule = _ak_rowop_pick(ctx, _AK_RO_SOFTMAX, dtype, rows, cols);
+    variant = rule->variant;
+    if (variant == _AK_RV_ROWS && cols > _AK_RD_ROW_MAX) variant = _AK_RV_SPLIT; /* the generic wide choice below */
 
-    if (cols <= _AK_RD_ROW_MAX) {
+    if (variant == _AK_RV_ROWS) {
         /* path 1: rows in registers, a group of G threads per row */
-        unsigned G = _ak_rd_row_group(cols, dtype), B = G > 128u ? G : 128u;
+        unsigned G = _ak_rd_row_group(cols, dtype, rule->param), B = G > rule->block ? G : rule->block;
+        if (B < 128u) B = 128u;
         if ((r = _ak_op_kernel(ctx, _ak_src_softmax, _ak_op_name(kname, sizeof kname, "ak_softmax", dtype), &k)) != AK_OK)
             return r;
         o.path = 1; o.G = G;
@@ -15570,11 +15876,22 @@ AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void*
         L.per_row = 1; L.per_block = B / G; L.block = B;
         return _ak_rd_launch_rows(ctx, &L, stream);
     }
+    if (variant == _AK_RV_WIDE) {
+        /* path 4: one block per row, two passes over the row (any width; x and y 16-byte aligned: vectors) */
+        unsigned B = rule->block >= 64u && rule->block <= 1024u ? rule->block : 1024u;
+        if ((r = _ak_op_kernel(ctx, _ak_src_softmax, _ak_op_name(kname, sizeof kname, "ak_softmax_wide", dtype), &k)) !=
+            AK_OK)
+            return r;
+        o.path = 4; o.vec = _ak_rd_aligned16(x) && _ak_rd_aligned16(y);
+        L.k[0] = k; L.rpl = 0x7FFFFFFF;
+        L.per_row = 1; L.per_block = 1; L.block = B;
+        return _ak_rd_launch_rows(ctx, &L, stream);
+    }
 
     {
-        /* path 2 with blocks of 128 threads (4096 elements each: measured
-         * faster on an H100 than 256) when S stays <= CUs, else 256 */
-        unsigned SB = 128u;
+        /* path 2 with blocks of rule->block threads (128 = 4096 elements each:
+         * measured faster on an H100 than 256) when S stays <= CUs, else 256 */
+        unsigned SB = variant == _AK_RV_SPLIT && (rule->block == 128u || rule->block == 256u) ? rule->block : 128u;
         size_t S = (cols + SB * _AK_RD_SPLIT_E - 1) / (SB * _AK_RD_SPLIT_E);
         void* ws = NULL;
         if (S > (size_t)cus) {
@@ -15583,7 +15900,8 @@ AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void*
         }
         /* f16 / bf16 rows past 131072: path 3 measured faster on an H100
          * (4096 x 393216: 1974 GB/s vs 1823; f32: 1811 vs 2173) */
-        if (S <= (size_t)cus && _ak_op_opt(ctx) != AK_OPT_CONSERVATIVE && (dtype == AK_F32 || cols <= 131072)) {
+        if (variant == _AK_RV_SPLIT && S <= (size_t)cus && _ak_op_opt(ctx) != AK_OPT_CONSERVATIVE &&
+            (dtype == AK_F32 || cols <= 131072)) {
             /* path 2: S co-operating blocks per row (S <= CUs: all of a row's
              * blocks can be resident together). Per launch: counters
              * (1 + rows) then the (max, sum) partials. */
@@ -15643,7 +15961,7 @@ typedef struct _ak_rd_norm_op {
     char* y;
     size_t cols, es;
     unsigned G;
-    int vec, rms;
+    int vec, wvec, rms;
     float eps;
 } _ak_rd_norm_op;
 static ak_result _ak_rd_norm_pack(const void* op, int i, size_t r0, size_t nr, _ak_kargs* a) {
@@ -15651,7 +15969,7 @@ static ak_result _ak_rd_norm_pack(const void* op, int i, size_t r0, size_t nr, _
     const char* x = o->x + r0 * o->cols * o->es;
     char* y = o->y + r0 * o->cols * o->es;
     (void)i;
-    if (o->wide) _ak_kargs_norm_wide(a, x, o->w, o->b, y, (int64_t)o->cols, o->vec, o->eps, o->rms);
+    if (o->wide) _ak_kargs_norm_wide(a, x, o->w, o->b, y, (int64_t)o->cols, o->vec, o->wvec, o->eps, o->rms);
     else _ak_kargs_norm(a, x, o->w, o->b, y, (int64_t)nr, (int32_t)o->cols, (int32_t)o->G, o->vec, o->eps, o->rms);
     return AK_OK;
 }
@@ -15663,6 +15981,7 @@ static ak_result _ak_rd_norm(ak_context* ctx, ak_dtype dtype, const void* x, con
     ak_result r;
     size_t es, bytes;
     int vec;
+    const _ak_rowop_rule* rule;
     ak_kernel* k = NULL;
     char kname[64];
     _ak_rd_norm_op o;
@@ -15693,21 +16012,27 @@ static ak_result _ak_rd_norm(ak_context* ctx, ak_dtype dtype, const void* x, con
     }
     vec = cols % 8 == 0 && _ak_rd_aligned16(x) && _ak_rd_aligned16(y) && _ak_rd_aligned16(w) && _ak_rd_aligned16(b);
     o.x = (const char*)x; o.w = w; o.b = b; o.y = (char*)y; o.cols = cols; o.es = es;
-    o.vec = vec; o.rms = rms; o.eps = eps;
+    o.vec = vec; o.wvec = 0; o.rms = rms; o.eps = eps;
     L.k[1] = NULL;
     L.rows = rows; L.per_row = 1; L.pack = _ak_rd_norm_pack; L.op = &o;
-    if (cols <= _AK_RD_ROW_MAX) {
-        unsigned G = _ak_rd_row_group(cols, dtype), B = G > 128u ? G : 128u;
+    rule = _ak_rowop_pick(ctx, _AK_RO_NORM, dtype, rows, cols);
+    if (rule->variant == _AK_RV_ROWS && cols <= _AK_RD_ROW_MAX) {
+        unsigned G = _ak_rd_row_group(cols, dtype, rule->param), B = G > rule->block ? G : rule->block;
+        if (B < 128u) B = 128u;
         if ((r = _ak_op_kernel(ctx, _ak_src_norm, _ak_op_name(kname, sizeof kname, "ak_norm", dtype), &k)) != AK_OK)
             return r;
         o.wide = 0; o.G = G;
         L.rpl = _ak_rd_rows_per_launch(B, G, 1); L.per_block = B / G; L.block = B;
     } else {
-        /* wide rows: one block of 1024 threads per row, two passes */
+        /* wide rows (or the table's choice): one block of rule->block threads per row, two passes; x, y 16-byte
+         * aligned: vectors at any width (w, b aligned too: their vectors where a row's start allows) */
         if ((r = _ak_op_kernel(ctx, _ak_src_norm, _ak_op_name(kname, sizeof kname, "ak_norm_wide", dtype), &k)) != AK_OK)
             return r;
         o.wide = 1; o.G = 0;
-        L.rpl = 0x7FFFFFFF; L.per_block = 1; L.block = 1024u;
+        o.vec = _ak_rd_aligned16(x) && _ak_rd_aligned16(y);
+        o.wvec = _ak_rd_aligned16(w) && _ak_rd_aligned16(b);
+        L.rpl = 0x7FFFFFFF; L.per_block = 1;
+        L.block = rule->variant == _AK_RV_WIDE && rule->block >= 64u && rule->block <= 1024u ? rule->block : 1024u;
     }
     L.k[0] = k;
     return _ak_rd_launch_rows(ctx, &L, stream);
@@ -15757,6 +16082,7 @@ AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
     ak_kernel *k = NULL, *kp = NULL, *km = NULL;
     size_t per = 0, nparts = 0;
     float* part = NULL;
+    const _ak_rowop_rule* rule;
     char kname[64];
 
     if ((r = _ak_rd_check(ctx, dtype, logits, "logits", rows, cols, stream, opn)) != AK_OK) return r;
@@ -15779,9 +16105,23 @@ AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
                            opn, bad, (long long)targets[bad], cols, (long long)ignore_index);
         return AK_OK;
     }
-    vec = cols % 8 == 0 && _ak_rd_aligned16(logits);
-    G = _ak_rd_stream_group(cols, dtype, 1024u);
+    /* the logits' base 16-byte aligned: vectors at any width (each row: scalar head, vectors, scalar tail) */
+    vec = _ak_rd_aligned16(logits);
+    rule = _ak_rowop_pick(ctx, reduction == AK_LOSS_NONE ? _AK_RO_XENT : _AK_RO_XENT_RED, dtype, rows, cols);
+    G = _ak_rd_stream_group(cols, dtype, rule->param ? rule->param : 256u, 1024u);
     B = G > 256u ? G : 256u;
+    if (rule->variant == _AK_RV_SMALL && reduction != AK_LOSS_NONE) {
+        /* one block: every row's loss and the mean / sum, one launch, no workspace */
+        _ak_kargs a;
+        if ((r = _ak_op_kernel(ctx, _ak_src_xent, _ak_op_name(kname, sizeof kname, "ak_xent_small", dtype), &k)) !=
+            AK_OK)
+            return r;
+        B = rule->block >= 64u && rule->block <= 1024u ? rule->block : 1024u;
+        if (G > B) G = B;
+        _ak_kargs_xent_small(&a, logits, targets, (int64_t)rows, (int64_t)cols, (int32_t)G, vec, ignore_index,
+                             reduction == AK_LOSS_MEAN ? 1 : 0, loss);
+        return _ak_op_launch(ctx, k, 1u, B, 0, stream, &a);
+    }
     if ((r = _ak_op_kernel(ctx, _ak_src_xent, _ak_op_name(kname, sizeof kname, "ak_xent", dtype), &k)) != AK_OK)
         return r;
     if (reduction != AK_LOSS_NONE) {

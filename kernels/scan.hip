@@ -161,6 +161,17 @@ AK_INLINE ak_u32 ak_topk_key(float f, int largest) {
  * then plain shared atomics. Skewed data (a few bins take most keys) would
  * otherwise serialize 32 / 64 lanes on one address. All lanes of the wave
  * call it. */
+/* A wave's lane mask in the wave's width (wave32 code keeps to 32-bit masks:
+ * the ISA check wants no 64-bit exec / vcc pairs there). */
+#if AK_WAVE == 32
+typedef ak_u32 ak_wmask;
+AK_INLINE int ak_wmask_ffs(ak_wmask m) { return __ffs((int)m); }
+AK_INLINE ak_u32 ak_wmask_popc(ak_wmask m) { return (ak_u32)__popc(m); }
+#else
+typedef ak_u64 ak_wmask;
+AK_INLINE int ak_wmask_ffs(ak_wmask m) { return __ffsll((long long)m); }
+AK_INLINE ak_u32 ak_wmask_popc(ak_wmask m) { return (ak_u32)__popcll(m); }
+#endif
 AK_INLINE ak_u32 ak_topk_shfl(ak_u32 v, int src) {
 #if defined(AK_AMD)
     return (ak_u32)__shfl((int)v, src, AK_WAVE);
@@ -169,15 +180,15 @@ AK_INLINE ak_u32 ak_topk_shfl(ak_u32 v, int src) {
 #endif
 }
 AK_INLINE void ak_topk_hist_add(ak_u32* hist, ak_u32 bin, bool act) {
-    ak_u64 pending = ak_ballot(act);
+    ak_wmask pending = (ak_wmask)ak_ballot(act);
 #pragma unroll
     for (int round = 0; round < 2; round++) {
-        if (pending == 0ull) break;
-        const int leader = __ffsll((long long)pending) - 1;
+        if (pending == 0u) break;
+        const int leader = ak_wmask_ffs(pending) - 1;
         const ak_u32 lb = ak_topk_shfl(bin, leader);
         const bool mine = act && bin == lb;
-        const ak_u64 same = ak_ballot(mine);
-        if (ak_lane() == leader) atomicAdd(&hist[lb], (ak_u32)__popcll(same));
+        const ak_wmask same = (ak_wmask)ak_ballot(mine);
+        if (ak_lane() == leader) atomicAdd(&hist[lb], ak_wmask_popc(same));
         if (mine) act = false;
         pending &= ~same;
     }
@@ -296,12 +307,12 @@ AK_INLINE void ak_topk_impl(const typename D::T* AK_RESTRICT x, typename D::T* A
             const bool gt = valid && mk > prefix, eq = valid && mk == prefix;
             const ak_u64 comp = ((ak_u64)key << 32) | (ak_u64)(0xFFFFFFFFu - (ak_u32)e);
             if (gt) sel[atomicAdd(&info[3], 1u)] = comp;
-            const ak_u64 bal = ak_ballot(eq);
-            if (lane == 0) wsum[wid] = (ak_u32)__popcll(bal);
+            const ak_wmask bal = (ak_wmask)ak_ballot(eq);
+            if (lane == 0) wsum[wid] = ak_wmask_popc(bal);
             __syncthreads();
             ak_u32 off = 0u, all = 0u;
             for (int w = 0; w < nw; w++) { const ak_u32 c = wsum[w]; if (w < wid) off += c; all += c; }
-            const ak_u32 r = eqbase + off + (ak_u32)__popcll(bal & (((ak_u64)1 << lane) - 1u));
+            const ak_u32 r = eqbase + off + ak_wmask_popc(bal & (((ak_wmask)1 << lane) - 1u));
             if (eq && r < kk) sel[ngt + r] = comp;
             eqbase += all;
             finished = eqbase >= kk && info[3] >= ngt;

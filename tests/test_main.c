@@ -9,6 +9,7 @@
 #include "ti_races.c"
 #include "ti_backend.c"
 #include "ti_kargs.c"
+#include "ti_rowop.c"
 #include "ti_multi.c"
 #include "ti_gpu_multi.c"
 #include "ti_harden.c"
@@ -55,6 +56,8 @@
     X(multi_internals) \
     X(gpu_multi) \
     X(compile_kernels) \
+    X(rowop) \
+    X(gpu_rowop) \
     X(harden) \
     X(autotune) \
     X(gpu_autotune)
