@@ -130,7 +130,7 @@ sweep:
 	@bash bench/sweep_device.sh
 
 # bench/bench_gemm.c: ak_gemm on the issue's shapes (JSON out); bench/peer_torch_gemm.py: the PyTorch peer.
-$(BUILD)/bench_gemm: bench/bench_gemm.c $(HDR)
+$(BUILD)/bench_gemm: bench/bench_gemm.c bench/bench_common.h $(HDR)
 	@mkdir -p $(BUILD)
 	$(CC) -std=c99 $(WARN) -Werror -O2 bench/bench_gemm.c -o $@ $(LIBS)
 # tests/ak_compile_matrix.c: every embedded family x targets through ak_compile_offline
@@ -150,7 +150,7 @@ $(BUILD)/emu_llm_w%: $(EMU_SRC) $(HDR)
 	  tests/emu_llm.cpp -o $@ -ldl -lpthread -lm
 # bench/bench_attention.c: ak_attention prefill / decode timings (JSON out);
 # bench/peer_attention.py times PyTorch SDPA (eager, torch.compile) on the same shapes.
-$(BUILD)/bench_attention: bench/bench_attention.c $(HDR)
+$(BUILD)/bench_attention: bench/bench_attention.c bench/bench_common.h $(HDR)
 	@mkdir -p $(BUILD)
 	$(CC) -std=c99 $(WARN) -Werror -O2 bench/bench_attention.c -o $@ $(LIBS)
 

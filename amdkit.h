@@ -390,6 +390,11 @@ AKAPI const ak_config_field* ak_config_field_at(int i);
 /* Field i of *cfg as text, in the env variable's spelling ("auto", "on",
  * "2097152", "f32,f16", "(unset)"). Thread safety: any thread. */
 AKAPI ak_result ak_config_field_value(const ak_config* cfg, int i, char* buf, size_t buf_size);
+/* What field i's environment variable accepts, as text ("auto, hip, cuda or
+ * cpu", "on or off (1/0, true/false, yes/no)", "integer >= 1", ...); the
+ * README's configuration table is generated from this, the value and the doc
+ * (`amdkit info --config-markdown`). Thread safety: any thread. */
+AKAPI ak_result ak_config_field_syntax(int i, char* buf, size_t buf_size);
 /* Parse helpers shared by config and CLI: names to enums. AK_ERROR_CONFIG on
  * unknown names. Thread safety: any thread. */
 AKAPI ak_result ak_backend_parse(const char* s, ak_backend* out);
@@ -1023,11 +1028,13 @@ AKAPI ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, cons
 
 /* Softmax along the last dimension: y[r, c] = exp(x[r, c] - m) / sum_c exp(x[r, c] - m),
  * m = max of the row (numerically stable); log_softmax != 0: y = x - m - log(sum).
- * A row with a NaN gives NaN; -inf entries give 0 (-inf). Any width: rows up
- * to 16384 wide are held in registers, wider ones are split over several
- * co-operating blocks (one read and one write of x in both cases); rows past
- * 8192 x compute units (f16 / bf16: past 131072), and every row wider than
- * 16384 at AK_OPT_CONSERVATIVE, take a second read of x instead.
+ * A row with a NaN gives NaN; -inf entries give 0 (-inf). Any width; the
+ * kernel per shape comes from the row-op table (>>impl:ops-reduce,
+ * _ak_rowop_table): rows up to 16384 wide held in registers, wider ones split
+ * over several co-operating blocks (one read and one write of x in both
+ * cases) or one block per row with a second read of the row from L2; rows
+ * past 8192 x compute units (f16 / bf16: past 131072), and every row wider
+ * than 16384 at AK_OPT_CONSERVATIVE, take a second read of x instead.
  * y may equal x (in place). Thread safety: any thread. */
 AKAPI ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t rows, size_t cols,
                            int log_softmax, ak_stream* stream);
@@ -1929,13 +1936,18 @@ struct ak_context {
     void* optmemo[8];              /* _ak_optmemo: compile options built once (>>impl:compile) */
     int n_optmemo;
     struct _ak_phash* host_live;   /* live ak_host_alloc pointers (under lock; made on first use) */
+    struct {                       /* launch limits from dev and bk, set once at creation (_ak_launch_limits_set) */
+        unsigned block[3], grid[3];
+        unsigned long long threads, per_dim;
+    } lim;
 };
 
 /* One table of operations per backend (in the manner of miniaudio's backend
  * callbacks and sokol's dummy backend), chosen at context creation (ctx->bk;
  * the hip, cuda and cpu tables are in >>impl:backend). Outside the backends'
  * own functions and the loaders, code goes through the table and never asks
- * which backend it runs on. The runtime calls are raw: each returns the
+ * which backend it runs on (tests/backend_check.sh, a `make test` step,
+ * fails on an AK_BACKEND_HIP/CUDA/CPU outside those sections). The runtime calls are raw: each returns the
  * runtime's error code (0 = ok) and does not bind; the shared layer
  * (>>impl:backend, "one way for every backend") binds, calls and words the
  * error once. `stream` arguments are native handles (NULL = default). */
@@ -1989,7 +2001,21 @@ typedef struct _ak_backend_ops {
     int (*module_unload)(ak_context* ctx, void* module);
     int (*shmem_optin)(ak_context* ctx, void* fn, size_t bytes);      /* allow more dynamic shared memory; NULL: not needed */
     int (*launch_kernel)(ak_context* ctx, void* fn, ak_dim3 grid, ak_dim3 block, size_t shmem, void* stream, void** args);
+    /* several devices (>>impl:multi); runtime entry points that may be missing: _AK_E_NO_ENTRY */
+    int (*device_count)(struct _ak_api* api, int* n);          /* after a successful probe of device 0 */
+    void (*describe)(struct _ak_api* api, int device, ak_device_info* dev);  /* identity + attributes, no context */
+    int (*peer_can_access)(ak_context* ctx, ak_context* peer, int* can);     /* *can 0 where the runtime cannot say */
+    int (*peer_enable)(ak_context* ctx, ak_context* peer);     /* ctx bound; enabled already: 0 */
+    int (*peer_copy)(ak_context* dst_ctx, void* dst, ak_context* src_ctx, const void* src, size_t bytes, void* stream);
+    int (*stream_wait_event)(ak_context* ctx, void* stream, void* ev);       /* ctx bound */
+    /* collectives: the library (NULL: the cpu reference over threads) and the communicator constructors */
+    const char* ccl;                                           /* "RCCL" / "NCCL" */
+    int (*ccl_load)(struct _ak_api* api, char* why, size_t cap);   /* 1 when loaded, else 0 and why */
+    ak_result (*comm_unique_id)(ak_context* ctx, ak_comm_id* id);
+    ak_result (*comm_init_rank)(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out);
+    ak_result (*comm_init_all)(ak_context* const* ctxs, int n, ak_comm** comms);   /* ctxs checked, all of this backend */
 } _ak_backend_ops;
+#define _AK_E_NO_ENTRY (-2)   /* a raw call's runtime lacks the entry point (runtimes' own codes are >= 0) */
 
 static ak_result _ak_dev_mem_info(ak_context* ctx, size_t* free_bytes, size_t* total_bytes);
 static ak_result _ak_dev_event_record(ak_context* ctx, void* ev, void* stream);
@@ -2002,6 +2028,7 @@ static void _ak_unload_cb(void* ctx, void* loaded);                         /* c
 static void _ak_ops_destroy(ak_context* ctx);                               /* kernel library state */
 static void _ak_optmemo_free_all(ak_context* ctx);                          /* compile options memo */
 static void _ak_host_free_all(ak_context* ctx);                             /* ak_host_alloc leftovers */
+static void _ak_launch_limits_set(ak_context* ctx);                         /* ctx->lim (>>impl:launch) */
 
 /* ==========================================================================
  * >>impl:dtype
@@ -2477,6 +2504,24 @@ static const char _ak_src_prelude[] =
     "#else\n"
     "AK_INLINE float ak_exp2(float x) { return exp2f(x); }\n"
     "#endif\n"
+    "\n"
+    "/* online softmax statistics: fold N values a[] into a running (max m, sum s\n"
+    " * of exp(v - m)); ak_online_rescale(m, M) = exp(m - M), 1 when m == M (also\n"
+    " * -inf == -inf). Used by softmax, cross-entropy. */\n"
+    "AK_INLINE float ak_online_rescale(float m, float M) { return m == M ? 1.0f : ak_exp2((m - M) * AK_LOG2E); }\n"
+    "template <int N>\n"
+    "AK_INLINE void ak_online_fold(float& m, float& s, const float* a) {\n"
+    "    float mn = m;\n"
+    "#pragma unroll\n"
+    "    for (int k = 0; k < N; k++) mn = ak_op_max()(mn, a[k]);\n"
+    "    if (mn != -AK_INF) {\n"
+    "        float t = 0.0f;\n"
+    "#pragma unroll\n"
+    "        for (int k = 0; k < N; k++) t += ak_exp2((a[k] - mn) * AK_LOG2E);\n"
+    "        s = s * ak_online_rescale(m, mn) + t;\n"
+    "        m = mn;\n"
+    "    }\n"
+    "}\n"
     "\n"
     "/* reduce v over aligned groups of G consecutive threads (G a power of two,\n"
     " * 1 <= G <= blockDim.x, blockDim.x a multiple of G and of AK_WAVE). Every\n"
@@ -5085,7 +5130,10 @@ static const char _ak_src_norm[] =
     "// cancellation).\n"
     "// ak_norm_wide_<dt>: any width, one block per row: a pass for sum(x - K) and\n"
     "// sum((x - K)^2) with K = the row's first element (shifted data keep the\n"
-    "// one-pass variance accurate), then a pass that writes.\n"
+    "// one-pass variance accurate), then a pass that writes (re-reading the row,\n"
+    "// from L2 while the rows in flight fit in it). Its vec / wvec flags: see\n"
+    "// ak_norm_wide (odd widths stay vectorized).\n"
+    "//\n"
     "// ak_add_norm_<dt> / ak_add_norm_wide_<dt> (ak_add_layernorm / ak_add_rmsnorm,\n"
     "// the residual form): the same kernels with RES = true: h = x + r is rounded\n"
     "// to the dtype, written to h and normalized (y = norm(h)); x and r are read\n"
@@ -5218,49 +5266,60 @@ static const char _ak_src_norm[] =
     "    }\n"
     "}\n"
     "\n"
-    "// One block per row, any width. RES: the first pass forms and writes\n"
-    "// h = round(x + r), the second reads h (each thread reads back what it wrote).\n"
+    "// Element e of the row as the first wide pass sees it: x[e], or (RES) h[e] =\n"
+    "// round(x[e] + r[e]), written as it is formed.\n"
     "template <class D, bool RES>\n"
-    "AK_INLINE void ak_norm_wide(const typename D::T* AK_RESTRICT x, const typename D::T* res, const typename D::T* AK_RESTRICT w,\n"
-    "                            const typename D::T* AK_RESTRICT b, typename D::T* h, typename D::T* AK_RESTRICT y,\n"
-    "                            ak_i64 cols, bool vec, float eps, bool rms) {\n"
+    "AK_INLINE float ak_norm_res1(const typename D::T* x, const typename D::T* r, typename D::T* h, ak_i64 e) {\n"
+    "    if (!RES) return D::to(x[e]);\n"
+    "    const typename D::T s = D::from(D::to(x[e]) + D::to(r[e]));\n"
+    "    h[e] = s;\n"
+    "    return D::to(s);\n"
+    "}\n"
+    "\n"
+    "// One block per row, any width. vec: x and y 16-byte aligned (any width:\n"
+    "// each row runs a scalar head to its first 16-byte boundary, 8-element\n"
+    "// vectors, a scalar tail); wvec: w and b 16-byte aligned too (their vector\n"
+    "// loads are used where the row's vectors start on a multiple of 8 columns).\n"
+    "// RES (residual form): the first pass forms h = round(x + r) and writes it\n"
+    "// (r and h aligned like x), the second reads h back (each thread reads what\n"
+    "// it wrote: same head / vector / tail split).\n"
+    "template <class D, bool RES>\n"
+    "AK_INLINE void ak_norm_wide(const typename D::T* AK_RESTRICT x, const typename D::T* res,\n"
+    "                            const typename D::T* AK_RESTRICT w, const typename D::T* AK_RESTRICT b, typename D::T* h,\n"
+    "                            typename D::T* AK_RESTRICT y, ak_i64 cols, bool vec, bool wvec, float eps, bool rms) {\n"
     "    __shared__ float scratch[AK_MAX_WAVES];\n"
     "    const ak_i64 row = blockIdx.x;\n"
     "    const typename D::T* p = x + row * cols;\n"
     "    const typename D::T* pr = RES ? res + row * cols : res;\n"
     "    typename D::T* ph = RES ? h + row * cols : h;\n"
     "    typename D::T* q = y + row * cols;\n"
-    "    const int B = (int)blockDim.x;\n"
+    "    const int B = (int)blockDim.x, t = (int)threadIdx.x;\n"
+    "    ak_i64 head = cols, nv = 0;\n"
+    "    if (vec) {\n"
+    "        head = (ak_i64)(((16u - ((unsigned)(unsigned long long)p & 15u)) & 15u) / sizeof(typename D::T));\n"
+    "        if (head > cols) head = cols;\n"
+    "        nv = (cols - head) >> 3;\n"
+    "    }\n"
+    "    const ak_i64 tail0 = head + nv * 8;\n"
     "    const float K = rms ? 0.0f : RES ? D::to(D::from(D::to(p[0]) + D::to(pr[0]))) : D::to(p[0]);\n"
     "    if (RES && !rms) __syncthreads();   // every thread has K before thread 0 may overwrite x[0] (h == x)\n"
     "    float s1 = 0.0f, s2 = 0.0f;\n"
-    "    if (vec) {\n"
-    "        for (ak_i64 e = (ak_i64)threadIdx.x * 8; e < cols; e += (ak_i64)B * 8) {\n"
-    "            float a[8];\n"
-    "            D::ld8(p + e, a);\n"
-    "            if (RES) {\n"
-    "                float t[8];\n"
-    "                D::ld8(pr + e, t);\n"
+    "    for (ak_i64 e = t; e < head; e += B) { const float d = ak_norm_res1<D, RES>(p, pr, ph, e) - K; s1 += d; s2 += d * d; }\n"
+    "    for (ak_i64 k = t; k < nv; k += B) {\n"
+    "        const ak_i64 e = head + k * 8;\n"
+    "        float a[8];\n"
+    "        D::ld8(p + e, a);\n"
+    "        if (RES) {\n"
+    "            float u8[8];\n"
+    "            D::ld8(pr + e, u8);\n"
     "#pragma unroll\n"
-    "                for (int k = 0; k < 8; k++) a[k] = D::to(D::from(a[k] + t[k]));\n"
-    "                D::st8(ph + e, a);\n"
-    "            }\n"
+    "            for (int u = 0; u < 8; u++) a[u] = D::to(D::from(a[u] + u8[u]));\n"
+    "            D::st8(ph + e, a);\n"
+    "        }\n"
     "#pragma unroll\n"
-    "            for (int k = 0; k < 8; k++) { const float d = a[k] - K; s1 += d; s2 += d * d; }\n"
-    "        }\n"
-    "    } else {\n"
-    "        for (ak_i64 e = threadIdx.x; e < cols; e += B) {\n"
-    "            float a = D::to(p[e]);\n"
-    "            if (RES) {\n"
-    "                const typename D::T s = D::from(a + D::to(pr[e]));\n"
-    "                ph[e] = s;\n"
-    "                a = D::to(s);\n"
-    "            }\n"
-    "            const float d = a - K;\n"
-    "            s1 += d;\n"
-    "            s2 += d * d;\n"
-    "        }\n"
+    "        for (int u = 0; u < 8; u++) { const float d = a[u] - K; s1 += d; s2 += d * d; }\n"
     "    }\n"
+    "    for (ak_i64 e = tail0 + t; e < cols; e += B) { const float d = ak_norm_res1<D, RES>(p, pr, ph, e) - K; s1 += d; s2 += d * d; }\n"
     "    if (RES) p = ph;   // the second pass normalizes h\n"
     "    const float inv_n = (float)(1.0 / (double)cols);\n"
     "    float mean = 0.0f, var;\n"
@@ -5274,21 +5333,25 @@ static const char _ak_src_norm[] =
     "        if (var < 0.0f) var = 0.0f;\n"
     "    }\n"
     "    const float r = rsqrtf(var + eps);\n"
-    "    if (vec) {\n"
-    "        for (ak_i64 e = (ak_i64)threadIdx.x * 8; e < cols; e += (ak_i64)B * 8) {\n"
-    "            float a[8];\n"
-    "            D::ld8(p + e, a);\n"
+    "    for (ak_i64 e = t; e < head; e += B) {\n"
+    "        float a = (D::to(p[e]) - mean) * r;\n"
+    "        ak_norm_affine<D, 1>(&a, w, b, e, false);\n"
+    "        q[e] = D::from(a);\n"
+    "    }\n"
+    "    const bool wv = wvec && head == 0;\n"
+    "    for (ak_i64 k = t; k < nv; k += B) {\n"
+    "        const ak_i64 e = head + k * 8;\n"
+    "        float a[8];\n"
+    "        D::ld8(p + e, a);\n"
     "#pragma unroll\n"
-    "            for (int k = 0; k < 8; k++) a[k] = (a[k] - mean) * r;\n"
-    "            ak_norm_affine<D, 8>(a, w, b, e, true);\n"
-    "            D::st8(q + e, a);\n"
-    "        }\n"
-    "    } else {\n"
-    "        for (ak_i64 e = threadIdx.x; e < cols; e += B) {\n"
-    "            float a = (D::to(p[e]) - mean) * r;\n"
-    "            ak_norm_affine<D, 1>(&a, w, b, e, false);\n"
-    "            q[e] = D::from(a);\n"
-    "        }\n"
+    "        for (int u = 0; u < 8; u++) a[u] = (a[u] - mean) * r;\n"
+    "        ak_norm_affine<D, 8>(a, w, b, e, wv);\n"
+    "        D::st8(q + e, a);\n"
+    "    }\n"
+    "    for (ak_i64 e = tail0 + t; e < cols; e += B) {\n"
+    "        float a = (D::to(p[e]) - mean) * r;\n"
+    "        ak_norm_affine<D, 1>(&a, w, b, e, false);\n"
+    "        q[e] = D::from(a);\n"
     "    }\n"
     "}\n"
     "\n"
@@ -5300,18 +5363,18 @@ static const char _ak_src_norm[] =
     "        ak_norm_rows<D, AK_NORM_E(D), false>(x, x, w, b, (D::T*)0, y, rows, cols, G, vec != 0, eps, rms != 0);       \\\n"
     "    }                                                                                                                \\\n"
     "    AK_KERNEL __launch_bounds__(1024, 1) void ak_norm_wide_##DT(const D::T* x, const D::T* w, const D::T* b, D::T* y, \\\n"
-    "                                                                ak_i64 cols, int vec, float eps, int rms) {          \\\n"
-    "        ak_norm_wide<D, false>(x, x, w, b, (D::T*)0, y, cols, vec != 0, eps, rms != 0);                              \\\n"
+    "                                                                ak_i64 cols, int vec, int wvec, float eps, int rms) { \\\n"
+    "        ak_norm_wide<D, false>(x, x, w, b, (D::T*)0, y, cols, vec != 0, wvec != 0, eps, rms != 0);                   \\\n"
     "    }                                                                                                                \\\n"
     "    AK_KERNEL __launch_bounds__(16384 / AK_NORM_E(D), 1) void ak_add_norm_##DT(                                      \\\n"
     "        const D::T* x, const D::T* r, const D::T* w, const D::T* b, D::T* h, D::T* y, ak_i64 rows, int cols, int G,  \\\n"
     "        int vec, float eps, int rms) {                                                                               \\\n"
     "        ak_norm_rows<D, AK_NORM_E(D), true>(x, r, w, b, h, y, rows, cols, G, vec != 0, eps, rms != 0);               \\\n"
     "    }                                                                                                                \\\n"
-    "    AK_KERNEL __launch_bounds__(1024, 1) void ak_add_norm_wide_##DT(const D::T* x, const D::T* r, const D::T* w,      \\\n"
-    "                                                                    const D::T* b, D::T* h, D::T* y, ak_i64 cols,    \\\n"
-    "                                                                    int vec, float eps, int rms) {                   \\\n"
-    "        ak_norm_wide<D, true>(x, r, w, b, h, y, cols, vec != 0, eps, rms != 0);                                      \\\n"
+    "    AK_KERNEL __launch_bounds__(1024, 1) void ak_add_norm_wide_##DT(                                                 \\\n"
+    "        const D::T* x, const D::T* r, const D::T* w, const D::T* b, D::T* h, D::T* y, ak_i64 cols, int vec, int wvec, \\\n"
+    "        float eps, int rms) {                                                                                        \\\n"
+    "        ak_norm_wide<D, true>(x, r, w, b, h, y, cols, vec != 0, wvec != 0, eps, rms != 0);                           \\\n"
     "    }\n"
     "AK_NORM(f32, ak_f32_t)\n"
     "AK_NORM(f16, ak_f16_t)\n"
@@ -6143,15 +6206,19 @@ static const char _ak_src_softmax[] =
     "//    second pass that combines the row's partials and writes: two reads, one\n"
     "//    write (the host uses it past S > compute units, for f16 / bf16 rows past\n"
     "//    131072, where it measured faster, and at the conservative opt level).\n"
+    "// 4. ak_softmax_wide_<dt>: one block per row, any width: an online (max, sum)\n"
+    "//    pass, then a pass that re-reads the row (from L2 while the rows in flight\n"
+    "//    fit in it) and writes. vec != 0 here only needs x and y 16-byte aligned:\n"
+    "//    each row runs a scalar head up to the first 16-byte boundary, 8-element\n"
+    "//    vectors, a scalar tail (odd widths such as 50257 stay vectorized).\n"
     "//\n"
-    "// kernels: ak_softmax_f32 ak_softmax_f16 ak_softmax_bf16 ak_softmax_split_f32 ak_softmax_split_f16 ak_softmax_split_bf16 ak_softmax_stats_f32 ak_softmax_stats_f16 ak_softmax_stats_bf16 ak_softmax_apply_f32 ak_softmax_apply_f16 ak_softmax_apply_bf16\n"
+    "// kernels: ak_softmax_f32 ak_softmax_f16 ak_softmax_bf16 ak_softmax_wide_f32 ak_softmax_wide_f16 ak_softmax_wide_bf16 ak_softmax_split_f32 ak_softmax_split_f16 ak_softmax_split_bf16 ak_softmax_stats_f32 ak_softmax_stats_f16 ak_softmax_stats_bf16 ak_softmax_apply_f32 ak_softmax_apply_f16 ak_softmax_apply_bf16\n"
     "\n"
     "// elements per thread of path 1: 16 (f32), 32 (f16 / bf16: the same 64 bytes)\n"
     "#define AK_SM_ROW_E(D) (D::SIZE == 4 ? 16 : 32)\n"
     "#define AK_SM_SPLIT_E 32\n"
     "\n"
-    "// exp(m - M) as a rescale factor; 1 when m == M (also for -inf == -inf).\n"
-    "AK_INLINE float ak_sm_rescale(float m, float M) { return m == M ? 1.0f : ak_exp2((m - M) * AK_LOG2E); }\n"
+    "\n"
     "\n"
     "// In-register softmax of n slots already loaded in v (pads are -inf), whose\n"
     "// group max is M and sum of exp(v - M) is S: v becomes the output.\n"
@@ -6195,6 +6262,70 @@ static const char _ak_src_softmax[] =
     "    ak_row_store<D, E>(v, y + row * cols, len, lane, G, vec);\n"
     "}\n"
     "\n"
+    "// Path 4: one block per row; pass 1 online (max, sum of exp), pass 2 writes.\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_softmax_wide(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT y, ak_i64 cols, bool vec,\n"
+    "                               bool logsm) {\n"
+    "    __shared__ float scratch[AK_MAX_WAVES];\n"
+    "    const ak_i64 row = blockIdx.x;\n"
+    "    const typename D::T* p = x + row * cols;\n"
+    "    typename D::T* q = y + row * cols;\n"
+    "    const int B = (int)blockDim.x, t = (int)threadIdx.x;\n"
+    "    ak_i64 head = 0, nv = 0;\n"
+    "    if (vec) {\n"
+    "        head = (ak_i64)(((16u - ((unsigned)(unsigned long long)p & 15u)) & 15u) / sizeof(typename D::T));\n"
+    "        if (head > cols) head = cols;\n"
+    "        nv = (cols - head) >> 3;\n"
+    "    }\n"
+    "    const ak_i64 tail0 = head + nv * 8;\n"
+    "    float m = -AK_INF, s = 0.0f;\n"
+    "    for (ak_i64 e = t; e < head; e += B) {\n"
+    "        const float a = D::to(p[e]);\n"
+    "        ak_online_fold<1>(m, s, &a);\n"
+    "    }\n"
+    "    {\n"
+    "        const typename D::T* pv = p + head;\n"
+    "        ak_i64 k = t;\n"
+    "        for (; k + B < nv; k += 2 * B) {\n"
+    "            float a[16];\n"
+    "            D::ld8(pv + k * 8, a);\n"
+    "            D::ld8(pv + (k + B) * 8, a + 8);\n"
+    "            ak_online_fold<16>(m, s, a);\n"
+    "        }\n"
+    "        for (; k < nv; k += B) {\n"
+    "            float a[8];\n"
+    "            D::ld8(pv + k * 8, a);\n"
+    "            ak_online_fold<8>(m, s, a);\n"
+    "        }\n"
+    "    }\n"
+    "    for (ak_i64 e = tail0 + t; e < cols; e += B) {\n"
+    "        const float a = D::to(p[e]);\n"
+    "        ak_online_fold<1>(m, s, &a);\n"
+    "    }\n"
+    "    const float M = ak_group_reduce(m, B, scratch, ak_op_max());\n"
+    "    const float S = ak_group_reduce(s * ak_online_rescale(m, M), B, scratch, ak_op_add());\n"
+    "    const float r = 1.0f / S, ls = logf(S);\n"
+    "    for (ak_i64 e = t; e < head; e += B) {\n"
+    "        const float a = D::to(p[e]);\n"
+    "        q[e] = D::from(logsm ? (a - M) - ls : ak_exp2((a - M) * AK_LOG2E) * r);\n"
+    "    }\n"
+    "    {\n"
+    "        const typename D::T* pv = p + head;\n"
+    "        typename D::T* qv = q + head;\n"
+    "        for (ak_i64 k = t; k < nv; k += B) {\n"
+    "            float a[8];\n"
+    "            D::ld8(pv + k * 8, a);\n"
+    "#pragma unroll\n"
+    "            for (int u = 0; u < 8; u++) a[u] = logsm ? (a[u] - M) - ls : ak_exp2((a[u] - M) * AK_LOG2E) * r;\n"
+    "            D::st8(qv + k * 8, a);\n"
+    "        }\n"
+    "    }\n"
+    "    for (ak_i64 e = tail0 + t; e < cols; e += B) {\n"
+    "        const float a = D::to(p[e]);\n"
+    "        q[e] = D::from(logsm ? (a - M) - ls : ak_exp2((a - M) * AK_LOG2E) * r);\n"
+    "    }\n"
+    "}\n"
+    "\n"
     "// Combine the S partials (max, sum) of one row, read with volatile loads\n"
     "// (they may come from blocks running now). Wave 0 does it, in a fixed order;\n"
     "// the result goes to stat[0] (max) and stat[1] (sum). Ends with __syncthreads.\n"
@@ -6205,7 +6336,7 @@ static const char _ak_src_softmax[] =
     "        for (int j = (int)threadIdx.x; j < S; j += AK_WAVE) m = ak_op_max()(m, p[2 * j]);\n"
     "        for (int o = AK_WAVE / 2; o > 0; o >>= 1) m = ak_op_max()(m, ak_shfl_xor(m, o));\n"
     "        float s = 0.0f;\n"
-    "        for (int j = (int)threadIdx.x; j < S; j += AK_WAVE) s += p[2 * j + 1] * ak_sm_rescale(p[2 * j], m);\n"
+    "        for (int j = (int)threadIdx.x; j < S; j += AK_WAVE) s += p[2 * j + 1] * ak_online_rescale(p[2 * j], m);\n"
     "        for (int o = AK_WAVE / 2; o > 0; o >>= 1) s += ak_shfl_xor(s, o);\n"
     "        if (threadIdx.x == 0) { stat[0] = m; stat[1] = s; }\n"
     "    }\n"
@@ -6286,7 +6417,7 @@ static const char _ak_src_softmax[] =
     "                float t = 0.0f;\n"
     "#pragma unroll\n"
     "                for (int q = 0; q < 8; q++) t += ak_exp2((a[q] - mn) * AK_LOG2E);\n"
-    "                s = s * ak_sm_rescale(m, mn) + t;\n"
+    "                s = s * ak_online_rescale(m, mn) + t;\n"
     "                m = mn;\n"
     "            }\n"
     "        }\n"
@@ -6295,13 +6426,13 @@ static const char _ak_src_softmax[] =
     "            const float a = D::to(p[e]);\n"
     "            const float mn = ak_op_max()(m, a);\n"
     "            if (mn != -AK_INF) {\n"
-    "                s = s * ak_sm_rescale(m, mn) + ak_exp2((a - mn) * AK_LOG2E);\n"
+    "                s = s * ak_online_rescale(m, mn) + ak_exp2((a - mn) * AK_LOG2E);\n"
     "                m = mn;\n"
     "            }\n"
     "        }\n"
     "    }\n"
     "    const float M = ak_group_reduce(m, (int)blockDim.x, scratch, ak_op_max());\n"
-    "    s = ak_group_reduce(s * ak_sm_rescale(m, M), (int)blockDim.x, scratch, ak_op_add());\n"
+    "    s = ak_group_reduce(s * ak_online_rescale(m, M), (int)blockDim.x, scratch, ak_op_add());\n"
     "    if (threadIdx.x == 0) {\n"
     "        part[2 * seg] = M;\n"
     "        part[2 * seg + 1] = s;\n"
@@ -6339,6 +6470,10 @@ static const char _ak_src_softmax[] =
     "    AK_KERNEL __launch_bounds__(16384 / AK_SM_ROW_E(D), 1) void ak_softmax_##DT(const D::T* x, D::T* y, ak_i64 rows, \\\n"
     "                                                                                int cols, int G, int vec, int logsm) {  \\\n"
     "        ak_softmax_rows<D, AK_SM_ROW_E(D)>(x, y, rows, cols, G, vec != 0, logsm != 0);                               \\\n"
+    "    }                                                                                                                \\\n"
+    "    AK_KERNEL __launch_bounds__(1024, 1) void ak_softmax_wide_##DT(const D::T* x, D::T* y, ak_i64 cols, int vec,        \\\n"
+    "                                                                 int logsm) {                                        \\\n"
+    "        ak_softmax_wide<D>(x, y, cols, vec != 0, logsm != 0);                                                        \\\n"
     "    }                                                                                                                \\\n"
     "    AK_KERNEL __launch_bounds__(256, 1) void ak_softmax_split_##DT(const D::T* x, D::T* y, ak_i64 cols, int S,          \\\n"
     "                                                                 unsigned* cnt, float* part, int vec, int logsm) {   \\\n"
@@ -6468,28 +6603,71 @@ static const char _ak_src_xent[] =
     "// ak_xent_<dt>: a group of G threads per row (G a power of two), one pass:\n"
     "// each thread keeps an online (max, sum of exp) over its elements, 4 x 8\n"
     "// elements in flight; the group combines them. One read of the logits.\n"
+    "// vec: the logits' base 16-byte aligned (any width: each row runs a scalar\n"
+    "// head to its first 16-byte boundary, vectors, a scalar tail).\n"
+    "// ak_xent_small_<dt>: the mean / sum of small batches in one launch (one\n"
+    "// block does every row; see ak_xent_small).\n"
     "// ak_xent_partial + ak_xent_mean: sum (mean = 0) or mean (mean = 1) of the\n"
     "// losses over the rows whose target is not ignore_index: per-block partial\n"
     "// sums and counts, then one block combines them in a fixed order\n"
     "// (deterministic); the mean is NaN when every row is ignored.\n"
     "//\n"
-    "// kernels: ak_xent_f32 ak_xent_f16 ak_xent_bf16 ak_xent_partial ak_xent_mean\n"
+    "// kernels: ak_xent_f32 ak_xent_f16 ak_xent_bf16 ak_xent_small_f32 ak_xent_small_f16 ak_xent_small_bf16 ak_xent_partial ak_xent_mean\n"
     "\n"
-    "AK_INLINE float ak_xent_rescale(float m, float M) { return m == M ? 1.0f : ak_exp2((m - M) * AK_LOG2E); }\n"
-    "\n"
-    "// fold n values into the running (m, s)\n"
-    "template <int N>\n"
-    "AK_INLINE void ak_xent_fold(float& m, float& s, const float* a) {\n"
-    "    float mn = m;\n"
-    "#pragma unroll\n"
-    "    for (int q = 0; q < N; q++) mn = ak_op_max()(mn, a[q]);\n"
-    "    if (mn != -AK_INF) {\n"
-    "        float t = 0.0f;\n"
-    "#pragma unroll\n"
-    "        for (int q = 0; q < N; q++) t += ak_exp2((a[q] - mn) * AK_LOG2E);\n"
-    "        s = s * ak_xent_rescale(m, mn) + t;\n"
-    "        m = mn;\n"
+    "// loss of one row (x = the row, len elements; len 0 for an idle group) by a\n"
+    "// group of G threads; every thread of the block must call it (group reduce).\n"
+    "// vec: x's base is 16-byte aligned; the row runs a scalar head up to its\n"
+    "// first 16-byte boundary, 8-element vectors (4 in flight), a scalar tail.\n"
+    "template <class D>\n"
+    "AK_INLINE float ak_xent_row(const typename D::T* AK_RESTRICT p, ak_i64 len, int lane, int G, bool vec, ak_i64 t,\n"
+    "                            ak_i64 ignore_index, float* scratch) {\n"
+    "    float m = -AK_INF, s = 0.0f;\n"
+    "    ak_i64 head = 0, nv = 0;\n"
+    "    if (vec) {\n"
+    "        head = (ak_i64)(((16u - ((unsigned)(unsigned long long)p & 15u)) & 15u) / sizeof(typename D::T));\n"
+    "        if (head > len) head = len;\n"
+    "        nv = (len - head) >> 3;\n"
     "    }\n"
+    "    if (!vec) {\n"
+    "        ak_i64 e = lane;\n"
+    "        for (; e + 3 * G < len; e += 4 * G) {\n"
+    "            float a[4];\n"
+    "#pragma unroll\n"
+    "            for (int u = 0; u < 4; u++) a[u] = D::to(p[e + u * G]);\n"
+    "            ak_online_fold<4>(m, s, a);\n"
+    "        }\n"
+    "        for (; e < len; e += G) {\n"
+    "            const float a = D::to(p[e]);\n"
+    "            ak_online_fold<1>(m, s, &a);\n"
+    "        }\n"
+    "    } else {\n"
+    "        for (ak_i64 e = lane; e < head; e += G) {\n"
+    "            const float a = D::to(p[e]);\n"
+    "            ak_online_fold<1>(m, s, &a);\n"
+    "        }\n"
+    "        const typename D::T* pv = p + head;\n"
+    "        ak_i64 k = lane;\n"
+    "        for (; k + 3 * G < nv; k += 4 * G) {\n"
+    "            float a[32];\n"
+    "#pragma unroll\n"
+    "            for (int u = 0; u < 4; u++) D::ld8(pv + (k + u * G) * 8, a + 8 * u);\n"
+    "            ak_online_fold<32>(m, s, a);\n"
+    "        }\n"
+    "        for (; k < nv; k += G) {\n"
+    "            float a[8];\n"
+    "            D::ld8(pv + k * 8, a);\n"
+    "            ak_online_fold<8>(m, s, a);\n"
+    "        }\n"
+    "        for (ak_i64 e = head + nv * 8 + lane; e < len; e += G) {\n"
+    "            const float a = D::to(p[e]);\n"
+    "            ak_online_fold<1>(m, s, &a);\n"
+    "        }\n"
+    "    }\n"
+    "    const float M = ak_group_reduce(m, G, scratch, ak_op_max());\n"
+    "    const float S = ak_group_reduce(s * ak_online_rescale(m, M), G, scratch, ak_op_add());\n"
+    "    if (t == ignore_index) return 0.0f;\n"
+    "    if (t < 0 || t >= len) return AK_NAN;\n"
+    "    return (M + logf(S)) - D::to(p[t]);\n"
     "}\n"
     "\n"
     "template <class D>\n"
@@ -6499,47 +6677,34 @@ static const char _ak_src_xent[] =
     "    const int lane = (int)threadIdx.x & (G - 1);\n"
     "    ak_i64 row = (ak_i64)blockIdx.x * (ak_i64)(blockDim.x / G) + (ak_i64)(threadIdx.x / G);\n"
     "    const bool active = row < rows;\n"
-    "    const ak_i64 len = active ? cols : 0;\n"
     "    if (!active) row = 0;\n"
-    "    const typename D::T* p = x + row * cols;\n"
-    "    float m = -AK_INF, s = 0.0f;\n"
-    "    if (vec) {\n"
-    "        const ak_i64 nv = len >> 3;\n"
-    "        ak_i64 k = lane;\n"
-    "        for (; k + 3 * G < nv; k += 4 * G) {\n"
-    "            float a[32];\n"
-    "#pragma unroll\n"
-    "            for (int u = 0; u < 4; u++) D::ld8(p + (k + u * G) * 8, a + 8 * u);\n"
-    "            ak_xent_fold<32>(m, s, a);\n"
-    "        }\n"
-    "        for (; k < nv; k += G) {\n"
-    "            float a[8];\n"
-    "            D::ld8(p + k * 8, a);\n"
-    "            ak_xent_fold<8>(m, s, a);\n"
-    "        }\n"
-    "    } else {\n"
-    "        ak_i64 e = lane;\n"
-    "        for (; e + 3 * G < len; e += 4 * G) {\n"
-    "            float a[4];\n"
-    "#pragma unroll\n"
-    "            for (int u = 0; u < 4; u++) a[u] = D::to(p[e + u * G]);\n"
-    "            ak_xent_fold<4>(m, s, a);\n"
-    "        }\n"
-    "        for (; e < len; e += G) {\n"
-    "            float a = D::to(p[e]);\n"
-    "            ak_xent_fold<1>(m, s, &a);\n"
-    "        }\n"
+    "    const ak_i64 t = active ? tgt[row] : ignore_index;\n"
+    "    const float l = ak_xent_row<D>(x + row * cols, active ? cols : 0, lane, G, vec, t, ignore_index, scratch);\n"
+    "    if (active && lane == 0) loss[row] = l;\n"
+    "}\n"
+    "\n"
+    "// One block for the whole batch (small inputs): groups of G threads take rows\n"
+    "// blockDim.x / G at a time; each group's lane 0 adds its rows' losses and\n"
+    "// counts (rows in a fixed assignment, so a fixed order); then the block\n"
+    "// combines them: the sum (mean = 0) or the mean (mean = 1; NaN when every row\n"
+    "// is ignored) in out[0]. One launch, no workspace.\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_xent_small(const typename D::T* AK_RESTRICT x, const ak_i64* AK_RESTRICT tgt, ak_i64 rows,\n"
+    "                             ak_i64 cols, int G, bool vec, ak_i64 ignore_index, bool mean, float* AK_RESTRICT out) {\n"
+    "    __shared__ float scratch[AK_MAX_WAVES];\n"
+    "    const int lane = (int)threadIdx.x & (G - 1), per = (int)blockDim.x / G;\n"
+    "    float sum = 0.0f, n = 0.0f;\n"
+    "    for (ak_i64 r0 = 0; r0 < rows; r0 += per) {\n"
+    "        ak_i64 row = r0 + (ak_i64)(threadIdx.x / G);\n"
+    "        const bool active = row < rows;\n"
+    "        if (!active) row = 0;\n"
+    "        const ak_i64 t = active ? tgt[row] : ignore_index;\n"
+    "        const float l = ak_xent_row<D>(x + row * cols, active ? cols : 0, lane, G, vec, t, ignore_index, scratch);\n"
+    "        if (active && lane == 0 && t != ignore_index) { sum += l; n += 1.0f; }\n"
     "    }\n"
-    "    const float M = ak_group_reduce(m, G, scratch, ak_op_max());\n"
-    "    const float S = ak_group_reduce(s * ak_xent_rescale(m, M), G, scratch, ak_op_add());\n"
-    "    if (active && lane == 0) {\n"
-    "        const ak_i64 t = tgt[row];\n"
-    "        float l;\n"
-    "        if (t == ignore_index) l = 0.0f;\n"
-    "        else if (t < 0 || t >= cols) l = AK_NAN;\n"
-    "        else l = (M + logf(S)) - D::to(p[t]);\n"
-    "        loss[row] = l;\n"
-    "    }\n"
+    "    sum = ak_group_reduce(sum, (int)blockDim.x, scratch, ak_op_add());\n"
+    "    n = ak_group_reduce(n, (int)blockDim.x, scratch, ak_op_add());\n"
+    "    if (threadIdx.x == 0) *out = !mean ? sum : n > 0.0f ? sum / n : AK_NAN;\n"
     "}\n"
     "\n"
     "// Stage 1 of the mean / sum: block b adds the losses and counts the rows\n"
@@ -6573,6 +6738,11 @@ static const char _ak_src_xent[] =
     "                                                           ak_i64 cols, int G, int vec, ak_i64 ignore_index,         \\\n"
     "                                                           float* loss) {                                            \\\n"
     "        ak_xent_rows<D>(x, tgt, rows, cols, G, vec != 0, ignore_index, loss);                                        \\\n"
+    "    }                                                                                                                \\\n"
+    "    AK_KERNEL __launch_bounds__(1024, 1) void ak_xent_small_##DT(const D::T* x, const ak_i64* tgt, ak_i64 rows,       \\\n"
+    "                                                                 ak_i64 cols, int G, int vec, ak_i64 ignore_index,   \\\n"
+    "                                                                 int mean, float* out) {                             \\\n"
+    "        ak_xent_small<D>(x, tgt, rows, cols, G, vec != 0, ignore_index, mean != 0, out);                             \\\n"
     "    }\n"
     "AK_XENT(f32, ak_f32_t)\n"
     "AK_XENT(f16, ak_f16_t)\n"
@@ -6612,11 +6782,11 @@ static const struct { const char* family; const char* source; const char* kernel
     { "scan", _ak_src_scan,
       "ak_cumsum_part_f32 ak_cumsum_f32 ak_cumsum_part_f16 ak_cumsum_f16 ak_cumsum_part_bf16 ak_cumsum_bf16 ak_cumsum_part_i32 ak_cumsum_i32 ak_cumsum_part_i64 ak_cumsum_i64 ak_topk_f32 ak_topk_f16 ak_topk_bf16" },
     { "softmax", _ak_src_softmax,
-      "ak_softmax_f32 ak_softmax_f16 ak_softmax_bf16 ak_softmax_split_f32 ak_softmax_split_f16 ak_softmax_split_bf16 ak_softmax_stats_f32 ak_softmax_stats_f16 ak_softmax_stats_bf16 ak_softmax_apply_f32 ak_softmax_apply_f16 ak_softmax_apply_bf16" },
+      "ak_softmax_f32 ak_softmax_f16 ak_softmax_bf16 ak_softmax_wide_f32 ak_softmax_wide_f16 ak_softmax_wide_bf16 ak_softmax_split_f32 ak_softmax_split_f16 ak_softmax_split_bf16 ak_softmax_stats_f32 ak_softmax_stats_f16 ak_softmax_stats_bf16 ak_softmax_apply_f32 ak_softmax_apply_f16 ak_softmax_apply_bf16" },
     { "transpose", _ak_src_transpose,
       "ak_transpose_f32 ak_transpose_f16 ak_transpose_bf16" },
     { "xent", _ak_src_xent,
-      "ak_xent_f32 ak_xent_f16 ak_xent_bf16 ak_xent_partial ak_xent_mean" },
+      "ak_xent_f32 ak_xent_f16 ak_xent_bf16 ak_xent_small_f32 ak_xent_small_f16 ak_xent_small_bf16 ak_xent_partial ak_xent_mean" },
 };
 
 /* Kernel interfaces, generated from the kernels' parameter lists above: one typed
@@ -6652,20 +6822,22 @@ enum {
     _AK_KIF_cumsum = 23,
     _AK_KIF_topk = 24,
     _AK_KIF_softmax = 25,
-    _AK_KIF_softmax_split = 26,
-    _AK_KIF_softmax_stats = 27,
-    _AK_KIF_softmax_apply = 28,
-    _AK_KIF_transpose = 29,
-    _AK_KIF_xent = 30,
-    _AK_KIF_xent_partial = 31,
-    _AK_KIF_xent_mean = 32,
+    _AK_KIF_softmax_wide = 26,
+    _AK_KIF_softmax_split = 27,
+    _AK_KIF_softmax_stats = 28,
+    _AK_KIF_softmax_apply = 29,
+    _AK_KIF_transpose = 30,
+    _AK_KIF_xent = 31,
+    _AK_KIF_xent_small = 32,
+    _AK_KIF_xent_partial = 33,
+    _AK_KIF_xent_mean = 34,
     _AK_KIF_COUNT
 };
 static const char* const _ak_kif_names[] = {
     "", "unary", "attn_simt", "attn_combine", "cast", "fill", "axpy", "binary", "gemm_wgmma", "copy_nd", "copy_cast",
     "embedding", "rope", "norm", "norm_wide", "add_norm", "add_norm_wide", "rand_uniform", "rand_normal", "dropout",
-    "reduce1", "reduce2", "cumsum_part", "cumsum", "topk", "softmax", "softmax_split", "softmax_stats",
-    "softmax_apply", "transpose", "xent", "xent_partial", "xent_mean"
+    "reduce1", "reduce2", "cumsum_part", "cumsum", "topk", "softmax", "softmax_wide", "softmax_split", "softmax_stats",
+    "softmax_apply", "transpose", "xent", "xent_small", "xent_partial", "xent_mean"
 };
 static inline ak_args* _ak_kargs_begin(_ak_kargs* k, int iface) {
     k->iface = iface;
@@ -6754,29 +6926,30 @@ static inline void _ak_kargs_rope(_ak_kargs* kargs_, const void* x, const void* 
     ak_args_ptr(a_, x); ak_args_ptr(a_, pos); ak_args_ptr(a_, y); ak_args_i64(a_, tokens); ak_args_i32(a_, heads); ak_args_i32(a_, hd); ak_args_i32(a_, rd); ak_args_f64(a_, l2theta);
     ak_args_i32(a_, interleaved); ak_args_i32(a_, pos64); ak_args_i32(a_, vec); ak_args_i32(a_, inplace);
 }
-/* kernels/norm.hip:223 ak_norm_##DT (macro AK_NORM) */
+/* kernels/norm.hip:241 ak_norm_##DT (macro AK_NORM) */
 static inline void _ak_kargs_norm(_ak_kargs* kargs_, const void* x, const void* w, const void* b, void* y, int64_t rows, int32_t cols, int32_t G, int32_t vec, float eps, int32_t rms) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_norm);
     ak_args_ptr(a_, x); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i32(a_, cols); ak_args_i32(a_, G); ak_args_i32(a_, vec); ak_args_f32(a_, eps);
     ak_args_i32(a_, rms);
 }
-/* kernels/norm.hip:229 ak_norm_wide_##DT (macro AK_NORM) */
-static inline void _ak_kargs_norm_wide(_ak_kargs* kargs_, const void* x, const void* w, const void* b, void* y, int64_t cols, int32_t vec, float eps, int32_t rms) {
+/* kernels/norm.hip:247 ak_norm_wide_##DT (macro AK_NORM) */
+static inline void _ak_kargs_norm_wide(_ak_kargs* kargs_, const void* x, const void* w, const void* b, void* y, int64_t cols, int32_t vec, int32_t wvec, float eps, int32_t rms) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_norm_wide);
-    ak_args_ptr(a_, x); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, vec); ak_args_f32(a_, eps); ak_args_i32(a_, rms);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, vec); ak_args_i32(a_, wvec); ak_args_f32(a_, eps); ak_args_i32(a_, rms);
 }
-/* kernels/norm.hip:233 ak_add_norm_##DT (macro AK_NORM) */
+/* kernels/norm.hip:251 ak_add_norm_##DT (macro AK_NORM) */
 static inline void _ak_kargs_add_norm(_ak_kargs* kargs_, const void* x, const void* r, const void* w, const void* b, void* h, void* y, int64_t rows, int32_t cols, int32_t G, int32_t vec, float eps,
                                       int32_t rms) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_add_norm);
     ak_args_ptr(a_, x); ak_args_ptr(a_, r); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, h); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i32(a_, cols); ak_args_i32(a_, G);
     ak_args_i32(a_, vec); ak_args_f32(a_, eps); ak_args_i32(a_, rms);
 }
-/* kernels/norm.hip:238 ak_add_norm_wide_##DT (macro AK_NORM) */
-static inline void _ak_kargs_add_norm_wide(_ak_kargs* kargs_, const void* x, const void* r, const void* w, const void* b, void* h, void* y, int64_t cols, int32_t vec, float eps, int32_t rms) {
+/* kernels/norm.hip:256 ak_add_norm_wide_##DT (macro AK_NORM) */
+static inline void _ak_kargs_add_norm_wide(_ak_kargs* kargs_, const void* x, const void* r, const void* w, const void* b, void* h, void* y, int64_t cols, int32_t vec, int32_t wvec, float eps,
+                                           int32_t rms) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_add_norm_wide);
-    ak_args_ptr(a_, x); ak_args_ptr(a_, r); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, h); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, vec); ak_args_f32(a_, eps);
-    ak_args_i32(a_, rms);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, r); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, h); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, vec); ak_args_i32(a_, wvec);
+    ak_args_f32(a_, eps); ak_args_i32(a_, rms);
 }
 /* kernels/random.hip:161 ak_rand_uniform_f32 */
 static inline void _ak_kargs_rand_uniform(_ak_kargs* kargs_, void* y, int64_t n, uint64_t seed, uint64_t offset, float lo, float range, float hi) {
@@ -6819,22 +6992,27 @@ static inline void _ak_kargs_topk(_ak_kargs* kargs_, const void* x, void* vals, 
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_topk);
     ak_args_ptr(a_, x); ak_args_ptr(a_, vals); ak_args_ptr(a_, idx); ak_args_i64(a_, cols); ak_args_i32(a_, k); ak_args_i32(a_, largest);
 }
-/* kernels/softmax.hip:219 ak_softmax_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:287 ak_softmax_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax(_ak_kargs* kargs_, const void* x, void* y, int64_t rows, int32_t cols, int32_t G, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i32(a_, cols); ak_args_i32(a_, G); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
 }
-/* kernels/softmax.hip:223 ak_softmax_split_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:291 ak_softmax_wide_##DT (macro AK_SOFTMAX) */
+static inline void _ak_kargs_softmax_wide(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int32_t vec, int32_t logsm) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_wide);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
+}
+/* kernels/softmax.hip:295 ak_softmax_split_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_split(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int32_t S, void* cnt, void* part, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_split);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_ptr(a_, cnt); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
 }
-/* kernels/softmax.hip:227 ak_softmax_stats_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:299 ak_softmax_stats_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_stats(_ak_kargs* kargs_, const void* x, int64_t cols, int32_t S, int64_t chunk, void* part, int32_t vec) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_stats);
     ak_args_ptr(a_, x); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_i64(a_, chunk); ak_args_ptr(a_, part); ak_args_i32(a_, vec);
 }
-/* kernels/softmax.hip:231 ak_softmax_apply_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:303 ak_softmax_apply_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_apply(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int32_t S, int64_t chunk, const void* part, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_apply);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_i64(a_, chunk); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
@@ -6844,17 +7022,23 @@ static inline void _ak_kargs_transpose(_ak_kargs* kargs_, const void* x, void* y
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_transpose);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i64(a_, cols);
 }
-/* kernels/xent.hip:112 ak_xent_##DT (macro AK_XENT) */
+/* kernels/xent.hip:142 ak_xent_##DT (macro AK_XENT) */
 static inline void _ak_kargs_xent(_ak_kargs* kargs_, const void* x, const void* tgt, int64_t rows, int64_t cols, int32_t G, int32_t vec, int64_t ignore_index, void* loss) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_xent);
     ak_args_ptr(a_, x); ak_args_ptr(a_, tgt); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i32(a_, G); ak_args_i32(a_, vec); ak_args_i64(a_, ignore_index); ak_args_ptr(a_, loss);
 }
-/* kernels/xent.hip:120 ak_xent_partial */
+/* kernels/xent.hip:147 ak_xent_small_##DT (macro AK_XENT) */
+static inline void _ak_kargs_xent_small(_ak_kargs* kargs_, const void* x, const void* tgt, int64_t rows, int64_t cols, int32_t G, int32_t vec, int64_t ignore_index, int32_t mean, void* out) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_xent_small);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, tgt); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i32(a_, G); ak_args_i32(a_, vec); ak_args_i64(a_, ignore_index); ak_args_i32(a_, mean);
+    ak_args_ptr(a_, out);
+}
+/* kernels/xent.hip:155 ak_xent_partial */
 static inline void _ak_kargs_xent_partial(_ak_kargs* kargs_, const void* loss, const void* tgt, int64_t rows, int64_t per, int64_t ignore_index, void* part) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_xent_partial);
     ak_args_ptr(a_, loss); ak_args_ptr(a_, tgt); ak_args_i64(a_, rows); ak_args_i64(a_, per); ak_args_i64(a_, ignore_index); ak_args_ptr(a_, part);
 }
-/* kernels/xent.hip:124 ak_xent_mean */
+/* kernels/xent.hip:159 ak_xent_mean */
 static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int32_t nparts, int32_t mean, void* out) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_xent_mean);
     ak_args_ptr(a_, part); ak_args_i32(a_, nparts); ak_args_i32(a_, mean); ak_args_ptr(a_, out);
@@ -7019,14 +7203,17 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_cumsum_part_i64", _AK_KIF_cumsum_part },
     { "ak_cumsum_i64", _AK_KIF_cumsum },
     { "ak_softmax_f32", _AK_KIF_softmax },
+    { "ak_softmax_wide_f32", _AK_KIF_softmax_wide },
     { "ak_softmax_split_f32", _AK_KIF_softmax_split },
     { "ak_softmax_stats_f32", _AK_KIF_softmax_stats },
     { "ak_softmax_apply_f32", _AK_KIF_softmax_apply },
     { "ak_softmax_f16", _AK_KIF_softmax },
+    { "ak_softmax_wide_f16", _AK_KIF_softmax_wide },
     { "ak_softmax_split_f16", _AK_KIF_softmax_split },
     { "ak_softmax_stats_f16", _AK_KIF_softmax_stats },
     { "ak_softmax_apply_f16", _AK_KIF_softmax_apply },
     { "ak_softmax_bf16", _AK_KIF_softmax },
+    { "ak_softmax_wide_bf16", _AK_KIF_softmax_wide },
     { "ak_softmax_split_bf16", _AK_KIF_softmax_split },
     { "ak_softmax_stats_bf16", _AK_KIF_softmax_stats },
     { "ak_softmax_apply_bf16", _AK_KIF_softmax_apply },
@@ -7036,8 +7223,11 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_xent_partial", _AK_KIF_xent_partial },
     { "ak_xent_mean", _AK_KIF_xent_mean },
     { "ak_xent_f32", _AK_KIF_xent },
+    { "ak_xent_small_f32", _AK_KIF_xent_small },
     { "ak_xent_f16", _AK_KIF_xent },
+    { "ak_xent_small_f16", _AK_KIF_xent_small },
     { "ak_xent_bf16", _AK_KIF_xent },
+    { "ak_xent_small_bf16", _AK_KIF_xent_small },
 };
 #endif /* AMDKIT_NO_OPS */
 #if defined(__GNUC__) || defined(__clang__)
@@ -7299,24 +7489,16 @@ typedef struct _ak_api {
     _ak_dlsym(lib, sym, &api->name); \
     if (!api->name && (sym2)) _ak_dlsym(lib, (const char*)(sym2), &api->name); \
     if (!api->name && (req) && !missing[0]) _ak_copy(missing, cap, sym);
-static int _ak_resolve_hip(_ak_api* api, void* lib, char* missing, size_t cap) {
-    missing[0] = 0; _AK_HIP_API(_AK_X_RESOLVE) return missing[0] == 0;
-}
-static int _ak_resolve_hiprtc(_ak_api* api, void* lib, char* missing, size_t cap) {
-    missing[0] = 0; _AK_HIPRTC_API(_AK_X_RESOLVE) return missing[0] == 0;
-}
-static int _ak_resolve_comgr(_ak_api* api, void* lib, char* missing, size_t cap) {
-    missing[0] = 0; _AK_COMGR_API(_AK_X_RESOLVE) return missing[0] == 0;
-}
-static int _ak_resolve_cuda(_ak_api* api, void* lib, char* missing, size_t cap) {
-    missing[0] = 0; _AK_CUDA_API(_AK_X_RESOLVE) return missing[0] == 0;
-}
-static int _ak_resolve_nvrtc(_ak_api* api, void* lib, char* missing, size_t cap) {
-    missing[0] = 0; _AK_NVRTC_API(_AK_X_RESOLVE) return missing[0] == 0;
-}
-static int _ak_resolve_ccl(_ak_api* api, void* lib, char* missing, size_t cap) {
-    missing[0] = 0; _AK_CCL_API(_AK_X_RESOLVE) return missing[0] == 0;
-}
+/* _ak_resolve_<lib>: every entry point of one X-macro list; 0 and the first missing required symbol if one is absent */
+#define _AK_RESOLVER(fn, LIST) \
+    static int fn(_ak_api* api, void* lib, char* missing, size_t cap) { missing[0] = 0; LIST(_AK_X_RESOLVE) return missing[0] == 0; }
+_AK_RESOLVER(_ak_resolve_hip, _AK_HIP_API)
+_AK_RESOLVER(_ak_resolve_hiprtc, _AK_HIPRTC_API)
+_AK_RESOLVER(_ak_resolve_comgr, _AK_COMGR_API)
+_AK_RESOLVER(_ak_resolve_cuda, _AK_CUDA_API)
+_AK_RESOLVER(_ak_resolve_nvrtc, _AK_NVRTC_API)
+_AK_RESOLVER(_ak_resolve_ccl, _AK_CCL_API)
+#undef _AK_RESOLVER
 #undef _AK_X_RESOLVE
 
 /* Try library names in order; on failure `why` lists every name tried. */
@@ -7419,12 +7601,20 @@ static int _ak_load_lib(_ak_api* api, void** lib, const char* const* names, char
     return 1;
 }
 
-static int _ak_load_hip_runtime(_ak_api* api, char* why, size_t cap) {
+/* The loaders' first step: under AMDKIT_NO_HIP / AMDKIT_NO_CUDA they refuse, saying why. */
+#define _AK_COMPILED_OUT(api, why, cap, flag) do { (void)(api); _ak_copy(why, cap, "compiled out (" flag ")"); return 0; } while (0)
 #ifdef AMDKIT_NO_HIP
-    (void)api;
-    _ak_copy(why, cap, "compiled out (AMDKIT_NO_HIP)");
-    return 0;
+#define _AK_NO_HIP_LOADER(api, why, cap) _AK_COMPILED_OUT(api, why, cap, "AMDKIT_NO_HIP")
+#else
+#define _AK_NO_HIP_LOADER(api, why, cap) ((void)0)
 #endif
+#ifdef AMDKIT_NO_CUDA
+#define _AK_NO_CUDA_LOADER(api, why, cap) _AK_COMPILED_OUT(api, why, cap, "AMDKIT_NO_CUDA")
+#else
+#define _AK_NO_CUDA_LOADER(api, why, cap) ((void)0)
+#endif
+static int _ak_load_hip_runtime(_ak_api* api, char* why, size_t cap) {
+    _AK_NO_HIP_LOADER(api, why, cap);
     if (api->lib_hip) return 1;
     if (!_ak_load_lib(api, &api->lib_hip, _ak_hip_names, api->hip_path, sizeof api->hip_path, _ak_resolve_hip,
                       "HIP runtime", "hipInit", why, cap, api->hip_how, sizeof api->hip_how))
@@ -7434,11 +7624,7 @@ static int _ak_load_hip_runtime(_ak_api* api, char* why, size_t cap) {
 }
 /* Load hipRTC (own library on ROCm 7, else inside libamdhip64). */
 static int _ak_load_hiprtc(_ak_api* api, char* why, size_t cap) {
-#ifdef AMDKIT_NO_HIP
-    (void)api;
-    _ak_copy(why, cap, "compiled out (AMDKIT_NO_HIP)");
-    return 0;
-#endif
+    _AK_NO_HIP_LOADER(api, why, cap);
     char missing[128], why2[512];
     if (api->lib_hiprtc) return 1;
     if (!_ak_load_lib(api, &api->lib_hiprtc, _ak_hiprtc_names, api->hiprtc_path, sizeof api->hiprtc_path, _ak_resolve_hiprtc,
@@ -7490,21 +7676,13 @@ static int _ak_load_hiprtc(_ak_api* api, char* why, size_t cap) {
     return 1;
 }
 static int _ak_load_cuda_driver(_ak_api* api, char* why, size_t cap) {
-#ifdef AMDKIT_NO_CUDA
-    (void)api;
-    _ak_copy(why, cap, "compiled out (AMDKIT_NO_CUDA)");
-    return 0;
-#endif
+    _AK_NO_CUDA_LOADER(api, why, cap);
     if (api->lib_cuda) return 1;
     return _ak_load_lib(api, &api->lib_cuda, _ak_cuda_names, api->cuda_path, sizeof api->cuda_path, _ak_resolve_cuda,
                         "driver", "cuInit", why, cap, NULL, 0);
 }
 static int _ak_load_nvrtc(_ak_api* api, char* why, size_t cap) {
-#ifdef AMDKIT_NO_CUDA
-    (void)api;
-    _ak_copy(why, cap, "compiled out (AMDKIT_NO_CUDA)");
-    return 0;
-#endif
+    _AK_NO_CUDA_LOADER(api, why, cap);
     if (api->lib_nvrtc) return 1;
     if (!_ak_load_lib(api, &api->lib_nvrtc, _ak_nvrtc_names, api->nvrtc_path, sizeof api->nvrtc_path, _ak_resolve_nvrtc,
                       "NVRTC", "nvrtcVersion", why, cap, NULL, 0))
@@ -8411,6 +8589,8 @@ typedef struct _ak_cache_key {
     const char* backend;          /* "hip" / "cuda" */
     const char* compiler;         /* compiler + version, e.g. "hipRTC 50221153" */
     const char* device_tag;       /* memory level only: identity of the context/device ("offline" for offline) */
+    const struct _ak_cache_prefix* prefix;  /* optional: every field but the source measured and hashed once
+                                               (_ak_cache_prefix_make on the same fields); NULL: done per call */
 } _ak_cache_key;
 
 typedef struct _ak_cache_ops {
@@ -8434,6 +8614,11 @@ typedef struct _ak_cache_entry _ak_cache_entry;
 /* Key fields in the order the memory hash and the comparison take them. */
 enum { _AK_KF_SOURCE, _AK_KF_NAME, _AK_KF_OPTIONS, _AK_KF_ARCH, _AK_KF_BACKEND, _AK_KF_COMPILER, _AK_KF_DEVICE,
        _AK_KF_COUNT };
+/* The key fields after the source, measured and hashed once (_ak_cache_prefix_make). */
+typedef struct _ak_cache_prefix {
+    size_t l[_AK_KF_COUNT];   /* lengths of the fields after the source */
+    _ak_h128 seed;            /* their hash: the seed of the source's */
+} _ak_cache_prefix;
 enum { _AK_CE_PENDING = 0, _AK_CE_READY = 1, _AK_CE_FAILED = 2 };
 
 struct _ak_cache_entry {
@@ -8642,18 +8827,36 @@ static void _ak_cache_key_fields(const _ak_cache_key* k, const char* f[_AK_KF_CO
     f[_AK_KF_DEVICE] = k->device_tag;
     for (i = 1; i < _AK_KF_COUNT; i++) {
         if (!f[i]) f[i] = "";
-        l[i] = strlen(f[i]);
+        l[i] = k->prefix ? k->prefix->l[i] : strlen(f[i]);
     }
 }
 
-/* Memory key: the fast hash chained over every field (each field's length is
- * mixed in by the hash, so field boundaries cannot shift). */
-static _ak_h128 _ak_cache_mem_hash(const char* const f[_AK_KF_COUNT], const size_t l[_AK_KF_COUNT]) {
+/* Memory key: the fast hash chained over every field but the source, then
+ * over the source (each field's length is mixed in by the hash, so field
+ * boundaries cannot shift). The fields before the source are the same for
+ * every kernel a context compiles with the same options: a caller that
+ * keeps them (ak_kernel_get's options memo) hashes them once
+ * (_ak_cache_prefix_make) and a memory hit hashes the source alone. */
+static _ak_h128 _ak_cache_prefix_seed(const char* const f[_AK_KF_COUNT], const size_t l[_AK_KF_COUNT]) {
     _ak_h128 h;
     int i;
     h.lo = (uint64_t)_AK_CACHE_FORMAT; h.hi = 0;
-    for (i = 0; i < _AK_KF_COUNT; i++) h = _ak_hash128_seeded(f[i], l[i], h);
+    for (i = 0; i < _AK_KF_COUNT; i++)
+        if (i != _AK_KF_SOURCE) h = _ak_hash128_seeded(f[i], l[i], h);
     return h;
+}
+static _ak_h128 _ak_cache_mem_hash(const char* const f[_AK_KF_COUNT], const size_t l[_AK_KF_COUNT]) {
+    return _ak_hash128_seeded(f[_AK_KF_SOURCE], l[_AK_KF_SOURCE], _ak_cache_prefix_seed(f, l));
+}
+/* The prefix of `k` (its source is not read). */
+static void _ak_cache_prefix_make(const _ak_cache_key* k, _ak_cache_prefix* p) {
+    const char* f[_AK_KF_COUNT];
+    _ak_cache_key k2 = *k;
+    k2.source = "";
+    k2.source_len = 0;
+    k2.prefix = NULL;
+    _ak_cache_key_fields(&k2, f, p->l);
+    p->seed = _ak_cache_prefix_seed(f, p->l);
 }
 
 /* Disk key: SHA-256 over a canonical text, each field length-prefixed:
@@ -8785,7 +8988,7 @@ static void _ak_cache_index_add(_ak_cache* c, _ak_cache_entry* e) {
     c->buckets[j] = e;
     _ak_cache_lru_push_front(c, e);
     e->indexed = 1;
-    e->refs++;
+    __atomic_add_fetch(&e->refs, 1, __ATOMIC_RELAXED);
     c->count++;
 }
 /* Remove from map and LRU and drop the index's reference; an entry left with
@@ -8798,7 +9001,7 @@ static void _ak_cache_index_remove(_ak_cache* c, _ak_cache_entry* e, _ak_cache_e
     _ak_cache_lru_unlink(c, e);
     e->indexed = 0;
     c->count--;
-    if (--e->refs == 0) { e->hnext = *dead; *dead = e; }
+    if (__atomic_sub_fetch(&e->refs, 1, __ATOMIC_ACQ_REL) == 0) { e->hnext = *dead; *dead = e; }
 }
 /* Evict least recently used entries (never one still being compiled) down
  * to capacity. Returns how many; *name gets the kernel name of the last one
@@ -9335,7 +9538,7 @@ static ak_result _ak_cache_get_hashed(_ak_cache* c, const char* const f[_AK_KF_C
         if (!fresh) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "cache: out of host memory for kernel '%s'", f[_AK_KF_NAME]);
     }
     /* found (lock held) */
-    e->refs++;
+    __atomic_add_fetch(&e->refs, 1, __ATOMIC_RELAXED);
     while (e->state == _AK_CE_PENDING) _ak_cond_wait(&c->cond, &c->lock);
     if (e->state == _AK_CE_READY) {
         c->memory_hits++;
@@ -9408,7 +9611,8 @@ static ak_result _ak_cache_get(_ak_cache* c, const _ak_cache_key* key, const _ak
                     f[_AK_KF_ARCH], c->enabled ? "bypassed" : "disabled");
         return _ak_cache_get_private(c, f, l, ops, out);
     }
-    return _ak_cache_get_hashed(c, f, l, _ak_cache_mem_hash(f, l), ops, out, src);
+    return _ak_cache_get_hashed(c, f, l, key->prefix ? _ak_hash128_seeded(f[_AK_KF_SOURCE], l[_AK_KF_SOURCE], key->prefix->seed)
+                                                     : _ak_cache_mem_hash(f, l), ops, out, src);
 }
 
 static const void* _ak_cache_entry_data(const _ak_cache_entry* e, size_t* size) {
@@ -9419,14 +9623,12 @@ static const void* _ak_cache_entry_data(const _ak_cache_entry* e, size_t* size) 
 static void* _ak_cache_entry_loaded(const _ak_cache_entry* e) { return e ? e->loaded : NULL; }
 static double _ak_cache_entry_compile_ms(const _ak_cache_entry* e) { return e ? e->compile_ms : 0.0; }
 
-/* Drop a reference; the last one frees the entry (and unloads its handle). */
+/* Drop a reference; the last one frees the entry (and unloads its handle).
+ * No lock: refs changes atomically, and an entry in the index holds the
+ * index's reference, so a lookup never finds one that reached 0. */
 static void _ak_cache_entry_release(_ak_cache* c, _ak_cache_entry* e) {
-    int last;
     if (!c || !e) return;
-    _ak_mutex_lock(&c->lock);
-    last = --e->refs == 0;
-    _ak_mutex_unlock(&c->lock);
-    if (last) _ak_cache_entry_free(c, e);
+    if (__atomic_sub_fetch(&e->refs, 1, __ATOMIC_ACQ_REL) == 0) _ak_cache_entry_free(c, e);
 }
 
 /* ---- stats, purge ----------------------------------------------------------------- */
@@ -9481,7 +9683,7 @@ static ak_result _ak_cache_purge(_ak_cache* c) {
     e = c->head;
     while (e) {
         _ak_cache_entry* nx = e->next;
-        if (e->state == _AK_CE_READY && e->refs == 1) _ak_cache_index_remove(c, e, &dead);
+        if (e->state == _AK_CE_READY && __atomic_load_n(&e->refs, __ATOMIC_ACQUIRE) == 1) _ak_cache_index_remove(c, e, &dead);
         e = nx;
     }
     _ak_mutex_unlock(&c->lock);
@@ -10027,6 +10229,20 @@ static int _ak_pool_event_is_done(struct _ak_pool* p, _ak_pevent* w) {
     return w->done;
 }
 /* Blocks whose event completed become ready (and merge). */
+/* Blocks taken off the free lists (a list through lnext) back on them, ready
+ * for any stream: their events released, merged with free neighbours. */
+static void _ak_pool_relink(struct _ak_pool* p, _ak_pblock* list) {
+    while (list) {
+        _ak_pblock* b = list;
+        list = b->lnext;
+        b->lnext = NULL;
+        _ak_pool_event_release(p, b->event);
+        b->event = NULL;
+        b->ready = 1;
+        b->stream = NULL;
+        _ak_pool_coalesce_link(p, b);
+    }
+}
 static void _ak_pool_poll(struct _ak_pool* p) {
     _ak_pblock* local = NULL;
     _ak_pblock* b;
@@ -10041,16 +10257,7 @@ static void _ak_pool_poll(struct _ak_pool* p) {
         }
         b = next;
     }
-    while (local) {
-        b = local;
-        local = b->lnext;
-        b->lnext = NULL;
-        _ak_pool_event_release(p, b->event);
-        b->event = NULL;
-        b->ready = 1;
-        b->stream = NULL;
-        _ak_pool_coalesce_link(p, b);
-    }
+    _ak_pool_relink(p, local);
 }
 
 /* Smallest free block in `tree` with owner `owner` and size >= size. */
@@ -10264,16 +10471,7 @@ static void _ak_pool_stream_destroyed(struct _ak_pool* p, ak_stream* s) {
             local = b;
         }
     }
-    while (local) {
-        b = local;
-        local = b->lnext;
-        b->lnext = NULL;
-        _ak_pool_event_release(p, b->event);
-        b->event = NULL;
-        b->ready = 1;
-        b->stream = NULL;
-        _ak_pool_coalesce_link(p, b);
-    }
+    _ak_pool_relink(p, local);
     for (i = 0; i < p->live.cap; i++) {
         b = p->live.keys[i] ? p->live.vals[i] : NULL;
         if (b && b->stream == s) { b->stream = NULL; b->orphan = 1; }
@@ -11857,6 +12055,35 @@ AKDEF ak_result ak_config_field_value(const ak_config* cfg, int i, char* buf, si
     return AK_OK;
 }
 
+AKDEF ak_result ak_config_field_syntax(int i, char* buf, size_t buf_size) {
+    const _ak_cfgrow* f;
+    if (!buf || !buf_size) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_config_field_syntax: NULL argument");
+    buf[0] = 0;
+    if (i < 0 || i >= (int)_AK_CF_COUNT)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_config_field_syntax: field %d, expected 0..%d", i, (int)_AK_CF_COUNT - 1);
+    f = &_ak_cfg_rows[i];
+    switch (f->kind) {
+    case _AK_CK_BOOL: _ak_copy(buf, buf_size, "on or off (1/0, true/false, yes/no)"); break;
+    case _AK_CK_TRI: _ak_copy(buf, buf_size, "auto, on or off"); break;
+    case _AK_CK_ENUM: _ak_names_list(f->names, buf, buf_size); break;
+    case _AK_CK_INT:
+        if (f->hi == INT_MAX) _ak_fmt(buf, buf_size, "integer >= %lld", f->lo);
+        else _ak_fmt(buf, buf_size, "integer %lld..%lld", f->lo, f->hi);
+        break;
+    case _AK_CK_BYTES:
+        if (f->lo) _ak_fmt(buf, buf_size, "bytes, k/m/g suffix; >= %lld", f->lo);
+        else _ak_copy(buf, buf_size, "bytes, k/m/g suffix");
+        break;
+    case _AK_CK_SEG: _ak_copy(buf, buf_size, "bytes, k/m/g suffix; 0 or a multiple of 2m"); break;
+    case _AK_CK_FRAC: _ak_fmt(buf, buf_size, "number in (%g, %g]", (double)f->lo, (double)f->hi); break;
+    case _AK_CK_PREC: _ak_copy(buf, buf_size, "auto, f32, f16, bf16, fp8_e4m3 or fp8_e5m2"); break;
+    case _AK_CK_MASK: _ak_copy(buf, buf_size, "comma-separated list of f32, f16, bf16, fp8_e4m3, fp8_e5m2"); break;
+    case _AK_CK_STR: _ak_copy(buf, buf_size, "text (empty = unset)"); break;
+    case _AK_CK_PATH: _ak_fmt(buf, buf_size, "path under %lld characters (empty = unset)", f->hi); break;
+    }
+    return AK_OK;
+}
+
 AKDEF ak_result ak_config_validate(const ak_config* cfg, const ak_arch_info* arch, ak_config* fixed) {
     ak_config c;
     _ak_logger lg;
@@ -11927,13 +12154,14 @@ AKDEF ak_result ak_config_validate(const ak_config* cfg, const ak_arch_info* arc
 /* ==========================================================================
  * >>impl:backend
  * ========================================================================== */
+#define _AK_NO_ENTRY_TEXT "the runtime library lacks this entry point"
 static const char* _ak_hip_errstr(const _ak_api* api, int e) {
-    const char* s = (api && api->hipGetErrorString) ? api->hipGetErrorString(e) : NULL;
+    const char* s = e == _AK_E_NO_ENTRY ? _AK_NO_ENTRY_TEXT : (api && api->hipGetErrorString) ? api->hipGetErrorString(e) : NULL;
     return s ? s : "unknown HIP error";
 }
 static const char* _ak_cu_errstr(const _ak_api* api, int e) {
-    const char* s = NULL;
-    if (api && api->cuGetErrorString) api->cuGetErrorString(e, &s);
+    const char* s = e == _AK_E_NO_ENTRY ? _AK_NO_ENTRY_TEXT : NULL;
+    if (!s && api && api->cuGetErrorString) api->cuGetErrorString(e, &s);
     return s ? s : "unknown CUDA error";
 }
 
@@ -11958,13 +12186,25 @@ static ak_result _ak_bind(ak_context* ctx) {
     return AK_OK;
 }
 
+/* A probe's first step: the report says which backend was tried. */
+static void _ak_probe_begin(ak_backend_report* rep, ak_backend b) {
+    rep->backend = b;
+    rep->tried = 1;
+}
+/* A probe's outcome: status and reason into the report, the status back. */
+static ak_result _ak_probe_report(ak_backend_report* rep, ak_result status, const char* fmt, ...) _AK_PRINTF(3, 4);
+static ak_result _ak_probe_report(ak_backend_report* rep, ak_result status, const char* fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(rep->reason, sizeof rep->reason, fmt, ap);
+    va_end(ap);
+    return rep->status = status;
+}
 /* The device-ordinal step every probe shares: AK_ERROR_NO_DEVICE in the
  * report when `device` is past the `n` devices `who` sees. */
 static ak_result _ak_probe_device_index(ak_backend_report* rep, int device, int n, const char* who) {
     if (device < n) return AK_OK;
-    rep->status = AK_ERROR_NO_DEVICE;
-    _ak_fmt(rep->reason, sizeof rep->reason, "device %d requested, %s sees %d device%s", device, who, n, n == 1 ? "" : "s");
-    return rep->status;
+    return _ak_probe_report(rep, AK_ERROR_NO_DEVICE, "device %d requested, %s sees %d device%s", device, who, n, n == 1 ? "" : "s");
 }
 
 /* The variables that select visible devices, as set ("" if none). */
@@ -11982,10 +12222,29 @@ static void _ak_uuid_text(char* out, size_t cap, const char* prefix, const unsig
             b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
 }
 
+/* The device attributes both GPU runtimes report, in this order (each
+ * describe below passes its runtime's codes for them). */
+enum { _AK_DA_CUS, _AK_DA_WAVE, _AK_DA_SHMEM, _AK_DA_L2, _AK_DA_CLOCK, _AK_DA_MEM_CLOCK, _AK_DA_BUS, _AK_DA_MAX_THREADS,
+       _AK_DA_BLOCK_X, _AK_DA_BLOCK_Y, _AK_DA_BLOCK_Z, _AK_DA_GRID_X, _AK_DA_GRID_Y, _AK_DA_GRID_Z, _AK_DA_COUNT };
+static void _ak_dev_set_attrs(ak_device_info* dev, const int* v) {
+    int i;
+    dev->compute_units = v[_AK_DA_CUS];
+    dev->wave_size = v[_AK_DA_WAVE];
+    dev->shared_mem_per_block = (size_t)v[_AK_DA_SHMEM];
+    dev->l2_bytes = (size_t)v[_AK_DA_L2];
+    dev->clock_khz = v[_AK_DA_CLOCK];
+    dev->memory_clock_khz = v[_AK_DA_MEM_CLOCK];
+    dev->memory_bus_width = v[_AK_DA_BUS];
+    dev->max_threads_per_block = v[_AK_DA_MAX_THREADS];
+    for (i = 0; i < 3; i++) {
+        dev->max_block[i] = v[_AK_DA_BLOCK_X + i];
+        dev->max_grid[i] = v[_AK_DA_GRID_X + i];
+    }
+}
+
 /* Describe HIP device `device` (runtime loaded, hipInit done) without making
  * it current: attribute and identity queries only, no context. mem_free 0. */
 static void _ak_hip_describe(_ak_api* api, int device, ak_device_info* dev) {
-    int v = 0;
     unsigned char* props;
     dev->backend = AK_BACKEND_HIP;
     dev->device = device;
@@ -11999,22 +12258,18 @@ static void _ak_hip_describe(_ak_api* api, int device, ak_device_info* dev) {
             _ak_copy(dev->arch, sizeof dev->arch, (const char*)props + _AK_HIP_PROPS_R0000_ARCH_OFFSET);
         _ak_dealloc(props);
     }
-#define _AK_HATTR(field, attr) v = 0; api->hipDeviceGetAttribute(&v, (_akT_hipDeviceAttribute_t)(attr), device); field = v;
-    _AK_HATTR(dev->compute_units, _AK_HIP_ATTR_MP_COUNT)
-    _AK_HATTR(dev->wave_size, _AK_HIP_ATTR_WARP)
-    _AK_HATTR(dev->shared_mem_per_block, _AK_HIP_ATTR_SHMEM_PER_BLOCK)
-    _AK_HATTR(dev->l2_bytes, _AK_HIP_ATTR_L2)
-    _AK_HATTR(dev->clock_khz, _AK_HIP_ATTR_CLOCK)
-    _AK_HATTR(dev->memory_clock_khz, _AK_HIP_ATTR_MEM_CLOCK)
-    _AK_HATTR(dev->memory_bus_width, _AK_HIP_ATTR_BUS_WIDTH)
-    _AK_HATTR(dev->max_threads_per_block, _AK_HIP_ATTR_MAX_THREADS)
-    _AK_HATTR(dev->max_block[0], _AK_HIP_ATTR_MAX_BLOCK_X)
-    _AK_HATTR(dev->max_block[1], _AK_HIP_ATTR_MAX_BLOCK_X + 1)
-    _AK_HATTR(dev->max_block[2], _AK_HIP_ATTR_MAX_BLOCK_X + 2)
-    _AK_HATTR(dev->max_grid[0], _AK_HIP_ATTR_MAX_GRID_X)
-    _AK_HATTR(dev->max_grid[1], _AK_HIP_ATTR_MAX_GRID_X + 1)
-    _AK_HATTR(dev->max_grid[2], _AK_HIP_ATTR_MAX_GRID_X + 2)
-#undef _AK_HATTR
+    {
+        static const int codes[_AK_DA_COUNT] = { _AK_HIP_ATTR_MP_COUNT, _AK_HIP_ATTR_WARP, _AK_HIP_ATTR_SHMEM_PER_BLOCK, _AK_HIP_ATTR_L2,
+            _AK_HIP_ATTR_CLOCK, _AK_HIP_ATTR_MEM_CLOCK, _AK_HIP_ATTR_BUS_WIDTH, _AK_HIP_ATTR_MAX_THREADS, _AK_HIP_ATTR_MAX_BLOCK_X,
+            _AK_HIP_ATTR_MAX_BLOCK_X + 1, _AK_HIP_ATTR_MAX_BLOCK_X + 2, _AK_HIP_ATTR_MAX_GRID_X, _AK_HIP_ATTR_MAX_GRID_X + 1,
+            _AK_HIP_ATTR_MAX_GRID_X + 2 };
+        int v[_AK_DA_COUNT], i;
+        for (i = 0; i < _AK_DA_COUNT; i++) {
+            v[i] = 0;
+            api->hipDeviceGetAttribute(&v[i], (_akT_hipDeviceAttribute_t)codes[i], device);
+        }
+        _ak_dev_set_attrs(dev, v);
+    }
     if (api->hipDeviceTotalMem) { size_t t = 0; if (api->hipDeviceTotalMem(&t, device) == 0) dev->mem_total = t; }
     if (api->hipDeviceGetPCIBusId && api->hipDeviceGetPCIBusId(dev->pci_bus_id, (int)sizeof dev->pci_bus_id, device) != 0)
         dev->pci_bus_id[0] = 0;
@@ -12045,31 +12300,27 @@ static void _ak_hip_describe(_ak_api* api, int device, ak_device_info* dev) {
 /* Describe CUDA device `device` (driver loaded, cuInit done): attribute and
  * identity queries only, no context. mem_free 0. */
 static void _ak_cuda_describe(_ak_api* api, int device, ak_device_info* dev) {
-    int v = 0, major = 0, minor = 0;
+    int major = 0, minor = 0;
     _akT_CUdevice d = 0;
     size_t total = 0;
     dev->backend = AK_BACKEND_CUDA;
     dev->device = device;
     api->cuDeviceGet(&d, device);
     api->cuDeviceGetName(dev->name, (int)sizeof dev->name, d);
-#define _AK_CATTR(field, attr) v = 0; api->cuDeviceGetAttribute(&v, (_akT_CUdevice_attribute)(attr), d); field = v;
-    _AK_CATTR(dev->compute_units, _AK_CU_ATTR_MP_COUNT)
-    _AK_CATTR(dev->wave_size, _AK_CU_ATTR_WARP)
-    _AK_CATTR(dev->shared_mem_per_block, _AK_CU_ATTR_SHMEM_OPTIN)
-    _AK_CATTR(dev->l2_bytes, _AK_CU_ATTR_L2)
-    _AK_CATTR(dev->clock_khz, _AK_CU_ATTR_CLOCK)
-    _AK_CATTR(dev->memory_clock_khz, _AK_CU_ATTR_MEM_CLOCK)
-    _AK_CATTR(dev->memory_bus_width, _AK_CU_ATTR_BUS_WIDTH)
-    _AK_CATTR(major, _AK_CU_ATTR_CC_MAJOR)
-    _AK_CATTR(minor, _AK_CU_ATTR_CC_MINOR)
-    _AK_CATTR(dev->max_threads_per_block, _AK_CU_ATTR_MAX_THREADS)
-    _AK_CATTR(dev->max_block[0], _AK_CU_ATTR_MAX_BLOCK_X)
-    _AK_CATTR(dev->max_block[1], _AK_CU_ATTR_MAX_BLOCK_X + 1)
-    _AK_CATTR(dev->max_block[2], _AK_CU_ATTR_MAX_BLOCK_X + 2)
-    _AK_CATTR(dev->max_grid[0], _AK_CU_ATTR_MAX_GRID_X)
-    _AK_CATTR(dev->max_grid[1], _AK_CU_ATTR_MAX_GRID_X + 1)
-    _AK_CATTR(dev->max_grid[2], _AK_CU_ATTR_MAX_GRID_X + 2)
-#undef _AK_CATTR
+    {   /* two more than the shared list: the compute capability */
+        static const int codes[_AK_DA_COUNT + 2] = { _AK_CU_ATTR_MP_COUNT, _AK_CU_ATTR_WARP, _AK_CU_ATTR_SHMEM_OPTIN, _AK_CU_ATTR_L2,
+            _AK_CU_ATTR_CLOCK, _AK_CU_ATTR_MEM_CLOCK, _AK_CU_ATTR_BUS_WIDTH, _AK_CU_ATTR_MAX_THREADS, _AK_CU_ATTR_MAX_BLOCK_X,
+            _AK_CU_ATTR_MAX_BLOCK_X + 1, _AK_CU_ATTR_MAX_BLOCK_X + 2, _AK_CU_ATTR_MAX_GRID_X, _AK_CU_ATTR_MAX_GRID_X + 1,
+            _AK_CU_ATTR_MAX_GRID_X + 2, _AK_CU_ATTR_CC_MAJOR, _AK_CU_ATTR_CC_MINOR };
+        int v[_AK_DA_COUNT + 2], i;
+        for (i = 0; i < _AK_DA_COUNT + 2; i++) {
+            v[i] = 0;
+            api->cuDeviceGetAttribute(&v[i], (_akT_CUdevice_attribute)codes[i], d);
+        }
+        _ak_dev_set_attrs(dev, v);
+        major = v[_AK_DA_COUNT];
+        minor = v[_AK_DA_COUNT + 1];
+    }
     _ak_fmt(dev->arch, sizeof dev->arch, "sm_%d%d", major, minor);
     api->cuDeviceTotalMem(&total, d);
     dev->mem_total = total;
@@ -12094,29 +12345,17 @@ static void _ak_cuda_describe(_ak_api* api, int device, ak_device_info* dev) {
 static ak_result _ak_probe_hip(_ak_api* api, int device, ak_device_info* dev, ak_backend_report* rep) {
     char why[512];
     int e, n = 0;
-    rep->backend = AK_BACKEND_HIP;
-    rep->tried = 1;
-    if (!_ak_load_hip_runtime(api, why, sizeof why)) {
-        rep->status = AK_ERROR_BACKEND_UNAVAILABLE;
-        _ak_fmt(rep->reason, sizeof rep->reason, "HIP runtime: %s", why);
-        return rep->status;
-    }
-    if (!_ak_load_hiprtc(api, why, sizeof why)) {
-        rep->status = AK_ERROR_BACKEND_UNAVAILABLE;
-        _ak_fmt(rep->reason, sizeof rep->reason, "%s loaded, but no hipRTC: %s", api->hip_path, why);
-        return rep->status;
-    }
+    _ak_probe_begin(rep, AK_BACKEND_HIP);
+    if (!_ak_load_hip_runtime(api, why, sizeof why)) return _ak_probe_report(rep, AK_ERROR_BACKEND_UNAVAILABLE, "HIP runtime: %s", why);
+    if (!_ak_load_hiprtc(api, why, sizeof why))
+        return _ak_probe_report(rep, AK_ERROR_BACKEND_UNAVAILABLE, "%s loaded, but no hipRTC: %s", api->hip_path, why);
     e = api->hipInit(0);
     if (e == 0) e = api->hipGetDeviceCount(&n);
-    if (e != 0 || n <= 0) {
-        rep->status = AK_ERROR_NO_DEVICE;
-        _ak_fmt(rep->reason, sizeof rep->reason, "%s loaded (runtime %d, found via %s), but no device: %s (%d)",
+    if (e != 0 || n <= 0)
+        return _ak_probe_report(rep, AK_ERROR_NO_DEVICE, "%s loaded (runtime %d, found via %s), but no device: %s (%d)",
                  api->hip_path, api->hip_runtime_version, api->hip_how, e ? _ak_hip_errstr(api, e) : "device count 0", e);
-        return rep->status;
-    }
     if (_ak_probe_device_index(rep, device, n, "the HIP runtime") != AK_OK) return rep->status;
-    rep->status = AK_OK;
-    _ak_fmt(rep->reason, sizeof rep->reason, "%s (found via %s): %d device(s)", api->hip_path, api->hip_how, n);
+    _ak_probe_report(rep, AK_OK, "%s (found via %s): %d device(s)", api->hip_path, api->hip_how, n);
     if (dev) {
         dev->device_count = n;
         _ak_hip_describe(api, device, dev);
@@ -12129,29 +12368,17 @@ static ak_result _ak_probe_hip(_ak_api* api, int device, ak_device_info* dev, ak
 static ak_result _ak_probe_cuda(_ak_api* api, int device, ak_device_info* dev, ak_backend_report* rep) {
     char why[512];
     int e, n = 0;
-    rep->backend = AK_BACKEND_CUDA;
-    rep->tried = 1;
-    if (!_ak_load_cuda_driver(api, why, sizeof why)) {
-        rep->status = AK_ERROR_BACKEND_UNAVAILABLE;
-        _ak_fmt(rep->reason, sizeof rep->reason, "CUDA driver: %s", why);
-        return rep->status;
-    }
+    _ak_probe_begin(rep, AK_BACKEND_CUDA);
+    if (!_ak_load_cuda_driver(api, why, sizeof why)) return _ak_probe_report(rep, AK_ERROR_BACKEND_UNAVAILABLE, "CUDA driver: %s", why);
     e = api->cuInit(0);
     if (e == 0) e = api->cuDeviceGetCount(&n);
-    if (e != 0 || n <= 0) {
-        rep->status = AK_ERROR_NO_DEVICE;
-        _ak_fmt(rep->reason, sizeof rep->reason, "%s loaded, but no device: %s (%d)", api->cuda_path,
+    if (e != 0 || n <= 0)
+        return _ak_probe_report(rep, AK_ERROR_NO_DEVICE, "%s loaded, but no device: %s (%d)", api->cuda_path,
                  e ? _ak_cu_errstr(api, e) : "device count 0", e);
-        return rep->status;
-    }
-    if (!_ak_load_nvrtc(api, why, sizeof why)) {
-        rep->status = AK_ERROR_BACKEND_UNAVAILABLE;
-        _ak_fmt(rep->reason, sizeof rep->reason, "%s loaded with %d device(s), but no NVRTC: %s", api->cuda_path, n, why);
-        return rep->status;
-    }
+    if (!_ak_load_nvrtc(api, why, sizeof why))
+        return _ak_probe_report(rep, AK_ERROR_BACKEND_UNAVAILABLE, "%s loaded with %d device(s), but no NVRTC: %s", api->cuda_path, n, why);
     if (_ak_probe_device_index(rep, device, n, "the CUDA driver") != AK_OK) return rep->status;
-    rep->status = AK_OK;
-    _ak_fmt(rep->reason, sizeof rep->reason, "%s + %s: %d device(s)", api->cuda_path, api->nvrtc_path, n);
+    _ak_probe_report(rep, AK_OK, "%s + %s: %d device(s)", api->cuda_path, api->nvrtc_path, n);
     if (dev) {
         dev->device_count = n;
         _ak_cuda_describe(api, device, dev);
@@ -12160,8 +12387,7 @@ static ak_result _ak_probe_cuda(_ak_api* api, int device, ak_device_info* dev, a
 }
 
 static ak_result _ak_probe_cpu(int device, ak_device_info* dev, ak_backend_report* rep) {
-    rep->backend = AK_BACKEND_CPU;
-    rep->tried = 1;
+    _ak_probe_begin(rep, AK_BACKEND_CPU);
     if (_ak_probe_device_index(rep, device, 1, "the cpu backend") != AK_OK) return rep->status;
     rep->status = AK_OK;
     _ak_copy(rep->reason, sizeof rep->reason, "always available (CPU reference path)");
@@ -12253,6 +12479,22 @@ static int _ak_cpu_stream_priority_range(ak_context* ctx, int* least, int* great
     *greatest = INT_MIN;
     return 0;
 }
+static int _ak_cpu_device_count(struct _ak_api* api, int* n) { (void)api; *n = 1; return 0; }
+static void _ak_cpu_describe(struct _ak_api* api, int device, ak_device_info* dev) {
+    ak_backend_report rep;
+    (void)api;
+    memset(&rep, 0, sizeof rep);
+    _ak_probe_cpu(device, dev, &rep);
+    dev->backend = AK_BACKEND_CPU;
+}
+/* one host memory: every context reaches every buffer */
+static int _ak_cpu_peer_can_access(ak_context* ctx, ak_context* peer, int* can) { (void)ctx; (void)peer; *can = 1; return 0; }
+static int _ak_cpu_peer_enable(ak_context* ctx, ak_context* peer) { (void)ctx; (void)peer; return 0; }
+static int _ak_cpu_peer_copy(ak_context* dst_ctx, void* dst, ak_context* src_ctx, const void* src, size_t bytes, void* stream) {
+    (void)dst_ctx; (void)src_ctx; (void)stream;
+    memmove(dst, src, bytes);
+    return 0;
+}
 static const char* _ak_cpu_error_string(ak_context* ctx, int e) { (void)ctx; return e == 2 ? "out of host memory" : "host error"; }
 static ak_result _ak_cpu_open(ak_context* ctx) { (void)ctx; return AK_OK; }
 static void _ak_cpu_close(ak_context* ctx) { (void)ctx; }
@@ -12333,6 +12575,23 @@ static int _ak_hip_launch_kernel(ak_context* ctx, void* fn, ak_dim3 g, ak_dim3 b
 static const char* _ak_hip_error_string(ak_context* ctx, int e) { return _ak_hip_errstr(ctx->api, e); }
 static ak_result _ak_hip_open(ak_context* ctx) { _ak_gpu_device_ready(ctx); return AK_OK; }
 static void _ak_hip_close(ak_context* ctx) { (void)ctx; }
+static int _ak_hip_device_count(struct _ak_api* api, int* n) { return api->hipGetDeviceCount(n); }
+static int _ak_hip_peer_can_access(ak_context* ctx, ak_context* peer, int* can) {
+    *can = 0;
+    return _AK_A->hipDeviceCanAccessPeer ? _AK_A->hipDeviceCanAccessPeer(can, ctx->dev.device, peer->dev.device) : 0;
+}
+static int _ak_hip_peer_enable(ak_context* ctx, ak_context* peer) {
+    int e = _AK_A->hipDeviceEnablePeerAccess ? _AK_A->hipDeviceEnablePeerAccess(peer->dev.device, 0) : _AK_E_NO_ENTRY;
+    return e == 704 /* hipErrorPeerAccessAlreadyEnabled */ ? 0 : e;
+}
+static int _ak_hip_peer_copy(ak_context* ctx, void* dst, ak_context* src_ctx, const void* src, size_t bytes, void* stream) {
+    return _AK_A->hipMemcpyPeerAsync ? _AK_A->hipMemcpyPeerAsync(dst, ctx->dev.device, src, src_ctx->dev.device, bytes, stream)
+                                     : _AK_E_NO_ENTRY;
+}
+static int _ak_hip_stream_wait_event(ak_context* ctx, void* stream, void* ev) {
+    return _AK_A->hipStreamWaitEvent ? _AK_A->hipStreamWaitEvent(stream, ev, 0) : _AK_E_NO_ENTRY;
+}
+static int _ak_hip_ccl_load(struct _ak_api* api, char* why, size_t cap) { return _ak_load_ccl(api, 1, why, cap); }
 
 /* cuda */
 static int _ak_cuda_make_current(ak_context* ctx) { return _AK_A->cuCtxSetCurrent(ctx->native_ctx); }
@@ -12397,6 +12656,29 @@ static void _ak_cuda_close(ak_context* ctx) {
     _akT_CUdevice d = 0;
     if (ctx->native_ctx && _AK_A->cuDeviceGet(&d, ctx->dev.device) == 0) _AK_A->cuDevicePrimaryCtxRelease(d);
 }
+static int _ak_cuda_device_count(struct _ak_api* api, int* n) { return api->cuDeviceGetCount(n); }
+static int _ak_cuda_peer_can_access(ak_context* ctx, ak_context* peer, int* can) {
+    _akT_CUdevice d = 0, p = 0;
+    int e;
+    *can = 0;
+    if (!_AK_A->cuDeviceCanAccessPeer) return 0;
+    if ((e = _AK_A->cuDeviceGet(&d, ctx->dev.device)) == 0 && (e = _AK_A->cuDeviceGet(&p, peer->dev.device)) == 0)
+        e = _AK_A->cuDeviceCanAccessPeer(can, d, p);
+    return e;
+}
+static int _ak_cuda_peer_enable(ak_context* ctx, ak_context* peer) {
+    int e = _AK_A->cuCtxEnablePeerAccess ? _AK_A->cuCtxEnablePeerAccess(peer->native_ctx, 0) : _AK_E_NO_ENTRY;
+    return e == 704 /* CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED */ ? 0 : e;
+}
+static int _ak_cuda_peer_copy(ak_context* ctx, void* dst, ak_context* src_ctx, const void* src, size_t bytes, void* stream) {
+    return _AK_A->cuMemcpyPeerAsync ? _AK_A->cuMemcpyPeerAsync((_akT_CUdeviceptr)(uintptr_t)dst, ctx->native_ctx,
+                                                              (_akT_CUdeviceptr)(uintptr_t)src, src_ctx->native_ctx, bytes, stream)
+                                    : _AK_E_NO_ENTRY;
+}
+static int _ak_cuda_stream_wait_event(ak_context* ctx, void* stream, void* ev) {
+    return _AK_A->cuStreamWaitEvent ? _AK_A->cuStreamWaitEvent(stream, ev, 0) : _AK_E_NO_ENTRY;
+}
+static int _ak_cuda_ccl_load(struct _ak_api* api, char* why, size_t cap) { return _ak_load_ccl(api, 0, why, cap); }
 #undef _AK_A
 
 static const char* const _ak_roctx_libs[] = { "libroctx64.so", "libroctx64.so.4", NULL };
@@ -12409,7 +12691,30 @@ static const char* const _ak_nvtx_libs[] = { "libnvToolsExt.so.1", "libnvToolsEx
     _ak_##p##_event_elapsed, _ak_##p##_synchronize, _ak_##p##_copy, _ak_##p##_memset, _ak_##p##_host_alloc, \
     _ak_##p##_host_free, _ak_##p##_stream_priority_range, _ak_##p##_stream_create, _ak_##p##_stream_destroy, \
     _ak_##p##_stream_synchronize, _ak_##p##_module_load, _ak_##p##_module_function, _ak_##p##_module_unload, \
-    _ak_##p##_shmem_optin, _ak_##p##_launch_kernel
+    _ak_##p##_shmem_optin, _ak_##p##_launch_kernel, _ak_##p##_device_count, _ak_##p##_describe, _ak_##p##_peer_can_access, \
+    _ak_##p##_peer_enable, _ak_##p##_peer_copy, _ak_##p##_stream_wait_event, _ak_##p##_ccl, _ak_##p##_ccl_load, \
+    _ak_##p##_comm_unique_id, _ak_##p##_comm_init_rank, _ak_##p##_comm_init_all
+/* communicators (>>impl:multi): the cpu reference over threads, or NCCL / RCCL */
+static ak_result _ak_cc_unique_id(ak_context* ctx, ak_comm_id* id);
+static ak_result _ak_cc_init_rank(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out);
+static ak_result _ak_cc_init_all(ak_context* const* ctxs, int n, ak_comm** comms);
+static ak_result _ak_ccl_unique_id(ak_context* ctx, ak_comm_id* id);
+static ak_result _ak_ccl_init_rank(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out);
+static ak_result _ak_ccl_init_all(ak_context* const* ctxs, int n, ak_comm** comms);
+#define _ak_hip_ccl "RCCL"
+#define _ak_cuda_ccl "NCCL"
+#define _ak_cpu_ccl NULL
+#define _ak_cpu_ccl_load NULL
+#define _ak_hip_comm_unique_id _ak_ccl_unique_id
+#define _ak_hip_comm_init_rank _ak_ccl_init_rank
+#define _ak_hip_comm_init_all _ak_ccl_init_all
+#define _ak_cuda_comm_unique_id _ak_ccl_unique_id
+#define _ak_cuda_comm_init_rank _ak_ccl_init_rank
+#define _ak_cuda_comm_init_all _ak_ccl_init_all
+#define _ak_cpu_comm_unique_id _ak_cc_unique_id
+#define _ak_cpu_comm_init_rank _ak_cc_init_rank
+#define _ak_cpu_comm_init_all _ak_cc_init_all
+#define _ak_cpu_stream_wait_event _ak_cpu_nothing_record
 #define _ak_hip_probe _ak_probe_hip
 #define _ak_cuda_probe _ak_probe_cuda
 #define _ak_hip_probe_features _ak_gpu_probe_features
@@ -12463,6 +12768,20 @@ static const _ak_backend_ops _ak_backend_cpu = {
 #undef _ak_cpu_module_unload
 #undef _ak_cpu_shmem_optin
 #undef _ak_cpu_launch_kernel
+#undef _ak_hip_ccl
+#undef _ak_cuda_ccl
+#undef _ak_cpu_ccl
+#undef _ak_cpu_ccl_load
+#undef _ak_hip_comm_unique_id
+#undef _ak_hip_comm_init_rank
+#undef _ak_hip_comm_init_all
+#undef _ak_cuda_comm_unique_id
+#undef _ak_cuda_comm_init_rank
+#undef _ak_cuda_comm_init_all
+#undef _ak_cpu_comm_unique_id
+#undef _ak_cpu_comm_init_rank
+#undef _ak_cpu_comm_init_all
+#undef _ak_cpu_stream_wait_event
 
 /* In AUTO's order of preference (and ak_backend_report order). */
 static const _ak_backend_ops* const _ak_backends[3] = { &_ak_backend_hip, &_ak_backend_cuda, &_ak_backend_cpu };
@@ -12539,34 +12858,34 @@ AKDEF void ak_probe_backends(ak_backend_report reports[3]) {
 static void _ak_set_arch_base(ak_device_info* dev); /* >>impl:context */
 /* Backend that ak_context_create(NULL) would use: AMDKIT_BACKEND, else the
  * first of hip, cuda, cpu that probes usable. The api is loaded for it. */
-static ak_result _ak_enum_backend(ak_backend want, _ak_api* api, ak_backend* out, int* count) {
+static ak_result _ak_enum_backend(ak_backend want, _ak_api* api, const _ak_backend_ops** out, int* count) {
     ak_backend_report rep;
     ak_result r;
-    int n = 0;
+    int i, n = 0;
     if (want == AK_BACKEND_AUTO) {
         ak_config c = ak_config_default();
         if ((r = ak_config_apply_env(&c)) != AK_OK) return r;
         want = c.backend;
     }
-    if (want != AK_BACKEND_AUTO && want != AK_BACKEND_HIP && want != AK_BACKEND_CUDA && want != AK_BACKEND_CPU)
+    if ((int)want < (int)AK_BACKEND_AUTO || (int)want >= (int)AK_BACKEND_COUNT)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "backend %d is not AK_BACKEND_AUTO, HIP, CUDA or CPU", (int)want);
-    memset(&rep, 0, sizeof rep);
-    if (want == AK_BACKEND_AUTO || want == AK_BACKEND_HIP) {
-        if (_ak_probe_hip(api, 0, NULL, &rep) == AK_OK) { *out = AK_BACKEND_HIP; api->hipGetDeviceCount(&n); *count = n; return AK_OK; }
-        if (want == AK_BACKEND_HIP) return _ak_err(rep.status, "hip: %s", rep.reason);
+    for (i = 0; i < 3; i++) {
+        const _ak_backend_ops* b = _ak_backends[i];
+        if (want != AK_BACKEND_AUTO && want != b->id) continue;
+        memset(&rep, 0, sizeof rep);
+        if (b->probe(api, 0, NULL, &rep) == AK_OK) {
+            *out = b;
+            *count = b->device_count(api, &n) == 0 ? n : 0;
+            return AK_OK;
+        }
+        if (want == b->id) return _ak_err(rep.status, "%s: %s", ak_backend_name(b->id), rep.reason);
     }
-    if (want == AK_BACKEND_AUTO || want == AK_BACKEND_CUDA) {
-        if (_ak_probe_cuda(api, 0, NULL, &rep) == AK_OK) { *out = AK_BACKEND_CUDA; api->cuDeviceGetCount(&n); *count = n; return AK_OK; }
-        if (want == AK_BACKEND_CUDA) return _ak_err(rep.status, "cuda: %s", rep.reason);
-    }
-    *out = AK_BACKEND_CPU;
-    *count = 1;
-    return AK_OK;
+    return _ak_err(AK_ERROR_BACKEND_UNAVAILABLE, "no backend is available");   /* not reached: the last one always is */
 }
 
 AKDEF ak_result ak_device_count(ak_backend backend, int* count) {
     _ak_api* api;
-    ak_backend b;
+    const _ak_backend_ops* b = NULL;
     ak_result r;
     if (!count) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_device_count: count is NULL");
     *count = 0;
@@ -12578,8 +12897,7 @@ AKDEF ak_result ak_device_count(ak_backend backend, int* count) {
 
 AKDEF ak_result ak_device_get_info(ak_backend backend, int index, ak_device_info* out) {
     _ak_api* api;
-    ak_backend b = AK_BACKEND_CPU;
-    ak_backend_report rep;
+    const _ak_backend_ops* b = NULL;
     ak_result r;
     int n = 0;
     if (!out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_device_get_info: out is NULL");
@@ -12590,17 +12908,13 @@ AKDEF ak_result ak_device_get_info(ak_backend backend, int index, ak_device_info
         char vis[256];
         _ak_visible_devices(vis, sizeof vis);
         r = _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_device_get_info: device %d requested, the %s backend has %d device(s)%s%s",
-                    index, ak_backend_name(b), n, vis[0] ? " visible with " : "", vis);
+                    index, ak_backend_name(b->id), n, vis[0] ? " visible with " : "", vis);
     }
     if (r == AK_OK) {
-        memset(&rep, 0, sizeof rep);
-        if (b == AK_BACKEND_HIP) _ak_hip_describe(api, index, out);
-        else if (b == AK_BACKEND_CUDA) _ak_cuda_describe(api, index, out);
-        else { _ak_probe_cpu(0, out, &rep); out->backend = AK_BACKEND_CPU; }
+        b->describe(api, index, out);   /* no context: mem_free stays 0 on a GPU */
         out->device_count = n;
         _ak_set_arch_base(out);
-        if (b != AK_BACKEND_CPU && ak_arch_find(out->arch, &out->arch_info) != AK_OK) out->arch_info = NULL;
-        if (b != AK_BACKEND_CPU) out->mem_free = 0;
+        if (ak_arch_find(out->arch, &out->arch_info) != AK_OK) out->arch_info = NULL;
         ak_clear_error();
     }
     _ak_api_close(api);
@@ -12612,8 +12926,11 @@ AKDEF ak_result ak_device_get_info(ak_backend backend, int index, ak_device_info
  * ========================================================================== */
 /* Host memory for a context's own objects: the config's run-time allocator
  * when one is set, else AK_MALLOC/AK_FREE. */
+static void* _ak_ctx_alloc_uninit(const ak_config* cfg, size_t n) {   /* the caller sets every field */
+    return cfg->allocator.alloc ? cfg->allocator.alloc(n ? n : 1, cfg->allocator.user_data) : _ak_alloc(n ? n : 1);
+}
 static void* _ak_ctx_alloc(const ak_config* cfg, size_t n) {
-    void* p = cfg->allocator.alloc ? cfg->allocator.alloc(n ? n : 1, cfg->allocator.user_data) : _ak_alloc(n);
+    void* p = _ak_ctx_alloc_uninit(cfg, n);
     if (p) memset(p, 0, n ? n : 1);
     return p;
 }
@@ -12664,10 +12981,10 @@ AKDEF ak_result ak_context_create(const ak_config* cfg_in, ak_context** out) {
     ctx->cfg = cfg;
 
     /* Backend selection: AUTO tries hip, cuda, cpu; a forced one must work. */
-    for (i = 0; i < 3; i++) ctx->reports[i].backend = (ak_backend)(AK_BACKEND_HIP + i);
+    for (i = 0; i < 3; i++) ctx->reports[i].backend = _ak_backends[i]->id;
     r = AK_ERROR_BACKEND_UNAVAILABLE;
     for (i = 0; i < 3; i++) {
-        ak_backend b = (ak_backend)(AK_BACKEND_HIP + order[i]);
+        ak_backend b = _ak_backends[order[i]]->id;
         ak_backend_report* rep = &ctx->reports[order[i]];
         ak_device_info dev;
         ak_result pr;
@@ -12712,6 +13029,7 @@ AKDEF ak_result ak_context_create(const ak_config* cfg_in, ak_context** out) {
         r = ak_config_validate(&ctx->cfg, arch, &ctx->cfg);
         if (r != AK_OK) { ak_context_destroy(ctx); return r; }
     }
+    _ak_launch_limits_set(ctx);
     _ak_fmt(ctx->dev_tag, sizeof ctx->dev_tag, "%s:%d:%llu", ak_backend_name(ctx->backend), ctx->dev.device,
             (unsigned long long)ctx->serial);
     if ((r = _ak_cache_create(&ctx->cfg, &ctx->log, _ak_unload_cb, ctx, &ctx->cache)) != AK_OK ||
@@ -13069,6 +13387,7 @@ static ak_result _ak_compile_cb(void* user, void** data, size_t* size) {
     _ak_api* a = j->ctx->api;
     _ak_str src = { NULL, 0, 0, 0 }, optline = { NULL, 0, 0, 0 };
     char* log = NULL;
+    const char* estr = NULL;      /* the compiler's text for its error code */
     size_t logn = 0, coden = 0;
     int e, i, ncopts = j->prelude ? j->opts->user0 : j->opts->n;
     const char* copts[64 + 16];    /* the options the compiler sees */
@@ -13112,15 +13431,7 @@ static ak_result _ak_compile_cb(void* user, void** data, size_t* size) {
         a->hiprtcDestroyProgram(&prog);
         _ak_mutex_unlock(&_ak_hiprtc_lock);
         if (log) _ak_log_rename_source(&log, j->source_name);
-        if (e) {
-            char first[512];
-            _ak_first_error_line(log ? log : "", first, sizeof first);
-            r = _ak_err(AK_ERROR_COMPILATION, "compiling %s (%s) for %s failed: %s: %s", j->kernel_name, j->source_name,
-                        j->target, a->hiprtcGetErrorString(e), first);
-            _ak_err_compile_detail(log, optline.p, j->source_name);
-            _ak_log(&j->ctx->log, AK_LOG_INFO, AK_LOGITEM_COMPILER_LOG, "%s", log ? log : "");
-            goto done;
-        }
+        if (e) estr = a->hiprtcGetErrorString(e);
     } else {
         _akT_nvrtcProgram prog = NULL;
         e = a->nvrtcCreateProgram(&prog, src.p, j->source_name, 0, NULL, NULL);
@@ -13135,15 +13446,16 @@ static ak_result _ak_compile_cb(void* user, void** data, size_t* size) {
             if (*data && a->nvrtcGetCUBIN(prog, (char*)*data) == 0) *size = coden;
         }
         a->nvrtcDestroyProgram(&prog);
-        if (e) {
-            char first[512];
-            _ak_first_error_line(log ? log : "", first, sizeof first);
-            r = _ak_err(AK_ERROR_COMPILATION, "compiling %s (%s) for %s failed: %s: %s", j->kernel_name, j->source_name,
-                        j->target, a->nvrtcGetErrorString(e), first);
-            _ak_err_compile_detail(log, optline.p, j->source_name);
-            _ak_log(&j->ctx->log, AK_LOG_INFO, AK_LOGITEM_COMPILER_LOG, "%s", log ? log : "");
-            goto done;
-        }
+        if (e) estr = a->nvrtcGetErrorString(e);
+    }
+    if (e) {   /* the compiler's message, the first error line of its log, the log itself */
+        char first[512];
+        _ak_first_error_line(log ? log : "", first, sizeof first);
+        r = _ak_err(AK_ERROR_COMPILATION, "compiling %s (%s) for %s failed: %s: %s", j->kernel_name, j->source_name,
+                    j->target, estr ? estr : "unknown error", first);
+        _ak_err_compile_detail(log, optline.p, j->source_name);
+        _ak_log(&j->ctx->log, AK_LOG_INFO, AK_LOGITEM_COMPILER_LOG, "%s", log ? log : "");
+        goto done;
     }
     if (!*size) {
         _ak_dealloc(*data);
@@ -13211,6 +13523,20 @@ static int _ak_code_object_check(const char* target, const void* data, size_t si
 static int _ak_verify_cb(void* user, const void* data, size_t size, char* why, size_t cap) {
     return _ak_code_object_check(((_ak_compile_job*)user)->target, data, size, why, cap);
 }
+/* The cache's get for a prepared job: compiled by _ak_compile_cb, checked by
+ * _ak_verify_cb, loaded by `load` (NULL: the code object alone). */
+static ak_result _ak_job_cache_get(ak_context* ctx, _ak_compile_job* job, const _ak_cache_key* key,
+                                   ak_result (*load)(void*, const void*, size_t, void**), const ak_compile_options* o,
+                                   _ak_cache_entry** out, ak_cache_source* src) {
+    _ak_cache_ops ops;
+    ops.user = job;
+    ops.compile = _ak_compile_cb;
+    ops.load = load;
+    ops.verify = _ak_verify_cb;
+    ops.name = job->kernel_name;
+    ops.source_name = job->source_name;
+    return _ak_cache_get(ctx->cache, key, &ops, o ? o->no_cache : 0, out, src);
+}
 
 /* Prepare key + job for compiling `source` for `target` on ctx. */
 static const char* _ak_compiler_id(ak_context* ctx, _ak_toolchain tc, char* buf, size_t cap);
@@ -13266,21 +13592,22 @@ typedef struct _ak_optmemo {
     _ak_opts opts;      /* v[] points into this struct: never copied */
     _ak_str canon;
     char cid[128];
+    _ak_cache_prefix prefix; /* the cache key's fields but the source, hashed once (ctx->dev_tag included) */
 } _ak_optmemo;
 
 static ak_result _ak_optmemo_get(ak_context* ctx, const char* target, const ak_compile_options* o, _ak_optmemo** out) {
     ak_opt_level lvl = o ? o->opt_level : AK_OPT_AUTO;
-    int np = o ? (o->no_prelude != 0) : 0, i;
+    int np = o ? (o->no_prelude != 0) : 0, i, n;
     _ak_optmemo* m;
     ak_result r;
     *out = NULL;
-    if (strlen(target) >= sizeof m->target) return AK_OK;
-    _ak_mutex_lock(&ctx->lock);
-    for (i = 0; i < ctx->n_optmemo; i++) {
+    /* read without the lock: entries are only appended (published by the release store below) and live as long as ctx */
+    n = __atomic_load_n(&ctx->n_optmemo, __ATOMIC_ACQUIRE);
+    for (i = 0; i < n; i++) {
         m = (_ak_optmemo*)ctx->optmemo[i];
-        if (m->lvl == lvl && m->no_prelude == np && !strcmp(m->target, target)) { _ak_mutex_unlock(&ctx->lock); *out = m; return AK_OK; }
+        if (m->lvl == lvl && m->no_prelude == np && !strcmp(m->target, target)) { *out = m; return AK_OK; }
     }
-    _ak_mutex_unlock(&ctx->lock);
+    if (strlen(target) >= sizeof m->target) return AK_OK;
     m = (_ak_optmemo*)_ak_calloc(sizeof *m);
     if (!m) return AK_OK;
     _ak_copy(m->target, sizeof m->target, target);
@@ -13293,13 +13620,26 @@ static ak_result _ak_optmemo_get(ak_context* ctx, const char* target, const ak_c
         return r;
     }
     _ak_compiler_id(ctx, m->tc, m->cid, sizeof m->cid);
+    {   /* the cache key ak_kernel_get makes with this memo, but the source */
+        _ak_compile_job job;
+        _ak_cache_key key;
+        _ak_prepare_job(ctx, m->tc, m->target, "", "", o, &m->opts, m->canon.p, m->cid, &job, &key);
+        key.device_tag = ctx->dev_tag;
+        _ak_cache_prefix_make(&key, &m->prefix);
+    }
     _ak_mutex_lock(&ctx->lock);
-    if (ctx->n_optmemo < (int)(sizeof ctx->optmemo / sizeof ctx->optmemo[0])) {
-        ctx->optmemo[ctx->n_optmemo++] = m;
+    n = ctx->n_optmemo;
+    for (i = 0; i < n; i++) {   /* another thread may have added the same one meanwhile */
+        _ak_optmemo* o2 = (_ak_optmemo*)ctx->optmemo[i];
+        if (o2->lvl == lvl && o2->no_prelude == np && !strcmp(o2->target, target)) { *out = o2; break; }
+    }
+    if (!*out && n < (int)(sizeof ctx->optmemo / sizeof ctx->optmemo[0])) {
+        ctx->optmemo[n] = m;
+        __atomic_store_n(&ctx->n_optmemo, n + 1, __ATOMIC_RELEASE);
         *out = m;
     }
     _ak_mutex_unlock(&ctx->lock);
-    if (!*out) { _ak_str_free(&m->canon); _ak_dealloc(m); }
+    if (*out != m) { _ak_str_free(&m->canon); _ak_dealloc(m); }   /* table full, or the other thread's is kept */
     return AK_OK;
 }
 static void _ak_optmemo_free_all(ak_context* ctx) {
@@ -13375,7 +13715,6 @@ AKDEF ak_result ak_compile_offline(ak_context* ctx, const char* target, const ch
     _ak_str canon = { NULL, 0, 0, 0 };
     _ak_compile_job job;
     _ak_cache_key key;
-    _ak_cache_ops ops;
     _ak_cache_entry* e = NULL;
     ak_cache_source src = AK_CACHE_MISS;
     char cid[128];
@@ -13389,13 +13728,7 @@ AKDEF ak_result ak_compile_offline(ak_context* ctx, const char* target, const ch
         return r;
     }
     key.device_tag = "offline";
-    ops.user = &job;
-    ops.compile = _ak_compile_cb;
-    ops.load = NULL;
-    ops.verify = _ak_verify_cb;
-    ops.name = job.kernel_name;
-    ops.source_name = job.source_name;
-    r = _ak_cache_get(ctx->cache, &key, &ops, o ? o->no_cache : 0, &e, &src);
+    r = _ak_job_cache_get(ctx, &job, &key, NULL, o, &e, &src);
     _ak_str_free(&canon);
     if (r != AK_OK) return r;
     data = _ak_cache_entry_data(e, &size);
@@ -13430,12 +13763,15 @@ AKDEF void ak_code_object_free(ak_code_object* co) {
  * ========================================================================== */
 /* A loaded code object: one module per (source, options, target), shared by
  * every kernel of the family; functions are looked up once per name. */
-typedef struct _ak_fn_slot { char* name; void* fn; } _ak_fn_slot;
+typedef struct _ak_fn_slot {
+    struct _ak_fn_slot* next;
+    void* fn;
+    const char* name;        /* stored after the slot (one allocation) */
+} _ak_fn_slot;
 typedef struct _ak_loaded {
     void* module;
-    _ak_mutex lock;          /* guards fns */
-    _ak_fn_slot* fns;
-    int n, cap;
+    _ak_mutex lock;          /* serializes the lookups that add a slot */
+    _ak_fn_slot* fns;        /* read without the lock: slots are only prepended (release store) until unload */
 } _ak_loaded;
 
 struct ak_kernel {
@@ -13475,11 +13811,15 @@ static ak_result _ak_load_cb(void* user, const void* data, size_t size, void** l
 
 /* Function `name` of a loaded module (looked up once, then remembered). */
 static ak_result _ak_loaded_function(ak_context* ctx, _ak_loaded* L, const char* name, void** fn) {
-    int i, e;
+    _ak_fn_slot* f;
+    size_t nl;
+    int e;
     ak_result r;
+    for (f = __atomic_load_n(&L->fns, __ATOMIC_ACQUIRE); f; f = f->next)
+        if (!strcmp(f->name, name)) { *fn = f->fn; return AK_OK; }
     _ak_mutex_lock(&L->lock);
-    for (i = 0; i < L->n; i++)
-        if (!strcmp(L->fns[i].name, name)) { *fn = L->fns[i].fn; _ak_mutex_unlock(&L->lock); return AK_OK; }
+    for (f = L->fns; f; f = f->next)
+        if (!strcmp(f->name, name)) { *fn = f->fn; _ak_mutex_unlock(&L->lock); return AK_OK; }
     if ((r = _ak_bind(ctx)) != AK_OK) { _ak_mutex_unlock(&L->lock); return r; }
     e = ctx->bk->module_function(ctx, L->module, name, fn);
     if (e) {
@@ -13487,15 +13827,14 @@ static ak_result _ak_loaded_function(ak_context* ctx, _ak_loaded* L, const char*
         return _ak_err(AK_ERROR_NOT_FOUND, "kernel '%s' not found in the compiled module (is it extern \"C\" __global__?): %s", name,
                        ctx->bk->error_string(ctx, e));
     }
-    if (L->n == L->cap) {
-        int nc = L->cap ? L->cap * 2 : 8;
-        _ak_fn_slot* nf = (_ak_fn_slot*)_ak_realloc(L->fns, (size_t)nc * sizeof *nf);
-        if (!nf) { _ak_mutex_unlock(&L->lock); return AK_OK; } /* works, just not remembered */
-        L->fns = nf;
-        L->cap = nc;
+    nl = strlen(name);
+    if ((f = (_ak_fn_slot*)_ak_alloc(sizeof *f + nl + 1)) != NULL) {   /* else it works, just not remembered */
+        memcpy((char*)(f + 1), name, nl + 1);
+        f->name = (const char*)(f + 1);
+        f->fn = *fn;
+        f->next = L->fns;
+        __atomic_store_n(&L->fns, f, __ATOMIC_RELEASE);
     }
-    L->fns[L->n].name = _ak_strdup(name);
-    if (L->fns[L->n].name) { L->fns[L->n].fn = *fn; L->n++; }
     _ak_mutex_unlock(&L->lock);
     return AK_OK;
 }
@@ -13504,8 +13843,7 @@ static void _ak_unload_cb(void* user, void* loaded) {
     _ak_loaded* L = (_ak_loaded*)loaded;
     if (!L) return;
     if (L->module && ctx->bk->module_unload && _ak_bind(ctx) == AK_OK) ctx->bk->module_unload(ctx, L->module);
-    while (L->n > 0) _ak_dealloc(L->fns[--L->n].name);
-    _ak_dealloc(L->fns);
+    while (L->fns) { _ak_fn_slot* nx = L->fns->next; _ak_dealloc(L->fns); L->fns = nx; }
     _ak_mutex_destroy(&L->lock);
     _ak_dealloc(L);
 }
@@ -13529,10 +13867,11 @@ static ak_result _ak_kernel_get_at(ak_context* ctx, const char* target_override,
     if (!kernel_name || !*kernel_name || strlen(kernel_name) > 200)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_kernel_get: kernel name is NULL, empty or over 200 characters");
     if (o && (r = _ak_check_opt_level(o)) != AK_OK) return r;
-    k = (ak_kernel*)_ak_ctx_alloc(&ctx->cfg, sizeof *k);
+    /* not zeroed as a whole (a warm hit is a few hundred ns; the name buffers are most of the struct) */
+    k = (ak_kernel*)_ak_ctx_alloc_uninit(&ctx->cfg, sizeof *k);
     if (!k) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "out of host memory");
+    memset(k, 0, offsetof(ak_kernel, name));   /* every field before the name buffers */
     k->ctx = ctx;
-    k->iface = 0;
     _ak_copy(k->name, sizeof k->name, kernel_name);
     _ak_copy(k->target, sizeof k->target, "cpu");
     if (ctx->bk->module_load) {   /* a backend that compiles (else the kernel runs its C implementation) */
@@ -13540,7 +13879,6 @@ static ak_result _ak_kernel_get_at(ak_context* ctx, const char* target_override,
         _ak_str canon = { NULL, 0, 0, 0 };
         _ak_compile_job job;
         _ak_cache_key key;
-        _ak_cache_ops ops;
         char cid[128];
         const char* target = target_override ? target_override
                              : (ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto")) ? ctx->cfg.arch : ctx->dev.arch;
@@ -13553,13 +13891,8 @@ static ak_result _ak_kernel_get_at(ak_context* ctx, const char* target_override,
             r = _ak_prepare_compile(ctx, target, source, kernel_name, o, &opts, &canon, &job, &key, cid, sizeof cid);
         if (r == AK_OK) {
             key.device_tag = ctx->dev_tag;
-            ops.user = &job;
-            ops.compile = _ak_compile_cb;
-            ops.load = _ak_load_cb;
-            ops.verify = _ak_verify_cb;
-            ops.name = job.kernel_name;
-            ops.source_name = job.source_name;
-            r = _ak_cache_get(ctx->cache, &key, &ops, o ? o->no_cache : 0, &k->entry, &k->source);
+            if (m) key.prefix = &m->prefix;
+            r = _ak_job_cache_get(ctx, &job, &key, _ak_load_cb, o, &k->entry, &k->source);
         }
         _ak_str_free(&canon);
         if (r == AK_OK) r = _ak_loaded_function(ctx, (_ak_loaded*)_ak_cache_entry_loaded(k->entry), kernel_name, &k->fn);
@@ -13591,38 +13924,55 @@ AKDEF size_t ak_kernel_code_size(const ak_kernel* k) {
     return n;
 }
 
-/* Launch geometry against the device's limits (ak_device_info.max_*; a
- * limit the runtime did not report falls back to the common 1024 / (1024,
- * 1024, 64) / (2^31-1, 65535, 65535)). Every product is formed from
- * dimensions already bounded, so nothing overflows. */
-static ak_result _ak_launch_geometry(const ak_context* ctx, const char* name, ak_dim3 grid, ak_dim3 block) {
+/* The launch limits, resolved once per context (at creation): the device's,
+ * else the common 1024 / (1024, 1024, 64) / (2^31-1, 65535, 65535), and the
+ * backend's threads per dimension. */
+static void _ak_launch_limits_set(ak_context* ctx) {
     static const int dflt_block[3] = { 1024, 1024, 64 }, dflt_grid[3] = { 2147483647, 65535, 65535 };
+    int i;
+    for (i = 0; i < 3; i++) {
+        ctx->lim.block[i] = (unsigned)(ctx->dev.max_block[i] > 0 ? ctx->dev.max_block[i] : dflt_block[i]);
+        ctx->lim.grid[i] = (unsigned)(ctx->dev.max_grid[i] > 0 ? ctx->dev.max_grid[i] : dflt_grid[i]);
+    }
+    ctx->lim.threads = ctx->dev.max_threads_per_block > 0 ? (unsigned long long)ctx->dev.max_threads_per_block : 1024ull;
+    ctx->lim.per_dim = ctx->bk->max_threads_per_dim;
+}
+/* Launch geometry against the context's launch limits (ctx->lim), with the
+ * message that names the axis. Every product is formed from 32-bit
+ * dimensions in 64 bits, so nothing overflows. */
+static ak_result _ak_launch_geometry(const ak_context* ctx, const char* name, ak_dim3 grid, ak_dim3 block) {
     const unsigned b[3] = { block.x, block.y, block.z }, g[3] = { grid.x, grid.y, grid.z };
     const char* axis = "xyz";
-    unsigned long long mt = ctx->dev.max_threads_per_block > 0 ? (unsigned long long)ctx->dev.max_threads_per_block : 1024ull;
     int i;
     if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): grid (%u,%u,%u) and block (%u,%u,%u) must be non-zero",
                        name, grid.x, grid.y, grid.z, block.x, block.y, block.z);
     for (i = 0; i < 3; i++) {
-        unsigned long long mb = ctx->dev.max_block[i] > 0 ? (unsigned long long)ctx->dev.max_block[i] : (unsigned long long)dflt_block[i];
-        unsigned long long mg = ctx->dev.max_grid[i] > 0 ? (unsigned long long)ctx->dev.max_grid[i] : (unsigned long long)dflt_grid[i];
-        if (b[i] > mb)
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): block.%c = %u, the device allows at most %llu", name,
-                           axis[i], b[i], mb);
-        if (g[i] > mg)
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): grid.%c = %u blocks, the device allows at most %llu", name,
-                           axis[i], g[i], mg);
+        if (b[i] > ctx->lim.block[i])
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): block.%c = %u, the device allows at most %u", name,
+                           axis[i], b[i], ctx->lim.block[i]);
+        if (g[i] > ctx->lim.grid[i])
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): grid.%c = %u blocks, the device allows at most %u", name,
+                           axis[i], g[i], ctx->lim.grid[i]);
         /* HIP counts threads per dimension in 32 bits (grid x block) */
-        if (ctx->bk->max_threads_per_dim && (unsigned long long)g[i] * b[i] > ctx->bk->max_threads_per_dim)
+        if (ctx->lim.per_dim && (unsigned long long)g[i] * b[i] > ctx->lim.per_dim)
             return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): grid.%c x block.%c = %llu threads, over %s's limit of %llu",
                            name, axis[i], axis[i], (unsigned long long)g[i] * b[i], ak_backend_name(ctx->backend),
-                           ctx->bk->max_threads_per_dim);
+                           ctx->lim.per_dim);
     }
-    if ((unsigned long long)block.x * block.y * block.z > mt)
+    if ((unsigned long long)block.x * block.y * block.z > ctx->lim.threads)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): block (%u,%u,%u) has %llu threads, the device allows %llu",
-                       name, block.x, block.y, block.z, (unsigned long long)block.x * block.y * block.z, mt);
+                       name, block.x, block.y, block.z, (unsigned long long)block.x * block.y * block.z, ctx->lim.threads);
     return AK_OK;
+}
+
+/* ak_launch's quick test of the same limits (x - 1 < max: non-zero and within the limit); the full check words the error. */
+static int _ak_launch_quick_ok(const ak_context* ctx, ak_dim3 g, ak_dim3 b) {
+    const unsigned long long pd = ctx->lim.per_dim;
+    return g.x - 1u < ctx->lim.grid[0] && g.y - 1u < ctx->lim.grid[1] && g.z - 1u < ctx->lim.grid[2] &&
+           b.x - 1u < ctx->lim.block[0] && b.y - 1u < ctx->lim.block[1] && b.z - 1u < ctx->lim.block[2] &&
+           (unsigned long long)b.x * b.y * b.z <= ctx->lim.threads &&
+           (!pd || ((unsigned long long)g.x * b.x <= pd && (unsigned long long)g.y * b.y <= pd && (unsigned long long)g.z * b.z <= pd));
 }
 
 AKDEF ak_result ak_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_stream* stream, void** args) {
@@ -13630,7 +13980,7 @@ AKDEF ak_result ak_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shme
     ak_result r;
     if (!k) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch: kernel is NULL");
     ctx = k->ctx;
-    if ((r = _ak_launch_geometry(ctx, k->name, grid, block)) != AK_OK) return r;
+    if (!_ak_launch_quick_ok(ctx, grid, block) && (r = _ak_launch_geometry(ctx, k->name, grid, block)) != AK_OK) return r;
     if (stream && stream->ctx != ctx)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): stream '%s' belongs to another context", k->name, stream->name);
     return ctx->bk->launch(k, grid, block, shmem, stream, args);
@@ -14029,43 +14379,23 @@ static int _ak_same_device(const ak_context* a, const ak_context* b) {
     return a->backend == b->backend && a->dev.device == b->dev.device;
 }
 static ak_result _ak_dev_can_access_peer(ak_context* ctx, ak_context* peer, int* can) {
-    int e = 0;
+    int e;
     *can = 0;
-    if (ctx->backend == AK_BACKEND_CPU || _ak_same_device(ctx, peer)) { *can = 1; return AK_OK; }
-    if (ctx->backend == AK_BACKEND_CUDA) {
-        _akT_CUdevice d = 0, p = 0;
-        if (!ctx->api->cuDeviceCanAccessPeer) return AK_OK;
-        if ((e = ctx->api->cuDeviceGet(&d, ctx->dev.device)) == 0 && (e = ctx->api->cuDeviceGet(&p, peer->dev.device)) == 0)
-            e = ctx->api->cuDeviceCanAccessPeer(can, d, p);
-        if (e) return _ak_err(AK_ERROR_DEVICE, "cuDeviceCanAccessPeer(%d, %d) failed: %s (%d)", ctx->dev.device, peer->dev.device,
-                              _ak_cu_errstr(ctx->api, e), e);
-    } else {
-        if (!ctx->api->hipDeviceCanAccessPeer) return AK_OK;
-        if ((e = ctx->api->hipDeviceCanAccessPeer(can, ctx->dev.device, peer->dev.device)) != 0)
-            return _ak_err(AK_ERROR_DEVICE, "hipDeviceCanAccessPeer(%d, %d) failed: %s (%d)", ctx->dev.device, peer->dev.device,
-                           _ak_hip_errstr(ctx->api, e), e);
-    }
+    if (_ak_same_device(ctx, peer)) { *can = 1; return AK_OK; }
+    if ((e = ctx->bk->peer_can_access(ctx, peer, can)) != 0)
+        return _ak_err(AK_ERROR_DEVICE, "can device %d access device %d? The query failed: %s (%d)", ctx->dev.device, peer->dev.device,
+                       ctx->bk->error_string(ctx, e), e);
     *can = *can != 0;
     return AK_OK;
 }
 static ak_result _ak_dev_enable_peer(ak_context* ctx, ak_context* peer) {
     int e;
     ak_result r;
-    if (ctx->backend == AK_BACKEND_CPU || _ak_same_device(ctx, peer)) return AK_OK;
+    if (_ak_same_device(ctx, peer)) return AK_OK;
     if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    if (ctx->backend == AK_BACKEND_CUDA) {
-        if (!ctx->api->cuCtxEnablePeerAccess) return _ak_err(AK_ERROR_DEVICE, "%s lacks cuCtxEnablePeerAccess", ctx->api->cuda_path);
-        e = ctx->api->cuCtxEnablePeerAccess(peer->native_ctx, 0);
-        if (e == 704 /* CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED */) return AK_OK;
-        if (e) return _ak_err(AK_ERROR_DEVICE, "peer access from device %d to device %d: cuCtxEnablePeerAccess failed: %s (%d)",
-                              ctx->dev.device, peer->dev.device, _ak_cu_errstr(ctx->api, e), e);
-    } else {
-        if (!ctx->api->hipDeviceEnablePeerAccess) return _ak_err(AK_ERROR_DEVICE, "%s lacks hipDeviceEnablePeerAccess", ctx->api->hip_path);
-        e = ctx->api->hipDeviceEnablePeerAccess(peer->dev.device, 0);
-        if (e == 704 /* hipErrorPeerAccessAlreadyEnabled */) return AK_OK;
-        if (e) return _ak_err(AK_ERROR_DEVICE, "peer access from device %d to device %d: hipDeviceEnablePeerAccess failed: %s (%d)",
-                              ctx->dev.device, peer->dev.device, _ak_hip_errstr(ctx->api, e), e);
-    }
+    if ((e = ctx->bk->peer_enable(ctx, peer)) != 0)
+        return _ak_err(AK_ERROR_DEVICE, "peer access from device %d to device %d failed: %s (%d)", ctx->dev.device, peer->dev.device,
+                       ctx->bk->error_string(ctx, e), e);
     return AK_OK;
 }
 /* Direct copy between two devices that can access each other, on a stream of dst. */
@@ -14073,18 +14403,9 @@ static ak_result _ak_dev_copy_peer(ak_context* dst_ctx, void* dst, ak_context* s
     int e;
     ak_result r;
     if ((r = _ak_bind(dst_ctx)) != AK_OK) return r;
-    if (dst_ctx->backend == AK_BACKEND_CUDA) {
-        if (!dst_ctx->api->cuMemcpyPeerAsync) return _ak_err(AK_ERROR_DEVICE, "%s lacks cuMemcpyPeerAsync", dst_ctx->api->cuda_path);
-        e = dst_ctx->api->cuMemcpyPeerAsync((_akT_CUdeviceptr)(uintptr_t)dst, dst_ctx->native_ctx, (_akT_CUdeviceptr)(uintptr_t)src,
-                                            src_ctx->native_ctx, bytes, stream);
-        if (e) return _ak_err(AK_ERROR_MEMORY, "peer copy of %zu bytes (device %d to %d): cuMemcpyPeerAsync failed: %s (%d)", bytes,
-                              src_ctx->dev.device, dst_ctx->dev.device, _ak_cu_errstr(dst_ctx->api, e), e);
-    } else {
-        if (!dst_ctx->api->hipMemcpyPeerAsync) return _ak_err(AK_ERROR_DEVICE, "%s lacks hipMemcpyPeerAsync", dst_ctx->api->hip_path);
-        e = dst_ctx->api->hipMemcpyPeerAsync(dst, dst_ctx->dev.device, src, src_ctx->dev.device, bytes, stream);
-        if (e) return _ak_err(AK_ERROR_MEMORY, "peer copy of %zu bytes (device %d to %d): hipMemcpyPeerAsync failed: %s (%d)", bytes,
-                              src_ctx->dev.device, dst_ctx->dev.device, _ak_hip_errstr(dst_ctx->api, e), e);
-    }
+    if ((e = dst_ctx->bk->peer_copy(dst_ctx, dst, src_ctx, src, bytes, stream)) != 0)
+        return _ak_err(AK_ERROR_MEMORY, "peer copy of %zu bytes (device %d to %d) failed: %s (%d)", bytes, src_ctx->dev.device,
+                       dst_ctx->dev.device, dst_ctx->bk->error_string(dst_ctx, e), e);
     return AK_OK;
 }
 
@@ -14148,7 +14469,6 @@ static ak_result _ak_memcpy_peer_impl(const char* fn, ak_context* dst_ctx, void*
     if (!dst || !src) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %s pointer is NULL (%zu bytes)", fn, dst ? "source" : "destination", bytes);
     if (bytes > (SIZE_MAX >> 1)) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %zu bytes is not a plausible size", fn, bytes);
     if (stream && stream->ctx != dst_ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: the stream must belong to the destination context", fn);
-    if (dst_ctx->backend == AK_BACKEND_CPU) { memmove(dst, src, bytes); return AK_OK; }
     if (_ak_same_device(dst_ctx, src_ctx)) {
         if ((r = ak_memcpy_async(dst_ctx, dst, src, bytes, AK_D2D, stream)) != AK_OK) return r;
     } else {
@@ -14174,16 +14494,9 @@ AKDEF ak_result ak_stream_wait_event(ak_context* ctx, ak_stream* s, ak_event* ev
     if (ev->ctx->backend != ctx->backend)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_stream_wait_event: event of the %s backend, stream of %s",
                        ak_backend_name(ev->ctx->backend), ak_backend_name(ctx->backend));
-    if (ctx->backend == AK_BACKEND_CPU) return AK_OK;   /* cpu work is complete when its call returns */
     if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    if (ctx->backend == AK_BACKEND_CUDA) {
-        if (!ctx->api->cuStreamWaitEvent) return _ak_err(AK_ERROR_DEVICE, "%s lacks cuStreamWaitEvent", ctx->api->cuda_path);
-        e = ctx->api->cuStreamWaitEvent(_ak_native_stream(s), ev->native, 0);
-    } else {
-        if (!ctx->api->hipStreamWaitEvent) return _ak_err(AK_ERROR_DEVICE, "%s lacks hipStreamWaitEvent", ctx->api->hip_path);
-        e = ctx->api->hipStreamWaitEvent(_ak_native_stream(s), ev->native, 0);
-    }
-    if (e) return _ak_err(AK_ERROR_DEVICE, "ak_stream_wait_event failed (%d)", e);
+    if ((e = ctx->bk->stream_wait_event(ctx, _ak_native_stream(s), ev->native)) != 0)   /* cpu: work is complete when its call returns */
+        return _ak_err(AK_ERROR_DEVICE, "ak_stream_wait_event failed: %s (%d)", ctx->bk->error_string(ctx, e), e);
     return AK_OK;
 }
 
@@ -14575,10 +14888,10 @@ static ak_result _ak_ccl_load(ak_context* ctx) {
     char why[2048];
     int ok;
     _ak_mutex_lock(&ctx->lock);
-    ok = _ak_load_ccl(ctx->api, ctx->backend == AK_BACKEND_HIP, why, sizeof why);
+    ok = ctx->bk->ccl_load(ctx->api, why, sizeof why);
     _ak_mutex_unlock(&ctx->lock);
     if (!ok) return _ak_err(AK_ERROR_BACKEND_UNAVAILABLE, "collectives on the %s backend need %s: %s", ak_backend_name(ctx->backend),
-                            ctx->backend == AK_BACKEND_HIP ? "RCCL" : "NCCL", why);
+                            ctx->bk->ccl, why);
     return AK_OK;
 }
 static ak_result _ak_ccl_err(ak_context* ctx, void* comm, int e, const char* what) {
@@ -14627,8 +14940,7 @@ static ak_result _ak_ccl_coll(ak_comm* c, const _ak_coll* o, ak_stream* stream) 
     }
     if (e) {
         char what[160];
-        _ak_fmt(what, sizeof what, "%s on rank %d of %d (%s)", _ak_cc_names[o->kind], c->rank, c->size,
-                c->ctx->backend == AK_BACKEND_HIP ? "RCCL" : "NCCL");
+        _ak_fmt(what, sizeof what, "%s on rank %d of %d (%s)", _ak_cc_names[o->kind], c->rank, c->size, c->ctx->bk->ccl);
         return _ak_ccl_err(c->ctx, c->nccl, e, what);
     }
     return AK_OK;
@@ -14640,22 +14952,27 @@ static void _ak_ccl_destroy(ak_comm* c) {
 }
 static const _ak_comm_impl _ak_comm_ccl = { _ak_ccl_coll, _ak_ccl_destroy };
 
-/* --- public: communicators --- */
-static ak_comm* _ak_comm_new(ak_context* ctx, int rank, int size) {
+/* --- communicators: one constructor per kind (the backend table picks: cpu threads or NCCL / RCCL) --- */
+static ak_comm* _ak_comm_new(ak_context* ctx, int rank, int size, const _ak_comm_impl* impl) {
     ak_comm* c = (ak_comm*)_ak_ctx_alloc(&ctx->cfg, sizeof *c);
     if (!c) return NULL;
     c->ctx = ctx;
     c->rank = rank;
     c->size = size;
-    if (ctx->backend == AK_BACKEND_CPU) {
-        c->impl = &_ak_comm_cpu;
-        _ak_copy(c->library, sizeof c->library, "cpu (threads of one process)");
-    } else {
-        int v = ctx->api->ccl_version;
-        c->impl = &_ak_comm_ccl;
-        _ak_fmt(c->library, sizeof c->library, "%s (%s %d.%d.%d)", ctx->api->ccl_path, ctx->backend == AK_BACKEND_HIP ? "RCCL" : "NCCL",
+    c->impl = impl;
+    return c;
+}
+static ak_comm* _ak_cc_comm_new(ak_context* ctx, int rank, int size) {
+    ak_comm* c = _ak_comm_new(ctx, rank, size, &_ak_comm_cpu);
+    if (c) _ak_copy(c->library, sizeof c->library, "cpu (threads of one process)");
+    return c;
+}
+static ak_comm* _ak_ccl_comm_new(ak_context* ctx, int rank, int size) {
+    ak_comm* c = _ak_comm_new(ctx, rank, size, &_ak_comm_ccl);
+    int v = ctx->api->ccl_version;
+    if (c)
+        _ak_fmt(c->library, sizeof c->library, "%s (%s %d.%d.%d)", ctx->api->ccl_path, ctx->bk->ccl,
                 v >= 10000 ? v / 10000 : v / 1000, v >= 10000 ? (v / 100) % 100 : (v / 100) % 10, v % 100);
-    }
     return c;
 }
 static void _ak_comm_free(ak_comm* c) {
@@ -14663,32 +14980,34 @@ static void _ak_comm_free(ak_comm* c) {
     _ak_ctx_free(&cfg, c);
 }
 
+/* cpu: an id is a magic, the process id and a random key (valid in this process) */
 #define _AK_CC_ID_MAGIC "amdkit-cpu-comm"   /* 16 bytes with the NUL */
-AKDEF ak_result ak_comm_get_unique_id(ak_context* ctx, ak_comm_id* id) {
+static ak_result _ak_cc_unique_id(ak_context* ctx, ak_comm_id* id) {
+    static uint64_t counter;
+    uint64_t k[2];
+    int32_t pid = (int32_t)getpid();
+    (void)ctx;
+    k[0] = _ak_now_ns() ^ ((uint64_t)(uintptr_t)id << 17);
+    k[1] = __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED) * 0x9E3779B97F4A7C15ull ^ (uint64_t)pid;
+    memcpy(id->internal, _AK_CC_ID_MAGIC, 16);
+    memcpy(id->internal + 16, &pid, sizeof pid);
+    memcpy(id->internal + 20, k, sizeof k);
+    return AK_OK;
+}
+static ak_result _ak_ccl_unique_id(ak_context* ctx, ak_comm_id* id) {
     ak_result r;
     int e;
-    if (!ctx || !id) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_get_unique_id: ctx or id is NULL");
-    memset(id, 0, sizeof *id);
-    if (ctx->backend == AK_BACKEND_CPU) {
-        /* magic, process id, a random key: valid in this process */
-        static uint64_t counter;
-        uint64_t k[2];
-        int32_t pid = (int32_t)getpid();
-        k[0] = _ak_now_ns() ^ ((uint64_t)(uintptr_t)id << 17);
-        k[1] = __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED) * 0x9E3779B97F4A7C15ull ^ (uint64_t)pid;
-        memcpy(id->internal, _AK_CC_ID_MAGIC, 16);
-        memcpy(id->internal + 16, &pid, sizeof pid);
-        memcpy(id->internal + 20, k, sizeof k);
-        return AK_OK;
-    }
+    _akT_ncclUniqueId u;
     if ((r = _ak_ccl_load(ctx)) != AK_OK) return r;
     if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    {
-        _akT_ncclUniqueId u;
-        if ((e = ctx->api->ncclGetUniqueId(&u)) != 0) return _ak_ccl_err(ctx, NULL, e, "ncclGetUniqueId");
-        memcpy(id->internal, &u, sizeof u < sizeof id->internal ? sizeof u : sizeof id->internal);
-    }
+    if ((e = ctx->api->ncclGetUniqueId(&u)) != 0) return _ak_ccl_err(ctx, NULL, e, "ncclGetUniqueId");
+    memcpy(id->internal, &u, sizeof u < sizeof id->internal ? sizeof u : sizeof id->internal);
     return AK_OK;
+}
+AKDEF ak_result ak_comm_get_unique_id(ak_context* ctx, ak_comm_id* id) {
+    if (!ctx || !id) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_get_unique_id: ctx or id is NULL");
+    memset(id, 0, sizeof *id);
+    return ctx->bk->comm_unique_id(ctx, id);
 }
 
 static ak_result _ak_comm_check_rank_args(const char* fn, ak_context* ctx, int nranks, int rank) {
@@ -14698,53 +15017,50 @@ static ak_result _ak_comm_check_rank_args(const char* fn, ak_context* ctx, int n
     return AK_OK;
 }
 
-AKDEF ak_result ak_comm_init_rank(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out) {
+static ak_result _ak_cc_init_rank(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out) {
+    _ak_cc_shared* sh;
+    ak_comm* c;
+    int32_t pid;
+    if (memcmp(id->internal, _AK_CC_ID_MAGIC, 16) != 0)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: not an id of the cpu backend (make it with ak_comm_get_unique_id "
+                       "on a cpu context)");
+    memcpy(&pid, id->internal + 16, sizeof pid);
+    if (pid != (int32_t)getpid())
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: the id was made in process %d; the cpu backend's "
+                       "communicators join ranks of one process only (this is %d)", (int)pid, (int)getpid());
+    if (!(c = _ak_cc_comm_new(ctx, rank, nranks))) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_rank: out of host memory");
+    pthread_once(&_ak_cc_registry_once, _ak_cc_registry_init);
+    _ak_mutex_lock(&_ak_cc_registry_lock);
+    for (sh = _ak_cc_registry; sh && memcmp(sh->key, id->internal + 16, sizeof sh->key) != 0; sh = sh->next) {}
+    if (!sh) {
+        if ((sh = _ak_cc_shared_new(nranks)) != NULL) {
+            memcpy(sh->key, id->internal + 16, sizeof sh->key);
+            sh->next = _ak_cc_registry;
+            _ak_cc_registry = sh;
+        }
+    } else if (sh->size != nranks) {
+        int have = sh->size;
+        _ak_mutex_unlock(&_ak_cc_registry_lock);
+        _ak_comm_free(c);
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: rank %d says %d ranks, the communicator was made with %d", rank, nranks, have);
+    } else if (sh->joined[rank]) {
+        _ak_mutex_unlock(&_ak_cc_registry_lock);
+        _ak_comm_free(c);
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: rank %d of this communicator has joined already", rank);
+    }
+    if (!sh) { _ak_mutex_unlock(&_ak_cc_registry_lock); _ak_comm_free(c); return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_rank: out of host memory"); }
+    sh->joined[rank] = 1;
+    sh->refs++;
+    c->shared = sh;
+    _ak_mutex_unlock(&_ak_cc_registry_lock);
+    *out = c;
+    return AK_OK;
+}
+static ak_result _ak_ccl_init_rank(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out) {
     ak_comm* c;
     ak_result r;
-    if (!out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: out is NULL");
-    *out = NULL;
-    if ((r = _ak_comm_check_rank_args("ak_comm_init_rank", ctx, nranks, rank)) != AK_OK) return r;
-    if (!id) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: id is NULL");
-    if (ctx->backend == AK_BACKEND_CPU) {
-        _ak_cc_shared* sh;
-        int32_t pid;
-        if (memcmp(id->internal, _AK_CC_ID_MAGIC, 16) != 0)
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: not an id of the cpu backend (make it with ak_comm_get_unique_id "
-                           "on a cpu context)");
-        memcpy(&pid, id->internal + 16, sizeof pid);
-        if (pid != (int32_t)getpid())
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: the id was made in process %d; the cpu backend's "
-                           "communicators join ranks of one process only (this is %d)", (int)pid, (int)getpid());
-        if (!(c = _ak_comm_new(ctx, rank, nranks))) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_rank: out of host memory");
-        pthread_once(&_ak_cc_registry_once, _ak_cc_registry_init);
-        _ak_mutex_lock(&_ak_cc_registry_lock);
-        for (sh = _ak_cc_registry; sh && memcmp(sh->key, id->internal + 16, sizeof sh->key) != 0; sh = sh->next) {}
-        if (!sh) {
-            if ((sh = _ak_cc_shared_new(nranks)) != NULL) {
-                memcpy(sh->key, id->internal + 16, sizeof sh->key);
-                sh->next = _ak_cc_registry;
-                _ak_cc_registry = sh;
-            }
-        } else if (sh->size != nranks) {
-            int have = sh->size;
-            _ak_mutex_unlock(&_ak_cc_registry_lock);
-            _ak_comm_free(c);
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: rank %d says %d ranks, the communicator was made with %d", rank, nranks, have);
-        } else if (sh->joined[rank]) {
-            _ak_mutex_unlock(&_ak_cc_registry_lock);
-            _ak_comm_free(c);
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: rank %d of this communicator has joined already", rank);
-        }
-        if (!sh) { _ak_mutex_unlock(&_ak_cc_registry_lock); _ak_comm_free(c); return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_rank: out of host memory"); }
-        sh->joined[rank] = 1;
-        sh->refs++;
-        c->shared = sh;
-        _ak_mutex_unlock(&_ak_cc_registry_lock);
-        *out = c;
-        return AK_OK;
-    }
     if ((r = _ak_ccl_load(ctx)) != AK_OK) return r;
-    if (!(c = _ak_comm_new(ctx, rank, nranks))) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_rank: out of host memory");
+    if (!(c = _ak_ccl_comm_new(ctx, rank, nranks))) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_rank: out of host memory");
     if ((r = _ak_bind(ctx)) == AK_OK) {
         _akT_ncclUniqueId u;
         int e;
@@ -14757,10 +15073,70 @@ AKDEF ak_result ak_comm_init_rank(ak_context* ctx, int nranks, const ak_comm_id*
     *out = c;
     return AK_OK;
 }
+AKDEF ak_result ak_comm_init_rank(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out) {
+    ak_result r;
+    if (!out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: out is NULL");
+    *out = NULL;
+    if ((r = _ak_comm_check_rank_args("ak_comm_init_rank", ctx, nranks, rank)) != AK_OK) return r;
+    if (!id) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: id is NULL");
+    return ctx->bk->comm_init_rank(ctx, nranks, id, rank, out);
+}
 
-AKDEF ak_result ak_comm_init_all(ak_context* const* ctxs, int n, ak_comm** comms) {
+static ak_result _ak_cc_init_all(ak_context* const* ctxs, int n, ak_comm** comms) {
+    _ak_cc_shared* sh = _ak_cc_shared_new(n);
+    int i, j;
+    if (!sh) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_all: out of host memory");
+    for (i = 0; i < n; i++) {
+        if (!(comms[i] = _ak_cc_comm_new(ctxs[i], i, n))) break;
+        comms[i]->shared = sh;
+        sh->joined[i] = 1;
+        sh->refs++;
+    }
+    if (i < n) {
+        for (j = 0; j < i; j++) { ak_comm_destroy(comms[j]); comms[j] = NULL; }
+        if (i == 0) _ak_cc_shared_release((sh->refs++, sh));
+        return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_all: out of host memory");
+    }
+    return AK_OK;
+}
+static ak_result _ak_ccl_init_all(ak_context* const* ctxs, int n, ak_comm** comms) {
     int i, j, e = 0;
     ak_result r = AK_OK;
+    ak_comm_id id;
+    _akT_ncclUniqueId u;
+    for (i = 0; i < n; i++)
+        for (j = 0; j < i; j++)
+            if (ctxs[j]->dev.device == ctxs[i]->dev.device)
+                return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_all: contexts %d and %d are both on device %d; %s needs one "
+                               "rank per GPU", j, i, ctxs[i]->dev.device, ctxs[0]->bk->ccl);
+    for (i = 0; i < n; i++) if ((r = _ak_ccl_load(ctxs[i])) != AK_OK) return r;
+    if ((r = ak_comm_get_unique_id(ctxs[0], &id)) != AK_OK) return r;
+    memcpy(&u, id.internal, sizeof u);
+    for (i = 0; i < n; i++)
+        if (!(comms[i] = _ak_ccl_comm_new(ctxs[i], i, n))) { r = _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_all: out of host memory"); break; }
+    if (r == AK_OK) {
+        _ak_api* a = ctxs[0]->api;
+        if ((e = a->ncclGroupStart()) != 0) r = _ak_ccl_err(ctxs[0], NULL, e, "ncclGroupStart");
+        for (i = 0; r == AK_OK && i < n; i++) {
+            if ((r = _ak_bind(ctxs[i])) != AK_OK) break;
+            if ((e = ctxs[i]->api->ncclCommInitRank(&comms[i]->nccl, n, u, i)) != 0) {
+                char what[96];
+                _ak_fmt(what, sizeof what, "ncclCommInitRank (rank %d, device %d)", i, ctxs[i]->dev.device);
+                r = _ak_ccl_err(ctxs[i], NULL, e, what);
+            }
+        }
+        if ((e = a->ncclGroupEnd()) != 0 && r == AK_OK) r = _ak_ccl_err(ctxs[0], NULL, e, "ncclGroupEnd (communicator initialization)");
+        _ak_unbind();
+    }
+    if (r != AK_OK) {
+        for (i = 0; i < n; i++) if (comms[i]) { if (comms[i]->nccl) ctxs[i]->api->ncclCommAbort(comms[i]->nccl); _ak_comm_free(comms[i]); comms[i] = NULL; }
+        _ak_unbind();
+        return r;
+    }
+    return AK_OK;
+}
+AKDEF ak_result ak_comm_init_all(ak_context* const* ctxs, int n, ak_comm** comms) {
+    int i;
     if (!ctxs || !comms) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_all: ctxs or comms is NULL");
     if (n < 1 || n > 65536) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_all: %d contexts (1..65536)", n);
     for (i = 0; i < n; i++) comms[i] = NULL;
@@ -14769,57 +15145,8 @@ AKDEF ak_result ak_comm_init_all(ak_context* const* ctxs, int n, ak_comm** comms
         if (ctxs[i]->backend != ctxs[0]->backend)
             return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_all: context %d is on the %s backend, context 0 on %s", i,
                            ak_backend_name(ctxs[i]->backend), ak_backend_name(ctxs[0]->backend));
-        if (ctxs[0]->backend != AK_BACKEND_CPU)
-            for (j = 0; j < i; j++)
-                if (ctxs[j]->dev.device == ctxs[i]->dev.device)
-                    return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_all: contexts %d and %d are both on device %d; %s needs one "
-                                   "rank per GPU", j, i, ctxs[i]->dev.device, ctxs[0]->backend == AK_BACKEND_HIP ? "RCCL" : "NCCL");
     }
-    if (ctxs[0]->backend == AK_BACKEND_CPU) {
-        _ak_cc_shared* sh = _ak_cc_shared_new(n);
-        if (!sh) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_all: out of host memory");
-        for (i = 0; i < n; i++) {
-            if (!(comms[i] = _ak_comm_new(ctxs[i], i, n))) break;
-            comms[i]->shared = sh;
-            sh->joined[i] = 1;
-            sh->refs++;
-        }
-        if (i < n) {
-            for (j = 0; j < i; j++) { ak_comm_destroy(comms[j]); comms[j] = NULL; }
-            if (i == 0) _ak_cc_shared_release((sh->refs++, sh));
-            return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_all: out of host memory");
-        }
-        return AK_OK;
-    }
-    for (i = 0; i < n; i++) if ((r = _ak_ccl_load(ctxs[i])) != AK_OK) return r;
-    {
-        ak_comm_id id;
-        _akT_ncclUniqueId u;
-        if ((r = ak_comm_get_unique_id(ctxs[0], &id)) != AK_OK) return r;
-        memcpy(&u, id.internal, sizeof u);
-        for (i = 0; i < n; i++)
-            if (!(comms[i] = _ak_comm_new(ctxs[i], i, n))) { r = _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_all: out of host memory"); break; }
-        if (r == AK_OK) {
-            _ak_api* a = ctxs[0]->api;
-            if ((e = a->ncclGroupStart()) != 0) r = _ak_ccl_err(ctxs[0], NULL, e, "ncclGroupStart");
-            for (i = 0; r == AK_OK && i < n; i++) {
-                if ((r = _ak_bind(ctxs[i])) != AK_OK) break;
-                if ((e = ctxs[i]->api->ncclCommInitRank(&comms[i]->nccl, n, u, i)) != 0) {
-                    char what[96];
-                    _ak_fmt(what, sizeof what, "ncclCommInitRank (rank %d, device %d)", i, ctxs[i]->dev.device);
-                    r = _ak_ccl_err(ctxs[i], NULL, e, what);
-                }
-            }
-            if ((e = a->ncclGroupEnd()) != 0 && r == AK_OK) r = _ak_ccl_err(ctxs[0], NULL, e, "ncclGroupEnd (communicator initialization)");
-            _ak_unbind();
-        }
-        if (r != AK_OK) {
-            for (i = 0; i < n; i++) if (comms[i]) { if (comms[i]->nccl) ctxs[i]->api->ncclCommAbort(comms[i]->nccl); _ak_comm_free(comms[i]); comms[i] = NULL; }
-            _ak_unbind();
-            return r;
-        }
-    }
-    return AK_OK;
+    return ctxs[0]->bk->comm_init_all(ctxs, n, comms);
 }
 
 AKDEF void ak_comm_destroy(ak_comm* c) {
@@ -15609,23 +15936,150 @@ static ak_result _ak_rd_check(ak_context* ctx, ak_dtype t, const void* x, const 
     return r;
 }
 
-/* In-register row kernels (ak_softmax_<dt>, ak_norm_<dt>): E elements per
- * thread (16 for f32, 32 for f16 / bf16, as in the kernels), and the group
- * size G, a power of two with G * E >= cols (cols <= _AK_RD_ROW_MAX). */
-static unsigned _ak_rd_row_e(ak_dtype t) { return t == AK_F32 ? 16u : 32u; }
-/* Blocks of max(G, 128) threads: one 4096-wide row per block measured best
- * on an H100 (f16: 2988 GB/s with 128 threads vs 2903 with 256). */
-static unsigned _ak_rd_row_group(size_t cols, ak_dtype t) {
-    unsigned e = _ak_rd_row_e(t);
-    return _ak_rd_pow2((cols + e - 1) / e, _AK_RD_ROW_MAX / e);
+/* ---- the row-op variant table ----------------------------------------------
+ * Which kernel (variant), block size and parameter each row-wise op uses for a
+ * shape: the first row of _ak_rowop_table that matches (op, dtype, cols range,
+ * rows range, cols a multiple of 8 or not) wins; each row names the
+ * measurement that chose it (bench/bench_sweep.c; bench/NOTES.md "Shape
+ * sweep"). A variant that cannot run the shape (a register row wider than
+ * 16384, split blocks past the compute units) falls back to the op's generic
+ * one (_ak_rowop_pick). */
+enum {
+    _AK_RV_ROWS = 0,  /* softmax / norms: the row in registers of a group of G threads (cols <= 16384); param:
+                         elements per thread to aim for (0: the kernel's E, the fewest threads) */
+    _AK_RV_SPLIT,     /* softmax: S co-operating blocks per row, one read; block: 128 or 256 */
+    _AK_RV_TWOPASS,   /* softmax: stats + apply kernels (two reads of x), any width, no co-residency */
+    _AK_RV_WIDE,      /* softmax / norms: one block per row, two passes (the second from L2); block: threads */
+    _AK_RV_STREAM,    /* reductions / cross-entropy: a group of G threads per row (segment), one read; param:
+                         bytes per thread to aim for */
+    _AK_RV_SEGMENTS,  /* reductions: rows cut into segments over CUs x param blocks, then a combine kernel */
+    _AK_RV_SMALL,     /* cross-entropy mean / sum: one block does every row and the reduction (one launch) */
+    _AK_RV_COUNT
+};
+/* ops of the table (bit mask) */
+#define _AK_RO_SOFTMAX 1u
+#define _AK_RO_NORM 2u      /* layernorm, rmsnorm */
+#define _AK_RO_SUM 4u       /* sum, mean */
+#define _AK_RO_MINMAX 8u
+#define _AK_RO_ARG 16u      /* argmax, argmin */
+#define _AK_RO_XENT 32u     /* cross-entropy, reduction none */
+#define _AK_RO_XENT_RED 64u /* cross-entropy mean / sum */
+#define _AK_RO_REDUCE (_AK_RO_SUM | _AK_RO_MINMAX | _AK_RO_ARG)
+#define _AK_DT_ALL 0u
+#define _AK_DT_F32 (1u << AK_F32)
+#define _AK_DT_HALF ((1u << AK_F16) | (1u << AK_BF16))
+typedef struct _ak_rowop_rule {
+    unsigned ops, dtypes;   /* _AK_RO_* mask; 1 << dtype mask (0: every dtype) */
+    size_t cmin, cmax;      /* cols in [cmin, cmax] */
+    size_t rmin, rmax;      /* rows in [rmin, rmax] (x compute units when per_cu) */
+    int per_cu;
+    int odd;                /* -1 any width, 0 only cols % 8 == 0, 1 only cols % 8 != 0 */
+    int variant;            /* _AK_RV_* */
+    unsigned block, param;  /* see the variant */
+    const char* why;        /* the measurement that chose the row */
+} _ak_rowop_rule;
+#define _AK_RMAX ((size_t)-1)
+static const _ak_rowop_rule _ak_rowop_table[] = {
+    /* softmax, layernorm, rmsnorm */
+    { _AK_RO_SOFTMAX | _AK_RO_NORM, _AK_DT_ALL, 1, 16384, 1, _AK_RMAX, 0, -1, _AK_RV_ROWS, 128, 0,
+      "h100 bench_ops 2026-11-22: 65536 x 4096 at 94-100% of copy, one read; 128-thread blocks (f16 4096: 2988 GB/s "
+      "vs 2903 with 256); h100 sweep 2026-11-23: 94-100% at 65536 x 768..8192, 57-71% (f32) / 49-61% (f16) at "
+      "x 16384 (the rule's weak end)" },
+    { _AK_RO_SOFTMAX, _AK_DT_ALL, 16385, _AK_RMAX, 1, _AK_RMAX, 0, -1, _AK_RV_SPLIT, 128, 0,
+      "h100 bench_ops 2026-11-22: 4096 x 393216 f32 split 2173 GB/s vs 1811 two-pass (falls back to two-pass past "
+      "CUs blocks per row, and for f16/bf16 past 131072 columns: 1974 vs 1823 GB/s)" },
+    { _AK_RO_NORM, _AK_DT_ALL, 16385, _AK_RMAX, 1, _AK_RMAX, 0, -1, _AK_RV_WIDE, 1024, 0,
+      "h100 sweep 2026-11-23: one 1024-thread block per row, two passes: 84-93% at 16384 x 32768, 58-66% at "
+      "128256 / 400000 columns" },
+    /* reductions: rows < CUs x 16 (sum, mean, f32 max/min) or x 8 (the rest) and wide: segments */
+    { _AK_RO_SUM, _AK_DT_ALL, 8193, _AK_RMAX, 0, 16, 1, -1, _AK_RV_SEGMENTS, 256, 16,
+      "h100 bench_ops 2026-11-22, 256M elements, segments per CU 8/16/32/64: sum f32 97.2/97.8/98.0/97.6, "
+      "sum bf16 91.4/92.9/90.9/88.7" },
+    { _AK_RO_MINMAX, _AK_DT_F32, 8193, _AK_RMAX, 0, 16, 1, -1, _AK_RV_SEGMENTS, 256, 16,
+      "h100 bench_ops 2026-11-22: max f32 94.8/97.2/97.2/97.3 at 8/16/32/64 segments per CU" },
+    { _AK_RO_MINMAX | _AK_RO_ARG, _AK_DT_ALL, 8193, _AK_RMAX, 0, 8, 1, -1, _AK_RV_SEGMENTS, 256, 8,
+      "h100 bench_ops 2026-11-22: argmax bf16 84.1/80.9/81.5/75.2 at 8/16/32/64 segments per CU; max bf16 fell "
+      "under 90 at 16" },
+    /* reductions and cross-entropy (none, mean, sum): a group per row (segment) */
+    { _AK_RO_REDUCE | _AK_RO_XENT | _AK_RO_XENT_RED, _AK_DT_ALL, 1, _AK_RMAX, 1, _AK_RMAX, 0, -1, _AK_RV_STREAM, 256,
+      256, "h100 bench_ops 2026-11-22: 65536 x 4096, about 256 bytes per thread measured best; mean / sum: "
+      "per-row losses, partials, combine (89% of copy at 65536 x 4096)" },
+};
+/* Variants no row picks yet (candidates for the shapes the h100 sweep of
+ * 2026-11-23 found slow; bench/sweep_variants.sh measures them with
+ * bench_sweep --force, bench/NOTES.md "Shape sweep" lists what to run):
+ * _AK_RV_WIDE for softmax (16384-131072 columns), _AK_RV_SMALL for the
+ * cross-entropy mean of small batches, _AK_RV_ROWS / _AK_RV_STREAM with a
+ * param for odd and narrow widths. */
+
+#if defined(AMDKIT_ROWOP_FORCE) || defined(AMDKIT_TESTS)
+/* bench/bench_sweep.c --force (and the tests: tests/ti_rowop.c, ti_kargs.c): every row op takes this variant / block / param
+ * where the variant applies to the op (variant < 0: the table). */
+static struct { int variant; unsigned block, param; } _ak_rowop_force = { -1, 0, 0 };
+static const char* const _ak_rv_names[_AK_RV_COUNT] = { "rows", "split", "twopass", "wide", "stream", "segments",
+                                                         "small" };
+/* the ops each variant can run */
+static unsigned _ak_rv_ops(int v) {
+    switch (v) {
+    case _AK_RV_ROWS: case _AK_RV_WIDE: return _AK_RO_SOFTMAX | _AK_RO_NORM;
+    case _AK_RV_SPLIT: case _AK_RV_TWOPASS: return _AK_RO_SOFTMAX;
+    case _AK_RV_STREAM: return _AK_RO_REDUCE | _AK_RO_XENT | _AK_RO_XENT_RED;
+    case _AK_RV_SEGMENTS: return _AK_RO_REDUCE;
+    case _AK_RV_SMALL: return _AK_RO_XENT_RED;
+    default: return 0;
+    }
+}
+#endif
+
+/* The table's rule for (op, dtype, rows, cols); never NULL (the last rows of
+ * each op match every shape). */
+static const _ak_rowop_rule* _ak_rowop_pick(const ak_context* ctx, unsigned op, ak_dtype t, size_t rows, size_t cols) {
+    size_t i, cus = (size_t)_ak_op_cus(ctx);
+    int odd = cols % 8 != 0;
+#if defined(AMDKIT_ROWOP_FORCE) || defined(AMDKIT_TESTS)
+    static _ak_rowop_rule forced;
+    if (_ak_rowop_force.variant >= 0 && _ak_rowop_force.variant < _AK_RV_COUNT &&
+        (_ak_rv_ops(_ak_rowop_force.variant) & op)) {
+        memset(&forced, 0, sizeof forced);
+        forced.ops = op;
+        forced.variant = _ak_rowop_force.variant;
+        forced.block = _ak_rowop_force.block;
+        forced.param = _ak_rowop_force.param;
+        forced.why = "bench_sweep --force";
+        return &forced;
+    }
+#endif
+    for (i = 0; i < sizeof _ak_rowop_table / sizeof _ak_rowop_table[0]; i++) {
+        const _ak_rowop_rule* r = &_ak_rowop_table[i];
+        size_t lo = r->per_cu ? r->rmin * cus : r->rmin, hi = r->per_cu ? r->rmax * cus - 1 : r->rmax;
+        if (!(r->ops & op) || (r->dtypes && !(r->dtypes & (1u << t)))) continue;
+        if (cols < r->cmin || cols > r->cmax || rows < lo || rows > hi) continue;
+        if (r->odd >= 0 && r->odd != odd) continue;
+        return r;
+    }
+    return &_ak_rowop_table[sizeof _ak_rowop_table / sizeof _ak_rowop_table[0] - 1]; /* not reached */
 }
 
-/* Group size of the streaming row kernels (reduce, cross-entropy): about 256
- * bytes per thread (measured best on an H100 for 4096-wide rows), a power of
- * two in [1, cap]. */
-static unsigned _ak_rd_stream_group(size_t len, ak_dtype t, unsigned cap) {
-    size_t per = 256u / ak_dtype_size(t);
-    return _ak_rd_pow2((len + per - 1) / per, cap);
+/* In-register row kernels (ak_softmax_<dt>, ak_norm_<dt>): E elements per
+ * thread (16 for f32, 32 for f16 / bf16, as in the kernels), and the group
+ * size G, a power of two with G * E >= cols (cols <= _AK_RD_ROW_MAX); per > 0
+ * asks for about `per` elements per thread (a larger G, at most 1024 threads). */
+static unsigned _ak_rd_row_e(ak_dtype t) { return t == AK_F32 ? 16u : 32u; }
+static unsigned _ak_rd_row_group(size_t cols, ak_dtype t, unsigned per) {
+    unsigned e = _ak_rd_row_e(t), g = _ak_rd_pow2((cols + e - 1) / e, _AK_RD_ROW_MAX / e);
+    if (per > 0 && per < e) {
+        unsigned g2 = _ak_rd_pow2((cols + per - 1) / per, _AK_RD_ROW_MAX / e); /* the kernels' launch bound */
+        if (g2 > g) g = g2;
+    }
+    return g;
+}
+
+/* Group size of the streaming row kernels (reduce, cross-entropy): about
+ * `per` bytes per thread, a power of two in [1, cap]. */
+static unsigned _ak_rd_stream_group(size_t len, ak_dtype t, unsigned per, unsigned cap) {
+    size_t n = per / ak_dtype_size(t);
+    if (n < 1) n = 1;
+    return _ak_rd_pow2((len + n - 1) / n, cap);
 }
 
 /* Rows per launch so that grid x block stays under _AK_RD_MAX_THREADS. */
@@ -15848,30 +16302,30 @@ AKDEF ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, cons
         return AK_OK;
     }
 
-    /* Split rows into chunks until there are about CUs x 16 segments for
-     * sum/mean (any dtype) and f32 max/min, CUs x 8 for the rest (x 4 at
-     * conservative); chunks are multiples of 8 elements and >= 4096. Measured
-     * on the H100, 256M elements, % of copy bandwidth at 8 / 16 / 32 / 64
-     * segments per CU: sum f32 97.2 / 97.8 / 98.0 / 97.6, max f32 94.8 / 97.2 /
-     * 97.2 / 97.3, sum bf16 91.4 / 92.9 / 90.9 / 88.7, argmax bf16 84.1 / 80.9 /
-     * 81.5 / 75.2; max bf16 fell from 90+ to 89.0 at 16. */
+    /* the table (_ak_rowop_table): segments over CUs x param blocks for few wide
+     * rows (x 4 at conservative), else a group per row of about param bytes per
+     * thread; chunks are multiples of 8 elements and >= 4096 */
     {
-        int wide = !arg && (op == AK_REDUCE_SUM || op == AK_REDUCE_MEAN || dtype == AK_F32);
-        target = (size_t)_ak_op_cus(ctx) * (_ak_op_opt(ctx) == AK_OPT_CONSERVATIVE ? 4u : (wide ? 16u : 8u));
+        unsigned rop = arg ? _AK_RO_ARG : (op == AK_REDUCE_SUM || op == AK_REDUCE_MEAN) ? _AK_RO_SUM : _AK_RO_MINMAX;
+        const _ak_rowop_rule* rule = _ak_rowop_pick(ctx, rop, dtype, rows, cols);
+        unsigned per = rule->variant == _AK_RV_STREAM && rule->param ? rule->param : 256u;
+        splits = 1;
+        chunk = cols;
+        if (rule->variant == _AK_RV_SEGMENTS) {
+            target = (size_t)_ak_op_cus(ctx) * (_ak_op_opt(ctx) == AK_OPT_CONSERVATIVE ? 4u : rule->param ? rule->param : 8u);
+            if (rows < target && cols > 8192) {
+                size_t want = (target + rows - 1) / rows;
+                chunk = (cols + want - 1) / want;
+                chunk = (chunk + 7) / 8 * 8;
+                if (chunk < 4096) chunk = 4096;
+                splits = (cols + chunk - 1) / chunk;
+                if (splits <= 1) { splits = 1; chunk = cols; }
+            }
+        }
+        seglen = splits > 1 ? chunk : cols;
+        /* one group per segment */
+        G = _ak_rd_stream_group(seglen, dtype, per, B);
     }
-    splits = 1;
-    chunk = cols;
-    if (rows < target && cols > 8192) {
-        size_t want = (target + rows - 1) / rows;
-        chunk = (cols + want - 1) / want;
-        chunk = (chunk + 7) / 8 * 8;
-        if (chunk < 4096) chunk = 4096;
-        splits = (cols + chunk - 1) / chunk;
-        if (splits <= 1) { splits = 1; chunk = cols; }
-    }
-    seglen = splits > 1 ? chunk : cols;
-    /* one group per segment */
-    G = _ak_rd_stream_group(seglen, dtype, B);
     scale = op == AK_REDUCE_MEAN ? (float)(1.0 / (double)cols) : 1.0f;
 
     if ((r = _ak_op_kernel(ctx, _ak_src_reduce, _ak_op_name(kname, sizeof kname, kbase[op], dtype), &k1)) != AK_OK)
@@ -15912,7 +16366,7 @@ AKDEF ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, cons
  * ========================================================================== */
 
 typedef struct _ak_rd_softmax_op {
-    int path;              /* 1: rows in registers, 2: co-operating blocks, 3: stats + apply */
+    int path;              /* 1: rows in registers, 2: co-operating blocks, 3: stats + apply, 4: a block per row */
     const char* x;
     char* y;
     size_t cols, es, chunk, cnt_bytes;
@@ -15929,6 +16383,8 @@ static ak_result _ak_rd_softmax_pack(const void* op, int i, size_t r0, size_t nr
     ak_result r;
     if (o->path == 1) {
         _ak_kargs_softmax(a, x, y, (int64_t)nr, (int32_t)o->cols, (int32_t)o->G, o->vec, o->logsm);
+    } else if (o->path == 4) {
+        _ak_kargs_softmax_wide(a, x, y, (int64_t)o->cols, o->vec, o->logsm);
     } else if (o->path == 2) {
         if ((r = ak_memset(o->ctx, o->ws, 0, (nr + 1) * 4u, o->stream)) != AK_OK) return r;
         _ak_kargs_softmax_split(a, x, y, (int64_t)o->cols, (int32_t)o->S, o->ws, (char*)o->ws + o->cnt_bytes, o->vec,
@@ -15946,7 +16402,8 @@ AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void*
     const char* opn = log_softmax ? "ak_softmax (log)" : "ak_softmax";
     ak_result r;
     size_t es, bytes;
-    int vec, logsm = log_softmax ? 1 : 0, cus;
+    int vec, logsm = log_softmax ? 1 : 0, cus, variant;
+    const _ak_rowop_rule* rule;
     ak_kernel* k = NULL;
     char kname[64];
     _ak_rd_softmax_op o;
@@ -15969,10 +16426,14 @@ AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void*
     o.ctx = ctx; o.stream = stream;
     L.k[0] = L.k[1] = NULL;
     L.rows = rows; L.pack = _ak_rd_softmax_pack; L.op = &o;
+    rule = _ak_rowop_pick(ctx, _AK_RO_SOFTMAX, dtype, rows, cols);
+    variant = rule->variant;
+    if (variant == _AK_RV_ROWS && cols > _AK_RD_ROW_MAX) variant = _AK_RV_SPLIT; /* the generic wide choice below */
 
-    if (cols <= _AK_RD_ROW_MAX) {
+    if (variant == _AK_RV_ROWS) {
         /* path 1: rows in registers, a group of G threads per row */
-        unsigned G = _ak_rd_row_group(cols, dtype), B = G > 128u ? G : 128u;
+        unsigned G = _ak_rd_row_group(cols, dtype, rule->param), B = G > rule->block ? G : rule->block;
+        if (B < 128u) B = 128u;
         if ((r = _ak_op_kernel(ctx, _ak_src_softmax, _ak_op_name(kname, sizeof kname, "ak_softmax", dtype), &k)) != AK_OK)
             return r;
         o.path = 1; o.G = G;
@@ -15980,11 +16441,22 @@ AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void*
         L.per_row = 1; L.per_block = B / G; L.block = B;
         return _ak_rd_launch_rows(ctx, &L, stream);
     }
+    if (variant == _AK_RV_WIDE) {
+        /* path 4: one block per row, two passes over the row (any width; x and y 16-byte aligned: vectors) */
+        unsigned B = rule->block >= 64u && rule->block <= 1024u ? rule->block : 1024u;
+        if ((r = _ak_op_kernel(ctx, _ak_src_softmax, _ak_op_name(kname, sizeof kname, "ak_softmax_wide", dtype), &k)) !=
+            AK_OK)
+            return r;
+        o.path = 4; o.vec = _ak_rd_aligned16(x) && _ak_rd_aligned16(y);
+        L.k[0] = k; L.rpl = 0x7FFFFFFF;
+        L.per_row = 1; L.per_block = 1; L.block = B;
+        return _ak_rd_launch_rows(ctx, &L, stream);
+    }
 
     {
-        /* path 2 with blocks of 128 threads (4096 elements each: measured
-         * faster on an H100 than 256) when S stays <= CUs, else 256 */
-        unsigned SB = 128u;
+        /* path 2 with blocks of rule->block threads (128 = 4096 elements each:
+         * measured faster on an H100 than 256) when S stays <= CUs, else 256 */
+        unsigned SB = variant == _AK_RV_SPLIT && (rule->block == 128u || rule->block == 256u) ? rule->block : 128u;
         size_t S = (cols + SB * _AK_RD_SPLIT_E - 1) / (SB * _AK_RD_SPLIT_E);
         void* ws = NULL;
         if (S > (size_t)cus) {
@@ -15993,7 +16465,8 @@ AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void*
         }
         /* f16 / bf16 rows past 131072: path 3 measured faster on an H100
          * (4096 x 393216: 1974 GB/s vs 1823; f32: 1811 vs 2173) */
-        if (S <= (size_t)cus && _ak_op_opt(ctx) != AK_OPT_CONSERVATIVE && (dtype == AK_F32 || cols <= 131072)) {
+        if (variant == _AK_RV_SPLIT && S <= (size_t)cus && _ak_op_opt(ctx) != AK_OPT_CONSERVATIVE &&
+            (dtype == AK_F32 || cols <= 131072)) {
             /* path 2: S co-operating blocks per row (S <= CUs: all of a row's
              * blocks can be resident together). Per launch: counters
              * (1 + rows) then the (max, sum) partials. */
@@ -16053,7 +16526,7 @@ typedef struct _ak_rd_norm_op {
     char* y;
     size_t cols, es;
     unsigned G;
-    int vec, rms;
+    int vec, wvec, rms;
     float eps;
 } _ak_rd_norm_op;
 static ak_result _ak_rd_norm_pack(const void* op, int i, size_t r0, size_t nr, _ak_kargs* a) {
@@ -16061,7 +16534,7 @@ static ak_result _ak_rd_norm_pack(const void* op, int i, size_t r0, size_t nr, _
     const char* x = o->x + r0 * o->cols * o->es;
     char* y = o->y + r0 * o->cols * o->es;
     (void)i;
-    if (o->wide) _ak_kargs_norm_wide(a, x, o->w, o->b, y, (int64_t)o->cols, o->vec, o->eps, o->rms);
+    if (o->wide) _ak_kargs_norm_wide(a, x, o->w, o->b, y, (int64_t)o->cols, o->vec, o->wvec, o->eps, o->rms);
     else _ak_kargs_norm(a, x, o->w, o->b, y, (int64_t)nr, (int32_t)o->cols, (int32_t)o->G, o->vec, o->eps, o->rms);
     return AK_OK;
 }
@@ -16073,6 +16546,7 @@ static ak_result _ak_rd_norm(ak_context* ctx, ak_dtype dtype, const void* x, con
     ak_result r;
     size_t es, bytes;
     int vec;
+    const _ak_rowop_rule* rule;
     ak_kernel* k = NULL;
     char kname[64];
     _ak_rd_norm_op o;
@@ -16103,21 +16577,27 @@ static ak_result _ak_rd_norm(ak_context* ctx, ak_dtype dtype, const void* x, con
     }
     vec = cols % 8 == 0 && _ak_rd_aligned16(x) && _ak_rd_aligned16(y) && _ak_rd_aligned16(w) && _ak_rd_aligned16(b);
     o.x = (const char*)x; o.w = w; o.b = b; o.y = (char*)y; o.cols = cols; o.es = es;
-    o.vec = vec; o.rms = rms; o.eps = eps;
+    o.vec = vec; o.wvec = 0; o.rms = rms; o.eps = eps;
     L.k[1] = NULL;
     L.rows = rows; L.per_row = 1; L.pack = _ak_rd_norm_pack; L.op = &o;
-    if (cols <= _AK_RD_ROW_MAX) {
-        unsigned G = _ak_rd_row_group(cols, dtype), B = G > 128u ? G : 128u;
+    rule = _ak_rowop_pick(ctx, _AK_RO_NORM, dtype, rows, cols);
+    if (rule->variant == _AK_RV_ROWS && cols <= _AK_RD_ROW_MAX) {
+        unsigned G = _ak_rd_row_group(cols, dtype, rule->param), B = G > rule->block ? G : rule->block;
+        if (B < 128u) B = 128u;
         if ((r = _ak_op_kernel(ctx, _ak_src_norm, _ak_op_name(kname, sizeof kname, "ak_norm", dtype), &k)) != AK_OK)
             return r;
         o.wide = 0; o.G = G;
         L.rpl = _ak_rd_rows_per_launch(B, G, 1); L.per_block = B / G; L.block = B;
     } else {
-        /* wide rows: one block of 1024 threads per row, two passes */
+        /* wide rows (or the table's choice): one block of rule->block threads per row, two passes; x, y 16-byte
+         * aligned: vectors at any width (w, b aligned too: their vectors where a row's start allows) */
         if ((r = _ak_op_kernel(ctx, _ak_src_norm, _ak_op_name(kname, sizeof kname, "ak_norm_wide", dtype), &k)) != AK_OK)
             return r;
         o.wide = 1; o.G = 0;
-        L.rpl = 0x7FFFFFFF; L.per_block = 1; L.block = 1024u;
+        o.vec = _ak_rd_aligned16(x) && _ak_rd_aligned16(y);
+        o.wvec = _ak_rd_aligned16(w) && _ak_rd_aligned16(b);
+        L.rpl = 0x7FFFFFFF; L.per_block = 1;
+        L.block = rule->variant == _AK_RV_WIDE && rule->block >= 64u && rule->block <= 1024u ? rule->block : 1024u;
     }
     L.k[0] = k;
     return _ak_rd_launch_rows(ctx, &L, stream);
@@ -16167,6 +16647,7 @@ AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
     ak_kernel *k = NULL, *kp = NULL, *km = NULL;
     size_t per = 0, nparts = 0;
     float* part = NULL;
+    const _ak_rowop_rule* rule;
     char kname[64];
 
     if ((r = _ak_rd_check(ctx, dtype, logits, "logits", rows, cols, stream, opn)) != AK_OK) return r;
@@ -16189,9 +16670,23 @@ AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
                            opn, bad, (long long)targets[bad], cols, (long long)ignore_index);
         return AK_OK;
     }
-    vec = cols % 8 == 0 && _ak_rd_aligned16(logits);
-    G = _ak_rd_stream_group(cols, dtype, 1024u);
+    /* the logits' base 16-byte aligned: vectors at any width (each row: scalar head, vectors, scalar tail) */
+    vec = _ak_rd_aligned16(logits);
+    rule = _ak_rowop_pick(ctx, reduction == AK_LOSS_NONE ? _AK_RO_XENT : _AK_RO_XENT_RED, dtype, rows, cols);
+    G = _ak_rd_stream_group(cols, dtype, rule->param ? rule->param : 256u, 1024u);
     B = G > 256u ? G : 256u;
+    if (rule->variant == _AK_RV_SMALL && reduction != AK_LOSS_NONE) {
+        /* one block: every row's loss and the mean / sum, one launch, no workspace */
+        _ak_kargs a;
+        if ((r = _ak_op_kernel(ctx, _ak_src_xent, _ak_op_name(kname, sizeof kname, "ak_xent_small", dtype), &k)) !=
+            AK_OK)
+            return r;
+        B = rule->block >= 64u && rule->block <= 1024u ? rule->block : 1024u;
+        if (G > B) G = B;
+        _ak_kargs_xent_small(&a, logits, targets, (int64_t)rows, (int64_t)cols, (int32_t)G, vec, ignore_index,
+                             reduction == AK_LOSS_MEAN ? 1 : 0, loss);
+        return _ak_op_launch(ctx, k, 1u, B, 0, stream, &a);
+    }
     if ((r = _ak_op_kernel(ctx, _ak_src_xent, _ak_op_name(kname, sizeof kname, "ak_xent", dtype), &k)) != AK_OK)
         return r;
     if (reduction != AK_LOSS_NONE) {
@@ -17067,15 +17562,41 @@ static void _ak_llm_cpu_add_norm(ak_dtype t, const void* x, const void* r, const
     _ak_rd_cpu_norm(t, h, w, b, y, rows, cols, eps, rms);
 }
 
+typedef struct _ak_llm_add_norm_op {
+    int wide;              /* ak_add_norm_wide_<dt>: one block per row */
+    const char *x, *r;
+    const void *w, *b;
+    char *h, *y;
+    size_t cols, es;
+    unsigned G;
+    int vec, wvec, rms;
+    float eps;
+} _ak_llm_add_norm_op;
+static ak_result _ak_llm_add_norm_pack(const void* op, int i, size_t r0, size_t nr, _ak_kargs* a) {
+    const _ak_llm_add_norm_op* o = (const _ak_llm_add_norm_op*)op;
+    size_t off = r0 * o->cols * o->es;
+    (void)i;
+    if (o->wide)
+        _ak_kargs_add_norm_wide(a, o->x + off, o->r + off, o->w, o->b, o->h + off, o->y + off, (int64_t)o->cols, o->vec,
+                                o->wvec, o->eps, o->rms);
+    else
+        _ak_kargs_add_norm(a, o->x + off, o->r + off, o->w, o->b, o->h + off, o->y + off, (int64_t)nr, (int32_t)o->cols,
+                           (int32_t)o->G, o->vec, o->eps, o->rms);
+    return AK_OK;
+}
+
 static ak_result _ak_llm_add_norm(ak_context* ctx, ak_dtype dtype, const void* x, const void* rs, const void* w,
                                   const void* b, void* h, void* y, size_t rows, size_t cols, float eps, int rms,
                                   ak_stream* stream) {
     const char* opn = rms ? "ak_add_rmsnorm" : "ak_add_layernorm";
     char what[96];
     ak_result r;
-    size_t es, bytes, r0, rpl;
-    int vec;
+    size_t es, bytes;
+    const _ak_rowop_rule* rule;
+    ak_kernel* k = NULL;
     char kname[64];
+    _ak_llm_add_norm_op o;
+    _ak_rd_rows L;
     const void* in[2];
     void* out[2];
     int i, j;
@@ -17115,32 +17636,35 @@ static ak_result _ak_llm_add_norm(ak_context* ctx, ak_dtype dtype, const void* x
         _ak_llm_cpu_add_norm(dtype, x, rs, w, b, h, y, rows, cols, (double)eps, rms);
         return AK_OK;
     }
-    vec = cols % 8 == 0 && _ak_rd_aligned16(x) && _ak_rd_aligned16(rs) && _ak_rd_aligned16(h) &&
-          _ak_rd_aligned16(y) && _ak_rd_aligned16(w) && _ak_rd_aligned16(b);
-    if (cols <= _AK_RD_ROW_MAX) {
-        unsigned G = _ak_rd_row_group(cols, dtype), B = G > 128u ? G : 128u;
-        _ak_op_name(kname, sizeof kname, "ak_add_norm", dtype);
-        rpl = _ak_rd_rows_per_launch(B, G, 1);
-        for (r0 = 0; r0 < rows && r == AK_OK; r0 += rpl) {
-            size_t nr = rows - r0 < rpl ? rows - r0 : rpl, off = r0 * cols * es;
-            _ak_kargs a;
-            _ak_kargs_add_norm(&a, (const char*)x + off, (const char*)rs + off, w, b, (char*)h + off, (char*)y + off,
-                               (int64_t)nr, (int32_t)cols, (int32_t)G, vec, eps, rms);
-            r = _ak_llm_launch(ctx, _ak_src_norm, kname, (unsigned)((nr + B / G - 1) / (B / G)), B, stream, &a);
-        }
-        return r;
+    /* the plain norm's row-op table row for this shape (the residual form moves the same rows: x, r in, h, y
+     * out) and its launch helper; the row kernel's vectors need cols % 8 == 0, the wide kernel's any width */
+    o.x = (const char*)x; o.r = (const char*)rs; o.w = w; o.b = b; o.h = (char*)h; o.y = (char*)y;
+    o.cols = cols; o.es = es; o.rms = rms; o.eps = eps; o.wvec = 0;
+    L.k[1] = NULL;
+    L.rows = rows; L.per_row = 1; L.pack = _ak_llm_add_norm_pack; L.op = &o;
+    rule = _ak_rowop_pick(ctx, _AK_RO_NORM, dtype, rows, cols);
+    if (rule->variant == _AK_RV_ROWS && cols <= _AK_RD_ROW_MAX) {
+        unsigned G = _ak_rd_row_group(cols, dtype, rule->param), B = G > rule->block ? G : rule->block;
+        if (B < 128u) B = 128u;
+        if ((r = _ak_op_kernel(ctx, _ak_src_norm, _ak_op_name(kname, sizeof kname, "ak_add_norm", dtype), &k)) != AK_OK)
+            return r;
+        o.wide = 0; o.G = G;
+        o.vec = cols % 8 == 0 && _ak_rd_aligned16(x) && _ak_rd_aligned16(rs) && _ak_rd_aligned16(h) &&
+                _ak_rd_aligned16(y) && _ak_rd_aligned16(w) && _ak_rd_aligned16(b);
+        L.rpl = _ak_rd_rows_per_launch(B, G, 1); L.per_block = B / G; L.block = B;
+    } else {
+        /* one block per row, two passes: pass 1 forms h, pass 2 reads it back */
+        if ((r = _ak_op_kernel(ctx, _ak_src_norm, _ak_op_name(kname, sizeof kname, "ak_add_norm_wide", dtype), &k)) !=
+            AK_OK)
+            return r;
+        o.wide = 1; o.G = 0;
+        o.vec = _ak_rd_aligned16(x) && _ak_rd_aligned16(rs) && _ak_rd_aligned16(h) && _ak_rd_aligned16(y);
+        o.wvec = _ak_rd_aligned16(w) && _ak_rd_aligned16(b);
+        L.rpl = 0x7FFFFFFF; L.per_block = 1;
+        L.block = rule->variant == _AK_RV_WIDE && rule->block >= 64u && rule->block <= 1024u ? rule->block : 1024u;
     }
-    /* wide rows: one block of 1024 threads per row; pass 1 forms h, pass 2 reads it back */
-    _ak_op_name(kname, sizeof kname, "ak_add_norm_wide", dtype);
-    rpl = 0x7FFFFFFF;
-    for (r0 = 0; r0 < rows && r == AK_OK; r0 += rpl) {
-        size_t nr = rows - r0 < rpl ? rows - r0 : rpl, off = r0 * cols * es;
-        _ak_kargs a;
-        _ak_kargs_add_norm_wide(&a, (const char*)x + off, (const char*)rs + off, w, b, (char*)h + off, (char*)y + off,
-                                (int64_t)cols, vec, eps, rms);
-        r = _ak_llm_launch(ctx, _ak_src_norm, kname, (unsigned)nr, 1024u, stream, &a);
-    }
-    return r;
+    L.k[0] = k;
+    return _ak_rd_launch_rows(ctx, &L, stream);
 }
 
 AKDEF ak_result ak_add_layernorm(ak_context* ctx, ak_dtype dtype, const void* x, const void* r, const void* weight,

@@ -118,6 +118,13 @@ static void akk_walk_rowwise(ak_context* ctx) {
                 AKT_OK(ak_reduce(ctx, (ak_reduce_op)op, t, x, out, 1, big, NULL)); /* split rows */
             }
         }
+        /* the row-op table's variants that no row picks yet (tests/ti_rowop.c): forced */
+        _ak_rowop_force.variant = _AK_RV_WIDE;
+        _ak_rowop_force.block = 512;
+        AKT_OK(ak_softmax(ctx, t, x, y, 2, 20001, 0, NULL));
+        _ak_rowop_force.variant = _AK_RV_SMALL;
+        AKT_OK(ak_cross_entropy(ctx, t, x, tgt, loss, 2, 1000, -100, AK_LOSS_MEAN, NULL));
+        _ak_rowop_force.variant = -1;
     }
 done:
     free(x); free(y); free(w); free(out);
