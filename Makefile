@@ -130,7 +130,7 @@ sweep:
 	@bash bench/sweep_device.sh
 
 # bench/bench_gemm.c: ak_gemm on the issue's shapes (JSON out); bench/peer_torch_gemm.py: the PyTorch peer.
-$(BUILD)/bench_gemm: bench/bench_gemm.c $(HDR)
+$(BUILD)/bench_gemm: bench/bench_gemm.c bench/bench_common.h $(HDR)
 	@mkdir -p $(BUILD)
 	$(CC) -std=c99 $(WARN) -Werror -O2 bench/bench_gemm.c -o $@ $(LIBS)
 # tests/ak_compile_matrix.c: every embedded family x targets through ak_compile_offline
@@ -141,9 +141,16 @@ $(BUILD)/ak_compile_matrix: tests/ak_compile_matrix.c $(HDR)
 $(BUILD)/ak_symbols: tests/ak_symbols.c $(HDR)
 	@mkdir -p $(BUILD)
 	$(CC) -std=c99 $(WARN) -Werror -O0 tests/ak_symbols.c -o $@ $(LIBS)
+# tests/emu_llm.cpp: the kernels of norm.hip (residual form), llm.hip and layout.hip run in a host
+# SIMT emulation (C++20 threads) against their CPU references, for wave 64 and wave 32 (make test).
+EMU_SRC := tests/emu_llm.cpp tests/t_gpu_llm.c kernels/prelude.hip kernels/norm.hip kernels/llm.hip kernels/layout.hip
+$(BUILD)/emu_llm_w%: $(EMU_SRC) $(HDR)
+	@mkdir -p $(BUILD)
+	$(CXX) -std=c++20 -O1 -Wall -Wextra -Werror -Wno-unknown-pragmas -Wno-unused-function -DAK_AMD=1 -DAK_WAVE=$* \
+	  tests/emu_llm.cpp -o $@ -ldl -lpthread -lm
 # bench/bench_attention.c: ak_attention prefill / decode timings (JSON out);
 # bench/peer_attention.py times PyTorch SDPA (eager, torch.compile) on the same shapes.
-$(BUILD)/bench_attention: bench/bench_attention.c $(HDR)
+$(BUILD)/bench_attention: bench/bench_attention.c bench/bench_common.h $(HDR)
 	@mkdir -p $(BUILD)
 	$(CC) -std=c99 $(WARN) -Werror -O2 bench/bench_attention.c -o $@ $(LIBS)
 

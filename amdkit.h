@@ -101,6 +101,9 @@
  *   >>impl:ops-reduce reductions, softmax, layernorm, rmsnorm, cross-entropy (one row-chunked launch helper) + CPU references
  *   >>impl:ops-gemm   GEMM with fused epilogue: tile table, planning, launch, CPU reference
  *   >>impl:ops-attention  fused attention (SIMT, split/flash-decoding, matrix cores) + CPU reference
+ *   >>impl:ops-llm    residual add + norm, RoPE, embedding gather, strided N-d copy + CPU references
+ *   >>impl:ops-random  Philox random numbers (uniform, normal), dropout + bit-identical CPU references
+ *   >>impl:ops-scan   cumsum (inclusive / exclusive scan), top-k + CPU references
  *   >>impl:autotune   kernel timing (events, L2 flush, restored inputs), autotuner + its stored choices
  */
 #ifndef AMDKIT_H
@@ -387,6 +390,11 @@ AKAPI const ak_config_field* ak_config_field_at(int i);
 /* Field i of *cfg as text, in the env variable's spelling ("auto", "on",
  * "2097152", "f32,f16", "(unset)"). Thread safety: any thread. */
 AKAPI ak_result ak_config_field_value(const ak_config* cfg, int i, char* buf, size_t buf_size);
+/* What field i's environment variable accepts, as text ("auto, hip, cuda or
+ * cpu", "on or off (1/0, true/false, yes/no)", "integer >= 1", ...); the
+ * README's configuration table is generated from this, the value and the doc
+ * (`amdkit info --config-markdown`). Thread safety: any thread. */
+AKAPI ak_result ak_config_field_syntax(int i, char* buf, size_t buf_size);
 /* Parse helpers shared by config and CLI: names to enums. AK_ERROR_CONFIG on
  * unknown names. Thread safety: any thread. */
 AKAPI ak_result ak_backend_parse(const char* s, ak_backend* out);
@@ -1020,11 +1028,13 @@ AKAPI ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, cons
 
 /* Softmax along the last dimension: y[r, c] = exp(x[r, c] - m) / sum_c exp(x[r, c] - m),
  * m = max of the row (numerically stable); log_softmax != 0: y = x - m - log(sum).
- * A row with a NaN gives NaN; -inf entries give 0 (-inf). Any width: rows up
- * to 16384 wide are held in registers, wider ones are split over several
- * co-operating blocks (one read and one write of x in both cases); rows past
- * 8192 x compute units (f16 / bf16: past 131072), and every row wider than
- * 16384 at AK_OPT_CONSERVATIVE, take a second read of x instead.
+ * A row with a NaN gives NaN; -inf entries give 0 (-inf). Any width; the
+ * kernel per shape comes from the row-op table (>>impl:ops-reduce,
+ * _ak_rowop_table): rows up to 16384 wide held in registers, wider ones split
+ * over several co-operating blocks (one read and one write of x in both
+ * cases) or one block per row with a second read of the row from L2; rows
+ * past 8192 x compute units (f16 / bf16: past 131072), and every row wider
+ * than 16384 at AK_OPT_CONSERVATIVE, take a second read of x instead.
  * y may equal x (in place). Thread safety: any thread. */
 AKAPI ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t rows, size_t cols,
                            int log_softmax, ak_stream* stream);
@@ -1065,6 +1075,94 @@ AKAPI ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
                                  float* loss, size_t rows, size_t cols, int64_t ignore_index,
                                  ak_loss_reduction reduction, ak_stream* stream);
 /*@AKOPS_DECL_REDUCE@*/
+/* ---- LLM building blocks: residual + norm, RoPE, embedding, strided copy --
+ * Common rules as above (pointers are device memory of ctx, host memory on
+ * the cpu backend; queued on `stream`, NULL: default; AK_ERROR_INVALID_ARGUMENT
+ * with a message and nothing launched for bad arguments; fp32 math for
+ * f16 / bf16 storage; the cpu backend runs a C reference in double). */
+
+/* Residual add + norm, fused (the transformer block's hot path):
+ * h = x + r (rounded to dtype, written to h), y = layernorm(h) with optional
+ * weight / bias (ak_add_rmsnorm: y = rmsnorm(h) with optional weight), the
+ * statistics of the rounded h as the unfused `h = x + r; y = norm(h)` computes
+ * them. x, r, h, y: rows x cols of dtype (f32, f16, bf16); weight, bias: cols
+ * elements or NULL. One read of x and r, one write of h and y for rows up to
+ * 16384 wide (wider rows read h back once). h may be the very same buffer as
+ * x or r (the usual in-place residual stream), y too, but h and y must not
+ * overlap each other; weight and bias must not overlap h or y.
+ * eps >= 0 and finite. Thread safety: any thread. */
+AKAPI ak_result ak_add_layernorm(ak_context* ctx, ak_dtype dtype, const void* x, const void* r, const void* weight,
+                                 const void* bias, void* h, void* y, size_t rows, size_t cols, float eps,
+                                 ak_stream* stream);
+/* See ak_add_layernorm: y = h / sqrt(mean(h^2) + eps) * weight, h = x + r.
+ * Thread safety: any thread. */
+AKAPI ak_result ak_add_rmsnorm(ak_context* ctx, ak_dtype dtype, const void* x, const void* r, const void* weight,
+                               void* h, void* y, size_t rows, size_t cols, float eps, ak_stream* stream);
+
+/* Pairing convention of ak_rope. */
+typedef enum ak_rope_mode {
+    AK_ROPE_NEOX = 0,         /* rotate-half (GPT-NeoX, Llama in Hugging Face): pairs (i, i + rotary_dim / 2) */
+    AK_ROPE_INTERLEAVED = 1,  /* GPT-J / Meta's original Llama: pairs (2i, 2i + 1) */
+    AK_ROPE_MODE_COUNT
+} ak_rope_mode;
+
+/* Rotary position embedding of x, a contiguous [tokens][heads][head_dim]
+ * tensor of dtype (f32, f16, bf16), into y (same shape; y == x: in place;
+ * other overlaps are errors). positions: tokens integers of pos_dtype
+ * (AK_I32 or AK_I64), any values. Pair i < rotary_dim / 2 of every head of
+ * token t turns by a = (float)positions[t] * inv_freq[i] with
+ * inv_freq[i] = theta^(-2i / rotary_dim) rounded to fp32 (the fp32 angle of
+ * Hugging Face's rotary embedding; positions past 2^24 round to fp32);
+ * (u, v) -> (u cos a - v sin a, v cos a + u sin a). cos and sin are computed
+ * in double from that fp32 angle (accurate at any position: fast fp32 sin /
+ * cos lose several bits at angles of 10^4 rad and more; a cos / sin cache
+ * tensor would add a second input stream and a workspace, while the double
+ * evaluation costs one per token and pair, shared by all heads) and rounded
+ * to fp32; the rotation is fp32. Elements rotary_dim..head_dim-1 are copied.
+ * rotary_dim even, 2 <= rotary_dim <= head_dim, rotary_dim <= 1024;
+ * heads * head_dim < 2^31; theta > 0 and finite (10000 for Llama 2, 500000
+ * for Llama 3). Vector path: x, y 16-byte aligned and head_dim, rotary_dim
+ * multiples of 8. Thread safety: any thread. */
+AKAPI ak_result ak_rope(ak_context* ctx, ak_rope_mode mode, ak_dtype dtype, ak_dtype pos_dtype, const void* x,
+                        const void* positions, void* y, size_t tokens, size_t heads, size_t head_dim,
+                        size_t rotary_dim, float theta, ak_stream* stream);
+
+/* Embedding gather: out[i, :] = table[indices[i], :] for i < num_indices;
+ * table is vocab x dim of dtype (any dtype: a bit copy), indices AK_I32 or
+ * AK_I64, out num_indices x dim (must not overlap table or indices). An index
+ * outside [0, vocab) cannot be checked without reading device memory: the GPU
+ * kernels zero-fill that output row and return AK_OK; the cpu backend
+ * zero-fills it too and then returns AK_ERROR_INVALID_ARGUMENT naming the
+ * first such position and its value. Rows move in 16-byte pieces when the row
+ * bytes and the pointers allow. Thread safety: any thread. */
+AKAPI ak_result ak_embedding(ak_context* ctx, ak_dtype dtype, ak_dtype idx_dtype, const void* table,
+                             const void* indices, void* out, size_t num_indices, size_t vocab, size_t dim,
+                             ak_stream* stream);
+
+/* Most dimensions of ak_copy_strided. */
+#define AK_COPY_MAX_DIMS 6
+
+/* Strided N-dimensional copy with a cast: for every index (i0, .., i_{n-1})
+ * of shape[0..ndim), dst[sum i_k * dst_strides[k]] =
+ * (dst_dtype) src[sum i_k * src_strides[k]], strides in elements (of each
+ * tensor's own dtype), pointers at element (0, .., 0). The generic permute /
+ * slice / concat / expand building block: a permute is a copy with permuted
+ * source strides, a slice a copy from an offset pointer, a concat two copies
+ * into offset pointers of one output, a broadcast a source stride of 0.
+ * 1 <= ndim <= AK_COPY_MAX_DIMS, every shape[k] >= 1. Strides may be
+ * negative (a reversed view) or, for the source, 0; the destination strides
+ * must not make two indices write one element (checked), and the two
+ * tensors' extents must not overlap unless src == dst with the same dtype and
+ * strides (a no-op). Same dtype: any dtype, a bit copy; different dtypes:
+ * between f32, f16 and bf16 (round to nearest even). Fast paths: the
+ * dimensions are ordered by destination stride and merged where contiguous;
+ * when the innermost is contiguous in both tensors, rows move in units of up
+ * to 16 bytes (the bandwidth of ak_copy); a permute that moves the innermost
+ * dimension reads it with a stride (ak_transpose is the fast 2-D transpose).
+ * Thread safety: any thread. */
+AKAPI ak_result ak_copy_strided(ak_context* ctx, ak_dtype src_dtype, ak_dtype dst_dtype, const void* src, void* dst,
+                                size_t ndim, const size_t* shape, const int64_t* src_strides,
+                                const int64_t* dst_strides, ak_stream* stream);
 /* ---- GEMM: matrix multiplication with a fused epilogue ------------------
  *   D = act(alpha * op(A) * op(B) + beta * C + bias) + residual
  * row-major; op(X) = X or X^T per operand; op(A) is m x k, op(B) k x n, D
@@ -1186,6 +1284,74 @@ AKAPI const char* ak_attention_layout_name(ak_attention_layout layout);
  * AK_ERROR_OUT_OF_MEMORY (workspace), AK_ERROR_COMPILATION / AK_ERROR_LAUNCH.
  * Thread safety: any thread. */
 AKAPI ak_result ak_attention(ak_context* ctx, const ak_attention_args* args, ak_stream* stream);
+/* ---- random numbers, dropout  ---------------------------------------------
+ * Counter-based Philox4x32-10 (Salmon et al., SC'11), reproducible from
+ * (seed, offset) alone and BIT-IDENTICAL on every backend (cpu, hip, cuda):
+ * element i of a call uses word i % 4 of philox4x32_10(counter
+ * (lo32(c), hi32(c), 0, 0) with c = offset + i / 4, key (lo32(seed),
+ * hi32(seed))). A call of n elements consumes the counters offset ..
+ * offset + ceil(n / 4) - 1: pass offset + ceil(n / 4) to the next call for a
+ * fresh stream, or regenerate elements [4a, 4a + m) of a call with
+ * (seed, offset + a) and n = m. Uniform numbers have 24 random bits:
+ * u = (word >> 8) * 2^-24 in [0, 1). The float transforms (ln, sqrt, sin,
+ * cos of Box-Muller) are written from fused multiply-adds on both sides (no
+ * libm): the C references use fmaf() and must not be built with -ffast-math
+ * (they would not be bit-identical). Outputs are f32, f16 or bf16 (fp32 math,
+ * rounded to nearest even once), device memory of ctx, aligned to the
+ * element size, n >= 1; queued on `stream` (NULL: default), no waiting.
+ * Errors: AK_ERROR_INVALID_ARGUMENT with a message (nothing launched),
+ * AK_ERROR_COMPILATION / AK_ERROR_LAUNCH. Thread safety of all of them: any
+ * thread. */
+
+/* y[i] = lo + u_i (hi - lo), rounded to dtype, in [lo, hi): a value that
+ * rounds to hi or above becomes lo (as torch does). lo < hi, both finite and
+ * hi - lo finite. Thread safety: any thread. */
+AKAPI ak_result ak_rand_uniform(ak_context* ctx, ak_dtype dtype, void* y, size_t n, uint64_t seed, uint64_t offset,
+                                float lo, float hi, ak_stream* stream);
+/* y[i] = mean + std * z_i, z standard normal by Box-Muller on the pairs
+ * (word 0, word 1) and (word 2, word 3) of a counter: u1 = ((w >> 8) + 1)
+ * 2^-24 in (0, 1], t = (w' >> 8) 2^-24 turns, z = sqrt(-2 ln u1) (cos 2 pi t,
+ * sin 2 pi t) (|z| <= 5.77). mean and std finite, std >= 0.
+ * Thread safety: any thread. */
+AKAPI ak_result ak_rand_normal(ak_context* ctx, ak_dtype dtype, void* y, size_t n, uint64_t seed, uint64_t offset,
+                               float mean, float std, ak_stream* stream);
+/* Dropout of n elements: keep element i when u_i >= p (u_i the uniform of
+ * the stream layout above), y[i] = keep ? x[i] / (1 - p) : 0 (the scale
+ * 1 / (1 - p) is rounded to fp32 once; a dropped element is exactly 0, also
+ * for inf / NaN inputs). p in [0, 1]: p = 0 keeps everything (y = x bit for
+ * bit), p = 1 drops everything (y = 0). mask: NULL or n bytes (AK_U8),
+ * 1 = kept, 0 = dropped. The backward pass is the same call on dy with the
+ * same (seed, offset, p): it regenerates the mask. y may equal x (in place);
+ * mask must not overlap x or y. Thread safety: any thread. */
+AKAPI ak_result ak_dropout(ak_context* ctx, ak_dtype dtype, const void* x, void* y, uint8_t* mask, size_t n,
+                           float p, uint64_t seed, uint64_t offset, ak_stream* stream);
+/* ---- scan (cumsum), top-k  --------------------------------------------------
+ * Along the last dimension of a row-major, contiguous rows x cols tensor
+ * (rows, cols >= 1); pointers are device memory of ctx (host memory on the
+ * cpu backend), aligned to the element size. Queued on `stream`, no waiting;
+ * errors as for the reductions above. */
+
+/* Prefix sums of each row: inclusive (exclusive == 0) y[r, c] = sum of
+ * x[r, 0..c], exclusive y[r, c] = sum of x[r, 0..c) (y[r, 0] = 0). dtype:
+ * AK_F32, AK_F16, AK_BF16 (fp32 accumulation, output rounded to dtype),
+ * AK_I32, AK_I64 (exact, wrapping modulo 2^32 / 2^64). Any width: rows are
+ * walked in tiles by one block each, wide rows with few rows are split into
+ * chunks (reduce-then-scan, a small workspace from the pool on `stream`).
+ * The GPU's fp32 sums are in a fixed order (deterministic); the cpu backend
+ * accumulates in double (integers: exact). y may equal x (in place), other
+ * overlaps are errors. Thread safety: any thread. */
+AKAPI ak_result ak_cumsum(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t rows, size_t cols,
+                          int exclusive, ak_stream* stream);
+/* The k largest (largest != 0) or smallest (largest == 0) elements of each
+ * row, sorted (descending / ascending), with their column indices: values
+ * (rows x k, dtype) and indices (rows x k, int64). Ties keep the lower index
+ * first. NaN policy (as torch.topk): every NaN counts as larger than +inf, so
+ * largest picks NaNs first and smallest picks them last; -0 and +0 are equal
+ * (ordered by index). dtype AK_F32, AK_F16 or AK_BF16; 1 <= k <= min(cols,
+ * 1024); cols < 2^31. values / indices must not overlap x or each other.
+ * Thread safety: any thread. */
+AKAPI ak_result ak_topk(ak_context* ctx, ak_dtype dtype, const void* x, void* values, int64_t* indices, size_t rows,
+                        size_t cols, int k, int largest, ak_stream* stream);
 #endif /* AMDKIT_NO_OPS */
 
 /* ==========================================================================
@@ -1770,13 +1936,18 @@ struct ak_context {
     void* optmemo[8];              /* _ak_optmemo: compile options built once (>>impl:compile) */
     int n_optmemo;
     struct _ak_phash* host_live;   /* live ak_host_alloc pointers (under lock; made on first use) */
+    struct {                       /* launch limits from dev and bk, set once at creation (_ak_launch_limits_set) */
+        unsigned block[3], grid[3];
+        unsigned long long threads, per_dim;
+    } lim;
 };
 
 /* One table of operations per backend (in the manner of miniaudio's backend
  * callbacks and sokol's dummy backend), chosen at context creation (ctx->bk;
  * the hip, cuda and cpu tables are in >>impl:backend). Outside the backends'
  * own functions and the loaders, code goes through the table and never asks
- * which backend it runs on. The runtime calls are raw: each returns the
+ * which backend it runs on (tests/backend_check.sh, a `make test` step,
+ * fails on an AK_BACKEND_HIP/CUDA/CPU outside those sections). The runtime calls are raw: each returns the
  * runtime's error code (0 = ok) and does not bind; the shared layer
  * (>>impl:backend, "one way for every backend") binds, calls and words the
  * error once. `stream` arguments are native handles (NULL = default). */
@@ -1830,7 +2001,21 @@ typedef struct _ak_backend_ops {
     int (*module_unload)(ak_context* ctx, void* module);
     int (*shmem_optin)(ak_context* ctx, void* fn, size_t bytes);      /* allow more dynamic shared memory; NULL: not needed */
     int (*launch_kernel)(ak_context* ctx, void* fn, ak_dim3 grid, ak_dim3 block, size_t shmem, void* stream, void** args);
+    /* several devices (>>impl:multi); runtime entry points that may be missing: _AK_E_NO_ENTRY */
+    int (*device_count)(struct _ak_api* api, int* n);          /* after a successful probe of device 0 */
+    void (*describe)(struct _ak_api* api, int device, ak_device_info* dev);  /* identity + attributes, no context */
+    int (*peer_can_access)(ak_context* ctx, ak_context* peer, int* can);     /* *can 0 where the runtime cannot say */
+    int (*peer_enable)(ak_context* ctx, ak_context* peer);     /* ctx bound; enabled already: 0 */
+    int (*peer_copy)(ak_context* dst_ctx, void* dst, ak_context* src_ctx, const void* src, size_t bytes, void* stream);
+    int (*stream_wait_event)(ak_context* ctx, void* stream, void* ev);       /* ctx bound */
+    /* collectives: the library (NULL: the cpu reference over threads) and the communicator constructors */
+    const char* ccl;                                           /* "RCCL" / "NCCL" */
+    int (*ccl_load)(struct _ak_api* api, char* why, size_t cap);   /* 1 when loaded, else 0 and why */
+    ak_result (*comm_unique_id)(ak_context* ctx, ak_comm_id* id);
+    ak_result (*comm_init_rank)(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out);
+    ak_result (*comm_init_all)(ak_context* const* ctxs, int n, ak_comm** comms);   /* ctxs checked, all of this backend */
 } _ak_backend_ops;
+#define _AK_E_NO_ENTRY (-2)   /* a raw call's runtime lacks the entry point (runtimes' own codes are >= 0) */
 
 static ak_result _ak_dev_mem_info(ak_context* ctx, size_t* free_bytes, size_t* total_bytes);
 static ak_result _ak_dev_event_record(ak_context* ctx, void* ev, void* stream);
@@ -1843,6 +2028,7 @@ static void _ak_unload_cb(void* ctx, void* loaded);                         /* c
 static void _ak_ops_destroy(ak_context* ctx);                               /* kernel library state */
 static void _ak_optmemo_free_all(ak_context* ctx);                          /* compile options memo */
 static void _ak_host_free_all(ak_context* ctx);                             /* ak_host_alloc leftovers */
+static void _ak_launch_limits_set(ak_context* ctx);                         /* ctx->lim (>>impl:launch) */
 
 /* ==========================================================================
  * >>impl:dtype
@@ -2318,6 +2504,24 @@ static const char _ak_src_prelude[] =
     "#else\n"
     "AK_INLINE float ak_exp2(float x) { return exp2f(x); }\n"
     "#endif\n"
+    "\n"
+    "/* online softmax statistics: fold N values a[] into a running (max m, sum s\n"
+    " * of exp(v - m)); ak_online_rescale(m, M) = exp(m - M), 1 when m == M (also\n"
+    " * -inf == -inf). Used by softmax, cross-entropy. */\n"
+    "AK_INLINE float ak_online_rescale(float m, float M) { return m == M ? 1.0f : ak_exp2((m - M) * AK_LOG2E); }\n"
+    "template <int N>\n"
+    "AK_INLINE void ak_online_fold(float& m, float& s, const float* a) {\n"
+    "    float mn = m;\n"
+    "#pragma unroll\n"
+    "    for (int k = 0; k < N; k++) mn = ak_op_max()(mn, a[k]);\n"
+    "    if (mn != -AK_INF) {\n"
+    "        float t = 0.0f;\n"
+    "#pragma unroll\n"
+    "        for (int k = 0; k < N; k++) t += ak_exp2((a[k] - mn) * AK_LOG2E);\n"
+    "        s = s * ak_online_rescale(m, mn) + t;\n"
+    "        m = mn;\n"
+    "    }\n"
+    "}\n"
     "\n"
     "/* reduce v over aligned groups of G consecutive threads (G a power of two,\n"
     " * 1 <= G <= blockDim.x, blockDim.x a multiple of G and of AK_WAVE). Every\n"
@@ -4596,6 +4800,320 @@ static const char _ak_src_gemm[] =
     "AK_GEMM_SKINNY(ak_gemm_skinny_bf16, ak_bf16_t)\n"
     ;
 
+/* kernels/layout.hip */
+static const char _ak_src_layout[] =
+    "// kernels/layout.hip - data movement: strided N-dimensional copy (with a\n"
+    "// dtype cast on the way) and embedding gather. Host wrappers: ak_copy_strided\n"
+    "// and ak_embedding in amdkit.h (>>impl:ops-llm), which also hold the CPU\n"
+    "// references and do the planning described here.\n"
+    "//\n"
+    "// Both kernels see their work as `rows` of `inner` units, a group of G\n"
+    "// threads per row (G a power of two <= the block), blockDim / G rows per\n"
+    "// block, grid-stride over rows; each thread moves units lane, lane + G, ...\n"
+    "// of its row.\n"
+    "//\n"
+    "// ak_copy_nd_<unit> (bit copy; unit u8 / u16 / u32 / u64 / u128 = 1..16\n"
+    "// bytes): the host has dropped size-1 dimensions, ordered the dimensions by\n"
+    "// decreasing destination stride, merged the ones that are contiguous in both\n"
+    "// tensors, and, when the innermost dimension is contiguous in both, re-cut it\n"
+    "// into the widest unit that the row bytes, the pointers and the outer strides\n"
+    "// allow (16 bytes for any aligned contiguous slice). A row is one index of\n"
+    "// the outer dimensions (at most 5: decomposed once per row, 32-bit division\n"
+    "// while the row count fits), optionally split into chunks of `chunk` units\n"
+    "// so a long contiguous row still spreads over many blocks. Strides are in\n"
+    "// units and may be negative or 0 (source only).\n"
+    "// ak_copy_cast_<src>_<dst> (cast between f32 / f16 / bf16, fp32 in between,\n"
+    "// round to nearest even): the same walk in elements; vec != 0 (innermost\n"
+    "// contiguous in both, its length and the outer strides multiples of 4, the\n"
+    "// pointers aligned to 4 elements) moves 4 elements per unit.\n"
+    "//\n"
+    "// ak_embedding_<unit>: row i of the output is row idx[i] of the table (units\n"
+    "// of the widest size that divides the row bytes and the pointers); an index\n"
+    "// outside [0, vocab) zero-fills its output row (the documented GPU result;\n"
+    "// the cpu backend reports it as an error).\n"
+    "//\n"
+    "// kernels: ak_copy_nd_u8 ak_copy_nd_u16 ak_copy_nd_u32 ak_copy_nd_u64 ak_copy_nd_u128\n"
+    "// kernels: ak_copy_cast_f32_f16 ak_copy_cast_f32_bf16 ak_copy_cast_f16_f32 ak_copy_cast_bf16_f32\n"
+    "// kernels: ak_copy_cast_f16_bf16 ak_copy_cast_bf16_f16\n"
+    "// kernels: ak_embedding_u8 ak_embedding_u16 ak_embedding_u32 ak_embedding_u64 ak_embedding_u128\n"
+    "\n"
+    "#define AK_ND_OUTER 5\n"
+    "\n"
+    "AK_INLINE void ak_zero_unit(ak_u8& v) { v = 0; }\n"
+    "AK_INLINE void ak_zero_unit(ak_u16& v) { v = 0; }\n"
+    "AK_INLINE void ak_zero_unit(ak_u32& v) { v = 0; }\n"
+    "AK_INLINE void ak_zero_unit(ak_u64& v) { v = 0; }\n"
+    "AK_INLINE void ak_zero_unit(uint4& v) { v.x = 0; v.y = 0; v.z = 0; v.w = 0; }\n"
+    "\n"
+    "// The outer dimensions of a copy (sizes and both strides, innermost last).\n"
+    "struct ak_nd_outer {\n"
+    "    ak_i64 sz[AK_ND_OUTER], ss[AK_ND_OUTER], ds[AK_ND_OUTER];\n"
+    "    int nd;\n"
+    "};\n"
+    "\n"
+    "// Source and destination offsets of outer index q.\n"
+    "AK_INLINE void ak_nd_offsets(const ak_nd_outer& o, ak_i64 q, bool small, ak_i64& so, ak_i64& dof) {\n"
+    "    so = 0;\n"
+    "    dof = 0;\n"
+    "    if (small) {\n"
+    "        ak_u32 r = (ak_u32)q;\n"
+    "#pragma unroll\n"
+    "        for (int d = AK_ND_OUTER - 1; d >= 0; d--) {\n"
+    "            if (d < o.nd) {\n"
+    "                const ak_u32 n = (ak_u32)o.sz[d], c = r % n;\n"
+    "                r /= n;\n"
+    "                so += (ak_i64)c * o.ss[d];\n"
+    "                dof += (ak_i64)c * o.ds[d];\n"
+    "            }\n"
+    "        }\n"
+    "    } else {\n"
+    "#pragma unroll\n"
+    "        for (int d = AK_ND_OUTER - 1; d >= 0; d--) {\n"
+    "            if (d < o.nd) {\n"
+    "                const ak_i64 c = q % o.sz[d];\n"
+    "                q /= o.sz[d];\n"
+    "                so += c * o.ss[d];\n"
+    "                dof += c * o.ds[d];\n"
+    "            }\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "// The row walk shared by both copy kernels: calls f(src offset, dst offset,\n"
+    "// unit index in the row) for every unit of this thread (iss / ids: the\n"
+    "// innermost strides in the functor's pointer units).\n"
+    "template <class F>\n"
+    "AK_INLINE void ak_nd_walk(const ak_nd_outer& o, ak_i64 rows, ak_i64 inner, ak_i64 chunk, ak_i64 iss, ak_i64 ids,\n"
+    "                          int G, F f) {\n"
+    "    const ak_i64 nchunk = (inner + chunk - 1) / chunk, vrows = rows * nchunk;\n"
+    "    const int lane = (int)threadIdx.x & (G - 1);\n"
+    "    const ak_i64 per = (ak_i64)(blockDim.x / G);\n"
+    "    const bool small = rows <= 0xFFFFFFFFll;\n"
+    "    for (ak_i64 vr = (ak_i64)blockIdx.x * per + (ak_i64)(threadIdx.x / G); vr < vrows; vr += (ak_i64)gridDim.x * per) {\n"
+    "        const ak_i64 row = nchunk == 1 ? vr : vr / nchunk, c0 = (vr - row * nchunk) * chunk;\n"
+    "        const ak_i64 c1 = c0 + chunk < inner ? c0 + chunk : inner;\n"
+    "        ak_i64 so, dof;\n"
+    "        ak_nd_offsets(o, row, small, so, dof);\n"
+    "        for (ak_i64 u = c0 + lane; u < c1; u += G) f(so + u * iss, dof + u * ids, u);\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "#define AK_ND_OUTER_INIT(o)                                                                                          \\\n"
+    "    ak_nd_outer o;                                                                                                   \\\n"
+    "    o.nd = nd;                                                                                                       \\\n"
+    "    o.sz[0] = sz0; o.sz[1] = sz1; o.sz[2] = sz2; o.sz[3] = sz3; o.sz[4] = sz4;                                       \\\n"
+    "    o.ss[0] = ss0; o.ss[1] = ss1; o.ss[2] = ss2; o.ss[3] = ss3; o.ss[4] = ss4;                                       \\\n"
+    "    o.ds[0] = ds0; o.ds[1] = ds1; o.ds[2] = ds2; o.ds[3] = ds3; o.ds[4] = ds4\n"
+    "\n"
+    "template <class U>\n"
+    "struct ak_nd_bits {\n"
+    "    const U* s;\n"
+    "    U* d;\n"
+    "    AK_INLINE void operator()(ak_i64 so, ak_i64 dof, ak_i64) const { d[dof] = s[so]; }\n"
+    "};\n"
+    "\n"
+    "// vec: 4 consecutive elements per unit (the host passes inner strides of 4)\n"
+    "template <class S, class D>\n"
+    "struct ak_nd_cast {\n"
+    "    const typename S::T* s;\n"
+    "    typename D::T* d;\n"
+    "    bool vec;\n"
+    "    AK_INLINE void operator()(ak_i64 so, ak_i64 dof, ak_i64) const {\n"
+    "        if (vec) {\n"
+    "            float f[4];\n"
+    "            S::ld4(s + so, f);\n"
+    "            D::st4(d + dof, f);\n"
+    "        } else {\n"
+    "            d[dof] = D::from(S::to(s[so]));\n"
+    "        }\n"
+    "    }\n"
+    "};\n"
+    "\n"
+    "#define AK_COPY_ND_BITS(NAME, U)                                                                                     \\\n"
+    "    AK_KERNEL __launch_bounds__(256) void ak_copy_nd_##NAME(                                                         \\\n"
+    "        const U* src, U* dst, ak_i64 rows, ak_i64 inner, ak_i64 chunk, ak_i64 iss, ak_i64 ids,                       \\\n"
+    "        int nd, ak_i64 sz0, ak_i64 sz1, ak_i64 sz2, ak_i64 sz3, ak_i64 sz4, ak_i64 ss0, ak_i64 ss1,                  \\\n"
+    "        ak_i64 ss2, ak_i64 ss3, ak_i64 ss4, ak_i64 ds0, ak_i64 ds1, ak_i64 ds2, ak_i64 ds3, ak_i64 ds4, int G) {     \\\n"
+    "        AK_ND_OUTER_INIT(o);                                                                                         \\\n"
+    "        ak_nd_bits<U> f;                                                                                             \\\n"
+    "        f.s = src;                                                                                                   \\\n"
+    "        f.d = dst;                                                                                                   \\\n"
+    "        ak_nd_walk(o, rows, inner, chunk, iss, ids, G, f);                                                           \\\n"
+    "    }\n"
+    "AK_COPY_ND_BITS(u8, ak_u8)\n"
+    "AK_COPY_ND_BITS(u16, ak_u16)\n"
+    "AK_COPY_ND_BITS(u32, ak_u32)\n"
+    "AK_COPY_ND_BITS(u64, ak_u64)\n"
+    "AK_COPY_ND_BITS(u128, uint4)\n"
+    "\n"
+    "#define AK_COPY_ND_CAST(SN, S, DN, D)                                                                                \\\n"
+    "    AK_KERNEL __launch_bounds__(256) void ak_copy_cast_##SN##_##DN(                                                  \\\n"
+    "        const S::T* src, D::T* dst, ak_i64 rows, ak_i64 inner, ak_i64 chunk, ak_i64 iss, ak_i64 ids,                 \\\n"
+    "        int nd, ak_i64 sz0, ak_i64 sz1, ak_i64 sz2, ak_i64 sz3, ak_i64 sz4, ak_i64 ss0, ak_i64 ss1,                  \\\n"
+    "        ak_i64 ss2, ak_i64 ss3, ak_i64 ss4, ak_i64 ds0, ak_i64 ds1, ak_i64 ds2, ak_i64 ds3, ak_i64 ds4, int G,       \\\n"
+    "        int vec) {                                                                                                   \\\n"
+    "        AK_ND_OUTER_INIT(o);                                                                                         \\\n"
+    "        ak_nd_cast<S, D> f;                                                                                          \\\n"
+    "        f.s = src;                                                                                                   \\\n"
+    "        f.d = dst;                                                                                                   \\\n"
+    "        f.vec = vec != 0;                                                                                            \\\n"
+    "        ak_nd_walk(o, rows, inner, chunk, iss, ids, G, f);                                                           \\\n"
+    "    }\n"
+    "AK_COPY_ND_CAST(f32, ak_f32_t, f16, ak_f16_t)\n"
+    "AK_COPY_ND_CAST(f32, ak_f32_t, bf16, ak_bf16_t)\n"
+    "AK_COPY_ND_CAST(f16, ak_f16_t, f32, ak_f32_t)\n"
+    "AK_COPY_ND_CAST(bf16, ak_bf16_t, f32, ak_f32_t)\n"
+    "AK_COPY_ND_CAST(f16, ak_f16_t, bf16, ak_bf16_t)\n"
+    "AK_COPY_ND_CAST(bf16, ak_bf16_t, f16, ak_f16_t)\n"
+    "\n"
+    "// out[i, :] = table[idx[i], :] in units of U (upr units per row); rows whose\n"
+    "// index is outside [0, vocab) are zero-filled.\n"
+    "#define AK_EMBEDDING(NAME, U)                                                                                        \\\n"
+    "    AK_KERNEL __launch_bounds__(256) void ak_embedding_##NAME(const U* table, const void* idx, U* out, ak_i64 n,     \\\n"
+    "                                                              ak_i64 vocab, ak_i64 upr, int G, int idx64) {          \\\n"
+    "        const int lane = (int)threadIdx.x & (G - 1);                                                                 \\\n"
+    "        const ak_i64 per = (ak_i64)(blockDim.x / G);                                                                 \\\n"
+    "        for (ak_i64 i = (ak_i64)blockIdx.x * per + (ak_i64)(threadIdx.x / G); i < n; i += (ak_i64)gridDim.x * per) { \\\n"
+    "            const ak_i64 k = idx64 ? ((const long long*)idx)[i] : (ak_i64)((const int*)idx)[i];                      \\\n"
+    "            U* o = out + i * upr;                                                                                    \\\n"
+    "            if (k >= 0 && k < vocab) {                                                                               \\\n"
+    "                const U* s = table + k * upr;                                                                        \\\n"
+    "                for (ak_i64 u = lane; u < upr; u += G) o[u] = s[u];                                                  \\\n"
+    "            } else {                                                                                                 \\\n"
+    "                U z;                                                                                                 \\\n"
+    "                ak_zero_unit(z);                                                                                     \\\n"
+    "                for (ak_i64 u = lane; u < upr; u += G) o[u] = z;                                                     \\\n"
+    "            }                                                                                                        \\\n"
+    "        }                                                                                                            \\\n"
+    "    }\n"
+    "AK_EMBEDDING(u8, ak_u8)\n"
+    "AK_EMBEDDING(u16, ak_u16)\n"
+    "AK_EMBEDDING(u32, ak_u32)\n"
+    "AK_EMBEDDING(u64, ak_u64)\n"
+    "AK_EMBEDDING(u128, uint4)\n"
+    ;
+
+/* kernels/llm.hip */
+static const char _ak_src_llm[] =
+    "// kernels/llm.hip - rotary position embedding (RoPE) over a contiguous\n"
+    "// [tokens][heads][head_dim] tensor, fp32 math. Host wrapper: ak_rope in\n"
+    "// amdkit.h (>>impl:ops-llm), which also holds the CPU reference.\n"
+    "//\n"
+    "// Pair i (0 <= i < rotary_dim / 2) of every head of token t turns by the angle\n"
+    "//   a = (float)pos[t] * inv_freq[i],  inv_freq[i] = (float)2^(-(2i / rotary_dim) * log2(theta))\n"
+    "// (both products in fp32, as Hugging Face's rotary embedding computes them);\n"
+    "// cos a and sin a are evaluated in double on that fp32 angle and rounded to\n"
+    "// fp32 (the fast-math sinf / cosf are off by far more than a bf16 ulp at\n"
+    "// angles of 10^4..10^6 rad; the double work is once per (token, pair) and is\n"
+    "// shared by all heads of the token through shared memory).\n"
+    "//   rotate-half (GPT-NeoX, interleaved = 0): the pair is (i, i + rotary_dim / 2)\n"
+    "//   interleaved (GPT-J, interleaved = 1):    the pair is (2i, 2i + 1)\n"
+    "//   (u, v) -> (u cos a - v sin a, v cos a + u sin a)\n"
+    "// Elements rotary_dim..head_dim-1 of each head are copied (skipped in place).\n"
+    "//\n"
+    "// ak_rope_<dt>: one block per token (grid-stride over tokens); the block\n"
+    "// first computes the token's cos / sin table (rotary_dim / 2 <= 512 pairs),\n"
+    "// then its threads walk the token's work units: vec != 0 (x, y 16-byte\n"
+    "// aligned, head_dim and rotary_dim multiples of 8) moves 4 pairs per unit\n"
+    "// with 4-element accesses (rotate-half: at i and i + rotary_dim / 2;\n"
+    "// interleaved: 2 pairs per 4-element access) and the tail in 4-element\n"
+    "// pieces; else one pair (one tail element) per unit. y may be x.\n"
+    "//\n"
+    "// kernels: ak_rope_f32 ak_rope_f16 ak_rope_bf16\n"
+    "\n"
+    "#define AK_ROPE_MAX_PAIRS 512\n"
+    "\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_rope_pair(const typename D::T* x, typename D::T* y, int i0, int i1, float c, float s) {\n"
+    "    const float u = D::to(x[i0]), v = D::to(x[i1]);\n"
+    "    y[i0] = D::from(u * c - v * s);\n"
+    "    y[i1] = D::from(v * c + u * s);\n"
+    "}\n"
+    "\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_rope_token(const typename D::T* x, const void* pos, typename D::T* y, ak_i64 tokens, int heads,\n"
+    "                             int hd, int rd, double l2theta, bool interleaved, bool pos64, bool vec, bool inplace) {\n"
+    "    __shared__ float cs_c[AK_ROPE_MAX_PAIRS], cs_s[AK_ROPE_MAX_PAIRS];\n"
+    "    const int half = rd / 2, B = (int)blockDim.x, tid = (int)threadIdx.x;\n"
+    "    // pairs per unit, units per head (rotation), tail elements per unit and units per head\n"
+    "    const int P = vec ? (interleaved ? 2 : 4) : 1;\n"
+    "    const int ppr = half / P;\n"
+    "    const int tail = inplace ? 0 : hd - rd;\n"
+    "    const int tp = vec ? 4 : 1;\n"
+    "    const int tpr = tail / tp;\n"
+    "    const int urot = heads * ppr, units = urot + heads * tpr;\n"
+    "    for (ak_i64 t = blockIdx.x; t < tokens; t += gridDim.x) {\n"
+    "        const float p = pos64 ? (float)((const long long*)pos)[t] : (float)((const int*)pos)[t];\n"
+    "        __syncthreads();   // the previous token's readers are done with the table\n"
+    "        for (int i = tid; i < half; i += B) {\n"
+    "            const float inv = (float)exp2(-(double)(2 * i) / (double)rd * l2theta);\n"
+    "            const float a = p * inv;\n"
+    "            cs_c[i] = (float)cos((double)a);\n"
+    "            cs_s[i] = (float)sin((double)a);\n"
+    "        }\n"
+    "        __syncthreads();\n"
+    "        const ak_i64 base = t * (ak_i64)heads * (ak_i64)hd;\n"
+    "        for (int u = tid; u < units; u += B) {\n"
+    "            if (u < urot) {\n"
+    "                const int h = u / ppr, j = u - h * ppr;\n"
+    "                const typename D::T* xh = x + base + (ak_i64)h * hd;\n"
+    "                typename D::T* yh = y + base + (ak_i64)h * hd;\n"
+    "                if (vec && !interleaved) {\n"
+    "                    const int i = j * 4;\n"
+    "                    float a[4], b[4], oa[4], ob[4];\n"
+    "                    D::ld4(xh + i, a);\n"
+    "                    D::ld4(xh + i + half, b);\n"
+    "#pragma unroll\n"
+    "                    for (int q = 0; q < 4; q++) {\n"
+    "                        const float c = cs_c[i + q], s = cs_s[i + q];\n"
+    "                        oa[q] = a[q] * c - b[q] * s;\n"
+    "                        ob[q] = b[q] * c + a[q] * s;\n"
+    "                    }\n"
+    "                    D::st4(yh + i, oa);\n"
+    "                    D::st4(yh + i + half, ob);\n"
+    "                } else if (vec) {\n"
+    "                    const int i = j * 2;   // pairs i, i + 1: elements 2i .. 2i + 3\n"
+    "                    float a[4], o[4];\n"
+    "                    D::ld4(xh + 2 * i, a);\n"
+    "#pragma unroll\n"
+    "                    for (int q = 0; q < 2; q++) {\n"
+    "                        const float c = cs_c[i + q], s = cs_s[i + q];\n"
+    "                        o[2 * q] = a[2 * q] * c - a[2 * q + 1] * s;\n"
+    "                        o[2 * q + 1] = a[2 * q + 1] * c + a[2 * q] * s;\n"
+    "                    }\n"
+    "                    D::st4(yh + 2 * i, o);\n"
+    "                } else if (interleaved) {\n"
+    "                    ak_rope_pair<D>(xh, yh, 2 * j, 2 * j + 1, cs_c[j], cs_s[j]);\n"
+    "                } else {\n"
+    "                    ak_rope_pair<D>(xh, yh, j, j + half, cs_c[j], cs_s[j]);\n"
+    "                }\n"
+    "            } else {\n"
+    "                const int v = u - urot, h = v / tpr, e = rd + (v - h * tpr) * tp;\n"
+    "                const ak_i64 o = base + (ak_i64)h * hd + e;\n"
+    "                if (vec) {\n"
+    "                    float a[4];\n"
+    "                    D::ld4(x + o, a);\n"
+    "                    D::st4(y + o, a);\n"
+    "                } else {\n"
+    "                    y[o] = x[o];\n"
+    "                }\n"
+    "            }\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "#define AK_ROPE(DT, D)                                                                                             \\\n"
+    "    AK_KERNEL __launch_bounds__(256) void ak_rope_##DT(const D::T* x, const void* pos, D::T* y, ak_i64 tokens,      \\\n"
+    "                                                       int heads, int hd, int rd, double l2theta, int interleaved, \\\n"
+    "                                                       int pos64, int vec, int inplace) {                          \\\n"
+    "        ak_rope_token<D>(x, pos, y, tokens, heads, hd, rd, l2theta, interleaved != 0, pos64 != 0, vec != 0,         \\\n"
+    "                         inplace != 0);                                                                            \\\n"
+    "    }\n"
+    "AK_ROPE(f32, ak_f32_t)\n"
+    "AK_ROPE(f16, ak_f16_t)\n"
+    "AK_ROPE(bf16, ak_bf16_t)\n"
+    ;
+
 /* kernels/norm.hip */
 static const char _ak_src_norm[] =
     "// kernels/norm.hip - layernorm and rmsnorm along the last dimension of a\n"
@@ -4612,9 +5130,21 @@ static const char _ak_src_norm[] =
     "// cancellation).\n"
     "// ak_norm_wide_<dt>: any width, one block per row: a pass for sum(x - K) and\n"
     "// sum((x - K)^2) with K = the row's first element (shifted data keep the\n"
-    "// one-pass variance accurate), then a pass that writes.\n"
+    "// one-pass variance accurate), then a pass that writes (re-reading the row,\n"
+    "// from L2 while the rows in flight fit in it). Its vec / wvec flags: see\n"
+    "// ak_norm_wide (odd widths stay vectorized).\n"
+    "//\n"
+    "// ak_add_norm_<dt> / ak_add_norm_wide_<dt> (ak_add_layernorm / ak_add_rmsnorm,\n"
+    "// the residual form): the same kernels with RES = true: h = x + r is rounded\n"
+    "// to the dtype, written to h and normalized (y = norm(h)); x and r are read\n"
+    "// once where the row kernel normalizes from registers, the wide kernel's\n"
+    "// second pass reads h back. h may be x or r: each thread reads its elements\n"
+    "// once, before it writes them (r and h carry no __restrict__; x keeps the\n"
+    "// one it has for ak_norm, where y may be x under the same rule).\n"
     "//\n"
     "// kernels: ak_norm_f32 ak_norm_f16 ak_norm_bf16 ak_norm_wide_f32 ak_norm_wide_f16 ak_norm_wide_bf16\n"
+    "// kernels: ak_add_norm_f32 ak_add_norm_f16 ak_add_norm_bf16\n"
+    "// kernels: ak_add_norm_wide_f32 ak_add_norm_wide_f16 ak_add_norm_wide_bf16\n"
     "\n"
     "// elements per thread of ak_norm: 16 (f32), 32 (f16 / bf16: the same 64 bytes)\n"
     "#define AK_NORM_E(D) (D::SIZE == 4 ? 16 : 32)\n"
@@ -4643,17 +5173,55 @@ static const char _ak_src_norm[] =
     "    }\n"
     "}\n"
     "\n"
-    "template <class D, int E>\n"
-    "AK_INLINE void ak_norm_rows(const typename D::T* AK_RESTRICT x, const typename D::T* AK_RESTRICT w,\n"
-    "                            const typename D::T* AK_RESTRICT b, typename D::T* AK_RESTRICT y, ak_i64 rows, int cols,\n"
-    "                            int G, bool vec, float eps, bool rms) {\n"
+    "// RES: v = h = round(x + r) (the residual sum in the storage dtype), h\n"
+    "// written as it is formed; else v = x.\n"
+    "template <class D, int E, bool RES>\n"
+    "AK_INLINE void ak_norm_load(float* v, const typename D::T* x, const typename D::T* r, typename D::T* h, int len,\n"
+    "                            int lane, int G, bool vec) {\n"
+    "    if (!RES) {\n"
+    "        ak_row_load<D, E>(v, x, len, lane, G, vec, 0.0f);\n"
+    "    } else if (vec) {\n"
+    "#pragma unroll\n"
+    "        for (int k = 0; k < E / 8; k++) {\n"
+    "            const int e = (k * G + lane) * 8;\n"
+    "            float* a = v + k * 8;\n"
+    "            if (e < len) {\n"
+    "                float t[8];\n"
+    "                D::ld8(x + e, a);\n"
+    "                D::ld8(r + e, t);\n"
+    "#pragma unroll\n"
+    "                for (int q = 0; q < 8; q++) a[q] = D::to(D::from(a[q] + t[q]));\n"
+    "                D::st8(h + e, a);\n"
+    "            } else {\n"
+    "#pragma unroll\n"
+    "                for (int q = 0; q < 8; q++) a[q] = 0.0f;\n"
+    "            }\n"
+    "        }\n"
+    "    } else {\n"
+    "#pragma unroll\n"
+    "        for (int k = 0; k < E; k++) {\n"
+    "            const int e = k * G + lane;\n"
+    "            v[k] = 0.0f;\n"
+    "            if (e < len) {\n"
+    "                const typename D::T s = D::from(D::to(x[e]) + D::to(r[e]));\n"
+    "                h[e] = s;\n"
+    "                v[k] = D::to(s);\n"
+    "            }\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "template <class D, int E, bool RES>\n"
+    "AK_INLINE void ak_norm_rows(const typename D::T* AK_RESTRICT x, const typename D::T* res, const typename D::T* AK_RESTRICT w,\n"
+    "                            const typename D::T* AK_RESTRICT b, typename D::T* h, typename D::T* AK_RESTRICT y,\n"
+    "                            ak_i64 rows, int cols, int G, bool vec, float eps, bool rms) {\n"
     "    __shared__ float scratch[AK_MAX_WAVES];\n"
     "    const int lane = (int)threadIdx.x & (G - 1);\n"
     "    ak_i64 row = (ak_i64)blockIdx.x * (ak_i64)(blockDim.x / G) + (ak_i64)(threadIdx.x / G);\n"
     "    const int len = row < rows ? cols : 0;\n"
     "    if (row >= rows) row = 0;\n"
     "    float v[E];\n"
-    "    ak_row_load<D, E>(v, x + row * cols, len, lane, G, vec, 0.0f);\n"
+    "    ak_norm_load<D, E, RES>(v, x + row * cols, RES ? res + row * cols : res, RES ? h + row * cols : h, len, lane, G, vec);\n"
     "    const float inv_n = 1.0f / (float)cols;\n"
     "    float mean = 0.0f, s = 0.0f;\n"
     "    if (!rms) {\n"
@@ -4698,28 +5266,61 @@ static const char _ak_src_norm[] =
     "    }\n"
     "}\n"
     "\n"
-    "// One block per row, any width.\n"
-    "template <class D>\n"
-    "AK_INLINE void ak_norm_wide(const typename D::T* AK_RESTRICT x, const typename D::T* AK_RESTRICT w,\n"
-    "                            const typename D::T* AK_RESTRICT b, typename D::T* AK_RESTRICT y, ak_i64 cols, bool vec,\n"
-    "                            float eps, bool rms) {\n"
+    "// Element e of the row as the first wide pass sees it: x[e], or (RES) h[e] =\n"
+    "// round(x[e] + r[e]), written as it is formed.\n"
+    "template <class D, bool RES>\n"
+    "AK_INLINE float ak_norm_res1(const typename D::T* x, const typename D::T* r, typename D::T* h, ak_i64 e) {\n"
+    "    if (!RES) return D::to(x[e]);\n"
+    "    const typename D::T s = D::from(D::to(x[e]) + D::to(r[e]));\n"
+    "    h[e] = s;\n"
+    "    return D::to(s);\n"
+    "}\n"
+    "\n"
+    "// One block per row, any width. vec: x and y 16-byte aligned (any width:\n"
+    "// each row runs a scalar head to its first 16-byte boundary, 8-element\n"
+    "// vectors, a scalar tail); wvec: w and b 16-byte aligned too (their vector\n"
+    "// loads are used where the row's vectors start on a multiple of 8 columns).\n"
+    "// RES (residual form): the first pass forms h = round(x + r) and writes it\n"
+    "// (r and h aligned like x), the second reads h back (each thread reads what\n"
+    "// it wrote: same head / vector / tail split).\n"
+    "template <class D, bool RES>\n"
+    "AK_INLINE void ak_norm_wide(const typename D::T* AK_RESTRICT x, const typename D::T* res,\n"
+    "                            const typename D::T* AK_RESTRICT w, const typename D::T* AK_RESTRICT b, typename D::T* h,\n"
+    "                            typename D::T* AK_RESTRICT y, ak_i64 cols, bool vec, bool wvec, float eps, bool rms) {\n"
     "    __shared__ float scratch[AK_MAX_WAVES];\n"
     "    const ak_i64 row = blockIdx.x;\n"
     "    const typename D::T* p = x + row * cols;\n"
+    "    const typename D::T* pr = RES ? res + row * cols : res;\n"
+    "    typename D::T* ph = RES ? h + row * cols : h;\n"
     "    typename D::T* q = y + row * cols;\n"
-    "    const int B = (int)blockDim.x;\n"
-    "    const float K = rms ? 0.0f : D::to(p[0]);\n"
-    "    float s1 = 0.0f, s2 = 0.0f;\n"
+    "    const int B = (int)blockDim.x, t = (int)threadIdx.x;\n"
+    "    ak_i64 head = cols, nv = 0;\n"
     "    if (vec) {\n"
-    "        for (ak_i64 e = (ak_i64)threadIdx.x * 8; e < cols; e += (ak_i64)B * 8) {\n"
-    "            float a[8];\n"
-    "            D::ld8(p + e, a);\n"
-    "#pragma unroll\n"
-    "            for (int k = 0; k < 8; k++) { const float d = a[k] - K; s1 += d; s2 += d * d; }\n"
-    "        }\n"
-    "    } else {\n"
-    "        for (ak_i64 e = threadIdx.x; e < cols; e += B) { const float d = D::to(p[e]) - K; s1 += d; s2 += d * d; }\n"
+    "        head = (ak_i64)(((16u - ((unsigned)(unsigned long long)p & 15u)) & 15u) / sizeof(typename D::T));\n"
+    "        if (head > cols) head = cols;\n"
+    "        nv = (cols - head) >> 3;\n"
     "    }\n"
+    "    const ak_i64 tail0 = head + nv * 8;\n"
+    "    const float K = rms ? 0.0f : RES ? D::to(D::from(D::to(p[0]) + D::to(pr[0]))) : D::to(p[0]);\n"
+    "    if (RES && !rms) __syncthreads();   // every thread has K before thread 0 may overwrite x[0] (h == x)\n"
+    "    float s1 = 0.0f, s2 = 0.0f;\n"
+    "    for (ak_i64 e = t; e < head; e += B) { const float d = ak_norm_res1<D, RES>(p, pr, ph, e) - K; s1 += d; s2 += d * d; }\n"
+    "    for (ak_i64 k = t; k < nv; k += B) {\n"
+    "        const ak_i64 e = head + k * 8;\n"
+    "        float a[8];\n"
+    "        D::ld8(p + e, a);\n"
+    "        if (RES) {\n"
+    "            float u8[8];\n"
+    "            D::ld8(pr + e, u8);\n"
+    "#pragma unroll\n"
+    "            for (int u = 0; u < 8; u++) a[u] = D::to(D::from(a[u] + u8[u]));\n"
+    "            D::st8(ph + e, a);\n"
+    "        }\n"
+    "#pragma unroll\n"
+    "        for (int u = 0; u < 8; u++) { const float d = a[u] - K; s1 += d; s2 += d * d; }\n"
+    "    }\n"
+    "    for (ak_i64 e = tail0 + t; e < cols; e += B) { const float d = ak_norm_res1<D, RES>(p, pr, ph, e) - K; s1 += d; s2 += d * d; }\n"
+    "    if (RES) p = ph;   // the second pass normalizes h\n"
     "    const float inv_n = (float)(1.0 / (double)cols);\n"
     "    float mean = 0.0f, var;\n"
     "    if (rms) {\n"
@@ -4732,21 +5333,25 @@ static const char _ak_src_norm[] =
     "        if (var < 0.0f) var = 0.0f;\n"
     "    }\n"
     "    const float r = rsqrtf(var + eps);\n"
-    "    if (vec) {\n"
-    "        for (ak_i64 e = (ak_i64)threadIdx.x * 8; e < cols; e += (ak_i64)B * 8) {\n"
-    "            float a[8];\n"
-    "            D::ld8(p + e, a);\n"
+    "    for (ak_i64 e = t; e < head; e += B) {\n"
+    "        float a = (D::to(p[e]) - mean) * r;\n"
+    "        ak_norm_affine<D, 1>(&a, w, b, e, false);\n"
+    "        q[e] = D::from(a);\n"
+    "    }\n"
+    "    const bool wv = wvec && head == 0;\n"
+    "    for (ak_i64 k = t; k < nv; k += B) {\n"
+    "        const ak_i64 e = head + k * 8;\n"
+    "        float a[8];\n"
+    "        D::ld8(p + e, a);\n"
     "#pragma unroll\n"
-    "            for (int k = 0; k < 8; k++) a[k] = (a[k] - mean) * r;\n"
-    "            ak_norm_affine<D, 8>(a, w, b, e, true);\n"
-    "            D::st8(q + e, a);\n"
-    "        }\n"
-    "    } else {\n"
-    "        for (ak_i64 e = threadIdx.x; e < cols; e += B) {\n"
-    "            float a = (D::to(p[e]) - mean) * r;\n"
-    "            ak_norm_affine<D, 1>(&a, w, b, e, false);\n"
-    "            q[e] = D::from(a);\n"
-    "        }\n"
+    "        for (int u = 0; u < 8; u++) a[u] = (a[u] - mean) * r;\n"
+    "        ak_norm_affine<D, 8>(a, w, b, e, wv);\n"
+    "        D::st8(q + e, a);\n"
+    "    }\n"
+    "    for (ak_i64 e = tail0 + t; e < cols; e += B) {\n"
+    "        float a = (D::to(p[e]) - mean) * r;\n"
+    "        ak_norm_affine<D, 1>(&a, w, b, e, false);\n"
+    "        q[e] = D::from(a);\n"
     "    }\n"
     "}\n"
     "\n"
@@ -4755,15 +5360,267 @@ static const char _ak_src_norm[] =
     "                                                                           const D::T* b, D::T* y, ak_i64 rows,      \\\n"
     "                                                                           int cols, int G, int vec, float eps,      \\\n"
     "                                                                           int rms) {                                \\\n"
-    "        ak_norm_rows<D, AK_NORM_E(D)>(x, w, b, y, rows, cols, G, vec != 0, eps, rms != 0);                           \\\n"
+    "        ak_norm_rows<D, AK_NORM_E(D), false>(x, x, w, b, (D::T*)0, y, rows, cols, G, vec != 0, eps, rms != 0);       \\\n"
     "    }                                                                                                                \\\n"
     "    AK_KERNEL __launch_bounds__(1024, 1) void ak_norm_wide_##DT(const D::T* x, const D::T* w, const D::T* b, D::T* y, \\\n"
-    "                                                                ak_i64 cols, int vec, float eps, int rms) {          \\\n"
-    "        ak_norm_wide<D>(x, w, b, y, cols, vec != 0, eps, rms != 0);                                                  \\\n"
+    "                                                                ak_i64 cols, int vec, int wvec, float eps, int rms) { \\\n"
+    "        ak_norm_wide<D, false>(x, x, w, b, (D::T*)0, y, cols, vec != 0, wvec != 0, eps, rms != 0);                   \\\n"
+    "    }                                                                                                                \\\n"
+    "    AK_KERNEL __launch_bounds__(16384 / AK_NORM_E(D), 1) void ak_add_norm_##DT(                                      \\\n"
+    "        const D::T* x, const D::T* r, const D::T* w, const D::T* b, D::T* h, D::T* y, ak_i64 rows, int cols, int G,  \\\n"
+    "        int vec, float eps, int rms) {                                                                               \\\n"
+    "        ak_norm_rows<D, AK_NORM_E(D), true>(x, r, w, b, h, y, rows, cols, G, vec != 0, eps, rms != 0);               \\\n"
+    "    }                                                                                                                \\\n"
+    "    AK_KERNEL __launch_bounds__(1024, 1) void ak_add_norm_wide_##DT(                                                 \\\n"
+    "        const D::T* x, const D::T* r, const D::T* w, const D::T* b, D::T* h, D::T* y, ak_i64 cols, int vec, int wvec, \\\n"
+    "        float eps, int rms) {                                                                                        \\\n"
+    "        ak_norm_wide<D, true>(x, r, w, b, h, y, cols, vec != 0, wvec != 0, eps, rms != 0);                           \\\n"
     "    }\n"
     "AK_NORM(f32, ak_f32_t)\n"
     "AK_NORM(f16, ak_f16_t)\n"
     "AK_NORM(bf16, ak_bf16_t)\n"
+    ;
+
+/* kernels/random.hip */
+static const char _ak_src_random[] =
+    "/* kernels/random.hip - counter-based random numbers (Philox4x32-10) and\n"
+    " * dropout, for f32, f16 and bf16 storage. Host wrappers and the CPU\n"
+    " * references: amdkit.h (>>impl:ops-random): ak_rand_uniform, ak_rand_normal,\n"
+    " * ak_dropout.\n"
+    " *\n"
+    " * Stream layout (the same on every backend): element i of a call with\n"
+    " * (seed, offset) takes word i % 4 of philox4x32_10(counter, key) with\n"
+    " * counter = (lo32(offset + i / 4), hi32(offset + i / 4), 0, 0) and\n"
+    " * key = (lo32(seed), hi32(seed)). Uniform: u = (word >> 8) * 2^-24 in [0, 1).\n"
+    " * Normal: Box-Muller on the pairs (word 0, word 1) and (word 2, word 3) of a\n"
+    " * counter: u1 = ((w_a >> 8) + 1) * 2^-24 in (0, 1], turns t = (w_b >> 8) *\n"
+    " * 2^-24, r = sqrt(-2 ln u1), elements (r cos 2 pi t, r sin 2 pi t).\n"
+    " *\n"
+    " * BIT-IDENTICAL with the CPU reference: every float operation of the\n"
+    " * transform is an explicit fused multiply-add (ak_xfma; a product is\n"
+    " * fma(a, b, -0), a sum fma(a, 1, b)) and ln, sqrt, sin, cos are written here\n"
+    " * from those (no libm, no __logf): NVIDIA through inline PTX fma.rn.f32\n"
+    " * (immune to --use_fast_math's FTZ and contraction), AMD through\n"
+    " * __builtin_fmaf with FP contraction off. The C side in amdkit.h repeats\n"
+    " * the same sequence with fmaf(). Threads: one counter (4 elements) per step\n"
+    " * of a grid-stride loop; 16-byte (f32) / 8-byte (halves) accesses when the\n"
+    " * pointers allow. */\n"
+    "\n"
+    "/* ---- exact float primitives ---------------------------------------------- */\n"
+    "#if defined(AK_NVIDIA)\n"
+    "AK_INLINE float ak_xfma(float a, float b, float c) {\n"
+    "    float d;\n"
+    "    asm(\"fma.rn.f32 %0, %1, %2, %3;\" : \"=f\"(d) : \"f\"(a), \"f\"(b), \"f\"(c));\n"
+    "    return d;\n"
+    "}\n"
+    "#else\n"
+    "AK_INLINE float ak_xfma(float a, float b, float c) {\n"
+    "#pragma clang fp contract(off)\n"
+    "    return __builtin_fmaf(a, b, c);\n"
+    "}\n"
+    "#endif\n"
+    "AK_INLINE float ak_xmul(float a, float b) { return ak_xfma(a, b, -0.0f); }  /* exact a * b, signed zeros included */\n"
+    "AK_INLINE float ak_xadd(float a, float b) { return ak_xfma(a, 1.0f, b); }\n"
+    "\n"
+    "/* ---- Philox4x32-10 --------------------------------------------------------- */\n"
+    "AK_INLINE void ak_philox(ak_u32 c[4], ak_u32 k0, ak_u32 k1) {\n"
+    "#pragma unroll\n"
+    "    for (int r = 0; r < 10; r++) {\n"
+    "        const ak_u32 h0 = __umulhi(0xD2511F53u, c[0]), l0 = 0xD2511F53u * c[0];\n"
+    "        const ak_u32 h1 = __umulhi(0xCD9E8D57u, c[2]), l1 = 0xCD9E8D57u * c[2];\n"
+    "        const ak_u32 n0 = h1 ^ c[1] ^ k0, n2 = h0 ^ c[3] ^ k1;\n"
+    "        c[0] = n0; c[1] = l1; c[2] = n2; c[3] = l0;\n"
+    "        k0 += 0x9E3779B9u;\n"
+    "        k1 += 0xBB67AE85u;\n"
+    "    }\n"
+    "}\n"
+    "/* The 4 words of counter j of the stream (seed, offset). */\n"
+    "AK_INLINE void ak_philox_at(ak_u64 seed, ak_u64 offset, ak_u64 j, ak_u32 w[4]) {\n"
+    "    const ak_u64 c = offset + j;\n"
+    "    w[0] = (ak_u32)c; w[1] = (ak_u32)(c >> 32); w[2] = 0u; w[3] = 0u;\n"
+    "    ak_philox(w, (ak_u32)seed, (ak_u32)(seed >> 32));\n"
+    "}\n"
+    "/* [0, 1) with 24 random bits (exact). */\n"
+    "AK_INLINE float ak_philox_unit(ak_u32 w) { return ak_xmul((float)(w >> 8), 5.9604644775390625e-08f); }\n"
+    "\n"
+    "/* ---- ln, sqrt, sincos from fma ------------------------------------------------ */\n"
+    "/* ln(u) for normal u > 0: u = m 2^e, m in [sqrt(1/2), sqrt(2)), f = m - 1,\n"
+    " * s = f / (2 + f) (Newton reciprocal), ln m = 2s + 2s z P(z), z = s^2. */\n"
+    "AK_INLINE float ak_xlog(float u) {\n"
+    "    const ak_u32 b = __float_as_uint(u);\n"
+    "    int e = (int)(b >> 23) - 127;\n"
+    "    float m = __uint_as_float((b & 0x7FFFFFu) | 0x3F800000u);\n"
+    "    if (m > 1.41421356f) { m = ak_xmul(m, 0.5f); e += 1; }\n"
+    "    const float f = ak_xadd(m, -1.0f), d = ak_xadd(f, 2.0f);\n"
+    "    float y = __uint_as_float(0x7EF311C3u - __float_as_uint(d));\n"
+    "#pragma unroll\n"
+    "    for (int i = 0; i < 4; i++) { const float er = ak_xfma(-d, y, 1.0f); y = ak_xfma(y, er, y); }\n"
+    "    const float s = ak_xmul(f, y), z = ak_xmul(s, s);\n"
+    "    float p = 0.0769230769f;\n"
+    "    p = ak_xfma(p, z, 0.0909090909f);\n"
+    "    p = ak_xfma(p, z, 0.111111111f);\n"
+    "    p = ak_xfma(p, z, 0.142857143f);\n"
+    "    p = ak_xfma(p, z, 0.2f);\n"
+    "    p = ak_xfma(p, z, 0.333333333f);\n"
+    "    const float s2 = ak_xmul(s, 2.0f), lm = ak_xfma(ak_xmul(s2, z), p, s2), fe = (float)e;\n"
+    "    return ak_xfma(fe, 0.693145751953125f, ak_xfma(fe, 1.42860677e-06f, lm));\n"
+    "}\n"
+    "/* sqrt(v), v >= 0 normal or 0: Newton on 1/sqrt, then one correction of v * y. */\n"
+    "AK_INLINE float ak_xsqrt(float v) {\n"
+    "    if (v == 0.0f) return 0.0f;\n"
+    "    float y = __uint_as_float(0x5F3759DFu - (__float_as_uint(v) >> 1));\n"
+    "    const float h = ak_xmul(v, 0.5f);\n"
+    "#pragma unroll\n"
+    "    for (int i = 0; i < 4; i++) y = ak_xmul(y, ak_xfma(-h, ak_xmul(y, y), 1.5f));\n"
+    "    const float r = ak_xmul(v, y);\n"
+    "    return ak_xfma(ak_xfma(-r, r, v), ak_xmul(y, 0.5f), r);\n"
+    "}\n"
+    "/* sin and cos of k * 2^-24 turns (k < 2^24): quarter-turn reduction in\n"
+    " * integers (exact), then Taylor polynomials on |x| <= pi/4. */\n"
+    "AK_INLINE void ak_xsincos_turns(ak_u32 k, float* s, float* c) {\n"
+    "    const ak_u32 q = (k + (1u << 21)) >> 22;\n"
+    "    const int ri = (int)k - (int)(q << 22);\n"
+    "    const float x = ak_xmul(ak_xmul((float)ri, 2.38418579e-07f), 1.57079637f), x2 = ak_xmul(x, x);\n"
+    "    float sp = -2.50521084e-08f;\n"
+    "    sp = ak_xfma(sp, x2, 2.75573192e-06f);\n"
+    "    sp = ak_xfma(sp, x2, -1.98412698e-04f);\n"
+    "    sp = ak_xfma(sp, x2, 8.33333333e-03f);\n"
+    "    sp = ak_xfma(sp, x2, -1.66666667e-01f);\n"
+    "    const float sn = ak_xfma(ak_xmul(x, x2), sp, x);\n"
+    "    float cp = 2.08767570e-09f;\n"
+    "    cp = ak_xfma(cp, x2, -2.75573192e-07f);\n"
+    "    cp = ak_xfma(cp, x2, 2.48015873e-05f);\n"
+    "    cp = ak_xfma(cp, x2, -1.38888889e-03f);\n"
+    "    cp = ak_xfma(cp, x2, 4.16666667e-02f);\n"
+    "    cp = ak_xfma(cp, x2, -0.5f);\n"
+    "    const float cs = ak_xfma(x2, cp, 1.0f);\n"
+    "    switch (q & 3u) {\n"
+    "    case 0: *s = sn; *c = cs; break;\n"
+    "    case 1: *s = cs; *c = -sn; break;\n"
+    "    case 2: *s = -sn; *c = -cs; break;\n"
+    "    default: *s = -cs; *c = sn; break;\n"
+    "    }\n"
+    "}\n"
+    "/* Two standard normals from two words (Box-Muller). */\n"
+    "AK_INLINE void ak_box_muller(ak_u32 wa, ak_u32 wb, float* z0, float* z1) {\n"
+    "    const float u1 = ak_xmul((float)((wa >> 8) + 1u), 5.9604644775390625e-08f);\n"
+    "    const float r = ak_xsqrt(ak_xmul(ak_xlog(u1), -2.0f));\n"
+    "    float s, c;\n"
+    "    ak_xsincos_turns(wb >> 8, &s, &c);\n"
+    "    *z0 = ak_xmul(r, c);\n"
+    "    *z1 = ak_xmul(r, s);\n"
+    "}\n"
+    "\n"
+    "/* ---- the counter loop ------------------------------------------------------ */\n"
+    "/* For every counter j < ceil(n / 4): gen(j, f[4]) fills 4 fp32 values, put\n"
+    " * writes elements 4j .. 4j + 3 (< n). vec: y 4-element aligned (whole\n"
+    " * groups as one access). */\n"
+    "template <class D, class G>\n"
+    "AK_INLINE void ak_rand_store(typename D::T* y, ak_i64 n, G gen) {\n"
+    "    const ak_i64 groups = (n + 3) / 4;\n"
+    "    const bool vec = (((ak_u64)y) & (4u * D::SIZE - 1u)) == 0;\n"
+    "    for (ak_i64 j = ak_gtid(); j < groups; j += ak_gstride()) {\n"
+    "        float f[4];\n"
+    "        gen(j, f);\n"
+    "        const ak_i64 e = 4 * j;\n"
+    "        if (vec && e + 4 <= n) D::st4(y + e, f);\n"
+    "        else\n"
+    "            for (int q = 0; q < 4 && e + q < n; q++) y[e + q] = D::from(f[q]);\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "/* y = lo + u * range, rounded to the dtype; a value that rounds to >= hi is lo. */\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_rand_uniform_impl(typename D::T* y, ak_i64 n, ak_u64 seed, ak_u64 offset, float lo, float range,\n"
+    "                                    float hi) {\n"
+    "    ak_rand_store<D>(y, n, [&](ak_i64 j, float f[4]) {\n"
+    "        ak_u32 w[4];\n"
+    "        ak_philox_at(seed, offset, (ak_u64)j, w);\n"
+    "#pragma unroll\n"
+    "        for (int q = 0; q < 4; q++) {\n"
+    "            const float v = D::to(D::from(ak_xfma(ak_philox_unit(w[q]), range, lo)));\n"
+    "            f[q] = v >= hi ? lo : v;\n"
+    "        }\n"
+    "    });\n"
+    "}\n"
+    "AK_KERNEL void ak_rand_uniform_f32(float* y, ak_i64 n, ak_u64 seed, ak_u64 offset, float lo, float range, float hi) {\n"
+    "    ak_rand_uniform_impl<ak_f32_t>(y, n, seed, offset, lo, range, hi);\n"
+    "}\n"
+    "AK_KERNEL void ak_rand_uniform_f16(ak_half* y, ak_i64 n, ak_u64 seed, ak_u64 offset, float lo, float range, float hi) {\n"
+    "    ak_rand_uniform_impl<ak_f16_t>(y, n, seed, offset, lo, range, hi);\n"
+    "}\n"
+    "AK_KERNEL void ak_rand_uniform_bf16(ak_bf16* y, ak_i64 n, ak_u64 seed, ak_u64 offset, float lo, float range, float hi) {\n"
+    "    ak_rand_uniform_impl<ak_bf16_t>(y, n, seed, offset, lo, range, hi);\n"
+    "}\n"
+    "\n"
+    "/* y = mean + std * z */\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_rand_normal_impl(typename D::T* y, ak_i64 n, ak_u64 seed, ak_u64 offset, float mean, float sd) {\n"
+    "    ak_rand_store<D>(y, n, [&](ak_i64 j, float f[4]) {\n"
+    "        ak_u32 w[4];\n"
+    "        ak_philox_at(seed, offset, (ak_u64)j, w);\n"
+    "        ak_box_muller(w[0], w[1], &f[0], &f[1]);\n"
+    "        ak_box_muller(w[2], w[3], &f[2], &f[3]);\n"
+    "#pragma unroll\n"
+    "        for (int q = 0; q < 4; q++) f[q] = ak_xfma(f[q], sd, mean);\n"
+    "    });\n"
+    "}\n"
+    "AK_KERNEL void ak_rand_normal_f32(float* y, ak_i64 n, ak_u64 seed, ak_u64 offset, float mean, float sd) {\n"
+    "    ak_rand_normal_impl<ak_f32_t>(y, n, seed, offset, mean, sd);\n"
+    "}\n"
+    "AK_KERNEL void ak_rand_normal_f16(ak_half* y, ak_i64 n, ak_u64 seed, ak_u64 offset, float mean, float sd) {\n"
+    "    ak_rand_normal_impl<ak_f16_t>(y, n, seed, offset, mean, sd);\n"
+    "}\n"
+    "AK_KERNEL void ak_rand_normal_bf16(ak_bf16* y, ak_i64 n, ak_u64 seed, ak_u64 offset, float mean, float sd) {\n"
+    "    ak_rand_normal_impl<ak_bf16_t>(y, n, seed, offset, mean, sd);\n"
+    "}\n"
+    "\n"
+    "/* Dropout: keep element i when u_i >= p; y = keep ? x * scale : 0 (exactly 0,\n"
+    " * also for inf / NaN inputs); mask (may be NULL) = keep as 0 / 1 bytes. */\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_dropout_impl(const typename D::T* x, typename D::T* y, ak_u8* mask, ak_i64 n, ak_u64 seed,\n"
+    "                               ak_u64 offset, float p, float scale) {\n"
+    "    typedef typename D::T T;\n"
+    "    const ak_i64 groups = (n + 3) / 4;\n"
+    "    const ak_u64 al = 4u * D::SIZE - 1u;\n"
+    "    const bool vec = ((((ak_u64)x) | ((ak_u64)y)) & al) == 0 && (((ak_u64)mask) & 3u) == 0;\n"
+    "    for (ak_i64 j = ak_gtid(); j < groups; j += ak_gstride()) {\n"
+    "        ak_u32 w[4];\n"
+    "        ak_philox_at(seed, offset, (ak_u64)j, w);\n"
+    "        const ak_i64 e = 4 * j;\n"
+    "        bool keep[4];\n"
+    "#pragma unroll\n"
+    "        for (int q = 0; q < 4; q++) keep[q] = ak_philox_unit(w[q]) >= p;\n"
+    "        if (vec && e + 4 <= n) {\n"
+    "            float f[4];\n"
+    "            D::ld4(x + e, f);\n"
+    "#pragma unroll\n"
+    "            for (int q = 0; q < 4; q++) f[q] = keep[q] ? ak_xmul(f[q], scale) : 0.0f;\n"
+    "            D::st4(y + e, f);\n"
+    "            if (mask)\n"
+    "                *(ak_u32*)(mask + e) = (ak_u32)keep[0] | ((ak_u32)keep[1] << 8) | ((ak_u32)keep[2] << 16) |\n"
+    "                                       ((ak_u32)keep[3] << 24);\n"
+    "        } else {\n"
+    "            for (int q = 0; q < 4 && e + q < n; q++) {\n"
+    "                const T v = x[e + q];\n"
+    "                y[e + q] = D::from(keep[q] ? ak_xmul(D::to(v), scale) : 0.0f);\n"
+    "                if (mask) mask[e + q] = (ak_u8)keep[q];\n"
+    "            }\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "AK_KERNEL void ak_dropout_f32(const float* x, float* y, ak_u8* mask, ak_i64 n, ak_u64 seed, ak_u64 offset, float p,\n"
+    "                              float scale) {\n"
+    "    ak_dropout_impl<ak_f32_t>(x, y, mask, n, seed, offset, p, scale);\n"
+    "}\n"
+    "AK_KERNEL void ak_dropout_f16(const ak_half* x, ak_half* y, ak_u8* mask, ak_i64 n, ak_u64 seed, ak_u64 offset, float p,\n"
+    "                              float scale) {\n"
+    "    ak_dropout_impl<ak_f16_t>(x, y, mask, n, seed, offset, p, scale);\n"
+    "}\n"
+    "AK_KERNEL void ak_dropout_bf16(const ak_bf16* x, ak_bf16* y, ak_u8* mask, ak_i64 n, ak_u64 seed, ak_u64 offset,\n"
+    "                               float p, float scale) {\n"
+    "    ak_dropout_impl<ak_bf16_t>(x, y, mask, n, seed, offset, p, scale);\n"
+    "}\n"
     ;
 
 /* kernels/reduce.hip */
@@ -4964,6 +5821,364 @@ static const char _ak_src_reduce[] =
     "AK_REDUCE2(ak_reduce2_argmin, AK_RED_ARGMIN)\n"
     ;
 
+/* kernels/scan.hip */
+static const char _ak_src_scan[] =
+    "/* kernels/scan.hip - prefix sums (cumsum) and top-k along the last dimension\n"
+    " * of a row-major rows x cols tensor. Host wrappers and CPU references:\n"
+    " * amdkit.h (>>impl:ops-scan): ak_cumsum, ak_topk.\n"
+    " *\n"
+    " * ak_cumsum_<dt>: one block per (row, chunk) segment; the segment is walked in\n"
+    " * tiles of 8 x blockDim elements: a coalesced load into shared memory, a\n"
+    " * sequential scan of 8 consecutive elements per thread, a block scan of the\n"
+    " * per-thread totals, a coalesced store, and the running total carried to the\n"
+    " * next tile. Narrow and medium rows: one segment per row (chunk = cols).\n"
+    " * Wide rows with few rows (reduce-then-scan): ak_cumsum_part_<dt> writes each\n"
+    " * chunk's total, and every block of ak_cumsum_<dt> first adds the totals of\n"
+    " * the chunks before it (fixed order). f16 / bf16 accumulate in fp32; i32 /\n"
+    " * i64 in unsigned integers of their width (wrap-around, no overflow trap).\n"
+    " *\n"
+    " * ak_topk_<dt>: one block per row. Radix select on an order-preserving 32-bit\n"
+    " * key (NaN the largest, -0 == +0; largest == 0 flips the key): up to four\n"
+    " * 8-bit histogram passes over the row find the key of the k-th element (a\n"
+    " * pass stops early when the whole bin is taken, and then the collecting pass\n"
+    " * needs no barriers; lanes of a wave that hit the\n"
+    " * same bin add once, so skewed data does not serialize on one shared\n"
+    " * address; 4 loads in flight per thread); one more pass collects the\n"
+    " * keys above it (shared atomics) and the equal ones in index order (ballot\n"
+    " * ranks), then a bitonic sort of (key, ~index) in shared memory gives values\n"
+    " * descending (ascending when largest == 0) with ties by lower index. */\n"
+    "\n"
+    "/* ---- cumsum ------------------------------------------------------------------ */\n"
+    "#define AK_SCAN_E 8\n"
+    "#define AK_SCAN_B 256\n"
+    "#define AK_SCAN_TILE (AK_SCAN_E * AK_SCAN_B)\n"
+    "/* shared index with one pad word per 32: the 8-consecutive-per-thread phase is conflict-free */\n"
+    "#define AK_SCAN_P(i) ((i) + ((i) >> 5))\n"
+    "\n"
+    "struct ak_scan_f32 { typedef float S; typedef float A;\n"
+    "    static AK_INLINE A to(S v) { return v; } static AK_INLINE S from(A v) { return v; } };\n"
+    "struct ak_scan_f16 { typedef ak_half S; typedef float A;\n"
+    "    static AK_INLINE A to(S v) { return ak_h2f(v); } static AK_INLINE S from(A v) { return ak_f2h(v); } };\n"
+    "struct ak_scan_bf16 { typedef ak_bf16 S; typedef float A;\n"
+    "    static AK_INLINE A to(S v) { return ak_bf2f(v); } static AK_INLINE S from(A v) { return ak_f2bf(v); } };\n"
+    "struct ak_scan_i32 { typedef int S; typedef ak_u32 A;\n"
+    "    static AK_INLINE A to(S v) { return (A)v; } static AK_INLINE S from(A v) { return (S)v; } };\n"
+    "struct ak_scan_i64 { typedef ak_i64 S; typedef ak_u64 A;\n"
+    "    static AK_INLINE A to(S v) { return (A)v; } static AK_INLINE S from(A v) { return (S)v; } };\n"
+    "\n"
+    "/* Sum of v over the block in a fixed order (shared tree); every thread gets it. */\n"
+    "template <class A>\n"
+    "AK_INLINE A ak_scan_block_sum(A v, A* sh) {\n"
+    "    const int t = (int)threadIdx.x;\n"
+    "    __syncthreads();\n"
+    "    sh[t] = v;\n"
+    "    __syncthreads();\n"
+    "    for (int o = AK_SCAN_B / 2; o > 0; o >>= 1) {\n"
+    "        if (t < o) sh[t] = sh[t] + sh[t + o];\n"
+    "        __syncthreads();\n"
+    "    }\n"
+    "    return sh[0];\n"
+    "}\n"
+    "\n"
+    "/* Block (row, chunk) of nch chunks per row: total of x[row, c0 .. c1). */\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_cumsum_part_impl(const typename D::S* AK_RESTRICT x, ak_i64 cols, ak_i64 chunk, int nch,\n"
+    "                                   typename D::A* AK_RESTRICT part) {\n"
+    "    typedef typename D::A A;\n"
+    "    __shared__ A sh[AK_SCAN_B];\n"
+    "    const ak_i64 row = (ak_i64)blockIdx.x / nch, ci = (ak_i64)blockIdx.x % nch;\n"
+    "    const ak_i64 c0 = ci * chunk, c1 = c0 + chunk < cols ? c0 + chunk : cols;\n"
+    "    const typename D::S* xr = x + row * cols;\n"
+    "    A s = (A)0;\n"
+    "    for (ak_i64 c = c0 + threadIdx.x; c < c1; c += AK_SCAN_B) s = s + D::to(xr[c]);\n"
+    "    s = ak_scan_block_sum<A>(s, sh);\n"
+    "    if (threadIdx.x == 0) part[blockIdx.x] = s;\n"
+    "}\n"
+    "\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_cumsum_impl(const typename D::S* AK_RESTRICT x, typename D::S* AK_RESTRICT y, ak_i64 cols,\n"
+    "                              ak_i64 chunk, int nch, const typename D::A* AK_RESTRICT part, int exclusive) {\n"
+    "    typedef typename D::A A;\n"
+    "    __shared__ A sh[AK_SCAN_P(AK_SCAN_TILE)];\n"
+    "    __shared__ A tot[AK_SCAN_B];\n"
+    "    const int t = (int)threadIdx.x;\n"
+    "    const ak_i64 row = (ak_i64)blockIdx.x / nch, ci = (ak_i64)blockIdx.x % nch;\n"
+    "    const ak_i64 c0 = ci * chunk, c1 = c0 + chunk < cols ? c0 + chunk : cols;\n"
+    "    const typename D::S* xr = x + row * cols;\n"
+    "    typename D::S* yr = y + row * cols;\n"
+    "    A carry = (A)0;\n"
+    "    if (part && ci > 0) {\n"
+    "        const A* pr = part + row * nch;\n"
+    "        for (ak_i64 j = t; j < ci; j += AK_SCAN_B) carry = carry + pr[j];\n"
+    "        carry = ak_scan_block_sum<A>(carry, tot);\n"
+    "    }\n"
+    "    for (ak_i64 t0 = c0; t0 < c1; t0 += AK_SCAN_TILE) {\n"
+    "        const int len = c1 - t0 < AK_SCAN_TILE ? (int)(c1 - t0) : AK_SCAN_TILE;\n"
+    "        __syncthreads();  /* the previous tile's readers of sh / tot are done */\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < AK_SCAN_E; i++) {\n"
+    "            const int e = i * AK_SCAN_B + t;\n"
+    "            sh[AK_SCAN_P(e)] = e < len ? D::to(xr[t0 + e]) : (A)0;\n"
+    "        }\n"
+    "        __syncthreads();\n"
+    "        A v[AK_SCAN_E], run = (A)0;\n"
+    "#pragma unroll\n"
+    "        for (int j = 0; j < AK_SCAN_E; j++) {\n"
+    "            const A a = sh[AK_SCAN_P(t * AK_SCAN_E + j)];\n"
+    "            if (exclusive) { v[j] = run; run = run + a; }\n"
+    "            else { run = run + a; v[j] = run; }\n"
+    "        }\n"
+    "        tot[t] = run;\n"
+    "        __syncthreads();\n"
+    "        for (int o = 1; o < AK_SCAN_B; o <<= 1) {   /* inclusive scan of the thread totals */\n"
+    "            const A u = t >= o ? tot[t - o] : (A)0;\n"
+    "            __syncthreads();\n"
+    "            tot[t] = tot[t] + u;\n"
+    "            __syncthreads();\n"
+    "        }\n"
+    "        const A before = t > 0 ? tot[t - 1] : (A)0;\n"
+    "#pragma unroll\n"
+    "        for (int j = 0; j < AK_SCAN_E; j++) sh[AK_SCAN_P(t * AK_SCAN_E + j)] = carry + (before + v[j]);\n"
+    "        __syncthreads();\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < AK_SCAN_E; i++) {\n"
+    "            const int e = i * AK_SCAN_B + t;\n"
+    "            if (e < len) yr[t0 + e] = D::from(sh[AK_SCAN_P(e)]);\n"
+    "        }\n"
+    "        carry = carry + tot[AK_SCAN_B - 1];\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "#define AK_SCAN_KERNELS(DT, D)                                                                                     \\\n"
+    "    AK_KERNEL __launch_bounds__(AK_SCAN_B) void ak_cumsum_part_##DT(const D::S* x, ak_i64 cols, ak_i64 chunk,      \\\n"
+    "                                                                     int nch, D::A* part) {                        \\\n"
+    "        ak_cumsum_part_impl<D>(x, cols, chunk, nch, part);                                                         \\\n"
+    "    }                                                                                                              \\\n"
+    "    AK_KERNEL __launch_bounds__(AK_SCAN_B) void ak_cumsum_##DT(const D::S* x, D::S* y, ak_i64 cols, ak_i64 chunk,  \\\n"
+    "                                                                int nch, const D::A* part, int exclusive) {        \\\n"
+    "        ak_cumsum_impl<D>(x, y, cols, chunk, nch, part, exclusive);                                                \\\n"
+    "    }\n"
+    "// kernels: ak_cumsum_part_f32 ak_cumsum_f32 ak_cumsum_part_f16 ak_cumsum_f16 ak_cumsum_part_bf16 ak_cumsum_bf16\n"
+    "// kernels: ak_cumsum_part_i32 ak_cumsum_i32 ak_cumsum_part_i64 ak_cumsum_i64\n"
+    "AK_SCAN_KERNELS(f32, ak_scan_f32)\n"
+    "AK_SCAN_KERNELS(f16, ak_scan_f16)\n"
+    "AK_SCAN_KERNELS(bf16, ak_scan_bf16)\n"
+    "AK_SCAN_KERNELS(i32, ak_scan_i32)\n"
+    "AK_SCAN_KERNELS(i64, ak_scan_i64)\n"
+    "\n"
+    "/* ---- top-k ------------------------------------------------------------------- */\n"
+    "#define AK_TOPK_KMAX 1024\n"
+    "\n"
+    "/* Order-preserving key of a float: larger value -> larger key; every NaN is\n"
+    " * the largest key, -0 the same key as +0; largest == 0 flips the order. */\n"
+    "AK_INLINE ak_u32 ak_topk_key(float f, int largest) {\n"
+    "    ak_u32 u = __float_as_uint(f), k;\n"
+    "    if (f != f) k = 0xFFFFFFFFu;\n"
+    "    else {\n"
+    "        if (u == 0x80000000u) u = 0u;\n"
+    "        k = (u & 0x80000000u) ? ~u : (u | 0x80000000u);\n"
+    "    }\n"
+    "    return largest ? k : ~k;\n"
+    "}\n"
+    "\n"
+    "/* hist[bin] += 1 for the lanes with act: up to two rounds of wave aggregation\n"
+    " * (the lanes sharing the lowest active lane's bin add once, by popcount),\n"
+    " * then plain shared atomics. Skewed data (a few bins take most keys) would\n"
+    " * otherwise serialize 32 / 64 lanes on one address. All lanes of the wave\n"
+    " * call it. */\n"
+    "/* A wave's lane mask in the wave's width (wave32 code keeps to 32-bit masks:\n"
+    " * the ISA check wants no 64-bit exec / vcc pairs there). */\n"
+    "#if AK_WAVE == 32\n"
+    "typedef ak_u32 ak_wmask;\n"
+    "AK_INLINE int ak_wmask_ffs(ak_wmask m) { return __ffs((int)m); }\n"
+    "AK_INLINE ak_u32 ak_wmask_popc(ak_wmask m) { return (ak_u32)__popc(m); }\n"
+    "#else\n"
+    "typedef ak_u64 ak_wmask;\n"
+    "AK_INLINE int ak_wmask_ffs(ak_wmask m) { return __ffsll((long long)m); }\n"
+    "AK_INLINE ak_u32 ak_wmask_popc(ak_wmask m) { return (ak_u32)__popcll(m); }\n"
+    "#endif\n"
+    "AK_INLINE ak_u32 ak_topk_shfl(ak_u32 v, int src) {\n"
+    "#if defined(AK_AMD)\n"
+    "    return (ak_u32)__shfl((int)v, src, AK_WAVE);\n"
+    "#else\n"
+    "    return __shfl_sync(0xFFFFFFFFu, v, src);\n"
+    "#endif\n"
+    "}\n"
+    "AK_INLINE void ak_topk_hist_add(ak_u32* hist, ak_u32 bin, bool act) {\n"
+    "    ak_wmask pending = (ak_wmask)ak_ballot(act);\n"
+    "#pragma unroll\n"
+    "    for (int round = 0; round < 2; round++) {\n"
+    "        if (pending == 0u) break;\n"
+    "        const int leader = ak_wmask_ffs(pending) - 1;\n"
+    "        const ak_u32 lb = ak_topk_shfl(bin, leader);\n"
+    "        const bool mine = act && bin == lb;\n"
+    "        const ak_wmask same = (ak_wmask)ak_ballot(mine);\n"
+    "        if (ak_lane() == leader) atomicAdd(&hist[lb], ak_wmask_popc(same));\n"
+    "        if (mine) act = false;\n"
+    "        pending &= ~same;\n"
+    "    }\n"
+    "    if (act) atomicAdd(&hist[bin], 1u);\n"
+    "}\n"
+    "\n"
+    "#define AK_TOPK_U 8   /* elements per thread per step (loads in flight) */\n"
+    "/* Lowest radix pass a dtype needs: a key made from an f16 value has its low 13\n"
+    " * bits constant (all 0, or all 1 for negatives), from a bf16 value its low 16:\n"
+    " * once the bits above are fixed, so are they (f16: the last pass, bf16: the\n"
+    " * last two are skipped). */\n"
+    "template <class D> struct ak_topk_last { enum { SHIFT = 0 }; };\n"
+    "template <> struct ak_topk_last<ak_f16_t> { enum { SHIFT = 8 }; };\n"
+    "template <> struct ak_topk_last<ak_bf16_t> { enum { SHIFT = 16 }; };\n"
+    "\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_topk_impl(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT vals,\n"
+    "                            ak_i64* AK_RESTRICT idx, ak_i64 cols, int k, int largest) {\n"
+    "    __shared__ ak_u32 hist[256];\n"
+    "    __shared__ ak_u64 sel[AK_TOPK_KMAX];\n"
+    "    __shared__ ak_u32 info[4];\n"
+    "    __shared__ ak_u32 wsum[AK_MAX_WAVES];\n"
+    "    __shared__ ak_u32 lsum[64];\n"
+    "    const int t = (int)threadIdx.x, B = (int)blockDim.x, lane = ak_lane(), wid = ak_wave_id();\n"
+    "    const int nw = (B + AK_WAVE - 1) / AK_WAVE;\n"
+    "    const ak_i64 row = blockIdx.x, step = (ak_i64)B * AK_TOPK_U;\n"
+    "    const typename D::T* xr = x + row * cols;\n"
+    "    ak_u32 prefix = 0u, pmask = 0u, kk = (ak_u32)k;\n"
+    "    bool alltaken = false;   /* every key equal to prefix (on pmask) is taken: no tie to break */\n"
+    "    /* radix select: the (k - kk + 1)-th .. k-th largest keys share `prefix` on the bits of pmask */\n"
+    "    for (int shift = 24; shift >= (int)ak_topk_last<D>::SHIFT; shift -= 8) {\n"
+    "        for (int i = t; i < 256; i += B) hist[i] = 0u;\n"
+    "        __syncthreads();\n"
+    "        for (ak_i64 t0 = 0; t0 < cols; t0 += step) {   /* block-uniform trip count (ballots inside) */\n"
+    "            float v[AK_TOPK_U];\n"
+    "#pragma unroll\n"
+    "            for (int u = 0; u < AK_TOPK_U; u++) {\n"
+    "                const ak_i64 e = t0 + (ak_i64)u * B + t;\n"
+    "                v[u] = e < cols ? D::to(xr[e]) : 0.0f;\n"
+    "            }\n"
+    "#pragma unroll\n"
+    "            for (int u = 0; u < AK_TOPK_U; u++) {\n"
+    "                const ak_i64 e = t0 + (ak_i64)u * B + t;\n"
+    "                const ak_u32 key = ak_topk_key(v[u], largest);\n"
+    "                ak_topk_hist_add(hist, (key >> shift) & 255u, e < cols && (key & pmask) == prefix);\n"
+    "            }\n"
+    "        }\n"
+    "        __syncthreads();\n"
+    "        /* the bin holding the kk-th largest: wave 0, 256 / AK_WAVE bins per lane from the top */\n"
+    "        if (t < AK_WAVE) {\n"
+    "            const int per = 256 / AK_WAVE, top = 255 - lane * per;\n"
+    "            ak_u32 s = 0u;\n"
+    "            for (int q = 0; q < per; q++) s += hist[top - q];\n"
+    "            lsum[lane] = s;\n"
+    "        }\n"
+    "        __syncthreads();\n"
+    "        if (t < AK_WAVE) {\n"
+    "            const int per = 256 / AK_WAVE, top = 255 - lane * per;\n"
+    "            ak_u32 cum = 0u;\n"
+    "            for (int i = 0; i < lane; i++) cum += lsum[i];\n"
+    "            if (cum < kk && cum + lsum[lane] >= kk) {\n"
+    "                for (int q = 0; q < per; q++) {\n"
+    "                    const ak_u32 h = hist[top - q];\n"
+    "                    if (cum + h >= kk) {\n"
+    "                        info[0] = prefix | ((ak_u32)(top - q) << shift);\n"
+    "                        info[1] = kk - cum;\n"
+    "                        info[2] = h == kk - cum;  /* the whole bin is taken: no tie to break */\n"
+    "                        break;\n"
+    "                    }\n"
+    "                    cum += h;\n"
+    "                }\n"
+    "            }\n"
+    "        }\n"
+    "        __syncthreads();\n"
+    "        prefix = info[0];\n"
+    "        kk = info[1];\n"
+    "        pmask |= 255u << shift;\n"
+    "        alltaken = info[2] != 0u;\n"
+    "        __syncthreads();\n"
+    "        if (alltaken) break;\n"
+    "    }\n"
+    "    /* collect: keys above prefix (on pmask) anywhere in sel[0 .. ngt), the first kk equal ones by index after them */\n"
+    "    const ak_u32 ngt = (ak_u32)k - kk;\n"
+    "    if (t == 0) info[3] = 0u;\n"
+    "    ak_u32 eqbase = 0u;\n"
+    "    __syncthreads();\n"
+    "    /* no tie to break: the k keys >= prefix, in any order (the sort orders them), no barriers */\n"
+    "    for (ak_i64 t0 = 0; alltaken && t0 < cols; t0 += step) {\n"
+    "        float v[AK_TOPK_U];\n"
+    "#pragma unroll\n"
+    "        for (int u = 0; u < AK_TOPK_U; u++) {\n"
+    "            const ak_i64 e = t0 + (ak_i64)u * B + t;\n"
+    "            v[u] = e < cols ? D::to(xr[e]) : 0.0f;\n"
+    "        }\n"
+    "#pragma unroll\n"
+    "        for (int u = 0; u < AK_TOPK_U; u++) {\n"
+    "            const ak_i64 e = t0 + (ak_i64)u * B + t;\n"
+    "            const ak_u32 key = ak_topk_key(v[u], largest);\n"
+    "            if (e < cols && (key & pmask) >= prefix)\n"
+    "                sel[atomicAdd(&info[3], 1u)] = ((ak_u64)key << 32) | (ak_u64)(0xFFFFFFFFu - (ak_u32)e);\n"
+    "        }\n"
+    "    }\n"
+    "    /* ties: the first kk equal keys by index (ballot ranks), the keys above anywhere */\n"
+    "    for (ak_i64 t0 = 0; !alltaken && t0 < cols; t0 += step) {\n"
+    "        float v[AK_TOPK_U];\n"
+    "#pragma unroll\n"
+    "        for (int u = 0; u < AK_TOPK_U; u++) {\n"
+    "            const ak_i64 e = t0 + (ak_i64)u * B + t;\n"
+    "            v[u] = e < cols ? D::to(xr[e]) : 0.0f;\n"
+    "        }\n"
+    "        bool finished = false;\n"
+    "        for (int u = 0; u < AK_TOPK_U; u++) {  /* index order: u, then thread */\n"
+    "            const ak_i64 e = t0 + (ak_i64)u * B + t;\n"
+    "            const bool valid = e < cols;\n"
+    "            const ak_u32 key = ak_topk_key(v[u], largest), mk = key & pmask;\n"
+    "            const bool gt = valid && mk > prefix, eq = valid && mk == prefix;\n"
+    "            const ak_u64 comp = ((ak_u64)key << 32) | (ak_u64)(0xFFFFFFFFu - (ak_u32)e);\n"
+    "            if (gt) sel[atomicAdd(&info[3], 1u)] = comp;\n"
+    "            const ak_wmask bal = (ak_wmask)ak_ballot(eq);\n"
+    "            if (lane == 0) wsum[wid] = ak_wmask_popc(bal);\n"
+    "            __syncthreads();\n"
+    "            ak_u32 off = 0u, all = 0u;\n"
+    "            for (int w = 0; w < nw; w++) { const ak_u32 c = wsum[w]; if (w < wid) off += c; all += c; }\n"
+    "            const ak_u32 r = eqbase + off + ak_wmask_popc(bal & (((ak_wmask)1 << lane) - 1u));\n"
+    "            if (eq && r < kk) sel[ngt + r] = comp;\n"
+    "            eqbase += all;\n"
+    "            finished = eqbase >= kk && info[3] >= ngt;\n"
+    "            __syncthreads();\n"
+    "            if (finished) break;\n"
+    "        }\n"
+    "        if (finished) break;\n"
+    "    }\n"
+    "    /* bitonic sort, descending, over P = pow2 >= k entries (padding 0 sorts last) */\n"
+    "    int P = 1;\n"
+    "    while (P < k) P <<= 1;\n"
+    "    for (int i = k + t; i < P; i += B) sel[i] = 0ull;\n"
+    "    __syncthreads();\n"
+    "    for (int size = 2; size <= P; size <<= 1) {\n"
+    "        for (int stride = size >> 1; stride > 0; stride >>= 1) {\n"
+    "            for (int i = t; i < P / 2; i += B) {\n"
+    "                const int pos = 2 * i - (i & (stride - 1)), par = pos + stride;\n"
+    "                const ak_u64 a = sel[pos], b = sel[par];\n"
+    "                const bool desc = (pos & size) == 0 || size == P;\n"
+    "                if (desc ? a < b : a > b) { sel[pos] = b; sel[par] = a; }\n"
+    "            }\n"
+    "            __syncthreads();\n"
+    "        }\n"
+    "    }\n"
+    "    for (int j = t; j < k; j += B) {\n"
+    "        const ak_u32 e = 0xFFFFFFFFu - (ak_u32)sel[j];\n"
+    "        vals[row * k + j] = xr[e];\n"
+    "        idx[row * k + j] = (ak_i64)e;\n"
+    "    }\n"
+    "}\n"
+    "AK_KERNEL void ak_topk_f32(const float* x, float* vals, ak_i64* idx, ak_i64 cols, int k, int largest) {\n"
+    "    ak_topk_impl<ak_f32_t>(x, vals, idx, cols, k, largest);\n"
+    "}\n"
+    "AK_KERNEL void ak_topk_f16(const ak_half* x, ak_half* vals, ak_i64* idx, ak_i64 cols, int k, int largest) {\n"
+    "    ak_topk_impl<ak_f16_t>(x, vals, idx, cols, k, largest);\n"
+    "}\n"
+    "AK_KERNEL void ak_topk_bf16(const ak_bf16* x, ak_bf16* vals, ak_i64* idx, ak_i64 cols, int k, int largest) {\n"
+    "    ak_topk_impl<ak_bf16_t>(x, vals, idx, cols, k, largest);\n"
+    "}\n"
+    ;
+
 /* kernels/softmax.hip */
 static const char _ak_src_softmax[] =
     "// kernels/softmax.hip - softmax and log_softmax along the last dimension of a\n"
@@ -4991,15 +6206,19 @@ static const char _ak_src_softmax[] =
     "//    second pass that combines the row's partials and writes: two reads, one\n"
     "//    write (the host uses it past S > compute units, for f16 / bf16 rows past\n"
     "//    131072, where it measured faster, and at the conservative opt level).\n"
+    "// 4. ak_softmax_wide_<dt>: one block per row, any width: an online (max, sum)\n"
+    "//    pass, then a pass that re-reads the row (from L2 while the rows in flight\n"
+    "//    fit in it) and writes. vec != 0 here only needs x and y 16-byte aligned:\n"
+    "//    each row runs a scalar head up to the first 16-byte boundary, 8-element\n"
+    "//    vectors, a scalar tail (odd widths such as 50257 stay vectorized).\n"
     "//\n"
-    "// kernels: ak_softmax_f32 ak_softmax_f16 ak_softmax_bf16 ak_softmax_split_f32 ak_softmax_split_f16 ak_softmax_split_bf16 ak_softmax_stats_f32 ak_softmax_stats_f16 ak_softmax_stats_bf16 ak_softmax_apply_f32 ak_softmax_apply_f16 ak_softmax_apply_bf16\n"
+    "// kernels: ak_softmax_f32 ak_softmax_f16 ak_softmax_bf16 ak_softmax_wide_f32 ak_softmax_wide_f16 ak_softmax_wide_bf16 ak_softmax_split_f32 ak_softmax_split_f16 ak_softmax_split_bf16 ak_softmax_stats_f32 ak_softmax_stats_f16 ak_softmax_stats_bf16 ak_softmax_apply_f32 ak_softmax_apply_f16 ak_softmax_apply_bf16\n"
     "\n"
     "// elements per thread of path 1: 16 (f32), 32 (f16 / bf16: the same 64 bytes)\n"
     "#define AK_SM_ROW_E(D) (D::SIZE == 4 ? 16 : 32)\n"
     "#define AK_SM_SPLIT_E 32\n"
     "\n"
-    "// exp(m - M) as a rescale factor; 1 when m == M (also for -inf == -inf).\n"
-    "AK_INLINE float ak_sm_rescale(float m, float M) { return m == M ? 1.0f : ak_exp2((m - M) * AK_LOG2E); }\n"
+    "\n"
     "\n"
     "// In-register softmax of n slots already loaded in v (pads are -inf), whose\n"
     "// group max is M and sum of exp(v - M) is S: v becomes the output.\n"
@@ -5043,6 +6262,70 @@ static const char _ak_src_softmax[] =
     "    ak_row_store<D, E>(v, y + row * cols, len, lane, G, vec);\n"
     "}\n"
     "\n"
+    "// Path 4: one block per row; pass 1 online (max, sum of exp), pass 2 writes.\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_softmax_wide(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT y, ak_i64 cols, bool vec,\n"
+    "                               bool logsm) {\n"
+    "    __shared__ float scratch[AK_MAX_WAVES];\n"
+    "    const ak_i64 row = blockIdx.x;\n"
+    "    const typename D::T* p = x + row * cols;\n"
+    "    typename D::T* q = y + row * cols;\n"
+    "    const int B = (int)blockDim.x, t = (int)threadIdx.x;\n"
+    "    ak_i64 head = 0, nv = 0;\n"
+    "    if (vec) {\n"
+    "        head = (ak_i64)(((16u - ((unsigned)(unsigned long long)p & 15u)) & 15u) / sizeof(typename D::T));\n"
+    "        if (head > cols) head = cols;\n"
+    "        nv = (cols - head) >> 3;\n"
+    "    }\n"
+    "    const ak_i64 tail0 = head + nv * 8;\n"
+    "    float m = -AK_INF, s = 0.0f;\n"
+    "    for (ak_i64 e = t; e < head; e += B) {\n"
+    "        const float a = D::to(p[e]);\n"
+    "        ak_online_fold<1>(m, s, &a);\n"
+    "    }\n"
+    "    {\n"
+    "        const typename D::T* pv = p + head;\n"
+    "        ak_i64 k = t;\n"
+    "        for (; k + B < nv; k += 2 * B) {\n"
+    "            float a[16];\n"
+    "            D::ld8(pv + k * 8, a);\n"
+    "            D::ld8(pv + (k + B) * 8, a + 8);\n"
+    "            ak_online_fold<16>(m, s, a);\n"
+    "        }\n"
+    "        for (; k < nv; k += B) {\n"
+    "            float a[8];\n"
+    "            D::ld8(pv + k * 8, a);\n"
+    "            ak_online_fold<8>(m, s, a);\n"
+    "        }\n"
+    "    }\n"
+    "    for (ak_i64 e = tail0 + t; e < cols; e += B) {\n"
+    "        const float a = D::to(p[e]);\n"
+    "        ak_online_fold<1>(m, s, &a);\n"
+    "    }\n"
+    "    const float M = ak_group_reduce(m, B, scratch, ak_op_max());\n"
+    "    const float S = ak_group_reduce(s * ak_online_rescale(m, M), B, scratch, ak_op_add());\n"
+    "    const float r = 1.0f / S, ls = logf(S);\n"
+    "    for (ak_i64 e = t; e < head; e += B) {\n"
+    "        const float a = D::to(p[e]);\n"
+    "        q[e] = D::from(logsm ? (a - M) - ls : ak_exp2((a - M) * AK_LOG2E) * r);\n"
+    "    }\n"
+    "    {\n"
+    "        const typename D::T* pv = p + head;\n"
+    "        typename D::T* qv = q + head;\n"
+    "        for (ak_i64 k = t; k < nv; k += B) {\n"
+    "            float a[8];\n"
+    "            D::ld8(pv + k * 8, a);\n"
+    "#pragma unroll\n"
+    "            for (int u = 0; u < 8; u++) a[u] = logsm ? (a[u] - M) - ls : ak_exp2((a[u] - M) * AK_LOG2E) * r;\n"
+    "            D::st8(qv + k * 8, a);\n"
+    "        }\n"
+    "    }\n"
+    "    for (ak_i64 e = tail0 + t; e < cols; e += B) {\n"
+    "        const float a = D::to(p[e]);\n"
+    "        q[e] = D::from(logsm ? (a - M) - ls : ak_exp2((a - M) * AK_LOG2E) * r);\n"
+    "    }\n"
+    "}\n"
+    "\n"
     "// Combine the S partials (max, sum) of one row, read with volatile loads\n"
     "// (they may come from blocks running now). Wave 0 does it, in a fixed order;\n"
     "// the result goes to stat[0] (max) and stat[1] (sum). Ends with __syncthreads.\n"
@@ -5053,7 +6336,7 @@ static const char _ak_src_softmax[] =
     "        for (int j = (int)threadIdx.x; j < S; j += AK_WAVE) m = ak_op_max()(m, p[2 * j]);\n"
     "        for (int o = AK_WAVE / 2; o > 0; o >>= 1) m = ak_op_max()(m, ak_shfl_xor(m, o));\n"
     "        float s = 0.0f;\n"
-    "        for (int j = (int)threadIdx.x; j < S; j += AK_WAVE) s += p[2 * j + 1] * ak_sm_rescale(p[2 * j], m);\n"
+    "        for (int j = (int)threadIdx.x; j < S; j += AK_WAVE) s += p[2 * j + 1] * ak_online_rescale(p[2 * j], m);\n"
     "        for (int o = AK_WAVE / 2; o > 0; o >>= 1) s += ak_shfl_xor(s, o);\n"
     "        if (threadIdx.x == 0) { stat[0] = m; stat[1] = s; }\n"
     "    }\n"
@@ -5134,7 +6417,7 @@ static const char _ak_src_softmax[] =
     "                float t = 0.0f;\n"
     "#pragma unroll\n"
     "                for (int q = 0; q < 8; q++) t += ak_exp2((a[q] - mn) * AK_LOG2E);\n"
-    "                s = s * ak_sm_rescale(m, mn) + t;\n"
+    "                s = s * ak_online_rescale(m, mn) + t;\n"
     "                m = mn;\n"
     "            }\n"
     "        }\n"
@@ -5143,13 +6426,13 @@ static const char _ak_src_softmax[] =
     "            const float a = D::to(p[e]);\n"
     "            const float mn = ak_op_max()(m, a);\n"
     "            if (mn != -AK_INF) {\n"
-    "                s = s * ak_sm_rescale(m, mn) + ak_exp2((a - mn) * AK_LOG2E);\n"
+    "                s = s * ak_online_rescale(m, mn) + ak_exp2((a - mn) * AK_LOG2E);\n"
     "                m = mn;\n"
     "            }\n"
     "        }\n"
     "    }\n"
     "    const float M = ak_group_reduce(m, (int)blockDim.x, scratch, ak_op_max());\n"
-    "    s = ak_group_reduce(s * ak_sm_rescale(m, M), (int)blockDim.x, scratch, ak_op_add());\n"
+    "    s = ak_group_reduce(s * ak_online_rescale(m, M), (int)blockDim.x, scratch, ak_op_add());\n"
     "    if (threadIdx.x == 0) {\n"
     "        part[2 * seg] = M;\n"
     "        part[2 * seg + 1] = s;\n"
@@ -5187,6 +6470,10 @@ static const char _ak_src_softmax[] =
     "    AK_KERNEL __launch_bounds__(16384 / AK_SM_ROW_E(D), 1) void ak_softmax_##DT(const D::T* x, D::T* y, ak_i64 rows, \\\n"
     "                                                                                int cols, int G, int vec, int logsm) {  \\\n"
     "        ak_softmax_rows<D, AK_SM_ROW_E(D)>(x, y, rows, cols, G, vec != 0, logsm != 0);                               \\\n"
+    "    }                                                                                                                \\\n"
+    "    AK_KERNEL __launch_bounds__(1024, 1) void ak_softmax_wide_##DT(const D::T* x, D::T* y, ak_i64 cols, int vec,        \\\n"
+    "                                                                 int logsm) {                                        \\\n"
+    "        ak_softmax_wide<D>(x, y, cols, vec != 0, logsm != 0);                                                        \\\n"
     "    }                                                                                                                \\\n"
     "    AK_KERNEL __launch_bounds__(256, 1) void ak_softmax_split_##DT(const D::T* x, D::T* y, ak_i64 cols, int S,          \\\n"
     "                                                                 unsigned* cnt, float* part, int vec, int logsm) {   \\\n"
@@ -5316,28 +6603,71 @@ static const char _ak_src_xent[] =
     "// ak_xent_<dt>: a group of G threads per row (G a power of two), one pass:\n"
     "// each thread keeps an online (max, sum of exp) over its elements, 4 x 8\n"
     "// elements in flight; the group combines them. One read of the logits.\n"
+    "// vec: the logits' base 16-byte aligned (any width: each row runs a scalar\n"
+    "// head to its first 16-byte boundary, vectors, a scalar tail).\n"
+    "// ak_xent_small_<dt>: the mean / sum of small batches in one launch (one\n"
+    "// block does every row; see ak_xent_small).\n"
     "// ak_xent_partial + ak_xent_mean: sum (mean = 0) or mean (mean = 1) of the\n"
     "// losses over the rows whose target is not ignore_index: per-block partial\n"
     "// sums and counts, then one block combines them in a fixed order\n"
     "// (deterministic); the mean is NaN when every row is ignored.\n"
     "//\n"
-    "// kernels: ak_xent_f32 ak_xent_f16 ak_xent_bf16 ak_xent_partial ak_xent_mean\n"
+    "// kernels: ak_xent_f32 ak_xent_f16 ak_xent_bf16 ak_xent_small_f32 ak_xent_small_f16 ak_xent_small_bf16 ak_xent_partial ak_xent_mean\n"
     "\n"
-    "AK_INLINE float ak_xent_rescale(float m, float M) { return m == M ? 1.0f : ak_exp2((m - M) * AK_LOG2E); }\n"
-    "\n"
-    "// fold n values into the running (m, s)\n"
-    "template <int N>\n"
-    "AK_INLINE void ak_xent_fold(float& m, float& s, const float* a) {\n"
-    "    float mn = m;\n"
-    "#pragma unroll\n"
-    "    for (int q = 0; q < N; q++) mn = ak_op_max()(mn, a[q]);\n"
-    "    if (mn != -AK_INF) {\n"
-    "        float t = 0.0f;\n"
-    "#pragma unroll\n"
-    "        for (int q = 0; q < N; q++) t += ak_exp2((a[q] - mn) * AK_LOG2E);\n"
-    "        s = s * ak_xent_rescale(m, mn) + t;\n"
-    "        m = mn;\n"
+    "// loss of one row (x = the row, len elements; len 0 for an idle group) by a\n"
+    "// group of G threads; every thread of the block must call it (group reduce).\n"
+    "// vec: x's base is 16-byte aligned; the row runs a scalar head up to its\n"
+    "// first 16-byte boundary, 8-element vectors (4 in flight), a scalar tail.\n"
+    "template <class D>\n"
+    "AK_INLINE float ak_xent_row(const typename D::T* AK_RESTRICT p, ak_i64 len, int lane, int G, bool vec, ak_i64 t,\n"
+    "                            ak_i64 ignore_index, float* scratch) {\n"
+    "    float m = -AK_INF, s = 0.0f;\n"
+    "    ak_i64 head = 0, nv = 0;\n"
+    "    if (vec) {\n"
+    "        head = (ak_i64)(((16u - ((unsigned)(unsigned long long)p & 15u)) & 15u) / sizeof(typename D::T));\n"
+    "        if (head > len) head = len;\n"
+    "        nv = (len - head) >> 3;\n"
     "    }\n"
+    "    if (!vec) {\n"
+    "        ak_i64 e = lane;\n"
+    "        for (; e + 3 * G < len; e += 4 * G) {\n"
+    "            float a[4];\n"
+    "#pragma unroll\n"
+    "            for (int u = 0; u < 4; u++) a[u] = D::to(p[e + u * G]);\n"
+    "            ak_online_fold<4>(m, s, a);\n"
+    "        }\n"
+    "        for (; e < len; e += G) {\n"
+    "            const float a = D::to(p[e]);\n"
+    "            ak_online_fold<1>(m, s, &a);\n"
+    "        }\n"
+    "    } else {\n"
+    "        for (ak_i64 e = lane; e < head; e += G) {\n"
+    "            const float a = D::to(p[e]);\n"
+    "            ak_online_fold<1>(m, s, &a);\n"
+    "        }\n"
+    "        const typename D::T* pv = p + head;\n"
+    "        ak_i64 k = lane;\n"
+    "        for (; k + 3 * G < nv; k += 4 * G) {\n"
+    "            float a[32];\n"
+    "#pragma unroll\n"
+    "            for (int u = 0; u < 4; u++) D::ld8(pv + (k + u * G) * 8, a + 8 * u);\n"
+    "            ak_online_fold<32>(m, s, a);\n"
+    "        }\n"
+    "        for (; k < nv; k += G) {\n"
+    "            float a[8];\n"
+    "            D::ld8(pv + k * 8, a);\n"
+    "            ak_online_fold<8>(m, s, a);\n"
+    "        }\n"
+    "        for (ak_i64 e = head + nv * 8 + lane; e < len; e += G) {\n"
+    "            const float a = D::to(p[e]);\n"
+    "            ak_online_fold<1>(m, s, &a);\n"
+    "        }\n"
+    "    }\n"
+    "    const float M = ak_group_reduce(m, G, scratch, ak_op_max());\n"
+    "    const float S = ak_group_reduce(s * ak_online_rescale(m, M), G, scratch, ak_op_add());\n"
+    "    if (t == ignore_index) return 0.0f;\n"
+    "    if (t < 0 || t >= len) return AK_NAN;\n"
+    "    return (M + logf(S)) - D::to(p[t]);\n"
     "}\n"
     "\n"
     "template <class D>\n"
@@ -5347,47 +6677,34 @@ static const char _ak_src_xent[] =
     "    const int lane = (int)threadIdx.x & (G - 1);\n"
     "    ak_i64 row = (ak_i64)blockIdx.x * (ak_i64)(blockDim.x / G) + (ak_i64)(threadIdx.x / G);\n"
     "    const bool active = row < rows;\n"
-    "    const ak_i64 len = active ? cols : 0;\n"
     "    if (!active) row = 0;\n"
-    "    const typename D::T* p = x + row * cols;\n"
-    "    float m = -AK_INF, s = 0.0f;\n"
-    "    if (vec) {\n"
-    "        const ak_i64 nv = len >> 3;\n"
-    "        ak_i64 k = lane;\n"
-    "        for (; k + 3 * G < nv; k += 4 * G) {\n"
-    "            float a[32];\n"
-    "#pragma unroll\n"
-    "            for (int u = 0; u < 4; u++) D::ld8(p + (k + u * G) * 8, a + 8 * u);\n"
-    "            ak_xent_fold<32>(m, s, a);\n"
-    "        }\n"
-    "        for (; k < nv; k += G) {\n"
-    "            float a[8];\n"
-    "            D::ld8(p + k * 8, a);\n"
-    "            ak_xent_fold<8>(m, s, a);\n"
-    "        }\n"
-    "    } else {\n"
-    "        ak_i64 e = lane;\n"
-    "        for (; e + 3 * G < len; e += 4 * G) {\n"
-    "            float a[4];\n"
-    "#pragma unroll\n"
-    "            for (int u = 0; u < 4; u++) a[u] = D::to(p[e + u * G]);\n"
-    "            ak_xent_fold<4>(m, s, a);\n"
-    "        }\n"
-    "        for (; e < len; e += G) {\n"
-    "            float a = D::to(p[e]);\n"
-    "            ak_xent_fold<1>(m, s, &a);\n"
-    "        }\n"
+    "    const ak_i64 t = active ? tgt[row] : ignore_index;\n"
+    "    const float l = ak_xent_row<D>(x + row * cols, active ? cols : 0, lane, G, vec, t, ignore_index, scratch);\n"
+    "    if (active && lane == 0) loss[row] = l;\n"
+    "}\n"
+    "\n"
+    "// One block for the whole batch (small inputs): groups of G threads take rows\n"
+    "// blockDim.x / G at a time; each group's lane 0 adds its rows' losses and\n"
+    "// counts (rows in a fixed assignment, so a fixed order); then the block\n"
+    "// combines them: the sum (mean = 0) or the mean (mean = 1; NaN when every row\n"
+    "// is ignored) in out[0]. One launch, no workspace.\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_xent_small(const typename D::T* AK_RESTRICT x, const ak_i64* AK_RESTRICT tgt, ak_i64 rows,\n"
+    "                             ak_i64 cols, int G, bool vec, ak_i64 ignore_index, bool mean, float* AK_RESTRICT out) {\n"
+    "    __shared__ float scratch[AK_MAX_WAVES];\n"
+    "    const int lane = (int)threadIdx.x & (G - 1), per = (int)blockDim.x / G;\n"
+    "    float sum = 0.0f, n = 0.0f;\n"
+    "    for (ak_i64 r0 = 0; r0 < rows; r0 += per) {\n"
+    "        ak_i64 row = r0 + (ak_i64)(threadIdx.x / G);\n"
+    "        const bool active = row < rows;\n"
+    "        if (!active) row = 0;\n"
+    "        const ak_i64 t = active ? tgt[row] : ignore_index;\n"
+    "        const float l = ak_xent_row<D>(x + row * cols, active ? cols : 0, lane, G, vec, t, ignore_index, scratch);\n"
+    "        if (active && lane == 0 && t != ignore_index) { sum += l; n += 1.0f; }\n"
     "    }\n"
-    "    const float M = ak_group_reduce(m, G, scratch, ak_op_max());\n"
-    "    const float S = ak_group_reduce(s * ak_xent_rescale(m, M), G, scratch, ak_op_add());\n"
-    "    if (active && lane == 0) {\n"
-    "        const ak_i64 t = tgt[row];\n"
-    "        float l;\n"
-    "        if (t == ignore_index) l = 0.0f;\n"
-    "        else if (t < 0 || t >= cols) l = AK_NAN;\n"
-    "        else l = (M + logf(S)) - D::to(p[t]);\n"
-    "        loss[row] = l;\n"
-    "    }\n"
+    "    sum = ak_group_reduce(sum, (int)blockDim.x, scratch, ak_op_add());\n"
+    "    n = ak_group_reduce(n, (int)blockDim.x, scratch, ak_op_add());\n"
+    "    if (threadIdx.x == 0) *out = !mean ? sum : n > 0.0f ? sum / n : AK_NAN;\n"
     "}\n"
     "\n"
     "// Stage 1 of the mean / sum: block b adds the losses and counts the rows\n"
@@ -5421,6 +6738,11 @@ static const char _ak_src_xent[] =
     "                                                           ak_i64 cols, int G, int vec, ak_i64 ignore_index,         \\\n"
     "                                                           float* loss) {                                            \\\n"
     "        ak_xent_rows<D>(x, tgt, rows, cols, G, vec != 0, ignore_index, loss);                                        \\\n"
+    "    }                                                                                                                \\\n"
+    "    AK_KERNEL __launch_bounds__(1024, 1) void ak_xent_small_##DT(const D::T* x, const ak_i64* tgt, ak_i64 rows,       \\\n"
+    "                                                                 ak_i64 cols, int G, int vec, ak_i64 ignore_index,   \\\n"
+    "                                                                 int mean, float* out) {                             \\\n"
+    "        ak_xent_small<D>(x, tgt, rows, cols, G, vec != 0, ignore_index, mean != 0, out);                             \\\n"
     "    }\n"
     "AK_XENT(f32, ak_f32_t)\n"
     "AK_XENT(f16, ak_f16_t)\n"
@@ -5447,16 +6769,24 @@ static const struct { const char* family; const char* source; const char* kernel
       "ak_fill_f32 ak_fill_f16 ak_fill_bf16 ak_axpy_f32 ak_axpy_f16 ak_axpy_bf16 ak_scale_f32 ak_scale_f16 ak_scale_bf16 ak_binary_f32 ak_binary_f16 ak_binary_bf16" },
     { "gemm", _ak_src_gemm,
       "ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32 ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32 ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16 ak_gemm_wgmma_n128_f16 ak_gemm_wgmma_n128_bf16 ak_gemm_wgmma_n256_f16 ak_gemm_wgmma_n256_bf16 ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32 ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16" },
+    { "layout", _ak_src_layout,
+      "ak_copy_nd_u8 ak_copy_nd_u16 ak_copy_nd_u32 ak_copy_nd_u64 ak_copy_nd_u128 ak_copy_cast_f32_f16 ak_copy_cast_f32_bf16 ak_copy_cast_f16_f32 ak_copy_cast_bf16_f32 ak_copy_cast_f16_bf16 ak_copy_cast_bf16_f16 ak_embedding_u8 ak_embedding_u16 ak_embedding_u32 ak_embedding_u64 ak_embedding_u128" },
+    { "llm", _ak_src_llm,
+      "ak_rope_f32 ak_rope_f16 ak_rope_bf16" },
     { "norm", _ak_src_norm,
-      "ak_norm_f32 ak_norm_f16 ak_norm_bf16 ak_norm_wide_f32 ak_norm_wide_f16 ak_norm_wide_bf16" },
+      "ak_norm_f32 ak_norm_f16 ak_norm_bf16 ak_norm_wide_f32 ak_norm_wide_f16 ak_norm_wide_bf16 ak_add_norm_f32 ak_add_norm_f16 ak_add_norm_bf16 ak_add_norm_wide_f32 ak_add_norm_wide_f16 ak_add_norm_wide_bf16" },
+    { "random", _ak_src_random,
+      "ak_rand_uniform_f32 ak_rand_uniform_f16 ak_rand_uniform_bf16 ak_rand_normal_f32 ak_rand_normal_f16 ak_rand_normal_bf16 ak_dropout_f32 ak_dropout_f16 ak_dropout_bf16" },
     { "reduce", _ak_src_reduce,
       "ak_reduce_sum_f32 ak_reduce_sum_f16 ak_reduce_sum_bf16 ak_reduce_max_f32 ak_reduce_max_f16 ak_reduce_max_bf16 ak_reduce_min_f32 ak_reduce_min_f16 ak_reduce_min_bf16 ak_reduce_argmax_f32 ak_reduce_argmax_f16 ak_reduce_argmax_bf16 ak_reduce_argmin_f32 ak_reduce_argmin_f16 ak_reduce_argmin_bf16 ak_reduce2_sum ak_reduce2_max ak_reduce2_min ak_reduce2_argmax ak_reduce2_argmin" },
+    { "scan", _ak_src_scan,
+      "ak_cumsum_part_f32 ak_cumsum_f32 ak_cumsum_part_f16 ak_cumsum_f16 ak_cumsum_part_bf16 ak_cumsum_bf16 ak_cumsum_part_i32 ak_cumsum_i32 ak_cumsum_part_i64 ak_cumsum_i64 ak_topk_f32 ak_topk_f16 ak_topk_bf16" },
     { "softmax", _ak_src_softmax,
-      "ak_softmax_f32 ak_softmax_f16 ak_softmax_bf16 ak_softmax_split_f32 ak_softmax_split_f16 ak_softmax_split_bf16 ak_softmax_stats_f32 ak_softmax_stats_f16 ak_softmax_stats_bf16 ak_softmax_apply_f32 ak_softmax_apply_f16 ak_softmax_apply_bf16" },
+      "ak_softmax_f32 ak_softmax_f16 ak_softmax_bf16 ak_softmax_wide_f32 ak_softmax_wide_f16 ak_softmax_wide_bf16 ak_softmax_split_f32 ak_softmax_split_f16 ak_softmax_split_bf16 ak_softmax_stats_f32 ak_softmax_stats_f16 ak_softmax_stats_bf16 ak_softmax_apply_f32 ak_softmax_apply_f16 ak_softmax_apply_bf16" },
     { "transpose", _ak_src_transpose,
       "ak_transpose_f32 ak_transpose_f16 ak_transpose_bf16" },
     { "xent", _ak_src_xent,
-      "ak_xent_f32 ak_xent_f16 ak_xent_bf16 ak_xent_partial ak_xent_mean" },
+      "ak_xent_f32 ak_xent_f16 ak_xent_bf16 ak_xent_small_f32 ak_xent_small_f16 ak_xent_small_bf16 ak_xent_partial ak_xent_mean" },
 };
 
 /* Kernel interfaces, generated from the kernels' parameter lists above: one typed
@@ -5475,24 +6805,39 @@ enum {
     _AK_KIF_axpy = 6,
     _AK_KIF_binary = 7,
     _AK_KIF_gemm_wgmma = 8,
-    _AK_KIF_norm = 9,
-    _AK_KIF_norm_wide = 10,
-    _AK_KIF_reduce1 = 11,
-    _AK_KIF_reduce2 = 12,
-    _AK_KIF_softmax = 13,
-    _AK_KIF_softmax_split = 14,
-    _AK_KIF_softmax_stats = 15,
-    _AK_KIF_softmax_apply = 16,
-    _AK_KIF_transpose = 17,
-    _AK_KIF_xent = 18,
-    _AK_KIF_xent_partial = 19,
-    _AK_KIF_xent_mean = 20,
+    _AK_KIF_copy_nd = 9,
+    _AK_KIF_copy_cast = 10,
+    _AK_KIF_embedding = 11,
+    _AK_KIF_rope = 12,
+    _AK_KIF_norm = 13,
+    _AK_KIF_norm_wide = 14,
+    _AK_KIF_add_norm = 15,
+    _AK_KIF_add_norm_wide = 16,
+    _AK_KIF_rand_uniform = 17,
+    _AK_KIF_rand_normal = 18,
+    _AK_KIF_dropout = 19,
+    _AK_KIF_reduce1 = 20,
+    _AK_KIF_reduce2 = 21,
+    _AK_KIF_cumsum_part = 22,
+    _AK_KIF_cumsum = 23,
+    _AK_KIF_topk = 24,
+    _AK_KIF_softmax = 25,
+    _AK_KIF_softmax_wide = 26,
+    _AK_KIF_softmax_split = 27,
+    _AK_KIF_softmax_stats = 28,
+    _AK_KIF_softmax_apply = 29,
+    _AK_KIF_transpose = 30,
+    _AK_KIF_xent = 31,
+    _AK_KIF_xent_small = 32,
+    _AK_KIF_xent_partial = 33,
+    _AK_KIF_xent_mean = 34,
     _AK_KIF_COUNT
 };
 static const char* const _ak_kif_names[] = {
-    "", "unary", "attn_simt", "attn_combine", "cast", "fill", "axpy", "binary", "gemm_wgmma", "norm", "norm_wide",
-    "reduce1", "reduce2", "softmax", "softmax_split", "softmax_stats", "softmax_apply", "transpose", "xent",
-    "xent_partial", "xent_mean"
+    "", "unary", "attn_simt", "attn_combine", "cast", "fill", "axpy", "binary", "gemm_wgmma", "copy_nd", "copy_cast",
+    "embedding", "rope", "norm", "norm_wide", "add_norm", "add_norm_wide", "rand_uniform", "rand_normal", "dropout",
+    "reduce1", "reduce2", "cumsum_part", "cumsum", "topk", "softmax", "softmax_wide", "softmax_split", "softmax_stats",
+    "softmax_apply", "transpose", "xent", "xent_small", "xent_partial", "xent_mean"
 };
 static inline ak_args* _ak_kargs_begin(_ak_kargs* k, int iface) {
     k->iface = iface;
@@ -5551,16 +6896,75 @@ static inline void _ak_kargs_gemm_wgmma(_ak_kargs* kargs_, const void* A, const 
     ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB); ak_args_i64(a_, sC); ak_args_i64(a_, sD);
     ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/norm.hip:154 ak_norm_##DT (macro AK_NORM) */
+/* kernels/layout.hip:129 ak_copy_nd_##NAME (macro AK_COPY_ND_BITS) */
+static inline void _ak_kargs_copy_nd(_ak_kargs* kargs_, const void* src, void* dst, int64_t rows, int64_t inner, int64_t chunk, int64_t iss, int64_t ids, int32_t nd, int64_t sz0, int64_t sz1,
+                                     int64_t sz2, int64_t sz3, int64_t sz4, int64_t ss0, int64_t ss1, int64_t ss2, int64_t ss3, int64_t ss4, int64_t ds0, int64_t ds1, int64_t ds2, int64_t ds3,
+                                     int64_t ds4, int32_t G) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_copy_nd);
+    ak_args_ptr(a_, src); ak_args_ptr(a_, dst); ak_args_i64(a_, rows); ak_args_i64(a_, inner); ak_args_i64(a_, chunk); ak_args_i64(a_, iss); ak_args_i64(a_, ids); ak_args_i32(a_, nd);
+    ak_args_i64(a_, sz0); ak_args_i64(a_, sz1); ak_args_i64(a_, sz2); ak_args_i64(a_, sz3); ak_args_i64(a_, sz4); ak_args_i64(a_, ss0); ak_args_i64(a_, ss1); ak_args_i64(a_, ss2);
+    ak_args_i64(a_, ss3); ak_args_i64(a_, ss4); ak_args_i64(a_, ds0); ak_args_i64(a_, ds1); ak_args_i64(a_, ds2); ak_args_i64(a_, ds3); ak_args_i64(a_, ds4); ak_args_i32(a_, G);
+}
+/* kernels/layout.hip:146 ak_copy_cast_##SN##_##DN (macro AK_COPY_ND_CAST) */
+static inline void _ak_kargs_copy_cast(_ak_kargs* kargs_, const void* src, void* dst, int64_t rows, int64_t inner, int64_t chunk, int64_t iss, int64_t ids, int32_t nd, int64_t sz0, int64_t sz1,
+                                       int64_t sz2, int64_t sz3, int64_t sz4, int64_t ss0, int64_t ss1, int64_t ss2, int64_t ss3, int64_t ss4, int64_t ds0, int64_t ds1, int64_t ds2, int64_t ds3,
+                                       int64_t ds4, int32_t G, int32_t vec) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_copy_cast);
+    ak_args_ptr(a_, src); ak_args_ptr(a_, dst); ak_args_i64(a_, rows); ak_args_i64(a_, inner); ak_args_i64(a_, chunk); ak_args_i64(a_, iss); ak_args_i64(a_, ids); ak_args_i32(a_, nd);
+    ak_args_i64(a_, sz0); ak_args_i64(a_, sz1); ak_args_i64(a_, sz2); ak_args_i64(a_, sz3); ak_args_i64(a_, sz4); ak_args_i64(a_, ss0); ak_args_i64(a_, ss1); ak_args_i64(a_, ss2);
+    ak_args_i64(a_, ss3); ak_args_i64(a_, ss4); ak_args_i64(a_, ds0); ak_args_i64(a_, ds1); ak_args_i64(a_, ds2); ak_args_i64(a_, ds3); ak_args_i64(a_, ds4); ak_args_i32(a_, G); ak_args_i32(a_, vec);
+}
+/* kernels/layout.hip:168 ak_embedding_##NAME (macro AK_EMBEDDING) */
+static inline void _ak_kargs_embedding(_ak_kargs* kargs_, const void* table, const void* idx, void* out, int64_t n, int64_t vocab, int64_t upr, int32_t G, int32_t idx64) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_embedding);
+    ak_args_ptr(a_, table); ak_args_ptr(a_, idx); ak_args_ptr(a_, out); ak_args_i64(a_, n); ak_args_i64(a_, vocab); ak_args_i64(a_, upr); ak_args_i32(a_, G); ak_args_i32(a_, idx64);
+}
+/* kernels/llm.hip:109 ak_rope_##DT (macro AK_ROPE) */
+static inline void _ak_kargs_rope(_ak_kargs* kargs_, const void* x, const void* pos, void* y, int64_t tokens, int32_t heads, int32_t hd, int32_t rd, double l2theta, int32_t interleaved,
+                                  int32_t pos64, int32_t vec, int32_t inplace) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_rope);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, pos); ak_args_ptr(a_, y); ak_args_i64(a_, tokens); ak_args_i32(a_, heads); ak_args_i32(a_, hd); ak_args_i32(a_, rd); ak_args_f64(a_, l2theta);
+    ak_args_i32(a_, interleaved); ak_args_i32(a_, pos64); ak_args_i32(a_, vec); ak_args_i32(a_, inplace);
+}
+/* kernels/norm.hip:241 ak_norm_##DT (macro AK_NORM) */
 static inline void _ak_kargs_norm(_ak_kargs* kargs_, const void* x, const void* w, const void* b, void* y, int64_t rows, int32_t cols, int32_t G, int32_t vec, float eps, int32_t rms) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_norm);
     ak_args_ptr(a_, x); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i32(a_, cols); ak_args_i32(a_, G); ak_args_i32(a_, vec); ak_args_f32(a_, eps);
     ak_args_i32(a_, rms);
 }
-/* kernels/norm.hip:160 ak_norm_wide_##DT (macro AK_NORM) */
-static inline void _ak_kargs_norm_wide(_ak_kargs* kargs_, const void* x, const void* w, const void* b, void* y, int64_t cols, int32_t vec, float eps, int32_t rms) {
+/* kernels/norm.hip:247 ak_norm_wide_##DT (macro AK_NORM) */
+static inline void _ak_kargs_norm_wide(_ak_kargs* kargs_, const void* x, const void* w, const void* b, void* y, int64_t cols, int32_t vec, int32_t wvec, float eps, int32_t rms) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_norm_wide);
-    ak_args_ptr(a_, x); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, vec); ak_args_f32(a_, eps); ak_args_i32(a_, rms);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, vec); ak_args_i32(a_, wvec); ak_args_f32(a_, eps); ak_args_i32(a_, rms);
+}
+/* kernels/norm.hip:251 ak_add_norm_##DT (macro AK_NORM) */
+static inline void _ak_kargs_add_norm(_ak_kargs* kargs_, const void* x, const void* r, const void* w, const void* b, void* h, void* y, int64_t rows, int32_t cols, int32_t G, int32_t vec, float eps,
+                                      int32_t rms) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_add_norm);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, r); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, h); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i32(a_, cols); ak_args_i32(a_, G);
+    ak_args_i32(a_, vec); ak_args_f32(a_, eps); ak_args_i32(a_, rms);
+}
+/* kernels/norm.hip:256 ak_add_norm_wide_##DT (macro AK_NORM) */
+static inline void _ak_kargs_add_norm_wide(_ak_kargs* kargs_, const void* x, const void* r, const void* w, const void* b, void* h, void* y, int64_t cols, int32_t vec, int32_t wvec, float eps,
+                                           int32_t rms) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_add_norm_wide);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, r); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, h); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, vec); ak_args_i32(a_, wvec);
+    ak_args_f32(a_, eps); ak_args_i32(a_, rms);
+}
+/* kernels/random.hip:161 ak_rand_uniform_f32 */
+static inline void _ak_kargs_rand_uniform(_ak_kargs* kargs_, void* y, int64_t n, uint64_t seed, uint64_t offset, float lo, float range, float hi) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_rand_uniform);
+    ak_args_ptr(a_, y); ak_args_i64(a_, n); ak_args_u64(a_, seed); ak_args_u64(a_, offset); ak_args_f32(a_, lo); ak_args_f32(a_, range); ak_args_f32(a_, hi);
+}
+/* kernels/random.hip:183 ak_rand_normal_f32 */
+static inline void _ak_kargs_rand_normal(_ak_kargs* kargs_, void* y, int64_t n, uint64_t seed, uint64_t offset, float mean, float sd) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_rand_normal);
+    ak_args_ptr(a_, y); ak_args_i64(a_, n); ak_args_u64(a_, seed); ak_args_u64(a_, offset); ak_args_f32(a_, mean); ak_args_f32(a_, sd);
+}
+/* kernels/random.hip:227 ak_dropout_f32 */
+static inline void _ak_kargs_dropout(_ak_kargs* kargs_, const void* x, void* y, void* mask, int64_t n, uint64_t seed, uint64_t offset, float p, float scale) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_dropout);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, mask); ak_args_i64(a_, n); ak_args_u64(a_, seed); ak_args_u64(a_, offset); ak_args_f32(a_, p); ak_args_f32(a_, scale);
 }
 /* kernels/reduce.hip:165 NAME (macro AK_REDUCE1) */
 static inline void _ak_kargs_reduce1(_ak_kargs* kargs_, const void* x, int64_t cols, int64_t nseg, int64_t splits, int64_t chunk, int32_t G, float scale, void* outv, void* outi) {
@@ -5573,22 +6977,42 @@ static inline void _ak_kargs_reduce2(_ak_kargs* kargs_, const void* pv, const vo
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_reduce2);
     ak_args_ptr(a_, pv); ak_args_ptr(a_, pi); ak_args_i64(a_, rows); ak_args_i64(a_, splits); ak_args_i32(a_, G); ak_args_f32(a_, scale); ak_args_ptr(a_, outv); ak_args_ptr(a_, outi);
 }
-/* kernels/softmax.hip:219 ak_softmax_##DT (macro AK_SOFTMAX) */
+/* kernels/scan.hip:128 ak_cumsum_part_##DT (macro AK_SCAN_KERNELS) */
+static inline void _ak_kargs_cumsum_part(_ak_kargs* kargs_, const void* x, int64_t cols, int64_t chunk, int32_t nch, void* part) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_cumsum_part);
+    ak_args_ptr(a_, x); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch); ak_args_ptr(a_, part);
+}
+/* kernels/scan.hip:132 ak_cumsum_##DT (macro AK_SCAN_KERNELS) */
+static inline void _ak_kargs_cumsum(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int64_t chunk, int32_t nch, const void* part, int32_t exclusive) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_cumsum);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch); ak_args_ptr(a_, part); ak_args_i32(a_, exclusive);
+}
+/* kernels/scan.hip:346 ak_topk_f32 */
+static inline void _ak_kargs_topk(_ak_kargs* kargs_, const void* x, void* vals, void* idx, int64_t cols, int32_t k, int32_t largest) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_topk);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, vals); ak_args_ptr(a_, idx); ak_args_i64(a_, cols); ak_args_i32(a_, k); ak_args_i32(a_, largest);
+}
+/* kernels/softmax.hip:287 ak_softmax_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax(_ak_kargs* kargs_, const void* x, void* y, int64_t rows, int32_t cols, int32_t G, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i32(a_, cols); ak_args_i32(a_, G); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
 }
-/* kernels/softmax.hip:223 ak_softmax_split_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:291 ak_softmax_wide_##DT (macro AK_SOFTMAX) */
+static inline void _ak_kargs_softmax_wide(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int32_t vec, int32_t logsm) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_wide);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
+}
+/* kernels/softmax.hip:295 ak_softmax_split_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_split(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int32_t S, void* cnt, void* part, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_split);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_ptr(a_, cnt); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
 }
-/* kernels/softmax.hip:227 ak_softmax_stats_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:299 ak_softmax_stats_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_stats(_ak_kargs* kargs_, const void* x, int64_t cols, int32_t S, int64_t chunk, void* part, int32_t vec) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_stats);
     ak_args_ptr(a_, x); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_i64(a_, chunk); ak_args_ptr(a_, part); ak_args_i32(a_, vec);
 }
-/* kernels/softmax.hip:231 ak_softmax_apply_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:303 ak_softmax_apply_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_apply(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int32_t S, int64_t chunk, const void* part, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_apply);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_i64(a_, chunk); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
@@ -5598,17 +7022,23 @@ static inline void _ak_kargs_transpose(_ak_kargs* kargs_, const void* x, void* y
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_transpose);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i64(a_, cols);
 }
-/* kernels/xent.hip:112 ak_xent_##DT (macro AK_XENT) */
+/* kernels/xent.hip:142 ak_xent_##DT (macro AK_XENT) */
 static inline void _ak_kargs_xent(_ak_kargs* kargs_, const void* x, const void* tgt, int64_t rows, int64_t cols, int32_t G, int32_t vec, int64_t ignore_index, void* loss) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_xent);
     ak_args_ptr(a_, x); ak_args_ptr(a_, tgt); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i32(a_, G); ak_args_i32(a_, vec); ak_args_i64(a_, ignore_index); ak_args_ptr(a_, loss);
 }
-/* kernels/xent.hip:120 ak_xent_partial */
+/* kernels/xent.hip:147 ak_xent_small_##DT (macro AK_XENT) */
+static inline void _ak_kargs_xent_small(_ak_kargs* kargs_, const void* x, const void* tgt, int64_t rows, int64_t cols, int32_t G, int32_t vec, int64_t ignore_index, int32_t mean, void* out) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_xent_small);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, tgt); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i32(a_, G); ak_args_i32(a_, vec); ak_args_i64(a_, ignore_index); ak_args_i32(a_, mean);
+    ak_args_ptr(a_, out);
+}
+/* kernels/xent.hip:155 ak_xent_partial */
 static inline void _ak_kargs_xent_partial(_ak_kargs* kargs_, const void* loss, const void* tgt, int64_t rows, int64_t per, int64_t ignore_index, void* part) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_xent_partial);
     ak_args_ptr(a_, loss); ak_args_ptr(a_, tgt); ak_args_i64(a_, rows); ak_args_i64(a_, per); ak_args_i64(a_, ignore_index); ak_args_ptr(a_, part);
 }
-/* kernels/xent.hip:124 ak_xent_mean */
+/* kernels/xent.hip:159 ak_xent_mean */
 static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int32_t nparts, int32_t mean, void* out) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_xent_mean);
     ak_args_ptr(a_, part); ak_args_i32(a_, nparts); ak_args_i32(a_, mean); ak_args_ptr(a_, out);
@@ -5699,12 +7129,46 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_gemm_skinny_f32", _AK_KIF_gemm_wgmma },
     { "ak_gemm_skinny_f16", _AK_KIF_gemm_wgmma },
     { "ak_gemm_skinny_bf16", _AK_KIF_gemm_wgmma },
+    { "ak_copy_nd_u8", _AK_KIF_copy_nd },
+    { "ak_copy_nd_u16", _AK_KIF_copy_nd },
+    { "ak_copy_nd_u32", _AK_KIF_copy_nd },
+    { "ak_copy_nd_u64", _AK_KIF_copy_nd },
+    { "ak_copy_nd_u128", _AK_KIF_copy_nd },
+    { "ak_copy_cast_f32_f16", _AK_KIF_copy_cast },
+    { "ak_copy_cast_f32_bf16", _AK_KIF_copy_cast },
+    { "ak_copy_cast_f16_f32", _AK_KIF_copy_cast },
+    { "ak_copy_cast_bf16_f32", _AK_KIF_copy_cast },
+    { "ak_copy_cast_f16_bf16", _AK_KIF_copy_cast },
+    { "ak_copy_cast_bf16_f16", _AK_KIF_copy_cast },
+    { "ak_embedding_u8", _AK_KIF_embedding },
+    { "ak_embedding_u16", _AK_KIF_embedding },
+    { "ak_embedding_u32", _AK_KIF_embedding },
+    { "ak_embedding_u64", _AK_KIF_embedding },
+    { "ak_embedding_u128", _AK_KIF_embedding },
+    { "ak_rope_f32", _AK_KIF_rope },
+    { "ak_rope_f16", _AK_KIF_rope },
+    { "ak_rope_bf16", _AK_KIF_rope },
     { "ak_norm_f32", _AK_KIF_norm },
     { "ak_norm_wide_f32", _AK_KIF_norm_wide },
+    { "ak_add_norm_f32", _AK_KIF_add_norm },
+    { "ak_add_norm_wide_f32", _AK_KIF_add_norm_wide },
     { "ak_norm_f16", _AK_KIF_norm },
     { "ak_norm_wide_f16", _AK_KIF_norm_wide },
+    { "ak_add_norm_f16", _AK_KIF_add_norm },
+    { "ak_add_norm_wide_f16", _AK_KIF_add_norm_wide },
     { "ak_norm_bf16", _AK_KIF_norm },
     { "ak_norm_wide_bf16", _AK_KIF_norm_wide },
+    { "ak_add_norm_bf16", _AK_KIF_add_norm },
+    { "ak_add_norm_wide_bf16", _AK_KIF_add_norm_wide },
+    { "ak_rand_uniform_f32", _AK_KIF_rand_uniform },
+    { "ak_rand_uniform_f16", _AK_KIF_rand_uniform },
+    { "ak_rand_uniform_bf16", _AK_KIF_rand_uniform },
+    { "ak_rand_normal_f32", _AK_KIF_rand_normal },
+    { "ak_rand_normal_f16", _AK_KIF_rand_normal },
+    { "ak_rand_normal_bf16", _AK_KIF_rand_normal },
+    { "ak_dropout_f32", _AK_KIF_dropout },
+    { "ak_dropout_f16", _AK_KIF_dropout },
+    { "ak_dropout_bf16", _AK_KIF_dropout },
     { "ak_reduce_sum_f32", _AK_KIF_reduce1 },
     { "ak_reduce_sum_f16", _AK_KIF_reduce1 },
     { "ak_reduce_sum_bf16", _AK_KIF_reduce1 },
@@ -5725,15 +7189,31 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_reduce2_min", _AK_KIF_reduce2 },
     { "ak_reduce2_argmax", _AK_KIF_reduce2 },
     { "ak_reduce2_argmin", _AK_KIF_reduce2 },
+    { "ak_topk_f32", _AK_KIF_topk },
+    { "ak_topk_f16", _AK_KIF_topk },
+    { "ak_topk_bf16", _AK_KIF_topk },
+    { "ak_cumsum_part_f32", _AK_KIF_cumsum_part },
+    { "ak_cumsum_f32", _AK_KIF_cumsum },
+    { "ak_cumsum_part_f16", _AK_KIF_cumsum_part },
+    { "ak_cumsum_f16", _AK_KIF_cumsum },
+    { "ak_cumsum_part_bf16", _AK_KIF_cumsum_part },
+    { "ak_cumsum_bf16", _AK_KIF_cumsum },
+    { "ak_cumsum_part_i32", _AK_KIF_cumsum_part },
+    { "ak_cumsum_i32", _AK_KIF_cumsum },
+    { "ak_cumsum_part_i64", _AK_KIF_cumsum_part },
+    { "ak_cumsum_i64", _AK_KIF_cumsum },
     { "ak_softmax_f32", _AK_KIF_softmax },
+    { "ak_softmax_wide_f32", _AK_KIF_softmax_wide },
     { "ak_softmax_split_f32", _AK_KIF_softmax_split },
     { "ak_softmax_stats_f32", _AK_KIF_softmax_stats },
     { "ak_softmax_apply_f32", _AK_KIF_softmax_apply },
     { "ak_softmax_f16", _AK_KIF_softmax },
+    { "ak_softmax_wide_f16", _AK_KIF_softmax_wide },
     { "ak_softmax_split_f16", _AK_KIF_softmax_split },
     { "ak_softmax_stats_f16", _AK_KIF_softmax_stats },
     { "ak_softmax_apply_f16", _AK_KIF_softmax_apply },
     { "ak_softmax_bf16", _AK_KIF_softmax },
+    { "ak_softmax_wide_bf16", _AK_KIF_softmax_wide },
     { "ak_softmax_split_bf16", _AK_KIF_softmax_split },
     { "ak_softmax_stats_bf16", _AK_KIF_softmax_stats },
     { "ak_softmax_apply_bf16", _AK_KIF_softmax_apply },
@@ -5743,8 +7223,11 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_xent_partial", _AK_KIF_xent_partial },
     { "ak_xent_mean", _AK_KIF_xent_mean },
     { "ak_xent_f32", _AK_KIF_xent },
+    { "ak_xent_small_f32", _AK_KIF_xent_small },
     { "ak_xent_f16", _AK_KIF_xent },
+    { "ak_xent_small_f16", _AK_KIF_xent_small },
     { "ak_xent_bf16", _AK_KIF_xent },
+    { "ak_xent_small_bf16", _AK_KIF_xent_small },
 };
 #endif /* AMDKIT_NO_OPS */
 #if defined(__GNUC__) || defined(__clang__)
@@ -6006,24 +7489,16 @@ typedef struct _ak_api {
     _ak_dlsym(lib, sym, &api->name); \
     if (!api->name && (sym2)) _ak_dlsym(lib, (const char*)(sym2), &api->name); \
     if (!api->name && (req) && !missing[0]) _ak_copy(missing, cap, sym);
-static int _ak_resolve_hip(_ak_api* api, void* lib, char* missing, size_t cap) {
-    missing[0] = 0; _AK_HIP_API(_AK_X_RESOLVE) return missing[0] == 0;
-}
-static int _ak_resolve_hiprtc(_ak_api* api, void* lib, char* missing, size_t cap) {
-    missing[0] = 0; _AK_HIPRTC_API(_AK_X_RESOLVE) return missing[0] == 0;
-}
-static int _ak_resolve_comgr(_ak_api* api, void* lib, char* missing, size_t cap) {
-    missing[0] = 0; _AK_COMGR_API(_AK_X_RESOLVE) return missing[0] == 0;
-}
-static int _ak_resolve_cuda(_ak_api* api, void* lib, char* missing, size_t cap) {
-    missing[0] = 0; _AK_CUDA_API(_AK_X_RESOLVE) return missing[0] == 0;
-}
-static int _ak_resolve_nvrtc(_ak_api* api, void* lib, char* missing, size_t cap) {
-    missing[0] = 0; _AK_NVRTC_API(_AK_X_RESOLVE) return missing[0] == 0;
-}
-static int _ak_resolve_ccl(_ak_api* api, void* lib, char* missing, size_t cap) {
-    missing[0] = 0; _AK_CCL_API(_AK_X_RESOLVE) return missing[0] == 0;
-}
+/* _ak_resolve_<lib>: every entry point of one X-macro list; 0 and the first missing required symbol if one is absent */
+#define _AK_RESOLVER(fn, LIST) \
+    static int fn(_ak_api* api, void* lib, char* missing, size_t cap) { missing[0] = 0; LIST(_AK_X_RESOLVE) return missing[0] == 0; }
+_AK_RESOLVER(_ak_resolve_hip, _AK_HIP_API)
+_AK_RESOLVER(_ak_resolve_hiprtc, _AK_HIPRTC_API)
+_AK_RESOLVER(_ak_resolve_comgr, _AK_COMGR_API)
+_AK_RESOLVER(_ak_resolve_cuda, _AK_CUDA_API)
+_AK_RESOLVER(_ak_resolve_nvrtc, _AK_NVRTC_API)
+_AK_RESOLVER(_ak_resolve_ccl, _AK_CCL_API)
+#undef _AK_RESOLVER
 #undef _AK_X_RESOLVE
 
 /* Try library names in order; on failure `why` lists every name tried. */
@@ -6126,12 +7601,20 @@ static int _ak_load_lib(_ak_api* api, void** lib, const char* const* names, char
     return 1;
 }
 
-static int _ak_load_hip_runtime(_ak_api* api, char* why, size_t cap) {
+/* The loaders' first step: under AMDKIT_NO_HIP / AMDKIT_NO_CUDA they refuse, saying why. */
+#define _AK_COMPILED_OUT(api, why, cap, flag) do { (void)(api); _ak_copy(why, cap, "compiled out (" flag ")"); return 0; } while (0)
 #ifdef AMDKIT_NO_HIP
-    (void)api;
-    _ak_copy(why, cap, "compiled out (AMDKIT_NO_HIP)");
-    return 0;
+#define _AK_NO_HIP_LOADER(api, why, cap) _AK_COMPILED_OUT(api, why, cap, "AMDKIT_NO_HIP")
+#else
+#define _AK_NO_HIP_LOADER(api, why, cap) ((void)0)
 #endif
+#ifdef AMDKIT_NO_CUDA
+#define _AK_NO_CUDA_LOADER(api, why, cap) _AK_COMPILED_OUT(api, why, cap, "AMDKIT_NO_CUDA")
+#else
+#define _AK_NO_CUDA_LOADER(api, why, cap) ((void)0)
+#endif
+static int _ak_load_hip_runtime(_ak_api* api, char* why, size_t cap) {
+    _AK_NO_HIP_LOADER(api, why, cap);
     if (api->lib_hip) return 1;
     if (!_ak_load_lib(api, &api->lib_hip, _ak_hip_names, api->hip_path, sizeof api->hip_path, _ak_resolve_hip,
                       "HIP runtime", "hipInit", why, cap, api->hip_how, sizeof api->hip_how))
@@ -6141,11 +7624,7 @@ static int _ak_load_hip_runtime(_ak_api* api, char* why, size_t cap) {
 }
 /* Load hipRTC (own library on ROCm 7, else inside libamdhip64). */
 static int _ak_load_hiprtc(_ak_api* api, char* why, size_t cap) {
-#ifdef AMDKIT_NO_HIP
-    (void)api;
-    _ak_copy(why, cap, "compiled out (AMDKIT_NO_HIP)");
-    return 0;
-#endif
+    _AK_NO_HIP_LOADER(api, why, cap);
     char missing[128], why2[512];
     if (api->lib_hiprtc) return 1;
     if (!_ak_load_lib(api, &api->lib_hiprtc, _ak_hiprtc_names, api->hiprtc_path, sizeof api->hiprtc_path, _ak_resolve_hiprtc,
@@ -6197,21 +7676,13 @@ static int _ak_load_hiprtc(_ak_api* api, char* why, size_t cap) {
     return 1;
 }
 static int _ak_load_cuda_driver(_ak_api* api, char* why, size_t cap) {
-#ifdef AMDKIT_NO_CUDA
-    (void)api;
-    _ak_copy(why, cap, "compiled out (AMDKIT_NO_CUDA)");
-    return 0;
-#endif
+    _AK_NO_CUDA_LOADER(api, why, cap);
     if (api->lib_cuda) return 1;
     return _ak_load_lib(api, &api->lib_cuda, _ak_cuda_names, api->cuda_path, sizeof api->cuda_path, _ak_resolve_cuda,
                         "driver", "cuInit", why, cap, NULL, 0);
 }
 static int _ak_load_nvrtc(_ak_api* api, char* why, size_t cap) {
-#ifdef AMDKIT_NO_CUDA
-    (void)api;
-    _ak_copy(why, cap, "compiled out (AMDKIT_NO_CUDA)");
-    return 0;
-#endif
+    _AK_NO_CUDA_LOADER(api, why, cap);
     if (api->lib_nvrtc) return 1;
     if (!_ak_load_lib(api, &api->lib_nvrtc, _ak_nvrtc_names, api->nvrtc_path, sizeof api->nvrtc_path, _ak_resolve_nvrtc,
                       "NVRTC", "nvrtcVersion", why, cap, NULL, 0))
@@ -7118,6 +8589,8 @@ typedef struct _ak_cache_key {
     const char* backend;          /* "hip" / "cuda" */
     const char* compiler;         /* compiler + version, e.g. "hipRTC 50221153" */
     const char* device_tag;       /* memory level only: identity of the context/device ("offline" for offline) */
+    const struct _ak_cache_prefix* prefix;  /* optional: every field but the source measured and hashed once
+                                               (_ak_cache_prefix_make on the same fields); NULL: done per call */
 } _ak_cache_key;
 
 typedef struct _ak_cache_ops {
@@ -7141,6 +8614,11 @@ typedef struct _ak_cache_entry _ak_cache_entry;
 /* Key fields in the order the memory hash and the comparison take them. */
 enum { _AK_KF_SOURCE, _AK_KF_NAME, _AK_KF_OPTIONS, _AK_KF_ARCH, _AK_KF_BACKEND, _AK_KF_COMPILER, _AK_KF_DEVICE,
        _AK_KF_COUNT };
+/* The key fields after the source, measured and hashed once (_ak_cache_prefix_make). */
+typedef struct _ak_cache_prefix {
+    size_t l[_AK_KF_COUNT];   /* lengths of the fields after the source */
+    _ak_h128 seed;            /* their hash: the seed of the source's */
+} _ak_cache_prefix;
 enum { _AK_CE_PENDING = 0, _AK_CE_READY = 1, _AK_CE_FAILED = 2 };
 
 struct _ak_cache_entry {
@@ -7349,18 +8827,36 @@ static void _ak_cache_key_fields(const _ak_cache_key* k, const char* f[_AK_KF_CO
     f[_AK_KF_DEVICE] = k->device_tag;
     for (i = 1; i < _AK_KF_COUNT; i++) {
         if (!f[i]) f[i] = "";
-        l[i] = strlen(f[i]);
+        l[i] = k->prefix ? k->prefix->l[i] : strlen(f[i]);
     }
 }
 
-/* Memory key: the fast hash chained over every field (each field's length is
- * mixed in by the hash, so field boundaries cannot shift). */
-static _ak_h128 _ak_cache_mem_hash(const char* const f[_AK_KF_COUNT], const size_t l[_AK_KF_COUNT]) {
+/* Memory key: the fast hash chained over every field but the source, then
+ * over the source (each field's length is mixed in by the hash, so field
+ * boundaries cannot shift). The fields before the source are the same for
+ * every kernel a context compiles with the same options: a caller that
+ * keeps them (ak_kernel_get's options memo) hashes them once
+ * (_ak_cache_prefix_make) and a memory hit hashes the source alone. */
+static _ak_h128 _ak_cache_prefix_seed(const char* const f[_AK_KF_COUNT], const size_t l[_AK_KF_COUNT]) {
     _ak_h128 h;
     int i;
     h.lo = (uint64_t)_AK_CACHE_FORMAT; h.hi = 0;
-    for (i = 0; i < _AK_KF_COUNT; i++) h = _ak_hash128_seeded(f[i], l[i], h);
+    for (i = 0; i < _AK_KF_COUNT; i++)
+        if (i != _AK_KF_SOURCE) h = _ak_hash128_seeded(f[i], l[i], h);
     return h;
+}
+static _ak_h128 _ak_cache_mem_hash(const char* const f[_AK_KF_COUNT], const size_t l[_AK_KF_COUNT]) {
+    return _ak_hash128_seeded(f[_AK_KF_SOURCE], l[_AK_KF_SOURCE], _ak_cache_prefix_seed(f, l));
+}
+/* The prefix of `k` (its source is not read). */
+static void _ak_cache_prefix_make(const _ak_cache_key* k, _ak_cache_prefix* p) {
+    const char* f[_AK_KF_COUNT];
+    _ak_cache_key k2 = *k;
+    k2.source = "";
+    k2.source_len = 0;
+    k2.prefix = NULL;
+    _ak_cache_key_fields(&k2, f, p->l);
+    p->seed = _ak_cache_prefix_seed(f, p->l);
 }
 
 /* Disk key: SHA-256 over a canonical text, each field length-prefixed:
@@ -7492,7 +8988,7 @@ static void _ak_cache_index_add(_ak_cache* c, _ak_cache_entry* e) {
     c->buckets[j] = e;
     _ak_cache_lru_push_front(c, e);
     e->indexed = 1;
-    e->refs++;
+    __atomic_add_fetch(&e->refs, 1, __ATOMIC_RELAXED);
     c->count++;
 }
 /* Remove from map and LRU and drop the index's reference; an entry left with
@@ -7505,7 +9001,7 @@ static void _ak_cache_index_remove(_ak_cache* c, _ak_cache_entry* e, _ak_cache_e
     _ak_cache_lru_unlink(c, e);
     e->indexed = 0;
     c->count--;
-    if (--e->refs == 0) { e->hnext = *dead; *dead = e; }
+    if (__atomic_sub_fetch(&e->refs, 1, __ATOMIC_ACQ_REL) == 0) { e->hnext = *dead; *dead = e; }
 }
 /* Evict least recently used entries (never one still being compiled) down
  * to capacity. Returns how many; *name gets the kernel name of the last one
@@ -8042,7 +9538,7 @@ static ak_result _ak_cache_get_hashed(_ak_cache* c, const char* const f[_AK_KF_C
         if (!fresh) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "cache: out of host memory for kernel '%s'", f[_AK_KF_NAME]);
     }
     /* found (lock held) */
-    e->refs++;
+    __atomic_add_fetch(&e->refs, 1, __ATOMIC_RELAXED);
     while (e->state == _AK_CE_PENDING) _ak_cond_wait(&c->cond, &c->lock);
     if (e->state == _AK_CE_READY) {
         c->memory_hits++;
@@ -8115,7 +9611,8 @@ static ak_result _ak_cache_get(_ak_cache* c, const _ak_cache_key* key, const _ak
                     f[_AK_KF_ARCH], c->enabled ? "bypassed" : "disabled");
         return _ak_cache_get_private(c, f, l, ops, out);
     }
-    return _ak_cache_get_hashed(c, f, l, _ak_cache_mem_hash(f, l), ops, out, src);
+    return _ak_cache_get_hashed(c, f, l, key->prefix ? _ak_hash128_seeded(f[_AK_KF_SOURCE], l[_AK_KF_SOURCE], key->prefix->seed)
+                                                     : _ak_cache_mem_hash(f, l), ops, out, src);
 }
 
 static const void* _ak_cache_entry_data(const _ak_cache_entry* e, size_t* size) {
@@ -8126,14 +9623,12 @@ static const void* _ak_cache_entry_data(const _ak_cache_entry* e, size_t* size) 
 static void* _ak_cache_entry_loaded(const _ak_cache_entry* e) { return e ? e->loaded : NULL; }
 static double _ak_cache_entry_compile_ms(const _ak_cache_entry* e) { return e ? e->compile_ms : 0.0; }
 
-/* Drop a reference; the last one frees the entry (and unloads its handle). */
+/* Drop a reference; the last one frees the entry (and unloads its handle).
+ * No lock: refs changes atomically, and an entry in the index holds the
+ * index's reference, so a lookup never finds one that reached 0. */
 static void _ak_cache_entry_release(_ak_cache* c, _ak_cache_entry* e) {
-    int last;
     if (!c || !e) return;
-    _ak_mutex_lock(&c->lock);
-    last = --e->refs == 0;
-    _ak_mutex_unlock(&c->lock);
-    if (last) _ak_cache_entry_free(c, e);
+    if (__atomic_sub_fetch(&e->refs, 1, __ATOMIC_ACQ_REL) == 0) _ak_cache_entry_free(c, e);
 }
 
 /* ---- stats, purge ----------------------------------------------------------------- */
@@ -8188,7 +9683,7 @@ static ak_result _ak_cache_purge(_ak_cache* c) {
     e = c->head;
     while (e) {
         _ak_cache_entry* nx = e->next;
-        if (e->state == _AK_CE_READY && e->refs == 1) _ak_cache_index_remove(c, e, &dead);
+        if (e->state == _AK_CE_READY && __atomic_load_n(&e->refs, __ATOMIC_ACQUIRE) == 1) _ak_cache_index_remove(c, e, &dead);
         e = nx;
     }
     _ak_mutex_unlock(&c->lock);
@@ -8734,6 +10229,20 @@ static int _ak_pool_event_is_done(struct _ak_pool* p, _ak_pevent* w) {
     return w->done;
 }
 /* Blocks whose event completed become ready (and merge). */
+/* Blocks taken off the free lists (a list through lnext) back on them, ready
+ * for any stream: their events released, merged with free neighbours. */
+static void _ak_pool_relink(struct _ak_pool* p, _ak_pblock* list) {
+    while (list) {
+        _ak_pblock* b = list;
+        list = b->lnext;
+        b->lnext = NULL;
+        _ak_pool_event_release(p, b->event);
+        b->event = NULL;
+        b->ready = 1;
+        b->stream = NULL;
+        _ak_pool_coalesce_link(p, b);
+    }
+}
 static void _ak_pool_poll(struct _ak_pool* p) {
     _ak_pblock* local = NULL;
     _ak_pblock* b;
@@ -8748,16 +10257,7 @@ static void _ak_pool_poll(struct _ak_pool* p) {
         }
         b = next;
     }
-    while (local) {
-        b = local;
-        local = b->lnext;
-        b->lnext = NULL;
-        _ak_pool_event_release(p, b->event);
-        b->event = NULL;
-        b->ready = 1;
-        b->stream = NULL;
-        _ak_pool_coalesce_link(p, b);
-    }
+    _ak_pool_relink(p, local);
 }
 
 /* Smallest free block in `tree` with owner `owner` and size >= size. */
@@ -8971,16 +10471,7 @@ static void _ak_pool_stream_destroyed(struct _ak_pool* p, ak_stream* s) {
             local = b;
         }
     }
-    while (local) {
-        b = local;
-        local = b->lnext;
-        b->lnext = NULL;
-        _ak_pool_event_release(p, b->event);
-        b->event = NULL;
-        b->ready = 1;
-        b->stream = NULL;
-        _ak_pool_coalesce_link(p, b);
-    }
+    _ak_pool_relink(p, local);
     for (i = 0; i < p->live.cap; i++) {
         b = p->live.keys[i] ? p->live.vals[i] : NULL;
         if (b && b->stream == s) { b->stream = NULL; b->orphan = 1; }
@@ -10564,6 +12055,35 @@ AKDEF ak_result ak_config_field_value(const ak_config* cfg, int i, char* buf, si
     return AK_OK;
 }
 
+AKDEF ak_result ak_config_field_syntax(int i, char* buf, size_t buf_size) {
+    const _ak_cfgrow* f;
+    if (!buf || !buf_size) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_config_field_syntax: NULL argument");
+    buf[0] = 0;
+    if (i < 0 || i >= (int)_AK_CF_COUNT)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_config_field_syntax: field %d, expected 0..%d", i, (int)_AK_CF_COUNT - 1);
+    f = &_ak_cfg_rows[i];
+    switch (f->kind) {
+    case _AK_CK_BOOL: _ak_copy(buf, buf_size, "on or off (1/0, true/false, yes/no)"); break;
+    case _AK_CK_TRI: _ak_copy(buf, buf_size, "auto, on or off"); break;
+    case _AK_CK_ENUM: _ak_names_list(f->names, buf, buf_size); break;
+    case _AK_CK_INT:
+        if (f->hi == INT_MAX) _ak_fmt(buf, buf_size, "integer >= %lld", f->lo);
+        else _ak_fmt(buf, buf_size, "integer %lld..%lld", f->lo, f->hi);
+        break;
+    case _AK_CK_BYTES:
+        if (f->lo) _ak_fmt(buf, buf_size, "bytes, k/m/g suffix; >= %lld", f->lo);
+        else _ak_copy(buf, buf_size, "bytes, k/m/g suffix");
+        break;
+    case _AK_CK_SEG: _ak_copy(buf, buf_size, "bytes, k/m/g suffix; 0 or a multiple of 2m"); break;
+    case _AK_CK_FRAC: _ak_fmt(buf, buf_size, "number in (%g, %g]", (double)f->lo, (double)f->hi); break;
+    case _AK_CK_PREC: _ak_copy(buf, buf_size, "auto, f32, f16, bf16, fp8_e4m3 or fp8_e5m2"); break;
+    case _AK_CK_MASK: _ak_copy(buf, buf_size, "comma-separated list of f32, f16, bf16, fp8_e4m3, fp8_e5m2"); break;
+    case _AK_CK_STR: _ak_copy(buf, buf_size, "text (empty = unset)"); break;
+    case _AK_CK_PATH: _ak_fmt(buf, buf_size, "path under %lld characters (empty = unset)", f->hi); break;
+    }
+    return AK_OK;
+}
+
 AKDEF ak_result ak_config_validate(const ak_config* cfg, const ak_arch_info* arch, ak_config* fixed) {
     ak_config c;
     _ak_logger lg;
@@ -10634,13 +12154,14 @@ AKDEF ak_result ak_config_validate(const ak_config* cfg, const ak_arch_info* arc
 /* ==========================================================================
  * >>impl:backend
  * ========================================================================== */
+#define _AK_NO_ENTRY_TEXT "the runtime library lacks this entry point"
 static const char* _ak_hip_errstr(const _ak_api* api, int e) {
-    const char* s = (api && api->hipGetErrorString) ? api->hipGetErrorString(e) : NULL;
+    const char* s = e == _AK_E_NO_ENTRY ? _AK_NO_ENTRY_TEXT : (api && api->hipGetErrorString) ? api->hipGetErrorString(e) : NULL;
     return s ? s : "unknown HIP error";
 }
 static const char* _ak_cu_errstr(const _ak_api* api, int e) {
-    const char* s = NULL;
-    if (api && api->cuGetErrorString) api->cuGetErrorString(e, &s);
+    const char* s = e == _AK_E_NO_ENTRY ? _AK_NO_ENTRY_TEXT : NULL;
+    if (!s && api && api->cuGetErrorString) api->cuGetErrorString(e, &s);
     return s ? s : "unknown CUDA error";
 }
 
@@ -10665,13 +12186,25 @@ static ak_result _ak_bind(ak_context* ctx) {
     return AK_OK;
 }
 
+/* A probe's first step: the report says which backend was tried. */
+static void _ak_probe_begin(ak_backend_report* rep, ak_backend b) {
+    rep->backend = b;
+    rep->tried = 1;
+}
+/* A probe's outcome: status and reason into the report, the status back. */
+static ak_result _ak_probe_report(ak_backend_report* rep, ak_result status, const char* fmt, ...) _AK_PRINTF(3, 4);
+static ak_result _ak_probe_report(ak_backend_report* rep, ak_result status, const char* fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(rep->reason, sizeof rep->reason, fmt, ap);
+    va_end(ap);
+    return rep->status = status;
+}
 /* The device-ordinal step every probe shares: AK_ERROR_NO_DEVICE in the
  * report when `device` is past the `n` devices `who` sees. */
 static ak_result _ak_probe_device_index(ak_backend_report* rep, int device, int n, const char* who) {
     if (device < n) return AK_OK;
-    rep->status = AK_ERROR_NO_DEVICE;
-    _ak_fmt(rep->reason, sizeof rep->reason, "device %d requested, %s sees %d device%s", device, who, n, n == 1 ? "" : "s");
-    return rep->status;
+    return _ak_probe_report(rep, AK_ERROR_NO_DEVICE, "device %d requested, %s sees %d device%s", device, who, n, n == 1 ? "" : "s");
 }
 
 /* The variables that select visible devices, as set ("" if none). */
@@ -10689,10 +12222,29 @@ static void _ak_uuid_text(char* out, size_t cap, const char* prefix, const unsig
             b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
 }
 
+/* The device attributes both GPU runtimes report, in this order (each
+ * describe below passes its runtime's codes for them). */
+enum { _AK_DA_CUS, _AK_DA_WAVE, _AK_DA_SHMEM, _AK_DA_L2, _AK_DA_CLOCK, _AK_DA_MEM_CLOCK, _AK_DA_BUS, _AK_DA_MAX_THREADS,
+       _AK_DA_BLOCK_X, _AK_DA_BLOCK_Y, _AK_DA_BLOCK_Z, _AK_DA_GRID_X, _AK_DA_GRID_Y, _AK_DA_GRID_Z, _AK_DA_COUNT };
+static void _ak_dev_set_attrs(ak_device_info* dev, const int* v) {
+    int i;
+    dev->compute_units = v[_AK_DA_CUS];
+    dev->wave_size = v[_AK_DA_WAVE];
+    dev->shared_mem_per_block = (size_t)v[_AK_DA_SHMEM];
+    dev->l2_bytes = (size_t)v[_AK_DA_L2];
+    dev->clock_khz = v[_AK_DA_CLOCK];
+    dev->memory_clock_khz = v[_AK_DA_MEM_CLOCK];
+    dev->memory_bus_width = v[_AK_DA_BUS];
+    dev->max_threads_per_block = v[_AK_DA_MAX_THREADS];
+    for (i = 0; i < 3; i++) {
+        dev->max_block[i] = v[_AK_DA_BLOCK_X + i];
+        dev->max_grid[i] = v[_AK_DA_GRID_X + i];
+    }
+}
+
 /* Describe HIP device `device` (runtime loaded, hipInit done) without making
  * it current: attribute and identity queries only, no context. mem_free 0. */
 static void _ak_hip_describe(_ak_api* api, int device, ak_device_info* dev) {
-    int v = 0;
     unsigned char* props;
     dev->backend = AK_BACKEND_HIP;
     dev->device = device;
@@ -10706,22 +12258,18 @@ static void _ak_hip_describe(_ak_api* api, int device, ak_device_info* dev) {
             _ak_copy(dev->arch, sizeof dev->arch, (const char*)props + _AK_HIP_PROPS_R0000_ARCH_OFFSET);
         _ak_dealloc(props);
     }
-#define _AK_HATTR(field, attr) v = 0; api->hipDeviceGetAttribute(&v, (_akT_hipDeviceAttribute_t)(attr), device); field = v;
-    _AK_HATTR(dev->compute_units, _AK_HIP_ATTR_MP_COUNT)
-    _AK_HATTR(dev->wave_size, _AK_HIP_ATTR_WARP)
-    _AK_HATTR(dev->shared_mem_per_block, _AK_HIP_ATTR_SHMEM_PER_BLOCK)
-    _AK_HATTR(dev->l2_bytes, _AK_HIP_ATTR_L2)
-    _AK_HATTR(dev->clock_khz, _AK_HIP_ATTR_CLOCK)
-    _AK_HATTR(dev->memory_clock_khz, _AK_HIP_ATTR_MEM_CLOCK)
-    _AK_HATTR(dev->memory_bus_width, _AK_HIP_ATTR_BUS_WIDTH)
-    _AK_HATTR(dev->max_threads_per_block, _AK_HIP_ATTR_MAX_THREADS)
-    _AK_HATTR(dev->max_block[0], _AK_HIP_ATTR_MAX_BLOCK_X)
-    _AK_HATTR(dev->max_block[1], _AK_HIP_ATTR_MAX_BLOCK_X + 1)
-    _AK_HATTR(dev->max_block[2], _AK_HIP_ATTR_MAX_BLOCK_X + 2)
-    _AK_HATTR(dev->max_grid[0], _AK_HIP_ATTR_MAX_GRID_X)
-    _AK_HATTR(dev->max_grid[1], _AK_HIP_ATTR_MAX_GRID_X + 1)
-    _AK_HATTR(dev->max_grid[2], _AK_HIP_ATTR_MAX_GRID_X + 2)
-#undef _AK_HATTR
+    {
+        static const int codes[_AK_DA_COUNT] = { _AK_HIP_ATTR_MP_COUNT, _AK_HIP_ATTR_WARP, _AK_HIP_ATTR_SHMEM_PER_BLOCK, _AK_HIP_ATTR_L2,
+            _AK_HIP_ATTR_CLOCK, _AK_HIP_ATTR_MEM_CLOCK, _AK_HIP_ATTR_BUS_WIDTH, _AK_HIP_ATTR_MAX_THREADS, _AK_HIP_ATTR_MAX_BLOCK_X,
+            _AK_HIP_ATTR_MAX_BLOCK_X + 1, _AK_HIP_ATTR_MAX_BLOCK_X + 2, _AK_HIP_ATTR_MAX_GRID_X, _AK_HIP_ATTR_MAX_GRID_X + 1,
+            _AK_HIP_ATTR_MAX_GRID_X + 2 };
+        int v[_AK_DA_COUNT], i;
+        for (i = 0; i < _AK_DA_COUNT; i++) {
+            v[i] = 0;
+            api->hipDeviceGetAttribute(&v[i], (_akT_hipDeviceAttribute_t)codes[i], device);
+        }
+        _ak_dev_set_attrs(dev, v);
+    }
     if (api->hipDeviceTotalMem) { size_t t = 0; if (api->hipDeviceTotalMem(&t, device) == 0) dev->mem_total = t; }
     if (api->hipDeviceGetPCIBusId && api->hipDeviceGetPCIBusId(dev->pci_bus_id, (int)sizeof dev->pci_bus_id, device) != 0)
         dev->pci_bus_id[0] = 0;
@@ -10752,31 +12300,27 @@ static void _ak_hip_describe(_ak_api* api, int device, ak_device_info* dev) {
 /* Describe CUDA device `device` (driver loaded, cuInit done): attribute and
  * identity queries only, no context. mem_free 0. */
 static void _ak_cuda_describe(_ak_api* api, int device, ak_device_info* dev) {
-    int v = 0, major = 0, minor = 0;
+    int major = 0, minor = 0;
     _akT_CUdevice d = 0;
     size_t total = 0;
     dev->backend = AK_BACKEND_CUDA;
     dev->device = device;
     api->cuDeviceGet(&d, device);
     api->cuDeviceGetName(dev->name, (int)sizeof dev->name, d);
-#define _AK_CATTR(field, attr) v = 0; api->cuDeviceGetAttribute(&v, (_akT_CUdevice_attribute)(attr), d); field = v;
-    _AK_CATTR(dev->compute_units, _AK_CU_ATTR_MP_COUNT)
-    _AK_CATTR(dev->wave_size, _AK_CU_ATTR_WARP)
-    _AK_CATTR(dev->shared_mem_per_block, _AK_CU_ATTR_SHMEM_OPTIN)
-    _AK_CATTR(dev->l2_bytes, _AK_CU_ATTR_L2)
-    _AK_CATTR(dev->clock_khz, _AK_CU_ATTR_CLOCK)
-    _AK_CATTR(dev->memory_clock_khz, _AK_CU_ATTR_MEM_CLOCK)
-    _AK_CATTR(dev->memory_bus_width, _AK_CU_ATTR_BUS_WIDTH)
-    _AK_CATTR(major, _AK_CU_ATTR_CC_MAJOR)
-    _AK_CATTR(minor, _AK_CU_ATTR_CC_MINOR)
-    _AK_CATTR(dev->max_threads_per_block, _AK_CU_ATTR_MAX_THREADS)
-    _AK_CATTR(dev->max_block[0], _AK_CU_ATTR_MAX_BLOCK_X)
-    _AK_CATTR(dev->max_block[1], _AK_CU_ATTR_MAX_BLOCK_X + 1)
-    _AK_CATTR(dev->max_block[2], _AK_CU_ATTR_MAX_BLOCK_X + 2)
-    _AK_CATTR(dev->max_grid[0], _AK_CU_ATTR_MAX_GRID_X)
-    _AK_CATTR(dev->max_grid[1], _AK_CU_ATTR_MAX_GRID_X + 1)
-    _AK_CATTR(dev->max_grid[2], _AK_CU_ATTR_MAX_GRID_X + 2)
-#undef _AK_CATTR
+    {   /* two more than the shared list: the compute capability */
+        static const int codes[_AK_DA_COUNT + 2] = { _AK_CU_ATTR_MP_COUNT, _AK_CU_ATTR_WARP, _AK_CU_ATTR_SHMEM_OPTIN, _AK_CU_ATTR_L2,
+            _AK_CU_ATTR_CLOCK, _AK_CU_ATTR_MEM_CLOCK, _AK_CU_ATTR_BUS_WIDTH, _AK_CU_ATTR_MAX_THREADS, _AK_CU_ATTR_MAX_BLOCK_X,
+            _AK_CU_ATTR_MAX_BLOCK_X + 1, _AK_CU_ATTR_MAX_BLOCK_X + 2, _AK_CU_ATTR_MAX_GRID_X, _AK_CU_ATTR_MAX_GRID_X + 1,
+            _AK_CU_ATTR_MAX_GRID_X + 2, _AK_CU_ATTR_CC_MAJOR, _AK_CU_ATTR_CC_MINOR };
+        int v[_AK_DA_COUNT + 2], i;
+        for (i = 0; i < _AK_DA_COUNT + 2; i++) {
+            v[i] = 0;
+            api->cuDeviceGetAttribute(&v[i], (_akT_CUdevice_attribute)codes[i], d);
+        }
+        _ak_dev_set_attrs(dev, v);
+        major = v[_AK_DA_COUNT];
+        minor = v[_AK_DA_COUNT + 1];
+    }
     _ak_fmt(dev->arch, sizeof dev->arch, "sm_%d%d", major, minor);
     api->cuDeviceTotalMem(&total, d);
     dev->mem_total = total;
@@ -10801,29 +12345,17 @@ static void _ak_cuda_describe(_ak_api* api, int device, ak_device_info* dev) {
 static ak_result _ak_probe_hip(_ak_api* api, int device, ak_device_info* dev, ak_backend_report* rep) {
     char why[512];
     int e, n = 0;
-    rep->backend = AK_BACKEND_HIP;
-    rep->tried = 1;
-    if (!_ak_load_hip_runtime(api, why, sizeof why)) {
-        rep->status = AK_ERROR_BACKEND_UNAVAILABLE;
-        _ak_fmt(rep->reason, sizeof rep->reason, "HIP runtime: %s", why);
-        return rep->status;
-    }
-    if (!_ak_load_hiprtc(api, why, sizeof why)) {
-        rep->status = AK_ERROR_BACKEND_UNAVAILABLE;
-        _ak_fmt(rep->reason, sizeof rep->reason, "%s loaded, but no hipRTC: %s", api->hip_path, why);
-        return rep->status;
-    }
+    _ak_probe_begin(rep, AK_BACKEND_HIP);
+    if (!_ak_load_hip_runtime(api, why, sizeof why)) return _ak_probe_report(rep, AK_ERROR_BACKEND_UNAVAILABLE, "HIP runtime: %s", why);
+    if (!_ak_load_hiprtc(api, why, sizeof why))
+        return _ak_probe_report(rep, AK_ERROR_BACKEND_UNAVAILABLE, "%s loaded, but no hipRTC: %s", api->hip_path, why);
     e = api->hipInit(0);
     if (e == 0) e = api->hipGetDeviceCount(&n);
-    if (e != 0 || n <= 0) {
-        rep->status = AK_ERROR_NO_DEVICE;
-        _ak_fmt(rep->reason, sizeof rep->reason, "%s loaded (runtime %d, found via %s), but no device: %s (%d)",
+    if (e != 0 || n <= 0)
+        return _ak_probe_report(rep, AK_ERROR_NO_DEVICE, "%s loaded (runtime %d, found via %s), but no device: %s (%d)",
                  api->hip_path, api->hip_runtime_version, api->hip_how, e ? _ak_hip_errstr(api, e) : "device count 0", e);
-        return rep->status;
-    }
     if (_ak_probe_device_index(rep, device, n, "the HIP runtime") != AK_OK) return rep->status;
-    rep->status = AK_OK;
-    _ak_fmt(rep->reason, sizeof rep->reason, "%s (found via %s): %d device(s)", api->hip_path, api->hip_how, n);
+    _ak_probe_report(rep, AK_OK, "%s (found via %s): %d device(s)", api->hip_path, api->hip_how, n);
     if (dev) {
         dev->device_count = n;
         _ak_hip_describe(api, device, dev);
@@ -10836,29 +12368,17 @@ static ak_result _ak_probe_hip(_ak_api* api, int device, ak_device_info* dev, ak
 static ak_result _ak_probe_cuda(_ak_api* api, int device, ak_device_info* dev, ak_backend_report* rep) {
     char why[512];
     int e, n = 0;
-    rep->backend = AK_BACKEND_CUDA;
-    rep->tried = 1;
-    if (!_ak_load_cuda_driver(api, why, sizeof why)) {
-        rep->status = AK_ERROR_BACKEND_UNAVAILABLE;
-        _ak_fmt(rep->reason, sizeof rep->reason, "CUDA driver: %s", why);
-        return rep->status;
-    }
+    _ak_probe_begin(rep, AK_BACKEND_CUDA);
+    if (!_ak_load_cuda_driver(api, why, sizeof why)) return _ak_probe_report(rep, AK_ERROR_BACKEND_UNAVAILABLE, "CUDA driver: %s", why);
     e = api->cuInit(0);
     if (e == 0) e = api->cuDeviceGetCount(&n);
-    if (e != 0 || n <= 0) {
-        rep->status = AK_ERROR_NO_DEVICE;
-        _ak_fmt(rep->reason, sizeof rep->reason, "%s loaded, but no device: %s (%d)", api->cuda_path,
+    if (e != 0 || n <= 0)
+        return _ak_probe_report(rep, AK_ERROR_NO_DEVICE, "%s loaded, but no device: %s (%d)", api->cuda_path,
                  e ? _ak_cu_errstr(api, e) : "device count 0", e);
-        return rep->status;
-    }
-    if (!_ak_load_nvrtc(api, why, sizeof why)) {
-        rep->status = AK_ERROR_BACKEND_UNAVAILABLE;
-        _ak_fmt(rep->reason, sizeof rep->reason, "%s loaded with %d device(s), but no NVRTC: %s", api->cuda_path, n, why);
-        return rep->status;
-    }
+    if (!_ak_load_nvrtc(api, why, sizeof why))
+        return _ak_probe_report(rep, AK_ERROR_BACKEND_UNAVAILABLE, "%s loaded with %d device(s), but no NVRTC: %s", api->cuda_path, n, why);
     if (_ak_probe_device_index(rep, device, n, "the CUDA driver") != AK_OK) return rep->status;
-    rep->status = AK_OK;
-    _ak_fmt(rep->reason, sizeof rep->reason, "%s + %s: %d device(s)", api->cuda_path, api->nvrtc_path, n);
+    _ak_probe_report(rep, AK_OK, "%s + %s: %d device(s)", api->cuda_path, api->nvrtc_path, n);
     if (dev) {
         dev->device_count = n;
         _ak_cuda_describe(api, device, dev);
@@ -10867,8 +12387,7 @@ static ak_result _ak_probe_cuda(_ak_api* api, int device, ak_device_info* dev, a
 }
 
 static ak_result _ak_probe_cpu(int device, ak_device_info* dev, ak_backend_report* rep) {
-    rep->backend = AK_BACKEND_CPU;
-    rep->tried = 1;
+    _ak_probe_begin(rep, AK_BACKEND_CPU);
     if (_ak_probe_device_index(rep, device, 1, "the cpu backend") != AK_OK) return rep->status;
     rep->status = AK_OK;
     _ak_copy(rep->reason, sizeof rep->reason, "always available (CPU reference path)");
@@ -10960,6 +12479,22 @@ static int _ak_cpu_stream_priority_range(ak_context* ctx, int* least, int* great
     *greatest = INT_MIN;
     return 0;
 }
+static int _ak_cpu_device_count(struct _ak_api* api, int* n) { (void)api; *n = 1; return 0; }
+static void _ak_cpu_describe(struct _ak_api* api, int device, ak_device_info* dev) {
+    ak_backend_report rep;
+    (void)api;
+    memset(&rep, 0, sizeof rep);
+    _ak_probe_cpu(device, dev, &rep);
+    dev->backend = AK_BACKEND_CPU;
+}
+/* one host memory: every context reaches every buffer */
+static int _ak_cpu_peer_can_access(ak_context* ctx, ak_context* peer, int* can) { (void)ctx; (void)peer; *can = 1; return 0; }
+static int _ak_cpu_peer_enable(ak_context* ctx, ak_context* peer) { (void)ctx; (void)peer; return 0; }
+static int _ak_cpu_peer_copy(ak_context* dst_ctx, void* dst, ak_context* src_ctx, const void* src, size_t bytes, void* stream) {
+    (void)dst_ctx; (void)src_ctx; (void)stream;
+    memmove(dst, src, bytes);
+    return 0;
+}
 static const char* _ak_cpu_error_string(ak_context* ctx, int e) { (void)ctx; return e == 2 ? "out of host memory" : "host error"; }
 static ak_result _ak_cpu_open(ak_context* ctx) { (void)ctx; return AK_OK; }
 static void _ak_cpu_close(ak_context* ctx) { (void)ctx; }
@@ -11040,6 +12575,23 @@ static int _ak_hip_launch_kernel(ak_context* ctx, void* fn, ak_dim3 g, ak_dim3 b
 static const char* _ak_hip_error_string(ak_context* ctx, int e) { return _ak_hip_errstr(ctx->api, e); }
 static ak_result _ak_hip_open(ak_context* ctx) { _ak_gpu_device_ready(ctx); return AK_OK; }
 static void _ak_hip_close(ak_context* ctx) { (void)ctx; }
+static int _ak_hip_device_count(struct _ak_api* api, int* n) { return api->hipGetDeviceCount(n); }
+static int _ak_hip_peer_can_access(ak_context* ctx, ak_context* peer, int* can) {
+    *can = 0;
+    return _AK_A->hipDeviceCanAccessPeer ? _AK_A->hipDeviceCanAccessPeer(can, ctx->dev.device, peer->dev.device) : 0;
+}
+static int _ak_hip_peer_enable(ak_context* ctx, ak_context* peer) {
+    int e = _AK_A->hipDeviceEnablePeerAccess ? _AK_A->hipDeviceEnablePeerAccess(peer->dev.device, 0) : _AK_E_NO_ENTRY;
+    return e == 704 /* hipErrorPeerAccessAlreadyEnabled */ ? 0 : e;
+}
+static int _ak_hip_peer_copy(ak_context* ctx, void* dst, ak_context* src_ctx, const void* src, size_t bytes, void* stream) {
+    return _AK_A->hipMemcpyPeerAsync ? _AK_A->hipMemcpyPeerAsync(dst, ctx->dev.device, src, src_ctx->dev.device, bytes, stream)
+                                     : _AK_E_NO_ENTRY;
+}
+static int _ak_hip_stream_wait_event(ak_context* ctx, void* stream, void* ev) {
+    return _AK_A->hipStreamWaitEvent ? _AK_A->hipStreamWaitEvent(stream, ev, 0) : _AK_E_NO_ENTRY;
+}
+static int _ak_hip_ccl_load(struct _ak_api* api, char* why, size_t cap) { return _ak_load_ccl(api, 1, why, cap); }
 
 /* cuda */
 static int _ak_cuda_make_current(ak_context* ctx) { return _AK_A->cuCtxSetCurrent(ctx->native_ctx); }
@@ -11104,6 +12656,29 @@ static void _ak_cuda_close(ak_context* ctx) {
     _akT_CUdevice d = 0;
     if (ctx->native_ctx && _AK_A->cuDeviceGet(&d, ctx->dev.device) == 0) _AK_A->cuDevicePrimaryCtxRelease(d);
 }
+static int _ak_cuda_device_count(struct _ak_api* api, int* n) { return api->cuDeviceGetCount(n); }
+static int _ak_cuda_peer_can_access(ak_context* ctx, ak_context* peer, int* can) {
+    _akT_CUdevice d = 0, p = 0;
+    int e;
+    *can = 0;
+    if (!_AK_A->cuDeviceCanAccessPeer) return 0;
+    if ((e = _AK_A->cuDeviceGet(&d, ctx->dev.device)) == 0 && (e = _AK_A->cuDeviceGet(&p, peer->dev.device)) == 0)
+        e = _AK_A->cuDeviceCanAccessPeer(can, d, p);
+    return e;
+}
+static int _ak_cuda_peer_enable(ak_context* ctx, ak_context* peer) {
+    int e = _AK_A->cuCtxEnablePeerAccess ? _AK_A->cuCtxEnablePeerAccess(peer->native_ctx, 0) : _AK_E_NO_ENTRY;
+    return e == 704 /* CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED */ ? 0 : e;
+}
+static int _ak_cuda_peer_copy(ak_context* ctx, void* dst, ak_context* src_ctx, const void* src, size_t bytes, void* stream) {
+    return _AK_A->cuMemcpyPeerAsync ? _AK_A->cuMemcpyPeerAsync((_akT_CUdeviceptr)(uintptr_t)dst, ctx->native_ctx,
+                                                              (_akT_CUdeviceptr)(uintptr_t)src, src_ctx->native_ctx, bytes, stream)
+                                    : _AK_E_NO_ENTRY;
+}
+static int _ak_cuda_stream_wait_event(ak_context* ctx, void* stream, void* ev) {
+    return _AK_A->cuStreamWaitEvent ? _AK_A->cuStreamWaitEvent(stream, ev, 0) : _AK_E_NO_ENTRY;
+}
+static int _ak_cuda_ccl_load(struct _ak_api* api, char* why, size_t cap) { return _ak_load_ccl(api, 0, why, cap); }
 #undef _AK_A
 
 static const char* const _ak_roctx_libs[] = { "libroctx64.so", "libroctx64.so.4", NULL };
@@ -11116,7 +12691,30 @@ static const char* const _ak_nvtx_libs[] = { "libnvToolsExt.so.1", "libnvToolsEx
     _ak_##p##_event_elapsed, _ak_##p##_synchronize, _ak_##p##_copy, _ak_##p##_memset, _ak_##p##_host_alloc, \
     _ak_##p##_host_free, _ak_##p##_stream_priority_range, _ak_##p##_stream_create, _ak_##p##_stream_destroy, \
     _ak_##p##_stream_synchronize, _ak_##p##_module_load, _ak_##p##_module_function, _ak_##p##_module_unload, \
-    _ak_##p##_shmem_optin, _ak_##p##_launch_kernel
+    _ak_##p##_shmem_optin, _ak_##p##_launch_kernel, _ak_##p##_device_count, _ak_##p##_describe, _ak_##p##_peer_can_access, \
+    _ak_##p##_peer_enable, _ak_##p##_peer_copy, _ak_##p##_stream_wait_event, _ak_##p##_ccl, _ak_##p##_ccl_load, \
+    _ak_##p##_comm_unique_id, _ak_##p##_comm_init_rank, _ak_##p##_comm_init_all
+/* communicators (>>impl:multi): the cpu reference over threads, or NCCL / RCCL */
+static ak_result _ak_cc_unique_id(ak_context* ctx, ak_comm_id* id);
+static ak_result _ak_cc_init_rank(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out);
+static ak_result _ak_cc_init_all(ak_context* const* ctxs, int n, ak_comm** comms);
+static ak_result _ak_ccl_unique_id(ak_context* ctx, ak_comm_id* id);
+static ak_result _ak_ccl_init_rank(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out);
+static ak_result _ak_ccl_init_all(ak_context* const* ctxs, int n, ak_comm** comms);
+#define _ak_hip_ccl "RCCL"
+#define _ak_cuda_ccl "NCCL"
+#define _ak_cpu_ccl NULL
+#define _ak_cpu_ccl_load NULL
+#define _ak_hip_comm_unique_id _ak_ccl_unique_id
+#define _ak_hip_comm_init_rank _ak_ccl_init_rank
+#define _ak_hip_comm_init_all _ak_ccl_init_all
+#define _ak_cuda_comm_unique_id _ak_ccl_unique_id
+#define _ak_cuda_comm_init_rank _ak_ccl_init_rank
+#define _ak_cuda_comm_init_all _ak_ccl_init_all
+#define _ak_cpu_comm_unique_id _ak_cc_unique_id
+#define _ak_cpu_comm_init_rank _ak_cc_init_rank
+#define _ak_cpu_comm_init_all _ak_cc_init_all
+#define _ak_cpu_stream_wait_event _ak_cpu_nothing_record
 #define _ak_hip_probe _ak_probe_hip
 #define _ak_cuda_probe _ak_probe_cuda
 #define _ak_hip_probe_features _ak_gpu_probe_features
@@ -11170,6 +12768,20 @@ static const _ak_backend_ops _ak_backend_cpu = {
 #undef _ak_cpu_module_unload
 #undef _ak_cpu_shmem_optin
 #undef _ak_cpu_launch_kernel
+#undef _ak_hip_ccl
+#undef _ak_cuda_ccl
+#undef _ak_cpu_ccl
+#undef _ak_cpu_ccl_load
+#undef _ak_hip_comm_unique_id
+#undef _ak_hip_comm_init_rank
+#undef _ak_hip_comm_init_all
+#undef _ak_cuda_comm_unique_id
+#undef _ak_cuda_comm_init_rank
+#undef _ak_cuda_comm_init_all
+#undef _ak_cpu_comm_unique_id
+#undef _ak_cpu_comm_init_rank
+#undef _ak_cpu_comm_init_all
+#undef _ak_cpu_stream_wait_event
 
 /* In AUTO's order of preference (and ak_backend_report order). */
 static const _ak_backend_ops* const _ak_backends[3] = { &_ak_backend_hip, &_ak_backend_cuda, &_ak_backend_cpu };
@@ -11246,34 +12858,34 @@ AKDEF void ak_probe_backends(ak_backend_report reports[3]) {
 static void _ak_set_arch_base(ak_device_info* dev); /* >>impl:context */
 /* Backend that ak_context_create(NULL) would use: AMDKIT_BACKEND, else the
  * first of hip, cuda, cpu that probes usable. The api is loaded for it. */
-static ak_result _ak_enum_backend(ak_backend want, _ak_api* api, ak_backend* out, int* count) {
+static ak_result _ak_enum_backend(ak_backend want, _ak_api* api, const _ak_backend_ops** out, int* count) {
     ak_backend_report rep;
     ak_result r;
-    int n = 0;
+    int i, n = 0;
     if (want == AK_BACKEND_AUTO) {
         ak_config c = ak_config_default();
         if ((r = ak_config_apply_env(&c)) != AK_OK) return r;
         want = c.backend;
     }
-    if (want != AK_BACKEND_AUTO && want != AK_BACKEND_HIP && want != AK_BACKEND_CUDA && want != AK_BACKEND_CPU)
+    if ((int)want < (int)AK_BACKEND_AUTO || (int)want >= (int)AK_BACKEND_COUNT)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "backend %d is not AK_BACKEND_AUTO, HIP, CUDA or CPU", (int)want);
-    memset(&rep, 0, sizeof rep);
-    if (want == AK_BACKEND_AUTO || want == AK_BACKEND_HIP) {
-        if (_ak_probe_hip(api, 0, NULL, &rep) == AK_OK) { *out = AK_BACKEND_HIP; api->hipGetDeviceCount(&n); *count = n; return AK_OK; }
-        if (want == AK_BACKEND_HIP) return _ak_err(rep.status, "hip: %s", rep.reason);
+    for (i = 0; i < 3; i++) {
+        const _ak_backend_ops* b = _ak_backends[i];
+        if (want != AK_BACKEND_AUTO && want != b->id) continue;
+        memset(&rep, 0, sizeof rep);
+        if (b->probe(api, 0, NULL, &rep) == AK_OK) {
+            *out = b;
+            *count = b->device_count(api, &n) == 0 ? n : 0;
+            return AK_OK;
+        }
+        if (want == b->id) return _ak_err(rep.status, "%s: %s", ak_backend_name(b->id), rep.reason);
     }
-    if (want == AK_BACKEND_AUTO || want == AK_BACKEND_CUDA) {
-        if (_ak_probe_cuda(api, 0, NULL, &rep) == AK_OK) { *out = AK_BACKEND_CUDA; api->cuDeviceGetCount(&n); *count = n; return AK_OK; }
-        if (want == AK_BACKEND_CUDA) return _ak_err(rep.status, "cuda: %s", rep.reason);
-    }
-    *out = AK_BACKEND_CPU;
-    *count = 1;
-    return AK_OK;
+    return _ak_err(AK_ERROR_BACKEND_UNAVAILABLE, "no backend is available");   /* not reached: the last one always is */
 }
 
 AKDEF ak_result ak_device_count(ak_backend backend, int* count) {
     _ak_api* api;
-    ak_backend b;
+    const _ak_backend_ops* b = NULL;
     ak_result r;
     if (!count) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_device_count: count is NULL");
     *count = 0;
@@ -11285,8 +12897,7 @@ AKDEF ak_result ak_device_count(ak_backend backend, int* count) {
 
 AKDEF ak_result ak_device_get_info(ak_backend backend, int index, ak_device_info* out) {
     _ak_api* api;
-    ak_backend b = AK_BACKEND_CPU;
-    ak_backend_report rep;
+    const _ak_backend_ops* b = NULL;
     ak_result r;
     int n = 0;
     if (!out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_device_get_info: out is NULL");
@@ -11297,17 +12908,13 @@ AKDEF ak_result ak_device_get_info(ak_backend backend, int index, ak_device_info
         char vis[256];
         _ak_visible_devices(vis, sizeof vis);
         r = _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_device_get_info: device %d requested, the %s backend has %d device(s)%s%s",
-                    index, ak_backend_name(b), n, vis[0] ? " visible with " : "", vis);
+                    index, ak_backend_name(b->id), n, vis[0] ? " visible with " : "", vis);
     }
     if (r == AK_OK) {
-        memset(&rep, 0, sizeof rep);
-        if (b == AK_BACKEND_HIP) _ak_hip_describe(api, index, out);
-        else if (b == AK_BACKEND_CUDA) _ak_cuda_describe(api, index, out);
-        else { _ak_probe_cpu(0, out, &rep); out->backend = AK_BACKEND_CPU; }
+        b->describe(api, index, out);   /* no context: mem_free stays 0 on a GPU */
         out->device_count = n;
         _ak_set_arch_base(out);
-        if (b != AK_BACKEND_CPU && ak_arch_find(out->arch, &out->arch_info) != AK_OK) out->arch_info = NULL;
-        if (b != AK_BACKEND_CPU) out->mem_free = 0;
+        if (ak_arch_find(out->arch, &out->arch_info) != AK_OK) out->arch_info = NULL;
         ak_clear_error();
     }
     _ak_api_close(api);
@@ -11319,8 +12926,11 @@ AKDEF ak_result ak_device_get_info(ak_backend backend, int index, ak_device_info
  * ========================================================================== */
 /* Host memory for a context's own objects: the config's run-time allocator
  * when one is set, else AK_MALLOC/AK_FREE. */
+static void* _ak_ctx_alloc_uninit(const ak_config* cfg, size_t n) {   /* the caller sets every field */
+    return cfg->allocator.alloc ? cfg->allocator.alloc(n ? n : 1, cfg->allocator.user_data) : _ak_alloc(n ? n : 1);
+}
 static void* _ak_ctx_alloc(const ak_config* cfg, size_t n) {
-    void* p = cfg->allocator.alloc ? cfg->allocator.alloc(n ? n : 1, cfg->allocator.user_data) : _ak_alloc(n);
+    void* p = _ak_ctx_alloc_uninit(cfg, n);
     if (p) memset(p, 0, n ? n : 1);
     return p;
 }
@@ -11371,10 +12981,10 @@ AKDEF ak_result ak_context_create(const ak_config* cfg_in, ak_context** out) {
     ctx->cfg = cfg;
 
     /* Backend selection: AUTO tries hip, cuda, cpu; a forced one must work. */
-    for (i = 0; i < 3; i++) ctx->reports[i].backend = (ak_backend)(AK_BACKEND_HIP + i);
+    for (i = 0; i < 3; i++) ctx->reports[i].backend = _ak_backends[i]->id;
     r = AK_ERROR_BACKEND_UNAVAILABLE;
     for (i = 0; i < 3; i++) {
-        ak_backend b = (ak_backend)(AK_BACKEND_HIP + order[i]);
+        ak_backend b = _ak_backends[order[i]]->id;
         ak_backend_report* rep = &ctx->reports[order[i]];
         ak_device_info dev;
         ak_result pr;
@@ -11419,6 +13029,7 @@ AKDEF ak_result ak_context_create(const ak_config* cfg_in, ak_context** out) {
         r = ak_config_validate(&ctx->cfg, arch, &ctx->cfg);
         if (r != AK_OK) { ak_context_destroy(ctx); return r; }
     }
+    _ak_launch_limits_set(ctx);
     _ak_fmt(ctx->dev_tag, sizeof ctx->dev_tag, "%s:%d:%llu", ak_backend_name(ctx->backend), ctx->dev.device,
             (unsigned long long)ctx->serial);
     if ((r = _ak_cache_create(&ctx->cfg, &ctx->log, _ak_unload_cb, ctx, &ctx->cache)) != AK_OK ||
@@ -11776,6 +13387,7 @@ static ak_result _ak_compile_cb(void* user, void** data, size_t* size) {
     _ak_api* a = j->ctx->api;
     _ak_str src = { NULL, 0, 0, 0 }, optline = { NULL, 0, 0, 0 };
     char* log = NULL;
+    const char* estr = NULL;      /* the compiler's text for its error code */
     size_t logn = 0, coden = 0;
     int e, i, ncopts = j->prelude ? j->opts->user0 : j->opts->n;
     const char* copts[64 + 16];    /* the options the compiler sees */
@@ -11819,15 +13431,7 @@ static ak_result _ak_compile_cb(void* user, void** data, size_t* size) {
         a->hiprtcDestroyProgram(&prog);
         _ak_mutex_unlock(&_ak_hiprtc_lock);
         if (log) _ak_log_rename_source(&log, j->source_name);
-        if (e) {
-            char first[512];
-            _ak_first_error_line(log ? log : "", first, sizeof first);
-            r = _ak_err(AK_ERROR_COMPILATION, "compiling %s (%s) for %s failed: %s: %s", j->kernel_name, j->source_name,
-                        j->target, a->hiprtcGetErrorString(e), first);
-            _ak_err_compile_detail(log, optline.p, j->source_name);
-            _ak_log(&j->ctx->log, AK_LOG_INFO, AK_LOGITEM_COMPILER_LOG, "%s", log ? log : "");
-            goto done;
-        }
+        if (e) estr = a->hiprtcGetErrorString(e);
     } else {
         _akT_nvrtcProgram prog = NULL;
         e = a->nvrtcCreateProgram(&prog, src.p, j->source_name, 0, NULL, NULL);
@@ -11842,15 +13446,16 @@ static ak_result _ak_compile_cb(void* user, void** data, size_t* size) {
             if (*data && a->nvrtcGetCUBIN(prog, (char*)*data) == 0) *size = coden;
         }
         a->nvrtcDestroyProgram(&prog);
-        if (e) {
-            char first[512];
-            _ak_first_error_line(log ? log : "", first, sizeof first);
-            r = _ak_err(AK_ERROR_COMPILATION, "compiling %s (%s) for %s failed: %s: %s", j->kernel_name, j->source_name,
-                        j->target, a->nvrtcGetErrorString(e), first);
-            _ak_err_compile_detail(log, optline.p, j->source_name);
-            _ak_log(&j->ctx->log, AK_LOG_INFO, AK_LOGITEM_COMPILER_LOG, "%s", log ? log : "");
-            goto done;
-        }
+        if (e) estr = a->nvrtcGetErrorString(e);
+    }
+    if (e) {   /* the compiler's message, the first error line of its log, the log itself */
+        char first[512];
+        _ak_first_error_line(log ? log : "", first, sizeof first);
+        r = _ak_err(AK_ERROR_COMPILATION, "compiling %s (%s) for %s failed: %s: %s", j->kernel_name, j->source_name,
+                    j->target, estr ? estr : "unknown error", first);
+        _ak_err_compile_detail(log, optline.p, j->source_name);
+        _ak_log(&j->ctx->log, AK_LOG_INFO, AK_LOGITEM_COMPILER_LOG, "%s", log ? log : "");
+        goto done;
     }
     if (!*size) {
         _ak_dealloc(*data);
@@ -11918,6 +13523,20 @@ static int _ak_code_object_check(const char* target, const void* data, size_t si
 static int _ak_verify_cb(void* user, const void* data, size_t size, char* why, size_t cap) {
     return _ak_code_object_check(((_ak_compile_job*)user)->target, data, size, why, cap);
 }
+/* The cache's get for a prepared job: compiled by _ak_compile_cb, checked by
+ * _ak_verify_cb, loaded by `load` (NULL: the code object alone). */
+static ak_result _ak_job_cache_get(ak_context* ctx, _ak_compile_job* job, const _ak_cache_key* key,
+                                   ak_result (*load)(void*, const void*, size_t, void**), const ak_compile_options* o,
+                                   _ak_cache_entry** out, ak_cache_source* src) {
+    _ak_cache_ops ops;
+    ops.user = job;
+    ops.compile = _ak_compile_cb;
+    ops.load = load;
+    ops.verify = _ak_verify_cb;
+    ops.name = job->kernel_name;
+    ops.source_name = job->source_name;
+    return _ak_cache_get(ctx->cache, key, &ops, o ? o->no_cache : 0, out, src);
+}
 
 /* Prepare key + job for compiling `source` for `target` on ctx. */
 static const char* _ak_compiler_id(ak_context* ctx, _ak_toolchain tc, char* buf, size_t cap);
@@ -11973,21 +13592,22 @@ typedef struct _ak_optmemo {
     _ak_opts opts;      /* v[] points into this struct: never copied */
     _ak_str canon;
     char cid[128];
+    _ak_cache_prefix prefix; /* the cache key's fields but the source, hashed once (ctx->dev_tag included) */
 } _ak_optmemo;
 
 static ak_result _ak_optmemo_get(ak_context* ctx, const char* target, const ak_compile_options* o, _ak_optmemo** out) {
     ak_opt_level lvl = o ? o->opt_level : AK_OPT_AUTO;
-    int np = o ? (o->no_prelude != 0) : 0, i;
+    int np = o ? (o->no_prelude != 0) : 0, i, n;
     _ak_optmemo* m;
     ak_result r;
     *out = NULL;
-    if (strlen(target) >= sizeof m->target) return AK_OK;
-    _ak_mutex_lock(&ctx->lock);
-    for (i = 0; i < ctx->n_optmemo; i++) {
+    /* read without the lock: entries are only appended (published by the release store below) and live as long as ctx */
+    n = __atomic_load_n(&ctx->n_optmemo, __ATOMIC_ACQUIRE);
+    for (i = 0; i < n; i++) {
         m = (_ak_optmemo*)ctx->optmemo[i];
-        if (m->lvl == lvl && m->no_prelude == np && !strcmp(m->target, target)) { _ak_mutex_unlock(&ctx->lock); *out = m; return AK_OK; }
+        if (m->lvl == lvl && m->no_prelude == np && !strcmp(m->target, target)) { *out = m; return AK_OK; }
     }
-    _ak_mutex_unlock(&ctx->lock);
+    if (strlen(target) >= sizeof m->target) return AK_OK;
     m = (_ak_optmemo*)_ak_calloc(sizeof *m);
     if (!m) return AK_OK;
     _ak_copy(m->target, sizeof m->target, target);
@@ -12000,13 +13620,26 @@ static ak_result _ak_optmemo_get(ak_context* ctx, const char* target, const ak_c
         return r;
     }
     _ak_compiler_id(ctx, m->tc, m->cid, sizeof m->cid);
+    {   /* the cache key ak_kernel_get makes with this memo, but the source */
+        _ak_compile_job job;
+        _ak_cache_key key;
+        _ak_prepare_job(ctx, m->tc, m->target, "", "", o, &m->opts, m->canon.p, m->cid, &job, &key);
+        key.device_tag = ctx->dev_tag;
+        _ak_cache_prefix_make(&key, &m->prefix);
+    }
     _ak_mutex_lock(&ctx->lock);
-    if (ctx->n_optmemo < (int)(sizeof ctx->optmemo / sizeof ctx->optmemo[0])) {
-        ctx->optmemo[ctx->n_optmemo++] = m;
+    n = ctx->n_optmemo;
+    for (i = 0; i < n; i++) {   /* another thread may have added the same one meanwhile */
+        _ak_optmemo* o2 = (_ak_optmemo*)ctx->optmemo[i];
+        if (o2->lvl == lvl && o2->no_prelude == np && !strcmp(o2->target, target)) { *out = o2; break; }
+    }
+    if (!*out && n < (int)(sizeof ctx->optmemo / sizeof ctx->optmemo[0])) {
+        ctx->optmemo[n] = m;
+        __atomic_store_n(&ctx->n_optmemo, n + 1, __ATOMIC_RELEASE);
         *out = m;
     }
     _ak_mutex_unlock(&ctx->lock);
-    if (!*out) { _ak_str_free(&m->canon); _ak_dealloc(m); }
+    if (*out != m) { _ak_str_free(&m->canon); _ak_dealloc(m); }   /* table full, or the other thread's is kept */
     return AK_OK;
 }
 static void _ak_optmemo_free_all(ak_context* ctx) {
@@ -12082,7 +13715,6 @@ AKDEF ak_result ak_compile_offline(ak_context* ctx, const char* target, const ch
     _ak_str canon = { NULL, 0, 0, 0 };
     _ak_compile_job job;
     _ak_cache_key key;
-    _ak_cache_ops ops;
     _ak_cache_entry* e = NULL;
     ak_cache_source src = AK_CACHE_MISS;
     char cid[128];
@@ -12096,13 +13728,7 @@ AKDEF ak_result ak_compile_offline(ak_context* ctx, const char* target, const ch
         return r;
     }
     key.device_tag = "offline";
-    ops.user = &job;
-    ops.compile = _ak_compile_cb;
-    ops.load = NULL;
-    ops.verify = _ak_verify_cb;
-    ops.name = job.kernel_name;
-    ops.source_name = job.source_name;
-    r = _ak_cache_get(ctx->cache, &key, &ops, o ? o->no_cache : 0, &e, &src);
+    r = _ak_job_cache_get(ctx, &job, &key, NULL, o, &e, &src);
     _ak_str_free(&canon);
     if (r != AK_OK) return r;
     data = _ak_cache_entry_data(e, &size);
@@ -12137,12 +13763,15 @@ AKDEF void ak_code_object_free(ak_code_object* co) {
  * ========================================================================== */
 /* A loaded code object: one module per (source, options, target), shared by
  * every kernel of the family; functions are looked up once per name. */
-typedef struct _ak_fn_slot { char* name; void* fn; } _ak_fn_slot;
+typedef struct _ak_fn_slot {
+    struct _ak_fn_slot* next;
+    void* fn;
+    const char* name;        /* stored after the slot (one allocation) */
+} _ak_fn_slot;
 typedef struct _ak_loaded {
     void* module;
-    _ak_mutex lock;          /* guards fns */
-    _ak_fn_slot* fns;
-    int n, cap;
+    _ak_mutex lock;          /* serializes the lookups that add a slot */
+    _ak_fn_slot* fns;        /* read without the lock: slots are only prepended (release store) until unload */
 } _ak_loaded;
 
 struct ak_kernel {
@@ -12182,11 +13811,15 @@ static ak_result _ak_load_cb(void* user, const void* data, size_t size, void** l
 
 /* Function `name` of a loaded module (looked up once, then remembered). */
 static ak_result _ak_loaded_function(ak_context* ctx, _ak_loaded* L, const char* name, void** fn) {
-    int i, e;
+    _ak_fn_slot* f;
+    size_t nl;
+    int e;
     ak_result r;
+    for (f = __atomic_load_n(&L->fns, __ATOMIC_ACQUIRE); f; f = f->next)
+        if (!strcmp(f->name, name)) { *fn = f->fn; return AK_OK; }
     _ak_mutex_lock(&L->lock);
-    for (i = 0; i < L->n; i++)
-        if (!strcmp(L->fns[i].name, name)) { *fn = L->fns[i].fn; _ak_mutex_unlock(&L->lock); return AK_OK; }
+    for (f = L->fns; f; f = f->next)
+        if (!strcmp(f->name, name)) { *fn = f->fn; _ak_mutex_unlock(&L->lock); return AK_OK; }
     if ((r = _ak_bind(ctx)) != AK_OK) { _ak_mutex_unlock(&L->lock); return r; }
     e = ctx->bk->module_function(ctx, L->module, name, fn);
     if (e) {
@@ -12194,15 +13827,14 @@ static ak_result _ak_loaded_function(ak_context* ctx, _ak_loaded* L, const char*
         return _ak_err(AK_ERROR_NOT_FOUND, "kernel '%s' not found in the compiled module (is it extern \"C\" __global__?): %s", name,
                        ctx->bk->error_string(ctx, e));
     }
-    if (L->n == L->cap) {
-        int nc = L->cap ? L->cap * 2 : 8;
-        _ak_fn_slot* nf = (_ak_fn_slot*)_ak_realloc(L->fns, (size_t)nc * sizeof *nf);
-        if (!nf) { _ak_mutex_unlock(&L->lock); return AK_OK; } /* works, just not remembered */
-        L->fns = nf;
-        L->cap = nc;
+    nl = strlen(name);
+    if ((f = (_ak_fn_slot*)_ak_alloc(sizeof *f + nl + 1)) != NULL) {   /* else it works, just not remembered */
+        memcpy((char*)(f + 1), name, nl + 1);
+        f->name = (const char*)(f + 1);
+        f->fn = *fn;
+        f->next = L->fns;
+        __atomic_store_n(&L->fns, f, __ATOMIC_RELEASE);
     }
-    L->fns[L->n].name = _ak_strdup(name);
-    if (L->fns[L->n].name) { L->fns[L->n].fn = *fn; L->n++; }
     _ak_mutex_unlock(&L->lock);
     return AK_OK;
 }
@@ -12211,8 +13843,7 @@ static void _ak_unload_cb(void* user, void* loaded) {
     _ak_loaded* L = (_ak_loaded*)loaded;
     if (!L) return;
     if (L->module && ctx->bk->module_unload && _ak_bind(ctx) == AK_OK) ctx->bk->module_unload(ctx, L->module);
-    while (L->n > 0) _ak_dealloc(L->fns[--L->n].name);
-    _ak_dealloc(L->fns);
+    while (L->fns) { _ak_fn_slot* nx = L->fns->next; _ak_dealloc(L->fns); L->fns = nx; }
     _ak_mutex_destroy(&L->lock);
     _ak_dealloc(L);
 }
@@ -12236,10 +13867,11 @@ static ak_result _ak_kernel_get_at(ak_context* ctx, const char* target_override,
     if (!kernel_name || !*kernel_name || strlen(kernel_name) > 200)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_kernel_get: kernel name is NULL, empty or over 200 characters");
     if (o && (r = _ak_check_opt_level(o)) != AK_OK) return r;
-    k = (ak_kernel*)_ak_ctx_alloc(&ctx->cfg, sizeof *k);
+    /* not zeroed as a whole (a warm hit is a few hundred ns; the name buffers are most of the struct) */
+    k = (ak_kernel*)_ak_ctx_alloc_uninit(&ctx->cfg, sizeof *k);
     if (!k) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "out of host memory");
+    memset(k, 0, offsetof(ak_kernel, name));   /* every field before the name buffers */
     k->ctx = ctx;
-    k->iface = 0;
     _ak_copy(k->name, sizeof k->name, kernel_name);
     _ak_copy(k->target, sizeof k->target, "cpu");
     if (ctx->bk->module_load) {   /* a backend that compiles (else the kernel runs its C implementation) */
@@ -12247,7 +13879,6 @@ static ak_result _ak_kernel_get_at(ak_context* ctx, const char* target_override,
         _ak_str canon = { NULL, 0, 0, 0 };
         _ak_compile_job job;
         _ak_cache_key key;
-        _ak_cache_ops ops;
         char cid[128];
         const char* target = target_override ? target_override
                              : (ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto")) ? ctx->cfg.arch : ctx->dev.arch;
@@ -12260,13 +13891,8 @@ static ak_result _ak_kernel_get_at(ak_context* ctx, const char* target_override,
             r = _ak_prepare_compile(ctx, target, source, kernel_name, o, &opts, &canon, &job, &key, cid, sizeof cid);
         if (r == AK_OK) {
             key.device_tag = ctx->dev_tag;
-            ops.user = &job;
-            ops.compile = _ak_compile_cb;
-            ops.load = _ak_load_cb;
-            ops.verify = _ak_verify_cb;
-            ops.name = job.kernel_name;
-            ops.source_name = job.source_name;
-            r = _ak_cache_get(ctx->cache, &key, &ops, o ? o->no_cache : 0, &k->entry, &k->source);
+            if (m) key.prefix = &m->prefix;
+            r = _ak_job_cache_get(ctx, &job, &key, _ak_load_cb, o, &k->entry, &k->source);
         }
         _ak_str_free(&canon);
         if (r == AK_OK) r = _ak_loaded_function(ctx, (_ak_loaded*)_ak_cache_entry_loaded(k->entry), kernel_name, &k->fn);
@@ -12298,38 +13924,55 @@ AKDEF size_t ak_kernel_code_size(const ak_kernel* k) {
     return n;
 }
 
-/* Launch geometry against the device's limits (ak_device_info.max_*; a
- * limit the runtime did not report falls back to the common 1024 / (1024,
- * 1024, 64) / (2^31-1, 65535, 65535)). Every product is formed from
- * dimensions already bounded, so nothing overflows. */
-static ak_result _ak_launch_geometry(const ak_context* ctx, const char* name, ak_dim3 grid, ak_dim3 block) {
+/* The launch limits, resolved once per context (at creation): the device's,
+ * else the common 1024 / (1024, 1024, 64) / (2^31-1, 65535, 65535), and the
+ * backend's threads per dimension. */
+static void _ak_launch_limits_set(ak_context* ctx) {
     static const int dflt_block[3] = { 1024, 1024, 64 }, dflt_grid[3] = { 2147483647, 65535, 65535 };
+    int i;
+    for (i = 0; i < 3; i++) {
+        ctx->lim.block[i] = (unsigned)(ctx->dev.max_block[i] > 0 ? ctx->dev.max_block[i] : dflt_block[i]);
+        ctx->lim.grid[i] = (unsigned)(ctx->dev.max_grid[i] > 0 ? ctx->dev.max_grid[i] : dflt_grid[i]);
+    }
+    ctx->lim.threads = ctx->dev.max_threads_per_block > 0 ? (unsigned long long)ctx->dev.max_threads_per_block : 1024ull;
+    ctx->lim.per_dim = ctx->bk->max_threads_per_dim;
+}
+/* Launch geometry against the context's launch limits (ctx->lim), with the
+ * message that names the axis. Every product is formed from 32-bit
+ * dimensions in 64 bits, so nothing overflows. */
+static ak_result _ak_launch_geometry(const ak_context* ctx, const char* name, ak_dim3 grid, ak_dim3 block) {
     const unsigned b[3] = { block.x, block.y, block.z }, g[3] = { grid.x, grid.y, grid.z };
     const char* axis = "xyz";
-    unsigned long long mt = ctx->dev.max_threads_per_block > 0 ? (unsigned long long)ctx->dev.max_threads_per_block : 1024ull;
     int i;
     if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): grid (%u,%u,%u) and block (%u,%u,%u) must be non-zero",
                        name, grid.x, grid.y, grid.z, block.x, block.y, block.z);
     for (i = 0; i < 3; i++) {
-        unsigned long long mb = ctx->dev.max_block[i] > 0 ? (unsigned long long)ctx->dev.max_block[i] : (unsigned long long)dflt_block[i];
-        unsigned long long mg = ctx->dev.max_grid[i] > 0 ? (unsigned long long)ctx->dev.max_grid[i] : (unsigned long long)dflt_grid[i];
-        if (b[i] > mb)
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): block.%c = %u, the device allows at most %llu", name,
-                           axis[i], b[i], mb);
-        if (g[i] > mg)
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): grid.%c = %u blocks, the device allows at most %llu", name,
-                           axis[i], g[i], mg);
+        if (b[i] > ctx->lim.block[i])
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): block.%c = %u, the device allows at most %u", name,
+                           axis[i], b[i], ctx->lim.block[i]);
+        if (g[i] > ctx->lim.grid[i])
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): grid.%c = %u blocks, the device allows at most %u", name,
+                           axis[i], g[i], ctx->lim.grid[i]);
         /* HIP counts threads per dimension in 32 bits (grid x block) */
-        if (ctx->bk->max_threads_per_dim && (unsigned long long)g[i] * b[i] > ctx->bk->max_threads_per_dim)
+        if (ctx->lim.per_dim && (unsigned long long)g[i] * b[i] > ctx->lim.per_dim)
             return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): grid.%c x block.%c = %llu threads, over %s's limit of %llu",
                            name, axis[i], axis[i], (unsigned long long)g[i] * b[i], ak_backend_name(ctx->backend),
-                           ctx->bk->max_threads_per_dim);
+                           ctx->lim.per_dim);
     }
-    if ((unsigned long long)block.x * block.y * block.z > mt)
+    if ((unsigned long long)block.x * block.y * block.z > ctx->lim.threads)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): block (%u,%u,%u) has %llu threads, the device allows %llu",
-                       name, block.x, block.y, block.z, (unsigned long long)block.x * block.y * block.z, mt);
+                       name, block.x, block.y, block.z, (unsigned long long)block.x * block.y * block.z, ctx->lim.threads);
     return AK_OK;
+}
+
+/* ak_launch's quick test of the same limits (x - 1 < max: non-zero and within the limit); the full check words the error. */
+static int _ak_launch_quick_ok(const ak_context* ctx, ak_dim3 g, ak_dim3 b) {
+    const unsigned long long pd = ctx->lim.per_dim;
+    return g.x - 1u < ctx->lim.grid[0] && g.y - 1u < ctx->lim.grid[1] && g.z - 1u < ctx->lim.grid[2] &&
+           b.x - 1u < ctx->lim.block[0] && b.y - 1u < ctx->lim.block[1] && b.z - 1u < ctx->lim.block[2] &&
+           (unsigned long long)b.x * b.y * b.z <= ctx->lim.threads &&
+           (!pd || ((unsigned long long)g.x * b.x <= pd && (unsigned long long)g.y * b.y <= pd && (unsigned long long)g.z * b.z <= pd));
 }
 
 AKDEF ak_result ak_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_stream* stream, void** args) {
@@ -12337,7 +13980,7 @@ AKDEF ak_result ak_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shme
     ak_result r;
     if (!k) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch: kernel is NULL");
     ctx = k->ctx;
-    if ((r = _ak_launch_geometry(ctx, k->name, grid, block)) != AK_OK) return r;
+    if (!_ak_launch_quick_ok(ctx, grid, block) && (r = _ak_launch_geometry(ctx, k->name, grid, block)) != AK_OK) return r;
     if (stream && stream->ctx != ctx)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): stream '%s' belongs to another context", k->name, stream->name);
     return ctx->bk->launch(k, grid, block, shmem, stream, args);
@@ -12736,43 +14379,23 @@ static int _ak_same_device(const ak_context* a, const ak_context* b) {
     return a->backend == b->backend && a->dev.device == b->dev.device;
 }
 static ak_result _ak_dev_can_access_peer(ak_context* ctx, ak_context* peer, int* can) {
-    int e = 0;
+    int e;
     *can = 0;
-    if (ctx->backend == AK_BACKEND_CPU || _ak_same_device(ctx, peer)) { *can = 1; return AK_OK; }
-    if (ctx->backend == AK_BACKEND_CUDA) {
-        _akT_CUdevice d = 0, p = 0;
-        if (!ctx->api->cuDeviceCanAccessPeer) return AK_OK;
-        if ((e = ctx->api->cuDeviceGet(&d, ctx->dev.device)) == 0 && (e = ctx->api->cuDeviceGet(&p, peer->dev.device)) == 0)
-            e = ctx->api->cuDeviceCanAccessPeer(can, d, p);
-        if (e) return _ak_err(AK_ERROR_DEVICE, "cuDeviceCanAccessPeer(%d, %d) failed: %s (%d)", ctx->dev.device, peer->dev.device,
-                              _ak_cu_errstr(ctx->api, e), e);
-    } else {
-        if (!ctx->api->hipDeviceCanAccessPeer) return AK_OK;
-        if ((e = ctx->api->hipDeviceCanAccessPeer(can, ctx->dev.device, peer->dev.device)) != 0)
-            return _ak_err(AK_ERROR_DEVICE, "hipDeviceCanAccessPeer(%d, %d) failed: %s (%d)", ctx->dev.device, peer->dev.device,
-                           _ak_hip_errstr(ctx->api, e), e);
-    }
+    if (_ak_same_device(ctx, peer)) { *can = 1; return AK_OK; }
+    if ((e = ctx->bk->peer_can_access(ctx, peer, can)) != 0)
+        return _ak_err(AK_ERROR_DEVICE, "can device %d access device %d? The query failed: %s (%d)", ctx->dev.device, peer->dev.device,
+                       ctx->bk->error_string(ctx, e), e);
     *can = *can != 0;
     return AK_OK;
 }
 static ak_result _ak_dev_enable_peer(ak_context* ctx, ak_context* peer) {
     int e;
     ak_result r;
-    if (ctx->backend == AK_BACKEND_CPU || _ak_same_device(ctx, peer)) return AK_OK;
+    if (_ak_same_device(ctx, peer)) return AK_OK;
     if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    if (ctx->backend == AK_BACKEND_CUDA) {
-        if (!ctx->api->cuCtxEnablePeerAccess) return _ak_err(AK_ERROR_DEVICE, "%s lacks cuCtxEnablePeerAccess", ctx->api->cuda_path);
-        e = ctx->api->cuCtxEnablePeerAccess(peer->native_ctx, 0);
-        if (e == 704 /* CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED */) return AK_OK;
-        if (e) return _ak_err(AK_ERROR_DEVICE, "peer access from device %d to device %d: cuCtxEnablePeerAccess failed: %s (%d)",
-                              ctx->dev.device, peer->dev.device, _ak_cu_errstr(ctx->api, e), e);
-    } else {
-        if (!ctx->api->hipDeviceEnablePeerAccess) return _ak_err(AK_ERROR_DEVICE, "%s lacks hipDeviceEnablePeerAccess", ctx->api->hip_path);
-        e = ctx->api->hipDeviceEnablePeerAccess(peer->dev.device, 0);
-        if (e == 704 /* hipErrorPeerAccessAlreadyEnabled */) return AK_OK;
-        if (e) return _ak_err(AK_ERROR_DEVICE, "peer access from device %d to device %d: hipDeviceEnablePeerAccess failed: %s (%d)",
-                              ctx->dev.device, peer->dev.device, _ak_hip_errstr(ctx->api, e), e);
-    }
+    if ((e = ctx->bk->peer_enable(ctx, peer)) != 0)
+        return _ak_err(AK_ERROR_DEVICE, "peer access from device %d to device %d failed: %s (%d)", ctx->dev.device, peer->dev.device,
+                       ctx->bk->error_string(ctx, e), e);
     return AK_OK;
 }
 /* Direct copy between two devices that can access each other, on a stream of dst. */
@@ -12780,18 +14403,9 @@ static ak_result _ak_dev_copy_peer(ak_context* dst_ctx, void* dst, ak_context* s
     int e;
     ak_result r;
     if ((r = _ak_bind(dst_ctx)) != AK_OK) return r;
-    if (dst_ctx->backend == AK_BACKEND_CUDA) {
-        if (!dst_ctx->api->cuMemcpyPeerAsync) return _ak_err(AK_ERROR_DEVICE, "%s lacks cuMemcpyPeerAsync", dst_ctx->api->cuda_path);
-        e = dst_ctx->api->cuMemcpyPeerAsync((_akT_CUdeviceptr)(uintptr_t)dst, dst_ctx->native_ctx, (_akT_CUdeviceptr)(uintptr_t)src,
-                                            src_ctx->native_ctx, bytes, stream);
-        if (e) return _ak_err(AK_ERROR_MEMORY, "peer copy of %zu bytes (device %d to %d): cuMemcpyPeerAsync failed: %s (%d)", bytes,
-                              src_ctx->dev.device, dst_ctx->dev.device, _ak_cu_errstr(dst_ctx->api, e), e);
-    } else {
-        if (!dst_ctx->api->hipMemcpyPeerAsync) return _ak_err(AK_ERROR_DEVICE, "%s lacks hipMemcpyPeerAsync", dst_ctx->api->hip_path);
-        e = dst_ctx->api->hipMemcpyPeerAsync(dst, dst_ctx->dev.device, src, src_ctx->dev.device, bytes, stream);
-        if (e) return _ak_err(AK_ERROR_MEMORY, "peer copy of %zu bytes (device %d to %d): hipMemcpyPeerAsync failed: %s (%d)", bytes,
-                              src_ctx->dev.device, dst_ctx->dev.device, _ak_hip_errstr(dst_ctx->api, e), e);
-    }
+    if ((e = dst_ctx->bk->peer_copy(dst_ctx, dst, src_ctx, src, bytes, stream)) != 0)
+        return _ak_err(AK_ERROR_MEMORY, "peer copy of %zu bytes (device %d to %d) failed: %s (%d)", bytes, src_ctx->dev.device,
+                       dst_ctx->dev.device, dst_ctx->bk->error_string(dst_ctx, e), e);
     return AK_OK;
 }
 
@@ -12855,7 +14469,6 @@ static ak_result _ak_memcpy_peer_impl(const char* fn, ak_context* dst_ctx, void*
     if (!dst || !src) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %s pointer is NULL (%zu bytes)", fn, dst ? "source" : "destination", bytes);
     if (bytes > (SIZE_MAX >> 1)) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %zu bytes is not a plausible size", fn, bytes);
     if (stream && stream->ctx != dst_ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: the stream must belong to the destination context", fn);
-    if (dst_ctx->backend == AK_BACKEND_CPU) { memmove(dst, src, bytes); return AK_OK; }
     if (_ak_same_device(dst_ctx, src_ctx)) {
         if ((r = ak_memcpy_async(dst_ctx, dst, src, bytes, AK_D2D, stream)) != AK_OK) return r;
     } else {
@@ -12881,16 +14494,9 @@ AKDEF ak_result ak_stream_wait_event(ak_context* ctx, ak_stream* s, ak_event* ev
     if (ev->ctx->backend != ctx->backend)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_stream_wait_event: event of the %s backend, stream of %s",
                        ak_backend_name(ev->ctx->backend), ak_backend_name(ctx->backend));
-    if (ctx->backend == AK_BACKEND_CPU) return AK_OK;   /* cpu work is complete when its call returns */
     if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    if (ctx->backend == AK_BACKEND_CUDA) {
-        if (!ctx->api->cuStreamWaitEvent) return _ak_err(AK_ERROR_DEVICE, "%s lacks cuStreamWaitEvent", ctx->api->cuda_path);
-        e = ctx->api->cuStreamWaitEvent(_ak_native_stream(s), ev->native, 0);
-    } else {
-        if (!ctx->api->hipStreamWaitEvent) return _ak_err(AK_ERROR_DEVICE, "%s lacks hipStreamWaitEvent", ctx->api->hip_path);
-        e = ctx->api->hipStreamWaitEvent(_ak_native_stream(s), ev->native, 0);
-    }
-    if (e) return _ak_err(AK_ERROR_DEVICE, "ak_stream_wait_event failed (%d)", e);
+    if ((e = ctx->bk->stream_wait_event(ctx, _ak_native_stream(s), ev->native)) != 0)   /* cpu: work is complete when its call returns */
+        return _ak_err(AK_ERROR_DEVICE, "ak_stream_wait_event failed: %s (%d)", ctx->bk->error_string(ctx, e), e);
     return AK_OK;
 }
 
@@ -13282,10 +14888,10 @@ static ak_result _ak_ccl_load(ak_context* ctx) {
     char why[2048];
     int ok;
     _ak_mutex_lock(&ctx->lock);
-    ok = _ak_load_ccl(ctx->api, ctx->backend == AK_BACKEND_HIP, why, sizeof why);
+    ok = ctx->bk->ccl_load(ctx->api, why, sizeof why);
     _ak_mutex_unlock(&ctx->lock);
     if (!ok) return _ak_err(AK_ERROR_BACKEND_UNAVAILABLE, "collectives on the %s backend need %s: %s", ak_backend_name(ctx->backend),
-                            ctx->backend == AK_BACKEND_HIP ? "RCCL" : "NCCL", why);
+                            ctx->bk->ccl, why);
     return AK_OK;
 }
 static ak_result _ak_ccl_err(ak_context* ctx, void* comm, int e, const char* what) {
@@ -13334,8 +14940,7 @@ static ak_result _ak_ccl_coll(ak_comm* c, const _ak_coll* o, ak_stream* stream) 
     }
     if (e) {
         char what[160];
-        _ak_fmt(what, sizeof what, "%s on rank %d of %d (%s)", _ak_cc_names[o->kind], c->rank, c->size,
-                c->ctx->backend == AK_BACKEND_HIP ? "RCCL" : "NCCL");
+        _ak_fmt(what, sizeof what, "%s on rank %d of %d (%s)", _ak_cc_names[o->kind], c->rank, c->size, c->ctx->bk->ccl);
         return _ak_ccl_err(c->ctx, c->nccl, e, what);
     }
     return AK_OK;
@@ -13347,22 +14952,27 @@ static void _ak_ccl_destroy(ak_comm* c) {
 }
 static const _ak_comm_impl _ak_comm_ccl = { _ak_ccl_coll, _ak_ccl_destroy };
 
-/* --- public: communicators --- */
-static ak_comm* _ak_comm_new(ak_context* ctx, int rank, int size) {
+/* --- communicators: one constructor per kind (the backend table picks: cpu threads or NCCL / RCCL) --- */
+static ak_comm* _ak_comm_new(ak_context* ctx, int rank, int size, const _ak_comm_impl* impl) {
     ak_comm* c = (ak_comm*)_ak_ctx_alloc(&ctx->cfg, sizeof *c);
     if (!c) return NULL;
     c->ctx = ctx;
     c->rank = rank;
     c->size = size;
-    if (ctx->backend == AK_BACKEND_CPU) {
-        c->impl = &_ak_comm_cpu;
-        _ak_copy(c->library, sizeof c->library, "cpu (threads of one process)");
-    } else {
-        int v = ctx->api->ccl_version;
-        c->impl = &_ak_comm_ccl;
-        _ak_fmt(c->library, sizeof c->library, "%s (%s %d.%d.%d)", ctx->api->ccl_path, ctx->backend == AK_BACKEND_HIP ? "RCCL" : "NCCL",
+    c->impl = impl;
+    return c;
+}
+static ak_comm* _ak_cc_comm_new(ak_context* ctx, int rank, int size) {
+    ak_comm* c = _ak_comm_new(ctx, rank, size, &_ak_comm_cpu);
+    if (c) _ak_copy(c->library, sizeof c->library, "cpu (threads of one process)");
+    return c;
+}
+static ak_comm* _ak_ccl_comm_new(ak_context* ctx, int rank, int size) {
+    ak_comm* c = _ak_comm_new(ctx, rank, size, &_ak_comm_ccl);
+    int v = ctx->api->ccl_version;
+    if (c)
+        _ak_fmt(c->library, sizeof c->library, "%s (%s %d.%d.%d)", ctx->api->ccl_path, ctx->bk->ccl,
                 v >= 10000 ? v / 10000 : v / 1000, v >= 10000 ? (v / 100) % 100 : (v / 100) % 10, v % 100);
-    }
     return c;
 }
 static void _ak_comm_free(ak_comm* c) {
@@ -13370,32 +14980,34 @@ static void _ak_comm_free(ak_comm* c) {
     _ak_ctx_free(&cfg, c);
 }
 
+/* cpu: an id is a magic, the process id and a random key (valid in this process) */
 #define _AK_CC_ID_MAGIC "amdkit-cpu-comm"   /* 16 bytes with the NUL */
-AKDEF ak_result ak_comm_get_unique_id(ak_context* ctx, ak_comm_id* id) {
+static ak_result _ak_cc_unique_id(ak_context* ctx, ak_comm_id* id) {
+    static uint64_t counter;
+    uint64_t k[2];
+    int32_t pid = (int32_t)getpid();
+    (void)ctx;
+    k[0] = _ak_now_ns() ^ ((uint64_t)(uintptr_t)id << 17);
+    k[1] = __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED) * 0x9E3779B97F4A7C15ull ^ (uint64_t)pid;
+    memcpy(id->internal, _AK_CC_ID_MAGIC, 16);
+    memcpy(id->internal + 16, &pid, sizeof pid);
+    memcpy(id->internal + 20, k, sizeof k);
+    return AK_OK;
+}
+static ak_result _ak_ccl_unique_id(ak_context* ctx, ak_comm_id* id) {
     ak_result r;
     int e;
-    if (!ctx || !id) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_get_unique_id: ctx or id is NULL");
-    memset(id, 0, sizeof *id);
-    if (ctx->backend == AK_BACKEND_CPU) {
-        /* magic, process id, a random key: valid in this process */
-        static uint64_t counter;
-        uint64_t k[2];
-        int32_t pid = (int32_t)getpid();
-        k[0] = _ak_now_ns() ^ ((uint64_t)(uintptr_t)id << 17);
-        k[1] = __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED) * 0x9E3779B97F4A7C15ull ^ (uint64_t)pid;
-        memcpy(id->internal, _AK_CC_ID_MAGIC, 16);
-        memcpy(id->internal + 16, &pid, sizeof pid);
-        memcpy(id->internal + 20, k, sizeof k);
-        return AK_OK;
-    }
+    _akT_ncclUniqueId u;
     if ((r = _ak_ccl_load(ctx)) != AK_OK) return r;
     if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    {
-        _akT_ncclUniqueId u;
-        if ((e = ctx->api->ncclGetUniqueId(&u)) != 0) return _ak_ccl_err(ctx, NULL, e, "ncclGetUniqueId");
-        memcpy(id->internal, &u, sizeof u < sizeof id->internal ? sizeof u : sizeof id->internal);
-    }
+    if ((e = ctx->api->ncclGetUniqueId(&u)) != 0) return _ak_ccl_err(ctx, NULL, e, "ncclGetUniqueId");
+    memcpy(id->internal, &u, sizeof u < sizeof id->internal ? sizeof u : sizeof id->internal);
     return AK_OK;
+}
+AKDEF ak_result ak_comm_get_unique_id(ak_context* ctx, ak_comm_id* id) {
+    if (!ctx || !id) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_get_unique_id: ctx or id is NULL");
+    memset(id, 0, sizeof *id);
+    return ctx->bk->comm_unique_id(ctx, id);
 }
 
 static ak_result _ak_comm_check_rank_args(const char* fn, ak_context* ctx, int nranks, int rank) {
@@ -13405,53 +15017,50 @@ static ak_result _ak_comm_check_rank_args(const char* fn, ak_context* ctx, int n
     return AK_OK;
 }
 
-AKDEF ak_result ak_comm_init_rank(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out) {
+static ak_result _ak_cc_init_rank(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out) {
+    _ak_cc_shared* sh;
+    ak_comm* c;
+    int32_t pid;
+    if (memcmp(id->internal, _AK_CC_ID_MAGIC, 16) != 0)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: not an id of the cpu backend (make it with ak_comm_get_unique_id "
+                       "on a cpu context)");
+    memcpy(&pid, id->internal + 16, sizeof pid);
+    if (pid != (int32_t)getpid())
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: the id was made in process %d; the cpu backend's "
+                       "communicators join ranks of one process only (this is %d)", (int)pid, (int)getpid());
+    if (!(c = _ak_cc_comm_new(ctx, rank, nranks))) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_rank: out of host memory");
+    pthread_once(&_ak_cc_registry_once, _ak_cc_registry_init);
+    _ak_mutex_lock(&_ak_cc_registry_lock);
+    for (sh = _ak_cc_registry; sh && memcmp(sh->key, id->internal + 16, sizeof sh->key) != 0; sh = sh->next) {}
+    if (!sh) {
+        if ((sh = _ak_cc_shared_new(nranks)) != NULL) {
+            memcpy(sh->key, id->internal + 16, sizeof sh->key);
+            sh->next = _ak_cc_registry;
+            _ak_cc_registry = sh;
+        }
+    } else if (sh->size != nranks) {
+        int have = sh->size;
+        _ak_mutex_unlock(&_ak_cc_registry_lock);
+        _ak_comm_free(c);
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: rank %d says %d ranks, the communicator was made with %d", rank, nranks, have);
+    } else if (sh->joined[rank]) {
+        _ak_mutex_unlock(&_ak_cc_registry_lock);
+        _ak_comm_free(c);
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: rank %d of this communicator has joined already", rank);
+    }
+    if (!sh) { _ak_mutex_unlock(&_ak_cc_registry_lock); _ak_comm_free(c); return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_rank: out of host memory"); }
+    sh->joined[rank] = 1;
+    sh->refs++;
+    c->shared = sh;
+    _ak_mutex_unlock(&_ak_cc_registry_lock);
+    *out = c;
+    return AK_OK;
+}
+static ak_result _ak_ccl_init_rank(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out) {
     ak_comm* c;
     ak_result r;
-    if (!out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: out is NULL");
-    *out = NULL;
-    if ((r = _ak_comm_check_rank_args("ak_comm_init_rank", ctx, nranks, rank)) != AK_OK) return r;
-    if (!id) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: id is NULL");
-    if (ctx->backend == AK_BACKEND_CPU) {
-        _ak_cc_shared* sh;
-        int32_t pid;
-        if (memcmp(id->internal, _AK_CC_ID_MAGIC, 16) != 0)
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: not an id of the cpu backend (make it with ak_comm_get_unique_id "
-                           "on a cpu context)");
-        memcpy(&pid, id->internal + 16, sizeof pid);
-        if (pid != (int32_t)getpid())
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: the id was made in process %d; the cpu backend's "
-                           "communicators join ranks of one process only (this is %d)", (int)pid, (int)getpid());
-        if (!(c = _ak_comm_new(ctx, rank, nranks))) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_rank: out of host memory");
-        pthread_once(&_ak_cc_registry_once, _ak_cc_registry_init);
-        _ak_mutex_lock(&_ak_cc_registry_lock);
-        for (sh = _ak_cc_registry; sh && memcmp(sh->key, id->internal + 16, sizeof sh->key) != 0; sh = sh->next) {}
-        if (!sh) {
-            if ((sh = _ak_cc_shared_new(nranks)) != NULL) {
-                memcpy(sh->key, id->internal + 16, sizeof sh->key);
-                sh->next = _ak_cc_registry;
-                _ak_cc_registry = sh;
-            }
-        } else if (sh->size != nranks) {
-            int have = sh->size;
-            _ak_mutex_unlock(&_ak_cc_registry_lock);
-            _ak_comm_free(c);
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: rank %d says %d ranks, the communicator was made with %d", rank, nranks, have);
-        } else if (sh->joined[rank]) {
-            _ak_mutex_unlock(&_ak_cc_registry_lock);
-            _ak_comm_free(c);
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: rank %d of this communicator has joined already", rank);
-        }
-        if (!sh) { _ak_mutex_unlock(&_ak_cc_registry_lock); _ak_comm_free(c); return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_rank: out of host memory"); }
-        sh->joined[rank] = 1;
-        sh->refs++;
-        c->shared = sh;
-        _ak_mutex_unlock(&_ak_cc_registry_lock);
-        *out = c;
-        return AK_OK;
-    }
     if ((r = _ak_ccl_load(ctx)) != AK_OK) return r;
-    if (!(c = _ak_comm_new(ctx, rank, nranks))) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_rank: out of host memory");
+    if (!(c = _ak_ccl_comm_new(ctx, rank, nranks))) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_rank: out of host memory");
     if ((r = _ak_bind(ctx)) == AK_OK) {
         _akT_ncclUniqueId u;
         int e;
@@ -13464,10 +15073,70 @@ AKDEF ak_result ak_comm_init_rank(ak_context* ctx, int nranks, const ak_comm_id*
     *out = c;
     return AK_OK;
 }
+AKDEF ak_result ak_comm_init_rank(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out) {
+    ak_result r;
+    if (!out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: out is NULL");
+    *out = NULL;
+    if ((r = _ak_comm_check_rank_args("ak_comm_init_rank", ctx, nranks, rank)) != AK_OK) return r;
+    if (!id) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: id is NULL");
+    return ctx->bk->comm_init_rank(ctx, nranks, id, rank, out);
+}
 
-AKDEF ak_result ak_comm_init_all(ak_context* const* ctxs, int n, ak_comm** comms) {
+static ak_result _ak_cc_init_all(ak_context* const* ctxs, int n, ak_comm** comms) {
+    _ak_cc_shared* sh = _ak_cc_shared_new(n);
+    int i, j;
+    if (!sh) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_all: out of host memory");
+    for (i = 0; i < n; i++) {
+        if (!(comms[i] = _ak_cc_comm_new(ctxs[i], i, n))) break;
+        comms[i]->shared = sh;
+        sh->joined[i] = 1;
+        sh->refs++;
+    }
+    if (i < n) {
+        for (j = 0; j < i; j++) { ak_comm_destroy(comms[j]); comms[j] = NULL; }
+        if (i == 0) _ak_cc_shared_release((sh->refs++, sh));
+        return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_all: out of host memory");
+    }
+    return AK_OK;
+}
+static ak_result _ak_ccl_init_all(ak_context* const* ctxs, int n, ak_comm** comms) {
     int i, j, e = 0;
     ak_result r = AK_OK;
+    ak_comm_id id;
+    _akT_ncclUniqueId u;
+    for (i = 0; i < n; i++)
+        for (j = 0; j < i; j++)
+            if (ctxs[j]->dev.device == ctxs[i]->dev.device)
+                return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_all: contexts %d and %d are both on device %d; %s needs one "
+                               "rank per GPU", j, i, ctxs[i]->dev.device, ctxs[0]->bk->ccl);
+    for (i = 0; i < n; i++) if ((r = _ak_ccl_load(ctxs[i])) != AK_OK) return r;
+    if ((r = ak_comm_get_unique_id(ctxs[0], &id)) != AK_OK) return r;
+    memcpy(&u, id.internal, sizeof u);
+    for (i = 0; i < n; i++)
+        if (!(comms[i] = _ak_ccl_comm_new(ctxs[i], i, n))) { r = _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_all: out of host memory"); break; }
+    if (r == AK_OK) {
+        _ak_api* a = ctxs[0]->api;
+        if ((e = a->ncclGroupStart()) != 0) r = _ak_ccl_err(ctxs[0], NULL, e, "ncclGroupStart");
+        for (i = 0; r == AK_OK && i < n; i++) {
+            if ((r = _ak_bind(ctxs[i])) != AK_OK) break;
+            if ((e = ctxs[i]->api->ncclCommInitRank(&comms[i]->nccl, n, u, i)) != 0) {
+                char what[96];
+                _ak_fmt(what, sizeof what, "ncclCommInitRank (rank %d, device %d)", i, ctxs[i]->dev.device);
+                r = _ak_ccl_err(ctxs[i], NULL, e, what);
+            }
+        }
+        if ((e = a->ncclGroupEnd()) != 0 && r == AK_OK) r = _ak_ccl_err(ctxs[0], NULL, e, "ncclGroupEnd (communicator initialization)");
+        _ak_unbind();
+    }
+    if (r != AK_OK) {
+        for (i = 0; i < n; i++) if (comms[i]) { if (comms[i]->nccl) ctxs[i]->api->ncclCommAbort(comms[i]->nccl); _ak_comm_free(comms[i]); comms[i] = NULL; }
+        _ak_unbind();
+        return r;
+    }
+    return AK_OK;
+}
+AKDEF ak_result ak_comm_init_all(ak_context* const* ctxs, int n, ak_comm** comms) {
+    int i;
     if (!ctxs || !comms) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_all: ctxs or comms is NULL");
     if (n < 1 || n > 65536) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_all: %d contexts (1..65536)", n);
     for (i = 0; i < n; i++) comms[i] = NULL;
@@ -13476,57 +15145,8 @@ AKDEF ak_result ak_comm_init_all(ak_context* const* ctxs, int n, ak_comm** comms
         if (ctxs[i]->backend != ctxs[0]->backend)
             return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_all: context %d is on the %s backend, context 0 on %s", i,
                            ak_backend_name(ctxs[i]->backend), ak_backend_name(ctxs[0]->backend));
-        if (ctxs[0]->backend != AK_BACKEND_CPU)
-            for (j = 0; j < i; j++)
-                if (ctxs[j]->dev.device == ctxs[i]->dev.device)
-                    return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_all: contexts %d and %d are both on device %d; %s needs one "
-                                   "rank per GPU", j, i, ctxs[i]->dev.device, ctxs[0]->backend == AK_BACKEND_HIP ? "RCCL" : "NCCL");
     }
-    if (ctxs[0]->backend == AK_BACKEND_CPU) {
-        _ak_cc_shared* sh = _ak_cc_shared_new(n);
-        if (!sh) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_all: out of host memory");
-        for (i = 0; i < n; i++) {
-            if (!(comms[i] = _ak_comm_new(ctxs[i], i, n))) break;
-            comms[i]->shared = sh;
-            sh->joined[i] = 1;
-            sh->refs++;
-        }
-        if (i < n) {
-            for (j = 0; j < i; j++) { ak_comm_destroy(comms[j]); comms[j] = NULL; }
-            if (i == 0) _ak_cc_shared_release((sh->refs++, sh));
-            return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_all: out of host memory");
-        }
-        return AK_OK;
-    }
-    for (i = 0; i < n; i++) if ((r = _ak_ccl_load(ctxs[i])) != AK_OK) return r;
-    {
-        ak_comm_id id;
-        _akT_ncclUniqueId u;
-        if ((r = ak_comm_get_unique_id(ctxs[0], &id)) != AK_OK) return r;
-        memcpy(&u, id.internal, sizeof u);
-        for (i = 0; i < n; i++)
-            if (!(comms[i] = _ak_comm_new(ctxs[i], i, n))) { r = _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_all: out of host memory"); break; }
-        if (r == AK_OK) {
-            _ak_api* a = ctxs[0]->api;
-            if ((e = a->ncclGroupStart()) != 0) r = _ak_ccl_err(ctxs[0], NULL, e, "ncclGroupStart");
-            for (i = 0; r == AK_OK && i < n; i++) {
-                if ((r = _ak_bind(ctxs[i])) != AK_OK) break;
-                if ((e = ctxs[i]->api->ncclCommInitRank(&comms[i]->nccl, n, u, i)) != 0) {
-                    char what[96];
-                    _ak_fmt(what, sizeof what, "ncclCommInitRank (rank %d, device %d)", i, ctxs[i]->dev.device);
-                    r = _ak_ccl_err(ctxs[i], NULL, e, what);
-                }
-            }
-            if ((e = a->ncclGroupEnd()) != 0 && r == AK_OK) r = _ak_ccl_err(ctxs[0], NULL, e, "ncclGroupEnd (communicator initialization)");
-            _ak_unbind();
-        }
-        if (r != AK_OK) {
-            for (i = 0; i < n; i++) if (comms[i]) { if (comms[i]->nccl) ctxs[i]->api->ncclCommAbort(comms[i]->nccl); _ak_comm_free(comms[i]); comms[i] = NULL; }
-            _ak_unbind();
-            return r;
-        }
-    }
-    return AK_OK;
+    return ctxs[0]->bk->comm_init_all(ctxs, n, comms);
 }
 
 AKDEF void ak_comm_destroy(ak_comm* c) {
@@ -14316,23 +15936,150 @@ static ak_result _ak_rd_check(ak_context* ctx, ak_dtype t, const void* x, const 
     return r;
 }
 
-/* In-register row kernels (ak_softmax_<dt>, ak_norm_<dt>): E elements per
- * thread (16 for f32, 32 for f16 / bf16, as in the kernels), and the group
- * size G, a power of two with G * E >= cols (cols <= _AK_RD_ROW_MAX). */
-static unsigned _ak_rd_row_e(ak_dtype t) { return t == AK_F32 ? 16u : 32u; }
-/* Blocks of max(G, 128) threads: one 4096-wide row per block measured best
- * on an H100 (f16: 2988 GB/s with 128 threads vs 2903 with 256). */
-static unsigned _ak_rd_row_group(size_t cols, ak_dtype t) {
-    unsigned e = _ak_rd_row_e(t);
-    return _ak_rd_pow2((cols + e - 1) / e, _AK_RD_ROW_MAX / e);
+/* ---- the row-op variant table ----------------------------------------------
+ * Which kernel (variant), block size and parameter each row-wise op uses for a
+ * shape: the first row of _ak_rowop_table that matches (op, dtype, cols range,
+ * rows range, cols a multiple of 8 or not) wins; each row names the
+ * measurement that chose it (bench/bench_sweep.c; bench/NOTES.md "Shape
+ * sweep"). A variant that cannot run the shape (a register row wider than
+ * 16384, split blocks past the compute units) falls back to the op's generic
+ * one (_ak_rowop_pick). */
+enum {
+    _AK_RV_ROWS = 0,  /* softmax / norms: the row in registers of a group of G threads (cols <= 16384); param:
+                         elements per thread to aim for (0: the kernel's E, the fewest threads) */
+    _AK_RV_SPLIT,     /* softmax: S co-operating blocks per row, one read; block: 128 or 256 */
+    _AK_RV_TWOPASS,   /* softmax: stats + apply kernels (two reads of x), any width, no co-residency */
+    _AK_RV_WIDE,      /* softmax / norms: one block per row, two passes (the second from L2); block: threads */
+    _AK_RV_STREAM,    /* reductions / cross-entropy: a group of G threads per row (segment), one read; param:
+                         bytes per thread to aim for */
+    _AK_RV_SEGMENTS,  /* reductions: rows cut into segments over CUs x param blocks, then a combine kernel */
+    _AK_RV_SMALL,     /* cross-entropy mean / sum: one block does every row and the reduction (one launch) */
+    _AK_RV_COUNT
+};
+/* ops of the table (bit mask) */
+#define _AK_RO_SOFTMAX 1u
+#define _AK_RO_NORM 2u      /* layernorm, rmsnorm */
+#define _AK_RO_SUM 4u       /* sum, mean */
+#define _AK_RO_MINMAX 8u
+#define _AK_RO_ARG 16u      /* argmax, argmin */
+#define _AK_RO_XENT 32u     /* cross-entropy, reduction none */
+#define _AK_RO_XENT_RED 64u /* cross-entropy mean / sum */
+#define _AK_RO_REDUCE (_AK_RO_SUM | _AK_RO_MINMAX | _AK_RO_ARG)
+#define _AK_DT_ALL 0u
+#define _AK_DT_F32 (1u << AK_F32)
+#define _AK_DT_HALF ((1u << AK_F16) | (1u << AK_BF16))
+typedef struct _ak_rowop_rule {
+    unsigned ops, dtypes;   /* _AK_RO_* mask; 1 << dtype mask (0: every dtype) */
+    size_t cmin, cmax;      /* cols in [cmin, cmax] */
+    size_t rmin, rmax;      /* rows in [rmin, rmax] (x compute units when per_cu) */
+    int per_cu;
+    int odd;                /* -1 any width, 0 only cols % 8 == 0, 1 only cols % 8 != 0 */
+    int variant;            /* _AK_RV_* */
+    unsigned block, param;  /* see the variant */
+    const char* why;        /* the measurement that chose the row */
+} _ak_rowop_rule;
+#define _AK_RMAX ((size_t)-1)
+static const _ak_rowop_rule _ak_rowop_table[] = {
+    /* softmax, layernorm, rmsnorm */
+    { _AK_RO_SOFTMAX | _AK_RO_NORM, _AK_DT_ALL, 1, 16384, 1, _AK_RMAX, 0, -1, _AK_RV_ROWS, 128, 0,
+      "h100 bench_ops 2026-11-22: 65536 x 4096 at 94-100% of copy, one read; 128-thread blocks (f16 4096: 2988 GB/s "
+      "vs 2903 with 256); h100 sweep 2026-11-23: 94-100% at 65536 x 768..8192, 57-71% (f32) / 49-61% (f16) at "
+      "x 16384 (the rule's weak end)" },
+    { _AK_RO_SOFTMAX, _AK_DT_ALL, 16385, _AK_RMAX, 1, _AK_RMAX, 0, -1, _AK_RV_SPLIT, 128, 0,
+      "h100 bench_ops 2026-11-22: 4096 x 393216 f32 split 2173 GB/s vs 1811 two-pass (falls back to two-pass past "
+      "CUs blocks per row, and for f16/bf16 past 131072 columns: 1974 vs 1823 GB/s)" },
+    { _AK_RO_NORM, _AK_DT_ALL, 16385, _AK_RMAX, 1, _AK_RMAX, 0, -1, _AK_RV_WIDE, 1024, 0,
+      "h100 sweep 2026-11-23: one 1024-thread block per row, two passes: 84-93% at 16384 x 32768, 58-66% at "
+      "128256 / 400000 columns" },
+    /* reductions: rows < CUs x 16 (sum, mean, f32 max/min) or x 8 (the rest) and wide: segments */
+    { _AK_RO_SUM, _AK_DT_ALL, 8193, _AK_RMAX, 0, 16, 1, -1, _AK_RV_SEGMENTS, 256, 16,
+      "h100 bench_ops 2026-11-22, 256M elements, segments per CU 8/16/32/64: sum f32 97.2/97.8/98.0/97.6, "
+      "sum bf16 91.4/92.9/90.9/88.7" },
+    { _AK_RO_MINMAX, _AK_DT_F32, 8193, _AK_RMAX, 0, 16, 1, -1, _AK_RV_SEGMENTS, 256, 16,
+      "h100 bench_ops 2026-11-22: max f32 94.8/97.2/97.2/97.3 at 8/16/32/64 segments per CU" },
+    { _AK_RO_MINMAX | _AK_RO_ARG, _AK_DT_ALL, 8193, _AK_RMAX, 0, 8, 1, -1, _AK_RV_SEGMENTS, 256, 8,
+      "h100 bench_ops 2026-11-22: argmax bf16 84.1/80.9/81.5/75.2 at 8/16/32/64 segments per CU; max bf16 fell "
+      "under 90 at 16" },
+    /* reductions and cross-entropy (none, mean, sum): a group per row (segment) */
+    { _AK_RO_REDUCE | _AK_RO_XENT | _AK_RO_XENT_RED, _AK_DT_ALL, 1, _AK_RMAX, 1, _AK_RMAX, 0, -1, _AK_RV_STREAM, 256,
+      256, "h100 bench_ops 2026-11-22: 65536 x 4096, about 256 bytes per thread measured best; mean / sum: "
+      "per-row losses, partials, combine (89% of copy at 65536 x 4096)" },
+};
+/* Variants no row picks yet (candidates for the shapes the h100 sweep of
+ * 2026-11-23 found slow; bench/sweep_variants.sh measures them with
+ * bench_sweep --force, bench/NOTES.md "Shape sweep" lists what to run):
+ * _AK_RV_WIDE for softmax (16384-131072 columns), _AK_RV_SMALL for the
+ * cross-entropy mean of small batches, _AK_RV_ROWS / _AK_RV_STREAM with a
+ * param for odd and narrow widths. */
+
+#if defined(AMDKIT_ROWOP_FORCE) || defined(AMDKIT_TESTS)
+/* bench/bench_sweep.c --force (and the tests: tests/ti_rowop.c, ti_kargs.c): every row op takes this variant / block / param
+ * where the variant applies to the op (variant < 0: the table). */
+static struct { int variant; unsigned block, param; } _ak_rowop_force = { -1, 0, 0 };
+static const char* const _ak_rv_names[_AK_RV_COUNT] = { "rows", "split", "twopass", "wide", "stream", "segments",
+                                                         "small" };
+/* the ops each variant can run */
+static unsigned _ak_rv_ops(int v) {
+    switch (v) {
+    case _AK_RV_ROWS: case _AK_RV_WIDE: return _AK_RO_SOFTMAX | _AK_RO_NORM;
+    case _AK_RV_SPLIT: case _AK_RV_TWOPASS: return _AK_RO_SOFTMAX;
+    case _AK_RV_STREAM: return _AK_RO_REDUCE | _AK_RO_XENT | _AK_RO_XENT_RED;
+    case _AK_RV_SEGMENTS: return _AK_RO_REDUCE;
+    case _AK_RV_SMALL: return _AK_RO_XENT_RED;
+    default: return 0;
+    }
+}
+#endif
+
+/* The table's rule for (op, dtype, rows, cols); never NULL (the last rows of
+ * each op match every shape). */
+static const _ak_rowop_rule* _ak_rowop_pick(const ak_context* ctx, unsigned op, ak_dtype t, size_t rows, size_t cols) {
+    size_t i, cus = (size_t)_ak_op_cus(ctx);
+    int odd = cols % 8 != 0;
+#if defined(AMDKIT_ROWOP_FORCE) || defined(AMDKIT_TESTS)
+    static _ak_rowop_rule forced;
+    if (_ak_rowop_force.variant >= 0 && _ak_rowop_force.variant < _AK_RV_COUNT &&
+        (_ak_rv_ops(_ak_rowop_force.variant) & op)) {
+        memset(&forced, 0, sizeof forced);
+        forced.ops = op;
+        forced.variant = _ak_rowop_force.variant;
+        forced.block = _ak_rowop_force.block;
+        forced.param = _ak_rowop_force.param;
+        forced.why = "bench_sweep --force";
+        return &forced;
+    }
+#endif
+    for (i = 0; i < sizeof _ak_rowop_table / sizeof _ak_rowop_table[0]; i++) {
+        const _ak_rowop_rule* r = &_ak_rowop_table[i];
+        size_t lo = r->per_cu ? r->rmin * cus : r->rmin, hi = r->per_cu ? r->rmax * cus - 1 : r->rmax;
+        if (!(r->ops & op) || (r->dtypes && !(r->dtypes & (1u << t)))) continue;
+        if (cols < r->cmin || cols > r->cmax || rows < lo || rows > hi) continue;
+        if (r->odd >= 0 && r->odd != odd) continue;
+        return r;
+    }
+    return &_ak_rowop_table[sizeof _ak_rowop_table / sizeof _ak_rowop_table[0] - 1]; /* not reached */
 }
 
-/* Group size of the streaming row kernels (reduce, cross-entropy): about 256
- * bytes per thread (measured best on an H100 for 4096-wide rows), a power of
- * two in [1, cap]. */
-static unsigned _ak_rd_stream_group(size_t len, ak_dtype t, unsigned cap) {
-    size_t per = 256u / ak_dtype_size(t);
-    return _ak_rd_pow2((len + per - 1) / per, cap);
+/* In-register row kernels (ak_softmax_<dt>, ak_norm_<dt>): E elements per
+ * thread (16 for f32, 32 for f16 / bf16, as in the kernels), and the group
+ * size G, a power of two with G * E >= cols (cols <= _AK_RD_ROW_MAX); per > 0
+ * asks for about `per` elements per thread (a larger G, at most 1024 threads). */
+static unsigned _ak_rd_row_e(ak_dtype t) { return t == AK_F32 ? 16u : 32u; }
+static unsigned _ak_rd_row_group(size_t cols, ak_dtype t, unsigned per) {
+    unsigned e = _ak_rd_row_e(t), g = _ak_rd_pow2((cols + e - 1) / e, _AK_RD_ROW_MAX / e);
+    if (per > 0 && per < e) {
+        unsigned g2 = _ak_rd_pow2((cols + per - 1) / per, _AK_RD_ROW_MAX / e); /* the kernels' launch bound */
+        if (g2 > g) g = g2;
+    }
+    return g;
+}
+
+/* Group size of the streaming row kernels (reduce, cross-entropy): about
+ * `per` bytes per thread, a power of two in [1, cap]. */
+static unsigned _ak_rd_stream_group(size_t len, ak_dtype t, unsigned per, unsigned cap) {
+    size_t n = per / ak_dtype_size(t);
+    if (n < 1) n = 1;
+    return _ak_rd_pow2((len + n - 1) / n, cap);
 }
 
 /* Rows per launch so that grid x block stays under _AK_RD_MAX_THREADS. */
@@ -14555,30 +16302,30 @@ AKDEF ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, cons
         return AK_OK;
     }
 
-    /* Split rows into chunks until there are about CUs x 16 segments for
-     * sum/mean (any dtype) and f32 max/min, CUs x 8 for the rest (x 4 at
-     * conservative); chunks are multiples of 8 elements and >= 4096. Measured
-     * on the H100, 256M elements, % of copy bandwidth at 8 / 16 / 32 / 64
-     * segments per CU: sum f32 97.2 / 97.8 / 98.0 / 97.6, max f32 94.8 / 97.2 /
-     * 97.2 / 97.3, sum bf16 91.4 / 92.9 / 90.9 / 88.7, argmax bf16 84.1 / 80.9 /
-     * 81.5 / 75.2; max bf16 fell from 90+ to 89.0 at 16. */
+    /* the table (_ak_rowop_table): segments over CUs x param blocks for few wide
+     * rows (x 4 at conservative), else a group per row of about param bytes per
+     * thread; chunks are multiples of 8 elements and >= 4096 */
     {
-        int wide = !arg && (op == AK_REDUCE_SUM || op == AK_REDUCE_MEAN || dtype == AK_F32);
-        target = (size_t)_ak_op_cus(ctx) * (_ak_op_opt(ctx) == AK_OPT_CONSERVATIVE ? 4u : (wide ? 16u : 8u));
+        unsigned rop = arg ? _AK_RO_ARG : (op == AK_REDUCE_SUM || op == AK_REDUCE_MEAN) ? _AK_RO_SUM : _AK_RO_MINMAX;
+        const _ak_rowop_rule* rule = _ak_rowop_pick(ctx, rop, dtype, rows, cols);
+        unsigned per = rule->variant == _AK_RV_STREAM && rule->param ? rule->param : 256u;
+        splits = 1;
+        chunk = cols;
+        if (rule->variant == _AK_RV_SEGMENTS) {
+            target = (size_t)_ak_op_cus(ctx) * (_ak_op_opt(ctx) == AK_OPT_CONSERVATIVE ? 4u : rule->param ? rule->param : 8u);
+            if (rows < target && cols > 8192) {
+                size_t want = (target + rows - 1) / rows;
+                chunk = (cols + want - 1) / want;
+                chunk = (chunk + 7) / 8 * 8;
+                if (chunk < 4096) chunk = 4096;
+                splits = (cols + chunk - 1) / chunk;
+                if (splits <= 1) { splits = 1; chunk = cols; }
+            }
+        }
+        seglen = splits > 1 ? chunk : cols;
+        /* one group per segment */
+        G = _ak_rd_stream_group(seglen, dtype, per, B);
     }
-    splits = 1;
-    chunk = cols;
-    if (rows < target && cols > 8192) {
-        size_t want = (target + rows - 1) / rows;
-        chunk = (cols + want - 1) / want;
-        chunk = (chunk + 7) / 8 * 8;
-        if (chunk < 4096) chunk = 4096;
-        splits = (cols + chunk - 1) / chunk;
-        if (splits <= 1) { splits = 1; chunk = cols; }
-    }
-    seglen = splits > 1 ? chunk : cols;
-    /* one group per segment */
-    G = _ak_rd_stream_group(seglen, dtype, B);
     scale = op == AK_REDUCE_MEAN ? (float)(1.0 / (double)cols) : 1.0f;
 
     if ((r = _ak_op_kernel(ctx, _ak_src_reduce, _ak_op_name(kname, sizeof kname, kbase[op], dtype), &k1)) != AK_OK)
@@ -14619,7 +16366,7 @@ AKDEF ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, cons
  * ========================================================================== */
 
 typedef struct _ak_rd_softmax_op {
-    int path;              /* 1: rows in registers, 2: co-operating blocks, 3: stats + apply */
+    int path;              /* 1: rows in registers, 2: co-operating blocks, 3: stats + apply, 4: a block per row */
     const char* x;
     char* y;
     size_t cols, es, chunk, cnt_bytes;
@@ -14636,6 +16383,8 @@ static ak_result _ak_rd_softmax_pack(const void* op, int i, size_t r0, size_t nr
     ak_result r;
     if (o->path == 1) {
         _ak_kargs_softmax(a, x, y, (int64_t)nr, (int32_t)o->cols, (int32_t)o->G, o->vec, o->logsm);
+    } else if (o->path == 4) {
+        _ak_kargs_softmax_wide(a, x, y, (int64_t)o->cols, o->vec, o->logsm);
     } else if (o->path == 2) {
         if ((r = ak_memset(o->ctx, o->ws, 0, (nr + 1) * 4u, o->stream)) != AK_OK) return r;
         _ak_kargs_softmax_split(a, x, y, (int64_t)o->cols, (int32_t)o->S, o->ws, (char*)o->ws + o->cnt_bytes, o->vec,
@@ -14653,7 +16402,8 @@ AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void*
     const char* opn = log_softmax ? "ak_softmax (log)" : "ak_softmax";
     ak_result r;
     size_t es, bytes;
-    int vec, logsm = log_softmax ? 1 : 0, cus;
+    int vec, logsm = log_softmax ? 1 : 0, cus, variant;
+    const _ak_rowop_rule* rule;
     ak_kernel* k = NULL;
     char kname[64];
     _ak_rd_softmax_op o;
@@ -14676,10 +16426,14 @@ AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void*
     o.ctx = ctx; o.stream = stream;
     L.k[0] = L.k[1] = NULL;
     L.rows = rows; L.pack = _ak_rd_softmax_pack; L.op = &o;
+    rule = _ak_rowop_pick(ctx, _AK_RO_SOFTMAX, dtype, rows, cols);
+    variant = rule->variant;
+    if (variant == _AK_RV_ROWS && cols > _AK_RD_ROW_MAX) variant = _AK_RV_SPLIT; /* the generic wide choice below */
 
-    if (cols <= _AK_RD_ROW_MAX) {
+    if (variant == _AK_RV_ROWS) {
         /* path 1: rows in registers, a group of G threads per row */
-        unsigned G = _ak_rd_row_group(cols, dtype), B = G > 128u ? G : 128u;
+        unsigned G = _ak_rd_row_group(cols, dtype, rule->param), B = G > rule->block ? G : rule->block;
+        if (B < 128u) B = 128u;
         if ((r = _ak_op_kernel(ctx, _ak_src_softmax, _ak_op_name(kname, sizeof kname, "ak_softmax", dtype), &k)) != AK_OK)
             return r;
         o.path = 1; o.G = G;
@@ -14687,11 +16441,22 @@ AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void*
         L.per_row = 1; L.per_block = B / G; L.block = B;
         return _ak_rd_launch_rows(ctx, &L, stream);
     }
+    if (variant == _AK_RV_WIDE) {
+        /* path 4: one block per row, two passes over the row (any width; x and y 16-byte aligned: vectors) */
+        unsigned B = rule->block >= 64u && rule->block <= 1024u ? rule->block : 1024u;
+        if ((r = _ak_op_kernel(ctx, _ak_src_softmax, _ak_op_name(kname, sizeof kname, "ak_softmax_wide", dtype), &k)) !=
+            AK_OK)
+            return r;
+        o.path = 4; o.vec = _ak_rd_aligned16(x) && _ak_rd_aligned16(y);
+        L.k[0] = k; L.rpl = 0x7FFFFFFF;
+        L.per_row = 1; L.per_block = 1; L.block = B;
+        return _ak_rd_launch_rows(ctx, &L, stream);
+    }
 
     {
-        /* path 2 with blocks of 128 threads (4096 elements each: measured
-         * faster on an H100 than 256) when S stays <= CUs, else 256 */
-        unsigned SB = 128u;
+        /* path 2 with blocks of rule->block threads (128 = 4096 elements each:
+         * measured faster on an H100 than 256) when S stays <= CUs, else 256 */
+        unsigned SB = variant == _AK_RV_SPLIT && (rule->block == 128u || rule->block == 256u) ? rule->block : 128u;
         size_t S = (cols + SB * _AK_RD_SPLIT_E - 1) / (SB * _AK_RD_SPLIT_E);
         void* ws = NULL;
         if (S > (size_t)cus) {
@@ -14700,7 +16465,8 @@ AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void*
         }
         /* f16 / bf16 rows past 131072: path 3 measured faster on an H100
          * (4096 x 393216: 1974 GB/s vs 1823; f32: 1811 vs 2173) */
-        if (S <= (size_t)cus && _ak_op_opt(ctx) != AK_OPT_CONSERVATIVE && (dtype == AK_F32 || cols <= 131072)) {
+        if (variant == _AK_RV_SPLIT && S <= (size_t)cus && _ak_op_opt(ctx) != AK_OPT_CONSERVATIVE &&
+            (dtype == AK_F32 || cols <= 131072)) {
             /* path 2: S co-operating blocks per row (S <= CUs: all of a row's
              * blocks can be resident together). Per launch: counters
              * (1 + rows) then the (max, sum) partials. */
@@ -14760,7 +16526,7 @@ typedef struct _ak_rd_norm_op {
     char* y;
     size_t cols, es;
     unsigned G;
-    int vec, rms;
+    int vec, wvec, rms;
     float eps;
 } _ak_rd_norm_op;
 static ak_result _ak_rd_norm_pack(const void* op, int i, size_t r0, size_t nr, _ak_kargs* a) {
@@ -14768,7 +16534,7 @@ static ak_result _ak_rd_norm_pack(const void* op, int i, size_t r0, size_t nr, _
     const char* x = o->x + r0 * o->cols * o->es;
     char* y = o->y + r0 * o->cols * o->es;
     (void)i;
-    if (o->wide) _ak_kargs_norm_wide(a, x, o->w, o->b, y, (int64_t)o->cols, o->vec, o->eps, o->rms);
+    if (o->wide) _ak_kargs_norm_wide(a, x, o->w, o->b, y, (int64_t)o->cols, o->vec, o->wvec, o->eps, o->rms);
     else _ak_kargs_norm(a, x, o->w, o->b, y, (int64_t)nr, (int32_t)o->cols, (int32_t)o->G, o->vec, o->eps, o->rms);
     return AK_OK;
 }
@@ -14780,6 +16546,7 @@ static ak_result _ak_rd_norm(ak_context* ctx, ak_dtype dtype, const void* x, con
     ak_result r;
     size_t es, bytes;
     int vec;
+    const _ak_rowop_rule* rule;
     ak_kernel* k = NULL;
     char kname[64];
     _ak_rd_norm_op o;
@@ -14810,21 +16577,27 @@ static ak_result _ak_rd_norm(ak_context* ctx, ak_dtype dtype, const void* x, con
     }
     vec = cols % 8 == 0 && _ak_rd_aligned16(x) && _ak_rd_aligned16(y) && _ak_rd_aligned16(w) && _ak_rd_aligned16(b);
     o.x = (const char*)x; o.w = w; o.b = b; o.y = (char*)y; o.cols = cols; o.es = es;
-    o.vec = vec; o.rms = rms; o.eps = eps;
+    o.vec = vec; o.wvec = 0; o.rms = rms; o.eps = eps;
     L.k[1] = NULL;
     L.rows = rows; L.per_row = 1; L.pack = _ak_rd_norm_pack; L.op = &o;
-    if (cols <= _AK_RD_ROW_MAX) {
-        unsigned G = _ak_rd_row_group(cols, dtype), B = G > 128u ? G : 128u;
+    rule = _ak_rowop_pick(ctx, _AK_RO_NORM, dtype, rows, cols);
+    if (rule->variant == _AK_RV_ROWS && cols <= _AK_RD_ROW_MAX) {
+        unsigned G = _ak_rd_row_group(cols, dtype, rule->param), B = G > rule->block ? G : rule->block;
+        if (B < 128u) B = 128u;
         if ((r = _ak_op_kernel(ctx, _ak_src_norm, _ak_op_name(kname, sizeof kname, "ak_norm", dtype), &k)) != AK_OK)
             return r;
         o.wide = 0; o.G = G;
         L.rpl = _ak_rd_rows_per_launch(B, G, 1); L.per_block = B / G; L.block = B;
     } else {
-        /* wide rows: one block of 1024 threads per row, two passes */
+        /* wide rows (or the table's choice): one block of rule->block threads per row, two passes; x, y 16-byte
+         * aligned: vectors at any width (w, b aligned too: their vectors where a row's start allows) */
         if ((r = _ak_op_kernel(ctx, _ak_src_norm, _ak_op_name(kname, sizeof kname, "ak_norm_wide", dtype), &k)) != AK_OK)
             return r;
         o.wide = 1; o.G = 0;
-        L.rpl = 0x7FFFFFFF; L.per_block = 1; L.block = 1024u;
+        o.vec = _ak_rd_aligned16(x) && _ak_rd_aligned16(y);
+        o.wvec = _ak_rd_aligned16(w) && _ak_rd_aligned16(b);
+        L.rpl = 0x7FFFFFFF; L.per_block = 1;
+        L.block = rule->variant == _AK_RV_WIDE && rule->block >= 64u && rule->block <= 1024u ? rule->block : 1024u;
     }
     L.k[0] = k;
     return _ak_rd_launch_rows(ctx, &L, stream);
@@ -14874,6 +16647,7 @@ AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
     ak_kernel *k = NULL, *kp = NULL, *km = NULL;
     size_t per = 0, nparts = 0;
     float* part = NULL;
+    const _ak_rowop_rule* rule;
     char kname[64];
 
     if ((r = _ak_rd_check(ctx, dtype, logits, "logits", rows, cols, stream, opn)) != AK_OK) return r;
@@ -14896,9 +16670,23 @@ AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
                            opn, bad, (long long)targets[bad], cols, (long long)ignore_index);
         return AK_OK;
     }
-    vec = cols % 8 == 0 && _ak_rd_aligned16(logits);
-    G = _ak_rd_stream_group(cols, dtype, 1024u);
+    /* the logits' base 16-byte aligned: vectors at any width (each row: scalar head, vectors, scalar tail) */
+    vec = _ak_rd_aligned16(logits);
+    rule = _ak_rowop_pick(ctx, reduction == AK_LOSS_NONE ? _AK_RO_XENT : _AK_RO_XENT_RED, dtype, rows, cols);
+    G = _ak_rd_stream_group(cols, dtype, rule->param ? rule->param : 256u, 1024u);
     B = G > 256u ? G : 256u;
+    if (rule->variant == _AK_RV_SMALL && reduction != AK_LOSS_NONE) {
+        /* one block: every row's loss and the mean / sum, one launch, no workspace */
+        _ak_kargs a;
+        if ((r = _ak_op_kernel(ctx, _ak_src_xent, _ak_op_name(kname, sizeof kname, "ak_xent_small", dtype), &k)) !=
+            AK_OK)
+            return r;
+        B = rule->block >= 64u && rule->block <= 1024u ? rule->block : 1024u;
+        if (G > B) G = B;
+        _ak_kargs_xent_small(&a, logits, targets, (int64_t)rows, (int64_t)cols, (int32_t)G, vec, ignore_index,
+                             reduction == AK_LOSS_MEAN ? 1 : 0, loss);
+        return _ak_op_launch(ctx, k, 1u, B, 0, stream, &a);
+    }
     if ((r = _ak_op_kernel(ctx, _ak_src_xent, _ak_op_name(kname, sizeof kname, "ak_xent", dtype), &k)) != AK_OK)
         return r;
     if (reduction != AK_LOSS_NONE) {
@@ -15741,6 +17529,972 @@ AKDEF ak_result ak_attention(ak_context* ctx, const ak_attention_args* args, ak_
         return _ak_at_cpu(args, &p);
     }
     return _ak_at_launch(ctx, args, &p, stream);
+}
+
+/* ==========================================================================
+ * >>impl:ops-llm  LLM building blocks: residual add + layernorm / rmsnorm
+ * (the RES = true instances of kernels/norm.hip), rotary position embedding
+ * (kernels/llm.hip), embedding gather and strided N-d copy
+ * (kernels/layout.hip), with their CPU references. The norm wrappers share
+ * the row sizing of >>impl:ops-reduce (_ak_rd_*); the copy planning (drop
+ * size-1 dimensions, order by destination stride, merge contiguous
+ * dimensions, pick the widest unit) is _ak_nd_plan.
+ * ========================================================================== */
+
+/* The kernel `kname` of the embedded source `src`, launched on a 1-D grid
+ * with the arguments of its generated packer. */
+static ak_result _ak_llm_launch(ak_context* ctx, const char* src, const char* kname, unsigned grid, unsigned block,
+                                ak_stream* stream, _ak_kargs* a) {
+    ak_kernel* k = NULL;
+    ak_result r;
+    if ((r = _ak_op_kernel(ctx, src, kname, &k)) != AK_OK) return r;
+    return _ak_op_launch(ctx, k, grid, block, 0, stream, a);
+}
+
+/* ---- residual add + norm -------------------------------------------------- */
+
+/* CPU reference: h = x + r in fp32, rounded to t (what the kernels do), then
+ * the norm reference of >>impl:ops-reduce on h. */
+static void _ak_llm_cpu_add_norm(ak_dtype t, const void* x, const void* r, const void* w, const void* b, void* h,
+                                 void* y, size_t rows, size_t cols, double eps, int rms) {
+    size_t i, n = rows * cols;
+    for (i = 0; i < n; i++) _ak_op_st(h, t, i, _ak_op_ld(x, t, i) + _ak_op_ld(r, t, i));
+    _ak_rd_cpu_norm(t, h, w, b, y, rows, cols, eps, rms);
+}
+
+typedef struct _ak_llm_add_norm_op {
+    int wide;              /* ak_add_norm_wide_<dt>: one block per row */
+    const char *x, *r;
+    const void *w, *b;
+    char *h, *y;
+    size_t cols, es;
+    unsigned G;
+    int vec, wvec, rms;
+    float eps;
+} _ak_llm_add_norm_op;
+static ak_result _ak_llm_add_norm_pack(const void* op, int i, size_t r0, size_t nr, _ak_kargs* a) {
+    const _ak_llm_add_norm_op* o = (const _ak_llm_add_norm_op*)op;
+    size_t off = r0 * o->cols * o->es;
+    (void)i;
+    if (o->wide)
+        _ak_kargs_add_norm_wide(a, o->x + off, o->r + off, o->w, o->b, o->h + off, o->y + off, (int64_t)o->cols, o->vec,
+                                o->wvec, o->eps, o->rms);
+    else
+        _ak_kargs_add_norm(a, o->x + off, o->r + off, o->w, o->b, o->h + off, o->y + off, (int64_t)nr, (int32_t)o->cols,
+                           (int32_t)o->G, o->vec, o->eps, o->rms);
+    return AK_OK;
+}
+
+static ak_result _ak_llm_add_norm(ak_context* ctx, ak_dtype dtype, const void* x, const void* rs, const void* w,
+                                  const void* b, void* h, void* y, size_t rows, size_t cols, float eps, int rms,
+                                  ak_stream* stream) {
+    const char* opn = rms ? "ak_add_rmsnorm" : "ak_add_layernorm";
+    char what[96];
+    ak_result r;
+    size_t es, bytes;
+    const _ak_rowop_rule* rule;
+    ak_kernel* k = NULL;
+    char kname[64];
+    _ak_llm_add_norm_op o;
+    _ak_rd_rows L;
+    const void* in[2];
+    void* out[2];
+    int i, j;
+
+    if ((r = _ak_rd_check(ctx, dtype, x, "x", rows, cols, stream, opn)) != AK_OK) return r;
+    snprintf(what, sizeof what, "%s: r", opn);
+    if ((r = _ak_op_check_ptr(rs, dtype, what)) != AK_OK) return r;
+    snprintf(what, sizeof what, "%s: h", opn);
+    if ((r = _ak_op_check_ptr(h, dtype, what)) != AK_OK) return r;
+    snprintf(what, sizeof what, "%s: y", opn);
+    if ((r = _ak_op_check_ptr(y, dtype, what)) != AK_OK) return r;
+    if (w) {
+        snprintf(what, sizeof what, "%s: weight", opn);
+        if ((r = _ak_op_check_ptr(w, dtype, what)) != AK_OK) return r;
+    }
+    if (b) {
+        snprintf(what, sizeof what, "%s: bias", opn);
+        if ((r = _ak_op_check_ptr(b, dtype, what)) != AK_OK) return r;
+    }
+    if (!(eps >= 0.0f) || eps > FLT_MAX)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: eps = %g, expected a finite value >= 0", opn, (double)eps);
+    es = ak_dtype_size(dtype);
+    bytes = rows * cols * es;
+    /* h and y: each the very same buffer as x or r, or apart from both; never overlapping each other */
+    in[0] = x; in[1] = rs; out[0] = h; out[1] = y;
+    if (_ak_rd_overlap(h, bytes, y, bytes))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: h and y overlap (they must be separate buffers)", opn);
+    for (i = 0; i < 2; i++)
+        for (j = 0; j < 2; j++)
+            if (_ak_rd_partial_overlap(in[j], bytes, out[i], bytes))
+                return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %s partially overlaps %s (only the very same buffer is "
+                               "allowed)", opn, i ? "y" : "h", j ? "r" : "x");
+    for (i = 0; i < 2; i++)
+        if (_ak_rd_overlap(out[i], bytes, w, cols * es) || _ak_rd_overlap(out[i], bytes, b, cols * es))
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %s overlaps weight or bias", opn, i ? "y" : "h");
+    if (_ak_op_is_cpu(ctx)) {
+        _ak_llm_cpu_add_norm(dtype, x, rs, w, b, h, y, rows, cols, (double)eps, rms);
+        return AK_OK;
+    }
+    /* the plain norm's row-op table row for this shape (the residual form moves the same rows: x, r in, h, y
+     * out) and its launch helper; the row kernel's vectors need cols % 8 == 0, the wide kernel's any width */
+    o.x = (const char*)x; o.r = (const char*)rs; o.w = w; o.b = b; o.h = (char*)h; o.y = (char*)y;
+    o.cols = cols; o.es = es; o.rms = rms; o.eps = eps; o.wvec = 0;
+    L.k[1] = NULL;
+    L.rows = rows; L.per_row = 1; L.pack = _ak_llm_add_norm_pack; L.op = &o;
+    rule = _ak_rowop_pick(ctx, _AK_RO_NORM, dtype, rows, cols);
+    if (rule->variant == _AK_RV_ROWS && cols <= _AK_RD_ROW_MAX) {
+        unsigned G = _ak_rd_row_group(cols, dtype, rule->param), B = G > rule->block ? G : rule->block;
+        if (B < 128u) B = 128u;
+        if ((r = _ak_op_kernel(ctx, _ak_src_norm, _ak_op_name(kname, sizeof kname, "ak_add_norm", dtype), &k)) != AK_OK)
+            return r;
+        o.wide = 0; o.G = G;
+        o.vec = cols % 8 == 0 && _ak_rd_aligned16(x) && _ak_rd_aligned16(rs) && _ak_rd_aligned16(h) &&
+                _ak_rd_aligned16(y) && _ak_rd_aligned16(w) && _ak_rd_aligned16(b);
+        L.rpl = _ak_rd_rows_per_launch(B, G, 1); L.per_block = B / G; L.block = B;
+    } else {
+        /* one block per row, two passes: pass 1 forms h, pass 2 reads it back */
+        if ((r = _ak_op_kernel(ctx, _ak_src_norm, _ak_op_name(kname, sizeof kname, "ak_add_norm_wide", dtype), &k)) !=
+            AK_OK)
+            return r;
+        o.wide = 1; o.G = 0;
+        o.vec = _ak_rd_aligned16(x) && _ak_rd_aligned16(rs) && _ak_rd_aligned16(h) && _ak_rd_aligned16(y);
+        o.wvec = _ak_rd_aligned16(w) && _ak_rd_aligned16(b);
+        L.rpl = 0x7FFFFFFF; L.per_block = 1;
+        L.block = rule->variant == _AK_RV_WIDE && rule->block >= 64u && rule->block <= 1024u ? rule->block : 1024u;
+    }
+    L.k[0] = k;
+    return _ak_rd_launch_rows(ctx, &L, stream);
+}
+
+AKDEF ak_result ak_add_layernorm(ak_context* ctx, ak_dtype dtype, const void* x, const void* r, const void* weight,
+                                 const void* bias, void* h, void* y, size_t rows, size_t cols, float eps,
+                                 ak_stream* stream) {
+    return _ak_llm_add_norm(ctx, dtype, x, r, weight, bias, h, y, rows, cols, eps, 0, stream);
+}
+
+AKDEF ak_result ak_add_rmsnorm(ak_context* ctx, ak_dtype dtype, const void* x, const void* r, const void* weight,
+                               void* h, void* y, size_t rows, size_t cols, float eps, ak_stream* stream) {
+    return _ak_llm_add_norm(ctx, dtype, x, r, weight, NULL, h, y, rows, cols, eps, 1, stream);
+}
+
+/* ---- rotary position embedding ---------------------------------------------- */
+
+#define _AK_ROPE_MAX_ROT 1024u   /* rotary_dim limit: the kernel's cos / sin table holds 512 pairs */
+
+/* Position t of a positions array (AK_I32 / AK_I64). */
+static int64_t _ak_llm_pos(const void* p, ak_dtype t, size_t i) {
+    return t == AK_I64 ? ((const int64_t*)p)[i] : (int64_t)((const int32_t*)p)[i];
+}
+
+/* fp32 inverse frequency of pair i, computed as the kernel does (double, then rounded). */
+static float _ak_llm_inv_freq(size_t i, size_t rd, double l2theta) {
+    return (float)exp2(-(double)(2 * i) / (double)rd * l2theta);
+}
+
+static void _ak_llm_cpu_rope(ak_rope_mode mode, ak_dtype t, ak_dtype pt, const void* x, const void* pos, void* y,
+                             size_t tokens, size_t heads, size_t hd, size_t rd, double l2theta) {
+    size_t tk, hh, i, half = rd / 2;
+    for (tk = 0; tk < tokens; tk++) {
+        float p = (float)_ak_llm_pos(pos, pt, tk);
+        for (i = 0; i < half; i++) {
+            volatile float a = p * _ak_llm_inv_freq(i, rd, l2theta);   /* the fp32 angle, no wider intermediate */
+            double c = cos((double)a), s = sin((double)a);
+            size_t i0 = mode == AK_ROPE_INTERLEAVED ? 2 * i : i, i1 = mode == AK_ROPE_INTERLEAVED ? 2 * i + 1 : i + half;
+            for (hh = 0; hh < heads; hh++) {
+                size_t base = (tk * heads + hh) * hd;
+                double u = (double)_ak_op_ld(x, t, base + i0), v = (double)_ak_op_ld(x, t, base + i1);
+                _ak_op_st(y, t, base + i0, (float)(u * c - v * s));
+                _ak_op_st(y, t, base + i1, (float)(v * c + u * s));
+            }
+        }
+        if (x != y)
+            for (hh = 0; hh < heads; hh++)
+                for (i = rd; i < hd; i++) {
+                    size_t e = (tk * heads + hh) * hd + i;
+                    _ak_op_st(y, t, e, _ak_op_ld(x, t, e));
+                }
+    }
+}
+
+AKDEF ak_result ak_rope(ak_context* ctx, ak_rope_mode mode, ak_dtype dtype, ak_dtype pos_dtype, const void* x,
+                        const void* positions, void* y, size_t tokens, size_t heads, size_t head_dim,
+                        size_t rotary_dim, float theta, ak_stream* stream) {
+    const char* opn = "ak_rope";
+    ak_result r;
+    size_t es, bytes, row;
+    double l2t;
+    int vec, inplace, P, units;
+    unsigned B;
+    char kname[64];
+    _ak_kargs a;
+
+    if ((r = _ak_op_check_ctx(ctx, opn)) != AK_OK) return r;
+    if ((int)mode < 0 || (int)mode >= (int)AK_ROPE_MODE_COUNT)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: unknown mode %d (expected AK_ROPE_NEOX or AK_ROPE_INTERLEAVED)",
+                       opn, (int)mode);
+    if ((r = _ak_op_check_float(dtype, opn)) != AK_OK) return r;
+    if (pos_dtype != AK_I32 && pos_dtype != AK_I64)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: pos_dtype %s (%d) not supported, expected i32 or i64", opn,
+                       ak_dtype_name(pos_dtype), (int)pos_dtype);
+    if (tokens == 0 || heads == 0 || head_dim == 0)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: shape %zu x %zu x %zu has a zero dimension", opn, tokens, heads,
+                       head_dim);
+    if (heads > 0x7FFFFFFFu / head_dim)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: heads * head_dim = %zu x %zu must be below 2^31", opn, heads,
+                       head_dim);
+    row = heads * head_dim;
+    if ((r = _ak_op_check_shape2(ctx, tokens, row, dtype, opn)) != AK_OK) return r;
+    if (rotary_dim < 2 || rotary_dim % 2 || rotary_dim > head_dim || rotary_dim > _AK_ROPE_MAX_ROT)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: rotary_dim = %zu, expected an even value in [2, min(head_dim = "
+                       "%zu, %u)]", opn, rotary_dim, head_dim, _AK_ROPE_MAX_ROT);
+    if (!(theta > 0.0f) || theta > FLT_MAX)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: theta = %g, expected a finite value > 0", opn, (double)theta);
+    if ((r = _ak_op_check_stream(ctx, stream, opn)) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(x, dtype, "ak_rope: x")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(y, dtype, "ak_rope: y")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(positions, pos_dtype, "ak_rope: positions")) != AK_OK) return r;
+    es = ak_dtype_size(dtype);
+    bytes = tokens * row * es;
+    if (_ak_rd_partial_overlap(x, bytes, y, bytes))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: y partially overlaps x (only y == x is allowed)", opn);
+    if (_ak_rd_overlap(y, bytes, positions, tokens * ak_dtype_size(pos_dtype)))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: y overlaps positions", opn);
+    l2t = log2((double)theta);
+    if (_ak_op_is_cpu(ctx)) {
+        _ak_llm_cpu_rope(mode, dtype, pos_dtype, x, positions, y, tokens, heads, head_dim, rotary_dim, l2t);
+        return AK_OK;
+    }
+    vec = head_dim % 8 == 0 && rotary_dim % 8 == 0 && _ak_rd_aligned16(x) && _ak_rd_aligned16(y);
+    inplace = x == y;
+    /* work units per token, as the kernel counts them: the block size */
+    P = vec ? (mode == AK_ROPE_INTERLEAVED ? 2 : 4) : 1;
+    units = (int)(heads * (rotary_dim / 2 / (size_t)P) + (inplace ? 0 : heads * ((head_dim - rotary_dim) / (vec ? 4u : 1u))));
+    B = _ak_rd_pow2((size_t)units, 256u);
+    if (B < 64u) B = 64u;
+    _ak_op_name(kname, sizeof kname, "ak_rope", dtype);
+    _ak_kargs_rope(&a, x, positions, y, (int64_t)tokens, (int32_t)heads, (int32_t)head_dim, (int32_t)rotary_dim, l2t,
+                   mode == AK_ROPE_INTERLEAVED, pos_dtype == AK_I64, vec, inplace);
+    return _ak_llm_launch(ctx, _ak_src_llm, kname, tokens < 0x7FFFFFFFu ? (unsigned)tokens : 0x7FFFFFFFu, B, stream,
+                          &a);
+}
+
+/* ---- shared by the copy and the gather: the widest unit ------------------------ */
+
+/* Largest of 16, 8, 4, 2, 1 bytes dividing v (v = OR of the byte counts and addresses that must be multiples). */
+static unsigned _ak_llm_unit(uint64_t v) {
+    unsigned w = 16;
+    while (w > 1 && (v & (w - 1))) w >>= 1;
+    return w;
+}
+static const char* _ak_llm_unit_name(unsigned w) {
+    return w == 16 ? "u128" : w == 8 ? "u64" : w == 4 ? "u32" : w == 2 ? "u16" : "u8";
+}
+/* Group size (threads per row, a power of two <= 256) and grid of a row walk. */
+static unsigned _ak_llm_group(size_t units) { return _ak_rd_pow2(units, 256u); }
+static unsigned _ak_llm_rows_grid(size_t rows, unsigned G) {
+    size_t per = 256u / G, g = rows / per + (rows % per != 0);
+    return g > 0x7FFFFFFFu ? 0x7FFFFFFFu : (unsigned)(g ? g : 1);
+}
+
+/* ---- embedding gather ---------------------------------------------------------- */
+
+/* CPU reference: returns the first position with an index outside [0, vocab), or n. */
+static size_t _ak_llm_cpu_embedding(size_t es, ak_dtype it, const void* table, const void* idx, void* out, size_t n,
+                                    size_t vocab, size_t dim) {
+    size_t i, bad = n, rb = dim * es;
+    for (i = 0; i < n; i++) {
+        int64_t k = _ak_llm_pos(idx, it, i);
+        if (k < 0 || (uint64_t)k >= (uint64_t)vocab) {
+            memset((char*)out + i * rb, 0, rb);
+            if (bad == n) bad = i;
+        } else {
+            memcpy((char*)out + i * rb, (const char*)table + (size_t)k * rb, rb);
+        }
+    }
+    return bad;
+}
+
+AKDEF ak_result ak_embedding(ak_context* ctx, ak_dtype dtype, ak_dtype idx_dtype, const void* table,
+                             const void* indices, void* out, size_t num_indices, size_t vocab, size_t dim,
+                             ak_stream* stream) {
+    const char* opn = "ak_embedding";
+    ak_result r;
+    size_t es, rb, upr;
+    unsigned W, G;
+    char kname[64];
+    _ak_kargs a;
+
+    if ((r = _ak_op_check_ctx(ctx, opn)) != AK_OK) return r;
+    es = ak_dtype_size(dtype);
+    if (es == 0)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: unknown dtype %d", opn, (int)dtype);
+    if (idx_dtype != AK_I32 && idx_dtype != AK_I64)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: idx_dtype %s (%d) not supported, expected i32 or i64", opn,
+                       ak_dtype_name(idx_dtype), (int)idx_dtype);
+    if ((r = _ak_op_check_shape2(ctx, vocab, dim, dtype, "ak_embedding: table")) != AK_OK) return r;
+    if ((r = _ak_op_check_shape2(ctx, num_indices, dim, dtype, "ak_embedding: out")) != AK_OK) return r;
+    if ((r = _ak_op_check_bytes(ctx, num_indices, idx_dtype, "ak_embedding: indices")) != AK_OK) return r;
+    if ((r = _ak_op_check_stream(ctx, stream, opn)) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(table, dtype, "ak_embedding: table")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(indices, idx_dtype, "ak_embedding: indices")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(out, dtype, "ak_embedding: out")) != AK_OK) return r;
+    rb = dim * es;
+    if (_ak_rd_overlap(out, num_indices * rb, table, vocab * rb) ||
+        _ak_rd_overlap(out, num_indices * rb, indices, num_indices * ak_dtype_size(idx_dtype)))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: out overlaps the table or the indices", opn);
+    if (_ak_op_is_cpu(ctx)) {
+        size_t bad = _ak_llm_cpu_embedding(es, idx_dtype, table, indices, out, num_indices, vocab, dim);
+        if (bad < num_indices)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: indices[%zu] = %lld is outside [0, %zu) (its row of out is "
+                           "zero-filled, as on a GPU)", opn, bad, (long long)_ak_llm_pos(indices, idx_dtype, bad), vocab);
+        return AK_OK;
+    }
+    W = _ak_llm_unit((uint64_t)rb | (uint64_t)(uintptr_t)table | (uint64_t)(uintptr_t)out);
+    upr = rb / W;
+    G = _ak_llm_group(upr);
+    snprintf(kname, sizeof kname, "ak_embedding_%s", _ak_llm_unit_name(W));
+    _ak_kargs_embedding(&a, table, indices, out, (int64_t)num_indices, (int64_t)vocab, (int64_t)upr, (int32_t)G,
+                        idx_dtype == AK_I64);
+    return _ak_llm_launch(ctx, _ak_src_layout, kname, _ak_llm_rows_grid(num_indices, G), 256u, stream, &a);
+}
+
+/* ---- strided N-d copy ------------------------------------------------------------ */
+
+/* A copy problem after planning: dimensions outermost first, the last one innermost. */
+typedef struct _ak_nd {
+    int nd;
+    int64_t sz[AK_COPY_MAX_DIMS], ss[AK_COPY_MAX_DIMS], ds[AK_COPY_MAX_DIMS];
+} _ak_nd;
+
+static int64_t _ak_nd_abs(int64_t v) { return v < 0 ? -v : v; }
+
+/* Drop size-1 dimensions, order by decreasing |destination stride| (stable),
+ * merge neighbours that are contiguous in both tensors. At least one
+ * dimension comes out (a single element: size 1, strides 1). */
+static void _ak_nd_plan(size_t ndim, const size_t* shape, const int64_t* ss, const int64_t* ds, _ak_nd* p) {
+    _ak_nd t;
+    size_t k;
+    int i, j, n = 0;
+    for (k = 0; k < ndim; k++)
+        if (shape[k] > 1) {
+            t.sz[n] = (int64_t)shape[k];
+            t.ss[n] = ss[k];
+            t.ds[n] = ds[k];
+            n++;
+        }
+    for (i = 1; i < n; i++) /* insertion sort, stable */
+        for (j = i; j > 0 && _ak_nd_abs(t.ds[j - 1]) < _ak_nd_abs(t.ds[j]); j--) {
+            int64_t a = t.sz[j], b = t.ss[j], c = t.ds[j];
+            t.sz[j] = t.sz[j - 1]; t.ss[j] = t.ss[j - 1]; t.ds[j] = t.ds[j - 1];
+            t.sz[j - 1] = a; t.ss[j - 1] = b; t.ds[j - 1] = c;
+        }
+    p->nd = 0;
+    for (i = 0; i < n; i++) {
+        int m = p->nd - 1;
+        if (m >= 0 && p->ss[m] == t.ss[i] * t.sz[i] && p->ds[m] == t.ds[i] * t.sz[i]) {
+            p->sz[m] *= t.sz[i];
+            p->ss[m] = t.ss[i];
+            p->ds[m] = t.ds[i];
+        } else {
+            p->sz[p->nd] = t.sz[i];
+            p->ss[p->nd] = t.ss[i];
+            p->ds[p->nd] = t.ds[i];
+            p->nd++;
+        }
+    }
+    if (p->nd == 0) {
+        p->nd = 1;
+        p->sz[0] = 1;
+        p->ss[0] = 1;
+        p->ds[0] = 1;
+    }
+}
+
+/* CPU reference: every index in order (odometer over the caller's dimensions). */
+static void _ak_nd_cpu(ak_dtype st, ak_dtype dt, const void* src, void* dst, size_t ndim, const size_t* shape,
+                       const int64_t* ss, const int64_t* ds) {
+    size_t idx[AK_COPY_MAX_DIMS], k, es = ak_dtype_size(st), ed = ak_dtype_size(dt);
+    int64_t so = 0, dof = 0;
+    memset(idx, 0, sizeof idx);
+    for (;;) {
+        const char* ps = (const char*)src + so * (int64_t)es;
+        char* pd = (char*)dst + dof * (int64_t)ed;
+        if (st == dt) memcpy(pd, ps, es);
+        else _ak_op_st(pd, dt, 0, _ak_op_ld(ps, st, 0));
+        for (k = ndim; k-- > 0;) {
+            if (++idx[k] < shape[k]) {
+                so += ss[k];
+                dof += ds[k];
+                break;
+            }
+            so -= (int64_t)(shape[k] - 1) * ss[k];
+            dof -= (int64_t)(shape[k] - 1) * ds[k];
+            idx[k] = 0;
+        }
+        if (k == (size_t)-1) break;
+    }
+}
+
+/* Byte extent [lo, hi) of a strided tensor around its pointer; 0 on overflow. */
+static int _ak_nd_extent(size_t ndim, const size_t* shape, const int64_t* st, size_t es, int64_t* lo, int64_t* hi) {
+    size_t k;
+    int64_t mn = 0, mx = 0;
+    for (k = 0; k < ndim; k++) {
+        int64_t n1 = (int64_t)shape[k] - 1, a = _ak_nd_abs(st[k]);
+        if (st[k] == INT64_MIN || (n1 > 0 && a > (INT64_MAX / 4) / n1)) return 0;
+        if (st[k] < 0) mn -= a * n1;
+        else mx += a * n1;
+        if (mn < -(INT64_MAX / 4) || mx > INT64_MAX / 4) return 0;
+    }
+    if (mx + 1 > (int64_t)(PTRDIFF_MAX / (ptrdiff_t)es) || -mn > (int64_t)(PTRDIFF_MAX / (ptrdiff_t)es)) return 0;
+    *lo = mn * (int64_t)es;
+    *hi = (mx + 1) * (int64_t)es;
+    return 1;
+}
+
+AKDEF ak_result ak_copy_strided(ak_context* ctx, ak_dtype src_dtype, ak_dtype dst_dtype, const void* src, void* dst,
+                                size_t ndim, const size_t* shape, const int64_t* src_strides,
+                                const int64_t* dst_strides, ak_stream* stream) {
+    const char* opn = "ak_copy_strided";
+    ak_result r;
+    size_t k, n = 1, es, ed, order[AK_COPY_MAX_DIMS], m = 0, i, j;
+    int64_t slo, shi, dlo, dhi, ext;
+    _ak_nd p;
+    char kname[64];
+    _ak_kargs a;
+    int64_t rows, inner, iss, ids, chunk, osz[5], oss[5], ods[5];
+    unsigned G;
+    int vec = 0, same = src_dtype == dst_dtype, o;
+
+    if ((r = _ak_op_check_ctx(ctx, opn)) != AK_OK) return r;
+    es = ak_dtype_size(src_dtype);
+    ed = ak_dtype_size(dst_dtype);
+    if (es == 0 || ed == 0)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: unknown dtype %d", opn, es == 0 ? (int)src_dtype : (int)dst_dtype);
+    if (!same && (_ak_op_check_float(src_dtype, "ak_copy_strided: src_dtype") != AK_OK ||
+                  _ak_op_check_float(dst_dtype, "ak_copy_strided: dst_dtype") != AK_OK))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: cast %s -> %s not supported (casts are between f32, f16 and "
+                       "bf16; the same dtype copies any dtype)", opn, ak_dtype_name(src_dtype), ak_dtype_name(dst_dtype));
+    if (ndim < 1 || ndim > AK_COPY_MAX_DIMS)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: ndim = %zu, expected 1..%d", opn, ndim, AK_COPY_MAX_DIMS);
+    if (!shape || !src_strides || !dst_strides)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", opn,
+                       !shape ? "shape" : !src_strides ? "src_strides" : "dst_strides");
+    for (k = 0; k < ndim; k++) {
+        if (shape[k] == 0)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: shape[%zu] is 0 (expected >= 1)", opn, k);
+        if (n > SIZE_MAX / shape[k])
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: the shape's element count overflows", opn);
+        n *= shape[k];
+    }
+    if ((r = _ak_op_check_bytes(ctx, n, es > ed ? src_dtype : dst_dtype, opn)) != AK_OK) return r;
+    if ((r = _ak_op_check_stream(ctx, stream, opn)) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(src, src_dtype, "ak_copy_strided: src")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(dst, dst_dtype, "ak_copy_strided: dst")) != AK_OK) return r;
+    if (!_ak_nd_extent(ndim, shape, src_strides, es, &slo, &shi) ||
+        !_ak_nd_extent(ndim, shape, dst_strides, ed, &dlo, &dhi))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: the strides overflow the address space", opn);
+    if ((uintptr_t)src < (uintptr_t)(-slo) || (uintptr_t)dst < (uintptr_t)(-dlo))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: negative strides reach below address 0", opn);
+    /* the destination must not write one element twice: sorted by |stride|,
+     * each stride passes the extent of the smaller ones */
+    for (k = 0; k < ndim; k++)
+        if (shape[k] > 1) order[m++] = k;
+    for (i = 1; i < m; i++)
+        for (j = i; j > 0 && _ak_nd_abs(dst_strides[order[j - 1]]) > _ak_nd_abs(dst_strides[order[j]]); j--) {
+            size_t t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    ext = 0;
+    for (i = 0; i < m; i++) {
+        int64_t s = _ak_nd_abs(dst_strides[order[i]]);
+        if (s <= ext)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: dst_strides[%zu] = %lld makes the destination overlap itself "
+                           "(two indices would write one element)", opn, order[i], (long long)dst_strides[order[i]]);
+        ext += s * ((int64_t)shape[order[i]] - 1);
+    }
+    /* the same buffer, dtype and layout: nothing to do; any other overlap is an error */
+    if (src == (const void*)dst && same) {
+        for (k = 0; k < ndim && (shape[k] == 1 || src_strides[k] == dst_strides[k]); k++) {}
+        if (k == ndim) return AK_OK;
+    }
+    if ((intptr_t)src + slo < (intptr_t)dst + dhi && (intptr_t)dst + dlo < (intptr_t)src + shi)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: the source and destination extents overlap", opn);
+    if (_ak_op_is_cpu(ctx)) {
+        _ak_nd_cpu(src_dtype, dst_dtype, src, dst, ndim, shape, src_strides, dst_strides);
+        return AK_OK;
+    }
+
+    _ak_nd_plan(ndim, shape, src_strides, dst_strides, &p);
+    inner = p.sz[p.nd - 1];
+    iss = p.ss[p.nd - 1];
+    ids = p.ds[p.nd - 1];
+    if (same) {
+        unsigned W = (unsigned)es;
+        if (iss == 1 && ids == 1) {
+            uint64_t v = (uint64_t)inner * es | (uint64_t)(uintptr_t)src | (uint64_t)(uintptr_t)dst;
+            for (o = 0; o < p.nd - 1; o++) v |= (uint64_t)p.ss[o] * es | (uint64_t)p.ds[o] * es;
+            W = _ak_llm_unit(v);
+            inner = inner * (int64_t)es / (int64_t)W;
+            for (o = 0; o < p.nd - 1; o++) {
+                p.ss[o] = p.ss[o] * (int64_t)es / (int64_t)W;
+                p.ds[o] = p.ds[o] * (int64_t)es / (int64_t)W;
+            }
+        }
+        snprintf(kname, sizeof kname, "ak_copy_nd_%s", _ak_llm_unit_name(W));
+    } else {
+        if (iss == 1 && ids == 1 && inner % 4 == 0 && (uintptr_t)src % (4 * es) == 0 && (uintptr_t)dst % (4 * ed) == 0) {
+            vec = 1;
+            for (o = 0; o < p.nd - 1; o++)
+                if (p.ss[o] % 4 || p.ds[o] % 4) vec = 0;
+        }
+        if (vec) {
+            inner /= 4;
+            iss = 4;
+            ids = 4;
+        }
+        snprintf(kname, sizeof kname, "ak_copy_cast_%s_%s", ak_dtype_name(src_dtype), ak_dtype_name(dst_dtype));
+    }
+    rows = 1;
+    for (o = 0; o < 5; o++) {
+        osz[o] = o < p.nd - 1 ? p.sz[o] : 1;
+        oss[o] = o < p.nd - 1 ? p.ss[o] : 0;
+        ods[o] = o < p.nd - 1 ? p.ds[o] : 0;
+        rows *= osz[o];
+    }
+    /* rows longer than 4096 units go in chunks of 2048 (8 units per thread of a 256-thread group) */
+    chunk = inner > 4096 ? 2048 : inner;
+    G = _ak_llm_group((size_t)chunk);
+    if (same)
+        _ak_kargs_copy_nd(&a, src, dst, rows, inner, chunk, iss, ids, p.nd - 1, osz[0], osz[1], osz[2], osz[3], osz[4],
+                          oss[0], oss[1], oss[2], oss[3], oss[4], ods[0], ods[1], ods[2], ods[3], ods[4], (int32_t)G);
+    else
+        _ak_kargs_copy_cast(&a, src, dst, rows, inner, chunk, iss, ids, p.nd - 1, osz[0], osz[1], osz[2], osz[3],
+                            osz[4], oss[0], oss[1], oss[2], oss[3], oss[4], ods[0], ods[1], ods[2], ods[3], ods[4],
+                            (int32_t)G, vec);
+    return _ak_llm_launch(ctx, _ak_src_layout, kname,
+                          _ak_llm_rows_grid((size_t)rows * (size_t)((inner + chunk - 1) / chunk), G), 256u, stream, &a);
+}
+/* ==========================================================================
+ * >>impl:ops-random  ak_rand_uniform, ak_rand_normal, ak_dropout: Philox4x32-10
+ * streams (layout: >>decl:ops "random numbers"), kernels/random.hip
+ * (_ak_src_random). The C references below repeat the kernels' float
+ * sequence operation for operation with fmaf() only (a product is
+ * fmaf(a, b, -0), a sum fmaf(a, 1, b)), so no FP contraction of the host
+ * compiler can change a rounding: cpu and GPU results are the same bits
+ * (tests/t_gpu_random.c compares them bit for bit).
+ * ========================================================================== */
+
+static float _ak_rn_mul(float a, float b) { return fmaf(a, b, -0.0f); }
+static float _ak_rn_add(float a, float b) { return fmaf(a, 1.0f, b); }
+static float _ak_rn_u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+static uint32_t _ak_rn_f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+
+/* Philox4x32-10 on c[4] with key (k0, k1). */
+static void _ak_philox(uint32_t c[4], uint32_t k0, uint32_t k1) {
+    int r;
+    for (r = 0; r < 10; r++) {
+        const uint64_t p0 = (uint64_t)0xD2511F53u * c[0], p1 = (uint64_t)0xCD9E8D57u * c[2];
+        const uint32_t n0 = (uint32_t)(p1 >> 32) ^ c[1] ^ k0, n2 = (uint32_t)(p0 >> 32) ^ c[3] ^ k1;
+        c[1] = (uint32_t)p1;
+        c[3] = (uint32_t)p0;
+        c[0] = n0;
+        c[2] = n2;
+        k0 += 0x9E3779B9u;
+        k1 += 0xBB67AE85u;
+    }
+}
+static void _ak_philox_at(uint64_t seed, uint64_t offset, uint64_t j, uint32_t w[4]) {
+    const uint64_t c = offset + j;
+    w[0] = (uint32_t)c; w[1] = (uint32_t)(c >> 32); w[2] = 0u; w[3] = 0u;
+    _ak_philox(w, (uint32_t)seed, (uint32_t)(seed >> 32));
+}
+static float _ak_philox_unit(uint32_t w) { return _ak_rn_mul((float)(w >> 8), 5.9604644775390625e-08f); }
+
+/* ln(u), u normal and > 0 (kernels/random.hip: ak_xlog). */
+static float _ak_rn_log(float u) {
+    const uint32_t b = _ak_rn_f2u(u);
+    int e = (int)(b >> 23) - 127, i;
+    float m = _ak_rn_u2f((b & 0x7FFFFFu) | 0x3F800000u), f, d, y, s, z, p, s2, lm, fe;
+    if (m > 1.41421356f) { m = _ak_rn_mul(m, 0.5f); e += 1; }
+    f = _ak_rn_add(m, -1.0f);
+    d = _ak_rn_add(f, 2.0f);
+    y = _ak_rn_u2f(0x7EF311C3u - _ak_rn_f2u(d));
+    for (i = 0; i < 4; i++) { const float er = fmaf(-d, y, 1.0f); y = fmaf(y, er, y); }
+    s = _ak_rn_mul(f, y);
+    z = _ak_rn_mul(s, s);
+    p = 0.0769230769f;
+    p = fmaf(p, z, 0.0909090909f);
+    p = fmaf(p, z, 0.111111111f);
+    p = fmaf(p, z, 0.142857143f);
+    p = fmaf(p, z, 0.2f);
+    p = fmaf(p, z, 0.333333333f);
+    s2 = _ak_rn_mul(s, 2.0f);
+    lm = fmaf(_ak_rn_mul(s2, z), p, s2);
+    fe = (float)e;
+    return fmaf(fe, 0.693145751953125f, fmaf(fe, 1.42860677e-06f, lm));
+}
+/* sqrt(v), v >= 0 (ak_xsqrt). */
+static float _ak_rn_sqrt(float v) {
+    float y, h, r;
+    int i;
+    if (v == 0.0f) return 0.0f;
+    y = _ak_rn_u2f(0x5F3759DFu - (_ak_rn_f2u(v) >> 1));
+    h = _ak_rn_mul(v, 0.5f);
+    for (i = 0; i < 4; i++) y = _ak_rn_mul(y, fmaf(-h, _ak_rn_mul(y, y), 1.5f));
+    r = _ak_rn_mul(v, y);
+    return fmaf(fmaf(-r, r, v), _ak_rn_mul(y, 0.5f), r);
+}
+/* sin, cos of k * 2^-24 turns (ak_xsincos_turns). */
+static void _ak_rn_sincos_turns(uint32_t k, float* s, float* c) {
+    const uint32_t q = (k + (1u << 21)) >> 22;
+    const int ri = (int)k - (int)(q << 22);
+    const float x = _ak_rn_mul(_ak_rn_mul((float)ri, 2.38418579e-07f), 1.57079637f), x2 = _ak_rn_mul(x, x);
+    float sp = -2.50521084e-08f, cp = 2.08767570e-09f, sn, cs;
+    sp = fmaf(sp, x2, 2.75573192e-06f);
+    sp = fmaf(sp, x2, -1.98412698e-04f);
+    sp = fmaf(sp, x2, 8.33333333e-03f);
+    sp = fmaf(sp, x2, -1.66666667e-01f);
+    sn = fmaf(_ak_rn_mul(x, x2), sp, x);
+    cp = fmaf(cp, x2, -2.75573192e-07f);
+    cp = fmaf(cp, x2, 2.48015873e-05f);
+    cp = fmaf(cp, x2, -1.38888889e-03f);
+    cp = fmaf(cp, x2, 4.16666667e-02f);
+    cp = fmaf(cp, x2, -0.5f);
+    cs = fmaf(x2, cp, 1.0f);
+    switch (q & 3u) {
+    case 0: *s = sn; *c = cs; break;
+    case 1: *s = cs; *c = -sn; break;
+    case 2: *s = -sn; *c = -cs; break;
+    default: *s = -cs; *c = sn; break;
+    }
+}
+static void _ak_box_muller(uint32_t wa, uint32_t wb, float* z0, float* z1) {
+    const float u1 = _ak_rn_mul((float)((wa >> 8) + 1u), 5.9604644775390625e-08f);
+    const float r = _ak_rn_sqrt(_ak_rn_mul(_ak_rn_log(u1), -2.0f));
+    float s, c;
+    _ak_rn_sincos_turns(wb >> 8, &s, &c);
+    *z0 = _ak_rn_mul(r, c);
+    *z1 = _ak_rn_mul(r, s);
+}
+
+/* The CPU references. kind 0: uniform (a = lo, b = range, c = hi); 1: normal (a = mean, b = std). */
+static void _ak_rn_cpu_gen(int kind, ak_dtype t, void* y, size_t n, uint64_t seed, uint64_t offset, float a, float b,
+                           float c) {
+    size_t j, groups = n / 4 + (n % 4 != 0);
+    for (j = 0; j < groups; j++) {
+        uint32_t w[4];
+        float f[4];
+        size_t q;
+        _ak_philox_at(seed, offset, (uint64_t)j, w);
+        if (kind == 0) {
+            for (q = 0; q < 4; q++) f[q] = fmaf(_ak_philox_unit(w[q]), b, a);
+        } else {
+            _ak_box_muller(w[0], w[1], &f[0], &f[1]);
+            _ak_box_muller(w[2], w[3], &f[2], &f[3]);
+            for (q = 0; q < 4; q++) f[q] = fmaf(f[q], b, a);
+        }
+        for (q = 0; q < 4 && 4 * j + q < n; q++) {
+            _ak_op_st(y, t, 4 * j + q, f[q]);
+            if (kind == 0 && _ak_op_ld(y, t, 4 * j + q) >= c) _ak_op_st(y, t, 4 * j + q, a);
+        }
+    }
+}
+
+static ak_result _ak_rn_check_out(ak_context* ctx, ak_dtype t, const void* y, size_t n, ak_stream* s, const char* op) {
+    ak_result r = _ak_op_check_ctx(ctx, op);
+    char what[64];
+    if (r == AK_OK) r = _ak_op_check_float(t, op);
+    if (r == AK_OK) r = _ak_op_check_count(ctx, n, t, op);
+    if (r == AK_OK) r = _ak_op_check_stream(ctx, s, op);
+    if (r == AK_OK) {
+        snprintf(what, sizeof what, "%s: y", op);
+        r = _ak_op_check_ptr(y, t, what);
+    }
+    return r;
+}
+
+static int _ak_rn_finite(float v) { return v == v && v <= FLT_MAX && v >= -FLT_MAX; }
+
+/* Launch one of the random-family kernels over ceil(n / 4) counters. */
+static ak_result _ak_rn_launch(ak_context* ctx, const char* base, ak_dtype t, size_t n, ak_stream* stream,
+                               _ak_kargs* a) {
+    ak_kernel* k = NULL;
+    char kname[64];
+    ak_result r = _ak_op_kernel(ctx, _ak_src_random, _ak_op_name(kname, sizeof kname, base, t), &k);
+    if (r != AK_OK) return r;
+    return _ak_op_launch(ctx, k, _ak_op_grid(ctx, n / 4 + (n % 4 != 0), 256), 256, 0, stream, a);
+}
+
+AKDEF ak_result ak_rand_uniform(ak_context* ctx, ak_dtype dtype, void* y, size_t n, uint64_t seed, uint64_t offset,
+                                float lo, float hi, ak_stream* stream) {
+    const char* opn = "ak_rand_uniform";
+    ak_result r = _ak_rn_check_out(ctx, dtype, y, n, stream, opn);
+    float range;
+    _ak_kargs a;
+    if (r != AK_OK) return r;
+    range = hi - lo;
+    if (!_ak_rn_finite(lo) || !_ak_rn_finite(hi) || !(lo < hi) || !_ak_rn_finite(range))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: [lo, hi) = [%g, %g): expected finite lo < hi with a finite hi - lo",
+                       opn, (double)lo, (double)hi);
+    if (_ak_op_is_cpu(ctx)) {
+        _ak_rn_cpu_gen(0, dtype, y, n, seed, offset, lo, range, hi);
+        return AK_OK;
+    }
+    _ak_kargs_rand_uniform(&a, y, (int64_t)n, seed, offset, lo, range, hi);
+    return _ak_rn_launch(ctx, "ak_rand_uniform", dtype, n, stream, &a);
+}
+
+AKDEF ak_result ak_rand_normal(ak_context* ctx, ak_dtype dtype, void* y, size_t n, uint64_t seed, uint64_t offset,
+                               float mean, float std, ak_stream* stream) {
+    const char* opn = "ak_rand_normal";
+    ak_result r = _ak_rn_check_out(ctx, dtype, y, n, stream, opn);
+    _ak_kargs a;
+    if (r != AK_OK) return r;
+    if (!_ak_rn_finite(mean) || !_ak_rn_finite(std) || std < 0.0f)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: mean = %g, std = %g: expected finite values and std >= 0", opn,
+                       (double)mean, (double)std);
+    if (_ak_op_is_cpu(ctx)) {
+        _ak_rn_cpu_gen(1, dtype, y, n, seed, offset, mean, std, 0.0f);
+        return AK_OK;
+    }
+    _ak_kargs_rand_normal(&a, y, (int64_t)n, seed, offset, mean, std);
+    return _ak_rn_launch(ctx, "ak_rand_normal", dtype, n, stream, &a);
+}
+
+AKDEF ak_result ak_dropout(ak_context* ctx, ak_dtype dtype, const void* x, void* y, uint8_t* mask, size_t n,
+                           float p, uint64_t seed, uint64_t offset, ak_stream* stream) {
+    const char* opn = "ak_dropout";
+    ak_result r = _ak_rn_check_out(ctx, dtype, y, n, stream, opn);
+    float scale;
+    size_t bytes;
+    _ak_kargs a;
+    if (r != AK_OK) return r;
+    if (!x) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: x is NULL", opn);
+    if ((r = _ak_op_check_ptr(x, dtype, "ak_dropout: x")) != AK_OK) return r;
+    if (!(p >= 0.0f && p <= 1.0f))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: p = %g, expected a probability in [0, 1]", opn, (double)p);
+    bytes = n * ak_dtype_size(dtype);
+    if ((r = _ak_op_check_overlap(x, bytes, y, bytes, 1, "ak_dropout: x and y")) != AK_OK) return r;
+    if (mask && ((r = _ak_op_check_overlap(mask, n, x, bytes, 0, "ak_dropout: mask and x")) != AK_OK ||
+                 (r = _ak_op_check_overlap(mask, n, y, bytes, 0, "ak_dropout: mask and y")) != AK_OK))
+        return r;
+    scale = p < 1.0f ? (float)(1.0 / (1.0 - (double)p)) : 0.0f;
+    if (_ak_op_is_cpu(ctx)) {
+        size_t i;
+        for (i = 0; i < n; i += 4) {
+            uint32_t w[4];
+            size_t q;
+            _ak_philox_at(seed, offset, (uint64_t)(i / 4), w);
+            for (q = 0; q < 4 && i + q < n; q++) {
+                const int keep = _ak_philox_unit(w[q]) >= p;
+                _ak_op_st(y, dtype, i + q, keep ? _ak_rn_mul(_ak_op_ld(x, dtype, i + q), scale) : 0.0f);
+                if (mask) mask[i + q] = (uint8_t)keep;
+            }
+        }
+        return AK_OK;
+    }
+    _ak_kargs_dropout(&a, x, y, mask, (int64_t)n, seed, offset, p, scale);
+    return _ak_rn_launch(ctx, "ak_dropout", dtype, n, stream, &a);
+}
+
+/* ==========================================================================
+ * >>impl:ops-scan  ak_cumsum (tile scan per row; reduce-then-scan for wide
+ * rows with few rows) and ak_topk (radix select + bitonic sort per row),
+ * kernels/scan.hip (_ak_src_scan), with their C references.
+ * ========================================================================== */
+
+#define _AK_SC_TILE 2048u   /* elements per tile of ak_cumsum_<dt> (AK_SCAN_TILE) */
+#define _AK_SC_BLOCK 256u   /* AK_SCAN_B */
+#define _AK_TOPK_KMAX 1024  /* AK_TOPK_KMAX */
+
+static void _ak_sc_cpu_cumsum(ak_dtype t, const void* x, void* y, size_t rows, size_t cols, int exclusive) {
+    size_t r, c;
+    for (r = 0; r < rows; r++) {
+        const size_t base = r * cols;
+        if (t == AK_I32) {
+            uint32_t s = 0;
+            for (c = 0; c < cols; c++) {
+                const uint32_t v = (uint32_t)((const int32_t*)x)[base + c];
+                if (!exclusive) s += v;
+                ((int32_t*)y)[base + c] = (int32_t)s;
+                if (exclusive) s += v;
+            }
+        } else if (t == AK_I64) {
+            uint64_t s = 0;
+            for (c = 0; c < cols; c++) {
+                const uint64_t v = (uint64_t)((const int64_t*)x)[base + c];
+                if (!exclusive) s += v;
+                ((int64_t*)y)[base + c] = (int64_t)s;
+                if (exclusive) s += v;
+            }
+        } else {
+            double s = 0.0;
+            for (c = 0; c < cols; c++) {
+                const double v = (double)_ak_op_ld(x, t, base + c);
+                if (!exclusive) s += v;
+                _ak_op_st(y, t, base + c, (float)s);
+                if (exclusive) s += v;
+            }
+        }
+    }
+}
+
+AKDEF ak_result ak_cumsum(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t rows, size_t cols,
+                          int exclusive, ak_stream* stream) {
+    const char* opn = "ak_cumsum";
+    ak_result r = _ak_op_check_ctx(ctx, opn);
+    size_t es, bytes, chunk, nch = 1, r0, rpl, accs;
+    ak_kernel* k = NULL;
+    char kname[64];
+    void* ws = NULL;
+    if (r != AK_OK) return r;
+    if (dtype != AK_F32 && dtype != AK_F16 && dtype != AK_BF16 && dtype != AK_I32 && dtype != AK_I64)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: dtype %s (%d) not supported, expected f32, f16, bf16, i32 or i64",
+                       opn, ak_dtype_name(dtype), (int)dtype);
+    if ((r = _ak_op_check_shape2(ctx, rows, cols, dtype, opn)) != AK_OK) return r;
+    if ((r = _ak_op_check_stream(ctx, stream, opn)) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(x, dtype, "ak_cumsum: x")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(y, dtype, "ak_cumsum: y")) != AK_OK) return r;
+    es = ak_dtype_size(dtype);
+    bytes = rows * cols * es;
+    if ((r = _ak_op_check_overlap(x, bytes, y, bytes, 1, "ak_cumsum: x and y")) != AK_OK) return r;
+    exclusive = exclusive != 0;
+    if (_ak_op_is_cpu(ctx)) {
+        _ak_sc_cpu_cumsum(dtype, x, y, rows, cols, exclusive);
+        return AK_OK;
+    }
+    accs = dtype == AK_I64 ? 8u : 4u;
+    chunk = cols;
+    {
+        /* few rows, wide: split each row into chunks so that about 8 blocks per
+         * compute unit run (a chunk at least 4 tiles) */
+        const size_t target = (size_t)_ak_op_cus(ctx) * 8u;
+        if (rows < target && cols >= 4u * _AK_SC_TILE) {
+            size_t want = (target + rows - 1) / rows;
+            chunk = (cols + want - 1) / want;
+            if (chunk < 4u * _AK_SC_TILE) chunk = 4u * _AK_SC_TILE;
+            chunk = (chunk + _AK_SC_TILE - 1) / _AK_SC_TILE * _AK_SC_TILE;
+            nch = (cols + chunk - 1) / chunk;
+            if (nch > 0x7FFFFFFFu) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %zu columns is too wide", opn, cols);
+        }
+    }
+    rpl = (size_t)0x7FFFFFFF / nch;
+    if (nch > 1) {
+        ak_kernel* kp = NULL;
+        size_t nr_max = rows < rpl ? rows : rpl;
+        if ((r = _ak_op_kernel(ctx, _ak_src_scan, _ak_op_name(kname, sizeof kname, "ak_cumsum_part", dtype), &kp)) !=
+            AK_OK)
+            return r;
+        if ((r = _ak_op_kernel(ctx, _ak_src_scan, _ak_op_name(kname, sizeof kname, "ak_cumsum", dtype), &k)) != AK_OK)
+            return r;
+        if ((r = ak_malloc(ctx, nr_max * nch * accs, stream, &ws)) != AK_OK) return r;
+        for (r0 = 0; r0 < rows && r == AK_OK; r0 += rpl) {
+            const size_t nr = rows - r0 < rpl ? rows - r0 : rpl;
+            _ak_kargs a;
+            _ak_kargs_cumsum_part(&a, (const char*)x + r0 * cols * es, (int64_t)cols, (int64_t)chunk, (int32_t)nch, ws);
+            r = _ak_op_launch(ctx, kp, (unsigned)(nr * nch), _AK_SC_BLOCK, 0, stream, &a);
+            if (r != AK_OK) break;
+            _ak_kargs_cumsum(&a, (const char*)x + r0 * cols * es, (char*)y + r0 * cols * es, (int64_t)cols,
+                             (int64_t)chunk, (int32_t)nch, ws, exclusive);
+            r = _ak_op_launch(ctx, k, (unsigned)(nr * nch), _AK_SC_BLOCK, 0, stream, &a);
+        }
+        ak_free(ctx, ws);
+        return r;
+    }
+    if ((r = _ak_op_kernel(ctx, _ak_src_scan, _ak_op_name(kname, sizeof kname, "ak_cumsum", dtype), &k)) != AK_OK)
+        return r;
+    for (r0 = 0; r0 < rows && r == AK_OK; r0 += rpl) {
+        const size_t nr = rows - r0 < rpl ? rows - r0 : rpl;
+        _ak_kargs a;
+        _ak_kargs_cumsum(&a, (const char*)x + r0 * cols * es, (char*)y + r0 * cols * es, (int64_t)cols, (int64_t)cols,
+                         1, NULL, exclusive);
+        r = _ak_op_launch(ctx, k, (unsigned)nr, _AK_SC_BLOCK, 0, stream, &a);
+    }
+    return r;
+}
+
+/* Order-preserving 32-bit key (kernels/scan.hip: ak_topk_key). */
+static uint32_t _ak_topk_key(float f, int largest) {
+    uint32_t u, k;
+    memcpy(&u, &f, 4);
+    if (f != f) k = 0xFFFFFFFFu;
+    else {
+        if (u == 0x80000000u) u = 0u;
+        k = (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+    }
+    return largest ? k : ~k;
+}
+static int _ak_topk_cmp_desc(const void* a, const void* b) {
+    const uint64_t x = *(const uint64_t*)a, y = *(const uint64_t*)b;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+static ak_result _ak_topk_cpu(ak_dtype t, const void* x, void* vals, int64_t* idx, size_t rows, size_t cols, int k,
+                              int largest) {
+    uint64_t* keys = (uint64_t*)_ak_alloc(cols * sizeof *keys);
+    size_t r, c;
+    int j;
+    if (!keys) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_topk: out of host memory (%zu keys)", cols);
+    for (r = 0; r < rows; r++) {
+        for (c = 0; c < cols; c++)
+            keys[c] = ((uint64_t)_ak_topk_key(_ak_op_ld(x, t, r * cols + c), largest) << 32) |
+                      (uint64_t)(0xFFFFFFFFu - (uint32_t)c);
+        qsort(keys, cols, sizeof *keys, _ak_topk_cmp_desc);
+        for (j = 0; j < k; j++) {
+            const size_t e = (size_t)(0xFFFFFFFFu - (uint32_t)keys[j]), es = ak_dtype_size(t);
+            memcpy((char*)vals + (r * (size_t)k + (size_t)j) * es, (const char*)x + (r * cols + e) * es, es);
+            idx[r * (size_t)k + (size_t)j] = (int64_t)e;
+        }
+    }
+    _ak_dealloc(keys);
+    return AK_OK;
+}
+
+AKDEF ak_result ak_topk(ak_context* ctx, ak_dtype dtype, const void* x, void* values, int64_t* indices, size_t rows,
+                        size_t cols, int k, int largest, ak_stream* stream) {
+    const char* opn = "ak_topk";
+    ak_result r = _ak_op_check_ctx(ctx, opn);
+    size_t es, r0, rpl = 0x7FFFFFFF;
+    unsigned block;
+    ak_kernel* kern = NULL;
+    char kname[64];
+    if (r == AK_OK) r = _ak_op_check_float(dtype, opn);
+    if (r == AK_OK) r = _ak_op_check_shape2(ctx, rows, cols, dtype, opn);
+    if (r == AK_OK) r = _ak_op_check_stream(ctx, stream, opn);
+    if (r == AK_OK) r = _ak_op_check_ptr(x, dtype, "ak_topk: x");
+    if (r == AK_OK) r = _ak_op_check_ptr(values, dtype, "ak_topk: values");
+    if (r == AK_OK) r = _ak_op_check_ptr(indices, AK_I64, "ak_topk: indices");
+    if (r != AK_OK) return r;
+    if (cols > 0x7FFFFFFFu)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: cols = %zu, expected < 2^31", opn, cols);
+    if (k < 1 || k > _AK_TOPK_KMAX || (size_t)k > cols)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: k = %d, expected 1 <= k <= min(cols = %zu, %d)", opn, k, cols,
+                       _AK_TOPK_KMAX);
+    if ((r = _ak_op_check_bytes(ctx, rows * (size_t)k, AK_I64, opn)) != AK_OK) return r;
+    es = ak_dtype_size(dtype);
+    if ((r = _ak_op_check_overlap(values, rows * (size_t)k * es, x, rows * cols * es, 0, "ak_topk: values and x")) !=
+            AK_OK ||
+        (r = _ak_op_check_overlap(indices, rows * (size_t)k * 8u, x, rows * cols * es, 0, "ak_topk: indices and x")) !=
+            AK_OK ||
+        (r = _ak_op_check_overlap(indices, rows * (size_t)k * 8u, values, rows * (size_t)k * es, 0,
+                                  "ak_topk: indices and values")) != AK_OK)
+        return r;
+    largest = largest != 0;
+    if (_ak_op_is_cpu(ctx)) return _ak_topk_cpu(dtype, x, values, indices, rows, cols, k, largest);
+    if ((r = _ak_op_kernel(ctx, _ak_src_scan, _ak_op_name(kname, sizeof kname, "ak_topk", dtype), &kern)) != AK_OK)
+        return r;
+    /* one block per row; wide rows get more threads for the histogram passes */
+    block = cols >= 16384u ? 1024u : cols >= 2048u ? 512u : 256u;
+    for (r0 = 0; r0 < rows && r == AK_OK; r0 += rpl) {
+        const size_t nr = rows - r0 < rpl ? rows - r0 : rpl;
+        _ak_kargs a;
+        _ak_kargs_topk(&a, (const char*)x + r0 * cols * es, (char*)values + r0 * (size_t)k * es, indices + r0 * (size_t)k,
+                       (int64_t)cols, k, largest);
+        r = _ak_op_launch(ctx, kern, (unsigned)nr, block, 0, stream, &a);
+    }
+    return r;
 }
 #endif /* AMDKIT_NO_OPS */
 

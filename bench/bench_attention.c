@@ -15,6 +15,7 @@
  * --quick: tiny shapes, 3 trials (a harness check on any backend). */
 #define AMDKIT_IMPLEMENTATION
 #include "../amdkit.h"
+#include "bench_common.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,26 +43,6 @@ static const entry quick_entries[] = {
     { "prefill", 1, 2, 2, 64, 64, 64, 1, 0, 1 },
     { "decode", 2, 4, 2, 1, 300, 128, 0, 1, 1 },
 };
-
-typedef struct stats { double mean, std, min, max, median; int n; } stats;
-static int cmp_d(const void* a, const void* b) {
-    double x = *(const double*)a, y = *(const double*)b;
-    return x < y ? -1 : x > y;
-}
-static stats summarize(double* t, int n) {
-    stats s;
-    int i;
-    double sum = 0, sq = 0;
-    qsort(t, (size_t)n, sizeof *t, cmp_d);
-    for (i = 0; i < n; i++) sum += t[i];
-    s.mean = sum / n;
-    for (i = 0; i < n; i++) sq += (t[i] - s.mean) * (t[i] - s.mean);
-    s.std = sqrt(sq / n);
-    s.min = t[0]; s.max = t[n - 1];
-    s.median = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
-    s.n = n;
-    return s;
-}
 
 static void* dev_random(ak_context* ctx, ak_dtype t, size_t n, unsigned* seed) {
     size_t es = ak_dtype_size(t), i;
@@ -118,28 +99,9 @@ int main(int argc, char** argv) {
     nlist = quick ? (int)(sizeof quick_entries / sizeof *quick_entries) : (int)(sizeof entries / sizeof *entries);
     printf("bench_attention on %s (%s, %s)\n", dev->name, ak_backend_name(dev->backend), dev->arch);
 
-    {   /* copy roofline: 1 GiB device-to-device (64 MiB with --quick) */
-        size_t bytes = quick ? ((size_t)64 << 20) : ((size_t)1 << 30);
-        void *a = NULL, *b = NULL;
-        double t[20];
-        int k;
-        if (ak_malloc(ctx, bytes, NULL, &a) == AK_OK && ak_malloc(ctx, bytes, NULL, &b) == AK_OK) {
-            ak_memset(ctx, a, 1, bytes, NULL);
-            for (k = 0; k < 23; k++) {
-                float ms = 0;
-                ak_event_record(e0, NULL);
-                ak_memcpy_async(ctx, b, a, bytes, AK_D2D, NULL);
-                ak_event_record(e1, NULL);
-                ak_event_synchronize(e1);
-                ak_event_elapsed_ms(e0, e1, &ms);
-                if (k >= 3) t[k - 3] = ms;
-            }
-            copy_gbps = 2.0 * (double)bytes / (summarize(t, 20).median * 1e-3) / 1e9;
-            printf("copy roofline %.1f GB/s\n", copy_gbps);
-        }
-        if (a) ak_free(ctx, a);
-        if (b) ak_free(ctx, b);
-    }
+    /* copy roofline: 1 GiB device-to-device (64 MiB with --quick) */
+    copy_gbps = bench_copy_gbps(ctx, quick ? ((size_t)64 << 20) : ((size_t)1 << 30));
+    printf("copy roofline %.1f GB/s\n", copy_gbps);
     if (out) {
         jf = fopen(out, "w");
         if (!jf) { fprintf(stderr, "cannot write %s\n", out); return 1; }
@@ -172,7 +134,7 @@ int main(int argc, char** argv) {
                 ak_attention_args a;
                 int n = trials > 0 ? trials : quick ? 3 : en->decode ? 50 : 20, kk, ok = 1;
                 double* tm = (double*)malloc((size_t)n * sizeof(double));
-                stats s;
+                ak_bench_stats s;
                 double flops, tf, gbps = 0.0;
                 memset(&a, 0, sizeof a);
                 a.dtype = t;
@@ -193,8 +155,7 @@ int main(int argc, char** argv) {
                     if (kk >= 3) tm[kk - 3] = ms;
                 }
                 if (!ok) { free(tm); return 1; }
-                s = summarize(tm, n);
-                free(tm);
+                ak_bench_stats_of(tm, n, &s);   /* sorts tm: the samples go into the JSON for report.py's intervals */
                 flops = 4.0 * (double)en->b * (double)en->hq * (double)en->sq * (double)en->skv * (double)en->d;
                 if (en->causal) flops *= 0.5;
                 tf = flops / (s.median * 1e-3) / 1e12;
@@ -210,15 +171,18 @@ int main(int argc, char** argv) {
                                 "\"max\": %.6f, \"median\": %.6f, \"num_trials\": %d, \"hardware\": \"%s\", \"device\": "
                                 "\"%s:%d\", \"tflops\": %.2f",
                             first ? "" : ",", en->name, path, ak_dtype_name(t), en->b, en->hq, en->hkv, en->sq, en->skv,
-                            en->d, en->causal ? "true" : "false", s.mean, s.std, s.min, s.max, s.median, s.n, dev->name,
+                            en->d, en->causal ? "true" : "false", s.mean, s.std, s.min, s.max, s.median, s.num_trials, dev->name,
                             dev->backend == AK_BACKEND_CUDA ? "cuda" : dev->backend == AK_BACKEND_HIP ? "hip" : "cpu",
                             dev->device, tf);
                     if (en->decode)
                         fprintf(jf, ", \"kv_bytes\": %.0f, \"gbps\": %.2f, \"roofline_fraction\": %.4f",
                                 2.0 * (double)nk * (double)ak_dtype_size(t), gbps, copy_gbps > 0 ? gbps / copy_gbps : 0.0);
-                    fprintf(jf, "}");
+                    fprintf(jf, ", \"times\": [");
+                    for (kk = 0; kk < n; kk++) fprintf(jf, "%s%.6g", kk ? "," : "", tm[kk]);
+                    fprintf(jf, "]}");
                     first = 0;
                 }
+                free(tm);
             }
             ak_free(ctx, q); ak_free(ctx, k); ak_free(ctx, v); ak_free(ctx, o);
         }

@@ -18,6 +18,7 @@
  * Inputs: random in [-1, 1) (never zeros), made on the host once per size. */
 #define AMDKIT_IMPLEMENTATION
 #include "../amdkit.h"
+#include "bench_common.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,6 @@ typedef struct gcase {
     int epi;         /* 1: bias + gelu */
 } gcase;
 
-static int cmpd(const void* a, const void* b) { double x = *(const double*)a, y = *(const double*)b; return x < y ? -1 : x > y; }
 
 static unsigned long long g_rng = 88172645463325252ull;
 static double rnd(void) {
@@ -126,28 +126,8 @@ int main(int argc, char** argv) {
     ak_event_create(ctx, &e1);
     scratch_bytes = di->l2_bytes ? 2 * di->l2_bytes : ((size_t)64 << 20);
     if (ak_malloc(ctx, scratch_bytes, NULL, &scratch) != AK_OK) scratch = NULL;
-    if (di->backend != AK_BACKEND_CPU) { /* copy bandwidth: 1 GiB D2D, read + write */
-        void *a = NULL, *b = NULL;
-        size_t bytes = quick ? ((size_t)64 << 20) : ((size_t)1 << 30);
-        double t[20];
-        int k;
-        if (ak_malloc(ctx, bytes, NULL, &a) == AK_OK && ak_malloc(ctx, bytes, NULL, &b) == AK_OK) {
-            for (k = 0; k < 3; k++) ak_memcpy_async(ctx, b, a, bytes, AK_D2D, NULL);
-            for (k = 0; k < 20; k++) {
-                float ms = 0;
-                ak_event_record(e0, NULL);
-                ak_memcpy_async(ctx, b, a, bytes, AK_D2D, NULL);
-                ak_event_record(e1, NULL);
-                ak_event_synchronize(e1);
-                ak_event_elapsed_ms(e0, e1, &ms);
-                t[k] = ms;
-            }
-            qsort(t, 20, sizeof t[0], cmpd);
-            copy_gbps = 2.0 * (double)bytes / (t[10] * 1e-3) / 1e9;
-        }
-        ak_free(ctx, a);
-        ak_free(ctx, b);
-    }
+    if (di->backend != AK_BACKEND_CPU)   /* copy bandwidth: 1 GiB D2D, read + write */
+        copy_gbps = bench_copy_gbps(ctx, quick ? ((size_t)64 << 20) : ((size_t)1 << 30));
     f = out ? fopen(out, "w") : stdout;
     if (!f) { perror(out); return 1; }
     fprintf(f, "{\"tool\": \"bench_gemm\", \"hardware\": \"%s\", \"device\": \"%s\", \"backend\": \"%s\", \"copy_gbps\": %.1f, \"results\": [\n",
@@ -204,13 +184,10 @@ int main(int argc, char** argv) {
         if (r != AK_OK || trials == 0) {
             fprintf(stderr, "%s: %s\n", c->name, ak_last_error());
         } else {
-            double mean = 0, sd = 0, med;
-            qsort(t, (size_t)trials, sizeof t[0], cmpd);
-            for (k = 0; k < trials; k++) mean += t[k];
-            mean /= trials;
-            for (k = 0; k < trials; k++) sd += (t[k] - mean) * (t[k] - mean);
-            sd = sqrt(sd / trials);
-            med = trials % 2 ? t[trials / 2] : 0.5 * (t[trials / 2 - 1] + t[trials / 2]);
+            ak_bench_stats st;
+            double med;
+            ak_bench_stats_of(t, trials, &st);
+            med = st.median;
             flops = 2.0 * (double)c->m * (double)c->n * (double)c->k * (double)c->batch;
             tf = flops / (med * 1e-3) / 1e12;
             peak = !di->arch_info ? 0 : c->dt == AK_F32 ? (c->tf32 ? di->arch_info->fp16_matrix_tflops / 2 : di->arch_info->fp32_tflops)
@@ -224,9 +201,11 @@ int main(int argc, char** argv) {
             fprintf(f, "%s  {\"name\": \"%s\", \"dtype\": \"%s\", \"m\": %zu, \"n\": %zu, \"k\": %zu, \"batch\": %zu, \"epilogue\": \"%s\", "
                        "\"kernel\": \"%s\", \"path\": \"%s\", \"mean\": %.6f, \"std\": %.6f, \"min\": %.6f, \"max\": %.6f, \"median\": %.6f, "
                        "\"num_trials\": %d, \"hardware\": \"%s\", \"device\": \"%s\", \"tflops\": %.3f, \"peak_tflops\": %.1f, "
-                       "\"roofline_fraction\": %.4f, \"b_read_copy_fraction\": %.4f}",
+                       "\"roofline_fraction\": %.4f, \"b_read_copy_fraction\": %.4f, \"times\": [",
                     written++ ? ",\n" : "", c->name, c->tf32 ? "tf32" : ak_dtype_name(c->dt), c->m, c->n, c->k, c->batch, c->epi ? "bias+gelu" : "none",
-                    p.kernel, p.path, mean, sd, t[0], t[trials - 1], med, trials, di->name, di->arch, tf, peak, frac, bw_frac);
+                    p.kernel, p.path, st.mean, st.std, st.min, st.max, med, trials, di->name, di->arch, tf, peak, frac, bw_frac);
+            for (k = 0; k < trials; k++) fprintf(f, "%s%.6g", k ? "," : "", t[k]);   /* for report.py's intervals */
+            fprintf(f, "]}");
             fflush(f);
         }
         ak_free(ctx, A); ak_free(ctx, B); ak_free(ctx, D); ak_free(ctx, bias);

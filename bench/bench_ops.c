@@ -2,7 +2,7 @@
  * entry against the CPU reference in the same run, and writes JSON.
  *
  *   build/bench_ops [--quick] [--trials N | --min-trials N --max-trials N] [--ci W] [--max-s S]
- *                   [--warmup N] [--filter SUBSTR] [--no-check] [--check-elems N] [--check-corrupt]
+ *                   [--warmup N] [--filter SUBSTR[,SUBSTR...]] [--no-check] [--check-elems N] [--check-corrupt]
  *                   [--budget-s S] [OUT.json]
  *
  * --budget-s S: start no entry after S seconds (the JSON stays valid; exit 1).
@@ -84,11 +84,17 @@
  *        f  output, one f32 per row         i  output, one int64 per row
  *        T  output, cols x rows elements of dtype (a transpose; with x only)
  *        1  output, one f32 for the whole tensor (checked in full)
+ *        F  output, rows*cols elements of dtype2, checked in full (no windows: an op
+ *           whose outputs depend on their position, e.g. random numbers, dropout, or
+ *           whose rows are not windows of the input rows: a gather, a permute)
+ *        v  output, op elements of dtype per row   j  output, op int64 per row (top-k)
  *        -  unused
  *      with a leading 'e' when the op is element-wise (output i depends on
  *      input i alone: the check may take windows of single elements; without
  *      it, windows are whole rows), and the tolerance kind (TOL_DEFAULT,
- *      TOL_EXACT, TOL_SUM, TOL_MEAN).
+ *      TOL_EXACT, TOL_SUM, TOL_MEAN, TOL_SCAN: prefix sums, 'y' element c of a
+ *      row also allows 1e-6 (halves 1e-3) x sum |x[0..c]| of that row: an fp32
+ *      running sum that cancels to ~0 keeps the rounding of its large terms).
  *   The BENCH3 macro adds the f32, f16 and bf16 rows of one op at once.
  */
 #define AMDKIT_IMPLEMENTATION
@@ -123,7 +129,7 @@ struct bench_entry {
     const char* bufs;                 /* check layout: one character per buffer (see CHECKING) */
     int tol;                          /* TOL_* */
 };
-enum { TOL_DEFAULT = 0, TOL_EXACT, TOL_SUM, TOL_MEAN };
+enum { TOL_DEFAULT = 0, TOL_EXACT, TOL_SUM, TOL_MEAN, TOL_SCAN };
 
 /* ---- run functions of the element-wise family  ------------------------ */
 static ak_result run_fill(const bench_case* c, const bench_entry* e) {
@@ -203,6 +209,114 @@ static ak_result setup_xent(bench_case* c, const bench_entry* e) {
     return res;
 }
 
+/* ---- LLM building blocks (shapes of a Llama-style model) ------------------ */
+/* residual + norm over tokens x hidden: x = buf0, r = buf1, h = buf2, y = buf3;
+ * weight and bias are the first cols elements of x and r (inputs may share memory) */
+static ak_result run_add_layernorm(const bench_case* c, const bench_entry* e) {
+    return ak_add_layernorm(c->ctx, c->dtype, c->buf[0], c->buf[1], c->buf[0], c->buf[1], c->buf[2], c->buf[3], c->rows,
+                            c->cols, e->param, NULL);
+}
+static ak_result run_add_rmsnorm(const bench_case* c, const bench_entry* e) {
+    return ak_add_rmsnorm(c->ctx, c->dtype, c->buf[0], c->buf[1], c->buf[0], c->buf[2], c->buf[3], c->rows, c->cols,
+                          e->param, NULL);
+}
+/* x, r read, h, y written, weight (and bias) read once */
+static double bytes_add_norm(const bench_case* c, const bench_entry* e) {
+    double es = (double)ak_dtype_size(c->dtype);
+    return 4.0 * (double)c->n * es + (e->run == run_add_layernorm ? 2.0 : 1.0) * (double)c->cols * es;
+}
+/* RoPE over [rows = tokens][cols = heads x 128]: x = buf0, y = buf1, int64 positions in buf2 */
+#define ROPE_HEAD_DIM 128
+static ak_result run_rope(const bench_case* c, const bench_entry* e) {
+    return ak_rope(c->ctx, (ak_rope_mode)e->op, c->dtype, AK_I64, c->buf[0], c->buf[2], c->buf[1], c->rows,
+                   c->cols / ROPE_HEAD_DIM, ROPE_HEAD_DIM, ROPE_HEAD_DIM, e->param, NULL);
+}
+static ak_result setup_rope(bench_case* c, const bench_entry* e) {
+    int64_t* p = (int64_t*)malloc(c->rows * sizeof(int64_t));
+    size_t i;
+    ak_result r;
+    (void)e;
+    if (!p) return AK_ERROR_OUT_OF_MEMORY;
+    for (i = 0; i < c->rows; i++) p[i] = (int64_t)i;
+    r = ak_memcpy(c->ctx, c->buf[2], p, c->rows * sizeof(int64_t), AK_H2D);
+    free(p);
+    return r;
+}
+static double bytes_rope(const bench_case* c, const bench_entry* e) {
+    (void)e;
+    return 2.0 * (double)c->n * (double)ak_dtype_size(c->dtype) + (double)c->rows * 8.0;
+}
+/* embedding: rows = indices = table rows (vocab), cols = dim: table = buf0, int64 indices in buf1 (a
+ * scattered permutation: every table row is read once, so no row comes from the cache, as with a
+ * 128256-row vocabulary), out = buf2 */
+static ak_result run_embedding(const bench_case* c, const bench_entry* e) {
+    (void)e;
+    return ak_embedding(c->ctx, c->dtype, AK_I64, c->buf[0], c->buf[1], c->buf[2], c->rows, c->rows, c->cols, NULL);
+}
+static ak_result setup_embedding(bench_case* c, const bench_entry* e) {
+    int64_t* idx = (int64_t*)malloc(c->rows * sizeof(int64_t));
+    size_t i, step = 2654435761u % c->rows;
+    ak_result r;
+    (void)e;
+    if (!idx) return AK_ERROR_OUT_OF_MEMORY;
+    while (step < 2 || (c->rows % step == 0 && c->rows > 1)) step++;   /* a step coprime with rows for the sizes used */
+    for (i = 0; i < c->rows; i++) idx[i] = (int64_t)((i * step + 7u) % c->rows);
+    r = ak_memcpy(c->ctx, c->buf[1], idx, c->rows * sizeof(int64_t), AK_H2D);
+    free(idx);
+    return r;
+}
+/* gathered rows read, output written, int64 indices read */
+static double bytes_embedding(const bench_case* c, const bench_entry* e) {
+    (void)e;
+    return 2.0 * (double)c->n * (double)ak_dtype_size(c->dtype) + (double)c->rows * 8.0;
+}
+/* permute (0, 2, 1, 3) of [batch][seq][heads][128] (rows = batch x seq, cols = heads x 128)
+ * into [batch][heads][seq][128], with the dtype cast of the entry */
+#define PERM_SEQ 1024u
+#define PERM_QSEQ 16u
+#define PERM_HEAD_DIM 128u
+static ak_result run_permute(const bench_case* c, const bench_entry* e) {
+    size_t S = c->rows >= PERM_SEQ ? PERM_SEQ : PERM_QSEQ, D = PERM_HEAD_DIM, H = c->cols / D, B = c->rows / S;
+    size_t shape[4];
+    int64_t ss[4], ds[4];
+    shape[0] = B; shape[1] = H; shape[2] = S; shape[3] = D;
+    ss[0] = (int64_t)(S * H * D); ss[1] = (int64_t)D; ss[2] = (int64_t)(H * D); ss[3] = 1;
+    ds[0] = (int64_t)(H * S * D); ds[1] = (int64_t)(S * D); ds[2] = (int64_t)D; ds[3] = 1;
+    return ak_copy_strided(c->ctx, c->dtype, e->dtype2, c->buf[0], c->buf[1], 4, shape, ss, ds, NULL);
+}
+
+/* ---- random numbers, dropout, cumsum, top-k (>>impl:ops-random, >>impl:ops-scan) ---- */
+static ak_result run_rand_uniform(const bench_case* c, const bench_entry* e) {
+    (void)e;
+    return ak_rand_uniform(c->ctx, c->dtype, c->buf[0], c->n, 1234, 0, 0.0f, 1.0f, NULL);
+}
+static ak_result run_rand_normal(const bench_case* c, const bench_entry* e) {
+    (void)e;
+    return ak_rand_normal(c->ctx, c->dtype, c->buf[0], c->n, 1234, 0, 0.0f, 1.0f, NULL);
+}
+/* y = dropout(x, p = param) without the mask (F.dropout returns no mask either) */
+static ak_result run_dropout(const bench_case* c, const bench_entry* e) {
+    return ak_dropout(c->ctx, c->dtype, c->buf[0], c->buf[1], NULL, c->n, e->param, 1234, 0, NULL);
+}
+static ak_result run_cumsum(const bench_case* c, const bench_entry* e) {
+    (void)e;
+    return ak_cumsum(c->ctx, c->dtype, c->buf[0], c->buf[1], c->rows, c->cols, 0, NULL);
+}
+/* op = k; values into buf[1], int64 indices into buf[2] */
+static ak_result run_topk(const bench_case* c, const bench_entry* e) {
+    return ak_topk(c->ctx, c->dtype, c->buf[0], c->buf[1], (int64_t*)c->buf[2], c->rows, c->cols, e->op, 1, NULL);
+}
+/* x read; k values and k int64 indices per row written */
+static double bytes_topk(const bench_case* c, const bench_entry* e) {
+    double es = (double)ak_dtype_size(c->dtype);
+    return (double)c->n * es + (double)c->rows * (double)e->op * (es + 8.0);
+}
+/* standard normal inputs (a constant row would be all ties) */
+static ak_result setup_randn(bench_case* c, const bench_entry* e) {
+    (void)e;
+    return ak_rand_normal(c->ctx, c->dtype, c->buf[0], c->n, 99, 0, 0.0f, 1.0f, NULL);
+}
+
 #define EW_N ((size_t)256 << 20)   /* 256M elements */
 #define EW_Q ((size_t)1 << 20)     /* --quick: 1M */
 /* one op for f32, f16, bf16: name, op, io, run, nbuf, param, check layout */
@@ -259,6 +373,40 @@ static const bench_entry entries[] = {
                "xtf", TOL_DEFAULT),
     BENCH_ROW3("cross_entropy_mean", AK_LOSS_MEAN, RD_R, RD_C, RD_QR, RD_QC, 0, run_xent, bytes_xent, setup_xent, 3,
                0.0f, "xt1", TOL_DEFAULT),
+    /* LLM building blocks: residual + norm over 4096 tokens x 4096 hidden; RoPE over 4096 tokens x 32 heads
+     * x 128 (theta 500000, Llama 3); embedding of 8192 tokens from a 128256 x 4096 table; permute (0, 2, 1, 3)
+     * of [8][1024][32][128] (also with a cast). The gather and the permute mix rows: checked over the whole
+     * tensor ('F'). */
+    BENCH_ROW3("add_layernorm", 0, 4096, 4096, RD_QR, RD_QC, 0, run_add_layernorm, bytes_add_norm, NULL, 4, 1e-5f,
+               "xxyy", TOL_DEFAULT),
+    BENCH_ROW3("add_rmsnorm", 0, 4096, 4096, RD_QR, RD_QC, 0, run_add_rmsnorm, bytes_add_norm, NULL, 4, 1e-6f, "xxyy",
+               TOL_DEFAULT),
+    BENCH_ROW3("rope_neox", AK_ROPE_NEOX, 4096, 4096, 64, 1024, 0, run_rope, bytes_rope, setup_rope, 3, 500000.0f,
+               "xyt", TOL_DEFAULT),
+    BENCH_ROW3("rope_interleaved", AK_ROPE_INTERLEAVED, 4096, 4096, 64, 1024, 0, run_rope, bytes_rope, setup_rope, 3,
+               500000.0f, "xyt", TOL_DEFAULT),
+    BENCH_ROW3("embedding", 0, 8192, 4096, 64, 1000, 0, run_embedding, bytes_embedding, setup_embedding, 3, 0.0f, "xtF",
+               TOL_EXACT),
+    BENCH_ROW3("permute", 0, 8192, 4096, 64, 1024, 2, run_permute, NULL, NULL, 2, 0.0f, "xF", TOL_EXACT),
+    { "permute", AK_F32, AK_BF16, 0, 8192, 4096, 64, 1024, 0, run_permute, bytes_cast, NULL, 2, 0.0f, "xF", TOL_EXACT },
+    { "permute", AK_BF16, AK_F32, 0, 8192, 4096, 64, 1024, 0, run_permute, bytes_cast, NULL, 2, 0.0f, "xF", TOL_EXACT },
+    /* random numbers, dropout (p = 0.1, no mask): checked in full and bit for bit ("F": the whole
+     * n-element output; positions matter, so no windows); cumsum; top-k (k = op, in the name: vocab
+     * rows, MoE routing; "v" / "j": k values / k int64 indices per row) */
+    BENCH_ROW3("rand_uniform", 0, 4096, 4096, 64, 1000, 1, run_rand_uniform, NULL, NULL, 1, 0.0f, "F", TOL_EXACT),
+    BENCH_ROW3("rand_normal", 0, 4096, 4096, 64, 1000, 1, run_rand_normal, NULL, NULL, 1, 0.0f, "F", TOL_EXACT),
+    BENCH_ROW3("dropout", 0, 4096, 4096, 64, 1000, 2, run_dropout, NULL, NULL, 2, 0.1f, "xF", TOL_EXACT),
+    BENCH_ROW3("cumsum", 0, 4096, 4096, 64, 1000, 2, run_cumsum, NULL, setup_randn, 2, 0.0f, "xy", TOL_SCAN),
+    { "cumsum", AK_F32, AK_F32, 0, 64, 1048576, 4, 40000, 2, run_cumsum, NULL, setup_randn, 2, 0.0f, "xy", TOL_SCAN },
+    { "cumsum", AK_BF16, AK_BF16, 0, 64, 1048576, 4, 40000, 2, run_cumsum, NULL, setup_randn, 2, 0.0f, "xy", TOL_SCAN },
+    BENCH_ROW3("topk_k8", 8, 4096, 4096, 64, 1000, 0, run_topk, bytes_topk, setup_randn, 3, 0.0f, "xvj", TOL_EXACT),
+    BENCH_ROW3("topk_k50", 50, 256, 128256, 2, 8192, 0, run_topk, bytes_topk, setup_randn, 3, 0.0f, "xvj", TOL_EXACT),
+    { "topk_k50", AK_F32, AK_F32, 50, 1, 128256, 1, 8192, 0, run_topk, bytes_topk, setup_randn, 3, 0.0f, "xvj", TOL_EXACT },
+    { "topk_k50", AK_F32, AK_F32, 50, 16, 128256, 3, 8192, 0, run_topk, bytes_topk, setup_randn, 3, 0.0f, "xvj", TOL_EXACT },
+    BENCH_ROW3("topk_k1024", 1024, 256, 128256, 2, 8192, 0, run_topk, bytes_topk, setup_randn, 3, 0.0f, "xvj",
+               TOL_EXACT),
+    { "topk_k1024", AK_F32, AK_F32, 1024, 1, 128256, 1, 8192, 0, run_topk, bytes_topk, setup_randn, 3, 0.0f, "xvj",
+      TOL_EXACT },
 };
 
 /* ---- harness ------------------------------------------------------------------ */
@@ -442,7 +590,7 @@ static ak_result init_inputs(ak_context* ctx, pool* pools, const bench_entry* en
         }
         if (k == 'x' || k == 'Y') r = pool_copy(ctx, p, c->buf[b], 0, c->n, buf_shift(b), 1);
         else if (k == 'w') r = pool_copy(ctx, p, c->buf[b], 0, c->cols, buf_shift(b), 1);
-        else if (k == 'y' || k == 'f' || k == 'i' || k == 'T' || k == '1') r = ak_memset(ctx, c->buf[b], 0xFF, c->buf_bytes, NULL);
+        else if (k == 'y' || k == 'f' || k == 'i' || k == 'T' || k == '1' || k == 'F' || k == 'v' || k == 'j') r = ak_memset(ctx, c->buf[b], 0xFF, c->buf_bytes, NULL);
         if (r != AK_OK) return r;
     }
     return AK_OK;
@@ -457,7 +605,7 @@ static ak_result check_entry(ak_context* ctx, ak_context* cpu, pool* pools, cons
     size_t es = ak_dtype_size(c->dtype), es2 = ak_dtype_size(en->dtype2);
     size_t U, ulen, W, win[3][2], nw = 0, K = 0, w, j;
     const char* lay = en->bufs + (en->bufs[0] == 'e');   /* one character per buffer */
-    int full = strchr(lay, '1') != NULL, cm = !full && strchr(lay, 'T') != NULL;   /* whole tensor / columns */
+    int full = strchr(lay, '1') != NULL || strchr(lay, 'F') != NULL, cm = !full && strchr(lay, 'T') != NULL;   /* whole tensor / columns */
     int ew = en->bufs[0] == 'e' && !full && !cm, b;
     bench_case hc;
     void* gpu[4] = {NULL, NULL, NULL, NULL};
@@ -470,7 +618,7 @@ static ak_result check_entry(ak_context* ctx, ak_context* cpu, pool* pools, cons
 
     memset(res, 0, sizeof *res);
     for (k = lay; *k; k++)
-        if (!strchr(ew ? "xyY-" : cm ? "xT-" : "xyYwtfiT1-", *k)) {
+        if (!strchr(ew ? "xyY-" : cm ? "xT-" : "xyYwtfiT1Fvj-", *k)) {
             fprintf(stderr, "bench_ops: %s: check layout \"%s\": '%c' is not a buffer kind%s\n", en->name, en->bufs, *k,
                     ew ? " of an element-wise op" : cm ? " beside a transposed output 'T'" : "");
             return AK_ERROR_INVALID_ARGUMENT;
@@ -536,6 +684,9 @@ static ak_result check_entry(ak_context* ctx, ak_context* cpu, pool* pools, cons
         case 'f': per = 4; gtype[b] = AK_F32; break;
         case 'i': case 't': per = 8; gtype[b] = AK_I64; break;
         case '1': per = 4; gtype[b] = AK_F32; break;
+        case 'F': per = ulen * es2; gtype[b] = en->dtype2; break;
+        case 'v': per = (size_t)en->op * es; gtype[b] = c->dtype; break;
+        case 'j': per = (size_t)en->op * 8; gtype[b] = AK_I64; break;
         default: break;
         }
         if (per && r == AK_OK) {   /* the device's values of this buffer, same windows */
@@ -564,10 +715,17 @@ static ak_result check_entry(ak_context* ctx, ak_context* cpu, pool* pools, cons
                 if (gtype[b] == AK_I64) ((int64_t*)gpu[b])[0] += 1;
                 else ak_elem_set(gpu[b], gtype[b], 0, ak_elem_get(gpu[b], gtype[b], 0) + 1.0);
             }
+            double scan_abs = 0.0;   /* TOL_SCAN: running sum of |x| along the row */
             for (j = 0; j < gcount[b]; j++) {
                 double g = ak_elem_get(gpu[b], gtype[b], j), cr = ak_elem_get(hc.buf[b], gtype[b], j), tol, d;
                 int ok;
+                if (en->tol == TOL_SCAN && kk == 'y') {
+                    if (j % hc.cols == 0) scan_abs = 0.0;
+                    scan_abs += fabs(ak_elem_get(hc.buf[0], hc.dtype, j));
+                }
                 if (en->tol == TOL_EXACT || gtype[b] == AK_I64) tol = 0.0;
+                else if (en->tol == TOL_SCAN && kk == 'y')
+                    tol = base * (1.0 + fabs(cr)) + (c->dtype == AK_F32 ? 1e-6 : 1e-3) * scan_abs;
                 else if ((en->tol == TOL_SUM || en->tol == TOL_MEAN) && kk == 'f') {
                     double as = 0;
                     size_t q;
@@ -609,9 +767,25 @@ static void json_num(FILE* f, double v) {
     else fprintf(f, "%.6g", v);
 }
 
+/* --filter A,B,...: the entry's name contains one of the comma-separated substrings */
+static int filter_match(const char* filter, const char* name) {
+    char sub[128];
+    while (*filter) {
+        size_t n = strcspn(filter, ",");
+        if (n && n < sizeof sub) {
+            memcpy(sub, filter, n);
+            sub[n] = 0;
+            if (strstr(name, sub)) return 1;
+        }
+        filter += n;
+        if (*filter == ',') filter++;
+    }
+    return 0;
+}
+
 static void usage(const char* argv0) {
     fprintf(stderr, "usage: %s [--quick] [--trials N | --min-trials N --max-trials N] [--ci W] [--max-s S] [--warmup N]\n"
-                    "       [--filter SUBSTR] [--no-check] [--check-elems N] [--check-corrupt] [--budget-s S] [OUT.json]\n", argv0);
+                    "       [--filter SUBSTR[,SUBSTR...]] [--no-check] [--check-elems N] [--check-corrupt] [--budget-s S] [OUT.json]\n", argv0);
 }
 
 int main(int argc, char** argv) {
@@ -740,7 +914,7 @@ int main(int argc, char** argv) {
         size_t es = ak_dtype_size(en->dtype), es2 = ak_dtype_size(en->dtype2);
         double bytes, gbps;
         char shape[64], label[64];
-        if (filter && !strstr(en->name, filter)) continue;
+        if (filter && !filter_match(filter, en->name)) continue;
         if (budget_s > 0 && now_s() - t_start > budget_s) {
             printf("bench_ops: --budget-s %g reached: %s %s and later entries not run\n", budget_s, en->name,
                    ak_dtype_name(en->dtype));

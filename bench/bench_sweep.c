@@ -2,7 +2,7 @@
  * of rows x cols, each cell checked against the CPU reference and timed.
  *
  *   build/bench_sweep [--quick] [--ops a,b,..] [--dtypes f32,f16,bf16] [--rows r1,r2,..]
- *                     [--cols c1,c2,..] [--max-bytes B] [--budget-s S] [--force V,B,P] OUT.json
+ *                     [--cols c1,c2,..] [--max-bytes B] [--budget-s S] [--force V,B,P[;V,B,P..]] OUT.json
  *
  * Ops: softmax log_softmax layernorm rmsnorm sum mean max min argmax argmin
  *      cross_entropy (reduction none) cross_entropy_mean transpose.
@@ -31,13 +31,18 @@
  * inputs).
  *
  * Timing: as bench_ops.c (events on the default stream around one call, L2
- * flushed before each trial); 2 warm-ups, then 25 trials (10 past 0.5 ms, 5
+ * flushed before each trial), except that the flush is a fill kernel (ak_fill
+ * over twice the L2) like PyTorch's side (sweep_torch.py) rather than a
+ * memset, so both sides start from the same kind of preceding work; 2 warm-ups, then 25 trials (10 past 0.5 ms, 5
  * past 5 ms); median, min, mean, std. GB/s and the fraction of the copy
  * bandwidth (1 GiB D2D memcpy in the same run) use bench_ops.c's byte counts.
  *
- * --force V,B,P (variant, block, param) overrides the row-op table of
- * amdkit.h (>>impl:ops-reduce, _ak_rowop_table) for every cell: how the
- * table's rows were chosen. JSON: {"tool", "hardware", "device", "copy_gbps",
+ * --force V,B,P[;V,B,P...] (variant, block, param) overrides the row-op
+ * table of amdkit.h (>>impl:ops-reduce, _ak_rowop_table) for every cell
+ * where the variant applies to the op, once per triple (-1 = the table's
+ * own choice; each result records its "force"): how the table's rows were
+ * chosen. Variants: 0 rows, 1 split, 2 twopass, 3 wide, 4 stream, 5 segments,
+ * 6 small. JSON: {"tool", "hardware", "device", "copy_gbps",
  * "max_bytes", "rows": [..], "cols": [..], "force", "results": [{"op",
  * "dtype", "rows", "cols", "bytes", "median", "min", "mean", "std",
  * "trials", "gbps", "frac", "correct", "err", "checked_rows", "variant"}]},
@@ -329,7 +334,7 @@ static ak_result time_cell(sweep* s, const cell* c, stats* st) {
     if (ms > 5.0f) n = 5;
     else if (ms > 0.5f) n = 10;
     for (i = 0; i < n; i++) {
-        if ((r = ak_memset(s->ctx, s->flush, i & 0xFF, s->flush_bytes, NULL)) != AK_OK) return r;
+        if ((r = ak_fill(s->ctx, AK_F32, s->flush, s->flush_bytes / 4, (float)i, NULL)) != AK_OK) return r;
         if ((r = ak_event_record(s->start, NULL)) != AK_OK) return r;
         if ((r = run_op(s->ctx, s->dt, c->op, s->x, s->y, s->w, s->b, s->tgt, s->out, c->rows, c->cols)) != AK_OK)
             return r;
@@ -371,14 +376,24 @@ static void write_json(const char* path, const ak_device_info* dev, double copy_
     fclose(jf);
 }
 
+/* the row-op table's rule for the cell (amdkit.h _ak_rowop_pick), as "variant/block/param" */
 static const char* variant_of(sweep* s, const cell* c) {
-#ifdef AK_SWEEP_HAS_TABLE
-    return _ak_rowop_describe(s->ctx, c->op, s->dt, c->rows, c->cols);
-#else
-    (void)s;
-    (void)c;
-    return "";
-#endif
+    static char buf[48];
+    unsigned m;
+    const _ak_rowop_rule* r;
+    switch (c->op) {
+    case OP_SOFTMAX: case OP_LOGSOFTMAX: m = _AK_RO_SOFTMAX; break;
+    case OP_LAYERNORM: case OP_RMSNORM: m = _AK_RO_NORM; break;
+    case OP_SUM: case OP_MEAN: m = _AK_RO_SUM; break;
+    case OP_MAX: case OP_MIN: m = _AK_RO_MINMAX; break;
+    case OP_ARGMAX: case OP_ARGMIN: m = _AK_RO_ARG; break;
+    case OP_XENT: m = _AK_RO_XENT; break;
+    case OP_XENT_MEAN: m = _AK_RO_XENT_RED; break;
+    default: return "tiles";
+    }
+    r = _ak_rowop_pick(s->ctx, m, s->dt, c->rows, c->cols);
+    snprintf(buf, sizeof buf, "%s/%u/%u", _ak_rv_names[r->variant], r->block, r->param);
+    return buf;
 }
 
 int main(int argc, char** argv) {
@@ -389,6 +404,7 @@ int main(int argc, char** argv) {
     size_t max_bytes = (size_t)2 << 30;
     double budget = 0, t0 = now_s(), copy_gbps;
     const char *out_path = NULL, *force = NULL;
+    int fvar[16] = { -1 }, fblk[16] = { 0 }, fpar[16] = { 0 }, nforce = 1, f;
     sweep s;
     ak_config cc;
     const ak_device_info* dev;
@@ -443,16 +459,16 @@ int main(int argc, char** argv) {
     }
     if (!out_path) goto usage;
     if (force) {
-#ifdef AK_SWEEP_HAS_TABLE
-        int fv = -1, fb = 0, fp = 0;
-        if (sscanf(force, "%d,%d,%d", &fv, &fb, &fp) < 1) goto usage;
-        _ak_rowop_force.variant = fv;
-        _ak_rowop_force.block = (unsigned)fb;
-        _ak_rowop_force.param = (unsigned)fp;
-#else
-        fprintf(stderr, "bench_sweep: --force needs the row-op table\n");
-        return 2;
-#endif
+        const char* p = force;
+        nforce = 0;
+        while (*p && nforce < 16) {
+            int fv = -1, fb = 0, fp = 0;
+            if (sscanf(p, "%d,%d,%d", &fv, &fb, &fp) < 1) goto usage;
+            fvar[nforce] = fv; fblk[nforce] = fb; fpar[nforce] = fp;
+            nforce++;
+            p += strcspn(p, ";");
+            if (*p == ';') p++;
+        }
     }
 
     CK(ak_context_create(NULL, &s.ctx));
@@ -477,7 +493,7 @@ int main(int argc, char** argv) {
         CK(ak_malloc(s.ctx, nb, NULL, &b));
         CK(ak_memset(s.ctx, a, 1, nb, NULL));
         for (i = 0; i < 22; i++) {
-            CK(ak_memset(s.ctx, s.flush, i & 0xFF, s.flush_bytes, NULL));
+            CK(ak_fill(s.ctx, AK_F32, s.flush, s.flush_bytes / 4, (float)i, NULL));
             CK(ak_event_record(s.start, NULL));
             CK(ak_memcpy_async(s.ctx, b, a, nb, AK_D2D, NULL));
             CK(ak_event_record(s.end, NULL));
@@ -529,8 +545,14 @@ int main(int argc, char** argv) {
         ak_free(s.ctx, stage);
         printf("%s: %zu elements of random input ready (%.1f s)\n", ak_dtype_name(s.dt), maxn, now_s() - t0);
 
-        for (k = 0; k < nops; k++) {
+        for (k = 0; k < nops; k++)
+          for (f = 0; f < nforce; f++) {
             int op = ops[k];
+            char fstr[48];
+            _ak_rowop_force.variant = fvar[f];
+            _ak_rowop_force.block = (unsigned)fblk[f];
+            _ak_rowop_force.param = (unsigned)fpar[f];
+            snprintf(fstr, sizeof fstr, "%d,%d,%d", fvar[f], fblk[f], fpar[f]);
             for (i = 0; i < rows.n; i++)
                 for (j = 0; j < cols.n; j++) {
                     cell c;
@@ -573,14 +595,15 @@ int main(int argc, char** argv) {
                         printf("%-18s %-5s [%6zu, %6zu] %9.4f ms %7.1f GB/s %5.1f%% %s %.2e %s\n", op_names[op],
                                ak_dtype_name(s.dt), c.rows, c.cols, st.median, gbps, 100.0 * gbps / copy_gbps,
                                ok ? "ok" : "WRONG", err, variant_of(&s, &c));
+                    if (nforce > 1 || fvar[0] >= 0) printf("    (force %s)\n", fstr);
                     snprintf(line, sizeof line,
                              "%s\n  {\"op\": \"%s\", \"dtype\": \"%s\", \"rows\": %zu, \"cols\": %zu, \"bytes\": %.0f, "
                              "\"median\": %.6f, \"min\": %.6f, \"mean\": %.6f, \"std\": %.6f, \"trials\": %d, "
                              "\"gbps\": %.2f, \"frac\": %.4f, \"correct\": %s, \"err\": %.3e, \"checked_rows\": %d, "
-                             "\"variant\": \"%s\"}",
+                             "\"variant\": \"%s\", \"force\": \"%s\"}",
                              nres ? "," : "", op_names[op], ak_dtype_name(s.dt), c.rows, c.cols, bytes, st.median,
                              st.min, st.mean, st.std, st.n, gbps, gbps / copy_gbps, ok ? "true" : "false",
-                             err == err && err < 1e300 ? err : 1e300, nchk, variant_of(&s, &c));
+                             err == err && err < 1e300 ? err : 1e300, nchk, variant_of(&s, &c), fstr);
                     if (json_len + strlen(line) + 1 > json_cap) {
                         json_cap = (json_cap + strlen(line) + 1) * 2;
                         json = (char*)realloc(json, json_cap);
@@ -612,6 +635,6 @@ int main(int argc, char** argv) {
 
 usage:
     fprintf(stderr, "usage: %s [--quick] [--ops a,b] [--dtypes f32,f16,bf16] [--rows r,..] [--cols c,..] "
-                    "[--max-bytes B] [--budget-s S] [--force V,B,P] OUT.json\n", argv[0]);
+                    "[--max-bytes B] [--budget-s S] [--force V,B,P[;V,B,P..]] OUT.json\n", argv[0]);
     return 2;
 }

@@ -47,7 +47,8 @@ def timeit(fn, n, flush):
     mean = sum(ts) / m
     std = (sum((t - mean) ** 2 for t in ts) / m) ** 0.5
     med = ts[m // 2] if m % 2 else 0.5 * (ts[m // 2 - 1] + ts[m // 2])
-    return {"mean": mean, "std": std, "min": ts[0], "max": ts[-1], "median": med, "num_trials": m}
+    return {"mean": mean, "std": std, "min": ts[0], "max": ts[-1], "median": med, "num_trials": m,
+            "times": [float("%.6g" % t) for t in ts]}   # samples: bench/report.py's intervals
 
 
 def main():

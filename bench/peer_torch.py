@@ -54,8 +54,23 @@ Ops (the PyTorch call used as the peer; math in fp32 for f16/bf16 like amdkit):
   layernorm: F.layer_norm(x, (cols,), weight, bias, eps=1e-5)
   rmsnorm: F.rms_norm(x, (cols,), weight, eps=1e-5) (a manual fp32 version if absent)
   cross_entropy: F.cross_entropy(logits, targets, reduction=none|mean|sum, ignore_index=-100)
+  rand_uniform / rand_normal: torch.rand / torch.randn(rows, cols, generator=<a cuda generator>)
+  dropout: F.dropout(x, p=0.1, training=True)   cumsum: torch.cumsum(x, dim=-1)
+  topk_k<K>: torch.topk(x, K, dim=-1, largest=True, sorted=True)  (values + int64 indices)
     (reduction from the name: *_mean, *_sum, else none; random targets, every 17th
     row ignored like bench_ops.c's setup_xent)
+  add_layernorm / add_rmsnorm: h = x + r; y = F.layer_norm(h, ...) / F.rms_norm(h, ...);
+    returns (h, y) ([rows, cols] = tokens x hidden)
+  rope_neox / rope_interleaved: Hugging Face's apply_rotary_pos_emb written in torch ops
+    (q * cos + rotate_half(q) * sin; interleaved: the even / odd lanes), x of
+    [tokens, heads, 128] ([rows, cols] = tokens x heads * 128), cos / sin of the
+    positions 0..tokens-1 (theta 500000) computed before timing in the dtype
+    (HF computes them once per forward and shares them across layers, so only the
+    per-layer application is timed; amdkit's op computes them in every call)
+  embedding: F.embedding(idx, table), table rows x cols, idx a random permutation of
+    0..rows-1 (int64; every table row read once, as bench_ops.c)
+  permute: x.view(B, S, H, 128).permute(0, 2, 1, 3).contiguous() (S 1024, 16 when
+    rows < 1024; B = rows / S; H = cols / 128), with .to(dst) for a "src->dst" dtype
 
 Entries: the built-in list mirrors bench_ops.c (names, dtype labels "f32",
 "f16", "bf16", "f32->f16", shapes [rows, cols], --quick shapes). With
@@ -99,6 +114,11 @@ SCALE_ALPHA = 0.75
 LEAKY_SLOPE = 0.01
 NORM_EPS = 1e-5
 IGNORE_INDEX = -100
+RMS_ADD_EPS = 1e-6        # bench_ops.c's add_rmsnorm
+ROPE_HEAD_DIM = 128
+ROPE_THETA = 500000.0
+PERM_SEQ, PERM_QSEQ, PERM_HEAD_DIM = 1024, 16, 128
+LLM = ("add_layernorm", "add_rmsnorm", "rope_neox", "rope_interleaved", "embedding", "permute")
 
 UNARY = ("relu", "leaky_relu", "sigmoid", "tanh", "silu", "gelu", "gelu_tanh")
 REDUCE = ("sum", "mean", "max", "min", "argmax", "argmin")
@@ -148,9 +168,23 @@ def default_bytes(p):
         return float(2 * n * es + 2 * p.cols * es)
     if k == "rmsnorm":
         return float(2 * n * es + p.cols * es)
+    if k in ("rand_uniform", "rand_normal"):
+        return float(n * es)
+    if k in ("dropout", "cumsum"):
+        return float(2 * n * es)
+    if k == "topk":
+        return float(n * es + p.rows * p.params["k"] * (es + 8))
     if k == "cross_entropy":
         out = p.rows * 4 if p.params.get("reduction", "none") == "none" else 4
         return float(n * es + p.rows * 8 + out)
+    if k == "add_layernorm":
+        return float(4 * n * es + 2 * p.cols * es)
+    if k == "add_rmsnorm":
+        return float(4 * n * es + p.cols * es)
+    if k in ("rope_neox", "rope_interleaved", "embedding"):
+        return float(2 * n * es + p.rows * 8)
+    if k == "permute":
+        return float(n * (ESIZE[p.src] + ESIZE[p.dst]))
     raise ValueError("no byte count for " + k)
 
 
@@ -189,6 +223,26 @@ def builtin_plans(quick):
         for t in FLOATS:
             plans.append(Plan("cross_entropy" if red == "none" else "cross_entropy_mean", t,
                               "cross_entropy", rows[0], rows[1], {"reduction": red}))
+    # LLM building blocks (bench_ops.c shapes)
+    q = quick
+    three("add_layernorm", rows if q else (4096, 4096))
+    three("add_rmsnorm", rows if q else (4096, 4096))
+    three("rope_neox", (64, 1024) if q else (4096, 4096))
+    three("rope_interleaved", (64, 1024) if q else (4096, 4096))
+    three("embedding", (64, 1000) if q else (8192, 4096))
+    three("permute", (64, 1024) if q else (8192, 4096))
+    for a, b in (("f32", "bf16"), ("bf16", "f32")):
+        plans.append(Plan("permute", a + "->" + b, "permute", *((64, 1024) if q else (8192, 4096))))
+    # random numbers, dropout, cumsum, top-k (bench_ops.c's shapes)
+    sq = (64, 1000) if quick else (4096, 4096)
+    for name in ("rand_uniform", "rand_normal", "dropout", "cumsum"):
+        three(name, sq)
+    for t in ("f32", "bf16"):
+        plans.append(Plan("cumsum", t, "cumsum", *((4, 40000) if quick else (64, 1048576))))
+    vocab = (2, 8192) if quick else (256, 128256)
+    for k, shape in ((8, sq), (50, vocab), (1024, vocab)):
+        for t in FLOATS:
+            plans.append(Plan("topk_k%d" % k, t, "topk", shape[0], shape[1], {"k": k}))
     return plans
 
 
@@ -235,14 +289,18 @@ def resolve(name, dtype, shape, nbytes=None):
     base = _ALIASES.get(base, base)
     if base in ("softmax_wide", "softmax_online", "softmax_large"):
         base = "softmax"
-    if arrow and base not in ("cast",):
+    if arrow and base not in ("cast", "permute"):
         if base == "copy" or base == "convert":
             base = "cast"
         else:
             return None, "%s with two dtypes" % name
     if base == "cast" and not arrow:
         return None, "cast without a src->dst dtype"
-    known = set(IO) | set(REDUCE) | {"cast", "layernorm", "rmsnorm", "cross_entropy"}
+    if base.startswith("topk_k") and base[len("topk_k"):].isdigit():
+        params["k"] = int(base[len("topk_k"):])
+        base = "topk"
+    known = set(IO) | set(REDUCE) | {"cast", "layernorm", "rmsnorm", "cross_entropy", "rand_uniform",
+                                     "rand_normal", "dropout", "cumsum", "topk"} | set(LLM)
     if base not in known:
         return None, "unknown op"
     if base in REDUCE and whole is not None:
@@ -338,11 +396,69 @@ def build(p, torch, F, dev):
                 xf = x.float()
                 return (xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + eps)).to(x.dtype) * w
         return (rnd(R, C), rnd(C)), fn
+    if k in ("rand_uniform", "rand_normal"):
+        g = torch.Generator(device=dev)
+        g.manual_seed(1234)
+        f = torch.rand if k == "rand_uniform" else torch.randn
+        return (), lambda: f(R, C, device=dev, dtype=dt, generator=g)
+    if k == "dropout":
+        return (rnd(R, C),), lambda x: F.dropout(x, p=0.1, training=True)
+    if k == "cumsum":
+        return (rnd(R, C),), lambda x: torch.cumsum(x, dim=-1)
+    if k == "topk":
+        kk = p.params["k"]
+        return (rnd(R, C),), lambda x: torch.topk(x, kk, dim=-1, largest=True, sorted=True)
     if k == "cross_entropy":
         red = p.params.get("reduction", "none")
         t = torch.randint(0, C, (R,), device=dev, dtype=torch.int64)
         t[16::17] = IGNORE_INDEX      # every 17th row ignored, as bench_ops.c's setup_xent
         return (rnd(R, C), t), lambda x, t: F.cross_entropy(x, t, reduction=red, ignore_index=IGNORE_INDEX)
+    if k == "add_layernorm":
+        def fn(x, r, w, b):
+            h = x + r
+            return h, F.layer_norm(h, (C,), w, b, NORM_EPS)
+        return (rnd(R, C), rnd(R, C), rnd(C), rnd(C)), fn
+    if k == "add_rmsnorm":
+        def fn(x, r, w):
+            h = x + r
+            if hasattr(F, "rms_norm"):
+                return h, F.rms_norm(h, (C,), w, RMS_ADD_EPS)
+            hf = h.float()
+            return h, (hf * torch.rsqrt(hf.pow(2).mean(-1, keepdim=True) + RMS_ADD_EPS)).to(h.dtype) * w
+        return (rnd(R, C), rnd(R, C), rnd(C)), fn
+    if k in ("rope_neox", "rope_interleaved"):
+        D = ROPE_HEAD_DIM
+        H = C // D
+        pos = torch.arange(R, device=dev, dtype=torch.int64)
+        inv_freq = 1.0 / (ROPE_THETA ** (torch.arange(0, D, 2, device=dev, dtype=torch.int64).float() / D))
+        freqs = pos[:, None].float() * inv_freq[None, :]              # [T, D/2], fp32 like HF
+        x = rnd(R, H, D)
+        if k == "rope_neox":
+            emb = torch.cat((freqs, freqs), dim=-1)
+            cos, sin = emb.cos().to(dt)[:, None, :], emb.sin().to(dt)[:, None, :]
+
+            def rotate_half(q):
+                return torch.cat((-q[..., D // 2:], q[..., :D // 2]), dim=-1)
+
+            return (x, cos, sin), lambda q, c, s: q * c + rotate_half(q) * s
+        cos, sin = freqs.cos().to(dt)[:, None, :], freqs.sin().to(dt)[:, None, :]
+
+        def rope_gptj(q, c, s):
+            q1, q2 = q[..., 0::2], q[..., 1::2]
+            return torch.stack((q1 * c - q2 * s, q2 * c + q1 * s), dim=-1).flatten(-2)
+
+        return (x, cos, sin), rope_gptj
+    if k == "embedding":
+        idx = torch.randperm(R, device=dev, dtype=torch.int64)
+        return (idx, rnd(R, C)), lambda i, t: F.embedding(i, t)
+    if k == "permute":
+        S = PERM_SEQ if R >= PERM_SEQ else PERM_QSEQ
+        D = PERM_HEAD_DIM
+        B, H = R // S, C // D
+        dst = tdt[p.dst]
+        if dst == dt:
+            return (rnd(B, S, H, D),), lambda x: x.permute(0, 2, 1, 3).contiguous()
+        return (rnd(B, S, H, D),), lambda x: x.permute(0, 2, 1, 3).to(dst).contiguous()
     raise ValueError("no torch op for " + k)
 
 

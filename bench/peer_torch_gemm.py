@@ -60,7 +60,8 @@ def main():
         ts.sort()
         n = len(ts); mean = sum(ts) / n
         return dict(mean=mean, std=(sum((t - mean) ** 2 for t in ts) / n) ** 0.5, min=ts[0], max=ts[-1],
-                    median=ts[n // 2] if n % 2 else 0.5 * (ts[n // 2 - 1] + ts[n // 2]), num_trials=n)
+                    median=ts[n // 2] if n % 2 else 0.5 * (ts[n // 2 - 1] + ts[n // 2]), num_trials=n,
+                    times=[float("%.6g" % t) for t in ts])   # samples: bench/report.py's intervals
     for name, d, m, n, k, b, epi in cases(quick):
         torch.backends.cuda.matmul.allow_tf32 = (d == "tf32")
         dt = DT[d]

@@ -3,7 +3,8 @@
 # torch.compile caches in the background (sweep_torch.py --warm, 4 processes) while bench_sweep
 # times and checks amdkit, then PyTorch eager + torch.compile on the same cells, then the heat maps.
 #   bash bench/sweep_device.sh [OUTDIR] [bench_sweep options...]     (make sweep: OUTDIR = build/sweep)
-# Env: SWEEP_BUDGET_S (amdkit part, default 170), SWEEP_TORCH_BUDGET_S (torch part, default 190).
+# Env: SWEEP_BUDGET_S (amdkit part, default 170), SWEEP_TORCH_BUDGET_S (torch part, default 190),
+# SWEEP_VARIANTS=1: then bench/sweep_variants.sh (the table's evidence, ~60 s) and its summary variants.md.
 set -u
 cd "$(dirname "$0")/.."
 O=${1:-build/sweep}; shift || true
@@ -29,5 +30,9 @@ if [ $HAVE_TORCH = 1 ]; then
     "$O/sweep_torch.json" > "$O/sweep_torch.log" 2>&1 || tail -n 20 "$O/sweep_torch.log"
   grep -E "first compile|FAILED|budget" "$O/sweep_torch.log" | tail -n 50
   python3 bench/sweep_render.py "$O/sweep_amdkit.json" "$O/sweep_torch.json" --out "$O" || true
+fi
+if [ "${SWEEP_VARIANTS:-0}" = 1 ]; then
+  bash bench/sweep_variants.sh "$O"
+  python3 bench/sweep_variants.py "$O"/variants_*.json --md "$O/variants.md" > /dev/null || true
 fi
 exit $rc

@@ -25,6 +25,7 @@ static void usage(FILE* f) {
     fprintf(f,
             "amdkit %s - HIP kernels compiled at run time for AMD GPUs (and NVIDIA through HIP), with a cpu backend\n"
             "usage: amdkit info [--json]                  backend chosen (and why the others were not), device, config\n"
+            "       amdkit info --config-markdown         the configuration table (README.md), no context\n"
             "       amdkit arch [NAME] [--json]           the architecture table, or one row\n"
             "       amdkit compile FILE.hip --kernel NAME --arch gfx90a,gfx1030,sm_90[,...] [-DNAME=V ...] [-IDIR ...]\n"
             "                      [--opt LEVEL] [--no-cache] [-o FILE]   compile offline; -o writes the code object\n"
@@ -104,6 +105,36 @@ static int cmd_arch(int argc, char** argv) {
     return 0;
 }
 
+/* A markdown table cell: '|' escaped. */
+static void md_cell(const char* s) {
+    for (; *s; s++) {
+        if (*s == '|') putchar('\\');
+        putchar(*s);
+    }
+}
+/* `amdkit info --config-markdown`: the configuration table of README.md,
+ * from the config X-macro table (defaults, variables, syntax, docs); no
+ * context is created. tests/readme_config_check.sh compares the two. */
+static int config_markdown(void) {
+    ak_config def = ak_config_default();
+    char val[512], syn[256];
+    int i;
+    printf("| field | default | environment variable: accepted values | what it does |\n|---|---|---|---|\n");
+    for (i = 0; i < ak_config_field_count(); i++) {
+        const ak_config_field* f = ak_config_field_at(i);
+        ak_config_field_value(&def, i, val, sizeof val);
+        ak_config_field_syntax(i, syn, sizeof syn);
+        printf("| `%s` | ", f->name);
+        md_cell(val);
+        printf(" | `%s`: ", f->env);
+        md_cell(syn);
+        printf(" | ");
+        md_cell(f->doc);
+        printf(" |\n");
+    }
+    return 0;
+}
+
 static int cmd_info(int argc, char** argv) {
     int i, json = 0, n = 0;
     ak_context* ctx = NULL;
@@ -112,7 +143,10 @@ static int cmd_info(int argc, char** argv) {
     const ak_backend_report* rep;
     const ak_config* cfg;
     char val[512];
-    for (i = 0; i < argc; i++) if (!strcmp(argv[i], "--json")) json = 1;
+    for (i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--json")) json = 1;
+        else if (!strcmp(argv[i], "--config-markdown")) return config_markdown();
+    }
     r = ak_context_create(NULL, &ctx);
     if (r != AK_OK) {
         ak_backend_report probe[3];

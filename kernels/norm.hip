@@ -12,9 +12,21 @@
 // cancellation).
 // ak_norm_wide_<dt>: any width, one block per row: a pass for sum(x - K) and
 // sum((x - K)^2) with K = the row's first element (shifted data keep the
-// one-pass variance accurate), then a pass that writes.
+// one-pass variance accurate), then a pass that writes (re-reading the row,
+// from L2 while the rows in flight fit in it). Its vec / wvec flags: see
+// ak_norm_wide (odd widths stay vectorized).
+//
+// ak_add_norm_<dt> / ak_add_norm_wide_<dt> (ak_add_layernorm / ak_add_rmsnorm,
+// the residual form): the same kernels with RES = true: h = x + r is rounded
+// to the dtype, written to h and normalized (y = norm(h)); x and r are read
+// once where the row kernel normalizes from registers, the wide kernel's
+// second pass reads h back. h may be x or r: each thread reads its elements
+// once, before it writes them (r and h carry no __restrict__; x keeps the
+// one it has for ak_norm, where y may be x under the same rule).
 //
 // kernels: ak_norm_f32 ak_norm_f16 ak_norm_bf16 ak_norm_wide_f32 ak_norm_wide_f16 ak_norm_wide_bf16
+// kernels: ak_add_norm_f32 ak_add_norm_f16 ak_add_norm_bf16
+// kernels: ak_add_norm_wide_f32 ak_add_norm_wide_f16 ak_add_norm_wide_bf16
 
 // elements per thread of ak_norm: 16 (f32), 32 (f16 / bf16: the same 64 bytes)
 #define AK_NORM_E(D) (D::SIZE == 4 ? 16 : 32)
@@ -43,17 +55,55 @@ AK_INLINE void ak_norm_affine(float* a, const typename D::T* w, const typename D
     }
 }
 
-template <class D, int E>
-AK_INLINE void ak_norm_rows(const typename D::T* AK_RESTRICT x, const typename D::T* AK_RESTRICT w,
-                            const typename D::T* AK_RESTRICT b, typename D::T* AK_RESTRICT y, ak_i64 rows, int cols,
-                            int G, bool vec, float eps, bool rms) {
+// RES: v = h = round(x + r) (the residual sum in the storage dtype), h
+// written as it is formed; else v = x.
+template <class D, int E, bool RES>
+AK_INLINE void ak_norm_load(float* v, const typename D::T* x, const typename D::T* r, typename D::T* h, int len,
+                            int lane, int G, bool vec) {
+    if (!RES) {
+        ak_row_load<D, E>(v, x, len, lane, G, vec, 0.0f);
+    } else if (vec) {
+#pragma unroll
+        for (int k = 0; k < E / 8; k++) {
+            const int e = (k * G + lane) * 8;
+            float* a = v + k * 8;
+            if (e < len) {
+                float t[8];
+                D::ld8(x + e, a);
+                D::ld8(r + e, t);
+#pragma unroll
+                for (int q = 0; q < 8; q++) a[q] = D::to(D::from(a[q] + t[q]));
+                D::st8(h + e, a);
+            } else {
+#pragma unroll
+                for (int q = 0; q < 8; q++) a[q] = 0.0f;
+            }
+        }
+    } else {
+#pragma unroll
+        for (int k = 0; k < E; k++) {
+            const int e = k * G + lane;
+            v[k] = 0.0f;
+            if (e < len) {
+                const typename D::T s = D::from(D::to(x[e]) + D::to(r[e]));
+                h[e] = s;
+                v[k] = D::to(s);
+            }
+        }
+    }
+}
+
+template <class D, int E, bool RES>
+AK_INLINE void ak_norm_rows(const typename D::T* AK_RESTRICT x, const typename D::T* res, const typename D::T* AK_RESTRICT w,
+                            const typename D::T* AK_RESTRICT b, typename D::T* h, typename D::T* AK_RESTRICT y,
+                            ak_i64 rows, int cols, int G, bool vec, float eps, bool rms) {
     __shared__ float scratch[AK_MAX_WAVES];
     const int lane = (int)threadIdx.x & (G - 1);
     ak_i64 row = (ak_i64)blockIdx.x * (ak_i64)(blockDim.x / G) + (ak_i64)(threadIdx.x / G);
     const int len = row < rows ? cols : 0;
     if (row >= rows) row = 0;
     float v[E];
-    ak_row_load<D, E>(v, x + row * cols, len, lane, G, vec, 0.0f);
+    ak_norm_load<D, E, RES>(v, x + row * cols, RES ? res + row * cols : res, RES ? h + row * cols : h, len, lane, G, vec);
     const float inv_n = 1.0f / (float)cols;
     float mean = 0.0f, s = 0.0f;
     if (!rms) {
@@ -98,28 +148,61 @@ AK_INLINE void ak_norm_rows(const typename D::T* AK_RESTRICT x, const typename D
     }
 }
 
-// One block per row, any width.
-template <class D>
-AK_INLINE void ak_norm_wide(const typename D::T* AK_RESTRICT x, const typename D::T* AK_RESTRICT w,
-                            const typename D::T* AK_RESTRICT b, typename D::T* AK_RESTRICT y, ak_i64 cols, bool vec,
-                            float eps, bool rms) {
+// Element e of the row as the first wide pass sees it: x[e], or (RES) h[e] =
+// round(x[e] + r[e]), written as it is formed.
+template <class D, bool RES>
+AK_INLINE float ak_norm_res1(const typename D::T* x, const typename D::T* r, typename D::T* h, ak_i64 e) {
+    if (!RES) return D::to(x[e]);
+    const typename D::T s = D::from(D::to(x[e]) + D::to(r[e]));
+    h[e] = s;
+    return D::to(s);
+}
+
+// One block per row, any width. vec: x and y 16-byte aligned (any width:
+// each row runs a scalar head to its first 16-byte boundary, 8-element
+// vectors, a scalar tail); wvec: w and b 16-byte aligned too (their vector
+// loads are used where the row's vectors start on a multiple of 8 columns).
+// RES (residual form): the first pass forms h = round(x + r) and writes it
+// (r and h aligned like x), the second reads h back (each thread reads what
+// it wrote: same head / vector / tail split).
+template <class D, bool RES>
+AK_INLINE void ak_norm_wide(const typename D::T* AK_RESTRICT x, const typename D::T* res,
+                            const typename D::T* AK_RESTRICT w, const typename D::T* AK_RESTRICT b, typename D::T* h,
+                            typename D::T* AK_RESTRICT y, ak_i64 cols, bool vec, bool wvec, float eps, bool rms) {
     __shared__ float scratch[AK_MAX_WAVES];
     const ak_i64 row = blockIdx.x;
     const typename D::T* p = x + row * cols;
+    const typename D::T* pr = RES ? res + row * cols : res;
+    typename D::T* ph = RES ? h + row * cols : h;
     typename D::T* q = y + row * cols;
-    const int B = (int)blockDim.x;
-    const float K = rms ? 0.0f : D::to(p[0]);
-    float s1 = 0.0f, s2 = 0.0f;
+    const int B = (int)blockDim.x, t = (int)threadIdx.x;
+    ak_i64 head = cols, nv = 0;
     if (vec) {
-        for (ak_i64 e = (ak_i64)threadIdx.x * 8; e < cols; e += (ak_i64)B * 8) {
-            float a[8];
-            D::ld8(p + e, a);
-#pragma unroll
-            for (int k = 0; k < 8; k++) { const float d = a[k] - K; s1 += d; s2 += d * d; }
-        }
-    } else {
-        for (ak_i64 e = threadIdx.x; e < cols; e += B) { const float d = D::to(p[e]) - K; s1 += d; s2 += d * d; }
+        head = (ak_i64)(((16u - ((unsigned)(unsigned long long)p & 15u)) & 15u) / sizeof(typename D::T));
+        if (head > cols) head = cols;
+        nv = (cols - head) >> 3;
     }
+    const ak_i64 tail0 = head + nv * 8;
+    const float K = rms ? 0.0f : RES ? D::to(D::from(D::to(p[0]) + D::to(pr[0]))) : D::to(p[0]);
+    if (RES && !rms) __syncthreads();   // every thread has K before thread 0 may overwrite x[0] (h == x)
+    float s1 = 0.0f, s2 = 0.0f;
+    for (ak_i64 e = t; e < head; e += B) { const float d = ak_norm_res1<D, RES>(p, pr, ph, e) - K; s1 += d; s2 += d * d; }
+    for (ak_i64 k = t; k < nv; k += B) {
+        const ak_i64 e = head + k * 8;
+        float a[8];
+        D::ld8(p + e, a);
+        if (RES) {
+            float u8[8];
+            D::ld8(pr + e, u8);
+#pragma unroll
+            for (int u = 0; u < 8; u++) a[u] = D::to(D::from(a[u] + u8[u]));
+            D::st8(ph + e, a);
+        }
+#pragma unroll
+        for (int u = 0; u < 8; u++) { const float d = a[u] - K; s1 += d; s2 += d * d; }
+    }
+    for (ak_i64 e = tail0 + t; e < cols; e += B) { const float d = ak_norm_res1<D, RES>(p, pr, ph, e) - K; s1 += d; s2 += d * d; }
+    if (RES) p = ph;   // the second pass normalizes h
     const float inv_n = (float)(1.0 / (double)cols);
     float mean = 0.0f, var;
     if (rms) {
@@ -132,21 +215,25 @@ AK_INLINE void ak_norm_wide(const typename D::T* AK_RESTRICT x, const typename D
         if (var < 0.0f) var = 0.0f;
     }
     const float r = rsqrtf(var + eps);
-    if (vec) {
-        for (ak_i64 e = (ak_i64)threadIdx.x * 8; e < cols; e += (ak_i64)B * 8) {
-            float a[8];
-            D::ld8(p + e, a);
+    for (ak_i64 e = t; e < head; e += B) {
+        float a = (D::to(p[e]) - mean) * r;
+        ak_norm_affine<D, 1>(&a, w, b, e, false);
+        q[e] = D::from(a);
+    }
+    const bool wv = wvec && head == 0;
+    for (ak_i64 k = t; k < nv; k += B) {
+        const ak_i64 e = head + k * 8;
+        float a[8];
+        D::ld8(p + e, a);
 #pragma unroll
-            for (int k = 0; k < 8; k++) a[k] = (a[k] - mean) * r;
-            ak_norm_affine<D, 8>(a, w, b, e, true);
-            D::st8(q + e, a);
-        }
-    } else {
-        for (ak_i64 e = threadIdx.x; e < cols; e += B) {
-            float a = (D::to(p[e]) - mean) * r;
-            ak_norm_affine<D, 1>(&a, w, b, e, false);
-            q[e] = D::from(a);
-        }
+        for (int u = 0; u < 8; u++) a[u] = (a[u] - mean) * r;
+        ak_norm_affine<D, 8>(a, w, b, e, wv);
+        D::st8(q + e, a);
+    }
+    for (ak_i64 e = tail0 + t; e < cols; e += B) {
+        float a = (D::to(p[e]) - mean) * r;
+        ak_norm_affine<D, 1>(&a, w, b, e, false);
+        q[e] = D::from(a);
     }
 }
 
@@ -155,11 +242,21 @@ AK_INLINE void ak_norm_wide(const typename D::T* AK_RESTRICT x, const typename D
                                                                            const D::T* b, D::T* y, ak_i64 rows,      \
                                                                            int cols, int G, int vec, float eps,      \
                                                                            int rms) {                                \
-        ak_norm_rows<D, AK_NORM_E(D)>(x, w, b, y, rows, cols, G, vec != 0, eps, rms != 0);                           \
+        ak_norm_rows<D, AK_NORM_E(D), false>(x, x, w, b, (D::T*)0, y, rows, cols, G, vec != 0, eps, rms != 0);       \
     }                                                                                                                \
     AK_KERNEL __launch_bounds__(1024, 1) void ak_norm_wide_##DT(const D::T* x, const D::T* w, const D::T* b, D::T* y, \
-                                                                ak_i64 cols, int vec, float eps, int rms) {          \
-        ak_norm_wide<D>(x, w, b, y, cols, vec != 0, eps, rms != 0);                                                  \
+                                                                ak_i64 cols, int vec, int wvec, float eps, int rms) { \
+        ak_norm_wide<D, false>(x, x, w, b, (D::T*)0, y, cols, vec != 0, wvec != 0, eps, rms != 0);                   \
+    }                                                                                                                \
+    AK_KERNEL __launch_bounds__(16384 / AK_NORM_E(D), 1) void ak_add_norm_##DT(                                      \
+        const D::T* x, const D::T* r, const D::T* w, const D::T* b, D::T* h, D::T* y, ak_i64 rows, int cols, int G,  \
+        int vec, float eps, int rms) {                                                                               \
+        ak_norm_rows<D, AK_NORM_E(D), true>(x, r, w, b, h, y, rows, cols, G, vec != 0, eps, rms != 0);               \
+    }                                                                                                                \
+    AK_KERNEL __launch_bounds__(1024, 1) void ak_add_norm_wide_##DT(                                                 \
+        const D::T* x, const D::T* r, const D::T* w, const D::T* b, D::T* h, D::T* y, ak_i64 cols, int vec, int wvec, \
+        float eps, int rms) {                                                                                        \
+        ak_norm_wide<D, true>(x, r, w, b, h, y, cols, vec != 0, wvec != 0, eps, rms != 0);                           \
     }
 AK_NORM(f32, ak_f32_t)
 AK_NORM(f16, ak_f16_t)

@@ -373,6 +373,24 @@ AK_INLINE float ak_exp2(float x) { return exp2f(x); }
 AK_INLINE float ak_exp2(float x) { return exp2f(x); }
 #endif
 
+/* online softmax statistics: fold N values a[] into a running (max m, sum s
+ * of exp(v - m)); ak_online_rescale(m, M) = exp(m - M), 1 when m == M (also
+ * -inf == -inf). Used by softmax, cross-entropy. */
+AK_INLINE float ak_online_rescale(float m, float M) { return m == M ? 1.0f : ak_exp2((m - M) * AK_LOG2E); }
+template <int N>
+AK_INLINE void ak_online_fold(float& m, float& s, const float* a) {
+    float mn = m;
+#pragma unroll
+    for (int k = 0; k < N; k++) mn = ak_op_max()(mn, a[k]);
+    if (mn != -AK_INF) {
+        float t = 0.0f;
+#pragma unroll
+        for (int k = 0; k < N; k++) t += ak_exp2((a[k] - mn) * AK_LOG2E);
+        s = s * ak_online_rescale(m, mn) + t;
+        m = mn;
+    }
+}
+
 /* reduce v over aligned groups of G consecutive threads (G a power of two,
  * 1 <= G <= blockDim.x, blockDim.x a multiple of G and of AK_WAVE). Every
  * thread of the block must call it (it uses __syncthreads when G > AK_WAVE);

@@ -23,15 +23,19 @@
 //    second pass that combines the row's partials and writes: two reads, one
 //    write (the host uses it past S > compute units, for f16 / bf16 rows past
 //    131072, where it measured faster, and at the conservative opt level).
+// 4. ak_softmax_wide_<dt>: one block per row, any width: an online (max, sum)
+//    pass, then a pass that re-reads the row (from L2 while the rows in flight
+//    fit in it) and writes. vec != 0 here only needs x and y 16-byte aligned:
+//    each row runs a scalar head up to the first 16-byte boundary, 8-element
+//    vectors, a scalar tail (odd widths such as 50257 stay vectorized).
 //
-// kernels: ak_softmax_f32 ak_softmax_f16 ak_softmax_bf16 ak_softmax_split_f32 ak_softmax_split_f16 ak_softmax_split_bf16 ak_softmax_stats_f32 ak_softmax_stats_f16 ak_softmax_stats_bf16 ak_softmax_apply_f32 ak_softmax_apply_f16 ak_softmax_apply_bf16
+// kernels: ak_softmax_f32 ak_softmax_f16 ak_softmax_bf16 ak_softmax_wide_f32 ak_softmax_wide_f16 ak_softmax_wide_bf16 ak_softmax_split_f32 ak_softmax_split_f16 ak_softmax_split_bf16 ak_softmax_stats_f32 ak_softmax_stats_f16 ak_softmax_stats_bf16 ak_softmax_apply_f32 ak_softmax_apply_f16 ak_softmax_apply_bf16
 
 // elements per thread of path 1: 16 (f32), 32 (f16 / bf16: the same 64 bytes)
 #define AK_SM_ROW_E(D) (D::SIZE == 4 ? 16 : 32)
 #define AK_SM_SPLIT_E 32
 
-// exp(m - M) as a rescale factor; 1 when m == M (also for -inf == -inf).
-AK_INLINE float ak_sm_rescale(float m, float M) { return m == M ? 1.0f : ak_exp2((m - M) * AK_LOG2E); }
+
 
 // In-register softmax of n slots already loaded in v (pads are -inf), whose
 // group max is M and sum of exp(v - M) is S: v becomes the output.
@@ -75,6 +79,70 @@ AK_INLINE void ak_softmax_rows(const typename D::T* AK_RESTRICT x, typename D::T
     ak_row_store<D, E>(v, y + row * cols, len, lane, G, vec);
 }
 
+// Path 4: one block per row; pass 1 online (max, sum of exp), pass 2 writes.
+template <class D>
+AK_INLINE void ak_softmax_wide(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT y, ak_i64 cols, bool vec,
+                               bool logsm) {
+    __shared__ float scratch[AK_MAX_WAVES];
+    const ak_i64 row = blockIdx.x;
+    const typename D::T* p = x + row * cols;
+    typename D::T* q = y + row * cols;
+    const int B = (int)blockDim.x, t = (int)threadIdx.x;
+    ak_i64 head = 0, nv = 0;
+    if (vec) {
+        head = (ak_i64)(((16u - ((unsigned)(unsigned long long)p & 15u)) & 15u) / sizeof(typename D::T));
+        if (head > cols) head = cols;
+        nv = (cols - head) >> 3;
+    }
+    const ak_i64 tail0 = head + nv * 8;
+    float m = -AK_INF, s = 0.0f;
+    for (ak_i64 e = t; e < head; e += B) {
+        const float a = D::to(p[e]);
+        ak_online_fold<1>(m, s, &a);
+    }
+    {
+        const typename D::T* pv = p + head;
+        ak_i64 k = t;
+        for (; k + B < nv; k += 2 * B) {
+            float a[16];
+            D::ld8(pv + k * 8, a);
+            D::ld8(pv + (k + B) * 8, a + 8);
+            ak_online_fold<16>(m, s, a);
+        }
+        for (; k < nv; k += B) {
+            float a[8];
+            D::ld8(pv + k * 8, a);
+            ak_online_fold<8>(m, s, a);
+        }
+    }
+    for (ak_i64 e = tail0 + t; e < cols; e += B) {
+        const float a = D::to(p[e]);
+        ak_online_fold<1>(m, s, &a);
+    }
+    const float M = ak_group_reduce(m, B, scratch, ak_op_max());
+    const float S = ak_group_reduce(s * ak_online_rescale(m, M), B, scratch, ak_op_add());
+    const float r = 1.0f / S, ls = logf(S);
+    for (ak_i64 e = t; e < head; e += B) {
+        const float a = D::to(p[e]);
+        q[e] = D::from(logsm ? (a - M) - ls : ak_exp2((a - M) * AK_LOG2E) * r);
+    }
+    {
+        const typename D::T* pv = p + head;
+        typename D::T* qv = q + head;
+        for (ak_i64 k = t; k < nv; k += B) {
+            float a[8];
+            D::ld8(pv + k * 8, a);
+#pragma unroll
+            for (int u = 0; u < 8; u++) a[u] = logsm ? (a[u] - M) - ls : ak_exp2((a[u] - M) * AK_LOG2E) * r;
+            D::st8(qv + k * 8, a);
+        }
+    }
+    for (ak_i64 e = tail0 + t; e < cols; e += B) {
+        const float a = D::to(p[e]);
+        q[e] = D::from(logsm ? (a - M) - ls : ak_exp2((a - M) * AK_LOG2E) * r);
+    }
+}
+
 // Combine the S partials (max, sum) of one row, read with volatile loads
 // (they may come from blocks running now). Wave 0 does it, in a fixed order;
 // the result goes to stat[0] (max) and stat[1] (sum). Ends with __syncthreads.
@@ -85,7 +153,7 @@ AK_INLINE void ak_sm_combine(const float* part, int S, float* stat) {
         for (int j = (int)threadIdx.x; j < S; j += AK_WAVE) m = ak_op_max()(m, p[2 * j]);
         for (int o = AK_WAVE / 2; o > 0; o >>= 1) m = ak_op_max()(m, ak_shfl_xor(m, o));
         float s = 0.0f;
-        for (int j = (int)threadIdx.x; j < S; j += AK_WAVE) s += p[2 * j + 1] * ak_sm_rescale(p[2 * j], m);
+        for (int j = (int)threadIdx.x; j < S; j += AK_WAVE) s += p[2 * j + 1] * ak_online_rescale(p[2 * j], m);
         for (int o = AK_WAVE / 2; o > 0; o >>= 1) s += ak_shfl_xor(s, o);
         if (threadIdx.x == 0) { stat[0] = m; stat[1] = s; }
     }
@@ -166,7 +234,7 @@ AK_INLINE void ak_softmax_stats(const typename D::T* AK_RESTRICT x, ak_i64 cols,
                 float t = 0.0f;
 #pragma unroll
                 for (int q = 0; q < 8; q++) t += ak_exp2((a[q] - mn) * AK_LOG2E);
-                s = s * ak_sm_rescale(m, mn) + t;
+                s = s * ak_online_rescale(m, mn) + t;
                 m = mn;
             }
         }
@@ -175,13 +243,13 @@ AK_INLINE void ak_softmax_stats(const typename D::T* AK_RESTRICT x, ak_i64 cols,
             const float a = D::to(p[e]);
             const float mn = ak_op_max()(m, a);
             if (mn != -AK_INF) {
-                s = s * ak_sm_rescale(m, mn) + ak_exp2((a - mn) * AK_LOG2E);
+                s = s * ak_online_rescale(m, mn) + ak_exp2((a - mn) * AK_LOG2E);
                 m = mn;
             }
         }
     }
     const float M = ak_group_reduce(m, (int)blockDim.x, scratch, ak_op_max());
-    s = ak_group_reduce(s * ak_sm_rescale(m, M), (int)blockDim.x, scratch, ak_op_add());
+    s = ak_group_reduce(s * ak_online_rescale(m, M), (int)blockDim.x, scratch, ak_op_add());
     if (threadIdx.x == 0) {
         part[2 * seg] = M;
         part[2 * seg + 1] = s;
@@ -219,6 +287,10 @@ AK_INLINE void ak_softmax_apply(const typename D::T* AK_RESTRICT x, typename D::
     AK_KERNEL __launch_bounds__(16384 / AK_SM_ROW_E(D), 1) void ak_softmax_##DT(const D::T* x, D::T* y, ak_i64 rows, \
                                                                                 int cols, int G, int vec, int logsm) {  \
         ak_softmax_rows<D, AK_SM_ROW_E(D)>(x, y, rows, cols, G, vec != 0, logsm != 0);                               \
+    }                                                                                                                \
+    AK_KERNEL __launch_bounds__(1024, 1) void ak_softmax_wide_##DT(const D::T* x, D::T* y, ak_i64 cols, int vec,        \
+                                                                 int logsm) {                                        \
+        ak_softmax_wide<D>(x, y, cols, vec != 0, logsm != 0);                                                        \
     }                                                                                                                \
     AK_KERNEL __launch_bounds__(256, 1) void ak_softmax_split_##DT(const D::T* x, D::T* y, ak_i64 cols, int S,          \
                                                                  unsigned* cnt, float* part, int vec, int logsm) {   \

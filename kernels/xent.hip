@@ -8,28 +8,71 @@
 // ak_xent_<dt>: a group of G threads per row (G a power of two), one pass:
 // each thread keeps an online (max, sum of exp) over its elements, 4 x 8
 // elements in flight; the group combines them. One read of the logits.
+// vec: the logits' base 16-byte aligned (any width: each row runs a scalar
+// head to its first 16-byte boundary, vectors, a scalar tail).
+// ak_xent_small_<dt>: the mean / sum of small batches in one launch (one
+// block does every row; see ak_xent_small).
 // ak_xent_partial + ak_xent_mean: sum (mean = 0) or mean (mean = 1) of the
 // losses over the rows whose target is not ignore_index: per-block partial
 // sums and counts, then one block combines them in a fixed order
 // (deterministic); the mean is NaN when every row is ignored.
 //
-// kernels: ak_xent_f32 ak_xent_f16 ak_xent_bf16 ak_xent_partial ak_xent_mean
+// kernels: ak_xent_f32 ak_xent_f16 ak_xent_bf16 ak_xent_small_f32 ak_xent_small_f16 ak_xent_small_bf16 ak_xent_partial ak_xent_mean
 
-AK_INLINE float ak_xent_rescale(float m, float M) { return m == M ? 1.0f : ak_exp2((m - M) * AK_LOG2E); }
-
-// fold n values into the running (m, s)
-template <int N>
-AK_INLINE void ak_xent_fold(float& m, float& s, const float* a) {
-    float mn = m;
-#pragma unroll
-    for (int q = 0; q < N; q++) mn = ak_op_max()(mn, a[q]);
-    if (mn != -AK_INF) {
-        float t = 0.0f;
-#pragma unroll
-        for (int q = 0; q < N; q++) t += ak_exp2((a[q] - mn) * AK_LOG2E);
-        s = s * ak_xent_rescale(m, mn) + t;
-        m = mn;
+// loss of one row (x = the row, len elements; len 0 for an idle group) by a
+// group of G threads; every thread of the block must call it (group reduce).
+// vec: x's base is 16-byte aligned; the row runs a scalar head up to its
+// first 16-byte boundary, 8-element vectors (4 in flight), a scalar tail.
+template <class D>
+AK_INLINE float ak_xent_row(const typename D::T* AK_RESTRICT p, ak_i64 len, int lane, int G, bool vec, ak_i64 t,
+                            ak_i64 ignore_index, float* scratch) {
+    float m = -AK_INF, s = 0.0f;
+    ak_i64 head = 0, nv = 0;
+    if (vec) {
+        head = (ak_i64)(((16u - ((unsigned)(unsigned long long)p & 15u)) & 15u) / sizeof(typename D::T));
+        if (head > len) head = len;
+        nv = (len - head) >> 3;
     }
+    if (!vec) {
+        ak_i64 e = lane;
+        for (; e + 3 * G < len; e += 4 * G) {
+            float a[4];
+#pragma unroll
+            for (int u = 0; u < 4; u++) a[u] = D::to(p[e + u * G]);
+            ak_online_fold<4>(m, s, a);
+        }
+        for (; e < len; e += G) {
+            const float a = D::to(p[e]);
+            ak_online_fold<1>(m, s, &a);
+        }
+    } else {
+        for (ak_i64 e = lane; e < head; e += G) {
+            const float a = D::to(p[e]);
+            ak_online_fold<1>(m, s, &a);
+        }
+        const typename D::T* pv = p + head;
+        ak_i64 k = lane;
+        for (; k + 3 * G < nv; k += 4 * G) {
+            float a[32];
+#pragma unroll
+            for (int u = 0; u < 4; u++) D::ld8(pv + (k + u * G) * 8, a + 8 * u);
+            ak_online_fold<32>(m, s, a);
+        }
+        for (; k < nv; k += G) {
+            float a[8];
+            D::ld8(pv + k * 8, a);
+            ak_online_fold<8>(m, s, a);
+        }
+        for (ak_i64 e = head + nv * 8 + lane; e < len; e += G) {
+            const float a = D::to(p[e]);
+            ak_online_fold<1>(m, s, &a);
+        }
+    }
+    const float M = ak_group_reduce(m, G, scratch, ak_op_max());
+    const float S = ak_group_reduce(s * ak_online_rescale(m, M), G, scratch, ak_op_add());
+    if (t == ignore_index) return 0.0f;
+    if (t < 0 || t >= len) return AK_NAN;
+    return (M + logf(S)) - D::to(p[t]);
 }
 
 template <class D>
@@ -39,47 +82,34 @@ AK_INLINE void ak_xent_rows(const typename D::T* AK_RESTRICT x, const ak_i64* AK
     const int lane = (int)threadIdx.x & (G - 1);
     ak_i64 row = (ak_i64)blockIdx.x * (ak_i64)(blockDim.x / G) + (ak_i64)(threadIdx.x / G);
     const bool active = row < rows;
-    const ak_i64 len = active ? cols : 0;
     if (!active) row = 0;
-    const typename D::T* p = x + row * cols;
-    float m = -AK_INF, s = 0.0f;
-    if (vec) {
-        const ak_i64 nv = len >> 3;
-        ak_i64 k = lane;
-        for (; k + 3 * G < nv; k += 4 * G) {
-            float a[32];
-#pragma unroll
-            for (int u = 0; u < 4; u++) D::ld8(p + (k + u * G) * 8, a + 8 * u);
-            ak_xent_fold<32>(m, s, a);
-        }
-        for (; k < nv; k += G) {
-            float a[8];
-            D::ld8(p + k * 8, a);
-            ak_xent_fold<8>(m, s, a);
-        }
-    } else {
-        ak_i64 e = lane;
-        for (; e + 3 * G < len; e += 4 * G) {
-            float a[4];
-#pragma unroll
-            for (int u = 0; u < 4; u++) a[u] = D::to(p[e + u * G]);
-            ak_xent_fold<4>(m, s, a);
-        }
-        for (; e < len; e += G) {
-            float a = D::to(p[e]);
-            ak_xent_fold<1>(m, s, &a);
-        }
+    const ak_i64 t = active ? tgt[row] : ignore_index;
+    const float l = ak_xent_row<D>(x + row * cols, active ? cols : 0, lane, G, vec, t, ignore_index, scratch);
+    if (active && lane == 0) loss[row] = l;
+}
+
+// One block for the whole batch (small inputs): groups of G threads take rows
+// blockDim.x / G at a time; each group's lane 0 adds its rows' losses and
+// counts (rows in a fixed assignment, so a fixed order); then the block
+// combines them: the sum (mean = 0) or the mean (mean = 1; NaN when every row
+// is ignored) in out[0]. One launch, no workspace.
+template <class D>
+AK_INLINE void ak_xent_small(const typename D::T* AK_RESTRICT x, const ak_i64* AK_RESTRICT tgt, ak_i64 rows,
+                             ak_i64 cols, int G, bool vec, ak_i64 ignore_index, bool mean, float* AK_RESTRICT out) {
+    __shared__ float scratch[AK_MAX_WAVES];
+    const int lane = (int)threadIdx.x & (G - 1), per = (int)blockDim.x / G;
+    float sum = 0.0f, n = 0.0f;
+    for (ak_i64 r0 = 0; r0 < rows; r0 += per) {
+        ak_i64 row = r0 + (ak_i64)(threadIdx.x / G);
+        const bool active = row < rows;
+        if (!active) row = 0;
+        const ak_i64 t = active ? tgt[row] : ignore_index;
+        const float l = ak_xent_row<D>(x + row * cols, active ? cols : 0, lane, G, vec, t, ignore_index, scratch);
+        if (active && lane == 0 && t != ignore_index) { sum += l; n += 1.0f; }
     }
-    const float M = ak_group_reduce(m, G, scratch, ak_op_max());
-    const float S = ak_group_reduce(s * ak_xent_rescale(m, M), G, scratch, ak_op_add());
-    if (active && lane == 0) {
-        const ak_i64 t = tgt[row];
-        float l;
-        if (t == ignore_index) l = 0.0f;
-        else if (t < 0 || t >= cols) l = AK_NAN;
-        else l = (M + logf(S)) - D::to(p[t]);
-        loss[row] = l;
-    }
+    sum = ak_group_reduce(sum, (int)blockDim.x, scratch, ak_op_add());
+    n = ak_group_reduce(n, (int)blockDim.x, scratch, ak_op_add());
+    if (threadIdx.x == 0) *out = !mean ? sum : n > 0.0f ? sum / n : AK_NAN;
 }
 
 // Stage 1 of the mean / sum: block b adds the losses and counts the rows
@@ -113,6 +143,11 @@ AK_INLINE void ak_xent_mean_body(const float* AK_RESTRICT part, int nparts, bool
                                                            ak_i64 cols, int G, int vec, ak_i64 ignore_index,         \
                                                            float* loss) {                                            \
         ak_xent_rows<D>(x, tgt, rows, cols, G, vec != 0, ignore_index, loss);                                        \
+    }                                                                                                                \
+    AK_KERNEL __launch_bounds__(1024, 1) void ak_xent_small_##DT(const D::T* x, const ak_i64* tgt, ak_i64 rows,       \
+                                                                 ak_i64 cols, int G, int vec, ak_i64 ignore_index,   \
+                                                                 int mean, float* out) {                             \
+        ak_xent_small<D>(x, tgt, rows, cols, G, vec != 0, ignore_index, mean != 0, out);                             \
     }
 AK_XENT(f32, ak_f32_t)
 AK_XENT(f16, ak_f16_t)

@@ -23,6 +23,16 @@ double akt_uniform(unsigned long long* state, double lo, double hi);
 const char* akt_tmpdir(void);
 /* A context on the cpu backend with the cache in akt_tmpdir()/name. */
 ak_context* akt_cpu_context(const char* cache_subdir);
+/* A GPU context for a gpu_* suite (cfg NULL: defaults + environment), or NULL
+ * after a failure that says why; a context that fell back to the cpu backend
+ * is refused (the backend reports named) unless allow_cpu. Use the macro: a
+ * suite file that defines AKT_GPU_ON_CPU dry-runs its harness on the cpu. */
+ak_context* akt_gpu_context_ex(const ak_config* cfg, int allow_cpu);
+#ifdef AKT_GPU_ON_CPU
+#define akt_gpu_context(cfg) akt_gpu_context_ex(cfg, 1)
+#else
+#define akt_gpu_context(cfg) akt_gpu_context_ex(cfg, 0)
+#endif
 #ifdef __cplusplus
 }
 #endif

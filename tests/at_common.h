@@ -168,6 +168,22 @@ AT_FN int at_naive(const at_case* c, const at_host* h, double* out, double* lse)
     return 1;
 }
 
+/* Output and lse of a run as doubles in BHSD row order (one row of d per
+ * (batch, head, query)), whatever the case's layout. */
+AT_FN void at_collect(const at_case* c, const at_host* h, double* o, double* lse) {
+    int64_t qs[3];
+    size_t b, hh, i, e;
+    at_strides(c, c->hq, c->sq, 1, qs);
+    for (b = 0; b < c->b; b++)
+        for (hh = 0; hh < c->hq; hh++)
+            for (i = 0; i < c->sq; i++) {
+                size_t row = (b * c->hq + hh) * c->sq + i;
+                size_t oo = (size_t)qs[0] * b + (size_t)qs[1] * hh + (size_t)qs[2] * i;
+                for (e = 0; e < c->d; e++) o[row * c->d + e] = ak_elem_get(h->o, c->t, oo + e);
+                lse[row] = c->lse ? h->lse[row] : 0.0;
+            }
+}
+
 /* Compare the output (in the case's layout) and lse with reference values.
  * Error bound per element: tol * (max |v| of the inputs) (outputs are convex
  * combinations of v rows); lse: ltol * (1 + |ref|). Also: every output element
@@ -176,39 +192,52 @@ AT_FN int at_naive(const at_case* c, const at_host* h, double* out, double* lse)
  * the first failures with `tag`. Returns 1 when all match. */
 AT_FN int at_compare(const at_case* c, const at_host* h, const double* ref, const double* rlse, double tol,
                       double ltol, const char* tag) {
-    int64_t qs[3];
-    size_t b, hh, i, e, bad = 0;
+    size_t rows = c->b * c->hq * c->sq, row, e, bad = 0;
     double worst = 0.0;
-    at_strides(c, c->hq, c->sq, 1, qs);
-    for (b = 0; b < c->b; b++)
-        for (hh = 0; hh < c->hq; hh++)
-            for (i = 0; i < c->sq; i++) {
-                size_t row = (b * c->hq + hh) * c->sq + i;
-                size_t oo = (size_t)qs[0] * b + (size_t)qs[1] * hh + (size_t)qs[2] * i;
-                for (e = 0; e < c->d; e++) {
-                    double g = ak_elem_get(h->o, c->t, oo + e), r = ref[row * c->d + e];
-                    double err = fabs(g - r);
-                    if (!(err <= tol * c->amp)) {
-                        if (bad < 3)
-                            akt_fail(__FILE__, __LINE__, "%s: o[b%zu h%zu i%zu d%zu] = %.7g, expected %.7g (tol %.3g)",
-                                     tag, b, hh, i, e, g, r, tol * c->amp);
-                        bad++;
-                    }
-                    if (err > worst || err != err) worst = err;
-                }
-                if (c->lse) {
-                    double g = h->lse[row], r = rlse[row];
-                    int ok = (r == -HUGE_VAL) ? (g == -HUGE_VAL) : fabs(g - r) <= ltol * (1.0 + fabs(r));
-                    if (!ok) {
-                        if (bad < 3)
-                            akt_fail(__FILE__, __LINE__, "%s: lse[b%zu h%zu i%zu] = %.9g, expected %.9g", tag, b, hh,
-                                     i, g, r);
-                        bad++;
-                    }
-                }
+    double* got = (double*)malloc((rows * c->d + 1) * sizeof *got);
+    double* glse = (double*)malloc((rows + 1) * sizeof *glse);
+    if (!got || !glse) {
+        free(got); free(glse);
+        akt_fail(__FILE__, __LINE__, "%s: out of host memory comparing", tag);
+        return 0;
+    }
+    at_collect(c, h, got, glse);
+    for (row = 0; row < rows; row++) {
+        size_t i = row % c->sq, hh = (row / c->sq) % c->hq, b = row / (c->sq * c->hq);
+        for (e = 0; e < c->d; e++) {
+            double g = got[row * c->d + e], r = ref[row * c->d + e];
+            double err = fabs(g - r);
+            if (!(err <= tol * c->amp)) {
+                if (bad < 3)
+                    akt_fail(__FILE__, __LINE__, "%s: o[b%zu h%zu i%zu d%zu] = %.7g, expected %.7g (tol %.3g)",
+                             tag, b, hh, i, e, g, r, tol * c->amp);
+                bad++;
             }
+            if (err > worst || err != err) worst = err;
+        }
+        if (c->lse) {
+            double g = glse[row], r = rlse[row];
+            int ok = (r == -HUGE_VAL) ? (g == -HUGE_VAL) : fabs(g - r) <= ltol * (1.0 + fabs(r));
+            if (!ok) {
+                if (bad < 3)
+                    akt_fail(__FILE__, __LINE__, "%s: lse[b%zu h%zu i%zu] = %.9g, expected %.9g", tag, b, hh, i, g, r);
+                bad++;
+            }
+        }
+    }
+    free(got); free(glse);
     if (bad) akt_fail(__FILE__, __LINE__, "%s: %zu mismatches (worst |err| %.3g)", tag, bad, worst);
     return bad == 0;
+}
+
+/* A case with lse, amplitude 1, no splits. */
+AT_FN at_case at_mk(ak_dtype t, size_t b, size_t hq, size_t hkv, size_t sq, size_t skv, size_t d,
+                    ak_attention_layout layout, int causal) {
+    at_case c;
+    memset(&c, 0, sizeof c);
+    c.t = t; c.b = b; c.hq = hq; c.hkv = hkv; c.sq = sq; c.skv = skv; c.d = d;
+    c.layout = layout; c.causal = causal; c.lse = 1; c.amp = 1.0;
+    return c;
 }
 
 AT_FN void at_tag(const at_case* c, char* buf, size_t cap) {

@@ -4,7 +4,8 @@
 #   1. the C test suites (cpu backend + offline compiles with the real hipRTC and NVRTC)
 #   2. the same suites under AddressSanitizer + UndefinedBehaviorSanitizer, the threaded suites (cache, pool,
 #      contexts, races, harden) under ThreadSanitizer (tests/sanitize.sh = make test-sanitize); tests/ti_races.c under TSan
-#   3. the header alone as C99 and C++11 (gcc and clang), with AMDKIT_STATIC, -Wall -Wextra -pedantic -Werror
+#   3. the header alone as C99 and C++11 (gcc and clang), with AMDKIT_STATIC, -Wall -Wextra -pedantic -Werror;
+#      its table of contents, and no backend named outside the backend table's sections (tests/backend_check.sh)
 #   4. the HIP/hipRTC, CUDA/NVRTC and NCCL/RCCL prototypes type-checked against the real headers (+ a self-test that a wrong one fails)
 #   5. the embedded kernel sources and the generated kernel interfaces match kernels/ (make gen-check), akgen's
 #      refusals (tests/akgen_check.sh), the typed packers reject a wrong call (kargs-typed)
@@ -12,7 +13,8 @@
 #   7. the real ROCm 6.4 hipRTC in a Debian sid chroot (tests/check_rocm64.sh): every kernel
 #      family x every AMD target, ISA checks, ROCm 6 symbols/headers/runtime; skipped
 #      (loudly) where it cannot run, never on CI
-#   8. the command-line tool as a new user meets it (tests/cli_check.sh), and the demo (cpu backend)
+#   8. the command-line tool as a new user meets it (tests/cli_check.sh), the README's example and its
+#      configuration table (generated from the config X-macro table), and the demo (cpu backend)
 #   9. the README's prototyping walkthrough as written, amdkit run/bench/tune (cpu backend)
 #  10. the benchmarks' honesty: bench_ops.c's per-entry CPU-reference check (and that it catches a
 #      corrupted result), bench/report.py's fast_p win/tie/loss logic on synthetic JSON
@@ -55,6 +57,8 @@ echo "== fuzzing (tests/fuzz: cache entry reader, config/env parser, amdkit run 
 suite fuzz bash tests/fuzz/run.sh 5
 echo "== races (ThreadSanitizer: context identity, prelude id)"
 step races-tsan bash -c "gcc -std=c99 -Wall -Wextra -Werror -O1 -g -fsanitize=thread tests/tsan_races.c -o $B/tsan_races -ldl -lpthread -lm && TSAN_OPTIONS=halt_on_error=1 ./$B/tsan_races"
+echo "== kernel emulation (tests/emu_llm.cpp: llm / layout / residual-norm kernels on host threads vs their references)"
+step emu-llm bash -c "make -s $B/emu_llm_w64 $B/emu_llm_w32 && ./$B/emu_llm_w64 && ./$B/emu_llm_w32"
 echo "== header builds"
 for cc in gcc clang; do
   step "header-c99-$cc" $cc -std=c99 -Wall -Wextra -pedantic -Werror -c tests/header_check.c -o $B/header_c99_$cc.o
@@ -65,6 +69,7 @@ for cxx in g++ clang++; do
 done
 step header-opt-outs bash -c "gcc -std=c99 -Wall -Wextra -pedantic -Werror -DAMDKIT_NO_HIP -DAMDKIT_NO_CUDA -DAMDKIT_NO_OPS tests/optout_check.c -o $B/optout_all -ldl -lpthread -lm && ./$B/optout_all && ! grep -q ak_softmax_f32 $B/optout_all && g++ -std=c++11 -Wall -Wextra -pedantic -Werror -DAMDKIT_NO_OPS -x c++ -c tests/header_check.c -o $B/header_noops.o && gcc -std=c99 -Wall -Wextra -pedantic -Werror -DAMDKIT_NO_HIP -DAMDKIT_STATIC tests/optout_check.c -o $B/optout_nohip -ldl -lpthread -lm && ./$B/optout_nohip && gcc -std=c99 -Wall -Wextra -pedantic -Werror -DAMDKIT_NO_CUDA tests/optout_check.c -o $B/optout_nocuda -ldl -lpthread -lm && ./$B/optout_nocuda"
 step header-toc bash tests/toc_check.sh
+step header-backend-names bash tests/backend_check.sh
 step header-allocator-hooks gcc -std=c99 -Wall -Wextra -pedantic -Werror -DAKT_HOOKS -c tests/header_check.c -o $B/header_hooks.o
 step header-allocator-partial-rejected bash -c "! gcc -std=c99 -DAKT_PARTIAL_HOOKS -c tests/header_check.c -o /dev/null 2>/dev/null"
 echo "== prototypes against the real headers"
@@ -127,6 +132,7 @@ rocm64
 echo "== command-line tool (cpu)"
 suite cli bash tests/cli_check.sh $B/amdkit
 suite readme-example bash tests/readme_check.sh
+suite readme-config bash tests/readme_config_check.sh $B/amdkit
 echo "== several devices (cpu backend: N contexts, collectives over threads)"
 step tp-linear bash -c 'for n in 1 2 3 5; do AMDKIT_BACKEND=cpu ./build/tp_linear --ranks $n --quiet || exit 1; done'
 echo "== demo (cpu)"

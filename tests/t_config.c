@@ -760,6 +760,25 @@ static void field_table(void) {
     AKT_ERR(ak_config_field_value(NULL, 0, buf, sizeof buf), AK_ERROR_INVALID_ARGUMENT);
 }
 
+/* What each variable accepts (the README's table is generated from this). */
+static void field_syntax(void) {
+    int i, n = ak_config_field_count();
+    char buf[256];
+    for (i = 0; i < n; i++) {
+        const char* name = ak_config_field_at(i)->name;
+        AKT_OK(ak_config_field_syntax(i, buf, sizeof buf));
+        AKT_CHECKF(buf[0] != 0, "field %s has no syntax text", name);
+        if (!strcmp(name, "backend")) AKT_EQ_STR(buf, "auto, hip, cuda or cpu");
+        if (!strcmp(name, "cache_capacity")) AKT_EQ_STR(buf, "integer >= 1");
+        if (!strcmp(name, "log_level")) AKT_CONTAINS(buf, "debug");
+        if (!strcmp(name, "pool_size")) AKT_CONTAINS(buf, "multiple of 2m");
+        if (!strcmp(name, "cache_max_entry_bytes")) AKT_CONTAINS(buf, ">= 4096");
+    }
+    AKT_ERR(ak_config_field_syntax(n, buf, sizeof buf), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR(ak_config_field_syntax(-1, buf, sizeof buf), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR(ak_config_field_syntax(0, NULL, 8), AK_ERROR_INVALID_ARGUMENT);
+}
+
 /* ak_compile_options.opt_level outside AUTO..AGGRESSIVE is an error on every
  * backend (it used to be accepted and compiled at the default level). */
 static void compile_opt_level_range(void) {
@@ -830,5 +849,6 @@ void akt_suite_config(void) {
     AKT_RUN(strict_through_context);
     AKT_RUN(auto_fields_from_arch);
     AKT_RUN(parse_helpers);
+    AKT_RUN(field_syntax);
     AKT_RUN(null_arguments);
 }

@@ -45,20 +45,6 @@ static int ga_setup(void) {
     return g_cpu != NULL && g_simt != NULL;
 }
 
-/* Output of a cpu-context run as doubles in BHSD row order (at_compare's ref). */
-static void ga_collect(const at_case* c, const at_host* h, double* ref, double* rlse) {
-    int64_t qs[3];
-    size_t b, hh, i, e;
-    at_strides(c, c->hq, c->sq, 1, qs);
-    for (b = 0; b < c->b; b++)
-        for (hh = 0; hh < c->hq; hh++)
-            for (i = 0; i < c->sq; i++) {
-                size_t row = (b * c->hq + hh) * c->sq + i;
-                size_t oo = (size_t)qs[0] * b + (size_t)qs[1] * hh + (size_t)qs[2] * i;
-                for (e = 0; e < c->d; e++) ref[row * c->d + e] = ak_elem_get(h->o, c->t, oo + e);
-                rlse[row] = h->lse[row];
-            }
-}
 
 /* One case on ctx (g_gpu or g_simt) against the CPU reference. */
 static void ga_case(ak_context* ctx, const char* path, const at_case* c) {
@@ -79,7 +65,7 @@ static void ga_case(ak_context* ctx, const char* path, const at_case* c) {
     /* the reference */
     r = ak_attention(g_cpu, &h.a, NULL);
     if (r != AK_OK) { akt_fail(__FILE__, __LINE__, "%s: cpu reference: %s", tag, ak_last_error()); goto out; }
-    ga_collect(c, &h, ref, rlse);
+    at_collect(c, &h, ref, rlse);   /* a cpu-context run: at_compare's reference */
     /* the device run */
     if (ak_malloc(ctx, h.qn * es, NULL, &dq) != AK_OK || ak_malloc(ctx, h.kvn * es, NULL, &dkv) != AK_OK ||
         ak_malloc(ctx, h.on * es, NULL, &dout) != AK_OK || ak_malloc(ctx, rows * 4, NULL, &dlse) != AK_OK) {
@@ -113,15 +99,6 @@ out:
     at_free(&h);
 }
 
-static at_case ga_mk(ak_dtype t, size_t b, size_t hq, size_t hkv, size_t sq, size_t skv, size_t d,
-                     ak_attention_layout layout, int causal) {
-    at_case c;
-    memset(&c, 0, sizeof c);
-    c.t = t; c.b = b; c.hq = hq; c.hkv = hkv; c.sq = sq; c.skv = skv; c.d = d;
-    c.layout = layout; c.causal = causal; c.lse = 1; c.amp = 1.0;
-    return c;
-}
-
 /* Prefill / general shapes on one context: per head size, the dtype rotates
  * over the shapes (CPU reference time stays in seconds). */
 static void ga_matrix(ak_context* ctx, const char* path, const size_t* dims, int ndims) {
@@ -130,15 +107,15 @@ static void ga_matrix(ak_context* ctx, const char* path, const size_t* dims, int
     for (di = 0; di < ndims; di++) {
         size_t d = dims[di];
         at_case c;
-        c = ga_mk(ts[di % 3], 2, 4, 4, 17, 17, d, AK_ATTN_BHSD, di % 2);
+        c = at_mk(ts[di % 3], 2, 4, 4, 17, 17, d, AK_ATTN_BHSD, di % 2);
         ga_case(ctx, path, &c);
-        c = ga_mk(ts[(di + 1) % 3], 1, 4, 1, 1000, 1000, d, (ak_attention_layout)(di % 3), 1);  /* GQA 4 */
+        c = at_mk(ts[(di + 1) % 3], 1, 4, 1, 1000, 1000, d, (ak_attention_layout)(di % 3), 1);  /* GQA 4 */
         ga_case(ctx, path, &c);
-        c = ga_mk(ts[(di + 2) % 3], 1, 8, 1, 65, 4097, d, (ak_attention_layout)((di + 1) % 3), di % 2);  /* GQA 8 */
+        c = at_mk(ts[(di + 2) % 3], 1, 8, 1, 65, 4097, d, (ak_attention_layout)((di + 1) % 3), di % 2);  /* GQA 8 */
         ga_case(ctx, path, &c);
-        c = ga_mk(ts[di % 3], 1, 2, 2, 1000, 17, d, (ak_attention_layout)((di + 2) % 3), 1);  /* fully masked rows */
+        c = at_mk(ts[di % 3], 1, 2, 2, 1000, 17, d, (ak_attention_layout)((di + 2) % 3), 1);  /* fully masked rows */
         ga_case(ctx, path, &c);
-        c = ga_mk(ts[(di + 1) % 3], 2, 2, 1, 129, 1000, d, AK_ATTN_BSHD, (di + 1) % 2);
+        c = at_mk(ts[(di + 1) % 3], 2, 2, 1, 129, 1000, d, AK_ATTN_BSHD, (di + 1) % 2);
         ga_case(ctx, path, &c);
     }
 }
@@ -155,9 +132,9 @@ static void gpu_attention_default(void) {
     if (!ga_setup()) return;
     ga_matrix(g_gpu, "default", dims, 3);
     /* a long square causal sequence */
-    c = ga_mk(AK_F16, 1, 1, 1, 4097, 4097, 128, AK_ATTN_BSHD, 1);
+    c = at_mk(AK_F16, 1, 1, 1, 4097, 4097, 128, AK_ATTN_BSHD, 1);
     ga_case(g_gpu, "default", &c);
-    c = ga_mk(AK_BF16, 1, 2, 2, 1000, 4097, 64, AK_ATTN_BHSD, 0);
+    c = at_mk(AK_BF16, 1, 2, 2, 1000, 4097, 64, AK_ATTN_BHSD, 0);
     ga_case(g_gpu, "default", &c);
 }
 
@@ -167,22 +144,22 @@ static void gpu_attention_decode(void) {
     int ti;
     if (!ga_setup()) return;
     for (ti = 0; ti < 3; ti++) {
-        at_case c = ga_mk(ts[ti], 4, 32, 8, 1, 8191, 128, AK_ATTN_BHSD, 0);
+        at_case c = at_mk(ts[ti], 4, 32, 8, 1, 8191, 128, AK_ATTN_BHSD, 0);
         ga_case(g_gpu, "decode", &c);
-        c = ga_mk(ts[ti], 1, 8, 1, 16, 10001, 128, AK_ATTN_BSHD, 1);
+        c = at_mk(ts[ti], 1, 8, 1, 16, 10001, 128, AK_ATTN_BSHD, 1);
         ga_case(g_gpu, "decode", &c);
-        c = ga_mk(ts[ti], 2, 4, 4, 5, 4097, 64, AK_ATTN_STRIDED, 1);
+        c = at_mk(ts[ti], 2, 4, 4, 5, 4097, 64, AK_ATTN_STRIDED, 1);
         c.splits = 7;
         ga_case(g_gpu, "decode", &c);
-        c = ga_mk(ts[ti], 1, 4, 1, 16, 17, 256, AK_ATTN_BHSD, 1);
+        c = at_mk(ts[ti], 1, 4, 1, 16, 17, 256, AK_ATTN_BHSD, 1);
         c.splits = 3;
         ga_case(g_simt, "decode-simt", &c);
-        c = ga_mk(ts[ti], 1, 8, 2, 3, 1000, 80, AK_ATTN_BSHD, 0);
+        c = at_mk(ts[ti], 1, 8, 2, 3, 1000, 80, AK_ATTN_BSHD, 0);
         c.splits = 128;
         ga_case(g_simt, "decode-simt", &c);
     }
     {
-        at_case c = ga_mk(AK_F16, 1, 8, 2, 1, 131072, 128, AK_ATTN_BHSD, 1);
+        at_case c = at_mk(AK_F16, 1, 8, 2, 1, 131072, 128, AK_ATTN_BHSD, 1);
         ga_case(g_gpu, "decode", &c);
     }
 }
@@ -193,11 +170,11 @@ static void gpu_attention_large_logits(void) {
     int ti;
     if (!ga_setup()) return;
     for (ti = 0; ti < 3; ti++) {
-        at_case c = ga_mk(ts[ti], 1, 4, 2, 300, 1000, 128, AK_ATTN_BHSD, ti % 2);
+        at_case c = at_mk(ts[ti], 1, 4, 2, 300, 1000, 128, AK_ATTN_BHSD, ti % 2);
         c.amp = 8.0; c.scale = 1.0f;
         ga_case(g_gpu, "default", &c);
         ga_case(g_simt, "simt", &c);
-        c = ga_mk(ts[ti], 1, 4, 1, 1, 4097, 64, AK_ATTN_BSHD, 0);
+        c = at_mk(ts[ti], 1, 4, 1, 1, 4097, 64, AK_ATTN_BSHD, 0);
         c.amp = 8.0; c.scale = 0.7f;
         ga_case(g_gpu, "decode", &c);
     }
@@ -239,7 +216,7 @@ static void ga_generic_case(const at_case* c) {
         ak_dim3 grid, block;
         float scale = c->scale != 0.0f ? c->scale : (float)(1.0 / sqrt((double)c->d));
         ak_result r;
-        ga_collect(c, &h, ref, rlse);
+        at_collect(c, &h, ref, rlse);   /* a cpu-context run: at_compare's reference */
         at_strides(c, c->hq, c->sq, 1, qs);
         at_strides(c, c->hkv, c->skv, 0, ks);
         AKT_OK(ak_memcpy(g_gpu, dq, h.q, h.qn * es, AK_H2D));
@@ -293,15 +270,15 @@ static void gpu_attention_generic_matrix(void) {
         akt_skip("no matrix instruction on this device");
         return;
     }
-    c = ga_mk(AK_F16, 2, 4, 4, 17, 17, 64, AK_ATTN_BHSD, 1);
+    c = at_mk(AK_F16, 2, 4, 4, 17, 17, 64, AK_ATTN_BHSD, 1);
     ga_generic_case(&c);
-    c = ga_mk(AK_BF16, 1, 8, 2, 300, 1000, 128, AK_ATTN_BSHD, 1);
+    c = at_mk(AK_BF16, 1, 8, 2, 300, 1000, 128, AK_ATTN_BSHD, 1);
     ga_generic_case(&c);
-    c = ga_mk(AK_F16, 1, 8, 1, 65, 4097, 128, AK_ATTN_STRIDED, 0);
+    c = at_mk(AK_F16, 1, 8, 1, 65, 4097, 128, AK_ATTN_STRIDED, 0);
     ga_generic_case(&c);
-    c = ga_mk(AK_BF16, 1, 2, 2, 1000, 17, 64, AK_ATTN_BHSD, 1);
+    c = at_mk(AK_BF16, 1, 2, 2, 1000, 17, 64, AK_ATTN_BHSD, 1);
     ga_generic_case(&c);
-    c = ga_mk(AK_F16, 1, 4, 4, 129, 129, 128, AK_ATTN_BSHD, 0);
+    c = at_mk(AK_F16, 1, 4, 4, 129, 129, 128, AK_ATTN_BSHD, 0);
     c.amp = 8.0; c.scale = 1.0f;
     ga_generic_case(&c);
 }

@@ -21,24 +21,12 @@ static ak_context* g_ref;
 
 static ak_context* gg_ctx(int mc, int prec, int mixed) {
     ak_config cfg = ak_config_default();
-    ak_context* ctx = NULL;
     if (ak_config_apply_env(&cfg) != AK_OK) return NULL;
     cfg.log_level = AK_LOG_ERROR;
     cfg.matrix_cores = (ak_tristate)mc;
     cfg.precision = prec;
     cfg.mixed_precision = (ak_tristate)mixed;
-    if (ak_context_create(&cfg, &ctx) != AK_OK) {
-        akt_fail(__FILE__, __LINE__, "GPU context: %s", ak_last_error());
-        return NULL;
-    }
-#ifndef AKT_GPU_ON_CPU
-    if (ak_context_device(ctx)->backend == AK_BACKEND_CPU) {
-        akt_fail(__FILE__, __LINE__, "no GPU: the context fell back to the cpu backend (gpu_* suites need a GPU)");
-        ak_context_destroy(ctx);
-        return NULL;
-    }
-#endif
-    return ctx;
+    return akt_gpu_context(&cfg);
 }
 
 static void fill(void* p, ak_dtype t, size_t n) {

@@ -9,22 +9,13 @@
 
 static ak_context* gp_ctx(void) {
     ak_config cfg = ak_config_default();
-    ak_context* ctx = NULL;
     static char dir[700];
     if (ak_config_apply_env(&cfg) != AK_OK) { akt_fail(__FILE__, __LINE__, "env: %s", ak_last_error()); return NULL; }
     cfg.profiling = 1;
     snprintf(dir, sizeof dir, "%s/gpu_prof", akt_tmpdir());
     cfg.cache_dir = dir;
     if (cfg.log_level > AK_LOG_WARN) cfg.log_level = AK_LOG_WARN;
-    if (ak_context_create(&cfg, &ctx) != AK_OK) { akt_fail(__FILE__, __LINE__, "no GPU context: %s", ak_last_error()); return NULL; }
-#ifndef AKT_GPU_ON_CPU
-    if (ak_context_device(ctx)->backend == AK_BACKEND_CPU) {
-        akt_fail(__FILE__, __LINE__, "no GPU: the context fell back to the cpu backend (gpu_* suites need a GPU)");
-        ak_context_destroy(ctx);
-        return NULL;
-    }
-#endif
-    return ctx;
+    return akt_gpu_context(&cfg);
 }
 static const ak_prof_stat* gp_find(const ak_prof_stat* s, int n, const char* name) {
     int i;

@@ -32,15 +32,6 @@ static void at_run_case(ak_context* ctx, const at_case* c) {
     at_free(&h);
 }
 
-static at_case at_mk(ak_dtype t, size_t b, size_t hq, size_t hkv, size_t sq, size_t skv, size_t d,
-                     ak_attention_layout layout, int causal) {
-    at_case c;
-    memset(&c, 0, sizeof c);
-    c.t = t; c.b = b; c.hq = hq; c.hkv = hkv; c.sq = sq; c.skv = skv; c.d = d;
-    c.layout = layout; c.causal = causal; c.lse = 1; c.amp = 1.0;
-    return c;
-}
-
 static ak_context* at_ctx(void) {
     static ak_context* ctx;
     if (!ctx) {

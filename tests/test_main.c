@@ -9,6 +9,7 @@
 #include "ti_races.c"
 #include "ti_backend.c"
 #include "ti_kargs.c"
+#include "ti_rowop.c"
 #include "ti_multi.c"
 #include "ti_gpu_multi.c"
 #include "ti_harden.c"
@@ -33,6 +34,12 @@
     X(gpu_elementwise) \
     X(ops_reduce) \
     X(gpu_reduce) \
+    X(ops_llm) \
+    X(gpu_llm) \
+    X(ops_random) \
+    X(gpu_random) \
+    X(ops_scan) \
+    X(gpu_scan) \
     X(ops_attention) \
     X(gpu_attention) \
     X(gpu_prof) \
@@ -51,6 +58,8 @@
     X(multi_internals) \
     X(gpu_multi) \
     X(compile_kernels) \
+    X(rowop) \
+    X(gpu_rowop) \
     X(harden) \
     X(autotune) \
     X(gpu_autotune)
@@ -109,6 +118,22 @@ const char* akt_tmpdir(void) {
         mkdir(akt_tmp, 0755);
     }
     return akt_tmp;
+}
+ak_context* akt_gpu_context_ex(const ak_config* cfg, int allow_cpu) {
+    ak_context* ctx = NULL;
+    ak_result r = ak_context_create(cfg, &ctx);
+    int n = 0, i;
+    const ak_backend_report* rep;
+    if (r != AK_OK) {
+        akt_fail(__FILE__, __LINE__, "no GPU context: %s: %s", ak_result_name(r), ak_last_error());
+        return NULL;
+    }
+    if (allow_cpu || ak_context_device(ctx)->backend != AK_BACKEND_CPU) return ctx;
+    akt_fail(__FILE__, __LINE__, "no GPU: the context fell back to the cpu backend (gpu_* suites need a GPU)");
+    rep = ak_context_backend_reports(ctx, &n);
+    for (i = 0; rep && i < n; i++) akt_fail(__FILE__, __LINE__, "  %s: %s", ak_backend_name(rep[i].backend), rep[i].reason);
+    ak_context_destroy(ctx);
+    return NULL;
 }
 ak_context* akt_cpu_context(const char* sub) {
     static char dir[600];

@@ -50,6 +50,29 @@ static ak_result akb_launch(ak_kernel* k, ak_dim3 g, ak_dim3 b, size_t sh, ak_st
     return _ak_backend_cpu.launch(k, g, b, sh, st, args);
 }
 
+/* several devices: peers, stream waits, communicators (delegating to the cpu table's) */
+static int akb_peer_queries, akb_peer_enables, akb_peer_copies, akb_waits, akb_comm_ids, akb_comm_ranks, akb_comm_alls;
+static int akb_peer_enable_error;   /* the runtime code peer_enable returns (0: success) */
+static int akb_peer_can_access(ak_context* ctx, ak_context* peer, int* can) {
+    akb_peer_queries++;
+    return _ak_backend_cpu.peer_can_access(ctx, peer, can);
+}
+static int akb_peer_enable(ak_context* ctx, ak_context* peer) { (void)ctx; (void)peer; akb_peer_enables++; return akb_peer_enable_error; }
+static int akb_peer_copy(ak_context* dc, void* dst, ak_context* sc, const void* src, size_t n, void* st) {
+    akb_peer_copies++;
+    return _ak_backend_cpu.peer_copy(dc, dst, sc, src, n, st);
+}
+static int akb_stream_wait_event(ak_context* ctx, void* st, void* ev) { (void)ctx; (void)st; (void)ev; akb_waits++; return 0; }
+static ak_result akb_comm_unique_id(ak_context* ctx, ak_comm_id* id) { akb_comm_ids++; return _ak_backend_cpu.comm_unique_id(ctx, id); }
+static ak_result akb_comm_init_rank(ak_context* ctx, int n, const ak_comm_id* id, int rank, ak_comm** out) {
+    akb_comm_ranks++;
+    return _ak_backend_cpu.comm_init_rank(ctx, n, id, rank, out);
+}
+static ak_result akb_comm_init_all(ak_context* const* ctxs, int n, ak_comm** comms) {
+    akb_comm_alls++;
+    return _ak_backend_cpu.comm_init_all(ctxs, n, comms);
+}
+
 /* The cpu table with every operation this test watches replaced (sokol's dummy backend, counting). */
 static _ak_backend_ops akb_backend;
 static void akb_make_backend(void) {
@@ -72,6 +95,13 @@ static void akb_make_backend(void) {
     akb_backend.stream_destroy = akb_stream_destroy;
     akb_backend.stream_synchronize = akb_stream_synchronize;
     akb_backend.launch = akb_launch;
+    akb_backend.peer_can_access = akb_peer_can_access;
+    akb_backend.peer_enable = akb_peer_enable;
+    akb_backend.peer_copy = akb_peer_copy;
+    akb_backend.stream_wait_event = akb_stream_wait_event;
+    akb_backend.comm_unique_id = akb_comm_unique_id;
+    akb_backend.comm_init_rank = akb_comm_init_rank;
+    akb_backend.comm_init_all = akb_comm_init_all;
 }
 
 /* A cpu context switched to the test backend (its pool re-made on it). */
@@ -173,6 +203,62 @@ static void test_backend_dispatch(void) {
     AKT_EQ_INT(akb.live, 0);
 }
 
+/* Several devices through the table: two test-backend contexts posing as
+ * devices 0 and 1 (a pair on one device never reaches the backend). */
+static void test_backend_multi_dispatch(void) {
+    ak_context* a = akb_context();
+    ak_context* b = akb_context();
+    ak_context* pair[2];
+    ak_comm* comms[2] = { NULL, NULL };
+    ak_comm* one = NULL;
+    ak_comm_id id;
+    ak_event* ev = NULL;
+    float src[8] = { 1, 2, 3, 4, 5, 6, 7, 8 }, dst[8];
+    int can = 0;
+    if (!a || !b) { if (a) ak_context_destroy(a); if (b) ak_context_destroy(b); AKT_CHECK(a && b); return; }
+    b->dev.device = 1;
+    akb_peer_queries = akb_peer_enables = akb_peer_copies = akb_waits = akb_comm_ids = akb_comm_ranks = akb_comm_alls = 0;
+    akb_peer_enable_error = 0;
+    AKT_OK(ak_device_can_access_peer(a, a, &can));     /* one device: answered without the backend */
+    AKT_CHECK(can == 1);
+    AKT_EQ_INT(akb_peer_queries, 0);
+    can = 0;
+    AKT_OK(ak_device_can_access_peer(a, b, &can));
+    AKT_CHECK(can == 1);
+    AKT_EQ_INT(akb_peer_queries, 1);
+    AKT_OK(ak_enable_peer_access(a, b));
+    AKT_EQ_INT(akb_peer_queries, 2);
+    AKT_EQ_INT(akb_peer_enables, 1);
+    akb_peer_enable_error = 3;                         /* a runtime error is worded by the shared layer */
+    AKT_EQ_INT(ak_enable_peer_access(a, b), AK_ERROR_DEVICE);
+    AKT_CONTAINS(ak_last_error(), "peer access from device 0 to device 1 failed");
+    akb_peer_enable_error = 0;
+    AKT_OK(ak_memcpy_peer(a, dst, b, src, sizeof src));
+    AKT_EQ_INT(akb_peer_copies, 1);
+    AKT_CHECK(dst[0] == 1.0f && dst[7] == 8.0f);
+    AKT_OK(ak_memcpy_peer(a, dst, a, src, sizeof src));   /* same device: a plain device copy */
+    AKT_EQ_INT(akb_peer_copies, 1);
+    AKT_OK(ak_event_create(b, &ev));
+    AKT_OK(ak_event_record(ev, NULL));
+    AKT_OK(ak_stream_wait_event(a, NULL, ev));
+    AKT_EQ_INT(akb_waits, 1);
+    ak_event_destroy(ev);
+    pair[0] = a;
+    pair[1] = b;
+    AKT_OK(ak_comm_init_all(pair, 2, comms));
+    AKT_EQ_INT(akb_comm_alls, 1);
+    AKT_CONTAINS(ak_comm_library(comms[0]), "cpu");
+    ak_comm_destroy(comms[0]);
+    ak_comm_destroy(comms[1]);
+    AKT_OK(ak_comm_get_unique_id(a, &id));
+    AKT_EQ_INT(akb_comm_ids, 1);
+    AKT_OK(ak_comm_init_rank(a, 1, &id, 0, &one));
+    AKT_EQ_INT(akb_comm_ranks, 1);
+    ak_comm_destroy(one);
+    ak_context_destroy(b);
+    ak_context_destroy(a);
+}
+
 /* The real tables: every operation is there; only the cpu's has no binding and no modules. */
 static void test_backend_tables(void) {
     int i;
@@ -187,6 +273,24 @@ static void test_backend_tables(void) {
         AKT_CHECK((b->make_current == NULL) == cpu && (b->module_load == NULL) == cpu && (b->module_function == NULL) == cpu);
         AKT_CHECK((b->module_unload == NULL) == cpu && (b->launch_kernel == NULL) == cpu && (b->host_memory != 0) == cpu);
     }
+    for (i = 0; i < 3; i++) {
+        const _ak_backend_ops* b = _ak_backends[i];
+        int cpu = b->id == AK_BACKEND_CPU;
+        AKT_CHECK(b->device_count && b->describe && b->peer_can_access && b->peer_enable && b->peer_copy && b->stream_wait_event);
+        AKT_CHECK(b->comm_unique_id && b->comm_init_rank && b->comm_init_all);
+        AKT_CHECK((b->ccl == NULL) == cpu && (b->ccl_load == NULL) == cpu);
+    }
+    AKT_CHECK(!strcmp(_ak_backend_hip.ccl, "RCCL") && !strcmp(_ak_backend_cuda.ccl, "NCCL"));
+    AKT_CHECK(_ak_backend_hip.comm_init_all == _ak_backend_cuda.comm_init_all && _ak_backend_cpu.comm_init_all != _ak_backend_hip.comm_init_all);
+    {   /* the cpu's describe is the device ak_device_get_info reports */
+        ak_device_info d;
+        int n = 0;
+        memset(&d, 0, sizeof d);
+        AKT_CHECK(_ak_backend_cpu.device_count(NULL, &n) == 0 && n == 1);
+        _ak_backend_cpu.describe(NULL, 0, &d);
+        AKT_EQ_INT(d.backend, AK_BACKEND_CPU);
+        AKT_CHECK(!strcmp(d.arch, "cpu") && d.device_count == 1);
+    }
     AKT_CHECK(_ak_backend_cuda.shmem_optin != NULL && _ak_backend_hip.shmem_optin == NULL);
     {
         ak_context* ctx = akt_cpu_context("backend_tables");
@@ -199,4 +303,5 @@ static void test_backend_tables(void) {
 void akt_suite_backend(void) {
     AKT_RUN(test_backend_tables);
     AKT_RUN(test_backend_dispatch);
+    AKT_RUN(test_backend_multi_dispatch);
 }

@@ -85,7 +85,7 @@ static int akc_max_pending_refs(_ak_cache* c) {
     int refs = 0;
     _ak_mutex_lock(&c->lock);
     for (e = c->head; e; e = e->next)
-        if (e->state == _AK_CE_PENDING && e->refs > refs) refs = e->refs;
+        if (e->state == _AK_CE_PENDING && __atomic_load_n(&e->refs, __ATOMIC_RELAXED) > refs) refs = __atomic_load_n(&e->refs, __ATOMIC_RELAXED);
     _ak_mutex_unlock(&c->lock);
     return refs;
 }
@@ -621,6 +621,62 @@ static void test_cache_key_sensitivity(void) {
     AKT_CHECK(ev == eb);
     _ak_cache_entry_release(c, ev);
     _ak_cache_entry_release(c, eb);
+    _ak_cache_destroy(c);
+}
+
+/* A key with its prefix made once (ak_kernel_get's options memo) finds the
+ * same entries as the key without it, in either order, and the source still
+ * separates entries. */
+static void test_cache_key_prefix(void) {
+    ak_config cfg = akc_cfg("prefix");
+    _ak_cache* c;
+    akc_job j;
+    ak_cache_source src;
+    _ak_cache_key k = akc_key("__global__ void k(float* x) { x[0] = 2; }", "k"), kp, kq, k2;
+    _ak_cache_prefix pre, pre2;
+    _ak_cache_entry *e1, *e2, *e3, *e4;
+    const char* f[_AK_KF_COUNT];
+    size_t l[_AK_KF_COUNT];
+    _ak_h128 h1, h2;
+    akc_reset();
+    memset(&j, 0, sizeof j);
+    cfg.disk_cache = 0;
+    c = akc_new(&cfg, NULL);
+    if (!c) return;
+    _ak_cache_prefix_make(&k, &pre);
+    kp = k;
+    kp.prefix = &pre;
+    _ak_cache_key_fields(&k, f, l);
+    h1 = _ak_cache_mem_hash(f, l);
+    _ak_cache_key_fields(&kp, f, l);
+    h2 = _ak_hash128_seeded(f[_AK_KF_SOURCE], l[_AK_KF_SOURCE], pre.seed);
+    AKT_CHECK(h1.lo == h2.lo && h1.hi == h2.hi);
+    e1 = akc_get_src(c, &k, &j, 1, &src);
+    AKT_EQ_INT(src, AK_CACHE_MISS);
+    e2 = akc_get_src(c, &kp, &j, 1, &src);
+    AKT_EQ_INT(src, AK_CACHE_MEMORY);
+    AKT_CHECK(e1 && e1 == e2);
+    kq = kp;   /* same prefix, another source: another entry */
+    kq.source = "__global__ void k(float* x) { x[0] = 3; }";
+    e3 = akc_get_src(c, &kq, &j, 1, &src);
+    AKT_EQ_INT(src, AK_CACHE_MISS);
+    AKT_CHECK(e3 && e3 != e1 && akc_entry_is(e3, &kq));
+    k2 = k;    /* another option: prefix first, then the plain key hits it */
+    k2.options = "-DBLOCK=64";
+    _ak_cache_prefix_make(&k2, &pre2);
+    k2.prefix = &pre2;
+    e4 = akc_get_src(c, &k2, &j, 1, &src);
+    AKT_EQ_INT(src, AK_CACHE_MISS);
+    _ak_cache_entry_release(c, e4);
+    k2.prefix = NULL;
+    e4 = akc_get_src(c, &k2, &j, 1, &src);
+    AKT_EQ_INT(src, AK_CACHE_MEMORY);
+    AKT_CHECK(e4 && akc_entry_is(e4, &k2) && e4 != e1);
+    AKT_EQ_INT(akc_get_calls(), 3);
+    _ak_cache_entry_release(c, e4);
+    _ak_cache_entry_release(c, e3);
+    _ak_cache_entry_release(c, e2);
+    _ak_cache_entry_release(c, e1);
     _ak_cache_destroy(c);
 }
 
@@ -1507,6 +1563,7 @@ void akt_suite_cache(void) {
     AKT_RUN(test_cache_bad_args);
     AKT_RUN(test_cache_memory_hit);
     AKT_RUN(test_cache_key_sensitivity);
+    AKT_RUN(test_cache_key_prefix);
     AKT_RUN(test_cache_hash_collision);
     AKT_RUN(test_cache_lru_order);
     AKT_RUN(test_cache_referenced_survive_eviction);

@@ -19,12 +19,7 @@ static ak_context* gm_context(int device) {
     cfg.device = device;
     cfg.cache_dir = gm_cache;
     cfg.log_level = AK_LOG_ERROR;
-    if (ak_context_create(&cfg, &c) != AK_OK) { akt_fail(__FILE__, __LINE__, "context on device %d: %s", device, ak_last_error()); return NULL; }
-    if (ak_context_device(c)->backend == AK_BACKEND_CPU) {
-        akt_fail(__FILE__, __LINE__, "no GPU: AUTO fell back to the cpu backend; gpu_multi needs a GPU");
-        ak_context_destroy(c);
-        return NULL;
-    }
+    if (!(c = akt_gpu_context_ex(&cfg, 0))) akt_fail(__FILE__, __LINE__, "(the context on device %d)", device);
     return c;
 }
 static void gm_random(float* p, size_t n) { size_t i; for (i = 0; i < n; i++) p[i] = (float)akt_uniform(&gm_rng, 0.25, 4.0) * (i & 1 ? -1.f : 1.f); }

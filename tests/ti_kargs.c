@@ -118,6 +118,13 @@ static void akk_walk_rowwise(ak_context* ctx) {
                 AKT_OK(ak_reduce(ctx, (ak_reduce_op)op, t, x, out, 1, big, NULL)); /* split rows */
             }
         }
+        /* the row-op table's variants that no row picks yet (tests/ti_rowop.c): forced */
+        _ak_rowop_force.variant = _AK_RV_WIDE;
+        _ak_rowop_force.block = 512;
+        AKT_OK(ak_softmax(ctx, t, x, y, 2, 20001, 0, NULL));
+        _ak_rowop_force.variant = _AK_RV_SMALL;
+        AKT_OK(ak_cross_entropy(ctx, t, x, tgt, loss, 2, 1000, -100, AK_LOSS_MEAN, NULL));
+        _ak_rowop_force.variant = -1;
     }
 done:
     free(x); free(y); free(w); free(out);
@@ -142,6 +149,63 @@ static void akk_walk_elementwise(ak_context* ctx) {
     }
 done:
     free(x); free(y); free(z);
+}
+
+/* The LLM building blocks (>>impl:ops-llm): residual norms in registers and
+ * wide, RoPE per dtype, the gather and the strided copy at every unit width
+ * (16 / 8 / 4 / 2 / 1 bytes from the row bytes and alignment) and every cast. */
+static void akk_walk_llm(ak_context* ctx) {
+    static const ak_dtype dts[] = { AK_F32, AK_F16, AK_BF16 };
+    static const size_t widths[] = { 100, 20000 };
+    static const ak_dtype bits[] = { AK_U8, AK_F16, AK_F32, AK_I64, AK_F32 };   /* u8 u16 u32 u64, u128 (4 f32) */
+    size_t big = 2u * 20000u;
+    char *x = (char*)calloc(big, 4), *r = (char*)calloc(big, 4), *h = (char*)calloc(big, 4), *y = (char*)calloc(big, 4);
+    int64_t pos[4] = { 0, 1, 2, 3 };
+    size_t d, c, e;
+    if (!x || !r || !h || !y) { akt_fail(__FILE__, __LINE__, "out of memory"); goto done; }
+    for (d = 0; d < 3; d++) {
+        ak_dtype t = dts[d];
+        for (c = 0; c < 2; c++) {
+            AKT_OK(ak_add_layernorm(ctx, t, x, r, NULL, NULL, h, y, 2, widths[c], 1e-5f, NULL));
+            AKT_OK(ak_add_rmsnorm(ctx, t, x, r, NULL, h, y, 2, widths[c], 1e-5f, NULL));
+        }
+        AKT_OK(ak_rope(ctx, AK_ROPE_NEOX, t, AK_I64, x, pos, y, 4, 2, 64, 64, 1e4f, NULL));
+        for (e = 0; e < 3; e++) {
+            size_t sh[1] = { 64 };
+            int64_t st[1] = { 1 };
+            if (e != d) AKT_OK(ak_copy_strided(ctx, t, dts[e], x, y, 1, sh, st, st, NULL));
+        }
+    }
+    for (e = 0; e < 5; e++) {
+        size_t sh[1] = { e == 4 ? 64u : 1u }, dim = e == 4 ? 4u : 1u;
+        int64_t st[1] = { 1 };
+        AKT_OK(ak_embedding(ctx, bits[e], AK_I64, x, pos, y, 4, 4, dim, NULL));
+        AKT_OK(ak_copy_strided(ctx, bits[e], bits[e], x, y, 1, sh, st, st, NULL));
+    }
+done:
+    free(x); free(r); free(h); free(y);
+}
+
+/* random numbers, dropout, cumsum (one block per row; reduce-then-scan), top-k */
+static void akk_walk_rng(ak_context* ctx) {
+    static const ak_dtype dts[] = { AK_F32, AK_F16, AK_BF16, AK_I32, AK_I64 };
+    size_t n = 2u * 100000u, d;
+    void *x = calloc(n, 8), *y = calloc(n, 8), *v = calloc(2048, 8);
+    int64_t* ix = (int64_t*)calloc(2048, 8);
+    uint8_t* m = (uint8_t*)calloc(n, 1);
+    if (!x || !y || !v || !ix || !m) { akt_fail(__FILE__, __LINE__, "out of memory"); goto done; }
+    for (d = 0; d < 5; d++) {
+        ak_dtype t = dts[d];
+        AKT_OK(ak_cumsum(ctx, t, x, y, 50, 1000, 0, NULL));
+        AKT_OK(ak_cumsum(ctx, t, x, y, 2, 100000, 1, NULL));
+        if (d >= 3) continue;
+        AKT_OK(ak_rand_uniform(ctx, t, y, 1001, 1, 2, 0.0f, 1.0f, NULL));
+        AKT_OK(ak_rand_normal(ctx, t, y, 1001, 1, 2, 0.0f, 1.0f, NULL));
+        AKT_OK(ak_dropout(ctx, t, x, y, m, 1001, 0.5f, 1, 2, NULL));
+        AKT_OK(ak_topk(ctx, t, x, v, ix, 2, 100000, 1024, 1, NULL));
+    }
+done:
+    free(x); free(y); free(v); free(ix); free(m);
 }
 
 /* GEMM and attention on one arch row: every dtype, a large, a small and a
@@ -198,6 +262,8 @@ static void test_kargs_every_op_launch(void) {
         if (!archs[a]) {
             akk_walk_elementwise(ctx);
             akk_walk_rowwise(ctx);
+            akk_walk_llm(ctx);
+            akk_walk_rng(ctx);
         }
         akk_walk_matrix(ctx);
         ak_context_destroy(ctx);

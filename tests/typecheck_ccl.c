@@ -22,7 +22,8 @@ typedef ncclDataType_t _akT_ncclDataType_t;
 typedef ncclRedOp_t _akT_ncclRedOp_t;
 #define AMDKIT_IMPLEMENTATION
 #define AK_TYPECHECK_ONLY
-#define AMDKIT_STATIC
+/* not AMDKIT_STATIC: the generated kernel-argument packers (static inline) call
+ * ak_args_*, which AK_TYPECHECK_ONLY leaves undefined; gcc rejects a static one. */
 #include "../amdkit.h"
 
 #define AK_STATIC_ASSERT(c, m) typedef char ak_static_assert_##m[(c) ? 1 : -1]

@@ -20,7 +20,8 @@ typedef nvrtcProgram _akT_nvrtcProgram;
 typedef CUuuid _akT_CUuuid;
 #define AMDKIT_IMPLEMENTATION
 #define AK_TYPECHECK_ONLY
-#define AMDKIT_STATIC
+/* not AMDKIT_STATIC: the generated kernel-argument packers (static inline) call
+ * ak_args_*, which AK_TYPECHECK_ONLY leaves undefined; gcc rejects a static one. */
 #include "../amdkit.h"
 
 #define AK_STATIC_ASSERT(c, m) typedef char ak_static_assert_##m[(c) ? 1 : -1]

@@ -21,7 +21,8 @@ typedef hiprtcProgram _akT_hiprtcProgram;
 typedef hipUUID _akT_hipUUID;
 #define AMDKIT_IMPLEMENTATION
 #define AK_TYPECHECK_ONLY
-#define AMDKIT_STATIC
+/* not AMDKIT_STATIC: the generated kernel-argument packers (static inline) call
+ * ak_args_*, which AK_TYPECHECK_ONLY leaves undefined; gcc rejects a static one. */
 #include "../amdkit.h"
 
 #define AK_STATIC_ASSERT(c, m) typedef char ak_static_assert_##m[(c) ? 1 : -1]

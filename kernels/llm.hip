@@ -1,0 +1,117 @@
+// kernels/llm.hip - rotary position embedding (RoPE) over a contiguous
+// [tokens][heads][head_dim] tensor, fp32 math. Host wrapper: ak_rope in
+// amdkit.h (>>impl:ops-llm), which also holds the CPU reference.
+//
+// Pair i (0 <= i < rotary_dim / 2) of every head of token t turns by the angle
+//   a = (float)pos[t] * inv_freq[i],  inv_freq[i] = (float)2^(-(2i / rotary_dim) * log2(theta))
+// (both products in fp32, as Hugging Face's rotary embedding computes them);
+// cos a and sin a are evaluated in double on that fp32 angle and rounded to
+// fp32 (the fast-math sinf / cosf are off by far more than a bf16 ulp at
+// angles of 10^4..10^6 rad; the double work is once per (token, pair) and is
+// shared by all heads of the token through shared memory).
+//   rotate-half (GPT-NeoX, interleaved = 0): the pair is (i, i + rotary_dim / 2)
+//   interleaved (GPT-J, interleaved = 1):    the pair is (2i, 2i + 1)
+//   (u, v) -> (u cos a - v sin a, v cos a + u sin a)
+// Elements rotary_dim..head_dim-1 of each head are copied (skipped in place).
+//
+// ak_rope_<dt>: one block per token (grid-stride over tokens); the block
+// first computes the token's cos / sin table (rotary_dim / 2 <= 512 pairs),
+// then its threads walk the token's work units: vec != 0 (x, y 16-byte
+// aligned, head_dim and rotary_dim multiples of 8) moves 4 pairs per unit
+// with 4-element accesses (rotate-half: at i and i + rotary_dim / 2;
+// interleaved: 2 pairs per 4-element access) and the tail in 4-element
+// pieces; else one pair (one tail element) per unit. y may be x.
+//
+// kernels: ak_rope_f32 ak_rope_f16 ak_rope_bf16
+
+#define AK_ROPE_MAX_PAIRS 512
+
+template <class D>
+AK_INLINE void ak_rope_pair(const typename D::T* x, typename D::T* y, int i0, int i1, float c, float s) {
+    const float u = D::to(x[i0]), v = D::to(x[i1]);
+    y[i0] = D::from(u * c - v * s);
+    y[i1] = D::from(v * c + u * s);
+}
+
+template <class D>
+AK_INLINE void ak_rope_token(const typename D::T* x, const void* pos, typename D::T* y, ak_i64 tokens, int heads,
+                             int hd, int rd, double l2theta, bool interleaved, bool pos64, bool vec, bool inplace) {
+    __shared__ float cs_c[AK_ROPE_MAX_PAIRS], cs_s[AK_ROPE_MAX_PAIRS];
+    const int half = rd / 2, B = (int)blockDim.x, tid = (int)threadIdx.x;
+    // pairs per unit, units per head (rotation), tail elements per unit and units per head
+    const int P = vec ? (interleaved ? 2 : 4) : 1;
+    const int ppr = half / P;
+    const int tail = inplace ? 0 : hd - rd;
+    const int tp = vec ? 4 : 1;
+    const int tpr = tail / tp;
+    const int urot = heads * ppr, units = urot + heads * tpr;
+    for (ak_i64 t = blockIdx.x; t < tokens; t += gridDim.x) {
+        const float p = pos64 ? (float)((const long long*)pos)[t] : (float)((const int*)pos)[t];
+        __syncthreads();   // the previous token's readers are done with the table
+        for (int i = tid; i < half; i += B) {
+            const float inv = (float)exp2(-(double)(2 * i) / (double)rd * l2theta);
+            const float a = p * inv;
+            cs_c[i] = (float)cos((double)a);
+            cs_s[i] = (float)sin((double)a);
+        }
+        __syncthreads();
+        const ak_i64 base = t * (ak_i64)heads * (ak_i64)hd;
+        for (int u = tid; u < units; u += B) {
+            if (u < urot) {
+                const int h = u / ppr, j = u - h * ppr;
+                const typename D::T* xh = x + base + (ak_i64)h * hd;
+                typename D::T* yh = y + base + (ak_i64)h * hd;
+                if (vec && !interleaved) {
+                    const int i = j * 4;
+                    float a[4], b[4], oa[4], ob[4];
+                    D::ld4(xh + i, a);
+                    D::ld4(xh + i + half, b);
+#pragma unroll
+                    for (int q = 0; q < 4; q++) {
+                        const float c = cs_c[i + q], s = cs_s[i + q];
+                        oa[q] = a[q] * c - b[q] * s;
+                        ob[q] = b[q] * c + a[q] * s;
+                    }
+                    D::st4(yh + i, oa);
+                    D::st4(yh + i + half, ob);
+                } else if (vec) {
+                    const int i = j * 2;   // pairs i, i + 1: elements 2i .. 2i + 3
+                    float a[4], o[4];
+                    D::ld4(xh + 2 * i, a);
+#pragma unroll
+                    for (int q = 0; q < 2; q++) {
+                        const float c = cs_c[i + q], s = cs_s[i + q];
+                        o[2 * q] = a[2 * q] * c - a[2 * q + 1] * s;
+                        o[2 * q + 1] = a[2 * q + 1] * c + a[2 * q] * s;
+                    }
+                    D::st4(yh + 2 * i, o);
+                } else if (interleaved) {
+                    ak_rope_pair<D>(xh, yh, 2 * j, 2 * j + 1, cs_c[j], cs_s[j]);
+                } else {
+                    ak_rope_pair<D>(xh, yh, j, j + half, cs_c[j], cs_s[j]);
+                }
+            } else {
+                const int v = u - urot, h = v / tpr, e = rd + (v - h * tpr) * tp;
+                const ak_i64 o = base + (ak_i64)h * hd + e;
+                if (vec) {
+                    float a[4];
+                    D::ld4(x + o, a);
+                    D::st4(y + o, a);
+                } else {
+                    y[o] = x[o];
+                }
+            }
+        }
+    }
+}
+
+#define AK_ROPE(DT, D)                                                                                             \
+    AK_KERNEL __launch_bounds__(256) void ak_rope_##DT(const D::T* x, const void* pos, D::T* y, ak_i64 tokens,      \
+                                                       int heads, int hd, int rd, double l2theta, int interleaved, \
+                                                       int pos64, int vec, int inplace) {                          \
+        ak_rope_token<D>(x, pos, y, tokens, heads, hd, rd, l2theta, interleaved != 0, pos64 != 0, vec != 0,         \
+                         inplace != 0);                                                                            \
+    }
+AK_ROPE(f32, ak_f32_t)
+AK_ROPE(f16, ak_f16_t)
+AK_ROPE(bf16, ak_bf16_t)
