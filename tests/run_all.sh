@@ -90,7 +90,7 @@ echo "== generated kernel sources and interfaces"
 step gen-check make -s gen-check
 suite akgen bash tests/akgen_check.sh
 # the generated packers are typed: the right call compiles and packs, a wrong count or kind of argument does not compile
-step kargs-typed bash -c "gcc -std=c99 -Wall -Wextra -pedantic -Werror tests/kargs_compile.c -o $B/kargs_compile -ldl -lpthread -lm && ./$B/kargs_compile && for m in TOO_FEW TOO_MANY POINTER_FOR_INT INT_FOR_POINTER CONST_FOR_OUTPUT; do gcc -std=c99 -Wall -Wextra -pedantic -Werror -DAKT_KARGS_\$m tests/kargs_compile.c -o /dev/null -ldl -lpthread -lm > $B/logs/kargs-\$m.log 2>&1 && { echo \"AKT_KARGS_\$m compiled\"; exit 1; }; grep -q '_ak_kargs_' $B/logs/kargs-\$m.log || { echo \"AKT_KARGS_\$m failed for another reason\"; cat $B/logs/kargs-\$m.log; exit 1; }; done"
+step kargs-typed bash -c "gcc -std=c99 -Wall -Wextra -pedantic -Werror tests/kargs_compile.c -o $B/kargs_compile -ldl -lpthread -lm && ./$B/kargs_compile && for m in TOO_FEW TOO_MANY POINTER_FOR_INT INT_FOR_POINTER CONST_FOR_OUTPUT; do gcc -std=c99 -Wall -Wextra -pedantic -Werror -fsyntax-only -DAKT_KARGS_\$m tests/kargs_compile.c > $B/logs/kargs-\$m.log 2>&1 && { echo \"AKT_KARGS_\$m compiled\"; exit 1; }; grep -q '_ak_kargs_' $B/logs/kargs-\$m.log || { echo \"AKT_KARGS_\$m failed for another reason\"; cat $B/logs/kargs-\$m.log; exit 1; }; done"
 echo "== benchmark honesty (cpu): bench_ops checks each entry against the CPU reference; report.py's fast_p classes"
 step bench-ops-check bash tests/bench_check.sh $B
 suite report-check python3 tests/report_check.py
