@@ -5355,6 +5355,18 @@ static const char _ak_src_norm[] =
     "    }\n"
     "}\n"
     "\n"
+    "// ak_norm_wide on NVIDIA: two blocks of 1024 threads per SM (<= 32 registers).\n"
+    "// The head / vector / tail + residual form took it to 48-56 registers (ptxas,\n"
+    "// sm_90), one block per SM, and the H100 sweep of 2026-11-23 measured f16/bf16\n"
+    "// rows of 32768-400000 at 0.61-0.75x their earlier time (88% -> 54% of copy\n"
+    "// at 16384 x 32768 bf16). AMD keeps the default (its second argument means\n"
+    "// something else there; the ROCm ISA checks cover it).\n"
+    "#if defined(AK_NVIDIA)\n"
+    "#define AK_NORM_WIDE_MINB 2\n"
+    "#else\n"
+    "#define AK_NORM_WIDE_MINB 1\n"
+    "#endif\n"
+    "\n"
     "#define AK_NORM(DT, D)                                                                                               \\\n"
     "    AK_KERNEL __launch_bounds__(16384 / AK_NORM_E(D), 1) void ak_norm_##DT(const D::T* x, const D::T* w,              \\\n"
     "                                                                           const D::T* b, D::T* y, ak_i64 rows,      \\\n"
@@ -5362,7 +5374,7 @@ static const char _ak_src_norm[] =
     "                                                                           int rms) {                                \\\n"
     "        ak_norm_rows<D, AK_NORM_E(D), false>(x, x, w, b, (D::T*)0, y, rows, cols, G, vec != 0, eps, rms != 0);       \\\n"
     "    }                                                                                                                \\\n"
-    "    AK_KERNEL __launch_bounds__(1024, 1) void ak_norm_wide_##DT(const D::T* x, const D::T* w, const D::T* b, D::T* y, \\\n"
+    "    AK_KERNEL __launch_bounds__(1024, AK_NORM_WIDE_MINB) void ak_norm_wide_##DT(const D::T* x, const D::T* w, const D::T* b, D::T* y, \\\n"
     "                                                                ak_i64 cols, int vec, int wvec, float eps, int rms) { \\\n"
     "        ak_norm_wide<D, false>(x, x, w, b, (D::T*)0, y, cols, vec != 0, wvec != 0, eps, rms != 0);                   \\\n"
     "    }                                                                                                                \\\n"
@@ -5371,7 +5383,7 @@ static const char _ak_src_norm[] =
     "        int vec, float eps, int rms) {                                                                               \\\n"
     "        ak_norm_rows<D, AK_NORM_E(D), true>(x, r, w, b, h, y, rows, cols, G, vec != 0, eps, rms != 0);               \\\n"
     "    }                                                                                                                \\\n"
-    "    AK_KERNEL __launch_bounds__(1024, 1) void ak_add_norm_wide_##DT(                                                 \\\n"
+    "    AK_KERNEL __launch_bounds__(1024, AK_NORM_WIDE_MINB) void ak_add_norm_wide_##DT(                                                 \\\n"
     "        const D::T* x, const D::T* r, const D::T* w, const D::T* b, D::T* h, D::T* y, ak_i64 cols, int vec, int wvec, \\\n"
     "        float eps, int rms) {                                                                                        \\\n"
     "        ak_norm_wide<D, true>(x, r, w, b, h, y, cols, vec != 0, wvec != 0, eps, rms != 0);                           \\\n"
@@ -6926,25 +6938,25 @@ static inline void _ak_kargs_rope(_ak_kargs* kargs_, const void* x, const void* 
     ak_args_ptr(a_, x); ak_args_ptr(a_, pos); ak_args_ptr(a_, y); ak_args_i64(a_, tokens); ak_args_i32(a_, heads); ak_args_i32(a_, hd); ak_args_i32(a_, rd); ak_args_f64(a_, l2theta);
     ak_args_i32(a_, interleaved); ak_args_i32(a_, pos64); ak_args_i32(a_, vec); ak_args_i32(a_, inplace);
 }
-/* kernels/norm.hip:241 ak_norm_##DT (macro AK_NORM) */
+/* kernels/norm.hip:253 ak_norm_##DT (macro AK_NORM) */
 static inline void _ak_kargs_norm(_ak_kargs* kargs_, const void* x, const void* w, const void* b, void* y, int64_t rows, int32_t cols, int32_t G, int32_t vec, float eps, int32_t rms) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_norm);
     ak_args_ptr(a_, x); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i32(a_, cols); ak_args_i32(a_, G); ak_args_i32(a_, vec); ak_args_f32(a_, eps);
     ak_args_i32(a_, rms);
 }
-/* kernels/norm.hip:247 ak_norm_wide_##DT (macro AK_NORM) */
+/* kernels/norm.hip:259 ak_norm_wide_##DT (macro AK_NORM) */
 static inline void _ak_kargs_norm_wide(_ak_kargs* kargs_, const void* x, const void* w, const void* b, void* y, int64_t cols, int32_t vec, int32_t wvec, float eps, int32_t rms) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_norm_wide);
     ak_args_ptr(a_, x); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, vec); ak_args_i32(a_, wvec); ak_args_f32(a_, eps); ak_args_i32(a_, rms);
 }
-/* kernels/norm.hip:251 ak_add_norm_##DT (macro AK_NORM) */
+/* kernels/norm.hip:263 ak_add_norm_##DT (macro AK_NORM) */
 static inline void _ak_kargs_add_norm(_ak_kargs* kargs_, const void* x, const void* r, const void* w, const void* b, void* h, void* y, int64_t rows, int32_t cols, int32_t G, int32_t vec, float eps,
                                       int32_t rms) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_add_norm);
     ak_args_ptr(a_, x); ak_args_ptr(a_, r); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, h); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i32(a_, cols); ak_args_i32(a_, G);
     ak_args_i32(a_, vec); ak_args_f32(a_, eps); ak_args_i32(a_, rms);
 }
-/* kernels/norm.hip:256 ak_add_norm_wide_##DT (macro AK_NORM) */
+/* kernels/norm.hip:268 ak_add_norm_wide_##DT (macro AK_NORM) */
 static inline void _ak_kargs_add_norm_wide(_ak_kargs* kargs_, const void* x, const void* r, const void* w, const void* b, void* h, void* y, int64_t cols, int32_t vec, int32_t wvec, float eps,
                                            int32_t rms) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_add_norm_wide);

@@ -237,6 +237,18 @@ AK_INLINE void ak_norm_wide(const typename D::T* AK_RESTRICT x, const typename D
     }
 }
 
+// ak_norm_wide on NVIDIA: two blocks of 1024 threads per SM (<= 32 registers).
+// The head / vector / tail + residual form took it to 48-56 registers (ptxas,
+// sm_90), one block per SM, and the H100 sweep of 2026-11-23 measured f16/bf16
+// rows of 32768-400000 at 0.61-0.75x their earlier time (88% -> 54% of copy
+// at 16384 x 32768 bf16). AMD keeps the default (its second argument means
+// something else there; the ROCm ISA checks cover it).
+#if defined(AK_NVIDIA)
+#define AK_NORM_WIDE_MINB 2
+#else
+#define AK_NORM_WIDE_MINB 1
+#endif
+
 #define AK_NORM(DT, D)                                                                                               \
     AK_KERNEL __launch_bounds__(16384 / AK_NORM_E(D), 1) void ak_norm_##DT(const D::T* x, const D::T* w,              \
                                                                            const D::T* b, D::T* y, ak_i64 rows,      \
@@ -244,7 +256,7 @@ AK_INLINE void ak_norm_wide(const typename D::T* AK_RESTRICT x, const typename D
                                                                            int rms) {                                \
         ak_norm_rows<D, AK_NORM_E(D), false>(x, x, w, b, (D::T*)0, y, rows, cols, G, vec != 0, eps, rms != 0);       \
     }                                                                                                                \
-    AK_KERNEL __launch_bounds__(1024, 1) void ak_norm_wide_##DT(const D::T* x, const D::T* w, const D::T* b, D::T* y, \
+    AK_KERNEL __launch_bounds__(1024, AK_NORM_WIDE_MINB) void ak_norm_wide_##DT(const D::T* x, const D::T* w, const D::T* b, D::T* y, \
                                                                 ak_i64 cols, int vec, int wvec, float eps, int rms) { \
         ak_norm_wide<D, false>(x, x, w, b, (D::T*)0, y, cols, vec != 0, wvec != 0, eps, rms != 0);                   \
     }                                                                                                                \
@@ -253,7 +265,7 @@ AK_INLINE void ak_norm_wide(const typename D::T* AK_RESTRICT x, const typename D
         int vec, float eps, int rms) {                                                                               \
         ak_norm_rows<D, AK_NORM_E(D), true>(x, r, w, b, h, y, rows, cols, G, vec != 0, eps, rms != 0);               \
     }                                                                                                                \
-    AK_KERNEL __launch_bounds__(1024, 1) void ak_add_norm_wide_##DT(                                                 \
+    AK_KERNEL __launch_bounds__(1024, AK_NORM_WIDE_MINB) void ak_add_norm_wide_##DT(                                                 \
         const D::T* x, const D::T* r, const D::T* w, const D::T* b, D::T* h, D::T* y, ak_i64 cols, int vec, int wvec, \
         float eps, int rms) {                                                                                        \
         ak_norm_wide<D, true>(x, r, w, b, h, y, cols, vec != 0, wvec != 0, eps, rms != 0);                           \
