@@ -16530,43 +16530,10 @@ AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void*
  * ak_layernorm / ak_rmsnorm
  * ========================================================================== */
 
-typedef struct _ak_rd_norm_op {
-    int wide;              /* ak_norm_wide_<dt>: one block per row */
-    const char* x;
-    const void* w;
-    const void* b;
-    char* y;
-    size_t cols, es;
-    unsigned G;
-    int vec, wvec, rms;
-    float eps;
-} _ak_rd_norm_op;
-static ak_result _ak_rd_norm_pack(const void* op, int i, size_t r0, size_t nr, _ak_kargs* a) {
-    const _ak_rd_norm_op* o = (const _ak_rd_norm_op*)op;
-    const char* x = o->x + r0 * o->cols * o->es;
-    char* y = o->y + r0 * o->cols * o->es;
-    (void)i;
-    if (o->wide) _ak_kargs_norm_wide(a, x, o->w, o->b, y, (int64_t)o->cols, o->vec, o->wvec, o->eps, o->rms);
-    else _ak_kargs_norm(a, x, o->w, o->b, y, (int64_t)nr, (int32_t)o->cols, (int32_t)o->G, o->vec, o->eps, o->rms);
-    return AK_OK;
-}
-
-static ak_result _ak_rd_norm(ak_context* ctx, ak_dtype dtype, const void* x, const void* w, const void* b, void* y,
-                             size_t rows, size_t cols, float eps, int rms, ak_stream* stream) {
-    const char* opn = rms ? "ak_rmsnorm" : "ak_layernorm";
+/* The weight / bias pointers (may be NULL) and eps of a norm named opn. */
+static ak_result _ak_rd_norm_check_wb(const char* opn, ak_dtype dtype, const void* w, const void* b, float eps) {
     char what[96];
     ak_result r;
-    size_t es, bytes;
-    int vec;
-    const _ak_rowop_rule* rule;
-    ak_kernel* k = NULL;
-    char kname[64];
-    _ak_rd_norm_op o;
-    _ak_rd_rows L;
-
-    if ((r = _ak_rd_check(ctx, dtype, x, "x", rows, cols, stream, opn)) != AK_OK) return r;
-    snprintf(what, sizeof what, "%s: y", opn);
-    if ((r = _ak_op_check_ptr(y, dtype, what)) != AK_OK) return r;
     if (w) {
         snprintf(what, sizeof what, "%s: weight", opn);
         if ((r = _ak_op_check_ptr(w, dtype, what)) != AK_OK) return r;
@@ -16577,6 +16544,93 @@ static ak_result _ak_rd_norm(ak_context* ctx, ak_dtype dtype, const void* x, con
     }
     if (!(eps >= 0.0f) || eps > FLT_MAX)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: eps = %g, expected a finite value >= 0", opn, (double)eps);
+    return AK_OK;
+}
+
+/* One norm launch, plain (r == NULL: y = norm(x)) or residual (h = x + r, y = norm(h); ak_add_layernorm /
+ * ak_add_rmsnorm in >>impl:ops-llm): the row-op table's row for the shape picks the register-row kernel
+ * (ak_norm_<dt> / ak_add_norm_<dt>) or the one-block-per-row one (ak_norm_wide_<dt> / ak_add_norm_wide_<dt>);
+ * both forms move the same rows, so they share the row. */
+typedef struct _ak_rd_norm_op {
+    int wide;              /* the *_wide_<dt> kernel: one block per row */
+    const char *x, *r;     /* r: NULL for the plain norm */
+    const void *w, *b;
+    char *h, *y;           /* h: NULL for the plain norm */
+    size_t cols, es;
+    unsigned G;
+    int vec, wvec, rms;
+    float eps;
+} _ak_rd_norm_op;
+static ak_result _ak_rd_norm_pack(const void* op, int i, size_t r0, size_t nr, _ak_kargs* a) {
+    const _ak_rd_norm_op* o = (const _ak_rd_norm_op*)op;
+    const size_t off = r0 * o->cols * o->es;
+    (void)i;
+    if (o->r && o->wide)
+        _ak_kargs_add_norm_wide(a, o->x + off, o->r + off, o->w, o->b, o->h + off, o->y + off, (int64_t)o->cols, o->vec,
+                                o->wvec, o->eps, o->rms);
+    else if (o->r)
+        _ak_kargs_add_norm(a, o->x + off, o->r + off, o->w, o->b, o->h + off, o->y + off, (int64_t)nr, (int32_t)o->cols,
+                           (int32_t)o->G, o->vec, o->eps, o->rms);
+    else if (o->wide)
+        _ak_kargs_norm_wide(a, o->x + off, o->w, o->b, o->y + off, (int64_t)o->cols, o->vec, o->wvec, o->eps, o->rms);
+    else
+        _ak_kargs_norm(a, o->x + off, o->w, o->b, o->y + off, (int64_t)nr, (int32_t)o->cols, (int32_t)o->G, o->vec,
+                       o->eps, o->rms);
+    return AK_OK;
+}
+/* Plans and launches o (x, r, w, b, h, y, rms, eps set; the arguments checked) over rows x cols. */
+static ak_result _ak_rd_norm_launch(ak_context* ctx, ak_dtype dtype, _ak_rd_norm_op* o, size_t rows, size_t cols,
+                                    ak_stream* stream) {
+    const int res = o->r != NULL;
+    const int io16 = _ak_rd_aligned16(o->x) && _ak_rd_aligned16(o->y) &&
+                     (!res || (_ak_rd_aligned16(o->r) && _ak_rd_aligned16(o->h)));
+    const _ak_rowop_rule* rule = _ak_rowop_pick(ctx, _AK_RO_NORM, dtype, rows, cols);
+    ak_kernel* k = NULL;
+    char kname[64];
+    _ak_rd_rows L;
+    ak_result r;
+    o->cols = cols; o->es = ak_dtype_size(dtype); o->wvec = 0;
+    L.k[1] = NULL;
+    L.rows = rows; L.per_row = 1; L.pack = _ak_rd_norm_pack; L.op = o;
+    if (rule->variant == _AK_RV_ROWS && cols <= _AK_RD_ROW_MAX) {
+        unsigned G = _ak_rd_row_group(cols, dtype, rule->param), B = G > rule->block ? G : rule->block;
+        if (B < 128u) B = 128u;
+        if ((r = _ak_op_kernel(ctx, _ak_src_norm, _ak_op_name(kname, sizeof kname, res ? "ak_add_norm" : "ak_norm", dtype),
+                               &k)) != AK_OK)
+            return r;
+        o->wide = 0; o->G = G;
+        o->vec = cols % 8 == 0 && io16 && _ak_rd_aligned16(o->w) && _ak_rd_aligned16(o->b);
+        L.rpl = _ak_rd_rows_per_launch(B, G, 1); L.per_block = B / G; L.block = B;
+    } else {
+        /* wide rows (or the table's choice): one block of rule->block threads per row, two passes (the residual
+         * form's first pass writes h, the second reads it back); x, y (r, h) 16-byte aligned: vectors at any width
+         * (w, b aligned too: their vectors where a row's start allows) */
+        if ((r = _ak_op_kernel(ctx, _ak_src_norm,
+                               _ak_op_name(kname, sizeof kname, res ? "ak_add_norm_wide" : "ak_norm_wide", dtype), &k)) !=
+            AK_OK)
+            return r;
+        o->wide = 1; o->G = 0;
+        o->vec = io16;
+        o->wvec = _ak_rd_aligned16(o->w) && _ak_rd_aligned16(o->b);
+        L.rpl = 0x7FFFFFFF; L.per_block = 1;
+        L.block = rule->variant == _AK_RV_WIDE && rule->block >= 64u && rule->block <= 1024u ? rule->block : 1024u;
+    }
+    L.k[0] = k;
+    return _ak_rd_launch_rows(ctx, &L, stream);
+}
+
+static ak_result _ak_rd_norm(ak_context* ctx, ak_dtype dtype, const void* x, const void* w, const void* b, void* y,
+                             size_t rows, size_t cols, float eps, int rms, ak_stream* stream) {
+    const char* opn = rms ? "ak_rmsnorm" : "ak_layernorm";
+    char what[96];
+    ak_result r;
+    size_t es, bytes;
+    _ak_rd_norm_op o;
+
+    if ((r = _ak_rd_check(ctx, dtype, x, "x", rows, cols, stream, opn)) != AK_OK) return r;
+    snprintf(what, sizeof what, "%s: y", opn);
+    if ((r = _ak_op_check_ptr(y, dtype, what)) != AK_OK) return r;
+    if ((r = _ak_rd_norm_check_wb(opn, dtype, w, b, eps)) != AK_OK) return r;
     es = ak_dtype_size(dtype);
     bytes = rows * cols * es;
     if (_ak_rd_partial_overlap(x, bytes, y, bytes))
@@ -16587,32 +16641,9 @@ static ak_result _ak_rd_norm(ak_context* ctx, ak_dtype dtype, const void* x, con
         _ak_rd_cpu_norm(dtype, x, w, b, y, rows, cols, (double)eps, rms);
         return AK_OK;
     }
-    vec = cols % 8 == 0 && _ak_rd_aligned16(x) && _ak_rd_aligned16(y) && _ak_rd_aligned16(w) && _ak_rd_aligned16(b);
-    o.x = (const char*)x; o.w = w; o.b = b; o.y = (char*)y; o.cols = cols; o.es = es;
-    o.vec = vec; o.wvec = 0; o.rms = rms; o.eps = eps;
-    L.k[1] = NULL;
-    L.rows = rows; L.per_row = 1; L.pack = _ak_rd_norm_pack; L.op = &o;
-    rule = _ak_rowop_pick(ctx, _AK_RO_NORM, dtype, rows, cols);
-    if (rule->variant == _AK_RV_ROWS && cols <= _AK_RD_ROW_MAX) {
-        unsigned G = _ak_rd_row_group(cols, dtype, rule->param), B = G > rule->block ? G : rule->block;
-        if (B < 128u) B = 128u;
-        if ((r = _ak_op_kernel(ctx, _ak_src_norm, _ak_op_name(kname, sizeof kname, "ak_norm", dtype), &k)) != AK_OK)
-            return r;
-        o.wide = 0; o.G = G;
-        L.rpl = _ak_rd_rows_per_launch(B, G, 1); L.per_block = B / G; L.block = B;
-    } else {
-        /* wide rows (or the table's choice): one block of rule->block threads per row, two passes; x, y 16-byte
-         * aligned: vectors at any width (w, b aligned too: their vectors where a row's start allows) */
-        if ((r = _ak_op_kernel(ctx, _ak_src_norm, _ak_op_name(kname, sizeof kname, "ak_norm_wide", dtype), &k)) != AK_OK)
-            return r;
-        o.wide = 1; o.G = 0;
-        o.vec = _ak_rd_aligned16(x) && _ak_rd_aligned16(y);
-        o.wvec = _ak_rd_aligned16(w) && _ak_rd_aligned16(b);
-        L.rpl = 0x7FFFFFFF; L.per_block = 1;
-        L.block = rule->variant == _AK_RV_WIDE && rule->block >= 64u && rule->block <= 1024u ? rule->block : 1024u;
-    }
-    L.k[0] = k;
-    return _ak_rd_launch_rows(ctx, &L, stream);
+    memset(&o, 0, sizeof o);
+    o.x = (const char*)x; o.w = w; o.b = b; o.y = (char*)y; o.rms = rms; o.eps = eps;
+    return _ak_rd_norm_launch(ctx, dtype, &o, rows, cols, stream);
 }
 
 AKDEF ak_result ak_layernorm(ak_context* ctx, ak_dtype dtype, const void* x, const void* weight, const void* bias,
@@ -17574,29 +17605,6 @@ static void _ak_llm_cpu_add_norm(ak_dtype t, const void* x, const void* r, const
     _ak_rd_cpu_norm(t, h, w, b, y, rows, cols, eps, rms);
 }
 
-typedef struct _ak_llm_add_norm_op {
-    int wide;              /* ak_add_norm_wide_<dt>: one block per row */
-    const char *x, *r;
-    const void *w, *b;
-    char *h, *y;
-    size_t cols, es;
-    unsigned G;
-    int vec, wvec, rms;
-    float eps;
-} _ak_llm_add_norm_op;
-static ak_result _ak_llm_add_norm_pack(const void* op, int i, size_t r0, size_t nr, _ak_kargs* a) {
-    const _ak_llm_add_norm_op* o = (const _ak_llm_add_norm_op*)op;
-    size_t off = r0 * o->cols * o->es;
-    (void)i;
-    if (o->wide)
-        _ak_kargs_add_norm_wide(a, o->x + off, o->r + off, o->w, o->b, o->h + off, o->y + off, (int64_t)o->cols, o->vec,
-                                o->wvec, o->eps, o->rms);
-    else
-        _ak_kargs_add_norm(a, o->x + off, o->r + off, o->w, o->b, o->h + off, o->y + off, (int64_t)nr, (int32_t)o->cols,
-                           (int32_t)o->G, o->vec, o->eps, o->rms);
-    return AK_OK;
-}
-
 static ak_result _ak_llm_add_norm(ak_context* ctx, ak_dtype dtype, const void* x, const void* rs, const void* w,
                                   const void* b, void* h, void* y, size_t rows, size_t cols, float eps, int rms,
                                   ak_stream* stream) {
@@ -17604,11 +17612,7 @@ static ak_result _ak_llm_add_norm(ak_context* ctx, ak_dtype dtype, const void* x
     char what[96];
     ak_result r;
     size_t es, bytes;
-    const _ak_rowop_rule* rule;
-    ak_kernel* k = NULL;
-    char kname[64];
-    _ak_llm_add_norm_op o;
-    _ak_rd_rows L;
+    _ak_rd_norm_op o;
     const void* in[2];
     void* out[2];
     int i, j;
@@ -17620,16 +17624,7 @@ static ak_result _ak_llm_add_norm(ak_context* ctx, ak_dtype dtype, const void* x
     if ((r = _ak_op_check_ptr(h, dtype, what)) != AK_OK) return r;
     snprintf(what, sizeof what, "%s: y", opn);
     if ((r = _ak_op_check_ptr(y, dtype, what)) != AK_OK) return r;
-    if (w) {
-        snprintf(what, sizeof what, "%s: weight", opn);
-        if ((r = _ak_op_check_ptr(w, dtype, what)) != AK_OK) return r;
-    }
-    if (b) {
-        snprintf(what, sizeof what, "%s: bias", opn);
-        if ((r = _ak_op_check_ptr(b, dtype, what)) != AK_OK) return r;
-    }
-    if (!(eps >= 0.0f) || eps > FLT_MAX)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: eps = %g, expected a finite value >= 0", opn, (double)eps);
+    if ((r = _ak_rd_norm_check_wb(opn, dtype, w, b, eps)) != AK_OK) return r;
     es = ak_dtype_size(dtype);
     bytes = rows * cols * es;
     /* h and y: each the very same buffer as x or r, or apart from both; never overlapping each other */
@@ -17648,35 +17643,10 @@ static ak_result _ak_llm_add_norm(ak_context* ctx, ak_dtype dtype, const void* x
         _ak_llm_cpu_add_norm(dtype, x, rs, w, b, h, y, rows, cols, (double)eps, rms);
         return AK_OK;
     }
-    /* the plain norm's row-op table row for this shape (the residual form moves the same rows: x, r in, h, y
-     * out) and its launch helper; the row kernel's vectors need cols % 8 == 0, the wide kernel's any width */
+    memset(&o, 0, sizeof o);
     o.x = (const char*)x; o.r = (const char*)rs; o.w = w; o.b = b; o.h = (char*)h; o.y = (char*)y;
-    o.cols = cols; o.es = es; o.rms = rms; o.eps = eps; o.wvec = 0;
-    L.k[1] = NULL;
-    L.rows = rows; L.per_row = 1; L.pack = _ak_llm_add_norm_pack; L.op = &o;
-    rule = _ak_rowop_pick(ctx, _AK_RO_NORM, dtype, rows, cols);
-    if (rule->variant == _AK_RV_ROWS && cols <= _AK_RD_ROW_MAX) {
-        unsigned G = _ak_rd_row_group(cols, dtype, rule->param), B = G > rule->block ? G : rule->block;
-        if (B < 128u) B = 128u;
-        if ((r = _ak_op_kernel(ctx, _ak_src_norm, _ak_op_name(kname, sizeof kname, "ak_add_norm", dtype), &k)) != AK_OK)
-            return r;
-        o.wide = 0; o.G = G;
-        o.vec = cols % 8 == 0 && _ak_rd_aligned16(x) && _ak_rd_aligned16(rs) && _ak_rd_aligned16(h) &&
-                _ak_rd_aligned16(y) && _ak_rd_aligned16(w) && _ak_rd_aligned16(b);
-        L.rpl = _ak_rd_rows_per_launch(B, G, 1); L.per_block = B / G; L.block = B;
-    } else {
-        /* one block per row, two passes: pass 1 forms h, pass 2 reads it back */
-        if ((r = _ak_op_kernel(ctx, _ak_src_norm, _ak_op_name(kname, sizeof kname, "ak_add_norm_wide", dtype), &k)) !=
-            AK_OK)
-            return r;
-        o.wide = 1; o.G = 0;
-        o.vec = _ak_rd_aligned16(x) && _ak_rd_aligned16(rs) && _ak_rd_aligned16(h) && _ak_rd_aligned16(y);
-        o.wvec = _ak_rd_aligned16(w) && _ak_rd_aligned16(b);
-        L.rpl = 0x7FFFFFFF; L.per_block = 1;
-        L.block = rule->variant == _AK_RV_WIDE && rule->block >= 64u && rule->block <= 1024u ? rule->block : 1024u;
-    }
-    L.k[0] = k;
-    return _ak_rd_launch_rows(ctx, &L, stream);
+    o.rms = rms; o.eps = eps;
+    return _ak_rd_norm_launch(ctx, dtype, &o, rows, cols, stream);   /* >>impl:ops-reduce */
 }
 
 AKDEF ak_result ak_add_layernorm(ak_context* ctx, ak_dtype dtype, const void* x, const void* r, const void* weight,
