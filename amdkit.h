@@ -2368,6 +2368,22 @@ static const char _ak_src_prelude[] =
     "    }\n"
     "};\n"
     "\n"
+    "/* One 16-byte vector of D: AK_V16(D) elements (4 f32, 8 f16 / bf16) as fp32,\n"
+    " * p 16-byte aligned. Consecutive threads on consecutive vectors keep every\n"
+    " * access instruction of a warp contiguous (ld8 of f32 at p + 8t does not:\n"
+    " * see the coalescing note above). */\n"
+    "#define AK_V16(D) (16 / (int)D::SIZE)\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_ld16(const typename D::T* p, float* f) {\n"
+    "    if (D::SIZE == 4) D::ld4(p, f);\n"
+    "    else D::ld8(p, f);\n"
+    "}\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_st16(typename D::T* p, const float* f) {\n"
+    "    if (D::SIZE == 4) D::st4(p, f);\n"
+    "    else D::st8(p, f);\n"
+    "}\n"
+    "\n"
     "/* Grid-stride map over n elements in tiles of 8 * blockDim.x elements.\n"
     " * For each full tile, `chunk(i0, i1)` handles the 4 elements at i0 and the 4\n"
     " * at i1 (only when vec is true: every pointer 16-byte aligned). SPLIT (use it\n"
@@ -5276,18 +5292,66 @@ static const char _ak_src_norm[] =
     "    return D::to(s);\n"
     "}\n"
     "\n"
+    "// y[e..e+V) of the wide kernel's vector loop from the normalized a (V =\n"
+    "// AK_V16(D)): WV, w and b 16-byte aligned at e: vector loads; else scalar.\n"
+    "template <class D, bool WV>\n"
+    "AK_INLINE void ak_norm_affine16(float* a, const typename D::T* w, const typename D::T* b, ak_i64 e) {\n"
+    "    const int V = AK_V16(D);\n"
+    "    if (WV) {\n"
+    "        float t[8];\n"
+    "        if (w) {\n"
+    "            ak_ld16<D>(w + e, t);\n"
+    "#pragma unroll\n"
+    "            for (int u = 0; u < V; u++) a[u] *= t[u];\n"
+    "        }\n"
+    "        if (b) {\n"
+    "            ak_ld16<D>(b + e, t);\n"
+    "#pragma unroll\n"
+    "            for (int u = 0; u < V; u++) a[u] += t[u];\n"
+    "        }\n"
+    "    } else {\n"
+    "#pragma unroll\n"
+    "        for (int u = 0; u < V; u++) {\n"
+    "            if (w) a[u] *= D::to(w[e + u]);\n"
+    "            if (b) a[u] += D::to(b[e + u]);\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "// Pass 2 of ak_norm_wide over the row's nv 16-byte vectors (p, q at the\n"
+    "// row's first 16-byte boundary, column e0): y = (x - mean) * r * w + b.\n"
+    "// WV (w and b 16-byte aligned at e0) is a template flag, not a run-time one:\n"
+    "// both affine forms in one loop spilled under the 32-register cap of two\n"
+    "// 1024-thread blocks per SM (ptxas, sm_90).\n"
+    "template <class D, bool WV>\n"
+    "AK_INLINE void ak_norm_wide_vec(const typename D::T* p, typename D::T* q, const typename D::T* AK_RESTRICT w,\n"
+    "                                const typename D::T* AK_RESTRICT b, ak_i64 e0, ak_i64 nv, float mean, float r) {\n"
+    "    const int B = (int)blockDim.x, V = AK_V16(D);\n"
+    "    for (ak_i64 k = threadIdx.x; k < nv; k += B) {\n"
+    "        float a[8];\n"
+    "        ak_ld16<D>(p + k * V, a);\n"
+    "#pragma unroll\n"
+    "        for (int u = 0; u < V; u++) a[u] = (a[u] - mean) * r;\n"
+    "        ak_norm_affine16<D, WV>(a, w, b, e0 + k * V);\n"
+    "        ak_st16<D>(q + k * V, a);\n"
+    "    }\n"
+    "}\n"
+    "\n"
     "// One block per row, any width. vec: x and y 16-byte aligned (any width:\n"
-    "// each row runs a scalar head to its first 16-byte boundary, 8-element\n"
-    "// vectors, a scalar tail); wvec: w and b 16-byte aligned too (their vector\n"
-    "// loads are used where the row's vectors start on a multiple of 8 columns).\n"
-    "// RES (residual form): the first pass forms h = round(x + r) and writes it\n"
-    "// (r and h aligned like x), the second reads h back (each thread reads what\n"
-    "// it wrote: same head / vector / tail split).\n"
+    "// each row runs a scalar head to its first 16-byte boundary, 16-byte vectors\n"
+    "// (4 f32 / 8 halves; thread t on vector t, t + B, ...: each warp access\n"
+    "// contiguous), a scalar tail); wvec: w and b 16-byte aligned too (their\n"
+    "// vector loads are used where the row's vectors start on a 16-byte boundary\n"
+    "// of w). RES (residual form): the first pass forms h = round(x + r) and\n"
+    "// writes it (r and h aligned like x), the second reads h back (each thread\n"
+    "// reads what it wrote: same head / vector / tail split). The plain f32\n"
+    "// form's first pass loads two vectors per iteration (more bytes in flight).\n"
     "template <class D, bool RES>\n"
     "AK_INLINE void ak_norm_wide(const typename D::T* AK_RESTRICT x, const typename D::T* res,\n"
     "                            const typename D::T* AK_RESTRICT w, const typename D::T* AK_RESTRICT b, typename D::T* h,\n"
     "                            typename D::T* AK_RESTRICT y, ak_i64 cols, bool vec, bool wvec, float eps, bool rms) {\n"
     "    __shared__ float scratch[AK_MAX_WAVES];\n"
+    "    const int V = AK_V16(D);\n"
     "    const ak_i64 row = blockIdx.x;\n"
     "    const typename D::T* p = x + row * cols;\n"
     "    const typename D::T* pr = RES ? res + row * cols : res;\n"
@@ -5298,26 +5362,43 @@ static const char _ak_src_norm[] =
     "    if (vec) {\n"
     "        head = (ak_i64)(((16u - ((unsigned)(unsigned long long)p & 15u)) & 15u) / sizeof(typename D::T));\n"
     "        if (head > cols) head = cols;\n"
-    "        nv = (cols - head) >> 3;\n"
+    "        nv = (cols - head) / V;\n"
     "    }\n"
-    "    const ak_i64 tail0 = head + nv * 8;\n"
+    "    const ak_i64 tail0 = head + nv * V;\n"
     "    const float K = rms ? 0.0f : RES ? D::to(D::from(D::to(p[0]) + D::to(pr[0]))) : D::to(p[0]);\n"
     "    if (RES && !rms) __syncthreads();   // every thread has K before thread 0 may overwrite x[0] (h == x)\n"
     "    float s1 = 0.0f, s2 = 0.0f;\n"
     "    for (ak_i64 e = t; e < head; e += B) { const float d = ak_norm_res1<D, RES>(p, pr, ph, e) - K; s1 += d; s2 += d * d; }\n"
-    "    for (ak_i64 k = t; k < nv; k += B) {\n"
-    "        const ak_i64 e = head + k * 8;\n"
-    "        float a[8];\n"
-    "        D::ld8(p + e, a);\n"
-    "        if (RES) {\n"
-    "            float u8[8];\n"
-    "            D::ld8(pr + e, u8);\n"
+    "    {\n"
+    "        const typename D::T* pv = p + head;\n"
+    "        ak_i64 k = t;\n"
+    "        if (!RES && D::SIZE == 4) {   // f32 (f16: two vectors spilled)\n"
+    "            for (; k + B < nv; k += 2 * B) {\n"
+    "                float a[8], c[8];\n"
+    "                ak_ld16<D>(pv + k * V, a);\n"
+    "                ak_ld16<D>(pv + (k + B) * V, c);\n"
     "#pragma unroll\n"
-    "            for (int u = 0; u < 8; u++) a[u] = D::to(D::from(a[u] + u8[u]));\n"
-    "            D::st8(ph + e, a);\n"
+    "                for (int u = 0; u < V; u++) {\n"
+    "                    const float d = a[u] - K, f = c[u] - K;\n"
+    "                    s1 += d + f;\n"
+    "                    s2 += d * d + f * f;\n"
+    "                }\n"
+    "            }\n"
     "        }\n"
+    "        for (; k < nv; k += B) {\n"
+    "            const ak_i64 e = head + k * V;\n"
+    "            float a[8];\n"
+    "            ak_ld16<D>(p + e, a);\n"
+    "            if (RES) {\n"
+    "                float u8[8];\n"
+    "                ak_ld16<D>(pr + e, u8);\n"
     "#pragma unroll\n"
-    "        for (int u = 0; u < 8; u++) { const float d = a[u] - K; s1 += d; s2 += d * d; }\n"
+    "                for (int u = 0; u < V; u++) a[u] = D::to(D::from(a[u] + u8[u]));\n"
+    "                ak_st16<D>(ph + e, a);\n"
+    "            }\n"
+    "#pragma unroll\n"
+    "            for (int u = 0; u < V; u++) { const float d = a[u] - K; s1 += d; s2 += d * d; }\n"
+    "        }\n"
     "    }\n"
     "    for (ak_i64 e = tail0 + t; e < cols; e += B) { const float d = ak_norm_res1<D, RES>(p, pr, ph, e) - K; s1 += d; s2 += d * d; }\n"
     "    if (RES) p = ph;   // the second pass normalizes h\n"
@@ -5338,16 +5419,10 @@ static const char _ak_src_norm[] =
     "        ak_norm_affine<D, 1>(&a, w, b, e, false);\n"
     "        q[e] = D::from(a);\n"
     "    }\n"
-    "    const bool wv = wvec && head == 0;\n"
-    "    for (ak_i64 k = t; k < nv; k += B) {\n"
-    "        const ak_i64 e = head + k * 8;\n"
-    "        float a[8];\n"
-    "        D::ld8(p + e, a);\n"
-    "#pragma unroll\n"
-    "        for (int u = 0; u < 8; u++) a[u] = (a[u] - mean) * r;\n"
-    "        ak_norm_affine<D, 8>(a, w, b, e, wv);\n"
-    "        D::st8(q + e, a);\n"
-    "    }\n"
+    "    if (wvec && head == 0)\n"
+    "        ak_norm_wide_vec<D, true>(p, q, w, b, 0, nv, mean, r);\n"
+    "    else\n"
+    "        ak_norm_wide_vec<D, false>(p + head, q + head, w, b, head, nv, mean, r);\n"
     "    for (ak_i64 e = tail0 + t; e < cols; e += B) {\n"
     "        float a = (D::to(p[e]) - mean) * r;\n"
     "        ak_norm_affine<D, 1>(&a, w, b, e, false);\n"
@@ -5362,7 +5437,9 @@ static const char _ak_src_norm[] =
     "// at 16384 x 32768 bf16). AMD keeps the default (its second argument means\n"
     "// something else there; the ROCm ISA checks cover it).\n"
     "#if defined(AK_NVIDIA)\n"
+    "#ifndef AK_NORM_WIDE_MINB\n"
     "#define AK_NORM_WIDE_MINB 2\n"
+    "#endif\n"
     "#else\n"
     "#define AK_NORM_WIDE_MINB 1\n"
     "#endif\n"
@@ -6221,8 +6298,10 @@ static const char _ak_src_softmax[] =
     "// 4. ak_softmax_wide_<dt>: one block per row, any width: an online (max, sum)\n"
     "//    pass, then a pass that re-reads the row (from L2 while the rows in flight\n"
     "//    fit in it) and writes. vec != 0 here only needs x and y 16-byte aligned:\n"
-    "//    each row runs a scalar head up to the first 16-byte boundary, 8-element\n"
-    "//    vectors, a scalar tail (odd widths such as 50257 stay vectorized).\n"
+    "//    each row runs a scalar head up to the first 16-byte boundary, 16-byte\n"
+    "//    vectors (4 f32 / 8 halves, thread t on vectors t, t + B, ...: every warp\n"
+    "//    access contiguous), a scalar tail (odd widths such as 50257 stay\n"
+    "//    vectorized).\n"
     "//\n"
     "// kernels: ak_softmax_f32 ak_softmax_f16 ak_softmax_bf16 ak_softmax_wide_f32 ak_softmax_wide_f16 ak_softmax_wide_bf16 ak_softmax_split_f32 ak_softmax_split_f16 ak_softmax_split_bf16 ak_softmax_stats_f32 ak_softmax_stats_f16 ak_softmax_stats_bf16 ak_softmax_apply_f32 ak_softmax_apply_f16 ak_softmax_apply_bf16\n"
     "\n"
@@ -6283,13 +6362,14 @@ static const char _ak_src_softmax[] =
     "    const typename D::T* p = x + row * cols;\n"
     "    typename D::T* q = y + row * cols;\n"
     "    const int B = (int)blockDim.x, t = (int)threadIdx.x;\n"
+    "    const int V = AK_V16(D);\n"
     "    ak_i64 head = 0, nv = 0;\n"
     "    if (vec) {\n"
     "        head = (ak_i64)(((16u - ((unsigned)(unsigned long long)p & 15u)) & 15u) / sizeof(typename D::T));\n"
     "        if (head > cols) head = cols;\n"
-    "        nv = (cols - head) >> 3;\n"
+    "        nv = (cols - head) / V;\n"
     "    }\n"
-    "    const ak_i64 tail0 = head + nv * 8;\n"
+    "    const ak_i64 tail0 = head + nv * V;\n"
     "    float m = -AK_INF, s = 0.0f;\n"
     "    for (ak_i64 e = t; e < head; e += B) {\n"
     "        const float a = D::to(p[e]);\n"
@@ -6300,14 +6380,14 @@ static const char _ak_src_softmax[] =
     "        ak_i64 k = t;\n"
     "        for (; k + B < nv; k += 2 * B) {\n"
     "            float a[16];\n"
-    "            D::ld8(pv + k * 8, a);\n"
-    "            D::ld8(pv + (k + B) * 8, a + 8);\n"
-    "            ak_online_fold<16>(m, s, a);\n"
+    "            ak_ld16<D>(pv + k * V, a);\n"
+    "            ak_ld16<D>(pv + (k + B) * V, a + V);\n"
+    "            ak_online_fold<2 * AK_V16(D)>(m, s, a);\n"
     "        }\n"
     "        for (; k < nv; k += B) {\n"
     "            float a[8];\n"
-    "            D::ld8(pv + k * 8, a);\n"
-    "            ak_online_fold<8>(m, s, a);\n"
+    "            ak_ld16<D>(pv + k * V, a);\n"
+    "            ak_online_fold<AK_V16(D)>(m, s, a);\n"
     "        }\n"
     "    }\n"
     "    for (ak_i64 e = tail0 + t; e < cols; e += B) {\n"
@@ -6326,10 +6406,10 @@ static const char _ak_src_softmax[] =
     "        typename D::T* qv = q + head;\n"
     "        for (ak_i64 k = t; k < nv; k += B) {\n"
     "            float a[8];\n"
-    "            D::ld8(pv + k * 8, a);\n"
+    "            ak_ld16<D>(pv + k * V, a);\n"
     "#pragma unroll\n"
-    "            for (int u = 0; u < 8; u++) a[u] = logsm ? (a[u] - M) - ls : ak_exp2((a[u] - M) * AK_LOG2E) * r;\n"
-    "            D::st8(qv + k * 8, a);\n"
+    "            for (int u = 0; u < V; u++) a[u] = logsm ? (a[u] - M) - ls : ak_exp2((a[u] - M) * AK_LOG2E) * r;\n"
+    "            ak_st16<D>(qv + k * V, a);\n"
     "        }\n"
     "    }\n"
     "    for (ak_i64 e = tail0 + t; e < cols; e += B) {\n"
@@ -6938,25 +7018,25 @@ static inline void _ak_kargs_rope(_ak_kargs* kargs_, const void* x, const void* 
     ak_args_ptr(a_, x); ak_args_ptr(a_, pos); ak_args_ptr(a_, y); ak_args_i64(a_, tokens); ak_args_i32(a_, heads); ak_args_i32(a_, hd); ak_args_i32(a_, rd); ak_args_f64(a_, l2theta);
     ak_args_i32(a_, interleaved); ak_args_i32(a_, pos64); ak_args_i32(a_, vec); ak_args_i32(a_, inplace);
 }
-/* kernels/norm.hip:253 ak_norm_##DT (macro AK_NORM) */
+/* kernels/norm.hip:314 ak_norm_##DT (macro AK_NORM) */
 static inline void _ak_kargs_norm(_ak_kargs* kargs_, const void* x, const void* w, const void* b, void* y, int64_t rows, int32_t cols, int32_t G, int32_t vec, float eps, int32_t rms) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_norm);
     ak_args_ptr(a_, x); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i32(a_, cols); ak_args_i32(a_, G); ak_args_i32(a_, vec); ak_args_f32(a_, eps);
     ak_args_i32(a_, rms);
 }
-/* kernels/norm.hip:259 ak_norm_wide_##DT (macro AK_NORM) */
+/* kernels/norm.hip:320 ak_norm_wide_##DT (macro AK_NORM) */
 static inline void _ak_kargs_norm_wide(_ak_kargs* kargs_, const void* x, const void* w, const void* b, void* y, int64_t cols, int32_t vec, int32_t wvec, float eps, int32_t rms) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_norm_wide);
     ak_args_ptr(a_, x); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, vec); ak_args_i32(a_, wvec); ak_args_f32(a_, eps); ak_args_i32(a_, rms);
 }
-/* kernels/norm.hip:263 ak_add_norm_##DT (macro AK_NORM) */
+/* kernels/norm.hip:324 ak_add_norm_##DT (macro AK_NORM) */
 static inline void _ak_kargs_add_norm(_ak_kargs* kargs_, const void* x, const void* r, const void* w, const void* b, void* h, void* y, int64_t rows, int32_t cols, int32_t G, int32_t vec, float eps,
                                       int32_t rms) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_add_norm);
     ak_args_ptr(a_, x); ak_args_ptr(a_, r); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, h); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i32(a_, cols); ak_args_i32(a_, G);
     ak_args_i32(a_, vec); ak_args_f32(a_, eps); ak_args_i32(a_, rms);
 }
-/* kernels/norm.hip:268 ak_add_norm_wide_##DT (macro AK_NORM) */
+/* kernels/norm.hip:329 ak_add_norm_wide_##DT (macro AK_NORM) */
 static inline void _ak_kargs_add_norm_wide(_ak_kargs* kargs_, const void* x, const void* r, const void* w, const void* b, void* h, void* y, int64_t cols, int32_t vec, int32_t wvec, float eps,
                                            int32_t rms) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_add_norm_wide);
@@ -7004,27 +7084,27 @@ static inline void _ak_kargs_topk(_ak_kargs* kargs_, const void* x, void* vals, 
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_topk);
     ak_args_ptr(a_, x); ak_args_ptr(a_, vals); ak_args_ptr(a_, idx); ak_args_i64(a_, cols); ak_args_i32(a_, k); ak_args_i32(a_, largest);
 }
-/* kernels/softmax.hip:287 ak_softmax_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:290 ak_softmax_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax(_ak_kargs* kargs_, const void* x, void* y, int64_t rows, int32_t cols, int32_t G, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i32(a_, cols); ak_args_i32(a_, G); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
 }
-/* kernels/softmax.hip:291 ak_softmax_wide_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:294 ak_softmax_wide_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_wide(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_wide);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
 }
-/* kernels/softmax.hip:295 ak_softmax_split_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:298 ak_softmax_split_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_split(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int32_t S, void* cnt, void* part, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_split);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_ptr(a_, cnt); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
 }
-/* kernels/softmax.hip:299 ak_softmax_stats_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:302 ak_softmax_stats_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_stats(_ak_kargs* kargs_, const void* x, int64_t cols, int32_t S, int64_t chunk, void* part, int32_t vec) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_stats);
     ak_args_ptr(a_, x); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_i64(a_, chunk); ak_args_ptr(a_, part); ak_args_i32(a_, vec);
 }
-/* kernels/softmax.hip:303 ak_softmax_apply_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:306 ak_softmax_apply_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_apply(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int32_t S, int64_t chunk, const void* part, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_apply);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_i64(a_, chunk); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);

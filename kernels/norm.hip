@@ -158,18 +158,66 @@ AK_INLINE float ak_norm_res1(const typename D::T* x, const typename D::T* r, typ
     return D::to(s);
 }
 
+// y[e..e+V) of the wide kernel's vector loop from the normalized a (V =
+// AK_V16(D)): WV, w and b 16-byte aligned at e: vector loads; else scalar.
+template <class D, bool WV>
+AK_INLINE void ak_norm_affine16(float* a, const typename D::T* w, const typename D::T* b, ak_i64 e) {
+    const int V = AK_V16(D);
+    if (WV) {
+        float t[8];
+        if (w) {
+            ak_ld16<D>(w + e, t);
+#pragma unroll
+            for (int u = 0; u < V; u++) a[u] *= t[u];
+        }
+        if (b) {
+            ak_ld16<D>(b + e, t);
+#pragma unroll
+            for (int u = 0; u < V; u++) a[u] += t[u];
+        }
+    } else {
+#pragma unroll
+        for (int u = 0; u < V; u++) {
+            if (w) a[u] *= D::to(w[e + u]);
+            if (b) a[u] += D::to(b[e + u]);
+        }
+    }
+}
+
+// Pass 2 of ak_norm_wide over the row's nv 16-byte vectors (p, q at the
+// row's first 16-byte boundary, column e0): y = (x - mean) * r * w + b.
+// WV (w and b 16-byte aligned at e0) is a template flag, not a run-time one:
+// both affine forms in one loop spilled under the 32-register cap of two
+// 1024-thread blocks per SM (ptxas, sm_90).
+template <class D, bool WV>
+AK_INLINE void ak_norm_wide_vec(const typename D::T* p, typename D::T* q, const typename D::T* AK_RESTRICT w,
+                                const typename D::T* AK_RESTRICT b, ak_i64 e0, ak_i64 nv, float mean, float r) {
+    const int B = (int)blockDim.x, V = AK_V16(D);
+    for (ak_i64 k = threadIdx.x; k < nv; k += B) {
+        float a[8];
+        ak_ld16<D>(p + k * V, a);
+#pragma unroll
+        for (int u = 0; u < V; u++) a[u] = (a[u] - mean) * r;
+        ak_norm_affine16<D, WV>(a, w, b, e0 + k * V);
+        ak_st16<D>(q + k * V, a);
+    }
+}
+
 // One block per row, any width. vec: x and y 16-byte aligned (any width:
-// each row runs a scalar head to its first 16-byte boundary, 8-element
-// vectors, a scalar tail); wvec: w and b 16-byte aligned too (their vector
-// loads are used where the row's vectors start on a multiple of 8 columns).
-// RES (residual form): the first pass forms h = round(x + r) and writes it
-// (r and h aligned like x), the second reads h back (each thread reads what
-// it wrote: same head / vector / tail split).
+// each row runs a scalar head to its first 16-byte boundary, 16-byte vectors
+// (4 f32 / 8 halves; thread t on vector t, t + B, ...: each warp access
+// contiguous), a scalar tail); wvec: w and b 16-byte aligned too (their
+// vector loads are used where the row's vectors start on a 16-byte boundary
+// of w). RES (residual form): the first pass forms h = round(x + r) and
+// writes it (r and h aligned like x), the second reads h back (each thread
+// reads what it wrote: same head / vector / tail split). The plain f32
+// form's first pass loads two vectors per iteration (more bytes in flight).
 template <class D, bool RES>
 AK_INLINE void ak_norm_wide(const typename D::T* AK_RESTRICT x, const typename D::T* res,
                             const typename D::T* AK_RESTRICT w, const typename D::T* AK_RESTRICT b, typename D::T* h,
                             typename D::T* AK_RESTRICT y, ak_i64 cols, bool vec, bool wvec, float eps, bool rms) {
     __shared__ float scratch[AK_MAX_WAVES];
+    const int V = AK_V16(D);
     const ak_i64 row = blockIdx.x;
     const typename D::T* p = x + row * cols;
     const typename D::T* pr = RES ? res + row * cols : res;
@@ -180,26 +228,43 @@ AK_INLINE void ak_norm_wide(const typename D::T* AK_RESTRICT x, const typename D
     if (vec) {
         head = (ak_i64)(((16u - ((unsigned)(unsigned long long)p & 15u)) & 15u) / sizeof(typename D::T));
         if (head > cols) head = cols;
-        nv = (cols - head) >> 3;
+        nv = (cols - head) / V;
     }
-    const ak_i64 tail0 = head + nv * 8;
+    const ak_i64 tail0 = head + nv * V;
     const float K = rms ? 0.0f : RES ? D::to(D::from(D::to(p[0]) + D::to(pr[0]))) : D::to(p[0]);
     if (RES && !rms) __syncthreads();   // every thread has K before thread 0 may overwrite x[0] (h == x)
     float s1 = 0.0f, s2 = 0.0f;
     for (ak_i64 e = t; e < head; e += B) { const float d = ak_norm_res1<D, RES>(p, pr, ph, e) - K; s1 += d; s2 += d * d; }
-    for (ak_i64 k = t; k < nv; k += B) {
-        const ak_i64 e = head + k * 8;
-        float a[8];
-        D::ld8(p + e, a);
-        if (RES) {
-            float u8[8];
-            D::ld8(pr + e, u8);
+    {
+        const typename D::T* pv = p + head;
+        ak_i64 k = t;
+        if (!RES && D::SIZE == 4) {   // f32 (f16: two vectors spilled)
+            for (; k + B < nv; k += 2 * B) {
+                float a[8], c[8];
+                ak_ld16<D>(pv + k * V, a);
+                ak_ld16<D>(pv + (k + B) * V, c);
 #pragma unroll
-            for (int u = 0; u < 8; u++) a[u] = D::to(D::from(a[u] + u8[u]));
-            D::st8(ph + e, a);
+                for (int u = 0; u < V; u++) {
+                    const float d = a[u] - K, f = c[u] - K;
+                    s1 += d + f;
+                    s2 += d * d + f * f;
+                }
+            }
         }
+        for (; k < nv; k += B) {
+            const ak_i64 e = head + k * V;
+            float a[8];
+            ak_ld16<D>(p + e, a);
+            if (RES) {
+                float u8[8];
+                ak_ld16<D>(pr + e, u8);
 #pragma unroll
-        for (int u = 0; u < 8; u++) { const float d = a[u] - K; s1 += d; s2 += d * d; }
+                for (int u = 0; u < V; u++) a[u] = D::to(D::from(a[u] + u8[u]));
+                ak_st16<D>(ph + e, a);
+            }
+#pragma unroll
+            for (int u = 0; u < V; u++) { const float d = a[u] - K; s1 += d; s2 += d * d; }
+        }
     }
     for (ak_i64 e = tail0 + t; e < cols; e += B) { const float d = ak_norm_res1<D, RES>(p, pr, ph, e) - K; s1 += d; s2 += d * d; }
     if (RES) p = ph;   // the second pass normalizes h
@@ -220,16 +285,10 @@ AK_INLINE void ak_norm_wide(const typename D::T* AK_RESTRICT x, const typename D
         ak_norm_affine<D, 1>(&a, w, b, e, false);
         q[e] = D::from(a);
     }
-    const bool wv = wvec && head == 0;
-    for (ak_i64 k = t; k < nv; k += B) {
-        const ak_i64 e = head + k * 8;
-        float a[8];
-        D::ld8(p + e, a);
-#pragma unroll
-        for (int u = 0; u < 8; u++) a[u] = (a[u] - mean) * r;
-        ak_norm_affine<D, 8>(a, w, b, e, wv);
-        D::st8(q + e, a);
-    }
+    if (wvec && head == 0)
+        ak_norm_wide_vec<D, true>(p, q, w, b, 0, nv, mean, r);
+    else
+        ak_norm_wide_vec<D, false>(p + head, q + head, w, b, head, nv, mean, r);
     for (ak_i64 e = tail0 + t; e < cols; e += B) {
         float a = (D::to(p[e]) - mean) * r;
         ak_norm_affine<D, 1>(&a, w, b, e, false);
@@ -244,7 +303,9 @@ AK_INLINE void ak_norm_wide(const typename D::T* AK_RESTRICT x, const typename D
 // at 16384 x 32768 bf16). AMD keeps the default (its second argument means
 // something else there; the ROCm ISA checks cover it).
 #if defined(AK_NVIDIA)
+#ifndef AK_NORM_WIDE_MINB
 #define AK_NORM_WIDE_MINB 2
+#endif
 #else
 #define AK_NORM_WIDE_MINB 1
 #endif

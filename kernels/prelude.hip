@@ -236,6 +236,22 @@ struct ak_bf16_t {
     }
 };
 
+/* One 16-byte vector of D: AK_V16(D) elements (4 f32, 8 f16 / bf16) as fp32,
+ * p 16-byte aligned. Consecutive threads on consecutive vectors keep every
+ * access instruction of a warp contiguous (ld8 of f32 at p + 8t does not:
+ * see the coalescing note above). */
+#define AK_V16(D) (16 / (int)D::SIZE)
+template <class D>
+AK_INLINE void ak_ld16(const typename D::T* p, float* f) {
+    if (D::SIZE == 4) D::ld4(p, f);
+    else D::ld8(p, f);
+}
+template <class D>
+AK_INLINE void ak_st16(typename D::T* p, const float* f) {
+    if (D::SIZE == 4) D::st4(p, f);
+    else D::st8(p, f);
+}
+
 /* Grid-stride map over n elements in tiles of 8 * blockDim.x elements.
  * For each full tile, `chunk(i0, i1)` handles the 4 elements at i0 and the 4
  * at i1 (only when vec is true: every pointer 16-byte aligned). SPLIT (use it
