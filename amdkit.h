@@ -2384,6 +2384,25 @@ static const char _ak_src_prelude[] =
     "    else D::st8(p, f);\n"
     "}\n"
     "\n"
+    "/* Co-operating blocks (softmax and norm split kernels): thread 0 of a block\n"
+    " * that has published its partials counts itself in *count and waits until\n"
+    " * `need` blocks have; every partial written before any block's arrival is\n"
+    " * visible after the wait. The caller follows with __syncthreads. Only safe\n"
+    " * when the `need` blocks can be resident at once (the host keeps need <=\n"
+    " * compute units and hands out work in block start order). */\n"
+    "AK_INLINE void ak_coop_arrive_wait(unsigned* count, unsigned need) {\n"
+    "    __threadfence();\n"
+    "    atomicAdd(count, 1u);\n"
+    "    while (*(volatile unsigned*)count < need) {\n"
+    "#if defined(AK_NVIDIA)\n"
+    "        __nanosleep(64);\n"
+    "#else\n"
+    "        __builtin_amdgcn_s_sleep(1);\n"
+    "#endif\n"
+    "    }\n"
+    "    __threadfence();\n"
+    "}\n"
+    "\n"
     "/* Grid-stride map over n elements in tiles of 8 * blockDim.x elements.\n"
     " * For each full tile, `chunk(i0, i1)` handles the 4 elements at i0 and the 4\n"
     " * at i1 (only when vec is true: every pointer 16-byte aligned). SPLIT (use it\n"
@@ -5161,6 +5180,8 @@ static const char _ak_src_norm[] =
     "// kernels: ak_norm_f32 ak_norm_f16 ak_norm_bf16 ak_norm_wide_f32 ak_norm_wide_f16 ak_norm_wide_bf16\n"
     "// kernels: ak_add_norm_f32 ak_add_norm_f16 ak_add_norm_bf16\n"
     "// kernels: ak_add_norm_wide_f32 ak_add_norm_wide_f16 ak_add_norm_wide_bf16\n"
+    "// kernels: ak_norm_split_f32 ak_norm_split_f16 ak_norm_split_bf16\n"
+    "// kernels: ak_add_norm_split_f32 ak_add_norm_split_f16 ak_add_norm_split_bf16\n"
     "\n"
     "// elements per thread of ak_norm: 16 (f32), 32 (f16 / bf16: the same 64 bytes)\n"
     "#define AK_NORM_E(D) (D::SIZE == 4 ? 16 : 32)\n"
@@ -5227,6 +5248,37 @@ static const char _ak_src_norm[] =
     "    }\n"
     "}\n"
     "\n"
+    "// The len elements held in v (as ak_row_load places them: lane of a group of\n"
+    "// G) normalized and written: y = (v - mean) * r * w + b, w / b indexed like y.\n"
+    "template <class D, int E>\n"
+    "AK_INLINE void ak_norm_store(float* v, float mean, float r, const typename D::T* AK_RESTRICT w,\n"
+    "                             const typename D::T* AK_RESTRICT b, typename D::T* AK_RESTRICT yr, int len, int lane, int G,\n"
+    "                             bool vec) {\n"
+    "    if (vec) {\n"
+    "#pragma unroll\n"
+    "        for (int k = 0; k < E / 8; k++) {\n"
+    "            const int e = (k * G + lane) * 8;\n"
+    "            if (e < len) {\n"
+    "                float* a = v + k * 8;\n"
+    "#pragma unroll\n"
+    "                for (int q = 0; q < 8; q++) a[q] = (a[q] - mean) * r;\n"
+    "                ak_norm_affine<D, 8>(a, w, b, e, true);\n"
+    "                D::st8(yr + e, a);\n"
+    "            }\n"
+    "        }\n"
+    "    } else {\n"
+    "#pragma unroll\n"
+    "        for (int k = 0; k < E; k++) {\n"
+    "            const int e = k * G + lane;\n"
+    "            if (e < len) {\n"
+    "                float a = (v[k] - mean) * r;\n"
+    "                ak_norm_affine<D, 1>(&a, w, b, e, false);\n"
+    "                yr[e] = D::from(a);\n"
+    "            }\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "\n"
     "template <class D, int E, bool RES>\n"
     "AK_INLINE void ak_norm_rows(const typename D::T* AK_RESTRICT x, const typename D::T* res, const typename D::T* AK_RESTRICT w,\n"
     "                            const typename D::T* AK_RESTRICT b, typename D::T* h, typename D::T* AK_RESTRICT y,\n"
@@ -5256,30 +5308,7 @@ static const char _ak_src_norm[] =
     "        for (int k = 0; k < E; k++) s += v[k] * v[k];\n"
     "    }\n"
     "    const float r = rsqrtf(ak_group_reduce(s, G, scratch, ak_op_add()) * inv_n + eps);\n"
-    "    typename D::T* yr = y + row * cols;\n"
-    "    if (vec) {\n"
-    "#pragma unroll\n"
-    "        for (int k = 0; k < E / 8; k++) {\n"
-    "            const int e = (k * G + lane) * 8;\n"
-    "            if (e < len) {\n"
-    "                float* a = v + k * 8;\n"
-    "#pragma unroll\n"
-    "                for (int q = 0; q < 8; q++) a[q] = (a[q] - mean) * r;\n"
-    "                ak_norm_affine<D, 8>(a, w, b, e, true);\n"
-    "                D::st8(yr + e, a);\n"
-    "            }\n"
-    "        }\n"
-    "    } else {\n"
-    "#pragma unroll\n"
-    "        for (int k = 0; k < E; k++) {\n"
-    "            const int e = k * G + lane;\n"
-    "            if (e < len) {\n"
-    "                float a = (v[k] - mean) * r;\n"
-    "                ak_norm_affine<D, 1>(&a, w, b, e, false);\n"
-    "                yr[e] = D::from(a);\n"
-    "            }\n"
-    "        }\n"
-    "    }\n"
+    "    ak_norm_store<D, E>(v, mean, r, w, b, y + row * cols, len, lane, G, vec);\n"
     "}\n"
     "\n"
     "// Element e of the row as the first wide pass sees it: x[e], or (RES) h[e] =\n"
@@ -5430,6 +5459,84 @@ static const char _ak_src_norm[] =
     "    }\n"
     "}\n"
     "\n"
+    "// ak_norm_split_<dt> / ak_add_norm_split_<dt>: S co-operating blocks per\n"
+    "// row, each holding a chunk of blockDim.x * E elements in registers (one read\n"
+    "// of x, as the register-row kernel, at any width). Block = ticket (atomic,\n"
+    "// start order) -> (row, chunk); it publishes its chunk's (sum, sum of squared\n"
+    "// deviations from the chunk mean) - rms: (0, sum of squares) - waits for its\n"
+    "// row's S blocks (ak_coop_arrive_wait), combines the S partials in a fixed\n"
+    "// order (Chan's formula: no cancellation) and writes its chunk. cnt[0]: the\n"
+    "// ticket counter, cnt[1 + row] the row's count (zeroed before the launch);\n"
+    "// part: 2 floats per block. S <= compute units (host).\n"
+    "template <class D, bool RES>\n"
+    "AK_INLINE void ak_norm_split(const typename D::T* AK_RESTRICT x, const typename D::T* res,\n"
+    "                             const typename D::T* AK_RESTRICT w, const typename D::T* AK_RESTRICT b, typename D::T* h,\n"
+    "                             typename D::T* AK_RESTRICT y, ak_i64 cols, int S, unsigned* cnt, float* part, bool vec,\n"
+    "                             float eps, bool rms) {\n"
+    "    const int E = AK_NORM_E(D);\n"
+    "    __shared__ float scratch[AK_MAX_WAVES];\n"
+    "    __shared__ float stat[2];\n"
+    "    __shared__ unsigned ticket;\n"
+    "    if (threadIdx.x == 0) ticket = atomicAdd(cnt, 1u);\n"
+    "    __syncthreads();\n"
+    "    const ak_i64 tk = (ak_i64)ticket;\n"
+    "    const ak_i64 row = tk / S;\n"
+    "    const int c = (int)(tk - row * S);\n"
+    "    const int G = (int)blockDim.x, lane = (int)threadIdx.x, chunk = G * E;\n"
+    "    const ak_i64 s0 = (ak_i64)c * chunk, off = row * cols + s0;\n"
+    "    const int len = cols - s0 < chunk ? (int)(cols - s0) : chunk;\n"
+    "    float v[E];\n"
+    "    ak_norm_load<D, E, RES>(v, x + off, RES ? res + off : res, RES ? h + off : h, len, lane, G, vec);\n"
+    "    float s1 = 0.0f, s2 = 0.0f;\n"
+    "    if (!rms) {\n"
+    "#pragma unroll\n"
+    "        for (int k = 0; k < E; k++) s1 += v[k];\n"
+    "        s1 = ak_group_reduce(s1, G, scratch, ak_op_add());\n"
+    "        const float cm = s1 / (float)len;\n"
+    "#pragma unroll\n"
+    "        for (int k = 0; k < E; k++) {\n"
+    "            const int e = vec ? ((k >> 3) * G + lane) * 8 + (k & 7) : k * G + lane;\n"
+    "            const float d = v[k] - cm;\n"
+    "            if (e < len) s2 += d * d;\n"
+    "        }\n"
+    "    } else {\n"
+    "#pragma unroll\n"
+    "        for (int k = 0; k < E; k++) s2 += v[k] * v[k];\n"
+    "    }\n"
+    "    s2 = ak_group_reduce(s2, G, scratch, ak_op_add());\n"
+    "    if (threadIdx.x == 0) {\n"
+    "        part[2 * tk] = s1;\n"
+    "        part[2 * tk + 1] = s2;\n"
+    "        ak_coop_arrive_wait(cnt + 1 + row, (unsigned)S);\n"
+    "    }\n"
+    "    __syncthreads();\n"
+    "    if (threadIdx.x < AK_WAVE) {\n"
+    "        // wave 0 combines the row's partials (volatile: written by other blocks)\n"
+    "        const volatile float* p = (const volatile float*)(part + 2 * row * S);\n"
+    "        const double n = (double)cols;\n"
+    "        float a1 = 0.0f, a2 = 0.0f;\n"
+    "        for (int j = (int)threadIdx.x; j < S; j += AK_WAVE) { a1 += p[2 * j]; a2 += p[2 * j + 1]; }\n"
+    "        for (int o = AK_WAVE / 2; o > 0; o >>= 1) a1 += ak_shfl_xor(a1, o);\n"
+    "        const float mean = rms ? 0.0f : (float)((double)a1 / n);\n"
+    "        if (!rms) {\n"
+    "            // Chan: M2 = sum M2_j + n_j (mean_j - mean)^2\n"
+    "            a2 = 0.0f;\n"
+    "            for (int j = (int)threadIdx.x; j < S; j += AK_WAVE) {\n"
+    "                const ak_i64 nj = cols - (ak_i64)j * chunk < chunk ? cols - (ak_i64)j * chunk : chunk;\n"
+    "                const float dm = p[2 * j] / (float)nj - mean;\n"
+    "                a2 += p[2 * j + 1] + (float)nj * dm * dm;\n"
+    "            }\n"
+    "        }\n"
+    "        for (int o = AK_WAVE / 2; o > 0; o >>= 1) a2 += ak_shfl_xor(a2, o);\n"
+    "        if (threadIdx.x == 0) {\n"
+    "            stat[0] = mean;\n"
+    "            stat[1] = rsqrtf((float)((double)a2 / n) + eps);\n"
+    "        }\n"
+    "    }\n"
+    "    __syncthreads();\n"
+    "    ak_norm_store<D, E>(v, stat[0], stat[1], w ? w + s0 : w, b ? b + s0 : b, y + off, len, lane, G, vec);\n"
+    "}\n"
+    "\n"
     "// ak_norm_wide on NVIDIA: two blocks of 1024 threads per SM (<= 32 registers).\n"
     "// The head / vector / tail + residual form took it to 48-56 registers (ptxas,\n"
     "// sm_90), one block per SM, and the H100 sweep of 2026-11-23 measured f16/bf16\n"
@@ -5464,6 +5571,16 @@ static const char _ak_src_norm[] =
     "        const D::T* x, const D::T* r, const D::T* w, const D::T* b, D::T* h, D::T* y, ak_i64 cols, int vec, int wvec, \\\n"
     "        float eps, int rms) {                                                                                        \\\n"
     "        ak_norm_wide<D, true>(x, r, w, b, h, y, cols, vec != 0, wvec != 0, eps, rms != 0);                           \\\n"
+    "    }                                                                                                        \\\n"
+    "    AK_KERNEL __launch_bounds__(256, 1) void ak_norm_split_##DT(const D::T* x, const D::T* w, const D::T* b, D::T* y,   \\\n"
+    "                                                              ak_i64 cols, int S, unsigned* cnt, float* part, int vec, \\\n"
+    "                                                              float eps, int rms) {                                  \\\n"
+    "        ak_norm_split<D, false>(x, x, w, b, (D::T*)0, y, cols, S, cnt, part, vec != 0, eps, rms != 0);               \\\n"
+    "    }                                                                                                                \\\n"
+    "    AK_KERNEL __launch_bounds__(256, 1) void ak_add_norm_split_##DT(                                                 \\\n"
+    "        const D::T* x, const D::T* r, const D::T* w, const D::T* b, D::T* h, D::T* y, ak_i64 cols, int S,             \\\n"
+    "        unsigned* cnt, float* part, int vec, float eps, int rms) {                                                   \\\n"
+    "        ak_norm_split<D, true>(x, r, w, b, h, y, cols, S, cnt, part, vec != 0, eps, rms != 0);                       \\\n"
     "    }\n"
     "AK_NORM(f32, ak_f32_t)\n"
     "AK_NORM(f16, ak_f16_t)\n"
@@ -6435,14 +6552,6 @@ static const char _ak_src_softmax[] =
     "    __syncthreads();\n"
     "}\n"
     "\n"
-    "AK_INLINE void ak_sm_pause(void) {\n"
-    "#if defined(AK_NVIDIA)\n"
-    "    __nanosleep(64);\n"
-    "#else\n"
-    "    __builtin_amdgcn_s_sleep(1);\n"
-    "#endif\n"
-    "}\n"
-    "\n"
     "// Path 2: S co-operating blocks per row, chunk = blockDim.x * 32 elements each.\n"
     "template <class D>\n"
     "AK_INLINE void ak_softmax_split(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT y, ak_i64 cols, int S,\n"
@@ -6473,10 +6582,7 @@ static const char _ak_src_softmax[] =
     "    if (threadIdx.x == 0) {\n"
     "        part[2 * t] = m;\n"
     "        part[2 * t + 1] = s;\n"
-    "        __threadfence();\n"
-    "        atomicAdd(cnt + 1 + row, 1u);\n"
-    "        while (*(volatile unsigned*)(cnt + 1 + row) < (unsigned)S) ak_sm_pause();\n"
-    "        __threadfence();\n"
+    "        ak_coop_arrive_wait(cnt + 1 + row, (unsigned)S);\n"
     "    }\n"
     "    __syncthreads();\n"
     "    ak_sm_combine(part + 2 * row * S, S, stat);\n"
@@ -6866,7 +6972,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "llm", _ak_src_llm,
       "ak_rope_f32 ak_rope_f16 ak_rope_bf16" },
     { "norm", _ak_src_norm,
-      "ak_norm_f32 ak_norm_f16 ak_norm_bf16 ak_norm_wide_f32 ak_norm_wide_f16 ak_norm_wide_bf16 ak_add_norm_f32 ak_add_norm_f16 ak_add_norm_bf16 ak_add_norm_wide_f32 ak_add_norm_wide_f16 ak_add_norm_wide_bf16" },
+      "ak_norm_f32 ak_norm_f16 ak_norm_bf16 ak_norm_wide_f32 ak_norm_wide_f16 ak_norm_wide_bf16 ak_add_norm_f32 ak_add_norm_f16 ak_add_norm_bf16 ak_add_norm_wide_f32 ak_add_norm_wide_f16 ak_add_norm_wide_bf16 ak_norm_split_f32 ak_norm_split_f16 ak_norm_split_bf16 ak_add_norm_split_f32 ak_add_norm_split_f16 ak_add_norm_split_bf16" },
     { "random", _ak_src_random,
       "ak_rand_uniform_f32 ak_rand_uniform_f16 ak_rand_uniform_bf16 ak_rand_normal_f32 ak_rand_normal_f16 ak_rand_normal_bf16 ak_dropout_f32 ak_dropout_f16 ak_dropout_bf16" },
     { "reduce", _ak_src_reduce,
@@ -6905,31 +7011,34 @@ enum {
     _AK_KIF_norm_wide = 14,
     _AK_KIF_add_norm = 15,
     _AK_KIF_add_norm_wide = 16,
-    _AK_KIF_rand_uniform = 17,
-    _AK_KIF_rand_normal = 18,
-    _AK_KIF_dropout = 19,
-    _AK_KIF_reduce1 = 20,
-    _AK_KIF_reduce2 = 21,
-    _AK_KIF_cumsum_part = 22,
-    _AK_KIF_cumsum = 23,
-    _AK_KIF_topk = 24,
-    _AK_KIF_softmax = 25,
-    _AK_KIF_softmax_wide = 26,
-    _AK_KIF_softmax_split = 27,
-    _AK_KIF_softmax_stats = 28,
-    _AK_KIF_softmax_apply = 29,
-    _AK_KIF_transpose = 30,
-    _AK_KIF_xent = 31,
-    _AK_KIF_xent_small = 32,
-    _AK_KIF_xent_partial = 33,
-    _AK_KIF_xent_mean = 34,
+    _AK_KIF_norm_split = 17,
+    _AK_KIF_add_norm_split = 18,
+    _AK_KIF_rand_uniform = 19,
+    _AK_KIF_rand_normal = 20,
+    _AK_KIF_dropout = 21,
+    _AK_KIF_reduce1 = 22,
+    _AK_KIF_reduce2 = 23,
+    _AK_KIF_cumsum_part = 24,
+    _AK_KIF_cumsum = 25,
+    _AK_KIF_topk = 26,
+    _AK_KIF_softmax = 27,
+    _AK_KIF_softmax_wide = 28,
+    _AK_KIF_softmax_split = 29,
+    _AK_KIF_softmax_stats = 30,
+    _AK_KIF_softmax_apply = 31,
+    _AK_KIF_transpose = 32,
+    _AK_KIF_xent = 33,
+    _AK_KIF_xent_small = 34,
+    _AK_KIF_xent_partial = 35,
+    _AK_KIF_xent_mean = 36,
     _AK_KIF_COUNT
 };
 static const char* const _ak_kif_names[] = {
     "", "unary", "attn_simt", "attn_combine", "cast", "fill", "axpy", "binary", "gemm_wgmma", "copy_nd", "copy_cast",
-    "embedding", "rope", "norm", "norm_wide", "add_norm", "add_norm_wide", "rand_uniform", "rand_normal", "dropout",
-    "reduce1", "reduce2", "cumsum_part", "cumsum", "topk", "softmax", "softmax_wide", "softmax_split", "softmax_stats",
-    "softmax_apply", "transpose", "xent", "xent_small", "xent_partial", "xent_mean"
+    "embedding", "rope", "norm", "norm_wide", "add_norm", "add_norm_wide", "norm_split", "add_norm_split",
+    "rand_uniform", "rand_normal", "dropout", "reduce1", "reduce2", "cumsum_part", "cumsum", "topk", "softmax",
+    "softmax_wide", "softmax_split", "softmax_stats", "softmax_apply", "transpose", "xent", "xent_small",
+    "xent_partial", "xent_mean"
 };
 static inline ak_args* _ak_kargs_begin(_ak_kargs* k, int iface) {
     k->iface = iface;
@@ -7018,30 +7127,43 @@ static inline void _ak_kargs_rope(_ak_kargs* kargs_, const void* x, const void* 
     ak_args_ptr(a_, x); ak_args_ptr(a_, pos); ak_args_ptr(a_, y); ak_args_i64(a_, tokens); ak_args_i32(a_, heads); ak_args_i32(a_, hd); ak_args_i32(a_, rd); ak_args_f64(a_, l2theta);
     ak_args_i32(a_, interleaved); ak_args_i32(a_, pos64); ak_args_i32(a_, vec); ak_args_i32(a_, inplace);
 }
-/* kernels/norm.hip:314 ak_norm_##DT (macro AK_NORM) */
+/* kernels/norm.hip:402 ak_norm_##DT (macro AK_NORM) */
 static inline void _ak_kargs_norm(_ak_kargs* kargs_, const void* x, const void* w, const void* b, void* y, int64_t rows, int32_t cols, int32_t G, int32_t vec, float eps, int32_t rms) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_norm);
     ak_args_ptr(a_, x); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i32(a_, cols); ak_args_i32(a_, G); ak_args_i32(a_, vec); ak_args_f32(a_, eps);
     ak_args_i32(a_, rms);
 }
-/* kernels/norm.hip:320 ak_norm_wide_##DT (macro AK_NORM) */
+/* kernels/norm.hip:408 ak_norm_wide_##DT (macro AK_NORM) */
 static inline void _ak_kargs_norm_wide(_ak_kargs* kargs_, const void* x, const void* w, const void* b, void* y, int64_t cols, int32_t vec, int32_t wvec, float eps, int32_t rms) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_norm_wide);
     ak_args_ptr(a_, x); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, vec); ak_args_i32(a_, wvec); ak_args_f32(a_, eps); ak_args_i32(a_, rms);
 }
-/* kernels/norm.hip:324 ak_add_norm_##DT (macro AK_NORM) */
+/* kernels/norm.hip:412 ak_add_norm_##DT (macro AK_NORM) */
 static inline void _ak_kargs_add_norm(_ak_kargs* kargs_, const void* x, const void* r, const void* w, const void* b, void* h, void* y, int64_t rows, int32_t cols, int32_t G, int32_t vec, float eps,
                                       int32_t rms) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_add_norm);
     ak_args_ptr(a_, x); ak_args_ptr(a_, r); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, h); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i32(a_, cols); ak_args_i32(a_, G);
     ak_args_i32(a_, vec); ak_args_f32(a_, eps); ak_args_i32(a_, rms);
 }
-/* kernels/norm.hip:329 ak_add_norm_wide_##DT (macro AK_NORM) */
+/* kernels/norm.hip:417 ak_add_norm_wide_##DT (macro AK_NORM) */
 static inline void _ak_kargs_add_norm_wide(_ak_kargs* kargs_, const void* x, const void* r, const void* w, const void* b, void* h, void* y, int64_t cols, int32_t vec, int32_t wvec, float eps,
                                            int32_t rms) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_add_norm_wide);
     ak_args_ptr(a_, x); ak_args_ptr(a_, r); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, h); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, vec); ak_args_i32(a_, wvec);
     ak_args_f32(a_, eps); ak_args_i32(a_, rms);
+}
+/* kernels/norm.hip:422 ak_norm_split_##DT (macro AK_NORM) */
+static inline void _ak_kargs_norm_split(_ak_kargs* kargs_, const void* x, const void* w, const void* b, void* y, int64_t cols, int32_t S, void* cnt, void* part, int32_t vec, float eps, int32_t rms) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_norm_split);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_ptr(a_, cnt); ak_args_ptr(a_, part); ak_args_i32(a_, vec);
+    ak_args_f32(a_, eps); ak_args_i32(a_, rms);
+}
+/* kernels/norm.hip:427 ak_add_norm_split_##DT (macro AK_NORM) */
+static inline void _ak_kargs_add_norm_split(_ak_kargs* kargs_, const void* x, const void* r, const void* w, const void* b, void* h, void* y, int64_t cols, int32_t S, void* cnt, void* part,
+                                            int32_t vec, float eps, int32_t rms) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_add_norm_split);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, r); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, h); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_ptr(a_, cnt);
+    ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_f32(a_, eps); ak_args_i32(a_, rms);
 }
 /* kernels/random.hip:161 ak_rand_uniform_f32 */
 static inline void _ak_kargs_rand_uniform(_ak_kargs* kargs_, void* y, int64_t n, uint64_t seed, uint64_t offset, float lo, float range, float hi) {
@@ -7084,27 +7206,27 @@ static inline void _ak_kargs_topk(_ak_kargs* kargs_, const void* x, void* vals, 
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_topk);
     ak_args_ptr(a_, x); ak_args_ptr(a_, vals); ak_args_ptr(a_, idx); ak_args_i64(a_, cols); ak_args_i32(a_, k); ak_args_i32(a_, largest);
 }
-/* kernels/softmax.hip:290 ak_softmax_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:279 ak_softmax_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax(_ak_kargs* kargs_, const void* x, void* y, int64_t rows, int32_t cols, int32_t G, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i32(a_, cols); ak_args_i32(a_, G); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
 }
-/* kernels/softmax.hip:294 ak_softmax_wide_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:283 ak_softmax_wide_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_wide(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_wide);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
 }
-/* kernels/softmax.hip:298 ak_softmax_split_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:287 ak_softmax_split_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_split(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int32_t S, void* cnt, void* part, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_split);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_ptr(a_, cnt); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
 }
-/* kernels/softmax.hip:302 ak_softmax_stats_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:291 ak_softmax_stats_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_stats(_ak_kargs* kargs_, const void* x, int64_t cols, int32_t S, int64_t chunk, void* part, int32_t vec) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_stats);
     ak_args_ptr(a_, x); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_i64(a_, chunk); ak_args_ptr(a_, part); ak_args_i32(a_, vec);
 }
-/* kernels/softmax.hip:306 ak_softmax_apply_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:295 ak_softmax_apply_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_apply(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int32_t S, int64_t chunk, const void* part, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_apply);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_i64(a_, chunk); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
@@ -7244,14 +7366,20 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_norm_wide_f32", _AK_KIF_norm_wide },
     { "ak_add_norm_f32", _AK_KIF_add_norm },
     { "ak_add_norm_wide_f32", _AK_KIF_add_norm_wide },
+    { "ak_norm_split_f32", _AK_KIF_norm_split },
+    { "ak_add_norm_split_f32", _AK_KIF_add_norm_split },
     { "ak_norm_f16", _AK_KIF_norm },
     { "ak_norm_wide_f16", _AK_KIF_norm_wide },
     { "ak_add_norm_f16", _AK_KIF_add_norm },
     { "ak_add_norm_wide_f16", _AK_KIF_add_norm_wide },
+    { "ak_norm_split_f16", _AK_KIF_norm_split },
+    { "ak_add_norm_split_f16", _AK_KIF_add_norm_split },
     { "ak_norm_bf16", _AK_KIF_norm },
     { "ak_norm_wide_bf16", _AK_KIF_norm_wide },
     { "ak_add_norm_bf16", _AK_KIF_add_norm },
     { "ak_add_norm_wide_bf16", _AK_KIF_add_norm_wide },
+    { "ak_norm_split_bf16", _AK_KIF_norm_split },
+    { "ak_add_norm_split_bf16", _AK_KIF_add_norm_split },
     { "ak_rand_uniform_f32", _AK_KIF_rand_uniform },
     { "ak_rand_uniform_f16", _AK_KIF_rand_uniform },
     { "ak_rand_uniform_bf16", _AK_KIF_rand_uniform },
@@ -16039,7 +16167,7 @@ static ak_result _ak_rd_check(ak_context* ctx, ak_dtype t, const void* x, const 
 enum {
     _AK_RV_ROWS = 0,  /* softmax / norms: the row in registers of a group of G threads (cols <= 16384); param:
                          elements per thread to aim for (0: the kernel's E, the fewest threads) */
-    _AK_RV_SPLIT,     /* softmax: S co-operating blocks per row, one read; block: 128 or 256 */
+    _AK_RV_SPLIT,     /* softmax / norms: S co-operating blocks per row, one read; block: 128 or 256 */
     _AK_RV_TWOPASS,   /* softmax: stats + apply kernels (two reads of x), any width, no co-residency */
     _AK_RV_WIDE,      /* softmax / norms: one block per row, two passes (the second from L2); block: threads */
     _AK_RV_STREAM,    /* reductions / cross-entropy: a group of G threads per row (segment), one read; param:
@@ -16114,7 +16242,8 @@ static const char* const _ak_rv_names[_AK_RV_COUNT] = { "rows", "split", "twopas
 static unsigned _ak_rv_ops(int v) {
     switch (v) {
     case _AK_RV_ROWS: case _AK_RV_WIDE: return _AK_RO_SOFTMAX | _AK_RO_NORM;
-    case _AK_RV_SPLIT: case _AK_RV_TWOPASS: return _AK_RO_SOFTMAX;
+    case _AK_RV_SPLIT: return _AK_RO_SOFTMAX | _AK_RO_NORM;
+    case _AK_RV_TWOPASS: return _AK_RO_SOFTMAX;
     case _AK_RV_STREAM: return _AK_RO_REDUCE | _AK_RO_XENT | _AK_RO_XENT_RED;
     case _AK_RV_SEGMENTS: return _AK_RO_REDUCE;
     case _AK_RV_SMALL: return _AK_RO_XENT_RED;
@@ -16632,20 +16761,33 @@ static ak_result _ak_rd_norm_check_wb(const char* opn, ak_dtype dtype, const voi
  * (ak_norm_<dt> / ak_add_norm_<dt>) or the one-block-per-row one (ak_norm_wide_<dt> / ak_add_norm_wide_<dt>);
  * both forms move the same rows, so they share the row. */
 typedef struct _ak_rd_norm_op {
-    int wide;              /* the *_wide_<dt> kernel: one block per row */
+    int wide;              /* 1: the *_wide_<dt> kernel (one block per row); 2: *_split_<dt> (S blocks per row) */
     const char *x, *r;     /* r: NULL for the plain norm */
     const void *w, *b;
     char *h, *y;           /* h: NULL for the plain norm */
-    size_t cols, es;
-    unsigned G;
+    size_t cols, es, cnt_bytes;
+    unsigned G, S;
     int vec, wvec, rms;
     float eps;
+    void* ws;              /* split: counters (1 + rows per launch), then 2 partials per block */
+    ak_context* ctx;       /* split clears its counters per launch */
+    ak_stream* stream;
 } _ak_rd_norm_op;
 static ak_result _ak_rd_norm_pack(const void* op, int i, size_t r0, size_t nr, _ak_kargs* a) {
     const _ak_rd_norm_op* o = (const _ak_rd_norm_op*)op;
     const size_t off = r0 * o->cols * o->es;
+    ak_result r;
     (void)i;
-    if (o->r && o->wide)
+    if (o->wide == 2) {
+        float* part = (float*)((char*)o->ws + o->cnt_bytes);
+        if ((r = ak_memset(o->ctx, o->ws, 0, (nr + 1) * 4u, o->stream)) != AK_OK) return r;
+        if (o->r)
+            _ak_kargs_add_norm_split(a, o->x + off, o->r + off, o->w, o->b, o->h + off, o->y + off, (int64_t)o->cols,
+                                     (int32_t)o->S, o->ws, part, o->vec, o->eps, o->rms);
+        else
+            _ak_kargs_norm_split(a, o->x + off, o->w, o->b, o->y + off, (int64_t)o->cols, (int32_t)o->S, o->ws, part,
+                                 o->vec, o->eps, o->rms);
+    } else if (o->r && o->wide)
         _ak_kargs_add_norm_wide(a, o->x + off, o->r + off, o->w, o->b, o->h + off, o->y + off, (int64_t)o->cols, o->vec,
                                 o->wvec, o->eps, o->rms);
     else if (o->r)
@@ -16672,6 +16814,35 @@ static ak_result _ak_rd_norm_launch(ak_context* ctx, ak_dtype dtype, _ak_rd_norm
     o->cols = cols; o->es = ak_dtype_size(dtype); o->wvec = 0;
     L.k[1] = NULL;
     L.rows = rows; L.per_row = 1; L.pack = _ak_rd_norm_pack; L.op = o;
+    if (rule->variant == _AK_RV_SPLIT && _ak_op_opt(ctx) != AK_OPT_CONSERVATIVE) {
+        /* S co-operating blocks of rule->block (128 / 256) threads per row, each holding block x E elements in
+         * registers (one read of x); more threads per block while S > CUs (all S must be resident at once: past
+         * 256 threads, the wide kernel below) */
+        unsigned SB = rule->block == 128u ? 128u : 256u;
+        size_t S = (cols + SB * _ak_rd_row_e(dtype) - 1) / (SB * _ak_rd_row_e(dtype));
+        if (S > (size_t)_ak_op_cus(ctx) && SB == 128u) {
+            SB = 256u;
+            S = (cols + SB * _ak_rd_row_e(dtype) - 1) / (SB * _ak_rd_row_e(dtype));
+        }
+        if (S > 1 && S <= (size_t)_ak_op_cus(ctx)) {
+            size_t nr_max = (size_t)0x7FFFFFFF / S;
+            if (nr_max > rows) nr_max = rows;
+            if ((r = _ak_op_kernel(ctx, _ak_src_norm,
+                                   _ak_op_name(kname, sizeof kname, res ? "ak_add_norm_split" : "ak_norm_split", dtype),
+                                   &k)) != AK_OK)
+                return r;
+            o->wide = 2; o->S = (unsigned)S;
+            o->vec = cols % 8 == 0 && io16 && _ak_rd_aligned16(o->w) && _ak_rd_aligned16(o->b);
+            o->cnt_bytes = ((nr_max + 1) * 4u + 255u) & ~(size_t)255u;
+            o->ctx = ctx; o->stream = stream;
+            if ((r = _ak_rd_ws(ctx, o->cnt_bytes + nr_max * S * 8u, stream, &o->ws)) != AK_OK) return r;
+            L.k[0] = k; L.rpl = nr_max; L.per_row = S; L.per_block = 1; L.block = SB;
+            r = _ak_rd_launch_rows(ctx, &L, stream);
+            ak_free(ctx, o->ws); /* stream-ordered reuse: safe right after the launches */
+            o->ws = NULL;
+            return r;
+        }
+    }
     if (rule->variant == _AK_RV_ROWS && cols <= _AK_RD_ROW_MAX) {
         unsigned G = _ak_rd_row_group(cols, dtype, rule->param), B = G > rule->block ? G : rule->block;
         if (B < 128u) B = 128u;

@@ -27,6 +27,8 @@
 // kernels: ak_norm_f32 ak_norm_f16 ak_norm_bf16 ak_norm_wide_f32 ak_norm_wide_f16 ak_norm_wide_bf16
 // kernels: ak_add_norm_f32 ak_add_norm_f16 ak_add_norm_bf16
 // kernels: ak_add_norm_wide_f32 ak_add_norm_wide_f16 ak_add_norm_wide_bf16
+// kernels: ak_norm_split_f32 ak_norm_split_f16 ak_norm_split_bf16
+// kernels: ak_add_norm_split_f32 ak_add_norm_split_f16 ak_add_norm_split_bf16
 
 // elements per thread of ak_norm: 16 (f32), 32 (f16 / bf16: the same 64 bytes)
 #define AK_NORM_E(D) (D::SIZE == 4 ? 16 : 32)
@@ -93,6 +95,37 @@ AK_INLINE void ak_norm_load(float* v, const typename D::T* x, const typename D::
     }
 }
 
+// The len elements held in v (as ak_row_load places them: lane of a group of
+// G) normalized and written: y = (v - mean) * r * w + b, w / b indexed like y.
+template <class D, int E>
+AK_INLINE void ak_norm_store(float* v, float mean, float r, const typename D::T* AK_RESTRICT w,
+                             const typename D::T* AK_RESTRICT b, typename D::T* AK_RESTRICT yr, int len, int lane, int G,
+                             bool vec) {
+    if (vec) {
+#pragma unroll
+        for (int k = 0; k < E / 8; k++) {
+            const int e = (k * G + lane) * 8;
+            if (e < len) {
+                float* a = v + k * 8;
+#pragma unroll
+                for (int q = 0; q < 8; q++) a[q] = (a[q] - mean) * r;
+                ak_norm_affine<D, 8>(a, w, b, e, true);
+                D::st8(yr + e, a);
+            }
+        }
+    } else {
+#pragma unroll
+        for (int k = 0; k < E; k++) {
+            const int e = k * G + lane;
+            if (e < len) {
+                float a = (v[k] - mean) * r;
+                ak_norm_affine<D, 1>(&a, w, b, e, false);
+                yr[e] = D::from(a);
+            }
+        }
+    }
+}
+
 template <class D, int E, bool RES>
 AK_INLINE void ak_norm_rows(const typename D::T* AK_RESTRICT x, const typename D::T* res, const typename D::T* AK_RESTRICT w,
                             const typename D::T* AK_RESTRICT b, typename D::T* h, typename D::T* AK_RESTRICT y,
@@ -122,30 +155,7 @@ AK_INLINE void ak_norm_rows(const typename D::T* AK_RESTRICT x, const typename D
         for (int k = 0; k < E; k++) s += v[k] * v[k];
     }
     const float r = rsqrtf(ak_group_reduce(s, G, scratch, ak_op_add()) * inv_n + eps);
-    typename D::T* yr = y + row * cols;
-    if (vec) {
-#pragma unroll
-        for (int k = 0; k < E / 8; k++) {
-            const int e = (k * G + lane) * 8;
-            if (e < len) {
-                float* a = v + k * 8;
-#pragma unroll
-                for (int q = 0; q < 8; q++) a[q] = (a[q] - mean) * r;
-                ak_norm_affine<D, 8>(a, w, b, e, true);
-                D::st8(yr + e, a);
-            }
-        }
-    } else {
-#pragma unroll
-        for (int k = 0; k < E; k++) {
-            const int e = k * G + lane;
-            if (e < len) {
-                float a = (v[k] - mean) * r;
-                ak_norm_affine<D, 1>(&a, w, b, e, false);
-                yr[e] = D::from(a);
-            }
-        }
-    }
+    ak_norm_store<D, E>(v, mean, r, w, b, y + row * cols, len, lane, G, vec);
 }
 
 // Element e of the row as the first wide pass sees it: x[e], or (RES) h[e] =
@@ -296,6 +306,84 @@ AK_INLINE void ak_norm_wide(const typename D::T* AK_RESTRICT x, const typename D
     }
 }
 
+// ak_norm_split_<dt> / ak_add_norm_split_<dt>: S co-operating blocks per
+// row, each holding a chunk of blockDim.x * E elements in registers (one read
+// of x, as the register-row kernel, at any width). Block = ticket (atomic,
+// start order) -> (row, chunk); it publishes its chunk's (sum, sum of squared
+// deviations from the chunk mean) - rms: (0, sum of squares) - waits for its
+// row's S blocks (ak_coop_arrive_wait), combines the S partials in a fixed
+// order (Chan's formula: no cancellation) and writes its chunk. cnt[0]: the
+// ticket counter, cnt[1 + row] the row's count (zeroed before the launch);
+// part: 2 floats per block. S <= compute units (host).
+template <class D, bool RES>
+AK_INLINE void ak_norm_split(const typename D::T* AK_RESTRICT x, const typename D::T* res,
+                             const typename D::T* AK_RESTRICT w, const typename D::T* AK_RESTRICT b, typename D::T* h,
+                             typename D::T* AK_RESTRICT y, ak_i64 cols, int S, unsigned* cnt, float* part, bool vec,
+                             float eps, bool rms) {
+    const int E = AK_NORM_E(D);
+    __shared__ float scratch[AK_MAX_WAVES];
+    __shared__ float stat[2];
+    __shared__ unsigned ticket;
+    if (threadIdx.x == 0) ticket = atomicAdd(cnt, 1u);
+    __syncthreads();
+    const ak_i64 tk = (ak_i64)ticket;
+    const ak_i64 row = tk / S;
+    const int c = (int)(tk - row * S);
+    const int G = (int)blockDim.x, lane = (int)threadIdx.x, chunk = G * E;
+    const ak_i64 s0 = (ak_i64)c * chunk, off = row * cols + s0;
+    const int len = cols - s0 < chunk ? (int)(cols - s0) : chunk;
+    float v[E];
+    ak_norm_load<D, E, RES>(v, x + off, RES ? res + off : res, RES ? h + off : h, len, lane, G, vec);
+    float s1 = 0.0f, s2 = 0.0f;
+    if (!rms) {
+#pragma unroll
+        for (int k = 0; k < E; k++) s1 += v[k];
+        s1 = ak_group_reduce(s1, G, scratch, ak_op_add());
+        const float cm = s1 / (float)len;
+#pragma unroll
+        for (int k = 0; k < E; k++) {
+            const int e = vec ? ((k >> 3) * G + lane) * 8 + (k & 7) : k * G + lane;
+            const float d = v[k] - cm;
+            if (e < len) s2 += d * d;
+        }
+    } else {
+#pragma unroll
+        for (int k = 0; k < E; k++) s2 += v[k] * v[k];
+    }
+    s2 = ak_group_reduce(s2, G, scratch, ak_op_add());
+    if (threadIdx.x == 0) {
+        part[2 * tk] = s1;
+        part[2 * tk + 1] = s2;
+        ak_coop_arrive_wait(cnt + 1 + row, (unsigned)S);
+    }
+    __syncthreads();
+    if (threadIdx.x < AK_WAVE) {
+        // wave 0 combines the row's partials (volatile: written by other blocks)
+        const volatile float* p = (const volatile float*)(part + 2 * row * S);
+        const double n = (double)cols;
+        float a1 = 0.0f, a2 = 0.0f;
+        for (int j = (int)threadIdx.x; j < S; j += AK_WAVE) { a1 += p[2 * j]; a2 += p[2 * j + 1]; }
+        for (int o = AK_WAVE / 2; o > 0; o >>= 1) a1 += ak_shfl_xor(a1, o);
+        const float mean = rms ? 0.0f : (float)((double)a1 / n);
+        if (!rms) {
+            // Chan: M2 = sum M2_j + n_j (mean_j - mean)^2
+            a2 = 0.0f;
+            for (int j = (int)threadIdx.x; j < S; j += AK_WAVE) {
+                const ak_i64 nj = cols - (ak_i64)j * chunk < chunk ? cols - (ak_i64)j * chunk : chunk;
+                const float dm = p[2 * j] / (float)nj - mean;
+                a2 += p[2 * j + 1] + (float)nj * dm * dm;
+            }
+        }
+        for (int o = AK_WAVE / 2; o > 0; o >>= 1) a2 += ak_shfl_xor(a2, o);
+        if (threadIdx.x == 0) {
+            stat[0] = mean;
+            stat[1] = rsqrtf((float)((double)a2 / n) + eps);
+        }
+    }
+    __syncthreads();
+    ak_norm_store<D, E>(v, stat[0], stat[1], w ? w + s0 : w, b ? b + s0 : b, y + off, len, lane, G, vec);
+}
+
 // ak_norm_wide on NVIDIA: two blocks of 1024 threads per SM (<= 32 registers).
 // The head / vector / tail + residual form took it to 48-56 registers (ptxas,
 // sm_90), one block per SM, and the H100 sweep of 2026-11-23 measured f16/bf16
@@ -330,6 +418,16 @@ AK_INLINE void ak_norm_wide(const typename D::T* AK_RESTRICT x, const typename D
         const D::T* x, const D::T* r, const D::T* w, const D::T* b, D::T* h, D::T* y, ak_i64 cols, int vec, int wvec, \
         float eps, int rms) {                                                                                        \
         ak_norm_wide<D, true>(x, r, w, b, h, y, cols, vec != 0, wvec != 0, eps, rms != 0);                           \
+    }                                                                                                        \
+    AK_KERNEL __launch_bounds__(256, 1) void ak_norm_split_##DT(const D::T* x, const D::T* w, const D::T* b, D::T* y,   \
+                                                              ak_i64 cols, int S, unsigned* cnt, float* part, int vec, \
+                                                              float eps, int rms) {                                  \
+        ak_norm_split<D, false>(x, x, w, b, (D::T*)0, y, cols, S, cnt, part, vec != 0, eps, rms != 0);               \
+    }                                                                                                                \
+    AK_KERNEL __launch_bounds__(256, 1) void ak_add_norm_split_##DT(                                                 \
+        const D::T* x, const D::T* r, const D::T* w, const D::T* b, D::T* h, D::T* y, ak_i64 cols, int S,             \
+        unsigned* cnt, float* part, int vec, float eps, int rms) {                                                   \
+        ak_norm_split<D, true>(x, r, w, b, h, y, cols, S, cnt, part, vec != 0, eps, rms != 0);                       \
     }
 AK_NORM(f32, ak_f32_t)
 AK_NORM(f16, ak_f16_t)

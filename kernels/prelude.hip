@@ -252,6 +252,25 @@ AK_INLINE void ak_st16(typename D::T* p, const float* f) {
     else D::st8(p, f);
 }
 
+/* Co-operating blocks (softmax and norm split kernels): thread 0 of a block
+ * that has published its partials counts itself in *count and waits until
+ * `need` blocks have; every partial written before any block's arrival is
+ * visible after the wait. The caller follows with __syncthreads. Only safe
+ * when the `need` blocks can be resident at once (the host keeps need <=
+ * compute units and hands out work in block start order). */
+AK_INLINE void ak_coop_arrive_wait(unsigned* count, unsigned need) {
+    __threadfence();
+    atomicAdd(count, 1u);
+    while (*(volatile unsigned*)count < need) {
+#if defined(AK_NVIDIA)
+        __nanosleep(64);
+#else
+        __builtin_amdgcn_s_sleep(1);
+#endif
+    }
+    __threadfence();
+}
+
 /* Grid-stride map over n elements in tiles of 8 * blockDim.x elements.
  * For each full tile, `chunk(i0, i1)` handles the 4 elements at i0 and the 4
  * at i1 (only when vec is true: every pointer 16-byte aligned). SPLIT (use it

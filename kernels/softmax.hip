@@ -163,14 +163,6 @@ AK_INLINE void ak_sm_combine(const float* part, int S, float* stat) {
     __syncthreads();
 }
 
-AK_INLINE void ak_sm_pause(void) {
-#if defined(AK_NVIDIA)
-    __nanosleep(64);
-#else
-    __builtin_amdgcn_s_sleep(1);
-#endif
-}
-
 // Path 2: S co-operating blocks per row, chunk = blockDim.x * 32 elements each.
 template <class D>
 AK_INLINE void ak_softmax_split(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT y, ak_i64 cols, int S,
@@ -201,10 +193,7 @@ AK_INLINE void ak_softmax_split(const typename D::T* AK_RESTRICT x, typename D::
     if (threadIdx.x == 0) {
         part[2 * t] = m;
         part[2 * t + 1] = s;
-        __threadfence();
-        atomicAdd(cnt + 1 + row, 1u);
-        while (*(volatile unsigned*)(cnt + 1 + row) < (unsigned)S) ak_sm_pause();
-        __threadfence();
+        ak_coop_arrive_wait(cnt + 1 + row, (unsigned)S);
     }
     __syncthreads();
     ak_sm_combine(part + 2 * row * S, S, stat);
