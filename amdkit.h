@@ -5163,11 +5163,12 @@ static const char _ak_src_norm[] =
     "// G * E <= 16384): one read, one write; the\n"
     "// variance is the mean of (x - mean)^2 over the registers (two passes, no\n"
     "// cancellation).\n"
-    "// ak_norm_wide_<dt>: any width, one block per row: a pass for sum(x - K) and\n"
-    "// sum((x - K)^2) with K = the row's first element (shifted data keep the\n"
-    "// one-pass variance accurate), then a pass that writes (re-reading the row,\n"
-    "// from L2 while the rows in flight fit in it). Its vec / wvec flags: see\n"
-    "// ak_norm_wide (odd widths stay vectorized).\n"
+    "// ak_norm_wide_<dt>: any width, one block per row or (S > 1) per segment of\n"
+    "// a row (S co-operating blocks): a pass for sum(x - K) and sum((x - K)^2)\n"
+    "// with K = the segment's first element (shifted data keep the one-pass\n"
+    "// variance accurate), then a pass that writes (re-reading the segment, from\n"
+    "// L2 while the segments in flight fit in it). Its flags: see ak_norm_wide\n"
+    "// (odd widths stay vectorized).\n"
     "//\n"
     "// ak_add_norm_<dt> / ak_add_norm_wide_<dt> (ak_add_layernorm / ak_add_rmsnorm,\n"
     "// the residual form): the same kernels with RES = true: h = x + r is rounded\n"
@@ -5180,8 +5181,6 @@ static const char _ak_src_norm[] =
     "// kernels: ak_norm_f32 ak_norm_f16 ak_norm_bf16 ak_norm_wide_f32 ak_norm_wide_f16 ak_norm_wide_bf16\n"
     "// kernels: ak_add_norm_f32 ak_add_norm_f16 ak_add_norm_bf16\n"
     "// kernels: ak_add_norm_wide_f32 ak_add_norm_wide_f16 ak_add_norm_wide_bf16\n"
-    "// kernels: ak_norm_split_f32 ak_norm_split_f16 ak_norm_split_bf16\n"
-    "// kernels: ak_add_norm_split_f32 ak_add_norm_split_f16 ak_add_norm_split_bf16\n"
     "\n"
     "// elements per thread of ak_norm: 16 (f32), 32 (f16 / bf16: the same 64 bytes)\n"
     "#define AK_NORM_E(D) (D::SIZE == 4 ? 16 : 32)\n"
@@ -5366,32 +5365,54 @@ static const char _ak_src_norm[] =
     "    }\n"
     "}\n"
     "\n"
-    "// One block per row, any width. vec: x and y 16-byte aligned (any width:\n"
-    "// each row runs a scalar head to its first 16-byte boundary, 16-byte vectors\n"
-    "// (4 f32 / 8 halves; thread t on vector t, t + B, ...: each warp access\n"
-    "// contiguous), a scalar tail); wvec: w and b 16-byte aligned too (their\n"
-    "// vector loads are used where the row's vectors start on a 16-byte boundary\n"
-    "// of w). RES (residual form): the first pass forms h = round(x + r) and\n"
-    "// writes it (r and h aligned like x), the second reads h back (each thread\n"
-    "// reads what it wrote: same head / vector / tail split). The plain f32\n"
-    "// form's first pass loads two vectors per iteration (more bytes in flight).\n"
+    "// One block per row - or per segment of seg elements of a row (S > 1) - any\n"
+    "// width. vec: x and y 16-byte aligned (any width: each segment runs a scalar\n"
+    "// head to its first 16-byte boundary, 16-byte vectors (4 f32 / 8 halves,\n"
+    "// thread t on vector t, t + B, ...: each warp access contiguous), a scalar\n"
+    "// tail); wvec: w and b 16-byte aligned too (their vector loads are used\n"
+    "// where the vectors start on a 16-byte boundary of w). Pass 1 sums (x - K)\n"
+    "// and (x - K)^2 with K = the segment's first element (shifted data keep the\n"
+    "// one-pass variance accurate), pass 2 re-reads the segment (from L2 while the\n"
+    "// segments in flight fit in it) and writes. S > 1 (rows too wide for L2 to\n"
+    "// hold every row in flight): the block takes a ticket (cnt[0], start order)\n"
+    "// naming its (row, segment), publishes its segment's (mean, M2) - rms: (0,\n"
+    "// sum of squares) - in part, waits for the row's S blocks\n"
+    "// (ak_coop_arrive_wait on cnt[1 + row]; cnt zeroed before the launch, S <=\n"
+    "// compute units) and combines the S partials in a fixed order (Chan's\n"
+    "// formula). RES (residual form): pass 1 forms h = round(x + r) and writes it\n"
+    "// (r and h aligned like x), pass 2 reads h back (each thread reads what it\n"
+    "// wrote). The plain f32 form's pass 1 loads two vectors per iteration.\n"
     "template <class D, bool RES>\n"
     "AK_INLINE void ak_norm_wide(const typename D::T* AK_RESTRICT x, const typename D::T* res,\n"
     "                            const typename D::T* AK_RESTRICT w, const typename D::T* AK_RESTRICT b, typename D::T* h,\n"
-    "                            typename D::T* AK_RESTRICT y, ak_i64 cols, bool vec, bool wvec, float eps, bool rms) {\n"
+    "                            typename D::T* AK_RESTRICT y, ak_i64 cols, ak_i64 seg, int S, unsigned* cnt, float* part,\n"
+    "                            bool vec, bool wvec, float eps, bool rms) {\n"
     "    __shared__ float scratch[AK_MAX_WAVES];\n"
+    "    __shared__ float stat[2];\n"
+    "    __shared__ unsigned ticket;\n"
     "    const int V = AK_V16(D);\n"
-    "    const ak_i64 row = blockIdx.x;\n"
-    "    const typename D::T* p = x + row * cols;\n"
-    "    const typename D::T* pr = RES ? res + row * cols : res;\n"
-    "    typename D::T* ph = RES ? h + row * cols : h;\n"
-    "    typename D::T* q = y + row * cols;\n"
+    "    ak_i64 row = blockIdx.x, tk = 0, c0 = 0;\n"
+    "    if (S > 1) {\n"
+    "        if (threadIdx.x == 0) ticket = atomicAdd(cnt, 1u);\n"
+    "        __syncthreads();\n"
+    "        tk = (ak_i64)ticket;\n"
+    "        row = tk / S;\n"
+    "        c0 = (tk - row * S) * seg;\n"
+    "    }\n"
+    "    const ak_i64 n = cols - c0 < seg ? cols - c0 : seg;\n"
+    "    const ak_i64 base = row * cols + c0;\n"
+    "    const typename D::T* p = x + base;\n"
+    "    const typename D::T* pr = RES ? res + base : res;\n"
+    "    typename D::T* ph = RES ? h + base : h;\n"
+    "    typename D::T* q = y + base;\n"
+    "    if (w) w += c0;\n"
+    "    if (b) b += c0;\n"
     "    const int B = (int)blockDim.x, t = (int)threadIdx.x;\n"
-    "    ak_i64 head = cols, nv = 0;\n"
+    "    ak_i64 head = n, nv = 0;\n"
     "    if (vec) {\n"
     "        head = (ak_i64)(((16u - ((unsigned)(unsigned long long)p & 15u)) & 15u) / sizeof(typename D::T));\n"
-    "        if (head > cols) head = cols;\n"
-    "        nv = (cols - head) / V;\n"
+    "        if (head > n) head = n;\n"
+    "        nv = (n - head) / V;\n"
     "    }\n"
     "    const ak_i64 tail0 = head + nv * V;\n"
     "    const float K = rms ? 0.0f : RES ? D::to(D::from(D::to(p[0]) + D::to(pr[0]))) : D::to(p[0]);\n"
@@ -5429,20 +5450,58 @@ static const char _ak_src_norm[] =
     "            for (int u = 0; u < V; u++) { const float d = a[u] - K; s1 += d; s2 += d * d; }\n"
     "        }\n"
     "    }\n"
-    "    for (ak_i64 e = tail0 + t; e < cols; e += B) { const float d = ak_norm_res1<D, RES>(p, pr, ph, e) - K; s1 += d; s2 += d * d; }\n"
+    "    for (ak_i64 e = tail0 + t; e < n; e += B) { const float d = ak_norm_res1<D, RES>(p, pr, ph, e) - K; s1 += d; s2 += d * d; }\n"
     "    if (RES) p = ph;   // the second pass normalizes h\n"
-    "    const float inv_n = (float)(1.0 / (double)cols);\n"
-    "    float mean = 0.0f, var;\n"
-    "    if (rms) {\n"
-    "        var = ak_group_reduce(s2, B, scratch, ak_op_add()) * inv_n;\n"
+    "    float mean = 0.0f, r;\n"
+    "    if (S == 1) {\n"
+    "        const float inv_n = (float)(1.0 / (double)cols);\n"
+    "        float var;\n"
+    "        if (rms) {\n"
+    "            var = ak_group_reduce(s2, B, scratch, ak_op_add()) * inv_n;\n"
+    "        } else {\n"
+    "            const float m1 = ak_group_reduce(s1, B, scratch, ak_op_add()) * inv_n;\n"
+    "            const float m2 = ak_group_reduce(s2, B, scratch, ak_op_add()) * inv_n;\n"
+    "            mean = K + m1;\n"
+    "            var = m2 - m1 * m1;\n"
+    "            if (var < 0.0f) var = 0.0f;\n"
+    "        }\n"
+    "        r = rsqrtf(var + eps);\n"
     "    } else {\n"
-    "        const float m1 = ak_group_reduce(s1, B, scratch, ak_op_add()) * inv_n;\n"
-    "        const float m2 = ak_group_reduce(s2, B, scratch, ak_op_add()) * inv_n;\n"
-    "        mean = K + m1;\n"
-    "        var = m2 - m1 * m1;\n"
-    "        if (var < 0.0f) var = 0.0f;\n"
+    "        if (!rms) s1 = ak_group_reduce(s1, B, scratch, ak_op_add());\n"
+    "        s2 = ak_group_reduce(s2, B, scratch, ak_op_add());\n"
+    "        if (threadIdx.x == 0) {\n"
+    "            const float fn = (float)n;\n"
+    "            part[2 * tk] = rms ? 0.0f : K + s1 / fn;\n"
+    "            part[2 * tk + 1] = rms ? s2 : fmaxf(s2 - s1 * (s1 / fn), 0.0f);\n"
+    "            ak_coop_arrive_wait(cnt + 1 + row, (unsigned)S);\n"
+    "        }\n"
+    "        __syncthreads();\n"
+    "        if (threadIdx.x < AK_WAVE) {\n"
+    "            // wave 0 combines the row's S partials (volatile: written by other blocks)\n"
+    "            const volatile float* pp = (const volatile float*)(part + 2 * row * S);\n"
+    "            const float inv_n = (float)(1.0 / (double)cols);\n"
+    "            float a1 = 0.0f, a2 = 0.0f;\n"
+    "            for (int j = (int)threadIdx.x; j < S; j += AK_WAVE) {\n"
+    "                const ak_i64 nj = cols - (ak_i64)j * seg < seg ? cols - (ak_i64)j * seg : seg;\n"
+    "                a1 += (float)nj * pp[2 * j];\n"
+    "            }\n"
+    "            for (int o = AK_WAVE / 2; o > 0; o >>= 1) a1 += ak_shfl_xor(a1, o);\n"
+    "            const float mu = a1 * inv_n;\n"
+    "            for (int j = (int)threadIdx.x; j < S; j += AK_WAVE) {\n"
+    "                const ak_i64 nj = cols - (ak_i64)j * seg < seg ? cols - (ak_i64)j * seg : seg;\n"
+    "                const float dm = pp[2 * j] - mu;\n"
+    "                a2 += pp[2 * j + 1] + (rms ? 0.0f : (float)nj * dm * dm);\n"
+    "            }\n"
+    "            for (int o = AK_WAVE / 2; o > 0; o >>= 1) a2 += ak_shfl_xor(a2, o);\n"
+    "            if (threadIdx.x == 0) {\n"
+    "                stat[0] = rms ? 0.0f : mu;\n"
+    "                stat[1] = rsqrtf(a2 * inv_n + eps);\n"
+    "            }\n"
+    "        }\n"
+    "        __syncthreads();\n"
+    "        mean = stat[0];\n"
+    "        r = stat[1];\n"
     "    }\n"
-    "    const float r = rsqrtf(var + eps);\n"
     "    for (ak_i64 e = t; e < head; e += B) {\n"
     "        float a = (D::to(p[e]) - mean) * r;\n"
     "        ak_norm_affine<D, 1>(&a, w, b, e, false);\n"
@@ -5452,89 +5511,11 @@ static const char _ak_src_norm[] =
     "        ak_norm_wide_vec<D, true>(p, q, w, b, 0, nv, mean, r);\n"
     "    else\n"
     "        ak_norm_wide_vec<D, false>(p + head, q + head, w, b, head, nv, mean, r);\n"
-    "    for (ak_i64 e = tail0 + t; e < cols; e += B) {\n"
+    "    for (ak_i64 e = tail0 + t; e < n; e += B) {\n"
     "        float a = (D::to(p[e]) - mean) * r;\n"
     "        ak_norm_affine<D, 1>(&a, w, b, e, false);\n"
     "        q[e] = D::from(a);\n"
     "    }\n"
-    "}\n"
-    "\n"
-    "// ak_norm_split_<dt> / ak_add_norm_split_<dt>: S co-operating blocks per\n"
-    "// row, each holding a chunk of blockDim.x * E elements in registers (one read\n"
-    "// of x, as the register-row kernel, at any width). Block = ticket (atomic,\n"
-    "// start order) -> (row, chunk); it publishes its chunk's (sum, sum of squared\n"
-    "// deviations from the chunk mean) - rms: (0, sum of squares) - waits for its\n"
-    "// row's S blocks (ak_coop_arrive_wait), combines the S partials in a fixed\n"
-    "// order (Chan's formula: no cancellation) and writes its chunk. cnt[0]: the\n"
-    "// ticket counter, cnt[1 + row] the row's count (zeroed before the launch);\n"
-    "// part: 2 floats per block. S <= compute units (host).\n"
-    "template <class D, bool RES>\n"
-    "AK_INLINE void ak_norm_split(const typename D::T* AK_RESTRICT x, const typename D::T* res,\n"
-    "                             const typename D::T* AK_RESTRICT w, const typename D::T* AK_RESTRICT b, typename D::T* h,\n"
-    "                             typename D::T* AK_RESTRICT y, ak_i64 cols, int S, unsigned* cnt, float* part, bool vec,\n"
-    "                             float eps, bool rms) {\n"
-    "    const int E = AK_NORM_E(D);\n"
-    "    __shared__ float scratch[AK_MAX_WAVES];\n"
-    "    __shared__ float stat[2];\n"
-    "    __shared__ unsigned ticket;\n"
-    "    if (threadIdx.x == 0) ticket = atomicAdd(cnt, 1u);\n"
-    "    __syncthreads();\n"
-    "    const ak_i64 tk = (ak_i64)ticket;\n"
-    "    const ak_i64 row = tk / S;\n"
-    "    const int c = (int)(tk - row * S);\n"
-    "    const int G = (int)blockDim.x, lane = (int)threadIdx.x, chunk = G * E;\n"
-    "    const ak_i64 s0 = (ak_i64)c * chunk, off = row * cols + s0;\n"
-    "    const int len = cols - s0 < chunk ? (int)(cols - s0) : chunk;\n"
-    "    float v[E];\n"
-    "    ak_norm_load<D, E, RES>(v, x + off, RES ? res + off : res, RES ? h + off : h, len, lane, G, vec);\n"
-    "    float s1 = 0.0f, s2 = 0.0f;\n"
-    "    if (!rms) {\n"
-    "#pragma unroll\n"
-    "        for (int k = 0; k < E; k++) s1 += v[k];\n"
-    "        s1 = ak_group_reduce(s1, G, scratch, ak_op_add());\n"
-    "        const float cm = s1 / (float)len;\n"
-    "#pragma unroll\n"
-    "        for (int k = 0; k < E; k++) {\n"
-    "            const int e = vec ? ((k >> 3) * G + lane) * 8 + (k & 7) : k * G + lane;\n"
-    "            const float d = v[k] - cm;\n"
-    "            if (e < len) s2 += d * d;\n"
-    "        }\n"
-    "    } else {\n"
-    "#pragma unroll\n"
-    "        for (int k = 0; k < E; k++) s2 += v[k] * v[k];\n"
-    "    }\n"
-    "    s2 = ak_group_reduce(s2, G, scratch, ak_op_add());\n"
-    "    if (threadIdx.x == 0) {\n"
-    "        part[2 * tk] = s1;\n"
-    "        part[2 * tk + 1] = s2;\n"
-    "        ak_coop_arrive_wait(cnt + 1 + row, (unsigned)S);\n"
-    "    }\n"
-    "    __syncthreads();\n"
-    "    if (threadIdx.x < AK_WAVE) {\n"
-    "        // wave 0 combines the row's partials (volatile: written by other blocks)\n"
-    "        const volatile float* p = (const volatile float*)(part + 2 * row * S);\n"
-    "        const double n = (double)cols;\n"
-    "        float a1 = 0.0f, a2 = 0.0f;\n"
-    "        for (int j = (int)threadIdx.x; j < S; j += AK_WAVE) { a1 += p[2 * j]; a2 += p[2 * j + 1]; }\n"
-    "        for (int o = AK_WAVE / 2; o > 0; o >>= 1) a1 += ak_shfl_xor(a1, o);\n"
-    "        const float mean = rms ? 0.0f : (float)((double)a1 / n);\n"
-    "        if (!rms) {\n"
-    "            // Chan: M2 = sum M2_j + n_j (mean_j - mean)^2\n"
-    "            a2 = 0.0f;\n"
-    "            for (int j = (int)threadIdx.x; j < S; j += AK_WAVE) {\n"
-    "                const ak_i64 nj = cols - (ak_i64)j * chunk < chunk ? cols - (ak_i64)j * chunk : chunk;\n"
-    "                const float dm = p[2 * j] / (float)nj - mean;\n"
-    "                a2 += p[2 * j + 1] + (float)nj * dm * dm;\n"
-    "            }\n"
-    "        }\n"
-    "        for (int o = AK_WAVE / 2; o > 0; o >>= 1) a2 += ak_shfl_xor(a2, o);\n"
-    "        if (threadIdx.x == 0) {\n"
-    "            stat[0] = mean;\n"
-    "            stat[1] = rsqrtf((float)((double)a2 / n) + eps);\n"
-    "        }\n"
-    "    }\n"
-    "    __syncthreads();\n"
-    "    ak_norm_store<D, E>(v, stat[0], stat[1], w ? w + s0 : w, b ? b + s0 : b, y + off, len, lane, G, vec);\n"
     "}\n"
     "\n"
     "// ak_norm_wide on NVIDIA: two blocks of 1024 threads per SM (<= 32 registers).\n"
@@ -5544,9 +5525,7 @@ static const char _ak_src_norm[] =
     "// at 16384 x 32768 bf16). AMD keeps the default (its second argument means\n"
     "// something else there; the ROCm ISA checks cover it).\n"
     "#if defined(AK_NVIDIA)\n"
-    "#ifndef AK_NORM_WIDE_MINB\n"
     "#define AK_NORM_WIDE_MINB 2\n"
-    "#endif\n"
     "#else\n"
     "#define AK_NORM_WIDE_MINB 1\n"
     "#endif\n"
@@ -5558,29 +5537,20 @@ static const char _ak_src_norm[] =
     "                                                                           int rms) {                                \\\n"
     "        ak_norm_rows<D, AK_NORM_E(D), false>(x, x, w, b, (D::T*)0, y, rows, cols, G, vec != 0, eps, rms != 0);       \\\n"
     "    }                                                                                                                \\\n"
-    "    AK_KERNEL __launch_bounds__(1024, AK_NORM_WIDE_MINB) void ak_norm_wide_##DT(const D::T* x, const D::T* w, const D::T* b, D::T* y, \\\n"
-    "                                                                ak_i64 cols, int vec, int wvec, float eps, int rms) { \\\n"
-    "        ak_norm_wide<D, false>(x, x, w, b, (D::T*)0, y, cols, vec != 0, wvec != 0, eps, rms != 0);                   \\\n"
+    "    AK_KERNEL __launch_bounds__(1024, AK_NORM_WIDE_MINB) void ak_norm_wide_##DT(                                     \\\n"
+    "        const D::T* x, const D::T* w, const D::T* b, D::T* y, ak_i64 cols, ak_i64 seg, int S, unsigned* cnt,          \\\n"
+    "        float* part, int vec, int wvec, float eps, int rms) {                                                        \\\n"
+    "        ak_norm_wide<D, false>(x, x, w, b, (D::T*)0, y, cols, seg, S, cnt, part, vec != 0, wvec != 0, eps, rms != 0); \\\n"
     "    }                                                                                                                \\\n"
     "    AK_KERNEL __launch_bounds__(16384 / AK_NORM_E(D), 1) void ak_add_norm_##DT(                                      \\\n"
     "        const D::T* x, const D::T* r, const D::T* w, const D::T* b, D::T* h, D::T* y, ak_i64 rows, int cols, int G,  \\\n"
     "        int vec, float eps, int rms) {                                                                               \\\n"
     "        ak_norm_rows<D, AK_NORM_E(D), true>(x, r, w, b, h, y, rows, cols, G, vec != 0, eps, rms != 0);               \\\n"
     "    }                                                                                                                \\\n"
-    "    AK_KERNEL __launch_bounds__(1024, AK_NORM_WIDE_MINB) void ak_add_norm_wide_##DT(                                                 \\\n"
-    "        const D::T* x, const D::T* r, const D::T* w, const D::T* b, D::T* h, D::T* y, ak_i64 cols, int vec, int wvec, \\\n"
-    "        float eps, int rms) {                                                                                        \\\n"
-    "        ak_norm_wide<D, true>(x, r, w, b, h, y, cols, vec != 0, wvec != 0, eps, rms != 0);                           \\\n"
-    "    }                                                                                                        \\\n"
-    "    AK_KERNEL __launch_bounds__(256, 1) void ak_norm_split_##DT(const D::T* x, const D::T* w, const D::T* b, D::T* y,   \\\n"
-    "                                                              ak_i64 cols, int S, unsigned* cnt, float* part, int vec, \\\n"
-    "                                                              float eps, int rms) {                                  \\\n"
-    "        ak_norm_split<D, false>(x, x, w, b, (D::T*)0, y, cols, S, cnt, part, vec != 0, eps, rms != 0);               \\\n"
-    "    }                                                                                                                \\\n"
-    "    AK_KERNEL __launch_bounds__(256, 1) void ak_add_norm_split_##DT(                                                 \\\n"
-    "        const D::T* x, const D::T* r, const D::T* w, const D::T* b, D::T* h, D::T* y, ak_i64 cols, int S,             \\\n"
-    "        unsigned* cnt, float* part, int vec, float eps, int rms) {                                                   \\\n"
-    "        ak_norm_split<D, true>(x, r, w, b, h, y, cols, S, cnt, part, vec != 0, eps, rms != 0);                       \\\n"
+    "    AK_KERNEL __launch_bounds__(1024, AK_NORM_WIDE_MINB) void ak_add_norm_wide_##DT(                                 \\\n"
+    "        const D::T* x, const D::T* r, const D::T* w, const D::T* b, D::T* h, D::T* y, ak_i64 cols, ak_i64 seg, int S, \\\n"
+    "        unsigned* cnt, float* part, int vec, int wvec, float eps, int rms) {                                         \\\n"
+    "        ak_norm_wide<D, true>(x, r, w, b, h, y, cols, seg, S, cnt, part, vec != 0, wvec != 0, eps, rms != 0);       \\\n"
     "    }\n"
     "AK_NORM(f32, ak_f32_t)\n"
     "AK_NORM(f16, ak_f16_t)\n"
@@ -6415,10 +6385,10 @@ static const char _ak_src_softmax[] =
     "// 4. ak_softmax_wide_<dt>: one block per row, any width: an online (max, sum)\n"
     "//    pass, then a pass that re-reads the row (from L2 while the rows in flight\n"
     "//    fit in it) and writes. vec != 0 here only needs x and y 16-byte aligned:\n"
-    "//    each row runs a scalar head up to the first 16-byte boundary, 16-byte\n"
-    "//    vectors (4 f32 / 8 halves, thread t on vectors t, t + B, ...: every warp\n"
-    "//    access contiguous), a scalar tail (odd widths such as 50257 stay\n"
-    "//    vectorized).\n"
+    "//    each row runs a scalar head up to the first 16-byte boundary, 8-element\n"
+    "//    vectors, a scalar tail (odd widths such as 50257 stay vectorized). (Its\n"
+    "//    f32 vectors stay ld8 / st8 at p + 8t: the contiguous 16-byte layout of\n"
+    "//    ak_ld16 measured 2-7% slower here on the H100, 2026-11-23, helper wide.)\n"
     "//\n"
     "// kernels: ak_softmax_f32 ak_softmax_f16 ak_softmax_bf16 ak_softmax_wide_f32 ak_softmax_wide_f16 ak_softmax_wide_bf16 ak_softmax_split_f32 ak_softmax_split_f16 ak_softmax_split_bf16 ak_softmax_stats_f32 ak_softmax_stats_f16 ak_softmax_stats_bf16 ak_softmax_apply_f32 ak_softmax_apply_f16 ak_softmax_apply_bf16\n"
     "\n"
@@ -6479,14 +6449,13 @@ static const char _ak_src_softmax[] =
     "    const typename D::T* p = x + row * cols;\n"
     "    typename D::T* q = y + row * cols;\n"
     "    const int B = (int)blockDim.x, t = (int)threadIdx.x;\n"
-    "    const int V = AK_V16(D);\n"
     "    ak_i64 head = 0, nv = 0;\n"
     "    if (vec) {\n"
     "        head = (ak_i64)(((16u - ((unsigned)(unsigned long long)p & 15u)) & 15u) / sizeof(typename D::T));\n"
     "        if (head > cols) head = cols;\n"
-    "        nv = (cols - head) / V;\n"
+    "        nv = (cols - head) >> 3;\n"
     "    }\n"
-    "    const ak_i64 tail0 = head + nv * V;\n"
+    "    const ak_i64 tail0 = head + nv * 8;\n"
     "    float m = -AK_INF, s = 0.0f;\n"
     "    for (ak_i64 e = t; e < head; e += B) {\n"
     "        const float a = D::to(p[e]);\n"
@@ -6497,14 +6466,14 @@ static const char _ak_src_softmax[] =
     "        ak_i64 k = t;\n"
     "        for (; k + B < nv; k += 2 * B) {\n"
     "            float a[16];\n"
-    "            ak_ld16<D>(pv + k * V, a);\n"
-    "            ak_ld16<D>(pv + (k + B) * V, a + V);\n"
-    "            ak_online_fold<2 * AK_V16(D)>(m, s, a);\n"
+    "            D::ld8(pv + k * 8, a);\n"
+    "            D::ld8(pv + (k + B) * 8, a + 8);\n"
+    "            ak_online_fold<16>(m, s, a);\n"
     "        }\n"
     "        for (; k < nv; k += B) {\n"
     "            float a[8];\n"
-    "            ak_ld16<D>(pv + k * V, a);\n"
-    "            ak_online_fold<AK_V16(D)>(m, s, a);\n"
+    "            D::ld8(pv + k * 8, a);\n"
+    "            ak_online_fold<8>(m, s, a);\n"
     "        }\n"
     "    }\n"
     "    for (ak_i64 e = tail0 + t; e < cols; e += B) {\n"
@@ -6523,10 +6492,10 @@ static const char _ak_src_softmax[] =
     "        typename D::T* qv = q + head;\n"
     "        for (ak_i64 k = t; k < nv; k += B) {\n"
     "            float a[8];\n"
-    "            ak_ld16<D>(pv + k * V, a);\n"
+    "            D::ld8(pv + k * 8, a);\n"
     "#pragma unroll\n"
-    "            for (int u = 0; u < V; u++) a[u] = logsm ? (a[u] - M) - ls : ak_exp2((a[u] - M) * AK_LOG2E) * r;\n"
-    "            ak_st16<D>(qv + k * V, a);\n"
+    "            for (int u = 0; u < 8; u++) a[u] = logsm ? (a[u] - M) - ls : ak_exp2((a[u] - M) * AK_LOG2E) * r;\n"
+    "            D::st8(qv + k * 8, a);\n"
     "        }\n"
     "    }\n"
     "    for (ak_i64 e = tail0 + t; e < cols; e += B) {\n"
@@ -6972,7 +6941,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "llm", _ak_src_llm,
       "ak_rope_f32 ak_rope_f16 ak_rope_bf16" },
     { "norm", _ak_src_norm,
-      "ak_norm_f32 ak_norm_f16 ak_norm_bf16 ak_norm_wide_f32 ak_norm_wide_f16 ak_norm_wide_bf16 ak_add_norm_f32 ak_add_norm_f16 ak_add_norm_bf16 ak_add_norm_wide_f32 ak_add_norm_wide_f16 ak_add_norm_wide_bf16 ak_norm_split_f32 ak_norm_split_f16 ak_norm_split_bf16 ak_add_norm_split_f32 ak_add_norm_split_f16 ak_add_norm_split_bf16" },
+      "ak_norm_f32 ak_norm_f16 ak_norm_bf16 ak_norm_wide_f32 ak_norm_wide_f16 ak_norm_wide_bf16 ak_add_norm_f32 ak_add_norm_f16 ak_add_norm_bf16 ak_add_norm_wide_f32 ak_add_norm_wide_f16 ak_add_norm_wide_bf16" },
     { "random", _ak_src_random,
       "ak_rand_uniform_f32 ak_rand_uniform_f16 ak_rand_uniform_bf16 ak_rand_normal_f32 ak_rand_normal_f16 ak_rand_normal_bf16 ak_dropout_f32 ak_dropout_f16 ak_dropout_bf16" },
     { "reduce", _ak_src_reduce,
@@ -7011,34 +6980,31 @@ enum {
     _AK_KIF_norm_wide = 14,
     _AK_KIF_add_norm = 15,
     _AK_KIF_add_norm_wide = 16,
-    _AK_KIF_norm_split = 17,
-    _AK_KIF_add_norm_split = 18,
-    _AK_KIF_rand_uniform = 19,
-    _AK_KIF_rand_normal = 20,
-    _AK_KIF_dropout = 21,
-    _AK_KIF_reduce1 = 22,
-    _AK_KIF_reduce2 = 23,
-    _AK_KIF_cumsum_part = 24,
-    _AK_KIF_cumsum = 25,
-    _AK_KIF_topk = 26,
-    _AK_KIF_softmax = 27,
-    _AK_KIF_softmax_wide = 28,
-    _AK_KIF_softmax_split = 29,
-    _AK_KIF_softmax_stats = 30,
-    _AK_KIF_softmax_apply = 31,
-    _AK_KIF_transpose = 32,
-    _AK_KIF_xent = 33,
-    _AK_KIF_xent_small = 34,
-    _AK_KIF_xent_partial = 35,
-    _AK_KIF_xent_mean = 36,
+    _AK_KIF_rand_uniform = 17,
+    _AK_KIF_rand_normal = 18,
+    _AK_KIF_dropout = 19,
+    _AK_KIF_reduce1 = 20,
+    _AK_KIF_reduce2 = 21,
+    _AK_KIF_cumsum_part = 22,
+    _AK_KIF_cumsum = 23,
+    _AK_KIF_topk = 24,
+    _AK_KIF_softmax = 25,
+    _AK_KIF_softmax_wide = 26,
+    _AK_KIF_softmax_split = 27,
+    _AK_KIF_softmax_stats = 28,
+    _AK_KIF_softmax_apply = 29,
+    _AK_KIF_transpose = 30,
+    _AK_KIF_xent = 31,
+    _AK_KIF_xent_small = 32,
+    _AK_KIF_xent_partial = 33,
+    _AK_KIF_xent_mean = 34,
     _AK_KIF_COUNT
 };
 static const char* const _ak_kif_names[] = {
     "", "unary", "attn_simt", "attn_combine", "cast", "fill", "axpy", "binary", "gemm_wgmma", "copy_nd", "copy_cast",
-    "embedding", "rope", "norm", "norm_wide", "add_norm", "add_norm_wide", "norm_split", "add_norm_split",
-    "rand_uniform", "rand_normal", "dropout", "reduce1", "reduce2", "cumsum_part", "cumsum", "topk", "softmax",
-    "softmax_wide", "softmax_split", "softmax_stats", "softmax_apply", "transpose", "xent", "xent_small",
-    "xent_partial", "xent_mean"
+    "embedding", "rope", "norm", "norm_wide", "add_norm", "add_norm_wide", "rand_uniform", "rand_normal", "dropout",
+    "reduce1", "reduce2", "cumsum_part", "cumsum", "topk", "softmax", "softmax_wide", "softmax_split", "softmax_stats",
+    "softmax_apply", "transpose", "xent", "xent_small", "xent_partial", "xent_mean"
 };
 static inline ak_args* _ak_kargs_begin(_ak_kargs* k, int iface) {
     k->iface = iface;
@@ -7127,43 +7093,32 @@ static inline void _ak_kargs_rope(_ak_kargs* kargs_, const void* x, const void* 
     ak_args_ptr(a_, x); ak_args_ptr(a_, pos); ak_args_ptr(a_, y); ak_args_i64(a_, tokens); ak_args_i32(a_, heads); ak_args_i32(a_, hd); ak_args_i32(a_, rd); ak_args_f64(a_, l2theta);
     ak_args_i32(a_, interleaved); ak_args_i32(a_, pos64); ak_args_i32(a_, vec); ak_args_i32(a_, inplace);
 }
-/* kernels/norm.hip:402 ak_norm_##DT (macro AK_NORM) */
+/* kernels/norm.hip:381 ak_norm_##DT (macro AK_NORM) */
 static inline void _ak_kargs_norm(_ak_kargs* kargs_, const void* x, const void* w, const void* b, void* y, int64_t rows, int32_t cols, int32_t G, int32_t vec, float eps, int32_t rms) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_norm);
     ak_args_ptr(a_, x); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i32(a_, cols); ak_args_i32(a_, G); ak_args_i32(a_, vec); ak_args_f32(a_, eps);
     ak_args_i32(a_, rms);
 }
-/* kernels/norm.hip:408 ak_norm_wide_##DT (macro AK_NORM) */
-static inline void _ak_kargs_norm_wide(_ak_kargs* kargs_, const void* x, const void* w, const void* b, void* y, int64_t cols, int32_t vec, int32_t wvec, float eps, int32_t rms) {
+/* kernels/norm.hip:387 ak_norm_wide_##DT (macro AK_NORM) */
+static inline void _ak_kargs_norm_wide(_ak_kargs* kargs_, const void* x, const void* w, const void* b, void* y, int64_t cols, int64_t seg, int32_t S, void* cnt, void* part, int32_t vec, int32_t wvec,
+                                       float eps, int32_t rms) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_norm_wide);
-    ak_args_ptr(a_, x); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, vec); ak_args_i32(a_, wvec); ak_args_f32(a_, eps); ak_args_i32(a_, rms);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i64(a_, seg); ak_args_i32(a_, S); ak_args_ptr(a_, cnt); ak_args_ptr(a_, part);
+    ak_args_i32(a_, vec); ak_args_i32(a_, wvec); ak_args_f32(a_, eps); ak_args_i32(a_, rms);
 }
-/* kernels/norm.hip:412 ak_add_norm_##DT (macro AK_NORM) */
+/* kernels/norm.hip:392 ak_add_norm_##DT (macro AK_NORM) */
 static inline void _ak_kargs_add_norm(_ak_kargs* kargs_, const void* x, const void* r, const void* w, const void* b, void* h, void* y, int64_t rows, int32_t cols, int32_t G, int32_t vec, float eps,
                                       int32_t rms) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_add_norm);
     ak_args_ptr(a_, x); ak_args_ptr(a_, r); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, h); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i32(a_, cols); ak_args_i32(a_, G);
     ak_args_i32(a_, vec); ak_args_f32(a_, eps); ak_args_i32(a_, rms);
 }
-/* kernels/norm.hip:417 ak_add_norm_wide_##DT (macro AK_NORM) */
-static inline void _ak_kargs_add_norm_wide(_ak_kargs* kargs_, const void* x, const void* r, const void* w, const void* b, void* h, void* y, int64_t cols, int32_t vec, int32_t wvec, float eps,
-                                           int32_t rms) {
+/* kernels/norm.hip:397 ak_add_norm_wide_##DT (macro AK_NORM) */
+static inline void _ak_kargs_add_norm_wide(_ak_kargs* kargs_, const void* x, const void* r, const void* w, const void* b, void* h, void* y, int64_t cols, int64_t seg, int32_t S, void* cnt,
+                                           void* part, int32_t vec, int32_t wvec, float eps, int32_t rms) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_add_norm_wide);
-    ak_args_ptr(a_, x); ak_args_ptr(a_, r); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, h); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, vec); ak_args_i32(a_, wvec);
-    ak_args_f32(a_, eps); ak_args_i32(a_, rms);
-}
-/* kernels/norm.hip:422 ak_norm_split_##DT (macro AK_NORM) */
-static inline void _ak_kargs_norm_split(_ak_kargs* kargs_, const void* x, const void* w, const void* b, void* y, int64_t cols, int32_t S, void* cnt, void* part, int32_t vec, float eps, int32_t rms) {
-    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_norm_split);
-    ak_args_ptr(a_, x); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_ptr(a_, cnt); ak_args_ptr(a_, part); ak_args_i32(a_, vec);
-    ak_args_f32(a_, eps); ak_args_i32(a_, rms);
-}
-/* kernels/norm.hip:427 ak_add_norm_split_##DT (macro AK_NORM) */
-static inline void _ak_kargs_add_norm_split(_ak_kargs* kargs_, const void* x, const void* r, const void* w, const void* b, void* h, void* y, int64_t cols, int32_t S, void* cnt, void* part,
-                                            int32_t vec, float eps, int32_t rms) {
-    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_add_norm_split);
-    ak_args_ptr(a_, x); ak_args_ptr(a_, r); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, h); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_ptr(a_, cnt);
-    ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_f32(a_, eps); ak_args_i32(a_, rms);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, r); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, h); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i64(a_, seg); ak_args_i32(a_, S);
+    ak_args_ptr(a_, cnt); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_i32(a_, wvec); ak_args_f32(a_, eps); ak_args_i32(a_, rms);
 }
 /* kernels/random.hip:161 ak_rand_uniform_f32 */
 static inline void _ak_kargs_rand_uniform(_ak_kargs* kargs_, void* y, int64_t n, uint64_t seed, uint64_t offset, float lo, float range, float hi) {
@@ -7206,27 +7161,27 @@ static inline void _ak_kargs_topk(_ak_kargs* kargs_, const void* x, void* vals, 
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_topk);
     ak_args_ptr(a_, x); ak_args_ptr(a_, vals); ak_args_ptr(a_, idx); ak_args_i64(a_, cols); ak_args_i32(a_, k); ak_args_i32(a_, largest);
 }
-/* kernels/softmax.hip:279 ak_softmax_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:278 ak_softmax_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax(_ak_kargs* kargs_, const void* x, void* y, int64_t rows, int32_t cols, int32_t G, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i32(a_, cols); ak_args_i32(a_, G); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
 }
-/* kernels/softmax.hip:283 ak_softmax_wide_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:282 ak_softmax_wide_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_wide(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_wide);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
 }
-/* kernels/softmax.hip:287 ak_softmax_split_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:286 ak_softmax_split_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_split(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int32_t S, void* cnt, void* part, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_split);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_ptr(a_, cnt); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
 }
-/* kernels/softmax.hip:291 ak_softmax_stats_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:290 ak_softmax_stats_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_stats(_ak_kargs* kargs_, const void* x, int64_t cols, int32_t S, int64_t chunk, void* part, int32_t vec) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_stats);
     ak_args_ptr(a_, x); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_i64(a_, chunk); ak_args_ptr(a_, part); ak_args_i32(a_, vec);
 }
-/* kernels/softmax.hip:295 ak_softmax_apply_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:294 ak_softmax_apply_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_apply(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int32_t S, int64_t chunk, const void* part, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_apply);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_i64(a_, chunk); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
@@ -7366,20 +7321,14 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_norm_wide_f32", _AK_KIF_norm_wide },
     { "ak_add_norm_f32", _AK_KIF_add_norm },
     { "ak_add_norm_wide_f32", _AK_KIF_add_norm_wide },
-    { "ak_norm_split_f32", _AK_KIF_norm_split },
-    { "ak_add_norm_split_f32", _AK_KIF_add_norm_split },
     { "ak_norm_f16", _AK_KIF_norm },
     { "ak_norm_wide_f16", _AK_KIF_norm_wide },
     { "ak_add_norm_f16", _AK_KIF_add_norm },
     { "ak_add_norm_wide_f16", _AK_KIF_add_norm_wide },
-    { "ak_norm_split_f16", _AK_KIF_norm_split },
-    { "ak_add_norm_split_f16", _AK_KIF_add_norm_split },
     { "ak_norm_bf16", _AK_KIF_norm },
     { "ak_norm_wide_bf16", _AK_KIF_norm_wide },
     { "ak_add_norm_bf16", _AK_KIF_add_norm },
     { "ak_add_norm_wide_bf16", _AK_KIF_add_norm_wide },
-    { "ak_norm_split_bf16", _AK_KIF_norm_split },
-    { "ak_add_norm_split_bf16", _AK_KIF_add_norm_split },
     { "ak_rand_uniform_f32", _AK_KIF_rand_uniform },
     { "ak_rand_uniform_f16", _AK_KIF_rand_uniform },
     { "ak_rand_uniform_bf16", _AK_KIF_rand_uniform },
@@ -16167,9 +16116,11 @@ static ak_result _ak_rd_check(ak_context* ctx, ak_dtype t, const void* x, const 
 enum {
     _AK_RV_ROWS = 0,  /* softmax / norms: the row in registers of a group of G threads (cols <= 16384); param:
                          elements per thread to aim for (0: the kernel's E, the fewest threads) */
-    _AK_RV_SPLIT,     /* softmax / norms: S co-operating blocks per row, one read; block: 128 or 256 */
+    _AK_RV_SPLIT,     /* softmax: S co-operating blocks per row, one read; block: 128 or 256 */
     _AK_RV_TWOPASS,   /* softmax: stats + apply kernels (two reads of x), any width, no co-residency */
-    _AK_RV_WIDE,      /* softmax / norms: one block per row, two passes (the second from L2); block: threads */
+    _AK_RV_WIDE,      /* softmax / norms: one block per row, two passes (the second from L2); block: threads;
+                         norms: param > 0 cuts rows into segments of param KiB, one block each (S co-operating
+                         blocks per row; the second pass then hits L2 at any width) */
     _AK_RV_STREAM,    /* reductions / cross-entropy: a group of G threads per row (segment), one read; param:
                          bytes per thread to aim for */
     _AK_RV_SEGMENTS,  /* reductions: rows cut into segments over CUs x param blocks, then a combine kernel */
@@ -16201,6 +16152,19 @@ typedef struct _ak_rowop_rule {
 #define _AK_RMAX ((size_t)-1)
 static const _ak_rowop_rule _ak_rowop_table[] = {
     /* softmax, layernorm, rmsnorm */
+    { _AK_RO_SOFTMAX, _AK_DT_ALL, 8193, 16384, 1, _AK_RMAX, 0, -1, _AK_RV_WIDE, 512, 0,
+      "h100 sweep_variants 2026-11-23 (session 3, main 6b6352d): x 16384, rows 256/1024/4096/16384: f32 wide/512 "
+      "52/73/81/83% of copy vs rows 40/57/68/71, bf16 45/67/84/91 vs 37/49/58/60 (8193..16384 columns take the "
+      "same 1024-thread register group as 16384)" },
+    { _AK_RO_SOFTMAX, _AK_DT_HALF, 16385, 131072, 1, _AK_RMAX, 0, -1, _AK_RV_WIDE, 512, 0,
+      "h100 sweep_variants 2026-11-23 (session 3): bf16 rows 1024/4096/16384, wide/512 vs split/128: x 32768 "
+      "67/73/75 vs 58/63/64, x 50257 60/65 vs 41/46, x 128256 61/65 vs 60/62 (f32: split stays ahead)" },
+    { _AK_RO_NORM, _AK_DT_F32, 8193, 16384, 1, _AK_RMAX, 0, -1, _AK_RV_WIDE, 1024, 0,
+      "h100 run 2026-11-23 (helper wide, ak_norm_wide without spills): x 16384 rows 1024/4096/16384: layernorm "
+      "f32 wide/1024 72/86/91% vs rows 61/71/74, rmsnorm 83/92/94 vs 71/80/84 (x 8192: rows 70-96 stays)" },
+    { _AK_RO_NORM, _AK_DT_HALF, 8193, 16384, 1, _AK_RMAX, 0, -1, _AK_RV_WIDE, 512, 0,
+      "h100 run 2026-11-23 (helper wide): x 16384 rows 1024/4096/16384: layernorm bf16 wide/512 66/82/89% vs rows "
+      "53/63/66, rmsnorm 71/86/92 vs 61/74/78 (x 8192: rows 85-99 stays)" },
     { _AK_RO_SOFTMAX | _AK_RO_NORM, _AK_DT_ALL, 1, 16384, 1, _AK_RMAX, 0, -1, _AK_RV_ROWS, 128, 0,
       "h100 bench_ops 2026-11-22: 65536 x 4096 at 94-100% of copy, one read; 128-thread blocks (f16 4096: 2988 GB/s "
       "vs 2903 with 256); h100 sweep 2026-11-23: 94-100% at 65536 x 768..8192, 57-71% (f32) / 49-61% (f16) at "
@@ -16208,9 +16172,10 @@ static const _ak_rowop_rule _ak_rowop_table[] = {
     { _AK_RO_SOFTMAX, _AK_DT_ALL, 16385, _AK_RMAX, 1, _AK_RMAX, 0, -1, _AK_RV_SPLIT, 128, 0,
       "h100 bench_ops 2026-11-22: 4096 x 393216 f32 split 2173 GB/s vs 1811 two-pass (falls back to two-pass past "
       "CUs blocks per row, and for f16/bf16 past 131072 columns: 1974 vs 1823 GB/s)" },
-    { _AK_RO_NORM, _AK_DT_ALL, 16385, _AK_RMAX, 1, _AK_RMAX, 0, -1, _AK_RV_WIDE, 1024, 0,
+    { _AK_RO_NORM, _AK_DT_ALL, 16385, _AK_RMAX, 1, _AK_RMAX, 0, -1, _AK_RV_WIDE, 1024, 64,
       "h100 sweep 2026-11-23: one 1024-thread block per row, two passes: 84-93% at 16384 x 32768, 58-66% at "
-      "128256 / 400000 columns" },
+      "128256 / 400000 columns (the second pass misses L2); session 3 (helper wide): rows cut into 64 KiB "
+      "segments, one block each (64 KiB rows: bf16 x 32768 84-90%, f32 x 16384 86-94%)" },
     /* reductions: rows < CUs x 16 (sum, mean, f32 max/min) or x 8 (the rest) and wide: segments */
     { _AK_RO_SUM, _AK_DT_ALL, 8193, _AK_RMAX, 0, 16, 1, -1, _AK_RV_SEGMENTS, 256, 16,
       "h100 bench_ops 2026-11-22, 256M elements, segments per CU 8/16/32/64: sum f32 97.2/97.8/98.0/97.6, "
@@ -16228,9 +16193,8 @@ static const _ak_rowop_rule _ak_rowop_table[] = {
 /* Variants no row picks yet (candidates for the shapes the h100 sweep of
  * 2026-11-23 found slow; bench/sweep_variants.sh measures them with
  * bench_sweep --force, bench/NOTES.md "Shape sweep" lists what to run):
- * _AK_RV_WIDE for softmax (16384-131072 columns), _AK_RV_SMALL for the
- * cross-entropy mean of small batches, _AK_RV_ROWS / _AK_RV_STREAM with a
- * param for odd and narrow widths. */
+ * _AK_RV_SMALL for the cross-entropy mean of small batches, _AK_RV_ROWS /
+ * _AK_RV_STREAM with a param for odd and narrow widths. */
 
 #if defined(AMDKIT_ROWOP_FORCE) || defined(AMDKIT_TESTS)
 /* bench/bench_sweep.c --force (and the tests: tests/ti_rowop.c, ti_kargs.c): every row op takes this variant / block / param
@@ -16242,8 +16206,7 @@ static const char* const _ak_rv_names[_AK_RV_COUNT] = { "rows", "split", "twopas
 static unsigned _ak_rv_ops(int v) {
     switch (v) {
     case _AK_RV_ROWS: case _AK_RV_WIDE: return _AK_RO_SOFTMAX | _AK_RO_NORM;
-    case _AK_RV_SPLIT: return _AK_RO_SOFTMAX | _AK_RO_NORM;
-    case _AK_RV_TWOPASS: return _AK_RO_SOFTMAX;
+    case _AK_RV_SPLIT: case _AK_RV_TWOPASS: return _AK_RO_SOFTMAX;
     case _AK_RV_STREAM: return _AK_RO_REDUCE | _AK_RO_XENT | _AK_RO_XENT_RED;
     case _AK_RV_SEGMENTS: return _AK_RO_REDUCE;
     case _AK_RV_SMALL: return _AK_RO_XENT_RED;
@@ -16761,16 +16724,16 @@ static ak_result _ak_rd_norm_check_wb(const char* opn, ak_dtype dtype, const voi
  * (ak_norm_<dt> / ak_add_norm_<dt>) or the one-block-per-row one (ak_norm_wide_<dt> / ak_add_norm_wide_<dt>);
  * both forms move the same rows, so they share the row. */
 typedef struct _ak_rd_norm_op {
-    int wide;              /* 1: the *_wide_<dt> kernel (one block per row); 2: *_split_<dt> (S blocks per row) */
+    int wide;              /* the *_wide_<dt> kernel: one block per row (S == 1) or per segment of seg columns */
     const char *x, *r;     /* r: NULL for the plain norm */
     const void *w, *b;
     char *h, *y;           /* h: NULL for the plain norm */
-    size_t cols, es, cnt_bytes;
+    size_t cols, es, cnt_bytes, seg;
     unsigned G, S;
     int vec, wvec, rms;
     float eps;
-    void* ws;              /* split: counters (1 + rows per launch), then 2 partials per block */
-    ak_context* ctx;       /* split clears its counters per launch */
+    void* ws;              /* S > 1: counters (1 + rows per launch), then 2 partials per block; else NULL */
+    ak_context* ctx;       /* S > 1 clears its counters per launch */
     ak_stream* stream;
 } _ak_rd_norm_op;
 static ak_result _ak_rd_norm_pack(const void* op, int i, size_t r0, size_t nr, _ak_kargs* a) {
@@ -16778,23 +16741,17 @@ static ak_result _ak_rd_norm_pack(const void* op, int i, size_t r0, size_t nr, _
     const size_t off = r0 * o->cols * o->es;
     ak_result r;
     (void)i;
-    if (o->wide == 2) {
-        float* part = (float*)((char*)o->ws + o->cnt_bytes);
-        if ((r = ak_memset(o->ctx, o->ws, 0, (nr + 1) * 4u, o->stream)) != AK_OK) return r;
-        if (o->r)
-            _ak_kargs_add_norm_split(a, o->x + off, o->r + off, o->w, o->b, o->h + off, o->y + off, (int64_t)o->cols,
-                                     (int32_t)o->S, o->ws, part, o->vec, o->eps, o->rms);
-        else
-            _ak_kargs_norm_split(a, o->x + off, o->w, o->b, o->y + off, (int64_t)o->cols, (int32_t)o->S, o->ws, part,
-                                 o->vec, o->eps, o->rms);
-    } else if (o->r && o->wide)
-        _ak_kargs_add_norm_wide(a, o->x + off, o->r + off, o->w, o->b, o->h + off, o->y + off, (int64_t)o->cols, o->vec,
-                                o->wvec, o->eps, o->rms);
+    void* part = o->ws ? (char*)o->ws + o->cnt_bytes : NULL;
+    if (o->wide && o->ws && (r = ak_memset(o->ctx, o->ws, 0, (nr + 1) * 4u, o->stream)) != AK_OK) return r;
+    if (o->r && o->wide)
+        _ak_kargs_add_norm_wide(a, o->x + off, o->r + off, o->w, o->b, o->h + off, o->y + off, (int64_t)o->cols,
+                                (int64_t)o->seg, (int32_t)o->S, o->ws, part, o->vec, o->wvec, o->eps, o->rms);
     else if (o->r)
         _ak_kargs_add_norm(a, o->x + off, o->r + off, o->w, o->b, o->h + off, o->y + off, (int64_t)nr, (int32_t)o->cols,
                            (int32_t)o->G, o->vec, o->eps, o->rms);
     else if (o->wide)
-        _ak_kargs_norm_wide(a, o->x + off, o->w, o->b, o->y + off, (int64_t)o->cols, o->vec, o->wvec, o->eps, o->rms);
+        _ak_kargs_norm_wide(a, o->x + off, o->w, o->b, o->y + off, (int64_t)o->cols, (int64_t)o->seg, (int32_t)o->S,
+                            o->ws, part, o->vec, o->wvec, o->eps, o->rms);
     else
         _ak_kargs_norm(a, o->x + off, o->w, o->b, o->y + off, (int64_t)nr, (int32_t)o->cols, (int32_t)o->G, o->vec,
                        o->eps, o->rms);
@@ -16814,35 +16771,6 @@ static ak_result _ak_rd_norm_launch(ak_context* ctx, ak_dtype dtype, _ak_rd_norm
     o->cols = cols; o->es = ak_dtype_size(dtype); o->wvec = 0;
     L.k[1] = NULL;
     L.rows = rows; L.per_row = 1; L.pack = _ak_rd_norm_pack; L.op = o;
-    if (rule->variant == _AK_RV_SPLIT && _ak_op_opt(ctx) != AK_OPT_CONSERVATIVE) {
-        /* S co-operating blocks of rule->block (128 / 256) threads per row, each holding block x E elements in
-         * registers (one read of x); more threads per block while S > CUs (all S must be resident at once: past
-         * 256 threads, the wide kernel below) */
-        unsigned SB = rule->block == 128u ? 128u : 256u;
-        size_t S = (cols + SB * _ak_rd_row_e(dtype) - 1) / (SB * _ak_rd_row_e(dtype));
-        if (S > (size_t)_ak_op_cus(ctx) && SB == 128u) {
-            SB = 256u;
-            S = (cols + SB * _ak_rd_row_e(dtype) - 1) / (SB * _ak_rd_row_e(dtype));
-        }
-        if (S > 1 && S <= (size_t)_ak_op_cus(ctx)) {
-            size_t nr_max = (size_t)0x7FFFFFFF / S;
-            if (nr_max > rows) nr_max = rows;
-            if ((r = _ak_op_kernel(ctx, _ak_src_norm,
-                                   _ak_op_name(kname, sizeof kname, res ? "ak_add_norm_split" : "ak_norm_split", dtype),
-                                   &k)) != AK_OK)
-                return r;
-            o->wide = 2; o->S = (unsigned)S;
-            o->vec = cols % 8 == 0 && io16 && _ak_rd_aligned16(o->w) && _ak_rd_aligned16(o->b);
-            o->cnt_bytes = ((nr_max + 1) * 4u + 255u) & ~(size_t)255u;
-            o->ctx = ctx; o->stream = stream;
-            if ((r = _ak_rd_ws(ctx, o->cnt_bytes + nr_max * S * 8u, stream, &o->ws)) != AK_OK) return r;
-            L.k[0] = k; L.rpl = nr_max; L.per_row = S; L.per_block = 1; L.block = SB;
-            r = _ak_rd_launch_rows(ctx, &L, stream);
-            ak_free(ctx, o->ws); /* stream-ordered reuse: safe right after the launches */
-            o->ws = NULL;
-            return r;
-        }
-    }
     if (rule->variant == _AK_RV_ROWS && cols <= _AK_RD_ROW_MAX) {
         unsigned G = _ak_rd_row_group(cols, dtype, rule->param), B = G > rule->block ? G : rule->block;
         if (B < 128u) B = 128u;
@@ -16863,11 +16791,35 @@ static ak_result _ak_rd_norm_launch(ak_context* ctx, ak_dtype dtype, _ak_rd_norm
         o->wide = 1; o->G = 0;
         o->vec = io16;
         o->wvec = _ak_rd_aligned16(o->w) && _ak_rd_aligned16(o->b);
+        o->seg = cols; o->S = 1;
         L.rpl = 0x7FFFFFFF; L.per_block = 1;
         L.block = rule->variant == _AK_RV_WIDE && rule->block >= 64u && rule->block <= 1024u ? rule->block : 1024u;
+        if (rule->variant == _AK_RV_WIDE && rule->param > 0 && _ak_op_opt(ctx) != AK_OPT_CONSERVATIVE) {
+            /* segments of param KiB (a multiple of 8 columns), at most CUs of them per row (all S blocks of a row
+             * must be resident at once) */
+            size_t cus = (size_t)_ak_op_cus(ctx), seg = (size_t)rule->param * 1024u / o->es / 8u * 8u, S;
+            if (seg < 8u) seg = 8u;
+            S = (cols + seg - 1) / seg;
+            if (S > cus) {
+                seg = ((cols + cus - 1) / cus + 7u) / 8u * 8u;
+                S = (cols + seg - 1) / seg;
+            }
+            if (S > 1) {
+                size_t nr_max = (size_t)0x7FFFFFFF / S;
+                if (nr_max > rows) nr_max = rows;
+                o->seg = seg; o->S = (unsigned)S;
+                o->cnt_bytes = ((nr_max + 1) * 4u + 255u) & ~(size_t)255u;
+                o->ctx = ctx; o->stream = stream;
+                if ((r = _ak_rd_ws(ctx, o->cnt_bytes + nr_max * S * 8u, stream, &o->ws)) != AK_OK) return r;
+                L.rpl = nr_max; L.per_row = S;
+            }
+        }
     }
     L.k[0] = k;
-    return _ak_rd_launch_rows(ctx, &L, stream);
+    r = _ak_rd_launch_rows(ctx, &L, stream);
+    if (o->ws) ak_free(ctx, o->ws); /* stream-ordered reuse: safe right after the launches */
+    o->ws = NULL;
+    return r;
 }
 
 static ak_result _ak_rd_norm(ak_context* ctx, ak_dtype dtype, const void* x, const void* w, const void* b, void* y,

@@ -10,11 +10,12 @@
 // G * E <= 16384): one read, one write; the
 // variance is the mean of (x - mean)^2 over the registers (two passes, no
 // cancellation).
-// ak_norm_wide_<dt>: any width, one block per row: a pass for sum(x - K) and
-// sum((x - K)^2) with K = the row's first element (shifted data keep the
-// one-pass variance accurate), then a pass that writes (re-reading the row,
-// from L2 while the rows in flight fit in it). Its vec / wvec flags: see
-// ak_norm_wide (odd widths stay vectorized).
+// ak_norm_wide_<dt>: any width, one block per row or (S > 1) per segment of
+// a row (S co-operating blocks): a pass for sum(x - K) and sum((x - K)^2)
+// with K = the segment's first element (shifted data keep the one-pass
+// variance accurate), then a pass that writes (re-reading the segment, from
+// L2 while the segments in flight fit in it). Its flags: see ak_norm_wide
+// (odd widths stay vectorized).
 //
 // ak_add_norm_<dt> / ak_add_norm_wide_<dt> (ak_add_layernorm / ak_add_rmsnorm,
 // the residual form): the same kernels with RES = true: h = x + r is rounded
@@ -27,8 +28,6 @@
 // kernels: ak_norm_f32 ak_norm_f16 ak_norm_bf16 ak_norm_wide_f32 ak_norm_wide_f16 ak_norm_wide_bf16
 // kernels: ak_add_norm_f32 ak_add_norm_f16 ak_add_norm_bf16
 // kernels: ak_add_norm_wide_f32 ak_add_norm_wide_f16 ak_add_norm_wide_bf16
-// kernels: ak_norm_split_f32 ak_norm_split_f16 ak_norm_split_bf16
-// kernels: ak_add_norm_split_f32 ak_add_norm_split_f16 ak_add_norm_split_bf16
 
 // elements per thread of ak_norm: 16 (f32), 32 (f16 / bf16: the same 64 bytes)
 #define AK_NORM_E(D) (D::SIZE == 4 ? 16 : 32)
@@ -213,32 +212,54 @@ AK_INLINE void ak_norm_wide_vec(const typename D::T* p, typename D::T* q, const 
     }
 }
 
-// One block per row, any width. vec: x and y 16-byte aligned (any width:
-// each row runs a scalar head to its first 16-byte boundary, 16-byte vectors
-// (4 f32 / 8 halves; thread t on vector t, t + B, ...: each warp access
-// contiguous), a scalar tail); wvec: w and b 16-byte aligned too (their
-// vector loads are used where the row's vectors start on a 16-byte boundary
-// of w). RES (residual form): the first pass forms h = round(x + r) and
-// writes it (r and h aligned like x), the second reads h back (each thread
-// reads what it wrote: same head / vector / tail split). The plain f32
-// form's first pass loads two vectors per iteration (more bytes in flight).
+// One block per row - or per segment of seg elements of a row (S > 1) - any
+// width. vec: x and y 16-byte aligned (any width: each segment runs a scalar
+// head to its first 16-byte boundary, 16-byte vectors (4 f32 / 8 halves,
+// thread t on vector t, t + B, ...: each warp access contiguous), a scalar
+// tail); wvec: w and b 16-byte aligned too (their vector loads are used
+// where the vectors start on a 16-byte boundary of w). Pass 1 sums (x - K)
+// and (x - K)^2 with K = the segment's first element (shifted data keep the
+// one-pass variance accurate), pass 2 re-reads the segment (from L2 while the
+// segments in flight fit in it) and writes. S > 1 (rows too wide for L2 to
+// hold every row in flight): the block takes a ticket (cnt[0], start order)
+// naming its (row, segment), publishes its segment's (mean, M2) - rms: (0,
+// sum of squares) - in part, waits for the row's S blocks
+// (ak_coop_arrive_wait on cnt[1 + row]; cnt zeroed before the launch, S <=
+// compute units) and combines the S partials in a fixed order (Chan's
+// formula). RES (residual form): pass 1 forms h = round(x + r) and writes it
+// (r and h aligned like x), pass 2 reads h back (each thread reads what it
+// wrote). The plain f32 form's pass 1 loads two vectors per iteration.
 template <class D, bool RES>
 AK_INLINE void ak_norm_wide(const typename D::T* AK_RESTRICT x, const typename D::T* res,
                             const typename D::T* AK_RESTRICT w, const typename D::T* AK_RESTRICT b, typename D::T* h,
-                            typename D::T* AK_RESTRICT y, ak_i64 cols, bool vec, bool wvec, float eps, bool rms) {
+                            typename D::T* AK_RESTRICT y, ak_i64 cols, ak_i64 seg, int S, unsigned* cnt, float* part,
+                            bool vec, bool wvec, float eps, bool rms) {
     __shared__ float scratch[AK_MAX_WAVES];
+    __shared__ float stat[2];
+    __shared__ unsigned ticket;
     const int V = AK_V16(D);
-    const ak_i64 row = blockIdx.x;
-    const typename D::T* p = x + row * cols;
-    const typename D::T* pr = RES ? res + row * cols : res;
-    typename D::T* ph = RES ? h + row * cols : h;
-    typename D::T* q = y + row * cols;
+    ak_i64 row = blockIdx.x, tk = 0, c0 = 0;
+    if (S > 1) {
+        if (threadIdx.x == 0) ticket = atomicAdd(cnt, 1u);
+        __syncthreads();
+        tk = (ak_i64)ticket;
+        row = tk / S;
+        c0 = (tk - row * S) * seg;
+    }
+    const ak_i64 n = cols - c0 < seg ? cols - c0 : seg;
+    const ak_i64 base = row * cols + c0;
+    const typename D::T* p = x + base;
+    const typename D::T* pr = RES ? res + base : res;
+    typename D::T* ph = RES ? h + base : h;
+    typename D::T* q = y + base;
+    if (w) w += c0;
+    if (b) b += c0;
     const int B = (int)blockDim.x, t = (int)threadIdx.x;
-    ak_i64 head = cols, nv = 0;
+    ak_i64 head = n, nv = 0;
     if (vec) {
         head = (ak_i64)(((16u - ((unsigned)(unsigned long long)p & 15u)) & 15u) / sizeof(typename D::T));
-        if (head > cols) head = cols;
-        nv = (cols - head) / V;
+        if (head > n) head = n;
+        nv = (n - head) / V;
     }
     const ak_i64 tail0 = head + nv * V;
     const float K = rms ? 0.0f : RES ? D::to(D::from(D::to(p[0]) + D::to(pr[0]))) : D::to(p[0]);
@@ -276,20 +297,58 @@ AK_INLINE void ak_norm_wide(const typename D::T* AK_RESTRICT x, const typename D
             for (int u = 0; u < V; u++) { const float d = a[u] - K; s1 += d; s2 += d * d; }
         }
     }
-    for (ak_i64 e = tail0 + t; e < cols; e += B) { const float d = ak_norm_res1<D, RES>(p, pr, ph, e) - K; s1 += d; s2 += d * d; }
+    for (ak_i64 e = tail0 + t; e < n; e += B) { const float d = ak_norm_res1<D, RES>(p, pr, ph, e) - K; s1 += d; s2 += d * d; }
     if (RES) p = ph;   // the second pass normalizes h
-    const float inv_n = (float)(1.0 / (double)cols);
-    float mean = 0.0f, var;
-    if (rms) {
-        var = ak_group_reduce(s2, B, scratch, ak_op_add()) * inv_n;
+    float mean = 0.0f, r;
+    if (S == 1) {
+        const float inv_n = (float)(1.0 / (double)cols);
+        float var;
+        if (rms) {
+            var = ak_group_reduce(s2, B, scratch, ak_op_add()) * inv_n;
+        } else {
+            const float m1 = ak_group_reduce(s1, B, scratch, ak_op_add()) * inv_n;
+            const float m2 = ak_group_reduce(s2, B, scratch, ak_op_add()) * inv_n;
+            mean = K + m1;
+            var = m2 - m1 * m1;
+            if (var < 0.0f) var = 0.0f;
+        }
+        r = rsqrtf(var + eps);
     } else {
-        const float m1 = ak_group_reduce(s1, B, scratch, ak_op_add()) * inv_n;
-        const float m2 = ak_group_reduce(s2, B, scratch, ak_op_add()) * inv_n;
-        mean = K + m1;
-        var = m2 - m1 * m1;
-        if (var < 0.0f) var = 0.0f;
+        if (!rms) s1 = ak_group_reduce(s1, B, scratch, ak_op_add());
+        s2 = ak_group_reduce(s2, B, scratch, ak_op_add());
+        if (threadIdx.x == 0) {
+            const float fn = (float)n;
+            part[2 * tk] = rms ? 0.0f : K + s1 / fn;
+            part[2 * tk + 1] = rms ? s2 : fmaxf(s2 - s1 * (s1 / fn), 0.0f);
+            ak_coop_arrive_wait(cnt + 1 + row, (unsigned)S);
+        }
+        __syncthreads();
+        if (threadIdx.x < AK_WAVE) {
+            // wave 0 combines the row's S partials (volatile: written by other blocks)
+            const volatile float* pp = (const volatile float*)(part + 2 * row * S);
+            const float inv_n = (float)(1.0 / (double)cols);
+            float a1 = 0.0f, a2 = 0.0f;
+            for (int j = (int)threadIdx.x; j < S; j += AK_WAVE) {
+                const ak_i64 nj = cols - (ak_i64)j * seg < seg ? cols - (ak_i64)j * seg : seg;
+                a1 += (float)nj * pp[2 * j];
+            }
+            for (int o = AK_WAVE / 2; o > 0; o >>= 1) a1 += ak_shfl_xor(a1, o);
+            const float mu = a1 * inv_n;
+            for (int j = (int)threadIdx.x; j < S; j += AK_WAVE) {
+                const ak_i64 nj = cols - (ak_i64)j * seg < seg ? cols - (ak_i64)j * seg : seg;
+                const float dm = pp[2 * j] - mu;
+                a2 += pp[2 * j + 1] + (rms ? 0.0f : (float)nj * dm * dm);
+            }
+            for (int o = AK_WAVE / 2; o > 0; o >>= 1) a2 += ak_shfl_xor(a2, o);
+            if (threadIdx.x == 0) {
+                stat[0] = rms ? 0.0f : mu;
+                stat[1] = rsqrtf(a2 * inv_n + eps);
+            }
+        }
+        __syncthreads();
+        mean = stat[0];
+        r = stat[1];
     }
-    const float r = rsqrtf(var + eps);
     for (ak_i64 e = t; e < head; e += B) {
         float a = (D::to(p[e]) - mean) * r;
         ak_norm_affine<D, 1>(&a, w, b, e, false);
@@ -299,89 +358,11 @@ AK_INLINE void ak_norm_wide(const typename D::T* AK_RESTRICT x, const typename D
         ak_norm_wide_vec<D, true>(p, q, w, b, 0, nv, mean, r);
     else
         ak_norm_wide_vec<D, false>(p + head, q + head, w, b, head, nv, mean, r);
-    for (ak_i64 e = tail0 + t; e < cols; e += B) {
+    for (ak_i64 e = tail0 + t; e < n; e += B) {
         float a = (D::to(p[e]) - mean) * r;
         ak_norm_affine<D, 1>(&a, w, b, e, false);
         q[e] = D::from(a);
     }
-}
-
-// ak_norm_split_<dt> / ak_add_norm_split_<dt>: S co-operating blocks per
-// row, each holding a chunk of blockDim.x * E elements in registers (one read
-// of x, as the register-row kernel, at any width). Block = ticket (atomic,
-// start order) -> (row, chunk); it publishes its chunk's (sum, sum of squared
-// deviations from the chunk mean) - rms: (0, sum of squares) - waits for its
-// row's S blocks (ak_coop_arrive_wait), combines the S partials in a fixed
-// order (Chan's formula: no cancellation) and writes its chunk. cnt[0]: the
-// ticket counter, cnt[1 + row] the row's count (zeroed before the launch);
-// part: 2 floats per block. S <= compute units (host).
-template <class D, bool RES>
-AK_INLINE void ak_norm_split(const typename D::T* AK_RESTRICT x, const typename D::T* res,
-                             const typename D::T* AK_RESTRICT w, const typename D::T* AK_RESTRICT b, typename D::T* h,
-                             typename D::T* AK_RESTRICT y, ak_i64 cols, int S, unsigned* cnt, float* part, bool vec,
-                             float eps, bool rms) {
-    const int E = AK_NORM_E(D);
-    __shared__ float scratch[AK_MAX_WAVES];
-    __shared__ float stat[2];
-    __shared__ unsigned ticket;
-    if (threadIdx.x == 0) ticket = atomicAdd(cnt, 1u);
-    __syncthreads();
-    const ak_i64 tk = (ak_i64)ticket;
-    const ak_i64 row = tk / S;
-    const int c = (int)(tk - row * S);
-    const int G = (int)blockDim.x, lane = (int)threadIdx.x, chunk = G * E;
-    const ak_i64 s0 = (ak_i64)c * chunk, off = row * cols + s0;
-    const int len = cols - s0 < chunk ? (int)(cols - s0) : chunk;
-    float v[E];
-    ak_norm_load<D, E, RES>(v, x + off, RES ? res + off : res, RES ? h + off : h, len, lane, G, vec);
-    float s1 = 0.0f, s2 = 0.0f;
-    if (!rms) {
-#pragma unroll
-        for (int k = 0; k < E; k++) s1 += v[k];
-        s1 = ak_group_reduce(s1, G, scratch, ak_op_add());
-        const float cm = s1 / (float)len;
-#pragma unroll
-        for (int k = 0; k < E; k++) {
-            const int e = vec ? ((k >> 3) * G + lane) * 8 + (k & 7) : k * G + lane;
-            const float d = v[k] - cm;
-            if (e < len) s2 += d * d;
-        }
-    } else {
-#pragma unroll
-        for (int k = 0; k < E; k++) s2 += v[k] * v[k];
-    }
-    s2 = ak_group_reduce(s2, G, scratch, ak_op_add());
-    if (threadIdx.x == 0) {
-        part[2 * tk] = s1;
-        part[2 * tk + 1] = s2;
-        ak_coop_arrive_wait(cnt + 1 + row, (unsigned)S);
-    }
-    __syncthreads();
-    if (threadIdx.x < AK_WAVE) {
-        // wave 0 combines the row's partials (volatile: written by other blocks)
-        const volatile float* p = (const volatile float*)(part + 2 * row * S);
-        const double n = (double)cols;
-        float a1 = 0.0f, a2 = 0.0f;
-        for (int j = (int)threadIdx.x; j < S; j += AK_WAVE) { a1 += p[2 * j]; a2 += p[2 * j + 1]; }
-        for (int o = AK_WAVE / 2; o > 0; o >>= 1) a1 += ak_shfl_xor(a1, o);
-        const float mean = rms ? 0.0f : (float)((double)a1 / n);
-        if (!rms) {
-            // Chan: M2 = sum M2_j + n_j (mean_j - mean)^2
-            a2 = 0.0f;
-            for (int j = (int)threadIdx.x; j < S; j += AK_WAVE) {
-                const ak_i64 nj = cols - (ak_i64)j * chunk < chunk ? cols - (ak_i64)j * chunk : chunk;
-                const float dm = p[2 * j] / (float)nj - mean;
-                a2 += p[2 * j + 1] + (float)nj * dm * dm;
-            }
-        }
-        for (int o = AK_WAVE / 2; o > 0; o >>= 1) a2 += ak_shfl_xor(a2, o);
-        if (threadIdx.x == 0) {
-            stat[0] = mean;
-            stat[1] = rsqrtf((float)((double)a2 / n) + eps);
-        }
-    }
-    __syncthreads();
-    ak_norm_store<D, E>(v, stat[0], stat[1], w ? w + s0 : w, b ? b + s0 : b, y + off, len, lane, G, vec);
 }
 
 // ak_norm_wide on NVIDIA: two blocks of 1024 threads per SM (<= 32 registers).
@@ -391,9 +372,7 @@ AK_INLINE void ak_norm_split(const typename D::T* AK_RESTRICT x, const typename 
 // at 16384 x 32768 bf16). AMD keeps the default (its second argument means
 // something else there; the ROCm ISA checks cover it).
 #if defined(AK_NVIDIA)
-#ifndef AK_NORM_WIDE_MINB
 #define AK_NORM_WIDE_MINB 2
-#endif
 #else
 #define AK_NORM_WIDE_MINB 1
 #endif
@@ -405,29 +384,20 @@ AK_INLINE void ak_norm_split(const typename D::T* AK_RESTRICT x, const typename 
                                                                            int rms) {                                \
         ak_norm_rows<D, AK_NORM_E(D), false>(x, x, w, b, (D::T*)0, y, rows, cols, G, vec != 0, eps, rms != 0);       \
     }                                                                                                                \
-    AK_KERNEL __launch_bounds__(1024, AK_NORM_WIDE_MINB) void ak_norm_wide_##DT(const D::T* x, const D::T* w, const D::T* b, D::T* y, \
-                                                                ak_i64 cols, int vec, int wvec, float eps, int rms) { \
-        ak_norm_wide<D, false>(x, x, w, b, (D::T*)0, y, cols, vec != 0, wvec != 0, eps, rms != 0);                   \
+    AK_KERNEL __launch_bounds__(1024, AK_NORM_WIDE_MINB) void ak_norm_wide_##DT(                                     \
+        const D::T* x, const D::T* w, const D::T* b, D::T* y, ak_i64 cols, ak_i64 seg, int S, unsigned* cnt,          \
+        float* part, int vec, int wvec, float eps, int rms) {                                                        \
+        ak_norm_wide<D, false>(x, x, w, b, (D::T*)0, y, cols, seg, S, cnt, part, vec != 0, wvec != 0, eps, rms != 0); \
     }                                                                                                                \
     AK_KERNEL __launch_bounds__(16384 / AK_NORM_E(D), 1) void ak_add_norm_##DT(                                      \
         const D::T* x, const D::T* r, const D::T* w, const D::T* b, D::T* h, D::T* y, ak_i64 rows, int cols, int G,  \
         int vec, float eps, int rms) {                                                                               \
         ak_norm_rows<D, AK_NORM_E(D), true>(x, r, w, b, h, y, rows, cols, G, vec != 0, eps, rms != 0);               \
     }                                                                                                                \
-    AK_KERNEL __launch_bounds__(1024, AK_NORM_WIDE_MINB) void ak_add_norm_wide_##DT(                                                 \
-        const D::T* x, const D::T* r, const D::T* w, const D::T* b, D::T* h, D::T* y, ak_i64 cols, int vec, int wvec, \
-        float eps, int rms) {                                                                                        \
-        ak_norm_wide<D, true>(x, r, w, b, h, y, cols, vec != 0, wvec != 0, eps, rms != 0);                           \
-    }                                                                                                        \
-    AK_KERNEL __launch_bounds__(256, 1) void ak_norm_split_##DT(const D::T* x, const D::T* w, const D::T* b, D::T* y,   \
-                                                              ak_i64 cols, int S, unsigned* cnt, float* part, int vec, \
-                                                              float eps, int rms) {                                  \
-        ak_norm_split<D, false>(x, x, w, b, (D::T*)0, y, cols, S, cnt, part, vec != 0, eps, rms != 0);               \
-    }                                                                                                                \
-    AK_KERNEL __launch_bounds__(256, 1) void ak_add_norm_split_##DT(                                                 \
-        const D::T* x, const D::T* r, const D::T* w, const D::T* b, D::T* h, D::T* y, ak_i64 cols, int S,             \
-        unsigned* cnt, float* part, int vec, float eps, int rms) {                                                   \
-        ak_norm_split<D, true>(x, r, w, b, h, y, cols, S, cnt, part, vec != 0, eps, rms != 0);                       \
+    AK_KERNEL __launch_bounds__(1024, AK_NORM_WIDE_MINB) void ak_add_norm_wide_##DT(                                 \
+        const D::T* x, const D::T* r, const D::T* w, const D::T* b, D::T* h, D::T* y, ak_i64 cols, ak_i64 seg, int S, \
+        unsigned* cnt, float* part, int vec, int wvec, float eps, int rms) {                                         \
+        ak_norm_wide<D, true>(x, r, w, b, h, y, cols, seg, S, cnt, part, vec != 0, wvec != 0, eps, rms != 0);       \
     }
 AK_NORM(f32, ak_f32_t)
 AK_NORM(f16, ak_f16_t)

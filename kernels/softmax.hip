@@ -26,10 +26,10 @@
 // 4. ak_softmax_wide_<dt>: one block per row, any width: an online (max, sum)
 //    pass, then a pass that re-reads the row (from L2 while the rows in flight
 //    fit in it) and writes. vec != 0 here only needs x and y 16-byte aligned:
-//    each row runs a scalar head up to the first 16-byte boundary, 16-byte
-//    vectors (4 f32 / 8 halves, thread t on vectors t, t + B, ...: every warp
-//    access contiguous), a scalar tail (odd widths such as 50257 stay
-//    vectorized).
+//    each row runs a scalar head up to the first 16-byte boundary, 8-element
+//    vectors, a scalar tail (odd widths such as 50257 stay vectorized). (Its
+//    f32 vectors stay ld8 / st8 at p + 8t: the contiguous 16-byte layout of
+//    ak_ld16 measured 2-7% slower here on the H100, 2026-11-23, helper wide.)
 //
 // kernels: ak_softmax_f32 ak_softmax_f16 ak_softmax_bf16 ak_softmax_wide_f32 ak_softmax_wide_f16 ak_softmax_wide_bf16 ak_softmax_split_f32 ak_softmax_split_f16 ak_softmax_split_bf16 ak_softmax_stats_f32 ak_softmax_stats_f16 ak_softmax_stats_bf16 ak_softmax_apply_f32 ak_softmax_apply_f16 ak_softmax_apply_bf16
 
@@ -90,14 +90,13 @@ AK_INLINE void ak_softmax_wide(const typename D::T* AK_RESTRICT x, typename D::T
     const typename D::T* p = x + row * cols;
     typename D::T* q = y + row * cols;
     const int B = (int)blockDim.x, t = (int)threadIdx.x;
-    const int V = AK_V16(D);
     ak_i64 head = 0, nv = 0;
     if (vec) {
         head = (ak_i64)(((16u - ((unsigned)(unsigned long long)p & 15u)) & 15u) / sizeof(typename D::T));
         if (head > cols) head = cols;
-        nv = (cols - head) / V;
+        nv = (cols - head) >> 3;
     }
-    const ak_i64 tail0 = head + nv * V;
+    const ak_i64 tail0 = head + nv * 8;
     float m = -AK_INF, s = 0.0f;
     for (ak_i64 e = t; e < head; e += B) {
         const float a = D::to(p[e]);
@@ -108,14 +107,14 @@ AK_INLINE void ak_softmax_wide(const typename D::T* AK_RESTRICT x, typename D::T
         ak_i64 k = t;
         for (; k + B < nv; k += 2 * B) {
             float a[16];
-            ak_ld16<D>(pv + k * V, a);
-            ak_ld16<D>(pv + (k + B) * V, a + V);
-            ak_online_fold<2 * AK_V16(D)>(m, s, a);
+            D::ld8(pv + k * 8, a);
+            D::ld8(pv + (k + B) * 8, a + 8);
+            ak_online_fold<16>(m, s, a);
         }
         for (; k < nv; k += B) {
             float a[8];
-            ak_ld16<D>(pv + k * V, a);
-            ak_online_fold<AK_V16(D)>(m, s, a);
+            D::ld8(pv + k * 8, a);
+            ak_online_fold<8>(m, s, a);
         }
     }
     for (ak_i64 e = tail0 + t; e < cols; e += B) {
@@ -134,10 +133,10 @@ AK_INLINE void ak_softmax_wide(const typename D::T* AK_RESTRICT x, typename D::T
         typename D::T* qv = q + head;
         for (ak_i64 k = t; k < nv; k += B) {
             float a[8];
-            ak_ld16<D>(pv + k * V, a);
+            D::ld8(pv + k * 8, a);
 #pragma unroll
-            for (int u = 0; u < V; u++) a[u] = logsm ? (a[u] - M) - ls : ak_exp2((a[u] - M) * AK_LOG2E) * r;
-            ak_st16<D>(qv + k * V, a);
+            for (int u = 0; u < 8; u++) a[u] = logsm ? (a[u] - M) - ls : ak_exp2((a[u] - M) * AK_LOG2E) * r;
+            D::st8(qv + k * 8, a);
         }
     }
     for (ak_i64 e = tail0 + t; e < cols; e += B) {

@@ -122,6 +122,9 @@ static void akk_walk_rowwise(ak_context* ctx) {
         _ak_rowop_force.variant = _AK_RV_WIDE;
         _ak_rowop_force.block = 512;
         AKT_OK(ak_softmax(ctx, t, x, y, 2, 20001, 0, NULL));
+        _ak_rowop_force.variant = _AK_RV_SPLIT;   /* f16 / bf16 at 20000 take the wide kernel */
+        _ak_rowop_force.block = 128;
+        AKT_OK(ak_softmax(ctx, t, x, y, 2, 20000, 0, NULL));
         _ak_rowop_force.variant = _AK_RV_SMALL;
         AKT_OK(ak_cross_entropy(ctx, t, x, tgt, loss, 2, 1000, -100, AK_LOSS_MEAN, NULL));
         _ak_rowop_force.variant = -1;

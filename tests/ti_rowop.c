@@ -144,8 +144,9 @@ static void test_gpu_rowop_variants(void) {
         { ARO_XENT_MEAN, _AK_RV_STREAM, 256, 256, 9, 50257 }, { ARO_XENT_NONE, _AK_RV_STREAM, 256, 32, 65, 127 },
         { ARO_SUM, _AK_RV_STREAM, 256, 32, 70, 127 },      { ARO_ARGMAX, _AK_RV_STREAM, 256, 16, 70, 1000 },
         { ARO_SUM, _AK_RV_SEGMENTS, 256, 16, 3, 100003 },
-        { ARO_LAYERNORM, _AK_RV_SPLIT, 128, 0, 5, 40000 }, { ARO_RMSNORM, _AK_RV_SPLIT, 256, 0, 3, 20001 },
-        { ARO_LAYERNORM, _AK_RV_SPLIT, 256, 0, 2, 130000 }, { ARO_RMSNORM, _AK_RV_WIDE, 1024, 0, 3, 65536 },
+        { ARO_LAYERNORM, _AK_RV_WIDE, 1024, 64, 5, 40000 }, { ARO_RMSNORM, _AK_RV_WIDE, 512, 32, 3, 20001 },
+        { ARO_LAYERNORM, _AK_RV_WIDE, 1024, 64, 2, 130001 }, { ARO_RMSNORM, _AK_RV_WIDE, 1024, 0, 3, 65536 },
+        { ARO_LAYERNORM, _AK_RV_WIDE, 256, 1, 3, 5000 },
     };
     static const ak_dtype dts[] = { AK_F32, AK_F16, AK_BF16 };
     ak_context *g = NULL, *cpu = akt_cpu_context("gpu_rowop");
