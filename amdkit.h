@@ -16151,20 +16151,23 @@ typedef struct _ak_rowop_rule {
 } _ak_rowop_rule;
 #define _AK_RMAX ((size_t)-1)
 static const _ak_rowop_rule _ak_rowop_table[] = {
-    /* softmax, layernorm, rmsnorm */
-    { _AK_RO_SOFTMAX, _AK_DT_ALL, 8193, 16384, 1, _AK_RMAX, 0, -1, _AK_RV_WIDE, 512, 0,
-      "h100 sweep_variants 2026-11-23 (session 3, main 6b6352d): x 16384, rows 256/1024/4096/16384: f32 wide/512 "
-      "52/73/81/83% of copy vs rows 40/57/68/71, bf16 45/67/84/91 vs 37/49/58/60 (8193..16384 columns take the "
-      "same 1024-thread register group as 16384)" },
-    { _AK_RO_SOFTMAX, _AK_DT_HALF, 16385, 131072, 1, _AK_RMAX, 0, -1, _AK_RV_WIDE, 512, 0,
-      "h100 sweep_variants 2026-11-23 (session 3): bf16 rows 1024/4096/16384, wide/512 vs split/128: x 32768 "
-      "67/73/75 vs 58/63/64, x 50257 60/65 vs 41/46, x 128256 61/65 vs 60/62 (f32: split stays ahead)" },
-    { _AK_RO_NORM, _AK_DT_F32, 8193, 16384, 1, _AK_RMAX, 0, -1, _AK_RV_WIDE, 1024, 0,
-      "h100 run 2026-11-23 (helper wide, ak_norm_wide without spills): x 16384 rows 1024/4096/16384: layernorm "
-      "f32 wide/1024 72/86/91% vs rows 61/71/74, rmsnorm 83/92/94 vs 71/80/84 (x 8192: rows 70-96 stays)" },
-    { _AK_RO_NORM, _AK_DT_HALF, 8193, 16384, 1, _AK_RMAX, 0, -1, _AK_RV_WIDE, 512, 0,
-      "h100 run 2026-11-23 (helper wide): x 16384 rows 1024/4096/16384: layernorm bf16 wide/512 66/82/89% vs rows "
-      "53/63/66, rmsnorm 71/86/92 vs 61/74/78 (x 8192: rows 85-99 stays)" },
+    /* softmax, layernorm, rmsnorm (bench/NOTES.md "Sweep misses: wide rows"; rows 256..16384 measured: fewer
+     * rows keep the older choice) */
+    { _AK_RO_SOFTMAX, _AK_DT_ALL, 8193, 16384, 256, _AK_RMAX, 0, -1, _AK_RV_WIDE, 512, 0,
+      "h100 2026-11-23 session 3 (helper wide), x 16384 rows 256/1024/4096/16384, % of copy: f32 wide/512 "
+      "61/73/81/83 vs rows 40/57/68/71, bf16 46/66/84/91 vs rows 38/50/58/61; 8193..16384 columns take the same "
+      "1024-thread register group as 16384 in the rows kernel (1 block per SM)" },
+    { _AK_RO_SOFTMAX, _AK_DT_HALF, 16385, 131072, 256, _AK_RMAX, 0, -1, _AK_RV_WIDE, 512, 0,
+      "h100 2026-11-23 session 3 (helper wide), bf16 rows 256/1024/4096/16384, wide/512 vs split/128: x 32768 "
+      "63/66/74/76 vs 43/58/63/64, x 50257 55/60/65 vs 32/41/46, x 128256 56/61/65 vs 54/60/62 (f32: split "
+      "stays ahead at 32768+)" },
+    { _AK_RO_NORM, _AK_DT_F32, 8193, 16384, 256, _AK_RMAX, 0, -1, _AK_RV_WIDE, 1024, 0,
+      "h100 2026-11-23 session 3 (helper wide, ak_norm_wide without spills): x 16384 rows 256/1024/4096/16384: "
+      "layernorm f32 wide/1024 55/72/86/91% vs rows 42/61/71/74, rmsnorm 65/83/92/94 vs 49/71/80/84 (x 8192: rows "
+      "70-96 stays)" },
+    { _AK_RO_NORM, _AK_DT_HALF, 8193, 16384, 256, _AK_RMAX, 0, -1, _AK_RV_WIDE, 512, 0,
+      "h100 2026-11-23 session 3 (helper wide): x 16384 rows 256/1024/4096/16384: layernorm bf16 wide/512 "
+      "41/66/82/89% vs rows 37/53/63/66, rmsnorm 48/71/86/92 vs 43/61/74/78 (x 8192: rows 85-99 stays)" },
     { _AK_RO_SOFTMAX | _AK_RO_NORM, _AK_DT_ALL, 1, 16384, 1, _AK_RMAX, 0, -1, _AK_RV_ROWS, 128, 0,
       "h100 bench_ops 2026-11-22: 65536 x 4096 at 94-100% of copy, one read; 128-thread blocks (f16 4096: 2988 GB/s "
       "vs 2903 with 256); h100 sweep 2026-11-23: 94-100% at 65536 x 768..8192, 57-71% (f32) / 49-61% (f16) at "
@@ -16172,10 +16175,10 @@ static const _ak_rowop_rule _ak_rowop_table[] = {
     { _AK_RO_SOFTMAX, _AK_DT_ALL, 16385, _AK_RMAX, 1, _AK_RMAX, 0, -1, _AK_RV_SPLIT, 128, 0,
       "h100 bench_ops 2026-11-22: 4096 x 393216 f32 split 2173 GB/s vs 1811 two-pass (falls back to two-pass past "
       "CUs blocks per row, and for f16/bf16 past 131072 columns: 1974 vs 1823 GB/s)" },
-    { _AK_RO_NORM, _AK_DT_ALL, 16385, _AK_RMAX, 1, _AK_RMAX, 0, -1, _AK_RV_WIDE, 1024, 64,
+    { _AK_RO_NORM, _AK_DT_ALL, 16385, _AK_RMAX, 1, _AK_RMAX, 0, -1, _AK_RV_WIDE, 1024, 0,
       "h100 sweep 2026-11-23: one 1024-thread block per row, two passes: 84-93% at 16384 x 32768, 58-66% at "
-      "128256 / 400000 columns (the second pass misses L2); session 3 (helper wide): rows cut into 64 KiB "
-      "segments, one block each (64 KiB rows: bf16 x 32768 84-90%, f32 x 16384 86-94%)" },
+      "128256 / 400000 columns; session 3 (helper wide): 64 KiB segments (param 64) measured -2..-19% for "
+      "layernorm, -20..-30% at 50257, +3..+10% for rmsnorm at >= 1024 rows: not taken" },
     /* reductions: rows < CUs x 16 (sum, mean, f32 max/min) or x 8 (the rest) and wide: segments */
     { _AK_RO_SUM, _AK_DT_ALL, 8193, _AK_RMAX, 0, 16, 1, -1, _AK_RV_SEGMENTS, 256, 16,
       "h100 bench_ops 2026-11-22, 256M elements, segments per CU 8/16/32/64: sum f32 97.2/97.8/98.0/97.6, "
