@@ -1087,7 +1087,8 @@ AKAPI ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
  * statistics of the rounded h as the unfused `h = x + r; y = norm(h)` computes
  * them. x, r, h, y: rows x cols of dtype (f32, f16, bf16); weight, bias: cols
  * elements or NULL. One read of x and r, one write of h and y for rows up to
- * 16384 wide (wider rows read h back once). h may be the very same buffer as
+ * 8192 wide (wider rows, and 8193..16384 from 256 rows on, read h back once,
+ * from L2 while it fits: the row-op table's choice). h may be the very same buffer as
  * x or r (the usual in-place residual stream), y too, but h and y must not
  * overlap each other; weight and bias must not overlap h or y.
  * eps >= 0 and finite. Thread safety: any thread. */
