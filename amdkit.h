@@ -3470,6 +3470,25 @@ static const char _ak_src_attention_mma[] =
     "\n"
     "#define AK_AMMA_BK 64\n"
     "\n"
+    "// One argument list for every kernel of the family (the SIMT kernels' list of\n"
+    "// kernels/attention.hip: d, R and vec unused here), and the list the kernels\n"
+    "// pass to the two device functions (ak_attn_mma_gen, ak_attn_mma), with the\n"
+    "// names it uses.\n"
+    "#define AK_AMMA_KPARAMS(D)                                                                                       \\\n"
+    "    const D::T* q, const D::T* k, const D::T* v, D::T* o, float* lse, int hkv, int group, int sq, int skv, int d, \\\n"
+    "        ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb, ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh, ak_i64 vss,  \\\n"
+    "        ak_i64 osb, ak_i64 osh, ak_i64 oss, float scale_log2, int causal, int R, int nsplit, int split_len,         \\\n"
+    "        float* part, int vec\n"
+    "#define AK_AMMA_PARAMS(D)                                                                                        \\\n"
+    "    const typename D::T* AK_RESTRICT q, const typename D::T* AK_RESTRICT k, const typename D::T* AK_RESTRICT v,  \\\n"
+    "        typename D::T* AK_RESTRICT o, float* AK_RESTRICT lse, int hkv, int group, int sq, int skv, ak_i64 qsb,     \\\n"
+    "        ak_i64 qsh, ak_i64 qss, ak_i64 ksb, ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh, ak_i64 vss,            \\\n"
+    "        ak_i64 osb, ak_i64 osh, ak_i64 oss, float scale_log2, int causal, int nsplit, int split_len,                \\\n"
+    "        float* AK_RESTRICT part\n"
+    "#define AK_AMMA_ARGS                                                                                             \\\n"
+    "    q, k, v, o, lse, hkv, group, sq, skv, qsb, qsh, qss, ksb, ksh, kss, vsb, vsh, vss, osb, osh, oss, scale_log2, \\\n"
+    "        causal, nsplit, split_len, part\n"
+    "\n"
     "#if defined(AK_MMA_MFMA) || defined(AK_MMA_WMMA11) || defined(AK_MMA_WMMA12) || defined(AK_MMA_SYNC)\n"
     "// Generic matrix path: the kernels of AMD targets (MFMA on CDNA, WMMA on\n"
     "// RDNA3 / RDNA4), and ak_attn_mmagen* on every matrix target (NVIDIA too,\n"
@@ -3486,12 +3505,7 @@ static const char _ak_src_attention_mma[] =
     "// on the accumulators. W waves, each on its own rows; no cross-wave merge.\n"
     "#define AK_AMMA_BK_AMD 32\n"
     "template <class D, int HD, int W>\n"
-    "AK_INLINE void ak_attn_mma_gen(const typename D::T* AK_RESTRICT q, const typename D::T* AK_RESTRICT k,\n"
-    "                           const typename D::T* AK_RESTRICT v, typename D::T* AK_RESTRICT o, float* AK_RESTRICT lse,\n"
-    "                           int hkv, int group, int sq, int skv, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb,\n"
-    "                           ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh, ak_i64 vss, ak_i64 osb, ak_i64 osh,\n"
-    "                           ak_i64 oss, float scale_log2, int causal, int nsplit, int split_len,\n"
-    "                           float* AK_RESTRICT part) {\n"
+    "AK_INLINE void ak_attn_mma_gen(AK_AMMA_PARAMS(D)) {\n"
     "    typedef typename D::T T;\n"
     "    typedef ak_mma<D> MM;\n"
     "    enum {\n"
@@ -3655,8 +3669,7 @@ static const char _ak_src_attention_mma[] =
     "    }\n"
     "}\n"
     "#define AK_AMMA_GEN_BODY(D, HD, W)                                                                              \\\n"
-    "    ak_attn_mma_gen<D, HD, W>(q, k, v, o, lse, hkv, group, sq, skv, qsb, qsh, qss, ksb, ksh, kss, vsb, vsh, vss, \\\n"
-    "                              osb, osh, oss, scale_log2, causal, nsplit, split_len, part)\n"
+    "    ak_attn_mma_gen<D, HD, W>(AK_AMMA_ARGS)\n"
     "#else\n"
     "#define AK_AMMA_GEN_BODY(D, HD, W) \\\n"
     "    do {                           \\\n"
@@ -3698,12 +3711,7 @@ static const char _ak_src_attention_mma[] =
     "}\n"
     "\n"
     "template <class D, int HD, int WM, int WN, int ST>\n"
-    "AK_INLINE void ak_attn_mma(const typename D::T* AK_RESTRICT q, const typename D::T* AK_RESTRICT k,\n"
-    "                           const typename D::T* AK_RESTRICT v, typename D::T* AK_RESTRICT o, float* AK_RESTRICT lse,\n"
-    "                           int hkv, int group, int sq, int skv, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb,\n"
-    "                           ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh, ak_i64 vss, ak_i64 osb, ak_i64 osh,\n"
-    "                           ak_i64 oss, float scale_log2, int causal, int nsplit, int split_len,\n"
-    "                           float* AK_RESTRICT part) {\n"
+    "AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS(D)) {\n"
     "    typedef typename D::T T;\n"
     "    typedef ak_mma<D> MM;\n"
     "    enum {\n"
@@ -3945,9 +3953,7 @@ static const char _ak_src_attention_mma[] =
     "    }\n"
     "}\n"
     "#define AK_AMMA_BODY(D, HD, WM, WN)                                                                              \\\n"
-    "    ak_attn_mma<D, HD, WM, WN, (WN > 1 ? 3 : 2)>(q, k, v, o, lse, hkv, group, sq, skv, qsb, qsh, qss, ksb, ksh,  \\\n"
-    "                                                 kss, vsb, vsh, vss, osb, osh, oss, scale_log2, causal, nsplit,  \\\n"
-    "                                                 split_len, part)\n"
+    "    ak_attn_mma<D, HD, WM, WN, (WN > 1 ? 3 : 2)>(AK_AMMA_ARGS)\n"
     "#else\n"
     "// AMD: the generic path (WM waves; the decode form is one wave). Targets\n"
     "// without a matrix instruction get empty kernels (one source for every\n"
@@ -3957,11 +3963,7 @@ static const char _ak_src_attention_mma[] =
     "\n"
     "// Same argument list as the SIMT kernels (d and R unused: head_dim == HD, rows per block fixed).\n"
     "#define AK_AMMA(NAME, HD, WM, WN, DT, D)                                                                         \\\n"
-    "    AK_KERNEL void __launch_bounds__(32 * WM * WN) NAME##HD##_##DT(                                             \\\n"
-    "        const D::T* q, const D::T* k, const D::T* v, D::T* o, float* lse, int hkv, int group, int sq, int skv,  \\\n"
-    "        int d, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb, ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh,   \\\n"
-    "        ak_i64 vss, ak_i64 osb, ak_i64 osh, ak_i64 oss, float scale_log2, int causal, int R, int nsplit,        \\\n"
-    "        int split_len, float* part, int vec) {                                                                    \\\n"
+    "    AK_KERNEL void __launch_bounds__(32 * WM * WN) NAME##HD##_##DT(AK_AMMA_KPARAMS(D)) { \\\n"
     "        (void)d; (void)R; (void)vec;                                                                              \\\n"
     "        AK_AMMA_BODY(D, HD, WM, WN);                                                                              \\\n"
     "    }\n"
@@ -3976,11 +3978,7 @@ static const char _ak_src_attention_mma[] =
     "\n"
     "// the generic path under its own name on every target (4 waves)\n"
     "#define AK_AMMA_GEN(HD, DT, D)                                                                                   \\\n"
-    "    AK_KERNEL void __launch_bounds__(4 * AK_WAVE) ak_attn_mmagen##HD##_##DT(                                    \\\n"
-    "        const D::T* q, const D::T* k, const D::T* v, D::T* o, float* lse, int hkv, int group, int sq, int skv,  \\\n"
-    "        int d, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb, ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh,   \\\n"
-    "        ak_i64 vss, ak_i64 osb, ak_i64 osh, ak_i64 oss, float scale_log2, int causal, int R, int nsplit,        \\\n"
-    "        int split_len, float* part, int vec) {                                                                    \\\n"
+    "    AK_KERNEL void __launch_bounds__(4 * AK_WAVE) ak_attn_mmagen##HD##_##DT(AK_AMMA_KPARAMS(D)) { \\\n"
     "        (void)d; (void)R; (void)vec;                                                                              \\\n"
     "        AK_AMMA_GEN_BODY(D, HD, 4);                                                                               \\\n"
     "    }\n"
@@ -4207,14 +4205,18 @@ static const char _ak_src_gemm[] =
     "        r.x = w[0]; r.y = w[1]; r.z = w[2]; r.w = w[3];\n"
     "        return r;\n"
     "    }\n"
+    "    /* The 8 elements of chunk i of this thread: row r, k .. k + 7 (kc), else\n"
+    "     * rows r .. r + 7 at k. */\n"
+    "    static AK_INLINE void at(int i, bool kc, int& r, int& k) {\n"
+    "        const int q = (int)threadIdx.x + i * NT;\n"
+    "        if (kc) { r = q / (BK / 8); k = (q % (BK / 8)) * 8; }\n"
+    "        else { k = q / (ROWS / 8); r = (q % (ROWS / 8)) * 8; }\n"
+    "    }\n"
     "    AK_INLINE void load(const T* X, ak_i64 ld, bool kc, bool vec, int r0, int k0, int R, int K) {\n"
-    "        const int t = (int)threadIdx.x;\n"
     "#pragma unroll\n"
     "        for (int i = 0; i < NV; i++) {\n"
-    "            const int q = t + i * NT;\n"
     "            int r, k;\n"
-    "            if (kc) { r = q / (BK / 8); k = (q % (BK / 8)) * 8; }\n"
-    "            else { k = q / (ROWS / 8); r = (q % (ROWS / 8)) * 8; }\n"
+    "            at(i, kc, r, k);\n"
     "            const int gr = r0 + r, gk = k0 + k;\n"
     "            if (kc) {\n"
     "                const T* p = X + (ak_i64)gr * ld + gk;\n"
@@ -4240,13 +4242,10 @@ static const char _ak_src_gemm[] =
     "    /* Store into shared: KMAJOR: S[r * LD + k], else S[k * LD + r]. */\n"
     "    template <bool KMAJOR, int LD>\n"
     "    AK_INLINE void store(T* S, bool kc) const {\n"
-    "        const int t = (int)threadIdx.x;\n"
     "#pragma unroll\n"
     "        for (int i = 0; i < NV; i++) {\n"
-    "            const int q = t + i * NT;\n"
     "            int r, k;\n"
-    "            if (kc) { r = q / (BK / 8); k = (q % (BK / 8)) * 8; }\n"
-    "            else { k = q / (ROWS / 8); r = (q % (ROWS / 8)) * 8; }\n"
+    "            at(i, kc, r, k);\n"
     "            if (kc == KMAJOR) {\n"
     "                T* p = KMAJOR ? S + r * LD + k : S + k * LD + r;\n"
     "                *(uint4*)p = pack(&v[i][0]);\n"
@@ -4311,6 +4310,40 @@ static const char _ak_src_gemm[] =
     "    }\n"
     "}\n"
     "\n"
+    "/* The k loop of the register-staged paths (matrix-core, SIMT) over one batch\n"
+    " * entry: tile 0 of A (BM rows) and B (BN rows) into stage 0 of As / Bs, then\n"
+    " * for each k tile kt: tile kt + 1 loaded into registers, step(kt & 1) on the\n"
+    " * stage holding tile kt, tile kt + 1 stored into the other stage. KMAJOR /\n"
+    " * LDA / LDB: the shared layout (ak_gemm_tile::store). */\n"
+    "template <bool KMAJOR, int LDA, int LDB, class DT, int BM, int BN, int BK, int NT, class SA, class SB, class STEP>\n"
+    "AK_INLINE void ak_gemm_kloop(const typename DT::T* Ab, const typename DT::T* Bb, ak_i64 lda, ak_i64 ldb, int flags, int m0,\n"
+    "                             int n0, int M, int N, int K, SA As, SB Bs, STEP&& step) {\n"
+    "    const bool kca = !(flags & AK_GF_TA), kcb = (flags & AK_GF_TB) != 0; /* k-contiguous in global memory */\n"
+    "    ak_gemm_tile<DT, BM, BK, NT> ta_;\n"
+    "    ak_gemm_tile<DT, BN, BK, NT> tb_;\n"
+    "    const int nk = (K + BK - 1) / BK;\n"
+    "    ta_.load(Ab, lda, kca, (flags & AK_GF_VA) != 0, m0, 0, M, K);\n"
+    "    tb_.load(Bb, ldb, kcb, (flags & AK_GF_VB) != 0, n0, 0, N, K);\n"
+    "    __syncthreads(); /* the previous batch's readers are done */\n"
+    "    ta_.template store<KMAJOR, LDA>(As[0], kca);\n"
+    "    tb_.template store<KMAJOR, LDB>(Bs[0], kcb);\n"
+    "    __syncthreads();\n"
+    "    for (int kt = 0; kt < nk; kt++) {\n"
+    "        const int cur = kt & 1;\n"
+    "        if (kt + 1 < nk) {\n"
+    "            ta_.load(Ab, lda, kca, (flags & AK_GF_VA) != 0, m0, (kt + 1) * BK, M, K);\n"
+    "            tb_.load(Bb, ldb, kcb, (flags & AK_GF_VB) != 0, n0, (kt + 1) * BK, N, K);\n"
+    "        }\n"
+    "        step(cur);\n"
+    "        if (kt + 1 < nk) {\n"
+    "            __syncthreads();\n"
+    "            ta_.template store<KMAJOR, LDA>(As[cur ^ 1], kca);\n"
+    "            tb_.template store<KMAJOR, LDB>(Bs[cur ^ 1], kcb);\n"
+    "            __syncthreads();\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "\n"
     "/* ---- matrix-core path: NT threads, waves laid out WM x WN ---------------- */\n"
     "template <class DT, bool FAST32, int BM, int BN, int BK, int NT>\n"
     "AK_INLINE void ak_gemm_mma(AK_GEMM_PARAMS_T(DT), const int m0, const int n0) {\n"
@@ -4327,32 +4360,15 @@ static const char _ak_src_gemm[] =
     "    T (*As)[BM * LDS] = (T (*)[BM * LDS])smem;\n"
     "    T (*Bs)[BN * LDS] = (T (*)[BN * LDS])(smem + 2 * BM * LDS * DT::SIZE);\n"
     "    const int lane = ak_lane(), w = ak_wave_id(), wm = w / WN, wn = w % WN;\n"
-    "    const bool ta = flags & AK_GF_TA, tb = flags & AK_GF_TB;\n"
-    "    const bool kca = !ta, kcb = tb; /* k-contiguous in global memory */\n"
     "    const int o32 = (flags & AK_GF_OUT32) ? 1 : 0;\n"
     "    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {\n"
-    "        const T* Ab = A + (ak_i64)b * sA;\n"
-    "        const T* Bb = B + (ak_i64)b * sB;\n"
-    "        ak_gemm_tile<DT, BM, BK, NT> ta_;\n"
-    "        ak_gemm_tile<DT, BN, BK, NT> tb_;\n"
     "        typename MM::C acc[FM][FN];\n"
     "#pragma unroll\n"
     "        for (int i = 0; i < FM; i++)\n"
     "#pragma unroll\n"
     "            for (int j = 0; j < FN; j++) MM::zero(acc[i][j]);\n"
-    "        const int nk = (K + BK - 1) / BK;\n"
-    "        ta_.load(Ab, lda, kca, (flags & AK_GF_VA) != 0, m0, 0, M, K);\n"
-    "        tb_.load(Bb, ldb, kcb, (flags & AK_GF_VB) != 0, n0, 0, N, K);\n"
-    "        __syncthreads(); /* the previous batch's readers are done */\n"
-    "        ta_.template store<true, LDS>(As[0], kca);\n"
-    "        tb_.template store<true, LDS>(Bs[0], kcb);\n"
-    "        __syncthreads();\n"
-    "        for (int kt = 0; kt < nk; kt++) {\n"
-    "            const int cur = kt & 1;\n"
-    "            if (kt + 1 < nk) {\n"
-    "                ta_.load(Ab, lda, kca, (flags & AK_GF_VA) != 0, m0, (kt + 1) * BK, M, K);\n"
-    "                tb_.load(Bb, ldb, kcb, (flags & AK_GF_VB) != 0, n0, (kt + 1) * BK, N, K);\n"
-    "            }\n"
+    "        ak_gemm_kloop<true, LDS, LDS, DT, BM, BN, BK, NT>(A + (ak_i64)b * sA, B + (ak_i64)b * sB, lda, ldb, flags, m0, n0, M, N, K,\n"
+    "                                                        As, Bs, [&](int cur) {\n"
     "            const T* as = As[cur] + (wm * TM) * LDS;\n"
     "            const T* bs = Bs[cur] + (wn * TN) * LDS;\n"
     "#pragma unroll\n"
@@ -4378,13 +4394,7 @@ static const char _ak_src_gemm[] =
     "#pragma unroll\n"
     "                    for (int j = 0; j < FN; j++) MM::mma(acc[i][j], fa[i], fb[j]);\n"
     "            }\n"
-    "            if (kt + 1 < nk) {\n"
-    "                __syncthreads();\n"
-    "                ta_.template store<true, LDS>(As[cur ^ 1], kca);\n"
-    "                tb_.template store<true, LDS>(Bs[cur ^ 1], kcb);\n"
-    "                __syncthreads();\n"
-    "            }\n"
-    "        }\n"
+    "        });\n"
     "        void* Db = (void*)ak_gemm_off(D, sD, b, o32, DT::SIZE);\n"
     "        const void* Cb = ak_gemm_off(C, sC, b, o32, DT::SIZE);\n"
     "        const void* Rb = ak_gemm_off(R, sR, b, o32, DT::SIZE);\n"
@@ -4417,32 +4427,15 @@ static const char _ak_src_gemm[] =
     "    T (*As)[BK * LDA_] = (T (*)[BK * LDA_])smem;\n"
     "    T (*Bs)[BK * LDB_] = (T (*)[BK * LDB_])(smem + 2 * BK * LDA_ * DT::SIZE);\n"
     "    const int tx = (int)threadIdx.x % TX, ty = (int)threadIdx.x / TX;\n"
-    "    const bool ta = flags & AK_GF_TA, tb = flags & AK_GF_TB;\n"
-    "    const bool kca = !ta, kcb = tb;\n"
     "    const int o32 = (flags & AK_GF_OUT32) ? 1 : 0;\n"
     "    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {\n"
-    "        const T* Ab = A + (ak_i64)b * sA;\n"
-    "        const T* Bb = B + (ak_i64)b * sB;\n"
-    "        ak_gemm_tile<DT, BM, BK, NT> ta_;\n"
-    "        ak_gemm_tile<DT, BN, BK, NT> tb_;\n"
     "        float acc[TM][TN];\n"
     "#pragma unroll\n"
     "        for (int i = 0; i < TM; i++)\n"
     "#pragma unroll\n"
     "            for (int j = 0; j < TN; j++) acc[i][j] = 0.0f;\n"
-    "        const int nk = (K + BK - 1) / BK;\n"
-    "        ta_.load(Ab, lda, kca, (flags & AK_GF_VA) != 0, m0, 0, M, K);\n"
-    "        tb_.load(Bb, ldb, kcb, (flags & AK_GF_VB) != 0, n0, 0, N, K);\n"
-    "        __syncthreads();\n"
-    "        ta_.template store<false, LDA_>(As[0], kca);\n"
-    "        tb_.template store<false, LDB_>(Bs[0], kcb);\n"
-    "        __syncthreads();\n"
-    "        for (int kt = 0; kt < nk; kt++) {\n"
-    "            const int cur = kt & 1;\n"
-    "            if (kt + 1 < nk) {\n"
-    "                ta_.load(Ab, lda, kca, (flags & AK_GF_VA) != 0, m0, (kt + 1) * BK, M, K);\n"
-    "                tb_.load(Bb, ldb, kcb, (flags & AK_GF_VB) != 0, n0, (kt + 1) * BK, N, K);\n"
-    "            }\n"
+    "        ak_gemm_kloop<false, LDA_, LDB_, DT, BM, BN, BK, NT>(A + (ak_i64)b * sA, B + (ak_i64)b * sB, lda, ldb, flags, m0, n0, M, N,\n"
+    "                                                           K, As, Bs, [&](int cur) {\n"
     "#pragma unroll\n"
     "            for (int kk = 0; kk < BK; kk++) {\n"
     "                float a[TM], bv[TN];\n"
@@ -4456,13 +4449,7 @@ static const char _ak_src_gemm[] =
     "#pragma unroll\n"
     "                    for (int j = 0; j < TN; j++) acc[i][j] = fmaf(a[i], bv[j], acc[i][j]);\n"
     "            }\n"
-    "            if (kt + 1 < nk) {\n"
-    "                __syncthreads();\n"
-    "                ta_.template store<false, LDA_>(As[cur ^ 1], kca);\n"
-    "                tb_.template store<false, LDB_>(Bs[cur ^ 1], kcb);\n"
-    "                __syncthreads();\n"
-    "            }\n"
-    "        }\n"
+    "        });\n"
     "        void* Db = (void*)ak_gemm_off(D, sD, b, o32, DT::SIZE);\n"
     "        const void* Cb = ak_gemm_off(C, sC, b, o32, DT::SIZE);\n"
     "        const void* Rb = ak_gemm_off(R, sR, b, o32, DT::SIZE);\n"
@@ -6837,7 +6824,7 @@ static inline void _ak_kargs_binary(_ak_kargs* kargs_, const void* x, const void
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_binary);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, z); ak_args_i64(a_, n); ak_args_i32(a_, op);
 }
-/* kernels/gemm.hip:462 NAME (macro AK_GEMM_WGMMA) */
+/* kernels/gemm.hip:451 NAME (macro AK_GEMM_WGMMA) */
 static inline void _ak_kargs_gemm_wgmma(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t K, int64_t lda,
                                         int64_t ldb, int64_t ldc, int64_t ldd, int64_t ldr, int64_t sA, int64_t sB, int64_t sC, int64_t sD, int64_t sR, int32_t batch, float alpha, float beta,
                                         int32_t flags, float ap) {
@@ -6993,19 +6980,19 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_xent_mean);
     ak_args_ptr(a_, part); ak_args_i32(a_, nparts); ak_args_i32(a_, mean); ak_args_ptr(a_, out);
 }
-#define _ak_kargs_amma _ak_kargs_attn_simt   /* kernels/attention_mma.hip:521 NAME##HD##_##DT (macro AK_AMMA): the same list */
+#define _ak_kargs_amma _ak_kargs_attn_simt   /* kernels/attention_mma.hip:527 NAME##HD##_##DT (macro AK_AMMA): the same list */
 #define _AK_KIF_amma _AK_KIF_attn_simt
-#define _ak_kargs_attn_mmagen _ak_kargs_attn_simt   /* kernels/attention_mma.hip:540 ak_attn_mmagen##HD##_##DT (macro AK_AMMA_GEN): the same list */
+#define _ak_kargs_attn_mmagen _ak_kargs_attn_simt   /* kernels/attention_mma.hip:542 ak_attn_mmagen##HD##_##DT (macro AK_AMMA_GEN): the same list */
 #define _AK_KIF_attn_mmagen _AK_KIF_attn_simt
 #define _ak_kargs_copy _ak_kargs_cast   /* kernels/cast.hip:47 ak_copy_f32: the same list */
 #define _AK_KIF_copy _AK_KIF_cast
 #define _ak_kargs_scale _ak_kargs_axpy   /* kernels/elementwise.hip:58 ak_scale_f32: the same list */
 #define _AK_KIF_scale _AK_KIF_axpy
-#define _ak_kargs_gemm_skinny _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:543 NAME (macro AK_GEMM_SKINNY): the same list */
+#define _ak_kargs_gemm_skinny _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:532 NAME (macro AK_GEMM_SKINNY): the same list */
 #define _AK_KIF_gemm_skinny _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_mma _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:553 NAME (macro AK_GEMM_MMA): the same list */
+#define _ak_kargs_gemm_mma _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:542 NAME (macro AK_GEMM_MMA): the same list */
 #define _AK_KIF_gemm_mma _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:557 NAME (macro AK_GEMM_SIMT): the same list */
+#define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:546 NAME (macro AK_GEMM_SIMT): the same list */
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
 static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_unary_f32", _AK_KIF_unary },
@@ -7270,18 +7257,23 @@ typedef struct { char bytes[16]; } _akT_CUuuid;
     X(const char*, hipGetErrorString, (_akT_hipError_t e), "hipGetErrorString", NULL, 1, 1) \
     X(const char*, hipGetErrorName, (_akT_hipError_t e), "hipGetErrorName", NULL, 0, 1)
 
+/* hipRTC and NVRTC share one API shape (hipRTC follows NVRTC): P is the
+ * prefix (hiprtc / nvrtc), STRS the type of the header and option arrays,
+ * CODE the code-object getters' word (hipRTC GetCode, NVRTC GetCUBIN). */
+#define _AK_RTC_API(X, P, STRS, CODE) \
+    X(_akT_##P##Result, P##Version, (int* major, int* minor), #P "Version", NULL, 1, 1) \
+    X(_akT_##P##Result, P##CreateProgram, (_akT_##P##Program* p, const char* src, const char* name, int nh, \
+        STRS headers, STRS include_names), #P "CreateProgram", NULL, 1, 1) \
+    X(_akT_##P##Result, P##CompileProgram, (_akT_##P##Program p, int n, STRS opts), #P "CompileProgram", NULL, 1, 1) \
+    X(_akT_##P##Result, P##GetProgramLogSize, (_akT_##P##Program p, size_t* n), #P "GetProgramLogSize", NULL, 1, 1) \
+    X(_akT_##P##Result, P##GetProgramLog, (_akT_##P##Program p, char* log), #P "GetProgramLog", NULL, 1, 1) \
+    X(_akT_##P##Result, P##Get##CODE##Size, (_akT_##P##Program p, size_t* n), #P "Get" #CODE "Size", NULL, 1, 1) \
+    X(_akT_##P##Result, P##Get##CODE, (_akT_##P##Program p, char* code), #P "Get" #CODE, NULL, 1, 1) \
+    X(_akT_##P##Result, P##DestroyProgram, (_akT_##P##Program* p), #P "DestroyProgram", NULL, 1, 1) \
+    X(const char*, P##GetErrorString, (_akT_##P##Result r), #P "GetErrorString", NULL, 1, 1)
+
 /* hipRTC: its own library on ROCm 7+, inside libamdhip64 on 5.x/6.x. */
-#define _AK_HIPRTC_API(X) \
-    X(_akT_hiprtcResult, hiprtcVersion, (int* major, int* minor), "hiprtcVersion", NULL, 1, 1) \
-    X(_akT_hiprtcResult, hiprtcCreateProgram, (_akT_hiprtcProgram* p, const char* src, const char* name, int nh, \
-        const char** headers, const char** include_names), "hiprtcCreateProgram", NULL, 1, 1) \
-    X(_akT_hiprtcResult, hiprtcCompileProgram, (_akT_hiprtcProgram p, int n, const char** opts), "hiprtcCompileProgram", NULL, 1, 1) \
-    X(_akT_hiprtcResult, hiprtcGetProgramLogSize, (_akT_hiprtcProgram p, size_t* n), "hiprtcGetProgramLogSize", NULL, 1, 1) \
-    X(_akT_hiprtcResult, hiprtcGetProgramLog, (_akT_hiprtcProgram p, char* log), "hiprtcGetProgramLog", NULL, 1, 1) \
-    X(_akT_hiprtcResult, hiprtcGetCodeSize, (_akT_hiprtcProgram p, size_t* n), "hiprtcGetCodeSize", NULL, 1, 1) \
-    X(_akT_hiprtcResult, hiprtcGetCode, (_akT_hiprtcProgram p, char* code), "hiprtcGetCode", NULL, 1, 1) \
-    X(_akT_hiprtcResult, hiprtcDestroyProgram, (_akT_hiprtcProgram* p), "hiprtcDestroyProgram", NULL, 1, 1) \
-    X(const char*, hiprtcGetErrorString, (_akT_hiprtcResult r), "hiprtcGetErrorString", NULL, 1, 1)
+#define _AK_HIPRTC_API(X) _AK_RTC_API(X, hiprtc, const char**, Code)
 
 /* comgr: only to list the ISAs the installed compiler knows (optional). */
 #define _AK_COMGR_API(X) \
@@ -7340,19 +7332,11 @@ typedef struct { char bytes[16]; } _akT_CUuuid;
     X(_akT_CUresult, cuGetErrorString, (_akT_CUresult r, const char** s), "cuGetErrorString", NULL, 1, 1) \
     X(_akT_CUresult, cuGetErrorName, (_akT_CUresult r, const char** s), "cuGetErrorName", NULL, 0, 1)
 
+/* NVRTC: the shared shape, and the list of the architectures it compiles for (optional). */
 #define _AK_NVRTC_API(X) \
-    X(_akT_nvrtcResult, nvrtcVersion, (int* major, int* minor), "nvrtcVersion", NULL, 1, 1) \
+    _AK_RTC_API(X, nvrtc, const char* const*, CUBIN) \
     X(_akT_nvrtcResult, nvrtcGetNumSupportedArchs, (int* n), "nvrtcGetNumSupportedArchs", NULL, 0, 1) \
-    X(_akT_nvrtcResult, nvrtcGetSupportedArchs, (int* archs), "nvrtcGetSupportedArchs", NULL, 0, 1) \
-    X(_akT_nvrtcResult, nvrtcCreateProgram, (_akT_nvrtcProgram* p, const char* src, const char* name, int nh, \
-        const char* const* headers, const char* const* include_names), "nvrtcCreateProgram", NULL, 1, 1) \
-    X(_akT_nvrtcResult, nvrtcCompileProgram, (_akT_nvrtcProgram p, int n, const char* const* opts), "nvrtcCompileProgram", NULL, 1, 1) \
-    X(_akT_nvrtcResult, nvrtcGetProgramLogSize, (_akT_nvrtcProgram p, size_t* n), "nvrtcGetProgramLogSize", NULL, 1, 1) \
-    X(_akT_nvrtcResult, nvrtcGetProgramLog, (_akT_nvrtcProgram p, char* log), "nvrtcGetProgramLog", NULL, 1, 1) \
-    X(_akT_nvrtcResult, nvrtcGetCUBINSize, (_akT_nvrtcProgram p, size_t* n), "nvrtcGetCUBINSize", NULL, 1, 1) \
-    X(_akT_nvrtcResult, nvrtcGetCUBIN, (_akT_nvrtcProgram p, char* code), "nvrtcGetCUBIN", NULL, 1, 1) \
-    X(_akT_nvrtcResult, nvrtcDestroyProgram, (_akT_nvrtcProgram* p), "nvrtcDestroyProgram", NULL, 1, 1) \
-    X(const char*, nvrtcGetErrorString, (_akT_nvrtcResult r), "nvrtcGetErrorString", NULL, 1, 1)
+    X(_akT_nvrtcResult, nvrtcGetSupportedArchs, (int* archs), "nvrtcGetSupportedArchs", NULL, 0, 1)
 
 /* NCCL (cuda) and RCCL (hip): the same C API and symbol names. The stream is
  * a cudaStream_t (== CUstream) for NCCL and a hipStream_t for RCCL. */
