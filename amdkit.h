@@ -16095,20 +16095,28 @@ static void _ak_rd_cpu_reduce(ak_reduce_op op, ak_dtype t, const void* x, size_t
     }
 }
 
+/* One row of the softmax and cross-entropy references: its max (NaN when the
+ * row holds a NaN) and *sum = the sum of exp(v - max). */
+static double _ak_rd_cpu_row_max_sumexp(ak_dtype t, const void* x, size_t base, size_t cols, double* sum) {
+    double m = -HUGE_VAL, s = 0.0;
+    size_t c;
+    int nan = 0;
+    for (c = 0; c < cols; c++) {
+        double v = (double)_ak_op_ld(x, t, base + c);
+        if (_ak_rd_isnan(v)) nan = 1;
+        else if (v > m) m = v;
+    }
+    if (nan) m = NAN;
+    for (c = 0; c < cols; c++) s += exp((double)_ak_op_ld(x, t, base + c) - m);
+    *sum = s;
+    return m;
+}
+
 static void _ak_rd_cpu_softmax(ak_dtype t, const void* x, void* y, size_t rows, size_t cols, int logsm) {
     size_t r, c;
     for (r = 0; r < rows; r++) {
         size_t base = r * cols;
-        double m = -HUGE_VAL, s = 0.0, ls;
-        int nan = 0;
-        for (c = 0; c < cols; c++) {
-            double v = (double)_ak_op_ld(x, t, base + c);
-            if (_ak_rd_isnan(v)) nan = 1;
-            else if (v > m) m = v;
-        }
-        if (nan) m = NAN;
-        for (c = 0; c < cols; c++) s += exp((double)_ak_op_ld(x, t, base + c) - m);
-        ls = log(s);
+        double s, m = _ak_rd_cpu_row_max_sumexp(t, x, base, cols, &s), ls = log(s);
         for (c = 0; c < cols; c++) {
             double d = (double)_ak_op_ld(x, t, base + c) - m;
             _ak_op_st(y, t, base + c, (float)(logsm ? d - ls : exp(d) / s));
@@ -16144,7 +16152,7 @@ static void _ak_rd_cpu_norm(ak_dtype t, const void* x, const void* w, const void
 /* Returns the first row with a bad target, or rows when all are fine. */
 static size_t _ak_rd_cpu_xent(ak_dtype t, const void* x, const int64_t* tgt, size_t rows, size_t cols,
                               int64_t ignore_index, ak_loss_reduction red, float* loss) {
-    size_t r, c, bad = rows;
+    size_t r, bad = rows;
     double sum = 0.0, n = 0.0;
     for (r = 0; r < rows; r++) {
         size_t base = r * cols;
@@ -16155,15 +16163,7 @@ static size_t _ak_rd_cpu_xent(ak_dtype t, const void* x, const int64_t* tgt, siz
             l = NAN;
             if (bad == rows) bad = r;
         } else {
-            double m = -HUGE_VAL, s = 0.0;
-            int nan = 0;
-            for (c = 0; c < cols; c++) {
-                double v = (double)_ak_op_ld(x, t, base + c);
-                if (_ak_rd_isnan(v)) nan = 1;
-                else if (v > m) m = v;
-            }
-            if (nan) m = NAN;
-            for (c = 0; c < cols; c++) s += exp((double)_ak_op_ld(x, t, base + c) - m);
+            double s, m = _ak_rd_cpu_row_max_sumexp(t, x, base, cols, &s);
             l = m + log(s) - (double)_ak_op_ld(x, t, base + (size_t)k);
         }
         if (red == AK_LOSS_NONE) loss[r] = (float)l;
