@@ -6518,7 +6518,9 @@ static const char _ak_src_transpose[] =
     " *\n"
     " * Both: 64 x 64 tiles moved two elements per access (f32: float2, 16-bit:\n"
     " * one 32-bit word) on both sides when the tile is whole, the row lengths\n"
-    " * even and the pointers aligned to the pair; element by element otherwise.\n"
+    " * even and the pointers aligned to the pair; element by element otherwise\n"
+    " * (predicated loads, all in flight before the tile is written). The host\n"
+    " * copies rows == 1 or cols == 1 (the same bytes) instead.\n"
     " * Each thread moves 16 elements per tile. Measured on H100 (16384^2 f32):\n"
     " * 64 x 64 pairs 2873 GB/s vs 32 x 32 scalar 2753 GB/s and memcpy 3016 GB/s,\n"
     " * with one block per tile (the host launches a block for every tile). */\n"
@@ -6561,12 +6563,21 @@ static const char _ak_src_transpose[] =
     "                S::split(v, tile[ty + k][2 * tx], tile[ty + k][2 * tx + 1]);\n"
     "            }\n"
     "        } else {\n"
-    "            for (int k = 0; k < 64; k += AK_TY) {\n"
-    "                const ak_i64 r = r0 + ty + k, ca = c0 + 2 * tx, cb = ca + 1;\n"
-    "                if (r < rows) {\n"
-    "                    if (ca < cols) tile[ty + k][2 * tx] = x[r * cols + ca];\n"
-    "                    if (cb < cols) tile[ty + k][2 * tx + 1] = x[r * cols + cb];\n"
-    "                }\n"
+    "            /* edge tiles: all 16 predicated loads first, then the tile stores, so the loads\n"
+    "             * are in flight together (a loop of load-store pairs waited for each load in\n"
+    "             * turn: 256 x 32 f32 took 7.3 us against 4.5 for 256 x 64) */\n"
+    "            typename S::T v[2 * (64 / AK_TY)];\n"
+    "            const ak_i64 ca = c0 + 2 * tx, cb = ca + 1;\n"
+    "#pragma unroll\n"
+    "            for (int k = 0; k < 64 / AK_TY; k++) {\n"
+    "                const ak_i64 r = r0 + ty + k * AK_TY;\n"
+    "                v[2 * k] = r < rows && ca < cols ? x[r * cols + ca] : (typename S::T)0;\n"
+    "                v[2 * k + 1] = r < rows && cb < cols ? x[r * cols + cb] : (typename S::T)0;\n"
+    "            }\n"
+    "#pragma unroll\n"
+    "            for (int k = 0; k < 64 / AK_TY; k++) {\n"
+    "                tile[ty + k * AK_TY][2 * tx] = v[2 * k];\n"
+    "                tile[ty + k * AK_TY][2 * tx + 1] = v[2 * k + 1];\n"
     "            }\n"
     "        }\n"
     "        __syncthreads();\n"
@@ -7029,7 +7040,7 @@ static inline void _ak_kargs_softmax_apply(_ak_kargs* kargs_, const void* x, voi
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_apply);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_i64(a_, chunk); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
 }
-/* kernels/transpose.hip:83 ak_transpose_f32 */
+/* kernels/transpose.hip:94 ak_transpose_f32 */
 static inline void _ak_kargs_transpose(_ak_kargs* kargs_, const void* x, void* y, int64_t rows, int64_t cols) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_transpose);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i64(a_, cols);
@@ -15885,6 +15896,10 @@ AKDEF ak_result ak_transpose(ak_context* ctx, ak_dtype dtype, const void* x, voi
             }
         return AK_OK;
     }
+    /* a vector (rows or cols 1) is its own transpose: one device copy, no kernel (torch
+     * returns a view there; amdkit's y is a separate tensor; h100 sweep 2026-11-23: the tile
+     * kernel took 4.1-10 us on these shapes, walking 1-element tile rows) */
+    if (rows == 1 || cols == 1) return ak_memcpy_async(ctx, y, x, bytes, AK_D2D, stream);
     r = _ak_op_kernel(ctx, _ak_src_transpose, _ak_op_name(kn, sizeof kn, "ak_transpose", dtype), &k);
     if (r != AK_OK) return r;
     _ak_kargs_transpose(&a, x, y, (int64_t)rows, (int64_t)cols);
@@ -15963,9 +15978,11 @@ enum {
     _AK_RV_TWOPASS,   /* softmax: stats + apply kernels (two reads of x), any width, no co-residency */
     _AK_RV_WIDE,      /* softmax / norms: one block per row, two passes (the second from L2); block: threads */
     _AK_RV_STREAM,    /* reductions / cross-entropy: a group of G threads per row (segment), one read; param:
-                         bytes per thread to aim for */
+                         bytes per thread to aim for; block: small inputs widen the groups until they fill
+                         block threads per CU (0: never; _ak_rd_stream_group) */
     _AK_RV_SEGMENTS,  /* reductions: rows cut into segments over CUs x param blocks, then a combine kernel */
-    _AK_RV_SMALL,     /* cross-entropy mean / sum: one block does every row and the reduction (one launch) */
+    _AK_RV_SMALL,     /* cross-entropy mean / sum: one block does every row and the reduction (one launch, no
+                         workspace); block: threads */
     _AK_RV_COUNT
 };
 /* ops of the table (bit mask) */
@@ -16013,9 +16030,10 @@ static const _ak_rowop_rule _ak_rowop_table[] = {
       "h100 bench_ops 2026-11-22: argmax bf16 84.1/80.9/81.5/75.2 at 8/16/32/64 segments per CU; max bf16 fell "
       "under 90 at 16" },
     /* reductions and cross-entropy (none, mean, sum): a group per row (segment) */
-    { _AK_RO_REDUCE | _AK_RO_XENT | _AK_RO_XENT_RED, _AK_DT_ALL, 1, _AK_RMAX, 1, _AK_RMAX, 0, -1, _AK_RV_STREAM, 256,
+    { _AK_RO_REDUCE | _AK_RO_XENT | _AK_RO_XENT_RED, _AK_DT_ALL, 1, _AK_RMAX, 1, _AK_RMAX, 0, -1, _AK_RV_STREAM, 1024,
       256, "h100 bench_ops 2026-11-22: 65536 x 4096, about 256 bytes per thread measured best; mean / sum: "
-      "per-row losses, partials, combine (89% of copy at 65536 x 4096)" },
+      "per-row losses, partials, combine (89% of copy at 65536 x 4096); small inputs widened to 1024 threads per "
+      "CU: PENDING h100 sweep (session 3)" },
 };
 /* Variants no row picks yet (candidates for the shapes the h100 sweep of
  * 2026-11-23 found slow; bench/sweep_variants.sh measures them with
@@ -16087,11 +16105,21 @@ static unsigned _ak_rd_row_group(size_t cols, ak_dtype t, unsigned per) {
 }
 
 /* Group size of the streaming row kernels (reduce, cross-entropy): about
- * `per` bytes per thread, a power of two in [1, cap]. */
-static unsigned _ak_rd_stream_group(size_t len, ak_dtype t, unsigned per, unsigned cap) {
-    size_t n = per / ak_dtype_size(t);
+ * `per` bytes per thread, a power of two in [1, cap]. Small inputs (units
+ * groups of G threads, units x G < CUs x `widen`) then get wider groups, down
+ * to one 8-element vector per thread: a few threads walking a row's vectors
+ * and scalar head / tail one DRAM round trip after another is what made the
+ * small cells slow (h100 sweep 2026-11-23: argmax 1024 x 127 f32 12.0 us with
+ * 2 threads per row, eager 6.5; 1 x 64 6.7 us with one thread, eager 4.9).
+ * widen 0: no widening (the table's STREAM rows give it as their block). */
+static unsigned _ak_rd_stream_group(const ak_context* ctx, size_t units, size_t len, ak_dtype t, unsigned per,
+                                    unsigned cap, unsigned widen) {
+    size_t n = per / ak_dtype_size(t), want = (size_t)_ak_op_cus(ctx) * widen;
+    unsigned g;
     if (n < 1) n = 1;
-    return _ak_rd_pow2((len + n - 1) / n, cap);
+    g = _ak_rd_pow2((len + n - 1) / n, cap);
+    while (g < cap && (size_t)g * 8u < len && units * g * 2u <= want) g <<= 1;
+    return g;
 }
 
 /* Rows per launch so that grid x block stays under _AK_RD_MAX_THREADS. */
@@ -16313,6 +16341,8 @@ AKDEF ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, cons
         _ak_rd_cpu_reduce(op, dtype, x, rows, cols, out);
         return AK_OK;
     }
+    /* argmax / argmin of 1-element rows: index 0 everywhere, one memset and no kernel */
+    if (arg && cols == 1) return ak_memset(ctx, out, 0, rows * 8u, stream);
 
     /* the table (_ak_rowop_table): segments over CUs x param blocks for few wide
      * rows (x 4 at conservative), else a group per row of about param bytes per
@@ -16336,7 +16366,8 @@ AKDEF ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, cons
         }
         seglen = splits > 1 ? chunk : cols;
         /* one group per segment */
-        G = _ak_rd_stream_group(seglen, dtype, per, B);
+        G = _ak_rd_stream_group(ctx, rows * splits, seglen, dtype, per, B,
+                                rule->variant == _AK_RV_STREAM ? rule->block : 1024u);
     }
     scale = op == AK_REDUCE_MEAN ? (float)(1.0 / (double)cols) : 1.0f;
 
@@ -16716,20 +16747,24 @@ AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
     /* the logits' base 16-byte aligned: vectors at any width (each row: scalar head, vectors, scalar tail) */
     vec = _ak_rd_aligned16(logits);
     rule = _ak_rowop_pick(ctx, reduction == AK_LOSS_NONE ? _AK_RO_XENT : _AK_RO_XENT_RED, dtype, rows, cols);
-    G = _ak_rd_stream_group(cols, dtype, rule->param ? rule->param : 256u, 1024u);
-    B = G > 256u ? G : 256u;
     if (rule->variant == _AK_RV_SMALL && reduction != AK_LOSS_NONE) {
-        /* one block: every row's loss and the mean / sum, one launch, no workspace */
+        /* one block: every row's loss and the mean / sum, one launch, no workspace; the rows
+         * spread over the block's threads (wider groups while they fit and the row has more
+         * than one 8-element vector per thread) */
         _ak_kargs a;
         if ((r = _ak_op_kernel(ctx, _ak_src_xent, _ak_op_name(kname, sizeof kname, "ak_xent_small", dtype), &k)) !=
             AK_OK)
             return r;
-        B = rule->block >= 64u && rule->block <= 1024u ? rule->block : 1024u;
-        if (G > B) G = B;
+        B = rule->block >= 64u && rule->block <= 1024u ? _ak_rd_pow2(rule->block, 1024u) : 1024u;
+        G = _ak_rd_stream_group(ctx, rows, cols, dtype, rule->param ? rule->param : 256u, B, 0u);
+        while (G < B && (size_t)G * 8u < cols && rows * G * 2u <= B) G <<= 1;
         _ak_kargs_xent_small(&a, logits, targets, (int64_t)rows, (int64_t)cols, (int32_t)G, vec, ignore_index,
                              reduction == AK_LOSS_MEAN ? 1 : 0, loss);
         return _ak_op_launch(ctx, k, 1u, B, 0, stream, &a);
     }
+    G = _ak_rd_stream_group(ctx, rows, cols, dtype, rule->param ? rule->param : 256u, 1024u,
+                            rule->variant == _AK_RV_STREAM ? rule->block : 1024u);
+    B = G > 256u ? G : 256u;
     if ((r = _ak_op_kernel(ctx, _ak_src_xent, _ak_op_name(kname, sizeof kname, "ak_xent", dtype), &k)) != AK_OK)
         return r;
     if (reduction != AK_LOSS_NONE) {
