@@ -995,7 +995,8 @@ AKAPI ak_result ak_mul(ak_context* ctx, ak_dtype dtype, const void* x, const voi
 AKAPI ak_result ak_unary(ak_context* ctx, ak_unary_op op, ak_dtype dtype, const void* x, void* y, size_t n,
                          float param, ak_stream* stream);
 /* y = transpose(x): x is rows x cols row-major, y becomes cols x rows
- * row-major (y[c * rows + r] = x[r * cols + c]); any shape; x and y must not
+ * row-major (y[c * rows + r] = x[r * cols + c]); any shape (rows == 1 or
+ * cols == 1: one device copy, the bytes are the same); x and y must not
  * overlap. Thread safety: any thread. */
 AKAPI ak_result ak_transpose(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t rows, size_t cols,
                              ak_stream* stream);
