@@ -995,7 +995,8 @@ AKAPI ak_result ak_mul(ak_context* ctx, ak_dtype dtype, const void* x, const voi
 AKAPI ak_result ak_unary(ak_context* ctx, ak_unary_op op, ak_dtype dtype, const void* x, void* y, size_t n,
                          float param, ak_stream* stream);
 /* y = transpose(x): x is rows x cols row-major, y becomes cols x rows
- * row-major (y[c * rows + r] = x[r * cols + c]); any shape; x and y must not
+ * row-major (y[c * rows + r] = x[r * cols + c]); any shape (rows == 1 or
+ * cols == 1: one device copy, the bytes are the same); x and y must not
  * overlap. Thread safety: any thread. */
 AKAPI ak_result ak_transpose(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t rows, size_t cols,
                              ak_stream* stream);
@@ -6443,7 +6444,9 @@ static const char _ak_src_transpose[] =
     " *\n"
     " * Both: 64 x 64 tiles moved two elements per access (f32: float2, 16-bit:\n"
     " * one 32-bit word) on both sides when the tile is whole, the row lengths\n"
-    " * even and the pointers aligned to the pair; element by element otherwise.\n"
+    " * even and the pointers aligned to the pair; element by element otherwise\n"
+    " * (predicated loads, all in flight before the tile is written). The host\n"
+    " * copies rows == 1 or cols == 1 (the same bytes) instead.\n"
     " * Each thread moves 16 elements per tile. Measured on H100 (16384^2 f32):\n"
     " * 64 x 64 pairs 2873 GB/s vs 32 x 32 scalar 2753 GB/s and memcpy 3016 GB/s,\n"
     " * with one block per tile (the host launches a block for every tile). */\n"
@@ -6486,12 +6489,21 @@ static const char _ak_src_transpose[] =
     "                S::split(v, tile[ty + k][2 * tx], tile[ty + k][2 * tx + 1]);\n"
     "            }\n"
     "        } else {\n"
-    "            for (int k = 0; k < 64; k += AK_TY) {\n"
-    "                const ak_i64 r = r0 + ty + k, ca = c0 + 2 * tx, cb = ca + 1;\n"
-    "                if (r < rows) {\n"
-    "                    if (ca < cols) tile[ty + k][2 * tx] = x[r * cols + ca];\n"
-    "                    if (cb < cols) tile[ty + k][2 * tx + 1] = x[r * cols + cb];\n"
-    "                }\n"
+    "            /* edge tiles: all 16 predicated loads first, then the tile stores, so the loads\n"
+    "             * are in flight together (a loop of load-store pairs waited for each load in\n"
+    "             * turn: 256 x 32 f32 took 7.3 us against 4.5 for 256 x 64) */\n"
+    "            typename S::T v[2 * (64 / AK_TY)];\n"
+    "            const ak_i64 ca = c0 + 2 * tx, cb = ca + 1;\n"
+    "#pragma unroll\n"
+    "            for (int k = 0; k < 64 / AK_TY; k++) {\n"
+    "                const ak_i64 r = r0 + ty + k * AK_TY;\n"
+    "                v[2 * k] = r < rows && ca < cols ? x[r * cols + ca] : (typename S::T)0;\n"
+    "                v[2 * k + 1] = r < rows && cb < cols ? x[r * cols + cb] : (typename S::T)0;\n"
+    "            }\n"
+    "#pragma unroll\n"
+    "            for (int k = 0; k < 64 / AK_TY; k++) {\n"
+    "                tile[ty + k * AK_TY][2 * tx] = v[2 * k];\n"
+    "                tile[ty + k * AK_TY][2 * tx + 1] = v[2 * k + 1];\n"
     "            }\n"
     "        }\n"
     "        __syncthreads();\n"
@@ -6547,7 +6559,8 @@ static const char _ak_src_xent[] =
     "// ak_xent_partial + ak_xent_mean: sum (mean = 0) or mean (mean = 1) of the\n"
     "// losses over the rows whose target is not ignore_index: per-block partial\n"
     "// sums and counts, then one block combines them in a fixed order\n"
-    "// (deterministic); the mean is NaN when every row is ignored.\n"
+    "// (deterministic); the mean is NaN when every row is ignored. A single\n"
+    "// partial block (fin != 0) writes the sum / mean itself: no ak_xent_mean.\n"
     "//\n"
     "// kernels: ak_xent_f32 ak_xent_f16 ak_xent_bf16 ak_xent_small_f32 ak_xent_small_f16 ak_xent_small_bf16 ak_xent_partial ak_xent_mean\n"
     "\n"
@@ -6646,9 +6659,10 @@ static const char _ak_src_xent[] =
     "\n"
     "// Stage 1 of the mean / sum: block b adds the losses and counts the rows\n"
     "// r in [b * per, (b + 1) * per) whose target is not ignore_index (ignored\n"
-    "// rows hold loss 0): part[2b] = sum, part[2b + 1] = count.\n"
+    "// rows hold loss 0): part[2b] = sum, part[2b + 1] = count. fin 1 / 2 (one\n"
+    "// block for every row): part[0] = the sum / the mean (NaN: every row ignored).\n"
     "AK_INLINE void ak_xent_partial_body(const float* AK_RESTRICT loss, const ak_i64* AK_RESTRICT tgt, ak_i64 rows,\n"
-    "                                    ak_i64 per, ak_i64 ignore_index, float* AK_RESTRICT part) {\n"
+    "                                    ak_i64 per, ak_i64 ignore_index, int fin, float* AK_RESTRICT part) {\n"
     "    __shared__ float scratch[AK_MAX_WAVES];\n"
     "    const ak_i64 r0 = (ak_i64)blockIdx.x * per, r1 = rows - r0 < per ? rows : r0 + per;\n"
     "    float s = 0.0f, n = 0.0f;\n"
@@ -6656,7 +6670,9 @@ static const char _ak_src_xent[] =
     "        if (tgt[r] != ignore_index) { s += loss[r]; n += 1.0f; }\n"
     "    s = ak_group_reduce(s, (int)blockDim.x, scratch, ak_op_add());\n"
     "    n = ak_group_reduce(n, (int)blockDim.x, scratch, ak_op_add());\n"
-    "    if (threadIdx.x == 0) { part[2 * blockIdx.x] = s; part[2 * blockIdx.x + 1] = n; }\n"
+    "    if (threadIdx.x != 0) return;\n"
+    "    if (fin) part[0] = fin == 1 ? s : n > 0.0f ? s / n : AK_NAN;\n"
+    "    else { part[2 * blockIdx.x] = s; part[2 * blockIdx.x + 1] = n; }\n"
     "}\n"
     "\n"
     "// Stage 2: one block combines the nparts partials in order: the sum, or the\n"
@@ -6685,8 +6701,8 @@ static const char _ak_src_xent[] =
     "AK_XENT(f16, ak_f16_t)\n"
     "AK_XENT(bf16, ak_bf16_t)\n"
     "AK_KERNEL __launch_bounds__(1024, 1) void ak_xent_partial(const float* loss, const ak_i64* tgt, ak_i64 rows,\n"
-    "                                                          ak_i64 per, ak_i64 ignore_index, float* part) {\n"
-    "    ak_xent_partial_body(loss, tgt, rows, per, ignore_index, part);\n"
+    "                                                          ak_i64 per, ak_i64 ignore_index, int fin, float* part) {\n"
+    "    ak_xent_partial_body(loss, tgt, rows, per, ignore_index, fin, part);\n"
     "}\n"
     "AK_KERNEL __launch_bounds__(1024, 1) void ak_xent_mean(const float* part, int nparts, int mean, float* out) {\n"
     "    ak_xent_mean_body(part, nparts, mean != 0, out);\n"
@@ -6954,28 +6970,28 @@ static inline void _ak_kargs_softmax_apply(_ak_kargs* kargs_, const void* x, voi
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_apply);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_i64(a_, chunk); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
 }
-/* kernels/transpose.hip:83 ak_transpose_f32 */
+/* kernels/transpose.hip:94 ak_transpose_f32 */
 static inline void _ak_kargs_transpose(_ak_kargs* kargs_, const void* x, void* y, int64_t rows, int64_t cols) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_transpose);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i64(a_, cols);
 }
-/* kernels/xent.hip:142 ak_xent_##DT (macro AK_XENT) */
+/* kernels/xent.hip:146 ak_xent_##DT (macro AK_XENT) */
 static inline void _ak_kargs_xent(_ak_kargs* kargs_, const void* x, const void* tgt, int64_t rows, int64_t cols, int32_t G, int32_t vec, int64_t ignore_index, void* loss) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_xent);
     ak_args_ptr(a_, x); ak_args_ptr(a_, tgt); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i32(a_, G); ak_args_i32(a_, vec); ak_args_i64(a_, ignore_index); ak_args_ptr(a_, loss);
 }
-/* kernels/xent.hip:147 ak_xent_small_##DT (macro AK_XENT) */
+/* kernels/xent.hip:151 ak_xent_small_##DT (macro AK_XENT) */
 static inline void _ak_kargs_xent_small(_ak_kargs* kargs_, const void* x, const void* tgt, int64_t rows, int64_t cols, int32_t G, int32_t vec, int64_t ignore_index, int32_t mean, void* out) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_xent_small);
     ak_args_ptr(a_, x); ak_args_ptr(a_, tgt); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i32(a_, G); ak_args_i32(a_, vec); ak_args_i64(a_, ignore_index); ak_args_i32(a_, mean);
     ak_args_ptr(a_, out);
 }
-/* kernels/xent.hip:155 ak_xent_partial */
-static inline void _ak_kargs_xent_partial(_ak_kargs* kargs_, const void* loss, const void* tgt, int64_t rows, int64_t per, int64_t ignore_index, void* part) {
+/* kernels/xent.hip:159 ak_xent_partial */
+static inline void _ak_kargs_xent_partial(_ak_kargs* kargs_, const void* loss, const void* tgt, int64_t rows, int64_t per, int64_t ignore_index, int32_t fin, void* part) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_xent_partial);
-    ak_args_ptr(a_, loss); ak_args_ptr(a_, tgt); ak_args_i64(a_, rows); ak_args_i64(a_, per); ak_args_i64(a_, ignore_index); ak_args_ptr(a_, part);
+    ak_args_ptr(a_, loss); ak_args_ptr(a_, tgt); ak_args_i64(a_, rows); ak_args_i64(a_, per); ak_args_i64(a_, ignore_index); ak_args_i32(a_, fin); ak_args_ptr(a_, part);
 }
-/* kernels/xent.hip:159 ak_xent_mean */
+/* kernels/xent.hip:163 ak_xent_mean */
 static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int32_t nparts, int32_t mean, void* out) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_xent_mean);
     ak_args_ptr(a_, part); ak_args_i32(a_, nparts); ak_args_i32(a_, mean); ak_args_ptr(a_, out);
@@ -15807,6 +15823,10 @@ AKDEF ak_result ak_transpose(ak_context* ctx, ak_dtype dtype, const void* x, voi
             }
         return AK_OK;
     }
+    /* a vector (rows or cols 1) is its own transpose: one device copy, no kernel (torch
+     * returns a view there; amdkit's y is a separate tensor; h100 sweep 2026-11-23: the tile
+     * kernel took 4.1-10 us on these shapes, walking 1-element tile rows) */
+    if (rows == 1 || cols == 1) return ak_memcpy_async(ctx, y, x, bytes, AK_D2D, stream);
     r = _ak_op_kernel(ctx, _ak_src_transpose, _ak_op_name(kn, sizeof kn, "ak_transpose", dtype), &k);
     if (r != AK_OK) return r;
     _ak_kargs_transpose(&a, x, y, (int64_t)rows, (int64_t)cols);
@@ -15832,6 +15852,8 @@ AKDEF ak_result ak_transpose(ak_context* ctx, ak_dtype dtype, const void* x, voi
 #define _AK_RD_ROW_MAX 16384u      /* widest row kept in registers by ak_softmax_<dt> / ak_norm_<dt> */
 #define _AK_RD_SPLIT_E 32u         /* elements per thread of ak_softmax_split_<dt> */
 #define _AK_RD_MAX_THREADS 0x40000000u        /* cap of grid x block per launch (AMD: < 2^32 work-items) */
+#define _AK_RD_XENT_ONE 8192u      /* cross-entropy mean / sum: up to this many rows one block combines the
+                                      row losses and writes the result (no ak_xent_mean launch) */
 
 
 /* Smallest power of two >= v (v >= 1), capped at cap (a power of two). */
@@ -15885,9 +15907,11 @@ enum {
     _AK_RV_TWOPASS,   /* softmax: stats + apply kernels (two reads of x), any width, no co-residency */
     _AK_RV_WIDE,      /* softmax / norms: one block per row, two passes (the second from L2); block: threads */
     _AK_RV_STREAM,    /* reductions / cross-entropy: a group of G threads per row (segment), one read; param:
-                         bytes per thread to aim for */
+                         bytes per thread to aim for; block: small inputs widen the groups until they fill
+                         block threads per CU (0: never; _ak_rd_stream_group) */
     _AK_RV_SEGMENTS,  /* reductions: rows cut into segments over CUs x param blocks, then a combine kernel */
-    _AK_RV_SMALL,     /* cross-entropy mean / sum: one block does every row and the reduction (one launch) */
+    _AK_RV_SMALL,     /* cross-entropy mean / sum: one block does every row and the reduction (one launch, no
+                         workspace); block: threads */
     _AK_RV_COUNT
 };
 /* ops of the table (bit mask) */
@@ -15925,6 +15949,21 @@ static const _ak_rowop_rule _ak_rowop_table[] = {
     { _AK_RO_NORM, _AK_DT_ALL, 16385, _AK_RMAX, 1, _AK_RMAX, 0, -1, _AK_RV_WIDE, 1024, 0,
       "h100 sweep 2026-11-23: one 1024-thread block per row, two passes: 84-93% at 16384 x 32768, 58-66% at "
       "128256 / 400000 columns" },
+    /* reductions, few rows of 8193..32768 columns: one widened group per row (no combine launch, no workspace)
+     * beats segments; measured with bench_sweep --force (bench/NOTES.md "Sweep misses: reductions, ...") */
+    { _AK_RO_SUM | _AK_RO_MINMAX, _AK_DT_ALL, 8193, 32768, 1, 511, 0, -1, _AK_RV_STREAM, 1024, 256,
+      "h100 red 2026-11-23 (force): sum 1 / 16 / 256 rows x 16384 f32 6.24 / 7.04 / 12.64 us stream vs 9.06 / 9.50 / "
+      "15.68 segments, x 32768 8.19 / 9.18 / 20.35 vs 8.86 / 9.79 / 23.49, bf16 alike (6.11 vs 8.80 at 1 x 16384); "
+      "max / min run the same kernel code (not measured apart)" },
+    { _AK_RO_SUM | _AK_RO_MINMAX, _AK_DT_ALL, 32769, _AK_RMAX, 256, 511, 0, -1, _AK_RV_STREAM, 1024, 256,
+      "h100 red 2026-11-23 (force): sum 256 x 50257 f32 29.73 us stream vs 32.54 segments, bf16 19.62 vs 21.12; "
+      "256 x 128256 f32 57.76 vs 59.04, bf16 39.04 vs 38.94 (at 1 / 16 rows segments win: 8.1 vs 10.2 at 1 x 50257)" },
+    { _AK_RO_ARG, _AK_DT_ALL, 8193, 16384, 1, 511, 0, -1, _AK_RV_STREAM, 1024, 256,
+      "h100 red 2026-11-23 (force): argmax 1 / 16 / 256 rows x 16384 f32 9.31 / 9.79 / 15.36 us stream vs 10.18 / "
+      "10.85 / 18.46 segments, bf16 8.83 / 9.12 / 11.74 vs 10.14 / 10.40 / 14.85" },
+    { _AK_RO_ARG, _AK_DT_ALL, 16385, 32768, 256, 511, 0, -1, _AK_RV_STREAM, 1024, 256,
+      "h100 red 2026-11-23 (force): argmax 256 x 32768 f32 23.81 us stream vs 30.34 segments, bf16 16.64 vs 20.16 "
+      "(1 / 16 rows: segments 10.2 / 10.8 vs stream 12.8-14.3; 256 x 50257: a tie, 23.97 vs 23.87)" },
     /* reductions: rows < CUs x 16 (sum, mean, f32 max/min) or x 8 (the rest) and wide: segments */
     { _AK_RO_SUM, _AK_DT_ALL, 8193, _AK_RMAX, 0, 16, 1, -1, _AK_RV_SEGMENTS, 256, 16,
       "h100 bench_ops 2026-11-22, 256M elements, segments per CU 8/16/32/64: sum f32 97.2/97.8/98.0/97.6, "
@@ -15934,17 +15973,42 @@ static const _ak_rowop_rule _ak_rowop_table[] = {
     { _AK_RO_MINMAX | _AK_RO_ARG, _AK_DT_ALL, 8193, _AK_RMAX, 0, 8, 1, -1, _AK_RV_SEGMENTS, 256, 8,
       "h100 bench_ops 2026-11-22: argmax bf16 84.1/80.9/81.5/75.2 at 8/16/32/64 segments per CU; max bf16 fell "
       "under 90 at 16" },
+    /* cross-entropy mean / sum of small batches: one block, one launch, no workspace */
+    { _AK_RO_XENT_RED, _AK_DT_ALL, 1, 32768, 1, 1, 0, -1, _AK_RV_SMALL, 512, 256,
+      "h100 red 2026-11-23 (force): 1 x 32 / 127 / 1000 / 4096 / 8192 / 32768 f32 5.95 / 6.21 / 6.66 / 7.30 / 7.97 / "
+      "9.60 us vs 11.55-16.74 with 3 launches (eager 7-15); bf16 alike" },
+    { _AK_RO_XENT_RED, _AK_DT_ALL, 32769, _AK_RMAX, 1, 1, 0, -1, _AK_RV_SMALL, 1024, 256,
+      "h100 red 2026-11-23 (force): 1 x 128256 f32 17.50 us (1024 threads) vs 22.05 with 3 launches (512: 18.18), "
+      "bf16 17.60 vs 22.62; one row is one block on either path" },
+    { _AK_RO_XENT_RED, _AK_DT_ALL, 1, 1000, 2, 16, 0, -1, _AK_RV_SMALL, 512, 256,
+      "h100 red 2026-11-23 (force): 16 x 32 / 127 / 1000 f32 5.95 / 6.62 / 9.12 us vs 11.84 / 12.54 / 12.51 with 3 "
+      "launches; bf16 5.92 / 6.62 / 8.16" },
+    { _AK_RO_XENT_RED, _AK_DT_ALL, 1001, 4096, 2, 16, 0, -1, _AK_RV_SMALL, 1024, 256,
+      "h100 red 2026-11-23 (force): 16 x 4096 f32 12.26 us (1024 threads) vs 13.47 with 3 launches, bf16 12.22 vs "
+      "13.41; 16 x 8192: 3 launches win (15.7 vs 18.9)" },
+    { _AK_RO_XENT_RED, _AK_DT_ALL, 1, 127, 17, 256, 0, -1, _AK_RV_SMALL, 512, 256,
+      "h100 red 2026-11-23 (force): 256 x 32 / 127 f32 6.66 / 10.94 us vs 11.87 / 12.99 with 3 launches, bf16 "
+      "6.37 / 10.40 vs 11.87 / 12.61; 256 x 1000: 3 launches win (13.5 vs 33)" },
+    { _AK_RO_XENT_RED, _AK_DT_ALL, 1, 32, 257, 1024, 0, -1, _AK_RV_SMALL, 512, 256,
+      "h100 red 2026-11-23 (force): 1024 x 32 f32 10.91 us vs 12.00 with 3 launches, bf16 8.67 vs 11.94; 1024 x "
+      "127: 3 launches win (13.3 vs 18.5)" },
+    /* cross-entropy, wide f32 rows: 256 threads per row (several blocks per SM) rather than one 1024-thread block */
+    { _AK_RO_XENT | _AK_RO_XENT_RED, _AK_DT_F32, 32769, 65536, 1024, _AK_RMAX, 0, -1, _AK_RV_STREAM, 1024, 1024,
+      "h100 red 2026-11-23 (force): cross_entropy 1024 x 50257 f32 85.1 us at 1024 B per thread (G 256) vs 110.7 "
+      "at 256 B (G 1024: ak_xent_f32 holds 62 registers, so one 1024-thread block per SM), 4096 x 50257 285.1 vs "
+      "393.0; x 32768 a tie (58.7-59.3, 184.5-189.6)" },
     /* reductions and cross-entropy (none, mean, sum): a group per row (segment) */
-    { _AK_RO_REDUCE | _AK_RO_XENT | _AK_RO_XENT_RED, _AK_DT_ALL, 1, _AK_RMAX, 1, _AK_RMAX, 0, -1, _AK_RV_STREAM, 256,
+    { _AK_RO_REDUCE | _AK_RO_XENT | _AK_RO_XENT_RED, _AK_DT_ALL, 1, _AK_RMAX, 1, _AK_RMAX, 0, -1, _AK_RV_STREAM, 1024,
       256, "h100 bench_ops 2026-11-22: 65536 x 4096, about 256 bytes per thread measured best; mean / sum: "
-      "per-row losses, partials, combine (89% of copy at 65536 x 4096)" },
+      "per-row losses, partials, combine (89% of copy at 65536 x 4096); small inputs widened to 1024 threads per "
+      "CU: h100 red 2026-11-23 (force, block 0 / 1024 / 2048): argmax 1024 x 127 f32 12.00 / 6.21 / 6.34 us, "
+      "sum 1 x 1000 f32 7.07 / 4.67 / 4.70, cross_entropy 16 x 1000 bf16 9.41 / 5.25 / 5.25" },
 };
 /* Variants no row picks yet (candidates for the shapes the h100 sweep of
  * 2026-11-23 found slow; bench/sweep_variants.sh measures them with
  * bench_sweep --force, bench/NOTES.md "Shape sweep" lists what to run):
- * _AK_RV_WIDE for softmax (16384-131072 columns), _AK_RV_SMALL for the
- * cross-entropy mean of small batches, _AK_RV_ROWS / _AK_RV_STREAM with a
- * param for odd and narrow widths. */
+ * _AK_RV_WIDE for softmax (16384-131072 columns), _AK_RV_ROWS with a param
+ * for odd and narrow widths. */
 
 #if defined(AMDKIT_ROWOP_FORCE) || defined(AMDKIT_TESTS)
 /* bench/bench_sweep.c --force (and the tests: tests/ti_rowop.c, ti_kargs.c): every row op takes this variant / block / param
@@ -16009,11 +16073,21 @@ static unsigned _ak_rd_row_group(size_t cols, ak_dtype t, unsigned per) {
 }
 
 /* Group size of the streaming row kernels (reduce, cross-entropy): about
- * `per` bytes per thread, a power of two in [1, cap]. */
-static unsigned _ak_rd_stream_group(size_t len, ak_dtype t, unsigned per, unsigned cap) {
-    size_t n = per / ak_dtype_size(t);
+ * `per` bytes per thread, a power of two in [1, cap]. Small inputs (units
+ * groups of G threads, units x G < CUs x `widen`) then get wider groups, down
+ * to one 8-element vector per thread: a few threads walking a row's vectors
+ * and scalar head / tail one DRAM round trip after another is what made the
+ * small cells slow (h100 sweep 2026-11-23: argmax 1024 x 127 f32 12.0 us with
+ * 2 threads per row, eager 6.5; 1 x 64 6.7 us with one thread, eager 4.9).
+ * widen 0: no widening (the table's STREAM rows give it as their block). */
+static unsigned _ak_rd_stream_group(const ak_context* ctx, size_t units, size_t len, ak_dtype t, unsigned per,
+                                    unsigned cap, unsigned widen) {
+    size_t n = per / ak_dtype_size(t), want = (size_t)_ak_op_cus(ctx) * widen;
+    unsigned g;
     if (n < 1) n = 1;
-    return _ak_rd_pow2((len + n - 1) / n, cap);
+    g = _ak_rd_pow2((len + n - 1) / n, cap);
+    while (g < cap && (size_t)g * 8u < len && units * g * 2u <= want) g <<= 1;
+    return g;
 }
 
 /* Rows per launch so that grid x block stays under _AK_RD_MAX_THREADS. */
@@ -16235,6 +16309,8 @@ AKDEF ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, cons
         _ak_rd_cpu_reduce(op, dtype, x, rows, cols, out);
         return AK_OK;
     }
+    /* argmax / argmin of 1-element rows: index 0 everywhere, one memset and no kernel */
+    if (arg && cols == 1) return ak_memset(ctx, out, 0, rows * 8u, stream);
 
     /* the table (_ak_rowop_table): segments over CUs x param blocks for few wide
      * rows (x 4 at conservative), else a group per row of about param bytes per
@@ -16258,7 +16334,8 @@ AKDEF ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, cons
         }
         seglen = splits > 1 ? chunk : cols;
         /* one group per segment */
-        G = _ak_rd_stream_group(seglen, dtype, per, B);
+        G = _ak_rd_stream_group(ctx, rows * splits, seglen, dtype, per, B,
+                                rule->variant == _AK_RV_STREAM ? rule->block : 1024u);
     }
     scale = op == AK_REDUCE_MEAN ? (float)(1.0 / (double)cols) : 1.0f;
 
@@ -16638,30 +16715,36 @@ AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
     /* the logits' base 16-byte aligned: vectors at any width (each row: scalar head, vectors, scalar tail) */
     vec = _ak_rd_aligned16(logits);
     rule = _ak_rowop_pick(ctx, reduction == AK_LOSS_NONE ? _AK_RO_XENT : _AK_RO_XENT_RED, dtype, rows, cols);
-    G = _ak_rd_stream_group(cols, dtype, rule->param ? rule->param : 256u, 1024u);
-    B = G > 256u ? G : 256u;
     if (rule->variant == _AK_RV_SMALL && reduction != AK_LOSS_NONE) {
-        /* one block: every row's loss and the mean / sum, one launch, no workspace */
+        /* one block: every row's loss and the mean / sum, one launch, no workspace; the rows
+         * spread over the block's threads (wider groups while they fit and the row has more
+         * than one 8-element vector per thread) */
         _ak_kargs a;
         if ((r = _ak_op_kernel(ctx, _ak_src_xent, _ak_op_name(kname, sizeof kname, "ak_xent_small", dtype), &k)) !=
             AK_OK)
             return r;
-        B = rule->block >= 64u && rule->block <= 1024u ? rule->block : 1024u;
-        if (G > B) G = B;
+        B = rule->block >= 64u && rule->block <= 1024u ? _ak_rd_pow2(rule->block, 1024u) : 1024u;
+        G = _ak_rd_stream_group(ctx, rows, cols, dtype, rule->param ? rule->param : 256u, B, 0u);
+        while (G < B && (size_t)G * 8u < cols && rows * G * 2u <= B) G <<= 1;
         _ak_kargs_xent_small(&a, logits, targets, (int64_t)rows, (int64_t)cols, (int32_t)G, vec, ignore_index,
                              reduction == AK_LOSS_MEAN ? 1 : 0, loss);
         return _ak_op_launch(ctx, k, 1u, B, 0, stream, &a);
     }
+    G = _ak_rd_stream_group(ctx, rows, cols, dtype, rule->param ? rule->param : 256u, 1024u,
+                            rule->variant == _AK_RV_STREAM ? rule->block : 1024u);
+    B = G > 256u ? G : 256u;
     if ((r = _ak_op_kernel(ctx, _ak_src_xent, _ak_op_name(kname, sizeof kname, "ak_xent", dtype), &k)) != AK_OK)
         return r;
     if (reduction != AK_LOSS_NONE) {
-        /* per-row losses, then per-block partial (sum, count), then one combine */
+        /* per-row losses, then per-block partial (sum, count), then one combine; up to
+         * _AK_RD_XENT_ONE rows one block adds them all and writes the result (2 launches) */
         size_t want = (size_t)_ak_op_cus(ctx) * 2u;
         per = (rows + want - 1) / want;
         if (per < 1024) per = 1024;
+        if (rows <= _AK_RD_XENT_ONE) per = rows;
         nparts = (rows + per - 1) / per;
         if ((r = _ak_op_kernel(ctx, _ak_src_xent, "ak_xent_partial", &kp)) != AK_OK) return r;
-        if ((r = _ak_op_kernel(ctx, _ak_src_xent, "ak_xent_mean", &km)) != AK_OK) return r;
+        if (nparts > 1 && (r = _ak_op_kernel(ctx, _ak_src_xent, "ak_xent_mean", &km)) != AK_OK) return r;
         if ((r = _ak_rd_ws(ctx, ((rows * 4u + 15u) & ~(size_t)15u) + nparts * 8u, stream, &ws)) != AK_OK) return r;
         rowloss = (float*)ws;
         part = (float*)((char*)ws + ((rows * 4u + 15u) & ~(size_t)15u));
@@ -16681,9 +16764,11 @@ AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
     }
     if (r == AK_OK && reduction != AK_LOSS_NONE) {
         _ak_kargs a;
-        _ak_kargs_xent_partial(&a, rowloss, targets, (int64_t)rows, (int64_t)per, ignore_index, part);
-        r = _ak_op_launch(ctx, kp, (unsigned)nparts, 256u, 0, stream, &a);
-        if (r == AK_OK) {
+        const int fin = nparts > 1 ? 0 : reduction == AK_LOSS_MEAN ? 2 : 1;
+        _ak_kargs_xent_partial(&a, rowloss, targets, (int64_t)rows, (int64_t)per, ignore_index, fin,
+                               fin ? (void*)loss : (void*)part);
+        r = _ak_op_launch(ctx, kp, (unsigned)nparts, fin ? 1024u : 256u, 0, stream, &a);
+        if (r == AK_OK && !fin) {
             _ak_kargs_xent_mean(&a, part, (int32_t)nparts, reduction == AK_LOSS_MEAN ? 1 : 0, loss);
             r = _ak_op_launch(ctx, km, 1u, 256u, 0, stream, &a);
         }

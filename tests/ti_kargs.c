@@ -99,10 +99,11 @@ static void akk_walk_rowwise(ak_context* ctx) {
     size_t big = 2u * 1200000u;
     void *x = calloc(big, 4), *y = calloc(big, 4), *w = calloc(1200000, 4), *out = calloc(64, 8);
     int64_t tgt[2] = { 1, 3 };
+    int64_t* tgt_many = (int64_t*)calloc(9000, sizeof(int64_t));
     float loss[2];
     size_t d, c;
     int op;
-    if (!x || !y || !w || !out) { akt_fail(__FILE__, __LINE__, "out of memory"); goto done; }
+    if (!x || !y || !w || !out || !tgt_many) { akt_fail(__FILE__, __LINE__, "out of memory"); goto done; }
     for (d = 0; d < 3; d++) {
         ak_dtype t = dts[d];
         for (c = 0; c < 4; c++) {
@@ -118,6 +119,8 @@ static void akk_walk_rowwise(ak_context* ctx) {
                 AKT_OK(ak_reduce(ctx, (ak_reduce_op)op, t, x, out, 1, big, NULL)); /* split rows */
             }
         }
+        /* cross-entropy mean over more rows than one combining block takes (_AK_RD_XENT_ONE): partials + ak_xent_mean */
+        if (tgt_many) AKT_OK(ak_cross_entropy(ctx, t, x, tgt_many, loss, 9000, 1, -100, AK_LOSS_MEAN, NULL));
         /* the row-op table's variants that no row picks yet (tests/ti_rowop.c): forced */
         _ak_rowop_force.variant = _AK_RV_WIDE;
         _ak_rowop_force.block = 512;
@@ -127,7 +130,7 @@ static void akk_walk_rowwise(ak_context* ctx) {
         _ak_rowop_force.variant = -1;
     }
 done:
-    free(x); free(y); free(w); free(out);
+    free(x); free(y); free(w); free(out); free(tgt_many);
 }
 
 static void akk_walk_elementwise(ak_context* ctx) {
