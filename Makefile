@@ -114,7 +114,7 @@ gen-check: $(BUILD)/akgen
 
 # bench/bench_ops.c: KernelBench-style timing of the kernel library (JSON out).
 #   ./build/bench_ops bench/results/ops_<device>.json     (--quick: small shapes, any backend)
-$(BUILD)/bench_ops: bench/bench_ops.c $(HDR)
+$(BUILD)/bench_ops: bench/bench_ops.c bench/bench_common.h $(HDR)
 	@mkdir -p $(BUILD)
 	$(CC) -std=c99 $(WARN) -Werror -O2 bench/bench_ops.c -o $@ $(LIBS)
 
@@ -122,7 +122,7 @@ $(BUILD)/bench_ops: bench/bench_ops.c $(HDR)
 # bench/bench_sweep.c: shape sweep of the row-wise ops (rows x cols grid, checked against the CPU
 # reference); `make sweep` on a GPU machine: amdkit + PyTorch eager / torch.compile + the heat maps
 # (bench/sweep_device.sh, bench/NOTES.md "Shape sweep").
-$(BUILD)/bench_sweep: bench/bench_sweep.c $(HDR)
+$(BUILD)/bench_sweep: bench/bench_sweep.c bench/bench_common.h $(HDR)
 	@mkdir -p $(BUILD)
 	$(CC) -std=c99 $(WARN) -Werror -O2 bench/bench_sweep.c -o $@ $(LIBS)
 .PHONY: sweep

@@ -31,8 +31,8 @@
  *   AMDKIT_NO_CUDA           the same for the CUDA driver and NVRTC (cuda
  *                            backend, sm_ targets)
  *   AMDKIT_NO_OPS            drop the kernel library (>>decl:ops: ak_fill ...
- *                            ak_cross_entropy, ak_embedded_*) and its ~80 KB of
- *                            embedded sources; ak_kernel_get, the prelude and
+ *                            ak_cross_entropy, ak_embedded_*) and its ~230 KB
+ *                            of embedded sources; ak_kernel_get, the prelude and
  *                            everything else stay
  *   (run-time logger and allocator with user_data: see ak_config)
  *

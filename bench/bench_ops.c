@@ -10,7 +10,9 @@
  * TIMING. For every entry: warm-up runs, then timed trials, each between a
  * pair of ak_event records on the default stream, with the L2 flushed before
  * each trial (an ak_memset over a scratch buffer of twice the device's L2,
- * outside the timed region). Trials repeat until the 95% confidence interval
+ * outside the timed region) and then a 50 us spin kernel before the start event
+ * (bench_common.h bench_spin; PyTorch's timer in peer_torch.py does the same, so
+ * both sides start their call on a GPU whose flush has drained). Trials repeat until the 95% confidence interval
  * of the median (distribution free: the order statistics at ranks
  * n/2 -+ 1.96 sqrt(n)/2) is narrower than --ci of the median (default 0.01,
  * i.e. about +-0.5%), at least --min-trials (100) and at most --max-trials
@@ -99,6 +101,7 @@
  */
 #define AMDKIT_IMPLEMENTATION
 #include "../amdkit.h"
+#include "bench_common.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -447,6 +450,7 @@ typedef struct harness {
     ak_context* ctx;
     ak_event *start, *end;
     void* scratch;         /* L2 flush buffer */
+    bench_spin spin;       /* the gap after the flush (BENCH_SPIN_US) */
     size_t scratch_bytes;
     int min_trials, max_trials, warmup;
     double ci_width;       /* stop when the 95% interval of the median is this narrow (relative) */
@@ -478,6 +482,7 @@ static ak_result time_it(harness* h, timed_fn fn, void* user, int* n, const char
     for (i = 0; i < h->max_trials; i++) {
         float ms = 0;
         if (h->scratch && (r = ak_memset(h->ctx, h->scratch, i & 0xFF, h->scratch_bytes, NULL)) != AK_OK) return r;
+        if ((r = bench_spin_run(&h->spin, BENCH_SPIN_US)) != AK_OK) return r;
         if ((r = ak_event_record(h->start, NULL)) != AK_OK) return r;
         if ((r = fn(user)) != AK_OK) return r;
         if ((r = ak_event_record(h->end, NULL)) != AK_OK) return r;
@@ -867,6 +872,10 @@ int main(int argc, char** argv) {
         fprintf(stderr, "bench_ops: L2 flush buffer: %s\n", ak_last_error());
         return 1;
     }
+    if (bench_spin_init(ctx, &h.spin) != AK_OK) {
+        fprintf(stderr, "bench_ops: spin kernel: %s\n", ak_last_error());
+        return 1;
+    }
     printf("bench_ops on %s (%s, %s), %d..%d trials (stop at a 95%% interval of the median < %.2g%% or %.3g s), "
            "L2 flush %zu MiB, %s\n", dev->name, device_str, dev->arch, h.min_trials, h.max_trials, 100 * h.ci_width,
            h.max_s, h.scratch_bytes >> 20, check ? "each entry checked against the CPU reference" : "NOT checked");
@@ -1006,6 +1015,7 @@ int main(int argc, char** argv) {
                nres - incorrect - unchecked, nres, incorrect, unchecked);
     for (i = 0; i < 5; i++) { free(pools[i].host); if (pools[i].dev) ak_free(ctx, pools[i].dev); }
     ak_free(ctx, h.scratch);
+    bench_spin_free(&h.spin);
     ak_event_destroy(h.start);
     ak_event_destroy(h.end);
     free(h.times);

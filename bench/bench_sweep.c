@@ -33,7 +33,10 @@
  * Timing: as bench_ops.c (events on the default stream around one call, L2
  * flushed before each trial), except that the flush is a fill kernel (ak_fill
  * over twice the L2) like PyTorch's side (sweep_torch.py) rather than a
- * memset, so both sides start from the same kind of preceding work; 2 warm-ups, then 25 trials (10 past 0.5 ms, 5
+ * memset, followed like PyTorch's by a 50 us spin kernel before the start event
+ * (bench_common.h bench_spin: the flush's dirty lines drain, the GPU is busy while
+ * the host queues), so both sides start from the same kind of preceding work;
+ * 2 warm-ups, then 25 trials (10 past 0.5 ms, 5
  * past 5 ms); median, min, mean, std. GB/s and the fraction of the copy
  * bandwidth (1 GiB D2D memcpy in the same run) use bench_ops.c's byte counts.
  *
@@ -51,6 +54,7 @@
 #define AMDKIT_IMPLEMENTATION
 #define AMDKIT_ROWOP_FORCE   /* the --force override of the row-op table (amdkit.h >>impl:ops-reduce) */
 #include "../amdkit.h"
+#include "bench_common.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +105,7 @@ typedef struct sweep {
     ak_event *start, *end;
     void* flush;
     size_t flush_bytes;
+    bench_spin spin;       /* the gap after the flush (BENCH_SPIN_US) */
     ak_dtype dt;
     size_t es, maxn, maxrows, maxcols;
     void *x, *y, *w, *b, *out;   /* device: input, output, weight, bias, per-row output (8 bytes x rows) */
@@ -335,6 +340,7 @@ static ak_result time_cell(sweep* s, const cell* c, stats* st) {
     else if (ms > 0.5f) n = 10;
     for (i = 0; i < n; i++) {
         if ((r = ak_fill(s->ctx, AK_F32, s->flush, s->flush_bytes / 4, (float)i, NULL)) != AK_OK) return r;
+        if ((r = bench_spin_run(&s->spin, BENCH_SPIN_US)) != AK_OK) return r;
         if ((r = ak_event_record(s->start, NULL)) != AK_OK) return r;
         if ((r = run_op(s->ctx, s->dt, c->op, s->x, s->y, s->w, s->b, s->tgt, s->out, c->rows, c->cols)) != AK_OK)
             return r;
@@ -481,30 +487,14 @@ int main(int argc, char** argv) {
     s.flush_bytes = dev->l2_bytes ? 2 * dev->l2_bytes : ((size_t)64 << 20);
     if (quick && s.flush_bytes > ((size_t)8 << 20)) s.flush_bytes = (size_t)8 << 20;
     CK(ak_malloc(s.ctx, s.flush_bytes, NULL, &s.flush));
+    CK(bench_spin_init(s.ctx, &s.spin));
     s.rng = 0x9E3779B97F4A7C15ULL ^ (unsigned long long)time(NULL);
 
-    /* copy bandwidth: a 1 GiB (quick: 8 MiB) D2D memcpy, read + write, median of 20 */
-    {
-        size_t nb = quick ? ((size_t)8 << 20) : ((size_t)1 << 30);
-        void *a = NULL, *b = NULL;
-        double t[20];
-        float ms;
-        CK(ak_malloc(s.ctx, nb, NULL, &a));
-        CK(ak_malloc(s.ctx, nb, NULL, &b));
-        CK(ak_memset(s.ctx, a, 1, nb, NULL));
-        for (i = 0; i < 22; i++) {
-            CK(ak_fill(s.ctx, AK_F32, s.flush, s.flush_bytes / 4, (float)i, NULL));
-            CK(ak_event_record(s.start, NULL));
-            CK(ak_memcpy_async(s.ctx, b, a, nb, AK_D2D, NULL));
-            CK(ak_event_record(s.end, NULL));
-            CK(ak_event_synchronize(s.end));
-            CK(ak_event_elapsed_ms(s.start, s.end, &ms));
-            if (i >= 2) t[i - 2] = ms;
-        }
-        qsort(t, 20, sizeof t[0], cmp_d);
-        copy_gbps = 2.0 * (double)nb / (0.5 * (t[9] + t[10]) * 1e-3) / 1e9;
-        ak_free(s.ctx, a);
-        ak_free(s.ctx, b);
+    /* copy bandwidth: a 1 GiB (quick: 8 MiB) D2D memcpy, read + write, median of 20 (bench_common.h) */
+    copy_gbps = bench_copy_gbps(s.ctx, quick ? ((size_t)8 << 20) : ((size_t)1 << 30));
+    if (copy_gbps <= 0) {
+        fprintf(stderr, "bench_sweep: copy bandwidth: %s\n", ak_last_error());
+        return 1;
     }
     printf("bench_sweep on %s (%s), copy %.1f GB/s, %d ops x %d dtypes x %d x %d grid, max %zu MiB per tensor\n",
            dev->name, dev->arch, copy_gbps, nops, ndt, rows.n, cols.n, max_bytes >> 20);
@@ -629,6 +619,7 @@ int main(int argc, char** argv) {
     ak_event_destroy(s.start);
     ak_event_destroy(s.end);
     ak_free(s.ctx, s.flush);
+    bench_spin_free(&s.spin);
     ak_context_destroy(s.cpu);
     ak_context_destroy(s.ctx);
     return nbad ? 1 : 0;

@@ -23,14 +23,18 @@ cd "$(dirname "$0")/.."
 B=build
 mkdir -p $B/logs
 passed=0; failed=0; failures=""
+T_START=$(date +%s)
+since() { echo "$(( $(date +%s) - $1 )) s"; }   # elapsed since a start time, for the progress lines
 step() { # name, command...
   local name=$1; shift
-  if "$@" > "$B/logs/$name.log" 2>&1; then passed=$((passed+1)); echo "  ok   $name"
-  else failed=$((failed+1)); failures="$failures $name"; echo "  FAIL $name (log: $B/logs/$name.log)"; tail -n 25 "$B/logs/$name.log" | sed 's/^/       /'; fi
+  local t0; t0=$(date +%s)
+  if "$@" > "$B/logs/$name.log" 2>&1; then passed=$((passed+1)); echo "  ok   $name ($(since $t0))"
+  else failed=$((failed+1)); failures="$failures $name"; echo "  FAIL $name ($(since $t0); log: $B/logs/$name.log)"; tail -n 25 "$B/logs/$name.log" | sed 's/^/       /'; fi
 }
 # count a runner's own "N passed, N failed" line into the totals
 suite() { # name, command...
   local name=$1; shift
+  local t0; t0=$(date +%s)
   "$@" > "$B/logs/$name.log" 2>&1; local rc=$?
   local line; line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$B/logs/$name.log" | tail -n 1)
   local p f
@@ -39,7 +43,7 @@ suite() { # name, command...
   [ $rc -ne 0 ] && [ "$f" = "0" ] && f=1
   passed=$((passed+p)); failed=$((failed+f))
   grep -E '^\s+FAIL|^  FAIL' "$B/logs/$name.log" | head -n 40
-  echo "  $name: $p passed, $f failed (log: $B/logs/$name.log)"
+  echo "  $name: $p passed, $f failed ($(since $t0); log: $B/logs/$name.log)"
   [ "$f" = "0" ] || failures="$failures $name"
 }
 
@@ -144,6 +148,7 @@ suite walkthrough env AMDKIT_BACKEND=cpu bash tests/walkthrough.sh
 suite proto-cli env AMDKIT_BACKEND=cpu bash tests/proto_cli.sh
 
 [ -n "$failures" ] && echo "failed steps:$failures"
+echo "make test took $(since $T_START)"
 if [ "$skipped" -gt 0 ]; then echo "$passed passed, $failed failed, $skipped skipped:$skipped_why"
 else echo "$passed passed, $failed failed"; fi
 [ "$failed" -eq 0 ]
