@@ -5066,14 +5066,15 @@ static const char _ak_src_llm[] =
     "//   (u, v) -> (u cos a - v sin a, v cos a + u sin a)\n"
     "// Elements rotary_dim..head_dim-1 of each head are copied (skipped in place).\n"
     "//\n"
-    "// ak_rope_<dt>: one block per group of tpb tokens (grid-stride over groups;\n"
-    "// tpb x rotary_dim / 2 <= 512 pairs): all threads first compute the group's\n"
-    "// cos / sin table, then walk the group's work units: vec = 4 or 8 (x, y 16-byte\n"
+    "// ak_rope_<dt>: one block per token (grid-stride over tokens); the block\n"
+    "// first computes the token's cos / sin table (rotary_dim / 2 <= 512 pairs),\n"
+    "// then its threads walk the token's work units: vec = 4 or 8 (x, y 16-byte\n"
     "// aligned, head_dim and rotary_dim multiples of 2 x vec) moves vec pairs per\n"
     "// unit with vec-element accesses (rotate-half: at i and i + rotary_dim / 2;\n"
-    "// interleaved: vec / 2 pairs per access; 8: 16-byte accesses for halves) and\n"
-    "// the tail in vec-element pieces; vec = 0: one pair (one tail element) per\n"
-    "// unit. y may be x.\n"
+    "// interleaved: vec / 2 pairs per access; 8, for halves: 16-byte accesses)\n"
+    "// and the tail in vec-element pieces; vec = 0: one pair (one tail element)\n"
+    "// per unit. y may be x. (Several tokens per block, with the table of all of\n"
+    "// them computed by all threads, was measured slower on the H100: 2-8%.)\n"
     "//\n"
     "// kernels: ak_rope_f32 ak_rope_f16 ak_rope_bf16\n"
     "\n"
@@ -5117,8 +5118,7 @@ static const char _ak_src_llm[] =
     "\n"
     "template <class D>\n"
     "AK_INLINE void ak_rope_token(const typename D::T* x, const void* pos, typename D::T* y, ak_i64 tokens, int heads,\n"
-    "                             int hd, int rd, double l2theta, bool interleaved, bool pos64, int vec, bool inplace,\n"
-    "                             int tpb) {\n"
+    "                             int hd, int rd, double l2theta, bool interleaved, bool pos64, int vec, bool inplace) {\n"
     "    __shared__ float cs_c[AK_ROPE_MAX_PAIRS], cs_s[AK_ROPE_MAX_PAIRS];\n"
     "    const int half = rd / 2, B = (int)blockDim.x, tid = (int)threadIdx.x;\n"
     "    // pairs per unit, units per head (rotation), tail elements per unit and units per head\n"
@@ -5128,32 +5128,26 @@ static const char _ak_src_llm[] =
     "    const int tp = vec ? vec : 1;\n"
     "    const int tpr = tail / tp;\n"
     "    const int urot = heads * ppr, units = urot + heads * tpr;\n"
-    "    const ak_i64 groups = (tokens + tpb - 1) / tpb;\n"
-    "    for (ak_i64 g = blockIdx.x; g < groups; g += gridDim.x) {\n"
-    "        const ak_i64 t0 = g * tpb;\n"
-    "        const int nt = tokens - t0 < (ak_i64)tpb ? (int)(tokens - t0) : tpb;\n"
-    "        __syncthreads();   // the previous group's readers are done with the table\n"
-    "        for (int q = tid; q < nt * half; q += B) {\n"
-    "            const int tt = q / half, i = q - tt * half;\n"
-    "            const float p = pos64 ? (float)((const long long*)pos)[t0 + tt] : (float)((const int*)pos)[t0 + tt];\n"
+    "    for (ak_i64 t = blockIdx.x; t < tokens; t += gridDim.x) {\n"
+    "        const float p = pos64 ? (float)((const long long*)pos)[t] : (float)((const int*)pos)[t];\n"
+    "        __syncthreads();   // the previous token's readers are done with the table\n"
+    "        for (int i = tid; i < half; i += B) {\n"
     "            const float inv = (float)exp2(-(double)(2 * i) / (double)rd * l2theta);\n"
     "            const float a = p * inv;\n"
-    "            cs_c[q] = (float)cos((double)a);\n"
-    "            cs_s[q] = (float)sin((double)a);\n"
+    "            cs_c[i] = (float)cos((double)a);\n"
+    "            cs_s[i] = (float)sin((double)a);\n"
     "        }\n"
     "        __syncthreads();\n"
-    "        for (int w = tid; w < nt * units; w += B) {\n"
-    "            const int tt = w / units, u = w - tt * units;\n"
-    "            const ak_i64 base = (t0 + tt) * (ak_i64)heads * (ak_i64)hd;\n"
-    "            const float *cc = cs_c + tt * half, *ss = cs_s + tt * half;\n"
+    "        const ak_i64 base = t * (ak_i64)heads * (ak_i64)hd;\n"
+    "        for (int u = tid; u < units; u += B) {\n"
     "            if (u < urot) {\n"
     "                const int h = u / ppr, j = u - h * ppr;\n"
     "                const typename D::T* xh = x + base + (ak_i64)h * hd;\n"
     "                typename D::T* yh = y + base + (ak_i64)h * hd;\n"
-    "                if (vec == 8) ak_rope_unit<D, 8>(xh, yh, j, half, interleaved, cc, ss);\n"
-    "                else if (vec) ak_rope_unit<D, 4>(xh, yh, j, half, interleaved, cc, ss);\n"
-    "                else if (interleaved) ak_rope_pair<D>(xh, yh, 2 * j, 2 * j + 1, cc[j], ss[j]);\n"
-    "                else ak_rope_pair<D>(xh, yh, j, j + half, cc[j], ss[j]);\n"
+    "                if (vec == 8) ak_rope_unit<D, 8>(xh, yh, j, half, interleaved, cs_c, cs_s);\n"
+    "                else if (vec) ak_rope_unit<D, 4>(xh, yh, j, half, interleaved, cs_c, cs_s);\n"
+    "                else if (interleaved) ak_rope_pair<D>(xh, yh, 2 * j, 2 * j + 1, cs_c[j], cs_s[j]);\n"
+    "                else ak_rope_pair<D>(xh, yh, j, j + half, cs_c[j], cs_s[j]);\n"
     "            } else {\n"
     "                const int v = u - urot, h = v / tpr, e = rd + (v - h * tpr) * tp;\n"
     "                const ak_i64 o = base + (ak_i64)h * hd + e;\n"
@@ -5176,9 +5170,9 @@ static const char _ak_src_llm[] =
     "#define AK_ROPE(DT, D)                                                                                             \\\n"
     "    AK_KERNEL __launch_bounds__(256) void ak_rope_##DT(const D::T* x, const void* pos, D::T* y, ak_i64 tokens,      \\\n"
     "                                                       int heads, int hd, int rd, double l2theta, int interleaved, \\\n"
-    "                                                       int pos64, int vec, int inplace, int tpb) {                 \\\n"
+    "                                                       int pos64, int vec, int inplace) {                          \\\n"
     "        ak_rope_token<D>(x, pos, y, tokens, heads, hd, rd, l2theta, interleaved != 0, pos64 != 0, vec,              \\\n"
-    "                         inplace != 0, tpb);                                                                       \\\n"
+    "                         inplace != 0);                                                                            \\\n"
     "    }\n"
     "AK_ROPE(f32, ak_f32_t)\n"
     "AK_ROPE(f16, ak_f16_t)\n"
@@ -7158,12 +7152,12 @@ static inline void _ak_kargs_embedding(_ak_kargs* kargs_, const void* table, con
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_embedding);
     ak_args_ptr(a_, table); ak_args_ptr(a_, idx); ak_args_ptr(a_, out); ak_args_i64(a_, n); ak_args_i64(a_, vocab); ak_args_i64(a_, upr); ak_args_i32(a_, G); ak_args_i32(a_, idx64);
 }
-/* kernels/llm.hip:125 ak_rope_##DT (macro AK_ROPE) */
+/* kernels/llm.hip:119 ak_rope_##DT (macro AK_ROPE) */
 static inline void _ak_kargs_rope(_ak_kargs* kargs_, const void* x, const void* pos, void* y, int64_t tokens, int32_t heads, int32_t hd, int32_t rd, double l2theta, int32_t interleaved,
-                                  int32_t pos64, int32_t vec, int32_t inplace, int32_t tpb) {
+                                  int32_t pos64, int32_t vec, int32_t inplace) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_rope);
     ak_args_ptr(a_, x); ak_args_ptr(a_, pos); ak_args_ptr(a_, y); ak_args_i64(a_, tokens); ak_args_i32(a_, heads); ak_args_i32(a_, hd); ak_args_i32(a_, rd); ak_args_f64(a_, l2theta);
-    ak_args_i32(a_, interleaved); ak_args_i32(a_, pos64); ak_args_i32(a_, vec); ak_args_i32(a_, inplace); ak_args_i32(a_, tpb);
+    ak_args_i32(a_, interleaved); ak_args_i32(a_, pos64); ak_args_i32(a_, vec); ak_args_i32(a_, inplace);
 }
 /* kernels/norm.hip:253 ak_norm_##DT (macro AK_NORM) */
 static inline void _ak_kargs_norm(_ak_kargs* kargs_, const void* x, const void* w, const void* b, void* y, int64_t rows, int32_t cols, int32_t G, int32_t vec, float eps, int32_t rms) {
@@ -17950,7 +17944,7 @@ AKDEF ak_result ak_rope(ak_context* ctx, ak_rope_mode mode, ak_dtype dtype, ak_d
                         size_t rotary_dim, float theta, ak_stream* stream) {
     const char* opn = "ak_rope";
     ak_result r;
-    size_t es, bytes, row, units, tpb, groups;
+    size_t es, bytes, row, units;
     double l2t;
     int vec, inplace, P;
     unsigned B;
@@ -18001,19 +17995,12 @@ AKDEF ak_result ak_rope(ak_context* ctx, ak_rope_mode mode, ak_dtype dtype, ak_d
     /* work units per token, as the kernel counts them */
     P = vec ? (mode == AK_ROPE_INTERLEAVED ? vec / 2 : vec) : 1;
     units = heads * (rotary_dim / 2 / (size_t)P) + (inplace ? 0 : heads * ((head_dim - rotary_dim) / (vec ? (size_t)vec : 1u)));
-    /* tokens per block: up to 4 units per thread of a 256-thread block, the cos / sin table of every token of the
-     * group in the kernel's 512 pairs, and still 4 groups per CU */
-    tpb = 1;
-    while (tpb * 2u * (rotary_dim / 2) <= 512u && tpb * 2u * units <= 1024u &&
-           tokens / (tpb * 2u) >= 4u * (size_t)_ak_op_cus(ctx))
-        tpb *= 2u;
-    groups = (tokens + tpb - 1) / tpb;
-    B = _ak_rd_pow2(units * tpb, 256u);
+    B = _ak_rd_pow2(units, 256u);
     if (B < 64u) B = 64u;
     _ak_op_name(kname, sizeof kname, "ak_rope", dtype);
     _ak_kargs_rope(&a, x, positions, y, (int64_t)tokens, (int32_t)heads, (int32_t)head_dim, (int32_t)rotary_dim, l2t,
-                   mode == AK_ROPE_INTERLEAVED, pos_dtype == AK_I64, vec, inplace, (int32_t)tpb);
-    return _ak_llm_launch(ctx, _ak_src_llm, kname, groups < 0x7FFFFFFFu ? (unsigned)groups : 0x7FFFFFFFu, B, stream,
+                   mode == AK_ROPE_INTERLEAVED, pos_dtype == AK_I64, vec, inplace);
+    return _ak_llm_launch(ctx, _ak_src_llm, kname, tokens < 0x7FFFFFFFu ? (unsigned)tokens : 0x7FFFFFFFu, B, stream,
                           &a);
 }
 
@@ -18704,7 +18691,9 @@ static ak_result _ak_topk_cpu(ak_dtype t, const void* x, void* vals, int64_t* id
     return AK_OK;
 }
 
-/* Few rows (fewer than _AK_TOPK_SPLIT_ROWS x the CU count, rows of >= 8192):
+/* Few rows (fewer than _AK_TOPK_SPLIT_ROWS x the CU count, rows of >= 8192;
+ * measured on the H100: 1 and 16 rows x 128256 2.4-3.7x faster than one block
+ * per row, 256 rows (< 2 x 132 SMs) f32 1.3x slower, so the bound is 1 x CUs):
  * each row split over about 4 x CUs / rows blocks of _AK_TOPK_MB_B threads
  * (chunks of >= 2048 elements, whole steps of the kernel's loop), one launch
  * per radix digit of the composite (key, ~index) (kernels/scan.hip, "a row
@@ -18712,7 +18701,7 @@ static ak_result _ak_topk_cpu(ak_dtype t, const void* x, void* vals, int64_t* id
  * (_AK_TOPK_WS words per row, then rows x k candidates) comes zeroed from the
  * pool on `stream`. 0 turns the split off (one block per row always). */
 #ifndef _AK_TOPK_SPLIT_ROWS
-#define _AK_TOPK_SPLIT_ROWS 2
+#define _AK_TOPK_SPLIT_ROWS 1
 #endif
 #define _AK_TOPK_WS 264u   /* AK_TOPK_WS */
 #define _AK_TOPK_MB_B 256u /* AK_TOPK_MB_B */
