@@ -4822,7 +4822,8 @@ static const char _ak_src_layout[] =
     "// the outer dimensions (at most 5: decomposed once per row, 32-bit division\n"
     "// while the row count fits), optionally split into chunks of `chunk` units\n"
     "// so a long contiguous row still spreads over many blocks. Strides are in\n"
-    "// units and may be negative or 0 (source only).\n"
+    "// units and may be negative or 0 (source only). Rows of at most G units go\n"
+    "// AK_ND_R rows per thread and turn, loads before stores (ak_nd_bits_walk).\n"
     "// ak_copy_cast_<src>_<dst> (cast between f32 / f16 / bf16, fp32 in between,\n"
     "// round to nearest even): the same walk in elements; vec != 0 (innermost\n"
     "// contiguous in both, its length and the outer strides multiples of 4, the\n"
@@ -4963,16 +4964,53 @@ static const char _ak_src_layout[] =
     "    }\n"
     "};\n"
     "\n"
+    "// The bit copy's walk: rows of at most G units (one unit per thread and row, a\n"
+    "// permute's rows of a head) go AK_ND_R rows per turn, their loads issued before\n"
+    "// the stores (more bytes in flight per thread; the host sizes the grid for it);\n"
+    "// longer rows take the common walk.\n"
+    "#define AK_ND_R 4\n"
+    "template <class U>\n"
+    "AK_INLINE void ak_nd_bits_walk(const ak_nd_outer& o, const U* s, U* d, ak_i64 rows, ak_i64 inner, ak_i64 chunk,\n"
+    "                               ak_i64 iss, ak_i64 ids, int G) {\n"
+    "    if (chunk > G) {\n"
+    "        ak_nd_bits<U> f;\n"
+    "        f.s = s;\n"
+    "        f.d = d;\n"
+    "        ak_nd_walk(o, rows, inner, chunk, iss, ids, G, f);\n"
+    "        return;\n"
+    "    }\n"
+    "    const ak_i64 nchunk = (inner + chunk - 1) / chunk, vrows = rows * nchunk;\n"
+    "    const int lane = (int)threadIdx.x & (G - 1);\n"
+    "    const ak_i64 per = (ak_i64)(blockDim.x / G), stride = (ak_i64)gridDim.x * per;\n"
+    "    const bool small = rows <= 0xFFFFFFFFll;\n"
+    "    for (ak_i64 v0 = (ak_i64)blockIdx.x * per + (ak_i64)(threadIdx.x / G); v0 < vrows; v0 += stride * AK_ND_R) {\n"
+    "        U val[AK_ND_R];\n"
+    "        ak_i64 dst[AK_ND_R];\n"
+    "#pragma unroll\n"
+    "        for (int r = 0; r < AK_ND_R; r++) {\n"
+    "            const ak_i64 vr = v0 + (ak_i64)r * stride;\n"
+    "            const ak_i64 row = nchunk == 1 ? vr : vr / nchunk, c0 = (vr - row * nchunk) * chunk, u = c0 + lane;\n"
+    "            dst[r] = -1;\n"
+    "            if (vr < vrows && u < inner && u < c0 + chunk) {\n"
+    "                ak_i64 so, dof;\n"
+    "                ak_nd_offsets(o, row, small, so, dof);\n"
+    "                val[r] = s[so + u * iss];\n"
+    "                dst[r] = dof + u * ids;\n"
+    "            }\n"
+    "        }\n"
+    "#pragma unroll\n"
+    "        for (int r = 0; r < AK_ND_R; r++)\n"
+    "            if (dst[r] >= 0) d[dst[r]] = val[r];\n"
+    "    }\n"
+    "}\n"
+    "\n"
     "#define AK_COPY_ND_BITS(NAME, U)                                                                                     \\\n"
     "    AK_KERNEL __launch_bounds__(256) void ak_copy_nd_##NAME(                                                         \\\n"
     "        const U* src, U* dst, ak_i64 rows, ak_i64 inner, ak_i64 chunk, ak_i64 iss, ak_i64 ids,                       \\\n"
     "        int nd, ak_i64 sz0, ak_i64 sz1, ak_i64 sz2, ak_i64 sz3, ak_i64 sz4, ak_i64 ss0, ak_i64 ss1,                  \\\n"
     "        ak_i64 ss2, ak_i64 ss3, ak_i64 ss4, ak_i64 ds0, ak_i64 ds1, ak_i64 ds2, ak_i64 ds3, ak_i64 ds4, int G) {     \\\n"
     "        AK_ND_OUTER_INIT(o);                                                                                         \\\n"
-    "        ak_nd_bits<U> f;                                                                                             \\\n"
-    "        f.s = src;                                                                                                   \\\n"
-    "        f.d = dst;                                                                                                   \\\n"
-    "        ak_nd_walk(o, rows, inner, chunk, iss, ids, G, f);                                                           \\\n"
+    "        ak_nd_bits_walk<U>(o, src, dst, rows, inner, chunk, iss, ids, G);                                            \\\n"
     "    }\n"
     "AK_COPY_ND_BITS(u8, ak_u8)\n"
     "AK_COPY_ND_BITS(u16, ak_u16)\n"
@@ -7129,7 +7167,7 @@ static inline void _ak_kargs_gemm_wgmma(_ak_kargs* kargs_, const void* A, const 
     ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB); ak_args_i64(a_, sC); ak_args_i64(a_, sD);
     ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/layout.hip:162 ak_copy_nd_##NAME (macro AK_COPY_ND_BITS) */
+/* kernels/layout.hip:203 ak_copy_nd_##NAME (macro AK_COPY_ND_BITS) */
 static inline void _ak_kargs_copy_nd(_ak_kargs* kargs_, const void* src, void* dst, int64_t rows, int64_t inner, int64_t chunk, int64_t iss, int64_t ids, int32_t nd, int64_t sz0, int64_t sz1,
                                      int64_t sz2, int64_t sz3, int64_t sz4, int64_t ss0, int64_t ss1, int64_t ss2, int64_t ss3, int64_t ss4, int64_t ds0, int64_t ds1, int64_t ds2, int64_t ds3,
                                      int64_t ds4, int32_t G) {
@@ -7138,7 +7176,7 @@ static inline void _ak_kargs_copy_nd(_ak_kargs* kargs_, const void* src, void* d
     ak_args_i64(a_, sz0); ak_args_i64(a_, sz1); ak_args_i64(a_, sz2); ak_args_i64(a_, sz3); ak_args_i64(a_, sz4); ak_args_i64(a_, ss0); ak_args_i64(a_, ss1); ak_args_i64(a_, ss2);
     ak_args_i64(a_, ss3); ak_args_i64(a_, ss4); ak_args_i64(a_, ds0); ak_args_i64(a_, ds1); ak_args_i64(a_, ds2); ak_args_i64(a_, ds3); ak_args_i64(a_, ds4); ak_args_i32(a_, G);
 }
-/* kernels/layout.hip:179 ak_copy_cast_##SN##_##DN (macro AK_COPY_ND_CAST) */
+/* kernels/layout.hip:217 ak_copy_cast_##SN##_##DN (macro AK_COPY_ND_CAST) */
 static inline void _ak_kargs_copy_cast(_ak_kargs* kargs_, const void* src, void* dst, int64_t rows, int64_t inner, int64_t chunk, int64_t iss, int64_t ids, int32_t nd, int64_t sz0, int64_t sz1,
                                        int64_t sz2, int64_t sz3, int64_t sz4, int64_t ss0, int64_t ss1, int64_t ss2, int64_t ss3, int64_t ss4, int64_t ds0, int64_t ds1, int64_t ds2, int64_t ds3,
                                        int64_t ds4, int32_t G, int32_t vec) {
@@ -7147,7 +7185,7 @@ static inline void _ak_kargs_copy_cast(_ak_kargs* kargs_, const void* src, void*
     ak_args_i64(a_, sz0); ak_args_i64(a_, sz1); ak_args_i64(a_, sz2); ak_args_i64(a_, sz3); ak_args_i64(a_, sz4); ak_args_i64(a_, ss0); ak_args_i64(a_, ss1); ak_args_i64(a_, ss2);
     ak_args_i64(a_, ss3); ak_args_i64(a_, ss4); ak_args_i64(a_, ds0); ak_args_i64(a_, ds1); ak_args_i64(a_, ds2); ak_args_i64(a_, ds3); ak_args_i64(a_, ds4); ak_args_i32(a_, G); ak_args_i32(a_, vec);
 }
-/* kernels/layout.hip:217 ak_embedding_##NAME (macro AK_EMBEDDING) */
+/* kernels/layout.hip:255 ak_embedding_##NAME (macro AK_EMBEDDING) */
 static inline void _ak_kargs_embedding(_ak_kargs* kargs_, const void* table, const void* idx, void* out, int64_t n, int64_t vocab, int64_t upr, int32_t G, int32_t idx64) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_embedding);
     ak_args_ptr(a_, table); ak_args_ptr(a_, idx); ak_args_ptr(a_, out); ak_args_i64(a_, n); ak_args_i64(a_, vocab); ak_args_i64(a_, upr); ak_args_i32(a_, G); ak_args_i32(a_, idx64);
@@ -18195,7 +18233,7 @@ AKDEF ak_result ak_copy_strided(ak_context* ctx, ak_dtype src_dtype, ak_dtype ds
                                 const int64_t* dst_strides, ak_stream* stream) {
     const char* opn = "ak_copy_strided";
     ak_result r;
-    size_t k, n = 1, es, ed, order[AK_COPY_MAX_DIMS], m = 0, i, j;
+    size_t k, n = 1, es, ed, order[AK_COPY_MAX_DIMS], m = 0, i, j, vrows;
     int64_t slo, shi, dlo, dhi, ext;
     _ak_nd p;
     char kname[64];
@@ -18313,8 +18351,10 @@ AKDEF ak_result ak_copy_strided(ak_context* ctx, ak_dtype src_dtype, ak_dtype ds
         _ak_kargs_copy_cast(&a, src, dst, rows, inner, chunk, iss, ids, p.nd - 1, osz[0], osz[1], osz[2], osz[3],
                             osz[4], oss[0], oss[1], oss[2], oss[3], oss[4], ods[0], ods[1], ods[2], ods[3], ods[4],
                             (int32_t)G, vec);
-    return _ak_llm_launch(ctx, _ak_src_layout, kname,
-                          _ak_llm_rows_grid((size_t)rows * (size_t)((inner + chunk - 1) / chunk), G), 256u, stream, &a);
+    /* the bit copy takes rows of <= G units 4 per thread and turn (kernels/layout.hip: AK_ND_R) */
+    vrows = (size_t)rows * (size_t)((inner + chunk - 1) / chunk);
+    if (same && chunk <= (int64_t)G) vrows = (vrows + 3u) / 4u;
+    return _ak_llm_launch(ctx, _ak_src_layout, kname, _ak_llm_rows_grid(vrows, G), 256u, stream, &a);
 }
 /* ==========================================================================
  * >>impl:ops-random  ak_rand_uniform, ak_rand_normal, ak_dropout: Philox4x32-10
