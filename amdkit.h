@@ -4822,8 +4822,7 @@ static const char _ak_src_layout[] =
     "// the outer dimensions (at most 5: decomposed once per row, 32-bit division\n"
     "// while the row count fits), optionally split into chunks of `chunk` units\n"
     "// so a long contiguous row still spreads over many blocks. Strides are in\n"
-    "// units and may be negative or 0 (source only). Rows of at most G units go\n"
-    "// AK_ND_R rows per thread and turn, loads before stores (ak_nd_bits_walk).\n"
+    "// units and may be negative or 0 (source only).\n"
     "// ak_copy_cast_<src>_<dst> (cast between f32 / f16 / bf16, fp32 in between,\n"
     "// round to nearest even): the same walk in elements; vec != 0 (innermost\n"
     "// contiguous in both, its length and the outer strides multiples of 4, the\n"
@@ -4964,53 +4963,16 @@ static const char _ak_src_layout[] =
     "    }\n"
     "};\n"
     "\n"
-    "// The bit copy's walk: rows of at most G units (one unit per thread and row, a\n"
-    "// permute's rows of a head) go AK_ND_R rows per turn, their loads issued before\n"
-    "// the stores (more bytes in flight per thread; the host sizes the grid for it);\n"
-    "// longer rows take the common walk.\n"
-    "#define AK_ND_R 4\n"
-    "template <class U>\n"
-    "AK_INLINE void ak_nd_bits_walk(const ak_nd_outer& o, const U* s, U* d, ak_i64 rows, ak_i64 inner, ak_i64 chunk,\n"
-    "                               ak_i64 iss, ak_i64 ids, int G) {\n"
-    "    if (chunk > G) {\n"
-    "        ak_nd_bits<U> f;\n"
-    "        f.s = s;\n"
-    "        f.d = d;\n"
-    "        ak_nd_walk(o, rows, inner, chunk, iss, ids, G, f);\n"
-    "        return;\n"
-    "    }\n"
-    "    const ak_i64 nchunk = (inner + chunk - 1) / chunk, vrows = rows * nchunk;\n"
-    "    const int lane = (int)threadIdx.x & (G - 1);\n"
-    "    const ak_i64 per = (ak_i64)(blockDim.x / G), stride = (ak_i64)gridDim.x * per;\n"
-    "    const bool small = rows <= 0xFFFFFFFFll;\n"
-    "    for (ak_i64 v0 = (ak_i64)blockIdx.x * per + (ak_i64)(threadIdx.x / G); v0 < vrows; v0 += stride * AK_ND_R) {\n"
-    "        U val[AK_ND_R];\n"
-    "        ak_i64 dst[AK_ND_R];\n"
-    "#pragma unroll\n"
-    "        for (int r = 0; r < AK_ND_R; r++) {\n"
-    "            const ak_i64 vr = v0 + (ak_i64)r * stride;\n"
-    "            const ak_i64 row = nchunk == 1 ? vr : vr / nchunk, c0 = (vr - row * nchunk) * chunk, u = c0 + lane;\n"
-    "            dst[r] = -1;\n"
-    "            if (vr < vrows && u < inner && u < c0 + chunk) {\n"
-    "                ak_i64 so, dof;\n"
-    "                ak_nd_offsets(o, row, small, so, dof);\n"
-    "                val[r] = s[so + u * iss];\n"
-    "                dst[r] = dof + u * ids;\n"
-    "            }\n"
-    "        }\n"
-    "#pragma unroll\n"
-    "        for (int r = 0; r < AK_ND_R; r++)\n"
-    "            if (dst[r] >= 0) d[dst[r]] = val[r];\n"
-    "    }\n"
-    "}\n"
-    "\n"
     "#define AK_COPY_ND_BITS(NAME, U)                                                                                     \\\n"
     "    AK_KERNEL __launch_bounds__(256) void ak_copy_nd_##NAME(                                                         \\\n"
     "        const U* src, U* dst, ak_i64 rows, ak_i64 inner, ak_i64 chunk, ak_i64 iss, ak_i64 ids,                       \\\n"
     "        int nd, ak_i64 sz0, ak_i64 sz1, ak_i64 sz2, ak_i64 sz3, ak_i64 sz4, ak_i64 ss0, ak_i64 ss1,                  \\\n"
     "        ak_i64 ss2, ak_i64 ss3, ak_i64 ss4, ak_i64 ds0, ak_i64 ds1, ak_i64 ds2, ak_i64 ds3, ak_i64 ds4, int G) {     \\\n"
     "        AK_ND_OUTER_INIT(o);                                                                                         \\\n"
-    "        ak_nd_bits_walk<U>(o, src, dst, rows, inner, chunk, iss, ids, G);                                            \\\n"
+    "        ak_nd_bits<U> f;                                                                                             \\\n"
+    "        f.s = src;                                                                                                   \\\n"
+    "        f.d = dst;                                                                                                   \\\n"
+    "        ak_nd_walk(o, rows, inner, chunk, iss, ids, G, f);                                                           \\\n"
     "    }\n"
     "AK_COPY_ND_BITS(u8, ak_u8)\n"
     "AK_COPY_ND_BITS(u16, ak_u16)\n"
@@ -5104,15 +5066,14 @@ static const char _ak_src_llm[] =
     "//   (u, v) -> (u cos a - v sin a, v cos a + u sin a)\n"
     "// Elements rotary_dim..head_dim-1 of each head are copied (skipped in place).\n"
     "//\n"
-    "// ak_rope_<dt>: one block per token (grid-stride over tokens); the block\n"
-    "// first computes the token's cos / sin table (rotary_dim / 2 <= 512 pairs),\n"
-    "// then its threads walk the token's work units: vec = 4 or 8 (x, y 16-byte\n"
+    "// ak_rope_<dt>: one block per group of tpb tokens (grid-stride over groups;\n"
+    "// tpb x rotary_dim / 2 <= 512 pairs): all threads first compute the group's\n"
+    "// cos / sin table, then walk the group's work units: vec = 4 or 8 (x, y 16-byte\n"
     "// aligned, head_dim and rotary_dim multiples of 2 x vec) moves vec pairs per\n"
     "// unit with vec-element accesses (rotate-half: at i and i + rotary_dim / 2;\n"
-    "// interleaved: vec / 2 pairs per access; 8, for halves: 16-byte accesses)\n"
-    "// and the tail in vec-element pieces; vec = 0: one pair (one tail element)\n"
-    "// per unit. y may be x. (Several tokens per block, with the table of all of\n"
-    "// them computed by all threads, was measured slower on the H100: 2-8%.)\n"
+    "// interleaved: vec / 2 pairs per access; 8: 16-byte accesses for halves) and\n"
+    "// the tail in vec-element pieces; vec = 0: one pair (one tail element) per\n"
+    "// unit. y may be x.\n"
     "//\n"
     "// kernels: ak_rope_f32 ak_rope_f16 ak_rope_bf16\n"
     "\n"
@@ -5156,7 +5117,8 @@ static const char _ak_src_llm[] =
     "\n"
     "template <class D>\n"
     "AK_INLINE void ak_rope_token(const typename D::T* x, const void* pos, typename D::T* y, ak_i64 tokens, int heads,\n"
-    "                             int hd, int rd, double l2theta, bool interleaved, bool pos64, int vec, bool inplace) {\n"
+    "                             int hd, int rd, double l2theta, bool interleaved, bool pos64, int vec, bool inplace,\n"
+    "                             int tpb) {\n"
     "    __shared__ float cs_c[AK_ROPE_MAX_PAIRS], cs_s[AK_ROPE_MAX_PAIRS];\n"
     "    const int half = rd / 2, B = (int)blockDim.x, tid = (int)threadIdx.x;\n"
     "    // pairs per unit, units per head (rotation), tail elements per unit and units per head\n"
@@ -5166,26 +5128,32 @@ static const char _ak_src_llm[] =
     "    const int tp = vec ? vec : 1;\n"
     "    const int tpr = tail / tp;\n"
     "    const int urot = heads * ppr, units = urot + heads * tpr;\n"
-    "    for (ak_i64 t = blockIdx.x; t < tokens; t += gridDim.x) {\n"
-    "        const float p = pos64 ? (float)((const long long*)pos)[t] : (float)((const int*)pos)[t];\n"
-    "        __syncthreads();   // the previous token's readers are done with the table\n"
-    "        for (int i = tid; i < half; i += B) {\n"
+    "    const ak_i64 groups = (tokens + tpb - 1) / tpb;\n"
+    "    for (ak_i64 g = blockIdx.x; g < groups; g += gridDim.x) {\n"
+    "        const ak_i64 t0 = g * tpb;\n"
+    "        const int nt = tokens - t0 < (ak_i64)tpb ? (int)(tokens - t0) : tpb;\n"
+    "        __syncthreads();   // the previous group's readers are done with the table\n"
+    "        for (int q = tid; q < nt * half; q += B) {\n"
+    "            const int tt = q / half, i = q - tt * half;\n"
+    "            const float p = pos64 ? (float)((const long long*)pos)[t0 + tt] : (float)((const int*)pos)[t0 + tt];\n"
     "            const float inv = (float)exp2(-(double)(2 * i) / (double)rd * l2theta);\n"
     "            const float a = p * inv;\n"
-    "            cs_c[i] = (float)cos((double)a);\n"
-    "            cs_s[i] = (float)sin((double)a);\n"
+    "            cs_c[q] = (float)cos((double)a);\n"
+    "            cs_s[q] = (float)sin((double)a);\n"
     "        }\n"
     "        __syncthreads();\n"
-    "        const ak_i64 base = t * (ak_i64)heads * (ak_i64)hd;\n"
-    "        for (int u = tid; u < units; u += B) {\n"
+    "        for (int w = tid; w < nt * units; w += B) {\n"
+    "            const int tt = w / units, u = w - tt * units;\n"
+    "            const ak_i64 base = (t0 + tt) * (ak_i64)heads * (ak_i64)hd;\n"
+    "            const float *cc = cs_c + tt * half, *ss = cs_s + tt * half;\n"
     "            if (u < urot) {\n"
     "                const int h = u / ppr, j = u - h * ppr;\n"
     "                const typename D::T* xh = x + base + (ak_i64)h * hd;\n"
     "                typename D::T* yh = y + base + (ak_i64)h * hd;\n"
-    "                if (vec == 8) ak_rope_unit<D, 8>(xh, yh, j, half, interleaved, cs_c, cs_s);\n"
-    "                else if (vec) ak_rope_unit<D, 4>(xh, yh, j, half, interleaved, cs_c, cs_s);\n"
-    "                else if (interleaved) ak_rope_pair<D>(xh, yh, 2 * j, 2 * j + 1, cs_c[j], cs_s[j]);\n"
-    "                else ak_rope_pair<D>(xh, yh, j, j + half, cs_c[j], cs_s[j]);\n"
+    "                if (vec == 8) ak_rope_unit<D, 8>(xh, yh, j, half, interleaved, cc, ss);\n"
+    "                else if (vec) ak_rope_unit<D, 4>(xh, yh, j, half, interleaved, cc, ss);\n"
+    "                else if (interleaved) ak_rope_pair<D>(xh, yh, 2 * j, 2 * j + 1, cc[j], ss[j]);\n"
+    "                else ak_rope_pair<D>(xh, yh, j, j + half, cc[j], ss[j]);\n"
     "            } else {\n"
     "                const int v = u - urot, h = v / tpr, e = rd + (v - h * tpr) * tp;\n"
     "                const ak_i64 o = base + (ak_i64)h * hd + e;\n"
@@ -5208,9 +5176,9 @@ static const char _ak_src_llm[] =
     "#define AK_ROPE(DT, D)                                                                                             \\\n"
     "    AK_KERNEL __launch_bounds__(256) void ak_rope_##DT(const D::T* x, const void* pos, D::T* y, ak_i64 tokens,      \\\n"
     "                                                       int heads, int hd, int rd, double l2theta, int interleaved, \\\n"
-    "                                                       int pos64, int vec, int inplace) {                          \\\n"
+    "                                                       int pos64, int vec, int inplace, int tpb) {                 \\\n"
     "        ak_rope_token<D>(x, pos, y, tokens, heads, hd, rd, l2theta, interleaved != 0, pos64 != 0, vec,              \\\n"
-    "                         inplace != 0);                                                                            \\\n"
+    "                         inplace != 0, tpb);                                                                       \\\n"
     "    }\n"
     "AK_ROPE(f32, ak_f32_t)\n"
     "AK_ROPE(f16, ak_f16_t)\n"
@@ -7167,7 +7135,7 @@ static inline void _ak_kargs_gemm_wgmma(_ak_kargs* kargs_, const void* A, const 
     ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB); ak_args_i64(a_, sC); ak_args_i64(a_, sD);
     ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/layout.hip:203 ak_copy_nd_##NAME (macro AK_COPY_ND_BITS) */
+/* kernels/layout.hip:162 ak_copy_nd_##NAME (macro AK_COPY_ND_BITS) */
 static inline void _ak_kargs_copy_nd(_ak_kargs* kargs_, const void* src, void* dst, int64_t rows, int64_t inner, int64_t chunk, int64_t iss, int64_t ids, int32_t nd, int64_t sz0, int64_t sz1,
                                      int64_t sz2, int64_t sz3, int64_t sz4, int64_t ss0, int64_t ss1, int64_t ss2, int64_t ss3, int64_t ss4, int64_t ds0, int64_t ds1, int64_t ds2, int64_t ds3,
                                      int64_t ds4, int32_t G) {
@@ -7176,7 +7144,7 @@ static inline void _ak_kargs_copy_nd(_ak_kargs* kargs_, const void* src, void* d
     ak_args_i64(a_, sz0); ak_args_i64(a_, sz1); ak_args_i64(a_, sz2); ak_args_i64(a_, sz3); ak_args_i64(a_, sz4); ak_args_i64(a_, ss0); ak_args_i64(a_, ss1); ak_args_i64(a_, ss2);
     ak_args_i64(a_, ss3); ak_args_i64(a_, ss4); ak_args_i64(a_, ds0); ak_args_i64(a_, ds1); ak_args_i64(a_, ds2); ak_args_i64(a_, ds3); ak_args_i64(a_, ds4); ak_args_i32(a_, G);
 }
-/* kernels/layout.hip:217 ak_copy_cast_##SN##_##DN (macro AK_COPY_ND_CAST) */
+/* kernels/layout.hip:179 ak_copy_cast_##SN##_##DN (macro AK_COPY_ND_CAST) */
 static inline void _ak_kargs_copy_cast(_ak_kargs* kargs_, const void* src, void* dst, int64_t rows, int64_t inner, int64_t chunk, int64_t iss, int64_t ids, int32_t nd, int64_t sz0, int64_t sz1,
                                        int64_t sz2, int64_t sz3, int64_t sz4, int64_t ss0, int64_t ss1, int64_t ss2, int64_t ss3, int64_t ss4, int64_t ds0, int64_t ds1, int64_t ds2, int64_t ds3,
                                        int64_t ds4, int32_t G, int32_t vec) {
@@ -7185,17 +7153,17 @@ static inline void _ak_kargs_copy_cast(_ak_kargs* kargs_, const void* src, void*
     ak_args_i64(a_, sz0); ak_args_i64(a_, sz1); ak_args_i64(a_, sz2); ak_args_i64(a_, sz3); ak_args_i64(a_, sz4); ak_args_i64(a_, ss0); ak_args_i64(a_, ss1); ak_args_i64(a_, ss2);
     ak_args_i64(a_, ss3); ak_args_i64(a_, ss4); ak_args_i64(a_, ds0); ak_args_i64(a_, ds1); ak_args_i64(a_, ds2); ak_args_i64(a_, ds3); ak_args_i64(a_, ds4); ak_args_i32(a_, G); ak_args_i32(a_, vec);
 }
-/* kernels/layout.hip:255 ak_embedding_##NAME (macro AK_EMBEDDING) */
+/* kernels/layout.hip:217 ak_embedding_##NAME (macro AK_EMBEDDING) */
 static inline void _ak_kargs_embedding(_ak_kargs* kargs_, const void* table, const void* idx, void* out, int64_t n, int64_t vocab, int64_t upr, int32_t G, int32_t idx64) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_embedding);
     ak_args_ptr(a_, table); ak_args_ptr(a_, idx); ak_args_ptr(a_, out); ak_args_i64(a_, n); ak_args_i64(a_, vocab); ak_args_i64(a_, upr); ak_args_i32(a_, G); ak_args_i32(a_, idx64);
 }
-/* kernels/llm.hip:119 ak_rope_##DT (macro AK_ROPE) */
+/* kernels/llm.hip:125 ak_rope_##DT (macro AK_ROPE) */
 static inline void _ak_kargs_rope(_ak_kargs* kargs_, const void* x, const void* pos, void* y, int64_t tokens, int32_t heads, int32_t hd, int32_t rd, double l2theta, int32_t interleaved,
-                                  int32_t pos64, int32_t vec, int32_t inplace) {
+                                  int32_t pos64, int32_t vec, int32_t inplace, int32_t tpb) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_rope);
     ak_args_ptr(a_, x); ak_args_ptr(a_, pos); ak_args_ptr(a_, y); ak_args_i64(a_, tokens); ak_args_i32(a_, heads); ak_args_i32(a_, hd); ak_args_i32(a_, rd); ak_args_f64(a_, l2theta);
-    ak_args_i32(a_, interleaved); ak_args_i32(a_, pos64); ak_args_i32(a_, vec); ak_args_i32(a_, inplace);
+    ak_args_i32(a_, interleaved); ak_args_i32(a_, pos64); ak_args_i32(a_, vec); ak_args_i32(a_, inplace); ak_args_i32(a_, tpb);
 }
 /* kernels/norm.hip:253 ak_norm_##DT (macro AK_NORM) */
 static inline void _ak_kargs_norm(_ak_kargs* kargs_, const void* x, const void* w, const void* b, void* y, int64_t rows, int32_t cols, int32_t G, int32_t vec, float eps, int32_t rms) {
@@ -17982,9 +17950,9 @@ AKDEF ak_result ak_rope(ak_context* ctx, ak_rope_mode mode, ak_dtype dtype, ak_d
                         size_t rotary_dim, float theta, ak_stream* stream) {
     const char* opn = "ak_rope";
     ak_result r;
-    size_t es, bytes, row, units;
+    size_t es, bytes, row, units, tpb, groups;
     double l2t;
-    int vec, inplace, P;
+    int vec, inplace, interleaved, P;
     unsigned B;
     char kname[64];
     _ak_kargs a;
@@ -18025,20 +17993,31 @@ AKDEF ak_result ak_rope(ak_context* ctx, ak_rope_mode mode, ak_dtype dtype, ak_d
         _ak_llm_cpu_rope(mode, dtype, pos_dtype, x, positions, y, tokens, heads, head_dim, rotary_dim, l2t);
         return AK_OK;
     }
-    /* vec-element accesses (16 bytes: 4 for f32, 8 for halves) where the rows and the rotated half allow them */
+    /* 4-element accesses where the rows allow them; interleaved halves: 8 (16 bytes), several tokens per block (see
+     * below). Measured on the H100 (bench/NOTES.md, LLM building blocks): 8-element accesses with several tokens per
+     * block made interleaved f16 / bf16 1.16x faster, but rotate-half halves 4% and f32 2-8% slower, so only the
+     * interleaved halves take them. */
+    interleaved = mode == AK_ROPE_INTERLEAVED;
     vec = !(_ak_rd_aligned16(x) && _ak_rd_aligned16(y)) ? 0
-        : es == 2 && head_dim % 16 == 0 && rotary_dim % 16 == 0 ? 8
+        : interleaved && es == 2 && head_dim % 16 == 0 && rotary_dim % 16 == 0 ? 8
         : head_dim % 8 == 0 && rotary_dim % 8 == 0 ? 4 : 0;
     inplace = x == y;
     /* work units per token, as the kernel counts them */
-    P = vec ? (mode == AK_ROPE_INTERLEAVED ? vec / 2 : vec) : 1;
+    P = vec ? (interleaved ? vec / 2 : vec) : 1;
     units = heads * (rotary_dim / 2 / (size_t)P) + (inplace ? 0 : heads * ((head_dim - rotary_dim) / (vec ? (size_t)vec : 1u)));
-    B = _ak_rd_pow2(units, 256u);
+    /* tokens per block (vec 8 only): up to 4 units per thread of a 256-thread block, the cos / sin table of every
+     * token of the group in the kernel's 512 pairs, and still 4 groups per CU */
+    tpb = 1;
+    while (vec == 8 && tpb * 2u * (rotary_dim / 2) <= 512u && tpb * 2u * units <= 1024u &&
+           tokens / (tpb * 2u) >= 4u * (size_t)_ak_op_cus(ctx))
+        tpb *= 2u;
+    groups = (tokens + tpb - 1) / tpb;
+    B = _ak_rd_pow2(units * tpb, 256u);
     if (B < 64u) B = 64u;
     _ak_op_name(kname, sizeof kname, "ak_rope", dtype);
     _ak_kargs_rope(&a, x, positions, y, (int64_t)tokens, (int32_t)heads, (int32_t)head_dim, (int32_t)rotary_dim, l2t,
-                   mode == AK_ROPE_INTERLEAVED, pos_dtype == AK_I64, vec, inplace);
-    return _ak_llm_launch(ctx, _ak_src_llm, kname, tokens < 0x7FFFFFFFu ? (unsigned)tokens : 0x7FFFFFFFu, B, stream,
+                   interleaved, pos_dtype == AK_I64, vec, inplace, (int32_t)tpb);
+    return _ak_llm_launch(ctx, _ak_src_llm, kname, groups < 0x7FFFFFFFu ? (unsigned)groups : 0x7FFFFFFFu, B, stream,
                           &a);
 }
 
@@ -18233,7 +18212,7 @@ AKDEF ak_result ak_copy_strided(ak_context* ctx, ak_dtype src_dtype, ak_dtype ds
                                 const int64_t* dst_strides, ak_stream* stream) {
     const char* opn = "ak_copy_strided";
     ak_result r;
-    size_t k, n = 1, es, ed, order[AK_COPY_MAX_DIMS], m = 0, i, j, vrows;
+    size_t k, n = 1, es, ed, order[AK_COPY_MAX_DIMS], m = 0, i, j;
     int64_t slo, shi, dlo, dhi, ext;
     _ak_nd p;
     char kname[64];
@@ -18351,10 +18330,8 @@ AKDEF ak_result ak_copy_strided(ak_context* ctx, ak_dtype src_dtype, ak_dtype ds
         _ak_kargs_copy_cast(&a, src, dst, rows, inner, chunk, iss, ids, p.nd - 1, osz[0], osz[1], osz[2], osz[3],
                             osz[4], oss[0], oss[1], oss[2], oss[3], oss[4], ods[0], ods[1], ods[2], ods[3], ods[4],
                             (int32_t)G, vec);
-    /* the bit copy takes rows of <= G units 4 per thread and turn (kernels/layout.hip: AK_ND_R) */
-    vrows = (size_t)rows * (size_t)((inner + chunk - 1) / chunk);
-    if (same && chunk <= (int64_t)G) vrows = (vrows + 3u) / 4u;
-    return _ak_llm_launch(ctx, _ak_src_layout, kname, _ak_llm_rows_grid(vrows, G), 256u, stream, &a);
+    return _ak_llm_launch(ctx, _ak_src_layout, kname,
+                          _ak_llm_rows_grid((size_t)rows * (size_t)((inner + chunk - 1) / chunk), G), 256u, stream, &a);
 }
 /* ==========================================================================
  * >>impl:ops-random  ak_rand_uniform, ak_rand_normal, ak_dropout: Philox4x32-10

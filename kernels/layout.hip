@@ -17,8 +17,7 @@
 // the outer dimensions (at most 5: decomposed once per row, 32-bit division
 // while the row count fits), optionally split into chunks of `chunk` units
 // so a long contiguous row still spreads over many blocks. Strides are in
-// units and may be negative or 0 (source only). Rows of at most G units go
-// AK_ND_R rows per thread and turn, loads before stores (ak_nd_bits_walk).
+// units and may be negative or 0 (source only).
 // ak_copy_cast_<src>_<dst> (cast between f32 / f16 / bf16, fp32 in between,
 // round to nearest even): the same walk in elements; vec != 0 (innermost
 // contiguous in both, its length and the outer strides multiples of 4, the
@@ -159,53 +158,16 @@ struct ak_nd_icast {
     }
 };
 
-// The bit copy's walk: rows of at most G units (one unit per thread and row, a
-// permute's rows of a head) go AK_ND_R rows per turn, their loads issued before
-// the stores (more bytes in flight per thread; the host sizes the grid for it);
-// longer rows take the common walk.
-#define AK_ND_R 4
-template <class U>
-AK_INLINE void ak_nd_bits_walk(const ak_nd_outer& o, const U* s, U* d, ak_i64 rows, ak_i64 inner, ak_i64 chunk,
-                               ak_i64 iss, ak_i64 ids, int G) {
-    if (chunk > G) {
-        ak_nd_bits<U> f;
-        f.s = s;
-        f.d = d;
-        ak_nd_walk(o, rows, inner, chunk, iss, ids, G, f);
-        return;
-    }
-    const ak_i64 nchunk = (inner + chunk - 1) / chunk, vrows = rows * nchunk;
-    const int lane = (int)threadIdx.x & (G - 1);
-    const ak_i64 per = (ak_i64)(blockDim.x / G), stride = (ak_i64)gridDim.x * per;
-    const bool small = rows <= 0xFFFFFFFFll;
-    for (ak_i64 v0 = (ak_i64)blockIdx.x * per + (ak_i64)(threadIdx.x / G); v0 < vrows; v0 += stride * AK_ND_R) {
-        U val[AK_ND_R];
-        ak_i64 dst[AK_ND_R];
-#pragma unroll
-        for (int r = 0; r < AK_ND_R; r++) {
-            const ak_i64 vr = v0 + (ak_i64)r * stride;
-            const ak_i64 row = nchunk == 1 ? vr : vr / nchunk, c0 = (vr - row * nchunk) * chunk, u = c0 + lane;
-            dst[r] = -1;
-            if (vr < vrows && u < inner && u < c0 + chunk) {
-                ak_i64 so, dof;
-                ak_nd_offsets(o, row, small, so, dof);
-                val[r] = s[so + u * iss];
-                dst[r] = dof + u * ids;
-            }
-        }
-#pragma unroll
-        for (int r = 0; r < AK_ND_R; r++)
-            if (dst[r] >= 0) d[dst[r]] = val[r];
-    }
-}
-
 #define AK_COPY_ND_BITS(NAME, U)                                                                                     \
     AK_KERNEL __launch_bounds__(256) void ak_copy_nd_##NAME(                                                         \
         const U* src, U* dst, ak_i64 rows, ak_i64 inner, ak_i64 chunk, ak_i64 iss, ak_i64 ids,                       \
         int nd, ak_i64 sz0, ak_i64 sz1, ak_i64 sz2, ak_i64 sz3, ak_i64 sz4, ak_i64 ss0, ak_i64 ss1,                  \
         ak_i64 ss2, ak_i64 ss3, ak_i64 ss4, ak_i64 ds0, ak_i64 ds1, ak_i64 ds2, ak_i64 ds3, ak_i64 ds4, int G) {     \
         AK_ND_OUTER_INIT(o);                                                                                         \
-        ak_nd_bits_walk<U>(o, src, dst, rows, inner, chunk, iss, ids, G);                                            \
+        ak_nd_bits<U> f;                                                                                             \
+        f.s = src;                                                                                                   \
+        f.d = dst;                                                                                                   \
+        ak_nd_walk(o, rows, inner, chunk, iss, ids, G, f);                                                           \
     }
 AK_COPY_ND_BITS(u8, ak_u8)
 AK_COPY_ND_BITS(u16, ak_u16)

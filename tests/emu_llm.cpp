@@ -276,12 +276,6 @@ static void emu_copy(void) {
         gl_copy(st, dt, 4, p4, p4s, 0, 240, p4d, 0, 240, "permute 0213");
         gl_copy(st, dt, 4, p4, p4s, 1, 241, p4d, 3, 243, "permute 0213 odd");
         gl_copy(st, dt, 3, p3, p3s, 0, 135, p3d, 0, 135, "permute 210");
-        {   /* many short rows: several rows per thread and turn (ak_nd_bits_walk) */
-            size_t pm[4] = { 2, 33, 64, 8 };
-            int64_t pms[4] = { 64 * 33 * 8, 8, 33 * 8, 1 }, pmd[4] = { 33 * 64 * 8, 64 * 8, 8, 1 };
-            gl_copy(st, dt, 4, pm, pms, 0, 33792, pmd, 0, 33792, "permute 0213 many rows");
-            gl_copy(st, dt, 4, pm, pms, 1, 33793, pmd, 0, 33792, "permute 0213 many rows odd");
-        }
         gl_copy(st, dt, 2, sl, sls, 36, 160, sld, 24, 200, "slice / concat");
         gl_copy(st, dt, 3, rv, rvs, 34, 35, rvd, 0, 70, "reverse + broadcast");
         gl_copy(st, dt, 6, s6, s6s, 0, 192, s6d, 0, 192, "6-d");
