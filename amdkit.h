@@ -6112,11 +6112,12 @@ static const char _ak_src_scan[] =
     "template <> struct ak_topk_last<ak_f16_t> { enum { SHIFT = 8 }; };\n"
     "template <> struct ak_topk_last<ak_bf16_t> { enum { SHIFT = 16 }; };\n"
     "\n"
-    "/* The bin of hist (256 counts) that holds the kk-th largest key: info[0] = the\n"
-    " * bin, info[1] = the rank of that key inside the bin (1-based), info[2] = 1\n"
-    " * when the whole bin is taken (no tie to break below it). Wave 0 sums 256 /\n"
-    " * AK_WAVE bins per lane from the top. All threads call it; barriers inside. */\n"
-    "AK_INLINE void ak_topk_pick(const ak_u32* hist, ak_u32 kk, ak_u32* lsum, ak_u32* info) {\n"
+    "/* The bin of hist (256 counts) that holds the kk-th largest key: info[0] =\n"
+    " * base | bin << shift, info[1] = the rank of that key inside the bin\n"
+    " * (1-based), info[2] = 1 when the whole bin is taken (no tie to break below\n"
+    " * it). Wave 0 sums 256 / AK_WAVE bins per lane from the top. All threads call\n"
+    " * it; barriers inside. */\n"
+    "AK_INLINE void ak_topk_pick(const ak_u32* hist, ak_u32 kk, ak_u32 base, int shift, ak_u32* lsum, ak_u32* info) {\n"
     "    const int t = (int)threadIdx.x, lane = ak_lane();\n"
     "    if (t < AK_WAVE) {\n"
     "        const int per = 256 / AK_WAVE, top = 255 - lane * per;\n"
@@ -6133,7 +6134,7 @@ static const char _ak_src_scan[] =
     "            for (int q = 0; q < per; q++) {\n"
     "                const ak_u32 h = hist[top - q];\n"
     "                if (cum + h >= kk) {\n"
-    "                    info[0] = (ak_u32)(top - q);\n"
+    "                    info[0] = base | ((ak_u32)(top - q) << shift);\n"
     "                    info[1] = kk - cum;\n"
     "                    info[2] = h == kk - cum;\n"
     "                    break;\n"
@@ -6208,8 +6209,8 @@ static const char _ak_src_scan[] =
     "            }\n"
     "        }\n"
     "        __syncthreads();\n"
-    "        ak_topk_pick(hist, kk, lsum, info);\n"
-    "        prefix |= info[0] << shift;\n"
+    "        ak_topk_pick(hist, kk, prefix, shift, lsum, info);\n"
+    "        prefix = info[0];\n"
     "        kk = info[1];\n"
     "        pmask |= 255u << shift;\n"
     "        alltaken = info[2] != 0u;\n"
@@ -6333,7 +6334,7 @@ static const char _ak_src_scan[] =
     "    for (int i = t; i < 256; i += B) { hist[i] = ((volatile ak_u32*)st)[i]; st[i] = 0u; }\n"
     "    __syncthreads();\n"
     "    const ak_u32 taken = ((volatile ak_u32*)st)[AK_TKW_TAKEN];\n"
-    "    ak_topk_pick(hist, (ak_u32)k - taken, lsum, info);\n"
+    "    ak_topk_pick(hist, (ak_u32)k - taken, 0u, 0, lsum, info);\n"
     "    if (t == 0) {\n"
     "        const ak_u64 np = prefix | ((ak_u64)info[0] << shift), nm = pmask | ((ak_u64)255u << shift);\n"
     "        st[AK_TKW_PHI] = (ak_u32)(np >> 32); st[AK_TKW_PLO] = (ak_u32)np;\n"
@@ -7226,17 +7227,17 @@ static inline void _ak_kargs_cumsum(_ak_kargs* kargs_, const void* x, void* y, i
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_cumsum);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch); ak_args_ptr(a_, part); ak_args_i32(a_, exclusive);
 }
-/* kernels/scan.hip:475 ak_topk_f32 */
+/* kernels/scan.hip:476 ak_topk_f32 */
 static inline void _ak_kargs_topk(_ak_kargs* kargs_, const void* x, void* vals, void* idx, int64_t cols, int32_t k, int32_t largest) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_topk);
     ak_args_ptr(a_, x); ak_args_ptr(a_, vals); ak_args_ptr(a_, idx); ak_args_i64(a_, cols); ak_args_i32(a_, k); ak_args_i32(a_, largest);
 }
-/* kernels/scan.hip:484 ak_topk_mb_pass_f32 */
+/* kernels/scan.hip:485 ak_topk_mb_pass_f32 */
 static inline void _ak_kargs_topk_mb_pass(_ak_kargs* kargs_, const void* x, void* ws, int64_t cols, int64_t chunk, int32_t nch, int32_t k, int32_t shift, int32_t largest) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_topk_mb_pass);
     ak_args_ptr(a_, x); ak_args_ptr(a_, ws); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch); ak_args_i32(a_, k); ak_args_i32(a_, shift); ak_args_i32(a_, largest);
 }
-/* kernels/scan.hip:488 ak_topk_mb_collect_f32 */
+/* kernels/scan.hip:489 ak_topk_mb_collect_f32 */
 static inline void _ak_kargs_topk_mb_collect(_ak_kargs* kargs_, const void* x, void* vals, void* idx, void* ws, int64_t rows, int64_t cols, int64_t chunk, int32_t nch, int32_t k, int32_t largest) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_topk_mb_collect);
     ak_args_ptr(a_, x); ak_args_ptr(a_, vals); ak_args_ptr(a_, idx); ak_args_ptr(a_, ws); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch);

@@ -204,11 +204,12 @@ template <class D> struct ak_topk_last { enum { SHIFT = 0 }; };
 template <> struct ak_topk_last<ak_f16_t> { enum { SHIFT = 8 }; };
 template <> struct ak_topk_last<ak_bf16_t> { enum { SHIFT = 16 }; };
 
-/* The bin of hist (256 counts) that holds the kk-th largest key: info[0] = the
- * bin, info[1] = the rank of that key inside the bin (1-based), info[2] = 1
- * when the whole bin is taken (no tie to break below it). Wave 0 sums 256 /
- * AK_WAVE bins per lane from the top. All threads call it; barriers inside. */
-AK_INLINE void ak_topk_pick(const ak_u32* hist, ak_u32 kk, ak_u32* lsum, ak_u32* info) {
+/* The bin of hist (256 counts) that holds the kk-th largest key: info[0] =
+ * base | bin << shift, info[1] = the rank of that key inside the bin
+ * (1-based), info[2] = 1 when the whole bin is taken (no tie to break below
+ * it). Wave 0 sums 256 / AK_WAVE bins per lane from the top. All threads call
+ * it; barriers inside. */
+AK_INLINE void ak_topk_pick(const ak_u32* hist, ak_u32 kk, ak_u32 base, int shift, ak_u32* lsum, ak_u32* info) {
     const int t = (int)threadIdx.x, lane = ak_lane();
     if (t < AK_WAVE) {
         const int per = 256 / AK_WAVE, top = 255 - lane * per;
@@ -225,7 +226,7 @@ AK_INLINE void ak_topk_pick(const ak_u32* hist, ak_u32 kk, ak_u32* lsum, ak_u32*
             for (int q = 0; q < per; q++) {
                 const ak_u32 h = hist[top - q];
                 if (cum + h >= kk) {
-                    info[0] = (ak_u32)(top - q);
+                    info[0] = base | ((ak_u32)(top - q) << shift);
                     info[1] = kk - cum;
                     info[2] = h == kk - cum;
                     break;
@@ -300,8 +301,8 @@ AK_INLINE void ak_topk_impl(const typename D::T* AK_RESTRICT x, typename D::T* A
             }
         }
         __syncthreads();
-        ak_topk_pick(hist, kk, lsum, info);
-        prefix |= info[0] << shift;
+        ak_topk_pick(hist, kk, prefix, shift, lsum, info);
+        prefix = info[0];
         kk = info[1];
         pmask |= 255u << shift;
         alltaken = info[2] != 0u;
@@ -425,7 +426,7 @@ AK_INLINE void ak_topk_mb_pass_impl(const typename D::T* AK_RESTRICT x, ak_u32* 
     for (int i = t; i < 256; i += B) { hist[i] = ((volatile ak_u32*)st)[i]; st[i] = 0u; }
     __syncthreads();
     const ak_u32 taken = ((volatile ak_u32*)st)[AK_TKW_TAKEN];
-    ak_topk_pick(hist, (ak_u32)k - taken, lsum, info);
+    ak_topk_pick(hist, (ak_u32)k - taken, 0u, 0, lsum, info);
     if (t == 0) {
         const ak_u64 np = prefix | ((ak_u64)info[0] << shift), nm = pmask | ((ak_u64)255u << shift);
         st[AK_TKW_PHI] = (ak_u32)(np >> 32); st[AK_TKW_PLO] = (ak_u32)np;
