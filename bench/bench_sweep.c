@@ -48,7 +48,11 @@
  * 6 small. JSON: {"tool", "hardware", "device", "copy_gbps",
  * "max_bytes", "rows": [..], "cols": [..], "force", "results": [{"op",
  * "dtype", "rows", "cols", "bytes", "median", "min", "mean", "std",
- * "trials", "gbps", "frac", "correct", "err", "checked_rows", "variant"}]},
+ * "trials", "gbps", "frac", "correct", "err", "checked_rows", "variant", "force", "copy_same_ms",
+ * "frac_same"}]}. copy_same_ms / frac_same (cells moving >= 64 MiB, else 0): a plain D2D copy of the
+ * cell's bytes (half read, half written) timed with the same protocol (flush, spin, events), and the
+ * cell's speed as a fraction of it - "frac" divides by the 1 GiB copy instead, which does not pay for
+ * the L2 full of the flush's dirty lines that a 64-256 MiB call has to write back first.
  * times in ms. The file is rewritten after every op x dtype.
  */
 #define AMDKIT_IMPLEMENTATION
@@ -323,15 +327,20 @@ static int cmp_d(const void* a, const void* b) {
     double x = *(const double*)a, y = *(const double*)b;
     return x < y ? -1 : x > y;
 }
-static ak_result time_cell(sweep* s, const cell* c, stats* st) {
+/* The timed call of a trial: the cell's op, or (copy_bytes > 0) a D2D copy of copy_bytes from x to y:
+ * the same-size copy that --same-copy's "frac_same" divides by. */
+static ak_result timed_call(sweep* s, const cell* c, size_t copy_bytes) {
+    if (copy_bytes) return ak_memcpy_async(s->ctx, s->y, s->x, copy_bytes, AK_D2D, NULL);
+    return run_op(s->ctx, s->dt, c->op, s->x, s->y, s->w, s->b, s->tgt, s->out, c->rows, c->cols);
+}
+static ak_result time_cell(sweep* s, const cell* c, size_t copy_bytes, stats* st) {
     double t[32], sum = 0, sq = 0;
     int i, n = 25, w;
     ak_result r;
     float ms = 0;
     for (w = 0; w < 2; w++) {
         if ((r = ak_event_record(s->start, NULL)) != AK_OK) return r;
-        if ((r = run_op(s->ctx, s->dt, c->op, s->x, s->y, s->w, s->b, s->tgt, s->out, c->rows, c->cols)) != AK_OK)
-            return r;
+        if ((r = timed_call(s, c, copy_bytes)) != AK_OK) return r;
         if ((r = ak_event_record(s->end, NULL)) != AK_OK) return r;
         if ((r = ak_event_synchronize(s->end)) != AK_OK) return r;
         if ((r = ak_event_elapsed_ms(s->start, s->end, &ms)) != AK_OK) return r;
@@ -342,8 +351,7 @@ static ak_result time_cell(sweep* s, const cell* c, stats* st) {
         if ((r = ak_fill(s->ctx, AK_F32, s->flush, s->flush_bytes / 4, (float)i, NULL)) != AK_OK) return r;
         if ((r = bench_spin_run(&s->spin, BENCH_SPIN_US)) != AK_OK) return r;
         if ((r = ak_event_record(s->start, NULL)) != AK_OK) return r;
-        if ((r = run_op(s->ctx, s->dt, c->op, s->x, s->y, s->w, s->b, s->tgt, s->out, c->rows, c->cols)) != AK_OK)
-            return r;
+        if ((r = timed_call(s, c, copy_bytes)) != AK_OK) return r;
         if ((r = ak_event_record(s->end, NULL)) != AK_OK) return r;
         if ((r = ak_event_synchronize(s->end)) != AK_OK) return r;
         if ((r = ak_event_elapsed_ms(s->start, s->end, &ms)) != AK_OK) return r;
@@ -403,6 +411,9 @@ static const char* variant_of(sweep* s, const cell* c) {
 }
 
 int main(int argc, char** argv) {
+    size_t copy_sz[512];   /* same-size copies timed so far (bytes of the copy) and their medians (ms) */
+    double copy_t[512];
+    int ncopy = 0;
     static const size_t def_rows[] = { 1, 16, 256, 1024, 4096, 16384, 65536 };
     static const size_t def_cols[] = { 1, 32, 64, 127, 768, 1000, 4096, 8192, 16384, 32768, 50257, 128256, 400000 };
     grid rows, cols;
@@ -546,8 +557,8 @@ int main(int argc, char** argv) {
             for (i = 0; i < rows.n; i++)
                 for (j = 0; j < cols.n; j++) {
                     cell c;
-                    stats st;
-                    double err = 0, bytes, gbps;
+                    stats st, cst;
+                    double err = 0, bytes, gbps, copy_ms;
                     int nchk = 0, ok;
                     ak_result r;
                     char line[512];
@@ -572,7 +583,7 @@ int main(int argc, char** argv) {
                     }
                     ok = check_cell(&s, &c, &err, &nchk);
                     if (!ok) nbad++;
-                    r = time_cell(&s, &c, &st);
+                    r = time_cell(&s, &c, 0, &st);
                     if (r != AK_OK) {
                         printf("%-18s %-5s [%zu, %zu] timing FAILED: %s\n", op_names[op], ak_dtype_name(s.dt), c.rows,
                                c.cols, ak_last_error());
@@ -581,6 +592,21 @@ int main(int argc, char** argv) {
                     }
                     bytes = cell_bytes(op, c.rows, c.cols, s.es);
                     gbps = bytes / (st.median * 1e-3) / 1e9;
+                    copy_ms = 0;
+                    if (bytes >= (double)(64 << 20)) {   /* the same bytes moved by a plain copy, same protocol */
+                        size_t cb = (size_t)(bytes / 2), have = c.rows * c.cols * s.es;
+                        int k;
+                        if (cb > have) cb = have;
+                        cb &= ~(size_t)255;
+                        for (k = 0; k < ncopy && copy_sz[k] != cb; k++) {}
+                        if (k < ncopy) copy_ms = copy_t[k];
+                        else if (time_cell(&s, &c, cb, &cst) == AK_OK) {
+                            copy_ms = cst.median * (bytes / 2.0 / (double)cb);
+                            if (ncopy < (int)(sizeof copy_sz / sizeof copy_sz[0])) {
+                                copy_sz[ncopy] = cb; copy_t[ncopy] = copy_ms; ncopy++;
+                            }
+                        }
+                    }
                     if (bytes >= (double)(64 << 20) || !ok)
                         printf("%-18s %-5s [%6zu, %6zu] %9.4f ms %7.1f GB/s %5.1f%% %s %.2e %s\n", op_names[op],
                                ak_dtype_name(s.dt), c.rows, c.cols, st.median, gbps, 100.0 * gbps / copy_gbps,
@@ -590,10 +616,11 @@ int main(int argc, char** argv) {
                              "%s\n  {\"op\": \"%s\", \"dtype\": \"%s\", \"rows\": %zu, \"cols\": %zu, \"bytes\": %.0f, "
                              "\"median\": %.6f, \"min\": %.6f, \"mean\": %.6f, \"std\": %.6f, \"trials\": %d, "
                              "\"gbps\": %.2f, \"frac\": %.4f, \"correct\": %s, \"err\": %.3e, \"checked_rows\": %d, "
-                             "\"variant\": \"%s\", \"force\": \"%s\"}",
+                             "\"variant\": \"%s\", \"force\": \"%s\", \"copy_same_ms\": %.6f, \"frac_same\": %.4f}",
                              nres ? "," : "", op_names[op], ak_dtype_name(s.dt), c.rows, c.cols, bytes, st.median,
                              st.min, st.mean, st.std, st.n, gbps, gbps / copy_gbps, ok ? "true" : "false",
-                             err == err && err < 1e300 ? err : 1e300, nchk, variant_of(&s, &c), fstr);
+                             err == err && err < 1e300 ? err : 1e300, nchk, variant_of(&s, &c), fstr, copy_ms,
+                             copy_ms > 0 ? copy_ms / st.median : 0.0);
                     if (json_len + strlen(line) + 1 > json_cap) {
                         json_cap = (json_cap + strlen(line) + 1) * 2;
                         json = (char*)realloc(json, json_cap);

@@ -31,31 +31,32 @@ REDS = ("sum", "mean", "max", "min")
 ARGS = ("argmax", "argmin")
 XENT = ("cross_entropy", "cross_entropy_mean")
 
-# One row per group: id, target, ops (None: any), dtypes (None: any), cols [lo, hi], rows [lo, hi],
-# bytes [lo, hi) in MiB, x eager [lo, hi) (None: any), short title (the notes hold the explanation).
+# One row per group (a dict): id, target (None: any), ops / dtypes (None: any), cols / rows [lo, hi],
+# mib [lo, hi) of the cell's traffic, eager [lo, hi) speedup over eager, same: the cell reaches at least
+# this fraction of a same-size copy timed with the same protocol (bench_sweep.c "frac_same"), title.
 # First match wins, so the narrow rows come first.
+def G(gid, title, target=None, ops=None, dtypes=None, cols=(1, INF), rows=(1, INF), mib=(0, INF), eager=None,
+      same=None):
+    return {"id": gid, "title": title, "target": target, "ops": ops, "dtypes": dtypes, "cols": cols, "rows": rows,
+            "mib": mib, "eager": eager, "same": same}
+
+
 GROUPS = [
-    # --- measurement: the same unchanged kernels move this much between two runs ---
-    ("N1", "eager1", None, None, (1, INF), (1, INF), (0, INF), (0.95, 1.0),
-     "within 5% of eager: inside the run-to-run spread of the ratio"),
+    # --- the measurement itself ---
+    G("N1", "within 5% of eager: inside the run-to-run spread of the ratio", "eager1", eager=(0.95, 1.0)),
+    G("D1", ">= 85% of a same-size copy under the same protocol (the 1 GiB copy does not write back the "
+            "flush's dirty L2)", "copy85", same=0.85),
     # --- small tensors (< 1 MiB): latency ---
-    ("S1", "eager1", ("transpose",), None, (1, INF), (1, INF), (0, 1), None,
-     "transpose of a vector or tiny matrix: torch returns a view"),
-    ("S2", "eager1", ("cross_entropy_mean",), None, (1, INF), (1, INF), (0, 1), None,
-     "cross-entropy mean, small: launches and workspace"),
-    ("S3", "eager1", ARGS + REDS, None, (1, INF), (1, INF), (0, 1), None,
-     "reductions / argmax, small: one row walked by few threads"),
-    ("S4", "eager1", ROWOPS + NORMS + ("cross_entropy",), None, (1, INF), (1, INF), (0, 1), None,
-     "softmax / norms, small: launch floor"),
+    G("S1", "transpose of a vector or tiny matrix: torch returns a view", "eager1", ("transpose",), mib=(0, 1)),
+    G("S2", "cross-entropy mean, small: launches and workspace", "eager1", ("cross_entropy_mean",), mib=(0, 1)),
+    G("S3", "reductions / argmax, small", "eager1", ARGS + REDS, mib=(0, 1)),
+    G("S4", "softmax / norms, small: launch floor", "eager1", ROWOPS + NORMS + ("cross_entropy",), mib=(0, 1)),
     # --- mid-size and large tensors ---
-    ("W1", None, ROWOPS + NORMS, None, (4096, INF), (1, INF), (1, INF), None,
-     "softmax / norms on wide rows"),
-    ("R1", None, ARGS + REDS + XENT, None, (1, INF), (1, INF), (1, INF), None,
-     "reductions / argmax / cross-entropy, >= 1 MiB"),
-    ("T1", None, ("transpose",), None, (1, INF), (1, INF), (1, INF), None,
-     "transpose, >= 1 MiB"),
-    ("M1", None, ROWOPS + NORMS, None, (1, 4095), (1, INF), (1, INF), None,
-     "softmax / norms on rows narrower than 4096, >= 1 MiB"),
+    G("W1", "softmax / norms on wide rows", None, ROWOPS + NORMS, cols=(4096, INF), mib=(1, INF)),
+    G("R1", "reductions / argmax / cross-entropy, >= 1 MiB", None, ARGS + REDS + XENT, mib=(1, INF)),
+    G("T1", "transpose, >= 1 MiB", None, ("transpose",), mib=(1, INF)),
+    G("M1", "softmax / norms on rows narrower than 4096, >= 1 MiB", None, ROWOPS + NORMS, cols=(1, 4095),
+      mib=(1, INF)),
 ]
 
 
@@ -64,22 +65,23 @@ def in_range(v, r):
 
 
 def match(g, cell, target):
-    gid, gt, ops, dts, cols, rows, mib, sp, _title = g
-    if gt is not None and gt != target:
+    if g["target"] is not None and g["target"] != target:
         return False
-    if ops is not None and cell["op"] not in ops:
+    if g["ops"] is not None and cell["op"] not in g["ops"]:
         return False
-    if dts is not None and cell["dtype"] not in dts:
+    if g["dtypes"] is not None and cell["dtype"] not in g["dtypes"]:
         return False
-    if not in_range(cell["cols"], cols) or not in_range(cell["rows"], rows):
+    if not in_range(cell["cols"], g["cols"]) or not in_range(cell["rows"], g["rows"]):
         return False
     m = cell["bytes"] / MIB
-    if not (mib[0] <= m < mib[1]):
+    if not (g["mib"][0] <= m < g["mib"][1]):
         return False
-    if sp is not None:
+    if g["eager"] is not None:
         s = cell.get("speedup_eager")
-        if s is None or not (sp[0] <= s < sp[1]):
+        if s is None or not (g["eager"][0] <= s < g["eager"][1]):
             return False
+    if g["same"] is not None and (cell["amdkit"].get("frac_same") or 0) < g["same"]:
+        return False
     return True
 
 
@@ -127,7 +129,7 @@ def main(argv=None):
     cells = sw["cells"]
     ms = misses(cells)
     notes = explained_ids(a.notes)
-    by = {g[0]: [] for g in GROUPS}
+    by = {g["id"]: [] for g in GROUPS}
     wrong, loose = [], []
     for c, t in ms:
         if t == "correct":
@@ -137,7 +139,7 @@ def main(argv=None):
         if g is None:
             loose.append((c, t))
         else:
-            by[g[0]].append((c, t))
+            by[g["id"]].append((c, t))
     tot = {t: sum(1 for c in cells if t in c.get("targets", {})) for t in ("copy85", "eager1")}
     met = {t: sum(1 for c in cells if c.get("targets", {}).get(t)) for t in ("copy85", "eager1")}
     lines = ["# Sweep misses by group: %s" % sw.get("hardware", "?"), "",
@@ -147,16 +149,17 @@ def main(argv=None):
              "|---|---|---|---|---|---|---|---|---|"]
     bad = []
     for g in GROUPS:
-        lst = by[g[0]]
+        lst = by[g["id"]]
         if not lst:
-            lines.append("| %s %s | 0 (met) | | | | | | | |" % (g[0], g[8]))
+            lines.append("| %s %s | 0 (met) | | | | | | | |" % (g["id"], g["title"]))
             continue
         cs = [c for c, _ in lst]
-        has = g[0] in notes
+        has = g["id"] in notes
         if not has:
-            bad.append("group %s (%d misses) has no '**%s**' explanation in %s" % (g[0], len(lst), g[0], a.notes))
+            bad.append("group %s (%d misses) has no '**%s**' explanation in %s" % (g["id"], len(lst), g["id"],
+                                                                                 a.notes))
         lines.append("| %s %s | %d / %d | %s | %s | %s | %s | %s | %s | %s |" % (
-            g[0], g[8], sum(1 for _, t in lst if t == "copy85"), sum(1 for _, t in lst if t == "eager1"),
+            g["id"], g["title"], sum(1 for _, t in lst if t == "copy85"), sum(1 for _, t in lst if t == "eager1"),
             ", ".join(sorted({c["op"] for c in cs})), span([c["cols"] for c in cs], "%d"),
             span([c["rows"] for c in cs], "%d"), span([c["bytes"] / MIB for c in cs], "%.2g"),
             span([100 * (c["amdkit"]["frac"] or 0) for c in cs], "%.0f"),

@@ -42,7 +42,7 @@ def join(am, tr):
         key = (r["op"], r["dtype"], r["rows"], r["cols"])
         rec = {"op": r["op"], "dtype": r["dtype"], "rows": r["rows"], "cols": r["cols"], "bytes": r["bytes"],
                "amdkit": {k: r.get(k) for k in ("median", "min", "frac", "gbps", "correct", "err", "variant",
-                                                 "trials")}}
+                                                 "trials", "copy_same_ms", "frac_same")}}
         for impl in ("torch_eager", "torch_compile"):
             t = torch.get(key + (impl,))
             if t:
@@ -171,13 +171,14 @@ def summary(recs, am, tr, path):
                   (ge, len(sp), g, len(sc)), ""]
 
     def row(r):
-        return "| %s | %s | %d x %d | %.1f | %.1f%% | %s | %s | %s | %s |" % (
+        return "| %s | %s | %d x %d | %.1f | %.1f%% | %s | %s | %s | %s | %s |" % (
             r["op"], r["dtype"], r["rows"], r["cols"], r["bytes"] / MIB, 100 * (r["amdkit"]["frac"] or 0),
+            "%.1f%%" % (100 * r["amdkit"]["frac_same"]) if r["amdkit"].get("frac_same") else "-",
             "%.2f" % r["speedup_eager"] if r.get("speedup_eager") else "-",
             "%.2f" % r["speedup_compile"] if r.get("speedup_compile") else "-",
             "ok" if r["amdkit"]["correct"] else "WRONG (%.1e)" % (r["amdkit"]["err"] or 0), r["amdkit"]["variant"] or "")
-    head = ["| op | dtype | shape | MiB | % copy | x eager | x compile | check | variant |",
-            "|---|---|---|---|---|---|---|---|---|"]
+    head = ["| op | dtype | shape | MiB | % copy | % same-size copy | x eager | x compile | check | variant |",
+            "|---|---|---|---|---|---|---|---|---|---|"]
     for name, lst in (("Wrong results", wrong), ("Below 85% of copy (>= 64 MiB)", big_miss),
                       ("Slower than eager", sp_miss)):
         lines += ["## %s (%d)" % (name, len(lst)), ""]

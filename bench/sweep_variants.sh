@@ -14,13 +14,23 @@ B=./build/bench_sweep
 $B --ops softmax,layernorm --dtypes f32,bf16 --rows 256,1024,4096,16384 --cols 4096,8192,16384,32768,50257,128256 \
    --max-bytes 1073741824 --force "-1,0,0;0,128,0;1,128,0;1,256,0;2,0,0;3,256,0;3,512,0;3,1024,0" \
    "$O/variants_wide.json" > "$O/variants_wide.log" 2>&1; echo "variants_wide rc $?"
-# narrow rows of the streaming kernels: bytes per thread 16 / 32 / 64 / 256; softmax/norm registers: per-thread elements
-$B --ops sum,argmax,cross_entropy --dtypes f32,bf16 --rows 1,16,256,4096,65536 --cols 1,32,64,127,768,1000,4096 \
-   --force "-1,0,0;4,256,16;4,256,32;4,256,64;4,256,256" "$O/variants_stream.json" > "$O/variants_stream.log" 2>&1
+# narrow rows of the streaming kernels: small inputs widened to 0 (off) / 1024 / 2048 threads per CU, 256 or 32 bytes
+# per thread (the table's STREAM rows: block = threads per CU, param = bytes per thread)
+$B --ops sum,argmax,cross_entropy --dtypes f32,bf16 --rows 1,16,256,1024,4096,65536 --cols 32,127,1000,4096 \
+   --max-bytes 16777216 --force "4,0,256;4,1024,256;4,2048,256;4,0,32" "$O/variants_stream.json" \
+   > "$O/variants_stream.log" 2>&1
 echo "variants_stream rc $?"
+# few wide rows: the widened stream kernel vs segments (CUs x 16 / x 8) + combine
+$B --ops sum,argmax --dtypes f32,bf16 --rows 1,16,256 --cols 16384,32768,50257,128256 \
+   --force "-1,0,0;4,1024,256;5,256,16;5,256,8" "$O/variants_segments.json" > "$O/variants_segments.log" 2>&1
+echo "variants_segments rc $?"
+# cross-entropy on wide f32 rows: 256 / 512 / 1024 bytes per thread (G 1024 / 512 / 256 at 50257 columns)
+$B --ops cross_entropy --dtypes f32 --rows 1024,4096 --cols 32768,50257 --max-bytes 1073741824 \
+   --force "4,1024,256;4,1024,512;4,1024,1024" "$O/variants_xent_wide.json" > "$O/variants_xent_wide.log" 2>&1
+echo "variants_xent_wide rc $?"
 $B --ops softmax,rmsnorm --dtypes f32,bf16 --rows 1,16,256,4096,65536 --cols 32,127,768,1000,4096,16384 \
    --force "-1,0,0;0,128,0;0,128,2;0,128,4;0,128,8;0,256,0" "$O/variants_rows.json" > "$O/variants_rows.log" 2>&1
 echo "variants_rows rc $?"
-$B --ops cross_entropy_mean --dtypes f32,bf16 --rows 1,16,256,1024 --cols 32,127,1000,4096,32768 \
-   --force "-1,0,0;4,256,256;6,1024,256" "$O/variants_xent.json" > "$O/variants_xent.log" 2>&1
+$B --ops cross_entropy_mean --dtypes f32,bf16 --rows 1,16,256,1024 --cols 32,127,1000,4096,8192,32768,128256 \
+   --force "-1,0,0;4,1024,256;6,1024,256;6,512,256" "$O/variants_xent.json" > "$O/variants_xent.log" 2>&1
 echo "variants_xent rc $?"

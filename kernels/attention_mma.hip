@@ -31,6 +31,25 @@
 
 #define AK_AMMA_BK 64
 
+// One argument list for every kernel of the family (the SIMT kernels' list of
+// kernels/attention.hip: d, R and vec unused here), and the list the kernels
+// pass to the two device functions (ak_attn_mma_gen, ak_attn_mma), with the
+// names it uses.
+#define AK_AMMA_KPARAMS(D)                                                                                       \
+    const D::T* q, const D::T* k, const D::T* v, D::T* o, float* lse, int hkv, int group, int sq, int skv, int d, \
+        ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb, ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh, ak_i64 vss,  \
+        ak_i64 osb, ak_i64 osh, ak_i64 oss, float scale_log2, int causal, int R, int nsplit, int split_len,         \
+        float* part, int vec
+#define AK_AMMA_PARAMS(D)                                                                                        \
+    const typename D::T* AK_RESTRICT q, const typename D::T* AK_RESTRICT k, const typename D::T* AK_RESTRICT v,  \
+        typename D::T* AK_RESTRICT o, float* AK_RESTRICT lse, int hkv, int group, int sq, int skv, ak_i64 qsb,     \
+        ak_i64 qsh, ak_i64 qss, ak_i64 ksb, ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh, ak_i64 vss,            \
+        ak_i64 osb, ak_i64 osh, ak_i64 oss, float scale_log2, int causal, int nsplit, int split_len,                \
+        float* AK_RESTRICT part
+#define AK_AMMA_ARGS                                                                                             \
+    q, k, v, o, lse, hkv, group, sq, skv, qsb, qsh, qss, ksb, ksh, kss, vsb, vsh, vss, osb, osh, oss, scale_log2, \
+        causal, nsplit, split_len, part
+
 #if defined(AK_MMA_MFMA) || defined(AK_MMA_WMMA11) || defined(AK_MMA_WMMA12) || defined(AK_MMA_SYNC)
 // Generic matrix path: the kernels of AMD targets (MFMA on CDNA, WMMA on
 // RDNA3 / RDNA4), and ak_attn_mmagen* on every matrix target (NVIDIA too,
@@ -47,12 +66,7 @@
 // on the accumulators. W waves, each on its own rows; no cross-wave merge.
 #define AK_AMMA_BK_AMD 32
 template <class D, int HD, int W>
-AK_INLINE void ak_attn_mma_gen(const typename D::T* AK_RESTRICT q, const typename D::T* AK_RESTRICT k,
-                           const typename D::T* AK_RESTRICT v, typename D::T* AK_RESTRICT o, float* AK_RESTRICT lse,
-                           int hkv, int group, int sq, int skv, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb,
-                           ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh, ak_i64 vss, ak_i64 osb, ak_i64 osh,
-                           ak_i64 oss, float scale_log2, int causal, int nsplit, int split_len,
-                           float* AK_RESTRICT part) {
+AK_INLINE void ak_attn_mma_gen(AK_AMMA_PARAMS(D)) {
     typedef typename D::T T;
     typedef ak_mma<D> MM;
     enum {
@@ -216,8 +230,7 @@ AK_INLINE void ak_attn_mma_gen(const typename D::T* AK_RESTRICT q, const typenam
     }
 }
 #define AK_AMMA_GEN_BODY(D, HD, W)                                                                              \
-    ak_attn_mma_gen<D, HD, W>(q, k, v, o, lse, hkv, group, sq, skv, qsb, qsh, qss, ksb, ksh, kss, vsb, vsh, vss, \
-                              osb, osh, oss, scale_log2, causal, nsplit, split_len, part)
+    ak_attn_mma_gen<D, HD, W>(AK_AMMA_ARGS)
 #else
 #define AK_AMMA_GEN_BODY(D, HD, W) \
     do {                           \
@@ -259,12 +272,7 @@ AK_INLINE void ak_ldsm_b2_trans(typename ak_mma<D>::B& b0, typename ak_mma<D>::B
 }
 
 template <class D, int HD, int WM, int WN, int ST>
-AK_INLINE void ak_attn_mma(const typename D::T* AK_RESTRICT q, const typename D::T* AK_RESTRICT k,
-                           const typename D::T* AK_RESTRICT v, typename D::T* AK_RESTRICT o, float* AK_RESTRICT lse,
-                           int hkv, int group, int sq, int skv, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb,
-                           ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh, ak_i64 vss, ak_i64 osb, ak_i64 osh,
-                           ak_i64 oss, float scale_log2, int causal, int nsplit, int split_len,
-                           float* AK_RESTRICT part) {
+AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS(D)) {
     typedef typename D::T T;
     typedef ak_mma<D> MM;
     enum {
@@ -506,9 +514,7 @@ AK_INLINE void ak_attn_mma(const typename D::T* AK_RESTRICT q, const typename D:
     }
 }
 #define AK_AMMA_BODY(D, HD, WM, WN)                                                                              \
-    ak_attn_mma<D, HD, WM, WN, (WN > 1 ? 3 : 2)>(q, k, v, o, lse, hkv, group, sq, skv, qsb, qsh, qss, ksb, ksh,  \
-                                                 kss, vsb, vsh, vss, osb, osh, oss, scale_log2, causal, nsplit,  \
-                                                 split_len, part)
+    ak_attn_mma<D, HD, WM, WN, (WN > 1 ? 3 : 2)>(AK_AMMA_ARGS)
 #else
 // AMD: the generic path (WM waves; the decode form is one wave). Targets
 // without a matrix instruction get empty kernels (one source for every
@@ -518,11 +524,7 @@ AK_INLINE void ak_attn_mma(const typename D::T* AK_RESTRICT q, const typename D:
 
 // Same argument list as the SIMT kernels (d and R unused: head_dim == HD, rows per block fixed).
 #define AK_AMMA(NAME, HD, WM, WN, DT, D)                                                                         \
-    AK_KERNEL void __launch_bounds__(32 * WM * WN) NAME##HD##_##DT(                                             \
-        const D::T* q, const D::T* k, const D::T* v, D::T* o, float* lse, int hkv, int group, int sq, int skv,  \
-        int d, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb, ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh,   \
-        ak_i64 vss, ak_i64 osb, ak_i64 osh, ak_i64 oss, float scale_log2, int causal, int R, int nsplit,        \
-        int split_len, float* part, int vec) {                                                                    \
+    AK_KERNEL void __launch_bounds__(32 * WM * WN) NAME##HD##_##DT(AK_AMMA_KPARAMS(D)) { \
         (void)d; (void)R; (void)vec;                                                                              \
         AK_AMMA_BODY(D, HD, WM, WN);                                                                              \
     }
@@ -537,11 +539,7 @@ AK_AMMA(ak_attn_mmadec, 128, 1, 4, bf16, ak_bf16_t)
 
 // the generic path under its own name on every target (4 waves)
 #define AK_AMMA_GEN(HD, DT, D)                                                                                   \
-    AK_KERNEL void __launch_bounds__(4 * AK_WAVE) ak_attn_mmagen##HD##_##DT(                                    \
-        const D::T* q, const D::T* k, const D::T* v, D::T* o, float* lse, int hkv, int group, int sq, int skv,  \
-        int d, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb, ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh,   \
-        ak_i64 vss, ak_i64 osb, ak_i64 osh, ak_i64 oss, float scale_log2, int causal, int R, int nsplit,        \
-        int split_len, float* part, int vec) {                                                                    \
+    AK_KERNEL void __launch_bounds__(4 * AK_WAVE) ak_attn_mmagen##HD##_##DT(AK_AMMA_KPARAMS(D)) { \
         (void)d; (void)R; (void)vec;                                                                              \
         AK_AMMA_GEN_BODY(D, HD, 4);                                                                               \
     }

@@ -55,14 +55,18 @@ struct ak_gemm_tile {
         r.x = w[0]; r.y = w[1]; r.z = w[2]; r.w = w[3];
         return r;
     }
+    /* The 8 elements of chunk i of this thread: row r, k .. k + 7 (kc), else
+     * rows r .. r + 7 at k. */
+    static AK_INLINE void at(int i, bool kc, int& r, int& k) {
+        const int q = (int)threadIdx.x + i * NT;
+        if (kc) { r = q / (BK / 8); k = (q % (BK / 8)) * 8; }
+        else { k = q / (ROWS / 8); r = (q % (ROWS / 8)) * 8; }
+    }
     AK_INLINE void load(const T* X, ak_i64 ld, bool kc, bool vec, int r0, int k0, int R, int K) {
-        const int t = (int)threadIdx.x;
 #pragma unroll
         for (int i = 0; i < NV; i++) {
-            const int q = t + i * NT;
             int r, k;
-            if (kc) { r = q / (BK / 8); k = (q % (BK / 8)) * 8; }
-            else { k = q / (ROWS / 8); r = (q % (ROWS / 8)) * 8; }
+            at(i, kc, r, k);
             const int gr = r0 + r, gk = k0 + k;
             if (kc) {
                 const T* p = X + (ak_i64)gr * ld + gk;
@@ -88,13 +92,10 @@ struct ak_gemm_tile {
     /* Store into shared: KMAJOR: S[r * LD + k], else S[k * LD + r]. */
     template <bool KMAJOR, int LD>
     AK_INLINE void store(T* S, bool kc) const {
-        const int t = (int)threadIdx.x;
 #pragma unroll
         for (int i = 0; i < NV; i++) {
-            const int q = t + i * NT;
             int r, k;
-            if (kc) { r = q / (BK / 8); k = (q % (BK / 8)) * 8; }
-            else { k = q / (ROWS / 8); r = (q % (ROWS / 8)) * 8; }
+            at(i, kc, r, k);
             if (kc == KMAJOR) {
                 T* p = KMAJOR ? S + r * LD + k : S + k * LD + r;
                 *(uint4*)p = pack(&v[i][0]);
@@ -159,6 +160,40 @@ __device__ __noinline__ void ak_gemm_epi(const float* st, int ldst, int rows, in
     }
 }
 
+/* The k loop of the register-staged paths (matrix-core, SIMT) over one batch
+ * entry: tile 0 of A (BM rows) and B (BN rows) into stage 0 of As / Bs, then
+ * for each k tile kt: tile kt + 1 loaded into registers, step(kt & 1) on the
+ * stage holding tile kt, tile kt + 1 stored into the other stage. KMAJOR /
+ * LDA / LDB: the shared layout (ak_gemm_tile::store). */
+template <bool KMAJOR, int LDA, int LDB, class DT, int BM, int BN, int BK, int NT, class SA, class SB, class STEP>
+AK_INLINE void ak_gemm_kloop(const typename DT::T* Ab, const typename DT::T* Bb, ak_i64 lda, ak_i64 ldb, int flags, int m0,
+                             int n0, int M, int N, int K, SA As, SB Bs, STEP&& step) {
+    const bool kca = !(flags & AK_GF_TA), kcb = (flags & AK_GF_TB) != 0; /* k-contiguous in global memory */
+    ak_gemm_tile<DT, BM, BK, NT> ta_;
+    ak_gemm_tile<DT, BN, BK, NT> tb_;
+    const int nk = (K + BK - 1) / BK;
+    ta_.load(Ab, lda, kca, (flags & AK_GF_VA) != 0, m0, 0, M, K);
+    tb_.load(Bb, ldb, kcb, (flags & AK_GF_VB) != 0, n0, 0, N, K);
+    __syncthreads(); /* the previous batch's readers are done */
+    ta_.template store<KMAJOR, LDA>(As[0], kca);
+    tb_.template store<KMAJOR, LDB>(Bs[0], kcb);
+    __syncthreads();
+    for (int kt = 0; kt < nk; kt++) {
+        const int cur = kt & 1;
+        if (kt + 1 < nk) {
+            ta_.load(Ab, lda, kca, (flags & AK_GF_VA) != 0, m0, (kt + 1) * BK, M, K);
+            tb_.load(Bb, ldb, kcb, (flags & AK_GF_VB) != 0, n0, (kt + 1) * BK, N, K);
+        }
+        step(cur);
+        if (kt + 1 < nk) {
+            __syncthreads();
+            ta_.template store<KMAJOR, LDA>(As[cur ^ 1], kca);
+            tb_.template store<KMAJOR, LDB>(Bs[cur ^ 1], kcb);
+            __syncthreads();
+        }
+    }
+}
+
 /* ---- matrix-core path: NT threads, waves laid out WM x WN ---------------- */
 template <class DT, bool FAST32, int BM, int BN, int BK, int NT>
 AK_INLINE void ak_gemm_mma(AK_GEMM_PARAMS_T(DT), const int m0, const int n0) {
@@ -175,32 +210,15 @@ AK_INLINE void ak_gemm_mma(AK_GEMM_PARAMS_T(DT), const int m0, const int n0) {
     T (*As)[BM * LDS] = (T (*)[BM * LDS])smem;
     T (*Bs)[BN * LDS] = (T (*)[BN * LDS])(smem + 2 * BM * LDS * DT::SIZE);
     const int lane = ak_lane(), w = ak_wave_id(), wm = w / WN, wn = w % WN;
-    const bool ta = flags & AK_GF_TA, tb = flags & AK_GF_TB;
-    const bool kca = !ta, kcb = tb; /* k-contiguous in global memory */
     const int o32 = (flags & AK_GF_OUT32) ? 1 : 0;
     for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {
-        const T* Ab = A + (ak_i64)b * sA;
-        const T* Bb = B + (ak_i64)b * sB;
-        ak_gemm_tile<DT, BM, BK, NT> ta_;
-        ak_gemm_tile<DT, BN, BK, NT> tb_;
         typename MM::C acc[FM][FN];
 #pragma unroll
         for (int i = 0; i < FM; i++)
 #pragma unroll
             for (int j = 0; j < FN; j++) MM::zero(acc[i][j]);
-        const int nk = (K + BK - 1) / BK;
-        ta_.load(Ab, lda, kca, (flags & AK_GF_VA) != 0, m0, 0, M, K);
-        tb_.load(Bb, ldb, kcb, (flags & AK_GF_VB) != 0, n0, 0, N, K);
-        __syncthreads(); /* the previous batch's readers are done */
-        ta_.template store<true, LDS>(As[0], kca);
-        tb_.template store<true, LDS>(Bs[0], kcb);
-        __syncthreads();
-        for (int kt = 0; kt < nk; kt++) {
-            const int cur = kt & 1;
-            if (kt + 1 < nk) {
-                ta_.load(Ab, lda, kca, (flags & AK_GF_VA) != 0, m0, (kt + 1) * BK, M, K);
-                tb_.load(Bb, ldb, kcb, (flags & AK_GF_VB) != 0, n0, (kt + 1) * BK, N, K);
-            }
+        ak_gemm_kloop<true, LDS, LDS, DT, BM, BN, BK, NT>(A + (ak_i64)b * sA, B + (ak_i64)b * sB, lda, ldb, flags, m0, n0, M, N, K,
+                                                        As, Bs, [&](int cur) {
             const T* as = As[cur] + (wm * TM) * LDS;
             const T* bs = Bs[cur] + (wn * TN) * LDS;
 #pragma unroll
@@ -226,13 +244,7 @@ AK_INLINE void ak_gemm_mma(AK_GEMM_PARAMS_T(DT), const int m0, const int n0) {
 #pragma unroll
                     for (int j = 0; j < FN; j++) MM::mma(acc[i][j], fa[i], fb[j]);
             }
-            if (kt + 1 < nk) {
-                __syncthreads();
-                ta_.template store<true, LDS>(As[cur ^ 1], kca);
-                tb_.template store<true, LDS>(Bs[cur ^ 1], kcb);
-                __syncthreads();
-            }
-        }
+        });
         void* Db = (void*)ak_gemm_off(D, sD, b, o32, DT::SIZE);
         const void* Cb = ak_gemm_off(C, sC, b, o32, DT::SIZE);
         const void* Rb = ak_gemm_off(R, sR, b, o32, DT::SIZE);
@@ -265,32 +277,15 @@ AK_INLINE void ak_gemm_simt(AK_GEMM_PARAMS_T(DT), const int m0, const int n0) {
     T (*As)[BK * LDA_] = (T (*)[BK * LDA_])smem;
     T (*Bs)[BK * LDB_] = (T (*)[BK * LDB_])(smem + 2 * BK * LDA_ * DT::SIZE);
     const int tx = (int)threadIdx.x % TX, ty = (int)threadIdx.x / TX;
-    const bool ta = flags & AK_GF_TA, tb = flags & AK_GF_TB;
-    const bool kca = !ta, kcb = tb;
     const int o32 = (flags & AK_GF_OUT32) ? 1 : 0;
     for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {
-        const T* Ab = A + (ak_i64)b * sA;
-        const T* Bb = B + (ak_i64)b * sB;
-        ak_gemm_tile<DT, BM, BK, NT> ta_;
-        ak_gemm_tile<DT, BN, BK, NT> tb_;
         float acc[TM][TN];
 #pragma unroll
         for (int i = 0; i < TM; i++)
 #pragma unroll
             for (int j = 0; j < TN; j++) acc[i][j] = 0.0f;
-        const int nk = (K + BK - 1) / BK;
-        ta_.load(Ab, lda, kca, (flags & AK_GF_VA) != 0, m0, 0, M, K);
-        tb_.load(Bb, ldb, kcb, (flags & AK_GF_VB) != 0, n0, 0, N, K);
-        __syncthreads();
-        ta_.template store<false, LDA_>(As[0], kca);
-        tb_.template store<false, LDB_>(Bs[0], kcb);
-        __syncthreads();
-        for (int kt = 0; kt < nk; kt++) {
-            const int cur = kt & 1;
-            if (kt + 1 < nk) {
-                ta_.load(Ab, lda, kca, (flags & AK_GF_VA) != 0, m0, (kt + 1) * BK, M, K);
-                tb_.load(Bb, ldb, kcb, (flags & AK_GF_VB) != 0, n0, (kt + 1) * BK, N, K);
-            }
+        ak_gemm_kloop<false, LDA_, LDB_, DT, BM, BN, BK, NT>(A + (ak_i64)b * sA, B + (ak_i64)b * sB, lda, ldb, flags, m0, n0, M, N,
+                                                           K, As, Bs, [&](int cur) {
 #pragma unroll
             for (int kk = 0; kk < BK; kk++) {
                 float a[TM], bv[TN];
@@ -304,13 +299,7 @@ AK_INLINE void ak_gemm_simt(AK_GEMM_PARAMS_T(DT), const int m0, const int n0) {
 #pragma unroll
                     for (int j = 0; j < TN; j++) acc[i][j] = fmaf(a[i], bv[j], acc[i][j]);
             }
-            if (kt + 1 < nk) {
-                __syncthreads();
-                ta_.template store<false, LDA_>(As[cur ^ 1], kca);
-                tb_.template store<false, LDB_>(Bs[cur ^ 1], kcb);
-                __syncthreads();
-            }
-        }
+        });
         void* Db = (void*)ak_gemm_off(D, sD, b, o32, DT::SIZE);
         const void* Cb = ak_gemm_off(C, sC, b, o32, DT::SIZE);
         const void* Rb = ak_gemm_off(R, sR, b, o32, DT::SIZE);

@@ -9,7 +9,9 @@
  *
  * Both: 64 x 64 tiles moved two elements per access (f32: float2, 16-bit:
  * one 32-bit word) on both sides when the tile is whole, the row lengths
- * even and the pointers aligned to the pair; element by element otherwise.
+ * even and the pointers aligned to the pair; element by element otherwise
+ * (predicated loads, all in flight before the tile is written). The host
+ * copies rows == 1 or cols == 1 (the same bytes) instead.
  * Each thread moves 16 elements per tile. Measured on H100 (16384^2 f32):
  * 64 x 64 pairs 2873 GB/s vs 32 x 32 scalar 2753 GB/s and memcpy 3016 GB/s,
  * with one block per tile (the host launches a block for every tile). */
@@ -52,12 +54,21 @@ AK_INLINE void ak_transpose_tiles(const typename S::T* AK_RESTRICT x, typename S
                 S::split(v, tile[ty + k][2 * tx], tile[ty + k][2 * tx + 1]);
             }
         } else {
-            for (int k = 0; k < 64; k += AK_TY) {
-                const ak_i64 r = r0 + ty + k, ca = c0 + 2 * tx, cb = ca + 1;
-                if (r < rows) {
-                    if (ca < cols) tile[ty + k][2 * tx] = x[r * cols + ca];
-                    if (cb < cols) tile[ty + k][2 * tx + 1] = x[r * cols + cb];
-                }
+            /* edge tiles: all 16 predicated loads first, then the tile stores, so the loads
+             * are in flight together (a loop of load-store pairs waited for each load in
+             * turn: 256 x 32 f32 took 7.3 us against 4.5 for 256 x 64) */
+            typename S::T v[2 * (64 / AK_TY)];
+            const ak_i64 ca = c0 + 2 * tx, cb = ca + 1;
+#pragma unroll
+            for (int k = 0; k < 64 / AK_TY; k++) {
+                const ak_i64 r = r0 + ty + k * AK_TY;
+                v[2 * k] = r < rows && ca < cols ? x[r * cols + ca] : (typename S::T)0;
+                v[2 * k + 1] = r < rows && cb < cols ? x[r * cols + cb] : (typename S::T)0;
+            }
+#pragma unroll
+            for (int k = 0; k < 64 / AK_TY; k++) {
+                tile[ty + k * AK_TY][2 * tx] = v[2 * k];
+                tile[ty + k * AK_TY][2 * tx + 1] = v[2 * k + 1];
             }
         }
         __syncthreads();

@@ -15,7 +15,8 @@
 // ak_xent_partial + ak_xent_mean: sum (mean = 0) or mean (mean = 1) of the
 // losses over the rows whose target is not ignore_index: per-block partial
 // sums and counts, then one block combines them in a fixed order
-// (deterministic); the mean is NaN when every row is ignored.
+// (deterministic); the mean is NaN when every row is ignored. A single
+// partial block (fin != 0) writes the sum / mean itself: no ak_xent_mean.
 //
 // kernels: ak_xent_f32 ak_xent_f16 ak_xent_bf16 ak_xent_small_f32 ak_xent_small_f16 ak_xent_small_bf16 ak_xent_partial ak_xent_mean
 
@@ -114,9 +115,10 @@ AK_INLINE void ak_xent_small(const typename D::T* AK_RESTRICT x, const ak_i64* A
 
 // Stage 1 of the mean / sum: block b adds the losses and counts the rows
 // r in [b * per, (b + 1) * per) whose target is not ignore_index (ignored
-// rows hold loss 0): part[2b] = sum, part[2b + 1] = count.
+// rows hold loss 0): part[2b] = sum, part[2b + 1] = count. fin 1 / 2 (one
+// block for every row): part[0] = the sum / the mean (NaN: every row ignored).
 AK_INLINE void ak_xent_partial_body(const float* AK_RESTRICT loss, const ak_i64* AK_RESTRICT tgt, ak_i64 rows,
-                                    ak_i64 per, ak_i64 ignore_index, float* AK_RESTRICT part) {
+                                    ak_i64 per, ak_i64 ignore_index, int fin, float* AK_RESTRICT part) {
     __shared__ float scratch[AK_MAX_WAVES];
     const ak_i64 r0 = (ak_i64)blockIdx.x * per, r1 = rows - r0 < per ? rows : r0 + per;
     float s = 0.0f, n = 0.0f;
@@ -124,7 +126,9 @@ AK_INLINE void ak_xent_partial_body(const float* AK_RESTRICT loss, const ak_i64*
         if (tgt[r] != ignore_index) { s += loss[r]; n += 1.0f; }
     s = ak_group_reduce(s, (int)blockDim.x, scratch, ak_op_add());
     n = ak_group_reduce(n, (int)blockDim.x, scratch, ak_op_add());
-    if (threadIdx.x == 0) { part[2 * blockIdx.x] = s; part[2 * blockIdx.x + 1] = n; }
+    if (threadIdx.x != 0) return;
+    if (fin) part[0] = fin == 1 ? s : n > 0.0f ? s / n : AK_NAN;
+    else { part[2 * blockIdx.x] = s; part[2 * blockIdx.x + 1] = n; }
 }
 
 // Stage 2: one block combines the nparts partials in order: the sum, or the
@@ -153,8 +157,8 @@ AK_XENT(f32, ak_f32_t)
 AK_XENT(f16, ak_f16_t)
 AK_XENT(bf16, ak_bf16_t)
 AK_KERNEL __launch_bounds__(1024, 1) void ak_xent_partial(const float* loss, const ak_i64* tgt, ak_i64 rows,
-                                                          ak_i64 per, ak_i64 ignore_index, float* part) {
-    ak_xent_partial_body(loss, tgt, rows, per, ignore_index, part);
+                                                          ak_i64 per, ak_i64 ignore_index, int fin, float* part) {
+    ak_xent_partial_body(loss, tgt, rows, per, ignore_index, fin, part);
 }
 AK_KERNEL __launch_bounds__(1024, 1) void ak_xent_mean(const float* part, int nparts, int mean, float* out) {
     ak_xent_mean_body(part, nparts, mean != 0, out);

@@ -33,6 +33,14 @@ ak_context* akt_gpu_context_ex(const ak_config* cfg, int allow_cpu);
 #else
 #define akt_gpu_context(cfg) akt_gpu_context_ex(cfg, 0)
 #endif
+/* Launch the generic matrix attention kernel ak_attn_mmagen<hd>_<dtype>, which
+ * no op launches (tests/t_gpu_attention.c runs it on the device): the kernel
+ * from the library's memo, the arguments from its generated packer, checked
+ * against each other (tests/ti_kargs.c). K and V share the strides ks, O has
+ * Q's (qs); no split, one block per R rows. */
+ak_result akt_attn_mmagen_launch(ak_context* ctx, ak_dtype t, size_t hd, ak_dim3 grid, ak_dim3 block, const void* q,
+                                 const void* k, const void* v, void* o, float* lse, int hkv, int group, int sq, int skv,
+                                 const int64_t qs[3], const int64_t ks[3], float scale_log2, int causal, int rows_per_block);
 #ifdef __cplusplus
 }
 #endif

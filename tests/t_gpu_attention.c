@@ -186,33 +186,23 @@ static void gpu_attention_large_logits(void) {
  * shared memory, transposed V, per-lane accumulator rows) checked on silicon. */
 static void ga_generic_case(const at_case* c) {
     const ak_device_info* dev = ak_context_device(g_gpu);
-    const char *fam = NULL, *src = NULL;
-    int i, n = ak_embedded_count(), wave = dev->wave_size > 0 ? dev->wave_size : 32;
+    int wave = dev->wave_size > 0 ? dev->wave_size : 32;
     int mfma = dev->arch_info && dev->arch_info->matrix == AK_MATRIX_MFMA;
     unsigned R = mfma ? 128u : 64u;
     size_t es = ak_dtype_size(c->t), rows = c->b * c->hq * c->sq, group = c->hq / c->hkv;
-    char name[64], tag[200], t0[160];
-    ak_kernel* k = NULL;
+    char tag[200], t0[160];
     at_host h;
     double *ref = NULL, *rlse = NULL;
     void *dq = NULL, *dkv = NULL, *dout = NULL, *dlse = NULL;
     int64_t qs[3], ks[3];
-    for (i = 0; i < n; i++) {
-        const char* f = NULL;
-        if (ak_embedded_at(i, &f, NULL, NULL) == AK_OK && f && !strcmp(f, "attention_mma")) ak_embedded_at(i, &fam, &src, NULL);
-    }
     at_tag(c, t0, sizeof t0);
     snprintf(tag, sizeof tag, "[generic] %s", t0);
-    if (!src) { akt_fail(__FILE__, __LINE__, "family attention_mma not embedded"); return; }
-    snprintf(name, sizeof name, "ak_attn_mmagen%zu_%s", c->d, ak_dtype_name(c->t));
-    if (ak_kernel_get(g_gpu, src, name, NULL, &k) != AK_OK) { akt_fail(__FILE__, __LINE__, "%s: %s", name, ak_last_error()); return; }
-    if (!at_make(c, &g_rng, &h)) { ak_kernel_release(k); return; }
+    if (!at_make(c, &g_rng, &h)) return;
     ref = (double*)malloc(rows * c->d * sizeof(double));
     rlse = (double*)malloc(rows * sizeof(double));
     if (ref && rlse && ak_attention(g_cpu, &h.a, NULL) == AK_OK &&
         ak_malloc(g_gpu, h.qn * es, NULL, &dq) == AK_OK && ak_malloc(g_gpu, h.kvn * es, NULL, &dkv) == AK_OK &&
         ak_malloc(g_gpu, h.on * es, NULL, &dout) == AK_OK && ak_malloc(g_gpu, rows * 4, NULL, &dlse) == AK_OK) {
-        ak_args g;
         ak_dim3 grid, block;
         float scale = c->scale != 0.0f ? c->scale : (float)(1.0 / sqrt((double)c->d));
         ak_result r;
@@ -223,28 +213,11 @@ static void ga_generic_case(const at_case* c) {
         AKT_OK(ak_memcpy(g_gpu, dkv, h.kv, h.kvn * es, AK_H2D));
         AKT_OK(ak_memset(g_gpu, dout, 0xFF, h.on * es, NULL));
         AKT_OK(ak_memset(g_gpu, dlse, 0xFF, rows * 4, NULL));
-        memset(&g, 0, sizeof g);
-        ak_args_ptr(&g, dq);
-        ak_args_ptr(&g, (char*)dkv + h.kofs * es);
-        ak_args_ptr(&g, (char*)dkv + h.vofs * es);
-        ak_args_ptr(&g, dout);
-        ak_args_ptr(&g, dlse);
-        ak_args_i32(&g, (int32_t)c->hkv); ak_args_i32(&g, (int32_t)group);
-        ak_args_i32(&g, (int32_t)c->sq); ak_args_i32(&g, (int32_t)c->skv); ak_args_i32(&g, (int32_t)c->d);
-        for (i = 0; i < 3; i++) ak_args_i64(&g, qs[i]);
-        for (i = 0; i < 3; i++) ak_args_i64(&g, ks[i]);
-        for (i = 0; i < 3; i++) ak_args_i64(&g, ks[i]);
-        for (i = 0; i < 3; i++) ak_args_i64(&g, qs[i]);
-        ak_args_f32(&g, scale * 1.4426950408889634f);
-        ak_args_i32(&g, c->causal);
-        ak_args_i32(&g, (int32_t)R);
-        ak_args_i32(&g, 1);
-        ak_args_i32(&g, (int32_t)((c->skv + 31) / 32 * 32));
-        ak_args_ptr(&g, NULL);
-        ak_args_i32(&g, 0);
         grid.x = (unsigned)((group * c->sq + R - 1) / R); grid.y = 1; grid.z = (unsigned)(c->b * c->hkv);
         block.x = 4u * (unsigned)wave; block.y = 1; block.z = 1;
-        r = ak_launch(k, grid, block, 0, NULL, ak_args_params(&g));
+        r = akt_attn_mmagen_launch(g_gpu, c->t, c->d, grid, block, dq, (char*)dkv + h.kofs * es, (char*)dkv + h.vofs * es, dout,
+                                   (float*)dlse, (int)c->hkv, (int)group, (int)c->sq, (int)c->skv, qs, ks,
+                                   scale * 1.4426950408889634f, c->causal, (int)R);
         AKT_CHECKF(r == AK_OK, "%s: launch: %s", tag, ak_last_error());
         if (r == AK_OK && ak_device_synchronize(g_gpu) == AK_OK) {
             AKT_OK(ak_memcpy(g_gpu, h.o, dout, h.on * es, AK_D2H));
@@ -260,7 +233,6 @@ static void ga_generic_case(const at_case* c) {
     if (dlse) ak_free(g_gpu, dlse);
     free(ref); free(rlse);
     at_free(&h);
-    ak_kernel_release(k);
 }
 
 static void gpu_attention_generic_matrix(void) {

@@ -219,7 +219,8 @@ static void gr_case(gr_kind k, int op, int flags, ak_dtype t, size_t rows, size_
 static void test_gpu_reduce_ops(void) {
     static const size_t shapes[][3] = { /* rows, cols, element offset */
         { 1, 1, 0 }, { 1, 7, 0 }, { 1, 1000003, 0 }, { 1, 1000003, 1 }, { 7, 4097, 0 }, { 7, 4096, 1 },
-        { 1000, 33, 0 }, { 4096, 1024, 0 }, { 3, 5000000, 0 }, { 2, 9001, 3 } };
+        { 1000, 33, 0 }, { 4096, 1024, 0 }, { 3, 5000000, 0 }, { 2, 9001, 3 },
+        { 1000, 1, 0 } /* arg ops of 1-element rows: a memset */ };
     size_t ti, si;
     int op;
     if (!gr_setup()) return;
@@ -331,7 +332,9 @@ static void test_gpu_norms(void) {
 
 static void test_gpu_cross_entropy(void) {
     static const size_t shapes[][3] = { { 1, 1, 0 }, { 5, 7, 0 }, { 64, 4096, 0 }, { 64, 4096, 1 }, { 9, 50257, 0 },
-                                        { 3, 40000, 0 }, { 2, 130000, 0 }, { 3000, 10, 0 } };
+                                        { 3, 40000, 0 }, { 2, 130000, 0 }, { 3000, 10, 0 },
+                                        { 1, 60000, 1 },   /* mean / sum: one 1024-thread block (ak_xent_small) */
+                                        { 9000, 33, 0 } }; /* mean / sum past _AK_RD_XENT_ONE rows: 3 launches */
     size_t ti, si;
     int red;
     if (!gr_setup()) return;

@@ -99,10 +99,11 @@ static void akk_walk_rowwise(ak_context* ctx) {
     size_t big = 2u * 1200000u;
     void *x = calloc(big, 4), *y = calloc(big, 4), *w = calloc(1200000, 4), *out = calloc(64, 8);
     int64_t tgt[2] = { 1, 3 };
+    int64_t* tgt_many = (int64_t*)calloc(9000, sizeof(int64_t));
     float loss[2];
     size_t d, c;
     int op;
-    if (!x || !y || !w || !out) { akt_fail(__FILE__, __LINE__, "out of memory"); goto done; }
+    if (!x || !y || !w || !out || !tgt_many) { akt_fail(__FILE__, __LINE__, "out of memory"); goto done; }
     for (d = 0; d < 3; d++) {
         ak_dtype t = dts[d];
         for (c = 0; c < 4; c++) {
@@ -118,6 +119,8 @@ static void akk_walk_rowwise(ak_context* ctx) {
                 AKT_OK(ak_reduce(ctx, (ak_reduce_op)op, t, x, out, 1, big, NULL)); /* split rows */
             }
         }
+        /* cross-entropy mean over more rows than one combining block takes (_AK_RD_XENT_ONE): partials + ak_xent_mean */
+        if (tgt_many) AKT_OK(ak_cross_entropy(ctx, t, x, tgt_many, loss, 9000, 1, -100, AK_LOSS_MEAN, NULL));
         /* the row-op table's variants that no row picks yet (tests/ti_rowop.c): forced */
         _ak_rowop_force.variant = _AK_RV_WIDE;
         _ak_rowop_force.block = 512;
@@ -127,7 +130,7 @@ static void akk_walk_rowwise(ak_context* ctx) {
         _ak_rowop_force.variant = -1;
     }
 done:
-    free(x); free(y); free(w); free(out);
+    free(x); free(y); free(w); free(out); free(tgt_many);
 }
 
 static void akk_walk_elementwise(ak_context* ctx) {
@@ -217,6 +220,21 @@ done:
 
 /* GEMM and attention on one arch row: every dtype, a large, a small and a
  * decode (m <= 16) GEMM; attention per head size, prefill and decode (split). */
+ak_result akt_attn_mmagen_launch(ak_context* ctx, ak_dtype t, size_t hd, ak_dim3 grid, ak_dim3 block, const void* q,
+                                 const void* k, const void* v, void* o, float* lse, int hkv, int group, int sq, int skv,
+                                 const int64_t qs[3], const int64_t ks[3], float scale_log2, int causal, int rows_per_block) {
+    char name[64];
+    ak_kernel* kr = NULL;
+    _ak_kargs g;
+    ak_result r;
+    snprintf(name, sizeof name, "ak_attn_mmagen%zu_%s", hd, ak_dtype_name(t));
+    if ((r = _ak_op_kernel(ctx, _ak_src_attention_mma, name, &kr)) != AK_OK) return r;
+    _ak_kargs_attn_mmagen(&g, q, k, v, o, lse, hkv, group, sq, skv, (int32_t)hd, qs[0], qs[1], qs[2], ks[0], ks[1], ks[2],
+                          ks[0], ks[1], ks[2], qs[0], qs[1], qs[2], scale_log2, causal, rows_per_block, 1,
+                          (skv + 31) / 32 * 32, NULL, 0);
+    return _ak_op_launch3(ctx, kr, grid, block, 0, NULL, &g);
+}
+
 static void akk_walk_matrix(ak_context* ctx) {
     static const ak_dtype dts[] = { AK_F32, AK_F16, AK_BF16 };
     static const size_t ms[] = { 2048, 2048, 256, 256, 8 };   /* large / small tiles, B stored K x N or N x K; decode */
@@ -252,6 +270,12 @@ static void akk_walk_matrix(ak_context* ctx) {
                 at.q = a; at.k = b; at.v = dd; at.o = (char*)a + big * 2;
                 AKT_OK(ak_attention(ctx, &at, NULL));
             }
+            if (dts[d] != AK_F32 && (hds[h] == 64 || hds[h] == 128)) {   /* the generic kernel, as t_gpu_attention runs it */
+                ak_dim3 grid = { 4, 1, 2 }, block = { 128, 1, 1 };
+                int64_t qs[3] = { 256 * 4 * 64, 256 * 64, 64 }, ks[3] = { 256 * 2 * 64, 256 * 64, 64 };
+                AKT_OK(akt_attn_mmagen_launch(ctx, dts[d], hds[h], grid, block, a, b, dd, (char*)a + big * 2, NULL, 2, 2, 256, 256,
+                                              qs, ks, 0.125f, 1, 128));
+            }
         }
     }
 done:
@@ -277,8 +301,7 @@ static void test_kargs_every_op_launch(void) {
     }
     AKT_CHECK(akk_launches > 0);
     for (i = 0; i < sizeof _ak_kernel_ifaces / sizeof _ak_kernel_ifaces[0]; i++)
-        /* ak_attn_mmagen*: no op launches them (tests/t_gpu_attention.c runs them by name on AMD-like paths) */
-        if (strncmp(_ak_kernel_ifaces[i].kernel, "ak_attn_mmagen", 14) && !akk_was_launched(_ak_kernel_ifaces[i].kernel)) {
+        if (!akk_was_launched(_ak_kernel_ifaces[i].kernel)) {
             missing++;
             akt_fail(__FILE__, __LINE__, "kernel %s was not launched by any op of the walk (add the op / shape / arch "
                      "that runs it to tests/ti_kargs.c)", _ak_kernel_ifaces[i].kernel);
