@@ -3376,18 +3376,12 @@ static const char _ak_src_attention[] =
     "        ak_attn_simt<D, DMAX>(q, k, v, o, lse, hkv, group, sq, skv, d, qsb, qsh, qss, ksb, ksh, kss, vsb, vsh, vss, \\\n"
     "                              osb, osh, oss, scale_log2, causal, R, nsplit, split_len, part, vec);                  \\\n"
     "    }\n"
-    "AK_ATTN_SIMT(32, f32, ak_f32_t)\n"
-    "AK_ATTN_SIMT(32, f16, ak_f16_t)\n"
-    "AK_ATTN_SIMT(32, bf16, ak_bf16_t)\n"
-    "AK_ATTN_SIMT(64, f32, ak_f32_t)\n"
-    "AK_ATTN_SIMT(64, f16, ak_f16_t)\n"
-    "AK_ATTN_SIMT(64, bf16, ak_bf16_t)\n"
-    "AK_ATTN_SIMT(128, f32, ak_f32_t)\n"
-    "AK_ATTN_SIMT(128, f16, ak_f16_t)\n"
-    "AK_ATTN_SIMT(128, bf16, ak_bf16_t)\n"
-    "AK_ATTN_SIMT(256, f32, ak_f32_t)\n"
-    "AK_ATTN_SIMT(256, f16, ak_f16_t)\n"
-    "AK_ATTN_SIMT(256, bf16, ak_bf16_t)\n"
+    "// the three dtypes of one head_dim bound\n"
+    "#define AK_ATTN_SIMT_DTYPES(DMAX) AK_ATTN_SIMT(DMAX, f32, ak_f32_t) AK_ATTN_SIMT(DMAX, f16, ak_f16_t) AK_ATTN_SIMT(DMAX, bf16, ak_bf16_t)\n"
+    "AK_ATTN_SIMT_DTYPES(32)\n"
+    "AK_ATTN_SIMT_DTYPES(64)\n"
+    "AK_ATTN_SIMT_DTYPES(128)\n"
+    "AK_ATTN_SIMT_DTYPES(256)\n"
     "\n"
     "// Merge the nsplit partial results of each row (one wave per row): weights\n"
     "// w_s = 2^(lse_s - max), O = sum w_s o_s / sum w_s, lse = log(sum 2^lse_s).\n"
@@ -7041,7 +7035,7 @@ static inline void _ak_kargs_attn_simt(_ak_kargs* kargs_, const void* q, const v
     ak_args_i64(a_, vss); ak_args_i64(a_, osb); ak_args_i64(a_, osh); ak_args_i64(a_, oss); ak_args_f32(a_, scale_log2); ak_args_i32(a_, causal); ak_args_i32(a_, R); ak_args_i32(a_, nsplit);
     ak_args_i32(a_, split_len); ak_args_ptr(a_, part); ak_args_i32(a_, vec);
 }
-/* kernels/attention.hip:285 ak_attn_combine_##DT (macro AK_ATTN_COMBINE) */
+/* kernels/attention.hip:279 ak_attn_combine_##DT (macro AK_ATTN_COMBINE) */
 static inline void _ak_kargs_attn_combine(_ak_kargs* kargs_, const void* part, int32_t nsplit, int32_t dmax, int64_t rows, int32_t hq, int32_t sq, int32_t d, void* o, int64_t osb, int64_t osh,
                                           int64_t oss, void* lse) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_attn_combine);

@@ -230,18 +230,12 @@ AK_INLINE void ak_attn_simt(const typename D::T* AK_RESTRICT q, const typename D
         ak_attn_simt<D, DMAX>(q, k, v, o, lse, hkv, group, sq, skv, d, qsb, qsh, qss, ksb, ksh, kss, vsb, vsh, vss, \
                               osb, osh, oss, scale_log2, causal, R, nsplit, split_len, part, vec);                  \
     }
-AK_ATTN_SIMT(32, f32, ak_f32_t)
-AK_ATTN_SIMT(32, f16, ak_f16_t)
-AK_ATTN_SIMT(32, bf16, ak_bf16_t)
-AK_ATTN_SIMT(64, f32, ak_f32_t)
-AK_ATTN_SIMT(64, f16, ak_f16_t)
-AK_ATTN_SIMT(64, bf16, ak_bf16_t)
-AK_ATTN_SIMT(128, f32, ak_f32_t)
-AK_ATTN_SIMT(128, f16, ak_f16_t)
-AK_ATTN_SIMT(128, bf16, ak_bf16_t)
-AK_ATTN_SIMT(256, f32, ak_f32_t)
-AK_ATTN_SIMT(256, f16, ak_f16_t)
-AK_ATTN_SIMT(256, bf16, ak_bf16_t)
+// the three dtypes of one head_dim bound
+#define AK_ATTN_SIMT_DTYPES(DMAX) AK_ATTN_SIMT(DMAX, f32, ak_f32_t) AK_ATTN_SIMT(DMAX, f16, ak_f16_t) AK_ATTN_SIMT(DMAX, bf16, ak_bf16_t)
+AK_ATTN_SIMT_DTYPES(32)
+AK_ATTN_SIMT_DTYPES(64)
+AK_ATTN_SIMT_DTYPES(128)
+AK_ATTN_SIMT_DTYPES(256)
 
 // Merge the nsplit partial results of each row (one wave per row): weights
 // w_s = 2^(lse_s - max), O = sum w_s o_s / sum w_s, lse = log(sum 2^lse_s).

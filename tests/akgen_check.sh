@@ -2,7 +2,8 @@
 # tools/akgen.c: the kernel interfaces it generates, and what it refuses.
 # Prints `N passed, N failed` last (tests/run_all.sh counts it).
 #   - a small kernel family -> one typed packer per parameter list, a #define for
-#     a second stem of the same list, the kernel -> interface table
+#     a second stem of the same list, the kernel -> interface table; kernel
+#     macros invoked through another macro
 #   - refused, each with file:line: an unknown parameter type, two kernels of one
 #     stem with different lists, a kernel with no interface (listed, never defined)
 #   - make gen-check's comparison: a hand edit of amdkit.h's generated block is
@@ -48,6 +49,17 @@ if ./$B/akgen "$T/good.h" "$T/good" > "$T/out" 2>&1 &&
    grep -q '"ak_two_f32 ak_two_f16 ak_one_f32 ak_three"' "$T/good.h"; then
   ok "packers, a shared list under two stems, the kernel table"
 else cat "$T/good.h" >> "$T/out"; bad "packers, a shared list under two stems, the kernel table"; fi
+
+family nested fam.hip '#define AK_NK(N, DT, D) \
+    AK_KERNEL void ak_nk##N##_##DT(const D::T* x, D::T* y, int n) { }
+#define AK_NK_DTYPES(N) AK_NK(N, f32, ak_f32_t) AK_NK(N, f16, ak_f16_t)
+// kernels: ak_nk8_f32 ak_nk8_f16 ak_nk16_f32 ak_nk16_f16
+AK_NK_DTYPES(8)
+AK_NK_DTYPES(16)'
+if ./$B/akgen "$T/nested.h" "$T/nested" > "$T/out" 2>&1 &&
+   grep -q '{ "ak_nk8_f16", _AK_KIF_nk }' "$T/nested.h" && grep -q '{ "ak_nk16_f32", _AK_KIF_nk }' "$T/nested.h"; then
+  ok "kernel macros invoked through another macro name their kernels"
+else cat "$T/nested.h" >> "$T/out" 2>/dev/null; bad "kernel macros invoked through another macro name their kernels"; fi
 
 family badtype fam.hip 'AK_KERNEL void ak_bt_f32(const float* x, ak_half h, ak_i64 n) { }'
 expect_fail badtype "fam.hip:1: kernel ak_bt_f32: parameter 'h' has the type 'ak_half'"

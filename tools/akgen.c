@@ -42,7 +42,9 @@
  * sites: `AK_KERNEL [attributes] void NAME(PARAMS)` at file level, or inside
  * the body of a function-like macro of the family file (NAME may paste macro
  * parameters: ak_softmax_##DT, NAME##HD##_##DT), named by the macro's
- * invocations at file level (`AK_NORM(f32, ak_f32_t)` -> ak_norm_f32). PARAMS
+ * invocations at file level (`AK_NORM(f32, ak_f32_t)` -> ak_norm_f32), also
+ * through another macro of the family that invokes it (AK_ATTN_SIMT_DTYPES(64)
+ * -> AK_ATTN_SIMT(64, f32, ..) ...). PARAMS
  * may be a call of a function-like macro of the family file or the prelude
  * (NAME(AK_GEMM_PARAMS_T(DT))): it is expanded. Checks, each an error with
  * file and line: no `#include` in a kernel source; ASCII only; a family name
@@ -708,11 +710,16 @@ static void scan_defs(const char* s, size_t n, macro* m, const char* file, int f
 }
 
 /* Invocations of kernel macros at file level: one kernel per definition site
- * of the macro, its name pasted from the arguments. */
-static void scan_invocations(const char* s, size_t n, const char* file, names* ns) {
+ * of the macro, its name pasted from the arguments. An invocation of another
+ * function-like macro of the family is followed into its body (the arguments
+ * substituted), so a macro that invokes kernel macros names their kernels too
+ * (AK_X_ALL(32) -> AK_X(32, f32, ...) AK_X(32, f16, ...)). at_line: the line
+ * of the outermost invocation (errors), 0 at file level. */
+static void scan_invocations_at(const char* s, size_t n, const char* file, names* ns, int depth, int at_line) {
     size_t i = 0;
     tok t;
     char msg[600];
+    if (depth > 8) fail_at(file, at_line, "kernel macros invoked through macros nest too deep", NULL);
     while (next_tok(s, n, &i, &t)) {
         macro* m;
         size_t close, p;
@@ -721,12 +728,33 @@ static void scan_invocations(const char* s, size_t n, const char* file, names* n
         tok u;
         if (t.kind != 'i' || !(m = find_macro(s + t.s, t.e - t.s)) || !m->family) continue;
         for (k = 0; k < nmsites; k++) if (msites[k].m == m) break;
-        if (k == nmsites) continue; /* not a kernel macro */
-        line = line_of(s, t.s, 1);
+        line = at_line ? at_line : line_of(s, t.s, 1);
         p = i;
         if (!next_tok(s, n, &p, &u) || u.kind != '(') continue;
         close = match_paren(s, n, u.s);
         if (!close) fail_at(file, line, "unbalanced macro invocation", NULL);
+        if (k == nmsites) { /* not a kernel macro: follow it into its body */
+            buf b = { NULL, 0, 0 };
+            const char* body = m->body;
+            size_t bn = strlen(body), q = 0, prev = 0;
+            tok w;
+            na = split_args(s, u.s, close, args, file, line);
+            if (na == m->nparams) {
+                while (next_tok(body, bn, &q, &w)) {
+                    int pi = w.kind == 'i' ? macro_param(m, body + w.s, w.e - w.s) : -1;
+                    put(&b, body + prev, w.s - prev);
+                    if (pi >= 0) puts_(&b, args[pi]);
+                    else put(&b, body + w.s, w.e - w.s);
+                    prev = w.e;
+                }
+                put(&b, body + prev, bn - prev);
+                scan_invocations_at(b.p ? b.p : "", b.len, file, ns, depth + 1, line);
+            }
+            free(b.p);
+            for (k = 0; k < na; k++) free(args[k]);
+            i = close;
+            continue;
+        }
         na = split_args(s, u.s, close, args, file, line);
         if (na != m->nparams) {
             snprintf(msg, sizeof msg, "%s takes %d arguments, %d given", m->name, m->nparams, na);
@@ -763,6 +791,7 @@ static void scan_invocations(const char* s, size_t n, const char* file, names* n
         i = close;
     }
 }
+static void scan_invocations(const char* s, size_t n, const char* file, names* ns) { scan_invocations_at(s, n, file, ns, 0, 0); }
 
 /* Read one family file for interfaces: file-level definitions and invocations
  * (macros were collected before, from every file). */
