@@ -10140,10 +10140,9 @@ struct _ak_pool {
     uint32_t rng;
     unsigned long long ev_seq;
     unsigned long long pass;
-    size_t in_use, reserved, peak_in_use, peak_reserved;
+    ak_pool_stats st;                /* the counters ak_pool_stats_get hands out (st.limit: unused, see limit) */
     size_t inflight;                 /* bytes being allocated from the runtime outside the lock */
     size_t releasing;                /* bytes being returned to the runtime outside the lock */
-    unsigned long long nsegs, nfree, allocations, frees, cache_hits, runtime_allocs, oom_count, oom_retries;
     unsigned long long events_created;
 };
 
@@ -10315,7 +10314,7 @@ static void _ak_pool_link_free(struct _ak_pool* p, _ak_pblock* b) {
     if (b->ready) b->list = _AK_PL_NONE;
     else if (b->event) { b->list = _AK_PL_PEND; _ak_pool_list_add(&p->pend, b); }
     else { b->list = _AK_PL_UNEV; _ak_pool_list_add(&p->unev, b); }
-    p->nfree++;
+    p->st.free_blocks++;
 }
 static void _ak_pool_unlink_free(struct _ak_pool* p, _ak_pblock* b) {
     _ak_tr_erase(&p->free_tree[b->seg->small ? 0 : 1], &b->node);
@@ -10323,7 +10322,7 @@ static void _ak_pool_unlink_free(struct _ak_pool* p, _ak_pblock* b) {
     else if (b->list == _AK_PL_UNEV) _ak_pool_list_remove(&p->unev, b);
     b->list = _AK_PL_NONE;
     b->state = _AK_PB_HELD;
-    p->nfree--;
+    p->st.free_blocks--;
 }
 
 /* Can two adjacent free blocks become one? */
@@ -10505,9 +10504,9 @@ static void _ak_pool_carve(struct _ak_pool* p, _ak_pblock* b, size_t size, ak_st
     b->stream = stream;
     b->state = _AK_PB_USED;
     _ak_phash_put_nogrow(&p->live, (uintptr_t)b->ptr, b);
-    p->in_use += b->size;
-    if (p->in_use > p->peak_in_use) p->peak_in_use = p->in_use;
-    p->allocations++;
+    p->st.in_use += b->size;
+    if (p->st.in_use > p->st.peak_in_use) p->st.peak_in_use = p->st.in_use;
+    p->st.allocations++;
 }
 
 static void _ak_pool_seg_add(struct _ak_pool* p, _ak_pseg* s) {
@@ -10521,9 +10520,9 @@ static void _ak_pool_seg_add(struct _ak_pool* p, _ak_pseg* s) {
     s->snext = p->segs;
     if (p->segs) p->segs->sprev = s;
     p->segs = s;
-    p->reserved += s->size;
-    if (p->reserved > p->peak_reserved) p->peak_reserved = p->reserved;
-    p->nsegs++;
+    p->st.reserved += s->size;
+    if (p->st.reserved > p->st.peak_reserved) p->st.peak_reserved = p->st.reserved;
+    p->st.blocks++;
 }
 static void _ak_pool_seg_remove(struct _ak_pool* p, _ak_pseg* s) {
     _ak_tr_erase(&p->seg_tree, &s->node);
@@ -10531,8 +10530,8 @@ static void _ak_pool_seg_remove(struct _ak_pool* p, _ak_pseg* s) {
     else p->segs = s->snext;
     if (s->snext) s->snext->sprev = s->sprev;
     s->sprev = s->snext = NULL;
-    p->reserved -= s->size;
-    p->nsegs--;
+    p->st.reserved -= s->size;
+    p->st.blocks--;
 }
 
 /* Under the lock: take every whole free segment out of the pool (give
@@ -10627,7 +10626,7 @@ static void _ak_pool_destroy(struct _ak_pool* p) {
     if (p->live.count)
         _ak_log(&p->ctx->log, AK_LOG_DEBUG, AK_LOGITEM_GENERIC,
                 "memory pool destroyed with %zu live allocation(s), %zu bytes in use; freeing them",
-                p->live.count, p->in_use);
+                p->live.count, p->st.in_use);
     s = p->segs;
     while (s) {
         _ak_pseg* next = s->snext;
@@ -10740,14 +10739,14 @@ AKDEF ak_result ak_malloc(ak_context* ctx, size_t bytes, ak_stream* stream, void
             if (b) {
                 _ak_pool_unlink_free(p, b);
                 _ak_pool_carve(p, b, size, stream);
-                p->cache_hits++;
+                p->st.cache_hits++;
                 *out = b->ptr;
                 _ak_mutex_unlock(&p->lock);
                 return AK_OK;
             }
         }
-        if (p->reserved + p->inflight + p->releasing > p->limit ||
-            segsize > p->limit - (p->reserved + p->inflight + p->releasing)) {
+        if (p->st.reserved + p->inflight + p->releasing > p->limit ||
+            segsize > p->limit - (p->st.reserved + p->inflight + p->releasing)) {
             cause = "the pool limit (pool_size / max_memory_fraction) would be exceeded";
         } else {
             void* mem = NULL;
@@ -10791,7 +10790,7 @@ AKDEF ak_result ak_malloc(ak_context* ctx, size_t bytes, ak_stream* stream, void
                 b->ready = 1;
                 b->state = _AK_PB_HELD;
                 _ak_pool_seg_add(p, s);
-                p->runtime_allocs++;
+                p->st.runtime_allocs++;
                 _ak_pool_carve(p, b, size, stream);
                 *out = b->ptr;
                 _ak_mutex_unlock(&p->lock);
@@ -10803,7 +10802,7 @@ AKDEF ak_result ak_malloc(ak_context* ctx, size_t bytes, ak_stream* stream, void
             size_t n = 0, nb = 0;
             char h1[32], h2[32];
             _ak_pseg* list = p->enabled ? _ak_pool_release_collect(p, &n, &nb) : NULL;
-            p->oom_retries++;
+            p->st.oom_retries++;
             _ak_mutex_unlock(&p->lock);
             _ak_log(&ctx->log, AK_LOG_WARN, AK_LOGITEM_POOL_OOM_RETRY,
                     "allocating %s on stream %s: %s; releasing %zu cached segment(s) (%s) and retrying",
@@ -10812,11 +10811,11 @@ AKDEF ak_result ak_malloc(ak_context* ctx, size_t bytes, ak_stream* stream, void
             _ak_pool_release_finish(p, list);
             continue;
         }
-        p->oom_count++;
-        used = p->in_use;
-        resv = p->reserved;
+        p->st.oom_count++;
+        used = p->st.in_use;
+        resv = p->st.reserved;
         lim = p->limit;
-        nseg = (size_t)p->nsegs;
+        nseg = (size_t)p->st.blocks;
         _ak_mutex_unlock(&p->lock);
         {
             size_t dfree = 0, dtotal = 0;
@@ -10852,8 +10851,8 @@ AKDEF ak_result ak_free(ak_context* ctx, void* ptr) {
         return _ak_err(AK_ERROR_MEMORY, "%s", msg);
     }
     _ak_phash_del(&p->live, ptr);
-    p->in_use -= b->size;
-    p->frees++;
+    p->st.in_use -= b->size;
+    p->st.frees++;
     if (!p->enabled) {
         _ak_pseg* s = b->seg;
         b->state = _AK_PB_HELD;
@@ -10883,21 +10882,9 @@ AKDEF ak_result ak_pool_stats_get(ak_context* ctx, ak_pool_stats* out) {
     if (!ctx || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_pool_stats_get: NULL %s", ctx ? "out" : "ctx");
     p = ctx->pool;
     if (!p) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_pool_stats_get: the context has no memory pool");
-    memset(out, 0, sizeof *out);
     _ak_mutex_lock(&p->lock);
-    out->in_use = p->in_use;
-    out->reserved = p->reserved;
-    out->peak_in_use = p->peak_in_use;
-    out->peak_reserved = p->peak_reserved;
+    *out = p->st;
     out->limit = p->limit;
-    out->blocks = p->nsegs;
-    out->free_blocks = p->nfree;
-    out->allocations = p->allocations;
-    out->frees = p->frees;
-    out->cache_hits = p->cache_hits;
-    out->runtime_allocs = p->runtime_allocs;
-    out->oom_count = p->oom_count;
-    out->oom_retries = p->oom_retries;
     _ak_mutex_unlock(&p->lock);
     return AK_OK;
 }
@@ -10912,7 +10899,7 @@ AKDEF ak_result ak_pool_trim(ak_context* ctx) {
     if (!p) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_pool_trim: the context has no memory pool");
     _ak_mutex_lock(&p->lock);
     list = _ak_pool_release_collect(p, &n, &nb);
-    resv = p->reserved;
+    resv = p->st.reserved;
     _ak_mutex_unlock(&p->lock);
     _ak_pool_release_finish(p, list);
     _ak_log(&ctx->log, AK_LOG_INFO, AK_LOGITEM_POOL_TRIM, "released %zu segment(s), %s; %s still reserved",
@@ -10966,13 +10953,13 @@ static int _ak_pool_check(struct _ak_pool* p, char* msg, size_t cap) {
         _AK_PCHK(at == s->base + s->size, "segment %p: blocks do not cover it", (void*)s->base);
     }
     tree_n = _ak_tr_count(p->free_tree[0]) + _ak_tr_count(p->free_tree[1]);
-    _AK_PCHK(reserved == p->reserved, "reserved %zu, counted %zu", p->reserved, reserved);
-    _AK_PCHK(in_use == p->in_use, "in_use %zu, counted %zu", p->in_use, in_use);
-    _AK_PCHK(nfree == p->nfree && tree_n == nfree, "free blocks %llu, counted %zu, in trees %zu",
-             p->nfree, nfree, tree_n);
+    _AK_PCHK(reserved == p->st.reserved, "reserved %zu, counted %zu", p->st.reserved, reserved);
+    _AK_PCHK(in_use == p->st.in_use, "in_use %zu, counted %zu", p->st.in_use, in_use);
+    _AK_PCHK(nfree == p->st.free_blocks && tree_n == nfree, "free blocks %llu, counted %zu, in trees %zu",
+             p->st.free_blocks, nfree, tree_n);
     _AK_PCHK(nused == p->live.count, "live %zu, counted %zu", p->live.count, nused);
-    _AK_PCHK(nsegs == p->nsegs, "segments %llu, counted %zu", p->nsegs, nsegs);
-    _AK_PCHK(p->reserved <= p->limit, "reserved %zu over the limit %zu", p->reserved, p->limit);
+    _AK_PCHK(nsegs == p->st.blocks, "segments %llu, counted %zu", p->st.blocks, nsegs);
+    _AK_PCHK(p->st.reserved <= p->limit, "reserved %zu over the limit %zu", p->st.reserved, p->limit);
     _AK_PCHK(_ak_tr_count(p->seg_tree) == nsegs, "segment tree holds %zu of %zu", _ak_tr_count(p->seg_tree), nsegs);
 #undef _AK_PCHK
     _ak_mutex_unlock(&p->lock);
