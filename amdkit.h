@@ -1156,7 +1156,8 @@ AKAPI ak_result ak_embedding(ak_context* ctx, ak_dtype dtype, ak_dtype idx_dtype
  * must not make two indices write one element (checked), and the two
  * tensors' extents must not overlap unless src == dst with the same dtype and
  * strides (a no-op). Same dtype: any dtype, a bit copy; different dtypes:
- * between f32, f16 and bf16 (round to nearest even). Fast paths: the
+ * between f32, f16 and bf16 (round to nearest even), and between i32 and
+ * i64 (sign extension / the low 32 bits, i.e. modulo 2^32). Fast paths: the
  * dimensions are ordered by destination stride and merged where contiguous;
  * when the innermost is contiguous in both tensors, rows move in units of up
  * to 16 bytes (the bandwidth of ak_copy); a permute that moves the innermost
@@ -4782,15 +4783,18 @@ static const char _ak_src_layout[] =
     "// round to nearest even): the same walk in elements; vec != 0 (innermost\n"
     "// contiguous in both, its length and the outer strides multiples of 4, the\n"
     "// pointers aligned to 4 elements) moves 4 elements per unit.\n"
+    "// ak_copy_cast_i32_i64 / ak_copy_cast_i64_i32: the same walk with integer\n"
+    "// conversions (sign extension; the low 32 bits, i.e. modulo 2^32).\n"
     "//\n"
     "// ak_embedding_<unit>: row i of the output is row idx[i] of the table (units\n"
-    "// of the widest size that divides the row bytes and the pointers); an index\n"
+    "// of the widest size that divides the row bytes and the pointers; groups of\n"
+    "// about a quarter of a row's units, 4 loads in flight per thread); an index\n"
     "// outside [0, vocab) zero-fills its output row (the documented GPU result;\n"
     "// the cpu backend reports it as an error).\n"
     "//\n"
     "// kernels: ak_copy_nd_u8 ak_copy_nd_u16 ak_copy_nd_u32 ak_copy_nd_u64 ak_copy_nd_u128\n"
     "// kernels: ak_copy_cast_f32_f16 ak_copy_cast_f32_bf16 ak_copy_cast_f16_f32 ak_copy_cast_bf16_f32\n"
-    "// kernels: ak_copy_cast_f16_bf16 ak_copy_cast_bf16_f16\n"
+    "// kernels: ak_copy_cast_f16_bf16 ak_copy_cast_bf16_f16 ak_copy_cast_i32_i64 ak_copy_cast_i64_i32\n"
     "// kernels: ak_embedding_u8 ak_embedding_u16 ak_embedding_u32 ak_embedding_u64 ak_embedding_u128\n"
     "\n"
     "#define AK_ND_OUTER 5\n"
@@ -4885,6 +4889,36 @@ static const char _ak_src_layout[] =
     "    }\n"
     "};\n"
     "\n"
+    "// Integer casts i32 <-> i64 (sign-extend / keep the low 32 bits, as a C cast on\n"
+    "// two's complement); vec: 4 elements per unit (16-byte accesses: one for i32,\n"
+    "// two for i64).\n"
+    "AK_INLINE ak_i64 ak_icvt(int v, ak_i64) { return (ak_i64)v; }\n"
+    "AK_INLINE int ak_icvt(ak_i64 v, int) { return (int)(ak_u32)(ak_u64)v; }\n"
+    "AK_INLINE void ak_icvt4(const int* s, ak_i64* d) {\n"
+    "    const uint4 v = *(const uint4*)s;\n"
+    "    uint4 a, b;\n"
+    "    a.x = v.x; a.y = (ak_u32)((int)v.x >> 31); a.z = v.y; a.w = (ak_u32)((int)v.y >> 31);\n"
+    "    b.x = v.z; b.y = (ak_u32)((int)v.z >> 31); b.z = v.w; b.w = (ak_u32)((int)v.w >> 31);\n"
+    "    ((uint4*)d)[0] = a;\n"
+    "    ((uint4*)d)[1] = b;\n"
+    "}\n"
+    "AK_INLINE void ak_icvt4(const ak_i64* s, int* d) {\n"
+    "    const uint4 a = ((const uint4*)s)[0], b = ((const uint4*)s)[1];\n"
+    "    uint4 v;\n"
+    "    v.x = a.x; v.y = a.z; v.z = b.x; v.w = b.z;\n"
+    "    *(uint4*)d = v;\n"
+    "}\n"
+    "template <class ST, class DT>\n"
+    "struct ak_nd_icast {\n"
+    "    const ST* s;\n"
+    "    DT* d;\n"
+    "    bool vec;\n"
+    "    AK_INLINE void operator()(ak_i64 so, ak_i64 dof, ak_i64) const {\n"
+    "        if (vec) ak_icvt4(s + so, d + dof);\n"
+    "        else d[dof] = ak_icvt(s[so], DT());\n"
+    "    }\n"
+    "};\n"
+    "\n"
     "#define AK_COPY_ND_BITS(NAME, U)                                                                                     \\\n"
     "    AK_KERNEL __launch_bounds__(256) void ak_copy_nd_##NAME(                                                         \\\n"
     "        const U* src, U* dst, ak_i64 rows, ak_i64 inner, ak_i64 chunk, ak_i64 iss, ak_i64 ids,                       \\\n"
@@ -4922,6 +4956,22 @@ static const char _ak_src_layout[] =
     "AK_COPY_ND_CAST(f16, ak_f16_t, bf16, ak_bf16_t)\n"
     "AK_COPY_ND_CAST(bf16, ak_bf16_t, f16, ak_f16_t)\n"
     "\n"
+    "#define AK_COPY_ND_ICAST(SN, ST, DN, DT)                                                                             \\\n"
+    "    AK_KERNEL __launch_bounds__(256) void ak_copy_cast_##SN##_##DN(                                                  \\\n"
+    "        const ST* src, DT* dst, ak_i64 rows, ak_i64 inner, ak_i64 chunk, ak_i64 iss, ak_i64 ids,                     \\\n"
+    "        int nd, ak_i64 sz0, ak_i64 sz1, ak_i64 sz2, ak_i64 sz3, ak_i64 sz4, ak_i64 ss0, ak_i64 ss1,                  \\\n"
+    "        ak_i64 ss2, ak_i64 ss3, ak_i64 ss4, ak_i64 ds0, ak_i64 ds1, ak_i64 ds2, ak_i64 ds3, ak_i64 ds4, int G,       \\\n"
+    "        int vec) {                                                                                                   \\\n"
+    "        AK_ND_OUTER_INIT(o);                                                                                         \\\n"
+    "        ak_nd_icast<ST, DT> f;                                                                                       \\\n"
+    "        f.s = src;                                                                                                   \\\n"
+    "        f.d = dst;                                                                                                   \\\n"
+    "        f.vec = vec != 0;                                                                                            \\\n"
+    "        ak_nd_walk(o, rows, inner, chunk, iss, ids, G, f);                                                           \\\n"
+    "    }\n"
+    "AK_COPY_ND_ICAST(i32, int, i64, ak_i64)\n"
+    "AK_COPY_ND_ICAST(i64, ak_i64, i32, int)\n"
+    "\n"
     "// out[i, :] = table[idx[i], :] in units of U (upr units per row); rows whose\n"
     "// index is outside [0, vocab) are zero-filled.\n"
     "#define AK_EMBEDDING(NAME, U)                                                                                        \\\n"
@@ -4934,7 +4984,12 @@ static const char _ak_src_layout[] =
     "            U* o = out + i * upr;                                                                                    \\\n"
     "            if (k >= 0 && k < vocab) {                                                                               \\\n"
     "                const U* s = table + k * upr;                                                                        \\\n"
-    "                for (ak_i64 u = lane; u < upr; u += G) o[u] = s[u];                                                  \\\n"
+    "                ak_i64 u = lane;                                                                                     \\\n"
+    "                for (; u + 3 * G < upr; u += 4 * G) { /* 4 loads in flight, then the stores */                      \\\n"
+    "                    const U a0 = s[u], a1 = s[u + G], a2 = s[u + 2 * G], a3 = s[u + 3 * G];                          \\\n"
+    "                    o[u] = a0; o[u + G] = a1; o[u + 2 * G] = a2; o[u + 3 * G] = a3;                                  \\\n"
+    "                }                                                                                                    \\\n"
+    "                for (; u < upr; u += G) o[u] = s[u];                                                                 \\\n"
     "            } else {                                                                                                 \\\n"
     "                U z;                                                                                                 \\\n"
     "                ak_zero_unit(z);                                                                                     \\\n"
@@ -4967,13 +5022,14 @@ static const char _ak_src_llm[] =
     "//   (u, v) -> (u cos a - v sin a, v cos a + u sin a)\n"
     "// Elements rotary_dim..head_dim-1 of each head are copied (skipped in place).\n"
     "//\n"
-    "// ak_rope_<dt>: one block per token (grid-stride over tokens); the block\n"
-    "// first computes the token's cos / sin table (rotary_dim / 2 <= 512 pairs),\n"
-    "// then its threads walk the token's work units: vec != 0 (x, y 16-byte\n"
-    "// aligned, head_dim and rotary_dim multiples of 8) moves 4 pairs per unit\n"
-    "// with 4-element accesses (rotate-half: at i and i + rotary_dim / 2;\n"
-    "// interleaved: 2 pairs per 4-element access) and the tail in 4-element\n"
-    "// pieces; else one pair (one tail element) per unit. y may be x.\n"
+    "// ak_rope_<dt>: one block per group of tpb tokens (grid-stride over groups;\n"
+    "// tpb x rotary_dim / 2 <= 512 pairs): all threads first compute the group's\n"
+    "// cos / sin table, then walk the group's work units: vec = 4 or 8 (x, y 16-byte\n"
+    "// aligned, head_dim and rotary_dim multiples of 2 x vec) moves vec pairs per\n"
+    "// unit with vec-element accesses (rotate-half: at i and i + rotary_dim / 2;\n"
+    "// interleaved: vec / 2 pairs per access; 8: 16-byte accesses for halves) and\n"
+    "// the tail in vec-element pieces; vec = 0: one pair (one tail element) per\n"
+    "// unit. y may be x.\n"
     "//\n"
     "// kernels: ak_rope_f32 ak_rope_f16 ak_rope_bf16\n"
     "\n"
@@ -4986,67 +5042,82 @@ static const char _ak_src_llm[] =
     "    y[i1] = D::from(v * c + u * s);\n"
     "}\n"
     "\n"
+    "template <class D, int V>\n"
+    "AK_INLINE void ak_rope_unit(const typename D::T* xh, typename D::T* yh, int j, int half, bool interleaved,\n"
+    "                            const float* cc, const float* ss) {\n"
+    "    float a[V], b[V], oa[V], ob[V];\n"
+    "    if (!interleaved) {   // pairs i .. i + V - 1: elements i.. and i + half..\n"
+    "        const int i = j * V;\n"
+    "        if (V == 8) { D::ld8(xh + i, a); D::ld8(xh + i + half, b); }\n"
+    "        else { D::ld4(xh + i, a); D::ld4(xh + i + half, b); }\n"
+    "#pragma unroll\n"
+    "        for (int q = 0; q < V; q++) {\n"
+    "            const float c = cc[i + q], s = ss[i + q];\n"
+    "            oa[q] = a[q] * c - b[q] * s;\n"
+    "            ob[q] = b[q] * c + a[q] * s;\n"
+    "        }\n"
+    "        if (V == 8) { D::st8(yh + i, oa); D::st8(yh + i + half, ob); }\n"
+    "        else { D::st4(yh + i, oa); D::st4(yh + i + half, ob); }\n"
+    "    } else {              // pairs i .. i + V / 2 - 1: elements 2i .. 2i + V - 1\n"
+    "        const int i = j * (V / 2);\n"
+    "        if (V == 8) D::ld8(xh + 2 * i, a); else D::ld4(xh + 2 * i, a);\n"
+    "#pragma unroll\n"
+    "        for (int q = 0; q < V / 2; q++) {\n"
+    "            const float c = cc[i + q], s = ss[i + q];\n"
+    "            oa[2 * q] = a[2 * q] * c - a[2 * q + 1] * s;\n"
+    "            oa[2 * q + 1] = a[2 * q + 1] * c + a[2 * q] * s;\n"
+    "        }\n"
+    "        if (V == 8) D::st8(yh + 2 * i, oa); else D::st4(yh + 2 * i, oa);\n"
+    "    }\n"
+    "}\n"
+    "\n"
     "template <class D>\n"
     "AK_INLINE void ak_rope_token(const typename D::T* x, const void* pos, typename D::T* y, ak_i64 tokens, int heads,\n"
-    "                             int hd, int rd, double l2theta, bool interleaved, bool pos64, bool vec, bool inplace) {\n"
+    "                             int hd, int rd, double l2theta, bool interleaved, bool pos64, int vec, bool inplace,\n"
+    "                             int tpb) {\n"
     "    __shared__ float cs_c[AK_ROPE_MAX_PAIRS], cs_s[AK_ROPE_MAX_PAIRS];\n"
     "    const int half = rd / 2, B = (int)blockDim.x, tid = (int)threadIdx.x;\n"
     "    // pairs per unit, units per head (rotation), tail elements per unit and units per head\n"
-    "    const int P = vec ? (interleaved ? 2 : 4) : 1;\n"
+    "    const int P = vec ? (interleaved ? vec / 2 : vec) : 1;\n"
     "    const int ppr = half / P;\n"
     "    const int tail = inplace ? 0 : hd - rd;\n"
-    "    const int tp = vec ? 4 : 1;\n"
+    "    const int tp = vec ? vec : 1;\n"
     "    const int tpr = tail / tp;\n"
     "    const int urot = heads * ppr, units = urot + heads * tpr;\n"
-    "    for (ak_i64 t = blockIdx.x; t < tokens; t += gridDim.x) {\n"
-    "        const float p = pos64 ? (float)((const long long*)pos)[t] : (float)((const int*)pos)[t];\n"
-    "        __syncthreads();   // the previous token's readers are done with the table\n"
-    "        for (int i = tid; i < half; i += B) {\n"
+    "    const ak_i64 groups = (tokens + tpb - 1) / tpb;\n"
+    "    for (ak_i64 g = blockIdx.x; g < groups; g += gridDim.x) {\n"
+    "        const ak_i64 t0 = g * tpb;\n"
+    "        const int nt = tokens - t0 < (ak_i64)tpb ? (int)(tokens - t0) : tpb;\n"
+    "        __syncthreads();   // the previous group's readers are done with the table\n"
+    "        for (int q = tid; q < nt * half; q += B) {\n"
+    "            const int tt = q / half, i = q - tt * half;\n"
+    "            const float p = pos64 ? (float)((const long long*)pos)[t0 + tt] : (float)((const int*)pos)[t0 + tt];\n"
     "            const float inv = (float)exp2(-(double)(2 * i) / (double)rd * l2theta);\n"
     "            const float a = p * inv;\n"
-    "            cs_c[i] = (float)cos((double)a);\n"
-    "            cs_s[i] = (float)sin((double)a);\n"
+    "            cs_c[q] = (float)cos((double)a);\n"
+    "            cs_s[q] = (float)sin((double)a);\n"
     "        }\n"
     "        __syncthreads();\n"
-    "        const ak_i64 base = t * (ak_i64)heads * (ak_i64)hd;\n"
-    "        for (int u = tid; u < units; u += B) {\n"
+    "        for (int w = tid; w < nt * units; w += B) {\n"
+    "            const int tt = w / units, u = w - tt * units;\n"
+    "            const ak_i64 base = (t0 + tt) * (ak_i64)heads * (ak_i64)hd;\n"
+    "            const float *cc = cs_c + tt * half, *ss = cs_s + tt * half;\n"
     "            if (u < urot) {\n"
     "                const int h = u / ppr, j = u - h * ppr;\n"
     "                const typename D::T* xh = x + base + (ak_i64)h * hd;\n"
     "                typename D::T* yh = y + base + (ak_i64)h * hd;\n"
-    "                if (vec && !interleaved) {\n"
-    "                    const int i = j * 4;\n"
-    "                    float a[4], b[4], oa[4], ob[4];\n"
-    "                    D::ld4(xh + i, a);\n"
-    "                    D::ld4(xh + i + half, b);\n"
-    "#pragma unroll\n"
-    "                    for (int q = 0; q < 4; q++) {\n"
-    "                        const float c = cs_c[i + q], s = cs_s[i + q];\n"
-    "                        oa[q] = a[q] * c - b[q] * s;\n"
-    "                        ob[q] = b[q] * c + a[q] * s;\n"
-    "                    }\n"
-    "                    D::st4(yh + i, oa);\n"
-    "                    D::st4(yh + i + half, ob);\n"
-    "                } else if (vec) {\n"
-    "                    const int i = j * 2;   // pairs i, i + 1: elements 2i .. 2i + 3\n"
-    "                    float a[4], o[4];\n"
-    "                    D::ld4(xh + 2 * i, a);\n"
-    "#pragma unroll\n"
-    "                    for (int q = 0; q < 2; q++) {\n"
-    "                        const float c = cs_c[i + q], s = cs_s[i + q];\n"
-    "                        o[2 * q] = a[2 * q] * c - a[2 * q + 1] * s;\n"
-    "                        o[2 * q + 1] = a[2 * q + 1] * c + a[2 * q] * s;\n"
-    "                    }\n"
-    "                    D::st4(yh + 2 * i, o);\n"
-    "                } else if (interleaved) {\n"
-    "                    ak_rope_pair<D>(xh, yh, 2 * j, 2 * j + 1, cs_c[j], cs_s[j]);\n"
-    "                } else {\n"
-    "                    ak_rope_pair<D>(xh, yh, j, j + half, cs_c[j], cs_s[j]);\n"
-    "                }\n"
+    "                if (vec == 8) ak_rope_unit<D, 8>(xh, yh, j, half, interleaved, cc, ss);\n"
+    "                else if (vec) ak_rope_unit<D, 4>(xh, yh, j, half, interleaved, cc, ss);\n"
+    "                else if (interleaved) ak_rope_pair<D>(xh, yh, 2 * j, 2 * j + 1, cc[j], ss[j]);\n"
+    "                else ak_rope_pair<D>(xh, yh, j, j + half, cc[j], ss[j]);\n"
     "            } else {\n"
     "                const int v = u - urot, h = v / tpr, e = rd + (v - h * tpr) * tp;\n"
     "                const ak_i64 o = base + (ak_i64)h * hd + e;\n"
-    "                if (vec) {\n"
+    "                if (vec == 8) {\n"
+    "                    float a[8];\n"
+    "                    D::ld8(x + o, a);\n"
+    "                    D::st8(y + o, a);\n"
+    "                } else if (vec) {\n"
     "                    float a[4];\n"
     "                    D::ld4(x + o, a);\n"
     "                    D::st4(y + o, a);\n"
@@ -5061,9 +5132,9 @@ static const char _ak_src_llm[] =
     "#define AK_ROPE(DT, D)                                                                                             \\\n"
     "    AK_KERNEL __launch_bounds__(256) void ak_rope_##DT(const D::T* x, const void* pos, D::T* y, ak_i64 tokens,      \\\n"
     "                                                       int heads, int hd, int rd, double l2theta, int interleaved, \\\n"
-    "                                                       int pos64, int vec, int inplace) {                          \\\n"
-    "        ak_rope_token<D>(x, pos, y, tokens, heads, hd, rd, l2theta, interleaved != 0, pos64 != 0, vec != 0,         \\\n"
-    "                         inplace != 0);                                                                            \\\n"
+    "                                                       int pos64, int vec, int inplace, int tpb) {                 \\\n"
+    "        ak_rope_token<D>(x, pos, y, tokens, heads, hd, rd, l2theta, interleaved != 0, pos64 != 0, vec,              \\\n"
+    "                         inplace != 0, tpb);                                                                       \\\n"
     "    }\n"
     "AK_ROPE(f32, ak_f32_t)\n"
     "AK_ROPE(f16, ak_f16_t)\n"
@@ -6126,6 +6197,70 @@ static const char _ak_src_scan[] =
     "template <> struct ak_topk_last<ak_f16_t> { enum { SHIFT = 8 }; };\n"
     "template <> struct ak_topk_last<ak_bf16_t> { enum { SHIFT = 16 }; };\n"
     "\n"
+    "/* The bin of hist (256 counts) that holds the kk-th largest key: info[0] =\n"
+    " * base | bin << shift, info[1] = the rank of that key inside the bin\n"
+    " * (1-based), info[2] = 1 when the whole bin is taken (no tie to break below\n"
+    " * it). Wave 0 sums 256 / AK_WAVE bins per lane from the top. All threads call\n"
+    " * it; barriers inside. */\n"
+    "AK_INLINE void ak_topk_pick(const ak_u32* hist, ak_u32 kk, ak_u32 base, int shift, ak_u32* lsum, ak_u32* info) {\n"
+    "    const int t = (int)threadIdx.x, lane = ak_lane();\n"
+    "    if (t < AK_WAVE) {\n"
+    "        const int per = 256 / AK_WAVE, top = 255 - lane * per;\n"
+    "        ak_u32 s = 0u;\n"
+    "        for (int q = 0; q < per; q++) s += hist[top - q];\n"
+    "        lsum[lane] = s;\n"
+    "    }\n"
+    "    __syncthreads();\n"
+    "    if (t < AK_WAVE) {\n"
+    "        const int per = 256 / AK_WAVE, top = 255 - lane * per;\n"
+    "        ak_u32 cum = 0u;\n"
+    "        for (int i = 0; i < lane; i++) cum += lsum[i];\n"
+    "        if (cum < kk && cum + lsum[lane] >= kk) {\n"
+    "            for (int q = 0; q < per; q++) {\n"
+    "                const ak_u32 h = hist[top - q];\n"
+    "                if (cum + h >= kk) {\n"
+    "                    info[0] = base | ((ak_u32)(top - q) << shift);\n"
+    "                    info[1] = kk - cum;\n"
+    "                    info[2] = h == kk - cum;\n"
+    "                    break;\n"
+    "                }\n"
+    "                cum += h;\n"
+    "            }\n"
+    "        }\n"
+    "    }\n"
+    "    __syncthreads();\n"
+    "}\n"
+    "\n"
+    "/* Sorts sel[0 .. k) (composites key << 32 | ~index, distinct) descending with a\n"
+    " * bitonic network over P = pow2 >= k entries (padding 0 sorts last), then\n"
+    " * writes the row's values (read back from xr) and indices. sel has room for\n"
+    " * AK_TOPK_KMAX entries. All threads call it. */\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_topk_sort_out(ak_u64* sel, int k, const typename D::T* AK_RESTRICT xr,\n"
+    "                                typename D::T* AK_RESTRICT vals, ak_i64* AK_RESTRICT idx) {\n"
+    "    const int t = (int)threadIdx.x, B = (int)blockDim.x;\n"
+    "    int P = 1;\n"
+    "    while (P < k) P <<= 1;\n"
+    "    for (int i = k + t; i < P; i += B) sel[i] = 0ull;\n"
+    "    __syncthreads();\n"
+    "    for (int size = 2; size <= P; size <<= 1) {\n"
+    "        for (int stride = size >> 1; stride > 0; stride >>= 1) {\n"
+    "            for (int i = t; i < P / 2; i += B) {\n"
+    "                const int pos = 2 * i - (i & (stride - 1)), par = pos + stride;\n"
+    "                const ak_u64 a = sel[pos], b = sel[par];\n"
+    "                const bool desc = (pos & size) == 0 || size == P;\n"
+    "                if (desc ? a < b : a > b) { sel[pos] = b; sel[par] = a; }\n"
+    "            }\n"
+    "            __syncthreads();\n"
+    "        }\n"
+    "    }\n"
+    "    for (int j = t; j < k; j += B) {\n"
+    "        const ak_u32 e = 0xFFFFFFFFu - (ak_u32)sel[j];\n"
+    "        vals[j] = xr[e];\n"
+    "        idx[j] = (ak_i64)e;\n"
+    "    }\n"
+    "}\n"
+    "\n"
     "template <class D>\n"
     "AK_INLINE void ak_topk_impl(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT vals,\n"
     "                            ak_i64* AK_RESTRICT idx, ak_i64 cols, int k, int largest) {\n"
@@ -6159,32 +6294,7 @@ static const char _ak_src_scan[] =
     "            }\n"
     "        }\n"
     "        __syncthreads();\n"
-    "        /* the bin holding the kk-th largest: wave 0, 256 / AK_WAVE bins per lane from the top */\n"
-    "        if (t < AK_WAVE) {\n"
-    "            const int per = 256 / AK_WAVE, top = 255 - lane * per;\n"
-    "            ak_u32 s = 0u;\n"
-    "            for (int q = 0; q < per; q++) s += hist[top - q];\n"
-    "            lsum[lane] = s;\n"
-    "        }\n"
-    "        __syncthreads();\n"
-    "        if (t < AK_WAVE) {\n"
-    "            const int per = 256 / AK_WAVE, top = 255 - lane * per;\n"
-    "            ak_u32 cum = 0u;\n"
-    "            for (int i = 0; i < lane; i++) cum += lsum[i];\n"
-    "            if (cum < kk && cum + lsum[lane] >= kk) {\n"
-    "                for (int q = 0; q < per; q++) {\n"
-    "                    const ak_u32 h = hist[top - q];\n"
-    "                    if (cum + h >= kk) {\n"
-    "                        info[0] = prefix | ((ak_u32)(top - q) << shift);\n"
-    "                        info[1] = kk - cum;\n"
-    "                        info[2] = h == kk - cum;  /* the whole bin is taken: no tie to break */\n"
-    "                        break;\n"
-    "                    }\n"
-    "                    cum += h;\n"
-    "                }\n"
-    "            }\n"
-    "        }\n"
-    "        __syncthreads();\n"
+    "        ak_topk_pick(hist, kk, prefix, shift, lsum, info);\n"
     "        prefix = info[0];\n"
     "        kk = info[1];\n"
     "        pmask |= 255u << shift;\n"
@@ -6243,28 +6353,119 @@ static const char _ak_src_scan[] =
     "        }\n"
     "        if (finished) break;\n"
     "    }\n"
-    "    /* bitonic sort, descending, over P = pow2 >= k entries (padding 0 sorts last) */\n"
-    "    int P = 1;\n"
-    "    while (P < k) P <<= 1;\n"
-    "    for (int i = k + t; i < P; i += B) sel[i] = 0ull;\n"
+    "    ak_topk_sort_out<D>(sel, k, xr, vals + row * k, idx + row * k);\n"
+    "}\n"
+    "/* ---- top-k, a row split over several blocks (few rows) ------------------------\n"
+    " * Radix select on the 64-bit composite key << 32 | ~index (distinct per row, so\n"
+    " * the selection always ends with the whole bin taken: no tie to break), one\n"
+    " * launch per 8-bit digit: the key digits from the top (down to ak_topk_last),\n"
+    " * then the index digits the row width needs. Block (chunk, row) adds the\n"
+    " * histogram of its chunk to the row's global one; the last block of the row to\n"
+    " * finish (atomic counter) picks the bin, updates the row's state and clears the\n"
+    " * histogram for the next launch; once the row is resolved later launches return\n"
+    " * at once. ak_topk_mb_collect_<dt> writes the k composites >= the threshold to\n"
+    " * the row's candidate list, and its last block sorts them and writes the row.\n"
+    " * Workspace per row (zeroed by the host): AK_TOPK_WS words (histogram, counter,\n"
+    " * done, taken, count, prefix, mask), then rows x k candidates. */\n"
+    "#define AK_TOPK_WS 264\n"
+    "#define AK_TOPK_MB_B 256\n"
+    "enum { AK_TKW_CNT = 256, AK_TKW_DONE, AK_TKW_TAKEN, AK_TKW_NCOL, AK_TKW_PHI, AK_TKW_PLO, AK_TKW_MHI, AK_TKW_MLO };\n"
+    "\n"
+    "/* The last block of a row to arrive (all its threads get the answer). */\n"
+    "AK_INLINE bool ak_topk_mb_last(ak_u32* cnt, int nch, ak_u32* flag) {\n"
+    "    __threadfence();\n"
     "    __syncthreads();\n"
-    "    for (int size = 2; size <= P; size <<= 1) {\n"
-    "        for (int stride = size >> 1; stride > 0; stride >>= 1) {\n"
-    "            for (int i = t; i < P / 2; i += B) {\n"
-    "                const int pos = 2 * i - (i & (stride - 1)), par = pos + stride;\n"
-    "                const ak_u64 a = sel[pos], b = sel[par];\n"
-    "                const bool desc = (pos & size) == 0 || size == P;\n"
-    "                if (desc ? a < b : a > b) { sel[pos] = b; sel[par] = a; }\n"
-    "            }\n"
-    "            __syncthreads();\n"
+    "    if (threadIdx.x == 0) *flag = atomicAdd(cnt, 1u) == (ak_u32)nch - 1u;\n"
+    "    __syncthreads();\n"
+    "    const bool last = *flag != 0u;\n"
+    "    if (last) __threadfence();\n"
+    "    return last;\n"
+    "}\n"
+    "\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_topk_mb_pass_impl(const typename D::T* AK_RESTRICT x, ak_u32* ws, ak_i64 cols, ak_i64 chunk,\n"
+    "                                    int nch, int k, int shift, int largest) {\n"
+    "    __shared__ ak_u32 hist[256];\n"
+    "    __shared__ ak_u32 info[4];\n"
+    "    __shared__ ak_u32 lsum[64];\n"
+    "    const int t = (int)threadIdx.x, B = (int)blockDim.x;\n"
+    "    const ak_i64 row = blockIdx.y, c0 = (ak_i64)blockIdx.x * chunk;\n"
+    "    const ak_i64 c1 = c0 + chunk < cols ? c0 + chunk : cols, step = (ak_i64)B * AK_TOPK_U;\n"
+    "    ak_u32* st = ws + row * AK_TOPK_WS;\n"
+    "    if (((volatile ak_u32*)st)[AK_TKW_DONE]) return;   /* the row is resolved (same value for every thread) */\n"
+    "    const ak_u64 prefix = ((ak_u64)st[AK_TKW_PHI] << 32) | st[AK_TKW_PLO];\n"
+    "    const ak_u64 pmask = ((ak_u64)st[AK_TKW_MHI] << 32) | st[AK_TKW_MLO];\n"
+    "    const typename D::T* xr = x + row * cols;\n"
+    "    for (int i = t; i < 256; i += B) hist[i] = 0u;\n"
+    "    __syncthreads();\n"
+    "    for (ak_i64 t0 = c0; t0 < c1; t0 += step) {\n"
+    "        float v[AK_TOPK_U];\n"
+    "#pragma unroll\n"
+    "        for (int u = 0; u < AK_TOPK_U; u++) {\n"
+    "            const ak_i64 e = t0 + (ak_i64)u * B + t;\n"
+    "            v[u] = e < c1 ? D::to(xr[e]) : 0.0f;\n"
+    "        }\n"
+    "#pragma unroll\n"
+    "        for (int u = 0; u < AK_TOPK_U; u++) {\n"
+    "            const ak_i64 e = t0 + (ak_i64)u * B + t;\n"
+    "            const ak_u64 comp = ((ak_u64)ak_topk_key(v[u], largest) << 32) | (ak_u64)(0xFFFFFFFFu - (ak_u32)e);\n"
+    "            ak_topk_hist_add(hist, (ak_u32)(comp >> shift) & 255u, e < c1 && (comp & pmask) == prefix);\n"
     "        }\n"
     "    }\n"
-    "    for (int j = t; j < k; j += B) {\n"
-    "        const ak_u32 e = 0xFFFFFFFFu - (ak_u32)sel[j];\n"
-    "        vals[row * k + j] = xr[e];\n"
-    "        idx[row * k + j] = (ak_i64)e;\n"
+    "    __syncthreads();\n"
+    "    for (int i = t; i < 256; i += B)\n"
+    "        if (hist[i]) atomicAdd(&st[i], hist[i]);\n"
+    "    if (!ak_topk_mb_last(&st[AK_TKW_CNT], nch, &info[3])) return;\n"
+    "    for (int i = t; i < 256; i += B) { hist[i] = ((volatile ak_u32*)st)[i]; st[i] = 0u; }\n"
+    "    __syncthreads();\n"
+    "    const ak_u32 taken = ((volatile ak_u32*)st)[AK_TKW_TAKEN];\n"
+    "    ak_topk_pick(hist, (ak_u32)k - taken, 0u, 0, lsum, info);\n"
+    "    if (t == 0) {\n"
+    "        const ak_u64 np = prefix | ((ak_u64)info[0] << shift), nm = pmask | ((ak_u64)255u << shift);\n"
+    "        st[AK_TKW_PHI] = (ak_u32)(np >> 32); st[AK_TKW_PLO] = (ak_u32)np;\n"
+    "        st[AK_TKW_MHI] = (ak_u32)(nm >> 32); st[AK_TKW_MLO] = (ak_u32)nm;\n"
+    "        st[AK_TKW_TAKEN] = (ak_u32)k - info[1];\n"
+    "        st[AK_TKW_DONE] = info[2];\n"
+    "        st[AK_TKW_CNT] = 0u;\n"
     "    }\n"
     "}\n"
+    "\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_topk_mb_collect_impl(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT vals,\n"
+    "                                       ak_i64* AK_RESTRICT idx, ak_u32* ws, ak_i64 rows, ak_i64 cols, ak_i64 chunk,\n"
+    "                                       int nch, int k, int largest) {\n"
+    "    __shared__ ak_u64 sel[AK_TOPK_KMAX];\n"
+    "    __shared__ ak_u32 flag;\n"
+    "    const int t = (int)threadIdx.x, B = (int)blockDim.x;\n"
+    "    const ak_i64 row = blockIdx.y, c0 = (ak_i64)blockIdx.x * chunk;\n"
+    "    const ak_i64 c1 = c0 + chunk < cols ? c0 + chunk : cols, step = (ak_i64)B * AK_TOPK_U;\n"
+    "    ak_u32* st = ws + row * AK_TOPK_WS;\n"
+    "    ak_u64* cand = (ak_u64*)(ws + rows * AK_TOPK_WS) + row * k;\n"
+    "    const ak_u64 prefix = ((ak_u64)st[AK_TKW_PHI] << 32) | st[AK_TKW_PLO];\n"
+    "    const ak_u64 pmask = ((ak_u64)st[AK_TKW_MHI] << 32) | st[AK_TKW_MLO];\n"
+    "    const typename D::T* xr = x + row * cols;\n"
+    "    for (ak_i64 t0 = c0; t0 < c1; t0 += step) {\n"
+    "        float v[AK_TOPK_U];\n"
+    "#pragma unroll\n"
+    "        for (int u = 0; u < AK_TOPK_U; u++) {\n"
+    "            const ak_i64 e = t0 + (ak_i64)u * B + t;\n"
+    "            v[u] = e < c1 ? D::to(xr[e]) : 0.0f;\n"
+    "        }\n"
+    "#pragma unroll\n"
+    "        for (int u = 0; u < AK_TOPK_U; u++) {\n"
+    "            const ak_i64 e = t0 + (ak_i64)u * B + t;\n"
+    "            const ak_u64 comp = ((ak_u64)ak_topk_key(v[u], largest) << 32) | (ak_u64)(0xFFFFFFFFu - (ak_u32)e);\n"
+    "            if (e < c1 && (comp & pmask) >= prefix) {\n"
+    "                const ak_u32 pos = atomicAdd(&st[AK_TKW_NCOL], 1u);\n"
+    "                if (pos < (ak_u32)k) cand[pos] = comp;   /* exactly k qualify; the bound keeps memory safe */\n"
+    "            }\n"
+    "        }\n"
+    "    }\n"
+    "    if (!ak_topk_mb_last(&st[AK_TKW_CNT], nch, &flag)) return;\n"
+    "    for (int j = t; j < k; j += B) sel[j] = ((volatile ak_u64*)cand)[j];\n"
+    "    ak_topk_sort_out<D>(sel, k, xr, vals + row * k, idx + row * k);\n"
+    "}\n"
+    "\n"
     "AK_KERNEL void ak_topk_f32(const float* x, float* vals, ak_i64* idx, ak_i64 cols, int k, int largest) {\n"
     "    ak_topk_impl<ak_f32_t>(x, vals, idx, cols, k, largest);\n"
     "}\n"
@@ -6273,6 +6474,30 @@ static const char _ak_src_scan[] =
     "}\n"
     "AK_KERNEL void ak_topk_bf16(const ak_bf16* x, ak_bf16* vals, ak_i64* idx, ak_i64 cols, int k, int largest) {\n"
     "    ak_topk_impl<ak_bf16_t>(x, vals, idx, cols, k, largest);\n"
+    "}\n"
+    "AK_KERNEL void ak_topk_mb_pass_f32(const float* x, ak_u32* ws, ak_i64 cols, ak_i64 chunk, int nch, int k, int shift,\n"
+    "                                    int largest) {\n"
+    "    ak_topk_mb_pass_impl<ak_f32_t>(x, ws, cols, chunk, nch, k, shift, largest);\n"
+    "}\n"
+    "AK_KERNEL void ak_topk_mb_collect_f32(const float* x, float* vals, ak_i64* idx, ak_u32* ws, ak_i64 rows, ak_i64 cols,\n"
+    "                                       ak_i64 chunk, int nch, int k, int largest) {\n"
+    "    ak_topk_mb_collect_impl<ak_f32_t>(x, vals, idx, ws, rows, cols, chunk, nch, k, largest);\n"
+    "}\n"
+    "AK_KERNEL void ak_topk_mb_pass_f16(const ak_half* x, ak_u32* ws, ak_i64 cols, ak_i64 chunk, int nch, int k, int shift,\n"
+    "                                    int largest) {\n"
+    "    ak_topk_mb_pass_impl<ak_f16_t>(x, ws, cols, chunk, nch, k, shift, largest);\n"
+    "}\n"
+    "AK_KERNEL void ak_topk_mb_collect_f16(const ak_half* x, ak_half* vals, ak_i64* idx, ak_u32* ws, ak_i64 rows, ak_i64 cols,\n"
+    "                                       ak_i64 chunk, int nch, int k, int largest) {\n"
+    "    ak_topk_mb_collect_impl<ak_f16_t>(x, vals, idx, ws, rows, cols, chunk, nch, k, largest);\n"
+    "}\n"
+    "AK_KERNEL void ak_topk_mb_pass_bf16(const ak_bf16* x, ak_u32* ws, ak_i64 cols, ak_i64 chunk, int nch, int k, int shift,\n"
+    "                                    int largest) {\n"
+    "    ak_topk_mb_pass_impl<ak_bf16_t>(x, ws, cols, chunk, nch, k, shift, largest);\n"
+    "}\n"
+    "AK_KERNEL void ak_topk_mb_collect_bf16(const ak_bf16* x, ak_bf16* vals, ak_i64* idx, ak_u32* ws, ak_i64 rows, ak_i64 cols,\n"
+    "                                       ak_i64 chunk, int nch, int k, int largest) {\n"
+    "    ak_topk_mb_collect_impl<ak_bf16_t>(x, vals, idx, ws, rows, cols, chunk, nch, k, largest);\n"
     "}\n"
     ;
 
@@ -6873,7 +7098,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "gemm", _ak_src_gemm,
       "ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32 ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32 ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16 ak_gemm_wgmma_n128_f16 ak_gemm_wgmma_n128_bf16 ak_gemm_wgmma_n256_f16 ak_gemm_wgmma_n256_bf16 ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32 ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16" },
     { "layout", _ak_src_layout,
-      "ak_copy_nd_u8 ak_copy_nd_u16 ak_copy_nd_u32 ak_copy_nd_u64 ak_copy_nd_u128 ak_copy_cast_f32_f16 ak_copy_cast_f32_bf16 ak_copy_cast_f16_f32 ak_copy_cast_bf16_f32 ak_copy_cast_f16_bf16 ak_copy_cast_bf16_f16 ak_embedding_u8 ak_embedding_u16 ak_embedding_u32 ak_embedding_u64 ak_embedding_u128" },
+      "ak_copy_nd_u8 ak_copy_nd_u16 ak_copy_nd_u32 ak_copy_nd_u64 ak_copy_nd_u128 ak_copy_cast_f32_f16 ak_copy_cast_f32_bf16 ak_copy_cast_f16_f32 ak_copy_cast_bf16_f32 ak_copy_cast_f16_bf16 ak_copy_cast_bf16_f16 ak_copy_cast_i32_i64 ak_copy_cast_i64_i32 ak_embedding_u8 ak_embedding_u16 ak_embedding_u32 ak_embedding_u64 ak_embedding_u128" },
     { "llm", _ak_src_llm,
       "ak_rope_f32 ak_rope_f16 ak_rope_bf16" },
     { "norm", _ak_src_norm,
@@ -6883,7 +7108,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "reduce", _ak_src_reduce,
       "ak_reduce_sum_f32 ak_reduce_sum_f16 ak_reduce_sum_bf16 ak_reduce_max_f32 ak_reduce_max_f16 ak_reduce_max_bf16 ak_reduce_min_f32 ak_reduce_min_f16 ak_reduce_min_bf16 ak_reduce_argmax_f32 ak_reduce_argmax_f16 ak_reduce_argmax_bf16 ak_reduce_argmin_f32 ak_reduce_argmin_f16 ak_reduce_argmin_bf16 ak_reduce2_sum ak_reduce2_max ak_reduce2_min ak_reduce2_argmax ak_reduce2_argmin" },
     { "scan", _ak_src_scan,
-      "ak_cumsum_part_f32 ak_cumsum_f32 ak_cumsum_part_f16 ak_cumsum_f16 ak_cumsum_part_bf16 ak_cumsum_bf16 ak_cumsum_part_i32 ak_cumsum_i32 ak_cumsum_part_i64 ak_cumsum_i64 ak_topk_f32 ak_topk_f16 ak_topk_bf16" },
+      "ak_cumsum_part_f32 ak_cumsum_f32 ak_cumsum_part_f16 ak_cumsum_f16 ak_cumsum_part_bf16 ak_cumsum_bf16 ak_cumsum_part_i32 ak_cumsum_i32 ak_cumsum_part_i64 ak_cumsum_i64 ak_topk_f32 ak_topk_f16 ak_topk_bf16 ak_topk_mb_pass_f32 ak_topk_mb_collect_f32 ak_topk_mb_pass_f16 ak_topk_mb_collect_f16 ak_topk_mb_pass_bf16 ak_topk_mb_collect_bf16" },
     { "softmax", _ak_src_softmax,
       "ak_softmax_f32 ak_softmax_f16 ak_softmax_bf16 ak_softmax_wide_f32 ak_softmax_wide_f16 ak_softmax_wide_bf16 ak_softmax_split_f32 ak_softmax_split_f16 ak_softmax_split_bf16 ak_softmax_stats_f32 ak_softmax_stats_f16 ak_softmax_stats_bf16 ak_softmax_apply_f32 ak_softmax_apply_f16 ak_softmax_apply_bf16" },
     { "transpose", _ak_src_transpose,
@@ -6924,23 +7149,26 @@ enum {
     _AK_KIF_cumsum_part = 22,
     _AK_KIF_cumsum = 23,
     _AK_KIF_topk = 24,
-    _AK_KIF_softmax = 25,
-    _AK_KIF_softmax_wide = 26,
-    _AK_KIF_softmax_split = 27,
-    _AK_KIF_softmax_stats = 28,
-    _AK_KIF_softmax_apply = 29,
-    _AK_KIF_transpose = 30,
-    _AK_KIF_xent = 31,
-    _AK_KIF_xent_small = 32,
-    _AK_KIF_xent_partial = 33,
-    _AK_KIF_xent_mean = 34,
+    _AK_KIF_topk_mb_pass = 25,
+    _AK_KIF_topk_mb_collect = 26,
+    _AK_KIF_softmax = 27,
+    _AK_KIF_softmax_wide = 28,
+    _AK_KIF_softmax_split = 29,
+    _AK_KIF_softmax_stats = 30,
+    _AK_KIF_softmax_apply = 31,
+    _AK_KIF_transpose = 32,
+    _AK_KIF_xent = 33,
+    _AK_KIF_xent_small = 34,
+    _AK_KIF_xent_partial = 35,
+    _AK_KIF_xent_mean = 36,
     _AK_KIF_COUNT
 };
 static const char* const _ak_kif_names[] = {
     "", "unary", "attn_simt", "attn_combine", "cast", "fill", "axpy", "binary", "gemm_wgmma", "copy_nd", "copy_cast",
     "embedding", "rope", "norm", "norm_wide", "add_norm", "add_norm_wide", "rand_uniform", "rand_normal", "dropout",
-    "reduce1", "reduce2", "cumsum_part", "cumsum", "topk", "softmax", "softmax_wide", "softmax_split", "softmax_stats",
-    "softmax_apply", "transpose", "xent", "xent_small", "xent_partial", "xent_mean"
+    "reduce1", "reduce2", "cumsum_part", "cumsum", "topk", "topk_mb_pass", "topk_mb_collect", "softmax",
+    "softmax_wide", "softmax_split", "softmax_stats", "softmax_apply", "transpose", "xent", "xent_small",
+    "xent_partial", "xent_mean"
 };
 static inline ak_args* _ak_kargs_begin(_ak_kargs* k, int iface) {
     k->iface = iface;
@@ -6999,7 +7227,7 @@ static inline void _ak_kargs_gemm_wgmma(_ak_kargs* kargs_, const void* A, const 
     ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB); ak_args_i64(a_, sC); ak_args_i64(a_, sD);
     ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/layout.hip:129 ak_copy_nd_##NAME (macro AK_COPY_ND_BITS) */
+/* kernels/layout.hip:162 ak_copy_nd_##NAME (macro AK_COPY_ND_BITS) */
 static inline void _ak_kargs_copy_nd(_ak_kargs* kargs_, const void* src, void* dst, int64_t rows, int64_t inner, int64_t chunk, int64_t iss, int64_t ids, int32_t nd, int64_t sz0, int64_t sz1,
                                      int64_t sz2, int64_t sz3, int64_t sz4, int64_t ss0, int64_t ss1, int64_t ss2, int64_t ss3, int64_t ss4, int64_t ds0, int64_t ds1, int64_t ds2, int64_t ds3,
                                      int64_t ds4, int32_t G) {
@@ -7008,7 +7236,7 @@ static inline void _ak_kargs_copy_nd(_ak_kargs* kargs_, const void* src, void* d
     ak_args_i64(a_, sz0); ak_args_i64(a_, sz1); ak_args_i64(a_, sz2); ak_args_i64(a_, sz3); ak_args_i64(a_, sz4); ak_args_i64(a_, ss0); ak_args_i64(a_, ss1); ak_args_i64(a_, ss2);
     ak_args_i64(a_, ss3); ak_args_i64(a_, ss4); ak_args_i64(a_, ds0); ak_args_i64(a_, ds1); ak_args_i64(a_, ds2); ak_args_i64(a_, ds3); ak_args_i64(a_, ds4); ak_args_i32(a_, G);
 }
-/* kernels/layout.hip:146 ak_copy_cast_##SN##_##DN (macro AK_COPY_ND_CAST) */
+/* kernels/layout.hip:179 ak_copy_cast_##SN##_##DN (macro AK_COPY_ND_CAST) */
 static inline void _ak_kargs_copy_cast(_ak_kargs* kargs_, const void* src, void* dst, int64_t rows, int64_t inner, int64_t chunk, int64_t iss, int64_t ids, int32_t nd, int64_t sz0, int64_t sz1,
                                        int64_t sz2, int64_t sz3, int64_t sz4, int64_t ss0, int64_t ss1, int64_t ss2, int64_t ss3, int64_t ss4, int64_t ds0, int64_t ds1, int64_t ds2, int64_t ds3,
                                        int64_t ds4, int32_t G, int32_t vec) {
@@ -7017,17 +7245,17 @@ static inline void _ak_kargs_copy_cast(_ak_kargs* kargs_, const void* src, void*
     ak_args_i64(a_, sz0); ak_args_i64(a_, sz1); ak_args_i64(a_, sz2); ak_args_i64(a_, sz3); ak_args_i64(a_, sz4); ak_args_i64(a_, ss0); ak_args_i64(a_, ss1); ak_args_i64(a_, ss2);
     ak_args_i64(a_, ss3); ak_args_i64(a_, ss4); ak_args_i64(a_, ds0); ak_args_i64(a_, ds1); ak_args_i64(a_, ds2); ak_args_i64(a_, ds3); ak_args_i64(a_, ds4); ak_args_i32(a_, G); ak_args_i32(a_, vec);
 }
-/* kernels/layout.hip:168 ak_embedding_##NAME (macro AK_EMBEDDING) */
+/* kernels/layout.hip:217 ak_embedding_##NAME (macro AK_EMBEDDING) */
 static inline void _ak_kargs_embedding(_ak_kargs* kargs_, const void* table, const void* idx, void* out, int64_t n, int64_t vocab, int64_t upr, int32_t G, int32_t idx64) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_embedding);
     ak_args_ptr(a_, table); ak_args_ptr(a_, idx); ak_args_ptr(a_, out); ak_args_i64(a_, n); ak_args_i64(a_, vocab); ak_args_i64(a_, upr); ak_args_i32(a_, G); ak_args_i32(a_, idx64);
 }
-/* kernels/llm.hip:109 ak_rope_##DT (macro AK_ROPE) */
+/* kernels/llm.hip:125 ak_rope_##DT (macro AK_ROPE) */
 static inline void _ak_kargs_rope(_ak_kargs* kargs_, const void* x, const void* pos, void* y, int64_t tokens, int32_t heads, int32_t hd, int32_t rd, double l2theta, int32_t interleaved,
-                                  int32_t pos64, int32_t vec, int32_t inplace) {
+                                  int32_t pos64, int32_t vec, int32_t inplace, int32_t tpb) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_rope);
     ak_args_ptr(a_, x); ak_args_ptr(a_, pos); ak_args_ptr(a_, y); ak_args_i64(a_, tokens); ak_args_i32(a_, heads); ak_args_i32(a_, hd); ak_args_i32(a_, rd); ak_args_f64(a_, l2theta);
-    ak_args_i32(a_, interleaved); ak_args_i32(a_, pos64); ak_args_i32(a_, vec); ak_args_i32(a_, inplace);
+    ak_args_i32(a_, interleaved); ak_args_i32(a_, pos64); ak_args_i32(a_, vec); ak_args_i32(a_, inplace); ak_args_i32(a_, tpb);
 }
 /* kernels/norm.hip:381 ak_norm_##DT (macro AK_NORM) */
 static inline void _ak_kargs_norm(_ak_kargs* kargs_, const void* x, const void* w, const void* b, void* y, int64_t rows, int32_t cols, int32_t G, int32_t vec, float eps, int32_t rms) {
@@ -7092,10 +7320,21 @@ static inline void _ak_kargs_cumsum(_ak_kargs* kargs_, const void* x, void* y, i
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_cumsum);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch); ak_args_ptr(a_, part); ak_args_i32(a_, exclusive);
 }
-/* kernels/scan.hip:346 ak_topk_f32 */
+/* kernels/scan.hip:476 ak_topk_f32 */
 static inline void _ak_kargs_topk(_ak_kargs* kargs_, const void* x, void* vals, void* idx, int64_t cols, int32_t k, int32_t largest) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_topk);
     ak_args_ptr(a_, x); ak_args_ptr(a_, vals); ak_args_ptr(a_, idx); ak_args_i64(a_, cols); ak_args_i32(a_, k); ak_args_i32(a_, largest);
+}
+/* kernels/scan.hip:485 ak_topk_mb_pass_f32 */
+static inline void _ak_kargs_topk_mb_pass(_ak_kargs* kargs_, const void* x, void* ws, int64_t cols, int64_t chunk, int32_t nch, int32_t k, int32_t shift, int32_t largest) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_topk_mb_pass);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, ws); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch); ak_args_i32(a_, k); ak_args_i32(a_, shift); ak_args_i32(a_, largest);
+}
+/* kernels/scan.hip:489 ak_topk_mb_collect_f32 */
+static inline void _ak_kargs_topk_mb_collect(_ak_kargs* kargs_, const void* x, void* vals, void* idx, void* ws, int64_t rows, int64_t cols, int64_t chunk, int32_t nch, int32_t k, int32_t largest) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_topk_mb_collect);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, vals); ak_args_ptr(a_, idx); ak_args_ptr(a_, ws); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch);
+    ak_args_i32(a_, k); ak_args_i32(a_, largest);
 }
 /* kernels/softmax.hip:278 ak_softmax_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax(_ak_kargs* kargs_, const void* x, void* y, int64_t rows, int32_t cols, int32_t G, int32_t vec, int32_t logsm) {
@@ -7245,6 +7484,8 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_copy_cast_bf16_f32", _AK_KIF_copy_cast },
     { "ak_copy_cast_f16_bf16", _AK_KIF_copy_cast },
     { "ak_copy_cast_bf16_f16", _AK_KIF_copy_cast },
+    { "ak_copy_cast_i32_i64", _AK_KIF_copy_cast },
+    { "ak_copy_cast_i64_i32", _AK_KIF_copy_cast },
     { "ak_embedding_u8", _AK_KIF_embedding },
     { "ak_embedding_u16", _AK_KIF_embedding },
     { "ak_embedding_u32", _AK_KIF_embedding },
@@ -7297,6 +7538,12 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_topk_f32", _AK_KIF_topk },
     { "ak_topk_f16", _AK_KIF_topk },
     { "ak_topk_bf16", _AK_KIF_topk },
+    { "ak_topk_mb_pass_f32", _AK_KIF_topk_mb_pass },
+    { "ak_topk_mb_collect_f32", _AK_KIF_topk_mb_collect },
+    { "ak_topk_mb_pass_f16", _AK_KIF_topk_mb_pass },
+    { "ak_topk_mb_collect_f16", _AK_KIF_topk_mb_collect },
+    { "ak_topk_mb_pass_bf16", _AK_KIF_topk_mb_pass },
+    { "ak_topk_mb_collect_bf16", _AK_KIF_topk_mb_collect },
     { "ak_cumsum_part_f32", _AK_KIF_cumsum_part },
     { "ak_cumsum_f32", _AK_KIF_cumsum },
     { "ak_cumsum_part_f16", _AK_KIF_cumsum_part },
@@ -10051,10 +10298,9 @@ struct _ak_pool {
     uint32_t rng;
     unsigned long long ev_seq;
     unsigned long long pass;
-    size_t in_use, reserved, peak_in_use, peak_reserved;
+    ak_pool_stats st;                /* the counters ak_pool_stats_get hands out (st.limit: unused, see limit) */
     size_t inflight;                 /* bytes being allocated from the runtime outside the lock */
     size_t releasing;                /* bytes being returned to the runtime outside the lock */
-    unsigned long long nsegs, nfree, allocations, frees, cache_hits, runtime_allocs, oom_count, oom_retries;
     unsigned long long events_created;
 };
 
@@ -10226,7 +10472,7 @@ static void _ak_pool_link_free(struct _ak_pool* p, _ak_pblock* b) {
     if (b->ready) b->list = _AK_PL_NONE;
     else if (b->event) { b->list = _AK_PL_PEND; _ak_pool_list_add(&p->pend, b); }
     else { b->list = _AK_PL_UNEV; _ak_pool_list_add(&p->unev, b); }
-    p->nfree++;
+    p->st.free_blocks++;
 }
 static void _ak_pool_unlink_free(struct _ak_pool* p, _ak_pblock* b) {
     _ak_tr_erase(&p->free_tree[b->seg->small ? 0 : 1], &b->node);
@@ -10234,7 +10480,7 @@ static void _ak_pool_unlink_free(struct _ak_pool* p, _ak_pblock* b) {
     else if (b->list == _AK_PL_UNEV) _ak_pool_list_remove(&p->unev, b);
     b->list = _AK_PL_NONE;
     b->state = _AK_PB_HELD;
-    p->nfree--;
+    p->st.free_blocks--;
 }
 
 /* Can two adjacent free blocks become one? */
@@ -10416,9 +10662,9 @@ static void _ak_pool_carve(struct _ak_pool* p, _ak_pblock* b, size_t size, ak_st
     b->stream = stream;
     b->state = _AK_PB_USED;
     _ak_phash_put_nogrow(&p->live, (uintptr_t)b->ptr, b);
-    p->in_use += b->size;
-    if (p->in_use > p->peak_in_use) p->peak_in_use = p->in_use;
-    p->allocations++;
+    p->st.in_use += b->size;
+    if (p->st.in_use > p->st.peak_in_use) p->st.peak_in_use = p->st.in_use;
+    p->st.allocations++;
 }
 
 static void _ak_pool_seg_add(struct _ak_pool* p, _ak_pseg* s) {
@@ -10432,9 +10678,9 @@ static void _ak_pool_seg_add(struct _ak_pool* p, _ak_pseg* s) {
     s->snext = p->segs;
     if (p->segs) p->segs->sprev = s;
     p->segs = s;
-    p->reserved += s->size;
-    if (p->reserved > p->peak_reserved) p->peak_reserved = p->reserved;
-    p->nsegs++;
+    p->st.reserved += s->size;
+    if (p->st.reserved > p->st.peak_reserved) p->st.peak_reserved = p->st.reserved;
+    p->st.blocks++;
 }
 static void _ak_pool_seg_remove(struct _ak_pool* p, _ak_pseg* s) {
     _ak_tr_erase(&p->seg_tree, &s->node);
@@ -10442,8 +10688,8 @@ static void _ak_pool_seg_remove(struct _ak_pool* p, _ak_pseg* s) {
     else p->segs = s->snext;
     if (s->snext) s->snext->sprev = s->sprev;
     s->sprev = s->snext = NULL;
-    p->reserved -= s->size;
-    p->nsegs--;
+    p->st.reserved -= s->size;
+    p->st.blocks--;
 }
 
 /* Under the lock: take every whole free segment out of the pool (give
@@ -10538,7 +10784,7 @@ static void _ak_pool_destroy(struct _ak_pool* p) {
     if (p->live.count)
         _ak_log(&p->ctx->log, AK_LOG_DEBUG, AK_LOGITEM_GENERIC,
                 "memory pool destroyed with %zu live allocation(s), %zu bytes in use; freeing them",
-                p->live.count, p->in_use);
+                p->live.count, p->st.in_use);
     s = p->segs;
     while (s) {
         _ak_pseg* next = s->snext;
@@ -10651,14 +10897,14 @@ AKDEF ak_result ak_malloc(ak_context* ctx, size_t bytes, ak_stream* stream, void
             if (b) {
                 _ak_pool_unlink_free(p, b);
                 _ak_pool_carve(p, b, size, stream);
-                p->cache_hits++;
+                p->st.cache_hits++;
                 *out = b->ptr;
                 _ak_mutex_unlock(&p->lock);
                 return AK_OK;
             }
         }
-        if (p->reserved + p->inflight + p->releasing > p->limit ||
-            segsize > p->limit - (p->reserved + p->inflight + p->releasing)) {
+        if (p->st.reserved + p->inflight + p->releasing > p->limit ||
+            segsize > p->limit - (p->st.reserved + p->inflight + p->releasing)) {
             cause = "the pool limit (pool_size / max_memory_fraction) would be exceeded";
         } else {
             void* mem = NULL;
@@ -10702,7 +10948,7 @@ AKDEF ak_result ak_malloc(ak_context* ctx, size_t bytes, ak_stream* stream, void
                 b->ready = 1;
                 b->state = _AK_PB_HELD;
                 _ak_pool_seg_add(p, s);
-                p->runtime_allocs++;
+                p->st.runtime_allocs++;
                 _ak_pool_carve(p, b, size, stream);
                 *out = b->ptr;
                 _ak_mutex_unlock(&p->lock);
@@ -10714,7 +10960,7 @@ AKDEF ak_result ak_malloc(ak_context* ctx, size_t bytes, ak_stream* stream, void
             size_t n = 0, nb = 0;
             char h1[32], h2[32];
             _ak_pseg* list = p->enabled ? _ak_pool_release_collect(p, &n, &nb) : NULL;
-            p->oom_retries++;
+            p->st.oom_retries++;
             _ak_mutex_unlock(&p->lock);
             _ak_log(&ctx->log, AK_LOG_WARN, AK_LOGITEM_POOL_OOM_RETRY,
                     "allocating %s on stream %s: %s; releasing %zu cached segment(s) (%s) and retrying",
@@ -10723,11 +10969,11 @@ AKDEF ak_result ak_malloc(ak_context* ctx, size_t bytes, ak_stream* stream, void
             _ak_pool_release_finish(p, list);
             continue;
         }
-        p->oom_count++;
-        used = p->in_use;
-        resv = p->reserved;
+        p->st.oom_count++;
+        used = p->st.in_use;
+        resv = p->st.reserved;
         lim = p->limit;
-        nseg = (size_t)p->nsegs;
+        nseg = (size_t)p->st.blocks;
         _ak_mutex_unlock(&p->lock);
         {
             size_t dfree = 0, dtotal = 0;
@@ -10763,8 +11009,8 @@ AKDEF ak_result ak_free(ak_context* ctx, void* ptr) {
         return _ak_err(AK_ERROR_MEMORY, "%s", msg);
     }
     _ak_phash_del(&p->live, ptr);
-    p->in_use -= b->size;
-    p->frees++;
+    p->st.in_use -= b->size;
+    p->st.frees++;
     if (!p->enabled) {
         _ak_pseg* s = b->seg;
         b->state = _AK_PB_HELD;
@@ -10794,21 +11040,9 @@ AKDEF ak_result ak_pool_stats_get(ak_context* ctx, ak_pool_stats* out) {
     if (!ctx || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_pool_stats_get: NULL %s", ctx ? "out" : "ctx");
     p = ctx->pool;
     if (!p) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_pool_stats_get: the context has no memory pool");
-    memset(out, 0, sizeof *out);
     _ak_mutex_lock(&p->lock);
-    out->in_use = p->in_use;
-    out->reserved = p->reserved;
-    out->peak_in_use = p->peak_in_use;
-    out->peak_reserved = p->peak_reserved;
+    *out = p->st;
     out->limit = p->limit;
-    out->blocks = p->nsegs;
-    out->free_blocks = p->nfree;
-    out->allocations = p->allocations;
-    out->frees = p->frees;
-    out->cache_hits = p->cache_hits;
-    out->runtime_allocs = p->runtime_allocs;
-    out->oom_count = p->oom_count;
-    out->oom_retries = p->oom_retries;
     _ak_mutex_unlock(&p->lock);
     return AK_OK;
 }
@@ -10823,7 +11057,7 @@ AKDEF ak_result ak_pool_trim(ak_context* ctx) {
     if (!p) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_pool_trim: the context has no memory pool");
     _ak_mutex_lock(&p->lock);
     list = _ak_pool_release_collect(p, &n, &nb);
-    resv = p->reserved;
+    resv = p->st.reserved;
     _ak_mutex_unlock(&p->lock);
     _ak_pool_release_finish(p, list);
     _ak_log(&ctx->log, AK_LOG_INFO, AK_LOGITEM_POOL_TRIM, "released %zu segment(s), %s; %s still reserved",
@@ -10877,13 +11111,13 @@ static int _ak_pool_check(struct _ak_pool* p, char* msg, size_t cap) {
         _AK_PCHK(at == s->base + s->size, "segment %p: blocks do not cover it", (void*)s->base);
     }
     tree_n = _ak_tr_count(p->free_tree[0]) + _ak_tr_count(p->free_tree[1]);
-    _AK_PCHK(reserved == p->reserved, "reserved %zu, counted %zu", p->reserved, reserved);
-    _AK_PCHK(in_use == p->in_use, "in_use %zu, counted %zu", p->in_use, in_use);
-    _AK_PCHK(nfree == p->nfree && tree_n == nfree, "free blocks %llu, counted %zu, in trees %zu",
-             p->nfree, nfree, tree_n);
+    _AK_PCHK(reserved == p->st.reserved, "reserved %zu, counted %zu", p->st.reserved, reserved);
+    _AK_PCHK(in_use == p->st.in_use, "in_use %zu, counted %zu", p->st.in_use, in_use);
+    _AK_PCHK(nfree == p->st.free_blocks && tree_n == nfree, "free blocks %llu, counted %zu, in trees %zu",
+             p->st.free_blocks, nfree, tree_n);
     _AK_PCHK(nused == p->live.count, "live %zu, counted %zu", p->live.count, nused);
-    _AK_PCHK(nsegs == p->nsegs, "segments %llu, counted %zu", p->nsegs, nsegs);
-    _AK_PCHK(p->reserved <= p->limit, "reserved %zu over the limit %zu", p->reserved, p->limit);
+    _AK_PCHK(nsegs == p->st.blocks, "segments %llu, counted %zu", p->st.blocks, nsegs);
+    _AK_PCHK(p->st.reserved <= p->limit, "reserved %zu over the limit %zu", p->st.reserved, p->limit);
     _AK_PCHK(_ak_tr_count(p->seg_tree) == nsegs, "segment tree holds %zu of %zu", _ak_tr_count(p->seg_tree), nsegs);
 #undef _AK_PCHK
     _ak_mutex_unlock(&p->lock);
@@ -17912,9 +18146,9 @@ AKDEF ak_result ak_rope(ak_context* ctx, ak_rope_mode mode, ak_dtype dtype, ak_d
                         size_t rotary_dim, float theta, ak_stream* stream) {
     const char* opn = "ak_rope";
     ak_result r;
-    size_t es, bytes, row;
+    size_t es, bytes, row, units, tpb, groups;
     double l2t;
-    int vec, inplace, P, units;
+    int vec, inplace, interleaved, P;
     unsigned B;
     char kname[64];
     _ak_kargs a;
@@ -17955,17 +18189,31 @@ AKDEF ak_result ak_rope(ak_context* ctx, ak_rope_mode mode, ak_dtype dtype, ak_d
         _ak_llm_cpu_rope(mode, dtype, pos_dtype, x, positions, y, tokens, heads, head_dim, rotary_dim, l2t);
         return AK_OK;
     }
-    vec = head_dim % 8 == 0 && rotary_dim % 8 == 0 && _ak_rd_aligned16(x) && _ak_rd_aligned16(y);
+    /* 4-element accesses where the rows allow them; interleaved halves: 8 (16 bytes), several tokens per block (see
+     * below). Measured on the H100 (bench/NOTES.md, LLM building blocks): 8-element accesses with several tokens per
+     * block made interleaved f16 / bf16 1.16x faster, but rotate-half halves 4% and f32 2-8% slower, so only the
+     * interleaved halves take them. */
+    interleaved = mode == AK_ROPE_INTERLEAVED;
+    vec = !(_ak_rd_aligned16(x) && _ak_rd_aligned16(y)) ? 0
+        : interleaved && es == 2 && head_dim % 16 == 0 && rotary_dim % 16 == 0 ? 8
+        : head_dim % 8 == 0 && rotary_dim % 8 == 0 ? 4 : 0;
     inplace = x == y;
-    /* work units per token, as the kernel counts them: the block size */
-    P = vec ? (mode == AK_ROPE_INTERLEAVED ? 2 : 4) : 1;
-    units = (int)(heads * (rotary_dim / 2 / (size_t)P) + (inplace ? 0 : heads * ((head_dim - rotary_dim) / (vec ? 4u : 1u))));
-    B = _ak_rd_pow2((size_t)units, 256u);
+    /* work units per token, as the kernel counts them */
+    P = vec ? (interleaved ? vec / 2 : vec) : 1;
+    units = heads * (rotary_dim / 2 / (size_t)P) + (inplace ? 0 : heads * ((head_dim - rotary_dim) / (vec ? (size_t)vec : 1u)));
+    /* tokens per block (vec 8 only): up to 4 units per thread of a 256-thread block, the cos / sin table of every
+     * token of the group in the kernel's 512 pairs, and still 4 groups per CU */
+    tpb = 1;
+    while (vec == 8 && tpb * 2u * (rotary_dim / 2) <= 512u && tpb * 2u * units <= 1024u &&
+           tokens / (tpb * 2u) >= 4u * (size_t)_ak_op_cus(ctx))
+        tpb *= 2u;
+    groups = (tokens + tpb - 1) / tpb;
+    B = _ak_rd_pow2(units * tpb, 256u);
     if (B < 64u) B = 64u;
     _ak_op_name(kname, sizeof kname, "ak_rope", dtype);
     _ak_kargs_rope(&a, x, positions, y, (int64_t)tokens, (int32_t)heads, (int32_t)head_dim, (int32_t)rotary_dim, l2t,
-                   mode == AK_ROPE_INTERLEAVED, pos_dtype == AK_I64, vec, inplace);
-    return _ak_llm_launch(ctx, _ak_src_llm, kname, tokens < 0x7FFFFFFFu ? (unsigned)tokens : 0x7FFFFFFFu, B, stream,
+                   interleaved, pos_dtype == AK_I64, vec, inplace, (int32_t)tpb);
+    return _ak_llm_launch(ctx, _ak_src_llm, kname, groups < 0x7FFFFFFFu ? (unsigned)groups : 0x7FFFFFFFu, B, stream,
                           &a);
 }
 
@@ -18042,7 +18290,7 @@ AKDEF ak_result ak_embedding(ak_context* ctx, ak_dtype dtype, ak_dtype idx_dtype
     }
     W = _ak_llm_unit((uint64_t)rb | (uint64_t)(uintptr_t)table | (uint64_t)(uintptr_t)out);
     upr = rb / W;
-    G = _ak_llm_group(upr);
+    G = _ak_llm_group((upr + 3) / 4);   /* 4 units per thread (the kernel keeps 4 loads in flight) */
     snprintf(kname, sizeof kname, "ak_embedding_%s", _ak_llm_unit_name(W));
     _ak_kargs_embedding(&a, table, indices, out, (int64_t)num_indices, (int64_t)vocab, (int64_t)upr, (int32_t)G,
                         idx_dtype == AK_I64);
@@ -18111,7 +18359,19 @@ static void _ak_nd_cpu(ak_dtype st, ak_dtype dt, const void* src, void* dst, siz
         const char* ps = (const char*)src + so * (int64_t)es;
         char* pd = (char*)dst + dof * (int64_t)ed;
         if (st == dt) memcpy(pd, ps, es);
-        else _ak_op_st(pd, dt, 0, _ak_op_ld(ps, st, 0));
+        else if (st == AK_I32) {   /* -> i64: sign extension */
+            int32_t v;
+            int64_t w;
+            memcpy(&v, ps, 4);
+            w = v;
+            memcpy(pd, &w, 8);
+        } else if (st == AK_I64) { /* -> i32: the low 32 bits (modulo 2^32, two's complement) */
+            uint64_t v;
+            uint32_t w;
+            memcpy(&v, ps, 8);
+            w = (uint32_t)v;
+            memcpy(pd, &w, 4);
+        } else _ak_op_st(pd, dt, 0, _ak_op_ld(ps, st, 0));
         for (k = ndim; k-- > 0;) {
             if (++idx[k] < shape[k]) {
                 so += ss[k];
@@ -18155,17 +18415,19 @@ AKDEF ak_result ak_copy_strided(ak_context* ctx, ak_dtype src_dtype, ak_dtype ds
     _ak_kargs a;
     int64_t rows, inner, iss, ids, chunk, osz[5], oss[5], ods[5];
     unsigned G;
-    int vec = 0, same = src_dtype == dst_dtype, o;
+    int vec = 0, same = src_dtype == dst_dtype, icast, o;
 
     if ((r = _ak_op_check_ctx(ctx, opn)) != AK_OK) return r;
     es = ak_dtype_size(src_dtype);
     ed = ak_dtype_size(dst_dtype);
     if (es == 0 || ed == 0)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: unknown dtype %d", opn, es == 0 ? (int)src_dtype : (int)dst_dtype);
-    if (!same && (_ak_op_check_float(src_dtype, "ak_copy_strided: src_dtype") != AK_OK ||
-                  _ak_op_check_float(dst_dtype, "ak_copy_strided: dst_dtype") != AK_OK))
+    icast = (src_dtype == AK_I32 && dst_dtype == AK_I64) || (src_dtype == AK_I64 && dst_dtype == AK_I32);
+    if (!same && !icast && (_ak_op_check_float(src_dtype, "ak_copy_strided: src_dtype") != AK_OK ||
+                            _ak_op_check_float(dst_dtype, "ak_copy_strided: dst_dtype") != AK_OK))
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: cast %s -> %s not supported (casts are between f32, f16 and "
-                       "bf16; the same dtype copies any dtype)", opn, ak_dtype_name(src_dtype), ak_dtype_name(dst_dtype));
+                       "bf16, and between i32 and i64; the same dtype copies any dtype)", opn, ak_dtype_name(src_dtype),
+                       ak_dtype_name(dst_dtype));
     if (ndim < 1 || ndim > AK_COPY_MAX_DIMS)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: ndim = %zu, expected 1..%d", opn, ndim, AK_COPY_MAX_DIMS);
     if (!shape || !src_strides || !dst_strides)
@@ -18642,6 +18904,65 @@ static ak_result _ak_topk_cpu(ak_dtype t, const void* x, void* vals, int64_t* id
     return AK_OK;
 }
 
+/* Few rows (fewer than _AK_TOPK_SPLIT_ROWS x the CU count, rows of >= 8192;
+ * measured on the H100: 1 and 16 rows x 128256 2.4-3.7x faster than one block
+ * per row, 256 rows (< 2 x 132 SMs) f32 1.3x slower, so the bound is 1 x CUs):
+ * each row split over about 4 x CUs / rows blocks of _AK_TOPK_MB_B threads
+ * (chunks of >= 2048 elements, whole steps of the kernel's loop), one launch
+ * per radix digit of the composite (key, ~index) (kernels/scan.hip, "a row
+ * split over several blocks"), then the collecting launch. The workspace
+ * (_AK_TOPK_WS words per row, then rows x k candidates) comes zeroed from the
+ * pool on `stream`. 0 turns the split off (one block per row always). */
+#ifndef _AK_TOPK_SPLIT_ROWS
+#define _AK_TOPK_SPLIT_ROWS 1
+#endif
+#define _AK_TOPK_WS 264u   /* AK_TOPK_WS */
+#define _AK_TOPK_MB_B 256u /* AK_TOPK_MB_B */
+static ak_result _ak_topk_split(ak_context* ctx, ak_dtype dtype, const void* x, void* values, int64_t* indices,
+                                size_t rows, size_t cols, int k, int largest, ak_stream* stream) {
+    const size_t step = _AK_TOPK_MB_B * 8u, want = (4u * (size_t)_ak_op_cus(ctx) + rows - 1) / rows;
+    /* lowest key digit a dtype needs (kernels/scan.hip: ak_topk_last), index bits of the widest column */
+    const int last = dtype == AK_BF16 ? 48 : dtype == AK_F16 ? 40 : 32;
+    size_t chunk = (cols + want - 1) / want, nch, wsb;
+    int ibits = 0, shift;
+    ak_kernel *kp = NULL, *kc = NULL;
+    void* ws = NULL;
+    char kname[64];
+    ak_result r;
+    ak_dim3 g, b;
+    _ak_kargs a;
+    while (ibits < 32 && ((size_t)1 << ibits) < cols) ibits++;
+    if (chunk < step) chunk = step;
+    chunk = (chunk + step - 1) / step * step;
+    nch = (cols + chunk - 1) / chunk;
+    if ((r = _ak_op_kernel(ctx, _ak_src_scan, _ak_op_name(kname, sizeof kname, "ak_topk_mb_pass", dtype), &kp)) !=
+            AK_OK ||
+        (r = _ak_op_kernel(ctx, _ak_src_scan, _ak_op_name(kname, sizeof kname, "ak_topk_mb_collect", dtype), &kc)) !=
+            AK_OK)
+        return r;
+    wsb = rows * (_AK_TOPK_WS * 4u + (size_t)k * 8u);
+    if ((r = ak_malloc(ctx, wsb, stream, &ws)) != AK_OK) return r;
+    r = ak_memset(ctx, ws, 0, wsb, stream);
+    g.x = (unsigned)nch; g.y = (unsigned)rows; g.z = 1;
+    b.x = _AK_TOPK_MB_B; b.y = 1; b.z = 1;
+    /* key digits from the top, then the index digits (above them ~index is all ones) */
+    for (shift = 56; r == AK_OK && shift >= last; shift -= 8) {
+        _ak_kargs_topk_mb_pass(&a, x, ws, (int64_t)cols, (int64_t)chunk, (int32_t)nch, k, shift, largest);
+        r = _ak_op_launch3(ctx, kp, g, b, 0, stream, &a);
+    }
+    for (shift = (ibits + 7) / 8 * 8 - 8; r == AK_OK && shift >= 0; shift -= 8) {
+        _ak_kargs_topk_mb_pass(&a, x, ws, (int64_t)cols, (int64_t)chunk, (int32_t)nch, k, shift, largest);
+        r = _ak_op_launch3(ctx, kp, g, b, 0, stream, &a);
+    }
+    if (r == AK_OK) {
+        _ak_kargs_topk_mb_collect(&a, x, values, indices, ws, (int64_t)rows, (int64_t)cols, (int64_t)chunk,
+                                  (int32_t)nch, k, largest);
+        r = _ak_op_launch3(ctx, kc, g, b, 0, stream, &a);
+    }
+    ak_free(ctx, ws);
+    return r;
+}
+
 AKDEF ak_result ak_topk(ak_context* ctx, ak_dtype dtype, const void* x, void* values, int64_t* indices, size_t rows,
                         size_t cols, int k, int largest, ak_stream* stream) {
     const char* opn = "ak_topk";
@@ -18675,6 +18996,8 @@ AKDEF ak_result ak_topk(ak_context* ctx, ak_dtype dtype, const void* x, void* va
     if (_ak_op_is_cpu(ctx)) return _ak_topk_cpu(dtype, x, values, indices, rows, cols, k, largest);
     if ((r = _ak_op_kernel(ctx, _ak_src_scan, _ak_op_name(kname, sizeof kname, "ak_topk", dtype), &kern)) != AK_OK)
         return r;
+    if (rows < (size_t)_AK_TOPK_SPLIT_ROWS * (size_t)_ak_op_cus(ctx) && cols >= 8192u)
+        return _ak_topk_split(ctx, dtype, x, values, indices, rows, cols, k, largest, stream);
     /* one block per row; wide rows get more threads for the histogram passes */
     block = cols >= 16384u ? 1024u : cols >= 2048u ? 512u : 256u;
     for (r0 = 0; r0 < rows && r == AK_OK; r0 += rpl) {

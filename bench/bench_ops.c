@@ -393,6 +393,8 @@ static const bench_entry entries[] = {
     BENCH_ROW3("permute", 0, 8192, 4096, 64, 1024, 2, run_permute, NULL, NULL, 2, 0.0f, "xF", TOL_EXACT),
     { "permute", AK_F32, AK_BF16, 0, 8192, 4096, 64, 1024, 0, run_permute, bytes_cast, NULL, 2, 0.0f, "xF", TOL_EXACT },
     { "permute", AK_BF16, AK_F32, 0, 8192, 4096, 64, 1024, 0, run_permute, bytes_cast, NULL, 2, 0.0f, "xF", TOL_EXACT },
+    { "permute", AK_I32, AK_I64, 0, 8192, 4096, 64, 1024, 0, run_permute, bytes_cast, NULL, 2, 0.0f, "xF", TOL_EXACT },
+    { "permute", AK_I64, AK_I32, 0, 8192, 4096, 64, 1024, 0, run_permute, bytes_cast, NULL, 2, 0.0f, "xF", TOL_EXACT },
     /* random numbers, dropout (p = 0.1, no mask): checked in full and bit for bit ("F": the whole
      * n-element output; positions matter, so no windows); cumsum; top-k (k = op, in the name: vocab
      * rows, MoE routing; "v" / "j": k values / k int64 indices per row) */
@@ -525,13 +527,16 @@ static uint64_t rng_next(uint64_t* s) {   /* xorshift64* */
 static ak_result pool_get(ak_context* ctx, pool* pools, ak_dtype t, pool** out) {
     size_t es = ak_dtype_size(t), i;
     uint64_t st = 0x9E3779B97F4A7C15ULL ^ (uint64_t)t;
-    pool* p = &pools[t == AK_F32 ? 0 : t == AK_F16 ? 1 : 2];
+    pool* p = &pools[t == AK_F32 ? 0 : t == AK_F16 ? 1 : t == AK_BF16 ? 2 : t == AK_I32 ? 3 : 4];
     ak_result r;
-    if (t != AK_F32 && t != AK_F16 && t != AK_BF16) { fprintf(stderr, "bench_ops: no random pool for dtype %s\n", ak_dtype_name(t)); return AK_ERROR_INVALID_ARGUMENT; }
+    if (t != AK_F32 && t != AK_F16 && t != AK_BF16 && t != AK_I32 && t != AK_I64) { fprintf(stderr, "bench_ops: no random pool for dtype %s\n", ak_dtype_name(t)); return AK_ERROR_INVALID_ARGUMENT; }
     if (!p->host) {
         p->dtype = t;
         if (!(p->host = malloc(2 * (size_t)POOL_N * es))) return AK_ERROR_OUT_OF_MEMORY;
-        for (i = 0; i < POOL_N; i += 2) {   /* normal(0, 1), Box-Muller */
+        /* integers: uniform in [-2^30, 2^30) (i32) / [-2^40, 2^40) (i64): exact as doubles for the check */
+        if (t == AK_I32) for (i = 0; i < POOL_N; i++) ((int32_t*)p->host)[i] = (int32_t)(rng_next(&st) >> 33) - (1 << 30);
+        if (t == AK_I64) for (i = 0; i < POOL_N; i++) ((int64_t*)p->host)[i] = (int64_t)(rng_next(&st) >> 23) - ((int64_t)1 << 40);
+        for (i = 0; i < POOL_N && (t == AK_F32 || t == AK_F16 || t == AK_BF16); i += 2) {   /* normal(0, 1), Box-Muller */
             double u1 = ((double)(rng_next(&st) >> 11) + 1.0) / 9007199254740993.0;
             double u2 = (double)(rng_next(&st) >> 11) / 9007199254740992.0;
             double rad = sqrt(-2.0 * log(u1));
@@ -805,7 +810,7 @@ int main(int argc, char** argv) {
     char device_str[64];
     FILE* jf = NULL;
     ak_result r;
-    pool pools[3];
+    pool pools[5];
     const char* stop;
     size_t win_elems = (size_t)1 << 20;
     double budget_s = 0, t_start = now_s();
@@ -1008,7 +1013,7 @@ int main(int argc, char** argv) {
     if (check)
         printf("checked against the CPU reference: %d of %d entries correct, %d incorrect, %d unchecked\n",
                nres - incorrect - unchecked, nres, incorrect, unchecked);
-    for (i = 0; i < 3; i++) { free(pools[i].host); if (pools[i].dev) ak_free(ctx, pools[i].dev); }
+    for (i = 0; i < 5; i++) { free(pools[i].host); if (pools[i].dev) ak_free(ctx, pools[i].dev); }
     ak_free(ctx, h.scratch);
     bench_spin_free(&h.spin);
     ak_event_destroy(h.start);

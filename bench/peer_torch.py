@@ -104,7 +104,7 @@ ROWS_QUICK = (64, 1000)
 WIDE_FULL = (4096, 393216)  # the KernelBench-wide softmax
 WIDE_QUICK = (4, 40000)
 
-ESIZE = {"f32": 4, "f16": 2, "bf16": 2}
+ESIZE = {"f32": 4, "f16": 2, "bf16": 2, "i32": 4, "i64": 8}   # i32 / i64: permute casts only
 FLOATS = ("f32", "f16", "bf16")
 
 # parameters of the bench_ops.c run functions
@@ -231,7 +231,7 @@ def builtin_plans(quick):
     three("rope_interleaved", (64, 1024) if q else (4096, 4096))
     three("embedding", (64, 1000) if q else (8192, 4096))
     three("permute", (64, 1024) if q else (8192, 4096))
-    for a, b in (("f32", "bf16"), ("bf16", "f32")):
+    for a, b in (("f32", "bf16"), ("bf16", "f32"), ("i32", "i64"), ("i64", "i32")):
         plans.append(Plan("permute", a + "->" + b, "permute", *((64, 1024) if q else (8192, 4096))))
     # random numbers, dropout, cumsum, top-k (bench_ops.c's shapes)
     sq = (64, 1000) if quick else (4096, 4096)
@@ -289,6 +289,8 @@ def resolve(name, dtype, shape, nbytes=None):
     base = _ALIASES.get(base, base)
     if base in ("softmax_wide", "softmax_online", "softmax_large"):
         base = "softmax"
+    if (src not in FLOATS or (arrow and dst not in FLOATS)) and base != "permute":
+        return None, "dtype %s not supported for %s" % (dtype, base)
     if arrow and base not in ("cast", "permute"):
         if base == "copy" or base == "convert":
             base = "cast"
@@ -332,10 +334,13 @@ def plans_from_match(path):
 
 def build(p, torch, F, dev):
     """Fresh random inputs and the function to time: returns (inputs, fn)."""
-    tdt = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
+    tdt = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16, "i32": torch.int32,
+           "i64": torch.int64}
     dt, R, C, k = tdt[p.src], p.rows, p.cols, p.kind
 
     def rnd(*shape):
+        if not dt.is_floating_point:
+            return torch.randint(-(1 << 30), 1 << 30, shape, device=dev, dtype=dt)
         return torch.randn(*shape, device=dev, dtype=dt)
 
     if k == "fill":

@@ -22,15 +22,18 @@
 // round to nearest even): the same walk in elements; vec != 0 (innermost
 // contiguous in both, its length and the outer strides multiples of 4, the
 // pointers aligned to 4 elements) moves 4 elements per unit.
+// ak_copy_cast_i32_i64 / ak_copy_cast_i64_i32: the same walk with integer
+// conversions (sign extension; the low 32 bits, i.e. modulo 2^32).
 //
 // ak_embedding_<unit>: row i of the output is row idx[i] of the table (units
-// of the widest size that divides the row bytes and the pointers); an index
+// of the widest size that divides the row bytes and the pointers; groups of
+// about a quarter of a row's units, 4 loads in flight per thread); an index
 // outside [0, vocab) zero-fills its output row (the documented GPU result;
 // the cpu backend reports it as an error).
 //
 // kernels: ak_copy_nd_u8 ak_copy_nd_u16 ak_copy_nd_u32 ak_copy_nd_u64 ak_copy_nd_u128
 // kernels: ak_copy_cast_f32_f16 ak_copy_cast_f32_bf16 ak_copy_cast_f16_f32 ak_copy_cast_bf16_f32
-// kernels: ak_copy_cast_f16_bf16 ak_copy_cast_bf16_f16
+// kernels: ak_copy_cast_f16_bf16 ak_copy_cast_bf16_f16 ak_copy_cast_i32_i64 ak_copy_cast_i64_i32
 // kernels: ak_embedding_u8 ak_embedding_u16 ak_embedding_u32 ak_embedding_u64 ak_embedding_u128
 
 #define AK_ND_OUTER 5
@@ -125,6 +128,36 @@ struct ak_nd_cast {
     }
 };
 
+// Integer casts i32 <-> i64 (sign-extend / keep the low 32 bits, as a C cast on
+// two's complement); vec: 4 elements per unit (16-byte accesses: one for i32,
+// two for i64).
+AK_INLINE ak_i64 ak_icvt(int v, ak_i64) { return (ak_i64)v; }
+AK_INLINE int ak_icvt(ak_i64 v, int) { return (int)(ak_u32)(ak_u64)v; }
+AK_INLINE void ak_icvt4(const int* s, ak_i64* d) {
+    const uint4 v = *(const uint4*)s;
+    uint4 a, b;
+    a.x = v.x; a.y = (ak_u32)((int)v.x >> 31); a.z = v.y; a.w = (ak_u32)((int)v.y >> 31);
+    b.x = v.z; b.y = (ak_u32)((int)v.z >> 31); b.z = v.w; b.w = (ak_u32)((int)v.w >> 31);
+    ((uint4*)d)[0] = a;
+    ((uint4*)d)[1] = b;
+}
+AK_INLINE void ak_icvt4(const ak_i64* s, int* d) {
+    const uint4 a = ((const uint4*)s)[0], b = ((const uint4*)s)[1];
+    uint4 v;
+    v.x = a.x; v.y = a.z; v.z = b.x; v.w = b.z;
+    *(uint4*)d = v;
+}
+template <class ST, class DT>
+struct ak_nd_icast {
+    const ST* s;
+    DT* d;
+    bool vec;
+    AK_INLINE void operator()(ak_i64 so, ak_i64 dof, ak_i64) const {
+        if (vec) ak_icvt4(s + so, d + dof);
+        else d[dof] = ak_icvt(s[so], DT());
+    }
+};
+
 #define AK_COPY_ND_BITS(NAME, U)                                                                                     \
     AK_KERNEL __launch_bounds__(256) void ak_copy_nd_##NAME(                                                         \
         const U* src, U* dst, ak_i64 rows, ak_i64 inner, ak_i64 chunk, ak_i64 iss, ak_i64 ids,                       \
@@ -162,6 +195,22 @@ AK_COPY_ND_CAST(bf16, ak_bf16_t, f32, ak_f32_t)
 AK_COPY_ND_CAST(f16, ak_f16_t, bf16, ak_bf16_t)
 AK_COPY_ND_CAST(bf16, ak_bf16_t, f16, ak_f16_t)
 
+#define AK_COPY_ND_ICAST(SN, ST, DN, DT)                                                                             \
+    AK_KERNEL __launch_bounds__(256) void ak_copy_cast_##SN##_##DN(                                                  \
+        const ST* src, DT* dst, ak_i64 rows, ak_i64 inner, ak_i64 chunk, ak_i64 iss, ak_i64 ids,                     \
+        int nd, ak_i64 sz0, ak_i64 sz1, ak_i64 sz2, ak_i64 sz3, ak_i64 sz4, ak_i64 ss0, ak_i64 ss1,                  \
+        ak_i64 ss2, ak_i64 ss3, ak_i64 ss4, ak_i64 ds0, ak_i64 ds1, ak_i64 ds2, ak_i64 ds3, ak_i64 ds4, int G,       \
+        int vec) {                                                                                                   \
+        AK_ND_OUTER_INIT(o);                                                                                         \
+        ak_nd_icast<ST, DT> f;                                                                                       \
+        f.s = src;                                                                                                   \
+        f.d = dst;                                                                                                   \
+        f.vec = vec != 0;                                                                                            \
+        ak_nd_walk(o, rows, inner, chunk, iss, ids, G, f);                                                           \
+    }
+AK_COPY_ND_ICAST(i32, int, i64, ak_i64)
+AK_COPY_ND_ICAST(i64, ak_i64, i32, int)
+
 // out[i, :] = table[idx[i], :] in units of U (upr units per row); rows whose
 // index is outside [0, vocab) are zero-filled.
 #define AK_EMBEDDING(NAME, U)                                                                                        \
@@ -174,7 +223,12 @@ AK_COPY_ND_CAST(bf16, ak_bf16_t, f16, ak_f16_t)
             U* o = out + i * upr;                                                                                    \
             if (k >= 0 && k < vocab) {                                                                               \
                 const U* s = table + k * upr;                                                                        \
-                for (ak_i64 u = lane; u < upr; u += G) o[u] = s[u];                                                  \
+                ak_i64 u = lane;                                                                                     \
+                for (; u + 3 * G < upr; u += 4 * G) { /* 4 loads in flight, then the stores */                      \
+                    const U a0 = s[u], a1 = s[u + G], a2 = s[u + 2 * G], a3 = s[u + 3 * G];                          \
+                    o[u] = a0; o[u + G] = a1; o[u + 2 * G] = a2; o[u + 3 * G] = a3;                                  \
+                }                                                                                                    \
+                for (; u < upr; u += G) o[u] = s[u];                                                                 \
             } else {                                                                                                 \
                 U z;                                                                                                 \
                 ak_zero_unit(z);                                                                                     \

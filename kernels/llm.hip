@@ -14,13 +14,14 @@
 //   (u, v) -> (u cos a - v sin a, v cos a + u sin a)
 // Elements rotary_dim..head_dim-1 of each head are copied (skipped in place).
 //
-// ak_rope_<dt>: one block per token (grid-stride over tokens); the block
-// first computes the token's cos / sin table (rotary_dim / 2 <= 512 pairs),
-// then its threads walk the token's work units: vec != 0 (x, y 16-byte
-// aligned, head_dim and rotary_dim multiples of 8) moves 4 pairs per unit
-// with 4-element accesses (rotate-half: at i and i + rotary_dim / 2;
-// interleaved: 2 pairs per 4-element access) and the tail in 4-element
-// pieces; else one pair (one tail element) per unit. y may be x.
+// ak_rope_<dt>: one block per group of tpb tokens (grid-stride over groups;
+// tpb x rotary_dim / 2 <= 512 pairs): all threads first compute the group's
+// cos / sin table, then walk the group's work units: vec = 4 or 8 (x, y 16-byte
+// aligned, head_dim and rotary_dim multiples of 2 x vec) moves vec pairs per
+// unit with vec-element accesses (rotate-half: at i and i + rotary_dim / 2;
+// interleaved: vec / 2 pairs per access; 8: 16-byte accesses for halves) and
+// the tail in vec-element pieces; vec = 0: one pair (one tail element) per
+// unit. y may be x.
 //
 // kernels: ak_rope_f32 ak_rope_f16 ak_rope_bf16
 
@@ -33,67 +34,82 @@ AK_INLINE void ak_rope_pair(const typename D::T* x, typename D::T* y, int i0, in
     y[i1] = D::from(v * c + u * s);
 }
 
+template <class D, int V>
+AK_INLINE void ak_rope_unit(const typename D::T* xh, typename D::T* yh, int j, int half, bool interleaved,
+                            const float* cc, const float* ss) {
+    float a[V], b[V], oa[V], ob[V];
+    if (!interleaved) {   // pairs i .. i + V - 1: elements i.. and i + half..
+        const int i = j * V;
+        if (V == 8) { D::ld8(xh + i, a); D::ld8(xh + i + half, b); }
+        else { D::ld4(xh + i, a); D::ld4(xh + i + half, b); }
+#pragma unroll
+        for (int q = 0; q < V; q++) {
+            const float c = cc[i + q], s = ss[i + q];
+            oa[q] = a[q] * c - b[q] * s;
+            ob[q] = b[q] * c + a[q] * s;
+        }
+        if (V == 8) { D::st8(yh + i, oa); D::st8(yh + i + half, ob); }
+        else { D::st4(yh + i, oa); D::st4(yh + i + half, ob); }
+    } else {              // pairs i .. i + V / 2 - 1: elements 2i .. 2i + V - 1
+        const int i = j * (V / 2);
+        if (V == 8) D::ld8(xh + 2 * i, a); else D::ld4(xh + 2 * i, a);
+#pragma unroll
+        for (int q = 0; q < V / 2; q++) {
+            const float c = cc[i + q], s = ss[i + q];
+            oa[2 * q] = a[2 * q] * c - a[2 * q + 1] * s;
+            oa[2 * q + 1] = a[2 * q + 1] * c + a[2 * q] * s;
+        }
+        if (V == 8) D::st8(yh + 2 * i, oa); else D::st4(yh + 2 * i, oa);
+    }
+}
+
 template <class D>
 AK_INLINE void ak_rope_token(const typename D::T* x, const void* pos, typename D::T* y, ak_i64 tokens, int heads,
-                             int hd, int rd, double l2theta, bool interleaved, bool pos64, bool vec, bool inplace) {
+                             int hd, int rd, double l2theta, bool interleaved, bool pos64, int vec, bool inplace,
+                             int tpb) {
     __shared__ float cs_c[AK_ROPE_MAX_PAIRS], cs_s[AK_ROPE_MAX_PAIRS];
     const int half = rd / 2, B = (int)blockDim.x, tid = (int)threadIdx.x;
     // pairs per unit, units per head (rotation), tail elements per unit and units per head
-    const int P = vec ? (interleaved ? 2 : 4) : 1;
+    const int P = vec ? (interleaved ? vec / 2 : vec) : 1;
     const int ppr = half / P;
     const int tail = inplace ? 0 : hd - rd;
-    const int tp = vec ? 4 : 1;
+    const int tp = vec ? vec : 1;
     const int tpr = tail / tp;
     const int urot = heads * ppr, units = urot + heads * tpr;
-    for (ak_i64 t = blockIdx.x; t < tokens; t += gridDim.x) {
-        const float p = pos64 ? (float)((const long long*)pos)[t] : (float)((const int*)pos)[t];
-        __syncthreads();   // the previous token's readers are done with the table
-        for (int i = tid; i < half; i += B) {
+    const ak_i64 groups = (tokens + tpb - 1) / tpb;
+    for (ak_i64 g = blockIdx.x; g < groups; g += gridDim.x) {
+        const ak_i64 t0 = g * tpb;
+        const int nt = tokens - t0 < (ak_i64)tpb ? (int)(tokens - t0) : tpb;
+        __syncthreads();   // the previous group's readers are done with the table
+        for (int q = tid; q < nt * half; q += B) {
+            const int tt = q / half, i = q - tt * half;
+            const float p = pos64 ? (float)((const long long*)pos)[t0 + tt] : (float)((const int*)pos)[t0 + tt];
             const float inv = (float)exp2(-(double)(2 * i) / (double)rd * l2theta);
             const float a = p * inv;
-            cs_c[i] = (float)cos((double)a);
-            cs_s[i] = (float)sin((double)a);
+            cs_c[q] = (float)cos((double)a);
+            cs_s[q] = (float)sin((double)a);
         }
         __syncthreads();
-        const ak_i64 base = t * (ak_i64)heads * (ak_i64)hd;
-        for (int u = tid; u < units; u += B) {
+        for (int w = tid; w < nt * units; w += B) {
+            const int tt = w / units, u = w - tt * units;
+            const ak_i64 base = (t0 + tt) * (ak_i64)heads * (ak_i64)hd;
+            const float *cc = cs_c + tt * half, *ss = cs_s + tt * half;
             if (u < urot) {
                 const int h = u / ppr, j = u - h * ppr;
                 const typename D::T* xh = x + base + (ak_i64)h * hd;
                 typename D::T* yh = y + base + (ak_i64)h * hd;
-                if (vec && !interleaved) {
-                    const int i = j * 4;
-                    float a[4], b[4], oa[4], ob[4];
-                    D::ld4(xh + i, a);
-                    D::ld4(xh + i + half, b);
-#pragma unroll
-                    for (int q = 0; q < 4; q++) {
-                        const float c = cs_c[i + q], s = cs_s[i + q];
-                        oa[q] = a[q] * c - b[q] * s;
-                        ob[q] = b[q] * c + a[q] * s;
-                    }
-                    D::st4(yh + i, oa);
-                    D::st4(yh + i + half, ob);
-                } else if (vec) {
-                    const int i = j * 2;   // pairs i, i + 1: elements 2i .. 2i + 3
-                    float a[4], o[4];
-                    D::ld4(xh + 2 * i, a);
-#pragma unroll
-                    for (int q = 0; q < 2; q++) {
-                        const float c = cs_c[i + q], s = cs_s[i + q];
-                        o[2 * q] = a[2 * q] * c - a[2 * q + 1] * s;
-                        o[2 * q + 1] = a[2 * q + 1] * c + a[2 * q] * s;
-                    }
-                    D::st4(yh + 2 * i, o);
-                } else if (interleaved) {
-                    ak_rope_pair<D>(xh, yh, 2 * j, 2 * j + 1, cs_c[j], cs_s[j]);
-                } else {
-                    ak_rope_pair<D>(xh, yh, j, j + half, cs_c[j], cs_s[j]);
-                }
+                if (vec == 8) ak_rope_unit<D, 8>(xh, yh, j, half, interleaved, cc, ss);
+                else if (vec) ak_rope_unit<D, 4>(xh, yh, j, half, interleaved, cc, ss);
+                else if (interleaved) ak_rope_pair<D>(xh, yh, 2 * j, 2 * j + 1, cc[j], ss[j]);
+                else ak_rope_pair<D>(xh, yh, j, j + half, cc[j], ss[j]);
             } else {
                 const int v = u - urot, h = v / tpr, e = rd + (v - h * tpr) * tp;
                 const ak_i64 o = base + (ak_i64)h * hd + e;
-                if (vec) {
+                if (vec == 8) {
+                    float a[8];
+                    D::ld8(x + o, a);
+                    D::st8(y + o, a);
+                } else if (vec) {
                     float a[4];
                     D::ld4(x + o, a);
                     D::st4(y + o, a);
@@ -108,9 +124,9 @@ AK_INLINE void ak_rope_token(const typename D::T* x, const void* pos, typename D
 #define AK_ROPE(DT, D)                                                                                             \
     AK_KERNEL __launch_bounds__(256) void ak_rope_##DT(const D::T* x, const void* pos, D::T* y, ak_i64 tokens,      \
                                                        int heads, int hd, int rd, double l2theta, int interleaved, \
-                                                       int pos64, int vec, int inplace) {                          \
-        ak_rope_token<D>(x, pos, y, tokens, heads, hd, rd, l2theta, interleaved != 0, pos64 != 0, vec != 0,         \
-                         inplace != 0);                                                                            \
+                                                       int pos64, int vec, int inplace, int tpb) {                 \
+        ak_rope_token<D>(x, pos, y, tokens, heads, hd, rd, l2theta, interleaved != 0, pos64 != 0, vec,              \
+                         inplace != 0, tpb);                                                                       \
     }
 AK_ROPE(f32, ak_f32_t)
 AK_ROPE(f16, ak_f16_t)

@@ -204,6 +204,70 @@ template <class D> struct ak_topk_last { enum { SHIFT = 0 }; };
 template <> struct ak_topk_last<ak_f16_t> { enum { SHIFT = 8 }; };
 template <> struct ak_topk_last<ak_bf16_t> { enum { SHIFT = 16 }; };
 
+/* The bin of hist (256 counts) that holds the kk-th largest key: info[0] =
+ * base | bin << shift, info[1] = the rank of that key inside the bin
+ * (1-based), info[2] = 1 when the whole bin is taken (no tie to break below
+ * it). Wave 0 sums 256 / AK_WAVE bins per lane from the top. All threads call
+ * it; barriers inside. */
+AK_INLINE void ak_topk_pick(const ak_u32* hist, ak_u32 kk, ak_u32 base, int shift, ak_u32* lsum, ak_u32* info) {
+    const int t = (int)threadIdx.x, lane = ak_lane();
+    if (t < AK_WAVE) {
+        const int per = 256 / AK_WAVE, top = 255 - lane * per;
+        ak_u32 s = 0u;
+        for (int q = 0; q < per; q++) s += hist[top - q];
+        lsum[lane] = s;
+    }
+    __syncthreads();
+    if (t < AK_WAVE) {
+        const int per = 256 / AK_WAVE, top = 255 - lane * per;
+        ak_u32 cum = 0u;
+        for (int i = 0; i < lane; i++) cum += lsum[i];
+        if (cum < kk && cum + lsum[lane] >= kk) {
+            for (int q = 0; q < per; q++) {
+                const ak_u32 h = hist[top - q];
+                if (cum + h >= kk) {
+                    info[0] = base | ((ak_u32)(top - q) << shift);
+                    info[1] = kk - cum;
+                    info[2] = h == kk - cum;
+                    break;
+                }
+                cum += h;
+            }
+        }
+    }
+    __syncthreads();
+}
+
+/* Sorts sel[0 .. k) (composites key << 32 | ~index, distinct) descending with a
+ * bitonic network over P = pow2 >= k entries (padding 0 sorts last), then
+ * writes the row's values (read back from xr) and indices. sel has room for
+ * AK_TOPK_KMAX entries. All threads call it. */
+template <class D>
+AK_INLINE void ak_topk_sort_out(ak_u64* sel, int k, const typename D::T* AK_RESTRICT xr,
+                                typename D::T* AK_RESTRICT vals, ak_i64* AK_RESTRICT idx) {
+    const int t = (int)threadIdx.x, B = (int)blockDim.x;
+    int P = 1;
+    while (P < k) P <<= 1;
+    for (int i = k + t; i < P; i += B) sel[i] = 0ull;
+    __syncthreads();
+    for (int size = 2; size <= P; size <<= 1) {
+        for (int stride = size >> 1; stride > 0; stride >>= 1) {
+            for (int i = t; i < P / 2; i += B) {
+                const int pos = 2 * i - (i & (stride - 1)), par = pos + stride;
+                const ak_u64 a = sel[pos], b = sel[par];
+                const bool desc = (pos & size) == 0 || size == P;
+                if (desc ? a < b : a > b) { sel[pos] = b; sel[par] = a; }
+            }
+            __syncthreads();
+        }
+    }
+    for (int j = t; j < k; j += B) {
+        const ak_u32 e = 0xFFFFFFFFu - (ak_u32)sel[j];
+        vals[j] = xr[e];
+        idx[j] = (ak_i64)e;
+    }
+}
+
 template <class D>
 AK_INLINE void ak_topk_impl(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT vals,
                             ak_i64* AK_RESTRICT idx, ak_i64 cols, int k, int largest) {
@@ -237,32 +301,7 @@ AK_INLINE void ak_topk_impl(const typename D::T* AK_RESTRICT x, typename D::T* A
             }
         }
         __syncthreads();
-        /* the bin holding the kk-th largest: wave 0, 256 / AK_WAVE bins per lane from the top */
-        if (t < AK_WAVE) {
-            const int per = 256 / AK_WAVE, top = 255 - lane * per;
-            ak_u32 s = 0u;
-            for (int q = 0; q < per; q++) s += hist[top - q];
-            lsum[lane] = s;
-        }
-        __syncthreads();
-        if (t < AK_WAVE) {
-            const int per = 256 / AK_WAVE, top = 255 - lane * per;
-            ak_u32 cum = 0u;
-            for (int i = 0; i < lane; i++) cum += lsum[i];
-            if (cum < kk && cum + lsum[lane] >= kk) {
-                for (int q = 0; q < per; q++) {
-                    const ak_u32 h = hist[top - q];
-                    if (cum + h >= kk) {
-                        info[0] = prefix | ((ak_u32)(top - q) << shift);
-                        info[1] = kk - cum;
-                        info[2] = h == kk - cum;  /* the whole bin is taken: no tie to break */
-                        break;
-                    }
-                    cum += h;
-                }
-            }
-        }
-        __syncthreads();
+        ak_topk_pick(hist, kk, prefix, shift, lsum, info);
         prefix = info[0];
         kk = info[1];
         pmask |= 255u << shift;
@@ -321,28 +360,119 @@ AK_INLINE void ak_topk_impl(const typename D::T* AK_RESTRICT x, typename D::T* A
         }
         if (finished) break;
     }
-    /* bitonic sort, descending, over P = pow2 >= k entries (padding 0 sorts last) */
-    int P = 1;
-    while (P < k) P <<= 1;
-    for (int i = k + t; i < P; i += B) sel[i] = 0ull;
+    ak_topk_sort_out<D>(sel, k, xr, vals + row * k, idx + row * k);
+}
+/* ---- top-k, a row split over several blocks (few rows) ------------------------
+ * Radix select on the 64-bit composite key << 32 | ~index (distinct per row, so
+ * the selection always ends with the whole bin taken: no tie to break), one
+ * launch per 8-bit digit: the key digits from the top (down to ak_topk_last),
+ * then the index digits the row width needs. Block (chunk, row) adds the
+ * histogram of its chunk to the row's global one; the last block of the row to
+ * finish (atomic counter) picks the bin, updates the row's state and clears the
+ * histogram for the next launch; once the row is resolved later launches return
+ * at once. ak_topk_mb_collect_<dt> writes the k composites >= the threshold to
+ * the row's candidate list, and its last block sorts them and writes the row.
+ * Workspace per row (zeroed by the host): AK_TOPK_WS words (histogram, counter,
+ * done, taken, count, prefix, mask), then rows x k candidates. */
+#define AK_TOPK_WS 264
+#define AK_TOPK_MB_B 256
+enum { AK_TKW_CNT = 256, AK_TKW_DONE, AK_TKW_TAKEN, AK_TKW_NCOL, AK_TKW_PHI, AK_TKW_PLO, AK_TKW_MHI, AK_TKW_MLO };
+
+/* The last block of a row to arrive (all its threads get the answer). */
+AK_INLINE bool ak_topk_mb_last(ak_u32* cnt, int nch, ak_u32* flag) {
+    __threadfence();
     __syncthreads();
-    for (int size = 2; size <= P; size <<= 1) {
-        for (int stride = size >> 1; stride > 0; stride >>= 1) {
-            for (int i = t; i < P / 2; i += B) {
-                const int pos = 2 * i - (i & (stride - 1)), par = pos + stride;
-                const ak_u64 a = sel[pos], b = sel[par];
-                const bool desc = (pos & size) == 0 || size == P;
-                if (desc ? a < b : a > b) { sel[pos] = b; sel[par] = a; }
-            }
-            __syncthreads();
+    if (threadIdx.x == 0) *flag = atomicAdd(cnt, 1u) == (ak_u32)nch - 1u;
+    __syncthreads();
+    const bool last = *flag != 0u;
+    if (last) __threadfence();
+    return last;
+}
+
+template <class D>
+AK_INLINE void ak_topk_mb_pass_impl(const typename D::T* AK_RESTRICT x, ak_u32* ws, ak_i64 cols, ak_i64 chunk,
+                                    int nch, int k, int shift, int largest) {
+    __shared__ ak_u32 hist[256];
+    __shared__ ak_u32 info[4];
+    __shared__ ak_u32 lsum[64];
+    const int t = (int)threadIdx.x, B = (int)blockDim.x;
+    const ak_i64 row = blockIdx.y, c0 = (ak_i64)blockIdx.x * chunk;
+    const ak_i64 c1 = c0 + chunk < cols ? c0 + chunk : cols, step = (ak_i64)B * AK_TOPK_U;
+    ak_u32* st = ws + row * AK_TOPK_WS;
+    if (((volatile ak_u32*)st)[AK_TKW_DONE]) return;   /* the row is resolved (same value for every thread) */
+    const ak_u64 prefix = ((ak_u64)st[AK_TKW_PHI] << 32) | st[AK_TKW_PLO];
+    const ak_u64 pmask = ((ak_u64)st[AK_TKW_MHI] << 32) | st[AK_TKW_MLO];
+    const typename D::T* xr = x + row * cols;
+    for (int i = t; i < 256; i += B) hist[i] = 0u;
+    __syncthreads();
+    for (ak_i64 t0 = c0; t0 < c1; t0 += step) {
+        float v[AK_TOPK_U];
+#pragma unroll
+        for (int u = 0; u < AK_TOPK_U; u++) {
+            const ak_i64 e = t0 + (ak_i64)u * B + t;
+            v[u] = e < c1 ? D::to(xr[e]) : 0.0f;
+        }
+#pragma unroll
+        for (int u = 0; u < AK_TOPK_U; u++) {
+            const ak_i64 e = t0 + (ak_i64)u * B + t;
+            const ak_u64 comp = ((ak_u64)ak_topk_key(v[u], largest) << 32) | (ak_u64)(0xFFFFFFFFu - (ak_u32)e);
+            ak_topk_hist_add(hist, (ak_u32)(comp >> shift) & 255u, e < c1 && (comp & pmask) == prefix);
         }
     }
-    for (int j = t; j < k; j += B) {
-        const ak_u32 e = 0xFFFFFFFFu - (ak_u32)sel[j];
-        vals[row * k + j] = xr[e];
-        idx[row * k + j] = (ak_i64)e;
+    __syncthreads();
+    for (int i = t; i < 256; i += B)
+        if (hist[i]) atomicAdd(&st[i], hist[i]);
+    if (!ak_topk_mb_last(&st[AK_TKW_CNT], nch, &info[3])) return;
+    for (int i = t; i < 256; i += B) { hist[i] = ((volatile ak_u32*)st)[i]; st[i] = 0u; }
+    __syncthreads();
+    const ak_u32 taken = ((volatile ak_u32*)st)[AK_TKW_TAKEN];
+    ak_topk_pick(hist, (ak_u32)k - taken, 0u, 0, lsum, info);
+    if (t == 0) {
+        const ak_u64 np = prefix | ((ak_u64)info[0] << shift), nm = pmask | ((ak_u64)255u << shift);
+        st[AK_TKW_PHI] = (ak_u32)(np >> 32); st[AK_TKW_PLO] = (ak_u32)np;
+        st[AK_TKW_MHI] = (ak_u32)(nm >> 32); st[AK_TKW_MLO] = (ak_u32)nm;
+        st[AK_TKW_TAKEN] = (ak_u32)k - info[1];
+        st[AK_TKW_DONE] = info[2];
+        st[AK_TKW_CNT] = 0u;
     }
 }
+
+template <class D>
+AK_INLINE void ak_topk_mb_collect_impl(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT vals,
+                                       ak_i64* AK_RESTRICT idx, ak_u32* ws, ak_i64 rows, ak_i64 cols, ak_i64 chunk,
+                                       int nch, int k, int largest) {
+    __shared__ ak_u64 sel[AK_TOPK_KMAX];
+    __shared__ ak_u32 flag;
+    const int t = (int)threadIdx.x, B = (int)blockDim.x;
+    const ak_i64 row = blockIdx.y, c0 = (ak_i64)blockIdx.x * chunk;
+    const ak_i64 c1 = c0 + chunk < cols ? c0 + chunk : cols, step = (ak_i64)B * AK_TOPK_U;
+    ak_u32* st = ws + row * AK_TOPK_WS;
+    ak_u64* cand = (ak_u64*)(ws + rows * AK_TOPK_WS) + row * k;
+    const ak_u64 prefix = ((ak_u64)st[AK_TKW_PHI] << 32) | st[AK_TKW_PLO];
+    const ak_u64 pmask = ((ak_u64)st[AK_TKW_MHI] << 32) | st[AK_TKW_MLO];
+    const typename D::T* xr = x + row * cols;
+    for (ak_i64 t0 = c0; t0 < c1; t0 += step) {
+        float v[AK_TOPK_U];
+#pragma unroll
+        for (int u = 0; u < AK_TOPK_U; u++) {
+            const ak_i64 e = t0 + (ak_i64)u * B + t;
+            v[u] = e < c1 ? D::to(xr[e]) : 0.0f;
+        }
+#pragma unroll
+        for (int u = 0; u < AK_TOPK_U; u++) {
+            const ak_i64 e = t0 + (ak_i64)u * B + t;
+            const ak_u64 comp = ((ak_u64)ak_topk_key(v[u], largest) << 32) | (ak_u64)(0xFFFFFFFFu - (ak_u32)e);
+            if (e < c1 && (comp & pmask) >= prefix) {
+                const ak_u32 pos = atomicAdd(&st[AK_TKW_NCOL], 1u);
+                if (pos < (ak_u32)k) cand[pos] = comp;   /* exactly k qualify; the bound keeps memory safe */
+            }
+        }
+    }
+    if (!ak_topk_mb_last(&st[AK_TKW_CNT], nch, &flag)) return;
+    for (int j = t; j < k; j += B) sel[j] = ((volatile ak_u64*)cand)[j];
+    ak_topk_sort_out<D>(sel, k, xr, vals + row * k, idx + row * k);
+}
+
 AK_KERNEL void ak_topk_f32(const float* x, float* vals, ak_i64* idx, ak_i64 cols, int k, int largest) {
     ak_topk_impl<ak_f32_t>(x, vals, idx, cols, k, largest);
 }
@@ -351,4 +481,28 @@ AK_KERNEL void ak_topk_f16(const ak_half* x, ak_half* vals, ak_i64* idx, ak_i64 
 }
 AK_KERNEL void ak_topk_bf16(const ak_bf16* x, ak_bf16* vals, ak_i64* idx, ak_i64 cols, int k, int largest) {
     ak_topk_impl<ak_bf16_t>(x, vals, idx, cols, k, largest);
+}
+AK_KERNEL void ak_topk_mb_pass_f32(const float* x, ak_u32* ws, ak_i64 cols, ak_i64 chunk, int nch, int k, int shift,
+                                    int largest) {
+    ak_topk_mb_pass_impl<ak_f32_t>(x, ws, cols, chunk, nch, k, shift, largest);
+}
+AK_KERNEL void ak_topk_mb_collect_f32(const float* x, float* vals, ak_i64* idx, ak_u32* ws, ak_i64 rows, ak_i64 cols,
+                                       ak_i64 chunk, int nch, int k, int largest) {
+    ak_topk_mb_collect_impl<ak_f32_t>(x, vals, idx, ws, rows, cols, chunk, nch, k, largest);
+}
+AK_KERNEL void ak_topk_mb_pass_f16(const ak_half* x, ak_u32* ws, ak_i64 cols, ak_i64 chunk, int nch, int k, int shift,
+                                    int largest) {
+    ak_topk_mb_pass_impl<ak_f16_t>(x, ws, cols, chunk, nch, k, shift, largest);
+}
+AK_KERNEL void ak_topk_mb_collect_f16(const ak_half* x, ak_half* vals, ak_i64* idx, ak_u32* ws, ak_i64 rows, ak_i64 cols,
+                                       ak_i64 chunk, int nch, int k, int largest) {
+    ak_topk_mb_collect_impl<ak_f16_t>(x, vals, idx, ws, rows, cols, chunk, nch, k, largest);
+}
+AK_KERNEL void ak_topk_mb_pass_bf16(const ak_bf16* x, ak_u32* ws, ak_i64 cols, ak_i64 chunk, int nch, int k, int shift,
+                                    int largest) {
+    ak_topk_mb_pass_impl<ak_bf16_t>(x, ws, cols, chunk, nch, k, shift, largest);
+}
+AK_KERNEL void ak_topk_mb_collect_bf16(const ak_bf16* x, ak_bf16* vals, ak_i64* idx, ak_u32* ws, ak_i64 rows, ak_i64 cols,
+                                       ak_i64 chunk, int nch, int k, int largest) {
+    ak_topk_mb_collect_impl<ak_bf16_t>(x, vals, idx, ws, rows, cols, chunk, nch, k, largest);
 }

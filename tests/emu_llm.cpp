@@ -189,7 +189,7 @@ static void akemu_register(void) {
     AKEMU_K(ak_copy_nd_u8) AKEMU_K(ak_copy_nd_u16) AKEMU_K(ak_copy_nd_u32) AKEMU_K(ak_copy_nd_u64)
     AKEMU_K(ak_copy_nd_u128) AKEMU_K(ak_copy_cast_f32_f16) AKEMU_K(ak_copy_cast_f32_bf16)
     AKEMU_K(ak_copy_cast_f16_f32) AKEMU_K(ak_copy_cast_bf16_f32) AKEMU_K(ak_copy_cast_f16_bf16)
-    AKEMU_K(ak_copy_cast_bf16_f16)
+    AKEMU_K(ak_copy_cast_bf16_f16) AKEMU_K(ak_copy_cast_i32_i64) AKEMU_K(ak_copy_cast_i64_i32)
     AKEMU_K(ak_embedding_u8) AKEMU_K(ak_embedding_u16) AKEMU_K(ak_embedding_u32) AKEMU_K(ak_embedding_u64)
     AKEMU_K(ak_embedding_u128)
 }
@@ -239,7 +239,8 @@ static void emu_add_norm(void) {
         }
 }
 static void emu_rope(void) {
-    static const size_t shapes[][4] = { { 3, 2, 16, 16 }, { 2, 3, 6, 4 }, { 2, 2, 40, 16 }, { 7, 1, 8, 8 } };
+    static const size_t shapes[][4] = { { 3, 2, 16, 16 }, { 2, 3, 6, 4 }, { 2, 2, 40, 16 }, { 7, 1, 8, 8 },
+                                        { 1057, 2, 48, 32 } };   /* 2 tokens per block (interleaved halves), odd tail */
     for (size_t ti = 0; ti < 3; ti++)
         for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++)
             for (int m = 0; m < 2; m++) {
@@ -261,7 +262,8 @@ static void emu_embedding(void) {
 static void emu_copy(void) {
     static const ak_dtype pairs[][2] = { { AK_F32, AK_F32 }, { AK_F16, AK_F16 }, { AK_I64, AK_I64 }, { AK_U8, AK_U8 },
                                          { AK_F32, AK_F16 }, { AK_F32, AK_BF16 }, { AK_F16, AK_F32 },
-                                         { AK_BF16, AK_F32 }, { AK_F16, AK_BF16 }, { AK_BF16, AK_F16 } };
+                                         { AK_BF16, AK_F32 }, { AK_F16, AK_BF16 }, { AK_BF16, AK_F16 },
+                                         { AK_I32, AK_I64 }, { AK_I64, AK_I32 } };
     for (size_t pi = 0; pi < sizeof pairs / sizeof pairs[0]; pi++) {
         ak_dtype st = pairs[pi][0], dt = pairs[pi][1];
         size_t p4[4] = { 2, 3, 5, 8 }, p3[3] = { 5, 3, 9 }, sl[2] = { 4, 24 }, rv[3] = { 2, 5, 7 };

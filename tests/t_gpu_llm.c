@@ -217,7 +217,7 @@ done:
 static void test_gpu_rope(void) {
     static const size_t shapes[][4] = { { 1, 1, 2, 2 }, { 7, 3, 64, 64 }, { 33, 5, 128, 128 }, { 17, 4, 128, 64 },
                                         { 9, 2, 80, 40 }, { 5, 3, 6, 4 }, { 3, 2, 96, 32 }, { 257, 32, 128, 128 },
-                                        { 2, 1, 1024, 1024 } };
+                                        { 2, 1, 1024, 1024 }, { 1201, 8, 128, 64 }, { 4099, 4, 64, 64 } };
     size_t ti, si;
     int m;
     if (!gl_setup()) return;
@@ -313,7 +313,8 @@ static void test_gpu_copy_strided(void) {
     static const ak_dtype pairs[][2] = { { AK_F32, AK_F32 }, { AK_F16, AK_F16 }, { AK_BF16, AK_BF16 },
                                          { AK_I64, AK_I64 }, { AK_U8, AK_U8 }, { AK_I32, AK_I32 },
                                          { AK_F32, AK_F16 }, { AK_F32, AK_BF16 }, { AK_F16, AK_F32 },
-                                         { AK_BF16, AK_F32 }, { AK_F16, AK_BF16 }, { AK_BF16, AK_F16 } };
+                                         { AK_BF16, AK_F32 }, { AK_F16, AK_BF16 }, { AK_BF16, AK_F16 },
+                                         { AK_I32, AK_I64 }, { AK_I64, AK_I32 } };
     size_t pi;
     if (!gl_setup()) return;
     for (pi = 0; pi < sizeof pairs / sizeof pairs[0]; pi++) {

@@ -412,7 +412,13 @@ static void nv_copy(ak_dtype st, ak_dtype dt, const void* src, void* dst, size_t
         if (st == dt)
             memcpy((char*)dst + dof * (int64_t)ak_dtype_size(dt), (const char*)src + so * (int64_t)ak_dtype_size(st),
                    ak_dtype_size(st));
-        else
+        else if (st == AK_I32)   /* i32 -> i64: the same value */
+            ((int64_t*)dst)[dof] = (int64_t)((const int32_t*)src)[so];
+        else if (st == AK_I64) { /* i64 -> i32: the value modulo 2^32, in [-2^31, 2^31) */
+            int64_t v = ((const int64_t*)src)[so], m = v % 4294967296ll;
+            if (m < 0) m += 4294967296ll;
+            ((int32_t*)dst)[dof] = (int32_t)(m >= 2147483648ll ? m - 4294967296ll : m);
+        } else
             ak_elem_set((char*)dst + dof * (int64_t)ak_dtype_size(dt), dt, 0,
                         ak_elem_get((const char*)src + so * (int64_t)ak_dtype_size(st), st, 0));
     }
@@ -443,7 +449,7 @@ done:
 static void test_copy_strided_values(void) {
     static const ak_dtype pairs[][2] = { { AK_F32, AK_F32 }, { AK_F16, AK_F16 }, { AK_I64, AK_I64 }, { AK_U8, AK_U8 },
                                          { AK_F32, AK_BF16 }, { AK_BF16, AK_F32 }, { AK_F16, AK_BF16 },
-                                         { AK_F32, AK_F16 } };
+                                         { AK_F32, AK_F16 }, { AK_I32, AK_I64 }, { AK_I64, AK_I32 } };
     ak_context* ctx = akt_cpu_context("ll_copy");
     unsigned long long rng = akt_seed() ^ 0xC09;
     size_t pi;
@@ -513,6 +519,8 @@ static void test_copy_strided_errors(void) {
     AKT_ERR(ak_copy_strided(NULL, AK_F32, AK_F32, a, b, 2, sh, st, st, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_copy_strided(ctx, AK_I32, AK_F32, a, b, 2, sh, st, st, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_CONTAINS(ak_last_error(), "cast");
+    AKT_ERR(ak_copy_strided(ctx, AK_I64, AK_F32, a, b, 2, sh, st, st, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR(ak_copy_strided(ctx, AK_I32, AK_U8, a, b, 2, sh, st, st, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_copy_strided(ctx, AK_F32, AK_F32, a, b, 0, sh, st, st, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_copy_strided(ctx, AK_F32, AK_F32, a, b, 7, sh7, s7, s7, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_CONTAINS(ak_last_error(), "ndim");

@@ -188,6 +188,12 @@ static void akk_walk_llm(ak_context* ctx) {
         AKT_OK(ak_embedding(ctx, bits[e], AK_I64, x, pos, y, 4, 4, dim, NULL));
         AKT_OK(ak_copy_strided(ctx, bits[e], bits[e], x, y, 1, sh, st, st, NULL));
     }
+    {   /* the integer casts */
+        size_t sh[1] = { 64 };
+        int64_t st[1] = { 1 };
+        AKT_OK(ak_copy_strided(ctx, AK_I32, AK_I64, x, y, 1, sh, st, st, NULL));
+        AKT_OK(ak_copy_strided(ctx, AK_I64, AK_I32, x, y, 1, sh, st, st, NULL));
+    }
 done:
     free(x); free(r); free(h); free(y);
 }
@@ -208,7 +214,8 @@ static void akk_walk_rng(ak_context* ctx) {
         AKT_OK(ak_rand_uniform(ctx, t, y, 1001, 1, 2, 0.0f, 1.0f, NULL));
         AKT_OK(ak_rand_normal(ctx, t, y, 1001, 1, 2, 0.0f, 1.0f, NULL));
         AKT_OK(ak_dropout(ctx, t, x, y, m, 1001, 0.5f, 1, 2, NULL));
-        AKT_OK(ak_topk(ctx, t, x, v, ix, 2, 100000, 1024, 1, NULL));
+        AKT_OK(ak_topk(ctx, t, x, v, ix, 2, 100000, 1024, 1, NULL));     /* a row over several blocks */
+        AKT_OK(ak_topk(ctx, t, x, v, ix, 400, 500, 5, 1, NULL));         /* one block per row */
     }
 done:
     free(x); free(y); free(v); free(ix); free(m);
