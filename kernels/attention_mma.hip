@@ -243,9 +243,11 @@ AK_INLINE void ak_cp_async16(void* smem, const void* gmem, bool full) {
     const int n = full ? 16 : 0;  // 0: write 16 zero bytes
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(s), "l"(gmem), "r"(n));
 }
+#if !defined(AK_WGMMA)  // sm_90a: the prelude's (the same instructions, with a memory clobber)
 AK_INLINE void ak_cp_async_commit(void) { asm volatile("cp.async.commit_group;"); }
 template <int N>
 AK_INLINE void ak_cp_async_wait(void) { asm volatile("cp.async.wait_group %0;" ::"n"(N)); }
+#endif
 
 // two fp32 -> one 32-bit register of two 16-bit values (lo in the low half)
 template <class D> AK_INLINE ak_u32 ak_pack2f(float lo, float hi);
