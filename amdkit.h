@@ -6468,39 +6468,23 @@ static const char _ak_src_scan[] =
     "    ak_topk_sort_out<D>(sel, k, xr, vals + row * k, idx + row * k);\n"
     "}\n"
     "\n"
-    "AK_KERNEL void ak_topk_f32(const float* x, float* vals, ak_i64* idx, ak_i64 cols, int k, int largest) {\n"
-    "    ak_topk_impl<ak_f32_t>(x, vals, idx, cols, k, largest);\n"
-    "}\n"
-    "AK_KERNEL void ak_topk_f16(const ak_half* x, ak_half* vals, ak_i64* idx, ak_i64 cols, int k, int largest) {\n"
-    "    ak_topk_impl<ak_f16_t>(x, vals, idx, cols, k, largest);\n"
-    "}\n"
-    "AK_KERNEL void ak_topk_bf16(const ak_bf16* x, ak_bf16* vals, ak_i64* idx, ak_i64 cols, int k, int largest) {\n"
-    "    ak_topk_impl<ak_bf16_t>(x, vals, idx, cols, k, largest);\n"
-    "}\n"
-    "AK_KERNEL void ak_topk_mb_pass_f32(const float* x, ak_u32* ws, ak_i64 cols, ak_i64 chunk, int nch, int k, int shift,\n"
-    "                                    int largest) {\n"
-    "    ak_topk_mb_pass_impl<ak_f32_t>(x, ws, cols, chunk, nch, k, shift, largest);\n"
-    "}\n"
-    "AK_KERNEL void ak_topk_mb_collect_f32(const float* x, float* vals, ak_i64* idx, ak_u32* ws, ak_i64 rows, ak_i64 cols,\n"
-    "                                       ak_i64 chunk, int nch, int k, int largest) {\n"
-    "    ak_topk_mb_collect_impl<ak_f32_t>(x, vals, idx, ws, rows, cols, chunk, nch, k, largest);\n"
-    "}\n"
-    "AK_KERNEL void ak_topk_mb_pass_f16(const ak_half* x, ak_u32* ws, ak_i64 cols, ak_i64 chunk, int nch, int k, int shift,\n"
-    "                                    int largest) {\n"
-    "    ak_topk_mb_pass_impl<ak_f16_t>(x, ws, cols, chunk, nch, k, shift, largest);\n"
-    "}\n"
-    "AK_KERNEL void ak_topk_mb_collect_f16(const ak_half* x, ak_half* vals, ak_i64* idx, ak_u32* ws, ak_i64 rows, ak_i64 cols,\n"
-    "                                       ak_i64 chunk, int nch, int k, int largest) {\n"
-    "    ak_topk_mb_collect_impl<ak_f16_t>(x, vals, idx, ws, rows, cols, chunk, nch, k, largest);\n"
-    "}\n"
-    "AK_KERNEL void ak_topk_mb_pass_bf16(const ak_bf16* x, ak_u32* ws, ak_i64 cols, ak_i64 chunk, int nch, int k, int shift,\n"
-    "                                    int largest) {\n"
-    "    ak_topk_mb_pass_impl<ak_bf16_t>(x, ws, cols, chunk, nch, k, shift, largest);\n"
-    "}\n"
-    "AK_KERNEL void ak_topk_mb_collect_bf16(const ak_bf16* x, ak_bf16* vals, ak_i64* idx, ak_u32* ws, ak_i64 rows, ak_i64 cols,\n"
-    "                                       ak_i64 chunk, int nch, int k, int largest) {\n"
-    "    ak_topk_mb_collect_impl<ak_bf16_t>(x, vals, idx, ws, rows, cols, chunk, nch, k, largest);\n"
-    "}\n"
+    "// kernels: ak_topk_f32 ak_topk_mb_pass_f32 ak_topk_mb_collect_f32 ak_topk_f16 ak_topk_mb_pass_f16\n"
+    "// kernels: ak_topk_mb_collect_f16 ak_topk_bf16 ak_topk_mb_pass_bf16 ak_topk_mb_collect_bf16\n"
+    "#define AK_TOPK(DT, D)                                                                                             \\\n"
+    "    AK_KERNEL void ak_topk_##DT(const D::T* x, D::T* vals, ak_i64* idx, ak_i64 cols, int k, int largest) {         \\\n"
+    "        ak_topk_impl<D>(x, vals, idx, cols, k, largest);                                                           \\\n"
+    "    }                                                                                                              \\\n"
+    "    AK_KERNEL void ak_topk_mb_pass_##DT(const D::T* x, ak_u32* ws, ak_i64 cols, ak_i64 chunk, int nch, int k,      \\\n"
+    "                                        int shift, int largest) {                                                  \\\n"
+    "        ak_topk_mb_pass_impl<D>(x, ws, cols, chunk, nch, k, shift, largest);                                       \\\n"
+    "    }                                                                                                              \\\n"
+    "    AK_KERNEL void ak_topk_mb_collect_##DT(const D::T* x, D::T* vals, ak_i64* idx, ak_u32* ws, ak_i64 rows,        \\\n"
+    "                                           ak_i64 cols, ak_i64 chunk, int nch, int k, int largest) {               \\\n"
+    "        ak_topk_mb_collect_impl<D>(x, vals, idx, ws, rows, cols, chunk, nch, k, largest);                          \\\n"
+    "    }\n"
+    "AK_TOPK(f32, ak_f32_t)\n"
+    "AK_TOPK(f16, ak_f16_t)\n"
+    "AK_TOPK(bf16, ak_bf16_t)\n"
     ;
 
 /* kernels/softmax.hip */
@@ -7110,7 +7094,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "reduce", _ak_src_reduce,
       "ak_reduce_sum_f32 ak_reduce_sum_f16 ak_reduce_sum_bf16 ak_reduce_max_f32 ak_reduce_max_f16 ak_reduce_max_bf16 ak_reduce_min_f32 ak_reduce_min_f16 ak_reduce_min_bf16 ak_reduce_argmax_f32 ak_reduce_argmax_f16 ak_reduce_argmax_bf16 ak_reduce_argmin_f32 ak_reduce_argmin_f16 ak_reduce_argmin_bf16 ak_reduce2_sum ak_reduce2_max ak_reduce2_min ak_reduce2_argmax ak_reduce2_argmin" },
     { "scan", _ak_src_scan,
-      "ak_cumsum_part_f32 ak_cumsum_f32 ak_cumsum_part_f16 ak_cumsum_f16 ak_cumsum_part_bf16 ak_cumsum_bf16 ak_cumsum_part_i32 ak_cumsum_i32 ak_cumsum_part_i64 ak_cumsum_i64 ak_topk_f32 ak_topk_f16 ak_topk_bf16 ak_topk_mb_pass_f32 ak_topk_mb_collect_f32 ak_topk_mb_pass_f16 ak_topk_mb_collect_f16 ak_topk_mb_pass_bf16 ak_topk_mb_collect_bf16" },
+      "ak_cumsum_part_f32 ak_cumsum_f32 ak_cumsum_part_f16 ak_cumsum_f16 ak_cumsum_part_bf16 ak_cumsum_bf16 ak_cumsum_part_i32 ak_cumsum_i32 ak_cumsum_part_i64 ak_cumsum_i64 ak_topk_f32 ak_topk_mb_pass_f32 ak_topk_mb_collect_f32 ak_topk_f16 ak_topk_mb_pass_f16 ak_topk_mb_collect_f16 ak_topk_bf16 ak_topk_mb_pass_bf16 ak_topk_mb_collect_bf16" },
     { "softmax", _ak_src_softmax,
       "ak_softmax_f32 ak_softmax_f16 ak_softmax_bf16 ak_softmax_wide_f32 ak_softmax_wide_f16 ak_softmax_wide_bf16 ak_softmax_split_f32 ak_softmax_split_f16 ak_softmax_split_bf16 ak_softmax_stats_f32 ak_softmax_stats_f16 ak_softmax_stats_bf16 ak_softmax_apply_f32 ak_softmax_apply_f16 ak_softmax_apply_bf16" },
     { "transpose", _ak_src_transpose,
@@ -7322,17 +7306,17 @@ static inline void _ak_kargs_cumsum(_ak_kargs* kargs_, const void* x, void* y, i
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_cumsum);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch); ak_args_ptr(a_, part); ak_args_i32(a_, exclusive);
 }
-/* kernels/scan.hip:476 ak_topk_f32 */
+/* kernels/scan.hip:479 ak_topk_##DT (macro AK_TOPK) */
 static inline void _ak_kargs_topk(_ak_kargs* kargs_, const void* x, void* vals, void* idx, int64_t cols, int32_t k, int32_t largest) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_topk);
     ak_args_ptr(a_, x); ak_args_ptr(a_, vals); ak_args_ptr(a_, idx); ak_args_i64(a_, cols); ak_args_i32(a_, k); ak_args_i32(a_, largest);
 }
-/* kernels/scan.hip:485 ak_topk_mb_pass_f32 */
+/* kernels/scan.hip:482 ak_topk_mb_pass_##DT (macro AK_TOPK) */
 static inline void _ak_kargs_topk_mb_pass(_ak_kargs* kargs_, const void* x, void* ws, int64_t cols, int64_t chunk, int32_t nch, int32_t k, int32_t shift, int32_t largest) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_topk_mb_pass);
     ak_args_ptr(a_, x); ak_args_ptr(a_, ws); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch); ak_args_i32(a_, k); ak_args_i32(a_, shift); ak_args_i32(a_, largest);
 }
-/* kernels/scan.hip:489 ak_topk_mb_collect_f32 */
+/* kernels/scan.hip:486 ak_topk_mb_collect_##DT (macro AK_TOPK) */
 static inline void _ak_kargs_topk_mb_collect(_ak_kargs* kargs_, const void* x, void* vals, void* idx, void* ws, int64_t rows, int64_t cols, int64_t chunk, int32_t nch, int32_t k, int32_t largest) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_topk_mb_collect);
     ak_args_ptr(a_, x); ak_args_ptr(a_, vals); ak_args_ptr(a_, idx); ak_args_ptr(a_, ws); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch);
@@ -7537,15 +7521,6 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_reduce2_min", _AK_KIF_reduce2 },
     { "ak_reduce2_argmax", _AK_KIF_reduce2 },
     { "ak_reduce2_argmin", _AK_KIF_reduce2 },
-    { "ak_topk_f32", _AK_KIF_topk },
-    { "ak_topk_f16", _AK_KIF_topk },
-    { "ak_topk_bf16", _AK_KIF_topk },
-    { "ak_topk_mb_pass_f32", _AK_KIF_topk_mb_pass },
-    { "ak_topk_mb_collect_f32", _AK_KIF_topk_mb_collect },
-    { "ak_topk_mb_pass_f16", _AK_KIF_topk_mb_pass },
-    { "ak_topk_mb_collect_f16", _AK_KIF_topk_mb_collect },
-    { "ak_topk_mb_pass_bf16", _AK_KIF_topk_mb_pass },
-    { "ak_topk_mb_collect_bf16", _AK_KIF_topk_mb_collect },
     { "ak_cumsum_part_f32", _AK_KIF_cumsum_part },
     { "ak_cumsum_f32", _AK_KIF_cumsum },
     { "ak_cumsum_part_f16", _AK_KIF_cumsum_part },
@@ -7556,6 +7531,15 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_cumsum_i32", _AK_KIF_cumsum },
     { "ak_cumsum_part_i64", _AK_KIF_cumsum_part },
     { "ak_cumsum_i64", _AK_KIF_cumsum },
+    { "ak_topk_f32", _AK_KIF_topk },
+    { "ak_topk_mb_pass_f32", _AK_KIF_topk_mb_pass },
+    { "ak_topk_mb_collect_f32", _AK_KIF_topk_mb_collect },
+    { "ak_topk_f16", _AK_KIF_topk },
+    { "ak_topk_mb_pass_f16", _AK_KIF_topk_mb_pass },
+    { "ak_topk_mb_collect_f16", _AK_KIF_topk_mb_collect },
+    { "ak_topk_bf16", _AK_KIF_topk },
+    { "ak_topk_mb_pass_bf16", _AK_KIF_topk_mb_pass },
+    { "ak_topk_mb_collect_bf16", _AK_KIF_topk_mb_collect },
     { "ak_softmax_f32", _AK_KIF_softmax },
     { "ak_softmax_wide_f32", _AK_KIF_softmax_wide },
     { "ak_softmax_split_f32", _AK_KIF_softmax_split },

@@ -36,25 +36,40 @@ XENT = ("cross_entropy", "cross_entropy_mean")
 # this fraction of a same-size copy timed with the same protocol (bench_sweep.c "frac_same"), title.
 # First match wins, so the narrow rows come first.
 def G(gid, title, target=None, ops=None, dtypes=None, cols=(1, INF), rows=(1, INF), mib=(0, INF), eager=None,
-      same=None):
+      same=None, vector=False):
     return {"id": gid, "title": title, "target": target, "ops": ops, "dtypes": dtypes, "cols": cols, "rows": rows,
-            "mib": mib, "eager": eager, "same": same}
+            "mib": mib, "eager": eager, "same": same, "vector": vector}
 
 
+HALVES = ("f16", "bf16")
 GROUPS = [
-    # --- the measurement itself ---
+    # --- the measurement itself (lead) ---
     G("N1", "within 5% of eager: inside the run-to-run spread of the ratio", "eager1", eager=(0.95, 1.0)),
-    G("D1", ">= 85% of a same-size copy under the same protocol (the 1 GiB copy does not write back the "
-            "flush's dirty L2)", "copy85", same=0.85),
-    # --- small tensors (< 1 MiB): latency ---
-    G("S1", "transpose of a vector or tiny matrix: torch returns a view", "eager1", ("transpose",), mib=(0, 1)),
-    G("S2", "cross-entropy mean, small: launches and workspace", "eager1", ("cross_entropy_mean",), mib=(0, 1)),
-    G("S3", "reductions / argmax, small", "eager1", ARGS + REDS, mib=(0, 1)),
-    G("S4", "softmax / norms, small: launch floor", "eager1", ROWOPS + NORMS + ("cross_entropy",), mib=(0, 1)),
-    # --- mid-size and large tensors ---
-    G("W1", "softmax / norms on wide rows", None, ROWOPS + NORMS, cols=(4096, INF), mib=(1, INF)),
-    G("R1", "reductions / argmax / cross-entropy, >= 1 MiB", None, ARGS + REDS + XENT, mib=(1, INF)),
-    G("T1", "transpose, >= 1 MiB", None, ("transpose",), mib=(1, INF)),
+    G("D1", ">= 85% of a same-size copy under the same protocol (64-256 MiB: the copy itself is at 74-97% of the "
+            "1 GiB copy)", "copy85", same=0.85),
+    # --- transpose (helper red) ---
+    G("S1", "transpose of a vector (rows or cols == 1): torch returns a view", "eager1", ("transpose",), vector=True),
+    G("T1", "transpose: tiles partly empty (16 rows, 127 columns)", None, ("transpose",)),
+    # --- small tensors and few rows (red: reductions / xent; lead: softmax / norms) ---
+    G("S2", "cross-entropy mean over 2-16 rows: one block too slow, two launches too long", "eager1",
+      ("cross_entropy_mean",), rows=(2, 16)),
+    G("M2", "softmax f16/bf16 at 127 columns: scalar path of the rows kernel", "eager1", ROWOPS, HALVES, cols=(127, 127)),
+    G("S3", "reductions / argmax < 1 MiB: launch + round trips", "eager1", ARGS + REDS, mib=(0, 1)),
+    G("S4", "softmax / norms < 1 MiB: launch floor", "eager1", ROWOPS + NORMS, mib=(0, 1)),
+    # --- wide rows (helper wide; first match wins, narrow rows first) ---
+    G("W2", "softmax f32 8193..16384: two-pass wide/512", "eager1", ROWOPS, ("f32",), cols=(8193, 16384)),
+    G("W3", "softmax halves 16385..131072: two-pass wide/512", "eager1", ROWOPS, HALVES, cols=(16385, 131072)),
+    G("W4", "softmax f32 few rows: split barrier", "eager1", ROWOPS, ("f32",), cols=(16385, 65536), rows=(1, 256)),
+    G("W5e", "norms f32 very wide: ~1.0x eager", "eager1", NORMS, ("f32",), cols=(65537, INF), rows=(1024, INF)),
+    G("W9", "softmax / norms, 16-1024 rows, 1-64 MiB", "eager1", ROWOPS + NORMS, cols=(4096, 65536), rows=(1, 1024),
+      mib=(1, 64)),
+    G("W5", "norms past 16384 columns: second pass from HBM", "copy85", NORMS, cols=(16385, INF)),
+    G("W6", "norms 8193..16384: ramp / tail at 1024-4096 rows", "copy85", NORMS, cols=(8193, 16384)),
+    G("W7", "softmax wide: two reads or a barrier", "copy85", ROWOPS, cols=(8193, INF)),
+    G("W8", "rows kernel at 4096..8192 columns, 64-256 MiB: launch / ramp / tail", "copy85", ROWOPS + NORMS,
+      cols=(4096, 8192)),
+    # --- the rest >= 1 MiB ---
+    G("R1", "reductions / argmax / cross-entropy >= 1 MiB", None, ARGS + REDS + XENT, mib=(1, INF)),
     G("M1", "softmax / norms on rows narrower than 4096, >= 1 MiB", None, ROWOPS + NORMS, cols=(1, 4095),
       mib=(1, INF)),
 ]
@@ -81,6 +96,8 @@ def match(g, cell, target):
         if s is None or not (g["eager"][0] <= s < g["eager"][1]):
             return False
     if g["same"] is not None and (cell["amdkit"].get("frac_same") or 0) < g["same"]:
+        return False
+    if g["vector"] and cell["rows"] != 1 and cell["cols"] != 1:
         return False
     return True
 

@@ -473,36 +473,20 @@ AK_INLINE void ak_topk_mb_collect_impl(const typename D::T* AK_RESTRICT x, typen
     ak_topk_sort_out<D>(sel, k, xr, vals + row * k, idx + row * k);
 }
 
-AK_KERNEL void ak_topk_f32(const float* x, float* vals, ak_i64* idx, ak_i64 cols, int k, int largest) {
-    ak_topk_impl<ak_f32_t>(x, vals, idx, cols, k, largest);
-}
-AK_KERNEL void ak_topk_f16(const ak_half* x, ak_half* vals, ak_i64* idx, ak_i64 cols, int k, int largest) {
-    ak_topk_impl<ak_f16_t>(x, vals, idx, cols, k, largest);
-}
-AK_KERNEL void ak_topk_bf16(const ak_bf16* x, ak_bf16* vals, ak_i64* idx, ak_i64 cols, int k, int largest) {
-    ak_topk_impl<ak_bf16_t>(x, vals, idx, cols, k, largest);
-}
-AK_KERNEL void ak_topk_mb_pass_f32(const float* x, ak_u32* ws, ak_i64 cols, ak_i64 chunk, int nch, int k, int shift,
-                                    int largest) {
-    ak_topk_mb_pass_impl<ak_f32_t>(x, ws, cols, chunk, nch, k, shift, largest);
-}
-AK_KERNEL void ak_topk_mb_collect_f32(const float* x, float* vals, ak_i64* idx, ak_u32* ws, ak_i64 rows, ak_i64 cols,
-                                       ak_i64 chunk, int nch, int k, int largest) {
-    ak_topk_mb_collect_impl<ak_f32_t>(x, vals, idx, ws, rows, cols, chunk, nch, k, largest);
-}
-AK_KERNEL void ak_topk_mb_pass_f16(const ak_half* x, ak_u32* ws, ak_i64 cols, ak_i64 chunk, int nch, int k, int shift,
-                                    int largest) {
-    ak_topk_mb_pass_impl<ak_f16_t>(x, ws, cols, chunk, nch, k, shift, largest);
-}
-AK_KERNEL void ak_topk_mb_collect_f16(const ak_half* x, ak_half* vals, ak_i64* idx, ak_u32* ws, ak_i64 rows, ak_i64 cols,
-                                       ak_i64 chunk, int nch, int k, int largest) {
-    ak_topk_mb_collect_impl<ak_f16_t>(x, vals, idx, ws, rows, cols, chunk, nch, k, largest);
-}
-AK_KERNEL void ak_topk_mb_pass_bf16(const ak_bf16* x, ak_u32* ws, ak_i64 cols, ak_i64 chunk, int nch, int k, int shift,
-                                    int largest) {
-    ak_topk_mb_pass_impl<ak_bf16_t>(x, ws, cols, chunk, nch, k, shift, largest);
-}
-AK_KERNEL void ak_topk_mb_collect_bf16(const ak_bf16* x, ak_bf16* vals, ak_i64* idx, ak_u32* ws, ak_i64 rows, ak_i64 cols,
-                                       ak_i64 chunk, int nch, int k, int largest) {
-    ak_topk_mb_collect_impl<ak_bf16_t>(x, vals, idx, ws, rows, cols, chunk, nch, k, largest);
-}
+// kernels: ak_topk_f32 ak_topk_mb_pass_f32 ak_topk_mb_collect_f32 ak_topk_f16 ak_topk_mb_pass_f16
+// kernels: ak_topk_mb_collect_f16 ak_topk_bf16 ak_topk_mb_pass_bf16 ak_topk_mb_collect_bf16
+#define AK_TOPK(DT, D)                                                                                             \
+    AK_KERNEL void ak_topk_##DT(const D::T* x, D::T* vals, ak_i64* idx, ak_i64 cols, int k, int largest) {         \
+        ak_topk_impl<D>(x, vals, idx, cols, k, largest);                                                           \
+    }                                                                                                              \
+    AK_KERNEL void ak_topk_mb_pass_##DT(const D::T* x, ak_u32* ws, ak_i64 cols, ak_i64 chunk, int nch, int k,      \
+                                        int shift, int largest) {                                                  \
+        ak_topk_mb_pass_impl<D>(x, ws, cols, chunk, nch, k, shift, largest);                                       \
+    }                                                                                                              \
+    AK_KERNEL void ak_topk_mb_collect_##DT(const D::T* x, D::T* vals, ak_i64* idx, ak_u32* ws, ak_i64 rows,        \
+                                           ak_i64 cols, ak_i64 chunk, int nch, int k, int largest) {               \
+        ak_topk_mb_collect_impl<D>(x, vals, idx, ws, rows, cols, chunk, nch, k, largest);                          \
+    }
+AK_TOPK(f32, ak_f32_t)
+AK_TOPK(f16, ak_f16_t)
+AK_TOPK(bf16, ak_bf16_t)

@@ -17,7 +17,8 @@
 #      configuration table (generated from the config X-macro table), and the demo (cpu backend)
 #   9. the README's prototyping walkthrough as written, amdkit run/bench/tune (cpu backend)
 #  10. the benchmarks' honesty: bench_ops.c's per-entry CPU-reference check (and that it catches a
-#      corrupted result), bench/report.py's fast_p win/tie/loss logic on synthetic JSON
+#      corrupted result), bench/report.py's fast_p win/tie/loss logic on synthetic JSON, and every miss of the
+#      committed shape sweep (bench/results/h100_sweep_final.json) mapped to an explained group (bench/sweep_misses.py)
 set -u
 cd "$(dirname "$0")/.."
 B=build
@@ -141,6 +142,8 @@ echo "== several devices (cpu backend: N contexts, collectives over threads)"
 step tp-linear bash -c 'for n in 1 2 3 5; do AMDKIT_BACKEND=cpu ./build/tp_linear --ranks $n --quiet || exit 1; done'
 echo "== demo (cpu)"
 # the shape sweep's harness (bench/bench_sweep.c + sweep_render.py) on a tiny grid (cpu backend: checks the harness, not speed)
+# every miss of the committed final sweep belongs to a group explained in bench/NOTES.md (issue 13)
+step sweep-misses python3 bench/sweep_misses.py bench/results/h100_sweep_final.json --check
 step sweep-quick bash -c "AMDKIT_BACKEND=cpu ./$B/bench_sweep --quick --rows 1,3,64 --cols 1,7,127,1000,5000 --dtypes f32,bf16 $B/sweep-quick.json && python3 bench/sweep_render.py $B/sweep-quick.json --out $B/sweep-quick"
 step demo env AMDKIT_BACKEND=cpu ./$B/amdkit demo
 echo "== prototyping commands (cpu): the README walkthrough as written (install, run, check, bench, tune), amdkit run/bench/tune"
