@@ -2204,6 +2204,15 @@ static const char _ak_src_prelude[] =
     "AK_INLINE ak_i64 ak_gstride(void) { return (ak_i64)gridDim.x * (ak_i64)blockDim.x; }\n"
     "AK_INLINE int ak_lane(void) { return (int)(threadIdx.x % AK_WAVE); }\n"
     "AK_INLINE int ak_wave_id(void) { return (int)(threadIdx.x / AK_WAVE); }\n"
+    "// One row per group of G threads (blockDim.x / G rows per block): the thread's lane in its group and its row,\n"
+    "// clamped to row 0 past the last row so the group's loads stay in bounds; returns the row's length (0 past the end).\n"
+    "AK_INLINE int ak_group_row(ak_i64 rows, int cols, int G, int* lane, ak_i64* row) {\n"
+    "    *lane = (int)threadIdx.x & (G - 1);\n"
+    "    const ak_i64 r = (ak_i64)blockIdx.x * (ak_i64)(blockDim.x / G) + (ak_i64)(threadIdx.x / G);\n"
+    "    const int len = r < rows ? cols : 0;\n"
+    "    *row = r < rows ? r : 0;\n"
+    "    return len;\n"
+    "}\n"
     "\n"
     "/* ---- bit casts ----------------------------------------------------------- */\n"
     "AK_INLINE float ak_u2f(ak_u32 u) { return __uint_as_float(u); }\n"
@@ -4938,39 +4947,29 @@ static const char _ak_src_layout[] =
     "AK_COPY_ND_BITS(u64, ak_u64)\n"
     "AK_COPY_ND_BITS(u128, uint4)\n"
     "\n"
-    "#define AK_COPY_ND_CAST(SN, S, DN, D)                                                                                \\\n"
-    "    AK_KERNEL __launch_bounds__(256) void ak_copy_cast_##SN##_##DN(                                                  \\\n"
-    "        const S::T* src, D::T* dst, ak_i64 rows, ak_i64 inner, ak_i64 chunk, ak_i64 iss, ak_i64 ids,                 \\\n"
-    "        int nd, ak_i64 sz0, ak_i64 sz1, ak_i64 sz2, ak_i64 sz3, ak_i64 sz4, ak_i64 ss0, ak_i64 ss1,                  \\\n"
-    "        ak_i64 ss2, ak_i64 ss3, ak_i64 ss4, ak_i64 ds0, ak_i64 ds1, ak_i64 ds2, ak_i64 ds3, ak_i64 ds4, int G,       \\\n"
-    "        int vec) {                                                                                                   \\\n"
-    "        AK_ND_OUTER_INIT(o);                                                                                         \\\n"
-    "        ak_nd_cast<S, D> f;                                                                                          \\\n"
-    "        f.s = src;                                                                                                   \\\n"
-    "        f.d = dst;                                                                                                   \\\n"
-    "        f.vec = vec != 0;                                                                                            \\\n"
-    "        ak_nd_walk(o, rows, inner, chunk, iss, ids, G, f);                                                           \\\n"
-    "    }\n"
-    "AK_COPY_ND_CAST(f32, ak_f32_t, f16, ak_f16_t)\n"
-    "AK_COPY_ND_CAST(f32, ak_f32_t, bf16, ak_bf16_t)\n"
-    "AK_COPY_ND_CAST(f16, ak_f16_t, f32, ak_f32_t)\n"
-    "AK_COPY_ND_CAST(bf16, ak_bf16_t, f32, ak_f32_t)\n"
-    "AK_COPY_ND_CAST(f16, ak_f16_t, bf16, ak_bf16_t)\n"
-    "AK_COPY_ND_CAST(bf16, ak_bf16_t, f16, ak_f16_t)\n"
-    "\n"
-    "#define AK_COPY_ND_ICAST(SN, ST, DN, DT)                                                                             \\\n"
+    "// One strided cast kernel: source / destination element types ST / DT, the element functor FN<FA, FB>\n"
+    "// (ak_nd_cast over the float dtype structs, ak_nd_icast over the integer types).\n"
+    "#define AK_COPY_ND_CAST_K(SN, ST, DN, DT, FN, FA, FB)                                                                \\\n"
     "    AK_KERNEL __launch_bounds__(256) void ak_copy_cast_##SN##_##DN(                                                  \\\n"
     "        const ST* src, DT* dst, ak_i64 rows, ak_i64 inner, ak_i64 chunk, ak_i64 iss, ak_i64 ids,                     \\\n"
     "        int nd, ak_i64 sz0, ak_i64 sz1, ak_i64 sz2, ak_i64 sz3, ak_i64 sz4, ak_i64 ss0, ak_i64 ss1,                  \\\n"
     "        ak_i64 ss2, ak_i64 ss3, ak_i64 ss4, ak_i64 ds0, ak_i64 ds1, ak_i64 ds2, ak_i64 ds3, ak_i64 ds4, int G,       \\\n"
     "        int vec) {                                                                                                   \\\n"
     "        AK_ND_OUTER_INIT(o);                                                                                         \\\n"
-    "        ak_nd_icast<ST, DT> f;                                                                                       \\\n"
+    "        FN<FA, FB> f;                                                                                                \\\n"
     "        f.s = src;                                                                                                   \\\n"
     "        f.d = dst;                                                                                                   \\\n"
     "        f.vec = vec != 0;                                                                                            \\\n"
     "        ak_nd_walk(o, rows, inner, chunk, iss, ids, G, f);                                                           \\\n"
     "    }\n"
+    "#define AK_COPY_ND_CAST(SN, S, DN, D) AK_COPY_ND_CAST_K(SN, S::T, DN, D::T, ak_nd_cast, S, D)\n"
+    "AK_COPY_ND_CAST(f32, ak_f32_t, f16, ak_f16_t)\n"
+    "AK_COPY_ND_CAST(f32, ak_f32_t, bf16, ak_bf16_t)\n"
+    "AK_COPY_ND_CAST(f16, ak_f16_t, f32, ak_f32_t)\n"
+    "AK_COPY_ND_CAST(bf16, ak_bf16_t, f32, ak_f32_t)\n"
+    "AK_COPY_ND_CAST(f16, ak_f16_t, bf16, ak_bf16_t)\n"
+    "AK_COPY_ND_CAST(bf16, ak_bf16_t, f16, ak_f16_t)\n"
+    "#define AK_COPY_ND_ICAST(SN, ST, DN, DT) AK_COPY_ND_CAST_K(SN, ST, DN, DT, ak_nd_icast, ST, DT)\n"
     "AK_COPY_ND_ICAST(i32, int, i64, ak_i64)\n"
     "AK_COPY_ND_ICAST(i64, ak_i64, i32, int)\n"
     "\n"
@@ -5277,10 +5276,9 @@ static const char _ak_src_norm[] =
     "                            const typename D::T* AK_RESTRICT b, typename D::T* h, typename D::T* AK_RESTRICT y,\n"
     "                            ak_i64 rows, int cols, int G, bool vec, float eps, bool rms) {\n"
     "    __shared__ float scratch[AK_MAX_WAVES];\n"
-    "    const int lane = (int)threadIdx.x & (G - 1);\n"
-    "    ak_i64 row = (ak_i64)blockIdx.x * (ak_i64)(blockDim.x / G) + (ak_i64)(threadIdx.x / G);\n"
-    "    const int len = row < rows ? cols : 0;\n"
-    "    if (row >= rows) row = 0;\n"
+    "    int lane;\n"
+    "    ak_i64 row;\n"
+    "    const int len = ak_group_row(rows, cols, G, &lane, &row);\n"
     "    float v[E];\n"
     "    ak_norm_load<D, E, RES>(v, x + row * cols, RES ? res + row * cols : res, RES ? h + row * cols : h, len, lane, G, vec);\n"
     "    const float inv_n = 1.0f / (float)cols;\n"
@@ -6550,10 +6548,9 @@ static const char _ak_src_softmax[] =
     "AK_INLINE void ak_softmax_rows(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT y, ak_i64 rows, int cols,\n"
     "                               int G, bool vec, bool logsm) {\n"
     "    __shared__ float scratch[AK_MAX_WAVES];\n"
-    "    const int lane = (int)threadIdx.x & (G - 1);\n"
-    "    ak_i64 row = (ak_i64)blockIdx.x * (ak_i64)(blockDim.x / G) + (ak_i64)(threadIdx.x / G);\n"
-    "    const int len = row < rows ? cols : 0;\n"
-    "    if (row >= rows) row = 0;\n"
+    "    int lane;\n"
+    "    ak_i64 row;\n"
+    "    const int len = ak_group_row(rows, cols, G, &lane, &row);\n"
     "    float v[E];\n"
     "    ak_row_load<D, E>(v, x + row * cols, len, lane, G, vec, -AK_INF);\n"
     "    float m = -AK_INF;\n"
@@ -7222,7 +7219,7 @@ static inline void _ak_kargs_copy_nd(_ak_kargs* kargs_, const void* src, void* d
     ak_args_i64(a_, sz0); ak_args_i64(a_, sz1); ak_args_i64(a_, sz2); ak_args_i64(a_, sz3); ak_args_i64(a_, sz4); ak_args_i64(a_, ss0); ak_args_i64(a_, ss1); ak_args_i64(a_, ss2);
     ak_args_i64(a_, ss3); ak_args_i64(a_, ss4); ak_args_i64(a_, ds0); ak_args_i64(a_, ds1); ak_args_i64(a_, ds2); ak_args_i64(a_, ds3); ak_args_i64(a_, ds4); ak_args_i32(a_, G);
 }
-/* kernels/layout.hip:179 ak_copy_cast_##SN##_##DN (macro AK_COPY_ND_CAST) */
+/* kernels/layout.hip:181 ak_copy_cast_##SN##_##DN (macro AK_COPY_ND_CAST_K) */
 static inline void _ak_kargs_copy_cast(_ak_kargs* kargs_, const void* src, void* dst, int64_t rows, int64_t inner, int64_t chunk, int64_t iss, int64_t ids, int32_t nd, int64_t sz0, int64_t sz1,
                                        int64_t sz2, int64_t sz3, int64_t sz4, int64_t ss0, int64_t ss1, int64_t ss2, int64_t ss3, int64_t ss4, int64_t ds0, int64_t ds1, int64_t ds2, int64_t ds3,
                                        int64_t ds4, int32_t G, int32_t vec) {
@@ -7231,7 +7228,7 @@ static inline void _ak_kargs_copy_cast(_ak_kargs* kargs_, const void* src, void*
     ak_args_i64(a_, sz0); ak_args_i64(a_, sz1); ak_args_i64(a_, sz2); ak_args_i64(a_, sz3); ak_args_i64(a_, sz4); ak_args_i64(a_, ss0); ak_args_i64(a_, ss1); ak_args_i64(a_, ss2);
     ak_args_i64(a_, ss3); ak_args_i64(a_, ss4); ak_args_i64(a_, ds0); ak_args_i64(a_, ds1); ak_args_i64(a_, ds2); ak_args_i64(a_, ds3); ak_args_i64(a_, ds4); ak_args_i32(a_, G); ak_args_i32(a_, vec);
 }
-/* kernels/layout.hip:217 ak_embedding_##NAME (macro AK_EMBEDDING) */
+/* kernels/layout.hip:207 ak_embedding_##NAME (macro AK_EMBEDDING) */
 static inline void _ak_kargs_embedding(_ak_kargs* kargs_, const void* table, const void* idx, void* out, int64_t n, int64_t vocab, int64_t upr, int32_t G, int32_t idx64) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_embedding);
     ak_args_ptr(a_, table); ak_args_ptr(a_, idx); ak_args_ptr(a_, out); ak_args_i64(a_, n); ak_args_i64(a_, vocab); ak_args_i64(a_, upr); ak_args_i32(a_, G); ak_args_i32(a_, idx64);
@@ -7243,27 +7240,27 @@ static inline void _ak_kargs_rope(_ak_kargs* kargs_, const void* x, const void* 
     ak_args_ptr(a_, x); ak_args_ptr(a_, pos); ak_args_ptr(a_, y); ak_args_i64(a_, tokens); ak_args_i32(a_, heads); ak_args_i32(a_, hd); ak_args_i32(a_, rd); ak_args_f64(a_, l2theta);
     ak_args_i32(a_, interleaved); ak_args_i32(a_, pos64); ak_args_i32(a_, vec); ak_args_i32(a_, inplace); ak_args_i32(a_, tpb);
 }
-/* kernels/norm.hip:381 ak_norm_##DT (macro AK_NORM) */
+/* kernels/norm.hip:380 ak_norm_##DT (macro AK_NORM) */
 static inline void _ak_kargs_norm(_ak_kargs* kargs_, const void* x, const void* w, const void* b, void* y, int64_t rows, int32_t cols, int32_t G, int32_t vec, float eps, int32_t rms) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_norm);
     ak_args_ptr(a_, x); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i32(a_, cols); ak_args_i32(a_, G); ak_args_i32(a_, vec); ak_args_f32(a_, eps);
     ak_args_i32(a_, rms);
 }
-/* kernels/norm.hip:387 ak_norm_wide_##DT (macro AK_NORM) */
+/* kernels/norm.hip:386 ak_norm_wide_##DT (macro AK_NORM) */
 static inline void _ak_kargs_norm_wide(_ak_kargs* kargs_, const void* x, const void* w, const void* b, void* y, int64_t cols, int64_t seg, int32_t S, void* cnt, void* part, int32_t vec, int32_t wvec,
                                        float eps, int32_t rms) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_norm_wide);
     ak_args_ptr(a_, x); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i64(a_, seg); ak_args_i32(a_, S); ak_args_ptr(a_, cnt); ak_args_ptr(a_, part);
     ak_args_i32(a_, vec); ak_args_i32(a_, wvec); ak_args_f32(a_, eps); ak_args_i32(a_, rms);
 }
-/* kernels/norm.hip:392 ak_add_norm_##DT (macro AK_NORM) */
+/* kernels/norm.hip:391 ak_add_norm_##DT (macro AK_NORM) */
 static inline void _ak_kargs_add_norm(_ak_kargs* kargs_, const void* x, const void* r, const void* w, const void* b, void* h, void* y, int64_t rows, int32_t cols, int32_t G, int32_t vec, float eps,
                                       int32_t rms) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_add_norm);
     ak_args_ptr(a_, x); ak_args_ptr(a_, r); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, h); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i32(a_, cols); ak_args_i32(a_, G);
     ak_args_i32(a_, vec); ak_args_f32(a_, eps); ak_args_i32(a_, rms);
 }
-/* kernels/norm.hip:397 ak_add_norm_wide_##DT (macro AK_NORM) */
+/* kernels/norm.hip:396 ak_add_norm_wide_##DT (macro AK_NORM) */
 static inline void _ak_kargs_add_norm_wide(_ak_kargs* kargs_, const void* x, const void* r, const void* w, const void* b, void* h, void* y, int64_t cols, int64_t seg, int32_t S, void* cnt,
                                            void* part, int32_t vec, int32_t wvec, float eps, int32_t rms) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_add_norm_wide);
@@ -7322,27 +7319,27 @@ static inline void _ak_kargs_topk_mb_collect(_ak_kargs* kargs_, const void* x, v
     ak_args_ptr(a_, x); ak_args_ptr(a_, vals); ak_args_ptr(a_, idx); ak_args_ptr(a_, ws); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch);
     ak_args_i32(a_, k); ak_args_i32(a_, largest);
 }
-/* kernels/softmax.hip:278 ak_softmax_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:277 ak_softmax_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax(_ak_kargs* kargs_, const void* x, void* y, int64_t rows, int32_t cols, int32_t G, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i32(a_, cols); ak_args_i32(a_, G); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
 }
-/* kernels/softmax.hip:282 ak_softmax_wide_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:281 ak_softmax_wide_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_wide(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_wide);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
 }
-/* kernels/softmax.hip:286 ak_softmax_split_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:285 ak_softmax_split_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_split(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int32_t S, void* cnt, void* part, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_split);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_ptr(a_, cnt); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
 }
-/* kernels/softmax.hip:290 ak_softmax_stats_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:289 ak_softmax_stats_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_stats(_ak_kargs* kargs_, const void* x, int64_t cols, int32_t S, int64_t chunk, void* part, int32_t vec) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_stats);
     ak_args_ptr(a_, x); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_i64(a_, chunk); ak_args_ptr(a_, part); ak_args_i32(a_, vec);
 }
-/* kernels/softmax.hip:294 ak_softmax_apply_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:293 ak_softmax_apply_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_apply(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int32_t S, int64_t chunk, const void* part, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_apply);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_i64(a_, chunk); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);

@@ -175,39 +175,29 @@ AK_COPY_ND_BITS(u32, ak_u32)
 AK_COPY_ND_BITS(u64, ak_u64)
 AK_COPY_ND_BITS(u128, uint4)
 
-#define AK_COPY_ND_CAST(SN, S, DN, D)                                                                                \
-    AK_KERNEL __launch_bounds__(256) void ak_copy_cast_##SN##_##DN(                                                  \
-        const S::T* src, D::T* dst, ak_i64 rows, ak_i64 inner, ak_i64 chunk, ak_i64 iss, ak_i64 ids,                 \
-        int nd, ak_i64 sz0, ak_i64 sz1, ak_i64 sz2, ak_i64 sz3, ak_i64 sz4, ak_i64 ss0, ak_i64 ss1,                  \
-        ak_i64 ss2, ak_i64 ss3, ak_i64 ss4, ak_i64 ds0, ak_i64 ds1, ak_i64 ds2, ak_i64 ds3, ak_i64 ds4, int G,       \
-        int vec) {                                                                                                   \
-        AK_ND_OUTER_INIT(o);                                                                                         \
-        ak_nd_cast<S, D> f;                                                                                          \
-        f.s = src;                                                                                                   \
-        f.d = dst;                                                                                                   \
-        f.vec = vec != 0;                                                                                            \
-        ak_nd_walk(o, rows, inner, chunk, iss, ids, G, f);                                                           \
-    }
-AK_COPY_ND_CAST(f32, ak_f32_t, f16, ak_f16_t)
-AK_COPY_ND_CAST(f32, ak_f32_t, bf16, ak_bf16_t)
-AK_COPY_ND_CAST(f16, ak_f16_t, f32, ak_f32_t)
-AK_COPY_ND_CAST(bf16, ak_bf16_t, f32, ak_f32_t)
-AK_COPY_ND_CAST(f16, ak_f16_t, bf16, ak_bf16_t)
-AK_COPY_ND_CAST(bf16, ak_bf16_t, f16, ak_f16_t)
-
-#define AK_COPY_ND_ICAST(SN, ST, DN, DT)                                                                             \
+// One strided cast kernel: source / destination element types ST / DT, the element functor FN<FA, FB>
+// (ak_nd_cast over the float dtype structs, ak_nd_icast over the integer types).
+#define AK_COPY_ND_CAST_K(SN, ST, DN, DT, FN, FA, FB)                                                                \
     AK_KERNEL __launch_bounds__(256) void ak_copy_cast_##SN##_##DN(                                                  \
         const ST* src, DT* dst, ak_i64 rows, ak_i64 inner, ak_i64 chunk, ak_i64 iss, ak_i64 ids,                     \
         int nd, ak_i64 sz0, ak_i64 sz1, ak_i64 sz2, ak_i64 sz3, ak_i64 sz4, ak_i64 ss0, ak_i64 ss1,                  \
         ak_i64 ss2, ak_i64 ss3, ak_i64 ss4, ak_i64 ds0, ak_i64 ds1, ak_i64 ds2, ak_i64 ds3, ak_i64 ds4, int G,       \
         int vec) {                                                                                                   \
         AK_ND_OUTER_INIT(o);                                                                                         \
-        ak_nd_icast<ST, DT> f;                                                                                       \
+        FN<FA, FB> f;                                                                                                \
         f.s = src;                                                                                                   \
         f.d = dst;                                                                                                   \
         f.vec = vec != 0;                                                                                            \
         ak_nd_walk(o, rows, inner, chunk, iss, ids, G, f);                                                           \
     }
+#define AK_COPY_ND_CAST(SN, S, DN, D) AK_COPY_ND_CAST_K(SN, S::T, DN, D::T, ak_nd_cast, S, D)
+AK_COPY_ND_CAST(f32, ak_f32_t, f16, ak_f16_t)
+AK_COPY_ND_CAST(f32, ak_f32_t, bf16, ak_bf16_t)
+AK_COPY_ND_CAST(f16, ak_f16_t, f32, ak_f32_t)
+AK_COPY_ND_CAST(bf16, ak_bf16_t, f32, ak_f32_t)
+AK_COPY_ND_CAST(f16, ak_f16_t, bf16, ak_bf16_t)
+AK_COPY_ND_CAST(bf16, ak_bf16_t, f16, ak_f16_t)
+#define AK_COPY_ND_ICAST(SN, ST, DN, DT) AK_COPY_ND_CAST_K(SN, ST, DN, DT, ak_nd_icast, ST, DT)
 AK_COPY_ND_ICAST(i32, int, i64, ak_i64)
 AK_COPY_ND_ICAST(i64, ak_i64, i32, int)
 

@@ -130,10 +130,9 @@ AK_INLINE void ak_norm_rows(const typename D::T* AK_RESTRICT x, const typename D
                             const typename D::T* AK_RESTRICT b, typename D::T* h, typename D::T* AK_RESTRICT y,
                             ak_i64 rows, int cols, int G, bool vec, float eps, bool rms) {
     __shared__ float scratch[AK_MAX_WAVES];
-    const int lane = (int)threadIdx.x & (G - 1);
-    ak_i64 row = (ak_i64)blockIdx.x * (ak_i64)(blockDim.x / G) + (ak_i64)(threadIdx.x / G);
-    const int len = row < rows ? cols : 0;
-    if (row >= rows) row = 0;
+    int lane;
+    ak_i64 row;
+    const int len = ak_group_row(rows, cols, G, &lane, &row);
     float v[E];
     ak_norm_load<D, E, RES>(v, x + row * cols, RES ? res + row * cols : res, RES ? h + row * cols : h, len, lane, G, vec);
     const float inv_n = 1.0f / (float)cols;

@@ -69,6 +69,15 @@ AK_INLINE ak_i64 ak_gtid(void) { return (ak_i64)blockIdx.x * (ak_i64)blockDim.x 
 AK_INLINE ak_i64 ak_gstride(void) { return (ak_i64)gridDim.x * (ak_i64)blockDim.x; }
 AK_INLINE int ak_lane(void) { return (int)(threadIdx.x % AK_WAVE); }
 AK_INLINE int ak_wave_id(void) { return (int)(threadIdx.x / AK_WAVE); }
+// One row per group of G threads (blockDim.x / G rows per block): the thread's lane in its group and its row,
+// clamped to row 0 past the last row so the group's loads stay in bounds; returns the row's length (0 past the end).
+AK_INLINE int ak_group_row(ak_i64 rows, int cols, int G, int* lane, ak_i64* row) {
+    *lane = (int)threadIdx.x & (G - 1);
+    const ak_i64 r = (ak_i64)blockIdx.x * (ak_i64)(blockDim.x / G) + (ak_i64)(threadIdx.x / G);
+    const int len = r < rows ? cols : 0;
+    *row = r < rows ? r : 0;
+    return len;
+}
 
 /* ---- bit casts ----------------------------------------------------------- */
 AK_INLINE float ak_u2f(ak_u32 u) { return __uint_as_float(u); }

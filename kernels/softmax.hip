@@ -59,10 +59,9 @@ template <class D, int E>
 AK_INLINE void ak_softmax_rows(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT y, ak_i64 rows, int cols,
                                int G, bool vec, bool logsm) {
     __shared__ float scratch[AK_MAX_WAVES];
-    const int lane = (int)threadIdx.x & (G - 1);
-    ak_i64 row = (ak_i64)blockIdx.x * (ak_i64)(blockDim.x / G) + (ak_i64)(threadIdx.x / G);
-    const int len = row < rows ? cols : 0;
-    if (row >= rows) row = 0;
+    int lane;
+    ak_i64 row;
+    const int len = ak_group_row(rows, cols, G, &lane, &row);
     float v[E];
     ak_row_load<D, E>(v, x + row * cols, len, lane, G, vec, -AK_INF);
     float m = -AK_INF;

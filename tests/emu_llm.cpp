@@ -66,6 +66,11 @@ struct uint2 { unsigned x, y; };
 static inline float __uint_as_float(unsigned u) { float f; std::memcpy(&f, &u, 4); return f; }
 static inline unsigned __float_as_uint(float f) { unsigned u; std::memcpy(&u, &f, 4); return u; }
 static inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
+/* co-operating blocks (prelude ak_coop_arrive_wait, the split norm / softmax kernels): blocks run one after another
+ * here, so a wait for other blocks would never end; the row-op table never sends an emulated case there */
+static inline void __threadfence(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+static inline unsigned atomicAdd(unsigned* p, unsigned v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
+#define __builtin_amdgcn_s_sleep(n) std::this_thread::yield()
 static inline float __fdividef(float a, float b) { return a / b; }
 /* value of lane src_lane of this thread's wave (every lane of the wave calls it) */
 template <class T> static T akemu_exchange(T v, int src_lane) {
