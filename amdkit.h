@@ -5023,16 +5023,17 @@ static const char _ak_src_llm[] =
     "//   (u, v) -> (u cos a - v sin a, v cos a + u sin a)\n"
     "// Elements rotary_dim..head_dim-1 of each head are copied (skipped in place).\n"
     "//\n"
-    "// ak_rope_<dt>: one block per group of tpb tokens (grid-stride over groups;\n"
-    "// tpb x rotary_dim / 2 <= 512 pairs): all threads first compute the group's\n"
-    "// cos / sin table, then walk the group's work units: vec = 4 or 8 (x, y 16-byte\n"
-    "// aligned, head_dim and rotary_dim multiples of 2 x vec) moves vec pairs per\n"
-    "// unit with vec-element accesses (rotate-half: at i and i + rotary_dim / 2;\n"
-    "// interleaved: vec / 2 pairs per access; 8: 16-byte accesses for halves) and\n"
-    "// the tail in vec-element pieces; vec = 0: one pair (one tail element) per\n"
-    "// unit. y may be x.\n"
+    "// ak_rope_<dt>: one block per token (grid-stride over tokens); the block first\n"
+    "// computes the token's cos / sin table (rotary_dim / 2 <= 512 pairs), then its\n"
+    "// threads walk the token's work units: vec (x, y 16-byte aligned, head_dim and\n"
+    "// rotary_dim multiples of 8) moves 4 pairs per unit with 4-element accesses\n"
+    "// (rotate-half: at i and i + rotary_dim / 2; interleaved: 2 pairs per access)\n"
+    "// and the tail in 4-element pieces; else one pair (one tail element) per unit.\n"
+    "// ak_ropeg_<dt> (f16 / bf16, interleaved, multiples of 16): one block per group\n"
+    "// of tpb tokens (tpb x rotary_dim / 2 <= 512 pairs; all threads compute the\n"
+    "// group's table), 8-element (16-byte) units. y may be x.\n"
     "//\n"
-    "// kernels: ak_rope_f32 ak_rope_f16 ak_rope_bf16\n"
+    "// kernels: ak_rope_f32 ak_rope_f16 ak_rope_bf16 ak_ropeg_f16 ak_ropeg_bf16\n"
     "\n"
     "#define AK_ROPE_MAX_PAIRS 512\n"
     "\n"
@@ -5072,27 +5073,33 @@ static const char _ak_src_llm[] =
     "    }\n"
     "}\n"
     "\n"
-    "template <class D>\n"
+    "// GRP = false (ak_rope_<dt>): one token per block, V = 4-element units when vec (else one pair per unit); tpb\n"
+    "// unused. GRP = true (ak_ropeg_<dt>, interleaved halves only): tpb tokens per block, V = 8 (16-byte) units. Two\n"
+    "// kernels, not one with a run-time switch: the grouped walk's extra index math cost the plain kernel 32 -> 46\n"
+    "// registers (f32) and 4-8% of its speed on the H100.\n"
+    "template <class D, int V, bool GRP>\n"
     "AK_INLINE void ak_rope_token(const typename D::T* x, const void* pos, typename D::T* y, ak_i64 tokens, int heads,\n"
-    "                             int hd, int rd, double l2theta, bool interleaved, bool pos64, int vec, bool inplace,\n"
+    "                             int hd, int rd, double l2theta, bool interleaved, bool pos64, bool vec, bool inplace,\n"
     "                             int tpb) {\n"
     "    __shared__ float cs_c[AK_ROPE_MAX_PAIRS], cs_s[AK_ROPE_MAX_PAIRS];\n"
     "    const int half = rd / 2, B = (int)blockDim.x, tid = (int)threadIdx.x;\n"
+    "    const int T = GRP ? tpb : 1;\n"
     "    // pairs per unit, units per head (rotation), tail elements per unit and units per head\n"
-    "    const int P = vec ? (interleaved ? vec / 2 : vec) : 1;\n"
+    "    const int P = vec ? (interleaved ? V / 2 : V) : 1;\n"
     "    const int ppr = half / P;\n"
     "    const int tail = inplace ? 0 : hd - rd;\n"
-    "    const int tp = vec ? vec : 1;\n"
+    "    const int tp = vec ? V : 1;\n"
     "    const int tpr = tail / tp;\n"
     "    const int urot = heads * ppr, units = urot + heads * tpr;\n"
-    "    const ak_i64 groups = (tokens + tpb - 1) / tpb;\n"
+    "    const ak_i64 groups = GRP ? (tokens + T - 1) / T : tokens;\n"
     "    for (ak_i64 g = blockIdx.x; g < groups; g += gridDim.x) {\n"
-    "        const ak_i64 t0 = g * tpb;\n"
-    "        const int nt = tokens - t0 < (ak_i64)tpb ? (int)(tokens - t0) : tpb;\n"
+    "        const ak_i64 t0 = GRP ? g * T : g;\n"
+    "        const int nt = !GRP ? 1 : tokens - t0 < (ak_i64)T ? (int)(tokens - t0) : T;\n"
+    "        const float p0 = GRP ? 0.0f : pos64 ? (float)((const long long*)pos)[t0] : (float)((const int*)pos)[t0];\n"
     "        __syncthreads();   // the previous group's readers are done with the table\n"
     "        for (int q = tid; q < nt * half; q += B) {\n"
-    "            const int tt = q / half, i = q - tt * half;\n"
-    "            const float p = pos64 ? (float)((const long long*)pos)[t0 + tt] : (float)((const int*)pos)[t0 + tt];\n"
+    "            const int tt = GRP ? q / half : 0, i = q - tt * half;\n"
+    "            const float p = !GRP ? p0 : pos64 ? (float)((const long long*)pos)[t0 + tt] : (float)((const int*)pos)[t0 + tt];\n"
     "            const float inv = (float)exp2(-(double)(2 * i) / (double)rd * l2theta);\n"
     "            const float a = p * inv;\n"
     "            cs_c[q] = (float)cos((double)a);\n"
@@ -5100,28 +5107,23 @@ static const char _ak_src_llm[] =
     "        }\n"
     "        __syncthreads();\n"
     "        for (int w = tid; w < nt * units; w += B) {\n"
-    "            const int tt = w / units, u = w - tt * units;\n"
+    "            const int tt = GRP ? w / units : 0, u = w - tt * units;\n"
     "            const ak_i64 base = (t0 + tt) * (ak_i64)heads * (ak_i64)hd;\n"
     "            const float *cc = cs_c + tt * half, *ss = cs_s + tt * half;\n"
     "            if (u < urot) {\n"
     "                const int h = u / ppr, j = u - h * ppr;\n"
     "                const typename D::T* xh = x + base + (ak_i64)h * hd;\n"
     "                typename D::T* yh = y + base + (ak_i64)h * hd;\n"
-    "                if (vec == 8) ak_rope_unit<D, 8>(xh, yh, j, half, interleaved, cc, ss);\n"
-    "                else if (vec) ak_rope_unit<D, 4>(xh, yh, j, half, interleaved, cc, ss);\n"
+    "                if (vec) ak_rope_unit<D, V>(xh, yh, j, half, interleaved, cc, ss);\n"
     "                else if (interleaved) ak_rope_pair<D>(xh, yh, 2 * j, 2 * j + 1, cc[j], ss[j]);\n"
     "                else ak_rope_pair<D>(xh, yh, j, j + half, cc[j], ss[j]);\n"
     "            } else {\n"
     "                const int v = u - urot, h = v / tpr, e = rd + (v - h * tpr) * tp;\n"
     "                const ak_i64 o = base + (ak_i64)h * hd + e;\n"
-    "                if (vec == 8) {\n"
-    "                    float a[8];\n"
-    "                    D::ld8(x + o, a);\n"
-    "                    D::st8(y + o, a);\n"
-    "                } else if (vec) {\n"
-    "                    float a[4];\n"
-    "                    D::ld4(x + o, a);\n"
-    "                    D::st4(y + o, a);\n"
+    "                if (vec) {\n"
+    "                    float a[V];\n"
+    "                    if (V == 8) { D::ld8(x + o, a); D::st8(y + o, a); }\n"
+    "                    else { D::ld4(x + o, a); D::st4(y + o, a); }\n"
     "                } else {\n"
     "                    y[o] = x[o];\n"
     "                }\n"
@@ -5130,16 +5132,18 @@ static const char _ak_src_llm[] =
     "    }\n"
     "}\n"
     "\n"
-    "#define AK_ROPE(DT, D)                                                                                             \\\n"
-    "    AK_KERNEL __launch_bounds__(256) void ak_rope_##DT(const D::T* x, const void* pos, D::T* y, ak_i64 tokens,      \\\n"
-    "                                                       int heads, int hd, int rd, double l2theta, int interleaved, \\\n"
-    "                                                       int pos64, int vec, int inplace, int tpb) {                 \\\n"
-    "        ak_rope_token<D>(x, pos, y, tokens, heads, hd, rd, l2theta, interleaved != 0, pos64 != 0, vec,              \\\n"
-    "                         inplace != 0, tpb);                                                                       \\\n"
+    "#define AK_ROPE(NAME, DT, D, V, GRP)                                                                            \\\n"
+    "    AK_KERNEL __launch_bounds__(256) void NAME##_##DT(const D::T* x, const void* pos, D::T* y, ak_i64 tokens,       \\\n"
+    "                                                      int heads, int hd, int rd, double l2theta, int interleaved,  \\\n"
+    "                                                      int pos64, int vec, int inplace, int tpb) {                  \\\n"
+    "        ak_rope_token<D, V, GRP>(x, pos, y, tokens, heads, hd, rd, l2theta, interleaved != 0, pos64 != 0,          \\\n"
+    "                                 vec != 0, inplace != 0, tpb);                                                     \\\n"
     "    }\n"
-    "AK_ROPE(f32, ak_f32_t)\n"
-    "AK_ROPE(f16, ak_f16_t)\n"
-    "AK_ROPE(bf16, ak_bf16_t)\n"
+    "AK_ROPE(ak_rope, f32, ak_f32_t, 4, false)\n"
+    "AK_ROPE(ak_rope, f16, ak_f16_t, 4, false)\n"
+    "AK_ROPE(ak_rope, bf16, ak_bf16_t, 4, false)\n"
+    "AK_ROPE(ak_ropeg, f16, ak_f16_t, 8, true)\n"
+    "AK_ROPE(ak_ropeg, bf16, ak_bf16_t, 8, true)\n"
     ;
 
 /* kernels/norm.hip */
@@ -7083,7 +7087,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "layout", _ak_src_layout,
       "ak_copy_nd_u8 ak_copy_nd_u16 ak_copy_nd_u32 ak_copy_nd_u64 ak_copy_nd_u128 ak_copy_cast_f32_f16 ak_copy_cast_f32_bf16 ak_copy_cast_f16_f32 ak_copy_cast_bf16_f32 ak_copy_cast_f16_bf16 ak_copy_cast_bf16_f16 ak_copy_cast_i32_i64 ak_copy_cast_i64_i32 ak_embedding_u8 ak_embedding_u16 ak_embedding_u32 ak_embedding_u64 ak_embedding_u128" },
     { "llm", _ak_src_llm,
-      "ak_rope_f32 ak_rope_f16 ak_rope_bf16" },
+      "ak_rope_f32 ak_rope_f16 ak_rope_bf16 ak_ropeg_f16 ak_ropeg_bf16" },
     { "norm", _ak_src_norm,
       "ak_norm_f32 ak_norm_f16 ak_norm_bf16 ak_norm_wide_f32 ak_norm_wide_f16 ak_norm_wide_bf16 ak_add_norm_f32 ak_add_norm_f16 ak_add_norm_bf16 ak_add_norm_wide_f32 ak_add_norm_wide_f16 ak_add_norm_wide_bf16" },
     { "random", _ak_src_random,
@@ -7233,7 +7237,7 @@ static inline void _ak_kargs_embedding(_ak_kargs* kargs_, const void* table, con
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_embedding);
     ak_args_ptr(a_, table); ak_args_ptr(a_, idx); ak_args_ptr(a_, out); ak_args_i64(a_, n); ak_args_i64(a_, vocab); ak_args_i64(a_, upr); ak_args_i32(a_, G); ak_args_i32(a_, idx64);
 }
-/* kernels/llm.hip:125 ak_rope_##DT (macro AK_ROPE) */
+/* kernels/llm.hip:127 NAME##_##DT (macro AK_ROPE) */
 static inline void _ak_kargs_rope(_ak_kargs* kargs_, const void* x, const void* pos, void* y, int64_t tokens, int32_t heads, int32_t hd, int32_t rd, double l2theta, int32_t interleaved,
                                   int32_t pos64, int32_t vec, int32_t inplace, int32_t tpb) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_rope);
@@ -7477,6 +7481,8 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_rope_f32", _AK_KIF_rope },
     { "ak_rope_f16", _AK_KIF_rope },
     { "ak_rope_bf16", _AK_KIF_rope },
+    { "ak_ropeg_f16", _AK_KIF_rope },
+    { "ak_ropeg_bf16", _AK_KIF_rope },
     { "ak_norm_f32", _AK_KIF_norm },
     { "ak_norm_wide_f32", _AK_KIF_norm_wide },
     { "ak_add_norm_f32", _AK_KIF_add_norm },
@@ -18172,10 +18178,11 @@ AKDEF ak_result ak_rope(ak_context* ctx, ak_rope_mode mode, ak_dtype dtype, ak_d
         _ak_llm_cpu_rope(mode, dtype, pos_dtype, x, positions, y, tokens, heads, head_dim, rotary_dim, l2t);
         return AK_OK;
     }
-    /* 4-element accesses where the rows allow them; interleaved halves: 8 (16 bytes), several tokens per block (see
-     * below). Measured on the H100 (bench/NOTES.md, LLM building blocks): 8-element accesses with several tokens per
-     * block made interleaved f16 / bf16 1.16x faster, but rotate-half halves 4% and f32 2-8% slower, so only the
-     * interleaved halves take them. */
+    /* 4-element accesses where the rows allow them (ak_rope_<dt>); interleaved halves: 8 (16 bytes), several tokens
+     * per block (ak_ropeg_<dt>, below). Measured on the H100 (bench/NOTES.md, LLM building blocks): 8-element accesses
+     * with several tokens per block made interleaved f16 / bf16 1.16x faster, but rotate-half halves 4% and f32 2-8%
+     * slower, so only the interleaved halves take them, in their own kernel (one kernel for both cost the plain one
+     * 32 -> 46 registers and 4-8%). */
     interleaved = mode == AK_ROPE_INTERLEAVED;
     vec = !(_ak_rd_aligned16(x) && _ak_rd_aligned16(y)) ? 0
         : interleaved && es == 2 && head_dim % 16 == 0 && rotary_dim % 16 == 0 ? 8
@@ -18193,7 +18200,7 @@ AKDEF ak_result ak_rope(ak_context* ctx, ak_rope_mode mode, ak_dtype dtype, ak_d
     groups = (tokens + tpb - 1) / tpb;
     B = _ak_rd_pow2(units * tpb, 256u);
     if (B < 64u) B = 64u;
-    _ak_op_name(kname, sizeof kname, "ak_rope", dtype);
+    _ak_op_name(kname, sizeof kname, vec == 8 ? "ak_ropeg" : "ak_rope", dtype);
     _ak_kargs_rope(&a, x, positions, y, (int64_t)tokens, (int32_t)heads, (int32_t)head_dim, (int32_t)rotary_dim, l2t,
                    interleaved, pos_dtype == AK_I64, vec, inplace, (int32_t)tpb);
     return _ak_llm_launch(ctx, _ak_src_llm, kname, groups < 0x7FFFFFFFu ? (unsigned)groups : 0x7FFFFFFFu, B, stream,

@@ -176,6 +176,8 @@ static void akk_walk_llm(ak_context* ctx) {
             AKT_OK(ak_add_rmsnorm(ctx, t, x, r, NULL, h, y, 2, widths[c], 1e-5f, NULL));
         }
         AKT_OK(ak_rope(ctx, AK_ROPE_NEOX, t, AK_I64, x, pos, y, 4, 2, 64, 64, 1e4f, NULL));
+        /* interleaved halves, 16-byte aligned, multiples of 16: the grouped kernel ak_ropeg_<dt> */
+        AKT_OK(ak_rope(ctx, AK_ROPE_INTERLEAVED, t, AK_I64, x, pos, y, 4, 2, 64, 64, 1e4f, NULL));
         for (e = 0; e < 3; e++) {
             size_t sh[1] = { 64 };
             int64_t st[1] = { 1 };
