@@ -190,7 +190,7 @@ static long akemu_launches;
 static void akemu_register(void) {
     AKEMU_K(ak_add_norm_f32) AKEMU_K(ak_add_norm_f16) AKEMU_K(ak_add_norm_bf16)
     AKEMU_K(ak_add_norm_wide_f32) AKEMU_K(ak_add_norm_wide_f16) AKEMU_K(ak_add_norm_wide_bf16)
-    AKEMU_K(ak_rope_f32) AKEMU_K(ak_rope_f16) AKEMU_K(ak_rope_bf16)
+    AKEMU_K(ak_rope_f32) AKEMU_K(ak_rope_f16) AKEMU_K(ak_rope_bf16) AKEMU_K(ak_ropeg_f16) AKEMU_K(ak_ropeg_bf16)
     AKEMU_K(ak_copy_nd_u8) AKEMU_K(ak_copy_nd_u16) AKEMU_K(ak_copy_nd_u32) AKEMU_K(ak_copy_nd_u64)
     AKEMU_K(ak_copy_nd_u128) AKEMU_K(ak_copy_cast_f32_f16) AKEMU_K(ak_copy_cast_f32_bf16)
     AKEMU_K(ak_copy_cast_f16_f32) AKEMU_K(ak_copy_cast_bf16_f32) AKEMU_K(ak_copy_cast_f16_bf16)
