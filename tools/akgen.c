@@ -286,6 +286,20 @@ static int macro_param(const macro* m, const char* s, size_t n) {
         if (strlen(m->params[i]) == n && !memcmp(m->params[i], s, n)) return i;
     return -1;
 }
+/* m's body with its parameters replaced by args, identifier by identifier, appended to b. */
+static void subst_params(const macro* m, char* const* args, buf* b) {
+    const char* body = m->body;
+    size_t bn = strlen(body), q = 0, prev = 0;
+    tok w;
+    while (next_tok(body, bn, &q, &w)) {
+        int pi = w.kind == 'i' ? macro_param(m, body + w.s, w.e - w.s) : -1;
+        put(b, body + prev, w.s - prev);
+        if (pi >= 0) puts_(b, args[pi]);
+        else put(b, body + w.s, w.e - w.s);
+        prev = w.e;
+    }
+    put(b, body + prev, bn - prev);
+}
 
 /* One parameter, normalised. */
 typedef struct param { char type[16]; char name[64]; } param;
@@ -434,19 +448,7 @@ static char* expand_params(const char* s, size_t n, const char* file, int line, 
         if (e) { free(args[0]); na = 0; }
     }
     if (na != m->nparams) fail_at(file, line, "wrong number of arguments to a parameter-list macro", NULL);
-    { /* substitute the parameters, identifier by identifier */
-        const char* body = m->body;
-        size_t bn = strlen(body), p = 0, prev = 0;
-        tok w;
-        while (next_tok(body, bn, &p, &w)) {
-            int pi = w.kind == 'i' ? macro_param(m, body + w.s, w.e - w.s) : -1;
-            put(&b, body + prev, w.s - prev);
-            if (pi >= 0) puts_(&b, args[pi]);
-            else put(&b, body + w.s, w.e - w.s);
-            prev = w.e;
-        }
-        put(&b, body + prev, bn - prev);
-    }
+    subst_params(m, args, &b);
     for (k = 0; k < na; k++) free(args[k]);
     res = expand_params(b.p ? b.p : "", b.len, file, line, depth + 1);
     free(b.p);
@@ -735,19 +737,9 @@ static void scan_invocations_at(const char* s, size_t n, const char* file, names
         if (!close) fail_at(file, line, "unbalanced macro invocation", NULL);
         if (k == nmsites) { /* not a kernel macro: follow it into its body */
             buf b = { NULL, 0, 0 };
-            const char* body = m->body;
-            size_t bn = strlen(body), q = 0, prev = 0;
-            tok w;
             na = split_args(s, u.s, close, args, file, line);
             if (na == m->nparams) {
-                while (next_tok(body, bn, &q, &w)) {
-                    int pi = w.kind == 'i' ? macro_param(m, body + w.s, w.e - w.s) : -1;
-                    put(&b, body + prev, w.s - prev);
-                    if (pi >= 0) puts_(&b, args[pi]);
-                    else put(&b, body + w.s, w.e - w.s);
-                    prev = w.e;
-                }
-                put(&b, body + prev, bn - prev);
+                subst_params(m, args, &b);
                 scan_invocations_at(b.p ? b.p : "", b.len, file, ns, depth + 1, line);
             }
             free(b.p);
