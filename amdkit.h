@@ -1626,9 +1626,11 @@ AKAPI ak_result ak_recv(ak_comm* c, ak_dtype dtype, void* recv, size_t count, in
 #if defined(__GNUC__) || defined(__clang__)
 #define _AK_UNUSED __attribute__((unused))
 #define _AK_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define _AK_NOINLINE __attribute__((noinline))   /* keeps a slow path's stack frame out of a hot caller */
 #else
 #define _AK_UNUSED
 #define _AK_PRINTF(a, b)
+#define _AK_NOINLINE
 #endif
 
 #ifdef AMDKIT_STATIC
@@ -8967,6 +8969,9 @@ struct _ak_cache_entry {
     int refs;                          /* index (1 while indexed) + callers */
     int state;                         /* _AK_CE_* */
     int indexed;                       /* in the map and the LRU list */
+    const struct _ak_cache_prefix* prefix; /* the prefix the key came with (a context's options memo), or NULL:
+                                              an entry with the caller's prefix differs from its key in the source
+                                              at most, so a hit through _ak_cache_get_ready compares the source alone */
     const char* kf[_AK_KF_COUNT];      /* full key material (copies, in this allocation) */
     size_t kl[_AK_KF_COUNT];
     void* data;                        /* code object (from _ak_alloc) */
@@ -9842,8 +9847,8 @@ static ak_result _ak_cache_raise(const _ak_cache_entry* e) {
 
 /* get with the memory hash given (tests force collisions through it). */
 static ak_result _ak_cache_get_hashed(_ak_cache* c, const char* const f[_AK_KF_COUNT], const size_t l[_AK_KF_COUNT],
-                                      _ak_h128 h, const _ak_cache_ops* ops, _ak_cache_entry** out,
-                                      ak_cache_source* src) {
+                                      _ak_h128 h, const _ak_cache_prefix* pfx, const _ak_cache_ops* ops,
+                                      _ak_cache_entry** out, ak_cache_source* src) {
     _ak_cache_entry* e;
     _ak_cache_entry* fresh = NULL;
     _ak_cache_entry* dead = NULL;
@@ -9858,6 +9863,7 @@ static ak_result _ak_cache_get_hashed(_ak_cache* c, const char* const f[_AK_KF_C
         if (fresh) {
             /* miss: insert the pending entry, compile outside the lock */
             fresh->hash = h;
+            fresh->prefix = pfx;
             fresh->state = _AK_CE_PENDING;
             fresh->refs = 1; /* ours */
             _ak_cache_index_add(c, fresh);
@@ -9950,7 +9956,33 @@ static ak_result _ak_cache_get(_ak_cache* c, const _ak_cache_key* key, const _ak
         return _ak_cache_get_private(c, f, l, ops, out);
     }
     return _ak_cache_get_hashed(c, f, l, key->prefix ? _ak_hash128_seeded(f[_AK_KF_SOURCE], l[_AK_KF_SOURCE], key->prefix->seed)
-                                                     : _ak_cache_mem_hash(f, l), ops, out, src);
+                                                     : _ak_cache_mem_hash(f, l), key->prefix, ops, out, src);
+}
+
+/* The warm hit's lookup (ak_kernel_get with a context's options memo): the
+ * READY entry made with prefix `p` whose source is src[len], with a reference
+ * taken, counted and moved to the LRU head as _ak_cache_get would; NULL when
+ * there is none (absent, pending, failed, or made without this prefix: the
+ * caller then takes _ak_cache_get, which waits, compiles or compares every
+ * field). The prefix's fields are the memo's, fixed for the cache's life, so
+ * the pointer stands for them: only the hash, the length and the bytes of
+ * the source are compared. Same lock as every other index operation. */
+static _ak_cache_entry* _ak_cache_get_ready(_ak_cache* c, const _ak_cache_prefix* p, const char* src, size_t len) {
+    _ak_h128 h = _ak_hash128_seeded(src, len, p->seed);
+    _ak_cache_entry* e;
+    _ak_mutex_lock(&c->lock);
+    for (e = c->buckets[(size_t)h.lo & (c->nbuckets - 1)]; e; e = e->hnext)
+        if (e->hash.lo == h.lo && e->hash.hi == h.hi && e->prefix == p && e->kl[_AK_KF_SOURCE] == len &&
+            !memcmp(e->kf[_AK_KF_SOURCE], src, len))
+            break;
+    if (!e || e->state != _AK_CE_READY) { _ak_mutex_unlock(&c->lock); return NULL; }
+    __atomic_add_fetch(&e->refs, 1, __ATOMIC_RELAXED);
+    c->memory_hits++;
+    if (c->head != e) { _ak_cache_lru_unlink(c, e); _ak_cache_lru_push_front(c, e); }
+    _ak_mutex_unlock(&c->lock);
+    if (c->log.level >= AK_LOG_DEBUG)
+        _ak_log(&c->log, AK_LOG_DEBUG, AK_LOGITEM_CACHE_MEMORY_HIT, "'%s' (%s)", e->kf[_AK_KF_NAME], e->kf[_AK_KF_ARCH]);
+    return e;
 }
 
 static const void* _ak_cache_entry_data(const _ak_cache_entry* e, size_t* size) {
@@ -14179,17 +14211,43 @@ AKDEF ak_result ak_kernel_get(ak_context* ctx, const char* source, const char* k
                               const ak_compile_options* o, ak_kernel** out) {
     return _ak_kernel_get_at(ctx, NULL, source, kernel_name, o, out);
 }
+/* The compile-or-cache path of ak_kernel_get (everything but a warm hit
+ * with default options): k->target is set; fills k->entry, k->source, k->fn. */
+static _AK_NOINLINE ak_result _ak_kernel_resolve(ak_context* ctx, ak_kernel* k, _ak_optmemo* m, const char* source,
+                                    const char* kernel_name, const ak_compile_options* o) {
+    _ak_opts opts;
+    _ak_str canon = { NULL, 0, 0, 0 };
+    _ak_compile_job job;
+    _ak_cache_key key;
+    char cid[128];
+    ak_result r = AK_OK;
+    if (m)
+        _ak_prepare_job(ctx, m->tc, k->target, source, kernel_name, o, &m->opts, m->canon.p, m->cid, &job, &key);
+    else
+        r = _ak_prepare_compile(ctx, k->target, source, kernel_name, o, &opts, &canon, &job, &key, cid, sizeof cid);
+    if (r == AK_OK) {
+        key.device_tag = ctx->dev_tag;
+        if (m) key.prefix = &m->prefix;
+        r = _ak_job_cache_get(ctx, &job, &key, _ak_load_cb, o, &k->entry, &k->source);
+    }
+    _ak_str_free(&canon);
+    return r;
+}
+
 /* ak_kernel_get for an explicit target of the device's vendor (e.g. "sm_90a"
  * for a kernel that needs the arch-specific features of an sm_90 device);
- * NULL: the context's target. */
+ * NULL: the context's target. A warm hit (no user options: the context's
+ * options memo has the key's other fields) is the memo lookup, one hash of
+ * the source and _ak_cache_get_ready; anything else takes _ak_kernel_resolve. */
 static ak_result _ak_kernel_get_at(ak_context* ctx, const char* target_override, const char* source,
                                    const char* kernel_name, const ak_compile_options* o, ak_kernel** out) {
     ak_kernel* k;
     ak_result r;
+    size_t nl;
     if (!ctx || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_kernel_get: ctx or out is NULL");
     *out = NULL;
     if (!source) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_kernel_get: source is NULL");
-    if (!kernel_name || !*kernel_name || strlen(kernel_name) > 200)
+    if (!kernel_name || !*kernel_name || (nl = strlen(kernel_name)) > 200)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_kernel_get: kernel name is NULL, empty or over 200 characters");
     if (o && (r = _ak_check_opt_level(o)) != AK_OK) return r;
     /* not zeroed as a whole (a warm hit is a few hundred ns; the name buffers are most of the struct) */
@@ -14197,29 +14255,19 @@ static ak_result _ak_kernel_get_at(ak_context* ctx, const char* target_override,
     if (!k) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "out of host memory");
     memset(k, 0, offsetof(ak_kernel, name));   /* every field before the name buffers */
     k->ctx = ctx;
-    _ak_copy(k->name, sizeof k->name, kernel_name);
+    memcpy(k->name, kernel_name, nl + 1);
     _ak_copy(k->target, sizeof k->target, "cpu");
     if (ctx->bk->module_load) {   /* a backend that compiles (else the kernel runs its C implementation) */
-        _ak_opts opts;
-        _ak_str canon = { NULL, 0, 0, 0 };
-        _ak_compile_job job;
-        _ak_cache_key key;
-        char cid[128];
         const char* target = target_override ? target_override
                              : (ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto")) ? ctx->cfg.arch : ctx->dev.arch;
         _ak_optmemo* m = NULL;
         _ak_copy(k->target, sizeof k->target, target);
         r = (!o || o->num_options == 0) ? _ak_optmemo_get(ctx, target, o, &m) : AK_OK;
-        if (r == AK_OK && m)
-            _ak_prepare_job(ctx, m->tc, target, source, kernel_name, o, &m->opts, m->canon.p, m->cid, &job, &key);
+        if (r == AK_OK && m && ctx->cache->enabled && !(o && o->no_cache) &&
+            (k->entry = _ak_cache_get_ready(ctx->cache, &m->prefix, source, strlen(source))) != NULL)
+            k->source = AK_CACHE_MEMORY;
         else if (r == AK_OK)
-            r = _ak_prepare_compile(ctx, target, source, kernel_name, o, &opts, &canon, &job, &key, cid, sizeof cid);
-        if (r == AK_OK) {
-            key.device_tag = ctx->dev_tag;
-            if (m) key.prefix = &m->prefix;
-            r = _ak_job_cache_get(ctx, &job, &key, _ak_load_cb, o, &k->entry, &k->source);
-        }
-        _ak_str_free(&canon);
+            r = _ak_kernel_resolve(ctx, k, m, source, kernel_name, o);
         if (r == AK_OK) r = _ak_loaded_function(ctx, (_ak_loaded*)_ak_cache_entry_loaded(k->entry), kernel_name, &k->fn);
         if (r != AK_OK) {
             if (k->entry) _ak_cache_entry_release(ctx->cache, k->entry);

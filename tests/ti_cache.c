@@ -702,10 +702,10 @@ static void test_cache_hash_collision(void) {
     _ak_cache_key_fields(&k1, f1, l1);
     _ak_cache_key_fields(&k2, f2, l2);
     ops = akc_ops(&j, 0);
-    j.key = &k1; AKT_OK(_ak_cache_get_hashed(c, f1, l1, h, &ops, &a, &s1));
-    j.key = &k2; AKT_OK(_ak_cache_get_hashed(c, f2, l2, h, &ops, &b, &s2));
-    j.key = &k1; AKT_OK(_ak_cache_get_hashed(c, f1, l1, h, &ops, &a2, &s3));
-    j.key = &k2; AKT_OK(_ak_cache_get_hashed(c, f2, l2, h, &ops, &b2, &s4));
+    j.key = &k1; AKT_OK(_ak_cache_get_hashed(c, f1, l1, h, NULL, &ops, &a, &s1));
+    j.key = &k2; AKT_OK(_ak_cache_get_hashed(c, f2, l2, h, NULL, &ops, &b, &s2));
+    j.key = &k1; AKT_OK(_ak_cache_get_hashed(c, f1, l1, h, NULL, &ops, &a2, &s3));
+    j.key = &k2; AKT_OK(_ak_cache_get_hashed(c, f2, l2, h, NULL, &ops, &b2, &s4));
     AKT_EQ_INT(s1, AK_CACHE_MISS);
     AKT_EQ_INT(s2, AK_CACHE_MISS);
     AKT_EQ_INT(s3, AK_CACHE_MEMORY);
