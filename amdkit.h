@@ -13581,10 +13581,11 @@ typedef struct _ak_opts {
 static uint64_t _ak_prelude_hash;
 static pthread_once_t _ak_prelude_once = PTHREAD_ONCE_INIT;
 static void _ak_prelude_hash_init(void) {
-    uint64_t h = 1469598103934665603ull;
-    const char* p = _ak_src_prelude;
-    while (*p) { h ^= (unsigned char)*p++; h *= 1099511628211ull; }
-    _ak_prelude_hash = h | 1u;
+    /* the fast hash of >>impl:hash (a byte-at-a-time FNV-1a over the ~48 KB
+       prelude was ~60 us of a fresh process's first kernel get) */
+    _ak_h128 zero;
+    zero.lo = 0; zero.hi = 0;
+    _ak_prelude_hash = _ak_hash128_seeded(_ak_src_prelude, strlen(_ak_src_prelude), zero).lo | 1u;
 }
 static uint64_t _ak_prelude_id(void) {
     pthread_once(&_ak_prelude_once, _ak_prelude_hash_init);

@@ -19,6 +19,10 @@
  *   disk_hit_us         ak_kernel_get in a fresh context (empty memory level), served from disk:
  *                       read + verify + (fake) module load + index update; the options of the
  *                       bench_runtime child (one -D) so the same path runs
+ *   disk_hit_fresh_us   the same in a fresh process (what bench_runtime's fresh_process_disk_hit
+ *                       times on the GPU, less the driver's module load); its parts:
+ *     target_check_us   the compiler check (ak_compile_target_check: NVRTC's arch list) of that get
+ *     get_after_us      ak_kernel_get after that check: key digest, read, checks, load, index
  *   disk_read_us        the disk level's read + checks alone (_ak_cache_disk_read)
  *   disk_verify_us      the code-object check (_ak_code_object_check) alone
  *   launch_ns / raw_ns  ak_launch vs the (fake) cuLaunchKernel called directly: the
@@ -32,6 +36,10 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+extern char** environ;
 
 static double now_ns(void) {
     struct timespec ts;
@@ -140,6 +148,53 @@ static double time_warm(ak_context* ctx, const char* src, const char* name, int 
     return m;
 }
 
+/* --disk-child DIR UNIQUE SPLIT: one disk hit in this fresh process; prints "us_check us_get" */
+static int disk_child(char** argv) {
+    ak_context* ctx = fake_cuda_context(argv[2]);
+    ak_kernel* k = NULL;
+    ak_compile_options o;
+    const char* opts[1];
+    double t0, t1, t2;
+    int split = atoi(argv[4]);
+    if (!ctx) return 1;
+    opts[0] = argv[3];
+    memset(&o, 0, sizeof o);
+    o.options = opts;
+    o.num_options = 1;
+    o.source_name = "bench_cold.hip";
+    t0 = now_ns();
+    if (split && ak_compile_target_check(ctx, "sm_90") != AK_OK) return 1;
+    t1 = now_ns();
+    if (ak_kernel_get(ctx, k_cold_src, "akb_cold", &o, &k) != AK_OK || ak_kernel_cache_source(k) != AK_CACHE_DISK) return 1;
+    t2 = now_ns();
+    printf("%.3f %.3f\n", (t1 - t0) / 1e3, (t2 - t1) / 1e3);
+    ak_kernel_release(k);
+    fake_destroy(ctx);
+    return 0;
+}
+static int run_disk_child(const char* self, const char* dir, const char* def, int split, double* check_us, double* get_us) {
+    char out[] = "/tmp/bench_hotpath_child_XXXXXX", line[128], sp[4];
+    char* args[6];
+    int fd = mkstemp(out), status = 0, ok = 0;
+    pid_t pid;
+    posix_spawn_file_actions_t fa;
+    FILE* f;
+    if (fd < 0) return 0;
+    snprintf(sp, sizeof sp, "%d", split);
+    args[0] = (char*)self; args[1] = (char*)"--disk-child"; args[2] = (char*)dir; args[3] = (char*)def; args[4] = sp; args[5] = NULL;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fd, 1);
+    if (posix_spawn(&pid, self, &fa, NULL, args, environ) == 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+        !WEXITSTATUS(status) && (f = fopen(out, "r")) != NULL) {
+        ok = fgets(line, sizeof line, f) && sscanf(line, "%lf %lf", check_us, get_us) == 2;
+        fclose(f);
+    }
+    posix_spawn_file_actions_destroy(&fa);
+    close(fd);
+    unlink(out);
+    return ok;
+}
+
 int main(int argc, char** argv) {
     int quick = argc > 1 && !strcmp(argv[1], "--quick");
     int trials = quick ? 20 : 200, i, n;
@@ -153,6 +208,7 @@ int main(int argc, char** argv) {
     _ak_cache_key key;
     char* lib = NULL;
 
+    if (argc == 5 && !strcmp(argv[1], "--disk-child")) return disk_child(argv);
     snprintf(dir, sizeof dir, "/tmp/bench_hotpath-%ld", (long)getpid());
     if (!(ctx = fake_cuda_context(dir))) return 0;
     v = (double*)malloc((size_t)trials * sizeof *v);
@@ -218,6 +274,21 @@ int main(int argc, char** argv) {
         fake_destroy(c2);
     }
     printf("disk_hit_us        %8.1f   (ak_kernel_get in a fresh context: read + verify + fake load + index)\n", median(v, n));
+    {   /* the same in fresh processes: as a whole, then the compiler check and the rest apart */
+        int m = quick ? 5 : 20, got = 0, got2 = 0;
+        double c0, g0;
+        double* x = (double*)malloc((size_t)m * 3 * sizeof *x);
+        if (!x) goto out;
+        for (i = 0; i < m; i++) {
+            if (run_disk_child("/proc/self/exe", dir, def, 0, &c0, &g0)) x[got++] = g0;
+            if (run_disk_child("/proc/self/exe", dir, def, 1, &c0, &g0)) { x[m + got2] = c0; x[2 * m + got2++] = g0; }
+        }
+        if (got < m || got2 < m) { fprintf(stderr, "disk-hit children failed (%d, %d of %d)\n", got, got2, m); g_failed = 1; }
+        printf("disk_hit_fresh_us  %8.1f   (the same in a fresh process, as bench_runtime's child; the driver's load excepted)\n", median(x, got));
+        printf("  target_check_us  %8.1f   (its compiler check: ak_compile_target_check, NVRTC's arch list)\n", median(x + m, got2));
+        printf("  get_after_us     %8.1f   (ak_kernel_get after that check)\n", median(x + 2 * m, got2));
+        free(x);
+    }
     /* its parts: the disk read (+ header, size and SHA-256 checks) and the code-object check */
     {
         _ak_opts op;
