@@ -63,7 +63,18 @@ AK_INLINE void ak_norm_load(float* v, const typename D::T* x, const typename D::
                             int lane, int G, bool vec) {
     if (!RES) {
         ak_row_load<D, E>(v, x, len, lane, G, vec, 0.0f);
-    } else if (vec) {
+    } else if (!vec) {
+#pragma unroll
+        for (int k = 0; k < E; k++) {
+            const int e = k * G + lane;
+            v[k] = 0.0f;
+            if (e < len) {
+                const typename D::T s = D::from(D::to(x[e]) + D::to(r[e]));
+                h[e] = s;
+                v[k] = D::to(s);
+            }
+        }
+    } else {
 #pragma unroll
         for (int k = 0; k < E / 8; k++) {
             const int e = (k * G + lane) * 8;
@@ -78,17 +89,6 @@ AK_INLINE void ak_norm_load(float* v, const typename D::T* x, const typename D::
             } else {
 #pragma unroll
                 for (int q = 0; q < 8; q++) a[q] = 0.0f;
-            }
-        }
-    } else {
-#pragma unroll
-        for (int k = 0; k < E; k++) {
-            const int e = k * G + lane;
-            v[k] = 0.0f;
-            if (e < len) {
-                const typename D::T s = D::from(D::to(x[e]) + D::to(r[e]));
-                h[e] = s;
-                v[k] = D::to(s);
             }
         }
     }

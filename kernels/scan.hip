@@ -238,6 +238,29 @@ AK_INLINE void ak_topk_pick(const ak_u32* hist, ak_u32 kk, ak_u32 base, int shif
     __syncthreads();
 }
 
+/* The composite an element sorts by: its key above, ~index below (ties go to the lower index). */
+AK_INLINE ak_u64 ak_topk_word(ak_u32 key, ak_i64 e) { return ((ak_u64)key << 32) | (ak_u64)(0xFFFFFFFFu - (ak_u32)e); }
+
+/* A walk over the columns [LO, HI) of the row xr while GO holds: AK_TOPK_U
+ * elements per thread per step, every load issued before any use. The
+ * statements given run once per element slot, with e (its column; e >= HI
+ * past the end) and key (its ak_topk_key) in scope. It uses the enclosing
+ * function's t, B, step, xr, largest and D. A macro rather than a lambda: a
+ * lambda cost ak_topk_mb_collect_f32 three registers (ptxas sm_90). */
+#define AK_TOPK_WALK(LO, HI, GO, ...)                                     \
+    for (ak_i64 t0 = (LO); (GO) && t0 < (HI); t0 += step) {               \
+        float v[AK_TOPK_U];                                               \
+        _Pragma("unroll") for (int u = 0; u < AK_TOPK_U; u++) {           \
+            const ak_i64 e = t0 + (ak_i64)u * B + t;                      \
+            v[u] = e < (HI) ? D::to(xr[e]) : 0.0f;                        \
+        }                                                                 \
+        _Pragma("unroll") for (int u = 0; u < AK_TOPK_U; u++) {           \
+            const ak_i64 e = t0 + (ak_i64)u * B + t;                      \
+            const ak_u32 key = ak_topk_key(v[u], largest);                \
+            __VA_ARGS__                                                   \
+        }                                                                 \
+    }
+
 /* Sorts sel[0 .. k) (composites key << 32 | ~index, distinct) descending with a
  * bitonic network over P = pow2 >= k entries (padding 0 sorts last), then
  * writes the row's values (read back from xr) and indices. sel has room for
@@ -286,20 +309,8 @@ AK_INLINE void ak_topk_impl(const typename D::T* AK_RESTRICT x, typename D::T* A
     for (int shift = 24; shift >= (int)ak_topk_last<D>::SHIFT; shift -= 8) {
         for (int i = t; i < 256; i += B) hist[i] = 0u;
         __syncthreads();
-        for (ak_i64 t0 = 0; t0 < cols; t0 += step) {   /* block-uniform trip count (ballots inside) */
-            float v[AK_TOPK_U];
-#pragma unroll
-            for (int u = 0; u < AK_TOPK_U; u++) {
-                const ak_i64 e = t0 + (ak_i64)u * B + t;
-                v[u] = e < cols ? D::to(xr[e]) : 0.0f;
-            }
-#pragma unroll
-            for (int u = 0; u < AK_TOPK_U; u++) {
-                const ak_i64 e = t0 + (ak_i64)u * B + t;
-                const ak_u32 key = ak_topk_key(v[u], largest);
-                ak_topk_hist_add(hist, (key >> shift) & 255u, e < cols && (key & pmask) == prefix);
-            }
-        }
+        /* a block-uniform trip count (ak_topk_hist_add ballots) */
+        AK_TOPK_WALK(0, cols, true, ak_topk_hist_add(hist, (key >> shift) & 255u, e < cols && (key & pmask) == prefix);)
         __syncthreads();
         ak_topk_pick(hist, kk, prefix, shift, lsum, info);
         prefix = info[0];
@@ -315,21 +326,7 @@ AK_INLINE void ak_topk_impl(const typename D::T* AK_RESTRICT x, typename D::T* A
     ak_u32 eqbase = 0u;
     __syncthreads();
     /* no tie to break: the k keys >= prefix, in any order (the sort orders them), no barriers */
-    for (ak_i64 t0 = 0; alltaken && t0 < cols; t0 += step) {
-        float v[AK_TOPK_U];
-#pragma unroll
-        for (int u = 0; u < AK_TOPK_U; u++) {
-            const ak_i64 e = t0 + (ak_i64)u * B + t;
-            v[u] = e < cols ? D::to(xr[e]) : 0.0f;
-        }
-#pragma unroll
-        for (int u = 0; u < AK_TOPK_U; u++) {
-            const ak_i64 e = t0 + (ak_i64)u * B + t;
-            const ak_u32 key = ak_topk_key(v[u], largest);
-            if (e < cols && (key & pmask) >= prefix)
-                sel[atomicAdd(&info[3], 1u)] = ((ak_u64)key << 32) | (ak_u64)(0xFFFFFFFFu - (ak_u32)e);
-        }
-    }
+    AK_TOPK_WALK(0, cols, alltaken, if (e < cols && (key & pmask) >= prefix) sel[atomicAdd(&info[3], 1u)] = ak_topk_word(key, e);)
     /* ties: the first kk equal keys by index (ballot ranks), the keys above anywhere */
     for (ak_i64 t0 = 0; !alltaken && t0 < cols; t0 += step) {
         float v[AK_TOPK_U];
@@ -344,7 +341,7 @@ AK_INLINE void ak_topk_impl(const typename D::T* AK_RESTRICT x, typename D::T* A
             const bool valid = e < cols;
             const ak_u32 key = ak_topk_key(v[u], largest), mk = key & pmask;
             const bool gt = valid && mk > prefix, eq = valid && mk == prefix;
-            const ak_u64 comp = ((ak_u64)key << 32) | (ak_u64)(0xFFFFFFFFu - (ak_u32)e);
+            const ak_u64 comp = ak_topk_word(key, e);
             if (gt) sel[atomicAdd(&info[3], 1u)] = comp;
             const ak_wmask bal = (ak_wmask)ak_ballot(eq);
             if (lane == 0) wsum[wid] = ak_wmask_popc(bal);
@@ -405,20 +402,8 @@ AK_INLINE void ak_topk_mb_pass_impl(const typename D::T* AK_RESTRICT x, ak_u32* 
     const typename D::T* xr = x + row * cols;
     for (int i = t; i < 256; i += B) hist[i] = 0u;
     __syncthreads();
-    for (ak_i64 t0 = c0; t0 < c1; t0 += step) {
-        float v[AK_TOPK_U];
-#pragma unroll
-        for (int u = 0; u < AK_TOPK_U; u++) {
-            const ak_i64 e = t0 + (ak_i64)u * B + t;
-            v[u] = e < c1 ? D::to(xr[e]) : 0.0f;
-        }
-#pragma unroll
-        for (int u = 0; u < AK_TOPK_U; u++) {
-            const ak_i64 e = t0 + (ak_i64)u * B + t;
-            const ak_u64 comp = ((ak_u64)ak_topk_key(v[u], largest) << 32) | (ak_u64)(0xFFFFFFFFu - (ak_u32)e);
-            ak_topk_hist_add(hist, (ak_u32)(comp >> shift) & 255u, e < c1 && (comp & pmask) == prefix);
-        }
-    }
+    AK_TOPK_WALK(c0, c1, true, const ak_u64 comp = ak_topk_word(key, e);
+                 ak_topk_hist_add(hist, (ak_u32)(comp >> shift) & 255u, e < c1 && (comp & pmask) == prefix);)
     __syncthreads();
     for (int i = t; i < 256; i += B)
         if (hist[i]) atomicAdd(&st[i], hist[i]);
@@ -451,23 +436,10 @@ AK_INLINE void ak_topk_mb_collect_impl(const typename D::T* AK_RESTRICT x, typen
     const ak_u64 prefix = ((ak_u64)st[AK_TKW_PHI] << 32) | st[AK_TKW_PLO];
     const ak_u64 pmask = ((ak_u64)st[AK_TKW_MHI] << 32) | st[AK_TKW_MLO];
     const typename D::T* xr = x + row * cols;
-    for (ak_i64 t0 = c0; t0 < c1; t0 += step) {
-        float v[AK_TOPK_U];
-#pragma unroll
-        for (int u = 0; u < AK_TOPK_U; u++) {
-            const ak_i64 e = t0 + (ak_i64)u * B + t;
-            v[u] = e < c1 ? D::to(xr[e]) : 0.0f;
-        }
-#pragma unroll
-        for (int u = 0; u < AK_TOPK_U; u++) {
-            const ak_i64 e = t0 + (ak_i64)u * B + t;
-            const ak_u64 comp = ((ak_u64)ak_topk_key(v[u], largest) << 32) | (ak_u64)(0xFFFFFFFFu - (ak_u32)e);
-            if (e < c1 && (comp & pmask) >= prefix) {
-                const ak_u32 pos = atomicAdd(&st[AK_TKW_NCOL], 1u);
-                if (pos < (ak_u32)k) cand[pos] = comp;   /* exactly k qualify; the bound keeps memory safe */
-            }
-        }
-    }
+    AK_TOPK_WALK(c0, c1, true, const ak_u64 comp = ak_topk_word(key, e); if (e < c1 && (comp & pmask) >= prefix) {
+        const ak_u32 pos = atomicAdd(&st[AK_TKW_NCOL], 1u);
+        if (pos < (ak_u32)k) cand[pos] = comp;   /* exactly k qualify; the bound keeps memory safe */
+    })
     if (!ak_topk_mb_last(&st[AK_TKW_CNT], nch, &flag)) return;
     for (int j = t; j < k; j += B) sel[j] = ((volatile ak_u64*)cand)[j];
     ak_topk_sort_out<D>(sel, k, xr, vals + row * k, idx + row * k);
