@@ -1940,6 +1940,7 @@ struct ak_context {
     char dev_tag[64];              /* memory-cache identity of this context's device (set at creation) */
     void* optmemo[8];              /* _ak_optmemo: compile options built once (>>impl:compile) */
     int n_optmemo;
+    struct ak_kernel* spare_kernel; /* one released handle kept for the next ak_kernel_get (atomic exchange, >>impl:launch) */
     struct _ak_phash* host_live;   /* live ak_host_alloc pointers (under lock; made on first use) */
     struct {                       /* launch limits from dev and bk, set once at creation (_ak_launch_limits_set) */
         unsigned block[3], grid[3];
@@ -13451,6 +13452,7 @@ AKDEF void ak_context_destroy(ak_context* ctx) {
     if (ctx->prof) _ak_prof_destroy(ctx->prof);
     if (ctx->cache) _ak_cache_destroy(ctx->cache);
     _ak_optmemo_free_all(ctx);
+    _ak_ctx_free(&ctx->cfg, ctx->spare_kernel);   /* after every release above */
     if (ctx->pool) _ak_pool_destroy(ctx->pool);
     _ak_host_free_all(ctx);
     ctx->bk->close(ctx);
@@ -14292,14 +14294,16 @@ static ak_result _ak_kernel_get_at(ak_context* ctx, const char* target_override,
     if (!kernel_name || !*kernel_name || (nl = strlen(kernel_name)) > 200)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_kernel_get: kernel name is NULL, empty or over 200 characters");
     if (o && (r = _ak_check_opt_level(o)) != AK_OK) return r;
-    /* not zeroed as a whole (a warm hit is a few hundred ns; the name buffers are most of the struct) */
-    k = (ak_kernel*)_ak_ctx_alloc_uninit(&ctx->cfg, sizeof *k);
-    if (!k) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "out of host memory");
+    /* the handle the last release left (an exchange hands it to one thread only), else a new one;
+       not zeroed as a whole (a warm hit is tens of ns; the name buffers are most of the struct) */
+    k = __atomic_exchange_n(&ctx->spare_kernel, (ak_kernel*)NULL, __ATOMIC_ACQUIRE);
+    if (!k && !(k = (ak_kernel*)_ak_ctx_alloc_uninit(&ctx->cfg, sizeof *k))) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "out of host memory");
     memset(k, 0, offsetof(ak_kernel, name));   /* every field before the name buffers */
     k->ctx = ctx;
     memcpy(k->name, kernel_name, nl + 1);
-    _ak_copy(k->target, sizeof k->target, "cpu");
-    if (ctx->bk->module_load) {   /* a backend that compiles (else the kernel runs its C implementation) */
+    if (!ctx->bk->module_load) {   /* a backend that does not compile: the kernel runs its C implementation */
+        memcpy(k->target, "cpu", 4);
+    } else {
         const char* target = target_override ? target_override
                              : (ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto")) ? ctx->cfg.arch : ctx->dev.arch;
         _ak_optmemo* m = NULL;
@@ -14321,9 +14325,12 @@ static ak_result _ak_kernel_get_at(ak_context* ctx, const char* target_override,
     return AK_OK;
 }
 AKDEF void ak_kernel_release(ak_kernel* k) {
+    ak_context* ctx;
     if (!k) return;
-    if (k->entry) _ak_cache_entry_release(k->ctx->cache, k->entry);
-    _ak_ctx_free(&k->ctx->cfg, k);
+    ctx = k->ctx;
+    if (k->entry) _ak_cache_entry_release(ctx->cache, k->entry);
+    /* kept as the context's spare handle; the one it replaces (another thread's) is freed */
+    _ak_ctx_free(&ctx->cfg, __atomic_exchange_n(&ctx->spare_kernel, k, __ATOMIC_ACQ_REL));
 }
 AKDEF void ak_kernel_set_cpu(ak_kernel* k, ak_cpu_kernel_fn fn, void* user_data) {
     if (!k) return;
