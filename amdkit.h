@@ -2631,6 +2631,43 @@ static const char _ak_src_prelude[] =
     "        }\n"
     "    }\n"
     "}\n"
+    "/* A contiguous run of n elements of global memory (g: any element-aligned\n"
+    " * address) copied into / out of a shared buffer sb of at least n * sizeof(T)\n"
+    " * + 16 bytes, with 16-byte accesses wherever the run allows them: element i\n"
+    " * of the run sits at s[i], where s = ak_slab_at<D>(sb, g) has the same\n"
+    " * address modulo 16 as g, so the scalar head (up to g's first 16-byte\n"
+    " * boundary) and tail are the only element-wise accesses. Rows whose width is\n"
+    " * not a multiple of 8 are read and written this way as one run of several\n"
+    " * rows (ak_softmax_slab). Every thread of the block calls them; the caller\n"
+    " * puts __syncthreads() between the copy and the use. */\n"
+    "template <class D>\n"
+    "AK_INLINE typename D::T* ak_slab_at(ak_u16x8* sb, const typename D::T* g) {\n"
+    "    return (typename D::T*)sb + (int)(((ak_u64)g & 15u) / sizeof(typename D::T));\n"
+    "}\n"
+    "template <class D, bool IN>   /* IN: g -> s, else s -> g */\n"
+    "AK_INLINE void ak_slab_copy(typename D::T* s, typename D::T* g, int n) {\n"
+    "    typedef typename D::T T;\n"
+    "    const int V = 16 / (int)sizeof(T), t = (int)threadIdx.x, B = (int)blockDim.x;\n"
+    "    const T* src = IN ? g : s;\n"
+    "    T* dst = IN ? s : g;\n"
+    "    int head = (int)(((16u - ((unsigned)(ak_u64)g & 15u)) & 15u) / sizeof(T));\n"
+    "    if (head > n) head = n;\n"
+    "    const int nv = (n - head) / V;\n"
+    "    const ak_u16x8* sv = (const ak_u16x8*)(src + head);\n"
+    "    ak_u16x8* dv = (ak_u16x8*)(dst + head);\n"
+    "    if (t < head) dst[t] = src[t];\n"
+    "    for (int k0 = t; k0 < nv; k0 += 4 * B) {   /* four 16-byte loads in flight before the stores */\n"
+    "        ak_u16x8 a[4];\n"
+    "#pragma unroll\n"
+    "        for (int u = 0; u < 4; u++)\n"
+    "            if (k0 + u * B < nv) a[u] = sv[k0 + u * B];\n"
+    "#pragma unroll\n"
+    "        for (int u = 0; u < 4; u++)\n"
+    "            if (k0 + u * B < nv) dv[k0 + u * B] = a[u];\n"
+    "    }\n"
+    "    for (int e = head + nv * V + t; e < n; e += B) dst[e] = src[e];\n"
+    "}\n"
+    "\n"
     "/* ---- activations: the ak_unary_op codes of amdkit.h, fp32 math --------- */\n"
     "/* (ak_unary and the GEMM epilogue; ak_uop_apply dispatches a run-time code) */\n"
     "#define AK_UNARY_RELU 0\n"
@@ -6496,7 +6533,15 @@ static const char _ak_src_softmax[] =
     "//    f32 vectors stay ld8 / st8 at p + 8t: the contiguous 16-byte layout of\n"
     "//    ak_ld16 measured 2-7% slower here on the H100, 2026-11-23, helper wide.)\n"
     "//\n"
-    "// kernels: ak_softmax_f32 ak_softmax_f16 ak_softmax_bf16 ak_softmax_wide_f32 ak_softmax_wide_f16 ak_softmax_wide_bf16 ak_softmax_split_f32 ak_softmax_split_f16 ak_softmax_split_bf16 ak_softmax_stats_f32 ak_softmax_stats_f16 ak_softmax_stats_bf16 ak_softmax_apply_f32 ak_softmax_apply_f16 ak_softmax_apply_bf16\n"
+    "// 5. ak_softmax_slab_<dt>: narrow rows whose width is not a multiple of 8\n"
+    "//    (path 1 reads those element by element): a block takes R consecutive\n"
+    "//    rows, one contiguous run of R * cols elements (at most\n"
+    "//    AK_SM_SLAB_BYTES), copies it into shared memory with 16-byte accesses\n"
+    "//    (ak_slab_copy: a scalar head and tail only at the run's ends), groups of\n"
+    "//    G <= AK_WAVE threads compute their rows there in place, and the run goes\n"
+    "//    out the same way. x and y must have the same address modulo 16.\n"
+    "//\n"
+    "// kernels: ak_softmax_f32 ak_softmax_f16 ak_softmax_bf16 ak_softmax_wide_f32 ak_softmax_wide_f16 ak_softmax_wide_bf16 ak_softmax_split_f32 ak_softmax_split_f16 ak_softmax_split_bf16 ak_softmax_stats_f32 ak_softmax_stats_f16 ak_softmax_stats_bf16 ak_softmax_apply_f32 ak_softmax_apply_f16 ak_softmax_apply_bf16 ak_softmax_slab_f32 ak_softmax_slab_f16 ak_softmax_slab_bf16\n"
     "\n"
     "// elements per thread of path 1: 16 (f32), 32 (f16 / bf16: the same 64 bytes)\n"
     "#define AK_SM_ROW_E(D) (D::SIZE == 4 ? 16 : 32)\n"
@@ -6543,6 +6588,37 @@ static const char _ak_src_softmax[] =
     "    s = ak_group_reduce(s, G, scratch, ak_op_add());\n"
     "    ak_sm_finish<E>(v, m, s, logsm);\n"
     "    ak_row_store<D, E>(v, y + row * cols, len, lane, G, vec);\n"
+    "}\n"
+    "\n"
+    "// Path 5: R rows a block through shared memory (see the top of the file).\n"
+    "#define AK_SM_SLAB_BYTES 16384\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_softmax_slab(const typename D::T* x, typename D::T* y, ak_i64 rows, int cols, int R, int G,\n"
+    "                               bool logsm) {\n"
+    "    typedef typename D::T T;\n"
+    "    __shared__ ak_u16x8 sb[AK_SM_SLAB_BYTES / 16 + 1];\n"
+    "    const ak_i64 r0 = (ak_i64)blockIdx.x * R;\n"
+    "    const int nr = rows - r0 < (ak_i64)R ? (int)(rows - r0) : R, n = nr * cols;\n"
+    "    T* s = ak_slab_at<D>(sb, x + r0 * cols);\n"
+    "    ak_slab_copy<D, true>(s, (T*)(x + r0 * cols), n);\n"
+    "    __syncthreads();\n"
+    "    const int lane = (int)threadIdx.x & (G - 1), per = (int)blockDim.x / G;\n"
+    "    for (int q0 = 0; q0 < nr; q0 += per) {   /* a block-uniform trip count: every lane reaches the shuffles */\n"
+    "        const int q = q0 + (int)threadIdx.x / G, len = q < nr ? cols : 0;\n"
+    "        T* p = s + (q < nr ? q : 0) * cols;\n"
+    "        float m = -AK_INF, sum = 0.0f;\n"
+    "        for (int e = lane; e < len; e += G) m = ak_op_max()(m, D::to(p[e]));\n"
+    "        m = ak_group_reduce(m, G, (float*)0, ak_op_max());\n"
+    "        for (int e = lane; e < len; e += G) sum += ak_exp2((D::to(p[e]) - m) * AK_LOG2E);\n"
+    "        sum = ak_group_reduce(sum, G, (float*)0, ak_op_add());\n"
+    "        const float r = 1.0f / sum, ls = logf(sum);\n"
+    "        for (int e = lane; e < len; e += G) {\n"
+    "            const float a = D::to(p[e]);\n"
+    "            p[e] = D::from(logsm ? (a - m) - ls : ak_exp2((a - m) * AK_LOG2E) * r);\n"
+    "        }\n"
+    "    }\n"
+    "    __syncthreads();\n"
+    "    ak_slab_copy<D, false>(s, y + r0 * cols, n);\n"
     "}\n"
     "\n"
     "// Path 4: one block per row; pass 1 online (max, sum of exp), pass 2 writes.\n"
@@ -6742,6 +6818,10 @@ static const char _ak_src_softmax[] =
     "    AK_KERNEL __launch_bounds__(16384 / AK_SM_ROW_E(D), 1) void ak_softmax_##DT(const D::T* x, D::T* y, ak_i64 rows, \\\n"
     "                                                                                int cols, int G, int vec, int logsm) {  \\\n"
     "        ak_softmax_rows<D, AK_SM_ROW_E(D)>(x, y, rows, cols, G, vec != 0, logsm != 0);                               \\\n"
+    "    }                                                                                                                \\\n"
+    "    AK_KERNEL __launch_bounds__(256) void ak_softmax_slab_##DT(const D::T* x, D::T* y, ak_i64 rows, int cols, int R, \\\n"
+    "                                                               int G, int logsm) {                                   \\\n"
+    "        ak_softmax_slab<D>(x, y, rows, cols, R, G, logsm != 0);                                                      \\\n"
     "    }                                                                                                                \\\n"
     "    AK_KERNEL __launch_bounds__(1024, 1) void ak_softmax_wide_##DT(const D::T* x, D::T* y, ak_i64 cols, int vec,        \\\n"
     "                                                                 int logsm) {                                        \\\n"
@@ -7069,7 +7149,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "scan", _ak_src_scan,
       "ak_cumsum_part_f32 ak_cumsum_f32 ak_cumsum_part_f16 ak_cumsum_f16 ak_cumsum_part_bf16 ak_cumsum_bf16 ak_cumsum_part_i32 ak_cumsum_i32 ak_cumsum_part_i64 ak_cumsum_i64 ak_topk_f32 ak_topk_mb_pass_f32 ak_topk_mb_collect_f32 ak_topk_f16 ak_topk_mb_pass_f16 ak_topk_mb_collect_f16 ak_topk_bf16 ak_topk_mb_pass_bf16 ak_topk_mb_collect_bf16" },
     { "softmax", _ak_src_softmax,
-      "ak_softmax_f32 ak_softmax_f16 ak_softmax_bf16 ak_softmax_wide_f32 ak_softmax_wide_f16 ak_softmax_wide_bf16 ak_softmax_split_f32 ak_softmax_split_f16 ak_softmax_split_bf16 ak_softmax_stats_f32 ak_softmax_stats_f16 ak_softmax_stats_bf16 ak_softmax_apply_f32 ak_softmax_apply_f16 ak_softmax_apply_bf16" },
+      "ak_softmax_f32 ak_softmax_f16 ak_softmax_bf16 ak_softmax_wide_f32 ak_softmax_wide_f16 ak_softmax_wide_bf16 ak_softmax_split_f32 ak_softmax_split_f16 ak_softmax_split_bf16 ak_softmax_stats_f32 ak_softmax_stats_f16 ak_softmax_stats_bf16 ak_softmax_apply_f32 ak_softmax_apply_f16 ak_softmax_apply_bf16 ak_softmax_slab_f32 ak_softmax_slab_f16 ak_softmax_slab_bf16" },
     { "transpose", _ak_src_transpose,
       "ak_transpose_f32 ak_transpose_f16 ak_transpose_bf16" },
     { "xent", _ak_src_xent,
@@ -7295,27 +7375,27 @@ static inline void _ak_kargs_topk_mb_collect(_ak_kargs* kargs_, const void* x, v
     ak_args_ptr(a_, x); ak_args_ptr(a_, vals); ak_args_ptr(a_, idx); ak_args_ptr(a_, ws); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch);
     ak_args_i32(a_, k); ak_args_i32(a_, largest);
 }
-/* kernels/softmax.hip:277 ak_softmax_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:316 ak_softmax_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax(_ak_kargs* kargs_, const void* x, void* y, int64_t rows, int32_t cols, int32_t G, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i32(a_, cols); ak_args_i32(a_, G); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
 }
-/* kernels/softmax.hip:281 ak_softmax_wide_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:324 ak_softmax_wide_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_wide(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_wide);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
 }
-/* kernels/softmax.hip:285 ak_softmax_split_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:328 ak_softmax_split_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_split(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int32_t S, void* cnt, void* part, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_split);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_ptr(a_, cnt); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
 }
-/* kernels/softmax.hip:289 ak_softmax_stats_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:332 ak_softmax_stats_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_stats(_ak_kargs* kargs_, const void* x, int64_t cols, int32_t S, int64_t chunk, void* part, int32_t vec) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_stats);
     ak_args_ptr(a_, x); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_i64(a_, chunk); ak_args_ptr(a_, part); ak_args_i32(a_, vec);
 }
-/* kernels/softmax.hip:293 ak_softmax_apply_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:336 ak_softmax_apply_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_apply(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int32_t S, int64_t chunk, const void* part, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_apply);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_i64(a_, chunk); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
@@ -7360,6 +7440,8 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_gemm_mma _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:546 NAME (macro AK_GEMM_SIMT): the same list */
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
+#define _ak_kargs_softmax_slab _ak_kargs_softmax   /* kernels/softmax.hip:320 ak_softmax_slab_##DT (macro AK_SOFTMAX): the same list */
+#define _AK_KIF_softmax_slab _AK_KIF_softmax
 static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_unary_f32", _AK_KIF_unary },
     { "ak_unary_f16", _AK_KIF_unary },
@@ -7516,16 +7598,19 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_topk_mb_pass_bf16", _AK_KIF_topk_mb_pass },
     { "ak_topk_mb_collect_bf16", _AK_KIF_topk_mb_collect },
     { "ak_softmax_f32", _AK_KIF_softmax },
+    { "ak_softmax_slab_f32", _AK_KIF_softmax },
     { "ak_softmax_wide_f32", _AK_KIF_softmax_wide },
     { "ak_softmax_split_f32", _AK_KIF_softmax_split },
     { "ak_softmax_stats_f32", _AK_KIF_softmax_stats },
     { "ak_softmax_apply_f32", _AK_KIF_softmax_apply },
     { "ak_softmax_f16", _AK_KIF_softmax },
+    { "ak_softmax_slab_f16", _AK_KIF_softmax },
     { "ak_softmax_wide_f16", _AK_KIF_softmax_wide },
     { "ak_softmax_split_f16", _AK_KIF_softmax_split },
     { "ak_softmax_stats_f16", _AK_KIF_softmax_stats },
     { "ak_softmax_apply_f16", _AK_KIF_softmax_apply },
     { "ak_softmax_bf16", _AK_KIF_softmax },
+    { "ak_softmax_slab_bf16", _AK_KIF_softmax },
     { "ak_softmax_wide_bf16", _AK_KIF_softmax_wide },
     { "ak_softmax_split_bf16", _AK_KIF_softmax_split },
     { "ak_softmax_stats_bf16", _AK_KIF_softmax_stats },
@@ -16198,6 +16283,7 @@ AKDEF ak_result ak_transpose(ak_context* ctx, ak_dtype dtype, const void* x, voi
 #define _AK_RD_BLOCK 256u          /* threads per block of the reduce / split kernels */
 #define _AK_RD_ROW_MAX 16384u      /* widest row kept in registers by ak_softmax_<dt> / ak_norm_<dt> */
 #define _AK_RD_SPLIT_E 32u         /* elements per thread of ak_softmax_split_<dt> */
+#define _AK_RD_SLAB_BYTES 16384u   /* the run of rows one block of ak_softmax_slab_<dt> holds (AK_SM_SLAB_BYTES) */
 #define _AK_RD_MAX_THREADS 0x40000000u        /* cap of grid x block per launch (AMD: < 2^32 work-items) */
 #define _AK_RD_XENT_ONE 8192u      /* cross-entropy mean / sum: up to this many rows one block combines the
                                       row losses and writes the result (no ak_xent_mean launch) */
@@ -16261,6 +16347,9 @@ enum {
     _AK_RV_SEGMENTS,  /* reductions: rows cut into segments over CUs x param blocks, then a combine kernel */
     _AK_RV_SMALL,     /* cross-entropy mean / sum: one block does every row and the reduction (one launch, no
                          workspace); block: threads */
+    _AK_RV_SLAB,      /* softmax: R consecutive rows a block through shared memory with 16-byte accesses (narrow
+                         rows of any width: cols x dtype size <= _AK_RD_SLAB_BYTES; x and y equally aligned mod 16,
+                         else the rows kernel) */
     _AK_RV_COUNT
 };
 /* ops of the table (bit mask) */
@@ -16380,12 +16469,12 @@ static const _ak_rowop_rule _ak_rowop_table[] = {
  * where the variant applies to the op (variant < 0: the table). */
 static struct { int variant; unsigned block, param; } _ak_rowop_force = { -1, 0, 0 };
 static const char* const _ak_rv_names[_AK_RV_COUNT] = { "rows", "split", "twopass", "wide", "stream", "segments",
-                                                         "small" };
+                                                         "small", "slab" };
 /* the ops each variant can run */
 static unsigned _ak_rv_ops(int v) {
     switch (v) {
     case _AK_RV_ROWS: case _AK_RV_WIDE: return _AK_RO_SOFTMAX | _AK_RO_NORM;
-    case _AK_RV_SPLIT: case _AK_RV_TWOPASS: return _AK_RO_SOFTMAX;
+    case _AK_RV_SPLIT: case _AK_RV_TWOPASS: case _AK_RV_SLAB: return _AK_RO_SOFTMAX;
     case _AK_RV_STREAM: return _AK_RO_REDUCE | _AK_RO_XENT | _AK_RO_XENT_RED;
     case _AK_RV_SEGMENTS: return _AK_RO_REDUCE;
     case _AK_RV_SMALL: return _AK_RO_XENT_RED;
@@ -16742,11 +16831,12 @@ AKDEF ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, cons
  * ========================================================================== */
 
 typedef struct _ak_rd_softmax_op {
-    int path;              /* 1: rows in registers, 2: co-operating blocks, 3: stats + apply, 4: a block per row */
+    int path;              /* 1: rows in registers, 2: co-operating blocks, 3: stats + apply, 4: a block per row,
+                              5: R rows a block through shared memory */
     const char* x;
     char* y;
     size_t cols, es, chunk, cnt_bytes;
-    unsigned G, S;
+    unsigned G, S, R;
     int vec, logsm;
     void* ws;              /* paths 2 and 3: counters / partials */
     ak_context* ctx;       /* path 2 clears its counters per chunk */
@@ -16761,6 +16851,8 @@ static ak_result _ak_rd_softmax_pack(const void* op, int i, size_t r0, size_t nr
         _ak_kargs_softmax(a, x, y, (int64_t)nr, (int32_t)o->cols, (int32_t)o->G, o->vec, o->logsm);
     } else if (o->path == 4) {
         _ak_kargs_softmax_wide(a, x, y, (int64_t)o->cols, o->vec, o->logsm);
+    } else if (o->path == 5) {
+        _ak_kargs_softmax_slab(a, x, y, (int64_t)nr, (int32_t)o->cols, (int32_t)o->R, (int32_t)o->G, o->logsm);
     } else if (o->path == 2) {
         if ((r = ak_memset(o->ctx, o->ws, 0, (nr + 1) * 4u, o->stream)) != AK_OK) return r;
         _ak_kargs_softmax_split(a, x, y, (int64_t)o->cols, (int32_t)o->S, o->ws, (char*)o->ws + o->cnt_bytes, o->vec,
@@ -16804,7 +16896,22 @@ AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void*
     L.rows = rows; L.pack = _ak_rd_softmax_pack; L.op = &o;
     rule = _ak_rowop_pick(ctx, _AK_RO_SOFTMAX, dtype, rows, cols);
     variant = rule->variant;
-    if (variant == _AK_RV_ROWS && cols > _AK_RD_ROW_MAX) variant = _AK_RV_SPLIT; /* the generic wide choice below */
+    if (variant == _AK_RV_SLAB && cols * es <= _AK_RD_SLAB_BYTES && ((uintptr_t)x & 15u) == ((uintptr_t)y & 15u)) {
+        /* path 5: R rows a block through shared memory, 16-byte accesses at any width; groups of about cols / 8
+         * threads (at most a wave: the kernel's group reduction is shuffles only) */
+        unsigned wave = (unsigned)_ak_target_wave(ctx, ctx->dev.arch);
+        o.G = _ak_rd_pow2((cols + 7) / 8, wave);
+        o.R = (unsigned)(_AK_RD_SLAB_BYTES / (cols * es));
+        if ((r = _ak_op_kernel(ctx, _ak_src_softmax, _ak_op_name(kname, sizeof kname, "ak_softmax_slab", dtype), &k)) !=
+            AK_OK)
+            return r;
+        o.path = 5;
+        L.k[0] = k; L.rpl = (size_t)0x7FFFFFFF;
+        L.per_row = 1; L.per_block = o.R; L.block = 256;
+        return _ak_rd_launch_rows(ctx, &L, stream);
+    }
+    if (variant == _AK_RV_SLAB || (variant == _AK_RV_ROWS && cols > _AK_RD_ROW_MAX))
+        variant = cols > _AK_RD_ROW_MAX ? _AK_RV_SPLIT : _AK_RV_ROWS;   /* SPLIT: the generic wide choice below */
 
     if (variant == _AK_RV_ROWS) {
         /* path 1: rows in registers, a group of G threads per row */
