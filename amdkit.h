@@ -2656,13 +2656,13 @@ static const char _ak_src_prelude[] =
     "    const ak_u16x8* sv = (const ak_u16x8*)(src + head);\n"
     "    ak_u16x8* dv = (ak_u16x8*)(dst + head);\n"
     "    if (t < head) dst[t] = src[t];\n"
-    "    for (int k0 = t; k0 < nv; k0 += 4 * B) {   /* four 16-byte loads in flight before the stores */\n"
-    "        ak_u16x8 a[4];\n"
+    "    for (int k0 = t; k0 < nv; k0 += 2 * B) {   /* two 16-byte loads in flight before the stores */\n"
+    "        ak_u16x8 a[2];\n"
     "#pragma unroll\n"
-    "        for (int u = 0; u < 4; u++)\n"
+    "        for (int u = 0; u < 2; u++)\n"
     "            if (k0 + u * B < nv) a[u] = sv[k0 + u * B];\n"
     "#pragma unroll\n"
-    "        for (int u = 0; u < 4; u++)\n"
+    "        for (int u = 0; u < 2; u++)\n"
     "            if (k0 + u * B < nv) dv[k0 + u * B] = a[u];\n"
     "    }\n"
     "    for (int e = head + nv * V + t; e < n; e += B) dst[e] = src[e];\n"
@@ -6535,8 +6535,8 @@ static const char _ak_src_softmax[] =
     "//\n"
     "// 5. ak_softmax_slab_<dt>: narrow rows whose width is not a multiple of 8\n"
     "//    (path 1 reads those element by element): a block takes R consecutive\n"
-    "//    rows, one contiguous run of R * cols elements (at most\n"
-    "//    AK_SM_SLAB_BYTES), copies it into shared memory with 16-byte accesses\n"
+    "//    rows, one contiguous run of R * cols elements (at most 16 KiB of\n"
+    "//    dynamic shared memory), copies it into shared memory with 16-byte accesses\n"
     "//    (ak_slab_copy: a scalar head and tail only at the run's ends), groups of\n"
     "//    G <= AK_WAVE threads compute their rows there in place, and the run goes\n"
     "//    out the same way. x and y must have the same address modulo 16.\n"
@@ -6590,16 +6590,18 @@ static const char _ak_src_softmax[] =
     "    ak_row_store<D, E>(v, y + row * cols, len, lane, G, vec);\n"
     "}\n"
     "\n"
-    "// Path 5: R rows a block through shared memory (see the top of the file).\n"
-    "#define AK_SM_SLAB_BYTES 16384\n"
+    "// Path 5: R rows a block through shared memory (see the top of the file);\n"
+    "// dynamic shared memory of R * cols * sizeof(T) + 16 bytes. A row of up to\n"
+    "// 8 G elements is held in registers (8 per lane: one read of shared memory,\n"
+    "// one exp per element); wider rows are walked three times in shared memory.\n"
     "template <class D>\n"
     "AK_INLINE void ak_softmax_slab(const typename D::T* x, typename D::T* y, ak_i64 rows, int cols, int R, int G,\n"
     "                               bool logsm) {\n"
     "    typedef typename D::T T;\n"
-    "    __shared__ ak_u16x8 sb[AK_SM_SLAB_BYTES / 16 + 1];\n"
+    "    extern __shared__ ak_u16x8 ak_slab_smem[];\n"
     "    const ak_i64 r0 = (ak_i64)blockIdx.x * R;\n"
     "    const int nr = rows - r0 < (ak_i64)R ? (int)(rows - r0) : R, n = nr * cols;\n"
-    "    T* s = ak_slab_at<D>(sb, x + r0 * cols);\n"
+    "    T* s = ak_slab_at<D>(ak_slab_smem, x + r0 * cols);\n"
     "    ak_slab_copy<D, true>(s, (T*)(x + r0 * cols), n);\n"
     "    __syncthreads();\n"
     "    const int lane = (int)threadIdx.x & (G - 1), per = (int)blockDim.x / G;\n"
@@ -6607,14 +6609,36 @@ static const char _ak_src_softmax[] =
     "        const int q = q0 + (int)threadIdx.x / G, len = q < nr ? cols : 0;\n"
     "        T* p = s + (q < nr ? q : 0) * cols;\n"
     "        float m = -AK_INF, sum = 0.0f;\n"
-    "        for (int e = lane; e < len; e += G) m = ak_op_max()(m, D::to(p[e]));\n"
-    "        m = ak_group_reduce(m, G, (float*)0, ak_op_max());\n"
-    "        for (int e = lane; e < len; e += G) sum += ak_exp2((D::to(p[e]) - m) * AK_LOG2E);\n"
-    "        sum = ak_group_reduce(sum, G, (float*)0, ak_op_add());\n"
-    "        const float r = 1.0f / sum, ls = logf(sum);\n"
-    "        for (int e = lane; e < len; e += G) {\n"
-    "            const float a = D::to(p[e]);\n"
-    "            p[e] = D::from(logsm ? (a - m) - ls : ak_exp2((a - m) * AK_LOG2E) * r);\n"
+    "        if (cols <= 8 * G) {\n"
+    "            float v[8];\n"
+    "#pragma unroll\n"
+    "            for (int k = 0; k < 8; k++) {\n"
+    "                const int e = k * G + lane;\n"
+    "                v[k] = e < len ? D::to(p[e]) : -AK_INF;\n"
+    "                m = ak_op_max()(m, v[k]);\n"
+    "            }\n"
+    "            m = ak_group_reduce(m, G, (float*)0, ak_op_max());\n"
+    "#pragma unroll\n"
+    "            for (int k = 0; k < 8; k++) {\n"
+    "                const float e = ak_exp2((v[k] - m) * AK_LOG2E);\n"
+    "                sum += e;\n"
+    "                if (!logsm) v[k] = e;\n"
+    "            }\n"
+    "            sum = ak_group_reduce(sum, G, (float*)0, ak_op_add());\n"
+    "            ak_sm_finish<8>(v, m, sum, logsm);\n"
+    "#pragma unroll\n"
+    "            for (int k = 0; k < 8; k++)\n"
+    "                if (k * G + lane < len) p[k * G + lane] = D::from(v[k]);\n"
+    "        } else {\n"
+    "            for (int e = lane; e < len; e += G) m = ak_op_max()(m, D::to(p[e]));\n"
+    "            m = ak_group_reduce(m, G, (float*)0, ak_op_max());\n"
+    "            for (int e = lane; e < len; e += G) sum += ak_exp2((D::to(p[e]) - m) * AK_LOG2E);\n"
+    "            sum = ak_group_reduce(sum, G, (float*)0, ak_op_add());\n"
+    "            const float r = 1.0f / sum, ls = logf(sum);\n"
+    "            for (int e = lane; e < len; e += G) {\n"
+    "                const float a = D::to(p[e]);\n"
+    "                p[e] = D::from(logsm ? (a - m) - ls : ak_exp2((a - m) * AK_LOG2E) * r);\n"
+    "            }\n"
     "        }\n"
     "    }\n"
     "    __syncthreads();\n"
@@ -6819,7 +6843,7 @@ static const char _ak_src_softmax[] =
     "                                                                                int cols, int G, int vec, int logsm) {  \\\n"
     "        ak_softmax_rows<D, AK_SM_ROW_E(D)>(x, y, rows, cols, G, vec != 0, logsm != 0);                               \\\n"
     "    }                                                                                                                \\\n"
-    "    AK_KERNEL __launch_bounds__(256) void ak_softmax_slab_##DT(const D::T* x, D::T* y, ak_i64 rows, int cols, int R, \\\n"
+    "    AK_KERNEL __launch_bounds__(256, 6) void ak_softmax_slab_##DT(const D::T* x, D::T* y, ak_i64 rows, int cols, int R, \\\n"
     "                                                               int G, int logsm) {                                   \\\n"
     "        ak_softmax_slab<D>(x, y, rows, cols, R, G, logsm != 0);                                                      \\\n"
     "    }                                                                                                                \\\n"
@@ -7375,27 +7399,27 @@ static inline void _ak_kargs_topk_mb_collect(_ak_kargs* kargs_, const void* x, v
     ak_args_ptr(a_, x); ak_args_ptr(a_, vals); ak_args_ptr(a_, idx); ak_args_ptr(a_, ws); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch);
     ak_args_i32(a_, k); ak_args_i32(a_, largest);
 }
-/* kernels/softmax.hip:316 ak_softmax_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:340 ak_softmax_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax(_ak_kargs* kargs_, const void* x, void* y, int64_t rows, int32_t cols, int32_t G, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i32(a_, cols); ak_args_i32(a_, G); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
 }
-/* kernels/softmax.hip:324 ak_softmax_wide_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:348 ak_softmax_wide_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_wide(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_wide);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
 }
-/* kernels/softmax.hip:328 ak_softmax_split_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:352 ak_softmax_split_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_split(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int32_t S, void* cnt, void* part, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_split);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_ptr(a_, cnt); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
 }
-/* kernels/softmax.hip:332 ak_softmax_stats_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:356 ak_softmax_stats_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_stats(_ak_kargs* kargs_, const void* x, int64_t cols, int32_t S, int64_t chunk, void* part, int32_t vec) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_stats);
     ak_args_ptr(a_, x); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_i64(a_, chunk); ak_args_ptr(a_, part); ak_args_i32(a_, vec);
 }
-/* kernels/softmax.hip:336 ak_softmax_apply_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:360 ak_softmax_apply_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_apply(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int32_t S, int64_t chunk, const void* part, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_apply);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_i64(a_, chunk); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
@@ -7440,7 +7464,7 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_gemm_mma _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:546 NAME (macro AK_GEMM_SIMT): the same list */
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
-#define _ak_kargs_softmax_slab _ak_kargs_softmax   /* kernels/softmax.hip:320 ak_softmax_slab_##DT (macro AK_SOFTMAX): the same list */
+#define _ak_kargs_softmax_slab _ak_kargs_softmax   /* kernels/softmax.hip:344 ak_softmax_slab_##DT (macro AK_SOFTMAX): the same list */
 #define _AK_KIF_softmax_slab _AK_KIF_softmax
 static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_unary_f32", _AK_KIF_unary },
@@ -16283,7 +16307,7 @@ AKDEF ak_result ak_transpose(ak_context* ctx, ak_dtype dtype, const void* x, voi
 #define _AK_RD_BLOCK 256u          /* threads per block of the reduce / split kernels */
 #define _AK_RD_ROW_MAX 16384u      /* widest row kept in registers by ak_softmax_<dt> / ak_norm_<dt> */
 #define _AK_RD_SPLIT_E 32u         /* elements per thread of ak_softmax_split_<dt> */
-#define _AK_RD_SLAB_BYTES 16384u   /* the run of rows one block of ak_softmax_slab_<dt> holds (AK_SM_SLAB_BYTES) */
+#define _AK_RD_SLAB_BYTES 16384u   /* the longest run of rows one block of ak_softmax_slab_<dt> holds */
 #define _AK_RD_MAX_THREADS 0x40000000u        /* cap of grid x block per launch (AMD: < 2^32 work-items) */
 #define _AK_RD_XENT_ONE 8192u      /* cross-entropy mean / sum: up to this many rows one block combines the
                                       row losses and writes the result (no ak_xent_mean launch) */
@@ -16349,7 +16373,8 @@ enum {
                          workspace); block: threads */
     _AK_RV_SLAB,      /* softmax: R consecutive rows a block through shared memory with 16-byte accesses (narrow
                          rows of any width: cols x dtype size <= _AK_RD_SLAB_BYTES; x and y equally aligned mod 16,
-                         else the rows kernel) */
+                         else the rows kernel); block: threads (64..256); param: bytes of rows a block takes
+                         (1024.._AK_RD_SLAB_BYTES, 0: the most) */
     _AK_RV_COUNT
 };
 /* ops of the table (bit mask) */
@@ -16573,6 +16598,7 @@ typedef struct _ak_rd_rows {
     unsigned block;         /* threads per block */
     ak_result (*pack)(const void* op, int i, size_t r0, size_t nr, _ak_kargs* a);
     const void* op;         /* the op's state, for pack */
+    size_t shmem;           /* dynamic shared memory per block, bytes */
 } _ak_rd_rows;
 
 static ak_result _ak_rd_launch_rows(ak_context* ctx, const _ak_rd_rows* L, ak_stream* s) {
@@ -16584,7 +16610,7 @@ static ak_result _ak_rd_launch_rows(ak_context* ctx, const _ak_rd_rows* L, ak_st
         unsigned grid = (unsigned)((nr * L->per_row + L->per_block - 1) / L->per_block);
         int i;
         for (i = 0; i < 2 && L->k[i] && r == AK_OK; i++)
-            if ((r = L->pack(L->op, i, r0, nr, &a)) == AK_OK) r = _ak_op_launch(ctx, L->k[i], grid, L->block, 0, s, &a);
+            if ((r = L->pack(L->op, i, r0, nr, &a)) == AK_OK) r = _ak_op_launch(ctx, L->k[i], grid, L->block, L->shmem, s, &a);
     }
     return r;
 }
@@ -16806,7 +16832,7 @@ AKDEF ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, cons
 
     {
         _ak_rd_reduce_op o;
-        _ak_rd_rows L;
+        _ak_rd_rows L = { 0 };
         o.x = (const char*)x; o.cols = cols; o.es = es; o.splits = splits; o.chunk = chunk;
         o.G = G; o.scale = scale; o.arg = arg; o.pv = pv; o.pi = pi; o.out = out;
         L.k[0] = k1; L.k[1] = NULL;
@@ -16875,7 +16901,7 @@ AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void*
     ak_kernel* k = NULL;
     char kname[64];
     _ak_rd_softmax_op o;
-    _ak_rd_rows L;
+    _ak_rd_rows L = { 0 };
 
     if ((r = _ak_rd_check(ctx, dtype, x, "x", rows, cols, stream, opn)) != AK_OK) return r;
     if ((r = _ak_op_check_ptr(y, dtype, "ak_softmax: y")) != AK_OK) return r;
@@ -16900,14 +16926,17 @@ AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void*
         /* path 5: R rows a block through shared memory, 16-byte accesses at any width; groups of about cols / 8
          * threads (at most a wave: the kernel's group reduction is shuffles only) */
         unsigned wave = (unsigned)_ak_target_wave(ctx, ctx->dev.arch);
+        size_t run = rule->param >= 1024u && rule->param <= _AK_RD_SLAB_BYTES ? rule->param : _AK_RD_SLAB_BYTES;
+        if (cols * es > run) run = _AK_RD_SLAB_BYTES;
         o.G = _ak_rd_pow2((cols + 7) / 8, wave);
-        o.R = (unsigned)(_AK_RD_SLAB_BYTES / (cols * es));
+        o.R = (unsigned)(run / (cols * es));
         if ((r = _ak_op_kernel(ctx, _ak_src_softmax, _ak_op_name(kname, sizeof kname, "ak_softmax_slab", dtype), &k)) !=
             AK_OK)
             return r;
         o.path = 5;
         L.k[0] = k; L.rpl = (size_t)0x7FFFFFFF;
-        L.per_row = 1; L.per_block = o.R; L.block = 256;
+        L.per_row = 1; L.per_block = o.R; L.block = rule->block >= 64u && rule->block <= 256u ? rule->block : 256u;
+        L.shmem = o.R * cols * es + 16u;
         return _ak_rd_launch_rows(ctx, &L, stream);
     }
     if (variant == _AK_RV_SLAB || (variant == _AK_RV_ROWS && cols > _AK_RD_ROW_MAX))
@@ -17065,7 +17094,7 @@ static ak_result _ak_rd_norm_launch(ak_context* ctx, ak_dtype dtype, _ak_rd_norm
     const _ak_rowop_rule* rule = _ak_rowop_pick(ctx, _AK_RO_NORM, dtype, rows, cols);
     ak_kernel* k = NULL;
     char kname[64];
-    _ak_rd_rows L;
+    _ak_rd_rows L = { 0 };
     ak_result r;
     o->cols = cols; o->es = ak_dtype_size(dtype); o->wvec = 0;
     L.k[1] = NULL;
@@ -17256,7 +17285,7 @@ AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
     }
     {
         _ak_rd_xent_op o;
-        _ak_rd_rows L;
+        _ak_rd_rows L = { 0 };
         o.x = (const char*)logits; o.tgt = targets; o.rowloss = rowloss; o.cols = cols; o.es = es;
         o.G = G; o.vec = vec; o.ignore_index = ignore_index;
         L.k[0] = k; L.k[1] = NULL;

@@ -33,8 +33,8 @@
 //
 // 5. ak_softmax_slab_<dt>: narrow rows whose width is not a multiple of 8
 //    (path 1 reads those element by element): a block takes R consecutive
-//    rows, one contiguous run of R * cols elements (at most
-//    AK_SM_SLAB_BYTES), copies it into shared memory with 16-byte accesses
+//    rows, one contiguous run of R * cols elements (at most 16 KiB of
+//    dynamic shared memory), copies it into shared memory with 16-byte accesses
 //    (ak_slab_copy: a scalar head and tail only at the run's ends), groups of
 //    G <= AK_WAVE threads compute their rows there in place, and the run goes
 //    out the same way. x and y must have the same address modulo 16.
@@ -88,16 +88,18 @@ AK_INLINE void ak_softmax_rows(const typename D::T* AK_RESTRICT x, typename D::T
     ak_row_store<D, E>(v, y + row * cols, len, lane, G, vec);
 }
 
-// Path 5: R rows a block through shared memory (see the top of the file).
-#define AK_SM_SLAB_BYTES 16384
+// Path 5: R rows a block through shared memory (see the top of the file);
+// dynamic shared memory of R * cols * sizeof(T) + 16 bytes. A row of up to
+// 8 G elements is held in registers (8 per lane: one read of shared memory,
+// one exp per element); wider rows are walked three times in shared memory.
 template <class D>
 AK_INLINE void ak_softmax_slab(const typename D::T* x, typename D::T* y, ak_i64 rows, int cols, int R, int G,
                                bool logsm) {
     typedef typename D::T T;
-    __shared__ ak_u16x8 sb[AK_SM_SLAB_BYTES / 16 + 1];
+    extern __shared__ ak_u16x8 ak_slab_smem[];
     const ak_i64 r0 = (ak_i64)blockIdx.x * R;
     const int nr = rows - r0 < (ak_i64)R ? (int)(rows - r0) : R, n = nr * cols;
-    T* s = ak_slab_at<D>(sb, x + r0 * cols);
+    T* s = ak_slab_at<D>(ak_slab_smem, x + r0 * cols);
     ak_slab_copy<D, true>(s, (T*)(x + r0 * cols), n);
     __syncthreads();
     const int lane = (int)threadIdx.x & (G - 1), per = (int)blockDim.x / G;
@@ -105,14 +107,36 @@ AK_INLINE void ak_softmax_slab(const typename D::T* x, typename D::T* y, ak_i64 
         const int q = q0 + (int)threadIdx.x / G, len = q < nr ? cols : 0;
         T* p = s + (q < nr ? q : 0) * cols;
         float m = -AK_INF, sum = 0.0f;
-        for (int e = lane; e < len; e += G) m = ak_op_max()(m, D::to(p[e]));
-        m = ak_group_reduce(m, G, (float*)0, ak_op_max());
-        for (int e = lane; e < len; e += G) sum += ak_exp2((D::to(p[e]) - m) * AK_LOG2E);
-        sum = ak_group_reduce(sum, G, (float*)0, ak_op_add());
-        const float r = 1.0f / sum, ls = logf(sum);
-        for (int e = lane; e < len; e += G) {
-            const float a = D::to(p[e]);
-            p[e] = D::from(logsm ? (a - m) - ls : ak_exp2((a - m) * AK_LOG2E) * r);
+        if (cols <= 8 * G) {
+            float v[8];
+#pragma unroll
+            for (int k = 0; k < 8; k++) {
+                const int e = k * G + lane;
+                v[k] = e < len ? D::to(p[e]) : -AK_INF;
+                m = ak_op_max()(m, v[k]);
+            }
+            m = ak_group_reduce(m, G, (float*)0, ak_op_max());
+#pragma unroll
+            for (int k = 0; k < 8; k++) {
+                const float e = ak_exp2((v[k] - m) * AK_LOG2E);
+                sum += e;
+                if (!logsm) v[k] = e;
+            }
+            sum = ak_group_reduce(sum, G, (float*)0, ak_op_add());
+            ak_sm_finish<8>(v, m, sum, logsm);
+#pragma unroll
+            for (int k = 0; k < 8; k++)
+                if (k * G + lane < len) p[k * G + lane] = D::from(v[k]);
+        } else {
+            for (int e = lane; e < len; e += G) m = ak_op_max()(m, D::to(p[e]));
+            m = ak_group_reduce(m, G, (float*)0, ak_op_max());
+            for (int e = lane; e < len; e += G) sum += ak_exp2((D::to(p[e]) - m) * AK_LOG2E);
+            sum = ak_group_reduce(sum, G, (float*)0, ak_op_add());
+            const float r = 1.0f / sum, ls = logf(sum);
+            for (int e = lane; e < len; e += G) {
+                const float a = D::to(p[e]);
+                p[e] = D::from(logsm ? (a - m) - ls : ak_exp2((a - m) * AK_LOG2E) * r);
+            }
         }
     }
     __syncthreads();
@@ -317,7 +341,7 @@ AK_INLINE void ak_softmax_apply(const typename D::T* AK_RESTRICT x, typename D::
                                                                                 int cols, int G, int vec, int logsm) {  \
         ak_softmax_rows<D, AK_SM_ROW_E(D)>(x, y, rows, cols, G, vec != 0, logsm != 0);                               \
     }                                                                                                                \
-    AK_KERNEL __launch_bounds__(256) void ak_softmax_slab_##DT(const D::T* x, D::T* y, ak_i64 rows, int cols, int R, \
+    AK_KERNEL __launch_bounds__(256, 6) void ak_softmax_slab_##DT(const D::T* x, D::T* y, ak_i64 rows, int cols, int R, \
                                                                int G, int logsm) {                                   \
         ak_softmax_slab<D>(x, y, rows, cols, R, G, logsm != 0);                                                      \
     }                                                                                                                \
