@@ -16418,6 +16418,22 @@ static const _ak_rowop_rule _ak_rowop_table[] = {
     { _AK_RO_NORM, _AK_DT_HALF, 8193, 16384, 256, _AK_RMAX, 0, -1, _AK_RV_WIDE, 512, 0,
       "h100 2026-11-23 session 3 (helper wide): x 16384 rows 256/1024/4096/16384: layernorm bf16 wide/512 "
       "41/66/82/89% vs rows 37/53/63/66, rmsnorm 48/71/86/92 vs 43/61/74/78 (x 8192: rows 85-99 stays)" },
+    /* softmax / log_softmax of f16 / bf16 rows whose width is not a multiple of 8 (the rows kernel reads them
+     * element by element): runs of rows through shared memory (bench/NOTES.md "Narrow odd rows"; forced variants
+     * of bench_sweep, both ops alike; f32 stays with the rows kernel: slab slower or within 5%) */
+    { _AK_RO_SOFTMAX, _AK_DT_HALF, 2, 64, 16384, _AK_RMAX, 0, 1, _AK_RV_SLAB, 128, 4096,
+      "h100 2026-11-23 session 4, softmax x 33 f16 / bf16: 16384 rows 8.35 / 8.19 us slab/128/4096 vs 9.02 / 9.06 "
+      "rows, 65536 rows 14.85 / 14.94 vs 19.52 / 19.94 (eager 12.9); 64 / 1024 rows: rows 5.6-5.9 vs slab 6.7-7.5" },
+    { _AK_RO_SOFTMAX, _AK_DT_HALF, 65, 255, 64, _AK_RMAX, 0, 1, _AK_RV_SLAB, 64, 2048,
+      "h100 2026-11-23 session 4, softmax x 127 f16 / bf16, 64 / 1024 / 16384 / 65536 rows: slab/64/2048 5.76 / "
+      "5.98 / 10.53 / 24.51 us vs rows 7.04 / 7.52 / 17.12 / 47.94 (eager 5.0 / 5.5 / 9.1 / 22.2: still 0.85-0.92x)" },
+    { _AK_RO_SOFTMAX, _AK_DT_HALF, 256, 2048, 16384, _AK_RMAX, 0, 1, _AK_RV_SLAB, 128, 8192,
+      "h100 2026-11-23 session 4, softmax x 1023 f16 / bf16, 16384 / 65536 rows: slab/128/8192 41.41 / 42.14 and "
+      "133.47 / 134.24 us vs rows 44.16 / 41.12 and 146.56 / 136.96 (log_softmax 1-13%); 1024 rows: rows 8.8 vs 10.3" },
+    { _AK_RO_SOFTMAX, _AK_DT_HALF, 2049, 4095, 16384, _AK_RMAX, 0, 1, _AK_RV_SLAB, 64, 0,
+      "h100 2026-11-23 session 4, softmax x 3001 f16 / bf16 (2 rows a 64-thread block): 16384 rows 109.7 / 110.2 us "
+      "vs rows 132.1 / 123.1, 65536 rows 363.7 / 363.1 vs 502.2 / 465.0 (eager 690); at 1024 rows rows wins 15 vs "
+      "21; only 3001 measured in this range" },
     { _AK_RO_SOFTMAX | _AK_RO_NORM, _AK_DT_ALL, 1, 16384, 1, _AK_RMAX, 0, -1, _AK_RV_ROWS, 128, 0,
       "h100 bench_ops 2026-11-22: 65536 x 4096 at 94-100% of copy, one read; 128-thread blocks (f16 4096: 2988 GB/s "
       "vs 2903 with 256); h100 sweep 2026-11-23: 94-100% at 65536 x 768..8192, 57-71% (f32) / 49-61% (f16) at "
