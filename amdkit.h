@@ -2656,15 +2656,13 @@ static const char _ak_src_prelude[] =
     "    const ak_u16x8* sv = (const ak_u16x8*)(src + head);\n"
     "    ak_u16x8* dv = (ak_u16x8*)(dst + head);\n"
     "    if (t < head) dst[t] = src[t];\n"
-    "    for (int k0 = t; k0 < nv; k0 += 2 * B) {   /* two 16-byte loads in flight before the stores */\n"
-    "        ak_u16x8 a[2];\n"
-    "#pragma unroll\n"
-    "        for (int u = 0; u < 2; u++)\n"
-    "            if (k0 + u * B < nv) a[u] = sv[k0 + u * B];\n"
-    "#pragma unroll\n"
-    "        for (int u = 0; u < 2; u++)\n"
-    "            if (k0 + u * B < nv) dv[k0 + u * B] = a[u];\n"
+    "    int k = t;\n"
+    "    for (; k + B < nv; k += 2 * B) {   /* two 16-byte loads in flight before the stores */\n"
+    "        const ak_u16x8 a0 = sv[k], a1 = sv[k + B];\n"
+    "        dv[k] = a0;\n"
+    "        dv[k + B] = a1;\n"
     "    }\n"
+    "    if (k < nv) dv[k] = sv[k];\n"
     "    for (int e = head + nv * V + t; e < n; e += B) dst[e] = src[e];\n"
     "}\n"
     "\n"
@@ -6590,6 +6588,15 @@ static const char _ak_src_softmax[] =
     "    ak_row_store<D, E>(v, y + row * cols, len, lane, G, vec);\n"
     "}\n"
     "\n"
+    "// The slab kernel's launch bounds: on NVIDIA 6 blocks of 256 a multiprocessor (40 registers, no spill, as\n"
+    "// measured); HIP reads the second number as waves per SIMD, which would cap gfx906's bf16 kernel at 42 VGPRs\n"
+    "// and make it spill, so AMD targets ask for 1 (as the other kernels here).\n"
+    "#if defined(AK_NVIDIA)\n"
+    "#define AK_SM_SLAB_MINB 6\n"
+    "#else\n"
+    "#define AK_SM_SLAB_MINB 1\n"
+    "#endif\n"
+    "\n"
     "// Path 5: R rows a block through shared memory (see the top of the file);\n"
     "// dynamic shared memory of R * cols * sizeof(T) + 16 bytes. A row of up to\n"
     "// 8 G elements is held in registers (8 per lane: one read of shared memory,\n"
@@ -6843,8 +6850,8 @@ static const char _ak_src_softmax[] =
     "                                                                                int cols, int G, int vec, int logsm) {  \\\n"
     "        ak_softmax_rows<D, AK_SM_ROW_E(D)>(x, y, rows, cols, G, vec != 0, logsm != 0);                               \\\n"
     "    }                                                                                                                \\\n"
-    "    AK_KERNEL __launch_bounds__(256, 6) void ak_softmax_slab_##DT(const D::T* x, D::T* y, ak_i64 rows, int cols, int R, \\\n"
-    "                                                               int G, int logsm) {                                   \\\n"
+    "    AK_KERNEL __launch_bounds__(256, AK_SM_SLAB_MINB) void ak_softmax_slab_##DT(const D::T* x, D::T* y, ak_i64 rows,  \\\n"
+    "                                                                                int cols, int R, int G, int logsm) {   \\\n"
     "        ak_softmax_slab<D>(x, y, rows, cols, R, G, logsm != 0);                                                      \\\n"
     "    }                                                                                                                \\\n"
     "    AK_KERNEL __launch_bounds__(1024, 1) void ak_softmax_wide_##DT(const D::T* x, D::T* y, ak_i64 cols, int vec,        \\\n"
@@ -7399,27 +7406,27 @@ static inline void _ak_kargs_topk_mb_collect(_ak_kargs* kargs_, const void* x, v
     ak_args_ptr(a_, x); ak_args_ptr(a_, vals); ak_args_ptr(a_, idx); ak_args_ptr(a_, ws); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch);
     ak_args_i32(a_, k); ak_args_i32(a_, largest);
 }
-/* kernels/softmax.hip:340 ak_softmax_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:349 ak_softmax_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax(_ak_kargs* kargs_, const void* x, void* y, int64_t rows, int32_t cols, int32_t G, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i32(a_, cols); ak_args_i32(a_, G); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
 }
-/* kernels/softmax.hip:348 ak_softmax_wide_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:357 ak_softmax_wide_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_wide(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_wide);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
 }
-/* kernels/softmax.hip:352 ak_softmax_split_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:361 ak_softmax_split_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_split(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int32_t S, void* cnt, void* part, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_split);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_ptr(a_, cnt); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
 }
-/* kernels/softmax.hip:356 ak_softmax_stats_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:365 ak_softmax_stats_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_stats(_ak_kargs* kargs_, const void* x, int64_t cols, int32_t S, int64_t chunk, void* part, int32_t vec) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_stats);
     ak_args_ptr(a_, x); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_i64(a_, chunk); ak_args_ptr(a_, part); ak_args_i32(a_, vec);
 }
-/* kernels/softmax.hip:360 ak_softmax_apply_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:369 ak_softmax_apply_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_apply(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int32_t S, int64_t chunk, const void* part, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_apply);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_i64(a_, chunk); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
@@ -7464,7 +7471,7 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_gemm_mma _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:546 NAME (macro AK_GEMM_SIMT): the same list */
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
-#define _ak_kargs_softmax_slab _ak_kargs_softmax   /* kernels/softmax.hip:344 ak_softmax_slab_##DT (macro AK_SOFTMAX): the same list */
+#define _ak_kargs_softmax_slab _ak_kargs_softmax   /* kernels/softmax.hip:353 ak_softmax_slab_##DT (macro AK_SOFTMAX): the same list */
 #define _AK_KIF_softmax_slab _AK_KIF_softmax
 static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_unary_f32", _AK_KIF_unary },

@@ -521,15 +521,13 @@ AK_INLINE void ak_slab_copy(typename D::T* s, typename D::T* g, int n) {
     const ak_u16x8* sv = (const ak_u16x8*)(src + head);
     ak_u16x8* dv = (ak_u16x8*)(dst + head);
     if (t < head) dst[t] = src[t];
-    for (int k0 = t; k0 < nv; k0 += 2 * B) {   /* two 16-byte loads in flight before the stores */
-        ak_u16x8 a[2];
-#pragma unroll
-        for (int u = 0; u < 2; u++)
-            if (k0 + u * B < nv) a[u] = sv[k0 + u * B];
-#pragma unroll
-        for (int u = 0; u < 2; u++)
-            if (k0 + u * B < nv) dv[k0 + u * B] = a[u];
+    int k = t;
+    for (; k + B < nv; k += 2 * B) {   /* two 16-byte loads in flight before the stores */
+        const ak_u16x8 a0 = sv[k], a1 = sv[k + B];
+        dv[k] = a0;
+        dv[k + B] = a1;
     }
+    if (k < nv) dv[k] = sv[k];
     for (int e = head + nv * V + t; e < n; e += B) dst[e] = src[e];
 }
 

@@ -88,6 +88,15 @@ AK_INLINE void ak_softmax_rows(const typename D::T* AK_RESTRICT x, typename D::T
     ak_row_store<D, E>(v, y + row * cols, len, lane, G, vec);
 }
 
+// The slab kernel's launch bounds: on NVIDIA 6 blocks of 256 a multiprocessor (40 registers, no spill, as
+// measured); HIP reads the second number as waves per SIMD, which would cap gfx906's bf16 kernel at 42 VGPRs
+// and make it spill, so AMD targets ask for 1 (as the other kernels here).
+#if defined(AK_NVIDIA)
+#define AK_SM_SLAB_MINB 6
+#else
+#define AK_SM_SLAB_MINB 1
+#endif
+
 // Path 5: R rows a block through shared memory (see the top of the file);
 // dynamic shared memory of R * cols * sizeof(T) + 16 bytes. A row of up to
 // 8 G elements is held in registers (8 per lane: one read of shared memory,
@@ -341,8 +350,8 @@ AK_INLINE void ak_softmax_apply(const typename D::T* AK_RESTRICT x, typename D::
                                                                                 int cols, int G, int vec, int logsm) {  \
         ak_softmax_rows<D, AK_SM_ROW_E(D)>(x, y, rows, cols, G, vec != 0, logsm != 0);                               \
     }                                                                                                                \
-    AK_KERNEL __launch_bounds__(256, 6) void ak_softmax_slab_##DT(const D::T* x, D::T* y, ak_i64 rows, int cols, int R, \
-                                                               int G, int logsm) {                                   \
+    AK_KERNEL __launch_bounds__(256, AK_SM_SLAB_MINB) void ak_softmax_slab_##DT(const D::T* x, D::T* y, ak_i64 rows,  \
+                                                                                int cols, int R, int G, int logsm) {   \
         ak_softmax_slab<D>(x, y, rows, cols, R, G, logsm != 0);                                                      \
     }                                                                                                                \
     AK_KERNEL __launch_bounds__(1024, 1) void ak_softmax_wide_##DT(const D::T* x, D::T* y, ak_i64 cols, int vec,        \
