@@ -23,7 +23,7 @@ TEST_OBJ_SAN := $(patsubst tests/%.c,$(BUILD)/obj-san/%.o,$(TEST_SRC))
 TEST_INC := tests/ak_test.h $(wildcard tests/ti_*.c) $(wildcard tests/at_*.h)
 
 .PHONY: all test demo gpu-check clean install uninstall
-all: $(BUILD)/amdkit_tests $(BUILD)/amdkit $(BUILD)/bench_ops $(BUILD)/bench_runtime $(BUILD)/bench_attention $(BUILD)/tp_linear $(BUILD)/bench_comm $(BUILD)/bench_gemm $(BUILD)/bench_sweep
+all: $(BUILD)/amdkit_tests $(BUILD)/amdkit $(BUILD)/bench_ops $(BUILD)/bench_runtime $(BUILD)/bench_hotpath $(BUILD)/bench_attention $(BUILD)/tp_linear $(BUILD)/bench_comm $(BUILD)/bench_gemm $(BUILD)/bench_sweep
 
 $(BUILD)/obj/%.o: tests/%.c $(HDR) $(TEST_INC)
 	@mkdir -p $(dir $@)
@@ -70,6 +70,11 @@ $(BUILD)/amdkit: examples/amdkit.c examples/demo.c examples/amdkit_run.c $(HDR)
 $(BUILD)/bench_runtime: bench/bench_runtime.c $(HDR)
 	@mkdir -p $(BUILD)
 	$(CC) -std=c99 $(WARN) -Werror $(CFLAGS) bench/bench_runtime.c -o $@ $(LIBS)
+
+# the runtime hot paths (warm hit, disk hit, launch) through the cuda backend's code on a fake driver: no GPU needed
+$(BUILD)/bench_hotpath: bench/bench_hotpath.c $(HDR)
+	@mkdir -p $(BUILD)
+	$(CC) -std=c99 $(WARN) -Werror $(CFLAGS) bench/bench_hotpath.c -o $@ $(LIBS)
 
 # several devices: tensor-parallel example (checked against one device) and the collectives benchmark
 $(BUILD)/tp_linear: examples/tp_linear.c $(HDR)

@@ -1626,9 +1626,11 @@ AKAPI ak_result ak_recv(ak_comm* c, ak_dtype dtype, void* recv, size_t count, in
 #if defined(__GNUC__) || defined(__clang__)
 #define _AK_UNUSED __attribute__((unused))
 #define _AK_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define _AK_NOINLINE __attribute__((noinline))   /* keeps a slow path's stack frame out of a hot caller */
 #else
 #define _AK_UNUSED
 #define _AK_PRINTF(a, b)
+#define _AK_NOINLINE
 #endif
 
 #ifdef AMDKIT_STATIC
@@ -8760,8 +8762,8 @@ static const uint32_t _ak_sha256_k[64] = {
 
 static uint32_t _ak_ror32(uint32_t x, unsigned n) { return (x >> n) | (x << (32u - n)); }
 
-/* One 64-byte block into the chaining value. */
-static void _ak_sha256_block(uint32_t h[8], const uint8_t* p) {
+/* One 64-byte block into the chaining value (portable C). */
+static void _ak_sha256_block_c(uint32_t h[8], const uint8_t* p) {
     uint32_t w[64];
     uint32_t a, b, c, d, e, f, g, k, t1, t2;
     int i;
@@ -8787,6 +8789,75 @@ static void _ak_sha256_block(uint32_t h[8], const uint8_t* p) {
     h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += k;
 }
 
+/* x86-64 with the SHA extensions (SHA-NI: Intel since Goldmont / Ice Lake,
+ * AMD since Zen): the same compression in hardware, ~7x the portable code
+ * here (a disk-cache hit hashes its key and its whole payload). Chosen once
+ * per process from CPUID; AMDKIT_NO_SHA_NI compiles it out, and the tests
+ * compare both paths (_ak_sha256_force_c). State in the instructions' order:
+ * st0 = (A,B,E,F), st1 = (C,D,G,H), high lane first. */
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(AMDKIT_NO_SHA_NI)
+#define _AK_SHA_NI 1
+#include <immintrin.h>
+#include <cpuid.h>
+__attribute__((target("sha,sse4.1,ssse3")))
+static void _ak_sha256_blocks_ni(uint32_t h[8], const uint8_t* p, size_t nblocks) {
+    const __m128i bswap = _mm_set_epi8(12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3);
+    __m128i t = _mm_loadu_si128((const __m128i*)(const void*)h);          /* lanes A B C D */
+    __m128i st1 = _mm_loadu_si128((const __m128i*)(const void*)(h + 4));  /* lanes E F G H */
+    __m128i st0, m[4], w, save0, save1;
+    int g;
+    t = _mm_shuffle_epi32(t, 0xB1);                 /* B A D C */
+    st1 = _mm_shuffle_epi32(st1, 0x1B);             /* H G F E */
+    st0 = _mm_alignr_epi8(t, st1, 8);               /* F E B A: ABEF */
+    st1 = _mm_blend_epi16(st1, t, 0xF0);            /* H G D C: CDGH */
+    for (; nblocks; nblocks--, p += 64) {
+        save0 = st0;
+        save1 = st1;
+        for (g = 0; g < 16; g++) {                  /* four rounds per group */
+            if (g < 4) {
+                w = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i*)(const void*)(p + 16 * g)), bswap);
+            } else {                                /* W[t..t+3] from the four groups before */
+                w = _mm_sha256msg1_epu32(m[g & 3], m[(g + 1) & 3]);
+                w = _mm_add_epi32(w, _mm_alignr_epi8(m[(g + 3) & 3], m[(g + 2) & 3], 4));
+                w = _mm_sha256msg2_epu32(w, m[(g + 3) & 3]);
+            }
+            m[g & 3] = w;
+            w = _mm_add_epi32(w, _mm_loadu_si128((const __m128i*)(const void*)(_ak_sha256_k + 4 * g)));
+            st1 = _mm_sha256rnds2_epu32(st1, st0, w);
+            st0 = _mm_sha256rnds2_epu32(st0, st1, _mm_shuffle_epi32(w, 0x0E));
+        }
+        st0 = _mm_add_epi32(st0, save0);
+        st1 = _mm_add_epi32(st1, save1);
+    }
+    t = _mm_shuffle_epi32(st0, 0x1B);               /* A B E F (low lane first) */
+    st1 = _mm_shuffle_epi32(st1, 0xB1);             /* G H C D */
+    _mm_storeu_si128((__m128i*)(void*)h, _mm_blend_epi16(t, st1, 0xF0));          /* A B C D */
+    _mm_storeu_si128((__m128i*)(void*)(h + 4), _mm_alignr_epi8(st1, t, 8));       /* E F G H */
+}
+static int _ak_sha_ni_state;   /* 0 not asked yet, 1 present, 2 absent */
+static int _ak_sha256_force_c; /* tests: the portable path even where SHA-NI is present */
+static int _ak_sha_ni(void) {
+    int v = __atomic_load_n(&_ak_sha_ni_state, __ATOMIC_RELAXED);
+    if (!v) {
+        unsigned a = 0, b = 0, c = 0, d = 0, c1 = 0;
+        if (__get_cpuid(1, &a, &b, &c1, &d) && (c1 & (1u << 9)) && (c1 & (1u << 19)) &&   /* SSSE3, SSE4.1 */
+            __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 29)))                  /* SHA */
+            v = 1;
+        else
+            v = 2;
+        __atomic_store_n(&_ak_sha_ni_state, v, __ATOMIC_RELAXED);
+    }
+    return v == 1 && !__atomic_load_n(&_ak_sha256_force_c, __ATOMIC_RELAXED);
+}
+#endif
+/* nblocks 64-byte blocks into the chaining value. */
+static void _ak_sha256_blocks(uint32_t h[8], const uint8_t* p, size_t nblocks) {
+#ifdef _AK_SHA_NI
+    if (_ak_sha_ni()) { _ak_sha256_blocks_ni(h, p, nblocks); return; }
+#endif
+    for (; nblocks; nblocks--, p += 64) _ak_sha256_block_c(h, p);
+}
+
 static void _ak_sha256_init(_ak_sha256_ctx* s) {
     /* Initial value: fractional parts of the square roots of the first 8 primes. */
     s->h[0] = 0x6a09e667u; s->h[1] = 0xbb67ae85u; s->h[2] = 0x3c6ef372u; s->h[3] = 0xa54ff53au;
@@ -8805,12 +8876,12 @@ static void _ak_sha256_update(_ak_sha256_ctx* s, const void* data, size_t n) {
         memcpy(s->block + s->fill, p, take);
         s->fill += take; p += take; n -= take;
         if (s->fill < 64) return;
-        _ak_sha256_block(s->h, s->block);
+        _ak_sha256_blocks(s->h, s->block, 1);
         s->fill = 0;
     }
-    while (n >= 64) {
-        _ak_sha256_block(s->h, p);
-        p += 64; n -= 64;
+    if (n >= 64) {
+        _ak_sha256_blocks(s->h, p, n / 64);
+        p += n & ~(size_t)63; n &= 63;
     }
     if (n) { memcpy(s->block, p, n); s->fill = n; }
 }
@@ -8822,12 +8893,12 @@ static void _ak_sha256_final(_ak_sha256_ctx* s, uint8_t out[32]) {
     s->block[s->fill++] = 0x80;
     if (s->fill > 56) {
         memset(s->block + s->fill, 0, 64 - s->fill);
-        _ak_sha256_block(s->h, s->block);
+        _ak_sha256_blocks(s->h, s->block, 1);
         s->fill = 0;
     }
     memset(s->block + s->fill, 0, 56 - s->fill);
     for (i = 0; i < 8; i++) s->block[56 + i] = (uint8_t)(bits >> (56 - 8 * i));
-    _ak_sha256_block(s->h, s->block);
+    _ak_sha256_blocks(s->h, s->block, 1);
     for (i = 0; i < 8; i++) {
         out[4 * i] = (uint8_t)(s->h[i] >> 24);
         out[4 * i + 1] = (uint8_t)(s->h[i] >> 16);
@@ -9055,6 +9126,9 @@ struct _ak_cache_entry {
     int refs;                          /* index (1 while indexed) + callers */
     int state;                         /* _AK_CE_* */
     int indexed;                       /* in the map and the LRU list */
+    const struct _ak_cache_prefix* prefix; /* the prefix the key came with (a context's options memo), or NULL:
+                                              an entry with the caller's prefix differs from its key in the source
+                                              at most, so a hit through _ak_cache_get_ready compares the source alone */
     const char* kf[_AK_KF_COUNT];      /* full key material (copies, in this allocation) */
     size_t kl[_AK_KF_COUNT];
     void* data;                        /* code object (from _ak_alloc) */
@@ -9930,8 +10004,8 @@ static ak_result _ak_cache_raise(const _ak_cache_entry* e) {
 
 /* get with the memory hash given (tests force collisions through it). */
 static ak_result _ak_cache_get_hashed(_ak_cache* c, const char* const f[_AK_KF_COUNT], const size_t l[_AK_KF_COUNT],
-                                      _ak_h128 h, const _ak_cache_ops* ops, _ak_cache_entry** out,
-                                      ak_cache_source* src) {
+                                      _ak_h128 h, const _ak_cache_prefix* pfx, const _ak_cache_ops* ops,
+                                      _ak_cache_entry** out, ak_cache_source* src) {
     _ak_cache_entry* e;
     _ak_cache_entry* fresh = NULL;
     _ak_cache_entry* dead = NULL;
@@ -9946,6 +10020,7 @@ static ak_result _ak_cache_get_hashed(_ak_cache* c, const char* const f[_AK_KF_C
         if (fresh) {
             /* miss: insert the pending entry, compile outside the lock */
             fresh->hash = h;
+            fresh->prefix = pfx;
             fresh->state = _AK_CE_PENDING;
             fresh->refs = 1; /* ours */
             _ak_cache_index_add(c, fresh);
@@ -10038,7 +10113,33 @@ static ak_result _ak_cache_get(_ak_cache* c, const _ak_cache_key* key, const _ak
         return _ak_cache_get_private(c, f, l, ops, out);
     }
     return _ak_cache_get_hashed(c, f, l, key->prefix ? _ak_hash128_seeded(f[_AK_KF_SOURCE], l[_AK_KF_SOURCE], key->prefix->seed)
-                                                     : _ak_cache_mem_hash(f, l), ops, out, src);
+                                                     : _ak_cache_mem_hash(f, l), key->prefix, ops, out, src);
+}
+
+/* The warm hit's lookup (ak_kernel_get with a context's options memo): the
+ * READY entry made with prefix `p` whose source is src[len], with a reference
+ * taken, counted and moved to the LRU head as _ak_cache_get would; NULL when
+ * there is none (absent, pending, failed, or made without this prefix: the
+ * caller then takes _ak_cache_get, which waits, compiles or compares every
+ * field). The prefix's fields are the memo's, fixed for the cache's life, so
+ * the pointer stands for them: only the hash, the length and the bytes of
+ * the source are compared. Same lock as every other index operation. */
+static _ak_cache_entry* _ak_cache_get_ready(_ak_cache* c, const _ak_cache_prefix* p, const char* src, size_t len) {
+    _ak_h128 h = _ak_hash128_seeded(src, len, p->seed);
+    _ak_cache_entry* e;
+    _ak_mutex_lock(&c->lock);
+    for (e = c->buckets[(size_t)h.lo & (c->nbuckets - 1)]; e; e = e->hnext)
+        if (e->hash.lo == h.lo && e->hash.hi == h.hi && e->prefix == p && e->kl[_AK_KF_SOURCE] == len &&
+            !memcmp(e->kf[_AK_KF_SOURCE], src, len))
+            break;
+    if (!e || e->state != _AK_CE_READY) { _ak_mutex_unlock(&c->lock); return NULL; }
+    __atomic_add_fetch(&e->refs, 1, __ATOMIC_RELAXED);
+    c->memory_hits++;
+    if (c->head != e) { _ak_cache_lru_unlink(c, e); _ak_cache_lru_push_front(c, e); }
+    _ak_mutex_unlock(&c->lock);
+    if (c->log.level >= AK_LOG_DEBUG)
+        _ak_log(&c->log, AK_LOG_DEBUG, AK_LOGITEM_CACHE_MEMORY_HIT, "'%s' (%s)", e->kf[_AK_KF_NAME], e->kf[_AK_KF_ARCH]);
+    return e;
 }
 
 static const void* _ak_cache_entry_data(const _ak_cache_entry* e, size_t* size) {
@@ -13637,10 +13738,11 @@ typedef struct _ak_opts {
 static uint64_t _ak_prelude_hash;
 static pthread_once_t _ak_prelude_once = PTHREAD_ONCE_INIT;
 static void _ak_prelude_hash_init(void) {
-    uint64_t h = 1469598103934665603ull;
-    const char* p = _ak_src_prelude;
-    while (*p) { h ^= (unsigned char)*p++; h *= 1099511628211ull; }
-    _ak_prelude_hash = h | 1u;
+    /* the fast hash of >>impl:hash (a byte-at-a-time FNV-1a over the ~48 KB
+       prelude was ~60 us of a fresh process's first kernel get) */
+    _ak_h128 zero;
+    zero.lo = 0; zero.hi = 0;
+    _ak_prelude_hash = _ak_hash128_seeded(_ak_src_prelude, strlen(_ak_src_prelude), zero).lo | 1u;
 }
 static uint64_t _ak_prelude_id(void) {
     pthread_once(&_ak_prelude_once, _ak_prelude_hash_init);
@@ -14267,17 +14369,43 @@ AKDEF ak_result ak_kernel_get(ak_context* ctx, const char* source, const char* k
                               const ak_compile_options* o, ak_kernel** out) {
     return _ak_kernel_get_at(ctx, NULL, source, kernel_name, o, out);
 }
+/* The compile-or-cache path of ak_kernel_get (everything but a warm hit
+ * with default options): k->target is set; fills k->entry, k->source, k->fn. */
+static _AK_NOINLINE ak_result _ak_kernel_resolve(ak_context* ctx, ak_kernel* k, _ak_optmemo* m, const char* source,
+                                    const char* kernel_name, const ak_compile_options* o) {
+    _ak_opts opts;
+    _ak_str canon = { NULL, 0, 0, 0 };
+    _ak_compile_job job;
+    _ak_cache_key key;
+    char cid[128];
+    ak_result r = AK_OK;
+    if (m)
+        _ak_prepare_job(ctx, m->tc, k->target, source, kernel_name, o, &m->opts, m->canon.p, m->cid, &job, &key);
+    else
+        r = _ak_prepare_compile(ctx, k->target, source, kernel_name, o, &opts, &canon, &job, &key, cid, sizeof cid);
+    if (r == AK_OK) {
+        key.device_tag = ctx->dev_tag;
+        if (m) key.prefix = &m->prefix;
+        r = _ak_job_cache_get(ctx, &job, &key, _ak_load_cb, o, &k->entry, &k->source);
+    }
+    _ak_str_free(&canon);
+    return r;
+}
+
 /* ak_kernel_get for an explicit target of the device's vendor (e.g. "sm_90a"
  * for a kernel that needs the arch-specific features of an sm_90 device);
- * NULL: the context's target. */
+ * NULL: the context's target. A warm hit (no user options: the context's
+ * options memo has the key's other fields) is the memo lookup, one hash of
+ * the source and _ak_cache_get_ready; anything else takes _ak_kernel_resolve. */
 static ak_result _ak_kernel_get_at(ak_context* ctx, const char* target_override, const char* source,
                                    const char* kernel_name, const ak_compile_options* o, ak_kernel** out) {
     ak_kernel* k;
     ak_result r;
+    size_t nl;
     if (!ctx || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_kernel_get: ctx or out is NULL");
     *out = NULL;
     if (!source) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_kernel_get: source is NULL");
-    if (!kernel_name || !*kernel_name || strlen(kernel_name) > 200)
+    if (!kernel_name || !*kernel_name || (nl = strlen(kernel_name)) > 200)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_kernel_get: kernel name is NULL, empty or over 200 characters");
     if (o && (r = _ak_check_opt_level(o)) != AK_OK) return r;
     /* not zeroed as a whole (a warm hit is a few hundred ns; the name buffers are most of the struct) */
@@ -14285,29 +14413,19 @@ static ak_result _ak_kernel_get_at(ak_context* ctx, const char* target_override,
     if (!k) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "out of host memory");
     memset(k, 0, offsetof(ak_kernel, name));   /* every field before the name buffers */
     k->ctx = ctx;
-    _ak_copy(k->name, sizeof k->name, kernel_name);
+    memcpy(k->name, kernel_name, nl + 1);
     _ak_copy(k->target, sizeof k->target, "cpu");
     if (ctx->bk->module_load) {   /* a backend that compiles (else the kernel runs its C implementation) */
-        _ak_opts opts;
-        _ak_str canon = { NULL, 0, 0, 0 };
-        _ak_compile_job job;
-        _ak_cache_key key;
-        char cid[128];
         const char* target = target_override ? target_override
                              : (ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto")) ? ctx->cfg.arch : ctx->dev.arch;
         _ak_optmemo* m = NULL;
         _ak_copy(k->target, sizeof k->target, target);
         r = (!o || o->num_options == 0) ? _ak_optmemo_get(ctx, target, o, &m) : AK_OK;
-        if (r == AK_OK && m)
-            _ak_prepare_job(ctx, m->tc, target, source, kernel_name, o, &m->opts, m->canon.p, m->cid, &job, &key);
+        if (r == AK_OK && m && ctx->cache->enabled && !(o && o->no_cache) &&
+            (k->entry = _ak_cache_get_ready(ctx->cache, &m->prefix, source, strlen(source))) != NULL)
+            k->source = AK_CACHE_MEMORY;
         else if (r == AK_OK)
-            r = _ak_prepare_compile(ctx, target, source, kernel_name, o, &opts, &canon, &job, &key, cid, sizeof cid);
-        if (r == AK_OK) {
-            key.device_tag = ctx->dev_tag;
-            if (m) key.prefix = &m->prefix;
-            r = _ak_job_cache_get(ctx, &job, &key, _ak_load_cb, o, &k->entry, &k->source);
-        }
-        _ak_str_free(&canon);
+            r = _ak_kernel_resolve(ctx, k, m, source, kernel_name, o);
         if (r == AK_OK) r = _ak_loaded_function(ctx, (_ak_loaded*)_ak_cache_entry_loaded(k->entry), kernel_name, &k->fn);
         if (r != AK_OK) {
             if (k->entry) _ak_cache_entry_release(ctx->cache, k->entry);

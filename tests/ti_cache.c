@@ -291,7 +291,7 @@ static int akc_sha_is(const void* data, size_t n, const char* hex_want) {
     return 1;
 }
 
-static void test_sha256_vectors(void) {
+static void test_sha256_vectors_one(void) {
     static const char* aaa_want[5] = {
         /* 'a' x 55, 56, 63, 64, 65 (padding boundaries), from an independent implementation */
         "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318",
@@ -334,6 +334,33 @@ static void test_sha256_vectors(void) {
         _ak_hex(b, 3, hex);
         AKT_EQ_STR(hex, "00abf1");
     }
+}
+/* Both compressions where the CPU has SHA-NI (the hardware one, then the
+ * portable one forced), and the two agree on random data of every length
+ * around the block boundaries. */
+static void test_sha256_vectors(void) {
+    test_sha256_vectors_one();
+#ifdef _AK_SHA_NI
+    {
+        uint8_t buf[700], a[32], b[32];
+        size_t n;
+        int i, bad = 0;
+        printf("    SHA-NI %s\n", _ak_sha_ni() ? "present: hardware path tested, then the portable one" : "absent: portable path only");
+        unsigned long long x = akt_seed() | 1u;
+        for (i = 0; i < (int)sizeof buf; i++) { x ^= x << 13; x ^= x >> 7; x ^= x << 17; buf[i] = (uint8_t)(x >> 24); }
+        _ak_sha256_force_c = 1;
+        test_sha256_vectors_one();
+        for (n = 0; n < sizeof buf; n++) {
+            _ak_sha256_force_c = 0;
+            _ak_sha256(buf, n, a);
+            _ak_sha256_force_c = 1;
+            _ak_sha256(buf, n, b);
+            if (memcmp(a, b, 32)) bad++;
+        }
+        _ak_sha256_force_c = 0;
+        AKT_EQ_INT(bad, 0);
+    }
+#endif
 }
 
 /* ---- fast 128-bit hash ----------------------------------------------------------------- */
@@ -702,10 +729,10 @@ static void test_cache_hash_collision(void) {
     _ak_cache_key_fields(&k1, f1, l1);
     _ak_cache_key_fields(&k2, f2, l2);
     ops = akc_ops(&j, 0);
-    j.key = &k1; AKT_OK(_ak_cache_get_hashed(c, f1, l1, h, &ops, &a, &s1));
-    j.key = &k2; AKT_OK(_ak_cache_get_hashed(c, f2, l2, h, &ops, &b, &s2));
-    j.key = &k1; AKT_OK(_ak_cache_get_hashed(c, f1, l1, h, &ops, &a2, &s3));
-    j.key = &k2; AKT_OK(_ak_cache_get_hashed(c, f2, l2, h, &ops, &b2, &s4));
+    j.key = &k1; AKT_OK(_ak_cache_get_hashed(c, f1, l1, h, NULL, &ops, &a, &s1));
+    j.key = &k2; AKT_OK(_ak_cache_get_hashed(c, f2, l2, h, NULL, &ops, &b, &s2));
+    j.key = &k1; AKT_OK(_ak_cache_get_hashed(c, f1, l1, h, NULL, &ops, &a2, &s3));
+    j.key = &k2; AKT_OK(_ak_cache_get_hashed(c, f2, l2, h, NULL, &ops, &b2, &s4));
     AKT_EQ_INT(s1, AK_CACHE_MISS);
     AKT_EQ_INT(s2, AK_CACHE_MISS);
     AKT_EQ_INT(s3, AK_CACHE_MEMORY);
@@ -1556,6 +1583,151 @@ static void test_cache_processes(void) {
     _ak_cache_destroy(c);
 }
 
+/* ---- the warm hit of ak_kernel_get under concurrency ------------------------------------
+ * A cpu context switched to the cuda backend's table on a fake driver and a
+ * fake NVRTC (sokol-dummy style): a "compile" returns a 68-byte sm_90 ELF
+ * header carrying the source's number, a "module" is heap memory holding
+ * that number (freed on unload), a "function" points into it and a "launch"
+ * reads it. Hitters get/launch/release kernels of more sources than the
+ * memory level holds (evictions) while another thread purges memory + disk
+ * and another compiles the same sources with user options and with no_cache.
+ * A hit that handed back another source's module, or a module unloaded under
+ * a held kernel (ASan / TSan see the read), fails. */
+typedef struct akw_prog { int id; } akw_prog;
+typedef struct akw_module { int magic, id; } akw_module;
+static int akw_loads, akw_unloads, akw_compiles, akw_wrong;
+static int akw_id_of(const char* src) { const char* p = strstr(src, "warm-race kernel "); return p ? atoi(p + 17) : -1; }
+static _akT_nvrtcResult akw_create(_akT_nvrtcProgram* p, const char* src, const char* name, int nh, const char* const* h, const char* const* in) {
+    akw_prog* q = (akw_prog*)malloc(sizeof *q);
+    (void)name; (void)nh; (void)h; (void)in;
+    if (!q) return 5;
+    q->id = akw_id_of(src);
+    *p = q;
+    return 0;
+}
+static _akT_nvrtcResult akw_compile(_akT_nvrtcProgram p, int n, const char* const* o) { (void)p; (void)n; (void)o; __atomic_add_fetch(&akw_compiles, 1, __ATOMIC_RELAXED); return 0; }
+static _akT_nvrtcResult akw_log_size(_akT_nvrtcProgram p, size_t* n) { (void)p; *n = 1; return 0; }
+static _akT_nvrtcResult akw_log(_akT_nvrtcProgram p, char* log) { (void)p; log[0] = 0; return 0; }
+static _akT_nvrtcResult akw_code_size(_akT_nvrtcProgram p, size_t* n) { (void)p; *n = 68; return 0; }
+static _akT_nvrtcResult akw_code(_akT_nvrtcProgram p, char* code) {
+    uint8_t* c = (uint8_t*)code;
+    int id = ((akw_prog*)p)->id;
+    memset(c, 0, 68);
+    memcpy(c, "\x7f" "ELF", 4);
+    c[4] = 2; c[5] = 1; c[18] = 190;       /* ELF64, little-endian, EM_CUDA */
+    _ak_put_u32le(c + 48, 90);             /* e_flags: sm_90 (ABI version 0) */
+    memcpy(c + 64, &id, 4);
+    return 0;
+}
+static _akT_nvrtcResult akw_destroy(_akT_nvrtcProgram* p) { free(*p); *p = NULL; return 0; }
+static const char* akw_errstr(_akT_nvrtcResult r) { (void)r; return "fake NVRTC error"; }
+static _akT_CUresult akw_set_current(_akT_CUcontext c) { (void)c; return 0; }
+static _akT_CUresult akw_sync(void) { return 0; }
+static _akT_CUresult akw_load(_akT_CUmodule* m, const void* image) {
+    akw_module* q = (akw_module*)malloc(sizeof *q);
+    if (!q) return 2;
+    q->magic = 0x4d4f44;
+    memcpy(&q->id, (const uint8_t*)image + 64, 4);
+    __atomic_add_fetch(&akw_loads, 1, __ATOMIC_RELAXED);
+    *m = q;
+    return 0;
+}
+static _akT_CUresult akw_unload(_akT_CUmodule m) { ((akw_module*)m)->magic = 0; free(m); __atomic_add_fetch(&akw_unloads, 1, __ATOMIC_RELAXED); return 0; }
+static _akT_CUresult akw_function(_akT_CUfunction* f, _akT_CUmodule m, const char* name) { (void)name; *f = m; return 0; }
+static _akT_CUresult akw_launch(_akT_CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                                unsigned sh, _akT_CUstream s, void** args, void** extra) {
+    const akw_module* q = (const akw_module*)f;
+    (void)gx; (void)gy; (void)gz; (void)bx; (void)by; (void)bz; (void)sh; (void)s; (void)extra;
+    if (q->magic != 0x4d4f44 || q->id != *(const int*)args[0]) __atomic_add_fetch(&akw_wrong, 1, __ATOMIC_RELAXED);
+    return 0;
+}
+#define AKW_SOURCES 12
+static char akw_src[AKW_SOURCES][96];
+typedef struct akw_thread { ak_context* ctx; int role, seed, iters, fails; } akw_thread;
+static void* akw_main(void* arg) {
+    akw_thread* t = (akw_thread*)arg;
+    unsigned x = (unsigned)t->seed * 2654435761u + 1u;
+    int i;
+    for (i = 0; i < t->iters; i++) {
+        ak_kernel* k = NULL;
+        ak_compile_options o;
+        const char* def[1] = { "-DAKW_OPT=1" };
+        int id;
+        ak_dim3 one = { 1, 1, 1 };
+        void* args[1];
+        x = x * 1664525u + 1013904223u;
+        id = (int)((x >> 8) % AKW_SOURCES);
+        args[0] = &id;
+        memset(&o, 0, sizeof o);
+        if (t->role == 1) { ak_cache_purge(t->ctx); continue; }                           /* purger */
+        if (t->role == 2) { o.options = def; o.num_options = (x >> 20) & 1; o.no_cache = !o.num_options; } /* compiler */
+        if (ak_kernel_get(t->ctx, akw_src[id], "akw", t->role == 2 ? &o : NULL, &k) != AK_OK) { t->fails++; continue; }
+        if (ak_launch(k, one, one, 0, NULL, args) != AK_OK) t->fails++;
+        ak_kernel_release(k);
+    }
+    return NULL;
+}
+static void test_cache_warm_hit_races(void) {
+    ak_context* ctx = akt_cpu_context("warmrace");
+    akw_thread t[8];
+    pthread_t tid[8];
+    ak_cache_stats st;
+    int i, n = 0;
+    void* self;
+    if (!ctx) return;
+    self = dlopen(NULL, RTLD_NOW);
+    if (!ctx->api->lib_nvrtc) ctx->api->lib_nvrtc = self; else if (self) dlclose(self);
+    ctx->api->nvrtcCreateProgram = akw_create;
+    ctx->api->nvrtcCompileProgram = akw_compile;
+    ctx->api->nvrtcGetProgramLogSize = akw_log_size;
+    ctx->api->nvrtcGetProgramLog = akw_log;
+    ctx->api->nvrtcGetCUBINSize = akw_code_size;
+    ctx->api->nvrtcGetCUBIN = akw_code;
+    ctx->api->nvrtcDestroyProgram = akw_destroy;
+    ctx->api->nvrtcGetErrorString = akw_errstr;
+    ctx->api->nvrtcGetNumSupportedArchs = NULL;
+    ctx->api->cuCtxSetCurrent = akw_set_current;
+    ctx->api->cuCtxSynchronize = akw_sync;
+    ctx->api->cuModuleLoadData = akw_load;
+    ctx->api->cuModuleUnload = akw_unload;
+    ctx->api->cuModuleGetFunction = akw_function;
+    ctx->api->cuLaunchKernel = akw_launch;
+    ctx->bk = &_ak_backend_cuda;
+    ctx->backend = AK_BACKEND_CUDA;
+    _ak_copy(ctx->dev.arch, sizeof ctx->dev.arch, "sm_90");
+    ctx->cache->capacity = 4;              /* fewer than the sources: hits race evictions */
+    akw_loads = akw_unloads = akw_compiles = akw_wrong = 0;
+    for (i = 0; i < AKW_SOURCES; i++)
+        snprintf(akw_src[i], sizeof akw_src[i], "// warm-race kernel %d\nextern \"C\" __global__ void akw(int* p) { (void)p; }\n", i);
+    {   /* single thread first: a miss, then a hit through the fast lookup */
+        ak_kernel *a = NULL, *b = NULL;
+        AKT_OK(ak_kernel_get(ctx, akw_src[0], "akw", NULL, &a));
+        AKT_OK(ak_kernel_get(ctx, akw_src[0], "akw", NULL, &b));
+        AKT_CHECK(a && b && ak_kernel_cache_source(b) == AK_CACHE_MEMORY && a->entry == b->entry && a->fn == b->fn);
+        ak_kernel_release(a);
+        ak_kernel_release(b);
+    }
+    for (i = 0; i < 8; i++) {
+        t[i].ctx = ctx; t[i].seed = i + 1; t[i].fails = 0;
+        t[i].role = i == 6 ? 1 : i == 7 ? 2 : 0;
+        t[i].iters = t[i].role == 1 ? 200 : 3000;
+        if (pthread_create(&tid[i], NULL, akw_main, &t[i]) == 0) n++; else break;
+    }
+    for (i = 0; i < n; i++) pthread_join(tid[i], NULL);
+    AKT_EQ_INT(n, 8);
+    for (i = 0; i < n; i++) AKT_EQ_INT(t[i].fails, 0);
+    AKT_EQ_INT(akw_wrong, 0);
+    AKT_OK(ak_cache_stats_get(ctx, &st));
+    AKT_CHECK(st.memory_hits > 0 && st.evictions > 0 && st.memory_entries <= 4);
+    AKT_CHECK(akw_compiles > 0);
+    _ak_cache_destroy(ctx->cache);          /* unloads through the fake driver */
+    ctx->cache = NULL;
+    AKT_EQ_INT(akw_loads, akw_unloads);
+    ctx->bk = &_ak_backend_cpu;
+    ctx->backend = AK_BACKEND_CPU;
+    ak_context_destroy(ctx);
+}
+
 void akt_suite_cache(void) {
     AKT_RUN(test_sha256_vectors);
     AKT_RUN(test_hash128);
@@ -1580,4 +1752,5 @@ void akt_suite_cache(void) {
     AKT_RUN(test_cache_failed_compile);
     AKT_RUN(test_cache_atomic_write);
     AKT_RUN(test_cache_processes);
+    AKT_RUN(test_cache_warm_hit_races);
 }
