@@ -16973,9 +16973,10 @@ AKDEF ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, cons
 
     {
         _ak_rd_reduce_op o;
-        _ak_rd_rows L = { 0 };
+        _ak_rd_rows L;
         o.x = (const char*)x; o.cols = cols; o.es = es; o.splits = splits; o.chunk = chunk;
         o.G = G; o.scale = scale; o.arg = arg; o.pv = pv; o.pi = pi; o.out = out;
+        memset(&L, 0, sizeof L);
         L.k[0] = k1; L.k[1] = NULL;
         L.rows = rows; L.rpl = _ak_rd_rows_per_launch(B, G, splits);
         L.per_row = splits; L.per_block = B / G; L.block = B;
@@ -17042,7 +17043,7 @@ AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void*
     ak_kernel* k = NULL;
     char kname[64];
     _ak_rd_softmax_op o;
-    _ak_rd_rows L = { 0 };
+    _ak_rd_rows L;
 
     if ((r = _ak_rd_check(ctx, dtype, x, "x", rows, cols, stream, opn)) != AK_OK) return r;
     if ((r = _ak_op_check_ptr(y, dtype, "ak_softmax: y")) != AK_OK) return r;
@@ -17059,7 +17060,7 @@ AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void*
     memset(&o, 0, sizeof o);
     o.x = (const char*)x; o.y = (char*)y; o.cols = cols; o.es = es; o.vec = vec; o.logsm = logsm;
     o.ctx = ctx; o.stream = stream;
-    L.k[0] = L.k[1] = NULL;
+    memset(&L, 0, sizeof L);
     L.rows = rows; L.pack = _ak_rd_softmax_pack; L.op = &o;
     rule = _ak_rowop_pick(ctx, _AK_RO_SOFTMAX, dtype, rows, cols);
     variant = rule->variant;
@@ -17235,9 +17236,10 @@ static ak_result _ak_rd_norm_launch(ak_context* ctx, ak_dtype dtype, _ak_rd_norm
     const _ak_rowop_rule* rule = _ak_rowop_pick(ctx, _AK_RO_NORM, dtype, rows, cols);
     ak_kernel* k = NULL;
     char kname[64];
-    _ak_rd_rows L = { 0 };
+    _ak_rd_rows L;
     ak_result r;
     o->cols = cols; o->es = ak_dtype_size(dtype); o->wvec = 0;
+    memset(&L, 0, sizeof L);
     L.k[1] = NULL;
     L.rows = rows; L.per_row = 1; L.pack = _ak_rd_norm_pack; L.op = o;
     if (rule->variant == _AK_RV_ROWS && cols <= _AK_RD_ROW_MAX) {
@@ -17426,9 +17428,10 @@ AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
     }
     {
         _ak_rd_xent_op o;
-        _ak_rd_rows L = { 0 };
+        _ak_rd_rows L;
         o.x = (const char*)logits; o.tgt = targets; o.rowloss = rowloss; o.cols = cols; o.es = es;
         o.G = G; o.vec = vec; o.ignore_index = ignore_index;
+        memset(&L, 0, sizeof L);
         L.k[0] = k; L.k[1] = NULL;
         L.rows = rows; L.rpl = _ak_rd_rows_per_launch(B, G, 1);
         L.per_row = 1; L.per_block = B / G; L.block = B;
