@@ -2634,6 +2634,41 @@ static const char _ak_src_prelude[] =
     "        }\n"
     "    }\n"
     "}\n"
+    "/* A contiguous run of n elements of global memory (g: any element-aligned\n"
+    " * address) copied into / out of a shared buffer sb of at least n * sizeof(T)\n"
+    " * + 16 bytes, with 16-byte accesses wherever the run allows them: element i\n"
+    " * of the run sits at s[i], where s = ak_slab_at<D>(sb, g) has the same\n"
+    " * address modulo 16 as g, so the scalar head (up to g's first 16-byte\n"
+    " * boundary) and tail are the only element-wise accesses. Rows whose width is\n"
+    " * not a multiple of 8 are read and written this way as one run of several\n"
+    " * rows (ak_softmax_slab). Every thread of the block calls them; the caller\n"
+    " * puts __syncthreads() between the copy and the use. */\n"
+    "template <class D>\n"
+    "AK_INLINE typename D::T* ak_slab_at(ak_u16x8* sb, const typename D::T* g) {\n"
+    "    return (typename D::T*)sb + (int)(((ak_u64)g & 15u) / sizeof(typename D::T));\n"
+    "}\n"
+    "template <class D, bool IN>   /* IN: g -> s, else s -> g */\n"
+    "AK_INLINE void ak_slab_copy(typename D::T* s, typename D::T* g, int n) {\n"
+    "    typedef typename D::T T;\n"
+    "    const int V = 16 / (int)sizeof(T), t = (int)threadIdx.x, B = (int)blockDim.x;\n"
+    "    const T* src = IN ? g : s;\n"
+    "    T* dst = IN ? s : g;\n"
+    "    int head = (int)(((16u - ((unsigned)(ak_u64)g & 15u)) & 15u) / sizeof(T));\n"
+    "    if (head > n) head = n;\n"
+    "    const int nv = (n - head) / V;\n"
+    "    const ak_u16x8* sv = (const ak_u16x8*)(src + head);\n"
+    "    ak_u16x8* dv = (ak_u16x8*)(dst + head);\n"
+    "    if (t < head) dst[t] = src[t];\n"
+    "    int k = t;\n"
+    "    for (; k + B < nv; k += 2 * B) {   /* two 16-byte loads in flight before the stores */\n"
+    "        const ak_u16x8 a0 = sv[k], a1 = sv[k + B];\n"
+    "        dv[k] = a0;\n"
+    "        dv[k + B] = a1;\n"
+    "    }\n"
+    "    if (k < nv) dv[k] = sv[k];\n"
+    "    for (int e = head + nv * V + t; e < n; e += B) dst[e] = src[e];\n"
+    "}\n"
+    "\n"
     "/* ---- activations: the ak_unary_op codes of amdkit.h, fp32 math --------- */\n"
     "/* (ak_unary and the GEMM epilogue; ak_uop_apply dispatches a run-time code) */\n"
     "#define AK_UNARY_RELU 0\n"
@@ -6499,7 +6534,15 @@ static const char _ak_src_softmax[] =
     "//    f32 vectors stay ld8 / st8 at p + 8t: the contiguous 16-byte layout of\n"
     "//    ak_ld16 measured 2-7% slower here on the H100, 2026-11-23, helper wide.)\n"
     "//\n"
-    "// kernels: ak_softmax_f32 ak_softmax_f16 ak_softmax_bf16 ak_softmax_wide_f32 ak_softmax_wide_f16 ak_softmax_wide_bf16 ak_softmax_split_f32 ak_softmax_split_f16 ak_softmax_split_bf16 ak_softmax_stats_f32 ak_softmax_stats_f16 ak_softmax_stats_bf16 ak_softmax_apply_f32 ak_softmax_apply_f16 ak_softmax_apply_bf16\n"
+    "// 5. ak_softmax_slab_<dt>: narrow rows whose width is not a multiple of 8\n"
+    "//    (path 1 reads those element by element): a block takes R consecutive\n"
+    "//    rows, one contiguous run of R * cols elements (at most 16 KiB of\n"
+    "//    dynamic shared memory), copies it into shared memory with 16-byte accesses\n"
+    "//    (ak_slab_copy: a scalar head and tail only at the run's ends), groups of\n"
+    "//    G <= AK_WAVE threads compute their rows there in place, and the run goes\n"
+    "//    out the same way. x and y must have the same address modulo 16.\n"
+    "//\n"
+    "// kernels: ak_softmax_f32 ak_softmax_f16 ak_softmax_bf16 ak_softmax_wide_f32 ak_softmax_wide_f16 ak_softmax_wide_bf16 ak_softmax_split_f32 ak_softmax_split_f16 ak_softmax_split_bf16 ak_softmax_stats_f32 ak_softmax_stats_f16 ak_softmax_stats_bf16 ak_softmax_apply_f32 ak_softmax_apply_f16 ak_softmax_apply_bf16 ak_softmax_slab_f32 ak_softmax_slab_f16 ak_softmax_slab_bf16\n"
     "\n"
     "// elements per thread of path 1: 16 (f32), 32 (f16 / bf16: the same 64 bytes)\n"
     "#define AK_SM_ROW_E(D) (D::SIZE == 4 ? 16 : 32)\n"
@@ -6546,6 +6589,70 @@ static const char _ak_src_softmax[] =
     "    s = ak_group_reduce(s, G, scratch, ak_op_add());\n"
     "    ak_sm_finish<E>(v, m, s, logsm);\n"
     "    ak_row_store<D, E>(v, y + row * cols, len, lane, G, vec);\n"
+    "}\n"
+    "\n"
+    "// The slab kernel's launch bounds: on NVIDIA 6 blocks of 256 a multiprocessor (40 registers, no spill, as\n"
+    "// measured); HIP reads the second number as waves per SIMD, which would cap gfx906's bf16 kernel at 42 VGPRs\n"
+    "// and make it spill, so AMD targets ask for 1 (as the other kernels here).\n"
+    "#if defined(AK_NVIDIA)\n"
+    "#define AK_SM_SLAB_MINB 6\n"
+    "#else\n"
+    "#define AK_SM_SLAB_MINB 1\n"
+    "#endif\n"
+    "\n"
+    "// Path 5: R rows a block through shared memory (see the top of the file);\n"
+    "// dynamic shared memory of R * cols * sizeof(T) + 16 bytes. A row of up to\n"
+    "// 8 G elements is held in registers (8 per lane: one read of shared memory,\n"
+    "// one exp per element); wider rows are walked three times in shared memory.\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_softmax_slab(const typename D::T* x, typename D::T* y, ak_i64 rows, int cols, int R, int G,\n"
+    "                               bool logsm) {\n"
+    "    typedef typename D::T T;\n"
+    "    extern __shared__ ak_u16x8 ak_slab_smem[];\n"
+    "    const ak_i64 r0 = (ak_i64)blockIdx.x * R;\n"
+    "    const int nr = rows - r0 < (ak_i64)R ? (int)(rows - r0) : R, n = nr * cols;\n"
+    "    T* s = ak_slab_at<D>(ak_slab_smem, x + r0 * cols);\n"
+    "    ak_slab_copy<D, true>(s, (T*)(x + r0 * cols), n);\n"
+    "    __syncthreads();\n"
+    "    const int lane = (int)threadIdx.x & (G - 1), per = (int)blockDim.x / G;\n"
+    "    for (int q0 = 0; q0 < nr; q0 += per) {   /* a block-uniform trip count: every lane reaches the shuffles */\n"
+    "        const int q = q0 + (int)threadIdx.x / G, len = q < nr ? cols : 0;\n"
+    "        T* p = s + (q < nr ? q : 0) * cols;\n"
+    "        float m = -AK_INF, sum = 0.0f;\n"
+    "        if (cols <= 8 * G) {\n"
+    "            float v[8];\n"
+    "#pragma unroll\n"
+    "            for (int k = 0; k < 8; k++) {\n"
+    "                const int e = k * G + lane;\n"
+    "                v[k] = e < len ? D::to(p[e]) : -AK_INF;\n"
+    "                m = ak_op_max()(m, v[k]);\n"
+    "            }\n"
+    "            m = ak_group_reduce(m, G, (float*)0, ak_op_max());\n"
+    "#pragma unroll\n"
+    "            for (int k = 0; k < 8; k++) {\n"
+    "                const float e = ak_exp2((v[k] - m) * AK_LOG2E);\n"
+    "                sum += e;\n"
+    "                if (!logsm) v[k] = e;\n"
+    "            }\n"
+    "            sum = ak_group_reduce(sum, G, (float*)0, ak_op_add());\n"
+    "            ak_sm_finish<8>(v, m, sum, logsm);\n"
+    "#pragma unroll\n"
+    "            for (int k = 0; k < 8; k++)\n"
+    "                if (k * G + lane < len) p[k * G + lane] = D::from(v[k]);\n"
+    "        } else {\n"
+    "            for (int e = lane; e < len; e += G) m = ak_op_max()(m, D::to(p[e]));\n"
+    "            m = ak_group_reduce(m, G, (float*)0, ak_op_max());\n"
+    "            for (int e = lane; e < len; e += G) sum += ak_exp2((D::to(p[e]) - m) * AK_LOG2E);\n"
+    "            sum = ak_group_reduce(sum, G, (float*)0, ak_op_add());\n"
+    "            const float r = 1.0f / sum, ls = logf(sum);\n"
+    "            for (int e = lane; e < len; e += G) {\n"
+    "                const float a = D::to(p[e]);\n"
+    "                p[e] = D::from(logsm ? (a - m) - ls : ak_exp2((a - m) * AK_LOG2E) * r);\n"
+    "            }\n"
+    "        }\n"
+    "    }\n"
+    "    __syncthreads();\n"
+    "    ak_slab_copy<D, false>(s, y + r0 * cols, n);\n"
     "}\n"
     "\n"
     "// Path 4: one block per row; pass 1 online (max, sum of exp), pass 2 writes.\n"
@@ -6745,6 +6852,10 @@ static const char _ak_src_softmax[] =
     "    AK_KERNEL __launch_bounds__(16384 / AK_SM_ROW_E(D), 1) void ak_softmax_##DT(const D::T* x, D::T* y, ak_i64 rows, \\\n"
     "                                                                                int cols, int G, int vec, int logsm) {  \\\n"
     "        ak_softmax_rows<D, AK_SM_ROW_E(D)>(x, y, rows, cols, G, vec != 0, logsm != 0);                               \\\n"
+    "    }                                                                                                                \\\n"
+    "    AK_KERNEL __launch_bounds__(256, AK_SM_SLAB_MINB) void ak_softmax_slab_##DT(const D::T* x, D::T* y, ak_i64 rows,  \\\n"
+    "                                                                                int cols, int R, int G, int logsm) {   \\\n"
+    "        ak_softmax_slab<D>(x, y, rows, cols, R, G, logsm != 0);                                                      \\\n"
     "    }                                                                                                                \\\n"
     "    AK_KERNEL __launch_bounds__(1024, 1) void ak_softmax_wide_##DT(const D::T* x, D::T* y, ak_i64 cols, int vec,        \\\n"
     "                                                                 int logsm) {                                        \\\n"
@@ -7072,7 +7183,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "scan", _ak_src_scan,
       "ak_cumsum_part_f32 ak_cumsum_f32 ak_cumsum_part_f16 ak_cumsum_f16 ak_cumsum_part_bf16 ak_cumsum_bf16 ak_cumsum_part_i32 ak_cumsum_i32 ak_cumsum_part_i64 ak_cumsum_i64 ak_topk_f32 ak_topk_mb_pass_f32 ak_topk_mb_collect_f32 ak_topk_f16 ak_topk_mb_pass_f16 ak_topk_mb_collect_f16 ak_topk_bf16 ak_topk_mb_pass_bf16 ak_topk_mb_collect_bf16" },
     { "softmax", _ak_src_softmax,
-      "ak_softmax_f32 ak_softmax_f16 ak_softmax_bf16 ak_softmax_wide_f32 ak_softmax_wide_f16 ak_softmax_wide_bf16 ak_softmax_split_f32 ak_softmax_split_f16 ak_softmax_split_bf16 ak_softmax_stats_f32 ak_softmax_stats_f16 ak_softmax_stats_bf16 ak_softmax_apply_f32 ak_softmax_apply_f16 ak_softmax_apply_bf16" },
+      "ak_softmax_f32 ak_softmax_f16 ak_softmax_bf16 ak_softmax_wide_f32 ak_softmax_wide_f16 ak_softmax_wide_bf16 ak_softmax_split_f32 ak_softmax_split_f16 ak_softmax_split_bf16 ak_softmax_stats_f32 ak_softmax_stats_f16 ak_softmax_stats_bf16 ak_softmax_apply_f32 ak_softmax_apply_f16 ak_softmax_apply_bf16 ak_softmax_slab_f32 ak_softmax_slab_f16 ak_softmax_slab_bf16" },
     { "transpose", _ak_src_transpose,
       "ak_transpose_f32 ak_transpose_f16 ak_transpose_bf16" },
     { "xent", _ak_src_xent,
@@ -7298,27 +7409,27 @@ static inline void _ak_kargs_topk_mb_collect(_ak_kargs* kargs_, const void* x, v
     ak_args_ptr(a_, x); ak_args_ptr(a_, vals); ak_args_ptr(a_, idx); ak_args_ptr(a_, ws); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch);
     ak_args_i32(a_, k); ak_args_i32(a_, largest);
 }
-/* kernels/softmax.hip:277 ak_softmax_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:349 ak_softmax_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax(_ak_kargs* kargs_, const void* x, void* y, int64_t rows, int32_t cols, int32_t G, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i32(a_, cols); ak_args_i32(a_, G); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
 }
-/* kernels/softmax.hip:281 ak_softmax_wide_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:357 ak_softmax_wide_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_wide(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_wide);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
 }
-/* kernels/softmax.hip:285 ak_softmax_split_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:361 ak_softmax_split_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_split(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int32_t S, void* cnt, void* part, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_split);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_ptr(a_, cnt); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
 }
-/* kernels/softmax.hip:289 ak_softmax_stats_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:365 ak_softmax_stats_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_stats(_ak_kargs* kargs_, const void* x, int64_t cols, int32_t S, int64_t chunk, void* part, int32_t vec) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_stats);
     ak_args_ptr(a_, x); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_i64(a_, chunk); ak_args_ptr(a_, part); ak_args_i32(a_, vec);
 }
-/* kernels/softmax.hip:293 ak_softmax_apply_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:369 ak_softmax_apply_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_apply(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int32_t S, int64_t chunk, const void* part, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_apply);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_i64(a_, chunk); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
@@ -7363,6 +7474,8 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_gemm_mma _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:546 NAME (macro AK_GEMM_SIMT): the same list */
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
+#define _ak_kargs_softmax_slab _ak_kargs_softmax   /* kernels/softmax.hip:353 ak_softmax_slab_##DT (macro AK_SOFTMAX): the same list */
+#define _AK_KIF_softmax_slab _AK_KIF_softmax
 static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_unary_f32", _AK_KIF_unary },
     { "ak_unary_f16", _AK_KIF_unary },
@@ -7519,16 +7632,19 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_topk_mb_pass_bf16", _AK_KIF_topk_mb_pass },
     { "ak_topk_mb_collect_bf16", _AK_KIF_topk_mb_collect },
     { "ak_softmax_f32", _AK_KIF_softmax },
+    { "ak_softmax_slab_f32", _AK_KIF_softmax },
     { "ak_softmax_wide_f32", _AK_KIF_softmax_wide },
     { "ak_softmax_split_f32", _AK_KIF_softmax_split },
     { "ak_softmax_stats_f32", _AK_KIF_softmax_stats },
     { "ak_softmax_apply_f32", _AK_KIF_softmax_apply },
     { "ak_softmax_f16", _AK_KIF_softmax },
+    { "ak_softmax_slab_f16", _AK_KIF_softmax },
     { "ak_softmax_wide_f16", _AK_KIF_softmax_wide },
     { "ak_softmax_split_f16", _AK_KIF_softmax_split },
     { "ak_softmax_stats_f16", _AK_KIF_softmax_stats },
     { "ak_softmax_apply_f16", _AK_KIF_softmax_apply },
     { "ak_softmax_bf16", _AK_KIF_softmax },
+    { "ak_softmax_slab_bf16", _AK_KIF_softmax },
     { "ak_softmax_wide_bf16", _AK_KIF_softmax_wide },
     { "ak_softmax_split_bf16", _AK_KIF_softmax_split },
     { "ak_softmax_stats_bf16", _AK_KIF_softmax_stats },
@@ -16323,6 +16439,7 @@ AKDEF ak_result ak_transpose(ak_context* ctx, ak_dtype dtype, const void* x, voi
 #define _AK_RD_BLOCK 256u          /* threads per block of the reduce / split kernels */
 #define _AK_RD_ROW_MAX 16384u      /* widest row kept in registers by ak_softmax_<dt> / ak_norm_<dt> */
 #define _AK_RD_SPLIT_E 32u         /* elements per thread of ak_softmax_split_<dt> */
+#define _AK_RD_SLAB_BYTES 16384u   /* the longest run of rows one block of ak_softmax_slab_<dt> holds */
 #define _AK_RD_MAX_THREADS 0x40000000u        /* cap of grid x block per launch (AMD: < 2^32 work-items) */
 #define _AK_RD_XENT_ONE 8192u      /* cross-entropy mean / sum: up to this many rows one block combines the
                                       row losses and writes the result (no ak_xent_mean launch) */
@@ -16386,6 +16503,10 @@ enum {
     _AK_RV_SEGMENTS,  /* reductions: rows cut into segments over CUs x param blocks, then a combine kernel */
     _AK_RV_SMALL,     /* cross-entropy mean / sum: one block does every row and the reduction (one launch, no
                          workspace); block: threads */
+    _AK_RV_SLAB,      /* softmax: R consecutive rows a block through shared memory with 16-byte accesses (narrow
+                         rows of any width: cols x dtype size <= _AK_RD_SLAB_BYTES; x and y equally aligned mod 16,
+                         else the rows kernel); block: threads (64..256); param: bytes of rows a block takes
+                         (1024.._AK_RD_SLAB_BYTES, 0: the most) */
     _AK_RV_COUNT
 };
 /* ops of the table (bit mask) */
@@ -16429,6 +16550,22 @@ static const _ak_rowop_rule _ak_rowop_table[] = {
     { _AK_RO_NORM, _AK_DT_HALF, 8193, 16384, 256, _AK_RMAX, 0, -1, _AK_RV_WIDE, 512, 0,
       "h100 2026-11-23 session 3 (helper wide): x 16384 rows 256/1024/4096/16384: layernorm bf16 wide/512 "
       "41/66/82/89% vs rows 37/53/63/66, rmsnorm 48/71/86/92 vs 43/61/74/78 (x 8192: rows 85-99 stays)" },
+    /* softmax / log_softmax of f16 / bf16 rows whose width is not a multiple of 8 (the rows kernel reads them
+     * element by element): runs of rows through shared memory (bench/NOTES.md "Narrow odd rows"; forced variants
+     * of bench_sweep, both ops alike; f32 stays with the rows kernel: slab slower or within 5%) */
+    { _AK_RO_SOFTMAX, _AK_DT_HALF, 2, 64, 16384, _AK_RMAX, 0, 1, _AK_RV_SLAB, 128, 4096,
+      "h100 2026-11-23 session 4, softmax x 33 f16 / bf16: 16384 rows 8.35 / 8.19 us slab/128/4096 vs 9.02 / 9.06 "
+      "rows, 65536 rows 14.85 / 14.94 vs 19.52 / 19.94 (eager 12.9); 64 / 1024 rows: rows 5.6-5.9 vs slab 6.7-7.5" },
+    { _AK_RO_SOFTMAX, _AK_DT_HALF, 65, 255, 64, _AK_RMAX, 0, 1, _AK_RV_SLAB, 64, 2048,
+      "h100 2026-11-23 session 4, softmax x 127 f16 / bf16, 64 / 1024 / 16384 / 65536 rows: slab/64/2048 5.76 / "
+      "5.98 / 10.53 / 24.51 us vs rows 7.04 / 7.52 / 17.12 / 47.94 (eager 5.0 / 5.5 / 9.1 / 22.2: still 0.85-0.92x)" },
+    { _AK_RO_SOFTMAX, _AK_DT_HALF, 256, 2048, 16384, _AK_RMAX, 0, 1, _AK_RV_SLAB, 128, 8192,
+      "h100 2026-11-23 session 4, softmax x 1023 f16 / bf16, 16384 / 65536 rows: slab/128/8192 41.41 / 42.14 and "
+      "133.47 / 134.24 us vs rows 44.16 / 41.12 and 146.56 / 136.96 (log_softmax 1-13%); 1024 rows: rows 8.8 vs 10.3" },
+    { _AK_RO_SOFTMAX, _AK_DT_HALF, 2049, 4095, 16384, _AK_RMAX, 0, 1, _AK_RV_SLAB, 64, 0,
+      "h100 2026-11-23 session 4, softmax x 3001 f16 / bf16 (2 rows a 64-thread block): 16384 rows 109.7 / 110.2 us "
+      "vs rows 132.1 / 123.1, 65536 rows 363.7 / 363.1 vs 502.2 / 465.0 (eager 690); at 1024 rows rows wins 15 vs "
+      "21; only 3001 measured in this range" },
     { _AK_RO_SOFTMAX | _AK_RO_NORM, _AK_DT_ALL, 1, 16384, 1, _AK_RMAX, 0, -1, _AK_RV_ROWS, 128, 0,
       "h100 bench_ops 2026-11-22: 65536 x 4096 at 94-100% of copy, one read; 128-thread blocks (f16 4096: 2988 GB/s "
       "vs 2903 with 256); h100 sweep 2026-11-23: 94-100% at 65536 x 768..8192, 57-71% (f32) / 49-61% (f16) at "
@@ -16505,12 +16642,12 @@ static const _ak_rowop_rule _ak_rowop_table[] = {
  * where the variant applies to the op (variant < 0: the table). */
 static struct { int variant; unsigned block, param; } _ak_rowop_force = { -1, 0, 0 };
 static const char* const _ak_rv_names[_AK_RV_COUNT] = { "rows", "split", "twopass", "wide", "stream", "segments",
-                                                         "small" };
+                                                         "small", "slab" };
 /* the ops each variant can run */
 static unsigned _ak_rv_ops(int v) {
     switch (v) {
     case _AK_RV_ROWS: case _AK_RV_WIDE: return _AK_RO_SOFTMAX | _AK_RO_NORM;
-    case _AK_RV_SPLIT: case _AK_RV_TWOPASS: return _AK_RO_SOFTMAX;
+    case _AK_RV_SPLIT: case _AK_RV_TWOPASS: case _AK_RV_SLAB: return _AK_RO_SOFTMAX;
     case _AK_RV_STREAM: return _AK_RO_REDUCE | _AK_RO_XENT | _AK_RO_XENT_RED;
     case _AK_RV_SEGMENTS: return _AK_RO_REDUCE;
     case _AK_RV_SMALL: return _AK_RO_XENT_RED;
@@ -16609,6 +16746,7 @@ typedef struct _ak_rd_rows {
     unsigned block;         /* threads per block */
     ak_result (*pack)(const void* op, int i, size_t r0, size_t nr, _ak_kargs* a);
     const void* op;         /* the op's state, for pack */
+    size_t shmem;           /* dynamic shared memory per block, bytes */
 } _ak_rd_rows;
 
 static ak_result _ak_rd_launch_rows(ak_context* ctx, const _ak_rd_rows* L, ak_stream* s) {
@@ -16620,7 +16758,7 @@ static ak_result _ak_rd_launch_rows(ak_context* ctx, const _ak_rd_rows* L, ak_st
         unsigned grid = (unsigned)((nr * L->per_row + L->per_block - 1) / L->per_block);
         int i;
         for (i = 0; i < 2 && L->k[i] && r == AK_OK; i++)
-            if ((r = L->pack(L->op, i, r0, nr, &a)) == AK_OK) r = _ak_op_launch(ctx, L->k[i], grid, L->block, 0, s, &a);
+            if ((r = L->pack(L->op, i, r0, nr, &a)) == AK_OK) r = _ak_op_launch(ctx, L->k[i], grid, L->block, L->shmem, s, &a);
     }
     return r;
 }
@@ -16845,6 +16983,7 @@ AKDEF ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, cons
         _ak_rd_rows L;
         o.x = (const char*)x; o.cols = cols; o.es = es; o.splits = splits; o.chunk = chunk;
         o.G = G; o.scale = scale; o.arg = arg; o.pv = pv; o.pi = pi; o.out = out;
+        memset(&L, 0, sizeof L);
         L.k[0] = k1; L.k[1] = NULL;
         L.rows = rows; L.rpl = _ak_rd_rows_per_launch(B, G, splits);
         L.per_row = splits; L.per_block = B / G; L.block = B;
@@ -16867,11 +17006,12 @@ AKDEF ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, cons
  * ========================================================================== */
 
 typedef struct _ak_rd_softmax_op {
-    int path;              /* 1: rows in registers, 2: co-operating blocks, 3: stats + apply, 4: a block per row */
+    int path;              /* 1: rows in registers, 2: co-operating blocks, 3: stats + apply, 4: a block per row,
+                              5: R rows a block through shared memory */
     const char* x;
     char* y;
     size_t cols, es, chunk, cnt_bytes;
-    unsigned G, S;
+    unsigned G, S, R;
     int vec, logsm;
     void* ws;              /* paths 2 and 3: counters / partials */
     ak_context* ctx;       /* path 2 clears its counters per chunk */
@@ -16886,6 +17026,8 @@ static ak_result _ak_rd_softmax_pack(const void* op, int i, size_t r0, size_t nr
         _ak_kargs_softmax(a, x, y, (int64_t)nr, (int32_t)o->cols, (int32_t)o->G, o->vec, o->logsm);
     } else if (o->path == 4) {
         _ak_kargs_softmax_wide(a, x, y, (int64_t)o->cols, o->vec, o->logsm);
+    } else if (o->path == 5) {
+        _ak_kargs_softmax_slab(a, x, y, (int64_t)nr, (int32_t)o->cols, (int32_t)o->R, (int32_t)o->G, o->logsm);
     } else if (o->path == 2) {
         if ((r = ak_memset(o->ctx, o->ws, 0, (nr + 1) * 4u, o->stream)) != AK_OK) return r;
         _ak_kargs_softmax_split(a, x, y, (int64_t)o->cols, (int32_t)o->S, o->ws, (char*)o->ws + o->cnt_bytes, o->vec,
@@ -16925,11 +17067,29 @@ AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void*
     memset(&o, 0, sizeof o);
     o.x = (const char*)x; o.y = (char*)y; o.cols = cols; o.es = es; o.vec = vec; o.logsm = logsm;
     o.ctx = ctx; o.stream = stream;
-    L.k[0] = L.k[1] = NULL;
+    memset(&L, 0, sizeof L);
     L.rows = rows; L.pack = _ak_rd_softmax_pack; L.op = &o;
     rule = _ak_rowop_pick(ctx, _AK_RO_SOFTMAX, dtype, rows, cols);
     variant = rule->variant;
-    if (variant == _AK_RV_ROWS && cols > _AK_RD_ROW_MAX) variant = _AK_RV_SPLIT; /* the generic wide choice below */
+    if (variant == _AK_RV_SLAB && cols * es <= _AK_RD_SLAB_BYTES && ((uintptr_t)x & 15u) == ((uintptr_t)y & 15u)) {
+        /* path 5: R rows a block through shared memory, 16-byte accesses at any width; groups of about cols / 8
+         * threads (at most a wave: the kernel's group reduction is shuffles only) */
+        unsigned wave = (unsigned)_ak_target_wave(ctx, ctx->dev.arch);
+        size_t run = rule->param >= 1024u && rule->param <= _AK_RD_SLAB_BYTES ? rule->param : _AK_RD_SLAB_BYTES;
+        if (cols * es > run) run = _AK_RD_SLAB_BYTES;
+        o.G = _ak_rd_pow2((cols + 7) / 8, wave);
+        o.R = (unsigned)(run / (cols * es));
+        if ((r = _ak_op_kernel(ctx, _ak_src_softmax, _ak_op_name(kname, sizeof kname, "ak_softmax_slab", dtype), &k)) !=
+            AK_OK)
+            return r;
+        o.path = 5;
+        L.k[0] = k; L.rpl = (size_t)0x7FFFFFFF;
+        L.per_row = 1; L.per_block = o.R; L.block = rule->block >= 64u && rule->block <= 256u ? rule->block : 256u;
+        L.shmem = o.R * cols * es + 16u;
+        return _ak_rd_launch_rows(ctx, &L, stream);
+    }
+    if (variant == _AK_RV_SLAB || (variant == _AK_RV_ROWS && cols > _AK_RD_ROW_MAX))
+        variant = cols > _AK_RD_ROW_MAX ? _AK_RV_SPLIT : _AK_RV_ROWS;   /* SPLIT: the generic wide choice below */
 
     if (variant == _AK_RV_ROWS) {
         /* path 1: rows in registers, a group of G threads per row */
@@ -17086,6 +17246,7 @@ static ak_result _ak_rd_norm_launch(ak_context* ctx, ak_dtype dtype, _ak_rd_norm
     _ak_rd_rows L;
     ak_result r;
     o->cols = cols; o->es = ak_dtype_size(dtype); o->wvec = 0;
+    memset(&L, 0, sizeof L);
     L.k[1] = NULL;
     L.rows = rows; L.per_row = 1; L.pack = _ak_rd_norm_pack; L.op = o;
     if (rule->variant == _AK_RV_ROWS && cols <= _AK_RD_ROW_MAX) {
@@ -17277,6 +17438,7 @@ AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
         _ak_rd_rows L;
         o.x = (const char*)logits; o.tgt = targets; o.rowloss = rowloss; o.cols = cols; o.es = es;
         o.G = G; o.vec = vec; o.ignore_index = ignore_index;
+        memset(&L, 0, sizeof L);
         L.k[0] = k; L.k[1] = NULL;
         L.rows = rows; L.rpl = _ak_rd_rows_per_launch(B, G, 1);
         L.per_row = 1; L.per_block = B / G; L.block = B;

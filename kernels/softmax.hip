@@ -31,7 +31,15 @@
 //    f32 vectors stay ld8 / st8 at p + 8t: the contiguous 16-byte layout of
 //    ak_ld16 measured 2-7% slower here on the H100, 2026-11-23, helper wide.)
 //
-// kernels: ak_softmax_f32 ak_softmax_f16 ak_softmax_bf16 ak_softmax_wide_f32 ak_softmax_wide_f16 ak_softmax_wide_bf16 ak_softmax_split_f32 ak_softmax_split_f16 ak_softmax_split_bf16 ak_softmax_stats_f32 ak_softmax_stats_f16 ak_softmax_stats_bf16 ak_softmax_apply_f32 ak_softmax_apply_f16 ak_softmax_apply_bf16
+// 5. ak_softmax_slab_<dt>: narrow rows whose width is not a multiple of 8
+//    (path 1 reads those element by element): a block takes R consecutive
+//    rows, one contiguous run of R * cols elements (at most 16 KiB of
+//    dynamic shared memory), copies it into shared memory with 16-byte accesses
+//    (ak_slab_copy: a scalar head and tail only at the run's ends), groups of
+//    G <= AK_WAVE threads compute their rows there in place, and the run goes
+//    out the same way. x and y must have the same address modulo 16.
+//
+// kernels: ak_softmax_f32 ak_softmax_f16 ak_softmax_bf16 ak_softmax_wide_f32 ak_softmax_wide_f16 ak_softmax_wide_bf16 ak_softmax_split_f32 ak_softmax_split_f16 ak_softmax_split_bf16 ak_softmax_stats_f32 ak_softmax_stats_f16 ak_softmax_stats_bf16 ak_softmax_apply_f32 ak_softmax_apply_f16 ak_softmax_apply_bf16 ak_softmax_slab_f32 ak_softmax_slab_f16 ak_softmax_slab_bf16
 
 // elements per thread of path 1: 16 (f32), 32 (f16 / bf16: the same 64 bytes)
 #define AK_SM_ROW_E(D) (D::SIZE == 4 ? 16 : 32)
@@ -78,6 +86,70 @@ AK_INLINE void ak_softmax_rows(const typename D::T* AK_RESTRICT x, typename D::T
     s = ak_group_reduce(s, G, scratch, ak_op_add());
     ak_sm_finish<E>(v, m, s, logsm);
     ak_row_store<D, E>(v, y + row * cols, len, lane, G, vec);
+}
+
+// The slab kernel's launch bounds: on NVIDIA 6 blocks of 256 a multiprocessor (40 registers, no spill, as
+// measured); HIP reads the second number as waves per SIMD, which would cap gfx906's bf16 kernel at 42 VGPRs
+// and make it spill, so AMD targets ask for 1 (as the other kernels here).
+#if defined(AK_NVIDIA)
+#define AK_SM_SLAB_MINB 6
+#else
+#define AK_SM_SLAB_MINB 1
+#endif
+
+// Path 5: R rows a block through shared memory (see the top of the file);
+// dynamic shared memory of R * cols * sizeof(T) + 16 bytes. A row of up to
+// 8 G elements is held in registers (8 per lane: one read of shared memory,
+// one exp per element); wider rows are walked three times in shared memory.
+template <class D>
+AK_INLINE void ak_softmax_slab(const typename D::T* x, typename D::T* y, ak_i64 rows, int cols, int R, int G,
+                               bool logsm) {
+    typedef typename D::T T;
+    extern __shared__ ak_u16x8 ak_slab_smem[];
+    const ak_i64 r0 = (ak_i64)blockIdx.x * R;
+    const int nr = rows - r0 < (ak_i64)R ? (int)(rows - r0) : R, n = nr * cols;
+    T* s = ak_slab_at<D>(ak_slab_smem, x + r0 * cols);
+    ak_slab_copy<D, true>(s, (T*)(x + r0 * cols), n);
+    __syncthreads();
+    const int lane = (int)threadIdx.x & (G - 1), per = (int)blockDim.x / G;
+    for (int q0 = 0; q0 < nr; q0 += per) {   /* a block-uniform trip count: every lane reaches the shuffles */
+        const int q = q0 + (int)threadIdx.x / G, len = q < nr ? cols : 0;
+        T* p = s + (q < nr ? q : 0) * cols;
+        float m = -AK_INF, sum = 0.0f;
+        if (cols <= 8 * G) {
+            float v[8];
+#pragma unroll
+            for (int k = 0; k < 8; k++) {
+                const int e = k * G + lane;
+                v[k] = e < len ? D::to(p[e]) : -AK_INF;
+                m = ak_op_max()(m, v[k]);
+            }
+            m = ak_group_reduce(m, G, (float*)0, ak_op_max());
+#pragma unroll
+            for (int k = 0; k < 8; k++) {
+                const float e = ak_exp2((v[k] - m) * AK_LOG2E);
+                sum += e;
+                if (!logsm) v[k] = e;
+            }
+            sum = ak_group_reduce(sum, G, (float*)0, ak_op_add());
+            ak_sm_finish<8>(v, m, sum, logsm);
+#pragma unroll
+            for (int k = 0; k < 8; k++)
+                if (k * G + lane < len) p[k * G + lane] = D::from(v[k]);
+        } else {
+            for (int e = lane; e < len; e += G) m = ak_op_max()(m, D::to(p[e]));
+            m = ak_group_reduce(m, G, (float*)0, ak_op_max());
+            for (int e = lane; e < len; e += G) sum += ak_exp2((D::to(p[e]) - m) * AK_LOG2E);
+            sum = ak_group_reduce(sum, G, (float*)0, ak_op_add());
+            const float r = 1.0f / sum, ls = logf(sum);
+            for (int e = lane; e < len; e += G) {
+                const float a = D::to(p[e]);
+                p[e] = D::from(logsm ? (a - m) - ls : ak_exp2((a - m) * AK_LOG2E) * r);
+            }
+        }
+    }
+    __syncthreads();
+    ak_slab_copy<D, false>(s, y + r0 * cols, n);
 }
 
 // Path 4: one block per row; pass 1 online (max, sum of exp), pass 2 writes.
@@ -277,6 +349,10 @@ AK_INLINE void ak_softmax_apply(const typename D::T* AK_RESTRICT x, typename D::
     AK_KERNEL __launch_bounds__(16384 / AK_SM_ROW_E(D), 1) void ak_softmax_##DT(const D::T* x, D::T* y, ak_i64 rows, \
                                                                                 int cols, int G, int vec, int logsm) {  \
         ak_softmax_rows<D, AK_SM_ROW_E(D)>(x, y, rows, cols, G, vec != 0, logsm != 0);                               \
+    }                                                                                                                \
+    AK_KERNEL __launch_bounds__(256, AK_SM_SLAB_MINB) void ak_softmax_slab_##DT(const D::T* x, D::T* y, ak_i64 rows,  \
+                                                                                int cols, int R, int G, int logsm) {   \
+        ak_softmax_slab<D>(x, y, rows, cols, R, G, logsm != 0);                                                      \
     }                                                                                                                \
     AK_KERNEL __launch_bounds__(1024, 1) void ak_softmax_wide_##DT(const D::T* x, D::T* y, ak_i64 cols, int vec,        \
                                                                  int logsm) {                                        \

@@ -130,6 +130,8 @@ static void akk_walk_rowwise(ak_context* ctx) {
         AKT_OK(ak_softmax(ctx, t, x, y, 2, 20000, 0, NULL));
         _ak_rowop_force.variant = _AK_RV_SMALL;
         AKT_OK(ak_cross_entropy(ctx, t, x, tgt, loss, 2, 1000, -100, AK_LOSS_MEAN, NULL));
+        _ak_rowop_force.variant = _AK_RV_SLAB;
+        AKT_OK(ak_softmax(ctx, t, x, y, 2, 127, 1, NULL));
         _ak_rowop_force.variant = -1;
     }
 done:

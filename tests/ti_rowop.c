@@ -147,6 +147,10 @@ static void test_gpu_rowop_variants(void) {
         { ARO_LAYERNORM, _AK_RV_WIDE, 1024, 64, 5, 40000 }, { ARO_RMSNORM, _AK_RV_WIDE, 512, 32, 3, 20001 },
         { ARO_LAYERNORM, _AK_RV_WIDE, 1024, 64, 2, 130001 }, { ARO_RMSNORM, _AK_RV_WIDE, 1024, 0, 3, 65536 },
         { ARO_LAYERNORM, _AK_RV_WIDE, 256, 1, 3, 5000 },
+        /* slab: R rows a block through shared memory; 5001 f32 is past its 16 KiB and falls back to rows */
+        { ARO_SOFTMAX, _AK_RV_SLAB, 128, 4096, 65, 127 },  { ARO_LOGSOFTMAX, _AK_RV_SLAB, 64, 2048, 300, 33 },
+        { ARO_SOFTMAX, _AK_RV_SLAB, 256, 0, 5, 3001 },     { ARO_SOFTMAX, _AK_RV_SLAB, 256, 0, 3, 5001 },
+        { ARO_LOGSOFTMAX, _AK_RV_SLAB, 256, 0, 1000, 1 },  { ARO_SOFTMAX, _AK_RV_SLAB, 256, 0, 129, 1023 },
     };
     static const ak_dtype dts[] = { AK_F32, AK_F16, AK_BF16 };
     ak_context *g = NULL, *cpu = akt_cpu_context("gpu_rowop");
