@@ -1612,6 +1612,7 @@ AKAPI ak_result ak_recv(ak_comm* c, ak_dtype dtype, void* recv, size_t count, in
 #include <glob.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/uio.h>
 
 #if defined(AK_MALLOC) && defined(AK_REALLOC) && defined(AK_FREE)
 /* all three given */
@@ -8839,13 +8840,15 @@ static int _ak_sha_ni_state;   /* 0 not asked yet, 1 present, 2 absent */
 static int _ak_sha256_force_c; /* tests: the portable path even where SHA-NI is present */
 static int _ak_sha_ni(void) {
     int v = __atomic_load_n(&_ak_sha_ni_state, __ATOMIC_RELAXED);
-    if (!v) {
+    if (!v) {   /* three CPUIDs, once (each one is a VM exit under a hypervisor: ~9 us on the dev VM) */
         unsigned a = 0, b = 0, c = 0, d = 0, c1 = 0;
-        if (__get_cpuid(1, &a, &b, &c1, &d) && (c1 & (1u << 9)) && (c1 & (1u << 19)) &&   /* SSSE3, SSE4.1 */
-            __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 29)))                  /* SHA */
-            v = 1;
-        else
-            v = 2;
+        __cpuid(0, a, b, c, d);
+        v = 2;
+        if (a >= 7) {
+            __cpuid(1, a, b, c1, d);
+            __cpuid_count(7, 0, a, b, c, d);
+            if ((c1 & (1u << 9)) && (c1 & (1u << 19)) && (b & (1u << 29))) v = 1;   /* SSSE3, SSE4.1, SHA */
+        }
         __atomic_store_n(&_ak_sha_ni_state, v, __ATOMIC_RELAXED);
     }
     return v == 1 && !__atomic_load_n(&_ak_sha256_force_c, __ATOMIC_RELAXED);
@@ -9617,7 +9620,7 @@ static void _ak_cache_destroy(_ak_cache* c) {
  * user, writable by group/others unless trusted; such a file is not ours to
  * remove: the caller logs it and treats it as a miss). */
 static int _ak_cache_file_open(const char* path, int trusted, struct stat* st, const char** why) {
-    int fd, fl;
+    int fd;
     *why = "";
     /* O_NONBLOCK: a FIFO (or device) at the path must not block the open;
        O_NOFOLLOW: a symlink planted in the shard is refused, not followed. */
@@ -9633,8 +9636,7 @@ static int _ak_cache_file_open(const char* path, int trusted, struct stat* st, c
     if (!trusted && (st->st_mode & (S_IWGRP | S_IWOTH))) {
         close(fd); *why = "writable by group or others (set cache_trusted to serve it)"; return -3;
     }
-    /* back to blocking reads for a regular file */
-    if ((fl = fcntl(fd, F_GETFL)) != -1) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    /* O_NONBLOCK stays: it has no effect on a regular file's reads (open(2)) */
     return fd;
 }
 
@@ -9644,7 +9646,7 @@ static int _ak_cache_file_open(const char* path, int trusted, struct stat* st, c
  * what; the caller removes it), -2 unreadable (errno), -3 refused (*why; see
  * _ak_cache_file_open). */
 static int _ak_cache_file_read(const char* path, const uint8_t* expect_digest, long long max_entry, int trusted,
-                               void** data, size_t* size, const char** why) {
+                               void** data, size_t* size, long long* mtime, const char** why) {
     uint8_t hdr[_AK_CACHE_HDR], sum[32];
     struct stat st;
     uint64_t psize;
@@ -9656,26 +9658,35 @@ static int _ak_cache_file_read(const char* path, const uint8_t* expect_digest, l
     fd = _ak_cache_file_open(path, trusted, &st, why);
     if (fd == -1) return 0;
     if (fd < 0) return fd;
+    if (mtime) *mtime = (long long)st.st_mtime;
     if ((uint64_t)st.st_size < _AK_CACHE_HDR) { close(fd); *why = "truncated header"; return -1; }
     if ((long long)st.st_size > max_entry) { close(fd); *why = "larger than cache_max_entry_bytes (not read)"; return -1; }
-    r = _ak_read_full(fd, hdr, sizeof hdr);
-    if (r != 0) { close(fd); if (r < 0) return -2; *why = "truncated header"; return -1; }
-    if (memcmp(hdr, "AKCACHE\0", 8) != 0) { close(fd); *why = "bad magic (not an amdkit cache file)"; return -1; }
-    if (_ak_get_u32le(hdr + 8) != _AK_CACHE_FORMAT || _ak_get_u32le(hdr + 12) != _AK_CACHE_HDR) {
-        close(fd); *why = "other format version"; return -1;
+    /* header and payload in one read (the payload's buffer sized from st_size, checked against the header below) */
+    buf = _ak_alloc((size_t)st.st_size - _AK_CACHE_HDR + 1);
+    if (!buf) { close(fd); errno = ENOMEM; return -2; }
+    {
+        struct iovec iov[2];
+        ssize_t got;
+        iov[0].iov_base = hdr; iov[0].iov_len = sizeof hdr;
+        iov[1].iov_base = buf; iov[1].iov_len = (size_t)st.st_size - _AK_CACHE_HDR;
+        do got = readv(fd, iov, 2); while (got < 0 && errno == EINTR);
+        if (got < 0) { r = -1; }
+        else if ((size_t)got < sizeof hdr) { r = _ak_read_full(fd, hdr + got, sizeof hdr - (size_t)got); if (!r) r = _ak_read_full(fd, buf, iov[1].iov_len); }
+        else { r = _ak_read_full(fd, (uint8_t*)buf + ((size_t)got - sizeof hdr), iov[1].iov_len - ((size_t)got - sizeof hdr)); }
     }
-    if (expect_digest && memcmp(hdr + 16, expect_digest, 32) != 0) { close(fd); *why = "key digest mismatch"; return -1; }
+    close(fd);
+    if (r != 0) { _ak_dealloc(buf); if (r < 0) return -2; *why = "shorter than its size (truncated while read)"; return -1; }
+    if (memcmp(hdr, "AKCACHE\0", 8) != 0) { _ak_dealloc(buf); *why = "bad magic (not an amdkit cache file)"; return -1; }
+    if (_ak_get_u32le(hdr + 8) != _AK_CACHE_FORMAT || _ak_get_u32le(hdr + 12) != _AK_CACHE_HDR) {
+        _ak_dealloc(buf); *why = "other format version"; return -1;
+    }
+    if (expect_digest && memcmp(hdr + 16, expect_digest, 32) != 0) { _ak_dealloc(buf); *why = "key digest mismatch"; return -1; }
     psize = _ak_get_u64le(hdr + 48);
     if (psize != (uint64_t)st.st_size - _AK_CACHE_HDR) {
-        close(fd);
+        _ak_dealloc(buf);
         *why = psize > (uint64_t)st.st_size - _AK_CACHE_HDR ? "truncated payload" : "size mismatch";
         return -1;
     }
-    buf = _ak_alloc(psize ? (size_t)psize : 1);
-    if (!buf) { close(fd); errno = ENOMEM; return -2; }
-    r = _ak_read_full(fd, buf, (size_t)psize);
-    close(fd);
-    if (r != 0) { _ak_dealloc(buf); if (r < 0) return -2; *why = "truncated payload"; return -1; }
     _ak_sha256(buf, (size_t)psize, sum);
     if (memcmp(sum, hdr + 56, 32) != 0) { _ak_dealloc(buf); *why = "payload checksum mismatch"; return -1; }
     if (data) { *data = buf; if (size) *size = (size_t)psize; }
@@ -9690,9 +9701,12 @@ static int _ak_cache_disk_read(_ak_cache* c, const uint8_t digest[32], const cha
     const char* why;
     int r;
     _ak_cache_paths(c, digest, path, sizeof path, NULL, 0);
-    r = _ak_cache_file_read(path, digest, c->max_entry, c->trusted, data, size, &why);
+    long long mtime = 0;
+    r = _ak_cache_file_read(path, digest, c->max_entry, c->trusted, data, size, &mtime, &why);
     if (r == 1) {
-        utimensat(AT_FDCWD, path, NULL, 0); /* LRU order for the size cap; failure is harmless */
+        /* LRU order for the size cap, to the minute: a file used in the last minute is not touched again
+           (a metadata write per hit); failure is harmless */
+        if ((long long)time(NULL) - mtime >= 60) utimensat(AT_FDCWD, path, NULL, 0);
         return 1;
     }
     if (r == 0) return 0;

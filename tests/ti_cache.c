@@ -271,7 +271,7 @@ static int akc_count_files(const char* dir, const char* suffix, int verify, int*
                 _ak_hex(dg, 32, hex);
                 if (ok && strncmp(hex, de->d_name, 2) != 0) ok = 0; /* right shard */
                 snprintf(path, sizeof path, "%s/%s", sub, fe->d_name);
-                if (!ok || _ak_cache_file_read(path, dg, _AK_CACHE_MAX_ENTRY_DEFAULT, 0, NULL, NULL, &why) != 1) (*bad)++;
+                if (!ok || _ak_cache_file_read(path, dg, _AK_CACHE_MAX_ENTRY_DEFAULT, 0, NULL, NULL, NULL, &why) != 1) (*bad)++;
             }
         }
         closedir(sd);
@@ -963,7 +963,7 @@ static void akc_corrupt_case(int mode, const char* label) {
     AKT_CHECKF(akc_warned(AK_LOGITEM_CACHE_CORRUPT_ENTRY) == 1, "%s: %d corrupt warnings", label,
                akc_warned(AK_LOGITEM_CACHE_CORRUPT_ENTRY));
     /* rewritten, valid */
-    AKT_CHECKF(_ak_cache_file_read(path, dg, _AK_CACHE_MAX_ENTRY_DEFAULT, 0, NULL, NULL, &why) == 1, "%s: file not rewritten (%s)", label, why);
+    AKT_CHECKF(_ak_cache_file_read(path, dg, _AK_CACHE_MAX_ENTRY_DEFAULT, 0, NULL, NULL, NULL, &why) == 1, "%s: file not rewritten (%s)", label, why);
     _ak_cache_entry_release(c, e);
     _ak_cache_destroy(c);
     /* and now a plain disk hit */
