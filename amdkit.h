@@ -9644,7 +9644,8 @@ static int _ak_cache_file_open(const char* path, int trusted, struct stat* st, c
  * accepted). A file over max_entry bytes is never read. Returns 1 valid
  * (*data and *size set if data != NULL), 0 missing, -1 invalid (*why says
  * what; the caller removes it), -2 unreadable (errno), -3 refused (*why; see
- * _ak_cache_file_open). */
+ * _ak_cache_file_open). mtime (may be NULL): the file's modification time, in
+ * seconds. */
 static int _ak_cache_file_read(const char* path, const uint8_t* expect_digest, long long max_entry, int trusted,
                                void** data, size_t* size, long long* mtime, const char** why) {
     uint8_t hdr[_AK_CACHE_HDR], sum[32];

@@ -26,7 +26,7 @@ static int akf_cache_entry(const uint8_t* data, size_t size) {
     if (size && _ak_write_full(fd, data, size) != 0) { close(fd); return 0; }
     close(fd);
     /* a small bound, so the "too large" path is reachable too */
-    r = _ak_cache_file_read(akf_entry_path, NULL, 1024 + (size > 0 ? data[0] : 0) * 16, 0, &payload, &psize, &why);
+    r = _ak_cache_file_read(akf_entry_path, NULL, 1024 + (size > 0 ? data[0] : 0) * 16, 0, &payload, &psize, NULL, &why);
     if (r == 1) {
         size_t i;
         for (i = 0; i < sizeof targets / sizeof targets[0]; i++)
