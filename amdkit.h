@@ -7237,7 +7237,7 @@ enum {
     _AK_KIF_xent_mean = 36,
     _AK_KIF_COUNT
 };
-static const char* const _ak_kif_names[] = {
+static const char* const _ak_kernel_interface_names[] = {
     "", "unary", "attn_simt", "attn_combine", "cast", "fill", "axpy", "binary", "gemm_wgmma", "copy_nd", "copy_cast",
     "embedding", "rope", "norm", "norm_wide", "add_norm", "add_norm_wide", "rand_uniform", "rand_normal", "dropout",
     "reduce1", "reduce2", "cumsum_part", "cumsum", "topk", "topk_mb_pass", "topk_mb_collect", "softmax",
@@ -7844,7 +7844,7 @@ typedef int _akT_ncclDataType_t;
 typedef int _akT_ncclRedOp_t;
 typedef void* _akT_cclStream_t;
 #endif
-#define _AK_CCL_API(X) \
+#define _AK_COMM_CCL_API(X) \
     X(_akT_ncclResult_t, ncclGetVersion, (int* v), "ncclGetVersion", NULL, 1, 1) \
     X(_akT_ncclResult_t, ncclGetUniqueId, (_akT_ncclUniqueId* id), "ncclGetUniqueId", NULL, 1, 1) \
     X(_akT_ncclResult_t, ncclCommInitRank, (_akT_ncclComm_t* c, int n, _akT_ncclUniqueId id, int rank), "ncclCommInitRank", NULL, 1, 1) \
@@ -7880,7 +7880,7 @@ _AK_HIPRTC_API(_AK_X_PFN)
 _AK_COMGR_API(_AK_X_PFN)
 _AK_CUDA_API(_AK_X_PFN)
 _AK_NVRTC_API(_AK_X_PFN)
-_AK_CCL_API(_AK_X_PFN)
+_AK_COMM_CCL_API(_AK_X_PFN)
 #undef _AK_X_PFN
 
 /* One table per context (volk style): never globals named like the API. */
@@ -7909,7 +7909,7 @@ typedef struct _ak_api {
     _AK_COMGR_API(_AK_X_FIELD)
     _AK_CUDA_API(_AK_X_FIELD)
     _AK_NVRTC_API(_AK_X_FIELD)
-    _AK_CCL_API(_AK_X_FIELD)
+    _AK_COMM_CCL_API(_AK_X_FIELD)
 } _ak_api;
 #undef _AK_X_FIELD
 
@@ -7927,7 +7927,7 @@ _AK_RESOLVER(_ak_resolve_hiprtc, _AK_HIPRTC_API)
 _AK_RESOLVER(_ak_resolve_comgr, _AK_COMGR_API)
 _AK_RESOLVER(_ak_resolve_cuda, _AK_CUDA_API)
 _AK_RESOLVER(_ak_resolve_nvrtc, _AK_NVRTC_API)
-_AK_RESOLVER(_ak_resolve_ccl, _AK_CCL_API)
+_AK_RESOLVER(_ak_resolve_ccl, _AK_COMM_CCL_API)
 #undef _AK_RESOLVER
 #undef _AK_X_RESOLVE
 
@@ -10351,23 +10351,23 @@ typedef struct _ak_ptnode {
     uintptr_t k2;
 } _ak_ptnode;
 
-static int _ak_tr_cmp(const _ak_ptnode* a, const _ak_ptnode* b) {
+static int _ak_treap_cmp(const _ak_ptnode* a, const _ak_ptnode* b) {
     if (a->k0 != b->k0) return a->k0 < b->k0 ? -1 : 1;
     if (a->k1 != b->k1) return a->k1 < b->k1 ? -1 : 1;
     if (a->k2 != b->k2) return a->k2 < b->k2 ? -1 : 1;
     return 0;
 }
 /* Split t into keys < key (l) and keys >= key (r). */
-static void _ak_tr_split(_ak_ptnode* t, const _ak_ptnode* key, _ak_ptnode** l, _ak_ptnode** r) {
+static void _ak_treap_split(_ak_ptnode* t, const _ak_ptnode* key, _ak_ptnode** l, _ak_ptnode** r) {
     while (t) {
-        if (_ak_tr_cmp(t, key) < 0) { *l = t; l = &t->r; t = t->r; }
+        if (_ak_treap_cmp(t, key) < 0) { *l = t; l = &t->r; t = t->r; }
         else { *r = t; r = &t->l; t = t->l; }
     }
     *l = NULL;
     *r = NULL;
 }
 /* Join two treaps where every key of a is below every key of b. */
-static _ak_ptnode* _ak_tr_join(_ak_ptnode* a, _ak_ptnode* b) {
+static _ak_ptnode* _ak_treap_join(_ak_ptnode* a, _ak_ptnode* b) {
     _ak_ptnode* res = NULL;
     _ak_ptnode** pp = &res;
     while (a && b) {
@@ -10377,42 +10377,42 @@ static _ak_ptnode* _ak_tr_join(_ak_ptnode* a, _ak_ptnode* b) {
     *pp = a ? a : b;
     return res;
 }
-static void _ak_tr_insert(_ak_ptnode** root, _ak_ptnode* n) {
+static void _ak_treap_insert(_ak_ptnode** root, _ak_ptnode* n) {
     _ak_ptnode** pp = root;
-    while (*pp && (*pp)->prio >= n->prio) pp = _ak_tr_cmp(n, *pp) < 0 ? &(*pp)->l : &(*pp)->r;
-    _ak_tr_split(*pp, n, &n->l, &n->r);
+    while (*pp && (*pp)->prio >= n->prio) pp = _ak_treap_cmp(n, *pp) < 0 ? &(*pp)->l : &(*pp)->r;
+    _ak_treap_split(*pp, n, &n->l, &n->r);
     *pp = n;
 }
 /* Remove n (which must be in the tree, with the key it was inserted with). */
-static int _ak_tr_erase(_ak_ptnode** root, _ak_ptnode* n) {
+static int _ak_treap_erase(_ak_ptnode** root, _ak_ptnode* n) {
     _ak_ptnode** pp = root;
-    while (*pp && *pp != n) pp = _ak_tr_cmp(n, *pp) < 0 ? &(*pp)->l : &(*pp)->r;
+    while (*pp && *pp != n) pp = _ak_treap_cmp(n, *pp) < 0 ? &(*pp)->l : &(*pp)->r;
     if (!*pp) return 0;
-    *pp = _ak_tr_join(n->l, n->r);
+    *pp = _ak_treap_join(n->l, n->r);
     n->l = n->r = NULL;
     return 1;
 }
 /* Smallest node >= key. */
-static _ak_ptnode* _ak_tr_lower(_ak_ptnode* t, const _ak_ptnode* key) {
+static _ak_ptnode* _ak_treap_lower(_ak_ptnode* t, const _ak_ptnode* key) {
     _ak_ptnode* best = NULL;
     while (t) {
-        if (_ak_tr_cmp(t, key) >= 0) { best = t; t = t->l; }
+        if (_ak_treap_cmp(t, key) >= 0) { best = t; t = t->l; }
         else t = t->r;
     }
     return best;
 }
 /* Largest node <= key. */
-static _ak_ptnode* _ak_tr_floor(_ak_ptnode* t, const _ak_ptnode* key) {
+static _ak_ptnode* _ak_treap_floor(_ak_ptnode* t, const _ak_ptnode* key) {
     _ak_ptnode* best = NULL;
     while (t) {
-        if (_ak_tr_cmp(t, key) <= 0) { best = t; t = t->r; }
+        if (_ak_treap_cmp(t, key) <= 0) { best = t; t = t->r; }
         else t = t->l;
     }
     return best;
 }
 #ifdef AMDKIT_TESTS   /* test-only (_ak_pool_check) */
-static size_t _ak_tr_count(const _ak_ptnode* t) {
-    return t ? 1 + _ak_tr_count(t->l) + _ak_tr_count(t->r) : 0;
+static size_t _ak_treap_count(const _ak_ptnode* t) {
+    return t ? 1 + _ak_treap_count(t->l) + _ak_treap_count(t->r) : 0;
 }
 #endif
 
@@ -10662,14 +10662,14 @@ static void _ak_pool_link_free(struct _ak_pool* p, _ak_pblock* b) {
     b->node.k2 = (uintptr_t)b->ptr;
     b->node.l = b->node.r = NULL;
     b->node.prio = _ak_pool_rand(p);
-    _ak_tr_insert(&p->free_tree[b->seg->small ? 0 : 1], &b->node);
+    _ak_treap_insert(&p->free_tree[b->seg->small ? 0 : 1], &b->node);
     if (b->ready) b->list = _AK_PL_NONE;
     else if (b->event) { b->list = _AK_PL_PEND; _ak_pool_list_add(&p->pend, b); }
     else { b->list = _AK_PL_UNEV; _ak_pool_list_add(&p->unev, b); }
     p->st.free_blocks++;
 }
 static void _ak_pool_unlink_free(struct _ak_pool* p, _ak_pblock* b) {
-    _ak_tr_erase(&p->free_tree[b->seg->small ? 0 : 1], &b->node);
+    _ak_treap_erase(&p->free_tree[b->seg->small ? 0 : 1], &b->node);
     if (b->list == _AK_PL_PEND) _ak_pool_list_remove(&p->pend, b);
     else if (b->list == _AK_PL_UNEV) _ak_pool_list_remove(&p->unev, b);
     b->list = _AK_PL_NONE;
@@ -10808,7 +10808,7 @@ static _ak_pblock* _ak_pool_lower(_ak_ptnode* tree, uintptr_t owner, size_t size
     _ak_ptnode* n;
     key.l = key.r = NULL; key.prio = 0;
     key.k0 = owner; key.k1 = size; key.k2 = 0;
-    n = _ak_tr_lower(tree, &key);
+    n = _ak_treap_lower(tree, &key);
     if (!n || n->k0 != owner) return NULL;
     return (_ak_pblock*)(void*)n;
 }
@@ -10867,7 +10867,7 @@ static void _ak_pool_seg_add(struct _ak_pool* p, _ak_pseg* s) {
     s->node.k0 = (uintptr_t)s->base;
     s->node.k1 = 0;
     s->node.k2 = 0;
-    _ak_tr_insert(&p->seg_tree, &s->node);
+    _ak_treap_insert(&p->seg_tree, &s->node);
     s->sprev = NULL;
     s->snext = p->segs;
     if (p->segs) p->segs->sprev = s;
@@ -10877,7 +10877,7 @@ static void _ak_pool_seg_add(struct _ak_pool* p, _ak_pseg* s) {
     p->st.blocks++;
 }
 static void _ak_pool_seg_remove(struct _ak_pool* p, _ak_pseg* s) {
-    _ak_tr_erase(&p->seg_tree, &s->node);
+    _ak_treap_erase(&p->seg_tree, &s->node);
     if (s->sprev) s->sprev->snext = s->snext;
     else p->segs = s->snext;
     if (s->snext) s->snext->sprev = s->sprev;
@@ -11029,7 +11029,7 @@ static void _ak_pool_diagnose(struct _ak_pool* p, const void* ptr, char* msg, si
     char h[32];
     key.l = key.r = NULL; key.prio = 0;
     key.k0 = (uintptr_t)ptr; key.k1 = 0; key.k2 = 0;
-    n = _ak_tr_floor(p->seg_tree, &key);
+    n = _ak_treap_floor(p->seg_tree, &key);
     s = (_ak_pseg*)(void*)n;
     if (s && (uintptr_t)ptr < (uintptr_t)s->base + s->size) {
         _ak_pblock* b = s->first;
@@ -11291,7 +11291,7 @@ static int _ak_pool_check(struct _ak_pool* p, char* msg, size_t cap) {
                 _AK_PCHK(_ak_phash_get(&p->live, b->ptr) == NULL, "block %p: free but in the hash", (void*)b->ptr);
                 _AK_PCHK(b->node.k0 == _ak_pool_owner(b) && b->node.k1 == b->size && b->node.k2 == (uintptr_t)b->ptr,
                          "block %p: stale key", (void*)b->ptr);
-                n = _ak_tr_lower(p->free_tree[s->small ? 0 : 1], &b->node);
+                n = _ak_treap_lower(p->free_tree[s->small ? 0 : 1], &b->node);
                 _AK_PCHK(n == &b->node, "block %p: free but not in its tree", (void*)b->ptr);
                 _AK_PCHK(!b->ready || (!b->event && b->list == _AK_PL_NONE), "block %p: ready with an event", (void*)b->ptr);
                 _AK_PCHK(b->ready || b->list == (b->event ? _AK_PL_PEND : _AK_PL_UNEV), "block %p: wrong list", (void*)b->ptr);
@@ -11304,7 +11304,7 @@ static int _ak_pool_check(struct _ak_pool* p, char* msg, size_t cap) {
         }
         _AK_PCHK(at == s->base + s->size, "segment %p: blocks do not cover it", (void*)s->base);
     }
-    tree_n = _ak_tr_count(p->free_tree[0]) + _ak_tr_count(p->free_tree[1]);
+    tree_n = _ak_treap_count(p->free_tree[0]) + _ak_treap_count(p->free_tree[1]);
     _AK_PCHK(reserved == p->st.reserved, "reserved %zu, counted %zu", p->st.reserved, reserved);
     _AK_PCHK(in_use == p->st.in_use, "in_use %zu, counted %zu", p->st.in_use, in_use);
     _AK_PCHK(nfree == p->st.free_blocks && tree_n == nfree, "free blocks %llu, counted %zu, in trees %zu",
@@ -11312,7 +11312,7 @@ static int _ak_pool_check(struct _ak_pool* p, char* msg, size_t cap) {
     _AK_PCHK(nused == p->live.count, "live %zu, counted %zu", p->live.count, nused);
     _AK_PCHK(nsegs == p->st.blocks, "segments %llu, counted %zu", p->st.blocks, nsegs);
     _AK_PCHK(p->st.reserved <= p->limit, "reserved %zu over the limit %zu", p->st.reserved, p->limit);
-    _AK_PCHK(_ak_tr_count(p->seg_tree) == nsegs, "segment tree holds %zu of %zu", _ak_tr_count(p->seg_tree), nsegs);
+    _AK_PCHK(_ak_treap_count(p->seg_tree) == nsegs, "segment tree holds %zu of %zu", _ak_treap_count(p->seg_tree), nsegs);
 #undef _AK_PCHK
     _ak_mutex_unlock(&p->lock);
     return bad;
@@ -12689,7 +12689,7 @@ static const char* _ak_hip_errstr(const _ak_api* api, int e) {
     const char* s = e == _AK_E_NO_ENTRY ? _AK_NO_ENTRY_TEXT : (api && api->hipGetErrorString) ? api->hipGetErrorString(e) : NULL;
     return s ? s : "unknown HIP error";
 }
-static const char* _ak_cu_errstr(const _ak_api* api, int e) {
+static const char* _ak_cuda_errstr(const _ak_api* api, int e) {
     const char* s = e == _AK_E_NO_ENTRY ? _AK_NO_ENTRY_TEXT : NULL;
     if (!s && api && api->cuGetErrorString) api->cuGetErrorString(e, &s);
     return s ? s : "unknown CUDA error";
@@ -12904,7 +12904,7 @@ static ak_result _ak_probe_cuda(_ak_api* api, int device, ak_device_info* dev, a
     if (e == 0) e = api->cuDeviceGetCount(&n);
     if (e != 0 || n <= 0)
         return _ak_probe_report(rep, AK_ERROR_NO_DEVICE, "%s loaded, but no device: %s (%d)", api->cuda_path,
-                 e ? _ak_cu_errstr(api, e) : "device count 0", e);
+                 e ? _ak_cuda_errstr(api, e) : "device count 0", e);
     if (!_ak_load_nvrtc(api, why, sizeof why))
         return _ak_probe_report(rep, AK_ERROR_BACKEND_UNAVAILABLE, "%s loaded with %d device(s), but no NVRTC: %s", api->cuda_path, n, why);
     if (_ak_probe_device_index(rep, device, n, "the CUDA driver") != AK_OK) return rep->status;
@@ -13166,7 +13166,7 @@ static int _ak_cuda_shmem_optin(ak_context* ctx, void* fn, size_t bytes) {
 static int _ak_cuda_launch_kernel(ak_context* ctx, void* fn, ak_dim3 g, ak_dim3 b, size_t shmem, void* stream, void** args) {
     return _AK_A->cuLaunchKernel(fn, g.x, g.y, g.z, b.x, b.y, b.z, (unsigned)shmem, stream, args, NULL);
 }
-static const char* _ak_cuda_error_string(ak_context* ctx, int e) { return _ak_cu_errstr(ctx->api, e); }
+static const char* _ak_cuda_error_string(ak_context* ctx, int e) { return _ak_cuda_errstr(ctx->api, e); }
 /* The device's primary context, current on the creating thread. */
 static ak_result _ak_cuda_open(ak_context* ctx) {
     _akT_CUdevice d = 0;
@@ -13175,7 +13175,7 @@ static ak_result _ak_cuda_open(ak_context* ctx) {
     int e = _AK_A->cuDeviceGet(&d, ctx->dev.device);
     if (e == 0) e = _AK_A->cuDevicePrimaryCtxRetain(&cc, d);
     if (e != 0)
-        return _ak_err(AK_ERROR_DEVICE, "cuDevicePrimaryCtxRetain(device %d) failed: %s (%d)", ctx->dev.device, _ak_cu_errstr(ctx->api, e), e);
+        return _ak_err(AK_ERROR_DEVICE, "cuDevicePrimaryCtxRetain(device %d) failed: %s (%d)", ctx->dev.device, _ak_cuda_errstr(ctx->api, e), e);
     ctx->native_ctx = cc;
     _AK_A->cuCtxSetCurrent(cc);
     if (_AK_A->cuMemGetInfo(&fr, &to) == 0) { ctx->dev.mem_free = fr; ctx->dev.mem_total = to; }
@@ -13225,25 +13225,25 @@ static const char* const _ak_nvtx_libs[] = { "libnvToolsExt.so.1", "libnvToolsEx
     _ak_##p##_peer_enable, _ak_##p##_peer_copy, _ak_##p##_stream_wait_event, _ak_##p##_ccl, _ak_##p##_ccl_load, \
     _ak_##p##_comm_unique_id, _ak_##p##_comm_init_rank, _ak_##p##_comm_init_all
 /* communicators (>>impl:multi): the cpu reference over threads, or NCCL / RCCL */
-static ak_result _ak_cc_unique_id(ak_context* ctx, ak_comm_id* id);
-static ak_result _ak_cc_init_rank(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out);
-static ak_result _ak_cc_init_all(ak_context* const* ctxs, int n, ak_comm** comms);
-static ak_result _ak_ccl_unique_id(ak_context* ctx, ak_comm_id* id);
-static ak_result _ak_ccl_init_rank(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out);
-static ak_result _ak_ccl_init_all(ak_context* const* ctxs, int n, ak_comm** comms);
+static ak_result _ak_comm_cpu_unique_id(ak_context* ctx, ak_comm_id* id);
+static ak_result _ak_comm_cpu_init_rank(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out);
+static ak_result _ak_comm_cpu_init_all(ak_context* const* ctxs, int n, ak_comm** comms);
+static ak_result _ak_comm_ccl_unique_id(ak_context* ctx, ak_comm_id* id);
+static ak_result _ak_comm_ccl_init_rank(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out);
+static ak_result _ak_comm_ccl_init_all(ak_context* const* ctxs, int n, ak_comm** comms);
 #define _ak_hip_ccl "RCCL"
 #define _ak_cuda_ccl "NCCL"
 #define _ak_cpu_ccl NULL
 #define _ak_cpu_ccl_load NULL
-#define _ak_hip_comm_unique_id _ak_ccl_unique_id
-#define _ak_hip_comm_init_rank _ak_ccl_init_rank
-#define _ak_hip_comm_init_all _ak_ccl_init_all
-#define _ak_cuda_comm_unique_id _ak_ccl_unique_id
-#define _ak_cuda_comm_init_rank _ak_ccl_init_rank
-#define _ak_cuda_comm_init_all _ak_ccl_init_all
-#define _ak_cpu_comm_unique_id _ak_cc_unique_id
-#define _ak_cpu_comm_init_rank _ak_cc_init_rank
-#define _ak_cpu_comm_init_all _ak_cc_init_all
+#define _ak_hip_comm_unique_id _ak_comm_ccl_unique_id
+#define _ak_hip_comm_init_rank _ak_comm_ccl_init_rank
+#define _ak_hip_comm_init_all _ak_comm_ccl_init_all
+#define _ak_cuda_comm_unique_id _ak_comm_ccl_unique_id
+#define _ak_cuda_comm_init_rank _ak_comm_ccl_init_rank
+#define _ak_cuda_comm_init_all _ak_comm_ccl_init_all
+#define _ak_cpu_comm_unique_id _ak_comm_cpu_unique_id
+#define _ak_cpu_comm_init_rank _ak_comm_cpu_init_rank
+#define _ak_cpu_comm_init_all _ak_comm_cpu_init_all
 #define _ak_cpu_stream_wait_event _ak_cpu_nothing_record
 #define _ak_hip_probe _ak_probe_hip
 #define _ak_cuda_probe _ak_probe_cuda
@@ -13317,7 +13317,7 @@ static const _ak_backend_ops _ak_backend_cpu = {
 static const _ak_backend_ops* const _ak_backends[3] = { &_ak_backend_hip, &_ak_backend_cuda, &_ak_backend_cpu };
 
 /* ---- the layer every backend shares: bind, call, word the error ---------- */
-static ak_result _ak_bk_alloc(ak_context* ctx, size_t bytes, void** out) {
+static ak_result _ak_backend_alloc(ak_context* ctx, size_t bytes, void** out) {
     ak_result r;
     int e;
     *out = NULL;
@@ -13329,7 +13329,7 @@ static ak_result _ak_bk_alloc(ak_context* ctx, size_t bytes, void** out) {
     }
     return AK_OK;
 }
-static void _ak_bk_free(ak_context* ctx, void* ptr) {
+static void _ak_backend_free(ak_context* ctx, void* ptr) {
     if (ptr && _ak_bind(ctx) == AK_OK) ctx->bk->free(ctx, ptr);
 }
 static ak_result _ak_dev_mem_info(ak_context* ctx, size_t* fr, size_t* to) {
@@ -13366,7 +13366,7 @@ static void _ak_dev_event_destroy(ak_context* ctx, void* ev) {
     if (ev && _ak_bind(ctx) == AK_OK) ctx->bk->event_destroy(ctx, ev);
 }
 static const _ak_dev_ops* _ak_dev_ops_shared(void) {
-    static const _ak_dev_ops ops = { _ak_bk_alloc, _ak_bk_free, _ak_dev_event_create, _ak_dev_event_record,
+    static const _ak_dev_ops ops = { _ak_backend_alloc, _ak_backend_free, _ak_dev_event_create, _ak_dev_event_record,
                                      _ak_dev_event_done, _ak_dev_event_destroy };
     return &ops;
 }
@@ -15054,8 +15054,8 @@ AKDEF ak_result ak_stream_wait_event(ak_context* ctx, ak_stream* s, ak_event* ev
 }
 
 /* --- communicators --- */
-enum { _AK_CC_ALL_REDUCE, _AK_CC_ALL_GATHER, _AK_CC_REDUCE_SCATTER, _AK_CC_BROADCAST, _AK_CC_SEND, _AK_CC_RECV };
-static const char* const _ak_cc_names[] = { "all_reduce", "all_gather", "reduce_scatter", "broadcast", "send", "recv" };
+enum { _AK_COLL_ALL_REDUCE, _AK_COLL_ALL_GATHER, _AK_COLL_REDUCE_SCATTER, _AK_COLL_BROADCAST, _AK_COLL_SEND, _AK_COLL_RECV };
+static const char* const _ak_coll_names[] = { "all_reduce", "all_gather", "reduce_scatter", "broadcast", "send", "recv" };
 typedef struct _ak_coll {
     int kind;
     ak_reduce_op op;
@@ -15066,14 +15066,14 @@ typedef struct _ak_coll {
     int peer;         /* broadcast: root; send/recv: the other rank */
 } _ak_coll;
 
-typedef struct _ak_cc_shared _ak_cc_shared;
+typedef struct _ak_comm_cpu_shared _ak_comm_cpu_shared;
 struct _ak_comm_impl;
 struct ak_comm {
     ak_context* ctx;
     int rank, size;
     const struct _ak_comm_impl* impl;
     void* nccl;                /* ncclComm_t (hip / cuda) */
-    _ak_cc_shared* shared;     /* cpu: state shared by the ranks */
+    _ak_comm_cpu_shared* shared;     /* cpu: state shared by the ranks */
     uint64_t seq;              /* cpu: collectives issued by this rank */
     char library[600];
 };
@@ -15084,10 +15084,10 @@ typedef struct _ak_comm_impl {
 
 /* Per-thread group state: depth, the cpu operations to wait for at the end,
  * the collective libraries whose ncclGroupStart this group called. */
-typedef struct _ak_cc_wait { _ak_cc_shared* sh; void* ticket; int p2p; } _ak_cc_wait;
+typedef struct _ak_comm_cpu_wait { _ak_comm_cpu_shared* sh; void* ticket; int p2p; } _ak_comm_cpu_wait;
 typedef struct _ak_group {
     int depth;
-    _ak_cc_wait* waits;
+    _ak_comm_cpu_wait* waits;
     int n_waits, cap_waits;
     _ak_api* ccl[8];           /* libraries with a group open (one per distinct ncclGroupEnd) */
     int n_ccl;
@@ -15122,40 +15122,40 @@ static void _ak_unbind(void) {
  * rank called the same thing and computes every rank's result; every rank
  * waits for that (at once, or at the outermost group end). send/recv are
  * matched first in, first out per (sender, receiver). */
-#define _AK_CC_TIMEOUT_S 120
-typedef struct _ak_cc_slot {
-    struct _ak_cc_slot* next;
+#define _AK_COMM_CPU_TIMEOUT_S 120
+typedef struct _ak_comm_cpu_slot {
+    struct _ak_comm_cpu_slot* next;
     uint64_t seq;
     int arrived, left, done;
     ak_result err;
     char msg[512];
     _ak_coll* ops;             /* [size] */
-} _ak_cc_slot;
-typedef struct _ak_cc_p2p {
-    struct _ak_cc_p2p* next;   /* pending list */
+} _ak_comm_cpu_slot;
+typedef struct _ak_comm_cpu_p2p {
+    struct _ak_comm_cpu_p2p* next;   /* pending list */
     int from, to, done;        /* from: sender rank, to: receiver rank */
     _ak_coll op;
     ak_result err;
     char msg[256];
-} _ak_cc_p2p;
-struct _ak_cc_shared {
-    _ak_cc_shared* next;       /* registry of ids (ak_comm_init_rank) */
+} _ak_comm_cpu_p2p;
+struct _ak_comm_cpu_shared {
+    _ak_comm_cpu_shared* next;       /* registry of ids (ak_comm_init_rank) */
     unsigned char key[32];
     int size, refs;
     unsigned char* joined;     /* [size] */
     _ak_mutex lock;
     _ak_cond cond;
-    _ak_cc_slot* slots;
-    _ak_cc_p2p* sends;         /* pending, unmatched */
-    _ak_cc_p2p* recvs;
+    _ak_comm_cpu_slot* slots;
+    _ak_comm_cpu_p2p* sends;         /* pending, unmatched */
+    _ak_comm_cpu_p2p* recvs;
 };
-static _ak_mutex _ak_cc_registry_lock;
-static pthread_once_t _ak_cc_registry_once = PTHREAD_ONCE_INIT;
-static _ak_cc_shared* _ak_cc_registry;
-static void _ak_cc_registry_init(void) { _ak_mutex_init(&_ak_cc_registry_lock); }
+static _ak_mutex _ak_comm_cpu_registry_lock;
+static pthread_once_t _ak_comm_cpu_registry_once = PTHREAD_ONCE_INIT;
+static _ak_comm_cpu_shared* _ak_comm_cpu_registry;
+static void _ak_comm_cpu_registry_init(void) { _ak_mutex_init(&_ak_comm_cpu_registry_lock); }
 
-static _ak_cc_shared* _ak_cc_shared_new(int size) {
-    _ak_cc_shared* sh = (_ak_cc_shared*)_ak_calloc(sizeof *sh);
+static _ak_comm_cpu_shared* _ak_comm_cpu_shared_new(int size) {
+    _ak_comm_cpu_shared* sh = (_ak_comm_cpu_shared*)_ak_calloc(sizeof *sh);
     if (!sh) return NULL;
     if (!(sh->joined = (unsigned char*)_ak_calloc((size_t)size))) { _ak_dealloc(sh); return NULL; }
     sh->size = size;
@@ -15163,19 +15163,19 @@ static _ak_cc_shared* _ak_cc_shared_new(int size) {
     _ak_cond_init(&sh->cond);
     return sh;
 }
-static void _ak_cc_shared_release(_ak_cc_shared* sh) {
+static void _ak_comm_cpu_shared_release(_ak_comm_cpu_shared* sh) {
     int last;
-    pthread_once(&_ak_cc_registry_once, _ak_cc_registry_init);
-    _ak_mutex_lock(&_ak_cc_registry_lock);
+    pthread_once(&_ak_comm_cpu_registry_once, _ak_comm_cpu_registry_init);
+    _ak_mutex_lock(&_ak_comm_cpu_registry_lock);
     last = --sh->refs == 0;
     if (last) {
-        _ak_cc_shared** pp = &_ak_cc_registry;
+        _ak_comm_cpu_shared** pp = &_ak_comm_cpu_registry;
         while (*pp && *pp != sh) pp = &(*pp)->next;
         if (*pp) *pp = sh->next;
     }
-    _ak_mutex_unlock(&_ak_cc_registry_lock);
+    _ak_mutex_unlock(&_ak_comm_cpu_registry_lock);
     if (!last) return;
-    while (sh->slots) { _ak_cc_slot* s = sh->slots; sh->slots = s->next; _ak_dealloc(s->ops); _ak_dealloc(s); }
+    while (sh->slots) { _ak_comm_cpu_slot* s = sh->slots; sh->slots = s->next; _ak_dealloc(s->ops); _ak_dealloc(s); }
     _ak_mutex_destroy(&sh->lock);
     _ak_cond_destroy(&sh->cond);
     _ak_dealloc(sh->joined);
@@ -15183,7 +15183,7 @@ static void _ak_cc_shared_release(_ak_cc_shared* sh) {
 }
 
 /* Host reductions, in rank order; floats accumulate in double and round once. */
-static double _ak_cc_get(ak_dtype t, const void* p, size_t i) {
+static double _ak_comm_cpu_get(ak_dtype t, const void* p, size_t i) {
     switch (t) {
     case AK_F32: return ((const float*)p)[i];
     case AK_F16: return ak_f16_to_f32(((const uint16_t*)p)[i]);
@@ -15191,7 +15191,7 @@ static double _ak_cc_get(ak_dtype t, const void* p, size_t i) {
     default: return 0;
     }
 }
-static void _ak_cc_reduce(ak_reduce_op op, ak_dtype t, const void* const* src, int n, size_t first, size_t count, void* out) {
+static void _ak_comm_cpu_reduce(ak_reduce_op op, ak_dtype t, const void* const* src, int n, size_t first, size_t count, void* out) {
     size_t i;
     int k;
     if (t == AK_I32) {
@@ -15211,9 +15211,9 @@ static void _ak_cc_reduce(ak_reduce_op op, ak_dtype t, const void* const* src, i
         return;
     }
     for (i = 0; i < count; i++) {
-        double acc = _ak_cc_get(t, src[0], first + i);
+        double acc = _ak_comm_cpu_get(t, src[0], first + i);
         for (k = 1; k < n; k++) {
-            double v = _ak_cc_get(t, src[k], first + i);
+            double v = _ak_comm_cpu_get(t, src[k], first + i);
             if (op == AK_REDUCE_MAX) { if (v > acc) acc = v; }
             else if (op == AK_REDUCE_MIN) { if (v < acc) acc = v; }
             else acc += v;
@@ -15223,15 +15223,15 @@ static void _ak_cc_reduce(ak_reduce_op op, ak_dtype t, const void* const* src, i
     }
 }
 
-static void _ak_cc_describe(const _ak_coll* o, char* buf, size_t cap) {
-    _ak_fmt(buf, cap, "%s(%s, count %zu", _ak_cc_names[o->kind], ak_dtype_name(o->t), o->count);
-    if (o->kind == _AK_CC_ALL_REDUCE || o->kind == _AK_CC_REDUCE_SCATTER) _ak_appendf(buf, cap, ", %s", ak_reduce_op_name(o->op));
-    if (o->kind == _AK_CC_BROADCAST) _ak_appendf(buf, cap, ", root %d", o->peer);
+static void _ak_coll_describe(const _ak_coll* o, char* buf, size_t cap) {
+    _ak_fmt(buf, cap, "%s(%s, count %zu", _ak_coll_names[o->kind], ak_dtype_name(o->t), o->count);
+    if (o->kind == _AK_COLL_ALL_REDUCE || o->kind == _AK_COLL_REDUCE_SCATTER) _ak_appendf(buf, cap, ", %s", ak_reduce_op_name(o->op));
+    if (o->kind == _AK_COLL_BROADCAST) _ak_appendf(buf, cap, ", root %d", o->peer);
     _ak_appendf(buf, cap, ")");
 }
 
 /* Run one collective whose every rank has arrived (lock held). */
-static void _ak_cc_execute(_ak_cc_shared* sh, _ak_cc_slot* s) {
+static void _ak_comm_cpu_execute(_ak_comm_cpu_shared* sh, _ak_comm_cpu_slot* s) {
     const _ak_coll* o0 = &s->ops[0];
     size_t es = ak_dtype_size(o0->t), blk = o0->count * es, total;
     int n = sh->size, r;
@@ -15240,11 +15240,11 @@ static void _ak_cc_execute(_ak_cc_shared* sh, _ak_cc_slot* s) {
     for (r = 1; r < n; r++) {
         const _ak_coll* o = &s->ops[r];
         if (o->kind != o0->kind || o->t != o0->t || o->count != o0->count ||
-            ((o0->kind == _AK_CC_ALL_REDUCE || o0->kind == _AK_CC_REDUCE_SCATTER) && o->op != o0->op) ||
-            (o0->kind == _AK_CC_BROADCAST && o->peer != o0->peer)) {
+            ((o0->kind == _AK_COLL_ALL_REDUCE || o0->kind == _AK_COLL_REDUCE_SCATTER) && o->op != o0->op) ||
+            (o0->kind == _AK_COLL_BROADCAST && o->peer != o0->peer)) {
             char a[128], b[128];
-            _ak_cc_describe(o0, a, sizeof a);
-            _ak_cc_describe(o, b, sizeof b);
+            _ak_coll_describe(o0, a, sizeof a);
+            _ak_coll_describe(o, b, sizeof b);
             s->err = AK_ERROR_INVALID_ARGUMENT;
             _ak_fmt(s->msg, sizeof s->msg, "collective #%llu of a communicator of %d ranks: rank 0 called %s, rank %d called %s",
                     (unsigned long long)s->seq, n, a, r, b);
@@ -15252,7 +15252,7 @@ static void _ak_cc_execute(_ak_cc_shared* sh, _ak_cc_slot* s) {
         }
     }
     if (blk == 0) return;                      /* count 0: nothing moves (buffers may be NULL) */
-    total = o0->kind == _AK_CC_BROADCAST ? blk : (size_t)n * blk;
+    total = o0->kind == _AK_COLL_BROADCAST ? blk : (size_t)n * blk;
     srcs = (const void**)_ak_alloc(sizeof(void*) * (size_t)n);
     tmp = (char*)_ak_alloc(total ? total : 1);
     if (!srcs || !tmp) {
@@ -15264,19 +15264,19 @@ static void _ak_cc_execute(_ak_cc_shared* sh, _ak_cc_slot* s) {
     for (r = 0; r < n; r++) srcs[r] = s->ops[r].send;
     /* results into tmp first: a rank's recv may be its (or, in place, part of its) send */
     switch (o0->kind) {
-    case _AK_CC_ALL_REDUCE:
-        _ak_cc_reduce(o0->op, o0->t, srcs, n, 0, o0->count, tmp);
+    case _AK_COLL_ALL_REDUCE:
+        _ak_comm_cpu_reduce(o0->op, o0->t, srcs, n, 0, o0->count, tmp);
         for (r = 0; r < n; r++) memcpy(s->ops[r].recv, tmp, blk);
         break;
-    case _AK_CC_ALL_GATHER:
+    case _AK_COLL_ALL_GATHER:
         for (r = 0; r < n; r++) memcpy(tmp + (size_t)r * blk, srcs[r], blk);
         for (r = 0; r < n; r++) memcpy(s->ops[r].recv, tmp, total);
         break;
-    case _AK_CC_REDUCE_SCATTER:
-        for (r = 0; r < n; r++) _ak_cc_reduce(o0->op, o0->t, srcs, n, (size_t)r * o0->count, o0->count, tmp + (size_t)r * blk);
+    case _AK_COLL_REDUCE_SCATTER:
+        for (r = 0; r < n; r++) _ak_comm_cpu_reduce(o0->op, o0->t, srcs, n, (size_t)r * o0->count, o0->count, tmp + (size_t)r * blk);
         for (r = 0; r < n; r++) memcpy(s->ops[r].recv, tmp + (size_t)r * blk, blk);
         break;
-    case _AK_CC_BROADCAST:
+    case _AK_COLL_BROADCAST:
         memcpy(tmp, srcs[o0->peer], blk);
         for (r = 0; r < n; r++) memcpy(s->ops[r].recv, tmp, blk);
         break;
@@ -15286,20 +15286,20 @@ static void _ak_cc_execute(_ak_cc_shared* sh, _ak_cc_slot* s) {
 }
 
 /* Wait (lock held) until *flag, with the timeout; 0 on timeout. */
-static int _ak_cc_wait_flag(_ak_cc_shared* sh, const int* flag) {
+static int _ak_comm_cpu_wait_flag(_ak_comm_cpu_shared* sh, const int* flag) {
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += _AK_CC_TIMEOUT_S;
+    until.tv_sec += _AK_COMM_CPU_TIMEOUT_S;
     while (!*flag)
         if (pthread_cond_timedwait(&sh->cond.c, &sh->lock.m, &until) == ETIMEDOUT && !*flag) return 0;
     return 1;
 }
 
-static ak_result _ak_cc_wait_slot(_ak_cc_shared* sh, _ak_cc_slot* s, int rank) {
+static ak_result _ak_comm_cpu_wait_slot(_ak_comm_cpu_shared* sh, _ak_comm_cpu_slot* s, int rank) {
     ak_result r;
     char msg[512];
     _ak_mutex_lock(&sh->lock);
-    if (!_ak_cc_wait_flag(sh, &s->done)) {
+    if (!_ak_comm_cpu_wait_flag(sh, &s->done)) {
         char who[256];
         int k;
         who[0] = 0;
@@ -15307,12 +15307,12 @@ static ak_result _ak_cc_wait_slot(_ak_cc_shared* sh, _ak_cc_slot* s, int rank) {
         _ak_mutex_unlock(&sh->lock);
         return _ak_err(AK_ERROR_DEVICE, "collective #%llu (%s) on rank %d: %d of %d ranks arrived in %d s; missing ranks:%s "
                        "(every rank must make the same calls; a thread driving several ranks groups them)",
-                       (unsigned long long)s->seq, _ak_cc_names[s->ops[rank].kind], rank, s->arrived, sh->size, _AK_CC_TIMEOUT_S, who);
+                       (unsigned long long)s->seq, _ak_coll_names[s->ops[rank].kind], rank, s->arrived, sh->size, _AK_COMM_CPU_TIMEOUT_S, who);
     }
     r = s->err;
     _ak_copy(msg, sizeof msg, s->msg);
     if (--s->left == 0) {
-        _ak_cc_slot** pp = &sh->slots;
+        _ak_comm_cpu_slot** pp = &sh->slots;
         while (*pp && *pp != s) pp = &(*pp)->next;
         if (*pp) *pp = s->next;
         _ak_dealloc(s->ops);
@@ -15322,18 +15322,18 @@ static ak_result _ak_cc_wait_slot(_ak_cc_shared* sh, _ak_cc_slot* s, int rank) {
     return r == AK_OK ? AK_OK : _ak_err(r, "%s", msg);
 }
 
-static ak_result _ak_cc_wait_p2p(_ak_cc_shared* sh, _ak_cc_p2p* p) {
+static ak_result _ak_comm_cpu_wait_p2p(_ak_comm_cpu_shared* sh, _ak_comm_cpu_p2p* p) {
     ak_result r;
     char msg[256];
     _ak_mutex_lock(&sh->lock);
-    if (!_ak_cc_wait_flag(sh, &p->done)) {
+    if (!_ak_comm_cpu_wait_flag(sh, &p->done)) {
         /* unmatched: take it off the pending list */
-        _ak_cc_p2p** pp = p->op.kind == _AK_CC_SEND ? &sh->sends : &sh->recvs;
+        _ak_comm_cpu_p2p** pp = p->op.kind == _AK_COLL_SEND ? &sh->sends : &sh->recvs;
         while (*pp && *pp != p) pp = &(*pp)->next;
         if (*pp) *pp = p->next;
         _ak_mutex_unlock(&sh->lock);
-        r = _ak_err(AK_ERROR_DEVICE, "%s of %zu elements from rank %d to rank %d: no matching %s in %d s", _ak_cc_names[p->op.kind],
-                    p->op.count, p->from, p->to, p->op.kind == _AK_CC_SEND ? "recv" : "send", _AK_CC_TIMEOUT_S);
+        r = _ak_err(AK_ERROR_DEVICE, "%s of %zu elements from rank %d to rank %d: no matching %s in %d s", _ak_coll_names[p->op.kind],
+                    p->op.count, p->from, p->to, p->op.kind == _AK_COLL_SEND ? "recv" : "send", _AK_COMM_CPU_TIMEOUT_S);
         _ak_dealloc(p);
         return r;
     }
@@ -15344,12 +15344,12 @@ static ak_result _ak_cc_wait_p2p(_ak_cc_shared* sh, _ak_cc_p2p* p) {
     return r == AK_OK ? AK_OK : _ak_err(r, "%s", msg);
 }
 
-static ak_result _ak_cc_enqueue_wait(int p2p, _ak_cc_shared* sh, void* ticket, int rank) {
+static ak_result _ak_comm_cpu_enqueue_wait(int p2p, _ak_comm_cpu_shared* sh, void* ticket, int rank) {
     _ak_group* g = _ak_group_get();
     if (g && g->depth > 0) {
         if (g->n_waits == g->cap_waits) {
             int cap = g->cap_waits ? 2 * g->cap_waits : 16;
-            _ak_cc_wait* w = (_ak_cc_wait*)_ak_alloc(sizeof *w * (size_t)cap);
+            _ak_comm_cpu_wait* w = (_ak_comm_cpu_wait*)_ak_alloc(sizeof *w * (size_t)cap);
             if (!w) goto now;
             if (g->n_waits) memcpy(w, g->waits, sizeof *w * (size_t)g->n_waits);
             _ak_dealloc(g->waits);
@@ -15363,27 +15363,27 @@ static ak_result _ak_cc_enqueue_wait(int p2p, _ak_cc_shared* sh, void* ticket, i
         return AK_OK;
     }
 now:
-    return p2p ? _ak_cc_wait_p2p(sh, (_ak_cc_p2p*)ticket) : _ak_cc_wait_slot(sh, (_ak_cc_slot*)ticket, rank);
+    return p2p ? _ak_comm_cpu_wait_p2p(sh, (_ak_comm_cpu_p2p*)ticket) : _ak_comm_cpu_wait_slot(sh, (_ak_comm_cpu_slot*)ticket, rank);
 }
 
-static ak_result _ak_cc_coll(ak_comm* c, const _ak_coll* op, ak_stream* stream) {
-    _ak_cc_shared* sh = c->shared;
+static ak_result _ak_comm_cpu_coll(ak_comm* c, const _ak_coll* op, ak_stream* stream) {
+    _ak_comm_cpu_shared* sh = c->shared;
     (void)stream;
-    if (op->kind == _AK_CC_SEND || op->kind == _AK_CC_RECV) {
-        _ak_cc_p2p* p = (_ak_cc_p2p*)_ak_calloc(sizeof *p);
-        _ak_cc_p2p **other, **pp;
-        if (!p) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "%s: out of host memory", _ak_cc_names[op->kind]);
+    if (op->kind == _AK_COLL_SEND || op->kind == _AK_COLL_RECV) {
+        _ak_comm_cpu_p2p* p = (_ak_comm_cpu_p2p*)_ak_calloc(sizeof *p);
+        _ak_comm_cpu_p2p **other, **pp;
+        if (!p) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "%s: out of host memory", _ak_coll_names[op->kind]);
         p->op = *op;
-        p->from = op->kind == _AK_CC_SEND ? c->rank : op->peer;
-        p->to = op->kind == _AK_CC_SEND ? op->peer : c->rank;
+        p->from = op->kind == _AK_COLL_SEND ? c->rank : op->peer;
+        p->to = op->kind == _AK_COLL_SEND ? op->peer : c->rank;
         _ak_mutex_lock(&sh->lock);
-        other = op->kind == _AK_CC_SEND ? &sh->recvs : &sh->sends;
+        other = op->kind == _AK_COLL_SEND ? &sh->recvs : &sh->sends;
         for (pp = other; *pp; pp = &(*pp)->next)
             if ((*pp)->from == p->from && (*pp)->to == p->to) break;
         if (*pp) {
-            _ak_cc_p2p* q = *pp;
-            const _ak_coll* snd = op->kind == _AK_CC_SEND ? op : &q->op;
-            const _ak_coll* rcv = op->kind == _AK_CC_SEND ? &q->op : op;
+            _ak_comm_cpu_p2p* q = *pp;
+            const _ak_coll* snd = op->kind == _AK_COLL_SEND ? op : &q->op;
+            const _ak_coll* rcv = op->kind == _AK_COLL_SEND ? &q->op : op;
             *pp = q->next;
             if (snd->t != rcv->t || snd->count != rcv->count) {
                 p->err = q->err = AK_ERROR_INVALID_ARGUMENT;
@@ -15396,26 +15396,26 @@ static ak_result _ak_cc_coll(ak_comm* c, const _ak_coll* op, ak_stream* stream) 
             p->done = q->done = 1;
             _ak_cond_broadcast(&sh->cond);
         } else {
-            _ak_cc_p2p** tail = op->kind == _AK_CC_SEND ? &sh->sends : &sh->recvs;
+            _ak_comm_cpu_p2p** tail = op->kind == _AK_COLL_SEND ? &sh->sends : &sh->recvs;
             while (*tail) tail = &(*tail)->next;
             *tail = p;
         }
         _ak_mutex_unlock(&sh->lock);
-        return _ak_cc_enqueue_wait(1, sh, p, c->rank);
+        return _ak_comm_cpu_enqueue_wait(1, sh, p, c->rank);
     } else {
-        _ak_cc_slot* s;
+        _ak_comm_cpu_slot* s;
         uint64_t seq = c->seq++;
         _ak_mutex_lock(&sh->lock);
         for (s = sh->slots; s && s->seq != seq; s = s->next) {}
         if (!s) {
             int k;
-            s = (_ak_cc_slot*)_ak_calloc(sizeof *s);
+            s = (_ak_comm_cpu_slot*)_ak_calloc(sizeof *s);
             if (s) s->ops = (_ak_coll*)_ak_calloc(sizeof *s->ops * (size_t)sh->size);
             if (!s || !s->ops) {
                 if (s) _ak_dealloc(s);
                 _ak_mutex_unlock(&sh->lock);
                 c->seq--;
-                return _ak_err(AK_ERROR_OUT_OF_MEMORY, "%s: out of host memory", _ak_cc_names[op->kind]);
+                return _ak_err(AK_ERROR_OUT_OF_MEMORY, "%s: out of host memory", _ak_coll_names[op->kind]);
             }
             for (k = 0; k < sh->size; k++) s->ops[k].count = (size_t)-1;   /* not arrived */
             s->seq = seq;
@@ -15425,19 +15425,19 @@ static ak_result _ak_cc_coll(ak_comm* c, const _ak_coll* op, ak_stream* stream) 
         }
         s->ops[c->rank] = *op;
         if (++s->arrived == sh->size) {
-            _ak_cc_execute(sh, s);
+            _ak_comm_cpu_execute(sh, s);
             s->done = 1;
             _ak_cond_broadcast(&sh->cond);
         }
         _ak_mutex_unlock(&sh->lock);
-        return _ak_cc_enqueue_wait(0, sh, s, c->rank);
+        return _ak_comm_cpu_enqueue_wait(0, sh, s, c->rank);
     }
 }
-static void _ak_cc_destroy(ak_comm* c) { if (c->shared) _ak_cc_shared_release(c->shared); }
-static const _ak_comm_impl _ak_comm_cpu = { _ak_cc_coll, _ak_cc_destroy };
+static void _ak_comm_cpu_destroy(ak_comm* c) { if (c->shared) _ak_comm_cpu_shared_release(c->shared); }
+static const _ak_comm_impl _ak_comm_cpu = { _ak_comm_cpu_coll, _ak_comm_cpu_destroy };
 
 /* ---- hip / cuda: NCCL or RCCL ---- */
-static ak_result _ak_ccl_load(ak_context* ctx) {
+static ak_result _ak_comm_ccl_load(ak_context* ctx) {
     char why[2048];
     int ok;
     _ak_mutex_lock(&ctx->lock);
@@ -15447,26 +15447,26 @@ static ak_result _ak_ccl_load(ak_context* ctx) {
                             ctx->bk->ccl, why);
     return AK_OK;
 }
-static ak_result _ak_ccl_err(ak_context* ctx, void* comm, int e, const char* what) {
+static ak_result _ak_comm_ccl_err(ak_context* ctx, void* comm, int e, const char* what) {
     const char* s = ctx->api->ncclGetErrorString ? ctx->api->ncclGetErrorString(e) : NULL;
     const char* last = (ctx->api->ncclGetLastError) ? ctx->api->ncclGetLastError(comm) : NULL;
     return _ak_err(e == _AK_NCCL_INVALID_ARGUMENT || e == _AK_NCCL_INVALID_USAGE ? AK_ERROR_INVALID_ARGUMENT : AK_ERROR_DEVICE, "%s failed: %s (%d)%s%s", what,
                    s ? s : "unknown error", e, last && *last ? ": " : "", last && *last ? last : "");
 }
-static int _ak_ccl_dtype(ak_dtype t) {
+static int _ak_comm_ccl_dtype(ak_dtype t) {
     switch (t) {
     case AK_F32: return _AK_NCCL_F32; case AK_F16: return _AK_NCCL_F16; case AK_BF16: return _AK_NCCL_BF16; case AK_I32: return _AK_NCCL_I32;
     default: return -1;
     }
 }
-static int _ak_ccl_op(ak_reduce_op op) {
+static int _ak_comm_ccl_op(ak_reduce_op op) {
     switch (op) {
     case AK_REDUCE_SUM: return _AK_NCCL_SUM; case AK_REDUCE_MAX: return _AK_NCCL_MAX; case AK_REDUCE_MIN: return _AK_NCCL_MIN;
     case AK_REDUCE_MEAN: return _AK_NCCL_AVG; default: return -1;
     }
 }
 /* Inside an amdkit group: open the library's group once per outermost group. */
-static ak_result _ak_ccl_group_join(_ak_api* api) {
+static ak_result _ak_comm_ccl_group_join(_ak_api* api) {
     _ak_group* g = _ak_group_get();
     int i, e;
     if (!g || g->depth == 0) return AK_OK;
@@ -15476,34 +15476,34 @@ static ak_result _ak_ccl_group_join(_ak_api* api) {
     g->ccl[g->n_ccl++] = api;
     return AK_OK;
 }
-static ak_result _ak_ccl_coll(ak_comm* c, const _ak_coll* o, ak_stream* stream) {
+static ak_result _ak_comm_ccl_coll(ak_comm* c, const _ak_coll* o, ak_stream* stream) {
     _ak_api* a = c->ctx->api;
     void* st = _ak_native_stream(stream);
-    int t = _ak_ccl_dtype(o->t), op = _ak_ccl_op(o->op), e = 0;
+    int t = _ak_comm_ccl_dtype(o->t), op = _ak_comm_ccl_op(o->op), e = 0;
     ak_result r;
     if ((r = _ak_bind(c->ctx)) != AK_OK) return r;
-    if ((r = _ak_ccl_group_join(a)) != AK_OK) return r;
+    if ((r = _ak_comm_ccl_group_join(a)) != AK_OK) return r;
     switch (o->kind) {
-    case _AK_CC_ALL_REDUCE: e = a->ncclAllReduce(o->send, o->recv, o->count, t, op, c->nccl, st); break;
-    case _AK_CC_ALL_GATHER: e = a->ncclAllGather(o->send, o->recv, o->count, t, c->nccl, st); break;
-    case _AK_CC_REDUCE_SCATTER: e = a->ncclReduceScatter(o->send, o->recv, o->count, t, op, c->nccl, st); break;
-    case _AK_CC_BROADCAST: e = a->ncclBroadcast(o->send, o->recv, o->count, t, o->peer, c->nccl, st); break;
-    case _AK_CC_SEND: e = a->ncclSend(o->send, o->count, t, o->peer, c->nccl, st); break;
-    case _AK_CC_RECV: e = a->ncclRecv(o->recv, o->count, t, o->peer, c->nccl, st); break;
+    case _AK_COLL_ALL_REDUCE: e = a->ncclAllReduce(o->send, o->recv, o->count, t, op, c->nccl, st); break;
+    case _AK_COLL_ALL_GATHER: e = a->ncclAllGather(o->send, o->recv, o->count, t, c->nccl, st); break;
+    case _AK_COLL_REDUCE_SCATTER: e = a->ncclReduceScatter(o->send, o->recv, o->count, t, op, c->nccl, st); break;
+    case _AK_COLL_BROADCAST: e = a->ncclBroadcast(o->send, o->recv, o->count, t, o->peer, c->nccl, st); break;
+    case _AK_COLL_SEND: e = a->ncclSend(o->send, o->count, t, o->peer, c->nccl, st); break;
+    case _AK_COLL_RECV: e = a->ncclRecv(o->recv, o->count, t, o->peer, c->nccl, st); break;
     }
     if (e) {
         char what[160];
-        _ak_fmt(what, sizeof what, "%s on rank %d of %d (%s)", _ak_cc_names[o->kind], c->rank, c->size, c->ctx->bk->ccl);
-        return _ak_ccl_err(c->ctx, c->nccl, e, what);
+        _ak_fmt(what, sizeof what, "%s on rank %d of %d (%s)", _ak_coll_names[o->kind], c->rank, c->size, c->ctx->bk->ccl);
+        return _ak_comm_ccl_err(c->ctx, c->nccl, e, what);
     }
     return AK_OK;
 }
-static void _ak_ccl_destroy(ak_comm* c) {
+static void _ak_comm_ccl_destroy(ak_comm* c) {
     if (!c->nccl) return;
     if (_ak_bind(c->ctx) == AK_OK) c->ctx->api->ncclCommDestroy(c->nccl);
     _ak_unbind();
 }
-static const _ak_comm_impl _ak_comm_ccl = { _ak_ccl_coll, _ak_ccl_destroy };
+static const _ak_comm_impl _ak_comm_ccl = { _ak_comm_ccl_coll, _ak_comm_ccl_destroy };
 
 /* --- communicators: one constructor per kind (the backend table picks: cpu threads or NCCL / RCCL) --- */
 static ak_comm* _ak_comm_new(ak_context* ctx, int rank, int size, const _ak_comm_impl* impl) {
@@ -15515,12 +15515,12 @@ static ak_comm* _ak_comm_new(ak_context* ctx, int rank, int size, const _ak_comm
     c->impl = impl;
     return c;
 }
-static ak_comm* _ak_cc_comm_new(ak_context* ctx, int rank, int size) {
+static ak_comm* _ak_comm_cpu_comm_new(ak_context* ctx, int rank, int size) {
     ak_comm* c = _ak_comm_new(ctx, rank, size, &_ak_comm_cpu);
     if (c) _ak_copy(c->library, sizeof c->library, "cpu (threads of one process)");
     return c;
 }
-static ak_comm* _ak_ccl_comm_new(ak_context* ctx, int rank, int size) {
+static ak_comm* _ak_comm_ccl_comm_new(ak_context* ctx, int rank, int size) {
     ak_comm* c = _ak_comm_new(ctx, rank, size, &_ak_comm_ccl);
     int v = ctx->api->ccl_version;
     if (c)
@@ -15534,26 +15534,26 @@ static void _ak_comm_free(ak_comm* c) {
 }
 
 /* cpu: an id is a magic, the process id and a random key (valid in this process) */
-#define _AK_CC_ID_MAGIC "amdkit-cpu-comm"   /* 16 bytes with the NUL */
-static ak_result _ak_cc_unique_id(ak_context* ctx, ak_comm_id* id) {
+#define _AK_COMM_CPU_ID_MAGIC "amdkit-cpu-comm"   /* 16 bytes with the NUL */
+static ak_result _ak_comm_cpu_unique_id(ak_context* ctx, ak_comm_id* id) {
     static uint64_t counter;
     uint64_t k[2];
     int32_t pid = (int32_t)getpid();
     (void)ctx;
     k[0] = _ak_now_ns() ^ ((uint64_t)(uintptr_t)id << 17);
     k[1] = __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED) * 0x9E3779B97F4A7C15ull ^ (uint64_t)pid;
-    memcpy(id->internal, _AK_CC_ID_MAGIC, 16);
+    memcpy(id->internal, _AK_COMM_CPU_ID_MAGIC, 16);
     memcpy(id->internal + 16, &pid, sizeof pid);
     memcpy(id->internal + 20, k, sizeof k);
     return AK_OK;
 }
-static ak_result _ak_ccl_unique_id(ak_context* ctx, ak_comm_id* id) {
+static ak_result _ak_comm_ccl_unique_id(ak_context* ctx, ak_comm_id* id) {
     ak_result r;
     int e;
     _akT_ncclUniqueId u;
-    if ((r = _ak_ccl_load(ctx)) != AK_OK) return r;
+    if ((r = _ak_comm_ccl_load(ctx)) != AK_OK) return r;
     if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    if ((e = ctx->api->ncclGetUniqueId(&u)) != 0) return _ak_ccl_err(ctx, NULL, e, "ncclGetUniqueId");
+    if ((e = ctx->api->ncclGetUniqueId(&u)) != 0) return _ak_comm_ccl_err(ctx, NULL, e, "ncclGetUniqueId");
     memcpy(id->internal, &u, sizeof u < sizeof id->internal ? sizeof u : sizeof id->internal);
     return AK_OK;
 }
@@ -15570,57 +15570,57 @@ static ak_result _ak_comm_check_rank_args(const char* fn, ak_context* ctx, int n
     return AK_OK;
 }
 
-static ak_result _ak_cc_init_rank(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out) {
-    _ak_cc_shared* sh;
+static ak_result _ak_comm_cpu_init_rank(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out) {
+    _ak_comm_cpu_shared* sh;
     ak_comm* c;
     int32_t pid;
-    if (memcmp(id->internal, _AK_CC_ID_MAGIC, 16) != 0)
+    if (memcmp(id->internal, _AK_COMM_CPU_ID_MAGIC, 16) != 0)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: not an id of the cpu backend (make it with ak_comm_get_unique_id "
                        "on a cpu context)");
     memcpy(&pid, id->internal + 16, sizeof pid);
     if (pid != (int32_t)getpid())
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: the id was made in process %d; the cpu backend's "
                        "communicators join ranks of one process only (this is %d)", (int)pid, (int)getpid());
-    if (!(c = _ak_cc_comm_new(ctx, rank, nranks))) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_rank: out of host memory");
-    pthread_once(&_ak_cc_registry_once, _ak_cc_registry_init);
-    _ak_mutex_lock(&_ak_cc_registry_lock);
-    for (sh = _ak_cc_registry; sh && memcmp(sh->key, id->internal + 16, sizeof sh->key) != 0; sh = sh->next) {}
+    if (!(c = _ak_comm_cpu_comm_new(ctx, rank, nranks))) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_rank: out of host memory");
+    pthread_once(&_ak_comm_cpu_registry_once, _ak_comm_cpu_registry_init);
+    _ak_mutex_lock(&_ak_comm_cpu_registry_lock);
+    for (sh = _ak_comm_cpu_registry; sh && memcmp(sh->key, id->internal + 16, sizeof sh->key) != 0; sh = sh->next) {}
     if (!sh) {
-        if ((sh = _ak_cc_shared_new(nranks)) != NULL) {
+        if ((sh = _ak_comm_cpu_shared_new(nranks)) != NULL) {
             memcpy(sh->key, id->internal + 16, sizeof sh->key);
-            sh->next = _ak_cc_registry;
-            _ak_cc_registry = sh;
+            sh->next = _ak_comm_cpu_registry;
+            _ak_comm_cpu_registry = sh;
         }
     } else if (sh->size != nranks) {
         int have = sh->size;
-        _ak_mutex_unlock(&_ak_cc_registry_lock);
+        _ak_mutex_unlock(&_ak_comm_cpu_registry_lock);
         _ak_comm_free(c);
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: rank %d says %d ranks, the communicator was made with %d", rank, nranks, have);
     } else if (sh->joined[rank]) {
-        _ak_mutex_unlock(&_ak_cc_registry_lock);
+        _ak_mutex_unlock(&_ak_comm_cpu_registry_lock);
         _ak_comm_free(c);
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: rank %d of this communicator has joined already", rank);
     }
-    if (!sh) { _ak_mutex_unlock(&_ak_cc_registry_lock); _ak_comm_free(c); return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_rank: out of host memory"); }
+    if (!sh) { _ak_mutex_unlock(&_ak_comm_cpu_registry_lock); _ak_comm_free(c); return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_rank: out of host memory"); }
     sh->joined[rank] = 1;
     sh->refs++;
     c->shared = sh;
-    _ak_mutex_unlock(&_ak_cc_registry_lock);
+    _ak_mutex_unlock(&_ak_comm_cpu_registry_lock);
     *out = c;
     return AK_OK;
 }
-static ak_result _ak_ccl_init_rank(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out) {
+static ak_result _ak_comm_ccl_init_rank(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out) {
     ak_comm* c;
     ak_result r;
-    if ((r = _ak_ccl_load(ctx)) != AK_OK) return r;
-    if (!(c = _ak_ccl_comm_new(ctx, rank, nranks))) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_rank: out of host memory");
+    if ((r = _ak_comm_ccl_load(ctx)) != AK_OK) return r;
+    if (!(c = _ak_comm_ccl_comm_new(ctx, rank, nranks))) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_rank: out of host memory");
     if ((r = _ak_bind(ctx)) == AK_OK) {
         _akT_ncclUniqueId u;
         int e;
         memcpy(&u, id->internal, sizeof u);
         e = ctx->api->ncclCommInitRank(&c->nccl, nranks, u, rank);
         _ak_unbind();
-        if (e) r = _ak_ccl_err(ctx, NULL, e, "ncclCommInitRank");
+        if (e) r = _ak_comm_ccl_err(ctx, NULL, e, "ncclCommInitRank");
     }
     if (r != AK_OK) { _ak_comm_free(c); return r; }
     *out = c;
@@ -15635,24 +15635,24 @@ AKDEF ak_result ak_comm_init_rank(ak_context* ctx, int nranks, const ak_comm_id*
     return ctx->bk->comm_init_rank(ctx, nranks, id, rank, out);
 }
 
-static ak_result _ak_cc_init_all(ak_context* const* ctxs, int n, ak_comm** comms) {
-    _ak_cc_shared* sh = _ak_cc_shared_new(n);
+static ak_result _ak_comm_cpu_init_all(ak_context* const* ctxs, int n, ak_comm** comms) {
+    _ak_comm_cpu_shared* sh = _ak_comm_cpu_shared_new(n);
     int i, j;
     if (!sh) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_all: out of host memory");
     for (i = 0; i < n; i++) {
-        if (!(comms[i] = _ak_cc_comm_new(ctxs[i], i, n))) break;
+        if (!(comms[i] = _ak_comm_cpu_comm_new(ctxs[i], i, n))) break;
         comms[i]->shared = sh;
         sh->joined[i] = 1;
         sh->refs++;
     }
     if (i < n) {
         for (j = 0; j < i; j++) { ak_comm_destroy(comms[j]); comms[j] = NULL; }
-        if (i == 0) _ak_cc_shared_release((sh->refs++, sh));
+        if (i == 0) _ak_comm_cpu_shared_release((sh->refs++, sh));
         return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_all: out of host memory");
     }
     return AK_OK;
 }
-static ak_result _ak_ccl_init_all(ak_context* const* ctxs, int n, ak_comm** comms) {
+static ak_result _ak_comm_ccl_init_all(ak_context* const* ctxs, int n, ak_comm** comms) {
     int i, j, e = 0;
     ak_result r = AK_OK;
     ak_comm_id id;
@@ -15662,23 +15662,23 @@ static ak_result _ak_ccl_init_all(ak_context* const* ctxs, int n, ak_comm** comm
             if (ctxs[j]->dev.device == ctxs[i]->dev.device)
                 return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_all: contexts %d and %d are both on device %d; %s needs one "
                                "rank per GPU", j, i, ctxs[i]->dev.device, ctxs[0]->bk->ccl);
-    for (i = 0; i < n; i++) if ((r = _ak_ccl_load(ctxs[i])) != AK_OK) return r;
+    for (i = 0; i < n; i++) if ((r = _ak_comm_ccl_load(ctxs[i])) != AK_OK) return r;
     if ((r = ak_comm_get_unique_id(ctxs[0], &id)) != AK_OK) return r;
     memcpy(&u, id.internal, sizeof u);
     for (i = 0; i < n; i++)
-        if (!(comms[i] = _ak_ccl_comm_new(ctxs[i], i, n))) { r = _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_all: out of host memory"); break; }
+        if (!(comms[i] = _ak_comm_ccl_comm_new(ctxs[i], i, n))) { r = _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_all: out of host memory"); break; }
     if (r == AK_OK) {
         _ak_api* a = ctxs[0]->api;
-        if ((e = a->ncclGroupStart()) != 0) r = _ak_ccl_err(ctxs[0], NULL, e, "ncclGroupStart");
+        if ((e = a->ncclGroupStart()) != 0) r = _ak_comm_ccl_err(ctxs[0], NULL, e, "ncclGroupStart");
         for (i = 0; r == AK_OK && i < n; i++) {
             if ((r = _ak_bind(ctxs[i])) != AK_OK) break;
             if ((e = ctxs[i]->api->ncclCommInitRank(&comms[i]->nccl, n, u, i)) != 0) {
                 char what[96];
                 _ak_fmt(what, sizeof what, "ncclCommInitRank (rank %d, device %d)", i, ctxs[i]->dev.device);
-                r = _ak_ccl_err(ctxs[i], NULL, e, what);
+                r = _ak_comm_ccl_err(ctxs[i], NULL, e, what);
             }
         }
-        if ((e = a->ncclGroupEnd()) != 0 && r == AK_OK) r = _ak_ccl_err(ctxs[0], NULL, e, "ncclGroupEnd (communicator initialization)");
+        if ((e = a->ncclGroupEnd()) != 0 && r == AK_OK) r = _ak_comm_ccl_err(ctxs[0], NULL, e, "ncclGroupEnd (communicator initialization)");
         _ak_unbind();
     }
     if (r != AK_OK) {
@@ -15734,8 +15734,8 @@ AKDEF ak_result ak_comm_group_end(void) {
     g->n_ccl = 0;
     _ak_unbind();
     for (i = 0; i < g->n_waits; i++) {
-        _ak_cc_wait w = g->waits[i];
-        ak_result r = w.p2p == 1 ? _ak_cc_wait_p2p(w.sh, (_ak_cc_p2p*)w.ticket) : _ak_cc_wait_slot(w.sh, (_ak_cc_slot*)w.ticket, w.p2p - 2);
+        _ak_comm_cpu_wait w = g->waits[i];
+        ak_result r = w.p2p == 1 ? _ak_comm_cpu_wait_p2p(w.sh, (_ak_comm_cpu_p2p*)w.ticket) : _ak_comm_cpu_wait_slot(w.sh, (_ak_comm_cpu_slot*)w.ticket, w.p2p - 2);
         _ak_group_note_error(g, r);
     }
     g->n_waits = 0;
@@ -15751,7 +15751,7 @@ static ak_result _ak_coll_issue(const char* fn, ak_comm* c, const _ak_coll* o, a
     if (!c) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: communicator is NULL", fn);
     if (o->t != AK_F32 && o->t != AK_F16 && o->t != AK_BF16 && o->t != AK_I32)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: dtype %s (collectives take f32, f16, bf16, i32)", fn, ak_dtype_name(o->t));
-    if ((o->kind == _AK_CC_ALL_REDUCE || o->kind == _AK_CC_REDUCE_SCATTER) &&
+    if ((o->kind == _AK_COLL_ALL_REDUCE || o->kind == _AK_COLL_REDUCE_SCATTER) &&
         o->op != AK_REDUCE_SUM && o->op != AK_REDUCE_MEAN && o->op != AK_REDUCE_MAX && o->op != AK_REDUCE_MIN)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: reduction %s (collectives take sum, mean, max, min)", fn, ak_reduce_op_name(o->op));
     es = ak_dtype_size(o->t);
@@ -15759,13 +15759,13 @@ static ak_result _ak_coll_issue(const char* fn, ak_comm* c, const _ak_coll* o, a
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: count %zu is not a plausible size", fn, o->count);
     bytes = o->count * es;
     if (bytes) {
-        int need_send = o->kind != _AK_CC_RECV && (o->kind != _AK_CC_BROADCAST || o->peer == c->rank);
-        int need_recv = o->kind != _AK_CC_SEND;
+        int need_send = o->kind != _AK_COLL_RECV && (o->kind != _AK_COLL_BROADCAST || o->peer == c->rank);
+        int need_recv = o->kind != _AK_COLL_SEND;
         if ((need_send && !o->send) || (need_recv && !o->recv))
             return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %s buffer is NULL (count %zu)", fn, need_send && !o->send ? "send" : "receive", o->count);
     }
-    if ((o->kind == _AK_CC_BROADCAST || o->kind == _AK_CC_SEND || o->kind == _AK_CC_RECV) && (o->peer < 0 || o->peer >= c->size))
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %s %d of a communicator of %d ranks", fn, o->kind == _AK_CC_BROADCAST ? "root" : "peer",
+    if ((o->kind == _AK_COLL_BROADCAST || o->kind == _AK_COLL_SEND || o->kind == _AK_COLL_RECV) && (o->peer < 0 || o->peer >= c->size))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %s %d of a communicator of %d ranks", fn, o->kind == _AK_COLL_BROADCAST ? "root" : "peer",
                        o->peer, c->size);
     if (s && s->ctx != c->ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: the stream belongs to another context than rank %d's", fn, c->rank);
     r = c->impl->coll(c, o, s);
@@ -15776,37 +15776,37 @@ static ak_result _ak_coll_issue(const char* fn, ak_comm* c, const _ak_coll* o, a
 AKDEF ak_result ak_all_reduce(ak_comm* c, ak_reduce_op op, ak_dtype dtype, const void* send, void* recv, size_t count, ak_stream* stream) {
     _ak_coll o;
     memset(&o, 0, sizeof o);
-    o.kind = _AK_CC_ALL_REDUCE; o.op = op; o.t = dtype; o.send = send; o.recv = recv; o.count = count;
+    o.kind = _AK_COLL_ALL_REDUCE; o.op = op; o.t = dtype; o.send = send; o.recv = recv; o.count = count;
     return _ak_coll_issue("ak_all_reduce", c, &o, stream);
 }
 AKDEF ak_result ak_all_gather(ak_comm* c, ak_dtype dtype, const void* send, void* recv, size_t send_count, ak_stream* stream) {
     _ak_coll o;
     memset(&o, 0, sizeof o);
-    o.kind = _AK_CC_ALL_GATHER; o.t = dtype; o.send = send; o.recv = recv; o.count = send_count;
+    o.kind = _AK_COLL_ALL_GATHER; o.t = dtype; o.send = send; o.recv = recv; o.count = send_count;
     return _ak_coll_issue("ak_all_gather", c, &o, stream);
 }
 AKDEF ak_result ak_reduce_scatter(ak_comm* c, ak_reduce_op op, ak_dtype dtype, const void* send, void* recv, size_t recv_count, ak_stream* stream) {
     _ak_coll o;
     memset(&o, 0, sizeof o);
-    o.kind = _AK_CC_REDUCE_SCATTER; o.op = op; o.t = dtype; o.send = send; o.recv = recv; o.count = recv_count;
+    o.kind = _AK_COLL_REDUCE_SCATTER; o.op = op; o.t = dtype; o.send = send; o.recv = recv; o.count = recv_count;
     return _ak_coll_issue("ak_reduce_scatter", c, &o, stream);
 }
 AKDEF ak_result ak_broadcast(ak_comm* c, ak_dtype dtype, const void* send, void* recv, size_t count, int root, ak_stream* stream) {
     _ak_coll o;
     memset(&o, 0, sizeof o);
-    o.kind = _AK_CC_BROADCAST; o.t = dtype; o.send = send; o.recv = recv; o.count = count; o.peer = root;
+    o.kind = _AK_COLL_BROADCAST; o.t = dtype; o.send = send; o.recv = recv; o.count = count; o.peer = root;
     return _ak_coll_issue("ak_broadcast", c, &o, stream);
 }
 AKDEF ak_result ak_send(ak_comm* c, ak_dtype dtype, const void* send, size_t count, int peer, ak_stream* stream) {
     _ak_coll o;
     memset(&o, 0, sizeof o);
-    o.kind = _AK_CC_SEND; o.t = dtype; o.send = send; o.count = count; o.peer = peer;
+    o.kind = _AK_COLL_SEND; o.t = dtype; o.send = send; o.count = count; o.peer = peer;
     return _ak_coll_issue("ak_send", c, &o, stream);
 }
 AKDEF ak_result ak_recv(ak_comm* c, ak_dtype dtype, void* recv, size_t count, int peer, ak_stream* stream) {
     _ak_coll o;
     memset(&o, 0, sizeof o);
-    o.kind = _AK_CC_RECV; o.t = dtype; o.recv = recv; o.count = count; o.peer = peer;
+    o.kind = _AK_COLL_RECV; o.t = dtype; o.recv = recv; o.count = count; o.peer = peer;
     return _ak_coll_issue("ak_recv", c, &o, stream);
 }
 
@@ -15838,7 +15838,7 @@ static void _ak_ops_destroy(ak_context* ctx) { (void)ctx; }
  *     _ak_kargs a; _ak_kargs_axpy(&a, n, alpha, x, y);   (the generated packer of
  *         the kernel's interface: tools/akgen.c writes one per parameter list)
  *     return _ak_op_launch(ctx, k, _ak_op_grid(ctx, work, 256), 256, 0, stream, &a);
- * Row-chunked ops (>>impl:ops-reduce) launch through _ak_rd_launch_rows.
+ * Row-chunked ops (>>impl:ops-reduce) launch through _ak_rowop_launch_rows.
  * ========================================================================== */
 
 /* One memoized kernel: (source pointer, kernel name) -> handle owned by the memo. */
@@ -16081,8 +16081,8 @@ static ak_result _ak_op_launch3(ak_context* ctx, ak_kernel* k, ak_dim3 grid, ak_
     (void)ctx;
     if (a->iface != k->iface || a->iface <= 0 || a->iface >= _AK_KIF_COUNT)
         return _ak_err(AK_ERROR_LAUNCH, "kernel library: %s launched with the arguments of interface '%s', its interface is '%s'",
-                       k->name, a->iface > 0 && a->iface < _AK_KIF_COUNT ? _ak_kif_names[a->iface] : "?",
-                       k->iface > 0 && k->iface < _AK_KIF_COUNT ? _ak_kif_names[k->iface] : "none");
+                       k->name, a->iface > 0 && a->iface < _AK_KIF_COUNT ? _ak_kernel_interface_names[a->iface] : "?",
+                       k->iface > 0 && k->iface < _AK_KIF_COUNT ? _ak_kernel_interface_names[k->iface] : "none");
     if (a->a.error) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "kernel launch: too many arguments (max %d)", AK_MAX_ARGS);
     if (grid.x == 0 || grid.y == 0 || grid.z == 0) return AK_OK; /* nothing to do */
     return ak_launch(k, grid, block, shmem, s, ak_args_params(&a->a));
@@ -16161,7 +16161,7 @@ AKDEF ak_result ak_embedded_at(int i, const char** family, const char** source, 
  * reference (cpu backend: host pointers) or launches its kernel.
  * ========================================================================== */
 
-#define _AK_EW_BLOCK 256u   /* threads per block of the 1-D kernels (a multiple of 32 and 64) */
+#define _AK_ELEMENTWISE_BLOCK 256u   /* threads per block of the 1-D kernels (a multiple of 32 and 64) */
 
 AKDEF const char* ak_unary_op_name(ak_unary_op op) {
     static const char* n[] = { "relu", "leaky_relu", "sigmoid", "tanh", "silu", "gelu", "gelu_tanh" };
@@ -16175,7 +16175,7 @@ AKDEF const char* ak_binary_op_name(ak_binary_op op) {
 }
 
 /* Checks every 1-D op starts with: ctx, dtype, n, stream. */
-static ak_result _ak_ew_check(ak_context* ctx, ak_dtype t, size_t n, ak_stream* s, const char* op) {
+static ak_result _ak_elementwise_check(ak_context* ctx, ak_dtype t, size_t n, ak_stream* s, const char* op) {
     ak_result r = _ak_op_check_ctx(ctx, op);
     if (r == AK_OK) r = _ak_op_check_float(t, op);
     if (r == AK_OK) r = _ak_op_check_count(ctx, n, t, op);
@@ -16185,18 +16185,18 @@ static ak_result _ak_ew_check(ak_context* ctx, ak_dtype t, size_t n, ak_stream* 
 
 /* Get the kernel `<base>_<dtype>` of `src` and launch it over `units` work
  * items (chunks of 8 elements for the map kernels), 1-D grid-stride. */
-static ak_result _ak_ew_launch(ak_context* ctx, const char* src, const char* kname, size_t units, ak_stream* s,
+static ak_result _ak_elementwise_launch(ak_context* ctx, const char* src, const char* kname, size_t units, ak_stream* s,
                                _ak_kargs* a) {
     ak_kernel* k = NULL;
     ak_result r = _ak_op_kernel(ctx, src, kname, &k);
     if (r != AK_OK) return r;
-    return _ak_op_launch(ctx, k, _ak_op_grid(ctx, units, _AK_EW_BLOCK), _AK_EW_BLOCK, 0, s, a);
+    return _ak_op_launch(ctx, k, _ak_op_grid(ctx, units, _AK_ELEMENTWISE_BLOCK), _AK_ELEMENTWISE_BLOCK, 0, s, a);
 }
 
-static size_t _ak_ew_chunks(size_t n) { return n / 8 + (n % 8 != 0); }
+static size_t _ak_elementwise_chunks(size_t n) { return n / 8 + (n % 8 != 0); }
 
 /* ---- CPU references ----------------------------------------------------- */
-static double _ak_ew_unary_ref(ak_unary_op op, double x, double p) {
+static double _ak_elementwise_unary_ref(ak_unary_op op, double x, double p) {
     switch (op) {
     case AK_OP_RELU: return x < 0.0 ? 0.0 : x;
     case AK_OP_LEAKY_RELU: return x < 0.0 ? x * p : x;
@@ -16208,7 +16208,7 @@ static double _ak_ew_unary_ref(ak_unary_op op, double x, double p) {
     default: return x;
     }
 }
-static double _ak_ew_binary_ref(ak_binary_op op, double a, double b) {
+static double _ak_elementwise_binary_ref(ak_binary_op op, double a, double b) {
     switch (op) {
     case AK_OP_ADD: return a + b;
     case AK_OP_SUB: return a - b;
@@ -16219,7 +16219,7 @@ static double _ak_ew_binary_ref(ak_binary_op op, double a, double b) {
 
 /* ---- fill --------------------------------------------------------------- */
 AKDEF ak_result ak_fill(ak_context* ctx, ak_dtype dtype, void* y, size_t n, float value, ak_stream* stream) {
-    ak_result r = _ak_ew_check(ctx, dtype, n, stream, "ak_fill");
+    ak_result r = _ak_elementwise_check(ctx, dtype, n, stream, "ak_fill");
     char kn[64];
     _ak_kargs a;
     if (r == AK_OK) r = _ak_op_check_ptr(y, dtype, "ak_fill: y");
@@ -16237,13 +16237,13 @@ AKDEF ak_result ak_fill(ak_context* ctx, ak_dtype dtype, void* y, size_t n, floa
         return AK_OK;
     }
     _ak_kargs_fill(&a, y, (int64_t)n, value);
-    return _ak_ew_launch(ctx, _ak_src_elementwise, _ak_op_name(kn, sizeof kn, "ak_fill", dtype), _ak_ew_chunks(n),
+    return _ak_elementwise_launch(ctx, _ak_src_elementwise, _ak_op_name(kn, sizeof kn, "ak_fill", dtype), _ak_elementwise_chunks(n),
                          stream, &a);
 }
 
 /* ---- copy and cast ------------------------------------------------------- */
 AKDEF ak_result ak_copy(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t n, ak_stream* stream) {
-    ak_result r = _ak_ew_check(ctx, dtype, n, stream, "ak_copy");
+    ak_result r = _ak_elementwise_check(ctx, dtype, n, stream, "ak_copy");
     size_t bytes;
     char kn[64];
     _ak_kargs a;
@@ -16260,13 +16260,13 @@ AKDEF ak_result ak_copy(ak_context* ctx, ak_dtype dtype, const void* x, void* y,
     }
     _ak_kargs_copy(&a, x, y, (int64_t)n);
     /* work items: 32 bytes (two 16-byte vectors) per thread step */
-    return _ak_ew_launch(ctx, _ak_src_cast, _ak_op_name(kn, sizeof kn, "ak_copy", dtype), bytes / 32 + 1, stream,
+    return _ak_elementwise_launch(ctx, _ak_src_cast, _ak_op_name(kn, sizeof kn, "ak_copy", dtype), bytes / 32 + 1, stream,
                          &a);
 }
 
 AKDEF ak_result ak_cast(ak_context* ctx, ak_dtype src_dtype, const void* x, ak_dtype dst_dtype, void* y, size_t n,
                         ak_stream* stream) {
-    ak_result r = _ak_ew_check(ctx, src_dtype, n, stream, "ak_cast (source)");
+    ak_result r = _ak_elementwise_check(ctx, src_dtype, n, stream, "ak_cast (source)");
     char kn[64];
     _ak_kargs a;
     if (r == AK_OK) r = _ak_op_check_float(dst_dtype, "ak_cast (destination)");
@@ -16284,14 +16284,14 @@ AKDEF ak_result ak_cast(ak_context* ctx, ak_dtype src_dtype, const void* x, ak_d
     }
     snprintf(kn, sizeof kn, "ak_cast_%s_%s", ak_dtype_name(src_dtype), ak_dtype_name(dst_dtype));
     _ak_kargs_cast(&a, x, y, (int64_t)n);
-    return _ak_ew_launch(ctx, _ak_src_cast, kn, _ak_ew_chunks(n), stream, &a);
+    return _ak_elementwise_launch(ctx, _ak_src_cast, kn, _ak_elementwise_chunks(n), stream, &a);
 }
 
 /* ---- axpy and scale -------------------------------------------------------- */
 /* y = alpha * x + (with_y ? y : 0) */
-static ak_result _ak_ew_axpby(ak_context* ctx, ak_dtype dtype, size_t n, float alpha, const void* x, void* y,
+static ak_result _ak_elementwise_axpby(ak_context* ctx, ak_dtype dtype, size_t n, float alpha, const void* x, void* y,
                               ak_stream* stream, int with_y, const char* op) {
-    ak_result r = _ak_ew_check(ctx, dtype, n, stream, op);
+    ak_result r = _ak_elementwise_check(ctx, dtype, n, stream, op);
     char kn[64], what[64];
     _ak_kargs a;
     size_t bytes;
@@ -16312,22 +16312,22 @@ static ak_result _ak_ew_axpby(ak_context* ctx, ak_dtype dtype, size_t n, float a
     }
     if (with_y) _ak_kargs_axpy(&a, (int64_t)n, alpha, x, y);
     else _ak_kargs_scale(&a, (int64_t)n, alpha, x, y);
-    return _ak_ew_launch(ctx, _ak_src_elementwise, _ak_op_name(kn, sizeof kn, with_y ? "ak_axpy" : "ak_scale", dtype),
-                         _ak_ew_chunks(n), stream, &a);
+    return _ak_elementwise_launch(ctx, _ak_src_elementwise, _ak_op_name(kn, sizeof kn, with_y ? "ak_axpy" : "ak_scale", dtype),
+                         _ak_elementwise_chunks(n), stream, &a);
 }
 AKDEF ak_result ak_axpy(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t n, float alpha,
                         ak_stream* stream) {
-    return _ak_ew_axpby(ctx, dtype, n, alpha, x, y, stream, 1, "ak_axpy");
+    return _ak_elementwise_axpby(ctx, dtype, n, alpha, x, y, stream, 1, "ak_axpy");
 }
 AKDEF ak_result ak_scale(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t n, float alpha,
                          ak_stream* stream) {
-    return _ak_ew_axpby(ctx, dtype, n, alpha, x, y, stream, 0, "ak_scale");
+    return _ak_elementwise_axpby(ctx, dtype, n, alpha, x, y, stream, 0, "ak_scale");
 }
 
 /* ---- binary ops ------------------------------------------------------------ */
 AKDEF ak_result ak_binary(ak_context* ctx, ak_binary_op op, ak_dtype dtype, const void* x, const void* y, void* z,
                           size_t n, ak_stream* stream) {
-    ak_result r = _ak_ew_check(ctx, dtype, n, stream, "ak_binary");
+    ak_result r = _ak_elementwise_check(ctx, dtype, n, stream, "ak_binary");
     char kn[64];
     _ak_kargs a;
     size_t bytes;
@@ -16347,11 +16347,11 @@ AKDEF ak_result ak_binary(ak_context* ctx, ak_binary_op op, ak_dtype dtype, cons
         size_t i;
         for (i = 0; i < n; i++)
             _ak_op_st(z, dtype, i,
-                      (float)_ak_ew_binary_ref(op, (double)_ak_op_ld(x, dtype, i), (double)_ak_op_ld(y, dtype, i)));
+                      (float)_ak_elementwise_binary_ref(op, (double)_ak_op_ld(x, dtype, i), (double)_ak_op_ld(y, dtype, i)));
         return AK_OK;
     }
     _ak_kargs_binary(&a, x, y, z, (int64_t)n, (int32_t)op);
-    return _ak_ew_launch(ctx, _ak_src_elementwise, _ak_op_name(kn, sizeof kn, "ak_binary", dtype), _ak_ew_chunks(n),
+    return _ak_elementwise_launch(ctx, _ak_src_elementwise, _ak_op_name(kn, sizeof kn, "ak_binary", dtype), _ak_elementwise_chunks(n),
                          stream, &a);
 }
 AKDEF ak_result ak_add(ak_context* ctx, ak_dtype dtype, const void* x, const void* y, void* z, size_t n,
@@ -16366,7 +16366,7 @@ AKDEF ak_result ak_mul(ak_context* ctx, ak_dtype dtype, const void* x, const voi
 /* ---- unary activations ------------------------------------------------------ */
 AKDEF ak_result ak_unary(ak_context* ctx, ak_unary_op op, ak_dtype dtype, const void* x, void* y, size_t n,
                          float param, ak_stream* stream) {
-    ak_result r = _ak_ew_check(ctx, dtype, n, stream, "ak_unary");
+    ak_result r = _ak_elementwise_check(ctx, dtype, n, stream, "ak_unary");
     char kn[64];
     _ak_kargs a;
     size_t bytes;
@@ -16383,11 +16383,11 @@ AKDEF ak_result ak_unary(ak_context* ctx, ak_unary_op op, ak_dtype dtype, const 
     if (_ak_op_is_cpu(ctx)) {
         size_t i;
         for (i = 0; i < n; i++)
-            _ak_op_st(y, dtype, i, (float)_ak_ew_unary_ref(op, (double)_ak_op_ld(x, dtype, i), (double)param));
+            _ak_op_st(y, dtype, i, (float)_ak_elementwise_unary_ref(op, (double)_ak_op_ld(x, dtype, i), (double)param));
         return AK_OK;
     }
     _ak_kargs_unary(&a, x, y, (int64_t)n, (int32_t)op, param);
-    return _ak_ew_launch(ctx, _ak_src_activation, _ak_op_name(kn, sizeof kn, "ak_unary", dtype), _ak_ew_chunks(n),
+    return _ak_elementwise_launch(ctx, _ak_src_activation, _ak_op_name(kn, sizeof kn, "ak_unary", dtype), _ak_elementwise_chunks(n),
                          stream, &a);
 }
 
@@ -16451,38 +16451,38 @@ AKDEF ak_result ak_transpose(ak_context* ctx, ak_dtype dtype, const void* x, voi
  * (wave size, compute units, opt level) and launches.
  * ========================================================================== */
 
-#define _AK_RD_BLOCK 256u          /* threads per block of the reduce / split kernels */
-#define _AK_RD_ROW_MAX 16384u      /* widest row kept in registers by ak_softmax_<dt> / ak_norm_<dt> */
-#define _AK_RD_SPLIT_E 32u         /* elements per thread of ak_softmax_split_<dt> */
-#define _AK_RD_SLAB_BYTES 16384u   /* the longest run of rows one block of ak_softmax_slab_<dt> holds */
-#define _AK_RD_MAX_THREADS 0x40000000u        /* cap of grid x block per launch (AMD: < 2^32 work-items) */
-#define _AK_RD_XENT_ONE 8192u      /* cross-entropy mean / sum: up to this many rows one block combines the
+#define _AK_ROWOP_BLOCK 256u          /* threads per block of the reduce / split kernels */
+#define _AK_ROWOP_ROW_MAX 16384u      /* widest row kept in registers by ak_softmax_<dt> / ak_norm_<dt> */
+#define _AK_ROWOP_SPLIT_E 32u         /* elements per thread of ak_softmax_split_<dt> */
+#define _AK_ROWOP_SLAB_BYTES 16384u   /* the longest run of rows one block of ak_softmax_slab_<dt> holds */
+#define _AK_ROWOP_MAX_THREADS 0x40000000u        /* cap of grid x block per launch (AMD: < 2^32 work-items) */
+#define _AK_ROWOP_XENT_ONE 8192u      /* cross-entropy mean / sum: up to this many rows one block combines the
                                       row losses and writes the result (no ak_xent_mean launch) */
 
 
 /* Smallest power of two >= v (v >= 1), capped at cap (a power of two). */
-static unsigned _ak_rd_pow2(size_t v, unsigned cap) {
+static unsigned _ak_rowop_pow2(size_t v, unsigned cap) {
     unsigned p = 1;
     while (p < cap && (size_t)p < v) p <<= 1;
     return p;
 }
 
 /* [a, a + an) and [b, b + bn) (bytes) overlap without being the same buffer start. */
-static int _ak_rd_partial_overlap(const void* a, size_t an, const void* b, size_t bn) {
+static int _ak_rowop_partial_overlap(const void* a, size_t an, const void* b, size_t bn) {
     uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
     if (!a || !b || pa == pb) return 0;
     return pa < pb + bn && pb < pa + an;
 }
-static int _ak_rd_overlap(const void* a, size_t an, const void* b, size_t bn) {
+static int _ak_rowop_overlap(const void* a, size_t an, const void* b, size_t bn) {
     uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
     if (!a || !b) return 0;
     return pa < pb + bn && pb < pa + an;
 }
 
-static int _ak_rd_aligned16(const void* p) { return p == NULL || ((uintptr_t)p & 15u) == 0; }
+static int _ak_rowop_aligned16(const void* p) { return p == NULL || ((uintptr_t)p & 15u) == 0; }
 
 /* Shared checks: ctx, dtype, shape, stream, x. */
-static ak_result _ak_rd_check(ak_context* ctx, ak_dtype t, const void* x, const char* xname, size_t rows, size_t cols,
+static ak_result _ak_rowop_check(ak_context* ctx, ak_dtype t, const void* x, const char* xname, size_t rows, size_t cols,
                               ak_stream* s, const char* op) {
     ak_result r = _ak_op_check_ctx(ctx, op);
     char what[96];
@@ -16505,24 +16505,24 @@ static ak_result _ak_rd_check(ak_context* ctx, ak_dtype t, const void* x, const 
  * 16384, split blocks past the compute units) falls back to the op's generic
  * one (_ak_rowop_pick). */
 enum {
-    _AK_RV_ROWS = 0,  /* softmax / norms: the row in registers of a group of G threads (cols <= 16384); param:
+    _AK_ROW_VARIANT_ROWS = 0,  /* softmax / norms: the row in registers of a group of G threads (cols <= 16384); param:
                          elements per thread to aim for (0: the kernel's E, the fewest threads) */
-    _AK_RV_SPLIT,     /* softmax: S co-operating blocks per row, one read; block: 128 or 256 */
-    _AK_RV_TWOPASS,   /* softmax: stats + apply kernels (two reads of x), any width, no co-residency */
-    _AK_RV_WIDE,      /* softmax / norms: one block per row, two passes (the second from L2); block: threads;
+    _AK_ROW_VARIANT_SPLIT,     /* softmax: S co-operating blocks per row, one read; block: 128 or 256 */
+    _AK_ROW_VARIANT_TWOPASS,   /* softmax: stats + apply kernels (two reads of x), any width, no co-residency */
+    _AK_ROW_VARIANT_WIDE,      /* softmax / norms: one block per row, two passes (the second from L2); block: threads;
                          norms: param > 0 cuts rows into segments of param KiB, one block each (S co-operating
                          blocks per row; the second pass then hits L2 at any width) */
-    _AK_RV_STREAM,    /* reductions / cross-entropy: a group of G threads per row (segment), one read; param:
+    _AK_ROW_VARIANT_STREAM,    /* reductions / cross-entropy: a group of G threads per row (segment), one read; param:
                          bytes per thread to aim for; block: small inputs widen the groups until they fill
-                         block threads per CU (0: never; _ak_rd_stream_group) */
-    _AK_RV_SEGMENTS,  /* reductions: rows cut into segments over CUs x param blocks, then a combine kernel */
-    _AK_RV_SMALL,     /* cross-entropy mean / sum: one block does every row and the reduction (one launch, no
+                         block threads per CU (0: never; _ak_rowop_stream_group) */
+    _AK_ROW_VARIANT_SEGMENTS,  /* reductions: rows cut into segments over CUs x param blocks, then a combine kernel */
+    _AK_ROW_VARIANT_SMALL,     /* cross-entropy mean / sum: one block does every row and the reduction (one launch, no
                          workspace); block: threads */
-    _AK_RV_SLAB,      /* softmax: R consecutive rows a block through shared memory with 16-byte accesses (narrow
-                         rows of any width: cols x dtype size <= _AK_RD_SLAB_BYTES; x and y equally aligned mod 16,
+    _AK_ROW_VARIANT_SLAB,      /* softmax: R consecutive rows a block through shared memory with 16-byte accesses (narrow
+                         rows of any width: cols x dtype size <= _AK_ROWOP_SLAB_BYTES; x and y equally aligned mod 16,
                          else the rows kernel); block: threads (64..256); param: bytes of rows a block takes
-                         (1024.._AK_RD_SLAB_BYTES, 0: the most) */
-    _AK_RV_COUNT
+                         (1024.._AK_ROWOP_SLAB_BYTES, 0: the most) */
+    _AK_ROW_VARIANT_COUNT
 };
 /* ops of the table (bit mask) */
 #define _AK_RO_SOFTMAX 1u
@@ -16542,7 +16542,7 @@ typedef struct _ak_rowop_rule {
     size_t rmin, rmax;      /* rows in [rmin, rmax] (x compute units when per_cu) */
     int per_cu;
     int odd;                /* -1 any width, 0 only cols % 8 == 0, 1 only cols % 8 != 0 */
-    int variant;            /* _AK_RV_* */
+    int variant;            /* _AK_ROW_VARIANT_* */
     unsigned block, param;  /* see the variant */
     const char* why;        /* the measurement that chose the row */
 } _ak_rowop_rule;
@@ -16550,98 +16550,98 @@ typedef struct _ak_rowop_rule {
 static const _ak_rowop_rule _ak_rowop_table[] = {
     /* softmax, layernorm, rmsnorm (bench/NOTES.md "Sweep misses: wide rows"; rows 256..16384 measured: fewer
      * rows keep the older choice) */
-    { _AK_RO_SOFTMAX, _AK_DT_ALL, 8193, 16384, 256, _AK_RMAX, 0, -1, _AK_RV_WIDE, 512, 0,
+    { _AK_RO_SOFTMAX, _AK_DT_ALL, 8193, 16384, 256, _AK_RMAX, 0, -1, _AK_ROW_VARIANT_WIDE, 512, 0,
       "h100 2026-11-23 session 3 (helper wide), x 16384 rows 256/1024/4096/16384, % of copy: f32 wide/512 "
       "61/73/81/83 vs rows 40/57/68/71, bf16 46/66/84/91 vs rows 38/50/58/61; 8193..16384 columns take the same "
       "1024-thread register group as 16384 in the rows kernel (1 block per SM)" },
-    { _AK_RO_SOFTMAX, _AK_DT_HALF, 16385, 131072, 256, _AK_RMAX, 0, -1, _AK_RV_WIDE, 512, 0,
+    { _AK_RO_SOFTMAX, _AK_DT_HALF, 16385, 131072, 256, _AK_RMAX, 0, -1, _AK_ROW_VARIANT_WIDE, 512, 0,
       "h100 2026-11-23 session 3 (helper wide), bf16 rows 256/1024/4096/16384, wide/512 vs split/128: x 32768 "
       "63/66/74/76 vs 43/58/63/64, x 50257 55/60/65 vs 32/41/46, x 128256 56/61/65 vs 54/60/62 (f32: split "
       "stays ahead at 32768+)" },
-    { _AK_RO_NORM, _AK_DT_F32, 8193, 16384, 256, _AK_RMAX, 0, -1, _AK_RV_WIDE, 1024, 0,
+    { _AK_RO_NORM, _AK_DT_F32, 8193, 16384, 256, _AK_RMAX, 0, -1, _AK_ROW_VARIANT_WIDE, 1024, 0,
       "h100 2026-11-23 session 3 (helper wide, ak_norm_wide without spills): x 16384 rows 256/1024/4096/16384: "
       "layernorm f32 wide/1024 55/72/86/91% vs rows 42/61/71/74, rmsnorm 65/83/92/94 vs 49/71/80/84 (x 8192: rows "
       "70-96 stays)" },
-    { _AK_RO_NORM, _AK_DT_HALF, 8193, 16384, 256, _AK_RMAX, 0, -1, _AK_RV_WIDE, 512, 0,
+    { _AK_RO_NORM, _AK_DT_HALF, 8193, 16384, 256, _AK_RMAX, 0, -1, _AK_ROW_VARIANT_WIDE, 512, 0,
       "h100 2026-11-23 session 3 (helper wide): x 16384 rows 256/1024/4096/16384: layernorm bf16 wide/512 "
       "41/66/82/89% vs rows 37/53/63/66, rmsnorm 48/71/86/92 vs 43/61/74/78 (x 8192: rows 85-99 stays)" },
     /* softmax / log_softmax of f16 / bf16 rows whose width is not a multiple of 8 (the rows kernel reads them
      * element by element): runs of rows through shared memory (bench/NOTES.md "Narrow odd rows"; forced variants
      * of bench_sweep, both ops alike; f32 stays with the rows kernel: slab slower or within 5%) */
-    { _AK_RO_SOFTMAX, _AK_DT_HALF, 2, 64, 16384, _AK_RMAX, 0, 1, _AK_RV_SLAB, 128, 4096,
+    { _AK_RO_SOFTMAX, _AK_DT_HALF, 2, 64, 16384, _AK_RMAX, 0, 1, _AK_ROW_VARIANT_SLAB, 128, 4096,
       "h100 2026-11-23 session 4, softmax x 33 f16 / bf16: 16384 rows 8.35 / 8.19 us slab/128/4096 vs 9.02 / 9.06 "
       "rows, 65536 rows 14.85 / 14.94 vs 19.52 / 19.94 (eager 12.9); 64 / 1024 rows: rows 5.6-5.9 vs slab 6.7-7.5" },
-    { _AK_RO_SOFTMAX, _AK_DT_HALF, 65, 255, 64, _AK_RMAX, 0, 1, _AK_RV_SLAB, 64, 2048,
+    { _AK_RO_SOFTMAX, _AK_DT_HALF, 65, 255, 64, _AK_RMAX, 0, 1, _AK_ROW_VARIANT_SLAB, 64, 2048,
       "h100 2026-11-23 session 4, softmax x 127 f16 / bf16, 64 / 1024 / 16384 / 65536 rows: slab/64/2048 5.76 / "
       "5.98 / 10.53 / 24.51 us vs rows 7.04 / 7.52 / 17.12 / 47.94 (eager 5.0 / 5.5 / 9.1 / 22.2: still 0.85-0.92x)" },
-    { _AK_RO_SOFTMAX, _AK_DT_HALF, 256, 2048, 16384, _AK_RMAX, 0, 1, _AK_RV_SLAB, 128, 8192,
+    { _AK_RO_SOFTMAX, _AK_DT_HALF, 256, 2048, 16384, _AK_RMAX, 0, 1, _AK_ROW_VARIANT_SLAB, 128, 8192,
       "h100 2026-11-23 session 4, softmax x 1023 f16 / bf16, 16384 / 65536 rows: slab/128/8192 41.41 / 42.14 and "
       "133.47 / 134.24 us vs rows 44.16 / 41.12 and 146.56 / 136.96 (log_softmax 1-13%); 1024 rows: rows 8.8 vs 10.3" },
-    { _AK_RO_SOFTMAX, _AK_DT_HALF, 2049, 4095, 16384, _AK_RMAX, 0, 1, _AK_RV_SLAB, 64, 0,
+    { _AK_RO_SOFTMAX, _AK_DT_HALF, 2049, 4095, 16384, _AK_RMAX, 0, 1, _AK_ROW_VARIANT_SLAB, 64, 0,
       "h100 2026-11-23 session 4, softmax x 3001 f16 / bf16 (2 rows a 64-thread block): 16384 rows 109.7 / 110.2 us "
       "vs rows 132.1 / 123.1, 65536 rows 363.7 / 363.1 vs 502.2 / 465.0 (eager 690); at 1024 rows rows wins 15 vs "
       "21; only 3001 measured in this range" },
-    { _AK_RO_SOFTMAX | _AK_RO_NORM, _AK_DT_ALL, 1, 16384, 1, _AK_RMAX, 0, -1, _AK_RV_ROWS, 128, 0,
+    { _AK_RO_SOFTMAX | _AK_RO_NORM, _AK_DT_ALL, 1, 16384, 1, _AK_RMAX, 0, -1, _AK_ROW_VARIANT_ROWS, 128, 0,
       "h100 bench_ops 2026-11-22: 65536 x 4096 at 94-100% of copy, one read; 128-thread blocks (f16 4096: 2988 GB/s "
       "vs 2903 with 256); h100 sweep 2026-11-23: 94-100% at 65536 x 768..8192, 57-71% (f32) / 49-61% (f16) at "
       "x 16384 (the rule's weak end)" },
-    { _AK_RO_SOFTMAX, _AK_DT_ALL, 16385, _AK_RMAX, 1, _AK_RMAX, 0, -1, _AK_RV_SPLIT, 128, 0,
+    { _AK_RO_SOFTMAX, _AK_DT_ALL, 16385, _AK_RMAX, 1, _AK_RMAX, 0, -1, _AK_ROW_VARIANT_SPLIT, 128, 0,
       "h100 bench_ops 2026-11-22: 4096 x 393216 f32 split 2173 GB/s vs 1811 two-pass (falls back to two-pass past "
       "CUs blocks per row, and for f16/bf16 past 131072 columns: 1974 vs 1823 GB/s)" },
-    { _AK_RO_NORM, _AK_DT_ALL, 16385, _AK_RMAX, 1, _AK_RMAX, 0, -1, _AK_RV_WIDE, 1024, 0,
+    { _AK_RO_NORM, _AK_DT_ALL, 16385, _AK_RMAX, 1, _AK_RMAX, 0, -1, _AK_ROW_VARIANT_WIDE, 1024, 0,
       "h100 sweep 2026-11-23: one 1024-thread block per row, two passes: 84-93% at 16384 x 32768, 58-66% at "
       "128256 / 400000 columns; session 3 (helper wide): 64 KiB segments (param 64) measured -2..-19% for "
       "layernorm, -20..-30% at 50257, +3..+10% for rmsnorm at >= 1024 rows: not taken" },
     /* reductions, few rows of 8193..32768 columns: one widened group per row (no combine launch, no workspace)
      * beats segments; measured with bench_sweep --force (bench/NOTES.md "Sweep misses: reductions, ...") */
-    { _AK_RO_SUM | _AK_RO_MINMAX, _AK_DT_ALL, 8193, 32768, 1, 511, 0, -1, _AK_RV_STREAM, 1024, 256,
+    { _AK_RO_SUM | _AK_RO_MINMAX, _AK_DT_ALL, 8193, 32768, 1, 511, 0, -1, _AK_ROW_VARIANT_STREAM, 1024, 256,
       "h100 red 2026-11-23 (force): sum 1 / 16 / 256 rows x 16384 f32 6.24 / 7.04 / 12.64 us stream vs 9.06 / 9.50 / "
       "15.68 segments, x 32768 8.19 / 9.18 / 20.35 vs 8.86 / 9.79 / 23.49, bf16 alike (6.11 vs 8.80 at 1 x 16384); "
       "max / min run the same kernel code (not measured apart)" },
-    { _AK_RO_SUM | _AK_RO_MINMAX, _AK_DT_ALL, 32769, _AK_RMAX, 256, 511, 0, -1, _AK_RV_STREAM, 1024, 256,
+    { _AK_RO_SUM | _AK_RO_MINMAX, _AK_DT_ALL, 32769, _AK_RMAX, 256, 511, 0, -1, _AK_ROW_VARIANT_STREAM, 1024, 256,
       "h100 red 2026-11-23 (force): sum 256 x 50257 f32 29.73 us stream vs 32.54 segments, bf16 19.62 vs 21.12; "
       "256 x 128256 f32 57.76 vs 59.04, bf16 39.04 vs 38.94 (at 1 / 16 rows segments win: 8.1 vs 10.2 at 1 x 50257)" },
-    { _AK_RO_ARG, _AK_DT_ALL, 8193, 16384, 1, 511, 0, -1, _AK_RV_STREAM, 1024, 256,
+    { _AK_RO_ARG, _AK_DT_ALL, 8193, 16384, 1, 511, 0, -1, _AK_ROW_VARIANT_STREAM, 1024, 256,
       "h100 red 2026-11-23 (force): argmax 1 / 16 / 256 rows x 16384 f32 9.31 / 9.79 / 15.36 us stream vs 10.18 / "
       "10.85 / 18.46 segments, bf16 8.83 / 9.12 / 11.74 vs 10.14 / 10.40 / 14.85" },
-    { _AK_RO_ARG, _AK_DT_ALL, 16385, 32768, 256, 511, 0, -1, _AK_RV_STREAM, 1024, 256,
+    { _AK_RO_ARG, _AK_DT_ALL, 16385, 32768, 256, 511, 0, -1, _AK_ROW_VARIANT_STREAM, 1024, 256,
       "h100 red 2026-11-23 (force): argmax 256 x 32768 f32 23.81 us stream vs 30.34 segments, bf16 16.64 vs 20.16 "
       "(1 / 16 rows: segments 10.2 / 10.8 vs stream 12.8-14.3; 256 x 50257: a tie, 23.97 vs 23.87)" },
     /* reductions: rows < CUs x 16 (sum, mean, f32 max/min) or x 8 (the rest) and wide: segments */
-    { _AK_RO_SUM, _AK_DT_ALL, 8193, _AK_RMAX, 0, 16, 1, -1, _AK_RV_SEGMENTS, 256, 16,
+    { _AK_RO_SUM, _AK_DT_ALL, 8193, _AK_RMAX, 0, 16, 1, -1, _AK_ROW_VARIANT_SEGMENTS, 256, 16,
       "h100 bench_ops 2026-11-22, 256M elements, segments per CU 8/16/32/64: sum f32 97.2/97.8/98.0/97.6, "
       "sum bf16 91.4/92.9/90.9/88.7" },
-    { _AK_RO_MINMAX, _AK_DT_F32, 8193, _AK_RMAX, 0, 16, 1, -1, _AK_RV_SEGMENTS, 256, 16,
+    { _AK_RO_MINMAX, _AK_DT_F32, 8193, _AK_RMAX, 0, 16, 1, -1, _AK_ROW_VARIANT_SEGMENTS, 256, 16,
       "h100 bench_ops 2026-11-22: max f32 94.8/97.2/97.2/97.3 at 8/16/32/64 segments per CU" },
-    { _AK_RO_MINMAX | _AK_RO_ARG, _AK_DT_ALL, 8193, _AK_RMAX, 0, 8, 1, -1, _AK_RV_SEGMENTS, 256, 8,
+    { _AK_RO_MINMAX | _AK_RO_ARG, _AK_DT_ALL, 8193, _AK_RMAX, 0, 8, 1, -1, _AK_ROW_VARIANT_SEGMENTS, 256, 8,
       "h100 bench_ops 2026-11-22: argmax bf16 84.1/80.9/81.5/75.2 at 8/16/32/64 segments per CU; max bf16 fell "
       "under 90 at 16" },
     /* cross-entropy mean / sum of small batches: one block, one launch, no workspace */
-    { _AK_RO_XENT_RED, _AK_DT_ALL, 1, 32768, 1, 1, 0, -1, _AK_RV_SMALL, 512, 256,
+    { _AK_RO_XENT_RED, _AK_DT_ALL, 1, 32768, 1, 1, 0, -1, _AK_ROW_VARIANT_SMALL, 512, 256,
       "h100 red 2026-11-23 (force): 1 x 32 / 127 / 1000 / 4096 / 8192 / 32768 f32 5.95 / 6.21 / 6.66 / 7.30 / 7.97 / "
       "9.60 us vs 11.55-16.74 with 3 launches (eager 7-15); bf16 alike" },
-    { _AK_RO_XENT_RED, _AK_DT_ALL, 32769, _AK_RMAX, 1, 1, 0, -1, _AK_RV_SMALL, 1024, 256,
+    { _AK_RO_XENT_RED, _AK_DT_ALL, 32769, _AK_RMAX, 1, 1, 0, -1, _AK_ROW_VARIANT_SMALL, 1024, 256,
       "h100 red 2026-11-23 (force): 1 x 128256 f32 17.50 us (1024 threads) vs 22.05 with 3 launches (512: 18.18), "
       "bf16 17.60 vs 22.62; one row is one block on either path" },
-    { _AK_RO_XENT_RED, _AK_DT_ALL, 1, 1000, 2, 16, 0, -1, _AK_RV_SMALL, 512, 256,
+    { _AK_RO_XENT_RED, _AK_DT_ALL, 1, 1000, 2, 16, 0, -1, _AK_ROW_VARIANT_SMALL, 512, 256,
       "h100 red 2026-11-23 (force): 16 x 32 / 127 / 1000 f32 5.95 / 6.62 / 9.12 us vs 11.84 / 12.54 / 12.51 with 3 "
       "launches; bf16 5.92 / 6.62 / 8.16" },
-    { _AK_RO_XENT_RED, _AK_DT_ALL, 1001, 4096, 2, 16, 0, -1, _AK_RV_SMALL, 1024, 256,
+    { _AK_RO_XENT_RED, _AK_DT_ALL, 1001, 4096, 2, 16, 0, -1, _AK_ROW_VARIANT_SMALL, 1024, 256,
       "h100 red 2026-11-23 (force): 16 x 4096 f32 12.26 us (1024 threads) vs 13.47 with 3 launches, bf16 12.22 vs "
       "13.41; 16 x 8192: 3 launches win (15.7 vs 18.9)" },
-    { _AK_RO_XENT_RED, _AK_DT_ALL, 1, 127, 17, 256, 0, -1, _AK_RV_SMALL, 512, 256,
+    { _AK_RO_XENT_RED, _AK_DT_ALL, 1, 127, 17, 256, 0, -1, _AK_ROW_VARIANT_SMALL, 512, 256,
       "h100 red 2026-11-23 (force): 256 x 32 / 127 f32 6.66 / 10.94 us vs 11.87 / 12.99 with 3 launches, bf16 "
       "6.37 / 10.40 vs 11.87 / 12.61; 256 x 1000: 3 launches win (13.5 vs 33)" },
-    { _AK_RO_XENT_RED, _AK_DT_ALL, 1, 32, 257, 1024, 0, -1, _AK_RV_SMALL, 512, 256,
+    { _AK_RO_XENT_RED, _AK_DT_ALL, 1, 32, 257, 1024, 0, -1, _AK_ROW_VARIANT_SMALL, 512, 256,
       "h100 red 2026-11-23 (force): 1024 x 32 f32 10.91 us vs 12.00 with 3 launches, bf16 8.67 vs 11.94; 1024 x "
       "127: 3 launches win (13.3 vs 18.5)" },
     /* cross-entropy, wide f32 rows: 256 threads per row (several blocks per SM) rather than one 1024-thread block */
-    { _AK_RO_XENT | _AK_RO_XENT_RED, _AK_DT_F32, 32769, 65536, 1024, _AK_RMAX, 0, -1, _AK_RV_STREAM, 1024, 1024,
+    { _AK_RO_XENT | _AK_RO_XENT_RED, _AK_DT_F32, 32769, 65536, 1024, _AK_RMAX, 0, -1, _AK_ROW_VARIANT_STREAM, 1024, 1024,
       "h100 red 2026-11-23 (force): cross_entropy 1024 x 50257 f32 85.1 us at 1024 B per thread (G 256) vs 110.7 "
       "at 256 B (G 1024: ak_xent_f32 holds 62 registers, so one 1024-thread block per SM), 4096 x 50257 285.1 vs "
       "393.0; x 32768 a tie (58.7-59.3, 184.5-189.6)" },
     /* reductions and cross-entropy (none, mean, sum): a group per row (segment) */
-    { _AK_RO_REDUCE | _AK_RO_XENT | _AK_RO_XENT_RED, _AK_DT_ALL, 1, _AK_RMAX, 1, _AK_RMAX, 0, -1, _AK_RV_STREAM, 1024,
+    { _AK_RO_REDUCE | _AK_RO_XENT | _AK_RO_XENT_RED, _AK_DT_ALL, 1, _AK_RMAX, 1, _AK_RMAX, 0, -1, _AK_ROW_VARIANT_STREAM, 1024,
       256, "h100 bench_ops 2026-11-22: 65536 x 4096, about 256 bytes per thread measured best; mean / sum: "
       "per-row losses, partials, combine (89% of copy at 65536 x 4096); small inputs widened to 1024 threads per "
       "CU: h100 red 2026-11-23 (force, block 0 / 1024 / 2048): argmax 1024 x 127 f32 12.00 / 6.21 / 6.34 us, "
@@ -16650,22 +16650,22 @@ static const _ak_rowop_rule _ak_rowop_table[] = {
 /* Variants no row picks yet (candidates for the shapes the h100 sweep of
  * 2026-11-23 found slow; bench/sweep_variants.sh measures them with
  * bench_sweep --force, bench/NOTES.md "Shape sweep" lists what to run):
- * _AK_RV_ROWS with a param for odd and narrow widths. */
+ * _AK_ROW_VARIANT_ROWS with a param for odd and narrow widths. */
 
 #if defined(AMDKIT_ROWOP_FORCE) || defined(AMDKIT_TESTS)
 /* bench/bench_sweep.c --force (and the tests: tests/ti_rowop.c, ti_kargs.c): every row op takes this variant / block / param
  * where the variant applies to the op (variant < 0: the table). */
 static struct { int variant; unsigned block, param; } _ak_rowop_force = { -1, 0, 0 };
-static const char* const _ak_rv_names[_AK_RV_COUNT] = { "rows", "split", "twopass", "wide", "stream", "segments",
+static const char* const _ak_row_variant_names[_AK_ROW_VARIANT_COUNT] = { "rows", "split", "twopass", "wide", "stream", "segments",
                                                          "small", "slab" };
 /* the ops each variant can run */
-static unsigned _ak_rv_ops(int v) {
+static unsigned _ak_row_variant_ops(int v) {
     switch (v) {
-    case _AK_RV_ROWS: case _AK_RV_WIDE: return _AK_RO_SOFTMAX | _AK_RO_NORM;
-    case _AK_RV_SPLIT: case _AK_RV_TWOPASS: case _AK_RV_SLAB: return _AK_RO_SOFTMAX;
-    case _AK_RV_STREAM: return _AK_RO_REDUCE | _AK_RO_XENT | _AK_RO_XENT_RED;
-    case _AK_RV_SEGMENTS: return _AK_RO_REDUCE;
-    case _AK_RV_SMALL: return _AK_RO_XENT_RED;
+    case _AK_ROW_VARIANT_ROWS: case _AK_ROW_VARIANT_WIDE: return _AK_RO_SOFTMAX | _AK_RO_NORM;
+    case _AK_ROW_VARIANT_SPLIT: case _AK_ROW_VARIANT_TWOPASS: case _AK_ROW_VARIANT_SLAB: return _AK_RO_SOFTMAX;
+    case _AK_ROW_VARIANT_STREAM: return _AK_RO_REDUCE | _AK_RO_XENT | _AK_RO_XENT_RED;
+    case _AK_ROW_VARIANT_SEGMENTS: return _AK_RO_REDUCE;
+    case _AK_ROW_VARIANT_SMALL: return _AK_RO_XENT_RED;
     default: return 0;
     }
 }
@@ -16678,8 +16678,8 @@ static const _ak_rowop_rule* _ak_rowop_pick(const ak_context* ctx, unsigned op, 
     int odd = cols % 8 != 0;
 #if defined(AMDKIT_ROWOP_FORCE) || defined(AMDKIT_TESTS)
     static _ak_rowop_rule forced;
-    if (_ak_rowop_force.variant >= 0 && _ak_rowop_force.variant < _AK_RV_COUNT &&
-        (_ak_rv_ops(_ak_rowop_force.variant) & op)) {
+    if (_ak_rowop_force.variant >= 0 && _ak_rowop_force.variant < _AK_ROW_VARIANT_COUNT &&
+        (_ak_row_variant_ops(_ak_rowop_force.variant) & op)) {
         memset(&forced, 0, sizeof forced);
         forced.ops = op;
         forced.variant = _ak_rowop_force.variant;
@@ -16702,13 +16702,13 @@ static const _ak_rowop_rule* _ak_rowop_pick(const ak_context* ctx, unsigned op, 
 
 /* In-register row kernels (ak_softmax_<dt>, ak_norm_<dt>): E elements per
  * thread (16 for f32, 32 for f16 / bf16, as in the kernels), and the group
- * size G, a power of two with G * E >= cols (cols <= _AK_RD_ROW_MAX); per > 0
+ * size G, a power of two with G * E >= cols (cols <= _AK_ROWOP_ROW_MAX); per > 0
  * asks for about `per` elements per thread (a larger G, at most 1024 threads). */
-static unsigned _ak_rd_row_e(ak_dtype t) { return t == AK_F32 ? 16u : 32u; }
-static unsigned _ak_rd_row_group(size_t cols, ak_dtype t, unsigned per) {
-    unsigned e = _ak_rd_row_e(t), g = _ak_rd_pow2((cols + e - 1) / e, _AK_RD_ROW_MAX / e);
+static unsigned _ak_rowop_row_e(ak_dtype t) { return t == AK_F32 ? 16u : 32u; }
+static unsigned _ak_rowop_row_group(size_t cols, ak_dtype t, unsigned per) {
+    unsigned e = _ak_rowop_row_e(t), g = _ak_rowop_pow2((cols + e - 1) / e, _AK_ROWOP_ROW_MAX / e);
     if (per > 0 && per < e) {
-        unsigned g2 = _ak_rd_pow2((cols + per - 1) / per, _AK_RD_ROW_MAX / e); /* the kernels' launch bound */
+        unsigned g2 = _ak_rowop_pow2((cols + per - 1) / per, _AK_ROWOP_ROW_MAX / e); /* the kernels' launch bound */
         if (g2 > g) g = g2;
     }
     return g;
@@ -16722,25 +16722,25 @@ static unsigned _ak_rd_row_group(size_t cols, ak_dtype t, unsigned per) {
  * small cells slow (h100 sweep 2026-11-23: argmax 1024 x 127 f32 12.0 us with
  * 2 threads per row, eager 6.5; 1 x 64 6.7 us with one thread, eager 4.9).
  * widen 0: no widening (the table's STREAM rows give it as their block). */
-static unsigned _ak_rd_stream_group(const ak_context* ctx, size_t units, size_t len, ak_dtype t, unsigned per,
+static unsigned _ak_rowop_stream_group(const ak_context* ctx, size_t units, size_t len, ak_dtype t, unsigned per,
                                     unsigned cap, unsigned widen) {
     size_t n = per / ak_dtype_size(t), want = (size_t)_ak_op_cus(ctx) * widen;
     unsigned g;
     if (n < 1) n = 1;
-    g = _ak_rd_pow2((len + n - 1) / n, cap);
+    g = _ak_rowop_pow2((len + n - 1) / n, cap);
     while (g < cap && (size_t)g * 8u < len && units * g * 2u <= want) g <<= 1;
     return g;
 }
 
-/* Rows per launch so that grid x block stays under _AK_RD_MAX_THREADS. */
-static size_t _ak_rd_rows_per_launch(unsigned block, unsigned group, size_t segs_per_row) {
-    size_t blocks = _AK_RD_MAX_THREADS / block;
+/* Rows per launch so that grid x block stays under _AK_ROWOP_MAX_THREADS. */
+static size_t _ak_rowop_rows_per_launch(unsigned block, unsigned group, size_t segs_per_row) {
+    size_t blocks = _AK_ROWOP_MAX_THREADS / block;
     size_t r = blocks * (block / group) / (segs_per_row ? segs_per_row : 1);
     return r ? r : 1;
 }
 
 /* A device workspace from the pool (cpu: never called). */
-static ak_result _ak_rd_ws(ak_context* ctx, size_t bytes, ak_stream* s, void** out) {
+static ak_result _ak_rowop_ws(ak_context* ctx, size_t bytes, ak_stream* s, void** out) {
     ak_result r = ak_malloc(ctx, bytes, s, out);
     if (r != AK_OK) *out = NULL;
     return r;
@@ -16753,7 +16753,7 @@ static ak_result _ak_rd_ws(ak_context* ctx, size_t bytes, ak_stream* s, void** o
  * nr, a) writes kernel i's arguments for the chunk with its generated packer
  * (and may queue work the launch needs first, e.g. a memset). No allocation,
  * one launch per kernel per chunk. */
-typedef struct _ak_rd_rows {
+typedef struct _ak_rowop_rows {
     ak_kernel* k[2];
     size_t rows, rpl;       /* all rows; rows per launch */
     size_t per_row;         /* work units per row (segments, blocks) */
@@ -16762,9 +16762,9 @@ typedef struct _ak_rd_rows {
     ak_result (*pack)(const void* op, int i, size_t r0, size_t nr, _ak_kargs* a);
     const void* op;         /* the op's state, for pack */
     size_t shmem;           /* dynamic shared memory per block, bytes */
-} _ak_rd_rows;
+} _ak_rowop_rows;
 
-static ak_result _ak_rd_launch_rows(ak_context* ctx, const _ak_rd_rows* L, ak_stream* s) {
+static ak_result _ak_rowop_launch_rows(ak_context* ctx, const _ak_rowop_rows* L, ak_stream* s) {
     ak_result r = AK_OK;
     size_t r0;
     _ak_kargs a;
@@ -16782,9 +16782,9 @@ static ak_result _ak_rd_launch_rows(ak_context* ctx, const _ak_rd_rows* L, ak_st
  * CPU references (host pointers). Double accumulation.
  * ========================================================================== */
 
-static int _ak_rd_isnan(double v) { return v != v; }
+static int _ak_rowop_isnan(double v) { return v != v; }
 
-static void _ak_rd_cpu_reduce(ak_reduce_op op, ak_dtype t, const void* x, size_t rows, size_t cols, void* out) {
+static void _ak_rowop_cpu_reduce(ak_reduce_op op, ak_dtype t, const void* x, size_t rows, size_t cols, void* out) {
     size_t r, c;
     for (r = 0; r < rows; r++) {
         size_t base = r * cols;
@@ -16795,17 +16795,17 @@ static void _ak_rd_cpu_reduce(ak_reduce_op op, ak_dtype t, const void* x, size_t
             ((float*)out)[r] = (float)s;
         } else if (op == AK_REDUCE_MAX || op == AK_REDUCE_MIN) {
             double m = (double)_ak_op_ld(x, t, base);
-            for (c = 1; c < cols && !_ak_rd_isnan(m); c++) {
+            for (c = 1; c < cols && !_ak_rowop_isnan(m); c++) {
                 double v = (double)_ak_op_ld(x, t, base + c);
-                if (_ak_rd_isnan(v) || (op == AK_REDUCE_MAX ? v > m : v < m)) m = v;
+                if (_ak_rowop_isnan(v) || (op == AK_REDUCE_MAX ? v > m : v < m)) m = v;
             }
             ((float*)out)[r] = (float)m;
         } else {
             double m = (double)_ak_op_ld(x, t, base);
             size_t best = 0;
-            for (c = 1; c < cols && !_ak_rd_isnan(m); c++) {
+            for (c = 1; c < cols && !_ak_rowop_isnan(m); c++) {
                 double v = (double)_ak_op_ld(x, t, base + c);
-                if (_ak_rd_isnan(v) || (op == AK_REDUCE_ARGMAX ? v > m : v < m)) { m = v; best = c; }
+                if (_ak_rowop_isnan(v) || (op == AK_REDUCE_ARGMAX ? v > m : v < m)) { m = v; best = c; }
             }
             ((int64_t*)out)[r] = (int64_t)best;
         }
@@ -16814,13 +16814,13 @@ static void _ak_rd_cpu_reduce(ak_reduce_op op, ak_dtype t, const void* x, size_t
 
 /* One row of the softmax and cross-entropy references: its max (NaN when the
  * row holds a NaN) and *sum = the sum of exp(v - max). */
-static double _ak_rd_cpu_row_max_sumexp(ak_dtype t, const void* x, size_t base, size_t cols, double* sum) {
+static double _ak_rowop_cpu_row_max_sumexp(ak_dtype t, const void* x, size_t base, size_t cols, double* sum) {
     double m = -HUGE_VAL, s = 0.0;
     size_t c;
     int nan = 0;
     for (c = 0; c < cols; c++) {
         double v = (double)_ak_op_ld(x, t, base + c);
-        if (_ak_rd_isnan(v)) nan = 1;
+        if (_ak_rowop_isnan(v)) nan = 1;
         else if (v > m) m = v;
     }
     if (nan) m = NAN;
@@ -16829,11 +16829,11 @@ static double _ak_rd_cpu_row_max_sumexp(ak_dtype t, const void* x, size_t base, 
     return m;
 }
 
-static void _ak_rd_cpu_softmax(ak_dtype t, const void* x, void* y, size_t rows, size_t cols, int logsm) {
+static void _ak_rowop_cpu_softmax(ak_dtype t, const void* x, void* y, size_t rows, size_t cols, int logsm) {
     size_t r, c;
     for (r = 0; r < rows; r++) {
         size_t base = r * cols;
-        double s, m = _ak_rd_cpu_row_max_sumexp(t, x, base, cols, &s), ls = log(s);
+        double s, m = _ak_rowop_cpu_row_max_sumexp(t, x, base, cols, &s), ls = log(s);
         for (c = 0; c < cols; c++) {
             double d = (double)_ak_op_ld(x, t, base + c) - m;
             _ak_op_st(y, t, base + c, (float)(logsm ? d - ls : exp(d) / s));
@@ -16841,7 +16841,7 @@ static void _ak_rd_cpu_softmax(ak_dtype t, const void* x, void* y, size_t rows, 
     }
 }
 
-static void _ak_rd_cpu_norm(ak_dtype t, const void* x, const void* w, const void* b, void* y, size_t rows, size_t cols,
+static void _ak_rowop_cpu_norm(ak_dtype t, const void* x, const void* w, const void* b, void* y, size_t rows, size_t cols,
                             double eps, int rms) {
     size_t r, c;
     for (r = 0; r < rows; r++) {
@@ -16867,7 +16867,7 @@ static void _ak_rd_cpu_norm(ak_dtype t, const void* x, const void* w, const void
 }
 
 /* Returns the first row with a bad target, or rows when all are fine. */
-static size_t _ak_rd_cpu_xent(ak_dtype t, const void* x, const int64_t* tgt, size_t rows, size_t cols,
+static size_t _ak_rowop_cpu_xent(ak_dtype t, const void* x, const int64_t* tgt, size_t rows, size_t cols,
                               int64_t ignore_index, ak_loss_reduction red, float* loss) {
     size_t r, bad = rows;
     double sum = 0.0, n = 0.0;
@@ -16880,7 +16880,7 @@ static size_t _ak_rd_cpu_xent(ak_dtype t, const void* x, const int64_t* tgt, siz
             l = NAN;
             if (bad == rows) bad = r;
         } else {
-            double s, m = _ak_rd_cpu_row_max_sumexp(t, x, base, cols, &s);
+            double s, m = _ak_rowop_cpu_row_max_sumexp(t, x, base, cols, &s);
             l = m + log(s) - (double)_ak_op_ld(x, t, base + (size_t)k);
         }
         if (red == AK_LOSS_NONE) loss[r] = (float)l;
@@ -16895,7 +16895,7 @@ static size_t _ak_rd_cpu_xent(ak_dtype t, const void* x, const int64_t* tgt, siz
  * ak_reduce
  * ========================================================================== */
 
-typedef struct _ak_rd_reduce_op {
+typedef struct _ak_rowop_reduce_op {
     const char* x;
     size_t cols, es, splits, chunk;
     unsigned G;
@@ -16904,9 +16904,9 @@ typedef struct _ak_rd_reduce_op {
     float* pv;       /* split rows: per-segment partials (values, indices) */
     int64_t* pi;
     void* out;
-} _ak_rd_reduce_op;
-static ak_result _ak_rd_reduce_pack(const void* op, int i, size_t r0, size_t nr, _ak_kargs* a) {
-    const _ak_rd_reduce_op* o = (const _ak_rd_reduce_op*)op;
+} _ak_rowop_reduce_op;
+static ak_result _ak_rowop_reduce_pack(const void* op, int i, size_t r0, size_t nr, _ak_kargs* a) {
+    const _ak_rowop_reduce_op* o = (const _ak_rowop_reduce_op*)op;
     const char* x = o->x + r0 * o->cols * o->es;
     int64_t nseg = (int64_t)(nr * o->splits);
     (void)i;
@@ -16930,7 +16930,7 @@ AKDEF ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, cons
     int arg;
     ak_dtype odt;
     size_t es, target, splits, chunk, seglen;
-    unsigned B = _AK_RD_BLOCK, G, G2;
+    unsigned B = _AK_ROWOP_BLOCK, G, G2;
     float scale;
     void* ws = NULL;
     float* pv = NULL;
@@ -16940,16 +16940,16 @@ AKDEF ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, cons
 
     if ((int)op < 0 || (int)op >= (int)AK_REDUCE_OP_COUNT)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: unknown reduction %d", opn, (int)op);
-    if ((r = _ak_rd_check(ctx, dtype, x, "x", rows, cols, stream, opn)) != AK_OK) return r;
+    if ((r = _ak_rowop_check(ctx, dtype, x, "x", rows, cols, stream, opn)) != AK_OK) return r;
     arg = op == AK_REDUCE_ARGMAX || op == AK_REDUCE_ARGMIN;
     odt = arg ? AK_I64 : AK_F32;
     if ((r = _ak_op_check_ptr(out, odt, "ak_reduce: out")) != AK_OK) return r;
     es = ak_dtype_size(dtype);
-    if (_ak_rd_overlap(x, rows * cols * es, out, rows * ak_dtype_size(odt)))
+    if (_ak_rowop_overlap(x, rows * cols * es, out, rows * ak_dtype_size(odt)))
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_reduce: out overlaps x");
 
     if (_ak_op_is_cpu(ctx)) {
-        _ak_rd_cpu_reduce(op, dtype, x, rows, cols, out);
+        _ak_rowop_cpu_reduce(op, dtype, x, rows, cols, out);
         return AK_OK;
     }
     /* argmax / argmin of 1-element rows: index 0 everywhere, one memset and no kernel */
@@ -16961,10 +16961,10 @@ AKDEF ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, cons
     {
         unsigned rop = arg ? _AK_RO_ARG : (op == AK_REDUCE_SUM || op == AK_REDUCE_MEAN) ? _AK_RO_SUM : _AK_RO_MINMAX;
         const _ak_rowop_rule* rule = _ak_rowop_pick(ctx, rop, dtype, rows, cols);
-        unsigned per = rule->variant == _AK_RV_STREAM && rule->param ? rule->param : 256u;
+        unsigned per = rule->variant == _AK_ROW_VARIANT_STREAM && rule->param ? rule->param : 256u;
         splits = 1;
         chunk = cols;
-        if (rule->variant == _AK_RV_SEGMENTS) {
+        if (rule->variant == _AK_ROW_VARIANT_SEGMENTS) {
             target = (size_t)_ak_op_cus(ctx) * (_ak_op_opt(ctx) == AK_OPT_CONSERVATIVE ? 4u : rule->param ? rule->param : 8u);
             if (rows < target && cols > 8192) {
                 size_t want = (target + rows - 1) / rows;
@@ -16977,8 +16977,8 @@ AKDEF ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, cons
         }
         seglen = splits > 1 ? chunk : cols;
         /* one group per segment */
-        G = _ak_rd_stream_group(ctx, rows * splits, seglen, dtype, per, B,
-                                rule->variant == _AK_RV_STREAM ? rule->block : 1024u);
+        G = _ak_rowop_stream_group(ctx, rows * splits, seglen, dtype, per, B,
+                                rule->variant == _AK_ROW_VARIANT_STREAM ? rule->block : 1024u);
     }
     scale = op == AK_REDUCE_MEAN ? (float)(1.0 / (double)cols) : 1.0f;
 
@@ -16988,26 +16988,26 @@ AKDEF ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, cons
         /* workspace: values (nparts floats, padded to 16 bytes), then indices (arg ops) */
         size_t nparts = rows * splits, vbytes = (nparts * 4u + 15u) & ~(size_t)15u;
         if ((r = _ak_op_kernel(ctx, _ak_src_reduce, k2name[op], &k2)) != AK_OK) return r;
-        if ((r = _ak_rd_ws(ctx, vbytes + (arg ? nparts * 8u : 0u), stream, &ws)) != AK_OK) return r;
+        if ((r = _ak_rowop_ws(ctx, vbytes + (arg ? nparts * 8u : 0u), stream, &ws)) != AK_OK) return r;
         pv = (float*)ws;
         if (arg) pi = (int64_t*)((char*)ws + vbytes);
     }
 
     {
-        _ak_rd_reduce_op o;
-        _ak_rd_rows L;
+        _ak_rowop_reduce_op o;
+        _ak_rowop_rows L;
         o.x = (const char*)x; o.cols = cols; o.es = es; o.splits = splits; o.chunk = chunk;
         o.G = G; o.scale = scale; o.arg = arg; o.pv = pv; o.pi = pi; o.out = out;
         memset(&L, 0, sizeof L);
         L.k[0] = k1; L.k[1] = NULL;
-        L.rows = rows; L.rpl = _ak_rd_rows_per_launch(B, G, splits);
+        L.rows = rows; L.rpl = _ak_rowop_rows_per_launch(B, G, splits);
         L.per_row = splits; L.per_block = B / G; L.block = B;
-        L.pack = _ak_rd_reduce_pack; L.op = &o;
-        r = _ak_rd_launch_rows(ctx, &L, stream);
+        L.pack = _ak_rowop_reduce_pack; L.op = &o;
+        r = _ak_rowop_launch_rows(ctx, &L, stream);
     }
     if (r == AK_OK && splits > 1) {
         _ak_kargs a;
-        G2 = _ak_rd_pow2(splits, B);
+        G2 = _ak_rowop_pow2(splits, B);
         _ak_kargs_reduce2(&a, pv, pi, (int64_t)rows, (int64_t)splits, (int32_t)G2, scale, arg ? NULL : out, arg ? out : NULL);
         /* rows < target here, so one launch */
         r = _ak_op_launch(ctx, k2, (unsigned)((rows + B / G2 - 1) / (B / G2)), B, 0, stream, &a);
@@ -17020,7 +17020,7 @@ AKDEF ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, cons
  * ak_softmax
  * ========================================================================== */
 
-typedef struct _ak_rd_softmax_op {
+typedef struct _ak_rowop_softmax_op {
     int path;              /* 1: rows in registers, 2: co-operating blocks, 3: stats + apply, 4: a block per row,
                               5: R rows a block through shared memory */
     const char* x;
@@ -17031,9 +17031,9 @@ typedef struct _ak_rd_softmax_op {
     void* ws;              /* paths 2 and 3: counters / partials */
     ak_context* ctx;       /* path 2 clears its counters per chunk */
     ak_stream* stream;
-} _ak_rd_softmax_op;
-static ak_result _ak_rd_softmax_pack(const void* op, int i, size_t r0, size_t nr, _ak_kargs* a) {
-    const _ak_rd_softmax_op* o = (const _ak_rd_softmax_op*)op;
+} _ak_rowop_softmax_op;
+static ak_result _ak_rowop_softmax_pack(const void* op, int i, size_t r0, size_t nr, _ak_kargs* a) {
+    const _ak_rowop_softmax_op* o = (const _ak_rowop_softmax_op*)op;
     const char* x = o->x + r0 * o->cols * o->es;
     char* y = o->y + r0 * o->cols * o->es;
     ak_result r;
@@ -17064,35 +17064,35 @@ AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void*
     const _ak_rowop_rule* rule;
     ak_kernel* k = NULL;
     char kname[64];
-    _ak_rd_softmax_op o;
-    _ak_rd_rows L;
+    _ak_rowop_softmax_op o;
+    _ak_rowop_rows L;
 
-    if ((r = _ak_rd_check(ctx, dtype, x, "x", rows, cols, stream, opn)) != AK_OK) return r;
+    if ((r = _ak_rowop_check(ctx, dtype, x, "x", rows, cols, stream, opn)) != AK_OK) return r;
     if ((r = _ak_op_check_ptr(y, dtype, "ak_softmax: y")) != AK_OK) return r;
     es = ak_dtype_size(dtype);
     bytes = rows * cols * es;
-    if (_ak_rd_partial_overlap(x, bytes, y, bytes))
+    if (_ak_rowop_partial_overlap(x, bytes, y, bytes))
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_softmax: y partially overlaps x (only y == x is allowed)");
     if (_ak_op_is_cpu(ctx)) {
-        _ak_rd_cpu_softmax(dtype, x, y, rows, cols, logsm);
+        _ak_rowop_cpu_softmax(dtype, x, y, rows, cols, logsm);
         return AK_OK;
     }
-    vec = cols % 8 == 0 && _ak_rd_aligned16(x) && _ak_rd_aligned16(y);
+    vec = cols % 8 == 0 && _ak_rowop_aligned16(x) && _ak_rowop_aligned16(y);
     cus = _ak_op_cus(ctx);
     memset(&o, 0, sizeof o);
     o.x = (const char*)x; o.y = (char*)y; o.cols = cols; o.es = es; o.vec = vec; o.logsm = logsm;
     o.ctx = ctx; o.stream = stream;
     memset(&L, 0, sizeof L);
-    L.rows = rows; L.pack = _ak_rd_softmax_pack; L.op = &o;
+    L.rows = rows; L.pack = _ak_rowop_softmax_pack; L.op = &o;
     rule = _ak_rowop_pick(ctx, _AK_RO_SOFTMAX, dtype, rows, cols);
     variant = rule->variant;
-    if (variant == _AK_RV_SLAB && cols * es <= _AK_RD_SLAB_BYTES && ((uintptr_t)x & 15u) == ((uintptr_t)y & 15u)) {
+    if (variant == _AK_ROW_VARIANT_SLAB && cols * es <= _AK_ROWOP_SLAB_BYTES && ((uintptr_t)x & 15u) == ((uintptr_t)y & 15u)) {
         /* path 5: R rows a block through shared memory, 16-byte accesses at any width; groups of about cols / 8
          * threads (at most a wave: the kernel's group reduction is shuffles only) */
         unsigned wave = (unsigned)_ak_target_wave(ctx, ctx->dev.arch);
-        size_t run = rule->param >= 1024u && rule->param <= _AK_RD_SLAB_BYTES ? rule->param : _AK_RD_SLAB_BYTES;
-        if (cols * es > run) run = _AK_RD_SLAB_BYTES;
-        o.G = _ak_rd_pow2((cols + 7) / 8, wave);
+        size_t run = rule->param >= 1024u && rule->param <= _AK_ROWOP_SLAB_BYTES ? rule->param : _AK_ROWOP_SLAB_BYTES;
+        if (cols * es > run) run = _AK_ROWOP_SLAB_BYTES;
+        o.G = _ak_rowop_pow2((cols + 7) / 8, wave);
         o.R = (unsigned)(run / (cols * es));
         if ((r = _ak_op_kernel(ctx, _ak_src_softmax, _ak_op_name(kname, sizeof kname, "ak_softmax_slab", dtype), &k)) !=
             AK_OK)
@@ -17101,47 +17101,47 @@ AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void*
         L.k[0] = k; L.rpl = (size_t)0x7FFFFFFF;
         L.per_row = 1; L.per_block = o.R; L.block = rule->block >= 64u && rule->block <= 256u ? rule->block : 256u;
         L.shmem = o.R * cols * es + 16u;
-        return _ak_rd_launch_rows(ctx, &L, stream);
+        return _ak_rowop_launch_rows(ctx, &L, stream);
     }
-    if (variant == _AK_RV_SLAB || (variant == _AK_RV_ROWS && cols > _AK_RD_ROW_MAX))
-        variant = cols > _AK_RD_ROW_MAX ? _AK_RV_SPLIT : _AK_RV_ROWS;   /* SPLIT: the generic wide choice below */
+    if (variant == _AK_ROW_VARIANT_SLAB || (variant == _AK_ROW_VARIANT_ROWS && cols > _AK_ROWOP_ROW_MAX))
+        variant = cols > _AK_ROWOP_ROW_MAX ? _AK_ROW_VARIANT_SPLIT : _AK_ROW_VARIANT_ROWS;   /* SPLIT: the generic wide choice below */
 
-    if (variant == _AK_RV_ROWS) {
+    if (variant == _AK_ROW_VARIANT_ROWS) {
         /* path 1: rows in registers, a group of G threads per row */
-        unsigned G = _ak_rd_row_group(cols, dtype, rule->param), B = G > rule->block ? G : rule->block;
+        unsigned G = _ak_rowop_row_group(cols, dtype, rule->param), B = G > rule->block ? G : rule->block;
         if (B < 128u) B = 128u;
         if ((r = _ak_op_kernel(ctx, _ak_src_softmax, _ak_op_name(kname, sizeof kname, "ak_softmax", dtype), &k)) != AK_OK)
             return r;
         o.path = 1; o.G = G;
-        L.k[0] = k; L.rpl = _ak_rd_rows_per_launch(B, G, 1);
+        L.k[0] = k; L.rpl = _ak_rowop_rows_per_launch(B, G, 1);
         L.per_row = 1; L.per_block = B / G; L.block = B;
-        return _ak_rd_launch_rows(ctx, &L, stream);
+        return _ak_rowop_launch_rows(ctx, &L, stream);
     }
-    if (variant == _AK_RV_WIDE) {
+    if (variant == _AK_ROW_VARIANT_WIDE) {
         /* path 4: one block per row, two passes over the row (any width; x and y 16-byte aligned: vectors) */
         unsigned B = rule->block >= 64u && rule->block <= 1024u ? rule->block : 1024u;
         if ((r = _ak_op_kernel(ctx, _ak_src_softmax, _ak_op_name(kname, sizeof kname, "ak_softmax_wide", dtype), &k)) !=
             AK_OK)
             return r;
-        o.path = 4; o.vec = _ak_rd_aligned16(x) && _ak_rd_aligned16(y);
+        o.path = 4; o.vec = _ak_rowop_aligned16(x) && _ak_rowop_aligned16(y);
         L.k[0] = k; L.rpl = 0x7FFFFFFF;
         L.per_row = 1; L.per_block = 1; L.block = B;
-        return _ak_rd_launch_rows(ctx, &L, stream);
+        return _ak_rowop_launch_rows(ctx, &L, stream);
     }
 
     {
         /* path 2 with blocks of rule->block threads (128 = 4096 elements each:
          * measured faster on an H100 than 256) when S stays <= CUs, else 256 */
-        unsigned SB = variant == _AK_RV_SPLIT && (rule->block == 128u || rule->block == 256u) ? rule->block : 128u;
-        size_t S = (cols + SB * _AK_RD_SPLIT_E - 1) / (SB * _AK_RD_SPLIT_E);
+        unsigned SB = variant == _AK_ROW_VARIANT_SPLIT && (rule->block == 128u || rule->block == 256u) ? rule->block : 128u;
+        size_t S = (cols + SB * _AK_ROWOP_SPLIT_E - 1) / (SB * _AK_ROWOP_SPLIT_E);
         void* ws = NULL;
         if (S > (size_t)cus) {
             SB = 256u;
-            S = (cols + SB * _AK_RD_SPLIT_E - 1) / (SB * _AK_RD_SPLIT_E);
+            S = (cols + SB * _AK_ROWOP_SPLIT_E - 1) / (SB * _AK_ROWOP_SPLIT_E);
         }
         /* f16 / bf16 rows past 131072: path 3 measured faster on an H100
          * (4096 x 393216: 1974 GB/s vs 1823; f32: 1811 vs 2173) */
-        if (variant == _AK_RV_SPLIT && S <= (size_t)cus && _ak_op_opt(ctx) != AK_OPT_CONSERVATIVE &&
+        if (variant == _AK_ROW_VARIANT_SPLIT && S <= (size_t)cus && _ak_op_opt(ctx) != AK_OPT_CONSERVATIVE &&
             (dtype == AK_F32 || cols <= 131072)) {
             /* path 2: S co-operating blocks per row (S <= CUs: all of a row's
              * blocks can be resident together). Per launch: counters
@@ -17153,11 +17153,11 @@ AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void*
             if ((r = _ak_op_kernel(ctx, _ak_src_softmax, _ak_op_name(kname, sizeof kname, "ak_softmax_split", dtype),
                                    &k)) != AK_OK)
                 return r;
-            if ((r = _ak_rd_ws(ctx, ws_bytes, stream, &ws)) != AK_OK) return r;
+            if ((r = _ak_rowop_ws(ctx, ws_bytes, stream, &ws)) != AK_OK) return r;
             o.path = 2; o.S = (unsigned)S; o.ws = ws; o.cnt_bytes = cnt_bytes;
             L.k[0] = k; L.rpl = nr_max;
             L.per_row = S; L.per_block = 1; L.block = SB;
-            r = _ak_rd_launch_rows(ctx, &L, stream);
+            r = _ak_rowop_launch_rows(ctx, &L, stream);
         } else {
             /* path 3: partial (max, sum) per chunk, then combine + write */
             ak_kernel* k2 = NULL;
@@ -17179,11 +17179,11 @@ AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void*
             if ((r = _ak_op_kernel(ctx, _ak_src_softmax, _ak_op_name(kname, sizeof kname, "ak_softmax_apply", dtype),
                                    &k2)) != AK_OK)
                 return r;
-            if ((r = _ak_rd_ws(ctx, nr_max * S * 8u, stream, &ws)) != AK_OK) return r;
+            if ((r = _ak_rowop_ws(ctx, nr_max * S * 8u, stream, &ws)) != AK_OK) return r;
             o.path = 3; o.S = (unsigned)S; o.chunk = chunk; o.ws = ws;
             L.k[0] = k; L.k[1] = k2; L.rpl = nr_max;
-            L.per_row = S; L.per_block = 1; L.block = _AK_RD_BLOCK;
-            r = _ak_rd_launch_rows(ctx, &L, stream);
+            L.per_row = S; L.per_block = 1; L.block = _AK_ROWOP_BLOCK;
+            r = _ak_rowop_launch_rows(ctx, &L, stream);
         }
         if (ws) ak_free(ctx, ws);
         return r;
@@ -17195,7 +17195,7 @@ AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void*
  * ========================================================================== */
 
 /* The weight / bias pointers (may be NULL) and eps of a norm named opn. */
-static ak_result _ak_rd_norm_check_wb(const char* opn, ak_dtype dtype, const void* w, const void* b, float eps) {
+static ak_result _ak_rowop_norm_check_wb(const char* opn, ak_dtype dtype, const void* w, const void* b, float eps) {
     char what[96];
     ak_result r;
     if (w) {
@@ -17215,7 +17215,7 @@ static ak_result _ak_rd_norm_check_wb(const char* opn, ak_dtype dtype, const voi
  * ak_add_rmsnorm in >>impl:ops-llm): the row-op table's row for the shape picks the register-row kernel
  * (ak_norm_<dt> / ak_add_norm_<dt>) or the one-block-per-row one (ak_norm_wide_<dt> / ak_add_norm_wide_<dt>);
  * both forms move the same rows, so they share the row. */
-typedef struct _ak_rd_norm_op {
+typedef struct _ak_rowop_norm_op {
     int wide;              /* the *_wide_<dt> kernel: one block per row (S == 1) or per segment of seg columns */
     const char *x, *r;     /* r: NULL for the plain norm */
     const void *w, *b;
@@ -17227,9 +17227,9 @@ typedef struct _ak_rd_norm_op {
     void* ws;              /* S > 1: counters (1 + rows per launch), then 2 partials per block; else NULL */
     ak_context* ctx;       /* S > 1 clears its counters per launch */
     ak_stream* stream;
-} _ak_rd_norm_op;
-static ak_result _ak_rd_norm_pack(const void* op, int i, size_t r0, size_t nr, _ak_kargs* a) {
-    const _ak_rd_norm_op* o = (const _ak_rd_norm_op*)op;
+} _ak_rowop_norm_op;
+static ak_result _ak_rowop_norm_pack(const void* op, int i, size_t r0, size_t nr, _ak_kargs* a) {
+    const _ak_rowop_norm_op* o = (const _ak_rowop_norm_op*)op;
     const size_t off = r0 * o->cols * o->es;
     ak_result r;
     (void)i;
@@ -17250,29 +17250,29 @@ static ak_result _ak_rd_norm_pack(const void* op, int i, size_t r0, size_t nr, _
     return AK_OK;
 }
 /* Plans and launches o (x, r, w, b, h, y, rms, eps set; the arguments checked) over rows x cols. */
-static ak_result _ak_rd_norm_launch(ak_context* ctx, ak_dtype dtype, _ak_rd_norm_op* o, size_t rows, size_t cols,
+static ak_result _ak_rowop_norm_launch(ak_context* ctx, ak_dtype dtype, _ak_rowop_norm_op* o, size_t rows, size_t cols,
                                     ak_stream* stream) {
     const int res = o->r != NULL;
-    const int io16 = _ak_rd_aligned16(o->x) && _ak_rd_aligned16(o->y) &&
-                     (!res || (_ak_rd_aligned16(o->r) && _ak_rd_aligned16(o->h)));
+    const int io16 = _ak_rowop_aligned16(o->x) && _ak_rowop_aligned16(o->y) &&
+                     (!res || (_ak_rowop_aligned16(o->r) && _ak_rowop_aligned16(o->h)));
     const _ak_rowop_rule* rule = _ak_rowop_pick(ctx, _AK_RO_NORM, dtype, rows, cols);
     ak_kernel* k = NULL;
     char kname[64];
-    _ak_rd_rows L;
+    _ak_rowop_rows L;
     ak_result r;
     o->cols = cols; o->es = ak_dtype_size(dtype); o->wvec = 0;
     memset(&L, 0, sizeof L);
     L.k[1] = NULL;
-    L.rows = rows; L.per_row = 1; L.pack = _ak_rd_norm_pack; L.op = o;
-    if (rule->variant == _AK_RV_ROWS && cols <= _AK_RD_ROW_MAX) {
-        unsigned G = _ak_rd_row_group(cols, dtype, rule->param), B = G > rule->block ? G : rule->block;
+    L.rows = rows; L.per_row = 1; L.pack = _ak_rowop_norm_pack; L.op = o;
+    if (rule->variant == _AK_ROW_VARIANT_ROWS && cols <= _AK_ROWOP_ROW_MAX) {
+        unsigned G = _ak_rowop_row_group(cols, dtype, rule->param), B = G > rule->block ? G : rule->block;
         if (B < 128u) B = 128u;
         if ((r = _ak_op_kernel(ctx, _ak_src_norm, _ak_op_name(kname, sizeof kname, res ? "ak_add_norm" : "ak_norm", dtype),
                                &k)) != AK_OK)
             return r;
         o->wide = 0; o->G = G;
-        o->vec = cols % 8 == 0 && io16 && _ak_rd_aligned16(o->w) && _ak_rd_aligned16(o->b);
-        L.rpl = _ak_rd_rows_per_launch(B, G, 1); L.per_block = B / G; L.block = B;
+        o->vec = cols % 8 == 0 && io16 && _ak_rowop_aligned16(o->w) && _ak_rowop_aligned16(o->b);
+        L.rpl = _ak_rowop_rows_per_launch(B, G, 1); L.per_block = B / G; L.block = B;
     } else {
         /* wide rows (or the table's choice): one block of rule->block threads per row, two passes (the residual
          * form's first pass writes h, the second reads it back); x, y (r, h) 16-byte aligned: vectors at any width
@@ -17283,11 +17283,11 @@ static ak_result _ak_rd_norm_launch(ak_context* ctx, ak_dtype dtype, _ak_rd_norm
             return r;
         o->wide = 1; o->G = 0;
         o->vec = io16;
-        o->wvec = _ak_rd_aligned16(o->w) && _ak_rd_aligned16(o->b);
+        o->wvec = _ak_rowop_aligned16(o->w) && _ak_rowop_aligned16(o->b);
         o->seg = cols; o->S = 1;
         L.rpl = 0x7FFFFFFF; L.per_block = 1;
-        L.block = rule->variant == _AK_RV_WIDE && rule->block >= 64u && rule->block <= 1024u ? rule->block : 1024u;
-        if (rule->variant == _AK_RV_WIDE && rule->param > 0 && _ak_op_opt(ctx) != AK_OPT_CONSERVATIVE) {
+        L.block = rule->variant == _AK_ROW_VARIANT_WIDE && rule->block >= 64u && rule->block <= 1024u ? rule->block : 1024u;
+        if (rule->variant == _AK_ROW_VARIANT_WIDE && rule->param > 0 && _ak_op_opt(ctx) != AK_OPT_CONSERVATIVE) {
             /* segments of param KiB (a multiple of 8 columns), at most CUs of them per row (all S blocks of a row
              * must be resident at once) */
             size_t cus = (size_t)_ak_op_cus(ctx), seg = (size_t)rule->param * 1024u / o->es / 8u * 8u, S;
@@ -17303,60 +17303,60 @@ static ak_result _ak_rd_norm_launch(ak_context* ctx, ak_dtype dtype, _ak_rd_norm
                 o->seg = seg; o->S = (unsigned)S;
                 o->cnt_bytes = ((nr_max + 1) * 4u + 255u) & ~(size_t)255u;
                 o->ctx = ctx; o->stream = stream;
-                if ((r = _ak_rd_ws(ctx, o->cnt_bytes + nr_max * S * 8u, stream, &o->ws)) != AK_OK) return r;
+                if ((r = _ak_rowop_ws(ctx, o->cnt_bytes + nr_max * S * 8u, stream, &o->ws)) != AK_OK) return r;
                 L.rpl = nr_max; L.per_row = S;
             }
         }
     }
     L.k[0] = k;
-    r = _ak_rd_launch_rows(ctx, &L, stream);
+    r = _ak_rowop_launch_rows(ctx, &L, stream);
     if (o->ws) ak_free(ctx, o->ws); /* stream-ordered reuse: safe right after the launches */
     o->ws = NULL;
     return r;
 }
 
-static ak_result _ak_rd_norm(ak_context* ctx, ak_dtype dtype, const void* x, const void* w, const void* b, void* y,
+static ak_result _ak_rowop_norm(ak_context* ctx, ak_dtype dtype, const void* x, const void* w, const void* b, void* y,
                              size_t rows, size_t cols, float eps, int rms, ak_stream* stream) {
     const char* opn = rms ? "ak_rmsnorm" : "ak_layernorm";
     char what[96];
     ak_result r;
     size_t es, bytes;
-    _ak_rd_norm_op o;
+    _ak_rowop_norm_op o;
 
-    if ((r = _ak_rd_check(ctx, dtype, x, "x", rows, cols, stream, opn)) != AK_OK) return r;
+    if ((r = _ak_rowop_check(ctx, dtype, x, "x", rows, cols, stream, opn)) != AK_OK) return r;
     snprintf(what, sizeof what, "%s: y", opn);
     if ((r = _ak_op_check_ptr(y, dtype, what)) != AK_OK) return r;
-    if ((r = _ak_rd_norm_check_wb(opn, dtype, w, b, eps)) != AK_OK) return r;
+    if ((r = _ak_rowop_norm_check_wb(opn, dtype, w, b, eps)) != AK_OK) return r;
     es = ak_dtype_size(dtype);
     bytes = rows * cols * es;
-    if (_ak_rd_partial_overlap(x, bytes, y, bytes))
+    if (_ak_rowop_partial_overlap(x, bytes, y, bytes))
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: y partially overlaps x (only y == x is allowed)", opn);
-    if (_ak_rd_overlap(y, bytes, w, cols * es) || _ak_rd_overlap(y, bytes, b, cols * es))
+    if (_ak_rowop_overlap(y, bytes, w, cols * es) || _ak_rowop_overlap(y, bytes, b, cols * es))
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: y overlaps weight or bias", opn);
     if (_ak_op_is_cpu(ctx)) {
-        _ak_rd_cpu_norm(dtype, x, w, b, y, rows, cols, (double)eps, rms);
+        _ak_rowop_cpu_norm(dtype, x, w, b, y, rows, cols, (double)eps, rms);
         return AK_OK;
     }
     memset(&o, 0, sizeof o);
     o.x = (const char*)x; o.w = w; o.b = b; o.y = (char*)y; o.rms = rms; o.eps = eps;
-    return _ak_rd_norm_launch(ctx, dtype, &o, rows, cols, stream);
+    return _ak_rowop_norm_launch(ctx, dtype, &o, rows, cols, stream);
 }
 
 AKDEF ak_result ak_layernorm(ak_context* ctx, ak_dtype dtype, const void* x, const void* weight, const void* bias,
                              void* y, size_t rows, size_t cols, float eps, ak_stream* stream) {
-    return _ak_rd_norm(ctx, dtype, x, weight, bias, y, rows, cols, eps, 0, stream);
+    return _ak_rowop_norm(ctx, dtype, x, weight, bias, y, rows, cols, eps, 0, stream);
 }
 
 AKDEF ak_result ak_rmsnorm(ak_context* ctx, ak_dtype dtype, const void* x, const void* weight, void* y, size_t rows,
                            size_t cols, float eps, ak_stream* stream) {
-    return _ak_rd_norm(ctx, dtype, x, weight, NULL, y, rows, cols, eps, 1, stream);
+    return _ak_rowop_norm(ctx, dtype, x, weight, NULL, y, rows, cols, eps, 1, stream);
 }
 
 /* ==========================================================================
  * ak_cross_entropy
  * ========================================================================== */
 
-typedef struct _ak_rd_xent_op {
+typedef struct _ak_rowop_xent_op {
     const char* x;
     const int64_t* tgt;
     float* rowloss;
@@ -17364,9 +17364,9 @@ typedef struct _ak_rd_xent_op {
     unsigned G;
     int vec;
     int64_t ignore_index;
-} _ak_rd_xent_op;
-static ak_result _ak_rd_xent_pack(const void* op, int i, size_t r0, size_t nr, _ak_kargs* a) {
-    const _ak_rd_xent_op* o = (const _ak_rd_xent_op*)op;
+} _ak_rowop_xent_op;
+static ak_result _ak_rowop_xent_pack(const void* op, int i, size_t r0, size_t nr, _ak_kargs* a) {
+    const _ak_rowop_xent_op* o = (const _ak_rowop_xent_op*)op;
     (void)i;
     _ak_kargs_xent(a, o->x + r0 * o->cols * o->es, o->tgt + r0, (int64_t)nr, (int64_t)o->cols, (int32_t)o->G, o->vec,
                    o->ignore_index, o->rowloss + r0);
@@ -17389,7 +17389,7 @@ AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
     const _ak_rowop_rule* rule;
     char kname[64];
 
-    if ((r = _ak_rd_check(ctx, dtype, logits, "logits", rows, cols, stream, opn)) != AK_OK) return r;
+    if ((r = _ak_rowop_check(ctx, dtype, logits, "logits", rows, cols, stream, opn)) != AK_OK) return r;
     if ((r = _ak_op_check_ptr(targets, AK_I64, "ak_cross_entropy: targets")) != AK_OK) return r;
     if ((r = _ak_op_check_ptr(loss, AK_F32, "ak_cross_entropy: loss")) != AK_OK) return r;
     if ((int)reduction < 0 || (int)reduction >= (int)AK_LOSS_REDUCTION_COUNT)
@@ -17397,12 +17397,12 @@ AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
                        opn, (int)reduction);
     es = ak_dtype_size(dtype);
     nloss = reduction == AK_LOSS_NONE ? rows : 1;
-    if (_ak_rd_overlap(loss, nloss * 4u, logits, rows * cols * es) ||
-        _ak_rd_overlap(loss, nloss * 4u, targets, rows * 8u) ||
-        _ak_rd_overlap(targets, rows * 8u, logits, rows * cols * es))
+    if (_ak_rowop_overlap(loss, nloss * 4u, logits, rows * cols * es) ||
+        _ak_rowop_overlap(loss, nloss * 4u, targets, rows * 8u) ||
+        _ak_rowop_overlap(targets, rows * 8u, logits, rows * cols * es))
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: loss, targets and logits must not overlap", opn);
     if (_ak_op_is_cpu(ctx)) {
-        size_t bad = _ak_rd_cpu_xent(dtype, logits, targets, rows, cols, ignore_index, reduction, loss);
+        size_t bad = _ak_rowop_cpu_xent(dtype, logits, targets, rows, cols, ignore_index, reduction, loss);
         if (bad < rows)
             return _ak_err(AK_ERROR_INVALID_ARGUMENT,
                            "%s: targets[%zu] = %lld is outside [0, %zu) and not ignore_index (%lld); its loss is NaN",
@@ -17410,9 +17410,9 @@ AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
         return AK_OK;
     }
     /* the logits' base 16-byte aligned: vectors at any width (each row: scalar head, vectors, scalar tail) */
-    vec = _ak_rd_aligned16(logits);
+    vec = _ak_rowop_aligned16(logits);
     rule = _ak_rowop_pick(ctx, reduction == AK_LOSS_NONE ? _AK_RO_XENT : _AK_RO_XENT_RED, dtype, rows, cols);
-    if (rule->variant == _AK_RV_SMALL && reduction != AK_LOSS_NONE) {
+    if (rule->variant == _AK_ROW_VARIANT_SMALL && reduction != AK_LOSS_NONE) {
         /* one block: every row's loss and the mean / sum, one launch, no workspace; the rows
          * spread over the block's threads (wider groups while they fit and the row has more
          * than one 8-element vector per thread) */
@@ -17420,45 +17420,45 @@ AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
         if ((r = _ak_op_kernel(ctx, _ak_src_xent, _ak_op_name(kname, sizeof kname, "ak_xent_small", dtype), &k)) !=
             AK_OK)
             return r;
-        B = rule->block >= 64u && rule->block <= 1024u ? _ak_rd_pow2(rule->block, 1024u) : 1024u;
-        G = _ak_rd_stream_group(ctx, rows, cols, dtype, rule->param ? rule->param : 256u, B, 0u);
+        B = rule->block >= 64u && rule->block <= 1024u ? _ak_rowop_pow2(rule->block, 1024u) : 1024u;
+        G = _ak_rowop_stream_group(ctx, rows, cols, dtype, rule->param ? rule->param : 256u, B, 0u);
         while (G < B && (size_t)G * 8u < cols && rows * G * 2u <= B) G <<= 1;
         _ak_kargs_xent_small(&a, logits, targets, (int64_t)rows, (int64_t)cols, (int32_t)G, vec, ignore_index,
                              reduction == AK_LOSS_MEAN ? 1 : 0, loss);
         return _ak_op_launch(ctx, k, 1u, B, 0, stream, &a);
     }
-    G = _ak_rd_stream_group(ctx, rows, cols, dtype, rule->param ? rule->param : 256u, 1024u,
-                            rule->variant == _AK_RV_STREAM ? rule->block : 1024u);
+    G = _ak_rowop_stream_group(ctx, rows, cols, dtype, rule->param ? rule->param : 256u, 1024u,
+                            rule->variant == _AK_ROW_VARIANT_STREAM ? rule->block : 1024u);
     B = G > 256u ? G : 256u;
     if ((r = _ak_op_kernel(ctx, _ak_src_xent, _ak_op_name(kname, sizeof kname, "ak_xent", dtype), &k)) != AK_OK)
         return r;
     if (reduction != AK_LOSS_NONE) {
         /* per-row losses, then per-block partial (sum, count), then one combine; up to
-         * _AK_RD_XENT_ONE rows one block adds them all and writes the result (2 launches) */
+         * _AK_ROWOP_XENT_ONE rows one block adds them all and writes the result (2 launches) */
         size_t want = (size_t)_ak_op_cus(ctx) * 2u;
         per = (rows + want - 1) / want;
         if (per < 1024) per = 1024;
-        if (rows <= _AK_RD_XENT_ONE) per = rows;
+        if (rows <= _AK_ROWOP_XENT_ONE) per = rows;
         nparts = (rows + per - 1) / per;
         if ((r = _ak_op_kernel(ctx, _ak_src_xent, "ak_xent_partial", &kp)) != AK_OK) return r;
         if (nparts > 1 && (r = _ak_op_kernel(ctx, _ak_src_xent, "ak_xent_mean", &km)) != AK_OK) return r;
-        if ((r = _ak_rd_ws(ctx, ((rows * 4u + 15u) & ~(size_t)15u) + nparts * 8u, stream, &ws)) != AK_OK) return r;
+        if ((r = _ak_rowop_ws(ctx, ((rows * 4u + 15u) & ~(size_t)15u) + nparts * 8u, stream, &ws)) != AK_OK) return r;
         rowloss = (float*)ws;
         part = (float*)((char*)ws + ((rows * 4u + 15u) & ~(size_t)15u));
     } else {
         rowloss = loss;
     }
     {
-        _ak_rd_xent_op o;
-        _ak_rd_rows L;
+        _ak_rowop_xent_op o;
+        _ak_rowop_rows L;
         o.x = (const char*)logits; o.tgt = targets; o.rowloss = rowloss; o.cols = cols; o.es = es;
         o.G = G; o.vec = vec; o.ignore_index = ignore_index;
         memset(&L, 0, sizeof L);
         L.k[0] = k; L.k[1] = NULL;
-        L.rows = rows; L.rpl = _ak_rd_rows_per_launch(B, G, 1);
+        L.rows = rows; L.rpl = _ak_rowop_rows_per_launch(B, G, 1);
         L.per_row = 1; L.per_block = B / G; L.block = B;
-        L.pack = _ak_rd_xent_pack; L.op = &o;
-        r = _ak_rd_launch_rows(ctx, &L, stream);
+        L.pack = _ak_rowop_xent_pack; L.op = &o;
+        r = _ak_rowop_launch_rows(ctx, &L, stream);
     }
     if (r == AK_OK && reduction != AK_LOSS_NONE) {
         _ak_kargs a;
@@ -17747,7 +17747,7 @@ static void* _ak_gemm_ref_rows(void* arg) {
             v = (double)g->alpha * acc;
             if (g->beta != 0.0f) v += (double)g->beta * _ak_op_ld(g->c, g->out_dtype, b * g->stride_c + i * s->ldc + jj);
             if (g->bias) v += _ak_op_ld(g->bias, g->out_dtype, jj);
-            if (g->activation >= 0) v = _ak_ew_unary_ref((ak_unary_op)g->activation, v, (double)g->act_param);
+            if (g->activation >= 0) v = _ak_elementwise_unary_ref((ak_unary_op)g->activation, v, (double)g->act_param);
             if (g->residual) v += _ak_op_ld(g->residual, g->out_dtype, b * g->stride_r + i * s->ldr + jj);
             _ak_op_st(g->d, g->out_dtype, b * g->stride_d + i * s->ldd + jj, (float)v);
         }
@@ -17843,9 +17843,9 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
  * kernels/attention.hip (its top comment explains the layout of the work).
  * ========================================================================== */
 
-#define _AK_AT_MAX_SPLITS 128   /* cap of num_splits (and of the automatic choice) */
-#define _AK_AT_THREADS 256u     /* block of the SIMT kernel (AK_ATTN_THREADS) */
-#define _AK_AT_MAX_GRIDZ 65535u /* grid.z limit (CUDA): batch x heads_kv per launch */
+#define _AK_ATTN_MAX_SPLITS 128   /* cap of num_splits (and of the automatic choice) */
+#define _AK_ATTN_THREADS 256u     /* block of the SIMT kernel (AK_ATTN_THREADS) */
+#define _AK_ATTN_MAX_GRIDZ 65535u /* grid.z limit (CUDA): batch x heads_kv per launch */
 
 AKDEF const char* ak_attention_layout_name(ak_attention_layout layout) {
     static const char* n[] = { "bhsd", "bshd", "strided" };
@@ -17854,7 +17854,7 @@ AKDEF const char* ak_attention_layout_name(ak_attention_layout layout) {
 }
 
 /* Element strides (batch, head, seq) of one tensor of `heads` x `seq` rows. */
-static void _ak_at_strides(const ak_attention_args* a, const int64_t* given, size_t heads, size_t seq,
+static void _ak_attn_strides(const ak_attention_args* a, const int64_t* given, size_t heads, size_t seq,
                            int64_t st[3]) {
     int64_t d = (int64_t)a->head_dim, H = (int64_t)heads, S = (int64_t)seq;
     if (a->layout == AK_ATTN_BHSD) { st[0] = H * S * d; st[1] = S * d; st[2] = d; }
@@ -17863,7 +17863,7 @@ static void _ak_at_strides(const ak_attention_args* a, const int64_t* given, siz
 }
 
 /* Elements spanned by a tensor (largest offset + head_dim); 0 on overflow. */
-static size_t _ak_at_extent(const int64_t st[3], size_t n0, size_t n1, size_t n2, size_t d) {
+static size_t _ak_attn_extent(const int64_t st[3], size_t n0, size_t n1, size_t n2, size_t d) {
     size_t n[3], tot = d, i;
     n[0] = n0; n[1] = n1; n[2] = n2;
     for (i = 0; i < 3; i++) {
@@ -17878,7 +17878,7 @@ static size_t _ak_at_extent(const int64_t st[3], size_t n0, size_t n1, size_t n2
 
 /* Distinct (b, h, s) rows of o must not overlap: with the dimensions sorted by
  * stride, each stride must step over everything the smaller ones span. */
-static int _ak_at_rows_disjoint(const int64_t st[3], size_t n0, size_t n1, size_t n2, size_t d) {
+static int _ak_attn_rows_disjoint(const int64_t st[3], size_t n0, size_t n1, size_t n2, size_t d) {
     size_t n[3], s[3], span = d;
     int i, j;
     n[0] = n0; n[1] = n1; n[2] = n2;
@@ -17898,7 +17898,7 @@ static int _ak_at_rows_disjoint(const int64_t st[3], size_t n0, size_t n1, size_
 }
 
 /* Everything ak_attention checks, and what the launches need. */
-typedef struct _ak_at_plan {
+typedef struct _ak_attn_plan {
     int64_t qs[3], ks[3], vs[3], os[3];
     size_t qext, kext, vext, oext;   /* elements spanned */
     size_t group;                    /* heads_q / heads_kv */
@@ -17911,9 +17911,9 @@ typedef struct _ak_at_plan {
     unsigned threads;                /* block size */
     size_t shmem;                    /* dynamic shared memory of the launch */
     char kname[48];                  /* kernel name without the dtype suffix */
-} _ak_at_plan;
+} _ak_attn_plan;
 
-static ak_result _ak_at_check(ak_context* ctx, const ak_attention_args* a, ak_stream* s, _ak_at_plan* p) {
+static ak_result _ak_attn_check(ak_context* ctx, const ak_attention_args* a, ak_stream* s, _ak_attn_plan* p) {
     const char* op = "ak_attention";
     ak_result r = _ak_op_check_ctx(ctx, op);
     size_t es;
@@ -17934,20 +17934,20 @@ static ak_result _ak_at_check(ak_context* ctx, const ak_attention_args* a, ak_st
         return _ak_err(AK_ERROR_INVALID_ARGUMENT,
                        "ak_attention: heads_q %zu is not a multiple of heads_kv %zu (GQA needs whole groups)",
                        a->heads_q, a->heads_kv);
-    if (a->seq_kv > 0x7FFFFFFFu || a->heads_kv > _AK_AT_MAX_GRIDZ ||
+    if (a->seq_kv > 0x7FFFFFFFu || a->heads_kv > _AK_ATTN_MAX_GRIDZ ||
         a->seq_q > 0x7FFFFFFFu / (a->heads_q / a->heads_kv) || a->heads_q > 0x7FFFFFFFu ||
         a->batch > 0x7FFFFFFFu)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT,
                        "ak_attention: shape too large (seq_kv and (heads_q / heads_kv) x seq_q must be < 2^31, "
-                       "heads_kv <= %u)", _AK_AT_MAX_GRIDZ);
+                       "heads_kv <= %u)", _AK_ATTN_MAX_GRIDZ);
     if ((int)a->layout < 0 || (int)a->layout >= (int)AK_ATTN_LAYOUT_COUNT)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_attention: layout %d unknown (expected AK_ATTN_BHSD, "
                        "AK_ATTN_BSHD or AK_ATTN_STRIDED)", (int)a->layout);
     if (!(a->scale == a->scale) || a->scale > 3.0e38f || a->scale < -3.0e38f)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_attention: scale %g is not finite", (double)a->scale);
-    if (a->num_splits < 0 || a->num_splits > _AK_AT_MAX_SPLITS)
+    if (a->num_splits < 0 || a->num_splits > _AK_ATTN_MAX_SPLITS)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_attention: num_splits %d out of range [0, %d]", a->num_splits,
-                       _AK_AT_MAX_SPLITS);
+                       _AK_ATTN_MAX_SPLITS);
     if ((r = _ak_op_check_ptr(a->q, a->dtype, "ak_attention: q")) != AK_OK) return r;
     if ((r = _ak_op_check_ptr(a->k, a->dtype, "ak_attention: k")) != AK_OK) return r;
     if ((r = _ak_op_check_ptr(a->v, a->dtype, "ak_attention: v")) != AK_OK) return r;
@@ -17968,21 +17968,21 @@ static ak_result _ak_at_check(ak_context* ctx, const ak_attention_args* a, ak_st
     if (a->batch > (size_t)INT64_MAX / a->heads_q / a->seq_q / a->head_dim ||
         a->batch > (size_t)INT64_MAX / a->heads_kv / a->seq_kv / a->head_dim)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_attention: shape overflows");
-    _ak_at_strides(a, a->q_stride, a->heads_q, a->seq_q, p->qs);
-    _ak_at_strides(a, a->k_stride, a->heads_kv, a->seq_kv, p->ks);
-    _ak_at_strides(a, a->v_stride, a->heads_kv, a->seq_kv, p->vs);
-    _ak_at_strides(a, a->o_stride, a->heads_q, a->seq_q, p->os);
-    p->qext = _ak_at_extent(p->qs, a->batch, a->heads_q, a->seq_q, a->head_dim);
-    p->kext = _ak_at_extent(p->ks, a->batch, a->heads_kv, a->seq_kv, a->head_dim);
-    p->vext = _ak_at_extent(p->vs, a->batch, a->heads_kv, a->seq_kv, a->head_dim);
-    p->oext = _ak_at_extent(p->os, a->batch, a->heads_q, a->seq_q, a->head_dim);
+    _ak_attn_strides(a, a->q_stride, a->heads_q, a->seq_q, p->qs);
+    _ak_attn_strides(a, a->k_stride, a->heads_kv, a->seq_kv, p->ks);
+    _ak_attn_strides(a, a->v_stride, a->heads_kv, a->seq_kv, p->vs);
+    _ak_attn_strides(a, a->o_stride, a->heads_q, a->seq_q, p->os);
+    p->qext = _ak_attn_extent(p->qs, a->batch, a->heads_q, a->seq_q, a->head_dim);
+    p->kext = _ak_attn_extent(p->ks, a->batch, a->heads_kv, a->seq_kv, a->head_dim);
+    p->vext = _ak_attn_extent(p->vs, a->batch, a->heads_kv, a->seq_kv, a->head_dim);
+    p->oext = _ak_attn_extent(p->os, a->batch, a->heads_q, a->seq_q, a->head_dim);
     if (!p->qext || !p->kext || !p->vext || !p->oext)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_attention: strides overflow the address space");
     if ((r = _ak_op_check_bytes(ctx, p->qext, a->dtype, "ak_attention: q")) != AK_OK) return r;
     if ((r = _ak_op_check_bytes(ctx, p->kext, a->dtype, "ak_attention: k")) != AK_OK) return r;
     if ((r = _ak_op_check_bytes(ctx, p->vext, a->dtype, "ak_attention: v")) != AK_OK) return r;
     if ((r = _ak_op_check_bytes(ctx, p->oext, a->dtype, "ak_attention: o")) != AK_OK) return r;
-    if (!_ak_at_rows_disjoint(p->os, a->batch, a->heads_q, a->seq_q, a->head_dim))
+    if (!_ak_attn_rows_disjoint(p->os, a->batch, a->heads_q, a->seq_q, a->head_dim))
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_attention: o strides (%lld, %lld, %lld) make output rows "
                        "overlap", (long long)p->os[0], (long long)p->os[1], (long long)p->os[2]);
     es = ak_dtype_size(a->dtype);
@@ -18003,7 +18003,7 @@ static ak_result _ak_at_check(ak_context* ctx, const ak_attention_args* a, ak_st
     return AK_OK;
 }
 
-static int _ak_at_aligned(const void* ptr, const int64_t st[3], size_t es) {
+static int _ak_attn_aligned(const void* ptr, const int64_t st[3], size_t es) {
     int i;
     if ((uintptr_t)ptr & 15u) return 0;
     for (i = 0; i < 3; i++)
@@ -18023,15 +18023,15 @@ static int _ak_at_aligned(const void* ptr, const int64_t st[3], size_t es) {
  * Split (flash-decoding): num_splits, or automatically when the grid is
  * under 4 waves of resident blocks: the fewest splits (whole key tiles, each
  * split >= 2 tiles) whose last wave is >= 90% full, else the fullest. */
-static void _ak_at_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_at_plan* p) {
+static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_attn_plan* p) {
     size_t d = a->head_dim, rows = p->group * a->seq_q, blocks, bk, tiles, es = ak_dtype_size(a->dtype);
     size_t slots = 2; /* resident blocks per compute unit */
     const ak_arch_info* arch = ctx->dev.arch_info;
     ak_matrix_isa isa = arch ? arch->matrix : AK_MATRIX_NONE;
     int mc = !_ak_op_is_cpu(ctx) && ctx->cfg.matrix_cores == AK_ON && isa != AK_MATRIX_NONE &&
              (a->dtype == AK_F16 || a->dtype == AK_BF16) && (d == 64 || d == 128) &&
-             _ak_at_aligned(a->q, p->qs, es) && _ak_at_aligned(a->k, p->ks, es) && _ak_at_aligned(a->v, p->vs, es) &&
-             _ak_at_aligned(a->o, p->os, es);
+             _ak_attn_aligned(a->q, p->qs, es) && _ak_attn_aligned(a->k, p->ks, es) && _ak_attn_aligned(a->v, p->vs, es) &&
+             _ak_attn_aligned(a->o, p->os, es);
     if (mc) {
         int nv = isa == AK_MATRIX_MMA || isa == AK_MATRIX_WGMMA;
         size_t M = isa == AK_MATRIX_MFMA ? 32 : 16, lds = arch->lds_bytes > 0 ? (size_t)arch->lds_bytes : 65536;
@@ -18060,10 +18060,10 @@ static void _ak_at_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_at
         p->mma = 0;
         p->dmax = d <= 32 ? 32 : d <= 64 ? 64 : d <= 128 ? 128 : 256;
         G = p->dmax / 16;
-        NG = (int)_AK_AT_THREADS / G;
+        NG = (int)_AK_ATTN_THREADS / G;
         while ((size_t)R < rows && R < NG) R <<= 1;
         p->R = R;
-        p->threads = _AK_AT_THREADS;
+        p->threads = _AK_ATTN_THREADS;
         p->shmem = 0;
         snprintf(p->kname, sizeof p->kname, "ak_attn_simt%d", p->dmax);
         bk = (size_t)(4096 / p->dmax);
@@ -18076,7 +18076,7 @@ static void _ak_at_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_at
     else if (a->num_splits == 0) {
         double st = (double)_ak_op_cus(ctx) * (double)slots, best_eff = 0.0;
         size_t cap = tiles / 2, ns;
-        if (cap > _AK_AT_MAX_SPLITS) cap = _AK_AT_MAX_SPLITS;
+        if (cap > _AK_ATTN_MAX_SPLITS) cap = _AK_ATTN_MAX_SPLITS;
         if ((double)blocks < 4.0 * st)
             for (ns = 1; ns <= cap; ns++) {
                 double w = (double)blocks * (double)ns / st, eff = w < 1.0 ? w : w / ceil(w);
@@ -18097,7 +18097,7 @@ static void _ak_at_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_at
 /* ---- CPU reference (host pointers; double accumulation) ---------------- */
 /* Element e of key/value row j of a (batch, kv head) pair: from the fp32 copy
  * of the pair when there is one (kf: seq_kv x head_dim), else from memory. */
-static double _ak_at_kv(const float* kf, const char* base, int64_t ss, ak_dtype t, size_t d, size_t j, size_t e) {
+static double _ak_attn_kv(const float* kf, const char* base, int64_t ss, ak_dtype t, size_t d, size_t j, size_t e) {
     if (kf) return (double)kf[j * d + e];
     return (double)_ak_op_ld(base + (size_t)ss * j * ak_dtype_size(t), t, e);
 }
@@ -18105,7 +18105,7 @@ static double _ak_at_kv(const float* kf, const char* base, int64_t ss, ak_dtype 
 /* One row against keys [k0, k1) (causal limit applied): the max m of the
  * scaled scores, l = sum exp(s - m), and acc = sum exp(s - m) v (d values).
  * No visible key: m = -inf, l = 0, acc = 0. q: the row in double. */
-static void _ak_at_cpu_part(const ak_attention_args* a, const _ak_at_plan* p, const double* q, const float* kf,
+static void _ak_attn_cpu_part(const ak_attention_args* a, const _ak_attn_plan* p, const double* q, const float* kf,
                             const float* vf, const char* kb, const char* vb, size_t i, size_t k0, size_t k1,
                             double* s, double* m, double* l, double* acc) {
     size_t j, e, d = a->head_dim, lim = k1;
@@ -18125,7 +18125,7 @@ static void _ak_at_cpu_part(const ak_attention_args* a, const _ak_at_plan* p, co
             if (e < d) x += q[e] * (double)kr[e];
             x += x1;
         } else {
-            for (e = 0; e < d; e++) x += q[e] * _ak_at_kv(kf, kb, p->ks[2], a->dtype, d, j, e);
+            for (e = 0; e < d; e++) x += q[e] * _ak_attn_kv(kf, kb, p->ks[2], a->dtype, d, j, e);
         }
         s[j - k0] = x * (double)p->scale;
         if (s[j - k0] > mm) mm = s[j - k0];
@@ -18137,7 +18137,7 @@ static void _ak_at_cpu_part(const ak_attention_args* a, const _ak_at_plan* p, co
             const float* vr = vf + j * d;
             for (e = 0; e < d; e++) acc[e] += w * (double)vr[e];
         } else {
-            for (e = 0; e < d; e++) acc[e] += w * _ak_at_kv(vf, vb, p->vs[2], a->dtype, d, j, e);
+            for (e = 0; e < d; e++) acc[e] += w * _ak_attn_kv(vf, vb, p->vs[2], a->dtype, d, j, e);
         }
     }
     *m = mm; *l = ll;
@@ -18148,7 +18148,7 @@ static void _ak_at_cpu_part(const ak_attention_args* a, const _ak_at_plan* p, co
  * partial output and log-sum-exp are combined the way ak_attn_combine does,
  * so the combine rule is tested on every machine. K and V of a (batch, kv
  * head) pair are read into fp32 copies first when they take <= 64 MiB. */
-static ak_result _ak_at_cpu(const ak_attention_args* a, const _ak_at_plan* p) {
+static ak_result _ak_attn_cpu(const ak_attention_args* a, const _ak_attn_plan* p) {
     size_t es = ak_dtype_size(a->dtype), d = a->head_dim, b, hk, g, i, e, j;
     int sp, ns = p->nsplit;
     size_t slen = ns > 1 ? (size_t)p->split_len : a->seq_kv;
@@ -18189,7 +18189,7 @@ static ak_result _ak_at_cpu(const ak_attention_args* a, const _ak_at_plan* p) {
                     for (sp = 0; sp < ns; sp++) {
                         size_t k0 = (size_t)sp * slen, k1 = k0 + slen < a->seq_kv ? k0 + slen : a->seq_kv;
                         double m, l;
-                        _ak_at_cpu_part(a, p, qd, kf, vf, kb, vb, i, k0, k1, s, &m, &l, acc);
+                        _ak_attn_cpu_part(a, p, qd, kf, vf, kb, vb, i, k0, k1, s, &m, &l, acc);
                         pl[sp] = l > 0.0 ? m + log(l) : -HUGE_VAL;
                         for (e = 0; e < d; e++) po[(size_t)sp * d + e] = l > 0.0 ? acc[e] / l : 0.0;
                         if (pl[sp] > M) M = pl[sp];
@@ -18216,19 +18216,19 @@ done:
 }
 
 /* ---- GPU launches ----------------------------------------------------- */
-static ak_result _ak_at_launch(ak_context* ctx, const ak_attention_args* a, _ak_at_plan* p, ak_stream* stream) {
+static ak_result _ak_attn_launch(ak_context* ctx, const ak_attention_args* a, _ak_attn_plan* p, ak_stream* stream) {
     size_t es = ak_dtype_size(a->dtype), rows = p->group * a->seq_q, b0, nb_max;
     ak_kernel *k = NULL, *kc = NULL;
     ak_result r;
     char kname[64];
     void* ws = NULL;
     float* part = NULL;
-    _ak_at_plan_path(ctx, a, p);
-    p->vec = a->head_dim % 8 == 0 && _ak_at_aligned(a->k, p->ks, es) && _ak_at_aligned(a->v, p->vs, es);
+    _ak_attn_plan_path(ctx, a, p);
+    p->vec = a->head_dim % 8 == 0 && _ak_attn_aligned(a->k, p->ks, es) && _ak_attn_aligned(a->v, p->vs, es);
     if ((r = _ak_op_kernel(ctx, p->mma ? _ak_src_attention_mma : _ak_src_attention,
                            _ak_op_name(kname, sizeof kname, p->kname, a->dtype), &k)) != AK_OK)
         return r;
-    nb_max = _AK_AT_MAX_GRIDZ / a->heads_kv;
+    nb_max = _AK_ATTN_MAX_GRIDZ / a->heads_kv;
     if (p->nsplit > 1) {
         size_t nr = (nb_max < a->batch ? nb_max : a->batch) * a->heads_q * a->seq_q;
         size_t bytes = nr * (size_t)p->nsplit * ((size_t)p->dmax + 1u) * 4u;
@@ -18269,14 +18269,14 @@ static ak_result _ak_at_launch(ak_context* ctx, const ak_attention_args* a, _ak_
 }
 
 AKDEF ak_result ak_attention(ak_context* ctx, const ak_attention_args* args, ak_stream* stream) {
-    _ak_at_plan p;
-    ak_result r = _ak_at_check(ctx, args, stream, &p);
+    _ak_attn_plan p;
+    ak_result r = _ak_attn_check(ctx, args, stream, &p);
     if (r != AK_OK) return r;
     if (_ak_op_is_cpu(ctx)) {
-        _ak_at_plan_path(ctx, args, &p);
-        return _ak_at_cpu(args, &p);
+        _ak_attn_plan_path(ctx, args, &p);
+        return _ak_attn_cpu(args, &p);
     }
-    return _ak_at_launch(ctx, args, &p, stream);
+    return _ak_attn_launch(ctx, args, &p, stream);
 }
 
 /* ==========================================================================
@@ -18284,9 +18284,9 @@ AKDEF ak_result ak_attention(ak_context* ctx, const ak_attention_args* args, ak_
  * (the RES = true instances of kernels/norm.hip), rotary position embedding
  * (kernels/llm.hip), embedding gather and strided N-d copy
  * (kernels/layout.hip), with their CPU references. The norm wrappers share
- * the row sizing of >>impl:ops-reduce (_ak_rd_*); the copy planning (drop
+ * the row sizing of >>impl:ops-reduce (_ak_rowop_*); the copy planning (drop
  * size-1 dimensions, order by destination stride, merge contiguous
- * dimensions, pick the widest unit) is _ak_nd_plan.
+ * dimensions, pick the widest unit) is _ak_strided_plan.
  * ========================================================================== */
 
 /* The kernel `kname` of the embedded source `src`, launched on a 1-D grid
@@ -18307,7 +18307,7 @@ static void _ak_llm_cpu_add_norm(ak_dtype t, const void* x, const void* r, const
                                  void* y, size_t rows, size_t cols, double eps, int rms) {
     size_t i, n = rows * cols;
     for (i = 0; i < n; i++) _ak_op_st(h, t, i, _ak_op_ld(x, t, i) + _ak_op_ld(r, t, i));
-    _ak_rd_cpu_norm(t, h, w, b, y, rows, cols, eps, rms);
+    _ak_rowop_cpu_norm(t, h, w, b, y, rows, cols, eps, rms);
 }
 
 static ak_result _ak_llm_add_norm(ak_context* ctx, ak_dtype dtype, const void* x, const void* rs, const void* w,
@@ -18317,32 +18317,32 @@ static ak_result _ak_llm_add_norm(ak_context* ctx, ak_dtype dtype, const void* x
     char what[96];
     ak_result r;
     size_t es, bytes;
-    _ak_rd_norm_op o;
+    _ak_rowop_norm_op o;
     const void* in[2];
     void* out[2];
     int i, j;
 
-    if ((r = _ak_rd_check(ctx, dtype, x, "x", rows, cols, stream, opn)) != AK_OK) return r;
+    if ((r = _ak_rowop_check(ctx, dtype, x, "x", rows, cols, stream, opn)) != AK_OK) return r;
     snprintf(what, sizeof what, "%s: r", opn);
     if ((r = _ak_op_check_ptr(rs, dtype, what)) != AK_OK) return r;
     snprintf(what, sizeof what, "%s: h", opn);
     if ((r = _ak_op_check_ptr(h, dtype, what)) != AK_OK) return r;
     snprintf(what, sizeof what, "%s: y", opn);
     if ((r = _ak_op_check_ptr(y, dtype, what)) != AK_OK) return r;
-    if ((r = _ak_rd_norm_check_wb(opn, dtype, w, b, eps)) != AK_OK) return r;
+    if ((r = _ak_rowop_norm_check_wb(opn, dtype, w, b, eps)) != AK_OK) return r;
     es = ak_dtype_size(dtype);
     bytes = rows * cols * es;
     /* h and y: each the very same buffer as x or r, or apart from both; never overlapping each other */
     in[0] = x; in[1] = rs; out[0] = h; out[1] = y;
-    if (_ak_rd_overlap(h, bytes, y, bytes))
+    if (_ak_rowop_overlap(h, bytes, y, bytes))
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: h and y overlap (they must be separate buffers)", opn);
     for (i = 0; i < 2; i++)
         for (j = 0; j < 2; j++)
-            if (_ak_rd_partial_overlap(in[j], bytes, out[i], bytes))
+            if (_ak_rowop_partial_overlap(in[j], bytes, out[i], bytes))
                 return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %s partially overlaps %s (only the very same buffer is "
                                "allowed)", opn, i ? "y" : "h", j ? "r" : "x");
     for (i = 0; i < 2; i++)
-        if (_ak_rd_overlap(out[i], bytes, w, cols * es) || _ak_rd_overlap(out[i], bytes, b, cols * es))
+        if (_ak_rowop_overlap(out[i], bytes, w, cols * es) || _ak_rowop_overlap(out[i], bytes, b, cols * es))
             return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %s overlaps weight or bias", opn, i ? "y" : "h");
     if (_ak_op_is_cpu(ctx)) {
         _ak_llm_cpu_add_norm(dtype, x, rs, w, b, h, y, rows, cols, (double)eps, rms);
@@ -18351,7 +18351,7 @@ static ak_result _ak_llm_add_norm(ak_context* ctx, ak_dtype dtype, const void* x
     memset(&o, 0, sizeof o);
     o.x = (const char*)x; o.r = (const char*)rs; o.w = w; o.b = b; o.h = (char*)h; o.y = (char*)y;
     o.rms = rms; o.eps = eps;
-    return _ak_rd_norm_launch(ctx, dtype, &o, rows, cols, stream);   /* >>impl:ops-reduce */
+    return _ak_rowop_norm_launch(ctx, dtype, &o, rows, cols, stream);   /* >>impl:ops-reduce */
 }
 
 AKDEF ak_result ak_add_layernorm(ak_context* ctx, ak_dtype dtype, const void* x, const void* r, const void* weight,
@@ -18443,9 +18443,9 @@ AKDEF ak_result ak_rope(ak_context* ctx, ak_rope_mode mode, ak_dtype dtype, ak_d
     if ((r = _ak_op_check_ptr(positions, pos_dtype, "ak_rope: positions")) != AK_OK) return r;
     es = ak_dtype_size(dtype);
     bytes = tokens * row * es;
-    if (_ak_rd_partial_overlap(x, bytes, y, bytes))
+    if (_ak_rowop_partial_overlap(x, bytes, y, bytes))
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: y partially overlaps x (only y == x is allowed)", opn);
-    if (_ak_rd_overlap(y, bytes, positions, tokens * ak_dtype_size(pos_dtype)))
+    if (_ak_rowop_overlap(y, bytes, positions, tokens * ak_dtype_size(pos_dtype)))
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: y overlaps positions", opn);
     l2t = log2((double)theta);
     if (_ak_op_is_cpu(ctx)) {
@@ -18458,7 +18458,7 @@ AKDEF ak_result ak_rope(ak_context* ctx, ak_rope_mode mode, ak_dtype dtype, ak_d
      * slower, so only the interleaved halves take them, in their own kernel (one kernel for both cost the plain one
      * 32 -> 46 registers and 4-8%). */
     interleaved = mode == AK_ROPE_INTERLEAVED;
-    vec = !(_ak_rd_aligned16(x) && _ak_rd_aligned16(y)) ? 0
+    vec = !(_ak_rowop_aligned16(x) && _ak_rowop_aligned16(y)) ? 0
         : interleaved && es == 2 && head_dim % 16 == 0 && rotary_dim % 16 == 0 ? 8
         : head_dim % 8 == 0 && rotary_dim % 8 == 0 ? 4 : 0;
     inplace = x == y;
@@ -18472,7 +18472,7 @@ AKDEF ak_result ak_rope(ak_context* ctx, ak_rope_mode mode, ak_dtype dtype, ak_d
            tokens / (tpb * 2u) >= 4u * (size_t)_ak_op_cus(ctx))
         tpb *= 2u;
     groups = (tokens + tpb - 1) / tpb;
-    B = _ak_rd_pow2(units * tpb, 256u);
+    B = _ak_rowop_pow2(units * tpb, 256u);
     if (B < 64u) B = 64u;
     _ak_op_name(kname, sizeof kname, vec == 8 ? "ak_ropeg" : "ak_rope", dtype);
     _ak_kargs_rope(&a, x, positions, y, (int64_t)tokens, (int32_t)heads, (int32_t)head_dim, (int32_t)rotary_dim, l2t,
@@ -18493,7 +18493,7 @@ static const char* _ak_llm_unit_name(unsigned w) {
     return w == 16 ? "u128" : w == 8 ? "u64" : w == 4 ? "u32" : w == 2 ? "u16" : "u8";
 }
 /* Group size (threads per row, a power of two <= 256) and grid of a row walk. */
-static unsigned _ak_llm_group(size_t units) { return _ak_rd_pow2(units, 256u); }
+static unsigned _ak_llm_group(size_t units) { return _ak_rowop_pow2(units, 256u); }
 static unsigned _ak_llm_rows_grid(size_t rows, unsigned G) {
     size_t per = 256u / G, g = rows / per + (rows % per != 0);
     return g > 0x7FFFFFFFu ? 0x7FFFFFFFu : (unsigned)(g ? g : 1);
@@ -18542,8 +18542,8 @@ AKDEF ak_result ak_embedding(ak_context* ctx, ak_dtype dtype, ak_dtype idx_dtype
     if ((r = _ak_op_check_ptr(indices, idx_dtype, "ak_embedding: indices")) != AK_OK) return r;
     if ((r = _ak_op_check_ptr(out, dtype, "ak_embedding: out")) != AK_OK) return r;
     rb = dim * es;
-    if (_ak_rd_overlap(out, num_indices * rb, table, vocab * rb) ||
-        _ak_rd_overlap(out, num_indices * rb, indices, num_indices * ak_dtype_size(idx_dtype)))
+    if (_ak_rowop_overlap(out, num_indices * rb, table, vocab * rb) ||
+        _ak_rowop_overlap(out, num_indices * rb, indices, num_indices * ak_dtype_size(idx_dtype)))
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: out overlaps the table or the indices", opn);
     if (_ak_op_is_cpu(ctx)) {
         size_t bad = _ak_llm_cpu_embedding(es, idx_dtype, table, indices, out, num_indices, vocab, dim);
@@ -18569,12 +18569,12 @@ typedef struct _ak_nd {
     int64_t sz[AK_COPY_MAX_DIMS], ss[AK_COPY_MAX_DIMS], ds[AK_COPY_MAX_DIMS];
 } _ak_nd;
 
-static int64_t _ak_nd_abs(int64_t v) { return v < 0 ? -v : v; }
+static int64_t _ak_strided_abs(int64_t v) { return v < 0 ? -v : v; }
 
 /* Drop size-1 dimensions, order by decreasing |destination stride| (stable),
  * merge neighbours that are contiguous in both tensors. At least one
  * dimension comes out (a single element: size 1, strides 1). */
-static void _ak_nd_plan(size_t ndim, const size_t* shape, const int64_t* ss, const int64_t* ds, _ak_nd* p) {
+static void _ak_strided_plan(size_t ndim, const size_t* shape, const int64_t* ss, const int64_t* ds, _ak_nd* p) {
     _ak_nd t;
     size_t k;
     int i, j, n = 0;
@@ -18586,7 +18586,7 @@ static void _ak_nd_plan(size_t ndim, const size_t* shape, const int64_t* ss, con
             n++;
         }
     for (i = 1; i < n; i++) /* insertion sort, stable */
-        for (j = i; j > 0 && _ak_nd_abs(t.ds[j - 1]) < _ak_nd_abs(t.ds[j]); j--) {
+        for (j = i; j > 0 && _ak_strided_abs(t.ds[j - 1]) < _ak_strided_abs(t.ds[j]); j--) {
             int64_t a = t.sz[j], b = t.ss[j], c = t.ds[j];
             t.sz[j] = t.sz[j - 1]; t.ss[j] = t.ss[j - 1]; t.ds[j] = t.ds[j - 1];
             t.sz[j - 1] = a; t.ss[j - 1] = b; t.ds[j - 1] = c;
@@ -18614,7 +18614,7 @@ static void _ak_nd_plan(size_t ndim, const size_t* shape, const int64_t* ss, con
 }
 
 /* CPU reference: every index in order (odometer over the caller's dimensions). */
-static void _ak_nd_cpu(ak_dtype st, ak_dtype dt, const void* src, void* dst, size_t ndim, const size_t* shape,
+static void _ak_strided_cpu(ak_dtype st, ak_dtype dt, const void* src, void* dst, size_t ndim, const size_t* shape,
                        const int64_t* ss, const int64_t* ds) {
     size_t idx[AK_COPY_MAX_DIMS], k, es = ak_dtype_size(st), ed = ak_dtype_size(dt);
     int64_t so = 0, dof = 0;
@@ -18651,11 +18651,11 @@ static void _ak_nd_cpu(ak_dtype st, ak_dtype dt, const void* src, void* dst, siz
 }
 
 /* Byte extent [lo, hi) of a strided tensor around its pointer; 0 on overflow. */
-static int _ak_nd_extent(size_t ndim, const size_t* shape, const int64_t* st, size_t es, int64_t* lo, int64_t* hi) {
+static int _ak_strided_extent(size_t ndim, const size_t* shape, const int64_t* st, size_t es, int64_t* lo, int64_t* hi) {
     size_t k;
     int64_t mn = 0, mx = 0;
     for (k = 0; k < ndim; k++) {
-        int64_t n1 = (int64_t)shape[k] - 1, a = _ak_nd_abs(st[k]);
+        int64_t n1 = (int64_t)shape[k] - 1, a = _ak_strided_abs(st[k]);
         if (st[k] == INT64_MIN || (n1 > 0 && a > (INT64_MAX / 4) / n1)) return 0;
         if (st[k] < 0) mn -= a * n1;
         else mx += a * n1;
@@ -18708,8 +18708,8 @@ AKDEF ak_result ak_copy_strided(ak_context* ctx, ak_dtype src_dtype, ak_dtype ds
     if ((r = _ak_op_check_stream(ctx, stream, opn)) != AK_OK) return r;
     if ((r = _ak_op_check_ptr(src, src_dtype, "ak_copy_strided: src")) != AK_OK) return r;
     if ((r = _ak_op_check_ptr(dst, dst_dtype, "ak_copy_strided: dst")) != AK_OK) return r;
-    if (!_ak_nd_extent(ndim, shape, src_strides, es, &slo, &shi) ||
-        !_ak_nd_extent(ndim, shape, dst_strides, ed, &dlo, &dhi))
+    if (!_ak_strided_extent(ndim, shape, src_strides, es, &slo, &shi) ||
+        !_ak_strided_extent(ndim, shape, dst_strides, ed, &dlo, &dhi))
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: the strides overflow the address space", opn);
     if ((uintptr_t)src < (uintptr_t)(-slo) || (uintptr_t)dst < (uintptr_t)(-dlo))
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: negative strides reach below address 0", opn);
@@ -18718,14 +18718,14 @@ AKDEF ak_result ak_copy_strided(ak_context* ctx, ak_dtype src_dtype, ak_dtype ds
     for (k = 0; k < ndim; k++)
         if (shape[k] > 1) order[m++] = k;
     for (i = 1; i < m; i++)
-        for (j = i; j > 0 && _ak_nd_abs(dst_strides[order[j - 1]]) > _ak_nd_abs(dst_strides[order[j]]); j--) {
+        for (j = i; j > 0 && _ak_strided_abs(dst_strides[order[j - 1]]) > _ak_strided_abs(dst_strides[order[j]]); j--) {
             size_t t = order[j];
             order[j] = order[j - 1];
             order[j - 1] = t;
         }
     ext = 0;
     for (i = 0; i < m; i++) {
-        int64_t s = _ak_nd_abs(dst_strides[order[i]]);
+        int64_t s = _ak_strided_abs(dst_strides[order[i]]);
         if (s <= ext)
             return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: dst_strides[%zu] = %lld makes the destination overlap itself "
                            "(two indices would write one element)", opn, order[i], (long long)dst_strides[order[i]]);
@@ -18739,11 +18739,11 @@ AKDEF ak_result ak_copy_strided(ak_context* ctx, ak_dtype src_dtype, ak_dtype ds
     if ((intptr_t)src + slo < (intptr_t)dst + dhi && (intptr_t)dst + dlo < (intptr_t)src + shi)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: the source and destination extents overlap", opn);
     if (_ak_op_is_cpu(ctx)) {
-        _ak_nd_cpu(src_dtype, dst_dtype, src, dst, ndim, shape, src_strides, dst_strides);
+        _ak_strided_cpu(src_dtype, dst_dtype, src, dst, ndim, shape, src_strides, dst_strides);
         return AK_OK;
     }
 
-    _ak_nd_plan(ndim, shape, src_strides, dst_strides, &p);
+    _ak_strided_plan(ndim, shape, src_strides, dst_strides, &p);
     inner = p.sz[p.nd - 1];
     iss = p.ss[p.nd - 1];
     ids = p.ds[p.nd - 1];
@@ -18803,10 +18803,10 @@ AKDEF ak_result ak_copy_strided(ak_context* ctx, ak_dtype src_dtype, ak_dtype ds
  * (tests/t_gpu_random.c compares them bit for bit).
  * ========================================================================== */
 
-static float _ak_rn_mul(float a, float b) { return fmaf(a, b, -0.0f); }
-static float _ak_rn_add(float a, float b) { return fmaf(a, 1.0f, b); }
-static float _ak_rn_u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
-static uint32_t _ak_rn_f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static float _ak_rand_mul(float a, float b) { return fmaf(a, b, -0.0f); }
+static float _ak_rand_add(float a, float b) { return fmaf(a, 1.0f, b); }
+static float _ak_rand_u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+static uint32_t _ak_rand_f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 
 /* Philox4x32-10 on c[4] with key (k0, k1). */
 static void _ak_philox(uint32_t c[4], uint32_t k0, uint32_t k1) {
@@ -18827,53 +18827,53 @@ static void _ak_philox_at(uint64_t seed, uint64_t offset, uint64_t j, uint32_t w
     w[0] = (uint32_t)c; w[1] = (uint32_t)(c >> 32); w[2] = 0u; w[3] = 0u;
     _ak_philox(w, (uint32_t)seed, (uint32_t)(seed >> 32));
 }
-static float _ak_philox_unit(uint32_t w) { return _ak_rn_mul((float)(w >> 8), 5.9604644775390625e-08f); }
+static float _ak_philox_unit(uint32_t w) { return _ak_rand_mul((float)(w >> 8), 5.9604644775390625e-08f); }
 
 /* ln(u), u normal and > 0 (kernels/random.hip: ak_xlog). */
-static float _ak_rn_log(float u) {
-    const uint32_t b = _ak_rn_f2u(u);
+static float _ak_rand_log(float u) {
+    const uint32_t b = _ak_rand_f2u(u);
     int e = (int)(b >> 23) - 127, i;
-    float m = _ak_rn_u2f((b & 0x7FFFFFu) | 0x3F800000u), f, d, y, s, z, p, s2, lm, fe;
-    if (m > 1.41421356f) { m = _ak_rn_mul(m, 0.5f); e += 1; }
-    f = _ak_rn_add(m, -1.0f);
-    d = _ak_rn_add(f, 2.0f);
-    y = _ak_rn_u2f(0x7EF311C3u - _ak_rn_f2u(d));
+    float m = _ak_rand_u2f((b & 0x7FFFFFu) | 0x3F800000u), f, d, y, s, z, p, s2, lm, fe;
+    if (m > 1.41421356f) { m = _ak_rand_mul(m, 0.5f); e += 1; }
+    f = _ak_rand_add(m, -1.0f);
+    d = _ak_rand_add(f, 2.0f);
+    y = _ak_rand_u2f(0x7EF311C3u - _ak_rand_f2u(d));
     for (i = 0; i < 4; i++) { const float er = fmaf(-d, y, 1.0f); y = fmaf(y, er, y); }
-    s = _ak_rn_mul(f, y);
-    z = _ak_rn_mul(s, s);
+    s = _ak_rand_mul(f, y);
+    z = _ak_rand_mul(s, s);
     p = 0.0769230769f;
     p = fmaf(p, z, 0.0909090909f);
     p = fmaf(p, z, 0.111111111f);
     p = fmaf(p, z, 0.142857143f);
     p = fmaf(p, z, 0.2f);
     p = fmaf(p, z, 0.333333333f);
-    s2 = _ak_rn_mul(s, 2.0f);
-    lm = fmaf(_ak_rn_mul(s2, z), p, s2);
+    s2 = _ak_rand_mul(s, 2.0f);
+    lm = fmaf(_ak_rand_mul(s2, z), p, s2);
     fe = (float)e;
     return fmaf(fe, 0.693145751953125f, fmaf(fe, 1.42860677e-06f, lm));
 }
 /* sqrt(v), v >= 0 (ak_xsqrt). */
-static float _ak_rn_sqrt(float v) {
+static float _ak_rand_sqrt(float v) {
     float y, h, r;
     int i;
     if (v == 0.0f) return 0.0f;
-    y = _ak_rn_u2f(0x5F3759DFu - (_ak_rn_f2u(v) >> 1));
-    h = _ak_rn_mul(v, 0.5f);
-    for (i = 0; i < 4; i++) y = _ak_rn_mul(y, fmaf(-h, _ak_rn_mul(y, y), 1.5f));
-    r = _ak_rn_mul(v, y);
-    return fmaf(fmaf(-r, r, v), _ak_rn_mul(y, 0.5f), r);
+    y = _ak_rand_u2f(0x5F3759DFu - (_ak_rand_f2u(v) >> 1));
+    h = _ak_rand_mul(v, 0.5f);
+    for (i = 0; i < 4; i++) y = _ak_rand_mul(y, fmaf(-h, _ak_rand_mul(y, y), 1.5f));
+    r = _ak_rand_mul(v, y);
+    return fmaf(fmaf(-r, r, v), _ak_rand_mul(y, 0.5f), r);
 }
 /* sin, cos of k * 2^-24 turns (ak_xsincos_turns). */
-static void _ak_rn_sincos_turns(uint32_t k, float* s, float* c) {
+static void _ak_rand_sincos_turns(uint32_t k, float* s, float* c) {
     const uint32_t q = (k + (1u << 21)) >> 22;
     const int ri = (int)k - (int)(q << 22);
-    const float x = _ak_rn_mul(_ak_rn_mul((float)ri, 2.38418579e-07f), 1.57079637f), x2 = _ak_rn_mul(x, x);
+    const float x = _ak_rand_mul(_ak_rand_mul((float)ri, 2.38418579e-07f), 1.57079637f), x2 = _ak_rand_mul(x, x);
     float sp = -2.50521084e-08f, cp = 2.08767570e-09f, sn, cs;
     sp = fmaf(sp, x2, 2.75573192e-06f);
     sp = fmaf(sp, x2, -1.98412698e-04f);
     sp = fmaf(sp, x2, 8.33333333e-03f);
     sp = fmaf(sp, x2, -1.66666667e-01f);
-    sn = fmaf(_ak_rn_mul(x, x2), sp, x);
+    sn = fmaf(_ak_rand_mul(x, x2), sp, x);
     cp = fmaf(cp, x2, -2.75573192e-07f);
     cp = fmaf(cp, x2, 2.48015873e-05f);
     cp = fmaf(cp, x2, -1.38888889e-03f);
@@ -18888,16 +18888,16 @@ static void _ak_rn_sincos_turns(uint32_t k, float* s, float* c) {
     }
 }
 static void _ak_box_muller(uint32_t wa, uint32_t wb, float* z0, float* z1) {
-    const float u1 = _ak_rn_mul((float)((wa >> 8) + 1u), 5.9604644775390625e-08f);
-    const float r = _ak_rn_sqrt(_ak_rn_mul(_ak_rn_log(u1), -2.0f));
+    const float u1 = _ak_rand_mul((float)((wa >> 8) + 1u), 5.9604644775390625e-08f);
+    const float r = _ak_rand_sqrt(_ak_rand_mul(_ak_rand_log(u1), -2.0f));
     float s, c;
-    _ak_rn_sincos_turns(wb >> 8, &s, &c);
-    *z0 = _ak_rn_mul(r, c);
-    *z1 = _ak_rn_mul(r, s);
+    _ak_rand_sincos_turns(wb >> 8, &s, &c);
+    *z0 = _ak_rand_mul(r, c);
+    *z1 = _ak_rand_mul(r, s);
 }
 
 /* The CPU references. kind 0: uniform (a = lo, b = range, c = hi); 1: normal (a = mean, b = std). */
-static void _ak_rn_cpu_gen(int kind, ak_dtype t, void* y, size_t n, uint64_t seed, uint64_t offset, float a, float b,
+static void _ak_rand_cpu_gen(int kind, ak_dtype t, void* y, size_t n, uint64_t seed, uint64_t offset, float a, float b,
                            float c) {
     size_t j, groups = n / 4 + (n % 4 != 0);
     for (j = 0; j < groups; j++) {
@@ -18919,7 +18919,7 @@ static void _ak_rn_cpu_gen(int kind, ak_dtype t, void* y, size_t n, uint64_t see
     }
 }
 
-static ak_result _ak_rn_check_out(ak_context* ctx, ak_dtype t, const void* y, size_t n, ak_stream* s, const char* op) {
+static ak_result _ak_rand_check_out(ak_context* ctx, ak_dtype t, const void* y, size_t n, ak_stream* s, const char* op) {
     ak_result r = _ak_op_check_ctx(ctx, op);
     char what[64];
     if (r == AK_OK) r = _ak_op_check_float(t, op);
@@ -18932,10 +18932,10 @@ static ak_result _ak_rn_check_out(ak_context* ctx, ak_dtype t, const void* y, si
     return r;
 }
 
-static int _ak_rn_finite(float v) { return v == v && v <= FLT_MAX && v >= -FLT_MAX; }
+static int _ak_rand_finite(float v) { return v == v && v <= FLT_MAX && v >= -FLT_MAX; }
 
 /* Launch one of the random-family kernels over ceil(n / 4) counters. */
-static ak_result _ak_rn_launch(ak_context* ctx, const char* base, ak_dtype t, size_t n, ak_stream* stream,
+static ak_result _ak_rand_launch(ak_context* ctx, const char* base, ak_dtype t, size_t n, ak_stream* stream,
                                _ak_kargs* a) {
     ak_kernel* k = NULL;
     char kname[64];
@@ -18947,43 +18947,43 @@ static ak_result _ak_rn_launch(ak_context* ctx, const char* base, ak_dtype t, si
 AKDEF ak_result ak_rand_uniform(ak_context* ctx, ak_dtype dtype, void* y, size_t n, uint64_t seed, uint64_t offset,
                                 float lo, float hi, ak_stream* stream) {
     const char* opn = "ak_rand_uniform";
-    ak_result r = _ak_rn_check_out(ctx, dtype, y, n, stream, opn);
+    ak_result r = _ak_rand_check_out(ctx, dtype, y, n, stream, opn);
     float range;
     _ak_kargs a;
     if (r != AK_OK) return r;
     range = hi - lo;
-    if (!_ak_rn_finite(lo) || !_ak_rn_finite(hi) || !(lo < hi) || !_ak_rn_finite(range))
+    if (!_ak_rand_finite(lo) || !_ak_rand_finite(hi) || !(lo < hi) || !_ak_rand_finite(range))
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: [lo, hi) = [%g, %g): expected finite lo < hi with a finite hi - lo",
                        opn, (double)lo, (double)hi);
     if (_ak_op_is_cpu(ctx)) {
-        _ak_rn_cpu_gen(0, dtype, y, n, seed, offset, lo, range, hi);
+        _ak_rand_cpu_gen(0, dtype, y, n, seed, offset, lo, range, hi);
         return AK_OK;
     }
     _ak_kargs_rand_uniform(&a, y, (int64_t)n, seed, offset, lo, range, hi);
-    return _ak_rn_launch(ctx, "ak_rand_uniform", dtype, n, stream, &a);
+    return _ak_rand_launch(ctx, "ak_rand_uniform", dtype, n, stream, &a);
 }
 
 AKDEF ak_result ak_rand_normal(ak_context* ctx, ak_dtype dtype, void* y, size_t n, uint64_t seed, uint64_t offset,
                                float mean, float std, ak_stream* stream) {
     const char* opn = "ak_rand_normal";
-    ak_result r = _ak_rn_check_out(ctx, dtype, y, n, stream, opn);
+    ak_result r = _ak_rand_check_out(ctx, dtype, y, n, stream, opn);
     _ak_kargs a;
     if (r != AK_OK) return r;
-    if (!_ak_rn_finite(mean) || !_ak_rn_finite(std) || std < 0.0f)
+    if (!_ak_rand_finite(mean) || !_ak_rand_finite(std) || std < 0.0f)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: mean = %g, std = %g: expected finite values and std >= 0", opn,
                        (double)mean, (double)std);
     if (_ak_op_is_cpu(ctx)) {
-        _ak_rn_cpu_gen(1, dtype, y, n, seed, offset, mean, std, 0.0f);
+        _ak_rand_cpu_gen(1, dtype, y, n, seed, offset, mean, std, 0.0f);
         return AK_OK;
     }
     _ak_kargs_rand_normal(&a, y, (int64_t)n, seed, offset, mean, std);
-    return _ak_rn_launch(ctx, "ak_rand_normal", dtype, n, stream, &a);
+    return _ak_rand_launch(ctx, "ak_rand_normal", dtype, n, stream, &a);
 }
 
 AKDEF ak_result ak_dropout(ak_context* ctx, ak_dtype dtype, const void* x, void* y, uint8_t* mask, size_t n,
                            float p, uint64_t seed, uint64_t offset, ak_stream* stream) {
     const char* opn = "ak_dropout";
-    ak_result r = _ak_rn_check_out(ctx, dtype, y, n, stream, opn);
+    ak_result r = _ak_rand_check_out(ctx, dtype, y, n, stream, opn);
     float scale;
     size_t bytes;
     _ak_kargs a;
@@ -19006,14 +19006,14 @@ AKDEF ak_result ak_dropout(ak_context* ctx, ak_dtype dtype, const void* x, void*
             _ak_philox_at(seed, offset, (uint64_t)(i / 4), w);
             for (q = 0; q < 4 && i + q < n; q++) {
                 const int keep = _ak_philox_unit(w[q]) >= p;
-                _ak_op_st(y, dtype, i + q, keep ? _ak_rn_mul(_ak_op_ld(x, dtype, i + q), scale) : 0.0f);
+                _ak_op_st(y, dtype, i + q, keep ? _ak_rand_mul(_ak_op_ld(x, dtype, i + q), scale) : 0.0f);
                 if (mask) mask[i + q] = (uint8_t)keep;
             }
         }
         return AK_OK;
     }
     _ak_kargs_dropout(&a, x, y, mask, (int64_t)n, seed, offset, p, scale);
-    return _ak_rn_launch(ctx, "ak_dropout", dtype, n, stream, &a);
+    return _ak_rand_launch(ctx, "ak_dropout", dtype, n, stream, &a);
 }
 
 /* ==========================================================================
@@ -19026,7 +19026,7 @@ AKDEF ak_result ak_dropout(ak_context* ctx, ak_dtype dtype, const void* x, void*
 #define _AK_SC_BLOCK 256u   /* AK_SCAN_B */
 #define _AK_TOPK_KMAX 1024  /* AK_TOPK_KMAX */
 
-static void _ak_sc_cpu_cumsum(ak_dtype t, const void* x, void* y, size_t rows, size_t cols, int exclusive) {
+static void _ak_scan_cpu_cumsum(ak_dtype t, const void* x, void* y, size_t rows, size_t cols, int exclusive) {
     size_t r, c;
     for (r = 0; r < rows; r++) {
         const size_t base = r * cols;
@@ -19079,7 +19079,7 @@ AKDEF ak_result ak_cumsum(ak_context* ctx, ak_dtype dtype, const void* x, void* 
     if ((r = _ak_op_check_overlap(x, bytes, y, bytes, 1, "ak_cumsum: x and y")) != AK_OK) return r;
     exclusive = exclusive != 0;
     if (_ak_op_is_cpu(ctx)) {
-        _ak_sc_cpu_cumsum(dtype, x, y, rows, cols, exclusive);
+        _ak_scan_cpu_cumsum(dtype, x, y, rows, cols, exclusive);
         return AK_OK;
     }
     accs = dtype == AK_I64 ? 8u : 4u;

@@ -27,7 +27,7 @@
  *     macro's name without AK_, in lower case, when the name is a macro
  *     parameter (AK_REDUCE1(NAME, ...) -> reduce1). Kernels of one stem must
  *     share one list (else an error). Emitted: `_ak_kargs` (an ak_args and
- *     the interface id), `_AK_KIF_<stem>` ids and `_ak_kif_names`, one packer
+ *     the interface id), `_AK_KIF_<stem>` ids and `_ak_kernel_interface_names`, one packer
  *     `static inline void _ak_kargs_<stem>(_ak_kargs*, <typed parameters>)`
  *     per distinct list (a stem whose list another stem has already is a
  *     #define of that packer and id: no generated twins), and
@@ -56,7 +56,7 @@
  * Adding a kernel: write it in kernels/<family>.hip as `AK_KERNEL void
  * ak_<name>_<dt>(...)` (or in a macro, listed in `// kernels:`), run `make
  * gen`, and launch it from its op with _ak_op_kernel + _ak_kargs_<stem> +
- * _ak_op_launch (or _ak_rd_launch_rows for row-chunked ops); see amdkit.h
+ * _ak_op_launch (or _ak_rowop_launch_rows for row-chunked ops); see amdkit.h
  * >>impl:ops.
  *
  * Plain C99, no dependencies: cc -O2 tools/akgen.c -o build/akgen */
@@ -826,7 +826,7 @@ static void emit_ifaces(buf* out) {
             putf(out, ",\n    _AK_KIF_%s = %d", ifaces[i].stem, id);
         }
     puts_(out, ",\n    _AK_KIF_COUNT\n};\n");
-    puts_(out, "static const char* const _ak_kif_names[] = {\n    \"\"");
+    puts_(out, "static const char* const _ak_kernel_interface_names[] = {\n    \"\"");
     {
         size_t col = 6;
         for (i = 0; i < nifaces; i++)
