@@ -1966,6 +1966,87 @@ typedef struct _ak_dev_ops {        /* device memory and ordering events, as the
     int (*ev_done)(ak_context* ctx, void* ev);                       /* 1 when complete (or on error) */
     void (*ev_destroy)(ak_context* ctx, void* ev);
 } _ak_dev_ops;
+/* The backend operations, one list: X(return type, field, (parameters), hip, cuda, cpu). It is expanded
+ * into the function-pointer fields of _ak_backend_ops and into each backend's table (>>impl:backend), so
+ * a field and its three implementations sit on one line: the order of the lines cannot put an
+ * implementation in another field, and each implementation is checked against its field's exact type.
+ * An implementation is named after its field (`_ak_<backend>_<field>`, `_ak_gpu_<field>` where hip and
+ * cuda share it, `_ak_comm_<cpu|ccl>_<field without comm_>` for communicators) or is one of the cpu
+ * backend's no-ops (`_ak_cpu_nothing*`) or NULL; tests/backend_check.sh holds every line to that, so
+ * an implementation written on another field's line is caught. */
+#define _AK_BACKEND_OPS(X) \
+    /* fill report (and dev when not NULL) for device `device`; AK_OK if usable */ \
+    X(ak_result, probe, (struct _ak_api* api, int device, ak_device_info* dev, ak_backend_report* rep), \
+      _ak_hip_probe, _ak_cuda_probe, _ak_cpu_probe) \
+    /* after a successful probe (cuda: the primary context); close undoes it (everything else is released before) */ \
+    X(ak_result, open, (ak_context* ctx), _ak_hip_open, _ak_cuda_open, _ak_cpu_open) \
+    X(void, close, (ak_context* ctx), _ak_hip_close, _ak_cuda_close, _ak_cpu_close) \
+    /* ak_context_probe: fp16/bf16 (and the compilers) */ \
+    X(ak_result, probe_features, (ak_context* ctx), _ak_gpu_probe_features, _ak_gpu_probe_features, _ak_cpu_probe_features) \
+    X(ak_result, launch, (ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_stream* stream, void** args), \
+      _ak_gpu_launch, _ak_gpu_launch, _ak_cpu_launch) \
+    X(const char*, error_string, (ak_context* ctx, int e), _ak_hip_error_string, _ak_cuda_error_string, _ak_cpu_error_string) \
+    /* raw runtime calls from here on: error code, 0 = ok */ \
+    /* bind ctx's device to the calling thread; NULL: nothing to bind */ \
+    X(int, make_current, (ak_context* ctx), _ak_hip_make_current, _ak_cuda_make_current, NULL) \
+    X(int, alloc, (ak_context* ctx, size_t bytes, void** out), _ak_hip_alloc, _ak_cuda_alloc, _ak_cpu_alloc) /* 2: out of memory */ \
+    X(int, free, (ak_context* ctx, void* ptr), _ak_hip_free, _ak_cuda_free, _ak_cpu_free) \
+    X(int, mem_info, (ak_context* ctx, size_t* free_bytes, size_t* total_bytes), _ak_hip_mem_info, _ak_cuda_mem_info, _ak_cpu_mem_info) \
+    /* flags 0: timing; 2: ordering only */ \
+    X(int, event_create, (ak_context* ctx, void** ev, unsigned flags), _ak_hip_event_create, _ak_cuda_event_create, _ak_cpu_event_create) \
+    X(int, event_record, (ak_context* ctx, void* ev, void* stream), _ak_hip_event_record, _ak_cuda_event_record, _ak_cpu_nothing_record) \
+    /* 600: not ready */ \
+    X(int, event_query, (ak_context* ctx, void* ev), _ak_hip_event_query, _ak_cuda_event_query, _ak_cpu_nothing_on) \
+    X(int, event_destroy, (ak_context* ctx, void* ev), _ak_hip_event_destroy, _ak_cuda_event_destroy, _ak_cpu_nothing_on) \
+    X(int, event_synchronize, (ak_context* ctx, void* ev), _ak_hip_event_synchronize, _ak_cuda_event_synchronize, _ak_cpu_nothing_on) \
+    /* b is complete */ \
+    X(int, event_elapsed, (ak_context* ctx, float* ms, ak_event* a, ak_event* b), \
+      _ak_hip_event_elapsed, _ak_cuda_event_elapsed, _ak_cpu_event_elapsed) \
+    X(int, synchronize, (ak_context* ctx), _ak_hip_synchronize, _ak_cuda_synchronize, _ak_cpu_nothing) /* the whole device */ \
+    X(int, copy, (ak_context* ctx, void* dst, const void* src, size_t bytes, ak_copy_kind kind, void* stream, int async), \
+      _ak_hip_copy, _ak_cuda_copy, _ak_cpu_copy) \
+    X(int, memset, (ak_context* ctx, void* dst, int value, size_t bytes, void* stream), _ak_hip_memset, _ak_cuda_memset, _ak_cpu_memset) \
+    X(int, host_alloc, (ak_context* ctx, void** out, size_t bytes), _ak_hip_host_alloc, _ak_cuda_host_alloc, _ak_cpu_host_alloc) \
+    X(int, host_free, (ak_context* ctx, void* ptr), _ak_hip_host_free, _ak_cuda_host_free, _ak_cpu_host_free) \
+    X(int, stream_priority_range, (ak_context* ctx, int* least, int* greatest), \
+      _ak_hip_stream_priority_range, _ak_cuda_stream_priority_range, _ak_cpu_stream_priority_range) \
+    X(int, stream_create, (ak_context* ctx, void** native, int priority), _ak_hip_stream_create, _ak_cuda_stream_create, _ak_cpu_stream_create) \
+    X(int, stream_destroy, (ak_context* ctx, void* native), _ak_hip_stream_destroy, _ak_cuda_stream_destroy, _ak_cpu_nothing_on) \
+    X(int, stream_synchronize, (ak_context* ctx, void* native), \
+      _ak_hip_stream_synchronize, _ak_cuda_stream_synchronize, _ak_cpu_nothing_on) \
+    /* modules (NULL on backends that do not compile: then kernels run their C implementation) */ \
+    X(int, module_load, (ak_context* ctx, const void* data, void** module), _ak_hip_module_load, _ak_cuda_module_load, NULL) \
+    X(int, module_function, (ak_context* ctx, void* module, const char* name, void** fn), \
+      _ak_hip_module_function, _ak_cuda_module_function, NULL) \
+    X(int, module_unload, (ak_context* ctx, void* module), _ak_hip_module_unload, _ak_cuda_module_unload, NULL) \
+    /* allow more dynamic shared memory; NULL: not needed */ \
+    X(int, shmem_optin, (ak_context* ctx, void* fn, size_t bytes), NULL, _ak_cuda_shmem_optin, NULL) \
+    X(int, launch_kernel, (ak_context* ctx, void* fn, ak_dim3 grid, ak_dim3 block, size_t shmem, void* stream, void** args), \
+      _ak_hip_launch_kernel, _ak_cuda_launch_kernel, NULL) \
+    /* several devices (>>impl:multi); runtime entry points that may be missing: _AK_E_NO_ENTRY */ \
+    /* after a successful probe of device 0 */ \
+    X(int, device_count, (struct _ak_api* api, int* n), _ak_hip_device_count, _ak_cuda_device_count, _ak_cpu_device_count) \
+    /* identity + attributes, no context */ \
+    X(void, describe, (struct _ak_api* api, int device, ak_device_info* dev), _ak_hip_describe, _ak_cuda_describe, _ak_cpu_describe) \
+    /* *can 0 where the runtime cannot say */ \
+    X(int, peer_can_access, (ak_context* ctx, ak_context* peer, int* can), \
+      _ak_hip_peer_can_access, _ak_cuda_peer_can_access, _ak_cpu_peer_can_access) \
+    /* ctx bound; enabled already: 0 */ \
+    X(int, peer_enable, (ak_context* ctx, ak_context* peer), _ak_hip_peer_enable, _ak_cuda_peer_enable, _ak_cpu_peer_enable) \
+    X(int, peer_copy, (ak_context* dst_ctx, void* dst, ak_context* src_ctx, const void* src, size_t bytes, void* stream), \
+      _ak_hip_peer_copy, _ak_cuda_peer_copy, _ak_cpu_peer_copy) \
+    /* ctx bound */ \
+    X(int, stream_wait_event, (ak_context* ctx, void* stream, void* ev), \
+      _ak_hip_stream_wait_event, _ak_cuda_stream_wait_event, _ak_cpu_nothing_record) \
+    /* collectives: the library (NULL: the cpu reference over threads) and the communicator constructors */ \
+    /* 1 when loaded, else 0 and why */ \
+    X(int, ccl_load, (struct _ak_api* api, char* why, size_t cap), _ak_hip_ccl_load, _ak_cuda_ccl_load, NULL) \
+    X(ak_result, comm_unique_id, (ak_context* ctx, ak_comm_id* id), _ak_comm_ccl_unique_id, _ak_comm_ccl_unique_id, _ak_comm_cpu_unique_id) \
+    X(ak_result, comm_init_rank, (ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out), \
+      _ak_comm_ccl_init_rank, _ak_comm_ccl_init_rank, _ak_comm_cpu_init_rank) \
+    /* ctxs checked, all of this backend */ \
+    X(ak_result, comm_init_all, (ak_context* const* ctxs, int n, ak_comm** comms), \
+      _ak_comm_ccl_init_all, _ak_comm_ccl_init_all, _ak_comm_cpu_init_all)
 typedef struct _ak_backend_ops {
     ak_backend id;
     int host_memory;           /* buffers are host memory, kernels run their C implementation (cpu) */
@@ -1975,52 +2056,10 @@ typedef struct _ak_backend_ops {
     const char* const* tracer_libs;  /* its libraries (NULL-terminated), push and pop symbols */
     const char* tracer_push;
     const char* tracer_pop;
-    /* fill report (and dev when not NULL) for device `device`; AK_OK if usable */
-    ak_result (*probe)(struct _ak_api* api, int device, ak_device_info* dev, ak_backend_report* rep);
-    ak_result (*open)(ak_context* ctx);          /* after a successful probe (cuda: the primary context) */
-    void (*close)(ak_context* ctx);              /* undo open (everything else is released before) */
-    ak_result (*probe_features)(ak_context* ctx);  /* ak_context_probe: fp16/bf16 (and the compilers) */
-    ak_result (*launch)(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_stream* stream, void** args);
-    const char* (*error_string)(ak_context* ctx, int e);
-    /* raw runtime calls: error code, 0 = ok */
-    int (*make_current)(ak_context* ctx);        /* bind ctx's device to the calling thread; NULL: nothing to bind */
-    int (*alloc)(ak_context* ctx, size_t bytes, void** out);   /* 2: out of memory */
-    int (*free)(ak_context* ctx, void* ptr);
-    int (*mem_info)(ak_context* ctx, size_t* free_bytes, size_t* total_bytes);
-    int (*event_create)(ak_context* ctx, void** ev, unsigned flags);  /* flags 0: timing; 2: ordering only */
-    int (*event_record)(ak_context* ctx, void* ev, void* stream);
-    int (*event_query)(ak_context* ctx, void* ev);                     /* 600: not ready */
-    int (*event_destroy)(ak_context* ctx, void* ev);
-    int (*event_synchronize)(ak_context* ctx, void* ev);
-    int (*event_elapsed)(ak_context* ctx, float* ms, ak_event* a, ak_event* b);  /* b is complete */
-    int (*synchronize)(ak_context* ctx);          /* the whole device */
-    int (*copy)(ak_context* ctx, void* dst, const void* src, size_t bytes, ak_copy_kind kind, void* stream, int async);
-    int (*memset)(ak_context* ctx, void* dst, int value, size_t bytes, void* stream);
-    int (*host_alloc)(ak_context* ctx, void** out, size_t bytes);
-    int (*host_free)(ak_context* ctx, void* ptr);
-    int (*stream_priority_range)(ak_context* ctx, int* least, int* greatest);
-    int (*stream_create)(ak_context* ctx, void** native, int priority);
-    int (*stream_destroy)(ak_context* ctx, void* native);
-    int (*stream_synchronize)(ak_context* ctx, void* native);
-    /* modules (NULL on backends that do not compile: then kernels run their C implementation) */
-    int (*module_load)(ak_context* ctx, const void* data, void** module);
-    int (*module_function)(ak_context* ctx, void* module, const char* name, void** fn);
-    int (*module_unload)(ak_context* ctx, void* module);
-    int (*shmem_optin)(ak_context* ctx, void* fn, size_t bytes);      /* allow more dynamic shared memory; NULL: not needed */
-    int (*launch_kernel)(ak_context* ctx, void* fn, ak_dim3 grid, ak_dim3 block, size_t shmem, void* stream, void** args);
-    /* several devices (>>impl:multi); runtime entry points that may be missing: _AK_E_NO_ENTRY */
-    int (*device_count)(struct _ak_api* api, int* n);          /* after a successful probe of device 0 */
-    void (*describe)(struct _ak_api* api, int device, ak_device_info* dev);  /* identity + attributes, no context */
-    int (*peer_can_access)(ak_context* ctx, ak_context* peer, int* can);     /* *can 0 where the runtime cannot say */
-    int (*peer_enable)(ak_context* ctx, ak_context* peer);     /* ctx bound; enabled already: 0 */
-    int (*peer_copy)(ak_context* dst_ctx, void* dst, ak_context* src_ctx, const void* src, size_t bytes, void* stream);
-    int (*stream_wait_event)(ak_context* ctx, void* stream, void* ev);       /* ctx bound */
-    /* collectives: the library (NULL: the cpu reference over threads) and the communicator constructors */
-    const char* ccl;                                           /* "RCCL" / "NCCL" */
-    int (*ccl_load)(struct _ak_api* api, char* why, size_t cap);   /* 1 when loaded, else 0 and why */
-    ak_result (*comm_unique_id)(ak_context* ctx, ak_comm_id* id);
-    ak_result (*comm_init_rank)(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out);
-    ak_result (*comm_init_all)(ak_context* const* ctxs, int n, ak_comm** comms);   /* ctxs checked, all of this backend */
+    const char* ccl;           /* collectives library: "RCCL" / "NCCL"; NULL: the cpu reference over threads */
+#define _AK_X_FIELD(ret, name, params, hip, cuda, cpu) ret (*name) params;
+    _AK_BACKEND_OPS(_AK_X_FIELD)
+#undef _AK_X_FIELD
 } _ak_backend_ops;
 #define _AK_E_NO_ENTRY (-2)   /* a raw call's runtime lacks the entry point (runtimes' own codes are >= 0) */
 
@@ -12872,7 +12911,7 @@ static void _ak_cuda_describe(_ak_api* api, int device, ak_device_info* dev) {
 
 /* Probe one backend into api/dev (dev may be NULL for a probe only).
  * Fills report; returns its status. */
-static ak_result _ak_probe_hip(_ak_api* api, int device, ak_device_info* dev, ak_backend_report* rep) {
+static ak_result _ak_hip_probe(_ak_api* api, int device, ak_device_info* dev, ak_backend_report* rep) {
     char why[512];
     int e, n = 0;
     _ak_probe_begin(rep, AK_BACKEND_HIP);
@@ -12895,7 +12934,7 @@ static ak_result _ak_probe_hip(_ak_api* api, int device, ak_device_info* dev, ak
     return AK_OK;
 }
 
-static ak_result _ak_probe_cuda(_ak_api* api, int device, ak_device_info* dev, ak_backend_report* rep) {
+static ak_result _ak_cuda_probe(_ak_api* api, int device, ak_device_info* dev, ak_backend_report* rep) {
     char why[512];
     int e, n = 0;
     _ak_probe_begin(rep, AK_BACKEND_CUDA);
@@ -13214,16 +13253,6 @@ static int _ak_cuda_ccl_load(struct _ak_api* api, char* why, size_t cap) { retur
 static const char* const _ak_roctx_libs[] = { "libroctx64.so", "libroctx64.so.4", NULL };
 static const char* const _ak_nvtx_libs[] = { "libnvToolsExt.so.1", "libnvToolsExt.so", NULL };
 
-#define _AK_BACKEND_OPS(p) \
-    _ak_##p##_probe, _ak_##p##_open, _ak_##p##_close, _ak_##p##_probe_features, _ak_##p##_launch, _ak_##p##_error_string, \
-    _ak_##p##_make_current, _ak_##p##_alloc, _ak_##p##_free, _ak_##p##_mem_info, _ak_##p##_event_create, \
-    _ak_##p##_event_record, _ak_##p##_event_query, _ak_##p##_event_destroy, _ak_##p##_event_synchronize, \
-    _ak_##p##_event_elapsed, _ak_##p##_synchronize, _ak_##p##_copy, _ak_##p##_memset, _ak_##p##_host_alloc, \
-    _ak_##p##_host_free, _ak_##p##_stream_priority_range, _ak_##p##_stream_create, _ak_##p##_stream_destroy, \
-    _ak_##p##_stream_synchronize, _ak_##p##_module_load, _ak_##p##_module_function, _ak_##p##_module_unload, \
-    _ak_##p##_shmem_optin, _ak_##p##_launch_kernel, _ak_##p##_device_count, _ak_##p##_describe, _ak_##p##_peer_can_access, \
-    _ak_##p##_peer_enable, _ak_##p##_peer_copy, _ak_##p##_stream_wait_event, _ak_##p##_ccl, _ak_##p##_ccl_load, \
-    _ak_##p##_comm_unique_id, _ak_##p##_comm_init_rank, _ak_##p##_comm_init_all
 /* communicators (>>impl:multi): the cpu reference over threads, or NCCL / RCCL */
 static ak_result _ak_comm_cpu_unique_id(ak_context* ctx, ak_comm_id* id);
 static ak_result _ak_comm_cpu_init_rank(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out);
@@ -13231,87 +13260,26 @@ static ak_result _ak_comm_cpu_init_all(ak_context* const* ctxs, int n, ak_comm**
 static ak_result _ak_comm_ccl_unique_id(ak_context* ctx, ak_comm_id* id);
 static ak_result _ak_comm_ccl_init_rank(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out);
 static ak_result _ak_comm_ccl_init_all(ak_context* const* ctxs, int n, ak_comm** comms);
-#define _ak_hip_ccl "RCCL"
-#define _ak_cuda_ccl "NCCL"
-#define _ak_cpu_ccl NULL
-#define _ak_cpu_ccl_load NULL
-#define _ak_hip_comm_unique_id _ak_comm_ccl_unique_id
-#define _ak_hip_comm_init_rank _ak_comm_ccl_init_rank
-#define _ak_hip_comm_init_all _ak_comm_ccl_init_all
-#define _ak_cuda_comm_unique_id _ak_comm_ccl_unique_id
-#define _ak_cuda_comm_init_rank _ak_comm_ccl_init_rank
-#define _ak_cuda_comm_init_all _ak_comm_ccl_init_all
-#define _ak_cpu_comm_unique_id _ak_comm_cpu_unique_id
-#define _ak_cpu_comm_init_rank _ak_comm_cpu_init_rank
-#define _ak_cpu_comm_init_all _ak_comm_cpu_init_all
-#define _ak_cpu_stream_wait_event _ak_cpu_nothing_record
-#define _ak_hip_probe _ak_probe_hip
-#define _ak_cuda_probe _ak_probe_cuda
-#define _ak_hip_probe_features _ak_gpu_probe_features
-#define _ak_cuda_probe_features _ak_gpu_probe_features
-#define _ak_hip_launch _ak_gpu_launch
-#define _ak_cuda_launch _ak_gpu_launch
-#define _ak_hip_shmem_optin NULL
-#define _ak_cpu_make_current NULL          /* nothing to bind */
-#define _ak_cpu_event_record _ak_cpu_nothing_record
 static int _ak_cpu_nothing_record(ak_context* ctx, void* ev, void* stream) { (void)ctx; (void)ev; (void)stream; return 0; }
-#define _ak_cpu_event_query _ak_cpu_nothing_on
-#define _ak_cpu_event_destroy _ak_cpu_nothing_on
-#define _ak_cpu_event_synchronize _ak_cpu_nothing_on
-#define _ak_cpu_synchronize _ak_cpu_nothing
-#define _ak_cpu_host_free _ak_cpu_free
-#define _ak_cpu_stream_destroy _ak_cpu_nothing_on
-#define _ak_cpu_stream_synchronize _ak_cpu_nothing_on
-#define _ak_cpu_module_load NULL           /* nothing compiled: kernels run their C implementation */
-#define _ak_cpu_module_function NULL
-#define _ak_cpu_module_unload NULL
-#define _ak_cpu_shmem_optin NULL
-#define _ak_cpu_launch_kernel NULL
+static int _ak_cpu_host_free(ak_context* ctx, void* ptr) { return _ak_cpu_free(ctx, ptr); }
+#define _AK_X_HIP(ret, name, params, hip, cuda, cpu) hip,
+#define _AK_X_CUDA(ret, name, params, hip, cuda, cpu) cuda,
+#define _AK_X_CPU(ret, name, params, hip, cuda, cpu) cpu,
 static const _ak_backend_ops _ak_backend_hip = {
-    AK_BACKEND_HIP, 0, 0xffffffffull, 1, "roctx", _ak_roctx_libs, "roctxRangePushA", "roctxRangePop", _AK_BACKEND_OPS(hip)
+    AK_BACKEND_HIP, 0, 0xffffffffull, 1, "roctx", _ak_roctx_libs, "roctxRangePushA", "roctxRangePop", "RCCL",
+    _AK_BACKEND_OPS(_AK_X_HIP)
 };
 static const _ak_backend_ops _ak_backend_cuda = {
-    AK_BACKEND_CUDA, 0, 0, 4, "NVTX", _ak_nvtx_libs, "nvtxRangePushA", "nvtxRangePop", _AK_BACKEND_OPS(cuda)
+    AK_BACKEND_CUDA, 0, 0, 4, "NVTX", _ak_nvtx_libs, "nvtxRangePushA", "nvtxRangePop", "NCCL",
+    _AK_BACKEND_OPS(_AK_X_CUDA)
 };
 static const _ak_backend_ops _ak_backend_cpu = {
-    AK_BACKEND_CPU, 1, 0, 1, NULL, NULL, NULL, NULL, _AK_BACKEND_OPS(cpu)
+    AK_BACKEND_CPU, 1, 0, 1, NULL, NULL, NULL, NULL, NULL,
+    _AK_BACKEND_OPS(_AK_X_CPU)
 };
-#undef _AK_BACKEND_OPS
-#undef _ak_hip_probe
-#undef _ak_cuda_probe
-#undef _ak_hip_probe_features
-#undef _ak_cuda_probe_features
-#undef _ak_hip_launch
-#undef _ak_cuda_launch
-#undef _ak_hip_shmem_optin
-#undef _ak_cpu_make_current
-#undef _ak_cpu_event_record
-#undef _ak_cpu_event_query
-#undef _ak_cpu_event_destroy
-#undef _ak_cpu_event_synchronize
-#undef _ak_cpu_synchronize
-#undef _ak_cpu_host_free
-#undef _ak_cpu_stream_destroy
-#undef _ak_cpu_stream_synchronize
-#undef _ak_cpu_module_load
-#undef _ak_cpu_module_function
-#undef _ak_cpu_module_unload
-#undef _ak_cpu_shmem_optin
-#undef _ak_cpu_launch_kernel
-#undef _ak_hip_ccl
-#undef _ak_cuda_ccl
-#undef _ak_cpu_ccl
-#undef _ak_cpu_ccl_load
-#undef _ak_hip_comm_unique_id
-#undef _ak_hip_comm_init_rank
-#undef _ak_hip_comm_init_all
-#undef _ak_cuda_comm_unique_id
-#undef _ak_cuda_comm_init_rank
-#undef _ak_cuda_comm_init_all
-#undef _ak_cpu_comm_unique_id
-#undef _ak_cpu_comm_init_rank
-#undef _ak_cpu_comm_init_all
-#undef _ak_cpu_stream_wait_event
+#undef _AK_X_HIP
+#undef _AK_X_CUDA
+#undef _AK_X_CPU
 
 /* In AUTO's order of preference (and ak_backend_report order). */
 static const _ak_backend_ops* const _ak_backends[3] = { &_ak_backend_hip, &_ak_backend_cuda, &_ak_backend_cpu };
