@@ -76,7 +76,7 @@ static void gg_case(ak_context* ctx, const char* path, ak_dtype dt, ak_dtype ot,
     if (epi & 1) { g.beta = 0.25f; g.ldc = ldd; g.stride_c = sd; }
     if (epi & 16) { g.beta = 0.0f; g.ldc = ldd; g.stride_c = sd; }
     if (epi & 2) g.bias = dbias;
-    if (epi & 4) { g.activation = (int)(m + n + k) % 7; g.act_param = 0.2f; }
+    if (epi & 4) { g.activation = 1 + (int)(m + n + k) % (AK_UNARY_OP_COUNT - 1); g.act_param = 0.2f; }
     if (epi & 8) { g.residual = dR; g.ldr = ldd; g.stride_r = sd; }
     g.a = dA; g.b = dB; g.c = (epi & 17) ? dC : NULL; g.d = dD;
     AKT_OK(ak_gemm_plan_get(ctx, &g, &p));
