@@ -448,6 +448,13 @@ struct ak_arch_info {
     int rec_matrix_cores;
     const char* source;            /* where the numbers come from */
     const char* features;          /* target-ID features it takes, in canonical order: "sramecc,xnack", "xnack" or "" */
+    /* what the kernel planners read (no op compares architecture names) */
+    const char* matrix_shapes;     /* matrix instruction shapes M x N x K for 16-bit inputs, best first ("" if none) */
+    int xf32;                      /* 1: MFMA has the xf32 instructions (f32 inputs at reduced precision, gfx94x) */
+    int tma;                       /* 1: the bulk tensor copy engine (TMA) and mbarrier transaction counts (sm_90+) */
+    const char* arch_target;       /* the arch-specific target its wgmma / setmaxnreg kernels build for ("sm_90a"), "" if none */
+    int lds_per_cu;                /* LDS / shared memory of one CU / SM, bytes (what all resident blocks share) */
+    int xcds;                      /* dies with their own L2 that workgroups are dealt round-robin over (MI300X: 8), else 1 */
 };
 
 /* Find a row by name; feature suffixes (":sramecc+:xnack-") and aliases are
@@ -2770,6 +2777,21 @@ enum { _AK_HIP_PROPS_R0600_ARCH_OFFSET = 1160, _AK_HIP_PROPS_R0000_ARCH_OFFSET =
  * - fp8_encoding: "FNUZ" = the E4M3FNUZ/E5M2FNUZ variants of CDNA3 (no
  *   negative zero, NaN = 0x80, exponent bias +1); "OCP" = the OCP 8-bit
  *   floating point spec (E4M3FN/E5M2) used by CDNA4, RDNA4 and NVIDIA.
+ * Columns of a row, in order: name, aliases, vendor, family, family_name,
+ * products; compute_units, wave_size, wave_size_alt, lds_bytes, l2_bytes,
+ * memory_type, memory_bw_gbs; fp32_tflops, fp16_matrix_tflops,
+ * bf16_matrix_tflops, fp8, fp8_encoding, matrix; rec_precision,
+ * rec_opt_level, rec_matrix_cores; source; features; matrix_shapes, xf32,
+ * tma, arch_target, lds_per_cu, xcds.
+ * - matrix_shapes: the 16-bit matrix instructions the kernels use, M x N x K
+ *   (CDNA4 doubles K; wgmma is 64 x N x 16 with N up to 256).
+ * - xf32 / tma / arch_target: features the planners choose paths by.
+ * - lds_per_cu: shared by every block resident on one CU / SM (NVIDIA: the
+ *   per-SM shared memory of the compute-capability table; AMD: 64 KB per CU,
+ *   160 KB on CDNA4).
+ * - xcds: MI300X / MI355X deal consecutive workgroups round-robin over 8
+ *   accelerator dies with separate L2s; the GEMM remaps tiles so neighbours
+ *   share a die.
  * - matrix: the instruction family amdkit's matrix path uses. sm_100's native
  *   form is tcgen05 (UMMA); it is recorded as AK_MATRIX_MMA (the mma.sync
  *   path that still runs there) since the enum has no separate value.
@@ -2800,7 +2822,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "AMD Radeon Instinct MI60 datasheet: 64 CUs at 1800 MHz peak, 14.7 TFLOPS FP32, "
       "32 GB HBM2 at 1024 GB/s (MI50: 60 CUs, 13.3 TFLOPS); L2 4 MB of the Vega 20 die as "
       "ROCm reports it; no matrix cores (29.5 TFLOPS packed FP16 is vector math)",
-      "sramecc,xnack" },
+      "sramecc,xnack",
+      "", 0, 0, "", 65536, 1 },
 
     { "gfx908", "", AK_VENDOR_AMD, AK_FAMILY_CDNA1, "CDNA1",
       "Instinct MI100",
@@ -2810,7 +2833,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "AMD Instinct MI100 datasheet and 'Introducing AMD CDNA Architecture' whitepaper (2020), "
       "specifications table: 120 CUs at 1502 MHz, FP32 vector 23.1, FP16 matrix 184.6, "
       "BF16 matrix 92.3 TFLOPS, 32 GB HBM2 at 1.2288 TB/s, 8 MB L2",
-      "sramecc,xnack" },
+      "sramecc,xnack",
+      "32x32x8,16x16x16", 0, 0, "", 65536, 1 },
 
     { "gfx90a", "", AK_VENDOR_AMD, AK_FAMILY_CDNA2, "CDNA2",
       "Instinct MI210, MI250, MI250X",
@@ -2821,7 +2845,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "220 CUs at 1700 MHz, FP32 vector 47.9, FP16/BF16 matrix 383 TFLOPS, 128 GB HBM2e at "
       "3.2768 TB/s, 8 MB L2 per GCD. Row = one GCD (one HIP device) = half the package; "
       "MI210 (one GCD, 104 CUs): 22.6 FP32, 181 FP16/BF16 matrix, 1.6384 TB/s",
-      "sramecc,xnack" },
+      "sramecc,xnack",
+      "32x32x8,16x16x16", 0, 0, "", 65536, 1 },
 
     { "gfx942", "gfx940,gfx941", AK_VENDOR_AMD, AK_FAMILY_CDNA3, "CDNA3",
       "Instinct MI300A, MI300X, MI325X",
@@ -2833,7 +2858,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "2614.9 TFLOPS, 192 GB HBM3 at 5.3 TB/s; L2 4 MB per XCD x 8 XCDs (HIP reports one "
       "XCD's 4 MB; 256 MB Infinity Cache not counted). MI325X: same compute, 256 GB HBM3E at "
       "6 TB/s; MI300A: 228 CUs",
-      "sramecc,xnack" },
+      "sramecc,xnack",
+      "32x32x8,16x16x16", 1, 0, "", 65536, 8 },
 
     { "gfx950", "", AK_VENDOR_AMD, AK_FAMILY_CDNA4, "CDNA4",
       "Instinct MI350X, MI355X",
@@ -2844,7 +2870,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "at 2400 MHz, FP32 vector 157.3 TFLOPS, FP16/BF16 dense matrix 2.5 PFLOPS (2516.6 = "
       "256 CUs x 4096 FLOP/clk x 2.4 GHz), 288 GB HBM3E at 8 TB/s, 160 KB LDS per CU; "
       "L2 4 MB per XCD x 8 (256 MB Infinity Cache not counted). MI350X: 2200 MHz, 2.3 PFLOPS",
-      "sramecc,xnack" },
+      "sramecc,xnack",
+      "32x32x16,16x16x32", 0, 0, "", 163840, 8 },
 
     { "gfx1030", "", AK_VENDOR_AMD, AK_FAMILY_RDNA2, "RDNA2",
       "Radeon RX 6800, RX 6800 XT, RX 6900 XT, RX 6950 XT; Radeon PRO W6800",
@@ -2854,7 +2881,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "AMD Radeon RX 6900 XT product specifications: 80 CUs at 2250 MHz boost, 23.04 TFLOPS "
       "FP32, 16 GB GDDR6 16 Gbps x 256-bit = 512 GB/s; 'AMD RDNA 2' whitepaper: 4 MB L2 "
       "(128 MB Infinity Cache not counted); no matrix unit",
-      "" },
+      "",
+      "", 0, 0, "", 65536, 1 },
 
     { "gfx1031", "", AK_VENDOR_AMD, AK_FAMILY_RDNA2, "RDNA2",
       "Radeon RX 6700 XT, RX 6750 XT, RX 6700; Radeon PRO W6600",
@@ -2864,7 +2892,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "AMD Radeon RX 6700 XT product specifications: 40 CUs at 2581 MHz boost, 13.21 TFLOPS "
       "FP32, 12 GB GDDR6 16 Gbps x 192-bit = 384 GB/s; Navi 22: 3 MB L2 (96 MB Infinity Cache "
       "not counted); no matrix unit",
-      "" },
+      "",
+      "", 0, 0, "", 65536, 1 },
 
     { "gfx1032", "", AK_VENDOR_AMD, AK_FAMILY_RDNA2, "RDNA2",
       "Radeon RX 6600 XT, RX 6650 XT, RX 6600; Radeon PRO W6600M",
@@ -2874,7 +2903,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "AMD Radeon RX 6600 XT product specifications: 32 CUs at 2589 MHz boost, 10.6 TFLOPS "
       "FP32, 8 GB GDDR6 16 Gbps x 128-bit = 256 GB/s; Navi 23: 2 MB L2 (32 MB Infinity Cache "
       "not counted); no matrix unit",
-      "" },
+      "",
+      "", 0, 0, "", 65536, 1 },
 
     { "gfx1034", "", AK_VENDOR_AMD, AK_FAMILY_RDNA2, "RDNA2",
       "Radeon RX 6500 XT, RX 6400",
@@ -2884,7 +2914,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "AMD Radeon RX 6500 XT product specifications: 16 CUs at 2815 MHz boost, 5.77 TFLOPS "
       "FP32, 4 GB GDDR6 18 Gbps x 64-bit = 144 GB/s; Navi 24: 1 MB L2 (16 MB Infinity Cache "
       "not counted); no matrix unit",
-      "" },
+      "",
+      "", 0, 0, "", 65536, 1 },
 
     { "gfx1035", "", AK_VENDOR_AMD, AK_FAMILY_RDNA2, "RDNA2",
       "Radeon 680M, 660M (Ryzen 6000 mobile 'Rembrandt' integrated)",
@@ -2894,7 +2925,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "AMD Ryzen 9 6900HX product specifications: Radeon 680M, 12 CUs at 2400 MHz = 3.69 "
       "TFLOPS FP32 (derived); shared LPDDR5-6400 x 128-bit = 102.4 GB/s; L2 2 MB (less sure); "
       "no matrix unit",
-      "" },
+      "",
+      "", 0, 0, "", 65536, 1 },
 
     { "gfx1036", "", AK_VENDOR_AMD, AK_FAMILY_RDNA2, "RDNA2",
       "AMD Radeon Graphics of Ryzen 7000/9000 desktop ('Raphael', 'Granite Ridge' integrated)",
@@ -2903,7 +2935,8 @@ static const ak_arch_info _ak_arch_table[] = {
       AK_F32, AK_OPT_CONSERVATIVE, 0,
       "AMD Ryzen 7000 desktop product specifications: 2 CUs at 2200 MHz = 0.56 TFLOPS FP32 "
       "(derived); shared DDR5-5200 x 128-bit = 83.2 GB/s; L2 256 KB (less sure); no matrix unit",
-      "" },
+      "",
+      "", 0, 0, "", 65536, 1 },
 
     { "gfx1100", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
       "Radeon RX 7900 XTX, RX 7900 XT, RX 7900 GRE; Radeon PRO W7900, W7800",
@@ -2914,7 +2947,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "FP32 (dual issue), 122.8 TFLOPS FP16 (WMMA, 512 FLOP/clk/CU; BF16 same rate), 24 GB "
       "GDDR6 20 Gbps x 384-bit = 960 GB/s; AMD RDNA 3 architecture material: 6 MB L2 "
       "(96 MB Infinity Cache not counted)",
-      "" },
+      "",
+      "16x16x16", 0, 0, "", 65536, 1 },
 
     { "gfx1101", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
       "Radeon RX 7800 XT, RX 7700 XT; Radeon PRO W7700",
@@ -2924,7 +2958,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "AMD Radeon RX 7800 XT product specifications: 60 CUs at 2430 MHz boost, 37.3 TFLOPS "
       "FP32 (dual issue), 74.6 TFLOPS FP16 (WMMA; BF16 same rate), 16 GB GDDR6 19.5 Gbps x "
       "256-bit = 624 GB/s; Navi 32: 4 MB L2 (64 MB Infinity Cache not counted)",
-      "" },
+      "",
+      "16x16x16", 0, 0, "", 65536, 1 },
 
     { "gfx1102", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
       "Radeon RX 7600, RX 7600 XT; Radeon PRO W7600",
@@ -2935,7 +2970,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "FP32 (dual issue), 45.1 TFLOPS FP16 (WMMA; BF16 same rate), 16 GB GDDR6 18 Gbps x "
       "128-bit = 288 GB/s (RX 7600: 2655 MHz, 21.8 TFLOPS); Navi 33: 2 MB L2 (32 MB "
       "Infinity Cache not counted)",
-      "" },
+      "",
+      "16x16x16", 0, 0, "", 65536, 1 },
 
     { "gfx1103", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
       "Radeon 780M, 760M, 740M (Ryzen 7040/8040 'Phoenix', 'Hawk Point' integrated)",
@@ -2945,7 +2981,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "AMD Ryzen 9 7940HS product specifications: Radeon 780M, 12 CUs at 2800 MHz; FP32 8.6 "
       "TFLOPS (dual issue) and FP16 WMMA 17.2 (12 CUs x 512 FLOP/clk x 2.8 GHz) derived, less "
       "sure; shared LPDDR5X-7500 x 128-bit = 120 GB/s; L2 2 MB (less sure)",
-      "" },
+      "",
+      "16x16x16", 0, 0, "", 65536, 1 },
 
     { "gfx1150", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
       "Radeon 890M, 880M (Ryzen AI 300 'Strix Point' integrated, RDNA 3.5)",
@@ -2955,7 +2992,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "AMD Ryzen AI 9 HX 370 product specifications: Radeon 890M, 16 CUs at 2900 MHz; FP32 "
       "11.88 TFLOPS (dual issue) and FP16 WMMA 23.8 derived (16 x 512 x 2.9 GHz), less sure; "
       "shared LPDDR5X-7500 x 128-bit = 120 GB/s; L2 2 MB (less sure)",
-      "" },
+      "",
+      "16x16x16", 0, 0, "", 65536, 1 },
 
     { "gfx1151", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
       "Radeon 8060S, 8050S (Ryzen AI Max 'Strix Halo' integrated, RDNA 3.5)",
@@ -2965,7 +3003,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "AMD Ryzen AI Max+ 395 product specifications: Radeon 8060S, 40 CUs at 2900 MHz; FP32 "
       "29.7 TFLOPS (dual issue) and FP16 WMMA 59.4 derived (40 x 512 x 2.9 GHz); LPDDR5X-8000 "
       "x 256-bit = 256 GB/s; L2 2 MB (less sure; 32 MB MALL not counted)",
-      "" },
+      "",
+      "16x16x16", 0, 0, "", 65536, 1 },
 
     { "gfx1152", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
       "Radeon 860M, 840M (Ryzen AI 300 'Krackan Point' integrated, RDNA 3.5)",
@@ -2975,7 +3014,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "AMD Ryzen AI 7 350 product specifications: Radeon 860M, 8 CUs at 3000 MHz; FP32 6.1 "
       "TFLOPS (dual issue) and FP16 WMMA 12.3 derived (8 x 512 x 3.0 GHz), less sure; shared "
       "LPDDR5X-8000 x 128-bit = 128 GB/s; L2 2 MB (less sure)",
-      "" },
+      "",
+      "16x16x16", 0, 0, "", 65536, 1 },
 
     { "gfx1200", "", AK_VENDOR_AMD, AK_FAMILY_RDNA4, "RDNA4",
       "Radeon RX 9060 XT, RX 9060",
@@ -2986,7 +3026,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "FP32 (dual issue), 16 GB GDDR6 20 Gbps x 128-bit = 320 GB/s; FP16/BF16 matrix dense "
       "102.6 derived (32 CUs x 1024 FLOP/clk x 3.13 GHz, half the sparse figure); Navi 44 "
       "L2 4 MB (less sure; 32 MB Infinity Cache not counted)",
-      "" },
+      "",
+      "16x16x16", 0, 0, "", 65536, 1 },
 
     { "gfx1201", "", AK_VENDOR_AMD, AK_FAMILY_RDNA4, "RDNA4",
       "Radeon RX 9070 XT, RX 9070, RX 9070 GRE; Radeon AI PRO R9700",
@@ -2997,7 +3038,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "FP32 (dual issue), FP16/BF16 matrix 194.6 dense (389 sparse), 16 GB GDDR6 20 Gbps x "
       "256-bit = 640 GB/s; 'AMD RDNA 4' architecture material: 8 MB L2 (64 MB Infinity Cache "
       "not counted)",
-      "" },
+      "",
+      "16x16x16", 0, 0, "", 65536, 1 },
 
     /* ------------------------------------------------------------- NVIDIA */
     { "sm_80", "", AK_VENDOR_NVIDIA, AK_FAMILY_AMPERE, "Ampere",
@@ -3008,7 +3050,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "NVIDIA A100 datasheet, A100 80GB SXM column: 19.5 TFLOPS FP32, 312 TFLOPS FP16/BF16 "
       "tensor dense, 2039 GB/s HBM2e; 'NVIDIA A100 Tensor Core GPU Architecture' whitepaper: "
       "108 SMs, 40 MB L2; 163 KB shared per block (CUDA C++ Programming Guide, cc 8.0)",
-      "" },
+      "",
+      "16x8x16", 0, 0, "", 167936, 1 },
 
     { "sm_86", "", AK_VENDOR_NVIDIA, AK_FAMILY_AMPERE, "Ampere",
       "A40, A10; RTX A6000 and other RTX Ax000; GeForce RTX 3050 to 3090 Ti",
@@ -3019,7 +3062,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "48 GB GDDR6 at 696 GB/s; 'NVIDIA Ampere GA102 GPU Architecture' whitepaper: 6 MB L2 "
       "(GeForce parts run FP32-accumulate tensor math at half rate); 99 KB shared per block "
       "(CUDA C++ Programming Guide, cc 8.6)",
-      "" },
+      "",
+      "16x8x16", 0, 0, "", 102400, 1 },
 
     { "sm_89", "", AK_VENDOR_NVIDIA, AK_FAMILY_ADA, "Ada",
       "L40S, L40, L4; RTX 6000 Ada; GeForce RTX 4060 to 4090",
@@ -3030,7 +3074,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "FP16/BF16 tensor dense, 733 FP8 dense, 48 GB GDDR6 at 864 GB/s; L2 96 MB of the full "
       "AD102 ('NVIDIA Ada GPU Architecture' whitepaper; less sure the L40S enables all of it); "
       "99 KB shared per block (CUDA C++ Programming Guide, cc 8.9)",
-      "" },
+      "",
+      "16x8x16", 0, 0, "", 102400, 1 },
 
     { "sm_90", "sm_90a", AK_VENDOR_NVIDIA, AK_FAMILY_HOPPER, "Hopper",
       "H100 (SXM5, PCIe, NVL), H200, GH200",
@@ -3042,7 +3087,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "whitepaper: 132 SMs, 50 MB L2, 989.4 dense FP16 with FP32 accumulate; 227 KB shared per "
       "block (CUDA C++ Programming Guide, cc 9.0). Checked on an H100 80GB HBM3 with "
       "cuDeviceGetAttribute: 132 SMs, L2 52428800 B, opt-in shared 232448 B",
-      "" },
+      "",
+      "64x256x16,16x8x16", 0, 1, "sm_90a", 233472, 1 },
 
     { "sm_100", "sm_100a,sm_100f", AK_VENDOR_NVIDIA, AK_FAMILY_BLACKWELL, "Blackwell",
       "B200, GB200, B100",
@@ -3054,7 +3100,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "at 8 TB/s (some tables: 7.7); 148 SMs and 126 MB L2 as CUDA device queries report them "
       "(not in a datasheet; less sure); 227 KB shared per block (CUDA C++ Programming Guide, "
       "cc 10.0); native tensor ISA is tcgen05, recorded as MMA",
-      "" },
+      "",
+      "16x8x16", 0, 1, "", 233472, 1 },
 
     { "sm_120", "sm_120a,sm_120f", AK_VENDOR_NVIDIA, AK_FAMILY_BLACKWELL, "Blackwell",
       "RTX PRO 6000 Blackwell; GeForce RTX 5050 to 5090",
@@ -3066,7 +3113,8 @@ static const ak_arch_info _ak_arch_table[] = {
       "derived as 4000 / 8 (less sure); 'NVIDIA RTX Blackwell GPU Architecture' whitepaper: "
       "GB202 128 MB L2 (RTX 5090: 170 SMs, 104.8 TFLOPS, 96 MB L2, half-rate FP32-accumulate "
       "tensor math); 99 KB shared per block (CUDA C++ Programming Guide, cc 12.0)",
-      "" }
+      "",
+      "16x8x16", 0, 1, "", 102400, 1 }
 };
 
 #define _AK_ARCH_ROWS ((int)(sizeof _ak_arch_table / sizeof _ak_arch_table[0]))
@@ -17677,8 +17725,7 @@ static ak_result _ak_gemm_plan(ak_context* ctx, const ak_gemm_desc* g, const _ak
     /* f32 as TF32 / xf32 only when the config accepts reduced precision */
     if (g->dtype == AK_F32 && ctx->cfg.mixed_precision == AK_ON && ctx->cfg.precision >= 0 && ctx->cfg.precision != AK_F32)
         fast32 = 1;
-    if (arch && arch->vendor == AK_VENDOR_AMD && (!strcmp(arch->name, "gfx942") || !strcmp(arch->name, "gfx940") || !strcmp(arch->name, "gfx941")))
-        xf32 = 1;
+    if (arch && arch->xf32) xf32 = 1;
     switch (isa) {
     case AK_MATRIX_MFMA: has = 1; break; /* f16, bf16, exact f32 (and xf32 on gfx94x) */
     case AK_MATRIX_WMMA: has = g->dtype != AK_F32; break;
@@ -17704,7 +17751,7 @@ static ak_result _ak_gemm_plan(ak_context* ctx, const ak_gemm_desc* g, const _ak
     if (mc && isa == AK_MATRIX_WGMMA) {
         /* the Hopper kernel: 16-bit inputs, A k-contiguous, B stored N x K, 16-byte rows; else mma.sync */
         const int cus = !_ak_op_is_cpu(ctx) && ctx->dev.compute_units > 0 ? ctx->dev.compute_units : (arch->compute_units > 0 ? arch->compute_units : 132);
-        const int ok = (g->dtype != AK_F32 || fast32) && !g->trans_a && g->trans_b && !strcmp(arch->name, "sm_90") &&
+        const int ok = (g->dtype != AK_F32 || fast32) && !g->trans_a && g->trans_b && *arch->arch_target &&
                        _ak_gemm_vec(g->a, s->lda, g->stride_a, s->esz) && _ak_gemm_vec(g->b, s->ldb, g->stride_b, s->esz) &&
                        g->m >= 64 && g->n >= 64;
         if (ok) small = ((g->m + 127) / 128) * ((g->n + 255) / 256) * g->batch < (size_t)cus;
@@ -17856,7 +17903,8 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
     if ((r = _ak_gemm_plan(ctx, g, &s, &p)) != AK_OK) return r;
     if (_ak_op_is_cpu(ctx)) return _ak_gemm_ref(g, &s, p.fast32);
     /* the wgmma kernels need the arch-specific target (sm_90a) */
-    if ((r = _ak_op_kernel_at(ctx, _ak_src_gemm, p.kernel, p.shared_bytes ? "sm_90a" : NULL, &k)) != AK_OK) return r;
+    if ((r = _ak_op_kernel_at(ctx, _ak_src_gemm, p.kernel, p.shared_bytes ? _ak_gemm_arch(ctx)->arch_target : NULL, &k)) != AK_OK)
+        return r;
     flags = (g->trans_a ? _AK_GF_TA : 0) | (g->trans_b ? _AK_GF_TB : 0) | (g->out_dtype == AK_F32 ? _AK_GF_OUT32 : 0) |
             (g->beta != 0.0f ? _AK_GF_C : 0) | (g->bias ? _AK_GF_BIAS : 0) | (g->residual ? _AK_GF_RES : 0) |
             (_ak_gemm_vec(g->a, s.lda, g->stride_a, s.esz) ? _AK_GF_VA : 0) |
