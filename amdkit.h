@@ -327,6 +327,9 @@ typedef enum ak_opt_level {
       "default precision: -1 = auto (the architecture's), or AK_F32/AK_F16/AK_BF16/AK_FP8_*") \
     X(unsigned, allowed_precisions, MASK, 0u, "AMDKIT_ALLOWED_PRECISIONS", 0, 0, NULL, \
       "mask of AK_DTYPE_BIT() the library may use; 0 = f32|f16|bf16") \
+    X(int, allow_tf32, BOOL, 0, "AMDKIT_ALLOW_TF32", 0, 0, NULL, \
+      "f32 matrix products (ak_gemm) may round their inputs to TF32 (NVIDIA) / xf32 (gfx94x): faster, about 1e-3 " \
+      "relative error; 0 = exact fp32") \
     X(int, operator_fusion, BOOL, 1, "AMDKIT_FUSION", 0, 0, NULL, "operator fusion") \
     X(int, pool_enabled, BOOL, 1, "AMDKIT_POOL", 0, 0, NULL, "caching memory pool (off: every ak_malloc goes to the runtime)") \
     X(long long, pool_size, SEG, 0, "AMDKIT_POOL_SIZE", 0, LLONG_MAX, NULL, \
@@ -1192,10 +1195,12 @@ AKAPI ak_result ak_copy_strided(ak_context* ctx, ak_dtype src_dtype, ak_dtype ds
  * (elements; stride 0 reuses one matrix, except for D).
  * Precision: f16 / bf16 run on the matrix cores where the architecture has
  * them and config.matrix_cores is on (MFMA on CDNA, WMMA on RDNA3 / RDNA4,
- * mma.sync on NVIDIA sm_80+), else on FMAs. f32 stays exact fp32 (MFMA
- * f32 on CDNA, FMAs elsewhere) unless config.precision is below f32 and
- * config.mixed_precision is on: then f32 runs as TF32 (NVIDIA) / xf32
- * (gfx94x) where the hardware has it. The input dtype must be in
+ * mma.sync on NVIDIA sm_80+), else on FMAs. f32 is exact fp32 by default
+ * (MFMA f32 on CDNA, FMAs elsewhere), whatever config.precision and
+ * config.mixed_precision say; config.allow_tf32 = 1 (AMDKIT_ALLOW_TF32=1)
+ * opts in to TF32 (NVIDIA) / xf32 (gfx94x) where the hardware has it:
+ * inputs rounded to a 10-bit mantissa, about 1e-3 relative error (the
+ * plan's fast32 says which ran). The input dtype must be in
  * config.allowed_precisions. config.strict makes a matrix-core request the
  * device cannot honour an AK_ERROR_MATRIX_CORES error instead of a fallback.
  * The cpu backend runs a threaded C reference (double accumulation, TF32
@@ -17722,9 +17727,8 @@ static ak_result _ak_gemm_plan(ak_context* ctx, const ak_gemm_desc* g, const _ak
     int has = 0, fast32 = 0, xf32 = 0, mc, small = 0;
     const char* dt;
     memset(p, 0, sizeof *p);
-    /* f32 as TF32 / xf32 only when the config accepts reduced precision */
-    if (g->dtype == AK_F32 && ctx->cfg.mixed_precision == AK_ON && ctx->cfg.precision >= 0 && ctx->cfg.precision != AK_F32)
-        fast32 = 1;
+    /* f32 as TF32 / xf32 only when the caller opted in (exact fp32 by default, as BLAS) */
+    if (g->dtype == AK_F32 && ctx->cfg.allow_tf32) fast32 = 1;
     if (arch && arch->xf32) xf32 = 1;
     switch (isa) {
     case AK_MATRIX_MFMA: has = 1; break; /* f16, bf16, exact f32 (and xf32 on gfx94x) */
@@ -17738,7 +17742,7 @@ static ak_result _ak_gemm_plan(ak_context* ctx, const ak_gemm_desc* g, const _ak
                        "ak_gemm: config.matrix_cores is on (strict mode), but %s has no matrix instruction for %s%s GEMM%s",
                        arch ? arch->name : "this device", g->dtype == AK_F32 && !fast32 ? "exact " : "", ak_dtype_name(g->dtype),
                        g->dtype == AK_F32 && !fast32 && (isa == AK_MATRIX_MMA || isa == AK_MATRIX_WGMMA)
-                           ? " (allow TF32 with config.precision below f32 and mixed_precision on, or set matrix_cores off)" : "");
+                           ? " (allow TF32 with config.allow_tf32 = 1, or set matrix_cores off)" : "");
     if (!mc) fast32 = 0;
     if (mc && isa == AK_MATRIX_MFMA && fast32 && !xf32) fast32 = 0; /* exact MFMA f32: better, same speed class */
     p->fast32 = fast32;

@@ -256,14 +256,13 @@ static void akk_walk_matrix(ak_context* ctx) {
             int x32;
             for (x32 = 0; x32 < 2; x32++) {
                 ak_config* cfg = &ctx->cfg;
-                ak_dtype prec = cfg->precision;
                 g.dtype = dts[d]; g.out_dtype = dts[d];
                 g.a = a; g.b = b; g.d = dd;
                 g.m = ms[i]; g.n = i < 2 ? 4096 : 1024; g.k = 64;
                 g.trans_b = i % 2 == 1 || i == 4;
-                if (x32) { if (dts[d] != AK_F32) break; cfg->precision = AK_BF16; cfg->mixed_precision = AK_ON; }
+                if (x32) { if (dts[d] != AK_F32) break; cfg->allow_tf32 = 1; }
                 AKT_OK(ak_gemm(ctx, &g, NULL));
-                cfg->precision = prec; cfg->mixed_precision = AK_AUTO;
+                cfg->allow_tf32 = 0;
             }
         }
         for (h = 0; h < 4; h++) {
