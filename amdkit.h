@@ -55,6 +55,12 @@
  *     before any compiler sees them.
  *   - The disk cache trusts nothing it reads (model: >>decl:compile, "Disk
  *     cache trust"): a bad entry is a miss, logged, and recompiled.
+ *   - Collectives (>>decl:multi): a rank waits at most comm_timeout_ms; a
+ *     timeout is AK_ERROR_DEVICE for every rank and breaks the communicator,
+ *     so a late rank gets an error and never touches the buffers of a rank
+ *     that gave up. Communicators and contexts may be destroyed in any order
+ *     (a context lives until its last communicator goes), and a communicator
+ *     destroyed inside an open group goes at the group's end.
  * Tested by the suites under ASan/UBSan/TSan, fuzzing (tests/fuzz) and a
  * kill-the-writer test of the cache (make test).
  *
@@ -351,6 +357,9 @@ typedef enum ak_opt_level {
     X(int, cache_trusted, BOOL, 0, "AMDKIT_CACHE_TRUSTED", 0, 0, NULL, \
       "0: serve only disk entries owned by this user and not writable by group/others; " \
       "1: trust every entry (a shared, managed cache directory)") \
+    X(int, comm_timeout_ms, INT, 120000, "AMDKIT_COMM_TIMEOUT_MS", 1, INT_MAX, NULL, \
+      "cpu backend's collectives: milliseconds a rank waits for the others; a collective that times out fails on every " \
+      "rank and leaves its communicator unusable (destroy it)") \
     X(int, profiling, BOOL, 0, "AMDKIT_PROFILE", 0, 0, NULL, "profiling regions record (ak_prof_*)") \
     X(int, strict, BOOL, 0, "AMDKIT_STRICT", 0, 0, NULL, \
       "a feature the architecture lacks is an error (1) or downgraded with a warning (0)") \
@@ -553,7 +562,9 @@ typedef struct ak_device_info {
  * unusable: the message lists what was tried), AK_ERROR_NO_DEVICE.
  * Thread safety: any thread; contexts are independent. */
 AKAPI ak_result ak_context_create(const ak_config* cfg, ak_context** out);
-/* Destroy a context and everything it owns (kernels, pool, streams). NULL ok.
+/* Destroy a context and everything it owns (kernels, pool, streams, events).
+ * NULL ok. A context with live communicators (>>decl:multi) is destroyed
+ * when the last of them is (ak_comm_destroy); until then they may use it.
  * Thread safety: no other thread may use ctx during or after. */
 AKAPI void ak_context_destroy(ak_context* ctx);
 /* Device description. Thread safety: any thread (mem_free is a snapshot). */
@@ -1521,6 +1532,21 @@ AKAPI ak_result ak_autotune(ak_context* ctx, const char* source, const char* ker
  *   dtypes: AK_F32, AK_F16, AK_BF16, AK_I32; reductions: AK_REDUCE_SUM,
  *   AK_REDUCE_MEAN (average), AK_REDUCE_MAX, AK_REDUCE_MIN. i32 sums wrap
  *   like int32 arithmetic; an i32 mean is the wrapped sum / ranks, truncated.
+ *
+ *   Timeouts (cpu backend): a rank waits at most its context's
+ *   comm_timeout_ms (AMDKIT_COMM_TIMEOUT_MS, default 2 minutes) for the other
+ *   ranks of a collective or for the peer of a send/recv. A call that times
+ *   out returns AK_ERROR_DEVICE naming the missing ranks, and the
+ *   communicator is broken for every rank: ranks waiting on it wake with
+ *   AK_ERROR_DEVICE, and every later call of any rank (a late one included)
+ *   is refused before it touches a buffer, so a rank that gave up may free
+ *   its buffers. Destroy a broken communicator and make a new one. (NCCL /
+ *   RCCL keep their own rules: a missing rank blocks the device.)
+ *   Destroy order: destroy a communicator before or after its context, in
+ *   any order; a context keeps living (ak_context_destroy only marks it)
+ *   until the last communicator on it is destroyed. ak_comm_destroy inside
+ *   an open group of the calling thread takes effect at the group's
+ *   outermost end, after the group's calls are waited for.
  * ========================================================================== */
 
 /* 1 in *can when ctx's device can access peer's memory directly (the same
@@ -1563,7 +1589,10 @@ AKAPI ak_result ak_comm_get_unique_id(ak_context* ctx, ak_comm_id* id);
  * rank, or for several ranks of one thread between group start and end).
  * Thread safety: any thread. */
 AKAPI ak_result ak_comm_init_rank(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out);
-/* Free a communicator (after its work is done). NULL ok. Thread safety: not while in use. */
+/* Free a communicator (after its work is done); the last one on a context
+ * that ak_context_destroy was called for destroys that context too. Inside an
+ * open group of this thread: at the group's outermost end. NULL ok.
+ * Thread safety: not while in use. */
 AKAPI void ak_comm_destroy(ak_comm* c);
 /* Rank, number of ranks, context. Thread safety: any thread. */
 AKAPI int ak_comm_rank(const ak_comm* c);
@@ -1959,6 +1988,8 @@ struct ak_context {
     int n_optmemo;
     struct ak_kernel* spare_kernel; /* one released handle kept for the next ak_kernel_get (atomic exchange, >>impl:launch) */
     struct _ak_phash* host_live;   /* live ak_host_alloc pointers (under lock; made on first use) */
+    int comm_refs;                 /* live communicators on this context (under lock, >>impl:multi) */
+    int destroy_pending;           /* ak_context_destroy was called while comm_refs > 0 (under lock) */
     struct {                       /* launch limits from dev and bk, set once at creation (_ak_launch_limits_set) */
         unsigned block[3], grid[3];
         unsigned long long threads, per_dim;
@@ -8059,8 +8090,7 @@ AKDEF ak_result ak_context_create(const ak_config* cfg_in, ak_context** out) {
     return AK_OK;
 }
 
-AKDEF void ak_context_destroy(ak_context* ctx) {
-    if (!ctx) return;
+static void _ak_context_destroy_now(ak_context* ctx) {
     if (!ctx->bk) ctx->bk = &_ak_backend_cpu;   /* not opened (failed creation): nothing native to release */
     ak_device_synchronize(ctx);
     _ak_ops_destroy(ctx);
@@ -8079,6 +8109,18 @@ AKDEF void ak_context_destroy(ak_context* ctx) {
         ak_config cfg = ctx->cfg;
         _ak_ctx_free(&cfg, ctx);
     }
+}
+AKDEF void ak_context_destroy(ak_context* ctx) {
+    int later;
+    if (!ctx) return;
+    if (ctx->bk) {   /* opened: communicators may hold it (a failed creation has none, and no lock yet) */
+        _ak_mutex_lock(&ctx->lock);
+        later = ctx->comm_refs > 0;
+        if (later) ctx->destroy_pending = 1;   /* the last ak_comm_destroy finishes it */
+        _ak_mutex_unlock(&ctx->lock);
+        if (later) return;
+    }
+    _ak_context_destroy_now(ctx);
 }
 
 AKDEF const ak_device_info* ak_context_device(const ak_context* ctx) { return ctx ? &ctx->dev : NULL; }
@@ -10638,11 +10680,13 @@ typedef struct _ak_comm_impl {
 
 /* Per-thread group state: depth, the cpu operations to wait for at the end,
  * the collective libraries whose ncclGroupStart this group called. */
-typedef struct _ak_comm_cpu_wait { _ak_comm_cpu_shared* sh; void* ticket; int p2p; } _ak_comm_cpu_wait;
+typedef struct _ak_comm_cpu_wait { _ak_comm_cpu_shared* sh; void* ticket; int p2p; int ms; } _ak_comm_cpu_wait;
 typedef struct _ak_group {
     int depth;
     _ak_comm_cpu_wait* waits;
     int n_waits, cap_waits;
+    ak_comm** doomed;          /* ak_comm_destroy inside the group: destroyed at its outermost end */
+    int n_doomed, cap_doomed;
     _ak_api* ccl[8];           /* libraries with a group open (one per distinct ncclGroupEnd) */
     int n_ccl;
     ak_result err;             /* first error inside the group */
@@ -10650,7 +10694,7 @@ typedef struct _ak_group {
 } _ak_group;
 static pthread_key_t _ak_group_key;
 static pthread_once_t _ak_group_once = PTHREAD_ONCE_INIT;
-static void _ak_group_free(void* p) { _ak_group* g = (_ak_group*)p; if (g) { _ak_dealloc(g->waits); _ak_dealloc(g); } }
+static void _ak_group_free(void* p) { _ak_group* g = (_ak_group*)p; if (g) { _ak_dealloc(g->waits); _ak_dealloc(g->doomed); _ak_dealloc(g); } }
 static void _ak_group_make_key(void) { pthread_key_create(&_ak_group_key, _ak_group_free); }
 static _ak_group* _ak_group_get(void) {
     _ak_group* g;
@@ -10675,8 +10719,12 @@ static void _ak_unbind(void) {
  * arguments are deposited there; the last rank to arrive checks that every
  * rank called the same thing and computes every rank's result; every rank
  * waits for that (at once, or at the outermost group end). send/recv are
- * matched first in, first out per (sender, receiver). */
-#define _AK_COMM_CPU_TIMEOUT_S 120
+ * matched first in, first out per (sender, receiver).
+ * A rank waits at most its context's comm_timeout_ms. A timeout breaks the
+ * communicator for every rank (sh->broken): ranks waiting on it wake with the
+ * error, and every later call of any rank is refused before it deposits a
+ * buffer, so no late rank reads or writes the buffers of a rank that gave up
+ * (they may be freed). A broken communicator's slots are freed with it. */
 typedef struct _ak_comm_cpu_slot {
     struct _ak_comm_cpu_slot* next;
     uint64_t seq;
@@ -10702,6 +10750,8 @@ struct _ak_comm_cpu_shared {
     _ak_comm_cpu_slot* slots;
     _ak_comm_cpu_p2p* sends;         /* pending, unmatched */
     _ak_comm_cpu_p2p* recvs;
+    int broken;                /* a collective timed out: every call fails (under lock) */
+    char broken_msg[512];
 };
 static _ak_mutex _ak_comm_cpu_registry_lock;
 static pthread_once_t _ak_comm_cpu_registry_once = PTHREAD_ONCE_INIT;
@@ -10730,6 +10780,8 @@ static void _ak_comm_cpu_shared_release(_ak_comm_cpu_shared* sh) {
     _ak_mutex_unlock(&_ak_comm_cpu_registry_lock);
     if (!last) return;
     while (sh->slots) { _ak_comm_cpu_slot* s = sh->slots; sh->slots = s->next; _ak_dealloc(s->ops); _ak_dealloc(s); }
+    while (sh->sends) { _ak_comm_cpu_p2p* p = sh->sends; sh->sends = p->next; _ak_dealloc(p); }   /* only with a thread */
+    while (sh->recvs) { _ak_comm_cpu_p2p* p = sh->recvs; sh->recvs = p->next; _ak_dealloc(p); }   /* still waiting: none */
     _ak_mutex_destroy(&sh->lock);
     _ak_cond_destroy(&sh->cond);
     _ak_dealloc(sh->joined);
@@ -10839,29 +10891,54 @@ static void _ak_comm_cpu_execute(_ak_comm_cpu_shared* sh, _ak_comm_cpu_slot* s) 
     _ak_dealloc(tmp);
 }
 
-/* Wait (lock held) until *flag, with the timeout; 0 on timeout. */
-static int _ak_comm_cpu_wait_flag(_ak_comm_cpu_shared* sh, const int* flag) {
+/* Wait (lock held) until *flag or the communicator breaks, at most ms
+ * milliseconds: 1 when *flag, 0 on timeout, -1 when another rank broke it. */
+static int _ak_comm_cpu_wait_flag(_ak_comm_cpu_shared* sh, const int* flag, int ms) {
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += _AK_COMM_CPU_TIMEOUT_S;
-    while (!*flag)
-        if (pthread_cond_timedwait(&sh->cond.c, &sh->lock.m, &until) == ETIMEDOUT && !*flag) return 0;
-    return 1;
+    until.tv_sec += ms / 1000;
+    until.tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (until.tv_nsec >= 1000000000L) { until.tv_sec++; until.tv_nsec -= 1000000000L; }
+    for (;;) {
+        if (*flag) return 1;
+        if (sh->broken) return -1;
+        if (pthread_cond_timedwait(&sh->cond.c, &sh->lock.m, &until) == ETIMEDOUT) return *flag ? 1 : sh->broken ? -1 : 0;
+    }
+}
+/* A rank timed out (lock held): break the communicator for every rank and
+ * wake them; returns the rank's error. */
+static ak_result _ak_comm_cpu_break(_ak_comm_cpu_shared* sh, const char* msg) {
+    if (!sh->broken) {
+        sh->broken = 1;
+        _ak_copy(sh->broken_msg, sizeof sh->broken_msg, msg);
+    }
+    _ak_cond_broadcast(&sh->cond);
+    _ak_mutex_unlock(&sh->lock);
+    return _ak_err(AK_ERROR_DEVICE, "%s; the communicator is unusable now (destroy it)", msg);
+}
+/* The error of a call on a broken communicator (lock held; unlocks). */
+static ak_result _ak_comm_cpu_broken_err(_ak_comm_cpu_shared* sh, const char* what, int rank) {
+    char msg[512];
+    _ak_copy(msg, sizeof msg, sh->broken_msg);
+    _ak_mutex_unlock(&sh->lock);
+    return _ak_err(AK_ERROR_DEVICE, "%s on rank %d: the communicator is unusable after a timeout (destroy it): %s", what, rank, msg);
 }
 
-static ak_result _ak_comm_cpu_wait_slot(_ak_comm_cpu_shared* sh, _ak_comm_cpu_slot* s, int rank) {
+static ak_result _ak_comm_cpu_wait_slot(_ak_comm_cpu_shared* sh, _ak_comm_cpu_slot* s, int rank, int ms) {
     ak_result r;
     char msg[512];
+    int w;
     _ak_mutex_lock(&sh->lock);
-    if (!_ak_comm_cpu_wait_flag(sh, &s->done)) {
+    if ((w = _ak_comm_cpu_wait_flag(sh, &s->done, ms)) != 1) {
         char who[256];
         int k;
+        if (w < 0) return _ak_comm_cpu_broken_err(sh, _ak_coll_names[s->ops[rank].kind], rank);
         who[0] = 0;
         for (k = 0; k < sh->size; k++) if (s->ops[k].count == (size_t)-1) _ak_appendf(who, sizeof who, " %d", k);
-        _ak_mutex_unlock(&sh->lock);
-        return _ak_err(AK_ERROR_DEVICE, "collective #%llu (%s) on rank %d: %d of %d ranks arrived in %d s; missing ranks:%s "
-                       "(every rank must make the same calls; a thread driving several ranks groups them)",
-                       (unsigned long long)s->seq, _ak_coll_names[s->ops[rank].kind], rank, s->arrived, sh->size, _AK_COMM_CPU_TIMEOUT_S, who);
+        _ak_fmt(msg, sizeof msg, "collective #%llu (%s) timed out on rank %d: %d of %d ranks arrived in %d ms; missing ranks:%s "
+                "(every rank must make the same calls; a thread driving several ranks groups them)",
+                (unsigned long long)s->seq, _ak_coll_names[s->ops[rank].kind], rank, s->arrived, sh->size, ms, who);
+        return _ak_comm_cpu_break(sh, msg);   /* the slot stays listed (late ranks are refused); freed with sh */
     }
     r = s->err;
     _ak_copy(msg, sizeof msg, s->msg);
@@ -10876,18 +10953,22 @@ static ak_result _ak_comm_cpu_wait_slot(_ak_comm_cpu_shared* sh, _ak_comm_cpu_sl
     return r == AK_OK ? AK_OK : _ak_err(r, "%s", msg);
 }
 
-static ak_result _ak_comm_cpu_wait_p2p(_ak_comm_cpu_shared* sh, _ak_comm_cpu_p2p* p) {
+static ak_result _ak_comm_cpu_wait_p2p(_ak_comm_cpu_shared* sh, _ak_comm_cpu_p2p* p, int ms) {
     ak_result r;
-    char msg[256];
+    char msg[512];
+    int w;
     _ak_mutex_lock(&sh->lock);
-    if (!_ak_comm_cpu_wait_flag(sh, &p->done)) {
-        /* unmatched: take it off the pending list */
+    if ((w = _ak_comm_cpu_wait_flag(sh, &p->done, ms)) != 1) {
+        /* unmatched: take it off the pending list (nobody may copy from or into its buffer now) */
         _ak_comm_cpu_p2p** pp = p->op.kind == _AK_COLL_SEND ? &sh->sends : &sh->recvs;
         while (*pp && *pp != p) pp = &(*pp)->next;
         if (*pp) *pp = p->next;
-        _ak_mutex_unlock(&sh->lock);
-        r = _ak_err(AK_ERROR_DEVICE, "%s of %zu elements from rank %d to rank %d: no matching %s in %d s", _ak_coll_names[p->op.kind],
-                    p->op.count, p->from, p->to, p->op.kind == _AK_COLL_SEND ? "recv" : "send", _AK_COMM_CPU_TIMEOUT_S);
+        if (w < 0) r = _ak_comm_cpu_broken_err(sh, _ak_coll_names[p->op.kind], p->op.kind == _AK_COLL_SEND ? p->from : p->to);
+        else {
+            _ak_fmt(msg, sizeof msg, "%s of %zu elements from rank %d to rank %d timed out: no matching %s in %d ms",
+                    _ak_coll_names[p->op.kind], p->op.count, p->from, p->to, p->op.kind == _AK_COLL_SEND ? "recv" : "send", ms);
+            r = _ak_comm_cpu_break(sh, msg);
+        }
         _ak_dealloc(p);
         return r;
     }
@@ -10898,7 +10979,7 @@ static ak_result _ak_comm_cpu_wait_p2p(_ak_comm_cpu_shared* sh, _ak_comm_cpu_p2p
     return r == AK_OK ? AK_OK : _ak_err(r, "%s", msg);
 }
 
-static ak_result _ak_comm_cpu_enqueue_wait(int p2p, _ak_comm_cpu_shared* sh, void* ticket, int rank) {
+static ak_result _ak_comm_cpu_enqueue_wait(int p2p, _ak_comm_cpu_shared* sh, void* ticket, int rank, int ms) {
     _ak_group* g = _ak_group_get();
     if (g && g->depth > 0) {
         if (g->n_waits == g->cap_waits) {
@@ -10913,15 +10994,17 @@ static ak_result _ak_comm_cpu_enqueue_wait(int p2p, _ak_comm_cpu_shared* sh, voi
         g->waits[g->n_waits].sh = sh;
         g->waits[g->n_waits].ticket = ticket;
         g->waits[g->n_waits].p2p = p2p ? 1 : 2 + rank;  /* collectives keep the rank: 2 + rank */
+        g->waits[g->n_waits].ms = ms;
         g->n_waits++;
         return AK_OK;
     }
 now:
-    return p2p ? _ak_comm_cpu_wait_p2p(sh, (_ak_comm_cpu_p2p*)ticket) : _ak_comm_cpu_wait_slot(sh, (_ak_comm_cpu_slot*)ticket, rank);
+    return p2p ? _ak_comm_cpu_wait_p2p(sh, (_ak_comm_cpu_p2p*)ticket, ms) : _ak_comm_cpu_wait_slot(sh, (_ak_comm_cpu_slot*)ticket, rank, ms);
 }
 
 static ak_result _ak_comm_cpu_coll(ak_comm* c, const _ak_coll* op, ak_stream* stream) {
     _ak_comm_cpu_shared* sh = c->shared;
+    int ms = c->ctx->cfg.comm_timeout_ms > 0 ? c->ctx->cfg.comm_timeout_ms : 120000;
     (void)stream;
     if (op->kind == _AK_COLL_SEND || op->kind == _AK_COLL_RECV) {
         _ak_comm_cpu_p2p* p = (_ak_comm_cpu_p2p*)_ak_calloc(sizeof *p);
@@ -10931,6 +11014,7 @@ static ak_result _ak_comm_cpu_coll(ak_comm* c, const _ak_coll* op, ak_stream* st
         p->from = op->kind == _AK_COLL_SEND ? c->rank : op->peer;
         p->to = op->kind == _AK_COLL_SEND ? op->peer : c->rank;
         _ak_mutex_lock(&sh->lock);
+        if (sh->broken) { _ak_dealloc(p); return _ak_comm_cpu_broken_err(sh, _ak_coll_names[op->kind], c->rank); }
         other = op->kind == _AK_COLL_SEND ? &sh->recvs : &sh->sends;
         for (pp = other; *pp; pp = &(*pp)->next)
             if ((*pp)->from == p->from && (*pp)->to == p->to) break;
@@ -10955,11 +11039,13 @@ static ak_result _ak_comm_cpu_coll(ak_comm* c, const _ak_coll* op, ak_stream* st
             *tail = p;
         }
         _ak_mutex_unlock(&sh->lock);
-        return _ak_comm_cpu_enqueue_wait(1, sh, p, c->rank);
+        return _ak_comm_cpu_enqueue_wait(1, sh, p, c->rank, ms);
     } else {
         _ak_comm_cpu_slot* s;
-        uint64_t seq = c->seq++;
+        uint64_t seq;
         _ak_mutex_lock(&sh->lock);
+        if (sh->broken) return _ak_comm_cpu_broken_err(sh, _ak_coll_names[op->kind], c->rank);
+        seq = c->seq++;
         for (s = sh->slots; s && s->seq != seq; s = s->next) {}
         if (!s) {
             int k;
@@ -10984,7 +11070,7 @@ static ak_result _ak_comm_cpu_coll(ak_comm* c, const _ak_coll* op, ak_stream* st
             _ak_cond_broadcast(&sh->cond);
         }
         _ak_mutex_unlock(&sh->lock);
-        return _ak_comm_cpu_enqueue_wait(0, sh, s, c->rank);
+        return _ak_comm_cpu_enqueue_wait(0, sh, s, c->rank, ms);
     }
 }
 static void _ak_comm_cpu_destroy(ak_comm* c) { if (c->shared) _ak_comm_cpu_shared_release(c->shared); }
@@ -11063,6 +11149,9 @@ static const _ak_comm_impl _ak_comm_ccl = { _ak_comm_ccl_coll, _ak_comm_ccl_dest
 static ak_comm* _ak_comm_new(ak_context* ctx, int rank, int size, const _ak_comm_impl* impl) {
     ak_comm* c = (ak_comm*)_ak_ctx_alloc(&ctx->cfg, sizeof *c);
     if (!c) return NULL;
+    _ak_mutex_lock(&ctx->lock);
+    ctx->comm_refs++;          /* the context lives until its last communicator is destroyed */
+    _ak_mutex_unlock(&ctx->lock);
     c->ctx = ctx;
     c->rank = rank;
     c->size = size;
@@ -11083,8 +11172,14 @@ static ak_comm* _ak_comm_ccl_comm_new(ak_context* ctx, int rank, int size) {
     return c;
 }
 static void _ak_comm_free(ak_comm* c) {
-    ak_config cfg = c->ctx->cfg;
+    ak_context* ctx = c->ctx;
+    ak_config cfg = ctx->cfg;
+    int finish;
     _ak_ctx_free(&cfg, c);
+    _ak_mutex_lock(&ctx->lock);
+    finish = --ctx->comm_refs == 0 && ctx->destroy_pending;
+    _ak_mutex_unlock(&ctx->lock);
+    if (finish) _ak_context_destroy_now(ctx);   /* ak_context_destroy came first */
 }
 
 /* cpu: an id is a magic, the process id and a random key (valid in this process) */
@@ -11256,10 +11351,37 @@ AKDEF ak_result ak_comm_init_all(ak_context* const* ctxs, int n, ak_comm** comms
     return ctxs[0]->bk->comm_init_all(ctxs, n, comms);
 }
 
-AKDEF void ak_comm_destroy(ak_comm* c) {
-    if (!c) return;
+static void _ak_comm_destroy_now(ak_comm* c) {
     c->impl->destroy(c);
     _ak_comm_free(c);
+}
+AKDEF void ak_comm_destroy(ak_comm* c) {
+    _ak_group* g;
+    int i;
+    if (!c) return;
+    pthread_once(&_ak_group_once, _ak_group_make_key);
+    g = (_ak_group*)pthread_getspecific(_ak_group_key);
+    if (g && g->depth > 0) {
+        /* inside a group: the group's end still waits for this communicator's
+           calls, so it is destroyed there (after the waits) */
+        for (i = 0; i < g->n_doomed; i++) if (g->doomed[i] == c) return;
+        if (g->n_doomed == g->cap_doomed) {
+            int cap = g->cap_doomed ? 2 * g->cap_doomed : 8;
+            ak_comm** d = (ak_comm**)_ak_alloc(sizeof *d * (size_t)cap);
+            if (!d) {   /* never free what the group may still touch: keep it (a leak, logged) */
+                _ak_log(&c->ctx->log, AK_LOG_ERROR, AK_LOGITEM_GENERIC, "ak_comm_destroy inside a group: out of host memory; "
+                        "the communicator of rank %d is not freed", c->rank);
+                return;
+            }
+            if (g->n_doomed) memcpy(d, g->doomed, sizeof *d * (size_t)g->n_doomed);
+            _ak_dealloc(g->doomed);
+            g->doomed = d;
+            g->cap_doomed = cap;
+        }
+        g->doomed[g->n_doomed++] = c;
+        return;
+    }
+    _ak_comm_destroy_now(c);
 }
 AKDEF int ak_comm_rank(const ak_comm* c) { return c ? c->rank : -1; }
 AKDEF int ak_comm_size(const ak_comm* c) { return c ? c->size : 0; }
@@ -11289,10 +11411,13 @@ AKDEF ak_result ak_comm_group_end(void) {
     _ak_unbind();
     for (i = 0; i < g->n_waits; i++) {
         _ak_comm_cpu_wait w = g->waits[i];
-        ak_result r = w.p2p == 1 ? _ak_comm_cpu_wait_p2p(w.sh, (_ak_comm_cpu_p2p*)w.ticket) : _ak_comm_cpu_wait_slot(w.sh, (_ak_comm_cpu_slot*)w.ticket, w.p2p - 2);
+        ak_result r = w.p2p == 1 ? _ak_comm_cpu_wait_p2p(w.sh, (_ak_comm_cpu_p2p*)w.ticket, w.ms)
+                                 : _ak_comm_cpu_wait_slot(w.sh, (_ak_comm_cpu_slot*)w.ticket, w.p2p - 2, w.ms);
         _ak_group_note_error(g, r);
     }
     g->n_waits = 0;
+    for (i = 0; i < g->n_doomed; i++) _ak_comm_destroy_now(g->doomed[i]);
+    g->n_doomed = 0;
     if (g->err != AK_OK) return _ak_err(g->err, "%s", g->msg);
     return AK_OK;
 }

@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <stdint.h>
+#include <time.h>
 
 static const ak_dtype mt_types[4] = { AK_F32, AK_F16, AK_BF16, AK_I32 };
 static const ak_reduce_op mt_ops[4] = { AK_REDUCE_SUM, AK_REDUCE_MEAN, AK_REDUCE_MAX, AK_REDUCE_MIN };
@@ -377,6 +378,192 @@ static void test_collectives_errors(void) {
     ak_comm_destroy(NULL);
 }
 
+
+/* ---- timeouts and destroy orders ----------------------------------------------- */
+/* A cpu context whose collectives time out after ms milliseconds (and, with a,
+ * an allocator that counts live blocks). */
+typedef struct { long live; } mt_counter;
+static void* mt_count_alloc(size_t n, void* u) { void* p = malloc(n); if (p) __atomic_add_fetch(&((mt_counter*)u)->live, 1, __ATOMIC_RELAXED); return p; }
+static void mt_count_free(void* p, void* u) { if (p) { __atomic_sub_fetch(&((mt_counter*)u)->live, 1, __ATOMIC_RELAXED); free(p); } }
+static ak_context* mt_timeout_context(int ms, mt_counter* a) {
+    ak_config cfg = ak_config_default();
+    ak_context* ctx = NULL;
+    cfg.backend = AK_BACKEND_CPU;
+    cfg.disk_cache = 0;
+    cfg.log_level = AK_LOG_NONE;
+    cfg.comm_timeout_ms = ms;
+    if (a) { cfg.allocator.alloc = mt_count_alloc; cfg.allocator.free = mt_count_free; cfg.allocator.user_data = a; }
+    if (ak_context_create(&cfg, &ctx) != AK_OK) { akt_fail(__FILE__, __LINE__, "context: %s", ak_last_error()); return NULL; }
+    return ctx;
+}
+static double mt_now_s(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec; }
+
+/* Rank 0 times out and frees its buffers; rank 1 arrives late: it gets an
+ * error and writes nothing (before, it got AK_OK and wrote rank 0's freed
+ * buffers); every later call on the communicator is refused. */
+static void test_collectives_timeout_late_rank(void) {
+    ak_context* ctx[2] = { NULL, NULL };
+    ak_comm* comm[2] = { NULL, NULL };
+    float *a0 = (float*)malloc(64 * sizeof(float)), *r0 = (float*)malloc(64 * sizeof(float)), a1[64], r1[64], probe[64];
+    double t0;
+    int i;
+    for (i = 0; i < 2; i++) if (!(ctx[i] = mt_timeout_context(200, NULL))) goto done;
+    AKT_EQ_INT(ak_context_config(ctx[0])->comm_timeout_ms, 200);
+    AKT_OK(ak_comm_init_all(ctx, 2, comm));
+    for (i = 0; i < 64; i++) { a0[i] = 1; a1[i] = 2; r1[i] = -7; probe[i] = -7; }
+    t0 = mt_now_s();
+    AKT_ERR(ak_all_reduce(comm[0], AK_REDUCE_SUM, AK_F32, a0, r0, 64, NULL), AK_ERROR_DEVICE);
+    AKT_CONTAINS(ak_last_error(), "1 of 2 ranks arrived in 200 ms; missing ranks: 1");
+    AKT_CHECKF(mt_now_s() - t0 < 30, "the 200 ms timeout took %.1f s", mt_now_s() - t0);
+    free(a0); free(r0);
+    a0 = r0 = NULL;
+    AKT_ERR(ak_all_reduce(comm[1], AK_REDUCE_SUM, AK_F32, a1, r1, 64, NULL), AK_ERROR_DEVICE);
+    AKT_CONTAINS(ak_last_error(), "unusable");
+    AKT_CHECK(memcmp(r1, probe, sizeof r1) == 0);
+    /* every rank, every kind of call, is refused now */
+    AKT_ERR(ak_broadcast(comm[0], AK_F32, a1, r1, 64, 0, NULL), AK_ERROR_DEVICE);
+    AKT_ERR(ak_send(comm[1], AK_F32, a1, 64, 0, NULL), AK_ERROR_DEVICE);
+    AKT_ERR(ak_recv(comm[0], AK_F32, r1, 64, 1, NULL), AK_ERROR_DEVICE);
+    AKT_CHECK(memcmp(r1, probe, sizeof r1) == 0);
+done:
+    for (i = 0; i < 2; i++) { ak_comm_destroy(comm[i]); ak_context_destroy(ctx[i]); }
+    free(a0); free(r0);
+}
+
+/* Rank 1 arrived and waits (long timeout); rank 2 never comes; rank 0's short
+ * timeout breaks the collective, and rank 1 wakes with the error at once. */
+typedef struct { ak_comm* c; float* buf; ak_result r; double secs; char msg[512]; } mt_waiter;
+static void* mt_wait_thread(void* p) {
+    mt_waiter* w = (mt_waiter*)p;
+    double t0 = mt_now_s();
+    w->r = ak_all_reduce(w->c, AK_REDUCE_SUM, AK_F32, w->buf, w->buf, 16, NULL);
+    w->secs = mt_now_s() - t0;
+    snprintf(w->msg, sizeof w->msg, "%s", ak_last_error());
+    return NULL;
+}
+static void test_collectives_timeout_wakes_waiters(void) {
+    ak_context* ctx[3] = { NULL, NULL, NULL };
+    ak_comm* comm[3] = { NULL, NULL, NULL };
+    float b0[16], b1[16], keep[16];
+    mt_waiter w;
+    pthread_t th;
+    int i;
+    ctx[0] = mt_timeout_context(300, NULL);
+    ctx[1] = mt_timeout_context(600000, NULL);
+    ctx[2] = mt_timeout_context(600000, NULL);
+    if (!ctx[0] || !ctx[1] || !ctx[2]) goto done;
+    AKT_OK(ak_comm_init_all(ctx, 3, comm));
+    for (i = 0; i < 16; i++) b0[i] = b1[i] = keep[i] = (float)i;
+    memset(&w, 0, sizeof w);
+    w.c = comm[1]; w.buf = b1;
+    pthread_create(&th, NULL, mt_wait_thread, &w);
+    AKT_ERR(ak_all_reduce(comm[0], AK_REDUCE_SUM, AK_F32, b0, b0, 16, NULL), AK_ERROR_DEVICE);
+    pthread_join(th, NULL);
+    AKT_EQ_INT(w.r, AK_ERROR_DEVICE);
+    AKT_CONTAINS(w.msg, "unusable");
+    AKT_CHECKF(w.secs < 60, "rank 1 waited %.1f s", w.secs);
+    AKT_CHECK(memcmp(b1, keep, sizeof b1) == 0 && memcmp(b0, keep, sizeof b0) == 0);
+    /* the missing rank comes at last: refused, nothing written */
+    AKT_ERR(ak_all_reduce(comm[2], AK_REDUCE_SUM, AK_F32, b1, b1, 16, NULL), AK_ERROR_DEVICE);
+    AKT_CHECK(memcmp(b1, keep, sizeof b1) == 0);
+done:
+    for (i = 0; i < 3; i++) { ak_comm_destroy(comm[i]); ak_context_destroy(ctx[i]); }
+}
+
+/* A send that finds no recv times out; the late recv is refused (it would
+ * have matched the next send: the wrong data). */
+static void test_p2p_timeout(void) {
+    ak_context* ctx[2] = { NULL, NULL };
+    ak_comm* comm[2] = { NULL, NULL };
+    float* s0 = (float*)malloc(32 * sizeof(float));
+    float r1[32], keep[32];
+    int i;
+    for (i = 0; i < 2; i++) if (!(ctx[i] = mt_timeout_context(150, NULL))) goto done;
+    AKT_OK(ak_comm_init_all(ctx, 2, comm));
+    for (i = 0; i < 32; i++) { s0[i] = 5; r1[i] = keep[i] = -1; }
+    AKT_ERR(ak_send(comm[0], AK_F32, s0, 32, 1, NULL), AK_ERROR_DEVICE);
+    AKT_CONTAINS(ak_last_error(), "no matching recv in 150 ms");
+    free(s0);
+    s0 = NULL;
+    /* the late recv, with rank 0's next send: refused, nothing moves */
+    {
+        float s2[32];
+        for (i = 0; i < 32; i++) s2[i] = 9;
+        AKT_OK(ak_comm_group_start());
+        AKT_ERR(ak_recv(comm[1], AK_F32, r1, 32, 0, NULL), AK_ERROR_DEVICE);
+        AKT_ERR(ak_send(comm[0], AK_F32, s2, 32, 1, NULL), AK_ERROR_DEVICE);
+        AKT_ERR(ak_comm_group_end(), AK_ERROR_DEVICE);
+    }
+    AKT_CHECK(memcmp(r1, keep, sizeof r1) == 0);
+done:
+    for (i = 0; i < 2; i++) { ak_comm_destroy(comm[i]); ak_context_destroy(ctx[i]); }
+    free(s0);
+}
+
+/* The context outlives ak_context_destroy while a communicator holds it: the
+ * communicator still works, and its destroy frees everything (a counting
+ * allocator sees nothing left). Before: the destroy read the freed context. */
+static void test_context_destroyed_before_comm(void) {
+    mt_counter cnt = { 0 };
+    ak_context* ctx[2] = { NULL, NULL };
+    ak_comm* comm[2] = { NULL, NULL };
+    float a[4] = { 1, 2, 3, 4 }, b[4] = { 0, 0, 0, 0 };
+    int i;
+    for (i = 0; i < 2; i++) if (!(ctx[i] = mt_timeout_context(5000, &cnt))) return;
+    AKT_OK(ak_comm_init_all(ctx, 2, comm));
+    if (!comm[0]) return;
+    ak_context_destroy(ctx[0]);
+    ak_context_destroy(ctx[1]);
+    AKT_CHECK(cnt.live > 0);                            /* kept alive by the communicators */
+    AKT_CHECK(ak_context_config(ak_comm_context(comm[0]))->comm_timeout_ms == 5000);
+    AKT_OK(ak_comm_group_start());
+    AKT_OK(ak_all_reduce(comm[0], AK_REDUCE_SUM, AK_F32, a, b, 4, NULL));
+    AKT_OK(ak_all_reduce(comm[1], AK_REDUCE_SUM, AK_F32, a, a, 4, NULL));
+    AKT_OK(ak_comm_group_end());
+    AKT_CHECK(b[0] == 2 && b[3] == 8);
+    ak_comm_destroy(comm[1]);
+    ak_comm_destroy(comm[0]);
+    AKT_EQ_INT(cnt.live, 0);
+    /* a context without communicators goes at once */
+    if (!(ctx[0] = mt_timeout_context(5000, &cnt))) return;
+    AKT_CHECK(cnt.live > 0);
+    ak_context_destroy(ctx[0]);
+    AKT_EQ_INT(cnt.live, 0);
+}
+
+/* Communicators destroyed inside an open group: the group's end still waits
+ * for their calls, then destroys them (before: use after free, double free). */
+static void test_comm_destroy_inside_group(void) {
+    ak_context* ctx[2] = { NULL, NULL };
+    ak_comm* comm[2] = { NULL, NULL };
+    float a[2][8], b[2][8];
+    int i, j;
+    for (i = 0; i < 2; i++) if (!(ctx[i] = mt_timeout_context(300, NULL))) goto done;
+    AKT_OK(ak_comm_init_all(ctx, 2, comm));
+    for (i = 0; i < 2; i++) for (j = 0; j < 8; j++) { a[i][j] = (float)(i + j); b[i][j] = 0; }
+    AKT_OK(ak_comm_group_start());
+    for (i = 0; i < 2; i++) AKT_OK(ak_all_reduce(comm[i], AK_REDUCE_SUM, AK_F32, a[i], b[i], 8, NULL));
+    for (i = 0; i < 2; i++) ak_comm_destroy(comm[i]);
+    ak_comm_destroy(comm[0]);                           /* twice inside the group: once */
+    AKT_OK(ak_comm_group_end());
+    for (i = 0; i < 2; i++) for (j = 0; j < 8; j++) AKT_CHECK(b[i][j] == (float)(1 + 2 * j));
+    comm[0] = comm[1] = NULL;
+    /* and with a rank missing: the group's end times out, then destroys */
+    AKT_OK(ak_comm_init_all(ctx, 2, comm));
+    AKT_OK(ak_comm_group_start());
+    AKT_OK(ak_all_reduce(comm[0], AK_REDUCE_SUM, AK_F32, a[0], b[0], 8, NULL));
+    for (i = 0; i < 2; i++) ak_comm_destroy(comm[i]);
+    comm[0] = comm[1] = NULL;
+    AKT_OK(ak_comm_group_start());                      /* nested: still deferred */
+    AKT_OK(ak_comm_group_end());
+    {
+        ak_result r = ak_comm_group_end();
+        AKT_EQ_INT(r, AK_ERROR_DEVICE);
+    }
+done:
+    for (i = 0; i < 2; i++) { ak_comm_destroy(comm[i]); ak_context_destroy(ctx[i]); }
+}
+
 void akt_suite_multi(void) {
     AKT_RUN(test_device_enumeration);
     AKT_RUN(test_two_contexts_one_device);
@@ -386,4 +573,9 @@ void akt_suite_multi(void) {
     AKT_RUN(test_collectives_8_ranks);
     AKT_RUN(test_collectives_one_thread_groups);
     AKT_RUN(test_collectives_errors);
+    AKT_RUN(test_collectives_timeout_late_rank);
+    AKT_RUN(test_collectives_timeout_wakes_waiters);
+    AKT_RUN(test_p2p_timeout);
+    AKT_RUN(test_context_destroyed_before_comm);
+    AKT_RUN(test_comm_destroy_inside_group);
 }
