@@ -1953,13 +1953,18 @@ struct _ak_prof;
 struct _ak_ops;
 struct _ak_phash;
 
+/* Live streams and events of a context (a ring through the context's
+ * heads, under ctx->lock): ak_context_destroy destroys what is left. */
+typedef struct _ak_link { struct _ak_link *prev, *next; } _ak_link;
 struct ak_stream {
+    _ak_link link;         /* first: ctx->live_streams */
     ak_context* ctx;
     void* native;          /* hipStream_t / CUstream; NULL on cpu */
     char name[64];
     int priority;
 };
 struct ak_event {
+    _ak_link link;         /* first: ctx->live_events */
     ak_context* ctx;
     void* native;          /* hipEvent_t / CUevent; NULL on cpu */
     uint64_t host_ns;      /* cpu backend: host clock at record */
@@ -1989,6 +1994,7 @@ struct ak_context {
     struct ak_kernel* spare_kernel; /* one released handle kept for the next ak_kernel_get (atomic exchange, >>impl:launch) */
     struct _ak_phash* host_live;   /* live ak_host_alloc pointers (under lock; made on first use) */
     int comm_refs;                 /* live communicators on this context (under lock, >>impl:multi) */
+    _ak_link live_streams, live_events; /* ak_stream / ak_event not destroyed yet (under lock; empty: next == NULL or self) */
     int destroy_pending;           /* ak_context_destroy was called while comm_refs > 0 (under lock) */
     struct {                       /* launch limits from dev and bk, set once at creation (_ak_launch_limits_set) */
         unsigned block[3], grid[3];
@@ -2121,6 +2127,7 @@ static void _ak_unload_cb(void* ctx, void* loaded);                         /* c
 static void _ak_ops_destroy(ak_context* ctx);                               /* kernel library state */
 static void _ak_optmemo_free_all(ak_context* ctx);                          /* compile options memo */
 static void _ak_host_free_all(ak_context* ctx);                             /* ak_host_alloc leftovers */
+static void _ak_live_destroy_all(ak_context* ctx);                          /* streams and events left (>>impl:stream) */
 static void _ak_launch_limits_set(ak_context* ctx);                         /* ctx->lim (>>impl:launch) */
 
 /* ==========================================================================
@@ -8095,6 +8102,7 @@ static void _ak_context_destroy_now(ak_context* ctx) {
     ak_device_synchronize(ctx);
     _ak_ops_destroy(ctx);
     if (ctx->prof) _ak_prof_destroy(ctx->prof);
+    _ak_live_destroy_all(ctx);   /* before the pool (it forgets each stream) and the backend's close */
     if (ctx->cache) _ak_cache_destroy(ctx->cache);
     _ak_optmemo_free_all(ctx);
     _ak_ctx_free(&ctx->cfg, ctx->spare_kernel);   /* after every release above */
@@ -10365,6 +10373,25 @@ static void _ak_host_free_all(ak_context* ctx) {
 /* ==========================================================================
  * >>impl:stream
  * ========================================================================== */
+static void _ak_live_add(ak_context* ctx, _ak_link* head, _ak_link* l) {
+    _ak_mutex_lock(&ctx->lock);
+    if (!head->next) head->next = head->prev = head;
+    l->next = head->next;
+    l->prev = head;
+    head->next->prev = l;
+    head->next = l;
+    _ak_mutex_unlock(&ctx->lock);
+}
+static void _ak_live_del(ak_context* ctx, _ak_link* l) {
+    _ak_mutex_lock(&ctx->lock);
+    if (l->next) { l->next->prev = l->prev; l->prev->next = l->next; l->next = l->prev = NULL; }
+    _ak_mutex_unlock(&ctx->lock);
+}
+/* ak_context_destroy: destroy the events, then the streams, the caller left. */
+static void _ak_live_destroy_all(ak_context* ctx) {
+    while (ctx->live_events.next && ctx->live_events.next != &ctx->live_events) ak_event_destroy((ak_event*)(void*)ctx->live_events.next);
+    while (ctx->live_streams.next && ctx->live_streams.next != &ctx->live_streams) ak_stream_destroy((ak_stream*)(void*)ctx->live_streams.next);
+}
 AKDEF ak_result ak_stream_create(ak_context* ctx, const char* name, int priority, ak_stream** out) {
     ak_stream* s;
     ak_result r;
@@ -10386,6 +10413,7 @@ AKDEF ak_result ak_stream_create(ak_context* ctx, const char* name, int priority
         }
     }
     s->priority = priority;
+    _ak_live_add(ctx, &ctx->live_streams, &s->link);
     *out = s;
     return AK_OK;
 }
@@ -10396,6 +10424,7 @@ AKDEF void ak_stream_destroy(ak_stream* s) {
     ak_stream_synchronize(ctx, s);
     if (ctx->pool) _ak_pool_stream_destroyed(ctx->pool, s);
     if (s->native && _ak_bind(ctx) == AK_OK) ctx->bk->stream_destroy(ctx, s->native);
+    _ak_live_del(ctx, &s->link);
     _ak_ctx_free(&ctx->cfg, s);
 }
 AKDEF ak_result ak_stream_synchronize(ak_context* ctx, ak_stream* s) {
@@ -10419,12 +10448,14 @@ AKDEF ak_result ak_event_create(ak_context* ctx, ak_event** out) {
     if (!ev) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_event_create: out of host memory");
     ev->ctx = ctx;
     if ((r = _ak_event_new(ctx, &ev->native, 0)) != AK_OK) { _ak_ctx_free(&ctx->cfg, ev); return r; }
+    _ak_live_add(ctx, &ctx->live_events, &ev->link);
     *out = ev;
     return AK_OK;
 }
 AKDEF void ak_event_destroy(ak_event* e) {
     if (!e) return;
     _ak_dev_event_destroy(e->ctx, e->native);
+    _ak_live_del(e->ctx, &e->link);
     _ak_ctx_free(&e->ctx->cfg, e);
 }
 AKDEF ak_result ak_event_record(ak_event* e, ak_stream* s) {

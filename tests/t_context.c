@@ -266,6 +266,36 @@ static void runtime_allocator_used(void) {
     AKT_EQ_INT(cnt.allocs, cnt.frees);
 }
 
+
+/* ak_context_destroy destroys the streams and events the caller left (the
+ * counting allocator sees every block back; before, the streams leaked). */
+static void context_destroy_frees_streams_and_events(void) {
+    char dir[600];
+    ak_config cfg = cpu_config("context_left", dir, sizeof dir);
+    alloc_counter cnt;
+    ak_context* ctx = NULL;
+    ak_stream *s1 = NULL, *s2 = NULL, *s3 = NULL;
+    ak_event *e1 = NULL, *e2 = NULL;
+    void* p = NULL;
+    cnt.magic = 0xA110C; cnt.allocs = 0; cnt.frees = 0;
+    cfg.allocator.alloc = count_alloc;
+    cfg.allocator.free = count_free;
+    cfg.allocator.user_data = &cnt;
+    AKT_OK(ak_context_create(&cfg, &ctx));
+    if (!ctx) return;
+    AKT_OK(ak_stream_create(ctx, "left1", 0, &s1));
+    AKT_OK(ak_stream_create(ctx, "gone", 0, &s2));
+    AKT_OK(ak_stream_create(ctx, "left2", 0, &s3));
+    AKT_OK(ak_event_create(ctx, &e1));
+    AKT_OK(ak_event_create(ctx, &e2));
+    AKT_OK(ak_malloc(ctx, 1000, s3, &p));      /* a pool block on a stream that is left alive */
+    AKT_OK(ak_event_record(e2, s1));
+    ak_stream_destroy(s2);                      /* one destroyed by the caller, from the middle */
+    ak_event_destroy(e1);
+    ak_context_destroy(ctx);
+    AKT_EQ_INT(cnt.allocs, cnt.frees);
+}
+
 /* ---- NULL and bad arguments everywhere -------------------------------------- */
 
 static void cpu_noop(const ak_launch_info* info, void** args) { (void)info; (void)args; }
@@ -791,6 +821,7 @@ void akt_suite_context(void) {
     AKT_RUN(cpu_device_info);
     AKT_RUN(invalid_config_no_context);
     AKT_RUN(runtime_allocator_used);
+    AKT_RUN(context_destroy_frees_streams_and_events);
     AKT_RUN(null_arguments_everywhere);
     AKT_RUN(streams_named);
     AKT_RUN(events_elapsed);
