@@ -783,7 +783,8 @@ AKAPI void ak_args_f64(ak_args* a, double v);
 /* A device buffer argument with its size, dtype and direction, so ak_check
  * can mirror it on the host. Thread safety: the ak_args is the caller's. */
 AKAPI void ak_args_buffer(ak_args* a, void* device_ptr, size_t bytes, ak_dtype dtype, ak_arg_dir dir);
-/* The void** to pass to ak_launch (points into *a). Thread safety: caller's. */
+/* The void** to pass to ak_launch (points into *a); NULL when more than
+ * AK_MAX_ARGS were added or count is outside 0..AK_MAX_ARGS. Thread safety: caller's. */
 AKAPI void** ak_args_params(ak_args* a);
 
 /* Result of ak_check: worst error over all OUT/INOUT buffers. */
@@ -7071,7 +7072,8 @@ static ak_result _ak_cfg_check(const _ak_cfgrow* f, const _ak_cfgval* x, const c
             else _ak_fmt(want, sizeof want, "a value in %lld..%lld", f->lo, f->hi);
         } else if (f->kind == _AK_CK_SEG && i % _AK_POOL_SEGMENT) {
             _ak_fmt(want, sizeof want, "0 or a multiple of 2 MiB (%lld bytes: the pool reserves memory in 2 MiB segments), "
-                    "e.g. %lld", _AK_POOL_SEGMENT, (i / _AK_POOL_SEGMENT + 1) * _AK_POOL_SEGMENT);
+                    "e.g. %lld", _AK_POOL_SEGMENT,   /* the next multiple up, or down where up overflows */
+                    i / _AK_POOL_SEGMENT * _AK_POOL_SEGMENT + (i / _AK_POOL_SEGMENT * _AK_POOL_SEGMENT <= LLONG_MAX - _AK_POOL_SEGMENT ? _AK_POOL_SEGMENT : 0));
         }
         break;
     case _AK_CK_FRAC:
@@ -10204,10 +10206,18 @@ AKDEF void ak_args_buffer(ak_args* a, void* p, size_t bytes, ak_dtype t, ak_arg_
 AKDEF void** ak_args_params(ak_args* a) {
     int i;
     if (!a || a->error) return NULL;
+    if (a->count < 0 || a->count > AK_MAX_ARGS) { a->error = 1; return NULL; }   /* a public field set by hand */
     for (i = 0; i < a->count; i++) a->params[i] = &a->value[i];
     return a->params;
 }
 
+/* An ak_args the caller filled: no overflow, count in range (it is a public field). */
+static ak_result _ak_args_check(const char* fn, const ak_args* a) {
+    if (a->error) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: more than %d arguments were added", fn, AK_MAX_ARGS);
+    if (a->count < 0 || a->count > AK_MAX_ARGS)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: ak_args.count = %d is outside 0..%d (fill ak_args with ak_args_*)", fn, a->count, AK_MAX_ARGS);
+    return AK_OK;
+}
 AKDEF ak_result ak_check(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_args* args,
                          double atol, double rtol, ak_check_result* out) {
     ak_context* ctx;
@@ -10218,7 +10228,7 @@ AKDEF ak_result ak_check(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem
     double worst_ae = -1.0;  /* abs error of the element worst_index points at */
     int i;
     if (!k || !args || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_check: kernel, args or out is NULL");
-    if (args->error) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_check: more than %d arguments were added", AK_MAX_ARGS);
+    if ((r = _ak_args_check("ak_check", args)) != AK_OK) return r;
     if (!k->cpu) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_check(%s): the kernel has no CPU implementation (ak_kernel_set_cpu)", k->name);
     if (!(atol >= 0) || !(rtol >= 0)) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_check: atol %g and rtol %g must be >= 0", atol, rtol);
     ctx = k->ctx;
@@ -18816,7 +18826,8 @@ typedef struct _ak_nd {
     int64_t sz[AK_COPY_MAX_DIMS], ss[AK_COPY_MAX_DIMS], ds[AK_COPY_MAX_DIMS];
 } _ak_nd;
 
-static int64_t _ak_strided_abs(int64_t v) { return v < 0 ? -v : v; }
+/* |v|, saturated: INT64_MIN (refused by ak_copy_strided) gives INT64_MAX, never a signed overflow */
+static int64_t _ak_strided_abs(int64_t v) { return v == INT64_MIN ? INT64_MAX : v < 0 ? -v : v; }
 
 /* Drop size-1 dimensions, order by decreasing |destination stride| (stable),
  * merge neighbours that are contiguous in both tensors. At least one
@@ -18950,6 +18961,9 @@ AKDEF ak_result ak_copy_strided(ak_context* ctx, ak_dtype src_dtype, ak_dtype ds
         if (n > SIZE_MAX / shape[k])
             return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: the shape's element count overflows", opn);
         n *= shape[k];
+        if (src_strides[k] == INT64_MIN || dst_strides[k] == INT64_MIN)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %s[%zu] = %lld is not a plausible stride", opn,
+                           src_strides[k] == INT64_MIN ? "src_strides" : "dst_strides", k, (long long)INT64_MIN);
     }
     if ((r = _ak_op_check_bytes(ctx, n, es > ed ? src_dtype : dst_dtype, opn)) != AK_OK) return r;
     if ((r = _ak_op_check_stream(ctx, stream, opn)) != AK_OK) return r;
@@ -19591,8 +19605,8 @@ AKDEF ak_result ak_bench_kernel(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_
     int warmup = 3, trials = 20, i;
     ak_result r = AK_OK;
     if (!k || !args || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_bench_kernel: kernel, args or out is NULL");
-    if (args->error || !(params = ak_args_params(args)))
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_bench_kernel: more than %d arguments were added", AK_MAX_ARGS);
+    if ((r = _ak_args_check("ak_bench_kernel", args)) != AK_OK) return r;
+    params = ak_args_params(args);
     if (o && o->warmup) warmup = o->warmup < 0 ? 0 : o->warmup;
     if (o && o->trials) trials = o->trials;
     if (trials < 1 || trials > 1000000 || warmup > 1000000)
@@ -19664,8 +19678,8 @@ static int _ak_tune_ident(const char* s) {
     for (i = 0; s[i]; i++) if (!isalnum((unsigned char)s[i]) && s[i] != '_') return 0;
     return 1;
 }
-/* Validate the space; *total gets the number of variants. */
-static ak_result _ak_tune_check_space(const ak_tune_space* sp, int* total) {
+/* Validate the space against the compile options; *total gets the number of variants. */
+static ak_result _ak_tune_check_space(const ak_tune_space* sp, const ak_tune_options* o, int* total) {
     long long n = 1;
     int p, v;
     if (sp->num_params < 0 || sp->num_params > AK_TUNE_MAX_PARAMS || (sp->num_params && !sp->params))
@@ -19677,6 +19691,17 @@ static ak_result _ak_tune_check_space(const ak_tune_space* sp, int* total) {
                            p, q->name ? q->name : "(null)");
         if (q->count < 1 || !q->values)
             return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: parameter %s has no values", q->name);
+        /* one definition per name: the geometry callback and the compiler must see the same value */
+        for (v = 0; v < p; v++)
+            if (!strcmp(sp->params[v].name, q->name))
+                return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: parameters %d and %d are both named %s (give all its values "
+                               "to one parameter)", v, p, q->name);
+        for (v = 0; v < o->num_options; v++) {
+            const char* d = o->options[v];
+            size_t ln = strlen(q->name);
+            if (!strncmp(d, "-D", 2) && !strncmp(d + 2, q->name, ln) && (d[2 + ln] == 0 || d[2 + ln] == '='))
+                return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: parameter %s is also defined by compile option '%s'", q->name, d);
+        }
         for (v = 0; v < q->count; v++) {
             const char* s = q->values[v];
             if (!s || !*s || strlen(s) > 64 || strpbrk(s, "\n\r"))
@@ -19867,7 +19892,8 @@ AKDEF ak_result ak_autotune(ak_context* ctx, const char* source, const char* nam
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: ctx, source, kernel name, space, args or out is NULL");
     memset(out, 0, sizeof *out);
     if (opts) o = *opts; else memset(&o, 0, sizeof o);
-    if (args->error || !ak_args_params(args)) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: more than %d arguments", AK_MAX_ARGS);
+    if ((r = _ak_args_check("ak_autotune", args)) != AK_OK) return r;
+    ak_args_params(args);
     if (o.num_options < 0 || o.num_options > 48 || (o.num_options && !o.options))
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: %d compile options (0..48)", o.num_options);
     for (i = 0; i < o.num_options; i++)
@@ -19876,7 +19902,7 @@ AKDEF ak_result ak_autotune(ak_context* ctx, const char* source, const char* nam
         !(o.atol >= 0) || !(o.rtol >= 0))
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: negative budget, trials, threads (max 64) or tolerance");
     if (o.shape_key && strlen(o.shape_key) > 4096) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: shape key over 4096 characters");
-    if ((r = _ak_tune_check_space(sp, &total)) != AK_OK) return r;
+    if ((r = _ak_tune_check_space(sp, &o, &total)) != AK_OK) return r;
     n = o.max_variants && o.max_variants < total ? o.max_variants : total;
     out->total = total;
     if (!o.no_store && _ak_tune_digest(ctx, source, name, sp, &o, digest) == AK_OK) have_digest = 1;

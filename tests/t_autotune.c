@@ -371,6 +371,30 @@ static void test_autotune_bad_input(void) {
     o.max_variants = -1;
     AKT_ERR(ak_autotune(ctx, at_src, "at_saxpy", &sp, &p.args, &o, &res), AK_ERROR_INVALID_ARGUMENT);
     o.max_variants = 0;
+    /* one name, two parameters: the geometry would see one value, the compiler the other */
+    prm[1].name = "BLOCK";
+    AKT_ERR(ak_autotune(ctx, at_src, "at_saxpy", &sp, &p.args, &o, &res), AK_ERROR_INVALID_ARGUMENT);
+    AKT_CONTAINS(ak_last_error(), "both named BLOCK");
+    prm[1].name = "UNROLL";
+    {   /* a parameter also defined by a compile option */
+        const char* opts[2] = { "-DOTHER=1", "-DUNROLL=4" };
+        o.options = opts;
+        o.num_options = 2;
+        AKT_ERR(ak_autotune(ctx, at_src, "at_saxpy", &sp, &p.args, &o, &res), AK_ERROR_INVALID_ARGUMENT);
+        AKT_CONTAINS(ak_last_error(), "-DUNROLL=4");
+        o.options = NULL;
+        o.num_options = 0;
+    }
+    {   /* ak_args.count is public: a bad value is refused, nothing written past the arrays */
+        ak_args bad = p.args;
+        bad.count = 40;
+        AKT_ERR(ak_autotune(ctx, at_src, "at_saxpy", &sp, &bad, &o, &res), AK_ERROR_INVALID_ARGUMENT);
+        AKT_CONTAINS(ak_last_error(), "ak_args.count = 40");
+        AKT_CHECK(ak_args_params(&bad) == NULL);
+        bad = p.args;
+        bad.count = -1;
+        AKT_CHECK(ak_args_params(&bad) == NULL);
+    }
     /* on the cpu backend a variant without a CPU implementation cannot run */
     o.cpu = NULL;
     AKT_ERR(ak_autotune(ctx, at_src, "at_saxpy", &sp, &p.args, &o, &res), AK_ERROR_OPTIMIZATION);

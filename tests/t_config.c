@@ -403,6 +403,34 @@ static ak_config env_apply_one(const char* var, const char* value) {
     return c;
 }
 
+/* Values at the edge of the range: the error's suggestion is computed without
+ * overflow (UBSan), and the collectives' timeout parses. */
+static void env_extreme_values(void) {
+    ak_config c = ak_config_default();
+    env_save();
+    env_clear_amdkit(0);
+    setenv("AMDKIT_POOL_SIZE", "9223372036854775807", 1);
+    AKT_ERR(ak_config_apply_env(&c), AK_ERROR_CONFIG);
+    AKT_CONTAINS(ak_last_error(), "AMDKIT_POOL_SIZE='9223372036854775807'");
+    AKT_CONTAINS(ak_last_error(), "e.g. 9223372036852678656");       /* the multiple of 2 MiB below (none above) */
+    AKT_CHECKF(!strstr(ak_last_error(), "e.g. -"), "%s", ak_last_error());
+    setenv("AMDKIT_POOL_SIZE", "9223372036852678655", 1);
+    AKT_ERR(ak_config_apply_env(&c), AK_ERROR_CONFIG);
+    AKT_CONTAINS(ak_last_error(), "e.g. 9223372036852678656");       /* the next one up */
+    env_clear_amdkit(0);
+    AKT_EQ_INT(env_apply_one("AMDKIT_COMM_TIMEOUT_MS", "250").comm_timeout_ms, 250);
+    setenv("AMDKIT_COMM_TIMEOUT_MS", "0", 1);
+    AKT_ERR(ak_config_apply_env(&c), AK_ERROR_CONFIG);
+    AKT_CONTAINS(ak_last_error(), "AMDKIT_COMM_TIMEOUT_MS='0'");
+    c = ak_config_default();
+    AKT_EQ_INT(c.comm_timeout_ms, 120000);
+    c.comm_timeout_ms = -3;
+    AKT_ERR(ak_config_validate(&c, NULL, NULL), AK_ERROR_CONFIG);
+    AKT_CONTAINS(ak_last_error(), "config.comm_timeout_ms");
+    env_restore();
+}
+
+
 static void env_valid_values(void) {
     ak_config c, d;
     env_save();
@@ -844,6 +872,7 @@ void akt_suite_config(void) {
     AKT_RUN(env_malformed_values);
     AKT_RUN(env_parsed_but_invalid);
     AKT_RUN(env_valid_values);
+    AKT_RUN(env_extreme_values);
     AKT_RUN(strict_matrix_cores_rdna2);
     AKT_RUN(strict_fp8_before_cdna3);
     AKT_RUN(strict_through_context);

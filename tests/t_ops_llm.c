@@ -533,6 +533,14 @@ static void test_copy_strided_errors(void) {
     AKT_ERR(ak_copy_strided(ctx, AK_F32, AK_F32, a, b, 2, sh, st, zero, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_CONTAINS(ak_last_error(), "overlap itself");
     AKT_ERR(ak_copy_strided(ctx, AK_F32, AK_F32, a, b, 2, sh, st, dup, NULL), AK_ERROR_INVALID_ARGUMENT);
+    /* INT64_MIN strides: refused before anything negates them (UBSan) */
+    {
+        int64_t mn[2] = { INT64_MIN, 1 }, mn1[2] = { 4, INT64_MIN };
+        AKT_ERR(ak_copy_strided(ctx, AK_F32, AK_F32, a, b, 2, sh, mn, st, NULL), AK_ERROR_INVALID_ARGUMENT);
+        AKT_CONTAINS(ak_last_error(), "src_strides[0]");
+        AKT_ERR(ak_copy_strided(ctx, AK_F32, AK_F32, a, b, 2, sh, st, mn1, NULL), AK_ERROR_INVALID_ARGUMENT);
+        AKT_CONTAINS(ak_last_error(), "dst_strides[1]");
+    }
     /* a source stride of 0 is a broadcast: fine */
     AKT_OK(ak_copy_strided(ctx, AK_F32, AK_F32, a, b, 2, sh, zero, st, NULL));
     /* overlapping extents, a different layout of the same buffer */
