@@ -21,9 +21,14 @@
  * named scalar arguments, numeric -D values and --tune parameters. Integer / integer truncates,
  * as in C.
  *
- * The arg-spec parser and the expression evaluator are pure functions (akr_parse_arg,
- * akr_eval) so tests/fuzz can drive them without a device.
+ * The --arg list is checked against the kernel's parameters as its source declares them
+ * (count, pointer or scalar, scalar type, pointee size) before anything runs.
+ *
+ * The arg-spec parser, the expression evaluator, the kernel-signature reader and the .npy
+ * header parser are pure functions (akr_parse_arg, akr_eval, akr_kernel_params /
+ * akr_check_params, akr_npy_header) so tests/fuzz can drive them without a device.
  */
+#define _POSIX_C_SOURCE 200809L   /* open, fstat */
 #include "../amdkit.h"
 #include <dlfcn.h>
 #include <stdio.h>
@@ -34,6 +39,9 @@
 #include <ctype.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* ---- expressions ----------------------------------------------------------- */
 
@@ -373,6 +381,243 @@ int akr_parse_arg(const char* spec, akr_arg* a, akr_lookup_fn lookup, void* user
     return 1;
 }
 
+/* ---- the kernel's parameters, as its source declares them -------------------- */
+
+enum { AKR_P_PTR = 0, AKR_P_F32, AKR_P_F64, AKR_P_INT4, AKR_P_INT8, AKR_P_SMALL, AKR_P_UNKNOWN };
+typedef struct akr_param {
+    int cls;                        /* AKR_P_* */
+    size_t elem;                    /* pointers: bytes of the pointee, 0 when not known (void, char, a struct) */
+    char text[96];                  /* the declaration as written (shortened) */
+} akr_param;
+
+/* The type words of a declaration (qualifiers and the parameter name dropped)
+ * to a class; a -DNAME=VALUE of the compile options is followed once. */
+static int akr_type_class(const char* words, const char* const* defs, int ndefs, size_t* size, int depth) {
+    static const struct { const char* w; int cls; size_t size; } tab[] = {
+        { "float", AKR_P_F32, 4 }, { "double", AKR_P_F64, 8 },
+        { "int", AKR_P_INT4, 4 }, { "signed", AKR_P_INT4, 4 }, { "signed int", AKR_P_INT4, 4 }, { "int32_t", AKR_P_INT4, 4 },
+        { "unsigned", AKR_P_INT4, 4 }, { "unsigned int", AKR_P_INT4, 4 }, { "uint32_t", AKR_P_INT4, 4 }, { "uint", AKR_P_INT4, 4 },
+        { "long", AKR_P_INT8, 8 }, { "long int", AKR_P_INT8, 8 }, { "long long", AKR_P_INT8, 8 }, { "long long int", AKR_P_INT8, 8 },
+        { "unsigned long", AKR_P_INT8, 8 }, { "unsigned long long", AKR_P_INT8, 8 }, { "unsigned long int", AKR_P_INT8, 8 },
+        { "unsigned long long int", AKR_P_INT8, 8 }, { "signed long", AKR_P_INT8, 8 }, { "signed long long", AKR_P_INT8, 8 },
+        { "int64_t", AKR_P_INT8, 8 }, { "uint64_t", AKR_P_INT8, 8 }, { "size_t", AKR_P_INT8, 8 }, { "ptrdiff_t", AKR_P_INT8, 8 },
+        { "ssize_t", AKR_P_INT8, 8 }, { "intptr_t", AKR_P_INT8, 8 }, { "uintptr_t", AKR_P_INT8, 8 },
+        { "short", AKR_P_SMALL, 2 }, { "short int", AKR_P_SMALL, 2 }, { "unsigned short", AKR_P_SMALL, 2 }, { "unsigned short int", AKR_P_SMALL, 2 },
+        { "int16_t", AKR_P_SMALL, 2 }, { "uint16_t", AKR_P_SMALL, 2 }, { "half", AKR_P_SMALL, 2 }, { "__half", AKR_P_SMALL, 2 },
+        { "_Float16", AKR_P_SMALL, 2 }, { "__fp16", AKR_P_SMALL, 2 }, { "__hip_bfloat16", AKR_P_SMALL, 2 }, { "hip_bfloat16", AKR_P_SMALL, 2 },
+        { "__nv_bfloat16", AKR_P_SMALL, 2 }, { "__bf16", AKR_P_SMALL, 2 }, { "bfloat16", AKR_P_SMALL, 2 },
+        { "char", AKR_P_SMALL, 1 }, { "signed char", AKR_P_SMALL, 1 }, { "unsigned char", AKR_P_SMALL, 1 }, { "int8_t", AKR_P_SMALL, 1 },
+        { "uint8_t", AKR_P_SMALL, 1 }, { "bool", AKR_P_SMALL, 1 }, { "_Bool", AKR_P_SMALL, 1 },
+    };
+    size_t i, n = strlen(words);
+    int d;
+    for (i = 0; i < sizeof tab / sizeof tab[0]; i++)
+        if (!strcmp(words, tab[i].w)) { *size = tab[i].size; return tab[i].cls; }
+    /* a single identifier defined by -DNAME=TYPE */
+    for (d = ndefs - 1; depth < 2 && d >= 0 && n && !strchr(words, ' '); d--) {
+        const char* x = defs[d];
+        if (!strncmp(x, "-D", 2) && !strncmp(x + 2, words, n) && x[2 + n] == '=') {
+            char w[64];
+            size_t k = 0;
+            const char* v = x + 3 + n;
+            while (*v && k + 1 < sizeof w) { if (!(*v == ' ' && (k == 0 || w[k - 1] == ' '))) w[k++] = *v; v++; }
+            while (k && w[k - 1] == ' ') k--;
+            w[k] = 0;
+            return akr_type_class(w, defs, ndefs, size, depth + 1);
+        }
+    }
+    *size = 0;
+    return AKR_P_UNKNOWN;
+}
+
+/* One parameter declaration s[0..n) into *p. */
+static void akr_param_of(const char* s, size_t n, const char* const* defs, int ndefs, akr_param* p) {
+    static const char* const quals[] = { "const", "volatile", "__restrict__", "__restrict", "restrict", "register",
+                                         "__grid_constant__", "struct", NULL };
+    char words[128], last[64] = "";
+    const char* star = NULL;
+    size_t i, wl = 0, k;
+    int nwords = 0;
+    memset(p, 0, sizeof *p);
+    while (n && isspace((unsigned char)*s)) { s++; n--; }
+    while (n && isspace((unsigned char)s[n - 1])) n--;
+    snprintf(p->text, sizeof p->text, "%.*s", (int)(n < 90 ? n : 90), s);
+    for (i = 0; i < n; i++) if (s[i] == '*' || s[i] == '[') { star = s + i; break; }
+    /* the type words before the '*' (a pointer) or all but the last identifier (a scalar) */
+    words[0] = 0;
+    for (i = 0; i < (star ? (size_t)(star - s) : n);) {
+        size_t j = i;
+        if (!(isalpha((unsigned char)s[i]) || s[i] == '_')) {
+            if (s[i] == '(') {                                 /* __attribute__((...)) and the like: skip the group */
+                int depth = 0;
+                for (; i < n; i++) { if (s[i] == '(') depth++; else if (s[i] == ')' && --depth == 0) { i++; break; } }
+            } else i++;
+            continue;
+        }
+        while (j < n && (isalnum((unsigned char)s[j]) || s[j] == '_')) j++;
+        {
+            int q = 0;
+            char w[64];
+            snprintf(w, sizeof w, "%.*s", (int)(j - i), s + i);
+            for (k = 0; quals[k]; k++) if (!strcmp(w, quals[k])) q = 1;
+            if (!strncmp(w, "__attribute__", 13)) q = 1;
+            if (!q) {
+                if (last[0] && wl + strlen(last) + 2 < sizeof words) { wl += (size_t)snprintf(words + wl, sizeof words - wl, "%s%s", wl ? " " : "", last); }
+                snprintf(last, sizeof last, "%s", w);
+                nwords++;
+            }
+        }
+        i = j;
+    }
+    if (star) {                                               /* every word before '*' is the pointee type */
+        if (last[0] && wl + strlen(last) + 2 < sizeof words) snprintf(words + wl, sizeof words - wl, "%s%s", wl ? " " : "", last);
+        p->cls = AKR_P_PTR;
+        akr_type_class(words, defs, ndefs, &p->elem, 0);
+        if (p->elem == 1) p->elem = 0;                        /* char* reads any buffer as bytes */
+        return;
+    }
+    if (nwords == 1) snprintf(words, sizeof words, "%s", last);   /* no name: the one word is the type */
+    p->cls = akr_type_class(words, defs, ndefs, &p->elem, 0);
+    p->elem = 0;
+}
+
+/* Replace comments and string / character literals of src by spaces. */
+static char* akr_strip(const char* src) {
+    size_t n = strlen(src), i;
+    char* o = (char*)malloc(n + 1);
+    if (!o) return NULL;
+    memcpy(o, src, n + 1);
+    for (i = 0; i < n;) {
+        if (o[i] == '/' && o[i + 1] == '/') { while (i < n && o[i] != '\n') o[i++] = ' '; }
+        else if (o[i] == '/' && o[i + 1] == '*') {
+            o[i++] = ' '; o[i++] = ' ';
+            while (i < n && !(o[i] == '*' && o[i + 1] == '/')) { if (o[i] != '\n') o[i] = ' '; i++; }
+            if (i < n) { o[i++] = ' '; o[i++] = ' '; }
+        } else if (o[i] == '"' || o[i] == '\'') {
+            char q = o[i];
+            o[i++] = ' ';
+            while (i < n && o[i] != q && o[i] != '\n') { if (o[i] == '\\' && i + 1 < n) o[i++] = ' '; o[i++] = ' '; }
+            if (i < n && o[i] == q) o[i++] = ' ';
+        } else i++;
+    }
+    return o;
+}
+
+/* Parameters of the kernel `name` as src declares it: a `__global__` declaration or
+ * definition `... name(params)`. 1 found (*np parameters into p[0..cap)), 0 not found
+ * or declared twice with different parameter counts (then nothing can be checked), -1 a
+ * declaration amdkit cannot read (the reason in err). defs: -D options (types may be macros). */
+static int akr_kernel_params(const char* src, const char* name, const char* const* defs, int ndefs, akr_param* p, int cap, int* np,
+                             char* err, size_t errcap) {
+    char* t;
+    size_t ln = name ? strlen(name) : 0, i;
+    int found = 0;
+    *np = 0;
+    if (!src || !ln || ln > 200) return 0;
+    if (!(t = akr_strip(src))) return 0;
+    for (i = 0; t[i]; i++) {
+        size_t b, e, a;
+        int depth, cnt = 0, global = 0;
+        akr_param tmp[AK_MAX_ARGS], sc;
+        if (strncmp(t + i, name, ln) || (i && (isalnum((unsigned char)t[i - 1]) || t[i - 1] == '_')) ||
+            isalnum((unsigned char)t[i + ln]) || t[i + ln] == '_')
+            continue;
+        for (e = i + ln; t[e] == ' ' || t[e] == '\t' || t[e] == '\n' || t[e] == '\r'; e++) {}
+        if (t[e] != '(') continue;
+        /* the declaration's start: back to ; { } or a preprocessor line */
+        for (b = i; b > 0 && t[b - 1] != ';' && t[b - 1] != '{' && t[b - 1] != '}' && t[b - 1] != '#'; b--) {}
+        if (b > 0 && t[b - 1] == '#') continue;                   /* a macro line */
+        for (a = b; a + 10 <= i; a++)
+            if (!strncmp(t + a, "__global__", 10) && (a == 0 || !(isalnum((unsigned char)t[a - 1]) || t[a - 1] == '_')) &&
+                !(isalnum((unsigned char)t[a + 10]) || t[a + 10] == '_')) { global = 1; break; }
+        if (!global) continue;
+        /* the parameter list */
+        a = e + 1;
+        depth = 1;
+        for (e = a; t[e] && depth; e++) { if (t[e] == '(') depth++; else if (t[e] == ')') depth--; }
+        if (depth) { free(t); return akr_err(err, errcap, "the declaration of %s has no closing ')'%s", name, ""), -1; }
+        e--;                                                       /* t[e] == ')' */
+        {
+            size_t q = a, r;
+            int d2 = 0, only_ws = 1;
+            for (r = a; r < e; r++) if (!isspace((unsigned char)t[r])) only_ws = 0;
+            if (!only_ws) {
+                for (r = a; r <= e; r++) {
+                    if (t[r] == '(' || t[r] == '<' || t[r] == '[') d2++;
+                    else if ((t[r] == ')' || t[r] == '>' || t[r] == ']') && r < e) d2--;
+                    if (r == e || (t[r] == ',' && d2 == 0)) {
+                        if (cnt == AK_MAX_ARGS) { free(t); return akr_err(err, errcap, "kernel %s has more than %d parameters", name, AK_MAX_ARGS), -1; }
+                        akr_param_of(t + q, r - q, defs, ndefs, &sc);            /* the class from the stripped text */
+                        akr_param_of(src + q, r - q, defs, ndefs, &tmp[cnt]);    /* the words as written, for messages */
+                        tmp[cnt].cls = sc.cls;
+                        tmp[cnt].elem = sc.elem;
+                        if (!strcmp(sc.text, "void")) snprintf(tmp[cnt].text, sizeof tmp[cnt].text, "void");
+                        cnt++;
+                        q = r + 1;
+                    }
+                }
+                if (cnt == 1 && !strcmp(tmp[0].text, "void")) cnt = 0;
+            }
+        }
+        if (cnt > cap) { free(t); return akr_err(err, errcap, "kernel %s has more than %d parameters", name, cap), -1; }
+        if (found && cnt != *np) { free(t); *np = 0; return 0; }   /* two declarations disagree (#if branches): not checked */
+        if (!found) { memcpy(p, tmp, sizeof *p * (size_t)cnt); *np = cnt; }
+        found = 1;
+        i = e;
+    }
+    free(t);
+    return found;
+}
+
+/* The parsed --arg list against the kernel's parameters: 1 fits, 0 a mismatch named in err. */
+static int akr_check_params(const char* kernel, const akr_arg* a, int na, const akr_param* p, int np, char* err, size_t cap) {
+    int i;
+    char list[600] = "";
+    for (i = 0; i < np; i++) {
+        size_t l = strlen(list);
+        snprintf(list + l, sizeof list - l, "%s%s", i ? ", " : "", p[i].text);
+    }
+    if (na != np) {
+        if (na < np)
+            return akr_err(err, cap, "kernel %s takes %d parameters (%s); %d --arg given: parameter %d '%s' has no --arg", kernel, np,
+                           list, na, na + 1, p[na].text);
+        return akr_err(err, cap, "kernel %s takes %d parameters (%s); %d --arg given (one per parameter, in order)", kernel, np, list, na);
+    }
+    for (i = 0; i < np; i++) {
+        const char* tn = akr_types[a[i].type].name;
+        char an[80];
+        if (a[i].name[0]) snprintf(an, sizeof an, "--arg %d (%s)", i + 1, a[i].name);
+        else snprintf(an, sizeof an, "--arg %d", i + 1);
+        if (p[i].cls == AKR_P_PTR) {
+            if (a[i].kind != AKR_BUFFER)
+                return akr_err(err, cap, "kernel %s: parameter %d '%s' is a pointer; %s is a %s scalar (write TYPE[DIMS]:INIT)", kernel, i + 1,
+                               p[i].text, an, tn);
+            if (p[i].elem && p[i].elem != ak_dtype_size(a[i].dtype))
+                return akr_err(err, cap, "kernel %s: parameter %d '%s' points to %zu-byte elements; %s is a %s buffer (%zu bytes each)",
+                               kernel, i + 1, p[i].text, p[i].elem, an, tn, ak_dtype_size(a[i].dtype));
+            continue;
+        }
+        if (a[i].kind == AKR_BUFFER)
+            return akr_err(err, cap, "kernel %s: parameter %d '%s' is a scalar; %s is a %s buffer", kernel, i + 1, p[i].text, an, tn);
+        switch (p[i].cls) {
+        case AKR_P_F32: if (a[i].type != AKR_T_F32) goto mismatch; break;
+        case AKR_P_F64: if (a[i].type != AKR_T_F64) goto mismatch; break;
+        case AKR_P_INT4: if (a[i].type != AKR_T_I32 && a[i].type != AKR_T_U32) goto mismatch; break;
+        case AKR_P_INT8: if (a[i].type != AKR_T_I64 && a[i].type != AKR_T_U64) goto mismatch; break;
+        case AKR_P_SMALL:
+            return akr_err(err, cap, "kernel %s: parameter %d '%s' is a scalar the command line cannot pass (it passes i32, u32, i64, "
+                           "u64, f32, f64)", kernel, i + 1, p[i].text);
+        default: break;                                       /* a struct or a typedef: not checked */
+        }
+        continue;
+    mismatch:
+        return akr_err(err, cap, "kernel %s: parameter %d '%s' needs %s; %s is %s", kernel, i + 1, p[i].text,
+                       p[i].cls == AKR_P_F32 ? "f32" : p[i].cls == AKR_P_F64 ? "f64" : p[i].cls == AKR_P_INT4 ? "i32 or u32" : "i64 or u64",
+                       an, tn);
+    }
+    return 1;
+}
+
 /* ---- the command ------------------------------------------------------------ */
 
 #define AKR_MAX_DEFS 40
@@ -483,56 +728,115 @@ static double akr_rand(unsigned long long* s) {
     return (double)(z >> 11) / 9007199254740992.0;
 }
 
-/* .npy header: descr and element count; *data_off where the data starts. 1 ok. */
-static int akr_npy_header(const unsigned char* b, size_t n, char* descr, size_t dcap, size_t* numel, size_t* data_off) {
-    size_t hl, i;
-    const char *h, *p, *e;
-    char hdr[4096];
-    if (n < 10 || memcmp(b, "\x93NUMPY", 6)) return 0;
-    if (b[6] == 1) { hl = (size_t)b[8] | ((size_t)b[9] << 8); *data_off = 10 + hl; }
+/* .npy header (format 1.0, 2.0, 3.0): the header dict parsed as numpy writes and reads it
+ * (a Python literal: quoted keys, any spacing, last key wins, exactly the keys descr,
+ * fortran_order and shape). 1: a .npy, descr / element count / *data_off where the data
+ * starts; 0: not a .npy (no magic: raw bytes); -1: a .npy that is malformed or not
+ * supported (Fortran order of a 2-D or higher array), the reason in why. */
+static const char* akr_npy_ws(const char* p) { while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++; return p; }
+/* a quoted Python string (no escapes) into out; the char after it, NULL on error */
+static const char* akr_npy_str(const char* p, char* out, size_t cap) {
+    char q = *p;
+    const char* e;
+    if (q != '\'' && q != '"') return NULL;
+    if (!(e = strchr(p + 1, q)) || (size_t)(e - p - 1) >= cap || memchr(p + 1, '\\', (size_t)(e - p - 1))) return NULL;
+    memcpy(out, p + 1, (size_t)(e - p - 1));
+    out[e - p - 1] = 0;
+    return e + 1;
+}
+static int akr_npy_header(const unsigned char* b, size_t n, char* descr, size_t dcap, size_t* numel, size_t* data_off,
+                          char* why, size_t wcap) {
+    size_t hl, k;
+    const char* p;
+    char hdr[4096], key[32];
+    int have_descr = 0, have_fo = 0, have_shape = 0, fortran = 0, big_dims = 0;
+    size_t count = 1;
+    if (n < 8 || memcmp(b, "\x93NUMPY", 6)) return 0;
+    if (b[6] == 1 && n >= 10) { hl = (size_t)b[8] | ((size_t)b[9] << 8); *data_off = 10 + hl; }
     else if ((b[6] == 2 || b[6] == 3) && n >= 12) { hl = (size_t)b[8] | ((size_t)b[9] << 8) | ((size_t)b[10] << 16) | ((size_t)b[11] << 24); *data_off = 12 + hl; }
-    else return 0;
-    if (hl >= sizeof hdr || *data_off > n) return 0;
+    else return akr_err(why, wcap, "unknown .npy format version %d%s", n > 6 ? b[6] : 0, ""), -1;
+    if (hl >= sizeof hdr || *data_off > n) return akr_err(why, wcap, "the .npy header is over 4 KiB or past the end of the file%s", ""), -1;
     memcpy(hdr, b + *data_off - hl, hl);
     hdr[hl] = 0;
-    h = hdr;
-    if (strstr(h, "'fortran_order': True")) return 0;
-    p = strstr(h, "'descr':");
-    if (!p) return 0;
-    p = strchr(p + 8, '\'');
-    if (!p) return 0;
-    e = strchr(p + 1, '\'');
-    if (!e || (size_t)(e - p - 1) >= dcap) return 0;
-    memcpy(descr, p + 1, (size_t)(e - p - 1));
-    descr[e - p - 1] = 0;
-    p = strstr(h, "'shape':");
-    if (!p || !(p = strchr(p, '('))) return 0;
-    *numel = 1;
-    for (i = 0, p++; *p && *p != ')';) {
-        char* end;
-        unsigned long long v;
-        while (*p == ' ' || *p == ',') p++;
-        if (*p == ')') break;
-        errno = 0;
-        v = strtoull(p, &end, 10);
-        if (end == p || errno || (v && *numel > AKR_MAX_BYTES / v)) return 0;
-        *numel *= (size_t)v;
-        p = end;
-        i++;
+    if (strlen(hdr) != hl) return akr_err(why, wcap, "the .npy header holds a NUL byte%s", ""), -1;
+    p = akr_npy_ws(hdr);
+    if (*p++ != '{') return akr_err(why, wcap, "the .npy header is not a dict%s", ""), -1;
+    for (;;) {
+        p = akr_npy_ws(p);
+        if (*p == '}') break;
+        if (!(p = akr_npy_str(p, key, sizeof key))) return akr_err(why, wcap, "the .npy header has a malformed key%s", ""), -1;
+        p = akr_npy_ws(p);
+        if (*p++ != ':') return akr_err(why, wcap, "the .npy header has no ':' after '%s'", key), -1;
+        p = akr_npy_ws(p);
+        if (!strcmp(key, "descr")) {
+            if (!(p = akr_npy_str(p, descr, dcap))) return akr_err(why, wcap, "the .npy descr is not a plain type string (structured dtypes are not supported)%s", ""), -1;
+            have_descr = 1;
+        } else if (!strcmp(key, "fortran_order")) {
+            if (!strncmp(p, "True", 4)) { fortran = 1; p += 4; }
+            else if (!strncmp(p, "False", 5)) { fortran = 0; p += 5; }
+            else return akr_err(why, wcap, "the .npy fortran_order is neither True nor False%s", ""), -1;
+            have_fo = 1;
+        } else if (!strcmp(key, "shape")) {
+            if (*p++ != '(') return akr_err(why, wcap, "the .npy shape is not a tuple%s", ""), -1;
+            count = 1;
+            big_dims = 0;
+            for (k = 0;; k++) {
+                char* end;
+                unsigned long long v;
+                p = akr_npy_ws(p);
+                if (*p == ')') { p++; break; }
+                if (!isdigit((unsigned char)*p)) return akr_err(why, wcap, "the .npy shape holds something other than integers%s", ""), -1;
+                errno = 0;
+                v = strtoull(p, &end, 10);
+                if (errno || (v && count > AKR_MAX_BYTES / v)) return akr_err(why, wcap, "the .npy shape is over 2^40 elements%s", ""), -1;
+                count *= (size_t)v;
+                big_dims += v > 1;
+                p = akr_npy_ws(end);
+                if (*p == ',') p++;
+                else if (*p != ')') return akr_err(why, wcap, "the .npy shape is malformed%s", ""), -1;
+                if (k > 64) return akr_err(why, wcap, "the .npy shape has over 64 dimensions%s", ""), -1;
+            }
+            have_shape = 1;
+        } else {
+            return akr_err(why, wcap, "the .npy header has the key '%s' (numpy writes descr, fortran_order and shape only)", key), -1;
+        }
+        p = akr_npy_ws(p);
+        if (*p == ',') { p++; continue; }
+        if (*p == '}') break;
+        return akr_err(why, wcap, "the .npy header has no ',' or '}' after '%s'", key), -1;
     }
-    return *p == ')';
+    if (!have_descr || !have_fo || !have_shape)
+        return akr_err(why, wcap, "the .npy header lacks '%s'", !have_descr ? "descr" : !have_fo ? "fortran_order" : "shape"), -1;
+    if (fortran && big_dims > 1)
+        return akr_err(why, wcap, "a Fortran-order (column-major) .npy of 2 or more dimensions is not supported; save it "
+                       "with np.save(f, np.ascontiguousarray(a))%s", ""), -1;
+    *numel = count;
+    return 1;
 }
 
-static void* akr_read_all(const char* path, size_t* n) {
-    FILE* f = fopen(path, "rb");
-    long len;
-    void* b;
-    if (!f) return NULL;
-    if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) { fclose(f); return NULL; }
-    b = malloc((size_t)len + 1);
-    if (b && fread(b, 1, (size_t)len, f) != (size_t)len) { free(b); b = NULL; }
-    fclose(f);
-    if (b) { ((char*)b)[len] = 0; *n = (size_t)len; }
+/* The whole of a regular file (a FIFO, device or directory is refused before
+ * anything blocks on it); NULL with *why set on failure. */
+static void* akr_read_all(const char* path, size_t* n, const char** why) {
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
+    struct stat st;
+    char* b;
+    size_t got = 0;
+    *why = "";
+    if (fd < 0) { *why = strerror(errno); return NULL; }
+    if (fstat(fd, &st) != 0) { *why = strerror(errno); close(fd); return NULL; }
+    if (!S_ISREG(st.st_mode)) { *why = "not a regular file"; close(fd); return NULL; }
+    if ((unsigned long long)st.st_size > AKR_MAX_BYTES) { *why = "over 1 TiB"; close(fd); return NULL; }
+    if (!(b = (char*)malloc((size_t)st.st_size + 1))) { *why = "out of host memory"; close(fd); return NULL; }
+    while (got < (size_t)st.st_size) {
+        ssize_t r = read(fd, b + got, (size_t)st.st_size - got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        got += (size_t)r;
+    }
+    close(fd);
+    if (got != (size_t)st.st_size) { *why = "short read (the file changed while read)"; free(b); return NULL; }
+    b[got] = 0;
+    *n = got;
     return b;
 }
 
@@ -542,10 +846,17 @@ static int akr_fill(akr_arg* a, unsigned long long* rng, char* err, size_t cap) 
     if (!a->host) { snprintf(err, cap, "no host memory for %zu bytes", a->bytes); return 0; }
     if (a->init == AKR_FILE) {
         size_t n = 0, off = 0, numel = 0;
-        char descr[16];
-        unsigned char* b = (unsigned char*)akr_read_all(a->file, &n);
-        if (!b) { snprintf(err, cap, "cannot read %s: %s", a->file, strerror(errno)); return 0; }
-        if (akr_npy_header(b, n, descr, sizeof descr, &numel, &off)) {
+        char descr[16], why[300];
+        const char* rwhy;
+        int npy;
+        unsigned char* b = (unsigned char*)akr_read_all(a->file, &n, &rwhy);
+        if (!b) { snprintf(err, cap, "cannot read %s: %s", a->file, rwhy); return 0; }
+        if ((npy = akr_npy_header(b, n, descr, sizeof descr, &numel, &off, why, sizeof why)) < 0) {
+            snprintf(err, cap, "%s: %s", a->file, why);
+            free(b);
+            return 0;
+        }
+        if (npy) {
             const char* want = akr_types[a->type].npy;
             if (a->dtype == AK_BF16) want = "<u2";
             if (strcmp(descr, want) || numel != a->numel || n - off != a->bytes) {
@@ -717,6 +1028,12 @@ static int akr_parse_cmdline(akr_cmd* c, int argc, char** argv) {
             eq = strchr(s, '=');
             if (c->ntune == AKR_MAX_TUNE) { fprintf(stderr, "amdkit tune: more than %d --tune parameters\n", AKR_MAX_TUNE); return 0; }
             if (!eq || eq == s || !eq[1] || (size_t)(eq - s) > 64) { fprintf(stderr, "amdkit tune: --tune '%s': expected NAME=V1,V2,...\n", s); return 0; }
+            for (k = 0; k < c->ntune; k++)
+                if (strlen(c->tp[k].name) == (size_t)(eq - s) && !strncmp(c->tp[k].name, s, (size_t)(eq - s))) {
+                    fprintf(stderr, "amdkit tune: --tune %.*s is given twice (list every value in one --tune %.*s=V1,V2,...)\n",
+                            (int)(eq - s), s, (int)(eq - s), s);
+                    return 0;
+                }
             c->tvals_buf[c->ntune] = p = (char*)malloc(strlen(s) + 1);
             if (!p) return 0;
             strcpy(p, s);
@@ -855,9 +1172,9 @@ static ak_result akr_geometry(void* user, const ak_tune_point* p, ak_dim3* grid,
     return AK_OK;
 }
 
-static char* akr_source(const char* path) {
+static char* akr_source(const char* path, const char** why) {
     size_t n;
-    return (char*)akr_read_all(path, &n);
+    return (char*)akr_read_all(path, &n, why);
 }
 
 static int akr_main(akr_cmd* c) {
@@ -870,6 +1187,7 @@ static int akr_main(akr_cmd* c) {
     void* cpu_lib = NULL;
     char* src = NULL;
     char err[1024], nb[32];
+    const char* why;
     const ak_device_info* dev;
     unsigned long long rng = c->seed;
     int rc = 1, i, tuning = !strcmp(c->mode, "tune");
@@ -923,7 +1241,20 @@ static int akr_main(akr_cmd* c) {
     }
     akr_tolerance(c);
     if (c->cpu && !(cpu = akr_load_cpu(c->cpu, &cpu_lib))) goto done;
-    if (!(src = akr_source(c->file))) { fprintf(stderr, "amdkit %s: cannot read %s: %s\n", c->mode, c->file, strerror(errno)); rc = 2; goto done; }
+    if (!(src = akr_source(c->file, &why))) { fprintf(stderr, "amdkit %s: cannot read %s: %s\n", c->mode, c->file, why); rc = 2; goto done; }
+    {   /* the --arg list against the kernel's parameters, before anything runs */
+        akr_param prm[AK_MAX_ARGS];
+        int np = 0, found = akr_kernel_params(src, c->kernel, c->defs, c->ndefs, prm, AK_MAX_ARGS, &np, err, sizeof err);
+        if (found < 0) { fprintf(stderr, "amdkit %s: %s: %s\n", c->mode, c->file, err); rc = 2; goto done; }
+        if (!found)
+            fprintf(stderr, "amdkit %s: note: %s declares no __global__ %s(...) that amdkit can read (made by a macro?); the --arg "
+                            "list is not checked against its parameters\n", c->mode, c->file, c->kernel);
+        else if (!akr_check_params(c->kernel, c->args, c->nargs, prm, np, err, sizeof err)) {
+            fprintf(stderr, "amdkit %s: %s\n", c->mode, err);
+            rc = 2;
+            goto done;
+        }
+    }
     if ((r = ak_context_create(NULL, &ctx)) != AK_OK) { fprintf(stderr, "amdkit %s: %s: %s\n", c->mode, ak_result_name(r), ak_last_error()); goto done; }
     dev = ak_context_device(ctx);
     /* buffers on the device, with their initial values */
@@ -1137,9 +1468,9 @@ static int akr_main(akr_cmd* c) {
         }
         if (c->compare) {
             size_t n;
-            char* text = (char*)akr_read_all(c->compare, &n);
+            char* text = (char*)akr_read_all(c->compare, &n, &why);
             double other;
-            if (!text) { fprintf(stderr, "amdkit bench: --compare: cannot read %s: %s\n", c->compare, strerror(errno)); goto done; }
+            if (!text) { fprintf(stderr, "amdkit bench: --compare: cannot read %s: %s\n", c->compare, why); goto done; }
             if (!akr_json_number(text, "mean", &other) || !(other > 0)) {
                 fprintf(stderr, "amdkit bench: --compare: %s has no positive \"mean\" (ms)\n", c->compare);
                 free(text);

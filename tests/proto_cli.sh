@@ -84,10 +84,70 @@ expect "missing --kernel" 2 "are required" -- $A run k.hip --grid 1 --block 1 --
 expect "unknown option" 2 "unknown or misplaced argument '--bogus'" -- $RUN --bogus
 expect "bench option given to run" 2 "unknown or misplaced argument '--trials'" -- $RUN --trials 3
 
+# --- the --arg list against the kernel's parameters: exit 2 before anything runs (a crash before) ---
+expect "a missing --arg is named" 2 "takes 3 parameters \(int n, const float\* x, float\* y\); 2 --arg given: parameter 3 'float\* y' has no --arg" -- \
+  $RUN --arg x=f32[6]:rand $CPU
+expect "one --arg too many" 2 "takes 3 parameters.*4 --arg given" -- $RUN --arg x=f32[6]:rand --arg y=f32[6]:zeros --arg z=f32[6]:zeros $CPU
+expect "a scalar of the wrong type" 2 "parameter 1 'int n' needs i32 or u32; --arg 1 \(n\) is f32" -- \
+  $A run k.hip --kernel copy --grid 1 --block 64 --arg n=f32:6 --arg x=f32[6]:rand --arg y=f32[6]:zeros $CPU
+expect "a scalar for a pointer" 2 "parameter 2 'const float\* x' is a pointer; --arg 2 \(x\) is a f32 scalar" -- \
+  $RUN --arg x=f32:1 --arg y=f32[6]:zeros $CPU
+expect "a buffer for a scalar" 2 "parameter 1 'int n' is a scalar; --arg 1 is a i32 buffer" -- \
+  $A run k.hip --kernel copy --grid 1 --block 64 --arg i32[6]:range --arg x=f32[6]:rand --arg y=f32[6]:zeros $CPU
+expect "a buffer of another element size" 2 "points to 4-byte elements; --arg 3 \(y\) is a f16 buffer" -- \
+  $RUN --arg x=f32[6]:rand --arg y=f16[6]:zeros $CPU
+cat > km.hip <<'EOF'
+#define MAKE(NAME) extern "C" __global__ void NAME(int n, const float* x, float* y) { int i = threadIdx.x; if (i < n) y[i] = x[i]; }
+MAKE(copy)
+/* __global__ void copy(int n) in a comment does not count */
+EOF
+expect "a kernel made by a macro: a note, not checked" 0 "not checked against its parameters" -- \
+  $A run km.hip --kernel copy --grid 1 --block 64 --arg n=i32:6 --arg x=f32[6]:rand --arg y=f32[6]:zeros $CPU
+cat > kt.hip <<'EOF'
+// T comes from -DT=...; a parameter list over two lines with qualifiers
+extern "C" __global__ void __launch_bounds__(64) scale(const T* __restrict__ x,
+                                                        T* __restrict__ y, long long n, T alpha) {}
+EOF
+expect "-DT=double: a f32 buffer for T* is refused" 2 "parameter 1 'const T\* __restrict__ x' points to 8-byte elements" -- \
+  $A run kt.hip --kernel scale -DT=double --grid 1 --block 64 --arg x=f32[6]:rand --arg y=f64[6]:zeros --arg i64:6 --arg f64:2 $CPU
+expect "-DT=double: long long and T alpha checked" 2 "parameter 3 'long long n' needs i64 or u64; --arg 3 is i32" -- \
+  $A run kt.hip --kernel scale -DT=double --grid 1 --block 64 --arg x=f64[6]:rand --arg y=f64[6]:zeros --arg i32:6 --arg f64:2 $CPU
+
+# --- non-regular files are refused, never waited on (a FIFO blocked forever before) ---
+rm -f fifo; mkfifo fifo
+expect "@FIFO as a buffer's contents" 1 "cannot read fifo: not a regular file" -- timeout 20 $RUN --arg x=f32[6]:@fifo --arg y=f32[6]:zeros $CPU
+expect "a FIFO as the kernel source" 2 "cannot read fifo: not a regular file" -- timeout 20 $A run fifo --kernel copy --grid 1 --block 1 --arg n=i32:6
+expect "a directory as the kernel source" 2 "cannot read .: not a regular file" -- $A run . --kernel copy --grid 1 --block 1 --arg n=i32:6
+expect "bench --compare FIFO" 1 "cannot read fifo: not a regular file" -- timeout 20 $A bench k.hip --kernel copy --grid 1 --block 64 \
+  --arg n=i32:6 --arg x=f32[6]:rand --arg y=f32[6]:zeros $CPU --trials 2 --compare fifo
+
+# --- .npy headers parsed as numpy does ---
+npy() { # FILE HEADER-DICT COUNT: a version 1.0 .npy of COUNT f32 values 0, 1, ...
+  python3 -c '
+import struct, sys
+f, d, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+h = d + " " * (63 - (10 + len(d)) % 64) + "\n"
+open(f, "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(h)) + h.encode() + struct.pack("<%df" % n, *range(n)))
+' "$@"
+}
+npy fo.npy "{'descr':'<f4','fortran_order':True,'shape':(2,3)}" 6
+expect "fortran_order:True without spaces is refused (it was read as C order)" 1 "Fortran-order .* not supported" -- \
+  $RUN --arg x=f32[6]:@fo.npy --arg y=f32[6]:zeros $CPU
+npy fo1.npy "{'descr': '<f4', 'fortran_order': True, 'shape': (6,), }" 6
+expect "Fortran order of a 1-D array is C order: accepted" 0 "PASSED|ran" -- $RUN --arg x=f32[6]:@fo1.npy --arg y=f32[6]:zeros $CPU
+npy last.npy "{'fortran_order': True, \"descr\": '<f4', 'shape': (3, 2), 'fortran_order': False}" 6
+expect "the last key wins, double-quoted keys" 0 "wrote l.bin" -- $RUN --arg x=f32[6]:@last.npy --arg y=f32[6]:zeros $CPU --out y=l.bin
+[ "$(od -An -tf4 -v l.bin | xargs)" = "0 1 2 3 4 5" ] && ok "last-key .npy holds 0..5" || bad "last-key .npy holds 0..5"
+npy extra.npy "{'descr': '<f4', 'fortran_order': False, 'shape': (6,), 'order': 'C'}" 6
+expect "an unknown key is refused" 1 "has the key 'order'" -- $RUN --arg x=f32[6]:@extra.npy --arg y=f32[6]:zeros $CPU
+npy noshape.npy "{'descr': '<f4', 'fortran_order': False}" 6
+expect "a missing key is refused" 1 "lacks 'shape'" -- $RUN --arg x=f32[6]:@noshape.npy --arg y=f32[6]:zeros $CPU
+
 # --- input files, libraries, backends: exit 1 ---
 head -c 20 /dev/zero > short.bin
 expect "@file of the wrong size" 1 "has 20 bytes; f32\[6 elements\] needs exactly 24" -- $RUN --arg x=f32[6]:@short.bin --arg y=f32[6]:zeros $CPU
-expect "@file.npy of another dtype" 1 "the argument wants 6 of '<f8'" -- $RUN --arg x=f64[6]:@y.npy --arg y=f32[6]:zeros $CPU
+npy f8.npy "{'descr': '<f8', 'fortran_order': False, 'shape': (6,), }" 12
+expect "@file.npy of another dtype" 1 "holds 6 elements of '<f8'; the argument wants 6 of '<f4'" -- $RUN --arg x=f32[6]:@f8.npy --arg y=f32[6]:zeros $CPU
 expect "@missing file" 1 "cannot read nothere.bin" -- $RUN --arg x=f32[6]:@nothere.bin --arg y=f32[6]:zeros $CPU
 expect "--cpu library missing" 1 "cannot load ./nolib.so" -- $RUN --arg x=f32[6]:rand --arg y=f32[6]:zeros --cpu nolib.so:f
 expect "--cpu function missing" 1 "has no function 'nofunc'" -- $RUN --arg x=f32[6]:rand --arg y=f32[6]:zeros --cpu ref.so:nofunc
@@ -116,6 +176,8 @@ expect "tune: no --tune" 2 "at least one --tune" -- $A tune k.hip --kernel copy 
 expect "tune: bad --tune" 2 "expected NAME=V1,V2" -- $TUNE --tune B
 expect "tune: bad parameter name" 1 "is not a macro name" -- $TUNE --tune 9B=1,2
 expect "tune: every variant left out" 1 "no variant to try" -- $TUNE --tune B=2048,4096
+expect "tune: one parameter given twice" 2 "--tune B is given twice" -- $TUNE --tune B=32 --tune B=64
+expect "tune: a parameter also given as -D" 1 "parameter B is also defined by compile option '-DB=32'" -- $TUNE --tune B=64,128 -DB=32
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
