@@ -1882,10 +1882,12 @@ AKDEF const char* ak_log_item_name(ak_log_item item) {
 static ak_result _ak_err(ak_result r, const char* fmt, ...) _AK_PRINTF(2, 3);
 static ak_result _ak_err(ak_result r, const char* fmt, ...) {
     _ak_tls* t = _ak_tls_get();
+    char msg[sizeof t->message];   /* formatted apart: an argument may be ak_last_error() itself */
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(t->message, sizeof t->message, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    memcpy(t->message, msg, sizeof msg);
     t->info.result = r;
     _ak_dealloc(t->log); t->log = NULL;
     _ak_dealloc(t->options); t->options = NULL;
@@ -7044,6 +7046,32 @@ static ak_result _ak_cfg_parse(const _ak_cfgrow* f, const char* raw, _ak_cfgval*
     return AK_OK;
 }
 
+/* config.arch (or AMDKIT_ARCH, as `who` says): a target ID (gfx90a,
+ * gfx90a:sramecc+:xnack-, sm_90) or a family name (CDNA3: the family's
+ * representative row). *arch becomes what reaches a compiler (the canonical
+ * target ID), *named its row. */
+static ak_result _ak_cfg_arch(const char* who, const char** arch, const ak_arch_info** named) {
+    ak_target_id tid;
+    *named = NULL;
+    if (ak_target_id_parse(*arch, &tid) == AK_OK && tid.info) {
+        *named = tid.info;
+        if (strcmp(*arch, tid.canonical) != 0) {
+            if (strchr(*arch, ':')) return _ak_err(AK_ERROR_CONFIG, "%s: write the target ID as '%s'", who, tid.canonical);
+            *arch = tid.info->name; /* case only */
+        }
+    } else if (strchr(*arch, ':')) {
+        char why[1024];
+        ak_target_id_parse(*arch, &tid);
+        _ak_copy(why, sizeof why, ak_last_error());
+        return _ak_err(AK_ERROR_CONFIG, "%s: %s", who, why);
+    } else if (ak_arch_find(*arch, named) == AK_OK && *named) {
+        *arch = (*named)->name; /* family name -> representative target */
+    } else {
+        return _ak_err(AK_ERROR_CONFIG, "%s is neither a target in the architecture table nor a family name (see `amdkit arch`)", who);
+    }
+    return AK_OK;
+}
+
 /* Check field f's value; on failure the message names `who`: the variable
  * with its text (raw != NULL) or config.<field>. */
 static ak_result _ak_cfg_check(const _ak_cfgrow* f, const _ak_cfgval* x, const char* raw) {
@@ -7092,7 +7120,13 @@ static ak_result _ak_cfg_check(const _ak_cfgrow* f, const _ak_cfgval* x, const c
         if ((unsigned long long)i & ~(unsigned long long)_AK_FLOAT_PRECISIONS)
             _ak_fmt(want, sizeof want, "a mask of floating-point precisions only (allowed bits 0x%x)", (unsigned)_AK_FLOAT_PRECISIONS);
         break;
-    case _AK_CK_STR: break;
+    case _AK_CK_STR:
+        if (raw && f == &_ak_cfg_rows[_AK_CF_arch] && x->s && *x->s && !_ak_streq_ci(x->s, "auto")) {
+            const char* a = x->s;                   /* the variable is named where its value is wrong */
+            const ak_arch_info* named;
+            return _ak_cfg_arch(who, &a, &named);
+        }
+        break;
     case _AK_CK_PATH:
         if (x->s && (long long)strlen(x->s) >= f->hi) {
             _ak_fmt(shown, sizeof shown, "%u characters long", (unsigned)strlen(x->s));
@@ -7225,27 +7259,10 @@ AKDEF ak_result ak_config_validate(const ak_config* cfg, const ak_arch_info* arc
     if ((c.allocator.alloc == NULL) != (c.allocator.free == NULL))
         return _ak_err(AK_ERROR_CONFIG, "config.allocator: set both alloc and free, or neither");
     if (c.arch && *c.arch && !_ak_streq_ci(c.arch, "auto")) {
-        /* a target ID (gfx90a, gfx90a:sramecc+:xnack-, sm_90) or a family name
-         * (CDNA3: the family's representative row); what reaches a compiler is
-         * the canonical target ID */
         const ak_arch_info* named = NULL;
-        ak_target_id tid;
-        if (ak_target_id_parse(c.arch, &tid) == AK_OK && tid.info) {
-            named = tid.info;
-            if (strcmp(c.arch, tid.canonical) != 0) {
-                if (strchr(c.arch, ':'))
-                    return _ak_err(AK_ERROR_CONFIG, "config.arch '%s': write the target ID as '%s'", c.arch, tid.canonical);
-                c.arch = tid.info->name; /* case only */
-            }
-        } else if (strchr(c.arch, ':')) {
-            ak_target_id_parse(c.arch, &tid);
-            return _ak_err(AK_ERROR_CONFIG, "config.arch: %s", ak_last_error());
-        } else if (ak_arch_find(c.arch, &named) == AK_OK && named) {
-            c.arch = named->name; /* family name -> representative target */
-        } else {
-            return _ak_err(AK_ERROR_CONFIG, "config.arch '%s' is neither a target in the architecture table nor a family name "
-                           "(see `amdkit arch`)", c.arch);
-        }
+        char who[160];
+        _ak_fmt(who, sizeof who, "config.arch '%.100s'", c.arch);
+        if (_ak_cfg_arch(who, &c.arch, &named) != AK_OK) return AK_ERROR_CONFIG;
         if (!arch) arch = named;
     }
     if (arch) {
@@ -10145,9 +10162,12 @@ AKDEF ak_result ak_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shme
     return ctx->bk->launch(k, grid, block, shmem, stream, args);
 }
 /* The backends' launches (the table in >>impl:backend points here). */
+static ak_result _ak_launch_shmem_check(ak_kernel* k, size_t shmem);
 static ak_result _ak_cpu_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_stream* stream, void** args) {
     ak_launch_info info;
+    ak_result r;
     (void)stream;
+    if ((r = _ak_launch_shmem_check(k, shmem)) != AK_OK) return r;   /* the device's limit, as on a GPU */
     if (!k->cpu)
         return _ak_err(AK_ERROR_LAUNCH, "ak_launch(%s): the cpu backend needs a CPU implementation (ak_kernel_set_cpu)", k->name);
     info.grid = grid; info.block = block; info.shared_bytes = shmem; info.user_data = k->cpu_user;

@@ -322,6 +322,18 @@ static int cmd_compile(int argc, char** argv) {
                 file ? "" : " FILE.hip", kernel ? "" : " --kernel NAME", archs ? "" : " --arch TARGET[,...]");
         return 2;
     }
+    {   /* every comma-separated target non-empty: strtok below would skip an empty one (--arch '': nothing compiled, exit 0) */
+        const char* p = archs;
+        for (;;) {
+            size_t n = strcspn(p, ",");
+            if (n == 0) {
+                fprintf(stderr, "amdkit compile: --arch '%s' has an empty target (targets separated by commas: gfx90a,sm_80)\n", archs);
+                return 2;
+            }
+            if (!p[n]) break;
+            p += n + 1;
+        }
+    }
     if (outfile && strchr(archs, ',') && !strstr(outfile, "%t")) {
         fprintf(stderr, "amdkit compile: -o %s with several targets: put %%t in the name (it becomes the target)\n", outfile);
         return 2;

@@ -30,6 +30,10 @@ run "$B" compile kernels/elementwise.hip --kernel ak_fill_f32 --arch sm_80 -o "$
 check "compile -o writes the code object" bash -c "[ $rc -eq 0 ] && [ -s '$T/fill.cubin' ] && [ \"\$(head -c 4 '$T/fill.cubin' | od -An -c | tr -d ' ')\" = '177ELF' ]"
 run "$B" compile kernels/elementwise.hip --kernel ak_fill_f32 --arch sm_80,sm_90 -o "$T/one.co"
 check "compile -o with several targets and no %t: exit 2" test $rc -eq 2
+for a in '' ',' 'sm_80,' ',sm_80' 'sm_80,,sm_90'; do
+  run "$B" compile kernels/elementwise.hip --kernel ak_fill_f32 --arch "$a"
+  check "compile --arch '$a': exit 2, says empty target" bash -c "[ $rc -eq 2 ] && grep -q 'empty target' '$T/err'"
+done
 run "$B" cache stats
 check "cache stats counts the disk entry" grep -qE '^on disk +1 entries' "$T/out"
 check "cache stats shows oldest/newest" grep -q '^newest' "$T/out"

@@ -344,12 +344,15 @@ static void env_parsed_but_invalid(void) {
         { "AMDKIT_PRECISION", "i64" },
         { "AMDKIT_POOL_SIZE", "3m" },      /* not a multiple of the pool's 2 MiB segment */
         { "AMDKIT_POOL_SIZE", "12345" },
+        { "AMDKIT_ARCH", "gfx90a:foo" },
+        { "AMDKIT_ARCH", "gfx90a:XNACK-" },
     };
     /* a value from the environment is named by its variable, not by the config field */
     static const char* fields[] = { "AMDKIT_ALLOWED_PRECISIONS='f32,i32'", "AMDKIT_ALLOWED_PRECISIONS='u8'",
                                     "AMDKIT_MAX_MEMORY_FRACTION='1.5'", "AMDKIT_MAX_MEMORY_FRACTION='0'",
-                                    "AMDKIT_CACHE_CAPACITY='0'", "AMDKIT_DEVICE='-1'", "AMDKIT_POOL_SIZE='-5k'", "gfx9999",
-                                    "AMDKIT_PRECISION='i64'", "AMDKIT_POOL_SIZE='3m'", "AMDKIT_POOL_SIZE='12345'" };
+                                    "AMDKIT_CACHE_CAPACITY='0'", "AMDKIT_DEVICE='-1'", "AMDKIT_POOL_SIZE='-5k'",
+                                    "AMDKIT_ARCH='gfx9999' is neither a target", "AMDKIT_PRECISION='i64'", "AMDKIT_POOL_SIZE='3m'",
+                                    "AMDKIT_POOL_SIZE='12345'", "AMDKIT_ARCH='gfx90a:foo': ", "AMDKIT_ARCH='gfx90a:XNACK-'" };
     int i;
     char dir[600];
     snprintf(dir, sizeof dir, "%s/config_env", akt_tmpdir());

@@ -653,6 +653,12 @@ static void cpu_kernel_launch(void) {
         AKT_OK(ak_launch(k, grid, max1, 0, NULL, ak_args_params(&a)));
         AKT_OK(ak_launch(k, grid, max3, 0, NULL, ak_args_params(&a)));
         AKT_EQ_INT(pr.calls, 3);
+        /* dynamic shared memory over the device's limit: refused as on a GPU (it ran before) */
+        AKT_ERR(ak_launch(k, grid, block, (size_t)1 << 40, NULL, ak_args_params(&a)), AK_ERROR_LAUNCH);
+        AKT_CONTAINS(ak_last_error(), "dynamic shared memory");
+        AKT_ERR(ak_launch(k, grid, block, ak_context_device(ctx)->shared_mem_per_block + 1, NULL, ak_args_params(&a)), AK_ERROR_LAUNCH);
+        AKT_OK(ak_launch(k, grid, block, ak_context_device(ctx)->shared_mem_per_block, NULL, ak_args_params(&a)));
+        AKT_EQ_INT(pr.calls, 4);
     }
     ak_kernel_release(k);
     AKT_OK(ak_free(ctx, x));

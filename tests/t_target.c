@@ -101,7 +101,13 @@ static void config_arch_target_ids_and_families(void) {
     }
     c.arch = "gfx90a:foo";
     AKT_ERR(ak_config_validate(&c, NULL, &fixed), AK_ERROR_CONFIG);
-    AKT_CONTAINS(ak_last_error(), "foo");
+    AKT_CONTAINS(ak_last_error(), "config.arch 'gfx90a:foo': ");   /* formatted once, not over itself (it read */
+    AKT_CONTAINS(ak_last_error(), "'gfx90a:foo'");                 /* "config.arch: config.arch: x90a:foo': ...") */
+    {
+        const char* m = ak_last_error();
+        const char* second = strstr(m + 1, "config.arch");
+        AKT_CHECKF(second == NULL, "garbled: %s", m);
+    }
     for (i = 0; i < 4; i++) {
         c.arch = fam[i][0];
         AKT_OK(ak_config_validate(&c, NULL, &fixed));
@@ -116,9 +122,19 @@ static void config_arch_target_ids_and_families(void) {
         ak_config e = ak_config_default();
         setenv("AMDKIT_ARCH", "gfx90a:foo", 1);
         e.backend = AK_BACKEND_CPU;
-        AKT_OK(ak_config_apply_env(&e));
-        AKT_ERR(ak_context_create(&e, &ctx), AK_ERROR_CONFIG);
+        /* the value came from the variable: the error names it (it said config.arch) */
+        AKT_ERR(ak_config_apply_env(&e), AK_ERROR_CONFIG);
+        AKT_CONTAINS(ak_last_error(), "AMDKIT_ARCH='gfx90a:foo': ");
+        AKT_CHECKF(!strstr(ak_last_error(), "config.arch"), "%s", ak_last_error());
+        AKT_ERR(ak_context_create(NULL, &ctx), AK_ERROR_CONFIG);
+        AKT_CONTAINS(ak_last_error(), "AMDKIT_ARCH='gfx90a:foo'");
         AKT_CHECK(ctx == NULL);
+        setenv("AMDKIT_ARCH", "gfx9999", 1);
+        AKT_ERR(ak_config_apply_env(&e), AK_ERROR_CONFIG);
+        AKT_CONTAINS(ak_last_error(), "AMDKIT_ARCH='gfx9999' is neither a target");
+        e.arch = "gfx9999";                                     /* the same value set in code names the field */
+        AKT_ERR(ak_context_create(&e, &ctx), AK_ERROR_CONFIG);
+        AKT_CONTAINS(ak_last_error(), "config.arch 'gfx9999' is neither a target");
         setenv("AMDKIT_ARCH", "CDNA2", 1);
         e = ak_config_default();
         e.backend = AK_BACKEND_CPU;
