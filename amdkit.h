@@ -697,13 +697,20 @@ AKAPI ak_result ak_cache_disk_usage_get(ak_context* ctx, ak_cache_disk_usage* ou
  * mode, type) is left alone. Entries are written to a temp file and renamed
  * over the final name, so a process killed mid-write leaves at most a
  * *.tmp file (removed by the size cap's scan after an hour, or by a purge),
- * never a torn entry. The checksum is against accidents and the owner/mode
+ * never a torn entry. Removal (a corrupt entry, the size cap, ak_cache_purge)
+ * touches only the cache's own files: regular files named as the cache names
+ * them (<64 hex>.akc in the shard of its first two digits, the writers' temp
+ * files), entries only if they start with the cache's magic, in shard folders
+ * that are real folders (a symlinked shard is never entered or written
+ * through); a user's thesis.tmp or a foreign x.akc is left alone.
+ * The checksum is against accidents and the owner/mode
  * checks against other users; a process running as you can write anything
  * your files can hold, so the directory is as trusted as your account.
  * An entry over the disk cap (or the entry limit) is not written, with one
  * warning per cache. */
-/* Remove every disk entry (all contexts and processes sharing the dir) and
- * the memory entries no kernel handle holds. Thread safety: any thread. */
+/* Remove every disk entry (all contexts and processes sharing the dir; only
+ * the cache's own files, as "Disk cache trust" says) and the memory entries
+ * no kernel handle holds. Thread safety: any thread. */
 AKAPI ak_result ak_cache_purge(ak_context* ctx);
 /* The disk cache directory a context with this config would use (no I/O).
  * Thread safety: any thread. */
@@ -3904,12 +3911,77 @@ static void _ak_cache_tmp_name(char* out, size_t cap, const char* dir_or_shard, 
     snprintf(out, cap, "%s/%s.%ld.%llx.%llu.tmp", dir_or_shard, stem, (long)getpid(), tid, ctr);
 }
 
-static int _ak_has_suffix(const char* s, const char* suf) {
-    size_t a = strlen(s), b = strlen(suf);
-    return a >= b && !memcmp(s + a - b, suf, b);
-}
 static int _ak_is_shard_name(const char* s) {
     return isxdigit((unsigned char)s[0]) && isxdigit((unsigned char)s[1]) && s[2] == 0;
+}
+/* n lower-case hex digits at s (what _ak_hex writes); then s + n */
+static const char* _ak_cache_hexrun(const char* s, size_t n) {
+    size_t i;
+    for (i = 0; i < n; i++) if (!(isdigit((unsigned char)s[i]) || (s[i] >= 'a' && s[i] <= 'f'))) return NULL;
+    return s + i;
+}
+/* ".<decimal>.<hex>.<decimal>.tmp" at s: the tail of _ak_cache_tmp_name */
+static int _ak_cache_tmp_tail(const char* s) {
+    int part;
+    for (part = 0; part < 3; part++) {
+        size_t n = 0;
+        if (*s++ != '.') return 0;
+        while (part == 1 ? isxdigit((unsigned char)s[n]) : isdigit((unsigned char)s[n])) n++;
+        if (n == 0 || n > 20) return 0;
+        s += n;
+    }
+    return !strcmp(s, ".tmp");
+}
+/* Names the cache writes: in shard `shard` (2 hex), <64 hex>.akc starting with
+ * the shard's digits (1) or its temp <64 hex>.<pid>.<tid>.<n>.tmp (2); in the
+ * top folder (shard NULL) only the write probe's temp .probe.<pid>.<tid>.<n>.tmp
+ * (2). Anything else (a user's thesis.tmp, x.akc) is not the cache's: 0. */
+static int _ak_cache_own_name(const char* shard, const char* name) {
+    const char* e;
+    if (!shard) return !strncmp(name, ".probe", 6) && _ak_cache_tmp_tail(name + 6) ? 2 : 0;
+    if (name[0] != (char)tolower((unsigned char)shard[0]) || name[1] != (char)tolower((unsigned char)shard[1])) return 0;
+    if (!(e = _ak_cache_hexrun(name, 64))) return 0;
+    if (!strcmp(e, ".akc")) return 1;
+    return _ak_cache_tmp_tail(e) ? 2 : 0;
+}
+/* Remove the cache's file `name` from the open folder dfd: only a regular file
+ * (a symlink is never followed: fstatat / unlinkat on the name itself), and an
+ * entry (need_magic) only if it starts with the cache's magic. 1 removed, 0
+ * not the cache's (left alone) or gone, -1 unlinkat failed (errno). */
+static int _ak_cache_unlink_own_at(int dfd, const char* name, int need_magic) {
+    struct stat st;
+    if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode)) return 0;
+    if (need_magic) {
+        char m[8];
+        ssize_t n;
+        int fd = openat(dfd, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0) return 0;
+        n = read(fd, m, sizeof m);
+        close(fd);
+        if (n != (ssize_t)sizeof m || memcmp(m, "AKCACHE\0", 8) != 0) return 0;
+    }
+    if (unlinkat(dfd, name, 0) != 0) return errno == ENOENT ? 0 : -1;
+    return 1;
+}
+/* Open the shard folder `dir/name` for the *at calls, never through a symlink
+ * (a shard that is a symlink leads out of the cache: not ours); -1 if not a
+ * real folder. */
+static int _ak_cache_open_shard(int topfd, const char* name) {
+    return openat(topfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+}
+/* Remove the cache file at path (dir/<2 hex>/<file>) under the same rules:
+ * the shard opened without following a symlink, the file by name. */
+static int _ak_cache_remove_path(const char* path, int need_magic) {
+    char dir[_AK_CACHE_PATH_MAX + 512];
+    const char* slash = strrchr(path, '/');
+    int dfd, r;
+    if (!slash || (size_t)(slash - path) >= sizeof dir) return 0;
+    memcpy(dir, path, (size_t)(slash - path));
+    dir[slash - path] = 0;
+    if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) return 0;
+    r = _ak_cache_unlink_own_at(dfd, slash + 1, need_magic);
+    close(dfd);
+    return r;
 }
 
 /* ---- key digests ------------------------------------------------------------ */
@@ -4318,8 +4390,10 @@ static int _ak_cache_disk_read(_ak_cache* c, const uint8_t digest[32], const cha
         _ak_cache_count(c, &c->disk_errors, 1);
         return 0;
     }
-    unlink(path);
-    _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_CORRUPT_ENTRY, "%s: %s; removed, recompiling %s", path, why, name);
+    /* removed only if it is the cache's own file (its magic, a regular file, a real shard folder); a foreign
+       file at the path stays and the next write's rename replaces it */
+    _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_CORRUPT_ENTRY, "%s: %s; %s, recompiling %s", path, why,
+            _ak_cache_remove_path(path, 1) > 0 ? "removed" : "left in place (not an amdkit entry)", name);
     _ak_cache_count(c, &c->disk_errors, 1);
     return 0;
 }
@@ -4328,7 +4402,7 @@ static int _ak_cache_disk_read(_ak_cache* c, const uint8_t digest[32], const cha
 static void _ak_cache_disk_reject(_ak_cache* c, const uint8_t digest[32], const char* name, const char* why) {
     char path[_AK_CACHE_PATH_MAX + 512];
     _ak_cache_paths(c, digest, path, sizeof path, NULL, 0);
-    unlink(path);
+    _ak_cache_remove_path(path, 1);
     _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_CORRUPT_ENTRY, "%s: %s for %s; removed, recompiling", path, why, name);
     _ak_cache_count(c, &c->disk_errors, 1);
 }
@@ -4352,10 +4426,11 @@ static int _ak_cache_file_cmp(const void* a, const void* b) {
     return strcmp(x->path, y->path);
 }
 
-/* Every *.akc entry under the cache dir: totals into *u (entries, bytes,
- * oldest/newest mtime), and the list into *files when files != NULL (caller
- * frees each path and the array). Temp files an hour old (a writer that
- * died) are removed on the way when remove_stale is set. */
+/* Every entry under the cache dir (files of the cache's naming in real shard
+ * folders: _ak_cache_own_name; a symlinked shard is skipped): totals into *u
+ * (entries, bytes, oldest/newest mtime), and the list into *files when files
+ * != NULL (caller frees each path and the array). The cache's temp files an
+ * hour old (a writer that died) are removed on the way when remove_stale is set. */
 static void _ak_cache_scan(_ak_cache* c, int remove_stale, _ak_cache_file** files_out, size_t* nfiles_out,
                            ak_cache_disk_usage* u) {
     _ak_cache_file* files = NULL;
@@ -4373,19 +4448,20 @@ static void _ak_cache_scan(_ak_cache* c, int remove_stale, _ak_cache_file** file
         char shard[_AK_CACHE_PATH_MAX + 8];
         DIR* sd;
         struct dirent* fe;
+        int sfd;
         if (!_ak_is_shard_name(de->d_name)) continue;
         snprintf(shard, sizeof shard, "%s/%.2s", c->dir, de->d_name);
-        sd = opendir(shard);
-        if (!sd) continue;
+        if ((sfd = _ak_cache_open_shard(dirfd(top), de->d_name)) < 0) continue;
+        if (!(sd = fdopendir(sfd))) { close(sfd); continue; }
         while ((fe = readdir(sd)) != NULL) {
             char path[_AK_CACHE_PATH_MAX + 512];
             struct stat st;
-            int is_tmp = _ak_has_suffix(fe->d_name, ".tmp");
-            if (!is_tmp && !_ak_has_suffix(fe->d_name, ".akc")) continue;
+            int kind = _ak_cache_own_name(de->d_name, fe->d_name);
+            if (!kind) continue;
+            if (fstatat(dirfd(sd), fe->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode)) continue;
             snprintf(path, sizeof path, "%s/%s", shard, fe->d_name);
-            if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) continue;
-            if (is_tmp) { /* left by a writer that died: remove once it is an hour old */
-                if (remove_stale && st.st_mtime + 3600 < now) unlink(path);
+            if (kind == 2) { /* left by a writer that died: remove once it is an hour old */
+                if (remove_stale && st.st_mtime + 3600 < now) _ak_cache_unlink_own_at(dirfd(sd), fe->d_name, 0);
                 continue;
             }
             if (!u->entries || (long long)st.st_mtime < u->oldest) u->oldest = (long long)st.st_mtime;
@@ -4426,8 +4502,8 @@ static void _ak_cache_enforce_cap(_ak_cache* c) {
     if (total > c->max_bytes && nfiles) {
         qsort(files, nfiles, sizeof *files, _ak_cache_file_cmp);
         for (i = 0; i < nfiles && total > c->max_bytes; i++) {
-            int ok = unlink(files[i].path) == 0;
-            if (ok || errno == ENOENT) total -= files[i].bytes; /* ENOENT: someone else removed it */
+            int r = _ak_cache_remove_path(files[i].path, 1), ok = r > 0;
+            total -= files[i].bytes;   /* removed, gone (someone else removed it) or not an amdkit entry: not ours to count */
             if (ok) {
                 removed++;
                 _ak_log(&c->log, AK_LOG_DEBUG, AK_LOGITEM_CACHE_EVICT, "disk entry %s evicted (cap %lld bytes)",
@@ -4473,6 +4549,14 @@ static void _ak_cache_disk_write(_ak_cache* c, const uint8_t digest[32], const c
         if (_ak_mkdir_p(shard) != 0) {
             _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_WRITE_FAILED, "cannot create %s (%s); %s not stored", shard,
                     strerror(errno), name);
+            return;
+        }
+    }
+    {   /* a shard that is a symlink leads out of the cache: write nothing through it */
+        struct stat sst;
+        if (lstat(shard, &sst) != 0 || !S_ISDIR(sst.st_mode)) {
+            _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_WRITE_FAILED, "%s is not a folder (a symbolic link?); %s not stored",
+                    shard, name);
             return;
         }
     }
@@ -4792,18 +4876,19 @@ static void _ak_cache_stats(_ak_cache* c, ak_cache_stats* s) {
     _ak_copy(s->dir, sizeof s->dir, c->dir);
 }
 
-/* Remove our files from one folder (shard: *.akc and *.tmp; top: *.tmp); counts failures. */
-static void _ak_cache_purge_dir(const char* dir, int shard, int* failed, char* first_fail, size_t cap) {
-    DIR* d = opendir(dir);
+/* Remove the cache's files from one open folder fd (a shard named `shard`:
+ * entries and temps of the cache's naming; the top folder, shard NULL: the
+ * write probe's temps), by the rules of _ak_cache_unlink_own_at; counts
+ * failures. Takes fd. */
+static void _ak_cache_purge_dir(int fd, const char* dir, const char* shard, int* failed, char* first_fail, size_t cap) {
+    DIR* d = fdopendir(fd);
     struct dirent* de;
-    if (!d) return;
+    if (!d) { close(fd); return; }
     while ((de = readdir(d)) != NULL) {
-        char path[_AK_CACHE_PATH_MAX + 512];
-        int ours = _ak_has_suffix(de->d_name, ".tmp") || (shard && _ak_has_suffix(de->d_name, ".akc"));
-        if (!ours) continue;
-        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-        if (unlink(path) != 0 && errno != ENOENT) {
-            if (!*failed) snprintf(first_fail, cap, "%.4600s (%.300s)", path, strerror(errno));
+        int kind = _ak_cache_own_name(shard, de->d_name);
+        if (!kind) continue;
+        if (_ak_cache_unlink_own_at(dirfd(d), de->d_name, kind == 1) < 0) {
+            if (!*failed) snprintf(first_fail, cap, "%.4600s/%.200s (%.300s)", dir, de->d_name, strerror(errno));
             (*failed)++;
         }
     }
@@ -4827,7 +4912,8 @@ static ak_result _ak_cache_purge(_ak_cache* c) {
     }
     _ak_mutex_unlock(&c->lock);
     _ak_cache_free_list(c, dead);
-    /* disk: every .akc in the shards, temp files anywhere */
+    /* disk: the cache's entries in its real shard folders, its temp files (never a user's file, never through a
+       symlink) */
     if (!c->dir[0]) return AK_OK;
     first[0] = 0;
     top = opendir(c->dir);
@@ -4837,12 +4923,17 @@ static ak_result _ak_cache_purge(_ak_cache* c) {
     }
     while ((de = readdir(top)) != NULL) {
         char shard[_AK_CACHE_PATH_MAX + 8];
+        int sfd;
         if (!_ak_is_shard_name(de->d_name)) continue;
+        if ((sfd = _ak_cache_open_shard(dirfd(top), de->d_name)) < 0) continue;   /* a symlink or not a folder */
         snprintf(shard, sizeof shard, "%s/%.2s", c->dir, de->d_name);
-        _ak_cache_purge_dir(shard, 1, &failed, first, sizeof first);
+        _ak_cache_purge_dir(sfd, shard, de->d_name, &failed, first, sizeof first);
     }
     closedir(top);
-    _ak_cache_purge_dir(c->dir, 0, &failed, first, sizeof first);
+    {   /* the top folder again (a dup of top's descriptor would share its position: at the end) */
+        int tfd = open(c->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (tfd >= 0) _ak_cache_purge_dir(tfd, c->dir, NULL, &failed, first, sizeof first);
+    }
     if (failed) return _ak_err(AK_ERROR_IO, "cache purge: %d file(s) could not be removed, first %s", failed, first);
     return AK_OK;
 }

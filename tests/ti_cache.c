@@ -237,6 +237,10 @@ static void akc_key_path(_ak_cache* c, const _ak_cache_key* k, char* path, size_
 }
 static int akc_exists(const char* path) { struct stat st; return stat(path, &st) == 0; }
 
+static int akc_has_suffix(const char* s, const char* suf) {
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && !memcmp(s + a - b, suf, b);
+}
 /* Count files ending in `suffix` in dir and its 2-hex shards; with verify,
  * count .akc files that fail verification (digest from the file name) into *bad. */
 static int akc_count_files(const char* dir, const char* suffix, int verify, int* bad) {
@@ -249,14 +253,14 @@ static int akc_count_files(const char* dir, const char* suffix, int verify, int*
         char sub[1400];
         DIR* sd;
         struct dirent* fe;
-        if (_ak_has_suffix(de->d_name, suffix)) n++;
+        if (akc_has_suffix(de->d_name, suffix)) n++;
         if (!_ak_is_shard_name(de->d_name)) continue;
         snprintf(sub, sizeof sub, "%s/%s", dir, de->d_name);
         sd = opendir(sub);
         if (!sd) continue;
         while ((fe = readdir(sd)) != NULL) {
             char path[AKC_PATH];
-            if (!_ak_has_suffix(fe->d_name, suffix)) continue;
+            if (!akc_has_suffix(fe->d_name, suffix)) continue;
             n++;
             if (verify && bad) {
                 uint8_t dg[32];
@@ -1128,7 +1132,7 @@ static void test_cache_size_cap(void) {
     akc_job j;
     ak_cache_source src;
     _ak_cache_key k[5];
-    char src_text[5][64], path[5][AKC_PATH], old_tmp[AKC_PATH + 32], new_tmp[AKC_PATH + 32];
+    char src_text[5][64], path[5][AKC_PATH], old_tmp[AKC_PATH + 128], new_tmp[AKC_PATH + 128];
     uint8_t dg[32];
     ak_cache_stats s;
     time_t base = time(NULL) - 1000;
@@ -1149,11 +1153,12 @@ static void test_cache_size_cap(void) {
         akc_set_mtime(path[i], base + i); /* distinct ages: 0 oldest */
     }
     {   /* temp files of writers that died: an old one is cleaned up on the next write, a fresh one is kept */
-        char shard[AKC_PATH], scratch[AKC_PATH];
+        char shard[AKC_PATH], scratch[AKC_PATH], hex[65];
         FILE* fp;
         _ak_cache_paths(c, dg, scratch, sizeof scratch, shard, sizeof shard); /* shard of k[4] */
-        snprintf(old_tmp, sizeof old_tmp, "%s/dead.1.1.1.tmp", shard);
-        snprintf(new_tmp, sizeof new_tmp, "%s/busy.1.1.2.tmp", shard);
+        _ak_hex(dg, 32, hex);                                                 /* the writers' temp naming */
+        snprintf(old_tmp, sizeof old_tmp, "%s/%s.1.1a.1.tmp", shard, hex);
+        snprintf(new_tmp, sizeof new_tmp, "%s/%s.1.1a.2.tmp", shard, hex);
         mkdir(shard, 0755);
         fp = fopen(old_tmp, "w"); if (fp) fclose(fp);
         fp = fopen(new_tmp, "w"); if (fp) fclose(fp);
@@ -1208,7 +1213,11 @@ static void test_cache_purge(void) {
     /* stray temp files (a crashed writer) and a file that is not ours */
     akc_key_path(c, &b, path, sizeof path, dg);
     _ak_cache_paths(c, dg, path, sizeof path, shard, sizeof shard);
-    snprintf(extra, sizeof extra, "%s/0123.999.1.1.tmp", shard);
+    {
+        char hex[65];
+        _ak_hex(dg, 32, hex);
+        snprintf(extra, sizeof extra, "%s/%s.999.1.1.tmp", shard, hex);
+    }
     fp = fopen(extra, "w"); if (fp) fclose(fp);
     snprintf(extra, sizeof extra, "%s/.probe.999.1.1.tmp", akc_dirbuf);
     fp = fopen(extra, "w"); if (fp) fclose(fp);
@@ -1236,6 +1245,86 @@ static void test_cache_purge(void) {
     cfg.disk_cache = 0;
     c = akc_new(&cfg, NULL);
     if (c) { AKT_OK(_ak_cache_purge(c)); _ak_cache_destroy(c); }
+}
+
+
+/* Purge and the size cap delete only the cache's own files: a user's
+ * thesis.tmp (top folder and shard), a foreign *.akc (another name, or the
+ * cache's name without its magic), a FIFO, and everything behind a shard that
+ * is a symlink out of the cache stay. Before: purge deleted every *.tmp and
+ * every *.akc of any two-hex folder, following the symlink. */
+static void akc_touch(const char* path, const char* text) {
+    FILE* fp = fopen(path, "w");
+    if (fp) { fputs(text, fp); fclose(fp); }
+}
+static void test_cache_purge_own_files_only(void) {
+    ak_config cfg = akc_cfg("purge-own");
+    _ak_cache* c;
+    akc_job j;
+    ak_cache_source src;
+    _ak_cache_key a = akc_key("own a", "k"), b = akc_key("own b", "k");
+    char pa[AKC_PATH], shard[AKC_PATH], hex[65], outside[AKC_PATH], link[AKC_PATH], f[16][AKC_PATH + 200];
+    char outshard[3];
+    uint8_t dg[32];
+    int i, n = 0;
+    akc_reset();
+    memset(&j, 0, sizeof j);
+    c = akc_new(&cfg, NULL);
+    if (!c) return;
+    _ak_cache_entry_release(c, akc_get_src(c, &a, &j, 0, &src));
+    _ak_cache_entry_release(c, akc_get_src(c, &b, &j, 0, &src));
+    akc_key_path(c, &a, pa, sizeof pa, dg);
+    _ak_cache_paths(c, dg, pa, sizeof pa, shard, sizeof shard);
+    _ak_hex(dg, 32, hex);
+    /* the user's files, in the top folder and in a shard */
+    snprintf(f[n], sizeof f[n], "%s/thesis.tmp", akc_dirbuf); akc_touch(f[n++], "chapter 1");
+    snprintf(f[n], sizeof f[n], "%s/thesis.tmp", shard); akc_touch(f[n++], "chapter 2");
+    snprintf(f[n], sizeof f[n], "%s/notes.akc", shard); akc_touch(f[n++], "AKCACHE\0 but not named as an entry");
+    snprintf(f[n], sizeof f[n], "%s/x.probe.1.2.3.tmp", akc_dirbuf); akc_touch(f[n++], "not the probe's name");
+    /* the cache's name, another shard's digits, or no magic */
+    snprintf(f[n], sizeof f[n], "%s/%c%c%s.akc", shard, hex[0] == 'f' ? '0' : 'f', hex[1], hex + 2); akc_touch(f[n++], "AKCACHE");
+    {
+        char h2[65];
+        memcpy(h2, hex, sizeof h2);
+        h2[63] = h2[63] == '0' ? '1' : '0';
+        snprintf(f[n], sizeof f[n], "%s/%s.akc", shard, h2); akc_touch(f[n++], "a foreign file with an entry's name");
+    }
+    snprintf(f[n], sizeof f[n], "%s/%s.fifo.akc", shard, hex);
+    mkfifo(f[n++], 0600);
+    /* a shard that is a symlink to a folder outside the cache, holding files of the cache's naming and magic */
+    snprintf(outside, sizeof outside, "%s/purge-own-outside", akt_tmpdir());
+    mkdir(outside, 0755);
+    outshard[0] = hex[0] == 'a' ? 'b' : 'a'; outshard[1] = 'a'; outshard[2] = 0;
+    snprintf(link, sizeof link, "%s/%s", akc_dirbuf, outshard);
+    AKT_CHECK(symlink(outside, link) == 0);
+    snprintf(f[n], sizeof f[n], "%s/%s%s.akc", outside, outshard, hex + 2); akc_touch(f[n++], "AKCACHE");
+    snprintf(f[n], sizeof f[n], "%s/%s%s.1.2.3.tmp", outside, outshard, hex + 2); akc_touch(f[n++], "x");
+    /* a symlink inside a real shard, named as an entry, pointing at a user's file */
+    snprintf(f[n], sizeof f[n], "%s/precious.txt", outside); akc_touch(f[n++], "AKCACHE\0 precious");
+    {
+        char l2[AKC_PATH + 200];
+        char h3[65];
+        memcpy(h3, hex, sizeof h3);
+        h3[62] = h3[62] == '0' ? '1' : '0';
+        snprintf(l2, sizeof l2, "%s/%s.akc", shard, h3);
+        AKT_CHECK(symlink(f[n - 1], l2) == 0);
+    }
+    AKT_OK(_ak_cache_purge(c));
+    AKT_CHECK(!akc_exists(pa));                                /* the cache's entries go */
+    for (i = 0; i < n; i++) AKT_CHECKF(akc_exists(f[i]), "purge removed %s", f[i]);
+    /* the size cap's eviction under the same rules: a cap of one entry, entries written into the real shard */
+    _ak_cache_destroy(c);
+    cfg.cache_max_bytes = 1000 + 88 + 10;
+    akc_reset();
+    c = akc_new(&cfg, NULL);
+    if (!c) return;
+    _ak_cache_entry_release(c, akc_get_src(c, &a, &j, 0, &src));
+    akc_set_mtime(pa, time(NULL) - 100);                          /* a is the oldest entry */
+    _ak_cache_entry_release(c, akc_get_src(c, &b, &j, 0, &src));   /* over the cap: evicts a, nothing of the user's */
+    for (i = 0; i < n; i++) AKT_CHECKF(akc_exists(f[i]), "the size cap removed %s", f[i]);
+    AKT_CHECK(!akc_exists(pa));
+    _ak_cache_destroy(c);
+    unlink(link);
 }
 
 static void test_cache_disabled(void) {
@@ -1746,6 +1835,7 @@ void akt_suite_cache(void) {
     AKT_RUN(test_cache_write_failure);
     AKT_RUN(test_cache_size_cap);
     AKT_RUN(test_cache_purge);
+    AKT_RUN(test_cache_purge_own_files_only);
     AKT_RUN(test_cache_disabled);
     AKT_RUN(test_cache_single_flight);
     AKT_RUN(test_cache_parallel_keys);

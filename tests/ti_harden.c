@@ -338,7 +338,7 @@ static int akh_newest_entry(const char* dir, char* out, size_t cap) {
         while ((fe = readdir(sd)) != NULL) {
             char p[2400];
             struct stat st;
-            if (!_ak_has_suffix(fe->d_name, ".akc")) continue;
+            if (!akc_has_suffix(fe->d_name, ".akc")) continue;
             snprintf(p, sizeof p, "%s/%s", shard, fe->d_name);
             if (stat(p, &st) == 0 && (st.st_mtime > best || (st.st_mtime == best && st.st_mtim.tv_nsec > bestns))) {
                 best = st.st_mtime; bestns = st.st_mtim.tv_nsec;
