@@ -17934,6 +17934,22 @@ static ak_result _ak_gemm_check_mat(ak_context* ctx, const void* p, ak_dtype t, 
     return AK_OK;
 }
 
+/* First k (1 <= k < batch) for which problem k's D (offset k * stride, m x n
+ * elements, rows ld apart) shares an element with problem 0's, 0 if none: the
+ * problems of a batch must write disjoint parts of D (on a GPU they run at
+ * once). With offset = q ld + r (0 <= r < ld), problem k covers row q + i,
+ * columns r .. r + n - 1, wrapping into row q + i + 1 past column ld: it meets
+ * problem 0 when q < m and r < n, or when q + 1 < m and r + n > ld. Only
+ * offsets below one matrix's span can meet it. */
+static size_t _ak_gemm_batch_overlap(size_t m, size_t n, size_t ld, size_t batch, size_t stride) {
+    size_t k, span = (m - 1) * ld + n;      /* no overflow: _ak_gemm_check_mat checked the whole batch's span */
+    for (k = 1; k < batch && k * stride < span; k++) {
+        size_t off = k * stride, q = off / ld, r = off % ld;
+        if ((q < m && r < n) || (q + 1 < m && r + n > ld)) return k;
+    }
+    return 0;
+}
+
 static ak_result _ak_gemm_check(ak_context* ctx, const ak_gemm_desc* g, _ak_gemm_shape* s) {
     ak_result r;
     size_t ba, bb, bc = 0, bd, br = 0, bbias = 0;
@@ -17967,6 +17983,13 @@ static ak_result _ak_gemm_check(ak_context* ctx, const ak_gemm_desc* g, _ak_gemm
     if ((r = _ak_gemm_check_mat(ctx, g->b, g->dtype, g->trans_b ? g->n : g->k, g->trans_b ? g->k : g->n, &s->ldb, g->batch,
                                 g->stride_b, "b", &bb)) != AK_OK) return r;
     if ((r = _ak_gemm_check_mat(ctx, g->d, g->out_dtype, g->m, g->n, &s->ldd, g->batch, g->stride_d, "d", &bd)) != AK_OK) return r;
+    if (g->batch > 1) {
+        size_t k = _ak_gemm_batch_overlap(g->m, g->n, s->ldd, g->batch, g->stride_d);
+        if (k)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: problems 0 and %zu of the batch write the same elements of d "
+                           "(m %zu, n %zu, ldd %zu, stride_d %zu): each problem needs its own part of D", k, g->m, g->n, s->ldd,
+                           g->stride_d);
+    }
     if (g->beta != 0.0f &&
         (r = _ak_gemm_check_mat(ctx, g->c, g->out_dtype, g->m, g->n, &s->ldc, g->batch, g->stride_c, "c", &bc)) != AK_OK) return r;
     if (g->residual &&

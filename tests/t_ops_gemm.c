@@ -204,7 +204,42 @@ static void bad_arguments(void) {
     AKT_CONTAINS(ak_last_error(), "AK_OP_NONE");
     x = g; x.batch = 2; x.stride_a = 16; x.stride_b = 16; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT); /* stride_d 0 */
     x = g; x.m = (size_t)1 << 33; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT);
+    /* batched outputs that overlap between problems: on a GPU the problems would race on the shared elements */
+    x = g; x.batch = 2; x.stride_a = 16; x.stride_b = 16; x.stride_d = 1; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_CONTAINS(ak_last_error(), "problems 0 and 1 of the batch write the same elements of d");
+    x.stride_d = 8; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT);
+    x.ldd = 8; x.stride_d = 5; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT);   /* wraps into the next row */
+    x.ldd = 8; x.stride_d = 3; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT);
     for (i = 0; i < 64; i++) AKT_NEAR(D[i], i < 16 ? 4 : 0, 0); /* failed calls wrote nothing */
+    x.ldd = 8; x.stride_d = 4; AKT_OK(ak_gemm(ctx, &x, NULL));   /* side by side: columns 0..3 and 4..7 of rows of 8 */
+    x.ldd = 0; x.stride_d = 16; AKT_OK(ak_gemm(ctx, &x, NULL));  /* one after the other */
+    for (i = 0; i < 32; i++) AKT_NEAR(D[i], 4, 0);
+    for (i = 0; i < 64; i++) D[i] = i < 16 ? 4.0f : 0.0f;
+    {   /* every small layout: ak_gemm accepts exactly the batches whose problems write disjoint elements */
+        static float bd[512], ba[64], bb[64];
+        unsigned long long rng = akt_seed() ^ 0xd0dull;
+        int t;
+        for (i = 0; i < 64; i++) { ba[i] = 1; bb[i] = 1; }
+        for (t = 0; t < 400; t++) {
+            size_t m = 1 + (size_t)akt_uniform(&rng, 0, 5), n = 1 + (size_t)akt_uniform(&rng, 0, 5);
+            size_t ld = n + (size_t)akt_uniform(&rng, 0, 7), st = 1 + (size_t)akt_uniform(&rng, 0, 40);
+            size_t nb = 2 + (size_t)akt_uniform(&rng, 0, 4), b1, b2, i1, i2, j1, j2;
+            int overlap = 0;
+            ak_result r;
+            for (b1 = 0; b1 < nb && !overlap; b1++)
+                for (b2 = b1 + 1; b2 < nb && !overlap; b2++)
+                    for (i1 = 0; i1 < m && !overlap; i1++)
+                        for (j1 = 0; j1 < n && !overlap; j1++)
+                            for (i2 = 0; i2 < m && !overlap; i2++)
+                                for (j2 = 0; j2 < n && !overlap; j2++)
+                                    overlap = b1 * st + i1 * ld + j1 == b2 * st + i2 * ld + j2;
+            x = g; x.m = m; x.n = n; x.k = 1; x.a = ba; x.b = bb; x.d = bd; x.ldd = ld;
+            x.batch = nb; x.stride_a = m; x.stride_b = n; x.stride_d = st;
+            r = ak_gemm(ctx, &x, NULL);
+            AKT_CHECKF(r == (overlap ? AK_ERROR_INVALID_ARGUMENT : AK_OK), "m %zu n %zu ldd %zu stride_d %zu batch %zu: %s, %s",
+                       m, n, ld, st, nb, overlap ? "overlap" : "disjoint", ak_last_error());
+        }
+    }
     ak_context_destroy(ctx);
 }
 
