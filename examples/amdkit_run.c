@@ -28,7 +28,9 @@
  * header parser are pure functions (akr_parse_arg, akr_eval, akr_kernel_params /
  * akr_check_params, akr_npy_header) so tests/fuzz can drive them without a device.
  */
+#ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L   /* open, fstat */
+#endif
 #include "../amdkit.h"
 #include <dlfcn.h>
 #include <stdio.h>
@@ -754,7 +756,7 @@ static int akr_npy_header(const unsigned char* b, size_t n, char* descr, size_t 
     if (n < 8 || memcmp(b, "\x93NUMPY", 6)) return 0;
     if (b[6] == 1 && n >= 10) { hl = (size_t)b[8] | ((size_t)b[9] << 8); *data_off = 10 + hl; }
     else if ((b[6] == 2 || b[6] == 3) && n >= 12) { hl = (size_t)b[8] | ((size_t)b[9] << 8) | ((size_t)b[10] << 16) | ((size_t)b[11] << 24); *data_off = 12 + hl; }
-    else return akr_err(why, wcap, "unknown .npy format version %d%s", n > 6 ? b[6] : 0, ""), -1;
+    else return akr_err(why, wcap, "a .npy of format version %d (1, 2 or 3) or cut short%s", b[6], ""), -1;
     if (hl >= sizeof hdr || *data_off > n) return akr_err(why, wcap, "the .npy header is over 4 KiB or past the end of the file%s", ""), -1;
     memcpy(hdr, b + *data_off - hl, hl);
     hdr[hl] = 0;

@@ -25,11 +25,17 @@
     X(cache_entry) \
     X(config_env) \
     X(argspec) \
+    X(npy) \
+    X(kernelsig) \
+    X(collectives) \
     X(target_id)
 
 #include "fuzz_cache_entry.c"
 #include "fuzz_config_env.c"
 #include "fuzz_argspec.c"
+#include "fuzz_npy.c"        /* after fuzz_argspec.c: amdkit_run.c's .npy reader */
+#include "fuzz_kernelsig.c"  /* after fuzz_argspec.c: --arg specs against a kernel's parameters */
+#include "fuzz_collectives.c"
 #include "fuzz_target_id.c" /* rocm helper: the target-ID parser */
 
 typedef int (*akf_fn)(const uint8_t* data, size_t size);
