@@ -5,16 +5,36 @@
 # Logs and JSON go to build/gpu-check-PART; when $OUT is set (the device tool's
 # output folder, which returns at most 8 files) the JSON results, the report
 # and a tarball of all logs are copied there. Prints `N passed, N failed` last.
-# GPU_CHECK_PART=check|bench|all (default all): `check` = build, info, demo,
-# GPU suites, walkthrough, runtime/ops benchmarks with the PyTorch peer;
-# `bench` = the attention and GEMM benchmarks with their PyTorch peers. Each
-# part fits one 10-minute device command; run `check` first (it builds).
+# GPU_CHECK_PART=check|bench|sanitize|all (default all = check + bench):
+# `check` = build, info, demo, GPU suites, walkthrough, runtime/ops benchmarks
+# with the PyTorch peer; `bench` = the attention and GEMM benchmarks with their
+# PyTorch peers; `sanitize` = every gpu_* suite under NVIDIA's compute-sanitizer
+# (memcheck, racecheck, synccheck, initcheck), see below. Each part fits one
+# 10-minute device command; run `check` first (it builds everything).
+#
+# The sanitize part builds the test runner only, finds compute-sanitizer (PATH,
+# $CUDA_HOME/bin, /usr/local/cuda/bin, /usr/local/cuda-*/bin, or
+# $COMPUTE_SANITIZER; none is a failure that says where it looked) and runs each
+# gpu_* suite as its own process under each tool, with a time budget: the part
+# ends by GPU_CHECK_SANITIZE_END seconds (default 540) after it started;
+# memcheck gets 40% of what is left after the build, the other three an equal
+# share of the rest; within a tool each suite gets an equal share of the
+# tool's remaining time (a suite that runs over is cut and reported as cut,
+# never as clean; GPU_CHECK_SANITIZE_SUITES="gpu_gemm gpu_attention" and
+# GPU_CHECK_SANITIZE_TOOLS="racecheck" pick a subset for a second call).
+# memcheck runs every test; racecheck, synccheck and initcheck
+# run a third of each suite's tests each (AKT_SAMPLE=0/3, 1/3, 2/3: the three
+# together cover every test once); GPU_CHECK_SANITIZE_SAMPLE=1 runs every test
+# under every tool. Results: sanitize_summary.md and .json (tool, suite,
+# status clean / errors / cut / tests-failed / unsupported, error count, the
+# runner's counts, seconds) in $OUT, every log in the tarball. A suite x tool
+# is a failure when the tool reports an error or the suite fails under it.
 set -u
 cd "$(dirname "$0")/.."
 DEST=${OUT:-}
 PART=${GPU_CHECK_PART:-all}
-case "$PART" in check|bench|all) ;; *) echo "gpu_check: GPU_CHECK_PART must be check, bench or all (got '$PART')"; exit 2 ;; esac
-want() { [ "$PART" = all ] || [ "$PART" = "$1" ]; }
+case "$PART" in check|bench|sanitize|all) ;; *) echo "gpu_check: GPU_CHECK_PART must be check, bench, sanitize or all (got '$PART')"; exit 2 ;; esac
+want() { [ "$1" != sanitize ] && [ "$PART" = all ] || [ "$PART" = "$1" ]; }
 OUT=build/gpu-check-$PART
 rm -rf "$OUT"; mkdir -p "$OUT"
 export AMDKIT_CACHE_DIR=${AMDKIT_CACHE_DIR:-$PWD/build/gpu-cache}
@@ -27,7 +47,7 @@ run() { # name, command... (output to $OUT/name.log, tail shown on failure)
   else failed=$((failed+1)); failures="$failures $name"; echo "  FAIL $name ($(( $(date +%s)-t0 )) s)"; tail -n 30 "$OUT/$name.log" | sed 's/^/       /'; fi
 }
 nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm,clocks.mem --format=csv > "$OUT/nvidia-smi.txt" 2>&1 || true
-run build make -s -j8 all
+if [ "$PART" = sanitize ]; then run build make -s -j8 build/amdkit_tests; else run build make -s -j8 all; fi
 if [ "$QUICK" = "1" ]; then BQ=--quick; else BQ=; fi
 if want check; then
 rm -f build/gpu-suites.status
@@ -83,13 +103,85 @@ if [ -f $CK/bench_ops.json ] && [ -f $CK/bench_torch.json ] && [ -f "$OUT/bench_
   sed -n '/^## fast_p/,/^## Entries/p' "$OUT/report_all.md"
 fi
 fi
+if want sanitize; then
+# ---- every gpu_* suite under compute-sanitizer's four tools, within a time budget ----
+SAN_END=${GPU_CHECK_SANITIZE_END:-540}
+CS=${COMPUTE_SANITIZER:-}
+if [ -z "$CS" ]; then
+  for c in "$(command -v compute-sanitizer 2>/dev/null)" ${CUDA_HOME:+$CUDA_HOME/bin/compute-sanitizer} /usr/local/cuda/bin/compute-sanitizer \
+           $(ls -d /usr/local/cuda-*/bin/compute-sanitizer 2>/dev/null | sort -rV) /opt/nvidia/compute-sanitizer/compute-sanitizer; do
+    [ -n "$c" ] && [ -x "$c" ] && { CS=$c; break; }
+  done
+fi
+SUM_MD=$OUT/sanitize_summary.md; SUM_JSON=$OUT/sanitize_summary.json
+SUITES=${GPU_CHECK_SANITIZE_SUITES:-$(grep -oE 'X\(gpu_[a-z_0-9]+\)' tests/test_main.c | sed -E 's/X\((.*)\)/\1/')}
+TOOLS=${GPU_CHECK_SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}
+{ echo "# compute-sanitizer over the GPU suites"; echo
+  echo "- host: $(hostname), $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -n 1)"
+  echo "- compute-sanitizer: ${CS:-not found}"; echo "- budget: the part ends by ${SAN_END} s"; echo
+  echo "| tool | suite | sample | status | errors | tests (runner) | seconds |"; echo "|---|---|---|---|---|---|---|"; } > "$SUM_MD"
+echo "[" > "$SUM_JSON"; first=1
+san_clean=0; san_bad=0; san_cut=0
+row() { # tool suite sample status errors tests secs
+  echo "| $1 | $2 | $3 | $4 | $5 | $6 | $7 |" >> "$SUM_MD"
+  [ $first = 1 ] || echo "," >> "$SUM_JSON"; first=0
+  printf '  {"tool": "%s", "suite": "%s", "sample": "%s", "status": "%s", "errors": %s, "tests": "%s", "seconds": %s}' "$1" "$2" "$3" "$4" "$5" "$6" "$7" >> "$SUM_JSON"
+  echo "  $1 $2 [$3]: $4, $5 errors, $6, $7 s"
+}
+if [ -z "$CS" ]; then
+  echo "  FAIL sanitize: compute-sanitizer not found (looked on PATH, \$CUDA_HOME/bin, /usr/local/cuda/bin, /usr/local/cuda-*/bin, /opt/nvidia/compute-sanitizer; set COMPUTE_SANITIZER=PATH)"
+  row all all - missing 0 - 0; failed=$((failed+1)); failures="$failures sanitize-missing"
+elif [ ! -x build/amdkit_tests ]; then
+  echo "  FAIL sanitize: build/amdkit_tests was not built"; row all all - not-built 0 - 0; failed=$((failed+1)); failures="$failures sanitize-build"
+else
+  "$CS" --version > "$OUT/sanitize-version.log" 2>&1 || true
+  ntools=$(echo $TOOLS | wc -w); tooli=0
+  for tool in $TOOLS; do
+    case $tool in memcheck|racecheck|synccheck|initcheck) ;; *) echo "  unknown tool '$tool' (memcheck racecheck synccheck initcheck)"; san_bad=$((san_bad+1)); continue ;; esac
+    now=$SECONDS; left=$(( SAN_END - now ))
+    if [ $tooli = 0 ] && [ $ntools -gt 1 ] && [ $tool = memcheck ]; then share=$(( left * 2 / 5 )); else share=$(( left / (ntools - tooli) )); fi
+    tool_end=$(( now + share )); tooli=$((tooli+1))
+    if [ $tool = memcheck ] || [ "${GPU_CHECK_SANITIZE_SAMPLE:-3}" = 1 ]; then sample=0/1
+    else case $tool in racecheck) sample=0/3 ;; synccheck) sample=1/3 ;; initcheck) sample=2/3 ;; esac; fi
+    extra=; [ $tool = memcheck ] && extra="--leak-check no"
+    nleft=$(echo $SUITES | wc -w)
+    for suite in $SUITES; do
+      budget=$(( (tool_end - SECONDS) / nleft )); nleft=$((nleft-1))
+      [ $budget -lt 5 ] && budget=$(( tool_end - SECONDS ))   # a short share: what is left of the tool's time
+      log=$OUT/sanitize-$tool-$suite.log
+      if [ $budget -lt 5 ]; then row $tool $suite $sample cut 0 "not run (no time left)" 0; san_cut=$((san_cut+1)); continue; fi
+      t0=$SECONDS
+      AKT_SAMPLE=$sample timeout --signal=INT --kill-after=15 $budget "$CS" --tool $tool $extra --error-exitcode 86 --print-limit 50 \
+        ./build/amdkit_tests $suite > "$log" 2>&1
+      rc=$?; secs=$(( SECONDS - t0 ))
+      nerr=$(grep -oE 'ERROR SUMMARY: [0-9]+' "$log" | tail -n 1 | grep -oE '[0-9]+$')
+      [ -n "$nerr" ] || nerr=$(grep -cE '^========= +(Invalid|Race|Barrier|Uninitialized|Program hit|Error|Warning|Unspecified|Out-of-range|Misaligned|Address|Malloc|Free|Device|Host API)' "$log")
+      tests=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1); [ -n "$tests" ] || tests="no summary"
+      if grep -qiE 'Device not supported|Unable to find injection library|Target application terminated before first instrumented API call' "$log"; then
+        st=unsupported; san_bad=$((san_bad+1))
+      elif [ $rc = 124 ] || [ $rc = 137 ] || [ $rc = 130 ]; then
+        if [ "${nerr:-0}" -gt 0 ]; then st=errors; san_bad=$((san_bad+1)); else st=cut; san_cut=$((san_cut+1)); fi
+      elif [ $rc = 86 ] || [ "${nerr:-0}" -gt 0 ]; then st=errors; san_bad=$((san_bad+1))
+      elif [ $rc = 0 ]; then st=clean; san_clean=$((san_clean+1))
+      else st=tests-failed; san_bad=$((san_bad+1)); fi
+      row $tool $suite $sample $st ${nerr:-0} "$tests" $secs
+      [ $st = errors ] || [ $st = tests-failed ] || [ $st = unsupported ] && grep -E '^=========' "$log" | head -n 12 | sed 's/^/       /'
+    done
+  done
+  { echo; echo "clean $san_clean, with errors or failing $san_bad, cut by the budget $san_cut (suite x tool)"; } >> "$SUM_MD"
+  if [ $san_bad -gt 0 ]; then failed=$((failed+1)); failures="$failures sanitize"; else passed=$((passed+1)); fi
+fi
+echo "]" >> "$SUM_JSON"
+echo "sanitize: clean $san_clean, errors/failing $san_bad, cut $san_cut (suite x tool); summary in $SUM_MD"
+fi
 tail -n 40 "$OUT/bench-runtime.log" 2>/dev/null
 [ -f "$OUT/report.md" ] && cat "$OUT/report.md"
 [ -n "$failures" ] && echo "failed:$failures"
 if [ -n "$DEST" ]; then
   mkdir -p "$DEST"
   # the device tool returns at most 8 files: the results (at most 7) and one tarball of every log
-  for f in info.json bench_runtime.json bench_ops.json bench_torch.json report.md bench_attention.json gemm_results.json; do [ -f "$OUT/$f" ] && cp "$OUT/$f" "$DEST/"; done
+  for f in info.json bench_runtime.json bench_ops.json bench_torch.json report.md bench_attention.json gemm_results.json \
+           sanitize_summary.md sanitize_summary.json; do [ -f "$OUT/$f" ] && cp "$OUT/$f" "$DEST/"; done
   tar czf "$DEST/gpu-check-$PART-logs.tgz" -C build "gpu-check-$PART"
 fi
 echo "$passed passed, $failed failed"

@@ -69,6 +69,10 @@ AKT_SUITES(AKT_DECL)
 
 static int akt_passed, akt_failed, akt_skipped, akt_cur_failed, akt_cur_skipped;
 static const char* akt_cur_name;
+/* AKT_SAMPLE=K/N: run only the tests whose index in their suite is K mod N
+ * (tests/gpu_check.sh samples the GPU suites this way under the slower
+ * compute-sanitizer tools); the others are not run and not counted. */
+static int akt_sample_k, akt_sample_n = 1, akt_suite_index;
 
 void akt_fail(const char* file, int line, const char* fmt, ...) {
     va_list ap;
@@ -84,6 +88,7 @@ void akt_skip(const char* why) {
     akt_cur_skipped = 1;
 }
 void akt_run(const char* name, void (*fn)(void)) {
+    if (akt_suite_index++ % akt_sample_n != akt_sample_k) return;
     akt_cur_name = name;
     akt_cur_failed = 0;
     akt_cur_skipped = 0;
@@ -154,6 +159,17 @@ int main(int argc, char** argv) {
     const char* seed = getenv("AKT_SEED");
     akt_seed_value = seed ? strtoull(seed, NULL, 0) : ((unsigned long long)time(NULL) * 2654435761ull) ^ (unsigned long long)getpid();
     printf("amdkit tests, seed %llu (replay with AKT_SEED=%llu)\n", akt_seed_value, akt_seed_value);
+    {
+        const char* smp = getenv("AKT_SAMPLE");
+        int k = 0, n = 1;
+        if (smp && (sscanf(smp, "%d/%d", &k, &n) != 2 || n < 1 || k < 0 || k >= n)) {
+            fprintf(stderr, "AKT_SAMPLE='%s': expected K/N with 0 <= K < N\n", smp);
+            return 2;
+        }
+        akt_sample_k = k;
+        akt_sample_n = n;
+        if (n > 1) printf("sample: test K of every N in each suite, K/N = %d/%d\n", k, n);
+    }
     /* No arguments: every suite except gpu_* (which need a GPU); `--gpu`: every
      * gpu_* suite; names: those suites. */
     {
@@ -162,7 +178,7 @@ int main(int argc, char** argv) {
 #define AKT_RUN_SUITE(name) \
         { int i_, is_gpu_ = !strncmp(#name, "gpu_", 4), want_ = named ? 0 : (gpu ? is_gpu_ : !is_gpu_); \
           for (i_ = 1; i_ < argc; i_++) if (!strcmp(argv[i_], #name)) want_ = 1; \
-          if (want_) { printf("suite %s\n", #name); fflush(stdout); akt_suite_##name(); } }
+          if (want_) { printf("suite %s\n", #name); fflush(stdout); akt_suite_index = 0; akt_suite_##name(); } }
         AKT_SUITES(AKT_RUN_SUITE)
     }
     if (akt_skipped) printf("%d passed, %d failed, %d skipped\n", akt_passed, akt_failed, akt_skipped);
