@@ -634,16 +634,21 @@ static const char* akr_argname(const akr_cmd* c, int i, char* buf, size_t cap) {
 /* ---- command line ------------------------------------------------------------ */
 
 static void akr_usage(FILE* f, const char* mode) {
+    int run = !strcmp(mode, "run"), bench = !strcmp(mode, "bench");
     fprintf(f,
             "usage: amdkit %s FILE.hip --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] [--shared BYTES]\n"
-            "         --arg SPEC [--arg SPEC ...] [-DNAME=V ...] [-IDIR ...] [--cpu LIB.so:FUNC] [--atol A] [--rtol R] [--seed N]\n"
-            "       run:   [--out ARG=FILE.bin|FILE.npy ...]\n"
-            "       bench: [--trials N] [--warmup N] [--bytes EXPR] [--flops EXPR] [--json FILE] [--compare OTHER.json] [--name LABEL]\n"
-            "       tune:  --tune NAME=V1,V2,... [--tune ...] [--max-variants N] [--max-ms T] [--shape-key KEY] [--retune]\n"
-            "              [--trials N] [--warmup N]\n"
+            "         --arg SPEC [--arg SPEC ...] [-DNAME=V ...] [-IDIR ...] [--cpu LIB.so:FUNC] [--atol A] [--rtol R] [--seed N]\n",
+            mode);
+    if (run) fprintf(f, "         [--out ARG=FILE.bin|FILE.npy ...]\n");
+    else if (bench)
+        fprintf(f, "         [--trials N] [--warmup N] [--bytes EXPR] [--flops EXPR] [--json FILE] [--compare OTHER.json] [--name LABEL]\n");
+    else
+        fprintf(f, "         --tune NAME=V1,V2,... [--tune ...] [--max-variants N] [--max-ms T] [--shape-key KEY] [--retune]\n"
+                   "         [--trials N] [--warmup N]\n");
+    fprintf(f,
             "  SPEC: [NAME=][in:|out:|inout:]TYPE:VALUE (i32:1024, f32:0.5) or TYPE[DIMS]:INIT (f16[4096x4096]:rand|zeros|ones|range|@FILE)\n"
             "  --grid/--block/--shared/--bytes/--flops/VALUE/DIMS are expressions over named scalars, -D values and --tune\n"
-            "  parameters: + - * / %% ( ) cdiv(a,b) min max bytes(BUF) numel(BUF)\n", mode);
+            "  parameters: + - * / %% ( ) cdiv(a,b) min max bytes(BUF) numel(BUF)\n");
 }
 
 static int akr_need(int i, int argc, char** argv) {
@@ -1170,11 +1175,9 @@ int amdkit_run_main(const char* mode, int argc, char** argv) {
     if (!c) return 1;
     c->mode = mode;
     c->seed = 0x5eedull;
-    if (argc == 0 || !strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
-        akr_usage(argc == 0 ? stderr : stdout, mode);   /* asked for: stdout, exit 0; nothing given: stderr, exit 2 */
-        free(c);
-        return argc == 0 ? 2 : 0;
-    }
+    for (i = 0; i < argc; i++)   /* --help anywhere: the usage, asked for: stdout, exit 0 */
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { akr_usage(stdout, mode); free(c); return 0; }
+    if (argc == 0) { akr_usage(stderr, mode); free(c); return 2; }   /* nothing given: stderr, exit 2 */
     rc = akr_parse_cmdline(c, argc, argv) ? akr_main(c) : (akr_usage(stderr, mode), 2);
     for (i = 0; i < c->ntune; i++) { free(c->tvals_buf[i]); free(c->tvals[i]); }
     free(c);
