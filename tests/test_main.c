@@ -150,6 +150,9 @@ ak_context* akt_cpu_context(const char* sub) {
     return ctx;
 }
 
+/* test hook of t_autotune.c: the cpu backend stores and reads autotune choices as a GPU backend does */
+void akt_tune_store_on_host(int on) { _ak_tune_store_host = on; }
+
 /* wall-clock seconds, for the per-suite times the runner prints (where a tier's time goes) */
 static double akt_now_s(void) {
     struct timespec ts;
