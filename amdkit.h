@@ -124,9 +124,9 @@
 #include <stdio.h>
 
 #define AK_VERSION_MAJOR 0
-#define AK_VERSION_MINOR 1
+#define AK_VERSION_MINOR 2
 #define AK_VERSION_PATCH 0
-#define AK_VERSION_STRING "0.1.0"
+#define AK_VERSION_STRING "0.2.0"
 
 #ifdef AMDKIT_STATIC
 #define AKAPI static
@@ -731,7 +731,9 @@ AKAPI size_t ak_kernel_code_size(const ak_kernel* k);
 
 /* Launch. args: array of pointers to each argument value, as
  * hipModuleLaunchKernel takes them. stream NULL: default stream.
- * AK_ERROR_LAUNCH with the runtime's message on failure.
+ * AK_ERROR_LAUNCH with the runtime's message on failure. On the cpu backend
+ * the launch runs the kernel's CPU implementation, which ak_kernel_set_cpu
+ * must have attached (else AK_ERROR_LAUNCH saying so).
  * Thread safety: any thread. */
 AKAPI ak_result ak_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shared_bytes,
                           ak_stream* stream, void** args);
@@ -777,7 +779,10 @@ typedef struct ak_check_result {
 
 /* Run kernel k on the device with `args` and its CPU implementation on host
  * copies of the same inputs; compare every OUT/INOUT buffer elementwise.
- * Thread safety: any thread. */
+ * On the cpu backend "the device" is the CPU implementation too, so this
+ * compares C with C (the same function twice): it checks the harness and the
+ * buffers, not a kernel. AK_ERROR_INVALID_ARGUMENT without a CPU
+ * implementation (ak_kernel_set_cpu). Thread safety: any thread. */
 AKAPI ak_result ak_check(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shared_bytes,
                          ak_args* args, double atol, double rtol, ak_check_result* out);
 
@@ -1075,7 +1080,6 @@ typedef enum ak_loss_reduction {
 AKAPI ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* logits, const int64_t* targets,
                                  float* loss, size_t rows, size_t cols, int64_t ignore_index,
                                  ak_loss_reduction reduction, ak_stream* stream);
-/*@AKOPS_DECL_REDUCE@*/
 /* ---- LLM building blocks: residual + norm, RoPE, embedding, strided copy --
  * Common rules as above (pointers are device memory of ctx, host memory on
  * the cpu backend; queued on `stream`, NULL: default; AK_ERROR_INVALID_ARGUMENT
@@ -9368,7 +9372,7 @@ static void _ak_cache_prefix_make(const _ak_cache_key* k, _ak_cache_prefix* p) {
 }
 
 /* Disk key: SHA-256 over a canonical text, each field length-prefixed:
- *   "amdkit-cache-key\nformat 1\namdkit 0.1.0\n" then "<tag> <len>\n<bytes>\n"
+ *   "amdkit-cache-key\nformat 1\namdkit <AK_VERSION_STRING>\n" then "<tag> <len>\n<bytes>\n"
  * for backend, compiler, arch, kernel, options, source. No device_tag. */
 static void _ak_cache_disk_digest(const char* const f[_AK_KF_COUNT], const size_t l[_AK_KF_COUNT], uint8_t out[32]) {
     static const int order[6] = { _AK_KF_BACKEND, _AK_KF_COMPILER, _AK_KF_ARCH, _AK_KF_NAME, _AK_KF_OPTIONS,

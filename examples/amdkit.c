@@ -250,7 +250,10 @@ static int cmd_info(int argc, char** argv) {
         printf("backend: %s\n", ak_backend_name(d->backend));
         for (i = 0; i < n; i++)
             printf("  %-5s %-9s %s\n", ak_backend_name(rep[i].backend),
-                   rep[i].selected ? "selected" : rep[i].tried ? "skipped" : "not tried", rep[i].reason);
+                   rep[i].selected ? "selected" : rep[i].tried ? "skipped" : "not tried",
+                   rep[i].reason[0] || rep[i].selected || rep[i].tried ? rep[i].reason
+                   : cfg->backend == AK_BACKEND_AUTO ? "(an earlier backend was selected)"
+                                                     : "(another backend was asked for: config.backend / AMDKIT_BACKEND)");
         printf("device %d of %d: %s\n", d->device, d->device_count, d->name);
         printf("  arch            %s%s%s\n", d->arch, d->arch_info ? "  " : "", d->arch_info ? d->arch_info->family_name : "");
         printf("  compute units   %d\n", d->compute_units);
@@ -274,10 +277,20 @@ static int cmd_info(int argc, char** argv) {
             printf("  %d%s %-28s %-22s %7.1f GiB %3d CUs  %s  %s\n", i, i == d->device ? "*" : ":", e.name, e.arch,
                    e.mem_total / 1073741824.0, e.compute_units, e.pci_bus_id[0] ? e.pci_bus_id : "-", e.uuid[0] ? e.uuid : "-");
         }
-        printf("config (field, value, environment variable):\n");
-        for (i = 0; i < ak_config_field_count(); i++) {
-            ak_config_field_value(cfg, i, val, sizeof val);
-            printf("  %-20s %-16s %s\n", ak_config_field_at(i)->name, val, ak_config_field_at(i)->env);
+        {   /* columns as wide as their widest entry */
+            int wn = 5, wv = 5;
+            for (i = 0; i < ak_config_field_count(); i++) {
+                int l = (int)strlen(ak_config_field_at(i)->name);
+                if (l > wn) wn = l;
+                ak_config_field_value(cfg, i, val, sizeof val);
+                l = (int)strlen(val);
+                if (l > wv && l <= 40) wv = l;
+            }
+            printf("config (field, value, environment variable):\n");
+            for (i = 0; i < ak_config_field_count(); i++) {
+                ak_config_field_value(cfg, i, val, sizeof val);
+                printf("  %-*s  %-*s  %s\n", wn, ak_config_field_at(i)->name, wv, val, ak_config_field_at(i)->env);
+            }
         }
         if (d->arch_info) { printf("architecture row:\n"); print_arch_row(d->arch_info); }
     }

@@ -24,6 +24,9 @@ grep -q 'amdkit compile' "$T/out"; check "--help lists the commands" test $? -eq
 run "$B";            check "no arguments: usage on stderr, exit 2" test $rc -eq 2 -a ! -s "$T/out" -a -s "$T/err"
 check "no arguments: the usage lists the commands" grep -q 'amdkit compile' "$T/err"
 run "$B" --version;  check "--version" grep -q "^amdkit [0-9]" "$T/out"
+v=$(sed -n 's/^amdkit //p' "$T/out")
+check "--version is AK_VERSION_STRING and CHANGELOG.md has its section" \
+  bash -c "grep -q '^#define AK_VERSION_STRING \"$v\"' \"$(dirname "$0")/../amdkit.h\" && grep -q '^## $v\$' \"$(dirname "$0")/../CHANGELOG.md\""
 run "$B" -V;         check "-V is --version" bash -c "[ $rc -eq 0 ] && grep -q '^amdkit [0-9]' '$T/out'"
 for c in info arch compile cache kernels demo run bench tune; do
   run "$B" $c --help
@@ -69,6 +72,10 @@ check "AMDKIT_DEVICE=3 on one device: an error" bash -c "[ $rc -ne 0 ] && grep -
 run "$B" info
 check "info: matrix_cores the same in text and JSON" bash -c "v=\$(grep -E '^  matrix_cores ' '$T/out' | awk '{print \$2}'); \
   \"$B\" info --json | grep -q \"\\\"matrix_cores\\\":\\\"\$v\\\"\""
+check "info: every config line keeps its three columns apart (no overflow)" \
+  bash -c "awk '/^config /{on=1; next} on && !/^  /{on=0} on' '$T/out' > '$T/cfg' && [ \$(wc -l < '$T/cfg') -ge 20 ] && \
+           ! grep -vE '^  [a-z_]+  +[^ ].*  +AMDKIT_[A-Z_]+\$' '$T/cfg'"
+check "info: a backend not tried says why" bash -c "! grep -E '^  (hip|cuda) +not tried *\$' '$T/out'"
 check "info on the cpu backend reports the offline compilers" grep -qE '^  compiler +.*(hipRTC|NVRTC)' "$T/out"
 run env AMDKIT_POOL_SIZE=-5 "$B" info
 check "AMDKIT_POOL_SIZE=-5 names the variable" grep -q "AMDKIT_POOL_SIZE='-5'" "$T/err"
