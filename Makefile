@@ -110,7 +110,7 @@ clean:
 	rm -rf $(BUILD)
 
 # --- kernel library: embedded sources --------------------------------------------
-# `make gen` embeds kernels/*.hip into amdkit.h (between //>#akgen and //<#akgen);
+# `make gen` embeds kernels/*.hip into amdkit.h (two regions: //>#akgen prelude ... and //>#akgen library ...);
 # `make gen-check` regenerates into a copy and fails when amdkit.h is stale.
 gen: $(BUILD)/akgen
 	./$(BUILD)/akgen amdkit.h kernels

@@ -27,7 +27,7 @@
 typedef struct gcase {
     char name[96];
     ak_dtype dt;
-    int tf32;        /* f32 through TF32 (context with precision bf16 + mixed on) */
+    int tf32;        /* f32 through TF32 (context with allow_tf32 = 1) */
     size_t m, n, k, batch;
     int epi;         /* 1: bias + gelu */
 } gcase;
@@ -111,13 +111,13 @@ int main(int argc, char** argv) {
     {
         ak_config c2 = ak_config_default();
         ak_config_apply_env(&c2);
-        c2.precision = AK_BF16; c2.mixed_precision = AK_ON;
+        c2.allow_tf32 = 1; /* the TF32 context (f32 is exact unless a caller opts in) */
         if (ak_context_create(&c2, &ctx32) != AK_OK) { fprintf(stderr, "%s\n", ak_last_error()); return 1; }
     }
     {
         ak_config c3 = ak_config_default();
         ak_config_apply_env(&c3);
-        c3.precision = AK_F32; c3.mixed_precision = AK_OFF; /* exact fp32 */
+        c3.allow_tf32 = 0; /* exact fp32 */
         if (ak_context_create(&c3, &ctxf) != AK_OK) { fprintf(stderr, "%s\n", ak_last_error()); return 1; }
     }
     (void)cfg;

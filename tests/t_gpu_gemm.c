@@ -19,13 +19,14 @@
 static unsigned long long g_st;
 static ak_context* g_ref;
 
-static ak_context* gg_ctx(int mc, int prec, int mixed) {
+static ak_context* gg_ctx(int mc, int prec, int mixed, int tf32) {
     ak_config cfg = ak_config_default();
     if (ak_config_apply_env(&cfg) != AK_OK) return NULL;
     cfg.log_level = AK_LOG_ERROR;
     cfg.matrix_cores = (ak_tristate)mc;
     cfg.precision = prec;
     cfg.mixed_precision = (ak_tristate)mixed;
+    cfg.allow_tf32 = tf32;
     return akt_gpu_context(&cfg);
 }
 
@@ -76,7 +77,7 @@ static void gg_case(ak_context* ctx, const char* path, ak_dtype dt, ak_dtype ot,
     if (epi & 1) { g.beta = 0.25f; g.ldc = ldd; g.stride_c = sd; }
     if (epi & 16) { g.beta = 0.0f; g.ldc = ldd; g.stride_c = sd; }
     if (epi & 2) g.bias = dbias;
-    if (epi & 4) { g.activation = (int)(m + n + k) % 7; g.act_param = 0.2f; }
+    if (epi & 4) { g.activation = 1 + (int)(m + n + k) % (AK_UNARY_OP_COUNT - 1); g.act_param = 0.2f; }
     if (epi & 8) { g.residual = dR; g.ldr = ldd; g.stride_r = sd; }
     g.a = dA; g.b = dB; g.c = (epi & 17) ? dC : NULL; g.d = dD;
     AKT_OK(ak_gemm_plan_get(ctx, &g, &p));
@@ -115,10 +116,9 @@ done:
 
 static const ak_dtype T3[3] = { AK_F32, AK_F16, AK_BF16 };
 
-/* default config: f16 / bf16 on the matrix cores; f32 as TF32 where the arch
- * recommends a reduced precision (H100: bf16, so mixed_precision resolves on) */
+/* default config: f16 / bf16 on the matrix cores; f32 exact */
 static void matrix_core_paths(void) {
-    ak_context* ctx = gg_ctx(AK_AUTO, -1, AK_AUTO);
+    ak_context* ctx = gg_ctx(AK_AUTO, -1, AK_AUTO, 0);
     static const size_t shapes[][3] = { { 1, 1, 1 }, { 7, 7, 7 }, { 127, 129, 65 }, { 129, 127, 1 }, { 1, 1000, 129 },
                                         { 16, 4096, 1024 }, { 1000, 1000, 1000 }, { 300, 513, 4096 } };
     size_t s;
@@ -135,12 +135,12 @@ static void matrix_core_paths(void) {
  * to be the path on sm_90; odd M / N, a K tail (K % 8 != 0 with padded rows),
  * both tile widths, epilogues, batches */
 static void wgmma_path(void) {
-    ak_context* ctx = gg_ctx(AK_AUTO, -1, AK_AUTO);
+    ak_context* ctx = gg_ctx(AK_AUTO, -1, AK_AUTO, 1);
     const char* w;
     int d;
     if (!ctx) return;
     w = !strcmp(ak_context_device(ctx)->arch_base, "sm_90") ? "wgmma" : "";
-    for (d = 0; d < 3; d++) { /* f32: TF32 (the default config on an arch recommending bf16) */
+    for (d = 0; d < 3; d++) { /* f32: TF32 (the context opts in with allow_tf32) */
         gg_case(ctx, w, T3[d], T3[d], 1000, 1000, 1000, 0, 1, 0, 1, 0, 0);
         gg_case(ctx, w, T3[d], T3[d], 257, 260, 1001, 0, 1, 0, 1, 7, 0);
         gg_case(ctx, w, T3[d], AK_F32, 129, 127, 1, 0, 1, 0, 1, 7, 0);
@@ -152,7 +152,7 @@ static void wgmma_path(void) {
 }
 
 static void epilogues_batches_unaligned(void) {
-    ak_context* ctx = gg_ctx(AK_AUTO, -1, AK_AUTO);
+    ak_context* ctx = gg_ctx(AK_AUTO, -1, AK_AUTO, 0);
     int e, d;
     if (!ctx) return;
     for (e = 1; e < 16; e++) gg_case(ctx, "", T3[e % 3], e & 1 ? AK_F32 : T3[e % 3], 129, 1000, 127, e & 1, (e >> 1) & 1, e, 1, 0, 0);
@@ -164,9 +164,10 @@ static void epilogues_batches_unaligned(void) {
     ak_context_destroy(ctx);
 }
 
-/* config fields change what runs: matrix_cores off -> SIMT; precision f32 -> exact f32 (SIMT on NVIDIA) */
+/* config fields change what runs: matrix_cores off -> SIMT; f32 exact (SIMT on NVIDIA) even with a reduced
+ * precision and mixed precision on; allow_tf32 -> TF32 on the matrix cores */
 static void config_selects_path(void) {
-    ak_context *off = gg_ctx(AK_OFF, -1, AK_AUTO), *exact = gg_ctx(AK_AUTO, AK_F32, AK_OFF), *on = gg_ctx(AK_ON, AK_BF16, AK_ON);
+    ak_context *off = gg_ctx(AK_OFF, -1, AK_AUTO, 0), *exact = gg_ctx(AK_AUTO, AK_BF16, AK_ON, 0), *on = gg_ctx(AK_ON, AK_BF16, AK_ON, 1);
     const ak_device_info* di;
     int t;
     if (!off || !exact || !on) goto done;
@@ -184,7 +185,7 @@ done:
 
 /* decode shapes (M <= 16, B stored N x K): the skinny kernel on any device */
 static void decode_path(void) {
-    ak_context* ctx = gg_ctx(AK_AUTO, -1, AK_AUTO);
+    ak_context* ctx = gg_ctx(AK_AUTO, -1, AK_AUTO, 0);
     int d;
     if (!ctx) return;
     for (d = 0; d < 3; d++) {

@@ -3,9 +3,10 @@
  * odd-shape matrix (1, 7, 127, 129, 1000, K = 1, M = 1), every transpose
  * combination, every dtype and output dtype, bias / activation / residual /
  * beta C epilogues, padded leading dimensions and batched strides; beta = 0
- * with NaN in C; TF32 rounding when the config allows it; argument errors;
- * the plan each config field and architecture gives (matrix_cores,
- * mixed_precision, precision, allowed_precisions, strict); and the tile
+ * with NaN in C; TF32 rounding only when config.allow_tf32 opts in (a
+ * reduced config.precision alone keeps f32 exact); argument errors; the plan
+ * each config field and architecture gives (matrix_cores, allow_tf32,
+ * precision, allowed_precisions, strict); and the tile
  * table against the numbers in kernels/gemm.hip. */
 #include "ak_test.h"
 #include <stdlib.h>
@@ -50,7 +51,7 @@ static double naive_at(const ak_gemm_desc* g, size_t b, size_t i, size_t j) {
     v = g->alpha * acc;
     if (g->beta != 0) v += g->beta * ak_elem_get(g->c, g->out_dtype, b * g->stride_c + i * ldc + j);
     if (g->bias) v += ak_elem_get(g->bias, g->out_dtype, j);
-    if (g->activation >= 0) v = naive_act(g->activation, v, g->act_param);
+    if (g->activation != AK_OP_NONE) v = naive_act(g->activation, v, g->act_param);
     if (g->residual) v += ak_elem_get(g->residual, g->out_dtype, b * g->stride_r + i * ldr + j);
     return v;
 }
@@ -72,7 +73,7 @@ static void run_case(ak_context* ctx, ak_dtype dt, ak_dtype ot, size_t m, size_t
     g.alpha = epi ? 0.75f : 1.0f;
     if (epi & 1) { g.beta = -0.5f; g.c = C; g.ldc = g.ldd; g.stride_c = sd; }
     if (epi & 2) g.bias = bias;
-    if (epi & 4) { g.activation = (int)(akt_uniform(&g_st, 0, 7)) % 7; g.act_param = 0.1f; }
+    if (epi & 4) { g.activation = 1 + (int)(akt_uniform(&g_st, 0, AK_UNARY_OP_COUNT - 1)) % (AK_UNARY_OP_COUNT - 1); g.act_param = 0.1f; }
     if (epi & 8) { g.residual = R; g.ldr = g.ldd; g.stride_r = sd; }
     AKT_OK(ak_gemm(ctx, &g, NULL));
     for (b = 0; b < batch; b++)
@@ -128,6 +129,30 @@ static void beta_zero_never_reads_c(void) {
     ak_context_destroy(ctx);
 }
 
+/* every field's zero is its default: a zero-filled descriptor with the required
+ * fields set is a plain D = A B (no activation, alpha 1, one problem, packed),
+ * and the same as ak_gemm_desc_default() with those fields */
+static void zero_filled_desc_is_plain_gemm(void) {
+    ak_context* ctx = akt_cpu_context("ops_gemm");
+    ak_gemm_desc z, d = ak_gemm_desc_default();
+    float A[6] = { -1, 2, -3, 4, -5, 6 }, B[6] = { 1, -2, 3, -4, 5, -6 }, D[4], E[4];
+    ak_gemm_plan pz, pd;
+    if (!ctx) return;
+    memset(&z, 0, sizeof z);
+    z.m = 2; z.n = 2; z.k = 3; z.a = A; z.b = B; z.d = D;
+    d.m = 2; d.n = 2; d.k = 3; d.a = A; d.b = B; d.d = E;
+    AKT_OK(ak_gemm(ctx, &z, NULL));
+    AKT_OK(ak_gemm(ctx, &d, NULL));
+    /* A 2x3 times B 3x2, negative entries kept: a ReLU would zero them */
+    AKT_NEAR(D[0], -1 * 1 + 2 * 3 + -3 * 5, 0); AKT_NEAR(D[1], -1 * -2 + 2 * -4 + -3 * -6, 0);
+    AKT_NEAR(D[2], 4 * 1 + -5 * 3 + 6 * 5, 0);  AKT_NEAR(D[3], 4 * -2 + -5 * -4 + 6 * -6, 0);
+    AKT_CHECK(memcmp(D, E, sizeof D) == 0);
+    AKT_OK(ak_gemm_plan_get(ctx, &z, &pz));
+    AKT_OK(ak_gemm_plan_get(ctx, &d, &pd));
+    AKT_EQ_STR(pz.kernel, pd.kernel);
+    ak_context_destroy(ctx);
+}
+
 static void tf32_when_the_config_allows_it(void) {
     ak_config cfg = ak_config_default();
     ak_context *exact = akt_cpu_context("ops_gemm"), *fast = NULL;
@@ -135,7 +160,7 @@ static void tf32_when_the_config_allows_it(void) {
     float A[2] = { 1.0f + 1.0f / 4096, 1.0f }, B[2] = { 1.0f, 1.0f + 1.0f / 4096 }, D[1];
     ak_gemm_plan p;
     cfg.backend = AK_BACKEND_CPU; cfg.log_level = AK_LOG_NONE;
-    cfg.precision = AK_BF16; cfg.mixed_precision = AK_ON; cfg.matrix_cores = AK_ON; cfg.arch = "sm_90";
+    cfg.allow_tf32 = 1; cfg.matrix_cores = AK_ON; cfg.arch = "sm_90";
     AKT_OK(ak_context_create(&cfg, &fast));
     if (!exact || !fast) return;
     g.m = 1; g.n = 1; g.k = 2; g.a = A; g.b = B; g.d = D;
@@ -175,7 +200,8 @@ static void bad_arguments(void) {
     x = g; x.beta = 1; x.c = D + 1; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT); /* partial overlap with C */
     x = g; x.trans_a = 2; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT);
     x = g; x.activation = 99; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT);
-    x = g; x.batch = 0; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT);
+    x = g; x.activation = -1; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_CONTAINS(ak_last_error(), "AK_OP_NONE");
     x = g; x.batch = 2; x.stride_a = 16; x.stride_b = 16; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT); /* stride_d 0 */
     x = g; x.m = (size_t)1 << 33; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT);
     for (i = 0; i < 64; i++) AKT_NEAR(D[i], i < 16 ? 4 : 0, 0); /* failed calls wrote nothing */
@@ -183,12 +209,12 @@ static void bad_arguments(void) {
 }
 
 /* a cpu context planning for a named architecture with config tweaks */
-static ak_context* plan_ctx(const char* arch, int mc, int prec, int mixed, unsigned allowed, int strict) {
+static ak_context* plan_ctx(const char* arch, int mc, int prec, int mixed, int tf32, unsigned allowed, int strict) {
     ak_config cfg = ak_config_default();
     ak_context* ctx = NULL;
     cfg.backend = AK_BACKEND_CPU; cfg.log_level = AK_LOG_NONE; cfg.arch = arch;
     cfg.matrix_cores = (ak_tristate)mc; cfg.precision = prec; cfg.mixed_precision = (ak_tristate)mixed;
-    cfg.allowed_precisions = allowed; cfg.strict = strict;
+    cfg.allowed_precisions = allowed; cfg.strict = strict; cfg.allow_tf32 = tf32;
     if (ak_context_create(&cfg, &ctx) != AK_OK) {
         akt_fail(__FILE__, __LINE__, "context for %s: %s", arch, ak_last_error());
         return NULL;
@@ -196,8 +222,9 @@ static ak_context* plan_ctx(const char* arch, int mc, int prec, int mixed, unsig
     return ctx;
 }
 
-static void expect_plan_tb(const char* arch, int mc, int prec, int mixed, ak_dtype dt, size_t m, int tb, const char* kernel, const char* path) {
-    ak_context* ctx = plan_ctx(arch, mc, prec, mixed, 0, 0);
+static void expect_plan_tb(const char* arch, int mc, int prec, int mixed, int tf32, ak_dtype dt, size_t m, int tb, const char* kernel,
+                           const char* path) {
+    ak_context* ctx = plan_ctx(arch, mc, prec, mixed, tf32, 0, 0);
     ak_gemm_desc g = ak_gemm_desc_default();
     ak_gemm_plan p;
     static double buf[8];
@@ -207,51 +234,53 @@ static void expect_plan_tb(const char* arch, int mc, int prec, int mixed, ak_dty
     g.dtype = dt; g.out_dtype = dt; g.m = m; g.n = 4096; g.k = 64; g.trans_b = tb;
     g.a = (const void*)(uintptr_t)((uintptr_t)1 << 40); g.b = (const void*)(uintptr_t)((uintptr_t)2 << 40); g.d = (void*)(uintptr_t)((uintptr_t)3 << 40);
     if (ak_gemm_plan_get(ctx, &g, &p) == AK_OK) {
-        AKT_CHECKF(!strcmp(p.kernel, kernel) && !strcmp(p.path, path), "%s mc %d prec %d mixed %d %s m %zu: %s (%s), expected %s (%s)", arch,
-                   mc, prec, mixed, ak_dtype_name(dt), m, p.kernel, p.path, kernel, path);
+        AKT_CHECKF(!strcmp(p.kernel, kernel) && !strcmp(p.path, path), "%s mc %d prec %d mixed %d tf32 %d %s m %zu: %s (%s), expected %s (%s)",
+                   arch, mc, prec, mixed, tf32, ak_dtype_name(dt), m, p.kernel, p.path, kernel, path);
         AKT_CHECK(p.reason && p.reason[0]);
     } else akt_fail(__FILE__, __LINE__, "plan %s: %s", arch, ak_last_error());
     ak_context_destroy(ctx);
 }
 
-static void expect_plan(const char* arch, int mc, int prec, int mixed, ak_dtype dt, size_t m, const char* kernel, const char* path) {
-    expect_plan_tb(arch, mc, prec, mixed, dt, m, 0, kernel, path);
+static void expect_plan(const char* arch, int mc, int prec, int mixed, int tf32, ak_dtype dt, size_t m, const char* kernel, const char* path) {
+    expect_plan_tb(arch, mc, prec, mixed, tf32, dt, m, 0, kernel, path);
 }
 
 static void plans_follow_arch_and_config(void) {
     /* Hopper: wgmma for 16-bit A k-contiguous, B stored N x K; the 128-wide tile when 128x256 tiles are few */
-    expect_plan_tb("sm_90", AK_ON, -1, -1, AK_BF16, 8192, 1, "ak_gemm_wgmma_n256_bf16", "wgmma");
-    expect_plan_tb("sm_90", AK_ON, -1, -1, AK_F16, 1024, 1, "ak_gemm_wgmma_n128_f16", "wgmma");
-    expect_plan_tb("sm_90", AK_OFF, -1, -1, AK_F16, 8192, 1, "ak_gemm_simt_l_f16", "simt");
-    expect_plan_tb("sm_80", AK_ON, -1, -1, AK_F16, 8192, 1, "ak_gemm_mma_l_f16", "mma.sync");
-    expect_plan_tb("sm_90", AK_ON, AK_BF16, AK_ON, AK_F32, 8192, 1, "ak_gemm_wgmma_n256_x32", "wgmma");
-    expect_plan_tb("sm_90", AK_ON, -1, -1, AK_BF16, 16, 1, "ak_gemm_skinny_bf16", "skinny");
-    expect_plan_tb("gfx942", AK_ON, AK_BF16, AK_ON, AK_F32, 1, 1, "ak_gemm_skinny_f32", "skinny");
-    expect_plan_tb("sm_90", AK_ON, AK_F32, AK_OFF, AK_F32, 8192, 1, "ak_gemm_simt_l_f32", "simt");
+    expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_BF16, 8192, 1, "ak_gemm_wgmma_n256_bf16", "wgmma");
+    expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_F16, 1024, 1, "ak_gemm_wgmma_n128_f16", "wgmma");
+    expect_plan_tb("sm_90", AK_OFF, -1, -1, 0, AK_F16, 8192, 1, "ak_gemm_simt_l_f16", "simt");
+    expect_plan_tb("sm_80", AK_ON, -1, -1, 0, AK_F16, 8192, 1, "ak_gemm_mma_l_f16", "mma.sync");
+    expect_plan_tb("sm_90", AK_ON, AK_BF16, AK_ON, 1, AK_F32, 8192, 1, "ak_gemm_wgmma_n256_x32", "wgmma");
+    expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_BF16, 16, 1, "ak_gemm_skinny_bf16", "skinny");
+    expect_plan_tb("gfx942", AK_ON, AK_BF16, AK_ON, 0, AK_F32, 1, 1, "ak_gemm_skinny_f32", "skinny");
+    expect_plan_tb("sm_90", AK_ON, AK_F32, AK_OFF, 0, AK_F32, 8192, 1, "ak_gemm_simt_l_f32", "simt");
     /* matrix_cores: on -> the architecture's matrix instruction, off -> FMAs */
-    expect_plan("gfx90a", AK_ON, -1, -1, AK_F16, 8192, "ak_gemm_mma_l_f16", "mfma");
-    expect_plan("gfx90a", AK_OFF, -1, -1, AK_F16, 8192, "ak_gemm_simt_l_f16", "simt");
-    expect_plan("gfx908", AK_ON, -1, -1, AK_BF16, 8192, "ak_gemm_mma_l_bf16", "mfma");
-    expect_plan("gfx950", AK_ON, -1, -1, AK_BF16, 8192, "ak_gemm_mma_l_bf16", "mfma");
-    expect_plan("gfx1100", AK_ON, -1, -1, AK_F16, 8192, "ak_gemm_mma_l_f16", "wmma");
-    expect_plan("gfx1201", AK_ON, -1, -1, AK_BF16, 8192, "ak_gemm_mma_l_bf16", "wmma");
-    expect_plan("gfx906", AK_AUTO, -1, -1, AK_F16, 8192, "ak_gemm_simt_l_f16", "simt");
-    expect_plan("gfx1030", AK_AUTO, -1, -1, AK_BF16, 8192, "ak_gemm_simt_l_bf16", "simt");
-    expect_plan("sm_80", AK_ON, -1, -1, AK_F16, 8192, "ak_gemm_mma_l_f16", "mma.sync");
+    expect_plan("gfx90a", AK_ON, -1, -1, 0, AK_F16, 8192, "ak_gemm_mma_l_f16", "mfma");
+    expect_plan("gfx90a", AK_OFF, -1, -1, 0, AK_F16, 8192, "ak_gemm_simt_l_f16", "simt");
+    expect_plan("gfx908", AK_ON, -1, -1, 0, AK_BF16, 8192, "ak_gemm_mma_l_bf16", "mfma");
+    expect_plan("gfx950", AK_ON, -1, -1, 0, AK_BF16, 8192, "ak_gemm_mma_l_bf16", "mfma");
+    expect_plan("gfx1100", AK_ON, -1, -1, 0, AK_F16, 8192, "ak_gemm_mma_l_f16", "wmma");
+    expect_plan("gfx1201", AK_ON, -1, -1, 0, AK_BF16, 8192, "ak_gemm_mma_l_bf16", "wmma");
+    expect_plan("gfx906", AK_AUTO, -1, -1, 0, AK_F16, 8192, "ak_gemm_simt_l_f16", "simt");
+    expect_plan("gfx1030", AK_AUTO, -1, -1, 0, AK_BF16, 8192, "ak_gemm_simt_l_bf16", "simt");
+    expect_plan("sm_80", AK_ON, -1, -1, 0, AK_F16, 8192, "ak_gemm_mma_l_f16", "mma.sync");
     /* shape class: few tiles -> the small tile */
-    expect_plan("sm_90", AK_ON, -1, -1, AK_F16, 16, "ak_gemm_mma_s_f16", "mma.sync");
-    /* precision / mixed_precision: f32 exact unless both allow TF32 / xf32 */
-    expect_plan("sm_90", AK_ON, AK_F32, AK_OFF, AK_F32, 8192, "ak_gemm_simt_l_f32", "simt");
-    expect_plan("sm_90", AK_ON, AK_BF16, AK_OFF, AK_F32, 8192, "ak_gemm_simt_l_f32", "simt");
-    expect_plan("sm_90", AK_ON, AK_BF16, AK_ON, AK_F32, 8192, "ak_gemm_mma_l_x32", "mma.sync");
-    expect_plan("gfx942", AK_ON, AK_BF16, AK_ON, AK_F32, 8192, "ak_gemm_mma_l_x32", "mfma");
-    expect_plan("gfx942", AK_ON, AK_F32, AK_OFF, AK_F32, 8192, "ak_gemm_mma_l_f32", "mfma");
-    expect_plan("gfx90a", AK_ON, AK_BF16, AK_ON, AK_F32, 8192, "ak_gemm_mma_l_f32", "mfma"); /* no xf32: exact MFMA */
-    expect_plan("gfx1100", AK_ON, AK_BF16, AK_ON, AK_F32, 8192, "ak_gemm_simt_l_f32", "simt");
+    expect_plan("sm_90", AK_ON, -1, -1, 0, AK_F16, 16, "ak_gemm_mma_s_f16", "mma.sync");
+    /* f32 exact unless allow_tf32 opts in; a reduced precision with mixed precision on does not */
+    expect_plan("sm_90", AK_ON, AK_F32, AK_OFF, 0, AK_F32, 8192, "ak_gemm_simt_l_f32", "simt");
+    expect_plan("sm_90", AK_ON, AK_BF16, AK_OFF, 0, AK_F32, 8192, "ak_gemm_simt_l_f32", "simt");
+    expect_plan("sm_90", AK_ON, AK_BF16, AK_ON, 1, AK_F32, 8192, "ak_gemm_mma_l_x32", "mma.sync");
+    expect_plan("gfx942", AK_ON, AK_BF16, AK_ON, 1, AK_F32, 8192, "ak_gemm_mma_l_x32", "mfma");
+    expect_plan("gfx942", AK_ON, AK_F32, AK_OFF, 0, AK_F32, 8192, "ak_gemm_mma_l_f32", "mfma");
+    expect_plan("gfx90a", AK_ON, AK_BF16, AK_ON, 1, AK_F32, 8192, "ak_gemm_mma_l_f32", "mfma"); /* no xf32: exact MFMA */
+    expect_plan("gfx1100", AK_ON, AK_BF16, AK_ON, 1, AK_F32, 8192, "ak_gemm_simt_l_f32", "simt");
+    expect_plan("sm_90", AK_ON, AK_BF16, AK_ON, 0, AK_F32, 8192, "ak_gemm_simt_l_f32", "simt"); /* no opt-in: exact */
+    expect_plan("gfx942", AK_ON, AK_BF16, AK_ON, 0, AK_F32, 8192, "ak_gemm_mma_l_f32", "mfma");
 }
 
 static void strict_and_allowed_precisions(void) {
-    ak_context* ctx = plan_ctx("sm_90", AK_ON, AK_F32, AK_OFF, 0, 1);
+    ak_context* ctx = plan_ctx("sm_90", AK_ON, AK_F32, AK_OFF, 0, 0, 1);
     ak_gemm_desc g = ak_gemm_desc_default();
     ak_gemm_plan p;
     static float buf[64];
@@ -262,10 +291,10 @@ static void strict_and_allowed_precisions(void) {
     AKT_ERR(ak_gemm(ctx, &g, NULL), AK_ERROR_MATRIX_CORES);
     AKT_CONTAINS(ak_last_error(), "TF32");
     ak_context_destroy(ctx);
-    ctx = plan_ctx("sm_90", AK_OFF, AK_F32, AK_OFF, 0, 1); /* matrix cores off: fine */
+    ctx = plan_ctx("sm_90", AK_OFF, AK_F32, AK_OFF, 0, 0, 1); /* matrix cores off: fine */
     if (ctx) { AKT_OK(ak_gemm(ctx, &g, NULL)); ak_context_destroy(ctx); }
     /* allowed_precisions without f16: an f16 GEMM is a config error */
-    ctx = plan_ctx("sm_90", AK_ON, AK_F32, AK_AUTO, AK_DTYPE_BIT(AK_F32), 0);
+    ctx = plan_ctx("sm_90", AK_ON, AK_F32, AK_AUTO, 0, AK_DTYPE_BIT(AK_F32), 0);
     if (!ctx) return;
     g.dtype = AK_F16; g.out_dtype = AK_F16;
     AKT_ERR(ak_gemm(ctx, &g, NULL), AK_ERROR_CONFIG);
@@ -293,7 +322,7 @@ static void tile_table_matches_kernel_source(void) {
     for (a = 0; a < 4; a++)
         for (mi = 0; mi < 3; mi++)
             for (d = 0; d < 4; d++) {
-                ak_context* ctx = plan_ctx(archs[a], AK_AUTO, AK_BF16, AK_ON, 0, 0);
+                ak_context* ctx = plan_ctx(archs[a], AK_AUTO, AK_BF16, AK_ON, 1, 0, 0);
                 ak_gemm_desc g = ak_gemm_desc_default();
                 ak_gemm_plan p;
                 char pat[96];
@@ -333,6 +362,7 @@ static void tile_table_matches_kernel_source(void) {
 void akt_suite_ops_gemm(void) {
     AKT_RUN(odd_shapes_match_naive);
     AKT_RUN(beta_zero_never_reads_c);
+    AKT_RUN(zero_filled_desc_is_plain_gemm);
     AKT_RUN(tf32_when_the_config_allows_it);
     AKT_RUN(bad_arguments);
     AKT_RUN(plans_follow_arch_and_config);

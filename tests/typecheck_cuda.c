@@ -69,3 +69,6 @@ AK_STATIC_ASSERT(sizeof(CUdeviceptr) == sizeof(unsigned long long), devptr);
 typedef CUresult (*ak_wrong_t)(CUdeviceptr* p, int n);
 ak_wrong_t ak_wrong = cuMemAlloc;
 #endif
+AK_STATIC_ASSERT((int)_AK_E_OUT_OF_MEMORY == (int)CUDA_ERROR_OUT_OF_MEMORY && (int)_AK_E_NOT_READY == (int)CUDA_ERROR_NOT_READY &&
+                 (int)_AK_E_PEER_ALREADY_ENABLED == (int)CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED &&
+                 (int)_AK_EVENT_DISABLE_TIMING == (int)CU_EVENT_DISABLE_TIMING, runtime_codes);
