@@ -74,7 +74,7 @@ check "info: matrix_cores the same in text and JSON" bash -c "v=\$(grep -E '^  m
   \"$B\" info --json | grep -q \"\\\"matrix_cores\\\":\\\"\$v\\\"\""
 check "info: every config line keeps its three columns apart (no overflow)" \
   bash -c "awk '/^config /{on=1; next} on && !/^  /{on=0} on' '$T/out' > '$T/cfg' && [ \$(wc -l < '$T/cfg') -ge 20 ] && \
-           ! grep -vE '^  [a-z_]+  +[^ ].*  +AMDKIT_[A-Z_]+\$' '$T/cfg'"
+           ! grep -vE '^  [a-z0-9_]+  +[^ ].*  +AMDKIT_[A-Z0-9_]+\$' '$T/cfg'"
 check "info: a backend not tried says why" bash -c "! grep -E '^  (hip|cuda) +not tried *\$' '$T/out'"
 check "info on the cpu backend reports the offline compilers" grep -qE '^  compiler +.*(hipRTC|NVRTC)' "$T/out"
 run env AMDKIT_POOL_SIZE=-5 "$B" info
