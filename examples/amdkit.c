@@ -298,19 +298,10 @@ static int cmd_info(int argc, char** argv) {
     return 0;
 }
 
-static char* read_file(const char* path) {
-    FILE* f = fopen(path, "rb");
-    long n;
-    char* s;
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    if (n < 0 || !(s = (char*)malloc((size_t)n + 1))) { fclose(f); return NULL; }
-    if (fread(s, 1, (size_t)n, f) != (size_t)n) { fclose(f); free(s); return NULL; }
-    s[n] = 0;
-    fclose(f);
-    return s;
+void* akr_read_all(const char* path, size_t* n, const char** why); /* amdkit_run.c: regular files only, never blocks */
+static char* read_file(const char* path, const char** why) {
+    size_t n;
+    return (char*)akr_read_all(path, &n, why);
 }
 
 /* Write a code object to `pattern` with %t replaced by the target (':' -> '_'). */
@@ -348,6 +339,7 @@ static int cmd_compile(int argc, char** argv) {
     ak_config cfg;
     ak_context* ctx = NULL;
     char* src;
+    const char* why;
     char* t;
     memset(&co, 0, sizeof co);
     co.opt_level = AK_OPT_AUTO;
@@ -392,8 +384,8 @@ static int cmd_compile(int argc, char** argv) {
         fprintf(stderr, "amdkit compile: -o %s with several targets: put %%t in the name (it becomes the target)\n", outfile);
         return 2;
     }
-    src = read_file(file);
-    if (!src) { fprintf(stderr, "amdkit compile: cannot read %s: %s\n", file, strerror(errno)); return 2; }
+    src = read_file(file, &why);
+    if (!src) { fprintf(stderr, "amdkit compile: cannot read %s: %s\n", file, why); return 2; }
     co.options = opts;
     co.num_options = nopts;
     co.source_name = file;

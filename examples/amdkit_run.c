@@ -817,8 +817,10 @@ static int akr_npy_header(const unsigned char* b, size_t n, char* descr, size_t 
 }
 
 /* The whole of a regular file (a FIFO, device or directory is refused before
- * anything blocks on it); NULL with *why set on failure. */
-static void* akr_read_all(const char* path, size_t* n, const char** why) {
+ * anything blocks on it); NULL with *why set on failure. The command's one
+ * file reader: amdkit.c reads `compile`'s source with it too. */
+void* akr_read_all(const char* path, size_t* n, const char** why);
+void* akr_read_all(const char* path, size_t* n, const char** why) {
     int fd = open(path, O_RDONLY | O_NONBLOCK);
     struct stat st;
     char* b;

@@ -55,6 +55,11 @@ run "$B" compile kernels/elementwise.hip --kernel ak_fill_f32 --arch sm_80 -o "$
 check "compile -o writes the code object" bash -c "[ $rc -eq 0 ] && [ -s '$T/fill.cubin' ] && [ \"\$(head -c 4 '$T/fill.cubin' | od -An -c | tr -d ' ')\" = '177ELF' ]"
 run "$B" compile kernels/elementwise.hip --kernel ak_fill_f32 --arch sm_80,sm_90 -o "$T/one.co"
 check "compile -o with several targets and no %t: exit 2" test $rc -eq 2
+mkfifo "$T/src.fifo"
+run timeout 20 "$B" compile "$T/src.fifo" --kernel k --arch sm_80
+check "compile of a FIFO: refused, not waited on (exit 2)" bash -c "[ $rc -eq 2 ] && grep -q 'not a regular file' '$T/err'"
+run "$B" compile "$T/nothere.hip" --kernel k --arch sm_80
+check "compile of a missing file says why" bash -c "[ $rc -eq 2 ] && grep -q 'No such file' '$T/err'"
 for a in '' ',' 'sm_80,' ',sm_80' 'sm_80,,sm_90'; do
   run "$B" compile kernels/elementwise.hip --kernel ak_fill_f32 --arch "$a"
   check "compile --arch '$a': exit 2, says empty target" bash -c "[ $rc -eq 2 ] && grep -q 'empty target' '$T/err'"
