@@ -25,7 +25,11 @@
 # memcheck runs every test; racecheck, synccheck and initcheck
 # run a third of each suite's tests each (AKT_SAMPLE=0/3, 1/3, 2/3: the three
 # together cover every test once); GPU_CHECK_SANITIZE_SAMPLE=1 runs every test
-# under every tool. Results: sanitize_summary.md and .json (tool, suite,
+# under every tool. memcheck and initcheck run with AMDKIT_POOL=off (contexts
+# that take the environment allocate each buffer from the driver, so a read
+# past a buffer's end or of memory nobody wrote is seen, not hidden inside a
+# pool segment; gpu_runtime's pool tests enable the pool themselves);
+# GPU_CHECK_SANITIZE_POOL=on keeps the pool. Results: sanitize_summary.md and .json (tool, suite,
 # status clean / errors / cut / tests-failed / unsupported, error count, the
 # runner's counts, seconds) in $OUT, every log in the tarball. A suite x tool
 # is a failure when the tool reports an error or the suite fails under it.
@@ -118,7 +122,8 @@ SUITES=${GPU_CHECK_SANITIZE_SUITES:-$(grep -oE 'X\(gpu_[a-z_0-9]+\)' tests/test_
 TOOLS=${GPU_CHECK_SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}
 { echo "# compute-sanitizer over the GPU suites"; echo
   echo "- host: $(hostname), $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -n 1)"
-  echo "- compute-sanitizer: ${CS:-not found}"; echo "- budget: the part ends by ${SAN_END} s"; echo
+  echo "- compute-sanitizer: ${CS:-not found}"; echo "- budget: the part ends by ${SAN_END} s"
+  echo "- AMDKIT_POOL under memcheck and initcheck: ${GPU_CHECK_SANITIZE_POOL:-off}; under racecheck and synccheck: on"; echo
   echo "| tool | suite | sample | status | errors | tests (runner) | seconds |"; echo "|---|---|---|---|---|---|---|"; } > "$SUM_MD"
 echo "[" > "$SUM_JSON"; first=1
 san_clean=0; san_bad=0; san_cut=0
@@ -144,6 +149,7 @@ else
     if [ $tool = memcheck ] || [ "${GPU_CHECK_SANITIZE_SAMPLE:-3}" = 1 ]; then sample=0/1
     else case $tool in racecheck) sample=0/3 ;; synccheck) sample=1/3 ;; initcheck) sample=2/3 ;; esac; fi
     extra=; [ $tool = memcheck ] && extra="--leak-check no"
+    pool=on; { [ $tool = memcheck ] || [ $tool = initcheck ]; } && pool=${GPU_CHECK_SANITIZE_POOL:-off}
     nleft=$(echo $SUITES | wc -w)
     for suite in $SUITES; do
       budget=$(( (tool_end - SECONDS) / nleft )); nleft=$((nleft-1))
@@ -151,7 +157,7 @@ else
       log=$OUT/sanitize-$tool-$suite.log
       if [ $budget -lt 5 ]; then row $tool $suite $sample cut 0 "not run (no time left)" 0; san_cut=$((san_cut+1)); continue; fi
       t0=$SECONDS
-      AKT_SAMPLE=$sample timeout --signal=INT --kill-after=15 $budget "$CS" --tool $tool $extra --error-exitcode 86 --print-limit 50 \
+      AMDKIT_POOL=$pool AKT_SAMPLE=$sample timeout --signal=INT --kill-after=15 $budget "$CS" --tool $tool $extra --error-exitcode 86 --print-limit 50 \
         ./build/amdkit_tests $suite > "$log" 2>&1
       rc=$?; secs=$(( SECONDS - t0 ))
       nerr=$(grep -oE 'ERROR SUMMARY: [0-9]+' "$log" | tail -n 1 | grep -oE '[0-9]+$')
