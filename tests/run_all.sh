@@ -146,7 +146,7 @@ step bench-ops-check bash tests/bench_check.sh $B
 suite report-check python3 tests/report_check.py
 # every miss of the committed shape sweep belongs to a group explained in bench/NOTES.md; the sweep's harness
 # (bench/bench_sweep.c + sweep_render.py) on a tiny grid (cpu backend: checks the harness, not speed)
-step sweep-misses python3 bench/sweep_misses.py bench/results/h100_sweep_final.json --check
+step sweep-misses python3 bench/sweep_misses.py bench/results/h100_sweep.json --check
 step sweep-quick bash -c "AMDKIT_BACKEND=cpu ./$B/bench_sweep --quick --rows 1,3,64 --cols 1,7,127,1000,5000 --dtypes f32,bf16 $B/sweep-quick.json && python3 bench/sweep_render.py $B/sweep-quick.json --out $B/sweep-quick"
 
 skipped=0; skipped_why=""

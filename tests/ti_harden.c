@@ -1,4 +1,4 @@
-/* ti_harden.c - hostile-input tests (issue 10): what amdkit does with a FIFO,
+/* ti_harden.c - hostile-input tests: what amdkit does with a FIFO,
  * a symlink, a huge sparse file, a foreign or group-writable file, or a payload
  * that is not a code object for the target at a cache entry's path; host frees
  * of pointers it never gave out; launch geometry over the device limits;

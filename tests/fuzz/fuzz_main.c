@@ -1,4 +1,4 @@
-/* Fuzz harnesses of amdkit (issue 10), one binary for all of them.
+/* Fuzz harnesses of amdkit, one binary for all of them.
  *
  * Each harness is a file tests/fuzz/fuzz_NAME.c defining
  *     static int akf_NAME(const uint8_t* data, size_t size);   (returns 0)
