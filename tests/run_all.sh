@@ -18,8 +18,9 @@
 #     that a wrong one fails)
 #   - the embedded kernel sources and generated interfaces match kernels/ (make gen-check), akgen's refusals
 #     (tests/akgen_check.sh), the typed packers reject a wrong call (kargs-typed)
-#   - the command-line tool as a new user meets it (tests/cli_check.sh), the README's example and configuration
-#     table, the demo, the prototyping walkthrough as written, amdkit run/bench/tune edge cases (cpu backend)
+#   - the command-line tool as a new user meets it (tests/cli_check.sh), the README's example (examples/hello.c)
+#     and configuration table, the demo, the prototyping walkthrough as written, amdkit run/bench/tune edge cases,
+#     the shared library and the Python ctypes example (tests/embed_check.sh) (cpu backend)
 #   - the benchmarks' honesty: bench_ops' per-entry CPU-reference check (and that it catches a corrupted result),
 #     bench/report.py's fast_p logic, every miss of the committed shape sweep mapped to an explained group
 # Full tier only:
@@ -133,6 +134,7 @@ echo "== command-line tool, README example and configuration table, demo (cpu)"
 suite cli bash tests/cli_check.sh $B/amdkit
 suite readme-example bash tests/readme_check.sh
 step hello env AMDKIT_BACKEND=cpu ./$B/hello
+suite embed bash tests/embed_check.sh   # libamdkit.so + pkg-config, a C program on it, the Python ctypes example
 suite readme-config bash tests/readme_config_check.sh $B/amdkit
 step demo env AMDKIT_BACKEND=cpu ./$B/amdkit demo
 echo "== several devices (cpu backend: N contexts, collectives over threads)"
