@@ -81,12 +81,16 @@ echo "== make $([ "$TIER" = full ] && echo check || echo test): the $TIER tier o
 echo "== dependencies"
 bash tests/deps.sh || { echo "0 passed, 1 failed"; exit 1; }
 
-echo "== build"
-step build make -s -j"$NPROC" all
-[ -x $B/amdkit_tests ] && [ -x $B/amdkit ] || { echo "the build failed: nothing to test"; echo "0 passed, 1 failed"; exit 1; }
-
+# the test runner first, so that its suites (mostly one thread waiting on a compiler) run beside the rest of the
+# build and the steps below
+echo "== build: the test runner"
+step build-runner make -s -j"$NPROC" $B/amdkit_tests
+[ -x $B/amdkit_tests ] || { echo "the build failed: nothing to test"; echo "0 passed, 1 failed"; exit 1; }
 echo "== test suites (cpu backend, real offline compilers; $([ "$TIER" = full ] && echo "every family x every target" || echo "a representative compile matrix")): beside the steps below"
 if full; then bg suites suite env AKT_FULL=1 ./$B/amdkit_tests; else bg suites suite ./$B/amdkit_tests; fi
+echo "== build: everything else (-Werror)"
+step build make -s -j"$NPROC" all
+[ -x $B/amdkit ] || { bg_wait; echo "the build failed"; echo "0 passed, 1 failed"; exit 1; }
 
 # quick: wave 64 (the CDNA path no GPU here runs; wave 32 runs for real on the NVIDIA GPU suites); full: both
 echo "== kernel emulation (tests/emu_llm.cpp: llm / layout / residual-norm kernels on host threads vs their references)"
