@@ -66,7 +66,8 @@
  *   - The disk cache trusts nothing it reads (model: >>decl:compile, "Disk
  *     cache trust"): a bad entry is a miss, logged, and recompiled.
  * Tested by the suites under ASan/UBSan/TSan, fuzzing (tests/fuzz) and a
- * kill-the-writer test of the cache (make test).
+ * kill-the-writer test of the cache (make test; the sanitizers and fuzzers:
+ * make check).
  *
  * ============================================================================
  * TABLE OF CONTENTS  (grep the tag to jump; declarations use `>>decl:`,

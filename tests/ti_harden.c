@@ -599,7 +599,7 @@ static void test_harden_refresh_memory_threads(void) {
 }
 
 /* ---- 16 threads on one context: cache, pool, streams, host memory; 16 more
- * each with its own context (run under ThreadSanitizer by make test) ------- */
+ * each with its own context (run under ThreadSanitizer by make check) ------- */
 #define AKH_THREADS 16
 typedef struct akh_mt { ak_context* ctx; _ak_cache* cache; int id; int bad; } akh_mt;
 static void* akh_mt_shared(void* u) {
