@@ -11,7 +11,7 @@
 #   make fuzz       the fuzz targets of tests/fuzz/, FUZZ_SECONDS (300) each (5 s each in make check)
 #   make gpu-check  on a GPU machine: GPU suites + benchmarks, JSON into $$OUT (or build/gpu-check-PART); GPU_CHECK_PART=check|bench|sanitize|all (sanitize: the GPU suites under compute-sanitizer)
 #   make gen        re-embed kernels/*.hip into amdkit.h;  make gen-check: fail if amdkit.h is stale
-#   make install PREFIX=DIR   amdkit.h, the amdkit command, kernels/*.hip and amdkit.pc under DIR
+#   make install PREFIX=DIR   amdkit.h, libamdkit.so, the amdkit command, kernels/*.hip and amdkit.pc under DIR
 #                   (default /usr/local; DESTDIR for staging);  make uninstall PREFIX=DIR removes them
 CC      ?= cc
 CXX     ?= c++
@@ -30,7 +30,7 @@ BENCHES  := bench_ops bench_runtime bench_hotpath bench_attention bench_comm ben
 EXAMPLES := tp_linear hello
 
 .PHONY: all test check demo gpu-check clean install uninstall test-sanitize fuzz gen gen-check sweep
-all: $(BUILD)/amdkit_tests $(BUILD)/amdkit $(addprefix $(BUILD)/,$(EXAMPLES) $(BENCHES))
+all: $(BUILD)/amdkit_tests $(BUILD)/amdkit $(BUILD)/libamdkit.so $(addprefix $(BUILD)/,$(EXAMPLES) $(BENCHES))
 
 # --- one rule per kind of program -------------------------------------------
 # The test runner (tests/test_main.c + one object per tests/t_*.c), in three builds: plain (CFLAGS), ASan + UBSan
@@ -59,6 +59,12 @@ $(addprefix $(BUILD)/,$(BENCHES)): $(BUILD)/%: bench/%.c bench/bench_common.h te
 $(addprefix $(BUILD)/,$(EXAMPLES)): $(BUILD)/%: examples/%.c $(HDR)
 	@mkdir -p $(BUILD)
 	$(C99) $(CFLAGS) -I. $< -o $@ $(LIBS)
+
+# the shared library for programs that load amdkit through an FFI: examples/libamdkit.c, the implementation in one
+# translation unit (examples/ctypes_softmax.py uses it)
+$(BUILD)/libamdkit.so: examples/libamdkit.c $(HDR)
+	@mkdir -p $(BUILD)
+	$(C99) $(CFLAGS) -I. -fPIC -shared $< -o $@ $(LIBS)
 
 # test tools: tests/ak_NAME.c (ak_compile_matrix: every family x targets through ak_compile_offline, and ak_symbols,
 # both run inside the ROCm 6.4 chroot by tests/check_rocm64.sh)
@@ -129,27 +135,33 @@ sweep:
 	@bash bench/sweep_device.sh
 
 # --- install ------------------------------------------------------------------
-# `pkg-config --cflags --libs amdkit` gives what an embedder of the header needs: -I<prefix>/include -ldl -lpthread -lm.
+# `pkg-config --cflags --libs amdkit` gives what an embedder of the header needs: -I<prefix>/include -ldl -lpthread -lm;
+# `pkg-config --cflags --libs amdkit-shared` links libamdkit.so instead (no AMDKIT_IMPLEMENTATION in the program).
 PREFIX     ?= /usr/local
 DESTDIR    ?=
 bindir     := $(PREFIX)/bin
 includedir := $(PREFIX)/include
 datadir    := $(PREFIX)/share/amdkit
+libdir     := $(PREFIX)/lib
 pcdir      := $(PREFIX)/lib/pkgconfig
 AK_VERSION := $(shell sed -n 's/^\#define AK_VERSION_STRING "\(.*\)"/\1/p' amdkit.h)
 AK_DESC    := single-header C toolkit for AMD GPUs (ROCm HIP + hipRTC), NVIDIA GPUs through HIP, and a cpu backend
 
-install: $(BUILD)/amdkit
-	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(includedir) $(DESTDIR)$(datadir)/kernels $(DESTDIR)$(pcdir)
+install: $(BUILD)/amdkit $(BUILD)/libamdkit.so
+	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(includedir) $(DESTDIR)$(libdir) $(DESTDIR)$(datadir)/kernels $(DESTDIR)$(pcdir)
 	install -m 755 $(BUILD)/amdkit $(DESTDIR)$(bindir)/amdkit
 	install -m 644 amdkit.h $(DESTDIR)$(includedir)/amdkit.h
+	install -m 755 $(BUILD)/libamdkit.so $(DESTDIR)$(libdir)/libamdkit.so
 	install -m 644 kernels/*.hip $(DESTDIR)$(datadir)/kernels/
 	printf 'prefix=%s\nincludedir=$${prefix}/include\n\nName: amdkit\nDescription: %s\nVersion: %s\nCflags: -I$${includedir}\nLibs: -ldl -lpthread -lm\n' \
 	  '$(PREFIX)' '$(AK_DESC)' '$(AK_VERSION)' > $(DESTDIR)$(pcdir)/amdkit.pc
+	printf 'prefix=%s\nincludedir=$${prefix}/include\nlibdir=$${prefix}/lib\n\nName: amdkit-shared\nDescription: %s (libamdkit.so)\nVersion: %s\nCflags: -I$${includedir}\nLibs: -L$${libdir} -Wl,-rpath,$${libdir} -lamdkit\nLibs.private: -ldl -lpthread -lm\n' \
+	  '$(PREFIX)' '$(AK_DESC)' '$(AK_VERSION)' > $(DESTDIR)$(pcdir)/amdkit-shared.pc
 	@echo "installed amdkit $(AK_VERSION) under $(DESTDIR)$(PREFIX)"
 
 uninstall:
-	rm -f $(DESTDIR)$(bindir)/amdkit $(DESTDIR)$(includedir)/amdkit.h $(DESTDIR)$(pcdir)/amdkit.pc
+	rm -f $(DESTDIR)$(bindir)/amdkit $(DESTDIR)$(includedir)/amdkit.h $(DESTDIR)$(libdir)/libamdkit.so
+	rm -f $(DESTDIR)$(pcdir)/amdkit.pc $(DESTDIR)$(pcdir)/amdkit-shared.pc
 	rm -f $(addprefix $(DESTDIR)$(datadir)/kernels/,$(notdir $(wildcard kernels/*.hip)))
 	-rmdir $(DESTDIR)$(datadir)/kernels $(DESTDIR)$(datadir) 2>/dev/null
 	@echo "removed amdkit from $(DESTDIR)$(PREFIX)"

@@ -36,6 +36,16 @@
  *                            everything else stay
  *   (run-time logger and allocator with user_data: see ak_config)
  *
+ * Test hooks (amdkit's own tests and benchmarks; not for programs):
+ *   AMDKIT_TESTS             the implementation's test-only internals and hooks
+ *                            (pool and cache checks, _ak_rowop_force, the cpu
+ *                            backend storing autotune choices): tests/test_main.c
+ *   AMDKIT_ROWOP_FORCE       only the row-op table override _ak_rowop_force
+ *                            (bench/bench_sweep.c --force)
+ *   AK_TYPECHECK_ONLY        stop after the dlopen'ed entry-point lists, whose
+ *                            prototypes tests/typecheck_*.c check against the
+ *                            real HIP / CUDA / NCCL headers
+ *
  * Thread safety, in general: a context may be shared between threads; every
  * function says what holds for it on its doc line.
  *
@@ -62,7 +72,8 @@
  *     (a context lives until its last communicator goes), and a communicator
  *     destroyed inside an open group goes at the group's end.
  * Tested by the suites under ASan/UBSan/TSan, fuzzing (tests/fuzz) and a
- * kill-the-writer test of the cache (make test).
+ * kill-the-writer test of the cache (make test; the sanitizers and fuzzers:
+ * make check).
  *
  * ============================================================================
  * TABLE OF CONTENTS  (grep the tag to jump; declarations use `>>decl:`,
@@ -372,6 +383,9 @@ typedef enum ak_opt_level {
     X(const char*, arch, STR, NULL, "AMDKIT_ARCH", 0, 0, NULL, \
       "target architecture: NULL or \"auto\" = the device's, else e.g. \"gfx90a\"") \
     X(int, device, INT, 0, "AMDKIT_DEVICE", 0, INT_MAX, NULL, "device ordinal") \
+    X(int, cpu_compile_check, BOOL, 1, "AMDKIT_CPU_COMPILE_CHECK", 0, 0, NULL, \
+      "cpu backend: ak_kernel_get compiles the source once (cached) with hipRTC or NVRTC where one loads, for arch " \
+      "or else gfx90a / sm_80, and reports compile errors and a missing kernel as a GPU backend does") \
     X(ak_opt_level, opt_level, ENUM, AK_OPT_AUTO, "AMDKIT_OPT_LEVEL", 0, 0, _ak_opt_level_names, \
       "optimization level; auto = the architecture's recommendation") \
     X(ak_tristate, matrix_cores, TRI, AK_AUTO, "AMDKIT_MATRIX_CORES", 0, 0, NULL, \
@@ -784,8 +798,13 @@ typedef void (*ak_cpu_kernel_fn)(const ak_launch_info* info, void** args);
 
 /* Get a kernel: compile `source` for the context's device (through the
  * cache) and look up `kernel_name` (an extern "C" __global__ function).
- * On the cpu backend no compiler is needed; the kernel then runs its CPU
- * implementation (ak_kernel_set_cpu). Release with ak_kernel_release.
+ * On the cpu backend the kernel runs its CPU implementation
+ * (ak_kernel_set_cpu); where hipRTC or NVRTC loads, the source is still
+ * compiled once (through the cache, for config.arch or else gfx90a / sm_80),
+ * so a compile error (AK_ERROR_COMPILATION with the log) or a kernel missing
+ * from the code (AK_ERROR_NOT_FOUND) is reported as on a GPU;
+ * config.cpu_compile_check = 0 (AMDKIT_CPU_COMPILE_CHECK=0) turns that off,
+ * and without a compiler nothing is checked. Release with ak_kernel_release.
  * Thread safety: any thread; two threads asking for the same kernel compile it once. */
 AKAPI ak_result ak_kernel_get(ak_context* ctx, const char* source, const char* kernel_name,
                               const ak_compile_options* opts, ak_kernel** out);
@@ -2107,6 +2126,8 @@ struct ak_context {
     void* optmemo[8];              /* _ak_optmemo: compile options built once (>>impl:compile) */
     int n_optmemo;
     struct ak_kernel* spare_kernel; /* one released handle kept for the next ak_kernel_get (atomic exchange, >>impl:launch) */
+    int cpu_check_state;           /* cpu backend's compile check: 0 not chosen yet, 1 no compiler, 2 cpu_check_target */
+    char cpu_check_target[64];     /* its target (written once, before the state's release store) */
     struct _ak_phash* host_live;   /* live ak_host_alloc pointers (under lock; made on first use) */
     int comm_refs;                 /* live communicators on this context (under lock, >>impl:multi) */
     _ak_link live_streams, live_events; /* ak_stream / ak_event not destroyed yet (under lock; empty: next == NULL or self) */
@@ -2957,12 +2978,11 @@ enum { _AK_HIP_PROPS_R0600_ARCH_OFFSET = 1160, _AK_HIP_PROPS_R0000_ARCH_OFFSET =
  *   between documents, `source` says so ("derived", "less sure").
  *
  * Recommended defaults (rec_*):
- * - CDNA3/CDNA4: bf16, aggressive, matrix cores (issue 2).
- * - CDNA2 and CDNA1: fp16, balanced, matrix cores (issue 2 for CDNA2; CDNA1's
- *   MFMA runs BF16 at half the FP16 rate, so fp16 is the better default).
- * - GCN5, RDNA2, RDNA3, RDNA4: fp32, conservative, no matrix cores (issue 2:
- *   "RDNA: fp32, conservative, no matrix cores"; gfx906/RDNA2 have none, and
- *   RDNA3/4 WMMA stays opt-in).
+ * - CDNA3/CDNA4: bf16, aggressive, matrix cores.
+ * - CDNA2 and CDNA1: fp16, balanced, matrix cores (CDNA1's MFMA runs BF16 at
+ *   half the FP16 rate, so fp16 is the better default).
+ * - GCN5, RDNA2, RDNA3, RDNA4: fp32, conservative, no matrix cores
+ *   (gfx906/RDNA2 have none, and RDNA3/4 WMMA stays opt-in).
  * - NVIDIA Ampere and later (all rows, consumer parts included): bf16,
  *   aggressive, matrix cores. Every Ampere+ tensor core runs BF16 at the FP16
  *   rate (GeForce halves FP32-accumulate math for BOTH types equally), so
@@ -5090,7 +5110,8 @@ AKDEF ak_result ak_cache_purge(ak_context* ctx) {
  *   request when it is more than twice the request AND more than
  *   _AK_POOL_OVERSIZE_SLACK (8 MiB) larger than it. Such a request gets its
  *   own segment instead, so a big cached block is never whittled down by
- *   small requests into pieces that pin it (pytorch#35901). Best fit gives
+ *   small requests into pieces that pin it (the fragmentation PyTorch's
+ *   caching allocator is known for). Best fit gives
  *   the smallest candidate, so if it is oversize every candidate is.
  * - Merge: a block that becomes free merges with free neighbours of its
  *   segment when their states allow it (both ready, one ready, or both
@@ -10065,26 +10086,28 @@ static int _ak_elf_has_function(const void* data, size_t size, const char* name,
     return found ? 1 : tables ? 0 : -1;
 }
 
-AKDEF ak_result ak_compile_offline(ak_context* ctx, const char* target, const char* source, const char* kernel_name,
-                                   const ak_compile_options* o, ak_code_object* out) {
+/* Compile (or find in the cache) `source` for `target` without loading it, and check that the code object
+ * holds kernel_name: the held cache entry (release it) and where it came from. ak_compile_offline and the
+ * cpu backend's compile check. */
+static ak_result _ak_compile_entry(ak_context* ctx, const char* target, const char* source, const char* kernel_name,
+                                   const ak_compile_options* o, _ak_cache_entry** out, ak_cache_source* src) {
     _ak_opts opts;
     _ak_str canon = { NULL, 0, 0, 0 };
     _ak_compile_job job;
     _ak_cache_key key;
     _ak_cache_entry* e = NULL;
-    ak_cache_source src = AK_CACHE_MISS;
     char cid[128];
     const void* data;
     size_t size = 0;
     ak_result r;
-    if (!ctx || !out) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_compile_offline: ctx or out is NULL");
-    memset(out, 0, sizeof *out);
+    *out = NULL;
+    *src = AK_CACHE_MISS;
     if ((r = _ak_prepare_compile(ctx, target, source, kernel_name, o, &opts, &canon, &job, &key, cid, sizeof cid)) != AK_OK) {
         _ak_str_free(&canon);
         return r;
     }
     key.device_tag = "offline";
-    r = _ak_job_cache_get(ctx, &job, &key, NULL, o, &e, &src);
+    r = _ak_job_cache_get(ctx, &job, &key, NULL, o, &e, src);
     _ak_str_free(&canon);
     if (r != AK_OK) return r;
     data = _ak_cache_entry_data(e, &size);
@@ -10097,6 +10120,21 @@ AKDEF ak_result ak_compile_offline(ak_context* ctx, const char* target, const ch
                            "__global__?); its kernels: %s", kernel_name, job.source_name, target, kernels[0] ? kernels : "none");
         }
     }
+    *out = e;
+    return AK_OK;
+}
+
+AKDEF ak_result ak_compile_offline(ak_context* ctx, const char* target, const char* source, const char* kernel_name,
+                                   const ak_compile_options* o, ak_code_object* out) {
+    _ak_cache_entry* e = NULL;
+    ak_cache_source src = AK_CACHE_MISS;
+    const void* data;
+    size_t size = 0;
+    ak_result r;
+    if (!ctx || !out) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_compile_offline: ctx or out is NULL");
+    memset(out, 0, sizeof *out);
+    if ((r = _ak_compile_entry(ctx, target, source, kernel_name, o, &e, &src)) != AK_OK) return r;
+    data = _ak_cache_entry_data(e, &size);
     out->data = _ak_alloc(size);
     if (!out->data) { _ak_cache_entry_release(ctx->cache, e); return _ak_err(AK_ERROR_OUT_OF_MEMORY, "out of host memory copying a code object"); }
     memcpy(out->data, data, size);
@@ -10106,6 +10144,43 @@ AKDEF ak_result ak_compile_offline(ak_context* ctx, const char* target, const ch
     out->compile_ms = src == AK_CACHE_MISS ? _ak_cache_entry_compile_ms(e) : 0.0;
     _ak_cache_entry_release(ctx->cache, e);
     return AK_OK;
+}
+
+/* The cpu backend's compile check of a user kernel (config.cpu_compile_check): its target, chosen once per
+ * context: config.arch, else gfx90a where hipRTC loads and builds it, else sm_80 where NVRTC does; NULL when
+ * no compiler loads (or config.arch's does not): then nothing is checked and the kernel runs its C
+ * implementation as always. An arch the loaded compiler cannot build is the GPU backends' error. */
+static ak_result _ak_cpu_check_target(ak_context* ctx, const char** target) {
+    int st = __atomic_load_n(&ctx->cpu_check_state, __ATOMIC_ACQUIRE);
+    *target = NULL;
+    if (st == 0) {
+        const char* arch = ctx->cfg.arch;
+        const char* pick = NULL;
+        ak_result r;
+        if (arch && *arch && !_ak_streq_ci(arch, "auto")) {
+            if ((r = ak_compile_target_check(ctx, arch)) == AK_OK) pick = arch;
+            else if (r != AK_ERROR_BACKEND_UNAVAILABLE) return r;
+        } else if (ak_compile_target_check(ctx, "gfx90a") == AK_OK) pick = "gfx90a";
+        else if (ak_compile_target_check(ctx, "sm_80") == AK_OK) pick = "sm_80";
+        if (pick) _ak_copy(ctx->cpu_check_target, sizeof ctx->cpu_check_target, pick);
+        _ak_log(&ctx->log, AK_LOG_INFO, AK_LOGITEM_GENERIC, "cpu backend: ak_kernel_get %s%s", pick ? "compiles kernels for " :
+                "checks no kernel source (no GPU compiler loads)", pick ? pick : "");
+        ak_clear_error();   /* a compiler that does not load is no failure of this call */
+        __atomic_store_n(&ctx->cpu_check_state, pick ? 2 : 1, __ATOMIC_RELEASE);
+        st = pick ? 2 : 1;
+    }
+    if (st == 2) *target = ctx->cpu_check_target;
+    return AK_OK;
+}
+static ak_result _ak_cpu_compile_check(ak_context* ctx, const char* source, const char* kernel_name,
+                                       const ak_compile_options* o, ak_cache_source* src) {
+    const char* target;
+    _ak_cache_entry* e = NULL;
+    ak_result r = _ak_cpu_check_target(ctx, &target);
+    if (r != AK_OK || !target) return r;
+    r = _ak_compile_entry(ctx, target, source, kernel_name, o, &e, src);
+    if (e) _ak_cache_entry_release(ctx->cache, e);
+    return r;
 }
 AKDEF void ak_code_object_free(ak_code_object* co) {
     if (!co) return;
@@ -10208,7 +10283,15 @@ static ak_result _ak_kernel_get_at(ak_context* ctx, const char* target_override,
                                    const char* kernel_name, const ak_compile_options* o, ak_kernel** out);
 AKDEF ak_result ak_kernel_get(ak_context* ctx, const char* source, const char* kernel_name,
                               const ak_compile_options* o, ak_kernel** out) {
-    return _ak_kernel_get_at(ctx, NULL, source, kernel_name, o, out);
+    ak_result r = _ak_kernel_get_at(ctx, NULL, source, kernel_name, o, out);
+    /* the cpu backend runs the kernel's C implementation, after its source compiled where a GPU compiler loads
+       (config.cpu_compile_check): the same errors as on a GPU. The library's own kernels are not checked here. */
+    if (r == AK_OK && !ctx->bk->module_load && ctx->cfg.cpu_compile_check &&
+        (r = _ak_cpu_compile_check(ctx, source, kernel_name, o, &(*out)->source)) != AK_OK) {
+        ak_kernel_release(*out);
+        *out = NULL;
+    }
+    return r;
 }
 /* The compile-or-cache path of ak_kernel_get (everything but a warm hit
  * with default options): k->target is set; fills k->entry, k->source, k->fn. */
@@ -15137,7 +15220,7 @@ static const char _ak_src_softmax[] =
     "//    each row runs a scalar head up to the first 16-byte boundary, 8-element\n"
     "//    vectors, a scalar tail (odd widths such as 50257 stay vectorized). (Its\n"
     "//    f32 vectors stay ld8 / st8 at p + 8t: the contiguous 16-byte layout of\n"
-    "//    ak_ld16 measured 2-7% slower here on the H100, 2026-11-23, helper wide.)\n"
+    "//    ak_ld16 measured 2-7% slower here on the H100, 2026-11-23.)\n"
     "//\n"
     "// 5. ak_softmax_slab_<dt>: narrow rows whose width is not a multiple of 8\n"
     "//    (path 1 reads those element by element): a block takes R consecutive\n"
@@ -16967,9 +17050,9 @@ static ak_result _ak_rowop_check(ak_context* ctx, ak_dtype t, const void* x, con
 /* ---- the row-op variant table ----------------------------------------------
  * Which kernel (variant), block size and parameter each row-wise op uses for a
  * shape: the first row of _ak_rowop_table that matches (op, dtype, cols range,
- * rows range, cols a multiple of 8 or not) wins; each row names the
- * measurement that chose it (bench/bench_sweep.c; bench/NOTES.md "Shape
- * sweep"). A variant that cannot run the shape (a register row wider than
+ * rows range, cols a multiple of 8 or not) wins; each row says why, and
+ * bench/NOTES.md "Row-op table" gives the measurement behind each row
+ * (bench/bench_sweep.c --force). A variant that cannot run the shape (a register row wider than
  * 16384, split blocks past the compute units) falls back to the op's generic
  * one (_ak_rowop_pick). */
 enum {
@@ -17012,108 +17095,74 @@ typedef struct _ak_rowop_rule {
     int odd;                /* -1 any width, 0 only cols % 8 == 0, 1 only cols % 8 != 0 */
     int variant;            /* _AK_ROW_VARIANT_* */
     unsigned block, param;  /* see the variant */
-    const char* why;        /* the measurement that chose the row */
+    const char* why;        /* why this row (the measurements: bench/NOTES.md "Row-op table") */
 } _ak_rowop_rule;
 #define _AK_RMAX ((size_t)-1)
 static const _ak_rowop_rule _ak_rowop_table[] = {
     /* softmax, layernorm, rmsnorm (bench/NOTES.md "Sweep misses: wide rows"; rows 256..16384 measured: fewer
      * rows keep the older choice) */
     { _AK_RO_SOFTMAX, _AK_DT_ALL, 8193, 16384, 256, _AK_RMAX, 0, -1, _AK_ROW_VARIANT_WIDE, 512, 0,
-      "h100 2026-11-23 session 3 (helper wide), x 16384 rows 256/1024/4096/16384, % of copy: f32 wide/512 "
-      "61/73/81/83 vs rows 40/57/68/71, bf16 46/66/84/91 vs rows 38/50/58/61; 8193..16384 columns take the same "
-      "1024-thread register group as 16384 in the rows kernel (1 block per SM)" },
+      "wide softmax rows (8193..16384): one 512-thread block per row beats the register rows at >= 256 rows" },
     { _AK_RO_SOFTMAX, _AK_DT_HALF, 16385, 131072, 256, _AK_RMAX, 0, -1, _AK_ROW_VARIANT_WIDE, 512, 0,
-      "h100 2026-11-23 session 3 (helper wide), bf16 rows 256/1024/4096/16384, wide/512 vs split/128: x 32768 "
-      "63/66/74/76 vs 43/58/63/64, x 50257 55/60/65 vs 32/41/46, x 128256 56/61/65 vs 54/60/62 (f32: split "
-      "stays ahead at 32768+)" },
+      "f16/bf16 softmax, 16385..131072 columns: one 512-thread block per row beats the split kernel" },
     { _AK_RO_NORM, _AK_DT_F32, 8193, 16384, 256, _AK_RMAX, 0, -1, _AK_ROW_VARIANT_WIDE, 1024, 0,
-      "h100 2026-11-23 session 3 (helper wide, ak_norm_wide without spills): x 16384 rows 256/1024/4096/16384: "
-      "layernorm f32 wide/1024 55/72/86/91% vs rows 42/61/71/74, rmsnorm 65/83/92/94 vs 49/71/80/84 (x 8192: rows "
-      "70-96 stays)" },
+      "f32 norms, 8193..16384 columns: one 1024-thread block per row beats the register rows at >= 256 rows" },
     { _AK_RO_NORM, _AK_DT_HALF, 8193, 16384, 256, _AK_RMAX, 0, -1, _AK_ROW_VARIANT_WIDE, 512, 0,
-      "h100 2026-11-23 session 3 (helper wide): x 16384 rows 256/1024/4096/16384: layernorm bf16 wide/512 "
-      "41/66/82/89% vs rows 37/53/63/66, rmsnorm 48/71/86/92 vs 43/61/74/78 (x 8192: rows 85-99 stays)" },
+      "f16/bf16 norms, 8193..16384 columns: one 512-thread block per row beats the register rows at >= 256 rows" },
     /* softmax / log_softmax of f16 / bf16 rows whose width is not a multiple of 8 (the rows kernel reads them
      * element by element): runs of rows through shared memory (bench/NOTES.md "Narrow odd rows"; forced variants
      * of bench_sweep, both ops alike; f32 stays with the rows kernel: slab slower or within 5%) */
     { _AK_RO_SOFTMAX, _AK_DT_HALF, 2, 64, 16384, _AK_RMAX, 0, 1, _AK_ROW_VARIANT_SLAB, 128, 4096,
-      "h100 2026-11-23 session 4, softmax x 33 f16 / bf16: 16384 rows 8.35 / 8.19 us slab/128/4096 vs 9.02 / 9.06 "
-      "rows, 65536 rows 14.85 / 14.94 vs 19.52 / 19.94 (eager 12.9); 64 / 1024 rows: rows 5.6-5.9 vs slab 6.7-7.5" },
+      "f16/bf16 softmax of narrow odd rows (2..64): runs of rows through shared memory, at >= 16384 rows" },
     { _AK_RO_SOFTMAX, _AK_DT_HALF, 65, 255, 64, _AK_RMAX, 0, 1, _AK_ROW_VARIANT_SLAB, 64, 2048,
-      "h100 2026-11-23 session 4, softmax x 127 f16 / bf16, 64 / 1024 / 16384 / 65536 rows: slab/64/2048 5.76 / "
-      "5.98 / 10.53 / 24.51 us vs rows 7.04 / 7.52 / 17.12 / 47.94 (eager 5.0 / 5.5 / 9.1 / 22.2: still 0.85-0.92x)" },
+      "f16/bf16 softmax, odd widths 65..255: runs of rows through shared memory, 64-thread blocks" },
     { _AK_RO_SOFTMAX, _AK_DT_HALF, 256, 2048, 16384, _AK_RMAX, 0, 1, _AK_ROW_VARIANT_SLAB, 128, 8192,
-      "h100 2026-11-23 session 4, softmax x 1023 f16 / bf16, 16384 / 65536 rows: slab/128/8192 41.41 / 42.14 and "
-      "133.47 / 134.24 us vs rows 44.16 / 41.12 and 146.56 / 136.96 (log_softmax 1-13%); 1024 rows: rows 8.8 vs 10.3" },
+      "f16/bf16 softmax, odd widths 256..2048, >= 16384 rows: runs of rows through shared memory" },
     { _AK_RO_SOFTMAX, _AK_DT_HALF, 2049, 4095, 16384, _AK_RMAX, 0, 1, _AK_ROW_VARIANT_SLAB, 64, 0,
-      "h100 2026-11-23 session 4, softmax x 3001 f16 / bf16 (2 rows a 64-thread block): 16384 rows 109.7 / 110.2 us "
-      "vs rows 132.1 / 123.1, 65536 rows 363.7 / 363.1 vs 502.2 / 465.0 (eager 690); at 1024 rows rows wins 15 vs "
-      "21; only 3001 measured in this range" },
+      "f16/bf16 softmax, odd widths 2049..4095, >= 16384 rows: two rows a 64-thread block" },
     { _AK_RO_SOFTMAX | _AK_RO_NORM, _AK_DT_ALL, 1, 16384, 1, _AK_RMAX, 0, -1, _AK_ROW_VARIANT_ROWS, 128, 0,
-      "h100 bench_ops 2026-11-22: 65536 x 4096 at 94-100% of copy, one read; 128-thread blocks (f16 4096: 2988 GB/s "
-      "vs 2903 with 256); h100 sweep 2026-11-23: 94-100% at 65536 x 768..8192, 57-71% (f32) / 49-61% (f16) at "
-      "x 16384 (the rule's weak end)" },
+      "softmax and norms up to 16384 columns: the row in registers, one read, 128-thread blocks" },
     { _AK_RO_SOFTMAX, _AK_DT_ALL, 16385, _AK_RMAX, 1, _AK_RMAX, 0, -1, _AK_ROW_VARIANT_SPLIT, 128, 0,
-      "h100 bench_ops 2026-11-22: 4096 x 393216 f32 split 2173 GB/s vs 1811 two-pass (falls back to two-pass past "
-      "CUs blocks per row, and for f16/bf16 past 131072 columns: 1974 vs 1823 GB/s)" },
+      "softmax past 16384 columns: co-operating blocks per row, one read (two-pass past the compute units)" },
     { _AK_RO_NORM, _AK_DT_ALL, 16385, _AK_RMAX, 1, _AK_RMAX, 0, -1, _AK_ROW_VARIANT_WIDE, 1024, 0,
-      "h100 sweep 2026-11-23: one 1024-thread block per row, two passes: 84-93% at 16384 x 32768, 58-66% at "
-      "128256 / 400000 columns; session 3 (helper wide): 64 KiB segments (param 64) measured -2..-19% for "
-      "layernorm, -20..-30% at 50257, +3..+10% for rmsnorm at >= 1024 rows: not taken" },
+      "norms past 16384 columns: one 1024-thread block per row, two passes (segments measured slower)" },
     /* reductions, few rows of 8193..32768 columns: one widened group per row (no combine launch, no workspace)
      * beats segments; measured with bench_sweep --force (bench/NOTES.md "Sweep misses: reductions, ...") */
     { _AK_RO_SUM | _AK_RO_MINMAX, _AK_DT_ALL, 8193, 32768, 1, 511, 0, -1, _AK_ROW_VARIANT_STREAM, 1024, 256,
-      "h100 red 2026-11-23 (force): sum 1 / 16 / 256 rows x 16384 f32 6.24 / 7.04 / 12.64 us stream vs 9.06 / 9.50 / "
-      "15.68 segments, x 32768 8.19 / 9.18 / 20.35 vs 8.86 / 9.79 / 23.49, bf16 alike (6.11 vs 8.80 at 1 x 16384); "
-      "max / min run the same kernel code (not measured apart)" },
+      "sum / max / min, 1..511 rows of 8193..32768: one widened group per row beats segments + combine" },
     { _AK_RO_SUM | _AK_RO_MINMAX, _AK_DT_ALL, 32769, _AK_RMAX, 256, 511, 0, -1, _AK_ROW_VARIANT_STREAM, 1024, 256,
-      "h100 red 2026-11-23 (force): sum 256 x 50257 f32 29.73 us stream vs 32.54 segments, bf16 19.62 vs 21.12; "
-      "256 x 128256 f32 57.76 vs 59.04, bf16 39.04 vs 38.94 (at 1 / 16 rows segments win: 8.1 vs 10.2 at 1 x 50257)" },
+      "sum / max / min, 256..511 rows past 32768 columns: one widened group per row beats segments" },
     { _AK_RO_ARG, _AK_DT_ALL, 8193, 16384, 1, 511, 0, -1, _AK_ROW_VARIANT_STREAM, 1024, 256,
-      "h100 red 2026-11-23 (force): argmax 1 / 16 / 256 rows x 16384 f32 9.31 / 9.79 / 15.36 us stream vs 10.18 / "
-      "10.85 / 18.46 segments, bf16 8.83 / 9.12 / 11.74 vs 10.14 / 10.40 / 14.85" },
+      "argmax / argmin, 1..511 rows of 8193..16384: one widened group per row beats segments" },
     { _AK_RO_ARG, _AK_DT_ALL, 16385, 32768, 256, 511, 0, -1, _AK_ROW_VARIANT_STREAM, 1024, 256,
-      "h100 red 2026-11-23 (force): argmax 256 x 32768 f32 23.81 us stream vs 30.34 segments, bf16 16.64 vs 20.16 "
-      "(1 / 16 rows: segments 10.2 / 10.8 vs stream 12.8-14.3; 256 x 50257: a tie, 23.97 vs 23.87)" },
+      "argmax / argmin, 256..511 rows of 16385..32768: one widened group per row beats segments" },
     /* reductions: rows < CUs x 16 (sum, mean, f32 max/min) or x 8 (the rest) and wide: segments */
     { _AK_RO_SUM, _AK_DT_ALL, 8193, _AK_RMAX, 0, 16, 1, -1, _AK_ROW_VARIANT_SEGMENTS, 256, 16,
-      "h100 bench_ops 2026-11-22, 256M elements, segments per CU 8/16/32/64: sum f32 97.2/97.8/98.0/97.6, "
-      "sum bf16 91.4/92.9/90.9/88.7" },
+      "sum / mean of few wide rows: 16 segments per compute unit, then a combine" },
     { _AK_RO_MINMAX, _AK_DT_F32, 8193, _AK_RMAX, 0, 16, 1, -1, _AK_ROW_VARIANT_SEGMENTS, 256, 16,
-      "h100 bench_ops 2026-11-22: max f32 94.8/97.2/97.2/97.3 at 8/16/32/64 segments per CU" },
+      "f32 max / min of few wide rows: 16 segments per compute unit" },
     { _AK_RO_MINMAX | _AK_RO_ARG, _AK_DT_ALL, 8193, _AK_RMAX, 0, 8, 1, -1, _AK_ROW_VARIANT_SEGMENTS, 256, 8,
-      "h100 bench_ops 2026-11-22: argmax bf16 84.1/80.9/81.5/75.2 at 8/16/32/64 segments per CU; max bf16 fell "
-      "under 90 at 16" },
+      "max / min / argmax / argmin of few wide rows: 8 segments per compute unit" },
     /* cross-entropy mean / sum of small batches: one block, one launch, no workspace */
     { _AK_RO_XENT_RED, _AK_DT_ALL, 1, 32768, 1, 1, 0, -1, _AK_ROW_VARIANT_SMALL, 512, 256,
-      "h100 red 2026-11-23 (force): 1 x 32 / 127 / 1000 / 4096 / 8192 / 32768 f32 5.95 / 6.21 / 6.66 / 7.30 / 7.97 / "
-      "9.60 us vs 11.55-16.74 with 3 launches (eager 7-15); bf16 alike" },
+      "cross-entropy mean / sum of one row up to 32768: one 512-thread block, one launch" },
     { _AK_RO_XENT_RED, _AK_DT_ALL, 32769, _AK_RMAX, 1, 1, 0, -1, _AK_ROW_VARIANT_SMALL, 1024, 256,
-      "h100 red 2026-11-23 (force): 1 x 128256 f32 17.50 us (1024 threads) vs 22.05 with 3 launches (512: 18.18), "
-      "bf16 17.60 vs 22.62; one row is one block on either path" },
+      "cross-entropy mean / sum of one row past 32768: one 1024-thread block, one launch" },
     { _AK_RO_XENT_RED, _AK_DT_ALL, 1, 1000, 2, 16, 0, -1, _AK_ROW_VARIANT_SMALL, 512, 256,
-      "h100 red 2026-11-23 (force): 16 x 32 / 127 / 1000 f32 5.95 / 6.62 / 9.12 us vs 11.84 / 12.54 / 12.51 with 3 "
-      "launches; bf16 5.92 / 6.62 / 8.16" },
+      "cross-entropy mean / sum, 2..16 rows up to 1000: one block, one launch" },
     { _AK_RO_XENT_RED, _AK_DT_ALL, 1001, 4096, 2, 16, 0, -1, _AK_ROW_VARIANT_SMALL, 1024, 256,
-      "h100 red 2026-11-23 (force): 16 x 4096 f32 12.26 us (1024 threads) vs 13.47 with 3 launches, bf16 12.22 vs "
-      "13.41; 16 x 8192: 3 launches win (15.7 vs 18.9)" },
+      "cross-entropy mean / sum, 2..16 rows of 1001..4096: one 1024-thread block, one launch" },
     { _AK_RO_XENT_RED, _AK_DT_ALL, 1, 127, 17, 256, 0, -1, _AK_ROW_VARIANT_SMALL, 512, 256,
-      "h100 red 2026-11-23 (force): 256 x 32 / 127 f32 6.66 / 10.94 us vs 11.87 / 12.99 with 3 launches, bf16 "
-      "6.37 / 10.40 vs 11.87 / 12.61; 256 x 1000: 3 launches win (13.5 vs 33)" },
+      "cross-entropy mean / sum, 17..256 rows up to 127: one block, one launch" },
     { _AK_RO_XENT_RED, _AK_DT_ALL, 1, 32, 257, 1024, 0, -1, _AK_ROW_VARIANT_SMALL, 512, 256,
-      "h100 red 2026-11-23 (force): 1024 x 32 f32 10.91 us vs 12.00 with 3 launches, bf16 8.67 vs 11.94; 1024 x "
-      "127: 3 launches win (13.3 vs 18.5)" },
+      "cross-entropy mean / sum, 257..1024 rows up to 32: one block, one launch" },
     /* cross-entropy, wide f32 rows: 256 threads per row (several blocks per SM) rather than one 1024-thread block */
     { _AK_RO_XENT | _AK_RO_XENT_RED, _AK_DT_F32, 32769, 65536, 1024, _AK_RMAX, 0, -1, _AK_ROW_VARIANT_STREAM, 1024, 1024,
-      "h100 red 2026-11-23 (force): cross_entropy 1024 x 50257 f32 85.1 us at 1024 B per thread (G 256) vs 110.7 "
-      "at 256 B (G 1024: ak_xent_f32 holds 62 registers, so one 1024-thread block per SM), 4096 x 50257 285.1 vs "
-      "393.0; x 32768 a tie (58.7-59.3, 184.5-189.6)" },
+      "cross-entropy of wide f32 rows: 256 threads per row (several blocks per SM)" },
     /* reductions and cross-entropy (none, mean, sum): a group per row (segment) */
     { _AK_RO_REDUCE | _AK_RO_XENT | _AK_RO_XENT_RED, _AK_DT_ALL, 1, _AK_RMAX, 1, _AK_RMAX, 0, -1, _AK_ROW_VARIANT_STREAM, 1024,
-      256, "h100 bench_ops 2026-11-22: 65536 x 4096, about 256 bytes per thread measured best; mean / sum: "
-      "per-row losses, partials, combine (89% of copy at 65536 x 4096); small inputs widened to 1024 threads per "
-      "CU: h100 red 2026-11-23 (force, block 0 / 1024 / 2048): argmax 1024 x 127 f32 12.00 / 6.21 / 6.34 us, "
-      "sum 1 x 1000 f32 7.07 / 4.67 / 4.70, cross_entropy 16 x 1000 bf16 9.41 / 5.25 / 5.25" },
+      256,
+      "reductions and cross-entropy, every other shape: a group per row, about 256 bytes per thread" },
 };
 /* Variants no row picks yet (candidates for the shapes the h100 sweep of
  * 2026-11-23 found slow; bench/sweep_variants.sh measures them with

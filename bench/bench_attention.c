@@ -1,4 +1,4 @@
-/* bench_attention - times ak_attention (prefill and decode shapes of issue 12)
+/* bench_attention - times ak_attention (the prefill and decode shapes of the attention targets)
  * and writes JSON in the KernelBench baseline format.
  *
  *   build/bench_attention [--quick] [--trials N] [--filter SUBSTR] [OUT.json]
@@ -8,7 +8,7 @@
  * ak_event records on the default stream with the L2 flushed before it (an
  * ak_memset over twice the L2, outside the timed region). Reports median,
  * mean, std, min, max (ms), TF/s = 4 * b * hq * sq * skv * d / median (halved
- * for causal, the issue's count), and for decode GB/s = bytes of K and V read
+ * for causal, the usual count), and for decode GB/s = bytes of K and V read
  * / median, with the fraction of the device-to-device copy bandwidth measured
  * in the same run (read + write). Paths: "auto" (what ak_attention picks) and
  * "simt" (a context with matrix_cores off) where asked.

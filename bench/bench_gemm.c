@@ -2,7 +2,7 @@
  *
  *   build/bench_gemm [--quick] [--filter SUBSTR] [OUT.json]
  *
- * Shapes (the issue's list): square 1024..8192 in f16, bf16, f32 (exact) and
+ * Shapes (the GEMM targets' list, README.md): square 1024..8192 in f16, bf16, f32 (exact) and
  * f32 as TF32; LLM shapes M in {1, 16, 4096, 16384} x (N, K) in {(4096, 4096),
  * (14336, 4096), (4096, 14336), (128256, 4096)} in bf16 as x W^T (W stored
  * N x K, trans_b = 1: the nn.Linear layout); matmul + bias + gelu fused on the

@@ -1,6 +1,6 @@
 """Merge bench_comm.c's and comm_torch.py's JSON into one result file and a
 table: bus bandwidth of amdkit (NCCL/RCCL through amdkit) beside
-torch.distributed at every size, the ratio, and the issue's targets (>= 0.95x
+torch.distributed at every size, the ratio, and the targets (>= 0.95x
 at every size >= 1 MiB; enqueue overhead < 2 us).
 
     python3 bench/comm_report.py comm_amdkit.json comm_torch.json --json out.json --md out.md

@@ -21,7 +21,7 @@ those rows pass an explicit bottom-right boolean mask to torch (its time is
 what a user of that convention pays). An impl that fails is written with
 null times and an "error" string.
 
-Last, a table: amdkit vs eager and compile per entry, with the issue's
+Last, a table: amdkit vs eager and compile per entry, with the
 targets (prefill >= 0.7x SDPA; decode >= 80% of copy bandwidth and >= 1.0x).
 """
 import json

@@ -99,7 +99,7 @@ import time
 
 EW_N = 256 << 20      # element-wise: 256M elements (bench_ops.c EW_N)
 EW_Q = 1 << 20        # --quick (bench_ops.c EW_Q)
-ROWS_FULL = (65536, 4096)   # row ops (issue 4 / kernels_common.md)
+ROWS_FULL = (65536, 4096)   # row ops
 ROWS_QUICK = (64, 1000)
 WIDE_FULL = (4096, 393216)  # the KernelBench-wide softmax
 WIDE_QUICK = (4, 40000)

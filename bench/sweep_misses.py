@@ -4,7 +4,7 @@
     python3 bench/sweep_misses.py SWEEP.json [--notes bench/NOTES.md] [--md OUT.md] [--check]
 
 SWEEP.json is sweep_render.py's joined file (bench/results/<name>.json: one record per cell with the amdkit
-result, the torch timings, the speedups and the targets met). Issue 13 asks for every cell at target or its miss
+result, the torch timings, the speedups and the targets met). Every cell is at target or its miss is
 explained in bench/NOTES.md; this tool makes that checkable:
   - GROUPS below (one row per group of cells that miss for one reason: id, target, which cells) is the only
     place a group is defined; bench/NOTES.md explains each group under a line that starts with "**<id>**"
@@ -13,7 +13,7 @@ explained in bench/NOTES.md; this tool makes that checkable:
   - --check fails (exit 1) when a missed pair matches no group, or a group used by a miss has no
     explanation in the notes. Groups that match no miss are listed as met (a fix landed).
 Targets: copy85 (>= 85% of copy where the cell moves >= 64 MiB), eager1 (>= 1.0x PyTorch eager; for cells
-< 1 MiB this is the issue's latency target). A wrong result is never explained away: it always fails --check.
+< 1 MiB this is the latency target). A wrong result is never explained away: it always fails --check.
 Pure Python, no dependencies.
 """
 import argparse
@@ -47,16 +47,16 @@ GROUPS = [
     G("N1", "within 5% of eager: inside the run-to-run spread of the ratio", "eager1", eager=(0.95, 1.0)),
     G("D1", ">= 85% of a same-size copy under the same protocol (64-256 MiB: the copy itself is at 74-97% of the "
             "1 GiB copy)", "copy85", same=0.85),
-    # --- transpose (helper red) ---
+    # --- transpose ---
     G("S1", "transpose of a vector (rows or cols == 1): torch returns a view", "eager1", ("transpose",), vector=True),
     G("T1", "transpose: tiles partly empty (16 rows, 127 columns)", None, ("transpose",)),
-    # --- small tensors and few rows (red: reductions / xent; lead: softmax / norms) ---
+    # --- small tensors and few rows (reductions / xent, softmax / norms) ---
     G("S2", "cross-entropy mean over 2-16 rows: one block too slow, two launches too long", "eager1",
       ("cross_entropy_mean",), rows=(2, 16)),
     G("M2", "softmax f16/bf16 at 127 columns: scalar path of the rows kernel", "eager1", ROWOPS, HALVES, cols=(127, 127)),
     G("S3", "reductions / argmax < 1 MiB: launch + round trips", "eager1", ARGS + REDS, mib=(0, 1)),
     G("S4", "softmax / norms < 1 MiB: launch floor", "eager1", ROWOPS + NORMS, mib=(0, 1)),
-    # --- wide rows (helper wide; first match wins, narrow rows first) ---
+    # --- wide rows (first match wins, narrow rows first) ---
     G("W2", "softmax f32 8193..16384: two-pass wide/512", "eager1", ROWOPS, ("f32",), cols=(8193, 16384)),
     G("W3", "softmax halves 16385..131072: two-pass wide/512", "eager1", ROWOPS, HALVES, cols=(16385, 131072)),
     G("W4", "softmax f32 few rows: split barrier", "eager1", ROWOPS, ("f32",), cols=(16385, 65536), rows=(1, 256)),

@@ -11,7 +11,7 @@ Writes into DIR (default: the amdkit file's folder):
                  bandwidth (cells moving < 64 MiB in grey text: no bandwidth target there);
   NAME_eager.svg the same grid, speedup over PyTorch eager (and NAME_compile.svg over torch.compile);
   NAME.md        the counts per target and the cells that miss one.
-Targets (issue 13): >= 85% of copy where the cell moves >= 64 MiB; >= 1.0x eager on every cell;
+Targets (the shape sweep's, README.md): >= 85% of copy where the cell moves >= 64 MiB; >= 1.0x eager on every cell;
 cells < 1 MiB: no slower than eager. A cell whose amdkit result was wrong counts as a miss of all.
 Pure Python (SVG is text): no matplotlib needed.
 """

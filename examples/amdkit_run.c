@@ -1571,6 +1571,18 @@ done:
     return rc;
 }
 
+/* 1 for the options of run / bench / tune that take the next argument as their value. */
+static int akr_takes_value(const char* a) {
+    static const char* const with_value[] = { "--kernel", "--grid", "--block", "--shared", "--arg", "--out", "--cpu",
+                                              "--atol", "--rtol", "--seed", "--trials", "--warmup", "--bytes", "--flops",
+                                              "--json", "--compare", "--name", "--tune", "--shape-key", "--max-variants",
+                                              "--max-ms", NULL };
+    int i;
+    for (i = 0; with_value[i]; i++)
+        if (!strcmp(a, with_value[i])) return 1;
+    return 0;
+}
+
 /* `amdkit run|bench|tune ...` (argv after the mode). Exit status: 0 ok, 1 failure or failed check, 2 usage. */
 int amdkit_run_main(const char* mode, int argc, char** argv) {
     akr_cmd* c = (akr_cmd*)calloc(1, sizeof *c);
@@ -1578,8 +1590,10 @@ int amdkit_run_main(const char* mode, int argc, char** argv) {
     if (!c) return 1;
     c->mode = mode;
     c->seed = 0x5eedull;
-    for (i = 0; i < argc; i++)   /* --help anywhere: the usage, asked for: stdout, exit 0 */
+    for (i = 0; i < argc; i++) {   /* --help in an option's place: the usage, asked for: stdout, exit 0 */
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { akr_usage(stdout, mode); free(c); return 0; }
+        if (akr_takes_value(argv[i])) i++;   /* its value is not an option */
+    }
     if (argc == 0) { akr_usage(stderr, mode); free(c); return 2; }   /* nothing given: stderr, exit 2 */
     rc = akr_parse_cmdline(c, argc, argv) ? akr_main(c) : (akr_usage(stderr, mode), 2);
     for (i = 0; i < c->ntune; i++) { free(c->tvals_buf[i]); free(c->tvals[i]); }

@@ -29,7 +29,7 @@
 //    each row runs a scalar head up to the first 16-byte boundary, 8-element
 //    vectors, a scalar tail (odd widths such as 50257 stay vectorized). (Its
 //    f32 vectors stay ld8 / st8 at p + 8t: the contiguous 16-byte layout of
-//    ak_ld16 measured 2-7% slower here on the H100, 2026-11-23, helper wide.)
+//    ak_ld16 measured 2-7% slower here on the H100, 2026-11-23.)
 //
 // 5. ak_softmax_slab_<dt>: narrow rows whose width is not a multiple of 8
 //    (path 1 reads those element by element): a block takes R consecutive

@@ -21,7 +21,8 @@ unsigned long long akt_seed(void);
 double akt_uniform(unsigned long long* state, double lo, double hi);
 /* Scratch directory for this run (made on first use, under build/). */
 const char* akt_tmpdir(void);
-/* A context on the cpu backend with the cache in akt_tmpdir()/name. */
+/* A context on the cpu backend with the cache in akt_tmpdir()/name, its user kernels not compiled
+ * (cpu_compile_check off: the suites' cpu kernels are stand-ins). */
 ak_context* akt_cpu_context(const char* cache_subdir);
 /* A GPU context for a gpu_* suite (cfg NULL: defaults + environment), or NULL
  * after a failure that says why; a context that fell back to the cpu backend

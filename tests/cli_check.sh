@@ -38,6 +38,11 @@ for c in info arch compile cache kernels demo run bench tune; do
   run "$B" $c --bogus
   check "$c --bogus: refused on stderr, exit 2" bash -c "[ $rc -eq 2 ] && [ ! -s '$T/out' ] && grep -q -- '--bogus' '$T/err'"
 done
+run "$B" bench k.hip --name --help --kernel k
+check "bench: --help as an option's value is that value (exit 2: no --grid), not a help request" \
+  bash -c "[ $rc -eq 2 ] && grep -q 'are required' '$T/err'"
+run "$B" run k.hip --kernel k --help
+check "run: --help after other options prints the usage, exit 0" bash -c "[ $rc -eq 0 ] && grep -q 'usage: amdkit run' '$T/out'"
 run "$B" cache stats --bogus; check "cache stats --bogus: exit 2" test $rc -eq 2
 run "$B" arch gfx90a sm_90;   check "arch with two names: exit 2" test $rc -eq 2
 run "$B" compile "$T/nope.hip" --kernel k --arch sm_80

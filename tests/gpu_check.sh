@@ -76,21 +76,21 @@ run bench-runtime ./build/bench_runtime $BQ "$OUT/bench_runtime.json"
 run bench-ops ./build/bench_ops $BQ --max-s 1 "$OUT/bench_ops.json"
 if command -v python3 >/dev/null && python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null && [ -f bench/peer_torch.py ]; then
   # the peer starts no new entry past GPU_CHECK_TORCH_END seconds into the part (default 520: the check part then
-  # fits one 10-minute device command; an H200 run of session 4 had its torch.compile entries cut by the command's
-  # limit instead, and lost the report); entries it did not reach are reported as not timed
+  # fits one 10-minute device command; cut by the command's limit instead, the part loses the report); entries it
+  # did not reach are reported as not timed
   TB=$(( ${GPU_CHECK_TORCH_END:-520} - SECONDS )); [ $TB -lt 60 ] && TB=60
   run bench-torch python3 bench/peer_torch.py $BQ --max-s 1 --budget-s $TB --match "$OUT/bench_ops.json" "$OUT/bench_torch.json"
   run report python3 bench/report.py "$OUT/bench_ops.json" "$OUT/bench_torch.json" --out "$OUT/report.md" --json "$OUT/fastp_ops.json"
 fi
 fi
 if want bench; then
-# attention (issue 12): amdkit and PyTorch SDPA on the same shapes, one JSON with both and the table
+# attention: amdkit and PyTorch SDPA on the same shapes, one JSON with both and the table
 run bench-attention ./build/bench_attention $BQ "$OUT/bench_attention_amdkit.json"
 if [ -f "$OUT/bench_attention_amdkit.json" ] && python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
   run bench-attention-torch python3 bench/peer_attention.py --match "$OUT/bench_attention_amdkit.json" "$OUT/bench_attention.json"
   sed -n '/^| entry/,$p' "$OUT/bench-attention-torch.log"
 fi
-# GEMM (issue 11): bench_gemm + the PyTorch peer (eager, torch.compile) on the same shapes, joined into one JSON + table
+# GEMM: bench_gemm + the PyTorch peer (eager, torch.compile) on the same shapes, joined into one JSON + table
 run bench-gemm ./build/bench_gemm $BQ "$OUT/bench_gemm.json"
 if [ -f "$OUT/bench_gemm.json" ] && python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
   run bench-gemm-torch python3 bench/peer_torch_gemm.py $BQ "$OUT/torch_gemm.json"

@@ -5,7 +5,9 @@
 # .npy output (shape, dtype, bf16 widened to f32), --compare (medians with an
 # interval; equal runs are not called a speedup) and its errors, the tune
 # budget and --retune, and on the cpu backend that bench and tune say what they
-# time and tune stores no choice. Runs on whatever backend AUTO picks; make test
+# time and tune stores no choice; a compile error or a wrong kernel name fails
+# on every backend (the cpu backend compiles the source where a GPU compiler
+# loads, unless AMDKIT_CPU_COMPILE_CHECK=0). Runs on whatever backend AUTO picks; make test
 # sets AMDKIT_BACKEND=cpu. Prints `N passed, N failed` last.
 set -u
 cd "$(dirname "$0")/.."
@@ -154,7 +156,16 @@ expect "@missing file" 1 "cannot read nothere.bin" -- $RUN --arg x=f32[6]:@nothe
 expect "--cpu library missing" 1 "cannot load ./nolib.so" -- $RUN --arg x=f32[6]:rand --arg y=f32[6]:zeros --cpu nolib.so:f
 expect "--cpu function missing" 1 "has no function 'nofunc'" -- $RUN --arg x=f32[6]:rand --arg y=f32[6]:zeros --cpu ref.so:nofunc
 BACKEND=$("$A" info 2>/dev/null | sed -n 's/^backend: //p')
+# a broken kernel fails on every backend: on the cpu backend its source is still compiled (config.cpu_compile_check)
+sed 's/y\[i\] = x\[i\];/y[i] = x[i]/' k.hip > broken.hip
+expect "a compile error fails run (exit 1, the compiler's message)" 1 "AK_ERROR_COMPILATION.*|expected ';'" -- \
+  $A run broken.hip --kernel copy --grid 1 --block 64 --arg n=i32:6 --arg x=f32[6]:rand --arg y=f32[6]:zeros $CPU
+expect "a kernel name not in the source fails run (exit 1, names the kernels there)" 1 "AK_ERROR_NOT_FOUND.*copy16" -- \
+  $A run k.hip --kernel copyy --grid 1 --block 64 --arg n=i32:6 --arg x=f32[6]:rand --arg y=f32[6]:zeros $CPU
 if [ "$BACKEND" = cpu ]; then
+  expect "cpu backend, AMDKIT_CPU_COMPILE_CHECK=0: the source is not compiled, the C version runs" 0 "the C implementation ran" -- \
+    env AMDKIT_CPU_COMPILE_CHECK=0 $A run broken.hip --kernel copy --grid 1 --block 64 --arg n=i32:6 --arg x=f32[6]:rand \
+    --arg y=f32[6]:zeros $CPU
   expect "cpu backend without --cpu says what to do" 1 "pass --cpu LIB.so:FUNCTION" -- $RUN --arg x=f32[6]:rand --arg y=f32[6]:zeros
 fi
 

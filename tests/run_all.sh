@@ -18,8 +18,9 @@
 #     that a wrong one fails)
 #   - the embedded kernel sources and generated interfaces match kernels/ (make gen-check), akgen's refusals
 #     (tests/akgen_check.sh), the typed packers reject a wrong call (kargs-typed)
-#   - the command-line tool as a new user meets it (tests/cli_check.sh), the README's example and configuration
-#     table, the demo, the prototyping walkthrough as written, amdkit run/bench/tune edge cases (cpu backend)
+#   - the command-line tool as a new user meets it (tests/cli_check.sh), the README's example (examples/hello.c)
+#     and configuration table, the demo, the prototyping walkthrough as written, amdkit run/bench/tune edge cases,
+#     the shared library and the Python ctypes example (tests/embed_check.sh) (cpu backend)
 #   - the benchmarks' honesty: bench_ops' per-entry CPU-reference check (and that it catches a corrupted result),
 #     bench/report.py's fast_p logic, every miss of the committed shape sweep mapped to an explained group
 # Full tier only:
@@ -80,12 +81,16 @@ echo "== make $([ "$TIER" = full ] && echo check || echo test): the $TIER tier o
 echo "== dependencies"
 bash tests/deps.sh || { echo "0 passed, 1 failed"; exit 1; }
 
-echo "== build"
-step build make -s -j"$NPROC" all
-[ -x $B/amdkit_tests ] && [ -x $B/amdkit ] || { echo "the build failed: nothing to test"; echo "0 passed, 1 failed"; exit 1; }
-
+# the test runner first, so that its suites (mostly one thread waiting on a compiler) run beside the rest of the
+# build and the steps below
+echo "== build: the test runner"
+step build-runner make -s -j"$NPROC" $B/amdkit_tests
+[ -x $B/amdkit_tests ] || { echo "the build failed: nothing to test"; echo "0 passed, 1 failed"; exit 1; }
 echo "== test suites (cpu backend, real offline compilers; $([ "$TIER" = full ] && echo "every family x every target" || echo "a representative compile matrix")): beside the steps below"
 if full; then bg suites suite env AKT_FULL=1 ./$B/amdkit_tests; else bg suites suite ./$B/amdkit_tests; fi
+echo "== build: everything else (-Werror)"
+step build make -s -j"$NPROC" all
+[ -x $B/amdkit ] || { bg_wait; echo "the build failed"; echo "0 passed, 1 failed"; exit 1; }
 
 # quick: wave 64 (the CDNA path no GPU here runs; wave 32 runs for real on the NVIDIA GPU suites); full: both
 echo "== kernel emulation (tests/emu_llm.cpp: llm / layout / residual-norm kernels on host threads vs their references)"
@@ -133,6 +138,7 @@ echo "== command-line tool, README example and configuration table, demo (cpu)"
 suite cli bash tests/cli_check.sh $B/amdkit
 suite readme-example bash tests/readme_check.sh
 step hello env AMDKIT_BACKEND=cpu ./$B/hello
+suite embed bash tests/embed_check.sh   # libamdkit.so + pkg-config, a C program on it, the Python ctypes example
 suite readme-config bash tests/readme_config_check.sh $B/amdkit
 step demo env AMDKIT_BACKEND=cpu ./$B/amdkit demo
 echo "== several devices (cpu backend: N contexts, collectives over threads)"
@@ -146,7 +152,7 @@ step bench-ops-check bash tests/bench_check.sh $B
 suite report-check python3 tests/report_check.py
 # every miss of the committed shape sweep belongs to a group explained in bench/NOTES.md; the sweep's harness
 # (bench/bench_sweep.c + sweep_render.py) on a tiny grid (cpu backend: checks the harness, not speed)
-step sweep-misses python3 bench/sweep_misses.py bench/results/h100_sweep_final.json --check
+step sweep-misses python3 bench/sweep_misses.py bench/results/h100_sweep.json --check
 step sweep-quick bash -c "AMDKIT_BACKEND=cpu ./$B/bench_sweep --quick --rows 1,3,64 --cols 1,7,127,1000,5000 --dtypes f32,bf16 $B/sweep-quick.json && python3 bench/sweep_render.py $B/sweep-quick.json --out $B/sweep-quick"
 
 skipped=0; skipped_why=""

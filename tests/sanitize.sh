@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make test-sanitize` (and two steps of `make test`): the test runner built
+# `make test-sanitize` (and two steps of `make check`): the test runner built
 # with sanitizers.
 #   asan  every cpu-backend suite (the offline compiles with the real hipRTC
 #         and NVRTC included) under AddressSanitizer + UndefinedBehaviorSanitizer

@@ -1,12 +1,12 @@
-/* t_arch.c - the architecture tables (issue 2): lookup rules, row
- * invariants and the facts the issue states. Public API only. */
+/* t_arch.c - the architecture tables: lookup rules, row invariants and the
+ * facts of each architecture the table must hold. Public API only. */
 #include "ak_test.h"
 
-/* Every target issue 2 asks for. */
+/* Every target the table must have. */
 static const char* const akt_arch_required[] = {
     "gfx906", "gfx908", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1101", "gfx1102",
     "gfx1200", "gfx1201", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120",
-    /* issue 8: the consumer RDNA2/3 variants people own */
+    /* the consumer RDNA2/3 variants people own */
     "gfx1031", "gfx1032", "gfx1034", "gfx1035", "gfx1036", "gfx1103", "gfx1150", "gfx1151", "gfx1152"
 };
 #define AKT_NREQ ((int)(sizeof akt_arch_required / sizeof akt_arch_required[0]))
@@ -259,7 +259,7 @@ static void test_arch_names_unique(void) {
     }
 }
 
-static void test_arch_issue_facts(void) {
+static void test_arch_row_facts(void) {
     static const char* const rdna34[] = { "gfx1100", "gfx1101", "gfx1102", "gfx1200", "gfx1201" };
     const ak_arch_info* a;
     int i;
@@ -379,7 +379,7 @@ static void test_arch_family_and_isa_names(void) {
     AKT_EQ_STR(ak_matrix_isa_name((ak_matrix_isa)-1), "?");
 }
 
-/* issue 10 / 8: target IDs are parsed and validated before any compiler sees them */
+/* target IDs are parsed and validated before any compiler sees them */
 static void test_target_id_parse(void) {
     static const char* const good[][2] = {
         { "gfx90a", "gfx90a" }, { "gfx90a:xnack-", "gfx90a:xnack-" }, { "gfx90a:sramecc+", "gfx90a:sramecc+" },
@@ -460,6 +460,6 @@ void akt_suite_arch(void) {
     AKT_RUN(test_arch_bad_names);
     AKT_RUN(test_arch_row_invariants);
     AKT_RUN(test_arch_names_unique);
-    AKT_RUN(test_arch_issue_facts);
+    AKT_RUN(test_arch_row_facts);
     AKT_RUN(test_arch_family_and_isa_names);
 }

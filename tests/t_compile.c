@@ -578,6 +578,86 @@ static void user_macros_do_not_touch_the_prelude(void) {
     ak_context_destroy(ctx);
 }
 
+/* The cpu backend compiles a user kernel's source where a GPU compiler loads (config.cpu_compile_check, on by
+ * default): a compile error and a missing kernel are the GPU backends' errors, a good kernel runs its C
+ * implementation, the check goes through the compile cache, config.arch picks its target, and the switch
+ * (field or AMDKIT_CPU_COMPILE_CHECK) turns it off. */
+static void scale_c(const ak_launch_info* info, void** args) {
+    float* x = *(float**)args[0];
+    int n = *(int*)args[1], i;
+    (void)info;
+    for (i = 0; i < n; i++) x[i] *= 2.0f;
+}
+static void cpu_backend_compiles_user_kernels(void) {
+    static const char good[] = "extern \"C\" __global__ void twice(float* x, int n) {\n"
+                               "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) x[i] *= 2.0f;\n}\n";
+    static const char bad[] = "extern \"C\" __global__ void twice(float* x, int n) { x[0] = 1.0f }\n";
+    char dir[600];
+    ak_config cfg = ak_config_default();
+    ak_context* ctx = NULL;
+    ak_kernel* k = NULL;
+    ak_cache_stats st;
+    float x[5] = { 1, 2, 3, 4, 5 };
+    float* px = x;
+    int n = 5;
+    void* args[2];
+    snprintf(dir, sizeof dir, "%s/cpu-check", akt_tmpdir());
+    cfg.backend = AK_BACKEND_CPU;
+    cfg.cache_dir = dir;
+    cfg.log_level = AK_LOG_NONE;
+    AKT_EQ_INT(cfg.cpu_compile_check, 1);                 /* on by default */
+    AKT_OK(ak_context_create(&cfg, &ctx));
+    if (!ctx) return;
+    /* a compile error: AK_ERROR_COMPILATION with the compiler's log, as on a GPU */
+    AKT_ERR_ITEM(ak_kernel_get(ctx, bad, "twice", NULL, &k), AK_ERROR_COMPILATION, AK_ERRITEM_COMPILE_FAILED);
+    AKT_CHECK(k == NULL);
+    AKT_CONTAINS(ak_last_error_info()->log, "expected");
+    AKT_CONTAINS(ak_last_error(), "gfx90a");             /* the default target where hipRTC loads */
+    /* a kernel that is not in the source: AK_ERROR_NOT_FOUND naming the kernels that are */
+    AKT_ERR_ITEM(ak_kernel_get(ctx, good, "twic", NULL, &k), AK_ERROR_NOT_FOUND, AK_ERRITEM_KERNEL_NOT_FOUND);
+    AKT_CONTAINS(ak_last_error(), "twice");
+    /* a good kernel: compiled once (the failed name above compiled it), then a memory hit; runs the C version */
+    AKT_OK(ak_kernel_get(ctx, good, "twice", NULL, &k));
+    AKT_EQ_INT(ak_kernel_cache_source(k), AK_CACHE_MEMORY);
+    AKT_EQ_STR(ak_kernel_target(k), "cpu");
+    ak_kernel_set_cpu(k, scale_c, NULL);
+    args[0] = &px; args[1] = &n;
+    AKT_OK(ak_launch(k, (ak_dim3){ 1, 1, 1 }, (ak_dim3){ 32, 1, 1 }, 0, NULL, args));
+    AKT_CHECK(x[0] == 2.0f && x[4] == 10.0f);
+    ak_kernel_release(k);
+    AKT_OK(ak_cache_stats_get(ctx, &st));
+    AKT_EQ_INT((int)st.compilations, 2);                  /* bad, good: each source once */
+    ak_context_destroy(ctx);
+
+    /* config.arch picks the target (an NVIDIA one here: NVRTC) */
+    cfg.arch = "sm_80";
+    ctx = NULL;
+    AKT_OK(ak_context_create(&cfg, &ctx));
+    if (ctx) {
+        AKT_ERR(ak_kernel_get(ctx, bad, "twice", NULL, &k), AK_ERROR_COMPILATION);
+        AKT_CONTAINS(ak_last_error(), "sm_80");
+        ak_context_destroy(ctx);
+    }
+    cfg.arch = NULL;
+    /* switched off: nothing is compiled, the broken source passes (the C version is what runs) */
+    cfg.cpu_compile_check = 0;
+    ctx = NULL;
+    AKT_OK(ak_context_create(&cfg, &ctx));
+    if (ctx) {
+        AKT_OK(ak_kernel_get(ctx, bad, "nothing", NULL, &k));
+        ak_kernel_release(k);
+        AKT_OK(ak_cache_stats_get(ctx, &st));
+        AKT_EQ_INT((int)st.compilations, 0);
+        ak_context_destroy(ctx);
+    }
+    /* and from the environment */
+    cfg = ak_config_default();
+    setenv("AMDKIT_CPU_COMPILE_CHECK", "off", 1);
+    AKT_OK(ak_config_apply_env(&cfg));
+    AKT_EQ_INT(cfg.cpu_compile_check, 0);
+    unsetenv("AMDKIT_CPU_COMPILE_CHECK");
+}
+
 void akt_suite_compile(void) {
     AKT_RUN(user_macros_do_not_touch_the_prelude);
     AKT_RUN(offline_targets_compile);
@@ -587,4 +667,5 @@ void akt_suite_compile(void) {
     AKT_RUN(compile_error_details);
     AKT_RUN(cache_levels);
     AKT_RUN(second_process_compiles_nothing);
+    AKT_RUN(cpu_backend_compiles_user_kernels);
 }

@@ -17,6 +17,7 @@ static ak_config cpu_config(const char* sub, char* dir, size_t cap) {
     cfg.backend = AK_BACKEND_CPU;
     cfg.cache_dir = dir;
     cfg.log_level = AK_LOG_NONE;
+    cfg.cpu_compile_check = 0;   /* stand-in kernel sources */
     return cfg;
 }
 

@@ -1,6 +1,6 @@
 /* Suite ops_attention: ak_attention on the cpu backend (its C reference)
  * against the naive reference of at_common.h, on fresh random data over the
- * matrix of the issue: odd sequence lengths (1, 17, 1000, 4097), every
+ * test matrix: odd sequence lengths (1, 17, 1000, 4097), every
  * layout, GQA ratios 1 / 4 / 8 (MQA), causal both ways, seq_q > seq_kv
  * (fully masked rows: O = 0, lse = -inf, no NaN) and seq_q < seq_kv, head
  * sizes 32 / 64 / 80 / 96 / 128 / 256, large logits, explicit scale; the
@@ -41,7 +41,7 @@ static ak_context* at_ctx(void) {
     return ctx;
 }
 
-/* The matrix of the issue, spread over dtypes so the suite stays quick. */
+/* The test matrix, spread over dtypes so the suite stays quick. */
 static void attention_matrix(void) {
     static const ak_dtype ts[3] = { AK_F32, AK_F16, AK_BF16 };
     ak_context* ctx = at_ctx();

@@ -1,4 +1,4 @@
-/* t_target.c - issue 8 / issue 10: target IDs and the compiler's target guard.
+/* t_target.c - target IDs and the compiler's target guard.
  * A malformed target ID (gfx90a:foo) never reaches hipRTC/comgr (they abort
  * on it); config.arch / AMDKIT_ARCH take target IDs and family names; the
  * guard tells an unknown target from one that needs a newer ROCm; a kernel

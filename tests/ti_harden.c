@@ -1,4 +1,4 @@
-/* ti_harden.c - hostile-input tests (issue 10): what amdkit does with a FIFO,
+/* ti_harden.c - hostile-input tests: what amdkit does with a FIFO,
  * a symlink, a huge sparse file, a foreign or group-writable file, or a payload
  * that is not a code object for the target at a cache entry's path; host frees
  * of pointers it never gave out; launch geometry over the device limits;
@@ -599,7 +599,7 @@ static void test_harden_refresh_memory_threads(void) {
 }
 
 /* ---- 16 threads on one context: cache, pool, streams, host memory; 16 more
- * each with its own context (run under ThreadSanitizer by make test) ------- */
+ * each with its own context (run under ThreadSanitizer by make check) ------- */
 #define AKH_THREADS 16
 typedef struct akh_mt { ak_context* ctx; _ak_cache* cache; int id; int bad; } akh_mt;
 static void* akh_mt_shared(void* u) {

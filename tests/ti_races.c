@@ -2,7 +2,7 @@
  * >>impl:backend _ak_bind, >>impl:compile _ak_prelude_id): included by
  * tests/test_main.c after amdkit.h's implementation (suite `races`) and by
  * tests/tsan_races.c, which runs the same checks under ThreadSanitizer
- * (`make test` step races-tsan).
+ * (`make check` step races-tsan).
  *
  * _ak_bind used to remember a thread's binding by context address: a
  * context created at a destroyed context's address skipped cuCtxSetCurrent /

@@ -1,4 +1,4 @@
-/* ti_rocm.c - issue 8, with the context's internals: what the device probe
+/* ti_rocm.c - with the context's internals: what the device probe
  * learned is used (an op on a dtype whose probe failed is an error, not a
  * launch), and the kernel getters. Included by test_main.c. */
 

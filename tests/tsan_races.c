@@ -1,4 +1,4 @@
-/* tests/ti_races.c under ThreadSanitizer (`make test` step races-tsan):
+/* tests/ti_races.c under ThreadSanitizer (`make check` step races-tsan):
  * exit 0 and no report when the context identity and the prelude id are
  * race-free; TSan exits 66 on a report. */
 #define AMDKIT_IMPLEMENTATION

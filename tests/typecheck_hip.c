@@ -65,7 +65,7 @@ AK_STATIC_ASSERT(hipErrorOutOfMemory == 2, oom);
  * hipGetDevicePropertiesR0600; the unversioned symbol fills the legacy R0000
  * layout (hip_deprecated.h). Both offsets amdkit hard-codes, and both entry
  * points' real signatures. (tests/check_rocm64.sh compiles this file against
- * ROCm 6.4's headers; `make test` against the host's 5.2.) */
+ * ROCm 6.4's headers in `make check`; `make test` against the host's 5.2.) */
 #include <hip/hip_deprecated.h>
 AK_STATIC_ASSERT(offsetof(hipDeviceProp_tR0600, gcnArchName) == _AK_HIP_PROPS_R0600_ARCH_OFFSET, gcnarch_r0600);
 AK_STATIC_ASSERT(offsetof(hipDeviceProp_tR0000, gcnArchName) == _AK_HIP_PROPS_R0000_ARCH_OFFSET, gcnarch_r0000);

@@ -1,4 +1,4 @@
-/* Fuzz harnesses of amdkit (issue 10), one binary for all of them.
+/* Fuzz harnesses of amdkit, one binary for all of them.
  *
  * Each harness is a file tests/fuzz/fuzz_NAME.c defining
  *     static int akf_NAME(const uint8_t* data, size_t size);   (returns 0)
@@ -13,7 +13,7 @@
  *     (coverage-guided), the usual flags apply (-max_total_time=S, ...);
  *   - where libFuzzer is not installed: any C compiler with ASan + UBSan and
  *     tests/fuzz/driver.c, a deterministic mutation driver (same entry point).
- * `make test` runs every target for a few seconds; `make fuzz` longer. */
+ * `make check` runs every target for a few seconds; `make fuzz` longer. */
 #define AMDKIT_IMPLEMENTATION
 #include "../../amdkit.h"
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzz amdkit's input parsers: tests/fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...]
-#   `make test` runs every target for 5 s, `make fuzz` for 300 s (FUZZ_SECONDS=...).
+#   `make check` runs every target for 5 s, `make fuzz` for 300 s (FUZZ_SECONDS=...).
 # Two kinds of harness, both found here:
 #   - a target of the shared binary: tests/fuzz/fuzz_NAME.c defining
 #     `static int akf_NAME(...)`, listed in fuzz_main.c's AKF_TARGETS (one build

@@ -1,7 +1,7 @@
 # ISA rules of the xent family (tests/isa_lib.sh). Known, measured with ROCm 6.4.3's hipRTC:
-# on gfx906 ak_xent_f16 and ak_xent_bf16 spill 6 VGPRs (28 bytes of scratch); since the odd-width
-# head/vector/tail code (session 2) ak_xent_f32 spills 7 VGPRs (32 B) and ak_xent_small_<dt> (the
-# row-op table's one-block mean for small batches since session 3) spills 30-36 VGPRs (124-148 B). Every other
+# on gfx906 ak_xent_f16 and ak_xent_bf16 spill 6 VGPRs (28 bytes of scratch); with the odd-width
+# head/vector/tail code ak_xent_f32 spills 7 VGPRs (32 B) and ak_xent_small_<dt> (the row-op
+# table's one-block mean for small batches) spills 30-36 VGPRs (124-148 B). Every other
 # kernel and target is scratch-free. Waived for those kernels on gfx906 only, the rest is still
 # checked; remove this once the kernels fit (bench/NOTES.md, "Shape sweep").
 if [ "$ARCH" = gfx906 ]; then
