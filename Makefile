@@ -143,6 +143,11 @@ $(BUILD)/bench_gemm: bench/bench_gemm.c bench/bench_common.h $(HDR)
 $(BUILD)/ak_compile_matrix: tests/ak_compile_matrix.c $(HDR)
 	@mkdir -p $(BUILD)
 	$(CC) -std=c99 $(WARN) -Werror -O2 tests/ak_compile_matrix.c -o $@ $(LIBS)
+# tests/ak_launch_plans.c: every launch the ops would make on each AMD target, from the planners, on the
+# cpu backend (tests/launch_plan_check.sh compares them with the code objects' metadata).
+$(BUILD)/ak_launch_plans: tests/ak_launch_plans.c $(HDR)
+	@mkdir -p $(BUILD)
+	$(CC) -std=c99 $(WARN) -Werror -O2 tests/ak_launch_plans.c -o $@ $(LIBS)
 $(BUILD)/ak_symbols: tests/ak_symbols.c $(HDR)
 	@mkdir -p $(BUILD)
 	$(CC) -std=c99 $(WARN) -Werror -O0 tests/ak_symbols.c -o $@ $(LIBS)

@@ -12254,9 +12254,18 @@ static const char _ak_src_attention_mma[] =
     "#define AK_AMMA_BODY(D, HD, WM, WN) AK_AMMA_GEN_BODY(D, HD, WM)\n"
     "#endif\n"
     "\n"
+    "// Threads of a block, the kernel's launch bound: NVIDIA runs WM x WN warps of 32; AMD runs the generic path\n"
+    "// with WM waves of AK_WAVE (the decode form: one wave). The host launches exactly this many\n"
+    "// (_ak_attn_plan_path in amdkit.h); tests/launch_plan_check.sh holds the code objects to it.\n"
+    "#if defined(AK_MMA_SYNC)\n"
+    "#define AK_AMMA_THREADS(WM, WN) (32 * (WM) * (WN))\n"
+    "#else\n"
+    "#define AK_AMMA_THREADS(WM, WN) (AK_WAVE * (WM))\n"
+    "#endif\n"
+    "\n"
     "// Same argument list as the SIMT kernels (d and R unused: head_dim == HD, rows per block fixed).\n"
     "#define AK_AMMA(NAME, HD, WM, WN, DT, D)                                                                         \\\n"
-    "    AK_KERNEL void __launch_bounds__(32 * WM * WN) NAME##HD##_##DT(AK_AMMA_KPARAMS(D)) { \\\n"
+    "    AK_KERNEL void __launch_bounds__(AK_AMMA_THREADS(WM, WN)) NAME##HD##_##DT(AK_AMMA_KPARAMS(D)) { \\\n"
     "        (void)d; (void)R; (void)vec;                                                                              \\\n"
     "        AK_AMMA_BODY(D, HD, WM, WN);                                                                              \\\n"
     "    }\n"
@@ -15687,9 +15696,9 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_xent_mean);
     ak_args_ptr(a_, part); ak_args_i32(a_, nparts); ak_args_i32(a_, mean); ak_args_ptr(a_, out);
 }
-#define _ak_kargs_amma _ak_kargs_attn_simt   /* kernels/attention_mma.hip:529 NAME##HD##_##DT (macro AK_AMMA): the same list */
+#define _ak_kargs_amma _ak_kargs_attn_simt   /* kernels/attention_mma.hip:538 NAME##HD##_##DT (macro AK_AMMA): the same list */
 #define _AK_KIF_amma _AK_KIF_attn_simt
-#define _ak_kargs_attn_mmagen _ak_kargs_attn_simt   /* kernels/attention_mma.hip:544 ak_attn_mmagen##HD##_##DT (macro AK_AMMA_GEN): the same list */
+#define _ak_kargs_attn_mmagen _ak_kargs_attn_simt   /* kernels/attention_mma.hip:553 ak_attn_mmagen##HD##_##DT (macro AK_AMMA_GEN): the same list */
 #define _AK_KIF_attn_mmagen _AK_KIF_attn_simt
 #define _ak_kargs_copy _ak_kargs_cast   /* kernels/cast.hip:47 ak_copy_f32: the same list */
 #define _AK_KIF_copy _AK_KIF_cast

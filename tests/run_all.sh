@@ -9,9 +9,10 @@
 #   4. the HIP/hipRTC, CUDA/NVRTC and NCCL/RCCL prototypes type-checked against the real headers (+ a self-test that a wrong one fails)
 #   5. the embedded kernel sources and the generated kernel interfaces match kernels/ (make gen-check), akgen's
 #      refusals (tests/akgen_check.sh), the typed packers reject a wrong call (kargs-typed)
-#   6. every kernel family compiled for gfx940 with clang-15 and disassembled
+#   6. every kernel family compiled for gfx940 with clang-15 and disassembled; the launch plans of every op
+#      (tests/ak_launch_plans.c) against the ROCm 5.2 code objects of gfx906/908/90a/1030 (tests/check_launch_plans.sh)
 #   7. the real ROCm 6.4 hipRTC in a Debian sid chroot (tests/check_rocm64.sh): every kernel
-#      family x every AMD target, ISA checks, ROCm 6 symbols/headers/runtime; skipped
+#      family x every AMD target, ISA checks, launch plans, ROCm 6 symbols/headers/runtime; skipped
 #      (loudly) where it cannot run, never on CI
 #   8. the command-line tool as a new user meets it (tests/cli_check.sh), the README's example and its
 #      configuration table (generated from the config X-macro table), and the demo (cpu backend)
@@ -99,6 +100,8 @@ step kargs-typed bash -c "gcc -std=c99 -Wall -Wextra -pedantic -Werror tests/kar
 echo "== benchmark honesty (cpu): bench_ops checks each entry against the CPU reference; report.py's fast_p classes"
 step bench-ops-check bash tests/bench_check.sh $B
 suite report-check python3 tests/report_check.py
+echo "== launch plans vs ROCm 5.2 code objects (gfx906/908/90a/1030; the ROCm 6.4 targets: the rocm64 step)"
+suite plans52 bash -c "make -s $B/ak_compile_matrix $B/ak_launch_plans && bash tests/check_launch_plans.sh $B"
 echo "== gfx940 (clang-15) + disassembly"
 suite gfx940 bash tests/check_gfx940.sh $B/amdkit $B/gfx940
 echo "== ROCm 6.4 hipRTC in a Debian sid chroot: every family x every AMD target, ISA checks, ROCm 6 runtime"
@@ -106,7 +109,7 @@ echo "== ROCm 6.4 hipRTC in a Debian sid chroot: every family x every AMD target
 # no network): a skip with its reason, except on CI (CI=true), where it must run.
 rocm64() {
   local rc line p f
-  if ! make -s $B/ak_compile_matrix $B/ak_symbols > "$B/logs/rocm64-build.log" 2>&1; then
+  if ! make -s $B/ak_compile_matrix $B/ak_symbols $B/ak_launch_plans > "$B/logs/rocm64-build.log" 2>&1; then
     failed=$((failed+1)); failures="$failures rocm64-build"; echo "  FAIL rocm64-build (log: $B/logs/rocm64-build.log)"; return
   fi
   bash tests/check_rocm64.sh $B > "$B/logs/rocm64.log" 2>&1; rc=$?
