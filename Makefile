@@ -145,7 +145,7 @@ $(BUILD)/ak_compile_matrix: tests/ak_compile_matrix.c $(HDR)
 	$(CC) -std=c99 $(WARN) -Werror -O2 tests/ak_compile_matrix.c -o $@ $(LIBS)
 # tests/ak_launch_plans.c: every launch the ops would make on each AMD target, from the planners, on the
 # cpu backend (tests/launch_plan_check.sh compares them with the code objects' metadata).
-$(BUILD)/ak_launch_plans: tests/ak_launch_plans.c $(HDR)
+$(BUILD)/ak_launch_plans: tests/ak_launch_plans.c tests/ak_archdev.h $(HDR)
 	@mkdir -p $(BUILD)
 	$(CC) -std=c99 $(WARN) -Werror -O2 tests/ak_launch_plans.c -o $@ $(LIBS)
 $(BUILD)/ak_symbols: tests/ak_symbols.c $(HDR)
@@ -153,11 +153,26 @@ $(BUILD)/ak_symbols: tests/ak_symbols.c $(HDR)
 	$(CC) -std=c99 $(WARN) -Werror -O0 tests/ak_symbols.c -o $@ $(LIBS)
 # tests/emu_llm.cpp: the kernels of norm.hip (residual form), llm.hip and layout.hip run in a host
 # SIMT emulation (C++20 threads) against their CPU references, for wave 64 and wave 32 (make test).
-EMU_SRC := tests/emu_llm.cpp tests/t_gpu_llm.c kernels/prelude.hip kernels/norm.hip kernels/llm.hip kernels/layout.hip
+EMU_SRC := tests/emu_llm.cpp tests/emu_simt.h tests/t_gpu_llm.c kernels/prelude.hip kernels/norm.hip kernels/llm.hip kernels/layout.hip
 $(BUILD)/emu_llm_w%: $(EMU_SRC) $(HDR)
 	@mkdir -p $(BUILD)
 	$(CXX) -std=c++20 -O1 -Wall -Wextra -Werror -Wno-unknown-pragmas -Wno-unused-function -DAK_AMD=1 -DAK_WAVE=$* \
 	  tests/emu_llm.cpp -o $@ -ldl -lpthread -lm
+# tests/emu_mma.cpp: the AMD matrix-core GEMM and attention kernels run in the host emulation, one binary per
+# target (the prelude's branch for that target: MFMA wave64, WMMA wave32), against the cpu references (make test).
+# build/emu_mma_<target>_lb.h: each kernel's __launch_bounds__ from the sources preprocessed for the target.
+EMU_CXX ?= $(shell command -v clang++-15 || command -v clang++)
+EMU_MMA_TARGETS := gfx908 gfx90a gfx942 gfx950 gfx1100 gfx1201
+EMU_MMA_KERNELS := kernels/prelude.hip kernels/gemm.hip kernels/attention_mma.hip kernels/attention.hip
+EMU_MMA_SRC := tests/emu_mma.cpp tests/emu_simt.h tests/ak_archdev.h tests/t_gpu_gemm.c tests/at_common.h $(EMU_MMA_KERNELS)
+$(BUILD)/emu_mma_%_lb.h: $(EMU_MMA_KERNELS) tests/emu_launch_bounds.py
+	@mkdir -p $(BUILD)
+	cat $(EMU_MMA_KERNELS) | $(EMU_CXX) -x c++ -std=c++20 -E -P -DAK_AMD=1 -DAK_WAVE=$(if $(filter gfx9%,$*),64,32) -D__$*__=1 - \
+	  | python3 tests/emu_launch_bounds.py > $@.tmp && mv $@.tmp $@
+$(BUILD)/emu_mma_%: $(EMU_MMA_SRC) $(BUILD)/emu_mma_%_lb.h $(HDR)
+	$(EMU_CXX) -std=c++17 -O1 -Wall -Wextra -Werror -Wno-unknown-pragmas -Wno-unused-function -Wno-unused-parameter -Wno-psabi \
+	  -DAK_AMD=1 -DAK_WAVE=$(if $(filter gfx9%,$*),64,32) -D__$*__=1 -DAKEMU_TARGET='"$*"' -DAKEMU_LB_HEADER='"$(BUILD)/emu_mma_$*_lb.h"' \
+	  -I. tests/emu_mma.cpp -o $@ -ldl -lpthread -lm
 # bench/bench_attention.c: ak_attention prefill / decode timings (JSON out);
 # bench/peer_attention.py times PyTorch SDPA (eager, torch.compile) on the same shapes.
 $(BUILD)/bench_attention: bench/bench_attention.c bench/bench_common.h $(HDR)

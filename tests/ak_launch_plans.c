@@ -26,6 +26,7 @@
  * escape the check by never being planned here. */
 #define AMDKIT_IMPLEMENTATION
 #include "../amdkit.h"
+#include "ak_archdev.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,12 +55,10 @@ static ak_result rec_launch(ak_kernel* k, ak_dim3 g, ak_dim3 b, size_t sh, ak_st
 
 static _ak_backend_ops rec_backend;
 
-/* A context planning for `a` as if it were the device: the cpu table with
- * device-memory semantics and a recording launch. */
+/* A context planning for `a` as if it were the device (tests/ak_archdev.h), launches recorded. */
 static ak_context* plan_context(const ak_arch_info* a, int mc, int tf32) {
     ak_config cfg = ak_config_default();
     ak_context* ctx = NULL;
-    ak_device_info* d;
     cfg.backend = AK_BACKEND_CPU;
     cfg.log_level = AK_LOG_NONE;
     cfg.arch = a->name;
@@ -70,25 +69,7 @@ static ak_context* plan_context(const ak_arch_info* a, int mc, int tf32) {
         fprintf(stderr, "ak_launch_plans: context for %s: %s\n", a->name, ak_last_error());
         return NULL;
     }
-    rec_backend = _ak_backend_cpu;
-    rec_backend.host_memory = 0;
-    rec_backend.launch = rec_launch;
-    ctx->bk = &rec_backend;
-    d = &ctx->dev;
-    _ak_copy(d->arch, sizeof d->arch, a->name);
-    _ak_set_arch_base(d);
-    d->arch_info = a;
-    d->compute_units = a->compute_units;
-    d->wave_size = a->wave_size;
-    d->shared_mem_per_block = (size_t)a->lds_bytes;
-    d->l2_bytes = (size_t)a->l2_bytes;
-    d->mem_total = (size_t)1 << 40;
-    d->mem_free = d->mem_total;
-    d->fp16 = d->bf16 = 1;
-    d->max_threads_per_block = 1024;
-    d->max_block[0] = d->max_block[1] = d->max_block[2] = 1024;
-    d->max_grid[0] = 0x7FFFFFFF; d->max_grid[1] = d->max_grid[2] = 65535;
-    _ak_launch_limits_set(ctx);
+    akt_archdev(ctx, a, &rec_backend, rec_launch);
     host_wave = _ak_target_wave(ctx, a->name);
     return ctx;
 }

@@ -123,8 +123,11 @@ echo "== ISA checks (llvm-objdump-21): wave size, AK_WAVE marker, exec/vcc width
 in_chroot bash "$W/isa_check.sh" "$W/out" "$W/src" > "$HW/isa.txt" 2>&1; rc=$?
 cat "$HW/isa.txt"
 check "rocm64 ISA checks" [ $rc -eq 0 ]
-# the code objects stay in the build folder (tests/isa_table.sh reads them)
-rm -rf "$B/rocm64-co"; mkdir -p "$B/rocm64-co"; cp "$HW"/out/*.co "$HW"/out/*.txt "$B/rocm64-co/" 2>/dev/null
+# the code objects, their metadata and the matrix families' disassembly stay in the build folder
+# (tools/amd_isa_table.py reads them)
+rm -rf "$B/rocm64-co"; mkdir -p "$B/rocm64-co"
+cp "$HW"/out/*.co "$HW"/out/*.txt "$HW"/out/*.meta "$B/rocm64-co/" 2>/dev/null
+cp "$HW"/out/gemm*.s "$HW"/out/attention_mma.*.s "$B/rocm64-co/" 2>/dev/null
 
 echo "== launch plans: every launch the ops would make per target (build/ak_launch_plans, from the planners) vs the code objects"
 plans_check() {

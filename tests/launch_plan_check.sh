@@ -107,7 +107,7 @@ for tgt in $(awk '{print $1}' "$DIR/targets.txt" 2>/dev/null | sort -u); do
       printf "SUMMARY %d launches of %d kernels checked%s%s\n", n, nk, nw ? ", " nw " kernels with waived scratch" : "", skipped ? ", " skipped " launches of families not built here" : "" }
   ' "$meta" "$PLANS")
   summary=$(echo "$out" | grep '^SUMMARY' | sed 's/^SUMMARY //')
-  fails=$(echo "$out" | grep '^FAIL' || true)
+  fails=$(echo "$out" | grep '^FAIL' | awk '!seen[$0]++' || true)
   if [ -z "$fails" ]; then pass=$((pass+1)); echo "  ok   $tgt launch plans: $summary"
   else fail=$((fail+1)); echo "  FAIL $tgt launch plans: $summary"; echo "$fails" | head -n 40 | sed 's/^FAIL /         /'; fi
 done
