@@ -67,10 +67,13 @@ $(BUILD)/libamdkit.so: examples/libamdkit.c $(HDR)
 	$(C99) $(CFLAGS) -I. -fPIC -shared $< -o $@ $(LIBS)
 
 # test tools: tests/ak_NAME.c (ak_compile_matrix: every family x targets through ak_compile_offline, and ak_symbols,
-# both run inside the ROCm 6.4 chroot by tests/check_rocm64.sh)
+# both run inside the ROCm 6.4 chroot by tests/check_rocm64.sh; ak_launch_plans)
 $(BUILD)/ak_%: tests/ak_%.c $(HDR)
 	@mkdir -p $(BUILD)
 	$(C99) $(CFLAGS) $< -o $@ $(LIBS)
+# ak_launch_plans: every launch the ops would make on each AMD target, from the planners on the cpu backend
+# (tests/launch_plan_check.sh holds them to the code objects' metadata)
+$(BUILD)/ak_launch_plans: tests/ak_archdev.h
 
 # the command-line tool: examples/amdkit.c (commands) + demo.c + amdkit_run.c (run / bench / tune)
 $(BUILD)/amdkit: examples/amdkit.c examples/demo.c examples/amdkit_run.c $(HDR)

@@ -2979,10 +2979,12 @@ enum { _AK_HIP_PROPS_R0600_ARCH_OFFSET = 1160, _AK_HIP_PROPS_R0000_ARCH_OFFSET =
  *
  * Recommended defaults (rec_*):
  * - CDNA3/CDNA4: bf16, aggressive, matrix cores.
- * - CDNA2 and CDNA1: fp16, balanced, matrix cores (CDNA1's MFMA runs BF16 at
- *   half the FP16 rate, so fp16 is the better default).
- * - GCN5, RDNA2, RDNA3, RDNA4: fp32, conservative, no matrix cores
- *   (gfx906/RDNA2 have none, and RDNA3/4 WMMA stays opt-in).
+ * - CDNA2 and CDNA1: fp16, balanced, matrix cores (CDNA1's
+ *   MFMA runs BF16 at half the FP16 rate, so fp16 is the better default).
+ * - GCN5, RDNA2: fp32, conservative, no matrix cores (they have none).
+ * - RDNA3, RDNA4: fp32, conservative, matrix cores on: f16 / bf16 GEMM and
+ *   attention run on WMMA (RDNA4: 194.6 TFLOP/s of WMMA against 48.7 of
+ *   FP32 FMAs); exact f32 stays on FMAs (WMMA has no fp32 form).
  * - NVIDIA Ampere and later (all rows, consumer parts included): bf16,
  *   aggressive, matrix cores. Every Ampere+ tensor core runs BF16 at the FP16
  *   rate (GeForce halves FP32-accumulate math for BOTH types equally), so
@@ -3120,7 +3122,7 @@ static const ak_arch_info _ak_arch_table[] = {
       "Radeon RX 7900 XTX, RX 7900 XT, RX 7900 GRE; Radeon PRO W7900, W7800",
       96, 32, 64, 65536, 6291456, "GDDR6", 960.0,
       61.4, 122.8, 122.8, 0, "", AK_MATRIX_WMMA,
-      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      AK_F32, AK_OPT_CONSERVATIVE, 1,
       "AMD Radeon RX 7900 XTX product specifications: 96 CUs at 2500 MHz boost, 61.4 TFLOPS "
       "FP32 (dual issue), 122.8 TFLOPS FP16 (WMMA, 512 FLOP/clk/CU; BF16 same rate), 24 GB "
       "GDDR6 20 Gbps x 384-bit = 960 GB/s; AMD RDNA 3 architecture material: 6 MB L2 "
@@ -3132,7 +3134,7 @@ static const ak_arch_info _ak_arch_table[] = {
       "Radeon RX 7800 XT, RX 7700 XT; Radeon PRO W7700",
       60, 32, 64, 65536, 4194304, "GDDR6", 624.0,
       37.3, 74.6, 74.6, 0, "", AK_MATRIX_WMMA,
-      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      AK_F32, AK_OPT_CONSERVATIVE, 1,
       "AMD Radeon RX 7800 XT product specifications: 60 CUs at 2430 MHz boost, 37.3 TFLOPS "
       "FP32 (dual issue), 74.6 TFLOPS FP16 (WMMA; BF16 same rate), 16 GB GDDR6 19.5 Gbps x "
       "256-bit = 624 GB/s; Navi 32: 4 MB L2 (64 MB Infinity Cache not counted)",
@@ -3143,7 +3145,7 @@ static const ak_arch_info _ak_arch_table[] = {
       "Radeon RX 7600, RX 7600 XT; Radeon PRO W7600",
       32, 32, 64, 65536, 2097152, "GDDR6", 288.0,
       22.6, 45.1, 45.1, 0, "", AK_MATRIX_WMMA,
-      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      AK_F32, AK_OPT_CONSERVATIVE, 1,
       "AMD Radeon RX 7600 XT product specifications: 32 CUs at 2755 MHz boost, 22.6 TFLOPS "
       "FP32 (dual issue), 45.1 TFLOPS FP16 (WMMA; BF16 same rate), 16 GB GDDR6 18 Gbps x "
       "128-bit = 288 GB/s (RX 7600: 2655 MHz, 21.8 TFLOPS); Navi 33: 2 MB L2 (32 MB "
@@ -3155,7 +3157,7 @@ static const ak_arch_info _ak_arch_table[] = {
       "Radeon 780M, 760M, 740M (Ryzen 7040/8040 'Phoenix', 'Hawk Point' integrated)",
       12, 32, 64, 65536, 2097152, "LPDDR5X", 120.0,
       8.6, 17.2, 17.2, 0, "", AK_MATRIX_WMMA,
-      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      AK_F32, AK_OPT_CONSERVATIVE, 1,
       "AMD Ryzen 9 7940HS product specifications: Radeon 780M, 12 CUs at 2800 MHz; FP32 8.6 "
       "TFLOPS (dual issue) and FP16 WMMA 17.2 (12 CUs x 512 FLOP/clk x 2.8 GHz) derived, less "
       "sure; shared LPDDR5X-7500 x 128-bit = 120 GB/s; L2 2 MB (less sure)",
@@ -3166,7 +3168,7 @@ static const ak_arch_info _ak_arch_table[] = {
       "Radeon 890M, 880M (Ryzen AI 300 'Strix Point' integrated, RDNA 3.5)",
       16, 32, 64, 65536, 2097152, "LPDDR5X", 120.0,
       11.88, 23.8, 23.8, 0, "", AK_MATRIX_WMMA,
-      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      AK_F32, AK_OPT_CONSERVATIVE, 1,
       "AMD Ryzen AI 9 HX 370 product specifications: Radeon 890M, 16 CUs at 2900 MHz; FP32 "
       "11.88 TFLOPS (dual issue) and FP16 WMMA 23.8 derived (16 x 512 x 2.9 GHz), less sure; "
       "shared LPDDR5X-7500 x 128-bit = 120 GB/s; L2 2 MB (less sure)",
@@ -3177,7 +3179,7 @@ static const ak_arch_info _ak_arch_table[] = {
       "Radeon 8060S, 8050S (Ryzen AI Max 'Strix Halo' integrated, RDNA 3.5)",
       40, 32, 64, 65536, 2097152, "LPDDR5X", 256.0,
       29.7, 59.4, 59.4, 0, "", AK_MATRIX_WMMA,
-      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      AK_F32, AK_OPT_CONSERVATIVE, 1,
       "AMD Ryzen AI Max+ 395 product specifications: Radeon 8060S, 40 CUs at 2900 MHz; FP32 "
       "29.7 TFLOPS (dual issue) and FP16 WMMA 59.4 derived (40 x 512 x 2.9 GHz); LPDDR5X-8000 "
       "x 256-bit = 256 GB/s; L2 2 MB (less sure; 32 MB MALL not counted)",
@@ -3188,7 +3190,7 @@ static const ak_arch_info _ak_arch_table[] = {
       "Radeon 860M, 840M (Ryzen AI 300 'Krackan Point' integrated, RDNA 3.5)",
       8, 32, 64, 65536, 2097152, "LPDDR5X", 128.0,
       6.1, 12.3, 12.3, 0, "", AK_MATRIX_WMMA,
-      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      AK_F32, AK_OPT_CONSERVATIVE, 1,
       "AMD Ryzen AI 7 350 product specifications: Radeon 860M, 8 CUs at 3000 MHz; FP32 6.1 "
       "TFLOPS (dual issue) and FP16 WMMA 12.3 derived (8 x 512 x 3.0 GHz), less sure; shared "
       "LPDDR5X-8000 x 128-bit = 128 GB/s; L2 2 MB (less sure)",
@@ -3199,7 +3201,7 @@ static const ak_arch_info _ak_arch_table[] = {
       "Radeon RX 9060 XT, RX 9060",
       32, 32, 64, 65536, 4194304, "GDDR6", 320.0,
       25.6, 102.6, 102.6, 1, "OCP E4M3/E5M2", AK_MATRIX_WMMA,
-      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      AK_F32, AK_OPT_CONSERVATIVE, 1,
       "AMD Radeon RX 9060 XT product specifications: 32 CUs at 3130 MHz boost, 25.6 TFLOPS "
       "FP32 (dual issue), 16 GB GDDR6 20 Gbps x 128-bit = 320 GB/s; FP16/BF16 matrix dense "
       "102.6 derived (32 CUs x 1024 FLOP/clk x 3.13 GHz, half the sparse figure); Navi 44 "
@@ -3211,7 +3213,7 @@ static const ak_arch_info _ak_arch_table[] = {
       "Radeon RX 9070 XT, RX 9070, RX 9070 GRE; Radeon AI PRO R9700",
       64, 32, 64, 65536, 8388608, "GDDR6", 640.0,
       48.7, 194.6, 194.6, 1, "OCP E4M3/E5M2", AK_MATRIX_WMMA,
-      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      AK_F32, AK_OPT_CONSERVATIVE, 1,
       "AMD Radeon RX 9070 XT product specifications: 64 CUs at 2970 MHz boost, 48.7 TFLOPS "
       "FP32 (dual issue), FP16/BF16 matrix 194.6 dense (389 sparse), 16 GB GDDR6 20 Gbps x "
       "256-bit = 640 GB/s; 'AMD RDNA 4' architecture material: 8 MB L2 (64 MB Infinity Cache "
@@ -12726,9 +12728,18 @@ static const char _ak_src_attention_mma[] =
     "#define AK_AMMA_BODY(D, HD, WM, WN) AK_AMMA_GEN_BODY(D, HD, WM)\n"
     "#endif\n"
     "\n"
+    "// Threads of a block, the kernel's launch bound: NVIDIA runs WM x WN warps of 32; AMD runs the generic path\n"
+    "// with WM waves of AK_WAVE (the decode form: one wave). The host launches exactly this many\n"
+    "// (_ak_attn_plan_path in amdkit.h); tests/launch_plan_check.sh holds the code objects to it.\n"
+    "#if defined(AK_MMA_SYNC)\n"
+    "#define AK_AMMA_THREADS(WM, WN) (32 * (WM) * (WN))\n"
+    "#else\n"
+    "#define AK_AMMA_THREADS(WM, WN) (AK_WAVE * (WM))\n"
+    "#endif\n"
+    "\n"
     "// Same argument list as the SIMT kernels (d and R unused: head_dim == HD, rows per block fixed).\n"
     "#define AK_AMMA(NAME, HD, WM, WN, DT, D)                                                                         \\\n"
-    "    AK_KERNEL void __launch_bounds__(32 * WM * WN) NAME##HD##_##DT(AK_AMMA_KPARAMS(D)) { \\\n"
+    "    AK_KERNEL void __launch_bounds__(AK_AMMA_THREADS(WM, WN)) NAME##HD##_##DT(AK_AMMA_KPARAMS(D)) { \\\n"
     "        (void)d; (void)R; (void)vec;                                                                              \\\n"
     "        AK_AMMA_BODY(D, HD, WM, WN);                                                                              \\\n"
     "    }\n"
@@ -16159,9 +16170,9 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_xent_mean);
     ak_args_ptr(a_, part); ak_args_i32(a_, nparts); ak_args_i32(a_, mean); ak_args_ptr(a_, out);
 }
-#define _ak_kargs_amma _ak_kargs_attn_simt   /* kernels/attention_mma.hip:529 NAME##HD##_##DT (macro AK_AMMA): the same list */
+#define _ak_kargs_amma _ak_kargs_attn_simt   /* kernels/attention_mma.hip:538 NAME##HD##_##DT (macro AK_AMMA): the same list */
 #define _AK_KIF_amma _AK_KIF_attn_simt
-#define _ak_kargs_attn_mmagen _ak_kargs_attn_simt   /* kernels/attention_mma.hip:544 ak_attn_mmagen##HD##_##DT (macro AK_AMMA_GEN): the same list */
+#define _ak_kargs_attn_mmagen _ak_kargs_attn_simt   /* kernels/attention_mma.hip:553 ak_attn_mmagen##HD##_##DT (macro AK_AMMA_GEN): the same list */
 #define _AK_KIF_attn_mmagen _AK_KIF_attn_simt
 #define _ak_kargs_copy _ak_kargs_cast   /* kernels/cast.hip:47 ak_copy_f32: the same list */
 #define _AK_KIF_copy _AK_KIF_cast

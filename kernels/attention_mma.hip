@@ -524,9 +524,18 @@ AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS(D)) {
 #define AK_AMMA_BODY(D, HD, WM, WN) AK_AMMA_GEN_BODY(D, HD, WM)
 #endif
 
+// Threads of a block, the kernel's launch bound: NVIDIA runs WM x WN warps of 32; AMD runs the generic path
+// with WM waves of AK_WAVE (the decode form: one wave). The host launches exactly this many
+// (_ak_attn_plan_path in amdkit.h); tests/launch_plan_check.sh holds the code objects to it.
+#if defined(AK_MMA_SYNC)
+#define AK_AMMA_THREADS(WM, WN) (32 * (WM) * (WN))
+#else
+#define AK_AMMA_THREADS(WM, WN) (AK_WAVE * (WM))
+#endif
+
 // Same argument list as the SIMT kernels (d and R unused: head_dim == HD, rows per block fixed).
 #define AK_AMMA(NAME, HD, WM, WN, DT, D)                                                                         \
-    AK_KERNEL void __launch_bounds__(32 * WM * WN) NAME##HD##_##DT(AK_AMMA_KPARAMS(D)) { \
+    AK_KERNEL void __launch_bounds__(AK_AMMA_THREADS(WM, WN)) NAME##HD##_##DT(AK_AMMA_KPARAMS(D)) { \
         (void)d; (void)R; (void)vec;                                                                              \
         AK_AMMA_BODY(D, HD, WM, WN);                                                                              \
     }

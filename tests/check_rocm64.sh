@@ -94,13 +94,13 @@ ensure_chroot
 t1=$(date +%s)
 
 # --- copy amdkit in ------------------------------------------------------------
-for f in ak_compile_matrix ak_symbols amdkit; do [ -x "$B/$f" ] || { echo "rocm64: $B/$f is missing (make all $B/ak_compile_matrix $B/ak_symbols)"; echo "0 passed, 1 failed"; exit 1; }; done
+for f in ak_compile_matrix ak_symbols ak_launch_plans amdkit; do [ -x "$B/$f" ] || { echo "rocm64: $B/$f is missing (make all $B/ak_compile_matrix $B/ak_symbols $B/ak_launch_plans)"; echo "0 passed, 1 failed"; exit 1; }; done
 W=/tmp/amdkit-rocm64.$$
 HW="$ROOT$W"
 trap 'rm -rf "$HW"' EXIT
 mkdir -p "$HW/isa" "$HW/out" "$HW/planted" "$HW/src"
-cp "$B/ak_compile_matrix" "$B/ak_symbols" "$B/amdkit" "$HERE/isa_lib.sh" "$HERE/isa_check.sh" "$HW/"
-cp "$HERE"/isa/*.sh "$HW/isa/" 2>/dev/null
+cp "$B/ak_compile_matrix" "$B/ak_symbols" "$B/amdkit" "$HERE/isa_lib.sh" "$HERE/isa_check.sh" "$HERE/launch_plan_check.sh" "$HW/"
+cp "$HERE"/isa/*.sh "$HERE"/isa/*.txt "$HW/isa/" 2>/dev/null
 "$B/amdkit" kernels --dump "$HW/src" > /dev/null
 # AMD_COMGR_CACHE=0: real compiles every time (the times in the table are compile times, as on a fresh CI machine)
 in_chroot() { chroot "$ROOT" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/tmp LC_ALL=C AMD_COMGR_CACHE=0 AMDKIT_CACHE_DIR="$W/cache" "$@"; }
@@ -123,6 +123,26 @@ echo "== ISA checks (llvm-objdump-21): wave size, AK_WAVE marker, exec/vcc width
 in_chroot bash "$W/isa_check.sh" "$W/out" "$W/src" > "$HW/isa.txt" 2>&1; rc=$?
 cat "$HW/isa.txt"
 check "rocm64 ISA checks" [ $rc -eq 0 ]
+# the code objects, their metadata and the matrix families' disassembly stay in the build folder
+# (tools/amd_isa_table.py reads them)
+rm -rf "$B/rocm64-co"; mkdir -p "$B/rocm64-co"
+cp "$HW"/out/*.co "$HW"/out/*.txt "$HW"/out/*.meta "$B/rocm64-co/" 2>/dev/null
+cp "$HW"/out/gemm*.s "$HW"/out/attention_mma.*.s "$B/rocm64-co/" 2>/dev/null
+
+echo "== launch plans: every launch the ops would make per target (build/ak_launch_plans, from the planners) vs the code objects"
+plans_check() {
+  # --coverage on the full run: every kernel of the embedded families is launched by some plan (or named as never planned)
+  local cov=""
+  [ -z "${AMDKIT_ROCM64_ARCH:-}" ] && cov=--coverage
+  "$B/ak_launch_plans" --arch "${AMDKIT_ROCM64_ARCH:-amd}" $cov > "$HW/plans.txt" 2> "$HW/plans.err" || { sed 's/^/    /' "$HW/plans.err"; return 1; }
+  sed 's/^/    /' "$HW/plans.err"
+  cp "$HW/plans.txt" "$B/rocm64-plans.txt" 2>/dev/null
+  in_chroot bash "$W/launch_plan_check.sh" "$W/plans.txt" "$W/out" rocm6.4 > "$HW/plans-check.txt" 2>&1; local rc=$?
+  sed 's/^/  /' "$HW/plans-check.txt"
+  return $rc
+}
+check "launch plans within .max_flat_workgroup_size, LDS, wave size, no scratch (tests/launch_plan_check.sh)" plans_check
+check "planted launch-plan mismatches caught (block, LDS, wave)" in_chroot bash "$W/launch_plan_check.sh" --plant "$W/plans.txt" "$W/out" rocm6.4
 
 echo "== a planted wrong AK_WAVE (64 on wave32 gfx1100, 32 on wave64 gfx90a) must be caught"
 planted_caught() {

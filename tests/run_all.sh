@@ -11,6 +11,9 @@
 #     (AKT_FULL=1, tests/t_compile_kernels.c)
 #   - kernels run in a host SIMT emulation against their CPU references (tests/emu_llm.cpp): quick: wave 64,
 #     full: wave 64 and 32
+#   - every launch the ops plan on an AMD target against the code objects' limits (block <= launch bound, LDS,
+#     wave size, scratch; tests/check_launch_plans.sh, ROCm 5.2 on the host): quick: gfx90a, gfx1030; full: + gfx906,
+#     gfx908
 #   - the header alone, with -Wall -Wextra -pedantic -Werror: quick: C99 (gcc) and C++11 (clang++); full: C99 and
 #     C++11 with gcc and clang, AMDKIT_STATIC; both: the opt-outs, the allocator hooks, the table of contents, no
 #     backend named outside the backend table's sections (tests/backend_check.sh)
@@ -29,7 +32,8 @@
 #   - the fuzzers, 5 s each (tests/fuzz/run.sh; make fuzz for longer)
 #   - every kernel family compiled for gfx940 with clang-15 and disassembled (tests/check_gfx940.sh)
 #   - the real ROCm 6.4 hipRTC in a Debian sid chroot (tests/check_rocm64.sh): every kernel family x every AMD
-#     target, ISA checks, ROCm 6 symbols/headers/runtime; skipped (loudly) where it cannot run, never on CI
+#     target, ISA checks, launch plans, ROCm 6 symbols/headers/runtime; skipped (loudly) where it cannot run,
+#     never on CI
 set -u
 cd "$(dirname "$0")/.."
 TIER=${1:-quick}
@@ -96,6 +100,13 @@ step build make -s -j"$NPROC" all
 echo "== kernel emulation (tests/emu_llm.cpp: llm / layout / residual-norm kernels on host threads vs their references)"
 if full; then step emu-llm bash -c "make -s $B/emu_llm_w64 $B/emu_llm_w32 && ./$B/emu_llm_w64 && ./$B/emu_llm_w32"
 else step emu-llm-w64 bash -c "make -s $B/emu_llm_w64 && ./$B/emu_llm_w64"; fi
+
+# every launch the ops plan on an AMD target (tests/ak_launch_plans.c, the real planners) held to the code objects'
+# limits (tests/launch_plan_check.sh); here against ROCm 5.2's hipRTC (cached compiles), the ROCm 6.4 targets in the
+# rocm64 step. quick: gfx90a (wave64 CDNA) and gfx1030 (wave32); full: gfx906, gfx908, gfx90a, gfx1030
+echo "== launch plans vs the code objects (ROCm 5.2 on the host; tests/check_launch_plans.sh)"
+if full; then suite plans52 bash -c "make -s $B/ak_compile_matrix $B/ak_launch_plans && bash tests/check_launch_plans.sh $B"
+else suite plans52 bash -c "make -s $B/ak_compile_matrix $B/ak_launch_plans && AMDKIT_PLANS52_ARCH=gfx90a,gfx1030 bash tests/check_launch_plans.sh $B"; fi
 
 echo "== header builds"
 HDR_CC="gcc"; HDR_CXX="clang++"
@@ -174,7 +185,7 @@ if full; then
   # tests/check_rocm64.sh exits 77 when it cannot run (not root, no debootstrap, no network): a skip with its
   # reason, except on CI (CI=true), where it must run.
   t0=$(date +%s)
-  if ! make -s -j"$NPROC" $B/ak_compile_matrix $B/ak_symbols > "$B/logs/rocm64-build.log" 2>&1; then
+  if ! make -s -j"$NPROC" $B/ak_compile_matrix $B/ak_symbols $B/ak_launch_plans > "$B/logs/rocm64-build.log" 2>&1; then
     echo "0 1" > $B/logs/rocm64-build.result; echo "  FAIL rocm64-build (log: $B/logs/rocm64-build.log)"
   else
     bash tests/check_rocm64.sh $B > "$B/logs/rocm64.log" 2>&1; rc=$?

@@ -319,13 +319,13 @@ static void test_arch_row_facts(void) {
         AKT_EQ_INT(a->wave_size, 32);
         AKT_EQ_INT(a->wave_size_alt, 64);
     }
-    /* RDNA3/4: fp32, conservative, no matrix cores, though WMMA exists */
+    /* RDNA3/4: fp32, conservative, matrix cores on (f16 / bf16 on WMMA) */
     for (i = 0; i < 5; i++) {
         if ((a = akt_arch(rdna34[i])) == NULL) continue;
         AKT_CHECKF(akt_is_rdna34(a->family), "%s: family %s", rdna34[i], ak_family_name(a->family));
         AKT_EQ_INT(a->rec_precision, AK_F32);
         AKT_EQ_INT(a->rec_opt_level, AK_OPT_CONSERVATIVE);
-        AKT_EQ_INT(a->rec_matrix_cores, 0);
+        AKT_EQ_INT(a->rec_matrix_cores, 1);
         AKT_EQ_INT(a->matrix, AK_MATRIX_WMMA);
         AKT_EQ_INT(a->wave_size, 32);
         AKT_EQ_INT(a->wave_size_alt, 64);

@@ -297,6 +297,11 @@ static void plans_follow_arch_and_config(void) {
     expect_plan("gfx950", AK_ON, -1, -1, 0, AK_BF16, 8192, "ak_gemm_mma_l_bf16", "mfma");
     expect_plan("gfx1100", AK_ON, -1, -1, 0, AK_F16, 8192, "ak_gemm_mma_l_f16", "wmma");
     expect_plan("gfx1201", AK_ON, -1, -1, 0, AK_BF16, 8192, "ak_gemm_mma_l_bf16", "wmma");
+    /* RDNA3 / RDNA4: WMMA by default for 16-bit inputs (the rows recommend matrix cores); exact f32 on FMAs */
+    expect_plan("gfx1100", AK_AUTO, -1, -1, 0, AK_F16, 8192, "ak_gemm_mma_l_f16", "wmma");
+    expect_plan("gfx1201", AK_AUTO, -1, -1, 0, AK_BF16, 8192, "ak_gemm_mma_l_bf16", "wmma");
+    expect_plan("gfx1151", AK_AUTO, -1, -1, 0, AK_BF16, 8192, "ak_gemm_mma_l_bf16", "wmma");
+    expect_plan("gfx1201", AK_AUTO, -1, -1, 0, AK_F32, 8192, "ak_gemm_simt_l_f32", "simt");
     expect_plan("gfx906", AK_AUTO, -1, -1, 0, AK_F16, 8192, "ak_gemm_simt_l_f16", "simt");
     expect_plan("gfx1030", AK_AUTO, -1, -1, 0, AK_BF16, 8192, "ak_gemm_simt_l_bf16", "simt");
     expect_plan("sm_80", AK_ON, -1, -1, 0, AK_F16, 8192, "ak_gemm_mma_l_f16", "mma.sync");
