@@ -23,7 +23,7 @@ TEST_OBJ_SAN := $(patsubst tests/%.c,$(BUILD)/obj-san/%.o,$(TEST_SRC))
 TEST_INC := tests/ak_test.h $(wildcard tests/ti_*.c) $(wildcard tests/at_*.h)
 
 .PHONY: all test demo gpu-check clean install uninstall
-all: $(BUILD)/amdkit_tests $(BUILD)/amdkit $(BUILD)/bench_ops $(BUILD)/bench_runtime $(BUILD)/bench_hotpath $(BUILD)/bench_attention $(BUILD)/tp_linear $(BUILD)/bench_comm $(BUILD)/bench_gemm $(BUILD)/bench_sweep
+all: $(BUILD)/amdkit_tests $(BUILD)/amdkit $(BUILD)/bench_ops $(BUILD)/bench_runtime $(BUILD)/bench_hotpath $(BUILD)/bench_attention $(BUILD)/tp_linear $(BUILD)/bench_comm $(BUILD)/bench_gemm $(BUILD)/bench_gemm_sweep $(BUILD)/bench_sweep
 
 $(BUILD)/obj/%.o: tests/%.c $(HDR) $(TEST_INC)
 	@mkdir -p $(dir $@)
@@ -158,6 +158,12 @@ $(BUILD)/emu_llm_w%: $(EMU_SRC) $(HDR)
 $(BUILD)/bench_attention: bench/bench_attention.c bench/bench_common.h $(HDR)
 	@mkdir -p $(BUILD)
 	$(CC) -std=c99 $(WARN) -Werror -O2 bench/bench_attention.c -o $@ $(LIBS)
+
+# bench/bench_gemm_sweep.c: ak_gemm over layouts, odd sizes, batches, decode, epilogues, each cell checked;
+# bench/peer_torch_gemm_sweep.py times the same cells, bench/gemm_sweep_report.py joins them (bench/gemm_sweep.sh)
+$(BUILD)/bench_gemm_sweep: bench/bench_gemm_sweep.c bench/bench_common.h $(HDR)
+	@mkdir -p $(BUILD)
+	$(CC) -std=c99 $(WARN) -Werror -O2 bench/bench_gemm_sweep.c -o $@ $(LIBS)
 
 # --- install ------------------------------------------------------------------
 # `pkg-config --cflags --libs amdkit` gives what an embedder needs: -I<prefix>/include -ldl -lpthread -lm.
