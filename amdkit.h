@@ -1230,7 +1230,7 @@ AKAPI ak_gemm_desc ak_gemm_desc_default(void);
 /* How ak_gemm would run a descriptor on ctx (nothing is launched). */
 typedef struct ak_gemm_plan {
     char kernel[64];      /* kernel name, "" on the cpu backend without a named arch */
-    const char* path;     /* "mfma", "wmma", "mma.sync", "wgmma", "simt", "skinny" (m <= 16) or "cpu" */
+    const char* path;     /* "mfma", "wmma", "mma.sync", "wgmma", "simt", "decode" / "skinny" (m <= 16) or "cpu" */
     int bm, bn, bk;       /* block tile */
     int threads;          /* per block */
     size_t shared_bytes;  /* dynamic shared memory per block */
@@ -4823,6 +4823,252 @@ static const char _ak_src_gemm[] =
     "AK_GEMM_SKINNY(ak_gemm_skinny_bf16, ak_bf16_t)\n"
     ;
 
+/* kernels/gemm_decode.hip */
+static const char _ak_src_gemm_decode[] =
+    "/* kernels/gemm_decode.hip: decode-shaped GEMM (m = 1..16 rows) for f16 /\n"
+    " * bf16 inputs on NVIDIA sm_80+ (mma.sync), either layout of A and B:\n"
+    " *   D = act(alpha op(A) op(B) + beta C + bias) + R, batched (strided).\n"
+    " * Host wrapper, plan and CPU reference: ak_gemm in amdkit.h (>>impl:ops-gemm),\n"
+    " * which picks this family for m <= 16 on rows of the architecture table with\n"
+    " * mma.sync, when A and B have 16-byte rows.\n"
+    " *\n"
+    " * A GEMM with at most 16 rows is a stream of B: the work is to read B once\n"
+    " * at the copy bandwidth. Block: 4 warps, 64 columns of D (each warp 16) and a\n"
+    " * slice of k (split-K over gridDim.y, so that every SM has several blocks\n"
+    " * whatever n is). B moves in 64 (k) x 64 (n) tiles (8 KiB), A in 16 x 64\n"
+    " * tiles, through a 4-stage cp.async ring (16-byte copies, the tails past\n"
+    " * M / N / K zero-filled), 128-byte rows XOR-swizzled by 16-byte chunk\n"
+    " * (conflict-free ldmatrix). Fragments come from ldmatrix (.trans for the\n"
+    " * m- / n-contiguous layouts), the products from mma.sync m16n8k16 with fp32\n"
+    " * accumulators: the tensor cores make m = 16 cost what m = 1 costs (FMAs\n"
+    " * would need 16 per element of B, more than the SM has at the copy rate).\n"
+    " * One split (gridDim.y == 1): the epilogue is applied here. Several: each\n"
+    " * block writes alpha-less partial sums to W[b][split][m][n] (fp32) and\n"
+    " * ak_gemm_decode_fin_* sums the splits in order (deterministic) and applies\n"
+    " * the epilogue.\n"
+    " *\n"
+    " * flags (as kernels/gemm.hip): bit 2 D / C / bias / R are f32, 3 read C,\n"
+    " * 4 bias, 5 residual, bits 8.. activation code + 1. */\n"
+    "\n"
+    "#define AK_GD_OUT32 4\n"
+    "#define AK_GD_C 8\n"
+    "#define AK_GD_BIAS 16\n"
+    "#define AK_GD_RES 32\n"
+    "\n"
+    "/* One output element's epilogue (value before alpha in acc). */\n"
+    "template <class DT>\n"
+    "AK_INLINE void ak_gd_out(int m, int n, float acc, void* D, ak_i64 ldd, const void* C, ak_i64 ldc, const void* bias, const void* R,\n"
+    "                         ak_i64 ldr, float alpha, float beta, int flags, float ap) {\n"
+    "    typedef typename DT::T T;\n"
+    "    const bool o32 = (flags & AK_GD_OUT32) != 0;\n"
+    "    float v = alpha * acc;\n"
+    "    if (flags & AK_GD_C) v += beta * (o32 ? ((const float*)C)[(ak_i64)m * ldc + n] : DT::to(((const T*)C)[(ak_i64)m * ldc + n]));\n"
+    "    if (flags & AK_GD_BIAS) v += o32 ? ((const float*)bias)[n] : DT::to(((const T*)bias)[n]);\n"
+    "    if (flags >> 8) v = ak_uop_apply((flags >> 8) - 1, v, ap);\n"
+    "    if (flags & AK_GD_RES) v += o32 ? ((const float*)R)[(ak_i64)m * ldr + n] : DT::to(((const T*)R)[(ak_i64)m * ldr + n]);\n"
+    "    if (o32) ((float*)D)[(ak_i64)m * ldd + n] = v;\n"
+    "    else ((T*)D)[(ak_i64)m * ldd + n] = DT::from(v);\n"
+    "}\n"
+    "\n"
+    "template <class DT> struct ak_gemm_decode_is_f16 { enum { V = 0 }; };\n"
+    "template <> struct ak_gemm_decode_is_f16<ak_f16_t> { enum { V = 1 }; };\n"
+    "\n"
+    "#if defined(AK_MMA_SYNC)\n"
+    "/* 16-byte cp.async (the tail past src_bytes zero-filled), groups, waits */\n"
+    "AK_INLINE void ak_gd_cp16(void* smem, const void* src, int src_bytes) {\n"
+    "    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\\n\" ::\"r\"(ak_smem_addr(smem)), \"l\"(src), \"r\"(src_bytes) : \"memory\");\n"
+    "}\n"
+    "AK_INLINE void ak_gd_commit(void) { asm volatile(\"cp.async.commit_group;\\n\" ::: \"memory\"); }\n"
+    "template <int N> AK_INLINE void ak_gd_wait(void) { asm volatile(\"cp.async.wait_group %0;\\n\" ::\"n\"(N) : \"memory\"); }\n"
+    "AK_INLINE void ak_gd_ldsm4(ak_u32 addr, ak_u32* r) {\n"
+    "    asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\\n\"\n"
+    "                 : \"=r\"(r[0]), \"=r\"(r[1]), \"=r\"(r[2]), \"=r\"(r[3]) : \"r\"(addr));\n"
+    "}\n"
+    "AK_INLINE void ak_gd_ldsm4t(ak_u32 addr, ak_u32* r) {\n"
+    "    asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\\n\"\n"
+    "                 : \"=r\"(r[0]), \"=r\"(r[1]), \"=r\"(r[2]), \"=r\"(r[3]) : \"r\"(addr));\n"
+    "}\n"
+    "template <bool F16>\n"
+    "AK_INLINE void ak_gd_mma(float* c, const ak_u32* a, ak_u32 b0, ak_u32 b1) {\n"
+    "    if (F16)\n"
+    "        asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\\n\"\n"
+    "                     : \"+f\"(c[0]), \"+f\"(c[1]), \"+f\"(c[2]), \"+f\"(c[3]) : \"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3]), \"r\"(b0), \"r\"(b1));\n"
+    "    else\n"
+    "        asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\\n\"\n"
+    "                     : \"+f\"(c[0]), \"+f\"(c[1]), \"+f\"(c[2]), \"+f\"(c[3]) : \"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3]), \"r\"(b0), \"r\"(b1));\n"
+    "}\n"
+    "/* 128-byte rows, 16-byte chunk c of row r at r * 128 + (c ^ (r % 8)) * 16 */\n"
+    "AK_INLINE int ak_gd_sw(int r, int c) { return r * 128 + ((c ^ (r & 7)) << 4); }\n"
+    "\n"
+    "/* TA: 0 A k-contiguous (stored M x K), 1 m-contiguous (K x M); TB: 1 B k-contiguous (N x K), 0 n-contiguous (K x N). */\n"
+    "template <class DT, int TA, int TB>\n"
+    "AK_INLINE void ak_gd_gemm(const typename DT::T* A, const typename DT::T* B, const void* C, void* D, const void* bias, const void* R,\n"
+    "                          float* W, int M, int N, int K, ak_i64 lda, ak_i64 ldb, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, ak_i64 sA,\n"
+    "                          ak_i64 sB, ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, int kper, float alpha, float beta, int flags,\n"
+    "                          float ap) {\n"
+    "    typedef typename DT::T T;\n"
+    "    enum { NB = 64, KC = 64, S = 4, B_BYTES = KC * NB * 2, A_BYTES = 16 * KC * 2, STAGE = B_BYTES + A_BYTES };\n"
+    "    __shared__ __attribute__((aligned(128))) unsigned char sm[S * STAGE];\n"
+    "    const int tid = (int)threadIdx.x, w = tid / 32, l = tid % 32;\n"
+    "    const int n0 = (int)blockIdx.x * NB, ks = (int)blockIdx.y * kper, ke = ks + kper < K ? ks + kper : K;\n"
+    "    const int nkc = ke > ks ? (ke - ks + KC - 1) / KC : 0;\n"
+    "    const ak_u32 s0 = ak_smem_addr(sm);\n"
+    "    const int o32 = (flags & AK_GD_OUT32) ? 1 : 0, osz = o32 ? 4 : DT::SIZE;\n"
+    "    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {\n"
+    "        const T* Ab = A + (ak_i64)b * sA;\n"
+    "        const T* Bb = B + (ak_i64)b * sB;\n"
+    "        /* copy k chunk c of this block's slice into stage st */\n"
+    "        auto load = [&](int c, int st) {\n"
+    "            const int k0 = ks + c * KC;\n"
+    "            unsigned char* sb = sm + st * STAGE;\n"
+    "            unsigned char* sa = sb + B_BYTES;\n"
+    "#pragma unroll\n"
+    "            for (int i = 0; i < 4; i++) { /* B: 64 rows x 8 chunks */\n"
+    "                const int q = tid + 128 * i, r = q / 8, ch = q % 8;\n"
+    "                const T* src;\n"
+    "                int bytes;\n"
+    "                if (TB == 1) { /* row r = column n0 + r, chunk = k */\n"
+    "                    const int n = n0 + r, k = k0 + ch * 8, left = (ke - k) * 2;\n"
+    "                    bytes = n < N && k < ke ? (left < 16 ? left : 16) : 0;\n"
+    "                    src = Bb + (ak_i64)n * ldb + k;\n"
+    "                } else { /* row r = k0 + r, chunk = columns */\n"
+    "                    const int k = k0 + r, n = n0 + ch * 8, left = (N - n) * 2;\n"
+    "                    bytes = k < ke && n < N ? (left < 16 ? left : 16) : 0;\n"
+    "                    src = Bb + (ak_i64)k * ldb + n;\n"
+    "                }\n"
+    "                ak_gd_cp16(sb + ak_gd_sw(r, ch), bytes ? (const void*)src : (const void*)Bb, bytes);\n"
+    "            }\n"
+    "            { /* A: 16 rows (m) x 8 chunks (k), or 64 rows (k) x 2 chunks (m) of 32 bytes */\n"
+    "                const T* src;\n"
+    "                int bytes, off;\n"
+    "                if (TA == 0) {\n"
+    "                    const int r = tid / 8, ch = tid % 8, k = k0 + ch * 8, left = (ke - k) * 2;\n"
+    "                    bytes = r < M && k < ke ? (left < 16 ? left : 16) : 0;\n"
+    "                    src = Ab + (ak_i64)r * lda + k;\n"
+    "                    off = ak_gd_sw(r, ch);\n"
+    "                } else {\n"
+    "                    const int r = tid / 2, ch = tid % 2, k = k0 + r, left = (M - ch * 8) * 2;\n"
+    "                    bytes = k < ke && ch * 8 < M ? (left < 16 ? left : 16) : 0;\n"
+    "                    src = Ab + (ak_i64)k * lda + ch * 8;\n"
+    "                    off = r * 32 + ch * 16;\n"
+    "                }\n"
+    "                ak_gd_cp16(sa + off, bytes ? (const void*)src : (const void*)Ab, bytes);\n"
+    "            }\n"
+    "        };\n"
+    "        float acc[2][4];\n"
+    "#pragma unroll\n"
+    "        for (int g = 0; g < 2; g++)\n"
+    "#pragma unroll\n"
+    "            for (int e = 0; e < 4; e++) acc[g][e] = 0.0f;\n"
+    "        __syncthreads(); /* the previous batch's readers are done with the stages */\n"
+    "#pragma unroll\n"
+    "        for (int s = 0; s < S - 1; s++) {\n"
+    "            if (s < nkc) load(s, s);\n"
+    "            ak_gd_commit();\n"
+    "        }\n"
+    "        for (int c = 0; c < nkc; c++) {\n"
+    "            ak_gd_wait<S - 2>();\n"
+    "            __syncthreads();\n"
+    "            if (c + S - 1 < nkc) load(c + S - 1, (c + S - 1) % S);\n"
+    "            ak_gd_commit();\n"
+    "            const ak_u32 sb = s0 + (c % S) * STAGE, sa = sb + B_BYTES;\n"
+    "#pragma unroll\n"
+    "            for (int kk = 0; kk < KC / 16; kk++) {\n"
+    "                ak_u32 a[4], bq[4];\n"
+    "                if (TA == 0) ak_gd_ldsm4(sa + ak_gd_sw(l % 16, kk * 2 + l / 16), a);\n"
+    "                else { /* [k][m] rows of 32 bytes: matrices (k 0-7, m 0-7), (k 0-7, m 8-15), (k 8-15, m 0-7), (k 8-15, m 8-15) */\n"
+    "                    const int kr = kk * 16 + (l % 8) + 8 * (l / 16), mc = (l / 8) % 2;\n"
+    "                    ak_gd_ldsm4t(sa + kr * 32 + mc * 16, a);\n"
+    "                }\n"
+    "                if (TB == 1) { /* [n][k]: matrices (n 0-7, k 0-7), (n 0-7, k 8-15), (n 8-15, k 0-7), (n 8-15, k 8-15) */\n"
+    "                    const int nr = 16 * w + (l % 8) + 8 * (l / 16), kc = kk * 2 + (l / 8) % 2;\n"
+    "                    ak_gd_ldsm4(sb + ak_gd_sw(nr, kc), bq);\n"
+    "                } else { /* [k][n]: matrices (k 0-7, n 0-7), (k 8-15, n 0-7), (k 0-7, n 8-15), (k 8-15, n 8-15) */\n"
+    "                    const int kr = kk * 16 + (l % 8) + 8 * ((l / 8) % 2), nc = 2 * w + l / 16;\n"
+    "                    ak_gd_ldsm4t(sb + ak_gd_sw(kr, nc), bq);\n"
+    "                }\n"
+    "                ak_gd_mma<ak_gemm_decode_is_f16<DT>::V>(acc[0], a, bq[0], bq[1]);\n"
+    "                ak_gd_mma<ak_gemm_decode_is_f16<DT>::V>(acc[1], a, bq[2], bq[3]);\n"
+    "            }\n"
+    "        }\n"
+    "        ak_gd_wait<0>();\n"
+    "        __syncthreads(); /* every warp is done with the stages: stage the 16 x 64 sums there */\n"
+    "        float* st = (float*)sm;\n"
+    "#pragma unroll\n"
+    "        for (int g = 0; g < 2; g++)\n"
+    "#pragma unroll\n"
+    "            for (int e = 0; e < 4; e++) st[(l / 4 + 8 * (e / 2)) * NB + 16 * w + 8 * g + 2 * (l % 4) + e % 2] = acc[g][e];\n"
+    "        __syncthreads();\n"
+    "        void* Db = (char*)D + (ak_i64)b * sD * osz;\n"
+    "        const void* Cb = C ? (const char*)C + (ak_i64)b * sC * osz : C;\n"
+    "        const void* Rb = R ? (const char*)R + (ak_i64)b * sR * osz : R;\n"
+    "#pragma unroll 1\n"
+    "        for (int i = tid; i < 16 * NB; i += 128) {\n"
+    "            const int m = i / NB, n = n0 + i % NB;\n"
+    "            if (m >= M || n >= N) continue;\n"
+    "            if (gridDim.y == 1) ak_gd_out<DT>(m, n, st[i], Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);\n"
+    "            else W[(((ak_i64)b * gridDim.y + blockIdx.y) * M + m) * N + n] = st[i];\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "#endif /* AK_MMA_SYNC */\n"
+    "\n"
+    "/* Kernels: ak_gemm_decode_<a><b>_<dtype> (a / b: k when the operand is\n"
+    " * k-contiguous, m / n when not), 128 threads; the host picks them only where\n"
+    " * the architecture has mma.sync (the body is empty elsewhere). */\n"
+    "#define AK_GEMM_DECODE_PARAMS_T(DT)                                                                                       \\\n"
+    "    const typename DT::T *A, const typename DT::T *B, const void *C, void *D, const void *bias, const void *R, float *W, \\\n"
+    "        int M, int N, int K, ak_i64 lda, ak_i64 ldb, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, ak_i64 sA, ak_i64 sB, ak_i64 sC,  \\\n"
+    "        ak_i64 sD, ak_i64 sR, int batch, int kper, float alpha, float beta, int flags, float ap\n"
+    "#if defined(AK_MMA_SYNC)\n"
+    "#define AK_GD_BODY(DT, TA, TB) \\\n"
+    "    ak_gd_gemm<DT, TA, TB>(A, B, C, D, bias, R, W, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, kper, alpha, beta, flags, ap);\n"
+    "#else\n"
+    "#define AK_GD_BODY(DT, TA, TB)\n"
+    "#endif\n"
+    "#define AK_GEMM_DECODE(NAME, DT, TA, TB)                                       \\\n"
+    "    AK_KERNEL void __launch_bounds__(128) NAME(AK_GEMM_DECODE_PARAMS_T(DT)) { \\\n"
+    "        AK_GD_BODY(DT, TA, TB)                                                 \\\n"
+    "    }\n"
+    "// kernels: ak_gemm_decode_kk_f16 ak_gemm_decode_kn_f16 ak_gemm_decode_mk_f16 ak_gemm_decode_mn_f16\n"
+    "// kernels: ak_gemm_decode_kk_bf16 ak_gemm_decode_kn_bf16 ak_gemm_decode_mk_bf16 ak_gemm_decode_mn_bf16\n"
+    "AK_GEMM_DECODE(ak_gemm_decode_kk_f16, ak_f16_t, 0, 1)\n"
+    "AK_GEMM_DECODE(ak_gemm_decode_kn_f16, ak_f16_t, 0, 0)\n"
+    "AK_GEMM_DECODE(ak_gemm_decode_mk_f16, ak_f16_t, 1, 1)\n"
+    "AK_GEMM_DECODE(ak_gemm_decode_mn_f16, ak_f16_t, 1, 0)\n"
+    "AK_GEMM_DECODE(ak_gemm_decode_kk_bf16, ak_bf16_t, 0, 1)\n"
+    "AK_GEMM_DECODE(ak_gemm_decode_kn_bf16, ak_bf16_t, 0, 0)\n"
+    "AK_GEMM_DECODE(ak_gemm_decode_mk_bf16, ak_bf16_t, 1, 1)\n"
+    "AK_GEMM_DECODE(ak_gemm_decode_mn_bf16, ak_bf16_t, 1, 0)\n"
+    "\n"
+    "/* The split-K finish: D[b][m][n] = epilogue(sum over the splits of W[b][s][m][n]), one thread an element. */\n"
+    "template <class DT>\n"
+    "AK_INLINE void ak_gd_fin(const float* W, const void* C, void* D, const void* bias, const void* R, int M, int N, int splits, ak_i64 ldc,\n"
+    "                         ak_i64 ldd, ak_i64 ldr, ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, float alpha, float beta, int flags,\n"
+    "                         float ap) {\n"
+    "    const ak_i64 per = (ak_i64)M * N, total = per * batch;\n"
+    "    const int osz = (flags & AK_GD_OUT32) ? 4 : DT::SIZE;\n"
+    "    for (ak_i64 i = ak_gtid(); i < total; i += ak_gstride()) {\n"
+    "        const int b = (int)(i / per), m = (int)((i % per) / N), n = (int)(i % N);\n"
+    "        const float* w = W + (ak_i64)b * splits * per + (ak_i64)m * N + n;\n"
+    "        float acc = 0.0f;\n"
+    "        for (int s = 0; s < splits; s++) acc += w[(ak_i64)s * per];\n"
+    "        ak_gd_out<DT>(m, n, acc, (char*)D + (ak_i64)b * sD * osz, ldd, C ? (const char*)C + (ak_i64)b * sC * osz : C, ldc, bias,\n"
+    "                      R ? (const char*)R + (ak_i64)b * sR * osz : R, ldr, alpha, beta, flags, ap);\n"
+    "    }\n"
+    "}\n"
+    "#define AK_GEMM_DECODE_FIN(NAME, DT)                                                                                     \\\n"
+    "    AK_KERNEL void __launch_bounds__(256) NAME(const float* W, const void* C, void* D, const void* bias, const void* R, \\\n"
+    "                                               int M, int N, int splits, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, ak_i64 sC,   \\\n"
+    "                                               ak_i64 sD, ak_i64 sR, int batch, float alpha, float beta, int flags,     \\\n"
+    "                                               float ap) {                                                              \\\n"
+    "        ak_gd_fin<DT>(W, C, D, bias, R, M, N, splits, ldc, ldd, ldr, sC, sD, sR, batch, alpha, beta, flags, ap);       \\\n"
+    "    }\n"
+    "// kernels: ak_gemm_decode_fin_f16 ak_gemm_decode_fin_bf16\n"
+    "AK_GEMM_DECODE_FIN(ak_gemm_decode_fin_f16, ak_f16_t)\n"
+    "AK_GEMM_DECODE_FIN(ak_gemm_decode_fin_bf16, ak_bf16_t)\n"
+    ;
+
 /* kernels/gemm_sm90.hip */
 static const char _ak_src_gemm_sm90[] =
     "/* kernels/gemm_sm90.hip: the Hopper (sm_90a) GEMM for f16 / bf16 inputs,\n"
@@ -4962,65 +5208,98 @@ static const char _ak_src_gemm_sm90[] =
     "#undef AK_G9_PICK\n"
     "}\n"
     "\n"
-    "/* 4 consecutive outputs (m, n .. n + 3) of the epilogue from staged v[4]. */\n"
+    "/* Activation over n values, one switch for all of them. */\n"
+    "template <class OP, int NV> AK_INLINE void ak_g9_act_n(float* v, float ap) {\n"
+    "#pragma unroll\n"
+    "    for (int i = 0; i < NV; i++) v[i] = OP::f(v[i], ap);\n"
+    "}\n"
+    "template <int NV> AK_INLINE void ak_g9_act(int act, float* v, float ap) {\n"
+    "    switch (act) {\n"
+    "    case AK_UNARY_RELU: ak_g9_act_n<ak_uop_relu, NV>(v, ap); break;\n"
+    "    case AK_UNARY_LEAKY_RELU: ak_g9_act_n<ak_uop_leaky, NV>(v, ap); break;\n"
+    "    case AK_UNARY_SIGMOID: ak_g9_act_n<ak_uop_sigmoid, NV>(v, ap); break;\n"
+    "    case AK_UNARY_TANH: ak_g9_act_n<ak_uop_tanh, NV>(v, ap); break;\n"
+    "    case AK_UNARY_SILU: ak_g9_act_n<ak_uop_silu, NV>(v, ap); break;\n"
+    "    case AK_UNARY_GELU: ak_g9_act_n<ak_uop_gelu, NV>(v, ap); break;\n"
+    "    case AK_UNARY_GELU_TANH: ak_g9_act_n<ak_uop_gelu_tanh, NV>(v, ap); break;\n"
+    "    default: break;\n"
+    "    }\n"
+    "}\n"
+    "/* 4 consecutive values of an output-side matrix (f32 or the input dtype) at\n"
+    " * (m, n): one vector load when `full`, else element by element up to N. */\n"
     "template <class DT>\n"
-    "AK_INLINE void ak_g9_out4(int m, int n, const float* v, int N, void* D, ak_i64 ldd, const void* C, ak_i64 ldc, const void* bias,\n"
-    "                          const void* R, ak_i64 ldr, float alpha, float beta, int flags, float ap) {\n"
-    "    typedef typename DT::T T;\n"
+    "AK_INLINE void ak_g9_ld4(const void* X, ak_i64 off, bool o32, bool full, int left, float* v) {\n"
+    "    if (full) {\n"
+    "        if (o32) ak_f32_t::ld4((const float*)X + off, v);\n"
+    "        else DT::ld4((const typename DT::T*)X + off, v);\n"
+    "    } else {\n"
+    "#pragma unroll\n"
+    "        for (int j = 0; j < 4; j++)\n"
+    "            v[j] = j < left ? (o32 ? ((const float*)X)[off + j] : DT::to(((const typename DT::T*)X)[off + j])) : 0.0f;\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "/* Epilogue of one staged chunk: 64 rows x EC columns of fp32 accumulators at\n"
+    " * st (row stride EP), output rows mr.., columns nc..; thread ct of the\n"
+    " * warpgroup takes 4 consecutive columns of rows ct / (EC / 4) + 16 p,\n"
+    " * p = 0..3: the bias once, then per row C, the activation (one switch for\n"
+    " * the 4 values), the residual, one 8- or 16-byte store. */\n"
+    "template <class DT, int EC, int EP>\n"
+    "AK_INLINE void ak_g9_epi_chunk(const float* st, int ct, int mr, int nc, int M, int N, void* D, ak_i64 ldd, const void* C, ak_i64 ldc,\n"
+    "                               const void* bias, const void* R, ak_i64 ldr, float alpha, float beta, int flags, float ap) {\n"
+    "    enum { TPR = EC / 4, RPP = 128 / TPR, NP = 64 / RPP };\n"
+    "    const int row0 = ct / TPR, col = (ct % TPR) * 4, n = nc + col;\n"
     "    const bool o32 = (flags & AK_G9_OUT32) != 0;\n"
-    "    const int act = (flags >> 8) - 1;\n"
-    "    float x[4], c[4] = { 0.0f, 0.0f, 0.0f, 0.0f }, bb[4] = { 0.0f, 0.0f, 0.0f, 0.0f }, r[4] = { 0.0f, 0.0f, 0.0f, 0.0f };\n"
+    "    if (n >= N) return;\n"
     "    const bool full = (flags & AK_G9_VEC) && n + 4 <= N;\n"
-    "    if (full) {\n"
+    "    const int left = N - n, act = (flags >> 8) - 1;\n"
+    "    float bb[4] = { 0.0f, 0.0f, 0.0f, 0.0f };\n"
+    "    if (flags & AK_G9_BIAS) ak_g9_ld4<DT>(bias, n, o32, full, left, bb);\n"
+    "#pragma unroll 1\n"
+    "    for (int p = 0; p < NP; p++) {\n"
+    "        const int r = p * RPP + row0, m = mr + r;\n"
+    "        if (m >= M) break;\n"
+    "        const ak_i64 off = (ak_i64)m * ldd + n;\n"
+    "        const float4 q = *(const float4*)&st[r * EP + col];\n"
+    "        float v[4] = { alpha * q.x + bb[0], alpha * q.y + bb[1], alpha * q.z + bb[2], alpha * q.w + bb[3] };\n"
     "        if (flags & AK_G9_C) {\n"
-    "            if (o32) ak_f32_t::ld4((const float*)C + (ak_i64)m * ldc + n, c);\n"
-    "            else DT::ld4((const T*)C + (ak_i64)m * ldc + n, c);\n"
+    "            float c[4];\n"
+    "            ak_g9_ld4<DT>(C, (ak_i64)m * ldc + n, o32, full, left, c);\n"
+    "#pragma unroll\n"
+    "            for (int j = 0; j < 4; j++) v[j] += beta * c[j];\n"
     "        }\n"
-    "        if (flags & AK_G9_BIAS) {\n"
-    "            if (o32) ak_f32_t::ld4((const float*)bias + n, bb);\n"
-    "            else DT::ld4((const T*)bias + n, bb);\n"
-    "        }\n"
+    "        if (act >= 0) ak_g9_act<4>(act, v, ap);\n"
     "        if (flags & AK_G9_RES) {\n"
-    "            if (o32) ak_f32_t::ld4((const float*)R + (ak_i64)m * ldr + n, r);\n"
-    "            else DT::ld4((const T*)R + (ak_i64)m * ldr + n, r);\n"
+    "            float rr[4];\n"
+    "            ak_g9_ld4<DT>(R, (ak_i64)m * ldr + n, o32, full, left, rr);\n"
+    "#pragma unroll\n"
+    "            for (int j = 0; j < 4; j++) v[j] += rr[j];\n"
     "        }\n"
-    "    } else {\n"
+    "        if (full) {\n"
+    "            if (o32) ak_f32_t::st4((float*)D + off, v);\n"
+    "            else DT::st4((typename DT::T*)D + off, v);\n"
+    "        } else {\n"
     "#pragma unroll\n"
-    "        for (int j = 0; j < 4; j++) {\n"
-    "            if (n + j >= N) break;\n"
-    "            if (flags & AK_G9_C) c[j] = o32 ? ((const float*)C)[(ak_i64)m * ldc + n + j] : DT::to(((const T*)C)[(ak_i64)m * ldc + n + j]);\n"
-    "            if (flags & AK_G9_BIAS) bb[j] = o32 ? ((const float*)bias)[n + j] : DT::to(((const T*)bias)[n + j]);\n"
-    "            if (flags & AK_G9_RES) r[j] = o32 ? ((const float*)R)[(ak_i64)m * ldr + n + j] : DT::to(((const T*)R)[(ak_i64)m * ldr + n + j]);\n"
-    "        }\n"
-    "    }\n"
-    "#pragma unroll\n"
-    "    for (int j = 0; j < 4; j++) {\n"
-    "        float y = alpha * v[j];\n"
-    "        if (flags & AK_G9_C) y += beta * c[j];\n"
-    "        y += bb[j];\n"
-    "        if (act >= 0) y = ak_uop_apply(act, y, ap);\n"
-    "        x[j] = y + r[j];\n"
-    "    }\n"
-    "    if (full) {\n"
-    "        if (o32) ak_f32_t::st4((float*)D + (ak_i64)m * ldd + n, x);\n"
-    "        else DT::st4((T*)D + (ak_i64)m * ldd + n, x);\n"
-    "    } else {\n"
-    "#pragma unroll\n"
-    "        for (int j = 0; j < 4; j++) {\n"
-    "            if (n + j >= N) break;\n"
-    "            if (o32) ((float*)D)[(ak_i64)m * ldd + n + j] = x[j];\n"
-    "            else ((T*)D)[(ak_i64)m * ldd + n + j] = DT::from(x[j]);\n"
+    "            for (int j = 0; j < 4; j++) {\n"
+    "                if (j >= left) break;\n"
+    "                if (o32) ((float*)D)[off + j] = v[j];\n"
+    "                else ((typename DT::T*)D)[off + j] = DT::from(v[j]);\n"
+    "            }\n"
     "        }\n"
     "    }\n"
     "}\n"
     "\n"
-    "template <class DT, int BN, int TA, int TB>\n"
+    "/* PP 0: cooperative, both consumers on one 128 x BN tile (rows 0..63 and\n"
+    " * 64..127); PP 1: ping-pong, each consumer on its own 128 x BN tiles (the\n"
+    " * CTA's tiles alternate between them, two m64 wgmmas per k16), so one\n"
+    " * consumer's epilogue overlaps the other's k loop. */\n"
+    "template <class DT, int BN, int TA, int TB, int PP>\n"
     "AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {\n"
     "    enum {\n"
     "        BM = 128, BK = 64, A_BYTES = BM * BK * 2, B_BYTES = BN * BK * 2, STAGE = A_BYTES + B_BYTES,\n"
     "        S = BN == 256 ? 4 : 6,              /* 192 KiB of stages */\n"
     "        EC = 32, EP = EC + 8,               /* epilogue chunk: 32 columns, row stride 40 floats */\n"
-    "        EPI_BYTES = 64 * EP * 4, GROUP = 8, ND = BN / 2\n"
+    "        EPI_BYTES = 64 * EP * 4, GROUP = 8, ND = BN / 2, NH = PP ? 2 : 1\n"
     "    };\n"
     "    extern __shared__ unsigned char ak_g9_smem[];\n"
     "    unsigned char* sm = ak_g9_smem + ((1024 - (ak_smem_addr(ak_g9_smem) & 1023)) & 1023);\n"
@@ -5031,8 +5310,8 @@ static const char _ak_src_gemm_sm90[] =
     "    const int nk = (K + BK - 1) / BK;\n"
     "    if (tid == 0) {\n"
     "        for (int s = 0; s < S; s++) {\n"
-    "            ak_mbar_init(bar0 + 8 * s, 1);           /* full: the producer's arrive + the bytes */\n"
-    "            ak_mbar_init(bar0 + 8 * (S + s), 8);     /* empty: one arrive per consumer warp */\n"
+    "            ak_mbar_init(bar0 + 8 * s, 1);                 /* full: the producer's arrive + the bytes */\n"
+    "            ak_mbar_init(bar0 + 8 * (S + s), PP ? 4 : 8);  /* empty: one arrive per consumer warp */\n"
     "        }\n"
     "        asm volatile(\"fence.mbarrier_init.release.cluster;\\n\" ::: \"memory\");\n"
     "        ak_fence_proxy_async();\n"
@@ -5074,23 +5353,30 @@ static const char _ak_src_gemm_sm90[] =
     "        const int cw = wg - 1, ct = tid - 128 * wg; /* consumer 0 / 1, thread in its warpgroup */\n"
     "        float* st = (float*)(sm + S * STAGE + cw * EPI_BYTES);\n"
     "        const int o32 = (flags & AK_G9_OUT32) ? 1 : 0, osz = o32 ? 4 : DT::SIZE;\n"
-    "        float d[ND];\n"
-    "        int it = 0;\n"
-    "        for (int t = (int)blockIdx.x; t < tiles; t += (int)gridDim.x) {\n"
+    "        float d[NH * ND];\n"
+    "        /* cooperative: every tile of the CTA; ping-pong: every other one (local tile j, its k steps j nk ..) */\n"
+    "        for (int j = PP ? cw : 0;; j += PP ? 2 : 1) {\n"
+    "            const int t = (int)blockIdx.x + j * (int)gridDim.x;\n"
+    "            if (t >= tiles) break;\n"
     "            const int b = t / per_batch, r = t % per_batch, gsz0 = GROUP * tn, g = r / gsz0;\n"
     "            const int first = g * GROUP, rows = tm - first < GROUP ? tm - first : GROUP;\n"
     "            const int m0 = (first + (r % gsz0) % rows) * BM, n0 = ((r % gsz0) / rows) * BN;\n"
+    "            int it = j * nk;\n"
     "            for (int kb = 0; kb < nk; kb++, it++) {\n"
     "                const int s = it % S, ph = (it / S) & 1;\n"
-    "                const ak_u32 sa = s0 + s * STAGE + cw * 8192, sb = s0 + s * STAGE + A_BYTES;\n"
+    "                const ak_u32 sa = s0 + s * STAGE + (PP ? 0 : cw * 8192), sb = s0 + s * STAGE + A_BYTES;\n"
     "                ak_mbar_wait(bar0 + 8 * s, ph);\n"
     "                ak_wgmma_fence();\n"
     "#pragma unroll\n"
     "                for (int kk = 0; kk < BK / 16; kk++) {\n"
     "                    /* K-major: +32 bytes per k16 inside the swizzled 128-byte rows; MN-major: +16 rows of 128 bytes */\n"
-    "                    const ak_u64 da = TA == 0 ? ak_g9_desc(sa + 32 * kk, 16, 1024) : ak_g9_desc(sa + 2048 * kk, 8192, 1024);\n"
     "                    const ak_u64 db = TB == 1 ? ak_g9_desc(sb + 32 * kk, 16, 1024) : ak_g9_desc(sb + 2048 * kk, 8192, 1024);\n"
-    "                    ak_g9_mma<ak_gemm_sm90_is_f16<DT>::V, BN, TA, TB ^ 1>(d, da, db, (kb > 0 || kk > 0) ? 1 : 0);\n"
+    "#pragma unroll\n"
+    "                    for (int h = 0; h < NH; h++) { /* rows 64 h.. of the A tile (8 KiB per 64 rows in both layouts) */\n"
+    "                        const ak_u32 ah = sa + 8192 * h;\n"
+    "                        const ak_u64 da = TA == 0 ? ak_g9_desc(ah + 32 * kk, 16, 1024) : ak_g9_desc(ah + 2048 * kk, 8192, 1024);\n"
+    "                        ak_g9_mma<ak_gemm_sm90_is_f16<DT>::V, BN, TA, TB ^ 1>(d + h * ND, da, db, (kb > 0 || kk > 0) ? 1 : 0);\n"
+    "                    }\n"
     "                }\n"
     "                ak_wgmma_commit();\n"
     "                ak_wgmma_wait<1>();\n"
@@ -5098,36 +5384,31 @@ static const char _ak_src_gemm_sm90[] =
     "            }\n"
     "            ak_wgmma_wait<0>();\n"
     "            if ((ct & 31) == 0) ak_mbar_arrive(bar0 + 8 * (S + (it + S - 1) % S));\n"
-    "            /* ---- epilogue: 32 columns at a time through st ---- */\n"
+    "            /* ---- epilogue: 64 rows x 32 columns at a time through st ---- */\n"
     "            void* Db = (char*)D + (ak_i64)b * sD * osz;\n"
     "            const void* Cb = C ? (const char*)C + (ak_i64)b * sC * osz : C;\n"
     "            const void* Rb = R ? (const char*)R + (ak_i64)b * sR * osz : R;\n"
-    "            const int mr = m0 + 64 * cw;\n"
+    "#pragma unroll\n"
+    "            for (int h = 0; h < NH; h++) {\n"
+    "                const int mr = m0 + 64 * (PP ? h : cw);\n"
+    "                if (mr >= M) break;\n"
     "#pragma unroll 1\n"
-    "            for (int c = 0; c < BN / EC; c++) {\n"
-    "                if (n0 + c * EC >= N) break;\n"
-    "                ak_named_bar(1 + cw, 128); /* the previous chunk's readers are done */\n"
+    "                for (int c = 0; c < BN / EC; c++) {\n"
+    "                    if (n0 + c * EC >= N) break;\n"
+    "                    ak_named_bar(1 + cw, 128); /* the previous chunk's readers are done */\n"
     "#pragma unroll\n"
-    "                for (int cc = 0; cc < BN / EC; cc++)\n"
-    "                    if (cc == c) {\n"
+    "                    for (int cc = 0; cc < BN / EC; cc++)\n"
+    "                        if (cc == c) {\n"
     "#pragma unroll\n"
-    "                        for (int q = 0; q < EC / 2; q += 2) {\n"
-    "                            const int rr = cc * (EC / 2) + q;\n"
-    "                            float2 v;\n"
-    "                            v.x = d[rr]; v.y = d[rr + 1];\n"
-    "                            *(float2*)&st[ak_wgmma_row(ct, rr) * EP + ak_wgmma_col(ct, rr) - cc * EC] = v;\n"
+    "                            for (int q = 0; q < EC / 2; q += 2) {\n"
+    "                                const int rr = cc * (EC / 2) + q;\n"
+    "                                float2 v;\n"
+    "                                v.x = d[h * ND + rr]; v.y = d[h * ND + rr + 1];\n"
+    "                                *(float2*)&st[ak_wgmma_row(ct, rr) * EP + ak_wgmma_col(ct, rr) - cc * EC] = v;\n"
+    "                            }\n"
     "                        }\n"
-    "                    }\n"
-    "                ak_named_bar(1 + cw, 128);\n"
-    "#pragma unroll 1\n"
-    "                for (int p = 0; p < 64 * EC / 4 / 128; p++) {\n"
-    "                    const int row = p * (128 / (EC / 4)) + ct / (EC / 4), col = (ct % (EC / 4)) * 4;\n"
-    "                    const int m = mr + row, n = n0 + c * EC + col;\n"
-    "                    if (m < M && n < N) {\n"
-    "                        const float4 v4 = *(const float4*)&st[row * EP + col];\n"
-    "                        const float v[4] = { v4.x, v4.y, v4.z, v4.w };\n"
-    "                        ak_g9_out4<DT>(m, n, v, N, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);\n"
-    "                    }\n"
+    "                    ak_named_bar(1 + cw, 128);\n"
+    "                    ak_g9_epi_chunk<DT, EC, EP>(st, ct, mr, n0 + c * EC, M, N, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);\n"
     "                }\n"
     "            }\n"
     "        }\n"
@@ -5142,35 +5423,45 @@ static const char _ak_src_gemm_sm90[] =
     " * the family. Shared memory: 192 KiB of stages + 20 KiB of epilogue buffers +\n"
     " * the barriers + 1 KiB of alignment (the host passes it). */\n"
     "#if defined(AK_WGMMA)\n"
-    "#define AK_G9_BODY(DT, BN, TA, TB) ak_g9_gemm<DT, BN, TA, TB>(AK_G9_ARGS);\n"
+    "#define AK_G9_BODY(DT, BN, TA, TB, PP) ak_g9_gemm<DT, BN, TA, TB, PP>(AK_G9_ARGS);\n"
     "#else\n"
-    "#define AK_G9_BODY(DT, BN, TA, TB)\n"
+    "#define AK_G9_BODY(DT, BN, TA, TB, PP)\n"
     "#endif\n"
-    "#define AK_GEMM_SM90(NAME, DT, BN, TA, TB)                                  \\\n"
+    "#define AK_GEMM_SM90(NAME, DT, BN, TA, TB, PP)                      \\\n"
     "    AK_KERNEL void __launch_bounds__(384, 1) NAME(AK_G9_PARAMS()) { \\\n"
-    "        AK_G9_BODY(DT, BN, TA, TB)                                \\\n"
+    "        AK_G9_BODY(DT, BN, TA, TB, PP)                              \\\n"
     "    }\n"
     "/* TA: 0 A k-contiguous, 1 m-contiguous; TB: 1 B k-contiguous (stored N x K), 0 n-contiguous */\n"
     "// kernels: ak_gemm_sm90_n256_kk_f16 ak_gemm_sm90_n256_kn_f16 ak_gemm_sm90_n256_mk_f16 ak_gemm_sm90_n256_mn_f16\n"
     "// kernels: ak_gemm_sm90_n256_kk_bf16 ak_gemm_sm90_n256_kn_bf16 ak_gemm_sm90_n256_mk_bf16 ak_gemm_sm90_n256_mn_bf16\n"
     "// kernels: ak_gemm_sm90_n128_kk_f16 ak_gemm_sm90_n128_kn_f16 ak_gemm_sm90_n128_mk_f16 ak_gemm_sm90_n128_mn_f16\n"
     "// kernels: ak_gemm_sm90_n128_kk_bf16 ak_gemm_sm90_n128_kn_bf16 ak_gemm_sm90_n128_mk_bf16 ak_gemm_sm90_n128_mn_bf16\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_f16, ak_f16_t, 256, 0, 1)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n256_kn_f16, ak_f16_t, 256, 0, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n256_mk_f16, ak_f16_t, 256, 1, 1)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n256_mn_f16, ak_f16_t, 256, 1, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_bf16, ak_bf16_t, 256, 0, 1)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n256_kn_bf16, ak_bf16_t, 256, 0, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n256_mk_bf16, ak_bf16_t, 256, 1, 1)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n256_mn_bf16, ak_bf16_t, 256, 1, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n128_kk_f16, ak_f16_t, 128, 0, 1)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n128_kn_f16, ak_f16_t, 128, 0, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n128_mk_f16, ak_f16_t, 128, 1, 1)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n128_mn_f16, ak_f16_t, 128, 1, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n128_kk_bf16, ak_bf16_t, 128, 0, 1)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n128_kn_bf16, ak_bf16_t, 128, 0, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n128_mk_bf16, ak_bf16_t, 128, 1, 1)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n128_mn_bf16, ak_bf16_t, 128, 1, 0)\n"
+    "// kernels: ak_gemm_sm90_p128_kk_f16 ak_gemm_sm90_p128_kn_f16 ak_gemm_sm90_p128_mk_f16 ak_gemm_sm90_p128_mn_f16\n"
+    "// kernels: ak_gemm_sm90_p128_kk_bf16 ak_gemm_sm90_p128_kn_bf16 ak_gemm_sm90_p128_mk_bf16 ak_gemm_sm90_p128_mn_bf16\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_f16, ak_f16_t, 256, 0, 1, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_kn_f16, ak_f16_t, 256, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_mk_f16, ak_f16_t, 256, 1, 1, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_mn_f16, ak_f16_t, 256, 1, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_bf16, ak_bf16_t, 256, 0, 1, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_kn_bf16, ak_bf16_t, 256, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_mk_bf16, ak_bf16_t, 256, 1, 1, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_mn_bf16, ak_bf16_t, 256, 1, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_kk_f16, ak_f16_t, 128, 0, 1, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_kn_f16, ak_f16_t, 128, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_mk_f16, ak_f16_t, 128, 1, 1, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_mn_f16, ak_f16_t, 128, 1, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_kk_bf16, ak_bf16_t, 128, 0, 1, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_kn_bf16, ak_bf16_t, 128, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_mk_bf16, ak_bf16_t, 128, 1, 1, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_mn_bf16, ak_bf16_t, 128, 1, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_f16, ak_f16_t, 128, 0, 1, 1)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_kn_f16, ak_f16_t, 128, 0, 0, 1)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_mk_f16, ak_f16_t, 128, 1, 1, 1)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_mn_f16, ak_f16_t, 128, 1, 0, 1)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_bf16, ak_bf16_t, 128, 0, 1, 1)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_kn_bf16, ak_bf16_t, 128, 0, 0, 1)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_mk_bf16, ak_bf16_t, 128, 1, 1, 1)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_mn_bf16, ak_bf16_t, 128, 1, 0, 1)\n"
     ;
 
 /* kernels/layout.hip */
@@ -7537,8 +7828,10 @@ static const struct { const char* family; const char* source; const char* kernel
       "ak_fill_f32 ak_fill_f16 ak_fill_bf16 ak_axpy_f32 ak_axpy_f16 ak_axpy_bf16 ak_scale_f32 ak_scale_f16 ak_scale_bf16 ak_binary_f32 ak_binary_f16 ak_binary_bf16" },
     { "gemm", _ak_src_gemm,
       "ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32 ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32 ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16 ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32 ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16" },
+    { "gemm_decode", _ak_src_gemm_decode,
+      "ak_gemm_decode_kk_f16 ak_gemm_decode_kn_f16 ak_gemm_decode_mk_f16 ak_gemm_decode_mn_f16 ak_gemm_decode_kk_bf16 ak_gemm_decode_kn_bf16 ak_gemm_decode_mk_bf16 ak_gemm_decode_mn_bf16 ak_gemm_decode_fin_f16 ak_gemm_decode_fin_bf16" },
     { "gemm_sm90", _ak_src_gemm_sm90,
-      "ak_gemm_sm90_n256_kk_f16 ak_gemm_sm90_n256_kn_f16 ak_gemm_sm90_n256_mk_f16 ak_gemm_sm90_n256_mn_f16 ak_gemm_sm90_n256_kk_bf16 ak_gemm_sm90_n256_kn_bf16 ak_gemm_sm90_n256_mk_bf16 ak_gemm_sm90_n256_mn_bf16 ak_gemm_sm90_n128_kk_f16 ak_gemm_sm90_n128_kn_f16 ak_gemm_sm90_n128_mk_f16 ak_gemm_sm90_n128_mn_f16 ak_gemm_sm90_n128_kk_bf16 ak_gemm_sm90_n128_kn_bf16 ak_gemm_sm90_n128_mk_bf16 ak_gemm_sm90_n128_mn_bf16" },
+      "ak_gemm_sm90_n256_kk_f16 ak_gemm_sm90_n256_kn_f16 ak_gemm_sm90_n256_mk_f16 ak_gemm_sm90_n256_mn_f16 ak_gemm_sm90_n256_kk_bf16 ak_gemm_sm90_n256_kn_bf16 ak_gemm_sm90_n256_mk_bf16 ak_gemm_sm90_n256_mn_bf16 ak_gemm_sm90_n128_kk_f16 ak_gemm_sm90_n128_kn_f16 ak_gemm_sm90_n128_mk_f16 ak_gemm_sm90_n128_mn_f16 ak_gemm_sm90_n128_kk_bf16 ak_gemm_sm90_n128_kn_bf16 ak_gemm_sm90_n128_mk_bf16 ak_gemm_sm90_n128_mn_bf16 ak_gemm_sm90_p128_kk_f16 ak_gemm_sm90_p128_kn_f16 ak_gemm_sm90_p128_mk_f16 ak_gemm_sm90_p128_mn_f16 ak_gemm_sm90_p128_kk_bf16 ak_gemm_sm90_p128_kn_bf16 ak_gemm_sm90_p128_mk_bf16 ak_gemm_sm90_p128_mn_bf16" },
     { "layout", _ak_src_layout,
       "ak_copy_nd_u8 ak_copy_nd_u16 ak_copy_nd_u32 ak_copy_nd_u64 ak_copy_nd_u128 ak_copy_cast_f32_f16 ak_copy_cast_f32_bf16 ak_copy_cast_f16_f32 ak_copy_cast_bf16_f32 ak_copy_cast_f16_bf16 ak_copy_cast_bf16_f16 ak_copy_cast_i32_i64 ak_copy_cast_i64_i32 ak_embedding_u8 ak_embedding_u16 ak_embedding_u32 ak_embedding_u64 ak_embedding_u128" },
     { "llm", _ak_src_llm,
@@ -7575,43 +7868,45 @@ enum {
     _AK_KIF_axpy = 6,
     _AK_KIF_binary = 7,
     _AK_KIF_gemm_wgmma = 8,
-    _AK_KIF_gemm_sm90 = 9,
-    _AK_KIF_copy_nd = 10,
-    _AK_KIF_copy_cast = 11,
-    _AK_KIF_embedding = 12,
-    _AK_KIF_rope = 13,
-    _AK_KIF_norm = 14,
-    _AK_KIF_norm_wide = 15,
-    _AK_KIF_add_norm = 16,
-    _AK_KIF_add_norm_wide = 17,
-    _AK_KIF_rand_uniform = 18,
-    _AK_KIF_rand_normal = 19,
-    _AK_KIF_dropout = 20,
-    _AK_KIF_reduce1 = 21,
-    _AK_KIF_reduce2 = 22,
-    _AK_KIF_cumsum_part = 23,
-    _AK_KIF_cumsum = 24,
-    _AK_KIF_topk = 25,
-    _AK_KIF_topk_mb_pass = 26,
-    _AK_KIF_topk_mb_collect = 27,
-    _AK_KIF_softmax = 28,
-    _AK_KIF_softmax_wide = 29,
-    _AK_KIF_softmax_split = 30,
-    _AK_KIF_softmax_stats = 31,
-    _AK_KIF_softmax_apply = 32,
-    _AK_KIF_transpose = 33,
-    _AK_KIF_xent = 34,
-    _AK_KIF_xent_small = 35,
-    _AK_KIF_xent_partial = 36,
-    _AK_KIF_xent_mean = 37,
+    _AK_KIF_gemm_decode = 9,
+    _AK_KIF_gemm_decode_fin = 10,
+    _AK_KIF_gemm_sm90 = 11,
+    _AK_KIF_copy_nd = 12,
+    _AK_KIF_copy_cast = 13,
+    _AK_KIF_embedding = 14,
+    _AK_KIF_rope = 15,
+    _AK_KIF_norm = 16,
+    _AK_KIF_norm_wide = 17,
+    _AK_KIF_add_norm = 18,
+    _AK_KIF_add_norm_wide = 19,
+    _AK_KIF_rand_uniform = 20,
+    _AK_KIF_rand_normal = 21,
+    _AK_KIF_dropout = 22,
+    _AK_KIF_reduce1 = 23,
+    _AK_KIF_reduce2 = 24,
+    _AK_KIF_cumsum_part = 25,
+    _AK_KIF_cumsum = 26,
+    _AK_KIF_topk = 27,
+    _AK_KIF_topk_mb_pass = 28,
+    _AK_KIF_topk_mb_collect = 29,
+    _AK_KIF_softmax = 30,
+    _AK_KIF_softmax_wide = 31,
+    _AK_KIF_softmax_split = 32,
+    _AK_KIF_softmax_stats = 33,
+    _AK_KIF_softmax_apply = 34,
+    _AK_KIF_transpose = 35,
+    _AK_KIF_xent = 36,
+    _AK_KIF_xent_small = 37,
+    _AK_KIF_xent_partial = 38,
+    _AK_KIF_xent_mean = 39,
     _AK_KIF_COUNT
 };
 static const char* const _ak_kif_names[] = {
-    "", "unary", "attn_simt", "attn_combine", "cast", "fill", "axpy", "binary", "gemm_wgmma", "gemm_sm90", "copy_nd",
-    "copy_cast", "embedding", "rope", "norm", "norm_wide", "add_norm", "add_norm_wide", "rand_uniform", "rand_normal",
-    "dropout", "reduce1", "reduce2", "cumsum_part", "cumsum", "topk", "topk_mb_pass", "topk_mb_collect", "softmax",
-    "softmax_wide", "softmax_split", "softmax_stats", "softmax_apply", "transpose", "xent", "xent_small",
-    "xent_partial", "xent_mean"
+    "", "unary", "attn_simt", "attn_combine", "cast", "fill", "axpy", "binary", "gemm_wgmma", "gemm_decode",
+    "gemm_decode_fin", "gemm_sm90", "copy_nd", "copy_cast", "embedding", "rope", "norm", "norm_wide", "add_norm",
+    "add_norm_wide", "rand_uniform", "rand_normal", "dropout", "reduce1", "reduce2", "cumsum_part", "cumsum", "topk",
+    "topk_mb_pass", "topk_mb_collect", "softmax", "softmax_wide", "softmax_split", "softmax_stats", "softmax_apply",
+    "transpose", "xent", "xent_small", "xent_partial", "xent_mean"
 };
 static inline ak_args* _ak_kargs_begin(_ak_kargs* k, int iface) {
     k->iface = iface;
@@ -7670,7 +7965,24 @@ static inline void _ak_kargs_gemm_wgmma(_ak_kargs* kargs_, const void* A, const 
     ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB); ak_args_i64(a_, sC); ak_args_i64(a_, sD);
     ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_sm90.hip:323 NAME (macro AK_GEMM_SM90) */
+/* kernels/gemm_decode.hip:203 NAME (macro AK_GEMM_DECODE) */
+static inline void _ak_kargs_gemm_decode(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, void* W, int32_t M, int32_t N, int32_t K,
+                                         int64_t lda, int64_t ldb, int64_t ldc, int64_t ldd, int64_t ldr, int64_t sA, int64_t sB, int64_t sC, int64_t sD, int64_t sR, int32_t batch, int32_t kper,
+                                         float alpha, float beta, int32_t flags, float ap) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_gemm_decode);
+    ak_args_ptr(a_, A); ak_args_ptr(a_, B); ak_args_ptr(a_, C); ak_args_ptr(a_, D); ak_args_ptr(a_, bias); ak_args_ptr(a_, R); ak_args_ptr(a_, W); ak_args_i32(a_, M); ak_args_i32(a_, N);
+    ak_args_i32(a_, K); ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB); ak_args_i64(a_, sC);
+    ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_i32(a_, kper); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
+}
+/* kernels/gemm_decode.hip:234 NAME (macro AK_GEMM_DECODE_FIN) */
+static inline void _ak_kargs_gemm_decode_fin(_ak_kargs* kargs_, const void* W, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t splits, int64_t ldc, int64_t ldd,
+                                             int64_t ldr, int64_t sC, int64_t sD, int64_t sR, int32_t batch, float alpha, float beta, int32_t flags, float ap) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_gemm_decode_fin);
+    ak_args_ptr(a_, W); ak_args_ptr(a_, C); ak_args_ptr(a_, D); ak_args_ptr(a_, bias); ak_args_ptr(a_, R); ak_args_i32(a_, M); ak_args_i32(a_, N); ak_args_i32(a_, splits); ak_args_i64(a_, ldc);
+    ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sC); ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta);
+    ak_args_i32(a_, flags); ak_args_f32(a_, ap);
+}
+/* kernels/gemm_sm90.hip:358 NAME (macro AK_GEMM_SM90) */
 static inline void _ak_kargs_gemm_sm90(_ak_kargs* kargs_, const _ak_tmap* tA, const _ak_tmap* tB, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t K,
                                        int64_t ldc, int64_t ldd, int64_t ldr, int64_t sC, int64_t sD, int64_t sR, int32_t batch, int32_t bA, int32_t bB, float alpha, float beta, int32_t flags,
                                        float ap) {
@@ -7923,6 +8235,16 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_gemm_skinny_f32", _AK_KIF_gemm_wgmma },
     { "ak_gemm_skinny_f16", _AK_KIF_gemm_wgmma },
     { "ak_gemm_skinny_bf16", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_decode_kk_f16", _AK_KIF_gemm_decode },
+    { "ak_gemm_decode_kn_f16", _AK_KIF_gemm_decode },
+    { "ak_gemm_decode_mk_f16", _AK_KIF_gemm_decode },
+    { "ak_gemm_decode_mn_f16", _AK_KIF_gemm_decode },
+    { "ak_gemm_decode_kk_bf16", _AK_KIF_gemm_decode },
+    { "ak_gemm_decode_kn_bf16", _AK_KIF_gemm_decode },
+    { "ak_gemm_decode_mk_bf16", _AK_KIF_gemm_decode },
+    { "ak_gemm_decode_mn_bf16", _AK_KIF_gemm_decode },
+    { "ak_gemm_decode_fin_f16", _AK_KIF_gemm_decode_fin },
+    { "ak_gemm_decode_fin_bf16", _AK_KIF_gemm_decode_fin },
     { "ak_gemm_sm90_n256_kk_f16", _AK_KIF_gemm_sm90 },
     { "ak_gemm_sm90_n256_kn_f16", _AK_KIF_gemm_sm90 },
     { "ak_gemm_sm90_n256_mk_f16", _AK_KIF_gemm_sm90 },
@@ -7939,6 +8261,14 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_gemm_sm90_n128_kn_bf16", _AK_KIF_gemm_sm90 },
     { "ak_gemm_sm90_n128_mk_bf16", _AK_KIF_gemm_sm90 },
     { "ak_gemm_sm90_n128_mn_bf16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_p128_kk_f16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_p128_kn_f16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_p128_mk_f16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_p128_mn_f16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_p128_kk_bf16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_p128_kn_bf16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_p128_mk_bf16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_p128_mn_bf16", _AK_KIF_gemm_sm90 },
     { "ak_copy_nd_u8", _AK_KIF_copy_nd },
     { "ak_copy_nd_u16", _AK_KIF_copy_nd },
     { "ak_copy_nd_u32", _AK_KIF_copy_nd },
@@ -17947,6 +18277,14 @@ static const _ak_gemm_tile _ak_gemm_tiles[] = {
     { AK_MATRIX_WGMMA, 4, "sm90_n128", 128, 128, 64, 64, 384,
       "Hopper f16 / bf16, grids the 128x256 tile fills worse than the 128x128 one (fewer tiles than SMs, or a "
       "last wave mostly empty): the same kernel with m64n128k16 and 6 stages of 32 KiB" },
+    { AK_MATRIX_WGMMA, 5, "sm90_p128", 128, 128, 64, 64, 384,
+      "Hopper f16 / bf16, short k loops (k <= 1024) with at least two 128x128 tiles per SM: the TMA kernel in "
+      "ping-pong, each consumer warpgroup on its own 128x128 tiles (two m64n128k16 wgmma per k step), so one "
+      "consumer's epilogue overlaps the other's k loop; 6 stages of 32 KiB" },
+    { AK_MATRIX_MMA, 6, "decode", 16, 64, 64, 64, 128,
+      "decode shapes (m <= 16) in f16 / bf16 on NVIDIA sm_80+, either layout: a stream of B; 4 warps a block over 64 "
+      "columns and a k slice (split-K so every SM holds 4 blocks, partial sums summed in order by a second kernel), "
+      "64 x 64 B tiles through a 4-stage cp.async ring, ldmatrix + mma.sync m16n8k16 (16 rows cost what 1 does)" },
     { AK_MATRIX_NONE, 2, "skinny", 16, 16, 512, 512, 256,
       "decode shapes (m <= 16, B stored N x K): a read of B; 8 warps x 2 columns a block (N = 4096 gives 256 blocks), "
       "16-byte loads of B rows, A chunk (16 x 512) in shared memory as fp32; any architecture" },
@@ -17955,7 +18293,8 @@ static const _ak_gemm_tile _ak_gemm_tiles[] = {
       "8x8 outputs each from 16-deep shared k slabs" },
 };
 
-/* Row for (isa, small); small 2 is the decode row, 3 / 4 the Hopper TMA kernel's two widths. */
+/* Row for (isa, small); small 2 is the decode row (FMAs, any arch), 3 / 4 / 5 the Hopper TMA kernel's
+ * variants, 6 the mma.sync decode kernel. */
 static const _ak_gemm_tile* _ak_gemm_tile_find(ak_matrix_isa isa, int small) {
     size_t i;
     if (small == 2) isa = AK_MATRIX_NONE;
@@ -18094,17 +18433,41 @@ static const char* _ak_gemm_sm90_why(ak_context* ctx, const ak_gemm_desc* g, con
                "multiple of 8 elements; these are not, so the mma.sync tile runs (element-wise loads where unaligned)";
     return NULL;
 }
-/* Tile width of the Hopper kernel: 256 unless 128 fills the SMs' waves better
- * (tiles / (waves * SMs), the 256-wide tile counted 10% more efficient). */
-static int _ak_gemm_sm90_bn(const ak_gemm_desc* g, int cus) {
+#if defined(AMDKIT_GEMM_FORCE) || defined(AMDKIT_TESTS)
+/* bench/bench_gemm_sweep.c --force: the Hopper kernel's variant (0 cooperative 128x256, 1 cooperative
+ * 128x128, 2 ping-pong 128x128; -1: the planner's choice) */
+static int _ak_gemm_force = -1;
+#endif
+/* Variant of the Hopper kernel (0: cooperative 128x256, 1: cooperative
+ * 128x128, 2: ping-pong 128x128): ping-pong for short k loops with at least
+ * two 128x128 tiles per SM (the epilogue weighs, and overlaps there); else
+ * 256 wide unless 128 fills the SMs' waves better (tiles / (waves * SMs), the
+ * 256-wide tile counted 10% more efficient). */
+static int _ak_gemm_sm90_variant(const ak_gemm_desc* g, int cus) {
     const size_t c = (size_t)(cus > 0 ? cus : 1), rows = (g->m + 127) / 128;
     const size_t t256 = rows * ((g->n + 255) / 256) * g->batch, t128 = rows * ((g->n + 127) / 128) * g->batch;
     const double u256 = 1.1 * (double)t256 / (double)((t256 + c - 1) / c * c), u128 = (double)t128 / (double)((t128 + c - 1) / c * c);
-    return u256 >= u128 ? 256 : 128;
+#if defined(AMDKIT_GEMM_FORCE) || defined(AMDKIT_TESTS)
+    if (_ak_gemm_force >= 0 && _ak_gemm_force <= 2) return _ak_gemm_force;
+#endif
+    if (g->k <= 1024 && t128 >= 2 * c) return 2;
+    return u256 >= u128 ? 0 : 1;
 }
 static size_t _ak_gemm_sm90_smem(int bn) {
     const size_t stages = bn == 256 ? 4 : 6;
     return stages * (size_t)(128 + bn) * 128 + 2 * 64 * 40 * 4 + 16 * stages + 1024;
+}
+
+/* The decode kernel (kernels/gemm_decode.hip) copies A and B in 16-byte
+ * pieces: both need 16-byte aligned bases, rows and batch strides. A single
+ * row of A stored K x 1 with lda 1 is the same vector as A stored 1 x K: the
+ * k-contiguous kernel runs it (*ta 0). 1 when it can run the descriptor. */
+static int _ak_gemm_decode_ok(const ak_gemm_desc* g, const _ak_gemm_shape* s, int* ta) {
+    const size_t es = s->esz;
+    const int ok_b = (uintptr_t)g->b % 16 == 0 && (s->ldb * es) % 16 == 0 && (g->batch == 1 || (g->stride_b * es) % 16 == 0);
+    *ta = g->trans_a && !(g->m == 1 && s->lda == 1);
+    return ok_b && (uintptr_t)g->a % 16 == 0 && (*ta == 0 && g->m == 1 ? 1 : (s->lda * es) % 16 == 0) &&
+           (g->batch == 1 || (g->stride_a * es) % 16 == 0);
 }
 
 /* The plan; tma 0 leaves the Hopper TMA kernel out (its tensor maps failed to encode). */
@@ -18141,6 +18504,23 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
         const size_t tiles = ((g->m + 127) / 128) * ((g->n + 127) / 128) * (g->batch ? g->batch : 1);
         small = tiles < (size_t)cus;
     }
+    /* decode shapes, f16 / bf16 on NVIDIA: the mma.sync decode kernel, either layout */
+    if (g->m <= 16 && g->dtype != AK_F32 && mc && (isa == AK_MATRIX_MMA || isa == AK_MATRIX_WGMMA)) {
+        int ta = 0;
+        if (_ak_gemm_decode_ok(g, s, &ta)) {
+            t = _ak_gemm_tile_find(AK_MATRIX_MMA, 6);
+            p->bm = t->bm; p->bn = t->bn; p->bk = t->bk16; p->threads = t->threads;
+            p->reason = t->reason;
+            p->path = "decode";
+            snprintf(p->kernel, sizeof p->kernel, "ak_gemm_decode_%c%c_%s", ta ? 'm' : 'k', g->trans_b ? 'k' : 'n',
+                     g->dtype == AK_F16 ? "f16" : "bf16");
+            if (_ak_op_is_cpu(ctx) && !(ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto"))) {
+                p->path = "cpu";
+                p->kernel[0] = 0;
+            }
+            return AK_OK;
+        }
+    }
     /* decode shapes: B stored N x K and 16-byte rows -> the skinny kernel (exact fp32 math, any arch) */
     if (g->m <= 16 && g->trans_b && _ak_gemm_vec(g->b, s->ldb, g->stride_b, s->esz)) {
         small = 2;
@@ -18151,13 +18531,13 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
         const char* why = tma ? _ak_gemm_sm90_why(ctx, g, s)
                               : "Hopper: the driver refused the TMA tensor maps of these operands, so the mma.sync tile runs";
         if (!why) {
-            const int bn = _ak_gemm_sm90_bn(g, cus);
-            t = _ak_gemm_tile_find(AK_MATRIX_WGMMA, bn == 256 ? 3 : 4);
+            const int v = _ak_gemm_sm90_variant(g, cus);
+            t = _ak_gemm_tile_find(AK_MATRIX_WGMMA, 3 + v);
             p->bm = t->bm; p->bn = t->bn; p->bk = t->bk16; p->threads = t->threads;
             p->reason = t->reason;
             p->path = "wgmma";
-            p->shared_bytes = _ak_gemm_sm90_smem(bn);
-            snprintf(p->kernel, sizeof p->kernel, "ak_gemm_sm90_n%d_%c%c_%s", bn, g->trans_a ? 'm' : 'k', g->trans_b ? 'k' : 'n',
+            p->shared_bytes = _ak_gemm_sm90_smem(t->bn);
+            snprintf(p->kernel, sizeof p->kernel, "ak_gemm_%s_%c%c_%s", t->tag, g->trans_a ? 'm' : 'k', g->trans_b ? 'k' : 'n',
                      g->dtype == AK_F16 ? "f16" : "bf16");
             if (_ak_op_is_cpu(ctx) && !(ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto"))) {
                 p->path = "cpu";
@@ -18347,6 +18727,56 @@ static ak_result _ak_gemm_sm90_launch(ak_context* ctx, const ak_gemm_desc* g, co
     return _ak_op_launch3(ctx, k, grid, block, p->shared_bytes, stream, &a);
 }
 
+/* Launch the decode kernel of plan p: split-K so that every SM gets 4
+ * blocks; several splits write fp32 partials to a pool workspace that the
+ * finish kernel sums in order (deterministic) and runs the epilogue on. */
+static ak_result _ak_gemm_decode_launch(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, const ak_gemm_plan* p,
+                                        ak_stream* stream) {
+    const int cus = ctx->dev.compute_units > 0 ? ctx->dev.compute_units : 132;
+    const size_t nbx = (s->n + 63) / 64, chunks = (s->k + 63) / 64, per = nbx * s->batch;
+    size_t splits = ((size_t)4 * (size_t)cus + per - 1) / per, kper;
+    ak_kernel *k = NULL, *kf = NULL;
+    void* ws = NULL;
+    _ak_kargs a;
+    ak_dim3 grid, block;
+    ak_result r;
+    int flags, ta = 0;
+    char fin[48];
+    (void)_ak_gemm_decode_ok(g, s, &ta);
+    if (splits > chunks / 4) splits = chunks / 4;
+    if (splits > 64) splits = 64;
+    if (splits < 1) splits = 1;
+    kper = (chunks + splits - 1) / splits;
+    splits = (chunks + kper - 1) / kper;
+    if (nbx > 0x7FFFFFFFu) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: n = %zu is too large for the decode grid", s->n);
+    if ((r = _ak_op_kernel(ctx, _ak_src_gemm_decode, p->kernel, &k)) != AK_OK) return r;
+    if (splits > 1) {
+        snprintf(fin, sizeof fin, "ak_gemm_decode_fin_%s", g->dtype == AK_F16 ? "f16" : "bf16");
+        if ((r = _ak_op_kernel(ctx, _ak_src_gemm_decode, fin, &kf)) != AK_OK) return r;
+        if ((r = ak_malloc(ctx, splits * s->batch * s->m * s->n * sizeof(float), stream, &ws)) != AK_OK) return r;
+    }
+    flags = (g->out_dtype == AK_F32 ? 4 : 0) | (g->beta != 0.0f ? 8 : 0) | (g->bias ? 16 : 0) | (g->residual ? 32 : 0) |
+            ((g->activation + 1) << 8);
+    _ak_kargs_gemm_decode(&a, g->a, g->b, g->beta != 0.0f ? g->c : NULL, g->d, g->bias, g->residual, ws, (int32_t)s->m,
+                          (int32_t)s->n, (int32_t)s->k, ta ? (int64_t)s->lda : (g->trans_a ? (int64_t)s->k : (int64_t)s->lda),
+                          (int64_t)s->ldb, (int64_t)s->ldc, (int64_t)s->ldd, (int64_t)s->ldr, (int64_t)g->stride_a,
+                          (int64_t)g->stride_b, (int64_t)g->stride_c, (int64_t)g->stride_d, (int64_t)g->stride_r, (int32_t)s->batch,
+                          (int32_t)(kper * 64), g->alpha, g->beta, flags, g->act_param);
+    grid.x = (unsigned)nbx; grid.y = (unsigned)splits; grid.z = (unsigned)(s->batch < 65535 ? s->batch : 65535);
+    block.x = (unsigned)p->threads; block.y = 1; block.z = 1;
+    r = _ak_op_launch3(ctx, k, grid, block, 0, stream, &a);
+    if (r == AK_OK && splits > 1) {
+        const size_t total = s->batch * s->m * s->n, nb = (total + 255) / 256;
+        _ak_kargs_gemm_decode_fin(&a, ws, g->beta != 0.0f ? g->c : NULL, g->d, g->bias, g->residual, (int32_t)s->m, (int32_t)s->n,
+                                  (int32_t)splits, (int64_t)s->ldc, (int64_t)s->ldd, (int64_t)s->ldr, (int64_t)g->stride_c,
+                                  (int64_t)g->stride_d, (int64_t)g->stride_r, (int32_t)s->batch, g->alpha, g->beta, flags,
+                                  g->act_param);
+        r = _ak_op_launch(ctx, kf, (unsigned)(nb < (size_t)cus * 8 ? nb : (size_t)cus * 8), 256u, 0, stream, &a);
+    }
+    if (ws) ak_free(ctx, ws);
+    return r;
+}
+
 AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* stream) {
     _ak_gemm_shape s;
     ak_gemm_plan p;
@@ -18359,6 +18789,7 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
     if ((r = _ak_op_check_stream(ctx, stream, "ak_gemm")) != AK_OK) return r;
     if ((r = _ak_gemm_plan(ctx, g, &s, &p)) != AK_OK) return r;
     if (_ak_op_is_cpu(ctx)) return _ak_gemm_ref(g, &s, p.fast32);
+    if (!strncmp(p.kernel, "ak_gemm_decode_", 15)) return _ak_gemm_decode_launch(ctx, g, &s, &p, stream);
     if (!strncmp(p.kernel, "ak_gemm_sm90_", 13)) {
         int refused = 0;
         r = _ak_gemm_sm90_launch(ctx, g, &s, &p, stream, &refused);

@@ -3,8 +3,10 @@
  * (bench/peer_torch_gemm_sweep.py) times the same cells in the same run and
  * bench/gemm_sweep_report.py joins both into JSON + a markdown table.
  *
- *   build/bench_gemm_sweep [--quick] [--filter SUBSTR] [--list CASES.tsv] OUT.json
+ *   build/bench_gemm_sweep [--quick] [--filter SUB[,SUB..]] [--list CASES.tsv] [--force V] OUT.json
  *
+ * --force V: the Hopper kernel's variant for every cell it runs (0 cooperative
+ * 128x256, 1 cooperative 128x128, 2 ping-pong 128x128; the planner's otherwise).
  * --list writes the case table (one line per cell: name dtype m n k batch ta
  * tb epi) and exits; the peer reads the same table. Layouts: ta = 1 means A is
  * stored K x M (op(A) = A^T), tb = 1 means B is stored N x K (the nn.Linear
@@ -20,6 +22,7 @@
  * decode cells (m <= 16) also give the bytes of B read per second over the
  * device-to-device copy bandwidth measured here (read + write). */
 #define AMDKIT_IMPLEMENTATION
+#define AMDKIT_GEMM_FORCE   /* --force: the Hopper kernel's variant (amdkit.h >>impl:ops-gemm) */
 #include "../amdkit.h"
 #include "bench_common.h"
 #include <stdio.h>
@@ -123,6 +126,24 @@ static void make_cases(int quick) {
     add("f32", "tf32", 4096, 4096, 4096, 1, 0, 0, "none");
 }
 
+/* --filter: comma-separated substrings, a cell runs when its name holds any */
+static int selected(const char* name, const char* filter) {
+    char buf[256];
+    const char* p = filter;
+    if (!filter) return 1;
+    while (*p) {
+        size_t l = strcspn(p, ",");
+        if (l > 0 && l < sizeof buf) {
+            memcpy(buf, p, l);
+            buf[l] = 0;
+            if (strstr(name, buf)) return 1;
+        }
+        p += l;
+        if (*p == ',') p++;
+    }
+    return 0;
+}
+
 static int epi_act(const char* e) {
     if (!strcmp(e, "bias_gelu_tanh")) return AK_OP_GELU_TANH;
     if (!strcmp(e, "bias_gelu")) return AK_OP_GELU;
@@ -161,6 +182,7 @@ int main(int argc, char** argv) {
         if (!strcmp(argv[i], "--quick")) quick = 1;
         else if (!strcmp(argv[i], "--filter") && i + 1 < argc) filter = argv[++i];
         else if (!strcmp(argv[i], "--list") && i + 1 < argc) list = argv[++i];
+        else if (!strcmp(argv[i], "--force") && i + 1 < argc) _ak_gemm_force = atoi(argv[++i]);
         else out = argv[i];
     }
     make_cases(quick);
@@ -168,7 +190,7 @@ int main(int argc, char** argv) {
         FILE* lf = fopen(list, "w");
         if (!lf) { perror(list); return 1; }
         for (i = 0; i < g_nc; i++)
-            if (!filter || strstr(g_cs[i].name, filter))
+            if (selected(g_cs[i].name, filter))
                 fprintf(lf, "%s\t%s\t%zu\t%zu\t%zu\t%zu\t%d\t%d\t%s\n", g_cs[i].name, g_cs[i].dt, g_cs[i].m, g_cs[i].n, g_cs[i].k,
                         g_cs[i].batch, g_cs[i].ta, g_cs[i].tb, g_cs[i].epi);
         fclose(lf);
@@ -204,7 +226,7 @@ int main(int argc, char** argv) {
         double t[50], tf, worst = 0, bw = 0;
         int trials = 0, k, w, bad = 0, s;
         ak_result r = AK_OK;
-        if (filter && !strstr(c->name, filter)) continue;
+        if (!selected(c->name, filter)) continue;
         A = dev_rand(ctx, dt, na * c->batch, 1000 + (unsigned long long)i);
         B = dev_rand(ctx, dt, nb * c->batch, 2000 + (unsigned long long)i);
         D = NULL;

@@ -135,65 +135,98 @@ AK_INLINE void ak_g9_mma(float* d, ak_u64 da, ak_u64 db, int acc) {
 #undef AK_G9_PICK
 }
 
-/* 4 consecutive outputs (m, n .. n + 3) of the epilogue from staged v[4]. */
+/* Activation over n values, one switch for all of them. */
+template <class OP, int NV> AK_INLINE void ak_g9_act_n(float* v, float ap) {
+#pragma unroll
+    for (int i = 0; i < NV; i++) v[i] = OP::f(v[i], ap);
+}
+template <int NV> AK_INLINE void ak_g9_act(int act, float* v, float ap) {
+    switch (act) {
+    case AK_UNARY_RELU: ak_g9_act_n<ak_uop_relu, NV>(v, ap); break;
+    case AK_UNARY_LEAKY_RELU: ak_g9_act_n<ak_uop_leaky, NV>(v, ap); break;
+    case AK_UNARY_SIGMOID: ak_g9_act_n<ak_uop_sigmoid, NV>(v, ap); break;
+    case AK_UNARY_TANH: ak_g9_act_n<ak_uop_tanh, NV>(v, ap); break;
+    case AK_UNARY_SILU: ak_g9_act_n<ak_uop_silu, NV>(v, ap); break;
+    case AK_UNARY_GELU: ak_g9_act_n<ak_uop_gelu, NV>(v, ap); break;
+    case AK_UNARY_GELU_TANH: ak_g9_act_n<ak_uop_gelu_tanh, NV>(v, ap); break;
+    default: break;
+    }
+}
+/* 4 consecutive values of an output-side matrix (f32 or the input dtype) at
+ * (m, n): one vector load when `full`, else element by element up to N. */
 template <class DT>
-AK_INLINE void ak_g9_out4(int m, int n, const float* v, int N, void* D, ak_i64 ldd, const void* C, ak_i64 ldc, const void* bias,
-                          const void* R, ak_i64 ldr, float alpha, float beta, int flags, float ap) {
-    typedef typename DT::T T;
+AK_INLINE void ak_g9_ld4(const void* X, ak_i64 off, bool o32, bool full, int left, float* v) {
+    if (full) {
+        if (o32) ak_f32_t::ld4((const float*)X + off, v);
+        else DT::ld4((const typename DT::T*)X + off, v);
+    } else {
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+            v[j] = j < left ? (o32 ? ((const float*)X)[off + j] : DT::to(((const typename DT::T*)X)[off + j])) : 0.0f;
+    }
+}
+
+/* Epilogue of one staged chunk: 64 rows x EC columns of fp32 accumulators at
+ * st (row stride EP), output rows mr.., columns nc..; thread ct of the
+ * warpgroup takes 4 consecutive columns of rows ct / (EC / 4) + 16 p,
+ * p = 0..3: the bias once, then per row C, the activation (one switch for
+ * the 4 values), the residual, one 8- or 16-byte store. */
+template <class DT, int EC, int EP>
+AK_INLINE void ak_g9_epi_chunk(const float* st, int ct, int mr, int nc, int M, int N, void* D, ak_i64 ldd, const void* C, ak_i64 ldc,
+                               const void* bias, const void* R, ak_i64 ldr, float alpha, float beta, int flags, float ap) {
+    enum { TPR = EC / 4, RPP = 128 / TPR, NP = 64 / RPP };
+    const int row0 = ct / TPR, col = (ct % TPR) * 4, n = nc + col;
     const bool o32 = (flags & AK_G9_OUT32) != 0;
-    const int act = (flags >> 8) - 1;
-    float x[4], c[4] = { 0.0f, 0.0f, 0.0f, 0.0f }, bb[4] = { 0.0f, 0.0f, 0.0f, 0.0f }, r[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
+    if (n >= N) return;
     const bool full = (flags & AK_G9_VEC) && n + 4 <= N;
-    if (full) {
+    const int left = N - n, act = (flags >> 8) - 1;
+    float bb[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
+    if (flags & AK_G9_BIAS) ak_g9_ld4<DT>(bias, n, o32, full, left, bb);
+#pragma unroll 1
+    for (int p = 0; p < NP; p++) {
+        const int r = p * RPP + row0, m = mr + r;
+        if (m >= M) break;
+        const ak_i64 off = (ak_i64)m * ldd + n;
+        const float4 q = *(const float4*)&st[r * EP + col];
+        float v[4] = { alpha * q.x + bb[0], alpha * q.y + bb[1], alpha * q.z + bb[2], alpha * q.w + bb[3] };
         if (flags & AK_G9_C) {
-            if (o32) ak_f32_t::ld4((const float*)C + (ak_i64)m * ldc + n, c);
-            else DT::ld4((const T*)C + (ak_i64)m * ldc + n, c);
+            float c[4];
+            ak_g9_ld4<DT>(C, (ak_i64)m * ldc + n, o32, full, left, c);
+#pragma unroll
+            for (int j = 0; j < 4; j++) v[j] += beta * c[j];
         }
-        if (flags & AK_G9_BIAS) {
-            if (o32) ak_f32_t::ld4((const float*)bias + n, bb);
-            else DT::ld4((const T*)bias + n, bb);
-        }
+        if (act >= 0) ak_g9_act<4>(act, v, ap);
         if (flags & AK_G9_RES) {
-            if (o32) ak_f32_t::ld4((const float*)R + (ak_i64)m * ldr + n, r);
-            else DT::ld4((const T*)R + (ak_i64)m * ldr + n, r);
+            float rr[4];
+            ak_g9_ld4<DT>(R, (ak_i64)m * ldr + n, o32, full, left, rr);
+#pragma unroll
+            for (int j = 0; j < 4; j++) v[j] += rr[j];
         }
-    } else {
+        if (full) {
+            if (o32) ak_f32_t::st4((float*)D + off, v);
+            else DT::st4((typename DT::T*)D + off, v);
+        } else {
 #pragma unroll
-        for (int j = 0; j < 4; j++) {
-            if (n + j >= N) break;
-            if (flags & AK_G9_C) c[j] = o32 ? ((const float*)C)[(ak_i64)m * ldc + n + j] : DT::to(((const T*)C)[(ak_i64)m * ldc + n + j]);
-            if (flags & AK_G9_BIAS) bb[j] = o32 ? ((const float*)bias)[n + j] : DT::to(((const T*)bias)[n + j]);
-            if (flags & AK_G9_RES) r[j] = o32 ? ((const float*)R)[(ak_i64)m * ldr + n + j] : DT::to(((const T*)R)[(ak_i64)m * ldr + n + j]);
-        }
-    }
-#pragma unroll
-    for (int j = 0; j < 4; j++) {
-        float y = alpha * v[j];
-        if (flags & AK_G9_C) y += beta * c[j];
-        y += bb[j];
-        if (act >= 0) y = ak_uop_apply(act, y, ap);
-        x[j] = y + r[j];
-    }
-    if (full) {
-        if (o32) ak_f32_t::st4((float*)D + (ak_i64)m * ldd + n, x);
-        else DT::st4((T*)D + (ak_i64)m * ldd + n, x);
-    } else {
-#pragma unroll
-        for (int j = 0; j < 4; j++) {
-            if (n + j >= N) break;
-            if (o32) ((float*)D)[(ak_i64)m * ldd + n + j] = x[j];
-            else ((T*)D)[(ak_i64)m * ldd + n + j] = DT::from(x[j]);
+            for (int j = 0; j < 4; j++) {
+                if (j >= left) break;
+                if (o32) ((float*)D)[off + j] = v[j];
+                else ((typename DT::T*)D)[off + j] = DT::from(v[j]);
+            }
         }
     }
 }
 
-template <class DT, int BN, int TA, int TB>
+/* PP 0: cooperative, both consumers on one 128 x BN tile (rows 0..63 and
+ * 64..127); PP 1: ping-pong, each consumer on its own 128 x BN tiles (the
+ * CTA's tiles alternate between them, two m64 wgmmas per k16), so one
+ * consumer's epilogue overlaps the other's k loop. */
+template <class DT, int BN, int TA, int TB, int PP>
 AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
     enum {
         BM = 128, BK = 64, A_BYTES = BM * BK * 2, B_BYTES = BN * BK * 2, STAGE = A_BYTES + B_BYTES,
         S = BN == 256 ? 4 : 6,              /* 192 KiB of stages */
         EC = 32, EP = EC + 8,               /* epilogue chunk: 32 columns, row stride 40 floats */
-        EPI_BYTES = 64 * EP * 4, GROUP = 8, ND = BN / 2
+        EPI_BYTES = 64 * EP * 4, GROUP = 8, ND = BN / 2, NH = PP ? 2 : 1
     };
     extern __shared__ unsigned char ak_g9_smem[];
     unsigned char* sm = ak_g9_smem + ((1024 - (ak_smem_addr(ak_g9_smem) & 1023)) & 1023);
@@ -204,8 +237,8 @@ AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
     const int nk = (K + BK - 1) / BK;
     if (tid == 0) {
         for (int s = 0; s < S; s++) {
-            ak_mbar_init(bar0 + 8 * s, 1);           /* full: the producer's arrive + the bytes */
-            ak_mbar_init(bar0 + 8 * (S + s), 8);     /* empty: one arrive per consumer warp */
+            ak_mbar_init(bar0 + 8 * s, 1);                 /* full: the producer's arrive + the bytes */
+            ak_mbar_init(bar0 + 8 * (S + s), PP ? 4 : 8);  /* empty: one arrive per consumer warp */
         }
         asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
         ak_fence_proxy_async();
@@ -247,23 +280,30 @@ AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
         const int cw = wg - 1, ct = tid - 128 * wg; /* consumer 0 / 1, thread in its warpgroup */
         float* st = (float*)(sm + S * STAGE + cw * EPI_BYTES);
         const int o32 = (flags & AK_G9_OUT32) ? 1 : 0, osz = o32 ? 4 : DT::SIZE;
-        float d[ND];
-        int it = 0;
-        for (int t = (int)blockIdx.x; t < tiles; t += (int)gridDim.x) {
+        float d[NH * ND];
+        /* cooperative: every tile of the CTA; ping-pong: every other one (local tile j, its k steps j nk ..) */
+        for (int j = PP ? cw : 0;; j += PP ? 2 : 1) {
+            const int t = (int)blockIdx.x + j * (int)gridDim.x;
+            if (t >= tiles) break;
             const int b = t / per_batch, r = t % per_batch, gsz0 = GROUP * tn, g = r / gsz0;
             const int first = g * GROUP, rows = tm - first < GROUP ? tm - first : GROUP;
             const int m0 = (first + (r % gsz0) % rows) * BM, n0 = ((r % gsz0) / rows) * BN;
+            int it = j * nk;
             for (int kb = 0; kb < nk; kb++, it++) {
                 const int s = it % S, ph = (it / S) & 1;
-                const ak_u32 sa = s0 + s * STAGE + cw * 8192, sb = s0 + s * STAGE + A_BYTES;
+                const ak_u32 sa = s0 + s * STAGE + (PP ? 0 : cw * 8192), sb = s0 + s * STAGE + A_BYTES;
                 ak_mbar_wait(bar0 + 8 * s, ph);
                 ak_wgmma_fence();
 #pragma unroll
                 for (int kk = 0; kk < BK / 16; kk++) {
                     /* K-major: +32 bytes per k16 inside the swizzled 128-byte rows; MN-major: +16 rows of 128 bytes */
-                    const ak_u64 da = TA == 0 ? ak_g9_desc(sa + 32 * kk, 16, 1024) : ak_g9_desc(sa + 2048 * kk, 8192, 1024);
                     const ak_u64 db = TB == 1 ? ak_g9_desc(sb + 32 * kk, 16, 1024) : ak_g9_desc(sb + 2048 * kk, 8192, 1024);
-                    ak_g9_mma<ak_gemm_sm90_is_f16<DT>::V, BN, TA, TB ^ 1>(d, da, db, (kb > 0 || kk > 0) ? 1 : 0);
+#pragma unroll
+                    for (int h = 0; h < NH; h++) { /* rows 64 h.. of the A tile (8 KiB per 64 rows in both layouts) */
+                        const ak_u32 ah = sa + 8192 * h;
+                        const ak_u64 da = TA == 0 ? ak_g9_desc(ah + 32 * kk, 16, 1024) : ak_g9_desc(ah + 2048 * kk, 8192, 1024);
+                        ak_g9_mma<ak_gemm_sm90_is_f16<DT>::V, BN, TA, TB ^ 1>(d + h * ND, da, db, (kb > 0 || kk > 0) ? 1 : 0);
+                    }
                 }
                 ak_wgmma_commit();
                 ak_wgmma_wait<1>();
@@ -271,36 +311,31 @@ AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
             }
             ak_wgmma_wait<0>();
             if ((ct & 31) == 0) ak_mbar_arrive(bar0 + 8 * (S + (it + S - 1) % S));
-            /* ---- epilogue: 32 columns at a time through st ---- */
+            /* ---- epilogue: 64 rows x 32 columns at a time through st ---- */
             void* Db = (char*)D + (ak_i64)b * sD * osz;
             const void* Cb = C ? (const char*)C + (ak_i64)b * sC * osz : C;
             const void* Rb = R ? (const char*)R + (ak_i64)b * sR * osz : R;
-            const int mr = m0 + 64 * cw;
+#pragma unroll
+            for (int h = 0; h < NH; h++) {
+                const int mr = m0 + 64 * (PP ? h : cw);
+                if (mr >= M) break;
 #pragma unroll 1
-            for (int c = 0; c < BN / EC; c++) {
-                if (n0 + c * EC >= N) break;
-                ak_named_bar(1 + cw, 128); /* the previous chunk's readers are done */
+                for (int c = 0; c < BN / EC; c++) {
+                    if (n0 + c * EC >= N) break;
+                    ak_named_bar(1 + cw, 128); /* the previous chunk's readers are done */
 #pragma unroll
-                for (int cc = 0; cc < BN / EC; cc++)
-                    if (cc == c) {
+                    for (int cc = 0; cc < BN / EC; cc++)
+                        if (cc == c) {
 #pragma unroll
-                        for (int q = 0; q < EC / 2; q += 2) {
-                            const int rr = cc * (EC / 2) + q;
-                            float2 v;
-                            v.x = d[rr]; v.y = d[rr + 1];
-                            *(float2*)&st[ak_wgmma_row(ct, rr) * EP + ak_wgmma_col(ct, rr) - cc * EC] = v;
+                            for (int q = 0; q < EC / 2; q += 2) {
+                                const int rr = cc * (EC / 2) + q;
+                                float2 v;
+                                v.x = d[h * ND + rr]; v.y = d[h * ND + rr + 1];
+                                *(float2*)&st[ak_wgmma_row(ct, rr) * EP + ak_wgmma_col(ct, rr) - cc * EC] = v;
+                            }
                         }
-                    }
-                ak_named_bar(1 + cw, 128);
-#pragma unroll 1
-                for (int p = 0; p < 64 * EC / 4 / 128; p++) {
-                    const int row = p * (128 / (EC / 4)) + ct / (EC / 4), col = (ct % (EC / 4)) * 4;
-                    const int m = mr + row, n = n0 + c * EC + col;
-                    if (m < M && n < N) {
-                        const float4 v4 = *(const float4*)&st[row * EP + col];
-                        const float v[4] = { v4.x, v4.y, v4.z, v4.w };
-                        ak_g9_out4<DT>(m, n, v, N, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);
-                    }
+                    ak_named_bar(1 + cw, 128);
+                    ak_g9_epi_chunk<DT, EC, EP>(st, ct, mr, n0 + c * EC, M, N, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);
                 }
             }
         }
@@ -315,32 +350,42 @@ AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
  * the family. Shared memory: 192 KiB of stages + 20 KiB of epilogue buffers +
  * the barriers + 1 KiB of alignment (the host passes it). */
 #if defined(AK_WGMMA)
-#define AK_G9_BODY(DT, BN, TA, TB) ak_g9_gemm<DT, BN, TA, TB>(AK_G9_ARGS);
+#define AK_G9_BODY(DT, BN, TA, TB, PP) ak_g9_gemm<DT, BN, TA, TB, PP>(AK_G9_ARGS);
 #else
-#define AK_G9_BODY(DT, BN, TA, TB)
+#define AK_G9_BODY(DT, BN, TA, TB, PP)
 #endif
-#define AK_GEMM_SM90(NAME, DT, BN, TA, TB)                                  \
+#define AK_GEMM_SM90(NAME, DT, BN, TA, TB, PP)                      \
     AK_KERNEL void __launch_bounds__(384, 1) NAME(AK_G9_PARAMS()) { \
-        AK_G9_BODY(DT, BN, TA, TB)                                \
+        AK_G9_BODY(DT, BN, TA, TB, PP)                              \
     }
 /* TA: 0 A k-contiguous, 1 m-contiguous; TB: 1 B k-contiguous (stored N x K), 0 n-contiguous */
 // kernels: ak_gemm_sm90_n256_kk_f16 ak_gemm_sm90_n256_kn_f16 ak_gemm_sm90_n256_mk_f16 ak_gemm_sm90_n256_mn_f16
 // kernels: ak_gemm_sm90_n256_kk_bf16 ak_gemm_sm90_n256_kn_bf16 ak_gemm_sm90_n256_mk_bf16 ak_gemm_sm90_n256_mn_bf16
 // kernels: ak_gemm_sm90_n128_kk_f16 ak_gemm_sm90_n128_kn_f16 ak_gemm_sm90_n128_mk_f16 ak_gemm_sm90_n128_mn_f16
 // kernels: ak_gemm_sm90_n128_kk_bf16 ak_gemm_sm90_n128_kn_bf16 ak_gemm_sm90_n128_mk_bf16 ak_gemm_sm90_n128_mn_bf16
-AK_GEMM_SM90(ak_gemm_sm90_n256_kk_f16, ak_f16_t, 256, 0, 1)
-AK_GEMM_SM90(ak_gemm_sm90_n256_kn_f16, ak_f16_t, 256, 0, 0)
-AK_GEMM_SM90(ak_gemm_sm90_n256_mk_f16, ak_f16_t, 256, 1, 1)
-AK_GEMM_SM90(ak_gemm_sm90_n256_mn_f16, ak_f16_t, 256, 1, 0)
-AK_GEMM_SM90(ak_gemm_sm90_n256_kk_bf16, ak_bf16_t, 256, 0, 1)
-AK_GEMM_SM90(ak_gemm_sm90_n256_kn_bf16, ak_bf16_t, 256, 0, 0)
-AK_GEMM_SM90(ak_gemm_sm90_n256_mk_bf16, ak_bf16_t, 256, 1, 1)
-AK_GEMM_SM90(ak_gemm_sm90_n256_mn_bf16, ak_bf16_t, 256, 1, 0)
-AK_GEMM_SM90(ak_gemm_sm90_n128_kk_f16, ak_f16_t, 128, 0, 1)
-AK_GEMM_SM90(ak_gemm_sm90_n128_kn_f16, ak_f16_t, 128, 0, 0)
-AK_GEMM_SM90(ak_gemm_sm90_n128_mk_f16, ak_f16_t, 128, 1, 1)
-AK_GEMM_SM90(ak_gemm_sm90_n128_mn_f16, ak_f16_t, 128, 1, 0)
-AK_GEMM_SM90(ak_gemm_sm90_n128_kk_bf16, ak_bf16_t, 128, 0, 1)
-AK_GEMM_SM90(ak_gemm_sm90_n128_kn_bf16, ak_bf16_t, 128, 0, 0)
-AK_GEMM_SM90(ak_gemm_sm90_n128_mk_bf16, ak_bf16_t, 128, 1, 1)
-AK_GEMM_SM90(ak_gemm_sm90_n128_mn_bf16, ak_bf16_t, 128, 1, 0)
+// kernels: ak_gemm_sm90_p128_kk_f16 ak_gemm_sm90_p128_kn_f16 ak_gemm_sm90_p128_mk_f16 ak_gemm_sm90_p128_mn_f16
+// kernels: ak_gemm_sm90_p128_kk_bf16 ak_gemm_sm90_p128_kn_bf16 ak_gemm_sm90_p128_mk_bf16 ak_gemm_sm90_p128_mn_bf16
+AK_GEMM_SM90(ak_gemm_sm90_n256_kk_f16, ak_f16_t, 256, 0, 1, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n256_kn_f16, ak_f16_t, 256, 0, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n256_mk_f16, ak_f16_t, 256, 1, 1, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n256_mn_f16, ak_f16_t, 256, 1, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n256_kk_bf16, ak_bf16_t, 256, 0, 1, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n256_kn_bf16, ak_bf16_t, 256, 0, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n256_mk_bf16, ak_bf16_t, 256, 1, 1, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n256_mn_bf16, ak_bf16_t, 256, 1, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n128_kk_f16, ak_f16_t, 128, 0, 1, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n128_kn_f16, ak_f16_t, 128, 0, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n128_mk_f16, ak_f16_t, 128, 1, 1, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n128_mn_f16, ak_f16_t, 128, 1, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n128_kk_bf16, ak_bf16_t, 128, 0, 1, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n128_kn_bf16, ak_bf16_t, 128, 0, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n128_mk_bf16, ak_bf16_t, 128, 1, 1, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n128_mn_bf16, ak_bf16_t, 128, 1, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_p128_kk_f16, ak_f16_t, 128, 0, 1, 1)
+AK_GEMM_SM90(ak_gemm_sm90_p128_kn_f16, ak_f16_t, 128, 0, 0, 1)
+AK_GEMM_SM90(ak_gemm_sm90_p128_mk_f16, ak_f16_t, 128, 1, 1, 1)
+AK_GEMM_SM90(ak_gemm_sm90_p128_mn_f16, ak_f16_t, 128, 1, 0, 1)
+AK_GEMM_SM90(ak_gemm_sm90_p128_kk_bf16, ak_bf16_t, 128, 0, 1, 1)
+AK_GEMM_SM90(ak_gemm_sm90_p128_kn_bf16, ak_bf16_t, 128, 0, 0, 1)
+AK_GEMM_SM90(ak_gemm_sm90_p128_mk_bf16, ak_bf16_t, 128, 1, 1, 1)
+AK_GEMM_SM90(ak_gemm_sm90_p128_mn_bf16, ak_bf16_t, 128, 1, 0, 1)

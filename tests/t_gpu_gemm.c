@@ -150,8 +150,9 @@ static void matrix_core_paths(void) {
 /* The Hopper TMA kernel (asserted as the path on sm_90): all four layouts x
  * f16 / bf16 x odd sizes (m, n, k tails: 1, 7, 17, 127, 1000, 3001) with rows
  * rounded to 8 elements, every epilogue (beta C, bias, each activation,
- * residual, f32 or 16-bit out, beta 0 with NaN in C), batched strided and a
- * grid of more tiles than SMs (the persistent loop); packed odd rows fall to
+ * residual, f32 or 16-bit out, beta 0 with NaN in C), batched strided and
+ * grids of more tiles than SMs (the persistent loop) in each variant
+ * (cooperative 128x256 / 128x128, ping-pong 128x128); packed odd rows fall to
  * mma.sync (plan checked). The TF32 kernel (allow_tf32, A @ B^T) too. */
 static void hopper_tma_path(void) {
     ak_context* ctx = gg_ctx(AK_AUTO, -1, AK_AUTO, 0);
@@ -173,7 +174,9 @@ static void hopper_tma_path(void) {
             gg_case(ctx, mma, dt, dt, 127, 129, 65, ta, tb, 3, 1, 0, 0);          /* packed odd rows: no TMA */
         }
         gg_case(ctx, w, AK_BF16, AK_BF16, 512, 768, 640, ta, tb, 1 | 2, 1, -1, 0);
-        gg_case(ctx, w, AK_F16, AK_F16, 256, 256, 64, ta, tb, 0, 80, -1, 0);     /* 160+ tiles: persistent loop */
+        gg_case(ctx, w, AK_F16, AK_F16, 256, 256, 64, ta, tb, 0, 80, -1, 0);     /* 320 tiles: persistent ping-pong */
+        gg_case(ctx, w, AK_BF16, AK_F32, 2304, 2048, 128, ta, tb, 2 | 8, 1, -1, 0); /* ping-pong, bias + residual */
+        gg_case(ctx, w, AK_F16, AK_F16, 1100, 4000, 1500, ta, tb, 1, 1, -1, 0);    /* 128x256 tiles, 2 per SM */
     }
     for (e = 0; e < 7; e++) { /* every activation */
         g_act = e;
@@ -222,17 +225,28 @@ done:
     ak_context_destroy(off); ak_context_destroy(exact); ak_context_destroy(on);
 }
 
-/* decode shapes (M <= 16, B stored N x K): the skinny kernel on any device */
+/* decode shapes (m <= 16): f16 / bf16 on NVIDIA run the mma.sync decode
+ * kernel for both B layouts and both A layouts (split-K with the finish
+ * kernel, and one split with the epilogue in place; batches; a single row of
+ * A stored K x 1); exact f32 the FMA (skinny) kernel. */
 static void decode_path(void) {
     ak_context* ctx = gg_ctx(AK_AUTO, -1, AK_AUTO, 0);
-    int d;
+    const char* dp = "";
+    int d, tb;
     if (!ctx) return;
-    for (d = 0; d < 3; d++) {
-        gg_case(ctx, "skinny", T3[d], T3[d], 1, 4096, 1024, 0, 1, 0, 1, 0, 0);
-        gg_case(ctx, "skinny", T3[d], AK_F32, 16, 1000, 1001, d & 1, 1, 15, 1, 7, 0);
-        gg_case(ctx, "skinny", T3[d], T3[d], 7, 33, 5000, 0, 1, 6, 3, 0, 0);
-        gg_case(ctx, "skinny", T3[d], T3[d], 3, 64, 64, 1, 1, 16, 1, 0, 0);
-    }
+    if (!strncmp(ak_context_device(ctx)->arch_base, "sm_", 3)) dp = "decode";
+    for (d = 1; d < 3; d++)
+        for (tb = 0; tb < 2; tb++) {
+            gg_case(ctx, dp, T3[d], T3[d], 1, 4096, 1024, 0, tb, 0, 1, 0, 0);
+            gg_case(ctx, dp, T3[d], AK_F32, 16, 1000, 1001, d & 1, tb, 15, 1, -1, 0);
+            gg_case(ctx, dp, T3[d], T3[d], 7, 33, 5000, 0, tb, 6, 3, -1, 0);
+            gg_case(ctx, dp, T3[d], T3[d], 3, 64, 64, 1, tb, 16, 1, -1, 0);
+            gg_case(ctx, dp, T3[d], T3[d], 1, 520, 704, 1, tb, 2 | 4 | 8, 1, 0, 0); /* A stored K x 1, lda 1 */
+            gg_case(ctx, dp, T3[d], T3[d], 16, 8, 16384, d & 1, tb, 1, 2, -1, 0);  /* n < one block, many splits */
+            gg_case(ctx, "", T3[d], T3[d], 2, 300, 700, 0, tb, 0, 1, 0, 0);       /* rows not 16-byte: another path */
+        }
+    gg_case(ctx, "skinny", AK_F32, AK_F32, 4, 1000, 1001, 0, 1, 0, 1, -1, 0);
+    gg_case(ctx, "skinny", AK_F32, AK_F32, 16, 130, 77, 0, 1, 15, 1, 3, 0);
     ak_context_destroy(ctx);
 }
 

@@ -222,14 +222,17 @@ static void expect_plan(const char* arch, int mc, int prec, int mixed, int tf32,
 
 static void plans_follow_arch_and_config(void) {
     /* Hopper: the TMA kernel for 16-bit inputs, every layout; the 128-wide tile when it fills the SMs' waves better */
-    expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_BF16, 8192, 1, "ak_gemm_sm90_n256_kk_bf16", "wgmma");
+    expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_BF16, 8192, 1, "ak_gemm_sm90_p128_kk_bf16", "wgmma"); /* k 64: ping-pong */
     expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_F16, 1024, 1, "ak_gemm_sm90_n256_kk_f16", "wgmma");
-    expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_F16, 8192, 0, "ak_gemm_sm90_n256_kn_f16", "wgmma");
+    expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_F16, 8192, 0, "ak_gemm_sm90_p128_kn_f16", "wgmma");
     expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_F16, 256, 0, "ak_gemm_sm90_n128_kn_f16", "wgmma");
     expect_plan_tb("sm_90", AK_OFF, -1, -1, 0, AK_F16, 8192, 1, "ak_gemm_simt_l_f16", "simt");
     expect_plan_tb("sm_80", AK_ON, -1, -1, 0, AK_F16, 8192, 1, "ak_gemm_mma_l_f16", "mma.sync");
     expect_plan_tb("sm_90", AK_ON, AK_BF16, AK_ON, 1, AK_F32, 8192, 1, "ak_gemm_wgmma_n256_x32", "wgmma");
-    expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_BF16, 16, 1, "ak_gemm_skinny_bf16", "skinny");
+    expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_BF16, 16, 1, "ak_gemm_decode_kk_bf16", "decode");
+    expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_F16, 1, 0, "ak_gemm_decode_kn_f16", "decode");
+    expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_F32, 8, 1, "ak_gemm_skinny_f32", "skinny");      /* exact f32: FMAs */
+    expect_plan_tb("gfx90a", AK_ON, -1, -1, 0, AK_BF16, 8, 1, "ak_gemm_skinny_bf16", "skinny");  /* AMD: the FMA kernel */
     expect_plan_tb("gfx942", AK_ON, AK_BF16, AK_ON, 0, AK_F32, 1, 1, "ak_gemm_skinny_f32", "skinny");
     expect_plan_tb("sm_90", AK_ON, AK_F32, AK_OFF, 0, AK_F32, 8192, 1, "ak_gemm_simt_l_f32", "simt");
     /* matrix_cores: on -> the architecture's matrix instruction, off -> FMAs */
@@ -243,7 +246,7 @@ static void plans_follow_arch_and_config(void) {
     expect_plan("gfx1030", AK_AUTO, -1, -1, 0, AK_BF16, 8192, "ak_gemm_simt_l_bf16", "simt");
     expect_plan("sm_80", AK_ON, -1, -1, 0, AK_F16, 8192, "ak_gemm_mma_l_f16", "mma.sync");
     /* shape class: few tiles -> the small tile */
-    expect_plan("sm_80", AK_ON, -1, -1, 0, AK_F16, 16, "ak_gemm_mma_s_f16", "mma.sync");
+    expect_plan("sm_80", AK_ON, -1, -1, 0, AK_F16, 17, "ak_gemm_mma_s_f16", "mma.sync");
     /* f32 exact unless allow_tf32 opts in; a reduced precision with mixed precision on does not */
     expect_plan("sm_90", AK_ON, AK_F32, AK_OFF, 0, AK_F32, 8192, "ak_gemm_simt_l_f32", "simt");
     expect_plan("sm_90", AK_ON, AK_BF16, AK_OFF, 0, AK_F32, 8192, "ak_gemm_simt_l_f32", "simt");
@@ -327,16 +330,17 @@ static void tile_table_matches_kernel_source(void) {
     static const char* const archs[] = { "gfx90a", "gfx1100", "sm_90", "gfx906" };
     static const size_t ms[] = { 8192, 16, 1 };
     static const ak_dtype dts[] = { AK_F16, AK_F32 };
-    const char *src = NULL, *src90 = NULL, *fam = NULL, *s;
+    const char *src = NULL, *src90 = NULL, *srcd = NULL, *fam = NULL, *s;
     int i, a, mi, d, tb;
     static double buf[64];
     for (i = 0; i < ak_embedded_count(); i++) {
         AKT_OK(ak_embedded_at(i, &fam, &s, NULL));
         if (fam && !strcmp(fam, "gemm")) src = s;
         if (fam && !strcmp(fam, "gemm_sm90")) src90 = s;
+        if (fam && !strcmp(fam, "gemm_decode")) srcd = s;
     }
-    AKT_CHECK(src && src90);
-    if (!src || !src90) return;
+    AKT_CHECK(src && src90 && srcd);
+    if (!src || !src90 || !srcd) return;
     for (a = 0; a < 4; a++)
         for (mi = 0; mi < 3; mi++)
             for (d = 0; d < 4; d++) {
@@ -354,6 +358,12 @@ static void tile_table_matches_kernel_source(void) {
                 AKT_OK(ak_gemm_plan_get(ctx, &g, &p));
                 snprintf(pat, sizeof pat, "(%s, ", p.kernel);
                 hit = strstr(src, pat);
+                if (!hit && strstr(srcd, pat)) { /* AK_GEMM_DECODE(name, DT, TA, TB): 16 x 64 x 64, 128 threads (fixed in ak_gd_gemm) */
+                    AKT_CHECKF(p.bm == 16 && p.bn == 64 && p.bk == 64 && p.threads == 128, "%s: table %dx%dx%d/%d", p.kernel, p.bm, p.bn,
+                               p.bk, p.threads);
+                    ak_context_destroy(ctx);
+                    continue;
+                }
                 if (!hit && (hit = strstr(src90, pat)) != NULL) {
                     /* AK_GEMM_SM90(name, DT, BN, TA, TB): 128 x BN x 64, 384 threads */
                     const char* q = hit + strlen(pat);

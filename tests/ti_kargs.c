@@ -263,13 +263,13 @@ static void akk_walk_matrix(ak_context* ctx) {
         for (i = 0; i < 5; i++) {
             ak_gemm_desc g = ak_gemm_desc_default();
             int x32;
-            for (x32 = 0; x32 < 3; x32++) { /* 2: A transposed (the Hopper kernel's m-contiguous A) */
+            for (x32 = 0; x32 < 5; x32++) { /* 1: TF32; 2..4: the other transposes (the Hopper kernel's layouts) */
                 ak_config* cfg = &ctx->cfg;
                 g.dtype = dts[d]; g.out_dtype = dts[d];
                 g.a = a; g.b = b; g.d = dd;
-                g.m = ms[i]; g.n = i < 2 ? 4096 : 1024; g.k = 64;
-                g.trans_b = i % 2 == 1 || i == 4;
-                g.trans_a = x32 == 2;
+                g.m = ms[i]; g.n = i < 2 ? 4096 : 1024; g.k = i == 0 ? 2048 : i == 4 ? 4096 : 64; /* Hopper: 128x256, ping-pong, 128x128; decode split-K */
+                g.trans_b = (i % 2 == 1 || i == 4) ^ (x32 >= 3);
+                g.trans_a = x32 == 2 || x32 == 4;
                 if (x32 == 1 && dts[d] != AK_F32) continue;
                 if (x32 == 1) cfg->allow_tf32 = 1;
                 AKT_OK(ak_gemm(ctx, &g, NULL));
