@@ -5172,6 +5172,7 @@ static const char _ak_src_gemm_sm90[] =
     "template <int R> AK_INLINE void ak_setmaxnreg_inc(void) { asm volatile(\"setmaxnreg.inc.sync.aligned.u32 %0;\\n\" ::\"n\"(R)); }\n"
     "template <int R> AK_INLINE void ak_setmaxnreg_dec(void) { asm volatile(\"setmaxnreg.dec.sync.aligned.u32 %0;\\n\" ::\"n\"(R)); }\n"
     "AK_INLINE void ak_named_bar(int id, int threads) { asm volatile(\"bar.sync %0, %1;\\n\" ::\"r\"(id), \"r\"(threads) : \"memory\"); }\n"
+    "AK_INLINE void ak_named_arrive(int id, int threads) { asm volatile(\"bar.arrive %0, %1;\\n\" ::\"r\"(id), \"r\"(threads) : \"memory\"); }\n"
     "\n"
     "/* Shared-memory matrix descriptor, 128-byte swizzle: lbo / sbo in bytes. */\n"
     "AK_INLINE ak_u64 ak_g9_desc(ak_u32 addr, ak_u32 lbo, ak_u32 sbo) {\n"
@@ -5292,7 +5293,8 @@ static const char _ak_src_gemm_sm90[] =
     "/* PP 0: cooperative, both consumers on one 128 x BN tile (rows 0..63 and\n"
     " * 64..127); PP 1: ping-pong, each consumer on its own 128 x BN tiles (the\n"
     " * CTA's tiles alternate between them, two m64 wgmmas per k16), so one\n"
-    " * consumer's epilogue overlaps the other's k loop. */\n"
+    " * consumer's epilogue overlaps the other's k loop (the k loops take turns,\n"
+    " * ordered by named barriers 3 and 4). */\n"
     "template <class DT, int BN, int TA, int TB, int PP>\n"
     "AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {\n"
     "    enum {\n"
@@ -5362,6 +5364,10 @@ static const char _ak_src_gemm_sm90[] =
     "            const int first = g * GROUP, rows = tm - first < GROUP ? tm - first : GROUP;\n"
     "            const int m0 = (first + (r % gsz0) % rows) * BM, n0 = ((r % gsz0) / rows) * BN;\n"
     "            int it = j * nk;\n"
+    "            /* ping-pong: tile j's k loop starts once the other consumer's k loop of tile j - 1 is done (named\n"
+    "               barrier 3 + (j - 1) % 2), so each consumer waits on stage uses at most one phase ahead of the\n"
+    "               barriers (parity waits) and the two k loops take turns on the tensor cores */\n"
+    "            if (PP && j > 0) ak_named_bar(3 + ((j - 1) & 1), 256);\n"
     "            for (int kb = 0; kb < nk; kb++, it++) {\n"
     "                const int s = it % S, ph = (it / S) & 1;\n"
     "                const ak_u32 sa = s0 + s * STAGE + (PP ? 0 : cw * 8192), sb = s0 + s * STAGE + A_BYTES;\n"
@@ -5384,6 +5390,7 @@ static const char _ak_src_gemm_sm90[] =
     "            }\n"
     "            ak_wgmma_wait<0>();\n"
     "            if ((ct & 31) == 0) ak_mbar_arrive(bar0 + 8 * (S + (it + S - 1) % S));\n"
+    "            if (PP && (int)blockIdx.x + (j + 1) * (int)gridDim.x < tiles) ak_named_arrive(3 + (j & 1), 256);\n"
     "            /* ---- epilogue: 64 rows x 32 columns at a time through st ---- */\n"
     "            void* Db = (char*)D + (ak_i64)b * sD * osz;\n"
     "            const void* Cb = C ? (const char*)C + (ak_i64)b * sC * osz : C;\n"
@@ -7982,7 +7989,7 @@ static inline void _ak_kargs_gemm_decode_fin(_ak_kargs* kargs_, const void* W, c
     ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sC); ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta);
     ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_sm90.hip:358 NAME (macro AK_GEMM_SM90) */
+/* kernels/gemm_sm90.hip:365 NAME (macro AK_GEMM_SM90) */
 static inline void _ak_kargs_gemm_sm90(_ak_kargs* kargs_, const _ak_tmap* tA, const _ak_tmap* tB, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t K,
                                        int64_t ldc, int64_t ldd, int64_t ldr, int64_t sC, int64_t sD, int64_t sR, int32_t batch, int32_t bA, int32_t bB, float alpha, float beta, int32_t flags,
                                        float ap) {

@@ -99,6 +99,7 @@ AK_INLINE void ak_tma_prefetch_map(const ak_tmap* map) {
 template <int R> AK_INLINE void ak_setmaxnreg_inc(void) { asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(R)); }
 template <int R> AK_INLINE void ak_setmaxnreg_dec(void) { asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(R)); }
 AK_INLINE void ak_named_bar(int id, int threads) { asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory"); }
+AK_INLINE void ak_named_arrive(int id, int threads) { asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(threads) : "memory"); }
 
 /* Shared-memory matrix descriptor, 128-byte swizzle: lbo / sbo in bytes. */
 AK_INLINE ak_u64 ak_g9_desc(ak_u32 addr, ak_u32 lbo, ak_u32 sbo) {
@@ -219,7 +220,8 @@ AK_INLINE void ak_g9_epi_chunk(const float* st, int ct, int mr, int nc, int M, i
 /* PP 0: cooperative, both consumers on one 128 x BN tile (rows 0..63 and
  * 64..127); PP 1: ping-pong, each consumer on its own 128 x BN tiles (the
  * CTA's tiles alternate between them, two m64 wgmmas per k16), so one
- * consumer's epilogue overlaps the other's k loop. */
+ * consumer's epilogue overlaps the other's k loop (the k loops take turns,
+ * ordered by named barriers 3 and 4). */
 template <class DT, int BN, int TA, int TB, int PP>
 AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
     enum {
@@ -289,6 +291,10 @@ AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
             const int first = g * GROUP, rows = tm - first < GROUP ? tm - first : GROUP;
             const int m0 = (first + (r % gsz0) % rows) * BM, n0 = ((r % gsz0) / rows) * BN;
             int it = j * nk;
+            /* ping-pong: tile j's k loop starts once the other consumer's k loop of tile j - 1 is done (named
+               barrier 3 + (j - 1) % 2), so each consumer waits on stage uses at most one phase ahead of the
+               barriers (parity waits) and the two k loops take turns on the tensor cores */
+            if (PP && j > 0) ak_named_bar(3 + ((j - 1) & 1), 256);
             for (int kb = 0; kb < nk; kb++, it++) {
                 const int s = it % S, ph = (it / S) & 1;
                 const ak_u32 sa = s0 + s * STAGE + (PP ? 0 : cw * 8192), sb = s0 + s * STAGE + A_BYTES;
@@ -311,6 +317,7 @@ AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
             }
             ak_wgmma_wait<0>();
             if ((ct & 31) == 0) ak_mbar_arrive(bar0 + 8 * (S + (it + S - 1) % S));
+            if (PP && (int)blockIdx.x + (j + 1) * (int)gridDim.x < tiles) ak_named_arrive(3 + (j & 1), 256);
             /* ---- epilogue: 64 rows x 32 columns at a time through st ---- */
             void* Db = (char*)D + (ak_i64)b * sD * osz;
             const void* Cb = C ? (const char*)C + (ak_i64)b * sC * osz : C;

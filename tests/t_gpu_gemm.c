@@ -175,7 +175,7 @@ static void hopper_tma_path(void) {
         }
         gg_case(ctx, w, AK_BF16, AK_BF16, 512, 768, 640, ta, tb, 1 | 2, 1, -1, 0);
         gg_case(ctx, w, AK_F16, AK_F16, 256, 256, 64, ta, tb, 0, 80, -1, 0);     /* 320 tiles: persistent ping-pong */
-        gg_case(ctx, w, AK_BF16, AK_F32, 2304, 2048, 128, ta, tb, 2 | 8, 1, -1, 0); /* ping-pong, bias + residual */
+        gg_case(ctx, w, AK_BF16, AK_F32, 2304, 2048, 1000, ta, tb, 2 | 8, 1, -1, 0); /* ping-pong, 16 k steps > 6 stages */
         gg_case(ctx, w, AK_F16, AK_F16, 1100, 4000, 1500, ta, tb, 1, 1, -1, 0);    /* 128x256 tiles, 2 per SM */
     }
     for (e = 0; e < 7; e++) { /* every activation */
