@@ -152,8 +152,9 @@ static void matrix_core_paths(void) {
  * rounded to 8 elements, every epilogue (beta C, bias, each activation,
  * residual, f32 or 16-bit out, beta 0 with NaN in C), batched strided and
  * grids of more tiles than SMs (the persistent loop) in each variant
- * (cooperative 128x256 / 128x128, ping-pong 128x128); packed odd rows fall to
- * mma.sync (plan checked). The TF32 kernel (allow_tf32, A @ B^T) too. */
+ * (cooperative 128x256 / 128x128, ping-pong 128x128); packed odd rows are
+ * copied into 16-byte rows first (small problems fall to mma.sync; plans
+ * checked). The TF32 kernel (allow_tf32, A @ B^T) too. */
 static void hopper_tma_path(void) {
     ak_context* ctx = gg_ctx(AK_AUTO, -1, AK_AUTO, 0);
     ak_context* t32 = gg_ctx(AK_AUTO, -1, AK_AUTO, 1);
@@ -171,7 +172,9 @@ static void hopper_tma_path(void) {
             gg_case(ctx, w, dt, dt, 65, 130, 72, ta, tb, 15, 3, -1, 0);            /* batched strided, every epilogue */
             gg_case(ctx, w, dt, dt, 64, 64, 64, ta, tb, 16, 1, -1, 0);            /* beta 0, NaN in C */
             gg_case(ctx, w, dt, dt, 1000, 1, 1000, ta, tb, 8, 1, -1, 0);          /* n = 1 */
-            gg_case(ctx, mma, dt, dt, 127, 129, 65, ta, tb, 3, 1, 0, 0);          /* packed odd rows: no TMA */
+            gg_case(ctx, w, dt, dt, 127, 129, 65, ta, tb, 3, 1, 0, 0);            /* packed odd rows: copied to 16-byte rows */
+            gg_case(ctx, w, dt, o2, 65, 130, 77, ta, tb, 2 | 4, 3, 0, 1);         /* the same, batched, 2-byte offsets */
+            gg_case(ctx, mma, dt, dt, 31, 33, 65, ta, tb, 3, 1, 0, 0);            /* small: mma.sync */
         }
         gg_case(ctx, w, AK_BF16, AK_BF16, 512, 768, 640, ta, tb, 1 | 2, 1, -1, 0);
         gg_case(ctx, w, AK_F16, AK_F16, 256, 256, 64, ta, tb, 0, 80, -1, 0);     /* 320 tiles: persistent ping-pong */

@@ -284,14 +284,20 @@ static void hopper_layouts_and_fallbacks(void) {
     g.stride_a = 1024 * 128; g.stride_b = 128 * 1024; g.stride_d = 1024 * 1024;
     AKT_OK(ak_gemm_plan_get(ctx, &g, &p));
     AKT_CHECK(!strncmp(p.kernel, "ak_gemm_sm90_", 13));
-    /* a leading dimension that is not a multiple of 8 elements: mma.sync, and the plan says why */
+    /* a leading dimension that is not a multiple of 8 elements: the operand is copied into 16-byte rows first
+       (large problems), or mma.sync runs (small ones); the plan says which and why */
     g.batch = 1; g.lda = 130;
+    AKT_OK(ak_gemm_plan_get(ctx, &g, &p));
+    AKT_EQ_STR(p.path, "wgmma");
+    AKT_CONTAINS(p.reason, "copying A");
+    g.lda = 0; g.b = (const char*)g.b + 2; /* B 2 bytes off 16-byte alignment */
+    AKT_OK(ak_gemm_plan_get(ctx, &g, &p));
+    AKT_CONTAINS(p.reason, "copying B");
+    g.m = 64; g.n = 64; g.k = 64; /* 2^18 multiply-adds: not worth a copy */
     AKT_OK(ak_gemm_plan_get(ctx, &g, &p));
     AKT_EQ_STR(p.path, "mma.sync");
     AKT_CONTAINS(p.reason, "TMA");
-    g.lda = 0; g.b = (const char*)g.b + 2; /* B 2 bytes off 16-byte alignment */
-    AKT_OK(ak_gemm_plan_get(ctx, &g, &p));
-    AKT_EQ_STR(p.path, "mma.sync");
+    g.m = 1024; g.n = 1024; g.k = 128;
     /* f32: exact by default (SIMT), the TF32 wgmma kernel with allow_tf32 */
     g.b = (const char*)g.b - 2; g.dtype = AK_F32; g.out_dtype = AK_F32; g.trans_b = 1;
     AKT_OK(ak_gemm_plan_get(ctx, &g, &p));

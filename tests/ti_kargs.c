@@ -255,7 +255,7 @@ static void akk_walk_matrix(ak_context* ctx) {
     static const ak_dtype dts[] = { AK_F32, AK_F16, AK_BF16 };
     static const size_t ms[] = { 2048, 2048, 256, 256, 8 };   /* large / small tiles, B stored K x N or N x K; decode */
     static const size_t hds[] = { 32, 64, 128, 256 };
-    size_t big = 2048u * 4096u;
+    size_t big = 4096u * 4096u;
     void *a = calloc(big, 4), *b = calloc(big, 4), *dd = calloc(big, 4);
     size_t d, i, h;
     if (!a || !b || !dd) { akt_fail(__FILE__, __LINE__, "out of memory"); goto done; }
@@ -267,7 +267,7 @@ static void akk_walk_matrix(ak_context* ctx) {
                 ak_config* cfg = &ctx->cfg;
                 g.dtype = dts[d]; g.out_dtype = dts[d];
                 g.a = a; g.b = b; g.d = dd;
-                g.m = ms[i]; g.n = i < 2 ? 4096 : 1024; g.k = i == 0 ? 2048 : i == 4 ? 4096 : 64; /* Hopper: 128x256, ping-pong, 128x128; decode split-K */
+                g.m = ms[i]; g.n = i < 2 ? 4096 : 1024; g.k = i == 0 ? 4096 : i == 4 ? 4096 : 64; /* Hopper: 128x256, ping-pong, 128x128; decode split-K */
                 g.trans_b = (i % 2 == 1 || i == 4) ^ (x32 >= 3);
                 g.trans_a = x32 == 2 || x32 == 4;
                 if (x32 == 1 && dts[d] != AK_F32) continue;
