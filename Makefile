@@ -99,7 +99,7 @@ clean:
 	rm -rf $(BUILD)
 
 # --- kernel library: embedded sources and benchmarks  --------------------
-# `make gen` embeds kernels/*.hip into amdkit.h (between //>#akgen and //<#akgen);
+# `make gen` embeds kernels/*.hip into amdkit.h (two regions: //>#akgen prelude ... and //>#akgen library ...);
 # `make gen-check` regenerates into a copy and fails when amdkit.h is stale (CI).
 .PHONY: gen gen-check
 $(BUILD)/akgen: tools/akgen.c

@@ -80,7 +80,6 @@
  *   >>impl:result     errors (thread-local detail) and logging
  *   >>impl:context-struct  the context struct and the backend table type (_ak_backend_ops)
  *   >>impl:dtype      dtype names, fp16/bf16 host conversions
- *   >>impl:sources    embedded kernel sources + kernel interfaces (typed argument packers), generated from kernels/ by `make gen`
  *   >>impl:api        dlopen'ed entry points (one X-macro list per library)
  *   >>impl:arch       architecture table rows (with sources)
  *   >>impl:hash       SHA-256 and a fast 128-bit hash
@@ -90,12 +89,13 @@
  *   >>impl:config     defaults, env parsing, validation
  *   >>impl:backend    backend probing, the hip/cuda/cpu tables and the layer they share
  *   >>impl:context    context creation, device info, raw device operations
- *   >>impl:compile    target checks, options, hipRTC / NVRTC invocation, offline compile
+ *   >>impl:compile    the kernel prelude (generated), target checks, options, hipRTC / NVRTC invocation, offline compile
  *   >>impl:launch     modules, kernels, launch, argument builder, ak_check
  *   >>impl:memory     copies, memset, pinned host memory (ak_malloc/ak_free: >>impl:pool)
  *   >>impl:stream     streams and events
  *   >>impl:multi      peers, stream waits, communicators (cpu reference over threads; NCCL / RCCL), groups
- *   >>impl:kernels    kernel library (AMDKIT_NO_OPS drops it): ak_prelude_source
+ *   >>impl:kernels    kernel library (AMDKIT_NO_OPS drops it): its embedded sources, shared constants and
+ *                     kernel interfaces (generated from kernels/ by `make gen`), ak_prelude_source
  *   >>impl:ops        kernel library: shared op code (kernel memo, checks, launch sizing, interface-checked launch)
  *   >>impl:ops-elementwise  fill, copy, cast, axpy, scale, binary, unary, transpose + CPU references
  *   >>impl:ops-reduce reductions, softmax, layernorm, rmsnorm, cross-entropy (one row-chunked launch helper) + CPU references
@@ -451,6 +451,13 @@ struct ak_arch_info {
     int rec_matrix_cores;
     const char* source;            /* where the numbers come from */
     const char* features;          /* target-ID features it takes, in canonical order: "sramecc,xnack", "xnack" or "" */
+    /* what the kernel planners read (no op compares architecture names) */
+    const char* matrix_shapes;     /* matrix instruction shapes M x N x K for 16-bit inputs, best first ("" if none) */
+    int xf32;                      /* 1: MFMA has the xf32 instructions (f32 inputs at reduced precision, gfx94x) */
+    int tma;                       /* 1: the bulk tensor copy engine (TMA) and mbarrier transaction counts (sm_90+) */
+    const char* arch_target;       /* the arch-specific target its wgmma / setmaxnreg kernels build for ("sm_90a"), "" if none */
+    int lds_per_cu;                /* LDS / shared memory of one CU / SM, bytes (what all resident blocks share) */
+    int xcds;                      /* dies with their own L2 that workgroups are dealt round-robin over (MI300X: 8), else 1 */
 };
 
 /* Find a row by name; feature suffixes (":sramecc+:xnack-") and aliases are
@@ -955,13 +962,14 @@ AKAPI ak_result ak_embedded_at(int i, const char** family, const char** source, 
 
 /* Unary ops of ak_unary. */
 typedef enum ak_unary_op {
-    AK_OP_RELU = 0,        /* x < 0 ? 0 : x (NaN stays NaN) */
-    AK_OP_LEAKY_RELU = 1,  /* x < 0 ? param * x : x */
-    AK_OP_SIGMOID = 2,     /* 1 / (1 + exp(-x)) */
-    AK_OP_TANH = 3,        /* tanh(x) */
-    AK_OP_SILU = 4,        /* x * sigmoid(x) */
-    AK_OP_GELU = 5,        /* 0.5 x (1 + erf(x / sqrt(2))) */
-    AK_OP_GELU_TANH = 6,   /* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
+    AK_OP_NONE = 0,        /* x: the identity (no activation: what a zero-filled field means) */
+    AK_OP_RELU = 1,        /* x < 0 ? 0 : x (NaN stays NaN) */
+    AK_OP_LEAKY_RELU = 2,  /* x < 0 ? param * x : x */
+    AK_OP_SIGMOID = 3,     /* 1 / (1 + exp(-x)) */
+    AK_OP_TANH = 4,        /* tanh(x) */
+    AK_OP_SILU = 5,        /* x * sigmoid(x) */
+    AK_OP_GELU = 6,        /* 0.5 x (1 + erf(x / sqrt(2))) */
+    AK_OP_GELU_TANH = 7,   /* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
     AK_UNARY_OP_COUNT
 } ak_unary_op;
 
@@ -1216,15 +1224,18 @@ typedef struct ak_gemm_desc {
     size_t m, n, k;               /* each >= 1 (and < 2^31) */
     size_t lda, ldb, ldc, ldd, ldr;   /* leading dimensions in elements (0: packed) */
     int trans_a, trans_b;         /* 0 or 1 */
-    float alpha, beta;
-    int activation;               /* -1: none, else an ak_unary_op (applied after the bias) */
+    float alpha, beta;            /* alpha 0 means 1 (zero is the default: D = A B); beta 0: C is not read */
+    int activation;               /* an ak_unary_op applied after the bias; 0 = AK_OP_NONE: none */
     float act_param;              /* slope of AK_OP_LEAKY_RELU */
-    size_t batch;                 /* problems, >= 1 */
+    size_t batch;                 /* problems (0 means 1) */
     size_t stride_a, stride_b, stride_c, stride_d, stride_r;  /* elements between problems */
 } ak_gemm_desc;
 
 /* A descriptor with alpha = 1, beta = 0, no activation, batch 1, dtype and
- * out_dtype AK_F32, everything else 0 / NULL. Thread safety: any thread. */
+ * out_dtype AK_F32, everything else 0 / NULL. A zero-filled ak_gemm_desc
+ * means the same: every field's zero is its default (alpha 0 -> 1, batch 0
+ * -> 1, activation AK_OP_NONE, leading dimensions packed), so set the
+ * required fields and call. Thread safety: any thread. */
 AKAPI ak_gemm_desc ak_gemm_desc_default(void);
 
 /* How ak_gemm would run a descriptor on ctx (nothing is launched). */
@@ -1977,6 +1988,91 @@ typedef struct _ak_dev_ops {        /* device memory and ordering events, as the
     int (*ev_done)(ak_context* ctx, void* ev);                       /* 1 when complete (or on error) */
     void (*ev_destroy)(ak_context* ctx, void* ev);
 } _ak_dev_ops;
+/* The backend operations, one list: X(return type, field, (parameters), hip, cuda, cpu). It is expanded
+ * into the function-pointer fields of _ak_backend_ops and into each backend's table (>>impl:backend), so
+ * a field and its three implementations sit on one line: the order of the lines cannot put an
+ * implementation in another field, and each implementation is checked against its field's exact type.
+ * An implementation is named after its field (`_ak_<backend>_<field>`, `_ak_gpu_<field>` where hip and
+ * cuda share it, `_ak_comm_<cpu|ccl>_<field without comm_>` for communicators) or is one of the cpu
+ * backend's no-ops (`_ak_cpu_nothing*`) or NULL; tests/backend_check.sh holds every line to that, so
+ * an implementation written on another field's line is caught. */
+#define _AK_BACKEND_OPS(X) \
+    /* fill report (and dev when not NULL) for device `device`; AK_OK if usable */ \
+    X(ak_result, probe, (struct _ak_api* api, int device, ak_device_info* dev, ak_backend_report* rep), \
+      _ak_hip_probe, _ak_cuda_probe, _ak_cpu_probe) \
+    /* after a successful probe (cuda: the primary context); close undoes it (everything else is released before) */ \
+    X(ak_result, open, (ak_context* ctx), _ak_hip_open, _ak_cuda_open, _ak_cpu_open) \
+    X(void, close, (ak_context* ctx), _ak_hip_close, _ak_cuda_close, _ak_cpu_close) \
+    /* ak_context_probe: fp16/bf16 (and the compilers) */ \
+    X(ak_result, probe_features, (ak_context* ctx), _ak_gpu_probe_features, _ak_gpu_probe_features, _ak_cpu_probe_features) \
+    X(ak_result, launch, (ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_stream* stream, void** args), \
+      _ak_gpu_launch, _ak_gpu_launch, _ak_cpu_launch) \
+    X(const char*, error_string, (ak_context* ctx, int e), _ak_hip_error_string, _ak_cuda_error_string, _ak_cpu_error_string) \
+    /* raw runtime calls from here on: error code, 0 = ok */ \
+    /* bind ctx's device to the calling thread; NULL: nothing to bind */ \
+    X(int, make_current, (ak_context* ctx), _ak_hip_make_current, _ak_cuda_make_current, NULL) \
+    X(int, alloc, (ak_context* ctx, size_t bytes, void** out), _ak_hip_alloc, _ak_cuda_alloc, _ak_cpu_alloc) /* _AK_E_OUT_OF_MEMORY */ \
+    X(int, free, (ak_context* ctx, void* ptr), _ak_hip_free, _ak_cuda_free, _ak_cpu_free) \
+    X(int, mem_info, (ak_context* ctx, size_t* free_bytes, size_t* total_bytes), _ak_hip_mem_info, _ak_cuda_mem_info, _ak_cpu_mem_info) \
+    /* flags 0: timing; _AK_EVENT_DISABLE_TIMING: ordering only */ \
+    X(int, event_create, (ak_context* ctx, void** ev, unsigned flags), _ak_hip_event_create, _ak_cuda_event_create, _ak_cpu_event_create) \
+    X(int, event_record, (ak_context* ctx, void* ev, void* stream), _ak_hip_event_record, _ak_cuda_event_record, _ak_cpu_nothing_record) \
+    /* _AK_E_NOT_READY: not ready */ \
+    X(int, event_query, (ak_context* ctx, void* ev), _ak_hip_event_query, _ak_cuda_event_query, _ak_cpu_nothing_on) \
+    X(int, event_destroy, (ak_context* ctx, void* ev), _ak_hip_event_destroy, _ak_cuda_event_destroy, _ak_cpu_nothing_on) \
+    X(int, event_synchronize, (ak_context* ctx, void* ev), _ak_hip_event_synchronize, _ak_cuda_event_synchronize, _ak_cpu_nothing_on) \
+    /* b is complete */ \
+    X(int, event_elapsed, (ak_context* ctx, float* ms, ak_event* a, ak_event* b), \
+      _ak_hip_event_elapsed, _ak_cuda_event_elapsed, _ak_cpu_event_elapsed) \
+    X(int, synchronize, (ak_context* ctx), _ak_hip_synchronize, _ak_cuda_synchronize, _ak_cpu_nothing) /* the whole device */ \
+    X(int, copy, (ak_context* ctx, void* dst, const void* src, size_t bytes, ak_copy_kind kind, void* stream, int async), \
+      _ak_hip_copy, _ak_cuda_copy, _ak_cpu_copy) \
+    X(int, memset, (ak_context* ctx, void* dst, int value, size_t bytes, void* stream), _ak_hip_memset, _ak_cuda_memset, _ak_cpu_memset) \
+    X(int, host_alloc, (ak_context* ctx, void** out, size_t bytes), _ak_hip_host_alloc, _ak_cuda_host_alloc, _ak_cpu_host_alloc) \
+    X(int, host_free, (ak_context* ctx, void* ptr), _ak_hip_host_free, _ak_cuda_host_free, _ak_cpu_host_free) \
+    X(int, stream_priority_range, (ak_context* ctx, int* least, int* greatest), \
+      _ak_hip_stream_priority_range, _ak_cuda_stream_priority_range, _ak_cpu_stream_priority_range) \
+    X(int, stream_create, (ak_context* ctx, void** native, int priority), _ak_hip_stream_create, _ak_cuda_stream_create, _ak_cpu_stream_create) \
+    X(int, stream_destroy, (ak_context* ctx, void* native), _ak_hip_stream_destroy, _ak_cuda_stream_destroy, _ak_cpu_nothing_on) \
+    X(int, stream_synchronize, (ak_context* ctx, void* native), \
+      _ak_hip_stream_synchronize, _ak_cuda_stream_synchronize, _ak_cpu_nothing_on) \
+    /* modules (NULL on backends that do not compile: then kernels run their C implementation) */ \
+    X(int, module_load, (ak_context* ctx, const void* data, void** module), _ak_hip_module_load, _ak_cuda_module_load, NULL) \
+    X(int, module_function, (ak_context* ctx, void* module, const char* name, void** fn), \
+      _ak_hip_module_function, _ak_cuda_module_function, NULL) \
+    X(int, module_unload, (ak_context* ctx, void* module), _ak_hip_module_unload, _ak_cuda_module_unload, NULL) \
+    /* allow more dynamic shared memory; NULL: not needed */ \
+    X(int, shmem_optin, (ak_context* ctx, void* fn, size_t bytes), NULL, _ak_cuda_shmem_optin, NULL) \
+    X(int, launch_kernel, (ak_context* ctx, void* fn, ak_dim3 grid, ak_dim3 block, size_t shmem, void* stream, void** args), \
+      _ak_hip_launch_kernel, _ak_cuda_launch_kernel, NULL) \
+    /* several devices (>>impl:multi); runtime entry points that may be missing: _AK_E_NO_ENTRY */ \
+    /* after a successful probe of device 0 */ \
+    X(int, device_count, (struct _ak_api* api, int* n), _ak_hip_device_count, _ak_cuda_device_count, _ak_cpu_device_count) \
+    /* identity + attributes, no context */ \
+    X(void, describe, (struct _ak_api* api, int device, ak_device_info* dev), _ak_hip_describe, _ak_cuda_describe, _ak_cpu_describe) \
+    /* *can 0 where the runtime cannot say */ \
+    X(int, peer_can_access, (ak_context* ctx, ak_context* peer, int* can), \
+      _ak_hip_peer_can_access, _ak_cuda_peer_can_access, _ak_cpu_peer_can_access) \
+    /* ctx bound; enabled already: 0 */ \
+    X(int, peer_enable, (ak_context* ctx, ak_context* peer), _ak_hip_peer_enable, _ak_cuda_peer_enable, _ak_cpu_peer_enable) \
+    X(int, peer_copy, (ak_context* dst_ctx, void* dst, ak_context* src_ctx, const void* src, size_t bytes, void* stream), \
+      _ak_hip_peer_copy, _ak_cuda_peer_copy, _ak_cpu_peer_copy) \
+    /* ctx bound */ \
+    X(int, stream_wait_event, (ak_context* ctx, void* stream, void* ev), \
+      _ak_hip_stream_wait_event, _ak_cuda_stream_wait_event, _ak_cpu_nothing_record) \
+    /* collectives: the library (NULL: the cpu reference over threads) and the communicator constructors */ \
+    /* 1 when loaded, else 0 and why */ \
+    X(int, ccl_load, (struct _ak_api* api, char* why, size_t cap), _ak_hip_ccl_load, _ak_cuda_ccl_load, NULL) \
+    X(ak_result, comm_unique_id, (ak_context* ctx, ak_comm_id* id), _ak_comm_ccl_unique_id, _ak_comm_ccl_unique_id, _ak_comm_cpu_unique_id) \
+    X(ak_result, comm_init_rank, (ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out), \
+      _ak_comm_ccl_init_rank, _ak_comm_ccl_init_rank, _ak_comm_cpu_init_rank) \
+    /* ctxs checked, all of this backend */ \
+    X(ak_result, comm_init_all, (ak_context* const* ctxs, int n, ak_comm** comms), \
+      _ak_comm_ccl_init_all, _ak_comm_ccl_init_all, _ak_comm_cpu_init_all) \
+    /* a TMA tensor map (CUtensorMap, 64-byte aligned `map`) of a rank-`rank` tensor of `dtype` (_AK_TMAP_*) at addr: */ \
+    /* dims innermost first, byte strides of dims 1.., box; 128-byte swizzle, zero fill; NULL: no TMA */ \
+    X(int, tensor_map, (ak_context* ctx, void* map, int dtype, unsigned rank, const void* addr, const uint64_t* dims, \
+                        const uint64_t* strides, const uint32_t* box), NULL, _ak_cuda_tensor_map, NULL)
 typedef struct _ak_backend_ops {
     ak_backend id;
     int host_memory;           /* buffers are host memory, kernels run their C implementation (cpu) */
@@ -1986,56 +2082,10 @@ typedef struct _ak_backend_ops {
     const char* const* tracer_libs;  /* its libraries (NULL-terminated), push and pop symbols */
     const char* tracer_push;
     const char* tracer_pop;
-    /* fill report (and dev when not NULL) for device `device`; AK_OK if usable */
-    ak_result (*probe)(struct _ak_api* api, int device, ak_device_info* dev, ak_backend_report* rep);
-    ak_result (*open)(ak_context* ctx);          /* after a successful probe (cuda: the primary context) */
-    void (*close)(ak_context* ctx);              /* undo open (everything else is released before) */
-    ak_result (*probe_features)(ak_context* ctx);  /* ak_context_probe: fp16/bf16 (and the compilers) */
-    ak_result (*launch)(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_stream* stream, void** args);
-    const char* (*error_string)(ak_context* ctx, int e);
-    /* raw runtime calls: error code, 0 = ok */
-    int (*make_current)(ak_context* ctx);        /* bind ctx's device to the calling thread; NULL: nothing to bind */
-    int (*alloc)(ak_context* ctx, size_t bytes, void** out);   /* 2: out of memory */
-    int (*free)(ak_context* ctx, void* ptr);
-    int (*mem_info)(ak_context* ctx, size_t* free_bytes, size_t* total_bytes);
-    int (*event_create)(ak_context* ctx, void** ev, unsigned flags);  /* flags 0: timing; 2: ordering only */
-    int (*event_record)(ak_context* ctx, void* ev, void* stream);
-    int (*event_query)(ak_context* ctx, void* ev);                     /* 600: not ready */
-    int (*event_destroy)(ak_context* ctx, void* ev);
-    int (*event_synchronize)(ak_context* ctx, void* ev);
-    int (*event_elapsed)(ak_context* ctx, float* ms, ak_event* a, ak_event* b);  /* b is complete */
-    int (*synchronize)(ak_context* ctx);          /* the whole device */
-    int (*copy)(ak_context* ctx, void* dst, const void* src, size_t bytes, ak_copy_kind kind, void* stream, int async);
-    int (*memset)(ak_context* ctx, void* dst, int value, size_t bytes, void* stream);
-    int (*host_alloc)(ak_context* ctx, void** out, size_t bytes);
-    int (*host_free)(ak_context* ctx, void* ptr);
-    int (*stream_priority_range)(ak_context* ctx, int* least, int* greatest);
-    int (*stream_create)(ak_context* ctx, void** native, int priority);
-    int (*stream_destroy)(ak_context* ctx, void* native);
-    int (*stream_synchronize)(ak_context* ctx, void* native);
-    /* modules (NULL on backends that do not compile: then kernels run their C implementation) */
-    int (*module_load)(ak_context* ctx, const void* data, void** module);
-    int (*module_function)(ak_context* ctx, void* module, const char* name, void** fn);
-    int (*module_unload)(ak_context* ctx, void* module);
-    int (*shmem_optin)(ak_context* ctx, void* fn, size_t bytes);      /* allow more dynamic shared memory; NULL: not needed */
-    int (*launch_kernel)(ak_context* ctx, void* fn, ak_dim3 grid, ak_dim3 block, size_t shmem, void* stream, void** args);
-    /* several devices (>>impl:multi); runtime entry points that may be missing: _AK_E_NO_ENTRY */
-    int (*device_count)(struct _ak_api* api, int* n);          /* after a successful probe of device 0 */
-    void (*describe)(struct _ak_api* api, int device, ak_device_info* dev);  /* identity + attributes, no context */
-    int (*peer_can_access)(ak_context* ctx, ak_context* peer, int* can);     /* *can 0 where the runtime cannot say */
-    int (*peer_enable)(ak_context* ctx, ak_context* peer);     /* ctx bound; enabled already: 0 */
-    int (*peer_copy)(ak_context* dst_ctx, void* dst, ak_context* src_ctx, const void* src, size_t bytes, void* stream);
-    int (*stream_wait_event)(ak_context* ctx, void* stream, void* ev);       /* ctx bound */
-    /* collectives: the library (NULL: the cpu reference over threads) and the communicator constructors */
-    const char* ccl;                                           /* "RCCL" / "NCCL" */
-    int (*ccl_load)(struct _ak_api* api, char* why, size_t cap);   /* 1 when loaded, else 0 and why */
-    ak_result (*comm_unique_id)(ak_context* ctx, ak_comm_id* id);
-    ak_result (*comm_init_rank)(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out);
-    ak_result (*comm_init_all)(ak_context* const* ctxs, int n, ak_comm** comms);   /* ctxs checked, all of this backend */
-    /* a TMA tensor map (CUtensorMap, 64-byte aligned `map`) of a rank-`rank` tensor of `dtype` (_AK_TMAP_*) at
-       addr: dims innermost first, byte strides of dims 1.., box; 128-byte swizzle, zero fill; NULL: no TMA */
-    int (*tensor_map)(ak_context* ctx, void* map, int dtype, unsigned rank, const void* addr, const uint64_t* dims,
-                      const uint64_t* strides, const uint32_t* box);
+    const char* ccl;           /* collectives library: "RCCL" / "NCCL"; NULL: the cpu reference over threads */
+#define _AK_X_FIELD(ret, name, params, hip, cuda, cpu) ret (*name) params;
+    _AK_BACKEND_OPS(_AK_X_FIELD)
+#undef _AK_X_FIELD
 } _ak_backend_ops;
 #define _AK_E_NO_ENTRY (-2)   /* a raw call's runtime lacks the entry point (runtimes' own codes are >= 0) */
 
@@ -2137,18 +2187,5974 @@ AKDEF void ak_elem_set(void* buf, ak_dtype t, size_t i, double v) {
 }
 
 /* ==========================================================================
- * >>impl:sources  (embedded kernel sources: the .hip files of kernels/, and
- * the kernel interfaces tools/akgen.c reads from their kernel signatures:
- * _ak_kargs_<stem>, one typed argument packer per parameter list, and
- * _ak_kernel_ifaces, every kernel's interface; see tools/akgen.c)
+ * >>impl:api
+ * Entry points of the GPU libraries, loaded with dlopen. Each list is the one
+ * place an entry point is added: it expands into the function-pointer types,
+ * the fields of _ak_api and the dlsym calls. Columns:
+ *   X(return type, field, (parameters), symbol, fallback symbol or NULL,
+ *     required, type-checked against the real header)
+ * Handle and enum types are spelled with _akT_* names: plain C types here,
+ * the real header types in tests/typecheck_*.c (AK_TYPECHECK_*), so a wrong
+ * hand-written prototype fails to compile there.
  * ========================================================================== */
-/* A CUDA tensor map (CUtensorMap: 128 opaque bytes) as a kernel's by-value
- * parameter: the generated packers take `const _ak_tmap*` for a kernel
- * parameter of type ak_tmap and pass it with ak_args_bytes. */
-typedef struct _ak_tmap { uint64_t opaque[16]; } _ak_tmap;
-//>#akgen
+#ifndef AK_TYPECHECK_HIP
+typedef int _akT_hipError_t;
+typedef void* _akT_hipStream_t;
+typedef void* _akT_hipEvent_t;
+typedef void* _akT_hipModule_t;
+typedef void* _akT_hipFunction_t;
+typedef int _akT_hipMemcpyKind;
+typedef int _akT_hipDeviceAttribute_t;
+typedef int _akT_hiprtcResult;
+typedef void* _akT_hiprtcProgram;
+typedef struct { char bytes[16]; } _akT_hipUUID;
+#endif
+#ifndef AK_TYPECHECK_CUDA
+typedef int _akT_CUresult;
+typedef int _akT_CUdevice;
+typedef void* _akT_CUcontext;
+typedef void* _akT_CUstream;
+typedef void* _akT_CUevent;
+typedef void* _akT_CUmodule;
+typedef void* _akT_CUfunction;
+typedef unsigned long long _akT_CUdeviceptr;
+typedef int _akT_CUdevice_attribute;
+typedef int _akT_CUfunction_attribute;
+typedef int _akT_nvrtcResult;
+typedef void* _akT_nvrtcProgram;
+typedef struct { char bytes[16]; } _akT_CUuuid;
+typedef struct { uint64_t opaque[16]; } _akT_CUtensorMap;   /* 64-byte aligned where the driver writes it */
+typedef int _akT_CUtensorMapDataType;
+typedef int _akT_CUtensorMapInterleave;
+typedef int _akT_CUtensorMapSwizzle;
+typedef int _akT_CUtensorMapL2promotion;
+typedef int _akT_CUtensorMapFloatOOBfill;
+#endif
+/* CUtensorMapDataType / Swizzle / L2promotion values amdkit uses (tests/typecheck_cuda.c checks them) */
+#define _AK_TMAP_F16 6
+#define _AK_TMAP_F32 7
+#define _AK_TMAP_BF16 9
+#define _AK_TMAP_SWIZZLE_128B 3
+#define _AK_TMAP_L2_256B 3
+
+#define _AK_HIP_API(X) \
+    X(_akT_hipError_t, hipInit, (unsigned int flags), "hipInit", NULL, 1, 1) \
+    X(_akT_hipError_t, hipDriverGetVersion, (int* v), "hipDriverGetVersion", NULL, 1, 1) \
+    X(_akT_hipError_t, hipRuntimeGetVersion, (int* v), "hipRuntimeGetVersion", NULL, 1, 1) \
+    X(_akT_hipError_t, hipGetDeviceCount, (int* n), "hipGetDeviceCount", NULL, 1, 1) \
+    X(_akT_hipError_t, hipSetDevice, (int d), "hipSetDevice", NULL, 1, 1) \
+    X(_akT_hipError_t, hipDeviceGetName, (char* name, int len, int d), "hipDeviceGetName", NULL, 1, 1) \
+    X(_akT_hipError_t, hipDeviceGetAttribute, (int* v, _akT_hipDeviceAttribute_t a, int d), "hipDeviceGetAttribute", NULL, 1, 1) \
+    X(_akT_hipError_t, hipGetDevicePropertiesR0600, (void* props, int d), "hipGetDevicePropertiesR0600", NULL, 0, 0) \
+    X(_akT_hipError_t, hipGetDevicePropertiesLegacy, (void* props, int d), "hipGetDeviceProperties", NULL, 0, 0) \
+    X(_akT_hipError_t, hipMemGetInfo, (size_t* free_b, size_t* total_b), "hipMemGetInfo", NULL, 1, 1) \
+    X(_akT_hipError_t, hipMalloc, (void** p, size_t n), "hipMalloc", NULL, 1, 1) \
+    X(_akT_hipError_t, hipFree, (void* p), "hipFree", NULL, 1, 1) \
+    X(_akT_hipError_t, hipHostMalloc, (void** p, size_t n, unsigned int flags), "hipHostMalloc", NULL, 1, 1) \
+    X(_akT_hipError_t, hipHostFree, (void* p), "hipHostFree", NULL, 1, 1) \
+    X(_akT_hipError_t, hipMemcpy, (void* dst, const void* src, size_t n, _akT_hipMemcpyKind k), "hipMemcpy", NULL, 1, 1) \
+    X(_akT_hipError_t, hipMemcpyAsync, (void* dst, const void* src, size_t n, _akT_hipMemcpyKind k, _akT_hipStream_t s), "hipMemcpyAsync", NULL, 1, 1) \
+    X(_akT_hipError_t, hipMemsetAsync, (void* dst, int v, size_t n, _akT_hipStream_t s), "hipMemsetAsync", NULL, 1, 1) \
+    X(_akT_hipError_t, hipDeviceSynchronize, (void), "hipDeviceSynchronize", NULL, 1, 1) \
+    X(_akT_hipError_t, hipDeviceTotalMem, (size_t* n, int d), "hipDeviceTotalMem", NULL, 0, 1) \
+    X(_akT_hipError_t, hipDeviceGetPCIBusId, (char* id, int len, int d), "hipDeviceGetPCIBusId", NULL, 0, 1) \
+    X(_akT_hipError_t, hipDeviceGetUuid, (_akT_hipUUID* u, int d), "hipDeviceGetUuid", NULL, 0, 1) \
+    X(_akT_hipError_t, hipDeviceCanAccessPeer, (int* can, int d, int peer), "hipDeviceCanAccessPeer", NULL, 0, 1) \
+    X(_akT_hipError_t, hipDeviceEnablePeerAccess, (int peer, unsigned int flags), "hipDeviceEnablePeerAccess", NULL, 0, 1) \
+    X(_akT_hipError_t, hipMemcpyPeerAsync, (void* dst, int dst_dev, const void* src, int src_dev, size_t n, _akT_hipStream_t s), \
+        "hipMemcpyPeerAsync", NULL, 0, 1) \
+    X(_akT_hipError_t, hipStreamWaitEvent, (_akT_hipStream_t s, _akT_hipEvent_t e, unsigned int flags), "hipStreamWaitEvent", NULL, 0, 1) \
+    X(_akT_hipError_t, hipDeviceGetStreamPriorityRange, (int* least, int* greatest), "hipDeviceGetStreamPriorityRange", NULL, 0, 1) \
+    X(_akT_hipError_t, hipStreamCreateWithPriority, (_akT_hipStream_t* s, unsigned int flags, int prio), "hipStreamCreateWithPriority", NULL, 1, 1) \
+    X(_akT_hipError_t, hipStreamDestroy, (_akT_hipStream_t s), "hipStreamDestroy", NULL, 1, 1) \
+    X(_akT_hipError_t, hipStreamSynchronize, (_akT_hipStream_t s), "hipStreamSynchronize", NULL, 1, 1) \
+    X(_akT_hipError_t, hipEventCreateWithFlags, (_akT_hipEvent_t* e, unsigned flags), "hipEventCreateWithFlags", NULL, 1, 1) \
+    X(_akT_hipError_t, hipEventRecord, (_akT_hipEvent_t e, _akT_hipStream_t s), "hipEventRecord", NULL, 1, 1) \
+    X(_akT_hipError_t, hipEventSynchronize, (_akT_hipEvent_t e), "hipEventSynchronize", NULL, 1, 1) \
+    X(_akT_hipError_t, hipEventQuery, (_akT_hipEvent_t e), "hipEventQuery", NULL, 1, 1) \
+    X(_akT_hipError_t, hipEventElapsedTime, (float* ms, _akT_hipEvent_t a, _akT_hipEvent_t b), "hipEventElapsedTime", NULL, 1, 1) \
+    X(_akT_hipError_t, hipEventDestroy, (_akT_hipEvent_t e), "hipEventDestroy", NULL, 1, 1) \
+    X(_akT_hipError_t, hipModuleLoadData, (_akT_hipModule_t* m, const void* image), "hipModuleLoadData", NULL, 1, 1) \
+    X(_akT_hipError_t, hipModuleUnload, (_akT_hipModule_t m), "hipModuleUnload", NULL, 1, 1) \
+    X(_akT_hipError_t, hipModuleGetFunction, (_akT_hipFunction_t* f, _akT_hipModule_t m, const char* name), "hipModuleGetFunction", NULL, 1, 1) \
+    X(_akT_hipError_t, hipModuleLaunchKernel, (_akT_hipFunction_t f, unsigned int gx, unsigned int gy, unsigned int gz, \
+        unsigned int bx, unsigned int by, unsigned int bz, unsigned int shmem, _akT_hipStream_t s, void** params, void** extra), \
+        "hipModuleLaunchKernel", NULL, 1, 1) \
+    X(const char*, hipGetErrorString, (_akT_hipError_t e), "hipGetErrorString", NULL, 1, 1) \
+    X(const char*, hipGetErrorName, (_akT_hipError_t e), "hipGetErrorName", NULL, 0, 1)
+
+/* hipRTC and NVRTC share one API shape (hipRTC follows NVRTC): P is the
+ * prefix (hiprtc / nvrtc), STRS the type of the header and option arrays,
+ * CODE the code-object getters' word (hipRTC GetCode, NVRTC GetCUBIN). */
+#define _AK_RTC_API(X, P, STRS, CODE) \
+    X(_akT_##P##Result, P##Version, (int* major, int* minor), #P "Version", NULL, 1, 1) \
+    X(_akT_##P##Result, P##CreateProgram, (_akT_##P##Program* p, const char* src, const char* name, int nh, \
+        STRS headers, STRS include_names), #P "CreateProgram", NULL, 1, 1) \
+    X(_akT_##P##Result, P##CompileProgram, (_akT_##P##Program p, int n, STRS opts), #P "CompileProgram", NULL, 1, 1) \
+    X(_akT_##P##Result, P##GetProgramLogSize, (_akT_##P##Program p, size_t* n), #P "GetProgramLogSize", NULL, 1, 1) \
+    X(_akT_##P##Result, P##GetProgramLog, (_akT_##P##Program p, char* log), #P "GetProgramLog", NULL, 1, 1) \
+    X(_akT_##P##Result, P##Get##CODE##Size, (_akT_##P##Program p, size_t* n), #P "Get" #CODE "Size", NULL, 1, 1) \
+    X(_akT_##P##Result, P##Get##CODE, (_akT_##P##Program p, char* code), #P "Get" #CODE, NULL, 1, 1) \
+    X(_akT_##P##Result, P##DestroyProgram, (_akT_##P##Program* p), #P "DestroyProgram", NULL, 1, 1) \
+    X(const char*, P##GetErrorString, (_akT_##P##Result r), #P "GetErrorString", NULL, 1, 1)
+
+/* hipRTC: its own library on ROCm 7+, inside libamdhip64 on 5.x/6.x. */
+#define _AK_HIPRTC_API(X) _AK_RTC_API(X, hiprtc, const char**, Code)
+
+/* comgr: only to list the ISAs the installed compiler knows (optional). */
+#define _AK_COMGR_API(X) \
+    X(int, amd_comgr_get_isa_count, (size_t* n), "amd_comgr_get_isa_count", NULL, 1, 0) \
+    X(int, amd_comgr_get_isa_name, (size_t i, const char** name), "amd_comgr_get_isa_name", NULL, 1, 0)
+
+/* CUDA driver API (the versioned symbol names the headers map to). */
+#define _AK_CUDA_API(X) \
+    X(_akT_CUresult, cuInit, (unsigned int flags), "cuInit", NULL, 1, 1) \
+    X(_akT_CUresult, cuDriverGetVersion, (int* v), "cuDriverGetVersion", NULL, 1, 1) \
+    X(_akT_CUresult, cuDeviceGetCount, (int* n), "cuDeviceGetCount", NULL, 1, 1) \
+    X(_akT_CUresult, cuDeviceGet, (_akT_CUdevice* d, int ordinal), "cuDeviceGet", NULL, 1, 1) \
+    X(_akT_CUresult, cuDeviceGetName, (char* name, int len, _akT_CUdevice d), "cuDeviceGetName", NULL, 1, 1) \
+    X(_akT_CUresult, cuDeviceGetAttribute, (int* v, _akT_CUdevice_attribute a, _akT_CUdevice d), "cuDeviceGetAttribute", NULL, 1, 1) \
+    X(_akT_CUresult, cuDeviceTotalMem, (size_t* n, _akT_CUdevice d), "cuDeviceTotalMem_v2", NULL, 1, 1) \
+    X(_akT_CUresult, cuDeviceGetPCIBusId, (char* id, int len, _akT_CUdevice d), "cuDeviceGetPCIBusId", NULL, 0, 1) \
+    X(_akT_CUresult, cuDeviceGetUuid, (_akT_CUuuid* u, _akT_CUdevice d), "cuDeviceGetUuid_v2", "cuDeviceGetUuid", 0, 1) \
+    X(_akT_CUresult, cuDeviceCanAccessPeer, (int* can, _akT_CUdevice d, _akT_CUdevice peer), "cuDeviceCanAccessPeer", NULL, 0, 1) \
+    X(_akT_CUresult, cuCtxEnablePeerAccess, (_akT_CUcontext peer, unsigned int flags), "cuCtxEnablePeerAccess", NULL, 0, 1) \
+    X(_akT_CUresult, cuMemcpyPeerAsync, (_akT_CUdeviceptr dst, _akT_CUcontext dst_ctx, _akT_CUdeviceptr src, _akT_CUcontext src_ctx, \
+        size_t n, _akT_CUstream s), "cuMemcpyPeerAsync", NULL, 0, 1) \
+    X(_akT_CUresult, cuStreamWaitEvent, (_akT_CUstream s, _akT_CUevent e, unsigned int flags), "cuStreamWaitEvent", NULL, 0, 1) \
+    X(_akT_CUresult, cuDevicePrimaryCtxRetain, (_akT_CUcontext* c, _akT_CUdevice d), "cuDevicePrimaryCtxRetain", NULL, 1, 1) \
+    X(_akT_CUresult, cuDevicePrimaryCtxRelease, (_akT_CUdevice d), "cuDevicePrimaryCtxRelease_v2", NULL, 1, 1) \
+    X(_akT_CUresult, cuCtxSetCurrent, (_akT_CUcontext c), "cuCtxSetCurrent", NULL, 1, 1) \
+    X(_akT_CUresult, cuCtxSynchronize, (void), "cuCtxSynchronize", NULL, 1, 1) \
+    X(_akT_CUresult, cuCtxGetStreamPriorityRange, (int* least, int* greatest), "cuCtxGetStreamPriorityRange", NULL, 0, 1) \
+    X(_akT_CUresult, cuMemGetInfo, (size_t* free_b, size_t* total_b), "cuMemGetInfo_v2", NULL, 1, 1) \
+    X(_akT_CUresult, cuMemAlloc, (_akT_CUdeviceptr* p, size_t n), "cuMemAlloc_v2", NULL, 1, 1) \
+    X(_akT_CUresult, cuMemFree, (_akT_CUdeviceptr p), "cuMemFree_v2", NULL, 1, 1) \
+    X(_akT_CUresult, cuMemAllocHost, (void** p, size_t n), "cuMemAllocHost_v2", NULL, 1, 1) \
+    X(_akT_CUresult, cuMemFreeHost, (void* p), "cuMemFreeHost", NULL, 1, 1) \
+    X(_akT_CUresult, cuMemcpyHtoD, (_akT_CUdeviceptr dst, const void* src, size_t n), "cuMemcpyHtoD_v2", NULL, 1, 1) \
+    X(_akT_CUresult, cuMemcpyDtoH, (void* dst, _akT_CUdeviceptr src, size_t n), "cuMemcpyDtoH_v2", NULL, 1, 1) \
+    X(_akT_CUresult, cuMemcpyDtoD, (_akT_CUdeviceptr dst, _akT_CUdeviceptr src, size_t n), "cuMemcpyDtoD_v2", NULL, 1, 1) \
+    X(_akT_CUresult, cuMemcpyHtoDAsync, (_akT_CUdeviceptr dst, const void* src, size_t n, _akT_CUstream s), "cuMemcpyHtoDAsync_v2", NULL, 1, 1) \
+    X(_akT_CUresult, cuMemcpyDtoHAsync, (void* dst, _akT_CUdeviceptr src, size_t n, _akT_CUstream s), "cuMemcpyDtoHAsync_v2", NULL, 1, 1) \
+    X(_akT_CUresult, cuMemcpyDtoDAsync, (_akT_CUdeviceptr dst, _akT_CUdeviceptr src, size_t n, _akT_CUstream s), "cuMemcpyDtoDAsync_v2", NULL, 1, 1) \
+    X(_akT_CUresult, cuMemsetD8Async, (_akT_CUdeviceptr dst, unsigned char v, size_t n, _akT_CUstream s), "cuMemsetD8Async", NULL, 1, 1) \
+    X(_akT_CUresult, cuStreamCreateWithPriority, (_akT_CUstream* s, unsigned int flags, int prio), "cuStreamCreateWithPriority", NULL, 1, 1) \
+    X(_akT_CUresult, cuStreamDestroy, (_akT_CUstream s), "cuStreamDestroy_v2", NULL, 1, 1) \
+    X(_akT_CUresult, cuStreamSynchronize, (_akT_CUstream s), "cuStreamSynchronize", NULL, 1, 1) \
+    X(_akT_CUresult, cuEventCreate, (_akT_CUevent* e, unsigned int flags), "cuEventCreate", NULL, 1, 1) \
+    X(_akT_CUresult, cuEventRecord, (_akT_CUevent e, _akT_CUstream s), "cuEventRecord", NULL, 1, 1) \
+    X(_akT_CUresult, cuEventSynchronize, (_akT_CUevent e), "cuEventSynchronize", NULL, 1, 1) \
+    X(_akT_CUresult, cuEventQuery, (_akT_CUevent e), "cuEventQuery", NULL, 1, 1) \
+    X(_akT_CUresult, cuEventElapsedTime, (float* ms, _akT_CUevent a, _akT_CUevent b), "cuEventElapsedTime_v2", "cuEventElapsedTime", 1, 1) \
+    X(_akT_CUresult, cuEventDestroy, (_akT_CUevent e), "cuEventDestroy_v2", NULL, 1, 1) \
+    X(_akT_CUresult, cuModuleLoadData, (_akT_CUmodule* m, const void* image), "cuModuleLoadData", NULL, 1, 1) \
+    X(_akT_CUresult, cuModuleUnload, (_akT_CUmodule m), "cuModuleUnload", NULL, 1, 1) \
+    X(_akT_CUresult, cuModuleGetFunction, (_akT_CUfunction* f, _akT_CUmodule m, const char* name), "cuModuleGetFunction", NULL, 1, 1) \
+    X(_akT_CUresult, cuFuncSetAttribute, (_akT_CUfunction f, _akT_CUfunction_attribute a, int v), "cuFuncSetAttribute", NULL, 0, 1) \
+    X(_akT_CUresult, cuLaunchKernel, (_akT_CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, \
+        unsigned int bx, unsigned int by, unsigned int bz, unsigned int shmem, _akT_CUstream s, void** params, void** extra), \
+        "cuLaunchKernel", NULL, 1, 1) \
+    X(_akT_CUresult, cuTensorMapEncodeTiled, (_akT_CUtensorMap* map, _akT_CUtensorMapDataType dtype, uint32_t rank, void* addr, \
+        const uint64_t* dims, const uint64_t* strides, const uint32_t* box, const uint32_t* elem_strides, \
+        _akT_CUtensorMapInterleave interleave, _akT_CUtensorMapSwizzle swizzle, _akT_CUtensorMapL2promotion l2, \
+        _akT_CUtensorMapFloatOOBfill oob), "cuTensorMapEncodeTiled", NULL, 0, 1) \
+    X(_akT_CUresult, cuGetErrorString, (_akT_CUresult r, const char** s), "cuGetErrorString", NULL, 1, 1) \
+    X(_akT_CUresult, cuGetErrorName, (_akT_CUresult r, const char** s), "cuGetErrorName", NULL, 0, 1)
+
+/* NVRTC: the shared shape, and the list of the architectures it compiles for (optional). */
+#define _AK_NVRTC_API(X) \
+    _AK_RTC_API(X, nvrtc, const char* const*, CUBIN) \
+    X(_akT_nvrtcResult, nvrtcGetNumSupportedArchs, (int* n), "nvrtcGetNumSupportedArchs", NULL, 0, 1) \
+    X(_akT_nvrtcResult, nvrtcGetSupportedArchs, (int* archs), "nvrtcGetSupportedArchs", NULL, 0, 1)
+
+/* NCCL (cuda) and RCCL (hip): the same C API and symbol names. The stream is
+ * a cudaStream_t (== CUstream) for NCCL and a hipStream_t for RCCL. */
+#ifndef AK_TYPECHECK_CCL
+typedef int _akT_ncclResult_t;
+typedef void* _akT_ncclComm_t;
+typedef struct { char internal[128]; } _akT_ncclUniqueId;  /* NCCL_UNIQUE_ID_BYTES */
+typedef int _akT_ncclDataType_t;
+typedef int _akT_ncclRedOp_t;
+typedef void* _akT_cclStream_t;
+#endif
+#define _AK_COMM_CCL_API(X) \
+    X(_akT_ncclResult_t, ncclGetVersion, (int* v), "ncclGetVersion", NULL, 1, 1) \
+    X(_akT_ncclResult_t, ncclGetUniqueId, (_akT_ncclUniqueId* id), "ncclGetUniqueId", NULL, 1, 1) \
+    X(_akT_ncclResult_t, ncclCommInitRank, (_akT_ncclComm_t* c, int n, _akT_ncclUniqueId id, int rank), "ncclCommInitRank", NULL, 1, 1) \
+    X(_akT_ncclResult_t, ncclCommDestroy, (_akT_ncclComm_t c), "ncclCommDestroy", NULL, 1, 1) \
+    X(_akT_ncclResult_t, ncclCommAbort, (_akT_ncclComm_t c), "ncclCommAbort", NULL, 1, 1) \
+    X(_akT_ncclResult_t, ncclCommGetAsyncError, (_akT_ncclComm_t c, _akT_ncclResult_t* e), "ncclCommGetAsyncError", NULL, 0, 1) \
+    X(_akT_ncclResult_t, ncclAllReduce, (const void* s, void* r, size_t n, _akT_ncclDataType_t t, _akT_ncclRedOp_t op, \
+        _akT_ncclComm_t c, _akT_cclStream_t st), "ncclAllReduce", NULL, 1, 1) \
+    X(_akT_ncclResult_t, ncclAllGather, (const void* s, void* r, size_t send_count, _akT_ncclDataType_t t, \
+        _akT_ncclComm_t c, _akT_cclStream_t st), "ncclAllGather", NULL, 1, 1) \
+    X(_akT_ncclResult_t, ncclReduceScatter, (const void* s, void* r, size_t recv_count, _akT_ncclDataType_t t, _akT_ncclRedOp_t op, \
+        _akT_ncclComm_t c, _akT_cclStream_t st), "ncclReduceScatter", NULL, 1, 1) \
+    X(_akT_ncclResult_t, ncclBroadcast, (const void* s, void* r, size_t n, _akT_ncclDataType_t t, int root, \
+        _akT_ncclComm_t c, _akT_cclStream_t st), "ncclBroadcast", NULL, 1, 1) \
+    X(_akT_ncclResult_t, ncclSend, (const void* s, size_t n, _akT_ncclDataType_t t, int peer, _akT_ncclComm_t c, _akT_cclStream_t st), \
+        "ncclSend", NULL, 1, 1) \
+    X(_akT_ncclResult_t, ncclRecv, (void* r, size_t n, _akT_ncclDataType_t t, int peer, _akT_ncclComm_t c, _akT_cclStream_t st), \
+        "ncclRecv", NULL, 1, 1) \
+    X(_akT_ncclResult_t, ncclGroupStart, (void), "ncclGroupStart", NULL, 1, 1) \
+    X(_akT_ncclResult_t, ncclGroupEnd, (void), "ncclGroupEnd", NULL, 1, 1) \
+    X(const char*, ncclGetErrorString, (_akT_ncclResult_t r), "ncclGetErrorString", NULL, 1, 1) \
+    X(const char*, ncclGetLastError, (_akT_ncclComm_t c), "ncclGetLastError", NULL, 0, 1)
+
+/* NCCL / RCCL enum values (checked against nccl.h and rccl.h in tests/typecheck_ccl.c). */
+enum { _AK_NCCL_I32 = 2, _AK_NCCL_F16 = 6, _AK_NCCL_F32 = 7, _AK_NCCL_BF16 = 9,
+       _AK_NCCL_SUM = 0, _AK_NCCL_MAX = 2, _AK_NCCL_MIN = 3, _AK_NCCL_AVG = 4,
+       _AK_NCCL_INVALID_ARGUMENT = 4, _AK_NCCL_INVALID_USAGE = 5, _AK_NCCL_ID_BYTES = 128 };
+
+/* Function-pointer types: _ak_pfn_<name>. */
+#define _AK_X_PFN(ret, name, params, sym, sym2, req, chk) typedef ret (*_ak_pfn_##name) params;
+_AK_HIP_API(_AK_X_PFN)
+_AK_HIPRTC_API(_AK_X_PFN)
+_AK_COMGR_API(_AK_X_PFN)
+_AK_CUDA_API(_AK_X_PFN)
+_AK_NVRTC_API(_AK_X_PFN)
+_AK_COMM_CCL_API(_AK_X_PFN)
+#undef _AK_X_PFN
+
+/* One table per context (volk style): never globals named like the API. */
+#define _AK_X_FIELD(ret, name, params, sym, sym2, req, chk) _ak_pfn_##name name;
+typedef struct _ak_api {
+    void* lib_hip;      /* libamdhip64 */
+    void* lib_hiprtc;   /* libhiprtc, or == lib_hip when hipRTC lives inside it */
+    void* lib_comgr;
+    void* lib_cuda;     /* libcuda */
+    void* lib_nvrtc;    /* libnvrtc */
+    void* lib_ccl;      /* libnccl (cuda) / librccl (hip): loaded on first use by a communicator (>>impl:multi) */
+    char ccl_path[512];
+    int ccl_version;    /* ncclGetVersion: 22809 = 2.28.9 */
+    char hip_path[256], hiprtc_path[256], cuda_path[256], nvrtc_path[256];
+    char hip_how[200], hiprtc_how[200];  /* why that file: "ROCM_PATH=/opt/rocm-6.4.0", "the loader path" */
+    int hip_runtime_version;        /* e.g. 50221153 */
+    int hiprtc_major, hiprtc_minor;
+    char hiprtc_version[32];        /* "6.4.43484": from the library file (hiprtcVersion says 9.0 on Debian's 5.2 and 6.4) */
+    char comgr_path[256];
+    int nvrtc_major, nvrtc_minor;
+    char nvrtc_include[300];        /* "-I<cuda>/include" or "" (found once at load) */
+    char ok_targets[16][64];        /* targets already checked with the compiler (guarded by the context lock) */
+    int n_ok_targets;
+    _AK_HIP_API(_AK_X_FIELD)
+    _AK_HIPRTC_API(_AK_X_FIELD)
+    _AK_COMGR_API(_AK_X_FIELD)
+    _AK_CUDA_API(_AK_X_FIELD)
+    _AK_NVRTC_API(_AK_X_FIELD)
+    _AK_COMM_CCL_API(_AK_X_FIELD)
+} _ak_api;
+#undef _AK_X_FIELD
+
+/* Resolve every symbol of one list from `lib`; the first missing required one
+ * is named in `missing` (returns 0). Optional ones stay NULL. */
+#define _AK_X_RESOLVE(ret, name, params, sym, sym2, req, chk) \
+    _ak_dlsym(lib, sym, &api->name); \
+    if (!api->name && (sym2)) _ak_dlsym(lib, (const char*)(sym2), &api->name); \
+    if (!api->name && (req) && !missing[0]) _ak_copy(missing, cap, sym);
+/* _ak_resolve_<lib>: every entry point of one X-macro list; 0 and the first missing required symbol if one is absent */
+#define _AK_RESOLVER(fn, LIST) \
+    static int fn(_ak_api* api, void* lib, char* missing, size_t cap) { missing[0] = 0; LIST(_AK_X_RESOLVE) return missing[0] == 0; }
+_AK_RESOLVER(_ak_resolve_hip, _AK_HIP_API)
+_AK_RESOLVER(_ak_resolve_hiprtc, _AK_HIPRTC_API)
+_AK_RESOLVER(_ak_resolve_comgr, _AK_COMGR_API)
+_AK_RESOLVER(_ak_resolve_cuda, _AK_CUDA_API)
+_AK_RESOLVER(_ak_resolve_nvrtc, _AK_NVRTC_API)
+_AK_RESOLVER(_ak_resolve_ccl, _AK_COMM_CCL_API)
+#undef _AK_RESOLVER
+#undef _AK_X_RESOLVE
+
+/* Try library names in order; on failure `why` lists every name tried. */
+static void* _ak_dlopen_first(const char* const* names, char* path, size_t path_cap, char* why, size_t why_cap) {
+    int i;
+    for (i = 0; names[i]; i++) {
+        void* h = _ak_dlopen(names[i]);
+        if (h) { _ak_copy(path, path_cap, names[i]); return h; }
+    }
+    _ak_copy(why, why_cap, "");
+    for (i = 0; names[i]; i++) _ak_appendf(why, why_cap, "%s%s", i ? ", " : "", names[i]);
+    _ak_appendf(why, why_cap, " not found");
+    return NULL;
+}
+
+static const char* const _ak_hip_names[] = {
+    "libamdhip64.so.7", "libamdhip64.so.6", "libamdhip64.so.5", "libamdhip64.so", NULL };
+static const char* const _ak_hiprtc_names[] = {
+    "libhiprtc.so.7", "libhiprtc.so.6", "libhiprtc.so.5", "libhiprtc.so", NULL };
+static const char* const _ak_comgr_names[] = {
+    "libamd_comgr.so.3", "libamd_comgr.so.2", "libamd_comgr.so", NULL };
+static const char* const _ak_cuda_names[] = { "libcuda.so.1", "libcuda.so", NULL };
+static const char* const _ak_nvrtc_names[] = {
+    "libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so",
+    "/usr/local/cuda/lib64/libnvrtc.so.13", "/usr/local/cuda/lib64/libnvrtc.so.12",
+    "/usr/local/cuda/lib64/libnvrtc.so", NULL };
+
+/* ROCm libraries are looked for where ROCm users expect them, in this order:
+ * $ROCM_PATH/lib, $HIP_PATH/lib, /opt/rocm/lib, /opt/rocm-<version>/lib
+ * (newest version first), then the loader path (LD_LIBRARY_PATH, ld.so.cache:
+ * distributions install ROCm in /usr/lib). `how` says which rule found it. */
+static int _ak_cmp_ver_desc(const void* a, const void* b) {
+    return strverscmp(*(const char* const*)b, *(const char* const*)a);
+}
+static void* _ak_dlopen_rocm(const char* const* names, char* path, size_t path_cap, char* why, size_t why_cap,
+                             char* how, size_t how_cap) {
+    char dirs[12][300], hows[12][200], tried[600];
+    int nd = 0, i, j;
+    const char* v;
+    glob_t g;
+    void* h;
+    if ((v = _ak_getenv("ROCM_PATH")) != NULL && *v && strlen(v) < 280) {
+        _ak_fmt(dirs[nd], sizeof dirs[0], "%s/lib", v); _ak_fmt(hows[nd], sizeof hows[0], "ROCM_PATH=%s", v); nd++;
+    }
+    if ((v = _ak_getenv("HIP_PATH")) != NULL && *v && strlen(v) < 280) {
+        _ak_fmt(dirs[nd], sizeof dirs[0], "%s/lib", v); _ak_fmt(hows[nd], sizeof hows[0], "HIP_PATH=%s", v); nd++;
+    }
+    _ak_copy(dirs[nd], sizeof dirs[0], "/opt/rocm/lib"); _ak_copy(hows[nd], sizeof hows[0], "/opt/rocm"); nd++;
+    memset(&g, 0, sizeof g);
+    if (glob("/opt/rocm-*/lib", GLOB_NOSORT | GLOB_ONLYDIR, NULL, &g) == 0) {
+        qsort(g.gl_pathv, g.gl_pathc, sizeof g.gl_pathv[0], _ak_cmp_ver_desc);
+        for (i = 0; i < (int)g.gl_pathc && nd < 12; i++) {
+            if (strlen(g.gl_pathv[i]) >= sizeof dirs[0] - 40) continue;
+            _ak_copy(dirs[nd], sizeof dirs[0], g.gl_pathv[i]);
+            _ak_fmt(hows[nd], sizeof hows[0], "%s, the newest /opt/rocm-* with it", g.gl_pathv[i]);
+            nd++;
+        }
+    }
+    globfree(&g);
+    tried[0] = 0;
+    for (i = 0; i < nd; i++) {
+        struct stat st;
+        if (stat(dirs[i], &st) != 0 || !S_ISDIR(st.st_mode)) continue;
+        _ak_appendf(tried, sizeof tried, "%s%s", tried[0] ? ", " : "", dirs[i]);
+        for (j = 0; names[j]; j++) {
+            char f[400];
+            _ak_fmt(f, sizeof f, "%s/%s", dirs[i], names[j]);
+            if (access(f, F_OK) != 0 || (h = _ak_dlopen(f)) == NULL) continue;
+            _ak_copy(path, path_cap, f);
+            _ak_copy(how, how_cap, hows[i]);
+            return h;
+        }
+    }
+    h = _ak_dlopen_first(names, path, path_cap, why, why_cap);
+    if (h) {
+        _ak_fmt(how, how_cap, "the loader path (%s%s)", tried[0] ? "not in " : "no ROCM_PATH, HIP_PATH or /opt/rocm*", tried);
+        return h;
+    }
+    if (tried[0]) _ak_appendf(why, why_cap, " (looked in %s and on the loader path)", tried);
+    else _ak_appendf(why, why_cap, " (no ROCM_PATH, HIP_PATH or /opt/rocm*; looked on the loader path)");
+    return NULL;
+}
+
+/* Load the HIP runtime into api. 0 on failure with the reason in why. */
+/* Open the first library of `names` into *lib and resolve its entry points;
+ * 0 with the reason in why. `any_sym` locates the file for the device info. */
+typedef int (*_ak_resolve_fn)(_ak_api* api, void* lib, char* missing, size_t cap);
+static int _ak_load_lib(_ak_api* api, void** lib, const char* const* names, char* path, size_t path_cap,
+                        _ak_resolve_fn resolve, const char* what, const char* any_sym, char* why, size_t cap, char* how, size_t how_cap) {
+    char missing[128];
+    *lib = how ? _ak_dlopen_rocm(names, path, path_cap, why, cap, how, how_cap) : _ak_dlopen_first(names, path, path_cap, why, cap);
+    if (!*lib) return 0;
+    if (!resolve(api, *lib, missing, sizeof missing)) {
+        _ak_fmt(why, cap, "%s lacks %s (%s too old)", path, missing, what);
+        dlclose(*lib);
+        *lib = NULL;
+        return 0;
+    }
+    _ak_dlpath(*lib, any_sym, path, path_cap);
+    return 1;
+}
+
+/* The loaders' first step: under AMDKIT_NO_HIP / AMDKIT_NO_CUDA they refuse, saying why. */
+#define _AK_COMPILED_OUT(api, why, cap, flag) do { (void)(api); _ak_copy(why, cap, "compiled out (" flag ")"); return 0; } while (0)
+#ifdef AMDKIT_NO_HIP
+#define _AK_NO_HIP_LOADER(api, why, cap) _AK_COMPILED_OUT(api, why, cap, "AMDKIT_NO_HIP")
+#else
+#define _AK_NO_HIP_LOADER(api, why, cap) ((void)0)
+#endif
+#ifdef AMDKIT_NO_CUDA
+#define _AK_NO_CUDA_LOADER(api, why, cap) _AK_COMPILED_OUT(api, why, cap, "AMDKIT_NO_CUDA")
+#else
+#define _AK_NO_CUDA_LOADER(api, why, cap) ((void)0)
+#endif
+static int _ak_load_hip_runtime(_ak_api* api, char* why, size_t cap) {
+    _AK_NO_HIP_LOADER(api, why, cap);
+    if (api->lib_hip) return 1;
+    if (!_ak_load_lib(api, &api->lib_hip, _ak_hip_names, api->hip_path, sizeof api->hip_path, _ak_resolve_hip,
+                      "HIP runtime", "hipInit", why, cap, api->hip_how, sizeof api->hip_how))
+        return 0;
+    api->hipRuntimeGetVersion(&api->hip_runtime_version);
+    return 1;
+}
+/* Load hipRTC (own library on ROCm 7, else inside libamdhip64). */
+static int _ak_load_hiprtc(_ak_api* api, char* why, size_t cap) {
+    _AK_NO_HIP_LOADER(api, why, cap);
+    char missing[128], why2[512];
+    if (api->lib_hiprtc) return 1;
+    if (!_ak_load_lib(api, &api->lib_hiprtc, _ak_hiprtc_names, api->hiprtc_path, sizeof api->hiprtc_path, _ak_resolve_hiprtc,
+                      "hipRTC", "hiprtcCreateProgram", why2, sizeof why2, api->hiprtc_how, sizeof api->hiprtc_how)) {
+        if (!_ak_load_hip_runtime(api, why, cap)) {
+            char rt[512];
+            _ak_copy(rt, sizeof rt, why);
+            _ak_fmt(why, cap, "hipRTC: %s; HIP runtime: %s", why2, rt);
+            return 0;
+        }
+        if (!_ak_resolve_hiprtc(api, api->lib_hip, missing, sizeof missing)) {
+            _ak_fmt(why, cap, "hipRTC: %s, and %s lacks %s", why2, api->hip_path, missing);
+            return 0;
+        }
+        api->lib_hiprtc = api->lib_hip;
+        _ak_fmt(api->hiprtc_how, sizeof api->hiprtc_how, "inside the HIP runtime (no libhiprtc.so; ROCm 5/6 layout), found via %s", api->hip_how);
+    }
+    _ak_dlpath(api->lib_hiprtc, "hiprtcCreateProgram", api->hiprtc_path, sizeof api->hiprtc_path);
+    api->hiprtcVersion(&api->hiprtc_major, &api->hiprtc_minor);
+    {
+        /* The version is the library file's ("libhiprtc.so.6.4.43484", hipRTC inside
+         * "libamdhip64.so.5.2.21153"): hiprtcVersion reports 9.0 on Debian's ROCm 5.2
+         * and 6.4 alike. Else the HIP runtime's (60443484 = 6.4.43484). */
+        char rp[4096];
+        const char *base, *so;
+        int maj = 0, min = 0;
+        api->hiprtc_version[0] = 0;
+        if (realpath(api->hiprtc_path, rp) && (base = strrchr(rp, '/')) != NULL && (so = strstr(base, ".so.")) != NULL &&
+            sscanf(so + 4, "%d.%d", &maj, &min) == 2)
+            _ak_copy(api->hiprtc_version, sizeof api->hiprtc_version, so + 4);
+        else if (_ak_load_hip_runtime(api, why2, sizeof why2) && api->hip_runtime_version > 0) {
+            maj = api->hip_runtime_version / 10000000;
+            min = api->hip_runtime_version / 100000 % 100;
+            _ak_fmt(api->hiprtc_version, sizeof api->hiprtc_version, "%d.%d.%d", maj, min, api->hip_runtime_version % 100000);
+        }
+        if (api->hiprtc_version[0]) { api->hiprtc_major = maj; api->hiprtc_minor = min; }
+        else _ak_fmt(api->hiprtc_version, sizeof api->hiprtc_version, "%d.%d", api->hiprtc_major, api->hiprtc_minor);
+    }
+    if (!api->lib_comgr) {
+        char w[256];
+        /* the comgr hipRTC itself loaded, if any; else the newest installed */
+        api->lib_comgr = _ak_dlopen_first(_ak_comgr_names, api->comgr_path, sizeof api->comgr_path, w, sizeof w);
+        if (api->lib_comgr && !_ak_resolve_comgr(api, api->lib_comgr, missing, sizeof missing)) {
+            api->amd_comgr_get_isa_count = NULL;
+            api->amd_comgr_get_isa_name = NULL;
+        }
+        if (api->lib_comgr) _ak_dlpath(api->lib_comgr, "amd_comgr_get_isa_count", api->comgr_path, sizeof api->comgr_path);
+    }
+    return 1;
+}
+static int _ak_load_cuda_driver(_ak_api* api, char* why, size_t cap) {
+    _AK_NO_CUDA_LOADER(api, why, cap);
+    if (api->lib_cuda) return 1;
+    return _ak_load_lib(api, &api->lib_cuda, _ak_cuda_names, api->cuda_path, sizeof api->cuda_path, _ak_resolve_cuda,
+                        "driver", "cuInit", why, cap, NULL, 0);
+}
+static int _ak_load_nvrtc(_ak_api* api, char* why, size_t cap) {
+    _AK_NO_CUDA_LOADER(api, why, cap);
+    if (api->lib_nvrtc) return 1;
+    if (!_ak_load_lib(api, &api->lib_nvrtc, _ak_nvrtc_names, api->nvrtc_path, sizeof api->nvrtc_path, _ak_resolve_nvrtc,
+                      "NVRTC", "nvrtcVersion", why, cap, NULL, 0))
+        return 0;
+    api->nvrtcVersion(&api->nvrtc_major, &api->nvrtc_minor);
+    {
+        /* CUDA's include/ (cuda_fp16.h and friends): next to NVRTC's lib/, else $CUDA_PATH, else /usr/local/cuda */
+        char dir[300];
+        struct stat st;
+        char* sl;
+        const char* cp = _ak_getenv("CUDA_PATH");
+        api->nvrtc_include[0] = 0;
+        _ak_copy(dir, sizeof dir, api->nvrtc_path);
+        if ((sl = strrchr(dir, '/')) != NULL) { *sl = 0; if ((sl = strrchr(dir, '/')) != NULL) *sl = 0; }
+        _ak_appendf(dir, sizeof dir, "/include");
+        if (!(stat(dir, &st) == 0 && S_ISDIR(st.st_mode))) {
+            _ak_fmt(dir, sizeof dir, "%s/include", cp ? cp : "/usr/local/cuda");
+            if (!(stat(dir, &st) == 0 && S_ISDIR(st.st_mode))) dir[0] = 0;
+        }
+        if (dir[0]) _ak_fmt(api->nvrtc_include, sizeof api->nvrtc_include, "-I%s", dir);
+    }
+    return 1;
+}
+/* NCCL / RCCL: the loader path first, then the folders where toolkits and
+ * Python wheels put them (PyTorch's wheels ship libnccl.so.2 under
+ * site-packages/nvidia/nccl/lib, ROCm builds of PyTorch librccl under
+ * torch/lib). Patterns are expanded with glob(); `why` lists every place. */
+static int _ak_load_ccl(_ak_api* api, int rccl, char* why, size_t cap) {
+    enum { MAXC = 64 };
+    const char* lib = rccl ? "librccl.so.1" : "libnccl.so.2";
+    const char* const py_sub[] = { rccl ? "torch/lib/librccl.so.1" : "nvidia/nccl/lib/libnccl.so.2",
+                                   rccl ? "torch/lib/librccl.so" : "torch/lib/libnccl.so.2", NULL };
+    char pats[MAXC][512], names_buf[MAXC][512], w[512];
+    const char* names[MAXC + 1];
+    int np = 0, nn = 0, i, j;
+    const char *path = getenv("PATH"), *e;
+    if (api->lib_ccl) return 1;
+#define _AK_PAT(...) do { if (np < MAXC) { _ak_fmt(pats[np], sizeof pats[np], __VA_ARGS__); np++; } } while (0)
+    _AK_PAT("%s", lib);
+    _AK_PAT("%s", rccl ? "librccl.so" : "libnccl.so");
+    if (rccl) {
+        if ((e = _ak_getenv("ROCM_PATH")) != NULL) _AK_PAT("%s/lib/librccl.so.1", e);
+        _AK_PAT("/opt/rocm/lib/librccl.so.1");
+        _AK_PAT("/usr/lib/x86_64-linux-gnu/librccl.so.1");
+    } else {
+        if ((e = _ak_getenv("CUDA_PATH")) != NULL) _AK_PAT("%s/lib64/libnccl.so.2", e);
+        _AK_PAT("/usr/local/cuda/lib64/libnccl.so.2");
+        _AK_PAT("/usr/local/cuda-*/lib64/libnccl.so.2");
+    }
+    /* Python environments: each PATH entry ending in /bin (virtual envs, conda), then the usual prefixes */
+    for (i = 0; py_sub[i]; i++) {
+        const char* p = path;
+        while (p && *p) {
+            size_t n = strcspn(p, ":");
+            if (n > 4 && n < 400 && !strncmp(p + n - 4, "/bin", 4)) {
+                _AK_PAT("%.*s/lib/python3*/site-packages/%s", (int)(n - 4), p, py_sub[i]);
+                _AK_PAT("%.*s/lib/python3*/dist-packages/%s", (int)(n - 4), p, py_sub[i]);
+            }
+            p += n;
+            if (*p == ':') p++;
+        }
+        if ((e = _ak_getenv("VIRTUAL_ENV")) != NULL) _AK_PAT("%s/lib/python3*/site-packages/%s", e, py_sub[i]);
+        if ((e = _ak_getenv("CONDA_PREFIX")) != NULL) _AK_PAT("%s/lib/python3*/site-packages/%s", e, py_sub[i]);
+        if ((e = _ak_getenv("HOME")) != NULL) _AK_PAT("%s/.local/lib/python3*/site-packages/%s", e, py_sub[i]);
+        _AK_PAT("/usr/local/lib/python3*/dist-packages/%s", py_sub[i]);
+        _AK_PAT("/usr/lib/python3/dist-packages/%s", py_sub[i]);
+    }
+#undef _AK_PAT
+    /* drop repeated patterns (PATH often names a folder twice) */
+    for (i = 0; i < np; i++)
+        for (j = 0; j < i; j++)
+            if (pats[j][0] && !strcmp(pats[i], pats[j])) { pats[i][0] = 0; break; }
+    for (i = 0; i < np && nn < MAXC; i++) {
+        glob_t g;
+        size_t k;
+        if (!pats[i][0]) continue;
+        if (!strchr(pats[i], '/')) { _ak_copy(names_buf[nn], sizeof names_buf[nn], pats[i]); names[nn] = names_buf[nn]; nn++; continue; }
+        if (glob(pats[i], 0, NULL, &g) != 0) continue;
+        for (k = 0; k < g.gl_pathc && nn < MAXC; k++) {
+            _ak_copy(names_buf[nn], sizeof names_buf[nn], g.gl_pathv[k]);
+            names[nn] = names_buf[nn];
+            nn++;
+        }
+        globfree(&g);
+    }
+    names[nn] = NULL;
+    if (rccl) {
+        /* the ROCm folders first (ROCM_PATH, HIP_PATH, /opt/rocm*), as for the HIP runtime */
+        static const char* const rn[] = { "librccl.so.1", "librccl.so", NULL };
+        char how[256];
+        if (_ak_load_lib(api, &api->lib_ccl, rn, api->ccl_path, sizeof api->ccl_path, _ak_resolve_ccl, "RCCL", "ncclGetVersion",
+                         w, sizeof w, how, sizeof how)) {
+            api->ncclGetVersion(&api->ccl_version);
+            return 1;
+        }
+        if (strstr(w, " lacks ")) { _ak_copy(why, cap, w); return 0; }
+    }
+    if (!_ak_load_lib(api, &api->lib_ccl, names, api->ccl_path, sizeof api->ccl_path, _ak_resolve_ccl,
+                      rccl ? "RCCL" : "NCCL", "ncclGetVersion", w, sizeof w, NULL, 0)) {
+        if (strstr(w, " lacks ")) { _ak_copy(why, cap, w); return 0; }
+        _ak_fmt(why, cap, "%s (%s) not found; looked on the loader path (LD_LIBRARY_PATH, ldconfig) and in:", lib,
+                rccl ? "RCCL" : "NCCL");
+        for (i = 2; i < np; i++) if (pats[i][0]) _ak_appendf(why, cap, " %s", pats[i]);
+        return 0;
+    }
+    api->ncclGetVersion(&api->ccl_version);
+    return 1;
+}
+static void _ak_api_close(_ak_api* api) {
+    if (!api) return;
+    /* Libraries stay loaded: unloading GPU runtimes at exit is a known source
+     * of crashes (their atexit handlers run after dlclose). */
+    _ak_dealloc(api);
+}
+
+/* Attribute numbers and constants used without the headers (checked in tests/typecheck_*.c). */
+enum { _AK_HIP_ATTR_CLOCK = 5, _AK_HIP_ATTR_L2 = 19, _AK_HIP_ATTR_BUS_WIDTH = 59, _AK_HIP_ATTR_MEM_CLOCK = 60,
+       _AK_HIP_ATTR_MP_COUNT = 63, _AK_HIP_ATTR_SHMEM_PER_BLOCK = 74, _AK_HIP_ATTR_TOTAL_MEM = 84,
+       _AK_HIP_ATTR_WARP = 87, _AK_HIP_ATTR_MAX_BLOCK_X = 26, _AK_HIP_ATTR_MAX_GRID_X = 29,
+       _AK_HIP_ATTR_MAX_THREADS = 56 };
+enum { _AK_CU_ATTR_SHMEM_PER_BLOCK = 8, _AK_CU_ATTR_WARP = 10, _AK_CU_ATTR_CLOCK = 13, _AK_CU_ATTR_MP_COUNT = 16,
+       _AK_CU_ATTR_MEM_CLOCK = 36, _AK_CU_ATTR_BUS_WIDTH = 37, _AK_CU_ATTR_L2 = 38, _AK_CU_ATTR_CC_MAJOR = 75,
+       _AK_CU_ATTR_CC_MINOR = 76, _AK_CU_ATTR_SHMEM_OPTIN = 97, _AK_CU_FUNC_MAX_DYN_SHMEM = 8,
+       _AK_CU_ATTR_MAX_THREADS = 1, _AK_CU_ATTR_MAX_BLOCK_X = 2, _AK_CU_ATTR_MAX_GRID_X = 5 }; /* y, z follow x */
+/* Runtime codes the shared layer reads from the raw calls; HIP and the CUDA driver use
+ * the same numbers (hipError_t / CUresult, event flags: checked in tests/typecheck_*.c). */
+enum { _AK_E_OUT_OF_MEMORY = 2,            /* hipErrorOutOfMemory, CUDA_ERROR_OUT_OF_MEMORY */
+       _AK_E_NOT_READY = 600,              /* hipErrorNotReady, CUDA_ERROR_NOT_READY */
+       _AK_E_PEER_ALREADY_ENABLED = 704,   /* hipErrorPeerAccessAlreadyEnabled, CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED */
+       _AK_EVENT_DISABLE_TIMING = 0x2 };   /* hipEventDisableTiming, CU_EVENT_DISABLE_TIMING */
+/* hipDeviceProp_t: where gcnArchName lives (x86-64). */
+enum { _AK_HIP_PROPS_R0600_ARCH_OFFSET = 1160, _AK_HIP_PROPS_R0000_ARCH_OFFSET = 396, _AK_HIP_PROPS_BYTES = 8192 };
+#ifndef AK_TYPECHECK_ONLY /* tests/typecheck_*.c stop after the entry-point lists */
+/* ==========================================================================
+ * >>impl:arch       architecture table rows (with sources)
+ * ==========================================================================
+ *
+ * Conventions of the numbers in the table:
+ * - One row per compiler target (gfxNNN / sm_NN). Figures are those of the
+ *   row's FLAGSHIP product (named first in `source`), at its peak BOOST /
+ *   peak engine clock, as the vendor's datasheet or whitepaper states them.
+ * - "One device" means what the runtime enumerates as one device: the
+ *   dual-die MI250X shows up as two HIP devices (one per GCD), so the gfx90a
+ *   row holds one GCD's share (half the package figures, which `source`
+ *   quotes). MI300X/MI355X in SPX mode and B200 are one device each.
+ * - compute_units: CUs (AMD) or SMs (NVIDIA) enabled on that product.
+ * - lds_bytes: the most LDS / shared memory ONE workgroup can use (NVIDIA:
+ *   the opt-in maximum per block, cudaFuncAttributeMaxDynamicSharedMemorySize,
+ *   from the CUDA C++ Programming Guide's compute-capability table).
+ * - l2_bytes: the whole device's L2 (sum over XCDs / partitions; binary MiB,
+ *   as device queries report them). AMD Infinity Cache / MALL is NOT counted.
+ * - memory_bw_gbs: peak DRAM bandwidth in GB/s (10^9 bytes/s).
+ * - fp32_tflops: peak vector FP32, FMA = 2 FLOPs (RDNA3/4 figures count dual
+ *   issue, as AMD does; CDNA3/4 count packed FP32, as AMD does).
+ * - fp16/bf16_matrix_tflops: peak DENSE (never 2:4-sparse) matrix-unit
+ *   throughput with FP32 accumulation where the vendor distinguishes; 0 where
+ *   the hardware has no matrix unit for that type (gfx906 and RDNA2 only have
+ *   packed-FP16 vector math, which is not counted here).
+ * - fp8_encoding: "FNUZ" = the E4M3FNUZ/E5M2FNUZ variants of CDNA3 (no
+ *   negative zero, NaN = 0x80, exponent bias +1); "OCP" = the OCP 8-bit
+ *   floating point spec (E4M3FN/E5M2) used by CDNA4, RDNA4 and NVIDIA.
+ * Columns of a row, in order: name, aliases, vendor, family, family_name,
+ * products; compute_units, wave_size, wave_size_alt, lds_bytes, l2_bytes,
+ * memory_type, memory_bw_gbs; fp32_tflops, fp16_matrix_tflops,
+ * bf16_matrix_tflops, fp8, fp8_encoding, matrix; rec_precision,
+ * rec_opt_level, rec_matrix_cores; source; features; matrix_shapes, xf32,
+ * tma, arch_target, lds_per_cu, xcds.
+ * - matrix_shapes: the 16-bit matrix instructions the kernels use, M x N x K
+ *   (CDNA4 doubles K; wgmma is 64 x N x 16 with N up to 256).
+ * - xf32 / tma / arch_target: features the planners choose paths by.
+ * - lds_per_cu: shared by every block resident on one CU / SM (NVIDIA: the
+ *   per-SM shared memory of the compute-capability table; AMD: 64 KB per CU,
+ *   160 KB on CDNA4).
+ * - xcds: MI300X / MI355X deal consecutive workgroups round-robin over 8
+ *   accelerator dies with separate L2s; the GEMM remaps tiles so neighbours
+ *   share a die.
+ * - matrix: the instruction family amdkit's matrix path uses. sm_100's native
+ *   form is tcgen05 (UMMA); it is recorded as AK_MATRIX_MMA (the mma.sync
+ *   path that still runs there) since the enum has no separate value.
+ * - Where a figure is not printed in a vendor document, or was revised
+ *   between documents, `source` says so ("derived", "less sure").
+ *
+ * Recommended defaults (rec_*):
+ * - CDNA3/CDNA4: bf16, aggressive, matrix cores (issue 2).
+ * - CDNA2 and CDNA1: fp16, balanced, matrix cores (issue 2 for CDNA2; CDNA1's
+ *   MFMA runs BF16 at half the FP16 rate, so fp16 is the better default).
+ * - GCN5, RDNA2, RDNA3, RDNA4: fp32, conservative, no matrix cores (issue 2:
+ *   "RDNA: fp32, conservative, no matrix cores"; gfx906/RDNA2 have none, and
+ *   RDNA3/4 WMMA stays opt-in).
+ * - NVIDIA Ampere and later (all rows, consumer parts included): bf16,
+ *   aggressive, matrix cores. Every Ampere+ tensor core runs BF16 at the FP16
+ *   rate (GeForce halves FP32-accumulate math for BOTH types equally), so
+ *   BF16 costs nothing and avoids FP16's overflow at 65504; NVRTC's fast math
+ *   (the aggressive level) is what CUDA users expect by default.
+ */
+
+static const ak_arch_info _ak_arch_table[] = {
+    /* ---------------------------------------------------------------- AMD */
+    { "gfx906", "", AK_VENDOR_AMD, AK_FAMILY_GCN5, "GCN5",
+      "Radeon Instinct MI50, MI60; Radeon VII; Radeon Pro VII",
+      64, 64, 0, 65536, 4194304, "HBM2", 1024.0,
+      14.7, 0.0, 0.0, 0, "", AK_MATRIX_NONE,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Radeon Instinct MI60 datasheet: 64 CUs at 1800 MHz peak, 14.7 TFLOPS FP32, "
+      "32 GB HBM2 at 1024 GB/s (MI50: 60 CUs, 13.3 TFLOPS); L2 4 MB of the Vega 20 die as "
+      "ROCm reports it; no matrix cores (29.5 TFLOPS packed FP16 is vector math)",
+      "sramecc,xnack",
+      "", 0, 0, "", 65536, 1 },
+
+    { "gfx908", "", AK_VENDOR_AMD, AK_FAMILY_CDNA1, "CDNA1",
+      "Instinct MI100",
+      120, 64, 0, 65536, 8388608, "HBM2", 1228.8,
+      23.1, 184.6, 92.3, 0, "", AK_MATRIX_MFMA,
+      AK_F16, AK_OPT_BALANCED, 1,
+      "AMD Instinct MI100 datasheet and 'Introducing AMD CDNA Architecture' whitepaper (2020), "
+      "specifications table: 120 CUs at 1502 MHz, FP32 vector 23.1, FP16 matrix 184.6, "
+      "BF16 matrix 92.3 TFLOPS, 32 GB HBM2 at 1.2288 TB/s, 8 MB L2",
+      "sramecc,xnack",
+      "32x32x8,16x16x16", 0, 0, "", 65536, 1 },
+
+    { "gfx90a", "", AK_VENDOR_AMD, AK_FAMILY_CDNA2, "CDNA2",
+      "Instinct MI210, MI250, MI250X",
+      110, 64, 0, 65536, 8388608, "HBM2e", 1638.4,
+      23.95, 191.5, 191.5, 0, "", AK_MATRIX_MFMA,
+      AK_F16, AK_OPT_BALANCED, 1,
+      "AMD Instinct MI250X datasheet and 'AMD CDNA 2 Architecture' whitepaper (2021): package "
+      "220 CUs at 1700 MHz, FP32 vector 47.9, FP16/BF16 matrix 383 TFLOPS, 128 GB HBM2e at "
+      "3.2768 TB/s, 8 MB L2 per GCD. Row = one GCD (one HIP device) = half the package; "
+      "MI210 (one GCD, 104 CUs): 22.6 FP32, 181 FP16/BF16 matrix, 1.6384 TB/s",
+      "sramecc,xnack",
+      "32x32x8,16x16x16", 0, 0, "", 65536, 1 },
+
+    { "gfx942", "gfx940,gfx941", AK_VENDOR_AMD, AK_FAMILY_CDNA3, "CDNA3",
+      "Instinct MI300A, MI300X, MI325X",
+      304, 64, 0, 65536, 33554432, "HBM3", 5300.0,
+      163.4, 1307.4, 1307.4, 1, "FNUZ E4M3/E5M2", AK_MATRIX_MFMA,
+      AK_BF16, AK_OPT_AGGRESSIVE, 1,
+      "AMD Instinct MI300X datasheet and 'AMD CDNA 3 Architecture' whitepaper (2023), MI300X "
+      "column: 304 CUs at 2100 MHz, FP32 vector 163.4, FP16/BF16 dense matrix 1307.4, FP8 "
+      "2614.9 TFLOPS, 192 GB HBM3 at 5.3 TB/s; L2 4 MB per XCD x 8 XCDs (HIP reports one "
+      "XCD's 4 MB; 256 MB Infinity Cache not counted). MI325X: same compute, 256 GB HBM3E at "
+      "6 TB/s; MI300A: 228 CUs",
+      "sramecc,xnack",
+      "32x32x8,16x16x16", 1, 0, "", 65536, 8 },
+
+    { "gfx950", "", AK_VENDOR_AMD, AK_FAMILY_CDNA4, "CDNA4",
+      "Instinct MI350X, MI355X",
+      256, 64, 0, 163840, 33554432, "HBM3E", 8000.0,
+      157.3, 2516.6, 2516.6, 1, "OCP E4M3/E5M2", AK_MATRIX_MFMA,
+      AK_BF16, AK_OPT_AGGRESSIVE, 1,
+      "AMD Instinct MI355X datasheet and 'AMD CDNA 4 Architecture' whitepaper (2025): 256 CUs "
+      "at 2400 MHz, FP32 vector 157.3 TFLOPS, FP16/BF16 dense matrix 2.5 PFLOPS (2516.6 = "
+      "256 CUs x 4096 FLOP/clk x 2.4 GHz), 288 GB HBM3E at 8 TB/s, 160 KB LDS per CU; "
+      "L2 4 MB per XCD x 8 (256 MB Infinity Cache not counted). MI350X: 2200 MHz, 2.3 PFLOPS",
+      "sramecc,xnack",
+      "32x32x16,16x16x32", 0, 0, "", 163840, 8 },
+
+    { "gfx1030", "", AK_VENDOR_AMD, AK_FAMILY_RDNA2, "RDNA2",
+      "Radeon RX 6800, RX 6800 XT, RX 6900 XT, RX 6950 XT; Radeon PRO W6800",
+      80, 32, 64, 65536, 4194304, "GDDR6", 512.0,
+      23.04, 0.0, 0.0, 0, "", AK_MATRIX_NONE,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Radeon RX 6900 XT product specifications: 80 CUs at 2250 MHz boost, 23.04 TFLOPS "
+      "FP32, 16 GB GDDR6 16 Gbps x 256-bit = 512 GB/s; 'AMD RDNA 2' whitepaper: 4 MB L2 "
+      "(128 MB Infinity Cache not counted); no matrix unit",
+      "",
+      "", 0, 0, "", 65536, 1 },
+
+    { "gfx1031", "", AK_VENDOR_AMD, AK_FAMILY_RDNA2, "RDNA2",
+      "Radeon RX 6700 XT, RX 6750 XT, RX 6700; Radeon PRO W6600",
+      40, 32, 64, 65536, 3145728, "GDDR6", 384.0,
+      13.21, 0.0, 0.0, 0, "", AK_MATRIX_NONE,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Radeon RX 6700 XT product specifications: 40 CUs at 2581 MHz boost, 13.21 TFLOPS "
+      "FP32, 12 GB GDDR6 16 Gbps x 192-bit = 384 GB/s; Navi 22: 3 MB L2 (96 MB Infinity Cache "
+      "not counted); no matrix unit",
+      "",
+      "", 0, 0, "", 65536, 1 },
+
+    { "gfx1032", "", AK_VENDOR_AMD, AK_FAMILY_RDNA2, "RDNA2",
+      "Radeon RX 6600 XT, RX 6650 XT, RX 6600; Radeon PRO W6600M",
+      32, 32, 64, 65536, 2097152, "GDDR6", 256.0,
+      10.6, 0.0, 0.0, 0, "", AK_MATRIX_NONE,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Radeon RX 6600 XT product specifications: 32 CUs at 2589 MHz boost, 10.6 TFLOPS "
+      "FP32, 8 GB GDDR6 16 Gbps x 128-bit = 256 GB/s; Navi 23: 2 MB L2 (32 MB Infinity Cache "
+      "not counted); no matrix unit",
+      "",
+      "", 0, 0, "", 65536, 1 },
+
+    { "gfx1034", "", AK_VENDOR_AMD, AK_FAMILY_RDNA2, "RDNA2",
+      "Radeon RX 6500 XT, RX 6400",
+      16, 32, 64, 65536, 1048576, "GDDR6", 144.0,
+      5.77, 0.0, 0.0, 0, "", AK_MATRIX_NONE,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Radeon RX 6500 XT product specifications: 16 CUs at 2815 MHz boost, 5.77 TFLOPS "
+      "FP32, 4 GB GDDR6 18 Gbps x 64-bit = 144 GB/s; Navi 24: 1 MB L2 (16 MB Infinity Cache "
+      "not counted); no matrix unit",
+      "",
+      "", 0, 0, "", 65536, 1 },
+
+    { "gfx1035", "", AK_VENDOR_AMD, AK_FAMILY_RDNA2, "RDNA2",
+      "Radeon 680M, 660M (Ryzen 6000 mobile 'Rembrandt' integrated)",
+      12, 32, 64, 65536, 2097152, "LPDDR5", 102.4,
+      3.69, 0.0, 0.0, 0, "", AK_MATRIX_NONE,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Ryzen 9 6900HX product specifications: Radeon 680M, 12 CUs at 2400 MHz = 3.69 "
+      "TFLOPS FP32 (derived); shared LPDDR5-6400 x 128-bit = 102.4 GB/s; L2 2 MB (less sure); "
+      "no matrix unit",
+      "",
+      "", 0, 0, "", 65536, 1 },
+
+    { "gfx1036", "", AK_VENDOR_AMD, AK_FAMILY_RDNA2, "RDNA2",
+      "AMD Radeon Graphics of Ryzen 7000/9000 desktop ('Raphael', 'Granite Ridge' integrated)",
+      2, 32, 64, 65536, 262144, "DDR5", 83.2,
+      0.56, 0.0, 0.0, 0, "", AK_MATRIX_NONE,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Ryzen 7000 desktop product specifications: 2 CUs at 2200 MHz = 0.56 TFLOPS FP32 "
+      "(derived); shared DDR5-5200 x 128-bit = 83.2 GB/s; L2 256 KB (less sure); no matrix unit",
+      "",
+      "", 0, 0, "", 65536, 1 },
+
+    { "gfx1100", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
+      "Radeon RX 7900 XTX, RX 7900 XT, RX 7900 GRE; Radeon PRO W7900, W7800",
+      96, 32, 64, 65536, 6291456, "GDDR6", 960.0,
+      61.4, 122.8, 122.8, 0, "", AK_MATRIX_WMMA,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Radeon RX 7900 XTX product specifications: 96 CUs at 2500 MHz boost, 61.4 TFLOPS "
+      "FP32 (dual issue), 122.8 TFLOPS FP16 (WMMA, 512 FLOP/clk/CU; BF16 same rate), 24 GB "
+      "GDDR6 20 Gbps x 384-bit = 960 GB/s; AMD RDNA 3 architecture material: 6 MB L2 "
+      "(96 MB Infinity Cache not counted)",
+      "",
+      "16x16x16", 0, 0, "", 65536, 1 },
+
+    { "gfx1101", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
+      "Radeon RX 7800 XT, RX 7700 XT; Radeon PRO W7700",
+      60, 32, 64, 65536, 4194304, "GDDR6", 624.0,
+      37.3, 74.6, 74.6, 0, "", AK_MATRIX_WMMA,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Radeon RX 7800 XT product specifications: 60 CUs at 2430 MHz boost, 37.3 TFLOPS "
+      "FP32 (dual issue), 74.6 TFLOPS FP16 (WMMA; BF16 same rate), 16 GB GDDR6 19.5 Gbps x "
+      "256-bit = 624 GB/s; Navi 32: 4 MB L2 (64 MB Infinity Cache not counted)",
+      "",
+      "16x16x16", 0, 0, "", 65536, 1 },
+
+    { "gfx1102", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
+      "Radeon RX 7600, RX 7600 XT; Radeon PRO W7600",
+      32, 32, 64, 65536, 2097152, "GDDR6", 288.0,
+      22.6, 45.1, 45.1, 0, "", AK_MATRIX_WMMA,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Radeon RX 7600 XT product specifications: 32 CUs at 2755 MHz boost, 22.6 TFLOPS "
+      "FP32 (dual issue), 45.1 TFLOPS FP16 (WMMA; BF16 same rate), 16 GB GDDR6 18 Gbps x "
+      "128-bit = 288 GB/s (RX 7600: 2655 MHz, 21.8 TFLOPS); Navi 33: 2 MB L2 (32 MB "
+      "Infinity Cache not counted)",
+      "",
+      "16x16x16", 0, 0, "", 65536, 1 },
+
+    { "gfx1103", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
+      "Radeon 780M, 760M, 740M (Ryzen 7040/8040 'Phoenix', 'Hawk Point' integrated)",
+      12, 32, 64, 65536, 2097152, "LPDDR5X", 120.0,
+      8.6, 17.2, 17.2, 0, "", AK_MATRIX_WMMA,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Ryzen 9 7940HS product specifications: Radeon 780M, 12 CUs at 2800 MHz; FP32 8.6 "
+      "TFLOPS (dual issue) and FP16 WMMA 17.2 (12 CUs x 512 FLOP/clk x 2.8 GHz) derived, less "
+      "sure; shared LPDDR5X-7500 x 128-bit = 120 GB/s; L2 2 MB (less sure)",
+      "",
+      "16x16x16", 0, 0, "", 65536, 1 },
+
+    { "gfx1150", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
+      "Radeon 890M, 880M (Ryzen AI 300 'Strix Point' integrated, RDNA 3.5)",
+      16, 32, 64, 65536, 2097152, "LPDDR5X", 120.0,
+      11.88, 23.8, 23.8, 0, "", AK_MATRIX_WMMA,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Ryzen AI 9 HX 370 product specifications: Radeon 890M, 16 CUs at 2900 MHz; FP32 "
+      "11.88 TFLOPS (dual issue) and FP16 WMMA 23.8 derived (16 x 512 x 2.9 GHz), less sure; "
+      "shared LPDDR5X-7500 x 128-bit = 120 GB/s; L2 2 MB (less sure)",
+      "",
+      "16x16x16", 0, 0, "", 65536, 1 },
+
+    { "gfx1151", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
+      "Radeon 8060S, 8050S (Ryzen AI Max 'Strix Halo' integrated, RDNA 3.5)",
+      40, 32, 64, 65536, 2097152, "LPDDR5X", 256.0,
+      29.7, 59.4, 59.4, 0, "", AK_MATRIX_WMMA,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Ryzen AI Max+ 395 product specifications: Radeon 8060S, 40 CUs at 2900 MHz; FP32 "
+      "29.7 TFLOPS (dual issue) and FP16 WMMA 59.4 derived (40 x 512 x 2.9 GHz); LPDDR5X-8000 "
+      "x 256-bit = 256 GB/s; L2 2 MB (less sure; 32 MB MALL not counted)",
+      "",
+      "16x16x16", 0, 0, "", 65536, 1 },
+
+    { "gfx1152", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
+      "Radeon 860M, 840M (Ryzen AI 300 'Krackan Point' integrated, RDNA 3.5)",
+      8, 32, 64, 65536, 2097152, "LPDDR5X", 128.0,
+      6.1, 12.3, 12.3, 0, "", AK_MATRIX_WMMA,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Ryzen AI 7 350 product specifications: Radeon 860M, 8 CUs at 3000 MHz; FP32 6.1 "
+      "TFLOPS (dual issue) and FP16 WMMA 12.3 derived (8 x 512 x 3.0 GHz), less sure; shared "
+      "LPDDR5X-8000 x 128-bit = 128 GB/s; L2 2 MB (less sure)",
+      "",
+      "16x16x16", 0, 0, "", 65536, 1 },
+
+    { "gfx1200", "", AK_VENDOR_AMD, AK_FAMILY_RDNA4, "RDNA4",
+      "Radeon RX 9060 XT, RX 9060",
+      32, 32, 64, 65536, 4194304, "GDDR6", 320.0,
+      25.6, 102.6, 102.6, 1, "OCP E4M3/E5M2", AK_MATRIX_WMMA,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Radeon RX 9060 XT product specifications: 32 CUs at 3130 MHz boost, 25.6 TFLOPS "
+      "FP32 (dual issue), 16 GB GDDR6 20 Gbps x 128-bit = 320 GB/s; FP16/BF16 matrix dense "
+      "102.6 derived (32 CUs x 1024 FLOP/clk x 3.13 GHz, half the sparse figure); Navi 44 "
+      "L2 4 MB (less sure; 32 MB Infinity Cache not counted)",
+      "",
+      "16x16x16", 0, 0, "", 65536, 1 },
+
+    { "gfx1201", "", AK_VENDOR_AMD, AK_FAMILY_RDNA4, "RDNA4",
+      "Radeon RX 9070 XT, RX 9070, RX 9070 GRE; Radeon AI PRO R9700",
+      64, 32, 64, 65536, 8388608, "GDDR6", 640.0,
+      48.7, 194.6, 194.6, 1, "OCP E4M3/E5M2", AK_MATRIX_WMMA,
+      AK_F32, AK_OPT_CONSERVATIVE, 0,
+      "AMD Radeon RX 9070 XT product specifications: 64 CUs at 2970 MHz boost, 48.7 TFLOPS "
+      "FP32 (dual issue), FP16/BF16 matrix 194.6 dense (389 sparse), 16 GB GDDR6 20 Gbps x "
+      "256-bit = 640 GB/s; 'AMD RDNA 4' architecture material: 8 MB L2 (64 MB Infinity Cache "
+      "not counted)",
+      "",
+      "16x16x16", 0, 0, "", 65536, 1 },
+
+    /* ------------------------------------------------------------- NVIDIA */
+    { "sm_80", "", AK_VENDOR_NVIDIA, AK_FAMILY_AMPERE, "Ampere",
+      "A100 (SXM4, PCIe; 40/80 GB), A30",
+      108, 32, 0, 166912, 41943040, "HBM2e", 2039.0,
+      19.5, 312.0, 312.0, 0, "", AK_MATRIX_MMA,
+      AK_BF16, AK_OPT_AGGRESSIVE, 1,
+      "NVIDIA A100 datasheet, A100 80GB SXM column: 19.5 TFLOPS FP32, 312 TFLOPS FP16/BF16 "
+      "tensor dense, 2039 GB/s HBM2e; 'NVIDIA A100 Tensor Core GPU Architecture' whitepaper: "
+      "108 SMs, 40 MB L2; 163 KB shared per block (CUDA C++ Programming Guide, cc 8.0)",
+      "",
+      "16x8x16", 0, 0, "", 167936, 1 },
+
+    { "sm_86", "", AK_VENDOR_NVIDIA, AK_FAMILY_AMPERE, "Ampere",
+      "A40, A10; RTX A6000 and other RTX Ax000; GeForce RTX 3050 to 3090 Ti",
+      84, 32, 0, 101376, 6291456, "GDDR6", 696.0,
+      37.4, 149.7, 149.7, 0, "", AK_MATRIX_MMA,
+      AK_BF16, AK_OPT_AGGRESSIVE, 1,
+      "NVIDIA A40 datasheet: 84 SMs, 37.4 TFLOPS FP32, 149.7 TFLOPS FP16/BF16 tensor dense, "
+      "48 GB GDDR6 at 696 GB/s; 'NVIDIA Ampere GA102 GPU Architecture' whitepaper: 6 MB L2 "
+      "(GeForce parts run FP32-accumulate tensor math at half rate); 99 KB shared per block "
+      "(CUDA C++ Programming Guide, cc 8.6)",
+      "",
+      "16x8x16", 0, 0, "", 102400, 1 },
+
+    { "sm_89", "", AK_VENDOR_NVIDIA, AK_FAMILY_ADA, "Ada",
+      "L40S, L40, L4; RTX 6000 Ada; GeForce RTX 4060 to 4090",
+      142, 32, 0, 101376, 100663296, "GDDR6", 864.0,
+      91.6, 362.05, 362.05, 1, "OCP E4M3/E5M2", AK_MATRIX_MMA,
+      AK_BF16, AK_OPT_AGGRESSIVE, 1,
+      "NVIDIA L40S datasheet: 142 SMs (18176 CUDA cores), 91.6 TFLOPS FP32, 362.05 TFLOPS "
+      "FP16/BF16 tensor dense, 733 FP8 dense, 48 GB GDDR6 at 864 GB/s; L2 96 MB of the full "
+      "AD102 ('NVIDIA Ada GPU Architecture' whitepaper; less sure the L40S enables all of it); "
+      "99 KB shared per block (CUDA C++ Programming Guide, cc 8.9)",
+      "",
+      "16x8x16", 0, 0, "", 102400, 1 },
+
+    { "sm_90", "sm_90a", AK_VENDOR_NVIDIA, AK_FAMILY_HOPPER, "Hopper",
+      "H100 (SXM5, PCIe, NVL), H200, GH200",
+      132, 32, 0, 232448, 52428800, "HBM3", 3350.0,
+      67.0, 989.4, 989.4, 1, "OCP E4M3/E5M2", AK_MATRIX_WGMMA,
+      AK_BF16, AK_OPT_AGGRESSIVE, 1,
+      "NVIDIA H100 datasheet, H100 SXM5 80GB column: 67 TFLOPS FP32, 989 TFLOPS FP16/BF16 "
+      "tensor dense (1979 sparse), 3.35 TB/s HBM3; 'NVIDIA H100 Tensor Core GPU Architecture' "
+      "whitepaper: 132 SMs, 50 MB L2, 989.4 dense FP16 with FP32 accumulate; 227 KB shared per "
+      "block (CUDA C++ Programming Guide, cc 9.0). Checked on an H100 80GB HBM3 with "
+      "cuDeviceGetAttribute: 132 SMs, L2 52428800 B, opt-in shared 232448 B",
+      "",
+      "64x256x16,16x8x16", 0, 1, "sm_90a", 233472, 1 },
+
+    { "sm_100", "sm_100a,sm_100f", AK_VENDOR_NVIDIA, AK_FAMILY_BLACKWELL, "Blackwell",
+      "B200, GB200, B100",
+      148, 32, 0, 232448, 132120576, "HBM3E", 8000.0,
+      75.0, 2250.0, 2250.0, 1, "OCP E4M3/E5M2", AK_MATRIX_MMA,
+      AK_BF16, AK_OPT_AGGRESSIVE, 1,
+      "NVIDIA HGX B200 specifications, per GPU: FP32 75 TFLOPS (an earlier Blackwell datasheet "
+      "said 80; less sure), FP16/BF16 tensor 2.25 PFLOPS dense (4.5 sparse), 180-192 GB HBM3E "
+      "at 8 TB/s (some tables: 7.7); 148 SMs and 126 MB L2 as CUDA device queries report them "
+      "(not in a datasheet; less sure); 227 KB shared per block (CUDA C++ Programming Guide, "
+      "cc 10.0); native tensor ISA is tcgen05, recorded as MMA",
+      "",
+      "16x8x16", 0, 1, "", 233472, 1 },
+
+    { "sm_120", "sm_120a,sm_120f", AK_VENDOR_NVIDIA, AK_FAMILY_BLACKWELL, "Blackwell",
+      "RTX PRO 6000 Blackwell; GeForce RTX 5050 to 5090",
+      188, 32, 0, 101376, 134217728, "GDDR7", 1792.0,
+      125.0, 500.0, 500.0, 1, "OCP E4M3/E5M2", AK_MATRIX_MMA,
+      AK_BF16, AK_OPT_AGGRESSIVE, 1,
+      "NVIDIA RTX PRO 6000 Blackwell Workstation Edition datasheet: 188 SMs, 125 TFLOPS FP32, "
+      "96 GB GDDR7 at 1792 GB/s, 4000 AI TOPS (FP4 sparse); FP16/BF16 tensor dense ~500 "
+      "derived as 4000 / 8 (less sure); 'NVIDIA RTX Blackwell GPU Architecture' whitepaper: "
+      "GB202 128 MB L2 (RTX 5090: 170 SMs, 104.8 TFLOPS, 96 MB L2, half-rate FP32-accumulate "
+      "tensor math); 99 KB shared per block (CUDA C++ Programming Guide, cc 12.0)",
+      "",
+      "16x8x16", 0, 1, "", 102400, 1 }
+};
+
+#define _AK_ARCH_ROWS ((int)(sizeof _ak_arch_table / sizeof _ak_arch_table[0]))
+
+/* 1 if the comma-separated `list` holds `name` (exact, both lower case). */
+static int _ak_arch_list_has(const char* list, const char* name, size_t n) {
+    const char* p = list;
+    while (p && *p) {
+        const char* comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (len == n && memcmp(p, name, n) == 0) return 1;
+        p = comma ? comma + 1 : NULL;
+    }
+    return 0;
+}
+
+/* "gfx906, gfx908, ... (aliases: gfx940/gfx941 -> gfx942, ...)" into buf. */
+static void _ak_arch_known_names(char* buf, size_t cap) {
+    int i, first = 1;
+    buf[0] = 0;
+    for (i = 0; i < _AK_ARCH_ROWS; i++)
+        _ak_appendf(buf, cap, "%s%s", i ? ", " : "", _ak_arch_table[i].name);
+    for (i = 0; i < _AK_ARCH_ROWS; i++) {
+        const char* p = _ak_arch_table[i].aliases;
+        int k = 0;
+        if (!p || !*p) continue;
+        _ak_appendf(buf, cap, "%s", first ? " (aliases: " : ", ");
+        first = 0;
+        while (p && *p) {
+            const char* comma = strchr(p, ',');
+            int len = comma ? (int)(comma - p) : (int)strlen(p);
+            _ak_appendf(buf, cap, "%s%.*s", k++ ? "/" : "", len, p);
+            p = comma ? comma + 1 : NULL;
+        }
+        _ak_appendf(buf, cap, " -> %s", _ak_arch_table[i].name);
+    }
+    if (!first) _ak_appendf(buf, cap, ")");
+}
+
+AKDEF ak_result ak_arch_find(const char* name, const ak_arch_info** out) {
+    char key[128];
+    char known[768];
+    size_t len = 0, n = 0, start = 0, i;
+    static const char amdhsa_prefix[] = "amdgcn-amd-amdhsa--";
+    int r;
+    if (out) *out = NULL;
+    if (!name)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT,
+                       "ak_arch_find: name is NULL, expected a target name such as \"gfx90a\" or \"sm_90\"");
+    if (!out)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_arch_find(\"%.64s\"): out is NULL, expected a pointer to receive the row", name);
+    while (len < sizeof key && name[len]) len++;
+    if (len >= sizeof key)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT,
+                       "ak_arch_find: name \"%.40s...\" is longer than %d characters, expected a target "
+                       "name such as \"gfx90a:sramecc+:xnack-\"", name, (int)sizeof key - 1);
+    /* Lower-case the part before the first ':' (feature suffixes such as
+     * ":sramecc+:xnack-" do not change the table row), trimming blanks. */
+    while (start < len && isspace((unsigned char)name[start])) start++;
+    for (i = start; i < len && name[i] != ':'; i++) key[n++] = (char)tolower((unsigned char)name[i]);
+    while (n > 0 && isspace((unsigned char)key[n - 1])) n--;
+    key[n] = 0;
+    /* Accept comgr's full ISA names ("amdgcn-amd-amdhsa--gfx90a:xnack-"). */
+    if (n > sizeof amdhsa_prefix - 1 && memcmp(key, amdhsa_prefix, sizeof amdhsa_prefix - 1) == 0) {
+        n -= sizeof amdhsa_prefix - 1;
+        memmove(key, key + sizeof amdhsa_prefix - 1, n + 1);
+    }
+    if (n > 0) {
+        for (r = 0; r < _AK_ARCH_ROWS; r++) {
+            const ak_arch_info* row = &_ak_arch_table[r];
+            if ((strlen(row->name) == n && memcmp(row->name, key, n) == 0) ||
+                _ak_arch_list_has(row->aliases, key, n)) {
+                *out = row;
+                return AK_OK;
+            }
+        }
+        /* a family name: its first row (the representative) */
+        for (r = 0; r < _AK_ARCH_ROWS; r++)
+            if (_ak_streq_ci(_ak_arch_table[r].family_name, key)) { *out = &_ak_arch_table[r]; return AK_OK; }
+    }
+    _ak_arch_known_names(known, sizeof known);
+    if (n == 0)
+        return _ak_err(AK_ERROR_NOT_FOUND, "ak_arch_find: architecture name \"%s\" is empty (no target before any ':' feature suffix); known: %s", name, known);
+    return _ak_err(AK_ERROR_NOT_FOUND, "ak_arch_find: unknown architecture \"%s\" (looked up as \"%s\"); known: %s",
+                   name, key, known);
+}
+
+AKDEF ak_result ak_target_id_parse(const char* id, ak_target_id* out) {
+    static const char* const feats[2] = { "sramecc", "xnack" };
+    const ak_arch_info* row = NULL;
+    const char* p;
+    size_t n, i;
+    int last = -1;
+    if (out) memset(out, 0, sizeof *out);
+    if (!id || !out)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_target_id_parse: %s is NULL", id ? "out" : "the target ID");
+    out->sramecc = out->xnack = -1;
+    n = strcspn(id, ":");
+    if (n == 0)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target ID '%.80s' has no processor before its first ':' (expected e.g. gfx90a or gfx90a:sramecc+:xnack-)", id);
+    if (n >= sizeof out->processor)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target ID '%.40s...': the processor name is over %d characters", id, (int)sizeof out->processor - 1);
+    for (i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)id[i];
+        if (!(isalnum(c) || c == '_' || c == '-'))
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target ID '%.80s': character 0x%02x in the processor name (expected letters, digits, '_', '-': gfx90a, sm_90)", id, c);
+        out->processor[i] = (char)tolower(c);
+    }
+    out->processor[n] = 0;
+    if (strncmp(out->processor, "gfx", 3) != 0 && strncmp(out->processor, "sm_", 3) != 0)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target ID '%.80s': the processor '%s' is neither an AMD gfx name (gfx90a) nor an NVIDIA sm_ name (sm_90)", id, out->processor);
+    for (i = 0; i < (size_t)_AK_ARCH_ROWS && !row; i++) {
+        const ak_arch_info* a = &_ak_arch_table[i];
+        if (!strcmp(a->name, out->processor) || _ak_arch_list_has(a->aliases, out->processor, n)) row = a;
+    }
+    out->info = row;
+    _ak_copy(out->canonical, sizeof out->canonical, out->processor);
+    for (p = id + n; *p == ':';) {
+        const char* f = p + 1;
+        size_t fl = strcspn(f, ":");
+        int which = -1, sign, k;
+        for (k = 0; k < 2; k++)
+            if (fl == strlen(feats[k]) + 1 && !strncmp(f, feats[k], fl - 1)) which = k;
+        if (which < 0 || (f[fl - 1] != '+' && f[fl - 1] != '-'))
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT,
+                           "target ID '%.80s': '%.*s' is not a target feature (expected sramecc+, sramecc-, xnack+ or xnack-, "
+                           "in that order, after the processor: gfx90a:sramecc+:xnack-)", id, (int)(fl > 40 ? 40 : fl), f);
+        sign = f[fl - 1] == '+';
+        if (which == last)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target ID '%.80s': feature %s is given twice", id, feats[which]);
+        if (which < last)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target ID '%.80s': features out of order (sramecc comes before xnack: %s:sramecc+:xnack-)",
+                           id, out->processor);
+        if (which == 0) out->sramecc = sign; else out->xnack = sign;
+        if (!row || !_ak_arch_list_has(row->features, feats[which], strlen(feats[which])))
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target ID '%.80s': %s %s no %s feature (%s)", id, out->processor,
+                           row ? "has" : "is not in amdkit's architecture table, so it takes", feats[which],
+                           row ? (row->features[0] ? "its features: sramecc, xnack" : "it takes no target features")
+                               : "features are checked against the table");
+        last = which;
+        if (strlen(out->canonical) + fl + 2 > sizeof out->canonical)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target ID '%.80s' is too long", id);
+        _ak_appendf(out->canonical, sizeof out->canonical, ":%.*s", (int)fl, f);
+        p = f + fl;
+    }
+    return AK_OK;
+}
+
+AKDEF int ak_arch_count(void) { return _AK_ARCH_ROWS; }
+
+AKDEF const ak_arch_info* ak_arch_at(int i) {
+    if (i < 0 || i >= _AK_ARCH_ROWS) return NULL;
+    return &_ak_arch_table[i];
+}
+
+AKDEF const char* ak_family_name(ak_family f) {
+    static const char* const names[AK_FAMILY_COUNT] = {
+        "GCN5", "CDNA1", "CDNA2", "CDNA3", "CDNA4", "RDNA2", "RDNA3", "RDNA4",
+        "Ampere", "Ada", "Hopper", "Blackwell"
+    };
+    if ((int)f < 0 || (int)f >= (int)AK_FAMILY_COUNT) return "?";
+    return names[(int)f];
+}
+
+AKDEF const char* ak_matrix_isa_name(ak_matrix_isa m) {
+    static const char* const names[] = { "none", "MFMA", "WMMA", "MMA", "WGMMA" };
+    if ((int)m < 0 || (int)m >= (int)(sizeof names / sizeof names[0])) return "?";
+    return names[(int)m];
+}
+/* ==========================================================================
+ * >>impl:hash  SHA-256 (disk cache keys and checksums) and a fast 128-bit
+ * non-cryptographic hash (memory cache keys)
+ * ========================================================================== */
+
+/* ---- SHA-256 (FIPS 180-4) ------------------------------------------------
+ * Incremental: _ak_sha256_init, _ak_sha256_update (any number of times, any
+ * chunk sizes), _ak_sha256_final; or one shot with _ak_sha256. */
+typedef struct _ak_sha256_ctx {
+    uint32_t h[8];       /* chaining value */
+    uint64_t total;      /* bytes hashed so far */
+    uint8_t block[64];   /* partial block */
+    size_t fill;         /* bytes in block */
+} _ak_sha256_ctx;
+
+/* Round constants: first 32 bits of the fractional parts of the cube roots
+ * of the first 64 primes (FIPS 180-4, 4.2.2). */
+static const uint32_t _ak_sha256_k[64] = {
+    0x428a2f98u, 0x71374491u, 0xb5c0fbcfu, 0xe9b5dba5u, 0x3956c25bu, 0x59f111f1u, 0x923f82a4u, 0xab1c5ed5u,
+    0xd807aa98u, 0x12835b01u, 0x243185beu, 0x550c7dc3u, 0x72be5d74u, 0x80deb1feu, 0x9bdc06a7u, 0xc19bf174u,
+    0xe49b69c1u, 0xefbe4786u, 0x0fc19dc6u, 0x240ca1ccu, 0x2de92c6fu, 0x4a7484aau, 0x5cb0a9dcu, 0x76f988dau,
+    0x983e5152u, 0xa831c66du, 0xb00327c8u, 0xbf597fc7u, 0xc6e00bf3u, 0xd5a79147u, 0x06ca6351u, 0x14292967u,
+    0x27b70a85u, 0x2e1b2138u, 0x4d2c6dfcu, 0x53380d13u, 0x650a7354u, 0x766a0abbu, 0x81c2c92eu, 0x92722c85u,
+    0xa2bfe8a1u, 0xa81a664bu, 0xc24b8b70u, 0xc76c51a3u, 0xd192e819u, 0xd6990624u, 0xf40e3585u, 0x106aa070u,
+    0x19a4c116u, 0x1e376c08u, 0x2748774cu, 0x34b0bcb5u, 0x391c0cb3u, 0x4ed8aa4au, 0x5b9cca4fu, 0x682e6ff3u,
+    0x748f82eeu, 0x78a5636fu, 0x84c87814u, 0x8cc70208u, 0x90befffau, 0xa4506cebu, 0xbef9a3f7u, 0xc67178f2u
+};
+
+static uint32_t _ak_ror32(uint32_t x, unsigned n) { return (x >> n) | (x << (32u - n)); }
+
+/* One 64-byte block into the chaining value (portable C). */
+static void _ak_sha256_block_c(uint32_t h[8], const uint8_t* p) {
+    uint32_t w[64];
+    uint32_t a, b, c, d, e, f, g, k, t1, t2;
+    int i;
+    for (i = 0; i < 16; i++)
+        w[i] = ((uint32_t)p[4 * i] << 24) | ((uint32_t)p[4 * i + 1] << 16) | ((uint32_t)p[4 * i + 2] << 8) |
+               (uint32_t)p[4 * i + 3];
+    for (i = 16; i < 64; i++) {
+        uint32_t s0 = _ak_ror32(w[i - 15], 7) ^ _ak_ror32(w[i - 15], 18) ^ (w[i - 15] >> 3);
+        uint32_t s1 = _ak_ror32(w[i - 2], 17) ^ _ak_ror32(w[i - 2], 19) ^ (w[i - 2] >> 10);
+        w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    }
+    a = h[0]; b = h[1]; c = h[2]; d = h[3]; e = h[4]; f = h[5]; g = h[6]; k = h[7];
+    for (i = 0; i < 64; i++) {
+        uint32_t big1 = _ak_ror32(e, 6) ^ _ak_ror32(e, 11) ^ _ak_ror32(e, 25);
+        uint32_t choose = (e & f) ^ (~e & g);
+        uint32_t big0 = _ak_ror32(a, 2) ^ _ak_ror32(a, 13) ^ _ak_ror32(a, 22);
+        uint32_t major = (a & b) ^ (a & c) ^ (b & c);
+        t1 = k + big1 + choose + _ak_sha256_k[i] + w[i];
+        t2 = big0 + major;
+        k = g; g = f; f = e; e = d + t1;
+        d = c; c = b; b = a; a = t1 + t2;
+    }
+    h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += k;
+}
+
+/* x86-64 with the SHA extensions (SHA-NI: Intel since Goldmont / Ice Lake,
+ * AMD since Zen): the same compression in hardware, ~7x the portable code
+ * here (a disk-cache hit hashes its key and its whole payload). Chosen once
+ * per process from CPUID; AMDKIT_NO_SHA_NI compiles it out, and the tests
+ * compare both paths (_ak_sha256_force_c). State in the instructions' order:
+ * st0 = (A,B,E,F), st1 = (C,D,G,H), high lane first. */
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(AMDKIT_NO_SHA_NI)
+#define _AK_SHA_NI 1
+#include <immintrin.h>
+#include <cpuid.h>
+__attribute__((target("sha,sse4.1,ssse3")))
+static void _ak_sha256_blocks_ni(uint32_t h[8], const uint8_t* p, size_t nblocks) {
+    const __m128i bswap = _mm_set_epi8(12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3);
+    __m128i t = _mm_loadu_si128((const __m128i*)(const void*)h);          /* lanes A B C D */
+    __m128i st1 = _mm_loadu_si128((const __m128i*)(const void*)(h + 4));  /* lanes E F G H */
+    __m128i st0, m[4], w, save0, save1;
+    int g;
+    t = _mm_shuffle_epi32(t, 0xB1);                 /* B A D C */
+    st1 = _mm_shuffle_epi32(st1, 0x1B);             /* H G F E */
+    st0 = _mm_alignr_epi8(t, st1, 8);               /* F E B A: ABEF */
+    st1 = _mm_blend_epi16(st1, t, 0xF0);            /* H G D C: CDGH */
+    for (; nblocks; nblocks--, p += 64) {
+        save0 = st0;
+        save1 = st1;
+        for (g = 0; g < 16; g++) {                  /* four rounds per group */
+            if (g < 4) {
+                w = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i*)(const void*)(p + 16 * g)), bswap);
+            } else {                                /* W[t..t+3] from the four groups before */
+                w = _mm_sha256msg1_epu32(m[g & 3], m[(g + 1) & 3]);
+                w = _mm_add_epi32(w, _mm_alignr_epi8(m[(g + 3) & 3], m[(g + 2) & 3], 4));
+                w = _mm_sha256msg2_epu32(w, m[(g + 3) & 3]);
+            }
+            m[g & 3] = w;
+            w = _mm_add_epi32(w, _mm_loadu_si128((const __m128i*)(const void*)(_ak_sha256_k + 4 * g)));
+            st1 = _mm_sha256rnds2_epu32(st1, st0, w);
+            st0 = _mm_sha256rnds2_epu32(st0, st1, _mm_shuffle_epi32(w, 0x0E));
+        }
+        st0 = _mm_add_epi32(st0, save0);
+        st1 = _mm_add_epi32(st1, save1);
+    }
+    t = _mm_shuffle_epi32(st0, 0x1B);               /* A B E F (low lane first) */
+    st1 = _mm_shuffle_epi32(st1, 0xB1);             /* G H C D */
+    _mm_storeu_si128((__m128i*)(void*)h, _mm_blend_epi16(t, st1, 0xF0));          /* A B C D */
+    _mm_storeu_si128((__m128i*)(void*)(h + 4), _mm_alignr_epi8(st1, t, 8));       /* E F G H */
+}
+static int _ak_sha_ni_state;   /* 0 not asked yet, 1 present, 2 absent */
+static int _ak_sha256_force_c; /* tests: the portable path even where SHA-NI is present */
+static int _ak_sha_ni(void) {
+    int v = __atomic_load_n(&_ak_sha_ni_state, __ATOMIC_RELAXED);
+    if (!v) {   /* three CPUIDs, once (each one is a VM exit under a hypervisor: ~9 us on the dev VM) */
+        unsigned a = 0, b = 0, c = 0, d = 0, c1 = 0;
+        __cpuid(0, a, b, c, d);
+        v = 2;
+        if (a >= 7) {
+            __cpuid(1, a, b, c1, d);
+            __cpuid_count(7, 0, a, b, c, d);
+            if ((c1 & (1u << 9)) && (c1 & (1u << 19)) && (b & (1u << 29))) v = 1;   /* SSSE3, SSE4.1, SHA */
+        }
+        __atomic_store_n(&_ak_sha_ni_state, v, __ATOMIC_RELAXED);
+    }
+    return v == 1 && !__atomic_load_n(&_ak_sha256_force_c, __ATOMIC_RELAXED);
+}
+#endif
+/* nblocks 64-byte blocks into the chaining value. */
+static void _ak_sha256_blocks(uint32_t h[8], const uint8_t* p, size_t nblocks) {
+#ifdef _AK_SHA_NI
+    if (_ak_sha_ni()) { _ak_sha256_blocks_ni(h, p, nblocks); return; }
+#endif
+    for (; nblocks; nblocks--, p += 64) _ak_sha256_block_c(h, p);
+}
+
+static void _ak_sha256_init(_ak_sha256_ctx* s) {
+    /* Initial value: fractional parts of the square roots of the first 8 primes. */
+    s->h[0] = 0x6a09e667u; s->h[1] = 0xbb67ae85u; s->h[2] = 0x3c6ef372u; s->h[3] = 0xa54ff53au;
+    s->h[4] = 0x510e527fu; s->h[5] = 0x9b05688cu; s->h[6] = 0x1f83d9abu; s->h[7] = 0x5be0cd19u;
+    s->total = 0;
+    s->fill = 0;
+}
+
+static void _ak_sha256_update(_ak_sha256_ctx* s, const void* data, size_t n) {
+    const uint8_t* p = (const uint8_t*)data;
+    if (!n) return;
+    s->total += (uint64_t)n;
+    if (s->fill) {
+        size_t take = 64 - s->fill;
+        if (take > n) take = n;
+        memcpy(s->block + s->fill, p, take);
+        s->fill += take; p += take; n -= take;
+        if (s->fill < 64) return;
+        _ak_sha256_blocks(s->h, s->block, 1);
+        s->fill = 0;
+    }
+    if (n >= 64) {
+        _ak_sha256_blocks(s->h, p, n / 64);
+        p += n & ~(size_t)63; n &= 63;
+    }
+    if (n) { memcpy(s->block, p, n); s->fill = n; }
+}
+
+static void _ak_sha256_final(_ak_sha256_ctx* s, uint8_t out[32]) {
+    uint64_t bits = s->total * 8u;
+    int i;
+    /* Padding: 0x80, zeros up to 56 mod 64, then the bit length big-endian. */
+    s->block[s->fill++] = 0x80;
+    if (s->fill > 56) {
+        memset(s->block + s->fill, 0, 64 - s->fill);
+        _ak_sha256_blocks(s->h, s->block, 1);
+        s->fill = 0;
+    }
+    memset(s->block + s->fill, 0, 56 - s->fill);
+    for (i = 0; i < 8; i++) s->block[56 + i] = (uint8_t)(bits >> (56 - 8 * i));
+    _ak_sha256_blocks(s->h, s->block, 1);
+    for (i = 0; i < 8; i++) {
+        out[4 * i] = (uint8_t)(s->h[i] >> 24);
+        out[4 * i + 1] = (uint8_t)(s->h[i] >> 16);
+        out[4 * i + 2] = (uint8_t)(s->h[i] >> 8);
+        out[4 * i + 3] = (uint8_t)s->h[i];
+    }
+    memset(s, 0, sizeof *s);
+}
+
+static void _ak_sha256(const void* data, size_t n, uint8_t out[32]) {
+    _ak_sha256_ctx s;
+    _ak_sha256_init(&s);
+    _ak_sha256_update(&s, data, n);
+    _ak_sha256_final(&s, out);
+}
+
+/* Lower-case hex of n bytes into out (2n characters + terminator). */
+static void _ak_hex(const uint8_t* p, size_t n, char* out) {
+    static const char digits[] = "0123456789abcdef";
+    size_t i;
+    for (i = 0; i < n; i++) {
+        out[2 * i] = digits[p[i] >> 4];
+        out[2 * i + 1] = digits[p[i] & 15];
+    }
+    out[2 * n] = 0;
+}
+
+/* ---- fast 128-bit hash ---------------------------------------------------
+ * Non-cryptographic, for the in-memory cache index only (the memory level
+ * compares the full key on a hit, so a collision costs nothing but a
+ * comparison). Its value may differ between machines (byte order) and
+ * builds: never store it.
+ *
+ * Design: four independent 64-bit lanes each take 16 bytes per 64-byte
+ * stripe; a lane absorbs its two words with one 64x64->128 multiply whose
+ * halves are folded by xor (the product of (word0 ^ lane constant) and
+ * (word1 ^ lane state)), plus the old state added back so a zero factor
+ * never erases what the lane has seen. The four lanes run in parallel (no
+ * dependency between them), so the loop costs about one multiply latency per
+ * 64 bytes. The tail (< 64 bytes) goes 16 bytes at a time into the lanes, the
+ * last partial block zero-padded; the length enters the finalization, so
+ * padding cannot alias. Finalization folds the lanes pairwise through two
+ * more multiplies and mixes each output half once more.
+ *
+ * Constants: fractional parts of the square roots of the first eight primes
+ * (the SHA-512 initial value), i.e. nothing chosen for a purpose. */
+typedef struct _ak_h128 { uint64_t lo, hi; } _ak_h128;
+
+#define _AK_HK0 0x6a09e667f3bcc908ull
+#define _AK_HK1 0xbb67ae8584caa73bull
+#define _AK_HK2 0x3c6ef372fe94f82bull
+#define _AK_HK3 0xa54ff53a5f1d36f1ull
+#define _AK_HK4 0x510e527fade682d1ull
+#define _AK_HK5 0x9b05688c2b3e6c1full
+#define _AK_HK6 0x1f83d9abfb41bd6bull
+#define _AK_HK7 0x5be0cd19137e2179ull
+
+#if defined(__SIZEOF_INT128__)
+__extension__ typedef unsigned __int128 _ak_u128;
+/* 64x64 -> 128 multiply, high and low halves folded by xor. */
+static uint64_t _ak_mulfold(uint64_t a, uint64_t b) {
+    _ak_u128 r = (_ak_u128)a * b;
+    return (uint64_t)r ^ (uint64_t)(r >> 64);
+}
+#else
+static uint64_t _ak_mulfold(uint64_t a, uint64_t b) {
+    uint64_t al = a & 0xffffffffu, ah = a >> 32, bl = b & 0xffffffffu, bh = b >> 32;
+    uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+    uint64_t mid = (ll >> 32) + (lh & 0xffffffffu) + (hl & 0xffffffffu);
+    uint64_t lo = (ll & 0xffffffffu) | (mid << 32);
+    uint64_t hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+    return lo ^ hi;
+}
+#endif
+
+static uint64_t _ak_rd64(const uint8_t* p) { uint64_t v; memcpy(&v, p, 8); return v; }
+static uint64_t _ak_rotl64(uint64_t x, unsigned n) { return (x << n) | (x >> (64u - n)); }
+
+/* Final mix of one 64-bit half: xor-shift, multiply by an odd constant, twice. */
+static uint64_t _ak_h64_settle(uint64_t x) {
+    x ^= x >> 31;
+    x *= (_AK_HK5 | 1u);
+    x ^= x >> 29;
+    x *= (_AK_HK2 | 1u);
+    x ^= x >> 32;
+    return x;
+}
+
+/* 128-bit hash of n bytes, seeded (chain fields by passing the previous
+ * result as the seed). */
+static _ak_h128 _ak_hash128_seeded(const void* data, size_t n, _ak_h128 seed) {
+    const uint8_t* p = (const uint8_t*)data;
+    uint64_t s0 = seed.lo ^ _AK_HK0, s1 = seed.hi ^ _AK_HK1;
+    uint64_t s2 = _ak_rotl64(seed.lo, 32) ^ _AK_HK2, s3 = _ak_rotl64(seed.hi, 32) ^ _AK_HK3;
+    size_t left = n;
+    _ak_h128 out;
+    uint64_t u, v;
+    while (left >= 64) {
+        s0 = _ak_mulfold(_ak_rd64(p) ^ _AK_HK4, _ak_rd64(p + 8) ^ s0) + s0;
+        s1 = _ak_mulfold(_ak_rd64(p + 16) ^ _AK_HK5, _ak_rd64(p + 24) ^ s1) + s1;
+        s2 = _ak_mulfold(_ak_rd64(p + 32) ^ _AK_HK6, _ak_rd64(p + 40) ^ s2) + s2;
+        s3 = _ak_mulfold(_ak_rd64(p + 48) ^ _AK_HK7, _ak_rd64(p + 56) ^ s3) + s3;
+        p += 64; left -= 64;
+    }
+    /* 0..3 whole 16-byte blocks into lanes 0..2, then the zero-padded rest into lane 3. */
+    if (left >= 16) { s0 = _ak_mulfold(_ak_rd64(p) ^ _AK_HK4, _ak_rd64(p + 8) ^ s0) + s0; p += 16; left -= 16; }
+    if (left >= 16) { s1 = _ak_mulfold(_ak_rd64(p) ^ _AK_HK5, _ak_rd64(p + 8) ^ s1) + s1; p += 16; left -= 16; }
+    if (left >= 16) { s2 = _ak_mulfold(_ak_rd64(p) ^ _AK_HK6, _ak_rd64(p + 8) ^ s2) + s2; p += 16; left -= 16; }
+    if (left) {
+        uint8_t tail[16];
+        memset(tail, 0, sizeof tail);
+        memcpy(tail, p, left);
+        s3 = _ak_mulfold(_ak_rd64(tail) ^ _AK_HK7, _ak_rd64(tail + 8) ^ s3) + s3;
+    }
+    u = _ak_mulfold(s0 ^ _AK_HK6 ^ (uint64_t)n, s1 ^ _AK_HK3);
+    v = _ak_mulfold(s2 ^ _AK_HK7 ^ _ak_rotl64(u, 23), s3 ^ _AK_HK1 ^ (uint64_t)n * _AK_HK0);
+    out.lo = _ak_h64_settle(u + v);
+    out.hi = _ak_h64_settle(v ^ _ak_rotl64(u, 41) ^ _AK_HK4);
+    return out;
+}
+
+#ifdef AMDKIT_TESTS   /* test-only (tests/ti_cache.c) */
+static _ak_h128 _ak_hash128(const void* data, size_t n) {
+    _ak_h128 zero;
+    zero.lo = 0; zero.hi = 0;
+    return _ak_hash128_seeded(data, n, zero);
+}
+#endif
+/* ==========================================================================
+ * >>impl:cache  two-level compile cache: memory LRU + disk
+ *
+ * Memory level: entries keyed by the fast 128-bit hash of every key field
+ * (device_tag included); the entry keeps the full key material and a hit
+ * compares it, so a hash collision can never hand back another kernel's code.
+ * Index: chained hash map (grows by doubling) + doubly linked LRU list
+ * (head = most recently used). Entries are reference counted: the index
+ * holds one reference, every caller of _ak_cache_get one more; an entry
+ * evicted while a caller holds it lives until the last release, and only
+ * then is its loaded handle passed to `unload`.
+ *
+ * Single flight: a miss inserts a PENDING entry and compiles outside the
+ * lock; other threads asking for the same key find it and wait on the
+ * cache's condition variable. Different keys never wait for each other's
+ * compiles: the lock covers map/list operations and counters only; compile,
+ * load and disk I/O run outside it. A failed compile wakes the waiters with
+ * its error code and message, and the entry leaves the index (not cached).
+ *
+ * Disk level: file dir/<2 hex>/<64 hex>.akc named by the SHA-256 of a
+ * canonical, length-prefixed text of (format version, amdkit version,
+ * backend, compiler, arch, kernel name, options, source); device_tag is not
+ * part of it (a code object does not depend on which device of one arch
+ * loads it). File layout (little-endian):
+ *     0  magic "AKCACHE\0"          8 bytes
+ *     8  format version             u32
+ *    12  header size (88)           u32
+ *    16  key digest                 32 bytes
+ *    48  payload size               u64
+ *    56  SHA-256 of the payload     32 bytes
+ *    88  payload
+ * Written to a temp file in the same folder and renamed over the final name
+ * (atomic between processes); a reader verifies everything and removes what
+ * does not verify. A disk hit refreshes the file's mtime, so the size cap
+ * (after each write: delete the oldest files until under cache_max_bytes)
+ * evicts the least recently used.
+ *
+ * Counting: a lookup is a memory hit (also a thread that waited for another
+ * thread's compile of the same key), a disk hit or a miss; compilations
+ * counts compiler runs, failed ones included. With the cache disabled
+ * (cache_enabled 0) or bypassed (get's `bypass`, ak_compile_options.no_cache)
+ * every get compiles into a private entry freed on release: only
+ * compilations and compile_ms count, nothing is read or written on disk.
+ * _ak_cache_destroy frees every cached entry: release yours first.
+ * ========================================================================== */
+
+#define _AK_CACHE_FORMAT 1u
+#define _AK_CACHE_HDR 88u
+#define _AK_CACHE_PATH_MAX 4096
+#define _AK_CACHE_MAX_ENTRY_DEFAULT (64ll << 20)
+
+typedef struct _ak_cache_key {
+    const char* source; size_t source_len;   /* source_len 0: strlen(source) */
+    const char* kernel_name;
+    const char* options;          /* canonical options: sorted, one per line (the caller builds it) */
+    const char* arch;             /* full arch string, e.g. "gfx90a:sramecc+:xnack-" or "sm_90" */
+    const char* backend;          /* "hip" / "cuda" */
+    const char* compiler;         /* compiler + version, e.g. "hipRTC 50221153" */
+    const char* device_tag;       /* memory level only: identity of the context/device ("offline" for offline) */
+    const struct _ak_cache_prefix* prefix;  /* optional: every field but the source measured and hashed once
+                                               (_ak_cache_prefix_make on the same fields); NULL: done per call */
+} _ak_cache_key;
+
+typedef struct _ak_cache_ops {
+    void* user;
+    /* compile: on success *data (from _ak_alloc) and *size; on failure return the code (the error message and compiler
+       log are already recorded on this thread by the callee) */
+    ak_result (*compile)(void* user, void** data, size_t* size);
+    /* optional (NULL: no loading): make a loaded handle (module + function) kept with the memory entry */
+    ak_result (*load)(void* user, const void* data, size_t size, void** loaded);
+    /* optional (NULL: any payload): check a payload read from disk before `load` sees it (is it a code object for this
+       target?); 0 ok, else a reason in why[cap]; a refused payload is removed and recompiled */
+    int (*verify)(void* user, const void* data, size_t size, char* why, size_t cap);
+    /* optional: what log messages call the code when the key's kernel name is empty (a whole-source entry) */
+    const char* name;
+    const char* source_name;
+} _ak_cache_ops;
+
+typedef struct _ak_cache _ak_cache;
+typedef struct _ak_cache_entry _ak_cache_entry;
+
+/* Key fields in the order the memory hash and the comparison take them. */
+enum { _AK_KF_SOURCE, _AK_KF_NAME, _AK_KF_OPTIONS, _AK_KF_ARCH, _AK_KF_BACKEND, _AK_KF_COMPILER, _AK_KF_DEVICE,
+       _AK_KF_COUNT };
+/* The key fields after the source, measured and hashed once (_ak_cache_prefix_make). */
+typedef struct _ak_cache_prefix {
+    size_t l[_AK_KF_COUNT];   /* lengths of the fields after the source */
+    _ak_h128 seed;            /* their hash: the seed of the source's */
+} _ak_cache_prefix;
+enum { _AK_CE_PENDING = 0, _AK_CE_READY = 1, _AK_CE_FAILED = 2 };
+
+struct _ak_cache_entry {
+    _ak_h128 hash;                     /* memory key */
+    _ak_cache_entry* hnext;            /* hash chain (also the free list while dying) */
+    _ak_cache_entry* prev;             /* LRU, towards head (more recent) */
+    _ak_cache_entry* next;             /* LRU, towards tail (older) */
+    int refs;                          /* index (1 while indexed) + callers */
+    int state;                         /* _AK_CE_* */
+    int indexed;                       /* in the map and the LRU list */
+    const struct _ak_cache_prefix* prefix; /* the prefix the key came with (a context's options memo), or NULL:
+                                              an entry with the caller's prefix differs from its key in the source
+                                              at most, so a hit through _ak_cache_get_ready compares the source alone */
+    const char* kf[_AK_KF_COUNT];      /* full key material (copies, in this allocation) */
+    size_t kl[_AK_KF_COUNT];
+    void* data;                        /* code object (from _ak_alloc) */
+    size_t size;
+    void* loaded;                      /* ops->load's handle, or NULL */
+    double compile_ms;                 /* compile time of this code (0 when it came from disk) */
+    ak_result err;                     /* FAILED: the compile's code and detail, for waiters */
+    char* err_msg;
+    char* err_log;
+    char* err_opts;
+    char* err_src;
+};
+
+struct _ak_cache {
+    _ak_mutex lock;
+    _ak_cond cond;                     /* broadcast when a pending entry completes */
+    _ak_logger log;
+    void (*unload)(void* unload_user, void* loaded);
+    void* unload_user;
+    int enabled;                       /* cfg->cache_enabled */
+    int capacity;                      /* memory entries */
+    int disk;                          /* disk level usable */
+    long long max_bytes;               /* disk cap, 0 = none */
+    long long max_entry;               /* cfg->cache_max_entry_bytes: larger files are never read */
+    int trusted;                       /* cfg->cache_trusted: skip the owner/mode checks */
+    int cap_warned;                    /* the 'cap smaller than one entry' warning was given */
+    char dir[_AK_CACHE_PATH_MAX];      /* resolved directory ("" if none could be formed) */
+    _ak_cache_entry** buckets;
+    size_t nbuckets;                   /* power of two */
+    int count;                         /* indexed entries */
+    _ak_cache_entry* head;             /* most recently used */
+    _ak_cache_entry* tail;             /* least recently used */
+    unsigned long long compilations, memory_hits, disk_hits, misses, evictions, disk_errors;
+    double compile_ms;
+};
+
+static void _ak_cache_entry_release(_ak_cache* c, _ak_cache_entry* e);
+
+/* ---- directory resolution (no I/O) --------------------------------------- */
+
+/* 0 ok, 1 nothing could be formed, 2 buffer too small (*need set). */
+static int _ak_cache_resolve_dir(const ak_config* cfg, char* buf, size_t n, size_t* need) {
+    const char* base = NULL;
+    const char* suffix = "";
+    const char* v;
+    size_t len;
+    if (cfg && cfg->cache_dir && cfg->cache_dir[0]) {
+        base = cfg->cache_dir;
+    } else if ((v = _ak_getenv("AMDKIT_CACHE_DIR")) != NULL) {
+        base = v;
+    } else if ((v = _ak_getenv("XDG_CACHE_HOME")) != NULL && v[0] == '/') {
+        /* the XDG spec says to ignore relative values */
+        base = v; suffix = "/amdkit";
+    } else if ((v = _ak_getenv("HOME")) != NULL) {
+        base = v; suffix = "/.cache/amdkit";
+    }
+    if (!base) return 1;
+    len = strlen(base);
+    /* drop trailing slashes (but keep "/") */
+    while (len > 1 && base[len - 1] == '/') len--;
+    /* a relative directory is taken against the current directory now (the
+     * context keeps the absolute path: a later chdir does not move the cache) */
+    if (base[0] != '/') {
+        char cwd[4096];
+        size_t cl;
+        if (!getcwd(cwd, sizeof cwd)) return 1;
+        cl = strlen(cwd);
+        if (cl == 1) cl = 0;                 /* "/" */
+        if (need) *need = cl + 1 + len + strlen(suffix) + 1;
+        if (cl + 1 + len + strlen(suffix) + 1 > n) return 2;
+        memcpy(buf, cwd, cl);
+        buf[cl] = '/';
+        memcpy(buf + cl + 1, base, len);
+        memcpy(buf + cl + 1 + len, suffix, strlen(suffix) + 1);
+        return 0;
+    }
+    if (need) *need = len + strlen(suffix) + 1;
+    if (len + strlen(suffix) + 1 > n) return 2;
+    memcpy(buf, base, len);
+    memcpy(buf + len, suffix, strlen(suffix) + 1);
+    return 0;
+}
+
+AKDEF ak_result ak_cache_dir(const ak_config* cfg, char* buf, size_t buf_size) {
+    size_t need = 0;
+    int r;
+    if (!buf || !buf_size)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_cache_dir: buf is %s and buf_size is %lu, expected a buffer",
+                       buf ? "set" : "NULL", (unsigned long)buf_size);
+    r = _ak_cache_resolve_dir(cfg, buf, buf_size, &need);
+    if (r == 1) {
+        buf[0] = 0;
+        return _ak_err(AK_ERROR_NOT_FOUND, "ak_cache_dir: no cache directory: cache_dir, AMDKIT_CACHE_DIR, "
+                       "XDG_CACHE_HOME (absolute) and HOME are all unset");
+    }
+    if (r == 2) {
+        buf[0] = 0;
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_cache_dir: buffer of %lu bytes too small, %lu needed",
+                       (unsigned long)buf_size, (unsigned long)need);
+    }
+    return AK_OK;
+}
+
+/* ---- small file helpers --------------------------------------------------- */
+
+static void _ak_put_u32le(uint8_t* p, uint32_t v) { int i; for (i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i)); }
+static void _ak_put_u64le(uint8_t* p, uint64_t v) { int i; for (i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i)); }
+static uint32_t _ak_get_u32le(const uint8_t* p) {
+    uint32_t v = 0; int i;
+    for (i = 3; i >= 0; i--) v = (v << 8) | p[i];
+    return v;
+}
+static uint64_t _ak_get_u64le(const uint8_t* p) {
+    uint64_t v = 0; int i;
+    for (i = 7; i >= 0; i--) v = (v << 8) | p[i];
+    return v;
+}
+
+/* Read/write exactly n bytes (retrying on EINTR / short transfers). 0 ok, -1 error, 1 end of file (read). */
+static int _ak_read_full(int fd, void* buf, size_t n) {
+    uint8_t* p = (uint8_t*)buf;
+    while (n) {
+        ssize_t r = read(fd, p, n);
+        if (r < 0) { if (errno == EINTR) continue; return -1; }
+        if (r == 0) return 1;
+        p += r; n -= (size_t)r;
+    }
+    return 0;
+}
+static int _ak_write_full(int fd, const void* buf, size_t n) {
+    const uint8_t* p = (const uint8_t*)buf;
+    while (n) {
+        ssize_t r = write(fd, p, n);
+        if (r < 0) { if (errno == EINTR) continue; return -1; }
+        if (r == 0) { errno = EIO; return -1; }
+        p += r; n -= (size_t)r;
+    }
+    return 0;
+}
+
+/* mkdir -p. 0 ok (path is a directory), else -1 with errno set. */
+static int _ak_mkdir_p(const char* path) {
+    char buf[_AK_CACHE_PATH_MAX];
+    size_t i, n = strlen(path);
+    struct stat st;
+    if (!n || n >= sizeof buf) { errno = ENAMETOOLONG; return -1; }
+    memcpy(buf, path, n + 1);
+    for (i = 1; i < n; i++) {
+        if (buf[i] != '/') continue;
+        buf[i] = 0;
+        if (mkdir(buf, 0755) != 0 && errno != EEXIST) {
+            int e = errno;
+            if (stat(buf, &st) != 0 || !S_ISDIR(st.st_mode)) { errno = e; return -1; }
+        }
+        buf[i] = '/';
+    }
+    if (mkdir(buf, 0755) != 0 && errno != EEXIST) return -1;
+    if (stat(buf, &st) != 0) return -1;
+    if (!S_ISDIR(st.st_mode)) { errno = ENOTDIR; return -1; }
+    return 0;
+}
+
+/* Process-wide counter for unique temp names (with pid and thread). */
+static pthread_mutex_t _ak_cache_tmp_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned long long _ak_cache_tmp_counter;
+static void _ak_cache_tmp_name(char* out, size_t cap, const char* dir_or_shard, const char* stem) {
+    unsigned long long ctr, tid = 0;
+    pthread_t self = pthread_self();
+    memcpy(&tid, &self, sizeof self < sizeof tid ? sizeof self : sizeof tid);
+    pthread_mutex_lock(&_ak_cache_tmp_lock);
+    ctr = ++_ak_cache_tmp_counter;
+    pthread_mutex_unlock(&_ak_cache_tmp_lock);
+    snprintf(out, cap, "%s/%s.%ld.%llx.%llu.tmp", dir_or_shard, stem, (long)getpid(), tid, ctr);
+}
+
+static int _ak_has_suffix(const char* s, const char* suf) {
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && !memcmp(s + a - b, suf, b);
+}
+static int _ak_is_shard_name(const char* s) {
+    return isxdigit((unsigned char)s[0]) && isxdigit((unsigned char)s[1]) && s[2] == 0;
+}
+
+/* ---- key digests ------------------------------------------------------------ */
+
+/* Normalized key fields (NULL -> ""). */
+static void _ak_cache_key_fields(const _ak_cache_key* k, const char* f[_AK_KF_COUNT], size_t l[_AK_KF_COUNT]) {
+    int i;
+    f[_AK_KF_SOURCE] = k->source;
+    l[_AK_KF_SOURCE] = k->source_len ? k->source_len : strlen(k->source);
+    f[_AK_KF_NAME] = k->kernel_name;
+    f[_AK_KF_OPTIONS] = k->options;
+    f[_AK_KF_ARCH] = k->arch;
+    f[_AK_KF_BACKEND] = k->backend;
+    f[_AK_KF_COMPILER] = k->compiler;
+    f[_AK_KF_DEVICE] = k->device_tag;
+    for (i = 1; i < _AK_KF_COUNT; i++) {
+        if (!f[i]) f[i] = "";
+        l[i] = k->prefix ? k->prefix->l[i] : strlen(f[i]);
+    }
+}
+
+/* Memory key: the fast hash chained over every field but the source, then
+ * over the source (each field's length is mixed in by the hash, so field
+ * boundaries cannot shift). The fields before the source are the same for
+ * every kernel a context compiles with the same options: a caller that
+ * keeps them (ak_kernel_get's options memo) hashes them once
+ * (_ak_cache_prefix_make) and a memory hit hashes the source alone. */
+static _ak_h128 _ak_cache_prefix_seed(const char* const f[_AK_KF_COUNT], const size_t l[_AK_KF_COUNT]) {
+    _ak_h128 h;
+    int i;
+    h.lo = (uint64_t)_AK_CACHE_FORMAT; h.hi = 0;
+    for (i = 0; i < _AK_KF_COUNT; i++)
+        if (i != _AK_KF_SOURCE) h = _ak_hash128_seeded(f[i], l[i], h);
+    return h;
+}
+static _ak_h128 _ak_cache_mem_hash(const char* const f[_AK_KF_COUNT], const size_t l[_AK_KF_COUNT]) {
+    return _ak_hash128_seeded(f[_AK_KF_SOURCE], l[_AK_KF_SOURCE], _ak_cache_prefix_seed(f, l));
+}
+/* The prefix of `k` (its source is not read). */
+static void _ak_cache_prefix_make(const _ak_cache_key* k, _ak_cache_prefix* p) {
+    const char* f[_AK_KF_COUNT];
+    _ak_cache_key k2 = *k;
+    k2.source = "";
+    k2.source_len = 0;
+    k2.prefix = NULL;
+    _ak_cache_key_fields(&k2, f, p->l);
+    p->seed = _ak_cache_prefix_seed(f, p->l);
+}
+
+/* Disk key: SHA-256 over a canonical text, each field length-prefixed:
+ *   "amdkit-cache-key\nformat 1\namdkit 0.1.0\n" then "<tag> <len>\n<bytes>\n"
+ * for backend, compiler, arch, kernel, options, source. No device_tag. */
+static void _ak_cache_disk_digest(const char* const f[_AK_KF_COUNT], const size_t l[_AK_KF_COUNT], uint8_t out[32]) {
+    static const int order[6] = { _AK_KF_BACKEND, _AK_KF_COMPILER, _AK_KF_ARCH, _AK_KF_NAME, _AK_KF_OPTIONS,
+                                  _AK_KF_SOURCE };
+    static const char* tags[6] = { "backend", "compiler", "arch", "kernel", "options", "source" };
+    _ak_sha256_ctx s;
+    char line[96];
+    int i, n;
+    _ak_sha256_init(&s);
+    n = snprintf(line, sizeof line, "amdkit-cache-key\nformat %u\namdkit %s\n", _AK_CACHE_FORMAT, AK_VERSION_STRING);
+    _ak_sha256_update(&s, line, (size_t)n);
+    for (i = 0; i < 6; i++) {
+        n = snprintf(line, sizeof line, "%s %lu\n", tags[i], (unsigned long)l[order[i]]);
+        _ak_sha256_update(&s, line, (size_t)n);
+        _ak_sha256_update(&s, f[order[i]], l[order[i]]);
+        _ak_sha256_update(&s, "\n", 1);
+    }
+    _ak_sha256_final(&s, out);
+}
+
+/* dir/<2 hex>/<64 hex>.akc (and the shard folder in `shard` if given). */
+static void _ak_cache_paths(const _ak_cache* c, const uint8_t digest[32], char* path, size_t cap, char* shard,
+                            size_t shard_cap) {
+    char hex[65];
+    _ak_hex(digest, 32, hex);
+    snprintf(path, cap, "%s/%.2s/%s.akc", c->dir, hex, hex);
+    if (shard) snprintf(shard, shard_cap, "%s/%.2s", c->dir, hex);
+}
+
+/* ---- entries ---------------------------------------------------------------- */
+
+static void _ak_cache_count(_ak_cache* c, unsigned long long* field, unsigned long long n) {
+    _ak_mutex_lock(&c->lock);
+    *field += n;
+    _ak_mutex_unlock(&c->lock);
+}
+
+/* New entry holding a copy of the key material (one allocation). */
+static _ak_cache_entry* _ak_cache_entry_new(const char* const f[_AK_KF_COUNT], const size_t l[_AK_KF_COUNT]) {
+    size_t total = sizeof(_ak_cache_entry), off;
+    _ak_cache_entry* e;
+    char* mem;
+    int i;
+    for (i = 0; i < _AK_KF_COUNT; i++) total += l[i] + 1;
+    e = (_ak_cache_entry*)_ak_alloc(total);
+    if (!e) return NULL;
+    memset(e, 0, sizeof *e);
+    mem = (char*)(e + 1);
+    off = 0;
+    for (i = 0; i < _AK_KF_COUNT; i++) {
+        memcpy(mem + off, f[i], l[i]);
+        mem[off + l[i]] = 0;
+        e->kf[i] = mem + off;
+        e->kl[i] = l[i];
+        off += l[i] + 1;
+    }
+    return e;
+}
+
+/* Free an entry whose last reference is gone (cache lock NOT held). */
+static void _ak_cache_entry_free(_ak_cache* c, _ak_cache_entry* e) {
+    if (e->loaded && c->unload) c->unload(c->unload_user, e->loaded);
+    _ak_dealloc(e->data);
+    _ak_dealloc(e->err_msg); _ak_dealloc(e->err_log); _ak_dealloc(e->err_opts); _ak_dealloc(e->err_src);
+    _ak_dealloc(e);
+}
+static void _ak_cache_free_list(_ak_cache* c, _ak_cache_entry* list) {
+    while (list) {
+        _ak_cache_entry* nx = list->hnext;
+        _ak_cache_entry_free(c, list);
+        list = nx;
+    }
+}
+
+static int _ak_cache_key_eq(const _ak_cache_entry* e, const char* const f[_AK_KF_COUNT],
+                            const size_t l[_AK_KF_COUNT]) {
+    int i;
+    for (i = _AK_KF_COUNT - 1; i >= 0; i--) /* short fields first, the source last */
+        if (e->kl[i] != l[i] || memcmp(e->kf[i], f[i], l[i]) != 0) return 0;
+    return 1;
+}
+
+/* -- map + LRU, all with the cache lock held -- */
+static _ak_cache_entry* _ak_cache_find(_ak_cache* c, _ak_h128 h, const char* const f[_AK_KF_COUNT],
+                                       const size_t l[_AK_KF_COUNT]) {
+    _ak_cache_entry* e = c->buckets[(size_t)h.lo & (c->nbuckets - 1)];
+    for (; e; e = e->hnext)
+        if (e->hash.lo == h.lo && e->hash.hi == h.hi && _ak_cache_key_eq(e, f, l)) return e;
+    return NULL;
+}
+static void _ak_cache_lru_unlink(_ak_cache* c, _ak_cache_entry* e) {
+    if (e->prev) e->prev->next = e->next; else c->head = e->next;
+    if (e->next) e->next->prev = e->prev; else c->tail = e->prev;
+    e->prev = e->next = NULL;
+}
+static void _ak_cache_lru_push_front(_ak_cache* c, _ak_cache_entry* e) {
+    e->prev = NULL;
+    e->next = c->head;
+    if (c->head) c->head->prev = e; else c->tail = e;
+    c->head = e;
+}
+static void _ak_cache_grow(_ak_cache* c) {
+    size_t nb = c->nbuckets * 2, i;
+    _ak_cache_entry** b = (_ak_cache_entry**)_ak_calloc(nb * sizeof *b);
+    if (!b) return; /* keep the longer chains */
+    for (i = 0; i < c->nbuckets; i++) {
+        _ak_cache_entry* e = c->buckets[i];
+        while (e) {
+            _ak_cache_entry* nx = e->hnext;
+            size_t j = (size_t)e->hash.lo & (nb - 1);
+            e->hnext = b[j];
+            b[j] = e;
+            e = nx;
+        }
+    }
+    _ak_dealloc(c->buckets);
+    c->buckets = b;
+    c->nbuckets = nb;
+}
+static void _ak_cache_index_add(_ak_cache* c, _ak_cache_entry* e) {
+    size_t j;
+    if ((size_t)c->count + 1 > c->nbuckets - c->nbuckets / 4) _ak_cache_grow(c);
+    j = (size_t)e->hash.lo & (c->nbuckets - 1);
+    e->hnext = c->buckets[j];
+    c->buckets[j] = e;
+    _ak_cache_lru_push_front(c, e);
+    e->indexed = 1;
+    __atomic_add_fetch(&e->refs, 1, __ATOMIC_RELAXED);
+    c->count++;
+}
+/* Remove from map and LRU and drop the index's reference; an entry left with
+ * no reference goes onto *dead (freed by the caller after unlocking). */
+static void _ak_cache_index_remove(_ak_cache* c, _ak_cache_entry* e, _ak_cache_entry** dead) {
+    _ak_cache_entry** pp = &c->buckets[(size_t)e->hash.lo & (c->nbuckets - 1)];
+    while (*pp && *pp != e) pp = &(*pp)->hnext;
+    if (*pp) *pp = e->hnext;
+    e->hnext = NULL;
+    _ak_cache_lru_unlink(c, e);
+    e->indexed = 0;
+    c->count--;
+    if (__atomic_sub_fetch(&e->refs, 1, __ATOMIC_ACQ_REL) == 0) { e->hnext = *dead; *dead = e; }
+}
+/* Evict least recently used entries (never one still being compiled) down
+ * to capacity. Returns how many; *name gets the kernel name of the last one
+ * (the caller logs after unlocking: no user callback runs under the lock). */
+static int _ak_cache_evict_to_capacity(_ak_cache* c, _ak_cache_entry** dead, char* name, size_t name_cap) {
+    _ak_cache_entry* e = c->tail;
+    int n = 0;
+    while (c->count > c->capacity && e) {
+        _ak_cache_entry* older_next = e->prev;
+        if (e->state == _AK_CE_READY) {
+            _ak_copy(name, name_cap, e->kf[_AK_KF_NAME]);
+            _ak_cache_index_remove(c, e, dead);
+            c->evictions++;
+            n++;
+        }
+        e = older_next;
+    }
+    return n;
+}
+
+/* ---- create / destroy ------------------------------------------------------- */
+
+/* Set up the disk level: mkdir -p and a write probe. Logs one warning when
+ * the directory is unusable. */
+static void _ak_cache_disk_setup(_ak_cache* c) {
+    char probe[_AK_CACHE_PATH_MAX + 128];
+    int fd;
+    if (!c->dir[0]) {
+        c->disk = 0;
+        _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_DIR_UNUSABLE,
+                "no cache directory (cache_dir, AMDKIT_CACHE_DIR, XDG_CACHE_HOME and HOME unset): memory-only");
+        return;
+    }
+    if (strlen(c->dir) > _AK_CACHE_PATH_MAX - 160) {
+        c->disk = 0;
+        _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_DIR_UNUSABLE, "cache directory path too long: memory-only");
+        return;
+    }
+    if (_ak_mkdir_p(c->dir) != 0) {
+        c->disk = 0;
+        _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_DIR_UNUSABLE, "cannot create cache directory %s (%s): memory-only",
+                c->dir, strerror(errno));
+        return;
+    }
+    _ak_cache_tmp_name(probe, sizeof probe, c->dir, ".probe");
+    fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    if (fd < 0) {
+        c->disk = 0;
+        _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_DIR_UNUSABLE, "cache directory %s is not writable (%s): memory-only",
+                c->dir, strerror(errno));
+        return;
+    }
+    close(fd);
+    unlink(probe);
+    c->disk = 1;
+}
+
+static ak_result _ak_cache_create(const ak_config* cfg, const _ak_logger* log,
+                                  void (*unload)(void* unload_user, void* loaded), void* unload_user, _ak_cache** out) {
+    _ak_cache* c;
+    if (!out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "cache: out is NULL");
+    *out = NULL;
+    if (!cfg) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "cache: cfg is NULL");
+    if (cfg->cache_enabled && cfg->cache_capacity < 1)
+        return _ak_err(AK_ERROR_CONFIG, "cache_capacity is %d, expected >= 1", cfg->cache_capacity);
+    if (cfg->cache_max_bytes < 0)
+        return _ak_err(AK_ERROR_CONFIG, "cache_max_bytes is %lld, expected >= 0 (0 = no cap)", cfg->cache_max_bytes);
+    c = (_ak_cache*)_ak_calloc(sizeof *c);
+    if (!c) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "cache: out of host memory");
+    c->nbuckets = 16;
+    c->buckets = (_ak_cache_entry**)_ak_calloc(c->nbuckets * sizeof *c->buckets);
+    if (!c->buckets) { _ak_dealloc(c); return _ak_err(AK_ERROR_OUT_OF_MEMORY, "cache: out of host memory"); }
+    _ak_mutex_init(&c->lock);
+    _ak_cond_init(&c->cond);
+    if (log) c->log = *log;
+    else { c->log.fn = NULL; c->log.user_data = NULL; c->log.level = AK_LOG_WARN; }
+    c->unload = unload;
+    c->unload_user = unload_user;
+    c->enabled = cfg->cache_enabled ? 1 : 0;
+    c->capacity = cfg->cache_capacity > 0 ? cfg->cache_capacity : 1;
+    c->max_bytes = cfg->cache_max_bytes;
+    c->max_entry = cfg->cache_max_entry_bytes >= 4096 ? cfg->cache_max_entry_bytes : _AK_CACHE_MAX_ENTRY_DEFAULT;
+    c->trusted = cfg->cache_trusted ? 1 : 0;
+    if (_ak_cache_resolve_dir(cfg, c->dir, sizeof c->dir, NULL) != 0) c->dir[0] = 0;
+    c->disk = 0;
+    if (c->enabled && cfg->disk_cache) _ak_cache_disk_setup(c);
+    *out = c;
+    return AK_OK;
+}
+
+/* Frees every indexed entry (callers must have released theirs). */
+static void _ak_cache_destroy(_ak_cache* c) {
+    _ak_cache_entry* e;
+    if (!c) return;
+    e = c->head;
+    while (e) {
+        _ak_cache_entry* nx = e->next;
+        _ak_cache_entry_free(c, e);
+        e = nx;
+    }
+    _ak_dealloc(c->buckets);
+    _ak_cond_destroy(&c->cond);
+    _ak_mutex_destroy(&c->lock);
+    _ak_dealloc(c);
+}
+
+/* ---- disk level ---------------------------------------------------------------- */
+
+/* Open a cache file without blocking or following a symlink, and decide
+ * whether it may be read at all. Returns the fd (>= 0), -1 missing, -2
+ * unreadable (errno), -3 refused (*why: not a regular file, owned by another
+ * user, writable by group/others unless trusted; such a file is not ours to
+ * remove: the caller logs it and treats it as a miss). */
+static int _ak_cache_file_open(const char* path, int trusted, struct stat* st, const char** why) {
+    int fd;
+    *why = "";
+    /* O_NONBLOCK: a FIFO (or device) at the path must not block the open;
+       O_NOFOLLOW: a symlink planted in the shard is refused, not followed. */
+    fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENOENT) return -1;
+        if (errno == ELOOP || errno == ENXIO) { *why = errno == ELOOP ? "a symbolic link" : "not a regular file"; return -3; }
+        return -2;
+    }
+    if (fstat(fd, st) != 0) { int e = errno; close(fd); errno = e; return -2; }
+    if (!S_ISREG(st->st_mode)) { close(fd); *why = "not a regular file"; return -3; }
+    if (!trusted && st->st_uid != geteuid()) { close(fd); *why = "owned by another user (set cache_trusted to serve it)"; return -3; }
+    if (!trusted && (st->st_mode & (S_IWGRP | S_IWOTH))) {
+        close(fd); *why = "writable by group or others (set cache_trusted to serve it)"; return -3;
+    }
+    /* O_NONBLOCK stays: it has no effect on a regular file's reads (open(2)) */
+    return fd;
+}
+
+/* Verify one cache file. expect_digest may be NULL (then any digest is
+ * accepted). A file over max_entry bytes is never read. Returns 1 valid
+ * (*data and *size set if data != NULL), 0 missing, -1 invalid (*why says
+ * what; the caller removes it), -2 unreadable (errno), -3 refused (*why; see
+ * _ak_cache_file_open). mtime (may be NULL): the file's modification time, in
+ * seconds. */
+static int _ak_cache_file_read(const char* path, const uint8_t* expect_digest, long long max_entry, int trusted,
+                               void** data, size_t* size, long long* mtime, const char** why) {
+    uint8_t hdr[_AK_CACHE_HDR], sum[32];
+    struct stat st;
+    uint64_t psize;
+    void* buf;
+    int fd, r;
+    *why = "";
+    if (data) *data = NULL;
+    if (size) *size = 0;
+    fd = _ak_cache_file_open(path, trusted, &st, why);
+    if (fd == -1) return 0;
+    if (fd < 0) return fd;
+    if (mtime) *mtime = (long long)st.st_mtime;
+    if ((uint64_t)st.st_size < _AK_CACHE_HDR) { close(fd); *why = "truncated header"; return -1; }
+    if ((long long)st.st_size > max_entry) { close(fd); *why = "larger than cache_max_entry_bytes (not read)"; return -1; }
+    /* header and payload in one read (the payload's buffer sized from st_size, checked against the header below) */
+    buf = _ak_alloc((size_t)st.st_size - _AK_CACHE_HDR + 1);
+    if (!buf) { close(fd); errno = ENOMEM; return -2; }
+    {
+        struct iovec iov[2];
+        ssize_t got;
+        iov[0].iov_base = hdr; iov[0].iov_len = sizeof hdr;
+        iov[1].iov_base = buf; iov[1].iov_len = (size_t)st.st_size - _AK_CACHE_HDR;
+        do got = readv(fd, iov, 2); while (got < 0 && errno == EINTR);
+        if (got < 0) { r = -1; }
+        else if ((size_t)got < sizeof hdr) { r = _ak_read_full(fd, hdr + got, sizeof hdr - (size_t)got); if (!r) r = _ak_read_full(fd, buf, iov[1].iov_len); }
+        else { r = _ak_read_full(fd, (uint8_t*)buf + ((size_t)got - sizeof hdr), iov[1].iov_len - ((size_t)got - sizeof hdr)); }
+    }
+    close(fd);
+    if (r != 0) { _ak_dealloc(buf); if (r < 0) return -2; *why = "shorter than its size (truncated while read)"; return -1; }
+    if (memcmp(hdr, "AKCACHE\0", 8) != 0) { _ak_dealloc(buf); *why = "bad magic (not an amdkit cache file)"; return -1; }
+    if (_ak_get_u32le(hdr + 8) != _AK_CACHE_FORMAT || _ak_get_u32le(hdr + 12) != _AK_CACHE_HDR) {
+        _ak_dealloc(buf); *why = "other format version"; return -1;
+    }
+    if (expect_digest && memcmp(hdr + 16, expect_digest, 32) != 0) { _ak_dealloc(buf); *why = "key digest mismatch"; return -1; }
+    psize = _ak_get_u64le(hdr + 48);
+    if (psize != (uint64_t)st.st_size - _AK_CACHE_HDR) {
+        _ak_dealloc(buf);
+        *why = psize > (uint64_t)st.st_size - _AK_CACHE_HDR ? "truncated payload" : "size mismatch";
+        return -1;
+    }
+    _ak_sha256(buf, (size_t)psize, sum);
+    if (memcmp(sum, hdr + 56, 32) != 0) { _ak_dealloc(buf); *why = "payload checksum mismatch"; return -1; }
+    if (data) { *data = buf; if (size) *size = (size_t)psize; }
+    else _ak_dealloc(buf);
+    return 1;
+}
+
+/* Read the entry of a digest: 1 hit (data/size set, mtime refreshed), 0 miss
+ * (a corrupt file was removed, a refused one left alone; logged and counted). */
+static int _ak_cache_disk_read(_ak_cache* c, const uint8_t digest[32], const char* name, void** data, size_t* size) {
+    char path[_AK_CACHE_PATH_MAX + 512];
+    const char* why;
+    int r;
+    _ak_cache_paths(c, digest, path, sizeof path, NULL, 0);
+    long long mtime = 0;
+    r = _ak_cache_file_read(path, digest, c->max_entry, c->trusted, data, size, &mtime, &why);
+    if (r == 1) {
+        /* LRU order for the size cap, to the minute: a file used in the last minute is not touched again
+           (a metadata write per hit); failure is harmless */
+        if ((long long)time(NULL) - mtime >= 60) utimensat(AT_FDCWD, path, NULL, 0);
+        return 1;
+    }
+    if (r == 0) return 0;
+    if (r == -2) {
+        _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_CORRUPT_ENTRY, "cannot read %s (%s) for %s: recompiling", path,
+                strerror(errno), name);
+        _ak_cache_count(c, &c->disk_errors, 1);
+        return 0;
+    }
+    if (r == -3) {
+        _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_CORRUPT_ENTRY, "%s: %s; not served, recompiling %s", path, why, name);
+        _ak_cache_count(c, &c->disk_errors, 1);
+        return 0;
+    }
+    unlink(path);
+    _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_CORRUPT_ENTRY, "%s: %s; removed, recompiling %s", path, why, name);
+    _ak_cache_count(c, &c->disk_errors, 1);
+    return 0;
+}
+
+/* Remove a file that verified but whose payload was refused or would not load. */
+static void _ak_cache_disk_reject(_ak_cache* c, const uint8_t digest[32], const char* name, const char* why) {
+    char path[_AK_CACHE_PATH_MAX + 512];
+    _ak_cache_paths(c, digest, path, sizeof path, NULL, 0);
+    unlink(path);
+    _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_CORRUPT_ENTRY, "%s: %s for %s; removed, recompiling", path, why, name);
+    _ak_cache_count(c, &c->disk_errors, 1);
+}
+
+/* What log messages call an entry: 'kernel' or 'name' from source.hip. */
+static const char* _ak_cache_what(const char* key_name, const _ak_cache_ops* ops, char* buf, size_t cap) {
+    const char* n = key_name && *key_name ? key_name : (ops && ops->name && *ops->name) ? ops->name : NULL;
+    const char* s = ops && ops->source_name && *ops->source_name ? ops->source_name : NULL;
+    if (n && s) snprintf(buf, cap, "'%s' (%s)", n, s);
+    else if (n || s) snprintf(buf, cap, "'%s'", n ? n : s);
+    else snprintf(buf, cap, "an unnamed kernel");
+    return buf;
+}
+
+typedef struct _ak_cache_file { char* path; long long bytes; long long sec, nsec; } _ak_cache_file;
+static int _ak_cache_file_cmp(const void* a, const void* b) {
+    const _ak_cache_file* x = (const _ak_cache_file*)a;
+    const _ak_cache_file* y = (const _ak_cache_file*)b;
+    if (x->sec != y->sec) return x->sec < y->sec ? -1 : 1;
+    if (x->nsec != y->nsec) return x->nsec < y->nsec ? -1 : 1;
+    return strcmp(x->path, y->path);
+}
+
+/* Every *.akc entry under the cache dir: totals into *u (entries, bytes,
+ * oldest/newest mtime), and the list into *files when files != NULL (caller
+ * frees each path and the array). Temp files an hour old (a writer that
+ * died) are removed on the way when remove_stale is set. */
+static void _ak_cache_scan(_ak_cache* c, int remove_stale, _ak_cache_file** files_out, size_t* nfiles_out,
+                           ak_cache_disk_usage* u) {
+    _ak_cache_file* files = NULL;
+    size_t nfiles = 0, capf = 0;
+    DIR* top;
+    struct dirent* de;
+    time_t now = time(NULL);
+    memset(u, 0, sizeof *u);
+    u->max_bytes = c->max_bytes;
+    if (files_out) *files_out = NULL;
+    if (nfiles_out) *nfiles_out = 0;
+    top = opendir(c->dir);
+    if (!top) return;
+    while ((de = readdir(top)) != NULL) {
+        char shard[_AK_CACHE_PATH_MAX + 8];
+        DIR* sd;
+        struct dirent* fe;
+        if (!_ak_is_shard_name(de->d_name)) continue;
+        snprintf(shard, sizeof shard, "%s/%.2s", c->dir, de->d_name);
+        sd = opendir(shard);
+        if (!sd) continue;
+        while ((fe = readdir(sd)) != NULL) {
+            char path[_AK_CACHE_PATH_MAX + 512];
+            struct stat st;
+            int is_tmp = _ak_has_suffix(fe->d_name, ".tmp");
+            if (!is_tmp && !_ak_has_suffix(fe->d_name, ".akc")) continue;
+            snprintf(path, sizeof path, "%s/%s", shard, fe->d_name);
+            if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) continue;
+            if (is_tmp) { /* left by a writer that died: remove once it is an hour old */
+                if (remove_stale && st.st_mtime + 3600 < now) unlink(path);
+                continue;
+            }
+            if (!u->entries || (long long)st.st_mtime < u->oldest) u->oldest = (long long)st.st_mtime;
+            if ((long long)st.st_mtime > u->newest) u->newest = (long long)st.st_mtime;
+            u->entries++;
+            u->bytes += (unsigned long long)st.st_size;
+            if (!files_out) continue;
+            if (nfiles == capf) {
+                size_t nc = capf ? capf * 2 : 64;
+                _ak_cache_file* nf = (_ak_cache_file*)_ak_realloc(files, nc * sizeof *nf);
+                if (!nf) break;
+                files = nf; capf = nc;
+            }
+            files[nfiles].path = _ak_strdup(path);
+            if (!files[nfiles].path) break;
+            files[nfiles].bytes = (long long)st.st_size;
+            files[nfiles].sec = (long long)st.st_mtim.tv_sec;
+            files[nfiles].nsec = (long long)st.st_mtim.tv_nsec;
+            nfiles++;
+        }
+        closedir(sd);
+    }
+    closedir(top);
+    if (files_out) { *files_out = files; *nfiles_out = nfiles; }
+}
+
+/* After a write: if the *.akc files under dir exceed the cap, delete the
+ * oldest (by mtime) until under it. */
+static void _ak_cache_enforce_cap(_ak_cache* c) {
+    _ak_cache_file* files = NULL;
+    size_t nfiles = 0, i;
+    long long total;
+    unsigned long long removed = 0;
+    ak_cache_disk_usage u;
+    if (c->max_bytes <= 0) return;
+    _ak_cache_scan(c, 1, &files, &nfiles, &u);
+    total = (long long)u.bytes;
+    if (total > c->max_bytes && nfiles) {
+        qsort(files, nfiles, sizeof *files, _ak_cache_file_cmp);
+        for (i = 0; i < nfiles && total > c->max_bytes; i++) {
+            int ok = unlink(files[i].path) == 0;
+            if (ok || errno == ENOENT) total -= files[i].bytes; /* ENOENT: someone else removed it */
+            if (ok) {
+                removed++;
+                _ak_log(&c->log, AK_LOG_DEBUG, AK_LOGITEM_CACHE_EVICT, "disk entry %s evicted (cap %lld bytes)",
+                        files[i].path, c->max_bytes);
+            }
+        }
+    }
+    for (i = 0; i < nfiles; i++) _ak_dealloc(files[i].path);
+    _ak_dealloc(files);
+    if (removed) _ak_cache_count(c, &c->evictions, removed);
+}
+
+/* Write an entry: temp file in the shard folder, then rename. Failures are
+ * logged and otherwise ignored. */
+static void _ak_cache_disk_write(_ak_cache* c, const uint8_t digest[32], const char* name, const void* data,
+                                 size_t size) {
+    char path[_AK_CACHE_PATH_MAX + 512], shard[_AK_CACHE_PATH_MAX + 8], tmp[_AK_CACHE_PATH_MAX + 256], hex[65];
+    uint8_t hdr[_AK_CACHE_HDR];
+    const char* what = "open";
+    int fd, e;
+    _ak_cache_paths(c, digest, path, sizeof path, shard, sizeof shard);
+    {
+        /* an entry over the disk cap (or the read limit) would be evicted (or refused) at once: say so once, write
+           nothing (not only at DEBUG: a cap smaller than one entry silently turns the disk level off) */
+        long long need = (long long)size + (long long)_AK_CACHE_HDR;
+        int over_cap = c->max_bytes > 0 && need > c->max_bytes, first;
+        if (over_cap || need > c->max_entry) {
+            _ak_mutex_lock(&c->lock);
+            first = !c->cap_warned;
+            c->cap_warned = 1;
+            _ak_mutex_unlock(&c->lock);
+            if (first)
+                _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_WRITE_FAILED,
+                        "%s takes %lld bytes on disk, over the %s of %lld bytes: not stored (raise %s; warned once)", name,
+                        need, over_cap ? "cache size cap" : "entry size limit", over_cap ? c->max_bytes : c->max_entry,
+                        over_cap ? "cache_max_bytes / AMDKIT_CACHE_MAX_BYTES"
+                                 : "cache_max_entry_bytes / AMDKIT_CACHE_MAX_ENTRY_BYTES");
+            return;
+        }
+    }
+    if (mkdir(shard, 0755) != 0 && errno != EEXIST) {
+        /* the directory itself may have been removed since: make it again */
+        if (_ak_mkdir_p(shard) != 0) {
+            _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_WRITE_FAILED, "cannot create %s (%s); %s not stored", shard,
+                    strerror(errno), name);
+            return;
+        }
+    }
+    memcpy(hdr, "AKCACHE\0", 8);
+    _ak_put_u32le(hdr + 8, _AK_CACHE_FORMAT);
+    _ak_put_u32le(hdr + 12, _AK_CACHE_HDR);
+    memcpy(hdr + 16, digest, 32);
+    _ak_put_u64le(hdr + 48, (uint64_t)size);
+    _ak_sha256(data, size, hdr + 56);
+    _ak_hex(digest, 32, hex);
+    _ak_cache_tmp_name(tmp, sizeof tmp, shard, hex);
+    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+        what = "write";
+        fchmod(fd, 0644); /* whatever the umask: readers refuse group/other-writable entries */
+        if (_ak_write_full(fd, hdr, sizeof hdr) == 0 && _ak_write_full(fd, data, size) == 0) {
+            what = "close";
+            if (close(fd) == 0) {
+                fd = -1;
+                what = "rename";
+                if (rename(tmp, path) == 0) {
+                    _ak_cache_enforce_cap(c);
+                    return;
+                }
+            }
+        }
+        e = errno;
+        if (fd >= 0) close(fd);
+        unlink(tmp);
+        errno = e;
+    }
+    _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_WRITE_FAILED, "%s %s failed (%s); %s not stored", what, tmp,
+            strerror(errno), name);
+}
+
+/* ---- get -------------------------------------------------------------------------- */
+
+static double _ak_ms_since(uint64_t t0) { return (double)(_ak_now_ns() - t0) / 1e6; }
+
+/* Run the compiler and count it. */
+static ak_result _ak_cache_run_compile(_ak_cache* c, const _ak_cache_ops* ops, const char* name, void** data,
+                                       size_t* size, double* ms) {
+    uint64_t t0 = _ak_now_ns();
+    ak_result r;
+    *data = NULL; *size = 0;
+    r = ops->compile(ops->user, data, size);
+    *ms = _ak_ms_since(t0);
+    _ak_mutex_lock(&c->lock);
+    c->compilations++;
+    c->compile_ms += *ms;
+    _ak_mutex_unlock(&c->lock);
+    if (r == AK_OK && !*data) {
+        r = _ak_err(AK_ERROR_COMPILATION, "compiler returned no code for %s", name);
+    } else if (r != AK_OK) {
+        const ak_error_info* info = ak_last_error_info();
+        _ak_dealloc(*data);
+        *data = NULL; *size = 0;
+        if (info->result != r || !info->message[0])
+            r = _ak_err(r, "compiling %s failed: %s", name, ak_result_string(r));
+    }
+    return r;
+}
+
+/* Fill a pending entry: disk level, else compile (+ load, + disk write).
+ * Runs without the cache lock. */
+static ak_result _ak_cache_fill(_ak_cache* c, _ak_cache_entry* e, const _ak_cache_ops* ops, ak_cache_source* src) {
+    char name[320], why[256];
+    uint8_t digest[32];
+    void* data = NULL;
+    size_t size = 0;
+    double ms = 0;
+    ak_result r;
+    _ak_cache_what(e->kf[_AK_KF_NAME], ops, name, sizeof name);
+    memset(digest, 0, sizeof digest);
+    if (c->disk) {
+        _ak_cache_disk_digest(e->kf, e->kl, digest);
+        if (_ak_cache_disk_read(c, digest, name, &data, &size)) {
+            void* loaded = NULL;
+            why[0] = 0;
+            if (ops->verify && ops->verify(ops->user, data, size, why, sizeof why) != 0) {
+                if (!why[0]) _ak_copy(why, sizeof why, "payload refused");
+                r = AK_ERROR_COMPILATION; /* not loaded: recompile below */
+            } else {
+                r = ops->load ? ops->load(ops->user, data, size, &loaded) : AK_OK;
+                if (r != AK_OK) _ak_copy(why, sizeof why, "code object failed to load");
+            }
+            if (r == AK_OK) {
+                e->data = data; e->size = size; e->loaded = loaded; e->compile_ms = 0;
+                *src = AK_CACHE_DISK;
+                return AK_OK;
+            }
+            _ak_dealloc(data);
+            data = NULL;
+            _ak_cache_disk_reject(c, digest, name, why);
+        }
+    }
+    r = _ak_cache_run_compile(c, ops, name, &data, &size, &ms);
+    if (r != AK_OK) return r;
+    if (ops->load) {
+        void* loaded = NULL;
+        r = ops->load(ops->user, data, size, &loaded);
+        if (r != AK_OK) { _ak_dealloc(data); return r; }
+        e->loaded = loaded;
+    }
+    e->data = data; e->size = size; e->compile_ms = ms;
+    *src = AK_CACHE_MISS;
+    if (c->disk) _ak_cache_disk_write(c, digest, name, data, size);
+    return AK_OK;
+}
+
+/* Cache disabled or bypassed: a private entry, compiled and loaded now,
+ * freed on release. */
+static ak_result _ak_cache_get_private(_ak_cache* c, const char* const f[_AK_KF_COUNT], const size_t l[_AK_KF_COUNT],
+                                       const _ak_cache_ops* ops, _ak_cache_entry** out) {
+    _ak_cache_entry* e = _ak_cache_entry_new(f, l);
+    double ms = 0;
+    ak_result r;
+    char name[320];
+    _ak_cache_what(f[_AK_KF_NAME], ops, name, sizeof name);
+    if (!e) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "cache: out of host memory for %s", name);
+    r = _ak_cache_run_compile(c, ops, name, &e->data, &e->size, &ms);
+    if (r == AK_OK && ops->load) {
+        void* loaded = NULL;
+        r = ops->load(ops->user, e->data, e->size, &loaded);
+        if (r == AK_OK) e->loaded = loaded;
+    }
+    if (r != AK_OK) { _ak_cache_entry_free(c, e); return r; }
+    e->compile_ms = ms;
+    e->state = _AK_CE_READY;
+    e->refs = 1;
+    *out = e;
+    return AK_OK;
+}
+
+/* Raise a failed entry's error on this thread (a waiter's view of the compile failure). */
+static ak_result _ak_cache_raise(const _ak_cache_entry* e) {
+    ak_result r = _ak_err(e->err, "%s", e->err_msg ? e->err_msg : "compilation failed in another thread");
+    if (e->err_log && e->err_log[0]) _ak_err_compile_detail(e->err_log, e->err_opts, e->err_src);
+    return r;
+}
+
+/* get with the memory hash given (tests force collisions through it). */
+static ak_result _ak_cache_get_hashed(_ak_cache* c, const char* const f[_AK_KF_COUNT], const size_t l[_AK_KF_COUNT],
+                                      _ak_h128 h, const _ak_cache_prefix* pfx, const _ak_cache_ops* ops,
+                                      _ak_cache_entry** out, ak_cache_source* src) {
+    _ak_cache_entry* e;
+    _ak_cache_entry* fresh = NULL;
+    _ak_cache_entry* dead = NULL;
+    ak_cache_source got = AK_CACHE_MISS;
+    ak_result r;
+    int evicted;
+    char evicted_name[128];
+    for (;;) {
+        _ak_mutex_lock(&c->lock);
+        e = _ak_cache_find(c, h, f, l);
+        if (e) break;
+        if (fresh) {
+            /* miss: insert the pending entry, compile outside the lock */
+            fresh->hash = h;
+            fresh->prefix = pfx;
+            fresh->state = _AK_CE_PENDING;
+            fresh->refs = 1; /* ours */
+            _ak_cache_index_add(c, fresh);
+            evicted = _ak_cache_evict_to_capacity(c, &dead, evicted_name, sizeof evicted_name);
+            _ak_mutex_unlock(&c->lock);
+            _ak_cache_free_list(c, dead);
+            dead = NULL;
+            if (evicted)
+                _ak_log(&c->log, AK_LOG_DEBUG, AK_LOGITEM_CACHE_EVICT, "%d memory entr%s evicted (capacity %d), last '%s'",
+                        evicted, evicted == 1 ? "y" : "ies", c->capacity, evicted_name);
+            e = fresh;
+            goto fill;
+        }
+        _ak_mutex_unlock(&c->lock);
+        fresh = _ak_cache_entry_new(f, l); /* allocate outside the lock, then look again */
+        if (!fresh) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "cache: out of host memory for kernel '%s'", f[_AK_KF_NAME]);
+    }
+    /* found (lock held) */
+    __atomic_add_fetch(&e->refs, 1, __ATOMIC_RELAXED);
+    while (e->state == _AK_CE_PENDING) _ak_cond_wait(&c->cond, &c->lock);
+    if (e->state == _AK_CE_READY) {
+        c->memory_hits++;
+        if (e->indexed && c->head != e) { _ak_cache_lru_unlink(c, e); _ak_cache_lru_push_front(c, e); }
+        _ak_mutex_unlock(&c->lock);
+        if (fresh) _ak_dealloc(fresh);
+        if (c->log.level >= AK_LOG_DEBUG)
+            _ak_log(&c->log, AK_LOG_DEBUG, AK_LOGITEM_CACHE_MEMORY_HIT, "'%s' (%s)", e->kf[_AK_KF_NAME], e->kf[_AK_KF_ARCH]);
+        *out = e;
+        if (src) *src = AK_CACHE_MEMORY;
+        return AK_OK;
+    }
+    /* the compile we waited for failed: same code and message, entry not cached */
+    _ak_mutex_unlock(&c->lock);
+    if (fresh) _ak_dealloc(fresh);
+    r = _ak_cache_raise(e);
+    _ak_cache_entry_release(c, e);
+    return r;
+
+fill:
+    r = _ak_cache_fill(c, e, ops, &got);
+    if (r != AK_OK) {
+        const ak_error_info* info = ak_last_error_info();
+        e->err = r;
+        e->err_msg = _ak_strdup(info->message);
+        e->err_log = _ak_strdup(info->log);
+        e->err_opts = _ak_strdup(info->options);
+        e->err_src = _ak_strdup(info->source_name);
+    }
+    _ak_mutex_lock(&c->lock);
+    if (got == AK_CACHE_DISK) c->disk_hits++; else c->misses++;
+    if (r == AK_OK) {
+        e->state = _AK_CE_READY;
+    } else {
+        e->state = _AK_CE_FAILED;
+        if (e->indexed) _ak_cache_index_remove(c, e, &dead); /* we still hold ours: never freed here */
+    }
+    _ak_cond_broadcast(&c->cond);
+    _ak_mutex_unlock(&c->lock);
+    if (r != AK_OK) {
+        _ak_cache_entry_release(c, e); /* leaves this thread's error as the compile recorded it */
+        return r;
+    }
+    if (c->log.level >= AK_LOG_DEBUG) {
+        if (got == AK_CACHE_DISK)
+            _ak_log(&c->log, AK_LOG_DEBUG, AK_LOGITEM_CACHE_DISK_HIT, "'%s' (%s)", e->kf[_AK_KF_NAME], e->kf[_AK_KF_ARCH]);
+        else
+            _ak_log(&c->log, AK_LOG_DEBUG, AK_LOGITEM_CACHE_MISS, "'%s' (%s) compiled in %.1f ms", e->kf[_AK_KF_NAME],
+                    e->kf[_AK_KF_ARCH], e->compile_ms);
+    }
+    *out = e;
+    if (src) *src = got;
+    return AK_OK;
+}
+
+static ak_result _ak_cache_get(_ak_cache* c, const _ak_cache_key* key, const _ak_cache_ops* ops, int bypass,
+                               _ak_cache_entry** out, ak_cache_source* src) {
+    const char* f[_AK_KF_COUNT];
+    size_t l[_AK_KF_COUNT];
+    if (out) *out = NULL;
+    if (src) *src = AK_CACHE_MISS;
+    if (!c || !key || !ops || !ops->compile || !out)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "cache get: %s is NULL",
+                       !c ? "cache" : !key ? "key" : !ops ? "ops" : !ops->compile ? "ops->compile" : "out");
+    if (!key->source) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "cache get: key source is NULL");
+    _ak_cache_key_fields(key, f, l);
+    if (!c->enabled || bypass) {
+        if (c->log.level >= AK_LOG_DEBUG)
+            _ak_log(&c->log, AK_LOG_DEBUG, AK_LOGITEM_CACHE_MISS, "'%s' (%s): cache %s, compiling", f[_AK_KF_NAME],
+                    f[_AK_KF_ARCH], c->enabled ? "bypassed" : "disabled");
+        return _ak_cache_get_private(c, f, l, ops, out);
+    }
+    return _ak_cache_get_hashed(c, f, l, key->prefix ? _ak_hash128_seeded(f[_AK_KF_SOURCE], l[_AK_KF_SOURCE], key->prefix->seed)
+                                                     : _ak_cache_mem_hash(f, l), key->prefix, ops, out, src);
+}
+
+/* The warm hit's lookup (ak_kernel_get with a context's options memo): the
+ * READY entry made with prefix `p` whose source is src[len], with a reference
+ * taken, counted and moved to the LRU head as _ak_cache_get would; NULL when
+ * there is none (absent, pending, failed, or made without this prefix: the
+ * caller then takes _ak_cache_get, which waits, compiles or compares every
+ * field). The prefix's fields are the memo's, fixed for the cache's life, so
+ * the pointer stands for them: only the hash, the length and the bytes of
+ * the source are compared. Same lock as every other index operation. */
+static _ak_cache_entry* _ak_cache_get_ready(_ak_cache* c, const _ak_cache_prefix* p, const char* src, size_t len) {
+    _ak_h128 h = _ak_hash128_seeded(src, len, p->seed);
+    _ak_cache_entry* e;
+    _ak_mutex_lock(&c->lock);
+    for (e = c->buckets[(size_t)h.lo & (c->nbuckets - 1)]; e; e = e->hnext)
+        if (e->hash.lo == h.lo && e->hash.hi == h.hi && e->prefix == p && e->kl[_AK_KF_SOURCE] == len &&
+            !memcmp(e->kf[_AK_KF_SOURCE], src, len))
+            break;
+    if (!e || e->state != _AK_CE_READY) { _ak_mutex_unlock(&c->lock); return NULL; }
+    __atomic_add_fetch(&e->refs, 1, __ATOMIC_RELAXED);
+    c->memory_hits++;
+    if (c->head != e) { _ak_cache_lru_unlink(c, e); _ak_cache_lru_push_front(c, e); }
+    _ak_mutex_unlock(&c->lock);
+    if (c->log.level >= AK_LOG_DEBUG)
+        _ak_log(&c->log, AK_LOG_DEBUG, AK_LOGITEM_CACHE_MEMORY_HIT, "'%s' (%s)", e->kf[_AK_KF_NAME], e->kf[_AK_KF_ARCH]);
+    return e;
+}
+
+static const void* _ak_cache_entry_data(const _ak_cache_entry* e, size_t* size) {
+    if (!e) { if (size) *size = 0; return NULL; }
+    if (size) *size = e->size;
+    return e->data;
+}
+static void* _ak_cache_entry_loaded(const _ak_cache_entry* e) { return e ? e->loaded : NULL; }
+static double _ak_cache_entry_compile_ms(const _ak_cache_entry* e) { return e ? e->compile_ms : 0.0; }
+
+/* Drop a reference; the last one frees the entry (and unloads its handle).
+ * No lock: refs changes atomically, and an entry in the index holds the
+ * index's reference, so a lookup never finds one that reached 0. */
+static void _ak_cache_entry_release(_ak_cache* c, _ak_cache_entry* e) {
+    if (!c || !e) return;
+    if (__atomic_sub_fetch(&e->refs, 1, __ATOMIC_ACQ_REL) == 0) _ak_cache_entry_free(c, e);
+}
+
+/* ---- stats, purge ----------------------------------------------------------------- */
+
+static void _ak_cache_stats(_ak_cache* c, ak_cache_stats* s) {
+    unsigned long long lookups;
+    memset(s, 0, sizeof *s);
+    _ak_mutex_lock(&c->lock);
+    s->compilations = c->compilations;
+    s->memory_hits = c->memory_hits;
+    s->disk_hits = c->disk_hits;
+    s->misses = c->misses;
+    s->evictions = c->evictions;
+    s->disk_errors = c->disk_errors;
+    s->compile_ms = c->compile_ms;
+    s->memory_entries = c->count;
+    _ak_mutex_unlock(&c->lock);
+    lookups = s->memory_hits + s->disk_hits + s->misses;
+    s->hit_rate = lookups ? (double)(s->memory_hits + s->disk_hits) / (double)lookups : 0.0;
+    s->capacity = c->capacity;
+    s->disk_enabled = c->disk;
+    _ak_copy(s->dir, sizeof s->dir, c->dir);
+}
+
+/* Remove our files from one folder (shard: *.akc and *.tmp; top: *.tmp); counts failures. */
+static void _ak_cache_purge_dir(const char* dir, int shard, int* failed, char* first_fail, size_t cap) {
+    DIR* d = opendir(dir);
+    struct dirent* de;
+    if (!d) return;
+    while ((de = readdir(d)) != NULL) {
+        char path[_AK_CACHE_PATH_MAX + 512];
+        int ours = _ak_has_suffix(de->d_name, ".tmp") || (shard && _ak_has_suffix(de->d_name, ".akc"));
+        if (!ours) continue;
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        if (unlink(path) != 0 && errno != ENOENT) {
+            if (!*failed) snprintf(first_fail, cap, "%.4600s (%.300s)", path, strerror(errno));
+            (*failed)++;
+        }
+    }
+    closedir(d);
+}
+
+static ak_result _ak_cache_purge(_ak_cache* c) {
+    _ak_cache_entry* dead = NULL;
+    _ak_cache_entry* e;
+    DIR* top;
+    struct dirent* de;
+    int failed = 0;
+    char first[_AK_CACHE_PATH_MAX + 1024];
+    /* memory: every entry nobody but the index holds */
+    _ak_mutex_lock(&c->lock);
+    e = c->head;
+    while (e) {
+        _ak_cache_entry* nx = e->next;
+        if (e->state == _AK_CE_READY && __atomic_load_n(&e->refs, __ATOMIC_ACQUIRE) == 1) _ak_cache_index_remove(c, e, &dead);
+        e = nx;
+    }
+    _ak_mutex_unlock(&c->lock);
+    _ak_cache_free_list(c, dead);
+    /* disk: every .akc in the shards, temp files anywhere */
+    if (!c->dir[0]) return AK_OK;
+    first[0] = 0;
+    top = opendir(c->dir);
+    if (!top) {
+        if (errno == ENOENT || errno == ENOTDIR) return AK_OK;
+        return _ak_err(AK_ERROR_IO, "cache purge: cannot open %s: %s", c->dir, strerror(errno));
+    }
+    while ((de = readdir(top)) != NULL) {
+        char shard[_AK_CACHE_PATH_MAX + 8];
+        if (!_ak_is_shard_name(de->d_name)) continue;
+        snprintf(shard, sizeof shard, "%s/%.2s", c->dir, de->d_name);
+        _ak_cache_purge_dir(shard, 1, &failed, first, sizeof first);
+    }
+    closedir(top);
+    _ak_cache_purge_dir(c->dir, 0, &failed, first, sizeof first);
+    if (failed) return _ak_err(AK_ERROR_IO, "cache purge: %d file(s) could not be removed, first %s", failed, first);
+    return AK_OK;
+}
+
+AKDEF ak_result ak_cache_stats_get(ak_context* ctx, ak_cache_stats* out) {
+    if (!ctx || !out)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_cache_stats_get: %s is NULL", !ctx ? "ctx" : "out");
+    if (!ctx->cache) {
+        memset(out, 0, sizeof *out);
+        out->capacity = ctx->cfg.cache_capacity;
+        return AK_OK;
+    }
+    _ak_cache_stats(ctx->cache, out);
+    return AK_OK;
+}
+
+AKDEF ak_result ak_cache_disk_usage_get(ak_context* ctx, ak_cache_disk_usage* out) {
+    if (!ctx || !out)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_cache_disk_usage_get: %s is NULL", !ctx ? "ctx" : "out");
+    memset(out, 0, sizeof *out);
+    out->max_bytes = ctx->cfg.cache_max_bytes;
+    if (ctx->cache) _ak_cache_scan(ctx->cache, 0, NULL, NULL, out);
+    return AK_OK;
+}
+
+AKDEF ak_result ak_cache_purge(ak_context* ctx) {
+    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_cache_purge: ctx is NULL");
+    if (!ctx->cache) return AK_OK;
+    return _ak_cache_purge(ctx->cache);
+}
+/* ==========================================================================
+ * >>impl:pool  caching device memory allocator
+ *
+ * Design (in the spirit of PyTorch's CUDA caching allocator, CuPy's pool and
+ * RMM; written for amdkit):
+ *
+ * - Sizes. Requests are rounded up to 256 B. Small requests (<= 1 MiB) are
+ *   carved from 2 MiB runtime segments; a large request gets a segment of its
+ *   size rounded up to 2 MiB. Small and large blocks live in two separate
+ *   free structures, so small allocations never fragment large segments.
+ * - Free structure. Each of the two is a treap (randomized balanced binary
+ *   tree) keyed by (owner, size, address): owner 0 holds blocks any stream
+ *   may take ("ready"), owner stream+1 holds blocks that still wait for the
+ *   work of that stream. Best fit is one O(log n) lower-bound query in the
+ *   caller's own stream and one in the ready set; the smaller block wins.
+ * - Split: the rest of a block is kept as a free block when it is at least
+ *   512 B (small) or 1 MiB (large); otherwise the whole block is handed out.
+ * - Oversize rule (large blocks only): a free block is not used for a
+ *   request when it is more than twice the request AND more than
+ *   _AK_POOL_OVERSIZE_SLACK (8 MiB) larger than it. Such a request gets its
+ *   own segment instead, so a big cached block is never whittled down by
+ *   small requests into pieces that pin it (pytorch#35901). Best fit gives
+ *   the smallest candidate, so if it is oversize every candidate is.
+ * - Merge: a block that becomes free merges with free neighbours of its
+ *   segment when their states allow it (both ready, one ready, or both
+ *   waiting on the same stream; two blocks waiting on different streams
+ *   merge later, when one of them becomes ready).
+ * - Streams. A block remembers the stream it was allocated for. ak_free
+ *   makes it free at once for that stream (stream order makes it safe).
+ *   Another stream may take it only after the work queued on its stream
+ *   before the free has completed. The ordering events that prove this are
+ *   recorded lazily: when a request misses the caches, one event per stream
+ *   is recorded for all blocks freed on that stream since the last miss
+ *   (the event comes after each of those frees, so waiting for it is the
+ *   same or a stricter ordering than an event recorded at free time), and
+ *   blocks whose event is done become ready. This keeps the hot path
+ *   (ak_malloc hit + ak_free) free of runtime calls. Event objects are
+ *   reference counted, recycled and destroyed with the pool.
+ * - Limit: the pool never reserves more than min(pool_size if > 0,
+ *   max_memory_fraction * device memory if known). When the runtime fails
+ *   or the limit would be exceeded, OOM protection releases every cached
+ *   whole free segment and retries once; then AK_ERROR_OUT_OF_MEMORY with
+ *   the request, in use, reserved, limit and device free/total.
+ * - Pool disabled (cfg.pool_enabled == 0): every allocation is its own
+ *   runtime allocation and every free returns it, but pointers are still
+ *   tracked (errors, stats, the limit).
+ * - Pointer lookup: an open-addressing hash map from address to live block
+ *   (O(1) average). Segments are also kept in a treap by base address, used
+ *   only to explain a bad pointer (interior, double free, foreign).
+ * - Threads: one mutex per pool. Runtime allocation and freeing of
+ *   segments happen outside the lock. The event record/query calls of a
+ *   miss happen inside it (they do not block, and misses are rare and
+ *   followed by a runtime allocation anyway).
+ * ========================================================================== */
+
+#define _AK_POOL_ALIGN        ((size_t)256)
+#define _AK_POOL_SMALL_MAX    ((size_t)1 << 20)   /* requests up to 1 MiB are small */
+#define _AK_POOL_SMALL_SEG    ((size_t)2 << 20)   /* small segments are 2 MiB */
+#define _AK_POOL_LARGE_ROUND  ((size_t)2 << 20)   /* large segments are multiples of 2 MiB */
+#define _AK_POOL_SPLIT_SMALL  ((size_t)512)       /* keep a small remainder from 512 B */
+#define _AK_POOL_SPLIT_LARGE  ((size_t)1 << 20)   /* keep a large remainder from 1 MiB */
+#define _AK_POOL_OVERSIZE_SLACK ((size_t)8 << 20)
+#define _AK_POOL_MAX_PASS_STREAMS 64              /* streams given an event per miss pass */
+
+/* --- treap keyed by (k0, k1, k2) ------------------------------------------ */
+typedef struct _ak_ptnode {
+    struct _ak_ptnode* l;
+    struct _ak_ptnode* r;
+    uint32_t prio;
+    uintptr_t k0;
+    size_t k1;
+    uintptr_t k2;
+} _ak_ptnode;
+
+static int _ak_treap_cmp(const _ak_ptnode* a, const _ak_ptnode* b) {
+    if (a->k0 != b->k0) return a->k0 < b->k0 ? -1 : 1;
+    if (a->k1 != b->k1) return a->k1 < b->k1 ? -1 : 1;
+    if (a->k2 != b->k2) return a->k2 < b->k2 ? -1 : 1;
+    return 0;
+}
+/* Split t into keys < key (l) and keys >= key (r). */
+static void _ak_treap_split(_ak_ptnode* t, const _ak_ptnode* key, _ak_ptnode** l, _ak_ptnode** r) {
+    while (t) {
+        if (_ak_treap_cmp(t, key) < 0) { *l = t; l = &t->r; t = t->r; }
+        else { *r = t; r = &t->l; t = t->l; }
+    }
+    *l = NULL;
+    *r = NULL;
+}
+/* Join two treaps where every key of a is below every key of b. */
+static _ak_ptnode* _ak_treap_join(_ak_ptnode* a, _ak_ptnode* b) {
+    _ak_ptnode* res = NULL;
+    _ak_ptnode** pp = &res;
+    while (a && b) {
+        if (a->prio > b->prio) { *pp = a; pp = &a->r; a = a->r; }
+        else { *pp = b; pp = &b->l; b = b->l; }
+    }
+    *pp = a ? a : b;
+    return res;
+}
+static void _ak_treap_insert(_ak_ptnode** root, _ak_ptnode* n) {
+    _ak_ptnode** pp = root;
+    while (*pp && (*pp)->prio >= n->prio) pp = _ak_treap_cmp(n, *pp) < 0 ? &(*pp)->l : &(*pp)->r;
+    _ak_treap_split(*pp, n, &n->l, &n->r);
+    *pp = n;
+}
+/* Remove n (which must be in the tree, with the key it was inserted with). */
+static int _ak_treap_erase(_ak_ptnode** root, _ak_ptnode* n) {
+    _ak_ptnode** pp = root;
+    while (*pp && *pp != n) pp = _ak_treap_cmp(n, *pp) < 0 ? &(*pp)->l : &(*pp)->r;
+    if (!*pp) return 0;
+    *pp = _ak_treap_join(n->l, n->r);
+    n->l = n->r = NULL;
+    return 1;
+}
+/* Smallest node >= key. */
+static _ak_ptnode* _ak_treap_lower(_ak_ptnode* t, const _ak_ptnode* key) {
+    _ak_ptnode* best = NULL;
+    while (t) {
+        if (_ak_treap_cmp(t, key) >= 0) { best = t; t = t->l; }
+        else t = t->r;
+    }
+    return best;
+}
+/* Largest node <= key. */
+static _ak_ptnode* _ak_treap_floor(_ak_ptnode* t, const _ak_ptnode* key) {
+    _ak_ptnode* best = NULL;
+    while (t) {
+        if (_ak_treap_cmp(t, key) <= 0) { best = t; t = t->r; }
+        else t = t->l;
+    }
+    return best;
+}
+#ifdef AMDKIT_TESTS   /* test-only (_ak_pool_check) */
+static size_t _ak_treap_count(const _ak_ptnode* t) {
+    return t ? 1 + _ak_treap_count(t->l) + _ak_treap_count(t->r) : 0;
+}
+#endif
+
+/* --- pool objects ---------------------------------------------------------- */
+/* An ordering event, shared by the blocks freed on one stream before it was
+ * recorded; reference counted, recycled when no block needs it. */
+typedef struct _ak_pevent {
+    void* ev;                      /* native event */
+    int refs;
+    int done;                      /* sticky: seen complete */
+    unsigned long long seq;        /* record order (newer = larger) */
+    unsigned long long pass;       /* poll pass of the last query */
+    struct _ak_pevent* next_spare;
+    struct _ak_pevent* next_all;
+} _ak_pevent;
+
+enum { _AK_PB_HELD = 0, _AK_PB_USED = 1, _AK_PB_FREE = 2 };
+enum { _AK_PL_NONE = 0, _AK_PL_PEND = 1, _AK_PL_UNEV = 2 };
+
+struct _ak_pseg;
+typedef struct _ak_pblock {
+    _ak_ptnode node;                 /* first: free-tree node, key (owner, size, address) */
+    char* ptr;
+    size_t size;
+    struct _ak_pseg* seg;
+    struct _ak_pblock* prev;         /* address neighbours in the segment */
+    struct _ak_pblock* next;
+    struct _ak_pblock* lprev;        /* pending list / spare list / local lists */
+    struct _ak_pblock* lnext;
+    ak_stream* stream;               /* used: allocation stream; free, not ready: stream it waits on */
+    _ak_pevent* event;               /* free, not ready: event after its free (NULL: none yet) */
+    unsigned char state;             /* _AK_PB_* */
+    unsigned char ready;             /* free: any stream may take it */
+    unsigned char orphan;            /* used: its stream was destroyed (ready on free) */
+    unsigned char list;              /* _AK_PL_* */
+} _ak_pblock;
+
+typedef struct _ak_pseg {
+    _ak_ptnode node;                 /* first: segment-tree node, key (base, 0, 0) */
+    char* base;
+    size_t size;
+    int small;
+    int wait;                        /* release: its block's event must be waited for */
+    _ak_pblock* first;
+    struct _ak_pseg* sprev;          /* all segments */
+    struct _ak_pseg* snext;
+} _ak_pseg;
+
+/* Address -> live block, linear probing with backward-shift deletion. */
+typedef struct _ak_phash {
+    uintptr_t* keys;                 /* 0 = empty */
+    _ak_pblock** vals;
+    size_t cap;                      /* power of two (or 0) */
+    size_t count;
+} _ak_phash;
+
+/* Raw operations the pool uses: a copy of the backend table's device part
+ * (ctx->bk->dev, >>impl:context-struct); tests replace them. */
+typedef _ak_dev_ops _ak_pool_ops;
+
+struct _ak_pool {
+    ak_context* ctx;
+    _ak_mutex lock;
+    _ak_pool_ops ops;
+    int enabled;
+    int oom_protection;
+    size_t limit;
+    _ak_ptnode* free_tree[2];        /* 0: small, 1: large */
+    _ak_ptnode* seg_tree;
+    _ak_pseg* segs;
+    _ak_pblock* pend;                /* free, waiting, with an event */
+    _ak_pblock* unev;                /* free, waiting, no event yet */
+    _ak_pblock* spare_blocks;
+    _ak_pevent* spare_events;
+    _ak_pevent* all_events;
+    _ak_phash live;
+    uint32_t rng;
+    unsigned long long ev_seq;
+    unsigned long long pass;
+    ak_pool_stats st;                /* the counters ak_pool_stats_get hands out (st.limit: unused, see limit) */
+    size_t inflight;                 /* bytes being allocated from the runtime outside the lock */
+    size_t releasing;                /* bytes being returned to the runtime outside the lock */
+    unsigned long long events_created;
+};
+
+/* --- hash map --------------------------------------------------------------- */
+static size_t _ak_phash_home(uintptr_t k, size_t mask) {
+    uint64_t x = ((uint64_t)k >> 8) * 0x9E3779B97F4A7C15ull;
+    x ^= x >> 31;
+    return (size_t)x & mask;
+}
+static _ak_pblock* _ak_phash_get(const _ak_phash* h, const void* ptr) {
+    uintptr_t k = (uintptr_t)ptr;
+    size_t mask, i;
+    if (!h->cap || !k) return NULL;
+    mask = h->cap - 1;
+    for (i = _ak_phash_home(k, mask); h->keys[i]; i = (i + 1) & mask)
+        if (h->keys[i] == k) return h->vals[i];
+    return NULL;
+}
+static void _ak_phash_put_nogrow(_ak_phash* h, uintptr_t k, _ak_pblock* v) {
+    size_t mask = h->cap - 1, i = _ak_phash_home(k, mask);
+    while (h->keys[i] && h->keys[i] != k) i = (i + 1) & mask;
+    if (!h->keys[i]) h->count++;
+    h->keys[i] = k;
+    h->vals[i] = v;
+}
+/* Make room for `want` entries (load <= 1/2). 0 on host allocation failure. */
+static int _ak_phash_reserve(_ak_phash* h, size_t want) {
+    size_t ncap, i;
+    uintptr_t* nk;
+    _ak_pblock** nv;
+    _ak_phash old;
+    if (want <= h->cap / 2) return 1;
+    ncap = h->cap ? h->cap * 2 : 64;
+    while (want > ncap / 2) ncap *= 2;
+    nk = (uintptr_t*)_ak_calloc(ncap * sizeof *nk);
+    nv = (_ak_pblock**)_ak_calloc(ncap * sizeof *nv);
+    if (!nk || !nv) { _ak_dealloc(nk); _ak_dealloc(nv); return 0; }
+    old = *h;
+    h->keys = nk; h->vals = nv; h->cap = ncap; h->count = 0;
+    for (i = 0; i < old.cap; i++)
+        if (old.keys[i]) _ak_phash_put_nogrow(h, old.keys[i], old.vals[i]);
+    _ak_dealloc(old.keys);
+    _ak_dealloc(old.vals);
+    return 1;
+}
+static int _ak_phash_del(_ak_phash* h, const void* ptr) {
+    uintptr_t k = (uintptr_t)ptr;
+    size_t mask, i, j, home;
+    if (!h->cap || !k) return 0;
+    mask = h->cap - 1;
+    for (i = _ak_phash_home(k, mask); h->keys[i] && h->keys[i] != k; i = (i + 1) & mask) {}
+    if (!h->keys[i]) return 0;
+    j = i;
+    for (;;) {
+        j = (j + 1) & mask;
+        if (!h->keys[j]) break;
+        home = _ak_phash_home(h->keys[j], mask);
+        /* the entry at j stays if its home lies cyclically in (i, j] */
+        if (i <= j ? (i < home && home <= j) : (i < home || home <= j)) continue;
+        h->keys[i] = h->keys[j];
+        h->vals[i] = h->vals[j];
+        i = j;
+    }
+    h->keys[i] = 0;
+    h->vals[i] = NULL;
+    h->count--;
+    return 1;
+}
+static void _ak_phash_free(_ak_phash* h) {
+    _ak_dealloc(h->keys);
+    _ak_dealloc(h->vals);
+    memset(h, 0, sizeof *h);
+}
+
+/* --- helpers ----------------------------------------------------------------- */
+static uint32_t _ak_pool_rand(struct _ak_pool* p) {
+    uint32_t x = p->rng;
+    x ^= x << 13; x ^= x >> 17; x ^= x << 5;
+    p->rng = x ? x : 0x9E3779B9u;
+    return p->rng;
+}
+static size_t _ak_pool_round(size_t n, size_t to) { return (n + to - 1) / to * to; }
+static uintptr_t _ak_pool_owner(const _ak_pblock* b) {
+    return b->ready ? (uintptr_t)0 : (uintptr_t)b->stream + 1;
+}
+static const char* _ak_pool_stream_label(const ak_stream* s) { return s ? s->name : "default"; }
+/* "3.00 MiB" */
+static const char* _ak_pool_human(size_t n, char* buf, size_t cap) {
+    static const char* unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+    double v = (double)n;
+    int u = 0;
+    while (v >= 1024.0 && u < 4) { v /= 1024.0; u++; }
+    if (u == 0) snprintf(buf, cap, "%zu B", n);
+    else snprintf(buf, cap, "%.2f %s", v, unit[u]);
+    return buf;
+}
+
+static _ak_pblock* _ak_pool_block_new(struct _ak_pool* p) {
+    _ak_pblock* b = p->spare_blocks;
+    if (b) p->spare_blocks = b->lnext;
+    else b = (_ak_pblock*)_ak_alloc(sizeof *b);
+    if (b) memset(b, 0, sizeof *b);
+    return b;
+}
+static void _ak_pool_block_recycle(struct _ak_pool* p, _ak_pblock* b) {
+    b->state = _AK_PB_HELD;
+    b->lnext = p->spare_blocks;
+    p->spare_blocks = b;
+}
+
+static void _ak_pool_event_release(struct _ak_pool* p, _ak_pevent* w) {
+    if (!w) return;
+    if (--w->refs > 0) return;
+    w->refs = 0;
+    w->next_spare = p->spare_events;
+    p->spare_events = w;
+}
+/* An event recorded now on stream s (refs 0; the caller takes references).
+ * NULL if the runtime cannot make or record one. Under the lock. */
+static _ak_pevent* _ak_pool_event_record(struct _ak_pool* p, ak_stream* s) {
+    _ak_pevent* w = p->spare_events;
+    if (w) {
+        p->spare_events = w->next_spare;
+    } else {
+        void* ev = NULL;
+        if (p->ops.ev_create(p->ctx, &ev) != AK_OK) return NULL;
+        w = (_ak_pevent*)_ak_calloc(sizeof *w);
+        if (!w) { p->ops.ev_destroy(p->ctx, ev); return NULL; }
+        w->ev = ev;
+        w->next_all = p->all_events;
+        p->all_events = w;
+        p->events_created++;
+    }
+    if (p->ops.ev_record(p->ctx, w->ev, _ak_native_stream(s)) != AK_OK) {
+        w->next_spare = p->spare_events;
+        p->spare_events = w;
+        return NULL;
+    }
+    w->refs = 0;
+    w->done = 0;
+    w->pass = 0;
+    w->seq = ++p->ev_seq;
+    return w;
+}
+
+static void _ak_pool_list_add(_ak_pblock** head, _ak_pblock* b) {
+    b->lprev = NULL;
+    b->lnext = *head;
+    if (*head) (*head)->lprev = b;
+    *head = b;
+}
+static void _ak_pool_list_remove(_ak_pblock** head, _ak_pblock* b) {
+    if (b->lprev) b->lprev->lnext = b->lnext;
+    else *head = b->lnext;
+    if (b->lnext) b->lnext->lprev = b->lprev;
+    b->lprev = b->lnext = NULL;
+}
+
+/* Put a free block into the free structures (its key must not change while
+ * it is there). */
+static void _ak_pool_link_free(struct _ak_pool* p, _ak_pblock* b) {
+    b->state = _AK_PB_FREE;
+    b->node.k0 = _ak_pool_owner(b);
+    b->node.k1 = b->size;
+    b->node.k2 = (uintptr_t)b->ptr;
+    b->node.l = b->node.r = NULL;
+    b->node.prio = _ak_pool_rand(p);
+    _ak_treap_insert(&p->free_tree[b->seg->small ? 0 : 1], &b->node);
+    if (b->ready) b->list = _AK_PL_NONE;
+    else if (b->event) { b->list = _AK_PL_PEND; _ak_pool_list_add(&p->pend, b); }
+    else { b->list = _AK_PL_UNEV; _ak_pool_list_add(&p->unev, b); }
+    p->st.free_blocks++;
+}
+static void _ak_pool_unlink_free(struct _ak_pool* p, _ak_pblock* b) {
+    _ak_treap_erase(&p->free_tree[b->seg->small ? 0 : 1], &b->node);
+    if (b->list == _AK_PL_PEND) _ak_pool_list_remove(&p->pend, b);
+    else if (b->list == _AK_PL_UNEV) _ak_pool_list_remove(&p->unev, b);
+    b->list = _AK_PL_NONE;
+    b->state = _AK_PB_HELD;
+    p->st.free_blocks--;
+}
+
+/* Can two adjacent free blocks become one? */
+static int _ak_pool_compatible(const _ak_pblock* x, const _ak_pblock* y) {
+    return x->ready || y->ready || x->stream == y->stream;
+}
+/* x takes the combined waiting state of x and y (both free, unlinked). */
+static void _ak_pool_combine(struct _ak_pool* p, _ak_pblock* x, _ak_pblock* y) {
+    if (x->ready && y->ready) return;
+    if (x->ready) {
+        x->ready = 0;
+        x->stream = y->stream;
+        x->event = y->event;
+        y->event = NULL;
+        return;
+    }
+    if (y->ready) return;
+    /* both wait on the same stream */
+    if (!x->event || !y->event) {
+        /* a block without an event was freed after every event of its
+         * stream: the merged block must wait for a new one */
+        _ak_pool_event_release(p, x->event);
+        _ak_pool_event_release(p, y->event);
+        x->event = y->event = NULL;
+    } else if (y->event->seq > x->event->seq) {
+        _ak_pool_event_release(p, x->event);
+        x->event = y->event;
+        y->event = NULL;
+    } else {
+        _ak_pool_event_release(p, y->event);
+        y->event = NULL;
+    }
+}
+/* b is free and unlinked: merge it with free neighbours, then link it. */
+static void _ak_pool_coalesce_link(struct _ak_pool* p, _ak_pblock* b) {
+    _ak_pblock* n = b->prev;
+    if (n && n->state == _AK_PB_FREE && _ak_pool_compatible(n, b)) {
+        _ak_pool_unlink_free(p, n);
+        _ak_pool_combine(p, n, b);
+        n->size += b->size;
+        n->next = b->next;
+        if (b->next) b->next->prev = n;
+        _ak_pool_block_recycle(p, b);
+        b = n;
+    }
+    n = b->next;
+    if (n && n->state == _AK_PB_FREE && _ak_pool_compatible(b, n)) {
+        _ak_pool_unlink_free(p, n);
+        _ak_pool_combine(p, b, n);
+        b->size += n->size;
+        b->next = n->next;
+        if (n->next) n->next->prev = b;
+        _ak_pool_block_recycle(p, n);
+    }
+    _ak_pool_link_free(p, b);
+}
+
+/* Give every waiting block without an event one event per stream. */
+static void _ak_pool_mark_events(struct _ak_pool* p) {
+    ak_stream* ss[_AK_POOL_MAX_PASS_STREAMS];
+    _ak_pevent* ws[_AK_POOL_MAX_PASS_STREAMS];
+    int n = 0, i;
+    _ak_pblock* b = p->unev;
+    while (b) {
+        _ak_pblock* next = b->lnext;
+        _ak_pevent* w = NULL;
+        for (i = 0; i < n; i++) if (ss[i] == b->stream) break;
+        if (i < n) {
+            w = ws[i];
+        } else if (n < _AK_POOL_MAX_PASS_STREAMS) {
+            w = _ak_pool_event_record(p, b->stream);
+            ss[n] = b->stream;
+            ws[n] = w;
+            n++;
+        }
+        if (w) {
+            _ak_pool_list_remove(&p->unev, b);
+            b->event = w;
+            w->refs++;
+            b->list = _AK_PL_PEND;
+            _ak_pool_list_add(&p->pend, b);
+        }
+        b = next;
+    }
+    /* an event no block took (cannot happen, but never leak one) */
+    for (i = 0; i < n; i++)
+        if (ws[i] && ws[i]->refs == 0) { ws[i]->refs = 1; _ak_pool_event_release(p, ws[i]); }
+}
+static int _ak_pool_event_is_done(struct _ak_pool* p, _ak_pevent* w) {
+    if (!w->done && w->pass != p->pass) {
+        w->pass = p->pass;
+        w->done = p->ops.ev_done(p->ctx, w->ev) ? 1 : 0;
+    }
+    return w->done;
+}
+/* Blocks whose event completed become ready (and merge). */
+/* Blocks taken off the free lists (a list through lnext) back on them, ready
+ * for any stream: their events released, merged with free neighbours. */
+static void _ak_pool_relink(struct _ak_pool* p, _ak_pblock* list) {
+    while (list) {
+        _ak_pblock* b = list;
+        list = b->lnext;
+        b->lnext = NULL;
+        _ak_pool_event_release(p, b->event);
+        b->event = NULL;
+        b->ready = 1;
+        b->stream = NULL;
+        _ak_pool_coalesce_link(p, b);
+    }
+}
+static void _ak_pool_poll(struct _ak_pool* p) {
+    _ak_pblock* local = NULL;
+    _ak_pblock* b;
+    p->pass++;
+    b = p->pend;
+    while (b) {
+        _ak_pblock* next = b->lnext;
+        if (_ak_pool_event_is_done(p, b->event)) {
+            _ak_pool_unlink_free(p, b);   /* state HELD: not merged with until relinked */
+            b->lnext = local;
+            local = b;
+        }
+        b = next;
+    }
+    _ak_pool_relink(p, local);
+}
+
+/* Smallest free block in `tree` with owner `owner` and size >= size. */
+static _ak_pblock* _ak_pool_lower(_ak_ptnode* tree, uintptr_t owner, size_t size) {
+    _ak_ptnode key;
+    _ak_ptnode* n;
+    key.l = key.r = NULL; key.prio = 0;
+    key.k0 = owner; key.k1 = size; key.k2 = 0;
+    n = _ak_treap_lower(tree, &key);
+    if (!n || n->k0 != owner) return NULL;
+    return (_ak_pblock*)(void*)n;
+}
+/* block (>= req) is oversize for req: more than twice it and more than the
+ * slack above it. */
+static int _ak_pool_oversize(size_t block, size_t req) {
+    return block - req > req && block - req > _AK_POOL_OVERSIZE_SLACK;
+}
+/* Best fit for `size` on `stream`: own waiting blocks or ready ones. */
+static _ak_pblock* _ak_pool_find(struct _ak_pool* p, int small, ak_stream* stream, size_t size) {
+    _ak_ptnode* tree = p->free_tree[small ? 0 : 1];
+    _ak_pblock* a = _ak_pool_lower(tree, (uintptr_t)stream + 1, size);
+    _ak_pblock* r = _ak_pool_lower(tree, 0, size);
+    _ak_pblock* c = a;
+    if (r && (!c || r->size < c->size)) c = r;
+    if (c && !small && _ak_pool_oversize(c->size, size)) return NULL;
+    return c;
+}
+/* Hand out b (free, unlinked) for `size` bytes on `stream`; split the rest
+ * off when it is worth keeping. The hash must have room. */
+static void _ak_pool_carve(struct _ak_pool* p, _ak_pblock* b, size_t size, ak_stream* stream) {
+    size_t rest = b->size - size;
+    if (rest >= (b->seg->small ? _AK_POOL_SPLIT_SMALL : _AK_POOL_SPLIT_LARGE)) {
+        _ak_pblock* r = _ak_pool_block_new(p);
+        if (r) {
+            r->ptr = b->ptr + size;
+            r->size = rest;
+            r->seg = b->seg;
+            r->prev = b;
+            r->next = b->next;
+            if (b->next) b->next->prev = r;
+            b->next = r;
+            r->ready = b->ready;
+            r->stream = b->stream;
+            r->event = b->event;
+            if (r->event) r->event->refs++;
+            _ak_pool_link_free(p, r);
+            b->size = size;
+        }
+    }
+    _ak_pool_event_release(p, b->event);
+    b->event = NULL;
+    b->ready = 0;
+    b->orphan = 0;
+    b->stream = stream;
+    b->state = _AK_PB_USED;
+    _ak_phash_put_nogrow(&p->live, (uintptr_t)b->ptr, b);
+    p->st.in_use += b->size;
+    if (p->st.in_use > p->st.peak_in_use) p->st.peak_in_use = p->st.in_use;
+    p->st.allocations++;
+}
+
+static void _ak_pool_seg_add(struct _ak_pool* p, _ak_pseg* s) {
+    s->node.l = s->node.r = NULL;
+    s->node.prio = _ak_pool_rand(p);
+    s->node.k0 = (uintptr_t)s->base;
+    s->node.k1 = 0;
+    s->node.k2 = 0;
+    _ak_treap_insert(&p->seg_tree, &s->node);
+    s->sprev = NULL;
+    s->snext = p->segs;
+    if (p->segs) p->segs->sprev = s;
+    p->segs = s;
+    p->st.reserved += s->size;
+    if (p->st.reserved > p->st.peak_reserved) p->st.peak_reserved = p->st.reserved;
+    p->st.blocks++;
+}
+static void _ak_pool_seg_remove(struct _ak_pool* p, _ak_pseg* s) {
+    _ak_treap_erase(&p->seg_tree, &s->node);
+    if (s->sprev) s->sprev->snext = s->snext;
+    else p->segs = s->snext;
+    if (s->snext) s->snext->sprev = s->sprev;
+    s->sprev = s->snext = NULL;
+    p->st.reserved -= s->size;
+    p->st.blocks--;
+}
+
+/* Under the lock: take every whole free segment out of the pool (give
+ * waiting blocks their events first). Returns them chained by snext; their
+ * bytes count as `releasing` until _ak_pool_release_finish. */
+static _ak_pseg* _ak_pool_release_collect(struct _ak_pool* p, size_t* count, size_t* bytes) {
+    _ak_pseg* out = NULL;
+    _ak_pseg* s;
+    *count = 0;
+    *bytes = 0;
+    if (p->unev) _ak_pool_mark_events(p);
+    if (p->pend) _ak_pool_poll(p);
+    s = p->segs;
+    while (s) {
+        _ak_pseg* next = s->snext;
+        _ak_pblock* b = s->first;
+        if (!b->next && b->state == _AK_PB_FREE && (b->ready || b->event)) {
+            _ak_pool_unlink_free(p, b);
+            s->wait = b->event && !b->event->done;
+            _ak_pool_seg_remove(p, s);
+            p->releasing += s->size;
+            s->snext = out;
+            out = s;
+            (*count)++;
+            *bytes += s->size;
+        }
+        s = next;
+    }
+    return out;
+}
+/* Outside the lock: wait for pending work on the collected segments, return
+ * them to the runtime, then recycle their bookkeeping. */
+static void _ak_pool_release_finish(struct _ak_pool* p, _ak_pseg* list) {
+    _ak_pseg* s;
+    if (!list) return;
+    for (s = list; s; s = s->snext) {
+        if (s->wait) {
+            /* the work queued before the free must finish before the memory
+             * goes back (the event is kept alive by the block's reference) */
+            while (!p->ops.ev_done(p->ctx, s->first->event->ev)) {
+                struct timespec ts;
+                ts.tv_sec = 0;
+                ts.tv_nsec = 20000;
+                nanosleep(&ts, NULL);
+            }
+        }
+        p->ops.free(p->ctx, s->base);
+    }
+    _ak_mutex_lock(&p->lock);
+    while (list) {
+        s = list;
+        list = s->snext;
+        p->releasing -= s->size;
+        _ak_pool_event_release(p, s->first->event);
+        s->first->event = NULL;
+        _ak_pool_block_recycle(p, s->first);
+        _ak_dealloc(s);
+    }
+    _ak_mutex_unlock(&p->lock);
+}
+
+/* --- create / destroy / stream hook ----------------------------------------- */
+static ak_result _ak_pool_create(ak_context* ctx, struct _ak_pool** out) {
+    struct _ak_pool* p;
+    size_t limit = (size_t)-1;
+    if (!ctx || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "pool create: NULL context or output");
+    *out = NULL;
+    p = (struct _ak_pool*)_ak_calloc(sizeof *p);
+    if (!p) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "pool create: host allocation of %zu bytes failed", sizeof *p);
+    p->ctx = ctx;
+    _ak_mutex_init(&p->lock);
+    p->ops = *_ak_dev_ops_shared();
+    p->enabled = ctx->cfg.pool_enabled != 0;
+    p->oom_protection = ctx->cfg.oom_protection != 0;
+    if (ctx->cfg.pool_size > 0) limit = (size_t)ctx->cfg.pool_size;
+    if (ctx->dev.mem_total > 0 && ctx->cfg.max_memory_fraction > 0.0 && ctx->cfg.max_memory_fraction <= 1.0) {
+        double f = ctx->cfg.max_memory_fraction * (double)ctx->dev.mem_total;
+        size_t lf = f >= (double)ctx->dev.mem_total ? ctx->dev.mem_total : (size_t)f;
+        if (lf < limit) limit = lf;
+    }
+    p->limit = limit;
+    p->rng = (uint32_t)(_ak_now_ns() ^ (uint64_t)(uintptr_t)p) | 1u;
+    *out = p;
+    return AK_OK;
+}
+
+static void _ak_pool_destroy(struct _ak_pool* p) {
+    _ak_pseg* s;
+    _ak_pevent* w;
+    _ak_pblock* b;
+    if (!p) return;
+    if (p->live.count)
+        _ak_log(&p->ctx->log, AK_LOG_DEBUG, AK_LOGITEM_GENERIC,
+                "memory pool destroyed with %zu live allocation(s), %zu bytes in use; freeing them",
+                p->live.count, p->st.in_use);
+    s = p->segs;
+    while (s) {
+        _ak_pseg* next = s->snext;
+        p->ops.free(p->ctx, s->base);
+        b = s->first;
+        while (b) { _ak_pblock* nb = b->next; _ak_dealloc(b); b = nb; }
+        _ak_dealloc(s);
+        s = next;
+    }
+    b = p->spare_blocks;
+    while (b) { _ak_pblock* nb = b->lnext; _ak_dealloc(b); b = nb; }
+    w = p->all_events;
+    while (w) { _ak_pevent* nw = w->next_all; p->ops.ev_destroy(p->ctx, w->ev); _ak_dealloc(w); w = nw; }
+    _ak_phash_free(&p->live);
+    _ak_mutex_destroy(&p->lock);
+    _ak_dealloc(p);
+}
+
+/* Called after stream s was synchronized and before it is freed: blocks
+ * waiting on it become ready; live blocks of it become ready when freed. */
+static void _ak_pool_stream_destroyed(struct _ak_pool* p, ak_stream* s) {
+    _ak_pblock* local = NULL;
+    _ak_pblock* b;
+    size_t i;
+    int k;
+    if (!p || !s) return;
+    _ak_mutex_lock(&p->lock);
+    for (k = 0; k < 2; k++) {
+        while ((b = _ak_pool_lower(p->free_tree[k], (uintptr_t)s + 1, 0)) != NULL) {
+            _ak_pool_unlink_free(p, b);
+            b->lnext = local;
+            local = b;
+        }
+    }
+    _ak_pool_relink(p, local);
+    for (i = 0; i < p->live.cap; i++) {
+        b = p->live.keys[i] ? p->live.vals[i] : NULL;
+        if (b && b->stream == s) { b->stream = NULL; b->orphan = 1; }
+    }
+    _ak_mutex_unlock(&p->lock);
+}
+
+/* Explain why ptr is not a live block (under the lock). */
+static void _ak_pool_diagnose(struct _ak_pool* p, const void* ptr, char* msg, size_t cap) {
+    _ak_ptnode key;
+    _ak_ptnode* n;
+    _ak_pseg* s;
+    char h[32];
+    key.l = key.r = NULL; key.prio = 0;
+    key.k0 = (uintptr_t)ptr; key.k1 = 0; key.k2 = 0;
+    n = _ak_treap_floor(p->seg_tree, &key);
+    s = (_ak_pseg*)(void*)n;
+    if (s && (uintptr_t)ptr < (uintptr_t)s->base + s->size) {
+        _ak_pblock* b = s->first;
+        size_t off;
+        while (b && (uintptr_t)ptr >= (uintptr_t)b->ptr + b->size) b = b->next;
+        if (!b) { snprintf(msg, cap, "ak_free(%p): pointer not allocated by this pool", ptr); return; }
+        off = (size_t)((uintptr_t)ptr - (uintptr_t)b->ptr);
+        if (b->state == _AK_PB_USED)
+            snprintf(msg, cap, "ak_free(%p): interior pointer, %zu bytes into the block at %p (%s) allocated by "
+                     "this pool; pass the pointer ak_malloc returned", ptr, off, (void*)b->ptr,
+                     _ak_pool_human(b->size, h, sizeof h));
+        else if (off == 0)
+            snprintf(msg, cap, "ak_free(%p): double free: the block is already free in the pool", ptr);
+        else
+            snprintf(msg, cap, "ak_free(%p): pointer lies in free pool memory (%zu bytes into a free block of %s): "
+                     "double free of a merged block, or a pointer never returned by ak_malloc",
+                     ptr, off, _ak_pool_human(b->size, h, sizeof h));
+        return;
+    }
+    snprintf(msg, cap, "ak_free(%p): foreign pointer: not allocated by this context's pool (or already freed "
+             "and its memory returned to the runtime)", ptr);
+}
+
+/* --- public API ---------------------------------------------------------------- */
+AKDEF ak_result ak_malloc(ak_context* ctx, size_t bytes, ak_stream* stream, void** out) {
+    struct _ak_pool* p;
+    size_t size, segsize;
+    int small, attempt;
+    if (!out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_malloc: out is NULL");
+    *out = NULL;
+    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_malloc: ctx is NULL");
+    if (bytes == 0) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_malloc: size is 0 bytes, expected at least 1");
+    if (bytes > (size_t)-1 / 2)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_malloc: size %zu bytes is too large (over SIZE_MAX/2)", bytes);
+    if (stream && stream->ctx != ctx)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_malloc: stream '%s' belongs to another context", stream->name);
+    p = ctx->pool;
+    if (!p) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_malloc: the context has no memory pool");
+    size = _ak_pool_round(bytes, _AK_POOL_ALIGN);
+    small = p->enabled && size <= _AK_POOL_SMALL_MAX;
+    segsize = !p->enabled ? size : small ? _AK_POOL_SMALL_SEG : _ak_pool_round(size, _AK_POOL_LARGE_ROUND);
+    for (attempt = 0;; attempt++) {
+        char rt_msg[512];
+        const char* cause;
+        size_t used, resv, lim, nseg;
+        rt_msg[0] = 0;
+        _ak_mutex_lock(&p->lock);
+        if (!_ak_phash_reserve(&p->live, p->live.count + 1)) {
+            _ak_mutex_unlock(&p->lock);
+            return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_malloc: host allocation for pool bookkeeping failed");
+        }
+        if (p->enabled) {
+            _ak_pblock* b = _ak_pool_find(p, small, stream, size);
+            if (!b && (p->unev || p->pend)) {
+                if (p->unev) _ak_pool_mark_events(p);
+                _ak_pool_poll(p);
+                b = _ak_pool_find(p, small, stream, size);
+            }
+            if (b) {
+                _ak_pool_unlink_free(p, b);
+                _ak_pool_carve(p, b, size, stream);
+                p->st.cache_hits++;
+                *out = b->ptr;
+                _ak_mutex_unlock(&p->lock);
+                return AK_OK;
+            }
+        }
+        if (p->st.reserved + p->inflight + p->releasing > p->limit ||
+            segsize > p->limit - (p->st.reserved + p->inflight + p->releasing)) {
+            cause = "the pool limit (pool_size / max_memory_fraction) would be exceeded";
+        } else {
+            void* mem = NULL;
+            ak_result r;
+            _ak_pseg* s = NULL;
+            _ak_pblock* b = NULL;
+            p->inflight += segsize;
+            _ak_mutex_unlock(&p->lock);
+            r = p->ops.alloc(ctx, segsize, &mem);
+            if (r == AK_OK && !mem) r = AK_ERROR_OUT_OF_MEMORY;
+            if (r == AK_OK) {
+                s = (_ak_pseg*)_ak_calloc(sizeof *s);
+                b = (_ak_pblock*)_ak_calloc(sizeof *b);
+                if (!s || !b) {
+                    _ak_dealloc(s); _ak_dealloc(b);
+                    p->ops.free(ctx, mem);
+                    _ak_mutex_lock(&p->lock);
+                    p->inflight -= segsize;
+                    _ak_mutex_unlock(&p->lock);
+                    return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_malloc: host allocation for pool bookkeeping failed");
+                }
+            } else {
+                _ak_copy(rt_msg, sizeof rt_msg, ak_last_error());
+            }
+            _ak_mutex_lock(&p->lock);
+            p->inflight -= segsize;
+            if (r == AK_OK) {
+                if (!_ak_phash_reserve(&p->live, p->live.count + 1)) {
+                    _ak_mutex_unlock(&p->lock);
+                    p->ops.free(ctx, mem);
+                    _ak_dealloc(s); _ak_dealloc(b);
+                    return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_malloc: host allocation for pool bookkeeping failed");
+                }
+                s->base = (char*)mem;
+                s->size = segsize;
+                s->small = small;
+                s->first = b;
+                b->ptr = s->base;
+                b->size = segsize;
+                b->seg = s;
+                b->ready = 1;
+                b->state = _AK_PB_HELD;
+                _ak_pool_seg_add(p, s);
+                p->st.runtime_allocs++;
+                _ak_pool_carve(p, b, size, stream);
+                *out = b->ptr;
+                _ak_mutex_unlock(&p->lock);
+                return AK_OK;
+            }
+            cause = "the runtime allocation failed";
+        }
+        if (attempt == 0 && p->oom_protection) {
+            size_t n = 0, nb = 0;
+            char h1[32], h2[32];
+            _ak_pseg* list = p->enabled ? _ak_pool_release_collect(p, &n, &nb) : NULL;
+            p->st.oom_retries++;
+            _ak_mutex_unlock(&p->lock);
+            _ak_log(&ctx->log, AK_LOG_WARN, AK_LOGITEM_POOL_OOM_RETRY,
+                    "allocating %s on stream %s: %s; releasing %zu cached segment(s) (%s) and retrying",
+                    _ak_pool_human(size, h1, sizeof h1), _ak_pool_stream_label(stream), cause, n,
+                    _ak_pool_human(nb, h2, sizeof h2));
+            _ak_pool_release_finish(p, list);
+            continue;
+        }
+        p->st.oom_count++;
+        used = p->st.in_use;
+        resv = p->st.reserved;
+        lim = p->limit;
+        nseg = (size_t)p->st.blocks;
+        _ak_mutex_unlock(&p->lock);
+        {
+            size_t dfree = 0, dtotal = 0;
+            char hr[32], hu[32], hv[32], hl[32], hf[32], ht[32], lims[64];
+            if (_ak_dev_mem_info(ctx, &dfree, &dtotal) != AK_OK) { dfree = __atomic_load_n(&ctx->dev.mem_free, __ATOMIC_RELAXED); dtotal = __atomic_load_n(&ctx->dev.mem_total, __ATOMIC_RELAXED); }
+            if (lim == (size_t)-1) _ak_copy(lims, sizeof lims, "none");
+            else snprintf(lims, sizeof lims, "%s (%zu bytes)", _ak_pool_human(lim, hl, sizeof hl), lim);
+            return _ak_err(AK_ERROR_OUT_OF_MEMORY,
+                           "ak_malloc: out of memory: tried to allocate %s (%zu bytes) on stream %s; "
+                           "the pool has %s (%zu bytes) in use and %s (%zu bytes) reserved in %zu segment(s), "
+                           "limit %s; device %s free of %s total; %s%s%s%s",
+                           _ak_pool_human(size, hr, sizeof hr), bytes, _ak_pool_stream_label(stream),
+                           _ak_pool_human(used, hu, sizeof hu), used, _ak_pool_human(resv, hv, sizeof hv), resv,
+                           nseg, lims, _ak_pool_human(dfree, hf, sizeof hf), _ak_pool_human(dtotal, ht, sizeof ht),
+                           cause, rt_msg[0] ? " (" : "", rt_msg, rt_msg[0] ? ")" : "");
+        }
+    }
+}
+
+AKDEF ak_result ak_free(ak_context* ctx, void* ptr) {
+    struct _ak_pool* p;
+    _ak_pblock* b;
+    if (!ptr) return AK_OK;
+    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_free(%p): ctx is NULL", ptr);
+    p = ctx->pool;
+    if (!p) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_free(%p): the context has no memory pool", ptr);
+    _ak_mutex_lock(&p->lock);
+    b = _ak_phash_get(&p->live, ptr);
+    if (!b) {
+        char msg[512];
+        _ak_pool_diagnose(p, ptr, msg, sizeof msg);
+        _ak_mutex_unlock(&p->lock);
+        return _ak_err(AK_ERROR_MEMORY, "%s", msg);
+    }
+    _ak_phash_del(&p->live, ptr);
+    p->st.in_use -= b->size;
+    p->st.frees++;
+    if (!p->enabled) {
+        _ak_pseg* s = b->seg;
+        b->state = _AK_PB_HELD;
+        _ak_pool_seg_remove(p, s);
+        p->releasing += s->size;
+        _ak_mutex_unlock(&p->lock);
+        p->ops.free(ctx, s->base);
+        _ak_mutex_lock(&p->lock);
+        p->releasing -= s->size;
+        _ak_pool_block_recycle(p, b);
+        _ak_mutex_unlock(&p->lock);
+        _ak_dealloc(s);
+        return AK_OK;
+    }
+    b->state = _AK_PB_HELD;
+    b->event = NULL;
+    b->ready = b->orphan;
+    b->orphan = 0;
+    if (b->ready) b->stream = NULL;
+    _ak_pool_coalesce_link(p, b);
+    _ak_mutex_unlock(&p->lock);
+    return AK_OK;
+}
+
+AKDEF ak_result ak_pool_stats_get(ak_context* ctx, ak_pool_stats* out) {
+    struct _ak_pool* p;
+    if (!ctx || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_pool_stats_get: NULL %s", ctx ? "out" : "ctx");
+    p = ctx->pool;
+    if (!p) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_pool_stats_get: the context has no memory pool");
+    _ak_mutex_lock(&p->lock);
+    *out = p->st;
+    out->limit = p->limit;
+    _ak_mutex_unlock(&p->lock);
+    return AK_OK;
+}
+
+AKDEF ak_result ak_pool_trim(ak_context* ctx) {
+    struct _ak_pool* p;
+    _ak_pseg* list;
+    size_t n = 0, nb = 0, resv;
+    char h1[32], h2[32];
+    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_pool_trim: ctx is NULL");
+    p = ctx->pool;
+    if (!p) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_pool_trim: the context has no memory pool");
+    _ak_mutex_lock(&p->lock);
+    list = _ak_pool_release_collect(p, &n, &nb);
+    resv = p->st.reserved;
+    _ak_mutex_unlock(&p->lock);
+    _ak_pool_release_finish(p, list);
+    _ak_log(&ctx->log, AK_LOG_INFO, AK_LOGITEM_POOL_TRIM, "released %zu segment(s), %s; %s still reserved",
+            n, _ak_pool_human(nb, h1, sizeof h1), _ak_pool_human(resv, h2, sizeof h2));
+    return AK_OK;
+}
+
+#ifdef AMDKIT_TESTS   /* test-only (tests/ti_pool.c) */
+/* Consistency check of the whole pool (tests): 0 if sound, else a message
+ * in msg. Takes the lock. */
+static int _ak_pool_check(struct _ak_pool* p, char* msg, size_t cap) {
+    _ak_pseg* s;
+    size_t reserved = 0, in_use = 0, nfree = 0, nused = 0, nsegs = 0, tree_n;
+    int bad = 0;
+    msg[0] = 0;
+    _ak_mutex_lock(&p->lock);
+#define _AK_PCHK(c, ...) do { if (!bad && !(c)) { bad = 1; snprintf(msg, cap, __VA_ARGS__); } } while (0)
+    for (s = p->segs; s; s = s->snext) {
+        _ak_pblock* b;
+        char* at = s->base;
+        nsegs++;
+        reserved += s->size;
+        _AK_PCHK(s->first && s->first->prev == NULL, "segment %p: bad first block", (void*)s->base);
+        for (b = s->first; b; b = b->next) {
+            _AK_PCHK(b->ptr == at, "segment %p: block %p not contiguous", (void*)s->base, (void*)b->ptr);
+            _AK_PCHK(b->seg == s, "block %p: wrong segment", (void*)b->ptr);
+            _AK_PCHK(b->size > 0 && b->size % _AK_POOL_ALIGN == 0, "block %p: size %zu", (void*)b->ptr, b->size);
+            _AK_PCHK(!b->next || b->next->prev == b, "block %p: broken links", (void*)b->ptr);
+            at += b->size;
+            if (b->state == _AK_PB_USED) {
+                nused++;
+                in_use += b->size;
+                _AK_PCHK(_ak_phash_get(&p->live, b->ptr) == b, "block %p: used but not in the hash", (void*)b->ptr);
+            } else if (b->state == _AK_PB_FREE) {
+                _ak_ptnode* n;
+                nfree++;
+                _AK_PCHK(_ak_phash_get(&p->live, b->ptr) == NULL, "block %p: free but in the hash", (void*)b->ptr);
+                _AK_PCHK(b->node.k0 == _ak_pool_owner(b) && b->node.k1 == b->size && b->node.k2 == (uintptr_t)b->ptr,
+                         "block %p: stale key", (void*)b->ptr);
+                n = _ak_treap_lower(p->free_tree[s->small ? 0 : 1], &b->node);
+                _AK_PCHK(n == &b->node, "block %p: free but not in its tree", (void*)b->ptr);
+                _AK_PCHK(!b->ready || (!b->event && b->list == _AK_PL_NONE), "block %p: ready with an event", (void*)b->ptr);
+                _AK_PCHK(b->ready || b->list == (b->event ? _AK_PL_PEND : _AK_PL_UNEV), "block %p: wrong list", (void*)b->ptr);
+                _AK_PCHK(!b->event || b->event->refs > 0, "block %p: event without references", (void*)b->ptr);
+                _AK_PCHK(!b->next || b->next->state != _AK_PB_FREE || !_ak_pool_compatible(b, b->next),
+                         "block %p: mergeable free neighbours not merged", (void*)b->ptr);
+            } else {
+                _AK_PCHK(0, "block %p: held block outside an operation", (void*)b->ptr);
+            }
+        }
+        _AK_PCHK(at == s->base + s->size, "segment %p: blocks do not cover it", (void*)s->base);
+    }
+    tree_n = _ak_treap_count(p->free_tree[0]) + _ak_treap_count(p->free_tree[1]);
+    _AK_PCHK(reserved == p->st.reserved, "reserved %zu, counted %zu", p->st.reserved, reserved);
+    _AK_PCHK(in_use == p->st.in_use, "in_use %zu, counted %zu", p->st.in_use, in_use);
+    _AK_PCHK(nfree == p->st.free_blocks && tree_n == nfree, "free blocks %llu, counted %zu, in trees %zu",
+             p->st.free_blocks, nfree, tree_n);
+    _AK_PCHK(nused == p->live.count, "live %zu, counted %zu", p->live.count, nused);
+    _AK_PCHK(nsegs == p->st.blocks, "segments %llu, counted %zu", p->st.blocks, nsegs);
+    _AK_PCHK(p->st.reserved <= p->limit, "reserved %zu over the limit %zu", p->st.reserved, p->limit);
+    _AK_PCHK(_ak_treap_count(p->seg_tree) == nsegs, "segment tree holds %zu of %zu", _ak_treap_count(p->seg_tree), nsegs);
+#undef _AK_PCHK
+    _ak_mutex_unlock(&p->lock);
+    return bad;
+}
+#endif
+/* ==========================================================================
+ * >>impl:prof  (profiling regions: per-thread stacks, statistics per name,
+ * every instance kept for a Chrome trace, GPU timing with events, roctx/NVTX)
+ *
+ * Layout: one struct _ak_prof per context (ctx->prof), one mutex around its
+ * tables. A region opened with ak_prof_begin lives on its thread's stack
+ * (threads are found by OS thread id in a small slot list; a slot is given
+ * back when its stack empties). ak_prof_end pops it, records one instance
+ * (name, thread, stream name, host start, duration) and, for a host-timed
+ * region, adds the duration to the name's statistics at once. A GPU-timed
+ * region (hip / cuda) recorded an event at begin and one at end on its
+ * stream; its timing stays pending until ak_prof_stats / summary / export
+ * (which wait for the end events), or until ak_prof_end finds its end event
+ * complete; more than _AK_PROF_PENDING_MAX pending timings make ak_prof_end
+ * wait for the oldest few. Events are reused through a free list.
+ * Trace placement: a host-timed instance sits on its thread's track at its
+ * host start. A GPU-timed one sits on a track of its stream ("GPU stream
+ * NAME") at the GPU time of its start event, mapped to the host clock
+ * through an anchor event (recorded and waited for at creation, when the
+ * device is idle, and moved forward to a later start event every second of
+ * GPU time so the float milliseconds of the event API stay precise).
+ * Durations are kept in integer nanoseconds, so the trace's per-instance
+ * values add up exactly to the totals of the statistics.
+ * ========================================================================== */
+#if defined(__linux__)
+#include <sys/syscall.h>
+#endif
+#ifndef AK_PROF_MAX_INSTANCES
+#define AK_PROF_MAX_INSTANCES 1000000   /* instances kept for the trace; stats keep counting past it */
+#endif
+#define _AK_PROF_PENDING_MAX 4096       /* unresolved GPU timings before ak_prof_end waits */
+#define _AK_PROF_POLL 8                 /* pending timings one ak_prof_end settles at most */
+#define _AK_PROF_POLL_FROM 32           /* ak_prof_end looks at finished timings from this many pending */
+#define _AK_PROF_GPU_TRACK 0x40000000L  /* trace tid of GPU stream tracks: this + stream name index (above any OS tid) */
+
+typedef int (*_ak_prof_push_fn)(const char* message);
+typedef int (*_ak_prof_pop_fn)(void);
+
+/* Interned strings (region names, stream names): index <-> string. */
+typedef struct _ak_prof_names {
+    char** s;
+    uint32_t* hash;
+    int n, cap;
+    int* slot;      /* open addressing: string index or -1; nslot is 0 or a power of two */
+    int nslot;
+} _ak_prof_names;
+
+typedef struct _ak_prof_frame {
+    int region, stream_name;
+    ak_stream* stream;
+    ak_event* ev0;      /* GPU start event, NULL when host-timed */
+    int tool;           /* 1 if a roctx / NVTX range was pushed */
+    uint64_t t0;
+} _ak_prof_frame;
+
+typedef struct _ak_prof_thread {
+    long tid;           /* OS thread id; 0 = slot free */
+    int depth, cap;
+    _ak_prof_frame* frames;
+} _ak_prof_thread;
+
+typedef struct _ak_prof_inst {
+    uint64_t start_ns;  /* host clock at begin */
+    uint64_t dur_ns;
+    long tid;
+    int region, stream_name;
+    int timer;          /* 0 host, 1 gpu (start_ns: GPU start on the host clock), -1 gpu timing pending */
+} _ak_prof_inst;
+
+typedef struct _ak_prof_pending {
+    long inst;          /* index in the instances, -1 if dropped from the trace */
+    int region;
+    uint64_t host_ns;   /* fallback if the events cannot be read */
+    ak_event* e0;
+    ak_event* e1;
+} _ak_prof_pending;
+
+typedef struct _ak_prof_region {
+    unsigned long long count, gpu_count;
+    uint64_t total_ns, min_ns, max_ns;
+} _ak_prof_region;
+
+struct _ak_prof {
+    ak_context* ctx;
+    _ak_mutex lock;
+    int gpu;                          /* 1: time with device events */
+    void* tool_lib;
+    const char* tool_name;
+    _ak_prof_push_fn push;
+    _ak_prof_pop_fn pop;
+    _ak_prof_names names;             /* region names, first-seen order */
+    _ak_prof_region* regions;         /* parallel to names, regions_cap entries */
+    int regions_cap;
+    _ak_prof_names streams;           /* stream names of instances */
+    _ak_prof_thread** threads;
+    int nthreads, threads_cap;
+    _ak_prof_inst* inst;
+    size_t ninst, inst_cap, max_inst;
+    unsigned long long dropped;
+    _ak_prof_pending* pend;           /* FIFO: live entries are [pend_head, npend) */
+    size_t pend_head, npend, pend_cap;
+    ak_event** free_ev;
+    int nfree, free_cap;
+    int warned;
+    ak_event* anchor;                 /* GPU clock anchor for trace placement (NULL: none) */
+    uint64_t anchor_ns;               /* host-clock time of the anchor's GPU timestamp */
+    unsigned long export_seq;         /* temp-file names of exports */
+};
+
+/* ---- OS thread id, cached per thread ---- */
+static pthread_key_t _ak_prof_tid_key;
+static pthread_once_t _ak_prof_tid_once = PTHREAD_ONCE_INIT;
+static int _ak_prof_tid_key_ok;
+static pthread_mutex_t _ak_prof_tid_mutex = PTHREAD_MUTEX_INITIALIZER;
+static long _ak_prof_tid_next = 1;
+static void _ak_prof_tid_make(void) { _ak_prof_tid_key_ok = pthread_key_create(&_ak_prof_tid_key, NULL) == 0; }
+static long _ak_prof_tid(void) {
+    void* v;
+    long t;
+    pthread_once(&_ak_prof_tid_once, _ak_prof_tid_make);
+    if (_ak_prof_tid_key_ok && (v = pthread_getspecific(_ak_prof_tid_key)) != NULL) return (long)(intptr_t)v;
+#if defined(__linux__) && defined(SYS_gettid) && defined(__USE_MISC)  /* glibc declares syscall() */
+    t = (long)syscall(SYS_gettid);
+#else
+    t = 0;
+#endif
+    if (t <= 0) { /* no OS id: a process-wide sequence number */
+        pthread_mutex_lock(&_ak_prof_tid_mutex);
+        t = _ak_prof_tid_next++;
+        pthread_mutex_unlock(&_ak_prof_tid_mutex);
+    }
+    if (_ak_prof_tid_key_ok) pthread_setspecific(_ak_prof_tid_key, (void*)(intptr_t)t);
+    return t;
+}
+
+/* ---- interned strings ---- */
+static uint32_t _ak_prof_hash(const char* s) {
+    uint32_t h = 2166136261u;
+    while (*s) { h ^= (unsigned char)*s++; h *= 16777619u; }
+    return h;
+}
+static int _ak_prof_names_find(const _ak_prof_names* t, const char* s, uint32_t h) {
+    int i;
+    if (!t->nslot) return -1;
+    for (i = (int)(h & (uint32_t)(t->nslot - 1)); t->slot[i] >= 0; i = (i + 1) & (t->nslot - 1))
+        if (t->hash[t->slot[i]] == h && !strcmp(t->s[t->slot[i]], s)) return t->slot[i];
+    return -1;
+}
+/* Index of s, added if new; -1 when out of memory. *added set to 1 for a new string. */
+static int _ak_prof_intern(_ak_prof_names* t, const char* s, int* added) {
+    uint32_t h = _ak_prof_hash(s);
+    int k = _ak_prof_names_find(t, s, h), i;
+    char* copy;
+    if (added) *added = 0;
+    if (k >= 0) return k;
+    if ((t->n + 1) * 2 > t->nslot) {
+        int ns = t->nslot ? t->nslot * 2 : 16, j;
+        int* slot = (int*)_ak_alloc((size_t)ns * sizeof(int));
+        if (!slot) return -1;
+        for (j = 0; j < ns; j++) slot[j] = -1;
+        for (j = 0; j < t->n; j++) {
+            for (i = (int)(t->hash[j] & (uint32_t)(ns - 1)); slot[i] >= 0; i = (i + 1) & (ns - 1)) {}
+            slot[i] = j;
+        }
+        _ak_dealloc(t->slot);
+        t->slot = slot;
+        t->nslot = ns;
+    }
+    if (t->n == t->cap) {
+        int nc = t->cap ? t->cap * 2 : 16;
+        char** ns_ = (char**)_ak_realloc(t->s, (size_t)nc * sizeof(char*));
+        uint32_t* nh;
+        if (!ns_) return -1;
+        t->s = ns_;
+        nh = (uint32_t*)_ak_realloc(t->hash, (size_t)nc * sizeof(uint32_t));
+        if (!nh) return -1;
+        t->hash = nh;
+        t->cap = nc;
+    }
+    copy = _ak_strdup(s);
+    if (!copy) return -1;
+    k = t->n++;
+    t->s[k] = copy;
+    t->hash[k] = h;
+    for (i = (int)(h & (uint32_t)(t->nslot - 1)); t->slot[i] >= 0; i = (i + 1) & (t->nslot - 1)) {}
+    t->slot[i] = k;
+    if (added) *added = 1;
+    return k;
+}
+static void _ak_prof_names_free(_ak_prof_names* t) {
+    int i;
+    for (i = 0; i < t->n; i++) _ak_dealloc(t->s[i]);
+    _ak_dealloc(t->s);
+    _ak_dealloc(t->hash);
+    _ak_dealloc(t->slot);
+    memset(t, 0, sizeof *t);
+}
+
+/* ---- tables (all called with p->lock held) ---- */
+static int _ak_prof_region_id(struct _ak_prof* p, const char* name) {
+    int added, k;
+    if (p->names.n >= p->regions_cap) { /* room first, so a new name always has its row */
+        int nc = p->regions_cap ? p->regions_cap * 2 : 16;
+        _ak_prof_region* r = (_ak_prof_region*)_ak_realloc(p->regions, (size_t)nc * sizeof *r);
+        if (!r) return -1;
+        p->regions = r;
+        p->regions_cap = nc;
+    }
+    k = _ak_prof_intern(&p->names, name, &added);
+    if (k >= 0 && added) memset(&p->regions[k], 0, sizeof p->regions[k]);
+    return k;
+}
+/* The calling thread's slot (tid), or a new/free one when claim is set. */
+static _ak_prof_thread* _ak_prof_thread_find(struct _ak_prof* p, long tid, int claim) {
+    int i;
+    _ak_prof_thread* fr = NULL;
+    for (i = 0; i < p->nthreads; i++) {
+        if (p->threads[i]->tid == tid) return p->threads[i];
+        if (!fr && !p->threads[i]->tid) fr = p->threads[i];
+    }
+    if (!claim) return NULL;
+    if (!fr) {
+        if (p->nthreads == p->threads_cap) {
+            int nc = p->threads_cap ? p->threads_cap * 2 : 8;
+            _ak_prof_thread** nt = (_ak_prof_thread**)_ak_realloc(p->threads, (size_t)nc * sizeof *nt);
+            if (!nt) return NULL;
+            p->threads = nt;
+            p->threads_cap = nc;
+        }
+        fr = (_ak_prof_thread*)_ak_calloc(sizeof *fr);
+        if (!fr) return NULL;
+        p->threads[p->nthreads++] = fr;
+    }
+    fr->tid = tid;
+    fr->depth = 0;
+    return fr;
+}
+static void _ak_prof_event_put(struct _ak_prof* p, ak_event* e) {
+    if (!e) return;
+    if (p->nfree == p->free_cap) {
+        int nc = p->free_cap ? p->free_cap * 2 : 16;
+        ak_event** nf = (ak_event**)_ak_realloc(p->free_ev, (size_t)nc * sizeof *nf);
+        if (!nf) { ak_event_destroy(e); return; }
+        p->free_ev = nf;
+        p->free_cap = nc;
+    }
+    p->free_ev[p->nfree++] = e;
+}
+static void _ak_prof_account(struct _ak_prof* p, int region, uint64_t ns, int gpu) {
+    _ak_prof_region* r;
+    if (region < 0 || region >= p->names.n) return;
+    r = &p->regions[region];
+    if (!r->count || ns < r->min_ns) r->min_ns = ns;
+    if (!r->count || ns > r->max_ns) r->max_ns = ns;
+    r->count++;
+    r->total_ns += ns;
+    if (gpu) r->gpu_count++;
+}
+/* Wait for a pending GPU timing and account it (host duration if the events fail). */
+static void _ak_prof_settle(struct _ak_prof* p, _ak_prof_pending* q) {
+    float ms = 0.0f;
+    uint64_t ns = q->host_ns;
+    int gpu = 0;
+    ak_result r = ak_event_elapsed_ms(q->e0, q->e1, &ms);   /* it waits for e1 */
+    if (r != AK_OK && ak_event_synchronize(q->e1) == AK_OK) r = ak_event_elapsed_ms(q->e0, q->e1, &ms);
+    if (r == AK_OK && ms >= 0.0f) {
+        ns = (uint64_t)((double)ms * 1e6 + 0.5);
+        gpu = 1;
+    } else if (!p->warned) {
+        p->warned = 1;
+        _ak_log(&p->ctx->log, AK_LOG_WARN, AK_LOGITEM_GENERIC,
+                "profiling: reading GPU event timing failed (%s); host time used", ak_last_error());
+    }
+    _ak_prof_account(p, q->region, ns, gpu);
+    if (q->inst >= 0 && (size_t)q->inst < p->ninst) {
+        _ak_prof_inst* in = &p->inst[q->inst];
+        float off = 0.0f;
+        in->dur_ns = ns;
+        in->timer = 0;
+        if (gpu && p->anchor && ak_event_elapsed_ms(p->anchor, q->e0, &off) == AK_OK) {
+            double at = (double)p->anchor_ns + (double)off * 1e6;
+            in->start_ns = at > 0.0 ? (uint64_t)(at + 0.5) : 0;
+            in->timer = 1;
+            if (off > 1000.0f || off < -1000.0f) { /* move the anchor forward: float ms lose precision */
+                ak_event* old = p->anchor;
+                p->anchor = q->e0;
+                p->anchor_ns = in->start_ns;
+                q->e0 = old;
+            }
+        }
+    }
+    _ak_prof_event_put(p, q->e0);
+    _ak_prof_event_put(p, q->e1);
+    q->e0 = q->e1 = NULL;
+}
+static void _ak_prof_drain(struct _ak_prof* p) {
+    while (p->pend_head < p->npend) _ak_prof_settle(p, &p->pend[p->pend_head++]);
+    p->pend_head = p->npend = 0;
+}
+/* Settle what is already finished (never waits unless too much is pending). */
+static void _ak_prof_poll(struct _ak_prof* p) {
+    int k = 0;
+    while (p->pend_head < p->npend && k < _AK_PROF_POLL) {
+        _ak_prof_pending* q = &p->pend[p->pend_head];
+        if (p->npend - p->pend_head <= _AK_PROF_PENDING_MAX && !_ak_dev_event_done(p->ctx, q->e1->native)) break;
+        _ak_prof_settle(p, q);
+        p->pend_head++;
+        k++;
+    }
+    if (p->pend_head == p->npend) p->pend_head = p->npend = 0;
+}
+/* Record a closed region. ev1: its GPU end event, already recorded (or NULL). */
+static void _ak_prof_record(struct _ak_prof* p, long tid, const _ak_prof_frame* fr, uint64_t t1, ak_event* ev1) {
+    uint64_t host_ns = t1 > fr->t0 ? t1 - fr->t0 : 0;
+    long idx = -1;
+    if (p->ninst < p->max_inst) {
+        if (p->ninst == p->inst_cap) {
+            size_t nc = p->inst_cap ? p->inst_cap * 2 : 1024;
+            _ak_prof_inst* ni;
+            if (nc > p->max_inst) nc = p->max_inst;
+            ni = (_ak_prof_inst*)_ak_realloc(p->inst, nc * sizeof *ni);
+            if (ni) { p->inst = ni; p->inst_cap = nc; }
+        }
+        if (p->ninst < p->inst_cap) {
+            _ak_prof_inst* in = &p->inst[p->ninst];
+            idx = (long)p->ninst++;
+            in->start_ns = fr->t0;
+            in->dur_ns = host_ns;
+            in->tid = tid;
+            in->region = fr->region;
+            in->stream_name = fr->stream_name;
+            in->timer = 0;
+        }
+    }
+    if (idx < 0) p->dropped++;
+    if (fr->ev0 && ev1) {
+        _ak_prof_pending q;
+        q.inst = idx; q.region = fr->region; q.host_ns = host_ns; q.e0 = fr->ev0; q.e1 = ev1;
+        if (p->npend == p->pend_cap && p->pend_head > 0) {
+            memmove(p->pend, p->pend + p->pend_head, (p->npend - p->pend_head) * sizeof *p->pend);
+            p->npend -= p->pend_head;
+            p->pend_head = 0;
+        }
+        if (p->npend == p->pend_cap) {
+            size_t nc = p->pend_cap ? p->pend_cap * 2 : 64;
+            _ak_prof_pending* np_ = (_ak_prof_pending*)_ak_realloc(p->pend, nc * sizeof *np_);
+            if (np_) { p->pend = np_; p->pend_cap = nc; }
+        }
+        if (p->npend < p->pend_cap) {
+            if (idx >= 0) p->inst[idx].timer = -1;
+            p->pend[p->npend++] = q;
+        } else {
+            _ak_prof_settle(p, &q); /* no room to defer it: wait now */
+        }
+        if (p->npend - p->pend_head >= _AK_PROF_POLL_FROM) _ak_prof_poll(p);
+    } else {
+        _ak_prof_event_put(p, fr->ev0);
+        _ak_prof_event_put(p, ev1);
+        _ak_prof_account(p, fr->region, host_ns, 0);
+    }
+}
+static void _ak_prof_gpu_warn(struct _ak_prof* p, const char* what) {
+    int first;
+    _ak_mutex_lock(&p->lock);
+    first = !p->warned;
+    p->warned = 1;
+    _ak_mutex_unlock(&p->lock);
+    if (first)
+        _ak_log(&p->ctx->log, AK_LOG_WARN, AK_LOGITEM_GENERIC,
+                "profiling: %s failed (%s); regions fall back to host timing where this happens", what, ak_last_error());
+}
+
+/* ---- create / destroy (called by the context) ---- */
+static void _ak_prof_tools_open(struct _ak_prof* p) {
+    const char* const* libs = p->ctx->bk->tracer_libs;
+    const char *push_sym = p->ctx->bk->tracer_push, *pop_sym = p->ctx->bk->tracer_pop;
+    char tried[256];
+    int i;
+    tried[0] = 0;
+    if (!libs) {
+        _ak_log(&p->ctx->log, AK_LOG_INFO, AK_LOGITEM_PROF_TOOLS,
+                "no tracer library on the %s backend; regions are recorded by amdkit only", ak_backend_name(p->ctx->backend));
+        return;
+    }
+    for (i = 0; libs[i]; i++) {
+        void* lib = _ak_dlopen(libs[i]);
+        _ak_prof_push_fn push = NULL;
+        _ak_prof_pop_fn pop = NULL;
+        _ak_appendf(tried, sizeof tried, "%s%s", tried[0] ? ", " : "", libs[i]);
+        if (!lib) continue;
+        _ak_dlsym(lib, push_sym, &push);
+        _ak_dlsym(lib, pop_sym, &pop);
+        if (push && pop) {
+            char path[256];
+            _ak_dlpath(lib, push_sym, path, sizeof path);
+            p->tool_lib = lib; p->push = push; p->pop = pop; p->tool_name = libs[i];
+            _ak_log(&p->ctx->log, AK_LOG_INFO, AK_LOGITEM_PROF_TOOLS, "%s found (%s): regions also appear as %s ranges",
+                    libs[i], path[0] ? path : libs[i], p->ctx->bk->tracer);
+            return;
+        }
+        _ak_appendf(tried, sizeof tried, " (no %s/%s)", push_sym, pop_sym);
+        dlclose(lib);
+    }
+    _ak_log(&p->ctx->log, AK_LOG_INFO, AK_LOGITEM_PROF_TOOLS,
+            "no tracer library (tried %s); regions are recorded by amdkit only", tried);
+}
+
+/* Record an event on the idle device and wait for it: its GPU time is about
+ * the host time between recording and completion. Without it the trace
+ * places GPU-timed regions at their host start. */
+static void _ak_prof_anchor_make(struct _ak_prof* p) {
+    ak_event* e = NULL;
+    uint64_t h0, h1;
+    if (ak_event_create(p->ctx, &e) != AK_OK) { ak_clear_error(); return; }
+    h0 = _ak_now_ns();
+    if (ak_event_record(e, NULL) != AK_OK || ak_event_synchronize(e) != AK_OK) {
+        ak_event_destroy(e);
+        ak_clear_error();
+        return;
+    }
+    h1 = _ak_now_ns();
+    p->anchor = e;
+    p->anchor_ns = h0 + (h1 - h0) / 2;
+}
+
+static ak_result _ak_prof_create(ak_context* ctx, struct _ak_prof** out) {
+    struct _ak_prof* p;
+    if (!ctx || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "_ak_prof_create: NULL argument");
+    *out = NULL;
+    p = (struct _ak_prof*)_ak_calloc(sizeof *p);
+    if (!p) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "profiling: cannot allocate %u bytes", (unsigned)sizeof *p);
+    p->ctx = ctx;
+    p->gpu = !ctx->bk->host_memory;
+    p->max_inst = AK_PROF_MAX_INSTANCES;
+    _ak_mutex_init(&p->lock);
+    if (ctx->cfg.profiling) {
+        _ak_prof_tools_open(p);
+        if (p->gpu) _ak_prof_anchor_make(p);
+    }
+    *out = p;
+    return AK_OK;
+}
+
+/* Forget regions, instances and open stacks; events go to the free list. */
+static void _ak_prof_clear(struct _ak_prof* p) {
+    int i, j;
+    size_t k;
+    for (k = p->pend_head; k < p->npend; k++) {
+        _ak_prof_event_put(p, p->pend[k].e0);
+        _ak_prof_event_put(p, p->pend[k].e1);
+    }
+    p->pend_head = p->npend = 0;
+    for (i = 0; i < p->nthreads; i++) {
+        _ak_prof_thread* th = p->threads[i];
+        for (j = 0; j < th->depth; j++) _ak_prof_event_put(p, th->frames[j].ev0);
+        th->depth = 0;
+        th->tid = 0;
+    }
+    _ak_prof_names_free(&p->names);
+    _ak_prof_names_free(&p->streams);
+    _ak_dealloc(p->regions);
+    p->regions = NULL;
+    p->regions_cap = 0;
+    _ak_dealloc(p->inst);
+    p->inst = NULL;
+    p->ninst = p->inst_cap = 0;
+    p->dropped = 0;
+}
+
+static void _ak_prof_destroy(struct _ak_prof* p) {
+    int i;
+    if (!p) return;
+    _ak_prof_clear(p);
+    ak_event_destroy(p->anchor);
+    for (i = 0; i < p->nfree; i++) ak_event_destroy(p->free_ev[i]);
+    _ak_dealloc(p->free_ev);
+    for (i = 0; i < p->nthreads; i++) {
+        _ak_dealloc(p->threads[i]->frames);
+        _ak_dealloc(p->threads[i]);
+    }
+    _ak_dealloc(p->threads);
+    _ak_dealloc(p->pend);
+    if (p->tool_lib) dlclose(p->tool_lib);
+    _ak_mutex_destroy(&p->lock);
+    _ak_dealloc(p);
+}
+
+/* ---- begin / end ---- */
+static ak_result _ak_prof_begin_on(struct _ak_prof* p, const char* name, ak_stream* stream) {
+    long tid = _ak_prof_tid();
+    const char* sname = ak_stream_name(stream);
+    _ak_prof_thread* th;
+    _ak_prof_frame* fr;
+    ak_event* ev = NULL;
+    int region, sid = -1;
+    _ak_mutex_lock(&p->lock);
+    th = _ak_prof_thread_find(p, tid, 1);
+    region = th ? _ak_prof_region_id(p, name) : -1;
+    if (region >= 0) sid = _ak_prof_intern(&p->streams, sname ? sname : "default", NULL);
+    if (sid >= 0 && th->depth == th->cap) {
+        int nc = th->cap ? th->cap * 2 : 16;
+        _ak_prof_frame* nf = (_ak_prof_frame*)_ak_realloc(th->frames, (size_t)nc * sizeof *nf);
+        if (nf) { th->frames = nf; th->cap = nc; }
+        else sid = -1;
+    }
+    if (sid < 0) {
+        if (th && !th->depth) th->tid = 0;
+        _ak_mutex_unlock(&p->lock);
+        return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_prof_begin(\"%.200s\"): out of host memory", name);
+    }
+    fr = &th->frames[th->depth++];
+    fr->region = region;
+    fr->stream_name = sid;
+    fr->stream = stream;
+    fr->ev0 = NULL;
+    fr->tool = 0;
+    fr->t0 = 0;
+    if (p->gpu && p->nfree) ev = p->free_ev[--p->nfree];
+    _ak_mutex_unlock(&p->lock);
+    /* Only this thread touches its own open frames: fr stays valid. */
+    if (p->gpu) {
+        if (!ev && ak_event_create(p->ctx, &ev) != AK_OK) { ev = NULL; _ak_prof_gpu_warn(p, "ak_event_create"); }
+        if (ev && ak_event_record(ev, stream) != AK_OK) {
+            _ak_prof_gpu_warn(p, "ak_event_record");
+            _ak_mutex_lock(&p->lock);
+            _ak_prof_event_put(p, ev);
+            _ak_mutex_unlock(&p->lock);
+            ev = NULL;
+        }
+        fr->ev0 = ev;
+    }
+    if (p->push) { p->push(name); fr->tool = 1; }
+    fr->t0 = _ak_now_ns();
+    return AK_OK;
+}
+
+static ak_result _ak_prof_end_on(struct _ak_prof* p) {
+    uint64_t t1 = _ak_now_ns();
+    long tid = _ak_prof_tid();
+    _ak_prof_thread* th;
+    _ak_prof_frame fr;
+    ak_event* ev = NULL;
+    _ak_mutex_lock(&p->lock);
+    th = _ak_prof_thread_find(p, tid, 0);
+    if (!th || !th->depth) {
+        _ak_mutex_unlock(&p->lock);
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT,
+                       "ak_prof_end: no open region on this thread (every ak_prof_end needs an earlier ak_prof_begin on the same thread)");
+    }
+    fr = th->frames[--th->depth];
+    if (!th->depth) th->tid = 0;
+    if (!fr.ev0) { /* host-timed: one critical section */
+        _ak_prof_record(p, tid, &fr, t1, NULL);
+        _ak_mutex_unlock(&p->lock);
+        if (fr.tool && p->pop) p->pop();
+        return AK_OK;
+    }
+    if (p->nfree) ev = p->free_ev[--p->nfree];
+    _ak_mutex_unlock(&p->lock);
+    if (!ev && ak_event_create(p->ctx, &ev) != AK_OK) { ev = NULL; _ak_prof_gpu_warn(p, "ak_event_create"); }
+    if (ev && ak_event_record(ev, fr.stream) != AK_OK) {
+        _ak_prof_gpu_warn(p, "ak_event_record");
+        _ak_mutex_lock(&p->lock);
+        _ak_prof_event_put(p, ev);
+        _ak_mutex_unlock(&p->lock);
+        ev = NULL;
+    }
+    if (fr.tool && p->pop) p->pop();
+    _ak_mutex_lock(&p->lock);
+    _ak_prof_record(p, tid, &fr, t1, ev);
+    _ak_mutex_unlock(&p->lock);
+    return AK_OK;
+}
+
+/* Open a region; a no-op unless profiling is on. Thread safety: any thread. */
+AKDEF ak_result ak_prof_begin(ak_context* ctx, const char* name, ak_stream* stream) {
+    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_begin: ctx is NULL");
+    if (!name) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_begin: name is NULL");
+    if (!ctx->cfg.profiling || !ctx->prof) return AK_OK;
+    if (stream && stream->ctx != ctx)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_begin(\"%.200s\"): stream \"%s\" belongs to another context", name, stream->name);
+    return _ak_prof_begin_on(ctx->prof, name, stream);
+}
+
+/* Close this thread's innermost region. Thread safety: any thread. */
+AKDEF ak_result ak_prof_end(ak_context* ctx) {
+    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_end: ctx is NULL");
+    if (!ctx->cfg.profiling || !ctx->prof) return AK_OK;
+    return _ak_prof_end_on(ctx->prof);
+}
+
+/* ---- statistics and summary ---- */
+static void _ak_prof_fill_stat(const struct _ak_prof* p, int i, ak_prof_stat* s) {
+    const _ak_prof_region* r = &p->regions[i];
+    s->name = p->names.s[i];
+    s->count = r->count;
+    s->total_ms = (double)r->total_ns / 1e6;
+    s->mean_ms = r->count ? s->total_ms / (double)r->count : 0.0;
+    s->min_ms = r->count ? (double)r->min_ns / 1e6 : 0.0;
+    s->max_ms = r->count ? (double)r->max_ns / 1e6 : 0.0;
+    s->gpu_timed = r->gpu_count ? 1 : 0;
+}
+
+/* Region statistics in first-seen order; names stay valid until ak_prof_reset
+ * or context destruction. Thread safety: any thread. */
+AKDEF ak_result ak_prof_stats(ak_context* ctx, ak_prof_stat* out, int max, int* count) {
+    struct _ak_prof* p;
+    int i;
+    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_stats: ctx is NULL");
+    if (max < 0) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_stats: max is %d, expected >= 0", max);
+    if (max > 0 && !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_stats: out is NULL with max %d", max);
+    if (count) *count = 0;
+    p = ctx->prof;
+    if (!ctx->cfg.profiling || !p) return AK_OK;
+    _ak_mutex_lock(&p->lock);
+    _ak_prof_drain(p);
+    for (i = 0; i < p->names.n && i < max; i++) _ak_prof_fill_stat(p, i, &out[i]);
+    if (count) *count = p->names.n;
+    _ak_mutex_unlock(&p->lock);
+    return AK_OK;
+}
+
+/* A name for the table: control characters as '?', long names cut with "...". */
+static void _ak_prof_table_name(char* dst, size_t cap, const char* s) {
+    size_t n = 0, len = strlen(s);
+    for (; n + 1 < cap && s[n]; n++) dst[n] = ((unsigned char)s[n] < 0x20 || s[n] == 0x7f) ? '?' : s[n];
+    dst[n] = 0;
+    if (len >= cap && cap > 4) memcpy(dst + cap - 4, "...", 4);
+}
+
+/* Print the statistics as an aligned table. Thread safety: any thread. */
+AKDEF ak_result ak_prof_summary(ak_context* ctx, FILE* f) {
+    struct _ak_prof* p;
+    char nm[64];
+    int i, w = 6;
+    unsigned long long total = 0;
+    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_summary: ctx is NULL");
+    if (!f) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_summary: FILE* is NULL");
+    p = ctx->prof;
+    if (!ctx->cfg.profiling || !p) {
+        fprintf(f, "amdkit profile: profiling is off (set ak_config.profiling = 1 or AMDKIT_PROFILE=on)\n");
+        return ferror(f) ? _ak_err(AK_ERROR_IO, "ak_prof_summary: writing the table failed") : AK_OK;
+    }
+    _ak_mutex_lock(&p->lock);
+    _ak_prof_drain(p);
+    for (i = 0; i < p->names.n; i++) {
+        int len;
+        _ak_prof_table_name(nm, sizeof nm, p->names.s[i]);
+        len = (int)strlen(nm);
+        if (len > w) w = len;
+        total += p->regions[i].count;
+    }
+    fprintf(f, "amdkit profile: %d region%s, %llu instance%s, %s backend%s%s\n", p->names.n, p->names.n == 1 ? "" : "s",
+            total, total == 1 ? "" : "s", ak_backend_name(ctx->backend), p->tool_name ? ", ranges sent to " : "",
+            p->tool_name ? p->tool_name : "");
+    if (p->dropped)
+        fprintf(f, "  (%llu instance%s past the cap of %lu were left out of the trace; the statistics count them)\n",
+                p->dropped, p->dropped == 1 ? "" : "s", (unsigned long)p->max_inst);
+    fprintf(f, "%-*s %10s %14s %12s %12s %12s  %s\n", w, "name", "count", "total ms", "mean ms", "min ms", "max ms", "timer");
+    for (i = 0; i < p->names.n; i++) {
+        ak_prof_stat s;
+        const _ak_prof_region* r = &p->regions[i];
+        _ak_prof_fill_stat(p, i, &s);
+        _ak_prof_table_name(nm, sizeof nm, s.name);
+        fprintf(f, "%-*s %10llu %14.3f %12.4f %12.4f %12.4f  %s\n", w, nm, s.count, s.total_ms, s.mean_ms, s.min_ms,
+                s.max_ms, !r->count ? "-" : r->gpu_count == r->count ? "gpu" : r->gpu_count ? "mixed" : "host");
+    }
+    _ak_mutex_unlock(&p->lock);
+    if (ferror(f)) return _ak_err(AK_ERROR_IO, "ak_prof_summary: writing the table failed");
+    return AK_OK;
+}
+
+/* ---- Chrome trace export ---- */
+/* Write s as a JSON string: quotes, backslash and control characters
+ * escaped; bytes that are not valid UTF-8 become U+FFFD. */
+static void _ak_prof_json_str(FILE* f, const char* s) {
+    const unsigned char* u = (const unsigned char*)s;
+    fputc('"', f);
+    while (*u) {
+        unsigned c = *u;
+        int need = 0, i, ok = 1;
+        if (c == '"' || c == '\\') { fputc('\\', f); fputc((int)c, f); u++; continue; }
+        if (c < 0x20) {
+            switch (c) {
+            case '\n': fputs("\\n", f); break;
+            case '\r': fputs("\\r", f); break;
+            case '\t': fputs("\\t", f); break;
+            case '\b': fputs("\\b", f); break;
+            case '\f': fputs("\\f", f); break;
+            default: fprintf(f, "\\u%04x", c); break;
+            }
+            u++;
+            continue;
+        }
+        if (c < 0x80) { fputc((int)c, f); u++; continue; }
+        if (c >= 0xC2 && c <= 0xDF) need = 1;
+        else if (c >= 0xE0 && c <= 0xEF) need = 2;
+        else if (c >= 0xF0 && c <= 0xF4) need = 3;
+        else ok = 0;
+        for (i = 1; ok && i <= need; i++)
+            if ((u[i] & 0xC0) != 0x80) ok = 0;
+        if (ok && need >= 2) { /* overlong, surrogate and > U+10FFFF forms */
+            if (c == 0xE0 && u[1] < 0xA0) ok = 0;
+            if (c == 0xED && u[1] > 0x9F) ok = 0;
+            if (c == 0xF0 && u[1] < 0x90) ok = 0;
+            if (c == 0xF4 && u[1] > 0x8F) ok = 0;
+        }
+        if (!ok) { fputs("\\ufffd", f); u++; continue; }
+        fwrite(u, 1, (size_t)need + 1, f);
+        u += need + 1;
+    }
+    fputc('"', f);
+}
+/* ns as a decimal number of unit (1000: microseconds, 1000000: milliseconds), locale-free. */
+static void _ak_prof_json_ns(FILE* f, uint64_t ns, uint64_t unit) {
+    fprintf(f, "%llu.%0*llu", (unsigned long long)(ns / unit), unit == 1000 ? 3 : 6, (unsigned long long)(ns % unit));
+}
+
+typedef struct _ak_prof_order {
+    long tid;
+    uint64_t start, dur;
+    size_t idx;
+    int clamped;
+} _ak_prof_order;
+static int _ak_prof_order_cmp(const void* a, const void* b) {
+    const _ak_prof_order* x = (const _ak_prof_order*)a;
+    const _ak_prof_order* y = (const _ak_prof_order*)b;
+    if (x->tid != y->tid) return x->tid < y->tid ? -1 : 1;
+    if (x->start != y->start) return x->start < y->start ? -1 : 1;
+    if (x->dur != y->dur) return x->dur > y->dur ? -1 : 1;   /* outer region first */
+    return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+/* Sort instances by track (host thread, or GPU stream) and start, and
+ * shorten a duration that would end after its enclosing region on the same
+ * track (viewers need proper nesting; it can happen on a GPU stream shared
+ * by threads); the args keep the measured value. */
+static ak_result _ak_prof_order_make(const struct _ak_prof* p, _ak_prof_order** out) {
+    _ak_prof_order* o;
+    uint64_t* ends = NULL;
+    size_t i, sp = 0, cap = 0;
+    *out = NULL;
+    if (!p->ninst) return AK_OK;
+    o = (_ak_prof_order*)_ak_alloc(p->ninst * sizeof *o);
+    if (!o) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_prof_export_chrome: cannot sort %lu instances", (unsigned long)p->ninst);
+    for (i = 0; i < p->ninst; i++) {
+        o[i].tid = p->inst[i].timer == 1 ? _AK_PROF_GPU_TRACK + p->inst[i].stream_name : p->inst[i].tid;
+        o[i].start = p->inst[i].start_ns;
+        o[i].dur = p->inst[i].dur_ns;
+        o[i].idx = i;
+        o[i].clamped = 0;
+    }
+    qsort(o, p->ninst, sizeof *o, _ak_prof_order_cmp);
+    for (i = 0; i < p->ninst; i++) {
+        uint64_t end = o[i].start + o[i].dur;
+        if (i && o[i].tid != o[i - 1].tid) sp = 0;
+        while (sp && ends[sp - 1] <= o[i].start) sp--;
+        if (sp && end > ends[sp - 1]) { end = ends[sp - 1]; o[i].dur = end - o[i].start; o[i].clamped = 1; }
+        if (sp == cap) {
+            size_t nc = cap ? cap * 2 : 64;
+            uint64_t* ne = (uint64_t*)_ak_realloc(ends, nc * sizeof *ne);
+            if (!ne) { _ak_dealloc(ends); _ak_dealloc(o); return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_prof_export_chrome: out of host memory"); }
+            ends = ne;
+            cap = nc;
+        }
+        ends[sp++] = end;
+    }
+    _ak_dealloc(ends);
+    *out = o;
+    return AK_OK;
+}
+
+static void _ak_prof_write_trace(FILE* f, ak_context* ctx, const struct _ak_prof* p, const _ak_prof_order* o) {
+    long pid = (long)getpid();
+    uint64_t origin = 0;
+    size_t i;
+    char pname[400];
+    if (p && p->ninst) {
+        origin = p->inst[0].start_ns;
+        for (i = 1; i < p->ninst; i++) if (p->inst[i].start_ns < origin) origin = p->inst[i].start_ns;
+    }
+    snprintf(pname, sizeof pname, "amdkit (%s: %s)", ak_backend_name(ctx->backend), ctx->dev.name);
+    fputs("{\"traceEvents\":[\n", f);
+    fprintf(f, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%ld,\"tid\":0,\"args\":{\"name\":", pid);
+    _ak_prof_json_str(f, pname);
+    fputs("}}", f);
+    for (i = 0; p && i < p->ninst; i++) {
+        const _ak_prof_inst* in = &p->inst[o[i].idx];
+        if (!i || o[i].tid != o[i - 1].tid) {
+            char tname[128];
+            if (in->timer == 1) snprintf(tname, sizeof tname, "GPU stream %s", p->streams.s[in->stream_name]);
+            else snprintf(tname, sizeof tname, "thread %ld", in->tid);
+            fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%ld,\"tid\":%ld,\"args\":{\"name\":", pid, o[i].tid);
+            _ak_prof_json_str(f, tname);
+            fputs("}}", f);
+        }
+        fputs(",\n{\"name\":", f);
+        _ak_prof_json_str(f, p->names.s[in->region]);
+        fputs(",\"cat\":\"amdkit\",\"ph\":\"X\",\"ts\":", f);
+        _ak_prof_json_ns(f, in->start_ns - origin, 1000);
+        fputs(",\"dur\":", f);
+        _ak_prof_json_ns(f, o[i].dur, 1000);
+        fprintf(f, ",\"pid\":%ld,\"tid\":%ld,\"args\":{\"thread\":%ld,\"stream\":", pid, o[i].tid, in->tid);
+        _ak_prof_json_str(f, p->streams.s[in->stream_name]);
+        fprintf(f, ",\"timer\":\"%s\",\"ms\":", in->timer == 1 ? "gpu" : "host");
+        _ak_prof_json_ns(f, in->dur_ns, 1000000);
+        if (o[i].clamped) fputs(",\"trace_dur_shortened\":true", f);
+        fputs("}}", f);
+    }
+    fputs("\n],\"displayTimeUnit\":\"ms\",\"otherData\":{\"tool\":\"amdkit " AK_VERSION_STRING "\",\"backend\":", f);
+    _ak_prof_json_str(f, ak_backend_name(ctx->backend));
+    fputs(",\"device\":", f);
+    _ak_prof_json_str(f, ctx->dev.name);
+    fprintf(f, ",\"profiling\":%s,\"instances\":%lu,\"instance_cap\":%lu,\"instances_dropped\":%llu",
+            ctx->cfg.profiling ? "true" : "false", (unsigned long)(p ? p->ninst : 0),
+            (unsigned long)(p ? p->max_inst : (size_t)AK_PROF_MAX_INSTANCES), p ? p->dropped : 0ull);
+    if (p && p->dropped)
+        fprintf(f, ",\"note\":\"%llu region instances past the cap were left out of this trace; the statistics count them\"",
+                p->dropped);
+    fputs("}}\n", f);
+}
+
+/* Write every recorded instance as Chrome trace JSON, through a temporary
+ * file renamed over path. Thread safety: any thread (other threads' begin /
+ * end wait while it writes). */
+AKDEF ak_result ak_prof_export_chrome(ak_context* ctx, const char* path) {
+    struct _ak_prof* p;
+    _ak_prof_order* o = NULL;
+    char* tmp;
+    size_t n;
+    FILE* f;
+    int werr = 0, cerr = 0, e = 0;
+    ak_result r;
+    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_export_chrome: ctx is NULL");
+    if (!path || !path[0]) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_export_chrome: path is %s", path ? "empty" : "NULL");
+    p = ctx->cfg.profiling ? ctx->prof : NULL;
+    n = strlen(path) + 64;
+    tmp = (char*)_ak_alloc(n);
+    if (!tmp) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_prof_export_chrome: out of host memory");
+    if (p) {
+        _ak_mutex_lock(&p->lock);
+        _ak_prof_drain(p);
+        p->export_seq++;
+        snprintf(tmp, n, "%s.tmp.%ld.%p.%lu", path, (long)getpid(), (void*)p, p->export_seq);
+        r = _ak_prof_order_make(p, &o);
+        if (r != AK_OK) { _ak_mutex_unlock(&p->lock); _ak_dealloc(tmp); return r; }
+    } else {
+        snprintf(tmp, n, "%s.tmp.%ld.%p", path, (long)getpid(), (void*)tmp);
+    }
+    f = fopen(tmp, "w");
+    if (!f) {
+        e = errno;
+        if (p) _ak_mutex_unlock(&p->lock);
+        _ak_dealloc(o);
+        r = _ak_err(AK_ERROR_IO, "ak_prof_export_chrome: cannot create %s (for %s): %s", tmp, path, strerror(e));
+        _ak_dealloc(tmp);
+        return r;
+    }
+    _ak_prof_write_trace(f, ctx, p, o);
+    werr = ferror(f);
+    if (werr) e = errno;
+    if (fclose(f) != 0 && !werr) { cerr = 1; e = errno; }
+    if (p) _ak_mutex_unlock(&p->lock);
+    _ak_dealloc(o);
+    if (werr || cerr) {
+        remove(tmp);
+        r = _ak_err(AK_ERROR_IO, "ak_prof_export_chrome: writing %s failed: %s", path, strerror(e ? e : EIO));
+        _ak_dealloc(tmp);
+        return r;
+    }
+    if (rename(tmp, path) != 0) {
+        e = errno;
+        remove(tmp);
+        r = _ak_err(AK_ERROR_IO, "ak_prof_export_chrome: cannot rename %s to %s: %s", tmp, path, strerror(e));
+        _ak_dealloc(tmp);
+        return r;
+    }
+    _ak_dealloc(tmp);
+    return AK_OK;
+}
+
+/* Forget all regions, instances and open regions. Thread safety: not while
+ * other threads have regions open or use the profiler. */
+AKDEF void ak_prof_reset(ak_context* ctx) {
+    struct _ak_prof* p;
+    if (!ctx || !(p = ctx->prof)) return;
+    _ak_mutex_lock(&p->lock);
+    _ak_prof_clear(p);
+    p->warned = 0;
+    _ak_mutex_unlock(&p->lock);
+}
+/* ==========================================================================
+ * >>impl:config
+ * ========================================================================== */
+/* Names of the ENUM fields' values; the first spelling of a value is its name. */
+typedef struct _ak_name { const char* name; int value; } _ak_name;
+static const _ak_name _ak_backend_names[] = {
+    { "auto", AK_BACKEND_AUTO }, { "hip", AK_BACKEND_HIP }, { "cuda", AK_BACKEND_CUDA }, { "cpu", AK_BACKEND_CPU }, { NULL, 0 }
+};
+static const _ak_name _ak_opt_level_names[] = {
+    { "auto", AK_OPT_AUTO }, { "conservative", AK_OPT_CONSERVATIVE }, { "balanced", AK_OPT_BALANCED },
+    { "aggressive", AK_OPT_AGGRESSIVE }, { NULL, 0 }
+};
+static const _ak_name _ak_log_level_names[] = {
+    { "none", AK_LOG_NONE }, { "error", AK_LOG_ERROR }, { "warn", AK_LOG_WARN }, { "warning", AK_LOG_WARN },
+    { "info", AK_LOG_INFO }, { "debug", AK_LOG_DEBUG }, { NULL, 0 }
+};
+static const char* _ak_name_of(const _ak_name* t, int v) {
+    for (; t->name; t++) if (t->value == v) return t->name;
+    return NULL;
+}
+/* "a, b or c" (distinct values only) */
+static void _ak_names_list(const _ak_name* t, char* buf, size_t n) {
+    const _ak_name* u;
+    int count = 0, i = 0;
+    buf[0] = 0;
+    for (u = t; u->name; u++) if (_ak_name_of(t, u->value) == u->name) count++;
+    for (u = t; u->name; u++) {
+        if (_ak_name_of(t, u->value) != u->name) continue;
+        _ak_appendf(buf, n, "%s%s", i == 0 ? "" : i == count - 1 ? " or " : ", ", u->name);
+        i++;
+    }
+}
+static ak_result _ak_name_parse(const _ak_name* t, const char* what, const char* s, int* out) {
+    const _ak_name* u;
+    char list[160];
+    for (u = t; u->name; u++) if (_ak_streq_ci(s, u->name)) { *out = u->value; return AK_OK; }
+    _ak_names_list(t, list, sizeof list);
+    return _ak_err(AK_ERROR_CONFIG, "%s '%s' is not one of %s", what, s, list);
+}
+
+AKDEF const char* ak_backend_name(ak_backend b) {
+    const char* n = _ak_name_of(_ak_backend_names, (int)b);
+    return n ? n : "?";
+}
+AKDEF const char* ak_opt_level_name(ak_opt_level o) {
+    const char* n = _ak_name_of(_ak_opt_level_names, (int)o);
+    return n ? n : "?";
+}
+AKDEF ak_result ak_backend_parse(const char* s, ak_backend* out) {
+    int v;
+    ak_result r;
+    if (!s || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_backend_parse: NULL argument");
+    if ((r = _ak_name_parse(_ak_backend_names, "backend", s, &v)) == AK_OK) *out = (ak_backend)v;
+    return r;
+}
+AKDEF ak_result ak_dtype_parse(const char* s, ak_dtype* out) {
+    int i;
+    if (!s || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_dtype_parse: NULL argument");
+    for (i = 0; i < (int)AK_DTYPE_COUNT; i++)
+        if (_ak_streq_ci(s, ak_dtype_name((ak_dtype)i))) { *out = (ak_dtype)i; return AK_OK; }
+    if (_ak_streq_ci(s, "fp32") || _ak_streq_ci(s, "float32") || _ak_streq_ci(s, "float")) { *out = AK_F32; return AK_OK; }
+    if (_ak_streq_ci(s, "fp16") || _ak_streq_ci(s, "float16") || _ak_streq_ci(s, "half")) { *out = AK_F16; return AK_OK; }
+    if (_ak_streq_ci(s, "bfloat16")) { *out = AK_BF16; return AK_OK; }
+    if (_ak_streq_ci(s, "fp8")) { *out = AK_FP8_E4M3; return AK_OK; }
+    return _ak_err(AK_ERROR_CONFIG, "unknown precision '%s' (expected f32, f16, bf16, fp8_e4m3, fp8_e5m2)", s);
+}
+AKDEF ak_result ak_opt_level_parse(const char* s, ak_opt_level* out) {
+    int v;
+    ak_result r;
+    if (!s || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_opt_level_parse: NULL argument");
+    if ((r = _ak_name_parse(_ak_opt_level_names, "optimization level", s, &v)) == AK_OK) *out = (ak_opt_level)v;
+    return r;
+}
+
+AKDEF ak_config ak_config_default(void) {
+    ak_config c;
+    memset(&c, 0, sizeof c);
+#define AK_X_(type, name, kind, def, env, lo, hi, names, doc) c.name = def;
+    AK_CONFIG_FIELDS(AK_X_)
+#undef AK_X_
+    return c;
+}
+
+/* ---- the kinds: one value type, one parser and one check each ----------- */
+
+enum {
+#define AK_X_(type, name, kind, def, env, lo, hi, names, doc) _AK_CF_##name,
+    AK_CONFIG_FIELDS(AK_X_)
+#undef AK_X_
+    _AK_CF_COUNT
+};
+typedef enum { _AK_CK_BOOL, _AK_CK_TRI, _AK_CK_ENUM, _AK_CK_INT, _AK_CK_BYTES, _AK_CK_SEG, _AK_CK_FRAC,
+               _AK_CK_PREC, _AK_CK_MASK, _AK_CK_STR, _AK_CK_PATH } _ak_cfg_kind;
+/* A field's value: integers (every kind but FRAC, STR, PATH) in i. GET reads
+ * it as the kind's member, SET stores a field into it (enums through int, so
+ * a negative value set in code stays negative). */
+typedef struct _ak_cfgval { long long i; double d; const char* s; } _ak_cfgval;
+#define _AK_CFGV_BOOL(v) (v).i
+#define _AK_CFGV_TRI(v) (v).i
+#define _AK_CFGV_ENUM(v) (v).i
+#define _AK_CFGV_INT(v) (v).i
+#define _AK_CFGV_BYTES(v) (v).i
+#define _AK_CFGV_SEG(v) (v).i
+#define _AK_CFGV_PREC(v) (v).i
+#define _AK_CFGV_MASK(v) (v).i
+#define _AK_CFGV_FRAC(v) (v).d
+#define _AK_CFGV_STR(v) (v).s
+#define _AK_CFGV_PATH(v) (v).s
+#define _AK_CFGSET_BOOL(v, f) ((v).i = (int)(f))
+#define _AK_CFGSET_TRI(v, f) ((v).i = (int)(f))
+#define _AK_CFGSET_ENUM(v, f) ((v).i = (int)(f))
+#define _AK_CFGSET_INT(v, f) ((v).i = (int)(f))
+#define _AK_CFGSET_BYTES(v, f) ((v).i = (long long)(f))
+#define _AK_CFGSET_SEG(v, f) ((v).i = (long long)(f))
+#define _AK_CFGSET_PREC(v, f) ((v).i = (int)(f))
+#define _AK_CFGSET_MASK(v, f) ((v).i = (long long)(unsigned)(f))
+#define _AK_CFGSET_FRAC(v, f) ((v).d = (f))
+#define _AK_CFGSET_STR(v, f) ((v).s = (f))
+#define _AK_CFGSET_PATH(v, f) ((v).s = (f))
+
+typedef struct _ak_cfgrow {
+    ak_config_field pub;
+    _ak_cfg_kind kind;
+    long long lo, hi;
+    const _ak_name* names;
+} _ak_cfgrow;
+static const _ak_cfgrow _ak_cfg_rows[_AK_CF_COUNT] = {
+#define AK_X_(type, name, kind, def, env, lo, hi, names, doc) \
+    { { #name, env, doc }, _AK_CK_##kind, (long long)(lo), (long long)(hi), names },
+    AK_CONFIG_FIELDS(AK_X_)
+#undef AK_X_
+};
+
+#define _AK_FLOAT_PRECISIONS (AK_DTYPE_BIT(AK_F32) | AK_DTYPE_BIT(AK_F16) | AK_DTYPE_BIT(AK_BF16) | \
+                              AK_DTYPE_BIT(AK_FP8_E4M3) | AK_DTYPE_BIT(AK_FP8_E5M2))
+#define _AK_POOL_SEGMENT (2ll << 20)   /* the pool's small segment (>>impl:pool) */
+
+static ak_result _ak_parse_ll(const char* var, const char* v, int allow_suffix, long long* out) {
+    char* end = NULL;
+    long long x;
+    long long mul = 1;
+    errno = 0;
+    x = strtoll(v, &end, 10);
+    if (end == v || errno == ERANGE) return _ak_err(AK_ERROR_CONFIG, "%s='%s' is not an integer", var, v);
+    if (allow_suffix && *end) {
+        switch (tolower((unsigned char)*end)) {
+        case 'k': mul = 1ll << 10; end++; break;
+        case 'm': mul = 1ll << 20; end++; break;
+        case 'g': mul = 1ll << 30; end++; break;
+        default: break;
+        }
+        if (mul > 1 && (*end == 'b' || *end == 'B')) end++;
+    }
+    if (*end) return _ak_err(AK_ERROR_CONFIG, "%s='%s' has trailing characters '%s'", var, v, end);
+    if (x > LLONG_MAX / mul || x < LLONG_MIN / mul) return _ak_err(AK_ERROR_CONFIG, "%s='%s' overflows", var, v);
+    *out = x * mul;
+    return AK_OK;
+}
+static int _ak_parse_bool(const char* v, int* out) {
+    if (_ak_streq_ci(v, "1") || _ak_streq_ci(v, "on") || _ak_streq_ci(v, "true") || _ak_streq_ci(v, "yes")) { *out = 1; return 1; }
+    if (_ak_streq_ci(v, "0") || _ak_streq_ci(v, "off") || _ak_streq_ci(v, "false") || _ak_streq_ci(v, "no")) { *out = 0; return 1; }
+    return 0;
+}
+static ak_result _ak_parse_precision_list(const char* var, const char* v, unsigned* out) {
+    unsigned mask = 0;
+    char item[32];
+    const char* p = v;
+    while (*p) {
+        size_t n = strcspn(p, ",");
+        ak_dtype t;
+        if (n == 0 || n >= sizeof item) return _ak_err(AK_ERROR_CONFIG, "%s='%s' is not a comma-separated precision list", var, v);
+        memcpy(item, p, n);
+        item[n] = 0;
+        if (ak_dtype_parse(item, &t) != AK_OK)
+            return _ak_err(AK_ERROR_CONFIG, "%s='%s': unknown precision '%s'", var, v, item);
+        mask |= AK_DTYPE_BIT(t);
+        p += n;
+        if (*p == ',' && !*++p) return _ak_err(AK_ERROR_CONFIG, "%s='%s' ends with a comma", var, v);
+    }
+    if (!mask) return _ak_err(AK_ERROR_CONFIG, "%s='%s' names no precision", var, v);
+    *out = mask;
+    return AK_OK;
+}
+
+/* Parse the text of field f's variable (set, maybe empty) into *out. */
+static ak_result _ak_cfg_parse(const _ak_cfgrow* f, const char* raw, _ak_cfgval* out) {
+    const char* var = f->pub.env;
+    int b = 0, v;
+    ak_dtype t;
+    unsigned mask = 0;
+    switch (f->kind) {
+    case _AK_CK_STR: case _AK_CK_PATH:
+        if (*raw) out->s = raw;         /* "" is unset */
+        return AK_OK;
+    case _AK_CK_BOOL:
+        if (!*raw) return AK_OK;
+        if (!_ak_parse_bool(raw, &b))
+            return _ak_err(AK_ERROR_CONFIG, "%s='%s' is not a boolean (expected on/off, 1/0, true/false)", var, raw);
+        out->i = b;
+        return AK_OK;
+    case _AK_CK_TRI:
+        if (!*raw) return AK_OK;
+        if (_ak_streq_ci(raw, "auto")) { out->i = AK_AUTO; return AK_OK; }
+        if (!_ak_parse_bool(raw, &b)) return _ak_err(AK_ERROR_CONFIG, "%s='%s' is not auto/on/off", var, raw);
+        out->i = b ? AK_ON : AK_OFF;
+        return AK_OK;
+    case _AK_CK_ENUM:
+        if (!*raw) return AK_OK;
+        if (_ak_name_parse(f->names, var, raw, &v) != AK_OK) {
+            char list[160];
+            _ak_names_list(f->names, list, sizeof list);
+            return _ak_err(AK_ERROR_CONFIG, "%s='%s' is not one of %s", var, raw, list);
+        }
+        out->i = v;
+        return AK_OK;
+    case _AK_CK_INT: case _AK_CK_BYTES: case _AK_CK_SEG:
+        if (!*raw) return _ak_err(AK_ERROR_CONFIG, "%s='' is empty, expected a number", var);
+        return _ak_parse_ll(var, raw, f->kind != _AK_CK_INT, &out->i);
+    case _AK_CK_FRAC: {
+        char* end = NULL;
+        if (!*raw) return _ak_err(AK_ERROR_CONFIG, "%s='' is empty, expected a number", var);
+        errno = 0;
+        out->d = strtod(raw, &end);
+        if (end == raw || *end || errno == ERANGE) return _ak_err(AK_ERROR_CONFIG, "%s='%s' is not a number", var, raw);
+        return AK_OK;
+    }
+    case _AK_CK_PREC:
+        if (!*raw) return AK_OK;
+        if (_ak_streq_ci(raw, "auto")) { out->i = -1; return AK_OK; }
+        if (ak_dtype_parse(raw, &t) != AK_OK)
+            return _ak_err(AK_ERROR_CONFIG, "%s='%s' is not auto, f32, f16, bf16, fp8_e4m3 or fp8_e5m2", var, raw);
+        out->i = (long long)t;
+        return AK_OK;
+    case _AK_CK_MASK:
+        if (!*raw) return AK_OK;
+        if (_ak_parse_precision_list(var, raw, &mask) != AK_OK) return AK_ERROR_CONFIG;
+        out->i = (long long)mask;
+        return AK_OK;
+    }
+    return AK_OK;
+}
+
+/* Check field f's value; on failure the message names `who`: the variable
+ * with its text (raw != NULL) or config.<field>. */
+static ak_result _ak_cfg_check(const _ak_cfgrow* f, const _ak_cfgval* x, const char* raw) {
+    char who[160], shown[64], want[200];
+    long long i = x->i;
+    if (raw) _ak_fmt(who, sizeof who, "%s='%.60s%s'", f->pub.env, raw, strlen(raw) > 60 ? "..." : "");
+    else _ak_fmt(who, sizeof who, "config.%s", f->pub.name);
+    _ak_fmt(shown, sizeof shown, "%lld", i);
+    want[0] = 0;
+    switch (f->kind) {
+    case _AK_CK_BOOL: if (i != 0 && i != 1) _ak_fmt(want, sizeof want, "0 or 1"); break;
+    case _AK_CK_TRI:
+        if (i < -1 || i > 1) _ak_fmt(want, sizeof want, "AK_AUTO (-1), AK_OFF (0) or AK_ON (1)");
+        break;
+    case _AK_CK_ENUM:
+        if (i < INT_MIN || i > INT_MAX || !_ak_name_of(f->names, (int)i)) {
+            const _ak_name* u;
+            _ak_copy(want, sizeof want, "one of");
+            for (u = f->names; u->name; u++)
+                if (_ak_name_of(f->names, u->value) == u->name) _ak_appendf(want, sizeof want, " %s (%d)", u->name, u->value);
+        }
+        break;
+    case _AK_CK_INT: case _AK_CK_BYTES: case _AK_CK_SEG:
+        if (i < f->lo || i > f->hi) {
+            if (f->hi == LLONG_MAX || f->hi == INT_MAX) _ak_fmt(want, sizeof want, "a value >= %lld", f->lo);
+            else _ak_fmt(want, sizeof want, "a value in %lld..%lld", f->lo, f->hi);
+        } else if (f->kind == _AK_CK_SEG && i % _AK_POOL_SEGMENT) {
+            _ak_fmt(want, sizeof want, "0 or a multiple of 2 MiB (%lld bytes: the pool reserves memory in 2 MiB segments), "
+                    "e.g. %lld", _AK_POOL_SEGMENT, (i / _AK_POOL_SEGMENT + 1) * _AK_POOL_SEGMENT);
+        }
+        break;
+    case _AK_CK_FRAC:
+        _ak_fmt(shown, sizeof shown, "%g", x->d);
+        if (!(x->d > (double)f->lo && x->d <= (double)f->hi))
+            _ak_fmt(want, sizeof want, "a fraction in (%lld, %lld]", f->lo, f->hi);
+        break;
+    case _AK_CK_PREC:
+        if (i != -1 && (i < 0 || i >= (long long)AK_DTYPE_COUNT || !(AK_DTYPE_BIT(i) & _AK_FLOAT_PRECISIONS))) {
+            _ak_fmt(shown, sizeof shown, "%lld (%s)", i, (i >= 0 && i < (long long)AK_DTYPE_COUNT) ? ak_dtype_name((ak_dtype)i) : "?");
+            _ak_fmt(want, sizeof want, "-1 (auto), AK_F32, AK_F16, AK_BF16, AK_FP8_E4M3 or AK_FP8_E5M2");
+        }
+        break;
+    case _AK_CK_MASK:
+        _ak_fmt(shown, sizeof shown, "0x%llx", (unsigned long long)i);
+        if ((unsigned long long)i & ~(unsigned long long)_AK_FLOAT_PRECISIONS)
+            _ak_fmt(want, sizeof want, "a mask of floating-point precisions only (allowed bits 0x%x)", (unsigned)_AK_FLOAT_PRECISIONS);
+        break;
+    case _AK_CK_STR: break;
+    case _AK_CK_PATH:
+        if (x->s && (long long)strlen(x->s) >= f->hi) {
+            _ak_fmt(shown, sizeof shown, "%u characters long", (unsigned)strlen(x->s));
+            _ak_fmt(want, sizeof want, "under %lld characters", f->hi);
+        }
+        break;
+    }
+    if (!want[0]) return AK_OK;
+    if (raw) return _ak_err(AK_ERROR_CONFIG, "%s is out of range (%s), expected %s", who, shown, want);
+    return _ak_err(AK_ERROR_CONFIG, "%s is %s, expected %s", who, shown, want);
+}
+
+AKDEF ak_result ak_config_apply_env(ak_config* cfg) {
+    ak_config c;
+    const char* raw;
+    _ak_cfgval x;
+    ak_result r;
+    if (!cfg) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_config_apply_env: cfg is NULL");
+    c = *cfg;
+    /* unset: untouched; "" is unset for names and strings, malformed for numbers */
+#define AK_X_(type, name, kind, def, env, lo, hi, names, doc) \
+    if ((raw = getenv(env)) != NULL) { \
+        const _ak_cfgrow* f_ = &_ak_cfg_rows[_AK_CF_##name]; \
+        memset(&x, 0, sizeof x); \
+        _AK_CFGSET_##kind(x, c.name); \
+        if ((r = _ak_cfg_parse(f_, raw, &x)) != AK_OK) return r; \
+        if (*raw && (r = _ak_cfg_check(f_, &x, raw)) != AK_OK) return r; \
+        c.name = (type)_AK_CFGV_##kind(x); \
+    }
+    AK_CONFIG_FIELDS(AK_X_)
+#undef AK_X_
+    *cfg = c;
+    return AK_OK;
+}
+
+/* The per-field checks of the table, naming config.<field>. */
+static ak_result _ak_cfg_check_fields(const ak_config* c) {
+    _ak_cfgval x;
+    ak_result r;
+#define AK_X_(type, name, kind, def, env, lo, hi, names, doc) \
+    memset(&x, 0, sizeof x); \
+    _AK_CFGSET_##kind(x, c->name); \
+    if ((r = _ak_cfg_check(&_ak_cfg_rows[_AK_CF_##name], &x, NULL)) != AK_OK) return r;
+    AK_CONFIG_FIELDS(AK_X_)
+#undef AK_X_
+    return AK_OK;
+}
+
+AKDEF int ak_config_field_count(void) { return (int)_AK_CF_COUNT; }
+AKDEF const ak_config_field* ak_config_field_at(int i) {
+    return (i >= 0 && i < (int)_AK_CF_COUNT) ? &_ak_cfg_rows[i].pub : NULL;
+}
+AKDEF ak_result ak_config_field_value(const ak_config* cfg, int i, char* buf, size_t buf_size) {
+    _ak_cfgval x;
+    const _ak_cfgrow* f;
+    const char* n;
+    if (!cfg || !buf || !buf_size) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_config_field_value: NULL argument");
+    if (i < 0 || i >= (int)_AK_CF_COUNT)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_config_field_value: field %d, expected 0..%d", i, (int)_AK_CF_COUNT - 1);
+    f = &_ak_cfg_rows[i];
+    memset(&x, 0, sizeof x);
+    switch (i) {
+#define AK_X_(type, name, kind, def, env, lo, hi, names, doc) case _AK_CF_##name: _AK_CFGSET_##kind(x, cfg->name); break;
+    AK_CONFIG_FIELDS(AK_X_)
+#undef AK_X_
+    default: break;
+    }
+    switch (f->kind) {
+    case _AK_CK_BOOL: _ak_copy(buf, buf_size, x.i ? "on" : "off"); break;
+    case _AK_CK_TRI: _ak_copy(buf, buf_size, x.i == AK_AUTO ? "auto" : x.i ? "on" : "off"); break;
+    case _AK_CK_ENUM: n = _ak_name_of(f->names, (int)x.i); _ak_copy(buf, buf_size, n ? n : "?"); break;
+    case _AK_CK_INT: case _AK_CK_BYTES: case _AK_CK_SEG: _ak_fmt(buf, buf_size, "%lld", x.i); break;
+    case _AK_CK_FRAC: _ak_fmt(buf, buf_size, "%g", x.d); break;
+    case _AK_CK_PREC: _ak_copy(buf, buf_size, x.i < 0 ? "auto" : ak_dtype_name((ak_dtype)x.i)); break;
+    case _AK_CK_MASK: {
+        int t;
+        buf[0] = 0;
+        if (!x.i) _ak_copy(buf, buf_size, "f32,f16,bf16");
+        for (t = 0; t < (int)AK_DTYPE_COUNT; t++)
+            if ((unsigned long long)x.i & AK_DTYPE_BIT(t)) _ak_appendf(buf, buf_size, "%s%s", buf[0] ? "," : "", ak_dtype_name((ak_dtype)t));
+        break;
+    }
+    case _AK_CK_STR: case _AK_CK_PATH: _ak_copy(buf, buf_size, x.s ? x.s : "(unset)"); break;
+    }
+    return AK_OK;
+}
+
+AKDEF ak_result ak_config_field_syntax(int i, char* buf, size_t buf_size) {
+    const _ak_cfgrow* f;
+    if (!buf || !buf_size) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_config_field_syntax: NULL argument");
+    buf[0] = 0;
+    if (i < 0 || i >= (int)_AK_CF_COUNT)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_config_field_syntax: field %d, expected 0..%d", i, (int)_AK_CF_COUNT - 1);
+    f = &_ak_cfg_rows[i];
+    switch (f->kind) {
+    case _AK_CK_BOOL: _ak_copy(buf, buf_size, "on or off (1/0, true/false, yes/no)"); break;
+    case _AK_CK_TRI: _ak_copy(buf, buf_size, "auto, on or off"); break;
+    case _AK_CK_ENUM: _ak_names_list(f->names, buf, buf_size); break;
+    case _AK_CK_INT:
+        if (f->hi == INT_MAX) _ak_fmt(buf, buf_size, "integer >= %lld", f->lo);
+        else _ak_fmt(buf, buf_size, "integer %lld..%lld", f->lo, f->hi);
+        break;
+    case _AK_CK_BYTES:
+        if (f->lo) _ak_fmt(buf, buf_size, "bytes, k/m/g suffix; >= %lld", f->lo);
+        else _ak_copy(buf, buf_size, "bytes, k/m/g suffix");
+        break;
+    case _AK_CK_SEG: _ak_copy(buf, buf_size, "bytes, k/m/g suffix; 0 or a multiple of 2m"); break;
+    case _AK_CK_FRAC: _ak_fmt(buf, buf_size, "number in (%g, %g]", (double)f->lo, (double)f->hi); break;
+    case _AK_CK_PREC: _ak_copy(buf, buf_size, "auto, f32, f16, bf16, fp8_e4m3 or fp8_e5m2"); break;
+    case _AK_CK_MASK: _ak_copy(buf, buf_size, "comma-separated list of f32, f16, bf16, fp8_e4m3, fp8_e5m2"); break;
+    case _AK_CK_STR: _ak_copy(buf, buf_size, "text (empty = unset)"); break;
+    case _AK_CK_PATH: _ak_fmt(buf, buf_size, "path under %lld characters (empty = unset)", f->hi); break;
+    }
+    return AK_OK;
+}
+
+AKDEF ak_result ak_config_validate(const ak_config* cfg, const ak_arch_info* arch, ak_config* fixed) {
+    ak_config c;
+    _ak_logger lg;
+    unsigned allowed;
+    if (!cfg) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_config_validate: cfg is NULL");
+    c = *cfg;
+    lg.fn = c.logger; lg.user_data = c.logger_user_data; lg.level = c.log_level;
+    if (_ak_cfg_check_fields(&c) != AK_OK) return AK_ERROR_CONFIG;
+    allowed = c.allowed_precisions ? c.allowed_precisions
+                                   : (AK_DTYPE_BIT(AK_F32) | AK_DTYPE_BIT(AK_F16) | AK_DTYPE_BIT(AK_BF16));
+    if (c.precision >= 0 && !(allowed & AK_DTYPE_BIT(c.precision)))
+        return _ak_err(AK_ERROR_CONFIG, "config.precision %s is not in config.allowed_precisions (0x%x)",
+                       ak_dtype_name((ak_dtype)c.precision), allowed);
+    if ((c.allocator.alloc == NULL) != (c.allocator.free == NULL))
+        return _ak_err(AK_ERROR_CONFIG, "config.allocator: set both alloc and free, or neither");
+    if (c.arch && *c.arch && !_ak_streq_ci(c.arch, "auto")) {
+        /* a target ID (gfx90a, gfx90a:sramecc+:xnack-, sm_90) or a family name
+         * (CDNA3: the family's representative row); what reaches a compiler is
+         * the canonical target ID */
+        const ak_arch_info* named = NULL;
+        ak_target_id tid;
+        if (ak_target_id_parse(c.arch, &tid) == AK_OK && tid.info) {
+            named = tid.info;
+            if (strcmp(c.arch, tid.canonical) != 0) {
+                if (strchr(c.arch, ':'))
+                    return _ak_err(AK_ERROR_CONFIG, "config.arch '%s': write the target ID as '%s'", c.arch, tid.canonical);
+                c.arch = tid.info->name; /* case only */
+            }
+        } else if (strchr(c.arch, ':')) {
+            ak_target_id_parse(c.arch, &tid);
+            return _ak_err(AK_ERROR_CONFIG, "config.arch: %s", ak_last_error());
+        } else if (ak_arch_find(c.arch, &named) == AK_OK && named) {
+            c.arch = named->name; /* family name -> representative target */
+        } else {
+            return _ak_err(AK_ERROR_CONFIG, "config.arch '%s' is neither a target in the architecture table nor a family name "
+                           "(see `amdkit arch`)", c.arch);
+        }
+        if (!arch) arch = named;
+    }
+    if (arch) {
+        /* Features the architecture lacks: errors in strict mode, downgrades otherwise. */
+        if (c.matrix_cores == AK_ON && arch->matrix == AK_MATRIX_NONE) {
+            if (c.strict)
+                return _ak_err(AK_ERROR_MATRIX_CORES, "config.matrix_cores is on, but %s (%s) has no matrix cores (strict mode)",
+                               arch->name, arch->family_name);
+            _ak_log(&lg, AK_LOG_WARN, AK_LOGITEM_CONFIG_DOWNGRADED,
+                    "matrix_cores on -> off: %s (%s) has no matrix cores", arch->name, arch->family_name);
+            c.matrix_cores = AK_OFF;
+        }
+        if ((c.precision == AK_FP8_E4M3 || c.precision == AK_FP8_E5M2) && !arch->fp8) {
+            if (c.strict)
+                return _ak_err(AK_ERROR_CONFIG, "config.precision is %s, but %s (%s) has no fp8 support (strict mode)",
+                               ak_dtype_name((ak_dtype)c.precision), arch->name, arch->family_name);
+            _ak_log(&lg, AK_LOG_WARN, AK_LOGITEM_CONFIG_DOWNGRADED, "precision %s -> %s: %s has no fp8",
+                    ak_dtype_name((ak_dtype)c.precision), ak_dtype_name(arch->rec_precision), arch->name);
+            c.precision = (int)arch->rec_precision;
+        }
+        if (c.opt_level == AK_OPT_AUTO) c.opt_level = arch->rec_opt_level;
+        if (c.matrix_cores == AK_AUTO) c.matrix_cores = arch->rec_matrix_cores ? AK_ON : AK_OFF;
+        if (c.precision < 0) c.precision = (int)arch->rec_precision;
+        if (c.precision >= 0 && !(allowed & AK_DTYPE_BIT(c.precision))) c.precision = AK_F32;
+        if (c.mixed_precision == AK_AUTO) c.mixed_precision = (c.precision != AK_F32) ? AK_ON : AK_OFF;
+    }
+    if (fixed) *fixed = c;
+    return AK_OK;
+}
+
+/* ==========================================================================
+ * >>impl:backend
+ * ========================================================================== */
+#define _AK_NO_ENTRY_TEXT "the runtime library lacks this entry point"
+static const char* _ak_hip_errstr(const _ak_api* api, int e) {
+    const char* s = e == _AK_E_NO_ENTRY ? _AK_NO_ENTRY_TEXT : (api && api->hipGetErrorString) ? api->hipGetErrorString(e) : NULL;
+    return s ? s : "unknown HIP error";
+}
+static const char* _ak_cuda_errstr(const _ak_api* api, int e) {
+    const char* s = e == _AK_E_NO_ENTRY ? _AK_NO_ENTRY_TEXT : NULL;
+    if (!s && api && api->cuGetErrorString) api->cuGetErrorString(e, &s);
+    return s ? s : "unknown CUDA error";
+}
+
+/* Per-thread binding of the current CUDA context / HIP device, so each API
+ * call does not have to set it again. A thread remembers the serial of the
+ * context it bound last, never its address: a context created where a
+ * destroyed one lived gets a new serial, so it binds again. */
+static pthread_key_t _ak_bind_key;
+static pthread_once_t _ak_bind_once = PTHREAD_ONCE_INIT;
+static uintptr_t _ak_ctx_serials;      /* last serial handed out (atomic) */
+static void _ak_bind_make_key(void) { pthread_key_create(&_ak_bind_key, NULL); }
+static uintptr_t _ak_ctx_new_serial(void) { return __atomic_add_fetch(&_ak_ctx_serials, 1, __ATOMIC_RELAXED); }
+static ak_result _ak_bind(ak_context* ctx) {
+    int e;
+    if (!ctx->bk->make_current) return AK_OK;     /* cpu */
+    pthread_once(&_ak_bind_once, _ak_bind_make_key);
+    if (pthread_getspecific(_ak_bind_key) == (void*)ctx->serial) return AK_OK;
+    if ((e = ctx->bk->make_current(ctx)) != 0)
+        return _ak_err(AK_ERROR_DEVICE, "binding %s device %d to this thread failed: %s (%d)", ak_backend_name(ctx->backend),
+                       ctx->dev.device, ctx->bk->error_string(ctx, e), e);
+    pthread_setspecific(_ak_bind_key, (void*)ctx->serial);
+    return AK_OK;
+}
+
+/* A probe's first step: the report says which backend was tried. */
+static void _ak_probe_begin(ak_backend_report* rep, ak_backend b) {
+    rep->backend = b;
+    rep->tried = 1;
+}
+/* A probe's outcome: status and reason into the report, the status back. */
+static ak_result _ak_probe_report(ak_backend_report* rep, ak_result status, const char* fmt, ...) _AK_PRINTF(3, 4);
+static ak_result _ak_probe_report(ak_backend_report* rep, ak_result status, const char* fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(rep->reason, sizeof rep->reason, fmt, ap);
+    va_end(ap);
+    return rep->status = status;
+}
+/* The device-ordinal step every probe shares: AK_ERROR_NO_DEVICE in the
+ * report when `device` is past the `n` devices `who` sees. */
+static ak_result _ak_probe_device_index(ak_backend_report* rep, int device, int n, const char* who) {
+    if (device < n) return AK_OK;
+    return _ak_probe_report(rep, AK_ERROR_NO_DEVICE, "device %d requested, %s sees %d device%s", device, who, n, n == 1 ? "" : "s");
+}
+
+/* The variables that select visible devices, as set ("" if none). */
+static void _ak_visible_devices(char* out, size_t cap) {
+    static const char* const names[] = { "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES" };
+    int i;
+    out[0] = 0;
+    for (i = 0; i < 3; i++) {
+        const char* v = getenv(names[i]);
+        if (v) _ak_appendf(out, cap, "%s%s=%s", out[0] ? " " : "", names[i], v);
+    }
+}
+static void _ak_uuid_text(char* out, size_t cap, const char* prefix, const unsigned char* b) {
+    _ak_fmt(out, cap, "%s%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", prefix,
+            b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+}
+
+/* The device attributes both GPU runtimes report, in this order (each
+ * describe below passes its runtime's codes for them). */
+enum { _AK_DA_CUS, _AK_DA_WAVE, _AK_DA_SHMEM, _AK_DA_L2, _AK_DA_CLOCK, _AK_DA_MEM_CLOCK, _AK_DA_BUS, _AK_DA_MAX_THREADS,
+       _AK_DA_BLOCK_X, _AK_DA_BLOCK_Y, _AK_DA_BLOCK_Z, _AK_DA_GRID_X, _AK_DA_GRID_Y, _AK_DA_GRID_Z, _AK_DA_COUNT };
+static void _ak_dev_set_attrs(ak_device_info* dev, const int* v) {
+    int i;
+    dev->compute_units = v[_AK_DA_CUS];
+    dev->wave_size = v[_AK_DA_WAVE];
+    dev->shared_mem_per_block = (size_t)v[_AK_DA_SHMEM];
+    dev->l2_bytes = (size_t)v[_AK_DA_L2];
+    dev->clock_khz = v[_AK_DA_CLOCK];
+    dev->memory_clock_khz = v[_AK_DA_MEM_CLOCK];
+    dev->memory_bus_width = v[_AK_DA_BUS];
+    dev->max_threads_per_block = v[_AK_DA_MAX_THREADS];
+    for (i = 0; i < 3; i++) {
+        dev->max_block[i] = v[_AK_DA_BLOCK_X + i];
+        dev->max_grid[i] = v[_AK_DA_GRID_X + i];
+    }
+}
+
+/* Describe HIP device `device` (runtime loaded, hipInit done) without making
+ * it current: attribute and identity queries only, no context. mem_free 0. */
+static void _ak_hip_describe(_ak_api* api, int device, ak_device_info* dev) {
+    unsigned char* props;
+    dev->backend = AK_BACKEND_HIP;
+    dev->device = device;
+    api->hipDeviceGetName(dev->name, (int)sizeof dev->name, device);
+    /* gcnArchName from the properties struct, R0600 layout first. */
+    props = (unsigned char*)_ak_calloc(_AK_HIP_PROPS_BYTES);
+    if (props) {
+        if (api->hipGetDevicePropertiesR0600 && api->hipGetDevicePropertiesR0600(props, device) == 0)
+            _ak_copy(dev->arch, sizeof dev->arch, (const char*)props + _AK_HIP_PROPS_R0600_ARCH_OFFSET);
+        else if (api->hipGetDevicePropertiesLegacy && api->hipGetDevicePropertiesLegacy(props, device) == 0)
+            _ak_copy(dev->arch, sizeof dev->arch, (const char*)props + _AK_HIP_PROPS_R0000_ARCH_OFFSET);
+        _ak_dealloc(props);
+    }
+    {
+        static const int codes[_AK_DA_COUNT] = { _AK_HIP_ATTR_MP_COUNT, _AK_HIP_ATTR_WARP, _AK_HIP_ATTR_SHMEM_PER_BLOCK, _AK_HIP_ATTR_L2,
+            _AK_HIP_ATTR_CLOCK, _AK_HIP_ATTR_MEM_CLOCK, _AK_HIP_ATTR_BUS_WIDTH, _AK_HIP_ATTR_MAX_THREADS, _AK_HIP_ATTR_MAX_BLOCK_X,
+            _AK_HIP_ATTR_MAX_BLOCK_X + 1, _AK_HIP_ATTR_MAX_BLOCK_X + 2, _AK_HIP_ATTR_MAX_GRID_X, _AK_HIP_ATTR_MAX_GRID_X + 1,
+            _AK_HIP_ATTR_MAX_GRID_X + 2 };
+        int v[_AK_DA_COUNT], i;
+        for (i = 0; i < _AK_DA_COUNT; i++) {
+            v[i] = 0;
+            api->hipDeviceGetAttribute(&v[i], (_akT_hipDeviceAttribute_t)codes[i], device);
+        }
+        _ak_dev_set_attrs(dev, v);
+    }
+    if (api->hipDeviceTotalMem) { size_t t = 0; if (api->hipDeviceTotalMem(&t, device) == 0) dev->mem_total = t; }
+    if (api->hipDeviceGetPCIBusId && api->hipDeviceGetPCIBusId(dev->pci_bus_id, (int)sizeof dev->pci_bus_id, device) != 0)
+        dev->pci_bus_id[0] = 0;
+    if (api->hipDeviceGetUuid) {
+        _akT_hipUUID u;
+        memset(&u, 0, sizeof u);
+        if (api->hipDeviceGetUuid(&u, device) == 0) {
+            /* ROCm fills the 16 bytes with the agent's UUID as text (hex digits), not raw bytes */
+            char t[17];
+            int i, printable = 1;
+            memcpy(t, u.bytes, 16);
+            t[16] = 0;
+            for (i = 0; i < 16 && t[i]; i++) if (t[i] < 0x20 || t[i] > 0x7e) printable = 0;
+            if (printable && t[0]) _ak_fmt(dev->uuid, sizeof dev->uuid, "GPU-%s", t);
+            else _ak_uuid_text(dev->uuid, sizeof dev->uuid, "GPU-", (const unsigned char*)u.bytes);
+        }
+    }
+    dev->runtime_version = api->hip_runtime_version;
+    api->hipDriverGetVersion(&dev->driver_version);
+    _ak_fmt(dev->compiler_version, sizeof dev->compiler_version, "hipRTC %s", api->hiprtc_version);
+    _ak_copy(dev->runtime_library, sizeof dev->runtime_library, api->hip_path);
+    _ak_copy(dev->compiler_library, sizeof dev->compiler_library, api->hiprtc_path);
+    _ak_fmt(dev->library_search, sizeof dev->library_search, "runtime: %s; hipRTC: %s", api->hip_how, api->hiprtc_how);
+    _ak_visible_devices(dev->visible_devices, sizeof dev->visible_devices);
+    dev->fp16 = dev->bf16 = -1;
+}
+
+/* Describe CUDA device `device` (driver loaded, cuInit done): attribute and
+ * identity queries only, no context. mem_free 0. */
+static void _ak_cuda_describe(_ak_api* api, int device, ak_device_info* dev) {
+    int major = 0, minor = 0;
+    _akT_CUdevice d = 0;
+    size_t total = 0;
+    dev->backend = AK_BACKEND_CUDA;
+    dev->device = device;
+    api->cuDeviceGet(&d, device);
+    api->cuDeviceGetName(dev->name, (int)sizeof dev->name, d);
+    {   /* two more than the shared list: the compute capability */
+        static const int codes[_AK_DA_COUNT + 2] = { _AK_CU_ATTR_MP_COUNT, _AK_CU_ATTR_WARP, _AK_CU_ATTR_SHMEM_OPTIN, _AK_CU_ATTR_L2,
+            _AK_CU_ATTR_CLOCK, _AK_CU_ATTR_MEM_CLOCK, _AK_CU_ATTR_BUS_WIDTH, _AK_CU_ATTR_MAX_THREADS, _AK_CU_ATTR_MAX_BLOCK_X,
+            _AK_CU_ATTR_MAX_BLOCK_X + 1, _AK_CU_ATTR_MAX_BLOCK_X + 2, _AK_CU_ATTR_MAX_GRID_X, _AK_CU_ATTR_MAX_GRID_X + 1,
+            _AK_CU_ATTR_MAX_GRID_X + 2, _AK_CU_ATTR_CC_MAJOR, _AK_CU_ATTR_CC_MINOR };
+        int v[_AK_DA_COUNT + 2], i;
+        for (i = 0; i < _AK_DA_COUNT + 2; i++) {
+            v[i] = 0;
+            api->cuDeviceGetAttribute(&v[i], (_akT_CUdevice_attribute)codes[i], d);
+        }
+        _ak_dev_set_attrs(dev, v);
+        major = v[_AK_DA_COUNT];
+        minor = v[_AK_DA_COUNT + 1];
+    }
+    _ak_fmt(dev->arch, sizeof dev->arch, "sm_%d%d", major, minor);
+    api->cuDeviceTotalMem(&total, d);
+    dev->mem_total = total;
+    if (api->cuDeviceGetPCIBusId && api->cuDeviceGetPCIBusId(dev->pci_bus_id, (int)sizeof dev->pci_bus_id, d) != 0)
+        dev->pci_bus_id[0] = 0;
+    if (api->cuDeviceGetUuid) {
+        _akT_CUuuid u;
+        memset(&u, 0, sizeof u);
+        if (api->cuDeviceGetUuid(&u, d) == 0) _ak_uuid_text(dev->uuid, sizeof dev->uuid, "GPU-", (const unsigned char*)u.bytes);
+    }
+    api->cuDriverGetVersion(&dev->driver_version);
+    dev->runtime_version = dev->driver_version;
+    _ak_fmt(dev->compiler_version, sizeof dev->compiler_version, "NVRTC %d.%d", api->nvrtc_major, api->nvrtc_minor);
+    _ak_copy(dev->runtime_library, sizeof dev->runtime_library, api->cuda_path);
+    _ak_copy(dev->compiler_library, sizeof dev->compiler_library, api->nvrtc_path);
+    _ak_visible_devices(dev->visible_devices, sizeof dev->visible_devices);
+    dev->fp16 = dev->bf16 = -1;
+}
+
+/* Probe one backend into api/dev (dev may be NULL for a probe only).
+ * Fills report; returns its status. */
+static ak_result _ak_hip_probe(_ak_api* api, int device, ak_device_info* dev, ak_backend_report* rep) {
+    char why[512];
+    int e, n = 0;
+    _ak_probe_begin(rep, AK_BACKEND_HIP);
+    if (!_ak_load_hip_runtime(api, why, sizeof why)) return _ak_probe_report(rep, AK_ERROR_BACKEND_UNAVAILABLE, "HIP runtime: %s", why);
+    if (!_ak_load_hiprtc(api, why, sizeof why))
+        return _ak_probe_report(rep, AK_ERROR_BACKEND_UNAVAILABLE, "%s loaded, but no hipRTC: %s", api->hip_path, why);
+    e = api->hipInit(0);
+    if (e == 0) e = api->hipGetDeviceCount(&n);
+    if (e != 0 || n <= 0)
+        return _ak_probe_report(rep, AK_ERROR_NO_DEVICE, "%s loaded (runtime %d, found via %s), but no device: %s (%d)",
+                 api->hip_path, api->hip_runtime_version, api->hip_how, e ? _ak_hip_errstr(api, e) : "device count 0", e);
+    if (_ak_probe_device_index(rep, device, n, "the HIP runtime") != AK_OK) return rep->status;
+    _ak_probe_report(rep, AK_OK, "%s (found via %s): %d device(s)", api->hip_path, api->hip_how, n);
+    if (dev) {
+        dev->device_count = n;
+        _ak_hip_describe(api, device, dev);
+        api->hipSetDevice(device);
+        api->hipMemGetInfo(&dev->mem_free, &dev->mem_total);
+    }
+    return AK_OK;
+}
+
+static ak_result _ak_cuda_probe(_ak_api* api, int device, ak_device_info* dev, ak_backend_report* rep) {
+    char why[512];
+    int e, n = 0;
+    _ak_probe_begin(rep, AK_BACKEND_CUDA);
+    if (!_ak_load_cuda_driver(api, why, sizeof why)) return _ak_probe_report(rep, AK_ERROR_BACKEND_UNAVAILABLE, "CUDA driver: %s", why);
+    e = api->cuInit(0);
+    if (e == 0) e = api->cuDeviceGetCount(&n);
+    if (e != 0 || n <= 0)
+        return _ak_probe_report(rep, AK_ERROR_NO_DEVICE, "%s loaded, but no device: %s (%d)", api->cuda_path,
+                 e ? _ak_cuda_errstr(api, e) : "device count 0", e);
+    if (!_ak_load_nvrtc(api, why, sizeof why))
+        return _ak_probe_report(rep, AK_ERROR_BACKEND_UNAVAILABLE, "%s loaded with %d device(s), but no NVRTC: %s", api->cuda_path, n, why);
+    if (_ak_probe_device_index(rep, device, n, "the CUDA driver") != AK_OK) return rep->status;
+    _ak_probe_report(rep, AK_OK, "%s + %s: %d device(s)", api->cuda_path, api->nvrtc_path, n);
+    if (dev) {
+        dev->device_count = n;
+        _ak_cuda_describe(api, device, dev);
+    }
+    return AK_OK;
+}
+
+static ak_result _ak_probe_cpu(int device, ak_device_info* dev, ak_backend_report* rep) {
+    _ak_probe_begin(rep, AK_BACKEND_CPU);
+    if (_ak_probe_device_index(rep, device, 1, "the cpu backend") != AK_OK) return rep->status;
+    rep->status = AK_OK;
+    _ak_copy(rep->reason, sizeof rep->reason, "always available (CPU reference path)");
+    if (dev) {
+        FILE* f = fopen("/proc/cpuinfo", "r");
+        long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+        long avail = sysconf(_SC_AVPHYS_PAGES);
+        _ak_copy(dev->name, sizeof dev->name, "CPU");
+        if (f) {
+            char line[512];
+            while (fgets(line, sizeof line, f)) {
+                if (!strncmp(line, "model name", 10)) {
+                    char* c = strchr(line, ':');
+                    if (c) {
+                        size_t n;
+                        c++;
+                        while (*c == ' ') c++;
+                        n = strcspn(c, "\n");
+                        c[n] = 0;
+                        _ak_fmt(dev->name, sizeof dev->name, "CPU (%s)", c);
+                    }
+                    break;
+                }
+            }
+            fclose(f);
+        }
+        _ak_copy(dev->arch, sizeof dev->arch, "cpu");
+        _ak_copy(dev->arch_base, sizeof dev->arch_base, "cpu");
+        dev->device_count = 1;
+        dev->compute_units = (int)sysconf(_SC_NPROCESSORS_ONLN);
+        dev->wave_size = 1;
+        dev->shared_mem_per_block = 65536;
+        /* the cpu backend has no limits of its own: it enforces NVIDIA's (AMD's are looser), so a launch tested
+           here is valid on either GPU */
+        dev->max_threads_per_block = 1024;
+        dev->max_block[0] = 1024; dev->max_block[1] = 1024; dev->max_block[2] = 64;
+        dev->max_grid[0] = 2147483647; dev->max_grid[1] = 65535; dev->max_grid[2] = 65535;
+        dev->mem_total = (pages > 0 && psize > 0) ? (size_t)pages * (size_t)psize : 0;
+        dev->mem_free = (avail > 0 && psize > 0) ? (size_t)avail * (size_t)psize : 0;
+        _ak_copy(dev->compiler_version, sizeof dev->compiler_version, "none");
+        _ak_visible_devices(dev->visible_devices, sizeof dev->visible_devices); /* reported; the cpu backend has one device */
+        dev->fp16 = 1;
+        dev->bf16 = 1;
+    }
+    return AK_OK;
+}
+
+/* ---- the backend tables --------------------------------------------------
+ * Each backend's raw calls (the only functions, with the probes and the
+ * loaders, that name a runtime's entry points), then the layer every backend
+ * shares: bind, call, word the error. */
+
+/* cpu: host memory, nothing to bind, events are host clock readings */
+static int _ak_cpu_alloc(ak_context* ctx, size_t bytes, void** out) {
+    (void)ctx;   /* 256-byte aligned host memory */
+    return posix_memalign(out, 256, bytes ? bytes : 1) != 0 || !*out ? _AK_E_OUT_OF_MEMORY : 0;
+}
+static int _ak_cpu_free(ak_context* ctx, void* ptr) { (void)ctx; free(ptr); return 0; }
+static int _ak_cpu_mem_info(ak_context* ctx, size_t* fr, size_t* to) {
+    long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE), avail = sysconf(_SC_AVPHYS_PAGES);
+    (void)ctx;
+    *to = (pages > 0 && psize > 0) ? (size_t)pages * (size_t)psize : 0;
+    *fr = (avail > 0 && psize > 0) ? (size_t)avail * (size_t)psize : 0;
+    return 0;
+}
+static int _ak_cpu_event_create(ak_context* ctx, void** ev, unsigned flags) { (void)ctx; (void)flags; *ev = NULL; return 0; }
+static int _ak_cpu_event_elapsed(ak_context* ctx, float* ms, ak_event* a, ak_event* b) {
+    (void)ctx;
+    *ms = (float)((double)((int64_t)(b->host_ns - a->host_ns)) / 1e6);
+    return 0;
+}
+static int _ak_cpu_copy(ak_context* ctx, void* dst, const void* src, size_t bytes, ak_copy_kind kind, void* stream, int async) {
+    (void)ctx; (void)kind; (void)stream; (void)async;
+    memmove(dst, src, bytes);
+    return 0;
+}
+static int _ak_cpu_memset(ak_context* ctx, void* dst, int value, size_t bytes, void* stream) {
+    (void)ctx; (void)stream;
+    memset(dst, value, bytes);
+    return 0;
+}
+static int _ak_cpu_host_alloc(ak_context* ctx, void** out, size_t bytes) { return _ak_cpu_alloc(ctx, bytes, out); }
+static int _ak_cpu_stream_create(ak_context* ctx, void** native, int priority) { (void)ctx; (void)priority; *native = NULL; return 0; }
+static int _ak_cpu_nothing(ak_context* ctx) { (void)ctx; return 0; }
+static int _ak_cpu_nothing_on(ak_context* ctx, void* h) { (void)ctx; (void)h; return 0; }
+static int _ak_cpu_stream_priority_range(ak_context* ctx, int* least, int* greatest) {   /* any priority is kept */
+    (void)ctx;
+    *least = INT_MAX;
+    *greatest = INT_MIN;
+    return 0;
+}
+static int _ak_cpu_device_count(struct _ak_api* api, int* n) { (void)api; *n = 1; return 0; }
+static void _ak_cpu_describe(struct _ak_api* api, int device, ak_device_info* dev) {
+    ak_backend_report rep;
+    (void)api;
+    memset(&rep, 0, sizeof rep);
+    _ak_probe_cpu(device, dev, &rep);
+    dev->backend = AK_BACKEND_CPU;
+}
+/* one host memory: every context reaches every buffer */
+static int _ak_cpu_peer_can_access(ak_context* ctx, ak_context* peer, int* can) { (void)ctx; (void)peer; *can = 1; return 0; }
+static int _ak_cpu_peer_enable(ak_context* ctx, ak_context* peer) { (void)ctx; (void)peer; return 0; }
+static int _ak_cpu_peer_copy(ak_context* dst_ctx, void* dst, ak_context* src_ctx, const void* src, size_t bytes, void* stream) {
+    (void)dst_ctx; (void)src_ctx; (void)stream;
+    memmove(dst, src, bytes);
+    return 0;
+}
+static const char* _ak_cpu_error_string(ak_context* ctx, int e) { (void)ctx; return e == _AK_E_OUT_OF_MEMORY ? "out of host memory" : "host error"; }
+static ak_result _ak_cpu_open(ak_context* ctx) { (void)ctx; return AK_OK; }
+static void _ak_cpu_close(ak_context* ctx) { (void)ctx; }
+static ak_result _ak_cpu_probe(struct _ak_api* api, int device, ak_device_info* dev, ak_backend_report* rep) {
+    (void)api;
+    return _ak_probe_cpu(device, dev, rep);
+}
+/* No device compiler; list the offline ones (ak_compile_offline) as the compiler. */
+static ak_result _ak_cpu_probe_features(ak_context* ctx) {
+    char why[512];
+    int hip_ok, nv_ok;
+    ctx->dev.fp16 = 1;
+    ctx->dev.bf16 = 1;
+    _ak_mutex_lock(&ctx->lock);
+    hip_ok = _ak_load_hiprtc(ctx->api, why, sizeof why);
+    nv_ok = _ak_load_nvrtc(ctx->api, why, sizeof why);
+    _ak_mutex_unlock(&ctx->lock);
+    ctx->dev.compiler_version[0] = 0;
+    ctx->dev.compiler_library[0] = 0;
+    if (hip_ok) {
+        _ak_appendf(ctx->dev.compiler_version, sizeof ctx->dev.compiler_version, "hipRTC %s", ctx->api->hiprtc_version);
+        _ak_appendf(ctx->dev.compiler_library, sizeof ctx->dev.compiler_library, "%s", ctx->api->hiprtc_path);
+        _ak_fmt(ctx->dev.library_search, sizeof ctx->dev.library_search, "hipRTC: %s", ctx->api->hiprtc_how);
+    }
+    if (nv_ok) {
+        _ak_appendf(ctx->dev.compiler_version, sizeof ctx->dev.compiler_version, "%sNVRTC %d.%d", hip_ok ? ", " : "",
+                    ctx->api->nvrtc_major, ctx->api->nvrtc_minor);
+        _ak_appendf(ctx->dev.compiler_library, sizeof ctx->dev.compiler_library, "%s%s", hip_ok ? " " : "", ctx->api->nvrtc_path);
+    }
+    _ak_appendf(ctx->dev.compiler_version, sizeof ctx->dev.compiler_version, "%s",
+                hip_ok || nv_ok ? " (offline compiles only)" : "none");
+    return AK_OK;
+}
+static ak_result _ak_gpu_probe_features(ak_context* ctx);    /* >>impl:memory (runs a probe kernel) */
+static ak_result _ak_cpu_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_stream* stream, void** args);
+static ak_result _ak_gpu_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_stream* stream, void** args);
+
+/* The step both GPU backends end their open with: the arch row of the device. */
+static void _ak_set_arch_base(ak_device_info* dev);
+static void _ak_gpu_device_ready(ak_context* ctx) {
+    _ak_set_arch_base(&ctx->dev);
+    if (ak_arch_find(ctx->dev.arch, &ctx->dev.arch_info) != AK_OK) ctx->dev.arch_info = NULL;
+    ctx->dev.fp16 = -1; /* probed by ak_context_probe */
+    ctx->dev.bf16 = -1;
+}
+
+/* hip */
+#define _AK_A ctx->api
+static int _ak_hip_make_current(ak_context* ctx) { return _AK_A->hipSetDevice(ctx->dev.device); }
+static int _ak_hip_alloc(ak_context* ctx, size_t bytes, void** out) { return _AK_A->hipMalloc(out, bytes); }
+static int _ak_hip_free(ak_context* ctx, void* ptr) { return _AK_A->hipFree(ptr); }
+static int _ak_hip_mem_info(ak_context* ctx, size_t* fr, size_t* to) { return _AK_A->hipMemGetInfo(fr, to); }
+static int _ak_hip_event_create(ak_context* ctx, void** ev, unsigned flags) { return _AK_A->hipEventCreateWithFlags(ev, flags); }
+static int _ak_hip_event_record(ak_context* ctx, void* ev, void* stream) { return _AK_A->hipEventRecord(ev, stream); }
+static int _ak_hip_event_query(ak_context* ctx, void* ev) { return _AK_A->hipEventQuery(ev); }
+static int _ak_hip_event_destroy(ak_context* ctx, void* ev) { return _AK_A->hipEventDestroy(ev); }
+static int _ak_hip_event_synchronize(ak_context* ctx, void* ev) { return _AK_A->hipEventSynchronize(ev); }
+static int _ak_hip_event_elapsed(ak_context* ctx, float* ms, ak_event* a, ak_event* b) { return _AK_A->hipEventElapsedTime(ms, a->native, b->native); }
+static int _ak_hip_synchronize(ak_context* ctx) { return _AK_A->hipDeviceSynchronize(); }
+static int _ak_hip_copy(ak_context* ctx, void* dst, const void* src, size_t bytes, ak_copy_kind kind, void* stream, int async) {
+    return async ? _AK_A->hipMemcpyAsync(dst, src, bytes, (int)kind, stream) : _AK_A->hipMemcpy(dst, src, bytes, (int)kind);
+}
+static int _ak_hip_memset(ak_context* ctx, void* dst, int value, size_t bytes, void* stream) { return _AK_A->hipMemsetAsync(dst, value, bytes, stream); }
+static int _ak_hip_host_alloc(ak_context* ctx, void** out, size_t bytes) { return _AK_A->hipHostMalloc(out, bytes, 0); }
+static int _ak_hip_host_free(ak_context* ctx, void* ptr) { return _AK_A->hipHostFree(ptr); }
+static int _ak_hip_stream_priority_range(ak_context* ctx, int* least, int* greatest) {
+    return _AK_A->hipDeviceGetStreamPriorityRange ? _AK_A->hipDeviceGetStreamPriorityRange(least, greatest) : 0;
+}
+static int _ak_hip_stream_create(ak_context* ctx, void** native, int priority) { return _AK_A->hipStreamCreateWithPriority(native, 0, priority); }
+static int _ak_hip_stream_destroy(ak_context* ctx, void* native) { return _AK_A->hipStreamDestroy(native); }
+static int _ak_hip_stream_synchronize(ak_context* ctx, void* native) { return _AK_A->hipStreamSynchronize(native); }
+static int _ak_hip_module_load(ak_context* ctx, const void* data, void** module) { return _AK_A->hipModuleLoadData(module, data); }
+static int _ak_hip_module_function(ak_context* ctx, void* module, const char* name, void** fn) { return _AK_A->hipModuleGetFunction(fn, module, name); }
+static int _ak_hip_module_unload(ak_context* ctx, void* module) { return _AK_A->hipModuleUnload(module); }
+static int _ak_hip_launch_kernel(ak_context* ctx, void* fn, ak_dim3 g, ak_dim3 b, size_t shmem, void* stream, void** args) {
+    return _AK_A->hipModuleLaunchKernel(fn, g.x, g.y, g.z, b.x, b.y, b.z, (unsigned)shmem, stream, args, NULL);
+}
+static const char* _ak_hip_error_string(ak_context* ctx, int e) { return _ak_hip_errstr(ctx->api, e); }
+static ak_result _ak_hip_open(ak_context* ctx) { _ak_gpu_device_ready(ctx); return AK_OK; }
+static void _ak_hip_close(ak_context* ctx) { (void)ctx; }
+static int _ak_hip_device_count(struct _ak_api* api, int* n) { return api->hipGetDeviceCount(n); }
+static int _ak_hip_peer_can_access(ak_context* ctx, ak_context* peer, int* can) {
+    *can = 0;
+    return _AK_A->hipDeviceCanAccessPeer ? _AK_A->hipDeviceCanAccessPeer(can, ctx->dev.device, peer->dev.device) : 0;
+}
+static int _ak_hip_peer_enable(ak_context* ctx, ak_context* peer) {
+    int e = _AK_A->hipDeviceEnablePeerAccess ? _AK_A->hipDeviceEnablePeerAccess(peer->dev.device, 0) : _AK_E_NO_ENTRY;
+    return e == _AK_E_PEER_ALREADY_ENABLED ? 0 : e;
+}
+static int _ak_hip_peer_copy(ak_context* ctx, void* dst, ak_context* src_ctx, const void* src, size_t bytes, void* stream) {
+    return _AK_A->hipMemcpyPeerAsync ? _AK_A->hipMemcpyPeerAsync(dst, ctx->dev.device, src, src_ctx->dev.device, bytes, stream)
+                                     : _AK_E_NO_ENTRY;
+}
+static int _ak_hip_stream_wait_event(ak_context* ctx, void* stream, void* ev) {
+    return _AK_A->hipStreamWaitEvent ? _AK_A->hipStreamWaitEvent(stream, ev, 0) : _AK_E_NO_ENTRY;
+}
+static int _ak_hip_ccl_load(struct _ak_api* api, char* why, size_t cap) { return _ak_load_ccl(api, 1, why, cap); }
+
+/* cuda */
+static int _ak_cuda_make_current(ak_context* ctx) { return _AK_A->cuCtxSetCurrent(ctx->native_ctx); }
+static int _ak_cuda_alloc(ak_context* ctx, size_t bytes, void** out) {
+    _akT_CUdeviceptr p = 0;
+    int e = _AK_A->cuMemAlloc(&p, bytes);
+    *out = e ? NULL : (void*)(uintptr_t)p;
+    return e;
+}
+static int _ak_cuda_free(ak_context* ctx, void* ptr) { return _AK_A->cuMemFree((_akT_CUdeviceptr)(uintptr_t)ptr); }
+static int _ak_cuda_mem_info(ak_context* ctx, size_t* fr, size_t* to) { return _AK_A->cuMemGetInfo(fr, to); }
+static int _ak_cuda_event_create(ak_context* ctx, void** ev, unsigned flags) { return _AK_A->cuEventCreate(ev, flags); }
+static int _ak_cuda_event_record(ak_context* ctx, void* ev, void* stream) { return _AK_A->cuEventRecord(ev, stream); }
+static int _ak_cuda_event_query(ak_context* ctx, void* ev) { return _AK_A->cuEventQuery(ev); }
+static int _ak_cuda_event_destroy(ak_context* ctx, void* ev) { return _AK_A->cuEventDestroy(ev); }
+static int _ak_cuda_event_synchronize(ak_context* ctx, void* ev) { return _AK_A->cuEventSynchronize(ev); }
+static int _ak_cuda_event_elapsed(ak_context* ctx, float* ms, ak_event* a, ak_event* b) { return _AK_A->cuEventElapsedTime(ms, a->native, b->native); }
+static int _ak_cuda_synchronize(ak_context* ctx) { return _AK_A->cuCtxSynchronize(); }
+static int _ak_cuda_copy(ak_context* ctx, void* dst, const void* src, size_t bytes, ak_copy_kind kind, void* s, int async) {
+    _akT_CUdeviceptr d = (_akT_CUdeviceptr)(uintptr_t)dst, sp = (_akT_CUdeviceptr)(uintptr_t)src;
+    if (kind == AK_H2D) return async ? _AK_A->cuMemcpyHtoDAsync(d, src, bytes, s) : _AK_A->cuMemcpyHtoD(d, src, bytes);
+    if (kind == AK_D2H) return async ? _AK_A->cuMemcpyDtoHAsync(dst, sp, bytes, s) : _AK_A->cuMemcpyDtoH(dst, sp, bytes);
+    return async ? _AK_A->cuMemcpyDtoDAsync(d, sp, bytes, s) : _AK_A->cuMemcpyDtoD(d, sp, bytes);
+}
+static int _ak_cuda_memset(ak_context* ctx, void* dst, int value, size_t bytes, void* stream) {
+    return _AK_A->cuMemsetD8Async((_akT_CUdeviceptr)(uintptr_t)dst, (unsigned char)value, bytes, stream);
+}
+static int _ak_cuda_host_alloc(ak_context* ctx, void** out, size_t bytes) { return _AK_A->cuMemAllocHost(out, bytes); }
+static int _ak_cuda_host_free(ak_context* ctx, void* ptr) { return _AK_A->cuMemFreeHost(ptr); }
+static int _ak_cuda_stream_priority_range(ak_context* ctx, int* least, int* greatest) {
+    return _AK_A->cuCtxGetStreamPriorityRange ? _AK_A->cuCtxGetStreamPriorityRange(least, greatest) : 0;
+}
+static int _ak_cuda_stream_create(ak_context* ctx, void** native, int priority) { return _AK_A->cuStreamCreateWithPriority(native, 0, priority); }
+static int _ak_cuda_stream_destroy(ak_context* ctx, void* native) { return _AK_A->cuStreamDestroy(native); }
+static int _ak_cuda_stream_synchronize(ak_context* ctx, void* native) { return _AK_A->cuStreamSynchronize(native); }
+static int _ak_cuda_module_load(ak_context* ctx, const void* data, void** module) { return _AK_A->cuModuleLoadData(module, data); }
+static int _ak_cuda_module_function(ak_context* ctx, void* module, const char* name, void** fn) { return _AK_A->cuModuleGetFunction(fn, module, name); }
+static int _ak_cuda_module_unload(ak_context* ctx, void* module) { return _AK_A->cuModuleUnload(module); }
+static int _ak_cuda_shmem_optin(ak_context* ctx, void* fn, size_t bytes) {
+    return _AK_A->cuFuncSetAttribute ? _AK_A->cuFuncSetAttribute(fn, _AK_CU_FUNC_MAX_DYN_SHMEM, (int)bytes) : 0;
+}
+static int _ak_cuda_launch_kernel(ak_context* ctx, void* fn, ak_dim3 g, ak_dim3 b, size_t shmem, void* stream, void** args) {
+    return _AK_A->cuLaunchKernel(fn, g.x, g.y, g.z, b.x, b.y, b.z, (unsigned)shmem, stream, args, NULL);
+}
+static const char* _ak_cuda_error_string(ak_context* ctx, int e) { return _ak_cuda_errstr(ctx->api, e); }
+/* The device's primary context, current on the creating thread. */
+static ak_result _ak_cuda_open(ak_context* ctx) {
+    _akT_CUdevice d = 0;
+    _akT_CUcontext cc = NULL;
+    size_t fr = 0, to = 0;
+    int e = _AK_A->cuDeviceGet(&d, ctx->dev.device);
+    if (e == 0) e = _AK_A->cuDevicePrimaryCtxRetain(&cc, d);
+    if (e != 0)
+        return _ak_err(AK_ERROR_DEVICE, "cuDevicePrimaryCtxRetain(device %d) failed: %s (%d)", ctx->dev.device, _ak_cuda_errstr(ctx->api, e), e);
+    ctx->native_ctx = cc;
+    _AK_A->cuCtxSetCurrent(cc);
+    if (_AK_A->cuMemGetInfo(&fr, &to) == 0) { ctx->dev.mem_free = fr; ctx->dev.mem_total = to; }
+    _ak_gpu_device_ready(ctx);
+    return AK_OK;
+}
+static void _ak_cuda_close(ak_context* ctx) {
+    _akT_CUdevice d = 0;
+    if (ctx->native_ctx && _AK_A->cuDeviceGet(&d, ctx->dev.device) == 0) _AK_A->cuDevicePrimaryCtxRelease(d);
+}
+static int _ak_cuda_device_count(struct _ak_api* api, int* n) { return api->cuDeviceGetCount(n); }
+static int _ak_cuda_peer_can_access(ak_context* ctx, ak_context* peer, int* can) {
+    _akT_CUdevice d = 0, p = 0;
+    int e;
+    *can = 0;
+    if (!_AK_A->cuDeviceCanAccessPeer) return 0;
+    if ((e = _AK_A->cuDeviceGet(&d, ctx->dev.device)) == 0 && (e = _AK_A->cuDeviceGet(&p, peer->dev.device)) == 0)
+        e = _AK_A->cuDeviceCanAccessPeer(can, d, p);
+    return e;
+}
+static int _ak_cuda_peer_enable(ak_context* ctx, ak_context* peer) {
+    int e = _AK_A->cuCtxEnablePeerAccess ? _AK_A->cuCtxEnablePeerAccess(peer->native_ctx, 0) : _AK_E_NO_ENTRY;
+    return e == _AK_E_PEER_ALREADY_ENABLED ? 0 : e;
+}
+static int _ak_cuda_peer_copy(ak_context* ctx, void* dst, ak_context* src_ctx, const void* src, size_t bytes, void* stream) {
+    return _AK_A->cuMemcpyPeerAsync ? _AK_A->cuMemcpyPeerAsync((_akT_CUdeviceptr)(uintptr_t)dst, ctx->native_ctx,
+                                                              (_akT_CUdeviceptr)(uintptr_t)src, src_ctx->native_ctx, bytes, stream)
+                                    : _AK_E_NO_ENTRY;
+}
+static int _ak_cuda_stream_wait_event(ak_context* ctx, void* stream, void* ev) {
+    return _AK_A->cuStreamWaitEvent ? _AK_A->cuStreamWaitEvent(stream, ev, 0) : _AK_E_NO_ENTRY;
+}
+static int _ak_cuda_ccl_load(struct _ak_api* api, char* why, size_t cap) { return _ak_load_ccl(api, 0, why, cap); }
+static int _ak_cuda_tensor_map(ak_context* ctx, void* map, int dtype, unsigned rank, const void* addr, const uint64_t* dims,
+                               const uint64_t* strides, const uint32_t* box) {
+    const uint32_t one[5] = { 1, 1, 1, 1, 1 };
+    if (!_AK_A->cuTensorMapEncodeTiled) return _AK_E_NO_ENTRY;
+    if (rank < 1 || rank > 5) return 1; /* CUDA_ERROR_INVALID_VALUE */
+    return _AK_A->cuTensorMapEncodeTiled((_akT_CUtensorMap*)map, dtype, rank, (void*)(uintptr_t)addr, dims, strides, box, one, 0,
+                                         _AK_TMAP_SWIZZLE_128B, _AK_TMAP_L2_256B, 0);
+}
+#undef _AK_A
+
+static const char* const _ak_roctx_libs[] = { "libroctx64.so", "libroctx64.so.4", NULL };
+static const char* const _ak_nvtx_libs[] = { "libnvToolsExt.so.1", "libnvToolsExt.so", NULL };
+
+/* communicators (>>impl:multi): the cpu reference over threads, or NCCL / RCCL */
+static ak_result _ak_comm_cpu_unique_id(ak_context* ctx, ak_comm_id* id);
+static ak_result _ak_comm_cpu_init_rank(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out);
+static ak_result _ak_comm_cpu_init_all(ak_context* const* ctxs, int n, ak_comm** comms);
+static ak_result _ak_comm_ccl_unique_id(ak_context* ctx, ak_comm_id* id);
+static ak_result _ak_comm_ccl_init_rank(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out);
+static ak_result _ak_comm_ccl_init_all(ak_context* const* ctxs, int n, ak_comm** comms);
+static int _ak_cpu_nothing_record(ak_context* ctx, void* ev, void* stream) { (void)ctx; (void)ev; (void)stream; return 0; }
+static int _ak_cpu_host_free(ak_context* ctx, void* ptr) { return _ak_cpu_free(ctx, ptr); }
+#define _AK_X_HIP(ret, name, params, hip, cuda, cpu) hip,
+#define _AK_X_CUDA(ret, name, params, hip, cuda, cpu) cuda,
+#define _AK_X_CPU(ret, name, params, hip, cuda, cpu) cpu,
+static const _ak_backend_ops _ak_backend_hip = {
+    AK_BACKEND_HIP, 0, 0xffffffffull, 1, "roctx", _ak_roctx_libs, "roctxRangePushA", "roctxRangePop", "RCCL",
+    _AK_BACKEND_OPS(_AK_X_HIP)
+};
+static const _ak_backend_ops _ak_backend_cuda = {
+    AK_BACKEND_CUDA, 0, 0, 4, "NVTX", _ak_nvtx_libs, "nvtxRangePushA", "nvtxRangePop", "NCCL",
+    _AK_BACKEND_OPS(_AK_X_CUDA)
+};
+static const _ak_backend_ops _ak_backend_cpu = {
+    AK_BACKEND_CPU, 1, 0, 1, NULL, NULL, NULL, NULL, NULL,
+    _AK_BACKEND_OPS(_AK_X_CPU)
+};
+#undef _AK_X_HIP
+#undef _AK_X_CUDA
+#undef _AK_X_CPU
+
+/* In AUTO's order of preference (and ak_backend_report order). */
+static const _ak_backend_ops* const _ak_backends[3] = { &_ak_backend_hip, &_ak_backend_cuda, &_ak_backend_cpu };
+
+/* ---- the layer every backend shares: bind, call, word the error ---------- */
+static ak_result _ak_backend_alloc(ak_context* ctx, size_t bytes, void** out) {
+    ak_result r;
+    int e;
+    *out = NULL;
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    if ((e = ctx->bk->alloc(ctx, bytes, out)) != 0) {
+        *out = NULL;
+        return _ak_err(e == _AK_E_OUT_OF_MEMORY ? AK_ERROR_OUT_OF_MEMORY : AK_ERROR_MEMORY, "device allocation of %zu bytes failed: %s (%d)",
+                       bytes, ctx->bk->error_string(ctx, e), e);
+    }
+    return AK_OK;
+}
+static void _ak_backend_free(ak_context* ctx, void* ptr) {
+    if (ptr && _ak_bind(ctx) == AK_OK) ctx->bk->free(ctx, ptr);
+}
+static ak_result _ak_dev_mem_info(ak_context* ctx, size_t* fr, size_t* to) {
+    ak_result r;
+    int e;
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    if ((e = ctx->bk->mem_info(ctx, fr, to)) != 0) return _ak_err(AK_ERROR_DEVICE, "memory info query failed (%d)", e);
+    return AK_OK;
+}
+static ak_result _ak_event_new(ak_context* ctx, void** ev, unsigned flags) {
+    ak_result r;
+    int e;
+    *ev = NULL;
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    if ((e = ctx->bk->event_create(ctx, ev, flags)) != 0)
+        return _ak_err(AK_ERROR_DEVICE, "event creation failed: %s (%d)", ctx->bk->error_string(ctx, e), e);
+    return AK_OK;
+}
+static ak_result _ak_dev_event_create(ak_context* ctx, void** ev) { return _ak_event_new(ctx, ev, _AK_EVENT_DISABLE_TIMING); }
+static ak_result _ak_dev_event_record(ak_context* ctx, void* ev, void* stream) {
+    ak_result r;
+    int e;
+    if (!ev) return AK_OK;
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    if ((e = ctx->bk->event_record(ctx, ev, stream)) != 0)
+        return _ak_err(AK_ERROR_DEVICE, "event record failed: %s (%d)", ctx->bk->error_string(ctx, e), e);
+    return AK_OK;
+}
+static int _ak_dev_event_done(ak_context* ctx, void* ev) {
+    if (!ev || _ak_bind(ctx) != AK_OK) return 1;
+    return ctx->bk->event_query(ctx, ev) != _AK_E_NOT_READY;
+}
+static void _ak_dev_event_destroy(ak_context* ctx, void* ev) {
+    if (ev && _ak_bind(ctx) == AK_OK) ctx->bk->event_destroy(ctx, ev);
+}
+static const _ak_dev_ops* _ak_dev_ops_shared(void) {
+    static const _ak_dev_ops ops = { _ak_backend_alloc, _ak_backend_free, _ak_dev_event_create, _ak_dev_event_record,
+                                     _ak_dev_event_done, _ak_dev_event_destroy };
+    return &ops;
+}
+
+
+AKDEF void ak_probe_backends(ak_backend_report reports[3]) {
+    _ak_api* api;
+    if (!reports) return;
+    memset(reports, 0, 3 * sizeof *reports);
+    api = (_ak_api*)_ak_calloc(sizeof *api);
+    if (!api) return;
+    {
+        int i;
+        for (i = 0; i < 3; i++) _ak_backends[i]->probe(api, 0, NULL, &reports[i]);
+    }
+    _ak_api_close(api);
+}
+
+static void _ak_set_arch_base(ak_device_info* dev); /* >>impl:context */
+/* Backend that ak_context_create(NULL) would use: AMDKIT_BACKEND, else the
+ * first of hip, cuda, cpu that probes usable. The api is loaded for it. */
+static ak_result _ak_enum_backend(ak_backend want, _ak_api* api, const _ak_backend_ops** out, int* count) {
+    ak_backend_report rep;
+    ak_result r;
+    int i, n = 0;
+    if (want == AK_BACKEND_AUTO) {
+        ak_config c = ak_config_default();
+        if ((r = ak_config_apply_env(&c)) != AK_OK) return r;
+        want = c.backend;
+    }
+    if ((int)want < (int)AK_BACKEND_AUTO || (int)want >= (int)AK_BACKEND_COUNT)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "backend %d is not AK_BACKEND_AUTO, HIP, CUDA or CPU", (int)want);
+    for (i = 0; i < 3; i++) {
+        const _ak_backend_ops* b = _ak_backends[i];
+        if (want != AK_BACKEND_AUTO && want != b->id) continue;
+        memset(&rep, 0, sizeof rep);
+        if (b->probe(api, 0, NULL, &rep) == AK_OK) {
+            *out = b;
+            *count = b->device_count(api, &n) == 0 ? n : 0;
+            return AK_OK;
+        }
+        if (want == b->id) return _ak_err(rep.status, "%s: %s", ak_backend_name(b->id), rep.reason);
+    }
+    return _ak_err(AK_ERROR_BACKEND_UNAVAILABLE, "no backend is available");   /* not reached: the last one always is */
+}
+
+AKDEF ak_result ak_device_count(ak_backend backend, int* count) {
+    _ak_api* api;
+    const _ak_backend_ops* b = NULL;
+    ak_result r;
+    if (!count) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_device_count: count is NULL");
+    *count = 0;
+    if (!(api = (_ak_api*)_ak_calloc(sizeof *api))) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_device_count: out of host memory");
+    r = _ak_enum_backend(backend, api, &b, count);
+    _ak_api_close(api);
+    return r;
+}
+
+AKDEF ak_result ak_device_get_info(ak_backend backend, int index, ak_device_info* out) {
+    _ak_api* api;
+    const _ak_backend_ops* b = NULL;
+    ak_result r;
+    int n = 0;
+    if (!out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_device_get_info: out is NULL");
+    memset(out, 0, sizeof *out);
+    if (!(api = (_ak_api*)_ak_calloc(sizeof *api))) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_device_get_info: out of host memory");
+    r = _ak_enum_backend(backend, api, &b, &n);
+    if (r == AK_OK && (index < 0 || index >= n)) {
+        char vis[256];
+        _ak_visible_devices(vis, sizeof vis);
+        r = _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_device_get_info: device %d requested, the %s backend has %d device(s)%s%s",
+                    index, ak_backend_name(b->id), n, vis[0] ? " visible with " : "", vis);
+    }
+    if (r == AK_OK) {
+        b->describe(api, index, out);   /* no context: mem_free stays 0 on a GPU */
+        out->device_count = n;
+        _ak_set_arch_base(out);
+        if (ak_arch_find(out->arch, &out->arch_info) != AK_OK) out->arch_info = NULL;
+        ak_clear_error();
+    }
+    _ak_api_close(api);
+    return r;
+}
+
+/* ==========================================================================
+ * >>impl:context
+ * ========================================================================== */
+/* Host memory for a context's own objects: the config's run-time allocator
+ * when one is set, else AK_MALLOC/AK_FREE. */
+static void* _ak_ctx_alloc_uninit(const ak_config* cfg, size_t n) {   /* the caller sets every field */
+    return cfg->allocator.alloc ? cfg->allocator.alloc(n ? n : 1, cfg->allocator.user_data) : _ak_alloc(n ? n : 1);
+}
+static void* _ak_ctx_alloc(const ak_config* cfg, size_t n) {
+    void* p = _ak_ctx_alloc_uninit(cfg, n);
+    if (p) memset(p, 0, n ? n : 1);
+    return p;
+}
+static void _ak_ctx_free(const ak_config* cfg, void* p) {
+    if (!p) return;
+    if (cfg->allocator.free) cfg->allocator.free(p, cfg->allocator.user_data);
+    else _ak_dealloc(p);
+}
+
+static void _ak_set_arch_base(ak_device_info* dev) {
+    size_t n = strcspn(dev->arch, ":");
+    if (n >= sizeof dev->arch_base) n = sizeof dev->arch_base - 1;
+    memcpy(dev->arch_base, dev->arch, n);
+    dev->arch_base[n] = 0;
+}
+
+AKDEF ak_result ak_context_create(const ak_config* cfg_in, ak_context** out) {
+    ak_config cfg;
+    ak_context* ctx;
+    ak_result r;
+    int i, order[3] = { 0, 1, 2 };
+    if (!out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_context_create: out is NULL");
+    *out = NULL;
+    if (cfg_in) cfg = *cfg_in;
+    else {
+        cfg = ak_config_default();
+        if ((r = ak_config_apply_env(&cfg)) != AK_OK) return r;
+    }
+    {
+        /* Every check up front, but silently: the downgrade warnings come from
+         * the validation against the architecture below (logged once). */
+        ak_config quiet = cfg;
+        if ((int)quiet.log_level >= (int)AK_LOG_NONE && (int)quiet.log_level <= (int)AK_LOG_DEBUG) quiet.log_level = AK_LOG_NONE;
+        if ((r = ak_config_validate(&quiet, NULL, NULL)) != AK_OK) return r;
+    }
+    ctx = (ak_context*)_ak_ctx_alloc(&cfg, sizeof *ctx);
+    if (!ctx) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_context_create: out of host memory");
+    ctx->api = (_ak_api*)_ak_calloc(sizeof *ctx->api);
+    if (!ctx->api) { _ak_ctx_free(&cfg, ctx); return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_context_create: out of host memory"); }
+    ctx->serial = _ak_ctx_new_serial();
+    _ak_mutex_init(&ctx->lock);
+    ctx->log.fn = cfg.logger;
+    ctx->log.user_data = cfg.logger_user_data;
+    ctx->log.level = cfg.log_level;
+    /* copy strings the config points to */
+    if (cfg.arch) { _ak_copy(ctx->arch_buf, sizeof ctx->arch_buf, cfg.arch); cfg.arch = ctx->arch_buf; }
+    if (cfg.cache_dir) { _ak_copy(ctx->cache_dir_buf, sizeof ctx->cache_dir_buf, cfg.cache_dir); cfg.cache_dir = ctx->cache_dir_buf; }
+    ctx->cfg = cfg;
+
+    /* Backend selection: AUTO tries hip, cuda, cpu; a forced one must work. */
+    for (i = 0; i < 3; i++) ctx->reports[i].backend = _ak_backends[i]->id;
+    r = AK_ERROR_BACKEND_UNAVAILABLE;
+    for (i = 0; i < 3; i++) {
+        ak_backend b = _ak_backends[order[i]]->id;
+        ak_backend_report* rep = &ctx->reports[order[i]];
+        ak_device_info dev;
+        ak_result pr;
+        if (cfg.backend != AK_BACKEND_AUTO && cfg.backend != b) continue;
+        memset(&dev, 0, sizeof dev);
+        dev.device = cfg.device;
+        pr = _ak_backends[order[i]]->probe(ctx->api, cfg.device, &dev, rep);
+        if (pr == AK_OK) {
+            rep->selected = 1;
+            ctx->backend = b;
+            ctx->bk = _ak_backends[order[i]];
+            ctx->dev = dev;
+            ctx->dev.backend = b;
+            r = AK_OK;
+            _ak_log(&ctx->log, AK_LOG_INFO, AK_LOGITEM_BACKEND_SELECTED, "%s: %s", ak_backend_name(b), rep->reason);
+            break;
+        }
+        _ak_log(&ctx->log, AK_LOG_INFO, AK_LOGITEM_BACKEND_SKIPPED, "%s: %s", ak_backend_name(b), rep->reason);
+        r = pr;
+    }
+    if (r != AK_OK) {
+        char msg[1600];
+        msg[0] = 0;
+        for (i = 0; i < 3; i++)
+            if (ctx->reports[i].tried)
+                _ak_appendf(msg, sizeof msg, "%s%s: %s", msg[0] ? "; " : "", ak_backend_name(ctx->reports[i].backend), ctx->reports[i].reason);
+        _ak_mutex_destroy(&ctx->lock);
+        _ak_api_close(ctx->api);
+        _ak_ctx_free(&cfg, ctx);
+        return _ak_err(r == AK_ERROR_NO_DEVICE ? AK_ERROR_NO_DEVICE : AK_ERROR_BACKEND_UNAVAILABLE,
+                       "backend %s is not available: %s", ak_backend_name(cfg.backend), msg);
+    }
+    if ((r = ctx->bk->open(ctx)) != AK_OK) {
+        _ak_mutex_destroy(&ctx->lock); _ak_api_close(ctx->api); _ak_ctx_free(&cfg, ctx);
+        return r;
+    }
+    ak_clear_error();
+    /* Validate again against the architecture (strict errors, downgrades, auto values). */
+    {
+        const ak_arch_info* arch = ctx->dev.arch_info;
+        if (cfg.arch && *cfg.arch && !_ak_streq_ci(cfg.arch, "auto")) arch = NULL; /* explicit arch wins */
+        r = ak_config_validate(&ctx->cfg, arch, &ctx->cfg);
+        if (r != AK_OK) { ak_context_destroy(ctx); return r; }
+    }
+    _ak_launch_limits_set(ctx);
+    _ak_fmt(ctx->dev_tag, sizeof ctx->dev_tag, "%s:%d:%llu", ak_backend_name(ctx->backend), ctx->dev.device,
+            (unsigned long long)ctx->serial);
+    if ((r = _ak_cache_create(&ctx->cfg, &ctx->log, _ak_unload_cb, ctx, &ctx->cache)) != AK_OK ||
+        (r = _ak_pool_create(ctx, &ctx->pool)) != AK_OK ||
+        (r = _ak_prof_create(ctx, &ctx->prof)) != AK_OK) {
+        ak_error_info keep = *ak_last_error_info();
+        char msg[2048];
+        _ak_copy(msg, sizeof msg, keep.message);
+        ak_context_destroy(ctx);
+        return _ak_err(r, "%s", msg);
+    }
+    *out = ctx;
+    return AK_OK;
+}
+
+AKDEF void ak_context_destroy(ak_context* ctx) {
+    if (!ctx) return;
+    if (!ctx->bk) ctx->bk = &_ak_backend_cpu;   /* not opened (failed creation): nothing native to release */
+    ak_device_synchronize(ctx);
+    _ak_ops_destroy(ctx);
+    if (ctx->prof) _ak_prof_destroy(ctx->prof);
+    if (ctx->cache) _ak_cache_destroy(ctx->cache);
+    _ak_optmemo_free_all(ctx);
+    _ak_ctx_free(&ctx->cfg, ctx->spare_kernel);   /* after every release above */
+    if (ctx->pool) _ak_pool_destroy(ctx->pool);
+    _ak_host_free_all(ctx);
+    ctx->bk->close(ctx);
+    pthread_once(&_ak_bind_once, _ak_bind_make_key);
+    if (pthread_getspecific(_ak_bind_key) == (void*)ctx->serial) pthread_setspecific(_ak_bind_key, NULL);
+    _ak_mutex_destroy(&ctx->lock);
+    _ak_api_close(ctx->api);
+    {
+        ak_config cfg = ctx->cfg;
+        _ak_ctx_free(&cfg, ctx);
+    }
+}
+
+AKDEF const ak_device_info* ak_context_device(const ak_context* ctx) { return ctx ? &ctx->dev : NULL; }
+AKDEF const ak_config* ak_context_config(const ak_context* ctx) { return ctx ? &ctx->cfg : NULL; }
+AKDEF const ak_backend_report* ak_context_backend_reports(const ak_context* ctx, int* count) {
+    if (count) *count = ctx ? 3 : 0;
+    return ctx ? ctx->reports : NULL;
+}
+AKDEF ak_result ak_context_refresh_memory(ak_context* ctx) {
+    size_t fr = 0, to = 0;
+    ak_result r;
+    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_context_refresh_memory: ctx is NULL");
+    if ((r = _ak_dev_mem_info(ctx, &fr, &to)) != AK_OK) return r;
+    /* Several threads may refresh at once while others read the snapshot:
+       atomic stores, serialized by the context lock; mem_total is only
+       written when it changes (it does not, on a real device). */
+    _ak_mutex_lock(&ctx->lock);
+    __atomic_store_n(&ctx->dev.mem_free, fr, __ATOMIC_RELAXED);
+    if (__atomic_load_n(&ctx->dev.mem_total, __ATOMIC_RELAXED) != to) __atomic_store_n(&ctx->dev.mem_total, to, __ATOMIC_RELAXED);
+    _ak_mutex_unlock(&ctx->lock);
+    return AK_OK;
+}
+AKDEF ak_result ak_device_synchronize(ak_context* ctx) {
+    ak_result r;
+    int e;
+    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_device_synchronize: ctx is NULL");
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    if ((e = ctx->bk->synchronize(ctx)) != 0)
+        return _ak_err(AK_ERROR_DEVICE, "device synchronize failed: %s (%d)", ctx->bk->error_string(ctx, e), e);
+    return AK_OK;
+}
+
+static void* _ak_native_stream(ak_stream* s) { return s ? s->native : NULL; }
+
+/* ==========================================================================
+ * >>impl:compile
+ * ========================================================================== */
+/* The kernel prelude (kernels/prelude.hip), prepended to every source this
+ * section compiles, and the constants it shares with the host; generated. */
+//>#akgen prelude
 /* Generated by `make gen` (tools/akgen.c) from the files in kernels/ -- do not edit;
- * edit kernels/<family>.hip and run `make gen`. One string literal per source line. */
+ * edit kernels/<file>.hip and run `make gen`. One string literal per source line. */
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Woverlength-strings"
@@ -2690,14 +8696,18 @@ static const char _ak_src_prelude[] =
     "}\n"
     "\n"
     "/* ---- activations: the ak_unary_op codes of amdkit.h, fp32 math --------- */\n"
-    "/* (ak_unary and the GEMM epilogue; ak_uop_apply dispatches a run-time code) */\n"
-    "#define AK_UNARY_RELU 0\n"
-    "#define AK_UNARY_LEAKY_RELU 1\n"
-    "#define AK_UNARY_SIGMOID 2\n"
-    "#define AK_UNARY_TANH 3\n"
-    "#define AK_UNARY_SILU 4\n"
-    "#define AK_UNARY_GELU 5\n"
-    "#define AK_UNARY_GELU_TANH 6\n"
+    "/* (ak_unary and the GEMM epilogue; ak_uop_apply dispatches a run-time code;\n"
+    " * the host reads these as _AK_UNARY_* and checks them against ak_unary_op) */\n"
+    "// >>host\n"
+    "#define AK_UNARY_NONE 0\n"
+    "#define AK_UNARY_RELU 1\n"
+    "#define AK_UNARY_LEAKY_RELU 2\n"
+    "#define AK_UNARY_SIGMOID 3\n"
+    "#define AK_UNARY_TANH 4\n"
+    "#define AK_UNARY_SILU 5\n"
+    "#define AK_UNARY_GELU 6\n"
+    "#define AK_UNARY_GELU_TANH 7\n"
+    "// <<host\n"
     "\n"
     "struct ak_uop_relu { static AK_INLINE float f(float x, float) { return x < 0.0f ? 0.0f : x; } };\n"
     "struct ak_uop_leaky { static AK_INLINE float f(float x, float s) { return x < 0.0f ? x * s : x; } };\n"
@@ -3196,8 +9206,2236 @@ static const char _ak_src_prelude[] =
     "#endif /* AK_WGMMA */\n"
     "#endif /* !AK_HOST_LAYOUT_TEST */\n"
     ;
+/* host constants of kernels/prelude.hip (its `// >>host` block) */
+#define _AK_UNARY_NONE 0
+#define _AK_UNARY_RELU 1
+#define _AK_UNARY_LEAKY_RELU 2
+#define _AK_UNARY_SIGMOID 3
+#define _AK_UNARY_TANH 4
+#define _AK_UNARY_SILU 5
+#define _AK_UNARY_GELU 6
+#define _AK_UNARY_GELU_TANH 7
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+//<#akgen prelude
 
-#ifndef AMDKIT_NO_OPS   /* the kernel library's sources */
+typedef enum { _AK_TC_HIPRTC = 0, _AK_TC_NVRTC = 1 } _ak_toolchain;
+
+/* Which compiler a target name needs; AK_ERROR_UNSUPPORTED_TARGET if neither. */
+static ak_result _ak_target_toolchain(const char* target, _ak_toolchain* tc) {
+    if (!target || !*target) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "compile target is empty");
+    if (!strncmp(target, "gfx", 3)) { *tc = _AK_TC_HIPRTC; return AK_OK; }
+    if (!strncmp(target, "sm_", 3)) { *tc = _AK_TC_NVRTC; return AK_OK; }
+    return _ak_err(AK_ERROR_UNSUPPORTED_TARGET, "target '%s' is neither an AMD gfx target (gfx90a) nor an NVIDIA sm_ target (sm_90)", target);
+}
+
+/* The loaded comgr's ISA list: 1 if it names `processor`; the list ("gfx906
+ * gfx908 ...") goes to `names` when given. comgr is what hipRTC builds with,
+ * so its list is the truth about which targets this hipRTC can build. */
+static int _ak_comgr_lists(const _ak_api* a, const char* processor, char* names, size_t cap) {
+    static const char prefix[] = "amdgcn-amd-amdhsa--";
+    size_t cnt = 0, i;
+    int found = 0;
+    if (names && cap) names[0] = 0;
+    if (a->amd_comgr_get_isa_count(&cnt) != 0) return 0;
+    for (i = 0; i < cnt && i < 4096; i++) {
+        const char* nm = NULL;
+        if (a->amd_comgr_get_isa_name(i, &nm) != 0 || !nm) continue;
+        if (!strncmp(nm, prefix, sizeof prefix - 1)) nm += sizeof prefix - 1;
+        if (!strcmp(nm, processor)) found = 1;
+        if (names) _ak_appendf(names, cap, "%s%s", names[0] ? " " : "", nm);
+    }
+    return found;
+}
+
+/* Load the compiler for tc into ctx->api and check the target is one it can
+ * build, BEFORE handing it over (ROCm 5.2's hipRTC crashes on unknown targets,
+ * comgr aborts on malformed target IDs). */
+static ak_result _ak_compiler_ready(ak_context* ctx, _ak_toolchain tc, const char* target) {
+    char why[512];
+    ak_target_id tid;
+    int ok, i;
+    ak_result r;
+    if ((r = ak_target_id_parse(target, &tid)) != AK_OK) return r;
+    if (strcmp(tid.canonical, target) != 0)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target '%s': write it as '%s' (lower case)", target, tid.canonical);
+    _ak_mutex_lock(&ctx->lock);
+    for (i = 0; i < ctx->api->n_ok_targets; i++)
+        if (!strcmp(ctx->api->ok_targets[i], target)) { _ak_mutex_unlock(&ctx->lock); return AK_OK; }
+    ok = tc == _AK_TC_HIPRTC ? _ak_load_hiprtc(ctx->api, why, sizeof why) : _ak_load_nvrtc(ctx->api, why, sizeof why);
+    _ak_mutex_unlock(&ctx->lock);
+    if (!ok)
+        return _ak_err(AK_ERROR_BACKEND_UNAVAILABLE, "no %s to compile for %s: %s", tc == _AK_TC_HIPRTC ? "hipRTC" : "NVRTC", target, why);
+    if (tc == _AK_TC_HIPRTC) {
+        _ak_api* a = ctx->api;
+        char names[1024];
+        if (!a->lib_comgr || !a->amd_comgr_get_isa_count || !a->amd_comgr_get_isa_name)
+            return _ak_err(AK_ERROR_BACKEND_UNAVAILABLE,
+                           "hipRTC %s (%s) loaded, but not its code-object manager (libamd_comgr.so.3/.2): amdkit asks comgr which "
+                           "targets the compiler knows before handing it one (an unknown target crashes ROCm 5.2's hipRTC)",
+                           a->hiprtc_version, a->hiprtc_path);
+        if (!_ak_comgr_lists(a, tid.processor, names, sizeof names)) {
+            if (tid.info && tid.info->vendor == AK_VENDOR_AMD)
+                return _ak_err(AK_ERROR_UNSUPPORTED_TARGET,
+                               "target %s (%s: %s) is not in the ISA list of the loaded compiler (hipRTC %s, HIP runtime %d, %s): "
+                               "a newer ROCm is needed for it; this one builds: %s", tid.processor, tid.info->family_name,
+                               tid.info->products, a->hiprtc_version, a->hip_runtime_version, a->comgr_path, names);
+            return _ak_err(AK_ERROR_UNSUPPORTED_TARGET,
+                           "unknown AMD target '%s': neither the loaded compiler (hipRTC %s, %s) nor amdkit's architecture "
+                           "table knows it; this compiler builds: %s", tid.processor, a->hiprtc_version, a->comgr_path, names);
+        }
+    } else {
+        _ak_api* a = ctx->api;
+        int sm = 0, cnt = 0, known = 0;
+        char* end = NULL;
+        if (tid.info && tid.info->vendor != AK_VENDOR_NVIDIA)
+            return _ak_err(AK_ERROR_UNSUPPORTED_TARGET, "target '%s' is not an NVIDIA target", target);
+        sm = (int)strtol(tid.processor + 3, &end, 10);
+        if (!end || end == tid.processor + 3 || (*end && strcmp(end, "a") && strcmp(end, "f")) || sm <= 0)
+            return _ak_err(AK_ERROR_UNSUPPORTED_TARGET, "target '%s' is not of the form sm_NN", target);
+        if (a->nvrtcGetNumSupportedArchs && a->nvrtcGetSupportedArchs && a->nvrtcGetNumSupportedArchs(&cnt) == 0 && cnt > 0 && cnt < 256) {
+            int archs[256];
+            if (a->nvrtcGetSupportedArchs(archs) == 0)
+                for (i = 0; i < cnt; i++) if (archs[i] == sm) known = 1;
+        } else {
+            known = 1; /* old NVRTC: let it decide */
+        }
+        if (!known)
+            return _ak_err(AK_ERROR_UNSUPPORTED_TARGET, "target %s is not supported by NVRTC %d.%d (%s)", tid.processor,
+                           a->nvrtc_major, a->nvrtc_minor, a->nvrtc_path);
+    }
+    /* remember the verdict: the warm path (cache hits) must not ask the compiler again */
+    _ak_mutex_lock(&ctx->lock);
+    if (ctx->api->n_ok_targets < 16 && strlen(target) < sizeof ctx->api->ok_targets[0])
+        _ak_copy(ctx->api->ok_targets[ctx->api->n_ok_targets++], sizeof ctx->api->ok_targets[0], target);
+    _ak_mutex_unlock(&ctx->lock);
+    return AK_OK;
+}
+
+AKDEF ak_result ak_compile_target_check(ak_context* ctx, const char* target) {
+    _ak_toolchain tc = _AK_TC_HIPRTC;
+    ak_result r;
+    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_compile_target_check: ctx is NULL");
+    if ((r = _ak_target_toolchain(target, &tc)) != AK_OK) return r;
+    return _ak_compiler_ready(ctx, tc, target);
+}
+
+/* Wave size kernels are built for on a target. */
+static int _ak_target_wave(const ak_context* ctx, const char* target) {
+    const ak_arch_info* a = NULL;
+    if (!strcmp(target, ctx->dev.arch) && ctx->dev.wave_size > 0) return ctx->dev.wave_size;   /* the device's own target */
+    if (ak_arch_find(target, &a) == AK_OK && a) return a->wave_size;
+    if (!strncmp(target, "gfx9", 4)) return 64;
+    return 32;
+}
+
+/* Options of a compile, in the compiler's own words. The list is sorted
+ * later for the cache key; the compiler gets it in this order. */
+typedef struct _ak_opts {
+    const char* v[64 + 16];
+    int n;
+    int user0;                     /* v[user0..n) are the caller's options */
+    char arch_opt[160], wave_opt[32], include_opt[300], prelude_opt[64];
+} _ak_opts;
+
+/* Identity of the prelude text in cache keys: computed once per process. */
+static uint64_t _ak_prelude_hash;
+static pthread_once_t _ak_prelude_once = PTHREAD_ONCE_INIT;
+static void _ak_prelude_hash_init(void) {
+    /* the fast hash of >>impl:hash (a byte-at-a-time FNV-1a over the ~48 KB
+       prelude was ~60 us of a fresh process's first kernel get) */
+    _ak_h128 zero;
+    zero.lo = 0; zero.hi = 0;
+    _ak_prelude_hash = _ak_hash128_seeded(_ak_src_prelude, strlen(_ak_src_prelude), zero).lo | 1u;
+}
+static uint64_t _ak_prelude_id(void) {
+    pthread_once(&_ak_prelude_once, _ak_prelude_hash_init);
+    return _ak_prelude_hash;
+}
+
+/* ak_compile_options.opt_level is AUTO..AGGRESSIVE. */
+static ak_result _ak_check_opt_level(const ak_compile_options* o) {
+    if ((unsigned)o->opt_level > (unsigned)AK_OPT_AGGRESSIVE)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "compile options: opt_level is %d, expected AK_OPT_AUTO (0) .. AK_OPT_AGGRESSIVE (3)",
+                       (int)o->opt_level);
+    return AK_OK;
+}
+
+static ak_result _ak_build_options(ak_context* ctx, _ak_toolchain tc, const char* target,
+                                   const ak_compile_options* o, _ak_opts* out) {
+    ak_opt_level lvl = (o && o->opt_level != AK_OPT_AUTO) ? o->opt_level : ctx->cfg.opt_level;
+    int i;
+    ak_result r;
+    if (o && (r = _ak_check_opt_level(o)) != AK_OK) return r;
+    if (lvl == AK_OPT_AUTO) lvl = AK_OPT_BALANCED;
+    if (o && (o->num_options < 0 || o->num_options > 64))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "compile options: num_options is %d, expected 0..64", o->num_options);
+    if (o && o->num_options > 0 && !o->options)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "compile options: num_options is %d but options is NULL", o->num_options);
+    out->n = 0;
+    _ak_fmt(out->wave_opt, sizeof out->wave_opt, "-DAK_WAVE=%d", _ak_target_wave(ctx, target));
+    out->v[out->n++] = out->wave_opt;
+    if (tc == _AK_TC_HIPRTC) {
+        _ak_fmt(out->arch_opt, sizeof out->arch_opt, "--offload-arch=%s", target);
+        out->v[out->n++] = out->arch_opt;
+        out->v[out->n++] = "-DAK_AMD=1";
+        out->v[out->n++] = lvl == AK_OPT_CONSERVATIVE ? "-O1" : lvl == AK_OPT_BALANCED ? "-O2" : "-O3";
+        out->v[out->n++] = "-std=c++17";
+    } else {
+        char base[64];
+        size_t n = strcspn(target, ":");
+        if (n >= sizeof base) n = sizeof base - 1;
+        memcpy(base, target, n);
+        base[n] = 0;
+        _ak_fmt(out->arch_opt, sizeof out->arch_opt, "--gpu-architecture=%s", base);
+        out->v[out->n++] = out->arch_opt;
+        out->v[out->n++] = "-DAK_NVIDIA=1";
+        out->v[out->n++] = "-std=c++17";
+        out->v[out->n++] = "-default-device";
+        if (lvl == AK_OPT_AGGRESSIVE) out->v[out->n++] = "--use_fast_math";
+        /* NVRTC has no -O levels, and rejects --dopt=off (without -G); no FMA contraction is
+         * the conservative choice every NVRTC version accepts */
+        if (lvl == AK_OPT_CONSERVATIVE) out->v[out->n++] = "--fmad=false";
+        _ak_copy(out->include_opt, sizeof out->include_opt, ctx->api->nvrtc_include);
+        if (out->include_opt[0]) out->v[out->n++] = out->include_opt;
+    }
+    if (!(o && o->no_prelude)) {
+        /* harmless define that puts the prelude's identity into the cache key */
+        _ak_fmt(out->prelude_opt, sizeof out->prelude_opt, "-DAK_PRELUDE_ID=0x%016llxull", (unsigned long long)_ak_prelude_id());
+        out->v[out->n++] = out->prelude_opt;
+    }
+    out->user0 = out->n;
+    for (i = 0; o && i < o->num_options; i++) {
+        if (!o->options[i]) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "compile options: options[%d] is NULL", i);
+        out->v[out->n++] = o->options[i];
+    }
+    return AK_OK;
+}
+
+static int _ak_cmp_str(const void* a, const void* b) { return strcmp(*(const char* const*)a, *(const char* const*)b); }
+/* Canonical options text: sorted, one per line. */
+static ak_result _ak_canonical_options(const _ak_opts* o, _ak_str* out) {
+    const char* sorted[64 + 16];
+    int i;
+    memcpy(sorted, o->v, (size_t)o->n * sizeof sorted[0]);
+    qsort(sorted, (size_t)o->n, sizeof sorted[0], _ak_cmp_str);
+    for (i = 0; i < o->n; i++) { _ak_str_add(out, sorted[i]); _ak_str_addn(out, "\n", 1); }
+    if (out->oom) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "out of host memory building compile options");
+    return AK_OK;
+}
+
+/* First line of a compiler log that mentions an error (for the message). */
+static void _ak_first_error_line(const char* log, char* out, size_t cap) {
+    const char* p = log;
+    out[0] = 0;
+    while (p && *p) {
+        const char* e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        const char* hit = NULL;
+        size_t i;
+        for (i = 0; i + 5 <= n; i++) if (!strncmp(p + i, "error", 5)) { hit = p; break; }
+        if (hit) { if (n >= cap) n = cap - 1; memcpy(out, p, n); out[n] = 0; return; }
+        p = e ? e + 1 : NULL;
+    }
+    _ak_copy(out, cap, log);
+    { char* nl = strchr(out, '\n'); if (nl) *nl = 0; }
+}
+
+typedef struct _ak_compile_job {
+    ak_context* ctx;
+    _ak_toolchain tc;
+    const char* target;
+    const char* source;
+    const char* kernel_name;
+    const char* source_name;
+    int prelude;
+    const _ak_opts* opts;
+    double compile_ms;
+} _ak_compile_job;
+
+static _ak_mutex _ak_hiprtc_lock;       /* hipRTC compiles are serialized in one process */
+static pthread_once_t _ak_hiprtc_lock_once = PTHREAD_ONCE_INIT;
+static void _ak_hiprtc_lock_init(void) { _ak_mutex_init(&_ak_hiprtc_lock); }
+
+/* hipRTC (comgr) names the source "/tmp/comgr-XXXXXX/input/CompileSource" in
+ * its log; put the caller's source name there instead, as NVRTC does. */
+static void _ak_log_rename_source(char** log, const char* name) {
+    _ak_str out = { NULL, 0, 0, 0 };
+    const char* p = *log;
+    const char* hit;
+    while ((hit = strstr(p, "CompileSource")) != NULL) {
+        const char* start = hit;
+        while (start > p && start[-1] != ' ' && start[-1] != '\n' && start[-1] != '\'' && start[-1] != '"') start--;
+        _ak_str_addn(&out, p, (size_t)(start - p));
+        _ak_str_add(&out, name);
+        p = hit + strlen("CompileSource");
+    }
+    _ak_str_add(&out, p);
+    if (out.oom || !out.p) { _ak_str_free(&out); return; }
+    _ak_dealloc(*log);
+    *log = out.p;
+}
+
+/* A caller's "-DNAME", "-DNAME=V" or "-UNAME" (NAME an identifier not starting
+ * with AK_, no newline) appended to src as a #define / #undef line: 1; else 0
+ * (the option stays a compiler option). */
+static int _ak_user_define_line(const char* opt, _ak_str* src) {
+    const char* p;
+    size_t n = 0;
+    if (opt[0] != '-' || (opt[1] != 'D' && opt[1] != 'U') || strchr(opt, '\n') || strchr(opt, '\r')) return 0;
+    p = opt + 2;
+    if (!(isalpha((unsigned char)p[0]) || p[0] == '_') || !strncmp(p, "AK_", 3)) return 0;
+    while (isalnum((unsigned char)p[n]) || p[n] == '_') n++;
+    if (opt[1] == 'U') {
+        if (p[n]) return 0;
+        _ak_str_add(src, "#undef ");
+        _ak_str_addn(src, p, n);
+    } else {
+        if (p[n] != '\0' && p[n] != '=') return 0;
+        _ak_str_add(src, "#define ");
+        _ak_str_addn(src, p, n);
+        _ak_str_add(src, " ");
+        _ak_str_add(src, p[n] == '=' ? p + n + 1 : "1");
+    }
+    _ak_str_add(src, "\n");
+    return 1;
+}
+
+static ak_result _ak_compile_cb(void* user, void** data, size_t* size) {
+    _ak_compile_job* j = (_ak_compile_job*)user;
+    _ak_api* a = j->ctx->api;
+    _ak_str src = { NULL, 0, 0, 0 }, optline = { NULL, 0, 0, 0 };
+    char* log = NULL;
+    const char* estr = NULL;      /* the compiler's text for its error code */
+    size_t logn = 0, coden = 0;
+    int e, i, ncopts = j->prelude ? j->opts->user0 : j->opts->n;
+    const char* copts[64 + 16];    /* the options the compiler sees */
+    ak_result r = AK_OK;
+    uint64_t t0 = _ak_now_ns();
+    *data = NULL;
+    *size = 0;
+    for (i = 0; i < ncopts; i++) copts[i] = j->opts->v[i];
+    if (j->prelude) {
+        /* The caller's -DNAME[=V] / -UNAME (outside amdkit's AK_ namespace) take
+         * effect after the prelude, as #define / #undef lines: a user macro such
+         * as -DB=64 or -DN=1024 must not rewrite the prelude's own identifiers. */
+        _ak_str_add(&src, _ak_src_prelude);
+        _ak_str_add(&src, "\n");
+        for (i = j->opts->user0; i < j->opts->n; i++) {
+            if (_ak_user_define_line(j->opts->v[i], &src)) continue;
+            copts[ncopts++] = j->opts->v[i];
+        }
+        _ak_str_add(&src, "#line 1\n");
+    }
+    _ak_str_add(&src, j->source);
+    /* the options as the caller sees them (the user's -D/-U included) for logs and errors */
+    for (i = 0; i < j->opts->n; i++) { _ak_str_add(&optline, i ? " " : ""); _ak_str_add(&optline, j->opts->v[i]); }
+    if (src.oom || optline.oom) { r = _ak_err(AK_ERROR_OUT_OF_MEMORY, "out of host memory preparing a compile"); goto done; }
+    _ak_log(&j->ctx->log, AK_LOG_DEBUG, AK_LOGITEM_COMPILE_START, "%s (%s) for %s: %s", j->kernel_name, j->source_name, j->target, optline.p);
+    if (j->tc == _AK_TC_HIPRTC) {
+        _akT_hiprtcProgram prog = NULL;
+        pthread_once(&_ak_hiprtc_lock_once, _ak_hiprtc_lock_init);
+        _ak_mutex_lock(&_ak_hiprtc_lock);
+        e = a->hiprtcCreateProgram(&prog, src.p, j->source_name, 0, NULL, NULL);
+        if (e) { _ak_mutex_unlock(&_ak_hiprtc_lock); r = _ak_err(AK_ERROR_COMPILATION, "hiprtcCreateProgram failed: %s", a->hiprtcGetErrorString(e)); goto done; }
+        e = a->hiprtcCompileProgram(prog, ncopts, copts);
+        if (a->hiprtcGetProgramLogSize(prog, &logn) == 0 && logn > 0 && (log = (char*)_ak_alloc(logn + 1)) != NULL) {
+            if (a->hiprtcGetProgramLog(prog, log) != 0) log[0] = 0;
+            log[logn] = 0;
+        }
+        if (e == 0 && a->hiprtcGetCodeSize(prog, &coden) == 0 && coden > 0) {
+            *data = _ak_alloc(coden);
+            if (*data && a->hiprtcGetCode(prog, (char*)*data) == 0) *size = coden;
+        }
+        a->hiprtcDestroyProgram(&prog);
+        _ak_mutex_unlock(&_ak_hiprtc_lock);
+        if (log) _ak_log_rename_source(&log, j->source_name);
+        if (e) estr = a->hiprtcGetErrorString(e);
+    } else {
+        _akT_nvrtcProgram prog = NULL;
+        e = a->nvrtcCreateProgram(&prog, src.p, j->source_name, 0, NULL, NULL);
+        if (e) { r = _ak_err(AK_ERROR_COMPILATION, "nvrtcCreateProgram failed: %s", a->nvrtcGetErrorString(e)); goto done; }
+        e = a->nvrtcCompileProgram(prog, ncopts, copts);
+        if (a->nvrtcGetProgramLogSize(prog, &logn) == 0 && logn > 0 && (log = (char*)_ak_alloc(logn + 1)) != NULL) {
+            if (a->nvrtcGetProgramLog(prog, log) != 0) log[0] = 0;
+            log[logn] = 0;
+        }
+        if (e == 0 && a->nvrtcGetCUBINSize(prog, &coden) == 0 && coden > 0) {
+            *data = _ak_alloc(coden);
+            if (*data && a->nvrtcGetCUBIN(prog, (char*)*data) == 0) *size = coden;
+        }
+        a->nvrtcDestroyProgram(&prog);
+        if (e) estr = a->nvrtcGetErrorString(e);
+    }
+    if (e) {   /* the compiler's message, the first error line of its log, the log itself */
+        char first[512];
+        _ak_first_error_line(log ? log : "", first, sizeof first);
+        r = _ak_err(AK_ERROR_COMPILATION, "compiling %s (%s) for %s failed: %s: %s", j->kernel_name, j->source_name,
+                    j->target, estr ? estr : "unknown error", first);
+        _ak_err_compile_detail(log, optline.p, j->source_name);
+        _ak_log(&j->ctx->log, AK_LOG_INFO, AK_LOGITEM_COMPILER_LOG, "%s", log ? log : "");
+        goto done;
+    }
+    if (!*size) {
+        _ak_dealloc(*data);
+        *data = NULL;
+        r = _ak_err(AK_ERROR_COMPILATION, "compiling %s for %s produced no code object", j->kernel_name, j->target);
+    }
+done:
+    j->compile_ms = (double)(_ak_now_ns() - t0) / 1e6;
+    if (r != AK_OK) _ak_log(&j->ctx->log, AK_LOG_INFO, AK_LOGITEM_COMPILE_FAILED, "%s", ak_last_error());
+    _ak_dealloc(log);
+    _ak_str_free(&src);
+    _ak_str_free(&optline);
+    return r;
+}
+
+/* Is data[size] a code object for target? 0 yes, else -1 with a reason in
+ * why. AMD (gfx...): an ELF64 for EM_AMDGPU (224) whose note names
+ * "amdgcn-amd-amdhsa--<gfx base>" (the target ID hipRTC/comgr records), or a
+ * clang offload bundle holding such an entry. NVIDIA (sm_NN): an ELF64 cubin
+ * for EM_CUDA (190) whose e_flags give sm_NN (bits 8..15 from ELF ABI
+ * version 8, bits 0..7 before). Only the headers and one byte search are
+ * read: it runs on every disk hit, before the module loader sees the bytes. */
+static int _ak_code_object_check(const char* target, const void* data, size_t size, char* why, size_t cap) {
+    const uint8_t* p = (const uint8_t*)data;
+    char base[64], want[96];
+    size_t n, wl, i;
+    unsigned mach, flags;
+    if (!target || !data) { _ak_copy(why, cap, "no target or no data"); return -1; }
+    n = strcspn(target, ":");
+    if (n == 0 || n >= sizeof base) { _ak_copy(why, cap, "target name too long"); return -1; }
+    memcpy(base, target, n);
+    base[n] = 0;
+    if (!strncmp(base, "gfx", 3)) {
+        int bundle = size >= 24 && !memcmp(p, "__CLANG_OFFLOAD_BUNDLE__", 24);
+        if (!bundle) {
+            if (size < 64 || memcmp(p, "\x7f" "ELF", 4) != 0) { _ak_copy(why, cap, "payload is not an ELF file (no code object)"); return -1; }
+            if (p[4] != 2 || p[5] != 1) { _ak_copy(why, cap, "payload is not a little-endian ELF64 code object"); return -1; }
+            mach = (unsigned)p[18] | ((unsigned)p[19] << 8);
+            if (mach != 224) { _ak_fmt(why, cap, "ELF for machine %u, not an AMD GPU code object (EM_AMDGPU 224)", mach); return -1; }
+        }
+        wl = (size_t)snprintf(want, sizeof want, "amdgcn-amd-amdhsa--%s", base);
+        for (i = 0; size >= wl && i + wl <= size; i++) {
+            const uint8_t* q = (const uint8_t*)memchr(p + i, 'a', size - wl + 1 - i);
+            if (!q) break;
+            i = (size_t)(q - p);
+            if (!memcmp(q, want, wl) && (i + wl == size || !isalnum(q[wl]))) return 0;
+        }
+        _ak_fmt(why, cap, "code object does not target %s (no '%s' in it)", base, want);
+        return -1;
+    }
+    if (!strncmp(base, "sm_", 3)) {
+        unsigned sm = (unsigned)strtoul(base + 3, NULL, 10), got;
+        if (size < 64 || memcmp(p, "\x7f" "ELF", 4) != 0) { _ak_copy(why, cap, "payload is not an ELF file (no cubin)"); return -1; }
+        if (p[4] != 2 || p[5] != 1) { _ak_copy(why, cap, "payload is not a little-endian ELF64 cubin"); return -1; }
+        mach = (unsigned)p[18] | ((unsigned)p[19] << 8);
+        if (mach != 190) { _ak_fmt(why, cap, "ELF for machine %u, not a cubin (EM_CUDA 190)", mach); return -1; }
+        flags = _ak_get_u32le(p + 48);
+        got = p[8] >= 8 ? (flags >> 8) & 0xffu : flags & 0xffu;
+        if (got != sm) { _ak_fmt(why, cap, "cubin for sm_%u, expected %s", got, base); return -1; }
+        return 0;
+    }
+    _ak_fmt(why, cap, "unknown target kind '%s'", base);
+    return -1;
+}
+static int _ak_verify_cb(void* user, const void* data, size_t size, char* why, size_t cap) {
+    return _ak_code_object_check(((_ak_compile_job*)user)->target, data, size, why, cap);
+}
+/* The cache's get for a prepared job: compiled by _ak_compile_cb, checked by
+ * _ak_verify_cb, loaded by `load` (NULL: the code object alone). */
+static ak_result _ak_job_cache_get(ak_context* ctx, _ak_compile_job* job, const _ak_cache_key* key,
+                                   ak_result (*load)(void*, const void*, size_t, void**), const ak_compile_options* o,
+                                   _ak_cache_entry** out, ak_cache_source* src) {
+    _ak_cache_ops ops;
+    ops.user = job;
+    ops.compile = _ak_compile_cb;
+    ops.load = load;
+    ops.verify = _ak_verify_cb;
+    ops.name = job->kernel_name;
+    ops.source_name = job->source_name;
+    return _ak_cache_get(ctx->cache, key, &ops, o ? o->no_cache : 0, out, src);
+}
+
+/* Prepare key + job for compiling `source` for `target` on ctx. */
+static const char* _ak_compiler_id(ak_context* ctx, _ak_toolchain tc, char* buf, size_t cap);
+/* Fill the compile job and cache key from options already built. */
+static void _ak_prepare_job(ak_context* ctx, _ak_toolchain tc, const char* target, const char* source, const char* kernel_name,
+                            const ak_compile_options* o, const _ak_opts* opts, const char* canon, const char* cid,
+                            _ak_compile_job* job, _ak_cache_key* key) {
+    job->ctx = ctx;
+    job->tc = tc;
+    job->target = target;
+    job->source = source;
+    job->kernel_name = kernel_name;
+    job->source_name = (o && o->source_name) ? o->source_name : "kernel.hip";
+    job->prelude = !(o && o->no_prelude);
+    job->opts = opts;
+    job->compile_ms = 0;
+    memset(key, 0, sizeof *key);
+    key->source = source;
+    key->source_len = strlen(source);
+    /* The code object holds every kernel of the source: it is keyed without
+     * the kernel name, so a family is compiled once, not once per kernel. */
+    key->kernel_name = "";
+    key->options = canon;
+    key->arch = target;
+    key->backend = tc == _AK_TC_HIPRTC ? "hip" : "cuda";
+    key->compiler = cid;
+}
+
+static ak_result _ak_prepare_compile(ak_context* ctx, const char* target, const char* source, const char* kernel_name,
+                                     const ak_compile_options* o, _ak_opts* opts, _ak_str* canon,
+                                     _ak_compile_job* job, _ak_cache_key* key, char* cid, size_t cid_cap) {
+    _ak_toolchain tc = _AK_TC_HIPRTC;
+    ak_result r;
+    if (!source) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "kernel source is NULL");
+    if (!kernel_name || !*kernel_name) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "kernel name is NULL or empty");
+    if (strlen(kernel_name) > 200) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "kernel name is over 200 characters");
+    if ((r = _ak_target_toolchain(target, &tc)) != AK_OK) return r;
+    if ((r = _ak_compiler_ready(ctx, tc, target)) != AK_OK) return r;
+    if ((r = _ak_build_options(ctx, tc, target, o, opts)) != AK_OK) return r;
+    if ((r = _ak_canonical_options(opts, canon)) != AK_OK) return r;
+    _ak_prepare_job(ctx, tc, target, source, kernel_name, o, opts, canon->p, _ak_compiler_id(ctx, tc, cid, cid_cap), job, key);
+    return AK_OK;
+}
+
+/* The options of a device compile without user options, built once per
+ * (target, level, prelude) and kept by the context: a memory-cache hit must
+ * not format and sort them again. NULL (no error) when the table is full. */
+typedef struct _ak_optmemo {
+    char target[128];
+    ak_opt_level lvl;
+    int no_prelude;
+    _ak_toolchain tc;
+    _ak_opts opts;      /* v[] points into this struct: never copied */
+    _ak_str canon;
+    char cid[128];
+    _ak_cache_prefix prefix; /* the cache key's fields but the source, hashed once (ctx->dev_tag included) */
+} _ak_optmemo;
+
+static ak_result _ak_optmemo_get(ak_context* ctx, const char* target, const ak_compile_options* o, _ak_optmemo** out) {
+    ak_opt_level lvl = o ? o->opt_level : AK_OPT_AUTO;
+    int np = o ? (o->no_prelude != 0) : 0, i, n;
+    _ak_optmemo* m;
+    ak_result r;
+    *out = NULL;
+    /* read without the lock: entries are only appended (published by the release store below) and live as long as ctx */
+    n = __atomic_load_n(&ctx->n_optmemo, __ATOMIC_ACQUIRE);
+    for (i = 0; i < n; i++) {
+        m = (_ak_optmemo*)ctx->optmemo[i];
+        if (m->lvl == lvl && m->no_prelude == np && !strcmp(m->target, target)) { *out = m; return AK_OK; }
+    }
+    if (strlen(target) >= sizeof m->target) return AK_OK;
+    m = (_ak_optmemo*)_ak_calloc(sizeof *m);
+    if (!m) return AK_OK;
+    _ak_copy(m->target, sizeof m->target, target);
+    m->lvl = lvl;
+    m->no_prelude = np;
+    if ((r = _ak_target_toolchain(target, &m->tc)) != AK_OK || (r = _ak_compiler_ready(ctx, m->tc, target)) != AK_OK ||
+        (r = _ak_build_options(ctx, m->tc, target, o, &m->opts)) != AK_OK || (r = _ak_canonical_options(&m->opts, &m->canon)) != AK_OK) {
+        _ak_str_free(&m->canon);
+        _ak_dealloc(m);
+        return r;
+    }
+    _ak_compiler_id(ctx, m->tc, m->cid, sizeof m->cid);
+    {   /* the cache key ak_kernel_get makes with this memo, but the source */
+        _ak_compile_job job;
+        _ak_cache_key key;
+        _ak_prepare_job(ctx, m->tc, m->target, "", "", o, &m->opts, m->canon.p, m->cid, &job, &key);
+        key.device_tag = ctx->dev_tag;
+        _ak_cache_prefix_make(&key, &m->prefix);
+    }
+    _ak_mutex_lock(&ctx->lock);
+    n = ctx->n_optmemo;
+    for (i = 0; i < n; i++) {   /* another thread may have added the same one meanwhile */
+        _ak_optmemo* o2 = (_ak_optmemo*)ctx->optmemo[i];
+        if (o2->lvl == lvl && o2->no_prelude == np && !strcmp(o2->target, target)) { *out = o2; break; }
+    }
+    if (!*out && n < (int)(sizeof ctx->optmemo / sizeof ctx->optmemo[0])) {
+        ctx->optmemo[n] = m;
+        __atomic_store_n(&ctx->n_optmemo, n + 1, __ATOMIC_RELEASE);
+        *out = m;
+    }
+    _ak_mutex_unlock(&ctx->lock);
+    if (*out != m) { _ak_str_free(&m->canon); _ak_dealloc(m); }   /* table full, or the other thread's is kept */
+    return AK_OK;
+}
+static void _ak_optmemo_free_all(ak_context* ctx) {
+    while (ctx->n_optmemo > 0) {
+        _ak_optmemo* m = (_ak_optmemo*)ctx->optmemo[--ctx->n_optmemo];
+        _ak_str_free(&m->canon);
+        _ak_dealloc(m);
+    }
+}
+
+/* Compiler identity for the cache key: name, version and library. */
+static const char* _ak_compiler_id(ak_context* ctx, _ak_toolchain tc, char* buf, size_t cap) {
+    if (tc == _AK_TC_HIPRTC)
+        _ak_fmt(buf, cap, "hipRTC %s (%d.%d) runtime %d", ctx->api->hiprtc_version, ctx->api->hiprtc_major, ctx->api->hiprtc_minor, ctx->api->hip_runtime_version);
+    else
+        _ak_fmt(buf, cap, "NVRTC %d.%d", ctx->api->nvrtc_major, ctx->api->nvrtc_minor);
+    return buf;
+}
+
+/* ELF64 code objects (AMD HSA code objects and CUDA cubins): walk the symbol
+ * tables (SHT_SYMTAB, SHT_DYNSYM), bounds-checked against `size` (the bytes
+ * may come from a disk cache entry). Returns 1 if a defined function symbol
+ * is named `name`, 0 if not, -1 when it cannot tell (not an ELF64, or no
+ * symbol table: a clang offload bundle, say); with `list`, the defined
+ * function names go there too. */
+static uint64_t _ak_rd(const unsigned char* p, int n) {
+    uint64_t v = 0;
+    while (n-- > 0) v = (v << 8) | p[n];
+    return v;
+}
+static int _ak_elf_has_function(const void* data, size_t size, const char* name, char* list, size_t cap) {
+    const unsigned char* d = (const unsigned char*)data;
+    uint64_t shoff, i, shnum, shentsize;
+    int found = 0, tables = 0;
+    if (list && cap) list[0] = 0;
+    if (!d || size < 64 || memcmp(d, "\177ELF", 4) != 0 || d[4] != 2 /* ELFCLASS64 */ || d[5] != 1 /* little endian */) return -1;
+    shoff = _ak_rd(d + 40, 8);
+    shentsize = _ak_rd(d + 58, 2);
+    shnum = _ak_rd(d + 60, 2);
+    if (shentsize < 64 || shoff > size || shnum > (size - shoff) / shentsize) return -1;
+    for (i = 0; i < shnum; i++) {
+        const unsigned char* sh = d + shoff + i * shentsize;
+        uint64_t type = _ak_rd(sh + 4, 4), off = _ak_rd(sh + 24, 8), sz = _ak_rd(sh + 32, 8), link = _ak_rd(sh + 40, 4);
+        uint64_t ent = _ak_rd(sh + 56, 8), stroff, strsz, j;
+        const unsigned char* strh;
+        if ((type != 2 && type != 11) || ent < 24 || off > size || sz > size - off || link >= shnum) continue;
+        strh = d + shoff + link * shentsize;
+        stroff = _ak_rd(strh + 24, 8);
+        strsz = _ak_rd(strh + 32, 8);
+        if (stroff > size || strsz > size - stroff || strsz == 0) continue;
+        tables++;
+        for (j = 0; j + ent <= sz; j += ent) {
+            const unsigned char* sym = d + off + j;
+            uint64_t nm = _ak_rd(sym, 4);
+            const char* sname;
+            size_t maxlen;
+            if ((sym[4] & 15) != 2 /* STT_FUNC */ || _ak_rd(sym + 6, 2) == 0 /* undefined */ || nm >= strsz) continue;
+            sname = (const char*)(d + stroff + nm);
+            maxlen = (size_t)(strsz - nm);
+            if (memchr(sname, 0, maxlen) == NULL) continue;
+            if (!strcmp(sname, name)) found = 1;
+            if (sname[0] == '$') continue; /* NVCC's internal helpers ($__internal_0_$...) */
+            if (list && strlen(list) + strlen(sname) + 8 < cap && !strstr(list, sname))
+                _ak_appendf(list, cap, "%s%s", list[0] ? ", " : "", sname);
+        }
+    }
+    return found ? 1 : tables ? 0 : -1;
+}
+
+AKDEF ak_result ak_compile_offline(ak_context* ctx, const char* target, const char* source, const char* kernel_name,
+                                   const ak_compile_options* o, ak_code_object* out) {
+    _ak_opts opts;
+    _ak_str canon = { NULL, 0, 0, 0 };
+    _ak_compile_job job;
+    _ak_cache_key key;
+    _ak_cache_entry* e = NULL;
+    ak_cache_source src = AK_CACHE_MISS;
+    char cid[128];
+    const void* data;
+    size_t size = 0;
+    ak_result r;
+    if (!ctx || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_compile_offline: ctx or out is NULL");
+    memset(out, 0, sizeof *out);
+    if ((r = _ak_prepare_compile(ctx, target, source, kernel_name, o, &opts, &canon, &job, &key, cid, sizeof cid)) != AK_OK) {
+        _ak_str_free(&canon);
+        return r;
+    }
+    key.device_tag = "offline";
+    r = _ak_job_cache_get(ctx, &job, &key, NULL, o, &e, &src);
+    _ak_str_free(&canon);
+    if (r != AK_OK) return r;
+    data = _ak_cache_entry_data(e, &size);
+    {
+        /* the kernel must be in the code object: a wrong name is an error here, not at the first launch */
+        char kernels[1024];
+        if (_ak_elf_has_function(data, size, kernel_name, kernels, sizeof kernels) == 0) {
+            _ak_cache_entry_release(ctx->cache, e);
+            return _ak_err(AK_ERROR_NOT_FOUND, "kernel '%s' is not in the code object compiled from %s for %s (is it extern \"C\" "
+                           "__global__?); its kernels: %s", kernel_name, job.source_name, target, kernels[0] ? kernels : "none");
+        }
+    }
+    out->data = _ak_alloc(size);
+    if (!out->data) { _ak_cache_entry_release(ctx->cache, e); return _ak_err(AK_ERROR_OUT_OF_MEMORY, "out of host memory copying a code object"); }
+    memcpy(out->data, data, size);
+    out->size = size;
+    _ak_copy(out->target, sizeof out->target, target);
+    out->source = src;
+    out->compile_ms = src == AK_CACHE_MISS ? _ak_cache_entry_compile_ms(e) : 0.0;
+    _ak_cache_entry_release(ctx->cache, e);
+    return AK_OK;
+}
+AKDEF void ak_code_object_free(ak_code_object* co) {
+    if (!co) return;
+    _ak_dealloc(co->data);
+    co->data = NULL;
+    co->size = 0;
+}
+
+/* ==========================================================================
+ * >>impl:launch
+ * ========================================================================== */
+/* A loaded code object: one module per (source, options, target), shared by
+ * every kernel of the family; functions are looked up once per name. */
+typedef struct _ak_fn_slot {
+    struct _ak_fn_slot* next;
+    void* fn;
+    const char* name;        /* stored after the slot (one allocation) */
+} _ak_fn_slot;
+typedef struct _ak_loaded {
+    void* module;
+    _ak_mutex lock;          /* serializes the lookups that add a slot */
+    _ak_fn_slot* fns;        /* read without the lock: slots are only prepended (release store) until unload */
+} _ak_loaded;
+
+struct ak_kernel {
+    ak_context* ctx;
+    _ak_cache_entry* entry;    /* NULL on cpu */
+    void* fn;                  /* hipFunction_t / CUfunction */
+    ak_cache_source source;
+    ak_cpu_kernel_fn cpu;
+    void* cpu_user;
+    size_t shmem_optin;        /* dynamic shared memory limit raised so far */
+    int iface;                 /* kernel library: its generated interface (_AK_KIF_*, set by _ak_op_kernel); 0 otherwise */
+    char name[208];
+    char target[128];          /* what the code was built for, "cpu" when none */
+};
+
+static ak_result _ak_load_cb(void* user, const void* data, size_t size, void** loaded) {
+    _ak_compile_job* j = (_ak_compile_job*)user;  /* the cache hands both callbacks the same user */
+    ak_context* ctx = j->ctx;
+    _ak_loaded* L;
+    int e;
+    ak_result r;
+    (void)size;
+    *loaded = NULL;
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    L = (_ak_loaded*)_ak_calloc(sizeof *L);
+    if (!L) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "out of host memory loading a module");
+    e = ctx->bk->module_load(ctx, data, &L->module);
+    if (e) {
+        _ak_dealloc(L);
+        return _ak_err(AK_ERROR_DEVICE, "loading the code object of %s (%s) failed: %s (%d)", j->kernel_name, j->source_name,
+                       ctx->bk->error_string(ctx, e), e);
+    }
+    _ak_mutex_init(&L->lock);
+    *loaded = L;
+    return AK_OK;
+}
+
+/* Function `name` of a loaded module (looked up once, then remembered). */
+static ak_result _ak_loaded_function(ak_context* ctx, _ak_loaded* L, const char* name, void** fn) {
+    _ak_fn_slot* f;
+    size_t nl;
+    int e;
+    ak_result r;
+    for (f = __atomic_load_n(&L->fns, __ATOMIC_ACQUIRE); f; f = f->next)
+        if (!strcmp(f->name, name)) { *fn = f->fn; return AK_OK; }
+    _ak_mutex_lock(&L->lock);
+    for (f = L->fns; f; f = f->next)
+        if (!strcmp(f->name, name)) { *fn = f->fn; _ak_mutex_unlock(&L->lock); return AK_OK; }
+    if ((r = _ak_bind(ctx)) != AK_OK) { _ak_mutex_unlock(&L->lock); return r; }
+    e = ctx->bk->module_function(ctx, L->module, name, fn);
+    if (e) {
+        _ak_mutex_unlock(&L->lock);
+        return _ak_err(AK_ERROR_NOT_FOUND, "kernel '%s' not found in the compiled module (is it extern \"C\" __global__?): %s", name,
+                       ctx->bk->error_string(ctx, e));
+    }
+    nl = strlen(name);
+    if ((f = (_ak_fn_slot*)_ak_alloc(sizeof *f + nl + 1)) != NULL) {   /* else it works, just not remembered */
+        memcpy((char*)(f + 1), name, nl + 1);
+        f->name = (const char*)(f + 1);
+        f->fn = *fn;
+        f->next = L->fns;
+        __atomic_store_n(&L->fns, f, __ATOMIC_RELEASE);
+    }
+    _ak_mutex_unlock(&L->lock);
+    return AK_OK;
+}
+static void _ak_unload_cb(void* user, void* loaded) {
+    ak_context* ctx = (ak_context*)user;
+    _ak_loaded* L = (_ak_loaded*)loaded;
+    if (!L) return;
+    if (L->module && ctx->bk->module_unload && _ak_bind(ctx) == AK_OK) ctx->bk->module_unload(ctx, L->module);
+    while (L->fns) { _ak_fn_slot* nx = L->fns->next; _ak_dealloc(L->fns); L->fns = nx; }
+    _ak_mutex_destroy(&L->lock);
+    _ak_dealloc(L);
+}
+
+static ak_result _ak_kernel_get_at(ak_context* ctx, const char* target_override, const char* source,
+                                   const char* kernel_name, const ak_compile_options* o, ak_kernel** out);
+AKDEF ak_result ak_kernel_get(ak_context* ctx, const char* source, const char* kernel_name,
+                              const ak_compile_options* o, ak_kernel** out) {
+    return _ak_kernel_get_at(ctx, NULL, source, kernel_name, o, out);
+}
+/* The compile-or-cache path of ak_kernel_get (everything but a warm hit
+ * with default options): k->target is set; fills k->entry, k->source, k->fn. */
+static _AK_NOINLINE ak_result _ak_kernel_resolve(ak_context* ctx, ak_kernel* k, _ak_optmemo* m, const char* source,
+                                    const char* kernel_name, const ak_compile_options* o) {
+    _ak_opts opts;
+    _ak_str canon = { NULL, 0, 0, 0 };
+    _ak_compile_job job;
+    _ak_cache_key key;
+    char cid[128];
+    ak_result r = AK_OK;
+    if (m)
+        _ak_prepare_job(ctx, m->tc, k->target, source, kernel_name, o, &m->opts, m->canon.p, m->cid, &job, &key);
+    else
+        r = _ak_prepare_compile(ctx, k->target, source, kernel_name, o, &opts, &canon, &job, &key, cid, sizeof cid);
+    if (r == AK_OK) {
+        key.device_tag = ctx->dev_tag;
+        if (m) key.prefix = &m->prefix;
+        r = _ak_job_cache_get(ctx, &job, &key, _ak_load_cb, o, &k->entry, &k->source);
+    }
+    _ak_str_free(&canon);
+    return r;
+}
+
+/* ak_kernel_get for an explicit target of the device's vendor (e.g. "sm_90a"
+ * for a kernel that needs the arch-specific features of an sm_90 device);
+ * NULL: the context's target. A warm hit (no user options: the context's
+ * options memo has the key's other fields) is the memo lookup, one hash of
+ * the source and _ak_cache_get_ready; anything else takes _ak_kernel_resolve. */
+static ak_result _ak_kernel_get_at(ak_context* ctx, const char* target_override, const char* source,
+                                   const char* kernel_name, const ak_compile_options* o, ak_kernel** out) {
+    ak_kernel* k;
+    ak_result r;
+    size_t nl;
+    if (!ctx || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_kernel_get: ctx or out is NULL");
+    *out = NULL;
+    if (!source) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_kernel_get: source is NULL");
+    if (!kernel_name || !*kernel_name || (nl = strlen(kernel_name)) > 200)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_kernel_get: kernel name is NULL, empty or over 200 characters");
+    if (o && (r = _ak_check_opt_level(o)) != AK_OK) return r;
+    /* the handle the last release left (an exchange hands it to one thread only), else a new one;
+       not zeroed as a whole (a warm hit is tens of ns; the name buffers are most of the struct) */
+    k = __atomic_exchange_n(&ctx->spare_kernel, (ak_kernel*)NULL, __ATOMIC_ACQUIRE);
+    if (!k && !(k = (ak_kernel*)_ak_ctx_alloc_uninit(&ctx->cfg, sizeof *k))) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "out of host memory");
+    memset(k, 0, offsetof(ak_kernel, name));   /* every field before the name buffers */
+    k->ctx = ctx;
+    memcpy(k->name, kernel_name, nl + 1);
+    if (!ctx->bk->module_load) {   /* a backend that does not compile: the kernel runs its C implementation */
+        memcpy(k->target, "cpu", 4);
+    } else {
+        const char* target = target_override ? target_override
+                             : (ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto")) ? ctx->cfg.arch : ctx->dev.arch;
+        _ak_optmemo* m = NULL;
+        _ak_copy(k->target, sizeof k->target, target);
+        r = (!o || o->num_options == 0) ? _ak_optmemo_get(ctx, target, o, &m) : AK_OK;
+        if (r == AK_OK && m && ctx->cache->enabled && !(o && o->no_cache) &&
+            (k->entry = _ak_cache_get_ready(ctx->cache, &m->prefix, source, strlen(source))) != NULL)
+            k->source = AK_CACHE_MEMORY;
+        else if (r == AK_OK)
+            r = _ak_kernel_resolve(ctx, k, m, source, kernel_name, o);
+        if (r == AK_OK) r = _ak_loaded_function(ctx, (_ak_loaded*)_ak_cache_entry_loaded(k->entry), kernel_name, &k->fn);
+        if (r != AK_OK) {
+            if (k->entry) _ak_cache_entry_release(ctx->cache, k->entry);
+            _ak_ctx_free(&ctx->cfg, k);
+            return r;
+        }
+    }
+    *out = k;
+    return AK_OK;
+}
+AKDEF void ak_kernel_release(ak_kernel* k) {
+    ak_context* ctx;
+    if (!k) return;
+    ctx = k->ctx;
+    if (k->entry) _ak_cache_entry_release(ctx->cache, k->entry);
+    /* kept as the context's spare handle; the one it replaces (another thread's) is freed */
+    _ak_ctx_free(&ctx->cfg, __atomic_exchange_n(&ctx->spare_kernel, k, __ATOMIC_ACQ_REL));
+}
+AKDEF void ak_kernel_set_cpu(ak_kernel* k, ak_cpu_kernel_fn fn, void* user_data) {
+    if (!k) return;
+    k->cpu = fn;
+    k->cpu_user = user_data;
+}
+AKDEF ak_cache_source ak_kernel_cache_source(const ak_kernel* k) { return k ? k->source : AK_CACHE_MISS; }
+AKDEF const char* ak_kernel_name(const ak_kernel* k) { return k ? k->name : ""; }
+AKDEF const char* ak_kernel_target(const ak_kernel* k) { return k ? k->target : ""; }
+AKDEF size_t ak_kernel_code_size(const ak_kernel* k) {
+    size_t n = 0;
+    if (k && k->entry) (void)_ak_cache_entry_data(k->entry, &n);
+    return n;
+}
+
+/* The launch limits, resolved once per context (at creation): the device's,
+ * else the common 1024 / (1024, 1024, 64) / (2^31-1, 65535, 65535), and the
+ * backend's threads per dimension. */
+static void _ak_launch_limits_set(ak_context* ctx) {
+    static const int dflt_block[3] = { 1024, 1024, 64 }, dflt_grid[3] = { 2147483647, 65535, 65535 };
+    int i;
+    for (i = 0; i < 3; i++) {
+        ctx->lim.block[i] = (unsigned)(ctx->dev.max_block[i] > 0 ? ctx->dev.max_block[i] : dflt_block[i]);
+        ctx->lim.grid[i] = (unsigned)(ctx->dev.max_grid[i] > 0 ? ctx->dev.max_grid[i] : dflt_grid[i]);
+    }
+    ctx->lim.threads = ctx->dev.max_threads_per_block > 0 ? (unsigned long long)ctx->dev.max_threads_per_block : 1024ull;
+    ctx->lim.per_dim = ctx->bk->max_threads_per_dim;
+}
+/* Launch geometry against the context's launch limits (ctx->lim), with the
+ * message that names the axis. Every product is formed from 32-bit
+ * dimensions in 64 bits, so nothing overflows. */
+static ak_result _ak_launch_geometry(const ak_context* ctx, const char* name, ak_dim3 grid, ak_dim3 block) {
+    const unsigned b[3] = { block.x, block.y, block.z }, g[3] = { grid.x, grid.y, grid.z };
+    const char* axis = "xyz";
+    int i;
+    if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): grid (%u,%u,%u) and block (%u,%u,%u) must be non-zero",
+                       name, grid.x, grid.y, grid.z, block.x, block.y, block.z);
+    for (i = 0; i < 3; i++) {
+        if (b[i] > ctx->lim.block[i])
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): block.%c = %u, the device allows at most %u", name,
+                           axis[i], b[i], ctx->lim.block[i]);
+        if (g[i] > ctx->lim.grid[i])
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): grid.%c = %u blocks, the device allows at most %u", name,
+                           axis[i], g[i], ctx->lim.grid[i]);
+        /* HIP counts threads per dimension in 32 bits (grid x block) */
+        if (ctx->lim.per_dim && (unsigned long long)g[i] * b[i] > ctx->lim.per_dim)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): grid.%c x block.%c = %llu threads, over %s's limit of %llu",
+                           name, axis[i], axis[i], (unsigned long long)g[i] * b[i], ak_backend_name(ctx->backend),
+                           ctx->lim.per_dim);
+    }
+    if ((unsigned long long)block.x * block.y * block.z > ctx->lim.threads)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): block (%u,%u,%u) has %llu threads, the device allows %llu",
+                       name, block.x, block.y, block.z, (unsigned long long)block.x * block.y * block.z, ctx->lim.threads);
+    return AK_OK;
+}
+
+/* ak_launch's quick test of the same limits (x - 1 < max: non-zero and within the limit); the full check words the error. */
+static int _ak_launch_quick_ok(const ak_context* ctx, ak_dim3 g, ak_dim3 b) {
+    const unsigned long long pd = ctx->lim.per_dim;
+    return g.x - 1u < ctx->lim.grid[0] && g.y - 1u < ctx->lim.grid[1] && g.z - 1u < ctx->lim.grid[2] &&
+           b.x - 1u < ctx->lim.block[0] && b.y - 1u < ctx->lim.block[1] && b.z - 1u < ctx->lim.block[2] &&
+           (unsigned long long)b.x * b.y * b.z <= ctx->lim.threads &&
+           (!pd || ((unsigned long long)g.x * b.x <= pd && (unsigned long long)g.y * b.y <= pd && (unsigned long long)g.z * b.z <= pd));
+}
+
+AKDEF ak_result ak_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_stream* stream, void** args) {
+    ak_context* ctx;
+    ak_result r;
+    if (!k) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch: kernel is NULL");
+    ctx = k->ctx;
+    if (!_ak_launch_quick_ok(ctx, grid, block) && (r = _ak_launch_geometry(ctx, k->name, grid, block)) != AK_OK) return r;
+    if (stream && stream->ctx != ctx)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): stream '%s' belongs to another context", k->name, stream->name);
+    return ctx->bk->launch(k, grid, block, shmem, stream, args);
+}
+/* The backends' launches (the table in >>impl:backend points here). */
+static ak_result _ak_cpu_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_stream* stream, void** args) {
+    ak_launch_info info;
+    (void)stream;
+    if (!k->cpu)
+        return _ak_err(AK_ERROR_LAUNCH, "ak_launch(%s): the cpu backend needs a CPU implementation (ak_kernel_set_cpu)", k->name);
+    info.grid = grid; info.block = block; info.shared_bytes = shmem; info.user_data = k->cpu_user;
+    k->cpu(&info, args);
+    return AK_OK;
+}
+static ak_result _ak_launch_shmem_check(ak_kernel* k, size_t shmem) {
+    if (shmem > k->ctx->dev.shared_mem_per_block)
+        return _ak_err(AK_ERROR_LAUNCH, "ak_launch(%s): %zu bytes of dynamic shared memory, the device allows %zu",
+                       k->name, shmem, k->ctx->dev.shared_mem_per_block);
+    return AK_OK;
+}
+/* hip and cuda: one launch through the table's raw calls. */
+static ak_result _ak_gpu_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_stream* stream, void** args) {
+    ak_context* ctx = k->ctx;
+    ak_result r;
+    int e;
+    if ((r = _ak_launch_shmem_check(k, shmem)) != AK_OK) return r;
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    if (shmem > 48 * 1024 && shmem > k->shmem_optin && ctx->bk->shmem_optin) {
+        if ((e = ctx->bk->shmem_optin(ctx, k->fn, shmem)) != 0)
+            return _ak_err(AK_ERROR_LAUNCH, "ak_launch(%s): raising the shared memory limit to %zu failed: %s", k->name, shmem,
+                           ctx->bk->error_string(ctx, e));
+        k->shmem_optin = shmem;
+    }
+    if ((e = ctx->bk->launch_kernel(ctx, k->fn, grid, block, shmem, _ak_native_stream(stream), args)) != 0)
+        return _ak_err(AK_ERROR_LAUNCH, "ak_launch(%s) grid (%u,%u,%u) block (%u,%u,%u) shmem %zu: %s (%d)", k->name,
+                       grid.x, grid.y, grid.z, block.x, block.y, block.z, shmem, ctx->bk->error_string(ctx, e), e);
+    return AK_OK;
+}
+
+/* --- argument builder --- */
+static int _ak_args_slot(ak_args* a) {
+    if (!a) return -1;
+    if (a->count < 0 || a->count >= AK_MAX_ARGS) { a->error = 1; return -1; }
+    a->bytes[a->count] = 0;
+    a->dtype[a->count] = AK_U8;
+    a->dir[a->count] = AK_ARG_VALUE;
+    return a->count++;
+}
+AKDEF void ak_args_ptr(ak_args* a, const void* p) { int i = _ak_args_slot(a); if (i >= 0) a->value[i].p = (void*)(uintptr_t)p; }
+AKDEF void ak_args_i32(ak_args* a, int32_t v) { int i = _ak_args_slot(a); if (i >= 0) a->value[i].i32 = v; }
+AKDEF void ak_args_u32(ak_args* a, uint32_t v) { int i = _ak_args_slot(a); if (i >= 0) a->value[i].u32 = v; }
+AKDEF void ak_args_i64(ak_args* a, int64_t v) { int i = _ak_args_slot(a); if (i >= 0) a->value[i].i64 = v; }
+AKDEF void ak_args_u64(ak_args* a, uint64_t v) { int i = _ak_args_slot(a); if (i >= 0) a->value[i].u64 = v; }
+AKDEF void ak_args_f32(ak_args* a, float v) { int i = _ak_args_slot(a); if (i >= 0) a->value[i].f32 = v; }
+AKDEF void ak_args_f64(ak_args* a, double v) { int i = _ak_args_slot(a); if (i >= 0) a->value[i].f64 = v; }
+AKDEF void ak_args_buffer(ak_args* a, void* p, size_t bytes, ak_dtype t, ak_arg_dir dir) {
+    int i = _ak_args_slot(a);
+    if (i < 0) return;
+    a->value[i].p = p;
+    a->bytes[i] = bytes;
+    a->dtype[i] = t;
+    a->dir[i] = dir;
+}
+AKDEF void ak_args_bytes(ak_args* a, const void* host_ptr, size_t bytes) {
+    int i = _ak_args_slot(a);
+    if (i < 0) return;
+    if (!host_ptr || !bytes) { a->error = 1; return; }
+    a->value[i].p = (void*)(uintptr_t)host_ptr;
+    a->bytes[i] = bytes;
+    a->dir[i] = AK_ARG_BYTES;
+}
+AKDEF void** ak_args_params(ak_args* a) {
+    int i;
+    if (!a || a->error) return NULL;
+    for (i = 0; i < a->count; i++) a->params[i] = a->dir[i] == AK_ARG_BYTES ? a->value[i].p : (void*)&a->value[i];
+    return a->params;
+}
+
+AKDEF ak_result ak_check(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_args* args,
+                         double atol, double rtol, ak_check_result* out) {
+    ak_context* ctx;
+    ak_args host;
+    void* gpu_out[AK_MAX_ARGS];
+    ak_launch_info info;
+    ak_result r = AK_OK;
+    double worst_ae = -1.0;  /* abs error of the element worst_index points at */
+    int i;
+    if (!k || !args || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_check: kernel, args or out is NULL");
+    if (args->error) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_check: more than %d arguments were added", AK_MAX_ARGS);
+    if (!k->cpu) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_check(%s): the kernel has no CPU implementation (ak_kernel_set_cpu)", k->name);
+    if (!(atol >= 0) || !(rtol >= 0)) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_check: atol %g and rtol %g must be >= 0", atol, rtol);
+    ctx = k->ctx;
+    memset(out, 0, sizeof *out);
+    memset(gpu_out, 0, sizeof gpu_out);
+    host = *args;
+    /* host mirrors of every buffer, with the inputs as they are now */
+    for (i = 0; i < args->count; i++) {
+        if (args->dir[i] == AK_ARG_VALUE || args->dir[i] == AK_ARG_BYTES) continue;
+        if (!args->value[i].p || !args->bytes[i]) { r = _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_check: buffer argument %d is NULL or empty", i); goto done; }
+        host.value[i].p = _ak_alloc(args->bytes[i]);
+        if (!host.value[i].p) { r = _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_check: no host memory for argument %d", i); goto done; }
+        if ((r = ak_memcpy(ctx, host.value[i].p, args->value[i].p, args->bytes[i], AK_D2H)) != AK_OK) goto done;
+    }
+    if ((r = ak_launch(k, grid, block, shmem, NULL, ak_args_params(args))) != AK_OK) goto done;
+    if ((r = ak_stream_synchronize(ctx, NULL)) != AK_OK) goto done;
+    info.grid = grid; info.block = block; info.shared_bytes = shmem; info.user_data = k->cpu_user;
+    k->cpu(&info, ak_args_params(&host));
+    for (i = 0; i < args->count; i++) {
+        size_t n, j, es;
+        if (args->dir[i] != AK_ARG_OUT && args->dir[i] != AK_ARG_INOUT) continue;
+        es = ak_dtype_size(args->dtype[i]);
+        if (!es) { r = _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_check: argument %d has an unknown dtype", i); goto done; }
+        gpu_out[i] = _ak_alloc(args->bytes[i]);
+        if (!gpu_out[i]) { r = _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_check: no host memory"); goto done; }
+        if ((r = ak_memcpy(ctx, gpu_out[i], args->value[i].p, args->bytes[i], AK_D2H)) != AK_OK) goto done;
+        n = args->bytes[i] / es;
+        for (j = 0; j < n; j++) {
+            double g = ak_elem_get(gpu_out[i], args->dtype[i], j);
+            double c = ak_elem_get(host.value[i].p, args->dtype[i], j);
+            double ae = fabs(g - c), re = ae / (fabs(c) > 0 ? fabs(c) : 1.0);
+            int bad = !(ae <= atol + rtol * fabs(c));
+            if ((g != g && c != c) || g == c) { ae = 0; re = 0; bad = 0; } /* both NaN, or equal (same infinity) */
+            else if (g != g || c != c || fabs(g) == HUGE_VAL || fabs(c) == HUGE_VAL) { ae = HUGE_VAL; re = HUGE_VAL; bad = 1; } /* NaN or infinity on one side only */
+            if (bad) out->mismatches++;
+            if (ae > out->max_abs_err) out->max_abs_err = ae;
+            /* worst element: the largest error among mismatches, or overall when none mismatch */
+            if (bad ? (out->mismatches == 1 || ae > worst_ae) : (!out->mismatches && ae > worst_ae)) {
+                worst_ae = ae; out->worst_index = j; out->worst_arg = i;
+            }
+            if (re > out->max_rel_err) out->max_rel_err = re;
+        }
+    }
+    out->passed = out->mismatches == 0;
+done:
+    for (i = 0; i < args->count; i++) {
+        if (args->dir[i] != AK_ARG_VALUE && args->dir[i] != AK_ARG_BYTES && host.value[i].p != args->value[i].p)
+            _ak_dealloc(host.value[i].p);
+        _ak_dealloc(gpu_out[i]);
+    }
+    return r;
+}
+
+/* ==========================================================================
+ * >>impl:memory  (copies, memset, pinned host memory; ak_malloc/ak_free are
+ * the pool's, in >>impl:pool)
+ * ========================================================================== */
+static ak_result _ak_copy_impl(ak_context* ctx, void* dst, const void* src, size_t bytes, ak_copy_kind kind,
+                               ak_stream* stream, int async) {
+    ak_result r;
+    int e;
+    const char* fn = async ? "ak_memcpy_async" : "ak_memcpy";
+    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", fn);
+    if (bytes == 0) return AK_OK;
+    if (!dst || !src) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %s pointer is NULL (%zu bytes)", fn, dst ? "source" : "destination", bytes);
+    if (kind != AK_H2D && kind != AK_D2H && kind != AK_D2D && kind != AK_H2H)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: copy kind %d is not AK_H2D, AK_D2H, AK_D2D or AK_H2H", fn, (int)kind);
+    if (bytes > (SIZE_MAX >> 1)) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %zu bytes is not a plausible size", fn, bytes);
+    if (stream && stream->ctx != ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: stream belongs to another context", fn);
+    if (kind == AK_H2H) {   /* host to host: after the stream's work when asynchronous */
+        if (async && (r = ak_stream_synchronize(ctx, stream)) != AK_OK) return r;
+        memmove(dst, src, bytes);
+        return AK_OK;
+    }
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    if ((e = ctx->bk->copy(ctx, dst, src, bytes, kind, _ak_native_stream(stream), async)) != 0)
+        return _ak_err(AK_ERROR_MEMORY, "%s of %zu bytes (kind %d) failed: %s (%d)", fn, bytes, (int)kind, ctx->bk->error_string(ctx, e), e);
+    return AK_OK;
+}
+AKDEF ak_result ak_memcpy(ak_context* ctx, void* dst, const void* src, size_t bytes, ak_copy_kind kind) {
+    return _ak_copy_impl(ctx, dst, src, bytes, kind, NULL, 0);
+}
+AKDEF ak_result ak_memcpy_async(ak_context* ctx, void* dst, const void* src, size_t bytes, ak_copy_kind kind, ak_stream* stream) {
+    return _ak_copy_impl(ctx, dst, src, bytes, kind, stream, 1);
+}
+AKDEF ak_result ak_memset(ak_context* ctx, void* dst, int value, size_t bytes, ak_stream* stream) {
+    ak_result r;
+    int e;
+    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_memset: ctx is NULL");
+    if (bytes == 0) return AK_OK;
+    if (!dst) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_memset: destination is NULL (%zu bytes)", bytes);
+    if (bytes > (SIZE_MAX >> 1)) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_memset: %zu bytes is not a plausible size", bytes);
+    if (stream && stream->ctx != ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_memset: stream belongs to another context");
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    if ((e = ctx->bk->memset(ctx, dst, value, bytes, _ak_native_stream(stream))) != 0)
+        return _ak_err(AK_ERROR_MEMORY, "ak_memset of %zu bytes failed: %s (%d)", bytes, ctx->bk->error_string(ctx, e), e);
+    return AK_OK;
+}
+/* Pinned host memory. Every pointer handed out is recorded in ctx->host_live
+ * (the pool's address hash, values unused), so ak_host_free can refuse a
+ * pointer it never gave out or one already freed instead of passing it to
+ * free()/hipHostFree (heap corruption). */
+static void _ak_host_release(ak_context* ctx, void* ptr) { if (_ak_bind(ctx) == AK_OK) ctx->bk->host_free(ctx, ptr); }
+AKDEF ak_result ak_host_alloc(ak_context* ctx, size_t bytes, void** out) {
+    int e, ok;
+    ak_result r;
+    if (!ctx || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_host_alloc: ctx or out is NULL");
+    *out = NULL;
+    if (!bytes || bytes > (SIZE_MAX >> 1)) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_host_alloc: %zu bytes is not a valid size", bytes);
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    if ((e = ctx->bk->host_alloc(ctx, out, bytes)) != 0) {
+        *out = NULL;
+        return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_host_alloc: pinned allocation of %zu bytes failed (%d)", bytes, e);
+    }
+    _ak_mutex_lock(&ctx->lock);
+    if (!ctx->host_live) ctx->host_live = (struct _ak_phash*)_ak_calloc(sizeof(_ak_phash));
+    ok = ctx->host_live && _ak_phash_reserve(ctx->host_live, ctx->host_live->count + 1);
+    if (ok) _ak_phash_put_nogrow(ctx->host_live, (uintptr_t)*out, NULL);
+    _ak_mutex_unlock(&ctx->lock);
+    if (!ok) {
+        _ak_host_release(ctx, *out);
+        *out = NULL;
+        return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_host_alloc: out of host memory recording the allocation");
+    }
+    return AK_OK;
+}
+AKDEF ak_result ak_host_free(ak_context* ctx, void* ptr) {
+    int known, e;
+    ak_result r;
+    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_host_free: ctx is NULL");
+    if (!ptr) return AK_OK;
+    _ak_mutex_lock(&ctx->lock);
+    known = ctx->host_live && _ak_phash_del(ctx->host_live, ptr);
+    _ak_mutex_unlock(&ctx->lock);
+    if (!known)
+        return _ak_err(AK_ERROR_MEMORY, "ak_host_free(%p): not a live allocation of this context's ak_host_alloc "
+                       "(a foreign pointer, or freed already); nothing freed", ptr);
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    if ((e = ctx->bk->host_free(ctx, ptr)) != 0) return _ak_err(AK_ERROR_MEMORY, "ak_host_free(%p) failed (%d)", ptr, e);
+    return AK_OK;
+}
+/* ak_context_destroy: free what the caller left allocated. */
+static void _ak_host_free_all(ak_context* ctx) {
+    size_t i;
+    if (!ctx->host_live) return;
+    for (i = 0; i < ctx->host_live->cap; i++)
+        if (ctx->host_live->keys[i]) _ak_host_release(ctx, (void*)ctx->host_live->keys[i]);
+    _ak_phash_free(ctx->host_live);
+    _ak_dealloc(ctx->host_live);
+    ctx->host_live = NULL;
+}
+
+/* ==========================================================================
+ * >>impl:stream
+ * ========================================================================== */
+AKDEF ak_result ak_stream_create(ak_context* ctx, const char* name, int priority, ak_stream** out) {
+    ak_stream* s;
+    ak_result r;
+    if (!ctx || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_stream_create: ctx or out is NULL");
+    *out = NULL;
+    s = (ak_stream*)_ak_ctx_alloc(&ctx->cfg, sizeof *s);
+    if (!s) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_stream_create: out of host memory");
+    s->ctx = ctx;
+    _ak_copy(s->name, sizeof s->name, name ? name : "stream");
+    {
+        int least = 0, greatest = 0, e;
+        if ((r = _ak_bind(ctx)) != AK_OK) { _ak_ctx_free(&ctx->cfg, s); return r; }
+        ctx->bk->stream_priority_range(ctx, &least, &greatest);
+        if (priority > least) priority = least;          /* greatest priority is the most negative */
+        if (priority < greatest) priority = greatest;
+        if ((e = ctx->bk->stream_create(ctx, &s->native, priority)) != 0) {
+            _ak_ctx_free(&ctx->cfg, s);
+            return _ak_err(AK_ERROR_DEVICE, "ak_stream_create(%s) failed: %s (%d)", name ? name : "", ctx->bk->error_string(ctx, e), e);
+        }
+    }
+    s->priority = priority;
+    *out = s;
+    return AK_OK;
+}
+AKDEF void ak_stream_destroy(ak_stream* s) {
+    ak_context* ctx;
+    if (!s) return;
+    ctx = s->ctx;
+    ak_stream_synchronize(ctx, s);
+    if (ctx->pool) _ak_pool_stream_destroyed(ctx->pool, s);
+    if (s->native && _ak_bind(ctx) == AK_OK) ctx->bk->stream_destroy(ctx, s->native);
+    _ak_ctx_free(&ctx->cfg, s);
+}
+AKDEF ak_result ak_stream_synchronize(ak_context* ctx, ak_stream* s) {
+    int e;
+    ak_result r;
+    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_stream_synchronize: ctx is NULL");
+    if (s && s->ctx != ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_stream_synchronize: stream belongs to another context");
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    if ((e = ctx->bk->stream_synchronize(ctx, _ak_native_stream(s))) != 0)
+        return _ak_err(AK_ERROR_DEVICE, "stream '%s' synchronize failed: %s (%d)", s ? s->name : "default", ctx->bk->error_string(ctx, e), e);
+    return AK_OK;
+}
+AKDEF const char* ak_stream_name(const ak_stream* s) { return s ? s->name : "default"; }
+
+AKDEF ak_result ak_event_create(ak_context* ctx, ak_event** out) {
+    ak_event* ev;
+    ak_result r;
+    if (!ctx || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_event_create: ctx or out is NULL");
+    *out = NULL;
+    ev = (ak_event*)_ak_ctx_alloc(&ctx->cfg, sizeof *ev);
+    if (!ev) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_event_create: out of host memory");
+    ev->ctx = ctx;
+    if ((r = _ak_event_new(ctx, &ev->native, 0)) != AK_OK) { _ak_ctx_free(&ctx->cfg, ev); return r; }
+    *out = ev;
+    return AK_OK;
+}
+AKDEF void ak_event_destroy(ak_event* e) {
+    if (!e) return;
+    _ak_dev_event_destroy(e->ctx, e->native);
+    _ak_ctx_free(&e->ctx->cfg, e);
+}
+AKDEF ak_result ak_event_record(ak_event* e, ak_stream* s) {
+    ak_result r;
+    if (!e) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_event_record: event is NULL");
+    if (s && s->ctx != e->ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_event_record: stream and event belong to different contexts");
+    e->host_ns = _ak_now_ns();
+    if ((r = _ak_dev_event_record(e->ctx, e->native, _ak_native_stream(s))) != AK_OK) return r;
+    e->recorded = 1;
+    return AK_OK;
+}
+AKDEF ak_result ak_event_synchronize(ak_event* e) {
+    ak_result r;
+    int err;
+    if (!e) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_event_synchronize: event is NULL");
+    if (!e->recorded) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_event_synchronize: event was never recorded");
+    if ((r = _ak_bind(e->ctx)) != AK_OK) return r;
+    if ((err = e->ctx->bk->event_synchronize(e->ctx, e->native)) != 0)
+        return _ak_err(AK_ERROR_DEVICE, "ak_event_synchronize failed: %s (%d)", e->ctx->bk->error_string(e->ctx, err), err);
+    return AK_OK;
+}
+AKDEF ak_result ak_event_elapsed_ms(ak_event* a, ak_event* b, float* ms) {
+    ak_result r;
+    int err;
+    if (!a || !b || !ms) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_event_elapsed_ms: NULL argument");
+    if (a->ctx != b->ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_event_elapsed_ms: events of different contexts");
+    if (!a->recorded || !b->recorded) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_event_elapsed_ms: both events must be recorded");
+    if ((r = _ak_bind(a->ctx)) != AK_OK) return r;
+    if ((r = ak_event_synchronize(b)) != AK_OK) return r;
+    if ((err = a->ctx->bk->event_elapsed(a->ctx, ms, a, b)) != 0)
+        return _ak_err(AK_ERROR_DEVICE, "ak_event_elapsed_ms failed: %s (%d)", a->ctx->bk->error_string(a->ctx, err), err);
+    return AK_OK;
+}
+
+/* fp16 / bf16 probe kernel: fp16 multiply and bf16 round trip, no prelude. */
+static const char _ak_probe_src[] =
+    "extern \"C\" __global__ void ak_probe_types(float* out) {\n"
+    "#if defined(AK_AMD)\n"
+    "  _Float16 a = (_Float16)1.5f; a = a * a; out[0] = (float)a;\n"
+    "  float f = 2.25f; unsigned u = __builtin_bit_cast(unsigned, f); u += 0x7FFFu + ((u >> 16) & 1u);\n"
+    "  unsigned short b = (unsigned short)(u >> 16); out[1] = __builtin_bit_cast(float, (unsigned)b << 16);\n"
+    "#else\n"
+    "  unsigned short h, b; float r, g;\n"
+    "  asm(\"cvt.rn.f16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(1.5f));\n"
+    "  asm(\"mul.rn.f16 %0, %0, %0;\" : \"+h\"(h));\n"
+    "  asm(\"cvt.f32.f16 %0, %1;\" : \"=f\"(r) : \"h\"(h)); out[0] = r;\n"
+    "  asm(\"cvt.rn.bf16.f32 %0, %1;\" : \"=h\"(b) : \"f\"(2.25f));\n"
+    "  asm(\"mov.b32 %0, {0, %1};\" : \"=f\"(g) : \"h\"(b)); out[1] = g;\n"
+    "#endif\n"
+    "}\n";
+
+AKDEF ak_result ak_context_probe(ak_context* ctx) {
+    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_context_probe: ctx is NULL");
+    return ctx->bk->probe_features(ctx);
+}
+/* hip / cuda: fp16 and bf16 from a probe kernel on the device. */
+static ak_result _ak_gpu_probe_features(ak_context* ctx) {
+    ak_kernel* k = NULL;
+    ak_compile_options o;
+    void* d = NULL;
+    float h[2] = { 0, 0 };
+    ak_args a;
+    ak_dim3 one = { 1, 1, 1 };
+    ak_result r;
+    memset(&o, 0, sizeof o);
+    o.no_prelude = 1;
+    o.source_name = "amdkit_probe.hip";
+    o.opt_level = AK_OPT_BALANCED;
+    ctx->dev.fp16 = 0;
+    ctx->dev.bf16 = 0;
+    if ((r = ak_kernel_get(ctx, _ak_probe_src, "ak_probe_types", &o, &k)) != AK_OK) return AK_OK; /* unsupported: stays 0 */
+    memset(&a, 0, sizeof a);
+    if ((r = ak_malloc(ctx, sizeof h, NULL, &d)) == AK_OK) {
+        ak_args_ptr(&a, d);
+        if ((r = ak_launch(k, one, one, 0, NULL, ak_args_params(&a))) == AK_OK &&
+            (r = ak_memcpy(ctx, h, d, sizeof h, AK_D2H)) == AK_OK) {
+            ctx->dev.fp16 = h[0] == 2.25f;
+            ctx->dev.bf16 = h[1] == 2.25f;
+        }
+        ak_free(ctx, d);
+    }
+    ak_kernel_release(k);
+    return r;
+}
+
+/* ==========================================================================
+ * >>impl:multi  several devices: peer access and copies, stream waits,
+ * communicators (NCCL / RCCL through >>impl:api's loader; the cpu backend's
+ * reference over threads), groups
+ * ========================================================================== */
+
+/* --- peers: raw device operations per backend --- */
+static ak_result _ak_peer_pair_check(const char* fn, ak_context* a, ak_context* b) {
+    if (!a || !b) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: context is NULL", fn);
+    if (a->backend != b->backend)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: contexts of different backends (%s, %s)", fn, ak_backend_name(a->backend),
+                       ak_backend_name(b->backend));
+    return AK_OK;
+}
+static int _ak_same_device(const ak_context* a, const ak_context* b) {
+    return a->backend == b->backend && a->dev.device == b->dev.device;
+}
+static ak_result _ak_dev_can_access_peer(ak_context* ctx, ak_context* peer, int* can) {
+    int e;
+    *can = 0;
+    if (_ak_same_device(ctx, peer)) { *can = 1; return AK_OK; }
+    if ((e = ctx->bk->peer_can_access(ctx, peer, can)) != 0)
+        return _ak_err(AK_ERROR_DEVICE, "can device %d access device %d? The query failed: %s (%d)", ctx->dev.device, peer->dev.device,
+                       ctx->bk->error_string(ctx, e), e);
+    *can = *can != 0;
+    return AK_OK;
+}
+static ak_result _ak_dev_enable_peer(ak_context* ctx, ak_context* peer) {
+    int e;
+    ak_result r;
+    if (_ak_same_device(ctx, peer)) return AK_OK;
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    if ((e = ctx->bk->peer_enable(ctx, peer)) != 0)
+        return _ak_err(AK_ERROR_DEVICE, "peer access from device %d to device %d failed: %s (%d)", ctx->dev.device, peer->dev.device,
+                       ctx->bk->error_string(ctx, e), e);
+    return AK_OK;
+}
+/* Direct copy between two devices that can access each other, on a stream of dst. */
+static ak_result _ak_dev_copy_peer(ak_context* dst_ctx, void* dst, ak_context* src_ctx, const void* src, size_t bytes, void* stream) {
+    int e;
+    ak_result r;
+    if ((r = _ak_bind(dst_ctx)) != AK_OK) return r;
+    if ((e = dst_ctx->bk->peer_copy(dst_ctx, dst, src_ctx, src, bytes, stream)) != 0)
+        return _ak_err(AK_ERROR_MEMORY, "peer copy of %zu bytes (device %d to %d) failed: %s (%d)", bytes, src_ctx->dev.device,
+                       dst_ctx->dev.device, dst_ctx->bk->error_string(dst_ctx, e), e);
+    return AK_OK;
+}
+
+/* Staged copy through two pinned host buffers: the device-to-host copy of a
+ * chunk overlaps the host-to-device copy of the one before. Returns when done. */
+#define _AK_STAGE_CHUNK ((size_t)8 << 20)
+static ak_result _ak_copy_peer_staged(ak_context* dst_ctx, void* dst, ak_context* src_ctx, const void* src, size_t bytes,
+                                      ak_stream* stream) {
+    void* buf[2] = { NULL, NULL };
+    ak_event* ev[2] = { NULL, NULL };
+    int used[2] = { 0, 0 };
+    size_t chunk = bytes < _AK_STAGE_CHUNK ? bytes : _AK_STAGE_CHUNK, off;
+    ak_result r = AK_OK;
+    int i, k = 0;
+    for (i = 0; i < 2 && r == AK_OK; i++) {
+        if ((r = ak_host_alloc(src_ctx, chunk, &buf[i])) != AK_OK) break;
+        r = ak_event_create(dst_ctx, &ev[i]);
+    }
+    for (off = 0; r == AK_OK && off < bytes; off += chunk, k ^= 1) {
+        size_t n = bytes - off < chunk ? bytes - off : chunk;
+        if (used[k] && (r = ak_event_synchronize(ev[k])) != AK_OK) break;     /* the H2D that read buf[k] is done */
+        if ((r = ak_memcpy_async(src_ctx, buf[k], (const char*)src + off, n, AK_D2H, NULL)) != AK_OK) break;
+        if ((r = ak_stream_synchronize(src_ctx, NULL)) != AK_OK) break;
+        if ((r = ak_memcpy_async(dst_ctx, (char*)dst + off, buf[k], n, AK_H2D, stream)) != AK_OK) break;
+        if ((r = ak_event_record(ev[k], stream)) != AK_OK) break;
+        used[k] = 1;
+    }
+    if (r == AK_OK) r = ak_stream_synchronize(dst_ctx, stream);
+    else ak_stream_synchronize(dst_ctx, stream);
+    for (i = 0; i < 2; i++) {
+        if (ev[i]) ak_event_destroy(ev[i]);
+        if (buf[i]) ak_host_free(src_ctx, buf[i]);
+    }
+    return r;
+}
+
+AKDEF ak_result ak_device_can_access_peer(ak_context* ctx, ak_context* peer, int* can) {
+    ak_result r;
+    if (!can) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_device_can_access_peer: can is NULL");
+    *can = 0;
+    if ((r = _ak_peer_pair_check("ak_device_can_access_peer", ctx, peer)) != AK_OK) return r;
+    return _ak_dev_can_access_peer(ctx, peer, can);
+}
+AKDEF ak_result ak_enable_peer_access(ak_context* ctx, ak_context* peer) {
+    ak_result r;
+    int can = 0;
+    if ((r = _ak_peer_pair_check("ak_enable_peer_access", ctx, peer)) != AK_OK) return r;
+    if ((r = _ak_dev_can_access_peer(ctx, peer, &can)) != AK_OK) return r;
+    if (!can)
+        return _ak_err(AK_ERROR_DEVICE, "ak_enable_peer_access: device %d (%s) cannot access device %d (%s) directly; "
+                       "ak_memcpy_peer stages such copies through host memory", ctx->dev.device, ctx->dev.pci_bus_id,
+                       peer->dev.device, peer->dev.pci_bus_id);
+    return _ak_dev_enable_peer(ctx, peer);
+}
+static ak_result _ak_memcpy_peer_impl(const char* fn, ak_context* dst_ctx, void* dst, ak_context* src_ctx, const void* src,
+                                      size_t bytes, ak_stream* stream, int sync) {
+    ak_result r;
+    int can = 0;
+    if ((r = _ak_peer_pair_check(fn, dst_ctx, src_ctx)) != AK_OK) return r;
+    if (bytes == 0) return AK_OK;
+    if (!dst || !src) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %s pointer is NULL (%zu bytes)", fn, dst ? "source" : "destination", bytes);
+    if (bytes > (SIZE_MAX >> 1)) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %zu bytes is not a plausible size", fn, bytes);
+    if (stream && stream->ctx != dst_ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: the stream must belong to the destination context", fn);
+    if (_ak_same_device(dst_ctx, src_ctx)) {
+        if ((r = ak_memcpy_async(dst_ctx, dst, src, bytes, AK_D2D, stream)) != AK_OK) return r;
+    } else {
+        if ((r = _ak_dev_can_access_peer(dst_ctx, src_ctx, &can)) != AK_OK) return r;
+        if (!can) return _ak_copy_peer_staged(dst_ctx, dst, src_ctx, src, bytes, stream);
+        if ((r = _ak_dev_copy_peer(dst_ctx, dst, src_ctx, src, bytes, _ak_native_stream(stream))) != AK_OK) return r;
+    }
+    return sync ? ak_stream_synchronize(dst_ctx, stream) : AK_OK;
+}
+AKDEF ak_result ak_memcpy_peer(ak_context* dst_ctx, void* dst, ak_context* src_ctx, const void* src, size_t bytes) {
+    return _ak_memcpy_peer_impl("ak_memcpy_peer", dst_ctx, dst, src_ctx, src, bytes, NULL, 1);
+}
+AKDEF ak_result ak_memcpy_peer_async(ak_context* dst_ctx, void* dst, ak_context* src_ctx, const void* src, size_t bytes, ak_stream* stream) {
+    return _ak_memcpy_peer_impl("ak_memcpy_peer_async", dst_ctx, dst, src_ctx, src, bytes, stream, 0);
+}
+
+AKDEF ak_result ak_stream_wait_event(ak_context* ctx, ak_stream* s, ak_event* ev) {
+    int e;
+    ak_result r;
+    if (!ctx || !ev) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_stream_wait_event: ctx or event is NULL");
+    if (s && s->ctx != ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_stream_wait_event: stream belongs to another context");
+    if (!ev->recorded) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_stream_wait_event: event was never recorded");
+    if (ev->ctx->backend != ctx->backend)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_stream_wait_event: event of the %s backend, stream of %s",
+                       ak_backend_name(ev->ctx->backend), ak_backend_name(ctx->backend));
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    if ((e = ctx->bk->stream_wait_event(ctx, _ak_native_stream(s), ev->native)) != 0)   /* cpu: work is complete when its call returns */
+        return _ak_err(AK_ERROR_DEVICE, "ak_stream_wait_event failed: %s (%d)", ctx->bk->error_string(ctx, e), e);
+    return AK_OK;
+}
+
+/* --- communicators --- */
+enum { _AK_COLL_ALL_REDUCE, _AK_COLL_ALL_GATHER, _AK_COLL_REDUCE_SCATTER, _AK_COLL_BROADCAST, _AK_COLL_SEND, _AK_COLL_RECV };
+static const char* const _ak_coll_names[] = { "all_reduce", "all_gather", "reduce_scatter", "broadcast", "send", "recv" };
+typedef struct _ak_coll {
+    int kind;
+    ak_reduce_op op;
+    ak_dtype t;
+    const void* send;
+    void* recv;
+    size_t count;     /* all_gather: send count; reduce_scatter: recv count */
+    int peer;         /* broadcast: root; send/recv: the other rank */
+} _ak_coll;
+
+typedef struct _ak_comm_cpu_shared _ak_comm_cpu_shared;
+struct _ak_comm_impl;
+struct ak_comm {
+    ak_context* ctx;
+    int rank, size;
+    const struct _ak_comm_impl* impl;
+    void* nccl;                /* ncclComm_t (hip / cuda) */
+    _ak_comm_cpu_shared* shared;     /* cpu: state shared by the ranks */
+    uint64_t seq;              /* cpu: collectives issued by this rank */
+    char library[600];
+};
+typedef struct _ak_comm_impl {
+    ak_result (*coll)(ak_comm* c, const _ak_coll* op, ak_stream* s);
+    void (*destroy)(ak_comm* c);
+} _ak_comm_impl;
+
+/* Per-thread group state: depth, the cpu operations to wait for at the end,
+ * the collective libraries whose ncclGroupStart this group called. */
+typedef struct _ak_comm_cpu_wait { _ak_comm_cpu_shared* sh; void* ticket; int p2p; } _ak_comm_cpu_wait;
+typedef struct _ak_group {
+    int depth;
+    _ak_comm_cpu_wait* waits;
+    int n_waits, cap_waits;
+    _ak_api* ccl[8];           /* libraries with a group open (one per distinct ncclGroupEnd) */
+    int n_ccl;
+    ak_result err;             /* first error inside the group */
+    char msg[1024];
+} _ak_group;
+static pthread_key_t _ak_group_key;
+static pthread_once_t _ak_group_once = PTHREAD_ONCE_INIT;
+static void _ak_group_free(void* p) { _ak_group* g = (_ak_group*)p; if (g) { _ak_dealloc(g->waits); _ak_dealloc(g); } }
+static void _ak_group_make_key(void) { pthread_key_create(&_ak_group_key, _ak_group_free); }
+static _ak_group* _ak_group_get(void) {
+    _ak_group* g;
+    pthread_once(&_ak_group_once, _ak_group_make_key);
+    g = (_ak_group*)pthread_getspecific(_ak_group_key);
+    if (!g && (g = (_ak_group*)_ak_calloc(sizeof *g)) != NULL) pthread_setspecific(_ak_group_key, g);
+    return g;
+}
+static void _ak_group_note_error(_ak_group* g, ak_result r) {
+    if (g->err == AK_OK && r != AK_OK) { g->err = r; _ak_copy(g->msg, sizeof g->msg, ak_last_error()); }
+}
+
+/* The thread's binding cache may be stale after NCCL/RCCL initialization
+ * (it may make another device current): forget it. */
+static void _ak_unbind(void) {
+    pthread_once(&_ak_bind_once, _ak_bind_make_key);
+    pthread_setspecific(_ak_bind_key, NULL);
+}
+
+/* ---- cpu backend: the reference, over threads of one process ----
+ * Each collective of rank r is its sequence number's slot: the rank's
+ * arguments are deposited there; the last rank to arrive checks that every
+ * rank called the same thing and computes every rank's result; every rank
+ * waits for that (at once, or at the outermost group end). send/recv are
+ * matched first in, first out per (sender, receiver). */
+#define _AK_COMM_CPU_TIMEOUT_S 120
+typedef struct _ak_comm_cpu_slot {
+    struct _ak_comm_cpu_slot* next;
+    uint64_t seq;
+    int arrived, left, done;
+    ak_result err;
+    char msg[512];
+    _ak_coll* ops;             /* [size] */
+} _ak_comm_cpu_slot;
+typedef struct _ak_comm_cpu_p2p {
+    struct _ak_comm_cpu_p2p* next;   /* pending list */
+    int from, to, done;        /* from: sender rank, to: receiver rank */
+    _ak_coll op;
+    ak_result err;
+    char msg[256];
+} _ak_comm_cpu_p2p;
+struct _ak_comm_cpu_shared {
+    _ak_comm_cpu_shared* next;       /* registry of ids (ak_comm_init_rank) */
+    unsigned char key[32];
+    int size, refs;
+    unsigned char* joined;     /* [size] */
+    _ak_mutex lock;
+    _ak_cond cond;
+    _ak_comm_cpu_slot* slots;
+    _ak_comm_cpu_p2p* sends;         /* pending, unmatched */
+    _ak_comm_cpu_p2p* recvs;
+};
+static _ak_mutex _ak_comm_cpu_registry_lock;
+static pthread_once_t _ak_comm_cpu_registry_once = PTHREAD_ONCE_INIT;
+static _ak_comm_cpu_shared* _ak_comm_cpu_registry;
+static void _ak_comm_cpu_registry_init(void) { _ak_mutex_init(&_ak_comm_cpu_registry_lock); }
+
+static _ak_comm_cpu_shared* _ak_comm_cpu_shared_new(int size) {
+    _ak_comm_cpu_shared* sh = (_ak_comm_cpu_shared*)_ak_calloc(sizeof *sh);
+    if (!sh) return NULL;
+    if (!(sh->joined = (unsigned char*)_ak_calloc((size_t)size))) { _ak_dealloc(sh); return NULL; }
+    sh->size = size;
+    _ak_mutex_init(&sh->lock);
+    _ak_cond_init(&sh->cond);
+    return sh;
+}
+static void _ak_comm_cpu_shared_release(_ak_comm_cpu_shared* sh) {
+    int last;
+    pthread_once(&_ak_comm_cpu_registry_once, _ak_comm_cpu_registry_init);
+    _ak_mutex_lock(&_ak_comm_cpu_registry_lock);
+    last = --sh->refs == 0;
+    if (last) {
+        _ak_comm_cpu_shared** pp = &_ak_comm_cpu_registry;
+        while (*pp && *pp != sh) pp = &(*pp)->next;
+        if (*pp) *pp = sh->next;
+    }
+    _ak_mutex_unlock(&_ak_comm_cpu_registry_lock);
+    if (!last) return;
+    while (sh->slots) { _ak_comm_cpu_slot* s = sh->slots; sh->slots = s->next; _ak_dealloc(s->ops); _ak_dealloc(s); }
+    _ak_mutex_destroy(&sh->lock);
+    _ak_cond_destroy(&sh->cond);
+    _ak_dealloc(sh->joined);
+    _ak_dealloc(sh);
+}
+
+/* Host reductions, in rank order; floats accumulate in double and round once. */
+static double _ak_comm_cpu_get(ak_dtype t, const void* p, size_t i) {
+    switch (t) {
+    case AK_F32: return ((const float*)p)[i];
+    case AK_F16: return ak_f16_to_f32(((const uint16_t*)p)[i]);
+    case AK_BF16: return ak_bf16_to_f32(((const uint16_t*)p)[i]);
+    default: return 0;
+    }
+}
+static void _ak_comm_cpu_reduce(ak_reduce_op op, ak_dtype t, const void* const* src, int n, size_t first, size_t count, void* out) {
+    size_t i;
+    int k;
+    if (t == AK_I32) {
+        int32_t* o = (int32_t*)out;
+        for (i = 0; i < count; i++) {
+            uint32_t sum = 0;
+            int32_t mx = ((const int32_t*)src[0])[first + i], mn = mx;
+            for (k = 0; k < n; k++) {
+                int32_t v = ((const int32_t*)src[k])[first + i];
+                sum += (uint32_t)v;
+                if (v > mx) mx = v;
+                if (v < mn) mn = v;
+            }
+            o[i] = op == AK_REDUCE_MAX ? mx : op == AK_REDUCE_MIN ? mn
+                 : op == AK_REDUCE_MEAN ? (int32_t)sum / n : (int32_t)sum;
+        }
+        return;
+    }
+    for (i = 0; i < count; i++) {
+        double acc = _ak_comm_cpu_get(t, src[0], first + i);
+        for (k = 1; k < n; k++) {
+            double v = _ak_comm_cpu_get(t, src[k], first + i);
+            if (op == AK_REDUCE_MAX) { if (v > acc) acc = v; }
+            else if (op == AK_REDUCE_MIN) { if (v < acc) acc = v; }
+            else acc += v;
+        }
+        if (op == AK_REDUCE_MEAN) acc /= n;
+        ak_elem_set(out, t, i, acc);
+    }
+}
+
+static void _ak_coll_describe(const _ak_coll* o, char* buf, size_t cap) {
+    _ak_fmt(buf, cap, "%s(%s, count %zu", _ak_coll_names[o->kind], ak_dtype_name(o->t), o->count);
+    if (o->kind == _AK_COLL_ALL_REDUCE || o->kind == _AK_COLL_REDUCE_SCATTER) _ak_appendf(buf, cap, ", %s", ak_reduce_op_name(o->op));
+    if (o->kind == _AK_COLL_BROADCAST) _ak_appendf(buf, cap, ", root %d", o->peer);
+    _ak_appendf(buf, cap, ")");
+}
+
+/* Run one collective whose every rank has arrived (lock held). */
+static void _ak_comm_cpu_execute(_ak_comm_cpu_shared* sh, _ak_comm_cpu_slot* s) {
+    const _ak_coll* o0 = &s->ops[0];
+    size_t es = ak_dtype_size(o0->t), blk = o0->count * es, total;
+    int n = sh->size, r;
+    const void** srcs;
+    char* tmp;
+    for (r = 1; r < n; r++) {
+        const _ak_coll* o = &s->ops[r];
+        if (o->kind != o0->kind || o->t != o0->t || o->count != o0->count ||
+            ((o0->kind == _AK_COLL_ALL_REDUCE || o0->kind == _AK_COLL_REDUCE_SCATTER) && o->op != o0->op) ||
+            (o0->kind == _AK_COLL_BROADCAST && o->peer != o0->peer)) {
+            char a[128], b[128];
+            _ak_coll_describe(o0, a, sizeof a);
+            _ak_coll_describe(o, b, sizeof b);
+            s->err = AK_ERROR_INVALID_ARGUMENT;
+            _ak_fmt(s->msg, sizeof s->msg, "collective #%llu of a communicator of %d ranks: rank 0 called %s, rank %d called %s",
+                    (unsigned long long)s->seq, n, a, r, b);
+            return;
+        }
+    }
+    if (blk == 0) return;                      /* count 0: nothing moves (buffers may be NULL) */
+    total = o0->kind == _AK_COLL_BROADCAST ? blk : (size_t)n * blk;
+    srcs = (const void**)_ak_alloc(sizeof(void*) * (size_t)n);
+    tmp = (char*)_ak_alloc(total ? total : 1);
+    if (!srcs || !tmp) {
+        _ak_dealloc(srcs); _ak_dealloc(tmp);
+        s->err = AK_ERROR_OUT_OF_MEMORY;
+        _ak_fmt(s->msg, sizeof s->msg, "collective #%llu: out of host memory (%zu bytes)", (unsigned long long)s->seq, total);
+        return;
+    }
+    for (r = 0; r < n; r++) srcs[r] = s->ops[r].send;
+    /* results into tmp first: a rank's recv may be its (or, in place, part of its) send */
+    switch (o0->kind) {
+    case _AK_COLL_ALL_REDUCE:
+        _ak_comm_cpu_reduce(o0->op, o0->t, srcs, n, 0, o0->count, tmp);
+        for (r = 0; r < n; r++) memcpy(s->ops[r].recv, tmp, blk);
+        break;
+    case _AK_COLL_ALL_GATHER:
+        for (r = 0; r < n; r++) memcpy(tmp + (size_t)r * blk, srcs[r], blk);
+        for (r = 0; r < n; r++) memcpy(s->ops[r].recv, tmp, total);
+        break;
+    case _AK_COLL_REDUCE_SCATTER:
+        for (r = 0; r < n; r++) _ak_comm_cpu_reduce(o0->op, o0->t, srcs, n, (size_t)r * o0->count, o0->count, tmp + (size_t)r * blk);
+        for (r = 0; r < n; r++) memcpy(s->ops[r].recv, tmp + (size_t)r * blk, blk);
+        break;
+    case _AK_COLL_BROADCAST:
+        memcpy(tmp, srcs[o0->peer], blk);
+        for (r = 0; r < n; r++) memcpy(s->ops[r].recv, tmp, blk);
+        break;
+    }
+    _ak_dealloc(srcs);
+    _ak_dealloc(tmp);
+}
+
+/* Wait (lock held) until *flag, with the timeout; 0 on timeout. */
+static int _ak_comm_cpu_wait_flag(_ak_comm_cpu_shared* sh, const int* flag) {
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += _AK_COMM_CPU_TIMEOUT_S;
+    while (!*flag)
+        if (pthread_cond_timedwait(&sh->cond.c, &sh->lock.m, &until) == ETIMEDOUT && !*flag) return 0;
+    return 1;
+}
+
+static ak_result _ak_comm_cpu_wait_slot(_ak_comm_cpu_shared* sh, _ak_comm_cpu_slot* s, int rank) {
+    ak_result r;
+    char msg[512];
+    _ak_mutex_lock(&sh->lock);
+    if (!_ak_comm_cpu_wait_flag(sh, &s->done)) {
+        char who[256];
+        int k;
+        who[0] = 0;
+        for (k = 0; k < sh->size; k++) if (s->ops[k].count == (size_t)-1) _ak_appendf(who, sizeof who, " %d", k);
+        _ak_mutex_unlock(&sh->lock);
+        return _ak_err(AK_ERROR_DEVICE, "collective #%llu (%s) on rank %d: %d of %d ranks arrived in %d s; missing ranks:%s "
+                       "(every rank must make the same calls; a thread driving several ranks groups them)",
+                       (unsigned long long)s->seq, _ak_coll_names[s->ops[rank].kind], rank, s->arrived, sh->size, _AK_COMM_CPU_TIMEOUT_S, who);
+    }
+    r = s->err;
+    _ak_copy(msg, sizeof msg, s->msg);
+    if (--s->left == 0) {
+        _ak_comm_cpu_slot** pp = &sh->slots;
+        while (*pp && *pp != s) pp = &(*pp)->next;
+        if (*pp) *pp = s->next;
+        _ak_dealloc(s->ops);
+        _ak_dealloc(s);
+    }
+    _ak_mutex_unlock(&sh->lock);
+    return r == AK_OK ? AK_OK : _ak_err(r, "%s", msg);
+}
+
+static ak_result _ak_comm_cpu_wait_p2p(_ak_comm_cpu_shared* sh, _ak_comm_cpu_p2p* p) {
+    ak_result r;
+    char msg[256];
+    _ak_mutex_lock(&sh->lock);
+    if (!_ak_comm_cpu_wait_flag(sh, &p->done)) {
+        /* unmatched: take it off the pending list */
+        _ak_comm_cpu_p2p** pp = p->op.kind == _AK_COLL_SEND ? &sh->sends : &sh->recvs;
+        while (*pp && *pp != p) pp = &(*pp)->next;
+        if (*pp) *pp = p->next;
+        _ak_mutex_unlock(&sh->lock);
+        r = _ak_err(AK_ERROR_DEVICE, "%s of %zu elements from rank %d to rank %d: no matching %s in %d s", _ak_coll_names[p->op.kind],
+                    p->op.count, p->from, p->to, p->op.kind == _AK_COLL_SEND ? "recv" : "send", _AK_COMM_CPU_TIMEOUT_S);
+        _ak_dealloc(p);
+        return r;
+    }
+    r = p->err;
+    _ak_copy(msg, sizeof msg, p->msg);
+    _ak_mutex_unlock(&sh->lock);
+    _ak_dealloc(p);
+    return r == AK_OK ? AK_OK : _ak_err(r, "%s", msg);
+}
+
+static ak_result _ak_comm_cpu_enqueue_wait(int p2p, _ak_comm_cpu_shared* sh, void* ticket, int rank) {
+    _ak_group* g = _ak_group_get();
+    if (g && g->depth > 0) {
+        if (g->n_waits == g->cap_waits) {
+            int cap = g->cap_waits ? 2 * g->cap_waits : 16;
+            _ak_comm_cpu_wait* w = (_ak_comm_cpu_wait*)_ak_alloc(sizeof *w * (size_t)cap);
+            if (!w) goto now;
+            if (g->n_waits) memcpy(w, g->waits, sizeof *w * (size_t)g->n_waits);
+            _ak_dealloc(g->waits);
+            g->waits = w;
+            g->cap_waits = cap;
+        }
+        g->waits[g->n_waits].sh = sh;
+        g->waits[g->n_waits].ticket = ticket;
+        g->waits[g->n_waits].p2p = p2p ? 1 : 2 + rank;  /* collectives keep the rank: 2 + rank */
+        g->n_waits++;
+        return AK_OK;
+    }
+now:
+    return p2p ? _ak_comm_cpu_wait_p2p(sh, (_ak_comm_cpu_p2p*)ticket) : _ak_comm_cpu_wait_slot(sh, (_ak_comm_cpu_slot*)ticket, rank);
+}
+
+static ak_result _ak_comm_cpu_coll(ak_comm* c, const _ak_coll* op, ak_stream* stream) {
+    _ak_comm_cpu_shared* sh = c->shared;
+    (void)stream;
+    if (op->kind == _AK_COLL_SEND || op->kind == _AK_COLL_RECV) {
+        _ak_comm_cpu_p2p* p = (_ak_comm_cpu_p2p*)_ak_calloc(sizeof *p);
+        _ak_comm_cpu_p2p **other, **pp;
+        if (!p) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "%s: out of host memory", _ak_coll_names[op->kind]);
+        p->op = *op;
+        p->from = op->kind == _AK_COLL_SEND ? c->rank : op->peer;
+        p->to = op->kind == _AK_COLL_SEND ? op->peer : c->rank;
+        _ak_mutex_lock(&sh->lock);
+        other = op->kind == _AK_COLL_SEND ? &sh->recvs : &sh->sends;
+        for (pp = other; *pp; pp = &(*pp)->next)
+            if ((*pp)->from == p->from && (*pp)->to == p->to) break;
+        if (*pp) {
+            _ak_comm_cpu_p2p* q = *pp;
+            const _ak_coll* snd = op->kind == _AK_COLL_SEND ? op : &q->op;
+            const _ak_coll* rcv = op->kind == _AK_COLL_SEND ? &q->op : op;
+            *pp = q->next;
+            if (snd->t != rcv->t || snd->count != rcv->count) {
+                p->err = q->err = AK_ERROR_INVALID_ARGUMENT;
+                _ak_fmt(p->msg, sizeof p->msg, "send from rank %d to rank %d: %zu x %s sent, recv posted for %zu x %s", p->from, p->to,
+                        snd->count, ak_dtype_name(snd->t), rcv->count, ak_dtype_name(rcv->t));
+                _ak_copy(q->msg, sizeof q->msg, p->msg);
+            } else if (snd->count) {
+                memmove(rcv->recv, snd->send, snd->count * ak_dtype_size(snd->t));
+            }
+            p->done = q->done = 1;
+            _ak_cond_broadcast(&sh->cond);
+        } else {
+            _ak_comm_cpu_p2p** tail = op->kind == _AK_COLL_SEND ? &sh->sends : &sh->recvs;
+            while (*tail) tail = &(*tail)->next;
+            *tail = p;
+        }
+        _ak_mutex_unlock(&sh->lock);
+        return _ak_comm_cpu_enqueue_wait(1, sh, p, c->rank);
+    } else {
+        _ak_comm_cpu_slot* s;
+        uint64_t seq = c->seq++;
+        _ak_mutex_lock(&sh->lock);
+        for (s = sh->slots; s && s->seq != seq; s = s->next) {}
+        if (!s) {
+            int k;
+            s = (_ak_comm_cpu_slot*)_ak_calloc(sizeof *s);
+            if (s) s->ops = (_ak_coll*)_ak_calloc(sizeof *s->ops * (size_t)sh->size);
+            if (!s || !s->ops) {
+                if (s) _ak_dealloc(s);
+                _ak_mutex_unlock(&sh->lock);
+                c->seq--;
+                return _ak_err(AK_ERROR_OUT_OF_MEMORY, "%s: out of host memory", _ak_coll_names[op->kind]);
+            }
+            for (k = 0; k < sh->size; k++) s->ops[k].count = (size_t)-1;   /* not arrived */
+            s->seq = seq;
+            s->left = sh->size;
+            s->next = sh->slots;
+            sh->slots = s;
+        }
+        s->ops[c->rank] = *op;
+        if (++s->arrived == sh->size) {
+            _ak_comm_cpu_execute(sh, s);
+            s->done = 1;
+            _ak_cond_broadcast(&sh->cond);
+        }
+        _ak_mutex_unlock(&sh->lock);
+        return _ak_comm_cpu_enqueue_wait(0, sh, s, c->rank);
+    }
+}
+static void _ak_comm_cpu_destroy(ak_comm* c) { if (c->shared) _ak_comm_cpu_shared_release(c->shared); }
+static const _ak_comm_impl _ak_comm_cpu = { _ak_comm_cpu_coll, _ak_comm_cpu_destroy };
+
+/* ---- hip / cuda: NCCL or RCCL ---- */
+static ak_result _ak_comm_ccl_load(ak_context* ctx) {
+    char why[2048];
+    int ok;
+    _ak_mutex_lock(&ctx->lock);
+    ok = ctx->bk->ccl_load(ctx->api, why, sizeof why);
+    _ak_mutex_unlock(&ctx->lock);
+    if (!ok) return _ak_err(AK_ERROR_BACKEND_UNAVAILABLE, "collectives on the %s backend need %s: %s", ak_backend_name(ctx->backend),
+                            ctx->bk->ccl, why);
+    return AK_OK;
+}
+static ak_result _ak_comm_ccl_err(ak_context* ctx, void* comm, int e, const char* what) {
+    const char* s = ctx->api->ncclGetErrorString ? ctx->api->ncclGetErrorString(e) : NULL;
+    const char* last = (ctx->api->ncclGetLastError) ? ctx->api->ncclGetLastError(comm) : NULL;
+    return _ak_err(e == _AK_NCCL_INVALID_ARGUMENT || e == _AK_NCCL_INVALID_USAGE ? AK_ERROR_INVALID_ARGUMENT : AK_ERROR_DEVICE, "%s failed: %s (%d)%s%s", what,
+                   s ? s : "unknown error", e, last && *last ? ": " : "", last && *last ? last : "");
+}
+static int _ak_comm_ccl_dtype(ak_dtype t) {
+    switch (t) {
+    case AK_F32: return _AK_NCCL_F32; case AK_F16: return _AK_NCCL_F16; case AK_BF16: return _AK_NCCL_BF16; case AK_I32: return _AK_NCCL_I32;
+    default: return -1;
+    }
+}
+static int _ak_comm_ccl_op(ak_reduce_op op) {
+    switch (op) {
+    case AK_REDUCE_SUM: return _AK_NCCL_SUM; case AK_REDUCE_MAX: return _AK_NCCL_MAX; case AK_REDUCE_MIN: return _AK_NCCL_MIN;
+    case AK_REDUCE_MEAN: return _AK_NCCL_AVG; default: return -1;
+    }
+}
+/* Inside an amdkit group: open the library's group once per outermost group. */
+static ak_result _ak_comm_ccl_group_join(_ak_api* api) {
+    _ak_group* g = _ak_group_get();
+    int i, e;
+    if (!g || g->depth == 0) return AK_OK;
+    for (i = 0; i < g->n_ccl; i++) if (g->ccl[i]->ncclGroupEnd == api->ncclGroupEnd) return AK_OK;
+    if (g->n_ccl == (int)(sizeof g->ccl / sizeof g->ccl[0])) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "too many collective libraries in one group");
+    if ((e = api->ncclGroupStart()) != 0) return _ak_err(AK_ERROR_DEVICE, "ncclGroupStart failed (%d)", e);
+    g->ccl[g->n_ccl++] = api;
+    return AK_OK;
+}
+static ak_result _ak_comm_ccl_coll(ak_comm* c, const _ak_coll* o, ak_stream* stream) {
+    _ak_api* a = c->ctx->api;
+    void* st = _ak_native_stream(stream);
+    int t = _ak_comm_ccl_dtype(o->t), op = _ak_comm_ccl_op(o->op), e = 0;
+    ak_result r;
+    if ((r = _ak_bind(c->ctx)) != AK_OK) return r;
+    if ((r = _ak_comm_ccl_group_join(a)) != AK_OK) return r;
+    switch (o->kind) {
+    case _AK_COLL_ALL_REDUCE: e = a->ncclAllReduce(o->send, o->recv, o->count, t, op, c->nccl, st); break;
+    case _AK_COLL_ALL_GATHER: e = a->ncclAllGather(o->send, o->recv, o->count, t, c->nccl, st); break;
+    case _AK_COLL_REDUCE_SCATTER: e = a->ncclReduceScatter(o->send, o->recv, o->count, t, op, c->nccl, st); break;
+    case _AK_COLL_BROADCAST: e = a->ncclBroadcast(o->send, o->recv, o->count, t, o->peer, c->nccl, st); break;
+    case _AK_COLL_SEND: e = a->ncclSend(o->send, o->count, t, o->peer, c->nccl, st); break;
+    case _AK_COLL_RECV: e = a->ncclRecv(o->recv, o->count, t, o->peer, c->nccl, st); break;
+    }
+    if (e) {
+        char what[160];
+        _ak_fmt(what, sizeof what, "%s on rank %d of %d (%s)", _ak_coll_names[o->kind], c->rank, c->size, c->ctx->bk->ccl);
+        return _ak_comm_ccl_err(c->ctx, c->nccl, e, what);
+    }
+    return AK_OK;
+}
+static void _ak_comm_ccl_destroy(ak_comm* c) {
+    if (!c->nccl) return;
+    if (_ak_bind(c->ctx) == AK_OK) c->ctx->api->ncclCommDestroy(c->nccl);
+    _ak_unbind();
+}
+static const _ak_comm_impl _ak_comm_ccl = { _ak_comm_ccl_coll, _ak_comm_ccl_destroy };
+
+/* --- communicators: one constructor per kind (the backend table picks: cpu threads or NCCL / RCCL) --- */
+static ak_comm* _ak_comm_new(ak_context* ctx, int rank, int size, const _ak_comm_impl* impl) {
+    ak_comm* c = (ak_comm*)_ak_ctx_alloc(&ctx->cfg, sizeof *c);
+    if (!c) return NULL;
+    c->ctx = ctx;
+    c->rank = rank;
+    c->size = size;
+    c->impl = impl;
+    return c;
+}
+static ak_comm* _ak_comm_cpu_comm_new(ak_context* ctx, int rank, int size) {
+    ak_comm* c = _ak_comm_new(ctx, rank, size, &_ak_comm_cpu);
+    if (c) _ak_copy(c->library, sizeof c->library, "cpu (threads of one process)");
+    return c;
+}
+static ak_comm* _ak_comm_ccl_comm_new(ak_context* ctx, int rank, int size) {
+    ak_comm* c = _ak_comm_new(ctx, rank, size, &_ak_comm_ccl);
+    int v = ctx->api->ccl_version;
+    if (c)
+        _ak_fmt(c->library, sizeof c->library, "%s (%s %d.%d.%d)", ctx->api->ccl_path, ctx->bk->ccl,
+                v >= 10000 ? v / 10000 : v / 1000, v >= 10000 ? (v / 100) % 100 : (v / 100) % 10, v % 100);
+    return c;
+}
+static void _ak_comm_free(ak_comm* c) {
+    ak_config cfg = c->ctx->cfg;
+    _ak_ctx_free(&cfg, c);
+}
+
+/* cpu: an id is a magic, the process id and a random key (valid in this process) */
+#define _AK_COMM_CPU_ID_MAGIC "amdkit-cpu-comm"   /* 16 bytes with the NUL */
+static ak_result _ak_comm_cpu_unique_id(ak_context* ctx, ak_comm_id* id) {
+    static uint64_t counter;
+    uint64_t k[2];
+    int32_t pid = (int32_t)getpid();
+    (void)ctx;
+    k[0] = _ak_now_ns() ^ ((uint64_t)(uintptr_t)id << 17);
+    k[1] = __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED) * 0x9E3779B97F4A7C15ull ^ (uint64_t)pid;
+    memcpy(id->internal, _AK_COMM_CPU_ID_MAGIC, 16);
+    memcpy(id->internal + 16, &pid, sizeof pid);
+    memcpy(id->internal + 20, k, sizeof k);
+    return AK_OK;
+}
+static ak_result _ak_comm_ccl_unique_id(ak_context* ctx, ak_comm_id* id) {
+    ak_result r;
+    int e;
+    _akT_ncclUniqueId u;
+    if ((r = _ak_comm_ccl_load(ctx)) != AK_OK) return r;
+    if ((r = _ak_bind(ctx)) != AK_OK) return r;
+    if ((e = ctx->api->ncclGetUniqueId(&u)) != 0) return _ak_comm_ccl_err(ctx, NULL, e, "ncclGetUniqueId");
+    memcpy(id->internal, &u, sizeof u < sizeof id->internal ? sizeof u : sizeof id->internal);
+    return AK_OK;
+}
+AKDEF ak_result ak_comm_get_unique_id(ak_context* ctx, ak_comm_id* id) {
+    if (!ctx || !id) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_get_unique_id: ctx or id is NULL");
+    memset(id, 0, sizeof *id);
+    return ctx->bk->comm_unique_id(ctx, id);
+}
+
+static ak_result _ak_comm_check_rank_args(const char* fn, ak_context* ctx, int nranks, int rank) {
+    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", fn);
+    if (nranks < 1 || nranks > 65536) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %d ranks (1..65536)", fn, nranks);
+    if (rank < 0 || rank >= nranks) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: rank %d of %d ranks (0..%d)", fn, rank, nranks, nranks - 1);
+    return AK_OK;
+}
+
+static ak_result _ak_comm_cpu_init_rank(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out) {
+    _ak_comm_cpu_shared* sh;
+    ak_comm* c;
+    int32_t pid;
+    if (memcmp(id->internal, _AK_COMM_CPU_ID_MAGIC, 16) != 0)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: not an id of the cpu backend (make it with ak_comm_get_unique_id "
+                       "on a cpu context)");
+    memcpy(&pid, id->internal + 16, sizeof pid);
+    if (pid != (int32_t)getpid())
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: the id was made in process %d; the cpu backend's "
+                       "communicators join ranks of one process only (this is %d)", (int)pid, (int)getpid());
+    if (!(c = _ak_comm_cpu_comm_new(ctx, rank, nranks))) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_rank: out of host memory");
+    pthread_once(&_ak_comm_cpu_registry_once, _ak_comm_cpu_registry_init);
+    _ak_mutex_lock(&_ak_comm_cpu_registry_lock);
+    for (sh = _ak_comm_cpu_registry; sh && memcmp(sh->key, id->internal + 16, sizeof sh->key) != 0; sh = sh->next) {}
+    if (!sh) {
+        if ((sh = _ak_comm_cpu_shared_new(nranks)) != NULL) {
+            memcpy(sh->key, id->internal + 16, sizeof sh->key);
+            sh->next = _ak_comm_cpu_registry;
+            _ak_comm_cpu_registry = sh;
+        }
+    } else if (sh->size != nranks) {
+        int have = sh->size;
+        _ak_mutex_unlock(&_ak_comm_cpu_registry_lock);
+        _ak_comm_free(c);
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: rank %d says %d ranks, the communicator was made with %d", rank, nranks, have);
+    } else if (sh->joined[rank]) {
+        _ak_mutex_unlock(&_ak_comm_cpu_registry_lock);
+        _ak_comm_free(c);
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: rank %d of this communicator has joined already", rank);
+    }
+    if (!sh) { _ak_mutex_unlock(&_ak_comm_cpu_registry_lock); _ak_comm_free(c); return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_rank: out of host memory"); }
+    sh->joined[rank] = 1;
+    sh->refs++;
+    c->shared = sh;
+    _ak_mutex_unlock(&_ak_comm_cpu_registry_lock);
+    *out = c;
+    return AK_OK;
+}
+static ak_result _ak_comm_ccl_init_rank(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out) {
+    ak_comm* c;
+    ak_result r;
+    if ((r = _ak_comm_ccl_load(ctx)) != AK_OK) return r;
+    if (!(c = _ak_comm_ccl_comm_new(ctx, rank, nranks))) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_rank: out of host memory");
+    if ((r = _ak_bind(ctx)) == AK_OK) {
+        _akT_ncclUniqueId u;
+        int e;
+        memcpy(&u, id->internal, sizeof u);
+        e = ctx->api->ncclCommInitRank(&c->nccl, nranks, u, rank);
+        _ak_unbind();
+        if (e) r = _ak_comm_ccl_err(ctx, NULL, e, "ncclCommInitRank");
+    }
+    if (r != AK_OK) { _ak_comm_free(c); return r; }
+    *out = c;
+    return AK_OK;
+}
+AKDEF ak_result ak_comm_init_rank(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out) {
+    ak_result r;
+    if (!out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: out is NULL");
+    *out = NULL;
+    if ((r = _ak_comm_check_rank_args("ak_comm_init_rank", ctx, nranks, rank)) != AK_OK) return r;
+    if (!id) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: id is NULL");
+    return ctx->bk->comm_init_rank(ctx, nranks, id, rank, out);
+}
+
+static ak_result _ak_comm_cpu_init_all(ak_context* const* ctxs, int n, ak_comm** comms) {
+    _ak_comm_cpu_shared* sh = _ak_comm_cpu_shared_new(n);
+    int i, j;
+    if (!sh) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_all: out of host memory");
+    for (i = 0; i < n; i++) {
+        if (!(comms[i] = _ak_comm_cpu_comm_new(ctxs[i], i, n))) break;
+        comms[i]->shared = sh;
+        sh->joined[i] = 1;
+        sh->refs++;
+    }
+    if (i < n) {
+        for (j = 0; j < i; j++) { ak_comm_destroy(comms[j]); comms[j] = NULL; }
+        if (i == 0) _ak_comm_cpu_shared_release((sh->refs++, sh));
+        return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_all: out of host memory");
+    }
+    return AK_OK;
+}
+static ak_result _ak_comm_ccl_init_all(ak_context* const* ctxs, int n, ak_comm** comms) {
+    int i, j, e = 0;
+    ak_result r = AK_OK;
+    ak_comm_id id;
+    _akT_ncclUniqueId u;
+    for (i = 0; i < n; i++)
+        for (j = 0; j < i; j++)
+            if (ctxs[j]->dev.device == ctxs[i]->dev.device)
+                return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_all: contexts %d and %d are both on device %d; %s needs one "
+                               "rank per GPU", j, i, ctxs[i]->dev.device, ctxs[0]->bk->ccl);
+    for (i = 0; i < n; i++) if ((r = _ak_comm_ccl_load(ctxs[i])) != AK_OK) return r;
+    if ((r = ak_comm_get_unique_id(ctxs[0], &id)) != AK_OK) return r;
+    memcpy(&u, id.internal, sizeof u);
+    for (i = 0; i < n; i++)
+        if (!(comms[i] = _ak_comm_ccl_comm_new(ctxs[i], i, n))) { r = _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_all: out of host memory"); break; }
+    if (r == AK_OK) {
+        _ak_api* a = ctxs[0]->api;
+        if ((e = a->ncclGroupStart()) != 0) r = _ak_comm_ccl_err(ctxs[0], NULL, e, "ncclGroupStart");
+        for (i = 0; r == AK_OK && i < n; i++) {
+            if ((r = _ak_bind(ctxs[i])) != AK_OK) break;
+            if ((e = ctxs[i]->api->ncclCommInitRank(&comms[i]->nccl, n, u, i)) != 0) {
+                char what[96];
+                _ak_fmt(what, sizeof what, "ncclCommInitRank (rank %d, device %d)", i, ctxs[i]->dev.device);
+                r = _ak_comm_ccl_err(ctxs[i], NULL, e, what);
+            }
+        }
+        if ((e = a->ncclGroupEnd()) != 0 && r == AK_OK) r = _ak_comm_ccl_err(ctxs[0], NULL, e, "ncclGroupEnd (communicator initialization)");
+        _ak_unbind();
+    }
+    if (r != AK_OK) {
+        for (i = 0; i < n; i++) if (comms[i]) { if (comms[i]->nccl) ctxs[i]->api->ncclCommAbort(comms[i]->nccl); _ak_comm_free(comms[i]); comms[i] = NULL; }
+        _ak_unbind();
+        return r;
+    }
+    return AK_OK;
+}
+AKDEF ak_result ak_comm_init_all(ak_context* const* ctxs, int n, ak_comm** comms) {
+    int i;
+    if (!ctxs || !comms) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_all: ctxs or comms is NULL");
+    if (n < 1 || n > 65536) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_all: %d contexts (1..65536)", n);
+    for (i = 0; i < n; i++) comms[i] = NULL;
+    for (i = 0; i < n; i++) {
+        if (!ctxs[i]) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_all: context %d is NULL", i);
+        if (ctxs[i]->backend != ctxs[0]->backend)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_all: context %d is on the %s backend, context 0 on %s", i,
+                           ak_backend_name(ctxs[i]->backend), ak_backend_name(ctxs[0]->backend));
+    }
+    return ctxs[0]->bk->comm_init_all(ctxs, n, comms);
+}
+
+AKDEF void ak_comm_destroy(ak_comm* c) {
+    if (!c) return;
+    c->impl->destroy(c);
+    _ak_comm_free(c);
+}
+AKDEF int ak_comm_rank(const ak_comm* c) { return c ? c->rank : -1; }
+AKDEF int ak_comm_size(const ak_comm* c) { return c ? c->size : 0; }
+AKDEF ak_context* ak_comm_context(const ak_comm* c) { return c ? c->ctx : NULL; }
+AKDEF const char* ak_comm_library(const ak_comm* c) { return c ? c->library : ""; }
+
+AKDEF ak_result ak_comm_group_start(void) {
+    _ak_group* g = _ak_group_get();
+    if (!g) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_group_start: out of host memory");
+    if (g->depth == 0) { g->err = AK_OK; g->msg[0] = 0; }
+    g->depth++;
+    return AK_OK;
+}
+AKDEF ak_result ak_comm_group_end(void) {
+    _ak_group* g = _ak_group_get();
+    int i;
+    if (!g || g->depth == 0) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_group_end without ak_comm_group_start");
+    if (--g->depth > 0) return AK_OK;
+    for (i = 0; i < g->n_ccl; i++) {
+        int e = g->ccl[i]->ncclGroupEnd();
+        if (e) {
+            const char* s = g->ccl[i]->ncclGetErrorString ? g->ccl[i]->ncclGetErrorString(e) : "?";
+            _ak_group_note_error(g, _ak_err(e == _AK_NCCL_INVALID_ARGUMENT || e == _AK_NCCL_INVALID_USAGE ? AK_ERROR_INVALID_ARGUMENT : AK_ERROR_DEVICE, "ncclGroupEnd failed: %s (%d)", s, e));
+        }
+    }
+    g->n_ccl = 0;
+    _ak_unbind();
+    for (i = 0; i < g->n_waits; i++) {
+        _ak_comm_cpu_wait w = g->waits[i];
+        ak_result r = w.p2p == 1 ? _ak_comm_cpu_wait_p2p(w.sh, (_ak_comm_cpu_p2p*)w.ticket) : _ak_comm_cpu_wait_slot(w.sh, (_ak_comm_cpu_slot*)w.ticket, w.p2p - 2);
+        _ak_group_note_error(g, r);
+    }
+    g->n_waits = 0;
+    if (g->err != AK_OK) return _ak_err(g->err, "%s", g->msg);
+    return AK_OK;
+}
+
+/* Shared argument checks of every collective; then the communicator's implementation. */
+static ak_result _ak_coll_issue(const char* fn, ak_comm* c, const _ak_coll* o, ak_stream* s) {
+    size_t es, bytes;
+    ak_result r;
+    _ak_group* g;
+    if (!c) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: communicator is NULL", fn);
+    if (o->t != AK_F32 && o->t != AK_F16 && o->t != AK_BF16 && o->t != AK_I32)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: dtype %s (collectives take f32, f16, bf16, i32)", fn, ak_dtype_name(o->t));
+    if ((o->kind == _AK_COLL_ALL_REDUCE || o->kind == _AK_COLL_REDUCE_SCATTER) &&
+        o->op != AK_REDUCE_SUM && o->op != AK_REDUCE_MEAN && o->op != AK_REDUCE_MAX && o->op != AK_REDUCE_MIN)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: reduction %s (collectives take sum, mean, max, min)", fn, ak_reduce_op_name(o->op));
+    es = ak_dtype_size(o->t);
+    if (o->count > (SIZE_MAX >> 2) / es / (size_t)c->size)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: count %zu is not a plausible size", fn, o->count);
+    bytes = o->count * es;
+    if (bytes) {
+        int need_send = o->kind != _AK_COLL_RECV && (o->kind != _AK_COLL_BROADCAST || o->peer == c->rank);
+        int need_recv = o->kind != _AK_COLL_SEND;
+        if ((need_send && !o->send) || (need_recv && !o->recv))
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %s buffer is NULL (count %zu)", fn, need_send && !o->send ? "send" : "receive", o->count);
+    }
+    if ((o->kind == _AK_COLL_BROADCAST || o->kind == _AK_COLL_SEND || o->kind == _AK_COLL_RECV) && (o->peer < 0 || o->peer >= c->size))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %s %d of a communicator of %d ranks", fn, o->kind == _AK_COLL_BROADCAST ? "root" : "peer",
+                       o->peer, c->size);
+    if (s && s->ctx != c->ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: the stream belongs to another context than rank %d's", fn, c->rank);
+    r = c->impl->coll(c, o, s);
+    g = _ak_group_get();
+    if (r != AK_OK && g && g->depth > 0) _ak_group_note_error(g, r);
+    return r;
+}
+AKDEF ak_result ak_all_reduce(ak_comm* c, ak_reduce_op op, ak_dtype dtype, const void* send, void* recv, size_t count, ak_stream* stream) {
+    _ak_coll o;
+    memset(&o, 0, sizeof o);
+    o.kind = _AK_COLL_ALL_REDUCE; o.op = op; o.t = dtype; o.send = send; o.recv = recv; o.count = count;
+    return _ak_coll_issue("ak_all_reduce", c, &o, stream);
+}
+AKDEF ak_result ak_all_gather(ak_comm* c, ak_dtype dtype, const void* send, void* recv, size_t send_count, ak_stream* stream) {
+    _ak_coll o;
+    memset(&o, 0, sizeof o);
+    o.kind = _AK_COLL_ALL_GATHER; o.t = dtype; o.send = send; o.recv = recv; o.count = send_count;
+    return _ak_coll_issue("ak_all_gather", c, &o, stream);
+}
+AKDEF ak_result ak_reduce_scatter(ak_comm* c, ak_reduce_op op, ak_dtype dtype, const void* send, void* recv, size_t recv_count, ak_stream* stream) {
+    _ak_coll o;
+    memset(&o, 0, sizeof o);
+    o.kind = _AK_COLL_REDUCE_SCATTER; o.op = op; o.t = dtype; o.send = send; o.recv = recv; o.count = recv_count;
+    return _ak_coll_issue("ak_reduce_scatter", c, &o, stream);
+}
+AKDEF ak_result ak_broadcast(ak_comm* c, ak_dtype dtype, const void* send, void* recv, size_t count, int root, ak_stream* stream) {
+    _ak_coll o;
+    memset(&o, 0, sizeof o);
+    o.kind = _AK_COLL_BROADCAST; o.t = dtype; o.send = send; o.recv = recv; o.count = count; o.peer = root;
+    return _ak_coll_issue("ak_broadcast", c, &o, stream);
+}
+AKDEF ak_result ak_send(ak_comm* c, ak_dtype dtype, const void* send, size_t count, int peer, ak_stream* stream) {
+    _ak_coll o;
+    memset(&o, 0, sizeof o);
+    o.kind = _AK_COLL_SEND; o.t = dtype; o.send = send; o.count = count; o.peer = peer;
+    return _ak_coll_issue("ak_send", c, &o, stream);
+}
+AKDEF ak_result ak_recv(ak_comm* c, ak_dtype dtype, void* recv, size_t count, int peer, ak_stream* stream) {
+    _ak_coll o;
+    memset(&o, 0, sizeof o);
+    o.kind = _AK_COLL_RECV; o.t = dtype; o.recv = recv; o.count = count; o.peer = peer;
+    return _ak_coll_issue("ak_recv", c, &o, stream);
+}
+
+/* ==========================================================================
+ * >>impl:kernels  (the kernel library: host wrappers and CPU references)
+ * ========================================================================== */
+AKDEF const char* ak_prelude_source(void) { return _ak_src_prelude; }
+AKDEF const char* ak_reduce_op_name(ak_reduce_op op) {
+    static const char* n[] = { "sum", "mean", "max", "min", "argmax", "argmin" };
+    if ((int)op < 0 || (int)op >= (int)AK_REDUCE_OP_COUNT) return "?";
+    return n[op];
+}
+#ifdef AMDKIT_NO_OPS
+static void _ak_ops_destroy(ak_context* ctx) { (void)ctx; }
+#else
+/* The kernel library's sources (kernels/<family>.hip), the table of families
+ * (_ak_embedded), the constants the kernels share with the host (_AK_<NAME>
+ * for each `// >>host` block's AK_<NAME>), and the kernel interfaces that
+ * tools/akgen.c reads from the kernel signatures: _ak_kargs_<stem>, one
+ * typed argument packer per parameter list, and _ak_kernel_ifaces, every
+ * kernel's interface. Generated by `make gen`. */
+/* A CUDA tensor map (CUtensorMap: 128 opaque bytes) as a kernel's by-value
+ * parameter: the generated packers take `const _ak_tmap*` for a kernel
+ * parameter of type ak_tmap and pass it with ak_args_bytes. */
+typedef struct _ak_tmap { uint64_t opaque[16]; } _ak_tmap;
+//>#akgen library
+/* Generated by `make gen` (tools/akgen.c) from the files in kernels/ -- do not edit;
+ * edit kernels/<file>.hip and run `make gen`. One string literal per source line. */
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverlength-strings"
+#endif
 
 /* kernels/activation.hip */
 static const char _ak_src_activation[] =
@@ -3231,7 +11469,8 @@ static const char _ak_src_activation[] =
     "    case AK_UNARY_TANH: ak_unary_body<D, ak_uop_tanh>(x, y, n, p); break;\n"
     "    case AK_UNARY_SILU: ak_unary_body<D, ak_uop_silu>(x, y, n, p); break;\n"
     "    case AK_UNARY_GELU: ak_unary_body<D, ak_uop_gelu>(x, y, n, p); break;\n"
-    "    default: ak_unary_body<D, ak_uop_gelu_tanh>(x, y, n, p); break;\n"
+    "    case AK_UNARY_GELU_TANH: ak_unary_body<D, ak_uop_gelu_tanh>(x, y, n, p); break;\n"
+    "    default: break; /* AK_UNARY_NONE is a copy: the host sends it to ak_copy */\n"
     "    }\n"
     "}\n"
     "AK_KERNEL void ak_unary_f32(const float* x, float* y, ak_i64 n, int op, float param) {\n"
@@ -4266,9 +12505,11 @@ static const char _ak_src_gemm[] =
     " *\n"
     " * flags: bit 0 A transposed, 1 B transposed, 2 D/C/bias/R are f32 (else the\n"
     " * input dtype), 3 read C (beta != 0), 4 bias, 5 residual, 6 A 16-byte\n"
-    " * vectors allowed, 7 same for B, bits 8.. activation code + 1 (0: none).\n"
+    " * vectors allowed, 7 same for B, bits 8.. the activation's AK_UNARY_* code\n"
+    " * (AK_UNARY_NONE: none).\n"
     " * Batch b reads A + b sA, B + b sB, ... (blockIdx.z strides over batches). */\n"
     "\n"
+    "// >>host  the flag bits (the host builds them: amdkit.h _AK_GF_*)\n"
     "#define AK_GF_TA 1\n"
     "#define AK_GF_TB 2\n"
     "#define AK_GF_OUT32 4\n"
@@ -4277,6 +12518,8 @@ static const char _ak_src_gemm[] =
     "#define AK_GF_RES 32\n"
     "#define AK_GF_VA 64\n"
     "#define AK_GF_VB 128\n"
+    "#define AK_GF_ACT_SHIFT 8\n"
+    "// <<host\n"
     "\n"
     "/* Load a ROWS x BK tile of op(X) (rows = m for A, n for B) starting at\n"
     " * (r0, k0) into registers. kc: X is k-contiguous (element (r, k) at\n"
@@ -4371,8 +12614,8 @@ static const char _ak_src_gemm[] =
     "    if (flags & AK_GF_C)\n"
     "        v += beta * (o32 ? ((const float*)C)[(ak_i64)m * ldc + n] : DT::to(((const typename DT::T*)C)[(ak_i64)m * ldc + n]));\n"
     "    if (flags & AK_GF_BIAS) v += o32 ? ((const float*)bias)[n] : DT::to(((const typename DT::T*)bias)[n]);\n"
-    "    const int act = (flags >> 8) - 1;\n"
-    "    if (act >= 0) v = ak_uop_apply(act, v, ap);\n"
+    "    const int act = flags >> AK_GF_ACT_SHIFT;\n"
+    "    if (act != AK_UNARY_NONE) v = ak_uop_apply(act, v, ap);\n"
     "    if (flags & AK_GF_RES)\n"
     "        v += o32 ? ((const float*)R)[(ak_i64)m * ldr + n] : DT::to(((const typename DT::T*)R)[(ak_i64)m * ldr + n]);\n"
     "    if (o32) ((float*)D)[(ak_i64)m * ldd + n] = v;\n"
@@ -4848,12 +13091,15 @@ static const char _ak_src_gemm_decode[] =
     " * the epilogue.\n"
     " *\n"
     " * flags (as kernels/gemm.hip): bit 2 D / C / bias / R are f32, 3 read C,\n"
-    " * 4 bias, 5 residual, bits 8.. activation code + 1. */\n"
+    " * 4 bias, 5 residual, bits 8.. the activation's AK_UNARY_* code. */\n"
     "\n"
+    "// >>host  the flag bits (the host builds them: amdkit.h _AK_GD_*)\n"
     "#define AK_GD_OUT32 4\n"
     "#define AK_GD_C 8\n"
     "#define AK_GD_BIAS 16\n"
     "#define AK_GD_RES 32\n"
+    "#define AK_GD_ACT_SHIFT 8\n"
+    "// <<host\n"
     "\n"
     "/* One output element's epilogue (value before alpha in acc). */\n"
     "template <class DT>\n"
@@ -4864,7 +13110,7 @@ static const char _ak_src_gemm_decode[] =
     "    float v = alpha * acc;\n"
     "    if (flags & AK_GD_C) v += beta * (o32 ? ((const float*)C)[(ak_i64)m * ldc + n] : DT::to(((const T*)C)[(ak_i64)m * ldc + n]));\n"
     "    if (flags & AK_GD_BIAS) v += o32 ? ((const float*)bias)[n] : DT::to(((const T*)bias)[n]);\n"
-    "    if (flags >> 8) v = ak_uop_apply((flags >> 8) - 1, v, ap);\n"
+    "    if (flags >> AK_GD_ACT_SHIFT) v = ak_uop_apply(flags >> AK_GD_ACT_SHIFT, v, ap);\n"
     "    if (flags & AK_GD_RES) v += o32 ? ((const float*)R)[(ak_i64)m * ldr + n] : DT::to(((const T*)R)[(ak_i64)m * ldr + n]);\n"
     "    if (o32) ((float*)D)[(ak_i64)m * ldd + n] = v;\n"
     "    else ((T*)D)[(ak_i64)m * ldd + n] = DT::from(v);\n"
@@ -5112,13 +13358,17 @@ static const char _ak_src_gemm_sm90[] =
     " * parameter space); bA / bB: 1 when the operand has a batch stride, 0 when\n"
     " * one matrix serves every batch. flags: bit 2 D / C / bias / R are f32, 3\n"
     " * read C, 4 bias, 5 residual, 6 the epilogue may use 4-element vectors,\n"
-    " * bits 8.. activation code + 1 (kernels/gemm.hip's bits where they agree). */\n"
+    " * bits 8.. the activation's AK_UNARY_* code (kernels/gemm.hip's bits where\n"
+    " * they agree). */\n"
     "\n"
+    "// >>host  the flag bits (the host builds them: amdkit.h _AK_G9_*)\n"
     "#define AK_G9_OUT32 4\n"
     "#define AK_G9_C 8\n"
     "#define AK_G9_BIAS 16\n"
     "#define AK_G9_RES 32\n"
     "#define AK_G9_VEC 64\n"
+    "#define AK_G9_ACT_SHIFT 8\n"
+    "// <<host\n"
     "\n"
     "/* The tensor map: an opaque 128-byte, 64-byte-aligned CUtensorMap. */\n"
     "struct alignas(64) ak_tmap {\n"
@@ -5253,7 +13503,7 @@ static const char _ak_src_gemm_sm90[] =
     "    const bool o32 = (flags & AK_G9_OUT32) != 0;\n"
     "    if (n >= N) return;\n"
     "    const bool full = (flags & AK_G9_VEC) && n + 4 <= N;\n"
-    "    const int left = N - n, act = (flags >> 8) - 1;\n"
+    "    const int left = N - n, act = flags >> AK_G9_ACT_SHIFT;\n"
     "    float bb[4] = { 0.0f, 0.0f, 0.0f, 0.0f };\n"
     "    if (flags & AK_G9_BIAS) ak_g9_ld4<DT>(bias, n, o32, full, left, bb);\n"
     "#pragma unroll 1\n"
@@ -5269,7 +13519,7 @@ static const char _ak_src_gemm_sm90[] =
     "#pragma unroll\n"
     "            for (int j = 0; j < 4; j++) v[j] += beta * c[j];\n"
     "        }\n"
-    "        if (act >= 0) ak_g9_act<4>(act, v, ap);\n"
+    "        if (act != AK_UNARY_NONE) ak_g9_act<4>(act, v, ap);\n"
     "        if (flags & AK_G9_RES) {\n"
     "            float rr[4];\n"
     "            ak_g9_ld4<DT>(R, (ak_i64)m * ldr + n, o32, full, left, rr);\n"
@@ -7859,6 +16109,30 @@ static const struct { const char* family; const char* source; const char* kernel
       "ak_xent_f32 ak_xent_f16 ak_xent_bf16 ak_xent_small_f32 ak_xent_small_f16 ak_xent_small_bf16 ak_xent_partial ak_xent_mean" },
 };
 
+/* host constants of kernels/gemm.hip (its `// >>host` block) */
+#define _AK_GF_TA 1
+#define _AK_GF_TB 2
+#define _AK_GF_OUT32 4
+#define _AK_GF_C 8
+#define _AK_GF_BIAS 16
+#define _AK_GF_RES 32
+#define _AK_GF_VA 64
+#define _AK_GF_VB 128
+#define _AK_GF_ACT_SHIFT 8
+/* host constants of kernels/gemm_decode.hip (its `// >>host` block) */
+#define _AK_GD_OUT32 4
+#define _AK_GD_C 8
+#define _AK_GD_BIAS 16
+#define _AK_GD_RES 32
+#define _AK_GD_ACT_SHIFT 8
+/* host constants of kernels/gemm_sm90.hip (its `// >>host` block) */
+#define _AK_G9_OUT32 4
+#define _AK_G9_C 8
+#define _AK_G9_BIAS 16
+#define _AK_G9_RES 32
+#define _AK_G9_VEC 64
+#define _AK_G9_ACT_SHIFT 8
+
 /* Kernel interfaces, generated from the kernels' parameter lists above: one typed
  * packer per distinct list (_ak_kargs_<stem>; stems of the same list are #defines of
  * the first), _AK_KIF_<stem> ids, and every kernel's interface (_ak_kernel_ifaces).
@@ -7908,7 +16182,7 @@ enum {
     _AK_KIF_xent_mean = 39,
     _AK_KIF_COUNT
 };
-static const char* const _ak_kif_names[] = {
+static const char* const _ak_kernel_interface_names[] = {
     "", "unary", "attn_simt", "attn_combine", "cast", "fill", "axpy", "binary", "gemm_wgmma", "gemm_decode",
     "gemm_decode_fin", "gemm_sm90", "copy_nd", "copy_cast", "embedding", "rope", "norm", "norm_wide", "add_norm",
     "add_norm_wide", "rand_uniform", "rand_normal", "dropout", "reduce1", "reduce2", "cumsum_part", "cumsum", "topk",
@@ -7921,7 +16195,7 @@ static inline ak_args* _ak_kargs_begin(_ak_kargs* k, int iface) {
     k->a.error = 0;
     return &k->a;
 }
-/* kernels/activation.hip:34 ak_unary_f32 */
+/* kernels/activation.hip:35 ak_unary_f32 */
 static inline void _ak_kargs_unary(_ak_kargs* kargs_, const void* x, void* y, int64_t n, int32_t op, float param) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_unary);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, n); ak_args_i32(a_, op); ak_args_f32(a_, param);
@@ -7963,7 +16237,7 @@ static inline void _ak_kargs_binary(_ak_kargs* kargs_, const void* x, const void
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_binary);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, z); ak_args_i64(a_, n); ak_args_i32(a_, op);
 }
-/* kernels/gemm.hip:453 NAME (macro AK_GEMM_WGMMA) */
+/* kernels/gemm.hip:457 NAME (macro AK_GEMM_WGMMA) */
 static inline void _ak_kargs_gemm_wgmma(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t K, int64_t lda,
                                         int64_t ldb, int64_t ldc, int64_t ldd, int64_t ldr, int64_t sA, int64_t sB, int64_t sC, int64_t sD, int64_t sR, int32_t batch, float alpha, float beta,
                                         int32_t flags, float ap) {
@@ -7972,7 +16246,7 @@ static inline void _ak_kargs_gemm_wgmma(_ak_kargs* kargs_, const void* A, const 
     ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB); ak_args_i64(a_, sC); ak_args_i64(a_, sD);
     ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_decode.hip:203 NAME (macro AK_GEMM_DECODE) */
+/* kernels/gemm_decode.hip:206 NAME (macro AK_GEMM_DECODE) */
 static inline void _ak_kargs_gemm_decode(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, void* W, int32_t M, int32_t N, int32_t K,
                                          int64_t lda, int64_t ldb, int64_t ldc, int64_t ldd, int64_t ldr, int64_t sA, int64_t sB, int64_t sC, int64_t sD, int64_t sR, int32_t batch, int32_t kper,
                                          float alpha, float beta, int32_t flags, float ap) {
@@ -7981,7 +16255,7 @@ static inline void _ak_kargs_gemm_decode(_ak_kargs* kargs_, const void* A, const
     ak_args_i32(a_, K); ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB); ak_args_i64(a_, sC);
     ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_i32(a_, kper); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_decode.hip:234 NAME (macro AK_GEMM_DECODE_FIN) */
+/* kernels/gemm_decode.hip:237 NAME (macro AK_GEMM_DECODE_FIN) */
 static inline void _ak_kargs_gemm_decode_fin(_ak_kargs* kargs_, const void* W, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t splits, int64_t ldc, int64_t ldd,
                                              int64_t ldr, int64_t sC, int64_t sD, int64_t sR, int32_t batch, float alpha, float beta, int32_t flags, float ap) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_gemm_decode_fin);
@@ -7989,7 +16263,7 @@ static inline void _ak_kargs_gemm_decode_fin(_ak_kargs* kargs_, const void* W, c
     ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sC); ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta);
     ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_sm90.hip:365 NAME (macro AK_GEMM_SM90) */
+/* kernels/gemm_sm90.hip:369 NAME (macro AK_GEMM_SM90) */
 static inline void _ak_kargs_gemm_sm90(_ak_kargs* kargs_, const _ak_tmap* tA, const _ak_tmap* tB, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t K,
                                        int64_t ldc, int64_t ldd, int64_t ldr, int64_t sC, int64_t sD, int64_t sR, int32_t batch, int32_t bA, int32_t bB, float alpha, float beta, int32_t flags,
                                        float ap) {
@@ -8166,11 +16440,11 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_copy _AK_KIF_cast
 #define _ak_kargs_scale _ak_kargs_axpy   /* kernels/elementwise.hip:58 ak_scale_f32: the same list */
 #define _AK_KIF_scale _AK_KIF_axpy
-#define _ak_kargs_gemm_skinny _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:534 NAME (macro AK_GEMM_SKINNY): the same list */
+#define _ak_kargs_gemm_skinny _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:538 NAME (macro AK_GEMM_SKINNY): the same list */
 #define _AK_KIF_gemm_skinny _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_mma _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:544 NAME (macro AK_GEMM_MMA): the same list */
+#define _ak_kargs_gemm_mma _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:548 NAME (macro AK_GEMM_MMA): the same list */
 #define _AK_KIF_gemm_mma _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:548 NAME (macro AK_GEMM_SIMT): the same list */
+#define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:552 NAME (macro AK_GEMM_SIMT): the same list */
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
 #define _ak_kargs_softmax_slab _ak_kargs_softmax   /* kernels/softmax.hip:353 ak_softmax_slab_##DT (macro AK_SOFTMAX): the same list */
 #define _AK_KIF_softmax_slab _AK_KIF_softmax
@@ -8389,8203 +16663,11 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_xent_bf16", _AK_KIF_xent },
     { "ak_xent_small_bf16", _AK_KIF_xent_small },
 };
-#endif /* AMDKIT_NO_OPS */
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
-//<#akgen
+//<#akgen library
 
-/* ==========================================================================
- * >>impl:api
- * Entry points of the GPU libraries, loaded with dlopen. Each list is the one
- * place an entry point is added: it expands into the function-pointer types,
- * the fields of _ak_api and the dlsym calls. Columns:
- *   X(return type, field, (parameters), symbol, fallback symbol or NULL,
- *     required, type-checked against the real header)
- * Handle and enum types are spelled with _akT_* names: plain C types here,
- * the real header types in tests/typecheck_*.c (AK_TYPECHECK_*), so a wrong
- * hand-written prototype fails to compile there.
- * ========================================================================== */
-#ifndef AK_TYPECHECK_HIP
-typedef int _akT_hipError_t;
-typedef void* _akT_hipStream_t;
-typedef void* _akT_hipEvent_t;
-typedef void* _akT_hipModule_t;
-typedef void* _akT_hipFunction_t;
-typedef int _akT_hipMemcpyKind;
-typedef int _akT_hipDeviceAttribute_t;
-typedef int _akT_hiprtcResult;
-typedef void* _akT_hiprtcProgram;
-typedef struct { char bytes[16]; } _akT_hipUUID;
-#endif
-#ifndef AK_TYPECHECK_CUDA
-typedef int _akT_CUresult;
-typedef int _akT_CUdevice;
-typedef void* _akT_CUcontext;
-typedef void* _akT_CUstream;
-typedef void* _akT_CUevent;
-typedef void* _akT_CUmodule;
-typedef void* _akT_CUfunction;
-typedef unsigned long long _akT_CUdeviceptr;
-typedef int _akT_CUdevice_attribute;
-typedef int _akT_CUfunction_attribute;
-typedef int _akT_nvrtcResult;
-typedef void* _akT_nvrtcProgram;
-typedef struct { char bytes[16]; } _akT_CUuuid;
-typedef struct { uint64_t opaque[16]; } _akT_CUtensorMap;   /* 64-byte aligned where the driver writes it */
-typedef int _akT_CUtensorMapDataType;
-typedef int _akT_CUtensorMapInterleave;
-typedef int _akT_CUtensorMapSwizzle;
-typedef int _akT_CUtensorMapL2promotion;
-typedef int _akT_CUtensorMapFloatOOBfill;
-#endif
-/* CUtensorMapDataType / Swizzle / L2promotion values amdkit uses (tests/typecheck_cuda.c checks them) */
-#define _AK_TMAP_F16 6
-#define _AK_TMAP_F32 7
-#define _AK_TMAP_BF16 9
-#define _AK_TMAP_SWIZZLE_128B 3
-#define _AK_TMAP_L2_256B 3
-
-#define _AK_HIP_API(X) \
-    X(_akT_hipError_t, hipInit, (unsigned int flags), "hipInit", NULL, 1, 1) \
-    X(_akT_hipError_t, hipDriverGetVersion, (int* v), "hipDriverGetVersion", NULL, 1, 1) \
-    X(_akT_hipError_t, hipRuntimeGetVersion, (int* v), "hipRuntimeGetVersion", NULL, 1, 1) \
-    X(_akT_hipError_t, hipGetDeviceCount, (int* n), "hipGetDeviceCount", NULL, 1, 1) \
-    X(_akT_hipError_t, hipSetDevice, (int d), "hipSetDevice", NULL, 1, 1) \
-    X(_akT_hipError_t, hipDeviceGetName, (char* name, int len, int d), "hipDeviceGetName", NULL, 1, 1) \
-    X(_akT_hipError_t, hipDeviceGetAttribute, (int* v, _akT_hipDeviceAttribute_t a, int d), "hipDeviceGetAttribute", NULL, 1, 1) \
-    X(_akT_hipError_t, hipGetDevicePropertiesR0600, (void* props, int d), "hipGetDevicePropertiesR0600", NULL, 0, 0) \
-    X(_akT_hipError_t, hipGetDevicePropertiesLegacy, (void* props, int d), "hipGetDeviceProperties", NULL, 0, 0) \
-    X(_akT_hipError_t, hipMemGetInfo, (size_t* free_b, size_t* total_b), "hipMemGetInfo", NULL, 1, 1) \
-    X(_akT_hipError_t, hipMalloc, (void** p, size_t n), "hipMalloc", NULL, 1, 1) \
-    X(_akT_hipError_t, hipFree, (void* p), "hipFree", NULL, 1, 1) \
-    X(_akT_hipError_t, hipHostMalloc, (void** p, size_t n, unsigned int flags), "hipHostMalloc", NULL, 1, 1) \
-    X(_akT_hipError_t, hipHostFree, (void* p), "hipHostFree", NULL, 1, 1) \
-    X(_akT_hipError_t, hipMemcpy, (void* dst, const void* src, size_t n, _akT_hipMemcpyKind k), "hipMemcpy", NULL, 1, 1) \
-    X(_akT_hipError_t, hipMemcpyAsync, (void* dst, const void* src, size_t n, _akT_hipMemcpyKind k, _akT_hipStream_t s), "hipMemcpyAsync", NULL, 1, 1) \
-    X(_akT_hipError_t, hipMemsetAsync, (void* dst, int v, size_t n, _akT_hipStream_t s), "hipMemsetAsync", NULL, 1, 1) \
-    X(_akT_hipError_t, hipDeviceSynchronize, (void), "hipDeviceSynchronize", NULL, 1, 1) \
-    X(_akT_hipError_t, hipDeviceTotalMem, (size_t* n, int d), "hipDeviceTotalMem", NULL, 0, 1) \
-    X(_akT_hipError_t, hipDeviceGetPCIBusId, (char* id, int len, int d), "hipDeviceGetPCIBusId", NULL, 0, 1) \
-    X(_akT_hipError_t, hipDeviceGetUuid, (_akT_hipUUID* u, int d), "hipDeviceGetUuid", NULL, 0, 1) \
-    X(_akT_hipError_t, hipDeviceCanAccessPeer, (int* can, int d, int peer), "hipDeviceCanAccessPeer", NULL, 0, 1) \
-    X(_akT_hipError_t, hipDeviceEnablePeerAccess, (int peer, unsigned int flags), "hipDeviceEnablePeerAccess", NULL, 0, 1) \
-    X(_akT_hipError_t, hipMemcpyPeerAsync, (void* dst, int dst_dev, const void* src, int src_dev, size_t n, _akT_hipStream_t s), \
-        "hipMemcpyPeerAsync", NULL, 0, 1) \
-    X(_akT_hipError_t, hipStreamWaitEvent, (_akT_hipStream_t s, _akT_hipEvent_t e, unsigned int flags), "hipStreamWaitEvent", NULL, 0, 1) \
-    X(_akT_hipError_t, hipDeviceGetStreamPriorityRange, (int* least, int* greatest), "hipDeviceGetStreamPriorityRange", NULL, 0, 1) \
-    X(_akT_hipError_t, hipStreamCreateWithPriority, (_akT_hipStream_t* s, unsigned int flags, int prio), "hipStreamCreateWithPriority", NULL, 1, 1) \
-    X(_akT_hipError_t, hipStreamDestroy, (_akT_hipStream_t s), "hipStreamDestroy", NULL, 1, 1) \
-    X(_akT_hipError_t, hipStreamSynchronize, (_akT_hipStream_t s), "hipStreamSynchronize", NULL, 1, 1) \
-    X(_akT_hipError_t, hipEventCreateWithFlags, (_akT_hipEvent_t* e, unsigned flags), "hipEventCreateWithFlags", NULL, 1, 1) \
-    X(_akT_hipError_t, hipEventRecord, (_akT_hipEvent_t e, _akT_hipStream_t s), "hipEventRecord", NULL, 1, 1) \
-    X(_akT_hipError_t, hipEventSynchronize, (_akT_hipEvent_t e), "hipEventSynchronize", NULL, 1, 1) \
-    X(_akT_hipError_t, hipEventQuery, (_akT_hipEvent_t e), "hipEventQuery", NULL, 1, 1) \
-    X(_akT_hipError_t, hipEventElapsedTime, (float* ms, _akT_hipEvent_t a, _akT_hipEvent_t b), "hipEventElapsedTime", NULL, 1, 1) \
-    X(_akT_hipError_t, hipEventDestroy, (_akT_hipEvent_t e), "hipEventDestroy", NULL, 1, 1) \
-    X(_akT_hipError_t, hipModuleLoadData, (_akT_hipModule_t* m, const void* image), "hipModuleLoadData", NULL, 1, 1) \
-    X(_akT_hipError_t, hipModuleUnload, (_akT_hipModule_t m), "hipModuleUnload", NULL, 1, 1) \
-    X(_akT_hipError_t, hipModuleGetFunction, (_akT_hipFunction_t* f, _akT_hipModule_t m, const char* name), "hipModuleGetFunction", NULL, 1, 1) \
-    X(_akT_hipError_t, hipModuleLaunchKernel, (_akT_hipFunction_t f, unsigned int gx, unsigned int gy, unsigned int gz, \
-        unsigned int bx, unsigned int by, unsigned int bz, unsigned int shmem, _akT_hipStream_t s, void** params, void** extra), \
-        "hipModuleLaunchKernel", NULL, 1, 1) \
-    X(const char*, hipGetErrorString, (_akT_hipError_t e), "hipGetErrorString", NULL, 1, 1) \
-    X(const char*, hipGetErrorName, (_akT_hipError_t e), "hipGetErrorName", NULL, 0, 1)
-
-/* hipRTC and NVRTC share one API shape (hipRTC follows NVRTC): P is the
- * prefix (hiprtc / nvrtc), STRS the type of the header and option arrays,
- * CODE the code-object getters' word (hipRTC GetCode, NVRTC GetCUBIN). */
-#define _AK_RTC_API(X, P, STRS, CODE) \
-    X(_akT_##P##Result, P##Version, (int* major, int* minor), #P "Version", NULL, 1, 1) \
-    X(_akT_##P##Result, P##CreateProgram, (_akT_##P##Program* p, const char* src, const char* name, int nh, \
-        STRS headers, STRS include_names), #P "CreateProgram", NULL, 1, 1) \
-    X(_akT_##P##Result, P##CompileProgram, (_akT_##P##Program p, int n, STRS opts), #P "CompileProgram", NULL, 1, 1) \
-    X(_akT_##P##Result, P##GetProgramLogSize, (_akT_##P##Program p, size_t* n), #P "GetProgramLogSize", NULL, 1, 1) \
-    X(_akT_##P##Result, P##GetProgramLog, (_akT_##P##Program p, char* log), #P "GetProgramLog", NULL, 1, 1) \
-    X(_akT_##P##Result, P##Get##CODE##Size, (_akT_##P##Program p, size_t* n), #P "Get" #CODE "Size", NULL, 1, 1) \
-    X(_akT_##P##Result, P##Get##CODE, (_akT_##P##Program p, char* code), #P "Get" #CODE, NULL, 1, 1) \
-    X(_akT_##P##Result, P##DestroyProgram, (_akT_##P##Program* p), #P "DestroyProgram", NULL, 1, 1) \
-    X(const char*, P##GetErrorString, (_akT_##P##Result r), #P "GetErrorString", NULL, 1, 1)
-
-/* hipRTC: its own library on ROCm 7+, inside libamdhip64 on 5.x/6.x. */
-#define _AK_HIPRTC_API(X) _AK_RTC_API(X, hiprtc, const char**, Code)
-
-/* comgr: only to list the ISAs the installed compiler knows (optional). */
-#define _AK_COMGR_API(X) \
-    X(int, amd_comgr_get_isa_count, (size_t* n), "amd_comgr_get_isa_count", NULL, 1, 0) \
-    X(int, amd_comgr_get_isa_name, (size_t i, const char** name), "amd_comgr_get_isa_name", NULL, 1, 0)
-
-/* CUDA driver API (the versioned symbol names the headers map to). */
-#define _AK_CUDA_API(X) \
-    X(_akT_CUresult, cuInit, (unsigned int flags), "cuInit", NULL, 1, 1) \
-    X(_akT_CUresult, cuDriverGetVersion, (int* v), "cuDriverGetVersion", NULL, 1, 1) \
-    X(_akT_CUresult, cuDeviceGetCount, (int* n), "cuDeviceGetCount", NULL, 1, 1) \
-    X(_akT_CUresult, cuDeviceGet, (_akT_CUdevice* d, int ordinal), "cuDeviceGet", NULL, 1, 1) \
-    X(_akT_CUresult, cuDeviceGetName, (char* name, int len, _akT_CUdevice d), "cuDeviceGetName", NULL, 1, 1) \
-    X(_akT_CUresult, cuDeviceGetAttribute, (int* v, _akT_CUdevice_attribute a, _akT_CUdevice d), "cuDeviceGetAttribute", NULL, 1, 1) \
-    X(_akT_CUresult, cuDeviceTotalMem, (size_t* n, _akT_CUdevice d), "cuDeviceTotalMem_v2", NULL, 1, 1) \
-    X(_akT_CUresult, cuDeviceGetPCIBusId, (char* id, int len, _akT_CUdevice d), "cuDeviceGetPCIBusId", NULL, 0, 1) \
-    X(_akT_CUresult, cuDeviceGetUuid, (_akT_CUuuid* u, _akT_CUdevice d), "cuDeviceGetUuid_v2", "cuDeviceGetUuid", 0, 1) \
-    X(_akT_CUresult, cuDeviceCanAccessPeer, (int* can, _akT_CUdevice d, _akT_CUdevice peer), "cuDeviceCanAccessPeer", NULL, 0, 1) \
-    X(_akT_CUresult, cuCtxEnablePeerAccess, (_akT_CUcontext peer, unsigned int flags), "cuCtxEnablePeerAccess", NULL, 0, 1) \
-    X(_akT_CUresult, cuMemcpyPeerAsync, (_akT_CUdeviceptr dst, _akT_CUcontext dst_ctx, _akT_CUdeviceptr src, _akT_CUcontext src_ctx, \
-        size_t n, _akT_CUstream s), "cuMemcpyPeerAsync", NULL, 0, 1) \
-    X(_akT_CUresult, cuStreamWaitEvent, (_akT_CUstream s, _akT_CUevent e, unsigned int flags), "cuStreamWaitEvent", NULL, 0, 1) \
-    X(_akT_CUresult, cuDevicePrimaryCtxRetain, (_akT_CUcontext* c, _akT_CUdevice d), "cuDevicePrimaryCtxRetain", NULL, 1, 1) \
-    X(_akT_CUresult, cuDevicePrimaryCtxRelease, (_akT_CUdevice d), "cuDevicePrimaryCtxRelease_v2", NULL, 1, 1) \
-    X(_akT_CUresult, cuCtxSetCurrent, (_akT_CUcontext c), "cuCtxSetCurrent", NULL, 1, 1) \
-    X(_akT_CUresult, cuCtxSynchronize, (void), "cuCtxSynchronize", NULL, 1, 1) \
-    X(_akT_CUresult, cuCtxGetStreamPriorityRange, (int* least, int* greatest), "cuCtxGetStreamPriorityRange", NULL, 0, 1) \
-    X(_akT_CUresult, cuMemGetInfo, (size_t* free_b, size_t* total_b), "cuMemGetInfo_v2", NULL, 1, 1) \
-    X(_akT_CUresult, cuMemAlloc, (_akT_CUdeviceptr* p, size_t n), "cuMemAlloc_v2", NULL, 1, 1) \
-    X(_akT_CUresult, cuMemFree, (_akT_CUdeviceptr p), "cuMemFree_v2", NULL, 1, 1) \
-    X(_akT_CUresult, cuMemAllocHost, (void** p, size_t n), "cuMemAllocHost_v2", NULL, 1, 1) \
-    X(_akT_CUresult, cuMemFreeHost, (void* p), "cuMemFreeHost", NULL, 1, 1) \
-    X(_akT_CUresult, cuMemcpyHtoD, (_akT_CUdeviceptr dst, const void* src, size_t n), "cuMemcpyHtoD_v2", NULL, 1, 1) \
-    X(_akT_CUresult, cuMemcpyDtoH, (void* dst, _akT_CUdeviceptr src, size_t n), "cuMemcpyDtoH_v2", NULL, 1, 1) \
-    X(_akT_CUresult, cuMemcpyDtoD, (_akT_CUdeviceptr dst, _akT_CUdeviceptr src, size_t n), "cuMemcpyDtoD_v2", NULL, 1, 1) \
-    X(_akT_CUresult, cuMemcpyHtoDAsync, (_akT_CUdeviceptr dst, const void* src, size_t n, _akT_CUstream s), "cuMemcpyHtoDAsync_v2", NULL, 1, 1) \
-    X(_akT_CUresult, cuMemcpyDtoHAsync, (void* dst, _akT_CUdeviceptr src, size_t n, _akT_CUstream s), "cuMemcpyDtoHAsync_v2", NULL, 1, 1) \
-    X(_akT_CUresult, cuMemcpyDtoDAsync, (_akT_CUdeviceptr dst, _akT_CUdeviceptr src, size_t n, _akT_CUstream s), "cuMemcpyDtoDAsync_v2", NULL, 1, 1) \
-    X(_akT_CUresult, cuMemsetD8Async, (_akT_CUdeviceptr dst, unsigned char v, size_t n, _akT_CUstream s), "cuMemsetD8Async", NULL, 1, 1) \
-    X(_akT_CUresult, cuStreamCreateWithPriority, (_akT_CUstream* s, unsigned int flags, int prio), "cuStreamCreateWithPriority", NULL, 1, 1) \
-    X(_akT_CUresult, cuStreamDestroy, (_akT_CUstream s), "cuStreamDestroy_v2", NULL, 1, 1) \
-    X(_akT_CUresult, cuStreamSynchronize, (_akT_CUstream s), "cuStreamSynchronize", NULL, 1, 1) \
-    X(_akT_CUresult, cuEventCreate, (_akT_CUevent* e, unsigned int flags), "cuEventCreate", NULL, 1, 1) \
-    X(_akT_CUresult, cuEventRecord, (_akT_CUevent e, _akT_CUstream s), "cuEventRecord", NULL, 1, 1) \
-    X(_akT_CUresult, cuEventSynchronize, (_akT_CUevent e), "cuEventSynchronize", NULL, 1, 1) \
-    X(_akT_CUresult, cuEventQuery, (_akT_CUevent e), "cuEventQuery", NULL, 1, 1) \
-    X(_akT_CUresult, cuEventElapsedTime, (float* ms, _akT_CUevent a, _akT_CUevent b), "cuEventElapsedTime_v2", "cuEventElapsedTime", 1, 1) \
-    X(_akT_CUresult, cuEventDestroy, (_akT_CUevent e), "cuEventDestroy_v2", NULL, 1, 1) \
-    X(_akT_CUresult, cuModuleLoadData, (_akT_CUmodule* m, const void* image), "cuModuleLoadData", NULL, 1, 1) \
-    X(_akT_CUresult, cuModuleUnload, (_akT_CUmodule m), "cuModuleUnload", NULL, 1, 1) \
-    X(_akT_CUresult, cuModuleGetFunction, (_akT_CUfunction* f, _akT_CUmodule m, const char* name), "cuModuleGetFunction", NULL, 1, 1) \
-    X(_akT_CUresult, cuFuncSetAttribute, (_akT_CUfunction f, _akT_CUfunction_attribute a, int v), "cuFuncSetAttribute", NULL, 0, 1) \
-    X(_akT_CUresult, cuLaunchKernel, (_akT_CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, \
-        unsigned int bx, unsigned int by, unsigned int bz, unsigned int shmem, _akT_CUstream s, void** params, void** extra), \
-        "cuLaunchKernel", NULL, 1, 1) \
-    X(_akT_CUresult, cuTensorMapEncodeTiled, (_akT_CUtensorMap* map, _akT_CUtensorMapDataType dtype, uint32_t rank, void* addr, \
-        const uint64_t* dims, const uint64_t* strides, const uint32_t* box, const uint32_t* elem_strides, \
-        _akT_CUtensorMapInterleave interleave, _akT_CUtensorMapSwizzle swizzle, _akT_CUtensorMapL2promotion l2, \
-        _akT_CUtensorMapFloatOOBfill oob), "cuTensorMapEncodeTiled", NULL, 0, 1) \
-    X(_akT_CUresult, cuGetErrorString, (_akT_CUresult r, const char** s), "cuGetErrorString", NULL, 1, 1) \
-    X(_akT_CUresult, cuGetErrorName, (_akT_CUresult r, const char** s), "cuGetErrorName", NULL, 0, 1)
-
-/* NVRTC: the shared shape, and the list of the architectures it compiles for (optional). */
-#define _AK_NVRTC_API(X) \
-    _AK_RTC_API(X, nvrtc, const char* const*, CUBIN) \
-    X(_akT_nvrtcResult, nvrtcGetNumSupportedArchs, (int* n), "nvrtcGetNumSupportedArchs", NULL, 0, 1) \
-    X(_akT_nvrtcResult, nvrtcGetSupportedArchs, (int* archs), "nvrtcGetSupportedArchs", NULL, 0, 1)
-
-/* NCCL (cuda) and RCCL (hip): the same C API and symbol names. The stream is
- * a cudaStream_t (== CUstream) for NCCL and a hipStream_t for RCCL. */
-#ifndef AK_TYPECHECK_CCL
-typedef int _akT_ncclResult_t;
-typedef void* _akT_ncclComm_t;
-typedef struct { char internal[128]; } _akT_ncclUniqueId;  /* NCCL_UNIQUE_ID_BYTES */
-typedef int _akT_ncclDataType_t;
-typedef int _akT_ncclRedOp_t;
-typedef void* _akT_cclStream_t;
-#endif
-#define _AK_CCL_API(X) \
-    X(_akT_ncclResult_t, ncclGetVersion, (int* v), "ncclGetVersion", NULL, 1, 1) \
-    X(_akT_ncclResult_t, ncclGetUniqueId, (_akT_ncclUniqueId* id), "ncclGetUniqueId", NULL, 1, 1) \
-    X(_akT_ncclResult_t, ncclCommInitRank, (_akT_ncclComm_t* c, int n, _akT_ncclUniqueId id, int rank), "ncclCommInitRank", NULL, 1, 1) \
-    X(_akT_ncclResult_t, ncclCommDestroy, (_akT_ncclComm_t c), "ncclCommDestroy", NULL, 1, 1) \
-    X(_akT_ncclResult_t, ncclCommAbort, (_akT_ncclComm_t c), "ncclCommAbort", NULL, 1, 1) \
-    X(_akT_ncclResult_t, ncclCommGetAsyncError, (_akT_ncclComm_t c, _akT_ncclResult_t* e), "ncclCommGetAsyncError", NULL, 0, 1) \
-    X(_akT_ncclResult_t, ncclAllReduce, (const void* s, void* r, size_t n, _akT_ncclDataType_t t, _akT_ncclRedOp_t op, \
-        _akT_ncclComm_t c, _akT_cclStream_t st), "ncclAllReduce", NULL, 1, 1) \
-    X(_akT_ncclResult_t, ncclAllGather, (const void* s, void* r, size_t send_count, _akT_ncclDataType_t t, \
-        _akT_ncclComm_t c, _akT_cclStream_t st), "ncclAllGather", NULL, 1, 1) \
-    X(_akT_ncclResult_t, ncclReduceScatter, (const void* s, void* r, size_t recv_count, _akT_ncclDataType_t t, _akT_ncclRedOp_t op, \
-        _akT_ncclComm_t c, _akT_cclStream_t st), "ncclReduceScatter", NULL, 1, 1) \
-    X(_akT_ncclResult_t, ncclBroadcast, (const void* s, void* r, size_t n, _akT_ncclDataType_t t, int root, \
-        _akT_ncclComm_t c, _akT_cclStream_t st), "ncclBroadcast", NULL, 1, 1) \
-    X(_akT_ncclResult_t, ncclSend, (const void* s, size_t n, _akT_ncclDataType_t t, int peer, _akT_ncclComm_t c, _akT_cclStream_t st), \
-        "ncclSend", NULL, 1, 1) \
-    X(_akT_ncclResult_t, ncclRecv, (void* r, size_t n, _akT_ncclDataType_t t, int peer, _akT_ncclComm_t c, _akT_cclStream_t st), \
-        "ncclRecv", NULL, 1, 1) \
-    X(_akT_ncclResult_t, ncclGroupStart, (void), "ncclGroupStart", NULL, 1, 1) \
-    X(_akT_ncclResult_t, ncclGroupEnd, (void), "ncclGroupEnd", NULL, 1, 1) \
-    X(const char*, ncclGetErrorString, (_akT_ncclResult_t r), "ncclGetErrorString", NULL, 1, 1) \
-    X(const char*, ncclGetLastError, (_akT_ncclComm_t c), "ncclGetLastError", NULL, 0, 1)
-
-/* NCCL / RCCL enum values (checked against nccl.h and rccl.h in tests/typecheck_ccl.c). */
-enum { _AK_NCCL_I32 = 2, _AK_NCCL_F16 = 6, _AK_NCCL_F32 = 7, _AK_NCCL_BF16 = 9,
-       _AK_NCCL_SUM = 0, _AK_NCCL_MAX = 2, _AK_NCCL_MIN = 3, _AK_NCCL_AVG = 4,
-       _AK_NCCL_INVALID_ARGUMENT = 4, _AK_NCCL_INVALID_USAGE = 5, _AK_NCCL_ID_BYTES = 128 };
-
-/* Function-pointer types: _ak_pfn_<name>. */
-#define _AK_X_PFN(ret, name, params, sym, sym2, req, chk) typedef ret (*_ak_pfn_##name) params;
-_AK_HIP_API(_AK_X_PFN)
-_AK_HIPRTC_API(_AK_X_PFN)
-_AK_COMGR_API(_AK_X_PFN)
-_AK_CUDA_API(_AK_X_PFN)
-_AK_NVRTC_API(_AK_X_PFN)
-_AK_CCL_API(_AK_X_PFN)
-#undef _AK_X_PFN
-
-/* One table per context (volk style): never globals named like the API. */
-#define _AK_X_FIELD(ret, name, params, sym, sym2, req, chk) _ak_pfn_##name name;
-typedef struct _ak_api {
-    void* lib_hip;      /* libamdhip64 */
-    void* lib_hiprtc;   /* libhiprtc, or == lib_hip when hipRTC lives inside it */
-    void* lib_comgr;
-    void* lib_cuda;     /* libcuda */
-    void* lib_nvrtc;    /* libnvrtc */
-    void* lib_ccl;      /* libnccl (cuda) / librccl (hip): loaded on first use by a communicator (>>impl:multi) */
-    char ccl_path[512];
-    int ccl_version;    /* ncclGetVersion: 22809 = 2.28.9 */
-    char hip_path[256], hiprtc_path[256], cuda_path[256], nvrtc_path[256];
-    char hip_how[200], hiprtc_how[200];  /* why that file: "ROCM_PATH=/opt/rocm-6.4.0", "the loader path" */
-    int hip_runtime_version;        /* e.g. 50221153 */
-    int hiprtc_major, hiprtc_minor;
-    char hiprtc_version[32];        /* "6.4.43484": from the library file (hiprtcVersion says 9.0 on Debian's 5.2 and 6.4) */
-    char comgr_path[256];
-    int nvrtc_major, nvrtc_minor;
-    char nvrtc_include[300];        /* "-I<cuda>/include" or "" (found once at load) */
-    char ok_targets[16][64];        /* targets already checked with the compiler (guarded by the context lock) */
-    int n_ok_targets;
-    _AK_HIP_API(_AK_X_FIELD)
-    _AK_HIPRTC_API(_AK_X_FIELD)
-    _AK_COMGR_API(_AK_X_FIELD)
-    _AK_CUDA_API(_AK_X_FIELD)
-    _AK_NVRTC_API(_AK_X_FIELD)
-    _AK_CCL_API(_AK_X_FIELD)
-} _ak_api;
-#undef _AK_X_FIELD
-
-/* Resolve every symbol of one list from `lib`; the first missing required one
- * is named in `missing` (returns 0). Optional ones stay NULL. */
-#define _AK_X_RESOLVE(ret, name, params, sym, sym2, req, chk) \
-    _ak_dlsym(lib, sym, &api->name); \
-    if (!api->name && (sym2)) _ak_dlsym(lib, (const char*)(sym2), &api->name); \
-    if (!api->name && (req) && !missing[0]) _ak_copy(missing, cap, sym);
-/* _ak_resolve_<lib>: every entry point of one X-macro list; 0 and the first missing required symbol if one is absent */
-#define _AK_RESOLVER(fn, LIST) \
-    static int fn(_ak_api* api, void* lib, char* missing, size_t cap) { missing[0] = 0; LIST(_AK_X_RESOLVE) return missing[0] == 0; }
-_AK_RESOLVER(_ak_resolve_hip, _AK_HIP_API)
-_AK_RESOLVER(_ak_resolve_hiprtc, _AK_HIPRTC_API)
-_AK_RESOLVER(_ak_resolve_comgr, _AK_COMGR_API)
-_AK_RESOLVER(_ak_resolve_cuda, _AK_CUDA_API)
-_AK_RESOLVER(_ak_resolve_nvrtc, _AK_NVRTC_API)
-_AK_RESOLVER(_ak_resolve_ccl, _AK_CCL_API)
-#undef _AK_RESOLVER
-#undef _AK_X_RESOLVE
-
-/* Try library names in order; on failure `why` lists every name tried. */
-static void* _ak_dlopen_first(const char* const* names, char* path, size_t path_cap, char* why, size_t why_cap) {
-    int i;
-    for (i = 0; names[i]; i++) {
-        void* h = _ak_dlopen(names[i]);
-        if (h) { _ak_copy(path, path_cap, names[i]); return h; }
-    }
-    _ak_copy(why, why_cap, "");
-    for (i = 0; names[i]; i++) _ak_appendf(why, why_cap, "%s%s", i ? ", " : "", names[i]);
-    _ak_appendf(why, why_cap, " not found");
-    return NULL;
-}
-
-static const char* const _ak_hip_names[] = {
-    "libamdhip64.so.7", "libamdhip64.so.6", "libamdhip64.so.5", "libamdhip64.so", NULL };
-static const char* const _ak_hiprtc_names[] = {
-    "libhiprtc.so.7", "libhiprtc.so.6", "libhiprtc.so.5", "libhiprtc.so", NULL };
-static const char* const _ak_comgr_names[] = {
-    "libamd_comgr.so.3", "libamd_comgr.so.2", "libamd_comgr.so", NULL };
-static const char* const _ak_cuda_names[] = { "libcuda.so.1", "libcuda.so", NULL };
-static const char* const _ak_nvrtc_names[] = {
-    "libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so",
-    "/usr/local/cuda/lib64/libnvrtc.so.13", "/usr/local/cuda/lib64/libnvrtc.so.12",
-    "/usr/local/cuda/lib64/libnvrtc.so", NULL };
-
-/* ROCm libraries are looked for where ROCm users expect them, in this order:
- * $ROCM_PATH/lib, $HIP_PATH/lib, /opt/rocm/lib, /opt/rocm-<version>/lib
- * (newest version first), then the loader path (LD_LIBRARY_PATH, ld.so.cache:
- * distributions install ROCm in /usr/lib). `how` says which rule found it. */
-static int _ak_cmp_ver_desc(const void* a, const void* b) {
-    return strverscmp(*(const char* const*)b, *(const char* const*)a);
-}
-static void* _ak_dlopen_rocm(const char* const* names, char* path, size_t path_cap, char* why, size_t why_cap,
-                             char* how, size_t how_cap) {
-    char dirs[12][300], hows[12][200], tried[600];
-    int nd = 0, i, j;
-    const char* v;
-    glob_t g;
-    void* h;
-    if ((v = _ak_getenv("ROCM_PATH")) != NULL && *v && strlen(v) < 280) {
-        _ak_fmt(dirs[nd], sizeof dirs[0], "%s/lib", v); _ak_fmt(hows[nd], sizeof hows[0], "ROCM_PATH=%s", v); nd++;
-    }
-    if ((v = _ak_getenv("HIP_PATH")) != NULL && *v && strlen(v) < 280) {
-        _ak_fmt(dirs[nd], sizeof dirs[0], "%s/lib", v); _ak_fmt(hows[nd], sizeof hows[0], "HIP_PATH=%s", v); nd++;
-    }
-    _ak_copy(dirs[nd], sizeof dirs[0], "/opt/rocm/lib"); _ak_copy(hows[nd], sizeof hows[0], "/opt/rocm"); nd++;
-    memset(&g, 0, sizeof g);
-    if (glob("/opt/rocm-*/lib", GLOB_NOSORT | GLOB_ONLYDIR, NULL, &g) == 0) {
-        qsort(g.gl_pathv, g.gl_pathc, sizeof g.gl_pathv[0], _ak_cmp_ver_desc);
-        for (i = 0; i < (int)g.gl_pathc && nd < 12; i++) {
-            if (strlen(g.gl_pathv[i]) >= sizeof dirs[0] - 40) continue;
-            _ak_copy(dirs[nd], sizeof dirs[0], g.gl_pathv[i]);
-            _ak_fmt(hows[nd], sizeof hows[0], "%s, the newest /opt/rocm-* with it", g.gl_pathv[i]);
-            nd++;
-        }
-    }
-    globfree(&g);
-    tried[0] = 0;
-    for (i = 0; i < nd; i++) {
-        struct stat st;
-        if (stat(dirs[i], &st) != 0 || !S_ISDIR(st.st_mode)) continue;
-        _ak_appendf(tried, sizeof tried, "%s%s", tried[0] ? ", " : "", dirs[i]);
-        for (j = 0; names[j]; j++) {
-            char f[400];
-            _ak_fmt(f, sizeof f, "%s/%s", dirs[i], names[j]);
-            if (access(f, F_OK) != 0 || (h = _ak_dlopen(f)) == NULL) continue;
-            _ak_copy(path, path_cap, f);
-            _ak_copy(how, how_cap, hows[i]);
-            return h;
-        }
-    }
-    h = _ak_dlopen_first(names, path, path_cap, why, why_cap);
-    if (h) {
-        _ak_fmt(how, how_cap, "the loader path (%s%s)", tried[0] ? "not in " : "no ROCM_PATH, HIP_PATH or /opt/rocm*", tried);
-        return h;
-    }
-    if (tried[0]) _ak_appendf(why, why_cap, " (looked in %s and on the loader path)", tried);
-    else _ak_appendf(why, why_cap, " (no ROCM_PATH, HIP_PATH or /opt/rocm*; looked on the loader path)");
-    return NULL;
-}
-
-/* Load the HIP runtime into api. 0 on failure with the reason in why. */
-/* Open the first library of `names` into *lib and resolve its entry points;
- * 0 with the reason in why. `any_sym` locates the file for the device info. */
-typedef int (*_ak_resolve_fn)(_ak_api* api, void* lib, char* missing, size_t cap);
-static int _ak_load_lib(_ak_api* api, void** lib, const char* const* names, char* path, size_t path_cap,
-                        _ak_resolve_fn resolve, const char* what, const char* any_sym, char* why, size_t cap, char* how, size_t how_cap) {
-    char missing[128];
-    *lib = how ? _ak_dlopen_rocm(names, path, path_cap, why, cap, how, how_cap) : _ak_dlopen_first(names, path, path_cap, why, cap);
-    if (!*lib) return 0;
-    if (!resolve(api, *lib, missing, sizeof missing)) {
-        _ak_fmt(why, cap, "%s lacks %s (%s too old)", path, missing, what);
-        dlclose(*lib);
-        *lib = NULL;
-        return 0;
-    }
-    _ak_dlpath(*lib, any_sym, path, path_cap);
-    return 1;
-}
-
-/* The loaders' first step: under AMDKIT_NO_HIP / AMDKIT_NO_CUDA they refuse, saying why. */
-#define _AK_COMPILED_OUT(api, why, cap, flag) do { (void)(api); _ak_copy(why, cap, "compiled out (" flag ")"); return 0; } while (0)
-#ifdef AMDKIT_NO_HIP
-#define _AK_NO_HIP_LOADER(api, why, cap) _AK_COMPILED_OUT(api, why, cap, "AMDKIT_NO_HIP")
-#else
-#define _AK_NO_HIP_LOADER(api, why, cap) ((void)0)
-#endif
-#ifdef AMDKIT_NO_CUDA
-#define _AK_NO_CUDA_LOADER(api, why, cap) _AK_COMPILED_OUT(api, why, cap, "AMDKIT_NO_CUDA")
-#else
-#define _AK_NO_CUDA_LOADER(api, why, cap) ((void)0)
-#endif
-static int _ak_load_hip_runtime(_ak_api* api, char* why, size_t cap) {
-    _AK_NO_HIP_LOADER(api, why, cap);
-    if (api->lib_hip) return 1;
-    if (!_ak_load_lib(api, &api->lib_hip, _ak_hip_names, api->hip_path, sizeof api->hip_path, _ak_resolve_hip,
-                      "HIP runtime", "hipInit", why, cap, api->hip_how, sizeof api->hip_how))
-        return 0;
-    api->hipRuntimeGetVersion(&api->hip_runtime_version);
-    return 1;
-}
-/* Load hipRTC (own library on ROCm 7, else inside libamdhip64). */
-static int _ak_load_hiprtc(_ak_api* api, char* why, size_t cap) {
-    _AK_NO_HIP_LOADER(api, why, cap);
-    char missing[128], why2[512];
-    if (api->lib_hiprtc) return 1;
-    if (!_ak_load_lib(api, &api->lib_hiprtc, _ak_hiprtc_names, api->hiprtc_path, sizeof api->hiprtc_path, _ak_resolve_hiprtc,
-                      "hipRTC", "hiprtcCreateProgram", why2, sizeof why2, api->hiprtc_how, sizeof api->hiprtc_how)) {
-        if (!_ak_load_hip_runtime(api, why, cap)) {
-            char rt[512];
-            _ak_copy(rt, sizeof rt, why);
-            _ak_fmt(why, cap, "hipRTC: %s; HIP runtime: %s", why2, rt);
-            return 0;
-        }
-        if (!_ak_resolve_hiprtc(api, api->lib_hip, missing, sizeof missing)) {
-            _ak_fmt(why, cap, "hipRTC: %s, and %s lacks %s", why2, api->hip_path, missing);
-            return 0;
-        }
-        api->lib_hiprtc = api->lib_hip;
-        _ak_fmt(api->hiprtc_how, sizeof api->hiprtc_how, "inside the HIP runtime (no libhiprtc.so; ROCm 5/6 layout), found via %s", api->hip_how);
-    }
-    _ak_dlpath(api->lib_hiprtc, "hiprtcCreateProgram", api->hiprtc_path, sizeof api->hiprtc_path);
-    api->hiprtcVersion(&api->hiprtc_major, &api->hiprtc_minor);
-    {
-        /* The version is the library file's ("libhiprtc.so.6.4.43484", hipRTC inside
-         * "libamdhip64.so.5.2.21153"): hiprtcVersion reports 9.0 on Debian's ROCm 5.2
-         * and 6.4 alike. Else the HIP runtime's (60443484 = 6.4.43484). */
-        char rp[4096];
-        const char *base, *so;
-        int maj = 0, min = 0;
-        api->hiprtc_version[0] = 0;
-        if (realpath(api->hiprtc_path, rp) && (base = strrchr(rp, '/')) != NULL && (so = strstr(base, ".so.")) != NULL &&
-            sscanf(so + 4, "%d.%d", &maj, &min) == 2)
-            _ak_copy(api->hiprtc_version, sizeof api->hiprtc_version, so + 4);
-        else if (_ak_load_hip_runtime(api, why2, sizeof why2) && api->hip_runtime_version > 0) {
-            maj = api->hip_runtime_version / 10000000;
-            min = api->hip_runtime_version / 100000 % 100;
-            _ak_fmt(api->hiprtc_version, sizeof api->hiprtc_version, "%d.%d.%d", maj, min, api->hip_runtime_version % 100000);
-        }
-        if (api->hiprtc_version[0]) { api->hiprtc_major = maj; api->hiprtc_minor = min; }
-        else _ak_fmt(api->hiprtc_version, sizeof api->hiprtc_version, "%d.%d", api->hiprtc_major, api->hiprtc_minor);
-    }
-    if (!api->lib_comgr) {
-        char w[256];
-        /* the comgr hipRTC itself loaded, if any; else the newest installed */
-        api->lib_comgr = _ak_dlopen_first(_ak_comgr_names, api->comgr_path, sizeof api->comgr_path, w, sizeof w);
-        if (api->lib_comgr && !_ak_resolve_comgr(api, api->lib_comgr, missing, sizeof missing)) {
-            api->amd_comgr_get_isa_count = NULL;
-            api->amd_comgr_get_isa_name = NULL;
-        }
-        if (api->lib_comgr) _ak_dlpath(api->lib_comgr, "amd_comgr_get_isa_count", api->comgr_path, sizeof api->comgr_path);
-    }
-    return 1;
-}
-static int _ak_load_cuda_driver(_ak_api* api, char* why, size_t cap) {
-    _AK_NO_CUDA_LOADER(api, why, cap);
-    if (api->lib_cuda) return 1;
-    return _ak_load_lib(api, &api->lib_cuda, _ak_cuda_names, api->cuda_path, sizeof api->cuda_path, _ak_resolve_cuda,
-                        "driver", "cuInit", why, cap, NULL, 0);
-}
-static int _ak_load_nvrtc(_ak_api* api, char* why, size_t cap) {
-    _AK_NO_CUDA_LOADER(api, why, cap);
-    if (api->lib_nvrtc) return 1;
-    if (!_ak_load_lib(api, &api->lib_nvrtc, _ak_nvrtc_names, api->nvrtc_path, sizeof api->nvrtc_path, _ak_resolve_nvrtc,
-                      "NVRTC", "nvrtcVersion", why, cap, NULL, 0))
-        return 0;
-    api->nvrtcVersion(&api->nvrtc_major, &api->nvrtc_minor);
-    {
-        /* CUDA's include/ (cuda_fp16.h and friends): next to NVRTC's lib/, else $CUDA_PATH, else /usr/local/cuda */
-        char dir[300];
-        struct stat st;
-        char* sl;
-        const char* cp = _ak_getenv("CUDA_PATH");
-        api->nvrtc_include[0] = 0;
-        _ak_copy(dir, sizeof dir, api->nvrtc_path);
-        if ((sl = strrchr(dir, '/')) != NULL) { *sl = 0; if ((sl = strrchr(dir, '/')) != NULL) *sl = 0; }
-        _ak_appendf(dir, sizeof dir, "/include");
-        if (!(stat(dir, &st) == 0 && S_ISDIR(st.st_mode))) {
-            _ak_fmt(dir, sizeof dir, "%s/include", cp ? cp : "/usr/local/cuda");
-            if (!(stat(dir, &st) == 0 && S_ISDIR(st.st_mode))) dir[0] = 0;
-        }
-        if (dir[0]) _ak_fmt(api->nvrtc_include, sizeof api->nvrtc_include, "-I%s", dir);
-    }
-    return 1;
-}
-/* NCCL / RCCL: the loader path first, then the folders where toolkits and
- * Python wheels put them (PyTorch's wheels ship libnccl.so.2 under
- * site-packages/nvidia/nccl/lib, ROCm builds of PyTorch librccl under
- * torch/lib). Patterns are expanded with glob(); `why` lists every place. */
-static int _ak_load_ccl(_ak_api* api, int rccl, char* why, size_t cap) {
-    enum { MAXC = 64 };
-    const char* lib = rccl ? "librccl.so.1" : "libnccl.so.2";
-    const char* const py_sub[] = { rccl ? "torch/lib/librccl.so.1" : "nvidia/nccl/lib/libnccl.so.2",
-                                   rccl ? "torch/lib/librccl.so" : "torch/lib/libnccl.so.2", NULL };
-    char pats[MAXC][512], names_buf[MAXC][512], w[512];
-    const char* names[MAXC + 1];
-    int np = 0, nn = 0, i, j;
-    const char *path = getenv("PATH"), *e;
-    if (api->lib_ccl) return 1;
-#define _AK_PAT(...) do { if (np < MAXC) { _ak_fmt(pats[np], sizeof pats[np], __VA_ARGS__); np++; } } while (0)
-    _AK_PAT("%s", lib);
-    _AK_PAT("%s", rccl ? "librccl.so" : "libnccl.so");
-    if (rccl) {
-        if ((e = _ak_getenv("ROCM_PATH")) != NULL) _AK_PAT("%s/lib/librccl.so.1", e);
-        _AK_PAT("/opt/rocm/lib/librccl.so.1");
-        _AK_PAT("/usr/lib/x86_64-linux-gnu/librccl.so.1");
-    } else {
-        if ((e = _ak_getenv("CUDA_PATH")) != NULL) _AK_PAT("%s/lib64/libnccl.so.2", e);
-        _AK_PAT("/usr/local/cuda/lib64/libnccl.so.2");
-        _AK_PAT("/usr/local/cuda-*/lib64/libnccl.so.2");
-    }
-    /* Python environments: each PATH entry ending in /bin (virtual envs, conda), then the usual prefixes */
-    for (i = 0; py_sub[i]; i++) {
-        const char* p = path;
-        while (p && *p) {
-            size_t n = strcspn(p, ":");
-            if (n > 4 && n < 400 && !strncmp(p + n - 4, "/bin", 4)) {
-                _AK_PAT("%.*s/lib/python3*/site-packages/%s", (int)(n - 4), p, py_sub[i]);
-                _AK_PAT("%.*s/lib/python3*/dist-packages/%s", (int)(n - 4), p, py_sub[i]);
-            }
-            p += n;
-            if (*p == ':') p++;
-        }
-        if ((e = _ak_getenv("VIRTUAL_ENV")) != NULL) _AK_PAT("%s/lib/python3*/site-packages/%s", e, py_sub[i]);
-        if ((e = _ak_getenv("CONDA_PREFIX")) != NULL) _AK_PAT("%s/lib/python3*/site-packages/%s", e, py_sub[i]);
-        if ((e = _ak_getenv("HOME")) != NULL) _AK_PAT("%s/.local/lib/python3*/site-packages/%s", e, py_sub[i]);
-        _AK_PAT("/usr/local/lib/python3*/dist-packages/%s", py_sub[i]);
-        _AK_PAT("/usr/lib/python3/dist-packages/%s", py_sub[i]);
-    }
-#undef _AK_PAT
-    /* drop repeated patterns (PATH often names a folder twice) */
-    for (i = 0; i < np; i++)
-        for (j = 0; j < i; j++)
-            if (pats[j][0] && !strcmp(pats[i], pats[j])) { pats[i][0] = 0; break; }
-    for (i = 0; i < np && nn < MAXC; i++) {
-        glob_t g;
-        size_t k;
-        if (!pats[i][0]) continue;
-        if (!strchr(pats[i], '/')) { _ak_copy(names_buf[nn], sizeof names_buf[nn], pats[i]); names[nn] = names_buf[nn]; nn++; continue; }
-        if (glob(pats[i], 0, NULL, &g) != 0) continue;
-        for (k = 0; k < g.gl_pathc && nn < MAXC; k++) {
-            _ak_copy(names_buf[nn], sizeof names_buf[nn], g.gl_pathv[k]);
-            names[nn] = names_buf[nn];
-            nn++;
-        }
-        globfree(&g);
-    }
-    names[nn] = NULL;
-    if (rccl) {
-        /* the ROCm folders first (ROCM_PATH, HIP_PATH, /opt/rocm*), as for the HIP runtime */
-        static const char* const rn[] = { "librccl.so.1", "librccl.so", NULL };
-        char how[256];
-        if (_ak_load_lib(api, &api->lib_ccl, rn, api->ccl_path, sizeof api->ccl_path, _ak_resolve_ccl, "RCCL", "ncclGetVersion",
-                         w, sizeof w, how, sizeof how)) {
-            api->ncclGetVersion(&api->ccl_version);
-            return 1;
-        }
-        if (strstr(w, " lacks ")) { _ak_copy(why, cap, w); return 0; }
-    }
-    if (!_ak_load_lib(api, &api->lib_ccl, names, api->ccl_path, sizeof api->ccl_path, _ak_resolve_ccl,
-                      rccl ? "RCCL" : "NCCL", "ncclGetVersion", w, sizeof w, NULL, 0)) {
-        if (strstr(w, " lacks ")) { _ak_copy(why, cap, w); return 0; }
-        _ak_fmt(why, cap, "%s (%s) not found; looked on the loader path (LD_LIBRARY_PATH, ldconfig) and in:", lib,
-                rccl ? "RCCL" : "NCCL");
-        for (i = 2; i < np; i++) if (pats[i][0]) _ak_appendf(why, cap, " %s", pats[i]);
-        return 0;
-    }
-    api->ncclGetVersion(&api->ccl_version);
-    return 1;
-}
-static void _ak_api_close(_ak_api* api) {
-    if (!api) return;
-    /* Libraries stay loaded: unloading GPU runtimes at exit is a known source
-     * of crashes (their atexit handlers run after dlclose). */
-    _ak_dealloc(api);
-}
-
-/* Attribute numbers and constants used without the headers (checked in tests/typecheck_*.c). */
-enum { _AK_HIP_ATTR_CLOCK = 5, _AK_HIP_ATTR_L2 = 19, _AK_HIP_ATTR_BUS_WIDTH = 59, _AK_HIP_ATTR_MEM_CLOCK = 60,
-       _AK_HIP_ATTR_MP_COUNT = 63, _AK_HIP_ATTR_SHMEM_PER_BLOCK = 74, _AK_HIP_ATTR_TOTAL_MEM = 84,
-       _AK_HIP_ATTR_WARP = 87, _AK_HIP_ATTR_MAX_BLOCK_X = 26, _AK_HIP_ATTR_MAX_GRID_X = 29,
-       _AK_HIP_ATTR_MAX_THREADS = 56 };
-enum { _AK_CU_ATTR_SHMEM_PER_BLOCK = 8, _AK_CU_ATTR_WARP = 10, _AK_CU_ATTR_CLOCK = 13, _AK_CU_ATTR_MP_COUNT = 16,
-       _AK_CU_ATTR_MEM_CLOCK = 36, _AK_CU_ATTR_BUS_WIDTH = 37, _AK_CU_ATTR_L2 = 38, _AK_CU_ATTR_CC_MAJOR = 75,
-       _AK_CU_ATTR_CC_MINOR = 76, _AK_CU_ATTR_SHMEM_OPTIN = 97, _AK_CU_FUNC_MAX_DYN_SHMEM = 8,
-       _AK_CU_ATTR_MAX_THREADS = 1, _AK_CU_ATTR_MAX_BLOCK_X = 2, _AK_CU_ATTR_MAX_GRID_X = 5 }; /* y, z follow x */
-/* hipDeviceProp_t: where gcnArchName lives (x86-64). */
-enum { _AK_HIP_PROPS_R0600_ARCH_OFFSET = 1160, _AK_HIP_PROPS_R0000_ARCH_OFFSET = 396, _AK_HIP_PROPS_BYTES = 8192 };
-#ifndef AK_TYPECHECK_ONLY /* tests/typecheck_*.c stop after the entry-point lists */
-/* ==========================================================================
- * >>impl:arch       architecture table rows (with sources)
- * ==========================================================================
- *
- * Conventions of the numbers in the table:
- * - One row per compiler target (gfxNNN / sm_NN). Figures are those of the
- *   row's FLAGSHIP product (named first in `source`), at its peak BOOST /
- *   peak engine clock, as the vendor's datasheet or whitepaper states them.
- * - "One device" means what the runtime enumerates as one device: the
- *   dual-die MI250X shows up as two HIP devices (one per GCD), so the gfx90a
- *   row holds one GCD's share (half the package figures, which `source`
- *   quotes). MI300X/MI355X in SPX mode and B200 are one device each.
- * - compute_units: CUs (AMD) or SMs (NVIDIA) enabled on that product.
- * - lds_bytes: the most LDS / shared memory ONE workgroup can use (NVIDIA:
- *   the opt-in maximum per block, cudaFuncAttributeMaxDynamicSharedMemorySize,
- *   from the CUDA C++ Programming Guide's compute-capability table).
- * - l2_bytes: the whole device's L2 (sum over XCDs / partitions; binary MiB,
- *   as device queries report them). AMD Infinity Cache / MALL is NOT counted.
- * - memory_bw_gbs: peak DRAM bandwidth in GB/s (10^9 bytes/s).
- * - fp32_tflops: peak vector FP32, FMA = 2 FLOPs (RDNA3/4 figures count dual
- *   issue, as AMD does; CDNA3/4 count packed FP32, as AMD does).
- * - fp16/bf16_matrix_tflops: peak DENSE (never 2:4-sparse) matrix-unit
- *   throughput with FP32 accumulation where the vendor distinguishes; 0 where
- *   the hardware has no matrix unit for that type (gfx906 and RDNA2 only have
- *   packed-FP16 vector math, which is not counted here).
- * - fp8_encoding: "FNUZ" = the E4M3FNUZ/E5M2FNUZ variants of CDNA3 (no
- *   negative zero, NaN = 0x80, exponent bias +1); "OCP" = the OCP 8-bit
- *   floating point spec (E4M3FN/E5M2) used by CDNA4, RDNA4 and NVIDIA.
- * - matrix: the instruction family amdkit's matrix path uses. sm_100's native
- *   form is tcgen05 (UMMA); it is recorded as AK_MATRIX_MMA (the mma.sync
- *   path that still runs there) since the enum has no separate value.
- * - Where a figure is not printed in a vendor document, or was revised
- *   between documents, `source` says so ("derived", "less sure").
- *
- * Recommended defaults (rec_*):
- * - CDNA3/CDNA4: bf16, aggressive, matrix cores (issue 2).
- * - CDNA2 and CDNA1: fp16, balanced, matrix cores (issue 2 for CDNA2; CDNA1's
- *   MFMA runs BF16 at half the FP16 rate, so fp16 is the better default).
- * - GCN5, RDNA2, RDNA3, RDNA4: fp32, conservative, no matrix cores (issue 2:
- *   "RDNA: fp32, conservative, no matrix cores"; gfx906/RDNA2 have none, and
- *   RDNA3/4 WMMA stays opt-in).
- * - NVIDIA Ampere and later (all rows, consumer parts included): bf16,
- *   aggressive, matrix cores. Every Ampere+ tensor core runs BF16 at the FP16
- *   rate (GeForce halves FP32-accumulate math for BOTH types equally), so
- *   BF16 costs nothing and avoids FP16's overflow at 65504; NVRTC's fast math
- *   (the aggressive level) is what CUDA users expect by default.
- */
-
-static const ak_arch_info _ak_arch_table[] = {
-    /* ---------------------------------------------------------------- AMD */
-    { "gfx906", "", AK_VENDOR_AMD, AK_FAMILY_GCN5, "GCN5",
-      "Radeon Instinct MI50, MI60; Radeon VII; Radeon Pro VII",
-      64, 64, 0, 65536, 4194304, "HBM2", 1024.0,
-      14.7, 0.0, 0.0, 0, "", AK_MATRIX_NONE,
-      AK_F32, AK_OPT_CONSERVATIVE, 0,
-      "AMD Radeon Instinct MI60 datasheet: 64 CUs at 1800 MHz peak, 14.7 TFLOPS FP32, "
-      "32 GB HBM2 at 1024 GB/s (MI50: 60 CUs, 13.3 TFLOPS); L2 4 MB of the Vega 20 die as "
-      "ROCm reports it; no matrix cores (29.5 TFLOPS packed FP16 is vector math)",
-      "sramecc,xnack" },
-
-    { "gfx908", "", AK_VENDOR_AMD, AK_FAMILY_CDNA1, "CDNA1",
-      "Instinct MI100",
-      120, 64, 0, 65536, 8388608, "HBM2", 1228.8,
-      23.1, 184.6, 92.3, 0, "", AK_MATRIX_MFMA,
-      AK_F16, AK_OPT_BALANCED, 1,
-      "AMD Instinct MI100 datasheet and 'Introducing AMD CDNA Architecture' whitepaper (2020), "
-      "specifications table: 120 CUs at 1502 MHz, FP32 vector 23.1, FP16 matrix 184.6, "
-      "BF16 matrix 92.3 TFLOPS, 32 GB HBM2 at 1.2288 TB/s, 8 MB L2",
-      "sramecc,xnack" },
-
-    { "gfx90a", "", AK_VENDOR_AMD, AK_FAMILY_CDNA2, "CDNA2",
-      "Instinct MI210, MI250, MI250X",
-      110, 64, 0, 65536, 8388608, "HBM2e", 1638.4,
-      23.95, 191.5, 191.5, 0, "", AK_MATRIX_MFMA,
-      AK_F16, AK_OPT_BALANCED, 1,
-      "AMD Instinct MI250X datasheet and 'AMD CDNA 2 Architecture' whitepaper (2021): package "
-      "220 CUs at 1700 MHz, FP32 vector 47.9, FP16/BF16 matrix 383 TFLOPS, 128 GB HBM2e at "
-      "3.2768 TB/s, 8 MB L2 per GCD. Row = one GCD (one HIP device) = half the package; "
-      "MI210 (one GCD, 104 CUs): 22.6 FP32, 181 FP16/BF16 matrix, 1.6384 TB/s",
-      "sramecc,xnack" },
-
-    { "gfx942", "gfx940,gfx941", AK_VENDOR_AMD, AK_FAMILY_CDNA3, "CDNA3",
-      "Instinct MI300A, MI300X, MI325X",
-      304, 64, 0, 65536, 33554432, "HBM3", 5300.0,
-      163.4, 1307.4, 1307.4, 1, "FNUZ E4M3/E5M2", AK_MATRIX_MFMA,
-      AK_BF16, AK_OPT_AGGRESSIVE, 1,
-      "AMD Instinct MI300X datasheet and 'AMD CDNA 3 Architecture' whitepaper (2023), MI300X "
-      "column: 304 CUs at 2100 MHz, FP32 vector 163.4, FP16/BF16 dense matrix 1307.4, FP8 "
-      "2614.9 TFLOPS, 192 GB HBM3 at 5.3 TB/s; L2 4 MB per XCD x 8 XCDs (HIP reports one "
-      "XCD's 4 MB; 256 MB Infinity Cache not counted). MI325X: same compute, 256 GB HBM3E at "
-      "6 TB/s; MI300A: 228 CUs",
-      "sramecc,xnack" },
-
-    { "gfx950", "", AK_VENDOR_AMD, AK_FAMILY_CDNA4, "CDNA4",
-      "Instinct MI350X, MI355X",
-      256, 64, 0, 163840, 33554432, "HBM3E", 8000.0,
-      157.3, 2516.6, 2516.6, 1, "OCP E4M3/E5M2", AK_MATRIX_MFMA,
-      AK_BF16, AK_OPT_AGGRESSIVE, 1,
-      "AMD Instinct MI355X datasheet and 'AMD CDNA 4 Architecture' whitepaper (2025): 256 CUs "
-      "at 2400 MHz, FP32 vector 157.3 TFLOPS, FP16/BF16 dense matrix 2.5 PFLOPS (2516.6 = "
-      "256 CUs x 4096 FLOP/clk x 2.4 GHz), 288 GB HBM3E at 8 TB/s, 160 KB LDS per CU; "
-      "L2 4 MB per XCD x 8 (256 MB Infinity Cache not counted). MI350X: 2200 MHz, 2.3 PFLOPS",
-      "sramecc,xnack" },
-
-    { "gfx1030", "", AK_VENDOR_AMD, AK_FAMILY_RDNA2, "RDNA2",
-      "Radeon RX 6800, RX 6800 XT, RX 6900 XT, RX 6950 XT; Radeon PRO W6800",
-      80, 32, 64, 65536, 4194304, "GDDR6", 512.0,
-      23.04, 0.0, 0.0, 0, "", AK_MATRIX_NONE,
-      AK_F32, AK_OPT_CONSERVATIVE, 0,
-      "AMD Radeon RX 6900 XT product specifications: 80 CUs at 2250 MHz boost, 23.04 TFLOPS "
-      "FP32, 16 GB GDDR6 16 Gbps x 256-bit = 512 GB/s; 'AMD RDNA 2' whitepaper: 4 MB L2 "
-      "(128 MB Infinity Cache not counted); no matrix unit",
-      "" },
-
-    { "gfx1031", "", AK_VENDOR_AMD, AK_FAMILY_RDNA2, "RDNA2",
-      "Radeon RX 6700 XT, RX 6750 XT, RX 6700; Radeon PRO W6600",
-      40, 32, 64, 65536, 3145728, "GDDR6", 384.0,
-      13.21, 0.0, 0.0, 0, "", AK_MATRIX_NONE,
-      AK_F32, AK_OPT_CONSERVATIVE, 0,
-      "AMD Radeon RX 6700 XT product specifications: 40 CUs at 2581 MHz boost, 13.21 TFLOPS "
-      "FP32, 12 GB GDDR6 16 Gbps x 192-bit = 384 GB/s; Navi 22: 3 MB L2 (96 MB Infinity Cache "
-      "not counted); no matrix unit",
-      "" },
-
-    { "gfx1032", "", AK_VENDOR_AMD, AK_FAMILY_RDNA2, "RDNA2",
-      "Radeon RX 6600 XT, RX 6650 XT, RX 6600; Radeon PRO W6600M",
-      32, 32, 64, 65536, 2097152, "GDDR6", 256.0,
-      10.6, 0.0, 0.0, 0, "", AK_MATRIX_NONE,
-      AK_F32, AK_OPT_CONSERVATIVE, 0,
-      "AMD Radeon RX 6600 XT product specifications: 32 CUs at 2589 MHz boost, 10.6 TFLOPS "
-      "FP32, 8 GB GDDR6 16 Gbps x 128-bit = 256 GB/s; Navi 23: 2 MB L2 (32 MB Infinity Cache "
-      "not counted); no matrix unit",
-      "" },
-
-    { "gfx1034", "", AK_VENDOR_AMD, AK_FAMILY_RDNA2, "RDNA2",
-      "Radeon RX 6500 XT, RX 6400",
-      16, 32, 64, 65536, 1048576, "GDDR6", 144.0,
-      5.77, 0.0, 0.0, 0, "", AK_MATRIX_NONE,
-      AK_F32, AK_OPT_CONSERVATIVE, 0,
-      "AMD Radeon RX 6500 XT product specifications: 16 CUs at 2815 MHz boost, 5.77 TFLOPS "
-      "FP32, 4 GB GDDR6 18 Gbps x 64-bit = 144 GB/s; Navi 24: 1 MB L2 (16 MB Infinity Cache "
-      "not counted); no matrix unit",
-      "" },
-
-    { "gfx1035", "", AK_VENDOR_AMD, AK_FAMILY_RDNA2, "RDNA2",
-      "Radeon 680M, 660M (Ryzen 6000 mobile 'Rembrandt' integrated)",
-      12, 32, 64, 65536, 2097152, "LPDDR5", 102.4,
-      3.69, 0.0, 0.0, 0, "", AK_MATRIX_NONE,
-      AK_F32, AK_OPT_CONSERVATIVE, 0,
-      "AMD Ryzen 9 6900HX product specifications: Radeon 680M, 12 CUs at 2400 MHz = 3.69 "
-      "TFLOPS FP32 (derived); shared LPDDR5-6400 x 128-bit = 102.4 GB/s; L2 2 MB (less sure); "
-      "no matrix unit",
-      "" },
-
-    { "gfx1036", "", AK_VENDOR_AMD, AK_FAMILY_RDNA2, "RDNA2",
-      "AMD Radeon Graphics of Ryzen 7000/9000 desktop ('Raphael', 'Granite Ridge' integrated)",
-      2, 32, 64, 65536, 262144, "DDR5", 83.2,
-      0.56, 0.0, 0.0, 0, "", AK_MATRIX_NONE,
-      AK_F32, AK_OPT_CONSERVATIVE, 0,
-      "AMD Ryzen 7000 desktop product specifications: 2 CUs at 2200 MHz = 0.56 TFLOPS FP32 "
-      "(derived); shared DDR5-5200 x 128-bit = 83.2 GB/s; L2 256 KB (less sure); no matrix unit",
-      "" },
-
-    { "gfx1100", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
-      "Radeon RX 7900 XTX, RX 7900 XT, RX 7900 GRE; Radeon PRO W7900, W7800",
-      96, 32, 64, 65536, 6291456, "GDDR6", 960.0,
-      61.4, 122.8, 122.8, 0, "", AK_MATRIX_WMMA,
-      AK_F32, AK_OPT_CONSERVATIVE, 0,
-      "AMD Radeon RX 7900 XTX product specifications: 96 CUs at 2500 MHz boost, 61.4 TFLOPS "
-      "FP32 (dual issue), 122.8 TFLOPS FP16 (WMMA, 512 FLOP/clk/CU; BF16 same rate), 24 GB "
-      "GDDR6 20 Gbps x 384-bit = 960 GB/s; AMD RDNA 3 architecture material: 6 MB L2 "
-      "(96 MB Infinity Cache not counted)",
-      "" },
-
-    { "gfx1101", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
-      "Radeon RX 7800 XT, RX 7700 XT; Radeon PRO W7700",
-      60, 32, 64, 65536, 4194304, "GDDR6", 624.0,
-      37.3, 74.6, 74.6, 0, "", AK_MATRIX_WMMA,
-      AK_F32, AK_OPT_CONSERVATIVE, 0,
-      "AMD Radeon RX 7800 XT product specifications: 60 CUs at 2430 MHz boost, 37.3 TFLOPS "
-      "FP32 (dual issue), 74.6 TFLOPS FP16 (WMMA; BF16 same rate), 16 GB GDDR6 19.5 Gbps x "
-      "256-bit = 624 GB/s; Navi 32: 4 MB L2 (64 MB Infinity Cache not counted)",
-      "" },
-
-    { "gfx1102", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
-      "Radeon RX 7600, RX 7600 XT; Radeon PRO W7600",
-      32, 32, 64, 65536, 2097152, "GDDR6", 288.0,
-      22.6, 45.1, 45.1, 0, "", AK_MATRIX_WMMA,
-      AK_F32, AK_OPT_CONSERVATIVE, 0,
-      "AMD Radeon RX 7600 XT product specifications: 32 CUs at 2755 MHz boost, 22.6 TFLOPS "
-      "FP32 (dual issue), 45.1 TFLOPS FP16 (WMMA; BF16 same rate), 16 GB GDDR6 18 Gbps x "
-      "128-bit = 288 GB/s (RX 7600: 2655 MHz, 21.8 TFLOPS); Navi 33: 2 MB L2 (32 MB "
-      "Infinity Cache not counted)",
-      "" },
-
-    { "gfx1103", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
-      "Radeon 780M, 760M, 740M (Ryzen 7040/8040 'Phoenix', 'Hawk Point' integrated)",
-      12, 32, 64, 65536, 2097152, "LPDDR5X", 120.0,
-      8.6, 17.2, 17.2, 0, "", AK_MATRIX_WMMA,
-      AK_F32, AK_OPT_CONSERVATIVE, 0,
-      "AMD Ryzen 9 7940HS product specifications: Radeon 780M, 12 CUs at 2800 MHz; FP32 8.6 "
-      "TFLOPS (dual issue) and FP16 WMMA 17.2 (12 CUs x 512 FLOP/clk x 2.8 GHz) derived, less "
-      "sure; shared LPDDR5X-7500 x 128-bit = 120 GB/s; L2 2 MB (less sure)",
-      "" },
-
-    { "gfx1150", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
-      "Radeon 890M, 880M (Ryzen AI 300 'Strix Point' integrated, RDNA 3.5)",
-      16, 32, 64, 65536, 2097152, "LPDDR5X", 120.0,
-      11.88, 23.8, 23.8, 0, "", AK_MATRIX_WMMA,
-      AK_F32, AK_OPT_CONSERVATIVE, 0,
-      "AMD Ryzen AI 9 HX 370 product specifications: Radeon 890M, 16 CUs at 2900 MHz; FP32 "
-      "11.88 TFLOPS (dual issue) and FP16 WMMA 23.8 derived (16 x 512 x 2.9 GHz), less sure; "
-      "shared LPDDR5X-7500 x 128-bit = 120 GB/s; L2 2 MB (less sure)",
-      "" },
-
-    { "gfx1151", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
-      "Radeon 8060S, 8050S (Ryzen AI Max 'Strix Halo' integrated, RDNA 3.5)",
-      40, 32, 64, 65536, 2097152, "LPDDR5X", 256.0,
-      29.7, 59.4, 59.4, 0, "", AK_MATRIX_WMMA,
-      AK_F32, AK_OPT_CONSERVATIVE, 0,
-      "AMD Ryzen AI Max+ 395 product specifications: Radeon 8060S, 40 CUs at 2900 MHz; FP32 "
-      "29.7 TFLOPS (dual issue) and FP16 WMMA 59.4 derived (40 x 512 x 2.9 GHz); LPDDR5X-8000 "
-      "x 256-bit = 256 GB/s; L2 2 MB (less sure; 32 MB MALL not counted)",
-      "" },
-
-    { "gfx1152", "", AK_VENDOR_AMD, AK_FAMILY_RDNA3, "RDNA3",
-      "Radeon 860M, 840M (Ryzen AI 300 'Krackan Point' integrated, RDNA 3.5)",
-      8, 32, 64, 65536, 2097152, "LPDDR5X", 128.0,
-      6.1, 12.3, 12.3, 0, "", AK_MATRIX_WMMA,
-      AK_F32, AK_OPT_CONSERVATIVE, 0,
-      "AMD Ryzen AI 7 350 product specifications: Radeon 860M, 8 CUs at 3000 MHz; FP32 6.1 "
-      "TFLOPS (dual issue) and FP16 WMMA 12.3 derived (8 x 512 x 3.0 GHz), less sure; shared "
-      "LPDDR5X-8000 x 128-bit = 128 GB/s; L2 2 MB (less sure)",
-      "" },
-
-    { "gfx1200", "", AK_VENDOR_AMD, AK_FAMILY_RDNA4, "RDNA4",
-      "Radeon RX 9060 XT, RX 9060",
-      32, 32, 64, 65536, 4194304, "GDDR6", 320.0,
-      25.6, 102.6, 102.6, 1, "OCP E4M3/E5M2", AK_MATRIX_WMMA,
-      AK_F32, AK_OPT_CONSERVATIVE, 0,
-      "AMD Radeon RX 9060 XT product specifications: 32 CUs at 3130 MHz boost, 25.6 TFLOPS "
-      "FP32 (dual issue), 16 GB GDDR6 20 Gbps x 128-bit = 320 GB/s; FP16/BF16 matrix dense "
-      "102.6 derived (32 CUs x 1024 FLOP/clk x 3.13 GHz, half the sparse figure); Navi 44 "
-      "L2 4 MB (less sure; 32 MB Infinity Cache not counted)",
-      "" },
-
-    { "gfx1201", "", AK_VENDOR_AMD, AK_FAMILY_RDNA4, "RDNA4",
-      "Radeon RX 9070 XT, RX 9070, RX 9070 GRE; Radeon AI PRO R9700",
-      64, 32, 64, 65536, 8388608, "GDDR6", 640.0,
-      48.7, 194.6, 194.6, 1, "OCP E4M3/E5M2", AK_MATRIX_WMMA,
-      AK_F32, AK_OPT_CONSERVATIVE, 0,
-      "AMD Radeon RX 9070 XT product specifications: 64 CUs at 2970 MHz boost, 48.7 TFLOPS "
-      "FP32 (dual issue), FP16/BF16 matrix 194.6 dense (389 sparse), 16 GB GDDR6 20 Gbps x "
-      "256-bit = 640 GB/s; 'AMD RDNA 4' architecture material: 8 MB L2 (64 MB Infinity Cache "
-      "not counted)",
-      "" },
-
-    /* ------------------------------------------------------------- NVIDIA */
-    { "sm_80", "", AK_VENDOR_NVIDIA, AK_FAMILY_AMPERE, "Ampere",
-      "A100 (SXM4, PCIe; 40/80 GB), A30",
-      108, 32, 0, 166912, 41943040, "HBM2e", 2039.0,
-      19.5, 312.0, 312.0, 0, "", AK_MATRIX_MMA,
-      AK_BF16, AK_OPT_AGGRESSIVE, 1,
-      "NVIDIA A100 datasheet, A100 80GB SXM column: 19.5 TFLOPS FP32, 312 TFLOPS FP16/BF16 "
-      "tensor dense, 2039 GB/s HBM2e; 'NVIDIA A100 Tensor Core GPU Architecture' whitepaper: "
-      "108 SMs, 40 MB L2; 163 KB shared per block (CUDA C++ Programming Guide, cc 8.0)",
-      "" },
-
-    { "sm_86", "", AK_VENDOR_NVIDIA, AK_FAMILY_AMPERE, "Ampere",
-      "A40, A10; RTX A6000 and other RTX Ax000; GeForce RTX 3050 to 3090 Ti",
-      84, 32, 0, 101376, 6291456, "GDDR6", 696.0,
-      37.4, 149.7, 149.7, 0, "", AK_MATRIX_MMA,
-      AK_BF16, AK_OPT_AGGRESSIVE, 1,
-      "NVIDIA A40 datasheet: 84 SMs, 37.4 TFLOPS FP32, 149.7 TFLOPS FP16/BF16 tensor dense, "
-      "48 GB GDDR6 at 696 GB/s; 'NVIDIA Ampere GA102 GPU Architecture' whitepaper: 6 MB L2 "
-      "(GeForce parts run FP32-accumulate tensor math at half rate); 99 KB shared per block "
-      "(CUDA C++ Programming Guide, cc 8.6)",
-      "" },
-
-    { "sm_89", "", AK_VENDOR_NVIDIA, AK_FAMILY_ADA, "Ada",
-      "L40S, L40, L4; RTX 6000 Ada; GeForce RTX 4060 to 4090",
-      142, 32, 0, 101376, 100663296, "GDDR6", 864.0,
-      91.6, 362.05, 362.05, 1, "OCP E4M3/E5M2", AK_MATRIX_MMA,
-      AK_BF16, AK_OPT_AGGRESSIVE, 1,
-      "NVIDIA L40S datasheet: 142 SMs (18176 CUDA cores), 91.6 TFLOPS FP32, 362.05 TFLOPS "
-      "FP16/BF16 tensor dense, 733 FP8 dense, 48 GB GDDR6 at 864 GB/s; L2 96 MB of the full "
-      "AD102 ('NVIDIA Ada GPU Architecture' whitepaper; less sure the L40S enables all of it); "
-      "99 KB shared per block (CUDA C++ Programming Guide, cc 8.9)",
-      "" },
-
-    { "sm_90", "sm_90a", AK_VENDOR_NVIDIA, AK_FAMILY_HOPPER, "Hopper",
-      "H100 (SXM5, PCIe, NVL), H200, GH200",
-      132, 32, 0, 232448, 52428800, "HBM3", 3350.0,
-      67.0, 989.4, 989.4, 1, "OCP E4M3/E5M2", AK_MATRIX_WGMMA,
-      AK_BF16, AK_OPT_AGGRESSIVE, 1,
-      "NVIDIA H100 datasheet, H100 SXM5 80GB column: 67 TFLOPS FP32, 989 TFLOPS FP16/BF16 "
-      "tensor dense (1979 sparse), 3.35 TB/s HBM3; 'NVIDIA H100 Tensor Core GPU Architecture' "
-      "whitepaper: 132 SMs, 50 MB L2, 989.4 dense FP16 with FP32 accumulate; 227 KB shared per "
-      "block (CUDA C++ Programming Guide, cc 9.0). Checked on an H100 80GB HBM3 with "
-      "cuDeviceGetAttribute: 132 SMs, L2 52428800 B, opt-in shared 232448 B",
-      "" },
-
-    { "sm_100", "sm_100a,sm_100f", AK_VENDOR_NVIDIA, AK_FAMILY_BLACKWELL, "Blackwell",
-      "B200, GB200, B100",
-      148, 32, 0, 232448, 132120576, "HBM3E", 8000.0,
-      75.0, 2250.0, 2250.0, 1, "OCP E4M3/E5M2", AK_MATRIX_MMA,
-      AK_BF16, AK_OPT_AGGRESSIVE, 1,
-      "NVIDIA HGX B200 specifications, per GPU: FP32 75 TFLOPS (an earlier Blackwell datasheet "
-      "said 80; less sure), FP16/BF16 tensor 2.25 PFLOPS dense (4.5 sparse), 180-192 GB HBM3E "
-      "at 8 TB/s (some tables: 7.7); 148 SMs and 126 MB L2 as CUDA device queries report them "
-      "(not in a datasheet; less sure); 227 KB shared per block (CUDA C++ Programming Guide, "
-      "cc 10.0); native tensor ISA is tcgen05, recorded as MMA",
-      "" },
-
-    { "sm_120", "sm_120a,sm_120f", AK_VENDOR_NVIDIA, AK_FAMILY_BLACKWELL, "Blackwell",
-      "RTX PRO 6000 Blackwell; GeForce RTX 5050 to 5090",
-      188, 32, 0, 101376, 134217728, "GDDR7", 1792.0,
-      125.0, 500.0, 500.0, 1, "OCP E4M3/E5M2", AK_MATRIX_MMA,
-      AK_BF16, AK_OPT_AGGRESSIVE, 1,
-      "NVIDIA RTX PRO 6000 Blackwell Workstation Edition datasheet: 188 SMs, 125 TFLOPS FP32, "
-      "96 GB GDDR7 at 1792 GB/s, 4000 AI TOPS (FP4 sparse); FP16/BF16 tensor dense ~500 "
-      "derived as 4000 / 8 (less sure); 'NVIDIA RTX Blackwell GPU Architecture' whitepaper: "
-      "GB202 128 MB L2 (RTX 5090: 170 SMs, 104.8 TFLOPS, 96 MB L2, half-rate FP32-accumulate "
-      "tensor math); 99 KB shared per block (CUDA C++ Programming Guide, cc 12.0)",
-      "" }
-};
-
-#define _AK_ARCH_ROWS ((int)(sizeof _ak_arch_table / sizeof _ak_arch_table[0]))
-
-/* 1 if the comma-separated `list` holds `name` (exact, both lower case). */
-static int _ak_arch_list_has(const char* list, const char* name, size_t n) {
-    const char* p = list;
-    while (p && *p) {
-        const char* comma = strchr(p, ',');
-        size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        if (len == n && memcmp(p, name, n) == 0) return 1;
-        p = comma ? comma + 1 : NULL;
-    }
-    return 0;
-}
-
-/* "gfx906, gfx908, ... (aliases: gfx940/gfx941 -> gfx942, ...)" into buf. */
-static void _ak_arch_known_names(char* buf, size_t cap) {
-    int i, first = 1;
-    buf[0] = 0;
-    for (i = 0; i < _AK_ARCH_ROWS; i++)
-        _ak_appendf(buf, cap, "%s%s", i ? ", " : "", _ak_arch_table[i].name);
-    for (i = 0; i < _AK_ARCH_ROWS; i++) {
-        const char* p = _ak_arch_table[i].aliases;
-        int k = 0;
-        if (!p || !*p) continue;
-        _ak_appendf(buf, cap, "%s", first ? " (aliases: " : ", ");
-        first = 0;
-        while (p && *p) {
-            const char* comma = strchr(p, ',');
-            int len = comma ? (int)(comma - p) : (int)strlen(p);
-            _ak_appendf(buf, cap, "%s%.*s", k++ ? "/" : "", len, p);
-            p = comma ? comma + 1 : NULL;
-        }
-        _ak_appendf(buf, cap, " -> %s", _ak_arch_table[i].name);
-    }
-    if (!first) _ak_appendf(buf, cap, ")");
-}
-
-AKDEF ak_result ak_arch_find(const char* name, const ak_arch_info** out) {
-    char key[128];
-    char known[768];
-    size_t len = 0, n = 0, start = 0, i;
-    static const char amdhsa_prefix[] = "amdgcn-amd-amdhsa--";
-    int r;
-    if (out) *out = NULL;
-    if (!name)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT,
-                       "ak_arch_find: name is NULL, expected a target name such as \"gfx90a\" or \"sm_90\"");
-    if (!out)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_arch_find(\"%.64s\"): out is NULL, expected a pointer to receive the row", name);
-    while (len < sizeof key && name[len]) len++;
-    if (len >= sizeof key)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT,
-                       "ak_arch_find: name \"%.40s...\" is longer than %d characters, expected a target "
-                       "name such as \"gfx90a:sramecc+:xnack-\"", name, (int)sizeof key - 1);
-    /* Lower-case the part before the first ':' (feature suffixes such as
-     * ":sramecc+:xnack-" do not change the table row), trimming blanks. */
-    while (start < len && isspace((unsigned char)name[start])) start++;
-    for (i = start; i < len && name[i] != ':'; i++) key[n++] = (char)tolower((unsigned char)name[i]);
-    while (n > 0 && isspace((unsigned char)key[n - 1])) n--;
-    key[n] = 0;
-    /* Accept comgr's full ISA names ("amdgcn-amd-amdhsa--gfx90a:xnack-"). */
-    if (n > sizeof amdhsa_prefix - 1 && memcmp(key, amdhsa_prefix, sizeof amdhsa_prefix - 1) == 0) {
-        n -= sizeof amdhsa_prefix - 1;
-        memmove(key, key + sizeof amdhsa_prefix - 1, n + 1);
-    }
-    if (n > 0) {
-        for (r = 0; r < _AK_ARCH_ROWS; r++) {
-            const ak_arch_info* row = &_ak_arch_table[r];
-            if ((strlen(row->name) == n && memcmp(row->name, key, n) == 0) ||
-                _ak_arch_list_has(row->aliases, key, n)) {
-                *out = row;
-                return AK_OK;
-            }
-        }
-        /* a family name: its first row (the representative) */
-        for (r = 0; r < _AK_ARCH_ROWS; r++)
-            if (_ak_streq_ci(_ak_arch_table[r].family_name, key)) { *out = &_ak_arch_table[r]; return AK_OK; }
-    }
-    _ak_arch_known_names(known, sizeof known);
-    if (n == 0)
-        return _ak_err(AK_ERROR_NOT_FOUND, "ak_arch_find: architecture name \"%s\" is empty (no target before any ':' feature suffix); known: %s", name, known);
-    return _ak_err(AK_ERROR_NOT_FOUND, "ak_arch_find: unknown architecture \"%s\" (looked up as \"%s\"); known: %s",
-                   name, key, known);
-}
-
-AKDEF ak_result ak_target_id_parse(const char* id, ak_target_id* out) {
-    static const char* const feats[2] = { "sramecc", "xnack" };
-    const ak_arch_info* row = NULL;
-    const char* p;
-    size_t n, i;
-    int last = -1;
-    if (out) memset(out, 0, sizeof *out);
-    if (!id || !out)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_target_id_parse: %s is NULL", id ? "out" : "the target ID");
-    out->sramecc = out->xnack = -1;
-    n = strcspn(id, ":");
-    if (n == 0)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target ID '%.80s' has no processor before its first ':' (expected e.g. gfx90a or gfx90a:sramecc+:xnack-)", id);
-    if (n >= sizeof out->processor)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target ID '%.40s...': the processor name is over %d characters", id, (int)sizeof out->processor - 1);
-    for (i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)id[i];
-        if (!(isalnum(c) || c == '_' || c == '-'))
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target ID '%.80s': character 0x%02x in the processor name (expected letters, digits, '_', '-': gfx90a, sm_90)", id, c);
-        out->processor[i] = (char)tolower(c);
-    }
-    out->processor[n] = 0;
-    if (strncmp(out->processor, "gfx", 3) != 0 && strncmp(out->processor, "sm_", 3) != 0)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target ID '%.80s': the processor '%s' is neither an AMD gfx name (gfx90a) nor an NVIDIA sm_ name (sm_90)", id, out->processor);
-    for (i = 0; i < (size_t)_AK_ARCH_ROWS && !row; i++) {
-        const ak_arch_info* a = &_ak_arch_table[i];
-        if (!strcmp(a->name, out->processor) || _ak_arch_list_has(a->aliases, out->processor, n)) row = a;
-    }
-    out->info = row;
-    _ak_copy(out->canonical, sizeof out->canonical, out->processor);
-    for (p = id + n; *p == ':';) {
-        const char* f = p + 1;
-        size_t fl = strcspn(f, ":");
-        int which = -1, sign, k;
-        for (k = 0; k < 2; k++)
-            if (fl == strlen(feats[k]) + 1 && !strncmp(f, feats[k], fl - 1)) which = k;
-        if (which < 0 || (f[fl - 1] != '+' && f[fl - 1] != '-'))
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT,
-                           "target ID '%.80s': '%.*s' is not a target feature (expected sramecc+, sramecc-, xnack+ or xnack-, "
-                           "in that order, after the processor: gfx90a:sramecc+:xnack-)", id, (int)(fl > 40 ? 40 : fl), f);
-        sign = f[fl - 1] == '+';
-        if (which == last)
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target ID '%.80s': feature %s is given twice", id, feats[which]);
-        if (which < last)
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target ID '%.80s': features out of order (sramecc comes before xnack: %s:sramecc+:xnack-)",
-                           id, out->processor);
-        if (which == 0) out->sramecc = sign; else out->xnack = sign;
-        if (!row || !_ak_arch_list_has(row->features, feats[which], strlen(feats[which])))
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target ID '%.80s': %s %s no %s feature (%s)", id, out->processor,
-                           row ? "has" : "is not in amdkit's architecture table, so it takes", feats[which],
-                           row ? (row->features[0] ? "its features: sramecc, xnack" : "it takes no target features")
-                               : "features are checked against the table");
-        last = which;
-        if (strlen(out->canonical) + fl + 2 > sizeof out->canonical)
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target ID '%.80s' is too long", id);
-        _ak_appendf(out->canonical, sizeof out->canonical, ":%.*s", (int)fl, f);
-        p = f + fl;
-    }
-    return AK_OK;
-}
-
-AKDEF int ak_arch_count(void) { return _AK_ARCH_ROWS; }
-
-AKDEF const ak_arch_info* ak_arch_at(int i) {
-    if (i < 0 || i >= _AK_ARCH_ROWS) return NULL;
-    return &_ak_arch_table[i];
-}
-
-AKDEF const char* ak_family_name(ak_family f) {
-    static const char* const names[AK_FAMILY_COUNT] = {
-        "GCN5", "CDNA1", "CDNA2", "CDNA3", "CDNA4", "RDNA2", "RDNA3", "RDNA4",
-        "Ampere", "Ada", "Hopper", "Blackwell"
-    };
-    if ((int)f < 0 || (int)f >= (int)AK_FAMILY_COUNT) return "?";
-    return names[(int)f];
-}
-
-AKDEF const char* ak_matrix_isa_name(ak_matrix_isa m) {
-    static const char* const names[] = { "none", "MFMA", "WMMA", "MMA", "WGMMA" };
-    if ((int)m < 0 || (int)m >= (int)(sizeof names / sizeof names[0])) return "?";
-    return names[(int)m];
-}
-/* ==========================================================================
- * >>impl:hash  SHA-256 (disk cache keys and checksums) and a fast 128-bit
- * non-cryptographic hash (memory cache keys)
- * ========================================================================== */
-
-/* ---- SHA-256 (FIPS 180-4) ------------------------------------------------
- * Incremental: _ak_sha256_init, _ak_sha256_update (any number of times, any
- * chunk sizes), _ak_sha256_final; or one shot with _ak_sha256. */
-typedef struct _ak_sha256_ctx {
-    uint32_t h[8];       /* chaining value */
-    uint64_t total;      /* bytes hashed so far */
-    uint8_t block[64];   /* partial block */
-    size_t fill;         /* bytes in block */
-} _ak_sha256_ctx;
-
-/* Round constants: first 32 bits of the fractional parts of the cube roots
- * of the first 64 primes (FIPS 180-4, 4.2.2). */
-static const uint32_t _ak_sha256_k[64] = {
-    0x428a2f98u, 0x71374491u, 0xb5c0fbcfu, 0xe9b5dba5u, 0x3956c25bu, 0x59f111f1u, 0x923f82a4u, 0xab1c5ed5u,
-    0xd807aa98u, 0x12835b01u, 0x243185beu, 0x550c7dc3u, 0x72be5d74u, 0x80deb1feu, 0x9bdc06a7u, 0xc19bf174u,
-    0xe49b69c1u, 0xefbe4786u, 0x0fc19dc6u, 0x240ca1ccu, 0x2de92c6fu, 0x4a7484aau, 0x5cb0a9dcu, 0x76f988dau,
-    0x983e5152u, 0xa831c66du, 0xb00327c8u, 0xbf597fc7u, 0xc6e00bf3u, 0xd5a79147u, 0x06ca6351u, 0x14292967u,
-    0x27b70a85u, 0x2e1b2138u, 0x4d2c6dfcu, 0x53380d13u, 0x650a7354u, 0x766a0abbu, 0x81c2c92eu, 0x92722c85u,
-    0xa2bfe8a1u, 0xa81a664bu, 0xc24b8b70u, 0xc76c51a3u, 0xd192e819u, 0xd6990624u, 0xf40e3585u, 0x106aa070u,
-    0x19a4c116u, 0x1e376c08u, 0x2748774cu, 0x34b0bcb5u, 0x391c0cb3u, 0x4ed8aa4au, 0x5b9cca4fu, 0x682e6ff3u,
-    0x748f82eeu, 0x78a5636fu, 0x84c87814u, 0x8cc70208u, 0x90befffau, 0xa4506cebu, 0xbef9a3f7u, 0xc67178f2u
-};
-
-static uint32_t _ak_ror32(uint32_t x, unsigned n) { return (x >> n) | (x << (32u - n)); }
-
-/* One 64-byte block into the chaining value (portable C). */
-static void _ak_sha256_block_c(uint32_t h[8], const uint8_t* p) {
-    uint32_t w[64];
-    uint32_t a, b, c, d, e, f, g, k, t1, t2;
-    int i;
-    for (i = 0; i < 16; i++)
-        w[i] = ((uint32_t)p[4 * i] << 24) | ((uint32_t)p[4 * i + 1] << 16) | ((uint32_t)p[4 * i + 2] << 8) |
-               (uint32_t)p[4 * i + 3];
-    for (i = 16; i < 64; i++) {
-        uint32_t s0 = _ak_ror32(w[i - 15], 7) ^ _ak_ror32(w[i - 15], 18) ^ (w[i - 15] >> 3);
-        uint32_t s1 = _ak_ror32(w[i - 2], 17) ^ _ak_ror32(w[i - 2], 19) ^ (w[i - 2] >> 10);
-        w[i] = w[i - 16] + s0 + w[i - 7] + s1;
-    }
-    a = h[0]; b = h[1]; c = h[2]; d = h[3]; e = h[4]; f = h[5]; g = h[6]; k = h[7];
-    for (i = 0; i < 64; i++) {
-        uint32_t big1 = _ak_ror32(e, 6) ^ _ak_ror32(e, 11) ^ _ak_ror32(e, 25);
-        uint32_t choose = (e & f) ^ (~e & g);
-        uint32_t big0 = _ak_ror32(a, 2) ^ _ak_ror32(a, 13) ^ _ak_ror32(a, 22);
-        uint32_t major = (a & b) ^ (a & c) ^ (b & c);
-        t1 = k + big1 + choose + _ak_sha256_k[i] + w[i];
-        t2 = big0 + major;
-        k = g; g = f; f = e; e = d + t1;
-        d = c; c = b; b = a; a = t1 + t2;
-    }
-    h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += k;
-}
-
-/* x86-64 with the SHA extensions (SHA-NI: Intel since Goldmont / Ice Lake,
- * AMD since Zen): the same compression in hardware, ~7x the portable code
- * here (a disk-cache hit hashes its key and its whole payload). Chosen once
- * per process from CPUID; AMDKIT_NO_SHA_NI compiles it out, and the tests
- * compare both paths (_ak_sha256_force_c). State in the instructions' order:
- * st0 = (A,B,E,F), st1 = (C,D,G,H), high lane first. */
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(AMDKIT_NO_SHA_NI)
-#define _AK_SHA_NI 1
-#include <immintrin.h>
-#include <cpuid.h>
-__attribute__((target("sha,sse4.1,ssse3")))
-static void _ak_sha256_blocks_ni(uint32_t h[8], const uint8_t* p, size_t nblocks) {
-    const __m128i bswap = _mm_set_epi8(12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3);
-    __m128i t = _mm_loadu_si128((const __m128i*)(const void*)h);          /* lanes A B C D */
-    __m128i st1 = _mm_loadu_si128((const __m128i*)(const void*)(h + 4));  /* lanes E F G H */
-    __m128i st0, m[4], w, save0, save1;
-    int g;
-    t = _mm_shuffle_epi32(t, 0xB1);                 /* B A D C */
-    st1 = _mm_shuffle_epi32(st1, 0x1B);             /* H G F E */
-    st0 = _mm_alignr_epi8(t, st1, 8);               /* F E B A: ABEF */
-    st1 = _mm_blend_epi16(st1, t, 0xF0);            /* H G D C: CDGH */
-    for (; nblocks; nblocks--, p += 64) {
-        save0 = st0;
-        save1 = st1;
-        for (g = 0; g < 16; g++) {                  /* four rounds per group */
-            if (g < 4) {
-                w = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i*)(const void*)(p + 16 * g)), bswap);
-            } else {                                /* W[t..t+3] from the four groups before */
-                w = _mm_sha256msg1_epu32(m[g & 3], m[(g + 1) & 3]);
-                w = _mm_add_epi32(w, _mm_alignr_epi8(m[(g + 3) & 3], m[(g + 2) & 3], 4));
-                w = _mm_sha256msg2_epu32(w, m[(g + 3) & 3]);
-            }
-            m[g & 3] = w;
-            w = _mm_add_epi32(w, _mm_loadu_si128((const __m128i*)(const void*)(_ak_sha256_k + 4 * g)));
-            st1 = _mm_sha256rnds2_epu32(st1, st0, w);
-            st0 = _mm_sha256rnds2_epu32(st0, st1, _mm_shuffle_epi32(w, 0x0E));
-        }
-        st0 = _mm_add_epi32(st0, save0);
-        st1 = _mm_add_epi32(st1, save1);
-    }
-    t = _mm_shuffle_epi32(st0, 0x1B);               /* A B E F (low lane first) */
-    st1 = _mm_shuffle_epi32(st1, 0xB1);             /* G H C D */
-    _mm_storeu_si128((__m128i*)(void*)h, _mm_blend_epi16(t, st1, 0xF0));          /* A B C D */
-    _mm_storeu_si128((__m128i*)(void*)(h + 4), _mm_alignr_epi8(st1, t, 8));       /* E F G H */
-}
-static int _ak_sha_ni_state;   /* 0 not asked yet, 1 present, 2 absent */
-static int _ak_sha256_force_c; /* tests: the portable path even where SHA-NI is present */
-static int _ak_sha_ni(void) {
-    int v = __atomic_load_n(&_ak_sha_ni_state, __ATOMIC_RELAXED);
-    if (!v) {   /* three CPUIDs, once (each one is a VM exit under a hypervisor: ~9 us on the dev VM) */
-        unsigned a = 0, b = 0, c = 0, d = 0, c1 = 0;
-        __cpuid(0, a, b, c, d);
-        v = 2;
-        if (a >= 7) {
-            __cpuid(1, a, b, c1, d);
-            __cpuid_count(7, 0, a, b, c, d);
-            if ((c1 & (1u << 9)) && (c1 & (1u << 19)) && (b & (1u << 29))) v = 1;   /* SSSE3, SSE4.1, SHA */
-        }
-        __atomic_store_n(&_ak_sha_ni_state, v, __ATOMIC_RELAXED);
-    }
-    return v == 1 && !__atomic_load_n(&_ak_sha256_force_c, __ATOMIC_RELAXED);
-}
-#endif
-/* nblocks 64-byte blocks into the chaining value. */
-static void _ak_sha256_blocks(uint32_t h[8], const uint8_t* p, size_t nblocks) {
-#ifdef _AK_SHA_NI
-    if (_ak_sha_ni()) { _ak_sha256_blocks_ni(h, p, nblocks); return; }
-#endif
-    for (; nblocks; nblocks--, p += 64) _ak_sha256_block_c(h, p);
-}
-
-static void _ak_sha256_init(_ak_sha256_ctx* s) {
-    /* Initial value: fractional parts of the square roots of the first 8 primes. */
-    s->h[0] = 0x6a09e667u; s->h[1] = 0xbb67ae85u; s->h[2] = 0x3c6ef372u; s->h[3] = 0xa54ff53au;
-    s->h[4] = 0x510e527fu; s->h[5] = 0x9b05688cu; s->h[6] = 0x1f83d9abu; s->h[7] = 0x5be0cd19u;
-    s->total = 0;
-    s->fill = 0;
-}
-
-static void _ak_sha256_update(_ak_sha256_ctx* s, const void* data, size_t n) {
-    const uint8_t* p = (const uint8_t*)data;
-    if (!n) return;
-    s->total += (uint64_t)n;
-    if (s->fill) {
-        size_t take = 64 - s->fill;
-        if (take > n) take = n;
-        memcpy(s->block + s->fill, p, take);
-        s->fill += take; p += take; n -= take;
-        if (s->fill < 64) return;
-        _ak_sha256_blocks(s->h, s->block, 1);
-        s->fill = 0;
-    }
-    if (n >= 64) {
-        _ak_sha256_blocks(s->h, p, n / 64);
-        p += n & ~(size_t)63; n &= 63;
-    }
-    if (n) { memcpy(s->block, p, n); s->fill = n; }
-}
-
-static void _ak_sha256_final(_ak_sha256_ctx* s, uint8_t out[32]) {
-    uint64_t bits = s->total * 8u;
-    int i;
-    /* Padding: 0x80, zeros up to 56 mod 64, then the bit length big-endian. */
-    s->block[s->fill++] = 0x80;
-    if (s->fill > 56) {
-        memset(s->block + s->fill, 0, 64 - s->fill);
-        _ak_sha256_blocks(s->h, s->block, 1);
-        s->fill = 0;
-    }
-    memset(s->block + s->fill, 0, 56 - s->fill);
-    for (i = 0; i < 8; i++) s->block[56 + i] = (uint8_t)(bits >> (56 - 8 * i));
-    _ak_sha256_blocks(s->h, s->block, 1);
-    for (i = 0; i < 8; i++) {
-        out[4 * i] = (uint8_t)(s->h[i] >> 24);
-        out[4 * i + 1] = (uint8_t)(s->h[i] >> 16);
-        out[4 * i + 2] = (uint8_t)(s->h[i] >> 8);
-        out[4 * i + 3] = (uint8_t)s->h[i];
-    }
-    memset(s, 0, sizeof *s);
-}
-
-static void _ak_sha256(const void* data, size_t n, uint8_t out[32]) {
-    _ak_sha256_ctx s;
-    _ak_sha256_init(&s);
-    _ak_sha256_update(&s, data, n);
-    _ak_sha256_final(&s, out);
-}
-
-/* Lower-case hex of n bytes into out (2n characters + terminator). */
-static void _ak_hex(const uint8_t* p, size_t n, char* out) {
-    static const char digits[] = "0123456789abcdef";
-    size_t i;
-    for (i = 0; i < n; i++) {
-        out[2 * i] = digits[p[i] >> 4];
-        out[2 * i + 1] = digits[p[i] & 15];
-    }
-    out[2 * n] = 0;
-}
-
-/* ---- fast 128-bit hash ---------------------------------------------------
- * Non-cryptographic, for the in-memory cache index only (the memory level
- * compares the full key on a hit, so a collision costs nothing but a
- * comparison). Its value may differ between machines (byte order) and
- * builds: never store it.
- *
- * Design: four independent 64-bit lanes each take 16 bytes per 64-byte
- * stripe; a lane absorbs its two words with one 64x64->128 multiply whose
- * halves are folded by xor (the product of (word0 ^ lane constant) and
- * (word1 ^ lane state)), plus the old state added back so a zero factor
- * never erases what the lane has seen. The four lanes run in parallel (no
- * dependency between them), so the loop costs about one multiply latency per
- * 64 bytes. The tail (< 64 bytes) goes 16 bytes at a time into the lanes, the
- * last partial block zero-padded; the length enters the finalization, so
- * padding cannot alias. Finalization folds the lanes pairwise through two
- * more multiplies and mixes each output half once more.
- *
- * Constants: fractional parts of the square roots of the first eight primes
- * (the SHA-512 initial value), i.e. nothing chosen for a purpose. */
-typedef struct _ak_h128 { uint64_t lo, hi; } _ak_h128;
-
-#define _AK_HK0 0x6a09e667f3bcc908ull
-#define _AK_HK1 0xbb67ae8584caa73bull
-#define _AK_HK2 0x3c6ef372fe94f82bull
-#define _AK_HK3 0xa54ff53a5f1d36f1ull
-#define _AK_HK4 0x510e527fade682d1ull
-#define _AK_HK5 0x9b05688c2b3e6c1full
-#define _AK_HK6 0x1f83d9abfb41bd6bull
-#define _AK_HK7 0x5be0cd19137e2179ull
-
-#if defined(__SIZEOF_INT128__)
-__extension__ typedef unsigned __int128 _ak_u128;
-/* 64x64 -> 128 multiply, high and low halves folded by xor. */
-static uint64_t _ak_mulfold(uint64_t a, uint64_t b) {
-    _ak_u128 r = (_ak_u128)a * b;
-    return (uint64_t)r ^ (uint64_t)(r >> 64);
-}
-#else
-static uint64_t _ak_mulfold(uint64_t a, uint64_t b) {
-    uint64_t al = a & 0xffffffffu, ah = a >> 32, bl = b & 0xffffffffu, bh = b >> 32;
-    uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
-    uint64_t mid = (ll >> 32) + (lh & 0xffffffffu) + (hl & 0xffffffffu);
-    uint64_t lo = (ll & 0xffffffffu) | (mid << 32);
-    uint64_t hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
-    return lo ^ hi;
-}
-#endif
-
-static uint64_t _ak_rd64(const uint8_t* p) { uint64_t v; memcpy(&v, p, 8); return v; }
-static uint64_t _ak_rotl64(uint64_t x, unsigned n) { return (x << n) | (x >> (64u - n)); }
-
-/* Final mix of one 64-bit half: xor-shift, multiply by an odd constant, twice. */
-static uint64_t _ak_h64_settle(uint64_t x) {
-    x ^= x >> 31;
-    x *= (_AK_HK5 | 1u);
-    x ^= x >> 29;
-    x *= (_AK_HK2 | 1u);
-    x ^= x >> 32;
-    return x;
-}
-
-/* 128-bit hash of n bytes, seeded (chain fields by passing the previous
- * result as the seed). */
-static _ak_h128 _ak_hash128_seeded(const void* data, size_t n, _ak_h128 seed) {
-    const uint8_t* p = (const uint8_t*)data;
-    uint64_t s0 = seed.lo ^ _AK_HK0, s1 = seed.hi ^ _AK_HK1;
-    uint64_t s2 = _ak_rotl64(seed.lo, 32) ^ _AK_HK2, s3 = _ak_rotl64(seed.hi, 32) ^ _AK_HK3;
-    size_t left = n;
-    _ak_h128 out;
-    uint64_t u, v;
-    while (left >= 64) {
-        s0 = _ak_mulfold(_ak_rd64(p) ^ _AK_HK4, _ak_rd64(p + 8) ^ s0) + s0;
-        s1 = _ak_mulfold(_ak_rd64(p + 16) ^ _AK_HK5, _ak_rd64(p + 24) ^ s1) + s1;
-        s2 = _ak_mulfold(_ak_rd64(p + 32) ^ _AK_HK6, _ak_rd64(p + 40) ^ s2) + s2;
-        s3 = _ak_mulfold(_ak_rd64(p + 48) ^ _AK_HK7, _ak_rd64(p + 56) ^ s3) + s3;
-        p += 64; left -= 64;
-    }
-    /* 0..3 whole 16-byte blocks into lanes 0..2, then the zero-padded rest into lane 3. */
-    if (left >= 16) { s0 = _ak_mulfold(_ak_rd64(p) ^ _AK_HK4, _ak_rd64(p + 8) ^ s0) + s0; p += 16; left -= 16; }
-    if (left >= 16) { s1 = _ak_mulfold(_ak_rd64(p) ^ _AK_HK5, _ak_rd64(p + 8) ^ s1) + s1; p += 16; left -= 16; }
-    if (left >= 16) { s2 = _ak_mulfold(_ak_rd64(p) ^ _AK_HK6, _ak_rd64(p + 8) ^ s2) + s2; p += 16; left -= 16; }
-    if (left) {
-        uint8_t tail[16];
-        memset(tail, 0, sizeof tail);
-        memcpy(tail, p, left);
-        s3 = _ak_mulfold(_ak_rd64(tail) ^ _AK_HK7, _ak_rd64(tail + 8) ^ s3) + s3;
-    }
-    u = _ak_mulfold(s0 ^ _AK_HK6 ^ (uint64_t)n, s1 ^ _AK_HK3);
-    v = _ak_mulfold(s2 ^ _AK_HK7 ^ _ak_rotl64(u, 23), s3 ^ _AK_HK1 ^ (uint64_t)n * _AK_HK0);
-    out.lo = _ak_h64_settle(u + v);
-    out.hi = _ak_h64_settle(v ^ _ak_rotl64(u, 41) ^ _AK_HK4);
-    return out;
-}
-
-#ifdef AMDKIT_TESTS   /* test-only (tests/ti_cache.c) */
-static _ak_h128 _ak_hash128(const void* data, size_t n) {
-    _ak_h128 zero;
-    zero.lo = 0; zero.hi = 0;
-    return _ak_hash128_seeded(data, n, zero);
-}
-#endif
-/* ==========================================================================
- * >>impl:cache  two-level compile cache: memory LRU + disk
- *
- * Memory level: entries keyed by the fast 128-bit hash of every key field
- * (device_tag included); the entry keeps the full key material and a hit
- * compares it, so a hash collision can never hand back another kernel's code.
- * Index: chained hash map (grows by doubling) + doubly linked LRU list
- * (head = most recently used). Entries are reference counted: the index
- * holds one reference, every caller of _ak_cache_get one more; an entry
- * evicted while a caller holds it lives until the last release, and only
- * then is its loaded handle passed to `unload`.
- *
- * Single flight: a miss inserts a PENDING entry and compiles outside the
- * lock; other threads asking for the same key find it and wait on the
- * cache's condition variable. Different keys never wait for each other's
- * compiles: the lock covers map/list operations and counters only; compile,
- * load and disk I/O run outside it. A failed compile wakes the waiters with
- * its error code and message, and the entry leaves the index (not cached).
- *
- * Disk level: file dir/<2 hex>/<64 hex>.akc named by the SHA-256 of a
- * canonical, length-prefixed text of (format version, amdkit version,
- * backend, compiler, arch, kernel name, options, source); device_tag is not
- * part of it (a code object does not depend on which device of one arch
- * loads it). File layout (little-endian):
- *     0  magic "AKCACHE\0"          8 bytes
- *     8  format version             u32
- *    12  header size (88)           u32
- *    16  key digest                 32 bytes
- *    48  payload size               u64
- *    56  SHA-256 of the payload     32 bytes
- *    88  payload
- * Written to a temp file in the same folder and renamed over the final name
- * (atomic between processes); a reader verifies everything and removes what
- * does not verify. A disk hit refreshes the file's mtime, so the size cap
- * (after each write: delete the oldest files until under cache_max_bytes)
- * evicts the least recently used.
- *
- * Counting: a lookup is a memory hit (also a thread that waited for another
- * thread's compile of the same key), a disk hit or a miss; compilations
- * counts compiler runs, failed ones included. With the cache disabled
- * (cache_enabled 0) or bypassed (get's `bypass`, ak_compile_options.no_cache)
- * every get compiles into a private entry freed on release: only
- * compilations and compile_ms count, nothing is read or written on disk.
- * _ak_cache_destroy frees every cached entry: release yours first.
- * ========================================================================== */
-
-#define _AK_CACHE_FORMAT 1u
-#define _AK_CACHE_HDR 88u
-#define _AK_CACHE_PATH_MAX 4096
-#define _AK_CACHE_MAX_ENTRY_DEFAULT (64ll << 20)
-
-typedef struct _ak_cache_key {
-    const char* source; size_t source_len;   /* source_len 0: strlen(source) */
-    const char* kernel_name;
-    const char* options;          /* canonical options: sorted, one per line (the caller builds it) */
-    const char* arch;             /* full arch string, e.g. "gfx90a:sramecc+:xnack-" or "sm_90" */
-    const char* backend;          /* "hip" / "cuda" */
-    const char* compiler;         /* compiler + version, e.g. "hipRTC 50221153" */
-    const char* device_tag;       /* memory level only: identity of the context/device ("offline" for offline) */
-    const struct _ak_cache_prefix* prefix;  /* optional: every field but the source measured and hashed once
-                                               (_ak_cache_prefix_make on the same fields); NULL: done per call */
-} _ak_cache_key;
-
-typedef struct _ak_cache_ops {
-    void* user;
-    /* compile: on success *data (from _ak_alloc) and *size; on failure return the code (the error message and compiler
-       log are already recorded on this thread by the callee) */
-    ak_result (*compile)(void* user, void** data, size_t* size);
-    /* optional (NULL: no loading): make a loaded handle (module + function) kept with the memory entry */
-    ak_result (*load)(void* user, const void* data, size_t size, void** loaded);
-    /* optional (NULL: any payload): check a payload read from disk before `load` sees it (is it a code object for this
-       target?); 0 ok, else a reason in why[cap]; a refused payload is removed and recompiled */
-    int (*verify)(void* user, const void* data, size_t size, char* why, size_t cap);
-    /* optional: what log messages call the code when the key's kernel name is empty (a whole-source entry) */
-    const char* name;
-    const char* source_name;
-} _ak_cache_ops;
-
-typedef struct _ak_cache _ak_cache;
-typedef struct _ak_cache_entry _ak_cache_entry;
-
-/* Key fields in the order the memory hash and the comparison take them. */
-enum { _AK_KF_SOURCE, _AK_KF_NAME, _AK_KF_OPTIONS, _AK_KF_ARCH, _AK_KF_BACKEND, _AK_KF_COMPILER, _AK_KF_DEVICE,
-       _AK_KF_COUNT };
-/* The key fields after the source, measured and hashed once (_ak_cache_prefix_make). */
-typedef struct _ak_cache_prefix {
-    size_t l[_AK_KF_COUNT];   /* lengths of the fields after the source */
-    _ak_h128 seed;            /* their hash: the seed of the source's */
-} _ak_cache_prefix;
-enum { _AK_CE_PENDING = 0, _AK_CE_READY = 1, _AK_CE_FAILED = 2 };
-
-struct _ak_cache_entry {
-    _ak_h128 hash;                     /* memory key */
-    _ak_cache_entry* hnext;            /* hash chain (also the free list while dying) */
-    _ak_cache_entry* prev;             /* LRU, towards head (more recent) */
-    _ak_cache_entry* next;             /* LRU, towards tail (older) */
-    int refs;                          /* index (1 while indexed) + callers */
-    int state;                         /* _AK_CE_* */
-    int indexed;                       /* in the map and the LRU list */
-    const struct _ak_cache_prefix* prefix; /* the prefix the key came with (a context's options memo), or NULL:
-                                              an entry with the caller's prefix differs from its key in the source
-                                              at most, so a hit through _ak_cache_get_ready compares the source alone */
-    const char* kf[_AK_KF_COUNT];      /* full key material (copies, in this allocation) */
-    size_t kl[_AK_KF_COUNT];
-    void* data;                        /* code object (from _ak_alloc) */
-    size_t size;
-    void* loaded;                      /* ops->load's handle, or NULL */
-    double compile_ms;                 /* compile time of this code (0 when it came from disk) */
-    ak_result err;                     /* FAILED: the compile's code and detail, for waiters */
-    char* err_msg;
-    char* err_log;
-    char* err_opts;
-    char* err_src;
-};
-
-struct _ak_cache {
-    _ak_mutex lock;
-    _ak_cond cond;                     /* broadcast when a pending entry completes */
-    _ak_logger log;
-    void (*unload)(void* unload_user, void* loaded);
-    void* unload_user;
-    int enabled;                       /* cfg->cache_enabled */
-    int capacity;                      /* memory entries */
-    int disk;                          /* disk level usable */
-    long long max_bytes;               /* disk cap, 0 = none */
-    long long max_entry;               /* cfg->cache_max_entry_bytes: larger files are never read */
-    int trusted;                       /* cfg->cache_trusted: skip the owner/mode checks */
-    int cap_warned;                    /* the 'cap smaller than one entry' warning was given */
-    char dir[_AK_CACHE_PATH_MAX];      /* resolved directory ("" if none could be formed) */
-    _ak_cache_entry** buckets;
-    size_t nbuckets;                   /* power of two */
-    int count;                         /* indexed entries */
-    _ak_cache_entry* head;             /* most recently used */
-    _ak_cache_entry* tail;             /* least recently used */
-    unsigned long long compilations, memory_hits, disk_hits, misses, evictions, disk_errors;
-    double compile_ms;
-};
-
-static void _ak_cache_entry_release(_ak_cache* c, _ak_cache_entry* e);
-
-/* ---- directory resolution (no I/O) --------------------------------------- */
-
-/* 0 ok, 1 nothing could be formed, 2 buffer too small (*need set). */
-static int _ak_cache_resolve_dir(const ak_config* cfg, char* buf, size_t n, size_t* need) {
-    const char* base = NULL;
-    const char* suffix = "";
-    const char* v;
-    size_t len;
-    if (cfg && cfg->cache_dir && cfg->cache_dir[0]) {
-        base = cfg->cache_dir;
-    } else if ((v = _ak_getenv("AMDKIT_CACHE_DIR")) != NULL) {
-        base = v;
-    } else if ((v = _ak_getenv("XDG_CACHE_HOME")) != NULL && v[0] == '/') {
-        /* the XDG spec says to ignore relative values */
-        base = v; suffix = "/amdkit";
-    } else if ((v = _ak_getenv("HOME")) != NULL) {
-        base = v; suffix = "/.cache/amdkit";
-    }
-    if (!base) return 1;
-    len = strlen(base);
-    /* drop trailing slashes (but keep "/") */
-    while (len > 1 && base[len - 1] == '/') len--;
-    /* a relative directory is taken against the current directory now (the
-     * context keeps the absolute path: a later chdir does not move the cache) */
-    if (base[0] != '/') {
-        char cwd[4096];
-        size_t cl;
-        if (!getcwd(cwd, sizeof cwd)) return 1;
-        cl = strlen(cwd);
-        if (cl == 1) cl = 0;                 /* "/" */
-        if (need) *need = cl + 1 + len + strlen(suffix) + 1;
-        if (cl + 1 + len + strlen(suffix) + 1 > n) return 2;
-        memcpy(buf, cwd, cl);
-        buf[cl] = '/';
-        memcpy(buf + cl + 1, base, len);
-        memcpy(buf + cl + 1 + len, suffix, strlen(suffix) + 1);
-        return 0;
-    }
-    if (need) *need = len + strlen(suffix) + 1;
-    if (len + strlen(suffix) + 1 > n) return 2;
-    memcpy(buf, base, len);
-    memcpy(buf + len, suffix, strlen(suffix) + 1);
-    return 0;
-}
-
-AKDEF ak_result ak_cache_dir(const ak_config* cfg, char* buf, size_t buf_size) {
-    size_t need = 0;
-    int r;
-    if (!buf || !buf_size)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_cache_dir: buf is %s and buf_size is %lu, expected a buffer",
-                       buf ? "set" : "NULL", (unsigned long)buf_size);
-    r = _ak_cache_resolve_dir(cfg, buf, buf_size, &need);
-    if (r == 1) {
-        buf[0] = 0;
-        return _ak_err(AK_ERROR_NOT_FOUND, "ak_cache_dir: no cache directory: cache_dir, AMDKIT_CACHE_DIR, "
-                       "XDG_CACHE_HOME (absolute) and HOME are all unset");
-    }
-    if (r == 2) {
-        buf[0] = 0;
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_cache_dir: buffer of %lu bytes too small, %lu needed",
-                       (unsigned long)buf_size, (unsigned long)need);
-    }
-    return AK_OK;
-}
-
-/* ---- small file helpers --------------------------------------------------- */
-
-static void _ak_put_u32le(uint8_t* p, uint32_t v) { int i; for (i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i)); }
-static void _ak_put_u64le(uint8_t* p, uint64_t v) { int i; for (i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i)); }
-static uint32_t _ak_get_u32le(const uint8_t* p) {
-    uint32_t v = 0; int i;
-    for (i = 3; i >= 0; i--) v = (v << 8) | p[i];
-    return v;
-}
-static uint64_t _ak_get_u64le(const uint8_t* p) {
-    uint64_t v = 0; int i;
-    for (i = 7; i >= 0; i--) v = (v << 8) | p[i];
-    return v;
-}
-
-/* Read/write exactly n bytes (retrying on EINTR / short transfers). 0 ok, -1 error, 1 end of file (read). */
-static int _ak_read_full(int fd, void* buf, size_t n) {
-    uint8_t* p = (uint8_t*)buf;
-    while (n) {
-        ssize_t r = read(fd, p, n);
-        if (r < 0) { if (errno == EINTR) continue; return -1; }
-        if (r == 0) return 1;
-        p += r; n -= (size_t)r;
-    }
-    return 0;
-}
-static int _ak_write_full(int fd, const void* buf, size_t n) {
-    const uint8_t* p = (const uint8_t*)buf;
-    while (n) {
-        ssize_t r = write(fd, p, n);
-        if (r < 0) { if (errno == EINTR) continue; return -1; }
-        if (r == 0) { errno = EIO; return -1; }
-        p += r; n -= (size_t)r;
-    }
-    return 0;
-}
-
-/* mkdir -p. 0 ok (path is a directory), else -1 with errno set. */
-static int _ak_mkdir_p(const char* path) {
-    char buf[_AK_CACHE_PATH_MAX];
-    size_t i, n = strlen(path);
-    struct stat st;
-    if (!n || n >= sizeof buf) { errno = ENAMETOOLONG; return -1; }
-    memcpy(buf, path, n + 1);
-    for (i = 1; i < n; i++) {
-        if (buf[i] != '/') continue;
-        buf[i] = 0;
-        if (mkdir(buf, 0755) != 0 && errno != EEXIST) {
-            int e = errno;
-            if (stat(buf, &st) != 0 || !S_ISDIR(st.st_mode)) { errno = e; return -1; }
-        }
-        buf[i] = '/';
-    }
-    if (mkdir(buf, 0755) != 0 && errno != EEXIST) return -1;
-    if (stat(buf, &st) != 0) return -1;
-    if (!S_ISDIR(st.st_mode)) { errno = ENOTDIR; return -1; }
-    return 0;
-}
-
-/* Process-wide counter for unique temp names (with pid and thread). */
-static pthread_mutex_t _ak_cache_tmp_lock = PTHREAD_MUTEX_INITIALIZER;
-static unsigned long long _ak_cache_tmp_counter;
-static void _ak_cache_tmp_name(char* out, size_t cap, const char* dir_or_shard, const char* stem) {
-    unsigned long long ctr, tid = 0;
-    pthread_t self = pthread_self();
-    memcpy(&tid, &self, sizeof self < sizeof tid ? sizeof self : sizeof tid);
-    pthread_mutex_lock(&_ak_cache_tmp_lock);
-    ctr = ++_ak_cache_tmp_counter;
-    pthread_mutex_unlock(&_ak_cache_tmp_lock);
-    snprintf(out, cap, "%s/%s.%ld.%llx.%llu.tmp", dir_or_shard, stem, (long)getpid(), tid, ctr);
-}
-
-static int _ak_has_suffix(const char* s, const char* suf) {
-    size_t a = strlen(s), b = strlen(suf);
-    return a >= b && !memcmp(s + a - b, suf, b);
-}
-static int _ak_is_shard_name(const char* s) {
-    return isxdigit((unsigned char)s[0]) && isxdigit((unsigned char)s[1]) && s[2] == 0;
-}
-
-/* ---- key digests ------------------------------------------------------------ */
-
-/* Normalized key fields (NULL -> ""). */
-static void _ak_cache_key_fields(const _ak_cache_key* k, const char* f[_AK_KF_COUNT], size_t l[_AK_KF_COUNT]) {
-    int i;
-    f[_AK_KF_SOURCE] = k->source;
-    l[_AK_KF_SOURCE] = k->source_len ? k->source_len : strlen(k->source);
-    f[_AK_KF_NAME] = k->kernel_name;
-    f[_AK_KF_OPTIONS] = k->options;
-    f[_AK_KF_ARCH] = k->arch;
-    f[_AK_KF_BACKEND] = k->backend;
-    f[_AK_KF_COMPILER] = k->compiler;
-    f[_AK_KF_DEVICE] = k->device_tag;
-    for (i = 1; i < _AK_KF_COUNT; i++) {
-        if (!f[i]) f[i] = "";
-        l[i] = k->prefix ? k->prefix->l[i] : strlen(f[i]);
-    }
-}
-
-/* Memory key: the fast hash chained over every field but the source, then
- * over the source (each field's length is mixed in by the hash, so field
- * boundaries cannot shift). The fields before the source are the same for
- * every kernel a context compiles with the same options: a caller that
- * keeps them (ak_kernel_get's options memo) hashes them once
- * (_ak_cache_prefix_make) and a memory hit hashes the source alone. */
-static _ak_h128 _ak_cache_prefix_seed(const char* const f[_AK_KF_COUNT], const size_t l[_AK_KF_COUNT]) {
-    _ak_h128 h;
-    int i;
-    h.lo = (uint64_t)_AK_CACHE_FORMAT; h.hi = 0;
-    for (i = 0; i < _AK_KF_COUNT; i++)
-        if (i != _AK_KF_SOURCE) h = _ak_hash128_seeded(f[i], l[i], h);
-    return h;
-}
-static _ak_h128 _ak_cache_mem_hash(const char* const f[_AK_KF_COUNT], const size_t l[_AK_KF_COUNT]) {
-    return _ak_hash128_seeded(f[_AK_KF_SOURCE], l[_AK_KF_SOURCE], _ak_cache_prefix_seed(f, l));
-}
-/* The prefix of `k` (its source is not read). */
-static void _ak_cache_prefix_make(const _ak_cache_key* k, _ak_cache_prefix* p) {
-    const char* f[_AK_KF_COUNT];
-    _ak_cache_key k2 = *k;
-    k2.source = "";
-    k2.source_len = 0;
-    k2.prefix = NULL;
-    _ak_cache_key_fields(&k2, f, p->l);
-    p->seed = _ak_cache_prefix_seed(f, p->l);
-}
-
-/* Disk key: SHA-256 over a canonical text, each field length-prefixed:
- *   "amdkit-cache-key\nformat 1\namdkit 0.1.0\n" then "<tag> <len>\n<bytes>\n"
- * for backend, compiler, arch, kernel, options, source. No device_tag. */
-static void _ak_cache_disk_digest(const char* const f[_AK_KF_COUNT], const size_t l[_AK_KF_COUNT], uint8_t out[32]) {
-    static const int order[6] = { _AK_KF_BACKEND, _AK_KF_COMPILER, _AK_KF_ARCH, _AK_KF_NAME, _AK_KF_OPTIONS,
-                                  _AK_KF_SOURCE };
-    static const char* tags[6] = { "backend", "compiler", "arch", "kernel", "options", "source" };
-    _ak_sha256_ctx s;
-    char line[96];
-    int i, n;
-    _ak_sha256_init(&s);
-    n = snprintf(line, sizeof line, "amdkit-cache-key\nformat %u\namdkit %s\n", _AK_CACHE_FORMAT, AK_VERSION_STRING);
-    _ak_sha256_update(&s, line, (size_t)n);
-    for (i = 0; i < 6; i++) {
-        n = snprintf(line, sizeof line, "%s %lu\n", tags[i], (unsigned long)l[order[i]]);
-        _ak_sha256_update(&s, line, (size_t)n);
-        _ak_sha256_update(&s, f[order[i]], l[order[i]]);
-        _ak_sha256_update(&s, "\n", 1);
-    }
-    _ak_sha256_final(&s, out);
-}
-
-/* dir/<2 hex>/<64 hex>.akc (and the shard folder in `shard` if given). */
-static void _ak_cache_paths(const _ak_cache* c, const uint8_t digest[32], char* path, size_t cap, char* shard,
-                            size_t shard_cap) {
-    char hex[65];
-    _ak_hex(digest, 32, hex);
-    snprintf(path, cap, "%s/%.2s/%s.akc", c->dir, hex, hex);
-    if (shard) snprintf(shard, shard_cap, "%s/%.2s", c->dir, hex);
-}
-
-/* ---- entries ---------------------------------------------------------------- */
-
-static void _ak_cache_count(_ak_cache* c, unsigned long long* field, unsigned long long n) {
-    _ak_mutex_lock(&c->lock);
-    *field += n;
-    _ak_mutex_unlock(&c->lock);
-}
-
-/* New entry holding a copy of the key material (one allocation). */
-static _ak_cache_entry* _ak_cache_entry_new(const char* const f[_AK_KF_COUNT], const size_t l[_AK_KF_COUNT]) {
-    size_t total = sizeof(_ak_cache_entry), off;
-    _ak_cache_entry* e;
-    char* mem;
-    int i;
-    for (i = 0; i < _AK_KF_COUNT; i++) total += l[i] + 1;
-    e = (_ak_cache_entry*)_ak_alloc(total);
-    if (!e) return NULL;
-    memset(e, 0, sizeof *e);
-    mem = (char*)(e + 1);
-    off = 0;
-    for (i = 0; i < _AK_KF_COUNT; i++) {
-        memcpy(mem + off, f[i], l[i]);
-        mem[off + l[i]] = 0;
-        e->kf[i] = mem + off;
-        e->kl[i] = l[i];
-        off += l[i] + 1;
-    }
-    return e;
-}
-
-/* Free an entry whose last reference is gone (cache lock NOT held). */
-static void _ak_cache_entry_free(_ak_cache* c, _ak_cache_entry* e) {
-    if (e->loaded && c->unload) c->unload(c->unload_user, e->loaded);
-    _ak_dealloc(e->data);
-    _ak_dealloc(e->err_msg); _ak_dealloc(e->err_log); _ak_dealloc(e->err_opts); _ak_dealloc(e->err_src);
-    _ak_dealloc(e);
-}
-static void _ak_cache_free_list(_ak_cache* c, _ak_cache_entry* list) {
-    while (list) {
-        _ak_cache_entry* nx = list->hnext;
-        _ak_cache_entry_free(c, list);
-        list = nx;
-    }
-}
-
-static int _ak_cache_key_eq(const _ak_cache_entry* e, const char* const f[_AK_KF_COUNT],
-                            const size_t l[_AK_KF_COUNT]) {
-    int i;
-    for (i = _AK_KF_COUNT - 1; i >= 0; i--) /* short fields first, the source last */
-        if (e->kl[i] != l[i] || memcmp(e->kf[i], f[i], l[i]) != 0) return 0;
-    return 1;
-}
-
-/* -- map + LRU, all with the cache lock held -- */
-static _ak_cache_entry* _ak_cache_find(_ak_cache* c, _ak_h128 h, const char* const f[_AK_KF_COUNT],
-                                       const size_t l[_AK_KF_COUNT]) {
-    _ak_cache_entry* e = c->buckets[(size_t)h.lo & (c->nbuckets - 1)];
-    for (; e; e = e->hnext)
-        if (e->hash.lo == h.lo && e->hash.hi == h.hi && _ak_cache_key_eq(e, f, l)) return e;
-    return NULL;
-}
-static void _ak_cache_lru_unlink(_ak_cache* c, _ak_cache_entry* e) {
-    if (e->prev) e->prev->next = e->next; else c->head = e->next;
-    if (e->next) e->next->prev = e->prev; else c->tail = e->prev;
-    e->prev = e->next = NULL;
-}
-static void _ak_cache_lru_push_front(_ak_cache* c, _ak_cache_entry* e) {
-    e->prev = NULL;
-    e->next = c->head;
-    if (c->head) c->head->prev = e; else c->tail = e;
-    c->head = e;
-}
-static void _ak_cache_grow(_ak_cache* c) {
-    size_t nb = c->nbuckets * 2, i;
-    _ak_cache_entry** b = (_ak_cache_entry**)_ak_calloc(nb * sizeof *b);
-    if (!b) return; /* keep the longer chains */
-    for (i = 0; i < c->nbuckets; i++) {
-        _ak_cache_entry* e = c->buckets[i];
-        while (e) {
-            _ak_cache_entry* nx = e->hnext;
-            size_t j = (size_t)e->hash.lo & (nb - 1);
-            e->hnext = b[j];
-            b[j] = e;
-            e = nx;
-        }
-    }
-    _ak_dealloc(c->buckets);
-    c->buckets = b;
-    c->nbuckets = nb;
-}
-static void _ak_cache_index_add(_ak_cache* c, _ak_cache_entry* e) {
-    size_t j;
-    if ((size_t)c->count + 1 > c->nbuckets - c->nbuckets / 4) _ak_cache_grow(c);
-    j = (size_t)e->hash.lo & (c->nbuckets - 1);
-    e->hnext = c->buckets[j];
-    c->buckets[j] = e;
-    _ak_cache_lru_push_front(c, e);
-    e->indexed = 1;
-    __atomic_add_fetch(&e->refs, 1, __ATOMIC_RELAXED);
-    c->count++;
-}
-/* Remove from map and LRU and drop the index's reference; an entry left with
- * no reference goes onto *dead (freed by the caller after unlocking). */
-static void _ak_cache_index_remove(_ak_cache* c, _ak_cache_entry* e, _ak_cache_entry** dead) {
-    _ak_cache_entry** pp = &c->buckets[(size_t)e->hash.lo & (c->nbuckets - 1)];
-    while (*pp && *pp != e) pp = &(*pp)->hnext;
-    if (*pp) *pp = e->hnext;
-    e->hnext = NULL;
-    _ak_cache_lru_unlink(c, e);
-    e->indexed = 0;
-    c->count--;
-    if (__atomic_sub_fetch(&e->refs, 1, __ATOMIC_ACQ_REL) == 0) { e->hnext = *dead; *dead = e; }
-}
-/* Evict least recently used entries (never one still being compiled) down
- * to capacity. Returns how many; *name gets the kernel name of the last one
- * (the caller logs after unlocking: no user callback runs under the lock). */
-static int _ak_cache_evict_to_capacity(_ak_cache* c, _ak_cache_entry** dead, char* name, size_t name_cap) {
-    _ak_cache_entry* e = c->tail;
-    int n = 0;
-    while (c->count > c->capacity && e) {
-        _ak_cache_entry* older_next = e->prev;
-        if (e->state == _AK_CE_READY) {
-            _ak_copy(name, name_cap, e->kf[_AK_KF_NAME]);
-            _ak_cache_index_remove(c, e, dead);
-            c->evictions++;
-            n++;
-        }
-        e = older_next;
-    }
-    return n;
-}
-
-/* ---- create / destroy ------------------------------------------------------- */
-
-/* Set up the disk level: mkdir -p and a write probe. Logs one warning when
- * the directory is unusable. */
-static void _ak_cache_disk_setup(_ak_cache* c) {
-    char probe[_AK_CACHE_PATH_MAX + 128];
-    int fd;
-    if (!c->dir[0]) {
-        c->disk = 0;
-        _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_DIR_UNUSABLE,
-                "no cache directory (cache_dir, AMDKIT_CACHE_DIR, XDG_CACHE_HOME and HOME unset): memory-only");
-        return;
-    }
-    if (strlen(c->dir) > _AK_CACHE_PATH_MAX - 160) {
-        c->disk = 0;
-        _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_DIR_UNUSABLE, "cache directory path too long: memory-only");
-        return;
-    }
-    if (_ak_mkdir_p(c->dir) != 0) {
-        c->disk = 0;
-        _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_DIR_UNUSABLE, "cannot create cache directory %s (%s): memory-only",
-                c->dir, strerror(errno));
-        return;
-    }
-    _ak_cache_tmp_name(probe, sizeof probe, c->dir, ".probe");
-    fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0644);
-    if (fd < 0) {
-        c->disk = 0;
-        _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_DIR_UNUSABLE, "cache directory %s is not writable (%s): memory-only",
-                c->dir, strerror(errno));
-        return;
-    }
-    close(fd);
-    unlink(probe);
-    c->disk = 1;
-}
-
-static ak_result _ak_cache_create(const ak_config* cfg, const _ak_logger* log,
-                                  void (*unload)(void* unload_user, void* loaded), void* unload_user, _ak_cache** out) {
-    _ak_cache* c;
-    if (!out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "cache: out is NULL");
-    *out = NULL;
-    if (!cfg) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "cache: cfg is NULL");
-    if (cfg->cache_enabled && cfg->cache_capacity < 1)
-        return _ak_err(AK_ERROR_CONFIG, "cache_capacity is %d, expected >= 1", cfg->cache_capacity);
-    if (cfg->cache_max_bytes < 0)
-        return _ak_err(AK_ERROR_CONFIG, "cache_max_bytes is %lld, expected >= 0 (0 = no cap)", cfg->cache_max_bytes);
-    c = (_ak_cache*)_ak_calloc(sizeof *c);
-    if (!c) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "cache: out of host memory");
-    c->nbuckets = 16;
-    c->buckets = (_ak_cache_entry**)_ak_calloc(c->nbuckets * sizeof *c->buckets);
-    if (!c->buckets) { _ak_dealloc(c); return _ak_err(AK_ERROR_OUT_OF_MEMORY, "cache: out of host memory"); }
-    _ak_mutex_init(&c->lock);
-    _ak_cond_init(&c->cond);
-    if (log) c->log = *log;
-    else { c->log.fn = NULL; c->log.user_data = NULL; c->log.level = AK_LOG_WARN; }
-    c->unload = unload;
-    c->unload_user = unload_user;
-    c->enabled = cfg->cache_enabled ? 1 : 0;
-    c->capacity = cfg->cache_capacity > 0 ? cfg->cache_capacity : 1;
-    c->max_bytes = cfg->cache_max_bytes;
-    c->max_entry = cfg->cache_max_entry_bytes >= 4096 ? cfg->cache_max_entry_bytes : _AK_CACHE_MAX_ENTRY_DEFAULT;
-    c->trusted = cfg->cache_trusted ? 1 : 0;
-    if (_ak_cache_resolve_dir(cfg, c->dir, sizeof c->dir, NULL) != 0) c->dir[0] = 0;
-    c->disk = 0;
-    if (c->enabled && cfg->disk_cache) _ak_cache_disk_setup(c);
-    *out = c;
-    return AK_OK;
-}
-
-/* Frees every indexed entry (callers must have released theirs). */
-static void _ak_cache_destroy(_ak_cache* c) {
-    _ak_cache_entry* e;
-    if (!c) return;
-    e = c->head;
-    while (e) {
-        _ak_cache_entry* nx = e->next;
-        _ak_cache_entry_free(c, e);
-        e = nx;
-    }
-    _ak_dealloc(c->buckets);
-    _ak_cond_destroy(&c->cond);
-    _ak_mutex_destroy(&c->lock);
-    _ak_dealloc(c);
-}
-
-/* ---- disk level ---------------------------------------------------------------- */
-
-/* Open a cache file without blocking or following a symlink, and decide
- * whether it may be read at all. Returns the fd (>= 0), -1 missing, -2
- * unreadable (errno), -3 refused (*why: not a regular file, owned by another
- * user, writable by group/others unless trusted; such a file is not ours to
- * remove: the caller logs it and treats it as a miss). */
-static int _ak_cache_file_open(const char* path, int trusted, struct stat* st, const char** why) {
-    int fd;
-    *why = "";
-    /* O_NONBLOCK: a FIFO (or device) at the path must not block the open;
-       O_NOFOLLOW: a symlink planted in the shard is refused, not followed. */
-    fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0) {
-        if (errno == ENOENT) return -1;
-        if (errno == ELOOP || errno == ENXIO) { *why = errno == ELOOP ? "a symbolic link" : "not a regular file"; return -3; }
-        return -2;
-    }
-    if (fstat(fd, st) != 0) { int e = errno; close(fd); errno = e; return -2; }
-    if (!S_ISREG(st->st_mode)) { close(fd); *why = "not a regular file"; return -3; }
-    if (!trusted && st->st_uid != geteuid()) { close(fd); *why = "owned by another user (set cache_trusted to serve it)"; return -3; }
-    if (!trusted && (st->st_mode & (S_IWGRP | S_IWOTH))) {
-        close(fd); *why = "writable by group or others (set cache_trusted to serve it)"; return -3;
-    }
-    /* O_NONBLOCK stays: it has no effect on a regular file's reads (open(2)) */
-    return fd;
-}
-
-/* Verify one cache file. expect_digest may be NULL (then any digest is
- * accepted). A file over max_entry bytes is never read. Returns 1 valid
- * (*data and *size set if data != NULL), 0 missing, -1 invalid (*why says
- * what; the caller removes it), -2 unreadable (errno), -3 refused (*why; see
- * _ak_cache_file_open). mtime (may be NULL): the file's modification time, in
- * seconds. */
-static int _ak_cache_file_read(const char* path, const uint8_t* expect_digest, long long max_entry, int trusted,
-                               void** data, size_t* size, long long* mtime, const char** why) {
-    uint8_t hdr[_AK_CACHE_HDR], sum[32];
-    struct stat st;
-    uint64_t psize;
-    void* buf;
-    int fd, r;
-    *why = "";
-    if (data) *data = NULL;
-    if (size) *size = 0;
-    fd = _ak_cache_file_open(path, trusted, &st, why);
-    if (fd == -1) return 0;
-    if (fd < 0) return fd;
-    if (mtime) *mtime = (long long)st.st_mtime;
-    if ((uint64_t)st.st_size < _AK_CACHE_HDR) { close(fd); *why = "truncated header"; return -1; }
-    if ((long long)st.st_size > max_entry) { close(fd); *why = "larger than cache_max_entry_bytes (not read)"; return -1; }
-    /* header and payload in one read (the payload's buffer sized from st_size, checked against the header below) */
-    buf = _ak_alloc((size_t)st.st_size - _AK_CACHE_HDR + 1);
-    if (!buf) { close(fd); errno = ENOMEM; return -2; }
-    {
-        struct iovec iov[2];
-        ssize_t got;
-        iov[0].iov_base = hdr; iov[0].iov_len = sizeof hdr;
-        iov[1].iov_base = buf; iov[1].iov_len = (size_t)st.st_size - _AK_CACHE_HDR;
-        do got = readv(fd, iov, 2); while (got < 0 && errno == EINTR);
-        if (got < 0) { r = -1; }
-        else if ((size_t)got < sizeof hdr) { r = _ak_read_full(fd, hdr + got, sizeof hdr - (size_t)got); if (!r) r = _ak_read_full(fd, buf, iov[1].iov_len); }
-        else { r = _ak_read_full(fd, (uint8_t*)buf + ((size_t)got - sizeof hdr), iov[1].iov_len - ((size_t)got - sizeof hdr)); }
-    }
-    close(fd);
-    if (r != 0) { _ak_dealloc(buf); if (r < 0) return -2; *why = "shorter than its size (truncated while read)"; return -1; }
-    if (memcmp(hdr, "AKCACHE\0", 8) != 0) { _ak_dealloc(buf); *why = "bad magic (not an amdkit cache file)"; return -1; }
-    if (_ak_get_u32le(hdr + 8) != _AK_CACHE_FORMAT || _ak_get_u32le(hdr + 12) != _AK_CACHE_HDR) {
-        _ak_dealloc(buf); *why = "other format version"; return -1;
-    }
-    if (expect_digest && memcmp(hdr + 16, expect_digest, 32) != 0) { _ak_dealloc(buf); *why = "key digest mismatch"; return -1; }
-    psize = _ak_get_u64le(hdr + 48);
-    if (psize != (uint64_t)st.st_size - _AK_CACHE_HDR) {
-        _ak_dealloc(buf);
-        *why = psize > (uint64_t)st.st_size - _AK_CACHE_HDR ? "truncated payload" : "size mismatch";
-        return -1;
-    }
-    _ak_sha256(buf, (size_t)psize, sum);
-    if (memcmp(sum, hdr + 56, 32) != 0) { _ak_dealloc(buf); *why = "payload checksum mismatch"; return -1; }
-    if (data) { *data = buf; if (size) *size = (size_t)psize; }
-    else _ak_dealloc(buf);
-    return 1;
-}
-
-/* Read the entry of a digest: 1 hit (data/size set, mtime refreshed), 0 miss
- * (a corrupt file was removed, a refused one left alone; logged and counted). */
-static int _ak_cache_disk_read(_ak_cache* c, const uint8_t digest[32], const char* name, void** data, size_t* size) {
-    char path[_AK_CACHE_PATH_MAX + 512];
-    const char* why;
-    int r;
-    _ak_cache_paths(c, digest, path, sizeof path, NULL, 0);
-    long long mtime = 0;
-    r = _ak_cache_file_read(path, digest, c->max_entry, c->trusted, data, size, &mtime, &why);
-    if (r == 1) {
-        /* LRU order for the size cap, to the minute: a file used in the last minute is not touched again
-           (a metadata write per hit); failure is harmless */
-        if ((long long)time(NULL) - mtime >= 60) utimensat(AT_FDCWD, path, NULL, 0);
-        return 1;
-    }
-    if (r == 0) return 0;
-    if (r == -2) {
-        _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_CORRUPT_ENTRY, "cannot read %s (%s) for %s: recompiling", path,
-                strerror(errno), name);
-        _ak_cache_count(c, &c->disk_errors, 1);
-        return 0;
-    }
-    if (r == -3) {
-        _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_CORRUPT_ENTRY, "%s: %s; not served, recompiling %s", path, why, name);
-        _ak_cache_count(c, &c->disk_errors, 1);
-        return 0;
-    }
-    unlink(path);
-    _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_CORRUPT_ENTRY, "%s: %s; removed, recompiling %s", path, why, name);
-    _ak_cache_count(c, &c->disk_errors, 1);
-    return 0;
-}
-
-/* Remove a file that verified but whose payload was refused or would not load. */
-static void _ak_cache_disk_reject(_ak_cache* c, const uint8_t digest[32], const char* name, const char* why) {
-    char path[_AK_CACHE_PATH_MAX + 512];
-    _ak_cache_paths(c, digest, path, sizeof path, NULL, 0);
-    unlink(path);
-    _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_CORRUPT_ENTRY, "%s: %s for %s; removed, recompiling", path, why, name);
-    _ak_cache_count(c, &c->disk_errors, 1);
-}
-
-/* What log messages call an entry: 'kernel' or 'name' from source.hip. */
-static const char* _ak_cache_what(const char* key_name, const _ak_cache_ops* ops, char* buf, size_t cap) {
-    const char* n = key_name && *key_name ? key_name : (ops && ops->name && *ops->name) ? ops->name : NULL;
-    const char* s = ops && ops->source_name && *ops->source_name ? ops->source_name : NULL;
-    if (n && s) snprintf(buf, cap, "'%s' (%s)", n, s);
-    else if (n || s) snprintf(buf, cap, "'%s'", n ? n : s);
-    else snprintf(buf, cap, "an unnamed kernel");
-    return buf;
-}
-
-typedef struct _ak_cache_file { char* path; long long bytes; long long sec, nsec; } _ak_cache_file;
-static int _ak_cache_file_cmp(const void* a, const void* b) {
-    const _ak_cache_file* x = (const _ak_cache_file*)a;
-    const _ak_cache_file* y = (const _ak_cache_file*)b;
-    if (x->sec != y->sec) return x->sec < y->sec ? -1 : 1;
-    if (x->nsec != y->nsec) return x->nsec < y->nsec ? -1 : 1;
-    return strcmp(x->path, y->path);
-}
-
-/* Every *.akc entry under the cache dir: totals into *u (entries, bytes,
- * oldest/newest mtime), and the list into *files when files != NULL (caller
- * frees each path and the array). Temp files an hour old (a writer that
- * died) are removed on the way when remove_stale is set. */
-static void _ak_cache_scan(_ak_cache* c, int remove_stale, _ak_cache_file** files_out, size_t* nfiles_out,
-                           ak_cache_disk_usage* u) {
-    _ak_cache_file* files = NULL;
-    size_t nfiles = 0, capf = 0;
-    DIR* top;
-    struct dirent* de;
-    time_t now = time(NULL);
-    memset(u, 0, sizeof *u);
-    u->max_bytes = c->max_bytes;
-    if (files_out) *files_out = NULL;
-    if (nfiles_out) *nfiles_out = 0;
-    top = opendir(c->dir);
-    if (!top) return;
-    while ((de = readdir(top)) != NULL) {
-        char shard[_AK_CACHE_PATH_MAX + 8];
-        DIR* sd;
-        struct dirent* fe;
-        if (!_ak_is_shard_name(de->d_name)) continue;
-        snprintf(shard, sizeof shard, "%s/%.2s", c->dir, de->d_name);
-        sd = opendir(shard);
-        if (!sd) continue;
-        while ((fe = readdir(sd)) != NULL) {
-            char path[_AK_CACHE_PATH_MAX + 512];
-            struct stat st;
-            int is_tmp = _ak_has_suffix(fe->d_name, ".tmp");
-            if (!is_tmp && !_ak_has_suffix(fe->d_name, ".akc")) continue;
-            snprintf(path, sizeof path, "%s/%s", shard, fe->d_name);
-            if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) continue;
-            if (is_tmp) { /* left by a writer that died: remove once it is an hour old */
-                if (remove_stale && st.st_mtime + 3600 < now) unlink(path);
-                continue;
-            }
-            if (!u->entries || (long long)st.st_mtime < u->oldest) u->oldest = (long long)st.st_mtime;
-            if ((long long)st.st_mtime > u->newest) u->newest = (long long)st.st_mtime;
-            u->entries++;
-            u->bytes += (unsigned long long)st.st_size;
-            if (!files_out) continue;
-            if (nfiles == capf) {
-                size_t nc = capf ? capf * 2 : 64;
-                _ak_cache_file* nf = (_ak_cache_file*)_ak_realloc(files, nc * sizeof *nf);
-                if (!nf) break;
-                files = nf; capf = nc;
-            }
-            files[nfiles].path = _ak_strdup(path);
-            if (!files[nfiles].path) break;
-            files[nfiles].bytes = (long long)st.st_size;
-            files[nfiles].sec = (long long)st.st_mtim.tv_sec;
-            files[nfiles].nsec = (long long)st.st_mtim.tv_nsec;
-            nfiles++;
-        }
-        closedir(sd);
-    }
-    closedir(top);
-    if (files_out) { *files_out = files; *nfiles_out = nfiles; }
-}
-
-/* After a write: if the *.akc files under dir exceed the cap, delete the
- * oldest (by mtime) until under it. */
-static void _ak_cache_enforce_cap(_ak_cache* c) {
-    _ak_cache_file* files = NULL;
-    size_t nfiles = 0, i;
-    long long total;
-    unsigned long long removed = 0;
-    ak_cache_disk_usage u;
-    if (c->max_bytes <= 0) return;
-    _ak_cache_scan(c, 1, &files, &nfiles, &u);
-    total = (long long)u.bytes;
-    if (total > c->max_bytes && nfiles) {
-        qsort(files, nfiles, sizeof *files, _ak_cache_file_cmp);
-        for (i = 0; i < nfiles && total > c->max_bytes; i++) {
-            int ok = unlink(files[i].path) == 0;
-            if (ok || errno == ENOENT) total -= files[i].bytes; /* ENOENT: someone else removed it */
-            if (ok) {
-                removed++;
-                _ak_log(&c->log, AK_LOG_DEBUG, AK_LOGITEM_CACHE_EVICT, "disk entry %s evicted (cap %lld bytes)",
-                        files[i].path, c->max_bytes);
-            }
-        }
-    }
-    for (i = 0; i < nfiles; i++) _ak_dealloc(files[i].path);
-    _ak_dealloc(files);
-    if (removed) _ak_cache_count(c, &c->evictions, removed);
-}
-
-/* Write an entry: temp file in the shard folder, then rename. Failures are
- * logged and otherwise ignored. */
-static void _ak_cache_disk_write(_ak_cache* c, const uint8_t digest[32], const char* name, const void* data,
-                                 size_t size) {
-    char path[_AK_CACHE_PATH_MAX + 512], shard[_AK_CACHE_PATH_MAX + 8], tmp[_AK_CACHE_PATH_MAX + 256], hex[65];
-    uint8_t hdr[_AK_CACHE_HDR];
-    const char* what = "open";
-    int fd, e;
-    _ak_cache_paths(c, digest, path, sizeof path, shard, sizeof shard);
-    {
-        /* an entry over the disk cap (or the read limit) would be evicted (or refused) at once: say so once, write
-           nothing (not only at DEBUG: a cap smaller than one entry silently turns the disk level off) */
-        long long need = (long long)size + (long long)_AK_CACHE_HDR;
-        int over_cap = c->max_bytes > 0 && need > c->max_bytes, first;
-        if (over_cap || need > c->max_entry) {
-            _ak_mutex_lock(&c->lock);
-            first = !c->cap_warned;
-            c->cap_warned = 1;
-            _ak_mutex_unlock(&c->lock);
-            if (first)
-                _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_WRITE_FAILED,
-                        "%s takes %lld bytes on disk, over the %s of %lld bytes: not stored (raise %s; warned once)", name,
-                        need, over_cap ? "cache size cap" : "entry size limit", over_cap ? c->max_bytes : c->max_entry,
-                        over_cap ? "cache_max_bytes / AMDKIT_CACHE_MAX_BYTES"
-                                 : "cache_max_entry_bytes / AMDKIT_CACHE_MAX_ENTRY_BYTES");
-            return;
-        }
-    }
-    if (mkdir(shard, 0755) != 0 && errno != EEXIST) {
-        /* the directory itself may have been removed since: make it again */
-        if (_ak_mkdir_p(shard) != 0) {
-            _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_WRITE_FAILED, "cannot create %s (%s); %s not stored", shard,
-                    strerror(errno), name);
-            return;
-        }
-    }
-    memcpy(hdr, "AKCACHE\0", 8);
-    _ak_put_u32le(hdr + 8, _AK_CACHE_FORMAT);
-    _ak_put_u32le(hdr + 12, _AK_CACHE_HDR);
-    memcpy(hdr + 16, digest, 32);
-    _ak_put_u64le(hdr + 48, (uint64_t)size);
-    _ak_sha256(data, size, hdr + 56);
-    _ak_hex(digest, 32, hex);
-    _ak_cache_tmp_name(tmp, sizeof tmp, shard, hex);
-    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (fd >= 0) {
-        what = "write";
-        fchmod(fd, 0644); /* whatever the umask: readers refuse group/other-writable entries */
-        if (_ak_write_full(fd, hdr, sizeof hdr) == 0 && _ak_write_full(fd, data, size) == 0) {
-            what = "close";
-            if (close(fd) == 0) {
-                fd = -1;
-                what = "rename";
-                if (rename(tmp, path) == 0) {
-                    _ak_cache_enforce_cap(c);
-                    return;
-                }
-            }
-        }
-        e = errno;
-        if (fd >= 0) close(fd);
-        unlink(tmp);
-        errno = e;
-    }
-    _ak_log(&c->log, AK_LOG_WARN, AK_LOGITEM_CACHE_WRITE_FAILED, "%s %s failed (%s); %s not stored", what, tmp,
-            strerror(errno), name);
-}
-
-/* ---- get -------------------------------------------------------------------------- */
-
-static double _ak_ms_since(uint64_t t0) { return (double)(_ak_now_ns() - t0) / 1e6; }
-
-/* Run the compiler and count it. */
-static ak_result _ak_cache_run_compile(_ak_cache* c, const _ak_cache_ops* ops, const char* name, void** data,
-                                       size_t* size, double* ms) {
-    uint64_t t0 = _ak_now_ns();
-    ak_result r;
-    *data = NULL; *size = 0;
-    r = ops->compile(ops->user, data, size);
-    *ms = _ak_ms_since(t0);
-    _ak_mutex_lock(&c->lock);
-    c->compilations++;
-    c->compile_ms += *ms;
-    _ak_mutex_unlock(&c->lock);
-    if (r == AK_OK && !*data) {
-        r = _ak_err(AK_ERROR_COMPILATION, "compiler returned no code for %s", name);
-    } else if (r != AK_OK) {
-        const ak_error_info* info = ak_last_error_info();
-        _ak_dealloc(*data);
-        *data = NULL; *size = 0;
-        if (info->result != r || !info->message[0])
-            r = _ak_err(r, "compiling %s failed: %s", name, ak_result_string(r));
-    }
-    return r;
-}
-
-/* Fill a pending entry: disk level, else compile (+ load, + disk write).
- * Runs without the cache lock. */
-static ak_result _ak_cache_fill(_ak_cache* c, _ak_cache_entry* e, const _ak_cache_ops* ops, ak_cache_source* src) {
-    char name[320], why[256];
-    uint8_t digest[32];
-    void* data = NULL;
-    size_t size = 0;
-    double ms = 0;
-    ak_result r;
-    _ak_cache_what(e->kf[_AK_KF_NAME], ops, name, sizeof name);
-    memset(digest, 0, sizeof digest);
-    if (c->disk) {
-        _ak_cache_disk_digest(e->kf, e->kl, digest);
-        if (_ak_cache_disk_read(c, digest, name, &data, &size)) {
-            void* loaded = NULL;
-            why[0] = 0;
-            if (ops->verify && ops->verify(ops->user, data, size, why, sizeof why) != 0) {
-                if (!why[0]) _ak_copy(why, sizeof why, "payload refused");
-                r = AK_ERROR_COMPILATION; /* not loaded: recompile below */
-            } else {
-                r = ops->load ? ops->load(ops->user, data, size, &loaded) : AK_OK;
-                if (r != AK_OK) _ak_copy(why, sizeof why, "code object failed to load");
-            }
-            if (r == AK_OK) {
-                e->data = data; e->size = size; e->loaded = loaded; e->compile_ms = 0;
-                *src = AK_CACHE_DISK;
-                return AK_OK;
-            }
-            _ak_dealloc(data);
-            data = NULL;
-            _ak_cache_disk_reject(c, digest, name, why);
-        }
-    }
-    r = _ak_cache_run_compile(c, ops, name, &data, &size, &ms);
-    if (r != AK_OK) return r;
-    if (ops->load) {
-        void* loaded = NULL;
-        r = ops->load(ops->user, data, size, &loaded);
-        if (r != AK_OK) { _ak_dealloc(data); return r; }
-        e->loaded = loaded;
-    }
-    e->data = data; e->size = size; e->compile_ms = ms;
-    *src = AK_CACHE_MISS;
-    if (c->disk) _ak_cache_disk_write(c, digest, name, data, size);
-    return AK_OK;
-}
-
-/* Cache disabled or bypassed: a private entry, compiled and loaded now,
- * freed on release. */
-static ak_result _ak_cache_get_private(_ak_cache* c, const char* const f[_AK_KF_COUNT], const size_t l[_AK_KF_COUNT],
-                                       const _ak_cache_ops* ops, _ak_cache_entry** out) {
-    _ak_cache_entry* e = _ak_cache_entry_new(f, l);
-    double ms = 0;
-    ak_result r;
-    char name[320];
-    _ak_cache_what(f[_AK_KF_NAME], ops, name, sizeof name);
-    if (!e) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "cache: out of host memory for %s", name);
-    r = _ak_cache_run_compile(c, ops, name, &e->data, &e->size, &ms);
-    if (r == AK_OK && ops->load) {
-        void* loaded = NULL;
-        r = ops->load(ops->user, e->data, e->size, &loaded);
-        if (r == AK_OK) e->loaded = loaded;
-    }
-    if (r != AK_OK) { _ak_cache_entry_free(c, e); return r; }
-    e->compile_ms = ms;
-    e->state = _AK_CE_READY;
-    e->refs = 1;
-    *out = e;
-    return AK_OK;
-}
-
-/* Raise a failed entry's error on this thread (a waiter's view of the compile failure). */
-static ak_result _ak_cache_raise(const _ak_cache_entry* e) {
-    ak_result r = _ak_err(e->err, "%s", e->err_msg ? e->err_msg : "compilation failed in another thread");
-    if (e->err_log && e->err_log[0]) _ak_err_compile_detail(e->err_log, e->err_opts, e->err_src);
-    return r;
-}
-
-/* get with the memory hash given (tests force collisions through it). */
-static ak_result _ak_cache_get_hashed(_ak_cache* c, const char* const f[_AK_KF_COUNT], const size_t l[_AK_KF_COUNT],
-                                      _ak_h128 h, const _ak_cache_prefix* pfx, const _ak_cache_ops* ops,
-                                      _ak_cache_entry** out, ak_cache_source* src) {
-    _ak_cache_entry* e;
-    _ak_cache_entry* fresh = NULL;
-    _ak_cache_entry* dead = NULL;
-    ak_cache_source got = AK_CACHE_MISS;
-    ak_result r;
-    int evicted;
-    char evicted_name[128];
-    for (;;) {
-        _ak_mutex_lock(&c->lock);
-        e = _ak_cache_find(c, h, f, l);
-        if (e) break;
-        if (fresh) {
-            /* miss: insert the pending entry, compile outside the lock */
-            fresh->hash = h;
-            fresh->prefix = pfx;
-            fresh->state = _AK_CE_PENDING;
-            fresh->refs = 1; /* ours */
-            _ak_cache_index_add(c, fresh);
-            evicted = _ak_cache_evict_to_capacity(c, &dead, evicted_name, sizeof evicted_name);
-            _ak_mutex_unlock(&c->lock);
-            _ak_cache_free_list(c, dead);
-            dead = NULL;
-            if (evicted)
-                _ak_log(&c->log, AK_LOG_DEBUG, AK_LOGITEM_CACHE_EVICT, "%d memory entr%s evicted (capacity %d), last '%s'",
-                        evicted, evicted == 1 ? "y" : "ies", c->capacity, evicted_name);
-            e = fresh;
-            goto fill;
-        }
-        _ak_mutex_unlock(&c->lock);
-        fresh = _ak_cache_entry_new(f, l); /* allocate outside the lock, then look again */
-        if (!fresh) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "cache: out of host memory for kernel '%s'", f[_AK_KF_NAME]);
-    }
-    /* found (lock held) */
-    __atomic_add_fetch(&e->refs, 1, __ATOMIC_RELAXED);
-    while (e->state == _AK_CE_PENDING) _ak_cond_wait(&c->cond, &c->lock);
-    if (e->state == _AK_CE_READY) {
-        c->memory_hits++;
-        if (e->indexed && c->head != e) { _ak_cache_lru_unlink(c, e); _ak_cache_lru_push_front(c, e); }
-        _ak_mutex_unlock(&c->lock);
-        if (fresh) _ak_dealloc(fresh);
-        if (c->log.level >= AK_LOG_DEBUG)
-            _ak_log(&c->log, AK_LOG_DEBUG, AK_LOGITEM_CACHE_MEMORY_HIT, "'%s' (%s)", e->kf[_AK_KF_NAME], e->kf[_AK_KF_ARCH]);
-        *out = e;
-        if (src) *src = AK_CACHE_MEMORY;
-        return AK_OK;
-    }
-    /* the compile we waited for failed: same code and message, entry not cached */
-    _ak_mutex_unlock(&c->lock);
-    if (fresh) _ak_dealloc(fresh);
-    r = _ak_cache_raise(e);
-    _ak_cache_entry_release(c, e);
-    return r;
-
-fill:
-    r = _ak_cache_fill(c, e, ops, &got);
-    if (r != AK_OK) {
-        const ak_error_info* info = ak_last_error_info();
-        e->err = r;
-        e->err_msg = _ak_strdup(info->message);
-        e->err_log = _ak_strdup(info->log);
-        e->err_opts = _ak_strdup(info->options);
-        e->err_src = _ak_strdup(info->source_name);
-    }
-    _ak_mutex_lock(&c->lock);
-    if (got == AK_CACHE_DISK) c->disk_hits++; else c->misses++;
-    if (r == AK_OK) {
-        e->state = _AK_CE_READY;
-    } else {
-        e->state = _AK_CE_FAILED;
-        if (e->indexed) _ak_cache_index_remove(c, e, &dead); /* we still hold ours: never freed here */
-    }
-    _ak_cond_broadcast(&c->cond);
-    _ak_mutex_unlock(&c->lock);
-    if (r != AK_OK) {
-        _ak_cache_entry_release(c, e); /* leaves this thread's error as the compile recorded it */
-        return r;
-    }
-    if (c->log.level >= AK_LOG_DEBUG) {
-        if (got == AK_CACHE_DISK)
-            _ak_log(&c->log, AK_LOG_DEBUG, AK_LOGITEM_CACHE_DISK_HIT, "'%s' (%s)", e->kf[_AK_KF_NAME], e->kf[_AK_KF_ARCH]);
-        else
-            _ak_log(&c->log, AK_LOG_DEBUG, AK_LOGITEM_CACHE_MISS, "'%s' (%s) compiled in %.1f ms", e->kf[_AK_KF_NAME],
-                    e->kf[_AK_KF_ARCH], e->compile_ms);
-    }
-    *out = e;
-    if (src) *src = got;
-    return AK_OK;
-}
-
-static ak_result _ak_cache_get(_ak_cache* c, const _ak_cache_key* key, const _ak_cache_ops* ops, int bypass,
-                               _ak_cache_entry** out, ak_cache_source* src) {
-    const char* f[_AK_KF_COUNT];
-    size_t l[_AK_KF_COUNT];
-    if (out) *out = NULL;
-    if (src) *src = AK_CACHE_MISS;
-    if (!c || !key || !ops || !ops->compile || !out)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "cache get: %s is NULL",
-                       !c ? "cache" : !key ? "key" : !ops ? "ops" : !ops->compile ? "ops->compile" : "out");
-    if (!key->source) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "cache get: key source is NULL");
-    _ak_cache_key_fields(key, f, l);
-    if (!c->enabled || bypass) {
-        if (c->log.level >= AK_LOG_DEBUG)
-            _ak_log(&c->log, AK_LOG_DEBUG, AK_LOGITEM_CACHE_MISS, "'%s' (%s): cache %s, compiling", f[_AK_KF_NAME],
-                    f[_AK_KF_ARCH], c->enabled ? "bypassed" : "disabled");
-        return _ak_cache_get_private(c, f, l, ops, out);
-    }
-    return _ak_cache_get_hashed(c, f, l, key->prefix ? _ak_hash128_seeded(f[_AK_KF_SOURCE], l[_AK_KF_SOURCE], key->prefix->seed)
-                                                     : _ak_cache_mem_hash(f, l), key->prefix, ops, out, src);
-}
-
-/* The warm hit's lookup (ak_kernel_get with a context's options memo): the
- * READY entry made with prefix `p` whose source is src[len], with a reference
- * taken, counted and moved to the LRU head as _ak_cache_get would; NULL when
- * there is none (absent, pending, failed, or made without this prefix: the
- * caller then takes _ak_cache_get, which waits, compiles or compares every
- * field). The prefix's fields are the memo's, fixed for the cache's life, so
- * the pointer stands for them: only the hash, the length and the bytes of
- * the source are compared. Same lock as every other index operation. */
-static _ak_cache_entry* _ak_cache_get_ready(_ak_cache* c, const _ak_cache_prefix* p, const char* src, size_t len) {
-    _ak_h128 h = _ak_hash128_seeded(src, len, p->seed);
-    _ak_cache_entry* e;
-    _ak_mutex_lock(&c->lock);
-    for (e = c->buckets[(size_t)h.lo & (c->nbuckets - 1)]; e; e = e->hnext)
-        if (e->hash.lo == h.lo && e->hash.hi == h.hi && e->prefix == p && e->kl[_AK_KF_SOURCE] == len &&
-            !memcmp(e->kf[_AK_KF_SOURCE], src, len))
-            break;
-    if (!e || e->state != _AK_CE_READY) { _ak_mutex_unlock(&c->lock); return NULL; }
-    __atomic_add_fetch(&e->refs, 1, __ATOMIC_RELAXED);
-    c->memory_hits++;
-    if (c->head != e) { _ak_cache_lru_unlink(c, e); _ak_cache_lru_push_front(c, e); }
-    _ak_mutex_unlock(&c->lock);
-    if (c->log.level >= AK_LOG_DEBUG)
-        _ak_log(&c->log, AK_LOG_DEBUG, AK_LOGITEM_CACHE_MEMORY_HIT, "'%s' (%s)", e->kf[_AK_KF_NAME], e->kf[_AK_KF_ARCH]);
-    return e;
-}
-
-static const void* _ak_cache_entry_data(const _ak_cache_entry* e, size_t* size) {
-    if (!e) { if (size) *size = 0; return NULL; }
-    if (size) *size = e->size;
-    return e->data;
-}
-static void* _ak_cache_entry_loaded(const _ak_cache_entry* e) { return e ? e->loaded : NULL; }
-static double _ak_cache_entry_compile_ms(const _ak_cache_entry* e) { return e ? e->compile_ms : 0.0; }
-
-/* Drop a reference; the last one frees the entry (and unloads its handle).
- * No lock: refs changes atomically, and an entry in the index holds the
- * index's reference, so a lookup never finds one that reached 0. */
-static void _ak_cache_entry_release(_ak_cache* c, _ak_cache_entry* e) {
-    if (!c || !e) return;
-    if (__atomic_sub_fetch(&e->refs, 1, __ATOMIC_ACQ_REL) == 0) _ak_cache_entry_free(c, e);
-}
-
-/* ---- stats, purge ----------------------------------------------------------------- */
-
-static void _ak_cache_stats(_ak_cache* c, ak_cache_stats* s) {
-    unsigned long long lookups;
-    memset(s, 0, sizeof *s);
-    _ak_mutex_lock(&c->lock);
-    s->compilations = c->compilations;
-    s->memory_hits = c->memory_hits;
-    s->disk_hits = c->disk_hits;
-    s->misses = c->misses;
-    s->evictions = c->evictions;
-    s->disk_errors = c->disk_errors;
-    s->compile_ms = c->compile_ms;
-    s->memory_entries = c->count;
-    _ak_mutex_unlock(&c->lock);
-    lookups = s->memory_hits + s->disk_hits + s->misses;
-    s->hit_rate = lookups ? (double)(s->memory_hits + s->disk_hits) / (double)lookups : 0.0;
-    s->capacity = c->capacity;
-    s->disk_enabled = c->disk;
-    _ak_copy(s->dir, sizeof s->dir, c->dir);
-}
-
-/* Remove our files from one folder (shard: *.akc and *.tmp; top: *.tmp); counts failures. */
-static void _ak_cache_purge_dir(const char* dir, int shard, int* failed, char* first_fail, size_t cap) {
-    DIR* d = opendir(dir);
-    struct dirent* de;
-    if (!d) return;
-    while ((de = readdir(d)) != NULL) {
-        char path[_AK_CACHE_PATH_MAX + 512];
-        int ours = _ak_has_suffix(de->d_name, ".tmp") || (shard && _ak_has_suffix(de->d_name, ".akc"));
-        if (!ours) continue;
-        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-        if (unlink(path) != 0 && errno != ENOENT) {
-            if (!*failed) snprintf(first_fail, cap, "%.4600s (%.300s)", path, strerror(errno));
-            (*failed)++;
-        }
-    }
-    closedir(d);
-}
-
-static ak_result _ak_cache_purge(_ak_cache* c) {
-    _ak_cache_entry* dead = NULL;
-    _ak_cache_entry* e;
-    DIR* top;
-    struct dirent* de;
-    int failed = 0;
-    char first[_AK_CACHE_PATH_MAX + 1024];
-    /* memory: every entry nobody but the index holds */
-    _ak_mutex_lock(&c->lock);
-    e = c->head;
-    while (e) {
-        _ak_cache_entry* nx = e->next;
-        if (e->state == _AK_CE_READY && __atomic_load_n(&e->refs, __ATOMIC_ACQUIRE) == 1) _ak_cache_index_remove(c, e, &dead);
-        e = nx;
-    }
-    _ak_mutex_unlock(&c->lock);
-    _ak_cache_free_list(c, dead);
-    /* disk: every .akc in the shards, temp files anywhere */
-    if (!c->dir[0]) return AK_OK;
-    first[0] = 0;
-    top = opendir(c->dir);
-    if (!top) {
-        if (errno == ENOENT || errno == ENOTDIR) return AK_OK;
-        return _ak_err(AK_ERROR_IO, "cache purge: cannot open %s: %s", c->dir, strerror(errno));
-    }
-    while ((de = readdir(top)) != NULL) {
-        char shard[_AK_CACHE_PATH_MAX + 8];
-        if (!_ak_is_shard_name(de->d_name)) continue;
-        snprintf(shard, sizeof shard, "%s/%.2s", c->dir, de->d_name);
-        _ak_cache_purge_dir(shard, 1, &failed, first, sizeof first);
-    }
-    closedir(top);
-    _ak_cache_purge_dir(c->dir, 0, &failed, first, sizeof first);
-    if (failed) return _ak_err(AK_ERROR_IO, "cache purge: %d file(s) could not be removed, first %s", failed, first);
-    return AK_OK;
-}
-
-AKDEF ak_result ak_cache_stats_get(ak_context* ctx, ak_cache_stats* out) {
-    if (!ctx || !out)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_cache_stats_get: %s is NULL", !ctx ? "ctx" : "out");
-    if (!ctx->cache) {
-        memset(out, 0, sizeof *out);
-        out->capacity = ctx->cfg.cache_capacity;
-        return AK_OK;
-    }
-    _ak_cache_stats(ctx->cache, out);
-    return AK_OK;
-}
-
-AKDEF ak_result ak_cache_disk_usage_get(ak_context* ctx, ak_cache_disk_usage* out) {
-    if (!ctx || !out)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_cache_disk_usage_get: %s is NULL", !ctx ? "ctx" : "out");
-    memset(out, 0, sizeof *out);
-    out->max_bytes = ctx->cfg.cache_max_bytes;
-    if (ctx->cache) _ak_cache_scan(ctx->cache, 0, NULL, NULL, out);
-    return AK_OK;
-}
-
-AKDEF ak_result ak_cache_purge(ak_context* ctx) {
-    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_cache_purge: ctx is NULL");
-    if (!ctx->cache) return AK_OK;
-    return _ak_cache_purge(ctx->cache);
-}
-/* ==========================================================================
- * >>impl:pool  caching device memory allocator
- *
- * Design (in the spirit of PyTorch's CUDA caching allocator, CuPy's pool and
- * RMM; written for amdkit):
- *
- * - Sizes. Requests are rounded up to 256 B. Small requests (<= 1 MiB) are
- *   carved from 2 MiB runtime segments; a large request gets a segment of its
- *   size rounded up to 2 MiB. Small and large blocks live in two separate
- *   free structures, so small allocations never fragment large segments.
- * - Free structure. Each of the two is a treap (randomized balanced binary
- *   tree) keyed by (owner, size, address): owner 0 holds blocks any stream
- *   may take ("ready"), owner stream+1 holds blocks that still wait for the
- *   work of that stream. Best fit is one O(log n) lower-bound query in the
- *   caller's own stream and one in the ready set; the smaller block wins.
- * - Split: the rest of a block is kept as a free block when it is at least
- *   512 B (small) or 1 MiB (large); otherwise the whole block is handed out.
- * - Oversize rule (large blocks only): a free block is not used for a
- *   request when it is more than twice the request AND more than
- *   _AK_POOL_OVERSIZE_SLACK (8 MiB) larger than it. Such a request gets its
- *   own segment instead, so a big cached block is never whittled down by
- *   small requests into pieces that pin it (pytorch#35901). Best fit gives
- *   the smallest candidate, so if it is oversize every candidate is.
- * - Merge: a block that becomes free merges with free neighbours of its
- *   segment when their states allow it (both ready, one ready, or both
- *   waiting on the same stream; two blocks waiting on different streams
- *   merge later, when one of them becomes ready).
- * - Streams. A block remembers the stream it was allocated for. ak_free
- *   makes it free at once for that stream (stream order makes it safe).
- *   Another stream may take it only after the work queued on its stream
- *   before the free has completed. The ordering events that prove this are
- *   recorded lazily: when a request misses the caches, one event per stream
- *   is recorded for all blocks freed on that stream since the last miss
- *   (the event comes after each of those frees, so waiting for it is the
- *   same or a stricter ordering than an event recorded at free time), and
- *   blocks whose event is done become ready. This keeps the hot path
- *   (ak_malloc hit + ak_free) free of runtime calls. Event objects are
- *   reference counted, recycled and destroyed with the pool.
- * - Limit: the pool never reserves more than min(pool_size if > 0,
- *   max_memory_fraction * device memory if known). When the runtime fails
- *   or the limit would be exceeded, OOM protection releases every cached
- *   whole free segment and retries once; then AK_ERROR_OUT_OF_MEMORY with
- *   the request, in use, reserved, limit and device free/total.
- * - Pool disabled (cfg.pool_enabled == 0): every allocation is its own
- *   runtime allocation and every free returns it, but pointers are still
- *   tracked (errors, stats, the limit).
- * - Pointer lookup: an open-addressing hash map from address to live block
- *   (O(1) average). Segments are also kept in a treap by base address, used
- *   only to explain a bad pointer (interior, double free, foreign).
- * - Threads: one mutex per pool. Runtime allocation and freeing of
- *   segments happen outside the lock. The event record/query calls of a
- *   miss happen inside it (they do not block, and misses are rare and
- *   followed by a runtime allocation anyway).
- * ========================================================================== */
-
-#define _AK_POOL_ALIGN        ((size_t)256)
-#define _AK_POOL_SMALL_MAX    ((size_t)1 << 20)   /* requests up to 1 MiB are small */
-#define _AK_POOL_SMALL_SEG    ((size_t)2 << 20)   /* small segments are 2 MiB */
-#define _AK_POOL_LARGE_ROUND  ((size_t)2 << 20)   /* large segments are multiples of 2 MiB */
-#define _AK_POOL_SPLIT_SMALL  ((size_t)512)       /* keep a small remainder from 512 B */
-#define _AK_POOL_SPLIT_LARGE  ((size_t)1 << 20)   /* keep a large remainder from 1 MiB */
-#define _AK_POOL_OVERSIZE_SLACK ((size_t)8 << 20)
-#define _AK_POOL_MAX_PASS_STREAMS 64              /* streams given an event per miss pass */
-
-/* --- treap keyed by (k0, k1, k2) ------------------------------------------ */
-typedef struct _ak_ptnode {
-    struct _ak_ptnode* l;
-    struct _ak_ptnode* r;
-    uint32_t prio;
-    uintptr_t k0;
-    size_t k1;
-    uintptr_t k2;
-} _ak_ptnode;
-
-static int _ak_tr_cmp(const _ak_ptnode* a, const _ak_ptnode* b) {
-    if (a->k0 != b->k0) return a->k0 < b->k0 ? -1 : 1;
-    if (a->k1 != b->k1) return a->k1 < b->k1 ? -1 : 1;
-    if (a->k2 != b->k2) return a->k2 < b->k2 ? -1 : 1;
-    return 0;
-}
-/* Split t into keys < key (l) and keys >= key (r). */
-static void _ak_tr_split(_ak_ptnode* t, const _ak_ptnode* key, _ak_ptnode** l, _ak_ptnode** r) {
-    while (t) {
-        if (_ak_tr_cmp(t, key) < 0) { *l = t; l = &t->r; t = t->r; }
-        else { *r = t; r = &t->l; t = t->l; }
-    }
-    *l = NULL;
-    *r = NULL;
-}
-/* Join two treaps where every key of a is below every key of b. */
-static _ak_ptnode* _ak_tr_join(_ak_ptnode* a, _ak_ptnode* b) {
-    _ak_ptnode* res = NULL;
-    _ak_ptnode** pp = &res;
-    while (a && b) {
-        if (a->prio > b->prio) { *pp = a; pp = &a->r; a = a->r; }
-        else { *pp = b; pp = &b->l; b = b->l; }
-    }
-    *pp = a ? a : b;
-    return res;
-}
-static void _ak_tr_insert(_ak_ptnode** root, _ak_ptnode* n) {
-    _ak_ptnode** pp = root;
-    while (*pp && (*pp)->prio >= n->prio) pp = _ak_tr_cmp(n, *pp) < 0 ? &(*pp)->l : &(*pp)->r;
-    _ak_tr_split(*pp, n, &n->l, &n->r);
-    *pp = n;
-}
-/* Remove n (which must be in the tree, with the key it was inserted with). */
-static int _ak_tr_erase(_ak_ptnode** root, _ak_ptnode* n) {
-    _ak_ptnode** pp = root;
-    while (*pp && *pp != n) pp = _ak_tr_cmp(n, *pp) < 0 ? &(*pp)->l : &(*pp)->r;
-    if (!*pp) return 0;
-    *pp = _ak_tr_join(n->l, n->r);
-    n->l = n->r = NULL;
-    return 1;
-}
-/* Smallest node >= key. */
-static _ak_ptnode* _ak_tr_lower(_ak_ptnode* t, const _ak_ptnode* key) {
-    _ak_ptnode* best = NULL;
-    while (t) {
-        if (_ak_tr_cmp(t, key) >= 0) { best = t; t = t->l; }
-        else t = t->r;
-    }
-    return best;
-}
-/* Largest node <= key. */
-static _ak_ptnode* _ak_tr_floor(_ak_ptnode* t, const _ak_ptnode* key) {
-    _ak_ptnode* best = NULL;
-    while (t) {
-        if (_ak_tr_cmp(t, key) <= 0) { best = t; t = t->r; }
-        else t = t->l;
-    }
-    return best;
-}
-#ifdef AMDKIT_TESTS   /* test-only (_ak_pool_check) */
-static size_t _ak_tr_count(const _ak_ptnode* t) {
-    return t ? 1 + _ak_tr_count(t->l) + _ak_tr_count(t->r) : 0;
-}
-#endif
-
-/* --- pool objects ---------------------------------------------------------- */
-/* An ordering event, shared by the blocks freed on one stream before it was
- * recorded; reference counted, recycled when no block needs it. */
-typedef struct _ak_pevent {
-    void* ev;                      /* native event */
-    int refs;
-    int done;                      /* sticky: seen complete */
-    unsigned long long seq;        /* record order (newer = larger) */
-    unsigned long long pass;       /* poll pass of the last query */
-    struct _ak_pevent* next_spare;
-    struct _ak_pevent* next_all;
-} _ak_pevent;
-
-enum { _AK_PB_HELD = 0, _AK_PB_USED = 1, _AK_PB_FREE = 2 };
-enum { _AK_PL_NONE = 0, _AK_PL_PEND = 1, _AK_PL_UNEV = 2 };
-
-struct _ak_pseg;
-typedef struct _ak_pblock {
-    _ak_ptnode node;                 /* first: free-tree node, key (owner, size, address) */
-    char* ptr;
-    size_t size;
-    struct _ak_pseg* seg;
-    struct _ak_pblock* prev;         /* address neighbours in the segment */
-    struct _ak_pblock* next;
-    struct _ak_pblock* lprev;        /* pending list / spare list / local lists */
-    struct _ak_pblock* lnext;
-    ak_stream* stream;               /* used: allocation stream; free, not ready: stream it waits on */
-    _ak_pevent* event;               /* free, not ready: event after its free (NULL: none yet) */
-    unsigned char state;             /* _AK_PB_* */
-    unsigned char ready;             /* free: any stream may take it */
-    unsigned char orphan;            /* used: its stream was destroyed (ready on free) */
-    unsigned char list;              /* _AK_PL_* */
-} _ak_pblock;
-
-typedef struct _ak_pseg {
-    _ak_ptnode node;                 /* first: segment-tree node, key (base, 0, 0) */
-    char* base;
-    size_t size;
-    int small;
-    int wait;                        /* release: its block's event must be waited for */
-    _ak_pblock* first;
-    struct _ak_pseg* sprev;          /* all segments */
-    struct _ak_pseg* snext;
-} _ak_pseg;
-
-/* Address -> live block, linear probing with backward-shift deletion. */
-typedef struct _ak_phash {
-    uintptr_t* keys;                 /* 0 = empty */
-    _ak_pblock** vals;
-    size_t cap;                      /* power of two (or 0) */
-    size_t count;
-} _ak_phash;
-
-/* Raw operations the pool uses: a copy of the backend table's device part
- * (ctx->bk->dev, >>impl:context-struct); tests replace them. */
-typedef _ak_dev_ops _ak_pool_ops;
-
-struct _ak_pool {
-    ak_context* ctx;
-    _ak_mutex lock;
-    _ak_pool_ops ops;
-    int enabled;
-    int oom_protection;
-    size_t limit;
-    _ak_ptnode* free_tree[2];        /* 0: small, 1: large */
-    _ak_ptnode* seg_tree;
-    _ak_pseg* segs;
-    _ak_pblock* pend;                /* free, waiting, with an event */
-    _ak_pblock* unev;                /* free, waiting, no event yet */
-    _ak_pblock* spare_blocks;
-    _ak_pevent* spare_events;
-    _ak_pevent* all_events;
-    _ak_phash live;
-    uint32_t rng;
-    unsigned long long ev_seq;
-    unsigned long long pass;
-    ak_pool_stats st;                /* the counters ak_pool_stats_get hands out (st.limit: unused, see limit) */
-    size_t inflight;                 /* bytes being allocated from the runtime outside the lock */
-    size_t releasing;                /* bytes being returned to the runtime outside the lock */
-    unsigned long long events_created;
-};
-
-/* --- hash map --------------------------------------------------------------- */
-static size_t _ak_phash_home(uintptr_t k, size_t mask) {
-    uint64_t x = ((uint64_t)k >> 8) * 0x9E3779B97F4A7C15ull;
-    x ^= x >> 31;
-    return (size_t)x & mask;
-}
-static _ak_pblock* _ak_phash_get(const _ak_phash* h, const void* ptr) {
-    uintptr_t k = (uintptr_t)ptr;
-    size_t mask, i;
-    if (!h->cap || !k) return NULL;
-    mask = h->cap - 1;
-    for (i = _ak_phash_home(k, mask); h->keys[i]; i = (i + 1) & mask)
-        if (h->keys[i] == k) return h->vals[i];
-    return NULL;
-}
-static void _ak_phash_put_nogrow(_ak_phash* h, uintptr_t k, _ak_pblock* v) {
-    size_t mask = h->cap - 1, i = _ak_phash_home(k, mask);
-    while (h->keys[i] && h->keys[i] != k) i = (i + 1) & mask;
-    if (!h->keys[i]) h->count++;
-    h->keys[i] = k;
-    h->vals[i] = v;
-}
-/* Make room for `want` entries (load <= 1/2). 0 on host allocation failure. */
-static int _ak_phash_reserve(_ak_phash* h, size_t want) {
-    size_t ncap, i;
-    uintptr_t* nk;
-    _ak_pblock** nv;
-    _ak_phash old;
-    if (want <= h->cap / 2) return 1;
-    ncap = h->cap ? h->cap * 2 : 64;
-    while (want > ncap / 2) ncap *= 2;
-    nk = (uintptr_t*)_ak_calloc(ncap * sizeof *nk);
-    nv = (_ak_pblock**)_ak_calloc(ncap * sizeof *nv);
-    if (!nk || !nv) { _ak_dealloc(nk); _ak_dealloc(nv); return 0; }
-    old = *h;
-    h->keys = nk; h->vals = nv; h->cap = ncap; h->count = 0;
-    for (i = 0; i < old.cap; i++)
-        if (old.keys[i]) _ak_phash_put_nogrow(h, old.keys[i], old.vals[i]);
-    _ak_dealloc(old.keys);
-    _ak_dealloc(old.vals);
-    return 1;
-}
-static int _ak_phash_del(_ak_phash* h, const void* ptr) {
-    uintptr_t k = (uintptr_t)ptr;
-    size_t mask, i, j, home;
-    if (!h->cap || !k) return 0;
-    mask = h->cap - 1;
-    for (i = _ak_phash_home(k, mask); h->keys[i] && h->keys[i] != k; i = (i + 1) & mask) {}
-    if (!h->keys[i]) return 0;
-    j = i;
-    for (;;) {
-        j = (j + 1) & mask;
-        if (!h->keys[j]) break;
-        home = _ak_phash_home(h->keys[j], mask);
-        /* the entry at j stays if its home lies cyclically in (i, j] */
-        if (i <= j ? (i < home && home <= j) : (i < home || home <= j)) continue;
-        h->keys[i] = h->keys[j];
-        h->vals[i] = h->vals[j];
-        i = j;
-    }
-    h->keys[i] = 0;
-    h->vals[i] = NULL;
-    h->count--;
-    return 1;
-}
-static void _ak_phash_free(_ak_phash* h) {
-    _ak_dealloc(h->keys);
-    _ak_dealloc(h->vals);
-    memset(h, 0, sizeof *h);
-}
-
-/* --- helpers ----------------------------------------------------------------- */
-static uint32_t _ak_pool_rand(struct _ak_pool* p) {
-    uint32_t x = p->rng;
-    x ^= x << 13; x ^= x >> 17; x ^= x << 5;
-    p->rng = x ? x : 0x9E3779B9u;
-    return p->rng;
-}
-static size_t _ak_pool_round(size_t n, size_t to) { return (n + to - 1) / to * to; }
-static uintptr_t _ak_pool_owner(const _ak_pblock* b) {
-    return b->ready ? (uintptr_t)0 : (uintptr_t)b->stream + 1;
-}
-static const char* _ak_pool_stream_label(const ak_stream* s) { return s ? s->name : "default"; }
-/* "3.00 MiB" */
-static const char* _ak_pool_human(size_t n, char* buf, size_t cap) {
-    static const char* unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-    double v = (double)n;
-    int u = 0;
-    while (v >= 1024.0 && u < 4) { v /= 1024.0; u++; }
-    if (u == 0) snprintf(buf, cap, "%zu B", n);
-    else snprintf(buf, cap, "%.2f %s", v, unit[u]);
-    return buf;
-}
-
-static _ak_pblock* _ak_pool_block_new(struct _ak_pool* p) {
-    _ak_pblock* b = p->spare_blocks;
-    if (b) p->spare_blocks = b->lnext;
-    else b = (_ak_pblock*)_ak_alloc(sizeof *b);
-    if (b) memset(b, 0, sizeof *b);
-    return b;
-}
-static void _ak_pool_block_recycle(struct _ak_pool* p, _ak_pblock* b) {
-    b->state = _AK_PB_HELD;
-    b->lnext = p->spare_blocks;
-    p->spare_blocks = b;
-}
-
-static void _ak_pool_event_release(struct _ak_pool* p, _ak_pevent* w) {
-    if (!w) return;
-    if (--w->refs > 0) return;
-    w->refs = 0;
-    w->next_spare = p->spare_events;
-    p->spare_events = w;
-}
-/* An event recorded now on stream s (refs 0; the caller takes references).
- * NULL if the runtime cannot make or record one. Under the lock. */
-static _ak_pevent* _ak_pool_event_record(struct _ak_pool* p, ak_stream* s) {
-    _ak_pevent* w = p->spare_events;
-    if (w) {
-        p->spare_events = w->next_spare;
-    } else {
-        void* ev = NULL;
-        if (p->ops.ev_create(p->ctx, &ev) != AK_OK) return NULL;
-        w = (_ak_pevent*)_ak_calloc(sizeof *w);
-        if (!w) { p->ops.ev_destroy(p->ctx, ev); return NULL; }
-        w->ev = ev;
-        w->next_all = p->all_events;
-        p->all_events = w;
-        p->events_created++;
-    }
-    if (p->ops.ev_record(p->ctx, w->ev, _ak_native_stream(s)) != AK_OK) {
-        w->next_spare = p->spare_events;
-        p->spare_events = w;
-        return NULL;
-    }
-    w->refs = 0;
-    w->done = 0;
-    w->pass = 0;
-    w->seq = ++p->ev_seq;
-    return w;
-}
-
-static void _ak_pool_list_add(_ak_pblock** head, _ak_pblock* b) {
-    b->lprev = NULL;
-    b->lnext = *head;
-    if (*head) (*head)->lprev = b;
-    *head = b;
-}
-static void _ak_pool_list_remove(_ak_pblock** head, _ak_pblock* b) {
-    if (b->lprev) b->lprev->lnext = b->lnext;
-    else *head = b->lnext;
-    if (b->lnext) b->lnext->lprev = b->lprev;
-    b->lprev = b->lnext = NULL;
-}
-
-/* Put a free block into the free structures (its key must not change while
- * it is there). */
-static void _ak_pool_link_free(struct _ak_pool* p, _ak_pblock* b) {
-    b->state = _AK_PB_FREE;
-    b->node.k0 = _ak_pool_owner(b);
-    b->node.k1 = b->size;
-    b->node.k2 = (uintptr_t)b->ptr;
-    b->node.l = b->node.r = NULL;
-    b->node.prio = _ak_pool_rand(p);
-    _ak_tr_insert(&p->free_tree[b->seg->small ? 0 : 1], &b->node);
-    if (b->ready) b->list = _AK_PL_NONE;
-    else if (b->event) { b->list = _AK_PL_PEND; _ak_pool_list_add(&p->pend, b); }
-    else { b->list = _AK_PL_UNEV; _ak_pool_list_add(&p->unev, b); }
-    p->st.free_blocks++;
-}
-static void _ak_pool_unlink_free(struct _ak_pool* p, _ak_pblock* b) {
-    _ak_tr_erase(&p->free_tree[b->seg->small ? 0 : 1], &b->node);
-    if (b->list == _AK_PL_PEND) _ak_pool_list_remove(&p->pend, b);
-    else if (b->list == _AK_PL_UNEV) _ak_pool_list_remove(&p->unev, b);
-    b->list = _AK_PL_NONE;
-    b->state = _AK_PB_HELD;
-    p->st.free_blocks--;
-}
-
-/* Can two adjacent free blocks become one? */
-static int _ak_pool_compatible(const _ak_pblock* x, const _ak_pblock* y) {
-    return x->ready || y->ready || x->stream == y->stream;
-}
-/* x takes the combined waiting state of x and y (both free, unlinked). */
-static void _ak_pool_combine(struct _ak_pool* p, _ak_pblock* x, _ak_pblock* y) {
-    if (x->ready && y->ready) return;
-    if (x->ready) {
-        x->ready = 0;
-        x->stream = y->stream;
-        x->event = y->event;
-        y->event = NULL;
-        return;
-    }
-    if (y->ready) return;
-    /* both wait on the same stream */
-    if (!x->event || !y->event) {
-        /* a block without an event was freed after every event of its
-         * stream: the merged block must wait for a new one */
-        _ak_pool_event_release(p, x->event);
-        _ak_pool_event_release(p, y->event);
-        x->event = y->event = NULL;
-    } else if (y->event->seq > x->event->seq) {
-        _ak_pool_event_release(p, x->event);
-        x->event = y->event;
-        y->event = NULL;
-    } else {
-        _ak_pool_event_release(p, y->event);
-        y->event = NULL;
-    }
-}
-/* b is free and unlinked: merge it with free neighbours, then link it. */
-static void _ak_pool_coalesce_link(struct _ak_pool* p, _ak_pblock* b) {
-    _ak_pblock* n = b->prev;
-    if (n && n->state == _AK_PB_FREE && _ak_pool_compatible(n, b)) {
-        _ak_pool_unlink_free(p, n);
-        _ak_pool_combine(p, n, b);
-        n->size += b->size;
-        n->next = b->next;
-        if (b->next) b->next->prev = n;
-        _ak_pool_block_recycle(p, b);
-        b = n;
-    }
-    n = b->next;
-    if (n && n->state == _AK_PB_FREE && _ak_pool_compatible(b, n)) {
-        _ak_pool_unlink_free(p, n);
-        _ak_pool_combine(p, b, n);
-        b->size += n->size;
-        b->next = n->next;
-        if (n->next) n->next->prev = b;
-        _ak_pool_block_recycle(p, n);
-    }
-    _ak_pool_link_free(p, b);
-}
-
-/* Give every waiting block without an event one event per stream. */
-static void _ak_pool_mark_events(struct _ak_pool* p) {
-    ak_stream* ss[_AK_POOL_MAX_PASS_STREAMS];
-    _ak_pevent* ws[_AK_POOL_MAX_PASS_STREAMS];
-    int n = 0, i;
-    _ak_pblock* b = p->unev;
-    while (b) {
-        _ak_pblock* next = b->lnext;
-        _ak_pevent* w = NULL;
-        for (i = 0; i < n; i++) if (ss[i] == b->stream) break;
-        if (i < n) {
-            w = ws[i];
-        } else if (n < _AK_POOL_MAX_PASS_STREAMS) {
-            w = _ak_pool_event_record(p, b->stream);
-            ss[n] = b->stream;
-            ws[n] = w;
-            n++;
-        }
-        if (w) {
-            _ak_pool_list_remove(&p->unev, b);
-            b->event = w;
-            w->refs++;
-            b->list = _AK_PL_PEND;
-            _ak_pool_list_add(&p->pend, b);
-        }
-        b = next;
-    }
-    /* an event no block took (cannot happen, but never leak one) */
-    for (i = 0; i < n; i++)
-        if (ws[i] && ws[i]->refs == 0) { ws[i]->refs = 1; _ak_pool_event_release(p, ws[i]); }
-}
-static int _ak_pool_event_is_done(struct _ak_pool* p, _ak_pevent* w) {
-    if (!w->done && w->pass != p->pass) {
-        w->pass = p->pass;
-        w->done = p->ops.ev_done(p->ctx, w->ev) ? 1 : 0;
-    }
-    return w->done;
-}
-/* Blocks whose event completed become ready (and merge). */
-/* Blocks taken off the free lists (a list through lnext) back on them, ready
- * for any stream: their events released, merged with free neighbours. */
-static void _ak_pool_relink(struct _ak_pool* p, _ak_pblock* list) {
-    while (list) {
-        _ak_pblock* b = list;
-        list = b->lnext;
-        b->lnext = NULL;
-        _ak_pool_event_release(p, b->event);
-        b->event = NULL;
-        b->ready = 1;
-        b->stream = NULL;
-        _ak_pool_coalesce_link(p, b);
-    }
-}
-static void _ak_pool_poll(struct _ak_pool* p) {
-    _ak_pblock* local = NULL;
-    _ak_pblock* b;
-    p->pass++;
-    b = p->pend;
-    while (b) {
-        _ak_pblock* next = b->lnext;
-        if (_ak_pool_event_is_done(p, b->event)) {
-            _ak_pool_unlink_free(p, b);   /* state HELD: not merged with until relinked */
-            b->lnext = local;
-            local = b;
-        }
-        b = next;
-    }
-    _ak_pool_relink(p, local);
-}
-
-/* Smallest free block in `tree` with owner `owner` and size >= size. */
-static _ak_pblock* _ak_pool_lower(_ak_ptnode* tree, uintptr_t owner, size_t size) {
-    _ak_ptnode key;
-    _ak_ptnode* n;
-    key.l = key.r = NULL; key.prio = 0;
-    key.k0 = owner; key.k1 = size; key.k2 = 0;
-    n = _ak_tr_lower(tree, &key);
-    if (!n || n->k0 != owner) return NULL;
-    return (_ak_pblock*)(void*)n;
-}
-/* block (>= req) is oversize for req: more than twice it and more than the
- * slack above it. */
-static int _ak_pool_oversize(size_t block, size_t req) {
-    return block - req > req && block - req > _AK_POOL_OVERSIZE_SLACK;
-}
-/* Best fit for `size` on `stream`: own waiting blocks or ready ones. */
-static _ak_pblock* _ak_pool_find(struct _ak_pool* p, int small, ak_stream* stream, size_t size) {
-    _ak_ptnode* tree = p->free_tree[small ? 0 : 1];
-    _ak_pblock* a = _ak_pool_lower(tree, (uintptr_t)stream + 1, size);
-    _ak_pblock* r = _ak_pool_lower(tree, 0, size);
-    _ak_pblock* c = a;
-    if (r && (!c || r->size < c->size)) c = r;
-    if (c && !small && _ak_pool_oversize(c->size, size)) return NULL;
-    return c;
-}
-/* Hand out b (free, unlinked) for `size` bytes on `stream`; split the rest
- * off when it is worth keeping. The hash must have room. */
-static void _ak_pool_carve(struct _ak_pool* p, _ak_pblock* b, size_t size, ak_stream* stream) {
-    size_t rest = b->size - size;
-    if (rest >= (b->seg->small ? _AK_POOL_SPLIT_SMALL : _AK_POOL_SPLIT_LARGE)) {
-        _ak_pblock* r = _ak_pool_block_new(p);
-        if (r) {
-            r->ptr = b->ptr + size;
-            r->size = rest;
-            r->seg = b->seg;
-            r->prev = b;
-            r->next = b->next;
-            if (b->next) b->next->prev = r;
-            b->next = r;
-            r->ready = b->ready;
-            r->stream = b->stream;
-            r->event = b->event;
-            if (r->event) r->event->refs++;
-            _ak_pool_link_free(p, r);
-            b->size = size;
-        }
-    }
-    _ak_pool_event_release(p, b->event);
-    b->event = NULL;
-    b->ready = 0;
-    b->orphan = 0;
-    b->stream = stream;
-    b->state = _AK_PB_USED;
-    _ak_phash_put_nogrow(&p->live, (uintptr_t)b->ptr, b);
-    p->st.in_use += b->size;
-    if (p->st.in_use > p->st.peak_in_use) p->st.peak_in_use = p->st.in_use;
-    p->st.allocations++;
-}
-
-static void _ak_pool_seg_add(struct _ak_pool* p, _ak_pseg* s) {
-    s->node.l = s->node.r = NULL;
-    s->node.prio = _ak_pool_rand(p);
-    s->node.k0 = (uintptr_t)s->base;
-    s->node.k1 = 0;
-    s->node.k2 = 0;
-    _ak_tr_insert(&p->seg_tree, &s->node);
-    s->sprev = NULL;
-    s->snext = p->segs;
-    if (p->segs) p->segs->sprev = s;
-    p->segs = s;
-    p->st.reserved += s->size;
-    if (p->st.reserved > p->st.peak_reserved) p->st.peak_reserved = p->st.reserved;
-    p->st.blocks++;
-}
-static void _ak_pool_seg_remove(struct _ak_pool* p, _ak_pseg* s) {
-    _ak_tr_erase(&p->seg_tree, &s->node);
-    if (s->sprev) s->sprev->snext = s->snext;
-    else p->segs = s->snext;
-    if (s->snext) s->snext->sprev = s->sprev;
-    s->sprev = s->snext = NULL;
-    p->st.reserved -= s->size;
-    p->st.blocks--;
-}
-
-/* Under the lock: take every whole free segment out of the pool (give
- * waiting blocks their events first). Returns them chained by snext; their
- * bytes count as `releasing` until _ak_pool_release_finish. */
-static _ak_pseg* _ak_pool_release_collect(struct _ak_pool* p, size_t* count, size_t* bytes) {
-    _ak_pseg* out = NULL;
-    _ak_pseg* s;
-    *count = 0;
-    *bytes = 0;
-    if (p->unev) _ak_pool_mark_events(p);
-    if (p->pend) _ak_pool_poll(p);
-    s = p->segs;
-    while (s) {
-        _ak_pseg* next = s->snext;
-        _ak_pblock* b = s->first;
-        if (!b->next && b->state == _AK_PB_FREE && (b->ready || b->event)) {
-            _ak_pool_unlink_free(p, b);
-            s->wait = b->event && !b->event->done;
-            _ak_pool_seg_remove(p, s);
-            p->releasing += s->size;
-            s->snext = out;
-            out = s;
-            (*count)++;
-            *bytes += s->size;
-        }
-        s = next;
-    }
-    return out;
-}
-/* Outside the lock: wait for pending work on the collected segments, return
- * them to the runtime, then recycle their bookkeeping. */
-static void _ak_pool_release_finish(struct _ak_pool* p, _ak_pseg* list) {
-    _ak_pseg* s;
-    if (!list) return;
-    for (s = list; s; s = s->snext) {
-        if (s->wait) {
-            /* the work queued before the free must finish before the memory
-             * goes back (the event is kept alive by the block's reference) */
-            while (!p->ops.ev_done(p->ctx, s->first->event->ev)) {
-                struct timespec ts;
-                ts.tv_sec = 0;
-                ts.tv_nsec = 20000;
-                nanosleep(&ts, NULL);
-            }
-        }
-        p->ops.free(p->ctx, s->base);
-    }
-    _ak_mutex_lock(&p->lock);
-    while (list) {
-        s = list;
-        list = s->snext;
-        p->releasing -= s->size;
-        _ak_pool_event_release(p, s->first->event);
-        s->first->event = NULL;
-        _ak_pool_block_recycle(p, s->first);
-        _ak_dealloc(s);
-    }
-    _ak_mutex_unlock(&p->lock);
-}
-
-/* --- create / destroy / stream hook ----------------------------------------- */
-static ak_result _ak_pool_create(ak_context* ctx, struct _ak_pool** out) {
-    struct _ak_pool* p;
-    size_t limit = (size_t)-1;
-    if (!ctx || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "pool create: NULL context or output");
-    *out = NULL;
-    p = (struct _ak_pool*)_ak_calloc(sizeof *p);
-    if (!p) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "pool create: host allocation of %zu bytes failed", sizeof *p);
-    p->ctx = ctx;
-    _ak_mutex_init(&p->lock);
-    p->ops = *_ak_dev_ops_shared();
-    p->enabled = ctx->cfg.pool_enabled != 0;
-    p->oom_protection = ctx->cfg.oom_protection != 0;
-    if (ctx->cfg.pool_size > 0) limit = (size_t)ctx->cfg.pool_size;
-    if (ctx->dev.mem_total > 0 && ctx->cfg.max_memory_fraction > 0.0 && ctx->cfg.max_memory_fraction <= 1.0) {
-        double f = ctx->cfg.max_memory_fraction * (double)ctx->dev.mem_total;
-        size_t lf = f >= (double)ctx->dev.mem_total ? ctx->dev.mem_total : (size_t)f;
-        if (lf < limit) limit = lf;
-    }
-    p->limit = limit;
-    p->rng = (uint32_t)(_ak_now_ns() ^ (uint64_t)(uintptr_t)p) | 1u;
-    *out = p;
-    return AK_OK;
-}
-
-static void _ak_pool_destroy(struct _ak_pool* p) {
-    _ak_pseg* s;
-    _ak_pevent* w;
-    _ak_pblock* b;
-    if (!p) return;
-    if (p->live.count)
-        _ak_log(&p->ctx->log, AK_LOG_DEBUG, AK_LOGITEM_GENERIC,
-                "memory pool destroyed with %zu live allocation(s), %zu bytes in use; freeing them",
-                p->live.count, p->st.in_use);
-    s = p->segs;
-    while (s) {
-        _ak_pseg* next = s->snext;
-        p->ops.free(p->ctx, s->base);
-        b = s->first;
-        while (b) { _ak_pblock* nb = b->next; _ak_dealloc(b); b = nb; }
-        _ak_dealloc(s);
-        s = next;
-    }
-    b = p->spare_blocks;
-    while (b) { _ak_pblock* nb = b->lnext; _ak_dealloc(b); b = nb; }
-    w = p->all_events;
-    while (w) { _ak_pevent* nw = w->next_all; p->ops.ev_destroy(p->ctx, w->ev); _ak_dealloc(w); w = nw; }
-    _ak_phash_free(&p->live);
-    _ak_mutex_destroy(&p->lock);
-    _ak_dealloc(p);
-}
-
-/* Called after stream s was synchronized and before it is freed: blocks
- * waiting on it become ready; live blocks of it become ready when freed. */
-static void _ak_pool_stream_destroyed(struct _ak_pool* p, ak_stream* s) {
-    _ak_pblock* local = NULL;
-    _ak_pblock* b;
-    size_t i;
-    int k;
-    if (!p || !s) return;
-    _ak_mutex_lock(&p->lock);
-    for (k = 0; k < 2; k++) {
-        while ((b = _ak_pool_lower(p->free_tree[k], (uintptr_t)s + 1, 0)) != NULL) {
-            _ak_pool_unlink_free(p, b);
-            b->lnext = local;
-            local = b;
-        }
-    }
-    _ak_pool_relink(p, local);
-    for (i = 0; i < p->live.cap; i++) {
-        b = p->live.keys[i] ? p->live.vals[i] : NULL;
-        if (b && b->stream == s) { b->stream = NULL; b->orphan = 1; }
-    }
-    _ak_mutex_unlock(&p->lock);
-}
-
-/* Explain why ptr is not a live block (under the lock). */
-static void _ak_pool_diagnose(struct _ak_pool* p, const void* ptr, char* msg, size_t cap) {
-    _ak_ptnode key;
-    _ak_ptnode* n;
-    _ak_pseg* s;
-    char h[32];
-    key.l = key.r = NULL; key.prio = 0;
-    key.k0 = (uintptr_t)ptr; key.k1 = 0; key.k2 = 0;
-    n = _ak_tr_floor(p->seg_tree, &key);
-    s = (_ak_pseg*)(void*)n;
-    if (s && (uintptr_t)ptr < (uintptr_t)s->base + s->size) {
-        _ak_pblock* b = s->first;
-        size_t off;
-        while (b && (uintptr_t)ptr >= (uintptr_t)b->ptr + b->size) b = b->next;
-        if (!b) { snprintf(msg, cap, "ak_free(%p): pointer not allocated by this pool", ptr); return; }
-        off = (size_t)((uintptr_t)ptr - (uintptr_t)b->ptr);
-        if (b->state == _AK_PB_USED)
-            snprintf(msg, cap, "ak_free(%p): interior pointer, %zu bytes into the block at %p (%s) allocated by "
-                     "this pool; pass the pointer ak_malloc returned", ptr, off, (void*)b->ptr,
-                     _ak_pool_human(b->size, h, sizeof h));
-        else if (off == 0)
-            snprintf(msg, cap, "ak_free(%p): double free: the block is already free in the pool", ptr);
-        else
-            snprintf(msg, cap, "ak_free(%p): pointer lies in free pool memory (%zu bytes into a free block of %s): "
-                     "double free of a merged block, or a pointer never returned by ak_malloc",
-                     ptr, off, _ak_pool_human(b->size, h, sizeof h));
-        return;
-    }
-    snprintf(msg, cap, "ak_free(%p): foreign pointer: not allocated by this context's pool (or already freed "
-             "and its memory returned to the runtime)", ptr);
-}
-
-/* --- public API ---------------------------------------------------------------- */
-AKDEF ak_result ak_malloc(ak_context* ctx, size_t bytes, ak_stream* stream, void** out) {
-    struct _ak_pool* p;
-    size_t size, segsize;
-    int small, attempt;
-    if (!out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_malloc: out is NULL");
-    *out = NULL;
-    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_malloc: ctx is NULL");
-    if (bytes == 0) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_malloc: size is 0 bytes, expected at least 1");
-    if (bytes > (size_t)-1 / 2)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_malloc: size %zu bytes is too large (over SIZE_MAX/2)", bytes);
-    if (stream && stream->ctx != ctx)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_malloc: stream '%s' belongs to another context", stream->name);
-    p = ctx->pool;
-    if (!p) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_malloc: the context has no memory pool");
-    size = _ak_pool_round(bytes, _AK_POOL_ALIGN);
-    small = p->enabled && size <= _AK_POOL_SMALL_MAX;
-    segsize = !p->enabled ? size : small ? _AK_POOL_SMALL_SEG : _ak_pool_round(size, _AK_POOL_LARGE_ROUND);
-    for (attempt = 0;; attempt++) {
-        char rt_msg[512];
-        const char* cause;
-        size_t used, resv, lim, nseg;
-        rt_msg[0] = 0;
-        _ak_mutex_lock(&p->lock);
-        if (!_ak_phash_reserve(&p->live, p->live.count + 1)) {
-            _ak_mutex_unlock(&p->lock);
-            return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_malloc: host allocation for pool bookkeeping failed");
-        }
-        if (p->enabled) {
-            _ak_pblock* b = _ak_pool_find(p, small, stream, size);
-            if (!b && (p->unev || p->pend)) {
-                if (p->unev) _ak_pool_mark_events(p);
-                _ak_pool_poll(p);
-                b = _ak_pool_find(p, small, stream, size);
-            }
-            if (b) {
-                _ak_pool_unlink_free(p, b);
-                _ak_pool_carve(p, b, size, stream);
-                p->st.cache_hits++;
-                *out = b->ptr;
-                _ak_mutex_unlock(&p->lock);
-                return AK_OK;
-            }
-        }
-        if (p->st.reserved + p->inflight + p->releasing > p->limit ||
-            segsize > p->limit - (p->st.reserved + p->inflight + p->releasing)) {
-            cause = "the pool limit (pool_size / max_memory_fraction) would be exceeded";
-        } else {
-            void* mem = NULL;
-            ak_result r;
-            _ak_pseg* s = NULL;
-            _ak_pblock* b = NULL;
-            p->inflight += segsize;
-            _ak_mutex_unlock(&p->lock);
-            r = p->ops.alloc(ctx, segsize, &mem);
-            if (r == AK_OK && !mem) r = AK_ERROR_OUT_OF_MEMORY;
-            if (r == AK_OK) {
-                s = (_ak_pseg*)_ak_calloc(sizeof *s);
-                b = (_ak_pblock*)_ak_calloc(sizeof *b);
-                if (!s || !b) {
-                    _ak_dealloc(s); _ak_dealloc(b);
-                    p->ops.free(ctx, mem);
-                    _ak_mutex_lock(&p->lock);
-                    p->inflight -= segsize;
-                    _ak_mutex_unlock(&p->lock);
-                    return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_malloc: host allocation for pool bookkeeping failed");
-                }
-            } else {
-                _ak_copy(rt_msg, sizeof rt_msg, ak_last_error());
-            }
-            _ak_mutex_lock(&p->lock);
-            p->inflight -= segsize;
-            if (r == AK_OK) {
-                if (!_ak_phash_reserve(&p->live, p->live.count + 1)) {
-                    _ak_mutex_unlock(&p->lock);
-                    p->ops.free(ctx, mem);
-                    _ak_dealloc(s); _ak_dealloc(b);
-                    return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_malloc: host allocation for pool bookkeeping failed");
-                }
-                s->base = (char*)mem;
-                s->size = segsize;
-                s->small = small;
-                s->first = b;
-                b->ptr = s->base;
-                b->size = segsize;
-                b->seg = s;
-                b->ready = 1;
-                b->state = _AK_PB_HELD;
-                _ak_pool_seg_add(p, s);
-                p->st.runtime_allocs++;
-                _ak_pool_carve(p, b, size, stream);
-                *out = b->ptr;
-                _ak_mutex_unlock(&p->lock);
-                return AK_OK;
-            }
-            cause = "the runtime allocation failed";
-        }
-        if (attempt == 0 && p->oom_protection) {
-            size_t n = 0, nb = 0;
-            char h1[32], h2[32];
-            _ak_pseg* list = p->enabled ? _ak_pool_release_collect(p, &n, &nb) : NULL;
-            p->st.oom_retries++;
-            _ak_mutex_unlock(&p->lock);
-            _ak_log(&ctx->log, AK_LOG_WARN, AK_LOGITEM_POOL_OOM_RETRY,
-                    "allocating %s on stream %s: %s; releasing %zu cached segment(s) (%s) and retrying",
-                    _ak_pool_human(size, h1, sizeof h1), _ak_pool_stream_label(stream), cause, n,
-                    _ak_pool_human(nb, h2, sizeof h2));
-            _ak_pool_release_finish(p, list);
-            continue;
-        }
-        p->st.oom_count++;
-        used = p->st.in_use;
-        resv = p->st.reserved;
-        lim = p->limit;
-        nseg = (size_t)p->st.blocks;
-        _ak_mutex_unlock(&p->lock);
-        {
-            size_t dfree = 0, dtotal = 0;
-            char hr[32], hu[32], hv[32], hl[32], hf[32], ht[32], lims[64];
-            if (_ak_dev_mem_info(ctx, &dfree, &dtotal) != AK_OK) { dfree = __atomic_load_n(&ctx->dev.mem_free, __ATOMIC_RELAXED); dtotal = __atomic_load_n(&ctx->dev.mem_total, __ATOMIC_RELAXED); }
-            if (lim == (size_t)-1) _ak_copy(lims, sizeof lims, "none");
-            else snprintf(lims, sizeof lims, "%s (%zu bytes)", _ak_pool_human(lim, hl, sizeof hl), lim);
-            return _ak_err(AK_ERROR_OUT_OF_MEMORY,
-                           "ak_malloc: out of memory: tried to allocate %s (%zu bytes) on stream %s; "
-                           "the pool has %s (%zu bytes) in use and %s (%zu bytes) reserved in %zu segment(s), "
-                           "limit %s; device %s free of %s total; %s%s%s%s",
-                           _ak_pool_human(size, hr, sizeof hr), bytes, _ak_pool_stream_label(stream),
-                           _ak_pool_human(used, hu, sizeof hu), used, _ak_pool_human(resv, hv, sizeof hv), resv,
-                           nseg, lims, _ak_pool_human(dfree, hf, sizeof hf), _ak_pool_human(dtotal, ht, sizeof ht),
-                           cause, rt_msg[0] ? " (" : "", rt_msg, rt_msg[0] ? ")" : "");
-        }
-    }
-}
-
-AKDEF ak_result ak_free(ak_context* ctx, void* ptr) {
-    struct _ak_pool* p;
-    _ak_pblock* b;
-    if (!ptr) return AK_OK;
-    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_free(%p): ctx is NULL", ptr);
-    p = ctx->pool;
-    if (!p) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_free(%p): the context has no memory pool", ptr);
-    _ak_mutex_lock(&p->lock);
-    b = _ak_phash_get(&p->live, ptr);
-    if (!b) {
-        char msg[512];
-        _ak_pool_diagnose(p, ptr, msg, sizeof msg);
-        _ak_mutex_unlock(&p->lock);
-        return _ak_err(AK_ERROR_MEMORY, "%s", msg);
-    }
-    _ak_phash_del(&p->live, ptr);
-    p->st.in_use -= b->size;
-    p->st.frees++;
-    if (!p->enabled) {
-        _ak_pseg* s = b->seg;
-        b->state = _AK_PB_HELD;
-        _ak_pool_seg_remove(p, s);
-        p->releasing += s->size;
-        _ak_mutex_unlock(&p->lock);
-        p->ops.free(ctx, s->base);
-        _ak_mutex_lock(&p->lock);
-        p->releasing -= s->size;
-        _ak_pool_block_recycle(p, b);
-        _ak_mutex_unlock(&p->lock);
-        _ak_dealloc(s);
-        return AK_OK;
-    }
-    b->state = _AK_PB_HELD;
-    b->event = NULL;
-    b->ready = b->orphan;
-    b->orphan = 0;
-    if (b->ready) b->stream = NULL;
-    _ak_pool_coalesce_link(p, b);
-    _ak_mutex_unlock(&p->lock);
-    return AK_OK;
-}
-
-AKDEF ak_result ak_pool_stats_get(ak_context* ctx, ak_pool_stats* out) {
-    struct _ak_pool* p;
-    if (!ctx || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_pool_stats_get: NULL %s", ctx ? "out" : "ctx");
-    p = ctx->pool;
-    if (!p) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_pool_stats_get: the context has no memory pool");
-    _ak_mutex_lock(&p->lock);
-    *out = p->st;
-    out->limit = p->limit;
-    _ak_mutex_unlock(&p->lock);
-    return AK_OK;
-}
-
-AKDEF ak_result ak_pool_trim(ak_context* ctx) {
-    struct _ak_pool* p;
-    _ak_pseg* list;
-    size_t n = 0, nb = 0, resv;
-    char h1[32], h2[32];
-    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_pool_trim: ctx is NULL");
-    p = ctx->pool;
-    if (!p) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_pool_trim: the context has no memory pool");
-    _ak_mutex_lock(&p->lock);
-    list = _ak_pool_release_collect(p, &n, &nb);
-    resv = p->st.reserved;
-    _ak_mutex_unlock(&p->lock);
-    _ak_pool_release_finish(p, list);
-    _ak_log(&ctx->log, AK_LOG_INFO, AK_LOGITEM_POOL_TRIM, "released %zu segment(s), %s; %s still reserved",
-            n, _ak_pool_human(nb, h1, sizeof h1), _ak_pool_human(resv, h2, sizeof h2));
-    return AK_OK;
-}
-
-#ifdef AMDKIT_TESTS   /* test-only (tests/ti_pool.c) */
-/* Consistency check of the whole pool (tests): 0 if sound, else a message
- * in msg. Takes the lock. */
-static int _ak_pool_check(struct _ak_pool* p, char* msg, size_t cap) {
-    _ak_pseg* s;
-    size_t reserved = 0, in_use = 0, nfree = 0, nused = 0, nsegs = 0, tree_n;
-    int bad = 0;
-    msg[0] = 0;
-    _ak_mutex_lock(&p->lock);
-#define _AK_PCHK(c, ...) do { if (!bad && !(c)) { bad = 1; snprintf(msg, cap, __VA_ARGS__); } } while (0)
-    for (s = p->segs; s; s = s->snext) {
-        _ak_pblock* b;
-        char* at = s->base;
-        nsegs++;
-        reserved += s->size;
-        _AK_PCHK(s->first && s->first->prev == NULL, "segment %p: bad first block", (void*)s->base);
-        for (b = s->first; b; b = b->next) {
-            _AK_PCHK(b->ptr == at, "segment %p: block %p not contiguous", (void*)s->base, (void*)b->ptr);
-            _AK_PCHK(b->seg == s, "block %p: wrong segment", (void*)b->ptr);
-            _AK_PCHK(b->size > 0 && b->size % _AK_POOL_ALIGN == 0, "block %p: size %zu", (void*)b->ptr, b->size);
-            _AK_PCHK(!b->next || b->next->prev == b, "block %p: broken links", (void*)b->ptr);
-            at += b->size;
-            if (b->state == _AK_PB_USED) {
-                nused++;
-                in_use += b->size;
-                _AK_PCHK(_ak_phash_get(&p->live, b->ptr) == b, "block %p: used but not in the hash", (void*)b->ptr);
-            } else if (b->state == _AK_PB_FREE) {
-                _ak_ptnode* n;
-                nfree++;
-                _AK_PCHK(_ak_phash_get(&p->live, b->ptr) == NULL, "block %p: free but in the hash", (void*)b->ptr);
-                _AK_PCHK(b->node.k0 == _ak_pool_owner(b) && b->node.k1 == b->size && b->node.k2 == (uintptr_t)b->ptr,
-                         "block %p: stale key", (void*)b->ptr);
-                n = _ak_tr_lower(p->free_tree[s->small ? 0 : 1], &b->node);
-                _AK_PCHK(n == &b->node, "block %p: free but not in its tree", (void*)b->ptr);
-                _AK_PCHK(!b->ready || (!b->event && b->list == _AK_PL_NONE), "block %p: ready with an event", (void*)b->ptr);
-                _AK_PCHK(b->ready || b->list == (b->event ? _AK_PL_PEND : _AK_PL_UNEV), "block %p: wrong list", (void*)b->ptr);
-                _AK_PCHK(!b->event || b->event->refs > 0, "block %p: event without references", (void*)b->ptr);
-                _AK_PCHK(!b->next || b->next->state != _AK_PB_FREE || !_ak_pool_compatible(b, b->next),
-                         "block %p: mergeable free neighbours not merged", (void*)b->ptr);
-            } else {
-                _AK_PCHK(0, "block %p: held block outside an operation", (void*)b->ptr);
-            }
-        }
-        _AK_PCHK(at == s->base + s->size, "segment %p: blocks do not cover it", (void*)s->base);
-    }
-    tree_n = _ak_tr_count(p->free_tree[0]) + _ak_tr_count(p->free_tree[1]);
-    _AK_PCHK(reserved == p->st.reserved, "reserved %zu, counted %zu", p->st.reserved, reserved);
-    _AK_PCHK(in_use == p->st.in_use, "in_use %zu, counted %zu", p->st.in_use, in_use);
-    _AK_PCHK(nfree == p->st.free_blocks && tree_n == nfree, "free blocks %llu, counted %zu, in trees %zu",
-             p->st.free_blocks, nfree, tree_n);
-    _AK_PCHK(nused == p->live.count, "live %zu, counted %zu", p->live.count, nused);
-    _AK_PCHK(nsegs == p->st.blocks, "segments %llu, counted %zu", p->st.blocks, nsegs);
-    _AK_PCHK(p->st.reserved <= p->limit, "reserved %zu over the limit %zu", p->st.reserved, p->limit);
-    _AK_PCHK(_ak_tr_count(p->seg_tree) == nsegs, "segment tree holds %zu of %zu", _ak_tr_count(p->seg_tree), nsegs);
-#undef _AK_PCHK
-    _ak_mutex_unlock(&p->lock);
-    return bad;
-}
-#endif
-/* ==========================================================================
- * >>impl:prof  (profiling regions: per-thread stacks, statistics per name,
- * every instance kept for a Chrome trace, GPU timing with events, roctx/NVTX)
- *
- * Layout: one struct _ak_prof per context (ctx->prof), one mutex around its
- * tables. A region opened with ak_prof_begin lives on its thread's stack
- * (threads are found by OS thread id in a small slot list; a slot is given
- * back when its stack empties). ak_prof_end pops it, records one instance
- * (name, thread, stream name, host start, duration) and, for a host-timed
- * region, adds the duration to the name's statistics at once. A GPU-timed
- * region (hip / cuda) recorded an event at begin and one at end on its
- * stream; its timing stays pending until ak_prof_stats / summary / export
- * (which wait for the end events), or until ak_prof_end finds its end event
- * complete; more than _AK_PROF_PENDING_MAX pending timings make ak_prof_end
- * wait for the oldest few. Events are reused through a free list.
- * Trace placement: a host-timed instance sits on its thread's track at its
- * host start. A GPU-timed one sits on a track of its stream ("GPU stream
- * NAME") at the GPU time of its start event, mapped to the host clock
- * through an anchor event (recorded and waited for at creation, when the
- * device is idle, and moved forward to a later start event every second of
- * GPU time so the float milliseconds of the event API stay precise).
- * Durations are kept in integer nanoseconds, so the trace's per-instance
- * values add up exactly to the totals of the statistics.
- * ========================================================================== */
-#if defined(__linux__)
-#include <sys/syscall.h>
-#endif
-#ifndef AK_PROF_MAX_INSTANCES
-#define AK_PROF_MAX_INSTANCES 1000000   /* instances kept for the trace; stats keep counting past it */
-#endif
-#define _AK_PROF_PENDING_MAX 4096       /* unresolved GPU timings before ak_prof_end waits */
-#define _AK_PROF_POLL 8                 /* pending timings one ak_prof_end settles at most */
-#define _AK_PROF_POLL_FROM 32           /* ak_prof_end looks at finished timings from this many pending */
-#define _AK_PROF_GPU_TRACK 0x40000000L  /* trace tid of GPU stream tracks: this + stream name index (above any OS tid) */
-
-typedef int (*_ak_prof_push_fn)(const char* message);
-typedef int (*_ak_prof_pop_fn)(void);
-
-/* Interned strings (region names, stream names): index <-> string. */
-typedef struct _ak_prof_names {
-    char** s;
-    uint32_t* hash;
-    int n, cap;
-    int* slot;      /* open addressing: string index or -1; nslot is 0 or a power of two */
-    int nslot;
-} _ak_prof_names;
-
-typedef struct _ak_prof_frame {
-    int region, stream_name;
-    ak_stream* stream;
-    ak_event* ev0;      /* GPU start event, NULL when host-timed */
-    int tool;           /* 1 if a roctx / NVTX range was pushed */
-    uint64_t t0;
-} _ak_prof_frame;
-
-typedef struct _ak_prof_thread {
-    long tid;           /* OS thread id; 0 = slot free */
-    int depth, cap;
-    _ak_prof_frame* frames;
-} _ak_prof_thread;
-
-typedef struct _ak_prof_inst {
-    uint64_t start_ns;  /* host clock at begin */
-    uint64_t dur_ns;
-    long tid;
-    int region, stream_name;
-    int timer;          /* 0 host, 1 gpu (start_ns: GPU start on the host clock), -1 gpu timing pending */
-} _ak_prof_inst;
-
-typedef struct _ak_prof_pending {
-    long inst;          /* index in the instances, -1 if dropped from the trace */
-    int region;
-    uint64_t host_ns;   /* fallback if the events cannot be read */
-    ak_event* e0;
-    ak_event* e1;
-} _ak_prof_pending;
-
-typedef struct _ak_prof_region {
-    unsigned long long count, gpu_count;
-    uint64_t total_ns, min_ns, max_ns;
-} _ak_prof_region;
-
-struct _ak_prof {
-    ak_context* ctx;
-    _ak_mutex lock;
-    int gpu;                          /* 1: time with device events */
-    void* tool_lib;
-    const char* tool_name;
-    _ak_prof_push_fn push;
-    _ak_prof_pop_fn pop;
-    _ak_prof_names names;             /* region names, first-seen order */
-    _ak_prof_region* regions;         /* parallel to names, regions_cap entries */
-    int regions_cap;
-    _ak_prof_names streams;           /* stream names of instances */
-    _ak_prof_thread** threads;
-    int nthreads, threads_cap;
-    _ak_prof_inst* inst;
-    size_t ninst, inst_cap, max_inst;
-    unsigned long long dropped;
-    _ak_prof_pending* pend;           /* FIFO: live entries are [pend_head, npend) */
-    size_t pend_head, npend, pend_cap;
-    ak_event** free_ev;
-    int nfree, free_cap;
-    int warned;
-    ak_event* anchor;                 /* GPU clock anchor for trace placement (NULL: none) */
-    uint64_t anchor_ns;               /* host-clock time of the anchor's GPU timestamp */
-    unsigned long export_seq;         /* temp-file names of exports */
-};
-
-/* ---- OS thread id, cached per thread ---- */
-static pthread_key_t _ak_prof_tid_key;
-static pthread_once_t _ak_prof_tid_once = PTHREAD_ONCE_INIT;
-static int _ak_prof_tid_key_ok;
-static pthread_mutex_t _ak_prof_tid_mutex = PTHREAD_MUTEX_INITIALIZER;
-static long _ak_prof_tid_next = 1;
-static void _ak_prof_tid_make(void) { _ak_prof_tid_key_ok = pthread_key_create(&_ak_prof_tid_key, NULL) == 0; }
-static long _ak_prof_tid(void) {
-    void* v;
-    long t;
-    pthread_once(&_ak_prof_tid_once, _ak_prof_tid_make);
-    if (_ak_prof_tid_key_ok && (v = pthread_getspecific(_ak_prof_tid_key)) != NULL) return (long)(intptr_t)v;
-#if defined(__linux__) && defined(SYS_gettid) && defined(__USE_MISC)  /* glibc declares syscall() */
-    t = (long)syscall(SYS_gettid);
-#else
-    t = 0;
-#endif
-    if (t <= 0) { /* no OS id: a process-wide sequence number */
-        pthread_mutex_lock(&_ak_prof_tid_mutex);
-        t = _ak_prof_tid_next++;
-        pthread_mutex_unlock(&_ak_prof_tid_mutex);
-    }
-    if (_ak_prof_tid_key_ok) pthread_setspecific(_ak_prof_tid_key, (void*)(intptr_t)t);
-    return t;
-}
-
-/* ---- interned strings ---- */
-static uint32_t _ak_prof_hash(const char* s) {
-    uint32_t h = 2166136261u;
-    while (*s) { h ^= (unsigned char)*s++; h *= 16777619u; }
-    return h;
-}
-static int _ak_prof_names_find(const _ak_prof_names* t, const char* s, uint32_t h) {
-    int i;
-    if (!t->nslot) return -1;
-    for (i = (int)(h & (uint32_t)(t->nslot - 1)); t->slot[i] >= 0; i = (i + 1) & (t->nslot - 1))
-        if (t->hash[t->slot[i]] == h && !strcmp(t->s[t->slot[i]], s)) return t->slot[i];
-    return -1;
-}
-/* Index of s, added if new; -1 when out of memory. *added set to 1 for a new string. */
-static int _ak_prof_intern(_ak_prof_names* t, const char* s, int* added) {
-    uint32_t h = _ak_prof_hash(s);
-    int k = _ak_prof_names_find(t, s, h), i;
-    char* copy;
-    if (added) *added = 0;
-    if (k >= 0) return k;
-    if ((t->n + 1) * 2 > t->nslot) {
-        int ns = t->nslot ? t->nslot * 2 : 16, j;
-        int* slot = (int*)_ak_alloc((size_t)ns * sizeof(int));
-        if (!slot) return -1;
-        for (j = 0; j < ns; j++) slot[j] = -1;
-        for (j = 0; j < t->n; j++) {
-            for (i = (int)(t->hash[j] & (uint32_t)(ns - 1)); slot[i] >= 0; i = (i + 1) & (ns - 1)) {}
-            slot[i] = j;
-        }
-        _ak_dealloc(t->slot);
-        t->slot = slot;
-        t->nslot = ns;
-    }
-    if (t->n == t->cap) {
-        int nc = t->cap ? t->cap * 2 : 16;
-        char** ns_ = (char**)_ak_realloc(t->s, (size_t)nc * sizeof(char*));
-        uint32_t* nh;
-        if (!ns_) return -1;
-        t->s = ns_;
-        nh = (uint32_t*)_ak_realloc(t->hash, (size_t)nc * sizeof(uint32_t));
-        if (!nh) return -1;
-        t->hash = nh;
-        t->cap = nc;
-    }
-    copy = _ak_strdup(s);
-    if (!copy) return -1;
-    k = t->n++;
-    t->s[k] = copy;
-    t->hash[k] = h;
-    for (i = (int)(h & (uint32_t)(t->nslot - 1)); t->slot[i] >= 0; i = (i + 1) & (t->nslot - 1)) {}
-    t->slot[i] = k;
-    if (added) *added = 1;
-    return k;
-}
-static void _ak_prof_names_free(_ak_prof_names* t) {
-    int i;
-    for (i = 0; i < t->n; i++) _ak_dealloc(t->s[i]);
-    _ak_dealloc(t->s);
-    _ak_dealloc(t->hash);
-    _ak_dealloc(t->slot);
-    memset(t, 0, sizeof *t);
-}
-
-/* ---- tables (all called with p->lock held) ---- */
-static int _ak_prof_region_id(struct _ak_prof* p, const char* name) {
-    int added, k;
-    if (p->names.n >= p->regions_cap) { /* room first, so a new name always has its row */
-        int nc = p->regions_cap ? p->regions_cap * 2 : 16;
-        _ak_prof_region* r = (_ak_prof_region*)_ak_realloc(p->regions, (size_t)nc * sizeof *r);
-        if (!r) return -1;
-        p->regions = r;
-        p->regions_cap = nc;
-    }
-    k = _ak_prof_intern(&p->names, name, &added);
-    if (k >= 0 && added) memset(&p->regions[k], 0, sizeof p->regions[k]);
-    return k;
-}
-/* The calling thread's slot (tid), or a new/free one when claim is set. */
-static _ak_prof_thread* _ak_prof_thread_find(struct _ak_prof* p, long tid, int claim) {
-    int i;
-    _ak_prof_thread* fr = NULL;
-    for (i = 0; i < p->nthreads; i++) {
-        if (p->threads[i]->tid == tid) return p->threads[i];
-        if (!fr && !p->threads[i]->tid) fr = p->threads[i];
-    }
-    if (!claim) return NULL;
-    if (!fr) {
-        if (p->nthreads == p->threads_cap) {
-            int nc = p->threads_cap ? p->threads_cap * 2 : 8;
-            _ak_prof_thread** nt = (_ak_prof_thread**)_ak_realloc(p->threads, (size_t)nc * sizeof *nt);
-            if (!nt) return NULL;
-            p->threads = nt;
-            p->threads_cap = nc;
-        }
-        fr = (_ak_prof_thread*)_ak_calloc(sizeof *fr);
-        if (!fr) return NULL;
-        p->threads[p->nthreads++] = fr;
-    }
-    fr->tid = tid;
-    fr->depth = 0;
-    return fr;
-}
-static void _ak_prof_event_put(struct _ak_prof* p, ak_event* e) {
-    if (!e) return;
-    if (p->nfree == p->free_cap) {
-        int nc = p->free_cap ? p->free_cap * 2 : 16;
-        ak_event** nf = (ak_event**)_ak_realloc(p->free_ev, (size_t)nc * sizeof *nf);
-        if (!nf) { ak_event_destroy(e); return; }
-        p->free_ev = nf;
-        p->free_cap = nc;
-    }
-    p->free_ev[p->nfree++] = e;
-}
-static void _ak_prof_account(struct _ak_prof* p, int region, uint64_t ns, int gpu) {
-    _ak_prof_region* r;
-    if (region < 0 || region >= p->names.n) return;
-    r = &p->regions[region];
-    if (!r->count || ns < r->min_ns) r->min_ns = ns;
-    if (!r->count || ns > r->max_ns) r->max_ns = ns;
-    r->count++;
-    r->total_ns += ns;
-    if (gpu) r->gpu_count++;
-}
-/* Wait for a pending GPU timing and account it (host duration if the events fail). */
-static void _ak_prof_settle(struct _ak_prof* p, _ak_prof_pending* q) {
-    float ms = 0.0f;
-    uint64_t ns = q->host_ns;
-    int gpu = 0;
-    ak_result r = ak_event_elapsed_ms(q->e0, q->e1, &ms);   /* it waits for e1 */
-    if (r != AK_OK && ak_event_synchronize(q->e1) == AK_OK) r = ak_event_elapsed_ms(q->e0, q->e1, &ms);
-    if (r == AK_OK && ms >= 0.0f) {
-        ns = (uint64_t)((double)ms * 1e6 + 0.5);
-        gpu = 1;
-    } else if (!p->warned) {
-        p->warned = 1;
-        _ak_log(&p->ctx->log, AK_LOG_WARN, AK_LOGITEM_GENERIC,
-                "profiling: reading GPU event timing failed (%s); host time used", ak_last_error());
-    }
-    _ak_prof_account(p, q->region, ns, gpu);
-    if (q->inst >= 0 && (size_t)q->inst < p->ninst) {
-        _ak_prof_inst* in = &p->inst[q->inst];
-        float off = 0.0f;
-        in->dur_ns = ns;
-        in->timer = 0;
-        if (gpu && p->anchor && ak_event_elapsed_ms(p->anchor, q->e0, &off) == AK_OK) {
-            double at = (double)p->anchor_ns + (double)off * 1e6;
-            in->start_ns = at > 0.0 ? (uint64_t)(at + 0.5) : 0;
-            in->timer = 1;
-            if (off > 1000.0f || off < -1000.0f) { /* move the anchor forward: float ms lose precision */
-                ak_event* old = p->anchor;
-                p->anchor = q->e0;
-                p->anchor_ns = in->start_ns;
-                q->e0 = old;
-            }
-        }
-    }
-    _ak_prof_event_put(p, q->e0);
-    _ak_prof_event_put(p, q->e1);
-    q->e0 = q->e1 = NULL;
-}
-static void _ak_prof_drain(struct _ak_prof* p) {
-    while (p->pend_head < p->npend) _ak_prof_settle(p, &p->pend[p->pend_head++]);
-    p->pend_head = p->npend = 0;
-}
-/* Settle what is already finished (never waits unless too much is pending). */
-static void _ak_prof_poll(struct _ak_prof* p) {
-    int k = 0;
-    while (p->pend_head < p->npend && k < _AK_PROF_POLL) {
-        _ak_prof_pending* q = &p->pend[p->pend_head];
-        if (p->npend - p->pend_head <= _AK_PROF_PENDING_MAX && !_ak_dev_event_done(p->ctx, q->e1->native)) break;
-        _ak_prof_settle(p, q);
-        p->pend_head++;
-        k++;
-    }
-    if (p->pend_head == p->npend) p->pend_head = p->npend = 0;
-}
-/* Record a closed region. ev1: its GPU end event, already recorded (or NULL). */
-static void _ak_prof_record(struct _ak_prof* p, long tid, const _ak_prof_frame* fr, uint64_t t1, ak_event* ev1) {
-    uint64_t host_ns = t1 > fr->t0 ? t1 - fr->t0 : 0;
-    long idx = -1;
-    if (p->ninst < p->max_inst) {
-        if (p->ninst == p->inst_cap) {
-            size_t nc = p->inst_cap ? p->inst_cap * 2 : 1024;
-            _ak_prof_inst* ni;
-            if (nc > p->max_inst) nc = p->max_inst;
-            ni = (_ak_prof_inst*)_ak_realloc(p->inst, nc * sizeof *ni);
-            if (ni) { p->inst = ni; p->inst_cap = nc; }
-        }
-        if (p->ninst < p->inst_cap) {
-            _ak_prof_inst* in = &p->inst[p->ninst];
-            idx = (long)p->ninst++;
-            in->start_ns = fr->t0;
-            in->dur_ns = host_ns;
-            in->tid = tid;
-            in->region = fr->region;
-            in->stream_name = fr->stream_name;
-            in->timer = 0;
-        }
-    }
-    if (idx < 0) p->dropped++;
-    if (fr->ev0 && ev1) {
-        _ak_prof_pending q;
-        q.inst = idx; q.region = fr->region; q.host_ns = host_ns; q.e0 = fr->ev0; q.e1 = ev1;
-        if (p->npend == p->pend_cap && p->pend_head > 0) {
-            memmove(p->pend, p->pend + p->pend_head, (p->npend - p->pend_head) * sizeof *p->pend);
-            p->npend -= p->pend_head;
-            p->pend_head = 0;
-        }
-        if (p->npend == p->pend_cap) {
-            size_t nc = p->pend_cap ? p->pend_cap * 2 : 64;
-            _ak_prof_pending* np_ = (_ak_prof_pending*)_ak_realloc(p->pend, nc * sizeof *np_);
-            if (np_) { p->pend = np_; p->pend_cap = nc; }
-        }
-        if (p->npend < p->pend_cap) {
-            if (idx >= 0) p->inst[idx].timer = -1;
-            p->pend[p->npend++] = q;
-        } else {
-            _ak_prof_settle(p, &q); /* no room to defer it: wait now */
-        }
-        if (p->npend - p->pend_head >= _AK_PROF_POLL_FROM) _ak_prof_poll(p);
-    } else {
-        _ak_prof_event_put(p, fr->ev0);
-        _ak_prof_event_put(p, ev1);
-        _ak_prof_account(p, fr->region, host_ns, 0);
-    }
-}
-static void _ak_prof_gpu_warn(struct _ak_prof* p, const char* what) {
-    int first;
-    _ak_mutex_lock(&p->lock);
-    first = !p->warned;
-    p->warned = 1;
-    _ak_mutex_unlock(&p->lock);
-    if (first)
-        _ak_log(&p->ctx->log, AK_LOG_WARN, AK_LOGITEM_GENERIC,
-                "profiling: %s failed (%s); regions fall back to host timing where this happens", what, ak_last_error());
-}
-
-/* ---- create / destroy (called by the context) ---- */
-static void _ak_prof_tools_open(struct _ak_prof* p) {
-    const char* const* libs = p->ctx->bk->tracer_libs;
-    const char *push_sym = p->ctx->bk->tracer_push, *pop_sym = p->ctx->bk->tracer_pop;
-    char tried[256];
-    int i;
-    tried[0] = 0;
-    if (!libs) {
-        _ak_log(&p->ctx->log, AK_LOG_INFO, AK_LOGITEM_PROF_TOOLS,
-                "no tracer library on the %s backend; regions are recorded by amdkit only", ak_backend_name(p->ctx->backend));
-        return;
-    }
-    for (i = 0; libs[i]; i++) {
-        void* lib = _ak_dlopen(libs[i]);
-        _ak_prof_push_fn push = NULL;
-        _ak_prof_pop_fn pop = NULL;
-        _ak_appendf(tried, sizeof tried, "%s%s", tried[0] ? ", " : "", libs[i]);
-        if (!lib) continue;
-        _ak_dlsym(lib, push_sym, &push);
-        _ak_dlsym(lib, pop_sym, &pop);
-        if (push && pop) {
-            char path[256];
-            _ak_dlpath(lib, push_sym, path, sizeof path);
-            p->tool_lib = lib; p->push = push; p->pop = pop; p->tool_name = libs[i];
-            _ak_log(&p->ctx->log, AK_LOG_INFO, AK_LOGITEM_PROF_TOOLS, "%s found (%s): regions also appear as %s ranges",
-                    libs[i], path[0] ? path : libs[i], p->ctx->bk->tracer);
-            return;
-        }
-        _ak_appendf(tried, sizeof tried, " (no %s/%s)", push_sym, pop_sym);
-        dlclose(lib);
-    }
-    _ak_log(&p->ctx->log, AK_LOG_INFO, AK_LOGITEM_PROF_TOOLS,
-            "no tracer library (tried %s); regions are recorded by amdkit only", tried);
-}
-
-/* Record an event on the idle device and wait for it: its GPU time is about
- * the host time between recording and completion. Without it the trace
- * places GPU-timed regions at their host start. */
-static void _ak_prof_anchor_make(struct _ak_prof* p) {
-    ak_event* e = NULL;
-    uint64_t h0, h1;
-    if (ak_event_create(p->ctx, &e) != AK_OK) { ak_clear_error(); return; }
-    h0 = _ak_now_ns();
-    if (ak_event_record(e, NULL) != AK_OK || ak_event_synchronize(e) != AK_OK) {
-        ak_event_destroy(e);
-        ak_clear_error();
-        return;
-    }
-    h1 = _ak_now_ns();
-    p->anchor = e;
-    p->anchor_ns = h0 + (h1 - h0) / 2;
-}
-
-static ak_result _ak_prof_create(ak_context* ctx, struct _ak_prof** out) {
-    struct _ak_prof* p;
-    if (!ctx || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "_ak_prof_create: NULL argument");
-    *out = NULL;
-    p = (struct _ak_prof*)_ak_calloc(sizeof *p);
-    if (!p) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "profiling: cannot allocate %u bytes", (unsigned)sizeof *p);
-    p->ctx = ctx;
-    p->gpu = !ctx->bk->host_memory;
-    p->max_inst = AK_PROF_MAX_INSTANCES;
-    _ak_mutex_init(&p->lock);
-    if (ctx->cfg.profiling) {
-        _ak_prof_tools_open(p);
-        if (p->gpu) _ak_prof_anchor_make(p);
-    }
-    *out = p;
-    return AK_OK;
-}
-
-/* Forget regions, instances and open stacks; events go to the free list. */
-static void _ak_prof_clear(struct _ak_prof* p) {
-    int i, j;
-    size_t k;
-    for (k = p->pend_head; k < p->npend; k++) {
-        _ak_prof_event_put(p, p->pend[k].e0);
-        _ak_prof_event_put(p, p->pend[k].e1);
-    }
-    p->pend_head = p->npend = 0;
-    for (i = 0; i < p->nthreads; i++) {
-        _ak_prof_thread* th = p->threads[i];
-        for (j = 0; j < th->depth; j++) _ak_prof_event_put(p, th->frames[j].ev0);
-        th->depth = 0;
-        th->tid = 0;
-    }
-    _ak_prof_names_free(&p->names);
-    _ak_prof_names_free(&p->streams);
-    _ak_dealloc(p->regions);
-    p->regions = NULL;
-    p->regions_cap = 0;
-    _ak_dealloc(p->inst);
-    p->inst = NULL;
-    p->ninst = p->inst_cap = 0;
-    p->dropped = 0;
-}
-
-static void _ak_prof_destroy(struct _ak_prof* p) {
-    int i;
-    if (!p) return;
-    _ak_prof_clear(p);
-    ak_event_destroy(p->anchor);
-    for (i = 0; i < p->nfree; i++) ak_event_destroy(p->free_ev[i]);
-    _ak_dealloc(p->free_ev);
-    for (i = 0; i < p->nthreads; i++) {
-        _ak_dealloc(p->threads[i]->frames);
-        _ak_dealloc(p->threads[i]);
-    }
-    _ak_dealloc(p->threads);
-    _ak_dealloc(p->pend);
-    if (p->tool_lib) dlclose(p->tool_lib);
-    _ak_mutex_destroy(&p->lock);
-    _ak_dealloc(p);
-}
-
-/* ---- begin / end ---- */
-static ak_result _ak_prof_begin_on(struct _ak_prof* p, const char* name, ak_stream* stream) {
-    long tid = _ak_prof_tid();
-    const char* sname = ak_stream_name(stream);
-    _ak_prof_thread* th;
-    _ak_prof_frame* fr;
-    ak_event* ev = NULL;
-    int region, sid = -1;
-    _ak_mutex_lock(&p->lock);
-    th = _ak_prof_thread_find(p, tid, 1);
-    region = th ? _ak_prof_region_id(p, name) : -1;
-    if (region >= 0) sid = _ak_prof_intern(&p->streams, sname ? sname : "default", NULL);
-    if (sid >= 0 && th->depth == th->cap) {
-        int nc = th->cap ? th->cap * 2 : 16;
-        _ak_prof_frame* nf = (_ak_prof_frame*)_ak_realloc(th->frames, (size_t)nc * sizeof *nf);
-        if (nf) { th->frames = nf; th->cap = nc; }
-        else sid = -1;
-    }
-    if (sid < 0) {
-        if (th && !th->depth) th->tid = 0;
-        _ak_mutex_unlock(&p->lock);
-        return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_prof_begin(\"%.200s\"): out of host memory", name);
-    }
-    fr = &th->frames[th->depth++];
-    fr->region = region;
-    fr->stream_name = sid;
-    fr->stream = stream;
-    fr->ev0 = NULL;
-    fr->tool = 0;
-    fr->t0 = 0;
-    if (p->gpu && p->nfree) ev = p->free_ev[--p->nfree];
-    _ak_mutex_unlock(&p->lock);
-    /* Only this thread touches its own open frames: fr stays valid. */
-    if (p->gpu) {
-        if (!ev && ak_event_create(p->ctx, &ev) != AK_OK) { ev = NULL; _ak_prof_gpu_warn(p, "ak_event_create"); }
-        if (ev && ak_event_record(ev, stream) != AK_OK) {
-            _ak_prof_gpu_warn(p, "ak_event_record");
-            _ak_mutex_lock(&p->lock);
-            _ak_prof_event_put(p, ev);
-            _ak_mutex_unlock(&p->lock);
-            ev = NULL;
-        }
-        fr->ev0 = ev;
-    }
-    if (p->push) { p->push(name); fr->tool = 1; }
-    fr->t0 = _ak_now_ns();
-    return AK_OK;
-}
-
-static ak_result _ak_prof_end_on(struct _ak_prof* p) {
-    uint64_t t1 = _ak_now_ns();
-    long tid = _ak_prof_tid();
-    _ak_prof_thread* th;
-    _ak_prof_frame fr;
-    ak_event* ev = NULL;
-    _ak_mutex_lock(&p->lock);
-    th = _ak_prof_thread_find(p, tid, 0);
-    if (!th || !th->depth) {
-        _ak_mutex_unlock(&p->lock);
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT,
-                       "ak_prof_end: no open region on this thread (every ak_prof_end needs an earlier ak_prof_begin on the same thread)");
-    }
-    fr = th->frames[--th->depth];
-    if (!th->depth) th->tid = 0;
-    if (!fr.ev0) { /* host-timed: one critical section */
-        _ak_prof_record(p, tid, &fr, t1, NULL);
-        _ak_mutex_unlock(&p->lock);
-        if (fr.tool && p->pop) p->pop();
-        return AK_OK;
-    }
-    if (p->nfree) ev = p->free_ev[--p->nfree];
-    _ak_mutex_unlock(&p->lock);
-    if (!ev && ak_event_create(p->ctx, &ev) != AK_OK) { ev = NULL; _ak_prof_gpu_warn(p, "ak_event_create"); }
-    if (ev && ak_event_record(ev, fr.stream) != AK_OK) {
-        _ak_prof_gpu_warn(p, "ak_event_record");
-        _ak_mutex_lock(&p->lock);
-        _ak_prof_event_put(p, ev);
-        _ak_mutex_unlock(&p->lock);
-        ev = NULL;
-    }
-    if (fr.tool && p->pop) p->pop();
-    _ak_mutex_lock(&p->lock);
-    _ak_prof_record(p, tid, &fr, t1, ev);
-    _ak_mutex_unlock(&p->lock);
-    return AK_OK;
-}
-
-/* Open a region; a no-op unless profiling is on. Thread safety: any thread. */
-AKDEF ak_result ak_prof_begin(ak_context* ctx, const char* name, ak_stream* stream) {
-    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_begin: ctx is NULL");
-    if (!name) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_begin: name is NULL");
-    if (!ctx->cfg.profiling || !ctx->prof) return AK_OK;
-    if (stream && stream->ctx != ctx)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_begin(\"%.200s\"): stream \"%s\" belongs to another context", name, stream->name);
-    return _ak_prof_begin_on(ctx->prof, name, stream);
-}
-
-/* Close this thread's innermost region. Thread safety: any thread. */
-AKDEF ak_result ak_prof_end(ak_context* ctx) {
-    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_end: ctx is NULL");
-    if (!ctx->cfg.profiling || !ctx->prof) return AK_OK;
-    return _ak_prof_end_on(ctx->prof);
-}
-
-/* ---- statistics and summary ---- */
-static void _ak_prof_fill_stat(const struct _ak_prof* p, int i, ak_prof_stat* s) {
-    const _ak_prof_region* r = &p->regions[i];
-    s->name = p->names.s[i];
-    s->count = r->count;
-    s->total_ms = (double)r->total_ns / 1e6;
-    s->mean_ms = r->count ? s->total_ms / (double)r->count : 0.0;
-    s->min_ms = r->count ? (double)r->min_ns / 1e6 : 0.0;
-    s->max_ms = r->count ? (double)r->max_ns / 1e6 : 0.0;
-    s->gpu_timed = r->gpu_count ? 1 : 0;
-}
-
-/* Region statistics in first-seen order; names stay valid until ak_prof_reset
- * or context destruction. Thread safety: any thread. */
-AKDEF ak_result ak_prof_stats(ak_context* ctx, ak_prof_stat* out, int max, int* count) {
-    struct _ak_prof* p;
-    int i;
-    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_stats: ctx is NULL");
-    if (max < 0) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_stats: max is %d, expected >= 0", max);
-    if (max > 0 && !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_stats: out is NULL with max %d", max);
-    if (count) *count = 0;
-    p = ctx->prof;
-    if (!ctx->cfg.profiling || !p) return AK_OK;
-    _ak_mutex_lock(&p->lock);
-    _ak_prof_drain(p);
-    for (i = 0; i < p->names.n && i < max; i++) _ak_prof_fill_stat(p, i, &out[i]);
-    if (count) *count = p->names.n;
-    _ak_mutex_unlock(&p->lock);
-    return AK_OK;
-}
-
-/* A name for the table: control characters as '?', long names cut with "...". */
-static void _ak_prof_table_name(char* dst, size_t cap, const char* s) {
-    size_t n = 0, len = strlen(s);
-    for (; n + 1 < cap && s[n]; n++) dst[n] = ((unsigned char)s[n] < 0x20 || s[n] == 0x7f) ? '?' : s[n];
-    dst[n] = 0;
-    if (len >= cap && cap > 4) memcpy(dst + cap - 4, "...", 4);
-}
-
-/* Print the statistics as an aligned table. Thread safety: any thread. */
-AKDEF ak_result ak_prof_summary(ak_context* ctx, FILE* f) {
-    struct _ak_prof* p;
-    char nm[64];
-    int i, w = 6;
-    unsigned long long total = 0;
-    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_summary: ctx is NULL");
-    if (!f) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_summary: FILE* is NULL");
-    p = ctx->prof;
-    if (!ctx->cfg.profiling || !p) {
-        fprintf(f, "amdkit profile: profiling is off (set ak_config.profiling = 1 or AMDKIT_PROFILE=on)\n");
-        return ferror(f) ? _ak_err(AK_ERROR_IO, "ak_prof_summary: writing the table failed") : AK_OK;
-    }
-    _ak_mutex_lock(&p->lock);
-    _ak_prof_drain(p);
-    for (i = 0; i < p->names.n; i++) {
-        int len;
-        _ak_prof_table_name(nm, sizeof nm, p->names.s[i]);
-        len = (int)strlen(nm);
-        if (len > w) w = len;
-        total += p->regions[i].count;
-    }
-    fprintf(f, "amdkit profile: %d region%s, %llu instance%s, %s backend%s%s\n", p->names.n, p->names.n == 1 ? "" : "s",
-            total, total == 1 ? "" : "s", ak_backend_name(ctx->backend), p->tool_name ? ", ranges sent to " : "",
-            p->tool_name ? p->tool_name : "");
-    if (p->dropped)
-        fprintf(f, "  (%llu instance%s past the cap of %lu were left out of the trace; the statistics count them)\n",
-                p->dropped, p->dropped == 1 ? "" : "s", (unsigned long)p->max_inst);
-    fprintf(f, "%-*s %10s %14s %12s %12s %12s  %s\n", w, "name", "count", "total ms", "mean ms", "min ms", "max ms", "timer");
-    for (i = 0; i < p->names.n; i++) {
-        ak_prof_stat s;
-        const _ak_prof_region* r = &p->regions[i];
-        _ak_prof_fill_stat(p, i, &s);
-        _ak_prof_table_name(nm, sizeof nm, s.name);
-        fprintf(f, "%-*s %10llu %14.3f %12.4f %12.4f %12.4f  %s\n", w, nm, s.count, s.total_ms, s.mean_ms, s.min_ms,
-                s.max_ms, !r->count ? "-" : r->gpu_count == r->count ? "gpu" : r->gpu_count ? "mixed" : "host");
-    }
-    _ak_mutex_unlock(&p->lock);
-    if (ferror(f)) return _ak_err(AK_ERROR_IO, "ak_prof_summary: writing the table failed");
-    return AK_OK;
-}
-
-/* ---- Chrome trace export ---- */
-/* Write s as a JSON string: quotes, backslash and control characters
- * escaped; bytes that are not valid UTF-8 become U+FFFD. */
-static void _ak_prof_json_str(FILE* f, const char* s) {
-    const unsigned char* u = (const unsigned char*)s;
-    fputc('"', f);
-    while (*u) {
-        unsigned c = *u;
-        int need = 0, i, ok = 1;
-        if (c == '"' || c == '\\') { fputc('\\', f); fputc((int)c, f); u++; continue; }
-        if (c < 0x20) {
-            switch (c) {
-            case '\n': fputs("\\n", f); break;
-            case '\r': fputs("\\r", f); break;
-            case '\t': fputs("\\t", f); break;
-            case '\b': fputs("\\b", f); break;
-            case '\f': fputs("\\f", f); break;
-            default: fprintf(f, "\\u%04x", c); break;
-            }
-            u++;
-            continue;
-        }
-        if (c < 0x80) { fputc((int)c, f); u++; continue; }
-        if (c >= 0xC2 && c <= 0xDF) need = 1;
-        else if (c >= 0xE0 && c <= 0xEF) need = 2;
-        else if (c >= 0xF0 && c <= 0xF4) need = 3;
-        else ok = 0;
-        for (i = 1; ok && i <= need; i++)
-            if ((u[i] & 0xC0) != 0x80) ok = 0;
-        if (ok && need >= 2) { /* overlong, surrogate and > U+10FFFF forms */
-            if (c == 0xE0 && u[1] < 0xA0) ok = 0;
-            if (c == 0xED && u[1] > 0x9F) ok = 0;
-            if (c == 0xF0 && u[1] < 0x90) ok = 0;
-            if (c == 0xF4 && u[1] > 0x8F) ok = 0;
-        }
-        if (!ok) { fputs("\\ufffd", f); u++; continue; }
-        fwrite(u, 1, (size_t)need + 1, f);
-        u += need + 1;
-    }
-    fputc('"', f);
-}
-/* ns as a decimal number of unit (1000: microseconds, 1000000: milliseconds), locale-free. */
-static void _ak_prof_json_ns(FILE* f, uint64_t ns, uint64_t unit) {
-    fprintf(f, "%llu.%0*llu", (unsigned long long)(ns / unit), unit == 1000 ? 3 : 6, (unsigned long long)(ns % unit));
-}
-
-typedef struct _ak_prof_order {
-    long tid;
-    uint64_t start, dur;
-    size_t idx;
-    int clamped;
-} _ak_prof_order;
-static int _ak_prof_order_cmp(const void* a, const void* b) {
-    const _ak_prof_order* x = (const _ak_prof_order*)a;
-    const _ak_prof_order* y = (const _ak_prof_order*)b;
-    if (x->tid != y->tid) return x->tid < y->tid ? -1 : 1;
-    if (x->start != y->start) return x->start < y->start ? -1 : 1;
-    if (x->dur != y->dur) return x->dur > y->dur ? -1 : 1;   /* outer region first */
-    return x->idx < y->idx ? -1 : x->idx > y->idx;
-}
-/* Sort instances by track (host thread, or GPU stream) and start, and
- * shorten a duration that would end after its enclosing region on the same
- * track (viewers need proper nesting; it can happen on a GPU stream shared
- * by threads); the args keep the measured value. */
-static ak_result _ak_prof_order_make(const struct _ak_prof* p, _ak_prof_order** out) {
-    _ak_prof_order* o;
-    uint64_t* ends = NULL;
-    size_t i, sp = 0, cap = 0;
-    *out = NULL;
-    if (!p->ninst) return AK_OK;
-    o = (_ak_prof_order*)_ak_alloc(p->ninst * sizeof *o);
-    if (!o) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_prof_export_chrome: cannot sort %lu instances", (unsigned long)p->ninst);
-    for (i = 0; i < p->ninst; i++) {
-        o[i].tid = p->inst[i].timer == 1 ? _AK_PROF_GPU_TRACK + p->inst[i].stream_name : p->inst[i].tid;
-        o[i].start = p->inst[i].start_ns;
-        o[i].dur = p->inst[i].dur_ns;
-        o[i].idx = i;
-        o[i].clamped = 0;
-    }
-    qsort(o, p->ninst, sizeof *o, _ak_prof_order_cmp);
-    for (i = 0; i < p->ninst; i++) {
-        uint64_t end = o[i].start + o[i].dur;
-        if (i && o[i].tid != o[i - 1].tid) sp = 0;
-        while (sp && ends[sp - 1] <= o[i].start) sp--;
-        if (sp && end > ends[sp - 1]) { end = ends[sp - 1]; o[i].dur = end - o[i].start; o[i].clamped = 1; }
-        if (sp == cap) {
-            size_t nc = cap ? cap * 2 : 64;
-            uint64_t* ne = (uint64_t*)_ak_realloc(ends, nc * sizeof *ne);
-            if (!ne) { _ak_dealloc(ends); _ak_dealloc(o); return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_prof_export_chrome: out of host memory"); }
-            ends = ne;
-            cap = nc;
-        }
-        ends[sp++] = end;
-    }
-    _ak_dealloc(ends);
-    *out = o;
-    return AK_OK;
-}
-
-static void _ak_prof_write_trace(FILE* f, ak_context* ctx, const struct _ak_prof* p, const _ak_prof_order* o) {
-    long pid = (long)getpid();
-    uint64_t origin = 0;
-    size_t i;
-    char pname[400];
-    if (p && p->ninst) {
-        origin = p->inst[0].start_ns;
-        for (i = 1; i < p->ninst; i++) if (p->inst[i].start_ns < origin) origin = p->inst[i].start_ns;
-    }
-    snprintf(pname, sizeof pname, "amdkit (%s: %s)", ak_backend_name(ctx->backend), ctx->dev.name);
-    fputs("{\"traceEvents\":[\n", f);
-    fprintf(f, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%ld,\"tid\":0,\"args\":{\"name\":", pid);
-    _ak_prof_json_str(f, pname);
-    fputs("}}", f);
-    for (i = 0; p && i < p->ninst; i++) {
-        const _ak_prof_inst* in = &p->inst[o[i].idx];
-        if (!i || o[i].tid != o[i - 1].tid) {
-            char tname[128];
-            if (in->timer == 1) snprintf(tname, sizeof tname, "GPU stream %s", p->streams.s[in->stream_name]);
-            else snprintf(tname, sizeof tname, "thread %ld", in->tid);
-            fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%ld,\"tid\":%ld,\"args\":{\"name\":", pid, o[i].tid);
-            _ak_prof_json_str(f, tname);
-            fputs("}}", f);
-        }
-        fputs(",\n{\"name\":", f);
-        _ak_prof_json_str(f, p->names.s[in->region]);
-        fputs(",\"cat\":\"amdkit\",\"ph\":\"X\",\"ts\":", f);
-        _ak_prof_json_ns(f, in->start_ns - origin, 1000);
-        fputs(",\"dur\":", f);
-        _ak_prof_json_ns(f, o[i].dur, 1000);
-        fprintf(f, ",\"pid\":%ld,\"tid\":%ld,\"args\":{\"thread\":%ld,\"stream\":", pid, o[i].tid, in->tid);
-        _ak_prof_json_str(f, p->streams.s[in->stream_name]);
-        fprintf(f, ",\"timer\":\"%s\",\"ms\":", in->timer == 1 ? "gpu" : "host");
-        _ak_prof_json_ns(f, in->dur_ns, 1000000);
-        if (o[i].clamped) fputs(",\"trace_dur_shortened\":true", f);
-        fputs("}}", f);
-    }
-    fputs("\n],\"displayTimeUnit\":\"ms\",\"otherData\":{\"tool\":\"amdkit " AK_VERSION_STRING "\",\"backend\":", f);
-    _ak_prof_json_str(f, ak_backend_name(ctx->backend));
-    fputs(",\"device\":", f);
-    _ak_prof_json_str(f, ctx->dev.name);
-    fprintf(f, ",\"profiling\":%s,\"instances\":%lu,\"instance_cap\":%lu,\"instances_dropped\":%llu",
-            ctx->cfg.profiling ? "true" : "false", (unsigned long)(p ? p->ninst : 0),
-            (unsigned long)(p ? p->max_inst : (size_t)AK_PROF_MAX_INSTANCES), p ? p->dropped : 0ull);
-    if (p && p->dropped)
-        fprintf(f, ",\"note\":\"%llu region instances past the cap were left out of this trace; the statistics count them\"",
-                p->dropped);
-    fputs("}}\n", f);
-}
-
-/* Write every recorded instance as Chrome trace JSON, through a temporary
- * file renamed over path. Thread safety: any thread (other threads' begin /
- * end wait while it writes). */
-AKDEF ak_result ak_prof_export_chrome(ak_context* ctx, const char* path) {
-    struct _ak_prof* p;
-    _ak_prof_order* o = NULL;
-    char* tmp;
-    size_t n;
-    FILE* f;
-    int werr = 0, cerr = 0, e = 0;
-    ak_result r;
-    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_export_chrome: ctx is NULL");
-    if (!path || !path[0]) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_export_chrome: path is %s", path ? "empty" : "NULL");
-    p = ctx->cfg.profiling ? ctx->prof : NULL;
-    n = strlen(path) + 64;
-    tmp = (char*)_ak_alloc(n);
-    if (!tmp) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_prof_export_chrome: out of host memory");
-    if (p) {
-        _ak_mutex_lock(&p->lock);
-        _ak_prof_drain(p);
-        p->export_seq++;
-        snprintf(tmp, n, "%s.tmp.%ld.%p.%lu", path, (long)getpid(), (void*)p, p->export_seq);
-        r = _ak_prof_order_make(p, &o);
-        if (r != AK_OK) { _ak_mutex_unlock(&p->lock); _ak_dealloc(tmp); return r; }
-    } else {
-        snprintf(tmp, n, "%s.tmp.%ld.%p", path, (long)getpid(), (void*)tmp);
-    }
-    f = fopen(tmp, "w");
-    if (!f) {
-        e = errno;
-        if (p) _ak_mutex_unlock(&p->lock);
-        _ak_dealloc(o);
-        r = _ak_err(AK_ERROR_IO, "ak_prof_export_chrome: cannot create %s (for %s): %s", tmp, path, strerror(e));
-        _ak_dealloc(tmp);
-        return r;
-    }
-    _ak_prof_write_trace(f, ctx, p, o);
-    werr = ferror(f);
-    if (werr) e = errno;
-    if (fclose(f) != 0 && !werr) { cerr = 1; e = errno; }
-    if (p) _ak_mutex_unlock(&p->lock);
-    _ak_dealloc(o);
-    if (werr || cerr) {
-        remove(tmp);
-        r = _ak_err(AK_ERROR_IO, "ak_prof_export_chrome: writing %s failed: %s", path, strerror(e ? e : EIO));
-        _ak_dealloc(tmp);
-        return r;
-    }
-    if (rename(tmp, path) != 0) {
-        e = errno;
-        remove(tmp);
-        r = _ak_err(AK_ERROR_IO, "ak_prof_export_chrome: cannot rename %s to %s: %s", tmp, path, strerror(e));
-        _ak_dealloc(tmp);
-        return r;
-    }
-    _ak_dealloc(tmp);
-    return AK_OK;
-}
-
-/* Forget all regions, instances and open regions. Thread safety: not while
- * other threads have regions open or use the profiler. */
-AKDEF void ak_prof_reset(ak_context* ctx) {
-    struct _ak_prof* p;
-    if (!ctx || !(p = ctx->prof)) return;
-    _ak_mutex_lock(&p->lock);
-    _ak_prof_clear(p);
-    p->warned = 0;
-    _ak_mutex_unlock(&p->lock);
-}
-/* ==========================================================================
- * >>impl:config
- * ========================================================================== */
-/* Names of the ENUM fields' values; the first spelling of a value is its name. */
-typedef struct _ak_name { const char* name; int value; } _ak_name;
-static const _ak_name _ak_backend_names[] = {
-    { "auto", AK_BACKEND_AUTO }, { "hip", AK_BACKEND_HIP }, { "cuda", AK_BACKEND_CUDA }, { "cpu", AK_BACKEND_CPU }, { NULL, 0 }
-};
-static const _ak_name _ak_opt_level_names[] = {
-    { "auto", AK_OPT_AUTO }, { "conservative", AK_OPT_CONSERVATIVE }, { "balanced", AK_OPT_BALANCED },
-    { "aggressive", AK_OPT_AGGRESSIVE }, { NULL, 0 }
-};
-static const _ak_name _ak_log_level_names[] = {
-    { "none", AK_LOG_NONE }, { "error", AK_LOG_ERROR }, { "warn", AK_LOG_WARN }, { "warning", AK_LOG_WARN },
-    { "info", AK_LOG_INFO }, { "debug", AK_LOG_DEBUG }, { NULL, 0 }
-};
-static const char* _ak_name_of(const _ak_name* t, int v) {
-    for (; t->name; t++) if (t->value == v) return t->name;
-    return NULL;
-}
-/* "a, b or c" (distinct values only) */
-static void _ak_names_list(const _ak_name* t, char* buf, size_t n) {
-    const _ak_name* u;
-    int count = 0, i = 0;
-    buf[0] = 0;
-    for (u = t; u->name; u++) if (_ak_name_of(t, u->value) == u->name) count++;
-    for (u = t; u->name; u++) {
-        if (_ak_name_of(t, u->value) != u->name) continue;
-        _ak_appendf(buf, n, "%s%s", i == 0 ? "" : i == count - 1 ? " or " : ", ", u->name);
-        i++;
-    }
-}
-static ak_result _ak_name_parse(const _ak_name* t, const char* what, const char* s, int* out) {
-    const _ak_name* u;
-    char list[160];
-    for (u = t; u->name; u++) if (_ak_streq_ci(s, u->name)) { *out = u->value; return AK_OK; }
-    _ak_names_list(t, list, sizeof list);
-    return _ak_err(AK_ERROR_CONFIG, "%s '%s' is not one of %s", what, s, list);
-}
-
-AKDEF const char* ak_backend_name(ak_backend b) {
-    const char* n = _ak_name_of(_ak_backend_names, (int)b);
-    return n ? n : "?";
-}
-AKDEF const char* ak_opt_level_name(ak_opt_level o) {
-    const char* n = _ak_name_of(_ak_opt_level_names, (int)o);
-    return n ? n : "?";
-}
-AKDEF ak_result ak_backend_parse(const char* s, ak_backend* out) {
-    int v;
-    ak_result r;
-    if (!s || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_backend_parse: NULL argument");
-    if ((r = _ak_name_parse(_ak_backend_names, "backend", s, &v)) == AK_OK) *out = (ak_backend)v;
-    return r;
-}
-AKDEF ak_result ak_dtype_parse(const char* s, ak_dtype* out) {
-    int i;
-    if (!s || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_dtype_parse: NULL argument");
-    for (i = 0; i < (int)AK_DTYPE_COUNT; i++)
-        if (_ak_streq_ci(s, ak_dtype_name((ak_dtype)i))) { *out = (ak_dtype)i; return AK_OK; }
-    if (_ak_streq_ci(s, "fp32") || _ak_streq_ci(s, "float32") || _ak_streq_ci(s, "float")) { *out = AK_F32; return AK_OK; }
-    if (_ak_streq_ci(s, "fp16") || _ak_streq_ci(s, "float16") || _ak_streq_ci(s, "half")) { *out = AK_F16; return AK_OK; }
-    if (_ak_streq_ci(s, "bfloat16")) { *out = AK_BF16; return AK_OK; }
-    if (_ak_streq_ci(s, "fp8")) { *out = AK_FP8_E4M3; return AK_OK; }
-    return _ak_err(AK_ERROR_CONFIG, "unknown precision '%s' (expected f32, f16, bf16, fp8_e4m3, fp8_e5m2)", s);
-}
-AKDEF ak_result ak_opt_level_parse(const char* s, ak_opt_level* out) {
-    int v;
-    ak_result r;
-    if (!s || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_opt_level_parse: NULL argument");
-    if ((r = _ak_name_parse(_ak_opt_level_names, "optimization level", s, &v)) == AK_OK) *out = (ak_opt_level)v;
-    return r;
-}
-
-AKDEF ak_config ak_config_default(void) {
-    ak_config c;
-    memset(&c, 0, sizeof c);
-#define AK_X_(type, name, kind, def, env, lo, hi, names, doc) c.name = def;
-    AK_CONFIG_FIELDS(AK_X_)
-#undef AK_X_
-    return c;
-}
-
-/* ---- the kinds: one value type, one parser and one check each ----------- */
-
-enum {
-#define AK_X_(type, name, kind, def, env, lo, hi, names, doc) _AK_CF_##name,
-    AK_CONFIG_FIELDS(AK_X_)
-#undef AK_X_
-    _AK_CF_COUNT
-};
-typedef enum { _AK_CK_BOOL, _AK_CK_TRI, _AK_CK_ENUM, _AK_CK_INT, _AK_CK_BYTES, _AK_CK_SEG, _AK_CK_FRAC,
-               _AK_CK_PREC, _AK_CK_MASK, _AK_CK_STR, _AK_CK_PATH } _ak_cfg_kind;
-/* A field's value: integers (every kind but FRAC, STR, PATH) in i. GET reads
- * it as the kind's member, SET stores a field into it (enums through int, so
- * a negative value set in code stays negative). */
-typedef struct _ak_cfgval { long long i; double d; const char* s; } _ak_cfgval;
-#define _AK_CFGV_BOOL(v) (v).i
-#define _AK_CFGV_TRI(v) (v).i
-#define _AK_CFGV_ENUM(v) (v).i
-#define _AK_CFGV_INT(v) (v).i
-#define _AK_CFGV_BYTES(v) (v).i
-#define _AK_CFGV_SEG(v) (v).i
-#define _AK_CFGV_PREC(v) (v).i
-#define _AK_CFGV_MASK(v) (v).i
-#define _AK_CFGV_FRAC(v) (v).d
-#define _AK_CFGV_STR(v) (v).s
-#define _AK_CFGV_PATH(v) (v).s
-#define _AK_CFGSET_BOOL(v, f) ((v).i = (int)(f))
-#define _AK_CFGSET_TRI(v, f) ((v).i = (int)(f))
-#define _AK_CFGSET_ENUM(v, f) ((v).i = (int)(f))
-#define _AK_CFGSET_INT(v, f) ((v).i = (int)(f))
-#define _AK_CFGSET_BYTES(v, f) ((v).i = (long long)(f))
-#define _AK_CFGSET_SEG(v, f) ((v).i = (long long)(f))
-#define _AK_CFGSET_PREC(v, f) ((v).i = (int)(f))
-#define _AK_CFGSET_MASK(v, f) ((v).i = (long long)(unsigned)(f))
-#define _AK_CFGSET_FRAC(v, f) ((v).d = (f))
-#define _AK_CFGSET_STR(v, f) ((v).s = (f))
-#define _AK_CFGSET_PATH(v, f) ((v).s = (f))
-
-typedef struct _ak_cfgrow {
-    ak_config_field pub;
-    _ak_cfg_kind kind;
-    long long lo, hi;
-    const _ak_name* names;
-} _ak_cfgrow;
-static const _ak_cfgrow _ak_cfg_rows[_AK_CF_COUNT] = {
-#define AK_X_(type, name, kind, def, env, lo, hi, names, doc) \
-    { { #name, env, doc }, _AK_CK_##kind, (long long)(lo), (long long)(hi), names },
-    AK_CONFIG_FIELDS(AK_X_)
-#undef AK_X_
-};
-
-#define _AK_FLOAT_PRECISIONS (AK_DTYPE_BIT(AK_F32) | AK_DTYPE_BIT(AK_F16) | AK_DTYPE_BIT(AK_BF16) | \
-                              AK_DTYPE_BIT(AK_FP8_E4M3) | AK_DTYPE_BIT(AK_FP8_E5M2))
-#define _AK_POOL_SEGMENT (2ll << 20)   /* the pool's small segment (>>impl:pool) */
-
-static ak_result _ak_parse_ll(const char* var, const char* v, int allow_suffix, long long* out) {
-    char* end = NULL;
-    long long x;
-    long long mul = 1;
-    errno = 0;
-    x = strtoll(v, &end, 10);
-    if (end == v || errno == ERANGE) return _ak_err(AK_ERROR_CONFIG, "%s='%s' is not an integer", var, v);
-    if (allow_suffix && *end) {
-        switch (tolower((unsigned char)*end)) {
-        case 'k': mul = 1ll << 10; end++; break;
-        case 'm': mul = 1ll << 20; end++; break;
-        case 'g': mul = 1ll << 30; end++; break;
-        default: break;
-        }
-        if (mul > 1 && (*end == 'b' || *end == 'B')) end++;
-    }
-    if (*end) return _ak_err(AK_ERROR_CONFIG, "%s='%s' has trailing characters '%s'", var, v, end);
-    if (x > LLONG_MAX / mul || x < LLONG_MIN / mul) return _ak_err(AK_ERROR_CONFIG, "%s='%s' overflows", var, v);
-    *out = x * mul;
-    return AK_OK;
-}
-static int _ak_parse_bool(const char* v, int* out) {
-    if (_ak_streq_ci(v, "1") || _ak_streq_ci(v, "on") || _ak_streq_ci(v, "true") || _ak_streq_ci(v, "yes")) { *out = 1; return 1; }
-    if (_ak_streq_ci(v, "0") || _ak_streq_ci(v, "off") || _ak_streq_ci(v, "false") || _ak_streq_ci(v, "no")) { *out = 0; return 1; }
-    return 0;
-}
-static ak_result _ak_parse_precision_list(const char* var, const char* v, unsigned* out) {
-    unsigned mask = 0;
-    char item[32];
-    const char* p = v;
-    while (*p) {
-        size_t n = strcspn(p, ",");
-        ak_dtype t;
-        if (n == 0 || n >= sizeof item) return _ak_err(AK_ERROR_CONFIG, "%s='%s' is not a comma-separated precision list", var, v);
-        memcpy(item, p, n);
-        item[n] = 0;
-        if (ak_dtype_parse(item, &t) != AK_OK)
-            return _ak_err(AK_ERROR_CONFIG, "%s='%s': unknown precision '%s'", var, v, item);
-        mask |= AK_DTYPE_BIT(t);
-        p += n;
-        if (*p == ',' && !*++p) return _ak_err(AK_ERROR_CONFIG, "%s='%s' ends with a comma", var, v);
-    }
-    if (!mask) return _ak_err(AK_ERROR_CONFIG, "%s='%s' names no precision", var, v);
-    *out = mask;
-    return AK_OK;
-}
-
-/* Parse the text of field f's variable (set, maybe empty) into *out. */
-static ak_result _ak_cfg_parse(const _ak_cfgrow* f, const char* raw, _ak_cfgval* out) {
-    const char* var = f->pub.env;
-    int b = 0, v;
-    ak_dtype t;
-    unsigned mask = 0;
-    switch (f->kind) {
-    case _AK_CK_STR: case _AK_CK_PATH:
-        if (*raw) out->s = raw;         /* "" is unset */
-        return AK_OK;
-    case _AK_CK_BOOL:
-        if (!*raw) return AK_OK;
-        if (!_ak_parse_bool(raw, &b))
-            return _ak_err(AK_ERROR_CONFIG, "%s='%s' is not a boolean (expected on/off, 1/0, true/false)", var, raw);
-        out->i = b;
-        return AK_OK;
-    case _AK_CK_TRI:
-        if (!*raw) return AK_OK;
-        if (_ak_streq_ci(raw, "auto")) { out->i = AK_AUTO; return AK_OK; }
-        if (!_ak_parse_bool(raw, &b)) return _ak_err(AK_ERROR_CONFIG, "%s='%s' is not auto/on/off", var, raw);
-        out->i = b ? AK_ON : AK_OFF;
-        return AK_OK;
-    case _AK_CK_ENUM:
-        if (!*raw) return AK_OK;
-        if (_ak_name_parse(f->names, var, raw, &v) != AK_OK) {
-            char list[160];
-            _ak_names_list(f->names, list, sizeof list);
-            return _ak_err(AK_ERROR_CONFIG, "%s='%s' is not one of %s", var, raw, list);
-        }
-        out->i = v;
-        return AK_OK;
-    case _AK_CK_INT: case _AK_CK_BYTES: case _AK_CK_SEG:
-        if (!*raw) return _ak_err(AK_ERROR_CONFIG, "%s='' is empty, expected a number", var);
-        return _ak_parse_ll(var, raw, f->kind != _AK_CK_INT, &out->i);
-    case _AK_CK_FRAC: {
-        char* end = NULL;
-        if (!*raw) return _ak_err(AK_ERROR_CONFIG, "%s='' is empty, expected a number", var);
-        errno = 0;
-        out->d = strtod(raw, &end);
-        if (end == raw || *end || errno == ERANGE) return _ak_err(AK_ERROR_CONFIG, "%s='%s' is not a number", var, raw);
-        return AK_OK;
-    }
-    case _AK_CK_PREC:
-        if (!*raw) return AK_OK;
-        if (_ak_streq_ci(raw, "auto")) { out->i = -1; return AK_OK; }
-        if (ak_dtype_parse(raw, &t) != AK_OK)
-            return _ak_err(AK_ERROR_CONFIG, "%s='%s' is not auto, f32, f16, bf16, fp8_e4m3 or fp8_e5m2", var, raw);
-        out->i = (long long)t;
-        return AK_OK;
-    case _AK_CK_MASK:
-        if (!*raw) return AK_OK;
-        if (_ak_parse_precision_list(var, raw, &mask) != AK_OK) return AK_ERROR_CONFIG;
-        out->i = (long long)mask;
-        return AK_OK;
-    }
-    return AK_OK;
-}
-
-/* Check field f's value; on failure the message names `who`: the variable
- * with its text (raw != NULL) or config.<field>. */
-static ak_result _ak_cfg_check(const _ak_cfgrow* f, const _ak_cfgval* x, const char* raw) {
-    char who[160], shown[64], want[200];
-    long long i = x->i;
-    if (raw) _ak_fmt(who, sizeof who, "%s='%.60s%s'", f->pub.env, raw, strlen(raw) > 60 ? "..." : "");
-    else _ak_fmt(who, sizeof who, "config.%s", f->pub.name);
-    _ak_fmt(shown, sizeof shown, "%lld", i);
-    want[0] = 0;
-    switch (f->kind) {
-    case _AK_CK_BOOL: if (i != 0 && i != 1) _ak_fmt(want, sizeof want, "0 or 1"); break;
-    case _AK_CK_TRI:
-        if (i < -1 || i > 1) _ak_fmt(want, sizeof want, "AK_AUTO (-1), AK_OFF (0) or AK_ON (1)");
-        break;
-    case _AK_CK_ENUM:
-        if (i < INT_MIN || i > INT_MAX || !_ak_name_of(f->names, (int)i)) {
-            const _ak_name* u;
-            _ak_copy(want, sizeof want, "one of");
-            for (u = f->names; u->name; u++)
-                if (_ak_name_of(f->names, u->value) == u->name) _ak_appendf(want, sizeof want, " %s (%d)", u->name, u->value);
-        }
-        break;
-    case _AK_CK_INT: case _AK_CK_BYTES: case _AK_CK_SEG:
-        if (i < f->lo || i > f->hi) {
-            if (f->hi == LLONG_MAX || f->hi == INT_MAX) _ak_fmt(want, sizeof want, "a value >= %lld", f->lo);
-            else _ak_fmt(want, sizeof want, "a value in %lld..%lld", f->lo, f->hi);
-        } else if (f->kind == _AK_CK_SEG && i % _AK_POOL_SEGMENT) {
-            _ak_fmt(want, sizeof want, "0 or a multiple of 2 MiB (%lld bytes: the pool reserves memory in 2 MiB segments), "
-                    "e.g. %lld", _AK_POOL_SEGMENT, (i / _AK_POOL_SEGMENT + 1) * _AK_POOL_SEGMENT);
-        }
-        break;
-    case _AK_CK_FRAC:
-        _ak_fmt(shown, sizeof shown, "%g", x->d);
-        if (!(x->d > (double)f->lo && x->d <= (double)f->hi))
-            _ak_fmt(want, sizeof want, "a fraction in (%lld, %lld]", f->lo, f->hi);
-        break;
-    case _AK_CK_PREC:
-        if (i != -1 && (i < 0 || i >= (long long)AK_DTYPE_COUNT || !(AK_DTYPE_BIT(i) & _AK_FLOAT_PRECISIONS))) {
-            _ak_fmt(shown, sizeof shown, "%lld (%s)", i, (i >= 0 && i < (long long)AK_DTYPE_COUNT) ? ak_dtype_name((ak_dtype)i) : "?");
-            _ak_fmt(want, sizeof want, "-1 (auto), AK_F32, AK_F16, AK_BF16, AK_FP8_E4M3 or AK_FP8_E5M2");
-        }
-        break;
-    case _AK_CK_MASK:
-        _ak_fmt(shown, sizeof shown, "0x%llx", (unsigned long long)i);
-        if ((unsigned long long)i & ~(unsigned long long)_AK_FLOAT_PRECISIONS)
-            _ak_fmt(want, sizeof want, "a mask of floating-point precisions only (allowed bits 0x%x)", (unsigned)_AK_FLOAT_PRECISIONS);
-        break;
-    case _AK_CK_STR: break;
-    case _AK_CK_PATH:
-        if (x->s && (long long)strlen(x->s) >= f->hi) {
-            _ak_fmt(shown, sizeof shown, "%u characters long", (unsigned)strlen(x->s));
-            _ak_fmt(want, sizeof want, "under %lld characters", f->hi);
-        }
-        break;
-    }
-    if (!want[0]) return AK_OK;
-    if (raw) return _ak_err(AK_ERROR_CONFIG, "%s is out of range (%s), expected %s", who, shown, want);
-    return _ak_err(AK_ERROR_CONFIG, "%s is %s, expected %s", who, shown, want);
-}
-
-AKDEF ak_result ak_config_apply_env(ak_config* cfg) {
-    ak_config c;
-    const char* raw;
-    _ak_cfgval x;
-    ak_result r;
-    if (!cfg) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_config_apply_env: cfg is NULL");
-    c = *cfg;
-    /* unset: untouched; "" is unset for names and strings, malformed for numbers */
-#define AK_X_(type, name, kind, def, env, lo, hi, names, doc) \
-    if ((raw = getenv(env)) != NULL) { \
-        const _ak_cfgrow* f_ = &_ak_cfg_rows[_AK_CF_##name]; \
-        memset(&x, 0, sizeof x); \
-        _AK_CFGSET_##kind(x, c.name); \
-        if ((r = _ak_cfg_parse(f_, raw, &x)) != AK_OK) return r; \
-        if (*raw && (r = _ak_cfg_check(f_, &x, raw)) != AK_OK) return r; \
-        c.name = (type)_AK_CFGV_##kind(x); \
-    }
-    AK_CONFIG_FIELDS(AK_X_)
-#undef AK_X_
-    *cfg = c;
-    return AK_OK;
-}
-
-/* The per-field checks of the table, naming config.<field>. */
-static ak_result _ak_cfg_check_fields(const ak_config* c) {
-    _ak_cfgval x;
-    ak_result r;
-#define AK_X_(type, name, kind, def, env, lo, hi, names, doc) \
-    memset(&x, 0, sizeof x); \
-    _AK_CFGSET_##kind(x, c->name); \
-    if ((r = _ak_cfg_check(&_ak_cfg_rows[_AK_CF_##name], &x, NULL)) != AK_OK) return r;
-    AK_CONFIG_FIELDS(AK_X_)
-#undef AK_X_
-    return AK_OK;
-}
-
-AKDEF int ak_config_field_count(void) { return (int)_AK_CF_COUNT; }
-AKDEF const ak_config_field* ak_config_field_at(int i) {
-    return (i >= 0 && i < (int)_AK_CF_COUNT) ? &_ak_cfg_rows[i].pub : NULL;
-}
-AKDEF ak_result ak_config_field_value(const ak_config* cfg, int i, char* buf, size_t buf_size) {
-    _ak_cfgval x;
-    const _ak_cfgrow* f;
-    const char* n;
-    if (!cfg || !buf || !buf_size) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_config_field_value: NULL argument");
-    if (i < 0 || i >= (int)_AK_CF_COUNT)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_config_field_value: field %d, expected 0..%d", i, (int)_AK_CF_COUNT - 1);
-    f = &_ak_cfg_rows[i];
-    memset(&x, 0, sizeof x);
-    switch (i) {
-#define AK_X_(type, name, kind, def, env, lo, hi, names, doc) case _AK_CF_##name: _AK_CFGSET_##kind(x, cfg->name); break;
-    AK_CONFIG_FIELDS(AK_X_)
-#undef AK_X_
-    default: break;
-    }
-    switch (f->kind) {
-    case _AK_CK_BOOL: _ak_copy(buf, buf_size, x.i ? "on" : "off"); break;
-    case _AK_CK_TRI: _ak_copy(buf, buf_size, x.i == AK_AUTO ? "auto" : x.i ? "on" : "off"); break;
-    case _AK_CK_ENUM: n = _ak_name_of(f->names, (int)x.i); _ak_copy(buf, buf_size, n ? n : "?"); break;
-    case _AK_CK_INT: case _AK_CK_BYTES: case _AK_CK_SEG: _ak_fmt(buf, buf_size, "%lld", x.i); break;
-    case _AK_CK_FRAC: _ak_fmt(buf, buf_size, "%g", x.d); break;
-    case _AK_CK_PREC: _ak_copy(buf, buf_size, x.i < 0 ? "auto" : ak_dtype_name((ak_dtype)x.i)); break;
-    case _AK_CK_MASK: {
-        int t;
-        buf[0] = 0;
-        if (!x.i) _ak_copy(buf, buf_size, "f32,f16,bf16");
-        for (t = 0; t < (int)AK_DTYPE_COUNT; t++)
-            if ((unsigned long long)x.i & AK_DTYPE_BIT(t)) _ak_appendf(buf, buf_size, "%s%s", buf[0] ? "," : "", ak_dtype_name((ak_dtype)t));
-        break;
-    }
-    case _AK_CK_STR: case _AK_CK_PATH: _ak_copy(buf, buf_size, x.s ? x.s : "(unset)"); break;
-    }
-    return AK_OK;
-}
-
-AKDEF ak_result ak_config_field_syntax(int i, char* buf, size_t buf_size) {
-    const _ak_cfgrow* f;
-    if (!buf || !buf_size) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_config_field_syntax: NULL argument");
-    buf[0] = 0;
-    if (i < 0 || i >= (int)_AK_CF_COUNT)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_config_field_syntax: field %d, expected 0..%d", i, (int)_AK_CF_COUNT - 1);
-    f = &_ak_cfg_rows[i];
-    switch (f->kind) {
-    case _AK_CK_BOOL: _ak_copy(buf, buf_size, "on or off (1/0, true/false, yes/no)"); break;
-    case _AK_CK_TRI: _ak_copy(buf, buf_size, "auto, on or off"); break;
-    case _AK_CK_ENUM: _ak_names_list(f->names, buf, buf_size); break;
-    case _AK_CK_INT:
-        if (f->hi == INT_MAX) _ak_fmt(buf, buf_size, "integer >= %lld", f->lo);
-        else _ak_fmt(buf, buf_size, "integer %lld..%lld", f->lo, f->hi);
-        break;
-    case _AK_CK_BYTES:
-        if (f->lo) _ak_fmt(buf, buf_size, "bytes, k/m/g suffix; >= %lld", f->lo);
-        else _ak_copy(buf, buf_size, "bytes, k/m/g suffix");
-        break;
-    case _AK_CK_SEG: _ak_copy(buf, buf_size, "bytes, k/m/g suffix; 0 or a multiple of 2m"); break;
-    case _AK_CK_FRAC: _ak_fmt(buf, buf_size, "number in (%g, %g]", (double)f->lo, (double)f->hi); break;
-    case _AK_CK_PREC: _ak_copy(buf, buf_size, "auto, f32, f16, bf16, fp8_e4m3 or fp8_e5m2"); break;
-    case _AK_CK_MASK: _ak_copy(buf, buf_size, "comma-separated list of f32, f16, bf16, fp8_e4m3, fp8_e5m2"); break;
-    case _AK_CK_STR: _ak_copy(buf, buf_size, "text (empty = unset)"); break;
-    case _AK_CK_PATH: _ak_fmt(buf, buf_size, "path under %lld characters (empty = unset)", f->hi); break;
-    }
-    return AK_OK;
-}
-
-AKDEF ak_result ak_config_validate(const ak_config* cfg, const ak_arch_info* arch, ak_config* fixed) {
-    ak_config c;
-    _ak_logger lg;
-    unsigned allowed;
-    if (!cfg) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_config_validate: cfg is NULL");
-    c = *cfg;
-    lg.fn = c.logger; lg.user_data = c.logger_user_data; lg.level = c.log_level;
-    if (_ak_cfg_check_fields(&c) != AK_OK) return AK_ERROR_CONFIG;
-    allowed = c.allowed_precisions ? c.allowed_precisions
-                                   : (AK_DTYPE_BIT(AK_F32) | AK_DTYPE_BIT(AK_F16) | AK_DTYPE_BIT(AK_BF16));
-    if (c.precision >= 0 && !(allowed & AK_DTYPE_BIT(c.precision)))
-        return _ak_err(AK_ERROR_CONFIG, "config.precision %s is not in config.allowed_precisions (0x%x)",
-                       ak_dtype_name((ak_dtype)c.precision), allowed);
-    if ((c.allocator.alloc == NULL) != (c.allocator.free == NULL))
-        return _ak_err(AK_ERROR_CONFIG, "config.allocator: set both alloc and free, or neither");
-    if (c.arch && *c.arch && !_ak_streq_ci(c.arch, "auto")) {
-        /* a target ID (gfx90a, gfx90a:sramecc+:xnack-, sm_90) or a family name
-         * (CDNA3: the family's representative row); what reaches a compiler is
-         * the canonical target ID */
-        const ak_arch_info* named = NULL;
-        ak_target_id tid;
-        if (ak_target_id_parse(c.arch, &tid) == AK_OK && tid.info) {
-            named = tid.info;
-            if (strcmp(c.arch, tid.canonical) != 0) {
-                if (strchr(c.arch, ':'))
-                    return _ak_err(AK_ERROR_CONFIG, "config.arch '%s': write the target ID as '%s'", c.arch, tid.canonical);
-                c.arch = tid.info->name; /* case only */
-            }
-        } else if (strchr(c.arch, ':')) {
-            ak_target_id_parse(c.arch, &tid);
-            return _ak_err(AK_ERROR_CONFIG, "config.arch: %s", ak_last_error());
-        } else if (ak_arch_find(c.arch, &named) == AK_OK && named) {
-            c.arch = named->name; /* family name -> representative target */
-        } else {
-            return _ak_err(AK_ERROR_CONFIG, "config.arch '%s' is neither a target in the architecture table nor a family name "
-                           "(see `amdkit arch`)", c.arch);
-        }
-        if (!arch) arch = named;
-    }
-    if (arch) {
-        /* Features the architecture lacks: errors in strict mode, downgrades otherwise. */
-        if (c.matrix_cores == AK_ON && arch->matrix == AK_MATRIX_NONE) {
-            if (c.strict)
-                return _ak_err(AK_ERROR_MATRIX_CORES, "config.matrix_cores is on, but %s (%s) has no matrix cores (strict mode)",
-                               arch->name, arch->family_name);
-            _ak_log(&lg, AK_LOG_WARN, AK_LOGITEM_CONFIG_DOWNGRADED,
-                    "matrix_cores on -> off: %s (%s) has no matrix cores", arch->name, arch->family_name);
-            c.matrix_cores = AK_OFF;
-        }
-        if ((c.precision == AK_FP8_E4M3 || c.precision == AK_FP8_E5M2) && !arch->fp8) {
-            if (c.strict)
-                return _ak_err(AK_ERROR_CONFIG, "config.precision is %s, but %s (%s) has no fp8 support (strict mode)",
-                               ak_dtype_name((ak_dtype)c.precision), arch->name, arch->family_name);
-            _ak_log(&lg, AK_LOG_WARN, AK_LOGITEM_CONFIG_DOWNGRADED, "precision %s -> %s: %s has no fp8",
-                    ak_dtype_name((ak_dtype)c.precision), ak_dtype_name(arch->rec_precision), arch->name);
-            c.precision = (int)arch->rec_precision;
-        }
-        if (c.opt_level == AK_OPT_AUTO) c.opt_level = arch->rec_opt_level;
-        if (c.matrix_cores == AK_AUTO) c.matrix_cores = arch->rec_matrix_cores ? AK_ON : AK_OFF;
-        if (c.precision < 0) c.precision = (int)arch->rec_precision;
-        if (c.precision >= 0 && !(allowed & AK_DTYPE_BIT(c.precision))) c.precision = AK_F32;
-        if (c.mixed_precision == AK_AUTO) c.mixed_precision = (c.precision != AK_F32) ? AK_ON : AK_OFF;
-    }
-    if (fixed) *fixed = c;
-    return AK_OK;
-}
-
-/* ==========================================================================
- * >>impl:backend
- * ========================================================================== */
-#define _AK_NO_ENTRY_TEXT "the runtime library lacks this entry point"
-static const char* _ak_hip_errstr(const _ak_api* api, int e) {
-    const char* s = e == _AK_E_NO_ENTRY ? _AK_NO_ENTRY_TEXT : (api && api->hipGetErrorString) ? api->hipGetErrorString(e) : NULL;
-    return s ? s : "unknown HIP error";
-}
-static const char* _ak_cu_errstr(const _ak_api* api, int e) {
-    const char* s = e == _AK_E_NO_ENTRY ? _AK_NO_ENTRY_TEXT : NULL;
-    if (!s && api && api->cuGetErrorString) api->cuGetErrorString(e, &s);
-    return s ? s : "unknown CUDA error";
-}
-
-/* Per-thread binding of the current CUDA context / HIP device, so each API
- * call does not have to set it again. A thread remembers the serial of the
- * context it bound last, never its address: a context created where a
- * destroyed one lived gets a new serial, so it binds again. */
-static pthread_key_t _ak_bind_key;
-static pthread_once_t _ak_bind_once = PTHREAD_ONCE_INIT;
-static uintptr_t _ak_ctx_serials;      /* last serial handed out (atomic) */
-static void _ak_bind_make_key(void) { pthread_key_create(&_ak_bind_key, NULL); }
-static uintptr_t _ak_ctx_new_serial(void) { return __atomic_add_fetch(&_ak_ctx_serials, 1, __ATOMIC_RELAXED); }
-static ak_result _ak_bind(ak_context* ctx) {
-    int e;
-    if (!ctx->bk->make_current) return AK_OK;     /* cpu */
-    pthread_once(&_ak_bind_once, _ak_bind_make_key);
-    if (pthread_getspecific(_ak_bind_key) == (void*)ctx->serial) return AK_OK;
-    if ((e = ctx->bk->make_current(ctx)) != 0)
-        return _ak_err(AK_ERROR_DEVICE, "binding %s device %d to this thread failed: %s (%d)", ak_backend_name(ctx->backend),
-                       ctx->dev.device, ctx->bk->error_string(ctx, e), e);
-    pthread_setspecific(_ak_bind_key, (void*)ctx->serial);
-    return AK_OK;
-}
-
-/* A probe's first step: the report says which backend was tried. */
-static void _ak_probe_begin(ak_backend_report* rep, ak_backend b) {
-    rep->backend = b;
-    rep->tried = 1;
-}
-/* A probe's outcome: status and reason into the report, the status back. */
-static ak_result _ak_probe_report(ak_backend_report* rep, ak_result status, const char* fmt, ...) _AK_PRINTF(3, 4);
-static ak_result _ak_probe_report(ak_backend_report* rep, ak_result status, const char* fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(rep->reason, sizeof rep->reason, fmt, ap);
-    va_end(ap);
-    return rep->status = status;
-}
-/* The device-ordinal step every probe shares: AK_ERROR_NO_DEVICE in the
- * report when `device` is past the `n` devices `who` sees. */
-static ak_result _ak_probe_device_index(ak_backend_report* rep, int device, int n, const char* who) {
-    if (device < n) return AK_OK;
-    return _ak_probe_report(rep, AK_ERROR_NO_DEVICE, "device %d requested, %s sees %d device%s", device, who, n, n == 1 ? "" : "s");
-}
-
-/* The variables that select visible devices, as set ("" if none). */
-static void _ak_visible_devices(char* out, size_t cap) {
-    static const char* const names[] = { "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES" };
-    int i;
-    out[0] = 0;
-    for (i = 0; i < 3; i++) {
-        const char* v = getenv(names[i]);
-        if (v) _ak_appendf(out, cap, "%s%s=%s", out[0] ? " " : "", names[i], v);
-    }
-}
-static void _ak_uuid_text(char* out, size_t cap, const char* prefix, const unsigned char* b) {
-    _ak_fmt(out, cap, "%s%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", prefix,
-            b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
-}
-
-/* The device attributes both GPU runtimes report, in this order (each
- * describe below passes its runtime's codes for them). */
-enum { _AK_DA_CUS, _AK_DA_WAVE, _AK_DA_SHMEM, _AK_DA_L2, _AK_DA_CLOCK, _AK_DA_MEM_CLOCK, _AK_DA_BUS, _AK_DA_MAX_THREADS,
-       _AK_DA_BLOCK_X, _AK_DA_BLOCK_Y, _AK_DA_BLOCK_Z, _AK_DA_GRID_X, _AK_DA_GRID_Y, _AK_DA_GRID_Z, _AK_DA_COUNT };
-static void _ak_dev_set_attrs(ak_device_info* dev, const int* v) {
-    int i;
-    dev->compute_units = v[_AK_DA_CUS];
-    dev->wave_size = v[_AK_DA_WAVE];
-    dev->shared_mem_per_block = (size_t)v[_AK_DA_SHMEM];
-    dev->l2_bytes = (size_t)v[_AK_DA_L2];
-    dev->clock_khz = v[_AK_DA_CLOCK];
-    dev->memory_clock_khz = v[_AK_DA_MEM_CLOCK];
-    dev->memory_bus_width = v[_AK_DA_BUS];
-    dev->max_threads_per_block = v[_AK_DA_MAX_THREADS];
-    for (i = 0; i < 3; i++) {
-        dev->max_block[i] = v[_AK_DA_BLOCK_X + i];
-        dev->max_grid[i] = v[_AK_DA_GRID_X + i];
-    }
-}
-
-/* Describe HIP device `device` (runtime loaded, hipInit done) without making
- * it current: attribute and identity queries only, no context. mem_free 0. */
-static void _ak_hip_describe(_ak_api* api, int device, ak_device_info* dev) {
-    unsigned char* props;
-    dev->backend = AK_BACKEND_HIP;
-    dev->device = device;
-    api->hipDeviceGetName(dev->name, (int)sizeof dev->name, device);
-    /* gcnArchName from the properties struct, R0600 layout first. */
-    props = (unsigned char*)_ak_calloc(_AK_HIP_PROPS_BYTES);
-    if (props) {
-        if (api->hipGetDevicePropertiesR0600 && api->hipGetDevicePropertiesR0600(props, device) == 0)
-            _ak_copy(dev->arch, sizeof dev->arch, (const char*)props + _AK_HIP_PROPS_R0600_ARCH_OFFSET);
-        else if (api->hipGetDevicePropertiesLegacy && api->hipGetDevicePropertiesLegacy(props, device) == 0)
-            _ak_copy(dev->arch, sizeof dev->arch, (const char*)props + _AK_HIP_PROPS_R0000_ARCH_OFFSET);
-        _ak_dealloc(props);
-    }
-    {
-        static const int codes[_AK_DA_COUNT] = { _AK_HIP_ATTR_MP_COUNT, _AK_HIP_ATTR_WARP, _AK_HIP_ATTR_SHMEM_PER_BLOCK, _AK_HIP_ATTR_L2,
-            _AK_HIP_ATTR_CLOCK, _AK_HIP_ATTR_MEM_CLOCK, _AK_HIP_ATTR_BUS_WIDTH, _AK_HIP_ATTR_MAX_THREADS, _AK_HIP_ATTR_MAX_BLOCK_X,
-            _AK_HIP_ATTR_MAX_BLOCK_X + 1, _AK_HIP_ATTR_MAX_BLOCK_X + 2, _AK_HIP_ATTR_MAX_GRID_X, _AK_HIP_ATTR_MAX_GRID_X + 1,
-            _AK_HIP_ATTR_MAX_GRID_X + 2 };
-        int v[_AK_DA_COUNT], i;
-        for (i = 0; i < _AK_DA_COUNT; i++) {
-            v[i] = 0;
-            api->hipDeviceGetAttribute(&v[i], (_akT_hipDeviceAttribute_t)codes[i], device);
-        }
-        _ak_dev_set_attrs(dev, v);
-    }
-    if (api->hipDeviceTotalMem) { size_t t = 0; if (api->hipDeviceTotalMem(&t, device) == 0) dev->mem_total = t; }
-    if (api->hipDeviceGetPCIBusId && api->hipDeviceGetPCIBusId(dev->pci_bus_id, (int)sizeof dev->pci_bus_id, device) != 0)
-        dev->pci_bus_id[0] = 0;
-    if (api->hipDeviceGetUuid) {
-        _akT_hipUUID u;
-        memset(&u, 0, sizeof u);
-        if (api->hipDeviceGetUuid(&u, device) == 0) {
-            /* ROCm fills the 16 bytes with the agent's UUID as text (hex digits), not raw bytes */
-            char t[17];
-            int i, printable = 1;
-            memcpy(t, u.bytes, 16);
-            t[16] = 0;
-            for (i = 0; i < 16 && t[i]; i++) if (t[i] < 0x20 || t[i] > 0x7e) printable = 0;
-            if (printable && t[0]) _ak_fmt(dev->uuid, sizeof dev->uuid, "GPU-%s", t);
-            else _ak_uuid_text(dev->uuid, sizeof dev->uuid, "GPU-", (const unsigned char*)u.bytes);
-        }
-    }
-    dev->runtime_version = api->hip_runtime_version;
-    api->hipDriverGetVersion(&dev->driver_version);
-    _ak_fmt(dev->compiler_version, sizeof dev->compiler_version, "hipRTC %s", api->hiprtc_version);
-    _ak_copy(dev->runtime_library, sizeof dev->runtime_library, api->hip_path);
-    _ak_copy(dev->compiler_library, sizeof dev->compiler_library, api->hiprtc_path);
-    _ak_fmt(dev->library_search, sizeof dev->library_search, "runtime: %s; hipRTC: %s", api->hip_how, api->hiprtc_how);
-    _ak_visible_devices(dev->visible_devices, sizeof dev->visible_devices);
-    dev->fp16 = dev->bf16 = -1;
-}
-
-/* Describe CUDA device `device` (driver loaded, cuInit done): attribute and
- * identity queries only, no context. mem_free 0. */
-static void _ak_cuda_describe(_ak_api* api, int device, ak_device_info* dev) {
-    int major = 0, minor = 0;
-    _akT_CUdevice d = 0;
-    size_t total = 0;
-    dev->backend = AK_BACKEND_CUDA;
-    dev->device = device;
-    api->cuDeviceGet(&d, device);
-    api->cuDeviceGetName(dev->name, (int)sizeof dev->name, d);
-    {   /* two more than the shared list: the compute capability */
-        static const int codes[_AK_DA_COUNT + 2] = { _AK_CU_ATTR_MP_COUNT, _AK_CU_ATTR_WARP, _AK_CU_ATTR_SHMEM_OPTIN, _AK_CU_ATTR_L2,
-            _AK_CU_ATTR_CLOCK, _AK_CU_ATTR_MEM_CLOCK, _AK_CU_ATTR_BUS_WIDTH, _AK_CU_ATTR_MAX_THREADS, _AK_CU_ATTR_MAX_BLOCK_X,
-            _AK_CU_ATTR_MAX_BLOCK_X + 1, _AK_CU_ATTR_MAX_BLOCK_X + 2, _AK_CU_ATTR_MAX_GRID_X, _AK_CU_ATTR_MAX_GRID_X + 1,
-            _AK_CU_ATTR_MAX_GRID_X + 2, _AK_CU_ATTR_CC_MAJOR, _AK_CU_ATTR_CC_MINOR };
-        int v[_AK_DA_COUNT + 2], i;
-        for (i = 0; i < _AK_DA_COUNT + 2; i++) {
-            v[i] = 0;
-            api->cuDeviceGetAttribute(&v[i], (_akT_CUdevice_attribute)codes[i], d);
-        }
-        _ak_dev_set_attrs(dev, v);
-        major = v[_AK_DA_COUNT];
-        minor = v[_AK_DA_COUNT + 1];
-    }
-    _ak_fmt(dev->arch, sizeof dev->arch, "sm_%d%d", major, minor);
-    api->cuDeviceTotalMem(&total, d);
-    dev->mem_total = total;
-    if (api->cuDeviceGetPCIBusId && api->cuDeviceGetPCIBusId(dev->pci_bus_id, (int)sizeof dev->pci_bus_id, d) != 0)
-        dev->pci_bus_id[0] = 0;
-    if (api->cuDeviceGetUuid) {
-        _akT_CUuuid u;
-        memset(&u, 0, sizeof u);
-        if (api->cuDeviceGetUuid(&u, d) == 0) _ak_uuid_text(dev->uuid, sizeof dev->uuid, "GPU-", (const unsigned char*)u.bytes);
-    }
-    api->cuDriverGetVersion(&dev->driver_version);
-    dev->runtime_version = dev->driver_version;
-    _ak_fmt(dev->compiler_version, sizeof dev->compiler_version, "NVRTC %d.%d", api->nvrtc_major, api->nvrtc_minor);
-    _ak_copy(dev->runtime_library, sizeof dev->runtime_library, api->cuda_path);
-    _ak_copy(dev->compiler_library, sizeof dev->compiler_library, api->nvrtc_path);
-    _ak_visible_devices(dev->visible_devices, sizeof dev->visible_devices);
-    dev->fp16 = dev->bf16 = -1;
-}
-
-/* Probe one backend into api/dev (dev may be NULL for a probe only).
- * Fills report; returns its status. */
-static ak_result _ak_probe_hip(_ak_api* api, int device, ak_device_info* dev, ak_backend_report* rep) {
-    char why[512];
-    int e, n = 0;
-    _ak_probe_begin(rep, AK_BACKEND_HIP);
-    if (!_ak_load_hip_runtime(api, why, sizeof why)) return _ak_probe_report(rep, AK_ERROR_BACKEND_UNAVAILABLE, "HIP runtime: %s", why);
-    if (!_ak_load_hiprtc(api, why, sizeof why))
-        return _ak_probe_report(rep, AK_ERROR_BACKEND_UNAVAILABLE, "%s loaded, but no hipRTC: %s", api->hip_path, why);
-    e = api->hipInit(0);
-    if (e == 0) e = api->hipGetDeviceCount(&n);
-    if (e != 0 || n <= 0)
-        return _ak_probe_report(rep, AK_ERROR_NO_DEVICE, "%s loaded (runtime %d, found via %s), but no device: %s (%d)",
-                 api->hip_path, api->hip_runtime_version, api->hip_how, e ? _ak_hip_errstr(api, e) : "device count 0", e);
-    if (_ak_probe_device_index(rep, device, n, "the HIP runtime") != AK_OK) return rep->status;
-    _ak_probe_report(rep, AK_OK, "%s (found via %s): %d device(s)", api->hip_path, api->hip_how, n);
-    if (dev) {
-        dev->device_count = n;
-        _ak_hip_describe(api, device, dev);
-        api->hipSetDevice(device);
-        api->hipMemGetInfo(&dev->mem_free, &dev->mem_total);
-    }
-    return AK_OK;
-}
-
-static ak_result _ak_probe_cuda(_ak_api* api, int device, ak_device_info* dev, ak_backend_report* rep) {
-    char why[512];
-    int e, n = 0;
-    _ak_probe_begin(rep, AK_BACKEND_CUDA);
-    if (!_ak_load_cuda_driver(api, why, sizeof why)) return _ak_probe_report(rep, AK_ERROR_BACKEND_UNAVAILABLE, "CUDA driver: %s", why);
-    e = api->cuInit(0);
-    if (e == 0) e = api->cuDeviceGetCount(&n);
-    if (e != 0 || n <= 0)
-        return _ak_probe_report(rep, AK_ERROR_NO_DEVICE, "%s loaded, but no device: %s (%d)", api->cuda_path,
-                 e ? _ak_cu_errstr(api, e) : "device count 0", e);
-    if (!_ak_load_nvrtc(api, why, sizeof why))
-        return _ak_probe_report(rep, AK_ERROR_BACKEND_UNAVAILABLE, "%s loaded with %d device(s), but no NVRTC: %s", api->cuda_path, n, why);
-    if (_ak_probe_device_index(rep, device, n, "the CUDA driver") != AK_OK) return rep->status;
-    _ak_probe_report(rep, AK_OK, "%s + %s: %d device(s)", api->cuda_path, api->nvrtc_path, n);
-    if (dev) {
-        dev->device_count = n;
-        _ak_cuda_describe(api, device, dev);
-    }
-    return AK_OK;
-}
-
-static ak_result _ak_probe_cpu(int device, ak_device_info* dev, ak_backend_report* rep) {
-    _ak_probe_begin(rep, AK_BACKEND_CPU);
-    if (_ak_probe_device_index(rep, device, 1, "the cpu backend") != AK_OK) return rep->status;
-    rep->status = AK_OK;
-    _ak_copy(rep->reason, sizeof rep->reason, "always available (CPU reference path)");
-    if (dev) {
-        FILE* f = fopen("/proc/cpuinfo", "r");
-        long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
-        long avail = sysconf(_SC_AVPHYS_PAGES);
-        _ak_copy(dev->name, sizeof dev->name, "CPU");
-        if (f) {
-            char line[512];
-            while (fgets(line, sizeof line, f)) {
-                if (!strncmp(line, "model name", 10)) {
-                    char* c = strchr(line, ':');
-                    if (c) {
-                        size_t n;
-                        c++;
-                        while (*c == ' ') c++;
-                        n = strcspn(c, "\n");
-                        c[n] = 0;
-                        _ak_fmt(dev->name, sizeof dev->name, "CPU (%s)", c);
-                    }
-                    break;
-                }
-            }
-            fclose(f);
-        }
-        _ak_copy(dev->arch, sizeof dev->arch, "cpu");
-        _ak_copy(dev->arch_base, sizeof dev->arch_base, "cpu");
-        dev->device_count = 1;
-        dev->compute_units = (int)sysconf(_SC_NPROCESSORS_ONLN);
-        dev->wave_size = 1;
-        dev->shared_mem_per_block = 65536;
-        /* the cpu backend has no limits of its own: it enforces NVIDIA's (AMD's are looser), so a launch tested
-           here is valid on either GPU */
-        dev->max_threads_per_block = 1024;
-        dev->max_block[0] = 1024; dev->max_block[1] = 1024; dev->max_block[2] = 64;
-        dev->max_grid[0] = 2147483647; dev->max_grid[1] = 65535; dev->max_grid[2] = 65535;
-        dev->mem_total = (pages > 0 && psize > 0) ? (size_t)pages * (size_t)psize : 0;
-        dev->mem_free = (avail > 0 && psize > 0) ? (size_t)avail * (size_t)psize : 0;
-        _ak_copy(dev->compiler_version, sizeof dev->compiler_version, "none");
-        _ak_visible_devices(dev->visible_devices, sizeof dev->visible_devices); /* reported; the cpu backend has one device */
-        dev->fp16 = 1;
-        dev->bf16 = 1;
-    }
-    return AK_OK;
-}
-
-/* ---- the backend tables --------------------------------------------------
- * Each backend's raw calls (the only functions, with the probes and the
- * loaders, that name a runtime's entry points), then the layer every backend
- * shares: bind, call, word the error. */
-
-/* cpu: host memory, nothing to bind, events are host clock readings */
-static int _ak_cpu_alloc(ak_context* ctx, size_t bytes, void** out) {
-    (void)ctx;   /* 256-byte aligned host memory */
-    return posix_memalign(out, 256, bytes ? bytes : 1) != 0 || !*out ? 2 : 0;
-}
-static int _ak_cpu_free(ak_context* ctx, void* ptr) { (void)ctx; free(ptr); return 0; }
-static int _ak_cpu_mem_info(ak_context* ctx, size_t* fr, size_t* to) {
-    long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE), avail = sysconf(_SC_AVPHYS_PAGES);
-    (void)ctx;
-    *to = (pages > 0 && psize > 0) ? (size_t)pages * (size_t)psize : 0;
-    *fr = (avail > 0 && psize > 0) ? (size_t)avail * (size_t)psize : 0;
-    return 0;
-}
-static int _ak_cpu_event_create(ak_context* ctx, void** ev, unsigned flags) { (void)ctx; (void)flags; *ev = NULL; return 0; }
-static int _ak_cpu_event_elapsed(ak_context* ctx, float* ms, ak_event* a, ak_event* b) {
-    (void)ctx;
-    *ms = (float)((double)((int64_t)(b->host_ns - a->host_ns)) / 1e6);
-    return 0;
-}
-static int _ak_cpu_copy(ak_context* ctx, void* dst, const void* src, size_t bytes, ak_copy_kind kind, void* stream, int async) {
-    (void)ctx; (void)kind; (void)stream; (void)async;
-    memmove(dst, src, bytes);
-    return 0;
-}
-static int _ak_cpu_memset(ak_context* ctx, void* dst, int value, size_t bytes, void* stream) {
-    (void)ctx; (void)stream;
-    memset(dst, value, bytes);
-    return 0;
-}
-static int _ak_cpu_host_alloc(ak_context* ctx, void** out, size_t bytes) { return _ak_cpu_alloc(ctx, bytes, out); }
-static int _ak_cpu_stream_create(ak_context* ctx, void** native, int priority) { (void)ctx; (void)priority; *native = NULL; return 0; }
-static int _ak_cpu_nothing(ak_context* ctx) { (void)ctx; return 0; }
-static int _ak_cpu_nothing_on(ak_context* ctx, void* h) { (void)ctx; (void)h; return 0; }
-static int _ak_cpu_stream_priority_range(ak_context* ctx, int* least, int* greatest) {   /* any priority is kept */
-    (void)ctx;
-    *least = INT_MAX;
-    *greatest = INT_MIN;
-    return 0;
-}
-static int _ak_cpu_device_count(struct _ak_api* api, int* n) { (void)api; *n = 1; return 0; }
-static void _ak_cpu_describe(struct _ak_api* api, int device, ak_device_info* dev) {
-    ak_backend_report rep;
-    (void)api;
-    memset(&rep, 0, sizeof rep);
-    _ak_probe_cpu(device, dev, &rep);
-    dev->backend = AK_BACKEND_CPU;
-}
-/* one host memory: every context reaches every buffer */
-static int _ak_cpu_peer_can_access(ak_context* ctx, ak_context* peer, int* can) { (void)ctx; (void)peer; *can = 1; return 0; }
-static int _ak_cpu_peer_enable(ak_context* ctx, ak_context* peer) { (void)ctx; (void)peer; return 0; }
-static int _ak_cpu_peer_copy(ak_context* dst_ctx, void* dst, ak_context* src_ctx, const void* src, size_t bytes, void* stream) {
-    (void)dst_ctx; (void)src_ctx; (void)stream;
-    memmove(dst, src, bytes);
-    return 0;
-}
-static const char* _ak_cpu_error_string(ak_context* ctx, int e) { (void)ctx; return e == 2 ? "out of host memory" : "host error"; }
-static ak_result _ak_cpu_open(ak_context* ctx) { (void)ctx; return AK_OK; }
-static void _ak_cpu_close(ak_context* ctx) { (void)ctx; }
-static ak_result _ak_cpu_probe(struct _ak_api* api, int device, ak_device_info* dev, ak_backend_report* rep) {
-    (void)api;
-    return _ak_probe_cpu(device, dev, rep);
-}
-/* No device compiler; list the offline ones (ak_compile_offline) as the compiler. */
-static ak_result _ak_cpu_probe_features(ak_context* ctx) {
-    char why[512];
-    int hip_ok, nv_ok;
-    ctx->dev.fp16 = 1;
-    ctx->dev.bf16 = 1;
-    _ak_mutex_lock(&ctx->lock);
-    hip_ok = _ak_load_hiprtc(ctx->api, why, sizeof why);
-    nv_ok = _ak_load_nvrtc(ctx->api, why, sizeof why);
-    _ak_mutex_unlock(&ctx->lock);
-    ctx->dev.compiler_version[0] = 0;
-    ctx->dev.compiler_library[0] = 0;
-    if (hip_ok) {
-        _ak_appendf(ctx->dev.compiler_version, sizeof ctx->dev.compiler_version, "hipRTC %s", ctx->api->hiprtc_version);
-        _ak_appendf(ctx->dev.compiler_library, sizeof ctx->dev.compiler_library, "%s", ctx->api->hiprtc_path);
-        _ak_fmt(ctx->dev.library_search, sizeof ctx->dev.library_search, "hipRTC: %s", ctx->api->hiprtc_how);
-    }
-    if (nv_ok) {
-        _ak_appendf(ctx->dev.compiler_version, sizeof ctx->dev.compiler_version, "%sNVRTC %d.%d", hip_ok ? ", " : "",
-                    ctx->api->nvrtc_major, ctx->api->nvrtc_minor);
-        _ak_appendf(ctx->dev.compiler_library, sizeof ctx->dev.compiler_library, "%s%s", hip_ok ? " " : "", ctx->api->nvrtc_path);
-    }
-    _ak_appendf(ctx->dev.compiler_version, sizeof ctx->dev.compiler_version, "%s",
-                hip_ok || nv_ok ? " (offline compiles only)" : "none");
-    return AK_OK;
-}
-static ak_result _ak_gpu_probe_features(ak_context* ctx);    /* >>impl:memory (runs a probe kernel) */
-static ak_result _ak_cpu_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_stream* stream, void** args);
-static ak_result _ak_gpu_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_stream* stream, void** args);
-
-/* The step both GPU backends end their open with: the arch row of the device. */
-static void _ak_set_arch_base(ak_device_info* dev);
-static void _ak_gpu_device_ready(ak_context* ctx) {
-    _ak_set_arch_base(&ctx->dev);
-    if (ak_arch_find(ctx->dev.arch, &ctx->dev.arch_info) != AK_OK) ctx->dev.arch_info = NULL;
-    ctx->dev.fp16 = -1; /* probed by ak_context_probe */
-    ctx->dev.bf16 = -1;
-}
-
-/* hip */
-#define _AK_A ctx->api
-static int _ak_hip_make_current(ak_context* ctx) { return _AK_A->hipSetDevice(ctx->dev.device); }
-static int _ak_hip_alloc(ak_context* ctx, size_t bytes, void** out) { return _AK_A->hipMalloc(out, bytes); }
-static int _ak_hip_free(ak_context* ctx, void* ptr) { return _AK_A->hipFree(ptr); }
-static int _ak_hip_mem_info(ak_context* ctx, size_t* fr, size_t* to) { return _AK_A->hipMemGetInfo(fr, to); }
-static int _ak_hip_event_create(ak_context* ctx, void** ev, unsigned flags) { return _AK_A->hipEventCreateWithFlags(ev, flags); }
-static int _ak_hip_event_record(ak_context* ctx, void* ev, void* stream) { return _AK_A->hipEventRecord(ev, stream); }
-static int _ak_hip_event_query(ak_context* ctx, void* ev) { return _AK_A->hipEventQuery(ev); }
-static int _ak_hip_event_destroy(ak_context* ctx, void* ev) { return _AK_A->hipEventDestroy(ev); }
-static int _ak_hip_event_synchronize(ak_context* ctx, void* ev) { return _AK_A->hipEventSynchronize(ev); }
-static int _ak_hip_event_elapsed(ak_context* ctx, float* ms, ak_event* a, ak_event* b) { return _AK_A->hipEventElapsedTime(ms, a->native, b->native); }
-static int _ak_hip_synchronize(ak_context* ctx) { return _AK_A->hipDeviceSynchronize(); }
-static int _ak_hip_copy(ak_context* ctx, void* dst, const void* src, size_t bytes, ak_copy_kind kind, void* stream, int async) {
-    return async ? _AK_A->hipMemcpyAsync(dst, src, bytes, (int)kind, stream) : _AK_A->hipMemcpy(dst, src, bytes, (int)kind);
-}
-static int _ak_hip_memset(ak_context* ctx, void* dst, int value, size_t bytes, void* stream) { return _AK_A->hipMemsetAsync(dst, value, bytes, stream); }
-static int _ak_hip_host_alloc(ak_context* ctx, void** out, size_t bytes) { return _AK_A->hipHostMalloc(out, bytes, 0); }
-static int _ak_hip_host_free(ak_context* ctx, void* ptr) { return _AK_A->hipHostFree(ptr); }
-static int _ak_hip_stream_priority_range(ak_context* ctx, int* least, int* greatest) {
-    return _AK_A->hipDeviceGetStreamPriorityRange ? _AK_A->hipDeviceGetStreamPriorityRange(least, greatest) : 0;
-}
-static int _ak_hip_stream_create(ak_context* ctx, void** native, int priority) { return _AK_A->hipStreamCreateWithPriority(native, 0, priority); }
-static int _ak_hip_stream_destroy(ak_context* ctx, void* native) { return _AK_A->hipStreamDestroy(native); }
-static int _ak_hip_stream_synchronize(ak_context* ctx, void* native) { return _AK_A->hipStreamSynchronize(native); }
-static int _ak_hip_module_load(ak_context* ctx, const void* data, void** module) { return _AK_A->hipModuleLoadData(module, data); }
-static int _ak_hip_module_function(ak_context* ctx, void* module, const char* name, void** fn) { return _AK_A->hipModuleGetFunction(fn, module, name); }
-static int _ak_hip_module_unload(ak_context* ctx, void* module) { return _AK_A->hipModuleUnload(module); }
-static int _ak_hip_launch_kernel(ak_context* ctx, void* fn, ak_dim3 g, ak_dim3 b, size_t shmem, void* stream, void** args) {
-    return _AK_A->hipModuleLaunchKernel(fn, g.x, g.y, g.z, b.x, b.y, b.z, (unsigned)shmem, stream, args, NULL);
-}
-static const char* _ak_hip_error_string(ak_context* ctx, int e) { return _ak_hip_errstr(ctx->api, e); }
-static ak_result _ak_hip_open(ak_context* ctx) { _ak_gpu_device_ready(ctx); return AK_OK; }
-static void _ak_hip_close(ak_context* ctx) { (void)ctx; }
-static int _ak_hip_device_count(struct _ak_api* api, int* n) { return api->hipGetDeviceCount(n); }
-static int _ak_hip_peer_can_access(ak_context* ctx, ak_context* peer, int* can) {
-    *can = 0;
-    return _AK_A->hipDeviceCanAccessPeer ? _AK_A->hipDeviceCanAccessPeer(can, ctx->dev.device, peer->dev.device) : 0;
-}
-static int _ak_hip_peer_enable(ak_context* ctx, ak_context* peer) {
-    int e = _AK_A->hipDeviceEnablePeerAccess ? _AK_A->hipDeviceEnablePeerAccess(peer->dev.device, 0) : _AK_E_NO_ENTRY;
-    return e == 704 /* hipErrorPeerAccessAlreadyEnabled */ ? 0 : e;
-}
-static int _ak_hip_peer_copy(ak_context* ctx, void* dst, ak_context* src_ctx, const void* src, size_t bytes, void* stream) {
-    return _AK_A->hipMemcpyPeerAsync ? _AK_A->hipMemcpyPeerAsync(dst, ctx->dev.device, src, src_ctx->dev.device, bytes, stream)
-                                     : _AK_E_NO_ENTRY;
-}
-static int _ak_hip_stream_wait_event(ak_context* ctx, void* stream, void* ev) {
-    return _AK_A->hipStreamWaitEvent ? _AK_A->hipStreamWaitEvent(stream, ev, 0) : _AK_E_NO_ENTRY;
-}
-static int _ak_hip_ccl_load(struct _ak_api* api, char* why, size_t cap) { return _ak_load_ccl(api, 1, why, cap); }
-
-/* cuda */
-static int _ak_cuda_make_current(ak_context* ctx) { return _AK_A->cuCtxSetCurrent(ctx->native_ctx); }
-static int _ak_cuda_alloc(ak_context* ctx, size_t bytes, void** out) {
-    _akT_CUdeviceptr p = 0;
-    int e = _AK_A->cuMemAlloc(&p, bytes);
-    *out = e ? NULL : (void*)(uintptr_t)p;
-    return e;
-}
-static int _ak_cuda_free(ak_context* ctx, void* ptr) { return _AK_A->cuMemFree((_akT_CUdeviceptr)(uintptr_t)ptr); }
-static int _ak_cuda_mem_info(ak_context* ctx, size_t* fr, size_t* to) { return _AK_A->cuMemGetInfo(fr, to); }
-static int _ak_cuda_event_create(ak_context* ctx, void** ev, unsigned flags) { return _AK_A->cuEventCreate(ev, flags); }
-static int _ak_cuda_event_record(ak_context* ctx, void* ev, void* stream) { return _AK_A->cuEventRecord(ev, stream); }
-static int _ak_cuda_event_query(ak_context* ctx, void* ev) { return _AK_A->cuEventQuery(ev); }
-static int _ak_cuda_event_destroy(ak_context* ctx, void* ev) { return _AK_A->cuEventDestroy(ev); }
-static int _ak_cuda_event_synchronize(ak_context* ctx, void* ev) { return _AK_A->cuEventSynchronize(ev); }
-static int _ak_cuda_event_elapsed(ak_context* ctx, float* ms, ak_event* a, ak_event* b) { return _AK_A->cuEventElapsedTime(ms, a->native, b->native); }
-static int _ak_cuda_synchronize(ak_context* ctx) { return _AK_A->cuCtxSynchronize(); }
-static int _ak_cuda_copy(ak_context* ctx, void* dst, const void* src, size_t bytes, ak_copy_kind kind, void* s, int async) {
-    _akT_CUdeviceptr d = (_akT_CUdeviceptr)(uintptr_t)dst, sp = (_akT_CUdeviceptr)(uintptr_t)src;
-    if (kind == AK_H2D) return async ? _AK_A->cuMemcpyHtoDAsync(d, src, bytes, s) : _AK_A->cuMemcpyHtoD(d, src, bytes);
-    if (kind == AK_D2H) return async ? _AK_A->cuMemcpyDtoHAsync(dst, sp, bytes, s) : _AK_A->cuMemcpyDtoH(dst, sp, bytes);
-    return async ? _AK_A->cuMemcpyDtoDAsync(d, sp, bytes, s) : _AK_A->cuMemcpyDtoD(d, sp, bytes);
-}
-static int _ak_cuda_memset(ak_context* ctx, void* dst, int value, size_t bytes, void* stream) {
-    return _AK_A->cuMemsetD8Async((_akT_CUdeviceptr)(uintptr_t)dst, (unsigned char)value, bytes, stream);
-}
-static int _ak_cuda_host_alloc(ak_context* ctx, void** out, size_t bytes) { return _AK_A->cuMemAllocHost(out, bytes); }
-static int _ak_cuda_host_free(ak_context* ctx, void* ptr) { return _AK_A->cuMemFreeHost(ptr); }
-static int _ak_cuda_stream_priority_range(ak_context* ctx, int* least, int* greatest) {
-    return _AK_A->cuCtxGetStreamPriorityRange ? _AK_A->cuCtxGetStreamPriorityRange(least, greatest) : 0;
-}
-static int _ak_cuda_stream_create(ak_context* ctx, void** native, int priority) { return _AK_A->cuStreamCreateWithPriority(native, 0, priority); }
-static int _ak_cuda_stream_destroy(ak_context* ctx, void* native) { return _AK_A->cuStreamDestroy(native); }
-static int _ak_cuda_stream_synchronize(ak_context* ctx, void* native) { return _AK_A->cuStreamSynchronize(native); }
-static int _ak_cuda_module_load(ak_context* ctx, const void* data, void** module) { return _AK_A->cuModuleLoadData(module, data); }
-static int _ak_cuda_module_function(ak_context* ctx, void* module, const char* name, void** fn) { return _AK_A->cuModuleGetFunction(fn, module, name); }
-static int _ak_cuda_module_unload(ak_context* ctx, void* module) { return _AK_A->cuModuleUnload(module); }
-static int _ak_cuda_shmem_optin(ak_context* ctx, void* fn, size_t bytes) {
-    return _AK_A->cuFuncSetAttribute ? _AK_A->cuFuncSetAttribute(fn, _AK_CU_FUNC_MAX_DYN_SHMEM, (int)bytes) : 0;
-}
-static int _ak_cuda_launch_kernel(ak_context* ctx, void* fn, ak_dim3 g, ak_dim3 b, size_t shmem, void* stream, void** args) {
-    return _AK_A->cuLaunchKernel(fn, g.x, g.y, g.z, b.x, b.y, b.z, (unsigned)shmem, stream, args, NULL);
-}
-static const char* _ak_cuda_error_string(ak_context* ctx, int e) { return _ak_cu_errstr(ctx->api, e); }
-/* The device's primary context, current on the creating thread. */
-static ak_result _ak_cuda_open(ak_context* ctx) {
-    _akT_CUdevice d = 0;
-    _akT_CUcontext cc = NULL;
-    size_t fr = 0, to = 0;
-    int e = _AK_A->cuDeviceGet(&d, ctx->dev.device);
-    if (e == 0) e = _AK_A->cuDevicePrimaryCtxRetain(&cc, d);
-    if (e != 0)
-        return _ak_err(AK_ERROR_DEVICE, "cuDevicePrimaryCtxRetain(device %d) failed: %s (%d)", ctx->dev.device, _ak_cu_errstr(ctx->api, e), e);
-    ctx->native_ctx = cc;
-    _AK_A->cuCtxSetCurrent(cc);
-    if (_AK_A->cuMemGetInfo(&fr, &to) == 0) { ctx->dev.mem_free = fr; ctx->dev.mem_total = to; }
-    _ak_gpu_device_ready(ctx);
-    return AK_OK;
-}
-static void _ak_cuda_close(ak_context* ctx) {
-    _akT_CUdevice d = 0;
-    if (ctx->native_ctx && _AK_A->cuDeviceGet(&d, ctx->dev.device) == 0) _AK_A->cuDevicePrimaryCtxRelease(d);
-}
-static int _ak_cuda_device_count(struct _ak_api* api, int* n) { return api->cuDeviceGetCount(n); }
-static int _ak_cuda_peer_can_access(ak_context* ctx, ak_context* peer, int* can) {
-    _akT_CUdevice d = 0, p = 0;
-    int e;
-    *can = 0;
-    if (!_AK_A->cuDeviceCanAccessPeer) return 0;
-    if ((e = _AK_A->cuDeviceGet(&d, ctx->dev.device)) == 0 && (e = _AK_A->cuDeviceGet(&p, peer->dev.device)) == 0)
-        e = _AK_A->cuDeviceCanAccessPeer(can, d, p);
-    return e;
-}
-static int _ak_cuda_peer_enable(ak_context* ctx, ak_context* peer) {
-    int e = _AK_A->cuCtxEnablePeerAccess ? _AK_A->cuCtxEnablePeerAccess(peer->native_ctx, 0) : _AK_E_NO_ENTRY;
-    return e == 704 /* CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED */ ? 0 : e;
-}
-static int _ak_cuda_peer_copy(ak_context* ctx, void* dst, ak_context* src_ctx, const void* src, size_t bytes, void* stream) {
-    return _AK_A->cuMemcpyPeerAsync ? _AK_A->cuMemcpyPeerAsync((_akT_CUdeviceptr)(uintptr_t)dst, ctx->native_ctx,
-                                                              (_akT_CUdeviceptr)(uintptr_t)src, src_ctx->native_ctx, bytes, stream)
-                                    : _AK_E_NO_ENTRY;
-}
-static int _ak_cuda_stream_wait_event(ak_context* ctx, void* stream, void* ev) {
-    return _AK_A->cuStreamWaitEvent ? _AK_A->cuStreamWaitEvent(stream, ev, 0) : _AK_E_NO_ENTRY;
-}
-static int _ak_cuda_ccl_load(struct _ak_api* api, char* why, size_t cap) { return _ak_load_ccl(api, 0, why, cap); }
-static int _ak_cuda_tensor_map(ak_context* ctx, void* map, int dtype, unsigned rank, const void* addr, const uint64_t* dims,
-                               const uint64_t* strides, const uint32_t* box) {
-    const uint32_t one[5] = { 1, 1, 1, 1, 1 };
-    if (!_AK_A->cuTensorMapEncodeTiled) return _AK_E_NO_ENTRY;
-    if (rank < 1 || rank > 5) return 1; /* CUDA_ERROR_INVALID_VALUE */
-    return _AK_A->cuTensorMapEncodeTiled((_akT_CUtensorMap*)map, dtype, rank, (void*)(uintptr_t)addr, dims, strides, box, one, 0,
-                                         _AK_TMAP_SWIZZLE_128B, _AK_TMAP_L2_256B, 0);
-}
-#undef _AK_A
-
-static const char* const _ak_roctx_libs[] = { "libroctx64.so", "libroctx64.so.4", NULL };
-static const char* const _ak_nvtx_libs[] = { "libnvToolsExt.so.1", "libnvToolsExt.so", NULL };
-
-#define _AK_BACKEND_OPS(p) \
-    _ak_##p##_probe, _ak_##p##_open, _ak_##p##_close, _ak_##p##_probe_features, _ak_##p##_launch, _ak_##p##_error_string, \
-    _ak_##p##_make_current, _ak_##p##_alloc, _ak_##p##_free, _ak_##p##_mem_info, _ak_##p##_event_create, \
-    _ak_##p##_event_record, _ak_##p##_event_query, _ak_##p##_event_destroy, _ak_##p##_event_synchronize, \
-    _ak_##p##_event_elapsed, _ak_##p##_synchronize, _ak_##p##_copy, _ak_##p##_memset, _ak_##p##_host_alloc, \
-    _ak_##p##_host_free, _ak_##p##_stream_priority_range, _ak_##p##_stream_create, _ak_##p##_stream_destroy, \
-    _ak_##p##_stream_synchronize, _ak_##p##_module_load, _ak_##p##_module_function, _ak_##p##_module_unload, \
-    _ak_##p##_shmem_optin, _ak_##p##_launch_kernel, _ak_##p##_device_count, _ak_##p##_describe, _ak_##p##_peer_can_access, \
-    _ak_##p##_peer_enable, _ak_##p##_peer_copy, _ak_##p##_stream_wait_event, _ak_##p##_ccl, _ak_##p##_ccl_load, \
-    _ak_##p##_comm_unique_id, _ak_##p##_comm_init_rank, _ak_##p##_comm_init_all, _ak_##p##_tensor_map
-/* communicators (>>impl:multi): the cpu reference over threads, or NCCL / RCCL */
-static ak_result _ak_cc_unique_id(ak_context* ctx, ak_comm_id* id);
-static ak_result _ak_cc_init_rank(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out);
-static ak_result _ak_cc_init_all(ak_context* const* ctxs, int n, ak_comm** comms);
-static ak_result _ak_ccl_unique_id(ak_context* ctx, ak_comm_id* id);
-static ak_result _ak_ccl_init_rank(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out);
-static ak_result _ak_ccl_init_all(ak_context* const* ctxs, int n, ak_comm** comms);
-#define _ak_hip_ccl "RCCL"
-#define _ak_cuda_ccl "NCCL"
-#define _ak_cpu_ccl NULL
-#define _ak_cpu_ccl_load NULL
-#define _ak_hip_comm_unique_id _ak_ccl_unique_id
-#define _ak_hip_comm_init_rank _ak_ccl_init_rank
-#define _ak_hip_comm_init_all _ak_ccl_init_all
-#define _ak_cuda_comm_unique_id _ak_ccl_unique_id
-#define _ak_cuda_comm_init_rank _ak_ccl_init_rank
-#define _ak_cuda_comm_init_all _ak_ccl_init_all
-#define _ak_cpu_comm_unique_id _ak_cc_unique_id
-#define _ak_cpu_comm_init_rank _ak_cc_init_rank
-#define _ak_cpu_comm_init_all _ak_cc_init_all
-#define _ak_cpu_stream_wait_event _ak_cpu_nothing_record
-#define _ak_hip_probe _ak_probe_hip
-#define _ak_cuda_probe _ak_probe_cuda
-#define _ak_hip_probe_features _ak_gpu_probe_features
-#define _ak_cuda_probe_features _ak_gpu_probe_features
-#define _ak_hip_launch _ak_gpu_launch
-#define _ak_cuda_launch _ak_gpu_launch
-#define _ak_hip_shmem_optin NULL
-#define _ak_hip_tensor_map NULL
-#define _ak_cpu_tensor_map NULL
-#define _ak_cpu_make_current NULL          /* nothing to bind */
-#define _ak_cpu_event_record _ak_cpu_nothing_record
-static int _ak_cpu_nothing_record(ak_context* ctx, void* ev, void* stream) { (void)ctx; (void)ev; (void)stream; return 0; }
-#define _ak_cpu_event_query _ak_cpu_nothing_on
-#define _ak_cpu_event_destroy _ak_cpu_nothing_on
-#define _ak_cpu_event_synchronize _ak_cpu_nothing_on
-#define _ak_cpu_synchronize _ak_cpu_nothing
-#define _ak_cpu_host_free _ak_cpu_free
-#define _ak_cpu_stream_destroy _ak_cpu_nothing_on
-#define _ak_cpu_stream_synchronize _ak_cpu_nothing_on
-#define _ak_cpu_module_load NULL           /* nothing compiled: kernels run their C implementation */
-#define _ak_cpu_module_function NULL
-#define _ak_cpu_module_unload NULL
-#define _ak_cpu_shmem_optin NULL
-#define _ak_cpu_launch_kernel NULL
-static const _ak_backend_ops _ak_backend_hip = {
-    AK_BACKEND_HIP, 0, 0xffffffffull, 1, "roctx", _ak_roctx_libs, "roctxRangePushA", "roctxRangePop", _AK_BACKEND_OPS(hip)
-};
-static const _ak_backend_ops _ak_backend_cuda = {
-    AK_BACKEND_CUDA, 0, 0, 4, "NVTX", _ak_nvtx_libs, "nvtxRangePushA", "nvtxRangePop", _AK_BACKEND_OPS(cuda)
-};
-static const _ak_backend_ops _ak_backend_cpu = {
-    AK_BACKEND_CPU, 1, 0, 1, NULL, NULL, NULL, NULL, _AK_BACKEND_OPS(cpu)
-};
-#undef _AK_BACKEND_OPS
-#undef _ak_hip_probe
-#undef _ak_cuda_probe
-#undef _ak_hip_probe_features
-#undef _ak_cuda_probe_features
-#undef _ak_hip_launch
-#undef _ak_cuda_launch
-#undef _ak_hip_shmem_optin
-#undef _ak_hip_tensor_map
-#undef _ak_cpu_tensor_map
-#undef _ak_cpu_make_current
-#undef _ak_cpu_event_record
-#undef _ak_cpu_event_query
-#undef _ak_cpu_event_destroy
-#undef _ak_cpu_event_synchronize
-#undef _ak_cpu_synchronize
-#undef _ak_cpu_host_free
-#undef _ak_cpu_stream_destroy
-#undef _ak_cpu_stream_synchronize
-#undef _ak_cpu_module_load
-#undef _ak_cpu_module_function
-#undef _ak_cpu_module_unload
-#undef _ak_cpu_shmem_optin
-#undef _ak_cpu_launch_kernel
-#undef _ak_hip_ccl
-#undef _ak_cuda_ccl
-#undef _ak_cpu_ccl
-#undef _ak_cpu_ccl_load
-#undef _ak_hip_comm_unique_id
-#undef _ak_hip_comm_init_rank
-#undef _ak_hip_comm_init_all
-#undef _ak_cuda_comm_unique_id
-#undef _ak_cuda_comm_init_rank
-#undef _ak_cuda_comm_init_all
-#undef _ak_cpu_comm_unique_id
-#undef _ak_cpu_comm_init_rank
-#undef _ak_cpu_comm_init_all
-#undef _ak_cpu_stream_wait_event
-
-/* In AUTO's order of preference (and ak_backend_report order). */
-static const _ak_backend_ops* const _ak_backends[3] = { &_ak_backend_hip, &_ak_backend_cuda, &_ak_backend_cpu };
-
-/* ---- the layer every backend shares: bind, call, word the error ---------- */
-static ak_result _ak_bk_alloc(ak_context* ctx, size_t bytes, void** out) {
-    ak_result r;
-    int e;
-    *out = NULL;
-    if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    if ((e = ctx->bk->alloc(ctx, bytes, out)) != 0) {
-        *out = NULL;
-        return _ak_err(e == 2 ? AK_ERROR_OUT_OF_MEMORY : AK_ERROR_MEMORY, "device allocation of %zu bytes failed: %s (%d)",
-                       bytes, ctx->bk->error_string(ctx, e), e);
-    }
-    return AK_OK;
-}
-static void _ak_bk_free(ak_context* ctx, void* ptr) {
-    if (ptr && _ak_bind(ctx) == AK_OK) ctx->bk->free(ctx, ptr);
-}
-static ak_result _ak_dev_mem_info(ak_context* ctx, size_t* fr, size_t* to) {
-    ak_result r;
-    int e;
-    if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    if ((e = ctx->bk->mem_info(ctx, fr, to)) != 0) return _ak_err(AK_ERROR_DEVICE, "memory info query failed (%d)", e);
-    return AK_OK;
-}
-static ak_result _ak_event_new(ak_context* ctx, void** ev, unsigned flags) {
-    ak_result r;
-    int e;
-    *ev = NULL;
-    if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    if ((e = ctx->bk->event_create(ctx, ev, flags)) != 0)
-        return _ak_err(AK_ERROR_DEVICE, "event creation failed: %s (%d)", ctx->bk->error_string(ctx, e), e);
-    return AK_OK;
-}
-static ak_result _ak_dev_event_create(ak_context* ctx, void** ev) { return _ak_event_new(ctx, ev, 0x2u /* disable timing */); }
-static ak_result _ak_dev_event_record(ak_context* ctx, void* ev, void* stream) {
-    ak_result r;
-    int e;
-    if (!ev) return AK_OK;
-    if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    if ((e = ctx->bk->event_record(ctx, ev, stream)) != 0)
-        return _ak_err(AK_ERROR_DEVICE, "event record failed: %s (%d)", ctx->bk->error_string(ctx, e), e);
-    return AK_OK;
-}
-static int _ak_dev_event_done(ak_context* ctx, void* ev) {
-    if (!ev || _ak_bind(ctx) != AK_OK) return 1;
-    return ctx->bk->event_query(ctx, ev) != 600 /* hipErrorNotReady / CUDA_ERROR_NOT_READY */;
-}
-static void _ak_dev_event_destroy(ak_context* ctx, void* ev) {
-    if (ev && _ak_bind(ctx) == AK_OK) ctx->bk->event_destroy(ctx, ev);
-}
-static const _ak_dev_ops* _ak_dev_ops_shared(void) {
-    static const _ak_dev_ops ops = { _ak_bk_alloc, _ak_bk_free, _ak_dev_event_create, _ak_dev_event_record,
-                                     _ak_dev_event_done, _ak_dev_event_destroy };
-    return &ops;
-}
-
-
-AKDEF void ak_probe_backends(ak_backend_report reports[3]) {
-    _ak_api* api;
-    if (!reports) return;
-    memset(reports, 0, 3 * sizeof *reports);
-    api = (_ak_api*)_ak_calloc(sizeof *api);
-    if (!api) return;
-    {
-        int i;
-        for (i = 0; i < 3; i++) _ak_backends[i]->probe(api, 0, NULL, &reports[i]);
-    }
-    _ak_api_close(api);
-}
-
-static void _ak_set_arch_base(ak_device_info* dev); /* >>impl:context */
-/* Backend that ak_context_create(NULL) would use: AMDKIT_BACKEND, else the
- * first of hip, cuda, cpu that probes usable. The api is loaded for it. */
-static ak_result _ak_enum_backend(ak_backend want, _ak_api* api, const _ak_backend_ops** out, int* count) {
-    ak_backend_report rep;
-    ak_result r;
-    int i, n = 0;
-    if (want == AK_BACKEND_AUTO) {
-        ak_config c = ak_config_default();
-        if ((r = ak_config_apply_env(&c)) != AK_OK) return r;
-        want = c.backend;
-    }
-    if ((int)want < (int)AK_BACKEND_AUTO || (int)want >= (int)AK_BACKEND_COUNT)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "backend %d is not AK_BACKEND_AUTO, HIP, CUDA or CPU", (int)want);
-    for (i = 0; i < 3; i++) {
-        const _ak_backend_ops* b = _ak_backends[i];
-        if (want != AK_BACKEND_AUTO && want != b->id) continue;
-        memset(&rep, 0, sizeof rep);
-        if (b->probe(api, 0, NULL, &rep) == AK_OK) {
-            *out = b;
-            *count = b->device_count(api, &n) == 0 ? n : 0;
-            return AK_OK;
-        }
-        if (want == b->id) return _ak_err(rep.status, "%s: %s", ak_backend_name(b->id), rep.reason);
-    }
-    return _ak_err(AK_ERROR_BACKEND_UNAVAILABLE, "no backend is available");   /* not reached: the last one always is */
-}
-
-AKDEF ak_result ak_device_count(ak_backend backend, int* count) {
-    _ak_api* api;
-    const _ak_backend_ops* b = NULL;
-    ak_result r;
-    if (!count) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_device_count: count is NULL");
-    *count = 0;
-    if (!(api = (_ak_api*)_ak_calloc(sizeof *api))) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_device_count: out of host memory");
-    r = _ak_enum_backend(backend, api, &b, count);
-    _ak_api_close(api);
-    return r;
-}
-
-AKDEF ak_result ak_device_get_info(ak_backend backend, int index, ak_device_info* out) {
-    _ak_api* api;
-    const _ak_backend_ops* b = NULL;
-    ak_result r;
-    int n = 0;
-    if (!out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_device_get_info: out is NULL");
-    memset(out, 0, sizeof *out);
-    if (!(api = (_ak_api*)_ak_calloc(sizeof *api))) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_device_get_info: out of host memory");
-    r = _ak_enum_backend(backend, api, &b, &n);
-    if (r == AK_OK && (index < 0 || index >= n)) {
-        char vis[256];
-        _ak_visible_devices(vis, sizeof vis);
-        r = _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_device_get_info: device %d requested, the %s backend has %d device(s)%s%s",
-                    index, ak_backend_name(b->id), n, vis[0] ? " visible with " : "", vis);
-    }
-    if (r == AK_OK) {
-        b->describe(api, index, out);   /* no context: mem_free stays 0 on a GPU */
-        out->device_count = n;
-        _ak_set_arch_base(out);
-        if (ak_arch_find(out->arch, &out->arch_info) != AK_OK) out->arch_info = NULL;
-        ak_clear_error();
-    }
-    _ak_api_close(api);
-    return r;
-}
-
-/* ==========================================================================
- * >>impl:context
- * ========================================================================== */
-/* Host memory for a context's own objects: the config's run-time allocator
- * when one is set, else AK_MALLOC/AK_FREE. */
-static void* _ak_ctx_alloc_uninit(const ak_config* cfg, size_t n) {   /* the caller sets every field */
-    return cfg->allocator.alloc ? cfg->allocator.alloc(n ? n : 1, cfg->allocator.user_data) : _ak_alloc(n ? n : 1);
-}
-static void* _ak_ctx_alloc(const ak_config* cfg, size_t n) {
-    void* p = _ak_ctx_alloc_uninit(cfg, n);
-    if (p) memset(p, 0, n ? n : 1);
-    return p;
-}
-static void _ak_ctx_free(const ak_config* cfg, void* p) {
-    if (!p) return;
-    if (cfg->allocator.free) cfg->allocator.free(p, cfg->allocator.user_data);
-    else _ak_dealloc(p);
-}
-
-static void _ak_set_arch_base(ak_device_info* dev) {
-    size_t n = strcspn(dev->arch, ":");
-    if (n >= sizeof dev->arch_base) n = sizeof dev->arch_base - 1;
-    memcpy(dev->arch_base, dev->arch, n);
-    dev->arch_base[n] = 0;
-}
-
-AKDEF ak_result ak_context_create(const ak_config* cfg_in, ak_context** out) {
-    ak_config cfg;
-    ak_context* ctx;
-    ak_result r;
-    int i, order[3] = { 0, 1, 2 };
-    if (!out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_context_create: out is NULL");
-    *out = NULL;
-    if (cfg_in) cfg = *cfg_in;
-    else {
-        cfg = ak_config_default();
-        if ((r = ak_config_apply_env(&cfg)) != AK_OK) return r;
-    }
-    {
-        /* Every check up front, but silently: the downgrade warnings come from
-         * the validation against the architecture below (logged once). */
-        ak_config quiet = cfg;
-        if ((int)quiet.log_level >= (int)AK_LOG_NONE && (int)quiet.log_level <= (int)AK_LOG_DEBUG) quiet.log_level = AK_LOG_NONE;
-        if ((r = ak_config_validate(&quiet, NULL, NULL)) != AK_OK) return r;
-    }
-    ctx = (ak_context*)_ak_ctx_alloc(&cfg, sizeof *ctx);
-    if (!ctx) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_context_create: out of host memory");
-    ctx->api = (_ak_api*)_ak_calloc(sizeof *ctx->api);
-    if (!ctx->api) { _ak_ctx_free(&cfg, ctx); return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_context_create: out of host memory"); }
-    ctx->serial = _ak_ctx_new_serial();
-    _ak_mutex_init(&ctx->lock);
-    ctx->log.fn = cfg.logger;
-    ctx->log.user_data = cfg.logger_user_data;
-    ctx->log.level = cfg.log_level;
-    /* copy strings the config points to */
-    if (cfg.arch) { _ak_copy(ctx->arch_buf, sizeof ctx->arch_buf, cfg.arch); cfg.arch = ctx->arch_buf; }
-    if (cfg.cache_dir) { _ak_copy(ctx->cache_dir_buf, sizeof ctx->cache_dir_buf, cfg.cache_dir); cfg.cache_dir = ctx->cache_dir_buf; }
-    ctx->cfg = cfg;
-
-    /* Backend selection: AUTO tries hip, cuda, cpu; a forced one must work. */
-    for (i = 0; i < 3; i++) ctx->reports[i].backend = _ak_backends[i]->id;
-    r = AK_ERROR_BACKEND_UNAVAILABLE;
-    for (i = 0; i < 3; i++) {
-        ak_backend b = _ak_backends[order[i]]->id;
-        ak_backend_report* rep = &ctx->reports[order[i]];
-        ak_device_info dev;
-        ak_result pr;
-        if (cfg.backend != AK_BACKEND_AUTO && cfg.backend != b) continue;
-        memset(&dev, 0, sizeof dev);
-        dev.device = cfg.device;
-        pr = _ak_backends[order[i]]->probe(ctx->api, cfg.device, &dev, rep);
-        if (pr == AK_OK) {
-            rep->selected = 1;
-            ctx->backend = b;
-            ctx->bk = _ak_backends[order[i]];
-            ctx->dev = dev;
-            ctx->dev.backend = b;
-            r = AK_OK;
-            _ak_log(&ctx->log, AK_LOG_INFO, AK_LOGITEM_BACKEND_SELECTED, "%s: %s", ak_backend_name(b), rep->reason);
-            break;
-        }
-        _ak_log(&ctx->log, AK_LOG_INFO, AK_LOGITEM_BACKEND_SKIPPED, "%s: %s", ak_backend_name(b), rep->reason);
-        r = pr;
-    }
-    if (r != AK_OK) {
-        char msg[1600];
-        msg[0] = 0;
-        for (i = 0; i < 3; i++)
-            if (ctx->reports[i].tried)
-                _ak_appendf(msg, sizeof msg, "%s%s: %s", msg[0] ? "; " : "", ak_backend_name(ctx->reports[i].backend), ctx->reports[i].reason);
-        _ak_mutex_destroy(&ctx->lock);
-        _ak_api_close(ctx->api);
-        _ak_ctx_free(&cfg, ctx);
-        return _ak_err(r == AK_ERROR_NO_DEVICE ? AK_ERROR_NO_DEVICE : AK_ERROR_BACKEND_UNAVAILABLE,
-                       "backend %s is not available: %s", ak_backend_name(cfg.backend), msg);
-    }
-    if ((r = ctx->bk->open(ctx)) != AK_OK) {
-        _ak_mutex_destroy(&ctx->lock); _ak_api_close(ctx->api); _ak_ctx_free(&cfg, ctx);
-        return r;
-    }
-    ak_clear_error();
-    /* Validate again against the architecture (strict errors, downgrades, auto values). */
-    {
-        const ak_arch_info* arch = ctx->dev.arch_info;
-        if (cfg.arch && *cfg.arch && !_ak_streq_ci(cfg.arch, "auto")) arch = NULL; /* explicit arch wins */
-        r = ak_config_validate(&ctx->cfg, arch, &ctx->cfg);
-        if (r != AK_OK) { ak_context_destroy(ctx); return r; }
-    }
-    _ak_launch_limits_set(ctx);
-    _ak_fmt(ctx->dev_tag, sizeof ctx->dev_tag, "%s:%d:%llu", ak_backend_name(ctx->backend), ctx->dev.device,
-            (unsigned long long)ctx->serial);
-    if ((r = _ak_cache_create(&ctx->cfg, &ctx->log, _ak_unload_cb, ctx, &ctx->cache)) != AK_OK ||
-        (r = _ak_pool_create(ctx, &ctx->pool)) != AK_OK ||
-        (r = _ak_prof_create(ctx, &ctx->prof)) != AK_OK) {
-        ak_error_info keep = *ak_last_error_info();
-        char msg[2048];
-        _ak_copy(msg, sizeof msg, keep.message);
-        ak_context_destroy(ctx);
-        return _ak_err(r, "%s", msg);
-    }
-    *out = ctx;
-    return AK_OK;
-}
-
-AKDEF void ak_context_destroy(ak_context* ctx) {
-    if (!ctx) return;
-    if (!ctx->bk) ctx->bk = &_ak_backend_cpu;   /* not opened (failed creation): nothing native to release */
-    ak_device_synchronize(ctx);
-    _ak_ops_destroy(ctx);
-    if (ctx->prof) _ak_prof_destroy(ctx->prof);
-    if (ctx->cache) _ak_cache_destroy(ctx->cache);
-    _ak_optmemo_free_all(ctx);
-    _ak_ctx_free(&ctx->cfg, ctx->spare_kernel);   /* after every release above */
-    if (ctx->pool) _ak_pool_destroy(ctx->pool);
-    _ak_host_free_all(ctx);
-    ctx->bk->close(ctx);
-    pthread_once(&_ak_bind_once, _ak_bind_make_key);
-    if (pthread_getspecific(_ak_bind_key) == (void*)ctx->serial) pthread_setspecific(_ak_bind_key, NULL);
-    _ak_mutex_destroy(&ctx->lock);
-    _ak_api_close(ctx->api);
-    {
-        ak_config cfg = ctx->cfg;
-        _ak_ctx_free(&cfg, ctx);
-    }
-}
-
-AKDEF const ak_device_info* ak_context_device(const ak_context* ctx) { return ctx ? &ctx->dev : NULL; }
-AKDEF const ak_config* ak_context_config(const ak_context* ctx) { return ctx ? &ctx->cfg : NULL; }
-AKDEF const ak_backend_report* ak_context_backend_reports(const ak_context* ctx, int* count) {
-    if (count) *count = ctx ? 3 : 0;
-    return ctx ? ctx->reports : NULL;
-}
-AKDEF ak_result ak_context_refresh_memory(ak_context* ctx) {
-    size_t fr = 0, to = 0;
-    ak_result r;
-    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_context_refresh_memory: ctx is NULL");
-    if ((r = _ak_dev_mem_info(ctx, &fr, &to)) != AK_OK) return r;
-    /* Several threads may refresh at once while others read the snapshot:
-       atomic stores, serialized by the context lock; mem_total is only
-       written when it changes (it does not, on a real device). */
-    _ak_mutex_lock(&ctx->lock);
-    __atomic_store_n(&ctx->dev.mem_free, fr, __ATOMIC_RELAXED);
-    if (__atomic_load_n(&ctx->dev.mem_total, __ATOMIC_RELAXED) != to) __atomic_store_n(&ctx->dev.mem_total, to, __ATOMIC_RELAXED);
-    _ak_mutex_unlock(&ctx->lock);
-    return AK_OK;
-}
-AKDEF ak_result ak_device_synchronize(ak_context* ctx) {
-    ak_result r;
-    int e;
-    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_device_synchronize: ctx is NULL");
-    if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    if ((e = ctx->bk->synchronize(ctx)) != 0)
-        return _ak_err(AK_ERROR_DEVICE, "device synchronize failed: %s (%d)", ctx->bk->error_string(ctx, e), e);
-    return AK_OK;
-}
-
-static void* _ak_native_stream(ak_stream* s) { return s ? s->native : NULL; }
-
-/* ==========================================================================
- * >>impl:compile
- * ========================================================================== */
-typedef enum { _AK_TC_HIPRTC = 0, _AK_TC_NVRTC = 1 } _ak_toolchain;
-
-/* Which compiler a target name needs; AK_ERROR_UNSUPPORTED_TARGET if neither. */
-static ak_result _ak_target_toolchain(const char* target, _ak_toolchain* tc) {
-    if (!target || !*target) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "compile target is empty");
-    if (!strncmp(target, "gfx", 3)) { *tc = _AK_TC_HIPRTC; return AK_OK; }
-    if (!strncmp(target, "sm_", 3)) { *tc = _AK_TC_NVRTC; return AK_OK; }
-    return _ak_err(AK_ERROR_UNSUPPORTED_TARGET, "target '%s' is neither an AMD gfx target (gfx90a) nor an NVIDIA sm_ target (sm_90)", target);
-}
-
-/* The loaded comgr's ISA list: 1 if it names `processor`; the list ("gfx906
- * gfx908 ...") goes to `names` when given. comgr is what hipRTC builds with,
- * so its list is the truth about which targets this hipRTC can build. */
-static int _ak_comgr_lists(const _ak_api* a, const char* processor, char* names, size_t cap) {
-    static const char prefix[] = "amdgcn-amd-amdhsa--";
-    size_t cnt = 0, i;
-    int found = 0;
-    if (names && cap) names[0] = 0;
-    if (a->amd_comgr_get_isa_count(&cnt) != 0) return 0;
-    for (i = 0; i < cnt && i < 4096; i++) {
-        const char* nm = NULL;
-        if (a->amd_comgr_get_isa_name(i, &nm) != 0 || !nm) continue;
-        if (!strncmp(nm, prefix, sizeof prefix - 1)) nm += sizeof prefix - 1;
-        if (!strcmp(nm, processor)) found = 1;
-        if (names) _ak_appendf(names, cap, "%s%s", names[0] ? " " : "", nm);
-    }
-    return found;
-}
-
-/* Load the compiler for tc into ctx->api and check the target is one it can
- * build, BEFORE handing it over (ROCm 5.2's hipRTC crashes on unknown targets,
- * comgr aborts on malformed target IDs). */
-static ak_result _ak_compiler_ready(ak_context* ctx, _ak_toolchain tc, const char* target) {
-    char why[512];
-    ak_target_id tid;
-    int ok, i;
-    ak_result r;
-    if ((r = ak_target_id_parse(target, &tid)) != AK_OK) return r;
-    if (strcmp(tid.canonical, target) != 0)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target '%s': write it as '%s' (lower case)", target, tid.canonical);
-    _ak_mutex_lock(&ctx->lock);
-    for (i = 0; i < ctx->api->n_ok_targets; i++)
-        if (!strcmp(ctx->api->ok_targets[i], target)) { _ak_mutex_unlock(&ctx->lock); return AK_OK; }
-    ok = tc == _AK_TC_HIPRTC ? _ak_load_hiprtc(ctx->api, why, sizeof why) : _ak_load_nvrtc(ctx->api, why, sizeof why);
-    _ak_mutex_unlock(&ctx->lock);
-    if (!ok)
-        return _ak_err(AK_ERROR_BACKEND_UNAVAILABLE, "no %s to compile for %s: %s", tc == _AK_TC_HIPRTC ? "hipRTC" : "NVRTC", target, why);
-    if (tc == _AK_TC_HIPRTC) {
-        _ak_api* a = ctx->api;
-        char names[1024];
-        if (!a->lib_comgr || !a->amd_comgr_get_isa_count || !a->amd_comgr_get_isa_name)
-            return _ak_err(AK_ERROR_BACKEND_UNAVAILABLE,
-                           "hipRTC %s (%s) loaded, but not its code-object manager (libamd_comgr.so.3/.2): amdkit asks comgr which "
-                           "targets the compiler knows before handing it one (an unknown target crashes ROCm 5.2's hipRTC)",
-                           a->hiprtc_version, a->hiprtc_path);
-        if (!_ak_comgr_lists(a, tid.processor, names, sizeof names)) {
-            if (tid.info && tid.info->vendor == AK_VENDOR_AMD)
-                return _ak_err(AK_ERROR_UNSUPPORTED_TARGET,
-                               "target %s (%s: %s) is not in the ISA list of the loaded compiler (hipRTC %s, HIP runtime %d, %s): "
-                               "a newer ROCm is needed for it; this one builds: %s", tid.processor, tid.info->family_name,
-                               tid.info->products, a->hiprtc_version, a->hip_runtime_version, a->comgr_path, names);
-            return _ak_err(AK_ERROR_UNSUPPORTED_TARGET,
-                           "unknown AMD target '%s': neither the loaded compiler (hipRTC %s, %s) nor amdkit's architecture "
-                           "table knows it; this compiler builds: %s", tid.processor, a->hiprtc_version, a->comgr_path, names);
-        }
-    } else {
-        _ak_api* a = ctx->api;
-        int sm = 0, cnt = 0, known = 0;
-        char* end = NULL;
-        if (tid.info && tid.info->vendor != AK_VENDOR_NVIDIA)
-            return _ak_err(AK_ERROR_UNSUPPORTED_TARGET, "target '%s' is not an NVIDIA target", target);
-        sm = (int)strtol(tid.processor + 3, &end, 10);
-        if (!end || end == tid.processor + 3 || (*end && strcmp(end, "a") && strcmp(end, "f")) || sm <= 0)
-            return _ak_err(AK_ERROR_UNSUPPORTED_TARGET, "target '%s' is not of the form sm_NN", target);
-        if (a->nvrtcGetNumSupportedArchs && a->nvrtcGetSupportedArchs && a->nvrtcGetNumSupportedArchs(&cnt) == 0 && cnt > 0 && cnt < 256) {
-            int archs[256];
-            if (a->nvrtcGetSupportedArchs(archs) == 0)
-                for (i = 0; i < cnt; i++) if (archs[i] == sm) known = 1;
-        } else {
-            known = 1; /* old NVRTC: let it decide */
-        }
-        if (!known)
-            return _ak_err(AK_ERROR_UNSUPPORTED_TARGET, "target %s is not supported by NVRTC %d.%d (%s)", tid.processor,
-                           a->nvrtc_major, a->nvrtc_minor, a->nvrtc_path);
-    }
-    /* remember the verdict: the warm path (cache hits) must not ask the compiler again */
-    _ak_mutex_lock(&ctx->lock);
-    if (ctx->api->n_ok_targets < 16 && strlen(target) < sizeof ctx->api->ok_targets[0])
-        _ak_copy(ctx->api->ok_targets[ctx->api->n_ok_targets++], sizeof ctx->api->ok_targets[0], target);
-    _ak_mutex_unlock(&ctx->lock);
-    return AK_OK;
-}
-
-AKDEF ak_result ak_compile_target_check(ak_context* ctx, const char* target) {
-    _ak_toolchain tc = _AK_TC_HIPRTC;
-    ak_result r;
-    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_compile_target_check: ctx is NULL");
-    if ((r = _ak_target_toolchain(target, &tc)) != AK_OK) return r;
-    return _ak_compiler_ready(ctx, tc, target);
-}
-
-/* Wave size kernels are built for on a target. */
-static int _ak_target_wave(const ak_context* ctx, const char* target) {
-    const ak_arch_info* a = NULL;
-    if (!strcmp(target, ctx->dev.arch) && ctx->dev.wave_size > 0) return ctx->dev.wave_size;   /* the device's own target */
-    if (ak_arch_find(target, &a) == AK_OK && a) return a->wave_size;
-    if (!strncmp(target, "gfx9", 4)) return 64;
-    return 32;
-}
-
-/* Options of a compile, in the compiler's own words. The list is sorted
- * later for the cache key; the compiler gets it in this order. */
-typedef struct _ak_opts {
-    const char* v[64 + 16];
-    int n;
-    int user0;                     /* v[user0..n) are the caller's options */
-    char arch_opt[160], wave_opt[32], include_opt[300], prelude_opt[64];
-} _ak_opts;
-
-/* Identity of the prelude text in cache keys: computed once per process. */
-static uint64_t _ak_prelude_hash;
-static pthread_once_t _ak_prelude_once = PTHREAD_ONCE_INIT;
-static void _ak_prelude_hash_init(void) {
-    /* the fast hash of >>impl:hash (a byte-at-a-time FNV-1a over the ~48 KB
-       prelude was ~60 us of a fresh process's first kernel get) */
-    _ak_h128 zero;
-    zero.lo = 0; zero.hi = 0;
-    _ak_prelude_hash = _ak_hash128_seeded(_ak_src_prelude, strlen(_ak_src_prelude), zero).lo | 1u;
-}
-static uint64_t _ak_prelude_id(void) {
-    pthread_once(&_ak_prelude_once, _ak_prelude_hash_init);
-    return _ak_prelude_hash;
-}
-
-/* ak_compile_options.opt_level is AUTO..AGGRESSIVE. */
-static ak_result _ak_check_opt_level(const ak_compile_options* o) {
-    if ((unsigned)o->opt_level > (unsigned)AK_OPT_AGGRESSIVE)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "compile options: opt_level is %d, expected AK_OPT_AUTO (0) .. AK_OPT_AGGRESSIVE (3)",
-                       (int)o->opt_level);
-    return AK_OK;
-}
-
-static ak_result _ak_build_options(ak_context* ctx, _ak_toolchain tc, const char* target,
-                                   const ak_compile_options* o, _ak_opts* out) {
-    ak_opt_level lvl = (o && o->opt_level != AK_OPT_AUTO) ? o->opt_level : ctx->cfg.opt_level;
-    int i;
-    ak_result r;
-    if (o && (r = _ak_check_opt_level(o)) != AK_OK) return r;
-    if (lvl == AK_OPT_AUTO) lvl = AK_OPT_BALANCED;
-    if (o && (o->num_options < 0 || o->num_options > 64))
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "compile options: num_options is %d, expected 0..64", o->num_options);
-    if (o && o->num_options > 0 && !o->options)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "compile options: num_options is %d but options is NULL", o->num_options);
-    out->n = 0;
-    _ak_fmt(out->wave_opt, sizeof out->wave_opt, "-DAK_WAVE=%d", _ak_target_wave(ctx, target));
-    out->v[out->n++] = out->wave_opt;
-    if (tc == _AK_TC_HIPRTC) {
-        _ak_fmt(out->arch_opt, sizeof out->arch_opt, "--offload-arch=%s", target);
-        out->v[out->n++] = out->arch_opt;
-        out->v[out->n++] = "-DAK_AMD=1";
-        out->v[out->n++] = lvl == AK_OPT_CONSERVATIVE ? "-O1" : lvl == AK_OPT_BALANCED ? "-O2" : "-O3";
-        out->v[out->n++] = "-std=c++17";
-    } else {
-        char base[64];
-        size_t n = strcspn(target, ":");
-        if (n >= sizeof base) n = sizeof base - 1;
-        memcpy(base, target, n);
-        base[n] = 0;
-        _ak_fmt(out->arch_opt, sizeof out->arch_opt, "--gpu-architecture=%s", base);
-        out->v[out->n++] = out->arch_opt;
-        out->v[out->n++] = "-DAK_NVIDIA=1";
-        out->v[out->n++] = "-std=c++17";
-        out->v[out->n++] = "-default-device";
-        if (lvl == AK_OPT_AGGRESSIVE) out->v[out->n++] = "--use_fast_math";
-        /* NVRTC has no -O levels, and rejects --dopt=off (without -G); no FMA contraction is
-         * the conservative choice every NVRTC version accepts */
-        if (lvl == AK_OPT_CONSERVATIVE) out->v[out->n++] = "--fmad=false";
-        _ak_copy(out->include_opt, sizeof out->include_opt, ctx->api->nvrtc_include);
-        if (out->include_opt[0]) out->v[out->n++] = out->include_opt;
-    }
-    if (!(o && o->no_prelude)) {
-        /* harmless define that puts the prelude's identity into the cache key */
-        _ak_fmt(out->prelude_opt, sizeof out->prelude_opt, "-DAK_PRELUDE_ID=0x%016llxull", (unsigned long long)_ak_prelude_id());
-        out->v[out->n++] = out->prelude_opt;
-    }
-    out->user0 = out->n;
-    for (i = 0; o && i < o->num_options; i++) {
-        if (!o->options[i]) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "compile options: options[%d] is NULL", i);
-        out->v[out->n++] = o->options[i];
-    }
-    return AK_OK;
-}
-
-static int _ak_cmp_str(const void* a, const void* b) { return strcmp(*(const char* const*)a, *(const char* const*)b); }
-/* Canonical options text: sorted, one per line. */
-static ak_result _ak_canonical_options(const _ak_opts* o, _ak_str* out) {
-    const char* sorted[64 + 16];
-    int i;
-    memcpy(sorted, o->v, (size_t)o->n * sizeof sorted[0]);
-    qsort(sorted, (size_t)o->n, sizeof sorted[0], _ak_cmp_str);
-    for (i = 0; i < o->n; i++) { _ak_str_add(out, sorted[i]); _ak_str_addn(out, "\n", 1); }
-    if (out->oom) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "out of host memory building compile options");
-    return AK_OK;
-}
-
-/* First line of a compiler log that mentions an error (for the message). */
-static void _ak_first_error_line(const char* log, char* out, size_t cap) {
-    const char* p = log;
-    out[0] = 0;
-    while (p && *p) {
-        const char* e = strchr(p, '\n');
-        size_t n = e ? (size_t)(e - p) : strlen(p);
-        const char* hit = NULL;
-        size_t i;
-        for (i = 0; i + 5 <= n; i++) if (!strncmp(p + i, "error", 5)) { hit = p; break; }
-        if (hit) { if (n >= cap) n = cap - 1; memcpy(out, p, n); out[n] = 0; return; }
-        p = e ? e + 1 : NULL;
-    }
-    _ak_copy(out, cap, log);
-    { char* nl = strchr(out, '\n'); if (nl) *nl = 0; }
-}
-
-typedef struct _ak_compile_job {
-    ak_context* ctx;
-    _ak_toolchain tc;
-    const char* target;
-    const char* source;
-    const char* kernel_name;
-    const char* source_name;
-    int prelude;
-    const _ak_opts* opts;
-    double compile_ms;
-} _ak_compile_job;
-
-static _ak_mutex _ak_hiprtc_lock;       /* hipRTC compiles are serialized in one process */
-static pthread_once_t _ak_hiprtc_lock_once = PTHREAD_ONCE_INIT;
-static void _ak_hiprtc_lock_init(void) { _ak_mutex_init(&_ak_hiprtc_lock); }
-
-/* hipRTC (comgr) names the source "/tmp/comgr-XXXXXX/input/CompileSource" in
- * its log; put the caller's source name there instead, as NVRTC does. */
-static void _ak_log_rename_source(char** log, const char* name) {
-    _ak_str out = { NULL, 0, 0, 0 };
-    const char* p = *log;
-    const char* hit;
-    while ((hit = strstr(p, "CompileSource")) != NULL) {
-        const char* start = hit;
-        while (start > p && start[-1] != ' ' && start[-1] != '\n' && start[-1] != '\'' && start[-1] != '"') start--;
-        _ak_str_addn(&out, p, (size_t)(start - p));
-        _ak_str_add(&out, name);
-        p = hit + strlen("CompileSource");
-    }
-    _ak_str_add(&out, p);
-    if (out.oom || !out.p) { _ak_str_free(&out); return; }
-    _ak_dealloc(*log);
-    *log = out.p;
-}
-
-/* A caller's "-DNAME", "-DNAME=V" or "-UNAME" (NAME an identifier not starting
- * with AK_, no newline) appended to src as a #define / #undef line: 1; else 0
- * (the option stays a compiler option). */
-static int _ak_user_define_line(const char* opt, _ak_str* src) {
-    const char* p;
-    size_t n = 0;
-    if (opt[0] != '-' || (opt[1] != 'D' && opt[1] != 'U') || strchr(opt, '\n') || strchr(opt, '\r')) return 0;
-    p = opt + 2;
-    if (!(isalpha((unsigned char)p[0]) || p[0] == '_') || !strncmp(p, "AK_", 3)) return 0;
-    while (isalnum((unsigned char)p[n]) || p[n] == '_') n++;
-    if (opt[1] == 'U') {
-        if (p[n]) return 0;
-        _ak_str_add(src, "#undef ");
-        _ak_str_addn(src, p, n);
-    } else {
-        if (p[n] != '\0' && p[n] != '=') return 0;
-        _ak_str_add(src, "#define ");
-        _ak_str_addn(src, p, n);
-        _ak_str_add(src, " ");
-        _ak_str_add(src, p[n] == '=' ? p + n + 1 : "1");
-    }
-    _ak_str_add(src, "\n");
-    return 1;
-}
-
-static ak_result _ak_compile_cb(void* user, void** data, size_t* size) {
-    _ak_compile_job* j = (_ak_compile_job*)user;
-    _ak_api* a = j->ctx->api;
-    _ak_str src = { NULL, 0, 0, 0 }, optline = { NULL, 0, 0, 0 };
-    char* log = NULL;
-    const char* estr = NULL;      /* the compiler's text for its error code */
-    size_t logn = 0, coden = 0;
-    int e, i, ncopts = j->prelude ? j->opts->user0 : j->opts->n;
-    const char* copts[64 + 16];    /* the options the compiler sees */
-    ak_result r = AK_OK;
-    uint64_t t0 = _ak_now_ns();
-    *data = NULL;
-    *size = 0;
-    for (i = 0; i < ncopts; i++) copts[i] = j->opts->v[i];
-    if (j->prelude) {
-        /* The caller's -DNAME[=V] / -UNAME (outside amdkit's AK_ namespace) take
-         * effect after the prelude, as #define / #undef lines: a user macro such
-         * as -DB=64 or -DN=1024 must not rewrite the prelude's own identifiers. */
-        _ak_str_add(&src, _ak_src_prelude);
-        _ak_str_add(&src, "\n");
-        for (i = j->opts->user0; i < j->opts->n; i++) {
-            if (_ak_user_define_line(j->opts->v[i], &src)) continue;
-            copts[ncopts++] = j->opts->v[i];
-        }
-        _ak_str_add(&src, "#line 1\n");
-    }
-    _ak_str_add(&src, j->source);
-    /* the options as the caller sees them (the user's -D/-U included) for logs and errors */
-    for (i = 0; i < j->opts->n; i++) { _ak_str_add(&optline, i ? " " : ""); _ak_str_add(&optline, j->opts->v[i]); }
-    if (src.oom || optline.oom) { r = _ak_err(AK_ERROR_OUT_OF_MEMORY, "out of host memory preparing a compile"); goto done; }
-    _ak_log(&j->ctx->log, AK_LOG_DEBUG, AK_LOGITEM_COMPILE_START, "%s (%s) for %s: %s", j->kernel_name, j->source_name, j->target, optline.p);
-    if (j->tc == _AK_TC_HIPRTC) {
-        _akT_hiprtcProgram prog = NULL;
-        pthread_once(&_ak_hiprtc_lock_once, _ak_hiprtc_lock_init);
-        _ak_mutex_lock(&_ak_hiprtc_lock);
-        e = a->hiprtcCreateProgram(&prog, src.p, j->source_name, 0, NULL, NULL);
-        if (e) { _ak_mutex_unlock(&_ak_hiprtc_lock); r = _ak_err(AK_ERROR_COMPILATION, "hiprtcCreateProgram failed: %s", a->hiprtcGetErrorString(e)); goto done; }
-        e = a->hiprtcCompileProgram(prog, ncopts, copts);
-        if (a->hiprtcGetProgramLogSize(prog, &logn) == 0 && logn > 0 && (log = (char*)_ak_alloc(logn + 1)) != NULL) {
-            if (a->hiprtcGetProgramLog(prog, log) != 0) log[0] = 0;
-            log[logn] = 0;
-        }
-        if (e == 0 && a->hiprtcGetCodeSize(prog, &coden) == 0 && coden > 0) {
-            *data = _ak_alloc(coden);
-            if (*data && a->hiprtcGetCode(prog, (char*)*data) == 0) *size = coden;
-        }
-        a->hiprtcDestroyProgram(&prog);
-        _ak_mutex_unlock(&_ak_hiprtc_lock);
-        if (log) _ak_log_rename_source(&log, j->source_name);
-        if (e) estr = a->hiprtcGetErrorString(e);
-    } else {
-        _akT_nvrtcProgram prog = NULL;
-        e = a->nvrtcCreateProgram(&prog, src.p, j->source_name, 0, NULL, NULL);
-        if (e) { r = _ak_err(AK_ERROR_COMPILATION, "nvrtcCreateProgram failed: %s", a->nvrtcGetErrorString(e)); goto done; }
-        e = a->nvrtcCompileProgram(prog, ncopts, copts);
-        if (a->nvrtcGetProgramLogSize(prog, &logn) == 0 && logn > 0 && (log = (char*)_ak_alloc(logn + 1)) != NULL) {
-            if (a->nvrtcGetProgramLog(prog, log) != 0) log[0] = 0;
-            log[logn] = 0;
-        }
-        if (e == 0 && a->nvrtcGetCUBINSize(prog, &coden) == 0 && coden > 0) {
-            *data = _ak_alloc(coden);
-            if (*data && a->nvrtcGetCUBIN(prog, (char*)*data) == 0) *size = coden;
-        }
-        a->nvrtcDestroyProgram(&prog);
-        if (e) estr = a->nvrtcGetErrorString(e);
-    }
-    if (e) {   /* the compiler's message, the first error line of its log, the log itself */
-        char first[512];
-        _ak_first_error_line(log ? log : "", first, sizeof first);
-        r = _ak_err(AK_ERROR_COMPILATION, "compiling %s (%s) for %s failed: %s: %s", j->kernel_name, j->source_name,
-                    j->target, estr ? estr : "unknown error", first);
-        _ak_err_compile_detail(log, optline.p, j->source_name);
-        _ak_log(&j->ctx->log, AK_LOG_INFO, AK_LOGITEM_COMPILER_LOG, "%s", log ? log : "");
-        goto done;
-    }
-    if (!*size) {
-        _ak_dealloc(*data);
-        *data = NULL;
-        r = _ak_err(AK_ERROR_COMPILATION, "compiling %s for %s produced no code object", j->kernel_name, j->target);
-    }
-done:
-    j->compile_ms = (double)(_ak_now_ns() - t0) / 1e6;
-    if (r != AK_OK) _ak_log(&j->ctx->log, AK_LOG_INFO, AK_LOGITEM_COMPILE_FAILED, "%s", ak_last_error());
-    _ak_dealloc(log);
-    _ak_str_free(&src);
-    _ak_str_free(&optline);
-    return r;
-}
-
-/* Is data[size] a code object for target? 0 yes, else -1 with a reason in
- * why. AMD (gfx...): an ELF64 for EM_AMDGPU (224) whose note names
- * "amdgcn-amd-amdhsa--<gfx base>" (the target ID hipRTC/comgr records), or a
- * clang offload bundle holding such an entry. NVIDIA (sm_NN): an ELF64 cubin
- * for EM_CUDA (190) whose e_flags give sm_NN (bits 8..15 from ELF ABI
- * version 8, bits 0..7 before). Only the headers and one byte search are
- * read: it runs on every disk hit, before the module loader sees the bytes. */
-static int _ak_code_object_check(const char* target, const void* data, size_t size, char* why, size_t cap) {
-    const uint8_t* p = (const uint8_t*)data;
-    char base[64], want[96];
-    size_t n, wl, i;
-    unsigned mach, flags;
-    if (!target || !data) { _ak_copy(why, cap, "no target or no data"); return -1; }
-    n = strcspn(target, ":");
-    if (n == 0 || n >= sizeof base) { _ak_copy(why, cap, "target name too long"); return -1; }
-    memcpy(base, target, n);
-    base[n] = 0;
-    if (!strncmp(base, "gfx", 3)) {
-        int bundle = size >= 24 && !memcmp(p, "__CLANG_OFFLOAD_BUNDLE__", 24);
-        if (!bundle) {
-            if (size < 64 || memcmp(p, "\x7f" "ELF", 4) != 0) { _ak_copy(why, cap, "payload is not an ELF file (no code object)"); return -1; }
-            if (p[4] != 2 || p[5] != 1) { _ak_copy(why, cap, "payload is not a little-endian ELF64 code object"); return -1; }
-            mach = (unsigned)p[18] | ((unsigned)p[19] << 8);
-            if (mach != 224) { _ak_fmt(why, cap, "ELF for machine %u, not an AMD GPU code object (EM_AMDGPU 224)", mach); return -1; }
-        }
-        wl = (size_t)snprintf(want, sizeof want, "amdgcn-amd-amdhsa--%s", base);
-        for (i = 0; size >= wl && i + wl <= size; i++) {
-            const uint8_t* q = (const uint8_t*)memchr(p + i, 'a', size - wl + 1 - i);
-            if (!q) break;
-            i = (size_t)(q - p);
-            if (!memcmp(q, want, wl) && (i + wl == size || !isalnum(q[wl]))) return 0;
-        }
-        _ak_fmt(why, cap, "code object does not target %s (no '%s' in it)", base, want);
-        return -1;
-    }
-    if (!strncmp(base, "sm_", 3)) {
-        unsigned sm = (unsigned)strtoul(base + 3, NULL, 10), got;
-        if (size < 64 || memcmp(p, "\x7f" "ELF", 4) != 0) { _ak_copy(why, cap, "payload is not an ELF file (no cubin)"); return -1; }
-        if (p[4] != 2 || p[5] != 1) { _ak_copy(why, cap, "payload is not a little-endian ELF64 cubin"); return -1; }
-        mach = (unsigned)p[18] | ((unsigned)p[19] << 8);
-        if (mach != 190) { _ak_fmt(why, cap, "ELF for machine %u, not a cubin (EM_CUDA 190)", mach); return -1; }
-        flags = _ak_get_u32le(p + 48);
-        got = p[8] >= 8 ? (flags >> 8) & 0xffu : flags & 0xffu;
-        if (got != sm) { _ak_fmt(why, cap, "cubin for sm_%u, expected %s", got, base); return -1; }
-        return 0;
-    }
-    _ak_fmt(why, cap, "unknown target kind '%s'", base);
-    return -1;
-}
-static int _ak_verify_cb(void* user, const void* data, size_t size, char* why, size_t cap) {
-    return _ak_code_object_check(((_ak_compile_job*)user)->target, data, size, why, cap);
-}
-/* The cache's get for a prepared job: compiled by _ak_compile_cb, checked by
- * _ak_verify_cb, loaded by `load` (NULL: the code object alone). */
-static ak_result _ak_job_cache_get(ak_context* ctx, _ak_compile_job* job, const _ak_cache_key* key,
-                                   ak_result (*load)(void*, const void*, size_t, void**), const ak_compile_options* o,
-                                   _ak_cache_entry** out, ak_cache_source* src) {
-    _ak_cache_ops ops;
-    ops.user = job;
-    ops.compile = _ak_compile_cb;
-    ops.load = load;
-    ops.verify = _ak_verify_cb;
-    ops.name = job->kernel_name;
-    ops.source_name = job->source_name;
-    return _ak_cache_get(ctx->cache, key, &ops, o ? o->no_cache : 0, out, src);
-}
-
-/* Prepare key + job for compiling `source` for `target` on ctx. */
-static const char* _ak_compiler_id(ak_context* ctx, _ak_toolchain tc, char* buf, size_t cap);
-/* Fill the compile job and cache key from options already built. */
-static void _ak_prepare_job(ak_context* ctx, _ak_toolchain tc, const char* target, const char* source, const char* kernel_name,
-                            const ak_compile_options* o, const _ak_opts* opts, const char* canon, const char* cid,
-                            _ak_compile_job* job, _ak_cache_key* key) {
-    job->ctx = ctx;
-    job->tc = tc;
-    job->target = target;
-    job->source = source;
-    job->kernel_name = kernel_name;
-    job->source_name = (o && o->source_name) ? o->source_name : "kernel.hip";
-    job->prelude = !(o && o->no_prelude);
-    job->opts = opts;
-    job->compile_ms = 0;
-    memset(key, 0, sizeof *key);
-    key->source = source;
-    key->source_len = strlen(source);
-    /* The code object holds every kernel of the source: it is keyed without
-     * the kernel name, so a family is compiled once, not once per kernel. */
-    key->kernel_name = "";
-    key->options = canon;
-    key->arch = target;
-    key->backend = tc == _AK_TC_HIPRTC ? "hip" : "cuda";
-    key->compiler = cid;
-}
-
-static ak_result _ak_prepare_compile(ak_context* ctx, const char* target, const char* source, const char* kernel_name,
-                                     const ak_compile_options* o, _ak_opts* opts, _ak_str* canon,
-                                     _ak_compile_job* job, _ak_cache_key* key, char* cid, size_t cid_cap) {
-    _ak_toolchain tc = _AK_TC_HIPRTC;
-    ak_result r;
-    if (!source) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "kernel source is NULL");
-    if (!kernel_name || !*kernel_name) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "kernel name is NULL or empty");
-    if (strlen(kernel_name) > 200) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "kernel name is over 200 characters");
-    if ((r = _ak_target_toolchain(target, &tc)) != AK_OK) return r;
-    if ((r = _ak_compiler_ready(ctx, tc, target)) != AK_OK) return r;
-    if ((r = _ak_build_options(ctx, tc, target, o, opts)) != AK_OK) return r;
-    if ((r = _ak_canonical_options(opts, canon)) != AK_OK) return r;
-    _ak_prepare_job(ctx, tc, target, source, kernel_name, o, opts, canon->p, _ak_compiler_id(ctx, tc, cid, cid_cap), job, key);
-    return AK_OK;
-}
-
-/* The options of a device compile without user options, built once per
- * (target, level, prelude) and kept by the context: a memory-cache hit must
- * not format and sort them again. NULL (no error) when the table is full. */
-typedef struct _ak_optmemo {
-    char target[128];
-    ak_opt_level lvl;
-    int no_prelude;
-    _ak_toolchain tc;
-    _ak_opts opts;      /* v[] points into this struct: never copied */
-    _ak_str canon;
-    char cid[128];
-    _ak_cache_prefix prefix; /* the cache key's fields but the source, hashed once (ctx->dev_tag included) */
-} _ak_optmemo;
-
-static ak_result _ak_optmemo_get(ak_context* ctx, const char* target, const ak_compile_options* o, _ak_optmemo** out) {
-    ak_opt_level lvl = o ? o->opt_level : AK_OPT_AUTO;
-    int np = o ? (o->no_prelude != 0) : 0, i, n;
-    _ak_optmemo* m;
-    ak_result r;
-    *out = NULL;
-    /* read without the lock: entries are only appended (published by the release store below) and live as long as ctx */
-    n = __atomic_load_n(&ctx->n_optmemo, __ATOMIC_ACQUIRE);
-    for (i = 0; i < n; i++) {
-        m = (_ak_optmemo*)ctx->optmemo[i];
-        if (m->lvl == lvl && m->no_prelude == np && !strcmp(m->target, target)) { *out = m; return AK_OK; }
-    }
-    if (strlen(target) >= sizeof m->target) return AK_OK;
-    m = (_ak_optmemo*)_ak_calloc(sizeof *m);
-    if (!m) return AK_OK;
-    _ak_copy(m->target, sizeof m->target, target);
-    m->lvl = lvl;
-    m->no_prelude = np;
-    if ((r = _ak_target_toolchain(target, &m->tc)) != AK_OK || (r = _ak_compiler_ready(ctx, m->tc, target)) != AK_OK ||
-        (r = _ak_build_options(ctx, m->tc, target, o, &m->opts)) != AK_OK || (r = _ak_canonical_options(&m->opts, &m->canon)) != AK_OK) {
-        _ak_str_free(&m->canon);
-        _ak_dealloc(m);
-        return r;
-    }
-    _ak_compiler_id(ctx, m->tc, m->cid, sizeof m->cid);
-    {   /* the cache key ak_kernel_get makes with this memo, but the source */
-        _ak_compile_job job;
-        _ak_cache_key key;
-        _ak_prepare_job(ctx, m->tc, m->target, "", "", o, &m->opts, m->canon.p, m->cid, &job, &key);
-        key.device_tag = ctx->dev_tag;
-        _ak_cache_prefix_make(&key, &m->prefix);
-    }
-    _ak_mutex_lock(&ctx->lock);
-    n = ctx->n_optmemo;
-    for (i = 0; i < n; i++) {   /* another thread may have added the same one meanwhile */
-        _ak_optmemo* o2 = (_ak_optmemo*)ctx->optmemo[i];
-        if (o2->lvl == lvl && o2->no_prelude == np && !strcmp(o2->target, target)) { *out = o2; break; }
-    }
-    if (!*out && n < (int)(sizeof ctx->optmemo / sizeof ctx->optmemo[0])) {
-        ctx->optmemo[n] = m;
-        __atomic_store_n(&ctx->n_optmemo, n + 1, __ATOMIC_RELEASE);
-        *out = m;
-    }
-    _ak_mutex_unlock(&ctx->lock);
-    if (*out != m) { _ak_str_free(&m->canon); _ak_dealloc(m); }   /* table full, or the other thread's is kept */
-    return AK_OK;
-}
-static void _ak_optmemo_free_all(ak_context* ctx) {
-    while (ctx->n_optmemo > 0) {
-        _ak_optmemo* m = (_ak_optmemo*)ctx->optmemo[--ctx->n_optmemo];
-        _ak_str_free(&m->canon);
-        _ak_dealloc(m);
-    }
-}
-
-/* Compiler identity for the cache key: name, version and library. */
-static const char* _ak_compiler_id(ak_context* ctx, _ak_toolchain tc, char* buf, size_t cap) {
-    if (tc == _AK_TC_HIPRTC)
-        _ak_fmt(buf, cap, "hipRTC %s (%d.%d) runtime %d", ctx->api->hiprtc_version, ctx->api->hiprtc_major, ctx->api->hiprtc_minor, ctx->api->hip_runtime_version);
-    else
-        _ak_fmt(buf, cap, "NVRTC %d.%d", ctx->api->nvrtc_major, ctx->api->nvrtc_minor);
-    return buf;
-}
-
-/* ELF64 code objects (AMD HSA code objects and CUDA cubins): walk the symbol
- * tables (SHT_SYMTAB, SHT_DYNSYM), bounds-checked against `size` (the bytes
- * may come from a disk cache entry). Returns 1 if a defined function symbol
- * is named `name`, 0 if not, -1 when it cannot tell (not an ELF64, or no
- * symbol table: a clang offload bundle, say); with `list`, the defined
- * function names go there too. */
-static uint64_t _ak_rd(const unsigned char* p, int n) {
-    uint64_t v = 0;
-    while (n-- > 0) v = (v << 8) | p[n];
-    return v;
-}
-static int _ak_elf_has_function(const void* data, size_t size, const char* name, char* list, size_t cap) {
-    const unsigned char* d = (const unsigned char*)data;
-    uint64_t shoff, i, shnum, shentsize;
-    int found = 0, tables = 0;
-    if (list && cap) list[0] = 0;
-    if (!d || size < 64 || memcmp(d, "\177ELF", 4) != 0 || d[4] != 2 /* ELFCLASS64 */ || d[5] != 1 /* little endian */) return -1;
-    shoff = _ak_rd(d + 40, 8);
-    shentsize = _ak_rd(d + 58, 2);
-    shnum = _ak_rd(d + 60, 2);
-    if (shentsize < 64 || shoff > size || shnum > (size - shoff) / shentsize) return -1;
-    for (i = 0; i < shnum; i++) {
-        const unsigned char* sh = d + shoff + i * shentsize;
-        uint64_t type = _ak_rd(sh + 4, 4), off = _ak_rd(sh + 24, 8), sz = _ak_rd(sh + 32, 8), link = _ak_rd(sh + 40, 4);
-        uint64_t ent = _ak_rd(sh + 56, 8), stroff, strsz, j;
-        const unsigned char* strh;
-        if ((type != 2 && type != 11) || ent < 24 || off > size || sz > size - off || link >= shnum) continue;
-        strh = d + shoff + link * shentsize;
-        stroff = _ak_rd(strh + 24, 8);
-        strsz = _ak_rd(strh + 32, 8);
-        if (stroff > size || strsz > size - stroff || strsz == 0) continue;
-        tables++;
-        for (j = 0; j + ent <= sz; j += ent) {
-            const unsigned char* sym = d + off + j;
-            uint64_t nm = _ak_rd(sym, 4);
-            const char* sname;
-            size_t maxlen;
-            if ((sym[4] & 15) != 2 /* STT_FUNC */ || _ak_rd(sym + 6, 2) == 0 /* undefined */ || nm >= strsz) continue;
-            sname = (const char*)(d + stroff + nm);
-            maxlen = (size_t)(strsz - nm);
-            if (memchr(sname, 0, maxlen) == NULL) continue;
-            if (!strcmp(sname, name)) found = 1;
-            if (sname[0] == '$') continue; /* NVCC's internal helpers ($__internal_0_$...) */
-            if (list && strlen(list) + strlen(sname) + 8 < cap && !strstr(list, sname))
-                _ak_appendf(list, cap, "%s%s", list[0] ? ", " : "", sname);
-        }
-    }
-    return found ? 1 : tables ? 0 : -1;
-}
-
-AKDEF ak_result ak_compile_offline(ak_context* ctx, const char* target, const char* source, const char* kernel_name,
-                                   const ak_compile_options* o, ak_code_object* out) {
-    _ak_opts opts;
-    _ak_str canon = { NULL, 0, 0, 0 };
-    _ak_compile_job job;
-    _ak_cache_key key;
-    _ak_cache_entry* e = NULL;
-    ak_cache_source src = AK_CACHE_MISS;
-    char cid[128];
-    const void* data;
-    size_t size = 0;
-    ak_result r;
-    if (!ctx || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_compile_offline: ctx or out is NULL");
-    memset(out, 0, sizeof *out);
-    if ((r = _ak_prepare_compile(ctx, target, source, kernel_name, o, &opts, &canon, &job, &key, cid, sizeof cid)) != AK_OK) {
-        _ak_str_free(&canon);
-        return r;
-    }
-    key.device_tag = "offline";
-    r = _ak_job_cache_get(ctx, &job, &key, NULL, o, &e, &src);
-    _ak_str_free(&canon);
-    if (r != AK_OK) return r;
-    data = _ak_cache_entry_data(e, &size);
-    {
-        /* the kernel must be in the code object: a wrong name is an error here, not at the first launch */
-        char kernels[1024];
-        if (_ak_elf_has_function(data, size, kernel_name, kernels, sizeof kernels) == 0) {
-            _ak_cache_entry_release(ctx->cache, e);
-            return _ak_err(AK_ERROR_NOT_FOUND, "kernel '%s' is not in the code object compiled from %s for %s (is it extern \"C\" "
-                           "__global__?); its kernels: %s", kernel_name, job.source_name, target, kernels[0] ? kernels : "none");
-        }
-    }
-    out->data = _ak_alloc(size);
-    if (!out->data) { _ak_cache_entry_release(ctx->cache, e); return _ak_err(AK_ERROR_OUT_OF_MEMORY, "out of host memory copying a code object"); }
-    memcpy(out->data, data, size);
-    out->size = size;
-    _ak_copy(out->target, sizeof out->target, target);
-    out->source = src;
-    out->compile_ms = src == AK_CACHE_MISS ? _ak_cache_entry_compile_ms(e) : 0.0;
-    _ak_cache_entry_release(ctx->cache, e);
-    return AK_OK;
-}
-AKDEF void ak_code_object_free(ak_code_object* co) {
-    if (!co) return;
-    _ak_dealloc(co->data);
-    co->data = NULL;
-    co->size = 0;
-}
-
-/* ==========================================================================
- * >>impl:launch
- * ========================================================================== */
-/* A loaded code object: one module per (source, options, target), shared by
- * every kernel of the family; functions are looked up once per name. */
-typedef struct _ak_fn_slot {
-    struct _ak_fn_slot* next;
-    void* fn;
-    const char* name;        /* stored after the slot (one allocation) */
-} _ak_fn_slot;
-typedef struct _ak_loaded {
-    void* module;
-    _ak_mutex lock;          /* serializes the lookups that add a slot */
-    _ak_fn_slot* fns;        /* read without the lock: slots are only prepended (release store) until unload */
-} _ak_loaded;
-
-struct ak_kernel {
-    ak_context* ctx;
-    _ak_cache_entry* entry;    /* NULL on cpu */
-    void* fn;                  /* hipFunction_t / CUfunction */
-    ak_cache_source source;
-    ak_cpu_kernel_fn cpu;
-    void* cpu_user;
-    size_t shmem_optin;        /* dynamic shared memory limit raised so far */
-    int iface;                 /* kernel library: its generated interface (_AK_KIF_*, set by _ak_op_kernel); 0 otherwise */
-    char name[208];
-    char target[128];          /* what the code was built for, "cpu" when none */
-};
-
-static ak_result _ak_load_cb(void* user, const void* data, size_t size, void** loaded) {
-    _ak_compile_job* j = (_ak_compile_job*)user;  /* the cache hands both callbacks the same user */
-    ak_context* ctx = j->ctx;
-    _ak_loaded* L;
-    int e;
-    ak_result r;
-    (void)size;
-    *loaded = NULL;
-    if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    L = (_ak_loaded*)_ak_calloc(sizeof *L);
-    if (!L) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "out of host memory loading a module");
-    e = ctx->bk->module_load(ctx, data, &L->module);
-    if (e) {
-        _ak_dealloc(L);
-        return _ak_err(AK_ERROR_DEVICE, "loading the code object of %s (%s) failed: %s (%d)", j->kernel_name, j->source_name,
-                       ctx->bk->error_string(ctx, e), e);
-    }
-    _ak_mutex_init(&L->lock);
-    *loaded = L;
-    return AK_OK;
-}
-
-/* Function `name` of a loaded module (looked up once, then remembered). */
-static ak_result _ak_loaded_function(ak_context* ctx, _ak_loaded* L, const char* name, void** fn) {
-    _ak_fn_slot* f;
-    size_t nl;
-    int e;
-    ak_result r;
-    for (f = __atomic_load_n(&L->fns, __ATOMIC_ACQUIRE); f; f = f->next)
-        if (!strcmp(f->name, name)) { *fn = f->fn; return AK_OK; }
-    _ak_mutex_lock(&L->lock);
-    for (f = L->fns; f; f = f->next)
-        if (!strcmp(f->name, name)) { *fn = f->fn; _ak_mutex_unlock(&L->lock); return AK_OK; }
-    if ((r = _ak_bind(ctx)) != AK_OK) { _ak_mutex_unlock(&L->lock); return r; }
-    e = ctx->bk->module_function(ctx, L->module, name, fn);
-    if (e) {
-        _ak_mutex_unlock(&L->lock);
-        return _ak_err(AK_ERROR_NOT_FOUND, "kernel '%s' not found in the compiled module (is it extern \"C\" __global__?): %s", name,
-                       ctx->bk->error_string(ctx, e));
-    }
-    nl = strlen(name);
-    if ((f = (_ak_fn_slot*)_ak_alloc(sizeof *f + nl + 1)) != NULL) {   /* else it works, just not remembered */
-        memcpy((char*)(f + 1), name, nl + 1);
-        f->name = (const char*)(f + 1);
-        f->fn = *fn;
-        f->next = L->fns;
-        __atomic_store_n(&L->fns, f, __ATOMIC_RELEASE);
-    }
-    _ak_mutex_unlock(&L->lock);
-    return AK_OK;
-}
-static void _ak_unload_cb(void* user, void* loaded) {
-    ak_context* ctx = (ak_context*)user;
-    _ak_loaded* L = (_ak_loaded*)loaded;
-    if (!L) return;
-    if (L->module && ctx->bk->module_unload && _ak_bind(ctx) == AK_OK) ctx->bk->module_unload(ctx, L->module);
-    while (L->fns) { _ak_fn_slot* nx = L->fns->next; _ak_dealloc(L->fns); L->fns = nx; }
-    _ak_mutex_destroy(&L->lock);
-    _ak_dealloc(L);
-}
-
-static ak_result _ak_kernel_get_at(ak_context* ctx, const char* target_override, const char* source,
-                                   const char* kernel_name, const ak_compile_options* o, ak_kernel** out);
-AKDEF ak_result ak_kernel_get(ak_context* ctx, const char* source, const char* kernel_name,
-                              const ak_compile_options* o, ak_kernel** out) {
-    return _ak_kernel_get_at(ctx, NULL, source, kernel_name, o, out);
-}
-/* The compile-or-cache path of ak_kernel_get (everything but a warm hit
- * with default options): k->target is set; fills k->entry, k->source, k->fn. */
-static _AK_NOINLINE ak_result _ak_kernel_resolve(ak_context* ctx, ak_kernel* k, _ak_optmemo* m, const char* source,
-                                    const char* kernel_name, const ak_compile_options* o) {
-    _ak_opts opts;
-    _ak_str canon = { NULL, 0, 0, 0 };
-    _ak_compile_job job;
-    _ak_cache_key key;
-    char cid[128];
-    ak_result r = AK_OK;
-    if (m)
-        _ak_prepare_job(ctx, m->tc, k->target, source, kernel_name, o, &m->opts, m->canon.p, m->cid, &job, &key);
-    else
-        r = _ak_prepare_compile(ctx, k->target, source, kernel_name, o, &opts, &canon, &job, &key, cid, sizeof cid);
-    if (r == AK_OK) {
-        key.device_tag = ctx->dev_tag;
-        if (m) key.prefix = &m->prefix;
-        r = _ak_job_cache_get(ctx, &job, &key, _ak_load_cb, o, &k->entry, &k->source);
-    }
-    _ak_str_free(&canon);
-    return r;
-}
-
-/* ak_kernel_get for an explicit target of the device's vendor (e.g. "sm_90a"
- * for a kernel that needs the arch-specific features of an sm_90 device);
- * NULL: the context's target. A warm hit (no user options: the context's
- * options memo has the key's other fields) is the memo lookup, one hash of
- * the source and _ak_cache_get_ready; anything else takes _ak_kernel_resolve. */
-static ak_result _ak_kernel_get_at(ak_context* ctx, const char* target_override, const char* source,
-                                   const char* kernel_name, const ak_compile_options* o, ak_kernel** out) {
-    ak_kernel* k;
-    ak_result r;
-    size_t nl;
-    if (!ctx || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_kernel_get: ctx or out is NULL");
-    *out = NULL;
-    if (!source) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_kernel_get: source is NULL");
-    if (!kernel_name || !*kernel_name || (nl = strlen(kernel_name)) > 200)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_kernel_get: kernel name is NULL, empty or over 200 characters");
-    if (o && (r = _ak_check_opt_level(o)) != AK_OK) return r;
-    /* the handle the last release left (an exchange hands it to one thread only), else a new one;
-       not zeroed as a whole (a warm hit is tens of ns; the name buffers are most of the struct) */
-    k = __atomic_exchange_n(&ctx->spare_kernel, (ak_kernel*)NULL, __ATOMIC_ACQUIRE);
-    if (!k && !(k = (ak_kernel*)_ak_ctx_alloc_uninit(&ctx->cfg, sizeof *k))) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "out of host memory");
-    memset(k, 0, offsetof(ak_kernel, name));   /* every field before the name buffers */
-    k->ctx = ctx;
-    memcpy(k->name, kernel_name, nl + 1);
-    if (!ctx->bk->module_load) {   /* a backend that does not compile: the kernel runs its C implementation */
-        memcpy(k->target, "cpu", 4);
-    } else {
-        const char* target = target_override ? target_override
-                             : (ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto")) ? ctx->cfg.arch : ctx->dev.arch;
-        _ak_optmemo* m = NULL;
-        _ak_copy(k->target, sizeof k->target, target);
-        r = (!o || o->num_options == 0) ? _ak_optmemo_get(ctx, target, o, &m) : AK_OK;
-        if (r == AK_OK && m && ctx->cache->enabled && !(o && o->no_cache) &&
-            (k->entry = _ak_cache_get_ready(ctx->cache, &m->prefix, source, strlen(source))) != NULL)
-            k->source = AK_CACHE_MEMORY;
-        else if (r == AK_OK)
-            r = _ak_kernel_resolve(ctx, k, m, source, kernel_name, o);
-        if (r == AK_OK) r = _ak_loaded_function(ctx, (_ak_loaded*)_ak_cache_entry_loaded(k->entry), kernel_name, &k->fn);
-        if (r != AK_OK) {
-            if (k->entry) _ak_cache_entry_release(ctx->cache, k->entry);
-            _ak_ctx_free(&ctx->cfg, k);
-            return r;
-        }
-    }
-    *out = k;
-    return AK_OK;
-}
-AKDEF void ak_kernel_release(ak_kernel* k) {
-    ak_context* ctx;
-    if (!k) return;
-    ctx = k->ctx;
-    if (k->entry) _ak_cache_entry_release(ctx->cache, k->entry);
-    /* kept as the context's spare handle; the one it replaces (another thread's) is freed */
-    _ak_ctx_free(&ctx->cfg, __atomic_exchange_n(&ctx->spare_kernel, k, __ATOMIC_ACQ_REL));
-}
-AKDEF void ak_kernel_set_cpu(ak_kernel* k, ak_cpu_kernel_fn fn, void* user_data) {
-    if (!k) return;
-    k->cpu = fn;
-    k->cpu_user = user_data;
-}
-AKDEF ak_cache_source ak_kernel_cache_source(const ak_kernel* k) { return k ? k->source : AK_CACHE_MISS; }
-AKDEF const char* ak_kernel_name(const ak_kernel* k) { return k ? k->name : ""; }
-AKDEF const char* ak_kernel_target(const ak_kernel* k) { return k ? k->target : ""; }
-AKDEF size_t ak_kernel_code_size(const ak_kernel* k) {
-    size_t n = 0;
-    if (k && k->entry) (void)_ak_cache_entry_data(k->entry, &n);
-    return n;
-}
-
-/* The launch limits, resolved once per context (at creation): the device's,
- * else the common 1024 / (1024, 1024, 64) / (2^31-1, 65535, 65535), and the
- * backend's threads per dimension. */
-static void _ak_launch_limits_set(ak_context* ctx) {
-    static const int dflt_block[3] = { 1024, 1024, 64 }, dflt_grid[3] = { 2147483647, 65535, 65535 };
-    int i;
-    for (i = 0; i < 3; i++) {
-        ctx->lim.block[i] = (unsigned)(ctx->dev.max_block[i] > 0 ? ctx->dev.max_block[i] : dflt_block[i]);
-        ctx->lim.grid[i] = (unsigned)(ctx->dev.max_grid[i] > 0 ? ctx->dev.max_grid[i] : dflt_grid[i]);
-    }
-    ctx->lim.threads = ctx->dev.max_threads_per_block > 0 ? (unsigned long long)ctx->dev.max_threads_per_block : 1024ull;
-    ctx->lim.per_dim = ctx->bk->max_threads_per_dim;
-}
-/* Launch geometry against the context's launch limits (ctx->lim), with the
- * message that names the axis. Every product is formed from 32-bit
- * dimensions in 64 bits, so nothing overflows. */
-static ak_result _ak_launch_geometry(const ak_context* ctx, const char* name, ak_dim3 grid, ak_dim3 block) {
-    const unsigned b[3] = { block.x, block.y, block.z }, g[3] = { grid.x, grid.y, grid.z };
-    const char* axis = "xyz";
-    int i;
-    if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): grid (%u,%u,%u) and block (%u,%u,%u) must be non-zero",
-                       name, grid.x, grid.y, grid.z, block.x, block.y, block.z);
-    for (i = 0; i < 3; i++) {
-        if (b[i] > ctx->lim.block[i])
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): block.%c = %u, the device allows at most %u", name,
-                           axis[i], b[i], ctx->lim.block[i]);
-        if (g[i] > ctx->lim.grid[i])
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): grid.%c = %u blocks, the device allows at most %u", name,
-                           axis[i], g[i], ctx->lim.grid[i]);
-        /* HIP counts threads per dimension in 32 bits (grid x block) */
-        if (ctx->lim.per_dim && (unsigned long long)g[i] * b[i] > ctx->lim.per_dim)
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): grid.%c x block.%c = %llu threads, over %s's limit of %llu",
-                           name, axis[i], axis[i], (unsigned long long)g[i] * b[i], ak_backend_name(ctx->backend),
-                           ctx->lim.per_dim);
-    }
-    if ((unsigned long long)block.x * block.y * block.z > ctx->lim.threads)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): block (%u,%u,%u) has %llu threads, the device allows %llu",
-                       name, block.x, block.y, block.z, (unsigned long long)block.x * block.y * block.z, ctx->lim.threads);
-    return AK_OK;
-}
-
-/* ak_launch's quick test of the same limits (x - 1 < max: non-zero and within the limit); the full check words the error. */
-static int _ak_launch_quick_ok(const ak_context* ctx, ak_dim3 g, ak_dim3 b) {
-    const unsigned long long pd = ctx->lim.per_dim;
-    return g.x - 1u < ctx->lim.grid[0] && g.y - 1u < ctx->lim.grid[1] && g.z - 1u < ctx->lim.grid[2] &&
-           b.x - 1u < ctx->lim.block[0] && b.y - 1u < ctx->lim.block[1] && b.z - 1u < ctx->lim.block[2] &&
-           (unsigned long long)b.x * b.y * b.z <= ctx->lim.threads &&
-           (!pd || ((unsigned long long)g.x * b.x <= pd && (unsigned long long)g.y * b.y <= pd && (unsigned long long)g.z * b.z <= pd));
-}
-
-AKDEF ak_result ak_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_stream* stream, void** args) {
-    ak_context* ctx;
-    ak_result r;
-    if (!k) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch: kernel is NULL");
-    ctx = k->ctx;
-    if (!_ak_launch_quick_ok(ctx, grid, block) && (r = _ak_launch_geometry(ctx, k->name, grid, block)) != AK_OK) return r;
-    if (stream && stream->ctx != ctx)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): stream '%s' belongs to another context", k->name, stream->name);
-    return ctx->bk->launch(k, grid, block, shmem, stream, args);
-}
-/* The backends' launches (the table in >>impl:backend points here). */
-static ak_result _ak_cpu_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_stream* stream, void** args) {
-    ak_launch_info info;
-    (void)stream;
-    if (!k->cpu)
-        return _ak_err(AK_ERROR_LAUNCH, "ak_launch(%s): the cpu backend needs a CPU implementation (ak_kernel_set_cpu)", k->name);
-    info.grid = grid; info.block = block; info.shared_bytes = shmem; info.user_data = k->cpu_user;
-    k->cpu(&info, args);
-    return AK_OK;
-}
-static ak_result _ak_launch_shmem_check(ak_kernel* k, size_t shmem) {
-    if (shmem > k->ctx->dev.shared_mem_per_block)
-        return _ak_err(AK_ERROR_LAUNCH, "ak_launch(%s): %zu bytes of dynamic shared memory, the device allows %zu",
-                       k->name, shmem, k->ctx->dev.shared_mem_per_block);
-    return AK_OK;
-}
-/* hip and cuda: one launch through the table's raw calls. */
-static ak_result _ak_gpu_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_stream* stream, void** args) {
-    ak_context* ctx = k->ctx;
-    ak_result r;
-    int e;
-    if ((r = _ak_launch_shmem_check(k, shmem)) != AK_OK) return r;
-    if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    if (shmem > 48 * 1024 && shmem > k->shmem_optin && ctx->bk->shmem_optin) {
-        if ((e = ctx->bk->shmem_optin(ctx, k->fn, shmem)) != 0)
-            return _ak_err(AK_ERROR_LAUNCH, "ak_launch(%s): raising the shared memory limit to %zu failed: %s", k->name, shmem,
-                           ctx->bk->error_string(ctx, e));
-        k->shmem_optin = shmem;
-    }
-    if ((e = ctx->bk->launch_kernel(ctx, k->fn, grid, block, shmem, _ak_native_stream(stream), args)) != 0)
-        return _ak_err(AK_ERROR_LAUNCH, "ak_launch(%s) grid (%u,%u,%u) block (%u,%u,%u) shmem %zu: %s (%d)", k->name,
-                       grid.x, grid.y, grid.z, block.x, block.y, block.z, shmem, ctx->bk->error_string(ctx, e), e);
-    return AK_OK;
-}
-
-/* --- argument builder --- */
-static int _ak_args_slot(ak_args* a) {
-    if (!a) return -1;
-    if (a->count < 0 || a->count >= AK_MAX_ARGS) { a->error = 1; return -1; }
-    a->bytes[a->count] = 0;
-    a->dtype[a->count] = AK_U8;
-    a->dir[a->count] = AK_ARG_VALUE;
-    return a->count++;
-}
-AKDEF void ak_args_ptr(ak_args* a, const void* p) { int i = _ak_args_slot(a); if (i >= 0) a->value[i].p = (void*)(uintptr_t)p; }
-AKDEF void ak_args_i32(ak_args* a, int32_t v) { int i = _ak_args_slot(a); if (i >= 0) a->value[i].i32 = v; }
-AKDEF void ak_args_u32(ak_args* a, uint32_t v) { int i = _ak_args_slot(a); if (i >= 0) a->value[i].u32 = v; }
-AKDEF void ak_args_i64(ak_args* a, int64_t v) { int i = _ak_args_slot(a); if (i >= 0) a->value[i].i64 = v; }
-AKDEF void ak_args_u64(ak_args* a, uint64_t v) { int i = _ak_args_slot(a); if (i >= 0) a->value[i].u64 = v; }
-AKDEF void ak_args_f32(ak_args* a, float v) { int i = _ak_args_slot(a); if (i >= 0) a->value[i].f32 = v; }
-AKDEF void ak_args_f64(ak_args* a, double v) { int i = _ak_args_slot(a); if (i >= 0) a->value[i].f64 = v; }
-AKDEF void ak_args_buffer(ak_args* a, void* p, size_t bytes, ak_dtype t, ak_arg_dir dir) {
-    int i = _ak_args_slot(a);
-    if (i < 0) return;
-    a->value[i].p = p;
-    a->bytes[i] = bytes;
-    a->dtype[i] = t;
-    a->dir[i] = dir;
-}
-AKDEF void ak_args_bytes(ak_args* a, const void* host_ptr, size_t bytes) {
-    int i = _ak_args_slot(a);
-    if (i < 0) return;
-    if (!host_ptr || !bytes) { a->error = 1; return; }
-    a->value[i].p = (void*)(uintptr_t)host_ptr;
-    a->bytes[i] = bytes;
-    a->dir[i] = AK_ARG_BYTES;
-}
-AKDEF void** ak_args_params(ak_args* a) {
-    int i;
-    if (!a || a->error) return NULL;
-    for (i = 0; i < a->count; i++) a->params[i] = a->dir[i] == AK_ARG_BYTES ? a->value[i].p : (void*)&a->value[i];
-    return a->params;
-}
-
-AKDEF ak_result ak_check(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_args* args,
-                         double atol, double rtol, ak_check_result* out) {
-    ak_context* ctx;
-    ak_args host;
-    void* gpu_out[AK_MAX_ARGS];
-    ak_launch_info info;
-    ak_result r = AK_OK;
-    double worst_ae = -1.0;  /* abs error of the element worst_index points at */
-    int i;
-    if (!k || !args || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_check: kernel, args or out is NULL");
-    if (args->error) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_check: more than %d arguments were added", AK_MAX_ARGS);
-    if (!k->cpu) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_check(%s): the kernel has no CPU implementation (ak_kernel_set_cpu)", k->name);
-    if (!(atol >= 0) || !(rtol >= 0)) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_check: atol %g and rtol %g must be >= 0", atol, rtol);
-    ctx = k->ctx;
-    memset(out, 0, sizeof *out);
-    memset(gpu_out, 0, sizeof gpu_out);
-    host = *args;
-    /* host mirrors of every buffer, with the inputs as they are now */
-    for (i = 0; i < args->count; i++) {
-        if (args->dir[i] == AK_ARG_VALUE || args->dir[i] == AK_ARG_BYTES) continue;
-        if (!args->value[i].p || !args->bytes[i]) { r = _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_check: buffer argument %d is NULL or empty", i); goto done; }
-        host.value[i].p = _ak_alloc(args->bytes[i]);
-        if (!host.value[i].p) { r = _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_check: no host memory for argument %d", i); goto done; }
-        if ((r = ak_memcpy(ctx, host.value[i].p, args->value[i].p, args->bytes[i], AK_D2H)) != AK_OK) goto done;
-    }
-    if ((r = ak_launch(k, grid, block, shmem, NULL, ak_args_params(args))) != AK_OK) goto done;
-    if ((r = ak_stream_synchronize(ctx, NULL)) != AK_OK) goto done;
-    info.grid = grid; info.block = block; info.shared_bytes = shmem; info.user_data = k->cpu_user;
-    k->cpu(&info, ak_args_params(&host));
-    for (i = 0; i < args->count; i++) {
-        size_t n, j, es;
-        if (args->dir[i] != AK_ARG_OUT && args->dir[i] != AK_ARG_INOUT) continue;
-        es = ak_dtype_size(args->dtype[i]);
-        if (!es) { r = _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_check: argument %d has an unknown dtype", i); goto done; }
-        gpu_out[i] = _ak_alloc(args->bytes[i]);
-        if (!gpu_out[i]) { r = _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_check: no host memory"); goto done; }
-        if ((r = ak_memcpy(ctx, gpu_out[i], args->value[i].p, args->bytes[i], AK_D2H)) != AK_OK) goto done;
-        n = args->bytes[i] / es;
-        for (j = 0; j < n; j++) {
-            double g = ak_elem_get(gpu_out[i], args->dtype[i], j);
-            double c = ak_elem_get(host.value[i].p, args->dtype[i], j);
-            double ae = fabs(g - c), re = ae / (fabs(c) > 0 ? fabs(c) : 1.0);
-            int bad = !(ae <= atol + rtol * fabs(c));
-            if ((g != g && c != c) || g == c) { ae = 0; re = 0; bad = 0; } /* both NaN, or equal (same infinity) */
-            else if (g != g || c != c || fabs(g) == HUGE_VAL || fabs(c) == HUGE_VAL) { ae = HUGE_VAL; re = HUGE_VAL; bad = 1; } /* NaN or infinity on one side only */
-            if (bad) out->mismatches++;
-            if (ae > out->max_abs_err) out->max_abs_err = ae;
-            /* worst element: the largest error among mismatches, or overall when none mismatch */
-            if (bad ? (out->mismatches == 1 || ae > worst_ae) : (!out->mismatches && ae > worst_ae)) {
-                worst_ae = ae; out->worst_index = j; out->worst_arg = i;
-            }
-            if (re > out->max_rel_err) out->max_rel_err = re;
-        }
-    }
-    out->passed = out->mismatches == 0;
-done:
-    for (i = 0; i < args->count; i++) {
-        if (args->dir[i] != AK_ARG_VALUE && args->dir[i] != AK_ARG_BYTES && host.value[i].p != args->value[i].p)
-            _ak_dealloc(host.value[i].p);
-        _ak_dealloc(gpu_out[i]);
-    }
-    return r;
-}
-
-/* ==========================================================================
- * >>impl:memory  (copies, memset, pinned host memory; ak_malloc/ak_free are
- * the pool's, in >>impl:pool)
- * ========================================================================== */
-static ak_result _ak_copy_impl(ak_context* ctx, void* dst, const void* src, size_t bytes, ak_copy_kind kind,
-                               ak_stream* stream, int async) {
-    ak_result r;
-    int e;
-    const char* fn = async ? "ak_memcpy_async" : "ak_memcpy";
-    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", fn);
-    if (bytes == 0) return AK_OK;
-    if (!dst || !src) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %s pointer is NULL (%zu bytes)", fn, dst ? "source" : "destination", bytes);
-    if (kind != AK_H2D && kind != AK_D2H && kind != AK_D2D && kind != AK_H2H)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: copy kind %d is not AK_H2D, AK_D2H, AK_D2D or AK_H2H", fn, (int)kind);
-    if (bytes > (SIZE_MAX >> 1)) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %zu bytes is not a plausible size", fn, bytes);
-    if (stream && stream->ctx != ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: stream belongs to another context", fn);
-    if (kind == AK_H2H) {   /* host to host: after the stream's work when asynchronous */
-        if (async && (r = ak_stream_synchronize(ctx, stream)) != AK_OK) return r;
-        memmove(dst, src, bytes);
-        return AK_OK;
-    }
-    if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    if ((e = ctx->bk->copy(ctx, dst, src, bytes, kind, _ak_native_stream(stream), async)) != 0)
-        return _ak_err(AK_ERROR_MEMORY, "%s of %zu bytes (kind %d) failed: %s (%d)", fn, bytes, (int)kind, ctx->bk->error_string(ctx, e), e);
-    return AK_OK;
-}
-AKDEF ak_result ak_memcpy(ak_context* ctx, void* dst, const void* src, size_t bytes, ak_copy_kind kind) {
-    return _ak_copy_impl(ctx, dst, src, bytes, kind, NULL, 0);
-}
-AKDEF ak_result ak_memcpy_async(ak_context* ctx, void* dst, const void* src, size_t bytes, ak_copy_kind kind, ak_stream* stream) {
-    return _ak_copy_impl(ctx, dst, src, bytes, kind, stream, 1);
-}
-AKDEF ak_result ak_memset(ak_context* ctx, void* dst, int value, size_t bytes, ak_stream* stream) {
-    ak_result r;
-    int e;
-    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_memset: ctx is NULL");
-    if (bytes == 0) return AK_OK;
-    if (!dst) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_memset: destination is NULL (%zu bytes)", bytes);
-    if (bytes > (SIZE_MAX >> 1)) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_memset: %zu bytes is not a plausible size", bytes);
-    if (stream && stream->ctx != ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_memset: stream belongs to another context");
-    if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    if ((e = ctx->bk->memset(ctx, dst, value, bytes, _ak_native_stream(stream))) != 0)
-        return _ak_err(AK_ERROR_MEMORY, "ak_memset of %zu bytes failed: %s (%d)", bytes, ctx->bk->error_string(ctx, e), e);
-    return AK_OK;
-}
-/* Pinned host memory. Every pointer handed out is recorded in ctx->host_live
- * (the pool's address hash, values unused), so ak_host_free can refuse a
- * pointer it never gave out or one already freed instead of passing it to
- * free()/hipHostFree (heap corruption). */
-static void _ak_host_release(ak_context* ctx, void* ptr) { if (_ak_bind(ctx) == AK_OK) ctx->bk->host_free(ctx, ptr); }
-AKDEF ak_result ak_host_alloc(ak_context* ctx, size_t bytes, void** out) {
-    int e, ok;
-    ak_result r;
-    if (!ctx || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_host_alloc: ctx or out is NULL");
-    *out = NULL;
-    if (!bytes || bytes > (SIZE_MAX >> 1)) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_host_alloc: %zu bytes is not a valid size", bytes);
-    if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    if ((e = ctx->bk->host_alloc(ctx, out, bytes)) != 0) {
-        *out = NULL;
-        return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_host_alloc: pinned allocation of %zu bytes failed (%d)", bytes, e);
-    }
-    _ak_mutex_lock(&ctx->lock);
-    if (!ctx->host_live) ctx->host_live = (struct _ak_phash*)_ak_calloc(sizeof(_ak_phash));
-    ok = ctx->host_live && _ak_phash_reserve(ctx->host_live, ctx->host_live->count + 1);
-    if (ok) _ak_phash_put_nogrow(ctx->host_live, (uintptr_t)*out, NULL);
-    _ak_mutex_unlock(&ctx->lock);
-    if (!ok) {
-        _ak_host_release(ctx, *out);
-        *out = NULL;
-        return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_host_alloc: out of host memory recording the allocation");
-    }
-    return AK_OK;
-}
-AKDEF ak_result ak_host_free(ak_context* ctx, void* ptr) {
-    int known, e;
-    ak_result r;
-    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_host_free: ctx is NULL");
-    if (!ptr) return AK_OK;
-    _ak_mutex_lock(&ctx->lock);
-    known = ctx->host_live && _ak_phash_del(ctx->host_live, ptr);
-    _ak_mutex_unlock(&ctx->lock);
-    if (!known)
-        return _ak_err(AK_ERROR_MEMORY, "ak_host_free(%p): not a live allocation of this context's ak_host_alloc "
-                       "(a foreign pointer, or freed already); nothing freed", ptr);
-    if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    if ((e = ctx->bk->host_free(ctx, ptr)) != 0) return _ak_err(AK_ERROR_MEMORY, "ak_host_free(%p) failed (%d)", ptr, e);
-    return AK_OK;
-}
-/* ak_context_destroy: free what the caller left allocated. */
-static void _ak_host_free_all(ak_context* ctx) {
-    size_t i;
-    if (!ctx->host_live) return;
-    for (i = 0; i < ctx->host_live->cap; i++)
-        if (ctx->host_live->keys[i]) _ak_host_release(ctx, (void*)ctx->host_live->keys[i]);
-    _ak_phash_free(ctx->host_live);
-    _ak_dealloc(ctx->host_live);
-    ctx->host_live = NULL;
-}
-
-/* ==========================================================================
- * >>impl:stream
- * ========================================================================== */
-AKDEF ak_result ak_stream_create(ak_context* ctx, const char* name, int priority, ak_stream** out) {
-    ak_stream* s;
-    ak_result r;
-    if (!ctx || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_stream_create: ctx or out is NULL");
-    *out = NULL;
-    s = (ak_stream*)_ak_ctx_alloc(&ctx->cfg, sizeof *s);
-    if (!s) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_stream_create: out of host memory");
-    s->ctx = ctx;
-    _ak_copy(s->name, sizeof s->name, name ? name : "stream");
-    {
-        int least = 0, greatest = 0, e;
-        if ((r = _ak_bind(ctx)) != AK_OK) { _ak_ctx_free(&ctx->cfg, s); return r; }
-        ctx->bk->stream_priority_range(ctx, &least, &greatest);
-        if (priority > least) priority = least;          /* greatest priority is the most negative */
-        if (priority < greatest) priority = greatest;
-        if ((e = ctx->bk->stream_create(ctx, &s->native, priority)) != 0) {
-            _ak_ctx_free(&ctx->cfg, s);
-            return _ak_err(AK_ERROR_DEVICE, "ak_stream_create(%s) failed: %s (%d)", name ? name : "", ctx->bk->error_string(ctx, e), e);
-        }
-    }
-    s->priority = priority;
-    *out = s;
-    return AK_OK;
-}
-AKDEF void ak_stream_destroy(ak_stream* s) {
-    ak_context* ctx;
-    if (!s) return;
-    ctx = s->ctx;
-    ak_stream_synchronize(ctx, s);
-    if (ctx->pool) _ak_pool_stream_destroyed(ctx->pool, s);
-    if (s->native && _ak_bind(ctx) == AK_OK) ctx->bk->stream_destroy(ctx, s->native);
-    _ak_ctx_free(&ctx->cfg, s);
-}
-AKDEF ak_result ak_stream_synchronize(ak_context* ctx, ak_stream* s) {
-    int e;
-    ak_result r;
-    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_stream_synchronize: ctx is NULL");
-    if (s && s->ctx != ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_stream_synchronize: stream belongs to another context");
-    if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    if ((e = ctx->bk->stream_synchronize(ctx, _ak_native_stream(s))) != 0)
-        return _ak_err(AK_ERROR_DEVICE, "stream '%s' synchronize failed: %s (%d)", s ? s->name : "default", ctx->bk->error_string(ctx, e), e);
-    return AK_OK;
-}
-AKDEF const char* ak_stream_name(const ak_stream* s) { return s ? s->name : "default"; }
-
-AKDEF ak_result ak_event_create(ak_context* ctx, ak_event** out) {
-    ak_event* ev;
-    ak_result r;
-    if (!ctx || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_event_create: ctx or out is NULL");
-    *out = NULL;
-    ev = (ak_event*)_ak_ctx_alloc(&ctx->cfg, sizeof *ev);
-    if (!ev) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_event_create: out of host memory");
-    ev->ctx = ctx;
-    if ((r = _ak_event_new(ctx, &ev->native, 0)) != AK_OK) { _ak_ctx_free(&ctx->cfg, ev); return r; }
-    *out = ev;
-    return AK_OK;
-}
-AKDEF void ak_event_destroy(ak_event* e) {
-    if (!e) return;
-    _ak_dev_event_destroy(e->ctx, e->native);
-    _ak_ctx_free(&e->ctx->cfg, e);
-}
-AKDEF ak_result ak_event_record(ak_event* e, ak_stream* s) {
-    ak_result r;
-    if (!e) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_event_record: event is NULL");
-    if (s && s->ctx != e->ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_event_record: stream and event belong to different contexts");
-    e->host_ns = _ak_now_ns();
-    if ((r = _ak_dev_event_record(e->ctx, e->native, _ak_native_stream(s))) != AK_OK) return r;
-    e->recorded = 1;
-    return AK_OK;
-}
-AKDEF ak_result ak_event_synchronize(ak_event* e) {
-    ak_result r;
-    int err;
-    if (!e) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_event_synchronize: event is NULL");
-    if (!e->recorded) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_event_synchronize: event was never recorded");
-    if ((r = _ak_bind(e->ctx)) != AK_OK) return r;
-    if ((err = e->ctx->bk->event_synchronize(e->ctx, e->native)) != 0)
-        return _ak_err(AK_ERROR_DEVICE, "ak_event_synchronize failed: %s (%d)", e->ctx->bk->error_string(e->ctx, err), err);
-    return AK_OK;
-}
-AKDEF ak_result ak_event_elapsed_ms(ak_event* a, ak_event* b, float* ms) {
-    ak_result r;
-    int err;
-    if (!a || !b || !ms) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_event_elapsed_ms: NULL argument");
-    if (a->ctx != b->ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_event_elapsed_ms: events of different contexts");
-    if (!a->recorded || !b->recorded) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_event_elapsed_ms: both events must be recorded");
-    if ((r = _ak_bind(a->ctx)) != AK_OK) return r;
-    if ((r = ak_event_synchronize(b)) != AK_OK) return r;
-    if ((err = a->ctx->bk->event_elapsed(a->ctx, ms, a, b)) != 0)
-        return _ak_err(AK_ERROR_DEVICE, "ak_event_elapsed_ms failed: %s (%d)", a->ctx->bk->error_string(a->ctx, err), err);
-    return AK_OK;
-}
-
-/* fp16 / bf16 probe kernel: fp16 multiply and bf16 round trip, no prelude. */
-static const char _ak_probe_src[] =
-    "extern \"C\" __global__ void ak_probe_types(float* out) {\n"
-    "#if defined(AK_AMD)\n"
-    "  _Float16 a = (_Float16)1.5f; a = a * a; out[0] = (float)a;\n"
-    "  float f = 2.25f; unsigned u = __builtin_bit_cast(unsigned, f); u += 0x7FFFu + ((u >> 16) & 1u);\n"
-    "  unsigned short b = (unsigned short)(u >> 16); out[1] = __builtin_bit_cast(float, (unsigned)b << 16);\n"
-    "#else\n"
-    "  unsigned short h, b; float r, g;\n"
-    "  asm(\"cvt.rn.f16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(1.5f));\n"
-    "  asm(\"mul.rn.f16 %0, %0, %0;\" : \"+h\"(h));\n"
-    "  asm(\"cvt.f32.f16 %0, %1;\" : \"=f\"(r) : \"h\"(h)); out[0] = r;\n"
-    "  asm(\"cvt.rn.bf16.f32 %0, %1;\" : \"=h\"(b) : \"f\"(2.25f));\n"
-    "  asm(\"mov.b32 %0, {0, %1};\" : \"=f\"(g) : \"h\"(b)); out[1] = g;\n"
-    "#endif\n"
-    "}\n";
-
-AKDEF ak_result ak_context_probe(ak_context* ctx) {
-    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_context_probe: ctx is NULL");
-    return ctx->bk->probe_features(ctx);
-}
-/* hip / cuda: fp16 and bf16 from a probe kernel on the device. */
-static ak_result _ak_gpu_probe_features(ak_context* ctx) {
-    ak_kernel* k = NULL;
-    ak_compile_options o;
-    void* d = NULL;
-    float h[2] = { 0, 0 };
-    ak_args a;
-    ak_dim3 one = { 1, 1, 1 };
-    ak_result r;
-    memset(&o, 0, sizeof o);
-    o.no_prelude = 1;
-    o.source_name = "amdkit_probe.hip";
-    o.opt_level = AK_OPT_BALANCED;
-    ctx->dev.fp16 = 0;
-    ctx->dev.bf16 = 0;
-    if ((r = ak_kernel_get(ctx, _ak_probe_src, "ak_probe_types", &o, &k)) != AK_OK) return AK_OK; /* unsupported: stays 0 */
-    memset(&a, 0, sizeof a);
-    if ((r = ak_malloc(ctx, sizeof h, NULL, &d)) == AK_OK) {
-        ak_args_ptr(&a, d);
-        if ((r = ak_launch(k, one, one, 0, NULL, ak_args_params(&a))) == AK_OK &&
-            (r = ak_memcpy(ctx, h, d, sizeof h, AK_D2H)) == AK_OK) {
-            ctx->dev.fp16 = h[0] == 2.25f;
-            ctx->dev.bf16 = h[1] == 2.25f;
-        }
-        ak_free(ctx, d);
-    }
-    ak_kernel_release(k);
-    return r;
-}
-
-/* ==========================================================================
- * >>impl:multi  several devices: peer access and copies, stream waits,
- * communicators (NCCL / RCCL through >>impl:api's loader; the cpu backend's
- * reference over threads), groups
- * ========================================================================== */
-
-/* --- peers: raw device operations per backend --- */
-static ak_result _ak_peer_pair_check(const char* fn, ak_context* a, ak_context* b) {
-    if (!a || !b) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: context is NULL", fn);
-    if (a->backend != b->backend)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: contexts of different backends (%s, %s)", fn, ak_backend_name(a->backend),
-                       ak_backend_name(b->backend));
-    return AK_OK;
-}
-static int _ak_same_device(const ak_context* a, const ak_context* b) {
-    return a->backend == b->backend && a->dev.device == b->dev.device;
-}
-static ak_result _ak_dev_can_access_peer(ak_context* ctx, ak_context* peer, int* can) {
-    int e;
-    *can = 0;
-    if (_ak_same_device(ctx, peer)) { *can = 1; return AK_OK; }
-    if ((e = ctx->bk->peer_can_access(ctx, peer, can)) != 0)
-        return _ak_err(AK_ERROR_DEVICE, "can device %d access device %d? The query failed: %s (%d)", ctx->dev.device, peer->dev.device,
-                       ctx->bk->error_string(ctx, e), e);
-    *can = *can != 0;
-    return AK_OK;
-}
-static ak_result _ak_dev_enable_peer(ak_context* ctx, ak_context* peer) {
-    int e;
-    ak_result r;
-    if (_ak_same_device(ctx, peer)) return AK_OK;
-    if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    if ((e = ctx->bk->peer_enable(ctx, peer)) != 0)
-        return _ak_err(AK_ERROR_DEVICE, "peer access from device %d to device %d failed: %s (%d)", ctx->dev.device, peer->dev.device,
-                       ctx->bk->error_string(ctx, e), e);
-    return AK_OK;
-}
-/* Direct copy between two devices that can access each other, on a stream of dst. */
-static ak_result _ak_dev_copy_peer(ak_context* dst_ctx, void* dst, ak_context* src_ctx, const void* src, size_t bytes, void* stream) {
-    int e;
-    ak_result r;
-    if ((r = _ak_bind(dst_ctx)) != AK_OK) return r;
-    if ((e = dst_ctx->bk->peer_copy(dst_ctx, dst, src_ctx, src, bytes, stream)) != 0)
-        return _ak_err(AK_ERROR_MEMORY, "peer copy of %zu bytes (device %d to %d) failed: %s (%d)", bytes, src_ctx->dev.device,
-                       dst_ctx->dev.device, dst_ctx->bk->error_string(dst_ctx, e), e);
-    return AK_OK;
-}
-
-/* Staged copy through two pinned host buffers: the device-to-host copy of a
- * chunk overlaps the host-to-device copy of the one before. Returns when done. */
-#define _AK_STAGE_CHUNK ((size_t)8 << 20)
-static ak_result _ak_copy_peer_staged(ak_context* dst_ctx, void* dst, ak_context* src_ctx, const void* src, size_t bytes,
-                                      ak_stream* stream) {
-    void* buf[2] = { NULL, NULL };
-    ak_event* ev[2] = { NULL, NULL };
-    int used[2] = { 0, 0 };
-    size_t chunk = bytes < _AK_STAGE_CHUNK ? bytes : _AK_STAGE_CHUNK, off;
-    ak_result r = AK_OK;
-    int i, k = 0;
-    for (i = 0; i < 2 && r == AK_OK; i++) {
-        if ((r = ak_host_alloc(src_ctx, chunk, &buf[i])) != AK_OK) break;
-        r = ak_event_create(dst_ctx, &ev[i]);
-    }
-    for (off = 0; r == AK_OK && off < bytes; off += chunk, k ^= 1) {
-        size_t n = bytes - off < chunk ? bytes - off : chunk;
-        if (used[k] && (r = ak_event_synchronize(ev[k])) != AK_OK) break;     /* the H2D that read buf[k] is done */
-        if ((r = ak_memcpy_async(src_ctx, buf[k], (const char*)src + off, n, AK_D2H, NULL)) != AK_OK) break;
-        if ((r = ak_stream_synchronize(src_ctx, NULL)) != AK_OK) break;
-        if ((r = ak_memcpy_async(dst_ctx, (char*)dst + off, buf[k], n, AK_H2D, stream)) != AK_OK) break;
-        if ((r = ak_event_record(ev[k], stream)) != AK_OK) break;
-        used[k] = 1;
-    }
-    if (r == AK_OK) r = ak_stream_synchronize(dst_ctx, stream);
-    else ak_stream_synchronize(dst_ctx, stream);
-    for (i = 0; i < 2; i++) {
-        if (ev[i]) ak_event_destroy(ev[i]);
-        if (buf[i]) ak_host_free(src_ctx, buf[i]);
-    }
-    return r;
-}
-
-AKDEF ak_result ak_device_can_access_peer(ak_context* ctx, ak_context* peer, int* can) {
-    ak_result r;
-    if (!can) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_device_can_access_peer: can is NULL");
-    *can = 0;
-    if ((r = _ak_peer_pair_check("ak_device_can_access_peer", ctx, peer)) != AK_OK) return r;
-    return _ak_dev_can_access_peer(ctx, peer, can);
-}
-AKDEF ak_result ak_enable_peer_access(ak_context* ctx, ak_context* peer) {
-    ak_result r;
-    int can = 0;
-    if ((r = _ak_peer_pair_check("ak_enable_peer_access", ctx, peer)) != AK_OK) return r;
-    if ((r = _ak_dev_can_access_peer(ctx, peer, &can)) != AK_OK) return r;
-    if (!can)
-        return _ak_err(AK_ERROR_DEVICE, "ak_enable_peer_access: device %d (%s) cannot access device %d (%s) directly; "
-                       "ak_memcpy_peer stages such copies through host memory", ctx->dev.device, ctx->dev.pci_bus_id,
-                       peer->dev.device, peer->dev.pci_bus_id);
-    return _ak_dev_enable_peer(ctx, peer);
-}
-static ak_result _ak_memcpy_peer_impl(const char* fn, ak_context* dst_ctx, void* dst, ak_context* src_ctx, const void* src,
-                                      size_t bytes, ak_stream* stream, int sync) {
-    ak_result r;
-    int can = 0;
-    if ((r = _ak_peer_pair_check(fn, dst_ctx, src_ctx)) != AK_OK) return r;
-    if (bytes == 0) return AK_OK;
-    if (!dst || !src) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %s pointer is NULL (%zu bytes)", fn, dst ? "source" : "destination", bytes);
-    if (bytes > (SIZE_MAX >> 1)) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %zu bytes is not a plausible size", fn, bytes);
-    if (stream && stream->ctx != dst_ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: the stream must belong to the destination context", fn);
-    if (_ak_same_device(dst_ctx, src_ctx)) {
-        if ((r = ak_memcpy_async(dst_ctx, dst, src, bytes, AK_D2D, stream)) != AK_OK) return r;
-    } else {
-        if ((r = _ak_dev_can_access_peer(dst_ctx, src_ctx, &can)) != AK_OK) return r;
-        if (!can) return _ak_copy_peer_staged(dst_ctx, dst, src_ctx, src, bytes, stream);
-        if ((r = _ak_dev_copy_peer(dst_ctx, dst, src_ctx, src, bytes, _ak_native_stream(stream))) != AK_OK) return r;
-    }
-    return sync ? ak_stream_synchronize(dst_ctx, stream) : AK_OK;
-}
-AKDEF ak_result ak_memcpy_peer(ak_context* dst_ctx, void* dst, ak_context* src_ctx, const void* src, size_t bytes) {
-    return _ak_memcpy_peer_impl("ak_memcpy_peer", dst_ctx, dst, src_ctx, src, bytes, NULL, 1);
-}
-AKDEF ak_result ak_memcpy_peer_async(ak_context* dst_ctx, void* dst, ak_context* src_ctx, const void* src, size_t bytes, ak_stream* stream) {
-    return _ak_memcpy_peer_impl("ak_memcpy_peer_async", dst_ctx, dst, src_ctx, src, bytes, stream, 0);
-}
-
-AKDEF ak_result ak_stream_wait_event(ak_context* ctx, ak_stream* s, ak_event* ev) {
-    int e;
-    ak_result r;
-    if (!ctx || !ev) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_stream_wait_event: ctx or event is NULL");
-    if (s && s->ctx != ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_stream_wait_event: stream belongs to another context");
-    if (!ev->recorded) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_stream_wait_event: event was never recorded");
-    if (ev->ctx->backend != ctx->backend)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_stream_wait_event: event of the %s backend, stream of %s",
-                       ak_backend_name(ev->ctx->backend), ak_backend_name(ctx->backend));
-    if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    if ((e = ctx->bk->stream_wait_event(ctx, _ak_native_stream(s), ev->native)) != 0)   /* cpu: work is complete when its call returns */
-        return _ak_err(AK_ERROR_DEVICE, "ak_stream_wait_event failed: %s (%d)", ctx->bk->error_string(ctx, e), e);
-    return AK_OK;
-}
-
-/* --- communicators --- */
-enum { _AK_CC_ALL_REDUCE, _AK_CC_ALL_GATHER, _AK_CC_REDUCE_SCATTER, _AK_CC_BROADCAST, _AK_CC_SEND, _AK_CC_RECV };
-static const char* const _ak_cc_names[] = { "all_reduce", "all_gather", "reduce_scatter", "broadcast", "send", "recv" };
-typedef struct _ak_coll {
-    int kind;
-    ak_reduce_op op;
-    ak_dtype t;
-    const void* send;
-    void* recv;
-    size_t count;     /* all_gather: send count; reduce_scatter: recv count */
-    int peer;         /* broadcast: root; send/recv: the other rank */
-} _ak_coll;
-
-typedef struct _ak_cc_shared _ak_cc_shared;
-struct _ak_comm_impl;
-struct ak_comm {
-    ak_context* ctx;
-    int rank, size;
-    const struct _ak_comm_impl* impl;
-    void* nccl;                /* ncclComm_t (hip / cuda) */
-    _ak_cc_shared* shared;     /* cpu: state shared by the ranks */
-    uint64_t seq;              /* cpu: collectives issued by this rank */
-    char library[600];
-};
-typedef struct _ak_comm_impl {
-    ak_result (*coll)(ak_comm* c, const _ak_coll* op, ak_stream* s);
-    void (*destroy)(ak_comm* c);
-} _ak_comm_impl;
-
-/* Per-thread group state: depth, the cpu operations to wait for at the end,
- * the collective libraries whose ncclGroupStart this group called. */
-typedef struct _ak_cc_wait { _ak_cc_shared* sh; void* ticket; int p2p; } _ak_cc_wait;
-typedef struct _ak_group {
-    int depth;
-    _ak_cc_wait* waits;
-    int n_waits, cap_waits;
-    _ak_api* ccl[8];           /* libraries with a group open (one per distinct ncclGroupEnd) */
-    int n_ccl;
-    ak_result err;             /* first error inside the group */
-    char msg[1024];
-} _ak_group;
-static pthread_key_t _ak_group_key;
-static pthread_once_t _ak_group_once = PTHREAD_ONCE_INIT;
-static void _ak_group_free(void* p) { _ak_group* g = (_ak_group*)p; if (g) { _ak_dealloc(g->waits); _ak_dealloc(g); } }
-static void _ak_group_make_key(void) { pthread_key_create(&_ak_group_key, _ak_group_free); }
-static _ak_group* _ak_group_get(void) {
-    _ak_group* g;
-    pthread_once(&_ak_group_once, _ak_group_make_key);
-    g = (_ak_group*)pthread_getspecific(_ak_group_key);
-    if (!g && (g = (_ak_group*)_ak_calloc(sizeof *g)) != NULL) pthread_setspecific(_ak_group_key, g);
-    return g;
-}
-static void _ak_group_note_error(_ak_group* g, ak_result r) {
-    if (g->err == AK_OK && r != AK_OK) { g->err = r; _ak_copy(g->msg, sizeof g->msg, ak_last_error()); }
-}
-
-/* The thread's binding cache may be stale after NCCL/RCCL initialization
- * (it may make another device current): forget it. */
-static void _ak_unbind(void) {
-    pthread_once(&_ak_bind_once, _ak_bind_make_key);
-    pthread_setspecific(_ak_bind_key, NULL);
-}
-
-/* ---- cpu backend: the reference, over threads of one process ----
- * Each collective of rank r is its sequence number's slot: the rank's
- * arguments are deposited there; the last rank to arrive checks that every
- * rank called the same thing and computes every rank's result; every rank
- * waits for that (at once, or at the outermost group end). send/recv are
- * matched first in, first out per (sender, receiver). */
-#define _AK_CC_TIMEOUT_S 120
-typedef struct _ak_cc_slot {
-    struct _ak_cc_slot* next;
-    uint64_t seq;
-    int arrived, left, done;
-    ak_result err;
-    char msg[512];
-    _ak_coll* ops;             /* [size] */
-} _ak_cc_slot;
-typedef struct _ak_cc_p2p {
-    struct _ak_cc_p2p* next;   /* pending list */
-    int from, to, done;        /* from: sender rank, to: receiver rank */
-    _ak_coll op;
-    ak_result err;
-    char msg[256];
-} _ak_cc_p2p;
-struct _ak_cc_shared {
-    _ak_cc_shared* next;       /* registry of ids (ak_comm_init_rank) */
-    unsigned char key[32];
-    int size, refs;
-    unsigned char* joined;     /* [size] */
-    _ak_mutex lock;
-    _ak_cond cond;
-    _ak_cc_slot* slots;
-    _ak_cc_p2p* sends;         /* pending, unmatched */
-    _ak_cc_p2p* recvs;
-};
-static _ak_mutex _ak_cc_registry_lock;
-static pthread_once_t _ak_cc_registry_once = PTHREAD_ONCE_INIT;
-static _ak_cc_shared* _ak_cc_registry;
-static void _ak_cc_registry_init(void) { _ak_mutex_init(&_ak_cc_registry_lock); }
-
-static _ak_cc_shared* _ak_cc_shared_new(int size) {
-    _ak_cc_shared* sh = (_ak_cc_shared*)_ak_calloc(sizeof *sh);
-    if (!sh) return NULL;
-    if (!(sh->joined = (unsigned char*)_ak_calloc((size_t)size))) { _ak_dealloc(sh); return NULL; }
-    sh->size = size;
-    _ak_mutex_init(&sh->lock);
-    _ak_cond_init(&sh->cond);
-    return sh;
-}
-static void _ak_cc_shared_release(_ak_cc_shared* sh) {
-    int last;
-    pthread_once(&_ak_cc_registry_once, _ak_cc_registry_init);
-    _ak_mutex_lock(&_ak_cc_registry_lock);
-    last = --sh->refs == 0;
-    if (last) {
-        _ak_cc_shared** pp = &_ak_cc_registry;
-        while (*pp && *pp != sh) pp = &(*pp)->next;
-        if (*pp) *pp = sh->next;
-    }
-    _ak_mutex_unlock(&_ak_cc_registry_lock);
-    if (!last) return;
-    while (sh->slots) { _ak_cc_slot* s = sh->slots; sh->slots = s->next; _ak_dealloc(s->ops); _ak_dealloc(s); }
-    _ak_mutex_destroy(&sh->lock);
-    _ak_cond_destroy(&sh->cond);
-    _ak_dealloc(sh->joined);
-    _ak_dealloc(sh);
-}
-
-/* Host reductions, in rank order; floats accumulate in double and round once. */
-static double _ak_cc_get(ak_dtype t, const void* p, size_t i) {
-    switch (t) {
-    case AK_F32: return ((const float*)p)[i];
-    case AK_F16: return ak_f16_to_f32(((const uint16_t*)p)[i]);
-    case AK_BF16: return ak_bf16_to_f32(((const uint16_t*)p)[i]);
-    default: return 0;
-    }
-}
-static void _ak_cc_reduce(ak_reduce_op op, ak_dtype t, const void* const* src, int n, size_t first, size_t count, void* out) {
-    size_t i;
-    int k;
-    if (t == AK_I32) {
-        int32_t* o = (int32_t*)out;
-        for (i = 0; i < count; i++) {
-            uint32_t sum = 0;
-            int32_t mx = ((const int32_t*)src[0])[first + i], mn = mx;
-            for (k = 0; k < n; k++) {
-                int32_t v = ((const int32_t*)src[k])[first + i];
-                sum += (uint32_t)v;
-                if (v > mx) mx = v;
-                if (v < mn) mn = v;
-            }
-            o[i] = op == AK_REDUCE_MAX ? mx : op == AK_REDUCE_MIN ? mn
-                 : op == AK_REDUCE_MEAN ? (int32_t)sum / n : (int32_t)sum;
-        }
-        return;
-    }
-    for (i = 0; i < count; i++) {
-        double acc = _ak_cc_get(t, src[0], first + i);
-        for (k = 1; k < n; k++) {
-            double v = _ak_cc_get(t, src[k], first + i);
-            if (op == AK_REDUCE_MAX) { if (v > acc) acc = v; }
-            else if (op == AK_REDUCE_MIN) { if (v < acc) acc = v; }
-            else acc += v;
-        }
-        if (op == AK_REDUCE_MEAN) acc /= n;
-        ak_elem_set(out, t, i, acc);
-    }
-}
-
-static void _ak_cc_describe(const _ak_coll* o, char* buf, size_t cap) {
-    _ak_fmt(buf, cap, "%s(%s, count %zu", _ak_cc_names[o->kind], ak_dtype_name(o->t), o->count);
-    if (o->kind == _AK_CC_ALL_REDUCE || o->kind == _AK_CC_REDUCE_SCATTER) _ak_appendf(buf, cap, ", %s", ak_reduce_op_name(o->op));
-    if (o->kind == _AK_CC_BROADCAST) _ak_appendf(buf, cap, ", root %d", o->peer);
-    _ak_appendf(buf, cap, ")");
-}
-
-/* Run one collective whose every rank has arrived (lock held). */
-static void _ak_cc_execute(_ak_cc_shared* sh, _ak_cc_slot* s) {
-    const _ak_coll* o0 = &s->ops[0];
-    size_t es = ak_dtype_size(o0->t), blk = o0->count * es, total;
-    int n = sh->size, r;
-    const void** srcs;
-    char* tmp;
-    for (r = 1; r < n; r++) {
-        const _ak_coll* o = &s->ops[r];
-        if (o->kind != o0->kind || o->t != o0->t || o->count != o0->count ||
-            ((o0->kind == _AK_CC_ALL_REDUCE || o0->kind == _AK_CC_REDUCE_SCATTER) && o->op != o0->op) ||
-            (o0->kind == _AK_CC_BROADCAST && o->peer != o0->peer)) {
-            char a[128], b[128];
-            _ak_cc_describe(o0, a, sizeof a);
-            _ak_cc_describe(o, b, sizeof b);
-            s->err = AK_ERROR_INVALID_ARGUMENT;
-            _ak_fmt(s->msg, sizeof s->msg, "collective #%llu of a communicator of %d ranks: rank 0 called %s, rank %d called %s",
-                    (unsigned long long)s->seq, n, a, r, b);
-            return;
-        }
-    }
-    if (blk == 0) return;                      /* count 0: nothing moves (buffers may be NULL) */
-    total = o0->kind == _AK_CC_BROADCAST ? blk : (size_t)n * blk;
-    srcs = (const void**)_ak_alloc(sizeof(void*) * (size_t)n);
-    tmp = (char*)_ak_alloc(total ? total : 1);
-    if (!srcs || !tmp) {
-        _ak_dealloc(srcs); _ak_dealloc(tmp);
-        s->err = AK_ERROR_OUT_OF_MEMORY;
-        _ak_fmt(s->msg, sizeof s->msg, "collective #%llu: out of host memory (%zu bytes)", (unsigned long long)s->seq, total);
-        return;
-    }
-    for (r = 0; r < n; r++) srcs[r] = s->ops[r].send;
-    /* results into tmp first: a rank's recv may be its (or, in place, part of its) send */
-    switch (o0->kind) {
-    case _AK_CC_ALL_REDUCE:
-        _ak_cc_reduce(o0->op, o0->t, srcs, n, 0, o0->count, tmp);
-        for (r = 0; r < n; r++) memcpy(s->ops[r].recv, tmp, blk);
-        break;
-    case _AK_CC_ALL_GATHER:
-        for (r = 0; r < n; r++) memcpy(tmp + (size_t)r * blk, srcs[r], blk);
-        for (r = 0; r < n; r++) memcpy(s->ops[r].recv, tmp, total);
-        break;
-    case _AK_CC_REDUCE_SCATTER:
-        for (r = 0; r < n; r++) _ak_cc_reduce(o0->op, o0->t, srcs, n, (size_t)r * o0->count, o0->count, tmp + (size_t)r * blk);
-        for (r = 0; r < n; r++) memcpy(s->ops[r].recv, tmp + (size_t)r * blk, blk);
-        break;
-    case _AK_CC_BROADCAST:
-        memcpy(tmp, srcs[o0->peer], blk);
-        for (r = 0; r < n; r++) memcpy(s->ops[r].recv, tmp, blk);
-        break;
-    }
-    _ak_dealloc(srcs);
-    _ak_dealloc(tmp);
-}
-
-/* Wait (lock held) until *flag, with the timeout; 0 on timeout. */
-static int _ak_cc_wait_flag(_ak_cc_shared* sh, const int* flag) {
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += _AK_CC_TIMEOUT_S;
-    while (!*flag)
-        if (pthread_cond_timedwait(&sh->cond.c, &sh->lock.m, &until) == ETIMEDOUT && !*flag) return 0;
-    return 1;
-}
-
-static ak_result _ak_cc_wait_slot(_ak_cc_shared* sh, _ak_cc_slot* s, int rank) {
-    ak_result r;
-    char msg[512];
-    _ak_mutex_lock(&sh->lock);
-    if (!_ak_cc_wait_flag(sh, &s->done)) {
-        char who[256];
-        int k;
-        who[0] = 0;
-        for (k = 0; k < sh->size; k++) if (s->ops[k].count == (size_t)-1) _ak_appendf(who, sizeof who, " %d", k);
-        _ak_mutex_unlock(&sh->lock);
-        return _ak_err(AK_ERROR_DEVICE, "collective #%llu (%s) on rank %d: %d of %d ranks arrived in %d s; missing ranks:%s "
-                       "(every rank must make the same calls; a thread driving several ranks groups them)",
-                       (unsigned long long)s->seq, _ak_cc_names[s->ops[rank].kind], rank, s->arrived, sh->size, _AK_CC_TIMEOUT_S, who);
-    }
-    r = s->err;
-    _ak_copy(msg, sizeof msg, s->msg);
-    if (--s->left == 0) {
-        _ak_cc_slot** pp = &sh->slots;
-        while (*pp && *pp != s) pp = &(*pp)->next;
-        if (*pp) *pp = s->next;
-        _ak_dealloc(s->ops);
-        _ak_dealloc(s);
-    }
-    _ak_mutex_unlock(&sh->lock);
-    return r == AK_OK ? AK_OK : _ak_err(r, "%s", msg);
-}
-
-static ak_result _ak_cc_wait_p2p(_ak_cc_shared* sh, _ak_cc_p2p* p) {
-    ak_result r;
-    char msg[256];
-    _ak_mutex_lock(&sh->lock);
-    if (!_ak_cc_wait_flag(sh, &p->done)) {
-        /* unmatched: take it off the pending list */
-        _ak_cc_p2p** pp = p->op.kind == _AK_CC_SEND ? &sh->sends : &sh->recvs;
-        while (*pp && *pp != p) pp = &(*pp)->next;
-        if (*pp) *pp = p->next;
-        _ak_mutex_unlock(&sh->lock);
-        r = _ak_err(AK_ERROR_DEVICE, "%s of %zu elements from rank %d to rank %d: no matching %s in %d s", _ak_cc_names[p->op.kind],
-                    p->op.count, p->from, p->to, p->op.kind == _AK_CC_SEND ? "recv" : "send", _AK_CC_TIMEOUT_S);
-        _ak_dealloc(p);
-        return r;
-    }
-    r = p->err;
-    _ak_copy(msg, sizeof msg, p->msg);
-    _ak_mutex_unlock(&sh->lock);
-    _ak_dealloc(p);
-    return r == AK_OK ? AK_OK : _ak_err(r, "%s", msg);
-}
-
-static ak_result _ak_cc_enqueue_wait(int p2p, _ak_cc_shared* sh, void* ticket, int rank) {
-    _ak_group* g = _ak_group_get();
-    if (g && g->depth > 0) {
-        if (g->n_waits == g->cap_waits) {
-            int cap = g->cap_waits ? 2 * g->cap_waits : 16;
-            _ak_cc_wait* w = (_ak_cc_wait*)_ak_alloc(sizeof *w * (size_t)cap);
-            if (!w) goto now;
-            if (g->n_waits) memcpy(w, g->waits, sizeof *w * (size_t)g->n_waits);
-            _ak_dealloc(g->waits);
-            g->waits = w;
-            g->cap_waits = cap;
-        }
-        g->waits[g->n_waits].sh = sh;
-        g->waits[g->n_waits].ticket = ticket;
-        g->waits[g->n_waits].p2p = p2p ? 1 : 2 + rank;  /* collectives keep the rank: 2 + rank */
-        g->n_waits++;
-        return AK_OK;
-    }
-now:
-    return p2p ? _ak_cc_wait_p2p(sh, (_ak_cc_p2p*)ticket) : _ak_cc_wait_slot(sh, (_ak_cc_slot*)ticket, rank);
-}
-
-static ak_result _ak_cc_coll(ak_comm* c, const _ak_coll* op, ak_stream* stream) {
-    _ak_cc_shared* sh = c->shared;
-    (void)stream;
-    if (op->kind == _AK_CC_SEND || op->kind == _AK_CC_RECV) {
-        _ak_cc_p2p* p = (_ak_cc_p2p*)_ak_calloc(sizeof *p);
-        _ak_cc_p2p **other, **pp;
-        if (!p) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "%s: out of host memory", _ak_cc_names[op->kind]);
-        p->op = *op;
-        p->from = op->kind == _AK_CC_SEND ? c->rank : op->peer;
-        p->to = op->kind == _AK_CC_SEND ? op->peer : c->rank;
-        _ak_mutex_lock(&sh->lock);
-        other = op->kind == _AK_CC_SEND ? &sh->recvs : &sh->sends;
-        for (pp = other; *pp; pp = &(*pp)->next)
-            if ((*pp)->from == p->from && (*pp)->to == p->to) break;
-        if (*pp) {
-            _ak_cc_p2p* q = *pp;
-            const _ak_coll* snd = op->kind == _AK_CC_SEND ? op : &q->op;
-            const _ak_coll* rcv = op->kind == _AK_CC_SEND ? &q->op : op;
-            *pp = q->next;
-            if (snd->t != rcv->t || snd->count != rcv->count) {
-                p->err = q->err = AK_ERROR_INVALID_ARGUMENT;
-                _ak_fmt(p->msg, sizeof p->msg, "send from rank %d to rank %d: %zu x %s sent, recv posted for %zu x %s", p->from, p->to,
-                        snd->count, ak_dtype_name(snd->t), rcv->count, ak_dtype_name(rcv->t));
-                _ak_copy(q->msg, sizeof q->msg, p->msg);
-            } else if (snd->count) {
-                memmove(rcv->recv, snd->send, snd->count * ak_dtype_size(snd->t));
-            }
-            p->done = q->done = 1;
-            _ak_cond_broadcast(&sh->cond);
-        } else {
-            _ak_cc_p2p** tail = op->kind == _AK_CC_SEND ? &sh->sends : &sh->recvs;
-            while (*tail) tail = &(*tail)->next;
-            *tail = p;
-        }
-        _ak_mutex_unlock(&sh->lock);
-        return _ak_cc_enqueue_wait(1, sh, p, c->rank);
-    } else {
-        _ak_cc_slot* s;
-        uint64_t seq = c->seq++;
-        _ak_mutex_lock(&sh->lock);
-        for (s = sh->slots; s && s->seq != seq; s = s->next) {}
-        if (!s) {
-            int k;
-            s = (_ak_cc_slot*)_ak_calloc(sizeof *s);
-            if (s) s->ops = (_ak_coll*)_ak_calloc(sizeof *s->ops * (size_t)sh->size);
-            if (!s || !s->ops) {
-                if (s) _ak_dealloc(s);
-                _ak_mutex_unlock(&sh->lock);
-                c->seq--;
-                return _ak_err(AK_ERROR_OUT_OF_MEMORY, "%s: out of host memory", _ak_cc_names[op->kind]);
-            }
-            for (k = 0; k < sh->size; k++) s->ops[k].count = (size_t)-1;   /* not arrived */
-            s->seq = seq;
-            s->left = sh->size;
-            s->next = sh->slots;
-            sh->slots = s;
-        }
-        s->ops[c->rank] = *op;
-        if (++s->arrived == sh->size) {
-            _ak_cc_execute(sh, s);
-            s->done = 1;
-            _ak_cond_broadcast(&sh->cond);
-        }
-        _ak_mutex_unlock(&sh->lock);
-        return _ak_cc_enqueue_wait(0, sh, s, c->rank);
-    }
-}
-static void _ak_cc_destroy(ak_comm* c) { if (c->shared) _ak_cc_shared_release(c->shared); }
-static const _ak_comm_impl _ak_comm_cpu = { _ak_cc_coll, _ak_cc_destroy };
-
-/* ---- hip / cuda: NCCL or RCCL ---- */
-static ak_result _ak_ccl_load(ak_context* ctx) {
-    char why[2048];
-    int ok;
-    _ak_mutex_lock(&ctx->lock);
-    ok = ctx->bk->ccl_load(ctx->api, why, sizeof why);
-    _ak_mutex_unlock(&ctx->lock);
-    if (!ok) return _ak_err(AK_ERROR_BACKEND_UNAVAILABLE, "collectives on the %s backend need %s: %s", ak_backend_name(ctx->backend),
-                            ctx->bk->ccl, why);
-    return AK_OK;
-}
-static ak_result _ak_ccl_err(ak_context* ctx, void* comm, int e, const char* what) {
-    const char* s = ctx->api->ncclGetErrorString ? ctx->api->ncclGetErrorString(e) : NULL;
-    const char* last = (ctx->api->ncclGetLastError) ? ctx->api->ncclGetLastError(comm) : NULL;
-    return _ak_err(e == _AK_NCCL_INVALID_ARGUMENT || e == _AK_NCCL_INVALID_USAGE ? AK_ERROR_INVALID_ARGUMENT : AK_ERROR_DEVICE, "%s failed: %s (%d)%s%s", what,
-                   s ? s : "unknown error", e, last && *last ? ": " : "", last && *last ? last : "");
-}
-static int _ak_ccl_dtype(ak_dtype t) {
-    switch (t) {
-    case AK_F32: return _AK_NCCL_F32; case AK_F16: return _AK_NCCL_F16; case AK_BF16: return _AK_NCCL_BF16; case AK_I32: return _AK_NCCL_I32;
-    default: return -1;
-    }
-}
-static int _ak_ccl_op(ak_reduce_op op) {
-    switch (op) {
-    case AK_REDUCE_SUM: return _AK_NCCL_SUM; case AK_REDUCE_MAX: return _AK_NCCL_MAX; case AK_REDUCE_MIN: return _AK_NCCL_MIN;
-    case AK_REDUCE_MEAN: return _AK_NCCL_AVG; default: return -1;
-    }
-}
-/* Inside an amdkit group: open the library's group once per outermost group. */
-static ak_result _ak_ccl_group_join(_ak_api* api) {
-    _ak_group* g = _ak_group_get();
-    int i, e;
-    if (!g || g->depth == 0) return AK_OK;
-    for (i = 0; i < g->n_ccl; i++) if (g->ccl[i]->ncclGroupEnd == api->ncclGroupEnd) return AK_OK;
-    if (g->n_ccl == (int)(sizeof g->ccl / sizeof g->ccl[0])) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "too many collective libraries in one group");
-    if ((e = api->ncclGroupStart()) != 0) return _ak_err(AK_ERROR_DEVICE, "ncclGroupStart failed (%d)", e);
-    g->ccl[g->n_ccl++] = api;
-    return AK_OK;
-}
-static ak_result _ak_ccl_coll(ak_comm* c, const _ak_coll* o, ak_stream* stream) {
-    _ak_api* a = c->ctx->api;
-    void* st = _ak_native_stream(stream);
-    int t = _ak_ccl_dtype(o->t), op = _ak_ccl_op(o->op), e = 0;
-    ak_result r;
-    if ((r = _ak_bind(c->ctx)) != AK_OK) return r;
-    if ((r = _ak_ccl_group_join(a)) != AK_OK) return r;
-    switch (o->kind) {
-    case _AK_CC_ALL_REDUCE: e = a->ncclAllReduce(o->send, o->recv, o->count, t, op, c->nccl, st); break;
-    case _AK_CC_ALL_GATHER: e = a->ncclAllGather(o->send, o->recv, o->count, t, c->nccl, st); break;
-    case _AK_CC_REDUCE_SCATTER: e = a->ncclReduceScatter(o->send, o->recv, o->count, t, op, c->nccl, st); break;
-    case _AK_CC_BROADCAST: e = a->ncclBroadcast(o->send, o->recv, o->count, t, o->peer, c->nccl, st); break;
-    case _AK_CC_SEND: e = a->ncclSend(o->send, o->count, t, o->peer, c->nccl, st); break;
-    case _AK_CC_RECV: e = a->ncclRecv(o->recv, o->count, t, o->peer, c->nccl, st); break;
-    }
-    if (e) {
-        char what[160];
-        _ak_fmt(what, sizeof what, "%s on rank %d of %d (%s)", _ak_cc_names[o->kind], c->rank, c->size, c->ctx->bk->ccl);
-        return _ak_ccl_err(c->ctx, c->nccl, e, what);
-    }
-    return AK_OK;
-}
-static void _ak_ccl_destroy(ak_comm* c) {
-    if (!c->nccl) return;
-    if (_ak_bind(c->ctx) == AK_OK) c->ctx->api->ncclCommDestroy(c->nccl);
-    _ak_unbind();
-}
-static const _ak_comm_impl _ak_comm_ccl = { _ak_ccl_coll, _ak_ccl_destroy };
-
-/* --- communicators: one constructor per kind (the backend table picks: cpu threads or NCCL / RCCL) --- */
-static ak_comm* _ak_comm_new(ak_context* ctx, int rank, int size, const _ak_comm_impl* impl) {
-    ak_comm* c = (ak_comm*)_ak_ctx_alloc(&ctx->cfg, sizeof *c);
-    if (!c) return NULL;
-    c->ctx = ctx;
-    c->rank = rank;
-    c->size = size;
-    c->impl = impl;
-    return c;
-}
-static ak_comm* _ak_cc_comm_new(ak_context* ctx, int rank, int size) {
-    ak_comm* c = _ak_comm_new(ctx, rank, size, &_ak_comm_cpu);
-    if (c) _ak_copy(c->library, sizeof c->library, "cpu (threads of one process)");
-    return c;
-}
-static ak_comm* _ak_ccl_comm_new(ak_context* ctx, int rank, int size) {
-    ak_comm* c = _ak_comm_new(ctx, rank, size, &_ak_comm_ccl);
-    int v = ctx->api->ccl_version;
-    if (c)
-        _ak_fmt(c->library, sizeof c->library, "%s (%s %d.%d.%d)", ctx->api->ccl_path, ctx->bk->ccl,
-                v >= 10000 ? v / 10000 : v / 1000, v >= 10000 ? (v / 100) % 100 : (v / 100) % 10, v % 100);
-    return c;
-}
-static void _ak_comm_free(ak_comm* c) {
-    ak_config cfg = c->ctx->cfg;
-    _ak_ctx_free(&cfg, c);
-}
-
-/* cpu: an id is a magic, the process id and a random key (valid in this process) */
-#define _AK_CC_ID_MAGIC "amdkit-cpu-comm"   /* 16 bytes with the NUL */
-static ak_result _ak_cc_unique_id(ak_context* ctx, ak_comm_id* id) {
-    static uint64_t counter;
-    uint64_t k[2];
-    int32_t pid = (int32_t)getpid();
-    (void)ctx;
-    k[0] = _ak_now_ns() ^ ((uint64_t)(uintptr_t)id << 17);
-    k[1] = __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED) * 0x9E3779B97F4A7C15ull ^ (uint64_t)pid;
-    memcpy(id->internal, _AK_CC_ID_MAGIC, 16);
-    memcpy(id->internal + 16, &pid, sizeof pid);
-    memcpy(id->internal + 20, k, sizeof k);
-    return AK_OK;
-}
-static ak_result _ak_ccl_unique_id(ak_context* ctx, ak_comm_id* id) {
-    ak_result r;
-    int e;
-    _akT_ncclUniqueId u;
-    if ((r = _ak_ccl_load(ctx)) != AK_OK) return r;
-    if ((r = _ak_bind(ctx)) != AK_OK) return r;
-    if ((e = ctx->api->ncclGetUniqueId(&u)) != 0) return _ak_ccl_err(ctx, NULL, e, "ncclGetUniqueId");
-    memcpy(id->internal, &u, sizeof u < sizeof id->internal ? sizeof u : sizeof id->internal);
-    return AK_OK;
-}
-AKDEF ak_result ak_comm_get_unique_id(ak_context* ctx, ak_comm_id* id) {
-    if (!ctx || !id) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_get_unique_id: ctx or id is NULL");
-    memset(id, 0, sizeof *id);
-    return ctx->bk->comm_unique_id(ctx, id);
-}
-
-static ak_result _ak_comm_check_rank_args(const char* fn, ak_context* ctx, int nranks, int rank) {
-    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", fn);
-    if (nranks < 1 || nranks > 65536) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %d ranks (1..65536)", fn, nranks);
-    if (rank < 0 || rank >= nranks) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: rank %d of %d ranks (0..%d)", fn, rank, nranks, nranks - 1);
-    return AK_OK;
-}
-
-static ak_result _ak_cc_init_rank(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out) {
-    _ak_cc_shared* sh;
-    ak_comm* c;
-    int32_t pid;
-    if (memcmp(id->internal, _AK_CC_ID_MAGIC, 16) != 0)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: not an id of the cpu backend (make it with ak_comm_get_unique_id "
-                       "on a cpu context)");
-    memcpy(&pid, id->internal + 16, sizeof pid);
-    if (pid != (int32_t)getpid())
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: the id was made in process %d; the cpu backend's "
-                       "communicators join ranks of one process only (this is %d)", (int)pid, (int)getpid());
-    if (!(c = _ak_cc_comm_new(ctx, rank, nranks))) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_rank: out of host memory");
-    pthread_once(&_ak_cc_registry_once, _ak_cc_registry_init);
-    _ak_mutex_lock(&_ak_cc_registry_lock);
-    for (sh = _ak_cc_registry; sh && memcmp(sh->key, id->internal + 16, sizeof sh->key) != 0; sh = sh->next) {}
-    if (!sh) {
-        if ((sh = _ak_cc_shared_new(nranks)) != NULL) {
-            memcpy(sh->key, id->internal + 16, sizeof sh->key);
-            sh->next = _ak_cc_registry;
-            _ak_cc_registry = sh;
-        }
-    } else if (sh->size != nranks) {
-        int have = sh->size;
-        _ak_mutex_unlock(&_ak_cc_registry_lock);
-        _ak_comm_free(c);
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: rank %d says %d ranks, the communicator was made with %d", rank, nranks, have);
-    } else if (sh->joined[rank]) {
-        _ak_mutex_unlock(&_ak_cc_registry_lock);
-        _ak_comm_free(c);
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: rank %d of this communicator has joined already", rank);
-    }
-    if (!sh) { _ak_mutex_unlock(&_ak_cc_registry_lock); _ak_comm_free(c); return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_rank: out of host memory"); }
-    sh->joined[rank] = 1;
-    sh->refs++;
-    c->shared = sh;
-    _ak_mutex_unlock(&_ak_cc_registry_lock);
-    *out = c;
-    return AK_OK;
-}
-static ak_result _ak_ccl_init_rank(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out) {
-    ak_comm* c;
-    ak_result r;
-    if ((r = _ak_ccl_load(ctx)) != AK_OK) return r;
-    if (!(c = _ak_ccl_comm_new(ctx, rank, nranks))) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_rank: out of host memory");
-    if ((r = _ak_bind(ctx)) == AK_OK) {
-        _akT_ncclUniqueId u;
-        int e;
-        memcpy(&u, id->internal, sizeof u);
-        e = ctx->api->ncclCommInitRank(&c->nccl, nranks, u, rank);
-        _ak_unbind();
-        if (e) r = _ak_ccl_err(ctx, NULL, e, "ncclCommInitRank");
-    }
-    if (r != AK_OK) { _ak_comm_free(c); return r; }
-    *out = c;
-    return AK_OK;
-}
-AKDEF ak_result ak_comm_init_rank(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out) {
-    ak_result r;
-    if (!out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: out is NULL");
-    *out = NULL;
-    if ((r = _ak_comm_check_rank_args("ak_comm_init_rank", ctx, nranks, rank)) != AK_OK) return r;
-    if (!id) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: id is NULL");
-    return ctx->bk->comm_init_rank(ctx, nranks, id, rank, out);
-}
-
-static ak_result _ak_cc_init_all(ak_context* const* ctxs, int n, ak_comm** comms) {
-    _ak_cc_shared* sh = _ak_cc_shared_new(n);
-    int i, j;
-    if (!sh) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_all: out of host memory");
-    for (i = 0; i < n; i++) {
-        if (!(comms[i] = _ak_cc_comm_new(ctxs[i], i, n))) break;
-        comms[i]->shared = sh;
-        sh->joined[i] = 1;
-        sh->refs++;
-    }
-    if (i < n) {
-        for (j = 0; j < i; j++) { ak_comm_destroy(comms[j]); comms[j] = NULL; }
-        if (i == 0) _ak_cc_shared_release((sh->refs++, sh));
-        return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_all: out of host memory");
-    }
-    return AK_OK;
-}
-static ak_result _ak_ccl_init_all(ak_context* const* ctxs, int n, ak_comm** comms) {
-    int i, j, e = 0;
-    ak_result r = AK_OK;
-    ak_comm_id id;
-    _akT_ncclUniqueId u;
-    for (i = 0; i < n; i++)
-        for (j = 0; j < i; j++)
-            if (ctxs[j]->dev.device == ctxs[i]->dev.device)
-                return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_all: contexts %d and %d are both on device %d; %s needs one "
-                               "rank per GPU", j, i, ctxs[i]->dev.device, ctxs[0]->bk->ccl);
-    for (i = 0; i < n; i++) if ((r = _ak_ccl_load(ctxs[i])) != AK_OK) return r;
-    if ((r = ak_comm_get_unique_id(ctxs[0], &id)) != AK_OK) return r;
-    memcpy(&u, id.internal, sizeof u);
-    for (i = 0; i < n; i++)
-        if (!(comms[i] = _ak_ccl_comm_new(ctxs[i], i, n))) { r = _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_init_all: out of host memory"); break; }
-    if (r == AK_OK) {
-        _ak_api* a = ctxs[0]->api;
-        if ((e = a->ncclGroupStart()) != 0) r = _ak_ccl_err(ctxs[0], NULL, e, "ncclGroupStart");
-        for (i = 0; r == AK_OK && i < n; i++) {
-            if ((r = _ak_bind(ctxs[i])) != AK_OK) break;
-            if ((e = ctxs[i]->api->ncclCommInitRank(&comms[i]->nccl, n, u, i)) != 0) {
-                char what[96];
-                _ak_fmt(what, sizeof what, "ncclCommInitRank (rank %d, device %d)", i, ctxs[i]->dev.device);
-                r = _ak_ccl_err(ctxs[i], NULL, e, what);
-            }
-        }
-        if ((e = a->ncclGroupEnd()) != 0 && r == AK_OK) r = _ak_ccl_err(ctxs[0], NULL, e, "ncclGroupEnd (communicator initialization)");
-        _ak_unbind();
-    }
-    if (r != AK_OK) {
-        for (i = 0; i < n; i++) if (comms[i]) { if (comms[i]->nccl) ctxs[i]->api->ncclCommAbort(comms[i]->nccl); _ak_comm_free(comms[i]); comms[i] = NULL; }
-        _ak_unbind();
-        return r;
-    }
-    return AK_OK;
-}
-AKDEF ak_result ak_comm_init_all(ak_context* const* ctxs, int n, ak_comm** comms) {
-    int i;
-    if (!ctxs || !comms) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_all: ctxs or comms is NULL");
-    if (n < 1 || n > 65536) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_all: %d contexts (1..65536)", n);
-    for (i = 0; i < n; i++) comms[i] = NULL;
-    for (i = 0; i < n; i++) {
-        if (!ctxs[i]) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_all: context %d is NULL", i);
-        if (ctxs[i]->backend != ctxs[0]->backend)
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_all: context %d is on the %s backend, context 0 on %s", i,
-                           ak_backend_name(ctxs[i]->backend), ak_backend_name(ctxs[0]->backend));
-    }
-    return ctxs[0]->bk->comm_init_all(ctxs, n, comms);
-}
-
-AKDEF void ak_comm_destroy(ak_comm* c) {
-    if (!c) return;
-    c->impl->destroy(c);
-    _ak_comm_free(c);
-}
-AKDEF int ak_comm_rank(const ak_comm* c) { return c ? c->rank : -1; }
-AKDEF int ak_comm_size(const ak_comm* c) { return c ? c->size : 0; }
-AKDEF ak_context* ak_comm_context(const ak_comm* c) { return c ? c->ctx : NULL; }
-AKDEF const char* ak_comm_library(const ak_comm* c) { return c ? c->library : ""; }
-
-AKDEF ak_result ak_comm_group_start(void) {
-    _ak_group* g = _ak_group_get();
-    if (!g) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_comm_group_start: out of host memory");
-    if (g->depth == 0) { g->err = AK_OK; g->msg[0] = 0; }
-    g->depth++;
-    return AK_OK;
-}
-AKDEF ak_result ak_comm_group_end(void) {
-    _ak_group* g = _ak_group_get();
-    int i;
-    if (!g || g->depth == 0) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_group_end without ak_comm_group_start");
-    if (--g->depth > 0) return AK_OK;
-    for (i = 0; i < g->n_ccl; i++) {
-        int e = g->ccl[i]->ncclGroupEnd();
-        if (e) {
-            const char* s = g->ccl[i]->ncclGetErrorString ? g->ccl[i]->ncclGetErrorString(e) : "?";
-            _ak_group_note_error(g, _ak_err(e == _AK_NCCL_INVALID_ARGUMENT || e == _AK_NCCL_INVALID_USAGE ? AK_ERROR_INVALID_ARGUMENT : AK_ERROR_DEVICE, "ncclGroupEnd failed: %s (%d)", s, e));
-        }
-    }
-    g->n_ccl = 0;
-    _ak_unbind();
-    for (i = 0; i < g->n_waits; i++) {
-        _ak_cc_wait w = g->waits[i];
-        ak_result r = w.p2p == 1 ? _ak_cc_wait_p2p(w.sh, (_ak_cc_p2p*)w.ticket) : _ak_cc_wait_slot(w.sh, (_ak_cc_slot*)w.ticket, w.p2p - 2);
-        _ak_group_note_error(g, r);
-    }
-    g->n_waits = 0;
-    if (g->err != AK_OK) return _ak_err(g->err, "%s", g->msg);
-    return AK_OK;
-}
-
-/* Shared argument checks of every collective; then the communicator's implementation. */
-static ak_result _ak_coll_issue(const char* fn, ak_comm* c, const _ak_coll* o, ak_stream* s) {
-    size_t es, bytes;
-    ak_result r;
-    _ak_group* g;
-    if (!c) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: communicator is NULL", fn);
-    if (o->t != AK_F32 && o->t != AK_F16 && o->t != AK_BF16 && o->t != AK_I32)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: dtype %s (collectives take f32, f16, bf16, i32)", fn, ak_dtype_name(o->t));
-    if ((o->kind == _AK_CC_ALL_REDUCE || o->kind == _AK_CC_REDUCE_SCATTER) &&
-        o->op != AK_REDUCE_SUM && o->op != AK_REDUCE_MEAN && o->op != AK_REDUCE_MAX && o->op != AK_REDUCE_MIN)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: reduction %s (collectives take sum, mean, max, min)", fn, ak_reduce_op_name(o->op));
-    es = ak_dtype_size(o->t);
-    if (o->count > (SIZE_MAX >> 2) / es / (size_t)c->size)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: count %zu is not a plausible size", fn, o->count);
-    bytes = o->count * es;
-    if (bytes) {
-        int need_send = o->kind != _AK_CC_RECV && (o->kind != _AK_CC_BROADCAST || o->peer == c->rank);
-        int need_recv = o->kind != _AK_CC_SEND;
-        if ((need_send && !o->send) || (need_recv && !o->recv))
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %s buffer is NULL (count %zu)", fn, need_send && !o->send ? "send" : "receive", o->count);
-    }
-    if ((o->kind == _AK_CC_BROADCAST || o->kind == _AK_CC_SEND || o->kind == _AK_CC_RECV) && (o->peer < 0 || o->peer >= c->size))
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %s %d of a communicator of %d ranks", fn, o->kind == _AK_CC_BROADCAST ? "root" : "peer",
-                       o->peer, c->size);
-    if (s && s->ctx != c->ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: the stream belongs to another context than rank %d's", fn, c->rank);
-    r = c->impl->coll(c, o, s);
-    g = _ak_group_get();
-    if (r != AK_OK && g && g->depth > 0) _ak_group_note_error(g, r);
-    return r;
-}
-AKDEF ak_result ak_all_reduce(ak_comm* c, ak_reduce_op op, ak_dtype dtype, const void* send, void* recv, size_t count, ak_stream* stream) {
-    _ak_coll o;
-    memset(&o, 0, sizeof o);
-    o.kind = _AK_CC_ALL_REDUCE; o.op = op; o.t = dtype; o.send = send; o.recv = recv; o.count = count;
-    return _ak_coll_issue("ak_all_reduce", c, &o, stream);
-}
-AKDEF ak_result ak_all_gather(ak_comm* c, ak_dtype dtype, const void* send, void* recv, size_t send_count, ak_stream* stream) {
-    _ak_coll o;
-    memset(&o, 0, sizeof o);
-    o.kind = _AK_CC_ALL_GATHER; o.t = dtype; o.send = send; o.recv = recv; o.count = send_count;
-    return _ak_coll_issue("ak_all_gather", c, &o, stream);
-}
-AKDEF ak_result ak_reduce_scatter(ak_comm* c, ak_reduce_op op, ak_dtype dtype, const void* send, void* recv, size_t recv_count, ak_stream* stream) {
-    _ak_coll o;
-    memset(&o, 0, sizeof o);
-    o.kind = _AK_CC_REDUCE_SCATTER; o.op = op; o.t = dtype; o.send = send; o.recv = recv; o.count = recv_count;
-    return _ak_coll_issue("ak_reduce_scatter", c, &o, stream);
-}
-AKDEF ak_result ak_broadcast(ak_comm* c, ak_dtype dtype, const void* send, void* recv, size_t count, int root, ak_stream* stream) {
-    _ak_coll o;
-    memset(&o, 0, sizeof o);
-    o.kind = _AK_CC_BROADCAST; o.t = dtype; o.send = send; o.recv = recv; o.count = count; o.peer = root;
-    return _ak_coll_issue("ak_broadcast", c, &o, stream);
-}
-AKDEF ak_result ak_send(ak_comm* c, ak_dtype dtype, const void* send, size_t count, int peer, ak_stream* stream) {
-    _ak_coll o;
-    memset(&o, 0, sizeof o);
-    o.kind = _AK_CC_SEND; o.t = dtype; o.send = send; o.count = count; o.peer = peer;
-    return _ak_coll_issue("ak_send", c, &o, stream);
-}
-AKDEF ak_result ak_recv(ak_comm* c, ak_dtype dtype, void* recv, size_t count, int peer, ak_stream* stream) {
-    _ak_coll o;
-    memset(&o, 0, sizeof o);
-    o.kind = _AK_CC_RECV; o.t = dtype; o.recv = recv; o.count = count; o.peer = peer;
-    return _ak_coll_issue("ak_recv", c, &o, stream);
-}
-
-/* ==========================================================================
- * >>impl:kernels  (the kernel library: host wrappers and CPU references)
- * ========================================================================== */
-AKDEF const char* ak_prelude_source(void) { return _ak_src_prelude; }
-AKDEF const char* ak_reduce_op_name(ak_reduce_op op) {
-    static const char* n[] = { "sum", "mean", "max", "min", "argmax", "argmin" };
-    if ((int)op < 0 || (int)op >= (int)AK_REDUCE_OP_COUNT) return "?";
-    return n[op];
-}
-#ifdef AMDKIT_NO_OPS
-static void _ak_ops_destroy(ak_context* ctx) { (void)ctx; }
-#else
 /* ==========================================================================
  * >>impl:ops  common code of the kernel library : the per-context kernel
  * memo, argument checks, launch-size helpers, host element access for the
@@ -16602,7 +16684,7 @@ static void _ak_ops_destroy(ak_context* ctx) { (void)ctx; }
  *     _ak_kargs a; _ak_kargs_axpy(&a, n, alpha, x, y);   (the generated packer of
  *         the kernel's interface: tools/akgen.c writes one per parameter list)
  *     return _ak_op_launch(ctx, k, _ak_op_grid(ctx, work, 256), 256, 0, stream, &a);
- * Row-chunked ops (>>impl:ops-reduce) launch through _ak_rd_launch_rows.
+ * Row-chunked ops (>>impl:ops-reduce) launch through _ak_rowop_launch_rows.
  * ========================================================================== */
 
 /* One memoized kernel: (source pointer, kernel name) -> handle owned by the memo. */
@@ -16845,8 +16927,8 @@ static ak_result _ak_op_launch3(ak_context* ctx, ak_kernel* k, ak_dim3 grid, ak_
     (void)ctx;
     if (a->iface != k->iface || a->iface <= 0 || a->iface >= _AK_KIF_COUNT)
         return _ak_err(AK_ERROR_LAUNCH, "kernel library: %s launched with the arguments of interface '%s', its interface is '%s'",
-                       k->name, a->iface > 0 && a->iface < _AK_KIF_COUNT ? _ak_kif_names[a->iface] : "?",
-                       k->iface > 0 && k->iface < _AK_KIF_COUNT ? _ak_kif_names[k->iface] : "none");
+                       k->name, a->iface > 0 && a->iface < _AK_KIF_COUNT ? _ak_kernel_interface_names[a->iface] : "?",
+                       k->iface > 0 && k->iface < _AK_KIF_COUNT ? _ak_kernel_interface_names[k->iface] : "none");
     if (a->a.error) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "kernel launch: too many arguments (max %d)", AK_MAX_ARGS);
     if (grid.x == 0 || grid.y == 0 || grid.z == 0) return AK_OK; /* nothing to do */
     return ak_launch(k, grid, block, shmem, s, ak_args_params(&a->a));
@@ -16925,10 +17007,16 @@ AKDEF ak_result ak_embedded_at(int i, const char** family, const char** source, 
  * reference (cpu backend: host pointers) or launches its kernel.
  * ========================================================================== */
 
-#define _AK_EW_BLOCK 256u   /* threads per block of the 1-D kernels (a multiple of 32 and 64) */
+#define _AK_ELEMENTWISE_BLOCK 256u   /* threads per block of the 1-D kernels (a multiple of 32 and 64) */
 
 AKDEF const char* ak_unary_op_name(ak_unary_op op) {
-    static const char* n[] = { "relu", "leaky_relu", "sigmoid", "tanh", "silu", "gelu", "gelu_tanh" };
+    static const char* n[] = { "none", "relu", "leaky_relu", "sigmoid", "tanh", "silu", "gelu", "gelu_tanh" };
+    typedef char kernel_codes_match[_AK_UNARY_NONE == AK_OP_NONE && _AK_UNARY_RELU == AK_OP_RELU &&
+                                    _AK_UNARY_LEAKY_RELU == AK_OP_LEAKY_RELU && _AK_UNARY_SIGMOID == AK_OP_SIGMOID &&
+                                    _AK_UNARY_TANH == AK_OP_TANH && _AK_UNARY_SILU == AK_OP_SILU &&
+                                    _AK_UNARY_GELU == AK_OP_GELU && _AK_UNARY_GELU_TANH == AK_OP_GELU_TANH &&
+                                    sizeof n / sizeof n[0] == AK_UNARY_OP_COUNT ? 1 : -1];
+    (void)sizeof(kernel_codes_match);
     if ((int)op < 0 || (int)op >= (int)AK_UNARY_OP_COUNT) return "?";
     return n[op];
 }
@@ -16939,7 +17027,7 @@ AKDEF const char* ak_binary_op_name(ak_binary_op op) {
 }
 
 /* Checks every 1-D op starts with: ctx, dtype, n, stream. */
-static ak_result _ak_ew_check(ak_context* ctx, ak_dtype t, size_t n, ak_stream* s, const char* op) {
+static ak_result _ak_elementwise_check(ak_context* ctx, ak_dtype t, size_t n, ak_stream* s, const char* op) {
     ak_result r = _ak_op_check_ctx(ctx, op);
     if (r == AK_OK) r = _ak_op_check_float(t, op);
     if (r == AK_OK) r = _ak_op_check_count(ctx, n, t, op);
@@ -16949,19 +17037,20 @@ static ak_result _ak_ew_check(ak_context* ctx, ak_dtype t, size_t n, ak_stream* 
 
 /* Get the kernel `<base>_<dtype>` of `src` and launch it over `units` work
  * items (chunks of 8 elements for the map kernels), 1-D grid-stride. */
-static ak_result _ak_ew_launch(ak_context* ctx, const char* src, const char* kname, size_t units, ak_stream* s,
+static ak_result _ak_elementwise_launch(ak_context* ctx, const char* src, const char* kname, size_t units, ak_stream* s,
                                _ak_kargs* a) {
     ak_kernel* k = NULL;
     ak_result r = _ak_op_kernel(ctx, src, kname, &k);
     if (r != AK_OK) return r;
-    return _ak_op_launch(ctx, k, _ak_op_grid(ctx, units, _AK_EW_BLOCK), _AK_EW_BLOCK, 0, s, a);
+    return _ak_op_launch(ctx, k, _ak_op_grid(ctx, units, _AK_ELEMENTWISE_BLOCK), _AK_ELEMENTWISE_BLOCK, 0, s, a);
 }
 
-static size_t _ak_ew_chunks(size_t n) { return n / 8 + (n % 8 != 0); }
+static size_t _ak_elementwise_chunks(size_t n) { return n / 8 + (n % 8 != 0); }
 
 /* ---- CPU references ----------------------------------------------------- */
-static double _ak_ew_unary_ref(ak_unary_op op, double x, double p) {
+static double _ak_elementwise_unary_ref(ak_unary_op op, double x, double p) {
     switch (op) {
+    case AK_OP_NONE: return x;
     case AK_OP_RELU: return x < 0.0 ? 0.0 : x;
     case AK_OP_LEAKY_RELU: return x < 0.0 ? x * p : x;
     case AK_OP_SIGMOID: return 1.0 / (1.0 + exp(-x));
@@ -16972,7 +17061,7 @@ static double _ak_ew_unary_ref(ak_unary_op op, double x, double p) {
     default: return x;
     }
 }
-static double _ak_ew_binary_ref(ak_binary_op op, double a, double b) {
+static double _ak_elementwise_binary_ref(ak_binary_op op, double a, double b) {
     switch (op) {
     case AK_OP_ADD: return a + b;
     case AK_OP_SUB: return a - b;
@@ -16983,7 +17072,7 @@ static double _ak_ew_binary_ref(ak_binary_op op, double a, double b) {
 
 /* ---- fill --------------------------------------------------------------- */
 AKDEF ak_result ak_fill(ak_context* ctx, ak_dtype dtype, void* y, size_t n, float value, ak_stream* stream) {
-    ak_result r = _ak_ew_check(ctx, dtype, n, stream, "ak_fill");
+    ak_result r = _ak_elementwise_check(ctx, dtype, n, stream, "ak_fill");
     char kn[64];
     _ak_kargs a;
     if (r == AK_OK) r = _ak_op_check_ptr(y, dtype, "ak_fill: y");
@@ -17001,13 +17090,13 @@ AKDEF ak_result ak_fill(ak_context* ctx, ak_dtype dtype, void* y, size_t n, floa
         return AK_OK;
     }
     _ak_kargs_fill(&a, y, (int64_t)n, value);
-    return _ak_ew_launch(ctx, _ak_src_elementwise, _ak_op_name(kn, sizeof kn, "ak_fill", dtype), _ak_ew_chunks(n),
+    return _ak_elementwise_launch(ctx, _ak_src_elementwise, _ak_op_name(kn, sizeof kn, "ak_fill", dtype), _ak_elementwise_chunks(n),
                          stream, &a);
 }
 
 /* ---- copy and cast ------------------------------------------------------- */
 AKDEF ak_result ak_copy(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t n, ak_stream* stream) {
-    ak_result r = _ak_ew_check(ctx, dtype, n, stream, "ak_copy");
+    ak_result r = _ak_elementwise_check(ctx, dtype, n, stream, "ak_copy");
     size_t bytes;
     char kn[64];
     _ak_kargs a;
@@ -17024,13 +17113,13 @@ AKDEF ak_result ak_copy(ak_context* ctx, ak_dtype dtype, const void* x, void* y,
     }
     _ak_kargs_copy(&a, x, y, (int64_t)n);
     /* work items: 32 bytes (two 16-byte vectors) per thread step */
-    return _ak_ew_launch(ctx, _ak_src_cast, _ak_op_name(kn, sizeof kn, "ak_copy", dtype), bytes / 32 + 1, stream,
+    return _ak_elementwise_launch(ctx, _ak_src_cast, _ak_op_name(kn, sizeof kn, "ak_copy", dtype), bytes / 32 + 1, stream,
                          &a);
 }
 
 AKDEF ak_result ak_cast(ak_context* ctx, ak_dtype src_dtype, const void* x, ak_dtype dst_dtype, void* y, size_t n,
                         ak_stream* stream) {
-    ak_result r = _ak_ew_check(ctx, src_dtype, n, stream, "ak_cast (source)");
+    ak_result r = _ak_elementwise_check(ctx, src_dtype, n, stream, "ak_cast (source)");
     char kn[64];
     _ak_kargs a;
     if (r == AK_OK) r = _ak_op_check_float(dst_dtype, "ak_cast (destination)");
@@ -17048,14 +17137,14 @@ AKDEF ak_result ak_cast(ak_context* ctx, ak_dtype src_dtype, const void* x, ak_d
     }
     snprintf(kn, sizeof kn, "ak_cast_%s_%s", ak_dtype_name(src_dtype), ak_dtype_name(dst_dtype));
     _ak_kargs_cast(&a, x, y, (int64_t)n);
-    return _ak_ew_launch(ctx, _ak_src_cast, kn, _ak_ew_chunks(n), stream, &a);
+    return _ak_elementwise_launch(ctx, _ak_src_cast, kn, _ak_elementwise_chunks(n), stream, &a);
 }
 
 /* ---- axpy and scale -------------------------------------------------------- */
 /* y = alpha * x + (with_y ? y : 0) */
-static ak_result _ak_ew_axpby(ak_context* ctx, ak_dtype dtype, size_t n, float alpha, const void* x, void* y,
+static ak_result _ak_elementwise_axpby(ak_context* ctx, ak_dtype dtype, size_t n, float alpha, const void* x, void* y,
                               ak_stream* stream, int with_y, const char* op) {
-    ak_result r = _ak_ew_check(ctx, dtype, n, stream, op);
+    ak_result r = _ak_elementwise_check(ctx, dtype, n, stream, op);
     char kn[64], what[64];
     _ak_kargs a;
     size_t bytes;
@@ -17076,22 +17165,22 @@ static ak_result _ak_ew_axpby(ak_context* ctx, ak_dtype dtype, size_t n, float a
     }
     if (with_y) _ak_kargs_axpy(&a, (int64_t)n, alpha, x, y);
     else _ak_kargs_scale(&a, (int64_t)n, alpha, x, y);
-    return _ak_ew_launch(ctx, _ak_src_elementwise, _ak_op_name(kn, sizeof kn, with_y ? "ak_axpy" : "ak_scale", dtype),
-                         _ak_ew_chunks(n), stream, &a);
+    return _ak_elementwise_launch(ctx, _ak_src_elementwise, _ak_op_name(kn, sizeof kn, with_y ? "ak_axpy" : "ak_scale", dtype),
+                         _ak_elementwise_chunks(n), stream, &a);
 }
 AKDEF ak_result ak_axpy(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t n, float alpha,
                         ak_stream* stream) {
-    return _ak_ew_axpby(ctx, dtype, n, alpha, x, y, stream, 1, "ak_axpy");
+    return _ak_elementwise_axpby(ctx, dtype, n, alpha, x, y, stream, 1, "ak_axpy");
 }
 AKDEF ak_result ak_scale(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t n, float alpha,
                          ak_stream* stream) {
-    return _ak_ew_axpby(ctx, dtype, n, alpha, x, y, stream, 0, "ak_scale");
+    return _ak_elementwise_axpby(ctx, dtype, n, alpha, x, y, stream, 0, "ak_scale");
 }
 
 /* ---- binary ops ------------------------------------------------------------ */
 AKDEF ak_result ak_binary(ak_context* ctx, ak_binary_op op, ak_dtype dtype, const void* x, const void* y, void* z,
                           size_t n, ak_stream* stream) {
-    ak_result r = _ak_ew_check(ctx, dtype, n, stream, "ak_binary");
+    ak_result r = _ak_elementwise_check(ctx, dtype, n, stream, "ak_binary");
     char kn[64];
     _ak_kargs a;
     size_t bytes;
@@ -17111,11 +17200,11 @@ AKDEF ak_result ak_binary(ak_context* ctx, ak_binary_op op, ak_dtype dtype, cons
         size_t i;
         for (i = 0; i < n; i++)
             _ak_op_st(z, dtype, i,
-                      (float)_ak_ew_binary_ref(op, (double)_ak_op_ld(x, dtype, i), (double)_ak_op_ld(y, dtype, i)));
+                      (float)_ak_elementwise_binary_ref(op, (double)_ak_op_ld(x, dtype, i), (double)_ak_op_ld(y, dtype, i)));
         return AK_OK;
     }
     _ak_kargs_binary(&a, x, y, z, (int64_t)n, (int32_t)op);
-    return _ak_ew_launch(ctx, _ak_src_elementwise, _ak_op_name(kn, sizeof kn, "ak_binary", dtype), _ak_ew_chunks(n),
+    return _ak_elementwise_launch(ctx, _ak_src_elementwise, _ak_op_name(kn, sizeof kn, "ak_binary", dtype), _ak_elementwise_chunks(n),
                          stream, &a);
 }
 AKDEF ak_result ak_add(ak_context* ctx, ak_dtype dtype, const void* x, const void* y, void* z, size_t n,
@@ -17130,7 +17219,7 @@ AKDEF ak_result ak_mul(ak_context* ctx, ak_dtype dtype, const void* x, const voi
 /* ---- unary activations ------------------------------------------------------ */
 AKDEF ak_result ak_unary(ak_context* ctx, ak_unary_op op, ak_dtype dtype, const void* x, void* y, size_t n,
                          float param, ak_stream* stream) {
-    ak_result r = _ak_ew_check(ctx, dtype, n, stream, "ak_unary");
+    ak_result r = _ak_elementwise_check(ctx, dtype, n, stream, "ak_unary");
     char kn[64];
     _ak_kargs a;
     size_t bytes;
@@ -17144,14 +17233,15 @@ AKDEF ak_result ak_unary(ak_context* ctx, ak_unary_op op, ak_dtype dtype, const 
     bytes = n * ak_dtype_size(dtype);
     r = _ak_op_check_overlap(x, bytes, y, bytes, 1, "ak_unary");
     if (r != AK_OK) return r;
+    if (op == AK_OP_NONE) return ak_copy(ctx, dtype, x, y, n, stream);
     if (_ak_op_is_cpu(ctx)) {
         size_t i;
         for (i = 0; i < n; i++)
-            _ak_op_st(y, dtype, i, (float)_ak_ew_unary_ref(op, (double)_ak_op_ld(x, dtype, i), (double)param));
+            _ak_op_st(y, dtype, i, (float)_ak_elementwise_unary_ref(op, (double)_ak_op_ld(x, dtype, i), (double)param));
         return AK_OK;
     }
     _ak_kargs_unary(&a, x, y, (int64_t)n, (int32_t)op, param);
-    return _ak_ew_launch(ctx, _ak_src_activation, _ak_op_name(kn, sizeof kn, "ak_unary", dtype), _ak_ew_chunks(n),
+    return _ak_elementwise_launch(ctx, _ak_src_activation, _ak_op_name(kn, sizeof kn, "ak_unary", dtype), _ak_elementwise_chunks(n),
                          stream, &a);
 }
 
@@ -17215,38 +17305,38 @@ AKDEF ak_result ak_transpose(ak_context* ctx, ak_dtype dtype, const void* x, voi
  * (wave size, compute units, opt level) and launches.
  * ========================================================================== */
 
-#define _AK_RD_BLOCK 256u          /* threads per block of the reduce / split kernels */
-#define _AK_RD_ROW_MAX 16384u      /* widest row kept in registers by ak_softmax_<dt> / ak_norm_<dt> */
-#define _AK_RD_SPLIT_E 32u         /* elements per thread of ak_softmax_split_<dt> */
-#define _AK_RD_SLAB_BYTES 16384u   /* the longest run of rows one block of ak_softmax_slab_<dt> holds */
-#define _AK_RD_MAX_THREADS 0x40000000u        /* cap of grid x block per launch (AMD: < 2^32 work-items) */
-#define _AK_RD_XENT_ONE 8192u      /* cross-entropy mean / sum: up to this many rows one block combines the
+#define _AK_ROWOP_BLOCK 256u          /* threads per block of the reduce / split kernels */
+#define _AK_ROWOP_ROW_MAX 16384u      /* widest row kept in registers by ak_softmax_<dt> / ak_norm_<dt> */
+#define _AK_ROWOP_SPLIT_E 32u         /* elements per thread of ak_softmax_split_<dt> */
+#define _AK_ROWOP_SLAB_BYTES 16384u   /* the longest run of rows one block of ak_softmax_slab_<dt> holds */
+#define _AK_ROWOP_MAX_THREADS 0x40000000u        /* cap of grid x block per launch (AMD: < 2^32 work-items) */
+#define _AK_ROWOP_XENT_ONE 8192u      /* cross-entropy mean / sum: up to this many rows one block combines the
                                       row losses and writes the result (no ak_xent_mean launch) */
 
 
 /* Smallest power of two >= v (v >= 1), capped at cap (a power of two). */
-static unsigned _ak_rd_pow2(size_t v, unsigned cap) {
+static unsigned _ak_rowop_pow2(size_t v, unsigned cap) {
     unsigned p = 1;
     while (p < cap && (size_t)p < v) p <<= 1;
     return p;
 }
 
 /* [a, a + an) and [b, b + bn) (bytes) overlap without being the same buffer start. */
-static int _ak_rd_partial_overlap(const void* a, size_t an, const void* b, size_t bn) {
+static int _ak_rowop_partial_overlap(const void* a, size_t an, const void* b, size_t bn) {
     uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
     if (!a || !b || pa == pb) return 0;
     return pa < pb + bn && pb < pa + an;
 }
-static int _ak_rd_overlap(const void* a, size_t an, const void* b, size_t bn) {
+static int _ak_rowop_overlap(const void* a, size_t an, const void* b, size_t bn) {
     uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
     if (!a || !b) return 0;
     return pa < pb + bn && pb < pa + an;
 }
 
-static int _ak_rd_aligned16(const void* p) { return p == NULL || ((uintptr_t)p & 15u) == 0; }
+static int _ak_rowop_aligned16(const void* p) { return p == NULL || ((uintptr_t)p & 15u) == 0; }
 
 /* Shared checks: ctx, dtype, shape, stream, x. */
-static ak_result _ak_rd_check(ak_context* ctx, ak_dtype t, const void* x, const char* xname, size_t rows, size_t cols,
+static ak_result _ak_rowop_check(ak_context* ctx, ak_dtype t, const void* x, const char* xname, size_t rows, size_t cols,
                               ak_stream* s, const char* op) {
     ak_result r = _ak_op_check_ctx(ctx, op);
     char what[96];
@@ -17269,24 +17359,24 @@ static ak_result _ak_rd_check(ak_context* ctx, ak_dtype t, const void* x, const 
  * 16384, split blocks past the compute units) falls back to the op's generic
  * one (_ak_rowop_pick). */
 enum {
-    _AK_RV_ROWS = 0,  /* softmax / norms: the row in registers of a group of G threads (cols <= 16384); param:
+    _AK_ROW_VARIANT_ROWS = 0,  /* softmax / norms: the row in registers of a group of G threads (cols <= 16384); param:
                          elements per thread to aim for (0: the kernel's E, the fewest threads) */
-    _AK_RV_SPLIT,     /* softmax: S co-operating blocks per row, one read; block: 128 or 256 */
-    _AK_RV_TWOPASS,   /* softmax: stats + apply kernels (two reads of x), any width, no co-residency */
-    _AK_RV_WIDE,      /* softmax / norms: one block per row, two passes (the second from L2); block: threads;
+    _AK_ROW_VARIANT_SPLIT,     /* softmax: S co-operating blocks per row, one read; block: 128 or 256 */
+    _AK_ROW_VARIANT_TWOPASS,   /* softmax: stats + apply kernels (two reads of x), any width, no co-residency */
+    _AK_ROW_VARIANT_WIDE,      /* softmax / norms: one block per row, two passes (the second from L2); block: threads;
                          norms: param > 0 cuts rows into segments of param KiB, one block each (S co-operating
                          blocks per row; the second pass then hits L2 at any width) */
-    _AK_RV_STREAM,    /* reductions / cross-entropy: a group of G threads per row (segment), one read; param:
+    _AK_ROW_VARIANT_STREAM,    /* reductions / cross-entropy: a group of G threads per row (segment), one read; param:
                          bytes per thread to aim for; block: small inputs widen the groups until they fill
-                         block threads per CU (0: never; _ak_rd_stream_group) */
-    _AK_RV_SEGMENTS,  /* reductions: rows cut into segments over CUs x param blocks, then a combine kernel */
-    _AK_RV_SMALL,     /* cross-entropy mean / sum: one block does every row and the reduction (one launch, no
+                         block threads per CU (0: never; _ak_rowop_stream_group) */
+    _AK_ROW_VARIANT_SEGMENTS,  /* reductions: rows cut into segments over CUs x param blocks, then a combine kernel */
+    _AK_ROW_VARIANT_SMALL,     /* cross-entropy mean / sum: one block does every row and the reduction (one launch, no
                          workspace); block: threads */
-    _AK_RV_SLAB,      /* softmax: R consecutive rows a block through shared memory with 16-byte accesses (narrow
-                         rows of any width: cols x dtype size <= _AK_RD_SLAB_BYTES; x and y equally aligned mod 16,
+    _AK_ROW_VARIANT_SLAB,      /* softmax: R consecutive rows a block through shared memory with 16-byte accesses (narrow
+                         rows of any width: cols x dtype size <= _AK_ROWOP_SLAB_BYTES; x and y equally aligned mod 16,
                          else the rows kernel); block: threads (64..256); param: bytes of rows a block takes
-                         (1024.._AK_RD_SLAB_BYTES, 0: the most) */
-    _AK_RV_COUNT
+                         (1024.._AK_ROWOP_SLAB_BYTES, 0: the most) */
+    _AK_ROW_VARIANT_COUNT
 };
 /* ops of the table (bit mask) */
 #define _AK_RO_SOFTMAX 1u
@@ -17306,7 +17396,7 @@ typedef struct _ak_rowop_rule {
     size_t rmin, rmax;      /* rows in [rmin, rmax] (x compute units when per_cu) */
     int per_cu;
     int odd;                /* -1 any width, 0 only cols % 8 == 0, 1 only cols % 8 != 0 */
-    int variant;            /* _AK_RV_* */
+    int variant;            /* _AK_ROW_VARIANT_* */
     unsigned block, param;  /* see the variant */
     const char* why;        /* the measurement that chose the row */
 } _ak_rowop_rule;
@@ -17314,98 +17404,98 @@ typedef struct _ak_rowop_rule {
 static const _ak_rowop_rule _ak_rowop_table[] = {
     /* softmax, layernorm, rmsnorm (bench/NOTES.md "Sweep misses: wide rows"; rows 256..16384 measured: fewer
      * rows keep the older choice) */
-    { _AK_RO_SOFTMAX, _AK_DT_ALL, 8193, 16384, 256, _AK_RMAX, 0, -1, _AK_RV_WIDE, 512, 0,
+    { _AK_RO_SOFTMAX, _AK_DT_ALL, 8193, 16384, 256, _AK_RMAX, 0, -1, _AK_ROW_VARIANT_WIDE, 512, 0,
       "h100 2026-11-23 session 3 (helper wide), x 16384 rows 256/1024/4096/16384, % of copy: f32 wide/512 "
       "61/73/81/83 vs rows 40/57/68/71, bf16 46/66/84/91 vs rows 38/50/58/61; 8193..16384 columns take the same "
       "1024-thread register group as 16384 in the rows kernel (1 block per SM)" },
-    { _AK_RO_SOFTMAX, _AK_DT_HALF, 16385, 131072, 256, _AK_RMAX, 0, -1, _AK_RV_WIDE, 512, 0,
+    { _AK_RO_SOFTMAX, _AK_DT_HALF, 16385, 131072, 256, _AK_RMAX, 0, -1, _AK_ROW_VARIANT_WIDE, 512, 0,
       "h100 2026-11-23 session 3 (helper wide), bf16 rows 256/1024/4096/16384, wide/512 vs split/128: x 32768 "
       "63/66/74/76 vs 43/58/63/64, x 50257 55/60/65 vs 32/41/46, x 128256 56/61/65 vs 54/60/62 (f32: split "
       "stays ahead at 32768+)" },
-    { _AK_RO_NORM, _AK_DT_F32, 8193, 16384, 256, _AK_RMAX, 0, -1, _AK_RV_WIDE, 1024, 0,
+    { _AK_RO_NORM, _AK_DT_F32, 8193, 16384, 256, _AK_RMAX, 0, -1, _AK_ROW_VARIANT_WIDE, 1024, 0,
       "h100 2026-11-23 session 3 (helper wide, ak_norm_wide without spills): x 16384 rows 256/1024/4096/16384: "
       "layernorm f32 wide/1024 55/72/86/91% vs rows 42/61/71/74, rmsnorm 65/83/92/94 vs 49/71/80/84 (x 8192: rows "
       "70-96 stays)" },
-    { _AK_RO_NORM, _AK_DT_HALF, 8193, 16384, 256, _AK_RMAX, 0, -1, _AK_RV_WIDE, 512, 0,
+    { _AK_RO_NORM, _AK_DT_HALF, 8193, 16384, 256, _AK_RMAX, 0, -1, _AK_ROW_VARIANT_WIDE, 512, 0,
       "h100 2026-11-23 session 3 (helper wide): x 16384 rows 256/1024/4096/16384: layernorm bf16 wide/512 "
       "41/66/82/89% vs rows 37/53/63/66, rmsnorm 48/71/86/92 vs 43/61/74/78 (x 8192: rows 85-99 stays)" },
     /* softmax / log_softmax of f16 / bf16 rows whose width is not a multiple of 8 (the rows kernel reads them
      * element by element): runs of rows through shared memory (bench/NOTES.md "Narrow odd rows"; forced variants
      * of bench_sweep, both ops alike; f32 stays with the rows kernel: slab slower or within 5%) */
-    { _AK_RO_SOFTMAX, _AK_DT_HALF, 2, 64, 16384, _AK_RMAX, 0, 1, _AK_RV_SLAB, 128, 4096,
+    { _AK_RO_SOFTMAX, _AK_DT_HALF, 2, 64, 16384, _AK_RMAX, 0, 1, _AK_ROW_VARIANT_SLAB, 128, 4096,
       "h100 2026-11-23 session 4, softmax x 33 f16 / bf16: 16384 rows 8.35 / 8.19 us slab/128/4096 vs 9.02 / 9.06 "
       "rows, 65536 rows 14.85 / 14.94 vs 19.52 / 19.94 (eager 12.9); 64 / 1024 rows: rows 5.6-5.9 vs slab 6.7-7.5" },
-    { _AK_RO_SOFTMAX, _AK_DT_HALF, 65, 255, 64, _AK_RMAX, 0, 1, _AK_RV_SLAB, 64, 2048,
+    { _AK_RO_SOFTMAX, _AK_DT_HALF, 65, 255, 64, _AK_RMAX, 0, 1, _AK_ROW_VARIANT_SLAB, 64, 2048,
       "h100 2026-11-23 session 4, softmax x 127 f16 / bf16, 64 / 1024 / 16384 / 65536 rows: slab/64/2048 5.76 / "
       "5.98 / 10.53 / 24.51 us vs rows 7.04 / 7.52 / 17.12 / 47.94 (eager 5.0 / 5.5 / 9.1 / 22.2: still 0.85-0.92x)" },
-    { _AK_RO_SOFTMAX, _AK_DT_HALF, 256, 2048, 16384, _AK_RMAX, 0, 1, _AK_RV_SLAB, 128, 8192,
+    { _AK_RO_SOFTMAX, _AK_DT_HALF, 256, 2048, 16384, _AK_RMAX, 0, 1, _AK_ROW_VARIANT_SLAB, 128, 8192,
       "h100 2026-11-23 session 4, softmax x 1023 f16 / bf16, 16384 / 65536 rows: slab/128/8192 41.41 / 42.14 and "
       "133.47 / 134.24 us vs rows 44.16 / 41.12 and 146.56 / 136.96 (log_softmax 1-13%); 1024 rows: rows 8.8 vs 10.3" },
-    { _AK_RO_SOFTMAX, _AK_DT_HALF, 2049, 4095, 16384, _AK_RMAX, 0, 1, _AK_RV_SLAB, 64, 0,
+    { _AK_RO_SOFTMAX, _AK_DT_HALF, 2049, 4095, 16384, _AK_RMAX, 0, 1, _AK_ROW_VARIANT_SLAB, 64, 0,
       "h100 2026-11-23 session 4, softmax x 3001 f16 / bf16 (2 rows a 64-thread block): 16384 rows 109.7 / 110.2 us "
       "vs rows 132.1 / 123.1, 65536 rows 363.7 / 363.1 vs 502.2 / 465.0 (eager 690); at 1024 rows rows wins 15 vs "
       "21; only 3001 measured in this range" },
-    { _AK_RO_SOFTMAX | _AK_RO_NORM, _AK_DT_ALL, 1, 16384, 1, _AK_RMAX, 0, -1, _AK_RV_ROWS, 128, 0,
+    { _AK_RO_SOFTMAX | _AK_RO_NORM, _AK_DT_ALL, 1, 16384, 1, _AK_RMAX, 0, -1, _AK_ROW_VARIANT_ROWS, 128, 0,
       "h100 bench_ops 2026-11-22: 65536 x 4096 at 94-100% of copy, one read; 128-thread blocks (f16 4096: 2988 GB/s "
       "vs 2903 with 256); h100 sweep 2026-11-23: 94-100% at 65536 x 768..8192, 57-71% (f32) / 49-61% (f16) at "
       "x 16384 (the rule's weak end)" },
-    { _AK_RO_SOFTMAX, _AK_DT_ALL, 16385, _AK_RMAX, 1, _AK_RMAX, 0, -1, _AK_RV_SPLIT, 128, 0,
+    { _AK_RO_SOFTMAX, _AK_DT_ALL, 16385, _AK_RMAX, 1, _AK_RMAX, 0, -1, _AK_ROW_VARIANT_SPLIT, 128, 0,
       "h100 bench_ops 2026-11-22: 4096 x 393216 f32 split 2173 GB/s vs 1811 two-pass (falls back to two-pass past "
       "CUs blocks per row, and for f16/bf16 past 131072 columns: 1974 vs 1823 GB/s)" },
-    { _AK_RO_NORM, _AK_DT_ALL, 16385, _AK_RMAX, 1, _AK_RMAX, 0, -1, _AK_RV_WIDE, 1024, 0,
+    { _AK_RO_NORM, _AK_DT_ALL, 16385, _AK_RMAX, 1, _AK_RMAX, 0, -1, _AK_ROW_VARIANT_WIDE, 1024, 0,
       "h100 sweep 2026-11-23: one 1024-thread block per row, two passes: 84-93% at 16384 x 32768, 58-66% at "
       "128256 / 400000 columns; session 3 (helper wide): 64 KiB segments (param 64) measured -2..-19% for "
       "layernorm, -20..-30% at 50257, +3..+10% for rmsnorm at >= 1024 rows: not taken" },
     /* reductions, few rows of 8193..32768 columns: one widened group per row (no combine launch, no workspace)
      * beats segments; measured with bench_sweep --force (bench/NOTES.md "Sweep misses: reductions, ...") */
-    { _AK_RO_SUM | _AK_RO_MINMAX, _AK_DT_ALL, 8193, 32768, 1, 511, 0, -1, _AK_RV_STREAM, 1024, 256,
+    { _AK_RO_SUM | _AK_RO_MINMAX, _AK_DT_ALL, 8193, 32768, 1, 511, 0, -1, _AK_ROW_VARIANT_STREAM, 1024, 256,
       "h100 red 2026-11-23 (force): sum 1 / 16 / 256 rows x 16384 f32 6.24 / 7.04 / 12.64 us stream vs 9.06 / 9.50 / "
       "15.68 segments, x 32768 8.19 / 9.18 / 20.35 vs 8.86 / 9.79 / 23.49, bf16 alike (6.11 vs 8.80 at 1 x 16384); "
       "max / min run the same kernel code (not measured apart)" },
-    { _AK_RO_SUM | _AK_RO_MINMAX, _AK_DT_ALL, 32769, _AK_RMAX, 256, 511, 0, -1, _AK_RV_STREAM, 1024, 256,
+    { _AK_RO_SUM | _AK_RO_MINMAX, _AK_DT_ALL, 32769, _AK_RMAX, 256, 511, 0, -1, _AK_ROW_VARIANT_STREAM, 1024, 256,
       "h100 red 2026-11-23 (force): sum 256 x 50257 f32 29.73 us stream vs 32.54 segments, bf16 19.62 vs 21.12; "
       "256 x 128256 f32 57.76 vs 59.04, bf16 39.04 vs 38.94 (at 1 / 16 rows segments win: 8.1 vs 10.2 at 1 x 50257)" },
-    { _AK_RO_ARG, _AK_DT_ALL, 8193, 16384, 1, 511, 0, -1, _AK_RV_STREAM, 1024, 256,
+    { _AK_RO_ARG, _AK_DT_ALL, 8193, 16384, 1, 511, 0, -1, _AK_ROW_VARIANT_STREAM, 1024, 256,
       "h100 red 2026-11-23 (force): argmax 1 / 16 / 256 rows x 16384 f32 9.31 / 9.79 / 15.36 us stream vs 10.18 / "
       "10.85 / 18.46 segments, bf16 8.83 / 9.12 / 11.74 vs 10.14 / 10.40 / 14.85" },
-    { _AK_RO_ARG, _AK_DT_ALL, 16385, 32768, 256, 511, 0, -1, _AK_RV_STREAM, 1024, 256,
+    { _AK_RO_ARG, _AK_DT_ALL, 16385, 32768, 256, 511, 0, -1, _AK_ROW_VARIANT_STREAM, 1024, 256,
       "h100 red 2026-11-23 (force): argmax 256 x 32768 f32 23.81 us stream vs 30.34 segments, bf16 16.64 vs 20.16 "
       "(1 / 16 rows: segments 10.2 / 10.8 vs stream 12.8-14.3; 256 x 50257: a tie, 23.97 vs 23.87)" },
     /* reductions: rows < CUs x 16 (sum, mean, f32 max/min) or x 8 (the rest) and wide: segments */
-    { _AK_RO_SUM, _AK_DT_ALL, 8193, _AK_RMAX, 0, 16, 1, -1, _AK_RV_SEGMENTS, 256, 16,
+    { _AK_RO_SUM, _AK_DT_ALL, 8193, _AK_RMAX, 0, 16, 1, -1, _AK_ROW_VARIANT_SEGMENTS, 256, 16,
       "h100 bench_ops 2026-11-22, 256M elements, segments per CU 8/16/32/64: sum f32 97.2/97.8/98.0/97.6, "
       "sum bf16 91.4/92.9/90.9/88.7" },
-    { _AK_RO_MINMAX, _AK_DT_F32, 8193, _AK_RMAX, 0, 16, 1, -1, _AK_RV_SEGMENTS, 256, 16,
+    { _AK_RO_MINMAX, _AK_DT_F32, 8193, _AK_RMAX, 0, 16, 1, -1, _AK_ROW_VARIANT_SEGMENTS, 256, 16,
       "h100 bench_ops 2026-11-22: max f32 94.8/97.2/97.2/97.3 at 8/16/32/64 segments per CU" },
-    { _AK_RO_MINMAX | _AK_RO_ARG, _AK_DT_ALL, 8193, _AK_RMAX, 0, 8, 1, -1, _AK_RV_SEGMENTS, 256, 8,
+    { _AK_RO_MINMAX | _AK_RO_ARG, _AK_DT_ALL, 8193, _AK_RMAX, 0, 8, 1, -1, _AK_ROW_VARIANT_SEGMENTS, 256, 8,
       "h100 bench_ops 2026-11-22: argmax bf16 84.1/80.9/81.5/75.2 at 8/16/32/64 segments per CU; max bf16 fell "
       "under 90 at 16" },
     /* cross-entropy mean / sum of small batches: one block, one launch, no workspace */
-    { _AK_RO_XENT_RED, _AK_DT_ALL, 1, 32768, 1, 1, 0, -1, _AK_RV_SMALL, 512, 256,
+    { _AK_RO_XENT_RED, _AK_DT_ALL, 1, 32768, 1, 1, 0, -1, _AK_ROW_VARIANT_SMALL, 512, 256,
       "h100 red 2026-11-23 (force): 1 x 32 / 127 / 1000 / 4096 / 8192 / 32768 f32 5.95 / 6.21 / 6.66 / 7.30 / 7.97 / "
       "9.60 us vs 11.55-16.74 with 3 launches (eager 7-15); bf16 alike" },
-    { _AK_RO_XENT_RED, _AK_DT_ALL, 32769, _AK_RMAX, 1, 1, 0, -1, _AK_RV_SMALL, 1024, 256,
+    { _AK_RO_XENT_RED, _AK_DT_ALL, 32769, _AK_RMAX, 1, 1, 0, -1, _AK_ROW_VARIANT_SMALL, 1024, 256,
       "h100 red 2026-11-23 (force): 1 x 128256 f32 17.50 us (1024 threads) vs 22.05 with 3 launches (512: 18.18), "
       "bf16 17.60 vs 22.62; one row is one block on either path" },
-    { _AK_RO_XENT_RED, _AK_DT_ALL, 1, 1000, 2, 16, 0, -1, _AK_RV_SMALL, 512, 256,
+    { _AK_RO_XENT_RED, _AK_DT_ALL, 1, 1000, 2, 16, 0, -1, _AK_ROW_VARIANT_SMALL, 512, 256,
       "h100 red 2026-11-23 (force): 16 x 32 / 127 / 1000 f32 5.95 / 6.62 / 9.12 us vs 11.84 / 12.54 / 12.51 with 3 "
       "launches; bf16 5.92 / 6.62 / 8.16" },
-    { _AK_RO_XENT_RED, _AK_DT_ALL, 1001, 4096, 2, 16, 0, -1, _AK_RV_SMALL, 1024, 256,
+    { _AK_RO_XENT_RED, _AK_DT_ALL, 1001, 4096, 2, 16, 0, -1, _AK_ROW_VARIANT_SMALL, 1024, 256,
       "h100 red 2026-11-23 (force): 16 x 4096 f32 12.26 us (1024 threads) vs 13.47 with 3 launches, bf16 12.22 vs "
       "13.41; 16 x 8192: 3 launches win (15.7 vs 18.9)" },
-    { _AK_RO_XENT_RED, _AK_DT_ALL, 1, 127, 17, 256, 0, -1, _AK_RV_SMALL, 512, 256,
+    { _AK_RO_XENT_RED, _AK_DT_ALL, 1, 127, 17, 256, 0, -1, _AK_ROW_VARIANT_SMALL, 512, 256,
       "h100 red 2026-11-23 (force): 256 x 32 / 127 f32 6.66 / 10.94 us vs 11.87 / 12.99 with 3 launches, bf16 "
       "6.37 / 10.40 vs 11.87 / 12.61; 256 x 1000: 3 launches win (13.5 vs 33)" },
-    { _AK_RO_XENT_RED, _AK_DT_ALL, 1, 32, 257, 1024, 0, -1, _AK_RV_SMALL, 512, 256,
+    { _AK_RO_XENT_RED, _AK_DT_ALL, 1, 32, 257, 1024, 0, -1, _AK_ROW_VARIANT_SMALL, 512, 256,
       "h100 red 2026-11-23 (force): 1024 x 32 f32 10.91 us vs 12.00 with 3 launches, bf16 8.67 vs 11.94; 1024 x "
       "127: 3 launches win (13.3 vs 18.5)" },
     /* cross-entropy, wide f32 rows: 256 threads per row (several blocks per SM) rather than one 1024-thread block */
-    { _AK_RO_XENT | _AK_RO_XENT_RED, _AK_DT_F32, 32769, 65536, 1024, _AK_RMAX, 0, -1, _AK_RV_STREAM, 1024, 1024,
+    { _AK_RO_XENT | _AK_RO_XENT_RED, _AK_DT_F32, 32769, 65536, 1024, _AK_RMAX, 0, -1, _AK_ROW_VARIANT_STREAM, 1024, 1024,
       "h100 red 2026-11-23 (force): cross_entropy 1024 x 50257 f32 85.1 us at 1024 B per thread (G 256) vs 110.7 "
       "at 256 B (G 1024: ak_xent_f32 holds 62 registers, so one 1024-thread block per SM), 4096 x 50257 285.1 vs "
       "393.0; x 32768 a tie (58.7-59.3, 184.5-189.6)" },
     /* reductions and cross-entropy (none, mean, sum): a group per row (segment) */
-    { _AK_RO_REDUCE | _AK_RO_XENT | _AK_RO_XENT_RED, _AK_DT_ALL, 1, _AK_RMAX, 1, _AK_RMAX, 0, -1, _AK_RV_STREAM, 1024,
+    { _AK_RO_REDUCE | _AK_RO_XENT | _AK_RO_XENT_RED, _AK_DT_ALL, 1, _AK_RMAX, 1, _AK_RMAX, 0, -1, _AK_ROW_VARIANT_STREAM, 1024,
       256, "h100 bench_ops 2026-11-22: 65536 x 4096, about 256 bytes per thread measured best; mean / sum: "
       "per-row losses, partials, combine (89% of copy at 65536 x 4096); small inputs widened to 1024 threads per "
       "CU: h100 red 2026-11-23 (force, block 0 / 1024 / 2048): argmax 1024 x 127 f32 12.00 / 6.21 / 6.34 us, "
@@ -17414,22 +17504,22 @@ static const _ak_rowop_rule _ak_rowop_table[] = {
 /* Variants no row picks yet (candidates for the shapes the h100 sweep of
  * 2026-11-23 found slow; bench/sweep_variants.sh measures them with
  * bench_sweep --force, bench/NOTES.md "Shape sweep" lists what to run):
- * _AK_RV_ROWS with a param for odd and narrow widths. */
+ * _AK_ROW_VARIANT_ROWS with a param for odd and narrow widths. */
 
 #if defined(AMDKIT_ROWOP_FORCE) || defined(AMDKIT_TESTS)
 /* bench/bench_sweep.c --force (and the tests: tests/ti_rowop.c, ti_kargs.c): every row op takes this variant / block / param
  * where the variant applies to the op (variant < 0: the table). */
 static struct { int variant; unsigned block, param; } _ak_rowop_force = { -1, 0, 0 };
-static const char* const _ak_rv_names[_AK_RV_COUNT] = { "rows", "split", "twopass", "wide", "stream", "segments",
+static const char* const _ak_row_variant_names[_AK_ROW_VARIANT_COUNT] = { "rows", "split", "twopass", "wide", "stream", "segments",
                                                          "small", "slab" };
 /* the ops each variant can run */
-static unsigned _ak_rv_ops(int v) {
+static unsigned _ak_row_variant_ops(int v) {
     switch (v) {
-    case _AK_RV_ROWS: case _AK_RV_WIDE: return _AK_RO_SOFTMAX | _AK_RO_NORM;
-    case _AK_RV_SPLIT: case _AK_RV_TWOPASS: case _AK_RV_SLAB: return _AK_RO_SOFTMAX;
-    case _AK_RV_STREAM: return _AK_RO_REDUCE | _AK_RO_XENT | _AK_RO_XENT_RED;
-    case _AK_RV_SEGMENTS: return _AK_RO_REDUCE;
-    case _AK_RV_SMALL: return _AK_RO_XENT_RED;
+    case _AK_ROW_VARIANT_ROWS: case _AK_ROW_VARIANT_WIDE: return _AK_RO_SOFTMAX | _AK_RO_NORM;
+    case _AK_ROW_VARIANT_SPLIT: case _AK_ROW_VARIANT_TWOPASS: case _AK_ROW_VARIANT_SLAB: return _AK_RO_SOFTMAX;
+    case _AK_ROW_VARIANT_STREAM: return _AK_RO_REDUCE | _AK_RO_XENT | _AK_RO_XENT_RED;
+    case _AK_ROW_VARIANT_SEGMENTS: return _AK_RO_REDUCE;
+    case _AK_ROW_VARIANT_SMALL: return _AK_RO_XENT_RED;
     default: return 0;
     }
 }
@@ -17442,8 +17532,8 @@ static const _ak_rowop_rule* _ak_rowop_pick(const ak_context* ctx, unsigned op, 
     int odd = cols % 8 != 0;
 #if defined(AMDKIT_ROWOP_FORCE) || defined(AMDKIT_TESTS)
     static _ak_rowop_rule forced;
-    if (_ak_rowop_force.variant >= 0 && _ak_rowop_force.variant < _AK_RV_COUNT &&
-        (_ak_rv_ops(_ak_rowop_force.variant) & op)) {
+    if (_ak_rowop_force.variant >= 0 && _ak_rowop_force.variant < _AK_ROW_VARIANT_COUNT &&
+        (_ak_row_variant_ops(_ak_rowop_force.variant) & op)) {
         memset(&forced, 0, sizeof forced);
         forced.ops = op;
         forced.variant = _ak_rowop_force.variant;
@@ -17466,13 +17556,13 @@ static const _ak_rowop_rule* _ak_rowop_pick(const ak_context* ctx, unsigned op, 
 
 /* In-register row kernels (ak_softmax_<dt>, ak_norm_<dt>): E elements per
  * thread (16 for f32, 32 for f16 / bf16, as in the kernels), and the group
- * size G, a power of two with G * E >= cols (cols <= _AK_RD_ROW_MAX); per > 0
+ * size G, a power of two with G * E >= cols (cols <= _AK_ROWOP_ROW_MAX); per > 0
  * asks for about `per` elements per thread (a larger G, at most 1024 threads). */
-static unsigned _ak_rd_row_e(ak_dtype t) { return t == AK_F32 ? 16u : 32u; }
-static unsigned _ak_rd_row_group(size_t cols, ak_dtype t, unsigned per) {
-    unsigned e = _ak_rd_row_e(t), g = _ak_rd_pow2((cols + e - 1) / e, _AK_RD_ROW_MAX / e);
+static unsigned _ak_rowop_row_e(ak_dtype t) { return t == AK_F32 ? 16u : 32u; }
+static unsigned _ak_rowop_row_group(size_t cols, ak_dtype t, unsigned per) {
+    unsigned e = _ak_rowop_row_e(t), g = _ak_rowop_pow2((cols + e - 1) / e, _AK_ROWOP_ROW_MAX / e);
     if (per > 0 && per < e) {
-        unsigned g2 = _ak_rd_pow2((cols + per - 1) / per, _AK_RD_ROW_MAX / e); /* the kernels' launch bound */
+        unsigned g2 = _ak_rowop_pow2((cols + per - 1) / per, _AK_ROWOP_ROW_MAX / e); /* the kernels' launch bound */
         if (g2 > g) g = g2;
     }
     return g;
@@ -17486,25 +17576,25 @@ static unsigned _ak_rd_row_group(size_t cols, ak_dtype t, unsigned per) {
  * small cells slow (h100 sweep 2026-11-23: argmax 1024 x 127 f32 12.0 us with
  * 2 threads per row, eager 6.5; 1 x 64 6.7 us with one thread, eager 4.9).
  * widen 0: no widening (the table's STREAM rows give it as their block). */
-static unsigned _ak_rd_stream_group(const ak_context* ctx, size_t units, size_t len, ak_dtype t, unsigned per,
+static unsigned _ak_rowop_stream_group(const ak_context* ctx, size_t units, size_t len, ak_dtype t, unsigned per,
                                     unsigned cap, unsigned widen) {
     size_t n = per / ak_dtype_size(t), want = (size_t)_ak_op_cus(ctx) * widen;
     unsigned g;
     if (n < 1) n = 1;
-    g = _ak_rd_pow2((len + n - 1) / n, cap);
+    g = _ak_rowop_pow2((len + n - 1) / n, cap);
     while (g < cap && (size_t)g * 8u < len && units * g * 2u <= want) g <<= 1;
     return g;
 }
 
-/* Rows per launch so that grid x block stays under _AK_RD_MAX_THREADS. */
-static size_t _ak_rd_rows_per_launch(unsigned block, unsigned group, size_t segs_per_row) {
-    size_t blocks = _AK_RD_MAX_THREADS / block;
+/* Rows per launch so that grid x block stays under _AK_ROWOP_MAX_THREADS. */
+static size_t _ak_rowop_rows_per_launch(unsigned block, unsigned group, size_t segs_per_row) {
+    size_t blocks = _AK_ROWOP_MAX_THREADS / block;
     size_t r = blocks * (block / group) / (segs_per_row ? segs_per_row : 1);
     return r ? r : 1;
 }
 
 /* A device workspace from the pool (cpu: never called). */
-static ak_result _ak_rd_ws(ak_context* ctx, size_t bytes, ak_stream* s, void** out) {
+static ak_result _ak_rowop_ws(ak_context* ctx, size_t bytes, ak_stream* s, void** out) {
     ak_result r = ak_malloc(ctx, bytes, s, out);
     if (r != AK_OK) *out = NULL;
     return r;
@@ -17517,7 +17607,7 @@ static ak_result _ak_rd_ws(ak_context* ctx, size_t bytes, ak_stream* s, void** o
  * nr, a) writes kernel i's arguments for the chunk with its generated packer
  * (and may queue work the launch needs first, e.g. a memset). No allocation,
  * one launch per kernel per chunk. */
-typedef struct _ak_rd_rows {
+typedef struct _ak_rowop_rows {
     ak_kernel* k[2];
     size_t rows, rpl;       /* all rows; rows per launch */
     size_t per_row;         /* work units per row (segments, blocks) */
@@ -17526,9 +17616,9 @@ typedef struct _ak_rd_rows {
     ak_result (*pack)(const void* op, int i, size_t r0, size_t nr, _ak_kargs* a);
     const void* op;         /* the op's state, for pack */
     size_t shmem;           /* dynamic shared memory per block, bytes */
-} _ak_rd_rows;
+} _ak_rowop_rows;
 
-static ak_result _ak_rd_launch_rows(ak_context* ctx, const _ak_rd_rows* L, ak_stream* s) {
+static ak_result _ak_rowop_launch_rows(ak_context* ctx, const _ak_rowop_rows* L, ak_stream* s) {
     ak_result r = AK_OK;
     size_t r0;
     _ak_kargs a;
@@ -17546,9 +17636,9 @@ static ak_result _ak_rd_launch_rows(ak_context* ctx, const _ak_rd_rows* L, ak_st
  * CPU references (host pointers). Double accumulation.
  * ========================================================================== */
 
-static int _ak_rd_isnan(double v) { return v != v; }
+static int _ak_rowop_isnan(double v) { return v != v; }
 
-static void _ak_rd_cpu_reduce(ak_reduce_op op, ak_dtype t, const void* x, size_t rows, size_t cols, void* out) {
+static void _ak_rowop_cpu_reduce(ak_reduce_op op, ak_dtype t, const void* x, size_t rows, size_t cols, void* out) {
     size_t r, c;
     for (r = 0; r < rows; r++) {
         size_t base = r * cols;
@@ -17559,17 +17649,17 @@ static void _ak_rd_cpu_reduce(ak_reduce_op op, ak_dtype t, const void* x, size_t
             ((float*)out)[r] = (float)s;
         } else if (op == AK_REDUCE_MAX || op == AK_REDUCE_MIN) {
             double m = (double)_ak_op_ld(x, t, base);
-            for (c = 1; c < cols && !_ak_rd_isnan(m); c++) {
+            for (c = 1; c < cols && !_ak_rowop_isnan(m); c++) {
                 double v = (double)_ak_op_ld(x, t, base + c);
-                if (_ak_rd_isnan(v) || (op == AK_REDUCE_MAX ? v > m : v < m)) m = v;
+                if (_ak_rowop_isnan(v) || (op == AK_REDUCE_MAX ? v > m : v < m)) m = v;
             }
             ((float*)out)[r] = (float)m;
         } else {
             double m = (double)_ak_op_ld(x, t, base);
             size_t best = 0;
-            for (c = 1; c < cols && !_ak_rd_isnan(m); c++) {
+            for (c = 1; c < cols && !_ak_rowop_isnan(m); c++) {
                 double v = (double)_ak_op_ld(x, t, base + c);
-                if (_ak_rd_isnan(v) || (op == AK_REDUCE_ARGMAX ? v > m : v < m)) { m = v; best = c; }
+                if (_ak_rowop_isnan(v) || (op == AK_REDUCE_ARGMAX ? v > m : v < m)) { m = v; best = c; }
             }
             ((int64_t*)out)[r] = (int64_t)best;
         }
@@ -17578,13 +17668,13 @@ static void _ak_rd_cpu_reduce(ak_reduce_op op, ak_dtype t, const void* x, size_t
 
 /* One row of the softmax and cross-entropy references: its max (NaN when the
  * row holds a NaN) and *sum = the sum of exp(v - max). */
-static double _ak_rd_cpu_row_max_sumexp(ak_dtype t, const void* x, size_t base, size_t cols, double* sum) {
+static double _ak_rowop_cpu_row_max_sumexp(ak_dtype t, const void* x, size_t base, size_t cols, double* sum) {
     double m = -HUGE_VAL, s = 0.0;
     size_t c;
     int nan = 0;
     for (c = 0; c < cols; c++) {
         double v = (double)_ak_op_ld(x, t, base + c);
-        if (_ak_rd_isnan(v)) nan = 1;
+        if (_ak_rowop_isnan(v)) nan = 1;
         else if (v > m) m = v;
     }
     if (nan) m = NAN;
@@ -17593,11 +17683,11 @@ static double _ak_rd_cpu_row_max_sumexp(ak_dtype t, const void* x, size_t base, 
     return m;
 }
 
-static void _ak_rd_cpu_softmax(ak_dtype t, const void* x, void* y, size_t rows, size_t cols, int logsm) {
+static void _ak_rowop_cpu_softmax(ak_dtype t, const void* x, void* y, size_t rows, size_t cols, int logsm) {
     size_t r, c;
     for (r = 0; r < rows; r++) {
         size_t base = r * cols;
-        double s, m = _ak_rd_cpu_row_max_sumexp(t, x, base, cols, &s), ls = log(s);
+        double s, m = _ak_rowop_cpu_row_max_sumexp(t, x, base, cols, &s), ls = log(s);
         for (c = 0; c < cols; c++) {
             double d = (double)_ak_op_ld(x, t, base + c) - m;
             _ak_op_st(y, t, base + c, (float)(logsm ? d - ls : exp(d) / s));
@@ -17605,7 +17695,7 @@ static void _ak_rd_cpu_softmax(ak_dtype t, const void* x, void* y, size_t rows, 
     }
 }
 
-static void _ak_rd_cpu_norm(ak_dtype t, const void* x, const void* w, const void* b, void* y, size_t rows, size_t cols,
+static void _ak_rowop_cpu_norm(ak_dtype t, const void* x, const void* w, const void* b, void* y, size_t rows, size_t cols,
                             double eps, int rms) {
     size_t r, c;
     for (r = 0; r < rows; r++) {
@@ -17631,7 +17721,7 @@ static void _ak_rd_cpu_norm(ak_dtype t, const void* x, const void* w, const void
 }
 
 /* Returns the first row with a bad target, or rows when all are fine. */
-static size_t _ak_rd_cpu_xent(ak_dtype t, const void* x, const int64_t* tgt, size_t rows, size_t cols,
+static size_t _ak_rowop_cpu_xent(ak_dtype t, const void* x, const int64_t* tgt, size_t rows, size_t cols,
                               int64_t ignore_index, ak_loss_reduction red, float* loss) {
     size_t r, bad = rows;
     double sum = 0.0, n = 0.0;
@@ -17644,7 +17734,7 @@ static size_t _ak_rd_cpu_xent(ak_dtype t, const void* x, const int64_t* tgt, siz
             l = NAN;
             if (bad == rows) bad = r;
         } else {
-            double s, m = _ak_rd_cpu_row_max_sumexp(t, x, base, cols, &s);
+            double s, m = _ak_rowop_cpu_row_max_sumexp(t, x, base, cols, &s);
             l = m + log(s) - (double)_ak_op_ld(x, t, base + (size_t)k);
         }
         if (red == AK_LOSS_NONE) loss[r] = (float)l;
@@ -17659,7 +17749,7 @@ static size_t _ak_rd_cpu_xent(ak_dtype t, const void* x, const int64_t* tgt, siz
  * ak_reduce
  * ========================================================================== */
 
-typedef struct _ak_rd_reduce_op {
+typedef struct _ak_rowop_reduce_op {
     const char* x;
     size_t cols, es, splits, chunk;
     unsigned G;
@@ -17668,9 +17758,9 @@ typedef struct _ak_rd_reduce_op {
     float* pv;       /* split rows: per-segment partials (values, indices) */
     int64_t* pi;
     void* out;
-} _ak_rd_reduce_op;
-static ak_result _ak_rd_reduce_pack(const void* op, int i, size_t r0, size_t nr, _ak_kargs* a) {
-    const _ak_rd_reduce_op* o = (const _ak_rd_reduce_op*)op;
+} _ak_rowop_reduce_op;
+static ak_result _ak_rowop_reduce_pack(const void* op, int i, size_t r0, size_t nr, _ak_kargs* a) {
+    const _ak_rowop_reduce_op* o = (const _ak_rowop_reduce_op*)op;
     const char* x = o->x + r0 * o->cols * o->es;
     int64_t nseg = (int64_t)(nr * o->splits);
     (void)i;
@@ -17694,7 +17784,7 @@ AKDEF ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, cons
     int arg;
     ak_dtype odt;
     size_t es, target, splits, chunk, seglen;
-    unsigned B = _AK_RD_BLOCK, G, G2;
+    unsigned B = _AK_ROWOP_BLOCK, G, G2;
     float scale;
     void* ws = NULL;
     float* pv = NULL;
@@ -17704,16 +17794,16 @@ AKDEF ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, cons
 
     if ((int)op < 0 || (int)op >= (int)AK_REDUCE_OP_COUNT)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: unknown reduction %d", opn, (int)op);
-    if ((r = _ak_rd_check(ctx, dtype, x, "x", rows, cols, stream, opn)) != AK_OK) return r;
+    if ((r = _ak_rowop_check(ctx, dtype, x, "x", rows, cols, stream, opn)) != AK_OK) return r;
     arg = op == AK_REDUCE_ARGMAX || op == AK_REDUCE_ARGMIN;
     odt = arg ? AK_I64 : AK_F32;
     if ((r = _ak_op_check_ptr(out, odt, "ak_reduce: out")) != AK_OK) return r;
     es = ak_dtype_size(dtype);
-    if (_ak_rd_overlap(x, rows * cols * es, out, rows * ak_dtype_size(odt)))
+    if (_ak_rowop_overlap(x, rows * cols * es, out, rows * ak_dtype_size(odt)))
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_reduce: out overlaps x");
 
     if (_ak_op_is_cpu(ctx)) {
-        _ak_rd_cpu_reduce(op, dtype, x, rows, cols, out);
+        _ak_rowop_cpu_reduce(op, dtype, x, rows, cols, out);
         return AK_OK;
     }
     /* argmax / argmin of 1-element rows: index 0 everywhere, one memset and no kernel */
@@ -17725,10 +17815,10 @@ AKDEF ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, cons
     {
         unsigned rop = arg ? _AK_RO_ARG : (op == AK_REDUCE_SUM || op == AK_REDUCE_MEAN) ? _AK_RO_SUM : _AK_RO_MINMAX;
         const _ak_rowop_rule* rule = _ak_rowop_pick(ctx, rop, dtype, rows, cols);
-        unsigned per = rule->variant == _AK_RV_STREAM && rule->param ? rule->param : 256u;
+        unsigned per = rule->variant == _AK_ROW_VARIANT_STREAM && rule->param ? rule->param : 256u;
         splits = 1;
         chunk = cols;
-        if (rule->variant == _AK_RV_SEGMENTS) {
+        if (rule->variant == _AK_ROW_VARIANT_SEGMENTS) {
             target = (size_t)_ak_op_cus(ctx) * (_ak_op_opt(ctx) == AK_OPT_CONSERVATIVE ? 4u : rule->param ? rule->param : 8u);
             if (rows < target && cols > 8192) {
                 size_t want = (target + rows - 1) / rows;
@@ -17741,8 +17831,8 @@ AKDEF ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, cons
         }
         seglen = splits > 1 ? chunk : cols;
         /* one group per segment */
-        G = _ak_rd_stream_group(ctx, rows * splits, seglen, dtype, per, B,
-                                rule->variant == _AK_RV_STREAM ? rule->block : 1024u);
+        G = _ak_rowop_stream_group(ctx, rows * splits, seglen, dtype, per, B,
+                                rule->variant == _AK_ROW_VARIANT_STREAM ? rule->block : 1024u);
     }
     scale = op == AK_REDUCE_MEAN ? (float)(1.0 / (double)cols) : 1.0f;
 
@@ -17752,26 +17842,26 @@ AKDEF ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, cons
         /* workspace: values (nparts floats, padded to 16 bytes), then indices (arg ops) */
         size_t nparts = rows * splits, vbytes = (nparts * 4u + 15u) & ~(size_t)15u;
         if ((r = _ak_op_kernel(ctx, _ak_src_reduce, k2name[op], &k2)) != AK_OK) return r;
-        if ((r = _ak_rd_ws(ctx, vbytes + (arg ? nparts * 8u : 0u), stream, &ws)) != AK_OK) return r;
+        if ((r = _ak_rowop_ws(ctx, vbytes + (arg ? nparts * 8u : 0u), stream, &ws)) != AK_OK) return r;
         pv = (float*)ws;
         if (arg) pi = (int64_t*)((char*)ws + vbytes);
     }
 
     {
-        _ak_rd_reduce_op o;
-        _ak_rd_rows L;
+        _ak_rowop_reduce_op o;
+        _ak_rowop_rows L;
         o.x = (const char*)x; o.cols = cols; o.es = es; o.splits = splits; o.chunk = chunk;
         o.G = G; o.scale = scale; o.arg = arg; o.pv = pv; o.pi = pi; o.out = out;
         memset(&L, 0, sizeof L);
         L.k[0] = k1; L.k[1] = NULL;
-        L.rows = rows; L.rpl = _ak_rd_rows_per_launch(B, G, splits);
+        L.rows = rows; L.rpl = _ak_rowop_rows_per_launch(B, G, splits);
         L.per_row = splits; L.per_block = B / G; L.block = B;
-        L.pack = _ak_rd_reduce_pack; L.op = &o;
-        r = _ak_rd_launch_rows(ctx, &L, stream);
+        L.pack = _ak_rowop_reduce_pack; L.op = &o;
+        r = _ak_rowop_launch_rows(ctx, &L, stream);
     }
     if (r == AK_OK && splits > 1) {
         _ak_kargs a;
-        G2 = _ak_rd_pow2(splits, B);
+        G2 = _ak_rowop_pow2(splits, B);
         _ak_kargs_reduce2(&a, pv, pi, (int64_t)rows, (int64_t)splits, (int32_t)G2, scale, arg ? NULL : out, arg ? out : NULL);
         /* rows < target here, so one launch */
         r = _ak_op_launch(ctx, k2, (unsigned)((rows + B / G2 - 1) / (B / G2)), B, 0, stream, &a);
@@ -17784,7 +17874,7 @@ AKDEF ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, cons
  * ak_softmax
  * ========================================================================== */
 
-typedef struct _ak_rd_softmax_op {
+typedef struct _ak_rowop_softmax_op {
     int path;              /* 1: rows in registers, 2: co-operating blocks, 3: stats + apply, 4: a block per row,
                               5: R rows a block through shared memory */
     const char* x;
@@ -17795,9 +17885,9 @@ typedef struct _ak_rd_softmax_op {
     void* ws;              /* paths 2 and 3: counters / partials */
     ak_context* ctx;       /* path 2 clears its counters per chunk */
     ak_stream* stream;
-} _ak_rd_softmax_op;
-static ak_result _ak_rd_softmax_pack(const void* op, int i, size_t r0, size_t nr, _ak_kargs* a) {
-    const _ak_rd_softmax_op* o = (const _ak_rd_softmax_op*)op;
+} _ak_rowop_softmax_op;
+static ak_result _ak_rowop_softmax_pack(const void* op, int i, size_t r0, size_t nr, _ak_kargs* a) {
+    const _ak_rowop_softmax_op* o = (const _ak_rowop_softmax_op*)op;
     const char* x = o->x + r0 * o->cols * o->es;
     char* y = o->y + r0 * o->cols * o->es;
     ak_result r;
@@ -17828,35 +17918,35 @@ AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void*
     const _ak_rowop_rule* rule;
     ak_kernel* k = NULL;
     char kname[64];
-    _ak_rd_softmax_op o;
-    _ak_rd_rows L;
+    _ak_rowop_softmax_op o;
+    _ak_rowop_rows L;
 
-    if ((r = _ak_rd_check(ctx, dtype, x, "x", rows, cols, stream, opn)) != AK_OK) return r;
+    if ((r = _ak_rowop_check(ctx, dtype, x, "x", rows, cols, stream, opn)) != AK_OK) return r;
     if ((r = _ak_op_check_ptr(y, dtype, "ak_softmax: y")) != AK_OK) return r;
     es = ak_dtype_size(dtype);
     bytes = rows * cols * es;
-    if (_ak_rd_partial_overlap(x, bytes, y, bytes))
+    if (_ak_rowop_partial_overlap(x, bytes, y, bytes))
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_softmax: y partially overlaps x (only y == x is allowed)");
     if (_ak_op_is_cpu(ctx)) {
-        _ak_rd_cpu_softmax(dtype, x, y, rows, cols, logsm);
+        _ak_rowop_cpu_softmax(dtype, x, y, rows, cols, logsm);
         return AK_OK;
     }
-    vec = cols % 8 == 0 && _ak_rd_aligned16(x) && _ak_rd_aligned16(y);
+    vec = cols % 8 == 0 && _ak_rowop_aligned16(x) && _ak_rowop_aligned16(y);
     cus = _ak_op_cus(ctx);
     memset(&o, 0, sizeof o);
     o.x = (const char*)x; o.y = (char*)y; o.cols = cols; o.es = es; o.vec = vec; o.logsm = logsm;
     o.ctx = ctx; o.stream = stream;
     memset(&L, 0, sizeof L);
-    L.rows = rows; L.pack = _ak_rd_softmax_pack; L.op = &o;
+    L.rows = rows; L.pack = _ak_rowop_softmax_pack; L.op = &o;
     rule = _ak_rowop_pick(ctx, _AK_RO_SOFTMAX, dtype, rows, cols);
     variant = rule->variant;
-    if (variant == _AK_RV_SLAB && cols * es <= _AK_RD_SLAB_BYTES && ((uintptr_t)x & 15u) == ((uintptr_t)y & 15u)) {
+    if (variant == _AK_ROW_VARIANT_SLAB && cols * es <= _AK_ROWOP_SLAB_BYTES && ((uintptr_t)x & 15u) == ((uintptr_t)y & 15u)) {
         /* path 5: R rows a block through shared memory, 16-byte accesses at any width; groups of about cols / 8
          * threads (at most a wave: the kernel's group reduction is shuffles only) */
         unsigned wave = (unsigned)_ak_target_wave(ctx, ctx->dev.arch);
-        size_t run = rule->param >= 1024u && rule->param <= _AK_RD_SLAB_BYTES ? rule->param : _AK_RD_SLAB_BYTES;
-        if (cols * es > run) run = _AK_RD_SLAB_BYTES;
-        o.G = _ak_rd_pow2((cols + 7) / 8, wave);
+        size_t run = rule->param >= 1024u && rule->param <= _AK_ROWOP_SLAB_BYTES ? rule->param : _AK_ROWOP_SLAB_BYTES;
+        if (cols * es > run) run = _AK_ROWOP_SLAB_BYTES;
+        o.G = _ak_rowop_pow2((cols + 7) / 8, wave);
         o.R = (unsigned)(run / (cols * es));
         if ((r = _ak_op_kernel(ctx, _ak_src_softmax, _ak_op_name(kname, sizeof kname, "ak_softmax_slab", dtype), &k)) !=
             AK_OK)
@@ -17865,47 +17955,47 @@ AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void*
         L.k[0] = k; L.rpl = (size_t)0x7FFFFFFF;
         L.per_row = 1; L.per_block = o.R; L.block = rule->block >= 64u && rule->block <= 256u ? rule->block : 256u;
         L.shmem = o.R * cols * es + 16u;
-        return _ak_rd_launch_rows(ctx, &L, stream);
+        return _ak_rowop_launch_rows(ctx, &L, stream);
     }
-    if (variant == _AK_RV_SLAB || (variant == _AK_RV_ROWS && cols > _AK_RD_ROW_MAX))
-        variant = cols > _AK_RD_ROW_MAX ? _AK_RV_SPLIT : _AK_RV_ROWS;   /* SPLIT: the generic wide choice below */
+    if (variant == _AK_ROW_VARIANT_SLAB || (variant == _AK_ROW_VARIANT_ROWS && cols > _AK_ROWOP_ROW_MAX))
+        variant = cols > _AK_ROWOP_ROW_MAX ? _AK_ROW_VARIANT_SPLIT : _AK_ROW_VARIANT_ROWS;   /* SPLIT: the generic wide choice below */
 
-    if (variant == _AK_RV_ROWS) {
+    if (variant == _AK_ROW_VARIANT_ROWS) {
         /* path 1: rows in registers, a group of G threads per row */
-        unsigned G = _ak_rd_row_group(cols, dtype, rule->param), B = G > rule->block ? G : rule->block;
+        unsigned G = _ak_rowop_row_group(cols, dtype, rule->param), B = G > rule->block ? G : rule->block;
         if (B < 128u) B = 128u;
         if ((r = _ak_op_kernel(ctx, _ak_src_softmax, _ak_op_name(kname, sizeof kname, "ak_softmax", dtype), &k)) != AK_OK)
             return r;
         o.path = 1; o.G = G;
-        L.k[0] = k; L.rpl = _ak_rd_rows_per_launch(B, G, 1);
+        L.k[0] = k; L.rpl = _ak_rowop_rows_per_launch(B, G, 1);
         L.per_row = 1; L.per_block = B / G; L.block = B;
-        return _ak_rd_launch_rows(ctx, &L, stream);
+        return _ak_rowop_launch_rows(ctx, &L, stream);
     }
-    if (variant == _AK_RV_WIDE) {
+    if (variant == _AK_ROW_VARIANT_WIDE) {
         /* path 4: one block per row, two passes over the row (any width; x and y 16-byte aligned: vectors) */
         unsigned B = rule->block >= 64u && rule->block <= 1024u ? rule->block : 1024u;
         if ((r = _ak_op_kernel(ctx, _ak_src_softmax, _ak_op_name(kname, sizeof kname, "ak_softmax_wide", dtype), &k)) !=
             AK_OK)
             return r;
-        o.path = 4; o.vec = _ak_rd_aligned16(x) && _ak_rd_aligned16(y);
+        o.path = 4; o.vec = _ak_rowop_aligned16(x) && _ak_rowop_aligned16(y);
         L.k[0] = k; L.rpl = 0x7FFFFFFF;
         L.per_row = 1; L.per_block = 1; L.block = B;
-        return _ak_rd_launch_rows(ctx, &L, stream);
+        return _ak_rowop_launch_rows(ctx, &L, stream);
     }
 
     {
         /* path 2 with blocks of rule->block threads (128 = 4096 elements each:
          * measured faster on an H100 than 256) when S stays <= CUs, else 256 */
-        unsigned SB = variant == _AK_RV_SPLIT && (rule->block == 128u || rule->block == 256u) ? rule->block : 128u;
-        size_t S = (cols + SB * _AK_RD_SPLIT_E - 1) / (SB * _AK_RD_SPLIT_E);
+        unsigned SB = variant == _AK_ROW_VARIANT_SPLIT && (rule->block == 128u || rule->block == 256u) ? rule->block : 128u;
+        size_t S = (cols + SB * _AK_ROWOP_SPLIT_E - 1) / (SB * _AK_ROWOP_SPLIT_E);
         void* ws = NULL;
         if (S > (size_t)cus) {
             SB = 256u;
-            S = (cols + SB * _AK_RD_SPLIT_E - 1) / (SB * _AK_RD_SPLIT_E);
+            S = (cols + SB * _AK_ROWOP_SPLIT_E - 1) / (SB * _AK_ROWOP_SPLIT_E);
         }
         /* f16 / bf16 rows past 131072: path 3 measured faster on an H100
          * (4096 x 393216: 1974 GB/s vs 1823; f32: 1811 vs 2173) */
-        if (variant == _AK_RV_SPLIT && S <= (size_t)cus && _ak_op_opt(ctx) != AK_OPT_CONSERVATIVE &&
+        if (variant == _AK_ROW_VARIANT_SPLIT && S <= (size_t)cus && _ak_op_opt(ctx) != AK_OPT_CONSERVATIVE &&
             (dtype == AK_F32 || cols <= 131072)) {
             /* path 2: S co-operating blocks per row (S <= CUs: all of a row's
              * blocks can be resident together). Per launch: counters
@@ -17917,11 +18007,11 @@ AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void*
             if ((r = _ak_op_kernel(ctx, _ak_src_softmax, _ak_op_name(kname, sizeof kname, "ak_softmax_split", dtype),
                                    &k)) != AK_OK)
                 return r;
-            if ((r = _ak_rd_ws(ctx, ws_bytes, stream, &ws)) != AK_OK) return r;
+            if ((r = _ak_rowop_ws(ctx, ws_bytes, stream, &ws)) != AK_OK) return r;
             o.path = 2; o.S = (unsigned)S; o.ws = ws; o.cnt_bytes = cnt_bytes;
             L.k[0] = k; L.rpl = nr_max;
             L.per_row = S; L.per_block = 1; L.block = SB;
-            r = _ak_rd_launch_rows(ctx, &L, stream);
+            r = _ak_rowop_launch_rows(ctx, &L, stream);
         } else {
             /* path 3: partial (max, sum) per chunk, then combine + write */
             ak_kernel* k2 = NULL;
@@ -17943,11 +18033,11 @@ AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void*
             if ((r = _ak_op_kernel(ctx, _ak_src_softmax, _ak_op_name(kname, sizeof kname, "ak_softmax_apply", dtype),
                                    &k2)) != AK_OK)
                 return r;
-            if ((r = _ak_rd_ws(ctx, nr_max * S * 8u, stream, &ws)) != AK_OK) return r;
+            if ((r = _ak_rowop_ws(ctx, nr_max * S * 8u, stream, &ws)) != AK_OK) return r;
             o.path = 3; o.S = (unsigned)S; o.chunk = chunk; o.ws = ws;
             L.k[0] = k; L.k[1] = k2; L.rpl = nr_max;
-            L.per_row = S; L.per_block = 1; L.block = _AK_RD_BLOCK;
-            r = _ak_rd_launch_rows(ctx, &L, stream);
+            L.per_row = S; L.per_block = 1; L.block = _AK_ROWOP_BLOCK;
+            r = _ak_rowop_launch_rows(ctx, &L, stream);
         }
         if (ws) ak_free(ctx, ws);
         return r;
@@ -17959,7 +18049,7 @@ AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void*
  * ========================================================================== */
 
 /* The weight / bias pointers (may be NULL) and eps of a norm named opn. */
-static ak_result _ak_rd_norm_check_wb(const char* opn, ak_dtype dtype, const void* w, const void* b, float eps) {
+static ak_result _ak_rowop_norm_check_wb(const char* opn, ak_dtype dtype, const void* w, const void* b, float eps) {
     char what[96];
     ak_result r;
     if (w) {
@@ -17979,7 +18069,7 @@ static ak_result _ak_rd_norm_check_wb(const char* opn, ak_dtype dtype, const voi
  * ak_add_rmsnorm in >>impl:ops-llm): the row-op table's row for the shape picks the register-row kernel
  * (ak_norm_<dt> / ak_add_norm_<dt>) or the one-block-per-row one (ak_norm_wide_<dt> / ak_add_norm_wide_<dt>);
  * both forms move the same rows, so they share the row. */
-typedef struct _ak_rd_norm_op {
+typedef struct _ak_rowop_norm_op {
     int wide;              /* the *_wide_<dt> kernel: one block per row (S == 1) or per segment of seg columns */
     const char *x, *r;     /* r: NULL for the plain norm */
     const void *w, *b;
@@ -17991,9 +18081,9 @@ typedef struct _ak_rd_norm_op {
     void* ws;              /* S > 1: counters (1 + rows per launch), then 2 partials per block; else NULL */
     ak_context* ctx;       /* S > 1 clears its counters per launch */
     ak_stream* stream;
-} _ak_rd_norm_op;
-static ak_result _ak_rd_norm_pack(const void* op, int i, size_t r0, size_t nr, _ak_kargs* a) {
-    const _ak_rd_norm_op* o = (const _ak_rd_norm_op*)op;
+} _ak_rowop_norm_op;
+static ak_result _ak_rowop_norm_pack(const void* op, int i, size_t r0, size_t nr, _ak_kargs* a) {
+    const _ak_rowop_norm_op* o = (const _ak_rowop_norm_op*)op;
     const size_t off = r0 * o->cols * o->es;
     ak_result r;
     (void)i;
@@ -18014,29 +18104,29 @@ static ak_result _ak_rd_norm_pack(const void* op, int i, size_t r0, size_t nr, _
     return AK_OK;
 }
 /* Plans and launches o (x, r, w, b, h, y, rms, eps set; the arguments checked) over rows x cols. */
-static ak_result _ak_rd_norm_launch(ak_context* ctx, ak_dtype dtype, _ak_rd_norm_op* o, size_t rows, size_t cols,
+static ak_result _ak_rowop_norm_launch(ak_context* ctx, ak_dtype dtype, _ak_rowop_norm_op* o, size_t rows, size_t cols,
                                     ak_stream* stream) {
     const int res = o->r != NULL;
-    const int io16 = _ak_rd_aligned16(o->x) && _ak_rd_aligned16(o->y) &&
-                     (!res || (_ak_rd_aligned16(o->r) && _ak_rd_aligned16(o->h)));
+    const int io16 = _ak_rowop_aligned16(o->x) && _ak_rowop_aligned16(o->y) &&
+                     (!res || (_ak_rowop_aligned16(o->r) && _ak_rowop_aligned16(o->h)));
     const _ak_rowop_rule* rule = _ak_rowop_pick(ctx, _AK_RO_NORM, dtype, rows, cols);
     ak_kernel* k = NULL;
     char kname[64];
-    _ak_rd_rows L;
+    _ak_rowop_rows L;
     ak_result r;
     o->cols = cols; o->es = ak_dtype_size(dtype); o->wvec = 0;
     memset(&L, 0, sizeof L);
     L.k[1] = NULL;
-    L.rows = rows; L.per_row = 1; L.pack = _ak_rd_norm_pack; L.op = o;
-    if (rule->variant == _AK_RV_ROWS && cols <= _AK_RD_ROW_MAX) {
-        unsigned G = _ak_rd_row_group(cols, dtype, rule->param), B = G > rule->block ? G : rule->block;
+    L.rows = rows; L.per_row = 1; L.pack = _ak_rowop_norm_pack; L.op = o;
+    if (rule->variant == _AK_ROW_VARIANT_ROWS && cols <= _AK_ROWOP_ROW_MAX) {
+        unsigned G = _ak_rowop_row_group(cols, dtype, rule->param), B = G > rule->block ? G : rule->block;
         if (B < 128u) B = 128u;
         if ((r = _ak_op_kernel(ctx, _ak_src_norm, _ak_op_name(kname, sizeof kname, res ? "ak_add_norm" : "ak_norm", dtype),
                                &k)) != AK_OK)
             return r;
         o->wide = 0; o->G = G;
-        o->vec = cols % 8 == 0 && io16 && _ak_rd_aligned16(o->w) && _ak_rd_aligned16(o->b);
-        L.rpl = _ak_rd_rows_per_launch(B, G, 1); L.per_block = B / G; L.block = B;
+        o->vec = cols % 8 == 0 && io16 && _ak_rowop_aligned16(o->w) && _ak_rowop_aligned16(o->b);
+        L.rpl = _ak_rowop_rows_per_launch(B, G, 1); L.per_block = B / G; L.block = B;
     } else {
         /* wide rows (or the table's choice): one block of rule->block threads per row, two passes (the residual
          * form's first pass writes h, the second reads it back); x, y (r, h) 16-byte aligned: vectors at any width
@@ -18047,11 +18137,11 @@ static ak_result _ak_rd_norm_launch(ak_context* ctx, ak_dtype dtype, _ak_rd_norm
             return r;
         o->wide = 1; o->G = 0;
         o->vec = io16;
-        o->wvec = _ak_rd_aligned16(o->w) && _ak_rd_aligned16(o->b);
+        o->wvec = _ak_rowop_aligned16(o->w) && _ak_rowop_aligned16(o->b);
         o->seg = cols; o->S = 1;
         L.rpl = 0x7FFFFFFF; L.per_block = 1;
-        L.block = rule->variant == _AK_RV_WIDE && rule->block >= 64u && rule->block <= 1024u ? rule->block : 1024u;
-        if (rule->variant == _AK_RV_WIDE && rule->param > 0 && _ak_op_opt(ctx) != AK_OPT_CONSERVATIVE) {
+        L.block = rule->variant == _AK_ROW_VARIANT_WIDE && rule->block >= 64u && rule->block <= 1024u ? rule->block : 1024u;
+        if (rule->variant == _AK_ROW_VARIANT_WIDE && rule->param > 0 && _ak_op_opt(ctx) != AK_OPT_CONSERVATIVE) {
             /* segments of param KiB (a multiple of 8 columns), at most CUs of them per row (all S blocks of a row
              * must be resident at once) */
             size_t cus = (size_t)_ak_op_cus(ctx), seg = (size_t)rule->param * 1024u / o->es / 8u * 8u, S;
@@ -18067,60 +18157,60 @@ static ak_result _ak_rd_norm_launch(ak_context* ctx, ak_dtype dtype, _ak_rd_norm
                 o->seg = seg; o->S = (unsigned)S;
                 o->cnt_bytes = ((nr_max + 1) * 4u + 255u) & ~(size_t)255u;
                 o->ctx = ctx; o->stream = stream;
-                if ((r = _ak_rd_ws(ctx, o->cnt_bytes + nr_max * S * 8u, stream, &o->ws)) != AK_OK) return r;
+                if ((r = _ak_rowop_ws(ctx, o->cnt_bytes + nr_max * S * 8u, stream, &o->ws)) != AK_OK) return r;
                 L.rpl = nr_max; L.per_row = S;
             }
         }
     }
     L.k[0] = k;
-    r = _ak_rd_launch_rows(ctx, &L, stream);
+    r = _ak_rowop_launch_rows(ctx, &L, stream);
     if (o->ws) ak_free(ctx, o->ws); /* stream-ordered reuse: safe right after the launches */
     o->ws = NULL;
     return r;
 }
 
-static ak_result _ak_rd_norm(ak_context* ctx, ak_dtype dtype, const void* x, const void* w, const void* b, void* y,
+static ak_result _ak_rowop_norm(ak_context* ctx, ak_dtype dtype, const void* x, const void* w, const void* b, void* y,
                              size_t rows, size_t cols, float eps, int rms, ak_stream* stream) {
     const char* opn = rms ? "ak_rmsnorm" : "ak_layernorm";
     char what[96];
     ak_result r;
     size_t es, bytes;
-    _ak_rd_norm_op o;
+    _ak_rowop_norm_op o;
 
-    if ((r = _ak_rd_check(ctx, dtype, x, "x", rows, cols, stream, opn)) != AK_OK) return r;
+    if ((r = _ak_rowop_check(ctx, dtype, x, "x", rows, cols, stream, opn)) != AK_OK) return r;
     snprintf(what, sizeof what, "%s: y", opn);
     if ((r = _ak_op_check_ptr(y, dtype, what)) != AK_OK) return r;
-    if ((r = _ak_rd_norm_check_wb(opn, dtype, w, b, eps)) != AK_OK) return r;
+    if ((r = _ak_rowop_norm_check_wb(opn, dtype, w, b, eps)) != AK_OK) return r;
     es = ak_dtype_size(dtype);
     bytes = rows * cols * es;
-    if (_ak_rd_partial_overlap(x, bytes, y, bytes))
+    if (_ak_rowop_partial_overlap(x, bytes, y, bytes))
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: y partially overlaps x (only y == x is allowed)", opn);
-    if (_ak_rd_overlap(y, bytes, w, cols * es) || _ak_rd_overlap(y, bytes, b, cols * es))
+    if (_ak_rowop_overlap(y, bytes, w, cols * es) || _ak_rowop_overlap(y, bytes, b, cols * es))
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: y overlaps weight or bias", opn);
     if (_ak_op_is_cpu(ctx)) {
-        _ak_rd_cpu_norm(dtype, x, w, b, y, rows, cols, (double)eps, rms);
+        _ak_rowop_cpu_norm(dtype, x, w, b, y, rows, cols, (double)eps, rms);
         return AK_OK;
     }
     memset(&o, 0, sizeof o);
     o.x = (const char*)x; o.w = w; o.b = b; o.y = (char*)y; o.rms = rms; o.eps = eps;
-    return _ak_rd_norm_launch(ctx, dtype, &o, rows, cols, stream);
+    return _ak_rowop_norm_launch(ctx, dtype, &o, rows, cols, stream);
 }
 
 AKDEF ak_result ak_layernorm(ak_context* ctx, ak_dtype dtype, const void* x, const void* weight, const void* bias,
                              void* y, size_t rows, size_t cols, float eps, ak_stream* stream) {
-    return _ak_rd_norm(ctx, dtype, x, weight, bias, y, rows, cols, eps, 0, stream);
+    return _ak_rowop_norm(ctx, dtype, x, weight, bias, y, rows, cols, eps, 0, stream);
 }
 
 AKDEF ak_result ak_rmsnorm(ak_context* ctx, ak_dtype dtype, const void* x, const void* weight, void* y, size_t rows,
                            size_t cols, float eps, ak_stream* stream) {
-    return _ak_rd_norm(ctx, dtype, x, weight, NULL, y, rows, cols, eps, 1, stream);
+    return _ak_rowop_norm(ctx, dtype, x, weight, NULL, y, rows, cols, eps, 1, stream);
 }
 
 /* ==========================================================================
  * ak_cross_entropy
  * ========================================================================== */
 
-typedef struct _ak_rd_xent_op {
+typedef struct _ak_rowop_xent_op {
     const char* x;
     const int64_t* tgt;
     float* rowloss;
@@ -18128,9 +18218,9 @@ typedef struct _ak_rd_xent_op {
     unsigned G;
     int vec;
     int64_t ignore_index;
-} _ak_rd_xent_op;
-static ak_result _ak_rd_xent_pack(const void* op, int i, size_t r0, size_t nr, _ak_kargs* a) {
-    const _ak_rd_xent_op* o = (const _ak_rd_xent_op*)op;
+} _ak_rowop_xent_op;
+static ak_result _ak_rowop_xent_pack(const void* op, int i, size_t r0, size_t nr, _ak_kargs* a) {
+    const _ak_rowop_xent_op* o = (const _ak_rowop_xent_op*)op;
     (void)i;
     _ak_kargs_xent(a, o->x + r0 * o->cols * o->es, o->tgt + r0, (int64_t)nr, (int64_t)o->cols, (int32_t)o->G, o->vec,
                    o->ignore_index, o->rowloss + r0);
@@ -18153,7 +18243,7 @@ AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
     const _ak_rowop_rule* rule;
     char kname[64];
 
-    if ((r = _ak_rd_check(ctx, dtype, logits, "logits", rows, cols, stream, opn)) != AK_OK) return r;
+    if ((r = _ak_rowop_check(ctx, dtype, logits, "logits", rows, cols, stream, opn)) != AK_OK) return r;
     if ((r = _ak_op_check_ptr(targets, AK_I64, "ak_cross_entropy: targets")) != AK_OK) return r;
     if ((r = _ak_op_check_ptr(loss, AK_F32, "ak_cross_entropy: loss")) != AK_OK) return r;
     if ((int)reduction < 0 || (int)reduction >= (int)AK_LOSS_REDUCTION_COUNT)
@@ -18161,12 +18251,12 @@ AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
                        opn, (int)reduction);
     es = ak_dtype_size(dtype);
     nloss = reduction == AK_LOSS_NONE ? rows : 1;
-    if (_ak_rd_overlap(loss, nloss * 4u, logits, rows * cols * es) ||
-        _ak_rd_overlap(loss, nloss * 4u, targets, rows * 8u) ||
-        _ak_rd_overlap(targets, rows * 8u, logits, rows * cols * es))
+    if (_ak_rowop_overlap(loss, nloss * 4u, logits, rows * cols * es) ||
+        _ak_rowop_overlap(loss, nloss * 4u, targets, rows * 8u) ||
+        _ak_rowop_overlap(targets, rows * 8u, logits, rows * cols * es))
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: loss, targets and logits must not overlap", opn);
     if (_ak_op_is_cpu(ctx)) {
-        size_t bad = _ak_rd_cpu_xent(dtype, logits, targets, rows, cols, ignore_index, reduction, loss);
+        size_t bad = _ak_rowop_cpu_xent(dtype, logits, targets, rows, cols, ignore_index, reduction, loss);
         if (bad < rows)
             return _ak_err(AK_ERROR_INVALID_ARGUMENT,
                            "%s: targets[%zu] = %lld is outside [0, %zu) and not ignore_index (%lld); its loss is NaN",
@@ -18174,9 +18264,9 @@ AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
         return AK_OK;
     }
     /* the logits' base 16-byte aligned: vectors at any width (each row: scalar head, vectors, scalar tail) */
-    vec = _ak_rd_aligned16(logits);
+    vec = _ak_rowop_aligned16(logits);
     rule = _ak_rowop_pick(ctx, reduction == AK_LOSS_NONE ? _AK_RO_XENT : _AK_RO_XENT_RED, dtype, rows, cols);
-    if (rule->variant == _AK_RV_SMALL && reduction != AK_LOSS_NONE) {
+    if (rule->variant == _AK_ROW_VARIANT_SMALL && reduction != AK_LOSS_NONE) {
         /* one block: every row's loss and the mean / sum, one launch, no workspace; the rows
          * spread over the block's threads (wider groups while they fit and the row has more
          * than one 8-element vector per thread) */
@@ -18184,45 +18274,45 @@ AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
         if ((r = _ak_op_kernel(ctx, _ak_src_xent, _ak_op_name(kname, sizeof kname, "ak_xent_small", dtype), &k)) !=
             AK_OK)
             return r;
-        B = rule->block >= 64u && rule->block <= 1024u ? _ak_rd_pow2(rule->block, 1024u) : 1024u;
-        G = _ak_rd_stream_group(ctx, rows, cols, dtype, rule->param ? rule->param : 256u, B, 0u);
+        B = rule->block >= 64u && rule->block <= 1024u ? _ak_rowop_pow2(rule->block, 1024u) : 1024u;
+        G = _ak_rowop_stream_group(ctx, rows, cols, dtype, rule->param ? rule->param : 256u, B, 0u);
         while (G < B && (size_t)G * 8u < cols && rows * G * 2u <= B) G <<= 1;
         _ak_kargs_xent_small(&a, logits, targets, (int64_t)rows, (int64_t)cols, (int32_t)G, vec, ignore_index,
                              reduction == AK_LOSS_MEAN ? 1 : 0, loss);
         return _ak_op_launch(ctx, k, 1u, B, 0, stream, &a);
     }
-    G = _ak_rd_stream_group(ctx, rows, cols, dtype, rule->param ? rule->param : 256u, 1024u,
-                            rule->variant == _AK_RV_STREAM ? rule->block : 1024u);
+    G = _ak_rowop_stream_group(ctx, rows, cols, dtype, rule->param ? rule->param : 256u, 1024u,
+                            rule->variant == _AK_ROW_VARIANT_STREAM ? rule->block : 1024u);
     B = G > 256u ? G : 256u;
     if ((r = _ak_op_kernel(ctx, _ak_src_xent, _ak_op_name(kname, sizeof kname, "ak_xent", dtype), &k)) != AK_OK)
         return r;
     if (reduction != AK_LOSS_NONE) {
         /* per-row losses, then per-block partial (sum, count), then one combine; up to
-         * _AK_RD_XENT_ONE rows one block adds them all and writes the result (2 launches) */
+         * _AK_ROWOP_XENT_ONE rows one block adds them all and writes the result (2 launches) */
         size_t want = (size_t)_ak_op_cus(ctx) * 2u;
         per = (rows + want - 1) / want;
         if (per < 1024) per = 1024;
-        if (rows <= _AK_RD_XENT_ONE) per = rows;
+        if (rows <= _AK_ROWOP_XENT_ONE) per = rows;
         nparts = (rows + per - 1) / per;
         if ((r = _ak_op_kernel(ctx, _ak_src_xent, "ak_xent_partial", &kp)) != AK_OK) return r;
         if (nparts > 1 && (r = _ak_op_kernel(ctx, _ak_src_xent, "ak_xent_mean", &km)) != AK_OK) return r;
-        if ((r = _ak_rd_ws(ctx, ((rows * 4u + 15u) & ~(size_t)15u) + nparts * 8u, stream, &ws)) != AK_OK) return r;
+        if ((r = _ak_rowop_ws(ctx, ((rows * 4u + 15u) & ~(size_t)15u) + nparts * 8u, stream, &ws)) != AK_OK) return r;
         rowloss = (float*)ws;
         part = (float*)((char*)ws + ((rows * 4u + 15u) & ~(size_t)15u));
     } else {
         rowloss = loss;
     }
     {
-        _ak_rd_xent_op o;
-        _ak_rd_rows L;
+        _ak_rowop_xent_op o;
+        _ak_rowop_rows L;
         o.x = (const char*)logits; o.tgt = targets; o.rowloss = rowloss; o.cols = cols; o.es = es;
         o.G = G; o.vec = vec; o.ignore_index = ignore_index;
         memset(&L, 0, sizeof L);
         L.k[0] = k; L.k[1] = NULL;
-        L.rows = rows; L.rpl = _ak_rd_rows_per_launch(B, G, 1);
+        L.rows = rows; L.rpl = _ak_rowop_rows_per_launch(B, G, 1);
         L.per_row = 1; L.per_block = B / G; L.block = B;
-        L.pack = _ak_rd_xent_pack; L.op = &o;
-        r = _ak_rd_launch_rows(ctx, &L, stream);
+        L.pack = _ak_rowop_xent_pack; L.op = &o;
+        r = _ak_rowop_launch_rows(ctx, &L, stream);
     }
     if (r == AK_OK && reduction != AK_LOSS_NONE) {
         _ak_kargs a;
@@ -18318,7 +18408,7 @@ AKDEF ak_gemm_desc ak_gemm_desc_default(void) {
     g.out_dtype = AK_F32;
     g.alpha = 1.0f;
     g.beta = 0.0f;
-    g.activation = -1;
+    g.activation = AK_OP_NONE;
     g.batch = 1;
     return g;
 }
@@ -18377,11 +18467,10 @@ static ak_result _ak_gemm_check(ak_context* ctx, const ak_gemm_desc* g, _ak_gemm
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: m, n, k = %zu, %zu, %zu: each must be >= 1", g->m, g->n, g->k);
     if (g->m > 0x7FFFFFFFu || g->n > 0x7FFFFFFFu || g->k > 0x7FFFFFFFu || g->batch > 0x7FFFFFFFu)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: m, n, k, batch = %zu, %zu, %zu, %zu: each must be < 2^31", g->m, g->n, g->k, g->batch);
-    if (g->batch == 0) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: batch is 0 (expected >= 1)");
     if ((g->trans_a != 0 && g->trans_a != 1) || (g->trans_b != 0 && g->trans_b != 1))
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: trans_a = %d, trans_b = %d, expected 0 or 1", g->trans_a, g->trans_b);
-    if (g->activation < -1 || g->activation >= (int)AK_UNARY_OP_COUNT)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: activation %d, expected -1 (none) or an ak_unary_op (0..%d)", g->activation,
+    if (g->activation < 0 || g->activation >= (int)AK_UNARY_OP_COUNT)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: activation %d, expected an ak_unary_op (0 = AK_OP_NONE .. %d)", g->activation,
                        (int)AK_UNARY_OP_COUNT - 1);
     if (g->batch > 1 && g->stride_d == 0)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: stride_d is 0 with batch %zu (every problem would write the same D)", g->batch);
@@ -18449,7 +18538,8 @@ static int _ak_gemm_sm90_pad(ak_context* ctx, const ak_gemm_desc* g, const _ak_g
     const ak_arch_info* arch = _ak_gemm_arch(ctx);
     const size_t es = s->esz;
     int pad = 0;
-    if (!arch || arch->matrix != AK_MATRIX_WGMMA || ctx->cfg.matrix_cores != AK_ON || g->dtype == AK_F32 || g->m <= 16 ||
+    if (!arch || arch->matrix != AK_MATRIX_WGMMA || !arch->tma || !*arch->arch_target || ctx->cfg.matrix_cores != AK_ON ||
+        g->dtype == AK_F32 || g->m <= 16 ||
         (!_ak_op_is_cpu(ctx) && !ctx->bk->tensor_map) || (double)g->m * (double)g->n * (double)g->k * (double)g->batch < 1048576.0)
         return 0;
     if ((uintptr_t)g->a % 16 || (s->lda * es) % 16 || (g->batch > 1 && (g->stride_a * es) % 16)) pad |= 1;
@@ -18505,8 +18595,7 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
     memset(p, 0, sizeof *p);
     /* f32 as TF32 / xf32 only when the caller opted in (exact fp32 by default, as BLAS) */
     if (g->dtype == AK_F32 && ctx->cfg.allow_tf32) fast32 = 1;
-    if (arch && arch->vendor == AK_VENDOR_AMD && (!strcmp(arch->name, "gfx942") || !strcmp(arch->name, "gfx940") || !strcmp(arch->name, "gfx941")))
-        xf32 = 1;
+    if (arch && arch->xf32) xf32 = 1;
     switch (isa) {
     case AK_MATRIX_MFMA: has = 1; break; /* f16, bf16, exact f32 (and xf32 on gfx94x) */
     case AK_MATRIX_WMMA: has = g->dtype != AK_F32; break;
@@ -18550,7 +18639,7 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
     if (g->m <= 16 && g->trans_b && _ak_gemm_vec(g->b, s->ldb, g->stride_b, s->esz)) {
         small = 2;
         fast32 = 0;
-    } else if (mc && isa == AK_MATRIX_WGMMA && g->dtype != AK_F32) {
+    } else if (mc && isa == AK_MATRIX_WGMMA && arch->tma && *arch->arch_target && g->dtype != AK_F32) {
         /* f16 / bf16 on a wgmma + TMA row: the persistent TMA kernel, every layout; else mma.sync */
         const int cus = !_ak_op_is_cpu(ctx) && ctx->dev.compute_units > 0 ? ctx->dev.compute_units : (arch->compute_units > 0 ? arch->compute_units : 132);
         const char* why = tma ? _ak_gemm_sm90_why(ctx, g, s)
@@ -18583,7 +18672,7 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
     } else if (mc && isa == AK_MATRIX_WGMMA) {
         /* f32 as TF32: the cp.async wgmma kernel (A k-contiguous, B stored N x K, 16-byte rows); else mma.sync */
         const int cus = !_ak_op_is_cpu(ctx) && ctx->dev.compute_units > 0 ? ctx->dev.compute_units : (arch->compute_units > 0 ? arch->compute_units : 132);
-        const int ok = fast32 && !g->trans_a && g->trans_b && _ak_gemm_vec(g->a, s->lda, g->stride_a, s->esz) &&
+        const int ok = fast32 && *arch->arch_target && !g->trans_a && g->trans_b && _ak_gemm_vec(g->a, s->lda, g->stride_a, s->esz) &&
                        _ak_gemm_vec(g->b, s->ldb, g->stride_b, s->esz) && g->m >= 64 && g->n >= 64;
         if (ok) small = ((g->m + 127) / 128) * ((g->n + 255) / 256) * g->batch < (size_t)cus;
         else isa = AK_MATRIX_MMA;
@@ -18608,9 +18697,20 @@ static ak_result _ak_gemm_plan(ak_context* ctx, const ak_gemm_desc* g, const _ak
     return _ak_gemm_plan_tma(ctx, g, s, p, 1);
 }
 
+/* The descriptor with its zero defaults resolved (alpha 0 -> 1, batch 0 -> 1): g itself when none is zero. */
+static const ak_gemm_desc* _ak_gemm_resolve(const ak_gemm_desc* g, ak_gemm_desc* tmp) {
+    if (!g || (g->alpha != 0.0f && g->batch != 0)) return g;
+    *tmp = *g;
+    if (tmp->alpha == 0.0f) tmp->alpha = 1.0f;
+    if (tmp->batch == 0) tmp->batch = 1;
+    return tmp;
+}
+
 AKDEF ak_result ak_gemm_plan_get(ak_context* ctx, const ak_gemm_desc* g, ak_gemm_plan* out) {
     _ak_gemm_shape s;
+    ak_gemm_desc gd;
     ak_result r;
+    g = _ak_gemm_resolve(g, &gd);
     if (!out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm_plan_get: out is NULL");
     memset(out, 0, sizeof *out);
     if ((r = _ak_gemm_check(ctx, g, &s)) != AK_OK) return r;
@@ -18649,7 +18749,7 @@ static void* _ak_gemm_ref_rows(void* arg) {
             v = (double)g->alpha * acc;
             if (g->beta != 0.0f) v += (double)g->beta * _ak_op_ld(g->c, g->out_dtype, b * g->stride_c + i * s->ldc + jj);
             if (g->bias) v += _ak_op_ld(g->bias, g->out_dtype, jj);
-            if (g->activation >= 0) v = _ak_ew_unary_ref((ak_unary_op)g->activation, v, (double)g->act_param);
+            if (g->activation != AK_OP_NONE) v = _ak_elementwise_unary_ref((ak_unary_op)g->activation, v, (double)g->act_param);
             if (g->residual) v += _ak_op_ld(g->residual, g->out_dtype, b * g->stride_r + i * s->ldr + jj);
             _ak_op_st(g->d, g->out_dtype, b * g->stride_d + i * s->ldd + jj, (float)v);
         }
@@ -18744,9 +18844,9 @@ static ak_result _ak_gemm_sm90_launch(ak_context* ctx, const ak_gemm_desc* g, co
     strides[0] = s->ldb * es; strides[1] = bb ? g->stride_b * es : strides[0] * dims[1];
     box[0] = 64; box[1] = g->trans_b ? (uint32_t)p->bn : 64; box[2] = 1;
     if ((*refused = ctx->bk->tensor_map(ctx, &maps[1], dt, 3, g->b, dims, strides, box)) != 0) return AK_OK;
-    if ((r = _ak_op_kernel_at(ctx, _ak_src_gemm_sm90, p->kernel, "sm_90a", &k)) != AK_OK) return r;
-    flags = (g->out_dtype == AK_F32 ? 4 : 0) | (g->beta != 0.0f ? 8 : 0) | (g->bias ? 16 : 0) | (g->residual ? 32 : 0) |
-            (_ak_gemm_epi_vec(g, s) ? 64 : 0) | ((g->activation + 1) << 8);
+    if ((r = _ak_op_kernel_at(ctx, _ak_src_gemm_sm90, p->kernel, _ak_gemm_arch(ctx)->arch_target, &k)) != AK_OK) return r;
+    flags = (g->out_dtype == AK_F32 ? _AK_G9_OUT32 : 0) | (g->beta != 0.0f ? _AK_G9_C : 0) | (g->bias ? _AK_G9_BIAS : 0) |
+            (g->residual ? _AK_G9_RES : 0) | (_ak_gemm_epi_vec(g, s) ? _AK_G9_VEC : 0) | (g->activation << _AK_G9_ACT_SHIFT);
     _ak_kargs_gemm_sm90(&a, &maps[0], &maps[1], g->beta != 0.0f ? g->c : NULL, g->d, g->bias, g->residual, (int32_t)s->m,
                         (int32_t)s->n, (int32_t)s->k, (int64_t)s->ldc, (int64_t)s->ldd, (int64_t)s->ldr, (int64_t)g->stride_c,
                         (int64_t)g->stride_d, (int64_t)g->stride_r, (int32_t)s->batch, ba, bb, g->alpha, g->beta, flags,
@@ -18819,8 +18919,8 @@ static ak_result _ak_gemm_decode_launch(ak_context* ctx, const ak_gemm_desc* g, 
         if ((r = _ak_op_kernel(ctx, _ak_src_gemm_decode, fin, &kf)) != AK_OK) return r;
         if ((r = ak_malloc(ctx, splits * s->batch * s->m * s->n * sizeof(float), stream, &ws)) != AK_OK) return r;
     }
-    flags = (g->out_dtype == AK_F32 ? 4 : 0) | (g->beta != 0.0f ? 8 : 0) | (g->bias ? 16 : 0) | (g->residual ? 32 : 0) |
-            ((g->activation + 1) << 8);
+    flags = (g->out_dtype == AK_F32 ? _AK_GD_OUT32 : 0) | (g->beta != 0.0f ? _AK_GD_C : 0) | (g->bias ? _AK_GD_BIAS : 0) |
+            (g->residual ? _AK_GD_RES : 0) | (g->activation << _AK_GD_ACT_SHIFT);
     _ak_kargs_gemm_decode(&a, g->a, g->b, g->beta != 0.0f ? g->c : NULL, g->d, g->bias, g->residual, ws, (int32_t)s->m,
                           (int32_t)s->n, (int32_t)s->k, ta ? (int64_t)s->lda : (g->trans_a ? (int64_t)s->k : (int64_t)s->lda),
                           (int64_t)s->ldb, (int64_t)s->ldc, (int64_t)s->ldd, (int64_t)s->ldr, (int64_t)g->stride_a,
@@ -18843,12 +18943,14 @@ static ak_result _ak_gemm_decode_launch(ak_context* ctx, const ak_gemm_desc* g, 
 
 AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* stream) {
     _ak_gemm_shape s;
+    ak_gemm_desc gd;
     ak_gemm_plan p;
     ak_result r;
     ak_kernel* k = NULL;
     _ak_kargs a;
     ak_dim3 grid, block;
     int flags;
+    g = _ak_gemm_resolve(g, &gd);
     if ((r = _ak_gemm_check(ctx, g, &s)) != AK_OK) return r;
     if ((r = _ak_op_check_stream(ctx, stream, "ak_gemm")) != AK_OK) return r;
     if ((r = _ak_gemm_plan(ctx, g, &s, &p)) != AK_OK) return r;
@@ -18863,10 +18965,12 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
         if ((r = _ak_gemm_plan_tma(ctx, g, &s, &p, 0)) != AK_OK) return r;
     }
     /* the wgmma kernels need the arch-specific target (sm_90a) */
-    if ((r = _ak_op_kernel_at(ctx, _ak_src_gemm, p.kernel, p.shared_bytes ? "sm_90a" : NULL, &k)) != AK_OK) return r;
-    flags = (g->trans_a ? 1 : 0) | (g->trans_b ? 2 : 0) | (g->out_dtype == AK_F32 ? 4 : 0) | (g->beta != 0.0f ? 8 : 0) |
-            (g->bias ? 16 : 0) | (g->residual ? 32 : 0) | (_ak_gemm_vec(g->a, s.lda, g->stride_a, s.esz) ? 64 : 0) |
-            (_ak_gemm_vec(g->b, s.ldb, g->stride_b, s.esz) ? 128 : 0) | ((g->activation + 1) << 8);
+    if ((r = _ak_op_kernel_at(ctx, _ak_src_gemm, p.kernel, p.shared_bytes ? _ak_gemm_arch(ctx)->arch_target : NULL, &k)) != AK_OK)
+        return r;
+    flags = (g->trans_a ? _AK_GF_TA : 0) | (g->trans_b ? _AK_GF_TB : 0) | (g->out_dtype == AK_F32 ? _AK_GF_OUT32 : 0) |
+            (g->beta != 0.0f ? _AK_GF_C : 0) | (g->bias ? _AK_GF_BIAS : 0) | (g->residual ? _AK_GF_RES : 0) |
+            (_ak_gemm_vec(g->a, s.lda, g->stride_a, s.esz) ? _AK_GF_VA : 0) |
+            (_ak_gemm_vec(g->b, s.ldb, g->stride_b, s.esz) ? _AK_GF_VB : 0) | (g->activation << _AK_GF_ACT_SHIFT);
     /* every kernel of kernels/gemm.hip has this one parameter list (AK_GEMM_PARAMS_T) */
     _ak_kargs_gemm_mma(&a, g->a, g->b, g->beta != 0.0f ? g->c : NULL, g->d, g->bias, g->residual, (int32_t)s.m,
                        (int32_t)s.n, (int32_t)s.k, (int64_t)s.lda, (int64_t)s.ldb, (int64_t)s.ldc, (int64_t)s.ldd,
@@ -18888,9 +18992,9 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
  * kernels/attention.hip (its top comment explains the layout of the work).
  * ========================================================================== */
 
-#define _AK_AT_MAX_SPLITS 128   /* cap of num_splits (and of the automatic choice) */
-#define _AK_AT_THREADS 256u     /* block of the SIMT kernel (AK_ATTN_THREADS) */
-#define _AK_AT_MAX_GRIDZ 65535u /* grid.z limit (CUDA): batch x heads_kv per launch */
+#define _AK_ATTN_MAX_SPLITS 128   /* cap of num_splits (and of the automatic choice) */
+#define _AK_ATTN_THREADS 256u     /* block of the SIMT kernel (AK_ATTN_THREADS) */
+#define _AK_ATTN_MAX_GRIDZ 65535u /* grid.z limit (CUDA): batch x heads_kv per launch */
 
 AKDEF const char* ak_attention_layout_name(ak_attention_layout layout) {
     static const char* n[] = { "bhsd", "bshd", "strided" };
@@ -18899,7 +19003,7 @@ AKDEF const char* ak_attention_layout_name(ak_attention_layout layout) {
 }
 
 /* Element strides (batch, head, seq) of one tensor of `heads` x `seq` rows. */
-static void _ak_at_strides(const ak_attention_args* a, const int64_t* given, size_t heads, size_t seq,
+static void _ak_attn_strides(const ak_attention_args* a, const int64_t* given, size_t heads, size_t seq,
                            int64_t st[3]) {
     int64_t d = (int64_t)a->head_dim, H = (int64_t)heads, S = (int64_t)seq;
     if (a->layout == AK_ATTN_BHSD) { st[0] = H * S * d; st[1] = S * d; st[2] = d; }
@@ -18908,7 +19012,7 @@ static void _ak_at_strides(const ak_attention_args* a, const int64_t* given, siz
 }
 
 /* Elements spanned by a tensor (largest offset + head_dim); 0 on overflow. */
-static size_t _ak_at_extent(const int64_t st[3], size_t n0, size_t n1, size_t n2, size_t d) {
+static size_t _ak_attn_extent(const int64_t st[3], size_t n0, size_t n1, size_t n2, size_t d) {
     size_t n[3], tot = d, i;
     n[0] = n0; n[1] = n1; n[2] = n2;
     for (i = 0; i < 3; i++) {
@@ -18923,7 +19027,7 @@ static size_t _ak_at_extent(const int64_t st[3], size_t n0, size_t n1, size_t n2
 
 /* Distinct (b, h, s) rows of o must not overlap: with the dimensions sorted by
  * stride, each stride must step over everything the smaller ones span. */
-static int _ak_at_rows_disjoint(const int64_t st[3], size_t n0, size_t n1, size_t n2, size_t d) {
+static int _ak_attn_rows_disjoint(const int64_t st[3], size_t n0, size_t n1, size_t n2, size_t d) {
     size_t n[3], s[3], span = d;
     int i, j;
     n[0] = n0; n[1] = n1; n[2] = n2;
@@ -18943,7 +19047,7 @@ static int _ak_at_rows_disjoint(const int64_t st[3], size_t n0, size_t n1, size_
 }
 
 /* Everything ak_attention checks, and what the launches need. */
-typedef struct _ak_at_plan {
+typedef struct _ak_attn_plan {
     int64_t qs[3], ks[3], vs[3], os[3];
     size_t qext, kext, vext, oext;   /* elements spanned */
     size_t group;                    /* heads_q / heads_kv */
@@ -18956,9 +19060,9 @@ typedef struct _ak_at_plan {
     unsigned threads;                /* block size */
     size_t shmem;                    /* dynamic shared memory of the launch */
     char kname[48];                  /* kernel name without the dtype suffix */
-} _ak_at_plan;
+} _ak_attn_plan;
 
-static ak_result _ak_at_check(ak_context* ctx, const ak_attention_args* a, ak_stream* s, _ak_at_plan* p) {
+static ak_result _ak_attn_check(ak_context* ctx, const ak_attention_args* a, ak_stream* s, _ak_attn_plan* p) {
     const char* op = "ak_attention";
     ak_result r = _ak_op_check_ctx(ctx, op);
     size_t es;
@@ -18979,20 +19083,20 @@ static ak_result _ak_at_check(ak_context* ctx, const ak_attention_args* a, ak_st
         return _ak_err(AK_ERROR_INVALID_ARGUMENT,
                        "ak_attention: heads_q %zu is not a multiple of heads_kv %zu (GQA needs whole groups)",
                        a->heads_q, a->heads_kv);
-    if (a->seq_kv > 0x7FFFFFFFu || a->heads_kv > _AK_AT_MAX_GRIDZ ||
+    if (a->seq_kv > 0x7FFFFFFFu || a->heads_kv > _AK_ATTN_MAX_GRIDZ ||
         a->seq_q > 0x7FFFFFFFu / (a->heads_q / a->heads_kv) || a->heads_q > 0x7FFFFFFFu ||
         a->batch > 0x7FFFFFFFu)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT,
                        "ak_attention: shape too large (seq_kv and (heads_q / heads_kv) x seq_q must be < 2^31, "
-                       "heads_kv <= %u)", _AK_AT_MAX_GRIDZ);
+                       "heads_kv <= %u)", _AK_ATTN_MAX_GRIDZ);
     if ((int)a->layout < 0 || (int)a->layout >= (int)AK_ATTN_LAYOUT_COUNT)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_attention: layout %d unknown (expected AK_ATTN_BHSD, "
                        "AK_ATTN_BSHD or AK_ATTN_STRIDED)", (int)a->layout);
     if (!(a->scale == a->scale) || a->scale > 3.0e38f || a->scale < -3.0e38f)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_attention: scale %g is not finite", (double)a->scale);
-    if (a->num_splits < 0 || a->num_splits > _AK_AT_MAX_SPLITS)
+    if (a->num_splits < 0 || a->num_splits > _AK_ATTN_MAX_SPLITS)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_attention: num_splits %d out of range [0, %d]", a->num_splits,
-                       _AK_AT_MAX_SPLITS);
+                       _AK_ATTN_MAX_SPLITS);
     if ((r = _ak_op_check_ptr(a->q, a->dtype, "ak_attention: q")) != AK_OK) return r;
     if ((r = _ak_op_check_ptr(a->k, a->dtype, "ak_attention: k")) != AK_OK) return r;
     if ((r = _ak_op_check_ptr(a->v, a->dtype, "ak_attention: v")) != AK_OK) return r;
@@ -19013,21 +19117,21 @@ static ak_result _ak_at_check(ak_context* ctx, const ak_attention_args* a, ak_st
     if (a->batch > (size_t)INT64_MAX / a->heads_q / a->seq_q / a->head_dim ||
         a->batch > (size_t)INT64_MAX / a->heads_kv / a->seq_kv / a->head_dim)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_attention: shape overflows");
-    _ak_at_strides(a, a->q_stride, a->heads_q, a->seq_q, p->qs);
-    _ak_at_strides(a, a->k_stride, a->heads_kv, a->seq_kv, p->ks);
-    _ak_at_strides(a, a->v_stride, a->heads_kv, a->seq_kv, p->vs);
-    _ak_at_strides(a, a->o_stride, a->heads_q, a->seq_q, p->os);
-    p->qext = _ak_at_extent(p->qs, a->batch, a->heads_q, a->seq_q, a->head_dim);
-    p->kext = _ak_at_extent(p->ks, a->batch, a->heads_kv, a->seq_kv, a->head_dim);
-    p->vext = _ak_at_extent(p->vs, a->batch, a->heads_kv, a->seq_kv, a->head_dim);
-    p->oext = _ak_at_extent(p->os, a->batch, a->heads_q, a->seq_q, a->head_dim);
+    _ak_attn_strides(a, a->q_stride, a->heads_q, a->seq_q, p->qs);
+    _ak_attn_strides(a, a->k_stride, a->heads_kv, a->seq_kv, p->ks);
+    _ak_attn_strides(a, a->v_stride, a->heads_kv, a->seq_kv, p->vs);
+    _ak_attn_strides(a, a->o_stride, a->heads_q, a->seq_q, p->os);
+    p->qext = _ak_attn_extent(p->qs, a->batch, a->heads_q, a->seq_q, a->head_dim);
+    p->kext = _ak_attn_extent(p->ks, a->batch, a->heads_kv, a->seq_kv, a->head_dim);
+    p->vext = _ak_attn_extent(p->vs, a->batch, a->heads_kv, a->seq_kv, a->head_dim);
+    p->oext = _ak_attn_extent(p->os, a->batch, a->heads_q, a->seq_q, a->head_dim);
     if (!p->qext || !p->kext || !p->vext || !p->oext)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_attention: strides overflow the address space");
     if ((r = _ak_op_check_bytes(ctx, p->qext, a->dtype, "ak_attention: q")) != AK_OK) return r;
     if ((r = _ak_op_check_bytes(ctx, p->kext, a->dtype, "ak_attention: k")) != AK_OK) return r;
     if ((r = _ak_op_check_bytes(ctx, p->vext, a->dtype, "ak_attention: v")) != AK_OK) return r;
     if ((r = _ak_op_check_bytes(ctx, p->oext, a->dtype, "ak_attention: o")) != AK_OK) return r;
-    if (!_ak_at_rows_disjoint(p->os, a->batch, a->heads_q, a->seq_q, a->head_dim))
+    if (!_ak_attn_rows_disjoint(p->os, a->batch, a->heads_q, a->seq_q, a->head_dim))
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_attention: o strides (%lld, %lld, %lld) make output rows "
                        "overlap", (long long)p->os[0], (long long)p->os[1], (long long)p->os[2]);
     es = ak_dtype_size(a->dtype);
@@ -19048,7 +19152,7 @@ static ak_result _ak_at_check(ak_context* ctx, const ak_attention_args* a, ak_st
     return AK_OK;
 }
 
-static int _ak_at_aligned(const void* ptr, const int64_t st[3], size_t es) {
+static int _ak_attn_aligned(const void* ptr, const int64_t st[3], size_t es) {
     int i;
     if ((uintptr_t)ptr & 15u) return 0;
     for (i = 0; i < 3; i++)
@@ -19068,15 +19172,15 @@ static int _ak_at_aligned(const void* ptr, const int64_t st[3], size_t es) {
  * Split (flash-decoding): num_splits, or automatically when the grid is
  * under 4 waves of resident blocks: the fewest splits (whole key tiles, each
  * split >= 2 tiles) whose last wave is >= 90% full, else the fullest. */
-static void _ak_at_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_at_plan* p) {
+static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_attn_plan* p) {
     size_t d = a->head_dim, rows = p->group * a->seq_q, blocks, bk, tiles, es = ak_dtype_size(a->dtype);
     size_t slots = 2; /* resident blocks per compute unit */
     const ak_arch_info* arch = ctx->dev.arch_info;
     ak_matrix_isa isa = arch ? arch->matrix : AK_MATRIX_NONE;
     int mc = !_ak_op_is_cpu(ctx) && ctx->cfg.matrix_cores == AK_ON && isa != AK_MATRIX_NONE &&
              (a->dtype == AK_F16 || a->dtype == AK_BF16) && (d == 64 || d == 128) &&
-             _ak_at_aligned(a->q, p->qs, es) && _ak_at_aligned(a->k, p->ks, es) && _ak_at_aligned(a->v, p->vs, es) &&
-             _ak_at_aligned(a->o, p->os, es);
+             _ak_attn_aligned(a->q, p->qs, es) && _ak_attn_aligned(a->k, p->ks, es) && _ak_attn_aligned(a->v, p->vs, es) &&
+             _ak_attn_aligned(a->o, p->os, es);
     if (mc) {
         int nv = isa == AK_MATRIX_MMA || isa == AK_MATRIX_WGMMA;
         size_t M = isa == AK_MATRIX_MFMA ? 32 : 16, lds = arch->lds_bytes > 0 ? (size_t)arch->lds_bytes : 65536;
@@ -19105,10 +19209,10 @@ static void _ak_at_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_at
         p->mma = 0;
         p->dmax = d <= 32 ? 32 : d <= 64 ? 64 : d <= 128 ? 128 : 256;
         G = p->dmax / 16;
-        NG = (int)_AK_AT_THREADS / G;
+        NG = (int)_AK_ATTN_THREADS / G;
         while ((size_t)R < rows && R < NG) R <<= 1;
         p->R = R;
-        p->threads = _AK_AT_THREADS;
+        p->threads = _AK_ATTN_THREADS;
         p->shmem = 0;
         snprintf(p->kname, sizeof p->kname, "ak_attn_simt%d", p->dmax);
         bk = (size_t)(4096 / p->dmax);
@@ -19121,7 +19225,7 @@ static void _ak_at_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_at
     else if (a->num_splits == 0) {
         double st = (double)_ak_op_cus(ctx) * (double)slots, best_eff = 0.0;
         size_t cap = tiles / 2, ns;
-        if (cap > _AK_AT_MAX_SPLITS) cap = _AK_AT_MAX_SPLITS;
+        if (cap > _AK_ATTN_MAX_SPLITS) cap = _AK_ATTN_MAX_SPLITS;
         if ((double)blocks < 4.0 * st)
             for (ns = 1; ns <= cap; ns++) {
                 double w = (double)blocks * (double)ns / st, eff = w < 1.0 ? w : w / ceil(w);
@@ -19142,7 +19246,7 @@ static void _ak_at_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_at
 /* ---- CPU reference (host pointers; double accumulation) ---------------- */
 /* Element e of key/value row j of a (batch, kv head) pair: from the fp32 copy
  * of the pair when there is one (kf: seq_kv x head_dim), else from memory. */
-static double _ak_at_kv(const float* kf, const char* base, int64_t ss, ak_dtype t, size_t d, size_t j, size_t e) {
+static double _ak_attn_kv(const float* kf, const char* base, int64_t ss, ak_dtype t, size_t d, size_t j, size_t e) {
     if (kf) return (double)kf[j * d + e];
     return (double)_ak_op_ld(base + (size_t)ss * j * ak_dtype_size(t), t, e);
 }
@@ -19150,7 +19254,7 @@ static double _ak_at_kv(const float* kf, const char* base, int64_t ss, ak_dtype 
 /* One row against keys [k0, k1) (causal limit applied): the max m of the
  * scaled scores, l = sum exp(s - m), and acc = sum exp(s - m) v (d values).
  * No visible key: m = -inf, l = 0, acc = 0. q: the row in double. */
-static void _ak_at_cpu_part(const ak_attention_args* a, const _ak_at_plan* p, const double* q, const float* kf,
+static void _ak_attn_cpu_part(const ak_attention_args* a, const _ak_attn_plan* p, const double* q, const float* kf,
                             const float* vf, const char* kb, const char* vb, size_t i, size_t k0, size_t k1,
                             double* s, double* m, double* l, double* acc) {
     size_t j, e, d = a->head_dim, lim = k1;
@@ -19170,7 +19274,7 @@ static void _ak_at_cpu_part(const ak_attention_args* a, const _ak_at_plan* p, co
             if (e < d) x += q[e] * (double)kr[e];
             x += x1;
         } else {
-            for (e = 0; e < d; e++) x += q[e] * _ak_at_kv(kf, kb, p->ks[2], a->dtype, d, j, e);
+            for (e = 0; e < d; e++) x += q[e] * _ak_attn_kv(kf, kb, p->ks[2], a->dtype, d, j, e);
         }
         s[j - k0] = x * (double)p->scale;
         if (s[j - k0] > mm) mm = s[j - k0];
@@ -19182,7 +19286,7 @@ static void _ak_at_cpu_part(const ak_attention_args* a, const _ak_at_plan* p, co
             const float* vr = vf + j * d;
             for (e = 0; e < d; e++) acc[e] += w * (double)vr[e];
         } else {
-            for (e = 0; e < d; e++) acc[e] += w * _ak_at_kv(vf, vb, p->vs[2], a->dtype, d, j, e);
+            for (e = 0; e < d; e++) acc[e] += w * _ak_attn_kv(vf, vb, p->vs[2], a->dtype, d, j, e);
         }
     }
     *m = mm; *l = ll;
@@ -19193,7 +19297,7 @@ static void _ak_at_cpu_part(const ak_attention_args* a, const _ak_at_plan* p, co
  * partial output and log-sum-exp are combined the way ak_attn_combine does,
  * so the combine rule is tested on every machine. K and V of a (batch, kv
  * head) pair are read into fp32 copies first when they take <= 64 MiB. */
-static ak_result _ak_at_cpu(const ak_attention_args* a, const _ak_at_plan* p) {
+static ak_result _ak_attn_cpu(const ak_attention_args* a, const _ak_attn_plan* p) {
     size_t es = ak_dtype_size(a->dtype), d = a->head_dim, b, hk, g, i, e, j;
     int sp, ns = p->nsplit;
     size_t slen = ns > 1 ? (size_t)p->split_len : a->seq_kv;
@@ -19234,7 +19338,7 @@ static ak_result _ak_at_cpu(const ak_attention_args* a, const _ak_at_plan* p) {
                     for (sp = 0; sp < ns; sp++) {
                         size_t k0 = (size_t)sp * slen, k1 = k0 + slen < a->seq_kv ? k0 + slen : a->seq_kv;
                         double m, l;
-                        _ak_at_cpu_part(a, p, qd, kf, vf, kb, vb, i, k0, k1, s, &m, &l, acc);
+                        _ak_attn_cpu_part(a, p, qd, kf, vf, kb, vb, i, k0, k1, s, &m, &l, acc);
                         pl[sp] = l > 0.0 ? m + log(l) : -HUGE_VAL;
                         for (e = 0; e < d; e++) po[(size_t)sp * d + e] = l > 0.0 ? acc[e] / l : 0.0;
                         if (pl[sp] > M) M = pl[sp];
@@ -19261,19 +19365,19 @@ done:
 }
 
 /* ---- GPU launches ----------------------------------------------------- */
-static ak_result _ak_at_launch(ak_context* ctx, const ak_attention_args* a, _ak_at_plan* p, ak_stream* stream) {
+static ak_result _ak_attn_launch(ak_context* ctx, const ak_attention_args* a, _ak_attn_plan* p, ak_stream* stream) {
     size_t es = ak_dtype_size(a->dtype), rows = p->group * a->seq_q, b0, nb_max;
     ak_kernel *k = NULL, *kc = NULL;
     ak_result r;
     char kname[64];
     void* ws = NULL;
     float* part = NULL;
-    _ak_at_plan_path(ctx, a, p);
-    p->vec = a->head_dim % 8 == 0 && _ak_at_aligned(a->k, p->ks, es) && _ak_at_aligned(a->v, p->vs, es);
+    _ak_attn_plan_path(ctx, a, p);
+    p->vec = a->head_dim % 8 == 0 && _ak_attn_aligned(a->k, p->ks, es) && _ak_attn_aligned(a->v, p->vs, es);
     if ((r = _ak_op_kernel(ctx, p->mma ? _ak_src_attention_mma : _ak_src_attention,
                            _ak_op_name(kname, sizeof kname, p->kname, a->dtype), &k)) != AK_OK)
         return r;
-    nb_max = _AK_AT_MAX_GRIDZ / a->heads_kv;
+    nb_max = _AK_ATTN_MAX_GRIDZ / a->heads_kv;
     if (p->nsplit > 1) {
         size_t nr = (nb_max < a->batch ? nb_max : a->batch) * a->heads_q * a->seq_q;
         size_t bytes = nr * (size_t)p->nsplit * ((size_t)p->dmax + 1u) * 4u;
@@ -19314,14 +19418,14 @@ static ak_result _ak_at_launch(ak_context* ctx, const ak_attention_args* a, _ak_
 }
 
 AKDEF ak_result ak_attention(ak_context* ctx, const ak_attention_args* args, ak_stream* stream) {
-    _ak_at_plan p;
-    ak_result r = _ak_at_check(ctx, args, stream, &p);
+    _ak_attn_plan p;
+    ak_result r = _ak_attn_check(ctx, args, stream, &p);
     if (r != AK_OK) return r;
     if (_ak_op_is_cpu(ctx)) {
-        _ak_at_plan_path(ctx, args, &p);
-        return _ak_at_cpu(args, &p);
+        _ak_attn_plan_path(ctx, args, &p);
+        return _ak_attn_cpu(args, &p);
     }
-    return _ak_at_launch(ctx, args, &p, stream);
+    return _ak_attn_launch(ctx, args, &p, stream);
 }
 
 /* ==========================================================================
@@ -19329,9 +19433,9 @@ AKDEF ak_result ak_attention(ak_context* ctx, const ak_attention_args* args, ak_
  * (the RES = true instances of kernels/norm.hip), rotary position embedding
  * (kernels/llm.hip), embedding gather and strided N-d copy
  * (kernels/layout.hip), with their CPU references. The norm wrappers share
- * the row sizing of >>impl:ops-reduce (_ak_rd_*); the copy planning (drop
+ * the row sizing of >>impl:ops-reduce (_ak_rowop_*); the copy planning (drop
  * size-1 dimensions, order by destination stride, merge contiguous
- * dimensions, pick the widest unit) is _ak_nd_plan.
+ * dimensions, pick the widest unit) is _ak_strided_plan.
  * ========================================================================== */
 
 /* The kernel `kname` of the embedded source `src`, launched on a 1-D grid
@@ -19352,7 +19456,7 @@ static void _ak_llm_cpu_add_norm(ak_dtype t, const void* x, const void* r, const
                                  void* y, size_t rows, size_t cols, double eps, int rms) {
     size_t i, n = rows * cols;
     for (i = 0; i < n; i++) _ak_op_st(h, t, i, _ak_op_ld(x, t, i) + _ak_op_ld(r, t, i));
-    _ak_rd_cpu_norm(t, h, w, b, y, rows, cols, eps, rms);
+    _ak_rowop_cpu_norm(t, h, w, b, y, rows, cols, eps, rms);
 }
 
 static ak_result _ak_llm_add_norm(ak_context* ctx, ak_dtype dtype, const void* x, const void* rs, const void* w,
@@ -19362,32 +19466,32 @@ static ak_result _ak_llm_add_norm(ak_context* ctx, ak_dtype dtype, const void* x
     char what[96];
     ak_result r;
     size_t es, bytes;
-    _ak_rd_norm_op o;
+    _ak_rowop_norm_op o;
     const void* in[2];
     void* out[2];
     int i, j;
 
-    if ((r = _ak_rd_check(ctx, dtype, x, "x", rows, cols, stream, opn)) != AK_OK) return r;
+    if ((r = _ak_rowop_check(ctx, dtype, x, "x", rows, cols, stream, opn)) != AK_OK) return r;
     snprintf(what, sizeof what, "%s: r", opn);
     if ((r = _ak_op_check_ptr(rs, dtype, what)) != AK_OK) return r;
     snprintf(what, sizeof what, "%s: h", opn);
     if ((r = _ak_op_check_ptr(h, dtype, what)) != AK_OK) return r;
     snprintf(what, sizeof what, "%s: y", opn);
     if ((r = _ak_op_check_ptr(y, dtype, what)) != AK_OK) return r;
-    if ((r = _ak_rd_norm_check_wb(opn, dtype, w, b, eps)) != AK_OK) return r;
+    if ((r = _ak_rowop_norm_check_wb(opn, dtype, w, b, eps)) != AK_OK) return r;
     es = ak_dtype_size(dtype);
     bytes = rows * cols * es;
     /* h and y: each the very same buffer as x or r, or apart from both; never overlapping each other */
     in[0] = x; in[1] = rs; out[0] = h; out[1] = y;
-    if (_ak_rd_overlap(h, bytes, y, bytes))
+    if (_ak_rowop_overlap(h, bytes, y, bytes))
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: h and y overlap (they must be separate buffers)", opn);
     for (i = 0; i < 2; i++)
         for (j = 0; j < 2; j++)
-            if (_ak_rd_partial_overlap(in[j], bytes, out[i], bytes))
+            if (_ak_rowop_partial_overlap(in[j], bytes, out[i], bytes))
                 return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %s partially overlaps %s (only the very same buffer is "
                                "allowed)", opn, i ? "y" : "h", j ? "r" : "x");
     for (i = 0; i < 2; i++)
-        if (_ak_rd_overlap(out[i], bytes, w, cols * es) || _ak_rd_overlap(out[i], bytes, b, cols * es))
+        if (_ak_rowop_overlap(out[i], bytes, w, cols * es) || _ak_rowop_overlap(out[i], bytes, b, cols * es))
             return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %s overlaps weight or bias", opn, i ? "y" : "h");
     if (_ak_op_is_cpu(ctx)) {
         _ak_llm_cpu_add_norm(dtype, x, rs, w, b, h, y, rows, cols, (double)eps, rms);
@@ -19396,7 +19500,7 @@ static ak_result _ak_llm_add_norm(ak_context* ctx, ak_dtype dtype, const void* x
     memset(&o, 0, sizeof o);
     o.x = (const char*)x; o.r = (const char*)rs; o.w = w; o.b = b; o.h = (char*)h; o.y = (char*)y;
     o.rms = rms; o.eps = eps;
-    return _ak_rd_norm_launch(ctx, dtype, &o, rows, cols, stream);   /* >>impl:ops-reduce */
+    return _ak_rowop_norm_launch(ctx, dtype, &o, rows, cols, stream);   /* >>impl:ops-reduce */
 }
 
 AKDEF ak_result ak_add_layernorm(ak_context* ctx, ak_dtype dtype, const void* x, const void* r, const void* weight,
@@ -19488,9 +19592,9 @@ AKDEF ak_result ak_rope(ak_context* ctx, ak_rope_mode mode, ak_dtype dtype, ak_d
     if ((r = _ak_op_check_ptr(positions, pos_dtype, "ak_rope: positions")) != AK_OK) return r;
     es = ak_dtype_size(dtype);
     bytes = tokens * row * es;
-    if (_ak_rd_partial_overlap(x, bytes, y, bytes))
+    if (_ak_rowop_partial_overlap(x, bytes, y, bytes))
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: y partially overlaps x (only y == x is allowed)", opn);
-    if (_ak_rd_overlap(y, bytes, positions, tokens * ak_dtype_size(pos_dtype)))
+    if (_ak_rowop_overlap(y, bytes, positions, tokens * ak_dtype_size(pos_dtype)))
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: y overlaps positions", opn);
     l2t = log2((double)theta);
     if (_ak_op_is_cpu(ctx)) {
@@ -19503,7 +19607,7 @@ AKDEF ak_result ak_rope(ak_context* ctx, ak_rope_mode mode, ak_dtype dtype, ak_d
      * slower, so only the interleaved halves take them, in their own kernel (one kernel for both cost the plain one
      * 32 -> 46 registers and 4-8%). */
     interleaved = mode == AK_ROPE_INTERLEAVED;
-    vec = !(_ak_rd_aligned16(x) && _ak_rd_aligned16(y)) ? 0
+    vec = !(_ak_rowop_aligned16(x) && _ak_rowop_aligned16(y)) ? 0
         : interleaved && es == 2 && head_dim % 16 == 0 && rotary_dim % 16 == 0 ? 8
         : head_dim % 8 == 0 && rotary_dim % 8 == 0 ? 4 : 0;
     inplace = x == y;
@@ -19517,7 +19621,7 @@ AKDEF ak_result ak_rope(ak_context* ctx, ak_rope_mode mode, ak_dtype dtype, ak_d
            tokens / (tpb * 2u) >= 4u * (size_t)_ak_op_cus(ctx))
         tpb *= 2u;
     groups = (tokens + tpb - 1) / tpb;
-    B = _ak_rd_pow2(units * tpb, 256u);
+    B = _ak_rowop_pow2(units * tpb, 256u);
     if (B < 64u) B = 64u;
     _ak_op_name(kname, sizeof kname, vec == 8 ? "ak_ropeg" : "ak_rope", dtype);
     _ak_kargs_rope(&a, x, positions, y, (int64_t)tokens, (int32_t)heads, (int32_t)head_dim, (int32_t)rotary_dim, l2t,
@@ -19538,7 +19642,7 @@ static const char* _ak_llm_unit_name(unsigned w) {
     return w == 16 ? "u128" : w == 8 ? "u64" : w == 4 ? "u32" : w == 2 ? "u16" : "u8";
 }
 /* Group size (threads per row, a power of two <= 256) and grid of a row walk. */
-static unsigned _ak_llm_group(size_t units) { return _ak_rd_pow2(units, 256u); }
+static unsigned _ak_llm_group(size_t units) { return _ak_rowop_pow2(units, 256u); }
 static unsigned _ak_llm_rows_grid(size_t rows, unsigned G) {
     size_t per = 256u / G, g = rows / per + (rows % per != 0);
     return g > 0x7FFFFFFFu ? 0x7FFFFFFFu : (unsigned)(g ? g : 1);
@@ -19587,8 +19691,8 @@ AKDEF ak_result ak_embedding(ak_context* ctx, ak_dtype dtype, ak_dtype idx_dtype
     if ((r = _ak_op_check_ptr(indices, idx_dtype, "ak_embedding: indices")) != AK_OK) return r;
     if ((r = _ak_op_check_ptr(out, dtype, "ak_embedding: out")) != AK_OK) return r;
     rb = dim * es;
-    if (_ak_rd_overlap(out, num_indices * rb, table, vocab * rb) ||
-        _ak_rd_overlap(out, num_indices * rb, indices, num_indices * ak_dtype_size(idx_dtype)))
+    if (_ak_rowop_overlap(out, num_indices * rb, table, vocab * rb) ||
+        _ak_rowop_overlap(out, num_indices * rb, indices, num_indices * ak_dtype_size(idx_dtype)))
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: out overlaps the table or the indices", opn);
     if (_ak_op_is_cpu(ctx)) {
         size_t bad = _ak_llm_cpu_embedding(es, idx_dtype, table, indices, out, num_indices, vocab, dim);
@@ -19614,12 +19718,12 @@ typedef struct _ak_nd {
     int64_t sz[AK_COPY_MAX_DIMS], ss[AK_COPY_MAX_DIMS], ds[AK_COPY_MAX_DIMS];
 } _ak_nd;
 
-static int64_t _ak_nd_abs(int64_t v) { return v < 0 ? -v : v; }
+static int64_t _ak_strided_abs(int64_t v) { return v < 0 ? -v : v; }
 
 /* Drop size-1 dimensions, order by decreasing |destination stride| (stable),
  * merge neighbours that are contiguous in both tensors. At least one
  * dimension comes out (a single element: size 1, strides 1). */
-static void _ak_nd_plan(size_t ndim, const size_t* shape, const int64_t* ss, const int64_t* ds, _ak_nd* p) {
+static void _ak_strided_plan(size_t ndim, const size_t* shape, const int64_t* ss, const int64_t* ds, _ak_nd* p) {
     _ak_nd t;
     size_t k;
     int i, j, n = 0;
@@ -19631,7 +19735,7 @@ static void _ak_nd_plan(size_t ndim, const size_t* shape, const int64_t* ss, con
             n++;
         }
     for (i = 1; i < n; i++) /* insertion sort, stable */
-        for (j = i; j > 0 && _ak_nd_abs(t.ds[j - 1]) < _ak_nd_abs(t.ds[j]); j--) {
+        for (j = i; j > 0 && _ak_strided_abs(t.ds[j - 1]) < _ak_strided_abs(t.ds[j]); j--) {
             int64_t a = t.sz[j], b = t.ss[j], c = t.ds[j];
             t.sz[j] = t.sz[j - 1]; t.ss[j] = t.ss[j - 1]; t.ds[j] = t.ds[j - 1];
             t.sz[j - 1] = a; t.ss[j - 1] = b; t.ds[j - 1] = c;
@@ -19659,7 +19763,7 @@ static void _ak_nd_plan(size_t ndim, const size_t* shape, const int64_t* ss, con
 }
 
 /* CPU reference: every index in order (odometer over the caller's dimensions). */
-static void _ak_nd_cpu(ak_dtype st, ak_dtype dt, const void* src, void* dst, size_t ndim, const size_t* shape,
+static void _ak_strided_cpu(ak_dtype st, ak_dtype dt, const void* src, void* dst, size_t ndim, const size_t* shape,
                        const int64_t* ss, const int64_t* ds) {
     size_t idx[AK_COPY_MAX_DIMS], k, es = ak_dtype_size(st), ed = ak_dtype_size(dt);
     int64_t so = 0, dof = 0;
@@ -19696,11 +19800,11 @@ static void _ak_nd_cpu(ak_dtype st, ak_dtype dt, const void* src, void* dst, siz
 }
 
 /* Byte extent [lo, hi) of a strided tensor around its pointer; 0 on overflow. */
-static int _ak_nd_extent(size_t ndim, const size_t* shape, const int64_t* st, size_t es, int64_t* lo, int64_t* hi) {
+static int _ak_strided_extent(size_t ndim, const size_t* shape, const int64_t* st, size_t es, int64_t* lo, int64_t* hi) {
     size_t k;
     int64_t mn = 0, mx = 0;
     for (k = 0; k < ndim; k++) {
-        int64_t n1 = (int64_t)shape[k] - 1, a = _ak_nd_abs(st[k]);
+        int64_t n1 = (int64_t)shape[k] - 1, a = _ak_strided_abs(st[k]);
         if (st[k] == INT64_MIN || (n1 > 0 && a > (INT64_MAX / 4) / n1)) return 0;
         if (st[k] < 0) mn -= a * n1;
         else mx += a * n1;
@@ -19753,8 +19857,8 @@ AKDEF ak_result ak_copy_strided(ak_context* ctx, ak_dtype src_dtype, ak_dtype ds
     if ((r = _ak_op_check_stream(ctx, stream, opn)) != AK_OK) return r;
     if ((r = _ak_op_check_ptr(src, src_dtype, "ak_copy_strided: src")) != AK_OK) return r;
     if ((r = _ak_op_check_ptr(dst, dst_dtype, "ak_copy_strided: dst")) != AK_OK) return r;
-    if (!_ak_nd_extent(ndim, shape, src_strides, es, &slo, &shi) ||
-        !_ak_nd_extent(ndim, shape, dst_strides, ed, &dlo, &dhi))
+    if (!_ak_strided_extent(ndim, shape, src_strides, es, &slo, &shi) ||
+        !_ak_strided_extent(ndim, shape, dst_strides, ed, &dlo, &dhi))
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: the strides overflow the address space", opn);
     if ((uintptr_t)src < (uintptr_t)(-slo) || (uintptr_t)dst < (uintptr_t)(-dlo))
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: negative strides reach below address 0", opn);
@@ -19763,14 +19867,14 @@ AKDEF ak_result ak_copy_strided(ak_context* ctx, ak_dtype src_dtype, ak_dtype ds
     for (k = 0; k < ndim; k++)
         if (shape[k] > 1) order[m++] = k;
     for (i = 1; i < m; i++)
-        for (j = i; j > 0 && _ak_nd_abs(dst_strides[order[j - 1]]) > _ak_nd_abs(dst_strides[order[j]]); j--) {
+        for (j = i; j > 0 && _ak_strided_abs(dst_strides[order[j - 1]]) > _ak_strided_abs(dst_strides[order[j]]); j--) {
             size_t t = order[j];
             order[j] = order[j - 1];
             order[j - 1] = t;
         }
     ext = 0;
     for (i = 0; i < m; i++) {
-        int64_t s = _ak_nd_abs(dst_strides[order[i]]);
+        int64_t s = _ak_strided_abs(dst_strides[order[i]]);
         if (s <= ext)
             return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: dst_strides[%zu] = %lld makes the destination overlap itself "
                            "(two indices would write one element)", opn, order[i], (long long)dst_strides[order[i]]);
@@ -19784,11 +19888,11 @@ AKDEF ak_result ak_copy_strided(ak_context* ctx, ak_dtype src_dtype, ak_dtype ds
     if ((intptr_t)src + slo < (intptr_t)dst + dhi && (intptr_t)dst + dlo < (intptr_t)src + shi)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: the source and destination extents overlap", opn);
     if (_ak_op_is_cpu(ctx)) {
-        _ak_nd_cpu(src_dtype, dst_dtype, src, dst, ndim, shape, src_strides, dst_strides);
+        _ak_strided_cpu(src_dtype, dst_dtype, src, dst, ndim, shape, src_strides, dst_strides);
         return AK_OK;
     }
 
-    _ak_nd_plan(ndim, shape, src_strides, dst_strides, &p);
+    _ak_strided_plan(ndim, shape, src_strides, dst_strides, &p);
     inner = p.sz[p.nd - 1];
     iss = p.ss[p.nd - 1];
     ids = p.ds[p.nd - 1];
@@ -19848,10 +19952,10 @@ AKDEF ak_result ak_copy_strided(ak_context* ctx, ak_dtype src_dtype, ak_dtype ds
  * (tests/t_gpu_random.c compares them bit for bit).
  * ========================================================================== */
 
-static float _ak_rn_mul(float a, float b) { return fmaf(a, b, -0.0f); }
-static float _ak_rn_add(float a, float b) { return fmaf(a, 1.0f, b); }
-static float _ak_rn_u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
-static uint32_t _ak_rn_f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static float _ak_rand_mul(float a, float b) { return fmaf(a, b, -0.0f); }
+static float _ak_rand_add(float a, float b) { return fmaf(a, 1.0f, b); }
+static float _ak_rand_u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+static uint32_t _ak_rand_f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 
 /* Philox4x32-10 on c[4] with key (k0, k1). */
 static void _ak_philox(uint32_t c[4], uint32_t k0, uint32_t k1) {
@@ -19872,53 +19976,53 @@ static void _ak_philox_at(uint64_t seed, uint64_t offset, uint64_t j, uint32_t w
     w[0] = (uint32_t)c; w[1] = (uint32_t)(c >> 32); w[2] = 0u; w[3] = 0u;
     _ak_philox(w, (uint32_t)seed, (uint32_t)(seed >> 32));
 }
-static float _ak_philox_unit(uint32_t w) { return _ak_rn_mul((float)(w >> 8), 5.9604644775390625e-08f); }
+static float _ak_philox_unit(uint32_t w) { return _ak_rand_mul((float)(w >> 8), 5.9604644775390625e-08f); }
 
 /* ln(u), u normal and > 0 (kernels/random.hip: ak_xlog). */
-static float _ak_rn_log(float u) {
-    const uint32_t b = _ak_rn_f2u(u);
+static float _ak_rand_log(float u) {
+    const uint32_t b = _ak_rand_f2u(u);
     int e = (int)(b >> 23) - 127, i;
-    float m = _ak_rn_u2f((b & 0x7FFFFFu) | 0x3F800000u), f, d, y, s, z, p, s2, lm, fe;
-    if (m > 1.41421356f) { m = _ak_rn_mul(m, 0.5f); e += 1; }
-    f = _ak_rn_add(m, -1.0f);
-    d = _ak_rn_add(f, 2.0f);
-    y = _ak_rn_u2f(0x7EF311C3u - _ak_rn_f2u(d));
+    float m = _ak_rand_u2f((b & 0x7FFFFFu) | 0x3F800000u), f, d, y, s, z, p, s2, lm, fe;
+    if (m > 1.41421356f) { m = _ak_rand_mul(m, 0.5f); e += 1; }
+    f = _ak_rand_add(m, -1.0f);
+    d = _ak_rand_add(f, 2.0f);
+    y = _ak_rand_u2f(0x7EF311C3u - _ak_rand_f2u(d));
     for (i = 0; i < 4; i++) { const float er = fmaf(-d, y, 1.0f); y = fmaf(y, er, y); }
-    s = _ak_rn_mul(f, y);
-    z = _ak_rn_mul(s, s);
+    s = _ak_rand_mul(f, y);
+    z = _ak_rand_mul(s, s);
     p = 0.0769230769f;
     p = fmaf(p, z, 0.0909090909f);
     p = fmaf(p, z, 0.111111111f);
     p = fmaf(p, z, 0.142857143f);
     p = fmaf(p, z, 0.2f);
     p = fmaf(p, z, 0.333333333f);
-    s2 = _ak_rn_mul(s, 2.0f);
-    lm = fmaf(_ak_rn_mul(s2, z), p, s2);
+    s2 = _ak_rand_mul(s, 2.0f);
+    lm = fmaf(_ak_rand_mul(s2, z), p, s2);
     fe = (float)e;
     return fmaf(fe, 0.693145751953125f, fmaf(fe, 1.42860677e-06f, lm));
 }
 /* sqrt(v), v >= 0 (ak_xsqrt). */
-static float _ak_rn_sqrt(float v) {
+static float _ak_rand_sqrt(float v) {
     float y, h, r;
     int i;
     if (v == 0.0f) return 0.0f;
-    y = _ak_rn_u2f(0x5F3759DFu - (_ak_rn_f2u(v) >> 1));
-    h = _ak_rn_mul(v, 0.5f);
-    for (i = 0; i < 4; i++) y = _ak_rn_mul(y, fmaf(-h, _ak_rn_mul(y, y), 1.5f));
-    r = _ak_rn_mul(v, y);
-    return fmaf(fmaf(-r, r, v), _ak_rn_mul(y, 0.5f), r);
+    y = _ak_rand_u2f(0x5F3759DFu - (_ak_rand_f2u(v) >> 1));
+    h = _ak_rand_mul(v, 0.5f);
+    for (i = 0; i < 4; i++) y = _ak_rand_mul(y, fmaf(-h, _ak_rand_mul(y, y), 1.5f));
+    r = _ak_rand_mul(v, y);
+    return fmaf(fmaf(-r, r, v), _ak_rand_mul(y, 0.5f), r);
 }
 /* sin, cos of k * 2^-24 turns (ak_xsincos_turns). */
-static void _ak_rn_sincos_turns(uint32_t k, float* s, float* c) {
+static void _ak_rand_sincos_turns(uint32_t k, float* s, float* c) {
     const uint32_t q = (k + (1u << 21)) >> 22;
     const int ri = (int)k - (int)(q << 22);
-    const float x = _ak_rn_mul(_ak_rn_mul((float)ri, 2.38418579e-07f), 1.57079637f), x2 = _ak_rn_mul(x, x);
+    const float x = _ak_rand_mul(_ak_rand_mul((float)ri, 2.38418579e-07f), 1.57079637f), x2 = _ak_rand_mul(x, x);
     float sp = -2.50521084e-08f, cp = 2.08767570e-09f, sn, cs;
     sp = fmaf(sp, x2, 2.75573192e-06f);
     sp = fmaf(sp, x2, -1.98412698e-04f);
     sp = fmaf(sp, x2, 8.33333333e-03f);
     sp = fmaf(sp, x2, -1.66666667e-01f);
-    sn = fmaf(_ak_rn_mul(x, x2), sp, x);
+    sn = fmaf(_ak_rand_mul(x, x2), sp, x);
     cp = fmaf(cp, x2, -2.75573192e-07f);
     cp = fmaf(cp, x2, 2.48015873e-05f);
     cp = fmaf(cp, x2, -1.38888889e-03f);
@@ -19933,16 +20037,16 @@ static void _ak_rn_sincos_turns(uint32_t k, float* s, float* c) {
     }
 }
 static void _ak_box_muller(uint32_t wa, uint32_t wb, float* z0, float* z1) {
-    const float u1 = _ak_rn_mul((float)((wa >> 8) + 1u), 5.9604644775390625e-08f);
-    const float r = _ak_rn_sqrt(_ak_rn_mul(_ak_rn_log(u1), -2.0f));
+    const float u1 = _ak_rand_mul((float)((wa >> 8) + 1u), 5.9604644775390625e-08f);
+    const float r = _ak_rand_sqrt(_ak_rand_mul(_ak_rand_log(u1), -2.0f));
     float s, c;
-    _ak_rn_sincos_turns(wb >> 8, &s, &c);
-    *z0 = _ak_rn_mul(r, c);
-    *z1 = _ak_rn_mul(r, s);
+    _ak_rand_sincos_turns(wb >> 8, &s, &c);
+    *z0 = _ak_rand_mul(r, c);
+    *z1 = _ak_rand_mul(r, s);
 }
 
 /* The CPU references. kind 0: uniform (a = lo, b = range, c = hi); 1: normal (a = mean, b = std). */
-static void _ak_rn_cpu_gen(int kind, ak_dtype t, void* y, size_t n, uint64_t seed, uint64_t offset, float a, float b,
+static void _ak_rand_cpu_gen(int kind, ak_dtype t, void* y, size_t n, uint64_t seed, uint64_t offset, float a, float b,
                            float c) {
     size_t j, groups = n / 4 + (n % 4 != 0);
     for (j = 0; j < groups; j++) {
@@ -19964,7 +20068,7 @@ static void _ak_rn_cpu_gen(int kind, ak_dtype t, void* y, size_t n, uint64_t see
     }
 }
 
-static ak_result _ak_rn_check_out(ak_context* ctx, ak_dtype t, const void* y, size_t n, ak_stream* s, const char* op) {
+static ak_result _ak_rand_check_out(ak_context* ctx, ak_dtype t, const void* y, size_t n, ak_stream* s, const char* op) {
     ak_result r = _ak_op_check_ctx(ctx, op);
     char what[64];
     if (r == AK_OK) r = _ak_op_check_float(t, op);
@@ -19977,10 +20081,10 @@ static ak_result _ak_rn_check_out(ak_context* ctx, ak_dtype t, const void* y, si
     return r;
 }
 
-static int _ak_rn_finite(float v) { return v == v && v <= FLT_MAX && v >= -FLT_MAX; }
+static int _ak_rand_finite(float v) { return v == v && v <= FLT_MAX && v >= -FLT_MAX; }
 
 /* Launch one of the random-family kernels over ceil(n / 4) counters. */
-static ak_result _ak_rn_launch(ak_context* ctx, const char* base, ak_dtype t, size_t n, ak_stream* stream,
+static ak_result _ak_rand_launch(ak_context* ctx, const char* base, ak_dtype t, size_t n, ak_stream* stream,
                                _ak_kargs* a) {
     ak_kernel* k = NULL;
     char kname[64];
@@ -19992,43 +20096,43 @@ static ak_result _ak_rn_launch(ak_context* ctx, const char* base, ak_dtype t, si
 AKDEF ak_result ak_rand_uniform(ak_context* ctx, ak_dtype dtype, void* y, size_t n, uint64_t seed, uint64_t offset,
                                 float lo, float hi, ak_stream* stream) {
     const char* opn = "ak_rand_uniform";
-    ak_result r = _ak_rn_check_out(ctx, dtype, y, n, stream, opn);
+    ak_result r = _ak_rand_check_out(ctx, dtype, y, n, stream, opn);
     float range;
     _ak_kargs a;
     if (r != AK_OK) return r;
     range = hi - lo;
-    if (!_ak_rn_finite(lo) || !_ak_rn_finite(hi) || !(lo < hi) || !_ak_rn_finite(range))
+    if (!_ak_rand_finite(lo) || !_ak_rand_finite(hi) || !(lo < hi) || !_ak_rand_finite(range))
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: [lo, hi) = [%g, %g): expected finite lo < hi with a finite hi - lo",
                        opn, (double)lo, (double)hi);
     if (_ak_op_is_cpu(ctx)) {
-        _ak_rn_cpu_gen(0, dtype, y, n, seed, offset, lo, range, hi);
+        _ak_rand_cpu_gen(0, dtype, y, n, seed, offset, lo, range, hi);
         return AK_OK;
     }
     _ak_kargs_rand_uniform(&a, y, (int64_t)n, seed, offset, lo, range, hi);
-    return _ak_rn_launch(ctx, "ak_rand_uniform", dtype, n, stream, &a);
+    return _ak_rand_launch(ctx, "ak_rand_uniform", dtype, n, stream, &a);
 }
 
 AKDEF ak_result ak_rand_normal(ak_context* ctx, ak_dtype dtype, void* y, size_t n, uint64_t seed, uint64_t offset,
                                float mean, float std, ak_stream* stream) {
     const char* opn = "ak_rand_normal";
-    ak_result r = _ak_rn_check_out(ctx, dtype, y, n, stream, opn);
+    ak_result r = _ak_rand_check_out(ctx, dtype, y, n, stream, opn);
     _ak_kargs a;
     if (r != AK_OK) return r;
-    if (!_ak_rn_finite(mean) || !_ak_rn_finite(std) || std < 0.0f)
+    if (!_ak_rand_finite(mean) || !_ak_rand_finite(std) || std < 0.0f)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: mean = %g, std = %g: expected finite values and std >= 0", opn,
                        (double)mean, (double)std);
     if (_ak_op_is_cpu(ctx)) {
-        _ak_rn_cpu_gen(1, dtype, y, n, seed, offset, mean, std, 0.0f);
+        _ak_rand_cpu_gen(1, dtype, y, n, seed, offset, mean, std, 0.0f);
         return AK_OK;
     }
     _ak_kargs_rand_normal(&a, y, (int64_t)n, seed, offset, mean, std);
-    return _ak_rn_launch(ctx, "ak_rand_normal", dtype, n, stream, &a);
+    return _ak_rand_launch(ctx, "ak_rand_normal", dtype, n, stream, &a);
 }
 
 AKDEF ak_result ak_dropout(ak_context* ctx, ak_dtype dtype, const void* x, void* y, uint8_t* mask, size_t n,
                            float p, uint64_t seed, uint64_t offset, ak_stream* stream) {
     const char* opn = "ak_dropout";
-    ak_result r = _ak_rn_check_out(ctx, dtype, y, n, stream, opn);
+    ak_result r = _ak_rand_check_out(ctx, dtype, y, n, stream, opn);
     float scale;
     size_t bytes;
     _ak_kargs a;
@@ -20051,14 +20155,14 @@ AKDEF ak_result ak_dropout(ak_context* ctx, ak_dtype dtype, const void* x, void*
             _ak_philox_at(seed, offset, (uint64_t)(i / 4), w);
             for (q = 0; q < 4 && i + q < n; q++) {
                 const int keep = _ak_philox_unit(w[q]) >= p;
-                _ak_op_st(y, dtype, i + q, keep ? _ak_rn_mul(_ak_op_ld(x, dtype, i + q), scale) : 0.0f);
+                _ak_op_st(y, dtype, i + q, keep ? _ak_rand_mul(_ak_op_ld(x, dtype, i + q), scale) : 0.0f);
                 if (mask) mask[i + q] = (uint8_t)keep;
             }
         }
         return AK_OK;
     }
     _ak_kargs_dropout(&a, x, y, mask, (int64_t)n, seed, offset, p, scale);
-    return _ak_rn_launch(ctx, "ak_dropout", dtype, n, stream, &a);
+    return _ak_rand_launch(ctx, "ak_dropout", dtype, n, stream, &a);
 }
 
 /* ==========================================================================
@@ -20071,7 +20175,7 @@ AKDEF ak_result ak_dropout(ak_context* ctx, ak_dtype dtype, const void* x, void*
 #define _AK_SC_BLOCK 256u   /* AK_SCAN_B */
 #define _AK_TOPK_KMAX 1024  /* AK_TOPK_KMAX */
 
-static void _ak_sc_cpu_cumsum(ak_dtype t, const void* x, void* y, size_t rows, size_t cols, int exclusive) {
+static void _ak_scan_cpu_cumsum(ak_dtype t, const void* x, void* y, size_t rows, size_t cols, int exclusive) {
     size_t r, c;
     for (r = 0; r < rows; r++) {
         const size_t base = r * cols;
@@ -20124,7 +20228,7 @@ AKDEF ak_result ak_cumsum(ak_context* ctx, ak_dtype dtype, const void* x, void* 
     if ((r = _ak_op_check_overlap(x, bytes, y, bytes, 1, "ak_cumsum: x and y")) != AK_OK) return r;
     exclusive = exclusive != 0;
     if (_ak_op_is_cpu(ctx)) {
-        _ak_sc_cpu_cumsum(dtype, x, y, rows, cols, exclusive);
+        _ak_scan_cpu_cumsum(dtype, x, y, rows, cols, exclusive);
         return AK_OK;
     }
     accs = dtype == AK_I64 ? 8u : 4u;

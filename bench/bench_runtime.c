@@ -756,8 +756,8 @@ static void bench_pool(void) {
         for (i = 0; i < rtrials && !bad; i++) {
             void* p = NULL;
             double t0 = now_us();
-            if (_ak_bk_alloc(g_ctx, bytes, &p) != AK_OK) { fail("runtime alloc"); bad = 1; break; }
-            _ak_bk_free(g_ctx, p);
+            if (_ak_backend_alloc(g_ctx, bytes, &p) != AK_OK) { fail("runtime alloc"); bad = 1; break; }
+            _ak_backend_free(g_ctx, p);
             v[n++] = now_us() - t0;
         }
         snprintf(name, sizeof name, "runtime_alloc_free_%s", lab);

@@ -406,7 +406,7 @@ static const char* variant_of(sweep* s, const cell* c) {
     default: return "tiles";
     }
     r = _ak_rowop_pick(s->ctx, m, s->dt, c->rows, c->cols);
-    snprintf(buf, sizeof buf, "%s/%u/%u", _ak_rv_names[r->variant], r->block, r->param);
+    snprintf(buf, sizeof buf, "%s/%u/%u", _ak_row_variant_names[r->variant], r->block, r->param);
     return buf;
 }
 

@@ -5,7 +5,7 @@ and the best one: the evidence for a row of amdkit.h's _ak_rowop_table.
 
     python3 bench/sweep_variants.py OUTDIR/variants_*.json [--md OUT.md]
 Variants (the force triple V,B,P): 0 rows, 1 split, 2 twopass, 3 wide, 4 stream, 5 segments, 6 small;
-B = block, P = param (see amdkit.h _AK_RV_*).
+B = block, P = param (see amdkit.h _AK_ROW_VARIANT_*).
 """
 import argparse
 import collections

@@ -28,7 +28,8 @@ AK_INLINE void ak_unary_impl(const typename D::T* x, typename D::T* y, ak_i64 n,
     case AK_UNARY_TANH: ak_unary_body<D, ak_uop_tanh>(x, y, n, p); break;
     case AK_UNARY_SILU: ak_unary_body<D, ak_uop_silu>(x, y, n, p); break;
     case AK_UNARY_GELU: ak_unary_body<D, ak_uop_gelu>(x, y, n, p); break;
-    default: ak_unary_body<D, ak_uop_gelu_tanh>(x, y, n, p); break;
+    case AK_UNARY_GELU_TANH: ak_unary_body<D, ak_uop_gelu_tanh>(x, y, n, p); break;
+    default: break; /* AK_UNARY_NONE is a copy: the host sends it to ak_copy */
     }
 }
 AK_KERNEL void ak_unary_f32(const float* x, float* y, ak_i64 n, int op, float param) {

@@ -15,9 +15,11 @@
  *
  * flags: bit 0 A transposed, 1 B transposed, 2 D/C/bias/R are f32 (else the
  * input dtype), 3 read C (beta != 0), 4 bias, 5 residual, 6 A 16-byte
- * vectors allowed, 7 same for B, bits 8.. activation code + 1 (0: none).
+ * vectors allowed, 7 same for B, bits 8.. the activation's AK_UNARY_* code
+ * (AK_UNARY_NONE: none).
  * Batch b reads A + b sA, B + b sB, ... (blockIdx.z strides over batches). */
 
+// >>host  the flag bits (the host builds them: amdkit.h _AK_GF_*)
 #define AK_GF_TA 1
 #define AK_GF_TB 2
 #define AK_GF_OUT32 4
@@ -26,6 +28,8 @@
 #define AK_GF_RES 32
 #define AK_GF_VA 64
 #define AK_GF_VB 128
+#define AK_GF_ACT_SHIFT 8
+// <<host
 
 /* Load a ROWS x BK tile of op(X) (rows = m for A, n for B) starting at
  * (r0, k0) into registers. kc: X is k-contiguous (element (r, k) at
@@ -120,8 +124,8 @@ AK_INLINE void ak_gemm_out(int m, int n, float acc, void* D, ak_i64 ldd, const v
     if (flags & AK_GF_C)
         v += beta * (o32 ? ((const float*)C)[(ak_i64)m * ldc + n] : DT::to(((const typename DT::T*)C)[(ak_i64)m * ldc + n]));
     if (flags & AK_GF_BIAS) v += o32 ? ((const float*)bias)[n] : DT::to(((const typename DT::T*)bias)[n]);
-    const int act = (flags >> 8) - 1;
-    if (act >= 0) v = ak_uop_apply(act, v, ap);
+    const int act = flags >> AK_GF_ACT_SHIFT;
+    if (act != AK_UNARY_NONE) v = ak_uop_apply(act, v, ap);
     if (flags & AK_GF_RES)
         v += o32 ? ((const float*)R)[(ak_i64)m * ldr + n] : DT::to(((const typename DT::T*)R)[(ak_i64)m * ldr + n]);
     if (o32) ((float*)D)[(ak_i64)m * ldd + n] = v;

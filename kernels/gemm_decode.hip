@@ -21,12 +21,15 @@
  * the epilogue.
  *
  * flags (as kernels/gemm.hip): bit 2 D / C / bias / R are f32, 3 read C,
- * 4 bias, 5 residual, bits 8.. activation code + 1. */
+ * 4 bias, 5 residual, bits 8.. the activation's AK_UNARY_* code. */
 
+// >>host  the flag bits (the host builds them: amdkit.h _AK_GD_*)
 #define AK_GD_OUT32 4
 #define AK_GD_C 8
 #define AK_GD_BIAS 16
 #define AK_GD_RES 32
+#define AK_GD_ACT_SHIFT 8
+// <<host
 
 /* One output element's epilogue (value before alpha in acc). */
 template <class DT>
@@ -37,7 +40,7 @@ AK_INLINE void ak_gd_out(int m, int n, float acc, void* D, ak_i64 ldd, const voi
     float v = alpha * acc;
     if (flags & AK_GD_C) v += beta * (o32 ? ((const float*)C)[(ak_i64)m * ldc + n] : DT::to(((const T*)C)[(ak_i64)m * ldc + n]));
     if (flags & AK_GD_BIAS) v += o32 ? ((const float*)bias)[n] : DT::to(((const T*)bias)[n]);
-    if (flags >> 8) v = ak_uop_apply((flags >> 8) - 1, v, ap);
+    if (flags >> AK_GD_ACT_SHIFT) v = ak_uop_apply(flags >> AK_GD_ACT_SHIFT, v, ap);
     if (flags & AK_GD_RES) v += o32 ? ((const float*)R)[(ak_i64)m * ldr + n] : DT::to(((const T*)R)[(ak_i64)m * ldr + n]);
     if (o32) ((float*)D)[(ak_i64)m * ldd + n] = v;
     else ((T*)D)[(ak_i64)m * ldd + n] = DT::from(v);

@@ -39,13 +39,17 @@
  * parameter space); bA / bB: 1 when the operand has a batch stride, 0 when
  * one matrix serves every batch. flags: bit 2 D / C / bias / R are f32, 3
  * read C, 4 bias, 5 residual, 6 the epilogue may use 4-element vectors,
- * bits 8.. activation code + 1 (kernels/gemm.hip's bits where they agree). */
+ * bits 8.. the activation's AK_UNARY_* code (kernels/gemm.hip's bits where
+ * they agree). */
 
+// >>host  the flag bits (the host builds them: amdkit.h _AK_G9_*)
 #define AK_G9_OUT32 4
 #define AK_G9_C 8
 #define AK_G9_BIAS 16
 #define AK_G9_RES 32
 #define AK_G9_VEC 64
+#define AK_G9_ACT_SHIFT 8
+// <<host
 
 /* The tensor map: an opaque 128-byte, 64-byte-aligned CUtensorMap. */
 struct alignas(64) ak_tmap {
@@ -180,7 +184,7 @@ AK_INLINE void ak_g9_epi_chunk(const float* st, int ct, int mr, int nc, int M, i
     const bool o32 = (flags & AK_G9_OUT32) != 0;
     if (n >= N) return;
     const bool full = (flags & AK_G9_VEC) && n + 4 <= N;
-    const int left = N - n, act = (flags >> 8) - 1;
+    const int left = N - n, act = flags >> AK_G9_ACT_SHIFT;
     float bb[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
     if (flags & AK_G9_BIAS) ak_g9_ld4<DT>(bias, n, o32, full, left, bb);
 #pragma unroll 1
@@ -196,7 +200,7 @@ AK_INLINE void ak_g9_epi_chunk(const float* st, int ct, int mr, int nc, int M, i
 #pragma unroll
             for (int j = 0; j < 4; j++) v[j] += beta * c[j];
         }
-        if (act >= 0) ak_g9_act<4>(act, v, ap);
+        if (act != AK_UNARY_NONE) ak_g9_act<4>(act, v, ap);
         if (flags & AK_G9_RES) {
             float rr[4];
             ak_g9_ld4<DT>(R, (ak_i64)m * ldr + n, o32, full, left, rr);

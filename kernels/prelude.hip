@@ -532,14 +532,18 @@ AK_INLINE void ak_slab_copy(typename D::T* s, typename D::T* g, int n) {
 }
 
 /* ---- activations: the ak_unary_op codes of amdkit.h, fp32 math --------- */
-/* (ak_unary and the GEMM epilogue; ak_uop_apply dispatches a run-time code) */
-#define AK_UNARY_RELU 0
-#define AK_UNARY_LEAKY_RELU 1
-#define AK_UNARY_SIGMOID 2
-#define AK_UNARY_TANH 3
-#define AK_UNARY_SILU 4
-#define AK_UNARY_GELU 5
-#define AK_UNARY_GELU_TANH 6
+/* (ak_unary and the GEMM epilogue; ak_uop_apply dispatches a run-time code;
+ * the host reads these as _AK_UNARY_* and checks them against ak_unary_op) */
+// >>host
+#define AK_UNARY_NONE 0
+#define AK_UNARY_RELU 1
+#define AK_UNARY_LEAKY_RELU 2
+#define AK_UNARY_SIGMOID 3
+#define AK_UNARY_TANH 4
+#define AK_UNARY_SILU 5
+#define AK_UNARY_GELU 6
+#define AK_UNARY_GELU_TANH 7
+// <<host
 
 struct ak_uop_relu { static AK_INLINE float f(float x, float) { return x < 0.0f ? 0.0f : x; } };
 struct ak_uop_leaky { static AK_INLINE float f(float x, float s) { return x < 0.0f ? x * s : x; } };

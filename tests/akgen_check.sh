@@ -22,7 +22,7 @@ family() {
   rm -rf "$T/$1"; mkdir -p "$T/$1"
   echo "// prelude" > "$T/$1/prelude.hip"
   printf '%s\n' "$3" > "$T/$1/$2"
-  printf 'before\n//>#akgen\n//<#akgen\nafter\n' > "$T/$1.h"
+  printf 'before\n//>#akgen prelude\n//<#akgen prelude\nmiddle\n//>#akgen library\n//<#akgen library\nafter\n' > "$T/$1.h"
 }
 # expect_fail NAME PATTERN: akgen must fail and say PATTERN
 expect_fail() {
@@ -85,6 +85,34 @@ family valuetype fam.hip '#define AK_V(DT, D) AK_KERNEL void ak_v_##DT(D::T scal
 AK_V(f32, ak_f32_t)'
 expect_fail valuetype "parameter 'scale' has the type 'D::T'"
 
+family consts fam.hip '// >>host  constants the host reads
+#define AK_FL_A 1   /* a */
+// a comment line
+#define AK_FL_B (AK_FL_A << 3)
+// <<host
+AK_KERNEL void ak_c_f32(float* y, int flags) { }'
+if ./$B/akgen "$T/consts.h" "$T/consts" > "$T/out" 2>&1 &&
+   grep -q '^#define _AK_FL_A 1   /\* a \*/$' "$T/consts.h" && grep -q '^#define _AK_FL_B (_AK_FL_A << 3)$' "$T/consts.h" &&
+   awk '/^middle$/ { m = 1 } /_AK_FL_A/ && m { ok = 1 } END { exit !ok }' "$T/consts.h" &&
+   awk '/^\/\/>#akgen library/ { l = 1 } /_ak_src_fam/ && !l { bad = 1 } END { exit bad }' "$T/consts.h"; then
+  ok "host constants of a // >>host block, the library in its own region"
+else cat "$T/consts.h" >> "$T/out"; bad "host constants of a // >>host block, the library in its own region"; fi
+family badconst fam.hip '// >>host
+#define AK_F(x) (x)
+// <<host
+AK_KERNEL void ak_c_f32(float* y) { }'
+expect_fail badconst "fam.hip:2: a host constant is an object-like macro"
+
+family openconst fam.hip 'AK_KERNEL void ak_c_f32(float* y) { }
+// >>host
+#define AK_F 1'
+expect_fail openconst "not closed by"
+
+family noregion fam.hip 'AK_KERNEL void ak_c_f32(float* y) { }'
+printf 'before\n//>#akgen library\n//<#akgen library\n' > "$T/noregion.h"
+expect_fail noregion "marker lines missing or out of order: //>#akgen prelude"
+
+# make gen-check: a hand edit inside the generated block is rewritten (so the diff fails)
 # make gen-check: a hand edit inside the generated block is rewritten (so the diff fails)
 cp amdkit.h "$T/stale.h"
 sed -i '0,/ak_args_ptr(a_, x);/s//ak_args_i64(a_, 0);/' "$T/stale.h"

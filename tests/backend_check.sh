@@ -26,3 +26,48 @@ if [ -n "$found" ]; then
   exit 1
 fi
 echo "backend_check: no backend named outside$(echo " $ALLOWED" | sed 's/ / /g')"
+
+# The backend operations list (_AK_BACKEND_OPS in >>impl:context-struct): on each line
+# X(ret, field, (params), hip, cuda, cpu) every implementation is named after its field
+# (_ak_<hip|cuda|cpu|gpu>_<field>, _ak_comm_<cpu|ccl>_<field without comm_>), is one of
+# the cpu backend's no-ops (_ak_cpu_nothing*) or NULL, so an implementation written on
+# another field's line (two entries swapped) fails here. Self-test: a swap must be caught.
+opscheck() {
+  python3 - "$1" <<'PY'
+import re, sys
+s = open(sys.argv[1]).read()
+m = re.search(r'#define _AK_BACKEND_OPS\(X\) \\\n((?:.*\\\n)*.*\n)', s)
+if not m: print("backend_check: _AK_BACKEND_OPS(X) not found"); sys.exit(1)
+body = re.sub(r'/\*.*?\*/', ' ', m.group(1).replace('\\\n', ' '))
+bad, n, i = [], 0, 0
+while True:
+    i = body.find('X(', i)
+    if i < 0: break
+    j, depth = i + 2, 1
+    while depth:
+        depth += {'(': 1, ')': -1}.get(body[j], 0); j += 1
+    inner = body[i + 2:j - 1]
+    k = inner.index('(')                      # the parameter list
+    head = [x.strip() for x in inner[:k].split(',')]
+    d, e = 1, k + 1
+    while d:
+        d += {'(': 1, ')': -1}.get(inner[e], 0); e += 1
+    impls = [x.strip() for x in inner[e:].split(',') if x.strip()]
+    field = head[1]; n += 1
+    if len(impls) != 3: bad.append("%s: %d implementations, want 3 (hip, cuda, cpu)" % (field, len(impls)))
+    for be, f in zip(("hip", "cuda", "cpu"), impls):
+        ok = f == "NULL" or (be == "cpu" and f.startswith("_ak_cpu_nothing")) \
+             or f in ("_ak_%s_%s" % (be, field), "_ak_gpu_%s" % field) and not (be == "cpu" and f.startswith("_ak_gpu_")) \
+             or (field.startswith("comm_") and f == "_ak_comm_%s_%s" % ("cpu" if be == "cpu" else "ccl", field[5:]))
+        if not ok: bad.append("%s: the %s implementation is %s" % (field, be, f))
+    i = j
+if n < 30 or bad:
+    print("\n".join("  " + b for b in bad) or "  only %d entries parsed" % n)
+    print("backend_check: _AK_BACKEND_OPS has an implementation that is not its field's"); sys.exit(1)
+print("backend_check: %d backend operations, each implementation named after its field" % n)
+PY
+}
+awk '{ sub(/_ak_hip_event_query, _ak_cuda_event_query/, "_ak_hip_event_destroy, _ak_cuda_event_query");
+       sub(/_ak_hip_event_destroy, _ak_cuda_event_destroy/, "_ak_hip_event_query, _ak_cuda_event_destroy"); print }' "$H" > "$tmp"
+if opscheck "$tmp" > /dev/null; then echo "backend_check: self-test failed (two swapped hip implementations were not caught)"; exit 1; fi
+opscheck "$H"

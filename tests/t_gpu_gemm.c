@@ -18,7 +18,7 @@
 
 static unsigned long long g_st;
 static ak_context* g_ref;
-static int g_act = -1;   /* >= 0: the activation of the cases with an activation (else one from the shape) */
+static int g_act = 0;    /* > 0: the activation of the cases with an activation (else one from the shape) */
 
 static ak_context* gg_ctx(int mc, int prec, int mixed, int tf32) {
     ak_config cfg = ak_config_default();
@@ -80,7 +80,7 @@ static void gg_case(ak_context* ctx, const char* path, ak_dtype dt, ak_dtype ot,
     if (epi & 1) { g.beta = 0.25f; g.ldc = ldd; g.stride_c = sd; }
     if (epi & 16) { g.beta = 0.0f; g.ldc = ldd; g.stride_c = sd; }
     if (epi & 2) g.bias = dbias;
-    if (epi & 4) { g.activation = g_act >= 0 ? g_act : (int)(m + n + k) % 7; g.act_param = 0.2f; }
+    if (epi & 4) { g.activation = g_act > 0 ? g_act : 1 + (int)(m + n + k) % (AK_UNARY_OP_COUNT - 1); g.act_param = 0.2f; }
     if (epi & 8) { g.residual = dR; g.ldr = ldd; g.stride_r = sd; }
     g.a = dA; g.b = dB; g.c = (epi & 17) ? dC : NULL; g.d = dD;
     AKT_OK(ak_gemm_plan_get(ctx, &g, &p));
@@ -182,11 +182,11 @@ static void hopper_tma_path(void) {
         gg_case(ctx, w, AK_F16, AK_F16, 1100, 4000, 1500, ta, tb, 1, 1, -1, 0);    /* 128x256 tiles, 2 per SM */
     }
     for (e = 0; e < 7; e++) { /* every activation */
-        g_act = e;
+        g_act = e + 1;
         gg_case(ctx, w, e % 2 ? AK_BF16 : AK_F16, e % 3 ? AK_F32 : (e % 2 ? AK_BF16 : AK_F16), 200, 520, 96, e & 1, (e >> 1) & 1,
                 2 | 4 | 8, 1, -1, 0);
     }
-    g_act = -1;
+    g_act = 0;
     /* TF32 opt-in: the cp.async wgmma kernel for A @ B^T */
     gg_case(t32, w, AK_F32, AK_F32, 1000, 1000, 1000, 0, 1, 0, 1, 0, 0);
     gg_case(t32, w, AK_F32, AK_F32, 257, 260, 1001, 0, 1, 3, 1, 7, 0);

@@ -334,7 +334,7 @@ static void test_gpu_cross_entropy(void) {
     static const size_t shapes[][3] = { { 1, 1, 0 }, { 5, 7, 0 }, { 64, 4096, 0 }, { 64, 4096, 1 }, { 9, 50257, 0 },
                                         { 3, 40000, 0 }, { 2, 130000, 0 }, { 3000, 10, 0 },
                                         { 1, 60000, 1 },   /* mean / sum: one 1024-thread block (ak_xent_small) */
-                                        { 9000, 33, 0 } }; /* mean / sum past _AK_RD_XENT_ONE rows: 3 launches */
+                                        { 9000, 33, 0 } }; /* mean / sum past _AK_ROWOP_XENT_ONE rows: 3 launches */
     size_t ti, si;
     int red;
     if (!gr_setup()) return;

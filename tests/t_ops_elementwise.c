@@ -58,6 +58,7 @@ static double nv_sigmoid(double x) { return x >= 0 ? 1.0 / (1.0 + exp(-x)) : exp
 static double nv_unary(ak_unary_op op, double x, double p) {
     const double pi = 3.14159265358979323846;
     switch (op) {
+    case AK_OP_NONE: return x;
     case AK_OP_RELU: return x > 0 ? x : 0.0;
     case AK_OP_LEAKY_RELU: return x > 0 ? x : p * x;
     case AK_OP_SIGMOID: return nv_sigmoid(x);

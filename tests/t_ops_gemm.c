@@ -51,7 +51,7 @@ static double naive_at(const ak_gemm_desc* g, size_t b, size_t i, size_t j) {
     v = g->alpha * acc;
     if (g->beta != 0) v += g->beta * ak_elem_get(g->c, g->out_dtype, b * g->stride_c + i * ldc + j);
     if (g->bias) v += ak_elem_get(g->bias, g->out_dtype, j);
-    if (g->activation >= 0) v = naive_act(g->activation, v, g->act_param);
+    if (g->activation != AK_OP_NONE) v = naive_act(g->activation, v, g->act_param);
     if (g->residual) v += ak_elem_get(g->residual, g->out_dtype, b * g->stride_r + i * ldr + j);
     return v;
 }
@@ -73,7 +73,7 @@ static void run_case(ak_context* ctx, ak_dtype dt, ak_dtype ot, size_t m, size_t
     g.alpha = epi ? 0.75f : 1.0f;
     if (epi & 1) { g.beta = -0.5f; g.c = C; g.ldc = g.ldd; g.stride_c = sd; }
     if (epi & 2) g.bias = bias;
-    if (epi & 4) { g.activation = (int)(akt_uniform(&g_st, 0, 7)) % 7; g.act_param = 0.1f; }
+    if (epi & 4) { g.activation = 1 + (int)(akt_uniform(&g_st, 0, AK_UNARY_OP_COUNT - 1)) % (AK_UNARY_OP_COUNT - 1); g.act_param = 0.1f; }
     if (epi & 8) { g.residual = R; g.ldr = g.ldd; g.stride_r = sd; }
     AKT_OK(ak_gemm(ctx, &g, NULL));
     for (b = 0; b < batch; b++)
@@ -129,6 +129,30 @@ static void beta_zero_never_reads_c(void) {
     ak_context_destroy(ctx);
 }
 
+/* every field's zero is its default: a zero-filled descriptor with the required
+ * fields set is a plain D = A B (no activation, alpha 1, one problem, packed),
+ * and the same as ak_gemm_desc_default() with those fields */
+static void zero_filled_desc_is_plain_gemm(void) {
+    ak_context* ctx = akt_cpu_context("ops_gemm");
+    ak_gemm_desc z, d = ak_gemm_desc_default();
+    float A[6] = { -1, 2, -3, 4, -5, 6 }, B[6] = { 1, -2, 3, -4, 5, -6 }, D[4], E[4];
+    ak_gemm_plan pz, pd;
+    if (!ctx) return;
+    memset(&z, 0, sizeof z);
+    z.m = 2; z.n = 2; z.k = 3; z.a = A; z.b = B; z.d = D;
+    d.m = 2; d.n = 2; d.k = 3; d.a = A; d.b = B; d.d = E;
+    AKT_OK(ak_gemm(ctx, &z, NULL));
+    AKT_OK(ak_gemm(ctx, &d, NULL));
+    /* A 2x3 times B 3x2, negative entries kept: a ReLU would zero them */
+    AKT_NEAR(D[0], -1 * 1 + 2 * 3 + -3 * 5, 0); AKT_NEAR(D[1], -1 * -2 + 2 * -4 + -3 * -6, 0);
+    AKT_NEAR(D[2], 4 * 1 + -5 * 3 + 6 * 5, 0);  AKT_NEAR(D[3], 4 * -2 + -5 * -4 + 6 * -6, 0);
+    AKT_CHECK(memcmp(D, E, sizeof D) == 0);
+    AKT_OK(ak_gemm_plan_get(ctx, &z, &pz));
+    AKT_OK(ak_gemm_plan_get(ctx, &d, &pd));
+    AKT_EQ_STR(pz.kernel, pd.kernel);
+    ak_context_destroy(ctx);
+}
+
 static void tf32_when_the_config_allows_it(void) {
     ak_config cfg = ak_config_default();
     ak_context *exact = akt_cpu_context("ops_gemm"), *fast = NULL;
@@ -176,7 +200,8 @@ static void bad_arguments(void) {
     x = g; x.beta = 1; x.c = D + 1; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT); /* partial overlap with C */
     x = g; x.trans_a = 2; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT);
     x = g; x.activation = 99; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT);
-    x = g; x.batch = 0; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT);
+    x = g; x.activation = -1; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_CONTAINS(ak_last_error(), "AK_OP_NONE");
     x = g; x.batch = 2; x.stride_a = 16; x.stride_b = 16; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT); /* stride_d 0 */
     x = g; x.m = (size_t)1 << 33; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT);
     for (i = 0; i < 64; i++) AKT_NEAR(D[i], i < 16 ? 4 : 0, 0); /* failed calls wrote nothing */
@@ -406,6 +431,7 @@ static void tile_table_matches_kernel_source(void) {
 void akt_suite_ops_gemm(void) {
     AKT_RUN(odd_shapes_match_naive);
     AKT_RUN(beta_zero_never_reads_c);
+    AKT_RUN(zero_filled_desc_is_plain_gemm);
     AKT_RUN(tf32_when_the_config_allows_it);
     AKT_RUN(bad_arguments);
     AKT_RUN(plans_follow_arch_and_config);

@@ -95,9 +95,9 @@ static void test_kargs_table(void) {
     AKT_EQ_INT(total, (int)(sizeof _ak_kernel_ifaces / sizeof _ak_kernel_ifaces[0]));
     for (i = 0; i < sizeof _ak_kernel_ifaces / sizeof _ak_kernel_ifaces[0]; i++) {
         int id = _ak_kernel_ifaces[i].iface;
-        AKT_CHECK(id > 0 && id < _AK_KIF_COUNT && _ak_kif_names[id][0]);
+        AKT_CHECK(id > 0 && id < _AK_KIF_COUNT && _ak_kernel_interface_names[id][0]);
     }
-    AKT_EQ_INT((int)(sizeof _ak_kif_names / sizeof _ak_kif_names[0]), _AK_KIF_COUNT);
+    AKT_EQ_INT((int)(sizeof _ak_kernel_interface_names / sizeof _ak_kernel_interface_names[0]), _AK_KIF_COUNT);
 }
 
 /* Every op, over its paths, on a dry-run context. */
@@ -128,18 +128,18 @@ static void akk_walk_rowwise(ak_context* ctx) {
                 AKT_OK(ak_reduce(ctx, (ak_reduce_op)op, t, x, out, 1, big, NULL)); /* split rows */
             }
         }
-        /* cross-entropy mean over more rows than one combining block takes (_AK_RD_XENT_ONE): partials + ak_xent_mean */
+        /* cross-entropy mean over more rows than one combining block takes (_AK_ROWOP_XENT_ONE): partials + ak_xent_mean */
         if (tgt_many) AKT_OK(ak_cross_entropy(ctx, t, x, tgt_many, loss, 9000, 1, -100, AK_LOSS_MEAN, NULL));
         /* the row-op table's variants that no row picks yet (tests/ti_rowop.c): forced */
-        _ak_rowop_force.variant = _AK_RV_WIDE;
+        _ak_rowop_force.variant = _AK_ROW_VARIANT_WIDE;
         _ak_rowop_force.block = 512;
         AKT_OK(ak_softmax(ctx, t, x, y, 2, 20001, 0, NULL));
-        _ak_rowop_force.variant = _AK_RV_SPLIT;   /* f16 / bf16 at 20000 take the wide kernel */
+        _ak_rowop_force.variant = _AK_ROW_VARIANT_SPLIT;   /* f16 / bf16 at 20000 take the wide kernel */
         _ak_rowop_force.block = 128;
         AKT_OK(ak_softmax(ctx, t, x, y, 2, 20000, 0, NULL));
-        _ak_rowop_force.variant = _AK_RV_SMALL;
+        _ak_rowop_force.variant = _AK_ROW_VARIANT_SMALL;
         AKT_OK(ak_cross_entropy(ctx, t, x, tgt, loss, 2, 1000, -100, AK_LOSS_MEAN, NULL));
-        _ak_rowop_force.variant = _AK_RV_SLAB;
+        _ak_rowop_force.variant = _AK_ROW_VARIANT_SLAB;
         AKT_OK(ak_softmax(ctx, t, x, y, 2, 127, 1, NULL));
         _ak_rowop_force.variant = -1;
     }

@@ -1,6 +1,6 @@
 /* Internal checks of >>impl:multi (included by test_main.c, which holds the
  * implementation): the NCCL / RCCL loader either loads the library with every
- * entry point of _AK_CCL_API, or names the library and every place it looked. */
+ * entry point of _AK_COMM_CCL_API, or names the library and every place it looked. */
 static void test_ccl_loader(void) {
     int rccl;
     for (rccl = 0; rccl < 2; rccl++) {

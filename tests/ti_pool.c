@@ -119,8 +119,8 @@ static void test_pool_treap_model(void) {
     }
     for (op = 0; op < 20000; op++) {
         int k = (int)akt_uniform(&seed, 0, N);
-        if (in[k]) { AKT_CHECK(_ak_tr_erase(&root, &nodes[k])); in[k] = 0; }
-        else { _ak_tr_insert(&root, &nodes[k]); in[k] = 1; }
+        if (in[k]) { AKT_CHECK(_ak_treap_erase(&root, &nodes[k])); in[k] = 0; }
+        else { _ak_treap_insert(&root, &nodes[k]); in[k] = 1; }
         if (op % 97 == 0) {
             /* lower bound of a random key equals the model's minimum */
             _ak_ptnode key, *got, *want = NULL;
@@ -131,11 +131,11 @@ static void test_pool_treap_model(void) {
             for (j = 0; j < N; j++) {
                 if (!in[j]) continue;
                 cnt++;
-                if (_ak_tr_cmp(&nodes[j], &key) >= 0 && (!want || _ak_tr_cmp(&nodes[j], want) < 0)) want = &nodes[j];
+                if (_ak_treap_cmp(&nodes[j], &key) >= 0 && (!want || _ak_treap_cmp(&nodes[j], want) < 0)) want = &nodes[j];
             }
-            got = _ak_tr_lower(root, &key);
+            got = _ak_treap_lower(root, &key);
             AKT_CHECK(got == want);
-            AKT_EQ_INT(_ak_tr_count(root), cnt);
+            AKT_EQ_INT(_ak_treap_count(root), cnt);
         }
     }
 }

@@ -13,10 +13,10 @@ static void test_rowop_table_rows(void) {
     for (i = 0; i < sizeof _ak_rowop_table / sizeof _ak_rowop_table[0]; i++) {
         const _ak_rowop_rule* r = &_ak_rowop_table[i];
         AKT_CHECKF(r->ops != 0, "row %zu: no ops", i);
-        AKT_CHECKF(r->variant >= 0 && r->variant < _AK_RV_COUNT, "row %zu: variant %d", i, r->variant);
-        if (r->variant >= 0 && r->variant < _AK_RV_COUNT)
-            AKT_CHECKF((r->ops & ~_ak_rv_ops(r->variant)) == 0, "row %zu: variant %s cannot run every op of the row",
-                       i, _ak_rv_names[r->variant]);
+        AKT_CHECKF(r->variant >= 0 && r->variant < _AK_ROW_VARIANT_COUNT, "row %zu: variant %d", i, r->variant);
+        if (r->variant >= 0 && r->variant < _AK_ROW_VARIANT_COUNT)
+            AKT_CHECKF((r->ops & ~_ak_row_variant_ops(r->variant)) == 0, "row %zu: variant %s cannot run every op of the row",
+                       i, _ak_row_variant_names[r->variant]);
         AKT_CHECKF(r->why && strlen(r->why) > 20, "row %zu: no reason (which measurement chose it)", i);
         AKT_CHECKF(r->cmin <= r->cmax && r->rmin <= r->rmax, "row %zu: empty range", i);
         AKT_CHECKF(r->block <= 1024, "row %zu: block %u", i, r->block);
@@ -36,17 +36,17 @@ static void test_rowop_pick_every_shape(void) {
             for (r = 0; r < sizeof dims / sizeof dims[0]; r++)
                 for (c = 0; c < sizeof dims / sizeof dims[0]; c++) {
                     const _ak_rowop_rule* rule = _ak_rowop_pick(ctx, ops[o], dts[d], dims[r], dims[c]);
-                    AKT_CHECKF(rule && (rule->ops & ops[o]) && (_ak_rv_ops(rule->variant) & ops[o]),
+                    AKT_CHECKF(rule && (rule->ops & ops[o]) && (_ak_row_variant_ops(rule->variant) & ops[o]),
                                "op %u %zu x %zu: no fitting row", ops[o], dims[r], dims[c]);
                 }
     /* the override: taken where the variant runs the op, ignored elsewhere, off again at -1 */
-    _ak_rowop_force.variant = _AK_RV_WIDE;
+    _ak_rowop_force.variant = _AK_ROW_VARIANT_WIDE;
     _ak_rowop_force.block = 256;
-    AKT_EQ_INT(_ak_rowop_pick(ctx, _AK_RO_SOFTMAX, AK_F32, 4, 1000)->variant, _AK_RV_WIDE);
+    AKT_EQ_INT(_ak_rowop_pick(ctx, _AK_RO_SOFTMAX, AK_F32, 4, 1000)->variant, _AK_ROW_VARIANT_WIDE);
     AKT_EQ_INT((int)_ak_rowop_pick(ctx, _AK_RO_SOFTMAX, AK_F32, 4, 1000)->block, 256);
-    AKT_CHECK(_ak_rowop_pick(ctx, _AK_RO_SUM, AK_F32, 4, 1000)->variant != _AK_RV_WIDE);
+    AKT_CHECK(_ak_rowop_pick(ctx, _AK_RO_SUM, AK_F32, 4, 1000)->variant != _AK_ROW_VARIANT_WIDE);
     _ak_rowop_force.variant = -1;
-    AKT_EQ_INT(_ak_rowop_pick(ctx, _AK_RO_SOFTMAX, AK_F32, 4, 1000)->variant, _AK_RV_ROWS);
+    AKT_EQ_INT(_ak_rowop_pick(ctx, _AK_RO_SOFTMAX, AK_F32, 4, 1000)->variant, _AK_ROW_VARIANT_ROWS);
     ak_context_destroy(ctx);
 }
 
@@ -135,22 +135,22 @@ done:
 
 static void test_gpu_rowop_variants(void) {
     static const struct { int op, variant; unsigned block, param; size_t rows, cols; } cases[] = {
-        { ARO_SOFTMAX, _AK_RV_WIDE, 256, 0, 3, 20001 },    { ARO_LOGSOFTMAX, _AK_RV_WIDE, 1024, 0, 2, 50257 },
-        { ARO_SOFTMAX, _AK_RV_WIDE, 512, 0, 17, 127 },     { ARO_SOFTMAX, _AK_RV_SPLIT, 256, 0, 3, 40000 },
-        { ARO_SOFTMAX, _AK_RV_TWOPASS, 0, 0, 2, 30001 },   { ARO_SOFTMAX, _AK_RV_ROWS, 128, 4, 9, 4097 },
-        { ARO_LAYERNORM, _AK_RV_WIDE, 256, 0, 3, 20001 },  { ARO_RMSNORM, _AK_RV_WIDE, 512, 0, 4, 1000 },
-        { ARO_LAYERNORM, _AK_RV_ROWS, 128, 2, 33, 127 },   { ARO_RMSNORM, _AK_RV_ROWS, 256, 4, 5, 16383 },
-        { ARO_XENT_MEAN, _AK_RV_SMALL, 1024, 256, 13, 1000 }, { ARO_XENT_MEAN, _AK_RV_SMALL, 256, 32, 300, 33 },
-        { ARO_XENT_MEAN, _AK_RV_STREAM, 256, 256, 9, 50257 }, { ARO_XENT_NONE, _AK_RV_STREAM, 256, 32, 65, 127 },
-        { ARO_SUM, _AK_RV_STREAM, 256, 32, 70, 127 },      { ARO_ARGMAX, _AK_RV_STREAM, 256, 16, 70, 1000 },
-        { ARO_SUM, _AK_RV_SEGMENTS, 256, 16, 3, 100003 },
-        { ARO_LAYERNORM, _AK_RV_WIDE, 1024, 64, 5, 40000 }, { ARO_RMSNORM, _AK_RV_WIDE, 512, 32, 3, 20001 },
-        { ARO_LAYERNORM, _AK_RV_WIDE, 1024, 64, 2, 130001 }, { ARO_RMSNORM, _AK_RV_WIDE, 1024, 0, 3, 65536 },
-        { ARO_LAYERNORM, _AK_RV_WIDE, 256, 1, 3, 5000 },
+        { ARO_SOFTMAX, _AK_ROW_VARIANT_WIDE, 256, 0, 3, 20001 },    { ARO_LOGSOFTMAX, _AK_ROW_VARIANT_WIDE, 1024, 0, 2, 50257 },
+        { ARO_SOFTMAX, _AK_ROW_VARIANT_WIDE, 512, 0, 17, 127 },     { ARO_SOFTMAX, _AK_ROW_VARIANT_SPLIT, 256, 0, 3, 40000 },
+        { ARO_SOFTMAX, _AK_ROW_VARIANT_TWOPASS, 0, 0, 2, 30001 },   { ARO_SOFTMAX, _AK_ROW_VARIANT_ROWS, 128, 4, 9, 4097 },
+        { ARO_LAYERNORM, _AK_ROW_VARIANT_WIDE, 256, 0, 3, 20001 },  { ARO_RMSNORM, _AK_ROW_VARIANT_WIDE, 512, 0, 4, 1000 },
+        { ARO_LAYERNORM, _AK_ROW_VARIANT_ROWS, 128, 2, 33, 127 },   { ARO_RMSNORM, _AK_ROW_VARIANT_ROWS, 256, 4, 5, 16383 },
+        { ARO_XENT_MEAN, _AK_ROW_VARIANT_SMALL, 1024, 256, 13, 1000 }, { ARO_XENT_MEAN, _AK_ROW_VARIANT_SMALL, 256, 32, 300, 33 },
+        { ARO_XENT_MEAN, _AK_ROW_VARIANT_STREAM, 256, 256, 9, 50257 }, { ARO_XENT_NONE, _AK_ROW_VARIANT_STREAM, 256, 32, 65, 127 },
+        { ARO_SUM, _AK_ROW_VARIANT_STREAM, 256, 32, 70, 127 },      { ARO_ARGMAX, _AK_ROW_VARIANT_STREAM, 256, 16, 70, 1000 },
+        { ARO_SUM, _AK_ROW_VARIANT_SEGMENTS, 256, 16, 3, 100003 },
+        { ARO_LAYERNORM, _AK_ROW_VARIANT_WIDE, 1024, 64, 5, 40000 }, { ARO_RMSNORM, _AK_ROW_VARIANT_WIDE, 512, 32, 3, 20001 },
+        { ARO_LAYERNORM, _AK_ROW_VARIANT_WIDE, 1024, 64, 2, 130001 }, { ARO_RMSNORM, _AK_ROW_VARIANT_WIDE, 1024, 0, 3, 65536 },
+        { ARO_LAYERNORM, _AK_ROW_VARIANT_WIDE, 256, 1, 3, 5000 },
         /* slab: R rows a block through shared memory; 5001 f32 is past its 16 KiB and falls back to rows */
-        { ARO_SOFTMAX, _AK_RV_SLAB, 128, 4096, 65, 127 },  { ARO_LOGSOFTMAX, _AK_RV_SLAB, 64, 2048, 300, 33 },
-        { ARO_SOFTMAX, _AK_RV_SLAB, 256, 0, 5, 3001 },     { ARO_SOFTMAX, _AK_RV_SLAB, 256, 0, 3, 5001 },
-        { ARO_LOGSOFTMAX, _AK_RV_SLAB, 256, 0, 1000, 1 },  { ARO_SOFTMAX, _AK_RV_SLAB, 256, 0, 129, 1023 },
+        { ARO_SOFTMAX, _AK_ROW_VARIANT_SLAB, 128, 4096, 65, 127 },  { ARO_LOGSOFTMAX, _AK_ROW_VARIANT_SLAB, 64, 2048, 300, 33 },
+        { ARO_SOFTMAX, _AK_ROW_VARIANT_SLAB, 256, 0, 5, 3001 },     { ARO_SOFTMAX, _AK_ROW_VARIANT_SLAB, 256, 0, 3, 5001 },
+        { ARO_LOGSOFTMAX, _AK_ROW_VARIANT_SLAB, 256, 0, 1000, 1 },  { ARO_SOFTMAX, _AK_ROW_VARIANT_SLAB, 256, 0, 129, 1023 },
     };
     static const ak_dtype dts[] = { AK_F32, AK_F16, AK_BF16 };
     ak_context *g = NULL, *cpu = akt_cpu_context("gpu_rowop");

@@ -1,4 +1,4 @@
-/* Type-check amdkit's hand-written NCCL / RCCL prototypes (_AK_CCL_API)
+/* Type-check amdkit's hand-written NCCL / RCCL prototypes (_AK_COMM_CCL_API)
  * against the real headers: nccl.h (CUDA toolkit, NCCL's packages or
  * PyTorch's nvidia-nccl wheel) by default, rccl/rccl.h with -DAK_TC_RCCL
  * (Debian's librccl-dev). See typecheck_hip.c for the method. */
@@ -33,7 +33,7 @@ typedef ncclRedOp_t _akT_ncclRedOp_t;
 int ak_typecheck_ccl(void);
 int ak_typecheck_ccl(void) {
     int n = 0;
-    _AK_CCL_API(AK_TC_ENTRY)
+    _AK_COMM_CCL_API(AK_TC_ENTRY)
     return n;
 }
 AK_STATIC_ASSERT(NCCL_UNIQUE_ID_BYTES == _AK_NCCL_ID_BYTES, idbytes);

@@ -67,7 +67,7 @@ AK_STATIC_ASSERT(CU_EVENT_DISABLE_TIMING == 0x2, evflags);
 AK_STATIC_ASSERT(CUDA_ERROR_NOT_READY == 600, notready);
 AK_STATIC_ASSERT(CUDA_ERROR_OUT_OF_MEMORY == 2, oom);
 AK_STATIC_ASSERT(sizeof(CUdeviceptr) == sizeof(unsigned long long), devptr);
-AK_STATIC_ASSERT(sizeof(CUtensorMap) == 128 && sizeof(_ak_tmap) == 128, tmap);
+AK_STATIC_ASSERT(sizeof(CUtensorMap) == 128 && sizeof(_akT_CUtensorMap) == 128, tmap);  /* _ak_tmap mirrors it */
 AK_STATIC_ASSERT(CU_TENSOR_MAP_DATA_TYPE_FLOAT16 == _AK_TMAP_F16 && CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 == _AK_TMAP_BF16 &&
                  CU_TENSOR_MAP_DATA_TYPE_FLOAT32 == _AK_TMAP_F32, tmap_dtype);
 AK_STATIC_ASSERT(CU_TENSOR_MAP_SWIZZLE_128B == _AK_TMAP_SWIZZLE_128B && CU_TENSOR_MAP_L2_PROMOTION_L2_256B == _AK_TMAP_L2_256B &&
@@ -80,3 +80,6 @@ AK_STATIC_ASSERT(CU_TENSOR_MAP_SWIZZLE_128B == _AK_TMAP_SWIZZLE_128B && CU_TENSO
 typedef CUresult (*ak_wrong_t)(CUdeviceptr* p, int n);
 ak_wrong_t ak_wrong = cuMemAlloc;
 #endif
+AK_STATIC_ASSERT((int)_AK_E_OUT_OF_MEMORY == (int)CUDA_ERROR_OUT_OF_MEMORY && (int)_AK_E_NOT_READY == (int)CUDA_ERROR_NOT_READY &&
+                 (int)_AK_E_PEER_ALREADY_ENABLED == (int)CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED &&
+                 (int)_AK_EVENT_DISABLE_TIMING == (int)CU_EVENT_DISABLE_TIMING, runtime_codes);

@@ -88,3 +88,6 @@ AK_STATIC_ASSERT(sizeof(hipDeviceProp_t) <= _AK_HIP_PROPS_BYTES, propsize);
 typedef hipError_t (*ak_wrong_t)(void** p, int n);
 ak_wrong_t ak_wrong = hipMalloc;
 #endif
+AK_STATIC_ASSERT((int)_AK_E_OUT_OF_MEMORY == (int)hipErrorOutOfMemory && (int)_AK_E_NOT_READY == (int)hipErrorNotReady &&
+                 (int)_AK_E_PEER_ALREADY_ENABLED == (int)hipErrorPeerAccessAlreadyEnabled &&
+                 (int)_AK_EVENT_DISABLE_TIMING == (int)hipEventDisableTiming, runtime_codes);

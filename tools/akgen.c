@@ -29,7 +29,7 @@
  *     macro's name without AK_, in lower case, when the name is a macro
  *     parameter (AK_REDUCE1(NAME, ...) -> reduce1). Kernels of one stem must
  *     share one list (else an error). Emitted: `_ak_kargs` (an ak_args and
- *     the interface id), `_AK_KIF_<stem>` ids and `_ak_kif_names`, one packer
+ *     the interface id), `_AK_KIF_<stem>` ids and `_ak_kernel_interface_names`, one packer
  *     `static inline void _ak_kargs_<stem>(_ak_kargs*, <typed parameters>)`
  *     per distinct list (a stem whose list another stem has already is a
  *     #define of that packer and id: no generated twins), and
@@ -58,7 +58,7 @@
  * Adding a kernel: write it in kernels/<family>.hip as `AK_KERNEL void
  * ak_<name>_<dt>(...)` (or in a macro, listed in `// kernels:`), run `make
  * gen`, and launch it from its op with _ak_op_kernel + _ak_kargs_<stem> +
- * _ak_op_launch (or _ak_rd_launch_rows for row-chunked ops); see amdkit.h
+ * _ak_op_launch (or _ak_rowop_launch_rows for row-chunked ops); see amdkit.h
  * >>impl:ops.
  *
  * Plain C99, no dependencies: cc -O2 tools/akgen.c -o build/akgen */
@@ -72,7 +72,7 @@
 #include <dirent.h>
 #include <stdarg.h>
 
-#define BEGIN_MARK "//>#akgen"
+#define BEGIN_MARK "//>#akgen"   /* followed by " prelude" or " library" */
 #define END_MARK "//<#akgen"
 #define MAX_SOURCE 65535
 
@@ -830,7 +830,7 @@ static void emit_ifaces(buf* out) {
             putf(out, ",\n    _AK_KIF_%s = %d", ifaces[i].stem, id);
         }
     puts_(out, ",\n    _AK_KIF_COUNT\n};\n");
-    puts_(out, "static const char* const _ak_kif_names[] = {\n    \"\"");
+    puts_(out, "static const char* const _ak_kernel_interface_names[] = {\n    \"\"");
     {
         size_t col = 6;
         for (i = 0; i < nifaces; i++)
@@ -941,13 +941,85 @@ static void emit_source(buf* out, const char* var, const char* src, size_t len, 
     puts_(out, "    ;\n");
 }
 
+/* Constants the host and the kernels share: in kernels/<file>.hip, the lines
+ * between `// >>host` and `// <<host` are object-like `#define AK_<NAME> <value>`
+ * (a trailing comment allowed; blank and comment lines skipped). Each is
+ * emitted for the host as `#define _AK_<NAME> <value>` (AK_<X> in the value
+ * becomes _AK_<X>), so the two sides read one definition. Anything else in such a block is an error naming file:line. */
+static void emit_host_constants(buf* out, const char* src, size_t len, const char* path) {
+    size_t i = 0;
+    int line = 1, in = 0, any = 0;
+    while (i < len) {
+        size_t e = i, a, b;
+        char ln[1024];
+        while (e < len && src[e] != '\n') e++;
+        a = i; b = e;
+        while (a < b && (src[a] == ' ' || src[a] == '\t')) a++;
+        while (b > a && (src[b - 1] == ' ' || src[b - 1] == '\t' || src[b - 1] == '\r')) b--;
+        snprintf(ln, sizeof ln, "%.*s", (int)(b - a), src + a);
+        if (!strcmp(ln, "// >>host") || !strncmp(ln, "// >>host ", 10)) {
+            if (in) fail_at(path, line, "`// >>host` inside a host-constant block", NULL);
+            in = 1;
+        } else if (!strcmp(ln, "// <<host")) {
+            if (!in) fail_at(path, line, "`// <<host` without `// >>host`", NULL);
+            in = 0;
+        } else if (in && *ln && strncmp(ln, "//", 2) && strncmp(ln, "/*", 2)) {
+            const char* q = ln + 7;
+            const char* nm;
+            size_t nl;
+            if (strncmp(ln, "#define", 7) || (*q != ' ' && *q != '\t'))
+                fail_at(path, line, "a host-constant block holds only `#define AK_<NAME> <value>` lines", NULL);
+            while (*q == ' ' || *q == '\t') q++;
+            nm = q;
+            while (is_ident((unsigned char)*q)) q++;
+            nl = (size_t)(q - nm);
+            if (nl < 4 || strncmp(nm, "AK_", 3) || *q == '(' || (*q != ' ' && *q != '\t'))
+                fail_at(path, line, "a host constant is an object-like macro named AK_<NAME> with a value", NULL);
+            if (!any) {
+                puts_(out, "/* host constants of ");
+                puts_(out, path);
+                puts_(out, " (its `// >>host` block) */\n");
+                any = 1;
+            }
+            { /* the value may name other constants: AK_<NAME> -> _AK_<NAME> there too */
+                const char* v = nm;
+                const char* z = ln + (b - a);
+                puts_(out, "#define ");
+                while (v < z) {
+                    if ((v == ln || !is_ident((unsigned char)v[-1])) && !strncmp(v, "AK_", 3)) puts_(out, "_");
+                    put(out, v, 1);
+                    v++;
+                }
+                puts_(out, "\n");
+            }
+        }
+        i = e + 1;
+        line++;
+    }
+    if (in) fail_at(path, line, "`// >>host` block not closed by `// <<host`", NULL);
+}
+
+/* The generated region named `name` of the header: [*begin, *end) lies between
+ * the lines `//>#akgen <name>` and `//<#akgen <name>`, each present once. */
+static void find_region(const char* header, char* text, const char* name, char** begin, char** end) {
+    char b[64], e[64];
+    snprintf(b, sizeof b, "\n%s %s\n", BEGIN_MARK, name);
+    snprintf(e, sizeof e, "\n%s %s\n", END_MARK, name);
+    *begin = strstr(text, b);
+    *end = strstr(text, e);
+    if (!*begin || !*end || *end < *begin) die("%s: marker lines missing or out of order: %s", header, b + 1);
+    if (strstr(*begin + 1, b) || strstr(*end + 1, e)) die("%s: more than one region %s", header, b + 1);
+    *begin += strlen(b);
+    *end += 1;
+}
+
 static int cmp_str(const void* a, const void* b) { return strcmp(*(char* const*)a, *(char* const*)b); }
 
 int main(int argc, char** argv) {
     const char *header, *dir;
-    char *text, *begin, *end, **files = NULL;
+    char *text, *pbegin, *pend, *lbegin, *lend, **files = NULL;
     size_t text_len, nfiles = 0, i;
-    buf out = { NULL, 0, 0 }, table = { NULL, 0, 0 }, result = { NULL, 0, 0 };
+    buf out = { NULL, 0, 0 }, pre = { NULL, 0, 0 }, table = { NULL, 0, 0 }, consts = { NULL, 0, 0 }, result = { NULL, 0, 0 };
     DIR* d;
     struct dirent* de;
     char path[4096];
@@ -960,12 +1032,9 @@ int main(int argc, char** argv) {
     header = argv[1];
     dir = argv[2];
     text = slurp(header, &text_len);
-    begin = strstr(text, "\n" BEGIN_MARK "\n");
-    end = strstr(text, "\n" END_MARK "\n");
-    if (!begin || !end || end < begin) die("%s: marker lines %s missing or out of order", header, BEGIN_MARK " / " END_MARK);
-    begin += 1 + strlen(BEGIN_MARK) + 1; /* first byte after the begin marker line */
-    end += 1;                            /* start of the end marker line */
-    if (strstr(end + strlen(END_MARK), "\n" BEGIN_MARK "\n")) die("%s: more than one %s block", header, BEGIN_MARK);
+    find_region(header, text, "prelude", &pbegin, &pend);
+    find_region(header, text, "library", &lbegin, &lend);
+    if (lbegin < pend) die("%s: the prelude region must come before the library region%s", header, NULL);
 
     d = opendir(dir);
     if (!d) die("cannot open directory %s%s", dir, NULL);
@@ -985,12 +1054,15 @@ int main(int argc, char** argv) {
     paths = (char**)calloc(nfiles + 1, sizeof *paths);
     if (!paths) die("out of memory%s%s", NULL, NULL);
 
-    puts_(&out, "/* Generated by `make gen` (tools/akgen.c) from the files in kernels/ -- do not edit;\n"
-                " * edit kernels/<family>.hip and run `make gen`. One string literal per source line. */\n"
-                "#if defined(__GNUC__) || defined(__clang__)\n"
-                "#pragma GCC diagnostic push\n"
-                "#pragma GCC diagnostic ignored \"-Woverlength-strings\"\n"
-                "#endif\n");
+#define GEN_NOTE "/* Generated by `make gen` (tools/akgen.c) from the files in kernels/ -- do not edit;\n" \
+                 " * edit kernels/<file>.hip and run `make gen`. One string literal per source line. */\n" \
+                 "#if defined(__GNUC__) || defined(__clang__)\n" \
+                 "#pragma GCC diagnostic push\n" \
+                 "#pragma GCC diagnostic ignored \"-Woverlength-strings\"\n" \
+                 "#endif\n"
+#define GEN_END "#if defined(__GNUC__) || defined(__clang__)\n#pragma GCC diagnostic pop\n#endif\n"
+    puts_(&pre, GEN_NOTE);
+    puts_(&out, GEN_NOTE);
     {
         size_t len;
         char* src;
@@ -1003,11 +1075,12 @@ int main(int argc, char** argv) {
             collect_macros(c, len, prelude_path, 0);
             free(c);
         }
-        puts_(&out, "\n/* kernels/prelude.hip: prepended to every kernel source by the compiler wrapper */\n");
-        emit_source(&out, "_ak_src_prelude", src, len, path, NULL);
+        puts_(&pre, "\n/* kernels/prelude.hip: prepended to every kernel source by the compiler wrapper */\n");
+        emit_source(&pre, "_ak_src_prelude", src, len, path, NULL);
+        emit_host_constants(&pre, src, len, path);
+        puts_(&pre, GEN_END);
         free(src);
     }
-    puts_(&out, "\n#ifndef AMDKIT_NO_OPS   /* the kernel library's sources */\n");
     puts_(&table, "\nstatic const struct { const char* family; const char* source; const char* kernels; } _ak_embedded[] = {\n");
     for (i = 0; i < nfiles; i++) {
         size_t len, fl = strlen(files[i]) - 4, k;
@@ -1030,6 +1103,7 @@ int main(int argc, char** argv) {
         emit_source(&out, var, src, len, path, &ns);
         paths[i] = dup_n(path, strlen(path));
         scan_family(src, len, paths[i], &ns);
+        emit_host_constants(&consts, src, len, paths[i]);
         free(src);
         { /* every kernel of the family has an interface */
             const char* p = ns.list.p;
@@ -1063,13 +1137,15 @@ int main(int argc, char** argv) {
     if (nfiles == 0) die("no kernel family in %s%s", dir, NULL);
     puts_(&table, "};\n");
     put(&out, table.p, table.len);
+    if (consts.len) { puts_(&out, "\n"); put(&out, consts.p, consts.len); }
     emit_ifaces(&out);
-    puts_(&out, "#endif /* AMDKIT_NO_OPS */\n");
-    puts_(&out, "#if defined(__GNUC__) || defined(__clang__)\n#pragma GCC diagnostic pop\n#endif\n");
+    puts_(&out, GEN_END);
 
-    put(&result, text, (size_t)(begin - text));
+    put(&result, text, (size_t)(pbegin - text));
+    put(&result, pre.p, pre.len);
+    put(&result, pend, (size_t)(lbegin - pend));
     put(&result, out.p, out.len);
-    put(&result, end, text_len - (size_t)(end - text));
+    put(&result, lend, text_len - (size_t)(lend - text));
     if (result.len != text_len || memcmp(result.p, text, text_len)) {
         FILE* f;
         char tmp[4200];
@@ -1084,6 +1160,6 @@ int main(int argc, char** argv) {
     }
     for (i = 0; i < nfiles; i++) free(files[i]);
     free(files);
-    free(text); free(out.p); free(table.p); free(result.p); free(all_ns.list.p);
+    free(text); free(out.p); free(pre.p); free(consts.p); free(table.p); free(result.p); free(all_ns.list.p);
     return 0;
 }
