@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # One device run of the GEMM sweep: build, bench_gemm_sweep (amdkit, each cell
 # checked), the PyTorch peer on the same cells, the joined report.
-#   bash bench/gemm_sweep.sh [OUTDIR] [--quick] [--filter SUBSTR] [--no-compile]
+#   bash bench/gemm_sweep.sh [OUTDIR] [--quick] [--filter SUB[,SUB..]] [--no-compile | --compile-filter SUB[,SUB..]]
 set -u
 cd "$(dirname "$0")/.."
 O=${1:-build/gemm-sweep}; shift || true
 Q=; F=; NC=
 while [ $# -gt 0 ]; do
-  case $1 in --quick) Q=--quick ;; --filter) F="--filter $2"; shift ;; --no-compile) NC=--no-compile ;; esac
+  case $1 in --quick) Q=--quick ;; --filter) F="--filter $2"; shift ;; --no-compile) NC=--no-compile ;;
+    --compile-filter) NC="--compile-filter $2"; shift ;; esac
   shift
 done
 mkdir -p "$O"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """peer_torch_gemm_sweep - the PyTorch peer of bench/bench_gemm_sweep.c: the same cells, same protocol.
 
-    python3 bench/peer_torch_gemm_sweep.py CASES.tsv OUT.json [--no-compile]
+    python3 bench/peer_torch_gemm_sweep.py CASES.tsv OUT.json [--no-compile] [--compile-filter SUB[,SUB..]]
 
 CASES.tsv comes from `bench_gemm_sweep --list`: name dtype m n k batch ta tb epi.
 A is stored (batch, m, k) or, when ta, (batch, k, m) and used transposed (a view:
@@ -24,15 +24,36 @@ ACT = {"bias_gelu_tanh": lambda y: F.gelu(y, approximate="tanh"), "bias_gelu": F
 
 
 def main():
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    argv = sys.argv[1:]
+    cfilter = None
+    if "--compile-filter" in argv:
+        i = argv.index("--compile-filter")
+        cfilter = argv[i + 1].split(",")
+        del argv[i:i + 2]
+    args = [a for a in argv if not a.startswith("--")]
     cases_path, out = args[0], args[1]
-    compile_ok = "--no-compile" not in sys.argv
+    compile_ok = "--no-compile" not in argv
     dev = torch.device("cuda")
     props = torch.cuda.get_device_properties(dev)
     l2 = getattr(props, "L2_cache_size", 50 << 20) or (50 << 20)
     scratch = torch.empty(2 * l2, dtype=torch.uint8, device=dev)
     e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    copy = torch.empty(1 << 29, dtype=torch.uint8, device=dev)
+    dst = torch.empty_like(copy)
+    for _ in range(3):
+        dst.copy_(copy)
+    torch.cuda.synchronize()
+    e0.record()
+    for _ in range(10):
+        dst.copy_(copy)
+    e1.record(); e1.synchronize()
+    copy_gbps = 2 * copy.numel() * 10 / (e0.elapsed_time(e1) * 1e-3) / 1e9
+    del copy, dst
     res = []
+
+    def dump():
+        with open(out, "w") as fh:
+            json.dump({"tool": "peer_torch_gemm_sweep", "torch": torch.__version__, "copy_gbps": copy_gbps, "results": res}, fh, indent=1)
 
     def timeit(fn):
         for _ in range(3):
@@ -75,7 +96,7 @@ def main():
             def fe(x=x, W=W, bias=bias, act=act):
                 return act(F.linear(x, W, bias))
             impls.append(("torch_eager", fe))
-            if compile_ok:
+            if compile_ok and (cfilter is None or any(c in name for c in cfilter)):
                 torch._dynamo.reset()
                 impls.append(("torch_compile", torch.compile(fe, dynamic=False)))
         elif b == 1:
@@ -113,18 +134,8 @@ def main():
             print("%-44s %-14s %9.4f ms %8.1f TF/s %s" % (name, impl, s["median"], tf, "ok" if ok else "FAIL"), flush=True)
         del A, B, bias, opA, opB, impls
         torch.cuda.empty_cache()
-    copy = torch.empty(1 << 29, dtype=torch.uint8, device=dev)
-    dst = torch.empty_like(copy)
-    for _ in range(3):
-        dst.copy_(copy)
-    torch.cuda.synchronize()
-    e0.record()
-    for _ in range(10):
-        dst.copy_(copy)
-    e1.record(); e1.synchronize()
-    copy_gbps = 2 * copy.numel() * 10 / (e0.elapsed_time(e1) * 1e-3) / 1e9
-    with open(out, "w") as fh:
-        json.dump({"tool": "peer_torch_gemm_sweep", "torch": torch.__version__, "copy_gbps": copy_gbps, "results": res}, fh, indent=1)
+        dump()  # after every cell: a run cut short keeps what it measured
+    dump()
 
 
 if __name__ == "__main__":
