@@ -124,9 +124,9 @@
 #include <stdio.h>
 
 #define AK_VERSION_MAJOR 0
-#define AK_VERSION_MINOR 1
+#define AK_VERSION_MINOR 2
 #define AK_VERSION_PATCH 0
-#define AK_VERSION_STRING "0.1.0"
+#define AK_VERSION_STRING "0.2.0"
 
 #ifdef AMDKIT_STATIC
 #define AKAPI static
@@ -741,7 +741,9 @@ AKAPI size_t ak_kernel_code_size(const ak_kernel* k);
 
 /* Launch. args: array of pointers to each argument value, as
  * hipModuleLaunchKernel takes them. stream NULL: default stream.
- * AK_ERROR_LAUNCH with the runtime's message on failure.
+ * AK_ERROR_LAUNCH with the runtime's message on failure. On the cpu backend
+ * the launch runs the kernel's CPU implementation, which ak_kernel_set_cpu
+ * must have attached (else AK_ERROR_LAUNCH saying so).
  * Thread safety: any thread. */
 AKAPI ak_result ak_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shared_bytes,
                           ak_stream* stream, void** args);
@@ -793,7 +795,10 @@ typedef struct ak_check_result {
 
 /* Run kernel k on the device with `args` and its CPU implementation on host
  * copies of the same inputs; compare every OUT/INOUT buffer elementwise.
- * Thread safety: any thread. */
+ * On the cpu backend "the device" is the CPU implementation too, so this
+ * compares C with C (the same function twice): it checks the harness and the
+ * buffers, not a kernel. AK_ERROR_INVALID_ARGUMENT without a CPU
+ * implementation (ak_kernel_set_cpu). Thread safety: any thread. */
 AKAPI ak_result ak_check(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shared_bytes,
                          ak_args* args, double atol, double rtol, ak_check_result* out);
 
@@ -1092,7 +1097,6 @@ typedef enum ak_loss_reduction {
 AKAPI ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* logits, const int64_t* targets,
                                  float* loss, size_t rows, size_t cols, int64_t ignore_index,
                                  ak_loss_reduction reduction, ak_stream* stream);
-/*@AKOPS_DECL_REDUCE@*/
 /* ---- LLM building blocks: residual + norm, RoPE, embedding, strided copy --
  * Common rules as above (pointers are device memory of ctx, host memory on
  * the cpu backend; queued on `stream`, NULL: default; AK_ERROR_INVALID_ARGUMENT
@@ -1489,6 +1493,7 @@ typedef struct ak_tune_result {
     size_t shared_bytes;
     double ms;                      /* its median time when it was tuned */
     int from_cache;                 /* 1: the stored choice was used and nothing was timed */
+    int stored;                     /* 1: this call wrote its choice to the disk cache (never on the cpu backend) */
     int total;                      /* variants in the space */
     int tried, timed, rejected;     /* this call: variants tried / timed / failed or wrong */
 } ak_tune_result;
@@ -1500,6 +1505,9 @@ typedef struct ak_tune_result {
  * in the disk compile cache under (source, kernel, space, compile options, device
  * name and arch, backend, compiler, shape key): the next call with the same inputs,
  * in any process, compiles only the chosen variant and times nothing (from_cache).
+ * On the cpu backend every variant runs the same C implementation (opts->cpu), so
+ * the timings cannot tell variants apart: the result is the fastest of equals,
+ * and no choice is stored or read (stored stays 0).
  * Errors: AK_ERROR_INVALID_ARGUMENT (bad space or options), AK_ERROR_OPTIMIZATION
  * (no variant compiled and passed; the message says why the first one failed).
  * Thread safety: any thread; nothing else may use the buffers meanwhile. */
@@ -3945,7 +3953,7 @@ static void _ak_cache_prefix_make(const _ak_cache_key* k, _ak_cache_prefix* p) {
 }
 
 /* Disk key: SHA-256 over a canonical text, each field length-prefixed:
- *   "amdkit-cache-key\nformat 1\namdkit 0.1.0\n" then "<tag> <len>\n<bytes>\n"
+ *   "amdkit-cache-key\nformat 1\namdkit <AK_VERSION_STRING>\n" then "<tag> <len>\n<bytes>\n"
  * for backend, compiler, arch, kernel, options, source. No device_tag. */
 static void _ak_cache_disk_digest(const char* const f[_AK_KF_COUNT], const size_t l[_AK_KF_COUNT], uint8_t out[32]) {
     static const int order[6] = { _AK_KF_BACKEND, _AK_KF_COMPILER, _AK_KF_ARCH, _AK_KF_NAME, _AK_KF_OPTIONS,
@@ -20728,18 +20736,29 @@ static int _ak_tune_load(ak_context* ctx, const uint8_t digest[32], const char* 
     if (!ok) _ak_log(&ctx->log, AK_LOG_WARN, AK_LOGITEM_GENERIC, "autotune %s: the stored choice does not fit the space; tuning again", name);
     return ok;
 }
-static void _ak_tune_store(ak_context* ctx, const uint8_t digest[32], const char* name, const _ak_tune_var* v) {
+/* 1 when the choice went to the disk cache */
+static int _ak_tune_store(ak_context* ctx, const uint8_t digest[32], const char* name, const _ak_tune_var* v) {
     struct _ak_cache* c = ctx->cache;
     char buf[1024], defs[512];
     int n;
     if (!c || !c->enabled || !c->disk) {
         _ak_log(&ctx->log, AK_LOG_INFO, AK_LOGITEM_GENERIC, "autotune %s: no disk cache; the choice is not stored", name);
-        return;
+        return 0;
     }
     _ak_tune_defines(v, defs, sizeof defs);
     n = snprintf(buf, sizeof buf, "amdkit-autotune 1\nindex %d\ndefines %s\nms %.9g\n", v->pt.index, defs, v->ms);
-    if (n > 0 && (size_t)n < sizeof buf) _ak_cache_disk_write(c, digest, name, buf, (size_t)n);
+    if (n <= 0 || (size_t)n >= sizeof buf) return 0;
+    _ak_cache_disk_write(c, digest, name, buf, (size_t)n);
+    return 1;
 }
+#ifdef AMDKIT_TESTS
+/* test hook (tests/t_autotune.c through akt_tune_store_on_host): store and read choices on the cpu backend too,
+ * so the stored-choice path is tested without a GPU */
+static int _ak_tune_store_host = 0;
+#define _AK_TUNE_STORE_HOST _ak_tune_store_host
+#else
+#define _AK_TUNE_STORE_HOST 0
+#endif
 
 static ak_result _ak_tune_geometry(const ak_tune_space* sp, _ak_tune_var* v) {
     v->grid = sp->grid; v->block = sp->block; v->shmem = sp->shared_bytes;
@@ -20781,6 +20800,13 @@ AKDEF ak_result ak_autotune(ak_context* ctx, const char* source, const char* nam
     if ((r = _ak_tune_check_space(sp, &total)) != AK_OK) return r;
     n = o.max_variants && o.max_variants < total ? o.max_variants : total;
     out->total = total;
+    /* host backends time the C implementation, the same for every variant: no choice to keep */
+    if (ctx->bk->host_memory && !_AK_TUNE_STORE_HOST) {
+        if (!o.no_store)
+            _ak_log(&ctx->log, AK_LOG_INFO, AK_LOGITEM_GENERIC, "autotune %s: cpu backend: every variant runs the same C "
+                    "implementation; the choice is not stored", name);
+        o.no_store = 1;
+    }
     if (!o.no_store && _ak_tune_digest(ctx, source, name, sp, &o, digest) == AK_OK) have_digest = 1;
 
     /* a stored choice: compile that variant only, time nothing */
@@ -20902,8 +20928,9 @@ AKDEF ak_result ak_autotune(ak_context* ctx, const char* source, const char* nam
                                      name, n, n ? ": " : "", n ? j.vars[0].msg : "");
     }
     if (r == AK_OK) {
-        if (have_digest) _ak_tune_store(ctx, digest, name, &j.vars[best]);
+        int stored = have_digest && _ak_tune_store(ctx, digest, name, &j.vars[best]);
         _ak_tune_result(sp, &j.vars[best], total, out);
+        out->stored = stored;
     }
     for (i = 0; i < n; i++) ak_kernel_release(j.vars[i].k);
     _ak_dealloc(j.vars);

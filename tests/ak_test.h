@@ -33,6 +33,9 @@ ak_context* akt_gpu_context_ex(const ak_config* cfg, int allow_cpu);
 #else
 #define akt_gpu_context(cfg) akt_gpu_context_ex(cfg, 0)
 #endif
+/* Test hook: 1: the cpu backend stores and reads autotune choices as a GPU backend does (ak_autotune stores
+ * none there: every variant runs the same C function), so the stored-choice path is tested without a GPU. */
+void akt_tune_store_on_host(int on);
 /* Launch the generic matrix attention kernel ak_attn_mmagen<hd>_<dtype>, which
  * no op launches (tests/t_gpu_attention.c runs it on the device): the kernel
  * from the library's memo, the arguments from its generated packer, checked

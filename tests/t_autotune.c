@@ -4,8 +4,9 @@
  * left out by the geometry callback, the progress callback, budgets, bad
  * input, and the stored choice - a second call from a fresh context on the
  * same cache directory compiles only the chosen variant, times nothing and
- * picks the same one; another shape key or retune tunes again. On the GPU a
- * deliberately wrong variant must be rejected by the check. */
+ * picks the same one; another shape key or retune tunes again (on the cpu
+ * backend through a test hook: there ak_autotune stores nothing, tested too).
+ * On the GPU a deliberately wrong variant must be rejected by the check. */
 #include "ak_test.h"
 #include <stdlib.h>
 #include <string.h>
@@ -212,6 +213,7 @@ static void at_tune_twice(int gpu) {
     o.progress_user = &prog;
     AKT_OK(ak_autotune(ctx, at_src, "at_saxpy", &sp, &p.args, &o, &res));
     AKT_EQ_INT(res.from_cache, 0);
+    AKT_EQ_INT(res.stored, 1);
     AKT_EQ_INT(res.total, total);
     AKT_EQ_INT(prog.skipped, gpu ? 2 : 1);               /* BLOCK 32 x UNROLL 4 (x BUG) */
     AKT_EQ_INT(res.tried, total - prog.skipped);
@@ -284,7 +286,41 @@ static void at_tune_twice(int gpu) {
     at_teardown(&p);
     ak_context_destroy(ctx);
 }
-static void test_autotune_stores_choice(void) { at_tune_twice(0); }
+static void test_autotune_stores_choice(void) {
+    akt_tune_store_on_host(1);
+    at_tune_twice(0);
+    akt_tune_store_on_host(0);
+}
+
+/* the cpu backend times the same C function for every variant: nothing is stored, the next call tunes again */
+static void test_autotune_cpu_stores_nothing(void) {
+    ak_context* ctx = akt_cpu_context("at-nostore");
+    at_problem p;
+    ak_tune_param prm[3];
+    ak_tune_space sp;
+    ak_tune_options o;
+    ak_tune_result res;
+    at_geo geo;
+    if (!ctx) return;
+    AKT_CHECK(at_setup(&p, ctx, 1000));
+    memset(&geo, 0, sizeof geo);
+    geo.n = p.n;
+    at_space(&sp, prm, &geo, at_bug0, 1);
+    memset(&o, 0, sizeof o);
+    o.cpu = at_saxpy_cpu;
+    o.trials = 2;
+    o.shape_key = "nostore";
+    AKT_OK(ak_autotune(ctx, at_src, "at_saxpy", &sp, &p.args, &o, &res));
+    AKT_EQ_INT(res.stored, 0);
+    AKT_CHECK(res.timed > 0);
+    ak_kernel_release(res.kernel);
+    AKT_OK(ak_autotune(ctx, at_src, "at_saxpy", &sp, &p.args, &o, &res));
+    AKT_EQ_INT(res.from_cache, 0);
+    AKT_CHECK(res.timed > 0);
+    ak_kernel_release(res.kernel);
+    at_teardown(&p);
+    ak_context_destroy(ctx);
+}
 
 static void test_autotune_budget(void) {
     ak_context* ctx = akt_cpu_context("at-budget");
@@ -384,7 +420,10 @@ void akt_suite_autotune(void) {
     AKT_RUN(test_bench_stats);
     AKT_RUN(test_bench_kernel_restores);
     AKT_RUN(test_autotune_stores_choice);
+    AKT_RUN(test_autotune_cpu_stores_nothing);
+    akt_tune_store_on_host(1);   /* its stored-choice half, on the cpu backend */
     AKT_RUN(test_autotune_budget);
+    akt_tune_store_on_host(0);
     AKT_RUN(test_autotune_bad_input);
 }
 

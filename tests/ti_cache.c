@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <sys/stat.h>
 #include <time.h>
+#include "fake_cuda.h"
 
 /* ---- fake compiler / loader ------------------------------------------------ */
 
@@ -1585,7 +1586,7 @@ static void test_cache_processes(void) {
 
 /* ---- the warm hit of ak_kernel_get under concurrency ------------------------------------
  * A cpu context switched to the cuda backend's table on a fake driver and a
- * fake NVRTC (sokol-dummy style): a "compile" returns a 68-byte sm_90 ELF
+ * fake NVRTC (tests/fake_cuda.h): a "compile" returns a 68-byte sm_90 ELF
  * header carrying the source's number, a "module" is heap memory holding
  * that number (freed on unload), a "function" points into it and a "launch"
  * reads it. Hitters get/launch/release kernels of more sources than the
@@ -1673,28 +1674,13 @@ static void test_cache_warm_hit_races(void) {
     pthread_t tid[8];
     ak_cache_stats st;
     int i, n = 0;
-    void* self;
     if (!ctx) return;
-    self = dlopen(NULL, RTLD_NOW);
-    if (!ctx->api->lib_nvrtc) ctx->api->lib_nvrtc = self; else if (self) dlclose(self);
-    ctx->api->nvrtcCreateProgram = akw_create;
-    ctx->api->nvrtcCompileProgram = akw_compile;
-    ctx->api->nvrtcGetProgramLogSize = akw_log_size;
-    ctx->api->nvrtcGetProgramLog = akw_log;
-    ctx->api->nvrtcGetCUBINSize = akw_code_size;
-    ctx->api->nvrtcGetCUBIN = akw_code;
-    ctx->api->nvrtcDestroyProgram = akw_destroy;
-    ctx->api->nvrtcGetErrorString = akw_errstr;
-    ctx->api->nvrtcGetNumSupportedArchs = NULL;
-    ctx->api->cuCtxSetCurrent = akw_set_current;
-    ctx->api->cuCtxSynchronize = akw_sync;
-    ctx->api->cuModuleLoadData = akw_load;
-    ctx->api->cuModuleUnload = akw_unload;
-    ctx->api->cuModuleGetFunction = akw_function;
-    ctx->api->cuLaunchKernel = akw_launch;
-    ctx->bk = &_ak_backend_cuda;
-    ctx->backend = AK_BACKEND_CUDA;
-    _ak_copy(ctx->dev.arch, sizeof ctx->dev.arch, "sm_90");
+    {
+        static const akf_driver fake = { akw_set_current, akw_sync, akw_load, akw_unload, akw_function, akw_launch,
+                                         akw_create, akw_compile, akw_log_size, akw_log, akw_code_size, akw_code,
+                                         akw_destroy, akw_errstr };
+        akf_cuda_attach(ctx, &fake, "sm_90");
+    }
     ctx->cache->capacity = 4;              /* fewer than the sources: hits race evictions */
     akw_loads = akw_unloads = akw_compiles = akw_wrong = 0;
     for (i = 0; i < AKW_SOURCES; i++)
@@ -1720,11 +1706,8 @@ static void test_cache_warm_hit_races(void) {
     AKT_OK(ak_cache_stats_get(ctx, &st));
     AKT_CHECK(st.memory_hits > 0 && st.evictions > 0 && st.memory_entries <= 4);
     AKT_CHECK(akw_compiles > 0);
-    _ak_cache_destroy(ctx->cache);          /* unloads through the fake driver */
-    ctx->cache = NULL;
+    akf_cuda_detach(ctx);                   /* unloads through the fake driver */
     AKT_EQ_INT(akw_loads, akw_unloads);
-    ctx->bk = &_ak_backend_cpu;
-    ctx->backend = AK_BACKEND_CPU;
     ak_context_destroy(ctx);
 }
 
