@@ -18338,13 +18338,18 @@ AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
 }
 /* ==========================================================================
  * >>impl:ops-gemm  ak_gemm: argument checks, the tile table, planning (which
- * kernel of kernels/gemm.hip runs, and why), the launch, and the threaded C
- * reference of the cpu backend.
+ * kernel runs, and why: kernels/gemm.hip (matrix cores / FMAs, every arch),
+ * kernels/gemm_sm90.hip (Hopper TMA + wgmma, f16 / bf16, every layout),
+ * kernels/gemm_decode.hip (m <= 16 on NVIDIA)), the launches (tensor maps,
+ * split-K workspace, the padded-row copies), and the threaded C reference of
+ * the cpu backend.
  * ========================================================================== */
 
 /* The tile table: one row per (matrix ISA, shape class). The numbers must
- * match the AK_GEMM_MMA / AK_GEMM_SIMT lines of kernels/gemm.hip (a cpu test
- * parses them and compares). bk: k step for 16-bit inputs / for f32. */
+ * match the kernel lines of kernels/gemm.hip (AK_GEMM_MMA / AK_GEMM_SIMT / ...),
+ * kernels/gemm_sm90.hip (AK_GEMM_SM90) and the fixed tile of
+ * kernels/gemm_decode.hip (a cpu test parses them and compares). bk: k step
+ * for 16-bit inputs / for f32. */
 typedef struct _ak_gemm_tile {
     ak_matrix_isa isa;    /* AK_MATRIX_NONE: the SIMT row */
     int small;            /* 1: the row for grids with fewer 128 x 128 tiles than compute units */
