@@ -134,8 +134,8 @@ static void test_bench_stats(void) {
     AKT_NEAR(s.min, 1, 0);
     AKT_NEAR(s.max, 4, 0);
     AKT_EQ_INT(s.num_trials, 4);
-    AKT_ERR(ak_bench_stats_of(t, 0, &s), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_bench_stats_of(NULL, 3, &s), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_bench_stats_of(t, 0, &s), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_bench_stats_of(NULL, 3, &s), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
 }
 
 static void test_bench_kernel_restores(void) {
@@ -165,7 +165,7 @@ static void test_bench_kernel_restores(void) {
     at_expect_y(&p, 4); /* 1 + 3 launches, none undone */
     bo.trials = -2;
     AKT_ERR(ak_bench_kernel(k, (ak_dim3){ 4, 1, 1 }, (ak_dim3){ 256, 1, 1 }, 0, &p.args, &bo, NULL, &st), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_bench_kernel(NULL, (ak_dim3){ 4, 1, 1 }, (ak_dim3){ 256, 1, 1 }, 0, &p.args, NULL, NULL, &st), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_bench_kernel(NULL, (ak_dim3){ 4, 1, 1 }, (ak_dim3){ 256, 1, 1 }, 0, &p.args, NULL, NULL, &st), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     ak_kernel_release(k);
     at_teardown(&p);
     ak_context_destroy(ctx);
@@ -386,14 +386,14 @@ static void test_autotune_bad_input(void) {
     o.cpu = at_saxpy_cpu;
     o.no_store = 1;
     at_space(&sp, prm, &geo, at_bug0, 1);
-    AKT_ERR(ak_autotune(NULL, at_src, "at_saxpy", &sp, &p.args, &o, &res), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_autotune(ctx, at_src, "at_saxpy", &sp, NULL, &o, &res), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_autotune(NULL, at_src, "at_saxpy", &sp, &p.args, &o, &res), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_autotune(ctx, at_src, "at_saxpy", &sp, NULL, &o, &res), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     prm[0].name = "9BLOCK";
     AKT_ERR(ak_autotune(ctx, at_src, "at_saxpy", &sp, &p.args, &o, &res), AK_ERROR_INVALID_ARGUMENT);
     AKT_CONTAINS(ak_last_error(), "9BLOCK");
     prm[0].name = "BLOCK";
     prm[1].values = bad_vals;
-    AKT_ERR(ak_autotune(ctx, at_src, "at_saxpy", &sp, &p.args, &o, &res), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_autotune(ctx, at_src, "at_saxpy", &sp, &p.args, &o, &res), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     prm[1].values = at_unrolls;
     prm[1].count = 0;
     AKT_ERR(ak_autotune(ctx, at_src, "at_saxpy", &sp, &p.args, &o, &res), AK_ERROR_INVALID_ARGUMENT);
@@ -402,15 +402,15 @@ static void test_autotune_bad_input(void) {
     AKT_ERR(ak_autotune(ctx, at_src, "at_saxpy", &sp, &p.args, &o, &res), AK_ERROR_INVALID_ARGUMENT);
     sp.num_params = 3;
     sp.geometry = NULL; /* and no fixed geometry */
-    AKT_ERR(ak_autotune(ctx, at_src, "at_saxpy", &sp, &p.args, &o, &res), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_autotune(ctx, at_src, "at_saxpy", &sp, &p.args, &o, &res), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_LAUNCH_GEOMETRY);
     sp.geometry = at_geometry;
     o.max_variants = -1;
     AKT_ERR(ak_autotune(ctx, at_src, "at_saxpy", &sp, &p.args, &o, &res), AK_ERROR_INVALID_ARGUMENT);
     o.max_variants = 0;
     /* on the cpu backend a variant without a CPU implementation cannot run */
     o.cpu = NULL;
-    AKT_ERR(ak_autotune(ctx, at_src, "at_saxpy", &sp, &p.args, &o, &res), AK_ERROR_OPTIMIZATION);
-    AKT_CONTAINS(ak_last_error(), "CPU implementation");
+    AKT_ERR_ITEM(ak_autotune(ctx, at_src, "at_saxpy", &sp, &p.args, &o, &res), AK_ERROR_OPTIMIZATION, AK_ERRITEM_TUNING);
+    AKT_ITEM(AK_ERRITEM_TUNING); AKT_CONTAINS(ak_last_error(), "CPU implementation"); /* the variant's own failure, named */
     AKT_CHECK(res.kernel == NULL);
     at_teardown(&p);
     ak_context_destroy(ctx);

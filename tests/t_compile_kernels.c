@@ -95,7 +95,7 @@ static void crashing_targets_refused(void) {
     AKT_OK(ak_embedded_at(0, &family, &source, &names));
     for (t = 0; t < 3; t++) {
         ak_code_object co;
-        AKT_ERR(ak_compile_offline(ctx, bad[t], source, "x", NULL, &co), AK_ERROR_UNSUPPORTED_TARGET);
+        AKT_ERR_ITEM(ak_compile_offline(ctx, bad[t], source, "x", NULL, &co), AK_ERROR_UNSUPPORTED_TARGET, AK_ERRITEM_UNKNOWN_TARGET);
         AKT_CONTAINS(ak_last_error(), bad[t]);
     }
     ak_context_destroy(ctx);

@@ -481,7 +481,7 @@ static void test_cache_dir_resolution(void) {
     AKT_ERR(ak_cache_dir(&cfg, NULL, 10), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_cache_dir(&cfg, buf, 0), AK_ERROR_INVALID_ARGUMENT);
     akc_setenv("HOME", NULL);
-    AKT_ERR(ak_cache_dir(&cfg, buf, sizeof buf), AK_ERROR_NOT_FOUND);
+    AKT_ERR_ITEM(ak_cache_dir(&cfg, buf, sizeof buf), AK_ERROR_NOT_FOUND, AK_ERRITEM_NOT_FOUND);
     /* no directory at all: the cache still works, memory-only, with one warning */
     {
         _ak_logger lg = akc_logger(AK_LOG_WARN);
@@ -506,32 +506,32 @@ static void test_cache_bad_args(void) {
     _ak_cache_ops ops;
     memset(&j, 0, sizeof j);
     ops = akc_ops(&j, 0);
-    AKT_ERR(_ak_cache_create(NULL, NULL, NULL, NULL, &c), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(_ak_cache_create(&cfg, NULL, NULL, NULL, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(_ak_cache_create(NULL, NULL, NULL, NULL, &c), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(_ak_cache_create(&cfg, NULL, NULL, NULL, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     cfg.cache_capacity = 0;
-    AKT_ERR(_ak_cache_create(&cfg, NULL, NULL, NULL, &c), AK_ERROR_CONFIG);
+    AKT_ERR_ITEM(_ak_cache_create(&cfg, NULL, NULL, NULL, &c), AK_ERROR_CONFIG, AK_ERRITEM_CONFIG_VALUE);
     AKT_CHECK(c == NULL);
     cfg.cache_capacity = 4;
     cfg.cache_max_bytes = -1;
-    AKT_ERR(_ak_cache_create(&cfg, NULL, NULL, NULL, &c), AK_ERROR_CONFIG);
+    AKT_ERR_ITEM(_ak_cache_create(&cfg, NULL, NULL, NULL, &c), AK_ERROR_CONFIG, AK_ERRITEM_CONFIG_VALUE);
     cfg.cache_max_bytes = 0;
     AKT_OK(_ak_cache_create(&cfg, NULL, akc_unload, NULL, &c));
     if (!c) return;
-    AKT_ERR(_ak_cache_get(NULL, &k, &ops, 0, &e, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(_ak_cache_get(c, NULL, &ops, 0, &e, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(_ak_cache_get(c, &k, NULL, 0, &e, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(_ak_cache_get(c, &k, &ops, 0, NULL, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(_ak_cache_get(NULL, &k, &ops, 0, &e, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(_ak_cache_get(c, NULL, &ops, 0, &e, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(_ak_cache_get(c, &k, NULL, 0, &e, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(_ak_cache_get(c, &k, &ops, 0, NULL, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     ops.compile = NULL;
-    AKT_ERR(_ak_cache_get(c, &k, &ops, 0, &e, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(_ak_cache_get(c, &k, &ops, 0, &e, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     ops = akc_ops(&j, 0);
     k.source = NULL;
-    AKT_ERR(_ak_cache_get(c, &k, &ops, 0, &e, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(_ak_cache_get(c, &k, &ops, 0, &e, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     AKT_CHECK(e == NULL);
     _ak_cache_entry_release(c, NULL);   /* no-op */
     _ak_cache_entry_release(NULL, NULL);
     AKT_CHECK(_ak_cache_entry_data(NULL, NULL) == NULL);
-    AKT_ERR(ak_cache_stats_get(NULL, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_cache_purge(NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_cache_stats_get(NULL, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_cache_purge(NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     _ak_cache_destroy(c);
     _ak_cache_destroy(NULL);
 }
@@ -1012,7 +1012,7 @@ static void test_cache_disk_load_failure(void) {
     j.key = &k;
     j.load_fail = 1;
     ops = akc_ops(&j, 1);
-    AKT_ERR(_ak_cache_get(c, &k, &ops, 0, &e, &src), AK_ERROR_DEVICE); /* disk payload rejected, recompiled, fails again */
+    AKT_ERR_ITEM(_ak_cache_get(c, &k, &ops, 0, &e, &src), AK_ERROR_DEVICE, AK_ERRITEM_RUNTIME_CALL); /* disk payload rejected, recompiled, fails again */
     AKT_CHECK(e == NULL);
     AKT_EQ_INT(akc_get_calls(), 1);
     _ak_cache_stats(c, &s);
@@ -1414,7 +1414,7 @@ static void test_cache_failed_compile(void) {
         j.fail = 1; j.key = &k2;
         ops = akc_ops(&j, 0);
         e = NULL;
-        AKT_ERR(_ak_cache_get(c, &k2, &ops, 0, &e, &src), AK_ERROR_COMPILATION);
+        AKT_ERR_ITEM(_ak_cache_get(c, &k2, &ops, 0, &e, &src), AK_ERROR_COMPILATION, AK_ERRITEM_COMPILE_FAILED);
         AKT_CONTAINS(ak_last_error(), "boom: kernel broken2");
         AKT_CONTAINS(ak_last_error_info()->log, "error: boom");
         AKT_CHECK(e == NULL);
