@@ -837,7 +837,8 @@ AKAPI ak_result ak_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shar
 /* Argument builder: ak_args a = {0}; ak_args_ptr(&a, dx); ak_args_i32(&a, n);
  * ak_launch(k, g, b, 0, NULL, ak_args_params(&a)); */
 #define AK_MAX_ARGS 32
-typedef enum ak_arg_dir { AK_ARG_VALUE = 0, AK_ARG_IN = 1, AK_ARG_OUT = 2, AK_ARG_INOUT = 3 } ak_arg_dir;
+/* AK_ARG_BYTES: a by-value argument of any size (ak_args_bytes), e.g. a struct parameter */
+typedef enum ak_arg_dir { AK_ARG_VALUE = 0, AK_ARG_IN = 1, AK_ARG_OUT = 2, AK_ARG_INOUT = 3, AK_ARG_BYTES = 4 } ak_arg_dir;
 typedef struct ak_args {
     int count;
     int error;                             /* set when too many args were added */
@@ -860,6 +861,11 @@ AKAPI void ak_args_f64(ak_args* a, double v);
 /* A device buffer argument with its size, dtype and direction, so ak_check
  * can mirror it on the host. Thread safety: the ak_args is the caller's. */
 AKAPI void ak_args_buffer(ak_args* a, void* device_ptr, size_t bytes, ak_dtype dtype, ak_arg_dir dir);
+/* A by-value argument of `bytes` bytes read from host memory at host_ptr (a
+ * struct parameter, e.g. a 128-byte CUtensorMap passed __grid_constant__);
+ * the launch reads it there, so keep *host_ptr alive and unchanged until
+ * ak_launch returns. Thread safety: the ak_args is the caller's. */
+AKAPI void ak_args_bytes(ak_args* a, const void* host_ptr, size_t bytes);
 /* The void** to pass to ak_launch (points into *a); NULL when more than
  * AK_MAX_ARGS were added or count is outside 0..AK_MAX_ARGS. Thread safety: caller's. */
 AKAPI void** ak_args_params(ak_args* a);
@@ -1326,7 +1332,7 @@ AKAPI ak_gemm_desc ak_gemm_desc_default(void);
 /* How ak_gemm would run a descriptor on ctx (nothing is launched). */
 typedef struct ak_gemm_plan {
     char kernel[64];      /* kernel name, "" on the cpu backend without a named arch */
-    const char* path;     /* "mfma", "wmma", "mma.sync", "wgmma", "simt", "skinny" (m <= 16) or "cpu" */
+    const char* path;     /* "mfma", "wmma", "mma.sync", "wgmma", "simt", "decode" / "skinny" (m <= 16) or "cpu" */
     int bm, bn, bk;       /* block tile */
     int threads;          /* per block */
     size_t shared_bytes;  /* dynamic shared memory per block */
@@ -2235,7 +2241,11 @@ typedef struct _ak_dev_ops {        /* device memory and ordering events, as the
       _ak_comm_ccl_init_rank, _ak_comm_ccl_init_rank, _ak_comm_cpu_init_rank) \
     /* ctxs checked, all of this backend */ \
     X(ak_result, comm_init_all, (ak_context* const* ctxs, int n, ak_comm** comms), \
-      _ak_comm_ccl_init_all, _ak_comm_ccl_init_all, _ak_comm_cpu_init_all)
+      _ak_comm_ccl_init_all, _ak_comm_ccl_init_all, _ak_comm_cpu_init_all) \
+    /* a TMA tensor map (CUtensorMap, 64-byte aligned `map`) of a rank-`rank` tensor of `dtype` (_AK_TMAP_*) at addr: */ \
+    /* dims innermost first, byte strides of dims 1.., box; 128-byte swizzle, zero fill; NULL: no TMA */ \
+    X(int, tensor_map, (ak_context* ctx, void* map, int dtype, unsigned rank, const void* addr, const uint64_t* dims, \
+                        const uint64_t* strides, const uint32_t* box), NULL, _ak_cuda_tensor_map, NULL)
 typedef struct _ak_backend_ops {
     ak_backend id;
     int host_memory;           /* buffers are host memory, kernels run their C implementation (cpu) */
@@ -2387,7 +2397,19 @@ typedef int _akT_CUfunction_attribute;
 typedef int _akT_nvrtcResult;
 typedef void* _akT_nvrtcProgram;
 typedef struct { char bytes[16]; } _akT_CUuuid;
+typedef struct { uint64_t opaque[16]; } _akT_CUtensorMap;   /* 64-byte aligned where the driver writes it */
+typedef int _akT_CUtensorMapDataType;
+typedef int _akT_CUtensorMapInterleave;
+typedef int _akT_CUtensorMapSwizzle;
+typedef int _akT_CUtensorMapL2promotion;
+typedef int _akT_CUtensorMapFloatOOBfill;
 #endif
+/* CUtensorMapDataType / Swizzle / L2promotion values amdkit uses (tests/typecheck_cuda.c checks them) */
+#define _AK_TMAP_F16 6
+#define _AK_TMAP_F32 7
+#define _AK_TMAP_BF16 9
+#define _AK_TMAP_SWIZZLE_128B 3
+#define _AK_TMAP_L2_256B 3
 
 #define _AK_HIP_API(X) \
     X(_akT_hipError_t, hipInit, (unsigned int flags), "hipInit", NULL, 1, 1) \
@@ -2507,6 +2529,10 @@ typedef struct { char bytes[16]; } _akT_CUuuid;
     X(_akT_CUresult, cuLaunchKernel, (_akT_CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, \
         unsigned int bx, unsigned int by, unsigned int bz, unsigned int shmem, _akT_CUstream s, void** params, void** extra), \
         "cuLaunchKernel", NULL, 1, 1) \
+    X(_akT_CUresult, cuTensorMapEncodeTiled, (_akT_CUtensorMap* map, _akT_CUtensorMapDataType dtype, uint32_t rank, void* addr, \
+        const uint64_t* dims, const uint64_t* strides, const uint32_t* box, const uint32_t* elem_strides, \
+        _akT_CUtensorMapInterleave interleave, _akT_CUtensorMapSwizzle swizzle, _akT_CUtensorMapL2promotion l2, \
+        _akT_CUtensorMapFloatOOBfill oob), "cuTensorMapEncodeTiled", NULL, 0, 1) \
     X(_akT_CUresult, cuGetErrorString, (_akT_CUresult r, const char** s), "cuGetErrorString", NULL, 1, 1) \
     X(_akT_CUresult, cuGetErrorName, (_akT_CUresult r, const char** s), "cuGetErrorName", NULL, 0, 1)
 
@@ -8045,6 +8071,14 @@ static int _ak_cuda_stream_wait_event(ak_context* ctx, void* stream, void* ev) {
     return _AK_A->cuStreamWaitEvent ? _AK_A->cuStreamWaitEvent(stream, ev, 0) : _AK_E_NO_ENTRY;
 }
 static int _ak_cuda_ccl_load(struct _ak_api* api, char* why, size_t cap) { return _ak_load_ccl(api, 0, why, cap); }
+static int _ak_cuda_tensor_map(ak_context* ctx, void* map, int dtype, unsigned rank, const void* addr, const uint64_t* dims,
+                               const uint64_t* strides, const uint32_t* box) {
+    const uint32_t one[5] = { 1, 1, 1, 1, 1 };
+    if (!_AK_A->cuTensorMapEncodeTiled) return _AK_E_NO_ENTRY;
+    if (rank < 1 || rank > 5) return 1; /* CUDA_ERROR_INVALID_VALUE */
+    return _AK_A->cuTensorMapEncodeTiled((_akT_CUtensorMap*)map, dtype, rank, (void*)(uintptr_t)addr, dims, strides, box, one, 0,
+                                         _AK_TMAP_SWIZZLE_128B, _AK_TMAP_L2_256B, 0);
+}
 #undef _AK_A
 
 static const char* const _ak_roctx_libs[] = { "libroctx64.so", "libroctx64.so.4", NULL };
@@ -10509,11 +10543,19 @@ AKDEF void ak_args_buffer(ak_args* a, void* p, size_t bytes, ak_dtype t, ak_arg_
     a->dtype[i] = t;
     a->dir[i] = dir;
 }
+AKDEF void ak_args_bytes(ak_args* a, const void* host_ptr, size_t bytes) {
+    int i = _ak_args_slot(a);
+    if (i < 0) return;
+    if (!host_ptr || !bytes) { a->error = 1; return; }
+    a->value[i].p = (void*)(uintptr_t)host_ptr;
+    a->bytes[i] = bytes;
+    a->dir[i] = AK_ARG_BYTES;
+}
 AKDEF void** ak_args_params(ak_args* a) {
     int i;
     if (!a || a->error) return NULL;
     if (a->count < 0 || a->count > AK_MAX_ARGS) { a->error = 1; return NULL; }   /* a public field set by hand */
-    for (i = 0; i < a->count; i++) a->params[i] = &a->value[i];
+    for (i = 0; i < a->count; i++) a->params[i] = a->dir[i] == AK_ARG_BYTES ? a->value[i].p : (void*)&a->value[i];
     return a->params;
 }
 
@@ -10544,7 +10586,7 @@ AKDEF ak_result ak_check(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem
     host = *args;
     /* host mirrors of every buffer, with the inputs as they are now */
     for (i = 0; i < args->count; i++) {
-        if (args->dir[i] == AK_ARG_VALUE) continue;
+        if (args->dir[i] == AK_ARG_VALUE || args->dir[i] == AK_ARG_BYTES) continue;
         if (!args->value[i].p || !args->bytes[i]) { r = _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_check: buffer argument %d is NULL or empty", i); goto done; }
         host.value[i].p = _ak_alloc(args->bytes[i]);
         if (!host.value[i].p) { r = _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_check: no host memory for argument %d", i); goto done; }
@@ -10582,7 +10624,8 @@ AKDEF ak_result ak_check(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem
     out->passed = out->mismatches == 0;
 done:
     for (i = 0; i < args->count; i++) {
-        if (args->dir[i] != AK_ARG_VALUE && host.value[i].p != args->value[i].p) _ak_dealloc(host.value[i].p);
+        if (args->dir[i] != AK_ARG_VALUE && args->dir[i] != AK_ARG_BYTES && host.value[i].p != args->value[i].p)
+            _ak_dealloc(host.value[i].p);
         _ak_dealloc(gpu_out[i]);
     }
     return r;
@@ -11856,6 +11899,10 @@ static void _ak_ops_destroy(ak_context* ctx) { (void)ctx; }
  * tools/akgen.c reads from the kernel signatures: _ak_kargs_<stem>, one
  * typed argument packer per parameter list, and _ak_kernel_ifaces, every
  * kernel's interface. Generated by `make gen`. */
+/* A CUDA tensor map (CUtensorMap: 128 opaque bytes) as a kernel's by-value
+ * parameter: the generated packers take `const _ak_tmap*` for a kernel
+ * parameter of type ak_tmap and pass it with ak_args_bytes. */
+typedef struct _ak_tmap { uint64_t opaque[16]; } _ak_tmap;
 //>#akgen library
 /* Generated by `make gen` (tools/akgen.c) from the files in kernels/ -- do not edit;
  * edit kernels/<file>.hip and run `make gen`. One string literal per source line. */
@@ -13269,7 +13316,9 @@ static const char _ak_src_gemm[] =
     "AK_INLINE int ak_gemm_tn(void) { int tm, tn; ak_gemm_tile_of_block(tm, tn); return tn; }\n"
     "#define AK_GEMM_ORIGIN(BM, BN) ak_gemm_tm() * (BM), ak_gemm_tn() * (BN)\n"
     "\n"
-    "/* ---- Hopper path (sm_90a): wgmma from a 4-stage cp.async ring ------------\n"
+    "/* ---- Hopper TF32 path (sm_90a): wgmma from a 4-stage cp.async ring --------\n"
+    " * (f16 / bf16 on Hopper run the TMA kernels of kernels/gemm_sm90.hip; this\n"
+    " * template is instantiated for f32 as TF32 only, see the kernel list below.)\n"
     " * 128 x BN block tile, k step 64 (f16 / bf16) or 32 (f32 as TF32: wgmma\n"
     " * ignores the low 13 mantissa bits of each fp32 operand), two consumer warpgroups (rows 0..63 and\n"
     " * 64..127), both of which also issue the cp.async copies. A must be\n"
@@ -13480,7 +13529,6 @@ static const char _ak_src_gemm[] =
     "// kernels: ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32\n"
     "// kernels: ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32\n"
     "// kernels: ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16\n"
-    "// kernels: ak_gemm_wgmma_n128_f16 ak_gemm_wgmma_n128_bf16 ak_gemm_wgmma_n256_f16 ak_gemm_wgmma_n256_bf16\n"
     "// kernels: ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32\n"
     "// kernels: ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16\n"
     "AK_GEMM_MMA(ak_gemm_mma_l_f16, ak_f16_t, false, 128, 128, 32, 256)\n"
@@ -13494,15 +13542,666 @@ static const char _ak_src_gemm[] =
     "AK_GEMM_SIMT(ak_gemm_simt_l_f32, ak_f32_t, 128, 128, 16, 256)\n"
     "AK_GEMM_SIMT(ak_gemm_simt_l_f16, ak_f16_t, 128, 128, 16, 256)\n"
     "AK_GEMM_SIMT(ak_gemm_simt_l_bf16, ak_bf16_t, 128, 128, 16, 256)\n"
-    "AK_GEMM_WGMMA(ak_gemm_wgmma_n128_f16, ak_f16_t, 128)\n"
-    "AK_GEMM_WGMMA(ak_gemm_wgmma_n128_bf16, ak_bf16_t, 128)\n"
-    "AK_GEMM_WGMMA(ak_gemm_wgmma_n256_f16, ak_f16_t, 256)\n"
-    "AK_GEMM_WGMMA(ak_gemm_wgmma_n256_bf16, ak_bf16_t, 256)\n"
     "AK_GEMM_WGMMA(ak_gemm_wgmma_n128_x32, ak_f32_t, 128)\n"
     "AK_GEMM_WGMMA(ak_gemm_wgmma_n256_x32, ak_f32_t, 256)\n"
     "AK_GEMM_SKINNY(ak_gemm_skinny_f32, ak_f32_t)\n"
     "AK_GEMM_SKINNY(ak_gemm_skinny_f16, ak_f16_t)\n"
     "AK_GEMM_SKINNY(ak_gemm_skinny_bf16, ak_bf16_t)\n"
+    ;
+
+/* kernels/gemm_decode.hip */
+static const char _ak_src_gemm_decode[] =
+    "/* kernels/gemm_decode.hip: decode-shaped GEMM (m = 1..16 rows) for f16 /\n"
+    " * bf16 inputs on NVIDIA sm_80+ (mma.sync), either layout of A and B:\n"
+    " *   D = act(alpha op(A) op(B) + beta C + bias) + R, batched (strided).\n"
+    " * Host wrapper, plan and CPU reference: ak_gemm in amdkit.h (>>impl:ops-gemm),\n"
+    " * which picks this family for m <= 16 on rows of the architecture table with\n"
+    " * mma.sync, when A and B have 16-byte rows.\n"
+    " *\n"
+    " * A GEMM with at most 16 rows is a stream of B: the work is to read B once\n"
+    " * at the copy bandwidth. Block: 4 warps, 64 columns of D (each warp 16) and a\n"
+    " * slice of k (split-K over gridDim.y, so that every SM has several blocks\n"
+    " * whatever n is). B moves in 64 (k) x 64 (n) tiles (8 KiB), A in 16 x 64\n"
+    " * tiles, through a 4-stage cp.async ring (16-byte copies, the tails past\n"
+    " * M / N / K zero-filled), 128-byte rows XOR-swizzled by 16-byte chunk\n"
+    " * (conflict-free ldmatrix). Fragments come from ldmatrix (.trans for the\n"
+    " * m- / n-contiguous layouts), the products from mma.sync m16n8k16 with fp32\n"
+    " * accumulators: the tensor cores make m = 16 cost what m = 1 costs (FMAs\n"
+    " * would need 16 per element of B, more than the SM has at the copy rate).\n"
+    " * One split (gridDim.y == 1): the epilogue is applied here. Several: each\n"
+    " * block writes alpha-less partial sums to W[b][split][m][n] (fp32) and\n"
+    " * ak_gemm_decode_fin_* sums the splits in order (deterministic) and applies\n"
+    " * the epilogue.\n"
+    " *\n"
+    " * flags (as kernels/gemm.hip): bit 2 D / C / bias / R are f32, 3 read C,\n"
+    " * 4 bias, 5 residual, bits 8.. the activation's AK_UNARY_* code. */\n"
+    "\n"
+    "// >>host  the flag bits (the host builds them: amdkit.h _AK_GD_*)\n"
+    "#define AK_GD_OUT32 4\n"
+    "#define AK_GD_C 8\n"
+    "#define AK_GD_BIAS 16\n"
+    "#define AK_GD_RES 32\n"
+    "#define AK_GD_ACT_SHIFT 8\n"
+    "// <<host\n"
+    "\n"
+    "/* One output element's epilogue (value before alpha in acc). */\n"
+    "template <class DT>\n"
+    "AK_INLINE void ak_gd_out(int m, int n, float acc, void* D, ak_i64 ldd, const void* C, ak_i64 ldc, const void* bias, const void* R,\n"
+    "                         ak_i64 ldr, float alpha, float beta, int flags, float ap) {\n"
+    "    typedef typename DT::T T;\n"
+    "    const bool o32 = (flags & AK_GD_OUT32) != 0;\n"
+    "    float v = alpha * acc;\n"
+    "    if (flags & AK_GD_C) v += beta * (o32 ? ((const float*)C)[(ak_i64)m * ldc + n] : DT::to(((const T*)C)[(ak_i64)m * ldc + n]));\n"
+    "    if (flags & AK_GD_BIAS) v += o32 ? ((const float*)bias)[n] : DT::to(((const T*)bias)[n]);\n"
+    "    if (flags >> AK_GD_ACT_SHIFT) v = ak_uop_apply(flags >> AK_GD_ACT_SHIFT, v, ap);\n"
+    "    if (flags & AK_GD_RES) v += o32 ? ((const float*)R)[(ak_i64)m * ldr + n] : DT::to(((const T*)R)[(ak_i64)m * ldr + n]);\n"
+    "    if (o32) ((float*)D)[(ak_i64)m * ldd + n] = v;\n"
+    "    else ((T*)D)[(ak_i64)m * ldd + n] = DT::from(v);\n"
+    "}\n"
+    "\n"
+    "template <class DT> struct ak_gemm_decode_is_f16 { enum { V = 0 }; };\n"
+    "template <> struct ak_gemm_decode_is_f16<ak_f16_t> { enum { V = 1 }; };\n"
+    "\n"
+    "#if defined(AK_MMA_SYNC)\n"
+    "/* 16-byte cp.async (the tail past src_bytes zero-filled), groups, waits */\n"
+    "AK_INLINE void ak_gd_cp16(void* smem, const void* src, int src_bytes) {\n"
+    "    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\\n\" ::\"r\"(ak_smem_addr(smem)), \"l\"(src), \"r\"(src_bytes) : \"memory\");\n"
+    "}\n"
+    "AK_INLINE void ak_gd_commit(void) { asm volatile(\"cp.async.commit_group;\\n\" ::: \"memory\"); }\n"
+    "template <int N> AK_INLINE void ak_gd_wait(void) { asm volatile(\"cp.async.wait_group %0;\\n\" ::\"n\"(N) : \"memory\"); }\n"
+    "AK_INLINE void ak_gd_ldsm4(ak_u32 addr, ak_u32* r) {\n"
+    "    asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\\n\"\n"
+    "                 : \"=r\"(r[0]), \"=r\"(r[1]), \"=r\"(r[2]), \"=r\"(r[3]) : \"r\"(addr));\n"
+    "}\n"
+    "AK_INLINE void ak_gd_ldsm4t(ak_u32 addr, ak_u32* r) {\n"
+    "    asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\\n\"\n"
+    "                 : \"=r\"(r[0]), \"=r\"(r[1]), \"=r\"(r[2]), \"=r\"(r[3]) : \"r\"(addr));\n"
+    "}\n"
+    "template <bool F16>\n"
+    "AK_INLINE void ak_gd_mma(float* c, const ak_u32* a, ak_u32 b0, ak_u32 b1) {\n"
+    "    if (F16)\n"
+    "        asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\\n\"\n"
+    "                     : \"+f\"(c[0]), \"+f\"(c[1]), \"+f\"(c[2]), \"+f\"(c[3]) : \"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3]), \"r\"(b0), \"r\"(b1));\n"
+    "    else\n"
+    "        asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\\n\"\n"
+    "                     : \"+f\"(c[0]), \"+f\"(c[1]), \"+f\"(c[2]), \"+f\"(c[3]) : \"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3]), \"r\"(b0), \"r\"(b1));\n"
+    "}\n"
+    "/* 128-byte rows, 16-byte chunk c of row r at r * 128 + (c ^ (r % 8)) * 16 */\n"
+    "AK_INLINE int ak_gd_sw(int r, int c) { return r * 128 + ((c ^ (r & 7)) << 4); }\n"
+    "\n"
+    "/* TA: 0 A k-contiguous (stored M x K), 1 m-contiguous (K x M); TB: 1 B k-contiguous (N x K), 0 n-contiguous (K x N). */\n"
+    "template <class DT, int TA, int TB>\n"
+    "AK_INLINE void ak_gd_gemm(const typename DT::T* A, const typename DT::T* B, const void* C, void* D, const void* bias, const void* R,\n"
+    "                          float* W, int M, int N, int K, ak_i64 lda, ak_i64 ldb, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, ak_i64 sA,\n"
+    "                          ak_i64 sB, ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, int kper, float alpha, float beta, int flags,\n"
+    "                          float ap) {\n"
+    "    typedef typename DT::T T;\n"
+    "    enum { NB = 64, KC = 64, S = 4, B_BYTES = KC * NB * 2, A_BYTES = 16 * KC * 2, STAGE = B_BYTES + A_BYTES };\n"
+    "    __shared__ __attribute__((aligned(128))) unsigned char sm[S * STAGE];\n"
+    "    const int tid = (int)threadIdx.x, w = tid / 32, l = tid % 32;\n"
+    "    const int n0 = (int)blockIdx.x * NB, ks = (int)blockIdx.y * kper, ke = ks + kper < K ? ks + kper : K;\n"
+    "    const int nkc = ke > ks ? (ke - ks + KC - 1) / KC : 0;\n"
+    "    const ak_u32 s0 = ak_smem_addr(sm);\n"
+    "    const int o32 = (flags & AK_GD_OUT32) ? 1 : 0, osz = o32 ? 4 : DT::SIZE;\n"
+    "    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {\n"
+    "        const T* Ab = A + (ak_i64)b * sA;\n"
+    "        const T* Bb = B + (ak_i64)b * sB;\n"
+    "        /* copy k chunk c of this block's slice into stage st */\n"
+    "        auto load = [&](int c, int st) {\n"
+    "            const int k0 = ks + c * KC;\n"
+    "            unsigned char* sb = sm + st * STAGE;\n"
+    "            unsigned char* sa = sb + B_BYTES;\n"
+    "#pragma unroll\n"
+    "            for (int i = 0; i < 4; i++) { /* B: 64 rows x 8 chunks */\n"
+    "                const int q = tid + 128 * i, r = q / 8, ch = q % 8;\n"
+    "                const T* src;\n"
+    "                int bytes;\n"
+    "                if (TB == 1) { /* row r = column n0 + r, chunk = k */\n"
+    "                    const int n = n0 + r, k = k0 + ch * 8, left = (ke - k) * 2;\n"
+    "                    bytes = n < N && k < ke ? (left < 16 ? left : 16) : 0;\n"
+    "                    src = Bb + (ak_i64)n * ldb + k;\n"
+    "                } else { /* row r = k0 + r, chunk = columns */\n"
+    "                    const int k = k0 + r, n = n0 + ch * 8, left = (N - n) * 2;\n"
+    "                    bytes = k < ke && n < N ? (left < 16 ? left : 16) : 0;\n"
+    "                    src = Bb + (ak_i64)k * ldb + n;\n"
+    "                }\n"
+    "                ak_gd_cp16(sb + ak_gd_sw(r, ch), bytes ? (const void*)src : (const void*)Bb, bytes);\n"
+    "            }\n"
+    "            { /* A: 16 rows (m) x 8 chunks (k), or 64 rows (k) x 2 chunks (m) of 32 bytes */\n"
+    "                const T* src;\n"
+    "                int bytes, off;\n"
+    "                if (TA == 0) {\n"
+    "                    const int r = tid / 8, ch = tid % 8, k = k0 + ch * 8, left = (ke - k) * 2;\n"
+    "                    bytes = r < M && k < ke ? (left < 16 ? left : 16) : 0;\n"
+    "                    src = Ab + (ak_i64)r * lda + k;\n"
+    "                    off = ak_gd_sw(r, ch);\n"
+    "                } else {\n"
+    "                    const int r = tid / 2, ch = tid % 2, k = k0 + r, left = (M - ch * 8) * 2;\n"
+    "                    bytes = k < ke && ch * 8 < M ? (left < 16 ? left : 16) : 0;\n"
+    "                    src = Ab + (ak_i64)k * lda + ch * 8;\n"
+    "                    off = r * 32 + ch * 16;\n"
+    "                }\n"
+    "                ak_gd_cp16(sa + off, bytes ? (const void*)src : (const void*)Ab, bytes);\n"
+    "            }\n"
+    "        };\n"
+    "        float acc[2][4];\n"
+    "#pragma unroll\n"
+    "        for (int g = 0; g < 2; g++)\n"
+    "#pragma unroll\n"
+    "            for (int e = 0; e < 4; e++) acc[g][e] = 0.0f;\n"
+    "        __syncthreads(); /* the previous batch's readers are done with the stages */\n"
+    "#pragma unroll\n"
+    "        for (int s = 0; s < S - 1; s++) {\n"
+    "            if (s < nkc) load(s, s);\n"
+    "            ak_gd_commit();\n"
+    "        }\n"
+    "        for (int c = 0; c < nkc; c++) {\n"
+    "            ak_gd_wait<S - 2>();\n"
+    "            __syncthreads();\n"
+    "            if (c + S - 1 < nkc) load(c + S - 1, (c + S - 1) % S);\n"
+    "            ak_gd_commit();\n"
+    "            const ak_u32 sb = s0 + (c % S) * STAGE, sa = sb + B_BYTES;\n"
+    "#pragma unroll\n"
+    "            for (int kk = 0; kk < KC / 16; kk++) {\n"
+    "                ak_u32 a[4], bq[4];\n"
+    "                if (TA == 0) ak_gd_ldsm4(sa + ak_gd_sw(l % 16, kk * 2 + l / 16), a);\n"
+    "                else { /* [k][m] rows of 32 bytes: matrices (k 0-7, m 0-7), (k 0-7, m 8-15), (k 8-15, m 0-7), (k 8-15, m 8-15) */\n"
+    "                    const int kr = kk * 16 + (l % 8) + 8 * (l / 16), mc = (l / 8) % 2;\n"
+    "                    ak_gd_ldsm4t(sa + kr * 32 + mc * 16, a);\n"
+    "                }\n"
+    "                if (TB == 1) { /* [n][k]: matrices (n 0-7, k 0-7), (n 0-7, k 8-15), (n 8-15, k 0-7), (n 8-15, k 8-15) */\n"
+    "                    const int nr = 16 * w + (l % 8) + 8 * (l / 16), kc = kk * 2 + (l / 8) % 2;\n"
+    "                    ak_gd_ldsm4(sb + ak_gd_sw(nr, kc), bq);\n"
+    "                } else { /* [k][n]: matrices (k 0-7, n 0-7), (k 8-15, n 0-7), (k 0-7, n 8-15), (k 8-15, n 8-15) */\n"
+    "                    const int kr = kk * 16 + (l % 8) + 8 * ((l / 8) % 2), nc = 2 * w + l / 16;\n"
+    "                    ak_gd_ldsm4t(sb + ak_gd_sw(kr, nc), bq);\n"
+    "                }\n"
+    "                ak_gd_mma<ak_gemm_decode_is_f16<DT>::V>(acc[0], a, bq[0], bq[1]);\n"
+    "                ak_gd_mma<ak_gemm_decode_is_f16<DT>::V>(acc[1], a, bq[2], bq[3]);\n"
+    "            }\n"
+    "        }\n"
+    "        ak_gd_wait<0>();\n"
+    "        __syncthreads(); /* every warp is done with the stages: stage the 16 x 64 sums there */\n"
+    "        float* st = (float*)sm;\n"
+    "#pragma unroll\n"
+    "        for (int g = 0; g < 2; g++)\n"
+    "#pragma unroll\n"
+    "            for (int e = 0; e < 4; e++) st[(l / 4 + 8 * (e / 2)) * NB + 16 * w + 8 * g + 2 * (l % 4) + e % 2] = acc[g][e];\n"
+    "        __syncthreads();\n"
+    "        void* Db = (char*)D + (ak_i64)b * sD * osz;\n"
+    "        const void* Cb = C ? (const char*)C + (ak_i64)b * sC * osz : C;\n"
+    "        const void* Rb = R ? (const char*)R + (ak_i64)b * sR * osz : R;\n"
+    "#pragma unroll 1\n"
+    "        for (int i = tid; i < 16 * NB; i += 128) {\n"
+    "            const int m = i / NB, n = n0 + i % NB;\n"
+    "            if (m >= M || n >= N) continue;\n"
+    "            if (gridDim.y == 1) ak_gd_out<DT>(m, n, st[i], Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);\n"
+    "            else W[(((ak_i64)b * gridDim.y + blockIdx.y) * M + m) * N + n] = st[i];\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "#endif /* AK_MMA_SYNC */\n"
+    "\n"
+    "/* Kernels: ak_gemm_decode_<a><b>_<dtype> (a / b: k when the operand is\n"
+    " * k-contiguous, m / n when not), 128 threads; the host picks them only where\n"
+    " * the architecture has mma.sync (the body is empty elsewhere). */\n"
+    "#define AK_GEMM_DECODE_PARAMS_T(DT)                                                                                       \\\n"
+    "    const typename DT::T *A, const typename DT::T *B, const void *C, void *D, const void *bias, const void *R, float *W, \\\n"
+    "        int M, int N, int K, ak_i64 lda, ak_i64 ldb, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, ak_i64 sA, ak_i64 sB, ak_i64 sC,  \\\n"
+    "        ak_i64 sD, ak_i64 sR, int batch, int kper, float alpha, float beta, int flags, float ap\n"
+    "#if defined(AK_MMA_SYNC)\n"
+    "#define AK_GD_BODY(DT, TA, TB) \\\n"
+    "    ak_gd_gemm<DT, TA, TB>(A, B, C, D, bias, R, W, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, kper, alpha, beta, flags, ap);\n"
+    "#else\n"
+    "#define AK_GD_BODY(DT, TA, TB)\n"
+    "#endif\n"
+    "#define AK_GEMM_DECODE(NAME, DT, TA, TB)                                       \\\n"
+    "    AK_KERNEL void __launch_bounds__(128) NAME(AK_GEMM_DECODE_PARAMS_T(DT)) { \\\n"
+    "        AK_GD_BODY(DT, TA, TB)                                                 \\\n"
+    "    }\n"
+    "// kernels: ak_gemm_decode_kk_f16 ak_gemm_decode_kn_f16 ak_gemm_decode_mk_f16 ak_gemm_decode_mn_f16\n"
+    "// kernels: ak_gemm_decode_kk_bf16 ak_gemm_decode_kn_bf16 ak_gemm_decode_mk_bf16 ak_gemm_decode_mn_bf16\n"
+    "AK_GEMM_DECODE(ak_gemm_decode_kk_f16, ak_f16_t, 0, 1)\n"
+    "AK_GEMM_DECODE(ak_gemm_decode_kn_f16, ak_f16_t, 0, 0)\n"
+    "AK_GEMM_DECODE(ak_gemm_decode_mk_f16, ak_f16_t, 1, 1)\n"
+    "AK_GEMM_DECODE(ak_gemm_decode_mn_f16, ak_f16_t, 1, 0)\n"
+    "AK_GEMM_DECODE(ak_gemm_decode_kk_bf16, ak_bf16_t, 0, 1)\n"
+    "AK_GEMM_DECODE(ak_gemm_decode_kn_bf16, ak_bf16_t, 0, 0)\n"
+    "AK_GEMM_DECODE(ak_gemm_decode_mk_bf16, ak_bf16_t, 1, 1)\n"
+    "AK_GEMM_DECODE(ak_gemm_decode_mn_bf16, ak_bf16_t, 1, 0)\n"
+    "\n"
+    "/* The split-K finish: D[b][m][n] = epilogue(sum over the splits of W[b][s][m][n]), one thread an element. */\n"
+    "template <class DT>\n"
+    "AK_INLINE void ak_gd_fin(const float* W, const void* C, void* D, const void* bias, const void* R, int M, int N, int splits, ak_i64 ldc,\n"
+    "                         ak_i64 ldd, ak_i64 ldr, ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, float alpha, float beta, int flags,\n"
+    "                         float ap) {\n"
+    "    const ak_i64 per = (ak_i64)M * N, total = per * batch;\n"
+    "    const int osz = (flags & AK_GD_OUT32) ? 4 : DT::SIZE;\n"
+    "    for (ak_i64 i = ak_gtid(); i < total; i += ak_gstride()) {\n"
+    "        const int b = (int)(i / per), m = (int)((i % per) / N), n = (int)(i % N);\n"
+    "        const float* w = W + (ak_i64)b * splits * per + (ak_i64)m * N + n;\n"
+    "        float acc = 0.0f;\n"
+    "        for (int s = 0; s < splits; s++) acc += w[(ak_i64)s * per];\n"
+    "        ak_gd_out<DT>(m, n, acc, (char*)D + (ak_i64)b * sD * osz, ldd, C ? (const char*)C + (ak_i64)b * sC * osz : C, ldc, bias,\n"
+    "                      R ? (const char*)R + (ak_i64)b * sR * osz : R, ldr, alpha, beta, flags, ap);\n"
+    "    }\n"
+    "}\n"
+    "#define AK_GEMM_DECODE_FIN(NAME, DT)                                                                                     \\\n"
+    "    AK_KERNEL void __launch_bounds__(256) NAME(const float* W, const void* C, void* D, const void* bias, const void* R, \\\n"
+    "                                               int M, int N, int splits, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, ak_i64 sC,   \\\n"
+    "                                               ak_i64 sD, ak_i64 sR, int batch, float alpha, float beta, int flags,     \\\n"
+    "                                               float ap) {                                                              \\\n"
+    "        ak_gd_fin<DT>(W, C, D, bias, R, M, N, splits, ldc, ldd, ldr, sC, sD, sR, batch, alpha, beta, flags, ap);       \\\n"
+    "    }\n"
+    "// kernels: ak_gemm_decode_fin_f16 ak_gemm_decode_fin_bf16\n"
+    "AK_GEMM_DECODE_FIN(ak_gemm_decode_fin_f16, ak_f16_t)\n"
+    "AK_GEMM_DECODE_FIN(ak_gemm_decode_fin_bf16, ak_bf16_t)\n"
+    ;
+
+/* kernels/gemm_sm90.hip */
+static const char _ak_src_gemm_sm90[] =
+    "/* kernels/gemm_sm90.hip: the Hopper (sm_90a) GEMM for f16 / bf16 inputs,\n"
+    " *   D = act(alpha op(A) op(B) + beta C + bias) + R, batched (strided),\n"
+    " * every layout of A and B (k-contiguous or m / n-contiguous) without a\n"
+    " * transpose pass. Host wrapper, plan and CPU reference: ak_gemm in amdkit.h\n"
+    " * (>>impl:ops-gemm), which picks this family on rows of the architecture\n"
+    " * table with wgmma and TMA and encodes the two tensor maps.\n"
+    " *\n"
+    " * Block: 3 warpgroups (384 threads), one 128 x BN output tile at a time.\n"
+    " *   - warpgroup 0 is the producer: it gives up registers (setmaxnreg 40) and\n"
+    " *     one thread issues the TMA copies of the A (128 x 64) and B (BN x 64)\n"
+    " *     tiles of each k step into a ring of S shared-memory stages, each stage\n"
+    " *     guarded by two mbarriers (full: the copies landed, counted in bytes;\n"
+    " *     empty: both consumers are done reading it), waited with parity.\n"
+    " *   - warpgroups 1 and 2 are the consumers (setmaxnreg 232): rows 0..63 and\n"
+    " *     64..127 of the tile, m64nBNk16 wgmma from the stage (4 per k step),\n"
+    " *     one wgmma group kept in flight (the stage before is released when the\n"
+    " *     current one is issued), fp32 accumulators in registers (BN / 2 each).\n"
+    " * Operands in shared memory are 128-byte swizzled as TMA writes them: a\n"
+    " * k-contiguous operand as rows of 64 k values (wgmma K-major), an m / n-\n"
+    " * contiguous one as k rows of 64 m / n values, one 8 KiB block per 64 of m / n\n"
+    " * (wgmma MN-major with the transpose bit; 16-bit types only). TMA fills\n"
+    " * everything outside the matrix with zeros, so tails in m, n and k need no\n"
+    " * code: rows past M / N are computed and never stored, k past K adds zeros.\n"
+    " * Persistent grid: one block per SM walks the tiles t = blockIdx.x,\n"
+    " * blockIdx.x + gridDim.x, ...; tile t is batch t / (tm tn), and within a\n"
+    " * batch the tiles go in groups of 8 tile rows, column by column (concurrent\n"
+    " * blocks share A rows and B columns in L2). The producer runs ahead into the\n"
+    " * next tile while the consumers finish the epilogue of this one.\n"
+    " * Epilogue: each consumer stages 32 columns of its 64 rows at a time in its\n"
+    " * own shared buffer (fp32, row stride 40: conflict-free), then every thread\n"
+    " * takes 4 consecutive columns of a row: alpha, beta C, bias, activation,\n"
+    " * residual, one 8- or 16-byte store (element-wise where the host says the\n"
+    " * vectors are unaligned, and at the N edge).\n"
+    " *\n"
+    " * Parameters: tensor maps tA (A: dims {K, M, batch} when k-contiguous, box\n"
+    " * {64, 128}; {M, K, batch} when m-contiguous, box {64, 64}) and tB (B stored\n"
+    " * N x K: {K, N, batch}, box {64, BN}; stored K x N: {N, K, batch}, box\n"
+    " * {64, 64}), passed by value (__grid_constant__: TMA reads them from the\n"
+    " * parameter space); bA / bB: 1 when the operand has a batch stride, 0 when\n"
+    " * one matrix serves every batch. flags: bit 2 D / C / bias / R are f32, 3\n"
+    " * read C, 4 bias, 5 residual, 6 the epilogue may use 4-element vectors,\n"
+    " * bits 8.. the activation's AK_UNARY_* code (kernels/gemm.hip's bits where\n"
+    " * they agree). */\n"
+    "\n"
+    "// >>host  the flag bits (the host builds them: amdkit.h _AK_G9_*)\n"
+    "#define AK_G9_OUT32 4\n"
+    "#define AK_G9_C 8\n"
+    "#define AK_G9_BIAS 16\n"
+    "#define AK_G9_RES 32\n"
+    "#define AK_G9_VEC 64\n"
+    "#define AK_G9_ACT_SHIFT 8\n"
+    "// <<host\n"
+    "\n"
+    "/* The tensor map: an opaque 128-byte, 64-byte-aligned CUtensorMap. */\n"
+    "struct alignas(64) ak_tmap {\n"
+    "    ak_u64 opaque[16];\n"
+    "};\n"
+    "#if defined(AK_NVIDIA)\n"
+    "#define AK_GRID_CONST __grid_constant__\n"
+    "#else\n"
+    "#define AK_GRID_CONST\n"
+    "#endif\n"
+    "\n"
+    "#define AK_G9_REST                                                                                                \\\n"
+    "    const void *C, void *D, const void *bias, const void *R, int M, int N, int K, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, \\\n"
+    "        ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, int bA, int bB, float alpha, float beta, int flags, float ap\n"
+    "#define AK_G9_PARAMS()                                                                                            \\\n"
+    "    const AK_GRID_CONST ak_tmap tA, const AK_GRID_CONST ak_tmap tB, const void *C, void *D, const void *bias,     \\\n"
+    "        const void *R, int M, int N, int K, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, ak_i64 sC, ak_i64 sD, ak_i64 sR,   \\\n"
+    "        int batch, int bA, int bB, float alpha, float beta, int flags, float ap\n"
+    "#define AK_G9_ARGS &tA, &tB, C, D, bias, R, M, N, K, ldc, ldd, ldr, sC, sD, sR, batch, bA, bB, alpha, beta, flags, ap\n"
+    "\n"
+    "template <class DT> struct ak_gemm_sm90_is_f16 { enum { V = 0 }; };\n"
+    "template <> struct ak_gemm_sm90_is_f16<ak_f16_t> { enum { V = 1 }; };\n"
+    "\n"
+    "#if defined(AK_WGMMA)\n"
+    "/* ---- mbarrier, TMA, register reallocation -------------------------------- */\n"
+    "AK_INLINE void ak_mbar_init(ak_u32 bar, int count) {\n"
+    "    asm volatile(\"mbarrier.init.shared::cta.b64 [%0], %1;\\n\" ::\"r\"(bar), \"r\"(count) : \"memory\");\n"
+    "}\n"
+    "AK_INLINE void ak_mbar_expect_tx(ak_u32 bar, int bytes) {\n"
+    "    asm volatile(\"mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\\n\" ::\"r\"(bar), \"r\"(bytes) : \"memory\");\n"
+    "}\n"
+    "AK_INLINE void ak_mbar_arrive(ak_u32 bar) {\n"
+    "    asm volatile(\"mbarrier.arrive.shared::cta.b64 _, [%0];\\n\" ::\"r\"(bar) : \"memory\");\n"
+    "}\n"
+    "/* Wait until the phase of parity `ph` has completed. */\n"
+    "AK_INLINE void ak_mbar_wait(ak_u32 bar, int ph) {\n"
+    "    ak_u32 ok;\n"
+    "    do {\n"
+    "        asm volatile(\"{\\n.reg .pred p;\\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\\nselp.u32 %0, 1, 0, p;\\n}\\n\"\n"
+    "                     : \"=r\"(ok) : \"r\"(bar), \"r\"(ph) : \"memory\");\n"
+    "    } while (!ok);\n"
+    "}\n"
+    "/* 3-D tile copy global -> shared, completing on mbarrier bar (bytes counted). */\n"
+    "AK_INLINE void ak_tma_load3(ak_u32 dst, const ak_tmap* map, int c0, int c1, int c2, ak_u32 bar) {\n"
+    "    asm volatile(\"cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];\\n\"\n"
+    "                 ::\"r\"(dst), \"l\"((ak_u64)map), \"r\"(c0), \"r\"(c1), \"r\"(c2), \"r\"(bar) : \"memory\");\n"
+    "}\n"
+    "AK_INLINE void ak_tma_prefetch_map(const ak_tmap* map) {\n"
+    "    asm volatile(\"prefetch.tensormap [%0];\\n\" ::\"l\"((ak_u64)map) : \"memory\");\n"
+    "}\n"
+    "template <int R> AK_INLINE void ak_setmaxnreg_inc(void) { asm volatile(\"setmaxnreg.inc.sync.aligned.u32 %0;\\n\" ::\"n\"(R)); }\n"
+    "template <int R> AK_INLINE void ak_setmaxnreg_dec(void) { asm volatile(\"setmaxnreg.dec.sync.aligned.u32 %0;\\n\" ::\"n\"(R)); }\n"
+    "AK_INLINE void ak_named_bar(int id, int threads) { asm volatile(\"bar.sync %0, %1;\\n\" ::\"r\"(id), \"r\"(threads) : \"memory\"); }\n"
+    "AK_INLINE void ak_named_arrive(int id, int threads) { asm volatile(\"bar.arrive %0, %1;\\n\" ::\"r\"(id), \"r\"(threads) : \"memory\"); }\n"
+    "\n"
+    "/* Shared-memory matrix descriptor, 128-byte swizzle: lbo / sbo in bytes. */\n"
+    "AK_INLINE ak_u64 ak_g9_desc(ak_u32 addr, ak_u32 lbo, ak_u32 sbo) {\n"
+    "    return (ak_u64)((addr & 0x3FFFF) >> 4) | ((ak_u64)((lbo & 0x3FFFF) >> 4) << 16) | ((ak_u64)((sbo & 0x3FFFF) >> 4) << 32) |\n"
+    "           ((ak_u64)1 << 62);\n"
+    "}\n"
+    "\n"
+    "/* wgmma m64nBNk16 with the transpose immediates (1: the operand is M / N-major). */\n"
+    "#define AK_G9_WG4(N, DT)                                                                           \\\n"
+    "    AK_WGMMA_FN(N, ak_g9_##DT##_##N##_00, \"m64\" #N \"k16.f32.\" #DT \".\" #DT, \", 0, 0\")            \\\n"
+    "    AK_WGMMA_FN(N, ak_g9_##DT##_##N##_01, \"m64\" #N \"k16.f32.\" #DT \".\" #DT, \", 0, 1\")            \\\n"
+    "    AK_WGMMA_FN(N, ak_g9_##DT##_##N##_10, \"m64\" #N \"k16.f32.\" #DT \".\" #DT, \", 1, 0\")            \\\n"
+    "    AK_WGMMA_FN(N, ak_g9_##DT##_##N##_11, \"m64\" #N \"k16.f32.\" #DT \".\" #DT, \", 1, 1\")\n"
+    "AK_G9_WG4(n128, f16)\n"
+    "AK_G9_WG4(n128, bf16)\n"
+    "AK_G9_WG4(n256, f16)\n"
+    "AK_G9_WG4(n256, bf16)\n"
+    "template <bool F16, int BN, int TA, int TB>\n"
+    "AK_INLINE void ak_g9_mma(float* d, ak_u64 da, ak_u64 db, int acc) {\n"
+    "#define AK_G9_PICK(N)                                                        \\\n"
+    "    if constexpr (F16) {                                                     \\\n"
+    "        if constexpr (TA == 0 && TB == 0) ak_g9_f16_##N##_00(d, da, db, acc);  \\\n"
+    "        else if constexpr (TA == 0) ak_g9_f16_##N##_01(d, da, db, acc);        \\\n"
+    "        else if constexpr (TB == 0) ak_g9_f16_##N##_10(d, da, db, acc);        \\\n"
+    "        else ak_g9_f16_##N##_11(d, da, db, acc);                             \\\n"
+    "    } else {                                                                 \\\n"
+    "        if constexpr (TA == 0 && TB == 0) ak_g9_bf16_##N##_00(d, da, db, acc); \\\n"
+    "        else if constexpr (TA == 0) ak_g9_bf16_##N##_01(d, da, db, acc);       \\\n"
+    "        else if constexpr (TB == 0) ak_g9_bf16_##N##_10(d, da, db, acc);       \\\n"
+    "        else ak_g9_bf16_##N##_11(d, da, db, acc);                            \\\n"
+    "    }\n"
+    "    if constexpr (BN == 128) { AK_G9_PICK(n128) }\n"
+    "    else { AK_G9_PICK(n256) }\n"
+    "#undef AK_G9_PICK\n"
+    "}\n"
+    "\n"
+    "/* Activation over n values, one switch for all of them. */\n"
+    "template <class OP, int NV> AK_INLINE void ak_g9_act_n(float* v, float ap) {\n"
+    "#pragma unroll\n"
+    "    for (int i = 0; i < NV; i++) v[i] = OP::f(v[i], ap);\n"
+    "}\n"
+    "template <int NV> AK_INLINE void ak_g9_act(int act, float* v, float ap) {\n"
+    "    switch (act) {\n"
+    "    case AK_UNARY_RELU: ak_g9_act_n<ak_uop_relu, NV>(v, ap); break;\n"
+    "    case AK_UNARY_LEAKY_RELU: ak_g9_act_n<ak_uop_leaky, NV>(v, ap); break;\n"
+    "    case AK_UNARY_SIGMOID: ak_g9_act_n<ak_uop_sigmoid, NV>(v, ap); break;\n"
+    "    case AK_UNARY_TANH: ak_g9_act_n<ak_uop_tanh, NV>(v, ap); break;\n"
+    "    case AK_UNARY_SILU: ak_g9_act_n<ak_uop_silu, NV>(v, ap); break;\n"
+    "    case AK_UNARY_GELU: ak_g9_act_n<ak_uop_gelu, NV>(v, ap); break;\n"
+    "    case AK_UNARY_GELU_TANH: ak_g9_act_n<ak_uop_gelu_tanh, NV>(v, ap); break;\n"
+    "    default: break;\n"
+    "    }\n"
+    "}\n"
+    "/* 4 consecutive values of an output-side matrix (f32 or the input dtype) at\n"
+    " * (m, n): one vector load when `full`, else element by element up to N. */\n"
+    "template <class DT>\n"
+    "AK_INLINE void ak_g9_ld4(const void* X, ak_i64 off, bool o32, bool full, int left, float* v) {\n"
+    "    if (full) {\n"
+    "        if (o32) ak_f32_t::ld4((const float*)X + off, v);\n"
+    "        else DT::ld4((const typename DT::T*)X + off, v);\n"
+    "    } else {\n"
+    "#pragma unroll\n"
+    "        for (int j = 0; j < 4; j++)\n"
+    "            v[j] = j < left ? (o32 ? ((const float*)X)[off + j] : DT::to(((const typename DT::T*)X)[off + j])) : 0.0f;\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "/* Epilogue of one staged chunk: 64 rows x EC columns of fp32 accumulators at\n"
+    " * st (row stride EP), output rows mr.., columns nc..; thread ct of the\n"
+    " * warpgroup takes 4 consecutive columns of rows ct / (EC / 4) + 16 p,\n"
+    " * p = 0..3: the bias once, then per row C, the activation (one switch for\n"
+    " * the 4 values), the residual, one 8- or 16-byte store. */\n"
+    "template <class DT, int EC, int EP>\n"
+    "AK_INLINE void ak_g9_epi_chunk(const float* st, int ct, int mr, int nc, int M, int N, void* D, ak_i64 ldd, const void* C, ak_i64 ldc,\n"
+    "                               const void* bias, const void* R, ak_i64 ldr, float alpha, float beta, int flags, float ap) {\n"
+    "    enum { TPR = EC / 4, RPP = 128 / TPR, NP = 64 / RPP };\n"
+    "    const int row0 = ct / TPR, col = (ct % TPR) * 4, n = nc + col;\n"
+    "    const bool o32 = (flags & AK_G9_OUT32) != 0;\n"
+    "    if (n >= N) return;\n"
+    "    const bool full = (flags & AK_G9_VEC) && n + 4 <= N;\n"
+    "    const int left = N - n, act = flags >> AK_G9_ACT_SHIFT;\n"
+    "    float bb[4] = { 0.0f, 0.0f, 0.0f, 0.0f };\n"
+    "    if (flags & AK_G9_BIAS) ak_g9_ld4<DT>(bias, n, o32, full, left, bb);\n"
+    "#pragma unroll 1\n"
+    "    for (int p = 0; p < NP; p++) {\n"
+    "        const int r = p * RPP + row0, m = mr + r;\n"
+    "        if (m >= M) break;\n"
+    "        const ak_i64 off = (ak_i64)m * ldd + n;\n"
+    "        const float4 q = *(const float4*)&st[r * EP + col];\n"
+    "        float v[4] = { alpha * q.x + bb[0], alpha * q.y + bb[1], alpha * q.z + bb[2], alpha * q.w + bb[3] };\n"
+    "        if (flags & AK_G9_C) {\n"
+    "            float c[4];\n"
+    "            ak_g9_ld4<DT>(C, (ak_i64)m * ldc + n, o32, full, left, c);\n"
+    "#pragma unroll\n"
+    "            for (int j = 0; j < 4; j++) v[j] += beta * c[j];\n"
+    "        }\n"
+    "        if (act != AK_UNARY_NONE) ak_g9_act<4>(act, v, ap);\n"
+    "        if (flags & AK_G9_RES) {\n"
+    "            float rr[4];\n"
+    "            ak_g9_ld4<DT>(R, (ak_i64)m * ldr + n, o32, full, left, rr);\n"
+    "#pragma unroll\n"
+    "            for (int j = 0; j < 4; j++) v[j] += rr[j];\n"
+    "        }\n"
+    "        if (full) {\n"
+    "            if (o32) ak_f32_t::st4((float*)D + off, v);\n"
+    "            else DT::st4((typename DT::T*)D + off, v);\n"
+    "        } else {\n"
+    "#pragma unroll\n"
+    "            for (int j = 0; j < 4; j++) {\n"
+    "                if (j >= left) break;\n"
+    "                if (o32) ((float*)D)[off + j] = v[j];\n"
+    "                else ((typename DT::T*)D)[off + j] = DT::from(v[j]);\n"
+    "            }\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "/* PP 0: cooperative, both consumers on one 128 x BN tile (rows 0..63 and\n"
+    " * 64..127); PP 1: ping-pong, each consumer on its own 128 x BN tiles (the\n"
+    " * CTA's tiles alternate between them, two m64 wgmmas per k16), so one\n"
+    " * consumer's epilogue overlaps the other's k loop (the k loops take turns,\n"
+    " * ordered by named barriers 3 and 4). */\n"
+    "template <class DT, int BN, int TA, int TB, int PP>\n"
+    "AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {\n"
+    "    enum {\n"
+    "        BM = 128, BK = 64, A_BYTES = BM * BK * 2, B_BYTES = BN * BK * 2, STAGE = A_BYTES + B_BYTES,\n"
+    "        S = BN == 256 ? 4 : 6,              /* 192 KiB of stages */\n"
+    "        EC = 32, EP = EC + 8,               /* epilogue chunk: 32 columns, row stride 40 floats */\n"
+    "        EPI_BYTES = 64 * EP * 4, GROUP = 8, ND = BN / 2, NH = PP ? 2 : 1\n"
+    "    };\n"
+    "    extern __shared__ unsigned char ak_g9_smem[];\n"
+    "    unsigned char* sm = ak_g9_smem + ((1024 - (ak_smem_addr(ak_g9_smem) & 1023)) & 1023);\n"
+    "    const ak_u32 s0 = ak_smem_addr(sm);\n"
+    "    const ak_u32 bar0 = s0 + S * STAGE + 2 * EPI_BYTES; /* full[S], then empty[S] */\n"
+    "    const int tid = (int)threadIdx.x, wg = tid / 128;\n"
+    "    const int tm = (M + BM - 1) / BM, tn = (N + BN - 1) / BN, per_batch = tm * tn, tiles = per_batch * batch;\n"
+    "    const int nk = (K + BK - 1) / BK;\n"
+    "    if (tid == 0) {\n"
+    "        for (int s = 0; s < S; s++) {\n"
+    "            ak_mbar_init(bar0 + 8 * s, 1);                 /* full: the producer's arrive + the bytes */\n"
+    "            ak_mbar_init(bar0 + 8 * (S + s), PP ? 4 : 8);  /* empty: one arrive per consumer warp */\n"
+    "        }\n"
+    "        asm volatile(\"fence.mbarrier_init.release.cluster;\\n\" ::: \"memory\");\n"
+    "        ak_fence_proxy_async();\n"
+    "    }\n"
+    "    __syncthreads();\n"
+    "    if (wg == 0) {\n"
+    "        /* ---- producer ---- */\n"
+    "        ak_setmaxnreg_dec<40>();\n"
+    "        if (tid == 0) {\n"
+    "            ak_tma_prefetch_map(tA);\n"
+    "            ak_tma_prefetch_map(tB);\n"
+    "            int it = 0;\n"
+    "            for (int t = (int)blockIdx.x; t < tiles; t += (int)gridDim.x) {\n"
+    "                const int b = t / per_batch, r = t % per_batch, gsz0 = GROUP * tn, g = r / gsz0;\n"
+    "                const int first = g * GROUP, rows = tm - first < GROUP ? tm - first : GROUP;\n"
+    "                const int m0 = (first + (r % gsz0) % rows) * BM, n0 = ((r % gsz0) / rows) * BN;\n"
+    "                for (int kb = 0; kb < nk; kb++, it++) {\n"
+    "                    const int s = it % S, ph = (it / S) & 1;\n"
+    "                    const ak_u32 full = bar0 + 8 * s, sa = s0 + s * STAGE, sb = sa + A_BYTES;\n"
+    "                    ak_mbar_wait(bar0 + 8 * (S + s), ph ^ 1);\n"
+    "                    ak_mbar_expect_tx(full, STAGE);\n"
+    "                    const int k0 = kb * BK;\n"
+    "                    if (TA == 0) ak_tma_load3(sa, tA, k0, m0, b * bA, full);\n"
+    "                    else {\n"
+    "                        ak_tma_load3(sa, tA, m0, k0, b * bA, full);\n"
+    "                        ak_tma_load3(sa + 8192, tA, m0 + 64, k0, b * bA, full);\n"
+    "                    }\n"
+    "                    if (TB == 1) ak_tma_load3(sb, tB, k0, n0, b * bB, full);\n"
+    "                    else {\n"
+    "#pragma unroll\n"
+    "                        for (int j = 0; j < BN / 64; j++) ak_tma_load3(sb + 8192 * j, tB, n0 + 64 * j, k0, b * bB, full);\n"
+    "                    }\n"
+    "                }\n"
+    "            }\n"
+    "        }\n"
+    "    } else {\n"
+    "        /* ---- consumers ---- */\n"
+    "        ak_setmaxnreg_inc<232>();\n"
+    "        const int cw = wg - 1, ct = tid - 128 * wg; /* consumer 0 / 1, thread in its warpgroup */\n"
+    "        float* st = (float*)(sm + S * STAGE + cw * EPI_BYTES);\n"
+    "        const int o32 = (flags & AK_G9_OUT32) ? 1 : 0, osz = o32 ? 4 : DT::SIZE;\n"
+    "        float d[NH * ND];\n"
+    "        /* cooperative: every tile of the CTA; ping-pong: every other one (local tile j, its k steps j nk ..) */\n"
+    "        for (int j = PP ? cw : 0;; j += PP ? 2 : 1) {\n"
+    "            const int t = (int)blockIdx.x + j * (int)gridDim.x;\n"
+    "            if (t >= tiles) break;\n"
+    "            const int b = t / per_batch, r = t % per_batch, gsz0 = GROUP * tn, g = r / gsz0;\n"
+    "            const int first = g * GROUP, rows = tm - first < GROUP ? tm - first : GROUP;\n"
+    "            const int m0 = (first + (r % gsz0) % rows) * BM, n0 = ((r % gsz0) / rows) * BN;\n"
+    "            int it = j * nk;\n"
+    "            /* ping-pong: tile j's k loop starts once the other consumer's k loop of tile j - 1 is done (named\n"
+    "               barrier 3 + (j - 1) % 2), so each consumer waits on stage uses at most one phase ahead of the\n"
+    "               barriers (parity waits) and the two k loops take turns on the tensor cores */\n"
+    "            if (PP && j > 0) ak_named_bar(3 + ((j - 1) & 1), 256);\n"
+    "            for (int kb = 0; kb < nk; kb++, it++) {\n"
+    "                const int s = it % S, ph = (it / S) & 1;\n"
+    "                const ak_u32 sa = s0 + s * STAGE + (PP ? 0 : cw * 8192), sb = s0 + s * STAGE + A_BYTES;\n"
+    "                ak_mbar_wait(bar0 + 8 * s, ph);\n"
+    "                ak_wgmma_fence();\n"
+    "#pragma unroll\n"
+    "                for (int kk = 0; kk < BK / 16; kk++) {\n"
+    "                    /* K-major: +32 bytes per k16 inside the swizzled 128-byte rows; MN-major: +16 rows of 128 bytes */\n"
+    "                    const ak_u64 db = TB == 1 ? ak_g9_desc(sb + 32 * kk, 16, 1024) : ak_g9_desc(sb + 2048 * kk, 8192, 1024);\n"
+    "#pragma unroll\n"
+    "                    for (int h = 0; h < NH; h++) { /* rows 64 h.. of the A tile (8 KiB per 64 rows in both layouts) */\n"
+    "                        const ak_u32 ah = sa + 8192 * h;\n"
+    "                        const ak_u64 da = TA == 0 ? ak_g9_desc(ah + 32 * kk, 16, 1024) : ak_g9_desc(ah + 2048 * kk, 8192, 1024);\n"
+    "                        ak_g9_mma<ak_gemm_sm90_is_f16<DT>::V, BN, TA, TB ^ 1>(d + h * ND, da, db, (kb > 0 || kk > 0) ? 1 : 0);\n"
+    "                    }\n"
+    "                }\n"
+    "                ak_wgmma_commit();\n"
+    "                ak_wgmma_wait<1>();\n"
+    "                if (kb > 0 && (ct & 31) == 0) ak_mbar_arrive(bar0 + 8 * (S + (it + S - 1) % S));\n"
+    "            }\n"
+    "            ak_wgmma_wait<0>();\n"
+    "            if ((ct & 31) == 0) ak_mbar_arrive(bar0 + 8 * (S + (it + S - 1) % S));\n"
+    "            if (PP && (int)blockIdx.x + (j + 1) * (int)gridDim.x < tiles) ak_named_arrive(3 + (j & 1), 256);\n"
+    "            /* ---- epilogue: 64 rows x 32 columns at a time through st ---- */\n"
+    "            void* Db = (char*)D + (ak_i64)b * sD * osz;\n"
+    "            const void* Cb = C ? (const char*)C + (ak_i64)b * sC * osz : C;\n"
+    "            const void* Rb = R ? (const char*)R + (ak_i64)b * sR * osz : R;\n"
+    "#pragma unroll\n"
+    "            for (int h = 0; h < NH; h++) {\n"
+    "                const int mr = m0 + 64 * (PP ? h : cw);\n"
+    "                if (mr >= M) break;\n"
+    "#pragma unroll 1\n"
+    "                for (int c = 0; c < BN / EC; c++) {\n"
+    "                    if (n0 + c * EC >= N) break;\n"
+    "                    ak_named_bar(1 + cw, 128); /* the previous chunk's readers are done */\n"
+    "#pragma unroll\n"
+    "                    for (int cc = 0; cc < BN / EC; cc++)\n"
+    "                        if (cc == c) {\n"
+    "#pragma unroll\n"
+    "                            for (int q = 0; q < EC / 2; q += 2) {\n"
+    "                                const int rr = cc * (EC / 2) + q;\n"
+    "                                float2 v;\n"
+    "                                v.x = d[h * ND + rr]; v.y = d[h * ND + rr + 1];\n"
+    "                                *(float2*)&st[ak_wgmma_row(ct, rr) * EP + ak_wgmma_col(ct, rr) - cc * EC] = v;\n"
+    "                            }\n"
+    "                        }\n"
+    "                    ak_named_bar(1 + cw, 128);\n"
+    "                    ak_g9_epi_chunk<DT, EC, EP>(st, ct, mr, n0 + c * EC, M, N, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);\n"
+    "                }\n"
+    "            }\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "#endif /* AK_WGMMA */\n"
+    "\n"
+    "/* Kernels: ak_gemm_sm90_n<BN>_<a><b>_<dtype>, a / b: k when the operand is\n"
+    " * k-contiguous (A stored M x K, B stored N x K), m / n when not. The host\n"
+    " * launches them only where the architecture row has wgmma and TMA (sm_90a\n"
+    " * target); everywhere else the body is empty so every target still compiles\n"
+    " * the family. Shared memory: 192 KiB of stages + 20 KiB of epilogue buffers +\n"
+    " * the barriers + 1 KiB of alignment (the host passes it). */\n"
+    "#if defined(AK_WGMMA)\n"
+    "#define AK_G9_BODY(DT, BN, TA, TB, PP) ak_g9_gemm<DT, BN, TA, TB, PP>(AK_G9_ARGS);\n"
+    "#else\n"
+    "#define AK_G9_BODY(DT, BN, TA, TB, PP)\n"
+    "#endif\n"
+    "#define AK_GEMM_SM90(NAME, DT, BN, TA, TB, PP)                      \\\n"
+    "    AK_KERNEL void __launch_bounds__(384, 1) NAME(AK_G9_PARAMS()) { \\\n"
+    "        AK_G9_BODY(DT, BN, TA, TB, PP)                              \\\n"
+    "    }\n"
+    "/* TA: 0 A k-contiguous, 1 m-contiguous; TB: 1 B k-contiguous (stored N x K), 0 n-contiguous */\n"
+    "// kernels: ak_gemm_sm90_n256_kk_f16 ak_gemm_sm90_n256_kn_f16 ak_gemm_sm90_n256_mk_f16 ak_gemm_sm90_n256_mn_f16\n"
+    "// kernels: ak_gemm_sm90_n256_kk_bf16 ak_gemm_sm90_n256_kn_bf16 ak_gemm_sm90_n256_mk_bf16 ak_gemm_sm90_n256_mn_bf16\n"
+    "// kernels: ak_gemm_sm90_n128_kk_f16 ak_gemm_sm90_n128_kn_f16 ak_gemm_sm90_n128_mk_f16 ak_gemm_sm90_n128_mn_f16\n"
+    "// kernels: ak_gemm_sm90_n128_kk_bf16 ak_gemm_sm90_n128_kn_bf16 ak_gemm_sm90_n128_mk_bf16 ak_gemm_sm90_n128_mn_bf16\n"
+    "// kernels: ak_gemm_sm90_p128_kk_f16 ak_gemm_sm90_p128_kn_f16 ak_gemm_sm90_p128_mk_f16 ak_gemm_sm90_p128_mn_f16\n"
+    "// kernels: ak_gemm_sm90_p128_kk_bf16 ak_gemm_sm90_p128_kn_bf16 ak_gemm_sm90_p128_mk_bf16 ak_gemm_sm90_p128_mn_bf16\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_f16, ak_f16_t, 256, 0, 1, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_kn_f16, ak_f16_t, 256, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_mk_f16, ak_f16_t, 256, 1, 1, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_mn_f16, ak_f16_t, 256, 1, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_bf16, ak_bf16_t, 256, 0, 1, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_kn_bf16, ak_bf16_t, 256, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_mk_bf16, ak_bf16_t, 256, 1, 1, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_mn_bf16, ak_bf16_t, 256, 1, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_kk_f16, ak_f16_t, 128, 0, 1, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_kn_f16, ak_f16_t, 128, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_mk_f16, ak_f16_t, 128, 1, 1, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_mn_f16, ak_f16_t, 128, 1, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_kk_bf16, ak_bf16_t, 128, 0, 1, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_kn_bf16, ak_bf16_t, 128, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_mk_bf16, ak_bf16_t, 128, 1, 1, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_mn_bf16, ak_bf16_t, 128, 1, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_f16, ak_f16_t, 128, 0, 1, 1)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_kn_f16, ak_f16_t, 128, 0, 0, 1)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_mk_f16, ak_f16_t, 128, 1, 1, 1)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_mn_f16, ak_f16_t, 128, 1, 0, 1)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_bf16, ak_bf16_t, 128, 0, 1, 1)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_kn_bf16, ak_bf16_t, 128, 0, 0, 1)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_mk_bf16, ak_bf16_t, 128, 1, 1, 1)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_mn_bf16, ak_bf16_t, 128, 1, 0, 1)\n"
     ;
 
 /* kernels/layout.hip */
@@ -15868,7 +16567,11 @@ static const struct { const char* family; const char* source; const char* kernel
     { "elementwise", _ak_src_elementwise,
       "ak_fill_f32 ak_fill_f16 ak_fill_bf16 ak_axpy_f32 ak_axpy_f16 ak_axpy_bf16 ak_scale_f32 ak_scale_f16 ak_scale_bf16 ak_binary_f32 ak_binary_f16 ak_binary_bf16" },
     { "gemm", _ak_src_gemm,
-      "ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32 ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32 ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16 ak_gemm_wgmma_n128_f16 ak_gemm_wgmma_n128_bf16 ak_gemm_wgmma_n256_f16 ak_gemm_wgmma_n256_bf16 ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32 ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16" },
+      "ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32 ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32 ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16 ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32 ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16" },
+    { "gemm_decode", _ak_src_gemm_decode,
+      "ak_gemm_decode_kk_f16 ak_gemm_decode_kn_f16 ak_gemm_decode_mk_f16 ak_gemm_decode_mn_f16 ak_gemm_decode_kk_bf16 ak_gemm_decode_kn_bf16 ak_gemm_decode_mk_bf16 ak_gemm_decode_mn_bf16 ak_gemm_decode_fin_f16 ak_gemm_decode_fin_bf16" },
+    { "gemm_sm90", _ak_src_gemm_sm90,
+      "ak_gemm_sm90_n256_kk_f16 ak_gemm_sm90_n256_kn_f16 ak_gemm_sm90_n256_mk_f16 ak_gemm_sm90_n256_mn_f16 ak_gemm_sm90_n256_kk_bf16 ak_gemm_sm90_n256_kn_bf16 ak_gemm_sm90_n256_mk_bf16 ak_gemm_sm90_n256_mn_bf16 ak_gemm_sm90_n128_kk_f16 ak_gemm_sm90_n128_kn_f16 ak_gemm_sm90_n128_mk_f16 ak_gemm_sm90_n128_mn_f16 ak_gemm_sm90_n128_kk_bf16 ak_gemm_sm90_n128_kn_bf16 ak_gemm_sm90_n128_mk_bf16 ak_gemm_sm90_n128_mn_bf16 ak_gemm_sm90_p128_kk_f16 ak_gemm_sm90_p128_kn_f16 ak_gemm_sm90_p128_mk_f16 ak_gemm_sm90_p128_mn_f16 ak_gemm_sm90_p128_kk_bf16 ak_gemm_sm90_p128_kn_bf16 ak_gemm_sm90_p128_mk_bf16 ak_gemm_sm90_p128_mn_bf16" },
     { "layout", _ak_src_layout,
       "ak_copy_nd_u8 ak_copy_nd_u16 ak_copy_nd_u32 ak_copy_nd_u64 ak_copy_nd_u128 ak_copy_cast_f32_f16 ak_copy_cast_f32_bf16 ak_copy_cast_f16_f32 ak_copy_cast_bf16_f32 ak_copy_cast_f16_bf16 ak_copy_cast_bf16_f16 ak_copy_cast_i32_i64 ak_copy_cast_i64_i32 ak_embedding_u8 ak_embedding_u16 ak_embedding_u32 ak_embedding_u64 ak_embedding_u128" },
     { "llm", _ak_src_llm,
@@ -15899,6 +16602,19 @@ static const struct { const char* family; const char* source; const char* kernel
 #define _AK_GF_VA 64
 #define _AK_GF_VB 128
 #define _AK_GF_ACT_SHIFT 8
+/* host constants of kernels/gemm_decode.hip (its `// >>host` block) */
+#define _AK_GD_OUT32 4
+#define _AK_GD_C 8
+#define _AK_GD_BIAS 16
+#define _AK_GD_RES 32
+#define _AK_GD_ACT_SHIFT 8
+/* host constants of kernels/gemm_sm90.hip (its `// >>host` block) */
+#define _AK_G9_OUT32 4
+#define _AK_G9_C 8
+#define _AK_G9_BIAS 16
+#define _AK_G9_RES 32
+#define _AK_G9_VEC 64
+#define _AK_G9_ACT_SHIFT 8
 
 /* Kernel interfaces, generated from the kernels' parameter lists above: one typed
  * packer per distinct list (_ak_kargs_<stem>; stems of the same list are #defines of
@@ -15916,42 +16632,45 @@ enum {
     _AK_KIF_axpy = 6,
     _AK_KIF_binary = 7,
     _AK_KIF_gemm_wgmma = 8,
-    _AK_KIF_copy_nd = 9,
-    _AK_KIF_copy_cast = 10,
-    _AK_KIF_embedding = 11,
-    _AK_KIF_rope = 12,
-    _AK_KIF_norm = 13,
-    _AK_KIF_norm_wide = 14,
-    _AK_KIF_add_norm = 15,
-    _AK_KIF_add_norm_wide = 16,
-    _AK_KIF_rand_uniform = 17,
-    _AK_KIF_rand_normal = 18,
-    _AK_KIF_dropout = 19,
-    _AK_KIF_reduce1 = 20,
-    _AK_KIF_reduce2 = 21,
-    _AK_KIF_cumsum_part = 22,
-    _AK_KIF_cumsum = 23,
-    _AK_KIF_topk = 24,
-    _AK_KIF_topk_mb_pass = 25,
-    _AK_KIF_topk_mb_collect = 26,
-    _AK_KIF_softmax = 27,
-    _AK_KIF_softmax_wide = 28,
-    _AK_KIF_softmax_split = 29,
-    _AK_KIF_softmax_stats = 30,
-    _AK_KIF_softmax_apply = 31,
-    _AK_KIF_transpose = 32,
-    _AK_KIF_xent = 33,
-    _AK_KIF_xent_small = 34,
-    _AK_KIF_xent_partial = 35,
-    _AK_KIF_xent_mean = 36,
+    _AK_KIF_gemm_decode = 9,
+    _AK_KIF_gemm_decode_fin = 10,
+    _AK_KIF_gemm_sm90 = 11,
+    _AK_KIF_copy_nd = 12,
+    _AK_KIF_copy_cast = 13,
+    _AK_KIF_embedding = 14,
+    _AK_KIF_rope = 15,
+    _AK_KIF_norm = 16,
+    _AK_KIF_norm_wide = 17,
+    _AK_KIF_add_norm = 18,
+    _AK_KIF_add_norm_wide = 19,
+    _AK_KIF_rand_uniform = 20,
+    _AK_KIF_rand_normal = 21,
+    _AK_KIF_dropout = 22,
+    _AK_KIF_reduce1 = 23,
+    _AK_KIF_reduce2 = 24,
+    _AK_KIF_cumsum_part = 25,
+    _AK_KIF_cumsum = 26,
+    _AK_KIF_topk = 27,
+    _AK_KIF_topk_mb_pass = 28,
+    _AK_KIF_topk_mb_collect = 29,
+    _AK_KIF_softmax = 30,
+    _AK_KIF_softmax_wide = 31,
+    _AK_KIF_softmax_split = 32,
+    _AK_KIF_softmax_stats = 33,
+    _AK_KIF_softmax_apply = 34,
+    _AK_KIF_transpose = 35,
+    _AK_KIF_xent = 36,
+    _AK_KIF_xent_small = 37,
+    _AK_KIF_xent_partial = 38,
+    _AK_KIF_xent_mean = 39,
     _AK_KIF_COUNT
 };
 static const char* const _ak_kernel_interface_names[] = {
-    "", "unary", "attn_simt", "attn_combine", "cast", "fill", "axpy", "binary", "gemm_wgmma", "copy_nd", "copy_cast",
-    "embedding", "rope", "norm", "norm_wide", "add_norm", "add_norm_wide", "rand_uniform", "rand_normal", "dropout",
-    "reduce1", "reduce2", "cumsum_part", "cumsum", "topk", "topk_mb_pass", "topk_mb_collect", "softmax",
-    "softmax_wide", "softmax_split", "softmax_stats", "softmax_apply", "transpose", "xent", "xent_small",
-    "xent_partial", "xent_mean"
+    "", "unary", "attn_simt", "attn_combine", "cast", "fill", "axpy", "binary", "gemm_wgmma", "gemm_decode",
+    "gemm_decode_fin", "gemm_sm90", "copy_nd", "copy_cast", "embedding", "rope", "norm", "norm_wide", "add_norm",
+    "add_norm_wide", "rand_uniform", "rand_normal", "dropout", "reduce1", "reduce2", "cumsum_part", "cumsum", "topk",
+    "topk_mb_pass", "topk_mb_collect", "softmax", "softmax_wide", "softmax_split", "softmax_stats", "softmax_apply",
+    "transpose", "xent", "xent_small", "xent_partial", "xent_mean"
 };
 static inline ak_args* _ak_kargs_begin(_ak_kargs* k, int iface) {
     k->iface = iface;
@@ -16001,7 +16720,7 @@ static inline void _ak_kargs_binary(_ak_kargs* kargs_, const void* x, const void
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_binary);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, z); ak_args_i64(a_, n); ak_args_i32(a_, op);
 }
-/* kernels/gemm.hip:455 NAME (macro AK_GEMM_WGMMA) */
+/* kernels/gemm.hip:457 NAME (macro AK_GEMM_WGMMA) */
 static inline void _ak_kargs_gemm_wgmma(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t K, int64_t lda,
                                         int64_t ldb, int64_t ldc, int64_t ldd, int64_t ldr, int64_t sA, int64_t sB, int64_t sC, int64_t sD, int64_t sR, int32_t batch, float alpha, float beta,
                                         int32_t flags, float ap) {
@@ -16009,6 +16728,32 @@ static inline void _ak_kargs_gemm_wgmma(_ak_kargs* kargs_, const void* A, const 
     ak_args_ptr(a_, A); ak_args_ptr(a_, B); ak_args_ptr(a_, C); ak_args_ptr(a_, D); ak_args_ptr(a_, bias); ak_args_ptr(a_, R); ak_args_i32(a_, M); ak_args_i32(a_, N); ak_args_i32(a_, K);
     ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB); ak_args_i64(a_, sC); ak_args_i64(a_, sD);
     ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
+}
+/* kernels/gemm_decode.hip:206 NAME (macro AK_GEMM_DECODE) */
+static inline void _ak_kargs_gemm_decode(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, void* W, int32_t M, int32_t N, int32_t K,
+                                         int64_t lda, int64_t ldb, int64_t ldc, int64_t ldd, int64_t ldr, int64_t sA, int64_t sB, int64_t sC, int64_t sD, int64_t sR, int32_t batch, int32_t kper,
+                                         float alpha, float beta, int32_t flags, float ap) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_gemm_decode);
+    ak_args_ptr(a_, A); ak_args_ptr(a_, B); ak_args_ptr(a_, C); ak_args_ptr(a_, D); ak_args_ptr(a_, bias); ak_args_ptr(a_, R); ak_args_ptr(a_, W); ak_args_i32(a_, M); ak_args_i32(a_, N);
+    ak_args_i32(a_, K); ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB); ak_args_i64(a_, sC);
+    ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_i32(a_, kper); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
+}
+/* kernels/gemm_decode.hip:237 NAME (macro AK_GEMM_DECODE_FIN) */
+static inline void _ak_kargs_gemm_decode_fin(_ak_kargs* kargs_, const void* W, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t splits, int64_t ldc, int64_t ldd,
+                                             int64_t ldr, int64_t sC, int64_t sD, int64_t sR, int32_t batch, float alpha, float beta, int32_t flags, float ap) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_gemm_decode_fin);
+    ak_args_ptr(a_, W); ak_args_ptr(a_, C); ak_args_ptr(a_, D); ak_args_ptr(a_, bias); ak_args_ptr(a_, R); ak_args_i32(a_, M); ak_args_i32(a_, N); ak_args_i32(a_, splits); ak_args_i64(a_, ldc);
+    ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sC); ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta);
+    ak_args_i32(a_, flags); ak_args_f32(a_, ap);
+}
+/* kernels/gemm_sm90.hip:369 NAME (macro AK_GEMM_SM90) */
+static inline void _ak_kargs_gemm_sm90(_ak_kargs* kargs_, const _ak_tmap* tA, const _ak_tmap* tB, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t K,
+                                       int64_t ldc, int64_t ldd, int64_t ldr, int64_t sC, int64_t sD, int64_t sR, int32_t batch, int32_t bA, int32_t bB, float alpha, float beta, int32_t flags,
+                                       float ap) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_gemm_sm90);
+    ak_args_bytes(a_, tA, sizeof(_ak_tmap)); ak_args_bytes(a_, tB, sizeof(_ak_tmap)); ak_args_ptr(a_, C); ak_args_ptr(a_, D); ak_args_ptr(a_, bias); ak_args_ptr(a_, R); ak_args_i32(a_, M);
+    ak_args_i32(a_, N); ak_args_i32(a_, K); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sC); ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch);
+    ak_args_i32(a_, bA); ak_args_i32(a_, bB); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
 /* kernels/layout.hip:162 ak_copy_nd_##NAME (macro AK_COPY_ND_BITS) */
 static inline void _ak_kargs_copy_nd(_ak_kargs* kargs_, const void* src, void* dst, int64_t rows, int64_t inner, int64_t chunk, int64_t iss, int64_t ids, int32_t nd, int64_t sz0, int64_t sz1,
@@ -16178,11 +16923,11 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_copy _AK_KIF_cast
 #define _ak_kargs_scale _ak_kargs_axpy   /* kernels/elementwise.hip:58 ak_scale_f32: the same list */
 #define _AK_KIF_scale _AK_KIF_axpy
-#define _ak_kargs_gemm_skinny _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:536 NAME (macro AK_GEMM_SKINNY): the same list */
+#define _ak_kargs_gemm_skinny _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:538 NAME (macro AK_GEMM_SKINNY): the same list */
 #define _AK_KIF_gemm_skinny _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_mma _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:546 NAME (macro AK_GEMM_MMA): the same list */
+#define _ak_kargs_gemm_mma _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:548 NAME (macro AK_GEMM_MMA): the same list */
 #define _AK_KIF_gemm_mma _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:550 NAME (macro AK_GEMM_SIMT): the same list */
+#define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:552 NAME (macro AK_GEMM_SIMT): the same list */
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
 #define _ak_kargs_softmax_slab _ak_kargs_softmax   /* kernels/softmax.hip:353 ak_softmax_slab_##DT (macro AK_SOFTMAX): the same list */
 #define _AK_KIF_softmax_slab _AK_KIF_softmax
@@ -16249,15 +16994,45 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_gemm_simt_l_f32", _AK_KIF_gemm_wgmma },
     { "ak_gemm_simt_l_f16", _AK_KIF_gemm_wgmma },
     { "ak_gemm_simt_l_bf16", _AK_KIF_gemm_wgmma },
-    { "ak_gemm_wgmma_n128_f16", _AK_KIF_gemm_wgmma },
-    { "ak_gemm_wgmma_n128_bf16", _AK_KIF_gemm_wgmma },
-    { "ak_gemm_wgmma_n256_f16", _AK_KIF_gemm_wgmma },
-    { "ak_gemm_wgmma_n256_bf16", _AK_KIF_gemm_wgmma },
     { "ak_gemm_wgmma_n128_x32", _AK_KIF_gemm_wgmma },
     { "ak_gemm_wgmma_n256_x32", _AK_KIF_gemm_wgmma },
     { "ak_gemm_skinny_f32", _AK_KIF_gemm_wgmma },
     { "ak_gemm_skinny_f16", _AK_KIF_gemm_wgmma },
     { "ak_gemm_skinny_bf16", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_decode_kk_f16", _AK_KIF_gemm_decode },
+    { "ak_gemm_decode_kn_f16", _AK_KIF_gemm_decode },
+    { "ak_gemm_decode_mk_f16", _AK_KIF_gemm_decode },
+    { "ak_gemm_decode_mn_f16", _AK_KIF_gemm_decode },
+    { "ak_gemm_decode_kk_bf16", _AK_KIF_gemm_decode },
+    { "ak_gemm_decode_kn_bf16", _AK_KIF_gemm_decode },
+    { "ak_gemm_decode_mk_bf16", _AK_KIF_gemm_decode },
+    { "ak_gemm_decode_mn_bf16", _AK_KIF_gemm_decode },
+    { "ak_gemm_decode_fin_f16", _AK_KIF_gemm_decode_fin },
+    { "ak_gemm_decode_fin_bf16", _AK_KIF_gemm_decode_fin },
+    { "ak_gemm_sm90_n256_kk_f16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n256_kn_f16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n256_mk_f16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n256_mn_f16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n256_kk_bf16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n256_kn_bf16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n256_mk_bf16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n256_mn_bf16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n128_kk_f16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n128_kn_f16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n128_mk_f16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n128_mn_f16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n128_kk_bf16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n128_kn_bf16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n128_mk_bf16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n128_mn_bf16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_p128_kk_f16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_p128_kn_f16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_p128_mk_f16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_p128_mn_f16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_p128_kk_bf16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_p128_kn_bf16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_p128_mk_bf16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_p128_mn_bf16", _AK_KIF_gemm_sm90 },
     { "ak_copy_nd_u8", _AK_KIF_copy_nd },
     { "ak_copy_nd_u16", _AK_KIF_copy_nd },
     { "ak_copy_nd_u32", _AK_KIF_copy_nd },
@@ -18004,13 +18779,18 @@ AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
 }
 /* ==========================================================================
  * >>impl:ops-gemm  ak_gemm: argument checks, the tile table, planning (which
- * kernel of kernels/gemm.hip runs, and why), the launch, and the threaded C
- * reference of the cpu backend.
+ * kernel runs, and why: kernels/gemm.hip (matrix cores / FMAs, every arch),
+ * kernels/gemm_sm90.hip (Hopper TMA + wgmma, f16 / bf16, every layout),
+ * kernels/gemm_decode.hip (m <= 16 on NVIDIA)), the launches (tensor maps,
+ * split-K workspace, the padded-row copies), and the threaded C reference of
+ * the cpu backend.
  * ========================================================================== */
 
 /* The tile table: one row per (matrix ISA, shape class). The numbers must
- * match the AK_GEMM_MMA / AK_GEMM_SIMT lines of kernels/gemm.hip (a cpu test
- * parses them and compares). bk: k step for 16-bit inputs / for f32. */
+ * match the kernel lines of kernels/gemm.hip (AK_GEMM_MMA / AK_GEMM_SIMT / ...),
+ * kernels/gemm_sm90.hip (AK_GEMM_SM90) and the fixed tile of
+ * kernels/gemm_decode.hip (a cpu test parses them and compares). bk: k step
+ * for 16-bit inputs / for f32. */
 typedef struct _ak_gemm_tile {
     ak_matrix_isa isa;    /* AK_MATRIX_NONE: the SIMT row */
     int small;            /* 1: the row for grids with fewer 128 x 128 tiles than compute units */
@@ -18035,11 +18815,27 @@ static const _ak_gemm_tile _ak_gemm_tiles[] = {
     { AK_MATRIX_MMA, 1, "mma_s", 64, 64, 32, 16, 128,
       "NVIDIA, small grids (and M = 1..16 decode shapes): 4 warps of 32x32, 4x the blocks of the large tile" },
     { AK_MATRIX_WGMMA, 0, "wgmma_n256", 128, 256, 64, 32, 256,
-      "Hopper (sm_90a): 2 consumer warpgroups, each m64n256k16 wgmma (128 accumulators a thread) from a 4-stage "
-      "cp.async ring of 128-byte-swizzled 48 KiB stages (193 KiB of shared memory); A k-contiguous, B stored N x K; "
-      "f16 / bf16 (k step 64) and f32 as TF32 (k step 32, same bytes)" },
+      "Hopper (sm_90a), f32 as TF32 (allow_tf32): 2 warpgroups, each m64n256k8 wgmma (128 accumulators a thread) "
+      "from a 4-stage cp.async ring of 128-byte-swizzled 48 KiB stages (193 KiB of shared memory); A k-contiguous, "
+      "B stored N x K" },
     { AK_MATRIX_WGMMA, 1, "wgmma_n128", 128, 128, 64, 32, 256,
-      "Hopper, grids with fewer 128x256 tiles than SMs: the same with m64n128k16 (twice the blocks, 129 KiB)" },
+      "Hopper TF32, grids with fewer 128x256 tiles than SMs: the same with m64n128k8 (twice the blocks, 129 KiB)" },
+    { AK_MATRIX_WGMMA, 3, "sm90_n256", 128, 256, 64, 64, 384,
+      "Hopper (sm_90a) f16 / bf16, every layout: persistent warp-specialized kernel, a TMA producer warp and 2 "
+      "consumer warpgroups (setmaxnreg 40 / 232), each m64n256k16 wgmma (K- or MN-major operands: no transpose "
+      "pass), a 4-stage ring of 48 KiB 128-byte-swizzled stages under full / empty mbarriers, grouped tile order "
+      "over batches, epilogue through shared memory with 8- / 16-byte stores" },
+    { AK_MATRIX_WGMMA, 4, "sm90_n128", 128, 128, 64, 64, 384,
+      "Hopper f16 / bf16, grids the 128x256 tile fills worse than the 128x128 one (fewer tiles than SMs, or a "
+      "last wave mostly empty): the same kernel with m64n128k16 and 6 stages of 32 KiB" },
+    { AK_MATRIX_WGMMA, 5, "sm90_p128", 128, 128, 64, 64, 384,
+      "Hopper f16 / bf16, k <= 2048 or batched, with at least two 128x128 tiles per SM: the TMA kernel in "
+      "ping-pong, each consumer warpgroup on its own 128x128 tiles (two m64n128k16 wgmma per k step), so one "
+      "consumer's epilogue overlaps the other's k loop; 6 stages of 32 KiB" },
+    { AK_MATRIX_MMA, 6, "decode", 16, 64, 64, 64, 128,
+      "decode shapes (m <= 16) in f16 / bf16 on NVIDIA sm_80+, either layout: a stream of B; 4 warps a block over 64 "
+      "columns and a k slice (split-K so every SM holds 4 blocks, partial sums summed in order by a second kernel), "
+      "64 x 64 B tiles through a 4-stage cp.async ring, ldmatrix + mma.sync m16n8k16 (16 rows cost what 1 does)" },
     { AK_MATRIX_NONE, 2, "skinny", 16, 16, 512, 512, 256,
       "decode shapes (m <= 16, B stored N x K): a read of B; 8 warps x 2 columns a block (N = 4096 gives 256 blocks), "
       "16-byte loads of B rows, A chunk (16 x 512) in shared memory as fp32; any architecture" },
@@ -18048,7 +18844,8 @@ static const _ak_gemm_tile _ak_gemm_tiles[] = {
       "8x8 outputs each from 16-deep shared k slabs" },
 };
 
-/* Row for (isa, small); small 2 is the decode row. */
+/* Row for (isa, small); small 2 is the decode row (FMAs, any arch), 3 / 4 / 5 the Hopper TMA kernel's
+ * variants, 6 the mma.sync decode kernel. */
 static const _ak_gemm_tile* _ak_gemm_tile_find(ak_matrix_isa isa, int small) {
     size_t i;
     if (small == 2) isa = AK_MATRIX_NONE;
@@ -18192,7 +18989,81 @@ static const ak_arch_info* _ak_gemm_arch(const ak_context* ctx) {
 }
 
 static int _ak_gemm_vec(const void* p, size_t ld, size_t stride, size_t esz);
-static ak_result _ak_gemm_plan(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, ak_gemm_plan* p) {
+
+/* The Hopper TMA kernel (kernels/gemm_sm90.hip) for a 16-bit descriptor on a
+ * wgmma + TMA row: NULL when it can run it, else why not (the plan's reason;
+ * the mma.sync tile runs instead). TMA needs 16-byte aligned bases, leading
+ * dimensions and batch strides in bytes a multiple of 16 and below 2^40. */
+static const char* _ak_gemm_sm90_why(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s) {
+    const size_t es = s->esz, lim = (size_t)1 << 39;
+    if (!_ak_op_is_cpu(ctx) && !ctx->bk->tensor_map)
+        return "Hopper: the backend has no TMA tensor maps (cuTensorMapEncodeTiled missing from the driver), so the "
+               "mma.sync tile runs (NVIDIA sm_80+: 8 warps of 64x32, 40 KiB shared memory)";
+    if ((uintptr_t)g->a % 16 || (uintptr_t)g->b % 16 || (s->lda * es) % 16 || (s->ldb * es) % 16 ||
+        (g->batch > 1 && ((g->stride_a * es) % 16 || (g->stride_b * es) % 16)) || s->lda > lim || s->ldb > lim ||
+        (g->batch > 1 && (g->stride_a > lim || g->stride_b > lim)))
+        return "Hopper: the TMA kernel needs A and B 16-byte aligned, with leading dimensions and batch strides a "
+               "multiple of 8 elements; these are not, so the mma.sync tile runs (element-wise loads where unaligned)";
+    return NULL;
+}
+/* The operands (bit 0 A, bit 1 B) the Hopper path copies into rows of a
+ * multiple of 8 elements first, because TMA needs 16-byte rows: 16-bit
+ * inputs on a wgmma + TMA row whose only obstacle is that, for problems of
+ * at least 2^20 multiply-adds (a copy costs a pass over the operand, the
+ * mma.sync tile it avoids about 10x the time); 0 when none applies. */
+static int _ak_gemm_sm90_pad(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s) {
+    const ak_arch_info* arch = _ak_gemm_arch(ctx);
+    const size_t es = s->esz;
+    int pad = 0;
+    if (!arch || arch->matrix != AK_MATRIX_WGMMA || !arch->tma || !*arch->arch_target || ctx->cfg.matrix_cores != AK_ON ||
+        g->dtype == AK_F32 || g->m <= 16 ||
+        (!_ak_op_is_cpu(ctx) && !ctx->bk->tensor_map) || (double)g->m * (double)g->n * (double)g->k * (double)g->batch < 1048576.0)
+        return 0;
+    if ((uintptr_t)g->a % 16 || (s->lda * es) % 16 || (g->batch > 1 && (g->stride_a * es) % 16)) pad |= 1;
+    if ((uintptr_t)g->b % 16 || (s->ldb * es) % 16 || (g->batch > 1 && (g->stride_b * es) % 16)) pad |= 2;
+    return pad;
+}
+
+#if defined(AMDKIT_GEMM_FORCE) || defined(AMDKIT_TESTS)
+/* bench/bench_gemm_sweep.c --force: the Hopper kernel's variant (0 cooperative 128x256, 1 cooperative
+ * 128x128, 2 ping-pong 128x128; -1: the planner's choice) */
+static int _ak_gemm_force = -1;
+#endif
+/* Variant of the Hopper kernel (0: cooperative 128x256, 1: cooperative
+ * 128x128, 2: ping-pong 128x128): ping-pong for k <= 2048 or batches with at
+ * least two 128x128 tiles per SM (the epilogue weighs, and overlaps there;
+ * H100: 4-11% faster on such cells, 11% slower at 8192^3); else
+ * 256 wide unless 128 fills the SMs' waves better (tiles / (waves * SMs), the
+ * 256-wide tile counted 10% more efficient). */
+static int _ak_gemm_sm90_variant(const ak_gemm_desc* g, int cus) {
+    const size_t c = (size_t)(cus > 0 ? cus : 1), rows = (g->m + 127) / 128;
+    const size_t t256 = rows * ((g->n + 255) / 256) * g->batch, t128 = rows * ((g->n + 127) / 128) * g->batch;
+    const double u256 = 1.1 * (double)t256 / (double)((t256 + c - 1) / c * c), u128 = (double)t128 / (double)((t128 + c - 1) / c * c);
+#if defined(AMDKIT_GEMM_FORCE) || defined(AMDKIT_TESTS)
+    if (_ak_gemm_force >= 0 && _ak_gemm_force <= 2) return _ak_gemm_force;
+#endif
+    if ((g->k <= 2048 || g->batch > 1) && t128 >= 2 * c) return 2;
+    return u256 >= u128 ? 0 : 1;
+}
+static size_t _ak_gemm_sm90_smem(int bn) {
+    const size_t stages = bn == 256 ? 4 : 6;
+    return stages * (size_t)(128 + bn) * 128 + 2 * 64 * 40 * 4 + 16 * stages + 1024;
+}
+
+/* The decode kernel (kernels/gemm_decode.hip) copies A and B in 16-byte
+ * pieces: both need 16-byte aligned bases, rows and batch strides. A single
+ * row of A stored K x 1 with lda 1 is the same vector as A stored 1 x K: the
+ * k-contiguous kernel runs it (*ta 0). 1 when it can run the descriptor. */
+static int _ak_gemm_decode_ok(const ak_gemm_desc* g, const _ak_gemm_shape* s, int* ta) {
+    const size_t es = s->esz;
+    const int ok_b = (uintptr_t)g->b % 16 == 0 && (s->ldb * es) % 16 == 0 && (g->batch == 1 || (g->stride_b * es) % 16 == 0);
+    *ta = g->trans_a && !(g->m == 1 && s->lda == 1);
+    return ok_b && (uintptr_t)g->a % 16 == 0 && (*ta == 0 && g->m == 1 ? 1 : (s->lda * es) % 16 == 0) &&
+           (g->batch == 1 || (g->stride_a * es) % 16 == 0);
+}
+
+/* The plan; tma 0 leaves the Hopper TMA kernel out (its tensor maps failed to encode). */
+static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, ak_gemm_plan* p, int tma) {
     const ak_arch_info* arch = _ak_gemm_arch(ctx);
     ak_matrix_isa isa = arch ? arch->matrix : AK_MATRIX_NONE;
     const _ak_gemm_tile* t;
@@ -18224,23 +19095,68 @@ static ak_result _ak_gemm_plan(ak_context* ctx, const ak_gemm_desc* g, const _ak
         const size_t tiles = ((g->m + 127) / 128) * ((g->n + 127) / 128) * (g->batch ? g->batch : 1);
         small = tiles < (size_t)cus;
     }
-    if (mc && isa == AK_MATRIX_WGMMA) {
-        /* the Hopper kernel: 16-bit inputs, A k-contiguous, B stored N x K, 16-byte rows; else mma.sync */
-        const int cus = !_ak_op_is_cpu(ctx) && ctx->dev.compute_units > 0 ? ctx->dev.compute_units : (arch->compute_units > 0 ? arch->compute_units : 132);
-        const int ok = (g->dtype != AK_F32 || fast32) && !g->trans_a && g->trans_b && *arch->arch_target &&
-                       _ak_gemm_vec(g->a, s->lda, g->stride_a, s->esz) && _ak_gemm_vec(g->b, s->ldb, g->stride_b, s->esz) &&
-                       g->m >= 64 && g->n >= 64;
-        if (ok) small = ((g->m + 127) / 128) * ((g->n + 255) / 256) * g->batch < (size_t)cus;
-        else isa = AK_MATRIX_MMA;
+    /* decode shapes, f16 / bf16 on NVIDIA: the mma.sync decode kernel, either layout */
+    if (g->m <= 16 && g->dtype != AK_F32 && mc && (isa == AK_MATRIX_MMA || isa == AK_MATRIX_WGMMA)) {
+        int ta = 0;
+        if (_ak_gemm_decode_ok(g, s, &ta)) {
+            t = _ak_gemm_tile_find(AK_MATRIX_MMA, 6);
+            p->bm = t->bm; p->bn = t->bn; p->bk = t->bk16; p->threads = t->threads;
+            p->reason = t->reason;
+            p->path = "decode";
+            snprintf(p->kernel, sizeof p->kernel, "ak_gemm_decode_%c%c_%s", ta ? 'm' : 'k', g->trans_b ? 'k' : 'n',
+                     g->dtype == AK_F16 ? "f16" : "bf16");
+            if (_ak_op_is_cpu(ctx) && !(ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto"))) {
+                p->path = "cpu";
+                p->kernel[0] = 0;
+            }
+            return AK_OK;
+        }
     }
     /* decode shapes: B stored N x K and 16-byte rows -> the skinny kernel (exact fp32 math, any arch) */
     if (g->m <= 16 && g->trans_b && _ak_gemm_vec(g->b, s->ldb, g->stride_b, s->esz)) {
         small = 2;
         fast32 = 0;
+    } else if (mc && isa == AK_MATRIX_WGMMA && arch->tma && *arch->arch_target && g->dtype != AK_F32) {
+        /* f16 / bf16 on a wgmma + TMA row: the persistent TMA kernel, every layout; else mma.sync */
+        const int cus = !_ak_op_is_cpu(ctx) && ctx->dev.compute_units > 0 ? ctx->dev.compute_units : (arch->compute_units > 0 ? arch->compute_units : 132);
+        const char* why = tma ? _ak_gemm_sm90_why(ctx, g, s)
+                              : "Hopper: the driver refused the TMA tensor maps of these operands, so the mma.sync tile runs";
+        const int pad = tma && why ? _ak_gemm_sm90_pad(ctx, g, s) : 0;
+        if (!why || pad) {
+            const int v = _ak_gemm_sm90_variant(g, cus);
+            t = _ak_gemm_tile_find(AK_MATRIX_WGMMA, 3 + v);
+            p->bm = t->bm; p->bn = t->bn; p->bk = t->bk16; p->threads = t->threads;
+            p->reason = t->reason;
+            p->path = "wgmma";
+            p->shared_bytes = _ak_gemm_sm90_smem(t->bn);
+            snprintf(p->kernel, sizeof p->kernel, "ak_gemm_%s_%c%c_%s", t->tag, g->trans_a ? 'm' : 'k', g->trans_b ? 'k' : 'n',
+                     g->dtype == AK_F16 ? "f16" : "bf16");
+            if (pad)
+                p->reason = pad == 3 ? "Hopper TMA kernel after copying A and B into rows of a multiple of 8 elements (TMA needs "
+                                       "16-byte rows and bases; one pass over each operand, far cheaper than the mma.sync tile)"
+                            : pad == 1 ? "Hopper TMA kernel after copying A into rows of a multiple of 8 elements (TMA needs "
+                                         "16-byte rows and bases; one pass over A, far cheaper than the mma.sync tile)"
+                                       : "Hopper TMA kernel after copying B into rows of a multiple of 8 elements (TMA needs "
+                                         "16-byte rows and bases; one pass over B, far cheaper than the mma.sync tile)";
+            if (_ak_op_is_cpu(ctx) && !(ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto"))) {
+                p->path = "cpu";
+                p->kernel[0] = 0;
+            }
+            return AK_OK;
+        }
+        isa = AK_MATRIX_MMA;
+        p->reason = why;
+    } else if (mc && isa == AK_MATRIX_WGMMA) {
+        /* f32 as TF32: the cp.async wgmma kernel (A k-contiguous, B stored N x K, 16-byte rows); else mma.sync */
+        const int cus = !_ak_op_is_cpu(ctx) && ctx->dev.compute_units > 0 ? ctx->dev.compute_units : (arch->compute_units > 0 ? arch->compute_units : 132);
+        const int ok = fast32 && *arch->arch_target && !g->trans_a && g->trans_b && _ak_gemm_vec(g->a, s->lda, g->stride_a, s->esz) &&
+                       _ak_gemm_vec(g->b, s->ldb, g->stride_b, s->esz) && g->m >= 64 && g->n >= 64;
+        if (ok) small = ((g->m + 127) / 128) * ((g->n + 255) / 256) * g->batch < (size_t)cus;
+        else isa = AK_MATRIX_MMA;
     }
     t = _ak_gemm_tile_find(mc ? isa : AK_MATRIX_NONE, small);
     p->bm = t->bm; p->bn = t->bn; p->bk = g->dtype == AK_F32 ? t->bk32 : t->bk16; p->threads = t->threads;
-    p->reason = t->reason;
+    if (!p->reason) p->reason = t->reason;
     p->path = small == 2 ? "skinny" : !mc ? "simt" : isa == AK_MATRIX_MFMA ? "mfma" : isa == AK_MATRIX_WMMA ? "wmma"
               : isa == AK_MATRIX_WGMMA ? "wgmma" : "mma.sync";
     if (small != 2 && isa == AK_MATRIX_WGMMA && mc) p->shared_bytes = (size_t)4 * (size_t)(t->bm + t->bn) * 128 + 1024;
@@ -18252,6 +19168,10 @@ static ak_result _ak_gemm_plan(ak_context* ctx, const ak_gemm_desc* g, const _ak
         p->kernel[0] = 0;
     }
     return AK_OK;
+}
+
+static ak_result _ak_gemm_plan(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, ak_gemm_plan* p) {
+    return _ak_gemm_plan_tma(ctx, g, s, p, 1);
 }
 
 /* The descriptor with its zero defaults resolved (alpha 0 -> 1, batch 0 -> 1): g itself when none is zero. */
@@ -18364,6 +19284,140 @@ static int _ak_gemm_vec(const void* p, size_t ld, size_t stride, size_t esz) {
     return ((uintptr_t)p % 16) == 0 && (ld * esz) % 16 == 0 && (stride * esz) % 16 == 0;
 }
 
+/* 4-element epilogue vectors: every output-side pointer 16-byte aligned, its
+ * leading dimension and batch stride a multiple of 4 elements. */
+static int _ak_gemm_epi_vec(const ak_gemm_desc* g, const _ak_gemm_shape* s) {
+    const int ok_d = (uintptr_t)g->d % 16 == 0 && s->ldd % 4 == 0 && (g->batch == 1 || g->stride_d % 4 == 0);
+    const int ok_c = g->beta == 0.0f || ((uintptr_t)g->c % 16 == 0 && s->ldc % 4 == 0 && (g->batch == 1 || g->stride_c % 4 == 0));
+    const int ok_r = !g->residual || ((uintptr_t)g->residual % 16 == 0 && s->ldr % 4 == 0 && (g->batch == 1 || g->stride_r % 4 == 0));
+    return ok_d && ok_c && ok_r && (uintptr_t)g->bias % 16 == 0;
+}
+
+/* Launch the Hopper TMA kernel of plan p; *refused = the driver's error when
+ * it refused a tensor map (nothing launched: the caller falls back). */
+static ak_result _ak_gemm_sm90_launch(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, const ak_gemm_plan* p,
+                                      ak_stream* stream, int* refused) {
+    unsigned char raw[2 * sizeof(_ak_tmap) + 64];
+    _ak_tmap* maps = (_ak_tmap*)(void*)(raw + ((64 - ((uintptr_t)raw & 63)) & 63)); /* the driver wants 64-byte alignment */
+    const int dt = g->dtype == AK_F16 ? _AK_TMAP_F16 : _AK_TMAP_BF16;
+    const int ba = g->batch > 1 && g->stride_a, bb = g->batch > 1 && g->stride_b;
+    const uint64_t es = s->esz;
+    uint64_t dims[3], strides[2];
+    uint32_t box[3];
+    ak_kernel* k = NULL;
+    _ak_kargs a;
+    ak_dim3 grid, block;
+    size_t tiles;
+    ak_result r;
+    int flags, cus;
+    *refused = 0;
+    /* A: {K, M} k-contiguous, box 64 x 128; {M, K} m-contiguous, box 64 x 64 (two per tile); batch third */
+    dims[0] = g->trans_a ? s->m : s->k; dims[1] = g->trans_a ? s->k : s->m; dims[2] = ba ? s->batch : 1;
+    strides[0] = s->lda * es; strides[1] = ba ? g->stride_a * es : strides[0] * dims[1];
+    box[0] = 64; box[1] = g->trans_a ? 64 : 128; box[2] = 1;
+    if ((*refused = ctx->bk->tensor_map(ctx, &maps[0], dt, 3, g->a, dims, strides, box)) != 0) return AK_OK;
+    /* B: {K, N} stored N x K, box 64 x BN; {N, K} stored K x N, box 64 x 64 (BN / 64 per tile) */
+    dims[0] = g->trans_b ? s->k : s->n; dims[1] = g->trans_b ? s->n : s->k; dims[2] = bb ? s->batch : 1;
+    strides[0] = s->ldb * es; strides[1] = bb ? g->stride_b * es : strides[0] * dims[1];
+    box[0] = 64; box[1] = g->trans_b ? (uint32_t)p->bn : 64; box[2] = 1;
+    if ((*refused = ctx->bk->tensor_map(ctx, &maps[1], dt, 3, g->b, dims, strides, box)) != 0) return AK_OK;
+    if ((r = _ak_op_kernel_at(ctx, _ak_src_gemm_sm90, p->kernel, _ak_gemm_arch(ctx)->arch_target, &k)) != AK_OK) return r;
+    flags = (g->out_dtype == AK_F32 ? _AK_G9_OUT32 : 0) | (g->beta != 0.0f ? _AK_G9_C : 0) | (g->bias ? _AK_G9_BIAS : 0) |
+            (g->residual ? _AK_G9_RES : 0) | (_ak_gemm_epi_vec(g, s) ? _AK_G9_VEC : 0) | (g->activation << _AK_G9_ACT_SHIFT);
+    _ak_kargs_gemm_sm90(&a, &maps[0], &maps[1], g->beta != 0.0f ? g->c : NULL, g->d, g->bias, g->residual, (int32_t)s->m,
+                        (int32_t)s->n, (int32_t)s->k, (int64_t)s->ldc, (int64_t)s->ldd, (int64_t)s->ldr, (int64_t)g->stride_c,
+                        (int64_t)g->stride_d, (int64_t)g->stride_r, (int32_t)s->batch, ba, bb, g->alpha, g->beta, flags,
+                        g->act_param);
+    cus = ctx->dev.compute_units > 0 ? ctx->dev.compute_units : 132;
+    tiles = ((s->m + 127) / 128) * ((s->n + (size_t)p->bn - 1) / (size_t)p->bn) * s->batch;
+    if (tiles > 0x7FFFFFFFu)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: %zu output tiles of 128 x %d, the Hopper kernel counts below 2^31", tiles, p->bn);
+    grid.x = (unsigned)(tiles < (size_t)cus ? tiles : (size_t)cus); grid.y = 1; grid.z = 1; /* persistent: one block per SM */
+    block.x = (unsigned)p->threads; block.y = 1; block.z = 1;
+    return _ak_op_launch3(ctx, k, grid, block, p->shared_bytes, stream, &a);
+}
+
+/* The Hopper path for operands without 16-byte rows (_ak_gemm_sm90_pad):
+ * copy each such operand (every batch it has) into a pool buffer with rows
+ * rounded up to 8 elements (ak_copy_strided on `stream`), then run the
+ * descriptor on the copies. */
+static ak_result _ak_gemm_sm90_padded(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, ak_stream* stream) {
+    const int pad = _ak_gemm_sm90_pad(ctx, g, s);
+    ak_gemm_desc h = *g;
+    void* tmp[2] = { NULL, NULL };
+    ak_result r = AK_OK;
+    int i;
+    for (i = 0; i < 2 && r == AK_OK; i++) {
+        const int tr = i == 0 ? g->trans_a : g->trans_b;
+        const size_t rows = i == 0 ? (tr ? s->k : s->m) : (tr ? s->n : s->k), cols = i == 0 ? (tr ? s->m : s->k) : (tr ? s->k : s->n);
+        const size_t stride = i == 0 ? g->stride_a : g->stride_b, ld = i == 0 ? s->lda : s->ldb, ld8 = (cols + 7) / 8 * 8;
+        const size_t nb = g->batch > 1 && stride ? g->batch : 1;
+        size_t shape[3];
+        int64_t ss[3], ds[3];
+        if (!(pad & (1 << i))) continue;
+        if ((r = ak_malloc(ctx, nb * rows * ld8 * s->esz, stream, &tmp[i])) != AK_OK) break;
+        shape[0] = nb; shape[1] = rows; shape[2] = cols;
+        ss[0] = (int64_t)stride; ss[1] = (int64_t)ld; ss[2] = 1;
+        ds[0] = (int64_t)(rows * ld8); ds[1] = (int64_t)ld8; ds[2] = 1;
+        r = ak_copy_strided(ctx, g->dtype, g->dtype, i == 0 ? g->a : g->b, tmp[i], 3, shape, ss, ds, stream);
+        if (i == 0) { h.a = tmp[0]; h.lda = ld8; h.stride_a = nb > 1 ? rows * ld8 : 0; }
+        else { h.b = tmp[1]; h.ldb = ld8; h.stride_b = nb > 1 ? rows * ld8 : 0; }
+    }
+    if (r == AK_OK) r = ak_gemm(ctx, &h, stream);
+    for (i = 0; i < 2; i++) if (tmp[i]) ak_free(ctx, tmp[i]);
+    return r;
+}
+
+/* Launch the decode kernel of plan p: split-K so that every SM gets 4
+ * blocks; several splits write fp32 partials to a pool workspace that the
+ * finish kernel sums in order (deterministic) and runs the epilogue on. */
+static ak_result _ak_gemm_decode_launch(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, const ak_gemm_plan* p,
+                                        ak_stream* stream) {
+    const int cus = ctx->dev.compute_units > 0 ? ctx->dev.compute_units : 132;
+    const size_t nbx = (s->n + 63) / 64, chunks = (s->k + 63) / 64, per = nbx * s->batch;
+    size_t splits = ((size_t)4 * (size_t)cus + per - 1) / per, kper;
+    ak_kernel *k = NULL, *kf = NULL;
+    void* ws = NULL;
+    _ak_kargs a;
+    ak_dim3 grid, block;
+    ak_result r;
+    int flags, ta = 0;
+    char fin[48];
+    (void)_ak_gemm_decode_ok(g, s, &ta);
+    if (splits > chunks / 4) splits = chunks / 4;
+    if (splits > 64) splits = 64;
+    if (splits < 1) splits = 1;
+    kper = (chunks + splits - 1) / splits;
+    splits = (chunks + kper - 1) / kper;
+    if (nbx > 0x7FFFFFFFu) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: n = %zu is too large for the decode grid", s->n);
+    if ((r = _ak_op_kernel(ctx, _ak_src_gemm_decode, p->kernel, &k)) != AK_OK) return r;
+    if (splits > 1) {
+        snprintf(fin, sizeof fin, "ak_gemm_decode_fin_%s", g->dtype == AK_F16 ? "f16" : "bf16");
+        if ((r = _ak_op_kernel(ctx, _ak_src_gemm_decode, fin, &kf)) != AK_OK) return r;
+        if ((r = ak_malloc(ctx, splits * s->batch * s->m * s->n * sizeof(float), stream, &ws)) != AK_OK) return r;
+    }
+    flags = (g->out_dtype == AK_F32 ? _AK_GD_OUT32 : 0) | (g->beta != 0.0f ? _AK_GD_C : 0) | (g->bias ? _AK_GD_BIAS : 0) |
+            (g->residual ? _AK_GD_RES : 0) | (g->activation << _AK_GD_ACT_SHIFT);
+    _ak_kargs_gemm_decode(&a, g->a, g->b, g->beta != 0.0f ? g->c : NULL, g->d, g->bias, g->residual, ws, (int32_t)s->m,
+                          (int32_t)s->n, (int32_t)s->k, ta ? (int64_t)s->lda : (g->trans_a ? (int64_t)s->k : (int64_t)s->lda),
+                          (int64_t)s->ldb, (int64_t)s->ldc, (int64_t)s->ldd, (int64_t)s->ldr, (int64_t)g->stride_a,
+                          (int64_t)g->stride_b, (int64_t)g->stride_c, (int64_t)g->stride_d, (int64_t)g->stride_r, (int32_t)s->batch,
+                          (int32_t)(kper * 64), g->alpha, g->beta, flags, g->act_param);
+    grid.x = (unsigned)nbx; grid.y = (unsigned)splits; grid.z = (unsigned)(s->batch < 65535 ? s->batch : 65535);
+    block.x = (unsigned)p->threads; block.y = 1; block.z = 1;
+    r = _ak_op_launch3(ctx, k, grid, block, 0, stream, &a);
+    if (r == AK_OK && splits > 1) {
+        const size_t total = s->batch * s->m * s->n, nb = (total + 255) / 256;
+        _ak_kargs_gemm_decode_fin(&a, ws, g->beta != 0.0f ? g->c : NULL, g->d, g->bias, g->residual, (int32_t)s->m, (int32_t)s->n,
+                                  (int32_t)splits, (int64_t)s->ldc, (int64_t)s->ldd, (int64_t)s->ldr, (int64_t)g->stride_c,
+                                  (int64_t)g->stride_d, (int64_t)g->stride_r, (int32_t)s->batch, g->alpha, g->beta, flags,
+                                  g->act_param);
+        r = _ak_op_launch(ctx, kf, (unsigned)(nb < (size_t)cus * 8 ? nb : (size_t)cus * 8), 256u, 0, stream, &a);
+    }
+    if (ws) ak_free(ctx, ws);
+    return r;
+}
+
 AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* stream) {
     _ak_gemm_shape s;
     ak_gemm_desc gd;
@@ -18378,6 +19432,15 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
     if ((r = _ak_op_check_stream(ctx, stream, "ak_gemm")) != AK_OK) return r;
     if ((r = _ak_gemm_plan(ctx, g, &s, &p)) != AK_OK) return r;
     if (_ak_op_is_cpu(ctx)) return _ak_gemm_ref(g, &s, p.fast32);
+    if (!strncmp(p.kernel, "ak_gemm_decode_", 15)) return _ak_gemm_decode_launch(ctx, g, &s, &p, stream);
+    if (!strncmp(p.kernel, "ak_gemm_sm90_", 13) && _ak_gemm_sm90_why(ctx, g, &s)) return _ak_gemm_sm90_padded(ctx, g, &s, stream);
+    if (!strncmp(p.kernel, "ak_gemm_sm90_", 13)) {
+        int refused = 0;
+        r = _ak_gemm_sm90_launch(ctx, g, &s, &p, stream, &refused);
+        if (!refused) return r;
+        _ak_log(&ctx->log, AK_LOG_INFO, AK_LOGITEM_GENERIC, "ak_gemm: the driver refused a TMA tensor map (%d); the mma.sync tile runs", refused);
+        if ((r = _ak_gemm_plan_tma(ctx, g, &s, &p, 0)) != AK_OK) return r;
+    }
     /* the wgmma kernels need the arch-specific target (sm_90a) */
     if ((r = _ak_op_kernel_at(ctx, _ak_src_gemm, p.kernel, p.shared_bytes ? _ak_gemm_arch(ctx)->arch_target : NULL, &k)) != AK_OK)
         return r;

@@ -343,7 +343,9 @@ AK_INLINE int ak_gemm_tm(void) { int tm, tn; ak_gemm_tile_of_block(tm, tn); retu
 AK_INLINE int ak_gemm_tn(void) { int tm, tn; ak_gemm_tile_of_block(tm, tn); return tn; }
 #define AK_GEMM_ORIGIN(BM, BN) ak_gemm_tm() * (BM), ak_gemm_tn() * (BN)
 
-/* ---- Hopper path (sm_90a): wgmma from a 4-stage cp.async ring ------------
+/* ---- Hopper TF32 path (sm_90a): wgmma from a 4-stage cp.async ring --------
+ * (f16 / bf16 on Hopper run the TMA kernels of kernels/gemm_sm90.hip; this
+ * template is instantiated for f32 as TF32 only, see the kernel list below.)
  * 128 x BN block tile, k step 64 (f16 / bf16) or 32 (f32 as TF32: wgmma
  * ignores the low 13 mantissa bits of each fp32 operand), two consumer warpgroups (rows 0..63 and
  * 64..127), both of which also issue the cp.async copies. A must be
@@ -554,7 +556,6 @@ AK_INLINE void ak_gemm_skinny(AK_GEMM_PARAMS_T(DT)) {
 // kernels: ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32
 // kernels: ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32
 // kernels: ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16
-// kernels: ak_gemm_wgmma_n128_f16 ak_gemm_wgmma_n128_bf16 ak_gemm_wgmma_n256_f16 ak_gemm_wgmma_n256_bf16
 // kernels: ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32
 // kernels: ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16
 AK_GEMM_MMA(ak_gemm_mma_l_f16, ak_f16_t, false, 128, 128, 32, 256)
@@ -568,10 +569,6 @@ AK_GEMM_MMA(ak_gemm_mma_s_x32, ak_f32_t, true, 64, 64, 16, 128)
 AK_GEMM_SIMT(ak_gemm_simt_l_f32, ak_f32_t, 128, 128, 16, 256)
 AK_GEMM_SIMT(ak_gemm_simt_l_f16, ak_f16_t, 128, 128, 16, 256)
 AK_GEMM_SIMT(ak_gemm_simt_l_bf16, ak_bf16_t, 128, 128, 16, 256)
-AK_GEMM_WGMMA(ak_gemm_wgmma_n128_f16, ak_f16_t, 128)
-AK_GEMM_WGMMA(ak_gemm_wgmma_n128_bf16, ak_bf16_t, 128)
-AK_GEMM_WGMMA(ak_gemm_wgmma_n256_f16, ak_f16_t, 256)
-AK_GEMM_WGMMA(ak_gemm_wgmma_n256_bf16, ak_bf16_t, 256)
 AK_GEMM_WGMMA(ak_gemm_wgmma_n128_x32, ak_f32_t, 128)
 AK_GEMM_WGMMA(ak_gemm_wgmma_n256_x32, ak_f32_t, 256)
 AK_GEMM_SKINNY(ak_gemm_skinny_f32, ak_f32_t)

@@ -4,7 +4,7 @@
  * 0xFF bytes first (NaN: an unwritten element fails; the gaps of padded
  * leading dimensions must keep the poison). Error bound per element, from K
  * and the dtypes: |gpu - ref| <= 2 (K 2^-24 + e_in) S |alpha| + 2 e_out |ref| + 1e-5,
- * S = sum_k |a_ik b_kj| (computed here), e_in = 2^-10 for TF32 / xf32 (both
+ * S = |a_i| |b_j| (row norms, a bound of sum_k |a_ik b_kj|), e_in = 2^-10 for TF32 / xf32 (both
  * operands rounded to 10 mantissa bits), else 0 (f16 / bf16 products are
  * exact in fp32); e_out = the output dtype's half ulp. Covers every path the
  * device has (matrix cores for f16 / bf16 / TF32, SIMT for exact f32 and
@@ -18,6 +18,7 @@
 
 static unsigned long long g_st;
 static ak_context* g_ref;
+static int g_act = 0;    /* > 0: the activation of the cases with an activation (else one from the shape) */
 
 static ak_context* gg_ctx(int mc, int prec, int mixed, int tf32) {
     ak_config cfg = ak_config_default();
@@ -56,14 +57,16 @@ static void gg_case(ak_context* ctx, const char* path, ak_dtype dt, ak_dtype ot,
     ak_gemm_plan p;
     size_t es = ak_dtype_size(dt), os = ak_dtype_size(ot);
     size_t ar = ta ? k : m, ac = ta ? m : k, br = tb ? n : k, bc = tb ? k : n;
-    size_t lda = ac + (size_t)pad, ldb = bc + (size_t)pad, ldd = n + (size_t)pad;
+    /* pad >= 0: that many elements past each stored row; pad < 0: rows rounded up to 8 elements (TMA's 16 bytes) */
+    size_t lda = pad < 0 ? (ac + 7) / 8 * 8 : ac + (size_t)pad, ldb = pad < 0 ? (bc + 7) / 8 * 8 : bc + (size_t)pad;
+    size_t ldd = pad < 0 ? (n + 7) / 8 * 8 : n + (size_t)pad;
     size_t sa = ar * lda, sb = br * ldb, sd = m * ldd;
     size_t na = sa * batch, nb = sb * batch, nd = sd * batch, b, i, j, kk, bad = 0;
     void *A = malloc(na * es), *B = malloc(nb * es), *C = malloc(nd * os), *R = malloc(nd * os), *bias = malloc(n * os);
     void *D = malloc(nd * os), *Dref = malloc(nd * os);
     void *bA, *bB, *bC, *bR, *bbias, *bD;
     void *dA, *dB, *dC, *dR, *dbias, *dD;
-    double e_in, e_out;
+    double e_in, e_out, *rn = NULL, *cn = NULL;
     fill(A, dt, na); fill(B, dt, nb); fill(C, ot, nd); fill(R, ot, nd); fill(bias, ot, n);
     if (epi & 16) for (i = 0; i < nd; i++) ak_elem_set(C, ot, i, NAN); /* beta = 0 must not read it */
     dA = up(ctx, A, na * es, off * es, &bA); dB = up(ctx, B, nb * es, off * es, &bB); dC = up(ctx, C, nd * os, 0, &bC);
@@ -77,7 +80,7 @@ static void gg_case(ak_context* ctx, const char* path, ak_dtype dt, ak_dtype ot,
     if (epi & 1) { g.beta = 0.25f; g.ldc = ldd; g.stride_c = sd; }
     if (epi & 16) { g.beta = 0.0f; g.ldc = ldd; g.stride_c = sd; }
     if (epi & 2) g.bias = dbias;
-    if (epi & 4) { g.activation = 1 + (int)(m + n + k) % (AK_UNARY_OP_COUNT - 1); g.act_param = 0.2f; }
+    if (epi & 4) { g.activation = g_act > 0 ? g_act : 1 + (int)(m + n + k) % (AK_UNARY_OP_COUNT - 1); g.act_param = 0.2f; }
     if (epi & 8) { g.residual = dR; g.ldr = ldd; g.stride_r = sd; }
     g.a = dA; g.b = dB; g.c = (epi & 17) ? dC : NULL; g.d = dD;
     AKT_OK(ak_gemm_plan_get(ctx, &g, &p));
@@ -90,6 +93,20 @@ static void gg_case(ak_context* ctx, const char* path, ak_dtype dt, ak_dtype ot,
     memset(Dref, 0xFF, nd * os);
     AKT_OK(ak_gemm(g_ref, &h, NULL));
     e_in = p.fast32 ? ldexp(1.0, -10) : 0.0;
+    /* S = sum_k |a_ik b_kj| <= |a_i| |b_j| (row norms of op(A) and op(B)^T): the bound of the tolerance */
+    rn = (double*)calloc(m * batch, sizeof(double)); cn = (double*)calloc(n * batch, sizeof(double));
+    if (!rn || !cn) { akt_fail(__FILE__, __LINE__, "out of memory"); goto done; }
+    for (b = 0; b < batch; b++)
+        for (kk = 0; kk < k; kk++) {
+            for (i = 0; i < m; i++) {
+                double v = ak_elem_get(A, dt, b * sa + (ta ? kk * lda + i : i * lda + kk));
+                rn[b * m + i] += v * v;
+            }
+            for (j = 0; j < n; j++) {
+                double v = ak_elem_get(B, dt, b * sb + (tb ? j * ldb + kk : kk * ldb + j));
+                cn[b * n + j] += v * v;
+            }
+        }
     e_out = ot == AK_F32 ? ldexp(1.0, -24) : ot == AK_F16 ? ldexp(1.0, -11) : ldexp(1.0, -8);
     for (b = 0; b < batch; b++)
         for (i = 0; i < m; i++)
@@ -101,15 +118,14 @@ static void gg_case(ak_context* ctx, const char* path, ak_dtype dt, ak_dtype ot,
                     continue;
                 }
                 ref = ak_elem_get(Dref, ot, at);
-                for (kk = 0; kk < k; kk++)
-                    S += fabs(ak_elem_get(A, dt, b * sa + (ta ? kk * lda + i : i * lda + kk)) *
-                              ak_elem_get(B, dt, b * sb + (tb ? j * ldb + kk : kk * ldb + j)));
+                S = sqrt(rn[b * m + i] * cn[b * n + j]);
                 tol = 2 * ((double)k * ldexp(1.0, -24) + e_in) * S * fabs(g.alpha) + 2 * e_out * fabs(ref) + 1e-5;
                 if (!(fabs(got - ref) <= tol) && bad++ < 3)
                     akt_fail(__FILE__, __LINE__, "%s %s %s->%s %zux%zux%zu ta%d tb%d epi%d batch%zu pad%d off%zu: D[%zu][%zu][%zu] = %.7g, ref %.7g (tol %.3g)",
                              p.path, p.kernel, ak_dtype_name(dt), ak_dtype_name(ot), m, n, k, ta, tb, epi, batch, pad, off, b, i, j, got, ref, tol);
             }
 done:
+    free(rn); free(cn);
     ak_free(ctx, bA); ak_free(ctx, bB); ak_free(ctx, bC); ak_free(ctx, bR); ak_free(ctx, bbias); ak_free(ctx, bD);
     free(A); free(B); free(C); free(R); free(bias); free(D); free(Dref);
 }
@@ -131,24 +147,53 @@ static void matrix_core_paths(void) {
     ak_context_destroy(ctx);
 }
 
-/* the Hopper kernel (A k-contiguous, B stored N x K, 16-byte rows): asserted
- * to be the path on sm_90; odd M / N, a K tail (K % 8 != 0 with padded rows),
- * both tile widths, epilogues, batches */
-static void wgmma_path(void) {
-    ak_context* ctx = gg_ctx(AK_AUTO, -1, AK_AUTO, 1);
-    const char* w;
-    int d;
-    if (!ctx) return;
-    w = !strcmp(ak_context_device(ctx)->arch_base, "sm_90") ? "wgmma" : "";
-    for (d = 0; d < 3; d++) { /* f32: TF32 (the context opts in with allow_tf32) */
-        gg_case(ctx, w, T3[d], T3[d], 1000, 1000, 1000, 0, 1, 0, 1, 0, 0);
-        gg_case(ctx, w, T3[d], T3[d], 257, 260, 1001, 0, 1, 0, 1, 7, 0);
-        gg_case(ctx, w, T3[d], AK_F32, 129, 127, 1, 0, 1, 0, 1, 7, 0);
-        gg_case(ctx, w, T3[d], T3[d], 130, 300, 200, 0, 1, 15, 2, 0, 0);
-        gg_case(ctx, w, T3[d], T3[d], 64, 64, 64, 0, 1, 16, 1, 0, 0);
-        gg_case(ctx, w, T3[d], AK_F32, 2048, 2048, 512, 0, 1, 3, 1, 0, 0);
+/* The Hopper TMA kernel (asserted as the path on sm_90): all four layouts x
+ * f16 / bf16 x odd sizes (m, n, k tails: 1, 7, 17, 127, 1000, 3001) with rows
+ * rounded to 8 elements, every epilogue (beta C, bias, each activation,
+ * residual, f32 or 16-bit out, beta 0 with NaN in C), batched strided and
+ * grids of more tiles than SMs (the persistent loop) in each variant
+ * (cooperative 128x256 / 128x128, ping-pong 128x128); packed odd rows are
+ * copied into 16-byte rows first (small problems fall to mma.sync; plans
+ * checked). The TF32 kernel (allow_tf32, A @ B^T) too. */
+static void hopper_tma_path(void) {
+    ak_context* ctx = gg_ctx(AK_AUTO, -1, AK_AUTO, 0);
+    ak_context* t32 = gg_ctx(AK_AUTO, -1, AK_AUTO, 1);
+    const char *w = "", *mma = "";
+    int d, t, e;
+    if (!ctx || !t32) goto done;
+    if (!strcmp(ak_context_device(ctx)->arch_base, "sm_90")) { w = "wgmma"; mma = "mma.sync"; }
+    for (t = 0; t < 4; t++) {
+        const int ta = t & 1, tb = t >> 1;
+        for (d = 1; d < 3; d++) {
+            const ak_dtype dt = T3[d], o2 = (t + d) % 2 ? AK_F32 : dt;
+            gg_case(ctx, w, dt, o2, 127, 1000, 129, ta, tb, (t * 5 + d) % 16, 1, -1, 0);
+            gg_case(ctx, w, dt, dt, 3001, 24, 1001, ta, tb, 0, 1, -1, 0);
+            gg_case(ctx, w, dt, o2, 17, 3001, 7, ta, tb, 2 | 4, 1, -1, 0);
+            gg_case(ctx, w, dt, dt, 65, 130, 72, ta, tb, 15, 3, -1, 0);            /* batched strided, every epilogue */
+            gg_case(ctx, w, dt, dt, 64, 64, 64, ta, tb, 16, 1, -1, 0);            /* beta 0, NaN in C */
+            gg_case(ctx, w, dt, dt, 1000, 1, 1000, ta, tb, 8, 1, -1, 0);          /* n = 1 */
+            gg_case(ctx, w, dt, dt, 127, 129, 65, ta, tb, 3, 1, 0, 0);            /* packed odd rows: copied to 16-byte rows */
+            gg_case(ctx, w, dt, o2, 65, 130, 77, ta, tb, 2 | 4, 3, 0, 1);         /* the same, batched, 2-byte offsets */
+            gg_case(ctx, mma, dt, dt, 31, 33, 65, ta, tb, 3, 1, 0, 0);            /* small: mma.sync */
+        }
+        gg_case(ctx, w, AK_BF16, AK_BF16, 512, 768, 640, ta, tb, 1 | 2, 1, -1, 0);
+        gg_case(ctx, w, AK_F16, AK_F16, 256, 256, 64, ta, tb, 0, 80, -1, 0);     /* 320 tiles: persistent ping-pong */
+        gg_case(ctx, w, AK_BF16, AK_F32, 2304, 2048, 1000, ta, tb, 2 | 8, 1, -1, 0); /* ping-pong, 16 k steps > 6 stages */
+        gg_case(ctx, w, AK_F16, AK_F16, 1100, 4000, 1500, ta, tb, 1, 1, -1, 0);    /* 128x256 tiles, 2 per SM */
     }
+    for (e = 0; e < 7; e++) { /* every activation */
+        g_act = e + 1;
+        gg_case(ctx, w, e % 2 ? AK_BF16 : AK_F16, e % 3 ? AK_F32 : (e % 2 ? AK_BF16 : AK_F16), 200, 520, 96, e & 1, (e >> 1) & 1,
+                2 | 4 | 8, 1, -1, 0);
+    }
+    g_act = 0;
+    /* TF32 opt-in: the cp.async wgmma kernel for A @ B^T */
+    gg_case(t32, w, AK_F32, AK_F32, 1000, 1000, 1000, 0, 1, 0, 1, 0, 0);
+    gg_case(t32, w, AK_F32, AK_F32, 257, 260, 1001, 0, 1, 3, 1, 7, 0);
+    gg_case(t32, "", AK_F32, AK_F32, 127, 129, 65, 1, 0, 0, 1, 0, 0);
+done:
     ak_context_destroy(ctx);
+    ak_context_destroy(t32);
 }
 
 static void epilogues_batches_unaligned(void) {
@@ -183,17 +228,28 @@ done:
     ak_context_destroy(off); ak_context_destroy(exact); ak_context_destroy(on);
 }
 
-/* decode shapes (M <= 16, B stored N x K): the skinny kernel on any device */
+/* decode shapes (m <= 16): f16 / bf16 on NVIDIA run the mma.sync decode
+ * kernel for both B layouts and both A layouts (split-K with the finish
+ * kernel, and one split with the epilogue in place; batches; a single row of
+ * A stored K x 1); exact f32 the FMA (skinny) kernel. */
 static void decode_path(void) {
     ak_context* ctx = gg_ctx(AK_AUTO, -1, AK_AUTO, 0);
-    int d;
+    const char* dp = "";
+    int d, tb;
     if (!ctx) return;
-    for (d = 0; d < 3; d++) {
-        gg_case(ctx, "skinny", T3[d], T3[d], 1, 4096, 1024, 0, 1, 0, 1, 0, 0);
-        gg_case(ctx, "skinny", T3[d], AK_F32, 16, 1000, 1001, d & 1, 1, 15, 1, 7, 0);
-        gg_case(ctx, "skinny", T3[d], T3[d], 7, 33, 5000, 0, 1, 6, 3, 0, 0);
-        gg_case(ctx, "skinny", T3[d], T3[d], 3, 64, 64, 1, 1, 16, 1, 0, 0);
-    }
+    if (!strncmp(ak_context_device(ctx)->arch_base, "sm_", 3)) dp = "decode";
+    for (d = 1; d < 3; d++)
+        for (tb = 0; tb < 2; tb++) {
+            gg_case(ctx, dp, T3[d], T3[d], 1, 4096, 1024, 0, tb, 0, 1, 0, 0);
+            gg_case(ctx, dp, T3[d], AK_F32, 16, 1000, 1001, d & 1, tb, 15, 1, -1, 0);
+            gg_case(ctx, dp, T3[d], T3[d], 7, 33, 5000, 0, tb, 6, 3, -1, 0);
+            gg_case(ctx, dp, T3[d], T3[d], 3, 64, 64, 1, tb, 16, 1, -1, 0);
+            gg_case(ctx, dp, T3[d], T3[d], 1, 520, 704, 1, tb, 2 | 4 | 8, 1, 0, 0); /* A stored K x 1, lda 1 */
+            gg_case(ctx, dp, T3[d], T3[d], 16, 8, 16384, d & 1, tb, 1, 2, -1, 0);  /* n < one block, many splits */
+            gg_case(ctx, "", T3[d], T3[d], 2, 300, 700, 0, tb, 0, 1, 0, 0);       /* rows not 16-byte: another path */
+        }
+    gg_case(ctx, "skinny", AK_F32, AK_F32, 4, 1000, 1001, 0, 1, 0, 1, -1, 0);
+    gg_case(ctx, "skinny", AK_F32, AK_F32, 16, 130, 77, 0, 1, 15, 1, 3, 0);
     ak_context_destroy(ctx);
 }
 
@@ -202,7 +258,7 @@ void akt_suite_gpu_gemm(void) {
     g_ref = akt_cpu_context("gpu_gemm_ref");
     if (!g_ref) return;
     AKT_RUN(matrix_core_paths);
-    AKT_RUN(wgmma_path);
+    AKT_RUN(hopper_tma_path);
     AKT_RUN(decode_path);
     AKT_RUN(epilogues_batches_unaligned);
     AKT_RUN(config_selects_path);

@@ -281,13 +281,18 @@ static void expect_plan(const char* arch, int mc, int prec, int mixed, int tf32,
 }
 
 static void plans_follow_arch_and_config(void) {
-    /* Hopper: wgmma for 16-bit A k-contiguous, B stored N x K; the 128-wide tile when 128x256 tiles are few */
-    expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_BF16, 8192, 1, "ak_gemm_wgmma_n256_bf16", "wgmma");
-    expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_F16, 1024, 1, "ak_gemm_wgmma_n128_f16", "wgmma");
+    /* Hopper: the TMA kernel for 16-bit inputs, every layout; the 128-wide tile when it fills the SMs' waves better */
+    expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_BF16, 8192, 1, "ak_gemm_sm90_p128_kk_bf16", "wgmma"); /* k 64: ping-pong */
+    expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_F16, 1024, 1, "ak_gemm_sm90_n256_kk_f16", "wgmma");
+    expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_F16, 8192, 0, "ak_gemm_sm90_p128_kn_f16", "wgmma");
+    expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_F16, 256, 0, "ak_gemm_sm90_n128_kn_f16", "wgmma");
     expect_plan_tb("sm_90", AK_OFF, -1, -1, 0, AK_F16, 8192, 1, "ak_gemm_simt_l_f16", "simt");
     expect_plan_tb("sm_80", AK_ON, -1, -1, 0, AK_F16, 8192, 1, "ak_gemm_mma_l_f16", "mma.sync");
     expect_plan_tb("sm_90", AK_ON, AK_BF16, AK_ON, 1, AK_F32, 8192, 1, "ak_gemm_wgmma_n256_x32", "wgmma");
-    expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_BF16, 16, 1, "ak_gemm_skinny_bf16", "skinny");
+    expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_BF16, 16, 1, "ak_gemm_decode_kk_bf16", "decode");
+    expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_F16, 1, 0, "ak_gemm_decode_kn_f16", "decode");
+    expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_F32, 8, 1, "ak_gemm_skinny_f32", "skinny");      /* exact f32: FMAs */
+    expect_plan_tb("gfx90a", AK_ON, -1, -1, 0, AK_BF16, 8, 1, "ak_gemm_skinny_bf16", "skinny");  /* AMD: the FMA kernel */
     expect_plan_tb("gfx942", AK_ON, AK_BF16, AK_ON, 0, AK_F32, 1, 1, "ak_gemm_skinny_f32", "skinny");
     expect_plan_tb("sm_90", AK_ON, AK_F32, AK_OFF, 0, AK_F32, 8192, 1, "ak_gemm_simt_l_f32", "simt");
     /* matrix_cores: on -> the architecture's matrix instruction, off -> FMAs */
@@ -306,7 +311,7 @@ static void plans_follow_arch_and_config(void) {
     expect_plan("gfx1030", AK_AUTO, -1, -1, 0, AK_BF16, 8192, "ak_gemm_simt_l_bf16", "simt");
     expect_plan("sm_80", AK_ON, -1, -1, 0, AK_F16, 8192, "ak_gemm_mma_l_f16", "mma.sync");
     /* shape class: few tiles -> the small tile */
-    expect_plan("sm_90", AK_ON, -1, -1, 0, AK_F16, 16, "ak_gemm_mma_s_f16", "mma.sync");
+    expect_plan("sm_80", AK_ON, -1, -1, 0, AK_F16, 17, "ak_gemm_mma_s_f16", "mma.sync");
     /* f32 exact unless allow_tf32 opts in; a reduced precision with mixed precision on does not */
     expect_plan("sm_90", AK_ON, AK_F32, AK_OFF, 0, AK_F32, 8192, "ak_gemm_simt_l_f32", "simt");
     expect_plan("sm_90", AK_ON, AK_BF16, AK_OFF, 0, AK_F32, 8192, "ak_gemm_simt_l_f32", "simt");
@@ -317,6 +322,52 @@ static void plans_follow_arch_and_config(void) {
     expect_plan("gfx1100", AK_ON, AK_BF16, AK_ON, 1, AK_F32, 8192, "ak_gemm_simt_l_f32", "simt");
     expect_plan("sm_90", AK_ON, AK_BF16, AK_ON, 0, AK_F32, 8192, "ak_gemm_simt_l_f32", "simt"); /* no opt-in: exact */
     expect_plan("gfx942", AK_ON, AK_BF16, AK_ON, 0, AK_F32, 8192, "ak_gemm_mma_l_f32", "mfma");
+}
+
+/* Hopper: the transposes pick the operand layouts of the TMA kernel; TMA's
+ * alignment rules send the rest to mma.sync, with the reason in the plan. */
+static void hopper_layouts_and_fallbacks(void) {
+    ak_context* ctx = plan_ctx("sm_90", AK_AUTO, -1, -1, 0, 0, 0);
+    static const char* const want[4] = { "ak_gemm_sm90_n256_kn_bf16", "ak_gemm_sm90_n256_mn_bf16", "ak_gemm_sm90_n256_kk_bf16",
+                                         "ak_gemm_sm90_n256_mk_bf16" };
+    ak_gemm_desc g = ak_gemm_desc_default();
+    ak_gemm_plan p;
+    int t;
+    if (!ctx) return;
+    g.dtype = AK_BF16; g.out_dtype = AK_BF16; g.m = 4096; g.n = 4096; g.k = 4096;
+    g.a = (const void*)(uintptr_t)((uintptr_t)1 << 40); g.b = (const void*)(uintptr_t)((uintptr_t)2 << 40); g.d = (void*)(uintptr_t)((uintptr_t)3 << 40);
+    for (t = 0; t < 4; t++) {
+        g.trans_a = t & 1; g.trans_b = t >> 1;
+        AKT_OK(ak_gemm_plan_get(ctx, &g, &p));
+        AKT_EQ_STR(p.kernel, want[t]);
+        AKT_EQ_INT(p.threads, 384);
+        AKT_CHECK(p.shared_bytes > 200000 && p.shared_bytes <= 227 * 1024);
+        AKT_CONTAINS(p.reason, "TMA");
+    }
+    /* batched strided: still the TMA kernel (batches are the maps' third dimension) */
+    g.trans_a = 0; g.trans_b = 0; g.batch = 32; g.m = 1024; g.n = 1024; g.k = 128;
+    g.stride_a = 1024 * 128; g.stride_b = 128 * 1024; g.stride_d = 1024 * 1024;
+    AKT_OK(ak_gemm_plan_get(ctx, &g, &p));
+    AKT_CHECK(!strncmp(p.kernel, "ak_gemm_sm90_", 13));
+    /* a leading dimension that is not a multiple of 8 elements: the operand is copied into 16-byte rows first
+       (large problems), or mma.sync runs (small ones); the plan says which and why */
+    g.batch = 1; g.lda = 130;
+    AKT_OK(ak_gemm_plan_get(ctx, &g, &p));
+    AKT_EQ_STR(p.path, "wgmma");
+    AKT_CONTAINS(p.reason, "copying A");
+    g.lda = 0; g.b = (const char*)g.b + 2; /* B 2 bytes off 16-byte alignment */
+    AKT_OK(ak_gemm_plan_get(ctx, &g, &p));
+    AKT_CONTAINS(p.reason, "copying B");
+    g.m = 64; g.n = 64; g.k = 64; /* 2^18 multiply-adds: not worth a copy */
+    AKT_OK(ak_gemm_plan_get(ctx, &g, &p));
+    AKT_EQ_STR(p.path, "mma.sync");
+    AKT_CONTAINS(p.reason, "TMA");
+    g.m = 1024; g.n = 1024; g.k = 128;
+    /* f32: exact by default (SIMT), the TF32 wgmma kernel with allow_tf32 */
+    g.b = (const char*)g.b - 2; g.dtype = AK_F32; g.out_dtype = AK_F32; g.trans_b = 1;
+    AKT_OK(ak_gemm_plan_get(ctx, &g, &p));
+    AKT_EQ_STR(p.path, "simt");
+    ak_context_destroy(ctx);
 }
 
 static void strict_and_allowed_precisions(void) {
@@ -350,15 +401,17 @@ static void tile_table_matches_kernel_source(void) {
     static const char* const archs[] = { "gfx90a", "gfx1100", "sm_90", "gfx906" };
     static const size_t ms[] = { 8192, 16, 1 };
     static const ak_dtype dts[] = { AK_F16, AK_F32 };
-    const char *src = NULL, *fam = NULL;
-    int i, a, mi, d, tb, found = 0;
+    const char *src = NULL, *src90 = NULL, *srcd = NULL, *fam = NULL, *s;
+    int i, a, mi, d, tb;
     static double buf[64];
     for (i = 0; i < ak_embedded_count(); i++) {
-        AKT_OK(ak_embedded_at(i, &fam, &src, NULL));
-        if (fam && !strcmp(fam, "gemm")) { found = 1; break; }
+        AKT_OK(ak_embedded_at(i, &fam, &s, NULL));
+        if (fam && !strcmp(fam, "gemm")) src = s;
+        if (fam && !strcmp(fam, "gemm_sm90")) src90 = s;
+        if (fam && !strcmp(fam, "gemm_decode")) srcd = s;
     }
-    AKT_CHECK(found);
-    if (!found) return;
+    AKT_CHECK(src && src90 && srcd);
+    if (!src || !src90 || !srcd) return;
     for (a = 0; a < 4; a++)
         for (mi = 0; mi < 3; mi++)
             for (d = 0; d < 4; d++) {
@@ -376,7 +429,23 @@ static void tile_table_matches_kernel_source(void) {
                 AKT_OK(ak_gemm_plan_get(ctx, &g, &p));
                 snprintf(pat, sizeof pat, "(%s, ", p.kernel);
                 hit = strstr(src, pat);
-                AKT_CHECKF(hit != NULL, "kernel %s not defined in kernels/gemm.hip", p.kernel);
+                if (!hit && strstr(srcd, pat)) { /* AK_GEMM_DECODE(name, DT, TA, TB): 16 x 64 x 64, 128 threads (fixed in ak_gd_gemm) */
+                    AKT_CHECKF(p.bm == 16 && p.bn == 64 && p.bk == 64 && p.threads == 128, "%s: table %dx%dx%d/%d", p.kernel, p.bm, p.bn,
+                               p.bk, p.threads);
+                    ak_context_destroy(ctx);
+                    continue;
+                }
+                if (!hit && (hit = strstr(src90, pat)) != NULL) {
+                    /* AK_GEMM_SM90(name, DT, BN, TA, TB): 128 x BN x 64, 384 threads */
+                    const char* q = hit + strlen(pat);
+                    while (*q && *q != ',') q++;
+                    AKT_EQ_INT(sscanf(q, ", %d", &bn), 1);
+                    AKT_CHECKF(bn == p.bn && p.bm == 128 && p.bk == 64 && p.threads == 384, "%s: table %dx%dx%d/%d, source 128x%dx64/384",
+                               p.kernel, p.bm, p.bn, p.bk, p.threads, bn);
+                    ak_context_destroy(ctx);
+                    continue;
+                }
+                AKT_CHECKF(hit != NULL, "kernel %s not defined in kernels/gemm.hip or kernels/gemm_sm90.hip", p.kernel);
                 if (hit) {
                     /* AK_GEMM_MMA(name, DT, FAST32, BM, BN, BK, NT) / AK_GEMM_SIMT(name, DT, BM, BN, BK, NT) */
                     const char* q = hit + strlen(pat);
@@ -406,6 +475,7 @@ void akt_suite_ops_gemm(void) {
     AKT_RUN(tf32_when_the_config_allows_it);
     AKT_RUN(bad_arguments);
     AKT_RUN(plans_follow_arch_and_config);
+    AKT_RUN(hopper_layouts_and_fallbacks);
     AKT_RUN(strict_and_allowed_precisions);
     AKT_RUN(tile_table_matches_kernel_source);
 }

@@ -32,6 +32,14 @@ static ak_result akk_launch(ak_kernel* k, ak_dim3 g, ak_dim3 b, size_t sh, ak_st
 
 static _ak_backend_ops akk_backend;
 
+/* Tensor maps of the dry run: any map is accepted (nothing reads it). */
+static int akk_tensor_map(ak_context* ctx, void* map, int dtype, unsigned rank, const void* addr, const uint64_t* dims,
+                          const uint64_t* strides, const uint32_t* box) {
+    (void)ctx; (void)dtype; (void)rank; (void)addr; (void)dims; (void)strides; (void)box;
+    memset(map, 0, 128);
+    return 0;
+}
+
 /* A cpu context on the dry-run table; arch (NULL: none) names the arch row the
  * GEMM and attention planners read. */
 static ak_context* akk_context(const char* arch) {
@@ -55,6 +63,7 @@ static ak_context* akk_context(const char* arch) {
     akk_backend = _ak_backend_cpu;
     akk_backend.host_memory = 0;   /* the ops take their GPU path */
     akk_backend.launch = akk_launch;
+    akk_backend.tensor_map = akk_tensor_map;
     ctx->bk = &akk_backend;
     if (_ak_pool_create(ctx, &ctx->pool) != AK_OK) { ak_context_destroy(ctx); return NULL; }
     return ctx;
@@ -246,7 +255,7 @@ static void akk_walk_matrix(ak_context* ctx) {
     static const ak_dtype dts[] = { AK_F32, AK_F16, AK_BF16 };
     static const size_t ms[] = { 2048, 2048, 256, 256, 8 };   /* large / small tiles, B stored K x N or N x K; decode */
     static const size_t hds[] = { 32, 64, 128, 256 };
-    size_t big = 2048u * 4096u;
+    size_t big = 4096u * 4096u;
     void *a = calloc(big, 4), *b = calloc(big, 4), *dd = calloc(big, 4);
     size_t d, i, h;
     if (!a || !b || !dd) { akt_fail(__FILE__, __LINE__, "out of memory"); goto done; }
@@ -254,13 +263,15 @@ static void akk_walk_matrix(ak_context* ctx) {
         for (i = 0; i < 5; i++) {
             ak_gemm_desc g = ak_gemm_desc_default();
             int x32;
-            for (x32 = 0; x32 < 2; x32++) {
+            for (x32 = 0; x32 < 5; x32++) { /* 1: TF32; 2..4: the other transposes (the Hopper kernel's layouts) */
                 ak_config* cfg = &ctx->cfg;
                 g.dtype = dts[d]; g.out_dtype = dts[d];
                 g.a = a; g.b = b; g.d = dd;
-                g.m = ms[i]; g.n = i < 2 ? 4096 : 1024; g.k = 64;
-                g.trans_b = i % 2 == 1 || i == 4;
-                if (x32) { if (dts[d] != AK_F32) break; cfg->allow_tf32 = 1; }
+                g.m = ms[i]; g.n = i < 2 ? 4096 : 1024; g.k = i == 0 ? 4096 : i == 4 ? 4096 : 64; /* Hopper: 128x256, ping-pong, 128x128; decode split-K */
+                g.trans_b = (i % 2 == 1 || i == 4) ^ (x32 >= 3);
+                g.trans_a = x32 == 2 || x32 == 4;
+                if (x32 == 1 && dts[d] != AK_F32) continue;
+                if (x32 == 1) cfg->allow_tf32 = 1;
                 AKT_OK(ak_gemm(ctx, &g, NULL));
                 cfg->allow_tf32 = 0;
             }

@@ -18,6 +18,12 @@ typedef CUfunction_attribute _akT_CUfunction_attribute;
 typedef nvrtcResult _akT_nvrtcResult;
 typedef nvrtcProgram _akT_nvrtcProgram;
 typedef CUuuid _akT_CUuuid;
+typedef CUtensorMap _akT_CUtensorMap;
+typedef CUtensorMapDataType _akT_CUtensorMapDataType;
+typedef CUtensorMapInterleave _akT_CUtensorMapInterleave;
+typedef CUtensorMapSwizzle _akT_CUtensorMapSwizzle;
+typedef CUtensorMapL2promotion _akT_CUtensorMapL2promotion;
+typedef CUtensorMapFloatOOBfill _akT_CUtensorMapFloatOOBfill;
 #define AMDKIT_IMPLEMENTATION
 #define AK_TYPECHECK_ONLY
 /* not AMDKIT_STATIC: the generated kernel-argument packers (static inline) call
@@ -61,6 +67,11 @@ AK_STATIC_ASSERT(CU_EVENT_DISABLE_TIMING == 0x2, evflags);
 AK_STATIC_ASSERT(CUDA_ERROR_NOT_READY == 600, notready);
 AK_STATIC_ASSERT(CUDA_ERROR_OUT_OF_MEMORY == 2, oom);
 AK_STATIC_ASSERT(sizeof(CUdeviceptr) == sizeof(unsigned long long), devptr);
+AK_STATIC_ASSERT(sizeof(CUtensorMap) == 128 && sizeof(_akT_CUtensorMap) == 128, tmap);  /* _ak_tmap mirrors it */
+AK_STATIC_ASSERT(CU_TENSOR_MAP_DATA_TYPE_FLOAT16 == _AK_TMAP_F16 && CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 == _AK_TMAP_BF16 &&
+                 CU_TENSOR_MAP_DATA_TYPE_FLOAT32 == _AK_TMAP_F32, tmap_dtype);
+AK_STATIC_ASSERT(CU_TENSOR_MAP_SWIZZLE_128B == _AK_TMAP_SWIZZLE_128B && CU_TENSOR_MAP_L2_PROMOTION_L2_256B == _AK_TMAP_L2_256B &&
+                 CU_TENSOR_MAP_INTERLEAVE_NONE == 0 && CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE == 0, tmap_enums);
 
 
 /* Self-test of the method: with AK_TYPECHECK_EXPECT_FAIL a deliberately wrong

@@ -19,7 +19,9 @@
  *     list read from the source and normalised (any pointer -> `const void*`
  *     when its pointee is const, else `void*`; ak_i64 / int64_t / long long ->
  *     int64_t; int / int32_t -> int32_t; unsigned / uint32_t -> uint32_t;
- *     ak_u64 / uint64_t -> uint64_t; float; double; anything else is an error
+ *     ak_u64 / uint64_t -> uint64_t; float; double; ak_tmap (a 128-byte tensor
+ *     map by value, __grid_constant__) -> const _ak_tmap*, packed with
+ *     ak_args_bytes; anything else is an error
  *     naming file:line). Each interface has a stem: for a plain definition the
  *     kernel's name without `ak_` and trailing dtype suffixes (_f32 _f16
  *     _bf16 _x32: ak_cast_f32_f16 -> cast); for a definition inside a macro the
@@ -353,7 +355,8 @@ static void norm_param(const char* s, size_t n, const char* file, int line, cons
                 size_t l = strlen(words);
                 if (tok_is(s, &last, "const")) { if (!ptr) cnst = 1; }
                 else if (!(tok_is(s, &last, "AK_RESTRICT") || tok_is(s, &last, "__restrict__") || tok_is(s, &last, "volatile") ||
-                           tok_is(s, &last, "typename") || tok_is(s, &last, "__restrict"))) {
+                           tok_is(s, &last, "typename") || tok_is(s, &last, "__restrict") || tok_is(s, &last, "AK_GRID_CONST") ||
+                           tok_is(s, &last, "__grid_constant__"))) {
                     if (l + (last.e - last.s) + 2 < sizeof words) {
                         if (l && !(l >= 2 && words[l - 1] == ':' && words[l - 2] == ':')) strcat(words, " ");
                         strncat(words, s + last.s, last.e - last.s);
@@ -393,10 +396,11 @@ static void norm_param(const char* s, size_t n, const char* file, int line, cons
     else if (!strcmp(words, "ak_u64") || !strcmp(words, "uint64_t") || !strcmp(words, "unsigned long long")) strcpy(out->type, "uint64_t");
     else if (!strcmp(words, "float")) strcpy(out->type, "float");
     else if (!strcmp(words, "double")) strcpy(out->type, "double");
+    else if (!strcmp(words, "ak_tmap")) strcpy(out->type, "const _ak_tmap*"); /* 128 bytes by value: ak_args_bytes */
     else {
         snprintf(msg, sizeof msg,
                  "kernel %s: parameter '%s' has the type '%s', which akgen cannot pack (pointers, ak_i64/int64_t, int/int32_t, "
-                 "unsigned/uint32_t, uint64_t, float, double)", kernel, out->name, words);
+                 "unsigned/uint32_t, uint64_t, float, double, ak_tmap)", kernel, out->name, words);
         fail_at(file, line, msg, NULL);
     }
 }
@@ -860,13 +864,15 @@ static void emit_ifaces(buf* out) {
         col = 0;
         for (k = 0; k < f->np; k++) {
             const char* t = f->p[k].type;
-            const char* fn = strstr(t, "*") ? "ptr" : !strcmp(t, "int64_t") ? "i64" : !strcmp(t, "int32_t") ? "i32"
+            const int tmap = !strcmp(t, "const _ak_tmap*");
+            const char* fn = tmap ? "bytes" : strstr(t, "*") ? "ptr" : !strcmp(t, "int64_t") ? "i64" : !strcmp(t, "int32_t") ? "i32"
                            : !strcmp(t, "uint32_t") ? "u32" : !strcmp(t, "uint64_t") ? "u64" : !strcmp(t, "float") ? "f32" : "f64";
-            size_t w = strlen("ak_args_xxx(a_, );") + strlen(f->p[k].name);
+            size_t w = strlen("ak_args_xxx(a_, );") + strlen(f->p[k].name) + (tmap ? 24 : 0);
             if (col == 0) { puts_(out, "    "); col = 4; }
             else if (col + 1 + w > 200) { puts_(out, "\n    "); col = 4; }
             else { puts_(out, " "); col++; }
-            putf(out, "ak_args_%s(a_, %s);", fn, f->p[k].name);
+            if (tmap) putf(out, "ak_args_bytes(a_, %s, sizeof(_ak_tmap));", f->p[k].name);
+            else putf(out, "ak_args_%s(a_, %s);", fn, f->p[k].name);
             col += w;
         }
         puts_(out, col ? "\n}\n" : "}\n");

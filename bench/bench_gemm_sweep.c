@@ -1,0 +1,326 @@
+/* bench_gemm_sweep - ak_gemm over a sweep of shapes, layouts, batches, decode
+ * and fused epilogues, each cell checked and timed; the PyTorch peer
+ * (bench/peer_torch_gemm_sweep.py) times the same cells in the same run and
+ * bench/gemm_sweep_report.py joins both into JSON + a markdown table.
+ *
+ *   build/bench_gemm_sweep [--quick] [--filter SUB[,SUB..]] [--list CASES.tsv] [--force V] OUT.json
+ *
+ * --force V: the Hopper kernel's variant for every cell it runs (0 cooperative
+ * 128x256, 1 cooperative 128x128, 2 ping-pong 128x128; the planner's otherwise).
+ * --list writes the case table (one line per cell: name dtype m n k batch ta
+ * tb epi) and exits; the peer reads the same table. Layouts: ta = 1 means A is
+ * stored K x M (op(A) = A^T), tb = 1 means B is stored N x K (the nn.Linear
+ * weight, A @ W^T); so "nn" (ta 0, tb 0) is plain A @ B. epi: none,
+ * bias_gelu_tanh, bias_gelu, bias_silu, bias_relu (D = act(A op(B) + bias)).
+ * dtype: f16, bf16, f32 (exact) or tf32 (f32 through config.allow_tf32).
+ * Inputs random in [-1, 1) (ak_rand_uniform on the device, never zeros).
+ * Check: 256 sampled outputs against a double product of the host copies of
+ * A and B (relative to sum |a b|: 1e-2 for 16-bit outputs, 1e-5 exact f32,
+ * 3e-3 TF32). Timing: 3 warm-up calls (the first compiles), then trials (up
+ * to 50, about 0.2 s) between two events, the L2 flushed before each (a
+ * memset of 2x the L2, untimed); the median. TF/s = 2 m n k batch / median;
+ * decode cells (m <= 16) also give the bytes of B read per second over the
+ * device-to-device copy bandwidth measured here (read + write). */
+#define AMDKIT_IMPLEMENTATION
+#define AMDKIT_GEMM_FORCE   /* --force: the Hopper kernel's variant (amdkit.h >>impl:ops-gemm) */
+#include "../amdkit.h"
+#include "bench_common.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+
+typedef struct scase {
+    char name[96];
+    char dt[8];      /* f16 bf16 f32 tf32 */
+    size_t m, n, k, batch;
+    int ta, tb;
+    char epi[24];
+} scase;
+
+static scase g_cs[512];
+static int g_nc;
+
+static void add(const char* group, const char* dt, size_t m, size_t n, size_t k, size_t batch, int ta, int tb, const char* epi) {
+    scase* c;
+    static const char* lay[4] = { "nn", "tn", "nt", "tt" }; /* op(A) = A^T when ta: "t" first */
+    if (g_nc >= (int)(sizeof g_cs / sizeof g_cs[0])) return;
+    c = &g_cs[g_nc++];
+    snprintf(c->dt, sizeof c->dt, "%s", dt);
+    c->m = m; c->n = n; c->k = k; c->batch = batch; c->ta = ta; c->tb = tb;
+    snprintf(c->epi, sizeof c->epi, "%s", epi);
+    if (batch > 1)
+        snprintf(c->name, sizeof c->name, "%s_%s_b%zu_%zux%zux%zu_%s%s%s", group, lay[ta + 2 * tb], batch, m, n, k, dt,
+                 strcmp(epi, "none") ? "_" : "", strcmp(epi, "none") ? epi : "");
+    else
+        snprintf(c->name, sizeof c->name, "%s_%s_%zux%zux%zu_%s%s%s", group, lay[ta + 2 * tb], m, n, k, dt, strcmp(epi, "none") ? "_" : "",
+                 strcmp(epi, "none") ? epi : "");
+}
+
+static void make_cases(int quick) {
+    static const char* d16[2] = { "f16", "bf16" };
+    int t, d, i;
+    if (quick) {
+        for (t = 0; t < 4; t++) add("sq", "bf16", 4096, 4096, 4096, 1, t & 1, t >> 1, "none");
+        add("sq", "f16", 8192, 8192, 8192, 1, 0, 1, "none");
+        add("sq", "bf16", 8192, 8192, 8192, 1, 0, 0, "none");
+        add("odd", "bf16", 1000, 1000, 1000, 1, 0, 0, "none");
+        add("bat", "bf16", 1024, 1024, 128, 32, 0, 0, "none");
+        add("epi", "bf16", 8192, 3072, 768, 1, 0, 1, "bias_gelu_tanh");
+        add("dec", "bf16", 1, 8192, 8192, 1, 0, 0, "none");
+        add("dec", "bf16", 8, 11008, 4096, 1, 0, 1, "none");
+        return;
+    }
+    /* every layout, square, f16 / bf16 */
+    for (t = 0; t < 4; t++)
+        for (d = 0; d < 2; d++)
+            for (i = 0; i < 3; i++) add("sq", d16[d], (size_t)2048 << i, (size_t)2048 << i, (size_t)2048 << i, 1, t & 1, t >> 1, "none");
+    add("sq", "bf16", 16384, 16384, 16384, 1, 0, 0, "none");
+    add("sq", "bf16", 16384, 16384, 16384, 1, 0, 1, "none");
+    /* rectangles (the and LLM projections) */
+    for (t = 0; t < 4; t++) {
+        add("rect", "bf16", 6144, 6144, 6144, 1, t & 1, t >> 1, "none");
+        add("rect", "bf16", 2048, 2048, 16384, 1, t & 1, t >> 1, "none");
+        add("rect", "f16", 4096, 11008, 4096, 1, t & 1, t >> 1, "none");
+        add("rect", "bf16", 16384, 4096, 4096, 1, t & 1, t >> 1, "none");
+        add("rect", "bf16", 4096, 14336, 4096, 1, t & 1, t >> 1, "none");
+    }
+    /* odd and medium (512 .. 2048, not tile multiples; rows multiples of 8 and odd rows) */
+    for (t = 0; t < 4; t++) {
+        add("odd", "bf16", 3000, 5000, 1000, 1, t & 1, t >> 1, "none");
+        add("odd", "bf16", 1000, 1000, 1000, 1, t & 1, t >> 1, "none");
+        add("odd", "f16", 1536, 1536, 1536, 1, t & 1, t >> 1, "none");
+        add("odd", "bf16", 512, 512, 512, 1, t & 1, t >> 1, "none");
+        add("odd", "bf16", 1999, 1001, 777, 1, t & 1, t >> 1, "none");
+        add("odd", "f16", 2048, 1000, 1013, 1, t & 1, t >> 1, "none");
+    }
+    /* batched strided (torch.bmm) */
+    for (t = 0; t < 4; t++) {
+        add("bat", "bf16", 1024, 1024, 128, 32, t & 1, t >> 1, "none");
+        add("bat", "f16", 512, 512, 64, 64, t & 1, t >> 1, "none");
+        add("bat", "bf16", 2048, 2048, 2048, 8, t & 1, t >> 1, "none");
+        add("bat", "bf16", 128, 128, 4096, 256, t & 1, t >> 1, "none");
+    }
+    /* decode, both B layouts */
+    for (t = 0; t < 2; t++) {
+        static const size_t ms[] = { 1, 2, 4, 8, 16 };
+        for (i = 0; i < 5; i++) {
+            add("dec", "bf16", ms[i], 4096, 4096, 1, 0, t, "none");
+            add("dec", "bf16", ms[i], 11008, 4096, 1, 0, t, "none");
+            add("dec", "bf16", ms[i], 4096, 14336, 1, 0, t, "none");
+        }
+        add("dec", "f16", 1, 8192, 8192, 1, 0, t, "none");
+        add("dec", "bf16", 1, 128256, 4096, 1, 0, t, "none");
+        add("dec", "bf16", 8, 1024, 8192, 1, 0, t, "none");
+    }
+    /* fused epilogues (A @ W^T + bias, activation) */
+    add("epi", "bf16", 8192, 3072, 768, 1, 0, 1, "bias_gelu_tanh");
+    add("epi", "bf16", 4096, 4096, 4096, 1, 0, 1, "bias_gelu");
+    add("epi", "bf16", 4096, 14336, 4096, 1, 0, 1, "bias_silu");
+    add("epi", "f16", 8192, 8192, 1024, 1, 0, 1, "bias_relu");
+    add("epi", "bf16", 2048, 8192, 2048, 1, 0, 1, "bias_gelu_tanh");
+    /* fp32: exact and TF32 */
+    for (t = 0; t < 4; t++) add("f32", "f32", 4096, 4096, 4096, 1, t & 1, t >> 1, "none");
+    add("f32", "f32", 2048, 2048, 2048, 1, 0, 1, "none");
+    add("f32", "tf32", 4096, 4096, 4096, 1, 0, 1, "none");
+    add("f32", "tf32", 4096, 4096, 4096, 1, 0, 0, "none");
+}
+
+/* --filter: comma-separated substrings, a cell runs when its name holds any */
+static int selected(const char* name, const char* filter) {
+    char buf[256];
+    const char* p = filter;
+    if (!filter) return 1;
+    while (*p) {
+        size_t l = strcspn(p, ",");
+        if (l > 0 && l < sizeof buf) {
+            memcpy(buf, p, l);
+            buf[l] = 0;
+            if (strstr(name, buf)) return 1;
+        }
+        p += l;
+        if (*p == ',') p++;
+    }
+    return 0;
+}
+
+static int epi_act(const char* e) {
+    if (!strcmp(e, "bias_gelu_tanh")) return AK_OP_GELU_TANH;
+    if (!strcmp(e, "bias_gelu")) return AK_OP_GELU;
+    if (!strcmp(e, "bias_silu")) return AK_OP_SILU;
+    if (!strcmp(e, "bias_relu")) return AK_OP_RELU;
+    return -1;
+}
+static double act_ref(int op, double x) {
+    switch (op) {
+    case AK_OP_RELU: return x < 0 ? 0 : x;
+    case AK_OP_SILU: return x / (1 + exp(-x));
+    case AK_OP_GELU: return 0.5 * x * (1 + erf(x / sqrt(2.0)));
+    case AK_OP_GELU_TANH: return 0.5 * x * (1 + tanh(sqrt(2 / 3.14159265358979323846) * (x + 0.044715 * x * x * x)));
+    default: return x;
+    }
+}
+
+static void* dev_rand(ak_context* ctx, ak_dtype t, size_t n, unsigned long long seed) {
+    void* d = NULL;
+    if (ak_malloc(ctx, n * ak_dtype_size(t), NULL, &d) != AK_OK) return NULL;
+    if (ak_rand_uniform(ctx, t, d, n, seed, 0, -1.0f, 1.0f, NULL) != AK_OK) { ak_free(ctx, d); return NULL; }
+    return d;
+}
+
+int main(int argc, char** argv) {
+    const char *out = NULL, *filter = NULL, *list = NULL;
+    int quick = 0, i, written = 0;
+    ak_context *ctx = NULL, *ctx32 = NULL;
+    const ak_device_info* di;
+    ak_event *e0, *e1;
+    void* scratch = NULL;
+    size_t scratch_bytes;
+    double copy_gbps = 0;
+    FILE* f;
+    for (i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--quick")) quick = 1;
+        else if (!strcmp(argv[i], "--filter") && i + 1 < argc) filter = argv[++i];
+        else if (!strcmp(argv[i], "--list") && i + 1 < argc) list = argv[++i];
+        else if (!strcmp(argv[i], "--force") && i + 1 < argc) _ak_gemm_force = atoi(argv[++i]);
+        else out = argv[i];
+    }
+    make_cases(quick);
+    if (list) {
+        FILE* lf = fopen(list, "w");
+        if (!lf) { perror(list); return 1; }
+        for (i = 0; i < g_nc; i++)
+            if (selected(g_cs[i].name, filter))
+                fprintf(lf, "%s\t%s\t%zu\t%zu\t%zu\t%zu\t%d\t%d\t%s\n", g_cs[i].name, g_cs[i].dt, g_cs[i].m, g_cs[i].n, g_cs[i].k,
+                        g_cs[i].batch, g_cs[i].ta, g_cs[i].tb, g_cs[i].epi);
+        fclose(lf);
+        if (!out) return 0;
+    }
+    {
+        ak_config c = ak_config_default();
+        ak_config_apply_env(&c);
+        if (ak_context_create(&c, &ctx) != AK_OK) { fprintf(stderr, "%s\n", ak_last_error()); return 1; }
+        c.allow_tf32 = 1;
+        if (ak_context_create(&c, &ctx32) != AK_OK) { fprintf(stderr, "%s\n", ak_last_error()); return 1; }
+    }
+    di = ak_context_device(ctx);
+    ak_event_create(ctx, &e0);
+    ak_event_create(ctx, &e1);
+    scratch_bytes = di->l2_bytes ? 2 * di->l2_bytes : ((size_t)64 << 20);
+    if (ak_malloc(ctx, scratch_bytes, NULL, &scratch) != AK_OK) scratch = NULL;
+    if (di->backend != AK_BACKEND_CPU) copy_gbps = bench_copy_gbps(ctx, (size_t)1 << 30);
+    f = out ? fopen(out, "w") : stdout;
+    if (!f) { perror(out); return 1; }
+    fprintf(f, "{\"tool\": \"bench_gemm_sweep\", \"hardware\": \"%s\", \"device\": \"%s\", \"copy_gbps\": %.1f, \"results\": [\n", di->name,
+            di->arch, copy_gbps);
+    printf("%-44s %9s %8s %6s %s\n", "case", "median ms", "TF/s", "check", "kernel");
+    for (i = 0; i < g_nc; i++) {
+        scase* c = &g_cs[i];
+        const ak_dtype dt = !strcmp(c->dt, "f16") ? AK_F16 : !strcmp(c->dt, "bf16") ? AK_BF16 : AK_F32;
+        ak_context* cx = !strcmp(c->dt, "tf32") ? ctx32 : ctx;
+        const size_t es = ak_dtype_size(dt), na = c->m * c->k, nb = c->n * c->k, nd = c->m * c->n;
+        const int act = epi_act(c->epi);
+        ak_gemm_desc g = ak_gemm_desc_default();
+        ak_gemm_plan p;
+        void *A, *B, *D, *bias = NULL, *hA = NULL, *hB = NULL, *hD = NULL, *hbias = NULL;
+        double t[50], tf, worst = 0, bw = 0;
+        int trials = 0, k, w, bad = 0, s;
+        ak_result r = AK_OK;
+        if (!selected(c->name, filter)) continue;
+        A = dev_rand(ctx, dt, na * c->batch, 1000 + (unsigned long long)i);
+        B = dev_rand(ctx, dt, nb * c->batch, 2000 + (unsigned long long)i);
+        D = NULL;
+        ak_malloc(ctx, nd * c->batch * es, NULL, &D);
+        if (act >= 0) bias = dev_rand(ctx, dt, c->n, 3000 + (unsigned long long)i);
+        if (!A || !B || !D || (act >= 0 && !bias)) {
+            fprintf(stderr, "%s: out of device memory\n", c->name);
+            ak_free(ctx, A); ak_free(ctx, B); ak_free(ctx, D); ak_free(ctx, bias);
+            continue;
+        }
+        g.dtype = dt; g.out_dtype = dt; g.m = c->m; g.n = c->n; g.k = c->k; g.a = A; g.b = B; g.d = D;
+        g.trans_a = c->ta; g.trans_b = c->tb; g.batch = c->batch; g.stride_a = na; g.stride_b = nb; g.stride_d = nd;
+        if (act >= 0) { g.bias = bias; g.activation = act; }
+        ak_gemm_plan_get(cx, &g, &p);
+        for (w = 0; w < 3 && r == AK_OK; w++) r = ak_gemm(cx, &g, NULL);
+        if (r == AK_OK) r = ak_device_synchronize(cx);
+        /* check: 256 sampled outputs of the last batch against a double product */
+        if (r == AK_OK) {
+            const size_t bl = c->batch - 1;
+            hA = malloc(na * es); hB = malloc(nb * es); hD = malloc(nd * es); hbias = bias ? malloc(c->n * es) : NULL;
+            if (!hA || !hB || !hD || (bias && !hbias)) { fprintf(stderr, "%s: out of host memory\n", c->name); r = AK_ERROR_OUT_OF_MEMORY; }
+            if (r == AK_OK) r = ak_memcpy(ctx, hA, (char*)A + bl * na * es, na * es, AK_D2H);
+            if (r == AK_OK) r = ak_memcpy(ctx, hB, (char*)B + bl * nb * es, nb * es, AK_D2H);
+            if (r == AK_OK) r = ak_memcpy(ctx, hD, (char*)D + bl * nd * es, nd * es, AK_D2H);
+            if (r == AK_OK && bias) r = ak_memcpy(ctx, hbias, bias, c->n * es, AK_D2H);
+            for (s = 0; s < 256 && r == AK_OK; s++) {
+                const size_t mi = (size_t)(((unsigned long long)s * 2654435761ull + 17) % c->m);
+                const size_t nj = (size_t)(((unsigned long long)s * 40503ull * 40503ull + 5) % c->n);
+                double acc = 0, mag = 0, ref, got, tol;
+                size_t kk;
+                for (kk = 0; kk < c->k; kk++) {
+                    const double a = ak_elem_get(hA, dt, c->ta ? kk * c->m + mi : mi * c->k + kk);
+                    const double b = ak_elem_get(hB, dt, c->tb ? nj * c->k + kk : kk * c->n + nj);
+                    acc += a * b;
+                    mag += fabs(a * b);
+                }
+                if (bias) acc += ak_elem_get(hbias, dt, nj);
+                ref = act_ref(act, acc);
+                got = ak_elem_get(hD, dt, mi * c->n + nj);
+                tol = (dt == AK_F32 ? (!strcmp(c->dt, "tf32") ? 3e-3 : 1e-5) : 1e-2) * (mag + 1.0);
+                if (!(fabs(got - ref) <= tol)) bad++;
+                if (fabs(got - ref) / (mag + 1.0) > worst) worst = fabs(got - ref) / (mag + 1.0);
+            }
+        }
+        if (r == AK_OK) {
+            float ms = 0;
+            ak_event_record(e0, NULL);
+            r = ak_gemm(cx, &g, NULL);
+            ak_event_record(e1, NULL);
+            ak_event_synchronize(e1);
+            ak_event_elapsed_ms(e0, e1, &ms);
+            trials = ms > 0 ? (int)(200.0 / ms) : 50;
+            if (trials < 5) trials = 5;
+            if (trials > 50) trials = 50;
+        }
+        for (k = 0; k < trials && r == AK_OK; k++) {
+            float ms = 0;
+            if (scratch) ak_memset(ctx, scratch, k & 0xFF, scratch_bytes, NULL);
+            ak_event_record(e0, NULL);
+            r = ak_gemm(cx, &g, NULL);
+            ak_event_record(e1, NULL);
+            ak_event_synchronize(e1);
+            ak_event_elapsed_ms(e0, e1, &ms);
+            t[k] = ms;
+        }
+        if (r != AK_OK || trials == 0) {
+            fprintf(stderr, "%s: %s\n", c->name, ak_last_error());
+            fprintf(f, "%s  {\"name\": \"%s\", \"error\": \"run failed\"}", written++ ? ",\n" : "", c->name);
+        } else {
+            ak_bench_stats st;
+            ak_bench_stats_of(t, trials, &st);
+            tf = 2.0 * (double)c->m * (double)c->n * (double)c->k * (double)c->batch / (st.median * 1e-3) / 1e12;
+            if (c->m <= 16 && copy_gbps > 0) bw = (double)nb * (double)c->batch * (double)es / (st.median * 1e-3) / 1e9;
+            printf("%-44s %9.4f %8.1f %6s %s", c->name, st.median, tf, bad ? "FAIL" : "ok", p.kernel);
+            if (bw > 0) printf("  B at %.0f GB/s = %.0f%% of copy", bw, 100 * bw / copy_gbps);
+            printf("\n");
+            fflush(stdout);
+            fprintf(f, "%s  {\"name\": \"%s\", \"impl\": \"amdkit\", \"dtype\": \"%s\", \"m\": %zu, \"n\": %zu, \"k\": %zu, \"batch\": %zu, "
+                       "\"ta\": %d, \"tb\": %d, \"epilogue\": \"%s\", \"kernel\": \"%s\", \"path\": \"%s\", \"correct\": %s, "
+                       "\"worst_rel_err\": %.3g, \"mean\": %.6f, \"std\": %.6f, \"min\": %.6f, \"max\": %.6f, \"median\": %.6f, "
+                       "\"num_trials\": %d, \"hardware\": \"%s\", \"device\": \"%s\", \"tflops\": %.3f, \"b_gbps\": %.1f}",
+                    written++ ? ",\n" : "", c->name, c->dt, c->m, c->n, c->k, c->batch, c->ta, c->tb, c->epi, p.kernel, p.path,
+                    bad ? "false" : "true", worst, st.mean, st.std, st.min, st.max, st.median, trials, di->name, di->arch, tf, bw);
+            fflush(f);
+        }
+        free(hA); free(hB); free(hD); free(hbias);
+        ak_free(ctx, A); ak_free(ctx, B); ak_free(ctx, D); ak_free(ctx, bias);
+    }
+    fprintf(f, "\n]}\n");
+    if (out) fclose(f);
+    ak_event_destroy(e0);
+    ak_event_destroy(e1);
+    ak_free(ctx, scratch);
+    ak_context_destroy(ctx32);
+    ak_context_destroy(ctx);
+    return 0;
+}

@@ -1,0 +1,245 @@
+/* kernels/gemm_decode.hip: decode-shaped GEMM (m = 1..16 rows) for f16 /
+ * bf16 inputs on NVIDIA sm_80+ (mma.sync), either layout of A and B:
+ *   D = act(alpha op(A) op(B) + beta C + bias) + R, batched (strided).
+ * Host wrapper, plan and CPU reference: ak_gemm in amdkit.h (>>impl:ops-gemm),
+ * which picks this family for m <= 16 on rows of the architecture table with
+ * mma.sync, when A and B have 16-byte rows.
+ *
+ * A GEMM with at most 16 rows is a stream of B: the work is to read B once
+ * at the copy bandwidth. Block: 4 warps, 64 columns of D (each warp 16) and a
+ * slice of k (split-K over gridDim.y, so that every SM has several blocks
+ * whatever n is). B moves in 64 (k) x 64 (n) tiles (8 KiB), A in 16 x 64
+ * tiles, through a 4-stage cp.async ring (16-byte copies, the tails past
+ * M / N / K zero-filled), 128-byte rows XOR-swizzled by 16-byte chunk
+ * (conflict-free ldmatrix). Fragments come from ldmatrix (.trans for the
+ * m- / n-contiguous layouts), the products from mma.sync m16n8k16 with fp32
+ * accumulators: the tensor cores make m = 16 cost what m = 1 costs (FMAs
+ * would need 16 per element of B, more than the SM has at the copy rate).
+ * One split (gridDim.y == 1): the epilogue is applied here. Several: each
+ * block writes alpha-less partial sums to W[b][split][m][n] (fp32) and
+ * ak_gemm_decode_fin_* sums the splits in order (deterministic) and applies
+ * the epilogue.
+ *
+ * flags (as kernels/gemm.hip): bit 2 D / C / bias / R are f32, 3 read C,
+ * 4 bias, 5 residual, bits 8.. the activation's AK_UNARY_* code. */
+
+// >>host  the flag bits (the host builds them: amdkit.h _AK_GD_*)
+#define AK_GD_OUT32 4
+#define AK_GD_C 8
+#define AK_GD_BIAS 16
+#define AK_GD_RES 32
+#define AK_GD_ACT_SHIFT 8
+// <<host
+
+/* One output element's epilogue (value before alpha in acc). */
+template <class DT>
+AK_INLINE void ak_gd_out(int m, int n, float acc, void* D, ak_i64 ldd, const void* C, ak_i64 ldc, const void* bias, const void* R,
+                         ak_i64 ldr, float alpha, float beta, int flags, float ap) {
+    typedef typename DT::T T;
+    const bool o32 = (flags & AK_GD_OUT32) != 0;
+    float v = alpha * acc;
+    if (flags & AK_GD_C) v += beta * (o32 ? ((const float*)C)[(ak_i64)m * ldc + n] : DT::to(((const T*)C)[(ak_i64)m * ldc + n]));
+    if (flags & AK_GD_BIAS) v += o32 ? ((const float*)bias)[n] : DT::to(((const T*)bias)[n]);
+    if (flags >> AK_GD_ACT_SHIFT) v = ak_uop_apply(flags >> AK_GD_ACT_SHIFT, v, ap);
+    if (flags & AK_GD_RES) v += o32 ? ((const float*)R)[(ak_i64)m * ldr + n] : DT::to(((const T*)R)[(ak_i64)m * ldr + n]);
+    if (o32) ((float*)D)[(ak_i64)m * ldd + n] = v;
+    else ((T*)D)[(ak_i64)m * ldd + n] = DT::from(v);
+}
+
+template <class DT> struct ak_gemm_decode_is_f16 { enum { V = 0 }; };
+template <> struct ak_gemm_decode_is_f16<ak_f16_t> { enum { V = 1 }; };
+
+#if defined(AK_MMA_SYNC)
+/* 16-byte cp.async (the tail past src_bytes zero-filled), groups, waits */
+AK_INLINE void ak_gd_cp16(void* smem, const void* src, int src_bytes) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(ak_smem_addr(smem)), "l"(src), "r"(src_bytes) : "memory");
+}
+AK_INLINE void ak_gd_commit(void) { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+template <int N> AK_INLINE void ak_gd_wait(void) { asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory"); }
+AK_INLINE void ak_gd_ldsm4(ak_u32 addr, ak_u32* r) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(addr));
+}
+AK_INLINE void ak_gd_ldsm4t(ak_u32 addr, ak_u32* r) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(addr));
+}
+template <bool F16>
+AK_INLINE void ak_gd_mma(float* c, const ak_u32* a, ak_u32 b0, ak_u32 b1) {
+    if (F16)
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                     : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3]) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+    else
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                     : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3]) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+/* 128-byte rows, 16-byte chunk c of row r at r * 128 + (c ^ (r % 8)) * 16 */
+AK_INLINE int ak_gd_sw(int r, int c) { return r * 128 + ((c ^ (r & 7)) << 4); }
+
+/* TA: 0 A k-contiguous (stored M x K), 1 m-contiguous (K x M); TB: 1 B k-contiguous (N x K), 0 n-contiguous (K x N). */
+template <class DT, int TA, int TB>
+AK_INLINE void ak_gd_gemm(const typename DT::T* A, const typename DT::T* B, const void* C, void* D, const void* bias, const void* R,
+                          float* W, int M, int N, int K, ak_i64 lda, ak_i64 ldb, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, ak_i64 sA,
+                          ak_i64 sB, ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, int kper, float alpha, float beta, int flags,
+                          float ap) {
+    typedef typename DT::T T;
+    enum { NB = 64, KC = 64, S = 4, B_BYTES = KC * NB * 2, A_BYTES = 16 * KC * 2, STAGE = B_BYTES + A_BYTES };
+    __shared__ __attribute__((aligned(128))) unsigned char sm[S * STAGE];
+    const int tid = (int)threadIdx.x, w = tid / 32, l = tid % 32;
+    const int n0 = (int)blockIdx.x * NB, ks = (int)blockIdx.y * kper, ke = ks + kper < K ? ks + kper : K;
+    const int nkc = ke > ks ? (ke - ks + KC - 1) / KC : 0;
+    const ak_u32 s0 = ak_smem_addr(sm);
+    const int o32 = (flags & AK_GD_OUT32) ? 1 : 0, osz = o32 ? 4 : DT::SIZE;
+    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {
+        const T* Ab = A + (ak_i64)b * sA;
+        const T* Bb = B + (ak_i64)b * sB;
+        /* copy k chunk c of this block's slice into stage st */
+        auto load = [&](int c, int st) {
+            const int k0 = ks + c * KC;
+            unsigned char* sb = sm + st * STAGE;
+            unsigned char* sa = sb + B_BYTES;
+#pragma unroll
+            for (int i = 0; i < 4; i++) { /* B: 64 rows x 8 chunks */
+                const int q = tid + 128 * i, r = q / 8, ch = q % 8;
+                const T* src;
+                int bytes;
+                if (TB == 1) { /* row r = column n0 + r, chunk = k */
+                    const int n = n0 + r, k = k0 + ch * 8, left = (ke - k) * 2;
+                    bytes = n < N && k < ke ? (left < 16 ? left : 16) : 0;
+                    src = Bb + (ak_i64)n * ldb + k;
+                } else { /* row r = k0 + r, chunk = columns */
+                    const int k = k0 + r, n = n0 + ch * 8, left = (N - n) * 2;
+                    bytes = k < ke && n < N ? (left < 16 ? left : 16) : 0;
+                    src = Bb + (ak_i64)k * ldb + n;
+                }
+                ak_gd_cp16(sb + ak_gd_sw(r, ch), bytes ? (const void*)src : (const void*)Bb, bytes);
+            }
+            { /* A: 16 rows (m) x 8 chunks (k), or 64 rows (k) x 2 chunks (m) of 32 bytes */
+                const T* src;
+                int bytes, off;
+                if (TA == 0) {
+                    const int r = tid / 8, ch = tid % 8, k = k0 + ch * 8, left = (ke - k) * 2;
+                    bytes = r < M && k < ke ? (left < 16 ? left : 16) : 0;
+                    src = Ab + (ak_i64)r * lda + k;
+                    off = ak_gd_sw(r, ch);
+                } else {
+                    const int r = tid / 2, ch = tid % 2, k = k0 + r, left = (M - ch * 8) * 2;
+                    bytes = k < ke && ch * 8 < M ? (left < 16 ? left : 16) : 0;
+                    src = Ab + (ak_i64)k * lda + ch * 8;
+                    off = r * 32 + ch * 16;
+                }
+                ak_gd_cp16(sa + off, bytes ? (const void*)src : (const void*)Ab, bytes);
+            }
+        };
+        float acc[2][4];
+#pragma unroll
+        for (int g = 0; g < 2; g++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) acc[g][e] = 0.0f;
+        __syncthreads(); /* the previous batch's readers are done with the stages */
+#pragma unroll
+        for (int s = 0; s < S - 1; s++) {
+            if (s < nkc) load(s, s);
+            ak_gd_commit();
+        }
+        for (int c = 0; c < nkc; c++) {
+            ak_gd_wait<S - 2>();
+            __syncthreads();
+            if (c + S - 1 < nkc) load(c + S - 1, (c + S - 1) % S);
+            ak_gd_commit();
+            const ak_u32 sb = s0 + (c % S) * STAGE, sa = sb + B_BYTES;
+#pragma unroll
+            for (int kk = 0; kk < KC / 16; kk++) {
+                ak_u32 a[4], bq[4];
+                if (TA == 0) ak_gd_ldsm4(sa + ak_gd_sw(l % 16, kk * 2 + l / 16), a);
+                else { /* [k][m] rows of 32 bytes: matrices (k 0-7, m 0-7), (k 0-7, m 8-15), (k 8-15, m 0-7), (k 8-15, m 8-15) */
+                    const int kr = kk * 16 + (l % 8) + 8 * (l / 16), mc = (l / 8) % 2;
+                    ak_gd_ldsm4t(sa + kr * 32 + mc * 16, a);
+                }
+                if (TB == 1) { /* [n][k]: matrices (n 0-7, k 0-7), (n 0-7, k 8-15), (n 8-15, k 0-7), (n 8-15, k 8-15) */
+                    const int nr = 16 * w + (l % 8) + 8 * (l / 16), kc = kk * 2 + (l / 8) % 2;
+                    ak_gd_ldsm4(sb + ak_gd_sw(nr, kc), bq);
+                } else { /* [k][n]: matrices (k 0-7, n 0-7), (k 8-15, n 0-7), (k 0-7, n 8-15), (k 8-15, n 8-15) */
+                    const int kr = kk * 16 + (l % 8) + 8 * ((l / 8) % 2), nc = 2 * w + l / 16;
+                    ak_gd_ldsm4t(sb + ak_gd_sw(kr, nc), bq);
+                }
+                ak_gd_mma<ak_gemm_decode_is_f16<DT>::V>(acc[0], a, bq[0], bq[1]);
+                ak_gd_mma<ak_gemm_decode_is_f16<DT>::V>(acc[1], a, bq[2], bq[3]);
+            }
+        }
+        ak_gd_wait<0>();
+        __syncthreads(); /* every warp is done with the stages: stage the 16 x 64 sums there */
+        float* st = (float*)sm;
+#pragma unroll
+        for (int g = 0; g < 2; g++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) st[(l / 4 + 8 * (e / 2)) * NB + 16 * w + 8 * g + 2 * (l % 4) + e % 2] = acc[g][e];
+        __syncthreads();
+        void* Db = (char*)D + (ak_i64)b * sD * osz;
+        const void* Cb = C ? (const char*)C + (ak_i64)b * sC * osz : C;
+        const void* Rb = R ? (const char*)R + (ak_i64)b * sR * osz : R;
+#pragma unroll 1
+        for (int i = tid; i < 16 * NB; i += 128) {
+            const int m = i / NB, n = n0 + i % NB;
+            if (m >= M || n >= N) continue;
+            if (gridDim.y == 1) ak_gd_out<DT>(m, n, st[i], Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);
+            else W[(((ak_i64)b * gridDim.y + blockIdx.y) * M + m) * N + n] = st[i];
+        }
+    }
+}
+#endif /* AK_MMA_SYNC */
+
+/* Kernels: ak_gemm_decode_<a><b>_<dtype> (a / b: k when the operand is
+ * k-contiguous, m / n when not), 128 threads; the host picks them only where
+ * the architecture has mma.sync (the body is empty elsewhere). */
+#define AK_GEMM_DECODE_PARAMS_T(DT)                                                                                       \
+    const typename DT::T *A, const typename DT::T *B, const void *C, void *D, const void *bias, const void *R, float *W, \
+        int M, int N, int K, ak_i64 lda, ak_i64 ldb, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, ak_i64 sA, ak_i64 sB, ak_i64 sC,  \
+        ak_i64 sD, ak_i64 sR, int batch, int kper, float alpha, float beta, int flags, float ap
+#if defined(AK_MMA_SYNC)
+#define AK_GD_BODY(DT, TA, TB) \
+    ak_gd_gemm<DT, TA, TB>(A, B, C, D, bias, R, W, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, kper, alpha, beta, flags, ap);
+#else
+#define AK_GD_BODY(DT, TA, TB)
+#endif
+#define AK_GEMM_DECODE(NAME, DT, TA, TB)                                       \
+    AK_KERNEL void __launch_bounds__(128) NAME(AK_GEMM_DECODE_PARAMS_T(DT)) { \
+        AK_GD_BODY(DT, TA, TB)                                                 \
+    }
+// kernels: ak_gemm_decode_kk_f16 ak_gemm_decode_kn_f16 ak_gemm_decode_mk_f16 ak_gemm_decode_mn_f16
+// kernels: ak_gemm_decode_kk_bf16 ak_gemm_decode_kn_bf16 ak_gemm_decode_mk_bf16 ak_gemm_decode_mn_bf16
+AK_GEMM_DECODE(ak_gemm_decode_kk_f16, ak_f16_t, 0, 1)
+AK_GEMM_DECODE(ak_gemm_decode_kn_f16, ak_f16_t, 0, 0)
+AK_GEMM_DECODE(ak_gemm_decode_mk_f16, ak_f16_t, 1, 1)
+AK_GEMM_DECODE(ak_gemm_decode_mn_f16, ak_f16_t, 1, 0)
+AK_GEMM_DECODE(ak_gemm_decode_kk_bf16, ak_bf16_t, 0, 1)
+AK_GEMM_DECODE(ak_gemm_decode_kn_bf16, ak_bf16_t, 0, 0)
+AK_GEMM_DECODE(ak_gemm_decode_mk_bf16, ak_bf16_t, 1, 1)
+AK_GEMM_DECODE(ak_gemm_decode_mn_bf16, ak_bf16_t, 1, 0)
+
+/* The split-K finish: D[b][m][n] = epilogue(sum over the splits of W[b][s][m][n]), one thread an element. */
+template <class DT>
+AK_INLINE void ak_gd_fin(const float* W, const void* C, void* D, const void* bias, const void* R, int M, int N, int splits, ak_i64 ldc,
+                         ak_i64 ldd, ak_i64 ldr, ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, float alpha, float beta, int flags,
+                         float ap) {
+    const ak_i64 per = (ak_i64)M * N, total = per * batch;
+    const int osz = (flags & AK_GD_OUT32) ? 4 : DT::SIZE;
+    for (ak_i64 i = ak_gtid(); i < total; i += ak_gstride()) {
+        const int b = (int)(i / per), m = (int)((i % per) / N), n = (int)(i % N);
+        const float* w = W + (ak_i64)b * splits * per + (ak_i64)m * N + n;
+        float acc = 0.0f;
+        for (int s = 0; s < splits; s++) acc += w[(ak_i64)s * per];
+        ak_gd_out<DT>(m, n, acc, (char*)D + (ak_i64)b * sD * osz, ldd, C ? (const char*)C + (ak_i64)b * sC * osz : C, ldc, bias,
+                      R ? (const char*)R + (ak_i64)b * sR * osz : R, ldr, alpha, beta, flags, ap);
+    }
+}
+#define AK_GEMM_DECODE_FIN(NAME, DT)                                                                                     \
+    AK_KERNEL void __launch_bounds__(256) NAME(const float* W, const void* C, void* D, const void* bias, const void* R, \
+                                               int M, int N, int splits, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, ak_i64 sC,   \
+                                               ak_i64 sD, ak_i64 sR, int batch, float alpha, float beta, int flags,     \
+                                               float ap) {                                                              \
+        ak_gd_fin<DT>(W, C, D, bias, R, M, N, splits, ldc, ldd, ldr, sC, sD, sR, batch, alpha, beta, flags, ap);       \
+    }
+// kernels: ak_gemm_decode_fin_f16 ak_gemm_decode_fin_bf16
+AK_GEMM_DECODE_FIN(ak_gemm_decode_fin_f16, ak_f16_t)
+AK_GEMM_DECODE_FIN(ak_gemm_decode_fin_bf16, ak_bf16_t)

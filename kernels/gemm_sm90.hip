@@ -1,0 +1,402 @@
+/* kernels/gemm_sm90.hip: the Hopper (sm_90a) GEMM for f16 / bf16 inputs,
+ *   D = act(alpha op(A) op(B) + beta C + bias) + R, batched (strided),
+ * every layout of A and B (k-contiguous or m / n-contiguous) without a
+ * transpose pass. Host wrapper, plan and CPU reference: ak_gemm in amdkit.h
+ * (>>impl:ops-gemm), which picks this family on rows of the architecture
+ * table with wgmma and TMA and encodes the two tensor maps.
+ *
+ * Block: 3 warpgroups (384 threads), one 128 x BN output tile at a time.
+ *   - warpgroup 0 is the producer: it gives up registers (setmaxnreg 40) and
+ *     one thread issues the TMA copies of the A (128 x 64) and B (BN x 64)
+ *     tiles of each k step into a ring of S shared-memory stages, each stage
+ *     guarded by two mbarriers (full: the copies landed, counted in bytes;
+ *     empty: both consumers are done reading it), waited with parity.
+ *   - warpgroups 1 and 2 are the consumers (setmaxnreg 232): rows 0..63 and
+ *     64..127 of the tile, m64nBNk16 wgmma from the stage (4 per k step),
+ *     one wgmma group kept in flight (the stage before is released when the
+ *     current one is issued), fp32 accumulators in registers (BN / 2 each).
+ * Operands in shared memory are 128-byte swizzled as TMA writes them: a
+ * k-contiguous operand as rows of 64 k values (wgmma K-major), an m / n-
+ * contiguous one as k rows of 64 m / n values, one 8 KiB block per 64 of m / n
+ * (wgmma MN-major with the transpose bit; 16-bit types only). TMA fills
+ * everything outside the matrix with zeros, so tails in m, n and k need no
+ * code: rows past M / N are computed and never stored, k past K adds zeros.
+ * Persistent grid: one block per SM walks the tiles t = blockIdx.x,
+ * blockIdx.x + gridDim.x, ...; tile t is batch t / (tm tn), and within a
+ * batch the tiles go in groups of 8 tile rows, column by column (concurrent
+ * blocks share A rows and B columns in L2). The producer runs ahead into the
+ * next tile while the consumers finish the epilogue of this one.
+ * Epilogue: each consumer stages 32 columns of its 64 rows at a time in its
+ * own shared buffer (fp32, row stride 40: conflict-free), then every thread
+ * takes 4 consecutive columns of a row: alpha, beta C, bias, activation,
+ * residual, one 8- or 16-byte store (element-wise where the host says the
+ * vectors are unaligned, and at the N edge).
+ *
+ * Parameters: tensor maps tA (A: dims {K, M, batch} when k-contiguous, box
+ * {64, 128}; {M, K, batch} when m-contiguous, box {64, 64}) and tB (B stored
+ * N x K: {K, N, batch}, box {64, BN}; stored K x N: {N, K, batch}, box
+ * {64, 64}), passed by value (__grid_constant__: TMA reads them from the
+ * parameter space); bA / bB: 1 when the operand has a batch stride, 0 when
+ * one matrix serves every batch. flags: bit 2 D / C / bias / R are f32, 3
+ * read C, 4 bias, 5 residual, 6 the epilogue may use 4-element vectors,
+ * bits 8.. the activation's AK_UNARY_* code (kernels/gemm.hip's bits where
+ * they agree). */
+
+// >>host  the flag bits (the host builds them: amdkit.h _AK_G9_*)
+#define AK_G9_OUT32 4
+#define AK_G9_C 8
+#define AK_G9_BIAS 16
+#define AK_G9_RES 32
+#define AK_G9_VEC 64
+#define AK_G9_ACT_SHIFT 8
+// <<host
+
+/* The tensor map: an opaque 128-byte, 64-byte-aligned CUtensorMap. */
+struct alignas(64) ak_tmap {
+    ak_u64 opaque[16];
+};
+#if defined(AK_NVIDIA)
+#define AK_GRID_CONST __grid_constant__
+#else
+#define AK_GRID_CONST
+#endif
+
+#define AK_G9_REST                                                                                                \
+    const void *C, void *D, const void *bias, const void *R, int M, int N, int K, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, \
+        ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, int bA, int bB, float alpha, float beta, int flags, float ap
+#define AK_G9_PARAMS()                                                                                            \
+    const AK_GRID_CONST ak_tmap tA, const AK_GRID_CONST ak_tmap tB, const void *C, void *D, const void *bias,     \
+        const void *R, int M, int N, int K, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, ak_i64 sC, ak_i64 sD, ak_i64 sR,   \
+        int batch, int bA, int bB, float alpha, float beta, int flags, float ap
+#define AK_G9_ARGS &tA, &tB, C, D, bias, R, M, N, K, ldc, ldd, ldr, sC, sD, sR, batch, bA, bB, alpha, beta, flags, ap
+
+template <class DT> struct ak_gemm_sm90_is_f16 { enum { V = 0 }; };
+template <> struct ak_gemm_sm90_is_f16<ak_f16_t> { enum { V = 1 }; };
+
+#if defined(AK_WGMMA)
+/* ---- mbarrier, TMA, register reallocation -------------------------------- */
+AK_INLINE void ak_mbar_init(ak_u32 bar, int count) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(count) : "memory");
+}
+AK_INLINE void ak_mbar_expect_tx(ak_u32 bar, int bytes) {
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar), "r"(bytes) : "memory");
+}
+AK_INLINE void ak_mbar_arrive(ak_u32 bar) {
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
+}
+/* Wait until the phase of parity `ph` has completed. */
+AK_INLINE void ak_mbar_wait(ak_u32 bar, int ph) {
+    ak_u32 ok;
+    do {
+        asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
+                     : "=r"(ok) : "r"(bar), "r"(ph) : "memory");
+    } while (!ok);
+}
+/* 3-D tile copy global -> shared, completing on mbarrier bar (bytes counted). */
+AK_INLINE void ak_tma_load3(ak_u32 dst, const ak_tmap* map, int c0, int c1, int c2, ak_u32 bar) {
+    asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];\n"
+                 ::"r"(dst), "l"((ak_u64)map), "r"(c0), "r"(c1), "r"(c2), "r"(bar) : "memory");
+}
+AK_INLINE void ak_tma_prefetch_map(const ak_tmap* map) {
+    asm volatile("prefetch.tensormap [%0];\n" ::"l"((ak_u64)map) : "memory");
+}
+template <int R> AK_INLINE void ak_setmaxnreg_inc(void) { asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(R)); }
+template <int R> AK_INLINE void ak_setmaxnreg_dec(void) { asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(R)); }
+AK_INLINE void ak_named_bar(int id, int threads) { asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory"); }
+AK_INLINE void ak_named_arrive(int id, int threads) { asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(threads) : "memory"); }
+
+/* Shared-memory matrix descriptor, 128-byte swizzle: lbo / sbo in bytes. */
+AK_INLINE ak_u64 ak_g9_desc(ak_u32 addr, ak_u32 lbo, ak_u32 sbo) {
+    return (ak_u64)((addr & 0x3FFFF) >> 4) | ((ak_u64)((lbo & 0x3FFFF) >> 4) << 16) | ((ak_u64)((sbo & 0x3FFFF) >> 4) << 32) |
+           ((ak_u64)1 << 62);
+}
+
+/* wgmma m64nBNk16 with the transpose immediates (1: the operand is M / N-major). */
+#define AK_G9_WG4(N, DT)                                                                           \
+    AK_WGMMA_FN(N, ak_g9_##DT##_##N##_00, "m64" #N "k16.f32." #DT "." #DT, ", 0, 0")            \
+    AK_WGMMA_FN(N, ak_g9_##DT##_##N##_01, "m64" #N "k16.f32." #DT "." #DT, ", 0, 1")            \
+    AK_WGMMA_FN(N, ak_g9_##DT##_##N##_10, "m64" #N "k16.f32." #DT "." #DT, ", 1, 0")            \
+    AK_WGMMA_FN(N, ak_g9_##DT##_##N##_11, "m64" #N "k16.f32." #DT "." #DT, ", 1, 1")
+AK_G9_WG4(n128, f16)
+AK_G9_WG4(n128, bf16)
+AK_G9_WG4(n256, f16)
+AK_G9_WG4(n256, bf16)
+template <bool F16, int BN, int TA, int TB>
+AK_INLINE void ak_g9_mma(float* d, ak_u64 da, ak_u64 db, int acc) {
+#define AK_G9_PICK(N)                                                        \
+    if constexpr (F16) {                                                     \
+        if constexpr (TA == 0 && TB == 0) ak_g9_f16_##N##_00(d, da, db, acc);  \
+        else if constexpr (TA == 0) ak_g9_f16_##N##_01(d, da, db, acc);        \
+        else if constexpr (TB == 0) ak_g9_f16_##N##_10(d, da, db, acc);        \
+        else ak_g9_f16_##N##_11(d, da, db, acc);                             \
+    } else {                                                                 \
+        if constexpr (TA == 0 && TB == 0) ak_g9_bf16_##N##_00(d, da, db, acc); \
+        else if constexpr (TA == 0) ak_g9_bf16_##N##_01(d, da, db, acc);       \
+        else if constexpr (TB == 0) ak_g9_bf16_##N##_10(d, da, db, acc);       \
+        else ak_g9_bf16_##N##_11(d, da, db, acc);                            \
+    }
+    if constexpr (BN == 128) { AK_G9_PICK(n128) }
+    else { AK_G9_PICK(n256) }
+#undef AK_G9_PICK
+}
+
+/* Activation over n values, one switch for all of them. */
+template <class OP, int NV> AK_INLINE void ak_g9_act_n(float* v, float ap) {
+#pragma unroll
+    for (int i = 0; i < NV; i++) v[i] = OP::f(v[i], ap);
+}
+template <int NV> AK_INLINE void ak_g9_act(int act, float* v, float ap) {
+    switch (act) {
+    case AK_UNARY_RELU: ak_g9_act_n<ak_uop_relu, NV>(v, ap); break;
+    case AK_UNARY_LEAKY_RELU: ak_g9_act_n<ak_uop_leaky, NV>(v, ap); break;
+    case AK_UNARY_SIGMOID: ak_g9_act_n<ak_uop_sigmoid, NV>(v, ap); break;
+    case AK_UNARY_TANH: ak_g9_act_n<ak_uop_tanh, NV>(v, ap); break;
+    case AK_UNARY_SILU: ak_g9_act_n<ak_uop_silu, NV>(v, ap); break;
+    case AK_UNARY_GELU: ak_g9_act_n<ak_uop_gelu, NV>(v, ap); break;
+    case AK_UNARY_GELU_TANH: ak_g9_act_n<ak_uop_gelu_tanh, NV>(v, ap); break;
+    default: break;
+    }
+}
+/* 4 consecutive values of an output-side matrix (f32 or the input dtype) at
+ * (m, n): one vector load when `full`, else element by element up to N. */
+template <class DT>
+AK_INLINE void ak_g9_ld4(const void* X, ak_i64 off, bool o32, bool full, int left, float* v) {
+    if (full) {
+        if (o32) ak_f32_t::ld4((const float*)X + off, v);
+        else DT::ld4((const typename DT::T*)X + off, v);
+    } else {
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+            v[j] = j < left ? (o32 ? ((const float*)X)[off + j] : DT::to(((const typename DT::T*)X)[off + j])) : 0.0f;
+    }
+}
+
+/* Epilogue of one staged chunk: 64 rows x EC columns of fp32 accumulators at
+ * st (row stride EP), output rows mr.., columns nc..; thread ct of the
+ * warpgroup takes 4 consecutive columns of rows ct / (EC / 4) + 16 p,
+ * p = 0..3: the bias once, then per row C, the activation (one switch for
+ * the 4 values), the residual, one 8- or 16-byte store. */
+template <class DT, int EC, int EP>
+AK_INLINE void ak_g9_epi_chunk(const float* st, int ct, int mr, int nc, int M, int N, void* D, ak_i64 ldd, const void* C, ak_i64 ldc,
+                               const void* bias, const void* R, ak_i64 ldr, float alpha, float beta, int flags, float ap) {
+    enum { TPR = EC / 4, RPP = 128 / TPR, NP = 64 / RPP };
+    const int row0 = ct / TPR, col = (ct % TPR) * 4, n = nc + col;
+    const bool o32 = (flags & AK_G9_OUT32) != 0;
+    if (n >= N) return;
+    const bool full = (flags & AK_G9_VEC) && n + 4 <= N;
+    const int left = N - n, act = flags >> AK_G9_ACT_SHIFT;
+    float bb[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
+    if (flags & AK_G9_BIAS) ak_g9_ld4<DT>(bias, n, o32, full, left, bb);
+#pragma unroll 1
+    for (int p = 0; p < NP; p++) {
+        const int r = p * RPP + row0, m = mr + r;
+        if (m >= M) break;
+        const ak_i64 off = (ak_i64)m * ldd + n;
+        const float4 q = *(const float4*)&st[r * EP + col];
+        float v[4] = { alpha * q.x + bb[0], alpha * q.y + bb[1], alpha * q.z + bb[2], alpha * q.w + bb[3] };
+        if (flags & AK_G9_C) {
+            float c[4];
+            ak_g9_ld4<DT>(C, (ak_i64)m * ldc + n, o32, full, left, c);
+#pragma unroll
+            for (int j = 0; j < 4; j++) v[j] += beta * c[j];
+        }
+        if (act != AK_UNARY_NONE) ak_g9_act<4>(act, v, ap);
+        if (flags & AK_G9_RES) {
+            float rr[4];
+            ak_g9_ld4<DT>(R, (ak_i64)m * ldr + n, o32, full, left, rr);
+#pragma unroll
+            for (int j = 0; j < 4; j++) v[j] += rr[j];
+        }
+        if (full) {
+            if (o32) ak_f32_t::st4((float*)D + off, v);
+            else DT::st4((typename DT::T*)D + off, v);
+        } else {
+#pragma unroll
+            for (int j = 0; j < 4; j++) {
+                if (j >= left) break;
+                if (o32) ((float*)D)[off + j] = v[j];
+                else ((typename DT::T*)D)[off + j] = DT::from(v[j]);
+            }
+        }
+    }
+}
+
+/* PP 0: cooperative, both consumers on one 128 x BN tile (rows 0..63 and
+ * 64..127); PP 1: ping-pong, each consumer on its own 128 x BN tiles (the
+ * CTA's tiles alternate between them, two m64 wgmmas per k16), so one
+ * consumer's epilogue overlaps the other's k loop (the k loops take turns,
+ * ordered by named barriers 3 and 4). */
+template <class DT, int BN, int TA, int TB, int PP>
+AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
+    enum {
+        BM = 128, BK = 64, A_BYTES = BM * BK * 2, B_BYTES = BN * BK * 2, STAGE = A_BYTES + B_BYTES,
+        S = BN == 256 ? 4 : 6,              /* 192 KiB of stages */
+        EC = 32, EP = EC + 8,               /* epilogue chunk: 32 columns, row stride 40 floats */
+        EPI_BYTES = 64 * EP * 4, GROUP = 8, ND = BN / 2, NH = PP ? 2 : 1
+    };
+    extern __shared__ unsigned char ak_g9_smem[];
+    unsigned char* sm = ak_g9_smem + ((1024 - (ak_smem_addr(ak_g9_smem) & 1023)) & 1023);
+    const ak_u32 s0 = ak_smem_addr(sm);
+    const ak_u32 bar0 = s0 + S * STAGE + 2 * EPI_BYTES; /* full[S], then empty[S] */
+    const int tid = (int)threadIdx.x, wg = tid / 128;
+    const int tm = (M + BM - 1) / BM, tn = (N + BN - 1) / BN, per_batch = tm * tn, tiles = per_batch * batch;
+    const int nk = (K + BK - 1) / BK;
+    if (tid == 0) {
+        for (int s = 0; s < S; s++) {
+            ak_mbar_init(bar0 + 8 * s, 1);                 /* full: the producer's arrive + the bytes */
+            ak_mbar_init(bar0 + 8 * (S + s), PP ? 4 : 8);  /* empty: one arrive per consumer warp */
+        }
+        asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+        ak_fence_proxy_async();
+    }
+    __syncthreads();
+    if (wg == 0) {
+        /* ---- producer ---- */
+        ak_setmaxnreg_dec<40>();
+        if (tid == 0) {
+            ak_tma_prefetch_map(tA);
+            ak_tma_prefetch_map(tB);
+            int it = 0;
+            for (int t = (int)blockIdx.x; t < tiles; t += (int)gridDim.x) {
+                const int b = t / per_batch, r = t % per_batch, gsz0 = GROUP * tn, g = r / gsz0;
+                const int first = g * GROUP, rows = tm - first < GROUP ? tm - first : GROUP;
+                const int m0 = (first + (r % gsz0) % rows) * BM, n0 = ((r % gsz0) / rows) * BN;
+                for (int kb = 0; kb < nk; kb++, it++) {
+                    const int s = it % S, ph = (it / S) & 1;
+                    const ak_u32 full = bar0 + 8 * s, sa = s0 + s * STAGE, sb = sa + A_BYTES;
+                    ak_mbar_wait(bar0 + 8 * (S + s), ph ^ 1);
+                    ak_mbar_expect_tx(full, STAGE);
+                    const int k0 = kb * BK;
+                    if (TA == 0) ak_tma_load3(sa, tA, k0, m0, b * bA, full);
+                    else {
+                        ak_tma_load3(sa, tA, m0, k0, b * bA, full);
+                        ak_tma_load3(sa + 8192, tA, m0 + 64, k0, b * bA, full);
+                    }
+                    if (TB == 1) ak_tma_load3(sb, tB, k0, n0, b * bB, full);
+                    else {
+#pragma unroll
+                        for (int j = 0; j < BN / 64; j++) ak_tma_load3(sb + 8192 * j, tB, n0 + 64 * j, k0, b * bB, full);
+                    }
+                }
+            }
+        }
+    } else {
+        /* ---- consumers ---- */
+        ak_setmaxnreg_inc<232>();
+        const int cw = wg - 1, ct = tid - 128 * wg; /* consumer 0 / 1, thread in its warpgroup */
+        float* st = (float*)(sm + S * STAGE + cw * EPI_BYTES);
+        const int o32 = (flags & AK_G9_OUT32) ? 1 : 0, osz = o32 ? 4 : DT::SIZE;
+        float d[NH * ND];
+        /* cooperative: every tile of the CTA; ping-pong: every other one (local tile j, its k steps j nk ..) */
+        for (int j = PP ? cw : 0;; j += PP ? 2 : 1) {
+            const int t = (int)blockIdx.x + j * (int)gridDim.x;
+            if (t >= tiles) break;
+            const int b = t / per_batch, r = t % per_batch, gsz0 = GROUP * tn, g = r / gsz0;
+            const int first = g * GROUP, rows = tm - first < GROUP ? tm - first : GROUP;
+            const int m0 = (first + (r % gsz0) % rows) * BM, n0 = ((r % gsz0) / rows) * BN;
+            int it = j * nk;
+            /* ping-pong: tile j's k loop starts once the other consumer's k loop of tile j - 1 is done (named
+               barrier 3 + (j - 1) % 2), so each consumer waits on stage uses at most one phase ahead of the
+               barriers (parity waits) and the two k loops take turns on the tensor cores */
+            if (PP && j > 0) ak_named_bar(3 + ((j - 1) & 1), 256);
+            for (int kb = 0; kb < nk; kb++, it++) {
+                const int s = it % S, ph = (it / S) & 1;
+                const ak_u32 sa = s0 + s * STAGE + (PP ? 0 : cw * 8192), sb = s0 + s * STAGE + A_BYTES;
+                ak_mbar_wait(bar0 + 8 * s, ph);
+                ak_wgmma_fence();
+#pragma unroll
+                for (int kk = 0; kk < BK / 16; kk++) {
+                    /* K-major: +32 bytes per k16 inside the swizzled 128-byte rows; MN-major: +16 rows of 128 bytes */
+                    const ak_u64 db = TB == 1 ? ak_g9_desc(sb + 32 * kk, 16, 1024) : ak_g9_desc(sb + 2048 * kk, 8192, 1024);
+#pragma unroll
+                    for (int h = 0; h < NH; h++) { /* rows 64 h.. of the A tile (8 KiB per 64 rows in both layouts) */
+                        const ak_u32 ah = sa + 8192 * h;
+                        const ak_u64 da = TA == 0 ? ak_g9_desc(ah + 32 * kk, 16, 1024) : ak_g9_desc(ah + 2048 * kk, 8192, 1024);
+                        ak_g9_mma<ak_gemm_sm90_is_f16<DT>::V, BN, TA, TB ^ 1>(d + h * ND, da, db, (kb > 0 || kk > 0) ? 1 : 0);
+                    }
+                }
+                ak_wgmma_commit();
+                ak_wgmma_wait<1>();
+                if (kb > 0 && (ct & 31) == 0) ak_mbar_arrive(bar0 + 8 * (S + (it + S - 1) % S));
+            }
+            ak_wgmma_wait<0>();
+            if ((ct & 31) == 0) ak_mbar_arrive(bar0 + 8 * (S + (it + S - 1) % S));
+            if (PP && (int)blockIdx.x + (j + 1) * (int)gridDim.x < tiles) ak_named_arrive(3 + (j & 1), 256);
+            /* ---- epilogue: 64 rows x 32 columns at a time through st ---- */
+            void* Db = (char*)D + (ak_i64)b * sD * osz;
+            const void* Cb = C ? (const char*)C + (ak_i64)b * sC * osz : C;
+            const void* Rb = R ? (const char*)R + (ak_i64)b * sR * osz : R;
+#pragma unroll
+            for (int h = 0; h < NH; h++) {
+                const int mr = m0 + 64 * (PP ? h : cw);
+                if (mr >= M) break;
+#pragma unroll 1
+                for (int c = 0; c < BN / EC; c++) {
+                    if (n0 + c * EC >= N) break;
+                    ak_named_bar(1 + cw, 128); /* the previous chunk's readers are done */
+#pragma unroll
+                    for (int cc = 0; cc < BN / EC; cc++)
+                        if (cc == c) {
+#pragma unroll
+                            for (int q = 0; q < EC / 2; q += 2) {
+                                const int rr = cc * (EC / 2) + q;
+                                float2 v;
+                                v.x = d[h * ND + rr]; v.y = d[h * ND + rr + 1];
+                                *(float2*)&st[ak_wgmma_row(ct, rr) * EP + ak_wgmma_col(ct, rr) - cc * EC] = v;
+                            }
+                        }
+                    ak_named_bar(1 + cw, 128);
+                    ak_g9_epi_chunk<DT, EC, EP>(st, ct, mr, n0 + c * EC, M, N, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);
+                }
+            }
+        }
+    }
+}
+#endif /* AK_WGMMA */
+
+/* Kernels: ak_gemm_sm90_n<BN>_<a><b>_<dtype>, a / b: k when the operand is
+ * k-contiguous (A stored M x K, B stored N x K), m / n when not. The host
+ * launches them only where the architecture row has wgmma and TMA (sm_90a
+ * target); everywhere else the body is empty so every target still compiles
+ * the family. Shared memory: 192 KiB of stages + 20 KiB of epilogue buffers +
+ * the barriers + 1 KiB of alignment (the host passes it). */
+#if defined(AK_WGMMA)
+#define AK_G9_BODY(DT, BN, TA, TB, PP) ak_g9_gemm<DT, BN, TA, TB, PP>(AK_G9_ARGS);
+#else
+#define AK_G9_BODY(DT, BN, TA, TB, PP)
+#endif
+#define AK_GEMM_SM90(NAME, DT, BN, TA, TB, PP)                      \
+    AK_KERNEL void __launch_bounds__(384, 1) NAME(AK_G9_PARAMS()) { \
+        AK_G9_BODY(DT, BN, TA, TB, PP)                              \
+    }
+/* TA: 0 A k-contiguous, 1 m-contiguous; TB: 1 B k-contiguous (stored N x K), 0 n-contiguous */
+// kernels: ak_gemm_sm90_n256_kk_f16 ak_gemm_sm90_n256_kn_f16 ak_gemm_sm90_n256_mk_f16 ak_gemm_sm90_n256_mn_f16
+// kernels: ak_gemm_sm90_n256_kk_bf16 ak_gemm_sm90_n256_kn_bf16 ak_gemm_sm90_n256_mk_bf16 ak_gemm_sm90_n256_mn_bf16
+// kernels: ak_gemm_sm90_n128_kk_f16 ak_gemm_sm90_n128_kn_f16 ak_gemm_sm90_n128_mk_f16 ak_gemm_sm90_n128_mn_f16
+// kernels: ak_gemm_sm90_n128_kk_bf16 ak_gemm_sm90_n128_kn_bf16 ak_gemm_sm90_n128_mk_bf16 ak_gemm_sm90_n128_mn_bf16
+// kernels: ak_gemm_sm90_p128_kk_f16 ak_gemm_sm90_p128_kn_f16 ak_gemm_sm90_p128_mk_f16 ak_gemm_sm90_p128_mn_f16
+// kernels: ak_gemm_sm90_p128_kk_bf16 ak_gemm_sm90_p128_kn_bf16 ak_gemm_sm90_p128_mk_bf16 ak_gemm_sm90_p128_mn_bf16
+AK_GEMM_SM90(ak_gemm_sm90_n256_kk_f16, ak_f16_t, 256, 0, 1, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n256_kn_f16, ak_f16_t, 256, 0, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n256_mk_f16, ak_f16_t, 256, 1, 1, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n256_mn_f16, ak_f16_t, 256, 1, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n256_kk_bf16, ak_bf16_t, 256, 0, 1, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n256_kn_bf16, ak_bf16_t, 256, 0, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n256_mk_bf16, ak_bf16_t, 256, 1, 1, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n256_mn_bf16, ak_bf16_t, 256, 1, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n128_kk_f16, ak_f16_t, 128, 0, 1, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n128_kn_f16, ak_f16_t, 128, 0, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n128_mk_f16, ak_f16_t, 128, 1, 1, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n128_mn_f16, ak_f16_t, 128, 1, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n128_kk_bf16, ak_bf16_t, 128, 0, 1, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n128_kn_bf16, ak_bf16_t, 128, 0, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n128_mk_bf16, ak_bf16_t, 128, 1, 1, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n128_mn_bf16, ak_bf16_t, 128, 1, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_p128_kk_f16, ak_f16_t, 128, 0, 1, 1)
+AK_GEMM_SM90(ak_gemm_sm90_p128_kn_f16, ak_f16_t, 128, 0, 0, 1)
+AK_GEMM_SM90(ak_gemm_sm90_p128_mk_f16, ak_f16_t, 128, 1, 1, 1)
+AK_GEMM_SM90(ak_gemm_sm90_p128_mn_f16, ak_f16_t, 128, 1, 0, 1)
+AK_GEMM_SM90(ak_gemm_sm90_p128_kk_bf16, ak_bf16_t, 128, 0, 1, 1)
+AK_GEMM_SM90(ak_gemm_sm90_p128_kn_bf16, ak_bf16_t, 128, 0, 0, 1)
+AK_GEMM_SM90(ak_gemm_sm90_p128_mk_bf16, ak_bf16_t, 128, 1, 1, 1)
+AK_GEMM_SM90(ak_gemm_sm90_p128_mn_bf16, ak_bf16_t, 128, 1, 0, 1)
