@@ -97,7 +97,9 @@ AK_INLINE void ak_attn_simt(const typename D::T* AK_RESTRICT q, const typename D
         if (se < kend) kend = se;
         if (s0 > kbeg) kbeg = s0;
     }
-    const int mylo = ak_attn_lo(sg, wl, i), myhi = ak_attn_hi(sg, wr, i);  // this row's keys
+    // this row's keys, within the block's range (a window's tiles start off the split's grid, so a tile can
+    // reach past kend: its zero-filled rows must not count)
+    const int mylo = ak_attn_lo(sg, wl, i), myhi = min(ak_attn_hi(sg, wr, i), kend - 1);
 
     const ak_i64 kb = sg.k0 + (ak_i64)h * ksh, vb = sg.v0 + (ak_i64)h * vsh;
 

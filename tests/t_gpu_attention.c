@@ -36,6 +36,7 @@ static int ga_setup(void) {
             }
         }
         g_rng = akt_seed() ^ 0x5EEDA77Eull;
+        if (getenv("AKT_ATTN_FORCE_MMA")) akt_attn_force_mma(1);   /* bench/attn_device.sh: keep off the Hopper kernel */
     }
 #ifndef AKT_GPU_ON_CPU
     if (ak_context_device(g_gpu)->backend == AK_BACKEND_CPU) {
@@ -327,7 +328,7 @@ static void gpu_attention_options(void) {
     if (!ga_setup()) return;
     ga_options(g_gpu, "default");
     ai = ak_context_device(g_gpu)->arch_info;
-    if (ai && ai->matrix == AK_MATRIX_WGMMA) {  /* Hopper: the mma.sync kernel too */
+    if (ai && ai->matrix == AK_MATRIX_WGMMA && !getenv("AKT_ATTN_FORCE_MMA")) {  /* Hopper: the mma.sync kernel too */
         akt_attn_force_mma(1);
         ga_options(g_gpu, "mma.sync");
         akt_attn_force_mma(0);
