@@ -138,33 +138,33 @@ static void attention_errors(void) {
     ak_attention_args a;
     if (!ctx || !at_make(&c, &at_rng, &h)) return;
     AKT_OK(ak_attention(ctx, &h.a, NULL));
-    AKT_ERR(ak_attention(NULL, &h.a, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_attention(ctx, NULL, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_attention(NULL, &h.a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_attention(ctx, NULL, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     a = h.a; a.dtype = AK_I32;
-    AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
     a = h.a; a.seq_kv = 0;
-    AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_CONTAINS(ak_last_error(), "zero dimension");
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE);
+    AKT_ITEM(AK_ERRITEM_BAD_SHAPE);
     a = h.a; a.head_dim = 257;
     AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_CONTAINS(ak_last_error(), "head_dim");
     a = h.a; a.heads_kv = 3;
-    AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_MISALIGNED);
     AKT_CONTAINS(ak_last_error(), "multiple");
     a = h.a; a.q = NULL;
-    AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     a = h.a; a.k = (const char*)a.k + 1;
-    AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_CONTAINS(ak_last_error(), "aligned");
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_MISALIGNED);
+    AKT_ITEM(AK_ERRITEM_MISALIGNED);
     a = h.a; a.lse = (float*)((char*)h.lse + 2);
-    AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_MISALIGNED);
     a = h.a; a.o = (void*)a.q;
-    AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_CONTAINS(ak_last_error(), "overlap");
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP);
+    AKT_ITEM(AK_ERRITEM_OVERLAP);
     a = h.a; a.o = (void*)a.v;
-    AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP);
     a = h.a; a.lse = (float*)h.o;
-    AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP);
     a = h.a; a.layout = (ak_attention_layout)7;
     AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_CONTAINS(ak_last_error(), "layout");
@@ -173,9 +173,9 @@ static void attention_errors(void) {
     a = h.a; a.scale = HUGE_VALF;
     AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
     a = h.a; a.num_splits = -1;
-    AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE);
     a = h.a; a.num_splits = 129;
-    AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE);
     /* strided: negative stride; output rows that overlap each other */
     a = h.a; a.layout = AK_ATTN_STRIDED;
     a.q_stride[0] = 4 * 8 * 64; a.q_stride[1] = 8 * 64; a.q_stride[2] = 64;
@@ -184,25 +184,25 @@ static void attention_errors(void) {
     memcpy(a.v_stride, a.k_stride, sizeof a.v_stride);
     AKT_OK(ak_attention(ctx, &a, NULL)); /* the BHSD strides written out: fine */
     a.k_stride[2] = -64;
-    AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE);
     AKT_CONTAINS(ak_last_error(), "negative");
     a.k_stride[2] = 64;
     a.o_stride[2] = 32; /* rows of 64 elements, 32 apart */
-    AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_CONTAINS(ak_last_error(), "overlap");
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP);
+    AKT_ITEM(AK_ERRITEM_OVERLAP);
     a.o_stride[2] = 64;
     a.o_stride[1] = 0; /* two heads write the same rows */
-    AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP);
     a.o_stride[1] = 8 * 64;
     a.q_stride[0] = (int64_t)1 << 61; /* extent overflows */
     a.batch = 5;
-    AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW);
     /* a stream of another context */
     {
         ak_context* other = akt_cpu_context("ops_attention_other");
         ak_stream* s = NULL;
         if (other && ak_stream_create(other, "x", 0, &s) == AK_OK) {
-            AKT_ERR(ak_attention(ctx, &h.a, s), AK_ERROR_INVALID_ARGUMENT);
+            AKT_ERR_ITEM(ak_attention(ctx, &h.a, s), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_WRONG_CONTEXT);
             ak_stream_destroy(s);
         }
         if (other) ak_context_destroy(other);
@@ -264,7 +264,7 @@ static void attention_plan(void) {
     AKT_OK(ak_attention_plan_get(ctx, &a0, &pl));
     AKT_EQ_STR(pl.path, "cpu");
     AKT_EQ_STR(pl.kernel, "");
-    AKT_ERR(ak_attention_plan_get(ctx, &a0, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_attention_plan_get(ctx, &a0, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     a = a0; a.head_dim = 300;
     AKT_ERR(ak_attention_plan_get(ctx, &a, &pl), AK_ERROR_INVALID_ARGUMENT);
     cfg = ak_config_default();
@@ -342,7 +342,7 @@ static void attention_option_errors(void) {
     if (!at_make(&c, &at_rng, &h)) return;
     AKT_OK(ak_attention(ctx, &h.a, NULL));
     a = h.a; a.window_left = -1;
-    AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE);
     AKT_CONTAINS(ak_last_error(), "window");
     a = h.a; a.softcap = -1.0f;
     AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
@@ -350,10 +350,10 @@ static void attention_option_errors(void) {
     AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_CONTAINS(ak_last_error(), "softcap");
     a = h.a; a.cu_seqlens_q = (const int32_t*)((const char*)h.cuq + 2);
-    AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_MISALIGNED);
     cu1 = h.cuq[1];
     h.cuq[1] = h.cuq[2] + 1;   /* not ascending */
-    AKT_ERR(ak_attention(ctx, &h.a, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_attention(ctx, &h.a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE);
     AKT_CONTAINS(ak_last_error(), "cu_seqlens_q");
     h.cuq[1] = h.cuq[0] + 9;   /* a step past seq_q */
     AKT_ERR(ak_attention(ctx, &h.a, NULL), AK_ERROR_INVALID_ARGUMENT);
@@ -372,14 +372,14 @@ static void attention_option_errors(void) {
     AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_CONTAINS(ak_last_error(), "num_pages");
     a.num_pages = 4; a.page_size = 24;
-    AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE);
     AKT_CONTAINS(ak_last_error(), "power of two");
     a.page_size = 16; a.block_table_stride = 1;   /* seq_kv 32 needs 2 pages */
     AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
     a = h.a; a.block_table = h.cuq; a.page_size = 16; a.num_pages = 4;  /* with cu_seqlens_kv */
     AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
     a = h.a; a.page_size = 16;   /* page fields without a block table */
-    AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE);
     at_free(&h);
     c = at_mk(AK_F16, 2, 2, 2, 1, 40, 64, AK_ATTN_BSHD, 0);
     c.page = 16;
