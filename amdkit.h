@@ -19118,7 +19118,12 @@ static int _ak_attn_dim_of(const int* dims, int n, size_t d) {
 }
 
 /* The kernel, its geometry and the split of seq_kv.
- * Kernel: the matrix-unit family (kernels/attention_mma.hip) when the device
+ * Kernel: on rows of the arch table with wgmma (sm_90a), the Hopper kernel
+ * (kernels/attention_sm90.hip: 128 rows per block) when a (batch, kv head)
+ * pair has more than 64 rows and every row is 16-byte aligned (H100: 1.6-1.8x
+ * the mma.sync kernel on prefill; at 64 rows, e.g. seq_q 16 x GQA 4, the
+ * mma.sync kernel's 64-row tiles ran 0.244 ms against 0.285). Else the
+ * matrix-unit family (kernels/attention_mma.hip) when the device
  * has a matrix instruction, config matrix_cores is on and the dtype is f16 /
  * bf16: on NVIDIA (mma.sync, sm_80+) every head_dim <= 256 (padded to the
  * next size of _ak_attn_mma_dims) and every option (packed sequences, paged
@@ -19147,7 +19152,7 @@ static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_
         size_t M = isa == AK_MATRIX_MFMA ? 32 : 16, lds = arch->lds_bytes > 0 ? (size_t)arch->lds_bytes : 65536;
         int dec = rows <= M;
         p->mma = 1;
-        if (nv && isa == AK_MATRIX_WGMMA && arch->arch_target && *arch->arch_target && p->vec && !dec &&
+        if (nv && isa == AK_MATRIX_WGMMA && arch->arch_target && *arch->arch_target && p->vec && rows > 64 &&
             !_AK_ATTN_FORCE_MMA) {
             /* Hopper: 128 rows per block, a producer warpgroup and two consumer warpgroups */
             int hd = _ak_attn_dim_of(_ak_attn_sm90_dims, (int)(sizeof _ak_attn_sm90_dims / sizeof(int)), d);
