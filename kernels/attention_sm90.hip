@@ -18,11 +18,12 @@
 //     and V tiles (BN keys x head size) into shared memory with cp.async (any
 //     row address: packed and paged sequences need no tensor map), ST stages
 //     each of K and V, in the order K0 K1 V0 K2 V1 .. (K runs a tile ahead:
-//     the consumers need K_t before V_{t-1}). A copy group is published when
-//     it has landed: cp.async.wait_group, fence.proxy.async (the tensor cores
-//     read through the async proxy), then an arrive on the stage's "full"
-//     mbarrier (128 arrivals). Before blocking on an "empty" barrier the
-//     producer publishes what it holds, so a consumer never waits on it.
+//     the consumers need K_t before V_{t-1}), up to 3 copy groups in flight.
+//     A group is published when it has landed: cp.async.wait_group,
+//     fence.proxy.async (the tensor cores read through the async proxy), then
+//     an arrive on the stage's "full" mbarrier (128 arrivals). Only when an
+//     "empty" barrier is not free yet (test_wait) does the producer publish
+//     everything it holds and block, so a consumer never waits on it.
 //   - warpgroups 1 and 2, the consumers (setmaxnreg 224): 64 query rows each.
 //     Per key tile t: S_t = Q K_t^T (wgmma m64nBNk16, Q and K from shared
 //     memory, K-major), then O += P_{t-1} V_{t-1} (wgmma m64nHDk16, P from
@@ -63,6 +64,13 @@ AK_INLINE void ak_mbar_wait(ak_u32 bar, int ph) {
         asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
                      : "=r"(ok) : "r"(bar), "r"(ph) : "memory");
     } while (!ok);
+}
+/* 1 when the phase of parity `ph` has completed; never waits. */
+AK_INLINE bool ak_mbar_test(ak_u32 bar, int ph) {
+    ak_u32 ok;
+    asm volatile("{\n.reg .pred p;\nmbarrier.test_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
+                 : "=r"(ok) : "r"(bar), "r"(ph) : "memory");
+    return ok != 0;
 }
 template <int R> AK_INLINE void ak_setmaxnreg_inc(void) { asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(R)); }
 template <int R> AK_INLINE void ak_setmaxnreg_dec(void) { asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(R)); }
@@ -178,7 +186,9 @@ AK_INLINE void ak_attn_sm90(const typename D::T* AK_RESTRICT q, const typename D
         // ---------------- producer ----------------
         ak_setmaxnreg_dec<56>();
         const ak_i64 kb = sg.k0 + (ak_i64)h * ksh, vb = sg.v0 + (ak_i64)h * vsh;
-        ak_u32 pend = 0;  // the full barrier of the last copy group, not yet published
+        // full barriers of the copy groups issued and not yet published, oldest first (at most 2: with the
+        // group being issued, 3 groups in flight)
+        ak_u32 pq0 = 0, pq1 = 0;
         for (int n = 0; n <= 2 * ntiles - 1; n++) {
             // groups K0 K1 V0 K2 V1 .. K_{n-1} V_{n-2} V_{n-1}: n = 0 K0; odd n K_{(n+1)/2} (the last: V_{ntiles-1});
             // even n > 0 V_{n/2-1}
@@ -189,13 +199,18 @@ AK_INLINE void ak_attn_sm90(const typename D::T* AK_RESTRICT q, const typename D
             else { isk = false; t = n / 2 - 1; }
             const int st = t % ST, use = t / ST;
             if (use > 0) {
-                if (pend) {  // publish before blocking
-                    ak_cp_async_wait<0>();
-                    ak_fence_proxy_async();
-                    ak_mbar_arrive(pend);
-                    pend = 0;
+                const ak_u32 eb = isk ? AK_A9_KEMPTY(st) : AK_A9_VEMPTY(st);
+                const int par = (use - 1) & 1;
+                if (!ak_mbar_test(eb, par)) {  // about to block: publish everything first (no consumer waits on us)
+                    if (pq0) {
+                        ak_cp_async_wait<0>();
+                        ak_fence_proxy_async();
+                        ak_mbar_arrive(pq0);
+                        if (pq1) ak_mbar_arrive(pq1);
+                        pq0 = pq1 = 0;
+                    }
+                    ak_mbar_wait(eb, par);
                 }
-                ak_mbar_wait(isk ? AK_A9_KEMPTY(st) : AK_A9_VEMPTY(st), (use - 1) & 1);
             }
             const int k0 = kbeg + t * BN;
             const T* src = isk ? k : v;
@@ -209,17 +224,24 @@ AK_INLINE void ak_attn_sm90(const typename D::T* AK_RESTRICT q, const typename D
                              "l"(p), "r"(ok ? 16 : 0) : "memory");
             }
             ak_cp_async_commit();
-            if (pend) {
-                ak_cp_async_wait<1>();
+            const ak_u32 full = isk ? AK_A9_KFULL(st) : AK_A9_VFULL(st);
+            if (pq1) {  // 3 groups out: publish the oldest once it has landed
+                ak_cp_async_wait<2>();
                 ak_fence_proxy_async();
-                ak_mbar_arrive(pend);
+                ak_mbar_arrive(pq0);
+                pq0 = pq1;
+                pq1 = full;
+            } else if (pq0) {
+                pq1 = full;
+            } else {
+                pq0 = full;
             }
-            pend = isk ? AK_A9_KFULL(st) : AK_A9_VFULL(st);
         }
-        if (pend) {
+        if (pq0) {
             ak_cp_async_wait<0>();
             ak_fence_proxy_async();
-            ak_mbar_arrive(pend);
+            ak_mbar_arrive(pq0);
+            if (pq1) ak_mbar_arrive(pq1);
         }
         return;
     }
