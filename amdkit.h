@@ -836,7 +836,7 @@ AKAPI ak_result ak_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shar
 
 /* Argument builder: ak_args a = {0}; ak_args_ptr(&a, dx); ak_args_i32(&a, n);
  * ak_launch(k, g, b, 0, NULL, ak_args_params(&a)); */
-#define AK_MAX_ARGS 32
+#define AK_MAX_ARGS 48
 /* AK_ARG_BYTES: a by-value argument of any size (ak_args_bytes), e.g. a struct parameter */
 typedef enum ak_arg_dir { AK_ARG_VALUE = 0, AK_ARG_IN = 1, AK_ARG_OUT = 2, AK_ARG_INOUT = 3, AK_ARG_BYTES = 4 } ak_arg_dir;
 typedef struct ak_args {
@@ -1381,20 +1381,70 @@ typedef struct ak_attention_args {
     int num_splits;              /* split of seq_kv over blocks (flash-decoding): 0 automatic (used when
                                     the (batch, head, query) work alone cannot fill the GPU, e.g. seq_q
                                     1..16 against a long K/V), 1 never, N: N splits (at most 128) */
+    /* ---- options (every zero is "off": a zero-filled struct with the fields above is plain attention) ---- */
+    int window_left, window_right;  /* sliding window (local attention): query i, whose diagonal key is
+                                    p = i + seq_kv - seq_q of its sequence (the causal alignment), sees keys
+                                    p - window_left .. p + window_right; 0: unbounded on that side (with
+                                    causal the right side is 0: keys p - window_left .. p) */
+    float softcap;               /* > 0: each scaled score s becomes softcap * tanh(s / softcap) (before the
+                                    mask and the softmax); 0: off */
+    /* Packed variable-length sequences (the FlashAttention "varlen" convention): batch + 1 ascending int32
+     * row offsets in device memory; sequence b is rows cu[b] .. cu[b + 1] - 1 of the packed tensor, at
+     * most seq_q (seq_kv) long: seq_q / seq_kv are the longest lengths. A packed tensor has no batch
+     * dimension: BSHD is [rows][heads][head_dim], BHSD [heads][rows][head_dim], STRIDED ignores
+     * stride[0]. lse stays [batch][heads_q][seq_q] (rows past a sequence's length are not written). */
+    const int32_t* cu_seqlens_q;    /* q and o packed (NULL: [batch][...][seq_q] as the layout says) */
+    const int32_t* cu_seqlens_kv;   /* k and v packed */
+    size_t total_q, total_kv;       /* rows of the packed tensors (bounds checks); 0: batch x seq_q / seq_kv */
+    const int32_t* seqused_kv;      /* optional, batch int32 (device): sequence b uses its first seqused_kv[b]
+                                       keys (<= its length); the causal / window alignment uses that count */
+    /* Paged K / V cache: k and v are num_pages pages of page_size rows each (the layout's batch dimension
+     * is the page: BSHD [page][row][heads_kv][head_dim], BHSD [page][heads_kv][row][head_dim], STRIDED
+     * stride[0] = the page stride); key j of sequence b is row j % page_size of page
+     * block_table[b * block_table_stride + j / page_size]. The key count of sequence b is seqused_kv[b]
+     * (else seq_kv). Queries may be plain or packed (chunked prefill); cu_seqlens_kv must be NULL. */
+    const int32_t* block_table;     /* int32 page numbers (device); NULL: K / V are not paged */
+    size_t page_size;               /* rows per page: a power of two (16 .. 256 are the usual sizes) */
+    size_t num_pages;               /* pages in k and v (bounds checks) */
+    size_t block_table_stride;      /* entries per block-table row; 0: ceil(seq_kv / page_size) */
 } ak_attention_args;
+
+/* How ak_attention would run a call on ctx (nothing is launched). */
+typedef struct ak_attention_plan {
+    char kernel[64];       /* kernel name ("" on the cpu backend without a named arch) */
+    const char* path;      /* "mma.sync", "mfma", "wmma", "simt" or "cpu" */
+    int head_dim;          /* head size the kernel runs (head_dim padded with zero columns up to it) */
+    int rows_per_block;    /* query rows per block (a GQA group's query heads share one K / V pass) */
+    int block_kv;          /* keys per K / V tile */
+    int threads;           /* per block */
+    size_t shared_bytes;   /* dynamic shared memory per block */
+    int splits;            /* split of seq_kv over blocks (flash-decoding), 1: none */
+    int split_len;         /* keys per split */
+    const char* reason;    /* why this kernel and tile */
+} ak_attention_plan;
+/* Plan a call for ctx's device (config.arch when set, so a cpu context can
+ * plan for "sm_90"). Same argument checks as ak_attention (pointers are not
+ * read). Thread safety: any thread. */
+AKAPI ak_result ak_attention_plan_get(ak_context* ctx, const ak_attention_args* args, ak_attention_plan* out);
 
 /* Name of a layout ("bhsd", "bshd", "strided"); "?" if unknown. Thread safety: any thread. */
 AKAPI const char* ak_attention_layout_name(ak_attention_layout layout);
 
 /* O = softmax(scale * Q K^T + mask) V per (batch, query head), mask = the
  * causal mask when args->causal (bottom-right aligned when seq_q != seq_kv, as
- * FlashAttention 2), optional per-row logsumexp into args->lse. Pointers are
+ * FlashAttention 2) and the sliding window, scores soft-capped when asked,
+ * optional per-row logsumexp into args->lse; sequences plain, packed
+ * (cu_seqlens_*) or against a paged K / V cache (block_table). Pointers are
  * device memory of ctx (host memory on the cpu backend), aligned to the
- * element size. Paths (chosen from the device, dtype and head_dim): matrix
- * cores where the arch has them and ctx's matrix_cores is not off (f16/bf16),
- * else a SIMT kernel for every arch and head_dim <= 256; small seq_q against
- * long K/V splits K/V over blocks and combines (workspace from the pool on
- * `stream`). The cpu backend runs a C reference with double accumulation.
+ * element size. Paths (chosen from the device, dtype, head_dim and options,
+ * ak_attention_plan_get tells which): matrix cores where the arch has them
+ * and ctx's matrix_cores is not off (f16/bf16; NVIDIA sm_80+: every head_dim
+ * <= 256 and option), else a SIMT kernel for every arch, option and head_dim
+ * <= 256; small seq_q against long K/V splits K/V over blocks and combines
+ * (workspace from the pool on `stream`). The cpu backend runs a C reference
+ * with double accumulation; it also checks the offsets, lengths and page
+ * numbers it reads (the GPU paths trust them: out-of-range values there read
+ * out of bounds).
  * Queued on `stream` (NULL: default), returns without waiting. Errors:
  * AK_ERROR_INVALID_ARGUMENT with a message (nothing launched),
  * AK_ERROR_OUT_OF_MEMORY (workspace), AK_ERROR_COMPILATION / AK_ERROR_LAUNCH.
@@ -8892,6 +8942,70 @@ static const char _ak_src_prelude[] =
     "    }\n"
     "}\n"
     "\n"
+    "/* ---- attention: one sequence's geometry (kernels/attention*.hip) ----------\n"
+    " * Sequence b of a batch is plain (its q / o / k / v rows at b x the batch\n"
+    " * stride), packed variable-length (cu_q / cu_k: batch + 1 row offsets into\n"
+    " * packed rows; the batch stride is unused), shortened (used_k: its key count)\n"
+    " * or paged (btab: the block table, bts entries a row; key j of the sequence\n"
+    " * is row j & (2^pshift - 1) of page btab[b bts + (j >> pshift)], and the batch\n"
+    " * strides of k and v are page strides). Key offsets: ak_attn_kv(s, head\n"
+    " * offset, page stride, row stride, pshift, j). Mask of a query row i (key\n"
+    " * position p = i + skv - sq, the bottom-right alignment): keys\n"
+    " * lo = p - wl .. hi = p + wr (wl / wr < 0: unbounded), within 0 .. skv - 1. */\n"
+    "struct ak_attn_seq {\n"
+    "    int sq, skv;           // this sequence's query rows and key rows\n"
+    "    ak_i64 q0, o0, k0, v0; // element offsets of query row 0 in q and o, key row 0 in k and v (paged: 0)\n"
+    "    const int* pages;      // paged: the sequence's block-table row, else NULL\n"
+    "};\n"
+    "AK_INLINE ak_attn_seq ak_attn_seq_of(int b, int sq, int skv, const int* cu_q, const int* cu_k, const int* used_k,\n"
+    "                                     const int* btab, int bts, ak_i64 qsb, ak_i64 qss, ak_i64 ksb, ak_i64 kss,\n"
+    "                                     ak_i64 vsb, ak_i64 vss, ak_i64 osb, ak_i64 oss) {\n"
+    "    ak_attn_seq s;\n"
+    "    s.sq = sq;\n"
+    "    s.skv = skv;\n"
+    "    s.pages = btab ? btab + (ak_i64)b * bts : (const int*)0;\n"
+    "    if (cu_q) {\n"
+    "        const int a = cu_q[b];\n"
+    "        s.sq = cu_q[b + 1] - a;\n"
+    "        s.q0 = (ak_i64)a * qss;\n"
+    "        s.o0 = (ak_i64)a * oss;\n"
+    "    } else {\n"
+    "        s.q0 = (ak_i64)b * qsb;\n"
+    "        s.o0 = (ak_i64)b * osb;\n"
+    "    }\n"
+    "    if (cu_k) {\n"
+    "        const int a = cu_k[b];\n"
+    "        s.skv = cu_k[b + 1] - a;\n"
+    "        s.k0 = (ak_i64)a * kss;\n"
+    "        s.v0 = (ak_i64)a * vss;\n"
+    "    } else if (btab) {\n"
+    "        s.k0 = 0;\n"
+    "        s.v0 = 0;\n"
+    "    } else {\n"
+    "        s.k0 = (ak_i64)b * ksb;\n"
+    "        s.v0 = (ak_i64)b * vsb;\n"
+    "    }\n"
+    "    if (used_k) s.skv = used_k[b];\n"
+    "    if (s.sq < 0) s.sq = 0;\n"
+    "    if (s.skv < 0) s.skv = 0;\n"
+    "    return s;\n"
+    "}\n"
+    "/* Element offset of key (or value) row j: base = the sequence's row-0 offset\n"
+    " * (s.k0 / s.v0) + the head's offset; sb the page stride, ss the row stride. */\n"
+    "AK_INLINE ak_i64 ak_attn_kv(const ak_attn_seq& s, ak_i64 base, ak_i64 sb, ak_i64 ss, int pshift, int j) {\n"
+    "    if (s.pages) return base + (ak_i64)s.pages[j >> pshift] * sb + (ak_i64)(j & ((1 << pshift) - 1)) * ss;\n"
+    "    return base + (ak_i64)j * ss;\n"
+    "}\n"
+    "/* Visible keys [lo, hi] of query i (hi < lo: none). */\n"
+    "AK_INLINE int ak_attn_lo(const ak_attn_seq& s, int wl, int i) {\n"
+    "    const int p = i + s.skv - s.sq - wl;\n"
+    "    return wl >= 0 && p > 0 ? p : 0;\n"
+    "}\n"
+    "AK_INLINE int ak_attn_hi(const ak_attn_seq& s, int wr, int i) {\n"
+    "    const int p = i + s.skv - s.sq + wr;\n"
+    "    return wr >= 0 && p < s.skv - 1 ? p : s.skv - 1;\n"
+    "}\n"
+    "\n"
     "/* reduce v over aligned groups of G consecutive threads (G a power of two,\n"
     " * 1 <= G <= blockDim.x, blockDim.x a multiple of G and of AK_WAVE). Every\n"
     " * thread of the block must call it (it uses __syncthreads when G > AK_WAVE);\n"
@@ -9496,6 +9610,83 @@ static const char _ak_src_prelude[] =
     "AK_WGMMA_FN(n256, ak_wgmma_bf16_n256, \"m64n256k16.f32.bf16.bf16\", \", 0, 0\")\n"
     "AK_WGMMA_FN(n128, ak_wgmma_tf32_n128, \"m64n128k8.f32.tf32.tf32\", \"\")\n"
     "AK_WGMMA_FN(n256, ak_wgmma_tf32_n256, \"m64n256k8.f32.tf32.tf32\", \"\")\n"
+    "/* More accumulator widths (n32 .. n192: the attention kernels' P V with N = head size),\n"
+    " * and the register-A form: ak_wgmma_rs_<f16|bf16>_n<N>(d, a, db, acc) does\n"
+    " * D(64 x N) (+)= A(64 x 16) B(16 x N) with A from registers (a[0..3]: the\n"
+    " * mma.sync m16n8k16 A fragment of the thread's warp rows 16 w .. 16 w + 15,\n"
+    " * i.e. the packed pairs of the accumulators d[8 kk .. 8 kk + 7] of a\n"
+    " * previous wgmma, columns 16 kk ..) and B MN-major (transpose bit: B stored\n"
+    " * [k][n], n contiguous, 128-byte swizzled rows of 64 n values, blocks of 64 n\n"
+    " * LBO bytes apart, 8-row groups 1024 bytes apart: ak_wgmma_desc_mn). */\n"
+    "#define AK_WGMMA_OUT_n32 AK_WGMMA_D8(0), AK_WGMMA_D8(8)\n"
+    "#define AK_WGMMA_REGS_n32 \"%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15\"\n"
+    "#define AK_WGMMA_DESC_n32 \"%16, %17\"\n"
+    "#define AK_WGMMA_PRED_n32 \"%18\"\n"
+    "#define AK_WGMMA_OUT_n64 AK_WGMMA_D8(0), AK_WGMMA_D8(8), AK_WGMMA_D8(16), AK_WGMMA_D8(24)\n"
+    "#define AK_WGMMA_REGS_n64 \"%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31\"\n"
+    "#define AK_WGMMA_DESC_n64 \"%32, %33\"\n"
+    "#define AK_WGMMA_PRED_n64 \"%34\"\n"
+    "#define AK_WGMMA_OUT_n80 AK_WGMMA_D8(0), AK_WGMMA_D8(8), AK_WGMMA_D8(16), AK_WGMMA_D8(24), AK_WGMMA_D8(32)\n"
+    "#define AK_WGMMA_REGS_n80 \"%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39\"\n"
+    "#define AK_WGMMA_DESC_n80 \"%40, %41\"\n"
+    "#define AK_WGMMA_PRED_n80 \"%42\"\n"
+    "#define AK_WGMMA_OUT_n96 AK_WGMMA_D8(0), AK_WGMMA_D8(8), AK_WGMMA_D8(16), AK_WGMMA_D8(24), AK_WGMMA_D8(32), AK_WGMMA_D8(40)\n"
+    "#define AK_WGMMA_REGS_n96 \"%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47\"\n"
+    "#define AK_WGMMA_DESC_n96 \"%48, %49\"\n"
+    "#define AK_WGMMA_PRED_n96 \"%50\"\n"
+    "#define AK_WGMMA_OUT_n192 AK_WGMMA_D8(0), AK_WGMMA_D8(8), AK_WGMMA_D8(16), AK_WGMMA_D8(24), AK_WGMMA_D8(32), AK_WGMMA_D8(40), AK_WGMMA_D8(48), AK_WGMMA_D8(56), AK_WGMMA_D8(64), AK_WGMMA_D8(72), AK_WGMMA_D8(80), AK_WGMMA_D8(88)\n"
+    "#define AK_WGMMA_REGS_n192 \"%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95\"\n"
+    "#define AK_WGMMA_DESC_n192 \"%96, %97\"\n"
+    "#define AK_WGMMA_PRED_n192 \"%98\"\n"
+    "#define AK_WGMMA_RSA_n32 \"%16, %17, %18, %19\"\n"
+    "#define AK_WGMMA_RSB_n32 \"%20\"\n"
+    "#define AK_WGMMA_RSP_n32 \"%21\"\n"
+    "#define AK_WGMMA_RSA_n64 \"%32, %33, %34, %35\"\n"
+    "#define AK_WGMMA_RSB_n64 \"%36\"\n"
+    "#define AK_WGMMA_RSP_n64 \"%37\"\n"
+    "#define AK_WGMMA_RSA_n80 \"%40, %41, %42, %43\"\n"
+    "#define AK_WGMMA_RSB_n80 \"%44\"\n"
+    "#define AK_WGMMA_RSP_n80 \"%45\"\n"
+    "#define AK_WGMMA_RSA_n96 \"%48, %49, %50, %51\"\n"
+    "#define AK_WGMMA_RSB_n96 \"%52\"\n"
+    "#define AK_WGMMA_RSP_n96 \"%53\"\n"
+    "#define AK_WGMMA_RSA_n192 \"%96, %97, %98, %99\"\n"
+    "#define AK_WGMMA_RSB_n192 \"%100\"\n"
+    "#define AK_WGMMA_RSP_n192 \"%101\"\n"
+    "#define AK_WGMMA_RSA_n128 \"%64, %65, %66, %67\"\n"
+    "#define AK_WGMMA_RSB_n128 \"%68\"\n"
+    "#define AK_WGMMA_RSP_n128 \"%69\"\n"
+    "#define AK_WGMMA_RSA_n256 \"%128, %129, %130, %131\"\n"
+    "#define AK_WGMMA_RSB_n256 \"%132\"\n"
+    "#define AK_WGMMA_RSP_n256 \"%133\"\n"
+    "#define AK_WGMMA_RS_FN(N, NAME, INSTR) \\\n"
+    "    AK_INLINE void NAME(float* d, const ak_u32* a, ak_u64 db, int acc) { \\\n"
+    "        asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, \" AK_WGMMA_RSP_##N \", 0;\\nwgmma.mma_async.sync.aligned.\" INSTR \\\n"
+    "                     \" {\" AK_WGMMA_REGS_##N \"}, {\" AK_WGMMA_RSA_##N \"}, \" AK_WGMMA_RSB_##N \", p, 1, 1, 1;\\n}\\n\" \\\n"
+    "                     : AK_WGMMA_OUT_##N : \"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3]), \"l\"(db), \"r\"(acc) : \"memory\"); \\\n"
+    "    }\n"
+    "AK_WGMMA_RS_FN(n32, ak_wgmma_rs_f16_n32, \"m64n32k16.f32.f16.f16\")\n"
+    "AK_WGMMA_RS_FN(n32, ak_wgmma_rs_bf16_n32, \"m64n32k16.f32.bf16.bf16\")\n"
+    "AK_WGMMA_RS_FN(n64, ak_wgmma_rs_f16_n64, \"m64n64k16.f32.f16.f16\")\n"
+    "AK_WGMMA_RS_FN(n64, ak_wgmma_rs_bf16_n64, \"m64n64k16.f32.bf16.bf16\")\n"
+    "AK_WGMMA_RS_FN(n80, ak_wgmma_rs_f16_n80, \"m64n80k16.f32.f16.f16\")\n"
+    "AK_WGMMA_RS_FN(n80, ak_wgmma_rs_bf16_n80, \"m64n80k16.f32.bf16.bf16\")\n"
+    "AK_WGMMA_RS_FN(n96, ak_wgmma_rs_f16_n96, \"m64n96k16.f32.f16.f16\")\n"
+    "AK_WGMMA_RS_FN(n96, ak_wgmma_rs_bf16_n96, \"m64n96k16.f32.bf16.bf16\")\n"
+    "AK_WGMMA_RS_FN(n128, ak_wgmma_rs_f16_n128, \"m64n128k16.f32.f16.f16\")\n"
+    "AK_WGMMA_RS_FN(n128, ak_wgmma_rs_bf16_n128, \"m64n128k16.f32.bf16.bf16\")\n"
+    "AK_WGMMA_RS_FN(n192, ak_wgmma_rs_f16_n192, \"m64n192k16.f32.f16.f16\")\n"
+    "AK_WGMMA_RS_FN(n192, ak_wgmma_rs_bf16_n192, \"m64n192k16.f32.bf16.bf16\")\n"
+    "AK_WGMMA_RS_FN(n256, ak_wgmma_rs_f16_n256, \"m64n256k16.f32.f16.f16\")\n"
+    "AK_WGMMA_RS_FN(n256, ak_wgmma_rs_bf16_n256, \"m64n256k16.f32.bf16.bf16\")\n"
+    "AK_WGMMA_FN(n64, ak_wgmma_f16_n64, \"m64n64k16.f32.f16.f16\", \", 0, 0\")\n"
+    "AK_WGMMA_FN(n64, ak_wgmma_bf16_n64, \"m64n64k16.f32.bf16.bf16\", \", 0, 0\")\n"
+    "/* MN-major 128-byte-swizzle descriptor: LBO = bytes between blocks of 64 n (or m) values, SBO = 1024. */\n"
+    "AK_INLINE ak_u64 ak_wgmma_desc_mn(const void* p, ak_u32 lbo) {\n"
+    "    const ak_u32 a = ak_smem_addr(p);\n"
+    "    return (ak_u64)((a & 0x3FFFF) >> 4) | ((ak_u64)((lbo & 0x3FFFF) >> 4) << 16) | ((ak_u64)(1024 >> 4) << 32) | ((ak_u64)1 << 62);\n"
+    "}\n"
+    "\n"
     "#endif /* AK_WGMMA */\n"
     "#endif /* !AK_HOST_LAYOUT_TEST */\n"
     ;
@@ -11996,18 +12187,25 @@ static const char _ak_src_attention[] =
     "#define AK_ATTN_THREADS 256\n"
     "#define AK_ATTN_CH 4   // keys per online-softmax update of a group\n"
     "\n"
-    "// Load a tile's 8-element chunk `ci` (of BK * DMAX / 8) of rows [k0, k0 + BK)\n"
-    "// (rows >= klim and dims >= d read as 0) into f[8] (fp32).\n"
+    "// Load a tile's 8-element chunk `ci` (of BK * DMAX / 8) of key rows\n"
+    "// [k0, k0 + BK) of one (sequence, head) (rows >= klim and dims >= d read as 0)\n"
+    "// into f[8] (fp32); base / sb / ss / pshift as ak_attn_kv.\n"
     "template <class D, int DMAX>\n"
-    "AK_INLINE void ak_attn_ld_chunk(const typename D::T* p, ak_i64 ss, int k0, int klim, int d, int ci, bool vec,\n"
-    "                                float f[8]) {\n"
+    "AK_INLINE void ak_attn_ld_chunk(const typename D::T* p, const ak_attn_seq& s, ak_i64 base, ak_i64 sb, ak_i64 ss,\n"
+    "                                int pshift, int k0, int klim, int d, int ci, bool vec, float f[8]) {\n"
     "    const int c = ci / (DMAX / 8), dd = (ci % (DMAX / 8)) * 8;\n"
-    "    const ak_i64 row = (ak_i64)k0 + c;\n"
-    "    if (row < klim && vec && dd < d) {\n"
-    "        D::ld8(p + row * ss + dd, f);\n"
+    "    const int row = k0 + c;\n"
+    "    if (row >= klim) {\n"
+    "#pragma unroll\n"
+    "        for (int e = 0; e < 8; e++) f[e] = 0.0f;\n"
+    "        return;\n"
+    "    }\n"
+    "    const typename D::T* rp = p + ak_attn_kv(s, base, sb, ss, pshift, row);\n"
+    "    if (vec && dd < d) {\n"
+    "        D::ld8(rp + dd, f);\n"
     "    } else {\n"
     "#pragma unroll\n"
-    "        for (int e = 0; e < 8; e++) f[e] = (row < klim && dd + e < d) ? D::to(p[row * ss + dd + e]) : 0.0f;\n"
+    "        for (int e = 0; e < 8; e++) f[e] = dd + e < d ? D::to(rp[dd + e]) : 0.0f;\n"
     "    }\n"
     "}\n"
     "\n"
@@ -12017,7 +12215,8 @@ static const char _ak_src_attention[] =
     "                            int hkv, int group, int sq, int skv, int d, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb,\n"
     "                            ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh, ak_i64 vss, ak_i64 osb, ak_i64 osh,\n"
     "                            ak_i64 oss, float scale_log2, int causal, int R, int nsplit, int split_len,\n"
-    "                            float* AK_RESTRICT part, int vec) {\n"
+    "                            float* AK_RESTRICT part, int vec, const int* cu_q, const int* cu_k, const int* used_k,\n"
+    "                            const int* btab, int bts, int pshift, int wl, int wr, float softcap) {\n"
     "    typedef typename D::T T;\n"
     "    enum { G = DMAX / 16, E = 16, NG = AK_ATTN_THREADS / G, BK = 4096 / DMAX, LD = DMAX + G,\n"
     "           CHUNKS = BK * DMAX / 8 / AK_ATTN_THREADS };\n"
@@ -12028,35 +12227,38 @@ static const char _ak_src_attention[] =
     "    const int tid = (int)threadIdx.x, lane = tid % G, gi = tid / G;\n"
     "    const int row = gi % R, slots = NG / R, slot = gi / R;\n"
     "    const int pair = (int)blockIdx.z, b = pair / hkv, h = pair % hkv;\n"
-    "    const int rows = group * sq;\n"
+    "    (void)causal;  // folded into wr by the host\n"
+    "    const ak_attn_seq sg = ak_attn_seq_of(b, sq, skv, cu_q, cu_k, used_k, btab, bts, qsb, qss, ksb, kss, vsb, vss,\n"
+    "                                          osb, oss);\n"
+    "    const int rows = group * sg.sq;\n"
     "    const int r0 = (int)blockIdx.x * R;\n"
+    "    if (r0 >= rows) return;  // a shorter sequence of a packed batch\n"
     "    const int r = r0 + row;\n"
     "    const bool valid = r < rows;\n"
-    "    const int g = valid ? r / sq : 0, i = valid ? r % sq : 0;\n"
+    "    const int g = valid ? r / sg.sq : 0, i = valid ? r % sg.sq : 0;\n"
     "    const int hq_idx = h * group + g;\n"
-    "    const int diag = skv - sq;  // causal: key j visible to query i when j <= i + diag\n"
     "\n"
-    "    // keys this block needs: [kbeg, kend)\n"
-    "    int kend = skv;\n"
-    "    if (causal) {\n"
-    "        const int rl = (r0 + R < rows ? r0 + R : rows) - 1;\n"
-    "        const int imax = (r0 / sq != rl / sq) ? sq - 1 : rl % sq;\n"
-    "        const int lim = imax + diag + 1;\n"
-    "        kend = lim < kend ? lim : kend;\n"
-    "    }\n"
-    "    const int kbeg = (int)blockIdx.y * split_len;\n"
+    "    // keys this block needs: [kbeg, kend) (the union of its rows' windows, within the split)\n"
+    "    int kbeg, kend;\n"
     "    {\n"
-    "        const int se = kbeg + split_len;\n"
+    "        const int rl = (r0 + R < rows ? r0 + R : rows) - 1;\n"
+    "        const bool span = r0 / sg.sq != rl / sg.sq;\n"
+    "        const int imax = span ? sg.sq - 1 : rl % sg.sq, imin = span ? 0 : r0 % sg.sq;\n"
+    "        kend = ak_attn_hi(sg, wr, imax) + 1;\n"
+    "        kbeg = ak_attn_lo(sg, wl, imin);\n"
+    "        const int s0 = (int)blockIdx.y * split_len, se = s0 + split_len;\n"
     "        if (se < kend) kend = se;\n"
+    "        if (s0 > kbeg) kbeg = s0;\n"
     "    }\n"
-    "    const int myend = causal ? (i + diag + 1 < kend ? i + diag + 1 : kend) : kend;  // this row's key limit\n"
+    "    // this row's keys, within the block's range (a window's tiles start off the split's grid, so a tile can\n"
+    "    // reach past kend: its zero-filled rows must not count)\n"
+    "    const int mylo = ak_attn_lo(sg, wl, i), myhi = min(ak_attn_hi(sg, wr, i), kend - 1);\n"
     "\n"
-    "    const T* kp = k + (ak_i64)b * ksb + (ak_i64)h * ksh;\n"
-    "    const T* vp = v + (ak_i64)b * vsb + (ak_i64)h * vsh;\n"
+    "    const ak_i64 kb = sg.k0 + (ak_i64)h * ksh, vb = sg.v0 + (ak_i64)h * vsh;\n"
     "\n"
     "    float qr[E], acc[E];\n"
     "    {\n"
-    "        const T* qp = q + (ak_i64)b * qsb + (ak_i64)hq_idx * qsh + (ak_i64)i * qss;\n"
+    "        const T* qp = q + sg.q0 + (ak_i64)hq_idx * qsh + (ak_i64)i * qss;\n"
     "#pragma unroll\n"
     "        for (int e = 0; e < E; e++) {\n"
     "            const int dd = lane + G * e;\n"
@@ -12070,8 +12272,8 @@ static const char _ak_src_attention[] =
     "    if (kbeg < kend) {\n"
     "#pragma unroll\n"
     "        for (int c = 0; c < CHUNKS; c++) {\n"
-    "            ak_attn_ld_chunk<D, DMAX>(kp, kss, kbeg, kend, d, tid + c * AK_ATTN_THREADS, vec != 0, pk[c]);\n"
-    "            ak_attn_ld_chunk<D, DMAX>(vp, vss, kbeg, kend, d, tid + c * AK_ATTN_THREADS, vec != 0, pv[c]);\n"
+    "            ak_attn_ld_chunk<D, DMAX>(k, sg, kb, ksb, kss, pshift, kbeg, kend, d, tid + c * AK_ATTN_THREADS, vec != 0, pk[c]);\n"
+    "            ak_attn_ld_chunk<D, DMAX>(v, sg, vb, vsb, vss, pshift, kbeg, kend, d, tid + c * AK_ATTN_THREADS, vec != 0, pv[c]);\n"
     "        }\n"
     "    }\n"
     "    for (int k0 = kbeg; k0 < kend; k0 += BK) {\n"
@@ -12090,8 +12292,8 @@ static const char _ak_src_attention[] =
     "        if (k0 + BK < kend) {  // prefetch the next tile while this one is used\n"
     "#pragma unroll\n"
     "            for (int c = 0; c < CHUNKS; c++) {\n"
-    "                ak_attn_ld_chunk<D, DMAX>(kp, kss, k0 + BK, kend, d, tid + c * AK_ATTN_THREADS, vec != 0, pk[c]);\n"
-    "                ak_attn_ld_chunk<D, DMAX>(vp, vss, k0 + BK, kend, d, tid + c * AK_ATTN_THREADS, vec != 0, pv[c]);\n"
+    "                ak_attn_ld_chunk<D, DMAX>(k, sg, kb, ksb, kss, pshift, k0 + BK, kend, d, tid + c * AK_ATTN_THREADS, vec != 0, pk[c]);\n"
+    "                ak_attn_ld_chunk<D, DMAX>(v, sg, vb, vsb, vss, pshift, k0 + BK, kend, d, tid + c * AK_ATTN_THREADS, vec != 0, pv[c]);\n"
     "            }\n"
     "        }\n"
     "        // the group's keys of this tile: c = slot + (t * CH + j) * slots (uniform trip count in a wave)\n"
@@ -12108,7 +12310,8 @@ static const char _ak_src_attention[] =
     "                for (int e = 0; e < E; e++) x += qr[e] * ks[cs * LD + lane + G * e];\n"
     "#pragma unroll\n"
     "                for (int off = G / 2; off > 0; off >>= 1) x += ak_shfl_xor(x, off);\n"
-    "                const bool ok = valid && c < BK && k0 + c < myend;\n"
+    "                if (softcap > 0.0f) x = softcap * ak_fast_tanh(x);\n"
+    "                const bool ok = valid && c < BK && k0 + c >= mylo && k0 + c <= myhi;\n"
     "                s[j] = ok ? x : -AK_INF;\n"
     "                mc = fmaxf(mc, s[j]);\n"
     "            }\n"
@@ -12174,7 +12377,7 @@ static const char _ak_src_attention[] =
     "        }\n"
     "        return;\n"
     "    }\n"
-    "    T* op = o + (ak_i64)b * osb + (ak_i64)hq_idx * osh + (ak_i64)i * oss;\n"
+    "    T* op = o + sg.o0 + (ak_i64)hq_idx * osh + (ak_i64)i * oss;\n"
     "#pragma unroll\n"
     "    for (int e = 0; e < E; e++) {\n"
     "        const int dd = lane + G * e;\n"
@@ -12188,9 +12391,11 @@ static const char _ak_src_attention[] =
     "        const D::T* q, const D::T* k, const D::T* v, D::T* o, float* lse, int hkv, int group, int sq, int skv,     \\\n"
     "        int d, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb, ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh,      \\\n"
     "        ak_i64 vss, ak_i64 osb, ak_i64 osh, ak_i64 oss, float scale_log2, int causal, int R, int nsplit,           \\\n"
-    "        int split_len, float* part, int vec) {                                                                       \\\n"
+    "        int split_len, float* part, int vec, const int* cu_q, const int* cu_k, const int* used_k, const int* btab,  \\\n"
+    "        int bts, int pshift, int wl, int wr, float softcap) {                                                        \\\n"
     "        ak_attn_simt<D, DMAX>(q, k, v, o, lse, hkv, group, sq, skv, d, qsb, qsh, qss, ksb, ksh, kss, vsb, vsh, vss, \\\n"
-    "                              osb, osh, oss, scale_log2, causal, R, nsplit, split_len, part, vec);                  \\\n"
+    "                              osb, osh, oss, scale_log2, causal, R, nsplit, split_len, part, vec, cu_q, cu_k,       \\\n"
+    "                              used_k, btab, bts, pshift, wl, wr, softcap);                                          \\\n"
     "    }\n"
     "// the three dtypes of one head_dim bound\n"
     "#define AK_ATTN_SIMT_DTYPES(DMAX) AK_ATTN_SIMT(DMAX, f32, ak_f32_t) AK_ATTN_SIMT(DMAX, f16, ak_f16_t) AK_ATTN_SIMT(DMAX, bf16, ak_bf16_t)\n"
@@ -12207,9 +12412,9 @@ static const char _ak_src_attention[] =
     "template <class D>\n"
     "AK_INLINE void ak_attn_combine(const float* AK_RESTRICT part, int nsplit, int dmax, ak_i64 rows, int hq, int sq,\n"
     "                               int d, typename D::T* AK_RESTRICT o, ak_i64 osb, ak_i64 osh, ak_i64 oss,\n"
-    "                               float* AK_RESTRICT lse) {\n"
+    "                               float* AK_RESTRICT lse, const int* AK_RESTRICT cu_q) {\n"
     "    const ak_i64 row = (ak_i64)blockIdx.x * (blockDim.x / AK_WAVE) + ak_wave_id();\n"
-    "    if (row >= rows) return;  // whole waves leave together\n"
+    "    if (row >= rows) return;  // whole waves leave together (and each wave has one row: uniform exits)\n"
     "    const int lane = ak_lane();\n"
     "    const float* pl = part + rows * nsplit * dmax + row * nsplit;\n"
     "    float M = -AK_INF;\n"
@@ -12223,7 +12428,8 @@ static const char _ak_src_attention[] =
     "    const int i = (int)(row % sq);\n"
     "    const ak_i64 bh = row / sq;\n"
     "    const int b = (int)(bh / hq), h = (int)(bh % hq);\n"
-    "    typename D::T* op = o + (ak_i64)b * osb + (ak_i64)h * osh + (ak_i64)i * oss;\n"
+    "    if (cu_q && i >= cu_q[b + 1] - cu_q[b]) return;  // past a packed sequence's end: no such row\n"
+    "    typename D::T* op = o + (cu_q ? (ak_i64)cu_q[b] * oss : (ak_i64)b * osb) + (ak_i64)h * osh + (ak_i64)i * oss;\n"
     "    const float* po = part + row * nsplit * dmax;\n"
     "    for (int dd = lane; dd < d; dd += AK_WAVE) {\n"
     "        float x = 0.0f;\n"
@@ -12239,8 +12445,8 @@ static const char _ak_src_attention[] =
     "\n"
     "#define AK_ATTN_COMBINE(DT, D)                                                                                      \\\n"
     "    AK_KERNEL void ak_attn_combine_##DT(const float* part, int nsplit, int dmax, ak_i64 rows, int hq, int sq, int d, \\\n"
-    "                                        D::T* o, ak_i64 osb, ak_i64 osh, ak_i64 oss, float* lse) {                  \\\n"
-    "        ak_attn_combine<D>(part, nsplit, dmax, rows, hq, sq, d, o, osb, osh, oss, lse);                            \\\n"
+    "                                        D::T* o, ak_i64 osb, ak_i64 osh, ak_i64 oss, float* lse, const int* cu_q) { \\\n"
+    "        ak_attn_combine<D>(part, nsplit, dmax, rows, hq, sq, d, o, osb, osh, oss, lse, cu_q);                      \\\n"
     "    }\n"
     "AK_ATTN_COMBINE(f32, ak_f32_t)\n"
     "AK_ATTN_COMBINE(f16, ak_f16_t)\n"
@@ -12250,11 +12456,14 @@ static const char _ak_src_attention[] =
 /* kernels/attention_mma.hip */
 static const char _ak_src_attention_mma[] =
     "// kernels/attention_mma.hip - fused attention forward on the matrix units\n"
-    "// (flash-attention 2 structure), head_dim 64 and 128, f16 / bf16 inputs,\n"
-    "// fp32 accumulation and softmax. Host wrapper: ak_attention in amdkit.h\n"
-    "// (>>impl:ops-attention), which picks this family where the arch has\n"
-    "// matrix instructions and matrix_cores is not off, and the SIMT family of\n"
-    "// kernels/attention.hip otherwise.\n"
+    "// (flash-attention 2 structure), f16 / bf16 inputs, fp32 accumulation and\n"
+    "// softmax. Host wrapper: ak_attention in amdkit.h (>>impl:ops-attention),\n"
+    "// which picks this family where the arch has matrix instructions and\n"
+    "// matrix_cores is not off, and the SIMT family of kernels/attention.hip\n"
+    "// otherwise. Head sizes: 64 and 128 on every matrix target; 32, 80, 96, 160,\n"
+    "// 192 and 256 on NVIDIA (mma.sync), where any head_dim <= 256 runs on the\n"
+    "// next of these sizes (zero columns past head_dim). The host compiles one\n"
+    "// head size at a time (-DAK_AMMA_ONLY=N); without it the whole family.\n"
     "//\n"
     "// Work layout (the same as the SIMT kernels, so the host code and the\n"
     "// split-combine kernel are shared): the rows of one (batch, kv head) pair\n"
@@ -12263,22 +12472,28 @@ static const char _ak_src_attention_mma[] =
     "// (flash-decoding; part / lse partials as in attention.hip), blockIdx.z the\n"
     "// pair. Packing a GQA group into the rows lets one 16-row tile hold all\n"
     "// query heads of a decode step, so K and V are read once per group.\n"
+    "// Sequences: plain, packed variable-length, paged K / V, per-sequence key\n"
+    "// counts, sliding windows and the soft-cap (the prelude's ak_attn_seq; the\n"
+    "// NVIDIA kernel takes all of them, the AMD generic path plain sequences with\n"
+    "// the causal mask: the host sends the rest to the SIMT family there).\n"
     "//\n"
     "// Block: WM x WN warps. Warp (wm, wn) owns rows 16 wm .. 16 wm + 15 of the\n"
     "// block and keys wn * BK / WN .. of every K / V tile (WN > 1 for decode,\n"
     "// where a block has one row tile: the warps split each tile's keys and are\n"
-    "// merged through shared memory at the end). K / V tiles of BK = 64 keys go\n"
-    "// through shared memory (rows padded by 16 bytes against bank conflicts) in\n"
-    "// ST stages: 2 for prefill, 3 for the decode form (more bytes in flight).\n"
+    "// merged through shared memory at the end). K / V tiles of BK = 64 keys (32\n"
+    "// past head size 128) go through shared memory (rows padded by 16 bytes\n"
+    "// against bank conflicts) in ST stages: 2 for prefill, 3 for the decode form\n"
+    "// (more bytes in flight).\n"
     "//\n"
     "// NVIDIA (sm_80+, mma.sync m16n8k16 via the prelude's ak_mma layer): tiles\n"
-    "// are copied with cp.async (zero-filled past the end), Q fragments stay in\n"
-    "// registers (ldmatrix), S = Q K^T on the tensor cores, the online softmax on\n"
+    "// are copied with cp.async (zero-filled past the end; element copies where\n"
+    "// rows are not 16-byte aligned), Q fragments stay in registers up to head\n"
+    "// size 192 (ldmatrix), S = Q K^T on the tensor cores, the online softmax on\n"
     "// the S accumulators, P is converted in registers to the A fragments of\n"
     "// O += P V (the m16n8 C layout of two n-tiles is the m16k16 A layout), V\n"
     "// fragments through ldmatrix.trans.\n"
     "//\n"
-    "// kernels: ak_attn_mma64_f16 ak_attn_mma64_bf16 ak_attn_mma128_f16 ak_attn_mma128_bf16 ak_attn_mmadec64_f16 ak_attn_mmadec64_bf16 ak_attn_mmadec128_f16 ak_attn_mmadec128_bf16 ak_attn_mmagen64_f16 ak_attn_mmagen64_bf16 ak_attn_mmagen128_f16 ak_attn_mmagen128_bf16\n"
+    "// kernels: ak_attn_mma64_f16 ak_attn_mma64_bf16 ak_attn_mma128_f16 ak_attn_mma128_bf16 ak_attn_mmadec64_f16 ak_attn_mmadec64_bf16 ak_attn_mmadec128_f16 ak_attn_mmadec128_bf16 ak_attn_mma32_f16 ak_attn_mma32_bf16 ak_attn_mmadec32_f16 ak_attn_mmadec32_bf16 ak_attn_mma80_f16 ak_attn_mma80_bf16 ak_attn_mmadec80_f16 ak_attn_mmadec80_bf16 ak_attn_mma96_f16 ak_attn_mma96_bf16 ak_attn_mmadec96_f16 ak_attn_mmadec96_bf16 ak_attn_mma160_f16 ak_attn_mma160_bf16 ak_attn_mmadec160_f16 ak_attn_mmadec160_bf16 ak_attn_mma192_f16 ak_attn_mma192_bf16 ak_attn_mmadec192_f16 ak_attn_mmadec192_bf16 ak_attn_mma256_f16 ak_attn_mma256_bf16 ak_attn_mmadec256_f16 ak_attn_mmadec256_bf16 ak_attn_mmagen64_f16 ak_attn_mmagen64_bf16 ak_attn_mmagen128_f16 ak_attn_mmagen128_bf16\n"
     "\n"
     "#define AK_AMMA_BK 64\n"
     "\n"
@@ -12290,16 +12505,18 @@ static const char _ak_src_attention_mma[] =
     "    const D::T* q, const D::T* k, const D::T* v, D::T* o, float* lse, int hkv, int group, int sq, int skv, int d, \\\n"
     "        ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb, ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh, ak_i64 vss,  \\\n"
     "        ak_i64 osb, ak_i64 osh, ak_i64 oss, float scale_log2, int causal, int R, int nsplit, int split_len,         \\\n"
-    "        float* part, int vec\n"
+    "        float* part, int vec, const int* cu_q, const int* cu_k, const int* used_k, const int* btab, int bts,       \\\n"
+    "        int pshift, int wl, int wr, float softcap\n"
     "#define AK_AMMA_PARAMS(D)                                                                                        \\\n"
     "    const typename D::T* AK_RESTRICT q, const typename D::T* AK_RESTRICT k, const typename D::T* AK_RESTRICT v,  \\\n"
     "        typename D::T* AK_RESTRICT o, float* AK_RESTRICT lse, int hkv, int group, int sq, int skv, ak_i64 qsb,     \\\n"
     "        ak_i64 qsh, ak_i64 qss, ak_i64 ksb, ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh, ak_i64 vss,            \\\n"
     "        ak_i64 osb, ak_i64 osh, ak_i64 oss, float scale_log2, int causal, int nsplit, int split_len,                \\\n"
-    "        float* AK_RESTRICT part\n"
+    "        float* AK_RESTRICT part, int d, int vec, const int* cu_q, const int* cu_k, const int* used_k,              \\\n"
+    "        const int* btab, int bts, int pshift, int wl, int wr, float softcap\n"
     "#define AK_AMMA_ARGS                                                                                             \\\n"
     "    q, k, v, o, lse, hkv, group, sq, skv, qsb, qsh, qss, ksb, ksh, kss, vsb, vsh, vss, osb, osh, oss, scale_log2, \\\n"
-    "        causal, nsplit, split_len, part\n"
+    "        causal, nsplit, split_len, part, d, vec, cu_q, cu_k, used_k, btab, bts, pshift, wl, wr, softcap\n"
     "\n"
     "#if defined(AK_MMA_MFMA) || defined(AK_MMA_WMMA11) || defined(AK_MMA_WMMA12) || defined(AK_MMA_SYNC)\n"
     "// Generic matrix path: the kernels of AMD targets (MFMA on CDNA, WMMA on\n"
@@ -12489,12 +12706,10 @@ static const char _ak_src_attention_mma[] =
     "#endif\n"
     "\n"
     "#if defined(AK_MMA_SYNC)\n"
-    "AK_INLINE void ak_cp_async16(void* smem, const void* gmem, bool full) {\n"
-    "    const ak_u32 s = ak_smem_addr(smem);\n"
-    "    const int n = full ? 16 : 0;  // 0: write 16 zero bytes\n"
-    "    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\" ::\"r\"(s), \"l\"(gmem), \"r\"(n));\n"
-    "}\n"
     "#if !defined(AK_WGMMA)  // sm_90a: the prelude's (the same instructions, with a memory clobber)\n"
+    "AK_INLINE void ak_cp_async16(void* smem, const void* gmem, int src_bytes) {\n"
+    "    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\" ::\"r\"(ak_smem_addr(smem)), \"l\"(gmem), \"r\"(src_bytes));\n"
+    "}\n"
     "AK_INLINE void ak_cp_async_commit(void) { asm volatile(\"cp.async.commit_group;\"); }\n"
     "template <int N>\n"
     "AK_INLINE void ak_cp_async_wait(void) { asm volatile(\"cp.async.wait_group %0;\" ::\"n\"(N)); }\n"
@@ -12524,17 +12739,41 @@ static const char _ak_src_attention_mma[] =
     "                 : \"r\"(p));\n"
     "}\n"
     "\n"
-    "template <class D, int HD, int WM, int WN, int ST>\n"
+    "// One 16-byte chunk (8 elements from column c) of a row into shared memory:\n"
+    "// cp.async when vec (rows 16-byte aligned, d % 8 == 0; zeros when !ok or the\n"
+    "// chunk is past d), else element by element (zeros past d).\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_attn_chunk(typename D::T* dst, const typename D::T* src, bool ok, int c, int d, bool vec) {\n"
+    "    if (vec) {\n"
+    "        ak_cp_async16(dst, ok && c < d ? src + c : src, ok && c < d ? 16 : 0);\n"
+    "    } else {\n"
+    "        ak_u16 t[8];\n"
+    "#pragma unroll\n"
+    "        for (int e = 0; e < 8; e++) t[e] = ok && c + e < d ? *(const ak_u16*)(const void*)(src + c + e) : (ak_u16)0;\n"
+    "        ak_u16x8 w;\n"
+    "        w.x = ak_pack2(t[0], t[1]); w.y = ak_pack2(t[2], t[3]); w.z = ak_pack2(t[4], t[5]); w.w = ak_pack2(t[6], t[7]);\n"
+    "        *(ak_u16x8*)(void*)dst = w;\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "// The flash-attention 2 kernel on mma.sync. HD: the padded head size (a\n"
+    "// multiple of 16; columns d .. HD - 1 are zeros), BQ = 16 WM rows per block,\n"
+    "// WN warps splitting each key tile (decode), BK keys per tile, ST stages,\n"
+    "// QREG: Q fragments kept in registers (else read from shared memory at\n"
+    "// every tile: head sizes whose accumulators leave no room).\n"
+    "template <class D, int HD, int WM, int WN, int ST, int BK, bool QREG>\n"
     "AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS(D)) {\n"
     "    typedef typename D::T T;\n"
     "    typedef ak_mma<D> MM;\n"
     "    enum {\n"
-    "        BK = AK_AMMA_BK, LD = HD + 8, BQ = 16 * WM, NT = 32 * WM * WN, KW = BK / WN,  // keys per warp per tile\n"
-    "        NTS = KW / 8,                                                               // S n-tiles per warp\n"
-    "        NTO = HD / 8,                                                               // O n-tiles\n"
-    "        KQ = HD / 16,                                                               // k-steps of Q K^T\n"
-    "        CH = HD / 8                                                                 // 16-byte chunks per row\n"
+    "        LD = HD + 8, BQ = 16 * WM, NT = 32 * WM * WN, KW = BK / WN,  // keys per warp per tile\n"
+    "        NTS = KW / 8,                                                // S n-tiles per warp\n"
+    "        NTO = HD / 8,                                                // O n-tiles\n"
+    "        KQ = HD / 16,                                                // k-steps of Q K^T\n"
+    "        CH = HD / 8                                                  // 16-byte chunks per row\n"
     "    };\n"
+    "    static_assert(HD % 16 == 0 && KW % 16 == 0, \"tile shape\");\n"
+    "    static_assert(WN == 1 || (WN * 16 * (HD + 4) + WN * 32) * 4 <= 2 * ST * BK * LD * (int)sizeof(T), \"merge space\");\n"
     "    extern __shared__ __align__(16) unsigned char ak_smem_raw[];\n"
     "    T* qs = (T*)ak_smem_raw;           // [BQ][LD]\n"
     "    T* ks = qs + BQ * LD;              // [ST][BK][LD]\n"
@@ -12543,34 +12782,39 @@ static const char _ak_src_attention_mma[] =
     "    const int tid = (int)threadIdx.x, lane = tid % 32, warp = tid / 32;\n"
     "    const int wm = warp % WM, wn = warp / WM;\n"
     "    const int pair = (int)blockIdx.z, b = pair / hkv, h = pair % hkv;\n"
-    "    const int rows = group * sq;\n"
-    "    // causal: the row tiles with the most keys first (less tail at the end of the grid)\n"
-    "    const int r0 = (causal ? (int)gridDim.x - 1 - (int)blockIdx.x : (int)blockIdx.x) * BQ;\n"
-    "    const int diag = skv - sq;\n"
+    "    (void)causal;  // folded into wr by the host\n"
+    "    const ak_attn_seq sg = ak_attn_seq_of(b, sq, skv, cu_q, cu_k, used_k, btab, bts, qsb, qss, ksb, kss, vsb, vss,\n"
+    "                                          osb, oss);\n"
+    "    const int rows = group * sg.sq;\n"
+    "    // with a right window (causal): the row tiles with the most keys first (less tail at the end of the grid)\n"
+    "    const int r0 = (wr >= 0 ? (int)gridDim.x - 1 - (int)blockIdx.x : (int)blockIdx.x) * BQ;\n"
+    "    if (r0 >= rows) return;  // a shorter sequence of a packed batch\n"
     "\n"
-    "    // key range of this block (causal: up to the last row's limit) and split\n"
-    "    int kend = skv, kmask = skv;  // tiles from kmask on need the per-element mask\n"
-    "    if (causal) {\n"
+    "    // key range of this block [kbeg, kend) (its rows' windows, the split) and the\n"
+    "    // tiles inside every row's window [kfull0, kfull1) (no per-element mask)\n"
+    "    int kbeg, kend, kfull0, kfull1;\n"
+    "    {\n"
     "        const int rl = (r0 + BQ < rows ? r0 + BQ : rows) - 1;\n"
-    "        const bool span = r0 / sq != rl / sq;\n"
-    "        const int imax = span ? sq - 1 : rl % sq, imin = span ? 0 : r0 % sq;\n"
-    "        if (imax + diag + 1 < kend) kend = imax + diag + 1;\n"
-    "        kmask = imin + diag + 1;\n"
+    "        const bool span = r0 / sg.sq != rl / sg.sq;\n"
+    "        const int imax = span ? sg.sq - 1 : rl % sg.sq, imin = span ? 0 : r0 % sg.sq;\n"
+    "        kbeg = ak_attn_lo(sg, wl, imin);\n"
+    "        kend = ak_attn_hi(sg, wr, imax) + 1;\n"
+    "        kfull0 = ak_attn_lo(sg, wl, imax);\n"
+    "        kfull1 = ak_attn_hi(sg, wr, imin) + 1;\n"
+    "        const int s0 = (int)blockIdx.y * split_len;\n"
+    "        if (s0 > kbeg) kbeg = s0;\n"
+    "        if (s0 + split_len < kend) kend = s0 + split_len;\n"
+    "        if (kend < kfull1) kfull1 = kend;\n"
     "    }\n"
-    "    const int kbeg = (int)blockIdx.y * split_len;\n"
-    "    if (kbeg + split_len < kend) kend = kbeg + split_len;\n"
-    "    if (kend < kmask) kmask = kend;\n"
-    "\n"
-    "    const T* kp = k + (ak_i64)b * ksb + (ak_i64)h * ksh;\n"
-    "    const T* vp = v + (ak_i64)b * vsb + (ak_i64)h * vsh;\n"
+    "    const ak_i64 kb = sg.k0 + (ak_i64)h * ksh, vb = sg.v0 + (ak_i64)h * vsh;\n"
+    "    const bool vv = vec != 0;\n"
     "\n"
     "    // Q tile -> shared (zero rows past the end)\n"
     "    for (int c = tid; c < BQ * CH; c += NT) {\n"
     "        const int rr = c / CH, cc = c % CH, r = r0 + rr;\n"
     "        const bool ok = r < rows;\n"
-    "        const int g = ok ? r / sq : 0, i = ok ? r % sq : 0;\n"
-    "        const T* src = q + (ak_i64)b * qsb + (ak_i64)(h * group + g) * qsh + (ak_i64)i * qss + cc * 8;\n"
-    "        ak_cp_async16(qs + rr * LD + cc * 8, ok ? src : q, ok);\n"
+    "        const int g = ok ? r / sg.sq : 0, i = ok ? r % sg.sq : 0;\n"
+    "        ak_attn_chunk<D>(qs + rr * LD + cc * 8, q + sg.q0 + (ak_i64)(h * group + g) * qsh + (ak_i64)i * qss, ok, cc * 8, d, vv);\n"
     "    }\n"
     "    auto load_kv = [&](int stage, int k0) {\n"
     "        T* kd = ks + stage * BK * LD;\n"
@@ -12578,8 +12822,9 @@ static const char _ak_src_attention_mma[] =
     "        for (int c = tid; c < BK * CH; c += NT) {\n"
     "            const int rr = c / CH, cc = c % CH, j = k0 + rr;\n"
     "            const bool ok = j < kend;\n"
-    "            ak_cp_async16(kd + rr * LD + cc * 8, ok ? kp + (ak_i64)j * kss + cc * 8 : kp, ok);\n"
-    "            ak_cp_async16(vd + rr * LD + cc * 8, ok ? vp + (ak_i64)j * vss + cc * 8 : vp, ok);\n"
+    "            const int jj = ok ? j : kbeg;\n"
+    "            ak_attn_chunk<D>(kd + rr * LD + cc * 8, k + ak_attn_kv(sg, kb, ksb, kss, pshift, jj), ok, cc * 8, d, vv);\n"
+    "            ak_attn_chunk<D>(vd + rr * LD + cc * 8, v + ak_attn_kv(sg, vb, vsb, vss, pshift, jj), ok, cc * 8, d, vv);\n"
     "        }\n"
     "    };\n"
     "    const int ntiles = kend > kbeg ? (kend - kbeg + BK - 1) / BK : 0;\n"
@@ -12591,14 +12836,14 @@ static const char _ak_src_attention_mma[] =
     "\n"
     "    // per-lane state: rows g = lane / 4 (e = 0, 1) and g + 8 (e = 2, 3) of the warp's 16\n"
     "    const int lr0 = r0 + wm * 16 + lane / 4, lr1 = lr0 + 8;\n"
-    "    int lim0 = -1, lim1 = -1;  // last visible key of each row (-1: none; rows past the end see none)\n"
-    "    if (lr0 < rows) lim0 = causal ? (lr0 % sq) + diag : skv - 1;\n"
-    "    if (lr1 < rows) lim1 = causal ? (lr1 % sq) + diag : skv - 1;\n"
+    "    int lo0 = 1, hi0 = 0, lo1 = 1, hi1 = 0;  // visible keys of each row (none for rows past the end)\n"
+    "    if (lr0 < rows) { lo0 = ak_attn_lo(sg, wl, lr0 % sg.sq); hi0 = ak_attn_hi(sg, wr, lr0 % sg.sq); }\n"
+    "    if (lr1 < rows) { lo1 = ak_attn_lo(sg, wl, lr1 % sg.sq); hi1 = ak_attn_hi(sg, wr, lr1 % sg.sq); }\n"
     "    float m0 = -AK_INF, m1 = -AK_INF, l0 = 0.0f, l1 = 0.0f;\n"
     "    typename MM::C acc[NTO];\n"
     "#pragma unroll\n"
     "    for (int n = 0; n < NTO; n++) MM::zero(acc[n]);\n"
-    "    typename MM::A qf[KQ];\n"
+    "    typename MM::A qf[QREG ? KQ : 1];\n"
     "\n"
     "    for (int t = 0; t < ntiles; t++) {\n"
     "        const int k0 = kbeg + t * BK, st = t % ST;\n"
@@ -12606,9 +12851,9 @@ static const char _ak_src_attention_mma[] =
     "        ak_cp_async_commit();\n"
     "        ak_cp_async_wait<ST - 1>();  // tile t (and Q) landed\n"
     "        __syncthreads();\n"
-    "        if (t == 0) {\n"
+    "        if (QREG && t == 0) {\n"
     "#pragma unroll\n"
-    "            for (int kk = 0; kk < KQ; kk++) MM::load_a_ldsm(qf[kk], qs + (wm * 16) * LD + kk * 16, LD);\n"
+    "            for (int kk = 0; kk < (QREG ? KQ : 0); kk++) MM::load_a_ldsm(qf[kk], qs + (wm * 16) * LD + kk * 16, LD);\n"
     "        }\n"
     "        const T* kt = ks + st * BK * LD + (wn * KW) * LD;\n"
     "        const T* vt = vs + st * BK * LD + (wn * KW) * LD;\n"
@@ -12618,27 +12863,31 @@ static const char _ak_src_attention_mma[] =
     "        for (int n = 0; n < NTS; n++) MM::zero(s[n]);\n"
     "#pragma unroll\n"
     "        for (int kk = 0; kk < KQ; kk++) {\n"
+    "            typename MM::A qa;\n"
+    "            if (QREG) qa = qf[QREG ? kk : 0];\n"
+    "            else MM::load_a_ldsm(qa, qs + (wm * 16) * LD + kk * 16, LD);\n"
     "#pragma unroll\n"
     "            for (int n = 0; n < NTS; n += 2) {\n"
     "                typename MM::B b0, b1;\n"
     "                MM::load_b2_ldsm(b0, b1, kt + (n * 8) * LD + kk * 16, LD);\n"
-    "                MM::mma(s[n], qf[kk], b0);\n"
-    "                MM::mma(s[n + 1], qf[kk], b1);\n"
+    "                MM::mma(s[n], qa, b0);\n"
+    "                MM::mma(s[n + 1], qa, b1);\n"
     "            }\n"
     "        }\n"
-    "        // scale, mask, online softmax (rows lr0: v[0..1], lr1: v[2..3])\n"
+    "        // scale (soft-cap), mask, online softmax (rows lr0: v[0..1], lr1: v[2..3])\n"
     "        const int kw0 = k0 + wn * KW;\n"
-    "        const bool need_mask = k0 + BK > kmask;\n"
+    "        const bool need_mask = k0 < kfull0 || k0 + BK > kfull1;\n"
     "        float mx0 = -AK_INF, mx1 = -AK_INF;\n"
     "#pragma unroll\n"
     "        for (int n = 0; n < NTS; n++) {\n"
     "#pragma unroll\n"
     "            for (int e = 0; e < 4; e++) {\n"
     "                float x = s[n].v[e] * scale_log2;\n"
+    "                if (softcap > 0.0f) x = softcap * ak_fast_tanh(x);\n"
     "                if (need_mask) {\n"
     "                    const int j = kw0 + n * 8 + 2 * (lane % 4) + (e & 1);\n"
-    "                    const int lim = e < 2 ? lim0 : lim1;\n"
-    "                    if (j > lim || j >= kend) x = -AK_INF;\n"
+    "                    const int lo = e < 2 ? lo0 : lo1, hi = e < 2 ? hi0 : hi1;\n"
+    "                    if (j < lo || j > hi || j >= kend) x = -AK_INF;\n"
     "                }\n"
     "                s[n].v[e] = x;\n"
     "            }\n"
@@ -12737,15 +12986,15 @@ static const char _ak_src_attention_mma[] =
     "        m0 = M0; m1 = M1; l0 = L0; l1 = L1;\n"
     "    }\n"
     "\n"
-    "    // write: rows lr0 / lr1, columns n * 8 + 2 (lane % 4) + {0, 1}\n"
+    "    // write: rows lr0 / lr1, columns n * 8 + 2 (lane % 4) + {0, 1} (below d)\n"
     "    const float inv0 = l0 > 0.0f ? 1.0f / l0 : 0.0f, inv1 = l1 > 0.0f ? 1.0f / l1 : 0.0f;\n"
     "    const float lse0 = l0 > 0.0f ? m0 + log2f(l0) : -AK_INF, lse1 = l1 > 0.0f ? m1 + log2f(l1) : -AK_INF;\n"
-    "    const ak_i64 rows_all = (ak_i64)gridDim.z * rows;  // batch * hq * sq\n"
+    "    const ak_i64 rows_all = (ak_i64)gridDim.z * group * sq;  // batch * hq * sq (sq: the longest sequence)\n"
     "#pragma unroll\n"
     "    for (int half = 0; half < 2; half++) {\n"
     "        const int r = half ? lr1 : lr0;\n"
     "        if (r >= rows) continue;\n"
-    "        const int g = r / sq, i = r % sq, hq_idx = h * group + g;\n"
+    "        const int g = r / sg.sq, i = r % sg.sq, hq_idx = h * group + g;\n"
     "        const float inv = half ? inv1 : inv0, ls = half ? lse1 : lse0;\n"
     "        const ak_i64 grow = ((ak_i64)b * hkv * group + hq_idx) * sq + i;\n"
     "        const int c0 = 2 * (lane % 4);\n"
@@ -12758,57 +13007,574 @@ static const char _ak_src_attention_mma[] =
     "            }\n"
     "            if (lane % 4 == 0) part[rows_all * nsplit * HD + grow * nsplit + blockIdx.y] = ls;\n"
     "        } else {\n"
-    "            T* op = o + (ak_i64)b * osb + (ak_i64)hq_idx * osh + (ak_i64)i * oss;\n"
+    "            T* op = o + sg.o0 + (ak_i64)hq_idx * osh + (ak_i64)i * oss;\n"
     "#pragma unroll\n"
-    "            for (int n = 0; n < NTO; n++)\n"
-    "                *(ak_u32*)(op + n * 8 + c0) = ak_pack2f<D>(acc[n].v[2 * half] * inv, acc[n].v[2 * half + 1] * inv);\n"
+    "            for (int n = 0; n < NTO; n++) {\n"
+    "                const int c = n * 8 + c0;\n"
+    "                const float x0 = acc[n].v[2 * half] * inv, x1 = acc[n].v[2 * half + 1] * inv;\n"
+    "                if (vv) {\n"
+    "                    if (c < d) *(ak_u32*)(op + c) = ak_pack2f<D>(x0, x1);\n"
+    "                } else {\n"
+    "                    if (c < d) op[c] = D::from(x0);\n"
+    "                    if (c + 1 < d) op[c + 1] = D::from(x1);\n"
+    "                }\n"
+    "            }\n"
     "            if (lse && lane % 4 == 0) lse[grow] = ls * AK_LN2;\n"
     "        }\n"
     "    }\n"
     "}\n"
+    "// prefill: 4 warps x 16 rows, 2 stages of 64 keys (32 past head size 128: shared memory, registers);\n"
+    "// decode: one 16-row tile, 4 warps splitting 64-key tiles in 3 stages (head sizes past 128: 2 warps, 32 keys, 2 stages)\n"
     "#define AK_AMMA_BODY(D, HD, WM, WN)                                                                              \\\n"
-    "    ak_attn_mma<D, HD, WM, WN, (WN > 1 ? 3 : 2)>(AK_AMMA_ARGS)\n"
+    "    ak_attn_mma<D, HD, WM, (HD > 128 && WN > 1 ? 2 : WN), (WN > 1 && HD <= 128 ? 3 : 2), (HD > 128 ? 32 : 64),  \\\n"
+    "                (HD <= 192)>(AK_AMMA_ARGS)\n"
+    "#define AK_AMMA_NV_BODY(D, HD, WM, WN) AK_AMMA_BODY(D, HD, WM, WN)\n"
     "#else\n"
     "// AMD: the generic path (WM waves; the decode form is one wave). Targets\n"
     "// without a matrix instruction get empty kernels (one source for every\n"
     "// target); the host never launches them there (it runs the SIMT family).\n"
     "#define AK_AMMA_BODY(D, HD, WM, WN) AK_AMMA_GEN_BODY(D, HD, WM)\n"
+    "#define AK_AMMA_NV_BODY(D, HD, WM, WN) \\\n"
+    "    do {                               \\\n"
+    "    } while (0)\n"
     "#endif\n"
     "\n"
-    "// Threads of a block, the kernel's launch bound: NVIDIA runs WM x WN warps of 32; AMD runs the generic path\n"
-    "// with WM waves of AK_WAVE (the decode form: one wave). The host launches exactly this many\n"
-    "// (_ak_attn_plan_path in amdkit.h); tests/launch_plan_check.sh holds the code objects to it.\n"
-    "#if defined(AK_MMA_SYNC)\n"
-    "#define AK_AMMA_THREADS(WM, WN) (32 * (WM) * (WN))\n"
-    "#else\n"
-    "#define AK_AMMA_THREADS(WM, WN) (AK_WAVE * (WM))\n"
-    "#endif\n"
-    "\n"
-    "// Same argument list as the SIMT kernels (d and R unused: head_dim == HD, rows per block fixed).\n"
+    "// Same argument list as the SIMT kernels (R unused: rows per block fixed).\n"
+    "// Block: 32 * WM * WN threads (decode forms past head size 128: 64).\n"
+    "#define AK_AMMA_THREADS(HD, WM, WN) (32 * WM * (HD > 128 && WN > 1 ? 2 : WN))\n"
     "#define AK_AMMA(NAME, HD, WM, WN, DT, D)                                                                         \\\n"
-    "    AK_KERNEL void __launch_bounds__(AK_AMMA_THREADS(WM, WN)) NAME##HD##_##DT(AK_AMMA_KPARAMS(D)) { \\\n"
-    "        (void)d; (void)R; (void)vec;                                                                              \\\n"
+    "    AK_KERNEL void __launch_bounds__(32 * WM * WN) NAME##HD##_##DT(AK_AMMA_KPARAMS(D)) { \\\n"
+    "        (void)R;                                                                              \\\n"
     "        AK_AMMA_BODY(D, HD, WM, WN);                                                                              \\\n"
     "    }\n"
+    "// head sizes of the NVIDIA kernel only (AMD: empty bodies, never launched)\n"
+    "#define AK_AMMA_NV(NAME, HD, WM, WN, DT, D)                                                                      \\\n"
+    "    AK_KERNEL void __launch_bounds__(AK_AMMA_THREADS(HD, WM, WN)) NAME##HD##_##DT(AK_AMMA_KPARAMS(D)) {          \\\n"
+    "        (void)R;                                                                              \\\n"
+    "        AK_AMMA_NV_BODY(D, HD, WM, WN);                                                                           \\\n"
+    "    }\n"
+    "#define AK_AMMA_NV4(HD)                                 \\\n"
+    "    AK_AMMA_NV(ak_attn_mma, HD, 4, 1, f16, ak_f16_t)    \\\n"
+    "    AK_AMMA_NV(ak_attn_mma, HD, 4, 1, bf16, ak_bf16_t)  \\\n"
+    "    AK_AMMA_NV(ak_attn_mmadec, HD, 1, 4, f16, ak_f16_t) \\\n"
+    "    AK_AMMA_NV(ak_attn_mmadec, HD, 1, 4, bf16, ak_bf16_t)\n"
+    "\n"
+    "// AK_AMMA_ONLY=N (the host passes it): only head size N's kernels, a\n"
+    "// smaller program; without it, the whole family.\n"
+    "#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 64\n"
     "AK_AMMA(ak_attn_mma, 64, 4, 1, f16, ak_f16_t)\n"
     "AK_AMMA(ak_attn_mma, 64, 4, 1, bf16, ak_bf16_t)\n"
-    "AK_AMMA(ak_attn_mma, 128, 4, 1, f16, ak_f16_t)\n"
-    "AK_AMMA(ak_attn_mma, 128, 4, 1, bf16, ak_bf16_t)\n"
     "AK_AMMA(ak_attn_mmadec, 64, 1, 4, f16, ak_f16_t)\n"
     "AK_AMMA(ak_attn_mmadec, 64, 1, 4, bf16, ak_bf16_t)\n"
+    "#endif\n"
+    "#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 128\n"
+    "AK_AMMA(ak_attn_mma, 128, 4, 1, f16, ak_f16_t)\n"
+    "AK_AMMA(ak_attn_mma, 128, 4, 1, bf16, ak_bf16_t)\n"
     "AK_AMMA(ak_attn_mmadec, 128, 1, 4, f16, ak_f16_t)\n"
     "AK_AMMA(ak_attn_mmadec, 128, 1, 4, bf16, ak_bf16_t)\n"
+    "#endif\n"
+    "#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 32\n"
+    "AK_AMMA_NV4(32)\n"
+    "#endif\n"
+    "#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 80\n"
+    "AK_AMMA_NV4(80)\n"
+    "#endif\n"
+    "#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 96\n"
+    "AK_AMMA_NV4(96)\n"
+    "#endif\n"
+    "#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 160\n"
+    "AK_AMMA_NV4(160)\n"
+    "#endif\n"
+    "#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 192\n"
+    "AK_AMMA_NV4(192)\n"
+    "#endif\n"
+    "#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 256\n"
+    "AK_AMMA_NV4(256)\n"
+    "#endif\n"
     "\n"
     "// the generic path under its own name on every target (4 waves)\n"
     "#define AK_AMMA_GEN(HD, DT, D)                                                                                   \\\n"
     "    AK_KERNEL void __launch_bounds__(4 * AK_WAVE) ak_attn_mmagen##HD##_##DT(AK_AMMA_KPARAMS(D)) { \\\n"
-    "        (void)d; (void)R; (void)vec;                                                                              \\\n"
+    "        (void)R;                                                                              \\\n"
     "        AK_AMMA_GEN_BODY(D, HD, 4);                                                                               \\\n"
     "    }\n"
+    "#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 64\n"
     "AK_AMMA_GEN(64, f16, ak_f16_t)\n"
     "AK_AMMA_GEN(64, bf16, ak_bf16_t)\n"
+    "#endif\n"
+    "#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 128\n"
     "AK_AMMA_GEN(128, f16, ak_f16_t)\n"
     "AK_AMMA_GEN(128, bf16, ak_bf16_t)\n"
+    "#endif\n"
+    ;
+
+/* kernels/attention_sm90.hip */
+static const char _ak_src_attention_sm90[] =
+    "// kernels/attention_sm90.hip - fused attention forward for Hopper (sm_90a):\n"
+    "// the FlashAttention-3 structure on wgmma. f16 / bf16 inputs, fp32\n"
+    "// accumulation and softmax; head sizes 32, 64, 80, 96, 128, 192 and 256 (a\n"
+    "// head_dim runs on the next of them, zero columns past it). Host wrapper:\n"
+    "// ak_attention in amdkit.h (>>impl:ops-attention), which picks this family\n"
+    "// on rows of the architecture table with wgmma (arch_target sm_90a) for\n"
+    "// prefill shapes with 16-byte aligned rows, and compiles one head size at a\n"
+    "// time (-DAK_A9_ONLY=N). Other targets get empty kernels (never launched).\n"
+    "//\n"
+    "// Work layout: as kernels/attention_mma.hip (rows of a (batch, kv head) pair\n"
+    "// are its GQA group's query heads one after another; blockIdx.x the row\n"
+    "// tile, blockIdx.y the split, blockIdx.z the pair; sequences plain, packed,\n"
+    "// paged, windows and the soft-cap through the prelude's ak_attn_seq), with\n"
+    "// 128 rows per block.\n"
+    "//\n"
+    "// Block: 3 warpgroups (384 threads).\n"
+    "//   - warpgroup 0, the producer (setmaxnreg 56): its 128 threads copy the K\n"
+    "//     and V tiles (BN keys x head size) into shared memory with cp.async (any\n"
+    "//     row address: packed and paged sequences need no tensor map), ST stages\n"
+    "//     each of K and V, in the order K0 K1 V0 K2 V1 .. (K runs a tile ahead:\n"
+    "//     the consumers need K_t before V_{t-1}), up to 3 copy groups in flight.\n"
+    "//     A group is published when it has landed: cp.async.wait_group,\n"
+    "//     fence.proxy.async (the tensor cores read through the async proxy), then\n"
+    "//     an arrive on the stage's \"full\" mbarrier (128 arrivals). Only when an\n"
+    "//     \"empty\" barrier is not free yet (test_wait) does the producer publish\n"
+    "//     everything it holds and block, so a consumer never waits on it.\n"
+    "//   - warpgroups 1 and 2, the consumers (setmaxnreg 224): 64 query rows each.\n"
+    "//     Per key tile t: S_t = Q K_t^T (wgmma m64nBNk16, Q and K from shared\n"
+    "//     memory, K-major), then O += P_{t-1} V_{t-1} (wgmma m64nHDk16, P from\n"
+    "//     registers, V MN-major) is issued behind it, so the softmax of tile t\n"
+    "//     (scale, soft-cap, mask, running max, exp2, row sums) runs while the\n"
+    "//     tensor cores do P_{t-1} V_{t-1}; then O is rescaled and S_t packed into\n"
+    "//     P_t (the accumulator layout of two n8 column blocks is the k16 A\n"
+    "//     fragment). K_t is released (an arrive on \"empty\", one per warp) when\n"
+    "//     S_t is done, V_{t-1} when its P V is.\n"
+    "// Shared memory operands are 128-byte swizzled rows of 64 elements (ak_sw128),\n"
+    "// a tile of R rows as ceil(HD / 64) blocks of R x 128 bytes: Q and K are\n"
+    "// read K-major (32 bytes per k16 step inside a row, then the next block), V\n"
+    "// MN-major (2048 bytes per k16 step of 16 keys, blocks of 64 columns LBO =\n"
+    "// BN x 128 bytes apart).\n"
+    "//\n"
+    "// kernels: ak_attn_sm90_32_f16 ak_attn_sm90_32_bf16 ak_attn_sm90_64_f16 ak_attn_sm90_64_bf16 ak_attn_sm90_80_f16 ak_attn_sm90_80_bf16 ak_attn_sm90_96_f16 ak_attn_sm90_96_bf16 ak_attn_sm90_128_f16 ak_attn_sm90_128_bf16 ak_attn_sm90_192_f16 ak_attn_sm90_192_bf16 ak_attn_sm90_256_f16 ak_attn_sm90_256_bf16\n"
+    "\n"
+    "// The argument list of the attention families (kernels/attention.hip's).\n"
+    "#define AK_A9_KPARAMS(D)                                                                                         \\\n"
+    "    const D::T* q, const D::T* k, const D::T* v, D::T* o, float* lse, int hkv, int group, int sq, int skv, int d, \\\n"
+    "        ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb, ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh, ak_i64 vss,  \\\n"
+    "        ak_i64 osb, ak_i64 osh, ak_i64 oss, float scale_log2, int causal, int R, int nsplit, int split_len,         \\\n"
+    "        float* part, int vec, const int* cu_q, const int* cu_k, const int* used_k, const int* btab, int bts,       \\\n"
+    "        int pshift, int wl, int wr, float softcap\n"
+    "\n"
+    "#if defined(AK_WGMMA)\n"
+    "/* ---- mbarrier, register reallocation, named barriers (the Hopper GEMM's forms) ---- */\n"
+    "AK_INLINE void ak_mbar_init(ak_u32 bar, int count) {\n"
+    "    asm volatile(\"mbarrier.init.shared::cta.b64 [%0], %1;\\n\" ::\"r\"(bar), \"r\"(count) : \"memory\");\n"
+    "}\n"
+    "AK_INLINE void ak_mbar_arrive(ak_u32 bar) {\n"
+    "    asm volatile(\"mbarrier.arrive.shared::cta.b64 _, [%0];\\n\" ::\"r\"(bar) : \"memory\");\n"
+    "}\n"
+    "/* Wait until the phase of parity `ph` has completed. */\n"
+    "AK_INLINE void ak_mbar_wait(ak_u32 bar, int ph) {\n"
+    "    ak_u32 ok;\n"
+    "    do {\n"
+    "        asm volatile(\"{\\n.reg .pred p;\\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\\nselp.u32 %0, 1, 0, p;\\n}\\n\"\n"
+    "                     : \"=r\"(ok) : \"r\"(bar), \"r\"(ph) : \"memory\");\n"
+    "    } while (!ok);\n"
+    "}\n"
+    "/* 1 when the phase of parity `ph` has completed; never waits. */\n"
+    "AK_INLINE bool ak_mbar_test(ak_u32 bar, int ph) {\n"
+    "    ak_u32 ok;\n"
+    "    asm volatile(\"{\\n.reg .pred p;\\nmbarrier.test_wait.parity.shared::cta.b64 p, [%1], %2;\\nselp.u32 %0, 1, 0, p;\\n}\\n\"\n"
+    "                 : \"=r\"(ok) : \"r\"(bar), \"r\"(ph) : \"memory\");\n"
+    "    return ok != 0;\n"
+    "}\n"
+    "template <int R> AK_INLINE void ak_setmaxnreg_inc(void) { asm volatile(\"setmaxnreg.inc.sync.aligned.u32 %0;\\n\" ::\"n\"(R)); }\n"
+    "template <int R> AK_INLINE void ak_setmaxnreg_dec(void) { asm volatile(\"setmaxnreg.dec.sync.aligned.u32 %0;\\n\" ::\"n\"(R)); }\n"
+    "AK_INLINE void ak_named_bar(int id, int threads) { asm volatile(\"bar.sync %0, %1;\\n\" ::\"r\"(id), \"r\"(threads) : \"memory\"); }\n"
+    "\n"
+    "/* Keep the compiler from moving a register across an asynchronous wgmma. */\n"
+    "AK_INLINE void ak_a9_pin(float& x) { asm volatile(\"\" : \"+f\"(x)::\"memory\"); }\n"
+    "AK_INLINE void ak_a9_pin(ak_u32& x) { asm volatile(\"\" : \"+r\"(x)::\"memory\"); }\n"
+    "\n"
+    "template <class D> AK_INLINE ak_u32 ak_a9_pack(float lo, float hi);\n"
+    "template <> AK_INLINE ak_u32 ak_a9_pack<ak_f16_t>(float lo, float hi) {\n"
+    "    ak_u32 r;\n"
+    "    asm(\"cvt.rn.f16x2.f32 %0, %1, %2;\" : \"=r\"(r) : \"f\"(hi), \"f\"(lo));\n"
+    "    return r;\n"
+    "}\n"
+    "template <> AK_INLINE ak_u32 ak_a9_pack<ak_bf16_t>(float lo, float hi) {\n"
+    "    ak_u32 r;\n"
+    "    asm(\"cvt.rn.bf16x2.f32 %0, %1, %2;\" : \"=r\"(r) : \"f\"(hi), \"f\"(lo));\n"
+    "    return r;\n"
+    "}\n"
+    "\n"
+    "/* S (64 x BN) = Q K^T: HD / 16 k-steps. */\n"
+    "template <class D, int BN> AK_INLINE void ak_a9_qk(float* s, ak_u64 dq, ak_u64 dk, int acc);\n"
+    "#define AK_A9_QK(DT, T, N)                                                                 \\\n"
+    "    template <> AK_INLINE void ak_a9_qk<T, N>(float* s, ak_u64 dq, ak_u64 dk, int acc) {   \\\n"
+    "        ak_wgmma_##DT##_n##N(s, dq, dk, acc);                                              \\\n"
+    "    }\n"
+    "AK_A9_QK(f16, ak_f16_t, 64)\n"
+    "AK_A9_QK(bf16, ak_bf16_t, 64)\n"
+    "AK_A9_QK(f16, ak_f16_t, 128)\n"
+    "AK_A9_QK(bf16, ak_bf16_t, 128)\n"
+    "/* O (64 x HD) += P V. */\n"
+    "template <class D, int HD> AK_INLINE void ak_a9_pv(float* o, const ak_u32* p, ak_u64 dv);\n"
+    "#define AK_A9_PV(DT, T, N)                                                                 \\\n"
+    "    template <> AK_INLINE void ak_a9_pv<T, N>(float* o, const ak_u32* p, ak_u64 dv) {      \\\n"
+    "        ak_wgmma_rs_##DT##_n##N(o, p, dv, 1);                                              \\\n"
+    "    }\n"
+    "#define AK_A9_PV2(N) AK_A9_PV(f16, ak_f16_t, N) AK_A9_PV(bf16, ak_bf16_t, N)\n"
+    "AK_A9_PV2(32)\n"
+    "AK_A9_PV2(64)\n"
+    "AK_A9_PV2(80)\n"
+    "AK_A9_PV2(96)\n"
+    "AK_A9_PV2(128)\n"
+    "AK_A9_PV2(192)\n"
+    "AK_A9_PV2(256)\n"
+    "\n"
+    "/* One 16-byte chunk ch (8 columns) of row `row` of a swizzled tile of R rows. */\n"
+    "template <int R> AK_INLINE ak_u32 ak_a9_sw(int row, int ch) {\n"
+    "    return (ak_u32)((ch >> 3) * R * 128 + row * 128 + (((ch & 7) ^ (row & 7)) << 4));\n"
+    "}\n"
+    "\n"
+    "template <class D, int HD, int BN, int ST>\n"
+    "AK_INLINE void ak_attn_sm90(const typename D::T* AK_RESTRICT q, const typename D::T* AK_RESTRICT k,\n"
+    "                            const typename D::T* AK_RESTRICT v, typename D::T* AK_RESTRICT o, float* AK_RESTRICT lse,\n"
+    "                            int hkv, int group, int sq, int skv, int d, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb,\n"
+    "                            ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh, ak_i64 vss, ak_i64 osb, ak_i64 osh,\n"
+    "                            ak_i64 oss, float scale_log2, int nsplit, int split_len, float* AK_RESTRICT part,\n"
+    "                            const int* cu_q, const int* cu_k, const int* used_k, const int* btab, int bts, int pshift,\n"
+    "                            int wl, int wr, float softcap) {\n"
+    "    typedef typename D::T T;\n"
+    "    enum {\n"
+    "        BQ = 128, NB = (HD + 63) / 64, CH = HD / 8,  // column blocks of 64, 16-byte chunks of a row\n"
+    "        QBYTES = NB * BQ * 128, KVBYTES = NB * BN * 128,\n"
+    "        NS = BN / 2, NO = HD / 2,                    // accumulators per thread: S, O\n"
+    "        KQ = HD / 16, KP = BN / 16                   // k-steps of Q K^T and P V\n"
+    "    };\n"
+    "    extern __shared__ __align__(1024) unsigned char ak_smem_raw[];\n"
+    "    // 1024-byte aligned base (the swizzle pattern repeats every 1024 bytes)\n"
+    "    const ak_u32 s0 = (ak_smem_addr(ak_smem_raw) + 1023u) & ~1023u;\n"
+    "    unsigned char* const sbase = ak_smem_raw + (s0 - ak_smem_addr(ak_smem_raw));\n"
+    "    const ak_u32 sq_ = s0, sk_ = s0 + QBYTES, sv_ = sk_ + ST * KVBYTES, bars = sv_ + ST * KVBYTES;\n"
+    "    // barriers: kfull[ST], vfull[ST], kempty[ST], vempty[ST]\n"
+    "#define AK_A9_KFULL(s) (bars + 8u * (unsigned)(s))\n"
+    "#define AK_A9_VFULL(s) (bars + 8u * (unsigned)(ST + (s)))\n"
+    "#define AK_A9_KEMPTY(s) (bars + 8u * (unsigned)(2 * ST + (s)))\n"
+    "#define AK_A9_VEMPTY(s) (bars + 8u * (unsigned)(3 * ST + (s)))\n"
+    "\n"
+    "    const int tid = (int)threadIdx.x, wg = tid / 128, wt = tid % 128;\n"
+    "    const int pair = (int)blockIdx.z, b = pair / hkv, h = pair % hkv;\n"
+    "    const ak_attn_seq sg = ak_attn_seq_of(b, sq, skv, cu_q, cu_k, used_k, btab, bts, qsb, qss, ksb, kss, vsb, vss,\n"
+    "                                          osb, oss);\n"
+    "    const int rows = group * sg.sq;\n"
+    "    const int r0 = (wr >= 0 ? (int)gridDim.x - 1 - (int)blockIdx.x : (int)blockIdx.x) * BQ;\n"
+    "    if (r0 >= rows) return;  // a shorter sequence of a packed batch (the whole block)\n"
+    "\n"
+    "    int kbeg, kend, kfull0, kfull1;\n"
+    "    {\n"
+    "        const int rl = (r0 + BQ < rows ? r0 + BQ : rows) - 1;\n"
+    "        const bool span = r0 / sg.sq != rl / sg.sq;\n"
+    "        const int imax = span ? sg.sq - 1 : rl % sg.sq, imin = span ? 0 : r0 % sg.sq;\n"
+    "        kbeg = ak_attn_lo(sg, wl, imin);\n"
+    "        kend = ak_attn_hi(sg, wr, imax) + 1;\n"
+    "        kfull0 = ak_attn_lo(sg, wl, imax);\n"
+    "        kfull1 = ak_attn_hi(sg, wr, imin) + 1;\n"
+    "        const int s0k = (int)blockIdx.y * split_len;\n"
+    "        if (s0k > kbeg) kbeg = s0k;\n"
+    "        if (s0k + split_len < kend) kend = s0k + split_len;\n"
+    "        if (kend < kfull1) kfull1 = kend;\n"
+    "    }\n"
+    "    const int ntiles = kend > kbeg ? (kend - kbeg + BN - 1) / BN : 0;\n"
+    "\n"
+    "    if (tid == 0) {\n"
+    "        for (int s = 0; s < ST; s++) {\n"
+    "            ak_mbar_init(AK_A9_KFULL(s), 128);\n"
+    "            ak_mbar_init(AK_A9_VFULL(s), 128);\n"
+    "            ak_mbar_init(AK_A9_KEMPTY(s), 8);\n"
+    "            ak_mbar_init(AK_A9_VEMPTY(s), 8);\n"
+    "        }\n"
+    "    }\n"
+    "    __syncthreads();\n"
+    "\n"
+    "    if (wg == 0) {\n"
+    "        // ---------------- producer ----------------\n"
+    "        ak_setmaxnreg_dec<56>();\n"
+    "        const ak_i64 kb = sg.k0 + (ak_i64)h * ksh, vb = sg.v0 + (ak_i64)h * vsh;\n"
+    "        // full barriers of the copy groups issued and not yet published, oldest first (at most 2: with the\n"
+    "        // group being issued, 3 groups in flight)\n"
+    "        ak_u32 pq0 = 0, pq1 = 0;\n"
+    "        for (int n = 0; n <= 2 * ntiles - 1; n++) {\n"
+    "            // groups K0 K1 V0 K2 V1 .. K_{n-1} V_{n-2} V_{n-1}: n = 0 K0; odd n K_{(n+1)/2} (the last: V_{ntiles-1});\n"
+    "            // even n > 0 V_{n/2-1}\n"
+    "            bool isk;\n"
+    "            int t;\n"
+    "            if (n == 0) { isk = true; t = 0; }\n"
+    "            else if (n % 2 == 1) { isk = (n + 1) / 2 < ntiles; t = isk ? (n + 1) / 2 : ntiles - 1; }\n"
+    "            else { isk = false; t = n / 2 - 1; }\n"
+    "            const int st = t % ST, use = t / ST;\n"
+    "            if (use > 0) {\n"
+    "                const ak_u32 eb = isk ? AK_A9_KEMPTY(st) : AK_A9_VEMPTY(st);\n"
+    "                const int par = (use - 1) & 1;\n"
+    "                if (!ak_mbar_test(eb, par)) {  // about to block: publish everything first (no consumer waits on us)\n"
+    "                    if (pq0) {\n"
+    "                        ak_cp_async_wait<0>();\n"
+    "                        ak_fence_proxy_async();\n"
+    "                        ak_mbar_arrive(pq0);\n"
+    "                        if (pq1) ak_mbar_arrive(pq1);\n"
+    "                        pq0 = pq1 = 0;\n"
+    "                    }\n"
+    "                    ak_mbar_wait(eb, par);\n"
+    "                }\n"
+    "            }\n"
+    "            const int k0 = kbeg + t * BN;\n"
+    "            const T* src = isk ? k : v;\n"
+    "            const ak_i64 base = isk ? kb : vb, sb = isk ? ksb : vsb, ss = isk ? kss : vss;\n"
+    "            const ak_u32 dst = (isk ? sk_ : sv_) + (ak_u32)(st * KVBYTES);\n"
+    "            for (int c = wt; c < BN * CH; c += 128) {\n"
+    "                const int row = c / CH, ch = c % CH, j = k0 + row;\n"
+    "                const bool ok = j < kend && ch * 8 < d;\n"
+    "                const T* p = src + ak_attn_kv(sg, base, sb, ss, pshift, ok ? j : kbeg) + (ok ? ch * 8 : 0);\n"
+    "                asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\\n\" ::\"r\"(dst + ak_a9_sw<BN>(row, ch)),\n"
+    "                             \"l\"(p), \"r\"(ok ? 16 : 0) : \"memory\");\n"
+    "            }\n"
+    "            ak_cp_async_commit();\n"
+    "            const ak_u32 full = isk ? AK_A9_KFULL(st) : AK_A9_VFULL(st);\n"
+    "            if (pq1) {  // 3 groups out: publish the oldest once it has landed\n"
+    "                ak_cp_async_wait<2>();\n"
+    "                ak_fence_proxy_async();\n"
+    "                ak_mbar_arrive(pq0);\n"
+    "                pq0 = pq1;\n"
+    "                pq1 = full;\n"
+    "            } else if (pq0) {\n"
+    "                pq1 = full;\n"
+    "            } else {\n"
+    "                pq0 = full;\n"
+    "            }\n"
+    "        }\n"
+    "        if (pq0) {\n"
+    "            ak_cp_async_wait<0>();\n"
+    "            ak_fence_proxy_async();\n"
+    "            ak_mbar_arrive(pq0);\n"
+    "            if (pq1) ak_mbar_arrive(pq1);\n"
+    "        }\n"
+    "        return;\n"
+    "    }\n"
+    "\n"
+    "    // ---------------- consumers ----------------\n"
+    "    ak_setmaxnreg_inc<224>();\n"
+    "    const int c = wg - 1, warp = wt / 32, lane = wt % 32;\n"
+    "    const int rc0 = r0 + 64 * c;  // this consumer's first row\n"
+    "    // Q rows rc0 .. rc0 + 63 (zeros past the end) into this consumer's slice of the Q tile\n"
+    "    for (int e = wt; e < 64 * CH; e += 128) {\n"
+    "        const int rr = e / CH, ch = e % CH, r = rc0 + rr;\n"
+    "        const bool ok = r < rows && ch * 8 < d;\n"
+    "        const int g = r < rows ? r / sg.sq : 0, i = r < rows ? r % sg.sq : 0;\n"
+    "        const T* p = q + sg.q0 + (ak_i64)(h * group + g) * qsh + (ak_i64)i * qss + (ok ? ch * 8 : 0);\n"
+    "        asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\\n\" ::\"r\"(sq_ + ak_a9_sw<BQ>(64 * c + rr, ch)),\n"
+    "                     \"l\"(p), \"r\"(ok ? 16 : 0) : \"memory\");\n"
+    "    }\n"
+    "    ak_cp_async_commit();\n"
+    "    ak_cp_async_wait<0>();\n"
+    "    ak_fence_proxy_async();\n"
+    "    ak_named_bar(1 + c, 128);\n"
+    "\n"
+    "    // rows of this thread: lr0 (accumulators with (r / 2) % 2 == 0) and lr1 = lr0 + 8\n"
+    "    const int lr0 = rc0 + 16 * warp + lane / 4, lr1 = lr0 + 8;\n"
+    "    int lo0 = 1, hi0 = 0, lo1 = 1, hi1 = 0;\n"
+    "    if (lr0 < rows) { lo0 = ak_attn_lo(sg, wl, lr0 % sg.sq); hi0 = ak_attn_hi(sg, wr, lr0 % sg.sq); }\n"
+    "    if (lr1 < rows) { lo1 = ak_attn_lo(sg, wl, lr1 % sg.sq); hi1 = ak_attn_hi(sg, wr, lr1 % sg.sq); }\n"
+    "    float m0 = -AK_INF, m1 = -AK_INF, l0 = 0.0f, l1 = 0.0f;\n"
+    "    float oa[NO], s[NS];\n"
+    "    ak_u32 pf[BN / 4];\n"
+    "#pragma unroll\n"
+    "    for (int i = 0; i < NO; i++) oa[i] = 0.0f;\n"
+    "#pragma unroll\n"
+    "    for (int i = 0; i < BN / 4; i++) pf[i] = 0u;\n"
+    "    const ak_u32 qc = sq_ + 64 * c * 128;  // this consumer's rows in each 64-column block of Q\n"
+    "\n"
+    "    // S_t = Q K_t^T (issued, not waited)\n"
+    "    auto issue_s = [&](int t) {\n"
+    "        const ak_u32 kt = sk_ + (ak_u32)((t % ST) * KVBYTES);\n"
+    "        ak_mbar_wait(AK_A9_KFULL(t % ST), (t / ST) & 1);\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < NS; i++) ak_a9_pin(s[i]);\n"
+    "        ak_wgmma_fence();\n"
+    "#pragma unroll\n"
+    "        for (int kk = 0; kk < KQ; kk++)\n"
+    "            ak_a9_qk<D, BN>(s, ak_wgmma_desc(sbase + (qc - s0) + (kk / 4) * (BQ * 128) + (kk % 4) * 32),\n"
+    "                            ak_wgmma_desc(sbase + (kt - s0) + (kk / 4) * (BN * 128) + (kk % 4) * 32), kk > 0);\n"
+    "        ak_wgmma_commit();\n"
+    "    };\n"
+    "    // O += P_t V_t (issued, not waited)\n"
+    "    auto issue_pv = [&](int t) {\n"
+    "        const ak_u32 vt = sv_ + (ak_u32)((t % ST) * KVBYTES);\n"
+    "        ak_mbar_wait(AK_A9_VFULL(t % ST), (t / ST) & 1);\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < NO; i++) ak_a9_pin(oa[i]);\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < BN / 4; i++) ak_a9_pin(pf[i]);\n"
+    "        ak_wgmma_fence();\n"
+    "#pragma unroll\n"
+    "        for (int kk = 0; kk < KP; kk++)\n"
+    "            ak_a9_pv<D, HD>(oa, pf + 4 * kk, ak_wgmma_desc_mn(sbase + (vt - s0) + kk * 2048, BN * 128));\n"
+    "        ak_wgmma_commit();\n"
+    "    };\n"
+    "    // softmax of S_t in place (scale, soft-cap, mask, running max and sums); returns the rescale factors\n"
+    "    auto softmax = [&](int t, float& al0, float& al1) {\n"
+    "        const int k0 = kbeg + t * BN;\n"
+    "        const bool need_mask = k0 < kfull0 || k0 + BN > kfull1;\n"
+    "        float mx0 = -AK_INF, mx1 = -AK_INF;\n"
+    "#pragma unroll\n"
+    "        for (int r = 0; r < NS; r++) {\n"
+    "            float x = s[r] * scale_log2;\n"
+    "            if (softcap > 0.0f) x = softcap * ak_fast_tanh(x);\n"
+    "            const bool up = ((r / 2) % 2) == 0;\n"
+    "            if (need_mask) {\n"
+    "                const int j = k0 + 8 * (r / 4) + 2 * (lane % 4) + (r % 2);\n"
+    "                const int lo = up ? lo0 : lo1, hi = up ? hi0 : hi1;\n"
+    "                if (j < lo || j > hi || j >= kend) x = -AK_INF;\n"
+    "            }\n"
+    "            s[r] = x;\n"
+    "            if (up) mx0 = fmaxf(mx0, x);\n"
+    "            else mx1 = fmaxf(mx1, x);\n"
+    "        }\n"
+    "        mx0 = fmaxf(mx0, ak_shfl_xor(mx0, 1));\n"
+    "        mx0 = fmaxf(mx0, ak_shfl_xor(mx0, 2));\n"
+    "        mx1 = fmaxf(mx1, ak_shfl_xor(mx1, 1));\n"
+    "        mx1 = fmaxf(mx1, ak_shfl_xor(mx1, 2));\n"
+    "        const float mn0 = fmaxf(m0, mx0), mn1 = fmaxf(m1, mx1);\n"
+    "        const float base0 = mn0 == -AK_INF ? 0.0f : mn0, base1 = mn1 == -AK_INF ? 0.0f : mn1;\n"
+    "        al0 = ak_exp2(m0 - base0);\n"
+    "        al1 = ak_exp2(m1 - base1);\n"
+    "        m0 = mn0;\n"
+    "        m1 = mn1;\n"
+    "        float ps0 = 0.0f, ps1 = 0.0f;\n"
+    "#pragma unroll\n"
+    "        for (int r = 0; r < NS; r++) {\n"
+    "            const bool up = ((r / 2) % 2) == 0;\n"
+    "            const float p = ak_exp2(s[r] - (up ? base0 : base1));\n"
+    "            s[r] = p;\n"
+    "            if (up) ps0 += p;\n"
+    "            else ps1 += p;\n"
+    "        }\n"
+    "        l0 = l0 * al0 + ps0;\n"
+    "        l1 = l1 * al1 + ps1;\n"
+    "    };\n"
+    "    auto rescale_pack = [&](float al0, float al1) {\n"
+    "#pragma unroll\n"
+    "        for (int r = 0; r < NO; r++) oa[r] *= ((r / 2) % 2) == 0 ? al0 : al1;\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < BN / 4; i++) pf[i] = ak_a9_pack<D>(s[2 * i], s[2 * i + 1]);\n"
+    "    };\n"
+    "    if (ntiles > 0) {\n"
+    "        float al0, al1;\n"
+    "        issue_s(0);\n"
+    "        ak_wgmma_wait<0>();\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < NS; i++) ak_a9_pin(s[i]);\n"
+    "        if (lane == 0) ak_mbar_arrive(AK_A9_KEMPTY(0));\n"
+    "        softmax(0, al0, al1);\n"
+    "        rescale_pack(al0, al1);\n"
+    "        for (int t = 1; t < ntiles; t++) {\n"
+    "            issue_s(t);       // S_t\n"
+    "            issue_pv(t - 1);  // O += P_{t-1} V_{t-1}, under the softmax of S_t\n"
+    "            ak_wgmma_wait<1>();\n"
+    "#pragma unroll\n"
+    "            for (int i = 0; i < NS; i++) ak_a9_pin(s[i]);\n"
+    "            if (lane == 0) ak_mbar_arrive(AK_A9_KEMPTY(t % ST));  // K_t read\n"
+    "            softmax(t, al0, al1);\n"
+    "            ak_wgmma_wait<0>();\n"
+    "#pragma unroll\n"
+    "            for (int i = 0; i < NO; i++) ak_a9_pin(oa[i]);\n"
+    "            if (lane == 0) ak_mbar_arrive(AK_A9_VEMPTY((t - 1) % ST));  // V_{t-1} read\n"
+    "            rescale_pack(al0, al1);\n"
+    "        }\n"
+    "        issue_pv(ntiles - 1);\n"
+    "        ak_wgmma_wait<0>();\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < NO; i++) ak_a9_pin(oa[i]);\n"
+    "        if (lane == 0) ak_mbar_arrive(AK_A9_VEMPTY((ntiles - 1) % ST));\n"
+    "    }\n"
+    "    l0 += ak_shfl_xor(l0, 1);\n"
+    "    l0 += ak_shfl_xor(l0, 2);\n"
+    "    l1 += ak_shfl_xor(l1, 1);\n"
+    "    l1 += ak_shfl_xor(l1, 2);\n"
+    "\n"
+    "    // write rows lr0 / lr1: column 8 (r / 4) + 2 (lane % 4) + r % 2 of accumulator r\n"
+    "    const float inv0 = l0 > 0.0f ? 1.0f / l0 : 0.0f, inv1 = l1 > 0.0f ? 1.0f / l1 : 0.0f;\n"
+    "    const float lse0 = l0 > 0.0f ? m0 + log2f(l0) : -AK_INF, lse1 = l1 > 0.0f ? m1 + log2f(l1) : -AK_INF;\n"
+    "    const ak_i64 rows_all = (ak_i64)gridDim.z * group * sq;\n"
+    "#pragma unroll\n"
+    "    for (int half = 0; half < 2; half++) {\n"
+    "        const int r = half ? lr1 : lr0;\n"
+    "        if (r >= rows) continue;\n"
+    "        const int g = r / sg.sq, i = r % sg.sq, hq_idx = h * group + g;\n"
+    "        const float inv = half ? inv1 : inv0, ls = half ? lse1 : lse0;\n"
+    "        const ak_i64 grow = ((ak_i64)b * hkv * group + hq_idx) * sq + i;\n"
+    "        if (nsplit > 1) {\n"
+    "            float* po = part + (grow * nsplit + blockIdx.y) * HD;\n"
+    "#pragma unroll\n"
+    "            for (int a = 0; a < NO; a += 4) {\n"
+    "                const int col = 8 * (a / 4) + 2 * (lane % 4);\n"
+    "                po[col] = oa[a + 2 * half] * inv;\n"
+    "                po[col + 1] = oa[a + 2 * half + 1] * inv;\n"
+    "            }\n"
+    "            if (lane % 4 == 0) part[rows_all * nsplit * HD + grow * nsplit + blockIdx.y] = ls;\n"
+    "        } else {\n"
+    "            T* op = o + sg.o0 + (ak_i64)hq_idx * osh + (ak_i64)i * oss;\n"
+    "#pragma unroll\n"
+    "            for (int a = 0; a < NO; a += 4) {\n"
+    "                const int col = 8 * (a / 4) + 2 * (lane % 4);\n"
+    "                if (col < d) *(ak_u32*)(op + col) = ak_a9_pack<D>(oa[a + 2 * half] * inv, oa[a + 2 * half + 1] * inv);\n"
+    "            }\n"
+    "            if (lse && lane % 4 == 0) lse[grow] = ls * AK_LN2;\n"
+    "        }\n"
+    "    }\n"
+    "#undef AK_A9_KFULL\n"
+    "#undef AK_A9_VFULL\n"
+    "#undef AK_A9_KEMPTY\n"
+    "#undef AK_A9_VEMPTY\n"
+    "}\n"
+    "// tiles per head size: 128 keys up to head size 128 (3 stages below 128: room), 64 keys above (registers)\n"
+    "#define AK_A9_BN(HD) ((HD) > 128 ? 64 : 128)\n"
+    "#define AK_A9_ST(HD) ((HD) < 128 ? 3 : 2)\n"
+    "#define AK_A9_BODY(D, HD)                                                                                          \\\n"
+    "    ak_attn_sm90<D, HD, AK_A9_BN(HD), AK_A9_ST(HD)>(q, k, v, o, lse, hkv, group, sq, skv, d, qsb, qsh, qss, ksb,   \\\n"
+    "                                                    ksh, kss, vsb, vsh, vss, osb, osh, oss, scale_log2, nsplit,     \\\n"
+    "                                                    split_len, part, cu_q, cu_k, used_k, btab, bts, pshift, wl, wr, \\\n"
+    "                                                    softcap)\n"
+    "#else\n"
+    "#define AK_A9_BODY(D, HD) \\\n"
+    "    do {                  \\\n"
+    "    } while (0)\n"
+    "#endif\n"
+    "\n"
+    "#define AK_A9(HD, DT, D)                                                                                          \\\n"
+    "    AK_KERNEL void __launch_bounds__(384, 1) ak_attn_sm90_##HD##_##DT(AK_A9_KPARAMS(D)) {                         \\\n"
+    "        (void)causal; (void)R; (void)vec;                                                                         \\\n"
+    "        AK_A9_BODY(D, HD);                                                                                        \\\n"
+    "    }\n"
+    "#define AK_A9_2(HD) AK_A9(HD, f16, ak_f16_t) AK_A9(HD, bf16, ak_bf16_t)\n"
+    "// AK_A9_ONLY=N (the host passes it): only head size N's kernels\n"
+    "#if !defined(AK_A9_ONLY) || AK_A9_ONLY == 32\n"
+    "AK_A9_2(32)\n"
+    "#endif\n"
+    "#if !defined(AK_A9_ONLY) || AK_A9_ONLY == 64\n"
+    "AK_A9_2(64)\n"
+    "#endif\n"
+    "#if !defined(AK_A9_ONLY) || AK_A9_ONLY == 80\n"
+    "AK_A9_2(80)\n"
+    "#endif\n"
+    "#if !defined(AK_A9_ONLY) || AK_A9_ONLY == 96\n"
+    "AK_A9_2(96)\n"
+    "#endif\n"
+    "#if !defined(AK_A9_ONLY) || AK_A9_ONLY == 128\n"
+    "AK_A9_2(128)\n"
+    "#endif\n"
+    "#if !defined(AK_A9_ONLY) || AK_A9_ONLY == 192\n"
+    "AK_A9_2(192)\n"
+    "#endif\n"
+    "#if !defined(AK_A9_ONLY) || AK_A9_ONLY == 256\n"
+    "AK_A9_2(256)\n"
+    "#endif\n"
     ;
 
 /* kernels/cast.hip */
@@ -16561,7 +17327,9 @@ static const struct { const char* family; const char* source; const char* kernel
     { "attention", _ak_src_attention,
       "ak_attn_combine_f32 ak_attn_combine_f16 ak_attn_combine_bf16 ak_attn_simt32_f32 ak_attn_simt32_f16 ak_attn_simt32_bf16 ak_attn_simt64_f32 ak_attn_simt64_f16 ak_attn_simt64_bf16 ak_attn_simt128_f32 ak_attn_simt128_f16 ak_attn_simt128_bf16 ak_attn_simt256_f32 ak_attn_simt256_f16 ak_attn_simt256_bf16" },
     { "attention_mma", _ak_src_attention_mma,
-      "ak_attn_mma64_f16 ak_attn_mma64_bf16 ak_attn_mma128_f16 ak_attn_mma128_bf16 ak_attn_mmadec64_f16 ak_attn_mmadec64_bf16 ak_attn_mmadec128_f16 ak_attn_mmadec128_bf16 ak_attn_mmagen64_f16 ak_attn_mmagen64_bf16 ak_attn_mmagen128_f16 ak_attn_mmagen128_bf16" },
+      "ak_attn_mma64_f16 ak_attn_mma64_bf16 ak_attn_mma128_f16 ak_attn_mma128_bf16 ak_attn_mmadec64_f16 ak_attn_mmadec64_bf16 ak_attn_mmadec128_f16 ak_attn_mmadec128_bf16 ak_attn_mma32_f16 ak_attn_mma32_bf16 ak_attn_mmadec32_f16 ak_attn_mmadec32_bf16 ak_attn_mma80_f16 ak_attn_mma80_bf16 ak_attn_mmadec80_f16 ak_attn_mmadec80_bf16 ak_attn_mma96_f16 ak_attn_mma96_bf16 ak_attn_mmadec96_f16 ak_attn_mmadec96_bf16 ak_attn_mma160_f16 ak_attn_mma160_bf16 ak_attn_mmadec160_f16 ak_attn_mmadec160_bf16 ak_attn_mma192_f16 ak_attn_mma192_bf16 ak_attn_mmadec192_f16 ak_attn_mmadec192_bf16 ak_attn_mma256_f16 ak_attn_mma256_bf16 ak_attn_mmadec256_f16 ak_attn_mmadec256_bf16 ak_attn_mmagen64_f16 ak_attn_mmagen64_bf16 ak_attn_mmagen128_f16 ak_attn_mmagen128_bf16" },
+    { "attention_sm90", _ak_src_attention_sm90,
+      "ak_attn_sm90_32_f16 ak_attn_sm90_32_bf16 ak_attn_sm90_64_f16 ak_attn_sm90_64_bf16 ak_attn_sm90_80_f16 ak_attn_sm90_80_bf16 ak_attn_sm90_96_f16 ak_attn_sm90_96_bf16 ak_attn_sm90_128_f16 ak_attn_sm90_128_bf16 ak_attn_sm90_192_f16 ak_attn_sm90_192_bf16 ak_attn_sm90_256_f16 ak_attn_sm90_256_bf16" },
     { "cast", _ak_src_cast,
       "ak_cast_f32_f16 ak_cast_f32_bf16 ak_cast_f16_f32 ak_cast_f16_bf16 ak_cast_bf16_f32 ak_cast_bf16_f16 ak_copy_f32 ak_copy_f16 ak_copy_bf16" },
     { "elementwise", _ak_src_elementwise,
@@ -16683,22 +17451,24 @@ static inline void _ak_kargs_unary(_ak_kargs* kargs_, const void* x, void* y, in
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_unary);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, n); ak_args_i32(a_, op); ak_args_f32(a_, param);
 }
-/* kernels/attention.hip:225 ak_attn_simt##DMAX##_##DT (macro AK_ATTN_SIMT) */
+/* kernels/attention.hip:237 ak_attn_simt##DMAX##_##DT (macro AK_ATTN_SIMT) */
 static inline void _ak_kargs_attn_simt(_ak_kargs* kargs_, const void* q, const void* k, const void* v, void* o, void* lse, int32_t hkv, int32_t group, int32_t sq, int32_t skv, int32_t d, int64_t qsb,
                                        int64_t qsh, int64_t qss, int64_t ksb, int64_t ksh, int64_t kss, int64_t vsb, int64_t vsh, int64_t vss, int64_t osb, int64_t osh, int64_t oss, float scale_log2,
-                                       int32_t causal, int32_t R, int32_t nsplit, int32_t split_len, void* part, int32_t vec) {
+                                       int32_t causal, int32_t R, int32_t nsplit, int32_t split_len, void* part, int32_t vec, const void* cu_q, const void* cu_k, const void* used_k, const void* btab,
+                                       int32_t bts, int32_t pshift, int32_t wl, int32_t wr, float softcap) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_attn_simt);
     ak_args_ptr(a_, q); ak_args_ptr(a_, k); ak_args_ptr(a_, v); ak_args_ptr(a_, o); ak_args_ptr(a_, lse); ak_args_i32(a_, hkv); ak_args_i32(a_, group); ak_args_i32(a_, sq); ak_args_i32(a_, skv);
     ak_args_i32(a_, d); ak_args_i64(a_, qsb); ak_args_i64(a_, qsh); ak_args_i64(a_, qss); ak_args_i64(a_, ksb); ak_args_i64(a_, ksh); ak_args_i64(a_, kss); ak_args_i64(a_, vsb); ak_args_i64(a_, vsh);
     ak_args_i64(a_, vss); ak_args_i64(a_, osb); ak_args_i64(a_, osh); ak_args_i64(a_, oss); ak_args_f32(a_, scale_log2); ak_args_i32(a_, causal); ak_args_i32(a_, R); ak_args_i32(a_, nsplit);
-    ak_args_i32(a_, split_len); ak_args_ptr(a_, part); ak_args_i32(a_, vec);
+    ak_args_i32(a_, split_len); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_ptr(a_, cu_q); ak_args_ptr(a_, cu_k); ak_args_ptr(a_, used_k); ak_args_ptr(a_, btab); ak_args_i32(a_, bts);
+    ak_args_i32(a_, pshift); ak_args_i32(a_, wl); ak_args_i32(a_, wr); ak_args_f32(a_, softcap);
 }
-/* kernels/attention.hip:279 ak_attn_combine_##DT (macro AK_ATTN_COMBINE) */
+/* kernels/attention.hip:294 ak_attn_combine_##DT (macro AK_ATTN_COMBINE) */
 static inline void _ak_kargs_attn_combine(_ak_kargs* kargs_, const void* part, int32_t nsplit, int32_t dmax, int64_t rows, int32_t hq, int32_t sq, int32_t d, void* o, int64_t osb, int64_t osh,
-                                          int64_t oss, void* lse) {
+                                          int64_t oss, void* lse, const void* cu_q) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_attn_combine);
     ak_args_ptr(a_, part); ak_args_i32(a_, nsplit); ak_args_i32(a_, dmax); ak_args_i64(a_, rows); ak_args_i32(a_, hq); ak_args_i32(a_, sq); ak_args_i32(a_, d); ak_args_ptr(a_, o);
-    ak_args_i64(a_, osb); ak_args_i64(a_, osh); ak_args_i64(a_, oss); ak_args_ptr(a_, lse);
+    ak_args_i64(a_, osb); ak_args_i64(a_, osh); ak_args_i64(a_, oss); ak_args_ptr(a_, lse); ak_args_ptr(a_, cu_q);
 }
 /* kernels/cast.hip:18 ak_cast_f32_f16 */
 static inline void _ak_kargs_cast(_ak_kargs* kargs_, const void* x, void* y, int64_t n) {
@@ -16915,10 +17685,14 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_xent_mean);
     ak_args_ptr(a_, part); ak_args_i32(a_, nparts); ak_args_i32(a_, mean); ak_args_ptr(a_, out);
 }
-#define _ak_kargs_amma _ak_kargs_attn_simt   /* kernels/attention_mma.hip:538 NAME##HD##_##DT (macro AK_AMMA): the same list */
+#define _ak_kargs_amma _ak_kargs_attn_simt   /* kernels/attention_mma.hip:589 NAME##HD##_##DT (macro AK_AMMA): the same list */
 #define _AK_KIF_amma _AK_KIF_attn_simt
-#define _ak_kargs_attn_mmagen _ak_kargs_attn_simt   /* kernels/attention_mma.hip:553 ak_attn_mmagen##HD##_##DT (macro AK_AMMA_GEN): the same list */
+#define _ak_kargs_amma_nv _ak_kargs_attn_simt   /* kernels/attention_mma.hip:595 NAME##HD##_##DT (macro AK_AMMA_NV): the same list */
+#define _AK_KIF_amma_nv _AK_KIF_attn_simt
+#define _ak_kargs_attn_mmagen _ak_kargs_attn_simt   /* kernels/attention_mma.hip:640 ak_attn_mmagen##HD##_##DT (macro AK_AMMA_GEN): the same list */
 #define _AK_KIF_attn_mmagen _AK_KIF_attn_simt
+#define _ak_kargs_attn_sm90 _ak_kargs_attn_simt   /* kernels/attention_sm90.hip:439 ak_attn_sm90_##HD##_##DT (macro AK_A9): the same list */
+#define _AK_KIF_attn_sm90 _AK_KIF_attn_simt
 #define _ak_kargs_copy _ak_kargs_cast   /* kernels/cast.hip:47 ak_copy_f32: the same list */
 #define _AK_KIF_copy _AK_KIF_cast
 #define _ak_kargs_scale _ak_kargs_axpy   /* kernels/elementwise.hip:58 ak_scale_f32: the same list */
@@ -16952,16 +17726,54 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_attn_combine_bf16", _AK_KIF_attn_combine },
     { "ak_attn_mma64_f16", _AK_KIF_attn_simt },
     { "ak_attn_mma64_bf16", _AK_KIF_attn_simt },
-    { "ak_attn_mma128_f16", _AK_KIF_attn_simt },
-    { "ak_attn_mma128_bf16", _AK_KIF_attn_simt },
     { "ak_attn_mmadec64_f16", _AK_KIF_attn_simt },
     { "ak_attn_mmadec64_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_mma128_f16", _AK_KIF_attn_simt },
+    { "ak_attn_mma128_bf16", _AK_KIF_attn_simt },
     { "ak_attn_mmadec128_f16", _AK_KIF_attn_simt },
     { "ak_attn_mmadec128_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_mma32_f16", _AK_KIF_attn_simt },
+    { "ak_attn_mma32_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_mmadec32_f16", _AK_KIF_attn_simt },
+    { "ak_attn_mmadec32_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_mma80_f16", _AK_KIF_attn_simt },
+    { "ak_attn_mma80_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_mmadec80_f16", _AK_KIF_attn_simt },
+    { "ak_attn_mmadec80_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_mma96_f16", _AK_KIF_attn_simt },
+    { "ak_attn_mma96_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_mmadec96_f16", _AK_KIF_attn_simt },
+    { "ak_attn_mmadec96_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_mma160_f16", _AK_KIF_attn_simt },
+    { "ak_attn_mma160_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_mmadec160_f16", _AK_KIF_attn_simt },
+    { "ak_attn_mmadec160_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_mma192_f16", _AK_KIF_attn_simt },
+    { "ak_attn_mma192_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_mmadec192_f16", _AK_KIF_attn_simt },
+    { "ak_attn_mmadec192_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_mma256_f16", _AK_KIF_attn_simt },
+    { "ak_attn_mma256_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_mmadec256_f16", _AK_KIF_attn_simt },
+    { "ak_attn_mmadec256_bf16", _AK_KIF_attn_simt },
     { "ak_attn_mmagen64_f16", _AK_KIF_attn_simt },
     { "ak_attn_mmagen64_bf16", _AK_KIF_attn_simt },
     { "ak_attn_mmagen128_f16", _AK_KIF_attn_simt },
     { "ak_attn_mmagen128_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_sm90_32_f16", _AK_KIF_attn_simt },
+    { "ak_attn_sm90_32_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_sm90_64_f16", _AK_KIF_attn_simt },
+    { "ak_attn_sm90_64_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_sm90_80_f16", _AK_KIF_attn_simt },
+    { "ak_attn_sm90_80_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_sm90_96_f16", _AK_KIF_attn_simt },
+    { "ak_attn_sm90_96_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_sm90_128_f16", _AK_KIF_attn_simt },
+    { "ak_attn_sm90_128_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_sm90_192_f16", _AK_KIF_attn_simt },
+    { "ak_attn_sm90_192_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_sm90_256_f16", _AK_KIF_attn_simt },
+    { "ak_attn_sm90_256_bf16", _AK_KIF_attn_simt },
     { "ak_cast_f32_f16", _AK_KIF_cast },
     { "ak_cast_f32_bf16", _AK_KIF_cast },
     { "ak_cast_f16_f32", _AK_KIF_cast },
@@ -17242,8 +18054,20 @@ static int _ak_op_kernel_iface(const char* kname) {
 }
 /* _ak_op_kernel compiled for an explicit target (NULL: the context's); the
  * memo keys it as "target/name". Each kernel gets its interface (k->iface). */
+static ak_result _ak_op_kernel_ex(ak_context* ctx, const char* source, const char* kname, const char* target,
+                                  const ak_compile_options* o, ak_kernel** out);
 static ak_result _ak_op_kernel_at(ak_context* ctx, const char* source, const char* kname, const char* target,
                                   ak_kernel** out) {
+    return _ak_op_kernel_ex(ctx, source, kname, target, NULL, out);
+}
+/* _ak_op_kernel with compile options (e.g. a -D that keeps one variant of a
+ * large family): the kernel name must name the variant (the memo's key). */
+static ak_result _ak_op_kernel_opts(ak_context* ctx, const char* source, const char* kname, const ak_compile_options* o,
+                                    ak_kernel** out) {
+    return _ak_op_kernel_ex(ctx, source, kname, NULL, o, out);
+}
+static ak_result _ak_op_kernel_ex(ak_context* ctx, const char* source, const char* kname, const char* target,
+                                  const ak_compile_options* o, ak_kernel** out) {
     struct _ak_ops* ops;
     ak_kernel* k = NULL;
     ak_result r;
@@ -17270,7 +18094,7 @@ static ak_result _ak_op_kernel_at(ak_context* ctx, const char* source, const cha
     }
     _ak_mutex_unlock(&ops->lock);
 
-    r = _ak_kernel_get_at(ctx, target, source, kname, NULL, &k);
+    r = _ak_kernel_get_at(ctx, target, source, kname, o, &k);
     if (r != AK_OK) return r;
     if ((k->iface = _ak_op_kernel_iface(kname)) == 0) {
         ak_kernel_release(k);
@@ -19525,24 +20349,34 @@ static int _ak_attn_rows_disjoint(const int64_t st[3], size_t n0, size_t n1, siz
 
 /* Everything ak_attention checks, and what the launches need. */
 typedef struct _ak_attn_plan {
-    int64_t qs[3], ks[3], vs[3], os[3];
+    int64_t qs[3], ks[3], vs[3], os[3];  /* element strides (batch or page, head, row) */
     size_t qext, kext, vext, oext;   /* elements spanned */
+    size_t qb, kvb;                  /* "batch" extents of q / o and k / v: batch, 1 (packed), num_pages (paged) */
+    size_t qrows, kvrows;            /* rows per batch entry: seq, total (packed), page_size (paged) */
     size_t group;                    /* heads_q / heads_kv */
     float scale;
-    int dmax;                        /* padded head_dim of the kernel: 32, 64, 128, 256 (SIMT), 64, 128 (mma) */
+    int wl, wr;                      /* visible keys left / right of the diagonal, -1: unbounded (causal: wr 0) */
+    int pshift;                      /* paged: log2(page_size) */
+    int bts;                         /* paged: block-table row stride */
+    int dmax;                        /* head size of the kernel: 32, 64, 128, 256 (SIMT); 32 .. 256 (mma) */
     int R;                           /* rows per block */
+    int bk;                          /* keys per tile */
     int nsplit, split_len;
     int vec;
     int mma;                         /* 1: kernels/attention_mma.hip (matrix units) */
+    int sm90;                        /* 1: kernels/attention_sm90.hip (Hopper: wgmma, warp-specialized) */
     unsigned threads;                /* block size */
     size_t shmem;                    /* dynamic shared memory of the launch */
+    const char* path;                /* "mma.sync", "mfma", "wmma", "simt", "cpu" */
+    const char* reason;
     char kname[48];                  /* kernel name without the dtype suffix */
 } _ak_attn_plan;
 
 static ak_result _ak_attn_check(ak_context* ctx, const ak_attention_args* a, ak_stream* s, _ak_attn_plan* p) {
     const char* op = "ak_attention";
     ak_result r = _ak_op_check_ctx(ctx, op);
-    size_t es;
+    size_t es, tq, tkv;
+    int packed_q, packed_kv, paged;
     if (r != AK_OK) return r;
     if (!a) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_attention: args is NULL");
     memset(p, 0, sizeof *p);
@@ -19571,9 +20405,51 @@ static ak_result _ak_attn_check(ak_context* ctx, const ak_attention_args* a, ak_
                        "AK_ATTN_BSHD or AK_ATTN_STRIDED)", (int)a->layout);
     if (!(a->scale == a->scale) || a->scale > 3.0e38f || a->scale < -3.0e38f)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_attention: scale %g is not finite", (double)a->scale);
+    if (!(a->softcap >= 0.0f) || a->softcap > 3.0e38f)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "ak_attention: softcap %g must be finite and >= 0 (0: off)",
+                       (double)a->softcap);
+    if (a->window_left < 0 || a->window_right < 0)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "ak_attention: window_left %d / window_right %d must be >= 0 "
+                       "(0: unbounded on that side)", a->window_left, a->window_right);
     if (a->num_splits < 0 || a->num_splits > _AK_ATTN_MAX_SPLITS)
         return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "ak_attention: num_splits %d out of range [0, %d]", a->num_splits,
                        _AK_ATTN_MAX_SPLITS);
+    packed_q = a->cu_seqlens_q != NULL;
+    packed_kv = a->cu_seqlens_kv != NULL;
+    paged = a->block_table != NULL;
+    if ((a->cu_seqlens_q && ((uintptr_t)a->cu_seqlens_q & 3u)) || (a->cu_seqlens_kv && ((uintptr_t)a->cu_seqlens_kv & 3u)) ||
+        (a->seqused_kv && ((uintptr_t)a->seqused_kv & 3u)) || (a->block_table && ((uintptr_t)a->block_table & 3u)))
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_MISALIGNED, "ak_attention: cu_seqlens_q / cu_seqlens_kv / seqused_kv / "
+                       "block_table must be aligned to 4 bytes (int32)");
+    if (paged) {
+        size_t ps = a->page_size, need = (a->seq_kv + (ps ? ps : 1) - 1) / (ps ? ps : 1);
+        if (packed_kv)
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "ak_attention: block_table (paged K / V) and cu_seqlens_kv "
+                           "exclude each other (a paged sequence's key count is seqused_kv[b], else seq_kv)");
+        if (!ps || (ps & (ps - 1)) || ps > ((size_t)1 << 20))
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "ak_attention: page_size %zu must be a power of two in "
+                           "[1, 2^20] with block_table", ps);
+        if (!a->num_pages || a->num_pages > 0x7FFFFFFFu)
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "ak_attention: num_pages %zu must be in [1, 2^31) with "
+                           "block_table", a->num_pages);
+        if (a->block_table_stride && a->block_table_stride < need)
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "ak_attention: block_table_stride %zu is below the %zu pages "
+                           "that seq_kv %zu needs", a->block_table_stride, need, a->seq_kv);
+        p->bts = (int)(a->block_table_stride ? a->block_table_stride : need);
+        if ((size_t)p->bts > 0x7FFFFFFFu / a->batch)
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "ak_attention: block table too large");
+        while (((size_t)1 << p->pshift) < ps) p->pshift++;
+    } else if (a->page_size || a->num_pages || a->block_table_stride) {
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "ak_attention: page_size / num_pages / block_table_stride set "
+                       "without block_table");
+    }
+    tq = packed_q ? (a->total_q ? a->total_q : a->batch * a->seq_q) : 0;
+    tkv = packed_kv ? (a->total_kv ? a->total_kv : a->batch * a->seq_kv) : 0;
+    if ((!packed_q && a->total_q) || (!packed_kv && a->total_kv))
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "ak_attention: total_q / total_kv set without cu_seqlens_q / "
+                       "cu_seqlens_kv");
+    if (tq > 0x7FFFFFFFu || tkv > 0x7FFFFFFFu)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "ak_attention: total_q %zu / total_kv %zu must be < 2^31", tq, tkv);
     if ((r = _ak_op_check_ptr(a->q, a->dtype, "ak_attention: q")) != AK_OK) return r;
     if ((r = _ak_op_check_ptr(a->k, a->dtype, "ak_attention: k")) != AK_OK) return r;
     if ((r = _ak_op_check_ptr(a->v, a->dtype, "ak_attention: v")) != AK_OK) return r;
@@ -19591,24 +20467,34 @@ static ak_result _ak_attn_check(ak_context* ctx, const ak_attention_args* a, ak_
                                (long long)a->v_stride[1], (long long)a->v_stride[2], (long long)a->o_stride[0],
                                (long long)a->o_stride[1], (long long)a->o_stride[2]);
     }
+    /* the tensors as (batch entries) x heads x rows: plain b x seq, packed 1 x total, paged num_pages x page_size */
+    p->qb = packed_q ? 1 : a->batch;
+    p->qrows = packed_q ? tq : a->seq_q;
+    p->kvb = packed_kv ? 1 : paged ? a->num_pages : a->batch;
+    p->kvrows = packed_kv ? tkv : paged ? a->page_size : a->seq_kv;
+    if (!p->qrows || !p->kvrows)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "ak_attention: total_q / total_kv is 0 after defaults");
     if (a->batch > (size_t)INT64_MAX / a->heads_q / a->seq_q / a->head_dim ||
-        a->batch > (size_t)INT64_MAX / a->heads_kv / a->seq_kv / a->head_dim)
+        p->qb > (size_t)INT64_MAX / a->heads_q / p->qrows / a->head_dim ||
+        p->kvb > (size_t)INT64_MAX / a->heads_kv / p->kvrows / a->head_dim)
         return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "ak_attention: shape overflows");
-    _ak_attn_strides(a, a->q_stride, a->heads_q, a->seq_q, p->qs);
-    _ak_attn_strides(a, a->k_stride, a->heads_kv, a->seq_kv, p->ks);
-    _ak_attn_strides(a, a->v_stride, a->heads_kv, a->seq_kv, p->vs);
-    _ak_attn_strides(a, a->o_stride, a->heads_q, a->seq_q, p->os);
-    p->qext = _ak_attn_extent(p->qs, a->batch, a->heads_q, a->seq_q, a->head_dim);
-    p->kext = _ak_attn_extent(p->ks, a->batch, a->heads_kv, a->seq_kv, a->head_dim);
-    p->vext = _ak_attn_extent(p->vs, a->batch, a->heads_kv, a->seq_kv, a->head_dim);
-    p->oext = _ak_attn_extent(p->os, a->batch, a->heads_q, a->seq_q, a->head_dim);
+    _ak_attn_strides(a, a->q_stride, a->heads_q, p->qrows, p->qs);
+    _ak_attn_strides(a, a->k_stride, a->heads_kv, p->kvrows, p->ks);
+    _ak_attn_strides(a, a->v_stride, a->heads_kv, p->kvrows, p->vs);
+    _ak_attn_strides(a, a->o_stride, a->heads_q, p->qrows, p->os);
+    if (packed_q) p->qs[0] = p->os[0] = 0;   /* one packed "batch entry" */
+    if (packed_kv) p->ks[0] = p->vs[0] = 0;
+    p->qext = _ak_attn_extent(p->qs, p->qb, a->heads_q, p->qrows, a->head_dim);
+    p->kext = _ak_attn_extent(p->ks, p->kvb, a->heads_kv, p->kvrows, a->head_dim);
+    p->vext = _ak_attn_extent(p->vs, p->kvb, a->heads_kv, p->kvrows, a->head_dim);
+    p->oext = _ak_attn_extent(p->os, p->qb, a->heads_q, p->qrows, a->head_dim);
     if (!p->qext || !p->kext || !p->vext || !p->oext)
         return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "ak_attention: strides overflow the address space");
     if ((r = _ak_op_check_bytes(ctx, p->qext, a->dtype, "ak_attention: q")) != AK_OK) return r;
     if ((r = _ak_op_check_bytes(ctx, p->kext, a->dtype, "ak_attention: k")) != AK_OK) return r;
     if ((r = _ak_op_check_bytes(ctx, p->vext, a->dtype, "ak_attention: v")) != AK_OK) return r;
     if ((r = _ak_op_check_bytes(ctx, p->oext, a->dtype, "ak_attention: o")) != AK_OK) return r;
-    if (!_ak_attn_rows_disjoint(p->os, a->batch, a->heads_q, a->seq_q, a->head_dim))
+    if (!_ak_attn_rows_disjoint(p->os, p->qb, a->heads_q, p->qrows, a->head_dim))
         return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP, "ak_attention: o strides (%lld, %lld, %lld) make output rows "
                        "overlap", (long long)p->os[0], (long long)p->os[1], (long long)p->os[2]);
     es = ak_dtype_size(a->dtype);
@@ -19626,6 +20512,10 @@ static ak_result _ak_attn_check(ak_context* ctx, const ak_attention_args* a, ak_
     }
     p->group = a->heads_q / a->heads_kv;
     p->scale = a->scale != 0.0f ? a->scale : (float)(1.0 / sqrt((double)a->head_dim));
+    /* windows: -1 unbounded; the causal mask is a right window of 0; a side wider than seq_kv is unbounded */
+    p->wl = a->window_left > 0 && (size_t)a->window_left < a->seq_kv + a->seq_q ? a->window_left : -1;
+    p->wr = a->window_right > 0 && (size_t)a->window_right < a->seq_kv + a->seq_q ? a->window_right : -1;
+    if (a->causal) p->wr = 0;
     return AK_OK;
 }
 
@@ -19637,50 +20527,114 @@ static int _ak_attn_aligned(const void* ptr, const int64_t st[3], size_t es) {
     return 1;
 }
 
+/* 1 when the call uses more than plain sequences and the causal mask. */
+static int _ak_attn_extras(const ak_attention_args* a, const _ak_attn_plan* p) {
+    return a->cu_seqlens_q || a->cu_seqlens_kv || a->seqused_kv || a->block_table || p->wl >= 0 ||
+           (p->wr > 0) || a->softcap > 0.0f;
+}
+
+/* Head sizes of the mma.sync kernel (kernels/attention_mma.hip) and of the
+ * Hopper kernel (kernels/attention_sm90.hip); a head_dim runs on the first
+ * that holds it (zero columns past head_dim). */
+static const int _ak_attn_mma_dims[] = { 32, 64, 80, 96, 128, 160, 192, 256 };
+static const int _ak_attn_sm90_dims[] = { 32, 64, 80, 96, 128, 192, 256 };
+#if defined(AMDKIT_ATTN_FORCE) || defined(AMDKIT_TESTS)
+/* bench/bench_attention.c --path mma (and the GPU tests, tests/ti_kargs.c): 1 keeps calls off the Hopper
+ * kernel, so the mma.sync kernel runs on sm_90 too. */
+static int _ak_attn_force_mma = 0;
+#define _AK_ATTN_FORCE_MMA _ak_attn_force_mma
+#else
+#define _AK_ATTN_FORCE_MMA 0
+#endif
+static int _ak_attn_dim_of(const int* dims, int n, size_t d) {
+    int i;
+    for (i = 0; i < n; i++)
+        if ((size_t)dims[i] >= d) return dims[i];
+    return dims[n - 1];
+}
+
 /* The kernel, its geometry and the split of seq_kv.
- * Kernel: the matrix-unit family (kernels/attention_mma.hip) when the device
- * has a matrix instruction (NVIDIA sm_80+ mma.sync: the flash-attention 2
- * kernel; AMD MFMA / WMMA: the generic fragment kernel), config matrix_cores
- * is on, dtype f16 / bf16, head_dim 64 or 128 and every row of q, k, v, o is
- * 16-byte aligned; its decode form (one row tile per block) when a (batch,
- * kv head) pair has few rows (GQA group x seq_q <= 16 on NVIDIA, <= one
- * wave's M on AMD). Else the SIMT family (kernels/attention.hip), every arch,
- * any head_dim <= 256, with all of a pair's rows in one block when few.
+ * Kernel: on rows of the arch table with wgmma (sm_90a), the Hopper kernel
+ * (kernels/attention_sm90.hip: 128 rows per block) when a (batch, kv head)
+ * pair has more than 64 rows and every row is 16-byte aligned (H100: 1.6-1.8x
+ * the mma.sync kernel on prefill; at 64 rows, e.g. seq_q 16 x GQA 4, the
+ * mma.sync kernel's 64-row tiles ran 0.244 ms against 0.285). Else the
+ * matrix-unit family (kernels/attention_mma.hip) when the device
+ * has a matrix instruction, config matrix_cores is on and the dtype is f16 /
+ * bf16: on NVIDIA (mma.sync, sm_80+) every head_dim <= 256 (padded to the
+ * next size of _ak_attn_mma_dims) and every option (packed sequences, paged
+ * K / V, windows, soft-cap; element copies where rows are not 16-byte
+ * aligned); on AMD (MFMA / WMMA, the generic fragment kernel) head_dim 64 or
+ * 128 with 16-byte aligned rows, plain sequences and at most the causal mask.
+ * Its decode form (one row tile per block) when a (batch, kv head) pair has
+ * few rows (GQA group x seq_q <= 16 on NVIDIA, <= one wave's M on AMD). Else
+ * the SIMT family (kernels/attention.hip): every arch, option and head_dim,
+ * all of a pair's rows in one block when few.
  * Split (flash-decoding): num_splits, or automatically when the grid is
  * under 4 waves of resident blocks: the fewest splits (whole key tiles, each
  * split >= 2 tiles) whose last wave is >= 90% full, else the fullest. */
 static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_attn_plan* p) {
     size_t d = a->head_dim, rows = p->group * a->seq_q, blocks, bk, tiles, es = ak_dtype_size(a->dtype);
     size_t slots = 2; /* resident blocks per compute unit */
-    const ak_arch_info* arch = ctx->dev.arch_info;
+    const ak_arch_info* arch = _ak_gemm_arch(ctx);
     ak_matrix_isa isa = arch ? arch->matrix : AK_MATRIX_NONE;
-    int mc = !_ak_op_is_cpu(ctx) && ctx->cfg.matrix_cores == AK_ON && isa != AK_MATRIX_NONE &&
-             (a->dtype == AK_F16 || a->dtype == AK_BF16) && (d == 64 || d == 128) &&
-             _ak_attn_aligned(a->q, p->qs, es) && _ak_attn_aligned(a->k, p->ks, es) && _ak_attn_aligned(a->v, p->vs, es) &&
-             _ak_attn_aligned(a->o, p->os, es);
+    int nv = isa == AK_MATRIX_MMA || isa == AK_MATRIX_WGMMA;
+    int aligned = _ak_attn_aligned(a->q, p->qs, es) && _ak_attn_aligned(a->k, p->ks, es) &&
+                  _ak_attn_aligned(a->v, p->vs, es) && _ak_attn_aligned(a->o, p->os, es);
+    int mc = ctx->cfg.matrix_cores == AK_ON && isa != AK_MATRIX_NONE && (a->dtype == AK_F16 || a->dtype == AK_BF16) &&
+             (nv || ((d == 64 || d == 128) && aligned && !_ak_attn_extras(a, p)));
+    p->vec = a->head_dim % 8 == 0 && aligned;
     if (mc) {
-        int nv = isa == AK_MATRIX_MMA || isa == AK_MATRIX_WGMMA;
         size_t M = isa == AK_MATRIX_MFMA ? 32 : 16, lds = arch->lds_bytes > 0 ? (size_t)arch->lds_bytes : 65536;
         int dec = rows <= M;
         p->mma = 1;
-        p->dmax = (int)d;
-        if (nv) { /* 4 warps: 64 rows, 2 K/V stages; or 16 rows, the warps splitting each key tile, 3 stages */
+        if (nv && isa == AK_MATRIX_WGMMA && arch->arch_target && *arch->arch_target && p->vec && rows > 64 &&
+            !_AK_ATTN_FORCE_MMA) {
+            /* Hopper: 128 rows per block, a producer warpgroup and two consumer warpgroups */
+            int hd = _ak_attn_dim_of(_ak_attn_sm90_dims, (int)(sizeof _ak_attn_sm90_dims / sizeof(int)), d);
+            int st = hd < 128 ? 3 : 2, nb = (hd + 63) / 64;
+            bk = hd > 128 ? 64 : 128;
+            p->sm90 = 1;
+            p->dmax = hd;
+            p->R = 128;
+            p->threads = 384u;
+            p->shmem = (size_t)nb * 128u * 128u + 2u * (size_t)st * (size_t)nb * bk * 128u + 32u * (size_t)st + 1024u;
+            slots = 1;
+            p->path = "wgmma";
+            p->reason = hd > 128 ? "Hopper, head size > 128: 128 rows (2 consumer warpgroups), 64-key tiles, a cp.async "
+                                   "producer warpgroup, S and P V on wgmma, softmax under the previous tile's P V"
+                                 : "Hopper: 128 rows (2 consumer warpgroups), 128-key tiles, a cp.async producer "
+                                   "warpgroup, S and P V on wgmma, softmax under the previous tile's P V";
+            snprintf(p->kname, sizeof p->kname, "ak_attn_sm90_%d", hd);
+        } else if (nv) { /* 4 warps: 64 rows, 2 K/V stages; or 16 rows, the warps splitting each key tile, 3 stages */
+            int hd = _ak_attn_dim_of(_ak_attn_mma_dims, (int)(sizeof _ak_attn_mma_dims / sizeof(int)), d), wn, st;
+            p->dmax = hd;
+            bk = hd > 128 ? 32 : 64;
+            wn = dec ? (hd > 128 ? 2 : 4) : 1;
+            st = dec && hd <= 128 ? 3 : 2;
             p->R = dec ? 16 : 64;
-            p->threads = 128u;
-            p->shmem = (size_t)(p->R + (dec ? 6 : 4) * 64) * (d + 8) * es;
-            bk = 64;
+            p->threads = dec ? 32u * (unsigned)wn : 128u;
+            p->shmem = (size_t)(p->R + 2 * st * (int)bk) * (size_t)(hd + 8) * es;
             slots = lds / (p->shmem + 1024);
+            p->path = "mma.sync";
+            p->reason = dec ? "decode: one 16-row tile (a GQA group's heads), the warps split each key tile, cp.async stages"
+                            : hd > 128 ? "prefill, head size > 128: 64 rows, 32-key tiles (registers and shared memory)"
+                                       : "prefill: 4 warps x 16 rows, 64-key tiles in 2 cp.async stages";
         } else { /* waves of M rows each, static shared memory (~33-48 KB) */
-            unsigned wave = (unsigned)_ak_target_wave(ctx, ctx->dev.arch);
+            unsigned wave = _ak_op_is_cpu(ctx) ? (unsigned)(arch->wave_size > 0 ? arch->wave_size : 64)
+                                               : (unsigned)_ak_target_wave(ctx, ctx->dev.arch);
+            p->dmax = (int)d;
             p->R = (int)(M * (dec ? 1u : 4u));
             p->threads = wave * (dec ? 1u : 4u);
             p->shmem = 0;
             bk = 32;
             slots = 1;
+            p->path = isa == AK_MATRIX_MFMA ? "mfma" : "wmma";
+            p->reason = "generic fragment kernel: scores through shared memory, transposed V";
         }
         if (slots < 1) slots = 1;
         if (slots > 4) slots = 4;
-        snprintf(p->kname, sizeof p->kname, "%s%d", dec ? "ak_attn_mmadec" : "ak_attn_mma", (int)d);
+        if (!p->sm90) snprintf(p->kname, sizeof p->kname, "%s%d", dec ? "ak_attn_mmadec" : "ak_attn_mma", p->dmax);
     } else {
         int G, NG, R = 1;
         p->mma = 0;
@@ -19694,7 +20648,13 @@ static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_
         snprintf(p->kname, sizeof p->kname, "ak_attn_simt%d", p->dmax);
         bk = (size_t)(4096 / p->dmax);
         slots = 2;
+        p->path = "simt";
+        p->reason = isa == AK_MATRIX_NONE ? "no matrix instruction on this arch"
+                    : ctx->cfg.matrix_cores != AK_ON ? "config matrix_cores is off"
+                    : a->dtype == AK_F32 ? "f32 inputs (the matrix kernels take f16 / bf16)"
+                    : "the AMD matrix kernel takes head_dim 64 / 128, aligned rows, plain sequences and the causal mask";
     }
+    p->bk = (int)bk;
     blocks = (rows + (size_t)p->R - 1) / (size_t)p->R * a->batch * a->heads_kv;
     tiles = (a->seq_kv + bk - 1) / bk;
     p->nsplit = 1;
@@ -19720,30 +20680,129 @@ static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_
     }
 }
 
-/* ---- CPU reference (host pointers; double accumulation) ---------------- */
-/* Element e of key/value row j of a (batch, kv head) pair: from the fp32 copy
- * of the pair when there is one (kf: seq_kv x head_dim), else from memory. */
-static double _ak_attn_kv(const float* kf, const char* base, int64_t ss, ak_dtype t, size_t d, size_t j, size_t e) {
-    if (kf) return (double)kf[j * d + e];
-    return (double)_ak_op_ld(base + (size_t)ss * j * ak_dtype_size(t), t, e);
+AKDEF ak_result ak_attention_plan_get(ak_context* ctx, const ak_attention_args* args, ak_attention_plan* out) {
+    _ak_attn_plan p;
+    ak_result r;
+    if (!out) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_attention_plan_get: out is NULL");
+    memset(out, 0, sizeof *out);
+    if ((r = _ak_attn_check(ctx, args, NULL, &p)) != AK_OK) return r;
+    _ak_attn_plan_path(ctx, args, &p);
+    snprintf(out->kernel, sizeof out->kernel, "%s_%s", p.kname, ak_dtype_name(args->dtype));
+    out->path = p.path;
+    out->head_dim = p.dmax;
+    out->rows_per_block = p.R;
+    out->block_kv = p.bk;
+    out->threads = (int)p.threads;
+    out->shared_bytes = p.shmem;
+    out->splits = p.nsplit;
+    out->split_len = p.split_len;
+    out->reason = p.reason;
+    if (_ak_op_is_cpu(ctx) && !(ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto"))) {
+        out->path = "cpu";
+        out->kernel[0] = 0;
+        out->reason = "the cpu backend runs the C reference (double accumulation) with this split";
+    }
+    return AK_OK;
 }
 
-/* One row against keys [k0, k1) (causal limit applied): the max m of the
- * scaled scores, l = sum exp(s - m), and acc = sum exp(s - m) v (d values).
- * No visible key: m = -inf, l = 0, acc = 0. q: the row in double. */
-static void _ak_attn_cpu_part(const ak_attention_args* a, const _ak_attn_plan* p, const double* q, const float* kf,
-                            const float* vf, const char* kb, const char* vb, size_t i, size_t k0, size_t k1,
-                            double* s, double* m, double* l, double* acc) {
-    size_t j, e, d = a->head_dim, lim = k1;
-    double mm = -HUGE_VAL, ll = 0.0;
-    if (a->causal) { /* visible: j <= i + seq_kv - seq_q */
-        if (i + a->seq_kv < a->seq_q) lim = 0;
-        else if (i + a->seq_kv - a->seq_q + 1 < lim) lim = i + a->seq_kv - a->seq_q + 1;
+/* ---- CPU reference (host pointers; double accumulation) ---------------- */
+/* One sequence of the batch: its lengths and the element offsets of its row 0
+ * (the prelude's ak_attn_seq, on the host). */
+typedef struct _ak_attn_cseq {
+    size_t sq, skv;
+    size_t q0, o0, k0, v0;
+    const int32_t* pages;
+} _ak_attn_cseq;
+
+static void _ak_attn_cseq_of(const ak_attention_args* a, const _ak_attn_plan* p, size_t b, _ak_attn_cseq* s) {
+    s->sq = a->seq_q;
+    s->skv = a->seq_kv;
+    s->pages = a->block_table ? a->block_table + b * (size_t)p->bts : NULL;
+    if (a->cu_seqlens_q) {
+        s->sq = (size_t)(a->cu_seqlens_q[b + 1] - a->cu_seqlens_q[b]);
+        s->q0 = (size_t)a->cu_seqlens_q[b] * (size_t)p->qs[2];
+        s->o0 = (size_t)a->cu_seqlens_q[b] * (size_t)p->os[2];
+    } else {
+        s->q0 = b * (size_t)p->qs[0];
+        s->o0 = b * (size_t)p->os[0];
     }
+    if (a->cu_seqlens_kv) {
+        s->skv = (size_t)(a->cu_seqlens_kv[b + 1] - a->cu_seqlens_kv[b]);
+        s->k0 = (size_t)a->cu_seqlens_kv[b] * (size_t)p->ks[2];
+        s->v0 = (size_t)a->cu_seqlens_kv[b] * (size_t)p->vs[2];
+    } else if (a->block_table) {
+        s->k0 = s->v0 = 0;
+    } else {
+        s->k0 = b * (size_t)p->ks[0];
+        s->v0 = b * (size_t)p->vs[0];
+    }
+    if (a->seqused_kv) s->skv = (size_t)a->seqused_kv[b];
+}
+
+/* The reference reads the offsets, lengths and page numbers (host memory on
+ * the cpu backend): each must fit the shapes, else an error (nothing written). */
+static ak_result _ak_attn_cpu_validate(const ak_attention_args* a, const _ak_attn_plan* p) {
+    size_t b, j;
+    const char* what = NULL;
+    long long bad = 0;
+    for (b = 0; b <= a->batch && !what; b++) {
+        if (a->cu_seqlens_q) {
+            int32_t c = a->cu_seqlens_q[b];
+            if (c < 0 || (size_t)c > p->qrows || (b > 0 && (c < a->cu_seqlens_q[b - 1] ||
+                                                           (size_t)(c - a->cu_seqlens_q[b - 1]) > a->seq_q)))
+                { what = "cu_seqlens_q"; bad = c; }
+        }
+        if (!what && a->cu_seqlens_kv) {
+            int32_t c = a->cu_seqlens_kv[b];
+            if (c < 0 || (size_t)c > p->kvrows || (b > 0 && (c < a->cu_seqlens_kv[b - 1] ||
+                                                            (size_t)(c - a->cu_seqlens_kv[b - 1]) > a->seq_kv)))
+                { what = "cu_seqlens_kv"; bad = c; }
+        }
+        if (!what && b < a->batch && a->seqused_kv) {
+            int32_t c = a->seqused_kv[b];
+            size_t lim = a->cu_seqlens_kv ? (size_t)(a->cu_seqlens_kv[b + 1] - a->cu_seqlens_kv[b]) : a->seq_kv;
+            if (c < 0 || (size_t)c > lim) { what = "seqused_kv"; bad = c; }
+        }
+        if (!what && b < a->batch && a->block_table) {
+            size_t n = a->seqused_kv ? (size_t)a->seqused_kv[b] : a->seq_kv;
+            for (j = 0; j < (n + a->page_size - 1) / a->page_size; j++) {
+                int32_t pg = a->block_table[b * (size_t)p->bts + j];
+                if (pg < 0 || (size_t)pg >= a->num_pages) { what = "block_table"; bad = pg; break; }
+            }
+        }
+        if (what)
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "ak_attention: %s entry %lld of sequence %zu is out of range (cu_seqlens_* "
+                           "ascending from >= 0 within total rows and steps <= seq_q / seq_kv; seqused_kv <= the "
+                           "sequence's keys; pages < num_pages)", what, bad, b);
+    }
+    return AK_OK;
+}
+
+/* Element offset of key / value row j of a sequence (base: its row 0 + the head's offset). */
+static size_t _ak_attn_kv_off(const ak_attention_args* a, const _ak_attn_plan* p, const _ak_attn_cseq* s, size_t base,
+                              const int64_t st[3], size_t j) {
+    if (s->pages) return base + (size_t)s->pages[j >> p->pshift] * (size_t)st[0] + (j & (a->page_size - 1)) * (size_t)st[2];
+    return base + j * (size_t)st[2];
+}
+
+/* One row against keys [k0, k1) (its window applied): the max m of the
+ * scaled scores, l = sum exp(s - m), and acc = sum exp(s - m) v (d values).
+ * No visible key: m = -inf, l = 0, acc = 0. q: the row in double; kf / vf:
+ * the sequence's keys in fp32 (NULL: read through kb / vb). */
+static void _ak_attn_cpu_part(const ak_attention_args* a, const _ak_attn_plan* p, const _ak_attn_cseq* sg,
+                              const double* q, const float* kf, const float* vf, size_t kb, size_t vb, size_t i,
+                              size_t k0, size_t k1, double* s, double* m, double* l, double* acc) {
+    size_t j, e, d = a->head_dim, es = ak_dtype_size(a->dtype);
+    long long pos = (long long)i + (long long)sg->skv - (long long)sg->sq, lo = 0, hi = (long long)sg->skv - 1;
+    double mm = -HUGE_VAL, ll = 0.0, cap = (double)a->softcap;
+    if (p->wl >= 0 && pos - p->wl > lo) lo = pos - p->wl;
+    if (p->wr >= 0 && pos + p->wr < hi) hi = pos + p->wr;
+    if ((long long)k0 < lo) k0 = (size_t)lo;
+    if (hi + 1 < (long long)k1) k1 = hi + 1 < 0 ? 0 : (size_t)(hi + 1);
     for (e = 0; e < d; e++) acc[e] = 0.0;
     *m = -HUGE_VAL; *l = 0.0;
-    if (lim <= k0) return;
-    for (j = k0; j < lim; j++) {
+    if (k1 <= k0) return;
+    for (j = k0; j < k1; j++) {
         double x = 0.0, x1 = 0.0;
         if (kf) { /* two partial sums: half the dependency chain */
             const float* kr = kf + j * d;
@@ -19751,29 +20810,34 @@ static void _ak_attn_cpu_part(const ak_attention_args* a, const _ak_attn_plan* p
             if (e < d) x += q[e] * (double)kr[e];
             x += x1;
         } else {
-            for (e = 0; e < d; e++) x += q[e] * _ak_attn_kv(kf, kb, p->ks[2], a->dtype, d, j, e);
+            const char* kr = (const char*)a->k + _ak_attn_kv_off(a, p, sg, kb, p->ks, j) * es;
+            for (e = 0; e < d; e++) x += q[e] * (double)_ak_op_ld(kr, a->dtype, e);
         }
-        s[j - k0] = x * (double)p->scale;
-        if (s[j - k0] > mm) mm = s[j - k0];
+        x *= (double)p->scale;
+        if (cap > 0.0) x = cap * tanh(x / cap);
+        s[j - k0] = x;
+        if (x > mm) mm = x;
     }
-    for (j = k0; j < lim; j++) {
+    for (j = k0; j < k1; j++) {
         double w = exp(s[j - k0] - mm);
         ll += w;
         if (vf) {
             const float* vr = vf + j * d;
             for (e = 0; e < d; e++) acc[e] += w * (double)vr[e];
         } else {
-            for (e = 0; e < d; e++) acc[e] += w * _ak_attn_kv(vf, vb, p->vs[2], a->dtype, d, j, e);
+            const char* vr = (const char*)a->v + _ak_attn_kv_off(a, p, sg, vb, p->vs, j) * es;
+            for (e = 0; e < d; e++) acc[e] += w * (double)_ak_op_ld(vr, a->dtype, e);
         }
     }
     *m = mm; *l = ll;
 }
 
-/* Plain softmax(scale q.k) v per row, two passes in double. The reference
- * follows the kernels' split: with nsplit > 1 each split's normalized
- * partial output and log-sum-exp are combined the way ak_attn_combine does,
- * so the combine rule is tested on every machine. K and V of a (batch, kv
- * head) pair are read into fp32 copies first when they take <= 64 MiB. */
+/* softmax(scale q.k [soft-capped, masked]) v per row, two passes in double.
+ * The reference follows the kernels' split: with nsplit > 1 each split's
+ * normalized partial output and log-sum-exp are combined the way
+ * ak_attn_combine does, so the combine rule is tested on every machine. K
+ * and V of a (sequence, kv head) pair are read into fp32 copies first when
+ * they take <= 64 MiB. */
 static ak_result _ak_attn_cpu(const ak_attention_args* a, const _ak_attn_plan* p) {
     size_t es = ak_dtype_size(a->dtype), d = a->head_dim, b, hk, g, i, e, j;
     int sp, ns = p->nsplit;
@@ -19785,7 +20849,8 @@ static ak_result _ak_attn_cpu(const ak_attention_args* a, const _ak_attn_plan* p
     double* po = (double*)_ak_alloc((size_t)ns * d * sizeof(double));
     double* pl = (double*)_ak_alloc((size_t)ns * sizeof(double));
     float *kf = NULL, *vf = NULL;
-    ak_result r = AK_OK;
+    ak_result r = _ak_attn_cpu_validate(a, p);
+    if (r != AK_OK) goto done;
     if (!s || !qd || !acc || !out || !po || !pl) {
         r = _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_attention (cpu): out of host memory");
         goto done;
@@ -19795,27 +20860,32 @@ static ak_result _ak_attn_cpu(const ak_attention_args* a, const _ak_attn_plan* p
         vf = (float*)_ak_alloc(a->seq_kv * d * sizeof(float));
         if (!kf || !vf) { _ak_dealloc(kf); _ak_dealloc(vf); kf = vf = NULL; }
     }
-    for (b = 0; b < a->batch; b++)
+    for (b = 0; b < a->batch; b++) {
+        _ak_attn_cseq sg;
+        _ak_attn_cseq_of(a, p, b, &sg);
         for (hk = 0; hk < a->heads_kv; hk++) {
-            const char* kb = (const char*)a->k + ((size_t)p->ks[0] * b + (size_t)p->ks[1] * hk) * es;
-            const char* vb = (const char*)a->v + ((size_t)p->vs[0] * b + (size_t)p->vs[1] * hk) * es;
+            size_t kb = sg.k0 + (size_t)p->ks[1] * hk, vb = sg.v0 + (size_t)p->vs[1] * hk;
             if (kf)
-                for (j = 0; j < a->seq_kv; j++)
+                for (j = 0; j < sg.skv; j++) {
+                    const char* kr = (const char*)a->k + _ak_attn_kv_off(a, p, &sg, kb, p->ks, j) * es;
+                    const char* vr = (const char*)a->v + _ak_attn_kv_off(a, p, &sg, vb, p->vs, j) * es;
                     for (e = 0; e < d; e++) {
-                        kf[j * d + e] = _ak_op_ld(kb + (size_t)p->ks[2] * j * es, a->dtype, e);
-                        vf[j * d + e] = _ak_op_ld(vb + (size_t)p->vs[2] * j * es, a->dtype, e);
+                        kf[j * d + e] = _ak_op_ld(kr, a->dtype, e);
+                        vf[j * d + e] = _ak_op_ld(vr, a->dtype, e);
                     }
+                }
             for (g = 0; g < p->group; g++) {
                 size_t h = hk * p->group + g;
-                for (i = 0; i < a->seq_q; i++) {
-                    const char* qrow = (const char*)a->q + ((size_t)p->qs[0] * b + (size_t)p->qs[1] * h + (size_t)p->qs[2] * i) * es;
-                    char* orow = (char*)a->o + ((size_t)p->os[0] * b + (size_t)p->os[1] * h + (size_t)p->os[2] * i) * es;
+                for (i = 0; i < sg.sq; i++) {
+                    const char* qrow = (const char*)a->q + (sg.q0 + (size_t)p->qs[1] * h + (size_t)p->qs[2] * i) * es;
+                    char* orow = (char*)a->o + (sg.o0 + (size_t)p->os[1] * h + (size_t)p->os[2] * i) * es;
                     double lse = -HUGE_VAL, M = -HUGE_VAL, W = 0.0;
                     for (e = 0; e < d; e++) qd[e] = (double)_ak_op_ld(qrow, a->dtype, e);
                     for (sp = 0; sp < ns; sp++) {
-                        size_t k0 = (size_t)sp * slen, k1 = k0 + slen < a->seq_kv ? k0 + slen : a->seq_kv;
+                        size_t k0 = (size_t)sp * slen, k1 = k0 + slen < sg.skv ? k0 + slen : sg.skv;
                         double m, l;
-                        _ak_attn_cpu_part(a, p, qd, kf, vf, kb, vb, i, k0, k1, s, &m, &l, acc);
+                        if (k0 > sg.skv) k0 = sg.skv;
+                        _ak_attn_cpu_part(a, p, &sg, qd, kf, vf, kb, vb, i, k0, k1, s, &m, &l, acc);
                         pl[sp] = l > 0.0 ? m + log(l) : -HUGE_VAL;
                         for (e = 0; e < d; e++) po[(size_t)sp * d + e] = l > 0.0 ? acc[e] / l : 0.0;
                         if (pl[sp] > M) M = pl[sp];
@@ -19835,6 +20905,7 @@ static ak_result _ak_attn_cpu(const ak_attention_args* a, const _ak_attn_plan* p
                 }
             }
         }
+    }
 done:
     _ak_dealloc(s); _ak_dealloc(qd); _ak_dealloc(acc); _ak_dealloc(out); _ak_dealloc(po); _ak_dealloc(pl);
     _ak_dealloc(kf); _ak_dealloc(vf);
@@ -19842,6 +20913,35 @@ done:
 }
 
 /* ---- GPU launches ----------------------------------------------------- */
+/* The matrix family compiled for one head size (-DAK_AMMA_ONLY=N: a small
+ * program; the memo keys it by the kernel name, which names the size). */
+static ak_result _ak_attn_mma_kernel(ak_context* ctx, const char* kname, int hd, ak_kernel** out) {
+    char def[32];
+    const char* opts[1];
+    ak_compile_options o;
+    snprintf(def, sizeof def, "-DAK_AMMA_ONLY=%d", hd);
+    opts[0] = def;
+    memset(&o, 0, sizeof o);
+    o.options = opts;
+    o.num_options = 1;
+    o.source_name = "attention_mma.hip";
+    return _ak_op_kernel_opts(ctx, _ak_src_attention_mma, kname, &o, out);
+}
+
+/* The Hopper family for one head size, built for the arch-specific target (sm_90a: wgmma, setmaxnreg). */
+static ak_result _ak_attn_sm90_kernel(ak_context* ctx, const char* kname, int hd, ak_kernel** out) {
+    char def[32];
+    const char* opts[1];
+    ak_compile_options o;
+    snprintf(def, sizeof def, "-DAK_A9_ONLY=%d", hd);
+    opts[0] = def;
+    memset(&o, 0, sizeof o);
+    o.options = opts;
+    o.num_options = 1;
+    o.source_name = "attention_sm90.hip";
+    return _ak_op_kernel_ex(ctx, _ak_src_attention_sm90, kname, _ak_gemm_arch(ctx)->arch_target, &o, out);
+}
+
 static ak_result _ak_attn_launch(ak_context* ctx, const ak_attention_args* a, _ak_attn_plan* p, ak_stream* stream) {
     size_t es = ak_dtype_size(a->dtype), rows = p->group * a->seq_q, b0, nb_max;
     ak_kernel *k = NULL, *kc = NULL;
@@ -19850,10 +20950,10 @@ static ak_result _ak_attn_launch(ak_context* ctx, const ak_attention_args* a, _a
     void* ws = NULL;
     float* part = NULL;
     _ak_attn_plan_path(ctx, a, p);
-    p->vec = a->head_dim % 8 == 0 && _ak_attn_aligned(a->k, p->ks, es) && _ak_attn_aligned(a->v, p->vs, es);
-    if ((r = _ak_op_kernel(ctx, p->mma ? _ak_src_attention_mma : _ak_src_attention,
-                           _ak_op_name(kname, sizeof kname, p->kname, a->dtype), &k)) != AK_OK)
-        return r;
+    _ak_op_name(kname, sizeof kname, p->kname, a->dtype);
+    r = p->sm90 ? _ak_attn_sm90_kernel(ctx, kname, p->dmax, &k)
+        : p->mma ? _ak_attn_mma_kernel(ctx, kname, p->dmax, &k) : _ak_op_kernel(ctx, _ak_src_attention, kname, &k);
+    if (r != AK_OK) return r;
     nb_max = _AK_ATTN_MAX_GRIDZ / a->heads_kv;
     if (p->nsplit > 1) {
         size_t nr = (nb_max < a->batch ? nb_max : a->batch) * a->heads_q * a->seq_q;
@@ -19866,16 +20966,26 @@ static ak_result _ak_attn_launch(ak_context* ctx, const ak_attention_args* a, _a
     }
     for (b0 = 0; b0 < a->batch && r == AK_OK; b0 += nb_max) {
         size_t nb = a->batch - b0 < nb_max ? a->batch - b0 : nb_max;
+        /* a chunk of the batch: plain tensors move by the batch stride; packed and paged ones keep their base
+           and the per-sequence arrays move instead */
+        size_t qo = a->cu_seqlens_q ? 0 : (size_t)p->qs[0] * b0, oo = a->cu_seqlens_q ? 0 : (size_t)p->os[0] * b0;
+        size_t ko = a->cu_seqlens_kv || a->block_table ? 0 : (size_t)p->ks[0] * b0;
+        size_t vo = a->cu_seqlens_kv || a->block_table ? 0 : (size_t)p->vs[0] * b0;
         _ak_kargs g;
         ak_dim3 grid, block;
         /* the SIMT and matrix-core kernels share one parameter list */
-        _ak_kargs_attn_simt(&g, (const char*)a->q + (size_t)p->qs[0] * b0 * es, (const char*)a->k + (size_t)p->ks[0] * b0 * es,
-                            (const char*)a->v + (size_t)p->vs[0] * b0 * es, (char*)a->o + (size_t)p->os[0] * b0 * es,
-                            a->lse ? a->lse + b0 * a->heads_q * a->seq_q : NULL, (int32_t)a->heads_kv, (int32_t)p->group,
-                            (int32_t)a->seq_q, (int32_t)a->seq_kv, (int32_t)a->head_dim, p->qs[0], p->qs[1], p->qs[2],
-                            p->ks[0], p->ks[1], p->ks[2], p->vs[0], p->vs[1], p->vs[2], p->os[0], p->os[1], p->os[2],
-                            p->scale * 1.4426950408889634f, a->causal ? 1 : 0, p->R, p->nsplit, p->split_len, part,
-                            p->vec);
+        _ak_kargs_attn_simt(&g, (const char*)a->q + qo * es, (const char*)a->k + ko * es, (const char*)a->v + vo * es,
+                            (char*)a->o + oo * es, a->lse ? a->lse + b0 * a->heads_q * a->seq_q : NULL,
+                            (int32_t)a->heads_kv, (int32_t)p->group, (int32_t)a->seq_q, (int32_t)a->seq_kv,
+                            (int32_t)a->head_dim, p->qs[0], p->qs[1], p->qs[2], p->ks[0], p->ks[1], p->ks[2], p->vs[0],
+                            p->vs[1], p->vs[2], p->os[0], p->os[1], p->os[2],
+                            a->softcap > 0.0f ? p->scale / a->softcap : p->scale * 1.4426950408889634f,
+                            a->causal ? 1 : 0, p->R, p->nsplit, p->split_len, part, p->vec,
+                            a->cu_seqlens_q ? a->cu_seqlens_q + b0 : NULL, a->cu_seqlens_kv ? a->cu_seqlens_kv + b0 : NULL,
+                            a->seqused_kv ? a->seqused_kv + b0 : NULL,
+                            a->block_table ? a->block_table + b0 * (size_t)p->bts : NULL, (int32_t)p->bts,
+                            (int32_t)p->pshift, (int32_t)p->wl, (int32_t)p->wr,
+                            a->softcap > 0.0f ? a->softcap * 1.4426950408889634f : 0.0f);
         grid.x = (unsigned)((rows + (size_t)p->R - 1) / (size_t)p->R);
         grid.y = (unsigned)p->nsplit;
         grid.z = (unsigned)(nb * a->heads_kv);
@@ -19885,8 +20995,9 @@ static ak_result _ak_attn_launch(ak_context* ctx, const ak_attention_args* a, _a
             size_t nrows = nb * a->heads_q * a->seq_q;
             unsigned wpb = 256u / (unsigned)_ak_target_wave(ctx, ctx->dev.arch);
             _ak_kargs_attn_combine(&g, part, p->nsplit, p->dmax, (int64_t)nrows, (int32_t)a->heads_q, (int32_t)a->seq_q,
-                                   (int32_t)a->head_dim, (char*)a->o + (size_t)p->os[0] * b0 * es, p->os[0], p->os[1],
-                                   p->os[2], a->lse ? a->lse + b0 * a->heads_q * a->seq_q : NULL);
+                                   (int32_t)a->head_dim, (char*)a->o + oo * es, p->os[0], p->os[1], p->os[2],
+                                   a->lse ? a->lse + b0 * a->heads_q * a->seq_q : NULL,
+                                   a->cu_seqlens_q ? a->cu_seqlens_q + b0 : NULL);
             r = _ak_op_launch(ctx, kc, (unsigned)((nrows + wpb - 1) / wpb), 256u, 0, stream, &g);
         }
     }

@@ -1,19 +1,27 @@
-/* bench_attention - times ak_attention (the prefill and decode shapes of the attention targets)
- * and writes JSON in the KernelBench baseline format.
+/* bench_attention - times ak_attention (prefill, decode, paged decode and
+ * packed variable-length shapes; or a sweep) and writes JSON in the
+ * KernelBench baseline format.
  *
- *   build/bench_attention [--quick] [--trials N] [--filter SUBSTR] [OUT.json]
+ *   build/bench_attention [--quick] [--sweep] [--path auto|mma|simt] [--trials N] [--filter SUBSTR] [OUT.json]
  *
  * Each entry: inputs filled once with random values (never zeros), 3 warm-up
  * calls, then N timed calls (default 20; decode 50) each between a pair of
  * ak_event records on the default stream with the L2 flushed before it (an
  * ak_memset over twice the L2, outside the timed region). Reports median,
  * mean, std, min, max (ms), TF/s = 4 * b * hq * sq * skv * d / median (halved
- * for causal, the usual count), and for decode GB/s = bytes of K and V read
- * / median, with the fraction of the device-to-device copy bandwidth measured
- * in the same run (read + write). Paths: "auto" (what ak_attention picks) and
- * "simt" (a context with matrix_cores off) where asked.
- * --quick: tiny shapes, 3 trials (a harness check on any backend). */
+ * for causal; packed sequences: the sum over sequences), and for decode GB/s
+ * = bytes of K and V read / median, with the fraction of the
+ * device-to-device copy bandwidth measured in the same run (read + write).
+ * Entries: the default list (the shapes the attention targets name: prefill
+ * head sizes 64 / 96 / 128, GQA, BSHD, decode contiguous and paged, packed
+ * sequences beside the equal-length batch of the same tokens), or --sweep:
+ * batch x heads x seq x head_dim (32 .. 256) x causal, bf16, plus decode
+ * shapes (contiguous and paged). Paths: "auto" (what ak_attention picks, its
+ * kernel named in the JSON from ak_attention_plan_get), "mma" (the mma.sync
+ * kernel forced on Hopper), "simt" (a context with matrix_cores off) where
+ * asked. --quick: tiny shapes, 3 trials (a harness check on any backend). */
 #define AMDKIT_IMPLEMENTATION
+#define AMDKIT_ATTN_FORCE   /* --path mma: _ak_attn_force_mma (amdkit.h >>impl:ops-attention) */
 #include "../amdkit.h"
 #include "bench_common.h"
 #include <stdio.h>
@@ -27,22 +35,73 @@ typedef struct entry {
     int causal;
     int decode;     /* report GB/s of K + V */
     int simt;       /* also time the SIMT path */
+    ak_attention_layout layout;
+    size_t page;    /* > 0: paged K / V with pages of this many rows */
+    int varlen;     /* 1: packed sequences of lengths drawn in [seq / 4, seq] (q and k / v the same) */
 } entry;
 
 static const entry entries[] = {
-    { "prefill", 16, 16, 16, 4096, 4096, 128, 0, 0, 1 },
-    { "prefill", 16, 16, 16, 4096, 4096, 128, 1, 0, 0 },
-    { "prefill", 8, 32, 32, 2048, 2048, 64, 0, 0, 0 },
-    { "prefill", 8, 32, 32, 2048, 2048, 64, 1, 0, 0 },
-    { "prefill_gqa", 2, 32, 8, 8192, 8192, 128, 1, 0, 0 },
-    { "decode", 64, 32, 8, 1, 8192, 128, 0, 1, 1 },
-    { "decode", 1, 32, 8, 1, 131072, 128, 0, 1, 1 },
-    { "decode16", 16, 32, 8, 16, 8192, 128, 1, 1, 0 },
+    { "prefill", 16, 16, 16, 4096, 4096, 128, 0, 0, 1, AK_ATTN_BHSD, 0, 0 },
+    { "prefill", 16, 16, 16, 4096, 4096, 128, 1, 0, 0, AK_ATTN_BHSD, 0, 0 },
+    { "prefill", 8, 32, 32, 2048, 2048, 64, 0, 0, 0, AK_ATTN_BHSD, 0, 0 },
+    { "prefill", 8, 32, 32, 2048, 2048, 64, 1, 0, 0, AK_ATTN_BHSD, 0, 0 },
+    { "prefill", 4, 32, 32, 2048, 2048, 128, 1, 0, 0, AK_ATTN_BHSD, 0, 0 },
+    { "prefill", 8, 16, 16, 1024, 1024, 64, 0, 0, 0, AK_ATTN_BHSD, 0, 0 },
+    { "prefill", 4, 32, 32, 2048, 2048, 96, 1, 0, 0, AK_ATTN_BHSD, 0, 0 },
+    { "prefill", 4, 16, 16, 2048, 2048, 256, 1, 0, 0, AK_ATTN_BHSD, 0, 0 },
+    { "prefill_bshd", 1, 40, 40, 8192, 8192, 128, 0, 0, 0, AK_ATTN_BSHD, 0, 0 },
+    { "prefill_gqa", 2, 32, 8, 4096, 4096, 128, 1, 0, 0, AK_ATTN_BHSD, 0, 0 },
+    { "prefill_gqa", 2, 32, 8, 8192, 8192, 128, 1, 0, 0, AK_ATTN_BHSD, 0, 0 },
+    { "prefill_eqlen", 8, 16, 4, 2048, 2048, 128, 1, 0, 0, AK_ATTN_BSHD, 0, 0 },
+    { "prefill_varlen", 8, 16, 4, 2048, 2048, 128, 1, 0, 0, AK_ATTN_BSHD, 0, 1 },
+    { "decode", 64, 32, 8, 1, 8192, 128, 0, 1, 1, AK_ATTN_BHSD, 0, 0 },
+    { "decode", 32, 32, 8, 1, 4096, 128, 0, 1, 0, AK_ATTN_BHSD, 0, 0 },
+    { "decode", 1, 32, 8, 1, 131072, 128, 0, 1, 1, AK_ATTN_BHSD, 0, 0 },
+    { "decode_paged", 32, 32, 8, 1, 4096, 128, 0, 1, 0, AK_ATTN_BSHD, 16, 0 },
+    { "decode_paged", 32, 32, 8, 1, 4096, 128, 0, 1, 0, AK_ATTN_BSHD, 256, 0 },
+    { "decode16", 16, 32, 8, 16, 8192, 128, 1, 1, 0, AK_ATTN_BHSD, 0, 0 },
 };
 static const entry quick_entries[] = {
-    { "prefill", 1, 2, 2, 64, 64, 64, 1, 0, 1 },
-    { "decode", 2, 4, 2, 1, 300, 128, 0, 1, 1 },
+    { "prefill", 1, 2, 2, 64, 64, 64, 1, 0, 1, AK_ATTN_BHSD, 0, 0 },
+    { "prefill", 1, 2, 2, 64, 64, 96, 1, 0, 0, AK_ATTN_BSHD, 0, 0 },
+    { "prefill_varlen", 3, 2, 1, 64, 64, 64, 1, 0, 0, AK_ATTN_BSHD, 0, 1 },
+    { "decode", 2, 4, 2, 1, 300, 128, 0, 1, 1, AK_ATTN_BHSD, 0, 0 },
+    { "decode_paged", 2, 4, 2, 1, 300, 128, 0, 1, 0, AK_ATTN_BSHD, 16, 0 },
 };
+
+/* --sweep: prefill b x h x s (tokens x heads constant per seq) x head_dim x causal, decode contiguous / paged */
+static entry sweep_entries[128];
+static int sweep_make(void) {
+    static const size_t dims[7] = { 32, 64, 80, 96, 128, 192, 256 };
+    static const size_t seqs[3][3] = { { 1024, 16, 16 }, { 4096, 4, 16 }, { 8192, 1, 32 } };  /* seq, batch, heads */
+    int n = 0, di, si, c;
+    for (si = 0; si < 3; si++)
+        for (di = 0; di < 7; di++)
+            for (c = 0; c < 2; c++) {
+                entry e;
+                memset(&e, 0, sizeof e);
+                e.name = "sweep";
+                e.b = seqs[si][1]; e.hq = e.hkv = seqs[si][2];
+                e.sq = e.skv = seqs[si][0]; e.d = dims[di]; e.causal = c;
+                sweep_entries[n++] = e;
+            }
+    for (di = 0; di < 3; di++) {   /* decode: head sizes 64 / 128 / 256, contiguous and paged (16) */
+        size_t d = di == 0 ? 64 : di == 1 ? 128 : 256;
+        int pg;
+        for (pg = 0; pg < 2; pg++) {
+            entry e;
+            memset(&e, 0, sizeof e);
+            e.name = pg ? "sweep_decode_paged" : "sweep_decode";
+            e.b = 32; e.hq = 32; e.hkv = 8; e.sq = 1; e.skv = 8192; e.d = d; e.decode = 1;
+            e.layout = pg ? AK_ATTN_BSHD : AK_ATTN_BHSD;
+            e.page = pg ? 16 : 0;
+            sweep_entries[n++] = e;
+        }
+    }
+    return n;
+}
+
+static unsigned lcg(unsigned* seed) { *seed = *seed * 1664525u + 1013904223u; return *seed >> 8; }
 
 static void* dev_random(ak_context* ctx, ak_dtype t, size_t n, unsigned* seed) {
     size_t es = ak_dtype_size(t), i;
@@ -50,9 +109,7 @@ static void* dev_random(ak_context* ctx, ak_dtype t, size_t n, unsigned* seed) {
     void* d = NULL;
     if (!h) return NULL;
     for (i = 0; i < n; i++) {
-        double v;
-        *seed = *seed * 1664525u + 1013904223u;
-        v = ((double)(*seed >> 8) / 16777216.0) * 2.0 - 1.0;
+        double v = ((double)lcg(seed) / 16777216.0) * 2.0 - 1.0;
         if (fabs(v) < 0.05) v = 0.5;
         ak_elem_set(h, t, i, v);
     }
@@ -61,10 +118,17 @@ static void* dev_random(ak_context* ctx, ak_dtype t, size_t n, unsigned* seed) {
     return d;
 }
 
+static void* dev_ints(ak_context* ctx, const int32_t* h, size_t n) {
+    void* d = NULL;
+    if (ak_malloc(ctx, n * 4, NULL, &d) != AK_OK || ak_memcpy(ctx, d, h, n * 4, AK_H2D) != AK_OK) return NULL;
+    return d;
+}
+
 int main(int argc, char** argv) {
     const char* out = NULL;
     const char* filter = NULL;
-    int quick = 0, trials = 0, i, first = 1;
+    const char* want = "auto";
+    int quick = 0, sweep = 0, trials = 0, i, first = 1;
     ak_context *ctx = NULL, *simt = NULL;
     ak_config cfg;
     const ak_device_info* dev;
@@ -79,9 +143,15 @@ int main(int argc, char** argv) {
 
     for (i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) quick = 1;
+        else if (!strcmp(argv[i], "--sweep")) sweep = 1;
+        else if (!strcmp(argv[i], "--path") && i + 1 < argc) want = argv[++i];
         else if (!strcmp(argv[i], "--trials") && i + 1 < argc) trials = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--filter") && i + 1 < argc) filter = argv[++i];
         else out = argv[i];
+    }
+    if (strcmp(want, "auto") && strcmp(want, "mma") && strcmp(want, "simt") && strcmp(want, "all")) {
+        fprintf(stderr, "--path: auto, mma, simt or all\n");
+        return 2;
     }
     if (ak_context_create(NULL, &ctx) != AK_OK) { fprintf(stderr, "context: %s\n", ak_last_error()); return 1; }
     cfg = ak_config_default();
@@ -95,8 +165,9 @@ int main(int argc, char** argv) {
     }
     flush_bytes = dev->l2_bytes ? 2 * dev->l2_bytes : ((size_t)64 << 20);
     if (ak_malloc(ctx, flush_bytes, NULL, &flush) != AK_OK) { fprintf(stderr, "flush: %s\n", ak_last_error()); return 1; }
-    list = quick ? quick_entries : entries;
-    nlist = quick ? (int)(sizeof quick_entries / sizeof *quick_entries) : (int)(sizeof entries / sizeof *entries);
+    if (sweep) { list = sweep_entries; nlist = sweep_make(); }
+    else if (quick) { list = quick_entries; nlist = (int)(sizeof quick_entries / sizeof *quick_entries); }
+    else { list = entries; nlist = (int)(sizeof entries / sizeof *entries); }
     printf("bench_attention on %s (%s, %s)\n", dev->name, ak_backend_name(dev->backend), dev->arch);
 
     /* copy roofline: 1 GiB device-to-device (64 MiB with --quick) */
@@ -106,43 +177,103 @@ int main(int argc, char** argv) {
         jf = fopen(out, "w");
         if (!jf) { fprintf(stderr, "cannot write %s\n", out); return 1; }
         fprintf(jf, "{\n  \"tool\": \"amdkit bench_attention\",\n  \"hardware\": \"%s\",\n  \"device\": \"%s:%d\",\n"
-                    "  \"backend\": \"%s\",\n  \"arch\": \"%s\",\n  \"quick\": %s,\n  \"copy_gbps\": %.2f,\n  \"results\": [",
+                    "  \"backend\": \"%s\",\n  \"arch\": \"%s\",\n  \"quick\": %s,\n  \"sweep\": %s,\n  \"copy_gbps\": %.2f,\n"
+                    "  \"results\": [",
                 dev->name, dev->backend == AK_BACKEND_CUDA ? "cuda" : dev->backend == AK_BACKEND_HIP ? "hip" : "cpu",
-                dev->device, ak_backend_name(dev->backend), dev->arch, quick ? "true" : "false", copy_gbps);
+                dev->device, ak_backend_name(dev->backend), dev->arch, quick ? "true" : "false", sweep ? "true" : "false",
+                copy_gbps);
     }
     for (i = 0; i < nlist; i++) {
         const entry* en = &list[i];
-        int ti, pi;
-        for (ti = 0; ti < 2; ti++) {
-            ak_dtype t = ti == 0 ? AK_F16 : AK_BF16;
-            size_t nq = en->b * en->hq * en->sq * en->d, nk = en->b * en->hkv * en->skv * en->d;
-            void *q, *k, *v, *o = NULL;
-            char label[160];
-            snprintf(label, sizeof label, "%s %s b%zu hq%zu hkv%zu sq%zu skv%zu d%zu%s", en->name, ak_dtype_name(t),
-                     en->b, en->hq, en->hkv, en->sq, en->skv, en->d, en->causal ? " causal" : "");
+        int ti;
+        for (ti = 0; ti < (sweep ? 1 : 2); ti++) {
+            ak_dtype t = sweep || ti == 1 ? AK_BF16 : AK_F16;
+            size_t es = ak_dtype_size(t), b;
+            size_t totq = en->b * en->sq, totkv = en->b * en->skv, npages = 0, per = 0;
+            int32_t *cu = NULL, *bt = NULL, *used = NULL;
+            void *q, *k, *v, *o = NULL, *dcu = NULL, *dbt = NULL, *dused = NULL;
+            double flops = 0.0, kvbytes;
+            char label[200];
+            int pi;
+            snprintf(label, sizeof label, "%s %s b%zu hq%zu hkv%zu sq%zu skv%zu d%zu%s%s%s", en->name, ak_dtype_name(t),
+                     en->b, en->hq, en->hkv, en->sq, en->skv, en->d, en->causal ? " causal" : "",
+                     en->layout == AK_ATTN_BSHD ? " bshd" : "", en->page ? " paged" : en->varlen ? " varlen" : "");
             if (filter && !strstr(label, filter)) continue;
-            q = dev_random(ctx, t, nq, &seed);
-            k = dev_random(ctx, t, nk, &seed);
-            v = dev_random(ctx, t, nk, &seed);
-            if (!q || !k || !v || ak_malloc(ctx, nq * ak_dtype_size(t), NULL, &o) != AK_OK) {
+            /* packed lengths (q = k / v), or the block table */
+            if (en->varlen) {
+                cu = (int32_t*)malloc((en->b + 1) * sizeof(int32_t));
+                cu[0] = 0;
+                for (b = 0; b < en->b; b++) {
+                    size_t len = en->sq / 4 + lcg(&seed) % (en->sq - en->sq / 4 + 1);
+                    if (b == 0) len = en->sq;
+                    cu[b + 1] = cu[b] + (int32_t)len;
+                    flops += 4.0 * (double)en->hq * (double)len * (double)len * (double)en->d * (en->causal ? 0.5 : 1.0);
+                }
+                totq = totkv = (size_t)cu[en->b];
+            } else {
+                flops = 4.0 * (double)en->b * (double)en->hq * (double)en->sq * (double)en->skv * (double)en->d;
+                if (en->causal) flops *= 0.5;
+            }
+            if (en->page) {
+                size_t pg;
+                per = (en->skv + en->page - 1) / en->page;
+                npages = en->b * per;
+                bt = (int32_t*)malloc(npages * sizeof(int32_t));
+                used = (int32_t*)malloc(en->b * sizeof(int32_t));
+                for (pg = 0; pg < npages; pg++) bt[pg] = (int32_t)pg;
+                for (pg = npages - 1; pg > 0; pg--) {   /* pages dealt out in a shuffled order */
+                    size_t r = lcg(&seed) % (pg + 1);
+                    int32_t tmp = bt[pg]; bt[pg] = bt[r]; bt[r] = tmp;
+                }
+                for (b = 0; b < en->b; b++) used[b] = (int32_t)en->skv;
+                totkv = npages * en->page;
+            }
+            kvbytes = 2.0 * (double)en->b * (double)en->hkv * (double)en->skv * (double)en->d * (double)es;
+            q = dev_random(ctx, t, totq * en->hq * en->d, &seed);
+            k = dev_random(ctx, t, totkv * en->hkv * en->d, &seed);
+            v = dev_random(ctx, t, totkv * en->hkv * en->d, &seed);
+            if (cu) dcu = dev_ints(ctx, cu, en->b + 1);
+            if (bt) { dbt = dev_ints(ctx, bt, npages); dused = dev_ints(ctx, used, en->b); }
+            if (!q || !k || !v || ak_malloc(ctx, totq * en->hq * en->d * es, NULL, &o) != AK_OK || (cu && !dcu) ||
+                (bt && (!dbt || !dused))) {
                 fprintf(stderr, "%s: allocation: %s\n", label, ak_last_error());
                 return 1;
             }
-            for (pi = 0; pi < (en->simt ? 2 : 1); pi++) {
-                ak_context* c = pi == 0 ? ctx : simt;
-                const char* path = pi == 0 ? "auto" : "simt";
+            for (pi = 0; pi < 3; pi++) {
+                const char* path = pi == 0 ? "auto" : pi == 1 ? "mma" : "simt";
+                ak_context* c = pi == 2 ? simt : ctx;
                 ak_attention_args a;
+                ak_attention_plan pl;
                 int n = trials > 0 ? trials : quick ? 3 : en->decode ? 50 : 20, kk, ok = 1;
-                double* tm = (double*)malloc((size_t)n * sizeof(double));
+                double* tm;
                 ak_bench_stats s;
-                double flops, tf, gbps = 0.0;
+                double tf, gbps = 0.0;
+                /* auto always (the peer matches it); mma on Hopper when asked; simt when asked and the entry says */
+                if (pi == 1 && !(dev->arch_info && dev->arch_info->matrix == AK_MATRIX_WGMMA &&
+                                 (!strcmp(want, "mma") || !strcmp(want, "all"))))
+                    continue;
+                if (pi == 2 && !(en->simt && (!strcmp(want, "simt") || !strcmp(want, "all")))) continue;
                 memset(&a, 0, sizeof a);
                 a.dtype = t;
                 a.batch = en->b; a.heads_q = en->hq; a.heads_kv = en->hkv;
                 a.seq_q = en->sq; a.seq_kv = en->skv; a.head_dim = en->d;
                 a.q = q; a.k = k; a.v = v; a.o = o;
                 a.causal = en->causal;
-                if (pi == 1 && !en->decode && !quick) n = 3; /* the SIMT prefill is slow: a few trials */
+                a.layout = en->layout;
+                if (cu) {
+                    a.cu_seqlens_q = a.cu_seqlens_kv = (const int32_t*)dcu;
+                    a.total_q = a.total_kv = totq;
+                }
+                if (bt) {
+                    a.block_table = (const int32_t*)dbt;
+                    a.seqused_kv = (const int32_t*)dused;
+                    a.page_size = en->page;
+                    a.num_pages = npages;
+                }
+                _ak_attn_force_mma = pi == 1;
+                if (ak_attention_plan_get(c, &a, &pl) != AK_OK) { fprintf(stderr, "%s: plan: %s\n", label, ak_last_error()); return 1; }
+                tm = (double*)malloc((size_t)n * sizeof(double));
+                if (pi == 2 && !en->decode && !quick) n = 3; /* the SIMT prefill is slow: a few trials */
                 for (kk = 0; kk < 3 + n && ok; kk++) {
                     float ms = 0;
                     ak_memset(c, flush, kk & 0xFF, flush_bytes, NULL);
@@ -154,29 +285,32 @@ int main(int argc, char** argv) {
                     }
                     if (kk >= 3) tm[kk - 3] = ms;
                 }
+                _ak_attn_force_mma = 0;
                 if (!ok) { free(tm); return 1; }
                 ak_bench_stats_of(tm, n, &s);   /* sorts tm: the samples go into the JSON for report.py's intervals */
-                flops = 4.0 * (double)en->b * (double)en->hq * (double)en->sq * (double)en->skv * (double)en->d;
-                if (en->causal) flops *= 0.5;
                 tf = flops / (s.median * 1e-3) / 1e12;
-                if (en->decode) gbps = 2.0 * (double)nk * (double)ak_dtype_size(t) / (s.median * 1e-3) / 1e9;
-                printf("%-60s %-4s %9.4f ms %7.1f TF/s", label, path, s.median, tf);
+                if (en->decode) gbps = kvbytes / (s.median * 1e-3) / 1e9;
+                printf("%-66s %-4s %-22s %9.4f ms %7.1f TF/s", label, path, pl.kernel, s.median, tf);
                 if (en->decode) printf(" %7.1f GB/s (%.1f%% of copy)", gbps, copy_gbps > 0 ? 100.0 * gbps / copy_gbps : 0.0);
                 printf("\n");
                 fflush(stdout);
                 if (jf) {
-                    fprintf(jf, "%s\n    {\"name\": \"attention_%s\", \"path\": \"%s\", \"dtype\": \"%s\", \"shape\": "
+                    fprintf(jf, "%s\n    {\"name\": \"attention_%s\", \"path\": \"%s\", \"kernel\": \"%s\", \"splits\": %d, "
+                                "\"dtype\": \"%s\", \"shape\": "
                                 "{\"batch\": %zu, \"heads_q\": %zu, \"heads_kv\": %zu, \"seq_q\": %zu, \"seq_kv\": %zu, "
-                                "\"head_dim\": %zu, \"causal\": %s}, \"mean\": %.6f, \"std\": %.6f, \"min\": %.6f, "
+                                "\"head_dim\": %zu, \"causal\": %s, \"layout\": \"%s\", \"page\": %zu, \"varlen\": %s}, "
+                                "\"mean\": %.6f, \"std\": %.6f, \"min\": %.6f, "
                                 "\"max\": %.6f, \"median\": %.6f, \"num_trials\": %d, \"hardware\": \"%s\", \"device\": "
-                                "\"%s:%d\", \"tflops\": %.2f",
-                            first ? "" : ",", en->name, path, ak_dtype_name(t), en->b, en->hq, en->hkv, en->sq, en->skv,
-                            en->d, en->causal ? "true" : "false", s.mean, s.std, s.min, s.max, s.median, s.num_trials, dev->name,
+                                "\"%s:%d\", \"flops\": %.6g, \"tflops\": %.2f",
+                            first ? "" : ",", en->name, path, pl.kernel, pl.splits, ak_dtype_name(t), en->b, en->hq,
+                            en->hkv, en->sq, en->skv, en->d, en->causal ? "true" : "false",
+                            ak_attention_layout_name(en->layout), en->page, en->varlen ? "true" : "false", s.mean,
+                            s.std, s.min, s.max, s.median, s.num_trials, dev->name,
                             dev->backend == AK_BACKEND_CUDA ? "cuda" : dev->backend == AK_BACKEND_HIP ? "hip" : "cpu",
-                            dev->device, tf);
+                            dev->device, flops, tf);
                     if (en->decode)
-                        fprintf(jf, ", \"kv_bytes\": %.0f, \"gbps\": %.2f, \"roofline_fraction\": %.4f",
-                                2.0 * (double)nk * (double)ak_dtype_size(t), gbps, copy_gbps > 0 ? gbps / copy_gbps : 0.0);
+                        fprintf(jf, ", \"kv_bytes\": %.0f, \"gbps\": %.2f, \"roofline_fraction\": %.4f", kvbytes, gbps,
+                                copy_gbps > 0 ? gbps / copy_gbps : 0.0);
                     fprintf(jf, ", \"times\": [");
                     for (kk = 0; kk < n; kk++) fprintf(jf, "%s%.6g", kk ? "," : "", tm[kk]);
                     fprintf(jf, "]}");
@@ -185,6 +319,10 @@ int main(int argc, char** argv) {
                 free(tm);
             }
             ak_free(ctx, q); ak_free(ctx, k); ak_free(ctx, v); ak_free(ctx, o);
+            if (dcu) ak_free(ctx, dcu);
+            if (dbt) ak_free(ctx, dbt);
+            if (dused) ak_free(ctx, dused);
+            free(cu); free(bt); free(used);
         }
     }
     if (jf) { fprintf(jf, "\n  ]\n}\n"); fclose(jf); }

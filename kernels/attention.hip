@@ -34,18 +34,25 @@
 #define AK_ATTN_THREADS 256
 #define AK_ATTN_CH 4   // keys per online-softmax update of a group
 
-// Load a tile's 8-element chunk `ci` (of BK * DMAX / 8) of rows [k0, k0 + BK)
-// (rows >= klim and dims >= d read as 0) into f[8] (fp32).
+// Load a tile's 8-element chunk `ci` (of BK * DMAX / 8) of key rows
+// [k0, k0 + BK) of one (sequence, head) (rows >= klim and dims >= d read as 0)
+// into f[8] (fp32); base / sb / ss / pshift as ak_attn_kv.
 template <class D, int DMAX>
-AK_INLINE void ak_attn_ld_chunk(const typename D::T* p, ak_i64 ss, int k0, int klim, int d, int ci, bool vec,
-                                float f[8]) {
+AK_INLINE void ak_attn_ld_chunk(const typename D::T* p, const ak_attn_seq& s, ak_i64 base, ak_i64 sb, ak_i64 ss,
+                                int pshift, int k0, int klim, int d, int ci, bool vec, float f[8]) {
     const int c = ci / (DMAX / 8), dd = (ci % (DMAX / 8)) * 8;
-    const ak_i64 row = (ak_i64)k0 + c;
-    if (row < klim && vec && dd < d) {
-        D::ld8(p + row * ss + dd, f);
+    const int row = k0 + c;
+    if (row >= klim) {
+#pragma unroll
+        for (int e = 0; e < 8; e++) f[e] = 0.0f;
+        return;
+    }
+    const typename D::T* rp = p + ak_attn_kv(s, base, sb, ss, pshift, row);
+    if (vec && dd < d) {
+        D::ld8(rp + dd, f);
     } else {
 #pragma unroll
-        for (int e = 0; e < 8; e++) f[e] = (row < klim && dd + e < d) ? D::to(p[row * ss + dd + e]) : 0.0f;
+        for (int e = 0; e < 8; e++) f[e] = dd + e < d ? D::to(rp[dd + e]) : 0.0f;
     }
 }
 
@@ -55,7 +62,8 @@ AK_INLINE void ak_attn_simt(const typename D::T* AK_RESTRICT q, const typename D
                             int hkv, int group, int sq, int skv, int d, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb,
                             ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh, ak_i64 vss, ak_i64 osb, ak_i64 osh,
                             ak_i64 oss, float scale_log2, int causal, int R, int nsplit, int split_len,
-                            float* AK_RESTRICT part, int vec) {
+                            float* AK_RESTRICT part, int vec, const int* cu_q, const int* cu_k, const int* used_k,
+                            const int* btab, int bts, int pshift, int wl, int wr, float softcap) {
     typedef typename D::T T;
     enum { G = DMAX / 16, E = 16, NG = AK_ATTN_THREADS / G, BK = 4096 / DMAX, LD = DMAX + G,
            CHUNKS = BK * DMAX / 8 / AK_ATTN_THREADS };
@@ -66,35 +74,38 @@ AK_INLINE void ak_attn_simt(const typename D::T* AK_RESTRICT q, const typename D
     const int tid = (int)threadIdx.x, lane = tid % G, gi = tid / G;
     const int row = gi % R, slots = NG / R, slot = gi / R;
     const int pair = (int)blockIdx.z, b = pair / hkv, h = pair % hkv;
-    const int rows = group * sq;
+    (void)causal;  // folded into wr by the host
+    const ak_attn_seq sg = ak_attn_seq_of(b, sq, skv, cu_q, cu_k, used_k, btab, bts, qsb, qss, ksb, kss, vsb, vss,
+                                          osb, oss);
+    const int rows = group * sg.sq;
     const int r0 = (int)blockIdx.x * R;
+    if (r0 >= rows) return;  // a shorter sequence of a packed batch
     const int r = r0 + row;
     const bool valid = r < rows;
-    const int g = valid ? r / sq : 0, i = valid ? r % sq : 0;
+    const int g = valid ? r / sg.sq : 0, i = valid ? r % sg.sq : 0;
     const int hq_idx = h * group + g;
-    const int diag = skv - sq;  // causal: key j visible to query i when j <= i + diag
 
-    // keys this block needs: [kbeg, kend)
-    int kend = skv;
-    if (causal) {
-        const int rl = (r0 + R < rows ? r0 + R : rows) - 1;
-        const int imax = (r0 / sq != rl / sq) ? sq - 1 : rl % sq;
-        const int lim = imax + diag + 1;
-        kend = lim < kend ? lim : kend;
-    }
-    const int kbeg = (int)blockIdx.y * split_len;
+    // keys this block needs: [kbeg, kend) (the union of its rows' windows, within the split)
+    int kbeg, kend;
     {
-        const int se = kbeg + split_len;
+        const int rl = (r0 + R < rows ? r0 + R : rows) - 1;
+        const bool span = r0 / sg.sq != rl / sg.sq;
+        const int imax = span ? sg.sq - 1 : rl % sg.sq, imin = span ? 0 : r0 % sg.sq;
+        kend = ak_attn_hi(sg, wr, imax) + 1;
+        kbeg = ak_attn_lo(sg, wl, imin);
+        const int s0 = (int)blockIdx.y * split_len, se = s0 + split_len;
         if (se < kend) kend = se;
+        if (s0 > kbeg) kbeg = s0;
     }
-    const int myend = causal ? (i + diag + 1 < kend ? i + diag + 1 : kend) : kend;  // this row's key limit
+    // this row's keys, within the block's range (a window's tiles start off the split's grid, so a tile can
+    // reach past kend: its zero-filled rows must not count)
+    const int mylo = ak_attn_lo(sg, wl, i), myhi = min(ak_attn_hi(sg, wr, i), kend - 1);
 
-    const T* kp = k + (ak_i64)b * ksb + (ak_i64)h * ksh;
-    const T* vp = v + (ak_i64)b * vsb + (ak_i64)h * vsh;
+    const ak_i64 kb = sg.k0 + (ak_i64)h * ksh, vb = sg.v0 + (ak_i64)h * vsh;
 
     float qr[E], acc[E];
     {
-        const T* qp = q + (ak_i64)b * qsb + (ak_i64)hq_idx * qsh + (ak_i64)i * qss;
+        const T* qp = q + sg.q0 + (ak_i64)hq_idx * qsh + (ak_i64)i * qss;
 #pragma unroll
         for (int e = 0; e < E; e++) {
             const int dd = lane + G * e;
@@ -108,8 +119,8 @@ AK_INLINE void ak_attn_simt(const typename D::T* AK_RESTRICT q, const typename D
     if (kbeg < kend) {
 #pragma unroll
         for (int c = 0; c < CHUNKS; c++) {
-            ak_attn_ld_chunk<D, DMAX>(kp, kss, kbeg, kend, d, tid + c * AK_ATTN_THREADS, vec != 0, pk[c]);
-            ak_attn_ld_chunk<D, DMAX>(vp, vss, kbeg, kend, d, tid + c * AK_ATTN_THREADS, vec != 0, pv[c]);
+            ak_attn_ld_chunk<D, DMAX>(k, sg, kb, ksb, kss, pshift, kbeg, kend, d, tid + c * AK_ATTN_THREADS, vec != 0, pk[c]);
+            ak_attn_ld_chunk<D, DMAX>(v, sg, vb, vsb, vss, pshift, kbeg, kend, d, tid + c * AK_ATTN_THREADS, vec != 0, pv[c]);
         }
     }
     for (int k0 = kbeg; k0 < kend; k0 += BK) {
@@ -128,8 +139,8 @@ AK_INLINE void ak_attn_simt(const typename D::T* AK_RESTRICT q, const typename D
         if (k0 + BK < kend) {  // prefetch the next tile while this one is used
 #pragma unroll
             for (int c = 0; c < CHUNKS; c++) {
-                ak_attn_ld_chunk<D, DMAX>(kp, kss, k0 + BK, kend, d, tid + c * AK_ATTN_THREADS, vec != 0, pk[c]);
-                ak_attn_ld_chunk<D, DMAX>(vp, vss, k0 + BK, kend, d, tid + c * AK_ATTN_THREADS, vec != 0, pv[c]);
+                ak_attn_ld_chunk<D, DMAX>(k, sg, kb, ksb, kss, pshift, k0 + BK, kend, d, tid + c * AK_ATTN_THREADS, vec != 0, pk[c]);
+                ak_attn_ld_chunk<D, DMAX>(v, sg, vb, vsb, vss, pshift, k0 + BK, kend, d, tid + c * AK_ATTN_THREADS, vec != 0, pv[c]);
             }
         }
         // the group's keys of this tile: c = slot + (t * CH + j) * slots (uniform trip count in a wave)
@@ -146,7 +157,8 @@ AK_INLINE void ak_attn_simt(const typename D::T* AK_RESTRICT q, const typename D
                 for (int e = 0; e < E; e++) x += qr[e] * ks[cs * LD + lane + G * e];
 #pragma unroll
                 for (int off = G / 2; off > 0; off >>= 1) x += ak_shfl_xor(x, off);
-                const bool ok = valid && c < BK && k0 + c < myend;
+                if (softcap > 0.0f) x = softcap * ak_fast_tanh(x);
+                const bool ok = valid && c < BK && k0 + c >= mylo && k0 + c <= myhi;
                 s[j] = ok ? x : -AK_INF;
                 mc = fmaxf(mc, s[j]);
             }
@@ -212,7 +224,7 @@ AK_INLINE void ak_attn_simt(const typename D::T* AK_RESTRICT q, const typename D
         }
         return;
     }
-    T* op = o + (ak_i64)b * osb + (ak_i64)hq_idx * osh + (ak_i64)i * oss;
+    T* op = o + sg.o0 + (ak_i64)hq_idx * osh + (ak_i64)i * oss;
 #pragma unroll
     for (int e = 0; e < E; e++) {
         const int dd = lane + G * e;
@@ -226,9 +238,11 @@ AK_INLINE void ak_attn_simt(const typename D::T* AK_RESTRICT q, const typename D
         const D::T* q, const D::T* k, const D::T* v, D::T* o, float* lse, int hkv, int group, int sq, int skv,     \
         int d, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb, ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh,      \
         ak_i64 vss, ak_i64 osb, ak_i64 osh, ak_i64 oss, float scale_log2, int causal, int R, int nsplit,           \
-        int split_len, float* part, int vec) {                                                                       \
+        int split_len, float* part, int vec, const int* cu_q, const int* cu_k, const int* used_k, const int* btab,  \
+        int bts, int pshift, int wl, int wr, float softcap) {                                                        \
         ak_attn_simt<D, DMAX>(q, k, v, o, lse, hkv, group, sq, skv, d, qsb, qsh, qss, ksb, ksh, kss, vsb, vsh, vss, \
-                              osb, osh, oss, scale_log2, causal, R, nsplit, split_len, part, vec);                  \
+                              osb, osh, oss, scale_log2, causal, R, nsplit, split_len, part, vec, cu_q, cu_k,       \
+                              used_k, btab, bts, pshift, wl, wr, softcap);                                          \
     }
 // the three dtypes of one head_dim bound
 #define AK_ATTN_SIMT_DTYPES(DMAX) AK_ATTN_SIMT(DMAX, f32, ak_f32_t) AK_ATTN_SIMT(DMAX, f16, ak_f16_t) AK_ATTN_SIMT(DMAX, bf16, ak_bf16_t)
@@ -245,9 +259,9 @@ AK_ATTN_SIMT_DTYPES(256)
 template <class D>
 AK_INLINE void ak_attn_combine(const float* AK_RESTRICT part, int nsplit, int dmax, ak_i64 rows, int hq, int sq,
                                int d, typename D::T* AK_RESTRICT o, ak_i64 osb, ak_i64 osh, ak_i64 oss,
-                               float* AK_RESTRICT lse) {
+                               float* AK_RESTRICT lse, const int* AK_RESTRICT cu_q) {
     const ak_i64 row = (ak_i64)blockIdx.x * (blockDim.x / AK_WAVE) + ak_wave_id();
-    if (row >= rows) return;  // whole waves leave together
+    if (row >= rows) return;  // whole waves leave together (and each wave has one row: uniform exits)
     const int lane = ak_lane();
     const float* pl = part + rows * nsplit * dmax + row * nsplit;
     float M = -AK_INF;
@@ -261,7 +275,8 @@ AK_INLINE void ak_attn_combine(const float* AK_RESTRICT part, int nsplit, int dm
     const int i = (int)(row % sq);
     const ak_i64 bh = row / sq;
     const int b = (int)(bh / hq), h = (int)(bh % hq);
-    typename D::T* op = o + (ak_i64)b * osb + (ak_i64)h * osh + (ak_i64)i * oss;
+    if (cu_q && i >= cu_q[b + 1] - cu_q[b]) return;  // past a packed sequence's end: no such row
+    typename D::T* op = o + (cu_q ? (ak_i64)cu_q[b] * oss : (ak_i64)b * osb) + (ak_i64)h * osh + (ak_i64)i * oss;
     const float* po = part + row * nsplit * dmax;
     for (int dd = lane; dd < d; dd += AK_WAVE) {
         float x = 0.0f;
@@ -277,8 +292,8 @@ AK_INLINE void ak_attn_combine(const float* AK_RESTRICT part, int nsplit, int dm
 
 #define AK_ATTN_COMBINE(DT, D)                                                                                      \
     AK_KERNEL void ak_attn_combine_##DT(const float* part, int nsplit, int dmax, ak_i64 rows, int hq, int sq, int d, \
-                                        D::T* o, ak_i64 osb, ak_i64 osh, ak_i64 oss, float* lse) {                  \
-        ak_attn_combine<D>(part, nsplit, dmax, rows, hq, sq, d, o, osb, osh, oss, lse);                            \
+                                        D::T* o, ak_i64 osb, ak_i64 osh, ak_i64 oss, float* lse, const int* cu_q) { \
+        ak_attn_combine<D>(part, nsplit, dmax, rows, hq, sq, d, o, osb, osh, oss, lse, cu_q);                      \
     }
 AK_ATTN_COMBINE(f32, ak_f32_t)
 AK_ATTN_COMBINE(f16, ak_f16_t)

@@ -1,9 +1,12 @@
 // kernels/attention_mma.hip - fused attention forward on the matrix units
-// (flash-attention 2 structure), head_dim 64 and 128, f16 / bf16 inputs,
-// fp32 accumulation and softmax. Host wrapper: ak_attention in amdkit.h
-// (>>impl:ops-attention), which picks this family where the arch has
-// matrix instructions and matrix_cores is not off, and the SIMT family of
-// kernels/attention.hip otherwise.
+// (flash-attention 2 structure), f16 / bf16 inputs, fp32 accumulation and
+// softmax. Host wrapper: ak_attention in amdkit.h (>>impl:ops-attention),
+// which picks this family where the arch has matrix instructions and
+// matrix_cores is not off, and the SIMT family of kernels/attention.hip
+// otherwise. Head sizes: 64 and 128 on every matrix target; 32, 80, 96, 160,
+// 192 and 256 on NVIDIA (mma.sync), where any head_dim <= 256 runs on the
+// next of these sizes (zero columns past head_dim). The host compiles one
+// head size at a time (-DAK_AMMA_ONLY=N); without it the whole family.
 //
 // Work layout (the same as the SIMT kernels, so the host code and the
 // split-combine kernel are shared): the rows of one (batch, kv head) pair
@@ -12,22 +15,28 @@
 // (flash-decoding; part / lse partials as in attention.hip), blockIdx.z the
 // pair. Packing a GQA group into the rows lets one 16-row tile hold all
 // query heads of a decode step, so K and V are read once per group.
+// Sequences: plain, packed variable-length, paged K / V, per-sequence key
+// counts, sliding windows and the soft-cap (the prelude's ak_attn_seq; the
+// NVIDIA kernel takes all of them, the AMD generic path plain sequences with
+// the causal mask: the host sends the rest to the SIMT family there).
 //
 // Block: WM x WN warps. Warp (wm, wn) owns rows 16 wm .. 16 wm + 15 of the
 // block and keys wn * BK / WN .. of every K / V tile (WN > 1 for decode,
 // where a block has one row tile: the warps split each tile's keys and are
-// merged through shared memory at the end). K / V tiles of BK = 64 keys go
-// through shared memory (rows padded by 16 bytes against bank conflicts) in
-// ST stages: 2 for prefill, 3 for the decode form (more bytes in flight).
+// merged through shared memory at the end). K / V tiles of BK = 64 keys (32
+// past head size 128) go through shared memory (rows padded by 16 bytes
+// against bank conflicts) in ST stages: 2 for prefill, 3 for the decode form
+// (more bytes in flight).
 //
 // NVIDIA (sm_80+, mma.sync m16n8k16 via the prelude's ak_mma layer): tiles
-// are copied with cp.async (zero-filled past the end), Q fragments stay in
-// registers (ldmatrix), S = Q K^T on the tensor cores, the online softmax on
+// are copied with cp.async (zero-filled past the end; element copies where
+// rows are not 16-byte aligned), Q fragments stay in registers up to head
+// size 192 (ldmatrix), S = Q K^T on the tensor cores, the online softmax on
 // the S accumulators, P is converted in registers to the A fragments of
 // O += P V (the m16n8 C layout of two n-tiles is the m16k16 A layout), V
 // fragments through ldmatrix.trans.
 //
-// kernels: ak_attn_mma64_f16 ak_attn_mma64_bf16 ak_attn_mma128_f16 ak_attn_mma128_bf16 ak_attn_mmadec64_f16 ak_attn_mmadec64_bf16 ak_attn_mmadec128_f16 ak_attn_mmadec128_bf16 ak_attn_mmagen64_f16 ak_attn_mmagen64_bf16 ak_attn_mmagen128_f16 ak_attn_mmagen128_bf16
+// kernels: ak_attn_mma64_f16 ak_attn_mma64_bf16 ak_attn_mma128_f16 ak_attn_mma128_bf16 ak_attn_mmadec64_f16 ak_attn_mmadec64_bf16 ak_attn_mmadec128_f16 ak_attn_mmadec128_bf16 ak_attn_mma32_f16 ak_attn_mma32_bf16 ak_attn_mmadec32_f16 ak_attn_mmadec32_bf16 ak_attn_mma80_f16 ak_attn_mma80_bf16 ak_attn_mmadec80_f16 ak_attn_mmadec80_bf16 ak_attn_mma96_f16 ak_attn_mma96_bf16 ak_attn_mmadec96_f16 ak_attn_mmadec96_bf16 ak_attn_mma160_f16 ak_attn_mma160_bf16 ak_attn_mmadec160_f16 ak_attn_mmadec160_bf16 ak_attn_mma192_f16 ak_attn_mma192_bf16 ak_attn_mmadec192_f16 ak_attn_mmadec192_bf16 ak_attn_mma256_f16 ak_attn_mma256_bf16 ak_attn_mmadec256_f16 ak_attn_mmadec256_bf16 ak_attn_mmagen64_f16 ak_attn_mmagen64_bf16 ak_attn_mmagen128_f16 ak_attn_mmagen128_bf16
 
 #define AK_AMMA_BK 64
 
@@ -39,16 +48,18 @@
     const D::T* q, const D::T* k, const D::T* v, D::T* o, float* lse, int hkv, int group, int sq, int skv, int d, \
         ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb, ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh, ak_i64 vss,  \
         ak_i64 osb, ak_i64 osh, ak_i64 oss, float scale_log2, int causal, int R, int nsplit, int split_len,         \
-        float* part, int vec
+        float* part, int vec, const int* cu_q, const int* cu_k, const int* used_k, const int* btab, int bts,       \
+        int pshift, int wl, int wr, float softcap
 #define AK_AMMA_PARAMS(D)                                                                                        \
     const typename D::T* AK_RESTRICT q, const typename D::T* AK_RESTRICT k, const typename D::T* AK_RESTRICT v,  \
         typename D::T* AK_RESTRICT o, float* AK_RESTRICT lse, int hkv, int group, int sq, int skv, ak_i64 qsb,     \
         ak_i64 qsh, ak_i64 qss, ak_i64 ksb, ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh, ak_i64 vss,            \
         ak_i64 osb, ak_i64 osh, ak_i64 oss, float scale_log2, int causal, int nsplit, int split_len,                \
-        float* AK_RESTRICT part
+        float* AK_RESTRICT part, int d, int vec, const int* cu_q, const int* cu_k, const int* used_k,              \
+        const int* btab, int bts, int pshift, int wl, int wr, float softcap
 #define AK_AMMA_ARGS                                                                                             \
     q, k, v, o, lse, hkv, group, sq, skv, qsb, qsh, qss, ksb, ksh, kss, vsb, vsh, vss, osb, osh, oss, scale_log2, \
-        causal, nsplit, split_len, part
+        causal, nsplit, split_len, part, d, vec, cu_q, cu_k, used_k, btab, bts, pshift, wl, wr, softcap
 
 #if defined(AK_MMA_MFMA) || defined(AK_MMA_WMMA11) || defined(AK_MMA_WMMA12) || defined(AK_MMA_SYNC)
 // Generic matrix path: the kernels of AMD targets (MFMA on CDNA, WMMA on
@@ -238,12 +249,10 @@ AK_INLINE void ak_attn_mma_gen(AK_AMMA_PARAMS(D)) {
 #endif
 
 #if defined(AK_MMA_SYNC)
-AK_INLINE void ak_cp_async16(void* smem, const void* gmem, bool full) {
-    const ak_u32 s = ak_smem_addr(smem);
-    const int n = full ? 16 : 0;  // 0: write 16 zero bytes
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(s), "l"(gmem), "r"(n));
-}
 #if !defined(AK_WGMMA)  // sm_90a: the prelude's (the same instructions, with a memory clobber)
+AK_INLINE void ak_cp_async16(void* smem, const void* gmem, int src_bytes) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(ak_smem_addr(smem)), "l"(gmem), "r"(src_bytes));
+}
 AK_INLINE void ak_cp_async_commit(void) { asm volatile("cp.async.commit_group;"); }
 template <int N>
 AK_INLINE void ak_cp_async_wait(void) { asm volatile("cp.async.wait_group %0;" ::"n"(N)); }
@@ -273,17 +282,41 @@ AK_INLINE void ak_ldsm_b2_trans(typename ak_mma<D>::B& b0, typename ak_mma<D>::B
                  : "r"(p));
 }
 
-template <class D, int HD, int WM, int WN, int ST>
+// One 16-byte chunk (8 elements from column c) of a row into shared memory:
+// cp.async when vec (rows 16-byte aligned, d % 8 == 0; zeros when !ok or the
+// chunk is past d), else element by element (zeros past d).
+template <class D>
+AK_INLINE void ak_attn_chunk(typename D::T* dst, const typename D::T* src, bool ok, int c, int d, bool vec) {
+    if (vec) {
+        ak_cp_async16(dst, ok && c < d ? src + c : src, ok && c < d ? 16 : 0);
+    } else {
+        ak_u16 t[8];
+#pragma unroll
+        for (int e = 0; e < 8; e++) t[e] = ok && c + e < d ? *(const ak_u16*)(const void*)(src + c + e) : (ak_u16)0;
+        ak_u16x8 w;
+        w.x = ak_pack2(t[0], t[1]); w.y = ak_pack2(t[2], t[3]); w.z = ak_pack2(t[4], t[5]); w.w = ak_pack2(t[6], t[7]);
+        *(ak_u16x8*)(void*)dst = w;
+    }
+}
+
+// The flash-attention 2 kernel on mma.sync. HD: the padded head size (a
+// multiple of 16; columns d .. HD - 1 are zeros), BQ = 16 WM rows per block,
+// WN warps splitting each key tile (decode), BK keys per tile, ST stages,
+// QREG: Q fragments kept in registers (else read from shared memory at
+// every tile: head sizes whose accumulators leave no room).
+template <class D, int HD, int WM, int WN, int ST, int BK, bool QREG>
 AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS(D)) {
     typedef typename D::T T;
     typedef ak_mma<D> MM;
     enum {
-        BK = AK_AMMA_BK, LD = HD + 8, BQ = 16 * WM, NT = 32 * WM * WN, KW = BK / WN,  // keys per warp per tile
-        NTS = KW / 8,                                                               // S n-tiles per warp
-        NTO = HD / 8,                                                               // O n-tiles
-        KQ = HD / 16,                                                               // k-steps of Q K^T
-        CH = HD / 8                                                                 // 16-byte chunks per row
+        LD = HD + 8, BQ = 16 * WM, NT = 32 * WM * WN, KW = BK / WN,  // keys per warp per tile
+        NTS = KW / 8,                                                // S n-tiles per warp
+        NTO = HD / 8,                                                // O n-tiles
+        KQ = HD / 16,                                                // k-steps of Q K^T
+        CH = HD / 8                                                  // 16-byte chunks per row
     };
+    static_assert(HD % 16 == 0 && KW % 16 == 0, "tile shape");
+    static_assert(WN == 1 || (WN * 16 * (HD + 4) + WN * 32) * 4 <= 2 * ST * BK * LD * (int)sizeof(T), "merge space");
     extern __shared__ __align__(16) unsigned char ak_smem_raw[];
     T* qs = (T*)ak_smem_raw;           // [BQ][LD]
     T* ks = qs + BQ * LD;              // [ST][BK][LD]
@@ -292,34 +325,39 @@ AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS(D)) {
     const int tid = (int)threadIdx.x, lane = tid % 32, warp = tid / 32;
     const int wm = warp % WM, wn = warp / WM;
     const int pair = (int)blockIdx.z, b = pair / hkv, h = pair % hkv;
-    const int rows = group * sq;
-    // causal: the row tiles with the most keys first (less tail at the end of the grid)
-    const int r0 = (causal ? (int)gridDim.x - 1 - (int)blockIdx.x : (int)blockIdx.x) * BQ;
-    const int diag = skv - sq;
+    (void)causal;  // folded into wr by the host
+    const ak_attn_seq sg = ak_attn_seq_of(b, sq, skv, cu_q, cu_k, used_k, btab, bts, qsb, qss, ksb, kss, vsb, vss,
+                                          osb, oss);
+    const int rows = group * sg.sq;
+    // with a right window (causal): the row tiles with the most keys first (less tail at the end of the grid)
+    const int r0 = (wr >= 0 ? (int)gridDim.x - 1 - (int)blockIdx.x : (int)blockIdx.x) * BQ;
+    if (r0 >= rows) return;  // a shorter sequence of a packed batch
 
-    // key range of this block (causal: up to the last row's limit) and split
-    int kend = skv, kmask = skv;  // tiles from kmask on need the per-element mask
-    if (causal) {
+    // key range of this block [kbeg, kend) (its rows' windows, the split) and the
+    // tiles inside every row's window [kfull0, kfull1) (no per-element mask)
+    int kbeg, kend, kfull0, kfull1;
+    {
         const int rl = (r0 + BQ < rows ? r0 + BQ : rows) - 1;
-        const bool span = r0 / sq != rl / sq;
-        const int imax = span ? sq - 1 : rl % sq, imin = span ? 0 : r0 % sq;
-        if (imax + diag + 1 < kend) kend = imax + diag + 1;
-        kmask = imin + diag + 1;
+        const bool span = r0 / sg.sq != rl / sg.sq;
+        const int imax = span ? sg.sq - 1 : rl % sg.sq, imin = span ? 0 : r0 % sg.sq;
+        kbeg = ak_attn_lo(sg, wl, imin);
+        kend = ak_attn_hi(sg, wr, imax) + 1;
+        kfull0 = ak_attn_lo(sg, wl, imax);
+        kfull1 = ak_attn_hi(sg, wr, imin) + 1;
+        const int s0 = (int)blockIdx.y * split_len;
+        if (s0 > kbeg) kbeg = s0;
+        if (s0 + split_len < kend) kend = s0 + split_len;
+        if (kend < kfull1) kfull1 = kend;
     }
-    const int kbeg = (int)blockIdx.y * split_len;
-    if (kbeg + split_len < kend) kend = kbeg + split_len;
-    if (kend < kmask) kmask = kend;
-
-    const T* kp = k + (ak_i64)b * ksb + (ak_i64)h * ksh;
-    const T* vp = v + (ak_i64)b * vsb + (ak_i64)h * vsh;
+    const ak_i64 kb = sg.k0 + (ak_i64)h * ksh, vb = sg.v0 + (ak_i64)h * vsh;
+    const bool vv = vec != 0;
 
     // Q tile -> shared (zero rows past the end)
     for (int c = tid; c < BQ * CH; c += NT) {
         const int rr = c / CH, cc = c % CH, r = r0 + rr;
         const bool ok = r < rows;
-        const int g = ok ? r / sq : 0, i = ok ? r % sq : 0;
-        const T* src = q + (ak_i64)b * qsb + (ak_i64)(h * group + g) * qsh + (ak_i64)i * qss + cc * 8;
-        ak_cp_async16(qs + rr * LD + cc * 8, ok ? src : q, ok);
+        const int g = ok ? r / sg.sq : 0, i = ok ? r % sg.sq : 0;
+        ak_attn_chunk<D>(qs + rr * LD + cc * 8, q + sg.q0 + (ak_i64)(h * group + g) * qsh + (ak_i64)i * qss, ok, cc * 8, d, vv);
     }
     auto load_kv = [&](int stage, int k0) {
         T* kd = ks + stage * BK * LD;
@@ -327,8 +365,9 @@ AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS(D)) {
         for (int c = tid; c < BK * CH; c += NT) {
             const int rr = c / CH, cc = c % CH, j = k0 + rr;
             const bool ok = j < kend;
-            ak_cp_async16(kd + rr * LD + cc * 8, ok ? kp + (ak_i64)j * kss + cc * 8 : kp, ok);
-            ak_cp_async16(vd + rr * LD + cc * 8, ok ? vp + (ak_i64)j * vss + cc * 8 : vp, ok);
+            const int jj = ok ? j : kbeg;
+            ak_attn_chunk<D>(kd + rr * LD + cc * 8, k + ak_attn_kv(sg, kb, ksb, kss, pshift, jj), ok, cc * 8, d, vv);
+            ak_attn_chunk<D>(vd + rr * LD + cc * 8, v + ak_attn_kv(sg, vb, vsb, vss, pshift, jj), ok, cc * 8, d, vv);
         }
     };
     const int ntiles = kend > kbeg ? (kend - kbeg + BK - 1) / BK : 0;
@@ -340,14 +379,14 @@ AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS(D)) {
 
     // per-lane state: rows g = lane / 4 (e = 0, 1) and g + 8 (e = 2, 3) of the warp's 16
     const int lr0 = r0 + wm * 16 + lane / 4, lr1 = lr0 + 8;
-    int lim0 = -1, lim1 = -1;  // last visible key of each row (-1: none; rows past the end see none)
-    if (lr0 < rows) lim0 = causal ? (lr0 % sq) + diag : skv - 1;
-    if (lr1 < rows) lim1 = causal ? (lr1 % sq) + diag : skv - 1;
+    int lo0 = 1, hi0 = 0, lo1 = 1, hi1 = 0;  // visible keys of each row (none for rows past the end)
+    if (lr0 < rows) { lo0 = ak_attn_lo(sg, wl, lr0 % sg.sq); hi0 = ak_attn_hi(sg, wr, lr0 % sg.sq); }
+    if (lr1 < rows) { lo1 = ak_attn_lo(sg, wl, lr1 % sg.sq); hi1 = ak_attn_hi(sg, wr, lr1 % sg.sq); }
     float m0 = -AK_INF, m1 = -AK_INF, l0 = 0.0f, l1 = 0.0f;
     typename MM::C acc[NTO];
 #pragma unroll
     for (int n = 0; n < NTO; n++) MM::zero(acc[n]);
-    typename MM::A qf[KQ];
+    typename MM::A qf[QREG ? KQ : 1];
 
     for (int t = 0; t < ntiles; t++) {
         const int k0 = kbeg + t * BK, st = t % ST;
@@ -355,9 +394,9 @@ AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS(D)) {
         ak_cp_async_commit();
         ak_cp_async_wait<ST - 1>();  // tile t (and Q) landed
         __syncthreads();
-        if (t == 0) {
+        if (QREG && t == 0) {
 #pragma unroll
-            for (int kk = 0; kk < KQ; kk++) MM::load_a_ldsm(qf[kk], qs + (wm * 16) * LD + kk * 16, LD);
+            for (int kk = 0; kk < (QREG ? KQ : 0); kk++) MM::load_a_ldsm(qf[kk], qs + (wm * 16) * LD + kk * 16, LD);
         }
         const T* kt = ks + st * BK * LD + (wn * KW) * LD;
         const T* vt = vs + st * BK * LD + (wn * KW) * LD;
@@ -367,27 +406,31 @@ AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS(D)) {
         for (int n = 0; n < NTS; n++) MM::zero(s[n]);
 #pragma unroll
         for (int kk = 0; kk < KQ; kk++) {
+            typename MM::A qa;
+            if (QREG) qa = qf[QREG ? kk : 0];
+            else MM::load_a_ldsm(qa, qs + (wm * 16) * LD + kk * 16, LD);
 #pragma unroll
             for (int n = 0; n < NTS; n += 2) {
                 typename MM::B b0, b1;
                 MM::load_b2_ldsm(b0, b1, kt + (n * 8) * LD + kk * 16, LD);
-                MM::mma(s[n], qf[kk], b0);
-                MM::mma(s[n + 1], qf[kk], b1);
+                MM::mma(s[n], qa, b0);
+                MM::mma(s[n + 1], qa, b1);
             }
         }
-        // scale, mask, online softmax (rows lr0: v[0..1], lr1: v[2..3])
+        // scale (soft-cap), mask, online softmax (rows lr0: v[0..1], lr1: v[2..3])
         const int kw0 = k0 + wn * KW;
-        const bool need_mask = k0 + BK > kmask;
+        const bool need_mask = k0 < kfull0 || k0 + BK > kfull1;
         float mx0 = -AK_INF, mx1 = -AK_INF;
 #pragma unroll
         for (int n = 0; n < NTS; n++) {
 #pragma unroll
             for (int e = 0; e < 4; e++) {
                 float x = s[n].v[e] * scale_log2;
+                if (softcap > 0.0f) x = softcap * ak_fast_tanh(x);
                 if (need_mask) {
                     const int j = kw0 + n * 8 + 2 * (lane % 4) + (e & 1);
-                    const int lim = e < 2 ? lim0 : lim1;
-                    if (j > lim || j >= kend) x = -AK_INF;
+                    const int lo = e < 2 ? lo0 : lo1, hi = e < 2 ? hi0 : hi1;
+                    if (j < lo || j > hi || j >= kend) x = -AK_INF;
                 }
                 s[n].v[e] = x;
             }
@@ -486,15 +529,15 @@ AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS(D)) {
         m0 = M0; m1 = M1; l0 = L0; l1 = L1;
     }
 
-    // write: rows lr0 / lr1, columns n * 8 + 2 (lane % 4) + {0, 1}
+    // write: rows lr0 / lr1, columns n * 8 + 2 (lane % 4) + {0, 1} (below d)
     const float inv0 = l0 > 0.0f ? 1.0f / l0 : 0.0f, inv1 = l1 > 0.0f ? 1.0f / l1 : 0.0f;
     const float lse0 = l0 > 0.0f ? m0 + log2f(l0) : -AK_INF, lse1 = l1 > 0.0f ? m1 + log2f(l1) : -AK_INF;
-    const ak_i64 rows_all = (ak_i64)gridDim.z * rows;  // batch * hq * sq
+    const ak_i64 rows_all = (ak_i64)gridDim.z * group * sq;  // batch * hq * sq (sq: the longest sequence)
 #pragma unroll
     for (int half = 0; half < 2; half++) {
         const int r = half ? lr1 : lr0;
         if (r >= rows) continue;
-        const int g = r / sq, i = r % sq, hq_idx = h * group + g;
+        const int g = r / sg.sq, i = r % sg.sq, hq_idx = h * group + g;
         const float inv = half ? inv1 : inv0, ls = half ? lse1 : lse0;
         const ak_i64 grow = ((ak_i64)b * hkv * group + hq_idx) * sq + i;
         const int c0 = 2 * (lane % 4);
@@ -507,54 +550,110 @@ AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS(D)) {
             }
             if (lane % 4 == 0) part[rows_all * nsplit * HD + grow * nsplit + blockIdx.y] = ls;
         } else {
-            T* op = o + (ak_i64)b * osb + (ak_i64)hq_idx * osh + (ak_i64)i * oss;
+            T* op = o + sg.o0 + (ak_i64)hq_idx * osh + (ak_i64)i * oss;
 #pragma unroll
-            for (int n = 0; n < NTO; n++)
-                *(ak_u32*)(op + n * 8 + c0) = ak_pack2f<D>(acc[n].v[2 * half] * inv, acc[n].v[2 * half + 1] * inv);
+            for (int n = 0; n < NTO; n++) {
+                const int c = n * 8 + c0;
+                const float x0 = acc[n].v[2 * half] * inv, x1 = acc[n].v[2 * half + 1] * inv;
+                if (vv) {
+                    if (c < d) *(ak_u32*)(op + c) = ak_pack2f<D>(x0, x1);
+                } else {
+                    if (c < d) op[c] = D::from(x0);
+                    if (c + 1 < d) op[c + 1] = D::from(x1);
+                }
+            }
             if (lse && lane % 4 == 0) lse[grow] = ls * AK_LN2;
         }
     }
 }
+// prefill: 4 warps x 16 rows, 2 stages of 64 keys (32 past head size 128: shared memory, registers);
+// decode: one 16-row tile, 4 warps splitting 64-key tiles in 3 stages (head sizes past 128: 2 warps, 32 keys, 2 stages)
 #define AK_AMMA_BODY(D, HD, WM, WN)                                                                              \
-    ak_attn_mma<D, HD, WM, WN, (WN > 1 ? 3 : 2)>(AK_AMMA_ARGS)
+    ak_attn_mma<D, HD, WM, (HD > 128 && WN > 1 ? 2 : WN), (WN > 1 && HD <= 128 ? 3 : 2), (HD > 128 ? 32 : 64),  \
+                (HD <= 192)>(AK_AMMA_ARGS)
+#define AK_AMMA_NV_BODY(D, HD, WM, WN) AK_AMMA_BODY(D, HD, WM, WN)
 #else
 // AMD: the generic path (WM waves; the decode form is one wave). Targets
 // without a matrix instruction get empty kernels (one source for every
 // target); the host never launches them there (it runs the SIMT family).
 #define AK_AMMA_BODY(D, HD, WM, WN) AK_AMMA_GEN_BODY(D, HD, WM)
+#define AK_AMMA_NV_BODY(D, HD, WM, WN) \
+    do {                               \
+    } while (0)
 #endif
 
-// Threads of a block, the kernel's launch bound: NVIDIA runs WM x WN warps of 32; AMD runs the generic path
-// with WM waves of AK_WAVE (the decode form: one wave). The host launches exactly this many
-// (_ak_attn_plan_path in amdkit.h); tests/launch_plan_check.sh holds the code objects to it.
+// Threads of a block, the kernel's launch bound: NVIDIA runs WM x WN warps of 32 (the decode forms past head
+// size 128: WM x 2); AMD runs the generic path with WM waves of AK_WAVE (the decode form: one wave). The host
+// launches exactly this many (_ak_attn_plan_path in amdkit.h); tests/launch_plan_check.sh holds the code
+// objects to it.
 #if defined(AK_MMA_SYNC)
-#define AK_AMMA_THREADS(WM, WN) (32 * (WM) * (WN))
+#define AK_AMMA_THREADS(HD, WM, WN) (32 * (WM) * ((HD) > 128 && (WN) > 1 ? 2 : (WN)))
 #else
-#define AK_AMMA_THREADS(WM, WN) (AK_WAVE * (WM))
+#define AK_AMMA_THREADS(HD, WM, WN) (AK_WAVE * (WM))
 #endif
 
-// Same argument list as the SIMT kernels (d and R unused: head_dim == HD, rows per block fixed).
+// Same argument list as the SIMT kernels (R unused: rows per block fixed).
 #define AK_AMMA(NAME, HD, WM, WN, DT, D)                                                                         \
-    AK_KERNEL void __launch_bounds__(AK_AMMA_THREADS(WM, WN)) NAME##HD##_##DT(AK_AMMA_KPARAMS(D)) { \
-        (void)d; (void)R; (void)vec;                                                                              \
+    AK_KERNEL void __launch_bounds__(AK_AMMA_THREADS(HD, WM, WN)) NAME##HD##_##DT(AK_AMMA_KPARAMS(D)) { \
+        (void)R;                                                                              \
         AK_AMMA_BODY(D, HD, WM, WN);                                                                              \
     }
+// head sizes of the NVIDIA kernel only (AMD: empty bodies, never launched)
+#define AK_AMMA_NV(NAME, HD, WM, WN, DT, D)                                                                      \
+    AK_KERNEL void __launch_bounds__(AK_AMMA_THREADS(HD, WM, WN)) NAME##HD##_##DT(AK_AMMA_KPARAMS(D)) {          \
+        (void)R;                                                                              \
+        AK_AMMA_NV_BODY(D, HD, WM, WN);                                                                           \
+    }
+#define AK_AMMA_NV4(HD)                                 \
+    AK_AMMA_NV(ak_attn_mma, HD, 4, 1, f16, ak_f16_t)    \
+    AK_AMMA_NV(ak_attn_mma, HD, 4, 1, bf16, ak_bf16_t)  \
+    AK_AMMA_NV(ak_attn_mmadec, HD, 1, 4, f16, ak_f16_t) \
+    AK_AMMA_NV(ak_attn_mmadec, HD, 1, 4, bf16, ak_bf16_t)
+
+// AK_AMMA_ONLY=N (the host passes it): only head size N's kernels, a
+// smaller program; without it, the whole family.
+#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 64
 AK_AMMA(ak_attn_mma, 64, 4, 1, f16, ak_f16_t)
 AK_AMMA(ak_attn_mma, 64, 4, 1, bf16, ak_bf16_t)
-AK_AMMA(ak_attn_mma, 128, 4, 1, f16, ak_f16_t)
-AK_AMMA(ak_attn_mma, 128, 4, 1, bf16, ak_bf16_t)
 AK_AMMA(ak_attn_mmadec, 64, 1, 4, f16, ak_f16_t)
 AK_AMMA(ak_attn_mmadec, 64, 1, 4, bf16, ak_bf16_t)
+#endif
+#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 128
+AK_AMMA(ak_attn_mma, 128, 4, 1, f16, ak_f16_t)
+AK_AMMA(ak_attn_mma, 128, 4, 1, bf16, ak_bf16_t)
 AK_AMMA(ak_attn_mmadec, 128, 1, 4, f16, ak_f16_t)
 AK_AMMA(ak_attn_mmadec, 128, 1, 4, bf16, ak_bf16_t)
+#endif
+#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 32
+AK_AMMA_NV4(32)
+#endif
+#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 80
+AK_AMMA_NV4(80)
+#endif
+#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 96
+AK_AMMA_NV4(96)
+#endif
+#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 160
+AK_AMMA_NV4(160)
+#endif
+#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 192
+AK_AMMA_NV4(192)
+#endif
+#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 256
+AK_AMMA_NV4(256)
+#endif
 
 // the generic path under its own name on every target (4 waves)
 #define AK_AMMA_GEN(HD, DT, D)                                                                                   \
     AK_KERNEL void __launch_bounds__(4 * AK_WAVE) ak_attn_mmagen##HD##_##DT(AK_AMMA_KPARAMS(D)) { \
-        (void)d; (void)R; (void)vec;                                                                              \
+        (void)R;                                                                              \
         AK_AMMA_GEN_BODY(D, HD, 4);                                                                               \
     }
+#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 64
 AK_AMMA_GEN(64, f16, ak_f16_t)
 AK_AMMA_GEN(64, bf16, ak_bf16_t)
+#endif
+#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 128
 AK_AMMA_GEN(128, f16, ak_f16_t)
 AK_AMMA_GEN(128, bf16, ak_bf16_t)
+#endif

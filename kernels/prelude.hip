@@ -435,6 +435,70 @@ AK_INLINE void ak_online_fold(float& m, float& s, const float* a) {
     }
 }
 
+/* ---- attention: one sequence's geometry (kernels/attention*.hip) ----------
+ * Sequence b of a batch is plain (its q / o / k / v rows at b x the batch
+ * stride), packed variable-length (cu_q / cu_k: batch + 1 row offsets into
+ * packed rows; the batch stride is unused), shortened (used_k: its key count)
+ * or paged (btab: the block table, bts entries a row; key j of the sequence
+ * is row j & (2^pshift - 1) of page btab[b bts + (j >> pshift)], and the batch
+ * strides of k and v are page strides). Key offsets: ak_attn_kv(s, head
+ * offset, page stride, row stride, pshift, j). Mask of a query row i (key
+ * position p = i + skv - sq, the bottom-right alignment): keys
+ * lo = p - wl .. hi = p + wr (wl / wr < 0: unbounded), within 0 .. skv - 1. */
+struct ak_attn_seq {
+    int sq, skv;           // this sequence's query rows and key rows
+    ak_i64 q0, o0, k0, v0; // element offsets of query row 0 in q and o, key row 0 in k and v (paged: 0)
+    const int* pages;      // paged: the sequence's block-table row, else NULL
+};
+AK_INLINE ak_attn_seq ak_attn_seq_of(int b, int sq, int skv, const int* cu_q, const int* cu_k, const int* used_k,
+                                     const int* btab, int bts, ak_i64 qsb, ak_i64 qss, ak_i64 ksb, ak_i64 kss,
+                                     ak_i64 vsb, ak_i64 vss, ak_i64 osb, ak_i64 oss) {
+    ak_attn_seq s;
+    s.sq = sq;
+    s.skv = skv;
+    s.pages = btab ? btab + (ak_i64)b * bts : (const int*)0;
+    if (cu_q) {
+        const int a = cu_q[b];
+        s.sq = cu_q[b + 1] - a;
+        s.q0 = (ak_i64)a * qss;
+        s.o0 = (ak_i64)a * oss;
+    } else {
+        s.q0 = (ak_i64)b * qsb;
+        s.o0 = (ak_i64)b * osb;
+    }
+    if (cu_k) {
+        const int a = cu_k[b];
+        s.skv = cu_k[b + 1] - a;
+        s.k0 = (ak_i64)a * kss;
+        s.v0 = (ak_i64)a * vss;
+    } else if (btab) {
+        s.k0 = 0;
+        s.v0 = 0;
+    } else {
+        s.k0 = (ak_i64)b * ksb;
+        s.v0 = (ak_i64)b * vsb;
+    }
+    if (used_k) s.skv = used_k[b];
+    if (s.sq < 0) s.sq = 0;
+    if (s.skv < 0) s.skv = 0;
+    return s;
+}
+/* Element offset of key (or value) row j: base = the sequence's row-0 offset
+ * (s.k0 / s.v0) + the head's offset; sb the page stride, ss the row stride. */
+AK_INLINE ak_i64 ak_attn_kv(const ak_attn_seq& s, ak_i64 base, ak_i64 sb, ak_i64 ss, int pshift, int j) {
+    if (s.pages) return base + (ak_i64)s.pages[j >> pshift] * sb + (ak_i64)(j & ((1 << pshift) - 1)) * ss;
+    return base + (ak_i64)j * ss;
+}
+/* Visible keys [lo, hi] of query i (hi < lo: none). */
+AK_INLINE int ak_attn_lo(const ak_attn_seq& s, int wl, int i) {
+    const int p = i + s.skv - s.sq - wl;
+    return wl >= 0 && p > 0 ? p : 0;
+}
+AK_INLINE int ak_attn_hi(const ak_attn_seq& s, int wr, int i) {
+    const int p = i + s.skv - s.sq + wr;
+    return wr >= 0 && p < s.skv - 1 ? p : s.skv - 1;
+}
+
 /* reduce v over aligned groups of G consecutive threads (G a power of two,
  * 1 <= G <= blockDim.x, blockDim.x a multiple of G and of AK_WAVE). Every
  * thread of the block must call it (it uses __syncthreads when G > AK_WAVE);
@@ -1039,5 +1103,82 @@ AK_WGMMA_FN(n256, ak_wgmma_f16_n256, "m64n256k16.f32.f16.f16", ", 0, 0")
 AK_WGMMA_FN(n256, ak_wgmma_bf16_n256, "m64n256k16.f32.bf16.bf16", ", 0, 0")
 AK_WGMMA_FN(n128, ak_wgmma_tf32_n128, "m64n128k8.f32.tf32.tf32", "")
 AK_WGMMA_FN(n256, ak_wgmma_tf32_n256, "m64n256k8.f32.tf32.tf32", "")
+/* More accumulator widths (n32 .. n192: the attention kernels' P V with N = head size),
+ * and the register-A form: ak_wgmma_rs_<f16|bf16>_n<N>(d, a, db, acc) does
+ * D(64 x N) (+)= A(64 x 16) B(16 x N) with A from registers (a[0..3]: the
+ * mma.sync m16n8k16 A fragment of the thread's warp rows 16 w .. 16 w + 15,
+ * i.e. the packed pairs of the accumulators d[8 kk .. 8 kk + 7] of a
+ * previous wgmma, columns 16 kk ..) and B MN-major (transpose bit: B stored
+ * [k][n], n contiguous, 128-byte swizzled rows of 64 n values, blocks of 64 n
+ * LBO bytes apart, 8-row groups 1024 bytes apart: ak_wgmma_desc_mn). */
+#define AK_WGMMA_OUT_n32 AK_WGMMA_D8(0), AK_WGMMA_D8(8)
+#define AK_WGMMA_REGS_n32 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15"
+#define AK_WGMMA_DESC_n32 "%16, %17"
+#define AK_WGMMA_PRED_n32 "%18"
+#define AK_WGMMA_OUT_n64 AK_WGMMA_D8(0), AK_WGMMA_D8(8), AK_WGMMA_D8(16), AK_WGMMA_D8(24)
+#define AK_WGMMA_REGS_n64 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
+#define AK_WGMMA_DESC_n64 "%32, %33"
+#define AK_WGMMA_PRED_n64 "%34"
+#define AK_WGMMA_OUT_n80 AK_WGMMA_D8(0), AK_WGMMA_D8(8), AK_WGMMA_D8(16), AK_WGMMA_D8(24), AK_WGMMA_D8(32)
+#define AK_WGMMA_REGS_n80 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39"
+#define AK_WGMMA_DESC_n80 "%40, %41"
+#define AK_WGMMA_PRED_n80 "%42"
+#define AK_WGMMA_OUT_n96 AK_WGMMA_D8(0), AK_WGMMA_D8(8), AK_WGMMA_D8(16), AK_WGMMA_D8(24), AK_WGMMA_D8(32), AK_WGMMA_D8(40)
+#define AK_WGMMA_REGS_n96 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47"
+#define AK_WGMMA_DESC_n96 "%48, %49"
+#define AK_WGMMA_PRED_n96 "%50"
+#define AK_WGMMA_OUT_n192 AK_WGMMA_D8(0), AK_WGMMA_D8(8), AK_WGMMA_D8(16), AK_WGMMA_D8(24), AK_WGMMA_D8(32), AK_WGMMA_D8(40), AK_WGMMA_D8(48), AK_WGMMA_D8(56), AK_WGMMA_D8(64), AK_WGMMA_D8(72), AK_WGMMA_D8(80), AK_WGMMA_D8(88)
+#define AK_WGMMA_REGS_n192 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95"
+#define AK_WGMMA_DESC_n192 "%96, %97"
+#define AK_WGMMA_PRED_n192 "%98"
+#define AK_WGMMA_RSA_n32 "%16, %17, %18, %19"
+#define AK_WGMMA_RSB_n32 "%20"
+#define AK_WGMMA_RSP_n32 "%21"
+#define AK_WGMMA_RSA_n64 "%32, %33, %34, %35"
+#define AK_WGMMA_RSB_n64 "%36"
+#define AK_WGMMA_RSP_n64 "%37"
+#define AK_WGMMA_RSA_n80 "%40, %41, %42, %43"
+#define AK_WGMMA_RSB_n80 "%44"
+#define AK_WGMMA_RSP_n80 "%45"
+#define AK_WGMMA_RSA_n96 "%48, %49, %50, %51"
+#define AK_WGMMA_RSB_n96 "%52"
+#define AK_WGMMA_RSP_n96 "%53"
+#define AK_WGMMA_RSA_n192 "%96, %97, %98, %99"
+#define AK_WGMMA_RSB_n192 "%100"
+#define AK_WGMMA_RSP_n192 "%101"
+#define AK_WGMMA_RSA_n128 "%64, %65, %66, %67"
+#define AK_WGMMA_RSB_n128 "%68"
+#define AK_WGMMA_RSP_n128 "%69"
+#define AK_WGMMA_RSA_n256 "%128, %129, %130, %131"
+#define AK_WGMMA_RSB_n256 "%132"
+#define AK_WGMMA_RSP_n256 "%133"
+#define AK_WGMMA_RS_FN(N, NAME, INSTR) \
+    AK_INLINE void NAME(float* d, const ak_u32* a, ak_u64 db, int acc) { \
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, " AK_WGMMA_RSP_##N ", 0;\nwgmma.mma_async.sync.aligned." INSTR \
+                     " {" AK_WGMMA_REGS_##N "}, {" AK_WGMMA_RSA_##N "}, " AK_WGMMA_RSB_##N ", p, 1, 1, 1;\n}\n" \
+                     : AK_WGMMA_OUT_##N : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(acc) : "memory"); \
+    }
+AK_WGMMA_RS_FN(n32, ak_wgmma_rs_f16_n32, "m64n32k16.f32.f16.f16")
+AK_WGMMA_RS_FN(n32, ak_wgmma_rs_bf16_n32, "m64n32k16.f32.bf16.bf16")
+AK_WGMMA_RS_FN(n64, ak_wgmma_rs_f16_n64, "m64n64k16.f32.f16.f16")
+AK_WGMMA_RS_FN(n64, ak_wgmma_rs_bf16_n64, "m64n64k16.f32.bf16.bf16")
+AK_WGMMA_RS_FN(n80, ak_wgmma_rs_f16_n80, "m64n80k16.f32.f16.f16")
+AK_WGMMA_RS_FN(n80, ak_wgmma_rs_bf16_n80, "m64n80k16.f32.bf16.bf16")
+AK_WGMMA_RS_FN(n96, ak_wgmma_rs_f16_n96, "m64n96k16.f32.f16.f16")
+AK_WGMMA_RS_FN(n96, ak_wgmma_rs_bf16_n96, "m64n96k16.f32.bf16.bf16")
+AK_WGMMA_RS_FN(n128, ak_wgmma_rs_f16_n128, "m64n128k16.f32.f16.f16")
+AK_WGMMA_RS_FN(n128, ak_wgmma_rs_bf16_n128, "m64n128k16.f32.bf16.bf16")
+AK_WGMMA_RS_FN(n192, ak_wgmma_rs_f16_n192, "m64n192k16.f32.f16.f16")
+AK_WGMMA_RS_FN(n192, ak_wgmma_rs_bf16_n192, "m64n192k16.f32.bf16.bf16")
+AK_WGMMA_RS_FN(n256, ak_wgmma_rs_f16_n256, "m64n256k16.f32.f16.f16")
+AK_WGMMA_RS_FN(n256, ak_wgmma_rs_bf16_n256, "m64n256k16.f32.bf16.bf16")
+AK_WGMMA_FN(n64, ak_wgmma_f16_n64, "m64n64k16.f32.f16.f16", ", 0, 0")
+AK_WGMMA_FN(n64, ak_wgmma_bf16_n64, "m64n64k16.f32.bf16.bf16", ", 0, 0")
+/* MN-major 128-byte-swizzle descriptor: LBO = bytes between blocks of 64 n (or m) values, SBO = 1024. */
+AK_INLINE ak_u64 ak_wgmma_desc_mn(const void* p, ak_u32 lbo) {
+    const ak_u32 a = ak_smem_addr(p);
+    return (ak_u64)((a & 0x3FFFF) >> 4) | ((ak_u64)((lbo & 0x3FFFF) >> 4) << 16) | ((ak_u64)(1024 >> 4) << 32) | ((ak_u64)1 << 62);
+}
+
 #endif /* AK_WGMMA */
 #endif /* !AK_HOST_LAYOUT_TEST */

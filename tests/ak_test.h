@@ -45,6 +45,8 @@ void akt_tune_store_on_host(int on);
 ak_result akt_attn_mmagen_launch(ak_context* ctx, ak_dtype t, size_t hd, ak_dim3 grid, ak_dim3 block, const void* q,
                                  const void* k, const void* v, void* o, float* lse, int hkv, int group, int sq, int skv,
                                  const int64_t qs[3], const int64_t ks[3], float scale_log2, int causal, int rows_per_block);
+/* 1: ak_attention keeps off the Hopper kernel (the mma.sync kernel runs on sm_90 too); 0: its own choice. */
+void akt_attn_force_mma(int on);
 #ifdef __cplusplus
 }
 #endif

@@ -6,7 +6,9 @@
  * every dtype and head_dim 32 / 64 / 80 / 96 / 128 / 256), the split
  * (flash-decoding) path with forced and automatic split counts; odd sequence
  * lengths (1, 17, 1000, 4097), every layout, GQA 1 / 4 / 8, causal both ways,
- * seq_q > seq_kv (fully masked rows) and < seq_kv, large logits; and the
+ * seq_q > seq_kv (fully masked rows) and < seq_kv, large logits; every head
+ * size of the matrix path against every option (windows, soft-cap, packed
+ * sequences, per-sequence key counts, paged K / V); and the
  * generic matrix kernel (the AMD matrix path's algorithm) launched directly
  * on this device. Tolerance
  * relative to max |v|: f32 1e-4, f16 3e-3, bf16 2e-2 (the matrix-core path
@@ -34,6 +36,7 @@ static int ga_setup(void) {
             }
         }
         g_rng = akt_seed() ^ 0x5EEDA77Eull;
+        if (getenv("AKT_ATTN_FORCE_MMA")) akt_attn_force_mma(1);   /* bench/attn_device.sh: keep off the Hopper kernel */
     }
 #ifndef AKT_GPU_ON_CPU
     if (ak_context_device(g_gpu)->backend == AK_BACKEND_CPU) {
@@ -46,13 +49,21 @@ static int ga_setup(void) {
 }
 
 
+/* n int32 values to new device memory (*out stays NULL when src is NULL). 0 on failure. */
+static int ga_ints(ak_context* ctx, const int32_t* src, size_t n, void** out) {
+    *out = NULL;
+    if (!src) return 1;
+    if (ak_malloc(ctx, (n ? n : 1) * 4, NULL, out) != AK_OK) return 0;
+    return ak_memcpy(ctx, *out, src, n * 4, AK_H2D) == AK_OK;
+}
+
 /* One case on ctx (g_gpu or g_simt) against the CPU reference. */
 static void ga_case(ak_context* ctx, const char* path, const at_case* c) {
     at_host h;
     size_t es = ak_dtype_size(c->t), rows = c->b * c->hq * c->sq;
     char tag[200], t0[160];
     double *ref = NULL, *rlse = NULL;
-    void *dq = NULL, *dkv = NULL, *dout = NULL, *dlse = NULL;
+    void *dq = NULL, *dkv = NULL, *dout = NULL, *dlse = NULL, *dcuq = NULL, *dcukv = NULL, *dused = NULL, *dbt = NULL;
     double tol = c->t == AK_F32 ? 1e-4 : c->t == AK_F16 ? 3e-3 : 2e-2;
     ak_attention_args a;
     ak_result r;
@@ -82,6 +93,16 @@ static void ga_case(ak_context* ctx, const char* path, const at_case* c) {
     a.v = (char*)dkv + h.vofs * es;
     a.o = dout;
     a.lse = c->lse ? (float*)dlse : NULL;
+    /* the per-sequence arrays in device memory */
+    if (!ga_ints(ctx, h.cuq, c->b + 1, &dcuq) || !ga_ints(ctx, h.cukv, c->b + 1, &dcukv) ||
+        !ga_ints(ctx, h.used, c->b, &dused) || !ga_ints(ctx, h.btab, h.nbt, &dbt)) {
+        akt_fail(__FILE__, __LINE__, "%s: device allocation: %s", tag, ak_last_error());
+        goto out;
+    }
+    a.cu_seqlens_q = (const int32_t*)dcuq;
+    a.cu_seqlens_kv = (const int32_t*)dcukv;
+    a.seqused_kv = (const int32_t*)dused;
+    a.block_table = (const int32_t*)dbt;
     r = ak_attention(ctx, &a, NULL);
     if (r != AK_OK) { akt_fail(__FILE__, __LINE__, "%s: %s: %s", tag, ak_result_name(r), ak_last_error()); goto out; }
     r = ak_device_synchronize(ctx);
@@ -95,6 +116,10 @@ out:
     if (dkv) ak_free(ctx, dkv);
     if (dout) ak_free(ctx, dout);
     if (dlse) ak_free(ctx, dlse);
+    if (dcuq) ak_free(ctx, dcuq);
+    if (dcukv) ak_free(ctx, dcukv);
+    if (dused) ak_free(ctx, dused);
+    if (dbt) ak_free(ctx, dbt);
     free(ref); free(rlse);
     at_free(&h);
 }
@@ -255,10 +280,85 @@ static void gpu_attention_generic_matrix(void) {
     ga_generic_case(&c);
 }
 
+
+/* Every head size of the matrix path (32, 64, 80, 96, 128, 192, 256, and 40 /
+ * 200 / 36 that run padded; 36: rows not 16-byte aligned, element copies) x causal or not x MHA / GQA / MQA x the three
+ * layouts x plain / packed / paged sequences x windows and the soft-cap,
+ * over odd lengths (1, 7, 129, 1000, 4097): each dimension rotates through
+ * its values across the head sizes, so every value meets every head size in
+ * some case while the CPU reference time stays in seconds. */
+static void ga_options(ak_context* ctx, const char* path) {
+    static const size_t dims[] = { 32, 64, 80, 96, 128, 192, 256, 40, 200, 36 };
+    static const size_t sqs[5] = { 1, 7, 129, 1000, 129 }, skvs[5] = { 4097, 1000, 129, 7, 1000 };
+    int di;
+    for (di = 0; di < (int)(sizeof dims / sizeof dims[0]); di++) {
+        size_t d = dims[di];
+        ak_dtype t = di % 2 ? AK_BF16 : AK_F16;
+        ak_attention_layout lay = (ak_attention_layout)(di % 3);
+        size_t hkv = di % 3 == 0 ? 4 : di % 3 == 1 ? 1 : 2;    /* MHA, MQA, GQA 2 */
+        at_case c;
+        /* plain, odd lengths */
+        c = at_mk(t, 2, 4, hkv, sqs[di % 5], skvs[di % 5], d, lay, di % 2);
+        ga_case(ctx, path, &c);
+        c = at_mk(t, 1, 4, hkv, sqs[(di + 2) % 5], skvs[(di + 2) % 5], d, (ak_attention_layout)((di + 1) % 3), (di + 1) % 2);
+        ga_case(ctx, path, &c);
+        /* packed q and k / v, causal or not, with a window every other size */
+        c = at_mk(t, 3, 4, hkv, 129, 300, d, lay, di % 2);
+        c.varlen = 3;
+        if (di % 2) c.wl = 50;
+        ga_case(ctx, path, &c);
+        /* paged decode (page 16 .. 256), key counts per sequence, GQA in the rows */
+        c = at_mk(t, 3, 8, hkv == 4 ? 2 : hkv, 1, 1000, d, (ak_attention_layout)((di + 2) % 3), 0);
+        c.page = (size_t)16 << (di % 5);
+        c.used = 1;
+        ga_case(ctx, path, &c);
+        /* chunked prefill: packed queries against a paged cache, causal, left window */
+        c = at_mk(t, 2, 4, hkv, 129, 1000, d, lay, 1);
+        c.varlen = 1; c.page = 64; c.used = 1; c.wl = 200;
+        ga_case(ctx, path, &c);
+        /* both windows and the soft-cap (7 queries, 4097 keys: long rows, splits) */
+        c = at_mk(t, 1, 2, hkv == 4 ? 2 : 1, 7, 4097, d, (ak_attention_layout)((di + 1) % 3), 0);
+        c.wl = 300; c.wr = 100; c.softcap = 30.0f;
+        ga_case(ctx, path, &c);
+    }
+}
+
+static void gpu_attention_options(void) {
+    const ak_arch_info* ai;
+    if (!ga_setup()) return;
+    ga_options(g_gpu, "default");
+    ai = ak_context_device(g_gpu)->arch_info;
+    if (ai && ai->matrix == AK_MATRIX_WGMMA && !getenv("AKT_ATTN_FORCE_MMA")) {  /* Hopper: the mma.sync kernel too */
+        akt_attn_force_mma(1);
+        ga_options(g_gpu, "mma.sync");
+        akt_attn_force_mma(0);
+    }
+}
+
+static void gpu_attention_options_simt(void) {
+    at_case c;
+    if (!ga_setup()) return;
+    /* the SIMT family takes every option too (f32, AMD fallbacks) */
+    c = at_mk(AK_F32, 3, 4, 2, 129, 300, 64, AK_ATTN_BSHD, 1);
+    c.varlen = 3; c.wl = 40;
+    ga_case(g_simt, "simt", &c);
+    c = at_mk(AK_F16, 3, 8, 2, 1, 1000, 128, AK_ATTN_BHSD, 0);
+    c.page = 16; c.used = 1;
+    ga_case(g_simt, "simt", &c);
+    c = at_mk(AK_BF16, 2, 4, 1, 129, 1000, 96, AK_ATTN_STRIDED, 1);
+    c.varlen = 1; c.page = 64; c.used = 1; c.softcap = 20.0f;
+    ga_case(g_simt, "simt", &c);
+    c = at_mk(AK_F32, 1, 2, 2, 7, 4097, 32, AK_ATTN_BSHD, 0);
+    c.wl = 300; c.wr = 100; c.softcap = 30.0f;
+    ga_case(g_simt, "simt", &c);
+}
+
 void akt_suite_gpu_attention(void) {
     AKT_RUN(gpu_attention_simt);
     AKT_RUN(gpu_attention_default);
     AKT_RUN(gpu_attention_decode);
     AKT_RUN(gpu_attention_large_logits);
     AKT_RUN(gpu_attention_generic_matrix);
+    AKT_RUN(gpu_attention_options);
+    AKT_RUN(gpu_attention_options_simt);
 }

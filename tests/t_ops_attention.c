@@ -4,8 +4,10 @@
  * layout, GQA ratios 1 / 4 / 8 (MQA), causal both ways, seq_q > seq_kv
  * (fully masked rows: O = 0, lse = -inf, no NaN) and seq_q < seq_kv, head
  * sizes 32 / 64 / 80 / 96 / 128 / 256, large logits, explicit scale; the
- * split (flash-decoding) combine rule against the unsplit result; and every
- * validation error. */
+ * split (flash-decoding) combine rule against the unsplit result; sliding
+ * windows, the soft-cap, packed variable-length sequences, per-sequence key
+ * counts and a paged K / V cache (alone and together, with splits); the plan
+ * (ak_attention_plan_get) for named archs; and every validation error. */
 #include "at_common.h"
 
 static unsigned long long at_rng;
@@ -17,6 +19,7 @@ static void at_run_case(ak_context* ctx, const at_case* c) {
     double *ref, *rlse;
     size_t rows = c->b * c->hq * c->sq;
     double tol = c->t == AK_F32 ? 2e-6 : c->t == AK_F16 ? 1e-3 : 8e-3;
+    if (c->softcap > 0.0f && c->t == AK_F32) tol = 1e-5;
     at_tag(c, tag, sizeof tag);
     if (!at_make(c, &at_rng, &h)) { akt_fail(__FILE__, __LINE__, "%s: host allocation", tag); return; }
     ref = (double*)malloc(rows * c->d * sizeof(double));
@@ -209,10 +212,215 @@ static void attention_errors(void) {
     at_free(&h);
 }
 
+
+/* Sliding windows (left, right, both, with causal), the soft-cap, packed
+ * sequences (q, k / v, both), per-sequence key counts and paged K / V (page
+ * sizes 1 .. 256), alone and combined, over odd lengths and every layout. */
+static void attention_options(void) {
+    static const ak_dtype ts[3] = { AK_F32, AK_F16, AK_BF16 };
+    ak_context* ctx = at_ctx();
+    int n = 0;
+    at_case c;
+    if (!ctx) return;
+#define AT_OPT(SET, ...) do { c = at_mk(ts[n % 3], __VA_ARGS__); SET; n++; at_run_case(ctx, &c); } while (0)
+    AT_OPT(c.wl = 16, 1, 2, 2, 129, 129, 64, AK_ATTN_BHSD, 1);                       /* causal + left window */
+    AT_OPT((c.wl = 7, c.wr = 5), 2, 4, 2, 33, 65, 32, AK_ATTN_BSHD, 0);              /* both sides */
+    AT_OPT(c.wr = 3, 1, 2, 1, 40, 17, 96, AK_ATTN_STRIDED, 0);                        /* right only, seq_q > seq_kv */
+    AT_OPT(c.wl = 1000, 1, 1, 1, 7, 1000, 80, AK_ATTN_BHSD, 1);                       /* window wider than the keys */
+    AT_OPT((c.wl = 64, c.splits = 5), 1, 4, 1, 3, 1000, 128, AK_ATTN_BSHD, 1);       /* window + splits: empty splits */
+    AT_OPT(c.softcap = 30.0f, 1, 2, 2, 17, 129, 64, AK_ATTN_BHSD, 1);
+    AT_OPT((c.softcap = 5.0f, c.amp = 8.0, c.scale = 1.0f), 1, 2, 1, 9, 300, 32, AK_ATTN_BSHD, 0);  /* capped large logits */
+    AT_OPT(c.varlen = 1, 3, 2, 2, 129, 129, 64, AK_ATTN_BSHD, 1);                     /* packed q only */
+    AT_OPT(c.varlen = 3, 4, 4, 2, 65, 100, 32, AK_ATTN_BHSD, 1);                      /* packed q and k / v */
+    AT_OPT(c.varlen = 3, 3, 2, 1, 33, 33, 96, AK_ATTN_STRIDED, 0);
+    AT_OPT((c.varlen = 2, c.used = 1), 3, 2, 2, 1, 300, 64, AK_ATTN_BSHD, 0);        /* decode on packed k / v, key counts */
+    AT_OPT((c.varlen = 3, c.splits = 3, c.wl = 9), 3, 4, 2, 40, 70, 32, AK_ATTN_BHSD, 1);
+    AT_OPT((c.page = 16, c.used = 1), 3, 4, 1, 1, 100, 64, AK_ATTN_BSHD, 0);         /* paged decode, MQA */
+    AT_OPT((c.page = 1, c.used = 1), 2, 2, 2, 3, 17, 32, AK_ATTN_BHSD, 1);           /* a page a token */
+    AT_OPT((c.page = 256, c.splits = 2), 2, 2, 1, 2, 1000, 80, AK_ATTN_STRIDED, 0);  /* interleaved k / v pages */
+    AT_OPT((c.page = 32, c.used = 1, c.varlen = 1), 3, 2, 1, 20, 129, 64, AK_ATTN_BSHD, 1);  /* chunked prefill */
+    AT_OPT((c.page = 64, c.used = 1, c.varlen = 1, c.wl = 10, c.softcap = 20.0f), 2, 4, 2, 7, 200, 96, AK_ATTN_BHSD, 1);
+#undef AT_OPT
+}
+
+/* The plan for named archs (a cpu context with config.arch; pointers are
+ * not read, only their spans checked): on sm_80 the mma.sync kernel for
+ * every head size (padded to its next size) and option, on sm_90 the Hopper
+ * kernel for prefill and the mma.sync decode kernel, the SIMT family for f32
+ * and on AMD where the generic matrix kernel does not take the call, and
+ * "cpu" without an arch. */
+static void attention_plan(void) {
+    ak_attention_plan pl;
+    ak_context* ctx = at_ctx();
+    ak_config cfg;
+    ak_context *sm80 = NULL, *sm90 = NULL, *mi = NULL;
+    ak_attention_args a0, a;
+    if (!ctx) return;
+    memset(&a0, 0, sizeof a0);
+    a0.dtype = AK_BF16; a0.batch = 2; a0.heads_q = 8; a0.heads_kv = 2; a0.seq_q = 300; a0.seq_kv = 300;
+    a0.head_dim = 96; a0.layout = AK_ATTN_BSHD; a0.causal = 1;
+    a0.q = (const void*)(uintptr_t)0x10000000u; a0.k = (const void*)(uintptr_t)0x20000000u;
+    a0.v = (const void*)(uintptr_t)0x30000000u; a0.o = (void*)(uintptr_t)0x40000000u;
+    AKT_OK(ak_attention_plan_get(ctx, &a0, &pl));
+    AKT_EQ_STR(pl.path, "cpu");
+    AKT_EQ_STR(pl.kernel, "");
+    AKT_ERR_ITEM(ak_attention_plan_get(ctx, &a0, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    a = a0; a.head_dim = 300;
+    AKT_ERR(ak_attention_plan_get(ctx, &a, &pl), AK_ERROR_INVALID_ARGUMENT);
+    cfg = ak_config_default();
+    cfg.backend = AK_BACKEND_CPU;
+    cfg.arch = "sm_80";
+    AKT_OK(ak_context_create(&cfg, &sm80));
+    cfg.arch = "sm_90";
+    AKT_OK(ak_context_create(&cfg, &sm90));
+    cfg.arch = "gfx90a";
+    AKT_OK(ak_context_create(&cfg, &mi));
+    if (sm80 && sm90 && mi) {
+        static const size_t dims[] = { 16, 32, 40, 64, 80, 96, 112, 128, 144, 192, 200, 256 };
+        static const int want80[] = { 32, 32, 64, 64, 80, 96, 128, 128, 160, 192, 256, 256 };
+        static const int want90[] = { 32, 32, 64, 64, 80, 96, 128, 128, 192, 192, 256, 256 };
+        size_t i;
+        for (i = 0; i < sizeof dims / sizeof dims[0]; i++) {
+            a = a0;
+            a.head_dim = dims[i];
+            AKT_OK(ak_attention_plan_get(sm80, &a, &pl));
+            AKT_EQ_STR(pl.path, "mma.sync");
+            AKT_EQ_INT(pl.head_dim, want80[i]);
+            AKT_CHECK(pl.threads == 128 && pl.shared_bytes > 0 && pl.block_kv > 0 && pl.splits >= 1 && pl.reason);
+            AKT_CHECKF(strstr(pl.kernel, "ak_attn_mma") == pl.kernel, "kernel %s", pl.kernel);
+            AKT_OK(ak_attention_plan_get(sm90, &a, &pl));
+            AKT_EQ_STR(pl.path, "wgmma");
+            AKT_EQ_INT(pl.head_dim, want90[i]);
+            AKT_EQ_INT(pl.threads, 384);
+            AKT_EQ_INT(pl.rows_per_block, 128);
+            AKT_CHECK(pl.shared_bytes > 0 && pl.shared_bytes <= 227u * 1024u && pl.reason);
+            AKT_CHECKF(strstr(pl.kernel, "ak_attn_sm90_") == pl.kernel, "kernel %s", pl.kernel);
+        }
+        a = a0;
+        a.head_dim = 36;   /* rows not 16-byte aligned: the mma.sync kernel (element copies) on sm_90 too */
+        AKT_OK(ak_attention_plan_get(sm90, &a, &pl));
+        AKT_EQ_STR(pl.path, "mma.sync");
+        AKT_EQ_INT(pl.head_dim, 64);
+        a = a0;
+        a.window_left = 8; a.softcap = 10.0f;
+        AKT_OK(ak_attention_plan_get(sm80, &a, &pl));
+        AKT_EQ_STR(pl.path, "mma.sync");
+        AKT_OK(ak_attention_plan_get(sm90, &a, &pl));
+        AKT_EQ_STR(pl.path, "wgmma");
+        AKT_OK(ak_attention_plan_get(mi, &a, &pl));   /* options: the AMD generic kernel takes none */
+        AKT_EQ_STR(pl.path, "simt");
+        a = a0; a.head_dim = 128;
+        AKT_OK(ak_attention_plan_get(mi, &a, &pl));
+        AKT_EQ_STR(pl.path, "mfma");
+        AKT_EQ_STR(pl.kernel, "ak_attn_mma128_bf16");
+        a.dtype = AK_F32;
+        AKT_OK(ak_attention_plan_get(sm90, &a, &pl));
+        AKT_EQ_STR(pl.path, "simt");
+        AKT_CONTAINS(pl.reason, "f32");
+        /* decode: one 16-row tile per block (a GQA group's heads) and a split of the keys */
+        a = a0; a.seq_q = 1; a.seq_kv = 100000; a.batch = 1; a.causal = 0;
+        AKT_OK(ak_attention_plan_get(sm90, &a, &pl));
+        AKT_EQ_STR(pl.path, "mma.sync");
+        AKT_EQ_INT(pl.rows_per_block, 16);
+        AKT_CHECK(pl.splits > 1 && pl.split_len > 0);
+        AKT_CHECKF(strstr(pl.kernel, "ak_attn_mmadec96") == pl.kernel, "kernel %s", pl.kernel);
+    }
+    if (sm80) ak_context_destroy(sm80);
+    if (sm90) ak_context_destroy(sm90);
+    if (mi) ak_context_destroy(mi);
+}
+
+/* Bad option values: clear errors, nothing written. */
+static void attention_option_errors(void) {
+    ak_context* ctx = at_ctx();
+    at_case c = at_mk(AK_F16, 2, 2, 2, 8, 32, 64, AK_ATTN_BSHD, 0);
+    at_host h;
+    ak_attention_args a;
+    int32_t cu1;
+    if (!ctx) return;
+    c.varlen = 3; c.used = 1;
+    if (!at_make(&c, &at_rng, &h)) return;
+    AKT_OK(ak_attention(ctx, &h.a, NULL));
+    a = h.a; a.window_left = -1;
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE);
+    AKT_CONTAINS(ak_last_error(), "window");
+    a = h.a; a.softcap = -1.0f;
+    AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
+    a = h.a; a.softcap = NAN;
+    AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_CONTAINS(ak_last_error(), "softcap");
+    a = h.a; a.cu_seqlens_q = (const int32_t*)((const char*)h.cuq + 2);
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_MISALIGNED);
+    cu1 = h.cuq[1];
+    h.cuq[1] = h.cuq[2] + 1;   /* not ascending */
+    AKT_ERR_ITEM(ak_attention(ctx, &h.a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE);
+    AKT_CONTAINS(ak_last_error(), "cu_seqlens_q");
+    h.cuq[1] = h.cuq[0] + 9;   /* a step past seq_q */
+    AKT_ERR(ak_attention(ctx, &h.a, NULL), AK_ERROR_INVALID_ARGUMENT);
+    h.cuq[1] = cu1;
+    AKT_OK(ak_attention(ctx, &h.a, NULL));
+    h.used[1] = 33;            /* more keys than the sequence has */
+    AKT_ERR(ak_attention(ctx, &h.a, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_CONTAINS(ak_last_error(), "seqused_kv");
+    h.used[1] = 0;
+    AKT_OK(ak_attention(ctx, &h.a, NULL));
+    a = h.a; a.total_q = 0; a.cu_seqlens_q = NULL;
+    a.total_kv = 5; a.cu_seqlens_kv = NULL;   /* total without offsets */
+    AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
+    /* paged */
+    a = h.a; a.cu_seqlens_kv = NULL; a.total_kv = 0; a.block_table = h.cuq; a.page_size = 16; a.num_pages = 0;
+    AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_CONTAINS(ak_last_error(), "num_pages");
+    a.num_pages = 4; a.page_size = 24;
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE);
+    AKT_CONTAINS(ak_last_error(), "power of two");
+    a.page_size = 16; a.block_table_stride = 1;   /* seq_kv 32 needs 2 pages */
+    AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
+    a = h.a; a.block_table = h.cuq; a.page_size = 16; a.num_pages = 4;  /* with cu_seqlens_kv */
+    AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
+    a = h.a; a.page_size = 16;   /* page fields without a block table */
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE);
+    at_free(&h);
+    c = at_mk(AK_F16, 2, 2, 2, 1, 40, 64, AK_ATTN_BSHD, 0);
+    c.page = 16;
+    if (!at_make(&c, &at_rng, &h)) return;
+    AKT_OK(ak_attention(ctx, &h.a, NULL));
+    h.btab[1] = (int32_t)h.a.num_pages;   /* a page out of range */
+    AKT_ERR(ak_attention(ctx, &h.a, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_CONTAINS(ak_last_error(), "block_table");
+    at_free(&h);
+}
+
+/* A zero-filled args struct with the required fields set is plain attention
+ * (every option's zero is "off"). */
+static void attention_zero_defaults(void) {
+    ak_context* ctx = at_ctx();
+    at_case c = at_mk(AK_F32, 1, 2, 2, 9, 20, 32, AK_ATTN_BHSD, 0);
+    at_host h;
+    ak_attention_args a;
+    double *ref, *rlse;
+    if (!ctx || !at_make(&c, &at_rng, &h)) return;
+    memset(&a, 0, sizeof a);
+    a.dtype = AK_F32; a.batch = 1; a.heads_q = 2; a.heads_kv = 2; a.seq_q = 9; a.seq_kv = 20; a.head_dim = 32;
+    a.q = h.a.q; a.k = h.a.k; a.v = h.a.v; a.o = h.a.o; a.lse = h.a.lse;
+    ref = (double*)malloc(2 * 9 * 32 * sizeof(double));
+    rlse = (double*)malloc(2 * 9 * sizeof(double));
+    if (ref && rlse && at_naive(&c, &h, ref, rlse)) {
+        AKT_OK(ak_attention(ctx, &a, NULL));
+        at_compare(&c, &h, ref, rlse, 2e-6, 1e-6, "zero-filled args");
+    }
+    free(ref); free(rlse);
+    at_free(&h);
+}
+
 void akt_suite_ops_attention(void) {
     AKT_RUN(attention_matrix);
     AKT_RUN(attention_large_logits);
     AKT_RUN(attention_splits);
     AKT_RUN(attention_fully_masked);
     AKT_RUN(attention_errors);
+    AKT_RUN(attention_options);
+    AKT_RUN(attention_plan);
+    AKT_RUN(attention_option_errors);
+    AKT_RUN(attention_zero_defaults);
 }

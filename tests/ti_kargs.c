@@ -236,6 +236,9 @@ done:
 
 /* GEMM and attention on one arch row: every dtype, a large, a small and a
  * decode (m <= 16) GEMM; attention per head size, prefill and decode (split). */
+/* 1: ak_attention keeps off the Hopper kernel (the mma.sync kernel runs on sm_90 too); 0: its own choice. */
+void akt_attn_force_mma(int on) { _ak_attn_force_mma = on; }
+
 ak_result akt_attn_mmagen_launch(ak_context* ctx, ak_dtype t, size_t hd, ak_dim3 grid, ak_dim3 block, const void* q,
                                  const void* k, const void* v, void* o, float* lse, int hkv, int group, int sq, int skv,
                                  const int64_t qs[3], const int64_t ks[3], float scale_log2, int causal, int rows_per_block) {
@@ -244,10 +247,10 @@ ak_result akt_attn_mmagen_launch(ak_context* ctx, ak_dtype t, size_t hd, ak_dim3
     _ak_kargs g;
     ak_result r;
     snprintf(name, sizeof name, "ak_attn_mmagen%zu_%s", hd, ak_dtype_name(t));
-    if ((r = _ak_op_kernel(ctx, _ak_src_attention_mma, name, &kr)) != AK_OK) return r;
+    if ((r = _ak_attn_mma_kernel(ctx, name, (int)hd, &kr)) != AK_OK) return r;
     _ak_kargs_attn_mmagen(&g, q, k, v, o, lse, hkv, group, sq, skv, (int32_t)hd, qs[0], qs[1], qs[2], ks[0], ks[1], ks[2],
                           ks[0], ks[1], ks[2], qs[0], qs[1], qs[2], scale_log2, causal, rows_per_block, 1,
-                          (skv + 31) / 32 * 32, NULL, 0);
+                          (skv + 31) / 32 * 32, NULL, 0, NULL, NULL, NULL, NULL, 0, 0, -1, causal ? 0 : -1, 0.0f);
     return _ak_op_launch3(ctx, kr, grid, block, 0, NULL, &g);
 }
 

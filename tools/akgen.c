@@ -308,7 +308,7 @@ typedef struct param { char type[16]; char name[64]; } param;
 /* One interface: a stem and its normalised parameter list. */
 typedef struct iface {
     char stem[96];
-    param p[40];
+    param p[48];
     int np;
     int canon;         /* index of the interface whose function this one uses (itself when first of its list) */
     int id;            /* enum value of the canonical ones (1..) */
@@ -483,7 +483,7 @@ static int add_iface(const char* stem, const char* params, size_t pn, const char
                 fail_at(file, line, "empty parameter in a kernel's parameter list", NULL);
             }
             if (e - a == 4 && !memcmp(ex + a, "void", 4) && f.np == 0 && p == n) break; /* (void) */
-            if (f.np >= 32) fail_at(file, line, "a kernel with more than 32 parameters (AK_MAX_ARGS)", NULL);
+            if (f.np >= 48) fail_at(file, line, "a kernel with more than 48 parameters (AK_MAX_ARGS)", NULL);
             norm_param(ex + a, e - a, file, line, kernel, &f.p[f.np++]);
             st = p + 1;
         }
