@@ -964,6 +964,18 @@ typedef enum ak_unary_op {
     AK_OP_SILU = 5,        /* x * sigmoid(x) */
     AK_OP_GELU = 6,        /* 0.5 x (1 + erf(x / sqrt(2))) */
     AK_OP_GELU_TANH = 7,   /* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
+    AK_OP_ELU = 8,         /* x > 0 ? x : param (e^x - 1)  (param = alpha, taken as given: pass 1 for torch's default) */
+    AK_OP_SELU = 9,        /* 1.0507009873554805 (x > 0 ? x : 1.6732632423543772 (e^x - 1)) */
+    AK_OP_HARDSIGMOID = 10, /* clamp(x / 6 + 1/2, 0, 1) */
+    AK_OP_HARDTANH = 11,   /* min(max(x, param), param2) (torch.clamp: param2 wins if param > param2);
+                              param = param2 = 0 means torch's default [-1, 1] */
+    AK_OP_SOFTPLUS = 12,   /* log(1 + e^(beta x)) / beta, x where beta x > threshold; beta = param (0: 1),
+                              threshold = param2 (0: 20), torch's defaults */
+    AK_OP_SOFTSIGN = 13,   /* x / (1 + |x|) */
+    AK_OP_HARDSWISH = 14,  /* x clamp(x + 3, 0, 6) / 6 */
+    AK_OP_MISH = 15,       /* x tanh(softplus(x)) */
+    AK_OP_ABS = 16,        /* |x| */
+    AK_OP_SQUARE = 17,     /* x * x */
     AK_UNARY_OP_COUNT
 } ak_unary_op;
 
@@ -1001,10 +1013,20 @@ AKAPI ak_result ak_add(ak_context* ctx, ak_dtype dtype, const void* x, const voi
                        ak_stream* stream);
 AKAPI ak_result ak_mul(ak_context* ctx, ak_dtype dtype, const void* x, const void* y, void* z, size_t n,
                        ak_stream* stream);
-/* y[i] = op(x[i]); param is the negative slope of AK_OP_LEAKY_RELU (ignored
- * by the others); y == x allowed. Thread safety: any thread. */
+/* y[i] = op(x[i]); param is the op's first parameter (the negative slope of
+ * AK_OP_LEAKY_RELU, alpha of AK_OP_ELU, beta of AK_OP_SOFTPLUS, the lower
+ * bound of AK_OP_HARDTANH; ignored by the ops without one) and the second is
+ * 0 (its default, see ak_unary_op); y == x allowed. Thread safety: any thread. */
 AKAPI ak_result ak_unary(ak_context* ctx, ak_unary_op op, ak_dtype dtype, const void* x, void* y, size_t n,
                          float param, ak_stream* stream);
+/* ak_unary with both parameters of the two-value ops: AK_OP_SOFTPLUS (beta =
+ * param, threshold = param2; each 0 means torch's default 1 / 20) and
+ * AK_OP_HARDTANH (y = min(max(x, param), param2); both 0 mean [-1, 1]); param2 must be 0 for every other op (AK_ERROR_INVALID_ARGUMENT
+ * otherwise, so a misplaced value is not silently ignored). The GEMM epilogue
+ * (ak_gemm_desc.act_param) is the one-parameter form. ak_unary(..., p, ...)
+ * is ak_unary2(..., p, 0, ...). Thread safety: any thread. */
+AKAPI ak_result ak_unary2(ak_context* ctx, ak_unary_op op, ak_dtype dtype, const void* x, void* y, size_t n,
+                          float param, float param2, ak_stream* stream);
 /* y = transpose(x): x is rows x cols row-major, y becomes cols x rows
  * row-major (y[c * rows + r] = x[r * cols + c]); any shape (rows == 1 or
  * cols == 1: one device copy, the bytes are the same); x and y must not
@@ -1220,7 +1242,7 @@ typedef struct ak_gemm_desc {
     int trans_a, trans_b;         /* 0 or 1 */
     float alpha, beta;            /* alpha 0 means 1 (zero is the default: D = A B); beta 0: C is not read */
     int activation;               /* an ak_unary_op applied after the bias; 0 = AK_OP_NONE: none */
-    float act_param;              /* slope of AK_OP_LEAKY_RELU */
+    float act_param;              /* the activation's parameter (ak_unary's param; a second one is 0: its default) */
     size_t batch;                 /* problems (0 means 1) */
     size_t stride_a, stride_b, stride_c, stride_d, stride_r;  /* elements between problems */
 } ak_gemm_desc;
@@ -8673,13 +8695,23 @@ static const char _ak_src_prelude[] =
     "#define AK_UNARY_SILU 5\n"
     "#define AK_UNARY_GELU 6\n"
     "#define AK_UNARY_GELU_TANH 7\n"
+    "#define AK_UNARY_ELU 8\n"
+    "#define AK_UNARY_SELU 9\n"
+    "#define AK_UNARY_HARDSIGMOID 10\n"
+    "#define AK_UNARY_HARDTANH 11\n"
+    "#define AK_UNARY_SOFTPLUS 12\n"
+    "#define AK_UNARY_SOFTSIGN 13\n"
+    "#define AK_UNARY_HARDSWISH 14\n"
+    "#define AK_UNARY_MISH 15\n"
+    "#define AK_UNARY_ABS 16\n"
+    "#define AK_UNARY_SQUARE 17\n"
     "// <<host\n"
     "\n"
-    "struct ak_uop_relu { static AK_INLINE float f(float x, float) { return x < 0.0f ? 0.0f : x; } };\n"
-    "struct ak_uop_leaky { static AK_INLINE float f(float x, float s) { return x < 0.0f ? x * s : x; } };\n"
-    "struct ak_uop_sigmoid { static AK_INLINE float f(float x, float) { return 1.0f / (1.0f + expf(-x)); } };\n"
-    "struct ak_uop_tanh { static AK_INLINE float f(float x, float) { return tanhf(x); } };\n"
-    "struct ak_uop_silu { static AK_INLINE float f(float x, float) { return x / (1.0f + expf(-x)); } };\n"
+    "struct ak_uop_relu { static AK_INLINE float f(float x, float, float = 0.0f) { return x < 0.0f ? 0.0f : x; } };\n"
+    "struct ak_uop_leaky { static AK_INLINE float f(float x, float s, float = 0.0f) { return x < 0.0f ? x * s : x; } };\n"
+    "struct ak_uop_sigmoid { static AK_INLINE float f(float x, float, float = 0.0f) { return 1.0f / (1.0f + expf(-x)); } };\n"
+    "struct ak_uop_tanh { static AK_INLINE float f(float x, float, float = 0.0f) { return tanhf(x); } };\n"
+    "struct ak_uop_silu { static AK_INLINE float f(float x, float, float = 0.0f) { return x / (1.0f + expf(-x)); } };\n"
     "/* erf for gelu: Abramowitz & Stegun 7.1.26 (|error| <= 1.5e-7), one fast exp\n"
     " * and one fast reciprocal; erff cost 5% of bandwidth on H100 for f16/bf16 */\n"
     "AK_INLINE float ak_erf_as(float x) {\n"
@@ -8691,16 +8723,65 @@ static const char _ak_src_prelude[] =
     "}\n"
     "struct ak_uop_gelu {\n"
     "    /* 0.5 x (1 + erf(x / sqrt(2))) */\n"
-    "    static AK_INLINE float f(float x, float) { return 0.5f * x * (1.0f + ak_erf_as(x * 0.70710678118654752f)); }\n"
+    "    static AK_INLINE float f(float x, float, float = 0.0f) { return 0.5f * x * (1.0f + ak_erf_as(x * 0.70710678118654752f)); }\n"
     "};\n"
     "struct ak_uop_gelu_tanh {\n"
     "    /* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */\n"
-    "    static AK_INLINE float f(float x, float) {\n"
+    "    static AK_INLINE float f(float x, float, float = 0.0f) {\n"
     "        const float u = 0.79788456080286536f * (x + 0.044715f * x * x * x);\n"
     "        return 0.5f * x * (1.0f + tanhf(u));\n"
     "    }\n"
     "};\n"
-    "AK_INLINE float ak_uop_apply(int op, float x, float p) {\n"
+    "/* Two-value activations take (p, q); a zero value means the op's default\n"
+    " * (softplus: beta 1, threshold 20; hardtanh: p = q = 0 is [-1, 1]), the rule\n"
+    " * of ak_unary2 in amdkit.h. One-value callers (the GEMM epilogue) pass q = 0. */\n"
+    "struct ak_uop_elu {   /* x > 0 ? x : alpha (e^x - 1), alpha = p */\n"
+    "    static AK_INLINE float f(float x, float p, float = 0.0f) { return x > 0.0f ? x : p * expm1f(x); }\n"
+    "};\n"
+    "struct ak_uop_selu {  /* scale (max(0, x) + min(0, alpha (e^x - 1))), the constants of Klambauer et al. */\n"
+    "    static AK_INLINE float f(float x, float, float = 0.0f) {\n"
+    "        return 1.0507009873554804934f * (x > 0.0f ? x : 1.6732632423543772848f * expm1f(x));\n"
+    "    }\n"
+    "};\n"
+    "struct ak_uop_hardsigmoid {  /* clamp(x / 6 + 1 / 2, 0, 1) */\n"
+    "    static AK_INLINE float f(float x, float, float = 0.0f) {\n"
+    "        const float v = x * (1.0f / 6.0f) + 0.5f;\n"
+    "        return v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;   /* NaN stays NaN */\n"
+    "    }\n"
+    "};\n"
+    "struct ak_uop_hardtanh {  /* min(max(x, p), q) (torch.clamp: q wins when p > q); p = q = 0: [-1, 1]; NaN stays NaN */\n"
+    "    static AK_INLINE float f(float x, float p, float q = 0.0f) {\n"
+    "        const bool d = p == 0.0f && q == 0.0f;\n"
+    "        const float lo = d ? -1.0f : p, hi = d ? 1.0f : q;\n"
+    "        const float v = x < lo ? lo : x;\n"
+    "        return v > hi ? hi : v;\n"
+    "    }\n"
+    "};\n"
+    "struct ak_uop_softplus {  /* log(1 + e^(beta x)) / beta, x where beta x > threshold; beta = p (0: 1), threshold = q (0: 20) */\n"
+    "    static AK_INLINE float f(float x, float p, float q = 0.0f) {\n"
+    "        const float b = p == 0.0f ? 1.0f : p, t = q == 0.0f ? 20.0f : q, u = b * x;\n"
+    "        return u > t ? x : log1pf(expf(u)) / b;\n"
+    "    }\n"
+    "};\n"
+    "struct ak_uop_softsign {  /* x / (1 + |x|) */\n"
+    "    static AK_INLINE float f(float x, float, float = 0.0f) { return x / (1.0f + fabsf(x)); }\n"
+    "};\n"
+    "struct ak_uop_hardswish {  /* x relu6(x + 3) / 6 */\n"
+    "    static AK_INLINE float f(float x, float, float = 0.0f) {\n"
+    "        const float r = x + 3.0f;\n"
+    "        return x * (r < 0.0f ? 0.0f : r > 6.0f ? 6.0f : r) * (1.0f / 6.0f);   /* NaN stays NaN */\n"
+    "    }\n"
+    "};\n"
+    "struct ak_uop_mish {  /* x tanh(softplus(x)) (softplus with threshold 20) */\n"
+    "    static AK_INLINE float f(float x, float, float = 0.0f) { return x * tanhf(x > 20.0f ? x : log1pf(expf(x))); }\n"
+    "};\n"
+    "struct ak_uop_abs {\n"
+    "    static AK_INLINE float f(float x, float, float = 0.0f) { return fabsf(x); }\n"
+    "};\n"
+    "struct ak_uop_square {\n"
+    "    static AK_INLINE float f(float x, float, float = 0.0f) { return x * x; }\n"
+    "};\n"
+    "AK_INLINE float ak_uop_apply(int op, float x, float p, float q = 0.0f) {\n"
     "    switch (op) {\n"
     "    case AK_UNARY_RELU: return ak_uop_relu::f(x, p);\n"
     "    case AK_UNARY_LEAKY_RELU: return ak_uop_leaky::f(x, p);\n"
@@ -8709,6 +8790,16 @@ static const char _ak_src_prelude[] =
     "    case AK_UNARY_SILU: return ak_uop_silu::f(x, p);\n"
     "    case AK_UNARY_GELU: return ak_uop_gelu::f(x, p);\n"
     "    case AK_UNARY_GELU_TANH: return ak_uop_gelu_tanh::f(x, p);\n"
+    "    case AK_UNARY_ELU: return ak_uop_elu::f(x, p, q);\n"
+    "    case AK_UNARY_SELU: return ak_uop_selu::f(x, p, q);\n"
+    "    case AK_UNARY_HARDSIGMOID: return ak_uop_hardsigmoid::f(x, p, q);\n"
+    "    case AK_UNARY_HARDTANH: return ak_uop_hardtanh::f(x, p, q);\n"
+    "    case AK_UNARY_SOFTPLUS: return ak_uop_softplus::f(x, p, q);\n"
+    "    case AK_UNARY_SOFTSIGN: return ak_uop_softsign::f(x, p, q);\n"
+    "    case AK_UNARY_HARDSWISH: return ak_uop_hardswish::f(x, p, q);\n"
+    "    case AK_UNARY_MISH: return ak_uop_mish::f(x, p, q);\n"
+    "    case AK_UNARY_ABS: return ak_uop_abs::f(x, p, q);\n"
+    "    case AK_UNARY_SQUARE: return ak_uop_square::f(x, p, q);\n"
     "    default: return x;\n"
     "    }\n"
     "}\n"
@@ -9181,6 +9272,16 @@ static const char _ak_src_prelude[] =
 #define _AK_UNARY_SILU 5
 #define _AK_UNARY_GELU 6
 #define _AK_UNARY_GELU_TANH 7
+#define _AK_UNARY_ELU 8
+#define _AK_UNARY_SELU 9
+#define _AK_UNARY_HARDSIGMOID 10
+#define _AK_UNARY_HARDTANH 11
+#define _AK_UNARY_SOFTPLUS 12
+#define _AK_UNARY_SOFTSIGN 13
+#define _AK_UNARY_HARDSWISH 14
+#define _AK_UNARY_MISH 15
+#define _AK_UNARY_ABS 16
+#define _AK_UNARY_SQUARE 17
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
@@ -11393,8 +11494,9 @@ static void _ak_ops_destroy(ak_context* ctx) { (void)ctx; }
 /* kernels/activation.hip */
 static const char _ak_src_activation[] =
     "/* kernels/activation.hip: unary activations y = f(x) for f32, f16 and bf16\n"
-    " * storage, fp32 math: relu, leaky_relu (slope = param), sigmoid, tanh, silu,\n"
-    " * gelu (erf form) and gelu (tanh form). One kernel per dtype; the op code\n"
+    " * storage, fp32 math: every ak_unary_op of amdkit.h (relu, leaky_relu, sigmoid,\n"
+    " * tanh, silu, gelu in both forms, elu, selu, hardsigmoid, hardtanh, softplus,\n"
+    " * softsign, hardswish, mish, abs, square) with its one or two parameters. One kernel per dtype; the op code\n"
     " * (ak_unary_op of amdkit.h) picks the loop once, outside it. NaN inputs give\n"
     " * NaN outputs (relu and leaky_relu too). In-place (y == x) is fine.\n"
     " * Host wrapper: ak_unary in amdkit.h (>>impl:ops-elementwise). */\n"
@@ -11403,37 +11505,47 @@ static const char _ak_src_activation[] =
     " * epilogues use them too */\n"
     "\n"
     "template <class D, class OP>\n"
-    "AK_INLINE void ak_unary_body(const typename D::T* x, typename D::T* y, ak_i64 n, float p) {\n"
+    "AK_INLINE void ak_unary_body(const typename D::T* x, typename D::T* y, ak_i64 n, float p, float q) {\n"
     "    ak_map8<D::SIZE == 4>(n, ak_aligned16(x) && ak_aligned16(y),\n"
     "        [&](ak_i64 i0, ak_i64 i1) {\n"
     "            float a[8];\n"
     "            ak_ld8<D, D::SIZE == 4>(x, i0, i1, a);\n"
-    "            for (int k = 0; k < 8; k++) a[k] = OP::f(a[k], p);\n"
+    "            for (int k = 0; k < 8; k++) a[k] = OP::f(a[k], p, q);\n"
     "            ak_st8<D, D::SIZE == 4>(y, i0, i1, a);\n"
     "        },\n"
-    "        [&](ak_i64 i) { y[i] = D::from(OP::f(D::to(x[i]), p)); });\n"
+    "        [&](ak_i64 i) { y[i] = D::from(OP::f(D::to(x[i]), p, q)); });\n"
     "}\n"
     "template <class D>\n"
-    "AK_INLINE void ak_unary_impl(const typename D::T* x, typename D::T* y, ak_i64 n, int op, float p) {\n"
+    "AK_INLINE void ak_unary_impl(const typename D::T* x, typename D::T* y, ak_i64 n, int op, float p, float q) {\n"
     "    switch (op) {\n"
-    "    case AK_UNARY_RELU: ak_unary_body<D, ak_uop_relu>(x, y, n, p); break;\n"
-    "    case AK_UNARY_LEAKY_RELU: ak_unary_body<D, ak_uop_leaky>(x, y, n, p); break;\n"
-    "    case AK_UNARY_SIGMOID: ak_unary_body<D, ak_uop_sigmoid>(x, y, n, p); break;\n"
-    "    case AK_UNARY_TANH: ak_unary_body<D, ak_uop_tanh>(x, y, n, p); break;\n"
-    "    case AK_UNARY_SILU: ak_unary_body<D, ak_uop_silu>(x, y, n, p); break;\n"
-    "    case AK_UNARY_GELU: ak_unary_body<D, ak_uop_gelu>(x, y, n, p); break;\n"
-    "    case AK_UNARY_GELU_TANH: ak_unary_body<D, ak_uop_gelu_tanh>(x, y, n, p); break;\n"
+    "    case AK_UNARY_RELU: ak_unary_body<D, ak_uop_relu>(x, y, n, p, q); break;\n"
+    "    case AK_UNARY_LEAKY_RELU: ak_unary_body<D, ak_uop_leaky>(x, y, n, p, q); break;\n"
+    "    case AK_UNARY_SIGMOID: ak_unary_body<D, ak_uop_sigmoid>(x, y, n, p, q); break;\n"
+    "    case AK_UNARY_TANH: ak_unary_body<D, ak_uop_tanh>(x, y, n, p, q); break;\n"
+    "    case AK_UNARY_SILU: ak_unary_body<D, ak_uop_silu>(x, y, n, p, q); break;\n"
+    "    case AK_UNARY_GELU: ak_unary_body<D, ak_uop_gelu>(x, y, n, p, q); break;\n"
+    "    case AK_UNARY_GELU_TANH: ak_unary_body<D, ak_uop_gelu_tanh>(x, y, n, p, q); break;\n"
+    "    case AK_UNARY_ELU: ak_unary_body<D, ak_uop_elu>(x, y, n, p, q); break;\n"
+    "    case AK_UNARY_SELU: ak_unary_body<D, ak_uop_selu>(x, y, n, p, q); break;\n"
+    "    case AK_UNARY_HARDSIGMOID: ak_unary_body<D, ak_uop_hardsigmoid>(x, y, n, p, q); break;\n"
+    "    case AK_UNARY_HARDTANH: ak_unary_body<D, ak_uop_hardtanh>(x, y, n, p, q); break;\n"
+    "    case AK_UNARY_SOFTPLUS: ak_unary_body<D, ak_uop_softplus>(x, y, n, p, q); break;\n"
+    "    case AK_UNARY_SOFTSIGN: ak_unary_body<D, ak_uop_softsign>(x, y, n, p, q); break;\n"
+    "    case AK_UNARY_HARDSWISH: ak_unary_body<D, ak_uop_hardswish>(x, y, n, p, q); break;\n"
+    "    case AK_UNARY_MISH: ak_unary_body<D, ak_uop_mish>(x, y, n, p, q); break;\n"
+    "    case AK_UNARY_ABS: ak_unary_body<D, ak_uop_abs>(x, y, n, p, q); break;\n"
+    "    case AK_UNARY_SQUARE: ak_unary_body<D, ak_uop_square>(x, y, n, p, q); break;\n"
     "    default: break; /* AK_UNARY_NONE is a copy: the host sends it to ak_copy */\n"
     "    }\n"
     "}\n"
-    "AK_KERNEL void ak_unary_f32(const float* x, float* y, ak_i64 n, int op, float param) {\n"
-    "    ak_unary_impl<ak_f32_t>(x, y, n, op, param);\n"
+    "AK_KERNEL void ak_unary_f32(const float* x, float* y, ak_i64 n, int op, float param, float param2) {\n"
+    "    ak_unary_impl<ak_f32_t>(x, y, n, op, param, param2);\n"
     "}\n"
-    "AK_KERNEL void ak_unary_f16(const ak_half* x, ak_half* y, ak_i64 n, int op, float param) {\n"
-    "    ak_unary_impl<ak_f16_t>(x, y, n, op, param);\n"
+    "AK_KERNEL void ak_unary_f16(const ak_half* x, ak_half* y, ak_i64 n, int op, float param, float param2) {\n"
+    "    ak_unary_impl<ak_f16_t>(x, y, n, op, param, param2);\n"
     "}\n"
-    "AK_KERNEL void ak_unary_bf16(const ak_bf16* x, ak_bf16* y, ak_i64 n, int op, float param) {\n"
-    "    ak_unary_impl<ak_bf16_t>(x, y, n, op, param);\n"
+    "AK_KERNEL void ak_unary_bf16(const ak_bf16* x, ak_bf16* y, ak_i64 n, int op, float param, float param2) {\n"
+    "    ak_unary_impl<ak_bf16_t>(x, y, n, op, param, param2);\n"
     "}\n"
     ;
 
@@ -15476,10 +15588,10 @@ static inline ak_args* _ak_kargs_begin(_ak_kargs* k, int iface) {
     k->a.error = 0;
     return &k->a;
 }
-/* kernels/activation.hip:35 ak_unary_f32 */
-static inline void _ak_kargs_unary(_ak_kargs* kargs_, const void* x, void* y, int64_t n, int32_t op, float param) {
+/* kernels/activation.hip:46 ak_unary_f32 */
+static inline void _ak_kargs_unary(_ak_kargs* kargs_, const void* x, void* y, int64_t n, int32_t op, float param, float param2) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_unary);
-    ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, n); ak_args_i32(a_, op); ak_args_f32(a_, param);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, n); ak_args_i32(a_, op); ak_args_f32(a_, param); ak_args_f32(a_, param2);
 }
 /* kernels/attention.hip:225 ak_attn_simt##DMAX##_##DT (macro AK_ATTN_SIMT) */
 static inline void _ak_kargs_attn_simt(_ak_kargs* kargs_, const void* q, const void* k, const void* v, void* o, void* lse, int32_t hkv, int32_t group, int32_t sq, int32_t skv, int32_t d, int64_t qsb,
@@ -16193,6 +16305,9 @@ static void _ak_op_st(void* p, ak_dtype t, size_t i, float v) {
     }
 }
 
+/* v is a finite float (not NaN, not +-inf). */
+static int _ak_op_finite(float v) { return v == v && v <= FLT_MAX && v >= -FLT_MAX; }
+
 /* Stream argument: a stream of another context is an error. */
 static ak_result _ak_op_check_stream(const ak_context* ctx, const ak_stream* s, const char* op) {
     if (s && s->ctx != ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: stream belongs to another context", op);
@@ -16235,11 +16350,17 @@ AKDEF ak_result ak_embedded_at(int i, const char** family, const char** source, 
 #define _AK_ELEMENTWISE_BLOCK 256u   /* threads per block of the 1-D kernels (a multiple of 32 and 64) */
 
 AKDEF const char* ak_unary_op_name(ak_unary_op op) {
-    static const char* n[] = { "none", "relu", "leaky_relu", "sigmoid", "tanh", "silu", "gelu", "gelu_tanh" };
+    static const char* n[] = { "none", "relu", "leaky_relu", "sigmoid", "tanh", "silu", "gelu", "gelu_tanh", "elu", "selu",
+                               "hardsigmoid", "hardtanh", "softplus", "softsign", "hardswish", "mish", "abs", "square" };
     typedef char kernel_codes_match[_AK_UNARY_NONE == AK_OP_NONE && _AK_UNARY_RELU == AK_OP_RELU &&
                                     _AK_UNARY_LEAKY_RELU == AK_OP_LEAKY_RELU && _AK_UNARY_SIGMOID == AK_OP_SIGMOID &&
                                     _AK_UNARY_TANH == AK_OP_TANH && _AK_UNARY_SILU == AK_OP_SILU &&
                                     _AK_UNARY_GELU == AK_OP_GELU && _AK_UNARY_GELU_TANH == AK_OP_GELU_TANH &&
+                                    _AK_UNARY_ELU == AK_OP_ELU && _AK_UNARY_SELU == AK_OP_SELU &&
+                                    _AK_UNARY_HARDSIGMOID == AK_OP_HARDSIGMOID && _AK_UNARY_HARDTANH == AK_OP_HARDTANH &&
+                                    _AK_UNARY_SOFTPLUS == AK_OP_SOFTPLUS && _AK_UNARY_SOFTSIGN == AK_OP_SOFTSIGN &&
+                                    _AK_UNARY_HARDSWISH == AK_OP_HARDSWISH && _AK_UNARY_MISH == AK_OP_MISH &&
+                                    _AK_UNARY_ABS == AK_OP_ABS && _AK_UNARY_SQUARE == AK_OP_SQUARE &&
                                     sizeof n / sizeof n[0] == AK_UNARY_OP_COUNT ? 1 : -1];
     (void)sizeof(kernel_codes_match);
     if ((int)op < 0 || (int)op >= (int)AK_UNARY_OP_COUNT) return "?";
@@ -16273,7 +16394,7 @@ static ak_result _ak_elementwise_launch(ak_context* ctx, const char* src, const 
 static size_t _ak_elementwise_chunks(size_t n) { return n / 8 + (n % 8 != 0); }
 
 /* ---- CPU references ----------------------------------------------------- */
-static double _ak_elementwise_unary_ref(ak_unary_op op, double x, double p) {
+static double _ak_elementwise_unary_ref(ak_unary_op op, double x, double p, double q) {
     switch (op) {
     case AK_OP_NONE: return x;
     case AK_OP_RELU: return x < 0.0 ? 0.0 : x;
@@ -16283,6 +16404,24 @@ static double _ak_elementwise_unary_ref(ak_unary_op op, double x, double p) {
     case AK_OP_SILU: return x / (1.0 + exp(-x));
     case AK_OP_GELU: return 0.5 * x * (1.0 + erf(x * 0.70710678118654752440));
     case AK_OP_GELU_TANH: return 0.5 * x * (1.0 + tanh(0.79788456080286535588 * (x + 0.044715 * x * x * x)));
+    case AK_OP_ELU: return x > 0.0 ? x : p * expm1(x);
+    case AK_OP_SELU: return 1.0507009873554804934 * (x > 0.0 ? x : 1.6732632423543772848 * expm1(x));
+    case AK_OP_HARDSIGMOID: { double v = x / 6.0 + 0.5; return v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v; }
+    case AK_OP_HARDTANH: {
+        double lo = p, hi = q;
+        if (p == 0.0 && q == 0.0) { lo = -1.0; hi = 1.0; }
+        x = x < lo ? lo : x;
+        return x > hi ? hi : x;
+    }
+    case AK_OP_SOFTPLUS: {
+        double b = p == 0.0 ? 1.0 : p, t = q == 0.0 ? 20.0 : q;
+        return b * x > t ? x : log1p(exp(b * x)) / b;
+    }
+    case AK_OP_SOFTSIGN: return x / (1.0 + fabs(x));
+    case AK_OP_HARDSWISH: { double r = x + 3.0; return x * (r < 0.0 ? 0.0 : r > 6.0 ? 6.0 : r) / 6.0; }
+    case AK_OP_MISH: return x * tanh(x > 20.0 ? x : log1p(exp(x)));
+    case AK_OP_ABS: return fabs(x);
+    case AK_OP_SQUARE: return x * x;
     default: return x;
     }
 }
@@ -16442,8 +16581,8 @@ AKDEF ak_result ak_mul(ak_context* ctx, ak_dtype dtype, const void* x, const voi
 }
 
 /* ---- unary activations ------------------------------------------------------ */
-AKDEF ak_result ak_unary(ak_context* ctx, ak_unary_op op, ak_dtype dtype, const void* x, void* y, size_t n,
-                         float param, ak_stream* stream) {
+AKDEF ak_result ak_unary2(ak_context* ctx, ak_unary_op op, ak_dtype dtype, const void* x, void* y, size_t n,
+                          float param, float param2, ak_stream* stream) {
     ak_result r = _ak_elementwise_check(ctx, dtype, n, stream, "ak_unary");
     char kn[64];
     _ak_kargs a;
@@ -16452,6 +16591,12 @@ AKDEF ak_result ak_unary(ak_context* ctx, ak_unary_op op, ak_dtype dtype, const 
     if ((int)op < 0 || (int)op >= (int)AK_UNARY_OP_COUNT)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_unary: op %d is not an ak_unary_op (0..%d)", (int)op,
                        (int)AK_UNARY_OP_COUNT - 1);
+    if (!_ak_op_finite(param) || !_ak_op_finite(param2))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_unary %s: parameters %g, %g must be finite", ak_unary_op_name(op),
+                       (double)param, (double)param2);
+    if (param2 != 0.0f && op != AK_OP_SOFTPLUS && op != AK_OP_HARDTANH)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_unary2 %s: param2 = %g, but only softplus and hardtanh take a second "
+                       "parameter (pass 0)", ak_unary_op_name(op), (double)param2);
     r = _ak_op_check_ptr(x, dtype, "ak_unary: x");
     if (r == AK_OK) r = _ak_op_check_ptr(y, dtype, "ak_unary: y");
     if (r != AK_OK) return r;
@@ -16462,12 +16607,17 @@ AKDEF ak_result ak_unary(ak_context* ctx, ak_unary_op op, ak_dtype dtype, const 
     if (_ak_op_is_cpu(ctx)) {
         size_t i;
         for (i = 0; i < n; i++)
-            _ak_op_st(y, dtype, i, (float)_ak_elementwise_unary_ref(op, (double)_ak_op_ld(x, dtype, i), (double)param));
+            _ak_op_st(y, dtype, i,
+                      (float)_ak_elementwise_unary_ref(op, (double)_ak_op_ld(x, dtype, i), (double)param, (double)param2));
         return AK_OK;
     }
-    _ak_kargs_unary(&a, x, y, (int64_t)n, (int32_t)op, param);
+    _ak_kargs_unary(&a, x, y, (int64_t)n, (int32_t)op, param, param2);
     return _ak_elementwise_launch(ctx, _ak_src_activation, _ak_op_name(kn, sizeof kn, "ak_unary", dtype), _ak_elementwise_chunks(n),
                          stream, &a);
+}
+AKDEF ak_result ak_unary(ak_context* ctx, ak_unary_op op, ak_dtype dtype, const void* x, void* y, size_t n,
+                         float param, ak_stream* stream) {
+    return ak_unary2(ctx, op, dtype, x, y, n, param, 0.0f, stream);
 }
 
 /* ---- transpose -------------------------------------------------------------- */
@@ -17834,7 +17984,7 @@ static void* _ak_gemm_ref_rows(void* arg) {
             v = (double)g->alpha * acc;
             if (g->beta != 0.0f) v += (double)g->beta * _ak_op_ld(g->c, g->out_dtype, b * g->stride_c + i * s->ldc + jj);
             if (g->bias) v += _ak_op_ld(g->bias, g->out_dtype, jj);
-            if (g->activation != AK_OP_NONE) v = _ak_elementwise_unary_ref((ak_unary_op)g->activation, v, (double)g->act_param);
+            if (g->activation != AK_OP_NONE) v = _ak_elementwise_unary_ref((ak_unary_op)g->activation, v, (double)g->act_param, 0.0);
             if (g->residual) v += _ak_op_ld(g->residual, g->out_dtype, b * g->stride_r + i * s->ldr + jj);
             _ak_op_st(g->d, g->out_dtype, b * g->stride_d + i * s->ldd + jj, (float)v);
         }

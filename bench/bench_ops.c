@@ -360,6 +360,14 @@ static const bench_entry entries[] = {
     BENCH3("silu",      AK_OP_SILU,       2, run_unary,     2, 0.0f, "xy"),
     BENCH3("gelu",      AK_OP_GELU,       2, run_unary,     2, 0.0f, "xy"),
     BENCH3("gelu_tanh", AK_OP_GELU_TANH,  2, run_unary,     2, 0.0f, "xy"),
+    BENCH3("elu",       AK_OP_ELU,        2, run_unary,     2, 1.0f, "xy"),
+    BENCH3("selu",      AK_OP_SELU,       2, run_unary,     2, 0.0f, "xy"),
+    BENCH3("hardsigmoid", AK_OP_HARDSIGMOID, 2, run_unary,  2, 0.0f, "xy"),
+    BENCH3("hardtanh",  AK_OP_HARDTANH,   2, run_unary,     2, 0.0f, "xy"),
+    BENCH3("softplus",  AK_OP_SOFTPLUS,   2, run_unary,     2, 0.0f, "xy"),
+    BENCH3("softsign",  AK_OP_SOFTSIGN,   2, run_unary,     2, 0.0f, "xy"),
+    BENCH3("hardswish", AK_OP_HARDSWISH,  2, run_unary,     2, 0.0f, "xy"),
+    BENCH3("mish",      AK_OP_MISH,       2, run_unary,     2, 0.0f, "xy"),
     BENCH_ROW3("transpose", 0, 16384, 16384, 1000, 1003, 2, run_transpose, NULL, NULL, 2, 0.0f, "xT", TOL_DEFAULT),
     /* reductions, softmax, norms, cross-entropy rows go here */
     /* whole tensor (rows = 1, 256M elements) and along the last dim (65536 x 4096) */

@@ -46,6 +46,8 @@ Ops (the PyTorch call used as the peer; math in fp32 for f16/bf16 like amdkit):
   axpy: y.add_(x, alpha=1e-3)    scale: torch.mul(x, 0.75)   add/mul: torch.add/mul(x, y)
   relu, sigmoid, tanh: torch.*   leaky_relu: F.leaky_relu(x, 0.01)   silu: F.silu
   gelu: F.gelu (erf)             gelu_tanh: F.gelu(x, approximate='tanh')
+  elu: F.elu(x, 1.0)  selu: torch.selu  hardsigmoid, softplus, softsign, hardswish, mish: F.*
+  hardtanh: F.hardtanh(x, -1, 1)
   transpose: x.t().contiguous()  (x rows x cols)
   sum/mean: torch.sum/mean(x, [dim=-1,] dtype=float32)  (amdkit writes fp32 for any input)
   max/min: torch.amax/amin(x[, dim=-1])   argmax/argmin: torch.argmax/argmin(x[, dim=-1])
@@ -120,7 +122,8 @@ ROPE_THETA = 500000.0
 PERM_SEQ, PERM_QSEQ, PERM_HEAD_DIM = 1024, 16, 128
 LLM = ("add_layernorm", "add_rmsnorm", "rope_neox", "rope_interleaved", "embedding", "permute")
 
-UNARY = ("relu", "leaky_relu", "sigmoid", "tanh", "silu", "gelu", "gelu_tanh")
+UNARY = ("relu", "leaky_relu", "sigmoid", "tanh", "silu", "gelu", "gelu_tanh", "elu", "selu", "hardsigmoid",
+         "hardtanh", "softplus", "softsign", "hardswish", "mish")
 REDUCE = ("sum", "mean", "max", "min", "argmax", "argmin")
 # io = arrays of rows*cols elements moved (input reads + output writes), as bench_ops.c
 IO = {"fill": 1, "copy": 2, "axpy": 3, "scale": 2, "add": 3, "mul": 3, "transpose": 2,
@@ -366,6 +369,14 @@ def build(p, torch, F, dev):
         "silu": lambda x: F.silu(x),
         "gelu": lambda x: F.gelu(x),
         "gelu_tanh": lambda x: F.gelu(x, approximate="tanh"),
+        "elu": lambda x: F.elu(x, alpha=1.0),
+        "selu": lambda x: torch.selu(x),
+        "hardsigmoid": lambda x: F.hardsigmoid(x),
+        "hardtanh": lambda x: F.hardtanh(x, -1.0, 1.0),
+        "softplus": lambda x: F.softplus(x),
+        "softsign": lambda x: F.softsign(x),
+        "hardswish": lambda x: F.hardswish(x),
+        "mish": lambda x: F.mish(x),
         "transpose": lambda x: x.t().contiguous(),
         "softmax": lambda x: F.softmax(x, dim=-1),
         "log_softmax": lambda x: F.log_softmax(x, dim=-1),
