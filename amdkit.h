@@ -104,6 +104,7 @@
  *   >>impl:ops-llm    residual add + norm, RoPE, embedding gather, strided N-d copy + CPU references
  *   >>impl:ops-random  Philox random numbers (uniform, normal), dropout + bit-identical CPU references
  *   >>impl:ops-scan   cumsum (inclusive / exclusive scan), top-k + CPU references
+ *   >>impl:ops-axis   reductions over any axes, vector-norm normalisation, broadcasting binary ops, triangles + CPU references
  *   >>impl:autotune   kernel timing (events, L2 flush, restored inputs), autotuner + its stored choices
  */
 #ifndef AMDKIT_H
@@ -1393,6 +1394,75 @@ AKAPI ak_result ak_cumsum(ak_context* ctx, ak_dtype dtype, const void* x, void* 
  * Thread safety: any thread. */
 AKAPI ak_result ak_topk(ak_context* ctx, ak_dtype dtype, const void* x, void* values, int64_t* indices, size_t rows,
                         size_t cols, int k, int largest, ak_stream* stream);
+/* ---- along any axis: reductions, vector norms, broadcasting, triangles ---
+ * A tensor is contiguous and row-major; an op along one axis sees it as
+ * [outer][len][inner] (outer: the product of the dimensions before the axis,
+ * inner: of those after it) and reads it in place, with no transpose. dtype
+ * AK_F32, AK_F16 or AK_BF16 (fp32 math); pointers are device memory of ctx
+ * (host memory on the cpu backend), aligned to the element size; every extent
+ * >= 1. Queued on `stream` (NULL: default), no waiting; some take a small
+ * workspace from the pool on that stream. Results are deterministic (fixed
+ * order, no atomics). Errors: AK_ERROR_INVALID_ARGUMENT with a message
+ * (nothing launched), AK_ERROR_OUT_OF_MEMORY (workspace),
+ * AK_ERROR_COMPILATION / AK_ERROR_LAUNCH. The cpu backend runs a C reference
+ * in double. */
+
+/* Most dimensions of ak_reduce_axes and ak_binary_broadcast. */
+#define AK_AXES_MAX_DIMS 8
+
+/* Reduce x (ndim <= AK_AXES_MAX_DIMS dimensions, shape[0..ndim)) over the
+ * dimensions whose bit is set in `axes` (bit k: dimension k; at least one,
+ * none >= ndim) with op, keepdim semantics: out holds the kept extents in
+ * their order (the same memory with or without the reduced dimensions as
+ * 1s), fp32 for SUM / MEAN / MAX / MIN, int64 for ARGMAX / ARGMIN. MEAN
+ * divides by the product of the reduced extents. ARGMAX / ARGMIN: the reduced
+ * dimensions must be adjacent once extent-1 dimensions are ignored (one axis,
+ * or all of them as torch.argmax without dim); the index is the row-major
+ * position within them, the first one on ties, a NaN the best. NaN
+ * propagates through MAX / MIN. Reducing only the last dimension is
+ * ak_reduce's kernel; other axes read columns in place (one thread per
+ * output, R cut into chunks when the outputs are few); several separate runs
+ * of reduced dimensions take one pass each (through an fp32 workspace). out
+ * must not overlap x. Thread safety: any thread. */
+AKAPI ak_result ak_reduce_axes(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, const void* x, void* out,
+                               size_t ndim, const size_t* shape, uint32_t axes, ak_stream* stream);
+
+/* Vector norms of ak_normalize. */
+typedef enum ak_norm_kind {
+    AK_NORM_L1 = 0,        /* sum |x| (torch.norm p=1); y = x / max(norm, eps) (F.normalize) */
+    AK_NORM_L2 = 1,        /* sqrt(sum x^2) (p=2; Frobenius over the whole tensor); y = x / max(norm, eps) */
+    AK_NORM_MEAN_ABS = 2,  /* mean |x|; y = x / max(norm, eps) */
+    AK_NORM_RMS = 3,       /* y = x / sqrt(mean x^2 + eps) (RMSNorm without weight) */
+    AK_NORM_KIND_COUNT
+} ak_norm_kind;
+/* Name of a norm kind ("l2"); "?" if unknown. Thread safety: any thread. */
+AKAPI const char* ak_norm_kind_name(ak_norm_kind kind);
+/* y = x / norm(x along the axis) for x and y of shape [outer][len][inner]
+ * (a Frobenius normalisation is outer = inner = 1, len = the element count;
+ * F.normalize(x, dim=1) of [n][c] is outer = n, len = c, inner = 1).
+ * eps >= 0 and finite (0: no floor). One read of x while a row / column
+ * fits the caches, two otherwise. y may equal x; other overlaps are errors.
+ * Thread safety: any thread. */
+AKAPI ak_result ak_normalize(ak_context* ctx, ak_norm_kind kind, ak_dtype dtype, const void* x, void* y, size_t outer,
+                             size_t len, size_t inner, float eps, ak_stream* stream);
+
+/* z = x op y with broadcasting: x and z have shape[0..ndim) (ndim <=
+ * AK_AXES_MAX_DIMS), y has y_shape, each y_shape[k] either shape[k] or 1
+ * (repeated along dimension k), contiguous in its own shape: a row operand
+ * ([1][cols] against [rows][cols]), a column ([rows][1]: diag(v) * A), a
+ * scalar (all 1s), a per-channel vector ([1][C][1][1] against [N][C][H][W]).
+ * z may equal x (in place); y must not overlap z. Thread safety: any thread. */
+AKAPI ak_result ak_binary_broadcast(ak_context* ctx, ak_binary_op op, ak_dtype dtype, const void* x, const void* y,
+                                    void* z, size_t ndim, const size_t* shape, const size_t* y_shape,
+                                    ak_stream* stream);
+
+/* Triangular part of `batch` rows x cols matrices (torch.triu / torch.tril):
+ * upper != 0 keeps x[b][r][c] where c - r >= diagonal, upper == 0 where
+ * c - r <= diagonal; every other element becomes 0 (also where x holds NaN).
+ * y may equal x (in place: the mask of a GEMM output). Thread safety: any
+ * thread. */
+AKAPI ak_result ak_triangular(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t batch, size_t rows,
+                              size_t cols, int64_t diagonal, int upper, ak_stream* stream);
 #endif /* AMDKIT_NO_OPS */
 
 /* ==========================================================================
@@ -12393,6 +12463,373 @@ static const char _ak_src_attention_mma[] =
     "AK_AMMA_GEN(128, bf16, ak_bf16_t)\n"
     ;
 
+/* kernels/axis.hip */
+static const char _ak_src_axis[] =
+    "// kernels/axis.hip - operations along one axis of an N-d tensor seen as\n"
+    "// [outer][R][inner] (the axis in the middle, every dimension before it merged\n"
+    "// into outer, every one after it into inner), read in place: no transpose.\n"
+    "// Host wrappers and CPU references: amdkit.h (>>impl:ops-axis): ak_reduce_axes,\n"
+    "// ak_normalize, ak_binary_broadcast, ak_triangular.\n"
+    "//\n"
+    "// ak_axred_<op>_<dt>: reduction over R with inner > 1 (inner == 1 is a row\n"
+    "// reduction: ak_reduce's kernels). One thread per output column c = o * inner\n"
+    "// + i (consecutive threads read consecutive addresses: coalesced), four loads\n"
+    "// in flight. blockIdx.y = s cuts R into `splits` chunks of rchunk rows when the\n"
+    "// columns alone cannot fill the GPU; the partials go to outv / outi at\n"
+    "// c * splits + s and reduce.hip's ak_reduce2_<op> combines them in a fixed\n"
+    "// order (deterministic). The final value is sum x scale (mean: scale 1 / R).\n"
+    "//\n"
+    "// ak_axnorm_*: y = x / norm(x along R) (kind: 0 L1 = sum |x|, 1 L2 = sqrt of\n"
+    "// sum x^2, 2 mean |x|, 3 RMS = sqrt(mean x^2 + eps); kinds 0-2 divide by\n"
+    "// max(norm, eps), torch's F.normalize). cols: a thread per column, the second\n"
+    "// pass reads the column again (from L1 / L2). rows (inner == 1): a block per\n"
+    "// row, both passes in the block (the row comes back from L2). part + apply:\n"
+    "// few long rows cut into S segments of seg elements: part writes each\n"
+    "// segment's sum, ak_reduce adds a row's S sums (fixed order), apply scales\n"
+    "// each segment by the row's norm.\n"
+    "//\n"
+    "// ak_bcast_<dt>: z = x op y (add, sub, mul, div) with x and z of shape\n"
+    "// [d0][d1][d2] and y broadcast along any of the three (element strides ys0,\n"
+    "// ys1, ys2; 0 repeats). Four consecutive elements per thread step, one index\n"
+    "// division per step.\n"
+    "//\n"
+    "// ak_tri_<dt>: y = triu(x, diag) (upper = 1) or tril(x, diag) of `batch`\n"
+    "// rows x cols matrices; y may be x.\n"
+    "//\n"
+    "// kernels: ak_axred_sum_f32 ak_axred_sum_f16 ak_axred_sum_bf16 ak_axred_max_f32 ak_axred_max_f16 ak_axred_max_bf16\n"
+    "// kernels: ak_axred_min_f32 ak_axred_min_f16 ak_axred_min_bf16 ak_axred_argmax_f32 ak_axred_argmax_f16 ak_axred_argmax_bf16\n"
+    "// kernels: ak_axred_argmin_f32 ak_axred_argmin_f16 ak_axred_argmin_bf16\n"
+    "// kernels: ak_axnorm_cols_f32 ak_axnorm_cols_f16 ak_axnorm_cols_bf16 ak_axnorm_rows_f32 ak_axnorm_rows_f16 ak_axnorm_rows_bf16\n"
+    "// kernels: ak_axnorm_part_f32 ak_axnorm_part_f16 ak_axnorm_part_bf16 ak_axnorm_apply_f32 ak_axnorm_apply_f16 ak_axnorm_apply_bf16\n"
+    "// kernels: ak_bcast_f32 ak_bcast_f16 ak_bcast_bf16 ak_tri_f32 ak_tri_f16 ak_tri_bf16\n"
+    "\n"
+    "#define AK_AX_SUM 0\n"
+    "#define AK_AX_MAX 1\n"
+    "#define AK_AX_MIN 2\n"
+    "#define AK_AX_ARGMAX 3\n"
+    "#define AK_AX_ARGMIN 4\n"
+    "\n"
+    "// ---- reduction over the middle axis ------------------------------------------\n"
+    "template <int OP>\n"
+    "struct ak_ax_state {\n"
+    "    float v;\n"
+    "    ak_i64 i;\n"
+    "    AK_INLINE void init() {\n"
+    "        v = OP == AK_AX_SUM ? 0.0f : (OP == AK_AX_MAX || OP == AK_AX_ARGMAX) ? -AK_INF : AK_INF;\n"
+    "        i = 0x7fffffffffffffffLL;\n"
+    "    }\n"
+    "    // elements arrive in increasing index order: ties keep the first, the first NaN wins and stays\n"
+    "    AK_INLINE void add(float x, ak_i64 ix) {\n"
+    "        if (OP == AK_AX_SUM) v += x;\n"
+    "        else if (OP == AK_AX_MAX) v = ak_op_max()(v, x);\n"
+    "        else if (OP == AK_AX_MIN) v = ak_op_min()(v, x);\n"
+    "        else {\n"
+    "            const bool vn = ak_isnan(v);\n"
+    "            if (!vn && (ak_isnan(x) || (OP == AK_AX_ARGMAX ? x > v : x < v) || i == 0x7fffffffffffffffLL)) { v = x; i = ix; }\n"
+    "        }\n"
+    "    }\n"
+    "};\n"
+    "\n"
+    "template <class D, int OP>\n"
+    "AK_INLINE void ak_axred(const typename D::T* AK_RESTRICT x, ak_i64 outer, ak_i64 R, ak_i64 inner, ak_i64 rchunk,\n"
+    "                        ak_i64 splits, float scale, float* AK_RESTRICT outv, ak_i64* AK_RESTRICT outi) {\n"
+    "    const ak_i64 ncols = outer * inner;\n"
+    "    const ak_i64 s = (ak_i64)blockIdx.y;\n"
+    "    const ak_i64 r0 = s * rchunk, r1 = r0 + rchunk < R ? r0 + rchunk : R;\n"
+    "    for (ak_i64 c = ak_gtid(); c < ncols; c += ak_gstride()) {\n"
+    "        const ak_i64 o = c / inner, in = c - o * inner;\n"
+    "        const typename D::T* p = x + o * R * inner + in;\n"
+    "        ak_i64 r = r0;\n"
+    "        if (OP == AK_AX_SUM) {\n"
+    "            float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;\n"
+    "            for (; r + 3 < r1; r += 4) {\n"
+    "                const float v0 = D::to(p[r * inner]), v1 = D::to(p[(r + 1) * inner]);\n"
+    "                const float v2 = D::to(p[(r + 2) * inner]), v3 = D::to(p[(r + 3) * inner]);\n"
+    "                a0 += v0; a1 += v1; a2 += v2; a3 += v3;\n"
+    "            }\n"
+    "            for (; r < r1; r++) a0 += D::to(p[r * inner]);\n"
+    "            const float t = (a0 + a1) + (a2 + a3);\n"
+    "            if (splits == 1) outv[c] = t * scale;\n"
+    "            else outv[c * splits + s] = t;\n"
+    "        } else {\n"
+    "            ak_ax_state<OP> st;\n"
+    "            st.init();\n"
+    "            for (; r + 3 < r1; r += 4) {\n"
+    "                const float v0 = D::to(p[r * inner]), v1 = D::to(p[(r + 1) * inner]);\n"
+    "                const float v2 = D::to(p[(r + 2) * inner]), v3 = D::to(p[(r + 3) * inner]);\n"
+    "                st.add(v0, r); st.add(v1, r + 1); st.add(v2, r + 2); st.add(v3, r + 3);\n"
+    "            }\n"
+    "            for (; r < r1; r++) st.add(D::to(p[r * inner]), r);\n"
+    "            const ak_i64 at = splits == 1 ? c : c * splits + s;\n"
+    "            if (outv) outv[at] = st.v;\n"
+    "            if (outi) outi[at] = st.i;\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "#define AK_AXRED(NAME, OP, D)                                                                                        \\\n"
+    "    AK_KERNEL __launch_bounds__(256) void NAME(const D::T* x, ak_i64 outer, ak_i64 R, ak_i64 inner, ak_i64 rchunk,   \\\n"
+    "                                               ak_i64 splits, float scale, float* outv, ak_i64* outi) {              \\\n"
+    "        ak_axred<D, OP>(x, outer, R, inner, rchunk, splits, scale, outv, outi);                                      \\\n"
+    "    }\n"
+    "AK_AXRED(ak_axred_sum_f32, AK_AX_SUM, ak_f32_t)\n"
+    "AK_AXRED(ak_axred_sum_f16, AK_AX_SUM, ak_f16_t)\n"
+    "AK_AXRED(ak_axred_sum_bf16, AK_AX_SUM, ak_bf16_t)\n"
+    "AK_AXRED(ak_axred_max_f32, AK_AX_MAX, ak_f32_t)\n"
+    "AK_AXRED(ak_axred_max_f16, AK_AX_MAX, ak_f16_t)\n"
+    "AK_AXRED(ak_axred_max_bf16, AK_AX_MAX, ak_bf16_t)\n"
+    "AK_AXRED(ak_axred_min_f32, AK_AX_MIN, ak_f32_t)\n"
+    "AK_AXRED(ak_axred_min_f16, AK_AX_MIN, ak_f16_t)\n"
+    "AK_AXRED(ak_axred_min_bf16, AK_AX_MIN, ak_bf16_t)\n"
+    "AK_AXRED(ak_axred_argmax_f32, AK_AX_ARGMAX, ak_f32_t)\n"
+    "AK_AXRED(ak_axred_argmax_f16, AK_AX_ARGMAX, ak_f16_t)\n"
+    "AK_AXRED(ak_axred_argmax_bf16, AK_AX_ARGMAX, ak_bf16_t)\n"
+    "AK_AXRED(ak_axred_argmin_f32, AK_AX_ARGMIN, ak_f32_t)\n"
+    "AK_AXRED(ak_axred_argmin_f16, AK_AX_ARGMIN, ak_f16_t)\n"
+    "AK_AXRED(ak_axred_argmin_bf16, AK_AX_ARGMIN, ak_bf16_t)\n"
+    "\n"
+    "// ---- normalisation by a vector norm along the axis -----------------------------\n"
+    "#define AK_NRM_L1 0\n"
+    "#define AK_NRM_L2 1\n"
+    "#define AK_NRM_MEANABS 2\n"
+    "#define AK_NRM_RMS 3\n"
+    "AK_INLINE float ak_nrm_term(int kind, float v) { return (kind == AK_NRM_L2 || kind == AK_NRM_RMS) ? v * v : fabsf(v); }\n"
+    "// 1 / the norm from the sum of terms over R elements\n"
+    "AK_INLINE float ak_nrm_inv(int kind, float s, ak_i64 R, float eps) {\n"
+    "    float n;\n"
+    "    if (kind == AK_NRM_L1) n = s;\n"
+    "    else if (kind == AK_NRM_L2) n = sqrtf(s);\n"
+    "    else if (kind == AK_NRM_MEANABS) n = s / (float)R;\n"
+    "    else return 1.0f / sqrtf(s / (float)R + eps);\n"
+    "    return 1.0f / (n > eps ? n : eps);\n"
+    "}\n"
+    "\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_axnorm_cols(const typename D::T* x, typename D::T* y, ak_i64 outer, ak_i64 R, ak_i64 inner, int kind,\n"
+    "                              float eps) {\n"
+    "    const ak_i64 ncols = outer * inner;\n"
+    "    for (ak_i64 c = ak_gtid(); c < ncols; c += ak_gstride()) {\n"
+    "        const ak_i64 o = c / inner, in = c - o * inner, base = o * R * inner + in;\n"
+    "        float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;\n"
+    "        ak_i64 r = 0;\n"
+    "        for (; r + 3 < R; r += 4) {\n"
+    "            a0 += ak_nrm_term(kind, D::to(x[base + r * inner]));\n"
+    "            a1 += ak_nrm_term(kind, D::to(x[base + (r + 1) * inner]));\n"
+    "            a2 += ak_nrm_term(kind, D::to(x[base + (r + 2) * inner]));\n"
+    "            a3 += ak_nrm_term(kind, D::to(x[base + (r + 3) * inner]));\n"
+    "        }\n"
+    "        for (; r < R; r++) a0 += ak_nrm_term(kind, D::to(x[base + r * inner]));\n"
+    "        const float inv = ak_nrm_inv(kind, (a0 + a1) + (a2 + a3), R, eps);\n"
+    "        for (r = 0; r < R; r++) y[base + r * inner] = D::from(D::to(x[base + r * inner]) * inv);\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "// Sum of the terms of p[0..len) over the block (every thread gets it): 16-byte\n"
+    "// vectors from the first aligned element, scalar head and tail.\n"
+    "template <class D>\n"
+    "AK_INLINE float ak_axnorm_block_sum(const typename D::T* p, ak_i64 len, int kind, float* red) {\n"
+    "    typedef typename D::T T;\n"
+    "    const int V = AK_V16(D);\n"
+    "    const ak_i64 t = (ak_i64)threadIdx.x, B = (ak_i64)blockDim.x;\n"
+    "    ak_i64 head = (ak_i64)(((16u - ((unsigned)(ak_u64)p & 15u)) & 15u) / sizeof(T));\n"
+    "    if (head > len) head = len;\n"
+    "    float a0 = 0.0f, a1 = 0.0f;\n"
+    "    for (ak_i64 k = t; k < head; k += B) a0 += ak_nrm_term(kind, D::to(p[k]));\n"
+    "    const T* pv = p + head;\n"
+    "    const ak_i64 nv = (len - head) / V;\n"
+    "    ak_i64 k = t;\n"
+    "    for (; k + B < nv; k += 2 * B) {\n"
+    "        float f[8], g[8];\n"
+    "        ak_ld16<D>(pv + k * V, f);\n"
+    "        ak_ld16<D>(pv + (k + B) * V, g);\n"
+    "#pragma unroll\n"
+    "        for (int q = 0; q < V; q++) { a0 += ak_nrm_term(kind, f[q]); a1 += ak_nrm_term(kind, g[q]); }\n"
+    "    }\n"
+    "    if (k < nv) {\n"
+    "        float f[8];\n"
+    "        ak_ld16<D>(pv + k * V, f);\n"
+    "#pragma unroll\n"
+    "        for (int q = 0; q < V; q++) a0 += ak_nrm_term(kind, f[q]);\n"
+    "    }\n"
+    "    for (ak_i64 e = head + nv * V + t; e < len; e += B) a1 += ak_nrm_term(kind, D::to(p[e]));\n"
+    "    return ak_group_reduce(a0 + a1, (int)blockDim.x, red, ak_op_add());\n"
+    "}\n"
+    "\n"
+    "// y[0..len) = x[0..len) * inv over the block (same alignment of x and y: the vector path)\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_axnorm_block_scale(const typename D::T* p, typename D::T* q, ak_i64 len, float inv) {\n"
+    "    typedef typename D::T T;\n"
+    "    const int V = AK_V16(D);\n"
+    "    const ak_i64 t = (ak_i64)threadIdx.x, B = (ak_i64)blockDim.x;\n"
+    "    if ((((ak_u64)p ^ (ak_u64)q) & 15u) != 0) {\n"
+    "        for (ak_i64 e = t; e < len; e += B) q[e] = D::from(D::to(p[e]) * inv);\n"
+    "        return;\n"
+    "    }\n"
+    "    ak_i64 head = (ak_i64)(((16u - ((unsigned)(ak_u64)p & 15u)) & 15u) / sizeof(T));\n"
+    "    if (head > len) head = len;\n"
+    "    for (ak_i64 k = t; k < head; k += B) q[k] = D::from(D::to(p[k]) * inv);\n"
+    "    const ak_i64 nv = (len - head) / V;\n"
+    "    for (ak_i64 k = t; k < nv; k += B) {\n"
+    "        float f[8];\n"
+    "        ak_ld16<D>(p + head + k * V, f);\n"
+    "#pragma unroll\n"
+    "        for (int u = 0; u < V; u++) f[u] *= inv;\n"
+    "        ak_st16<D>(q + head + k * V, f);\n"
+    "    }\n"
+    "    for (ak_i64 e = head + nv * V + t; e < len; e += B) q[e] = D::from(D::to(p[e]) * inv);\n"
+    "}\n"
+    "\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_axnorm_rows(const typename D::T* x, typename D::T* y, ak_i64 rows, ak_i64 R, int kind, float eps) {\n"
+    "    __shared__ float red[AK_MAX_WAVES];\n"
+    "    for (ak_i64 row = blockIdx.x; row < rows; row += gridDim.x) {\n"
+    "        const float s = ak_axnorm_block_sum<D>(x + row * R, R, kind, red);\n"
+    "        ak_axnorm_block_scale<D>(x + row * R, y + row * R, R, ak_nrm_inv(kind, s, R, eps));\n"
+    "        __syncthreads();   // red is reused by the next row\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_axnorm_part(const typename D::T* x, ak_i64 R, ak_i64 seg, ak_i64 S, int kind, float* part) {\n"
+    "    __shared__ float red[AK_MAX_WAVES];\n"
+    "    const ak_i64 b = blockIdx.x, row = b / S, s = b - row * S;\n"
+    "    const ak_i64 e0 = s * seg, len = R - e0 < seg ? R - e0 : seg;\n"
+    "    const float v = ak_axnorm_block_sum<D>(x + row * R + e0, len, kind, red);\n"
+    "    if (threadIdx.x == 0) part[b] = v;\n"
+    "}\n"
+    "\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_axnorm_apply(const typename D::T* x, typename D::T* y, ak_i64 R, ak_i64 seg, ak_i64 S, int kind,\n"
+    "                               float eps, const float* rowsum) {\n"
+    "    const ak_i64 b = blockIdx.x, row = b / S, s = b - row * S;\n"
+    "    const ak_i64 e0 = s * seg, len = R - e0 < seg ? R - e0 : seg;\n"
+    "    ak_axnorm_block_scale<D>(x + row * R + e0, y + row * R + e0, len, ak_nrm_inv(kind, rowsum[row], R, eps));\n"
+    "}\n"
+    "\n"
+    "#define AK_AXNORM(DT, D)                                                                                             \\\n"
+    "    AK_KERNEL __launch_bounds__(256) void ak_axnorm_cols_##DT(const D::T* x, D::T* y, ak_i64 outer, ak_i64 R,        \\\n"
+    "                                                              ak_i64 inner, int kind, float eps) {                   \\\n"
+    "        ak_axnorm_cols<D>(x, y, outer, R, inner, kind, eps);                                                         \\\n"
+    "    }                                                                                                                \\\n"
+    "    AK_KERNEL __launch_bounds__(1024) void ak_axnorm_rows_##DT(const D::T* x, D::T* y, ak_i64 rows, ak_i64 R,        \\\n"
+    "                                                               int kind, float eps) {                                \\\n"
+    "        ak_axnorm_rows<D>(x, y, rows, R, kind, eps);                                                                 \\\n"
+    "    }                                                                                                                \\\n"
+    "    AK_KERNEL __launch_bounds__(1024) void ak_axnorm_part_##DT(const D::T* x, ak_i64 R, ak_i64 seg, ak_i64 S,        \\\n"
+    "                                                               int kind, float* part) {                              \\\n"
+    "        ak_axnorm_part<D>(x, R, seg, S, kind, part);                                                                 \\\n"
+    "    }                                                                                                                \\\n"
+    "    AK_KERNEL __launch_bounds__(1024) void ak_axnorm_apply_##DT(const D::T* x, D::T* y, ak_i64 R, ak_i64 seg,        \\\n"
+    "                                                                ak_i64 S, int kind, float eps, const float* rowsum) {\\\n"
+    "        ak_axnorm_apply<D>(x, y, R, seg, S, kind, eps, rowsum);                                                        \\\n"
+    "    }\n"
+    "AK_AXNORM(f32, ak_f32_t)\n"
+    "AK_AXNORM(f16, ak_f16_t)\n"
+    "AK_AXNORM(bf16, ak_bf16_t)\n"
+    "\n"
+    "// ---- broadcasting binary ops ----------------------------------------------------\n"
+    "// op codes: ak_binary_op of amdkit.h (add 0, sub 1, mul 2, div 3)\n"
+    "AK_INLINE float ak_bc_op(int op, float a, float b) {\n"
+    "    return op == 0 ? a + b : op == 1 ? a - b : op == 2 ? a * b : a / b;\n"
+    "}\n"
+    "template <class D, int OP, class I>\n"
+    "AK_INLINE void ak_bcast_body(const typename D::T* AK_RESTRICT x, const typename D::T* AK_RESTRICT y, typename D::T* z,\n"
+    "                             ak_i64 n, I d1, I d2, ak_i64 ys0, ak_i64 ys1, ak_i64 ys2, bool vec) {\n"
+    "    const ak_i64 units = (n + 3) / 4;\n"
+    "    for (ak_i64 u = ak_gtid(); u < units; u += ak_gstride()) {\n"
+    "        const ak_i64 e0 = u * 4;\n"
+    "        // one division pair per 4 elements, 32-bit when the tensor allows (I = unsigned)\n"
+    "        const I r = (I)e0 / d2;\n"
+    "        I c = (I)e0 - r * d2, i1 = r % d1, i0 = r / d1;\n"
+    "        ak_i64 yb = (ak_i64)i0 * ys0 + (ak_i64)i1 * ys1;\n"
+    "        float a[4], b[4] = { 0.0f, 0.0f, 0.0f, 0.0f };\n"
+    "        const int m = n - e0 < 4 ? (int)(n - e0) : 4;\n"
+    "        if (vec && m == 4) D::ld4(x + e0, a);\n"
+    "        else for (int k = 0; k < m; k++) a[k] = D::to(x[e0 + k]);\n"
+    "#pragma unroll\n"
+    "        for (int k = 0; k < 4; k++) {\n"
+    "            if (k < m) {\n"
+    "                b[k] = D::to(y[yb + (ak_i64)c * ys2]);\n"
+    "                if (++c == d2) {\n"
+    "                    c = 0;\n"
+    "                    if (++i1 == d1) { i1 = 0; i0++; }\n"
+    "                    yb = (ak_i64)i0 * ys0 + (ak_i64)i1 * ys1;\n"
+    "                }\n"
+    "            }\n"
+    "        }\n"
+    "#pragma unroll\n"
+    "        for (int k = 0; k < 4; k++) a[k] = ak_bc_op(OP, a[k], b[k]);\n"
+    "        if (vec && m == 4) D::st4(z + e0, a);\n"
+    "        else for (int k = 0; k < m; k++) z[e0 + k] = D::from(a[k]);\n"
+    "    }\n"
+    "}\n"
+    "template <class D, class I>\n"
+    "AK_INLINE void ak_bcast_ops(const typename D::T* x, const typename D::T* y, typename D::T* z, ak_i64 n, I d1, I d2,\n"
+    "                            ak_i64 ys0, ak_i64 ys1, ak_i64 ys2, int op, bool vec) {\n"
+    "    switch (op) {\n"
+    "    case 0: ak_bcast_body<D, 0, I>(x, y, z, n, d1, d2, ys0, ys1, ys2, vec); break;\n"
+    "    case 1: ak_bcast_body<D, 1, I>(x, y, z, n, d1, d2, ys0, ys1, ys2, vec); break;\n"
+    "    case 2: ak_bcast_body<D, 2, I>(x, y, z, n, d1, d2, ys0, ys1, ys2, vec); break;\n"
+    "    default: ak_bcast_body<D, 3, I>(x, y, z, n, d1, d2, ys0, ys1, ys2, vec); break;\n"
+    "    }\n"
+    "}\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_bcast(const typename D::T* x, const typename D::T* y, typename D::T* z, ak_i64 n, ak_i64 d1, ak_i64 d2,\n"
+    "                        ak_i64 ys0, ak_i64 ys1, ak_i64 ys2, int op) {\n"
+    "    const bool vec = ak_aligned16(x) && ak_aligned16(z);\n"
+    "    if (n + 4 < 0xFFFFFFFFLL) ak_bcast_ops<D, ak_u32>(x, y, z, n, (ak_u32)d1, (ak_u32)d2, ys0, ys1, ys2, op, vec);\n"
+    "    else ak_bcast_ops<D, ak_u64>(x, y, z, n, (ak_u64)d1, (ak_u64)d2, ys0, ys1, ys2, op, vec);\n"
+    "}\n"
+    "#define AK_BCAST(DT, D)                                                                                              \\\n"
+    "    AK_KERNEL __launch_bounds__(256) void ak_bcast_##DT(const D::T* x, const D::T* y, D::T* z, ak_i64 n, ak_i64 d1,  \\\n"
+    "                                                        ak_i64 d2, ak_i64 ys0, ak_i64 ys1, ak_i64 ys2, int op) {     \\\n"
+    "        ak_bcast<D>(x, y, z, n, d1, d2, ys0, ys1, ys2, op);                                                          \\\n"
+    "    }\n"
+    "AK_BCAST(f32, ak_f32_t)\n"
+    "AK_BCAST(f16, ak_f16_t)\n"
+    "AK_BCAST(bf16, ak_bf16_t)\n"
+    "\n"
+    "// ---- triangular mask ----------------------------------------------------------------\n"
+    "template <class D, class I>\n"
+    "AK_INLINE void ak_tri_body(const typename D::T* x, typename D::T* y, ak_i64 n, I rows, I cols, ak_i64 diag, int upper) {\n"
+    "    const ak_i64 units = (n + 3) / 4;\n"
+    "    const I mat = rows * cols;\n"
+    "    const bool vec = ak_aligned16(x) && ak_aligned16(y);\n"
+    "    for (ak_i64 u = ak_gtid(); u < units; u += ak_gstride()) {\n"
+    "        const ak_i64 e0 = u * 4;\n"
+    "        const int m = n - e0 < 4 ? (int)(n - e0) : 4;\n"
+    "        const I rc = (I)e0 % mat;\n"
+    "        I r = rc / cols, c = rc - r * cols;\n"
+    "        float a[4];\n"
+    "        if (vec && m == 4) D::ld4(x + e0, a);\n"
+    "        else for (int k = 0; k < m; k++) a[k] = D::to(x[e0 + k]);\n"
+    "#pragma unroll\n"
+    "        for (int k = 0; k < 4; k++) {\n"
+    "            const ak_i64 d = (ak_i64)c - (ak_i64)r;\n"
+    "            const bool keep = upper ? d >= diag : d <= diag;\n"
+    "            if (!keep) a[k] = 0.0f;\n"
+    "            if (++c == cols) { c = 0; if (++r == rows) r = 0; }\n"
+    "        }\n"
+    "        if (vec && m == 4) D::st4(y + e0, a);\n"
+    "        else for (int k = 0; k < m; k++) y[e0 + k] = D::from(a[k]);\n"
+    "    }\n"
+    "}\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_tri(const typename D::T* x, typename D::T* y, ak_i64 n, ak_i64 rows, ak_i64 cols, ak_i64 diag,\n"
+    "                      int upper) {\n"
+    "    if (n + 4 < 0xFFFFFFFFLL) ak_tri_body<D, ak_u32>(x, y, n, (ak_u32)rows, (ak_u32)cols, diag, upper);\n"
+    "    else ak_tri_body<D, ak_u64>(x, y, n, (ak_u64)rows, (ak_u64)cols, diag, upper);\n"
+    "}\n"
+    "#define AK_TRI(DT, D)                                                                                                \\\n"
+    "    AK_KERNEL __launch_bounds__(256) void ak_tri_##DT(const D::T* x, D::T* y, ak_i64 n, ak_i64 rows, ak_i64 cols,    \\\n"
+    "                                                      ak_i64 diag, int upper) {                                      \\\n"
+    "        ak_tri<D>(x, y, n, rows, cols, diag, upper);                                                                 \\\n"
+    "    }\n"
+    "AK_TRI(f32, ak_f32_t)\n"
+    "AK_TRI(f16, ak_f16_t)\n"
+    "AK_TRI(bf16, ak_bf16_t)\n"
+    ;
+
 /* kernels/cast.hip */
 static const char _ak_src_cast[] =
     "/* kernels/cast.hip: dtype conversion between f32, f16 and bf16 (all six\n"
@@ -15492,6 +15929,8 @@ static const struct { const char* family; const char* source; const char* kernel
       "ak_attn_combine_f32 ak_attn_combine_f16 ak_attn_combine_bf16 ak_attn_simt32_f32 ak_attn_simt32_f16 ak_attn_simt32_bf16 ak_attn_simt64_f32 ak_attn_simt64_f16 ak_attn_simt64_bf16 ak_attn_simt128_f32 ak_attn_simt128_f16 ak_attn_simt128_bf16 ak_attn_simt256_f32 ak_attn_simt256_f16 ak_attn_simt256_bf16" },
     { "attention_mma", _ak_src_attention_mma,
       "ak_attn_mma64_f16 ak_attn_mma64_bf16 ak_attn_mma128_f16 ak_attn_mma128_bf16 ak_attn_mmadec64_f16 ak_attn_mmadec64_bf16 ak_attn_mmadec128_f16 ak_attn_mmadec128_bf16 ak_attn_mmagen64_f16 ak_attn_mmagen64_bf16 ak_attn_mmagen128_f16 ak_attn_mmagen128_bf16" },
+    { "axis", _ak_src_axis,
+      "ak_axred_sum_f32 ak_axred_sum_f16 ak_axred_sum_bf16 ak_axred_max_f32 ak_axred_max_f16 ak_axred_max_bf16 ak_axred_min_f32 ak_axred_min_f16 ak_axred_min_bf16 ak_axred_argmax_f32 ak_axred_argmax_f16 ak_axred_argmax_bf16 ak_axred_argmin_f32 ak_axred_argmin_f16 ak_axred_argmin_bf16 ak_axnorm_cols_f32 ak_axnorm_cols_f16 ak_axnorm_cols_bf16 ak_axnorm_rows_f32 ak_axnorm_rows_f16 ak_axnorm_rows_bf16 ak_axnorm_part_f32 ak_axnorm_part_f16 ak_axnorm_part_bf16 ak_axnorm_apply_f32 ak_axnorm_apply_f16 ak_axnorm_apply_bf16 ak_bcast_f32 ak_bcast_f16 ak_bcast_bf16 ak_tri_f32 ak_tri_f16 ak_tri_bf16" },
     { "cast", _ak_src_cast,
       "ak_cast_f32_f16 ak_cast_f32_bf16 ak_cast_f16_f32 ak_cast_f16_bf16 ak_cast_bf16_f32 ak_cast_bf16_f16 ak_copy_f32 ak_copy_f16 ak_copy_bf16" },
     { "elementwise", _ak_src_elementwise,
@@ -15540,47 +15979,54 @@ enum {
     _AK_KIF_unary = 1,
     _AK_KIF_attn_simt = 2,
     _AK_KIF_attn_combine = 3,
-    _AK_KIF_cast = 4,
-    _AK_KIF_fill = 5,
-    _AK_KIF_axpy = 6,
-    _AK_KIF_binary = 7,
-    _AK_KIF_gemm_wgmma = 8,
-    _AK_KIF_copy_nd = 9,
-    _AK_KIF_copy_cast = 10,
-    _AK_KIF_embedding = 11,
-    _AK_KIF_rope = 12,
-    _AK_KIF_norm = 13,
-    _AK_KIF_norm_wide = 14,
-    _AK_KIF_add_norm = 15,
-    _AK_KIF_add_norm_wide = 16,
-    _AK_KIF_rand_uniform = 17,
-    _AK_KIF_rand_normal = 18,
-    _AK_KIF_dropout = 19,
-    _AK_KIF_reduce1 = 20,
-    _AK_KIF_reduce2 = 21,
-    _AK_KIF_cumsum_part = 22,
-    _AK_KIF_cumsum = 23,
-    _AK_KIF_topk = 24,
-    _AK_KIF_topk_mb_pass = 25,
-    _AK_KIF_topk_mb_collect = 26,
-    _AK_KIF_softmax = 27,
-    _AK_KIF_softmax_wide = 28,
-    _AK_KIF_softmax_split = 29,
-    _AK_KIF_softmax_stats = 30,
-    _AK_KIF_softmax_apply = 31,
-    _AK_KIF_transpose = 32,
-    _AK_KIF_xent = 33,
-    _AK_KIF_xent_small = 34,
-    _AK_KIF_xent_partial = 35,
-    _AK_KIF_xent_mean = 36,
+    _AK_KIF_axred = 4,
+    _AK_KIF_axnorm_cols = 5,
+    _AK_KIF_axnorm_rows = 6,
+    _AK_KIF_axnorm_part = 7,
+    _AK_KIF_axnorm_apply = 8,
+    _AK_KIF_bcast = 9,
+    _AK_KIF_tri = 10,
+    _AK_KIF_cast = 11,
+    _AK_KIF_fill = 12,
+    _AK_KIF_axpy = 13,
+    _AK_KIF_binary = 14,
+    _AK_KIF_gemm_wgmma = 15,
+    _AK_KIF_copy_nd = 16,
+    _AK_KIF_copy_cast = 17,
+    _AK_KIF_embedding = 18,
+    _AK_KIF_rope = 19,
+    _AK_KIF_norm = 20,
+    _AK_KIF_norm_wide = 21,
+    _AK_KIF_add_norm = 22,
+    _AK_KIF_add_norm_wide = 23,
+    _AK_KIF_rand_uniform = 24,
+    _AK_KIF_rand_normal = 25,
+    _AK_KIF_dropout = 26,
+    _AK_KIF_reduce1 = 27,
+    _AK_KIF_reduce2 = 28,
+    _AK_KIF_cumsum_part = 29,
+    _AK_KIF_cumsum = 30,
+    _AK_KIF_topk = 31,
+    _AK_KIF_topk_mb_pass = 32,
+    _AK_KIF_topk_mb_collect = 33,
+    _AK_KIF_softmax = 34,
+    _AK_KIF_softmax_wide = 35,
+    _AK_KIF_softmax_split = 36,
+    _AK_KIF_softmax_stats = 37,
+    _AK_KIF_softmax_apply = 38,
+    _AK_KIF_transpose = 39,
+    _AK_KIF_xent = 40,
+    _AK_KIF_xent_small = 41,
+    _AK_KIF_xent_partial = 42,
+    _AK_KIF_xent_mean = 43,
     _AK_KIF_COUNT
 };
 static const char* const _ak_kernel_interface_names[] = {
-    "", "unary", "attn_simt", "attn_combine", "cast", "fill", "axpy", "binary", "gemm_wgmma", "copy_nd", "copy_cast",
-    "embedding", "rope", "norm", "norm_wide", "add_norm", "add_norm_wide", "rand_uniform", "rand_normal", "dropout",
-    "reduce1", "reduce2", "cumsum_part", "cumsum", "topk", "topk_mb_pass", "topk_mb_collect", "softmax",
-    "softmax_wide", "softmax_split", "softmax_stats", "softmax_apply", "transpose", "xent", "xent_small",
-    "xent_partial", "xent_mean"
+    "", "unary", "attn_simt", "attn_combine", "axred", "axnorm_cols", "axnorm_rows", "axnorm_part", "axnorm_apply",
+    "bcast", "tri", "cast", "fill", "axpy", "binary", "gemm_wgmma", "copy_nd", "copy_cast", "embedding", "rope",
+    "norm", "norm_wide", "add_norm", "add_norm_wide", "rand_uniform", "rand_normal", "dropout", "reduce1", "reduce2",
+    "cumsum_part", "cumsum", "topk", "topk_mb_pass", "topk_mb_collect", "softmax", "softmax_wide", "softmax_split",
+    "softmax_stats", "softmax_apply", "transpose", "xent", "xent_small", "xent_partial", "xent_mean"
 };
 static inline ak_args* _ak_kargs_begin(_ak_kargs* k, int iface) {
     k->iface = iface;
@@ -15609,6 +16055,43 @@ static inline void _ak_kargs_attn_combine(_ak_kargs* kargs_, const void* part, i
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_attn_combine);
     ak_args_ptr(a_, part); ak_args_i32(a_, nsplit); ak_args_i32(a_, dmax); ak_args_i64(a_, rows); ak_args_i32(a_, hq); ak_args_i32(a_, sq); ak_args_i32(a_, d); ak_args_ptr(a_, o);
     ak_args_i64(a_, osb); ak_args_i64(a_, osh); ak_args_i64(a_, oss); ak_args_ptr(a_, lse);
+}
+/* kernels/axis.hip:104 NAME (macro AK_AXRED) */
+static inline void _ak_kargs_axred(_ak_kargs* kargs_, const void* x, int64_t outer, int64_t R, int64_t inner, int64_t rchunk, int64_t splits, float scale, void* outv, void* outi) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_axred);
+    ak_args_ptr(a_, x); ak_args_i64(a_, outer); ak_args_i64(a_, R); ak_args_i64(a_, inner); ak_args_i64(a_, rchunk); ak_args_i64(a_, splits); ak_args_f32(a_, scale); ak_args_ptr(a_, outv);
+    ak_args_ptr(a_, outi);
+}
+/* kernels/axis.hip:243 ak_axnorm_cols_##DT (macro AK_AXNORM) */
+static inline void _ak_kargs_axnorm_cols(_ak_kargs* kargs_, const void* x, void* y, int64_t outer, int64_t R, int64_t inner, int32_t kind, float eps) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_axnorm_cols);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, outer); ak_args_i64(a_, R); ak_args_i64(a_, inner); ak_args_i32(a_, kind); ak_args_f32(a_, eps);
+}
+/* kernels/axis.hip:247 ak_axnorm_rows_##DT (macro AK_AXNORM) */
+static inline void _ak_kargs_axnorm_rows(_ak_kargs* kargs_, const void* x, void* y, int64_t rows, int64_t R, int32_t kind, float eps) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_axnorm_rows);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i64(a_, R); ak_args_i32(a_, kind); ak_args_f32(a_, eps);
+}
+/* kernels/axis.hip:251 ak_axnorm_part_##DT (macro AK_AXNORM) */
+static inline void _ak_kargs_axnorm_part(_ak_kargs* kargs_, const void* x, int64_t R, int64_t seg, int64_t S, int32_t kind, void* part) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_axnorm_part);
+    ak_args_ptr(a_, x); ak_args_i64(a_, R); ak_args_i64(a_, seg); ak_args_i64(a_, S); ak_args_i32(a_, kind); ak_args_ptr(a_, part);
+}
+/* kernels/axis.hip:255 ak_axnorm_apply_##DT (macro AK_AXNORM) */
+static inline void _ak_kargs_axnorm_apply(_ak_kargs* kargs_, const void* x, void* y, int64_t R, int64_t seg, int64_t S, int32_t kind, float eps, const void* rowsum) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_axnorm_apply);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, R); ak_args_i64(a_, seg); ak_args_i64(a_, S); ak_args_i32(a_, kind); ak_args_f32(a_, eps); ak_args_ptr(a_, rowsum);
+}
+/* kernels/axis.hip:317 ak_bcast_##DT (macro AK_BCAST) */
+static inline void _ak_kargs_bcast(_ak_kargs* kargs_, const void* x, const void* y, void* z, int64_t n, int64_t d1, int64_t d2, int64_t ys0, int64_t ys1, int64_t ys2, int32_t op) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_bcast);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, z); ak_args_i64(a_, n); ak_args_i64(a_, d1); ak_args_i64(a_, d2); ak_args_i64(a_, ys0); ak_args_i64(a_, ys1); ak_args_i64(a_, ys2);
+    ak_args_i32(a_, op);
+}
+/* kernels/axis.hip:357 ak_tri_##DT (macro AK_TRI) */
+static inline void _ak_kargs_tri(_ak_kargs* kargs_, const void* x, void* y, int64_t n, int64_t rows, int64_t cols, int64_t diag, int32_t upper) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_tri);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, n); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i64(a_, diag); ak_args_i32(a_, upper);
 }
 /* kernels/cast.hip:18 ak_cast_f32_f16 */
 static inline void _ak_kargs_cast(_ak_kargs* kargs_, const void* x, void* y, int64_t n) {
@@ -15846,6 +16329,39 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_attn_mmagen64_bf16", _AK_KIF_attn_simt },
     { "ak_attn_mmagen128_f16", _AK_KIF_attn_simt },
     { "ak_attn_mmagen128_bf16", _AK_KIF_attn_simt },
+    { "ak_axred_sum_f32", _AK_KIF_axred },
+    { "ak_axred_sum_f16", _AK_KIF_axred },
+    { "ak_axred_sum_bf16", _AK_KIF_axred },
+    { "ak_axred_max_f32", _AK_KIF_axred },
+    { "ak_axred_max_f16", _AK_KIF_axred },
+    { "ak_axred_max_bf16", _AK_KIF_axred },
+    { "ak_axred_min_f32", _AK_KIF_axred },
+    { "ak_axred_min_f16", _AK_KIF_axred },
+    { "ak_axred_min_bf16", _AK_KIF_axred },
+    { "ak_axred_argmax_f32", _AK_KIF_axred },
+    { "ak_axred_argmax_f16", _AK_KIF_axred },
+    { "ak_axred_argmax_bf16", _AK_KIF_axred },
+    { "ak_axred_argmin_f32", _AK_KIF_axred },
+    { "ak_axred_argmin_f16", _AK_KIF_axred },
+    { "ak_axred_argmin_bf16", _AK_KIF_axred },
+    { "ak_axnorm_cols_f32", _AK_KIF_axnorm_cols },
+    { "ak_axnorm_rows_f32", _AK_KIF_axnorm_rows },
+    { "ak_axnorm_part_f32", _AK_KIF_axnorm_part },
+    { "ak_axnorm_apply_f32", _AK_KIF_axnorm_apply },
+    { "ak_axnorm_cols_f16", _AK_KIF_axnorm_cols },
+    { "ak_axnorm_rows_f16", _AK_KIF_axnorm_rows },
+    { "ak_axnorm_part_f16", _AK_KIF_axnorm_part },
+    { "ak_axnorm_apply_f16", _AK_KIF_axnorm_apply },
+    { "ak_axnorm_cols_bf16", _AK_KIF_axnorm_cols },
+    { "ak_axnorm_rows_bf16", _AK_KIF_axnorm_rows },
+    { "ak_axnorm_part_bf16", _AK_KIF_axnorm_part },
+    { "ak_axnorm_apply_bf16", _AK_KIF_axnorm_apply },
+    { "ak_bcast_f32", _AK_KIF_bcast },
+    { "ak_bcast_f16", _AK_KIF_bcast },
+    { "ak_bcast_bf16", _AK_KIF_bcast },
+    { "ak_tri_f32", _AK_KIF_tri },
+    { "ak_tri_f16", _AK_KIF_tri },
+    { "ak_tri_bf16", _AK_KIF_tri },
     { "ak_cast_f32_f16", _AK_KIF_cast },
     { "ak_cast_f32_bf16", _AK_KIF_cast },
     { "ak_cast_f16_f32", _AK_KIF_cast },
@@ -19513,6 +20029,464 @@ AKDEF ak_result ak_topk(ak_context* ctx, ak_dtype dtype, const void* x, void* va
         r = _ak_op_launch(ctx, kern, (unsigned)nr, block, 0, stream, &a);
     }
     return r;
+}
+
+/* ==========================================================================
+ * >>impl:ops-axis  ak_reduce_axes, ak_normalize, ak_binary_broadcast,
+ * ak_triangular: a tensor seen as [outer][len][inner] around the axis, read in
+ * place (kernels/axis.hip; row reductions are ak_reduce's). Each op validates,
+ * then runs its C reference (cpu backend, double) or launches.
+ * ========================================================================== */
+
+#define _AK_AXIS_BLOCK 256u
+#define _AK_AXIS_ROW_BLOCK 512u
+
+/* Shape checks shared by the N-d ops: 1 <= ndim <= AK_AXES_MAX_DIMS, every
+ * extent >= 1, the product without overflow; *count = the product. */
+static ak_result _ak_axis_check_shape(ak_context* ctx, ak_dtype t, size_t ndim, const size_t* shape, size_t* count,
+                                      const char* op) {
+    size_t k, n = 1;
+    if (!shape) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: shape is NULL", op);
+    if (ndim < 1 || ndim > AK_AXES_MAX_DIMS)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: ndim %zu, expected 1..%d", op, ndim, AK_AXES_MAX_DIMS);
+    for (k = 0; k < ndim; k++) {
+        if (shape[k] == 0) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: shape[%zu] is 0 (expected >= 1)", op, k);
+        if (n > SIZE_MAX / shape[k]) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: the shape's element count overflows", op);
+        n *= shape[k];
+    }
+    *count = n;
+    return _ak_op_check_bytes(ctx, n, t, op);
+}
+
+/* [outer][len][inner]: each >= 1, the product without overflow. */
+static ak_result _ak_axis_check_oli(ak_context* ctx, ak_dtype t, size_t outer, size_t len, size_t inner, const char* op) {
+    if (outer == 0 || len == 0 || inner == 0)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: shape %zu x %zu x %zu has a zero extent", op, outer, len, inner);
+    if (outer > SIZE_MAX / len || outer * len > SIZE_MAX / inner)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: shape %zu x %zu x %zu overflows", op, outer, len, inner);
+    return _ak_op_check_bytes(ctx, outer * len * inner, t, op);
+}
+
+/* ---- ak_reduce_axes ------------------------------------------------------------ */
+
+/* CPU reference: every input element in row-major order adds into its output
+ * (the reduced coordinates dropped); arg ops count the row-major position
+ * within the reduced dimensions, which arrive in increasing order per output. */
+static ak_result _ak_axis_cpu_reduce(ak_reduce_op op, ak_dtype t, const void* x, void* out, size_t ndim,
+                                     const size_t* shape, uint32_t axes, size_t n) {
+    size_t nout = 1, rcount = 1, k, i;
+    size_t idx[AK_AXES_MAX_DIMS];
+    double* acc;
+    int64_t* pos = NULL;
+    unsigned char* seen;
+    int arg = op == AK_REDUCE_ARGMAX || op == AK_REDUCE_ARGMIN;
+    for (k = 0; k < ndim; k++) {
+        if (axes >> k & 1u) rcount *= shape[k];
+        else nout *= shape[k];
+    }
+    acc = (double*)_ak_calloc(nout * sizeof(double));
+    seen = (unsigned char*)_ak_calloc(nout);
+    if (arg) pos = (int64_t*)_ak_calloc(nout * sizeof(int64_t));
+    if (!acc || !seen || (arg && !pos)) {
+        _ak_dealloc(acc); _ak_dealloc(seen); _ak_dealloc(pos);
+        return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_reduce_axes: out of host memory (cpu reference, %zu outputs)", nout);
+    }
+    memset(idx, 0, sizeof idx);
+    for (i = 0; i < n; i++) {
+        size_t o = 0, rp = 0;
+        double v = (double)_ak_op_ld(x, t, i);
+        for (k = 0; k < ndim; k++) {
+            if (axes >> k & 1u) rp = rp * shape[k] + idx[k];
+            else o = o * shape[k] + idx[k];
+        }
+        if (op == AK_REDUCE_SUM || op == AK_REDUCE_MEAN) acc[o] += v;
+        else if (!seen[o]) { acc[o] = v; if (arg) pos[o] = (int64_t)rp; }
+        else if (!_ak_rowop_isnan(acc[o]) &&
+                 (_ak_rowop_isnan(v) || ((op == AK_REDUCE_MAX || op == AK_REDUCE_ARGMAX) ? v > acc[o] : v < acc[o]))) {
+            acc[o] = v;
+            if (arg) pos[o] = (int64_t)rp;
+        }
+        seen[o] = 1;
+        for (k = ndim; k-- > 0;) {   /* next row-major index */
+            if (++idx[k] < shape[k]) break;
+            idx[k] = 0;
+        }
+    }
+    for (i = 0; i < nout; i++) {
+        if (arg) ((int64_t*)out)[i] = pos[i];
+        else ((float*)out)[i] = (float)(op == AK_REDUCE_MEAN ? acc[i] / (double)rcount : acc[i]);
+    }
+    _ak_dealloc(acc); _ak_dealloc(seen); _ak_dealloc(pos);
+    return AK_OK;
+}
+
+/* One pass: reduce the middle of [outer][R][inner] (inner > 1) of dtype t into
+ * out (float; arg ops: int64) with the column kernel, R cut into chunks when
+ * the outputs alone would leave the GPU idle. */
+static ak_result _ak_axis_reduce_cols(ak_context* ctx, ak_reduce_op op, ak_dtype t, const void* x, void* out,
+                                      size_t outer, size_t R, size_t inner, float scale, ak_stream* stream) {
+    static const char* base[] = { "ak_axred_sum", "ak_axred_sum", "ak_axred_max", "ak_axred_min", "ak_axred_argmax",
+                                  "ak_axred_argmin" };
+    static const char* k2[] = { "ak_reduce2_sum", "ak_reduce2_sum", "ak_reduce2_max", "ak_reduce2_min",
+                                "ak_reduce2_argmax", "ak_reduce2_argmin" };
+    const int arg = op == AK_REDUCE_ARGMAX || op == AK_REDUCE_ARGMIN;
+    const size_t ncols = outer * inner, target = (size_t)_ak_op_cus(ctx) * 2048u;
+    size_t splits = 1, rchunk = R;
+    ak_kernel *k = NULL, *kc = NULL;
+    void* ws = NULL;
+    float* pv = NULL;
+    int64_t* pi = NULL;
+    char kn[64];
+    ak_dim3 g, b;
+    _ak_kargs a;
+    ak_result r;
+    if (ncols < target && R >= 256) {
+        /* chunks of at least 64 rows, at most 1024 of them (the combine's groups) */
+        size_t want = (target + ncols - 1) / ncols, most = R / 64;
+        if (want > most) want = most;
+        if (want > 1024) want = 1024;
+        if (want > 1) {
+            rchunk = (R + want - 1) / want;
+            splits = (R + rchunk - 1) / rchunk;
+        }
+    }
+    if ((r = _ak_op_kernel(ctx, _ak_src_axis, _ak_op_name(kn, sizeof kn, base[op], t), &k)) != AK_OK) return r;
+    if (splits > 1) {
+        size_t nparts = ncols * splits, vbytes = (nparts * 4u + 15u) & ~(size_t)15u;
+        if ((r = _ak_op_kernel(ctx, _ak_src_reduce, k2[op], &kc)) != AK_OK) return r;
+        if ((r = _ak_rowop_ws(ctx, vbytes + (arg ? nparts * 8u : 0u), stream, &ws)) != AK_OK) return r;
+        pv = (float*)ws;
+        if (arg) pi = (int64_t*)((char*)ws + vbytes);
+        _ak_kargs_axred(&a, x, (int64_t)outer, (int64_t)R, (int64_t)inner, (int64_t)rchunk, (int64_t)splits, 1.0f, pv, pi);
+    } else {
+        _ak_kargs_axred(&a, x, (int64_t)outer, (int64_t)R, (int64_t)inner, (int64_t)rchunk, 1, scale,
+                        arg ? NULL : out, arg ? out : NULL);
+    }
+    g.x = _ak_op_grid(ctx, ncols, _AK_AXIS_BLOCK); g.y = (unsigned)splits; g.z = 1;
+    b.x = _AK_AXIS_BLOCK; b.y = 1; b.z = 1;
+    r = _ak_op_launch3(ctx, k, g, b, 0, stream, &a);
+    if (r == AK_OK && splits > 1) {
+        const unsigned G2 = _ak_rowop_pow2(splits, _AK_AXIS_BLOCK), per = _AK_AXIS_BLOCK / G2;
+        size_t c0;
+        /* the combine indexes rows by block: at most 2^31 - 1 blocks per launch */
+        const size_t step = (size_t)0x7FFFFFFFu * per;
+        for (c0 = 0; c0 < ncols && r == AK_OK; c0 += step) {
+            const size_t nc = ncols - c0 < step ? ncols - c0 : step;
+            _ak_kargs_reduce2(&a, pv + c0 * splits, pi ? pi + c0 * splits : NULL, (int64_t)nc, (int64_t)splits, (int32_t)G2,
+                              scale, arg ? NULL : (float*)out + c0, arg ? (int64_t*)out + c0 : NULL);
+            r = _ak_op_launch(ctx, kc, (unsigned)((nc + per - 1) / per), _AK_AXIS_BLOCK, 0, stream, &a);
+        }
+    }
+    if (ws) ak_free(ctx, ws);
+    return r;
+}
+
+AKDEF ak_result ak_reduce_axes(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, const void* x, void* out,
+                               size_t ndim, const size_t* shape, uint32_t axes, ak_stream* stream) {
+    const char* opn = "ak_reduce_axes";
+    size_t n = 0, nout = 1, k, m = 0, runs = 0, total = 1, i;
+    size_t ext[AK_AXES_MAX_DIMS];
+    int red[AK_AXES_MAX_DIMS];
+    int arg;
+    ak_result r = _ak_op_check_ctx(ctx, opn);
+    if (r == AK_OK) r = _ak_op_check_float(dtype, opn);
+    if (r == AK_OK) r = _ak_op_check_stream(ctx, stream, opn);
+    if (r != AK_OK) return r;
+    if ((int)op < 0 || (int)op >= (int)AK_REDUCE_OP_COUNT)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: unknown reduction %d", opn, (int)op);
+    if ((r = _ak_axis_check_shape(ctx, dtype, ndim, shape, &n, opn)) != AK_OK) return r;
+    if (axes == 0) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: axes is 0 (set bit k to reduce dimension k)", opn);
+    if (ndim < 32 && (axes >> ndim) != 0)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: axes 0x%x names a dimension >= ndim %zu", opn, (unsigned)axes, ndim);
+    arg = op == AK_REDUCE_ARGMAX || op == AK_REDUCE_ARGMIN;
+    if ((r = _ak_op_check_ptr(x, dtype, "ak_reduce_axes: x")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(out, arg ? AK_I64 : AK_F32, "ak_reduce_axes: out")) != AK_OK) return r;
+    /* drop extent-1 dimensions, merge neighbours of the same kind */
+    for (k = 0; k < ndim; k++) {
+        int rk = (int)(axes >> k & 1u);
+        if (rk) total *= shape[k];
+        else nout *= shape[k];
+        if (shape[k] == 1) continue;
+        if (m > 0 && red[m - 1] == rk) ext[m - 1] *= shape[k];
+        else { ext[m] = shape[k]; red[m] = rk; m++; }
+    }
+    for (k = 0; k < m; k++) runs += (size_t)red[k];
+    if (arg && runs > 1)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %s over dimensions that are not adjacent (axes 0x%x): take one axis, "
+                       "or adjacent ones", opn, ak_reduce_op_name(op), (unsigned)axes);
+    if (_ak_rowop_overlap(x, n * ak_dtype_size(dtype), out, nout * (arg ? 8u : 4u)))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: out overlaps x", opn);
+    if (_ak_op_is_cpu(ctx)) return _ak_axis_cpu_reduce(op, dtype, x, out, ndim, shape, axes, n);
+    if (runs == 0) {
+        /* every reduced extent is 1: the values themselves (arg ops: index 0) */
+        if (arg) return ak_memset(ctx, out, 0, nout * 8u, stream);
+        if (dtype == AK_F32) return ak_copy(ctx, AK_F32, x, out, n, stream);
+        return ak_cast(ctx, dtype, x, AK_F32, out, n, stream);
+    }
+    /* one pass per run of reduced dimensions, the innermost first; passes before
+     * the last write an fp32 workspace (sum for a mean, scaled once at the end) */
+    {
+        const void* src = x;
+        ak_dtype st = dtype;
+        void* tmp[2] = { NULL, NULL };
+        int ti = 0;
+        size_t left = runs;
+        for (i = m; i-- > 0 && r == AK_OK;) {
+            size_t outer = 1, inner = 1, j;
+            void* dst;
+            ak_reduce_op pop = op;
+            float scale = 1.0f;
+            if (!red[i]) continue;
+            for (j = 0; j < i; j++) outer *= ext[j];
+            for (j = i + 1; j < m; j++) inner *= ext[j];
+            left--;
+            if (op == AK_REDUCE_MEAN) {
+                pop = left == 0 ? AK_REDUCE_MEAN : AK_REDUCE_SUM;
+                scale = left == 0 ? (float)(1.0 / (double)total) : 1.0f;
+            }
+            if (left == 0) dst = out;
+            else {
+                if ((r = _ak_rowop_ws(ctx, outer * inner * 4u, stream, &tmp[ti])) != AK_OK) break;
+                dst = tmp[ti];
+            }
+            if (inner == 1) {
+                if (pop == AK_REDUCE_MEAN && total != ext[i]) {
+                    /* the mean over several runs: this pass sums, then one scale */
+                    r = ak_reduce(ctx, AK_REDUCE_SUM, st, src, dst, outer, ext[i], stream);
+                    if (r == AK_OK) r = ak_scale(ctx, AK_F32, dst, dst, outer, scale, stream);
+                } else {
+                    r = ak_reduce(ctx, pop, st, src, dst, outer, ext[i], stream);
+                }
+            } else {
+                r = _ak_axis_reduce_cols(ctx, pop, st, src, dst, outer, ext[i], inner,
+                                         pop == AK_REDUCE_MEAN ? scale : 1.0f, stream);
+            }
+            /* this pass's input workspace is free once the pass is queued (stream order) */
+            if (src != x) { ak_free(ctx, (void*)src); tmp[ti ^ 1] = NULL; }
+            src = dst;
+            st = AK_F32;
+            ti ^= 1;
+            ext[i] = 1;
+        }
+        if (r != AK_OK) {
+            if (tmp[0]) ak_free(ctx, tmp[0]);
+            if (tmp[1]) ak_free(ctx, tmp[1]);
+        }
+    }
+    return r;
+}
+
+/* ---- ak_normalize ---------------------------------------------------------------- */
+AKDEF const char* ak_norm_kind_name(ak_norm_kind kind) {
+    static const char* n[] = { "l1", "l2", "mean_abs", "rms" };
+    typedef char names_match[sizeof n / sizeof n[0] == AK_NORM_KIND_COUNT ? 1 : -1];
+    (void)sizeof(names_match);
+    if ((int)kind < 0 || (int)kind >= (int)AK_NORM_KIND_COUNT) return "?";
+    return n[kind];
+}
+
+static double _ak_axis_norm_inv(ak_norm_kind kind, double s, size_t len, double eps) {
+    double nv;
+    switch (kind) {
+    case AK_NORM_L1: nv = s; break;
+    case AK_NORM_L2: nv = sqrt(s); break;
+    case AK_NORM_MEAN_ABS: nv = s / (double)len; break;
+    default: return 1.0 / sqrt(s / (double)len + eps);
+    }
+    return 1.0 / (nv > eps ? nv : eps);
+}
+
+AKDEF ak_result ak_normalize(ak_context* ctx, ak_norm_kind kind, ak_dtype dtype, const void* x, void* y, size_t outer,
+                             size_t len, size_t inner, float eps, ak_stream* stream) {
+    const char* opn = "ak_normalize";
+    size_t n, bytes, es;
+    char kn[64];
+    ak_kernel* k = NULL;
+    _ak_kargs a;
+    ak_result r = _ak_op_check_ctx(ctx, opn);
+    if (r == AK_OK) r = _ak_op_check_float(dtype, opn);
+    if (r == AK_OK) r = _ak_op_check_stream(ctx, stream, opn);
+    if (r != AK_OK) return r;
+    if ((int)kind < 0 || (int)kind >= (int)AK_NORM_KIND_COUNT)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: kind %d is not an ak_norm_kind (0..%d)", opn, (int)kind,
+                       (int)AK_NORM_KIND_COUNT - 1);
+    if (!_ak_op_finite(eps) || eps < 0.0f)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: eps %g, expected finite and >= 0", opn, (double)eps);
+    if ((r = _ak_axis_check_oli(ctx, dtype, outer, len, inner, opn)) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(x, dtype, "ak_normalize: x")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(y, dtype, "ak_normalize: y")) != AK_OK) return r;
+    es = ak_dtype_size(dtype);
+    n = outer * len * inner;
+    bytes = n * es;
+    if ((r = _ak_op_check_overlap(x, bytes, y, bytes, 1, opn)) != AK_OK) return r;
+    if (_ak_op_is_cpu(ctx)) {
+        size_t o, i, l;
+        for (o = 0; o < outer; o++)
+            for (i = 0; i < inner; i++) {
+                size_t base = o * len * inner + i;
+                double s = 0.0, inv;
+                for (l = 0; l < len; l++) {
+                    double v = (double)_ak_op_ld(x, dtype, base + l * inner);
+                    s += (kind == AK_NORM_L2 || kind == AK_NORM_RMS) ? v * v : fabs(v);
+                }
+                inv = _ak_axis_norm_inv(kind, s, len, (double)eps);
+                for (l = 0; l < len; l++)
+                    _ak_op_st(y, dtype, base + l * inner, (float)((double)_ak_op_ld(x, dtype, base + l * inner) * inv));
+            }
+        return AK_OK;
+    }
+    if (inner > 1) {
+        if ((r = _ak_op_kernel(ctx, _ak_src_axis, _ak_op_name(kn, sizeof kn, "ak_axnorm_cols", dtype), &k)) != AK_OK) return r;
+        _ak_kargs_axnorm_cols(&a, x, y, (int64_t)outer, (int64_t)len, (int64_t)inner, (int32_t)kind, eps);
+        return _ak_op_launch(ctx, k, _ak_op_grid(ctx, outer * inner, _AK_AXIS_BLOCK), _AK_AXIS_BLOCK, 0, stream, &a);
+    }
+    /* rows: a block per row while the rows fill the GPU (the second pass from L2); few long rows are cut
+     * into segments of 64 Ki elements: one kernel writes each segment's sum, ak_reduce adds them per row, a
+     * third launch scales */
+    {
+        const size_t cus = (size_t)_ak_op_cus(ctx), seg = 65536;
+        if (outer >= 2 * cus || len <= 2 * seg) {
+            size_t grid = outer < cus * 8 ? outer : cus * 8;
+            if ((r = _ak_op_kernel(ctx, _ak_src_axis, _ak_op_name(kn, sizeof kn, "ak_axnorm_rows", dtype), &k)) != AK_OK) return r;
+            _ak_kargs_axnorm_rows(&a, x, y, (int64_t)outer, (int64_t)len, (int32_t)kind, eps);
+            return _ak_op_launch(ctx, k, (unsigned)grid, _AK_AXIS_ROW_BLOCK, 0, stream, &a);
+        } else {
+            const size_t S = (len + seg - 1) / seg, nb = outer * S;
+            ak_kernel* k2 = NULL;
+            void* ws = NULL;
+            if (nb > 0x7FFFFFFFu) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %zu segments exceed one launch", opn, nb);
+            if ((r = _ak_op_kernel(ctx, _ak_src_axis, _ak_op_name(kn, sizeof kn, "ak_axnorm_part", dtype), &k)) != AK_OK) return r;
+            if ((r = _ak_op_kernel(ctx, _ak_src_axis, _ak_op_name(kn, sizeof kn, "ak_axnorm_apply", dtype), &k2)) != AK_OK)
+                return r;
+            /* workspace: the segments' sums, then the rows' sums (ak_reduce over the segments: fixed order) */
+            const size_t pbytes = (nb * 4u + 15u) & ~(size_t)15u;
+            if ((r = _ak_rowop_ws(ctx, pbytes + outer * 4u, stream, &ws)) != AK_OK) return r;
+            _ak_kargs_axnorm_part(&a, x, (int64_t)len, (int64_t)seg, (int64_t)S, (int32_t)kind, ws);
+            r = _ak_op_launch(ctx, k, (unsigned)nb, _AK_AXIS_ROW_BLOCK, 0, stream, &a);
+            if (r == AK_OK) r = ak_reduce(ctx, AK_REDUCE_SUM, AK_F32, ws, (char*)ws + pbytes, outer, S, stream);
+            if (r == AK_OK) {
+                _ak_kargs_axnorm_apply(&a, x, y, (int64_t)len, (int64_t)seg, (int64_t)S, (int32_t)kind, eps, (char*)ws + pbytes);
+                r = _ak_op_launch(ctx, k2, (unsigned)nb, _AK_AXIS_ROW_BLOCK, 0, stream, &a);
+            }
+            ak_free(ctx, ws);
+            return r;
+        }
+    }
+}
+
+/* ---- ak_binary_broadcast --------------------------------------------------------------- */
+AKDEF ak_result ak_binary_broadcast(ak_context* ctx, ak_binary_op op, ak_dtype dtype, const void* x, const void* y,
+                                    void* z, size_t ndim, const size_t* shape, const size_t* y_shape,
+                                    ak_stream* stream) {
+    const char* opn = "ak_binary_broadcast";
+    size_t n = 0, ny = 1, k, m = 0, es;
+    size_t ext[AK_AXES_MAX_DIMS];
+    int64_t ys[AK_AXES_MAX_DIMS], stride = 1;
+    ak_result r = _ak_op_check_ctx(ctx, opn);
+    if (r == AK_OK) r = _ak_op_check_float(dtype, opn);
+    if (r == AK_OK) r = _ak_op_check_stream(ctx, stream, opn);
+    if (r != AK_OK) return r;
+    if ((int)op < 0 || (int)op >= (int)AK_BINARY_OP_COUNT)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: op %d is not an ak_binary_op (0..%d)", opn, (int)op,
+                       (int)AK_BINARY_OP_COUNT - 1);
+    if ((r = _ak_axis_check_shape(ctx, dtype, ndim, shape, &n, opn)) != AK_OK) return r;
+    if (!y_shape) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: y_shape is NULL", opn);
+    for (k = 0; k < ndim; k++) {
+        if (y_shape[k] != 1 && y_shape[k] != shape[k])
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: y_shape[%zu] = %zu, expected 1 or shape[%zu] = %zu", opn, k,
+                           y_shape[k], k, shape[k]);
+        ny *= y_shape[k];
+    }
+    if ((r = _ak_op_check_ptr(x, dtype, "ak_binary_broadcast: x")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(y, dtype, "ak_binary_broadcast: y")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(z, dtype, "ak_binary_broadcast: z")) != AK_OK) return r;
+    es = ak_dtype_size(dtype);
+    if ((r = _ak_op_check_overlap(x, n * es, z, n * es, 1, "ak_binary_broadcast (x and z)")) != AK_OK) return r;
+    if (ny == n) return ak_binary(ctx, op, dtype, x, y, z, n, stream);   /* nothing broadcast */
+    if ((r = _ak_op_check_overlap(y, ny * es, z, n * es, 0, "ak_binary_broadcast (y and z)")) != AK_OK) return r;
+    /* y's element strides (0 along a repeated dimension), extent-1 dimensions dropped, neighbours merged when
+     * the strides chain (both repeated, or contiguous) */
+    for (k = ndim; k-- > 0;) {
+        int64_t s = y_shape[k] == 1 ? 0 : stride;
+        stride *= (int64_t)y_shape[k];
+        if (shape[k] == 1) continue;
+        if (m > 0 && ((s == 0 && ys[m - 1] == 0) || (s != 0 && ys[m - 1] != 0 && s == ys[m - 1] * (int64_t)ext[m - 1]))) {
+            ext[m - 1] *= shape[k];   /* the merged dimension keeps its inner stride */
+            continue;
+        }
+        ext[m] = shape[k]; ys[m] = s; m++;
+    }
+    /* ext / ys hold the merged dimensions, innermost first */
+    if (_ak_op_is_cpu(ctx)) {
+        size_t i, idx[AK_AXES_MAX_DIMS];
+        memset(idx, 0, sizeof idx);
+        for (i = 0; i < n; i++) {
+            size_t yi = 0, j;
+            int64_t st = 1;
+            for (j = ndim; j-- > 0;) {
+                if (y_shape[j] != 1) yi += idx[j] * (size_t)st;
+                st *= (int64_t)y_shape[j];
+            }
+            _ak_op_st(z, dtype, i, (float)_ak_elementwise_binary_ref(op, (double)_ak_op_ld(x, dtype, i), (double)_ak_op_ld(y, dtype, yi)));
+            for (j = ndim; j-- > 0;) {
+                if (++idx[j] < shape[j]) break;
+                idx[j] = 0;
+            }
+        }
+        return AK_OK;
+    }
+    {
+        /* up to three merged dimensions per launch; more: one launch per index of the leading ones */
+        size_t d0 = m > 2 ? ext[2] : 1, d1 = m > 1 ? ext[1] : 1, d2 = m > 0 ? ext[0] : 1, lead = 1, li, per;
+        int64_t s0 = m > 2 ? ys[2] : 0, s1 = m > 1 ? ys[1] : 0, s2 = m > 0 ? ys[0] : 0;
+        ak_kernel* kk = NULL;
+        char kn[64];
+        for (k = 3; k < m; k++) lead *= ext[k];
+        per = d0 * d1 * d2;
+        if ((r = _ak_op_kernel(ctx, _ak_src_axis, _ak_op_name(kn, sizeof kn, "ak_bcast", dtype), &kk)) != AK_OK) return r;
+        for (li = 0; li < lead && r == AK_OK; li++) {
+            size_t rem = li, yoff = 0;
+            _ak_kargs a;
+            for (k = 3; k < m; k++) { yoff += (rem % ext[k]) * (size_t)ys[k]; rem /= ext[k]; }
+            _ak_kargs_bcast(&a, (const char*)x + li * per * es, (const char*)y + yoff * es, (char*)z + li * per * es,
+                            (int64_t)per, (int64_t)d1, (int64_t)d2, s0, s1, s2, (int32_t)op);
+            r = _ak_op_launch(ctx, kk, _ak_op_grid(ctx, (per + 3) / 4, _AK_AXIS_BLOCK), _AK_AXIS_BLOCK, 0, stream, &a);
+        }
+    }
+    return r;
+}
+
+/* ---- ak_triangular ------------------------------------------------------------------------ */
+AKDEF ak_result ak_triangular(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t batch, size_t rows,
+                              size_t cols, int64_t diagonal, int upper, ak_stream* stream) {
+    const char* opn = "ak_triangular";
+    size_t n, bytes;
+    ak_kernel* k = NULL;
+    _ak_kargs a;
+    char kn[64];
+    ak_result r = _ak_op_check_ctx(ctx, opn);
+    if (r == AK_OK) r = _ak_op_check_float(dtype, opn);
+    if (r == AK_OK) r = _ak_op_check_stream(ctx, stream, opn);
+    if (r == AK_OK) r = _ak_axis_check_oli(ctx, dtype, batch, rows, cols, opn);
+    if (r == AK_OK) r = _ak_op_check_ptr(x, dtype, "ak_triangular: x");
+    if (r == AK_OK) r = _ak_op_check_ptr(y, dtype, "ak_triangular: y");
+    if (r != AK_OK) return r;
+    n = batch * rows * cols;
+    bytes = n * ak_dtype_size(dtype);
+    if ((r = _ak_op_check_overlap(x, bytes, y, bytes, 1, opn)) != AK_OK) return r;
+    if (_ak_op_is_cpu(ctx)) {
+        size_t i;
+        for (i = 0; i < n; i++) {
+            size_t rc = i % (rows * cols);
+            int64_t d = (int64_t)(rc % cols) - (int64_t)(rc / cols);
+            int keep = upper ? d >= diagonal : d <= diagonal;
+            _ak_op_st(y, dtype, i, keep ? _ak_op_ld(x, dtype, i) : 0.0f);
+        }
+        return AK_OK;
+    }
+    if ((r = _ak_op_kernel(ctx, _ak_src_axis, _ak_op_name(kn, sizeof kn, "ak_tri", dtype), &k)) != AK_OK) return r;
+    _ak_kargs_tri(&a, x, y, (int64_t)n, (int64_t)rows, (int64_t)cols, diagonal, upper ? 1 : 0);
+    return _ak_op_launch(ctx, k, _ak_op_grid(ctx, (n + 3) / 4, _AK_AXIS_BLOCK), _AK_AXIS_BLOCK, 0, stream, &a);
 }
 #endif /* AMDKIT_NO_OPS */
 

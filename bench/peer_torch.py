@@ -56,6 +56,10 @@ Ops (the PyTorch call used as the peer; math in fp32 for f16/bf16 like amdkit):
   layernorm: F.layer_norm(x, (cols,), weight, bias, eps=1e-5)
   rmsnorm: F.rms_norm(x, (cols,), weight, eps=1e-5) (a manual fp32 version if absent)
   cross_entropy: F.cross_entropy(logits, targets, reduction=none|mean|sum, ignore_index=-100)
+  sum_axis0 / max_axis0: torch.sum(x, 0, dtype=float32) / torch.amax(x, 0)
+  normalize_l2 / normalize_l1: F.normalize(x, p, dim=1, eps=1e-12)
+  rms_channels: v = x.view(R, 64, C / 64); v / sqrt(mean(v * v, dim=1, keepdim) + 1e-5)
+  bcast_row_mul: x * w (w of shape [1, cols])   triu: torch.triu(x)
   rand_uniform / rand_normal: torch.rand / torch.randn(rows, cols, generator=<a cuda generator>)
   dropout: F.dropout(x, p=0.1, training=True)   cumsum: torch.cumsum(x, dim=-1)
   topk_k<K>: torch.topk(x, K, dim=-1, largest=True, sorted=True)  (values + int64 indices)
@@ -121,6 +125,9 @@ ROPE_HEAD_DIM = 128
 ROPE_THETA = 500000.0
 PERM_SEQ, PERM_QSEQ, PERM_HEAD_DIM = 1024, 16, 128
 LLM = ("add_layernorm", "add_rmsnorm", "rope_neox", "rope_interleaved", "embedding", "permute")
+# along an axis (bench_ops.c's names): reductions over the rows (dim 0), vector norms of the rows, RMS over 64
+# channels of [rows][64][cols / 64], a row operand broadcast over the rows, triu
+AXIS = ("sum_axis0", "max_axis0", "normalize_l2", "normalize_l1", "rms_channels", "bcast_row_mul", "triu")
 
 UNARY = ("relu", "leaky_relu", "sigmoid", "tanh", "silu", "gelu", "gelu_tanh", "elu", "selu", "hardsigmoid",
          "hardtanh", "softplus", "softsign", "hardswish", "mish")
@@ -188,6 +195,12 @@ def default_bytes(p):
         return float(2 * n * es + p.rows * 8)
     if k == "permute":
         return float(n * (ESIZE[p.src] + ESIZE[p.dst]))
+    if k in ("sum_axis0", "max_axis0"):
+        return float(n * es + p.cols * 4)
+    if k in ("normalize_l2", "normalize_l1", "rms_channels", "triu"):
+        return float(2 * n * es)
+    if k == "bcast_row_mul":
+        return float((2 * n + p.cols) * es)
     raise ValueError("no byte count for " + k)
 
 
@@ -222,6 +235,15 @@ def builtin_plans(quick):
     three("softmax", wide)
     three("layernorm", rows)
     three("rmsnorm", rows)
+    # along an axis (bench_ops.c's shapes)
+    three("sum_axis0", (1000, 1003) if quick else (16384, 16384))
+    three("max_axis0", (1000, 1003) if quick else (16384, 16384))
+    three("sum_axis0", (4000, 7) if quick else (262144, 64))
+    three("normalize_l2", rows)
+    three("normalize_l1", (4, 70000) if quick else (4096, 65536))
+    three("rms_channels", (4, 6400) if quick else (256, 1048576))
+    three("bcast_row_mul", (1000, 1003) if quick else (16384, 16384))
+    three("triu", (300, 301) if quick else (8192, 8192))
     for red in ("none", "mean"):
         for t in FLOATS:
             plans.append(Plan("cross_entropy" if red == "none" else "cross_entropy_mean", t,
@@ -305,7 +327,7 @@ def resolve(name, dtype, shape, nbytes=None):
         params["k"] = int(base[len("topk_k"):])
         base = "topk"
     known = set(IO) | set(REDUCE) | {"cast", "layernorm", "rmsnorm", "cross_entropy", "rand_uniform",
-                                     "rand_normal", "dropout", "cumsum", "topk"} | set(LLM)
+                                     "rand_normal", "dropout", "cumsum", "topk"} | set(LLM) | set(AXIS)
     if base not in known:
         return None, "unknown op"
     if base in REDUCE and whole is not None:
@@ -383,6 +405,23 @@ def build(p, torch, F, dev):
     }
     if k in unary:
         return (rnd(R, C),), unary[k]
+    if k == "sum_axis0":
+        return (rnd(R, C),), lambda x: torch.sum(x, dim=0, dtype=torch.float32)
+    if k == "max_axis0":
+        return (rnd(R, C),), lambda x: torch.amax(x, dim=0).float()
+    if k == "normalize_l2":
+        return (rnd(R, C),), lambda x: F.normalize(x, p=2.0, dim=1, eps=1e-12)
+    if k == "normalize_l1":
+        return (rnd(R, C),), lambda x: F.normalize(x, p=1.0, dim=1, eps=1e-12)
+    if k == "rms_channels":
+        def rms(x):
+            v = x.view(R, 64, C // 64)
+            return v / torch.sqrt(torch.mean(v * v, dim=1, keepdim=True) + 1e-5)
+        return (rnd(R, C),), rms
+    if k == "bcast_row_mul":
+        return (rnd(R, C), rnd(1, C)), lambda x, w: x * w
+    if k == "triu":
+        return (rnd(R, C),), lambda x: torch.triu(x)
     if k in REDUCE:
         f32 = torch.float32
         if p.params.get("whole"):

@@ -40,6 +40,8 @@
     X(gpu_random) \
     X(ops_scan) \
     X(gpu_scan) \
+    X(ops_axis) \
+    X(gpu_axis) \
     X(ops_attention) \
     X(gpu_attention) \
     X(gpu_prof) \
