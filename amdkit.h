@@ -103,8 +103,11 @@
  *   >>impl:ops-attention  fused attention (SIMT, split/flash-decoding, matrix cores) + CPU reference
  *   >>impl:ops-llm    residual add + norm, RoPE, embedding gather, strided N-d copy + CPU references
  *   >>impl:ops-random  Philox random numbers (uniform, normal), dropout + bit-identical CPU references
- *   >>impl:ops-scan   cumsum (inclusive / exclusive scan), top-k + CPU references
+ *   >>impl:ops-scan   scans (cumsum / cumprod, exclusive, reverse, masked), top-k + CPU references
  *   >>impl:ops-axis   reductions over any axes, vector-norm normalisation, broadcasting binary ops, triangles + CPU references
+ *   >>impl:ops-pool   max / average pooling (1-3 spatial dimensions) + CPU reference
+ *   >>impl:ops-chnorm batch norm (training / inference), group norm (instance norm) + CPU references
+ *   >>impl:ops-loss   element-wise losses (MSE, L1, Huber, smooth L1, KL, hinge), triplet margin + CPU references
  *   >>impl:autotune   kernel timing (events, L2 flush, restored inputs), autotuner + its stored choices
  */
 #ifndef AMDKIT_H
@@ -1092,6 +1095,7 @@ typedef enum ak_loss_reduction {
     AK_LOSS_NONE = 0,  /* loss[r] for every row: rows floats */
     AK_LOSS_MEAN = 1,  /* one float: mean over the rows whose target is not ignore_index (NaN if none) */
     AK_LOSS_SUM = 2,   /* one float: sum over those rows */
+    AK_LOSS_BATCHMEAN = 3,  /* ak_loss only: one float, the sum / rows (torch's kl_div 'batchmean') */
     AK_LOSS_REDUCTION_COUNT
 } ak_loss_reduction;
 
@@ -1384,6 +1388,24 @@ AKAPI ak_result ak_dropout(ak_context* ctx, ak_dtype dtype, const void* x, void*
  * overlaps are errors. Thread safety: any thread. */
 AKAPI ak_result ak_cumsum(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t rows, size_t cols,
                           int exclusive, ak_stream* stream);
+/* Scans of ak_scan. */
+typedef enum ak_scan_op {
+    AK_SCAN_SUM = 0,    /* prefix sums (torch.cumsum) */
+    AK_SCAN_PROD = 1,   /* prefix products (torch.cumprod); integers wrap modulo 2^32 / 2^64 */
+    AK_SCAN_OP_COUNT
+} ak_scan_op;
+#define AK_SCAN_EXCLUSIVE 1u   /* y[c] combines the elements before c (y[0]: 0 for sums, 1 for products) */
+#define AK_SCAN_REVERSE 2u     /* scan from the end of the row: torch.cumsum(x.flip(-1), -1).flip(-1) */
+/* Prefix sums or products along each row, the general form of ak_cumsum
+ * (same dtypes, paths, accumulation and in-place rule): flags is 0 or a set
+ * of AK_SCAN_EXCLUSIVE and AK_SCAN_REVERSE; mask NULL, or rows x cols bytes
+ * (torch.bool / AK_U8): an element whose byte is 0 counts as 0 (the scan of
+ * x * mask; a masked inf or NaN counts as 0 too, where torch's x * mask
+ * would give NaN). mask must not overlap y. ak_cumsum(..., e, s) is
+ * ak_scan(..., AK_SCAN_SUM, ..., NULL, ..., e ? AK_SCAN_EXCLUSIVE : 0, s).
+ * Thread safety: any thread. */
+AKAPI ak_result ak_scan(ak_context* ctx, ak_scan_op op, ak_dtype dtype, const void* x, const uint8_t* mask, void* y,
+                        size_t rows, size_t cols, unsigned flags, ak_stream* stream);
 /* The k largest (largest != 0) or smallest (largest == 0) elements of each
  * row, sorted (descending / ascending), with their column indices: values
  * (rows x k, dtype) and indices (rows x k, int64). Ties keep the lower index
@@ -1463,6 +1485,120 @@ AKAPI ak_result ak_binary_broadcast(ak_context* ctx, ak_binary_op op, ak_dtype d
  * thread. */
 AKAPI ak_result ak_triangular(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t batch, size_t rows,
                               size_t cols, int64_t diagonal, int upper, ak_stream* stream);
+/* ---- pooling  ------------------------------------------------------------
+ * Max and average pooling over 1, 2 or 3 spatial dimensions of a contiguous
+ * [batch][channels][spatial...] tensor (NCL, NCHW, NCDHW), as torch.nn's
+ * MaxPoolNd / AvgPoolNd. */
+typedef enum ak_pool_kind {
+    AK_POOL_MAX = 0,       /* max over the window; positions outside the input are skipped; a NaN wins */
+    AK_POOL_AVG = 1,       /* mean over the window (dilation must be 1) */
+    AK_POOL_KIND_COUNT
+} ak_pool_kind;
+/* Arguments of ak_pool (zero-initialize, then fill; zero means the default
+ * where a field says so). Spatial arrays hold ndim entries, outermost first
+ * (depth, height, width for 3-D; length for 1-D). */
+typedef struct ak_pool_args {
+    ak_pool_kind kind;
+    ak_dtype dtype;               /* x and y: AK_F32, AK_F16 or AK_BF16 (fp32 math) */
+    int ndim;                     /* spatial dimensions: 1, 2 or 3 */
+    size_t batch, channels;       /* >= 1 */
+    size_t in[3];                 /* input extents, each >= 1 */
+    size_t kernel[3];             /* window, each >= 1 */
+    size_t stride[3];             /* 0: the kernel size (torch's default) */
+    size_t padding[3];            /* implicit padding on both sides, at most half the (dilated) window */
+    size_t dilation[3];           /* 0: 1; max only */
+    int ceil_mode;                /* 1: ceil in the output size (a last window must start inside the input or left padding) */
+    int count_include_pad;        /* avg: 1 divides by the window clipped to the padded input (torch's default), 0 by
+                                     the in-input count */
+    int divisor_override;         /* avg: > 0 divides by this instead */
+    const void* x;                /* [batch][channels][in...] */
+    void* y;                      /* [batch][channels][out...] (ak_pool_output_shape); must not overlap x */
+    int64_t* indices;             /* max only, optional (NULL): the flat in-plane input index of each maximum
+                                     (torch's return_indices); must not overlap x or y */
+} ak_pool_args;
+/* The output extents of a pooling (torch's formula: floor or ceil of
+ * (in + 2 padding - dilation (kernel - 1) - 1) / stride + 1, the ceil_mode
+ * rule), with the same argument checks as ak_pool (pointers not needed).
+ * Thread safety: any thread. */
+AKAPI ak_result ak_pool_output_shape(const ak_pool_args* args, size_t out[3]);
+/* Pool args->x into args->y on `stream` (NULL: default). One thread per
+ * output (the window's overlap is served by the caches). Pointers are device
+ * memory of ctx (host memory on the cpu backend), aligned to the element
+ * size. The cpu backend runs a C reference (double sums). Errors:
+ * AK_ERROR_INVALID_ARGUMENT with a message (nothing launched),
+ * AK_ERROR_COMPILATION / AK_ERROR_LAUNCH. Thread safety: any thread. */
+AKAPI ak_result ak_pool(ak_context* ctx, const ak_pool_args* args, ak_stream* stream);
+/* ---- batch / group / instance normalisation  -------------------------------
+ * x and y: contiguous [batch][channels][spatial] tensors of dtype (f32, f16,
+ * bf16; fp32 math, statistics in double), spatial the product of the
+ * spatial extents (H x W for NCHW). weight and bias: NULL (1 and 0) or
+ * `channels` elements of dtype. y may equal x; other overlaps are errors.
+ * Queued on `stream`, no waiting; a workspace from the pool on that stream;
+ * deterministic. The cpu backend runs a C reference in double. */
+
+/* torch.nn.BatchNormNd. training != 0: per-channel mean and biased variance
+ * over batch x spatial normalise x; running_mean / running_var (fp32,
+ * `channels` each, both or neither) are then updated as torch does:
+ * r = (1 - momentum) r + momentum s, with the unbiased variance.
+ * training == 0: the running statistics (both required) normalise x.
+ * y = (x - mean) / sqrt(var + eps) * weight + bias. eps > 0, momentum in
+ * [0, 1], both finite. Thread safety: any thread (not on the same running
+ * statistics at once). */
+AKAPI ak_result ak_batch_norm(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t batch, size_t channels,
+                              size_t spatial, const void* weight, const void* bias, float* running_mean,
+                              float* running_var, int training, float momentum, float eps, ak_stream* stream);
+/* torch.nn.GroupNorm: `groups` divides channels; mean and biased variance
+ * over each (n, group)'s channels / groups x spatial elements, then
+ * y = (x - mean) / sqrt(var + eps) * weight[c] + bias[c]. groups = channels
+ * is torch.nn.InstanceNormNd (affine: weight / bias; the default
+ * InstanceNorm2d has none: NULL, NULL), groups = 1 a layer norm over
+ * channels x spatial with per-channel affine. eps > 0 and finite.
+ * Thread safety: any thread. */
+AKAPI ak_result ak_group_norm(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t batch, size_t channels,
+                              size_t spatial, size_t groups, const void* weight, const void* bias, float eps,
+                              ak_stream* stream);
+/* ---- losses  ----------------------------------------------------------------
+ * (ak_cross_entropy is with the reductions above.) */
+typedef enum ak_loss_op {
+    AK_LOSS_MSE = 0,        /* (x - t)^2 (torch mse_loss) */
+    AK_LOSS_L1 = 1,         /* |x - t| (l1_loss) */
+    AK_LOSS_HUBER = 2,      /* d = |x - t|: d < delta ? d^2 / 2 : delta (d - delta / 2); delta = param (0: 1) (huber_loss) */
+    AK_LOSS_SMOOTH_L1 = 3,  /* d < beta ? d^2 / (2 beta) : d - beta / 2; beta = param (0: 1) (smooth_l1_loss) */
+    AK_LOSS_KL_DIV = 4,     /* x = log q (or q with AK_LOSS_PROB_INPUT): t (log t - x), 0 where t = 0; with
+                               AK_LOSS_LOG_TARGET t = log p: e^t (t - x) (kl_div) */
+    AK_LOSS_HINGE = 5,      /* max(0, margin - x t), margin = param (0: 1): mean(clamp(1 - x * t, min=0)) */
+    AK_LOSS_OP_COUNT
+} ak_loss_op;
+#define AK_LOSS_LOG_TARGET 1   /* KL: the target holds log-probabilities (torch's log_target=True) */
+#define AK_LOSS_PROB_INPUT 2   /* KL: the input holds probabilities; its log is taken inside (kl_div(x.log(), t) in one pass) */
+/* Layout of the target of ak_loss. */
+typedef enum ak_loss_target {
+    AK_TARGET_FULL = 0,     /* rows x cols, like the input */
+    AK_TARGET_ROW = 1,      /* cols values, broadcast over the rows (torch broadcasting of a [cols] target) */
+    AK_TARGET_COL = 2,      /* rows values, one per row ([rows, 1]) */
+    AK_TARGET_LAYOUT_COUNT
+} ak_loss_target;
+/* Element-wise loss of input x (rows x cols, dtype f32 / f16 / bf16, fp32
+ * math) against target (dtype, laid out as target_layout), reduced as
+ * `reduction`: AK_LOSS_NONE writes rows x cols floats to out, AK_LOSS_MEAN the
+ * mean (one float), AK_LOSS_SUM the sum, AK_LOSS_BATCHMEAN the sum / rows.
+ * param: delta / beta / margin (see ak_loss_op; finite, >= 0); flags: 0 or
+ * AK_LOSS_LOG_TARGET / AK_LOSS_PROB_INPUT (KL only). Sums are deterministic:
+ * per-block fp32 partials added in a fixed order in double. out must not
+ * overlap the inputs. Thread safety: any thread. */
+AKAPI ak_result ak_loss(ak_context* ctx, ak_loss_op op, ak_dtype dtype, const void* x, const void* target,
+                        ak_loss_target target_layout, float* out, size_t rows, size_t cols, float param, unsigned flags,
+                        ak_loss_reduction reduction, ak_stream* stream);
+/* torch.nn.TripletMarginLoss over rows of cols features (anchor, positive,
+ * negative: rows x cols of dtype): loss[r] = max(d(a, p) - d(a, n) + margin,
+ * 0), d(u, v) = ||u - v + eps||_norm (pairwise_distance); swap != 0 uses
+ * min(d(a, n), d(p, n)) for d(a, n). norm > 0 (torch's p, default 2), eps
+ * >= 0 (default 1e-6), margin finite (default 1). reduction: AK_LOSS_NONE
+ * writes rows floats to out, MEAN / SUM one float (BATCHMEAN is MEAN here).
+ * Thread safety: any thread. */
+AKAPI ak_result ak_triplet_margin_loss(ak_context* ctx, ak_dtype dtype, const void* anchor, const void* positive,
+                                       const void* negative, float* out, size_t rows, size_t cols, float margin,
+                                       float norm, float eps, int swap, ak_loss_reduction reduction, ak_stream* stream);
 #endif /* AMDKIT_NO_OPS */
 
 /* ==========================================================================
@@ -12883,6 +13019,159 @@ static const char _ak_src_cast[] =
     "AK_KERNEL void ak_copy_bf16(const ak_bf16* x, ak_bf16* y, ak_i64 n) { ak_copy_impl<ak_bf16>(x, y, n); }\n"
     ;
 
+/* kernels/chnorm.hip */
+static const char _ak_src_chnorm[] =
+    "// kernels/chnorm.hip - batch and group normalisation of a contiguous\n"
+    "// [batch][channels][spatial] tensor (NCHW and its 1-D / 3-D kin; a plane is\n"
+    "// one (n, c) slice of `S` elements). Host wrappers and CPU references:\n"
+    "// amdkit.h (>>impl:ops-chnorm): ak_batch_norm, ak_group_norm (instance norm is\n"
+    "// a group per channel).\n"
+    "//\n"
+    "// Statistics: batch norm (G == 0) has one per channel over every n and\n"
+    "// spatial position; group norm one per (n, group) over its C / G planes.\n"
+    "// ak_chstat_part_<dt>: a block per (plane, chunk of `chunk` elements) writes\n"
+    "// the sums of (x - K) and (x - K)^2 of its chunk, K = the first element of its\n"
+    "// statistic (a shift every part of the statistic shares, so the variance\n"
+    "// does not cancel against a large mean). ak_chstat_final_<dt>: a block per\n"
+    "// statistic adds its parts in a fixed order in double and writes the mean and\n"
+    "// 1 / sqrt(var + eps) (biased variance), and for batch norm in training\n"
+    "// updates the running statistics (unbiased variance, momentum).\n"
+    "// ak_chnorm_apply_<dt>: y = x * scale + shift per plane (scale = rstd x\n"
+    "// weight[c], shift = bias[c] - mean x scale); blockIdx.y walks the planes,\n"
+    "// x the plane's elements in 16-byte vectors. With `running` set, mean / var\n"
+    "// are the running statistics (inference) and rstd comes from var + eps.\n"
+    "//\n"
+    "// kernels: ak_chstat_part_f32 ak_chstat_part_f16 ak_chstat_part_bf16 ak_chstat_final_f32 ak_chstat_final_f16\n"
+    "// kernels: ak_chstat_final_bf16 ak_chnorm_apply_f32 ak_chnorm_apply_f16 ak_chnorm_apply_bf16\n"
+    "\n"
+    "// offset of the first element of the statistic of plane p\n"
+    "AK_INLINE ak_i64 ak_chn_stat_first(ak_i64 p, ak_i64 C, ak_i64 S, int G) {\n"
+    "    const ak_i64 c = p % C, n = p / C;\n"
+    "    if (G == 0) return c * S;\n"
+    "    const ak_i64 cpg = C / G;\n"
+    "    return (n * C + (c / cpg) * cpg) * S;\n"
+    "}\n"
+    "\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_chstat_part(const typename D::T* x, ak_i64 C, ak_i64 S, ak_i64 cpp, ak_i64 chunk, int G, float* part) {\n"
+    "    typedef typename D::T T;\n"
+    "    __shared__ float red[AK_MAX_WAVES];\n"
+    "    const ak_i64 b = blockIdx.x, p = b / cpp, q = b - p * cpp;\n"
+    "    const float K = D::to(x[ak_chn_stat_first(p, C, S, G)]);\n"
+    "    const ak_i64 e0 = q * chunk, len = S - e0 < chunk ? S - e0 : chunk;\n"
+    "    const T* s = x + p * S + e0;\n"
+    "    const int V = AK_V16(D);\n"
+    "    const ak_i64 t = threadIdx.x, B = blockDim.x;\n"
+    "    ak_i64 head = (ak_i64)(((16u - ((unsigned)(ak_u64)s & 15u)) & 15u) / sizeof(T));\n"
+    "    if (head > len) head = len;\n"
+    "    float s1 = 0.0f, s2 = 0.0f;\n"
+    "    for (ak_i64 k = t; k < head; k += B) { const float v = D::to(s[k]) - K; s1 += v; s2 += v * v; }\n"
+    "    const ak_i64 nv = (len - head) / V;\n"
+    "    for (ak_i64 k = t; k < nv; k += B) {\n"
+    "        float f[8];\n"
+    "        ak_ld16<D>(s + head + k * V, f);\n"
+    "#pragma unroll\n"
+    "        for (int u = 0; u < V; u++) { const float v = f[u] - K; s1 += v; s2 += v * v; }\n"
+    "    }\n"
+    "    for (ak_i64 e = head + nv * V + t; e < len; e += B) { const float v = D::to(s[e]) - K; s1 += v; s2 += v * v; }\n"
+    "    s1 = ak_group_reduce(s1, (int)blockDim.x, red, ak_op_add());\n"
+    "    s2 = ak_group_reduce(s2, (int)blockDim.x, red, ak_op_add());\n"
+    "    if (threadIdx.x == 0) { part[2 * b] = s1; part[2 * b + 1] = s2; }\n"
+    "}\n"
+    "\n"
+    "// a block per statistic k\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_chstat_final(const typename D::T* x, const float* part, ak_i64 N, ak_i64 C, ak_i64 S, ak_i64 cpp, int G,\n"
+    "                               float eps, float momentum, float* mean, float* rstd, float* rmean, float* rvar) {\n"
+    "    __shared__ double r1[256], r2[256];\n"
+    "    const ak_i64 k = blockIdx.x;\n"
+    "    // the planes of statistic k: batch norm: n * C + k for every n; group norm: n * C + g * cpg + j, j < cpg\n"
+    "    const ak_i64 np = G == 0 ? N : C / G;\n"
+    "    const ak_i64 nparts = np * cpp;\n"
+    "    double s1 = 0.0, s2 = 0.0;\n"
+    "    for (ak_i64 i = threadIdx.x; i < nparts; i += blockDim.x) {\n"
+    "        const ak_i64 j = i / cpp, q = i - j * cpp;\n"
+    "        const ak_i64 plane = G == 0 ? j * C + k : (k / G) * C + (k % G) * (C / G) + j;\n"
+    "        s1 += (double)part[2 * (plane * cpp + q)];\n"
+    "        s2 += (double)part[2 * (plane * cpp + q) + 1];\n"
+    "    }\n"
+    "    r1[threadIdx.x] = s1;\n"
+    "    r2[threadIdx.x] = s2;\n"
+    "    __syncthreads();\n"
+    "    for (unsigned o = blockDim.x / 2; o > 0; o >>= 1) {\n"
+    "        if (threadIdx.x < o) { r1[threadIdx.x] += r1[threadIdx.x + o]; r2[threadIdx.x] += r2[threadIdx.x + o]; }\n"
+    "        __syncthreads();\n"
+    "    }\n"
+    "    if (threadIdx.x == 0) {\n"
+    "        const ak_i64 first = G == 0 ? k * S : ((k / G) * C + (k % G) * (C / G)) * S;\n"
+    "        const double K = (double)D::to(x[first]);\n"
+    "        const double cnt = (double)(np * S), m1 = r1[0] / cnt;\n"
+    "        double var = r2[0] / cnt - m1 * m1;\n"
+    "        if (var < 0.0) var = 0.0;\n"
+    "        mean[k] = (float)(K + m1);\n"
+    "        rstd[k] = (float)(1.0 / sqrt(var + (double)eps));\n"
+    "        if (rmean) {\n"
+    "            rmean[k] = (float)((1.0 - (double)momentum) * (double)rmean[k] + (double)momentum * (K + m1));\n"
+    "            rvar[k] = (float)((1.0 - (double)momentum) * (double)rvar[k] + (double)momentum * (cnt > 1.0 ? var * cnt / (cnt - 1.0) : var));\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_chnorm_apply(const typename D::T* x, typename D::T* y, const typename D::T* w, const typename D::T* bias,\n"
+    "                               const float* mean, const float* rs, ak_i64 planes, ak_i64 C, ak_i64 S, int G, int running,\n"
+    "                               float eps) {\n"
+    "    typedef typename D::T T;\n"
+    "    const int V = AK_V16(D);\n"
+    "    for (ak_i64 p = blockIdx.y; p < planes; p += gridDim.y) {\n"
+    "        const ak_i64 c = p % C, k = G == 0 ? c : (p / C) * G + c / (C / G);\n"
+    "        const float r = running ? 1.0f / sqrtf(rs[k] + eps) : rs[k];\n"
+    "        const float scale = r * (w ? D::to(w[c]) : 1.0f);\n"
+    "        const float shift = (bias ? D::to(bias[c]) : 0.0f) - mean[k] * scale;\n"
+    "        const T* xs = x + p * S;\n"
+    "        T* ys = y + p * S;\n"
+    "        const ak_i64 t = (ak_i64)blockIdx.x * blockDim.x + threadIdx.x, B = (ak_i64)gridDim.x * blockDim.x;\n"
+    "        if ((((ak_u64)xs ^ (ak_u64)ys) & 15u) != 0) {\n"
+    "            for (ak_i64 e = t; e < S; e += B) ys[e] = D::from(D::to(xs[e]) * scale + shift);\n"
+    "            continue;\n"
+    "        }\n"
+    "        ak_i64 head = (ak_i64)(((16u - ((unsigned)(ak_u64)xs & 15u)) & 15u) / sizeof(T));\n"
+    "        if (head > S) head = S;\n"
+    "        for (ak_i64 e = t; e < head; e += B) ys[e] = D::from(D::to(xs[e]) * scale + shift);\n"
+    "        const ak_i64 nv = (S - head) / V;\n"
+    "        for (ak_i64 e = t; e < nv; e += B) {\n"
+    "            float f[8];\n"
+    "            ak_ld16<D>(xs + head + e * V, f);\n"
+    "#pragma unroll\n"
+    "            for (int u = 0; u < V; u++) f[u] = f[u] * scale + shift;\n"
+    "            ak_st16<D>(ys + head + e * V, f);\n"
+    "        }\n"
+    "        for (ak_i64 e = head + nv * V + t; e < S; e += B) ys[e] = D::from(D::to(xs[e]) * scale + shift);\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "#define AK_CHNORM(DT, D)                                                                                             \\\n"
+    "    AK_KERNEL __launch_bounds__(256) void ak_chstat_part_##DT(const D::T* x, ak_i64 C, ak_i64 S, ak_i64 cpp,         \\\n"
+    "                                                              ak_i64 chunk, int G, float* part) {                    \\\n"
+    "        ak_chstat_part<D>(x, C, S, cpp, chunk, G, part);                                                             \\\n"
+    "    }                                                                                                                \\\n"
+    "    AK_KERNEL __launch_bounds__(256) void ak_chstat_final_##DT(const D::T* x, const float* part, ak_i64 N, ak_i64 C,  \\\n"
+    "                                                               ak_i64 S, ak_i64 cpp, int G, float eps,               \\\n"
+    "                                                               float momentum, float* mean, float* rstd,             \\\n"
+    "                                                               float* rmean, float* rvar) {                          \\\n"
+    "        ak_chstat_final<D>(x, part, N, C, S, cpp, G, eps, momentum, mean, rstd, rmean, rvar);                       \\\n"
+    "    }                                                                                                                \\\n"
+    "    AK_KERNEL __launch_bounds__(256) void ak_chnorm_apply_##DT(const D::T* x, D::T* y, const D::T* w,                \\\n"
+    "                                                               const D::T* bias, const float* mean, const float* rs, \\\n"
+    "                                                               ak_i64 planes, ak_i64 C, ak_i64 S, int G,             \\\n"
+    "                                                               int running, float eps) {                             \\\n"
+    "        ak_chnorm_apply<D>(x, y, w, bias, mean, rs, planes, C, S, G, running, eps);                                  \\\n"
+    "    }\n"
+    "AK_CHNORM(f32, ak_f32_t)\n"
+    "AK_CHNORM(f16, ak_f16_t)\n"
+    "AK_CHNORM(bf16, ak_bf16_t)\n"
+    ;
+
 /* kernels/elementwise.hip */
 static const char _ak_src_elementwise[] =
     "/* kernels/elementwise.hip: fill, axpy, scale and the binary ops (add, sub,\n"
@@ -13949,6 +14238,178 @@ static const char _ak_src_llm[] =
     "AK_ROPE(ak_ropeg, bf16, ak_bf16_t, 8, true)\n"
     ;
 
+/* kernels/loss.hip */
+static const char _ak_src_loss[] =
+    "// kernels/loss.hip - element-wise losses (MSE, L1, Huber, smooth L1, KL\n"
+    "// divergence, hinge) reduced to one value or written per element, and the\n"
+    "// triplet margin loss (per-row distances). Host wrappers and CPU references:\n"
+    "// amdkit.h (>>impl:ops-loss): ak_loss, ak_triplet_margin_loss.\n"
+    "//\n"
+    "// ak_loss_<dt>: input [rows][cols] against target (the same shape, one row of\n"
+    "// cols values broadcast over the rows (tb 1), or one value per row (tb 2)).\n"
+    "// Block b takes elements [b chunk, (b + 1) chunk) in steps of 4 per thread\n"
+    "// (16-byte loads of input, and of target when it has the same shape); with\n"
+    "// `elem` set it writes every element's loss (fp32), else its block sum to\n"
+    "// part[b]. ak_loss_finish adds part[0..nparts) in a fixed order in double\n"
+    "// and writes sum x scale (mean: 1 / n, batchmean: 1 / rows): deterministic.\n"
+    "//\n"
+    "// ak_triplet_<dt>: a block per row: d(a, p) and d(a, n) as torch's\n"
+    "// pairwise_distance (||a - b + eps||_norm), loss = max(d(a, p) - d(a, n) +\n"
+    "// margin, 0) (swap: d(a, n) replaced by min(d(a, n), d(p, n))), to\n"
+    "// rowloss[row] (reduction none) or to the partials the finish kernel adds.\n"
+    "//\n"
+    "// kernels: ak_loss_f32 ak_loss_f16 ak_loss_bf16 ak_loss_finish ak_triplet_f32 ak_triplet_f16 ak_triplet_bf16\n"
+    "\n"
+    "// op codes: ak_loss_op of amdkit.h\n"
+    "#define AK_LS_MSE 0\n"
+    "#define AK_LS_L1 1\n"
+    "#define AK_LS_HUBER 2\n"
+    "#define AK_LS_SMOOTH_L1 3\n"
+    "#define AK_LS_KL 4\n"
+    "#define AK_LS_HINGE 5\n"
+    "#define AK_LSF_LOG_TARGET 1\n"
+    "#define AK_LSF_PROB_INPUT 2\n"
+    "\n"
+    "AK_INLINE float ak_loss_term(int op, float x, float t, float p, int flags) {\n"
+    "    switch (op) {\n"
+    "    case AK_LS_MSE: { const float d = x - t; return d * d; }\n"
+    "    case AK_LS_L1: return fabsf(x - t);\n"
+    "    case AK_LS_HUBER: { const float d = fabsf(x - t); return d < p ? 0.5f * d * d : p * (d - 0.5f * p); }\n"
+    "    case AK_LS_SMOOTH_L1: { const float d = fabsf(x - t); return d < p ? 0.5f * d * d / p : d - 0.5f * p; }\n"
+    "    case AK_LS_KL: {\n"
+    "        const float lx = (flags & AK_LSF_PROB_INPUT) ? logf(x) : x;\n"
+    "        if (flags & AK_LSF_LOG_TARGET) return expf(t) * (t - lx);\n"
+    "        return t > 0.0f ? t * (logf(t) - lx) : 0.0f;   // torch's xlogy: 0 where the target is 0\n"
+    "    }\n"
+    "    default: { const float v = p - x * t; return v > 0.0f ? v : 0.0f; }   // hinge: max(0, margin - x t)\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "template <class D, class I>\n"
+    "AK_INLINE void ak_loss_body(const typename D::T* x, const typename D::T* tg, ak_i64 n, I cols, int tb, int op, float p,\n"
+    "                            int flags, ak_i64 chunk, float* part, float* elem, float* red) {\n"
+    "    const ak_i64 b = blockIdx.x, e0 = b * chunk, e1 = e0 + chunk < n ? e0 + chunk : n;\n"
+    "    const bool vx = ak_aligned16(x) && (e0 % 4 == 0), vt = tb == 0 && ak_aligned16(tg);\n"
+    "    float s = 0.0f;\n"
+    "    for (ak_i64 u = e0 + 4 * (ak_i64)threadIdx.x; u < e1; u += 4 * (ak_i64)blockDim.x) {\n"
+    "        const int m = e1 - u < 4 ? (int)(e1 - u) : 4;\n"
+    "        float a[4], t[4] = { 0.0f, 0.0f, 0.0f, 0.0f };\n"
+    "        if (vx && m == 4) D::ld4(x + u, a);\n"
+    "        else for (int k = 0; k < m; k++) a[k] = D::to(x[u + k]);\n"
+    "        if (tb == 0) {\n"
+    "            if (vt && m == 4) D::ld4(tg + u, t);\n"
+    "            else for (int k = 0; k < m; k++) t[k] = D::to(tg[u + k]);\n"
+    "        } else {\n"
+    "            I r = (I)u / cols, c = (I)u - r * cols;\n"
+    "            for (int k = 0; k < m; k++) {\n"
+    "                t[k] = D::to(tg[tb == 1 ? c : r]);\n"
+    "                if (++c == cols) { c = 0; r++; }\n"
+    "            }\n"
+    "        }\n"
+    "#pragma unroll\n"
+    "        for (int k = 0; k < 4; k++) {\n"
+    "            if (k < m) {\n"
+    "                const float v = ak_loss_term(op, a[k], t[k], p, flags);\n"
+    "                if (elem) elem[u + k] = v;\n"
+    "                s += v;\n"
+    "            }\n"
+    "        }\n"
+    "    }\n"
+    "    if (!elem) {\n"
+    "        s = ak_group_reduce(s, (int)blockDim.x, red, ak_op_add());\n"
+    "        if (threadIdx.x == 0) part[b] = s;\n"
+    "    }\n"
+    "}\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_loss(const typename D::T* x, const typename D::T* tg, ak_i64 n, ak_i64 cols, int tb, int op, float p,\n"
+    "                       int flags, ak_i64 chunk, float* part, float* elem) {\n"
+    "    __shared__ float red[AK_MAX_WAVES];\n"
+    "    if (n + 4 < 0xFFFFFFFFLL) ak_loss_body<D, ak_u32>(x, tg, n, (ak_u32)cols, tb, op, p, flags, chunk, part, elem, red);\n"
+    "    else ak_loss_body<D, ak_u64>(x, tg, n, (ak_u64)cols, tb, op, p, flags, chunk, part, elem, red);\n"
+    "}\n"
+    "#define AK_LOSS(DT, D)                                                                                               \\\n"
+    "    AK_KERNEL __launch_bounds__(256) void ak_loss_##DT(const D::T* x, const D::T* tg, ak_i64 n, ak_i64 cols, int tb, \\\n"
+    "                                                       int op, float p, int flags, ak_i64 chunk, float* part,        \\\n"
+    "                                                       float* elem) {                                                \\\n"
+    "        ak_loss<D>(x, tg, n, cols, tb, op, p, flags, chunk, part, elem);                                             \\\n"
+    "    }\n"
+    "AK_LOSS(f32, ak_f32_t)\n"
+    "AK_LOSS(f16, ak_f16_t)\n"
+    "AK_LOSS(bf16, ak_bf16_t)\n"
+    "\n"
+    "// one block of 256 threads: out[0] = (sum of part[0..nparts) in double, fixed order) x scale\n"
+    "AK_KERNEL __launch_bounds__(256) void ak_loss_finish(const float* part, ak_i64 nparts, double scale, float* out) {\n"
+    "    __shared__ double sh[256];\n"
+    "    double s = 0.0;\n"
+    "    for (ak_i64 i = threadIdx.x; i < nparts; i += blockDim.x) s += (double)part[i];\n"
+    "    sh[threadIdx.x] = s;\n"
+    "    __syncthreads();\n"
+    "    for (unsigned o = blockDim.x / 2; o > 0; o >>= 1) {\n"
+    "        if (threadIdx.x < o) sh[threadIdx.x] += sh[threadIdx.x + o];\n"
+    "        __syncthreads();\n"
+    "    }\n"
+    "    if (threadIdx.x == 0) out[0] = (float)(sh[0] * scale);\n"
+    "}\n"
+    "\n"
+    "// ---- triplet margin loss -------------------------------------------------------------------\n"
+    "AK_INLINE float ak_trip_pow(float d, float norm) {\n"
+    "    const float a = fabsf(d);\n"
+    "    return norm == 2.0f ? a * a : norm == 1.0f ? a : powf(a, norm);\n"
+    "}\n"
+    "AK_INLINE float ak_trip_root(float s, float norm) {\n"
+    "    return norm == 2.0f ? sqrtf(s) : norm == 1.0f ? s : powf(s, 1.0f / norm);\n"
+    "}\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_triplet(const typename D::T* a, const typename D::T* pz, const typename D::T* ng, ak_i64 rows, ak_i64 cols,\n"
+    "                          float margin, float norm, float eps, int swap, float* rowloss) {\n"
+    "    __shared__ float red[AK_MAX_WAVES];\n"
+    "    const int V = AK_V16(D);\n"
+    "    for (ak_i64 row = blockIdx.x; row < rows; row += gridDim.x) {\n"
+    "        const typename D::T *ar = a + row * cols, *pr = pz + row * cols, *nr = ng + row * cols;\n"
+    "        float sp = 0.0f, sn = 0.0f, sw = 0.0f;\n"
+    "        const bool vec = ak_aligned16(ar) && ak_aligned16(pr) && ak_aligned16(nr);\n"
+    "        const ak_i64 nv = vec ? cols / V : 0;\n"
+    "        for (ak_i64 k = threadIdx.x; k < nv; k += blockDim.x) {\n"
+    "            float fa[8], fp[8], fn[8];\n"
+    "            ak_ld16<D>(ar + k * V, fa);\n"
+    "            ak_ld16<D>(pr + k * V, fp);\n"
+    "            ak_ld16<D>(nr + k * V, fn);\n"
+    "#pragma unroll\n"
+    "            for (int q = 0; q < V; q++) {\n"
+    "                sp += ak_trip_pow(fa[q] - fp[q] + eps, norm);\n"
+    "                sn += ak_trip_pow(fa[q] - fn[q] + eps, norm);\n"
+    "                if (swap) sw += ak_trip_pow(fp[q] - fn[q] + eps, norm);\n"
+    "            }\n"
+    "        }\n"
+    "        for (ak_i64 e = nv * V + threadIdx.x; e < cols; e += blockDim.x) {\n"
+    "            const float va = D::to(ar[e]), vp = D::to(pr[e]), vn = D::to(nr[e]);\n"
+    "            sp += ak_trip_pow(va - vp + eps, norm);\n"
+    "            sn += ak_trip_pow(va - vn + eps, norm);\n"
+    "            if (swap) sw += ak_trip_pow(vp - vn + eps, norm);\n"
+    "        }\n"
+    "        sp = ak_group_reduce(sp, (int)blockDim.x, red, ak_op_add());\n"
+    "        sn = ak_group_reduce(sn, (int)blockDim.x, red, ak_op_add());\n"
+    "        if (swap) sw = ak_group_reduce(sw, (int)blockDim.x, red, ak_op_add());\n"
+    "        if (threadIdx.x == 0) {\n"
+    "            float dn = ak_trip_root(sn, norm);\n"
+    "            if (swap) { const float dw = ak_trip_root(sw, norm); dn = dw < dn ? dw : dn; }\n"
+    "            const float l = ak_trip_root(sp, norm) - dn + margin;\n"
+    "            rowloss[row] = l > 0.0f ? l : 0.0f;\n"
+    "        }\n"
+    "        __syncthreads();\n"
+    "    }\n"
+    "}\n"
+    "#define AK_TRIPLET(DT, D)                                                                                            \\\n"
+    "    AK_KERNEL __launch_bounds__(256) void ak_triplet_##DT(const D::T* a, const D::T* p, const D::T* n, ak_i64 rows,  \\\n"
+    "                                                          ak_i64 cols, float margin, float norm, float eps, int swap, \\\n"
+    "                                                          float* rowloss) {                                          \\\n"
+    "        ak_triplet<D>(a, p, n, rows, cols, margin, norm, eps, swap, rowloss);                                        \\\n"
+    "    }\n"
+    "AK_TRIPLET(f32, ak_f32_t)\n"
+    "AK_TRIPLET(f16, ak_f16_t)\n"
+    "AK_TRIPLET(bf16, ak_bf16_t)\n"
+    ;
+
 /* kernels/norm.hip */
 static const char _ak_src_norm[] =
     "// kernels/norm.hip - layernorm and rmsnorm along the last dimension of a\n"
@@ -14354,6 +14815,100 @@ static const char _ak_src_norm[] =
     "AK_NORM(f32, ak_f32_t)\n"
     "AK_NORM(f16, ak_f16_t)\n"
     "AK_NORM(bf16, ak_bf16_t)\n"
+    ;
+
+/* kernels/pool.hip */
+static const char _ak_src_pool[] =
+    "// kernels/pool.hip - max and average pooling over 1, 2 or 3 spatial\n"
+    "// dimensions of a contiguous [planes][ID][IH][IW] tensor (planes = batch x\n"
+    "// channels; 1-D and 2-D pooling are ID = IH = 1 / ID = 1 with kernel 1,\n"
+    "// stride 1, padding 0 there). Host wrapper and CPU reference: amdkit.h\n"
+    "// (>>impl:ops-pool): ak_pool.\n"
+    "//\n"
+    "// One thread per output element: blockIdx.y walks the planes (a loop when\n"
+    "// they pass the grid's y limit), x the outputs of a plane in row-major order,\n"
+    "// so neighbouring threads read neighbouring inputs (the overlap of windows\n"
+    "// comes from L1 / L2). In-plane index arithmetic is 32-bit (the host keeps a\n"
+    "// plane below 2^31 elements).\n"
+    "//\n"
+    "// Max (torch.nn.MaxPoolNd): positions outside the input are skipped, the\n"
+    "// first maximum in window order wins, a NaN wins and stays; idx (optional)\n"
+    "// gets the flat in-plane input index (d * IH * IW + h * IW + w), as torch's\n"
+    "// return_indices. A window that holds no input position gives -inf and index\n"
+    "// -1 (torch refuses such shapes; the host does too). Average\n"
+    "// (torch.nn.AvgPoolNd, no dilation): the sum over the in-input positions,\n"
+    "// divided by divisor when divisor > 0 (divisor_override), else by the window\n"
+    "// clipped to the padded input (count_include_pad = 1) or to the input itself.\n"
+    "//\n"
+    "// kernels: ak_pool_max_f32 ak_pool_max_f16 ak_pool_max_bf16 ak_pool_avg_f32 ak_pool_avg_f16 ak_pool_avg_bf16\n"
+    "\n"
+    "template <class D, bool MAX>\n"
+    "AK_INLINE void ak_pool(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT y, ak_i64* AK_RESTRICT idx,\n"
+    "                       ak_i64 planes, int ID, int IH, int IW, int OD, int OH, int OW, int kD, int kH, int kW, int sD,\n"
+    "                       int sH, int sW, int pD, int pH, int pW, int dD, int dH, int dW, int cip, int divisor) {\n"
+    "    const ak_u32 per = (ak_u32)OD * (ak_u32)OH * (ak_u32)OW;\n"
+    "    const ak_i64 iplane = (ak_i64)ID * IH * IW;\n"
+    "    for (ak_i64 pl = blockIdx.y; pl < planes; pl += gridDim.y) {\n"
+    "        const typename D::T* xp = x + pl * iplane;\n"
+    "        for (ak_u32 o = blockIdx.x * blockDim.x + threadIdx.x; o < per; o += gridDim.x * blockDim.x) {\n"
+    "            const ak_u32 ow = o % (ak_u32)OW, t = o / (ak_u32)OW, oh = t % (ak_u32)OH, od = t / (ak_u32)OH;\n"
+    "            const int d0 = (int)od * sD - pD, h0 = (int)oh * sH - pH, w0 = (int)ow * sW - pW;\n"
+    "            const ak_i64 out = pl * (ak_i64)per + o;\n"
+    "            if (MAX) {\n"
+    "                float best = -AK_INF;\n"
+    "                int bi = -1;\n"
+    "                for (int kd = 0; kd < kD; kd++) {\n"
+    "                    const int d = d0 + kd * dD;\n"
+    "                    if (d < 0 || d >= ID) continue;\n"
+    "                    for (int kh = 0; kh < kH; kh++) {\n"
+    "                        const int h = h0 + kh * dH;\n"
+    "                        if (h < 0 || h >= IH) continue;\n"
+    "                        const int rowi = (d * IH + h) * IW;\n"
+    "                        for (int kw = 0; kw < kW; kw++) {\n"
+    "                            const int w = w0 + kw * dW;\n"
+    "                            if (w < 0 || w >= IW) continue;\n"
+    "                            const float v = D::to(xp[rowi + w]);\n"
+    "                            if (bi < 0 || (!ak_isnan(best) && (v > best || ak_isnan(v)))) { best = v; bi = rowi + w; }\n"
+    "                        }\n"
+    "                    }\n"
+    "                }\n"
+    "                y[out] = D::from(best);\n"
+    "                if (idx) idx[out] = bi;\n"
+    "            } else {\n"
+    "                // the window clipped to the padded input (its size is the count_include_pad divisor), then to the input\n"
+    "                const int d1p = d0 + kD < ID + pD ? d0 + kD : ID + pD, h1p = h0 + kH < IH + pH ? h0 + kH : IH + pH;\n"
+    "                const int w1p = w0 + kW < IW + pW ? w0 + kW : IW + pW;\n"
+    "                const int padded = (d1p - d0) * (h1p - h0) * (w1p - w0);\n"
+    "                const int da = d0 > 0 ? d0 : 0, ha = h0 > 0 ? h0 : 0, wa = w0 > 0 ? w0 : 0;\n"
+    "                const int db = d1p < ID ? d1p : ID, hb = h1p < IH ? h1p : IH, wb = w1p < IW ? w1p : IW;\n"
+    "                float s = 0.0f;\n"
+    "                for (int d = da; d < db; d++)\n"
+    "                    for (int h = ha; h < hb; h++) {\n"
+    "                        const typename D::T* row = xp + (d * IH + h) * IW;\n"
+    "                        for (int w = wa; w < wb; w++) s += D::to(row[w]);\n"
+    "                    }\n"
+    "                const int inside = (db > da ? db - da : 0) * (hb > ha ? hb - ha : 0) * (wb > wa ? wb - wa : 0);\n"
+    "                const int div = divisor > 0 ? divisor : cip ? padded : inside;\n"
+    "                y[out] = D::from(s / (float)div);\n"
+    "            }\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "#define AK_POOL(NAME, MAX, D)                                                                                        \\\n"
+    "    AK_KERNEL __launch_bounds__(256) void NAME(const D::T* x, D::T* y, ak_i64* idx, ak_i64 planes, int ID, int IH,   \\\n"
+    "                                               int IW, int OD, int OH, int OW, int kD, int kH, int kW, int sD, int sH, \\\n"
+    "                                               int sW, int pD, int pH, int pW, int dD, int dH, int dW, int cip,        \\\n"
+    "                                               int divisor) {                                                         \\\n"
+    "        ak_pool<D, MAX>(x, y, idx, planes, ID, IH, IW, OD, OH, OW, kD, kH, kW, sD, sH, sW, pD, pH, pW, dD, dH, dW,  \\\n"
+    "                        cip, divisor);                                                                               \\\n"
+    "    }\n"
+    "AK_POOL(ak_pool_max_f32, true, ak_f32_t)\n"
+    "AK_POOL(ak_pool_max_f16, true, ak_f16_t)\n"
+    "AK_POOL(ak_pool_max_bf16, true, ak_bf16_t)\n"
+    "AK_POOL(ak_pool_avg_f32, false, ak_f32_t)\n"
+    "AK_POOL(ak_pool_avg_f16, false, ak_f16_t)\n"
+    "AK_POOL(ak_pool_avg_bf16, false, ak_bf16_t)\n"
     ;
 
 /* kernels/random.hip */
@@ -14798,9 +15353,12 @@ static const char _ak_src_reduce[] =
 
 /* kernels/scan.hip */
 static const char _ak_src_scan[] =
-    "/* kernels/scan.hip - prefix sums (cumsum) and top-k along the last dimension\n"
-    " * of a row-major rows x cols tensor. Host wrappers and CPU references:\n"
-    " * amdkit.h (>>impl:ops-scan): ak_cumsum, ak_topk.\n"
+    "/* kernels/scan.hip - prefix sums and products (cumsum, cumprod; exclusive,\n"
+    " * reversed, masked) and top-k along the last dimension of a row-major rows x\n"
+    " * cols tensor. Host wrappers and CPU references: amdkit.h (>>impl:ops-scan):\n"
+    " * ak_scan, ak_cumsum, ak_topk. Reversed scans walk the row from its end\n"
+    " * (element e of the scan is column cols - 1 - e), masked ones read 0 where the\n"
+    " * byte mask holds 0.\n"
     " *\n"
     " * ak_cumsum_<dt>: one block per (row, chunk) segment; the segment is walked in\n"
     " * tiles of 8 x blockDim elements: a coalesced load into shared memory, a\n"
@@ -14841,51 +15399,73 @@ static const char _ak_src_scan[] =
     "struct ak_scan_i64 { typedef ak_i64 S; typedef ak_u64 A;\n"
     "    static AK_INLINE A to(S v) { return (A)v; } static AK_INLINE S from(A v) { return (S)v; } };\n"
     "\n"
-    "/* Sum of v over the block in a fixed order (shared tree); every thread gets it. */\n"
+    "/* flags of the scan kernels (ak_scan of amdkit.h: AK_SCAN_EXCLUSIVE, AK_SCAN_REVERSE; the op in bit 2) */\n"
+    "#define AK_SCANF_EXCLUSIVE 1\n"
+    "#define AK_SCANF_REVERSE 2\n"
+    "#define AK_SCANF_PROD 4\n"
     "template <class A>\n"
-    "AK_INLINE A ak_scan_block_sum(A v, A* sh) {\n"
+    "AK_INLINE A ak_scan_op(bool prod, A a, A b) { return prod ? a * b : a + b; }\n"
+    "\n"
+    "/* a (sum) or a * b (prod) of v over the block in a fixed order (shared tree); every thread gets it. */\n"
+    "template <class A>\n"
+    "AK_INLINE A ak_scan_block_sum(A v, A* sh, bool prod) {\n"
     "    const int t = (int)threadIdx.x;\n"
     "    __syncthreads();\n"
     "    sh[t] = v;\n"
     "    __syncthreads();\n"
     "    for (int o = AK_SCAN_B / 2; o > 0; o >>= 1) {\n"
-    "        if (t < o) sh[t] = sh[t] + sh[t + o];\n"
+    "        if (t < o) sh[t] = ak_scan_op(prod, sh[t], sh[t + o]);\n"
     "        __syncthreads();\n"
     "    }\n"
     "    return sh[0];\n"
     "}\n"
     "\n"
-    "/* Block (row, chunk) of nch chunks per row: total of x[row, c0 .. c1). */\n"
+    "/* Element e (in scan order) of a row: x at e (reverse: cols - 1 - e), 0 where mask holds 0. */\n"
     "template <class D>\n"
-    "AK_INLINE void ak_cumsum_part_impl(const typename D::S* AK_RESTRICT x, ak_i64 cols, ak_i64 chunk, int nch,\n"
-    "                                   typename D::A* AK_RESTRICT part) {\n"
+    "AK_INLINE typename D::A ak_scan_ld(const typename D::S* xr, const ak_u8* mr, ak_i64 cols, ak_i64 e, int flags) {\n"
+    "    const ak_i64 p = (flags & AK_SCANF_REVERSE) ? cols - 1 - e : e;\n"
+    "    if (mr && !mr[p]) return (typename D::A)0;\n"
+    "    return D::to(xr[p]);\n"
+    "}\n"
+    "\n"
+    "/* Block (row, chunk) of nch chunks per row: total (sum or product) of elements c0 .. c1 in scan order. */\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_cumsum_part_impl(const typename D::S* AK_RESTRICT x, const ak_u8* AK_RESTRICT mask, ak_i64 cols,\n"
+    "                                   ak_i64 chunk, int nch, typename D::A* AK_RESTRICT part, int flags) {\n"
     "    typedef typename D::A A;\n"
     "    __shared__ A sh[AK_SCAN_B];\n"
+    "    const bool prod = (flags & AK_SCANF_PROD) != 0;\n"
     "    const ak_i64 row = (ak_i64)blockIdx.x / nch, ci = (ak_i64)blockIdx.x % nch;\n"
     "    const ak_i64 c0 = ci * chunk, c1 = c0 + chunk < cols ? c0 + chunk : cols;\n"
     "    const typename D::S* xr = x + row * cols;\n"
-    "    A s = (A)0;\n"
-    "    for (ak_i64 c = c0 + threadIdx.x; c < c1; c += AK_SCAN_B) s = s + D::to(xr[c]);\n"
-    "    s = ak_scan_block_sum<A>(s, sh);\n"
+    "    const ak_u8* mr = mask ? mask + row * cols : (const ak_u8*)0;\n"
+    "    A s = prod ? (A)1 : (A)0;\n"
+    "    for (ak_i64 c = c0 + threadIdx.x; c < c1; c += AK_SCAN_B) s = ak_scan_op(prod, s, ak_scan_ld<D>(xr, mr, cols, c, flags));\n"
+    "    s = ak_scan_block_sum<A>(s, sh, prod);\n"
     "    if (threadIdx.x == 0) part[blockIdx.x] = s;\n"
     "}\n"
     "\n"
     "template <class D>\n"
-    "AK_INLINE void ak_cumsum_impl(const typename D::S* AK_RESTRICT x, typename D::S* AK_RESTRICT y, ak_i64 cols,\n"
-    "                              ak_i64 chunk, int nch, const typename D::A* AK_RESTRICT part, int exclusive) {\n"
+    "AK_INLINE void ak_cumsum_impl(const typename D::S* AK_RESTRICT x, const ak_u8* AK_RESTRICT mask,\n"
+    "                              typename D::S* AK_RESTRICT y, ak_i64 cols, ak_i64 chunk, int nch,\n"
+    "                              const typename D::A* AK_RESTRICT part, int flags) {\n"
     "    typedef typename D::A A;\n"
     "    __shared__ A sh[AK_SCAN_P(AK_SCAN_TILE)];\n"
     "    __shared__ A tot[AK_SCAN_B];\n"
+    "    const bool prod = (flags & AK_SCANF_PROD) != 0, exclusive = (flags & AK_SCANF_EXCLUSIVE) != 0;\n"
+    "    const bool rev = (flags & AK_SCANF_REVERSE) != 0;\n"
+    "    const A id = prod ? (A)1 : (A)0;\n"
     "    const int t = (int)threadIdx.x;\n"
     "    const ak_i64 row = (ak_i64)blockIdx.x / nch, ci = (ak_i64)blockIdx.x % nch;\n"
     "    const ak_i64 c0 = ci * chunk, c1 = c0 + chunk < cols ? c0 + chunk : cols;\n"
     "    const typename D::S* xr = x + row * cols;\n"
+    "    const ak_u8* mr = mask ? mask + row * cols : (const ak_u8*)0;\n"
     "    typename D::S* yr = y + row * cols;\n"
-    "    A carry = (A)0;\n"
+    "    A carry = id;\n"
     "    if (part && ci > 0) {\n"
     "        const A* pr = part + row * nch;\n"
-    "        for (ak_i64 j = t; j < ci; j += AK_SCAN_B) carry = carry + pr[j];\n"
-    "        carry = ak_scan_block_sum<A>(carry, tot);\n"
+    "        for (ak_i64 j = t; j < ci; j += AK_SCAN_B) carry = ak_scan_op(prod, carry, pr[j]);\n"
+    "        carry = ak_scan_block_sum<A>(carry, tot, prod);\n"
     "    }\n"
     "    for (ak_i64 t0 = c0; t0 < c1; t0 += AK_SCAN_TILE) {\n"
     "        const int len = c1 - t0 < AK_SCAN_TILE ? (int)(c1 - t0) : AK_SCAN_TILE;\n"
@@ -14893,45 +15473,46 @@ static const char _ak_src_scan[] =
     "#pragma unroll\n"
     "        for (int i = 0; i < AK_SCAN_E; i++) {\n"
     "            const int e = i * AK_SCAN_B + t;\n"
-    "            sh[AK_SCAN_P(e)] = e < len ? D::to(xr[t0 + e]) : (A)0;\n"
+    "            sh[AK_SCAN_P(e)] = e < len ? ak_scan_ld<D>(xr, mr, cols, t0 + e, flags) : id;\n"
     "        }\n"
     "        __syncthreads();\n"
-    "        A v[AK_SCAN_E], run = (A)0;\n"
+    "        A v[AK_SCAN_E], run = id;\n"
     "#pragma unroll\n"
     "        for (int j = 0; j < AK_SCAN_E; j++) {\n"
     "            const A a = sh[AK_SCAN_P(t * AK_SCAN_E + j)];\n"
-    "            if (exclusive) { v[j] = run; run = run + a; }\n"
-    "            else { run = run + a; v[j] = run; }\n"
+    "            if (exclusive) { v[j] = run; run = ak_scan_op(prod, run, a); }\n"
+    "            else { run = ak_scan_op(prod, run, a); v[j] = run; }\n"
     "        }\n"
     "        tot[t] = run;\n"
     "        __syncthreads();\n"
     "        for (int o = 1; o < AK_SCAN_B; o <<= 1) {   /* inclusive scan of the thread totals */\n"
-    "            const A u = t >= o ? tot[t - o] : (A)0;\n"
+    "            const A u = t >= o ? tot[t - o] : id;\n"
     "            __syncthreads();\n"
-    "            tot[t] = tot[t] + u;\n"
+    "            tot[t] = ak_scan_op(prod, tot[t], u);\n"
     "            __syncthreads();\n"
     "        }\n"
-    "        const A before = t > 0 ? tot[t - 1] : (A)0;\n"
+    "        const A before = t > 0 ? tot[t - 1] : id;\n"
     "#pragma unroll\n"
-    "        for (int j = 0; j < AK_SCAN_E; j++) sh[AK_SCAN_P(t * AK_SCAN_E + j)] = carry + (before + v[j]);\n"
+    "        for (int j = 0; j < AK_SCAN_E; j++) sh[AK_SCAN_P(t * AK_SCAN_E + j)] = ak_scan_op(prod, carry, ak_scan_op(prod, before, v[j]));\n"
     "        __syncthreads();\n"
     "#pragma unroll\n"
     "        for (int i = 0; i < AK_SCAN_E; i++) {\n"
     "            const int e = i * AK_SCAN_B + t;\n"
-    "            if (e < len) yr[t0 + e] = D::from(sh[AK_SCAN_P(e)]);\n"
+    "            if (e < len) yr[rev ? cols - 1 - (t0 + e) : t0 + e] = D::from(sh[AK_SCAN_P(e)]);\n"
     "        }\n"
-    "        carry = carry + tot[AK_SCAN_B - 1];\n"
+    "        carry = ak_scan_op(prod, carry, tot[AK_SCAN_B - 1]);\n"
     "    }\n"
     "}\n"
     "\n"
     "#define AK_SCAN_KERNELS(DT, D)                                                                                     \\\n"
-    "    AK_KERNEL __launch_bounds__(AK_SCAN_B) void ak_cumsum_part_##DT(const D::S* x, ak_i64 cols, ak_i64 chunk,      \\\n"
-    "                                                                     int nch, D::A* part) {                        \\\n"
-    "        ak_cumsum_part_impl<D>(x, cols, chunk, nch, part);                                                         \\\n"
+    "    AK_KERNEL __launch_bounds__(AK_SCAN_B) void ak_cumsum_part_##DT(const D::S* x, const ak_u8* mask, ak_i64 cols, \\\n"
+    "                                                                     ak_i64 chunk, int nch, D::A* part, int flags) { \\\n"
+    "        ak_cumsum_part_impl<D>(x, mask, cols, chunk, nch, part, flags);                                            \\\n"
     "    }                                                                                                              \\\n"
-    "    AK_KERNEL __launch_bounds__(AK_SCAN_B) void ak_cumsum_##DT(const D::S* x, D::S* y, ak_i64 cols, ak_i64 chunk,  \\\n"
-    "                                                                int nch, const D::A* part, int exclusive) {        \\\n"
-    "        ak_cumsum_impl<D>(x, y, cols, chunk, nch, part, exclusive);                                                \\\n"
+    "    AK_KERNEL __launch_bounds__(AK_SCAN_B) void ak_cumsum_##DT(const D::S* x, const ak_u8* mask, D::S* y,          \\\n"
+    "                                                                ak_i64 cols, ak_i64 chunk, int nch, const D::A* part, \\\n"
+    "                                                                int flags) {                                       \\\n"
+    "        ak_cumsum_impl<D>(x, mask, y, cols, chunk, nch, part, flags);                                              \\\n"
     "    }\n"
     "// kernels: ak_cumsum_part_f32 ak_cumsum_f32 ak_cumsum_part_f16 ak_cumsum_f16 ak_cumsum_part_bf16 ak_cumsum_bf16\n"
     "// kernels: ak_cumsum_part_i32 ak_cumsum_i32 ak_cumsum_part_i64 ak_cumsum_i64\n"
@@ -15933,6 +16514,8 @@ static const struct { const char* family; const char* source; const char* kernel
       "ak_axred_sum_f32 ak_axred_sum_f16 ak_axred_sum_bf16 ak_axred_max_f32 ak_axred_max_f16 ak_axred_max_bf16 ak_axred_min_f32 ak_axred_min_f16 ak_axred_min_bf16 ak_axred_argmax_f32 ak_axred_argmax_f16 ak_axred_argmax_bf16 ak_axred_argmin_f32 ak_axred_argmin_f16 ak_axred_argmin_bf16 ak_axnorm_cols_f32 ak_axnorm_cols_f16 ak_axnorm_cols_bf16 ak_axnorm_rows_f32 ak_axnorm_rows_f16 ak_axnorm_rows_bf16 ak_axnorm_part_f32 ak_axnorm_part_f16 ak_axnorm_part_bf16 ak_axnorm_apply_f32 ak_axnorm_apply_f16 ak_axnorm_apply_bf16 ak_bcast_f32 ak_bcast_f16 ak_bcast_bf16 ak_tri_f32 ak_tri_f16 ak_tri_bf16" },
     { "cast", _ak_src_cast,
       "ak_cast_f32_f16 ak_cast_f32_bf16 ak_cast_f16_f32 ak_cast_f16_bf16 ak_cast_bf16_f32 ak_cast_bf16_f16 ak_copy_f32 ak_copy_f16 ak_copy_bf16" },
+    { "chnorm", _ak_src_chnorm,
+      "ak_chstat_part_f32 ak_chstat_part_f16 ak_chstat_part_bf16 ak_chstat_final_f32 ak_chstat_final_f16 ak_chstat_final_bf16 ak_chnorm_apply_f32 ak_chnorm_apply_f16 ak_chnorm_apply_bf16" },
     { "elementwise", _ak_src_elementwise,
       "ak_fill_f32 ak_fill_f16 ak_fill_bf16 ak_axpy_f32 ak_axpy_f16 ak_axpy_bf16 ak_scale_f32 ak_scale_f16 ak_scale_bf16 ak_binary_f32 ak_binary_f16 ak_binary_bf16" },
     { "gemm", _ak_src_gemm,
@@ -15941,8 +16524,12 @@ static const struct { const char* family; const char* source; const char* kernel
       "ak_copy_nd_u8 ak_copy_nd_u16 ak_copy_nd_u32 ak_copy_nd_u64 ak_copy_nd_u128 ak_copy_cast_f32_f16 ak_copy_cast_f32_bf16 ak_copy_cast_f16_f32 ak_copy_cast_bf16_f32 ak_copy_cast_f16_bf16 ak_copy_cast_bf16_f16 ak_copy_cast_i32_i64 ak_copy_cast_i64_i32 ak_embedding_u8 ak_embedding_u16 ak_embedding_u32 ak_embedding_u64 ak_embedding_u128" },
     { "llm", _ak_src_llm,
       "ak_rope_f32 ak_rope_f16 ak_rope_bf16 ak_ropeg_f16 ak_ropeg_bf16" },
+    { "loss", _ak_src_loss,
+      "ak_loss_f32 ak_loss_f16 ak_loss_bf16 ak_loss_finish ak_triplet_f32 ak_triplet_f16 ak_triplet_bf16" },
     { "norm", _ak_src_norm,
       "ak_norm_f32 ak_norm_f16 ak_norm_bf16 ak_norm_wide_f32 ak_norm_wide_f16 ak_norm_wide_bf16 ak_add_norm_f32 ak_add_norm_f16 ak_add_norm_bf16 ak_add_norm_wide_f32 ak_add_norm_wide_f16 ak_add_norm_wide_bf16" },
+    { "pool", _ak_src_pool,
+      "ak_pool_max_f32 ak_pool_max_f16 ak_pool_max_bf16 ak_pool_avg_f32 ak_pool_avg_f16 ak_pool_avg_bf16" },
     { "random", _ak_src_random,
       "ak_rand_uniform_f32 ak_rand_uniform_f16 ak_rand_uniform_bf16 ak_rand_normal_f32 ak_rand_normal_f16 ak_rand_normal_bf16 ak_dropout_f32 ak_dropout_f16 ak_dropout_bf16" },
     { "reduce", _ak_src_reduce,
@@ -15987,46 +16574,54 @@ enum {
     _AK_KIF_bcast = 9,
     _AK_KIF_tri = 10,
     _AK_KIF_cast = 11,
-    _AK_KIF_fill = 12,
-    _AK_KIF_axpy = 13,
-    _AK_KIF_binary = 14,
-    _AK_KIF_gemm_wgmma = 15,
-    _AK_KIF_copy_nd = 16,
-    _AK_KIF_copy_cast = 17,
-    _AK_KIF_embedding = 18,
-    _AK_KIF_rope = 19,
-    _AK_KIF_norm = 20,
-    _AK_KIF_norm_wide = 21,
-    _AK_KIF_add_norm = 22,
-    _AK_KIF_add_norm_wide = 23,
-    _AK_KIF_rand_uniform = 24,
-    _AK_KIF_rand_normal = 25,
-    _AK_KIF_dropout = 26,
-    _AK_KIF_reduce1 = 27,
-    _AK_KIF_reduce2 = 28,
-    _AK_KIF_cumsum_part = 29,
-    _AK_KIF_cumsum = 30,
-    _AK_KIF_topk = 31,
-    _AK_KIF_topk_mb_pass = 32,
-    _AK_KIF_topk_mb_collect = 33,
-    _AK_KIF_softmax = 34,
-    _AK_KIF_softmax_wide = 35,
-    _AK_KIF_softmax_split = 36,
-    _AK_KIF_softmax_stats = 37,
-    _AK_KIF_softmax_apply = 38,
-    _AK_KIF_transpose = 39,
-    _AK_KIF_xent = 40,
-    _AK_KIF_xent_small = 41,
-    _AK_KIF_xent_partial = 42,
-    _AK_KIF_xent_mean = 43,
+    _AK_KIF_chstat_part = 12,
+    _AK_KIF_chstat_final = 13,
+    _AK_KIF_chnorm_apply = 14,
+    _AK_KIF_fill = 15,
+    _AK_KIF_axpy = 16,
+    _AK_KIF_binary = 17,
+    _AK_KIF_gemm_wgmma = 18,
+    _AK_KIF_copy_nd = 19,
+    _AK_KIF_copy_cast = 20,
+    _AK_KIF_embedding = 21,
+    _AK_KIF_rope = 22,
+    _AK_KIF_loss = 23,
+    _AK_KIF_triplet = 24,
+    _AK_KIF_loss_finish = 25,
+    _AK_KIF_norm = 26,
+    _AK_KIF_norm_wide = 27,
+    _AK_KIF_add_norm = 28,
+    _AK_KIF_add_norm_wide = 29,
+    _AK_KIF_pool = 30,
+    _AK_KIF_rand_uniform = 31,
+    _AK_KIF_rand_normal = 32,
+    _AK_KIF_dropout = 33,
+    _AK_KIF_reduce1 = 34,
+    _AK_KIF_reduce2 = 35,
+    _AK_KIF_cumsum_part = 36,
+    _AK_KIF_cumsum = 37,
+    _AK_KIF_topk = 38,
+    _AK_KIF_topk_mb_pass = 39,
+    _AK_KIF_topk_mb_collect = 40,
+    _AK_KIF_softmax = 41,
+    _AK_KIF_softmax_wide = 42,
+    _AK_KIF_softmax_split = 43,
+    _AK_KIF_softmax_stats = 44,
+    _AK_KIF_softmax_apply = 45,
+    _AK_KIF_transpose = 46,
+    _AK_KIF_xent = 47,
+    _AK_KIF_xent_small = 48,
+    _AK_KIF_xent_partial = 49,
+    _AK_KIF_xent_mean = 50,
     _AK_KIF_COUNT
 };
 static const char* const _ak_kernel_interface_names[] = {
     "", "unary", "attn_simt", "attn_combine", "axred", "axnorm_cols", "axnorm_rows", "axnorm_part", "axnorm_apply",
-    "bcast", "tri", "cast", "fill", "axpy", "binary", "gemm_wgmma", "copy_nd", "copy_cast", "embedding", "rope",
-    "norm", "norm_wide", "add_norm", "add_norm_wide", "rand_uniform", "rand_normal", "dropout", "reduce1", "reduce2",
-    "cumsum_part", "cumsum", "topk", "topk_mb_pass", "topk_mb_collect", "softmax", "softmax_wide", "softmax_split",
-    "softmax_stats", "softmax_apply", "transpose", "xent", "xent_small", "xent_partial", "xent_mean"
+    "bcast", "tri", "cast", "chstat_part", "chstat_final", "chnorm_apply", "fill", "axpy", "binary", "gemm_wgmma",
+    "copy_nd", "copy_cast", "embedding", "rope", "loss", "triplet", "loss_finish", "norm", "norm_wide", "add_norm",
+    "add_norm_wide", "pool", "rand_uniform", "rand_normal", "dropout", "reduce1", "reduce2", "cumsum_part", "cumsum",
+    "topk", "topk_mb_pass", "topk_mb_collect", "softmax", "softmax_wide", "softmax_split", "softmax_stats",
+    "softmax_apply", "transpose", "xent", "xent_small", "xent_partial", "xent_mean"
 };
 static inline ak_args* _ak_kargs_begin(_ak_kargs* k, int iface) {
     k->iface = iface;
@@ -16098,6 +16693,25 @@ static inline void _ak_kargs_cast(_ak_kargs* kargs_, const void* x, void* y, int
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_cast);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, n);
 }
+/* kernels/chnorm.hip:131 ak_chstat_part_##DT (macro AK_CHNORM) */
+static inline void _ak_kargs_chstat_part(_ak_kargs* kargs_, const void* x, int64_t C, int64_t S, int64_t cpp, int64_t chunk, int32_t G, void* part) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_chstat_part);
+    ak_args_ptr(a_, x); ak_args_i64(a_, C); ak_args_i64(a_, S); ak_args_i64(a_, cpp); ak_args_i64(a_, chunk); ak_args_i32(a_, G); ak_args_ptr(a_, part);
+}
+/* kernels/chnorm.hip:135 ak_chstat_final_##DT (macro AK_CHNORM) */
+static inline void _ak_kargs_chstat_final(_ak_kargs* kargs_, const void* x, const void* part, int64_t N, int64_t C, int64_t S, int64_t cpp, int32_t G, float eps, float momentum, void* mean,
+                                          void* rstd, void* rmean, void* rvar) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_chstat_final);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, part); ak_args_i64(a_, N); ak_args_i64(a_, C); ak_args_i64(a_, S); ak_args_i64(a_, cpp); ak_args_i32(a_, G); ak_args_f32(a_, eps); ak_args_f32(a_, momentum);
+    ak_args_ptr(a_, mean); ak_args_ptr(a_, rstd); ak_args_ptr(a_, rmean); ak_args_ptr(a_, rvar);
+}
+/* kernels/chnorm.hip:141 ak_chnorm_apply_##DT (macro AK_CHNORM) */
+static inline void _ak_kargs_chnorm_apply(_ak_kargs* kargs_, const void* x, void* y, const void* w, const void* bias, const void* mean, const void* rs, int64_t planes, int64_t C, int64_t S,
+                                          int32_t G, int32_t running, float eps) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_chnorm_apply);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, w); ak_args_ptr(a_, bias); ak_args_ptr(a_, mean); ak_args_ptr(a_, rs); ak_args_i64(a_, planes); ak_args_i64(a_, C); ak_args_i64(a_, S);
+    ak_args_i32(a_, G); ak_args_i32(a_, running); ak_args_f32(a_, eps);
+}
 /* kernels/elementwise.hip:25 ak_fill_f32 */
 static inline void _ak_kargs_fill(_ak_kargs* kargs_, void* y, int64_t n, float value) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_fill);
@@ -16152,6 +16766,23 @@ static inline void _ak_kargs_rope(_ak_kargs* kargs_, const void* x, const void* 
     ak_args_ptr(a_, x); ak_args_ptr(a_, pos); ak_args_ptr(a_, y); ak_args_i64(a_, tokens); ak_args_i32(a_, heads); ak_args_i32(a_, hd); ak_args_i32(a_, rd); ak_args_f64(a_, l2theta);
     ak_args_i32(a_, interleaved); ak_args_i32(a_, pos64); ak_args_i32(a_, vec); ak_args_i32(a_, inplace); ak_args_i32(a_, tpb);
 }
+/* kernels/loss.hip:89 ak_loss_##DT (macro AK_LOSS) */
+static inline void _ak_kargs_loss(_ak_kargs* kargs_, const void* x, const void* tg, int64_t n, int64_t cols, int32_t tb, int32_t op, float p, int32_t flags, int64_t chunk, void* part, void* elem) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_loss);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, tg); ak_args_i64(a_, n); ak_args_i64(a_, cols); ak_args_i32(a_, tb); ak_args_i32(a_, op); ak_args_f32(a_, p); ak_args_i32(a_, flags); ak_args_i64(a_, chunk);
+    ak_args_ptr(a_, part); ak_args_ptr(a_, elem);
+}
+/* kernels/loss.hip:161 ak_triplet_##DT (macro AK_TRIPLET) */
+static inline void _ak_kargs_triplet(_ak_kargs* kargs_, const void* a, const void* p, const void* n, int64_t rows, int64_t cols, float margin, float norm, float eps, int32_t swap, void* rowloss) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_triplet);
+    ak_args_ptr(a_, a); ak_args_ptr(a_, p); ak_args_ptr(a_, n); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_f32(a_, margin); ak_args_f32(a_, norm); ak_args_f32(a_, eps);
+    ak_args_i32(a_, swap); ak_args_ptr(a_, rowloss);
+}
+/* kernels/loss.hip:99 ak_loss_finish */
+static inline void _ak_kargs_loss_finish(_ak_kargs* kargs_, const void* part, int64_t nparts, double scale, void* out) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_loss_finish);
+    ak_args_ptr(a_, part); ak_args_i64(a_, nparts); ak_args_f64(a_, scale); ak_args_ptr(a_, out);
+}
 /* kernels/norm.hip:380 ak_norm_##DT (macro AK_NORM) */
 static inline void _ak_kargs_norm(_ak_kargs* kargs_, const void* x, const void* w, const void* b, void* y, int64_t rows, int32_t cols, int32_t G, int32_t vec, float eps, int32_t rms) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_norm);
@@ -16179,6 +16810,14 @@ static inline void _ak_kargs_add_norm_wide(_ak_kargs* kargs_, const void* x, con
     ak_args_ptr(a_, x); ak_args_ptr(a_, r); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, h); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i64(a_, seg); ak_args_i32(a_, S);
     ak_args_ptr(a_, cnt); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_i32(a_, wvec); ak_args_f32(a_, eps); ak_args_i32(a_, rms);
 }
+/* kernels/pool.hip:78 NAME (macro AK_POOL) */
+static inline void _ak_kargs_pool(_ak_kargs* kargs_, const void* x, void* y, void* idx, int64_t planes, int32_t ID, int32_t IH, int32_t IW, int32_t OD, int32_t OH, int32_t OW, int32_t kD, int32_t kH,
+                                  int32_t kW, int32_t sD, int32_t sH, int32_t sW, int32_t pD, int32_t pH, int32_t pW, int32_t dD, int32_t dH, int32_t dW, int32_t cip, int32_t divisor) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_pool);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, idx); ak_args_i64(a_, planes); ak_args_i32(a_, ID); ak_args_i32(a_, IH); ak_args_i32(a_, IW); ak_args_i32(a_, OD); ak_args_i32(a_, OH);
+    ak_args_i32(a_, OW); ak_args_i32(a_, kD); ak_args_i32(a_, kH); ak_args_i32(a_, kW); ak_args_i32(a_, sD); ak_args_i32(a_, sH); ak_args_i32(a_, sW); ak_args_i32(a_, pD); ak_args_i32(a_, pH);
+    ak_args_i32(a_, pW); ak_args_i32(a_, dD); ak_args_i32(a_, dH); ak_args_i32(a_, dW); ak_args_i32(a_, cip); ak_args_i32(a_, divisor);
+}
 /* kernels/random.hip:161 ak_rand_uniform_f32 */
 static inline void _ak_kargs_rand_uniform(_ak_kargs* kargs_, void* y, int64_t n, uint64_t seed, uint64_t offset, float lo, float range, float hi) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_rand_uniform);
@@ -16205,27 +16844,27 @@ static inline void _ak_kargs_reduce2(_ak_kargs* kargs_, const void* pv, const vo
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_reduce2);
     ak_args_ptr(a_, pv); ak_args_ptr(a_, pi); ak_args_i64(a_, rows); ak_args_i64(a_, splits); ak_args_i32(a_, G); ak_args_f32(a_, scale); ak_args_ptr(a_, outv); ak_args_ptr(a_, outi);
 }
-/* kernels/scan.hip:128 ak_cumsum_part_##DT (macro AK_SCAN_KERNELS) */
-static inline void _ak_kargs_cumsum_part(_ak_kargs* kargs_, const void* x, int64_t cols, int64_t chunk, int32_t nch, void* part) {
+/* kernels/scan.hip:153 ak_cumsum_part_##DT (macro AK_SCAN_KERNELS) */
+static inline void _ak_kargs_cumsum_part(_ak_kargs* kargs_, const void* x, const void* mask, int64_t cols, int64_t chunk, int32_t nch, void* part, int32_t flags) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_cumsum_part);
-    ak_args_ptr(a_, x); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch); ak_args_ptr(a_, part);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, mask); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch); ak_args_ptr(a_, part); ak_args_i32(a_, flags);
 }
-/* kernels/scan.hip:132 ak_cumsum_##DT (macro AK_SCAN_KERNELS) */
-static inline void _ak_kargs_cumsum(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int64_t chunk, int32_t nch, const void* part, int32_t exclusive) {
+/* kernels/scan.hip:157 ak_cumsum_##DT (macro AK_SCAN_KERNELS) */
+static inline void _ak_kargs_cumsum(_ak_kargs* kargs_, const void* x, const void* mask, void* y, int64_t cols, int64_t chunk, int32_t nch, const void* part, int32_t flags) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_cumsum);
-    ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch); ak_args_ptr(a_, part); ak_args_i32(a_, exclusive);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, mask); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch); ak_args_ptr(a_, part); ak_args_i32(a_, flags);
 }
-/* kernels/scan.hip:451 ak_topk_##DT (macro AK_TOPK) */
+/* kernels/scan.hip:477 ak_topk_##DT (macro AK_TOPK) */
 static inline void _ak_kargs_topk(_ak_kargs* kargs_, const void* x, void* vals, void* idx, int64_t cols, int32_t k, int32_t largest) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_topk);
     ak_args_ptr(a_, x); ak_args_ptr(a_, vals); ak_args_ptr(a_, idx); ak_args_i64(a_, cols); ak_args_i32(a_, k); ak_args_i32(a_, largest);
 }
-/* kernels/scan.hip:454 ak_topk_mb_pass_##DT (macro AK_TOPK) */
+/* kernels/scan.hip:480 ak_topk_mb_pass_##DT (macro AK_TOPK) */
 static inline void _ak_kargs_topk_mb_pass(_ak_kargs* kargs_, const void* x, void* ws, int64_t cols, int64_t chunk, int32_t nch, int32_t k, int32_t shift, int32_t largest) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_topk_mb_pass);
     ak_args_ptr(a_, x); ak_args_ptr(a_, ws); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch); ak_args_i32(a_, k); ak_args_i32(a_, shift); ak_args_i32(a_, largest);
 }
-/* kernels/scan.hip:458 ak_topk_mb_collect_##DT (macro AK_TOPK) */
+/* kernels/scan.hip:484 ak_topk_mb_collect_##DT (macro AK_TOPK) */
 static inline void _ak_kargs_topk_mb_collect(_ak_kargs* kargs_, const void* x, void* vals, void* idx, void* ws, int64_t rows, int64_t cols, int64_t chunk, int32_t nch, int32_t k, int32_t largest) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_topk_mb_collect);
     ak_args_ptr(a_, x); ak_args_ptr(a_, vals); ak_args_ptr(a_, idx); ak_args_ptr(a_, ws); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch);
@@ -16371,6 +17010,15 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_copy_f32", _AK_KIF_cast },
     { "ak_copy_f16", _AK_KIF_cast },
     { "ak_copy_bf16", _AK_KIF_cast },
+    { "ak_chstat_part_f32", _AK_KIF_chstat_part },
+    { "ak_chstat_final_f32", _AK_KIF_chstat_final },
+    { "ak_chnorm_apply_f32", _AK_KIF_chnorm_apply },
+    { "ak_chstat_part_f16", _AK_KIF_chstat_part },
+    { "ak_chstat_final_f16", _AK_KIF_chstat_final },
+    { "ak_chnorm_apply_f16", _AK_KIF_chnorm_apply },
+    { "ak_chstat_part_bf16", _AK_KIF_chstat_part },
+    { "ak_chstat_final_bf16", _AK_KIF_chstat_final },
+    { "ak_chnorm_apply_bf16", _AK_KIF_chnorm_apply },
     { "ak_fill_f32", _AK_KIF_fill },
     { "ak_fill_f16", _AK_KIF_fill },
     { "ak_fill_bf16", _AK_KIF_fill },
@@ -16426,6 +17074,13 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_rope_bf16", _AK_KIF_rope },
     { "ak_ropeg_f16", _AK_KIF_rope },
     { "ak_ropeg_bf16", _AK_KIF_rope },
+    { "ak_loss_finish", _AK_KIF_loss_finish },
+    { "ak_loss_f32", _AK_KIF_loss },
+    { "ak_loss_f16", _AK_KIF_loss },
+    { "ak_loss_bf16", _AK_KIF_loss },
+    { "ak_triplet_f32", _AK_KIF_triplet },
+    { "ak_triplet_f16", _AK_KIF_triplet },
+    { "ak_triplet_bf16", _AK_KIF_triplet },
     { "ak_norm_f32", _AK_KIF_norm },
     { "ak_norm_wide_f32", _AK_KIF_norm_wide },
     { "ak_add_norm_f32", _AK_KIF_add_norm },
@@ -16438,6 +17093,12 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_norm_wide_bf16", _AK_KIF_norm_wide },
     { "ak_add_norm_bf16", _AK_KIF_add_norm },
     { "ak_add_norm_wide_bf16", _AK_KIF_add_norm_wide },
+    { "ak_pool_max_f32", _AK_KIF_pool },
+    { "ak_pool_max_f16", _AK_KIF_pool },
+    { "ak_pool_max_bf16", _AK_KIF_pool },
+    { "ak_pool_avg_f32", _AK_KIF_pool },
+    { "ak_pool_avg_f16", _AK_KIF_pool },
+    { "ak_pool_avg_bf16", _AK_KIF_pool },
     { "ak_rand_uniform_f32", _AK_KIF_rand_uniform },
     { "ak_rand_uniform_f16", _AK_KIF_rand_uniform },
     { "ak_rand_uniform_bf16", _AK_KIF_rand_uniform },
@@ -18137,7 +18798,7 @@ AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
     if ((r = _ak_rowop_check(ctx, dtype, logits, "logits", rows, cols, stream, opn)) != AK_OK) return r;
     if ((r = _ak_op_check_ptr(targets, AK_I64, "ak_cross_entropy: targets")) != AK_OK) return r;
     if ((r = _ak_op_check_ptr(loss, AK_F32, "ak_cross_entropy: loss")) != AK_OK) return r;
-    if ((int)reduction < 0 || (int)reduction >= (int)AK_LOSS_REDUCTION_COUNT)
+    if ((int)reduction < 0 || (int)reduction > (int)AK_LOSS_SUM)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: unknown reduction %d (expected AK_LOSS_NONE, _MEAN or _SUM)",
                        opn, (int)reduction);
     es = ak_dtype_size(dtype);
@@ -19783,62 +20444,69 @@ AKDEF ak_result ak_dropout(ak_context* ctx, ak_dtype dtype, const void* x, void*
 #define _AK_SC_BLOCK 256u   /* AK_SCAN_B */
 #define _AK_TOPK_KMAX 1024  /* AK_TOPK_KMAX */
 
-static void _ak_scan_cpu_cumsum(ak_dtype t, const void* x, void* y, size_t rows, size_t cols, int exclusive) {
-    size_t r, c;
+static void _ak_scan_cpu(ak_scan_op op, ak_dtype t, const void* x, const uint8_t* mask, void* y, size_t rows, size_t cols,
+                         unsigned flags) {
+    const int exclusive = (flags & AK_SCAN_EXCLUSIVE) != 0, rev = (flags & AK_SCAN_REVERSE) != 0, prod = op == AK_SCAN_PROD;
+    size_t r, e;
     for (r = 0; r < rows; r++) {
         const size_t base = r * cols;
-        if (t == AK_I32) {
-            uint32_t s = 0;
-            for (c = 0; c < cols; c++) {
-                const uint32_t v = (uint32_t)((const int32_t*)x)[base + c];
-                if (!exclusive) s += v;
-                ((int32_t*)y)[base + c] = (int32_t)s;
-                if (exclusive) s += v;
-            }
-        } else if (t == AK_I64) {
-            uint64_t s = 0;
-            for (c = 0; c < cols; c++) {
-                const uint64_t v = (uint64_t)((const int64_t*)x)[base + c];
-                if (!exclusive) s += v;
-                ((int64_t*)y)[base + c] = (int64_t)s;
-                if (exclusive) s += v;
-            }
-        } else {
-            double s = 0.0;
-            for (c = 0; c < cols; c++) {
-                const double v = (double)_ak_op_ld(x, t, base + c);
-                if (!exclusive) s += v;
-                _ak_op_st(y, t, base + c, (float)s);
-                if (exclusive) s += v;
+        uint32_t s32 = prod ? 1u : 0u;
+        uint64_t s64 = prod ? 1u : 0u;
+        double sd = prod ? 1.0 : 0.0;
+        for (e = 0; e < cols; e++) {
+            const size_t i = base + (rev ? cols - 1 - e : e);
+            const int keep = !mask || mask[i];
+            if (t == AK_I32) {
+                const uint32_t v = keep ? (uint32_t)((const int32_t*)x)[i] : 0u;
+                if (!exclusive) s32 = prod ? s32 * v : s32 + v;
+                ((int32_t*)y)[i] = (int32_t)s32;
+                if (exclusive) s32 = prod ? s32 * v : s32 + v;
+            } else if (t == AK_I64) {
+                const uint64_t v = keep ? (uint64_t)((const int64_t*)x)[i] : 0u;
+                if (!exclusive) s64 = prod ? s64 * v : s64 + v;
+                ((int64_t*)y)[i] = (int64_t)s64;
+                if (exclusive) s64 = prod ? s64 * v : s64 + v;
+            } else {
+                const double v = keep ? (double)_ak_op_ld(x, t, i) : 0.0;
+                if (!exclusive) sd = prod ? sd * v : sd + v;
+                _ak_op_st(y, t, i, (float)sd);
+                if (exclusive) sd = prod ? sd * v : sd + v;
             }
         }
     }
 }
 
-AKDEF ak_result ak_cumsum(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t rows, size_t cols,
-                          int exclusive, ak_stream* stream) {
-    const char* opn = "ak_cumsum";
+AKDEF ak_result ak_scan(ak_context* ctx, ak_scan_op op, ak_dtype dtype, const void* x, const uint8_t* mask, void* y,
+                        size_t rows, size_t cols, unsigned flags, ak_stream* stream) {
+    const char* opn = op == AK_SCAN_PROD ? "ak_scan (prod)" : "ak_scan";
     ak_result r = _ak_op_check_ctx(ctx, opn);
     size_t es, bytes, chunk, nch = 1, r0, rpl, accs;
     ak_kernel* k = NULL;
     char kname[64];
     void* ws = NULL;
+    int kflags;
     if (r != AK_OK) return r;
+    if ((int)op < 0 || (int)op >= (int)AK_SCAN_OP_COUNT)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_scan: op %d is not an ak_scan_op (0..%d)", (int)op, (int)AK_SCAN_OP_COUNT - 1);
+    if (flags & ~(AK_SCAN_EXCLUSIVE | AK_SCAN_REVERSE))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_scan: flags 0x%x, expected a set of AK_SCAN_EXCLUSIVE and AK_SCAN_REVERSE",
+                       flags);
     if (dtype != AK_F32 && dtype != AK_F16 && dtype != AK_BF16 && dtype != AK_I32 && dtype != AK_I64)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: dtype %s (%d) not supported, expected f32, f16, bf16, i32 or i64",
                        opn, ak_dtype_name(dtype), (int)dtype);
     if ((r = _ak_op_check_shape2(ctx, rows, cols, dtype, opn)) != AK_OK) return r;
     if ((r = _ak_op_check_stream(ctx, stream, opn)) != AK_OK) return r;
-    if ((r = _ak_op_check_ptr(x, dtype, "ak_cumsum: x")) != AK_OK) return r;
-    if ((r = _ak_op_check_ptr(y, dtype, "ak_cumsum: y")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(x, dtype, "ak_scan: x")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(y, dtype, "ak_scan: y")) != AK_OK) return r;
     es = ak_dtype_size(dtype);
     bytes = rows * cols * es;
-    if ((r = _ak_op_check_overlap(x, bytes, y, bytes, 1, "ak_cumsum: x and y")) != AK_OK) return r;
-    exclusive = exclusive != 0;
+    if ((r = _ak_op_check_overlap(x, bytes, y, bytes, 1, "ak_scan: x and y")) != AK_OK) return r;
+    if (mask && (r = _ak_op_check_overlap(mask, rows * cols, y, bytes, 0, "ak_scan: mask and y")) != AK_OK) return r;
     if (_ak_op_is_cpu(ctx)) {
-        _ak_scan_cpu_cumsum(dtype, x, y, rows, cols, exclusive);
+        _ak_scan_cpu(op, dtype, x, mask, y, rows, cols, flags);
         return AK_OK;
     }
+    kflags = (int)flags | (op == AK_SCAN_PROD ? 4 : 0);   /* kernels/scan.hip AK_SCANF_* */
     accs = dtype == AK_I64 ? 8u : 4u;
     chunk = cols;
     {
@@ -19867,11 +20535,12 @@ AKDEF ak_result ak_cumsum(ak_context* ctx, ak_dtype dtype, const void* x, void* 
         for (r0 = 0; r0 < rows && r == AK_OK; r0 += rpl) {
             const size_t nr = rows - r0 < rpl ? rows - r0 : rpl;
             _ak_kargs a;
-            _ak_kargs_cumsum_part(&a, (const char*)x + r0 * cols * es, (int64_t)cols, (int64_t)chunk, (int32_t)nch, ws);
+            _ak_kargs_cumsum_part(&a, (const char*)x + r0 * cols * es, mask ? mask + r0 * cols : NULL, (int64_t)cols,
+                                  (int64_t)chunk, (int32_t)nch, ws, kflags);
             r = _ak_op_launch(ctx, kp, (unsigned)(nr * nch), _AK_SC_BLOCK, 0, stream, &a);
             if (r != AK_OK) break;
-            _ak_kargs_cumsum(&a, (const char*)x + r0 * cols * es, (char*)y + r0 * cols * es, (int64_t)cols,
-                             (int64_t)chunk, (int32_t)nch, ws, exclusive);
+            _ak_kargs_cumsum(&a, (const char*)x + r0 * cols * es, mask ? mask + r0 * cols : NULL, (char*)y + r0 * cols * es,
+                             (int64_t)cols, (int64_t)chunk, (int32_t)nch, ws, kflags);
             r = _ak_op_launch(ctx, k, (unsigned)(nr * nch), _AK_SC_BLOCK, 0, stream, &a);
         }
         ak_free(ctx, ws);
@@ -19882,11 +20551,16 @@ AKDEF ak_result ak_cumsum(ak_context* ctx, ak_dtype dtype, const void* x, void* 
     for (r0 = 0; r0 < rows && r == AK_OK; r0 += rpl) {
         const size_t nr = rows - r0 < rpl ? rows - r0 : rpl;
         _ak_kargs a;
-        _ak_kargs_cumsum(&a, (const char*)x + r0 * cols * es, (char*)y + r0 * cols * es, (int64_t)cols, (int64_t)cols,
-                         1, NULL, exclusive);
+        _ak_kargs_cumsum(&a, (const char*)x + r0 * cols * es, mask ? mask + r0 * cols : NULL, (char*)y + r0 * cols * es,
+                         (int64_t)cols, (int64_t)cols, 1, NULL, kflags);
         r = _ak_op_launch(ctx, k, (unsigned)nr, _AK_SC_BLOCK, 0, stream, &a);
     }
     return r;
+}
+
+AKDEF ak_result ak_cumsum(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t rows, size_t cols,
+                          int exclusive, ak_stream* stream) {
+    return ak_scan(ctx, AK_SCAN_SUM, dtype, x, NULL, y, rows, cols, exclusive ? AK_SCAN_EXCLUSIVE : 0u, stream);
 }
 
 /* Order-preserving 32-bit key (kernels/scan.hip: ak_topk_key). */
@@ -20487,6 +21161,501 @@ AKDEF ak_result ak_triangular(ak_context* ctx, ak_dtype dtype, const void* x, vo
     if ((r = _ak_op_kernel(ctx, _ak_src_axis, _ak_op_name(kn, sizeof kn, "ak_tri", dtype), &k)) != AK_OK) return r;
     _ak_kargs_tri(&a, x, y, (int64_t)n, (int64_t)rows, (int64_t)cols, diagonal, upper ? 1 : 0);
     return _ak_op_launch(ctx, k, _ak_op_grid(ctx, (n + 3) / 4, _AK_AXIS_BLOCK), _AK_AXIS_BLOCK, 0, stream, &a);
+}
+
+/* ==========================================================================
+ * >>impl:ops-pool  ak_pool: max / average pooling over 1-3 spatial dimensions
+ * (kernels/pool.hip), the output-shape rule, the C reference.
+ * ========================================================================== */
+
+/* The pooling as 3-D ([planes][D][H][W], leading spatial dimensions of 1):
+ * checked arguments, resolved defaults, output extents. */
+typedef struct _ak_pool_geom {
+    size_t planes;
+    long long in[3], out[3], k[3], s[3], p[3], d[3];
+} _ak_pool_geom;
+
+static ak_result _ak_pool_geometry(const ak_pool_args* a, _ak_pool_geom* g) {
+    const char* opn = "ak_pool";
+    int i, j;
+    size_t iplane = 1, oplane = 1;
+    if (!a) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: args is NULL", opn);
+    if ((int)a->kind < 0 || (int)a->kind >= (int)AK_POOL_KIND_COUNT)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: kind %d is not an ak_pool_kind (0..%d)", opn, (int)a->kind,
+                       (int)AK_POOL_KIND_COUNT - 1);
+    if (a->ndim < 1 || a->ndim > 3) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: ndim %d, expected 1, 2 or 3", opn, a->ndim);
+    if (a->batch == 0 || a->channels == 0)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: batch %zu x channels %zu has a zero extent", opn, a->batch, a->channels);
+    if (a->batch > SIZE_MAX / a->channels) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: batch x channels overflows", opn);
+    if (a->kind == AK_POOL_MAX && a->divisor_override != 0)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: divisor_override %d is for average pooling", opn, a->divisor_override);
+    if (a->divisor_override < 0)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: divisor_override %d, expected 0 (none) or > 0", opn, a->divisor_override);
+    g->planes = a->batch * a->channels;
+    for (i = 0; i < 3; i++) {
+        g->in[i] = g->out[i] = g->k[i] = g->s[i] = g->d[i] = 1;
+        g->p[i] = 0;
+    }
+    for (j = 0; j < a->ndim; j++) {
+        long long in, k, s, p, d, eff, num, out;
+        i = 3 - a->ndim + j;
+        if (a->in[j] == 0 || a->kernel[j] == 0)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: dimension %d: input %zu, kernel %zu (each must be >= 1)", opn, j,
+                           a->in[j], a->kernel[j]);
+        if (a->in[j] > 0x7FFFFFFF || a->kernel[j] > 0x7FFFFFFF || a->stride[j] > 0x7FFFFFFF || a->padding[j] > 0x7FFFFFFF ||
+            a->dilation[j] > 0x7FFFFFFF)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: dimension %d: an extent, kernel, stride, padding or dilation past 2^31",
+                           opn, j);
+        in = (long long)a->in[j]; k = (long long)a->kernel[j];
+        s = a->stride[j] ? (long long)a->stride[j] : k;
+        p = (long long)a->padding[j];
+        d = a->dilation[j] ? (long long)a->dilation[j] : 1;
+        if (a->kind == AK_POOL_AVG && d != 1)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: dimension %d: dilation %lld, average pooling takes none (1)", opn, j, d);
+        eff = (k - 1) * d + 1;
+        if (a->kind == AK_POOL_MAX ? p > eff / 2 : p > k / 2)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: dimension %d: padding %lld is more than half the %swindow %lld", opn, j,
+                           p, a->kind == AK_POOL_MAX ? "dilated " : "", a->kind == AK_POOL_MAX ? eff : k);
+        num = in + 2 * p - eff + (a->ceil_mode ? s - 1 : 0);
+        out = (num >= 0 ? num / s : -((-num + s - 1) / s)) + 1;
+        if (a->ceil_mode && out > 0 && (out - 1) * s >= in + p) out--;
+        if (out < 1)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: dimension %d: input %lld with kernel %lld, stride %lld, padding %lld, "
+                           "dilation %lld gives output %lld (too small)", opn, j, in, k, s, p, d, out);
+        g->in[i] = in; g->out[i] = out; g->k[i] = k; g->s[i] = s; g->p[i] = p; g->d[i] = d;
+    }
+    for (i = 0; i < 3; i++) {
+        if ((double)iplane * (double)g->in[i] > 2147483647.0 || (double)oplane * (double)g->out[i] > 2147483647.0)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: one plane (a batch x channel slice) of %s exceeds 2^31 elements", opn,
+                           (double)iplane * (double)g->in[i] > 2147483647.0 ? "the input" : "the output");
+        iplane *= (size_t)g->in[i];
+        oplane *= (size_t)g->out[i];
+    }
+    if (g->planes > SIZE_MAX / iplane || g->planes > SIZE_MAX / oplane)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: the tensor's element count overflows", opn);
+    return AK_OK;
+}
+
+AKDEF ak_result ak_pool_output_shape(const ak_pool_args* args, size_t out[3]) {
+    _ak_pool_geom g;
+    ak_result r;
+    int j;
+    if (!out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_pool_output_shape: out is NULL");
+    if ((r = _ak_pool_geometry(args, &g)) != AK_OK) return r;
+    out[0] = out[1] = out[2] = 0;
+    for (j = 0; j < args->ndim; j++) out[j] = (size_t)g.out[3 - args->ndim + j];
+    return AK_OK;
+}
+
+static void _ak_pool_cpu(const ak_pool_args* a, const _ak_pool_geom* g) {
+    const size_t ip = (size_t)(g->in[0] * g->in[1] * g->in[2]), op = (size_t)(g->out[0] * g->out[1] * g->out[2]);
+    size_t pl;
+    long long od, oh, ow;
+    for (pl = 0; pl < g->planes; pl++)
+        for (od = 0; od < g->out[0]; od++)
+            for (oh = 0; oh < g->out[1]; oh++)
+                for (ow = 0; ow < g->out[2]; ow++) {
+                    const long long o0[3] = { od * g->s[0] - g->p[0], oh * g->s[1] - g->p[1], ow * g->s[2] - g->p[2] };
+                    const size_t oi = pl * op + (size_t)((od * g->out[1] + oh) * g->out[2] + ow);
+                    long long kd, kh, kw;
+                    if (a->kind == AK_POOL_MAX) {
+                        double best = -HUGE_VAL;
+                        long long bi = -1;
+                        for (kd = 0; kd < g->k[0]; kd++)
+                            for (kh = 0; kh < g->k[1]; kh++)
+                                for (kw = 0; kw < g->k[2]; kw++) {
+                                    long long d = o0[0] + kd * g->d[0], h = o0[1] + kh * g->d[1], w = o0[2] + kw * g->d[2], e;
+                                    double v;
+                                    if (d < 0 || d >= g->in[0] || h < 0 || h >= g->in[1] || w < 0 || w >= g->in[2]) continue;
+                                    e = (d * g->in[1] + h) * g->in[2] + w;
+                                    v = (double)_ak_op_ld(a->x, a->dtype, pl * ip + (size_t)e);
+                                    if (bi < 0 || (!_ak_rowop_isnan(best) && (v > best || _ak_rowop_isnan(v)))) { best = v; bi = e; }
+                                }
+                        _ak_op_st(a->y, a->dtype, oi, (float)best);
+                        if (a->indices) a->indices[oi] = (int64_t)bi;
+                    } else {
+                        long long lo[3], hi[3], padded = 1, inside = 1, i;
+                        double s = 0.0, div;
+                        for (i = 0; i < 3; i++) {
+                            long long e = o0[i] + g->k[i] < g->in[i] + g->p[i] ? o0[i] + g->k[i] : g->in[i] + g->p[i];
+                            padded *= e - o0[i];
+                            lo[i] = o0[i] > 0 ? o0[i] : 0;
+                            hi[i] = e < g->in[i] ? e : g->in[i];
+                            inside *= hi[i] > lo[i] ? hi[i] - lo[i] : 0;
+                        }
+                        for (kd = lo[0]; kd < hi[0]; kd++)
+                            for (kh = lo[1]; kh < hi[1]; kh++)
+                                for (kw = lo[2]; kw < hi[2]; kw++)
+                                    s += (double)_ak_op_ld(a->x, a->dtype, pl * ip + (size_t)((kd * g->in[1] + kh) * g->in[2] + kw));
+                        div = a->divisor_override > 0 ? (double)a->divisor_override : a->count_include_pad ? (double)padded : (double)inside;
+                        _ak_op_st(a->y, a->dtype, oi, (float)(s / div));
+                    }
+                }
+}
+
+AKDEF ak_result ak_pool(ak_context* ctx, const ak_pool_args* a, ak_stream* stream) {
+    const char* opn = "ak_pool";
+    _ak_pool_geom g;
+    size_t ip, op, es;
+    ak_kernel* k = NULL;
+    _ak_kargs ka;
+    ak_dim3 grid, block;
+    char kn[64];
+    ak_result r = _ak_op_check_ctx(ctx, opn);
+    if (r == AK_OK) r = _ak_pool_geometry(a, &g);
+    if (r == AK_OK) r = _ak_op_check_float(a->dtype, opn);
+    if (r == AK_OK) r = _ak_op_check_stream(ctx, stream, opn);
+    if (r != AK_OK) return r;
+    ip = (size_t)(g.in[0] * g.in[1] * g.in[2]);
+    op = (size_t)(g.out[0] * g.out[1] * g.out[2]);
+    if ((r = _ak_op_check_bytes(ctx, g.planes * ip, a->dtype, "ak_pool: x")) != AK_OK) return r;
+    if ((r = _ak_op_check_bytes(ctx, g.planes * op, a->dtype, "ak_pool: y")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(a->x, a->dtype, "ak_pool: x")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(a->y, a->dtype, "ak_pool: y")) != AK_OK) return r;
+    if (a->indices && a->kind != AK_POOL_MAX)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: indices are for max pooling (pass NULL for average pooling)", opn);
+    if (a->indices && (r = _ak_op_check_ptr(a->indices, AK_I64, "ak_pool: indices")) != AK_OK) return r;
+    es = ak_dtype_size(a->dtype);
+    if ((r = _ak_op_check_overlap(a->x, g.planes * ip * es, a->y, g.planes * op * es, 0, "ak_pool (x and y)")) != AK_OK) return r;
+    if (a->indices) {
+        if ((r = _ak_op_check_overlap(a->x, g.planes * ip * es, a->indices, g.planes * op * 8u, 0, "ak_pool (x and indices)")) != AK_OK)
+            return r;
+        if ((r = _ak_op_check_overlap(a->y, g.planes * op * es, a->indices, g.planes * op * 8u, 0, "ak_pool (y and indices)")) != AK_OK)
+            return r;
+    }
+    if (_ak_op_is_cpu(ctx)) {
+        _ak_pool_cpu(a, &g);
+        return AK_OK;
+    }
+    if ((r = _ak_op_kernel(ctx, _ak_src_pool, _ak_op_name(kn, sizeof kn, a->kind == AK_POOL_MAX ? "ak_pool_max" : "ak_pool_avg",
+                                                          a->dtype), &k)) != AK_OK)
+        return r;
+    _ak_kargs_pool(&ka, a->x, a->y, a->indices, (int64_t)g.planes, (int32_t)g.in[0], (int32_t)g.in[1], (int32_t)g.in[2],
+                   (int32_t)g.out[0], (int32_t)g.out[1], (int32_t)g.out[2], (int32_t)g.k[0], (int32_t)g.k[1], (int32_t)g.k[2],
+                   (int32_t)g.s[0], (int32_t)g.s[1], (int32_t)g.s[2], (int32_t)g.p[0], (int32_t)g.p[1], (int32_t)g.p[2],
+                   (int32_t)g.d[0], (int32_t)g.d[1], (int32_t)g.d[2], a->count_include_pad ? 1 : 0, a->divisor_override);
+    {
+        /* x: the outputs of a plane (capped so the in-plane u32 index math never wraps), y: planes (<= 65535) */
+        size_t bx = (op + 255) / 256, cap = 0x7FFFFFFFu / 256u;
+        grid.x = (unsigned)(bx < cap ? bx : cap);
+        grid.y = (unsigned)(g.planes < 65535 ? g.planes : 65535);
+        grid.z = 1;
+        block.x = 256; block.y = 1; block.z = 1;
+    }
+    return _ak_op_launch3(ctx, k, grid, block, 0, stream, &ka);
+}
+
+/* ==========================================================================
+ * >>impl:ops-chnorm  ak_batch_norm, ak_group_norm (instance norm: a group
+ * per channel): statistics parts, a fixed-order combine, a per-plane scale
+ * and shift (kernels/chnorm.hip) + C reference.
+ * ========================================================================== */
+
+#define _AK_CHNORM_CHUNK 16384u   /* elements of a plane one statistics block reads */
+
+/* C reference: statistic k's elements in double, then the same affine map. G == 0: batch norm. */
+static void _ak_chnorm_cpu(ak_dtype t, const void* x, void* y, size_t N, size_t C, size_t S, size_t G, const void* w,
+                           const void* b, float* rmean, float* rvar, int training, float momentum, float eps) {
+    const size_t stats = G == 0 ? C : N * G, cpg = G == 0 ? 1 : C / G;
+    size_t k, n, c, s;
+    for (k = 0; k < stats; k++) {
+        double s1 = 0.0, s2 = 0.0, cnt = 0.0, mean, var, rstd;
+        /* the planes of k */
+        for (n = 0; n < (G == 0 ? N : 1); n++)
+            for (c = 0; c < cpg; c++) {
+                size_t plane = G == 0 ? n * C + k : (k / G) * C + (k % G) * cpg + c;
+                for (s = 0; s < S; s++) { double v = (double)_ak_op_ld(x, t, plane * S + s); s1 += v; cnt += 1.0; }
+            }
+        mean = s1 / cnt;
+        for (n = 0; n < (G == 0 ? N : 1); n++)
+            for (c = 0; c < cpg; c++) {
+                size_t plane = G == 0 ? n * C + k : (k / G) * C + (k % G) * cpg + c;
+                for (s = 0; s < S; s++) { double v = (double)_ak_op_ld(x, t, plane * S + s) - mean; s2 += v * v; }
+            }
+        var = s2 / cnt;
+        if (G == 0 && !training) { mean = (double)rmean[k]; var = (double)rvar[k]; }
+        else if (G == 0 && rmean) {
+            rmean[k] = (float)((1.0 - (double)momentum) * (double)rmean[k] + (double)momentum * mean);
+            rvar[k] = (float)((1.0 - (double)momentum) * (double)rvar[k] + (double)momentum * (cnt > 1.0 ? var * cnt / (cnt - 1.0) : var));
+        }
+        rstd = 1.0 / sqrt(var + (double)eps);
+        for (n = 0; n < (G == 0 ? N : 1); n++)
+            for (c = 0; c < cpg; c++) {
+                size_t plane = G == 0 ? n * C + k : (k / G) * C + (k % G) * cpg + c, ch = plane % C;
+                double wc = w ? (double)_ak_op_ld(w, t, ch) : 1.0, bc = b ? (double)_ak_op_ld(b, t, ch) : 0.0;
+                for (s = 0; s < S; s++)
+                    _ak_op_st(y, t, plane * S + s, (float)(((double)_ak_op_ld(x, t, plane * S + s) - mean) * rstd * wc + bc));
+            }
+    }
+}
+
+/* Shared by both ops: checks, then the launches. G == 0: batch norm. */
+static ak_result _ak_chnorm(ak_context* ctx, const char* opn, ak_dtype t, const void* x, void* y, size_t N, size_t C,
+                            size_t S, size_t G, const void* w, const void* b, float* rmean, float* rvar, int training,
+                            float momentum, float eps, ak_stream* stream) {
+    size_t n, es, bytes, planes, cpp, stats;
+    char kn[64];
+    ak_result r = _ak_op_check_ctx(ctx, opn);
+    if (r == AK_OK) r = _ak_op_check_float(t, opn);
+    if (r == AK_OK) r = _ak_op_check_stream(ctx, stream, opn);
+    if (r == AK_OK) r = _ak_axis_check_oli(ctx, t, N, C, S, opn);
+    if (r != AK_OK) return r;
+    if (!_ak_op_finite(eps) || !(eps > 0.0f))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: eps %g, expected finite and > 0", opn, (double)eps);
+    if (G != 0 && C % G != 0)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %zu channels are not a multiple of %zu groups", opn, C, G);
+    if (G == 0 && (!_ak_op_finite(momentum) || momentum < 0.0f || momentum > 1.0f))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: momentum %g, expected in [0, 1]", opn, (double)momentum);
+    if (G == 0 && (!rmean) != (!rvar))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: running_mean and running_var go together (both or neither)", opn);
+    if (G == 0 && !training && !rmean)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: inference (training = 0) needs running_mean and running_var", opn);
+    if (C > 0x7FFFFFFF || N > 0x7FFFFFFF)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: batch %zu or channels %zu past 2^31", opn, N, C);
+    if ((r = _ak_op_check_ptr(x, t, "batch / group norm: x")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(y, t, "batch / group norm: y")) != AK_OK) return r;
+    if (w && (r = _ak_op_check_ptr(w, t, "batch / group norm: weight")) != AK_OK) return r;
+    if (b && (r = _ak_op_check_ptr(b, t, "batch / group norm: bias")) != AK_OK) return r;
+    if (rmean && (r = _ak_op_check_ptr(rmean, AK_F32, "batch norm: running_mean")) != AK_OK) return r;
+    if (rvar && (r = _ak_op_check_ptr(rvar, AK_F32, "batch norm: running_var")) != AK_OK) return r;
+    es = ak_dtype_size(t);
+    n = N * C * S;
+    bytes = n * es;
+    if ((r = _ak_op_check_overlap(x, bytes, y, bytes, 1, opn)) != AK_OK) return r;
+    if (_ak_rowop_overlap(w, C * es, y, bytes) || _ak_rowop_overlap(b, C * es, y, bytes) ||
+        _ak_rowop_overlap(rmean, C * 4u, y, bytes) || _ak_rowop_overlap(rvar, C * 4u, y, bytes) ||
+        _ak_rowop_overlap(rmean, C * 4u, x, bytes) || _ak_rowop_overlap(rvar, C * 4u, x, bytes) ||
+        _ak_rowop_overlap(rmean, C * 4u, rvar, C * 4u))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: a parameter or running statistic overlaps x or y", opn);
+    if (_ak_op_is_cpu(ctx)) {
+        _ak_chnorm_cpu(t, x, y, N, C, S, G, w, b, rmean, rvar, training, momentum, eps);
+        return AK_OK;
+    }
+    planes = N * C;
+    cpp = (S + _AK_CHNORM_CHUNK - 1) / _AK_CHNORM_CHUNK;
+    stats = G == 0 ? C : N * G;
+    {
+        ak_kernel *kp = NULL, *kf = NULL, *ka = NULL;
+        void* ws = NULL;
+        float *part = NULL, *mean, *rstd;
+        size_t nparts = planes * cpp, pbytes;
+        _ak_kargs a;
+        ak_dim3 g, bl;
+        int use_running = G == 0 && !training;
+        if (!use_running && nparts > 0x7FFFFFFFu)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %zu statistics blocks exceed one launch", opn, nparts);
+        if (!use_running && (stats > 0x7FFFFFFFu))
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %zu statistics exceed one launch", opn, stats);
+        pbytes = use_running ? 0 : (nparts * 8u + 15u) & ~(size_t)15u;
+        if ((r = _ak_op_kernel(ctx, _ak_src_chnorm, _ak_op_name(kn, sizeof kn, "ak_chnorm_apply", t), &ka)) != AK_OK) return r;
+        if (!use_running) {
+            if ((r = _ak_op_kernel(ctx, _ak_src_chnorm, _ak_op_name(kn, sizeof kn, "ak_chstat_part", t), &kp)) != AK_OK) return r;
+            if ((r = _ak_op_kernel(ctx, _ak_src_chnorm, _ak_op_name(kn, sizeof kn, "ak_chstat_final", t), &kf)) != AK_OK) return r;
+            if ((r = _ak_rowop_ws(ctx, pbytes + stats * 8u, stream, &ws)) != AK_OK) return r;
+            part = (float*)ws;
+            mean = (float*)((char*)ws + pbytes);
+            rstd = mean + stats;
+            _ak_kargs_chstat_part(&a, x, (int64_t)C, (int64_t)S, (int64_t)cpp, (int64_t)_AK_CHNORM_CHUNK, (int32_t)G, part);
+            r = _ak_op_launch(ctx, kp, (unsigned)nparts, 256, 0, stream, &a);
+            if (r == AK_OK) {
+                _ak_kargs_chstat_final(&a, x, part, (int64_t)N, (int64_t)C, (int64_t)S, (int64_t)cpp, (int32_t)G, eps, momentum,
+                                       mean, rstd, G == 0 ? rmean : NULL, G == 0 ? rvar : NULL);
+                r = _ak_op_launch(ctx, kf, (unsigned)stats, 256, 0, stream, &a);
+            }
+        } else {
+            mean = rmean;
+            rstd = rvar;
+        }
+        if (r == AK_OK) {
+            /* x: enough blocks for a plane in 16-byte vectors (8 per thread), y: the planes (a loop past 65535) */
+            size_t per = (S + 256u * 8u * (size_t)(16u / es) - 1) / (256u * 8u * (size_t)(16u / es));
+            _ak_kargs_chnorm_apply(&a, x, y, w, b, mean, rstd, (int64_t)planes, (int64_t)C, (int64_t)S, (int32_t)G,
+                                   use_running ? 1 : 0, eps);
+            g.x = (unsigned)(per < 65535 ? per : 65535); g.y = (unsigned)(planes < 65535 ? planes : 65535); g.z = 1;
+            bl.x = 256; bl.y = 1; bl.z = 1;
+            r = _ak_op_launch3(ctx, ka, g, bl, 0, stream, &a);
+        }
+        if (ws) ak_free(ctx, ws);
+    }
+    return r;
+}
+
+AKDEF ak_result ak_batch_norm(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t batch, size_t channels,
+                              size_t spatial, const void* weight, const void* bias, float* running_mean,
+                              float* running_var, int training, float momentum, float eps, ak_stream* stream) {
+    return _ak_chnorm(ctx, "ak_batch_norm", dtype, x, y, batch, channels, spatial, 0, weight, bias, running_mean, running_var,
+                      training, momentum, eps, stream);
+}
+AKDEF ak_result ak_group_norm(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t batch, size_t channels,
+                              size_t spatial, size_t groups, const void* weight, const void* bias, float eps,
+                              ak_stream* stream) {
+    if (groups == 0) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_group_norm: groups is 0 (expected >= 1)");
+    return _ak_chnorm(ctx, "ak_group_norm", dtype, x, y, batch, channels, spatial, groups, weight, bias, NULL, NULL, 1, 0.0f,
+                      eps, stream);
+}
+
+/* ==========================================================================
+ * >>impl:ops-loss  ak_loss (element-wise losses: per element, or block
+ * partials + a fixed-order combine) and ak_triplet_margin_loss (a block per
+ * row), kernels/loss.hip + C references.
+ * ========================================================================== */
+
+#define _AK_LOSS_CHUNK 16384u   /* elements per block of ak_loss_<dt> (a multiple of 4) */
+
+static double _ak_loss_term_ref(ak_loss_op op, double x, double t, double p, unsigned flags) {
+    double d;
+    switch (op) {
+    case AK_LOSS_MSE: d = x - t; return d * d;
+    case AK_LOSS_L1: return fabs(x - t);
+    case AK_LOSS_HUBER: d = fabs(x - t); return d < p ? 0.5 * d * d : p * (d - 0.5 * p);
+    case AK_LOSS_SMOOTH_L1: d = fabs(x - t); return d < p ? 0.5 * d * d / p : d - 0.5 * p;
+    case AK_LOSS_KL_DIV: {
+        double lx = (flags & AK_LOSS_PROB_INPUT) ? log(x) : x;
+        if (flags & AK_LOSS_LOG_TARGET) return exp(t) * (t - lx);
+        return t > 0.0 ? t * (log(t) - lx) : 0.0;
+    }
+    default: d = p - x * t; return d > 0.0 ? d : 0.0;
+    }
+}
+
+/* Sum of part[0..nparts) x scale into out[0] (one block, fixed order). */
+static ak_result _ak_loss_finish(ak_context* ctx, const float* part, size_t nparts, double scale, float* out, ak_stream* stream) {
+    ak_kernel* k = NULL;
+    _ak_kargs a;
+    ak_result r = _ak_op_kernel(ctx, _ak_src_loss, "ak_loss_finish", &k);
+    if (r != AK_OK) return r;
+    _ak_kargs_loss_finish(&a, part, (int64_t)nparts, scale, out);
+    return _ak_op_launch(ctx, k, 1, 256, 0, stream, &a);
+}
+
+AKDEF ak_result ak_loss(ak_context* ctx, ak_loss_op op, ak_dtype dtype, const void* x, const void* target,
+                        ak_loss_target target_layout, float* out, size_t rows, size_t cols, float param, unsigned flags,
+                        ak_loss_reduction reduction, ak_stream* stream) {
+    const char* opn = "ak_loss";
+    size_t n, es, tn, nout;
+    float p = param;
+    char kn[64];
+    ak_result r = _ak_rowop_check(ctx, dtype, x, "x", rows, cols, stream, opn);
+    if (r != AK_OK) return r;
+    if ((int)op < 0 || (int)op >= (int)AK_LOSS_OP_COUNT)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: op %d is not an ak_loss_op (0..%d)", opn, (int)op, (int)AK_LOSS_OP_COUNT - 1);
+    if ((int)target_layout < 0 || (int)target_layout >= (int)AK_TARGET_LAYOUT_COUNT)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: target layout %d, expected AK_TARGET_FULL, _ROW or _COL", opn, (int)target_layout);
+    if ((int)reduction < 0 || (int)reduction >= (int)AK_LOSS_REDUCTION_COUNT)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: reduction %d, expected an ak_loss_reduction", opn, (int)reduction);
+    if (!_ak_op_finite(param) || param < 0.0f)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: param %g, expected finite and >= 0", opn, (double)param);
+    if (flags & ~(unsigned)(AK_LOSS_LOG_TARGET | AK_LOSS_PROB_INPUT))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: flags 0x%x, expected AK_LOSS_LOG_TARGET / AK_LOSS_PROB_INPUT", opn, flags);
+    if (flags && op != AK_LOSS_KL_DIV)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: flags 0x%x are for AK_LOSS_KL_DIV only", opn, flags);
+    if ((op == AK_LOSS_HUBER || op == AK_LOSS_SMOOTH_L1 || op == AK_LOSS_HINGE) && p == 0.0f) p = 1.0f;
+    if ((r = _ak_op_check_ptr(target, dtype, "ak_loss: target")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(out, AK_F32, "ak_loss: out")) != AK_OK) return r;
+    es = ak_dtype_size(dtype);
+    n = rows * cols;
+    tn = target_layout == AK_TARGET_FULL ? n : target_layout == AK_TARGET_ROW ? cols : rows;
+    nout = reduction == AK_LOSS_NONE ? n : 1;
+    if (_ak_rowop_overlap(out, nout * 4u, x, n * es) || _ak_rowop_overlap(out, nout * 4u, target, tn * es))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: out overlaps an input", opn);
+    if (_ak_op_is_cpu(ctx)) {
+        size_t i;
+        double s = 0.0;
+        for (i = 0; i < n; i++) {
+            size_t ti = target_layout == AK_TARGET_FULL ? i : target_layout == AK_TARGET_ROW ? i % cols : i / cols;
+            double v = _ak_loss_term_ref(op, (double)_ak_op_ld(x, dtype, i), (double)_ak_op_ld(target, dtype, ti), (double)p, flags);
+            if (reduction == AK_LOSS_NONE) out[i] = (float)v;
+            s += v;
+        }
+        if (reduction == AK_LOSS_MEAN) out[0] = (float)(s / (double)n);
+        else if (reduction == AK_LOSS_SUM) out[0] = (float)s;
+        else if (reduction == AK_LOSS_BATCHMEAN) out[0] = (float)(s / (double)rows);
+        return AK_OK;
+    }
+    {
+        const size_t nb = (n + _AK_LOSS_CHUNK - 1) / _AK_LOSS_CHUNK;
+        ak_kernel* k = NULL;
+        void* ws = NULL;
+        _ak_kargs a;
+        if (nb > 0x7FFFFFFFu) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %zu elements exceed one launch", opn, n);
+        if ((r = _ak_op_kernel(ctx, _ak_src_loss, _ak_op_name(kn, sizeof kn, "ak_loss", dtype), &k)) != AK_OK) return r;
+        if (reduction != AK_LOSS_NONE && (r = _ak_rowop_ws(ctx, nb * 4u, stream, &ws)) != AK_OK) return r;
+        _ak_kargs_loss(&a, x, target, (int64_t)n, (int64_t)cols, (int32_t)target_layout, (int32_t)op, p, (int32_t)flags,
+                       (int64_t)_AK_LOSS_CHUNK, ws, reduction == AK_LOSS_NONE ? out : NULL);
+        r = _ak_op_launch(ctx, k, (unsigned)nb, 256, 0, stream, &a);
+        if (r == AK_OK && reduction != AK_LOSS_NONE)
+            r = _ak_loss_finish(ctx, (const float*)ws, nb,
+                                reduction == AK_LOSS_MEAN ? 1.0 / (double)n : reduction == AK_LOSS_BATCHMEAN ? 1.0 / (double)rows : 1.0,
+                                out, stream);
+        if (ws) ak_free(ctx, ws);
+        return r;
+    }
+}
+
+AKDEF ak_result ak_triplet_margin_loss(ak_context* ctx, ak_dtype dtype, const void* anchor, const void* positive,
+                                       const void* negative, float* out, size_t rows, size_t cols, float margin,
+                                       float norm, float eps, int swap, ak_loss_reduction reduction, ak_stream* stream) {
+    const char* opn = "ak_triplet_margin_loss";
+    size_t n, es, nout;
+    char kn[64];
+    ak_result r = _ak_rowop_check(ctx, dtype, anchor, "anchor", rows, cols, stream, opn);
+    if (r != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(positive, dtype, "ak_triplet_margin_loss: positive")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(negative, dtype, "ak_triplet_margin_loss: negative")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(out, AK_F32, "ak_triplet_margin_loss: out")) != AK_OK) return r;
+    if ((int)reduction < 0 || (int)reduction >= (int)AK_LOSS_REDUCTION_COUNT)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: reduction %d, expected an ak_loss_reduction", opn, (int)reduction);
+    if (!_ak_op_finite(margin) || !_ak_op_finite(norm) || !(norm > 0.0f) || !_ak_op_finite(eps) || eps < 0.0f)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: margin %g, norm %g, eps %g (finite, norm > 0, eps >= 0)", opn,
+                       (double)margin, (double)norm, (double)eps);
+    es = ak_dtype_size(dtype);
+    n = rows * cols;
+    nout = reduction == AK_LOSS_NONE ? rows : 1;
+    if (_ak_rowop_overlap(out, nout * 4u, anchor, n * es) || _ak_rowop_overlap(out, nout * 4u, positive, n * es) ||
+        _ak_rowop_overlap(out, nout * 4u, negative, n * es))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: out overlaps an input", opn);
+    if (_ak_op_is_cpu(ctx)) {
+        size_t i, c;
+        double s = 0.0;
+        for (i = 0; i < rows; i++) {
+            double sp = 0.0, sn = 0.0, sw = 0.0, dp, dn, l;
+            for (c = 0; c < cols; c++) {
+                double va = (double)_ak_op_ld(anchor, dtype, i * cols + c), vp = (double)_ak_op_ld(positive, dtype, i * cols + c);
+                double vn = (double)_ak_op_ld(negative, dtype, i * cols + c);
+                sp += pow(fabs(va - vp + (double)eps), (double)norm);
+                sn += pow(fabs(va - vn + (double)eps), (double)norm);
+                sw += pow(fabs(vp - vn + (double)eps), (double)norm);
+            }
+            dp = pow(sp, 1.0 / (double)norm);
+            dn = pow(sn, 1.0 / (double)norm);
+            if (swap && pow(sw, 1.0 / (double)norm) < dn) dn = pow(sw, 1.0 / (double)norm);
+            l = dp - dn + (double)margin;
+            if (l < 0.0) l = 0.0;
+            if (reduction == AK_LOSS_NONE) out[i] = (float)l;
+            s += l;
+        }
+        if (reduction == AK_LOSS_SUM) out[0] = (float)s;
+        else if (reduction != AK_LOSS_NONE) out[0] = (float)(s / (double)rows);
+        return AK_OK;
+    }
+    {
+        ak_kernel* k = NULL;
+        void* ws = NULL;
+        float* rl = out;
+        _ak_kargs a;
+        const size_t cap = (size_t)_ak_op_cus(ctx) * 16u;
+        if ((r = _ak_op_kernel(ctx, _ak_src_loss, _ak_op_name(kn, sizeof kn, "ak_triplet", dtype), &k)) != AK_OK) return r;
+        if (reduction != AK_LOSS_NONE) {
+            if ((r = _ak_rowop_ws(ctx, rows * 4u, stream, &ws)) != AK_OK) return r;
+            rl = (float*)ws;
+        }
+        _ak_kargs_triplet(&a, anchor, positive, negative, (int64_t)rows, (int64_t)cols, margin, norm, eps, swap ? 1 : 0, rl);
+        r = _ak_op_launch(ctx, k, (unsigned)(rows < cap ? rows : cap), 256, 0, stream, &a);
+        if (r == AK_OK && reduction != AK_LOSS_NONE)
+            r = _ak_loss_finish(ctx, rl, rows, reduction == AK_LOSS_SUM ? 1.0 : 1.0 / (double)rows, out, stream);
+        if (ws) ak_free(ctx, ws);
+        return r;
+    }
 }
 #endif /* AMDKIT_NO_OPS */
 
