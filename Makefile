@@ -1,9 +1,14 @@
 # amdkit - build, test, demo, GPU check.
-#   make            build the CLI, the test runner and the benchmarks into build/
+#   make            build the CLI, the test runner, the examples and the benchmarks into build/
 #   make demo       `amdkit info` + a few kernels checked against their CPU references (GPU or not)
-#   make test       every check that needs no GPU (tests/run_all.sh); prints `N passed, N failed` last
-#   make test-sanitize  the suites under ASan + UBSan, the threaded ones under TSan (part of make test)
-#   make fuzz       the fuzz targets of tests/fuzz/, FUZZ_SECONDS (300) each (5 s each in make test)
+#   make test       the quick tier, before every commit (a few minutes on 2 cores, no GPU): build, the C suites on
+#                   the cpu backend with a representative compile matrix of the real offline compilers, the host
+#                   emulation of kernels, header builds, type checks, gen-check, the command-line checks;
+#                   prints `N passed, N failed` last (tests/run_all.sh quick)
+#   make check      the full tier, what CI runs (.ci/run): make test's steps with every kernel family x every
+#                   target, plus the ROCm 6.4 chroot, gfx940, ASan/UBSan + TSan and the fuzzers (tests/run_all.sh full)
+#   make test-sanitize  the suites under ASan + UBSan, the threaded ones under TSan (part of make check)
+#   make fuzz       the fuzz targets of tests/fuzz/, FUZZ_SECONDS (300) each (5 s each in make check)
 #   make gpu-check  on a GPU machine: GPU suites + benchmarks, JSON into $$OUT (or build/gpu-check-PART); GPU_CHECK_PART=check|bench|all
 #   make gen        re-embed kernels/*.hip into amdkit.h;  make gen-check: fail if amdkit.h is stale
 #   make install PREFIX=DIR   amdkit.h, the amdkit command, kernels/*.hip and amdkit.pc under DIR
@@ -14,79 +19,85 @@ BUILD   := build
 WARN    := -Wall -Wextra -pedantic
 CFLAGS  ?= -O2 -g
 LIBS    := -ldl -lpthread -lm
-HDR     := amdkit.h $(wildcard parts/*.inc)
+HDR     := amdkit.h
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+TSAN    := -fsanitize=thread
+C99     := $(CC) -std=c99 $(WARN) -Werror
 
 TEST_SRC := $(wildcard tests/t_*.c)
-TEST_OBJ := $(patsubst tests/%.c,$(BUILD)/obj/%.o,$(TEST_SRC))
-TEST_OBJ_SAN := $(patsubst tests/%.c,$(BUILD)/obj-san/%.o,$(TEST_SRC))
-TEST_INC := tests/ak_test.h $(wildcard tests/ti_*.c) $(wildcard tests/at_*.h)
+TEST_INC := tests/ak_test.h tests/fake_cuda.h $(wildcard tests/ti_*.c) $(wildcard tests/at_*.h)
+BENCHES  := bench_ops bench_runtime bench_hotpath bench_attention bench_comm bench_gemm bench_sweep
+EXAMPLES := tp_linear hello
 
-.PHONY: all test demo gpu-check clean install uninstall
-all: $(BUILD)/amdkit_tests $(BUILD)/amdkit $(BUILD)/bench_ops $(BUILD)/bench_runtime $(BUILD)/bench_hotpath $(BUILD)/bench_attention $(BUILD)/tp_linear $(BUILD)/bench_comm $(BUILD)/bench_gemm $(BUILD)/bench_sweep
+.PHONY: all test check demo gpu-check clean install uninstall test-sanitize fuzz gen gen-check sweep
+all: $(BUILD)/amdkit_tests $(BUILD)/amdkit $(addprefix $(BUILD)/,$(EXAMPLES) $(BENCHES))
 
-$(BUILD)/obj/%.o: tests/%.c $(HDR) $(TEST_INC)
-	@mkdir -p $(dir $@)
-	$(CC) -std=c99 $(WARN) -Werror $(CFLAGS) -c $< -o $@
-
-$(BUILD)/amdkit_tests: tests/test_main.c $(TEST_OBJ) $(HDR) $(TEST_INC)
+# --- one rule per kind of program -------------------------------------------
+# The test runner (tests/test_main.c + one object per tests/t_*.c), in three builds: plain (CFLAGS), ASan + UBSan
+# (_asan, objects in obj-san) and ThreadSanitizer (_tsan, objects in obj-tsan; tests/sanitize.sh runs the last two).
+# $(1): suffix of the runner, $(2): object folder, $(3): compile flags
+define TEST_RUNNER
+$(BUILD)/$(2)/%.o: tests/%.c $(HDR) $(TEST_INC)
+	@mkdir -p $$(dir $$@)
+	$$(C99) $(3) -c $$< -o $$@
+$(BUILD)/amdkit_tests$(1): tests/test_main.c $(patsubst tests/%.c,$(BUILD)/$(2)/%.o,$(TEST_SRC)) $(HDR) $(TEST_INC)
 	@mkdir -p $(BUILD)
-	$(CC) -std=c99 $(WARN) -Werror $(CFLAGS) tests/test_main.c $(TEST_OBJ) -o $@ $(LIBS)
+	$$(C99) $(3) tests/test_main.c $(patsubst tests/%.c,$(BUILD)/$(2)/%.o,$(TEST_SRC)) -o $$@ $(LIBS)
+endef
+$(eval $(call TEST_RUNNER,,obj,$(CFLAGS)))
+$(eval $(call TEST_RUNNER,_asan,obj-san,-O1 -g $(SAN)))
+$(eval $(call TEST_RUNNER,_tsan,obj-tsan,-O1 -g $(TSAN)))
 
-$(BUILD)/obj-san/%.o: tests/%.c $(HDR) $(TEST_INC)
-	@mkdir -p $(dir $@)
-	$(CC) -std=c99 $(WARN) -Werror -O1 -g $(SAN) -c $< -o $@
+# benchmarks: bench/NAME.c (JSON out; bench/NOTES.md says what each measures)
+BENCH_CFLAGS ?= -O2
+$(addprefix $(BUILD)/,$(BENCHES)): $(BUILD)/%: bench/%.c bench/bench_common.h tests/fake_cuda.h $(HDR)
+	@mkdir -p $(BUILD)
+	$(C99) $(BENCH_CFLAGS) $< -o $@ $(LIBS)
 
-$(BUILD)/amdkit_tests_asan: tests/test_main.c $(TEST_OBJ_SAN) $(HDR) $(TEST_INC)
-	$(CC) -std=c99 $(WARN) -Werror -O1 -g $(SAN) tests/test_main.c $(TEST_OBJ_SAN) -o $@ $(LIBS)
+# examples: examples/NAME.c, one file each, built as a user builds them (amdkit.h on the include path):
+# hello (the README's "Use it" program), tp_linear (tensor-parallel layers over N devices, checked against one)
+$(addprefix $(BUILD)/,$(EXAMPLES)): $(BUILD)/%: examples/%.c $(HDR)
+	@mkdir -p $(BUILD)
+	$(C99) $(CFLAGS) -I. $< -o $@ $(LIBS)
 
-# ThreadSanitizer build of the same runner (the threaded suites run under it: tests/sanitize.sh)
-TSAN := -fsanitize=thread
-TEST_OBJ_TSAN := $(patsubst tests/%.c,$(BUILD)/obj-tsan/%.o,$(TEST_SRC))
-$(BUILD)/obj-tsan/%.o: tests/%.c $(HDR) $(TEST_INC)
-	@mkdir -p $(dir $@)
-	$(CC) -std=c99 $(WARN) -Werror -O1 -g $(TSAN) -c $< -o $@
-$(BUILD)/amdkit_tests_tsan: tests/test_main.c $(TEST_OBJ_TSAN) $(HDR) $(TEST_INC)
-	$(CC) -std=c99 $(WARN) -Werror -O1 -g $(TSAN) tests/test_main.c $(TEST_OBJ_TSAN) -o $@ $(LIBS)
+# test tools: tests/ak_NAME.c (ak_compile_matrix: every family x targets through ak_compile_offline, and ak_symbols,
+# both run inside the ROCm 6.4 chroot by tests/check_rocm64.sh)
+$(BUILD)/ak_%: tests/ak_%.c $(HDR)
+	@mkdir -p $(BUILD)
+	$(C99) $(CFLAGS) $< -o $@ $(LIBS)
 
-# make test-sanitize: every cpu-backend suite under ASan + UBSan, the threaded
-# suites (cache, pool, contexts, races, harden; 16+ threads) under TSan.
-# `make test` runs the same script.
-.PHONY: test-sanitize
+# the command-line tool: examples/amdkit.c (commands) + demo.c + amdkit_run.c (run / bench / tune)
+$(BUILD)/amdkit: examples/amdkit.c examples/demo.c examples/amdkit_run.c $(HDR)
+	@mkdir -p $(BUILD)
+	$(C99) $(CFLAGS) examples/amdkit.c examples/demo.c examples/amdkit_run.c -o $@ $(LIBS)
+
+# tests/emu_llm.cpp: the kernels of norm.hip (residual form), llm.hip and layout.hip run in a host
+# SIMT emulation (C++20 threads) against their CPU references, for wave 64 and wave 32.
+EMU_SRC := tests/emu_llm.cpp tests/t_gpu_llm.c kernels/prelude.hip kernels/norm.hip kernels/llm.hip kernels/layout.hip
+$(BUILD)/emu_llm_w%: $(EMU_SRC) $(HDR)
+	@mkdir -p $(BUILD)
+	$(CXX) -std=c++20 -O1 -Wall -Wextra -Werror -Wno-unknown-pragmas -Wno-unused-function -DAK_AMD=1 -DAK_WAVE=$* \
+	  tests/emu_llm.cpp -o $@ -ldl -lpthread -lm
+
+# tools/akgen.c: embeds kernels/ into amdkit.h and generates the kernel interfaces
+$(BUILD)/akgen: tools/akgen.c
+	@mkdir -p $(BUILD)
+	$(C99) -O2 tools/akgen.c -o $@
+
+# --- tests ----------------------------------------------------------------------
+test:
+	@bash tests/run_all.sh quick
+
+check:
+	@bash tests/run_all.sh full
+
 test-sanitize:
 	@bash tests/sanitize.sh
 
-# make fuzz: every fuzz target (tests/fuzz/) for FUZZ_SECONDS each (libFuzzer
-# where clang has it, else a mutation driver); `make test` runs them 5 s each.
+# every fuzz target (tests/fuzz/) for FUZZ_SECONDS each (libFuzzer where clang has it, else a mutation driver)
 FUZZ_SECONDS ?= 300
-.PHONY: fuzz
 fuzz:
 	@bash tests/fuzz/run.sh $(FUZZ_SECONDS)
-
-$(BUILD)/amdkit: examples/amdkit.c examples/demo.c examples/amdkit_run.c $(HDR)
-	@mkdir -p $(BUILD)
-	$(CC) -std=c99 $(WARN) -Werror $(CFLAGS) examples/amdkit.c examples/demo.c examples/amdkit_run.c -o $@ $(LIBS)
-
-$(BUILD)/bench_runtime: bench/bench_runtime.c $(HDR)
-	@mkdir -p $(BUILD)
-	$(CC) -std=c99 $(WARN) -Werror $(CFLAGS) bench/bench_runtime.c -o $@ $(LIBS)
-
-# the runtime hot paths (warm hit, disk hit, launch) through the cuda backend's code on a fake driver: no GPU needed
-$(BUILD)/bench_hotpath: bench/bench_hotpath.c $(HDR)
-	@mkdir -p $(BUILD)
-	$(CC) -std=c99 $(WARN) -Werror $(CFLAGS) bench/bench_hotpath.c -o $@ $(LIBS)
-
-# several devices: tensor-parallel example (checked against one device) and the collectives benchmark
-$(BUILD)/tp_linear: examples/tp_linear.c $(HDR)
-	@mkdir -p $(BUILD)
-	$(CC) -std=c99 $(WARN) -Werror $(CFLAGS) examples/tp_linear.c -o $@ $(LIBS)
-
-$(BUILD)/bench_comm: bench/bench_comm.c $(HDR)
-	@mkdir -p $(BUILD)
-	$(CC) -std=c99 $(WARN) -Werror $(CFLAGS) bench/bench_comm.c -o $@ $(LIBS)
-
-test:
-	@bash tests/run_all.sh
 
 demo: $(BUILD)/amdkit
 	./$(BUILD)/amdkit info
@@ -98,14 +109,9 @@ gpu-check:
 clean:
 	rm -rf $(BUILD)
 
-# --- kernel library: embedded sources and benchmarks  --------------------
+# --- kernel library: embedded sources --------------------------------------------
 # `make gen` embeds kernels/*.hip into amdkit.h (two regions: //>#akgen prelude ... and //>#akgen library ...);
-# `make gen-check` regenerates into a copy and fails when amdkit.h is stale (CI).
-.PHONY: gen gen-check
-$(BUILD)/akgen: tools/akgen.c
-	@mkdir -p $(BUILD)
-	$(CC) -std=c99 $(WARN) -Werror -O2 tools/akgen.c -o $@
-
+# `make gen-check` regenerates into a copy and fails when amdkit.h is stale.
 gen: $(BUILD)/akgen
 	./$(BUILD)/akgen amdkit.h kernels
 
@@ -117,50 +123,13 @@ gen-check: $(BUILD)/akgen
 	  { head -n 60 $(BUILD)/gen-check/diff.txt; echo "gen-check: amdkit.h is stale, run 'make gen'"; exit 1; }
 	@echo "gen-check: amdkit.h matches kernels/"
 
-# bench/bench_ops.c: KernelBench-style timing of the kernel library (JSON out).
-#   ./build/bench_ops bench/results/ops_<device>.json     (--quick: small shapes, any backend)
-$(BUILD)/bench_ops: bench/bench_ops.c bench/bench_common.h $(HDR)
-	@mkdir -p $(BUILD)
-	$(CC) -std=c99 $(WARN) -Werror -O2 bench/bench_ops.c -o $@ $(LIBS)
-
-
-# bench/bench_sweep.c: shape sweep of the row-wise ops (rows x cols grid, checked against the CPU
-# reference); `make sweep` on a GPU machine: amdkit + PyTorch eager / torch.compile + the heat maps
-# (bench/sweep_device.sh, bench/NOTES.md "Shape sweep").
-$(BUILD)/bench_sweep: bench/bench_sweep.c bench/bench_common.h $(HDR)
-	@mkdir -p $(BUILD)
-	$(CC) -std=c99 $(WARN) -Werror -O2 bench/bench_sweep.c -o $@ $(LIBS)
-.PHONY: sweep
+# `make sweep` on a GPU machine: the row-wise ops over a rows x cols grid, amdkit + PyTorch eager / torch.compile
+# + the heat maps (bench/sweep_device.sh, bench/NOTES.md "Shape sweep")
 sweep:
 	@bash bench/sweep_device.sh
 
-# bench/bench_gemm.c: ak_gemm on the issue's shapes (JSON out); bench/peer_torch_gemm.py: the PyTorch peer.
-$(BUILD)/bench_gemm: bench/bench_gemm.c bench/bench_common.h $(HDR)
-	@mkdir -p $(BUILD)
-	$(CC) -std=c99 $(WARN) -Werror -O2 bench/bench_gemm.c -o $@ $(LIBS)
-# tests/ak_compile_matrix.c: every embedded family x targets through ak_compile_offline
-# (tests/check_rocm64.sh runs it inside the ROCm 6.4 chroot).
-$(BUILD)/ak_compile_matrix: tests/ak_compile_matrix.c $(HDR)
-	@mkdir -p $(BUILD)
-	$(CC) -std=c99 $(WARN) -Werror -O2 tests/ak_compile_matrix.c -o $@ $(LIBS)
-$(BUILD)/ak_symbols: tests/ak_symbols.c $(HDR)
-	@mkdir -p $(BUILD)
-	$(CC) -std=c99 $(WARN) -Werror -O0 tests/ak_symbols.c -o $@ $(LIBS)
-# tests/emu_llm.cpp: the kernels of norm.hip (residual form), llm.hip and layout.hip run in a host
-# SIMT emulation (C++20 threads) against their CPU references, for wave 64 and wave 32 (make test).
-EMU_SRC := tests/emu_llm.cpp tests/t_gpu_llm.c kernels/prelude.hip kernels/norm.hip kernels/llm.hip kernels/layout.hip
-$(BUILD)/emu_llm_w%: $(EMU_SRC) $(HDR)
-	@mkdir -p $(BUILD)
-	$(CXX) -std=c++20 -O1 -Wall -Wextra -Werror -Wno-unknown-pragmas -Wno-unused-function -DAK_AMD=1 -DAK_WAVE=$* \
-	  tests/emu_llm.cpp -o $@ -ldl -lpthread -lm
-# bench/bench_attention.c: ak_attention prefill / decode timings (JSON out);
-# bench/peer_attention.py times PyTorch SDPA (eager, torch.compile) on the same shapes.
-$(BUILD)/bench_attention: bench/bench_attention.c bench/bench_common.h $(HDR)
-	@mkdir -p $(BUILD)
-	$(CC) -std=c99 $(WARN) -Werror -O2 bench/bench_attention.c -o $@ $(LIBS)
-
 # --- install ------------------------------------------------------------------
-# `pkg-config --cflags --libs amdkit` gives what an embedder needs: -I<prefix>/include -ldl -lpthread -lm.
+# `pkg-config --cflags --libs amdkit` gives what an embedder of the header needs: -I<prefix>/include -ldl -lpthread -lm.
 PREFIX     ?= /usr/local
 DESTDIR    ?=
 bindir     := $(PREFIX)/bin
@@ -168,6 +137,7 @@ includedir := $(PREFIX)/include
 datadir    := $(PREFIX)/share/amdkit
 pcdir      := $(PREFIX)/lib/pkgconfig
 AK_VERSION := $(shell sed -n 's/^\#define AK_VERSION_STRING "\(.*\)"/\1/p' amdkit.h)
+AK_DESC    := single-header C toolkit for AMD GPUs (ROCm HIP + hipRTC), NVIDIA GPUs through HIP, and a cpu backend
 
 install: $(BUILD)/amdkit
 	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(includedir) $(DESTDIR)$(datadir)/kernels $(DESTDIR)$(pcdir)
@@ -175,8 +145,7 @@ install: $(BUILD)/amdkit
 	install -m 644 amdkit.h $(DESTDIR)$(includedir)/amdkit.h
 	install -m 644 kernels/*.hip $(DESTDIR)$(datadir)/kernels/
 	printf 'prefix=%s\nincludedir=$${prefix}/include\n\nName: amdkit\nDescription: %s\nVersion: %s\nCflags: -I$${includedir}\nLibs: -ldl -lpthread -lm\n' \
-	  '$(PREFIX)' 'single-header C toolkit for AMD GPUs (ROCm HIP + hipRTC), NVIDIA GPUs through HIP, and a cpu backend' \
-	  '$(AK_VERSION)' > $(DESTDIR)$(pcdir)/amdkit.pc
+	  '$(PREFIX)' '$(AK_DESC)' '$(AK_VERSION)' > $(DESTDIR)$(pcdir)/amdkit.pc
 	@echo "installed amdkit $(AK_VERSION) under $(DESTDIR)$(PREFIX)"
 
 uninstall:

@@ -128,9 +128,9 @@
 #include <stdio.h>
 
 #define AK_VERSION_MAJOR 0
-#define AK_VERSION_MINOR 1
+#define AK_VERSION_MINOR 2
 #define AK_VERSION_PATCH 0
-#define AK_VERSION_STRING "0.1.0"
+#define AK_VERSION_STRING "0.2.0"
 
 #ifdef AMDKIT_STATIC
 #define AKAPI static
@@ -212,10 +212,59 @@ AKAPI const char* ak_result_string(ak_result r);
 /* Name of a result code ("AK_ERROR_CONFIG"). Thread safety: any thread. */
 AKAPI const char* ak_result_name(ak_result r);
 
+/* Every failure has an item id besides its result code: one X-macro list (as
+ * the log items), stable across versions, for programs and tests to match on;
+ * the message text is for people and may change. A call site without a more
+ * specific item reports its result family's item (AK_ERRITEM_GENERIC for
+ * AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_CONFIG_VALUE for AK_ERROR_CONFIG, ...). */
+#define AK_ERROR_ITEM_LIST(X) \
+    X(NONE,                  "no failure yet") \
+    X(GENERIC,               "a failure of its result family with no more specific item") \
+    X(NULL_ARGUMENT,         "a required pointer argument is NULL") \
+    X(OUT_OF_RANGE,          "a number, index or enum value outside what the call takes") \
+    X(BAD_DTYPE,             "a dtype the call does not take") \
+    X(BAD_SHAPE,             "sizes, strides or leading dimensions that do not fit together (a zero one too)") \
+    X(SIZE_OVERFLOW,         "a size, product or extent that overflows") \
+    X(MISALIGNED,            "a pointer, size or stride not aligned as the call needs") \
+    X(OVERLAP,               "buffers that must not overlap do") \
+    X(WRONG_CONTEXT,         "a stream, event or buffer of another context") \
+    X(CONFIG_VALUE,          "a config field or AMDKIT_* variable with a bad value") \
+    X(UNKNOWN_TARGET,        "a target or architecture that is not known, or that the compiler does not build") \
+    X(TARGET_FEATURE,        "a target-ID feature the processor does not take") \
+    X(COMPILE_FAILED,        "the compiler rejected the source (log, options and source name on ak_error_info)") \
+    X(KERNEL_NOT_FOUND,      "the code object has no kernel of that name") \
+    X(NO_CPU_IMPLEMENTATION, "the cpu backend has no C implementation for the kernel") \
+    X(LAUNCH_GEOMETRY,       "grid, block or shared memory outside the device's or the kernel's limits") \
+    X(OUT_OF_MEMORY,         "an allocation failed") \
+    X(POOL_LIMIT,            "the memory pool's limit would be exceeded") \
+    X(DOUBLE_FREE,           "a pointer freed twice") \
+    X(FOREIGN_POINTER,       "a pointer amdkit did not hand out") \
+    X(BACKEND_UNAVAILABLE,   "the backend's runtime library is missing or unusable") \
+    X(NO_DEVICE,             "no device, or no device of that ordinal") \
+    X(RUNTIME_CALL,          "a HIP / CUDA runtime or driver call failed") \
+    X(MATRIX_CORES,          "matrix cores asked for where the architecture has none for the dtype") \
+    X(TUNING,                "no variant of an autotuning run compiled, ran and matched") \
+    X(COLLECTIVE_MISMATCH,   "ranks of a communicator called different collectives or counts") \
+    X(COLLECTIVE_TIMEOUT,    "not every rank arrived within the timeout") \
+    X(PROF_REGION,           "a profiling region ended out of order or was never begun") \
+    X(IO,                    "a file or directory could not be read or written") \
+    X(NOT_FOUND,             "a named thing (field, family, stored choice) does not exist")
+
+typedef enum ak_error_item {
+#define AK_X_(name, text) AK_ERRITEM_##name,
+    AK_ERROR_ITEM_LIST(AK_X_)
+#undef AK_X_
+    AK_ERRITEM_COUNT
+} ak_error_item;
+
+/* Name of an error item ("OVERLAP"), "UNKNOWN" outside the list. Thread safety: any thread. */
+AKAPI const char* ak_error_item_name(ak_error_item item);
+
 /* Detail of the last failure on the calling thread. The strings stay valid
  * until the next failing amdkit call on the same thread. */
 typedef struct ak_error_info {
     ak_result result;          /* code of the last failure (AK_OK if none yet) */
+    ak_error_item item;        /* what failed, stable: match on this, not on the message */
     const char* message;       /* what failed, the value, what was expected */
     const char* log;           /* compiler log of the last compilation error, or "" */
     const char* options;       /* compiler options of that compilation, or "" */
@@ -745,7 +794,9 @@ AKAPI size_t ak_kernel_code_size(const ak_kernel* k);
 
 /* Launch. args: array of pointers to each argument value, as
  * hipModuleLaunchKernel takes them. stream NULL: default stream.
- * AK_ERROR_LAUNCH with the runtime's message on failure.
+ * AK_ERROR_LAUNCH with the runtime's message on failure. On the cpu backend
+ * the launch runs the kernel's CPU implementation, which ak_kernel_set_cpu
+ * must have attached (else AK_ERROR_LAUNCH saying so).
  * Thread safety: any thread. */
 AKAPI ak_result ak_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shared_bytes,
                           ak_stream* stream, void** args);
@@ -791,7 +842,10 @@ typedef struct ak_check_result {
 
 /* Run kernel k on the device with `args` and its CPU implementation on host
  * copies of the same inputs; compare every OUT/INOUT buffer elementwise.
- * Thread safety: any thread. */
+ * On the cpu backend "the device" is the CPU implementation too, so this
+ * compares C with C (the same function twice): it checks the harness and the
+ * buffers, not a kernel. AK_ERROR_INVALID_ARGUMENT without a CPU
+ * implementation (ak_kernel_set_cpu). Thread safety: any thread. */
 AKAPI ak_result ak_check(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shared_bytes,
                          ak_args* args, double atol, double rtol, ak_check_result* out);
 
@@ -1113,7 +1167,6 @@ typedef enum ak_loss_reduction {
 AKAPI ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* logits, const int64_t* targets,
                                  float* loss, size_t rows, size_t cols, int64_t ignore_index,
                                  ak_loss_reduction reduction, ak_stream* stream);
-/*@AKOPS_DECL_REDUCE@*/
 /* ---- LLM building blocks: residual + norm, RoPE, embedding, strided copy --
  * Common rules as above (pointers are device memory of ctx, host memory on
  * the cpu backend; queued on `stream`, NULL: default; AK_ERROR_INVALID_ARGUMENT
@@ -1711,6 +1764,7 @@ typedef struct ak_tune_result {
     size_t shared_bytes;
     double ms;                      /* its median time when it was tuned */
     int from_cache;                 /* 1: the stored choice was used and nothing was timed */
+    int stored;                     /* 1: this call wrote its choice to the disk cache (never on the cpu backend) */
     int total;                      /* variants in the space */
     int tried, timed, rejected;     /* this call: variants tried / timed / failed or wrong */
 } ak_tune_result;
@@ -1722,6 +1776,9 @@ typedef struct ak_tune_result {
  * in the disk compile cache under (source, kernel, space, compile options, device
  * name and arch, backend, compiler, shape key): the next call with the same inputs,
  * in any process, compiles only the chosen variant and times nothing (from_cache).
+ * On the cpu backend every variant runs the same C implementation (opts->cpu), so
+ * the timings cannot tell variants apart: the result is the fastest of equals,
+ * and no choice is stored or read (stored stays 0).
  * Errors: AK_ERROR_INVALID_ARGUMENT (bad space or options), AK_ERROR_OPTIMIZATION
  * (no variant compiled and passed; the message says why the first one failed).
  * Thread safety: any thread; nothing else may use the buffers meanwhile. */
@@ -2075,19 +2132,68 @@ AKDEF const char* ak_log_item_name(ak_log_item item) {
     return names[item];
 }
 
+AKDEF const char* ak_error_item_name(ak_error_item item) {
+    static const char* names[] = {
+#define AK_X_(name, text) #name,
+        AK_ERROR_ITEM_LIST(AK_X_)
+#undef AK_X_
+    };
+    if ((int)item < 0 || (int)item >= (int)AK_ERRITEM_COUNT) return "UNKNOWN";
+    return names[item];
+}
+
+/* The item of a failure whose call site names none: its result family's. */
+static ak_error_item _ak_err_family_item(ak_result r) {
+    switch (r) {
+    case AK_OK: return AK_ERRITEM_NONE;
+    case AK_ERROR_BACKEND_UNAVAILABLE: return AK_ERRITEM_BACKEND_UNAVAILABLE;
+    case AK_ERROR_NO_DEVICE: return AK_ERRITEM_NO_DEVICE;
+    case AK_ERROR_DEVICE: return AK_ERRITEM_RUNTIME_CALL;
+    case AK_ERROR_COMPILATION: return AK_ERRITEM_COMPILE_FAILED;
+    case AK_ERROR_UNSUPPORTED_TARGET: return AK_ERRITEM_UNKNOWN_TARGET;
+    case AK_ERROR_OUT_OF_MEMORY: return AK_ERRITEM_OUT_OF_MEMORY;
+    case AK_ERROR_MATRIX_CORES: return AK_ERRITEM_MATRIX_CORES;
+    case AK_ERROR_OPTIMIZATION: return AK_ERRITEM_TUNING;
+    case AK_ERROR_CONFIG: return AK_ERRITEM_CONFIG_VALUE;
+    case AK_ERROR_LAUNCH: return AK_ERRITEM_RUNTIME_CALL;
+    case AK_ERROR_IO: return AK_ERRITEM_IO;
+    case AK_ERROR_NOT_FOUND: return AK_ERRITEM_NOT_FOUND;
+    default: return AK_ERRITEM_GENERIC;
+    }
+}
+
 /* Record a failure on this thread and return its code:
- *   return _ak_err(AK_ERROR_CONFIG, "max_memory_fraction is %g, expected (0, 1]", v); */
-static ak_result _ak_err(ak_result r, const char* fmt, ...) _AK_PRINTF(2, 3);
-static ak_result _ak_err(ak_result r, const char* fmt, ...) {
+ *   return _ak_err(AK_ERROR_CONFIG, "max_memory_fraction is %g, expected (0, 1]", v);
+ *   return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "%s is NULL", what);
+ * _ak_err reports the result family's item (_ak_err_family_item). The
+ * arguments are formatted before the message buffer is written, so one may
+ * come from ak_last_error(). */
+static ak_result _ak_err_v(ak_result r, ak_error_item item, const char* fmt, va_list ap) {
     _ak_tls* t = _ak_tls_get();
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(t->message, sizeof t->message, fmt, ap);
-    va_end(ap);
+    char msg[sizeof t->message];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    memcpy(t->message, msg, sizeof msg);
     t->info.result = r;
+    t->info.item = item;
     _ak_dealloc(t->log); t->log = NULL;
     _ak_dealloc(t->options); t->options = NULL;
     _ak_dealloc(t->source_name); t->source_name = NULL;
+    return r;
+}
+static ak_result _ak_err(ak_result r, const char* fmt, ...) _AK_PRINTF(2, 3);
+static ak_result _ak_err(ak_result r, const char* fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    r = _ak_err_v(r, _ak_err_family_item(r), fmt, ap);
+    va_end(ap);
+    return r;
+}
+static ak_result _ak_erri(ak_result r, ak_error_item item, const char* fmt, ...) _AK_PRINTF(3, 4);
+static ak_result _ak_erri(ak_result r, ak_error_item item, const char* fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    r = _ak_err_v(r, item, fmt, ap);
+    va_end(ap);
     return r;
 }
 /* Attach compiler details to the last error of this thread (after _ak_err). */
@@ -2111,6 +2217,7 @@ AKDEF void ak_clear_error(void) {
     _ak_tls* t = _ak_tls_get();
     t->message[0] = 0;
     t->info.result = AK_OK;
+    t->info.item = AK_ERRITEM_NONE;
     _ak_dealloc(t->log); t->log = NULL;
     _ak_dealloc(t->options); t->options = NULL;
     _ak_dealloc(t->source_name); t->source_name = NULL;
@@ -3395,10 +3502,10 @@ AKDEF ak_result ak_arch_find(const char* name, const ak_arch_info** out) {
     int r;
     if (out) *out = NULL;
     if (!name)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT,
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT,
                        "ak_arch_find: name is NULL, expected a target name such as \"gfx90a\" or \"sm_90\"");
     if (!out)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_arch_find(\"%.64s\"): out is NULL, expected a pointer to receive the row", name);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_arch_find(\"%.64s\"): out is NULL, expected a pointer to receive the row", name);
     while (len < sizeof key && name[len]) len++;
     if (len >= sizeof key)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT,
@@ -3430,8 +3537,8 @@ AKDEF ak_result ak_arch_find(const char* name, const ak_arch_info** out) {
     }
     _ak_arch_known_names(known, sizeof known);
     if (n == 0)
-        return _ak_err(AK_ERROR_NOT_FOUND, "ak_arch_find: architecture name \"%s\" is empty (no target before any ':' feature suffix); known: %s", name, known);
-    return _ak_err(AK_ERROR_NOT_FOUND, "ak_arch_find: unknown architecture \"%s\" (looked up as \"%s\"); known: %s",
+        return _ak_erri(AK_ERROR_NOT_FOUND, AK_ERRITEM_UNKNOWN_TARGET, "ak_arch_find: architecture name \"%s\" is empty (no target before any ':' feature suffix); known: %s", name, known);
+    return _ak_erri(AK_ERROR_NOT_FOUND, AK_ERRITEM_UNKNOWN_TARGET, "ak_arch_find: unknown architecture \"%s\" (looked up as \"%s\"); known: %s",
                    name, key, known);
 }
 
@@ -3443,7 +3550,7 @@ AKDEF ak_result ak_target_id_parse(const char* id, ak_target_id* out) {
     int last = -1;
     if (out) memset(out, 0, sizeof *out);
     if (!id || !out)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_target_id_parse: %s is NULL", id ? "out" : "the target ID");
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_target_id_parse: %s is NULL", id ? "out" : "the target ID");
     out->sramecc = out->xnack = -1;
     n = strcspn(id, ":");
     if (n == 0)
@@ -3472,18 +3579,18 @@ AKDEF ak_result ak_target_id_parse(const char* id, ak_target_id* out) {
         for (k = 0; k < 2; k++)
             if (fl == strlen(feats[k]) + 1 && !strncmp(f, feats[k], fl - 1)) which = k;
         if (which < 0 || (f[fl - 1] != '+' && f[fl - 1] != '-'))
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT,
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_TARGET_FEATURE,
                            "target ID '%.80s': '%.*s' is not a target feature (expected sramecc+, sramecc-, xnack+ or xnack-, "
                            "in that order, after the processor: gfx90a:sramecc+:xnack-)", id, (int)(fl > 40 ? 40 : fl), f);
         sign = f[fl - 1] == '+';
         if (which == last)
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target ID '%.80s': feature %s is given twice", id, feats[which]);
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_TARGET_FEATURE, "target ID '%.80s': feature %s is given twice", id, feats[which]);
         if (which < last)
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target ID '%.80s': features out of order (sramecc comes before xnack: %s:sramecc+:xnack-)",
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_TARGET_FEATURE, "target ID '%.80s': features out of order (sramecc comes before xnack: %s:sramecc+:xnack-)",
                            id, out->processor);
         if (which == 0) out->sramecc = sign; else out->xnack = sign;
         if (!row || !_ak_arch_list_has(row->features, feats[which], strlen(feats[which])))
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "target ID '%.80s': %s %s no %s feature (%s)", id, out->processor,
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_TARGET_FEATURE, "target ID '%.80s': %s %s no %s feature (%s)", id, out->processor,
                            row ? "has" : "is not in amdkit's architecture table, so it takes", feats[which],
                            row ? (row->features[0] ? "its features: sramecc, xnack" : "it takes no target features")
                                : "features are checked against the table");
@@ -4147,7 +4254,7 @@ static void _ak_cache_prefix_make(const _ak_cache_key* k, _ak_cache_prefix* p) {
 }
 
 /* Disk key: SHA-256 over a canonical text, each field length-prefixed:
- *   "amdkit-cache-key\nformat 1\namdkit 0.1.0\n" then "<tag> <len>\n<bytes>\n"
+ *   "amdkit-cache-key\nformat 1\namdkit <AK_VERSION_STRING>\n" then "<tag> <len>\n<bytes>\n"
  * for backend, compiler, arch, kernel, options, source. No device_tag. */
 static void _ak_cache_disk_digest(const char* const f[_AK_KF_COUNT], const size_t l[_AK_KF_COUNT], uint8_t out[32]) {
     static const int order[6] = { _AK_KF_BACKEND, _AK_KF_COMPILER, _AK_KF_ARCH, _AK_KF_NAME, _AK_KF_OPTIONS,
@@ -4349,9 +4456,9 @@ static void _ak_cache_disk_setup(_ak_cache* c) {
 static ak_result _ak_cache_create(const ak_config* cfg, const _ak_logger* log,
                                   void (*unload)(void* unload_user, void* loaded), void* unload_user, _ak_cache** out) {
     _ak_cache* c;
-    if (!out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "cache: out is NULL");
+    if (!out) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "cache: out is NULL");
     *out = NULL;
-    if (!cfg) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "cache: cfg is NULL");
+    if (!cfg) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "cache: cfg is NULL");
     if (cfg->cache_enabled && cfg->cache_capacity < 1)
         return _ak_err(AK_ERROR_CONFIG, "cache_capacity is %d, expected >= 1", cfg->cache_capacity);
     if (cfg->cache_max_bytes < 0)
@@ -4901,9 +5008,9 @@ static ak_result _ak_cache_get(_ak_cache* c, const _ak_cache_key* key, const _ak
     if (out) *out = NULL;
     if (src) *src = AK_CACHE_MISS;
     if (!c || !key || !ops || !ops->compile || !out)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "cache get: %s is NULL",
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "cache get: %s is NULL",
                        !c ? "cache" : !key ? "key" : !ops ? "ops" : !ops->compile ? "ops->compile" : "out");
-    if (!key->source) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "cache get: key source is NULL");
+    if (!key->source) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "cache get: key source is NULL");
     _ak_cache_key_fields(key, f, l);
     if (!c->enabled || bypass) {
         if (c->log.level >= AK_LOG_DEBUG)
@@ -5036,7 +5143,7 @@ static ak_result _ak_cache_purge(_ak_cache* c) {
 
 AKDEF ak_result ak_cache_stats_get(ak_context* ctx, ak_cache_stats* out) {
     if (!ctx || !out)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_cache_stats_get: %s is NULL", !ctx ? "ctx" : "out");
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_cache_stats_get: %s is NULL", !ctx ? "ctx" : "out");
     if (!ctx->cache) {
         memset(out, 0, sizeof *out);
         out->capacity = ctx->cfg.cache_capacity;
@@ -5048,7 +5155,7 @@ AKDEF ak_result ak_cache_stats_get(ak_context* ctx, ak_cache_stats* out) {
 
 AKDEF ak_result ak_cache_disk_usage_get(ak_context* ctx, ak_cache_disk_usage* out) {
     if (!ctx || !out)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_cache_disk_usage_get: %s is NULL", !ctx ? "ctx" : "out");
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_cache_disk_usage_get: %s is NULL", !ctx ? "ctx" : "out");
     memset(out, 0, sizeof *out);
     out->max_bytes = ctx->cfg.cache_max_bytes;
     if (ctx->cache) _ak_cache_scan(ctx->cache, 0, NULL, NULL, out);
@@ -5056,7 +5163,7 @@ AKDEF ak_result ak_cache_disk_usage_get(ak_context* ctx, ak_cache_disk_usage* ou
 }
 
 AKDEF ak_result ak_cache_purge(ak_context* ctx) {
-    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_cache_purge: ctx is NULL");
+    if (!ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_cache_purge: ctx is NULL");
     if (!ctx->cache) return AK_OK;
     return _ak_cache_purge(ctx->cache);
 }
@@ -5805,7 +5912,8 @@ static void _ak_pool_stream_destroyed(struct _ak_pool* p, ak_stream* s) {
 }
 
 /* Explain why ptr is not a live block (under the lock). */
-static void _ak_pool_diagnose(struct _ak_pool* p, const void* ptr, char* msg, size_t cap) {
+/* The message and item of ak_free's refusal of ptr: a double free or a foreign pointer. */
+static ak_error_item _ak_pool_diagnose(struct _ak_pool* p, const void* ptr, char* msg, size_t cap) {
     _ak_ptnode key;
     _ak_ptnode* n;
     _ak_pseg* s;
@@ -5818,22 +5926,26 @@ static void _ak_pool_diagnose(struct _ak_pool* p, const void* ptr, char* msg, si
         _ak_pblock* b = s->first;
         size_t off;
         while (b && (uintptr_t)ptr >= (uintptr_t)b->ptr + b->size) b = b->next;
-        if (!b) { snprintf(msg, cap, "ak_free(%p): pointer not allocated by this pool", ptr); return; }
+        if (!b) { snprintf(msg, cap, "ak_free(%p): pointer not allocated by this pool", ptr); return AK_ERRITEM_FOREIGN_POINTER; }
         off = (size_t)((uintptr_t)ptr - (uintptr_t)b->ptr);
-        if (b->state == _AK_PB_USED)
+        if (b->state == _AK_PB_USED) {
             snprintf(msg, cap, "ak_free(%p): interior pointer, %zu bytes into the block at %p (%s) allocated by "
                      "this pool; pass the pointer ak_malloc returned", ptr, off, (void*)b->ptr,
                      _ak_pool_human(b->size, h, sizeof h));
-        else if (off == 0)
+            return AK_ERRITEM_FOREIGN_POINTER;
+        }
+        if (off == 0) {
             snprintf(msg, cap, "ak_free(%p): double free: the block is already free in the pool", ptr);
-        else
-            snprintf(msg, cap, "ak_free(%p): pointer lies in free pool memory (%zu bytes into a free block of %s): "
+            return AK_ERRITEM_DOUBLE_FREE;
+        }
+        snprintf(msg, cap, "ak_free(%p): pointer lies in free pool memory (%zu bytes into a free block of %s): "
                      "double free of a merged block, or a pointer never returned by ak_malloc",
                      ptr, off, _ak_pool_human(b->size, h, sizeof h));
-        return;
+        return AK_ERRITEM_DOUBLE_FREE;
     }
     snprintf(msg, cap, "ak_free(%p): foreign pointer: not allocated by this context's pool (or already freed "
              "and its memory returned to the runtime)", ptr);
+    return AK_ERRITEM_FOREIGN_POINTER;
 }
 
 /* --- public API ---------------------------------------------------------------- */
@@ -5841,14 +5953,14 @@ AKDEF ak_result ak_malloc(ak_context* ctx, size_t bytes, ak_stream* stream, void
     struct _ak_pool* p;
     size_t size, segsize;
     int small, attempt;
-    if (!out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_malloc: out is NULL");
+    if (!out) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_malloc: out is NULL");
     *out = NULL;
-    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_malloc: ctx is NULL");
-    if (bytes == 0) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_malloc: size is 0 bytes, expected at least 1");
+    if (!ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_malloc: ctx is NULL");
+    if (bytes == 0) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "ak_malloc: size is 0 bytes, expected at least 1");
     if (bytes > (size_t)-1 / 2)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_malloc: size %zu bytes is too large (over SIZE_MAX/2)", bytes);
     if (stream && stream->ctx != ctx)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_malloc: stream '%s' belongs to another context", stream->name);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_WRONG_CONTEXT, "ak_malloc: stream '%s' belongs to another context", stream->name);
     p = ctx->pool;
     if (!p) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_malloc: the context has no memory pool");
     size = _ak_pool_round(bytes, _AK_POOL_ALIGN);
@@ -5958,7 +6070,7 @@ AKDEF ak_result ak_malloc(ak_context* ctx, size_t bytes, ak_stream* stream, void
             if (_ak_dev_mem_info(ctx, &dfree, &dtotal) != AK_OK) { dfree = __atomic_load_n(&ctx->dev.mem_free, __ATOMIC_RELAXED); dtotal = __atomic_load_n(&ctx->dev.mem_total, __ATOMIC_RELAXED); }
             if (lim == (size_t)-1) _ak_copy(lims, sizeof lims, "none");
             else snprintf(lims, sizeof lims, "%s (%zu bytes)", _ak_pool_human(lim, hl, sizeof hl), lim);
-            return _ak_err(AK_ERROR_OUT_OF_MEMORY,
+            return _ak_erri(AK_ERROR_OUT_OF_MEMORY, AK_ERRITEM_POOL_LIMIT,
                            "ak_malloc: out of memory: tried to allocate %s (%zu bytes) on stream %s; "
                            "the pool has %s (%zu bytes) in use and %s (%zu bytes) reserved in %zu segment(s), "
                            "limit %s; device %s free of %s total; %s%s%s%s",
@@ -5974,16 +6086,16 @@ AKDEF ak_result ak_free(ak_context* ctx, void* ptr) {
     struct _ak_pool* p;
     _ak_pblock* b;
     if (!ptr) return AK_OK;
-    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_free(%p): ctx is NULL", ptr);
+    if (!ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_free(%p): ctx is NULL", ptr);
     p = ctx->pool;
     if (!p) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_free(%p): the context has no memory pool", ptr);
     _ak_mutex_lock(&p->lock);
     b = _ak_phash_get(&p->live, ptr);
     if (!b) {
         char msg[512];
-        _ak_pool_diagnose(p, ptr, msg, sizeof msg);
+        ak_error_item item = _ak_pool_diagnose(p, ptr, msg, sizeof msg);
         _ak_mutex_unlock(&p->lock);
-        return _ak_err(AK_ERROR_MEMORY, "%s", msg);
+        return _ak_erri(AK_ERROR_MEMORY, item, "%s", msg);
     }
     _ak_phash_del(&p->live, ptr);
     p->st.in_use -= b->size;
@@ -6029,7 +6141,7 @@ AKDEF ak_result ak_pool_trim(ak_context* ctx) {
     _ak_pseg* list;
     size_t n = 0, nb = 0, resv;
     char h1[32], h2[32];
-    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_pool_trim: ctx is NULL");
+    if (!ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_pool_trim: ctx is NULL");
     p = ctx->pool;
     if (!p) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_pool_trim: the context has no memory pool");
     _ak_mutex_lock(&p->lock);
@@ -6677,17 +6789,17 @@ static ak_result _ak_prof_end_on(struct _ak_prof* p) {
 
 /* Open a region; a no-op unless profiling is on. Thread safety: any thread. */
 AKDEF ak_result ak_prof_begin(ak_context* ctx, const char* name, ak_stream* stream) {
-    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_begin: ctx is NULL");
-    if (!name) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_begin: name is NULL");
+    if (!ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_prof_begin: ctx is NULL");
+    if (!name) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_prof_begin: name is NULL");
     if (!ctx->cfg.profiling || !ctx->prof) return AK_OK;
     if (stream && stream->ctx != ctx)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_begin(\"%.200s\"): stream \"%s\" belongs to another context", name, stream->name);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_WRONG_CONTEXT, "ak_prof_begin(\"%.200s\"): stream \"%s\" belongs to another context", name, stream->name);
     return _ak_prof_begin_on(ctx->prof, name, stream);
 }
 
 /* Close this thread's innermost region. Thread safety: any thread. */
 AKDEF ak_result ak_prof_end(ak_context* ctx) {
-    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_end: ctx is NULL");
+    if (!ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_prof_end: ctx is NULL");
     if (!ctx->cfg.profiling || !ctx->prof) return AK_OK;
     return _ak_prof_end_on(ctx->prof);
 }
@@ -6709,9 +6821,9 @@ static void _ak_prof_fill_stat(const struct _ak_prof* p, int i, ak_prof_stat* s)
 AKDEF ak_result ak_prof_stats(ak_context* ctx, ak_prof_stat* out, int max, int* count) {
     struct _ak_prof* p;
     int i;
-    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_stats: ctx is NULL");
+    if (!ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_prof_stats: ctx is NULL");
     if (max < 0) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_stats: max is %d, expected >= 0", max);
-    if (max > 0 && !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_stats: out is NULL with max %d", max);
+    if (max > 0 && !out) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_prof_stats: out is NULL with max %d", max);
     if (count) *count = 0;
     p = ctx->prof;
     if (!ctx->cfg.profiling || !p) return AK_OK;
@@ -6737,8 +6849,8 @@ AKDEF ak_result ak_prof_summary(ak_context* ctx, FILE* f) {
     char nm[64];
     int i, w = 6;
     unsigned long long total = 0;
-    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_summary: ctx is NULL");
-    if (!f) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_summary: FILE* is NULL");
+    if (!ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_prof_summary: ctx is NULL");
+    if (!f) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_prof_summary: FILE* is NULL");
     p = ctx->prof;
     if (!ctx->cfg.profiling || !p) {
         fprintf(f, "amdkit profile: profiling is off (set ak_config.profiling = 1 or AMDKIT_PROFILE=on)\n");
@@ -6933,7 +7045,7 @@ AKDEF ak_result ak_prof_export_chrome(ak_context* ctx, const char* path) {
     FILE* f;
     int werr = 0, cerr = 0, e = 0;
     ak_result r;
-    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_export_chrome: ctx is NULL");
+    if (!ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_prof_export_chrome: ctx is NULL");
     if (!path || !path[0]) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_prof_export_chrome: path is %s", path ? "empty" : "NULL");
     p = ctx->cfg.profiling ? ctx->prof : NULL;
     n = strlen(path) + 64;
@@ -7298,7 +7410,7 @@ AKDEF ak_result ak_config_apply_env(ak_config* cfg) {
     const char* raw;
     _ak_cfgval x;
     ak_result r;
-    if (!cfg) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_config_apply_env: cfg is NULL");
+    if (!cfg) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_config_apply_env: cfg is NULL");
     c = *cfg;
     /* unset: untouched; "" is unset for names and strings, malformed for numbers */
 #define AK_X_(type, name, kind, def, env, lo, hi, names, doc) \
@@ -7339,7 +7451,7 @@ AKDEF ak_result ak_config_field_value(const ak_config* cfg, int i, char* buf, si
     const char* n;
     if (!cfg || !buf || !buf_size) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_config_field_value: NULL argument");
     if (i < 0 || i >= (int)_AK_CF_COUNT)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_config_field_value: field %d, expected 0..%d", i, (int)_AK_CF_COUNT - 1);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "ak_config_field_value: field %d, expected 0..%d", i, (int)_AK_CF_COUNT - 1);
     f = &_ak_cfg_rows[i];
     memset(&x, 0, sizeof x);
     switch (i) {
@@ -7373,7 +7485,7 @@ AKDEF ak_result ak_config_field_syntax(int i, char* buf, size_t buf_size) {
     if (!buf || !buf_size) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_config_field_syntax: NULL argument");
     buf[0] = 0;
     if (i < 0 || i >= (int)_AK_CF_COUNT)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_config_field_syntax: field %d, expected 0..%d", i, (int)_AK_CF_COUNT - 1);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "ak_config_field_syntax: field %d, expected 0..%d", i, (int)_AK_CF_COUNT - 1);
     f = &_ak_cfg_rows[i];
     switch (f->kind) {
     case _AK_CK_BOOL: _ak_copy(buf, buf_size, "on or off (1/0, true/false, yes/no)"); break;
@@ -7401,7 +7513,7 @@ AKDEF ak_result ak_config_validate(const ak_config* cfg, const ak_arch_info* arc
     ak_config c;
     _ak_logger lg;
     unsigned allowed;
-    if (!cfg) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_config_validate: cfg is NULL");
+    if (!cfg) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_config_validate: cfg is NULL");
     c = *cfg;
     lg.fn = c.logger; lg.user_data = c.logger_user_data; lg.level = c.log_level;
     if (_ak_cfg_check_fields(&c) != AK_OK) return AK_ERROR_CONFIG;
@@ -8129,7 +8241,7 @@ AKDEF ak_result ak_device_count(ak_backend backend, int* count) {
     _ak_api* api;
     const _ak_backend_ops* b = NULL;
     ak_result r;
-    if (!count) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_device_count: count is NULL");
+    if (!count) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_device_count: count is NULL");
     *count = 0;
     if (!(api = (_ak_api*)_ak_calloc(sizeof *api))) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_device_count: out of host memory");
     r = _ak_enum_backend(backend, api, &b, count);
@@ -8142,7 +8254,7 @@ AKDEF ak_result ak_device_get_info(ak_backend backend, int index, ak_device_info
     const _ak_backend_ops* b = NULL;
     ak_result r;
     int n = 0;
-    if (!out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_device_get_info: out is NULL");
+    if (!out) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_device_get_info: out is NULL");
     memset(out, 0, sizeof *out);
     if (!(api = (_ak_api*)_ak_calloc(sizeof *api))) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_device_get_info: out of host memory");
     r = _ak_enum_backend(backend, api, &b, &n);
@@ -8194,7 +8306,7 @@ AKDEF ak_result ak_context_create(const ak_config* cfg_in, ak_context** out) {
     ak_context* ctx;
     ak_result r;
     int i, order[3] = { 0, 1, 2 };
-    if (!out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_context_create: out is NULL");
+    if (!out) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_context_create: out is NULL");
     *out = NULL;
     if (cfg_in) cfg = *cfg_in;
     else {
@@ -8318,7 +8430,7 @@ AKDEF const ak_backend_report* ak_context_backend_reports(const ak_context* ctx,
 AKDEF ak_result ak_context_refresh_memory(ak_context* ctx) {
     size_t fr = 0, to = 0;
     ak_result r;
-    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_context_refresh_memory: ctx is NULL");
+    if (!ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_context_refresh_memory: ctx is NULL");
     if ((r = _ak_dev_mem_info(ctx, &fr, &to)) != AK_OK) return r;
     /* Several threads may refresh at once while others read the snapshot:
        atomic stores, serialized by the context lock; mem_total is only
@@ -8332,7 +8444,7 @@ AKDEF ak_result ak_context_refresh_memory(ak_context* ctx) {
 AKDEF ak_result ak_device_synchronize(ak_context* ctx) {
     ak_result r;
     int e;
-    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_device_synchronize: ctx is NULL");
+    if (!ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_device_synchronize: ctx is NULL");
     if ((r = _ak_bind(ctx)) != AK_OK) return r;
     if ((e = ctx->bk->synchronize(ctx)) != 0)
         return _ak_err(AK_ERROR_DEVICE, "device synchronize failed: %s (%d)", ctx->bk->error_string(ctx, e), e);
@@ -9589,7 +9701,7 @@ static ak_result _ak_compiler_ready(ak_context* ctx, _ak_toolchain tc, const cha
 AKDEF ak_result ak_compile_target_check(ak_context* ctx, const char* target) {
     _ak_toolchain tc = _AK_TC_HIPRTC;
     ak_result r;
-    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_compile_target_check: ctx is NULL");
+    if (!ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_compile_target_check: ctx is NULL");
     if ((r = _ak_target_toolchain(target, &tc)) != AK_OK) return r;
     return _ak_compiler_ready(ctx, tc, target);
 }
@@ -9643,9 +9755,9 @@ static ak_result _ak_build_options(ak_context* ctx, _ak_toolchain tc, const char
     if (o && (r = _ak_check_opt_level(o)) != AK_OK) return r;
     if (lvl == AK_OPT_AUTO) lvl = AK_OPT_BALANCED;
     if (o && (o->num_options < 0 || o->num_options > 64))
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "compile options: num_options is %d, expected 0..64", o->num_options);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "compile options: num_options is %d, expected 0..64", o->num_options);
     if (o && o->num_options > 0 && !o->options)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "compile options: num_options is %d but options is NULL", o->num_options);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "compile options: num_options is %d but options is NULL", o->num_options);
     out->n = 0;
     _ak_fmt(out->wave_opt, sizeof out->wave_opt, "-DAK_WAVE=%d", _ak_target_wave(ctx, target));
     out->v[out->n++] = out->wave_opt;
@@ -9680,7 +9792,7 @@ static ak_result _ak_build_options(ak_context* ctx, _ak_toolchain tc, const char
     }
     out->user0 = out->n;
     for (i = 0; o && i < o->num_options; i++) {
-        if (!o->options[i]) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "compile options: options[%d] is NULL", i);
+        if (!o->options[i]) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "compile options: options[%d] is NULL", i);
         out->v[out->n++] = o->options[i];
     }
     return AK_OK;
@@ -9963,8 +10075,8 @@ static ak_result _ak_prepare_compile(ak_context* ctx, const char* target, const 
                                      _ak_compile_job* job, _ak_cache_key* key, char* cid, size_t cid_cap) {
     _ak_toolchain tc = _AK_TC_HIPRTC;
     ak_result r;
-    if (!source) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "kernel source is NULL");
-    if (!kernel_name || !*kernel_name) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "kernel name is NULL or empty");
+    if (!source) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "kernel source is NULL");
+    if (!kernel_name || !*kernel_name) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "kernel name is NULL or empty");
     if (strlen(kernel_name) > 200) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "kernel name is over 200 characters");
     if ((r = _ak_target_toolchain(target, &tc)) != AK_OK) return r;
     if ((r = _ak_compiler_ready(ctx, tc, target)) != AK_OK) return r;
@@ -10114,7 +10226,7 @@ AKDEF ak_result ak_compile_offline(ak_context* ctx, const char* target, const ch
     const void* data;
     size_t size = 0;
     ak_result r;
-    if (!ctx || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_compile_offline: ctx or out is NULL");
+    if (!ctx || !out) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_compile_offline: ctx or out is NULL");
     memset(out, 0, sizeof *out);
     if ((r = _ak_prepare_compile(ctx, target, source, kernel_name, o, &opts, &canon, &job, &key, cid, sizeof cid)) != AK_OK) {
         _ak_str_free(&canon);
@@ -10130,7 +10242,7 @@ AKDEF ak_result ak_compile_offline(ak_context* ctx, const char* target, const ch
         char kernels[1024];
         if (_ak_elf_has_function(data, size, kernel_name, kernels, sizeof kernels) == 0) {
             _ak_cache_entry_release(ctx->cache, e);
-            return _ak_err(AK_ERROR_NOT_FOUND, "kernel '%s' is not in the code object compiled from %s for %s (is it extern \"C\" "
+            return _ak_erri(AK_ERROR_NOT_FOUND, AK_ERRITEM_KERNEL_NOT_FOUND, "kernel '%s' is not in the code object compiled from %s for %s (is it extern \"C\" "
                            "__global__?); its kernels: %s", kernel_name, job.source_name, target, kernels[0] ? kernels : "none");
         }
     }
@@ -10217,7 +10329,7 @@ static ak_result _ak_loaded_function(ak_context* ctx, _ak_loaded* L, const char*
     e = ctx->bk->module_function(ctx, L->module, name, fn);
     if (e) {
         _ak_mutex_unlock(&L->lock);
-        return _ak_err(AK_ERROR_NOT_FOUND, "kernel '%s' not found in the compiled module (is it extern \"C\" __global__?): %s", name,
+        return _ak_erri(AK_ERROR_NOT_FOUND, AK_ERRITEM_KERNEL_NOT_FOUND, "kernel '%s' not found in the compiled module (is it extern \"C\" __global__?): %s", name,
                        ctx->bk->error_string(ctx, e));
     }
     nl = strlen(name);
@@ -10280,11 +10392,11 @@ static ak_result _ak_kernel_get_at(ak_context* ctx, const char* target_override,
     ak_kernel* k;
     ak_result r;
     size_t nl;
-    if (!ctx || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_kernel_get: ctx or out is NULL");
+    if (!ctx || !out) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_kernel_get: ctx or out is NULL");
     *out = NULL;
-    if (!source) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_kernel_get: source is NULL");
+    if (!source) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_kernel_get: source is NULL");
     if (!kernel_name || !*kernel_name || (nl = strlen(kernel_name)) > 200)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_kernel_get: kernel name is NULL, empty or over 200 characters");
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_kernel_get: kernel name is NULL, empty or over 200 characters");
     if (o && (r = _ak_check_opt_level(o)) != AK_OK) return r;
     /* the handle the last release left (an exchange hands it to one thread only), else a new one;
        not zeroed as a whole (a warm hit is tens of ns; the name buffers are most of the struct) */
@@ -10359,18 +10471,18 @@ static ak_result _ak_launch_geometry(const ak_context* ctx, const char* name, ak
     const char* axis = "xyz";
     int i;
     if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): grid (%u,%u,%u) and block (%u,%u,%u) must be non-zero",
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_LAUNCH_GEOMETRY, "ak_launch(%s): grid (%u,%u,%u) and block (%u,%u,%u) must be non-zero",
                        name, grid.x, grid.y, grid.z, block.x, block.y, block.z);
     for (i = 0; i < 3; i++) {
         if (b[i] > ctx->lim.block[i])
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): block.%c = %u, the device allows at most %u", name,
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_LAUNCH_GEOMETRY, "ak_launch(%s): block.%c = %u, the device allows at most %u", name,
                            axis[i], b[i], ctx->lim.block[i]);
         if (g[i] > ctx->lim.grid[i])
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): grid.%c = %u blocks, the device allows at most %u", name,
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_LAUNCH_GEOMETRY, "ak_launch(%s): grid.%c = %u blocks, the device allows at most %u", name,
                            axis[i], g[i], ctx->lim.grid[i]);
         /* HIP counts threads per dimension in 32 bits (grid x block) */
         if (ctx->lim.per_dim && (unsigned long long)g[i] * b[i] > ctx->lim.per_dim)
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): grid.%c x block.%c = %llu threads, over %s's limit of %llu",
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_LAUNCH_GEOMETRY, "ak_launch(%s): grid.%c x block.%c = %llu threads, over %s's limit of %llu",
                            name, axis[i], axis[i], (unsigned long long)g[i] * b[i], ak_backend_name(ctx->backend),
                            ctx->lim.per_dim);
     }
@@ -10392,11 +10504,11 @@ static int _ak_launch_quick_ok(const ak_context* ctx, ak_dim3 g, ak_dim3 b) {
 AKDEF ak_result ak_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_stream* stream, void** args) {
     ak_context* ctx;
     ak_result r;
-    if (!k) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch: kernel is NULL");
+    if (!k) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_launch: kernel is NULL");
     ctx = k->ctx;
     if (!_ak_launch_quick_ok(ctx, grid, block) && (r = _ak_launch_geometry(ctx, k->name, grid, block)) != AK_OK) return r;
     if (stream && stream->ctx != ctx)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_launch(%s): stream '%s' belongs to another context", k->name, stream->name);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_WRONG_CONTEXT, "ak_launch(%s): stream '%s' belongs to another context", k->name, stream->name);
     return ctx->bk->launch(k, grid, block, shmem, stream, args);
 }
 /* The backends' launches (the table in >>impl:backend points here). */
@@ -10404,7 +10516,7 @@ static ak_result _ak_cpu_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_
     ak_launch_info info;
     (void)stream;
     if (!k->cpu)
-        return _ak_err(AK_ERROR_LAUNCH, "ak_launch(%s): the cpu backend needs a CPU implementation (ak_kernel_set_cpu)", k->name);
+        return _ak_erri(AK_ERROR_LAUNCH, AK_ERRITEM_NO_CPU_IMPLEMENTATION, "ak_launch(%s): the cpu backend needs a CPU implementation (ak_kernel_set_cpu)", k->name);
     info.grid = grid; info.block = block; info.shared_bytes = shmem; info.user_data = k->cpu_user;
     k->cpu(&info, args);
     return AK_OK;
@@ -10474,9 +10586,9 @@ AKDEF ak_result ak_check(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem
     ak_result r = AK_OK;
     double worst_ae = -1.0;  /* abs error of the element worst_index points at */
     int i;
-    if (!k || !args || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_check: kernel, args or out is NULL");
+    if (!k || !args || !out) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_check: kernel, args or out is NULL");
     if (args->error) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_check: more than %d arguments were added", AK_MAX_ARGS);
-    if (!k->cpu) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_check(%s): the kernel has no CPU implementation (ak_kernel_set_cpu)", k->name);
+    if (!k->cpu) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NO_CPU_IMPLEMENTATION, "ak_check(%s): the kernel has no CPU implementation (ak_kernel_set_cpu)", k->name);
     if (!(atol >= 0) || !(rtol >= 0)) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_check: atol %g and rtol %g must be >= 0", atol, rtol);
     ctx = k->ctx;
     memset(out, 0, sizeof *out);
@@ -10485,7 +10597,7 @@ AKDEF ak_result ak_check(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem
     /* host mirrors of every buffer, with the inputs as they are now */
     for (i = 0; i < args->count; i++) {
         if (args->dir[i] == AK_ARG_VALUE) continue;
-        if (!args->value[i].p || !args->bytes[i]) { r = _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_check: buffer argument %d is NULL or empty", i); goto done; }
+        if (!args->value[i].p || !args->bytes[i]) { r = _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_check: buffer argument %d is NULL or empty", i); goto done; }
         host.value[i].p = _ak_alloc(args->bytes[i]);
         if (!host.value[i].p) { r = _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_check: no host memory for argument %d", i); goto done; }
         if ((r = ak_memcpy(ctx, host.value[i].p, args->value[i].p, args->bytes[i], AK_D2H)) != AK_OK) goto done;
@@ -10498,7 +10610,7 @@ AKDEF ak_result ak_check(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem
         size_t n, j, es;
         if (args->dir[i] != AK_ARG_OUT && args->dir[i] != AK_ARG_INOUT) continue;
         es = ak_dtype_size(args->dtype[i]);
-        if (!es) { r = _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_check: argument %d has an unknown dtype", i); goto done; }
+        if (!es) { r = _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE, "ak_check: argument %d has an unknown dtype", i); goto done; }
         gpu_out[i] = _ak_alloc(args->bytes[i]);
         if (!gpu_out[i]) { r = _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_check: no host memory"); goto done; }
         if ((r = ak_memcpy(ctx, gpu_out[i], args->value[i].p, args->bytes[i], AK_D2H)) != AK_OK) goto done;
@@ -10537,13 +10649,13 @@ static ak_result _ak_copy_impl(ak_context* ctx, void* dst, const void* src, size
     ak_result r;
     int e;
     const char* fn = async ? "ak_memcpy_async" : "ak_memcpy";
-    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", fn);
+    if (!ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "%s: ctx is NULL", fn);
     if (bytes == 0) return AK_OK;
-    if (!dst || !src) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %s pointer is NULL (%zu bytes)", fn, dst ? "source" : "destination", bytes);
+    if (!dst || !src) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "%s: %s pointer is NULL (%zu bytes)", fn, dst ? "source" : "destination", bytes);
     if (kind != AK_H2D && kind != AK_D2H && kind != AK_D2D && kind != AK_H2H)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: copy kind %d is not AK_H2D, AK_D2H, AK_D2D or AK_H2H", fn, (int)kind);
     if (bytes > (SIZE_MAX >> 1)) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %zu bytes is not a plausible size", fn, bytes);
-    if (stream && stream->ctx != ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: stream belongs to another context", fn);
+    if (stream && stream->ctx != ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_WRONG_CONTEXT, "%s: stream belongs to another context", fn);
     if (kind == AK_H2H) {   /* host to host: after the stream's work when asynchronous */
         if (async && (r = ak_stream_synchronize(ctx, stream)) != AK_OK) return r;
         memmove(dst, src, bytes);
@@ -10563,11 +10675,11 @@ AKDEF ak_result ak_memcpy_async(ak_context* ctx, void* dst, const void* src, siz
 AKDEF ak_result ak_memset(ak_context* ctx, void* dst, int value, size_t bytes, ak_stream* stream) {
     ak_result r;
     int e;
-    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_memset: ctx is NULL");
+    if (!ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_memset: ctx is NULL");
     if (bytes == 0) return AK_OK;
-    if (!dst) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_memset: destination is NULL (%zu bytes)", bytes);
+    if (!dst) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_memset: destination is NULL (%zu bytes)", bytes);
     if (bytes > (SIZE_MAX >> 1)) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_memset: %zu bytes is not a plausible size", bytes);
-    if (stream && stream->ctx != ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_memset: stream belongs to another context");
+    if (stream && stream->ctx != ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_WRONG_CONTEXT, "ak_memset: stream belongs to another context");
     if ((r = _ak_bind(ctx)) != AK_OK) return r;
     if ((e = ctx->bk->memset(ctx, dst, value, bytes, _ak_native_stream(stream))) != 0)
         return _ak_err(AK_ERROR_MEMORY, "ak_memset of %zu bytes failed: %s (%d)", bytes, ctx->bk->error_string(ctx, e), e);
@@ -10581,7 +10693,7 @@ static void _ak_host_release(ak_context* ctx, void* ptr) { if (_ak_bind(ctx) == 
 AKDEF ak_result ak_host_alloc(ak_context* ctx, size_t bytes, void** out) {
     int e, ok;
     ak_result r;
-    if (!ctx || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_host_alloc: ctx or out is NULL");
+    if (!ctx || !out) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_host_alloc: ctx or out is NULL");
     *out = NULL;
     if (!bytes || bytes > (SIZE_MAX >> 1)) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_host_alloc: %zu bytes is not a valid size", bytes);
     if ((r = _ak_bind(ctx)) != AK_OK) return r;
@@ -10604,13 +10716,13 @@ AKDEF ak_result ak_host_alloc(ak_context* ctx, size_t bytes, void** out) {
 AKDEF ak_result ak_host_free(ak_context* ctx, void* ptr) {
     int known, e;
     ak_result r;
-    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_host_free: ctx is NULL");
+    if (!ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_host_free: ctx is NULL");
     if (!ptr) return AK_OK;
     _ak_mutex_lock(&ctx->lock);
     known = ctx->host_live && _ak_phash_del(ctx->host_live, ptr);
     _ak_mutex_unlock(&ctx->lock);
     if (!known)
-        return _ak_err(AK_ERROR_MEMORY, "ak_host_free(%p): not a live allocation of this context's ak_host_alloc "
+        return _ak_erri(AK_ERROR_MEMORY, AK_ERRITEM_FOREIGN_POINTER, "ak_host_free(%p): not a live allocation of this context's ak_host_alloc "
                        "(a foreign pointer, or freed already); nothing freed", ptr);
     if ((r = _ak_bind(ctx)) != AK_OK) return r;
     if ((e = ctx->bk->host_free(ctx, ptr)) != 0) return _ak_err(AK_ERROR_MEMORY, "ak_host_free(%p) failed (%d)", ptr, e);
@@ -10633,7 +10745,7 @@ static void _ak_host_free_all(ak_context* ctx) {
 AKDEF ak_result ak_stream_create(ak_context* ctx, const char* name, int priority, ak_stream** out) {
     ak_stream* s;
     ak_result r;
-    if (!ctx || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_stream_create: ctx or out is NULL");
+    if (!ctx || !out) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_stream_create: ctx or out is NULL");
     *out = NULL;
     s = (ak_stream*)_ak_ctx_alloc(&ctx->cfg, sizeof *s);
     if (!s) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_stream_create: out of host memory");
@@ -10666,8 +10778,8 @@ AKDEF void ak_stream_destroy(ak_stream* s) {
 AKDEF ak_result ak_stream_synchronize(ak_context* ctx, ak_stream* s) {
     int e;
     ak_result r;
-    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_stream_synchronize: ctx is NULL");
-    if (s && s->ctx != ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_stream_synchronize: stream belongs to another context");
+    if (!ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_stream_synchronize: ctx is NULL");
+    if (s && s->ctx != ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_WRONG_CONTEXT, "ak_stream_synchronize: stream belongs to another context");
     if ((r = _ak_bind(ctx)) != AK_OK) return r;
     if ((e = ctx->bk->stream_synchronize(ctx, _ak_native_stream(s))) != 0)
         return _ak_err(AK_ERROR_DEVICE, "stream '%s' synchronize failed: %s (%d)", s ? s->name : "default", ctx->bk->error_string(ctx, e), e);
@@ -10678,7 +10790,7 @@ AKDEF const char* ak_stream_name(const ak_stream* s) { return s ? s->name : "def
 AKDEF ak_result ak_event_create(ak_context* ctx, ak_event** out) {
     ak_event* ev;
     ak_result r;
-    if (!ctx || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_event_create: ctx or out is NULL");
+    if (!ctx || !out) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_event_create: ctx or out is NULL");
     *out = NULL;
     ev = (ak_event*)_ak_ctx_alloc(&ctx->cfg, sizeof *ev);
     if (!ev) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_event_create: out of host memory");
@@ -10694,7 +10806,7 @@ AKDEF void ak_event_destroy(ak_event* e) {
 }
 AKDEF ak_result ak_event_record(ak_event* e, ak_stream* s) {
     ak_result r;
-    if (!e) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_event_record: event is NULL");
+    if (!e) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_event_record: event is NULL");
     if (s && s->ctx != e->ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_event_record: stream and event belong to different contexts");
     e->host_ns = _ak_now_ns();
     if ((r = _ak_dev_event_record(e->ctx, e->native, _ak_native_stream(s))) != AK_OK) return r;
@@ -10704,7 +10816,7 @@ AKDEF ak_result ak_event_record(ak_event* e, ak_stream* s) {
 AKDEF ak_result ak_event_synchronize(ak_event* e) {
     ak_result r;
     int err;
-    if (!e) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_event_synchronize: event is NULL");
+    if (!e) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_event_synchronize: event is NULL");
     if (!e->recorded) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_event_synchronize: event was never recorded");
     if ((r = _ak_bind(e->ctx)) != AK_OK) return r;
     if ((err = e->ctx->bk->event_synchronize(e->ctx, e->native)) != 0)
@@ -10742,7 +10854,7 @@ static const char _ak_probe_src[] =
     "}\n";
 
 AKDEF ak_result ak_context_probe(ak_context* ctx) {
-    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_context_probe: ctx is NULL");
+    if (!ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_context_probe: ctx is NULL");
     return ctx->bk->probe_features(ctx);
 }
 /* hip / cuda: fp16 and bf16 from a probe kernel on the device. */
@@ -10783,7 +10895,7 @@ static ak_result _ak_gpu_probe_features(ak_context* ctx) {
 
 /* --- peers: raw device operations per backend --- */
 static ak_result _ak_peer_pair_check(const char* fn, ak_context* a, ak_context* b) {
-    if (!a || !b) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: context is NULL", fn);
+    if (!a || !b) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "%s: context is NULL", fn);
     if (a->backend != b->backend)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: contexts of different backends (%s, %s)", fn, ak_backend_name(a->backend),
                        ak_backend_name(b->backend));
@@ -10858,7 +10970,7 @@ static ak_result _ak_copy_peer_staged(ak_context* dst_ctx, void* dst, ak_context
 
 AKDEF ak_result ak_device_can_access_peer(ak_context* ctx, ak_context* peer, int* can) {
     ak_result r;
-    if (!can) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_device_can_access_peer: can is NULL");
+    if (!can) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_device_can_access_peer: can is NULL");
     *can = 0;
     if ((r = _ak_peer_pair_check("ak_device_can_access_peer", ctx, peer)) != AK_OK) return r;
     return _ak_dev_can_access_peer(ctx, peer, can);
@@ -10880,7 +10992,7 @@ static ak_result _ak_memcpy_peer_impl(const char* fn, ak_context* dst_ctx, void*
     int can = 0;
     if ((r = _ak_peer_pair_check(fn, dst_ctx, src_ctx)) != AK_OK) return r;
     if (bytes == 0) return AK_OK;
-    if (!dst || !src) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %s pointer is NULL (%zu bytes)", fn, dst ? "source" : "destination", bytes);
+    if (!dst || !src) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "%s: %s pointer is NULL (%zu bytes)", fn, dst ? "source" : "destination", bytes);
     if (bytes > (SIZE_MAX >> 1)) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %zu bytes is not a plausible size", fn, bytes);
     if (stream && stream->ctx != dst_ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: the stream must belong to the destination context", fn);
     if (_ak_same_device(dst_ctx, src_ctx)) {
@@ -10902,8 +11014,8 @@ AKDEF ak_result ak_memcpy_peer_async(ak_context* dst_ctx, void* dst, ak_context*
 AKDEF ak_result ak_stream_wait_event(ak_context* ctx, ak_stream* s, ak_event* ev) {
     int e;
     ak_result r;
-    if (!ctx || !ev) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_stream_wait_event: ctx or event is NULL");
-    if (s && s->ctx != ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_stream_wait_event: stream belongs to another context");
+    if (!ctx || !ev) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_stream_wait_event: ctx or event is NULL");
+    if (s && s->ctx != ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_WRONG_CONTEXT, "ak_stream_wait_event: stream belongs to another context");
     if (!ev->recorded) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_stream_wait_event: event was never recorded");
     if (ev->ctx->backend != ctx->backend)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_stream_wait_event: event of the %s backend, stream of %s",
@@ -11419,13 +11531,13 @@ static ak_result _ak_comm_ccl_unique_id(ak_context* ctx, ak_comm_id* id) {
     return AK_OK;
 }
 AKDEF ak_result ak_comm_get_unique_id(ak_context* ctx, ak_comm_id* id) {
-    if (!ctx || !id) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_get_unique_id: ctx or id is NULL");
+    if (!ctx || !id) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_comm_get_unique_id: ctx or id is NULL");
     memset(id, 0, sizeof *id);
     return ctx->bk->comm_unique_id(ctx, id);
 }
 
 static ak_result _ak_comm_check_rank_args(const char* fn, ak_context* ctx, int nranks, int rank) {
-    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", fn);
+    if (!ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "%s: ctx is NULL", fn);
     if (nranks < 1 || nranks > 65536) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %d ranks (1..65536)", fn, nranks);
     if (rank < 0 || rank >= nranks) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: rank %d of %d ranks (0..%d)", fn, rank, nranks, nranks - 1);
     return AK_OK;
@@ -11489,10 +11601,10 @@ static ak_result _ak_comm_ccl_init_rank(ak_context* ctx, int nranks, const ak_co
 }
 AKDEF ak_result ak_comm_init_rank(ak_context* ctx, int nranks, const ak_comm_id* id, int rank, ak_comm** out) {
     ak_result r;
-    if (!out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: out is NULL");
+    if (!out) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_comm_init_rank: out is NULL");
     *out = NULL;
     if ((r = _ak_comm_check_rank_args("ak_comm_init_rank", ctx, nranks, rank)) != AK_OK) return r;
-    if (!id) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_rank: id is NULL");
+    if (!id) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_comm_init_rank: id is NULL");
     return ctx->bk->comm_init_rank(ctx, nranks, id, rank, out);
 }
 
@@ -11551,11 +11663,11 @@ static ak_result _ak_comm_ccl_init_all(ak_context* const* ctxs, int n, ak_comm**
 }
 AKDEF ak_result ak_comm_init_all(ak_context* const* ctxs, int n, ak_comm** comms) {
     int i;
-    if (!ctxs || !comms) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_all: ctxs or comms is NULL");
+    if (!ctxs || !comms) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_comm_init_all: ctxs or comms is NULL");
     if (n < 1 || n > 65536) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_all: %d contexts (1..65536)", n);
     for (i = 0; i < n; i++) comms[i] = NULL;
     for (i = 0; i < n; i++) {
-        if (!ctxs[i]) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_all: context %d is NULL", i);
+        if (!ctxs[i]) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_comm_init_all: context %d is NULL", i);
         if (ctxs[i]->backend != ctxs[0]->backend)
             return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_comm_init_all: context %d is on the %s backend, context 0 on %s", i,
                            ak_backend_name(ctxs[i]->backend), ak_backend_name(ctxs[0]->backend));
@@ -11609,7 +11721,7 @@ static ak_result _ak_coll_issue(const char* fn, ak_comm* c, const _ak_coll* o, a
     size_t es, bytes;
     ak_result r;
     _ak_group* g;
-    if (!c) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: communicator is NULL", fn);
+    if (!c) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "%s: communicator is NULL", fn);
     if (o->t != AK_F32 && o->t != AK_F16 && o->t != AK_BF16 && o->t != AK_I32)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: dtype %s (collectives take f32, f16, bf16, i32)", fn, ak_dtype_name(o->t));
     if ((o->kind == _AK_COLL_ALL_REDUCE || o->kind == _AK_COLL_REDUCE_SCATTER) &&
@@ -11623,12 +11735,12 @@ static ak_result _ak_coll_issue(const char* fn, ak_comm* c, const _ak_coll* o, a
         int need_send = o->kind != _AK_COLL_RECV && (o->kind != _AK_COLL_BROADCAST || o->peer == c->rank);
         int need_recv = o->kind != _AK_COLL_SEND;
         if ((need_send && !o->send) || (need_recv && !o->recv))
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %s buffer is NULL (count %zu)", fn, need_send && !o->send ? "send" : "receive", o->count);
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "%s: %s buffer is NULL (count %zu)", fn, need_send && !o->send ? "send" : "receive", o->count);
     }
     if ((o->kind == _AK_COLL_BROADCAST || o->kind == _AK_COLL_SEND || o->kind == _AK_COLL_RECV) && (o->peer < 0 || o->peer >= c->size))
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %s %d of a communicator of %d ranks", fn, o->kind == _AK_COLL_BROADCAST ? "root" : "peer",
                        o->peer, c->size);
-    if (s && s->ctx != c->ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: the stream belongs to another context than rank %d's", fn, c->rank);
+    if (s && s->ctx != c->ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_WRONG_CONTEXT, "%s: the stream belongs to another context than rank %d's", fn, c->rank);
     r = c->impl->coll(c, o, s);
     g = _ak_group_get();
     if (r != AK_OK && g && g->depth > 0) _ak_group_note_error(g, r);
@@ -17305,7 +17417,7 @@ static ak_result _ak_op_kernel_at(ak_context* ctx, const char* source, const cha
     if (r != AK_OK) return r;
     if ((k->iface = _ak_op_kernel_iface(kname)) == 0) {
         ak_kernel_release(k);
-        return _ak_err(AK_ERROR_NOT_FOUND, "kernel library: kernel %s has no generated interface (tools/akgen.c)", kname);
+        return _ak_erri(AK_ERROR_NOT_FOUND, AK_ERRITEM_KERNEL_NOT_FOUND, "kernel library: kernel %s has no generated interface (tools/akgen.c)", kname);
     }
 
     _ak_mutex_lock(&ops->lock);
@@ -17343,24 +17455,24 @@ static int _ak_op_is_cpu(ak_context* ctx) { return ctx && ctx->bk->host_memory; 
 
 /* NULL context check with the op's name in the message. */
 static ak_result _ak_op_check_ctx(const ak_context* ctx, const char* op) {
-    if (!ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", op);
+    if (!ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "%s: ctx is NULL", op);
     return AK_OK;
 }
 
 /* dtype must be one of the storage types of the float kernels (f32, f16, bf16). */
 static ak_result _ak_op_check_float(ak_dtype t, const char* what) {
     if (t == AK_F32 || t == AK_F16 || t == AK_BF16) return AK_OK;
-    return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: dtype %s (%d) not supported, expected f32, f16 or bf16",
+    return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE, "%s: dtype %s (%d) not supported, expected f32, f16 or bf16",
                    what, ak_dtype_name(t), (int)t);
 }
 
 /* p must be non-NULL and aligned to the element size of t. */
 static ak_result _ak_op_check_ptr(const void* p, ak_dtype t, const char* what) {
     size_t es = ak_dtype_size(t);
-    if (!p) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s is NULL", what);
-    if (es == 0) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: unknown dtype %d", what, (int)t);
+    if (!p) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "%s is NULL", what);
+    if (es == 0) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE, "%s: unknown dtype %d", what, (int)t);
     if (((uintptr_t)p) % es)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s = %p is not aligned to %zu bytes (dtype %s)", what, p, es,
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_MISALIGNED, "%s = %p is not aligned to %zu bytes (dtype %s)", what, p, es,
                        ak_dtype_name(t));
     return AK_OK;
 }
@@ -17369,14 +17481,14 @@ static ak_result _ak_op_check_ptr(const void* p, ak_dtype t, const char* what) {
  * int64 indexing) and, where the device size is known, in device memory. */
 static ak_result _ak_op_check_bytes(ak_context* ctx, size_t count, ak_dtype t, const char* what) {
     size_t es = ak_dtype_size(t);
-    if (es == 0) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: unknown dtype %d", what, (int)t);
+    if (es == 0) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE, "%s: unknown dtype %d", what, (int)t);
     /* what ak_context_probe learned: a device whose fp16 / bf16 probe failed gets no such kernel (-1: not probed) */
     if (ctx && ((t == AK_F16 && ctx->dev.fp16 == 0) || (t == AK_BF16 && ctx->dev.bf16 == 0)))
         return _ak_err(AK_ERROR_DEVICE, "%s: %s is not usable on %s (%s): its %s probe failed (ak_context_probe compiled and "
                        "ran a conversion kernel and got a wrong result or an error); use f32", what, ak_dtype_name(t),
                        ctx->dev.name, ctx->dev.arch, ak_dtype_name(t));
     if (count > (size_t)PTRDIFF_MAX / es)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %zu elements of %s overflow the address space", what, count,
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "%s: %zu elements of %s overflow the address space", what, count,
                        ak_dtype_name(t));
     if (ctx && !_ak_op_is_cpu(ctx) && ctx->dev.mem_total && count * es > ctx->dev.mem_total)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %zu elements of %s (%zu bytes) exceed device memory (%zu bytes)",
@@ -17386,16 +17498,16 @@ static ak_result _ak_op_check_bytes(ak_context* ctx, size_t count, ak_dtype t, c
 
 /* Element count: non-zero and not huge (see _ak_op_check_bytes). */
 static ak_result _ak_op_check_count(ak_context* ctx, size_t n, ak_dtype t, const char* what) {
-    if (n == 0) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: size is 0 (expected >= 1)", what);
+    if (n == 0) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "%s: size is 0 (expected >= 1)", what);
     return _ak_op_check_bytes(ctx, n, t, what);
 }
 
 /* rows x cols: both non-zero, product without overflow, not huge. */
 static ak_result _ak_op_check_shape2(ak_context* ctx, size_t rows, size_t cols, ak_dtype t, const char* what) {
     if (rows == 0 || cols == 0)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: shape %zu x %zu has a zero dimension", what, rows, cols);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "%s: shape %zu x %zu has a zero dimension", what, rows, cols);
     if (rows > SIZE_MAX / cols)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: shape %zu x %zu overflows", what, rows, cols);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "%s: shape %zu x %zu overflows", what, rows, cols);
     return _ak_op_check_bytes(ctx, rows * cols, t, what);
 }
 
@@ -17487,7 +17599,7 @@ static int _ak_op_finite(float v) { return v == v && v <= FLT_MAX && v >= -FLT_M
 
 /* Stream argument: a stream of another context is an error. */
 static ak_result _ak_op_check_stream(const ak_context* ctx, const ak_stream* s, const char* op) {
-    if (s && s->ctx != ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: stream belongs to another context", op);
+    if (s && s->ctx != ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_WRONG_CONTEXT, "%s: stream belongs to another context", op);
     return AK_OK;
 }
 
@@ -17498,7 +17610,7 @@ static ak_result _ak_op_check_overlap(const void* a, size_t abytes, const void* 
     uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
     if (allow_same && pa == pb && abytes == bbytes) return AK_OK;
     if (pa < pb + bbytes && pb < pa + abytes)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: buffers overlap (%p + %zu bytes and %p + %zu bytes)%s", what, a,
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP, "%s: buffers overlap (%p + %zu bytes and %p + %zu bytes)%s", what, a,
                        abytes, b, bbytes, allow_same ? "; only the very same buffer is allowed" : "");
     return AK_OK;
 }
@@ -17508,7 +17620,7 @@ AKDEF int ak_embedded_count(void) { return (int)(sizeof _ak_embedded / sizeof _a
 
 AKDEF ak_result ak_embedded_at(int i, const char** family, const char** source, const char** kernel_names) {
     if (i < 0 || i >= ak_embedded_count())
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_embedded_at: index %d out of range [0, %d)", i,
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "ak_embedded_at: index %d out of range [0, %d)", i,
                        ak_embedded_count());
     if (family) *family = _ak_embedded[i].family;
     if (source) *source = _ak_embedded[i].source;
@@ -17727,7 +17839,7 @@ AKDEF ak_result ak_binary(ak_context* ctx, ak_binary_op op, ak_dtype dtype, cons
     size_t bytes;
     if (r != AK_OK) return r;
     if ((int)op < 0 || (int)op >= (int)AK_BINARY_OP_COUNT)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_binary: op %d is not an ak_binary_op (0..%d)", (int)op,
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "ak_binary: op %d is not an ak_binary_op (0..%d)", (int)op,
                        (int)AK_BINARY_OP_COUNT - 1);
     r = _ak_op_check_ptr(x, dtype, "ak_binary: x");
     if (r == AK_OK) r = _ak_op_check_ptr(y, dtype, "ak_binary: y");
@@ -17766,7 +17878,7 @@ AKDEF ak_result ak_unary2(ak_context* ctx, ak_unary_op op, ak_dtype dtype, const
     size_t bytes;
     if (r != AK_OK) return r;
     if ((int)op < 0 || (int)op >= (int)AK_UNARY_OP_COUNT)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_unary: op %d is not an ak_unary_op (0..%d)", (int)op,
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "ak_unary: op %d is not an ak_unary_op (0..%d)", (int)op,
                        (int)AK_UNARY_OP_COUNT - 1);
     if (!_ak_op_finite(param) || !_ak_op_finite(param2))
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_unary %s: parameters %g, %g must be finite", ak_unary_op_name(op),
@@ -18352,7 +18464,7 @@ AKDEF ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, cons
     if ((r = _ak_op_check_ptr(out, odt, "ak_reduce: out")) != AK_OK) return r;
     es = ak_dtype_size(dtype);
     if (_ak_rowop_overlap(x, rows * cols * es, out, rows * ak_dtype_size(odt)))
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_reduce: out overlaps x");
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP, "ak_reduce: out overlaps x");
 
     if (_ak_op_is_cpu(ctx)) {
         _ak_rowop_cpu_reduce(op, dtype, x, rows, cols, out);
@@ -18478,7 +18590,7 @@ AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void*
     es = ak_dtype_size(dtype);
     bytes = rows * cols * es;
     if (_ak_rowop_partial_overlap(x, bytes, y, bytes))
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_softmax: y partially overlaps x (only y == x is allowed)");
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP, "ak_softmax: y partially overlaps x (only y == x is allowed)");
     if (_ak_op_is_cpu(ctx)) {
         _ak_rowop_cpu_softmax(dtype, x, y, rows, cols, logsm);
         return AK_OK;
@@ -18736,9 +18848,9 @@ static ak_result _ak_rowop_norm(ak_context* ctx, ak_dtype dtype, const void* x, 
     es = ak_dtype_size(dtype);
     bytes = rows * cols * es;
     if (_ak_rowop_partial_overlap(x, bytes, y, bytes))
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: y partially overlaps x (only y == x is allowed)", opn);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP, "%s: y partially overlaps x (only y == x is allowed)", opn);
     if (_ak_rowop_overlap(y, bytes, w, cols * es) || _ak_rowop_overlap(y, bytes, b, cols * es))
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: y overlaps weight or bias", opn);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP, "%s: y overlaps weight or bias", opn);
     if (_ak_op_is_cpu(ctx)) {
         _ak_rowop_cpu_norm(dtype, x, w, b, y, rows, cols, (double)eps, rms);
         return AK_OK;
@@ -18806,7 +18918,7 @@ AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
     if (_ak_rowop_overlap(loss, nloss * 4u, logits, rows * cols * es) ||
         _ak_rowop_overlap(loss, nloss * 4u, targets, rows * 8u) ||
         _ak_rowop_overlap(targets, rows * 8u, logits, rows * cols * es))
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: loss, targets and logits must not overlap", opn);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP, "%s: loss, targets and logits must not overlap", opn);
     if (_ak_op_is_cpu(ctx)) {
         size_t bad = _ak_rowop_cpu_xent(dtype, logits, targets, rows, cols, ignore_index, reduction, loss);
         if (bad < rows)
@@ -18975,10 +19087,10 @@ static ak_result _ak_gemm_check_mat(ak_context* ctx, const void* p, ak_dtype t, 
     if ((r = _ak_op_check_ptr(p, t, what)) != AK_OK) return r;
     if (*ld == 0) *ld = cols;
     if (*ld < cols)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: ld%s = %zu is less than the %zu columns %s has as stored", name, *ld,
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "ak_gemm: ld%s = %zu is less than the %zu columns %s has as stored", name, *ld,
                        cols, name);
     span = _ak_gemm_span(rows, cols, *ld, batch, stride);
-    if (!span) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: %s (%zu x %zu, ld %zu, batch %zu, stride %zu) overflows", name, rows, cols, *ld, batch, stride);
+    if (!span) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "ak_gemm: %s (%zu x %zu, ld %zu, batch %zu, stride %zu) overflows", name, rows, cols, *ld, batch, stride);
     if ((r = _ak_op_check_bytes(ctx, span, t, what)) != AK_OK) return r;
     *bytes = span * ak_dtype_size(t);
     return AK_OK;
@@ -18989,10 +19101,10 @@ static ak_result _ak_gemm_check(ak_context* ctx, const ak_gemm_desc* g, _ak_gemm
     size_t ba, bb, bc = 0, bd, br = 0, bbias = 0;
     unsigned allowed;
     if ((r = _ak_op_check_ctx(ctx, "ak_gemm")) != AK_OK) return r;
-    if (!g) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: descriptor is NULL");
+    if (!g) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_gemm: descriptor is NULL");
     if ((r = _ak_op_check_float(g->dtype, "ak_gemm dtype")) != AK_OK) return r;
     if (g->out_dtype != g->dtype && g->out_dtype != AK_F32)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: out_dtype %s (%d) not supported for dtype %s, expected %s or f32",
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE, "ak_gemm: out_dtype %s (%d) not supported for dtype %s, expected %s or f32",
                        ak_dtype_name(g->out_dtype), (int)g->out_dtype, ak_dtype_name(g->dtype), ak_dtype_name(g->dtype));
     allowed = ctx->cfg.allowed_precisions ? ctx->cfg.allowed_precisions
                                           : (AK_DTYPE_BIT(AK_F32) | AK_DTYPE_BIT(AK_F16) | AK_DTYPE_BIT(AK_BF16));
@@ -19008,7 +19120,7 @@ static ak_result _ak_gemm_check(ak_context* ctx, const ak_gemm_desc* g, _ak_gemm
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: activation %d, expected an ak_unary_op (0 = AK_OP_NONE .. %d)", g->activation,
                        (int)AK_UNARY_OP_COUNT - 1);
     if (g->batch > 1 && g->stride_d == 0)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: stride_d is 0 with batch %zu (every problem would write the same D)", g->batch);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "ak_gemm: stride_d is 0 with batch %zu (every problem would write the same D)", g->batch);
     s->m = g->m; s->n = g->n; s->k = g->k; s->batch = g->batch;
     s->lda = g->lda; s->ldb = g->ldb; s->ldc = g->ldc; s->ldd = g->ldd; s->ldr = g->ldr;
     s->esz = ak_dtype_size(g->dtype); s->osz = ak_dtype_size(g->out_dtype);
@@ -19123,7 +19235,7 @@ AKDEF ak_result ak_gemm_plan_get(ak_context* ctx, const ak_gemm_desc* g, ak_gemm
     ak_gemm_desc gd;
     ak_result r;
     g = _ak_gemm_resolve(g, &gd);
-    if (!out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm_plan_get: out is NULL");
+    if (!out) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_gemm_plan_get: out is NULL");
     memset(out, 0, sizeof *out);
     if ((r = _ak_gemm_check(ctx, g, &s)) != AK_OK) return r;
     return _ak_gemm_plan(ctx, g, &s, out);
@@ -19336,12 +19448,12 @@ static ak_result _ak_attn_check(ak_context* ctx, const ak_attention_args* a, ak_
     ak_result r = _ak_op_check_ctx(ctx, op);
     size_t es;
     if (r != AK_OK) return r;
-    if (!a) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_attention: args is NULL");
+    if (!a) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_attention: args is NULL");
     memset(p, 0, sizeof *p);
     if ((r = _ak_op_check_float(a->dtype, op)) != AK_OK) return r;
     if ((r = _ak_op_check_stream(ctx, s, op)) != AK_OK) return r;
     if (!a->batch || !a->heads_q || !a->heads_kv || !a->seq_q || !a->seq_kv || !a->head_dim)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT,
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE,
                        "ak_attention: a zero dimension (batch %zu, heads_q %zu, heads_kv %zu, seq_q %zu, seq_kv %zu, "
                        "head_dim %zu); all must be >= 1", a->batch, a->heads_q, a->heads_kv, a->seq_q, a->seq_kv,
                        a->head_dim);
@@ -19349,13 +19461,13 @@ static ak_result _ak_attn_check(ak_context* ctx, const ak_attention_args* a, ak_
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_attention: head_dim %zu is not supported (at most 256)",
                        a->head_dim);
     if (a->heads_q % a->heads_kv)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT,
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_MISALIGNED,
                        "ak_attention: heads_q %zu is not a multiple of heads_kv %zu (GQA needs whole groups)",
                        a->heads_q, a->heads_kv);
     if (a->seq_kv > 0x7FFFFFFFu || a->heads_kv > _AK_ATTN_MAX_GRIDZ ||
         a->seq_q > 0x7FFFFFFFu / (a->heads_q / a->heads_kv) || a->heads_q > 0x7FFFFFFFu ||
         a->batch > 0x7FFFFFFFu)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT,
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE,
                        "ak_attention: shape too large (seq_kv and (heads_q / heads_kv) x seq_q must be < 2^31, "
                        "heads_kv <= %u)", _AK_ATTN_MAX_GRIDZ);
     if ((int)a->layout < 0 || (int)a->layout >= (int)AK_ATTN_LAYOUT_COUNT)
@@ -19364,19 +19476,19 @@ static ak_result _ak_attn_check(ak_context* ctx, const ak_attention_args* a, ak_
     if (!(a->scale == a->scale) || a->scale > 3.0e38f || a->scale < -3.0e38f)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_attention: scale %g is not finite", (double)a->scale);
     if (a->num_splits < 0 || a->num_splits > _AK_ATTN_MAX_SPLITS)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_attention: num_splits %d out of range [0, %d]", a->num_splits,
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "ak_attention: num_splits %d out of range [0, %d]", a->num_splits,
                        _AK_ATTN_MAX_SPLITS);
     if ((r = _ak_op_check_ptr(a->q, a->dtype, "ak_attention: q")) != AK_OK) return r;
     if ((r = _ak_op_check_ptr(a->k, a->dtype, "ak_attention: k")) != AK_OK) return r;
     if ((r = _ak_op_check_ptr(a->v, a->dtype, "ak_attention: v")) != AK_OK) return r;
     if ((r = _ak_op_check_ptr(a->o, a->dtype, "ak_attention: o")) != AK_OK) return r;
     if (a->lse && ((uintptr_t)a->lse & 3u))
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_attention: lse = %p is not aligned to 4 bytes", (void*)a->lse);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_MISALIGNED, "ak_attention: lse = %p is not aligned to 4 bytes", (void*)a->lse);
     if (a->layout == AK_ATTN_STRIDED) {
         int i;
         for (i = 0; i < 3; i++)
             if (a->q_stride[i] < 0 || a->k_stride[i] < 0 || a->v_stride[i] < 0 || a->o_stride[i] < 0)
-                return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_attention: negative stride (q %lld %lld %lld, k %lld %lld "
+                return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "ak_attention: negative stride (q %lld %lld %lld, k %lld %lld "
                                "%lld, v %lld %lld %lld, o %lld %lld %lld)", (long long)a->q_stride[0],
                                (long long)a->q_stride[1], (long long)a->q_stride[2], (long long)a->k_stride[0],
                                (long long)a->k_stride[1], (long long)a->k_stride[2], (long long)a->v_stride[0],
@@ -19385,7 +19497,7 @@ static ak_result _ak_attn_check(ak_context* ctx, const ak_attention_args* a, ak_
     }
     if (a->batch > (size_t)INT64_MAX / a->heads_q / a->seq_q / a->head_dim ||
         a->batch > (size_t)INT64_MAX / a->heads_kv / a->seq_kv / a->head_dim)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_attention: shape overflows");
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "ak_attention: shape overflows");
     _ak_attn_strides(a, a->q_stride, a->heads_q, a->seq_q, p->qs);
     _ak_attn_strides(a, a->k_stride, a->heads_kv, a->seq_kv, p->ks);
     _ak_attn_strides(a, a->v_stride, a->heads_kv, a->seq_kv, p->vs);
@@ -19395,13 +19507,13 @@ static ak_result _ak_attn_check(ak_context* ctx, const ak_attention_args* a, ak_
     p->vext = _ak_attn_extent(p->vs, a->batch, a->heads_kv, a->seq_kv, a->head_dim);
     p->oext = _ak_attn_extent(p->os, a->batch, a->heads_q, a->seq_q, a->head_dim);
     if (!p->qext || !p->kext || !p->vext || !p->oext)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_attention: strides overflow the address space");
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "ak_attention: strides overflow the address space");
     if ((r = _ak_op_check_bytes(ctx, p->qext, a->dtype, "ak_attention: q")) != AK_OK) return r;
     if ((r = _ak_op_check_bytes(ctx, p->kext, a->dtype, "ak_attention: k")) != AK_OK) return r;
     if ((r = _ak_op_check_bytes(ctx, p->vext, a->dtype, "ak_attention: v")) != AK_OK) return r;
     if ((r = _ak_op_check_bytes(ctx, p->oext, a->dtype, "ak_attention: o")) != AK_OK) return r;
     if (!_ak_attn_rows_disjoint(p->os, a->batch, a->heads_q, a->seq_q, a->head_dim))
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_attention: o strides (%lld, %lld, %lld) make output rows "
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP, "ak_attention: o strides (%lld, %lld, %lld) make output rows "
                        "overlap", (long long)p->os[0], (long long)p->os[1], (long long)p->os[2]);
     es = ak_dtype_size(a->dtype);
     if ((r = _ak_op_check_overlap(a->o, p->oext * es, a->q, p->qext * es, 0, "ak_attention: o and q")) != AK_OK ||
@@ -19753,15 +19865,15 @@ static ak_result _ak_llm_add_norm(ak_context* ctx, ak_dtype dtype, const void* x
     /* h and y: each the very same buffer as x or r, or apart from both; never overlapping each other */
     in[0] = x; in[1] = rs; out[0] = h; out[1] = y;
     if (_ak_rowop_overlap(h, bytes, y, bytes))
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: h and y overlap (they must be separate buffers)", opn);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP, "%s: h and y overlap (they must be separate buffers)", opn);
     for (i = 0; i < 2; i++)
         for (j = 0; j < 2; j++)
             if (_ak_rowop_partial_overlap(in[j], bytes, out[i], bytes))
-                return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %s partially overlaps %s (only the very same buffer is "
+                return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP, "%s: %s partially overlaps %s (only the very same buffer is "
                                "allowed)", opn, i ? "y" : "h", j ? "r" : "x");
     for (i = 0; i < 2; i++)
         if (_ak_rowop_overlap(out[i], bytes, w, cols * es) || _ak_rowop_overlap(out[i], bytes, b, cols * es))
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %s overlaps weight or bias", opn, i ? "y" : "h");
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP, "%s: %s overlaps weight or bias", opn, i ? "y" : "h");
     if (_ak_op_is_cpu(ctx)) {
         _ak_llm_cpu_add_norm(dtype, x, rs, w, b, h, y, rows, cols, (double)eps, rms);
         return AK_OK;
@@ -19840,10 +19952,10 @@ AKDEF ak_result ak_rope(ak_context* ctx, ak_rope_mode mode, ak_dtype dtype, ak_d
                        opn, (int)mode);
     if ((r = _ak_op_check_float(dtype, opn)) != AK_OK) return r;
     if (pos_dtype != AK_I32 && pos_dtype != AK_I64)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: pos_dtype %s (%d) not supported, expected i32 or i64", opn,
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE, "%s: pos_dtype %s (%d) not supported, expected i32 or i64", opn,
                        ak_dtype_name(pos_dtype), (int)pos_dtype);
     if (tokens == 0 || heads == 0 || head_dim == 0)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: shape %zu x %zu x %zu has a zero dimension", opn, tokens, heads,
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "%s: shape %zu x %zu x %zu has a zero dimension", opn, tokens, heads,
                        head_dim);
     if (heads > 0x7FFFFFFFu / head_dim)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: heads * head_dim = %zu x %zu must be below 2^31", opn, heads,
@@ -19862,9 +19974,9 @@ AKDEF ak_result ak_rope(ak_context* ctx, ak_rope_mode mode, ak_dtype dtype, ak_d
     es = ak_dtype_size(dtype);
     bytes = tokens * row * es;
     if (_ak_rowop_partial_overlap(x, bytes, y, bytes))
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: y partially overlaps x (only y == x is allowed)", opn);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP, "%s: y partially overlaps x (only y == x is allowed)", opn);
     if (_ak_rowop_overlap(y, bytes, positions, tokens * ak_dtype_size(pos_dtype)))
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: y overlaps positions", opn);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP, "%s: y overlaps positions", opn);
     l2t = log2((double)theta);
     if (_ak_op_is_cpu(ctx)) {
         _ak_llm_cpu_rope(mode, dtype, pos_dtype, x, positions, y, tokens, heads, head_dim, rotary_dim, l2t);
@@ -19948,9 +20060,9 @@ AKDEF ak_result ak_embedding(ak_context* ctx, ak_dtype dtype, ak_dtype idx_dtype
     if ((r = _ak_op_check_ctx(ctx, opn)) != AK_OK) return r;
     es = ak_dtype_size(dtype);
     if (es == 0)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: unknown dtype %d", opn, (int)dtype);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE, "%s: unknown dtype %d", opn, (int)dtype);
     if (idx_dtype != AK_I32 && idx_dtype != AK_I64)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: idx_dtype %s (%d) not supported, expected i32 or i64", opn,
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE, "%s: idx_dtype %s (%d) not supported, expected i32 or i64", opn,
                        ak_dtype_name(idx_dtype), (int)idx_dtype);
     if ((r = _ak_op_check_shape2(ctx, vocab, dim, dtype, "ak_embedding: table")) != AK_OK) return r;
     if ((r = _ak_op_check_shape2(ctx, num_indices, dim, dtype, "ak_embedding: out")) != AK_OK) return r;
@@ -19962,7 +20074,7 @@ AKDEF ak_result ak_embedding(ak_context* ctx, ak_dtype dtype, ak_dtype idx_dtype
     rb = dim * es;
     if (_ak_rowop_overlap(out, num_indices * rb, table, vocab * rb) ||
         _ak_rowop_overlap(out, num_indices * rb, indices, num_indices * ak_dtype_size(idx_dtype)))
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: out overlaps the table or the indices", opn);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP, "%s: out overlaps the table or the indices", opn);
     if (_ak_op_is_cpu(ctx)) {
         size_t bad = _ak_llm_cpu_embedding(es, idx_dtype, table, indices, out, num_indices, vocab, dim);
         if (bad < num_indices)
@@ -20103,23 +20215,23 @@ AKDEF ak_result ak_copy_strided(ak_context* ctx, ak_dtype src_dtype, ak_dtype ds
     es = ak_dtype_size(src_dtype);
     ed = ak_dtype_size(dst_dtype);
     if (es == 0 || ed == 0)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: unknown dtype %d", opn, es == 0 ? (int)src_dtype : (int)dst_dtype);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE, "%s: unknown dtype %d", opn, es == 0 ? (int)src_dtype : (int)dst_dtype);
     icast = (src_dtype == AK_I32 && dst_dtype == AK_I64) || (src_dtype == AK_I64 && dst_dtype == AK_I32);
     if (!same && !icast && (_ak_op_check_float(src_dtype, "ak_copy_strided: src_dtype") != AK_OK ||
                             _ak_op_check_float(dst_dtype, "ak_copy_strided: dst_dtype") != AK_OK))
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: cast %s -> %s not supported (casts are between f32, f16 and "
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE, "%s: cast %s -> %s not supported (casts are between f32, f16 and "
                        "bf16, and between i32 and i64; the same dtype copies any dtype)", opn, ak_dtype_name(src_dtype),
                        ak_dtype_name(dst_dtype));
     if (ndim < 1 || ndim > AK_COPY_MAX_DIMS)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: ndim = %zu, expected 1..%d", opn, ndim, AK_COPY_MAX_DIMS);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: ndim = %zu, expected 1..%d", opn, ndim, AK_COPY_MAX_DIMS);
     if (!shape || !src_strides || !dst_strides)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", opn,
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "%s: %s is NULL", opn,
                        !shape ? "shape" : !src_strides ? "src_strides" : "dst_strides");
     for (k = 0; k < ndim; k++) {
         if (shape[k] == 0)
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: shape[%zu] is 0 (expected >= 1)", opn, k);
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "%s: shape[%zu] is 0 (expected >= 1)", opn, k);
         if (n > SIZE_MAX / shape[k])
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: the shape's element count overflows", opn);
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "%s: the shape's element count overflows", opn);
         n *= shape[k];
     }
     if ((r = _ak_op_check_bytes(ctx, n, es > ed ? src_dtype : dst_dtype, opn)) != AK_OK) return r;
@@ -20128,9 +20240,9 @@ AKDEF ak_result ak_copy_strided(ak_context* ctx, ak_dtype src_dtype, ak_dtype ds
     if ((r = _ak_op_check_ptr(dst, dst_dtype, "ak_copy_strided: dst")) != AK_OK) return r;
     if (!_ak_strided_extent(ndim, shape, src_strides, es, &slo, &shi) ||
         !_ak_strided_extent(ndim, shape, dst_strides, ed, &dlo, &dhi))
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: the strides overflow the address space", opn);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "%s: the strides overflow the address space", opn);
     if ((uintptr_t)src < (uintptr_t)(-slo) || (uintptr_t)dst < (uintptr_t)(-dlo))
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: negative strides reach below address 0", opn);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "%s: negative strides reach below address 0", opn);
     /* the destination must not write one element twice: sorted by |stride|,
      * each stride passes the extent of the smaller ones */
     for (k = 0; k < ndim; k++)
@@ -20145,7 +20257,7 @@ AKDEF ak_result ak_copy_strided(ak_context* ctx, ak_dtype src_dtype, ak_dtype ds
     for (i = 0; i < m; i++) {
         int64_t s = _ak_strided_abs(dst_strides[order[i]]);
         if (s <= ext)
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: dst_strides[%zu] = %lld makes the destination overlap itself "
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP, "%s: dst_strides[%zu] = %lld makes the destination overlap itself "
                            "(two indices would write one element)", opn, order[i], (long long)dst_strides[order[i]]);
         ext += s * ((int64_t)shape[order[i]] - 1);
     }
@@ -20155,7 +20267,7 @@ AKDEF ak_result ak_copy_strided(ak_context* ctx, ak_dtype src_dtype, ak_dtype ds
         if (k == ndim) return AK_OK;
     }
     if ((intptr_t)src + slo < (intptr_t)dst + dhi && (intptr_t)dst + dlo < (intptr_t)src + shi)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: the source and destination extents overlap", opn);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP, "%s: the source and destination extents overlap", opn);
     if (_ak_op_is_cpu(ctx)) {
         _ak_strided_cpu(src_dtype, dst_dtype, src, dst, ndim, shape, src_strides, dst_strides);
         return AK_OK;
@@ -20406,7 +20518,7 @@ AKDEF ak_result ak_dropout(ak_context* ctx, ak_dtype dtype, const void* x, void*
     size_t bytes;
     _ak_kargs a;
     if (r != AK_OK) return r;
-    if (!x) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: x is NULL", opn);
+    if (!x) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "%s: x is NULL", opn);
     if ((r = _ak_op_check_ptr(x, dtype, "ak_dropout: x")) != AK_OK) return r;
     if (!(p >= 0.0f && p <= 1.0f))
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: p = %g, expected a probability in [0, 1]", opn, (double)p);
@@ -20492,7 +20604,7 @@ AKDEF ak_result ak_scan(ak_context* ctx, ak_scan_op op, ak_dtype dtype, const vo
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_scan: flags 0x%x, expected a set of AK_SCAN_EXCLUSIVE and AK_SCAN_REVERSE",
                        flags);
     if (dtype != AK_F32 && dtype != AK_F16 && dtype != AK_BF16 && dtype != AK_I32 && dtype != AK_I64)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: dtype %s (%d) not supported, expected f32, f16, bf16, i32 or i64",
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE, "%s: dtype %s (%d) not supported, expected f32, f16, bf16, i32 or i64",
                        opn, ak_dtype_name(dtype), (int)dtype);
     if ((r = _ak_op_check_shape2(ctx, rows, cols, dtype, opn)) != AK_OK) return r;
     if ((r = _ak_op_check_stream(ctx, stream, opn)) != AK_OK) return r;
@@ -20674,9 +20786,9 @@ AKDEF ak_result ak_topk(ak_context* ctx, ak_dtype dtype, const void* x, void* va
     if (r == AK_OK) r = _ak_op_check_ptr(indices, AK_I64, "ak_topk: indices");
     if (r != AK_OK) return r;
     if (cols > 0x7FFFFFFFu)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: cols = %zu, expected < 2^31", opn, cols);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "%s: cols = %zu, expected < 2^31", opn, cols);
     if (k < 1 || k > _AK_TOPK_KMAX || (size_t)k > cols)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: k = %d, expected 1 <= k <= min(cols = %zu, %d)", opn, k, cols,
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "%s: k = %d, expected 1 <= k <= min(cols = %zu, %d)", opn, k, cols,
                        _AK_TOPK_KMAX);
     if ((r = _ak_op_check_bytes(ctx, rows * (size_t)k, AK_I64, opn)) != AK_OK) return r;
     es = ak_dtype_size(dtype);
@@ -21703,7 +21815,7 @@ static int _ak_cmp_double(const void* a, const void* b) {
 AKDEF ak_result ak_bench_stats_of(double* t, int n, ak_bench_stats* s) {
     double sum = 0, sq = 0;
     int i;
-    if (!t || !s || n < 1) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_bench_stats_of: times or out is NULL, or n %d < 1", n);
+    if (!t || !s || n < 1) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_bench_stats_of: times or out is NULL, or n %d < 1", n);
     qsort(t, (size_t)n, sizeof *t, _ak_cmp_double);
     for (i = 0; i < n; i++) sum += t[i];
     s->mean = sum / n;
@@ -21727,7 +21839,7 @@ AKDEF ak_result ak_bench_kernel(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_
     void** params;
     int warmup = 3, trials = 20, i;
     ak_result r = AK_OK;
-    if (!k || !args || !out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_bench_kernel: kernel, args or out is NULL");
+    if (!k || !args || !out) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_bench_kernel: kernel, args or out is NULL");
     if (args->error || !(params = ak_args_params(args)))
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_bench_kernel: more than %d arguments were added", AK_MAX_ARGS);
     if (o && o->warmup) warmup = o->warmup < 0 ? 0 : o->warmup;
@@ -21817,13 +21929,13 @@ static ak_result _ak_tune_check_space(const ak_tune_space* sp, int* total) {
         for (v = 0; v < q->count; v++) {
             const char* s = q->values[v];
             if (!s || !*s || strlen(s) > 64 || strpbrk(s, "\n\r"))
-                return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: value %d of %s is NULL, empty, over 64 characters or has a newline", v, q->name);
+                return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_autotune: value %d of %s is NULL, empty, over 64 characters or has a newline", v, q->name);
         }
         n *= q->count;
         if (n > 100000) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: the space has over 100000 variants");
     }
     if (!sp->geometry && (!sp->grid.x || !sp->grid.y || !sp->grid.z || !sp->block.x || !sp->block.y || !sp->block.z))
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: no geometry callback and grid (%u,%u,%u) / block (%u,%u,%u) has a zero",
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_LAUNCH_GEOMETRY, "ak_autotune: no geometry callback and grid (%u,%u,%u) / block (%u,%u,%u) has a zero",
                        sp->grid.x, sp->grid.y, sp->grid.z, sp->block.x, sp->block.y, sp->block.z);
     *total = (int)n;
     return AK_OK;
@@ -21963,18 +22075,29 @@ static int _ak_tune_load(ak_context* ctx, const uint8_t digest[32], const char* 
     if (!ok) _ak_log(&ctx->log, AK_LOG_WARN, AK_LOGITEM_GENERIC, "autotune %s: the stored choice does not fit the space; tuning again", name);
     return ok;
 }
-static void _ak_tune_store(ak_context* ctx, const uint8_t digest[32], const char* name, const _ak_tune_var* v) {
+/* 1 when the choice went to the disk cache */
+static int _ak_tune_store(ak_context* ctx, const uint8_t digest[32], const char* name, const _ak_tune_var* v) {
     struct _ak_cache* c = ctx->cache;
     char buf[1024], defs[512];
     int n;
     if (!c || !c->enabled || !c->disk) {
         _ak_log(&ctx->log, AK_LOG_INFO, AK_LOGITEM_GENERIC, "autotune %s: no disk cache; the choice is not stored", name);
-        return;
+        return 0;
     }
     _ak_tune_defines(v, defs, sizeof defs);
     n = snprintf(buf, sizeof buf, "amdkit-autotune 1\nindex %d\ndefines %s\nms %.9g\n", v->pt.index, defs, v->ms);
-    if (n > 0 && (size_t)n < sizeof buf) _ak_cache_disk_write(c, digest, name, buf, (size_t)n);
+    if (n <= 0 || (size_t)n >= sizeof buf) return 0;
+    _ak_cache_disk_write(c, digest, name, buf, (size_t)n);
+    return 1;
 }
+#ifdef AMDKIT_TESTS
+/* test hook (tests/t_autotune.c through akt_tune_store_on_host): store and read choices on the cpu backend too,
+ * so the stored-choice path is tested without a GPU */
+static int _ak_tune_store_host = 0;
+#define _AK_TUNE_STORE_HOST _ak_tune_store_host
+#else
+#define _AK_TUNE_STORE_HOST 0
+#endif
 
 static ak_result _ak_tune_geometry(const ak_tune_space* sp, _ak_tune_var* v) {
     v->grid = sp->grid; v->block = sp->block; v->shmem = sp->shared_bytes;
@@ -22001,21 +22124,28 @@ AKDEF ak_result ak_autotune(ak_context* ctx, const char* source, const char* nam
     int total = 0, n, i, best = -1, have_digest = 0, first_bad = -1, threads;
     ak_result r;
     if (!ctx || !source || !name || !sp || !args || !out)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: ctx, source, kernel name, space, args or out is NULL");
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_autotune: ctx, source, kernel name, space, args or out is NULL");
     memset(out, 0, sizeof *out);
     if (opts) o = *opts; else memset(&o, 0, sizeof o);
     if (args->error || !ak_args_params(args)) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: more than %d arguments", AK_MAX_ARGS);
     if (o.num_options < 0 || o.num_options > 48 || (o.num_options && !o.options))
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: %d compile options (0..48)", o.num_options);
     for (i = 0; i < o.num_options; i++)
-        if (!o.options[i]) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: compile option %d is NULL", i);
+        if (!o.options[i]) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_autotune: compile option %d is NULL", i);
     if (o.max_variants < 0 || !(o.max_ms >= 0) || o.warmup < 0 || o.trials < 0 || o.threads < 0 || o.threads > 64 ||
         !(o.atol >= 0) || !(o.rtol >= 0))
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: negative budget, trials, threads (max 64) or tolerance");
-    if (o.shape_key && strlen(o.shape_key) > 4096) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: shape key over 4096 characters");
+    if (o.shape_key && strlen(o.shape_key) > 4096) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "ak_autotune: shape key over 4096 characters");
     if ((r = _ak_tune_check_space(sp, &total)) != AK_OK) return r;
     n = o.max_variants && o.max_variants < total ? o.max_variants : total;
     out->total = total;
+    /* host backends time the C implementation, the same for every variant: no choice to keep */
+    if (ctx->bk->host_memory && !_AK_TUNE_STORE_HOST) {
+        if (!o.no_store)
+            _ak_log(&ctx->log, AK_LOG_INFO, AK_LOGITEM_GENERIC, "autotune %s: cpu backend: every variant runs the same C "
+                    "implementation; the choice is not stored", name);
+        o.no_store = 1;
+    }
     if (!o.no_store && _ak_tune_digest(ctx, source, name, sp, &o, digest) == AK_OK) have_digest = 1;
 
     /* a stored choice: compile that variant only, time nothing */
@@ -22137,8 +22267,9 @@ AKDEF ak_result ak_autotune(ak_context* ctx, const char* source, const char* nam
                                      name, n, n ? ": " : "", n ? j.vars[0].msg : "");
     }
     if (r == AK_OK) {
-        if (have_digest) _ak_tune_store(ctx, digest, name, &j.vars[best]);
+        int stored = have_digest && _ak_tune_store(ctx, digest, name, &j.vars[best]);
         _ak_tune_result(sp, &j.vars[best], total, out);
+        out->stored = stored;
     }
     for (i = 0; i < n; i++) ak_kernel_release(j.vars[i].k);
     _ak_dealloc(j.vars);

@@ -38,6 +38,7 @@
 #include <unistd.h>
 #include <spawn.h>
 #include <sys/wait.h>
+#include "../tests/fake_cuda.h"
 
 extern char** environ;
 
@@ -81,8 +82,11 @@ static _akT_CUresult fk_launch(_akT_CUfunction f, unsigned gx, unsigned gy, unsi
     return 0;
 }
 
-/* A cpu context (its pool and cache made as usual) running the cuda table on the fake driver. */
+/* A cpu context (its pool and cache made as usual) running the cuda table on the fake driver (tests/fake_cuda.h),
+ * compiling with the real NVRTC. */
 static ak_context* fake_cuda_context(const char* cache_dir) {
+    static const akf_driver fake = { fk_set_current, fk_sync, fk_load, fk_unload, fk_function, fk_launch,
+                                     NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
     ak_config cfg = ak_config_default();
     ak_context* ctx = NULL;
     cfg.backend = AK_BACKEND_CPU;
@@ -94,26 +98,12 @@ static ak_context* fake_cuda_context(const char* cache_dir) {
         if (!_ak_load_nvrtc(ctx->api, why, sizeof why)) { fprintf(stderr, "bench_hotpath: no NVRTC here (%s); nothing to time\n", why); ak_context_destroy(ctx); return NULL; }
     }
     if (!ctx->api->lib_nvrtc) { fprintf(stderr, "bench_hotpath: no NVRTC here; nothing to time\n"); ak_context_destroy(ctx); return NULL; }
-    ctx->api->cuCtxSetCurrent = fk_set_current;
-    ctx->api->cuCtxSynchronize = fk_sync;
-    ctx->api->cuModuleLoadData = fk_load;
-    ctx->api->cuModuleUnload = fk_unload;
-    ctx->api->cuModuleGetFunction = fk_function;
-    ctx->api->cuLaunchKernel = fk_launch;
-    ctx->bk = &_ak_backend_cuda;
-    ctx->backend = AK_BACKEND_CUDA;
-    _ak_copy(ctx->dev.arch, sizeof ctx->dev.arch, "sm_90");
-    ctx->dev.wave_size = 32;
+    akf_cuda_attach(ctx, &fake, "sm_90");
     return ctx;
 }
-/* Back to the cpu table before destroying (the pool's memory is host memory). */
 static void fake_destroy(ak_context* ctx) {
-    if (!ctx) return;
-    _ak_cache_destroy(ctx->cache);   /* unloads through the fake driver */
-    ctx->cache = NULL;
-    ctx->bk = &_ak_backend_cpu;
-    ctx->backend = AK_BACKEND_CPU;
-    ak_context_destroy(ctx);
+    akf_cuda_detach(ctx);
+    if (ctx) ak_context_destroy(ctx);
 }
 
 static const char k_empty_src[] = "extern \"C\" __global__ void akb_empty(float* p) { (void)p; }\n";

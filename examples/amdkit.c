@@ -1,17 +1,7 @@
-/* amdkit - command-line tool over amdkit.h.
- *   amdkit info [--json]                 backend choice with reasons, device, architecture row
- *   amdkit arch [NAME] [--json]          the architecture table, or one row
- *   amdkit compile FILE.hip --kernel NAME --arch T1,T2,... [-D...] [--opt LEVEL] [--no-cache] [-o FILE]
- *                                        compile offline for each target (exit 1 on any failure);
- *                                        -o writes the code object (%t in FILE: the target)
- *   amdkit cache stats|purge|path        the compile cache (stats: what is on disk)
- *   amdkit --help | --version            usage on stdout (exit 0) | the version
- *   amdkit kernels [--dump DIR]          list the embedded kernel families; --dump writes each as
- *                                        DIR/<family>.hip with the prelude in front (for other compilers)
- *   amdkit demo                          run a few library kernels on this machine and check them
- *   amdkit run|bench|tune FILE.hip ...   prototype a kernel: run it, check it against C, time it,
- *                                        tune it (examples/amdkit_run.c)
- */
+/* amdkit - command-line tool over amdkit.h: `amdkit --help` lists the commands (the table `commands` below),
+ * `amdkit COMMAND --help` prints one; run / bench / tune live in examples/amdkit_run.c, demo in demo.c.
+ * Exit status: 0 ok, 1 the work failed (a compile error, a failed check), 2 a usage error (an unknown option, a
+ * missing value, an input file that cannot be read). */
 #define AMDKIT_IMPLEMENTATION
 #include "../amdkit.h"
 #include <errno.h>
@@ -21,23 +11,67 @@
 #include <sys/stat.h>
 #include <time.h>
 
+/* Every command: its synopsis and what it does. `amdkit --help` prints them all, `amdkit CMD --help` its own
+ * (run, bench and tune print theirs from examples/amdkit_run.c). Conventions of every command: --help / -h
+ * prints usage on stdout with exit 0; errors go to stderr; an unknown option or a missing value is exit 2;
+ * a failure of the work itself is exit 1 (tests/cli_check.sh checks each). */
+static const struct { const char* name; const char* synopsis; const char* what; } commands[] = {
+    { "info", "info [--json | --config-markdown]",
+      "backend chosen (and why the others were not), devices, configuration;\n"
+      "--config-markdown: the configuration table of README.md (no context)" },
+    { "arch", "arch [NAME] [--json]", "the architecture table, or one row (NAME: gfx90a, sm_90, CDNA3, ...)" },
+    { "compile", "compile FILE.hip --kernel NAME --arch T1[,T2,...] [-DNAME=V ...] [-IDIR ...] [--opt LEVEL]\n"
+                 "        [--no-cache] [-o FILE]",
+      "compile offline for each target with the real compiler (hipRTC for gfx*, NVRTC for sm_*); -o writes the\n"
+      "code object (with several targets FILE must contain %t, the target: out_%t.co); exit 1 if a target fails" },
+    { "cache", "cache stats|purge|path", "the compile cache: entries and bytes on disk, remove every entry, its directory" },
+    { "kernels", "kernels [--dump DIR]", "the embedded kernel families; --dump writes DIR/<family>.hip with the prelude in front" },
+    { "demo", "demo", "a few library kernels run on this machine and checked against their CPU references" },
+    { "run", "run FILE.hip --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] --arg SPEC ...",
+      "run a kernel and check it against a C version (amdkit run --help)" },
+    { "bench", "bench FILE.hip ... [--json FILE] [--compare OTHER.json]", "time a kernel (amdkit bench --help)" },
+    { "tune", "tune FILE.hip ... --tune NAME=V1,V2,...", "choose the fastest correct variant (amdkit tune --help)" },
+};
+#define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
+
+/* One command's usage block, its description lines indented. */
+static void command_usage(FILE* f, int c) {
+    const char* w = commands[c].what;
+    fprintf(f, "  amdkit %s\n", commands[c].synopsis);
+    while (*w) {
+        size_t n = strcspn(w, "\n");
+        fprintf(f, "      %.*s\n", (int)n, w);
+        w += n + (w[n] == '\n');
+    }
+}
+
 static void usage(FILE* f) {
-    fprintf(f,
-            "amdkit %s - HIP kernels compiled at run time for AMD GPUs (and NVIDIA through HIP), with a cpu backend\n"
-            "usage: amdkit info [--json]                  backend chosen (and why the others were not), device, config\n"
-            "       amdkit info --config-markdown         the configuration table (README.md), no context\n"
-            "       amdkit arch [NAME] [--json]           the architecture table, or one row\n"
-            "       amdkit compile FILE.hip --kernel NAME --arch gfx90a,gfx1030,sm_90[,...] [-DNAME=V ...] [-IDIR ...]\n"
-            "                      [--opt LEVEL] [--no-cache] [-o FILE]   compile offline; -o writes the code object\n"
-            "                                             (with several targets, FILE must contain %%t: out_%%t.co)\n"
-            "       amdkit cache stats|purge|path         the compile cache (stats: entries and bytes on disk)\n"
-            "       amdkit kernels [--dump DIR]           the embedded kernel families (--dump: DIR/<family>.hip)\n"
-            "       amdkit demo                           a few library kernels checked against their CPU references\n"
-            "       amdkit run|bench|tune FILE.hip --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] --arg SPEC ...\n"
-            "                                             run a kernel checked against C, time it, tune it (amdkit run --help)\n"
-            "       amdkit --help | --version\n"
-            "environment: AMDKIT_BACKEND, AMDKIT_DEVICE, AMDKIT_CACHE_DIR, ... (`amdkit info` lists them all)\n",
+    int c;
+    fprintf(f, "amdkit %s - HIP kernels compiled at run time for AMD GPUs (and NVIDIA through HIP), with a cpu backend\n"
+               "usage: amdkit COMMAND [OPTIONS]   (amdkit COMMAND --help: that command's usage)\n",
             AK_VERSION_STRING);
+    for (c = 0; c < NCOMMANDS; c++) command_usage(f, c);
+    fprintf(f, "  amdkit --help | -h      this text\n"
+               "  amdkit --version | -V   the version\n"
+               "environment: AMDKIT_BACKEND, AMDKIT_DEVICE, AMDKIT_CACHE_DIR, ... (`amdkit info` lists them all)\n");
+}
+
+/* `amdkit CMD --help`: that command's usage on stdout. */
+static int command_help(const char* name) {
+    int c;
+    for (c = 0; c < NCOMMANDS; c++)
+        if (!strcmp(commands[c].name, name)) {
+            printf("usage:\n");
+            command_usage(stdout, c);
+            return 0;
+        }
+    return 2;
+}
+static int is_help(const char* a) { return !strcmp(a, "--help") || !strcmp(a, "-h"); }
+/* An option the command does not know: exit 2, named on stderr. */
+static int unknown_option(const char* cmd, const char* a) {
+    fprintf(stderr, "amdkit %s: unknown option '%s' (see amdkit %s --help)\n", cmd, a, cmd);
+    return 2;
 }
 
 /* JSON string with escapes. */
@@ -86,7 +120,10 @@ static int cmd_arch(int argc, char** argv) {
     int i, json = 0;
     const char* name = NULL;
     for (i = 0; i < argc; i++) {
+        if (is_help(argv[i])) return command_help("arch");
         if (!strcmp(argv[i], "--json")) json = 1;
+        else if (argv[i][0] == '-') return unknown_option("arch", argv[i]);
+        else if (name) { fprintf(stderr, "amdkit arch: one NAME at most ('%s', then '%s')\n", name, argv[i]); return 2; }
         else name = argv[i];
     }
     if (name) {
@@ -136,7 +173,7 @@ static int config_markdown(void) {
 }
 
 static int cmd_info(int argc, char** argv) {
-    int i, json = 0, n = 0;
+    int i, json = 0, markdown = 0, n = 0;
     ak_context* ctx = NULL;
     ak_result r;
     const ak_device_info* d;
@@ -144,9 +181,12 @@ static int cmd_info(int argc, char** argv) {
     const ak_config* cfg;
     char val[512];
     for (i = 0; i < argc; i++) {
+        if (is_help(argv[i])) return command_help("info");
         if (!strcmp(argv[i], "--json")) json = 1;
-        else if (!strcmp(argv[i], "--config-markdown")) return config_markdown();
+        else if (!strcmp(argv[i], "--config-markdown")) markdown = 1;
+        else return unknown_option("info", argv[i]);
     }
+    if (markdown) return config_markdown();
     r = ak_context_create(NULL, &ctx);
     if (r != AK_OK) {
         ak_backend_report probe[3];
@@ -210,7 +250,10 @@ static int cmd_info(int argc, char** argv) {
         printf("backend: %s\n", ak_backend_name(d->backend));
         for (i = 0; i < n; i++)
             printf("  %-5s %-9s %s\n", ak_backend_name(rep[i].backend),
-                   rep[i].selected ? "selected" : rep[i].tried ? "skipped" : "not tried", rep[i].reason);
+                   rep[i].selected ? "selected" : rep[i].tried ? "skipped" : "not tried",
+                   rep[i].reason[0] || rep[i].selected || rep[i].tried ? rep[i].reason
+                   : cfg->backend == AK_BACKEND_AUTO ? "(an earlier backend was selected)"
+                                                     : "(another backend was asked for: config.backend / AMDKIT_BACKEND)");
         printf("device %d of %d: %s\n", d->device, d->device_count, d->name);
         printf("  arch            %s%s%s\n", d->arch, d->arch_info ? "  " : "", d->arch_info ? d->arch_info->family_name : "");
         printf("  compute units   %d\n", d->compute_units);
@@ -234,10 +277,20 @@ static int cmd_info(int argc, char** argv) {
             printf("  %d%s %-28s %-22s %7.1f GiB %3d CUs  %s  %s\n", i, i == d->device ? "*" : ":", e.name, e.arch,
                    e.mem_total / 1073741824.0, e.compute_units, e.pci_bus_id[0] ? e.pci_bus_id : "-", e.uuid[0] ? e.uuid : "-");
         }
-        printf("config (field, value, environment variable):\n");
-        for (i = 0; i < ak_config_field_count(); i++) {
-            ak_config_field_value(cfg, i, val, sizeof val);
-            printf("  %-20s %-16s %s\n", ak_config_field_at(i)->name, val, ak_config_field_at(i)->env);
+        {   /* columns as wide as their widest entry */
+            int wn = 5, wv = 5;
+            for (i = 0; i < ak_config_field_count(); i++) {
+                int l = (int)strlen(ak_config_field_at(i)->name);
+                if (l > wn) wn = l;
+                ak_config_field_value(cfg, i, val, sizeof val);
+                l = (int)strlen(val);
+                if (l > wv && l <= 40) wv = l;
+            }
+            printf("config (field, value, environment variable):\n");
+            for (i = 0; i < ak_config_field_count(); i++) {
+                ak_config_field_value(cfg, i, val, sizeof val);
+                printf("  %-*s  %-*s  %s\n", wn, ak_config_field_at(i)->name, wv, val, ak_config_field_at(i)->env);
+            }
         }
         if (d->arch_info) { printf("architecture row:\n"); print_arch_row(d->arch_info); }
     }
@@ -300,7 +353,7 @@ static int cmd_compile(int argc, char** argv) {
     co.opt_level = AK_OPT_AUTO;
     for (i = 0; i < argc; i++) {
         int has_value = i + 1 < argc;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { usage(stdout); return 0; }
+        if (is_help(argv[i])) return command_help("compile");
         if ((!strcmp(argv[i], "--kernel") || !strcmp(argv[i], "--arch") || !strcmp(argv[i], "--opt") || !strcmp(argv[i], "-o")) && !has_value) {
             fprintf(stderr, "amdkit compile: %s needs a value\n", argv[i]);
             return 2;
@@ -315,10 +368,11 @@ static int cmd_compile(int argc, char** argv) {
             if (nopts == 64) { fprintf(stderr, "amdkit compile: more than 64 -D/-I options\n"); return 2; }
             opts[nopts++] = argv[i];
         } else if (argv[i][0] != '-' && !file) file = argv[i];
-        else { fprintf(stderr, "amdkit compile: unknown argument '%s' (see amdkit --help)\n", argv[i]); return 2; }
+        else if (argv[i][0] == '-') return unknown_option("compile", argv[i]);
+        else { fprintf(stderr, "amdkit compile: one FILE.hip at most ('%s', then '%s')\n", file, argv[i]); return 2; }
     }
     if (!file || !kernel || !archs) {
-        fprintf(stderr, "amdkit compile: missing%s%s%s (usage: amdkit compile FILE.hip --kernel NAME --arch TARGET[,...])\n",
+        fprintf(stderr, "amdkit compile: missing%s%s%s (see amdkit compile --help)\n",
                 file ? "" : " FILE.hip", kernel ? "" : " --kernel NAME", archs ? "" : " --arch TARGET[,...]");
         return 2;
     }
@@ -327,7 +381,7 @@ static int cmd_compile(int argc, char** argv) {
         return 2;
     }
     src = read_file(file);
-    if (!src) { fprintf(stderr, "amdkit compile: cannot read %s\n", file); return 2; }
+    if (!src) { fprintf(stderr, "amdkit compile: cannot read %s: %s\n", file, strerror(errno)); return 2; }
     co.options = opts;
     co.num_options = nopts;
     co.source_name = file;
@@ -348,8 +402,8 @@ static int cmd_compile(int argc, char** argv) {
         } else {
             const ak_error_info* e = ak_last_error_info();
             failures++;
-            printf("%-10s error  %s: %s\n", t, ak_result_name(r), e->message);
-            if (e->log[0]) printf("%s\n", e->log);
+            fprintf(stderr, "%-10s error  %s: %s\n", t, ak_result_name(r), e->message);
+            if (e->log[0]) fprintf(stderr, "%s\n", e->log);
         }
     }
     ak_context_destroy(ctx);
@@ -361,9 +415,17 @@ static int cmd_cache(int argc, char** argv) {
     ak_config cfg = ak_config_default();
     ak_context* ctx = NULL;
     int rc = 0;
-    if (argc < 1) { fprintf(stderr, "amdkit cache: missing what: stats, purge or path\n"); return 2; }
+    int i;
+    for (i = 0; i < argc; i++) if (is_help(argv[i])) return command_help("cache");
+    if (argc < 1) { fprintf(stderr, "amdkit cache: missing what: stats, purge or path (see amdkit cache --help)\n"); return 2; }
     if (strcmp(argv[0], "stats") && strcmp(argv[0], "purge") && strcmp(argv[0], "path")) {
+        if (argv[0][0] == '-') return unknown_option("cache", argv[0]);
         fprintf(stderr, "amdkit cache: unknown '%s' (expected stats, purge or path)\n", argv[0]);
+        return 2;
+    }
+    if (argc > 1) {
+        if (argv[1][0] == '-') return unknown_option("cache", argv[1]);
+        fprintf(stderr, "amdkit cache %s: unexpected argument '%s'\n", argv[0], argv[1]);
         return 2;
     }
     if (ak_config_apply_env(&cfg) != AK_OK) { fprintf(stderr, "amdkit cache: %s\n", ak_last_error()); return 2; }
@@ -393,8 +455,20 @@ static int cmd_cache(int argc, char** argv) {
             printf("capacity     %d memory entries per process\n", s.capacity);
         } else { fprintf(stderr, "amdkit cache: %s\n", ak_last_error()); rc = 1; }
     } else if (!strcmp(argv[0], "purge")) {
+        ak_cache_disk_usage before, after;
+        ak_cache_stats s;
+        memset(&before, 0, sizeof before);
+        memset(&after, 0, sizeof after);
+        ak_cache_disk_usage_get(ctx, &before);
         if (ak_cache_purge(ctx) != AK_OK) { fprintf(stderr, "amdkit cache: %s\n", ak_last_error()); rc = 1; }
-        else printf("purged\n");
+        else {
+            ak_cache_disk_usage_get(ctx, &after);
+            printf("removed %llu entries, %llu bytes (%.1f MiB) from %s", before.entries - after.entries,
+                   before.bytes - after.bytes, (double)(before.bytes - after.bytes) / 1048576.0,
+                   ak_cache_stats_get(ctx, &s) == AK_OK ? s.dir : "the cache directory");
+            if (after.entries) printf("; %llu entries could not be removed", after.entries);
+            printf("\n");
+        }
     }
     ak_context_destroy(ctx);
     return rc;
@@ -422,9 +496,11 @@ static int cmd_kernels(int argc, char** argv) {
     const char* dir = NULL;
     int i;
     for (i = 0; i < argc; i++) {
+        if (is_help(argv[i])) return command_help("kernels");
         if (!strcmp(argv[i], "--dump") && i + 1 < argc) dir = argv[++i];
         else if (!strcmp(argv[i], "--dump")) { fprintf(stderr, "amdkit kernels: --dump needs a directory\n"); return 2; }
-        else { fprintf(stderr, "amdkit kernels: unknown argument '%s' (see amdkit --help)\n", argv[i]); return 2; }
+        else if (argv[i][0] == '-') return unknown_option("kernels", argv[i]);
+        else { fprintf(stderr, "amdkit kernels: unexpected argument '%s' (see amdkit kernels --help)\n", argv[i]); return 2; }
     }
     if (dir && make_dirs(dir) != 0) {
         fprintf(stderr, "amdkit kernels: cannot create directory %s: %s\n", dir, strerror(errno));
@@ -451,16 +527,24 @@ int amdkit_demo(int argc, char** argv);
 int amdkit_run_main(const char* mode, int argc, char** argv); /* amdkit_run.c */
 
 int main(int argc, char** argv) {
-    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) { usage(stdout); return 0; }
-    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) { printf("amdkit %s\n", AK_VERSION_STRING); return 0; }
+    if (argc < 2) { usage(stderr); return 2; }
+    if (is_help(argv[1]) || !strcmp(argv[1], "help")) { usage(stdout); return 0; }
+    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V") || !strcmp(argv[1], "version")) {
+        printf("amdkit %s\n", AK_VERSION_STRING);
+        return 0;
+    }
     if (!strcmp(argv[1], "info")) return cmd_info(argc - 2, argv + 2);
     if (!strcmp(argv[1], "arch")) return cmd_arch(argc - 2, argv + 2);
     if (!strcmp(argv[1], "compile")) return cmd_compile(argc - 2, argv + 2);
     if (!strcmp(argv[1], "cache")) return cmd_cache(argc - 2, argv + 2);
     if (!strcmp(argv[1], "kernels")) return cmd_kernels(argc - 2, argv + 2);
-    if (!strcmp(argv[1], "demo")) return amdkit_demo(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "demo")) {
+        if (argc > 2) return is_help(argv[2]) ? command_help("demo") : unknown_option("demo", argv[2]);
+        return amdkit_demo(argc - 2, argv + 2);
+    }
     if (!strcmp(argv[1], "run") || !strcmp(argv[1], "bench") || !strcmp(argv[1], "tune"))
         return amdkit_run_main(argv[1], argc - 2, argv + 2);
-    fprintf(stderr, "amdkit: unknown command '%s' (commands: info, arch, compile, cache, kernels, demo, run, bench, tune; see amdkit --help)\n", argv[1]);
+    fprintf(stderr, "amdkit: unknown command '%s' (commands: info, arch, compile, cache, kernels, demo, run, bench, tune; "
+                    "see amdkit --help)\n", argv[1]);
     return 2;
 }

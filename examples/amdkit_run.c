@@ -634,16 +634,21 @@ static const char* akr_argname(const akr_cmd* c, int i, char* buf, size_t cap) {
 /* ---- command line ------------------------------------------------------------ */
 
 static void akr_usage(FILE* f, const char* mode) {
+    int run = !strcmp(mode, "run"), bench = !strcmp(mode, "bench");
     fprintf(f,
             "usage: amdkit %s FILE.hip --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] [--shared BYTES]\n"
-            "         --arg SPEC [--arg SPEC ...] [-DNAME=V ...] [-IDIR ...] [--cpu LIB.so:FUNC] [--atol A] [--rtol R] [--seed N]\n"
-            "       run:   [--out ARG=FILE.bin|FILE.npy ...]\n"
-            "       bench: [--trials N] [--warmup N] [--bytes EXPR] [--flops EXPR] [--json FILE] [--compare OTHER.json] [--name LABEL]\n"
-            "       tune:  --tune NAME=V1,V2,... [--tune ...] [--max-variants N] [--max-ms T] [--shape-key KEY] [--retune]\n"
-            "              [--trials N] [--warmup N]\n"
+            "         --arg SPEC [--arg SPEC ...] [-DNAME=V ...] [-IDIR ...] [--cpu LIB.so:FUNC] [--atol A] [--rtol R] [--seed N]\n",
+            mode);
+    if (run) fprintf(f, "         [--out ARG=FILE.bin|FILE.npy ...]\n");
+    else if (bench)
+        fprintf(f, "         [--trials N] [--warmup N] [--bytes EXPR] [--flops EXPR] [--json FILE] [--compare OTHER.json] [--name LABEL]\n");
+    else
+        fprintf(f, "         --tune NAME=V1,V2,... [--tune ...] [--max-variants N] [--max-ms T] [--shape-key KEY] [--retune]\n"
+                   "         [--trials N] [--warmup N]\n");
+    fprintf(f,
             "  SPEC: [NAME=][in:|out:|inout:]TYPE:VALUE (i32:1024, f32:0.5) or TYPE[DIMS]:INIT (f16[4096x4096]:rand|zeros|ones|range|@FILE)\n"
             "  --grid/--block/--shared/--bytes/--flops/VALUE/DIMS are expressions over named scalars, -D values and --tune\n"
-            "  parameters: + - * / %% ( ) cdiv(a,b) min max bytes(BUF) numel(BUF)\n", mode);
+            "  parameters: + - * / %% ( ) cdiv(a,b) min max bytes(BUF) numel(BUF)\n");
 }
 
 static int akr_need(int i, int argc, char** argv) {
@@ -818,6 +823,47 @@ static int akr_json_number(const char* text, const char* key, double* out) {
     return end != p && isfinite(*out);
 }
 
+/* The numbers of a JSON array under "key" (up to cap of them); the count, 0 if there is none. */
+static int akr_json_numbers(const char* text, const char* key, double* out, int cap) {
+    char pat[64];
+    const char* p;
+    char* end;
+    int n = 0;
+    snprintf(pat, sizeof pat, "\"%s\"", key);
+    p = strstr(text, pat);
+    if (!p) return 0;
+    p += strlen(pat);
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+    if (*p++ != ':') return 0;
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+    if (*p++ != '[') return 0;
+    while (n < cap) {
+        double v = strtod(p, &end);
+        if (end == p || !isfinite(v)) break;
+        out[n++] = v;
+        p = end;
+        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+        if (*p != ',') break;
+        p++;
+    }
+    return n;
+}
+
+static int akr_cmp_double(const void* a, const void* b) {
+    double x = *(const double*)a, y = *(const double*)b;
+    return x < y ? -1 : x > y;
+}
+/* Median of t[0..n) (sorted here) and its distribution-free interval from order statistics: with z the normal
+ * quantile of the confidence, ranks n/2 -+ z sqrt(n)/2 (bench/report.py's median_ci). */
+static void akr_median_ci(double* t, int n, double z, double* med, double* lo, double* hi) {
+    double half = z * sqrt((double)n) / 2.0;
+    int j = (int)floor(n / 2.0 - half), k = (int)ceil(n / 2.0 + half) + 1;
+    qsort(t, (size_t)n, sizeof *t, akr_cmp_double);
+    *med = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+    *lo = t[(j < 1 ? 1 : j) - 1];
+    *hi = t[(k > n ? n : k) - 1];
+}
+
 static void akr_progress(void* user, const ak_tune_progress* p) {
     char defs[512] = "";
     int i;
@@ -869,6 +915,7 @@ static int akr_main(akr_cmd* c) {
     ak_cpu_kernel_fn cpu = NULL;
     void* cpu_lib = NULL;
     char* src = NULL;
+    double* times = NULL;   /* bench: each trial's ms */
     char err[1024], nb[32];
     const ak_device_info* dev;
     unsigned long long rng = c->seed;
@@ -986,13 +1033,18 @@ static int akr_main(akr_cmd* c) {
         o.retune = c->retune;
         o.progress = akr_progress;
         printf("tune %s (%s) on %s [%s, %s]\n", c->kernel, c->file, dev->name, ak_backend_name(dev->backend), dev->arch);
+        if (dev->backend == AK_BACKEND_CPU)
+            printf("note: on the cpu backend every variant runs the same C implementation (--cpu): the timings are of that\n"
+                   "      function on the host and cannot choose a variant; the choice shown is not stored\n");
         fflush(stdout);
         r = ak_autotune(ctx, src, c->kernel, &sp, &args, &o, &res);
         if (r != AK_OK) { fprintf(stderr, "amdkit tune: %s: %s\n", ak_result_name(r), ak_last_error()); goto done; }
         printf("chosen: %s  grid (%u,%u,%u) block (%u,%u,%u) shared %zu  %.4f ms\n", res.defines, res.grid.x, res.grid.y, res.grid.z,
                res.block.x, res.block.y, res.block.z, res.shared_bytes, res.ms);
         if (res.from_cache) printf("from the stored choice: 0 variants timed (%d in the space)\n", res.total);
-        else printf("tuned: %d variants timed, %d rejected, of %d in the space; choice stored\n", res.timed, res.rejected, res.total);
+        else printf("tuned: %d variants timed, %d rejected, of %d in the space; %s\n", res.timed, res.rejected, res.total,
+                    res.stored ? "choice stored"
+                               : dev->backend == AK_BACKEND_CPU ? "not stored (cpu backend)" : "not stored (no disk cache)");
         ak_kernel_release(res.kernel);
         rc = 0;
         goto done;
@@ -1097,13 +1149,17 @@ static int akr_main(akr_cmd* c) {
             if (!akr_eval(c->flops_s, akr_lookup, c, &v, err, sizeof err)) { fprintf(stderr, "amdkit bench: --flops '%s': %s\n", c->flops_s, err); rc = 2; goto done; }
             flops = akr_num(v);
         }
-        if ((r = ak_bench_kernel(k, grid, block, shmem, &args, &bo, NULL, &st)) != AK_OK) {
+        times = (double*)malloc((size_t)bo.trials * sizeof *times);
+        if (!times) { fprintf(stderr, "amdkit bench: no host memory for %d trial times\n", bo.trials); goto done; }
+        if ((r = ak_bench_kernel(k, grid, block, shmem, &args, &bo, times, &st)) != AK_OK) {
             fprintf(stderr, "amdkit bench: %s: %s\n", ak_result_name(r), ak_last_error());
             goto done;
         }
         snprintf(device_str, sizeof device_str, "%s:%d", ak_backend_name(dev->backend), dev->device);
         printf("  %d trials (%d warm-up, L2 flushed, inputs restored before each): median %.4f ms  mean %.4f  std %.4f  min %.4f  max %.4f\n",
                st.num_trials, bo.warmup < 0 ? 0 : bo.warmup, st.median, st.mean, st.std, st.min, st.max);
+        if (dev->backend == AK_BACKEND_CPU)
+            printf("  (cpu backend: these are timings of the C implementation --cpu on the host, not of the kernel)\n");
         if (c->bytes_s) printf("  %.1f GB/s  (%.0f bytes / median)\n", bytes / (st.median * 1e-3) / 1e9, bytes);
         if (c->flops_s) printf("  %.3f TFLOP/s  (%.0f flops / median)\n", flops / (st.median * 1e-3) / 1e12, flops);
         if (c->json) {
@@ -1131,27 +1187,44 @@ static int akr_main(akr_cmd* c) {
             akr_json_str(f, dev->arch);
             if (c->bytes_s) fprintf(f, ",\n  \"bytes\": %.0f,\n  \"gbps\": %.3f", bytes, bytes / (st.median * 1e-3) / 1e9);
             if (c->flops_s) fprintf(f, ",\n  \"flops\": %.0f,\n  \"tflops\": %.4f", flops, flops / (st.median * 1e-3) / 1e12);
-            fprintf(f, "\n}\n");
+            fprintf(f, ",\n  \"times\": [");
+            for (i = 0; i < st.num_trials; i++) fprintf(f, "%s%.6f", i ? ", " : "", times[i]);
+            fprintf(f, "]\n}\n");
             if (fclose(f) != 0) { fprintf(stderr, "amdkit bench: writing %s failed\n", c->json); goto done; }
             printf("  wrote %s\n", c->json);
         }
-        if (c->compare) {
+        if (c->compare) {   /* speedup of the medians, with a 95% interval from both sides' trials */
             size_t n;
             char* text = (char*)akr_read_all(c->compare, &n);
-            double other;
+            double other = 0, *ot = NULL, med, lo, hi, olo = 0, ohi = 0, z = 2.2365; /* z of sqrt(0.95) per side */
+            int on = 0;
             if (!text) { fprintf(stderr, "amdkit bench: --compare: cannot read %s: %s\n", c->compare, strerror(errno)); goto done; }
-            if (!akr_json_number(text, "mean", &other) || !(other > 0)) {
-                fprintf(stderr, "amdkit bench: --compare: %s has no positive \"mean\" (ms)\n", c->compare);
+            if (!akr_json_number(text, "median", &other) || !(other > 0)) {
+                fprintf(stderr, "amdkit bench: --compare: %s has no positive \"median\" (ms; written by amdkit bench --json)\n",
+                        c->compare);
                 free(text);
                 goto done;
             }
+            if ((ot = (double*)malloc(100000 * sizeof *ot)) != NULL) on = akr_json_numbers(text, "times", ot, 100000);
             free(text);
-            printf("  speedup vs %s: %.3fx (its mean %.4f ms / this mean %.4f ms)\n", c->compare, st.mean > 0 ? other / st.mean : 0.0,
-                   other, st.mean);
+            akr_median_ci(times, st.num_trials, z, &med, &lo, &hi);
+            if (on >= 5) akr_median_ci(ot, on, z, &other, &olo, &ohi);
+            free(ot);
+            printf("  speedup vs %s: %.3fx (its median %.4f ms / this median %.4f ms)", c->compare, other / st.median, other,
+                   st.median);
+            if (on >= 5 && st.num_trials >= 5 && lo > 0) {
+                double slo = olo / hi, shi = ohi / lo;
+                printf(", 95%% interval [%.3f, %.3f]: %s\n", slo, shi,
+                       slo > 1 ? "faster" : shi < 1 ? "slower" : "no difference these trials can show");
+            } else
+                printf("; no interval (%s): give both runs 5+ trials, written by amdkit bench --json\n",
+                       on >= 5 ? "this run has under 5 trials" : "the other record has under 5 trial times");
+            if (dev->backend == AK_BACKEND_CPU) printf("  (cpu backend: a comparison of C implementations on the host)\n");
         }
         rc = 0;
     }
 done:
+    free(times);
     ak_kernel_release(k);
     for (i = 0; i < c->nargs; i++) {
         if (c->args[i].dev) ak_free(ctx, c->args[i].dev);
@@ -1170,11 +1243,9 @@ int amdkit_run_main(const char* mode, int argc, char** argv) {
     if (!c) return 1;
     c->mode = mode;
     c->seed = 0x5eedull;
-    if (argc == 0 || !strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
-        akr_usage(argc == 0 ? stderr : stdout, mode);   /* asked for: stdout, exit 0; nothing given: stderr, exit 2 */
-        free(c);
-        return argc == 0 ? 2 : 0;
-    }
+    for (i = 0; i < argc; i++)   /* --help anywhere: the usage, asked for: stdout, exit 0 */
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { akr_usage(stdout, mode); free(c); return 0; }
+    if (argc == 0) { akr_usage(stderr, mode); free(c); return 2; }   /* nothing given: stderr, exit 2 */
     rc = akr_parse_cmdline(c, argc, argv) ? akr_main(c) : (akr_usage(stderr, mode), 2);
     for (i = 0; i < c->ntune; i++) { free(c->tvals_buf[i]); free(c->tvals[i]); }
     free(c);

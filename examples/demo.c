@@ -34,13 +34,14 @@ static int twin_make(demo_env* e, twin* t, ak_dtype dt, size_t n, int random) {
 }
 static void twin_free(demo_env* e, twin* t) { ak_free(e->dev, t->d); ak_free(e->ref, t->h); }
 
-/* Compare the device result with the reference result. */
-static void compare(demo_env* e, const char* what, ak_dtype dt, twin* t, size_t n, double tol) {
+/* Compare the device result with the reference result: n elements of dtype dt (the result's), shown under the
+ * dtype of the group (`shown`: the inputs'). */
+static void compare(demo_env* e, const char* what, ak_dtype shown, ak_dtype dt, twin* t, size_t n, double tol) {
     void* got = malloc(t->bytes);
     size_t i, bad = 0;
     double worst = 0;
     if (!got || ak_memcpy(e->dev, got, t->d, t->bytes, ak_context_device(e->dev)->backend == AK_BACKEND_CPU ? AK_H2H : AK_D2H) != AK_OK) {
-        printf("  %-28s %-5s copy back failed: %s\n", what, ak_dtype_name(dt), ak_last_error());
+        printf("  %-34s %-5s copy back failed: %s\n", what, ak_dtype_name(shown), ak_last_error());
         e->failures++;
         free(got);
         return;
@@ -51,14 +52,14 @@ static void compare(demo_env* e, const char* what, ak_dtype dt, twin* t, size_t 
         if (!(err <= tol)) bad++;
         if (err > worst || err != err) worst = err;
     }
-    printf("  %-28s %-5s n=%-9zu max rel err %.2e  %s\n", what, ak_dtype_name(dt), n, worst, bad ? "FAIL" : "ok");
+    printf("  %-34s %-5s n=%-9zu max rel err %.2e  %s\n", what, ak_dtype_name(shown), n, worst, bad ? "FAIL" : "ok");
     if (bad) e->failures++;
     free(got);
 }
 
 static int ok(demo_env* e, ak_result r, const char* what) {
     if (r == AK_OK) return 1;
-    printf("  %-28s error %s: %s\n", what, ak_result_name(r), ak_last_error());
+    printf("  %-34s error %s: %s\n", what, ak_result_name(r), ak_last_error());
     e->failures++;
     return 0;
 }
@@ -89,26 +90,26 @@ int amdkit_demo(int argc, char** argv) {
         twin x, y;
         if (!twin_make(&e, &x, dt, n, 1) || !twin_make(&e, &y, dt, n, 1)) { ok(&e, AK_ERROR_OUT_OF_MEMORY, "alloc"); break; }
         if (ok(&e, ak_axpy(e.dev, dt, x.d, y.d, n, 0.75f, NULL), "axpy") && ok(&e, ak_axpy(e.ref, dt, x.h, y.h, n, 0.75f, NULL), "axpy ref"))
-            compare(&e, "axpy y = 0.75 x + y", dt, &y, n, tol);
+            compare(&e, "axpy y = 0.75 x + y", dt, dt, &y, n, tol);
         if (ok(&e, ak_unary(e.dev, AK_OP_GELU, dt, x.d, y.d, n, 0.f, NULL), "gelu") &&
             ok(&e, ak_unary(e.ref, AK_OP_GELU, dt, x.h, y.h, n, 0.f, NULL), "gelu ref"))
-            compare(&e, "gelu (erf)", dt, &y, n, tol);
+            compare(&e, "gelu (erf)", dt, dt, &y, n, tol);
         if (ok(&e, ak_transpose(e.dev, dt, x.d, y.d, 1000, 1000, NULL), "transpose") &&
             ok(&e, ak_transpose(e.ref, dt, x.h, y.h, 1000, 1000, NULL), "transpose ref"))
-            compare(&e, "transpose 1000x1000", dt, &y, 1000 * 1000, 0.0);
+            compare(&e, "transpose 1000x1000", dt, dt, &y, 1000 * 1000, 0.0);
         {   /* row ops on 997 rows of 1003 (odd; fits in the n-element buffers) */
             const size_t R = 997, C = 1003;
             twin w, b, s;
             if (twin_make(&e, &w, dt, C, 1) && twin_make(&e, &b, dt, C, 1) && twin_make(&e, &s, AK_F32, R, 0)) {
                 if (ok(&e, ak_softmax(e.dev, dt, x.d, y.d, R, C, 0, NULL), "softmax") &&
                     ok(&e, ak_softmax(e.ref, dt, x.h, y.h, R, C, 0, NULL), "softmax ref"))
-                    compare(&e, "softmax 997x1003", dt, &y, R * C, tol);
+                    compare(&e, "softmax 997x1003", dt, dt, &y, R * C, tol);
                 if (ok(&e, ak_layernorm(e.dev, dt, x.d, w.d, b.d, y.d, R, C, 1e-5f, NULL), "layernorm") &&
                     ok(&e, ak_layernorm(e.ref, dt, x.h, w.h, b.h, y.h, R, C, 1e-5f, NULL), "layernorm ref"))
-                    compare(&e, "layernorm 997x1003", dt, &y, R * C, tol);
+                    compare(&e, "layernorm 997x1003", dt, dt, &y, R * C, tol);
                 if (ok(&e, ak_reduce(e.dev, AK_REDUCE_SUM, dt, x.d, s.d, R, C, NULL), "row sum") &&
                     ok(&e, ak_reduce(e.ref, AK_REDUCE_SUM, dt, x.h, s.h, R, C, NULL), "row sum ref"))
-                    compare(&e, "sum along rows 997x1003", AK_F32, &s, R, 1e-4);
+                    compare(&e, "sum along rows 997x1003 (f32 out)", dt, AK_F32, &s, R, 1e-4);
             }
             twin_free(&e, &w);
             twin_free(&e, &b);

@@ -33,6 +33,9 @@ ak_context* akt_gpu_context_ex(const ak_config* cfg, int allow_cpu);
 #else
 #define akt_gpu_context(cfg) akt_gpu_context_ex(cfg, 0)
 #endif
+/* Test hook: 1: the cpu backend stores and reads autotune choices as a GPU backend does (ak_autotune stores
+ * none there: every variant runs the same C function), so the stored-choice path is tested without a GPU. */
+void akt_tune_store_on_host(int on);
 /* Launch the generic matrix attention kernel ak_attn_mmagen<hd>_<dtype>, which
  * no op launches (tests/t_gpu_attention.c runs it on the device): the kernel
  * from the library's memo, the arguments from its generated packer, checked
@@ -54,6 +57,11 @@ ak_result akt_attn_mmagen_launch(ak_context* ctx, ak_dtype t, size_t hd, ak_dim3
 #define AKT_ERR(e, code) do { ak_result akt_r_ = (e); \
     if (akt_r_ != (code)) akt_fail(__FILE__, __LINE__, "%s -> %s, expected %s (%s)", #e, ak_result_name(akt_r_), ak_result_name(code), ak_last_error()); \
     else if (!ak_last_error()[0]) akt_fail(__FILE__, __LINE__, "%s: empty error message", #e); } while (0)
+/* The last failure's item id (what tests match on; the message text is for people). */
+#define AKT_ITEM(it) do { ak_error_item akt_i_ = ak_last_error_info()->item; \
+    if (akt_i_ != (it)) akt_fail(__FILE__, __LINE__, "error item %s, expected %s (%s)", ak_error_item_name(akt_i_), ak_error_item_name(it), ak_last_error()); } while (0)
+/* Expect error code `code` with item `item`. */
+#define AKT_ERR_ITEM(e, code, it) do { AKT_ERR(e, code); AKT_ITEM(it); } while (0)
 #define AKT_EQ_INT(a, b) do { long long akt_a_ = (long long)(a), akt_b_ = (long long)(b); \
     if (akt_a_ != akt_b_) akt_fail(__FILE__, __LINE__, "%s == %s: %lld != %lld", #a, #b, akt_a_, akt_b_); } while (0)
 #define AKT_EQ_STR(a, b) do { const char* akt_a_ = (a); const char* akt_b_ = (b); \

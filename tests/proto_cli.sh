@@ -2,9 +2,11 @@
 # `amdkit run|bench|tune` beyond the README walkthrough (tests/walkthrough.sh):
 # argument specs and their errors (exit 2 with a message naming the problem,
 # never a crash), initial values (range, @file raw and .npy, sizes checked),
-# .npy output (shape, dtype, bf16 widened to f32), --compare errors, the tune
-# budget and --retune. Runs on whatever backend AUTO picks; make test sets
-# AMDKIT_BACKEND=cpu. Prints `N passed, N failed` last.
+# .npy output (shape, dtype, bf16 widened to f32), --compare (medians with an
+# interval; equal runs are not called a speedup) and its errors, the tune
+# budget and --retune, and on the cpu backend that bench and tune say what they
+# time and tune stores no choice. Runs on whatever backend AUTO picks; make test
+# sets AMDKIT_BACKEND=cpu. Prints `N passed, N failed` last.
 set -u
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -91,7 +93,8 @@ expect "@file.npy of another dtype" 1 "the argument wants 6 of '<f8'" -- $RUN --
 expect "@missing file" 1 "cannot read nothere.bin" -- $RUN --arg x=f32[6]:@nothere.bin --arg y=f32[6]:zeros $CPU
 expect "--cpu library missing" 1 "cannot load ./nolib.so" -- $RUN --arg x=f32[6]:rand --arg y=f32[6]:zeros --cpu nolib.so:f
 expect "--cpu function missing" 1 "has no function 'nofunc'" -- $RUN --arg x=f32[6]:rand --arg y=f32[6]:zeros --cpu ref.so:nofunc
-if [ "$("$A" info 2>/dev/null | sed -n 's/^backend: //p')" = cpu ]; then
+BACKEND=$("$A" info 2>/dev/null | sed -n 's/^backend: //p')
+if [ "$BACKEND" = cpu ]; then
   expect "cpu backend without --cpu says what to do" 1 "pass --cpu LIB.so:FUNCTION" -- $RUN --arg x=f32[6]:rand --arg y=f32[6]:zeros
 fi
 
@@ -99,9 +102,31 @@ fi
 expect "bench --json" 0 "wrote b.json" -- $A bench k.hip --kernel copy --grid 'cdiv(n,64)' --block 64 --arg n=i32:1000 \
   --arg x=in:f32[n]:rand --arg y=out:f32[n]:zeros $CPU --trials 5 --warmup 1 --bytes '2*bytes(x)' --json b.json --name mycopy
 grep -q '"name": "mycopy"' b.json && grep -q '"num_trials": 5,' b.json && ok "bench JSON: name and num_trials" || bad "bench JSON: name and num_trials"
+grep -qE '"times": \[[0-9.]+(, [0-9.]+){4}\]' b.json && ok "bench JSON: the 5 trial times" || bad "bench JSON: the 5 trial times"
 echo '{"nothing": 1}' > nomean.json
-expect "--compare without a mean" 1 "has no positive \"mean\"" -- $A bench k.hip --kernel copy --grid 1 --block 64 --arg n=i32:6 \
+expect "--compare without a median" 1 "has no positive \"median\"" -- $A bench k.hip --kernel copy --grid 1 --block 64 --arg n=i32:6 \
   --arg x=f32[6]:rand --arg y=f32[6]:zeros $CPU --trials 2 --compare nomean.json
+# a record whose mean (1.5) is far from its median (about 1.0): the ratio is of the medians, with an interval
+python3 - <<'PY'
+import json
+t = [1.0] * 30 + [1.0 + i / 1000.0 for i in range(40)]
+json.dump({"name": "a", "median": 1.01, "mean": 1.5, "times": sorted(t)[:-1] + [40.0]}, open("same_a.json", "w"))
+PY
+expect "--compare: medians with a 95% interval" 0 "speedup vs same_a.json: [0-9.]+x \(its median 1.00[0-9]+ ms / this median [0-9.]+ ms\), 95% interval \[[0-9.]+, [0-9.]+\]" -- \
+  $A bench k.hip --kernel copy --grid 'cdiv(n,64)' --block 64 --arg n=i32:1000 --arg x=in:f32[n]:rand --arg y=out:f32[n]:zeros \
+  $CPU --trials 20 --warmup 1 --compare same_a.json
+echo '{"median": 2.0}' > notimes.json
+expect "--compare without trial times: no interval, says why" 0 "no interval \(the other record has under 5 trial times\)" -- \
+  $A bench k.hip --kernel copy --grid 1 --block 64 --arg n=i32:6 --arg x=f32[6]:rand --arg y=f32[6]:zeros $CPU --trials 5 \
+  --compare notimes.json
+A_MED=$(python3 -c "import json; print(json.load(open('b.json'))['median'])")
+expect "--compare of a record with itself: 1.000x, no difference" 0 "speedup vs b.json: [0-9.]+x .*interval .*: (no difference these trials can show|faster|slower)" -- \
+  $A bench k.hip --kernel copy --grid 'cdiv(n,64)' --block 64 --arg n=i32:1000 --arg x=in:f32[n]:rand --arg y=out:f32[n]:zeros \
+  $CPU --trials 5 --warmup 1 --compare b.json
+if [ "$BACKEND" = cpu ]; then
+  expect "cpu backend: bench says it timed the C implementation" 0 "cpu backend: these are timings of the C implementation" -- \
+    $A bench k.hip --kernel copy --grid 1 --block 64 --arg n=i32:6 --arg x=f32[6]:rand --arg y=f32[6]:zeros $CPU --trials 2
+fi
 expect "--bytes with an unknown buffer" 2 "no buffer argument named 'q'" -- $A bench k.hip --kernel copy --grid 1 --block 64 --arg n=i32:6 \
   --arg x=f32[6]:rand --arg y=f32[6]:zeros $CPU --trials 2 --bytes 'bytes(q)'
 
@@ -109,7 +134,12 @@ expect "--bytes with an unknown buffer" 2 "no buffer argument named 'q'" -- $A b
 TUNE="$A tune k.hip --kernel copy --grid cdiv(n,B) --block B --arg n=i32:1000 --arg x=in:f32[n]:rand --arg y=out:f32[n]:zeros $CPU --trials 2"
 expect "tune: budget of 2 variants" 0 "tuned: 2 variants timed" -- $TUNE --tune B=32,64,128,256 --max-variants 2
 expect "tune: a variant over 1024 threads is left out" 0 "left out: block \(2048,1,1\) has over 1024 threads" -- $TUNE --tune B=2048,64
-expect "tune: same problem again is a stored choice" 0 "from the stored choice: 0 variants timed" -- $TUNE --tune B=2048,64
+if [ "$BACKEND" = cpu ]; then
+  expect "tune, cpu backend: says the timings cannot choose" 0 "every variant runs the same C implementation" -- $TUNE --tune B=2048,64
+  expect "tune, cpu backend: no choice stored, the same problem tunes again" 0 "tuned: 1 variants timed, 0 rejected, of 2 in the space; not stored \(cpu backend\)" -- $TUNE --tune B=2048,64
+else
+  expect "tune: same problem again is a stored choice" 0 "from the stored choice: 0 variants timed" -- $TUNE --tune B=2048,64
+fi
 expect "tune: --retune times again" 0 "tuned: 1 variants timed" -- $TUNE --tune B=2048,64 --retune
 expect "tune: another --shape-key tunes again" 0 "tuned: 1 variants timed" -- $TUNE --tune B=2048,64 --shape-key other
 expect "tune: no --tune" 2 "at least one --tune" -- $A tune k.hip --kernel copy --grid 1 --block 1 --arg n=i32:6

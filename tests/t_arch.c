@@ -105,38 +105,38 @@ static void test_arch_bad_names(void) {
     const ak_arch_info* row = ak_arch_at(0);
     char buf[300];
     /* NULL arguments */
-    AKT_ERR(ak_arch_find(NULL, &row), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_arch_find(NULL, &row), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     AKT_CHECK(row == NULL); /* out is cleared on failure */
-    AKT_ERR(ak_arch_find("gfx90a", NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_arch_find(NULL, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_arch_find("gfx90a", NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_arch_find(NULL, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     /* empty: not found, and the message lists what is known */
     row = ak_arch_at(0);
-    AKT_ERR(ak_arch_find("", &row), AK_ERROR_NOT_FOUND);
+    AKT_ERR_ITEM(ak_arch_find("", &row), AK_ERROR_NOT_FOUND, AK_ERRITEM_UNKNOWN_TARGET);
     AKT_CHECK(row == NULL);
     AKT_CONTAINS(ak_last_error(), "gfx906");
     AKT_CONTAINS(ak_last_error(), "sm_120");
-    AKT_ERR(ak_arch_find(":sramecc+:xnack-", &row), AK_ERROR_NOT_FOUND);
-    AKT_ERR(ak_arch_find("   ", &row), AK_ERROR_NOT_FOUND);
+    AKT_ERR_ITEM(ak_arch_find(":sramecc+:xnack-", &row), AK_ERROR_NOT_FOUND, AK_ERRITEM_UNKNOWN_TARGET);
+    AKT_ERR_ITEM(ak_arch_find("   ", &row), AK_ERROR_NOT_FOUND, AK_ERRITEM_UNKNOWN_TARGET);
     /* unknown: the message names the value and the known names */
-    AKT_ERR(ak_arch_find("gfx9999:xnack-", &row), AK_ERROR_NOT_FOUND);
+    AKT_ERR_ITEM(ak_arch_find("gfx9999:xnack-", &row), AK_ERROR_NOT_FOUND, AK_ERRITEM_UNKNOWN_TARGET);
     AKT_CONTAINS(ak_last_error(), "gfx9999");
     AKT_CONTAINS(ak_last_error(), "gfx90a");
     AKT_CONTAINS(ak_last_error(), "sm_90");
     AKT_CONTAINS(ak_last_error(), "gfx940");
     /* near misses are not prefix matches */
-    AKT_ERR(ak_arch_find("gfx90", &row), AK_ERROR_NOT_FOUND);
-    AKT_ERR(ak_arch_find("gfx90ab", &row), AK_ERROR_NOT_FOUND);
-    AKT_ERR(ak_arch_find("gfx9", &row), AK_ERROR_NOT_FOUND);
-    AKT_ERR(ak_arch_find("gfx94", &row), AK_ERROR_NOT_FOUND);
-    AKT_ERR(ak_arch_find("gfx9400", &row), AK_ERROR_NOT_FOUND);
-    AKT_ERR(ak_arch_find("sm_9", &row), AK_ERROR_NOT_FOUND);
-    AKT_ERR(ak_arch_find("sm_90b", &row), AK_ERROR_NOT_FOUND);
-    AKT_ERR(ak_arch_find("sm_", &row), AK_ERROR_NOT_FOUND);
-    AKT_ERR(ak_arch_find("gfx940,gfx941", &row), AK_ERROR_NOT_FOUND);
-    AKT_ERR(ak_arch_find(",", &row), AK_ERROR_NOT_FOUND);
-    AKT_ERR(ak_arch_find("gfx 90a", &row), AK_ERROR_NOT_FOUND);
-    AKT_ERR(ak_arch_find("amdgcn-amd-amdhsa--", &row), AK_ERROR_NOT_FOUND);
-    AKT_ERR(ak_arch_find("cuda", &row), AK_ERROR_NOT_FOUND);
+    AKT_ERR_ITEM(ak_arch_find("gfx90", &row), AK_ERROR_NOT_FOUND, AK_ERRITEM_UNKNOWN_TARGET);
+    AKT_ERR_ITEM(ak_arch_find("gfx90ab", &row), AK_ERROR_NOT_FOUND, AK_ERRITEM_UNKNOWN_TARGET);
+    AKT_ERR_ITEM(ak_arch_find("gfx9", &row), AK_ERROR_NOT_FOUND, AK_ERRITEM_UNKNOWN_TARGET);
+    AKT_ERR_ITEM(ak_arch_find("gfx94", &row), AK_ERROR_NOT_FOUND, AK_ERRITEM_UNKNOWN_TARGET);
+    AKT_ERR_ITEM(ak_arch_find("gfx9400", &row), AK_ERROR_NOT_FOUND, AK_ERRITEM_UNKNOWN_TARGET);
+    AKT_ERR_ITEM(ak_arch_find("sm_9", &row), AK_ERROR_NOT_FOUND, AK_ERRITEM_UNKNOWN_TARGET);
+    AKT_ERR_ITEM(ak_arch_find("sm_90b", &row), AK_ERROR_NOT_FOUND, AK_ERRITEM_UNKNOWN_TARGET);
+    AKT_ERR_ITEM(ak_arch_find("sm_", &row), AK_ERROR_NOT_FOUND, AK_ERRITEM_UNKNOWN_TARGET);
+    AKT_ERR_ITEM(ak_arch_find("gfx940,gfx941", &row), AK_ERROR_NOT_FOUND, AK_ERRITEM_UNKNOWN_TARGET);
+    AKT_ERR_ITEM(ak_arch_find(",", &row), AK_ERROR_NOT_FOUND, AK_ERRITEM_UNKNOWN_TARGET);
+    AKT_ERR_ITEM(ak_arch_find("gfx 90a", &row), AK_ERROR_NOT_FOUND, AK_ERRITEM_UNKNOWN_TARGET);
+    AKT_ERR_ITEM(ak_arch_find("amdgcn-amd-amdhsa--", &row), AK_ERROR_NOT_FOUND, AK_ERRITEM_UNKNOWN_TARGET);
+    AKT_ERR_ITEM(ak_arch_find("cuda", &row), AK_ERROR_NOT_FOUND, AK_ERRITEM_UNKNOWN_TARGET);
     AKT_CHECK(row == NULL);
     /* length: 127 characters is looked up, 128 is an invalid argument */
     memset(buf, 'x', sizeof buf);
@@ -151,7 +151,7 @@ static void test_arch_bad_names(void) {
     AKT_ERR(ak_arch_find(buf, &row), AK_ERROR_INVALID_ARGUMENT);
     memset(buf, 'q', 127);
     buf[127] = 0;
-    AKT_ERR(ak_arch_find(buf, &row), AK_ERROR_NOT_FOUND);
+    AKT_ERR_ITEM(ak_arch_find(buf, &row), AK_ERROR_NOT_FOUND, AK_ERRITEM_UNKNOWN_TARGET);
     /* a failed lookup leaves later lookups working */
     AKT_MAPS("gfx90a", "gfx90a");
 }
@@ -411,14 +411,14 @@ static void test_target_id_parse(void) {
         AKT_ERR(ak_target_id_parse(bad[i], &t), AK_ERROR_INVALID_ARGUMENT);
         AKT_CHECKF(ak_last_error()[0] != 0, "no message for '%s'", bad[i]);
     }
-    AKT_ERR(ak_target_id_parse("gfx90a:foo", &t), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_target_id_parse("gfx90a:foo", &t), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_TARGET_FEATURE);
     AKT_CONTAINS(ak_last_error(), "'foo' is not a target feature");
-    AKT_ERR(ak_target_id_parse("gfx90a:xnack-:sramecc+", &t), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_target_id_parse("gfx90a:xnack-:sramecc+", &t), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_TARGET_FEATURE);
     AKT_CONTAINS(ak_last_error(), "out of order");
-    AKT_ERR(ak_target_id_parse("gfx1100:xnack+", &t), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_target_id_parse("gfx1100:xnack+", &t), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_TARGET_FEATURE);
     AKT_CONTAINS(ak_last_error(), "no xnack feature");
-    AKT_ERR(ak_target_id_parse(NULL, &t), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_target_id_parse("gfx90a", NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_target_id_parse(NULL, &t), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_target_id_parse("gfx90a", NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     /* every table row parses as itself; features only where the row lists them */
     for (i = 0; i < ak_arch_count(); i++) {
         const ak_arch_info* a = ak_arch_at(i);
@@ -427,7 +427,7 @@ static void test_target_id_parse(void) {
         AKT_CHECK(t.info == a);
         snprintf(id, sizeof id, "%s:xnack-", a->name);
         if (strstr(a->features, "xnack")) AKT_OK(ak_target_id_parse(id, &t));
-        else AKT_ERR(ak_target_id_parse(id, &t), AK_ERROR_INVALID_ARGUMENT);
+        else AKT_ERR_ITEM(ak_target_id_parse(id, &t), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_TARGET_FEATURE);
         AKT_CHECKF(a->vendor == AK_VENDOR_AMD || a->features[0] == 0, "%s: NVIDIA row with features", a->name);
     }
 }

@@ -4,8 +4,9 @@
  * left out by the geometry callback, the progress callback, budgets, bad
  * input, and the stored choice - a second call from a fresh context on the
  * same cache directory compiles only the chosen variant, times nothing and
- * picks the same one; another shape key or retune tunes again. On the GPU a
- * deliberately wrong variant must be rejected by the check. */
+ * picks the same one; another shape key or retune tunes again (on the cpu
+ * backend through a test hook: there ak_autotune stores nothing, tested too).
+ * On the GPU a deliberately wrong variant must be rejected by the check. */
 #include "ak_test.h"
 #include <stdlib.h>
 #include <string.h>
@@ -133,8 +134,8 @@ static void test_bench_stats(void) {
     AKT_NEAR(s.min, 1, 0);
     AKT_NEAR(s.max, 4, 0);
     AKT_EQ_INT(s.num_trials, 4);
-    AKT_ERR(ak_bench_stats_of(t, 0, &s), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_bench_stats_of(NULL, 3, &s), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_bench_stats_of(t, 0, &s), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_bench_stats_of(NULL, 3, &s), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
 }
 
 static void test_bench_kernel_restores(void) {
@@ -164,7 +165,7 @@ static void test_bench_kernel_restores(void) {
     at_expect_y(&p, 4); /* 1 + 3 launches, none undone */
     bo.trials = -2;
     AKT_ERR(ak_bench_kernel(k, (ak_dim3){ 4, 1, 1 }, (ak_dim3){ 256, 1, 1 }, 0, &p.args, &bo, NULL, &st), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_bench_kernel(NULL, (ak_dim3){ 4, 1, 1 }, (ak_dim3){ 256, 1, 1 }, 0, &p.args, NULL, NULL, &st), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_bench_kernel(NULL, (ak_dim3){ 4, 1, 1 }, (ak_dim3){ 256, 1, 1 }, 0, &p.args, NULL, NULL, &st), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     ak_kernel_release(k);
     at_teardown(&p);
     ak_context_destroy(ctx);
@@ -212,6 +213,7 @@ static void at_tune_twice(int gpu) {
     o.progress_user = &prog;
     AKT_OK(ak_autotune(ctx, at_src, "at_saxpy", &sp, &p.args, &o, &res));
     AKT_EQ_INT(res.from_cache, 0);
+    AKT_EQ_INT(res.stored, 1);
     AKT_EQ_INT(res.total, total);
     AKT_EQ_INT(prog.skipped, gpu ? 2 : 1);               /* BLOCK 32 x UNROLL 4 (x BUG) */
     AKT_EQ_INT(res.tried, total - prog.skipped);
@@ -284,7 +286,41 @@ static void at_tune_twice(int gpu) {
     at_teardown(&p);
     ak_context_destroy(ctx);
 }
-static void test_autotune_stores_choice(void) { at_tune_twice(0); }
+static void test_autotune_stores_choice(void) {
+    akt_tune_store_on_host(1);
+    at_tune_twice(0);
+    akt_tune_store_on_host(0);
+}
+
+/* the cpu backend times the same C function for every variant: nothing is stored, the next call tunes again */
+static void test_autotune_cpu_stores_nothing(void) {
+    ak_context* ctx = akt_cpu_context("at-nostore");
+    at_problem p;
+    ak_tune_param prm[3];
+    ak_tune_space sp;
+    ak_tune_options o;
+    ak_tune_result res;
+    at_geo geo;
+    if (!ctx) return;
+    AKT_CHECK(at_setup(&p, ctx, 1000));
+    memset(&geo, 0, sizeof geo);
+    geo.n = p.n;
+    at_space(&sp, prm, &geo, at_bug0, 1);
+    memset(&o, 0, sizeof o);
+    o.cpu = at_saxpy_cpu;
+    o.trials = 2;
+    o.shape_key = "nostore";
+    AKT_OK(ak_autotune(ctx, at_src, "at_saxpy", &sp, &p.args, &o, &res));
+    AKT_EQ_INT(res.stored, 0);
+    AKT_CHECK(res.timed > 0);
+    ak_kernel_release(res.kernel);
+    AKT_OK(ak_autotune(ctx, at_src, "at_saxpy", &sp, &p.args, &o, &res));
+    AKT_EQ_INT(res.from_cache, 0);
+    AKT_CHECK(res.timed > 0);
+    ak_kernel_release(res.kernel);
+    at_teardown(&p);
+    ak_context_destroy(ctx);
+}
 
 static void test_autotune_budget(void) {
     ak_context* ctx = akt_cpu_context("at-budget");
@@ -350,14 +386,14 @@ static void test_autotune_bad_input(void) {
     o.cpu = at_saxpy_cpu;
     o.no_store = 1;
     at_space(&sp, prm, &geo, at_bug0, 1);
-    AKT_ERR(ak_autotune(NULL, at_src, "at_saxpy", &sp, &p.args, &o, &res), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_autotune(ctx, at_src, "at_saxpy", &sp, NULL, &o, &res), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_autotune(NULL, at_src, "at_saxpy", &sp, &p.args, &o, &res), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_autotune(ctx, at_src, "at_saxpy", &sp, NULL, &o, &res), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     prm[0].name = "9BLOCK";
     AKT_ERR(ak_autotune(ctx, at_src, "at_saxpy", &sp, &p.args, &o, &res), AK_ERROR_INVALID_ARGUMENT);
     AKT_CONTAINS(ak_last_error(), "9BLOCK");
     prm[0].name = "BLOCK";
     prm[1].values = bad_vals;
-    AKT_ERR(ak_autotune(ctx, at_src, "at_saxpy", &sp, &p.args, &o, &res), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_autotune(ctx, at_src, "at_saxpy", &sp, &p.args, &o, &res), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     prm[1].values = at_unrolls;
     prm[1].count = 0;
     AKT_ERR(ak_autotune(ctx, at_src, "at_saxpy", &sp, &p.args, &o, &res), AK_ERROR_INVALID_ARGUMENT);
@@ -366,15 +402,15 @@ static void test_autotune_bad_input(void) {
     AKT_ERR(ak_autotune(ctx, at_src, "at_saxpy", &sp, &p.args, &o, &res), AK_ERROR_INVALID_ARGUMENT);
     sp.num_params = 3;
     sp.geometry = NULL; /* and no fixed geometry */
-    AKT_ERR(ak_autotune(ctx, at_src, "at_saxpy", &sp, &p.args, &o, &res), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_autotune(ctx, at_src, "at_saxpy", &sp, &p.args, &o, &res), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_LAUNCH_GEOMETRY);
     sp.geometry = at_geometry;
     o.max_variants = -1;
     AKT_ERR(ak_autotune(ctx, at_src, "at_saxpy", &sp, &p.args, &o, &res), AK_ERROR_INVALID_ARGUMENT);
     o.max_variants = 0;
     /* on the cpu backend a variant without a CPU implementation cannot run */
     o.cpu = NULL;
-    AKT_ERR(ak_autotune(ctx, at_src, "at_saxpy", &sp, &p.args, &o, &res), AK_ERROR_OPTIMIZATION);
-    AKT_CONTAINS(ak_last_error(), "CPU implementation");
+    AKT_ERR_ITEM(ak_autotune(ctx, at_src, "at_saxpy", &sp, &p.args, &o, &res), AK_ERROR_OPTIMIZATION, AK_ERRITEM_TUNING);
+    AKT_ITEM(AK_ERRITEM_TUNING); AKT_CONTAINS(ak_last_error(), "CPU implementation"); /* the variant's own failure, named */
     AKT_CHECK(res.kernel == NULL);
     at_teardown(&p);
     ak_context_destroy(ctx);
@@ -384,7 +420,10 @@ void akt_suite_autotune(void) {
     AKT_RUN(test_bench_stats);
     AKT_RUN(test_bench_kernel_restores);
     AKT_RUN(test_autotune_stores_choice);
+    AKT_RUN(test_autotune_cpu_stores_nothing);
+    akt_tune_store_on_host(1);   /* its stored-choice half, on the cpu backend */
     AKT_RUN(test_autotune_budget);
+    akt_tune_store_on_host(0);
     AKT_RUN(test_autotune_bad_input);
 }
 

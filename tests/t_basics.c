@@ -99,7 +99,7 @@ static void last_error_is_thread_local(void) {
     thread_out o;
     const ak_error_info* info;
     memset(&o, 0, sizeof o);
-    AKT_ERR(ak_backend_parse("gpu-backend-x", &b), AK_ERROR_CONFIG);
+    AKT_ERR_ITEM(ak_backend_parse("gpu-backend-x", &b), AK_ERROR_CONFIG, AK_ERRITEM_CONFIG_VALUE);
     AKT_CONTAINS(ak_last_error(), "gpu-backend-x");
     info = ak_last_error_info();
     AKT_EQ_INT(info->result, AK_ERROR_CONFIG);
@@ -191,7 +191,7 @@ static void dtype_names_sizes_parse(void) {
         static const char* bad[] = { "", "f128", "fp7", "f 32", "f32 ", "bf", "halff", "fp8_e4m4", "float64x" };
         for (i = 0; i < (int)(sizeof bad / sizeof bad[0]); i++) {
             ak_dtype t = AK_I64;
-            AKT_ERR(ak_dtype_parse(bad[i], &t), AK_ERROR_CONFIG);
+            AKT_ERR_ITEM(ak_dtype_parse(bad[i], &t), AK_ERROR_CONFIG, AK_ERRITEM_CONFIG_VALUE);
             AKT_EQ_INT(t, AK_I64); /* untouched */
             if (bad[i][0]) AKT_CONTAINS(ak_last_error(), bad[i]);
         }
@@ -467,6 +467,47 @@ static void args_builder(void) {
     AKT_CHECK(ak_args_params(NULL) == NULL);
 }
 
+/* ---- error items: every failure has a stable id besides its code ----------- */
+
+static void error_item_names_and_ids(void) {
+    static const char* names[] = {
+#define X_(name, text) #name,
+        AK_ERROR_ITEM_LIST(X_)
+#undef X_
+    };
+    int i, j, n = (int)(sizeof names / sizeof names[0]);
+    float x[4] = { 0 };
+    ak_context* ctx;
+    AKT_EQ_INT(n, AK_ERRITEM_COUNT);
+    for (i = 0; i < n; i++) {
+        AKT_EQ_STR(ak_error_item_name((ak_error_item)i), names[i]);
+        for (j = 0; j < i; j++) AKT_CHECK(strcmp(names[i], names[j]) != 0);
+    }
+    AKT_EQ_STR(ak_error_item_name(AK_ERRITEM_COUNT), "UNKNOWN");
+    AKT_EQ_STR(ak_error_item_name((ak_error_item)-1), "UNKNOWN");
+    ak_clear_error();
+    AKT_EQ_INT(ak_last_error_info()->item, AK_ERRITEM_NONE);
+    /* a specific item where the call site names one, the result family's item elsewhere */
+    ctx = akt_cpu_context("basics");
+    if (!ctx) return;
+    AKT_ERR_ITEM(ak_copy(ctx, AK_F32, x, x + 1, 2, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP);
+    AKT_ERR_ITEM(ak_copy(ctx, AK_F32, NULL, x, 2, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_copy(ctx, AK_F32, (const char*)x + 1, x + 2, 1, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_MISALIGNED);
+    AKT_ERR_ITEM(ak_copy(ctx, AK_F32, x, x + 2, 0, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE);
+    AKT_ERR_ITEM(ak_copy(ctx, AK_I32, x, x + 2, 1, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
+    AKT_ERR_ITEM(ak_free(ctx, x), AK_ERROR_MEMORY, AK_ERRITEM_FOREIGN_POINTER);
+    {
+        ak_config cfg = ak_config_default();
+        cfg.cache_capacity = 0;
+        AKT_ERR_ITEM(ak_config_validate(&cfg, NULL, NULL), AK_ERROR_CONFIG, AK_ERRITEM_CONFIG_VALUE);
+    }
+    AKT_EQ_INT(ak_last_error_info()->result, AK_ERROR_CONFIG);
+    ak_clear_error();
+    AKT_EQ_INT(ak_last_error_info()->item, AK_ERRITEM_NONE);
+    AKT_EQ_INT(ak_last_error_info()->result, AK_OK);
+    ak_context_destroy(ctx);
+}
+
 /* ---- log items and a custom logger --------------------------------------- */
 
 static void log_item_names(void) {
@@ -564,6 +605,7 @@ static void custom_logger_levels(void) {
 
 void akt_suite_basics(void) {
     AKT_RUN(result_strings_and_names);
+    AKT_RUN(error_item_names_and_ids);
     AKT_RUN(last_error_is_thread_local);
     AKT_RUN(last_error_many_threads);
     AKT_RUN(dtype_names_sizes_parse);

@@ -29,9 +29,9 @@ static void test_cache_api_bad_input(void) {
     ak_cache_stats s;
     char buf[8];
     ak_config cfg = ak_config_default();
-    AKT_ERR(ak_cache_stats_get(NULL, &s), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_cache_stats_get(ctx, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_cache_purge(NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_cache_stats_get(NULL, &s), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_cache_stats_get(ctx, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_cache_purge(NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     AKT_ERR(ak_cache_dir(&cfg, NULL, 100), AK_ERROR_INVALID_ARGUMENT);
     cfg.cache_dir = "/a/path/much/longer/than/eight/bytes";
     AKT_ERR(ak_cache_dir(&cfg, buf, sizeof buf), AK_ERROR_INVALID_ARGUMENT);

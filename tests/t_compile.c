@@ -130,7 +130,7 @@ static void unsupported_targets_refused(void) {
     for (i = 0; i < (int)(sizeof bad / sizeof bad[0]); i++) {
         ak_code_object co;
         memset(&co, 0x5A, sizeof co);
-        AKT_ERR(ak_compile_offline(ctx, bad[i], saxpy_src, "saxpy", NULL, &co), AK_ERROR_UNSUPPORTED_TARGET);
+        AKT_ERR_ITEM(ak_compile_offline(ctx, bad[i], saxpy_src, "saxpy", NULL, &co), AK_ERROR_UNSUPPORTED_TARGET, AK_ERRITEM_UNKNOWN_TARGET);
         AKT_CONTAINS(ak_last_error(), "hipRTC");
         AKT_CHECKF(strstr(ak_last_error(), "gfx9") || strstr(ak_last_error(), "gfx11"), "target not named: %s", ak_last_error());
         if (ver[0]) AKT_CONTAINS(ak_last_error(), ver);
@@ -160,25 +160,25 @@ static void bad_targets_and_arguments(void) {
         AKT_CHECKF(ak_last_error()[0] != 0, "'%s': empty message", bad[i]);
         if (r == AK_OK) ak_code_object_free(&co);
     }
-    AKT_ERR(ak_compile_offline(ctx, "foo", saxpy_src, "saxpy", NULL, &co), AK_ERROR_UNSUPPORTED_TARGET);
+    AKT_ERR_ITEM(ak_compile_offline(ctx, "foo", saxpy_src, "saxpy", NULL, &co), AK_ERROR_UNSUPPORTED_TARGET, AK_ERRITEM_UNKNOWN_TARGET);
     AKT_CONTAINS(ak_last_error(), "foo");
     AKT_ERR(ak_compile_offline(ctx, "", saxpy_src, "saxpy", NULL, &co), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_compile_offline(ctx, NULL, saxpy_src, "saxpy", NULL, &co), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_compile_offline(NULL, "gfx90a", saxpy_src, "saxpy", NULL, &co), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_compile_offline(ctx, "gfx90a", NULL, "saxpy", NULL, &co), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_compile_offline(ctx, "gfx90a", saxpy_src, NULL, NULL, &co), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_compile_offline(ctx, "gfx90a", saxpy_src, "", NULL, &co), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_compile_offline(ctx, "gfx90a", saxpy_src, "saxpy", NULL, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_compile_offline(NULL, "gfx90a", saxpy_src, "saxpy", NULL, &co), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_compile_offline(ctx, "gfx90a", NULL, "saxpy", NULL, &co), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_compile_offline(ctx, "gfx90a", saxpy_src, NULL, NULL, &co), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_compile_offline(ctx, "gfx90a", saxpy_src, "", NULL, &co), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_compile_offline(ctx, "gfx90a", saxpy_src, "saxpy", NULL, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     memset(&o, 0, sizeof o);
     o.num_options = -1;
-    AKT_ERR(ak_compile_offline(ctx, "gfx90a", saxpy_src, "saxpy", &o, &co), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_compile_offline(ctx, "gfx90a", saxpy_src, "saxpy", &o, &co), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE);
     o.num_options = 1000;
-    AKT_ERR(ak_compile_offline(ctx, "gfx90a", saxpy_src, "saxpy", &o, &co), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_compile_offline(ctx, "gfx90a", saxpy_src, "saxpy", &o, &co), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE);
     o.num_options = 2;
     o.options = NULL;
-    AKT_ERR(ak_compile_offline(ctx, "gfx90a", saxpy_src, "saxpy", &o, &co), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_compile_offline(ctx, "gfx90a", saxpy_src, "saxpy", &o, &co), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     o.options = opts2; /* second one NULL */
-    AKT_ERR(ak_compile_offline(ctx, "sm_80", saxpy_src, "saxpy", &o, &co), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_compile_offline(ctx, "sm_80", saxpy_src, "saxpy", &o, &co), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     AKT_CONTAINS(ak_last_error(), "options[1]");
     ak_context_destroy(ctx);
 }
@@ -293,16 +293,16 @@ static void compile_error_details(void) {
         for (k = 0; k < 2; k++) {
             ak_cache_stats st0, st1;
             AKT_OK(ak_cache_stats_get(ctx, &st0));
-            AKT_ERR(ak_compile_offline(ctx, targets[t], broken_src, "broken", &o, &co), AK_ERROR_COMPILATION);
+            AKT_ERR_ITEM(ak_compile_offline(ctx, targets[t], broken_src, "broken", &o, &co), AK_ERROR_COMPILATION, AK_ERRITEM_COMPILE_FAILED);
             AKT_OK(ak_cache_stats_get(ctx, &st1));
             AKT_EQ_INT(st1.compilations, st0.compilations + 1);
         }
         /* the details are cleared by the next failure of another kind */
-        AKT_ERR(ak_compile_offline(ctx, "foo", broken_src, "broken", &o, &co), AK_ERROR_UNSUPPORTED_TARGET);
+        AKT_ERR_ITEM(ak_compile_offline(ctx, "foo", broken_src, "broken", &o, &co), AK_ERROR_UNSUPPORTED_TARGET, AK_ERRITEM_UNKNOWN_TARGET);
         AKT_EQ_STR(ak_last_error_info()->log, "");
         AKT_EQ_STR(ak_last_error_info()->source_name, "");
         /* and by ak_clear_error */
-        AKT_ERR(ak_compile_offline(ctx, targets[t], broken_src, "broken", &o, &co), AK_ERROR_COMPILATION);
+        AKT_ERR_ITEM(ak_compile_offline(ctx, targets[t], broken_src, "broken", &o, &co), AK_ERROR_COMPILATION, AK_ERRITEM_COMPILE_FAILED);
         AKT_CHECK(ak_last_error_info()->log[0] != 0);
         ak_clear_error();
         AKT_EQ_STR(ak_last_error_info()->log, "");
@@ -311,7 +311,7 @@ static void compile_error_details(void) {
     /* the default source name (NVRTC puts it in the log) */
     {
         ak_code_object co;
-        AKT_ERR(ak_compile_offline(ctx, "sm_80", broken_src, "broken", NULL, &co), AK_ERROR_COMPILATION);
+        AKT_ERR_ITEM(ak_compile_offline(ctx, "sm_80", broken_src, "broken", NULL, &co), AK_ERROR_COMPILATION, AK_ERRITEM_COMPILE_FAILED);
         AKT_CHECK(ak_last_error_info()->source_name[0] != 0);
         AKT_CONTAINS(ak_last_error_info()->log, ak_last_error_info()->source_name);
     }
@@ -424,9 +424,9 @@ static void cache_levels(void) {
     AKT_EQ_INT(compile_src(a, "gfx906", saxpy_src, NULL, 0, NULL, NULL), AK_CACHE_MISS);
     AKT_OK(ak_cache_stats_get(b, &st));
     AKT_EQ_INT(st.compilations, 6);
-    AKT_ERR(ak_cache_stats_get(NULL, &st), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_cache_stats_get(a, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_cache_purge(NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_cache_stats_get(NULL, &st), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_cache_stats_get(a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_cache_purge(NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     ak_context_destroy(a);
     ak_context_destroy(b);
 }

@@ -384,10 +384,10 @@ static void env_parsed_but_invalid(void) {
         setenv("AMDKIT_BACKEND", "cpu", 1);
         setenv("AMDKIT_LOG", "none", 1);
         setenv("AMDKIT_CACHE_DIR", longdir, 1);
-        AKT_ERR(ak_config_apply_env(&c), AK_ERROR_CONFIG);
+        AKT_ERR_ITEM(ak_config_apply_env(&c), AK_ERROR_CONFIG, AK_ERRITEM_CONFIG_VALUE);
         AKT_CONTAINS(ak_last_error(), "AMDKIT_CACHE_DIR");
         AKT_CONTAINS(ak_last_error(), "519 characters");
-        AKT_ERR(ak_context_create(NULL, &ctx), AK_ERROR_CONFIG);
+        AKT_ERR_ITEM(ak_context_create(NULL, &ctx), AK_ERROR_CONFIG, AK_ERRITEM_CONFIG_VALUE);
         AKT_CHECK(ctx == NULL);
     }
     env_restore();
@@ -496,13 +496,13 @@ static void strict_matrix_cores_rdna2(void) {
     c.logger_user_data = &lg;
     c.matrix_cores = AK_ON;
     c.strict = 1;
-    AKT_ERR(ak_config_validate(&c, a, &fixed), AK_ERROR_MATRIX_CORES);
+    AKT_ERR_ITEM(ak_config_validate(&c, a, &fixed), AK_ERROR_MATRIX_CORES, AK_ERRITEM_MATRIX_CORES);
     AKT_CONTAINS(ak_last_error(), "matrix_cores");
     AKT_CONTAINS(ak_last_error(), "gfx1030");
     AKT_EQ_INT(lg.downgraded, 0);
     /* named arch instead of a row: the same */
     c.arch = "gfx1030";
-    AKT_ERR(ak_config_validate(&c, NULL, NULL), AK_ERROR_MATRIX_CORES);
+    AKT_ERR_ITEM(ak_config_validate(&c, NULL, NULL), AK_ERROR_MATRIX_CORES, AK_ERRITEM_MATRIX_CORES);
     AKT_CONTAINS(ak_last_error(), "matrix_cores");
     c.arch = NULL;
     /* non-strict: downgraded, one warning */
@@ -540,7 +540,7 @@ static void strict_fp8_before_cdna3(void) {
     c.precision = AK_FP8_E4M3;
     c.allowed_precisions = AK_DTYPE_BIT(AK_F32) | AK_DTYPE_BIT(AK_F16) | AK_DTYPE_BIT(AK_FP8_E4M3);
     c.strict = 1;
-    AKT_ERR(ak_config_validate(&c, a90, &fixed), AK_ERROR_CONFIG);
+    AKT_ERR_ITEM(ak_config_validate(&c, a90, &fixed), AK_ERROR_CONFIG, AK_ERRITEM_CONFIG_VALUE);
     AKT_CONTAINS(ak_last_error(), "fp8");
     AKT_CONTAINS(ak_last_error(), "gfx90a");
     AKT_CONTAINS(ak_last_error(), "precision");
@@ -558,7 +558,7 @@ static void strict_fp8_before_cdna3(void) {
     c.precision = AK_FP8_E5M2;
     c.allowed_precisions |= AK_DTYPE_BIT(AK_FP8_E5M2);
     c.strict = 1;
-    AKT_ERR(ak_config_validate(&c, a90, &fixed), AK_ERROR_CONFIG);
+    AKT_ERR_ITEM(ak_config_validate(&c, a90, &fixed), AK_ERROR_CONFIG, AK_ERRITEM_CONFIG_VALUE);
 }
 
 /* Through ak_context_create on the cpu backend with a named arch. */
@@ -576,7 +576,7 @@ static void strict_through_context(void) {
     c.arch = "gfx1030";
     c.matrix_cores = AK_ON;
     c.strict = 1;
-    AKT_ERR(ak_context_create(&c, &ctx), AK_ERROR_MATRIX_CORES);
+    AKT_ERR_ITEM(ak_context_create(&c, &ctx), AK_ERROR_MATRIX_CORES, AK_ERRITEM_MATRIX_CORES);
     AKT_CHECK(ctx == NULL);
     AKT_CONTAINS(ak_last_error(), "matrix_cores");
     c.strict = 0;
@@ -657,7 +657,7 @@ static void parse_helpers(void) {
     }
     for (i = 0; i < (int)(sizeof bad_b / sizeof bad_b[0]); i++) {
         ak_backend b = (ak_backend)99;
-        AKT_ERR(ak_backend_parse(bad_b[i], &b), AK_ERROR_CONFIG);
+        AKT_ERR_ITEM(ak_backend_parse(bad_b[i], &b), AK_ERROR_CONFIG, AK_ERRITEM_CONFIG_VALUE);
         AKT_EQ_INT(b, 99);
         if (bad_b[i][0]) AKT_CONTAINS(ak_last_error(), bad_b[i]);
     }
@@ -668,7 +668,7 @@ static void parse_helpers(void) {
     }
     for (i = 0; i < (int)(sizeof bad_o / sizeof bad_o[0]); i++) {
         ak_opt_level o = (ak_opt_level)99;
-        AKT_ERR(ak_opt_level_parse(bad_o[i], &o), AK_ERROR_CONFIG);
+        AKT_ERR_ITEM(ak_opt_level_parse(bad_o[i], &o), AK_ERROR_CONFIG, AK_ERRITEM_CONFIG_VALUE);
         AKT_EQ_INT(o, 99);
         if (bad_o[i][0]) AKT_CONTAINS(ak_last_error(), bad_o[i]);
     }
@@ -698,10 +698,10 @@ static void null_arguments(void) {
     AKT_ERR(ak_opt_level_parse("auto", NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_dtype_parse(NULL, &t), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_dtype_parse("f32", NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_config_apply_env(NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_config_validate(NULL, NULL, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_config_validate(NULL, NULL, &c), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_context_create(&c, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_config_apply_env(NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_config_validate(NULL, NULL, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_config_validate(NULL, NULL, &c), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_context_create(&c, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     /* a NULL fixed is fine (validate only) */
     AKT_OK(ak_config_validate(&c, NULL, NULL));
 }
@@ -756,7 +756,7 @@ static void field_table(void) {
         AKT_EQ_INT(d.log_level, c.log_level);
     }
     env_restore();
-    AKT_ERR(ak_config_field_value(&c, n, buf, sizeof buf), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_config_field_value(&c, n, buf, sizeof buf), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE);
     AKT_ERR(ak_config_field_value(NULL, 0, buf, sizeof buf), AK_ERROR_INVALID_ARGUMENT);
 }
 
@@ -774,8 +774,8 @@ static void field_syntax(void) {
         if (!strcmp(name, "pool_size")) AKT_CONTAINS(buf, "multiple of 2m");
         if (!strcmp(name, "cache_max_entry_bytes")) AKT_CONTAINS(buf, ">= 4096");
     }
-    AKT_ERR(ak_config_field_syntax(n, buf, sizeof buf), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_config_field_syntax(-1, buf, sizeof buf), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_config_field_syntax(n, buf, sizeof buf), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE);
+    AKT_ERR_ITEM(ak_config_field_syntax(-1, buf, sizeof buf), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE);
     AKT_ERR(ak_config_field_syntax(0, NULL, 8), AK_ERROR_INVALID_ARGUMENT);
 }
 

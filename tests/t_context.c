@@ -79,7 +79,7 @@ static void cpu_context_from_env(void) {
         ak_context_destroy(ctx);
         /* ... but NULL does, and the malformed value is an error */
         ctx = NULL;
-        AKT_ERR(ak_context_create(NULL, &ctx), AK_ERROR_CONFIG);
+        AKT_ERR_ITEM(ak_context_create(NULL, &ctx), AK_ERROR_CONFIG, AK_ERRITEM_CONFIG_VALUE);
         AKT_CONTAINS(ak_last_error(), "AMDKIT_BACKEND");
         AKT_CHECK(ctx == NULL);
     }
@@ -231,7 +231,7 @@ static void invalid_config_no_context(void) {
     ak_config cfg = cpu_config("context_bad", dir, sizeof dir);
     ak_context* ctx = (ak_context*)&cfg; /* must be reset to NULL */
     cfg.cache_capacity = -1;
-    AKT_ERR(ak_context_create(&cfg, &ctx), AK_ERROR_CONFIG);
+    AKT_ERR_ITEM(ak_context_create(&cfg, &ctx), AK_ERROR_CONFIG, AK_ERRITEM_CONFIG_VALUE);
     AKT_CHECK(ctx == NULL);
     AKT_CONTAINS(ak_last_error(), "cache_capacity");
 }
@@ -288,7 +288,7 @@ static void null_arguments_everywhere(void) {
     memset(longname, 'k', sizeof longname - 1);
     longname[sizeof longname - 1] = 0;
     /* >>decl:context */
-    AKT_ERR(ak_context_create(NULL, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_context_create(NULL, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     ak_context_destroy(NULL);
     AKT_CHECK(ak_context_device(NULL) == NULL);
     AKT_CHECK(ak_context_config(NULL) == NULL);
@@ -296,86 +296,86 @@ static void null_arguments_everywhere(void) {
     AKT_EQ_INT(n, 0);
     AKT_CHECK(ak_context_backend_reports(NULL, NULL) == NULL);
     ak_probe_backends(NULL);
-    AKT_ERR(ak_context_probe(NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_context_refresh_memory(NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_device_synchronize(NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_context_probe(NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_context_refresh_memory(NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_device_synchronize(NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     (void)out;
     /* >>decl:launch */
     k = (ak_kernel*)&k;
-    AKT_ERR(ak_kernel_get(NULL, "src", "k", NULL, &k), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_kernel_get(NULL, "src", "k", NULL, &k), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     AKT_CHECK(k == (ak_kernel*)&k || k == NULL); /* with no ctx, out is left alone or NULL */
     k = (ak_kernel*)&k;
-    AKT_ERR(ak_kernel_get(ctx, NULL, "k", NULL, &k), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_kernel_get(ctx, NULL, "k", NULL, &k), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     AKT_CHECK(k == NULL);
-    AKT_ERR(ak_kernel_get(ctx, "src", NULL, NULL, &k), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_kernel_get(ctx, "src", "", NULL, &k), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_kernel_get(ctx, "src", longname, NULL, &k), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_kernel_get(ctx, "src", NULL, NULL, &k), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_kernel_get(ctx, "src", "", NULL, &k), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_kernel_get(ctx, "src", longname, NULL, &k), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     AKT_CHECK(k == NULL);
-    AKT_ERR(ak_kernel_get(ctx, "src", "k", NULL, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_kernel_get(ctx, "src", "k", NULL, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     ak_kernel_release(NULL);
     ak_kernel_set_cpu(NULL, cpu_noop, NULL);
     AKT_EQ_INT(ak_kernel_cache_source(NULL), AK_CACHE_MISS);
-    AKT_ERR(ak_launch(NULL, one, one, 0, NULL, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_launch(NULL, one, one, 0, NULL, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     AKT_CHECK(ak_args_params(NULL) == NULL);
     ak_args_ptr(NULL, NULL);
     ak_args_i32(NULL, 0); ak_args_u32(NULL, 0); ak_args_i64(NULL, 0); ak_args_u64(NULL, 0);
     ak_args_f32(NULL, 0); ak_args_f64(NULL, 0);
     ak_args_buffer(NULL, NULL, 0, AK_F32, AK_ARG_IN);
-    AKT_ERR(ak_check(NULL, one, one, 0, &a, 0, 0, &cr), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_check(NULL, one, one, 0, &a, 0, 0, &cr), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     AKT_OK(ak_kernel_get(ctx, "src", "k", NULL, &k));
     if (k) {
-        AKT_ERR(ak_check(k, one, one, 0, NULL, 0, 0, &cr), AK_ERROR_INVALID_ARGUMENT);
-        AKT_ERR(ak_check(k, one, one, 0, &a, 0, 0, NULL), AK_ERROR_INVALID_ARGUMENT);
-        AKT_ERR(ak_check(k, one, one, 0, &a, 0, 0, &cr), AK_ERROR_INVALID_ARGUMENT); /* no CPU implementation */
-        AKT_CONTAINS(ak_last_error(), "CPU implementation");
+        AKT_ERR_ITEM(ak_check(k, one, one, 0, NULL, 0, 0, &cr), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+        AKT_ERR_ITEM(ak_check(k, one, one, 0, &a, 0, 0, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+        AKT_ERR_ITEM(ak_check(k, one, one, 0, &a, 0, 0, &cr), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NO_CPU_IMPLEMENTATION); /* no CPU implementation */
+        AKT_ITEM(AK_ERRITEM_NO_CPU_IMPLEMENTATION);
         ak_kernel_set_cpu(k, cpu_noop, NULL);
         AKT_ERR(ak_check(k, one, one, 0, &a, -1.0, 0, &cr), AK_ERROR_INVALID_ARGUMENT);
         AKT_ERR(ak_check(k, one, one, 0, &a, 0, NAN, &cr), AK_ERROR_INVALID_ARGUMENT);
         ak_args_buffer(&a, NULL, 64, AK_F32, AK_ARG_OUT);
-        AKT_ERR(ak_check(k, one, one, 0, &a, 0, 0, &cr), AK_ERROR_INVALID_ARGUMENT); /* NULL buffer */
+        AKT_ERR_ITEM(ak_check(k, one, one, 0, &a, 0, 0, &cr), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT); /* NULL buffer */
         memset(&a, 0, sizeof a);
         ak_args_buffer(&a, buf, sizeof buf, (ak_dtype)42, AK_ARG_OUT);
-        AKT_ERR(ak_check(k, one, one, 0, &a, 0, 0, &cr), AK_ERROR_INVALID_ARGUMENT); /* unknown dtype */
+        AKT_ERR_ITEM(ak_check(k, one, one, 0, &a, 0, 0, &cr), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE); /* unknown dtype */
         memset(&a, 0, sizeof a);
         a.error = 1;
         AKT_ERR(ak_check(k, one, one, 0, &a, 0, 0, &cr), AK_ERROR_INVALID_ARGUMENT); /* overflowed builder */
         ak_kernel_release(k);
     }
     /* >>decl:memory */
-    AKT_ERR(ak_memcpy(NULL, buf, buf + 8, 16, AK_H2H), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_memcpy(ctx, NULL, buf, 16, AK_H2D), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_memcpy(ctx, buf, NULL, 16, AK_D2H), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_memcpy(NULL, buf, buf + 8, 16, AK_H2H), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_memcpy(ctx, NULL, buf, 16, AK_H2D), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_memcpy(ctx, buf, NULL, 16, AK_D2H), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     AKT_ERR(ak_memcpy(ctx, buf, buf + 8, 16, (ak_copy_kind)7), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_memcpy(ctx, buf, buf + 8, SIZE_MAX, AK_H2H), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_memcpy_async(NULL, buf, buf + 8, 16, AK_H2H, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_memcpy_async(ctx, NULL, buf, 16, AK_H2D, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_memcpy_async(ctx, buf, NULL, 16, AK_D2D, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_memcpy_async(NULL, buf, buf + 8, 16, AK_H2H, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_memcpy_async(ctx, NULL, buf, 16, AK_H2D, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_memcpy_async(ctx, buf, NULL, 16, AK_D2D, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     AKT_ERR(ak_memcpy_async(ctx, buf, buf + 8, 16, (ak_copy_kind)-3, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_memset(NULL, buf, 0, 16, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_memset(ctx, NULL, 0, 16, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_memset(NULL, buf, 0, 16, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_memset(ctx, NULL, 0, 16, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     AKT_ERR(ak_memset(ctx, buf, 0, SIZE_MAX, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_host_alloc(NULL, 16, &p), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_host_alloc(ctx, 16, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_host_alloc(NULL, 16, &p), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_host_alloc(ctx, 16, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     p = (void*)&p;
     AKT_ERR(ak_host_alloc(ctx, 0, &p), AK_ERROR_INVALID_ARGUMENT);
     AKT_CHECK(p == NULL);
     AKT_ERR(ak_host_alloc(ctx, SIZE_MAX, &p), AK_ERROR_INVALID_ARGUMENT);
     AKT_CHECK(p == NULL);
-    AKT_ERR(ak_host_free(NULL, buf), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_host_free(NULL, buf), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     AKT_OK(ak_host_free(ctx, NULL));
     /* >>decl:stream */
     s = (ak_stream*)&s;
-    AKT_ERR(ak_stream_create(NULL, "s", 0, &s), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_stream_create(ctx, "s", 0, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_stream_create(NULL, "s", 0, &s), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_stream_create(ctx, "s", 0, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     ak_stream_destroy(NULL);
-    AKT_ERR(ak_stream_synchronize(NULL, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_stream_synchronize(NULL, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     AKT_OK(ak_stream_synchronize(ctx, NULL));
     AKT_EQ_STR(ak_stream_name(NULL), "default");
-    AKT_ERR(ak_event_create(NULL, &e1), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_event_create(ctx, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_event_create(NULL, &e1), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_event_create(ctx, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     ak_event_destroy(NULL);
-    AKT_ERR(ak_event_record(NULL, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_event_synchronize(NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_event_record(NULL, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_event_synchronize(NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     AKT_OK(ak_event_create(ctx, &e1));
     AKT_OK(ak_event_create(ctx, &e2));
     AKT_ERR(ak_event_elapsed_ms(NULL, e2, &ms), AK_ERROR_INVALID_ARGUMENT);
@@ -467,13 +467,13 @@ static void foreign_stream_refused(void) {
     AKT_OK(ak_kernel_get(c1, "src", "k", NULL, &k));
     if (k) {
         ak_kernel_set_cpu(k, cpu_noop, NULL);
-        AKT_ERR(ak_launch(k, one, one, 0, s2, NULL), AK_ERROR_INVALID_ARGUMENT);
+        AKT_ERR_ITEM(ak_launch(k, one, one, 0, s2, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_WRONG_CONTEXT);
         AKT_CONTAINS(ak_last_error(), "other");
         AKT_OK(ak_launch(k, one, one, 0, NULL, NULL));
     }
-    AKT_ERR(ak_memcpy_async(c1, dst, src, 4, AK_H2H, s2), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_memset(c1, dst, 0, 4, s2), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_stream_synchronize(c1, s2), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_memcpy_async(c1, dst, src, 4, AK_H2H, s2), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_WRONG_CONTEXT);
+    AKT_ERR_ITEM(ak_memset(c1, dst, 0, 4, s2), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_WRONG_CONTEXT);
+    AKT_ERR_ITEM(ak_stream_synchronize(c1, s2), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_WRONG_CONTEXT);
     AKT_ERR(ak_event_record(e1, s2), AK_ERROR_INVALID_ARGUMENT);
     AKT_OK(ak_event_record(e1, NULL));
     AKT_OK(ak_event_record(e2, s2));
@@ -592,7 +592,7 @@ static void cpu_kernel_launch(void) {
     ak_args_i32(&a, n);
     ak_args_f32(&a, 2.0f);
     /* no CPU implementation yet: a launch error naming the fix */
-    AKT_ERR(ak_launch(k, grid, block, 0, NULL, ak_args_params(&a)), AK_ERROR_LAUNCH);
+    AKT_ERR_ITEM(ak_launch(k, grid, block, 0, NULL, ak_args_params(&a)), AK_ERROR_LAUNCH, AK_ERRITEM_NO_CPU_IMPLEMENTATION);
     AKT_CONTAINS(ak_last_error(), "saxpy");
     AKT_CONTAINS(ak_last_error(), "ak_kernel_set_cpu");
     AKT_CHECK(y[5] == 1.0f);
@@ -612,11 +612,11 @@ static void cpu_kernel_launch(void) {
     {
         ak_dim3 zero_x = { 0, 1, 1 }, zero_z = { 1, 1, 0 }, big = { 1025, 1, 1 }, big3 = { 32, 32, 2 };
         ak_dim3 max1 = { 1024, 1, 1 }, max3 = { 8, 8, 16 };
-        AKT_ERR(ak_launch(k, zero_x, block, 0, NULL, ak_args_params(&a)), AK_ERROR_INVALID_ARGUMENT);
-        AKT_ERR(ak_launch(k, zero_z, block, 0, NULL, ak_args_params(&a)), AK_ERROR_INVALID_ARGUMENT);
-        AKT_ERR(ak_launch(k, grid, zero_x, 0, NULL, ak_args_params(&a)), AK_ERROR_INVALID_ARGUMENT);
-        AKT_ERR(ak_launch(k, grid, zero_z, 0, NULL, ak_args_params(&a)), AK_ERROR_INVALID_ARGUMENT);
-        AKT_ERR(ak_launch(k, grid, big, 0, NULL, ak_args_params(&a)), AK_ERROR_INVALID_ARGUMENT);
+        AKT_ERR_ITEM(ak_launch(k, zero_x, block, 0, NULL, ak_args_params(&a)), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_LAUNCH_GEOMETRY);
+        AKT_ERR_ITEM(ak_launch(k, zero_z, block, 0, NULL, ak_args_params(&a)), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_LAUNCH_GEOMETRY);
+        AKT_ERR_ITEM(ak_launch(k, grid, zero_x, 0, NULL, ak_args_params(&a)), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_LAUNCH_GEOMETRY);
+        AKT_ERR_ITEM(ak_launch(k, grid, zero_z, 0, NULL, ak_args_params(&a)), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_LAUNCH_GEOMETRY);
+        AKT_ERR_ITEM(ak_launch(k, grid, big, 0, NULL, ak_args_params(&a)), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_LAUNCH_GEOMETRY);
         AKT_CONTAINS(ak_last_error(), "1024");
         AKT_ERR(ak_launch(k, grid, big3, 0, NULL, ak_args_params(&a)), AK_ERROR_INVALID_ARGUMENT);
         AKT_EQ_INT(pr.calls, 1);

@@ -30,8 +30,8 @@ static void test_device_enumeration(void) {
     AKT_ERR(ak_device_get_info(AK_BACKEND_CPU, 1, &d), AK_ERROR_INVALID_ARGUMENT);
     AKT_CONTAINS(ak_last_error(), "has 1 device");
     AKT_ERR(ak_device_get_info(AK_BACKEND_CPU, -1, &d), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_device_get_info(AK_BACKEND_CPU, 0, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_device_count(AK_BACKEND_CPU, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_device_get_info(AK_BACKEND_CPU, 0, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_device_count(AK_BACKEND_CPU, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     AKT_ERR(ak_device_count((ak_backend)17, &n), AK_ERROR_INVALID_ARGUMENT);
     /* AUTO answers for whatever backend the machine has, at least one device */
     AKT_OK(ak_device_count(AK_BACKEND_AUTO, &n));
@@ -73,15 +73,15 @@ static void test_two_contexts_one_device(void) {
     for (i = 0; i < 3; i++) { pthread_join(th[i], NULL); AKT_EQ_INT(t[i].bad, 0); }
     /* each context has its own pool: memory of one is a foreign pointer to the other */
     AKT_OK(ak_malloc(a, 1000, NULL, &x));
-    AKT_ERR(ak_free(b, x), AK_ERROR_MEMORY);
+    AKT_ERR_ITEM(ak_free(b, x), AK_ERROR_MEMORY, AK_ERRITEM_FOREIGN_POINTER);
     AKT_OK(ak_pool_stats_get(a, &sa));
     AKT_OK(ak_pool_stats_get(b, &sb));
     AKT_EQ_INT(sa.in_use, 1024);
     AKT_EQ_INT(sb.in_use, 0);
     AKT_OK(ak_free(a, x));
-    AKT_ERR(ak_memcpy_peer(a, NULL, b, &can, 4), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_memcpy_peer(NULL, &can, b, &can, 4), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_device_can_access_peer(a, b, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_memcpy_peer(a, NULL, b, &can, 4), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_memcpy_peer(NULL, &can, b, &can, 4), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_device_can_access_peer(a, b, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     {
         ak_stream* s = NULL;
         ak_event* e = NULL;
@@ -90,7 +90,7 @@ static void test_two_contexts_one_device(void) {
         AKT_ERR(ak_stream_wait_event(b, s, e), AK_ERROR_INVALID_ARGUMENT);  /* never recorded */
         AKT_OK(ak_event_record(e, NULL));
         AKT_OK(ak_stream_wait_event(b, s, e));                              /* cross-context wait */
-        AKT_ERR(ak_stream_wait_event(a, s, e), AK_ERROR_INVALID_ARGUMENT);  /* stream of b */
+        AKT_ERR_ITEM(ak_stream_wait_event(a, s, e), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_WRONG_CONTEXT);  /* stream of b */
         AKT_ERR(ak_memcpy_peer_async(b, &can, a, &can, 4, NULL) == AK_OK ? AK_OK : AK_ERROR_DEVICE, AK_OK);
         ak_event_destroy(e);
         ak_stream_destroy(s);
@@ -324,20 +324,20 @@ static void test_collectives_errors(void) {
     for (i = 0; i < N; i++) { char nm[32]; snprintf(nm, sizeof nm, "multi_err_%d", i); if (!(ctx[i] = akt_cpu_context(nm))) return; }
     memset(a, 0, sizeof a);
     AKT_ERR(ak_comm_init_all(ctx, 0, comm), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_comm_init_all(NULL, N, comm), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_comm_init_all(NULL, N, comm), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     AKT_OK(ak_comm_init_all(ctx, N, comm));
-    AKT_ERR(ak_all_reduce(NULL, AK_REDUCE_SUM, AK_F32, a, b, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_all_reduce(NULL, AK_REDUCE_SUM, AK_F32, a, b, 8, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     AKT_ERR(ak_all_reduce(comm[0], AK_REDUCE_SUM, AK_F64, a, b, 1, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_CONTAINS(ak_last_error(), "f64");
     AKT_ERR(ak_all_reduce(comm[0], AK_REDUCE_ARGMAX, AK_F32, a, b, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_all_reduce(comm[0], AK_REDUCE_SUM, AK_F32, NULL, b, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_all_reduce(comm[0], AK_REDUCE_SUM, AK_F32, NULL, b, 8, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     AKT_ERR(ak_broadcast(comm[0], AK_F32, a, b, 8, 2, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_send(comm[0], AK_F32, a, 8, -1, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_comm_group_end(), AK_ERROR_INVALID_ARGUMENT);
     {
         ak_stream* s = NULL;
         AKT_OK(ak_stream_create(ctx[1], "other", 0, &s));
-        AKT_ERR(ak_all_reduce(comm[0], AK_REDUCE_SUM, AK_F32, a, b, 8, s), AK_ERROR_INVALID_ARGUMENT);
+        AKT_ERR_ITEM(ak_all_reduce(comm[0], AK_REDUCE_SUM, AK_F32, a, b, 8, s), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_WRONG_CONTEXT);
         ak_stream_destroy(s);
     }
     /* ranks that disagree: every rank gets the error, naming both calls */

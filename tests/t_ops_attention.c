@@ -135,33 +135,33 @@ static void attention_errors(void) {
     ak_attention_args a;
     if (!ctx || !at_make(&c, &at_rng, &h)) return;
     AKT_OK(ak_attention(ctx, &h.a, NULL));
-    AKT_ERR(ak_attention(NULL, &h.a, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_attention(ctx, NULL, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_attention(NULL, &h.a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_attention(ctx, NULL, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     a = h.a; a.dtype = AK_I32;
-    AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
     a = h.a; a.seq_kv = 0;
-    AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_CONTAINS(ak_last_error(), "zero dimension");
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE);
+    AKT_ITEM(AK_ERRITEM_BAD_SHAPE);
     a = h.a; a.head_dim = 257;
     AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_CONTAINS(ak_last_error(), "head_dim");
     a = h.a; a.heads_kv = 3;
-    AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_MISALIGNED);
     AKT_CONTAINS(ak_last_error(), "multiple");
     a = h.a; a.q = NULL;
-    AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     a = h.a; a.k = (const char*)a.k + 1;
-    AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_CONTAINS(ak_last_error(), "aligned");
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_MISALIGNED);
+    AKT_ITEM(AK_ERRITEM_MISALIGNED);
     a = h.a; a.lse = (float*)((char*)h.lse + 2);
-    AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_MISALIGNED);
     a = h.a; a.o = (void*)a.q;
-    AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_CONTAINS(ak_last_error(), "overlap");
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP);
+    AKT_ITEM(AK_ERRITEM_OVERLAP);
     a = h.a; a.o = (void*)a.v;
-    AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP);
     a = h.a; a.lse = (float*)h.o;
-    AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP);
     a = h.a; a.layout = (ak_attention_layout)7;
     AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_CONTAINS(ak_last_error(), "layout");
@@ -170,9 +170,9 @@ static void attention_errors(void) {
     a = h.a; a.scale = HUGE_VALF;
     AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
     a = h.a; a.num_splits = -1;
-    AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE);
     a = h.a; a.num_splits = 129;
-    AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE);
     /* strided: negative stride; output rows that overlap each other */
     a = h.a; a.layout = AK_ATTN_STRIDED;
     a.q_stride[0] = 4 * 8 * 64; a.q_stride[1] = 8 * 64; a.q_stride[2] = 64;
@@ -181,25 +181,25 @@ static void attention_errors(void) {
     memcpy(a.v_stride, a.k_stride, sizeof a.v_stride);
     AKT_OK(ak_attention(ctx, &a, NULL)); /* the BHSD strides written out: fine */
     a.k_stride[2] = -64;
-    AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE);
     AKT_CONTAINS(ak_last_error(), "negative");
     a.k_stride[2] = 64;
     a.o_stride[2] = 32; /* rows of 64 elements, 32 apart */
-    AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_CONTAINS(ak_last_error(), "overlap");
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP);
+    AKT_ITEM(AK_ERRITEM_OVERLAP);
     a.o_stride[2] = 64;
     a.o_stride[1] = 0; /* two heads write the same rows */
-    AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP);
     a.o_stride[1] = 8 * 64;
     a.q_stride[0] = (int64_t)1 << 61; /* extent overflows */
     a.batch = 5;
-    AKT_ERR(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW);
     /* a stream of another context */
     {
         ak_context* other = akt_cpu_context("ops_attention_other");
         ak_stream* s = NULL;
         if (other && ak_stream_create(other, "x", 0, &s) == AK_OK) {
-            AKT_ERR(ak_attention(ctx, &h.a, s), AK_ERROR_INVALID_ARGUMENT);
+            AKT_ERR_ITEM(ak_attention(ctx, &h.a, s), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_WRONG_CONTEXT);
             ak_stream_destroy(s);
         }
         if (other) ak_context_destroy(other);

@@ -342,90 +342,90 @@ static void test_errors(void) {
     memcpy(snap, y, sizeof snap);
 
     /* NULL context */
-    AKT_ERR(ak_fill(NULL, AK_F32, y, 8, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_fill(NULL, AK_F32, y, 8, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     AKT_CONTAINS(ak_last_error(), "ak_fill");
-    AKT_ERR(ak_copy(NULL, AK_F32, x, y, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_cast(NULL, AK_F32, x, AK_F16, y, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_axpy(NULL, AK_F32, x, y, 8, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_scale(NULL, AK_F32, x, y, 8, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_binary(NULL, AK_OP_ADD, AK_F32, x, x, y, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_unary(NULL, AK_OP_RELU, AK_F32, x, y, 8, 0.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_transpose(NULL, AK_F32, x, y, 2, 4, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_copy(NULL, AK_F32, x, y, 8, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_cast(NULL, AK_F32, x, AK_F16, y, 8, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_axpy(NULL, AK_F32, x, y, 8, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_scale(NULL, AK_F32, x, y, 8, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_binary(NULL, AK_OP_ADD, AK_F32, x, x, y, 8, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_unary(NULL, AK_OP_RELU, AK_F32, x, y, 8, 0.0f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_transpose(NULL, AK_F32, x, y, 2, 4, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     AKT_CONTAINS(ak_last_error(), "ak_transpose");
 
     /* NULL pointers */
-    AKT_ERR(ak_fill(ctx, AK_F32, NULL, 8, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_CONTAINS(ak_last_error(), "NULL");
-    AKT_ERR(ak_copy(ctx, AK_F32, NULL, y, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_copy(ctx, AK_F32, x, NULL, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_cast(ctx, AK_F32, NULL, AK_F16, y, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_cast(ctx, AK_F32, x, AK_F16, NULL, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_axpy(ctx, AK_F32, NULL, y, 8, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_axpy(ctx, AK_F32, x, NULL, 8, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_scale(ctx, AK_F32, x, NULL, 8, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_binary(ctx, AK_OP_MUL, AK_F32, NULL, x, y, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_binary(ctx, AK_OP_MUL, AK_F32, x, NULL, y, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_binary(ctx, AK_OP_MUL, AK_F32, x, x, NULL, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_unary(ctx, AK_OP_GELU, AK_F32, NULL, y, 8, 0.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_transpose(ctx, AK_F32, x, NULL, 2, 4, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_fill(ctx, AK_F32, NULL, 8, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ITEM(AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_copy(ctx, AK_F32, NULL, y, 8, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_copy(ctx, AK_F32, x, NULL, 8, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_cast(ctx, AK_F32, NULL, AK_F16, y, 8, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_cast(ctx, AK_F32, x, AK_F16, NULL, 8, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_axpy(ctx, AK_F32, NULL, y, 8, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_axpy(ctx, AK_F32, x, NULL, 8, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_scale(ctx, AK_F32, x, NULL, 8, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_binary(ctx, AK_OP_MUL, AK_F32, NULL, x, y, 8, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_binary(ctx, AK_OP_MUL, AK_F32, x, NULL, y, 8, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_binary(ctx, AK_OP_MUL, AK_F32, x, x, NULL, 8, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_unary(ctx, AK_OP_GELU, AK_F32, NULL, y, 8, 0.0f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_transpose(ctx, AK_F32, x, NULL, 2, 4, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
 
     /* bad dtypes */
-    AKT_ERR(ak_fill(ctx, AK_F64, y, 8, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_fill(ctx, AK_F64, y, 8, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
     AKT_CONTAINS(ak_last_error(), "f64");
-    AKT_ERR(ak_fill(ctx, (ak_dtype)99, y, 8, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_copy(ctx, AK_I32, x, y, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_cast(ctx, AK_F32, x, AK_I64, y, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_cast(ctx, AK_U8, x, AK_F32, y, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_axpy(ctx, AK_FP8_E4M3, x, y, 8, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_unary(ctx, AK_OP_TANH, (ak_dtype)-1, x, y, 8, 0.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_transpose(ctx, AK_I32, x, y, 2, 4, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_fill(ctx, (ak_dtype)99, y, 8, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
+    AKT_ERR_ITEM(ak_copy(ctx, AK_I32, x, y, 8, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
+    AKT_ERR_ITEM(ak_cast(ctx, AK_F32, x, AK_I64, y, 8, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
+    AKT_ERR_ITEM(ak_cast(ctx, AK_U8, x, AK_F32, y, 8, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
+    AKT_ERR_ITEM(ak_axpy(ctx, AK_FP8_E4M3, x, y, 8, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
+    AKT_ERR_ITEM(ak_unary(ctx, AK_OP_TANH, (ak_dtype)-1, x, y, 8, 0.0f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
+    AKT_ERR_ITEM(ak_transpose(ctx, AK_I32, x, y, 2, 4, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
 
     /* zero sizes */
-    AKT_ERR(ak_fill(ctx, AK_F32, y, 0, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_fill(ctx, AK_F32, y, 0, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE);
     AKT_CONTAINS(ak_last_error(), "0");
-    AKT_ERR(ak_cast(ctx, AK_F32, x, AK_BF16, y, 0, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_binary(ctx, AK_OP_ADD, AK_F16, x, x, y, 0, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_transpose(ctx, AK_F32, x, y, 0, 4, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_transpose(ctx, AK_F32, x, y, 4, 0, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_cast(ctx, AK_F32, x, AK_BF16, y, 0, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE);
+    AKT_ERR_ITEM(ak_binary(ctx, AK_OP_ADD, AK_F16, x, x, y, 0, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE);
+    AKT_ERR_ITEM(ak_transpose(ctx, AK_F32, x, y, 0, 4, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE);
+    AKT_ERR_ITEM(ak_transpose(ctx, AK_F32, x, y, 4, 0, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE);
 
     /* huge sizes: overflow of the byte count */
-    AKT_ERR(ak_fill(ctx, AK_F32, y, huge, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_CONTAINS(ak_last_error(), "overflow");
-    AKT_ERR(ak_scale(ctx, AK_F16, x, y, (size_t)-1, 2.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_cast(ctx, AK_F16, x, AK_F32, y, huge / 2 + 7, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_transpose(ctx, AK_F32, x, y, huge, 4, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_transpose(ctx, AK_F32, x, y, (size_t)1 << 40, (size_t)1 << 40, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_fill(ctx, AK_F32, y, huge, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW);
+    AKT_ITEM(AK_ERRITEM_SIZE_OVERFLOW);
+    AKT_ERR_ITEM(ak_scale(ctx, AK_F16, x, y, (size_t)-1, 2.0f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW);
+    AKT_ERR_ITEM(ak_cast(ctx, AK_F16, x, AK_F32, y, huge / 2 + 7, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW);
+    AKT_ERR_ITEM(ak_transpose(ctx, AK_F32, x, y, huge, 4, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW);
+    AKT_ERR_ITEM(ak_transpose(ctx, AK_F32, x, y, (size_t)1 << 40, (size_t)1 << 40, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW);
 
     /* misaligned pointers (one byte off for the element size) */
-    AKT_ERR(ak_fill(ctx, AK_F32, (char*)y + 1, 8, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_CONTAINS(ak_last_error(), "aligned");
-    AKT_ERR(ak_copy(ctx, AK_F16, (char*)x + 1, y, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_cast(ctx, AK_F16, x, AK_F32, (char*)y + 2, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_axpy(ctx, AK_F32, (char*)x + 2, y, 8, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_binary(ctx, AK_OP_DIV, AK_BF16, x, (char*)x + 1, y, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_unary(ctx, AK_OP_SILU, AK_F32, x, (char*)y + 3, 8, 0.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_transpose(ctx, AK_F32, (char*)x + 1, y, 2, 4, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_fill(ctx, AK_F32, (char*)y + 1, 8, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_MISALIGNED);
+    AKT_ITEM(AK_ERRITEM_MISALIGNED);
+    AKT_ERR_ITEM(ak_copy(ctx, AK_F16, (char*)x + 1, y, 8, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_MISALIGNED);
+    AKT_ERR_ITEM(ak_cast(ctx, AK_F16, x, AK_F32, (char*)y + 2, 8, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_MISALIGNED);
+    AKT_ERR_ITEM(ak_axpy(ctx, AK_F32, (char*)x + 2, y, 8, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_MISALIGNED);
+    AKT_ERR_ITEM(ak_binary(ctx, AK_OP_DIV, AK_BF16, x, (char*)x + 1, y, 8, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_MISALIGNED);
+    AKT_ERR_ITEM(ak_unary(ctx, AK_OP_SILU, AK_F32, x, (char*)y + 3, 8, 0.0f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_MISALIGNED);
+    AKT_ERR_ITEM(ak_transpose(ctx, AK_F32, (char*)x + 1, y, 2, 4, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_MISALIGNED);
     /* 2-byte aligned is fine for halves (scalar path) */
     AKT_OK(ak_copy(ctx, AK_F16, (char*)x + 2, (char*)y + 34, 5, NULL));
     memcpy(y, snap, sizeof snap);
 
     /* bad ops */
-    AKT_ERR(ak_binary(ctx, (ak_binary_op)99, AK_F32, x, x, y, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_binary(ctx, (ak_binary_op)99, AK_F32, x, x, y, 8, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE);
     AKT_CONTAINS(ak_last_error(), "op");
-    AKT_ERR(ak_binary(ctx, (ak_binary_op)-1, AK_F32, x, x, y, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_unary(ctx, AK_UNARY_OP_COUNT, AK_F32, x, y, 8, 0.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_binary(ctx, (ak_binary_op)-1, AK_F32, x, x, y, 8, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE);
+    AKT_ERR_ITEM(ak_unary(ctx, AK_UNARY_OP_COUNT, AK_F32, x, y, 8, 0.0f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE);
     AKT_EQ_STR(ak_unary_op_name((ak_unary_op)42), "?");
     AKT_EQ_STR(ak_unary_op_name(AK_OP_GELU_TANH), "gelu_tanh");
     AKT_EQ_STR(ak_binary_op_name(AK_OP_DIV), "div");
 
     /* overlapping (but not identical) buffers; mismatched sizes of one buffer */
-    AKT_ERR(ak_copy(ctx, AK_F32, x, x + 1, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_CONTAINS(ak_last_error(), "overlap");
-    AKT_ERR(ak_cast(ctx, AK_F32, x, AK_F16, x, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_unary(ctx, AK_OP_RELU, AK_F32, x + 2, x, 8, 0.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_binary(ctx, AK_OP_ADD, AK_F32, x, y, x + 1, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_axpy(ctx, AK_F32, y + 4, y, 8, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_transpose(ctx, AK_F32, x, x, 2, 4, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_copy(ctx, AK_F32, x, x + 1, 8, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP);
+    AKT_ITEM(AK_ERRITEM_OVERLAP);
+    AKT_ERR_ITEM(ak_cast(ctx, AK_F32, x, AK_F16, x, 8, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP);
+    AKT_ERR_ITEM(ak_unary(ctx, AK_OP_RELU, AK_F32, x + 2, x, 8, 0.0f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP);
+    AKT_ERR_ITEM(ak_binary(ctx, AK_OP_ADD, AK_F32, x, y, x + 1, 8, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP);
+    AKT_ERR_ITEM(ak_axpy(ctx, AK_F32, y + 4, y, 8, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP);
+    AKT_ERR_ITEM(ak_transpose(ctx, AK_F32, x, x, 2, 4, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP);
 
     /* nothing was written by any failing call */
     AKT_CHECK(memcmp(y, snap, sizeof snap) == 0);
@@ -436,7 +436,7 @@ static void test_errors(void) {
         ak_context* other = akt_cpu_context("ew_errors2");
         ak_stream* s = NULL;
         if (other && ak_stream_create(other, "other", 0, &s) == AK_OK) {
-            AKT_ERR(ak_fill(ctx, AK_F32, y, 8, 1.0f, s), AK_ERROR_INVALID_ARGUMENT);
+            AKT_ERR_ITEM(ak_fill(ctx, AK_F32, y, 8, 1.0f, s), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_WRONG_CONTEXT);
             AKT_CONTAINS(ak_last_error(), "stream");
             AKT_OK(ak_fill(other, AK_F32, y, 8, 1.0f, s));
             AKT_OK(ak_stream_synchronize(other, s));
@@ -487,8 +487,8 @@ static void test_embedded(void) {
         }
     }
     for (w = 0; w < sizeof want / sizeof want[0]; w++) AKT_CHECKF(found[w], "kernel %s not listed", want[w]);
-    AKT_ERR(ak_embedded_at(-1, &fam, &src, &names), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_embedded_at(n, NULL, NULL, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_embedded_at(-1, &fam, &src, &names), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE);
+    AKT_ERR_ITEM(ak_embedded_at(n, NULL, NULL, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE);
     AKT_OK(ak_embedded_at(0, NULL, NULL, NULL));
     AKT_CONTAINS(ak_prelude_source(), "AK_WAVE");
     AKT_CONTAINS(ak_prelude_source(), "ak_f2bf");

@@ -194,25 +194,25 @@ static void bad_arguments(void) {
     for (i = 0; i < 64; i++) { A[i] = 1; B[i] = 1; D[i] = 0; }
     g.m = 4; g.n = 4; g.k = 4; g.a = A; g.b = B; g.d = D;
     AKT_OK(ak_gemm(ctx, &g, NULL));
-    AKT_ERR(ak_gemm(NULL, &g, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_gemm(ctx, NULL, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_gemm(NULL, &g, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_gemm(ctx, NULL, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     x = g; x.m = 0; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT);
     x = g; x.k = 0; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT);
-    x = g; x.dtype = AK_I32; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT);
-    x = g; x.dtype = AK_F16; x.out_dtype = AK_BF16; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT);
-    x = g; x.lda = 3; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT);
+    x = g; x.dtype = AK_I32; AKT_ERR_ITEM(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
+    x = g; x.dtype = AK_F16; x.out_dtype = AK_BF16; AKT_ERR_ITEM(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
+    x = g; x.lda = 3; AKT_ERR_ITEM(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE);
     AKT_CONTAINS(ak_last_error(), "lda");
-    x = g; x.a = (const char*)A + 2; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT);
-    x = g; x.a = NULL; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT);
-    x = g; x.beta = 1; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT); /* C needed */
-    x = g; x.d = A + 8; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT); /* D overlaps A */
-    AKT_CONTAINS(ak_last_error(), "overlap");
-    x = g; x.beta = 1; x.c = D + 1; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT); /* partial overlap with C */
+    x = g; x.a = (const char*)A + 2; AKT_ERR_ITEM(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_MISALIGNED);
+    x = g; x.a = NULL; AKT_ERR_ITEM(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    x = g; x.beta = 1; AKT_ERR_ITEM(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT); /* C needed */
+    x = g; x.d = A + 8; AKT_ERR_ITEM(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP); /* D overlaps A */
+    AKT_ITEM(AK_ERRITEM_OVERLAP);
+    x = g; x.beta = 1; x.c = D + 1; AKT_ERR_ITEM(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP); /* partial overlap with C */
     x = g; x.trans_a = 2; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT);
     x = g; x.activation = 99; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT);
     x = g; x.activation = -1; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_CONTAINS(ak_last_error(), "AK_OP_NONE");
-    x = g; x.batch = 2; x.stride_a = 16; x.stride_b = 16; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT); /* stride_d 0 */
+    x = g; x.batch = 2; x.stride_a = 16; x.stride_b = 16; AKT_ERR_ITEM(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE); /* stride_d 0 */
     x = g; x.m = (size_t)1 << 33; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT);
     for (i = 0; i < 64; i++) AKT_NEAR(D[i], i < 16 ? 4 : 0, 0); /* failed calls wrote nothing */
     ak_context_destroy(ctx);
@@ -297,8 +297,8 @@ static void strict_and_allowed_precisions(void) {
     if (!ctx) return;
     g.m = 4; g.n = 4; g.k = 4; g.a = buf; g.b = buf + 16; g.d = buf + 32;
     /* strict: exact f32 on the matrix cores is impossible on NVIDIA -> error, not a silent FMA fallback */
-    AKT_ERR(ak_gemm_plan_get(ctx, &g, &p), AK_ERROR_MATRIX_CORES);
-    AKT_ERR(ak_gemm(ctx, &g, NULL), AK_ERROR_MATRIX_CORES);
+    AKT_ERR_ITEM(ak_gemm_plan_get(ctx, &g, &p), AK_ERROR_MATRIX_CORES, AK_ERRITEM_MATRIX_CORES);
+    AKT_ERR_ITEM(ak_gemm(ctx, &g, NULL), AK_ERROR_MATRIX_CORES, AK_ERRITEM_MATRIX_CORES);
     AKT_CONTAINS(ak_last_error(), "TF32");
     ak_context_destroy(ctx);
     ctx = plan_ctx("sm_90", AK_OFF, AK_F32, AK_OFF, 0, 0, 1); /* matrix cores off: fine */
@@ -307,7 +307,7 @@ static void strict_and_allowed_precisions(void) {
     ctx = plan_ctx("sm_90", AK_ON, AK_F32, AK_AUTO, 0, AK_DTYPE_BIT(AK_F32), 0);
     if (!ctx) return;
     g.dtype = AK_F16; g.out_dtype = AK_F16;
-    AKT_ERR(ak_gemm(ctx, &g, NULL), AK_ERROR_CONFIG);
+    AKT_ERR_ITEM(ak_gemm(ctx, &g, NULL), AK_ERROR_CONFIG, AK_ERRITEM_CONFIG_VALUE);
     AKT_CONTAINS(ak_last_error(), "allowed_precisions");
     g.dtype = AK_F32; g.out_dtype = AK_F32;
     AKT_OK(ak_gemm(ctx, &g, NULL));

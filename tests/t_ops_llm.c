@@ -150,16 +150,16 @@ static void test_add_norm_errors(void) {
             AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_add_layernorm(ctx, AK_F32, x, NULL, NULL, NULL, x + 32, x + 48, 2, 8, 1e-5f, NULL),
             AK_ERROR_INVALID_ARGUMENT);
-    AKT_CONTAINS(ak_last_error(), "r is NULL");
-    AKT_ERR(ak_add_rmsnorm(ctx, AK_F32, x, x + 16, NULL, NULL, x + 48, 2, 8, 1e-5f, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_CONTAINS(ak_last_error(), "h is NULL");
-    AKT_ERR(ak_add_rmsnorm(ctx, AK_F32, x, x + 16, NULL, x + 32, NULL, 2, 8, 1e-5f, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_add_rmsnorm(ctx, AK_F32, x, x + 16, NULL, x + 32, x + 40, 2, 8, 1e-5f, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_CONTAINS(ak_last_error(), "h and y overlap");
-    AKT_ERR(ak_add_rmsnorm(ctx, AK_F32, x, x + 16, NULL, x + 32, x + 32, 2, 8, 1e-5f, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_add_rmsnorm(ctx, AK_F32, x, x + 16, NULL, x + 8, x + 48, 2, 8, 1e-5f, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_CONTAINS(ak_last_error(), "partially overlaps");
-    AKT_ERR(ak_add_rmsnorm(ctx, AK_F32, x, x + 16, x + 36, x + 32, x + 48, 2, 8, 1e-5f, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ITEM(AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_add_rmsnorm(ctx, AK_F32, x, x + 16, NULL, NULL, x + 48, 2, 8, 1e-5f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ITEM(AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_add_rmsnorm(ctx, AK_F32, x, x + 16, NULL, x + 32, NULL, 2, 8, 1e-5f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_add_rmsnorm(ctx, AK_F32, x, x + 16, NULL, x + 32, x + 40, 2, 8, 1e-5f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP);
+    AKT_ITEM(AK_ERRITEM_OVERLAP);
+    AKT_ERR_ITEM(ak_add_rmsnorm(ctx, AK_F32, x, x + 16, NULL, x + 32, x + 32, 2, 8, 1e-5f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP);
+    AKT_ERR_ITEM(ak_add_rmsnorm(ctx, AK_F32, x, x + 16, NULL, x + 8, x + 48, 2, 8, 1e-5f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP);
+    AKT_ITEM(AK_ERRITEM_OVERLAP);
+    AKT_ERR_ITEM(ak_add_rmsnorm(ctx, AK_F32, x, x + 16, x + 36, x + 32, x + 48, 2, 8, 1e-5f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP);
     AKT_CONTAINS(ak_last_error(), "weight");
     AKT_ERR(ak_add_layernorm(ctx, AK_F32, x, x + 16, NULL, (char*)x + 258, x + 32, x + 48, 2, 8, 1e-5f, NULL),
             AK_ERROR_INVALID_ARGUMENT);
@@ -282,13 +282,13 @@ static void test_rope_errors(void) {
     if (!x) return;
     ll_random(x, AK_F32, 256, &rs, -1, 1);
     AKT_OK(ak_rope(ctx, AK_ROPE_NEOX, AK_F32, AK_I64, x, pos, x + 128, 4, 2, 16, 16, 10000.0f, NULL));
-    AKT_ERR(ak_rope(NULL, AK_ROPE_NEOX, AK_F32, AK_I64, x, pos, x, 4, 2, 16, 16, 1e4f, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_rope(NULL, AK_ROPE_NEOX, AK_F32, AK_I64, x, pos, x, 4, 2, 16, 16, 1e4f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     AKT_ERR(ak_rope(ctx, (ak_rope_mode)2, AK_F32, AK_I64, x, pos, x, 4, 2, 16, 16, 1e4f, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_CONTAINS(ak_last_error(), "mode");
-    AKT_ERR(ak_rope(ctx, AK_ROPE_NEOX, AK_I32, AK_I64, x, pos, x, 4, 2, 16, 16, 1e4f, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_rope(ctx, AK_ROPE_NEOX, AK_F32, AK_F32, x, pos, x, 4, 2, 16, 16, 1e4f, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_rope(ctx, AK_ROPE_NEOX, AK_I32, AK_I64, x, pos, x, 4, 2, 16, 16, 1e4f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
+    AKT_ERR_ITEM(ak_rope(ctx, AK_ROPE_NEOX, AK_F32, AK_F32, x, pos, x, 4, 2, 16, 16, 1e4f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
     AKT_CONTAINS(ak_last_error(), "pos_dtype");
-    AKT_ERR(ak_rope(ctx, AK_ROPE_NEOX, AK_F32, AK_I64, x, NULL, x, 4, 2, 16, 16, 1e4f, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_rope(ctx, AK_ROPE_NEOX, AK_F32, AK_I64, x, NULL, x, 4, 2, 16, 16, 1e4f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     AKT_ERR(ak_rope(ctx, AK_ROPE_NEOX, AK_F32, AK_I64, x, (char*)pos + 4, x, 4, 2, 16, 16, 1e4f, NULL),
             AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_rope(ctx, AK_ROPE_NEOX, AK_F32, AK_I64, x, pos, x, 4, 2, 16, 15, 1e4f, NULL), AK_ERROR_INVALID_ARGUMENT);
@@ -299,11 +299,11 @@ static void test_rope_errors(void) {
     AKT_ERR(ak_rope(ctx, AK_ROPE_NEOX, AK_F32, AK_I64, x, pos, x, 4, 2, 16, 16, 0.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_CONTAINS(ak_last_error(), "theta");
     AKT_ERR(ak_rope(ctx, AK_ROPE_NEOX, AK_F32, AK_I64, x, pos, x, 4, 2, 16, 16, NAN, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_rope(ctx, AK_ROPE_NEOX, AK_F32, AK_I64, x, pos, x, 0, 2, 16, 16, 1e4f, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_rope(ctx, AK_ROPE_NEOX, AK_F32, AK_I64, x, pos, x, 0, 2, 16, 16, 1e4f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE);
     AKT_ERR(ak_rope(ctx, AK_ROPE_NEOX, AK_F32, AK_I64, x, pos, x, 4, (size_t)1 << 20, (size_t)1 << 12, 16, 1e4f, NULL),
             AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_rope(ctx, AK_ROPE_NEOX, AK_F32, AK_I64, x, pos, x + 4, 4, 2, 16, 16, 1e4f, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_CONTAINS(ak_last_error(), "overlap");
+    AKT_ERR_ITEM(ak_rope(ctx, AK_ROPE_NEOX, AK_F32, AK_I64, x, pos, x + 4, 4, 2, 16, 16, 1e4f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP);
+    AKT_ITEM(AK_ERRITEM_OVERLAP);
     AKT_ERR(ak_rope(ctx, AK_ROPE_NEOX, AK_F32, AK_I64, x, x + 130, x + 128, 4, 2, 8, 8, 1e4f, NULL),
             AK_ERROR_INVALID_ARGUMENT);
     ak_free(ctx, x);
@@ -375,20 +375,20 @@ static void test_embedding_errors(void) {
     int64_t idx[4] = { 0, 1, 2, 3 };
     if (!ctx) return;
     memset(tab, 0, sizeof tab);
-    AKT_ERR(ak_embedding(NULL, AK_F32, AK_I64, tab, idx, out, 4, 8, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_embedding(ctx, AK_F32, AK_F32, tab, idx, out, 4, 8, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_embedding(NULL, AK_F32, AK_I64, tab, idx, out, 4, 8, 8, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_embedding(ctx, AK_F32, AK_F32, tab, idx, out, 4, 8, 8, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
     AKT_CONTAINS(ak_last_error(), "idx_dtype");
-    AKT_ERR(ak_embedding(ctx, (ak_dtype)99, AK_I64, tab, idx, out, 4, 8, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_embedding(ctx, AK_F32, AK_I64, NULL, idx, out, 4, 8, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_embedding(ctx, AK_F32, AK_I64, tab, NULL, out, 4, 8, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_embedding(ctx, AK_F32, AK_I64, tab, idx, NULL, 4, 8, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_embedding(ctx, AK_F32, AK_I64, tab, idx, out, 0, 8, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_embedding(ctx, AK_F32, AK_I64, tab, idx, out, 4, 0, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_embedding(ctx, AK_F32, AK_I64, tab, idx, out, 4, 8, 0, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_embedding(ctx, AK_F32, AK_I64, tab, idx, out, 4, SIZE_MAX / 2, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_embedding(ctx, AK_F32, AK_I64, tab, idx, tab + 8, 4, 8, 2, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_CONTAINS(ak_last_error(), "overlap");
-    AKT_ERR(ak_embedding(ctx, AK_F32, AK_I64, tab, idx, (char*)out + 2, 4, 8, 2, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_embedding(ctx, (ak_dtype)99, AK_I64, tab, idx, out, 4, 8, 8, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
+    AKT_ERR_ITEM(ak_embedding(ctx, AK_F32, AK_I64, NULL, idx, out, 4, 8, 8, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_embedding(ctx, AK_F32, AK_I64, tab, NULL, out, 4, 8, 8, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_embedding(ctx, AK_F32, AK_I64, tab, idx, NULL, 4, 8, 8, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_embedding(ctx, AK_F32, AK_I64, tab, idx, out, 0, 8, 8, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE);
+    AKT_ERR_ITEM(ak_embedding(ctx, AK_F32, AK_I64, tab, idx, out, 4, 0, 8, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE);
+    AKT_ERR_ITEM(ak_embedding(ctx, AK_F32, AK_I64, tab, idx, out, 4, 8, 0, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE);
+    AKT_ERR_ITEM(ak_embedding(ctx, AK_F32, AK_I64, tab, idx, out, 4, SIZE_MAX / 2, 8, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW);
+    AKT_ERR_ITEM(ak_embedding(ctx, AK_F32, AK_I64, tab, idx, tab + 8, 4, 8, 2, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP);
+    AKT_ITEM(AK_ERRITEM_OVERLAP);
+    AKT_ERR_ITEM(ak_embedding(ctx, AK_F32, AK_I64, tab, idx, (char*)out + 2, 4, 8, 2, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_MISALIGNED);
     AKT_OK(ak_embedding(ctx, AK_F32, AK_I64, tab, idx, out, 4, 8, 8, NULL));
     ak_context_destroy(ctx);
 }
@@ -516,31 +516,31 @@ static void test_copy_strided_errors(void) {
     if (!ctx) return;
     memset(a, 0, sizeof a);
     AKT_OK(ak_copy_strided(ctx, AK_F32, AK_F32, a, b, 2, sh, st, st, NULL));
-    AKT_ERR(ak_copy_strided(NULL, AK_F32, AK_F32, a, b, 2, sh, st, st, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_copy_strided(ctx, AK_I32, AK_F32, a, b, 2, sh, st, st, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_copy_strided(NULL, AK_F32, AK_F32, a, b, 2, sh, st, st, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_copy_strided(ctx, AK_I32, AK_F32, a, b, 2, sh, st, st, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
     AKT_CONTAINS(ak_last_error(), "cast");
-    AKT_ERR(ak_copy_strided(ctx, AK_I64, AK_F32, a, b, 2, sh, st, st, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_copy_strided(ctx, AK_I32, AK_U8, a, b, 2, sh, st, st, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_copy_strided(ctx, AK_F32, AK_F32, a, b, 0, sh, st, st, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_copy_strided(ctx, AK_F32, AK_F32, a, b, 7, sh7, s7, s7, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_copy_strided(ctx, AK_I64, AK_F32, a, b, 2, sh, st, st, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
+    AKT_ERR_ITEM(ak_copy_strided(ctx, AK_I32, AK_U8, a, b, 2, sh, st, st, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
+    AKT_ERR_ITEM(ak_copy_strided(ctx, AK_F32, AK_F32, a, b, 0, sh, st, st, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE);
+    AKT_ERR_ITEM(ak_copy_strided(ctx, AK_F32, AK_F32, a, b, 7, sh7, s7, s7, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE);
     AKT_CONTAINS(ak_last_error(), "ndim");
-    AKT_ERR(ak_copy_strided(ctx, AK_F32, AK_F32, a, b, 2, sh0, st, st, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_copy_strided(ctx, AK_F32, AK_F32, a, b, 2, NULL, st, st, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_copy_strided(ctx, AK_F32, AK_F32, a, b, 2, sh, NULL, st, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_copy_strided(ctx, AK_F32, AK_F32, NULL, b, 2, sh, st, st, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_copy_strided(ctx, AK_F32, AK_F32, a, (char*)b + 2, 2, sh, st, st, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_copy_strided(ctx, AK_F32, AK_F32, a, b, 2, sh0, st, st, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE);
+    AKT_ERR_ITEM(ak_copy_strided(ctx, AK_F32, AK_F32, a, b, 2, NULL, st, st, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_copy_strided(ctx, AK_F32, AK_F32, a, b, 2, sh, NULL, st, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_copy_strided(ctx, AK_F32, AK_F32, NULL, b, 2, sh, st, st, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_copy_strided(ctx, AK_F32, AK_F32, a, (char*)b + 2, 2, sh, st, st, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_MISALIGNED);
     /* destination writing one element twice */
-    AKT_ERR(ak_copy_strided(ctx, AK_F32, AK_F32, a, b, 2, sh, st, zero, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_CONTAINS(ak_last_error(), "overlap itself");
-    AKT_ERR(ak_copy_strided(ctx, AK_F32, AK_F32, a, b, 2, sh, st, dup, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_copy_strided(ctx, AK_F32, AK_F32, a, b, 2, sh, st, zero, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP);
+    AKT_ITEM(AK_ERRITEM_OVERLAP);
+    AKT_ERR_ITEM(ak_copy_strided(ctx, AK_F32, AK_F32, a, b, 2, sh, st, dup, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP);
     /* a source stride of 0 is a broadcast: fine */
     AKT_OK(ak_copy_strided(ctx, AK_F32, AK_F32, a, b, 2, sh, zero, st, NULL));
     /* overlapping extents, a different layout of the same buffer */
-    AKT_ERR(ak_copy_strided(ctx, AK_F32, AK_F32, a, a + 8, 2, sh, st, st, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_CONTAINS(ak_last_error(), "overlap");
-    AKT_ERR(ak_copy_strided(ctx, AK_F32, AK_F16, a, a, 2, sh, st, st, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_copy_strided(ctx, AK_F32, AK_F32, a, b, 2, sh, big, st, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_CONTAINS(ak_last_error(), "overflow");
+    AKT_ERR_ITEM(ak_copy_strided(ctx, AK_F32, AK_F32, a, a + 8, 2, sh, st, st, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP);
+    AKT_ITEM(AK_ERRITEM_OVERLAP);
+    AKT_ERR_ITEM(ak_copy_strided(ctx, AK_F32, AK_F16, a, a, 2, sh, st, st, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP);
+    AKT_ERR_ITEM(ak_copy_strided(ctx, AK_F32, AK_F32, a, b, 2, sh, big, st, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW);
+    AKT_ITEM(AK_ERRITEM_SIZE_OVERFLOW);
     ak_context_destroy(ctx);
 }
 

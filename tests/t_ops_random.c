@@ -207,11 +207,11 @@ static void test_random_errors(void) {
     uint8_t m[16];
     if (!ctx) return;
     memset(x, 0, sizeof x);
-    AKT_ERR(ak_rand_uniform(NULL, AK_F32, y, 4, 0, 0, 0.0f, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_rand_uniform(ctx, AK_I32, y, 4, 0, 0, 0.0f, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_rand_uniform(ctx, AK_F32, NULL, 4, 0, 0, 0.0f, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_rand_uniform(ctx, AK_F32, y, 0, 0, 0, 0.0f, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_rand_uniform(ctx, AK_F32, (char*)y + 1, 4, 0, 0, 0.0f, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_rand_uniform(NULL, AK_F32, y, 4, 0, 0, 0.0f, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_rand_uniform(ctx, AK_I32, y, 4, 0, 0, 0.0f, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
+    AKT_ERR_ITEM(ak_rand_uniform(ctx, AK_F32, NULL, 4, 0, 0, 0.0f, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_rand_uniform(ctx, AK_F32, y, 0, 0, 0, 0.0f, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE);
+    AKT_ERR_ITEM(ak_rand_uniform(ctx, AK_F32, (char*)y + 1, 4, 0, 0, 0.0f, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_MISALIGNED);
     AKT_ERR(ak_rand_uniform(ctx, AK_F32, y, 4, 0, 0, 1.0f, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_rand_uniform(ctx, AK_F32, y, 4, 0, 0, 2.0f, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_rand_uniform(ctx, AK_F32, y, 4, 0, 0, NAN, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
@@ -219,14 +219,14 @@ static void test_random_errors(void) {
     AKT_ERR(ak_rand_uniform(ctx, AK_F32, y, 4, 0, 0, 0.0f, INFINITY, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_rand_normal(ctx, AK_F32, y, 4, 0, 0, 0.0f, -1.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_rand_normal(ctx, AK_F32, y, 4, 0, 0, NAN, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_rand_normal(ctx, AK_F64, y, 4, 0, 0, 0.0f, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_dropout(ctx, AK_F32, NULL, y, m, 4, 0.5f, 0, 0, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_rand_normal(ctx, AK_F64, y, 4, 0, 0, 0.0f, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
+    AKT_ERR_ITEM(ak_dropout(ctx, AK_F32, NULL, y, m, 4, 0.5f, 0, 0, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     AKT_ERR(ak_dropout(ctx, AK_F32, x, y, m, 4, -0.1f, 0, 0, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_dropout(ctx, AK_F32, x, y, m, 4, 1.5f, 0, 0, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_dropout(ctx, AK_F32, x, y, m, 4, NAN, 0, 0, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_dropout(ctx, AK_F32, x, x + 1, m, 4, 0.5f, 0, 0, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_dropout(ctx, AK_F32, x, y, (uint8_t*)(y + 2), 4, 0.5f, 0, 0, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_dropout(ctx, AK_U8, x, y, m, 4, 0.5f, 0, 0, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_dropout(ctx, AK_F32, x, x + 1, m, 4, 0.5f, 0, 0, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP);
+    AKT_ERR_ITEM(ak_dropout(ctx, AK_F32, x, y, (uint8_t*)(y + 2), 4, 0.5f, 0, 0, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP);
+    AKT_ERR_ITEM(ak_dropout(ctx, AK_U8, x, y, m, 4, 0.5f, 0, 0, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
     ak_context_destroy(ctx);
 }
 

@@ -184,35 +184,35 @@ static void test_reduce_errors(void) {
     oi = (int64_t*)rd_alloc(ctx, 8 * 8);
     if (!x || !oi) return;
     rd_random(x, AK_F32, 64, &rs, -1, 1);
-    AKT_ERR(ak_reduce(NULL, AK_REDUCE_SUM, AK_F32, x, oi, 1, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_reduce(NULL, AK_REDUCE_SUM, AK_F32, x, oi, 1, 8, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     AKT_ERR(ak_reduce(ctx, (ak_reduce_op)-1, AK_F32, x, oi, 1, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_reduce(ctx, AK_REDUCE_OP_COUNT, AK_F32, x, oi, 1, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_reduce(ctx, AK_REDUCE_SUM, AK_F64, x, oi, 1, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_reduce(ctx, AK_REDUCE_SUM, AK_F64, x, oi, 1, 8, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
     AKT_CONTAINS(ak_last_error(), "f64");
-    AKT_ERR(ak_reduce(ctx, AK_REDUCE_SUM, AK_I32, x, oi, 1, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_reduce(ctx, AK_REDUCE_SUM, (ak_dtype)77, x, oi, 1, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_reduce(ctx, AK_REDUCE_SUM, AK_F32, NULL, oi, 1, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_reduce(ctx, AK_REDUCE_SUM, AK_I32, x, oi, 1, 8, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
+    AKT_ERR_ITEM(ak_reduce(ctx, AK_REDUCE_SUM, (ak_dtype)77, x, oi, 1, 8, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
+    AKT_ERR_ITEM(ak_reduce(ctx, AK_REDUCE_SUM, AK_F32, NULL, oi, 1, 8, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     AKT_CONTAINS(ak_last_error(), "x");
-    AKT_ERR(ak_reduce(ctx, AK_REDUCE_SUM, AK_F32, x, NULL, 1, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_reduce(ctx, AK_REDUCE_SUM, AK_F32, x, NULL, 1, 8, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     AKT_CONTAINS(ak_last_error(), "out");
-    AKT_ERR(ak_reduce(ctx, AK_REDUCE_SUM, AK_F32, (char*)x + 2, oi, 1, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_CONTAINS(ak_last_error(), "aligned");
-    AKT_ERR(ak_reduce(ctx, AK_REDUCE_SUM, AK_F16, (char*)x + 1, oi, 1, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_reduce(ctx, AK_REDUCE_SUM, AK_F32, (char*)x + 2, oi, 1, 8, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_MISALIGNED);
+    AKT_ITEM(AK_ERRITEM_MISALIGNED);
+    AKT_ERR_ITEM(ak_reduce(ctx, AK_REDUCE_SUM, AK_F16, (char*)x + 1, oi, 1, 8, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_MISALIGNED);
     /* argmax writes int64: 8-byte alignment; value ops write floats: 4 */
-    AKT_ERR(ak_reduce(ctx, AK_REDUCE_ARGMAX, AK_F32, x, (char*)oi + 4, 1, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_reduce(ctx, AK_REDUCE_ARGMAX, AK_F32, x, (char*)oi + 4, 1, 8, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_MISALIGNED);
     AKT_OK(ak_reduce(ctx, AK_REDUCE_MAX, AK_F32, x, (char*)oi + 4, 1, 8, NULL));
-    AKT_ERR(ak_reduce(ctx, AK_REDUCE_SUM, AK_F32, x, oi, 0, 8, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_reduce(ctx, AK_REDUCE_SUM, AK_F32, x, oi, 0, 8, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE);
     AKT_CONTAINS(ak_last_error(), "zero");
-    AKT_ERR(ak_reduce(ctx, AK_REDUCE_SUM, AK_F32, x, oi, 1, 0, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_reduce(ctx, AK_REDUCE_SUM, AK_F32, x, oi, SIZE_MAX / 2, 3, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_CONTAINS(ak_last_error(), "overflow");
-    AKT_ERR(ak_reduce(ctx, AK_REDUCE_SUM, AK_F32, x, oi, (size_t)1 << 62, 1, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_reduce(ctx, AK_REDUCE_SUM, AK_F32, x, oi, 1, 0, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE);
+    AKT_ERR_ITEM(ak_reduce(ctx, AK_REDUCE_SUM, AK_F32, x, oi, SIZE_MAX / 2, 3, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW);
+    AKT_ITEM(AK_ERRITEM_SIZE_OVERFLOW);
+    AKT_ERR_ITEM(ak_reduce(ctx, AK_REDUCE_SUM, AK_F32, x, oi, (size_t)1 << 62, 1, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW);
     /* out inside x */
-    AKT_ERR(ak_reduce(ctx, AK_REDUCE_SUM, AK_F32, x, x + 8, 4, 16, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_CONTAINS(ak_last_error(), "overlap");
+    AKT_ERR_ITEM(ak_reduce(ctx, AK_REDUCE_SUM, AK_F32, x, x + 8, 4, 16, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP);
+    AKT_ITEM(AK_ERRITEM_OVERLAP);
     /* a stream of another context */
     if (ak_stream_create(other, "s", 0, &s) == AK_OK) {
-        AKT_ERR(ak_reduce(ctx, AK_REDUCE_SUM, AK_F32, x, oi, 1, 8, s), AK_ERROR_INVALID_ARGUMENT);
+        AKT_ERR_ITEM(ak_reduce(ctx, AK_REDUCE_SUM, AK_F32, x, oi, 1, 8, s), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_WRONG_CONTEXT);
         ak_stream_destroy(s);
     }
     /* state intact: a good call still works */
@@ -314,19 +314,19 @@ static void test_softmax_errors(void) {
     x = (float*)rd_alloc(ctx, 64 * 4);
     if (!x) return;
     rd_random(x, AK_F32, 64, &rs, -1, 1);
-    AKT_ERR(ak_softmax(NULL, AK_F32, x, x, 2, 8, 0, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_softmax(ctx, AK_I64, x, x, 2, 8, 0, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_softmax(ctx, AK_F32, NULL, x, 2, 8, 0, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_softmax(ctx, AK_F32, x, NULL, 2, 8, 0, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_softmax(NULL, AK_F32, x, x, 2, 8, 0, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_softmax(ctx, AK_I64, x, x, 2, 8, 0, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
+    AKT_ERR_ITEM(ak_softmax(ctx, AK_F32, NULL, x, 2, 8, 0, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_softmax(ctx, AK_F32, x, NULL, 2, 8, 0, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     AKT_CONTAINS(ak_last_error(), "y");
-    AKT_ERR(ak_softmax(ctx, AK_F32, x, (char*)x + 130, 2, 8, 0, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_softmax(ctx, AK_BF16, (char*)x + 3, x + 32, 2, 8, 0, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_softmax(ctx, AK_F32, x, x, 0, 8, 0, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_softmax(ctx, AK_F32, x, x, 2, 0, 0, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_softmax(ctx, AK_F32, x, x, SIZE_MAX, SIZE_MAX, 0, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_softmax(ctx, AK_F32, x, (char*)x + 130, 2, 8, 0, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_MISALIGNED);
+    AKT_ERR_ITEM(ak_softmax(ctx, AK_BF16, (char*)x + 3, x + 32, 2, 8, 0, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_MISALIGNED);
+    AKT_ERR_ITEM(ak_softmax(ctx, AK_F32, x, x, 0, 8, 0, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE);
+    AKT_ERR_ITEM(ak_softmax(ctx, AK_F32, x, x, 2, 0, 0, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE);
+    AKT_ERR_ITEM(ak_softmax(ctx, AK_F32, x, x, SIZE_MAX, SIZE_MAX, 0, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW);
     /* partial overlap (y shifted by one row) is refused; y == x is fine */
-    AKT_ERR(ak_softmax(ctx, AK_F32, x, x + 8, 2, 8, 0, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_CONTAINS(ak_last_error(), "overlap");
+    AKT_ERR_ITEM(ak_softmax(ctx, AK_F32, x, x + 8, 2, 8, 0, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP);
+    AKT_ITEM(AK_ERRITEM_OVERLAP);
     AKT_OK(ak_softmax(ctx, AK_F32, x, x, 2, 8, 0, NULL));
     ak_free(ctx, x);
     ak_context_destroy(ctx);
@@ -430,24 +430,24 @@ static void test_norm_errors(void) {
     x = (float*)rd_alloc(ctx, 64 * 4);
     if (!x) return;
     rd_random(x, AK_F32, 64, &rs, -1, 1);
-    AKT_ERR(ak_layernorm(NULL, AK_F32, x, NULL, NULL, x, 2, 8, 1e-5f, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_layernorm(ctx, AK_U8, x, NULL, NULL, x, 2, 8, 1e-5f, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_layernorm(ctx, AK_F32, NULL, NULL, NULL, x, 2, 8, 1e-5f, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_layernorm(ctx, AK_F32, x, NULL, NULL, NULL, 2, 8, 1e-5f, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_layernorm(ctx, AK_F32, x, (char*)x + 130, NULL, x + 32, 2, 8, 1e-5f, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_layernorm(NULL, AK_F32, x, NULL, NULL, x, 2, 8, 1e-5f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_layernorm(ctx, AK_U8, x, NULL, NULL, x, 2, 8, 1e-5f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
+    AKT_ERR_ITEM(ak_layernorm(ctx, AK_F32, NULL, NULL, NULL, x, 2, 8, 1e-5f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_layernorm(ctx, AK_F32, x, NULL, NULL, NULL, 2, 8, 1e-5f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_layernorm(ctx, AK_F32, x, (char*)x + 130, NULL, x + 32, 2, 8, 1e-5f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_MISALIGNED);
     AKT_CONTAINS(ak_last_error(), "weight");
-    AKT_ERR(ak_layernorm(ctx, AK_F32, x, NULL, (char*)x + 129, x + 32, 2, 8, 1e-5f, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_layernorm(ctx, AK_F32, x, NULL, (char*)x + 129, x + 32, 2, 8, 1e-5f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_MISALIGNED);
     AKT_CONTAINS(ak_last_error(), "bias");
     AKT_ERR(ak_layernorm(ctx, AK_F32, x, NULL, NULL, x, 2, 8, -1e-5f, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_CONTAINS(ak_last_error(), "eps");
     AKT_ERR(ak_layernorm(ctx, AK_F32, x, NULL, NULL, x, 2, 8, NAN, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_rmsnorm(ctx, AK_F32, x, NULL, x, 2, 8, INFINITY, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_layernorm(ctx, AK_F32, x, NULL, NULL, x, 0, 8, 1e-5f, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_rmsnorm(ctx, AK_F32, x, NULL, x, 2, 0, 1e-5f, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_rmsnorm(ctx, AK_F32, x, NULL, x, SIZE_MAX / 4, 8, 1e-5f, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_layernorm(ctx, AK_F32, x, NULL, NULL, x + 1, 2, 8, 1e-5f, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_CONTAINS(ak_last_error(), "overlap");
-    AKT_ERR(ak_rmsnorm(ctx, AK_F32, x, x + 4, x, 2, 8, 1e-5f, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_layernorm(ctx, AK_F32, x, NULL, NULL, x, 0, 8, 1e-5f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE);
+    AKT_ERR_ITEM(ak_rmsnorm(ctx, AK_F32, x, NULL, x, 2, 0, 1e-5f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE);
+    AKT_ERR_ITEM(ak_rmsnorm(ctx, AK_F32, x, NULL, x, SIZE_MAX / 4, 8, 1e-5f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW);
+    AKT_ERR_ITEM(ak_layernorm(ctx, AK_F32, x, NULL, NULL, x + 1, 2, 8, 1e-5f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP);
+    AKT_ITEM(AK_ERRITEM_OVERLAP);
+    AKT_ERR_ITEM(ak_rmsnorm(ctx, AK_F32, x, x + 4, x, 2, 8, 1e-5f, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP);
     AKT_OK(ak_rmsnorm(ctx, AK_F32, x, x + 32, x, 2, 8, 1e-5f, NULL));
     ak_free(ctx, x);
     ak_context_destroy(ctx);
@@ -554,27 +554,27 @@ static void test_xent_errors(void) {
     if (!x || !tg) return;
     rd_random(x, AK_F32, 64, &rs, -1, 1);
     for (i = 0; i < 16; i++) tg[i] = (int64_t)(i % 8);
-    AKT_ERR(ak_cross_entropy(NULL, AK_F32, x, tg, loss, 8, 8, -100, AK_LOSS_NONE, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_cross_entropy(ctx, AK_F64, x, tg, loss, 8, 8, -100, AK_LOSS_NONE, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_cross_entropy(ctx, AK_F32, NULL, tg, loss, 8, 8, -100, AK_LOSS_NONE, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_cross_entropy(ctx, AK_F32, x, NULL, loss, 8, 8, -100, AK_LOSS_NONE, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_cross_entropy(NULL, AK_F32, x, tg, loss, 8, 8, -100, AK_LOSS_NONE, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_cross_entropy(ctx, AK_F64, x, tg, loss, 8, 8, -100, AK_LOSS_NONE, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
+    AKT_ERR_ITEM(ak_cross_entropy(ctx, AK_F32, NULL, tg, loss, 8, 8, -100, AK_LOSS_NONE, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_cross_entropy(ctx, AK_F32, x, NULL, loss, 8, 8, -100, AK_LOSS_NONE, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     AKT_CONTAINS(ak_last_error(), "targets");
     AKT_ERR(ak_cross_entropy(ctx, AK_F32, x, (const int64_t*)((char*)tg + 4), loss, 8, 8, -100, AK_LOSS_NONE, NULL),
             AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_cross_entropy(ctx, AK_F32, x, tg, NULL, 8, 8, -100, AK_LOSS_NONE, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_cross_entropy(ctx, AK_F32, x, tg, NULL, 8, 8, -100, AK_LOSS_NONE, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     AKT_CONTAINS(ak_last_error(), "loss");
     AKT_ERR(ak_cross_entropy(ctx, AK_F32, x, tg, (float*)((char*)loss + 2), 8, 8, -100, AK_LOSS_NONE, NULL),
             AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_cross_entropy(ctx, AK_F32, x, tg, loss, 8, 8, -100, (ak_loss_reduction)3, NULL),
             AK_ERROR_INVALID_ARGUMENT);
     AKT_CONTAINS(ak_last_error(), "reduction");
-    AKT_ERR(ak_cross_entropy(ctx, AK_F32, x, tg, loss, 0, 8, -100, AK_LOSS_NONE, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_cross_entropy(ctx, AK_F32, x, tg, loss, 8, 0, -100, AK_LOSS_NONE, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_cross_entropy(ctx, AK_F32, x, tg, loss, 0, 8, -100, AK_LOSS_NONE, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE);
+    AKT_ERR_ITEM(ak_cross_entropy(ctx, AK_F32, x, tg, loss, 8, 0, -100, AK_LOSS_NONE, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE);
     AKT_ERR(ak_cross_entropy(ctx, AK_F32, x, tg, loss, SIZE_MAX / 8, 9, -100, AK_LOSS_NONE, NULL),
             AK_ERROR_INVALID_ARGUMENT);
     /* loss written over the logits or the targets */
-    AKT_ERR(ak_cross_entropy(ctx, AK_F32, x, tg, x + 4, 8, 8, -100, AK_LOSS_NONE, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_CONTAINS(ak_last_error(), "overlap");
+    AKT_ERR_ITEM(ak_cross_entropy(ctx, AK_F32, x, tg, x + 4, 8, 8, -100, AK_LOSS_NONE, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP);
+    AKT_ITEM(AK_ERRITEM_OVERLAP);
     AKT_ERR(ak_cross_entropy(ctx, AK_F32, x, tg, (float*)(tg + 3), 8, 8, -100, AK_LOSS_MEAN, NULL),
             AK_ERROR_INVALID_ARGUMENT);
     AKT_OK(ak_cross_entropy(ctx, AK_F32, x, tg, loss, 8, 8, -100, AK_LOSS_NONE, NULL));

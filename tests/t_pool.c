@@ -214,7 +214,7 @@ static void test_pool_streams(void) {
     AKT_CHECK(y == x);
     AKT_OK(ak_free(ctx, y));
     /* a stream of another context */
-    AKT_ERR(ak_malloc(ctx, 100, C, &y), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_malloc(ctx, 100, C, &y), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_WRONG_CONTEXT);
     ak_stream_destroy(A);
     ak_stream_destroy(C);
     ak_context_destroy(ctx);
@@ -229,7 +229,7 @@ static void test_pool_limit(void) {
     AKT_EQ_INT(stats(ctx).limit, 8 * MiB);
     AKT_OK(ak_malloc(ctx, 4 * MiB, NULL, &a));
     AKT_OK(ak_malloc(ctx, 4 * MiB, NULL, &b));          /* exactly the limit */
-    AKT_ERR(ak_malloc(ctx, 256, NULL, &c), AK_ERROR_OUT_OF_MEMORY);
+    AKT_ERR_ITEM(ak_malloc(ctx, 256, NULL, &c), AK_ERROR_OUT_OF_MEMORY, AK_ERRITEM_POOL_LIMIT);
     AKT_CHECK(c == NULL);
     AKT_CONTAINS(ak_last_error(), "out of memory");
     AKT_CONTAINS(ak_last_error(), "256 bytes");           /* the request */
@@ -267,7 +267,7 @@ static void test_pool_limit_no_protection(void) {
     AKT_OK(ak_malloc(ctx, 4 * MiB, NULL, &a));
     AKT_OK(ak_malloc(ctx, 2 * MiB, NULL, &b));
     AKT_OK(ak_free(ctx, a));
-    AKT_ERR(ak_malloc(ctx, 6 * MiB, NULL, &d), AK_ERROR_OUT_OF_MEMORY);
+    AKT_ERR_ITEM(ak_malloc(ctx, 6 * MiB, NULL, &d), AK_ERROR_OUT_OF_MEMORY, AK_ERRITEM_POOL_LIMIT);
     st = stats(ctx);
     AKT_EQ_INT(st.oom_retries, 0);
     AKT_EQ_INT(st.oom_count, 1);
@@ -290,38 +290,38 @@ static void test_pool_bad_arguments(void) {
     before = stats(ctx);
     AKT_OK(ak_free(ctx, NULL));
     AKT_OK(ak_free(NULL, NULL));
-    AKT_ERR(ak_malloc(ctx, 0, NULL, &v), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_malloc(ctx, 0, NULL, &v), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE);
     AKT_CHECK(v == NULL);
     AKT_ERR(ak_malloc(ctx, (size_t)-1 / 2 + 1, NULL, &v), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_malloc(ctx, (size_t)-1, NULL, &v), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_malloc(NULL, 16, NULL, &v), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_malloc(ctx, 16, NULL, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_free(NULL, a), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_free(ctx, &local), AK_ERROR_MEMORY);
-    AKT_CONTAINS(ak_last_error(), "foreign");
-    AKT_ERR(ak_free(ctx, heap), AK_ERROR_MEMORY);
-    AKT_ERR(ak_free(ctx, (char*)a + 256), AK_ERROR_MEMORY);
-    AKT_CONTAINS(ak_last_error(), "interior");
-    AKT_ERR(ak_free(ctx, (char*)a + 1), AK_ERROR_MEMORY);
-    AKT_ERR(ak_free(ctx, (char*)b + 3 * MiB), AK_ERROR_MEMORY);
-    AKT_CONTAINS(ak_last_error(), "interior");
+    AKT_ERR_ITEM(ak_malloc(NULL, 16, NULL, &v), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_malloc(ctx, 16, NULL, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_free(NULL, a), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_free(ctx, &local), AK_ERROR_MEMORY, AK_ERRITEM_FOREIGN_POINTER);
+    AKT_ITEM(AK_ERRITEM_FOREIGN_POINTER);
+    AKT_ERR_ITEM(ak_free(ctx, heap), AK_ERROR_MEMORY, AK_ERRITEM_FOREIGN_POINTER);
+    AKT_ERR_ITEM(ak_free(ctx, (char*)a + 256), AK_ERROR_MEMORY, AK_ERRITEM_FOREIGN_POINTER);
+    AKT_ITEM(AK_ERRITEM_FOREIGN_POINTER);
+    AKT_ERR_ITEM(ak_free(ctx, (char*)a + 1), AK_ERROR_MEMORY, AK_ERRITEM_FOREIGN_POINTER);
+    AKT_ERR_ITEM(ak_free(ctx, (char*)b + 3 * MiB), AK_ERROR_MEMORY, AK_ERRITEM_FOREIGN_POINTER);
+    AKT_ITEM(AK_ERRITEM_FOREIGN_POINTER);
     AKT_ERR(ak_pool_stats_get(NULL, &after), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_pool_stats_get(ctx, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_pool_trim(NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_pool_trim(NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     after = stats(ctx);
     AKT_CHECK(memcmp(&before, &after, sizeof before) == 0);  /* nothing changed */
     AKT_OK(ak_free(ctx, a));
     {
         char msg[64];
         snprintf(msg, sizeof msg, "%p", a);
-        AKT_ERR(ak_free(ctx, a), AK_ERROR_MEMORY);           /* double free */
-        AKT_CONTAINS(ak_last_error(), "double free");
+        AKT_ERR_ITEM(ak_free(ctx, a), AK_ERROR_MEMORY, AK_ERRITEM_DOUBLE_FREE);           /* double free */
+        AKT_ITEM(AK_ERRITEM_DOUBLE_FREE);
         AKT_CONTAINS(ak_last_error(), msg);                  /* names the pointer */
     }
     AKT_OK(ak_free(ctx, b));
-    AKT_ERR(ak_free(ctx, b), AK_ERROR_MEMORY);
+    AKT_ERR_ITEM(ak_free(ctx, b), AK_ERROR_MEMORY, AK_ERRITEM_DOUBLE_FREE);
     AKT_OK(ak_pool_trim(ctx));
-    AKT_ERR(ak_free(ctx, b), AK_ERROR_MEMORY);               /* after its segment went back */
+    AKT_ERR_ITEM(ak_free(ctx, b), AK_ERROR_MEMORY, AK_ERRITEM_FOREIGN_POINTER);               /* after its segment went back */
     /* still fully working */
     AKT_OK(ak_malloc(ctx, 1000, NULL, &a));
     AKT_OK(ak_free(ctx, a));
@@ -387,9 +387,9 @@ static void test_pool_disabled(void) {
     AKT_EQ_INT(st.in_use, 1024 + 3 * MiB);
     AKT_EQ_INT(st.blocks, 2);
     AKT_EQ_INT(st.runtime_allocs, 2);
-    AKT_ERR(ak_free(ctx, (char*)a + 256), AK_ERROR_MEMORY);
+    AKT_ERR_ITEM(ak_free(ctx, (char*)a + 256), AK_ERROR_MEMORY, AK_ERRITEM_FOREIGN_POINTER);
     AKT_OK(ak_free(ctx, a));
-    AKT_ERR(ak_free(ctx, a), AK_ERROR_MEMORY);               /* tracked: double free seen */
+    AKT_ERR_ITEM(ak_free(ctx, a), AK_ERROR_MEMORY, AK_ERRITEM_FOREIGN_POINTER);               /* tracked: double free seen */
     st = stats(ctx);
     AKT_EQ_INT(st.reserved, 3 * MiB);                        /* went straight back */
     AKT_EQ_INT(st.free_blocks, 0);

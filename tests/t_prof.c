@@ -542,17 +542,17 @@ static void test_errors(void) {
     if (!ctx) return;
     AKT_ERR(ak_prof_end(ctx), AK_ERROR_INVALID_ARGUMENT);
     AKT_CONTAINS(ak_last_error(), "no open region");
-    AKT_ERR(ak_prof_begin(NULL, "x", NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_prof_begin(ctx, NULL, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_prof_end(NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_prof_stats(NULL, st, 2, &n), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_prof_stats(ctx, NULL, 2, &n), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_prof_begin(NULL, "x", NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_prof_begin(ctx, NULL, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_prof_end(NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_prof_stats(NULL, st, 2, &n), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_prof_stats(ctx, NULL, 2, &n), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     AKT_ERR(ak_prof_stats(ctx, st, -1, &n), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_prof_summary(ctx, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_prof_summary(NULL, stdout), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_prof_summary(ctx, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_prof_summary(NULL, stdout), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     AKT_ERR(ak_prof_export_chrome(ctx, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_prof_export_chrome(ctx, ""), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_prof_export_chrome(NULL, "x.json"), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_prof_export_chrome(NULL, "x.json"), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     ak_prof_reset(NULL);  /* no crash */
     /* the failed calls left nothing behind; a begin/end pair still works */
     AKT_OK(ak_prof_stats(ctx, st, 2, &n));
@@ -699,7 +699,7 @@ static void test_export_io_error(void) {
     snprintf(bad, sizeof bad, "%s/trace.json", file);
     AKT_OK(ak_prof_begin(ctx, "x", NULL));
     AKT_OK(ak_prof_end(ctx));
-    AKT_ERR(ak_prof_export_chrome(ctx, bad), AK_ERROR_IO);
+    AKT_ERR_ITEM(ak_prof_export_chrome(ctx, bad), AK_ERROR_IO, AK_ERRITEM_IO);
     AKT_CONTAINS(ak_last_error(), bad);
     AKT_CONTAINS(ak_last_error(), "Not a directory");
     /* state intact: a good path still works and holds the instance */

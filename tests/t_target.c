@@ -26,14 +26,14 @@ static void malformed_target_ids_never_reach_the_compiler(void) {
     if (!ctx) return;
     for (i = 0; i < (int)(sizeof bad / sizeof bad[0]); i++) {
         memset(&co, 0x5A, sizeof co);
-        AKT_ERR(ak_compile_offline(ctx, bad[i], tgt_src, "ak_t_one", NULL, &co), AK_ERROR_INVALID_ARGUMENT);
+        AKT_ERR_ITEM(ak_compile_offline(ctx, bad[i], tgt_src, "ak_t_one", NULL, &co), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_TARGET_FEATURE);
         AKT_CHECK(co.data == NULL && co.size == 0);
-        AKT_ERR(ak_compile_target_check(ctx, bad[i]), AK_ERROR_INVALID_ARGUMENT);
+        AKT_ERR_ITEM(ak_compile_target_check(ctx, bad[i]), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_TARGET_FEATURE);
     }
-    AKT_ERR(ak_compile_target_check(ctx, "gfx90a:foo"), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_compile_target_check(ctx, "gfx90a:foo"), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_TARGET_FEATURE);
     AKT_CONTAINS(ak_last_error(), "foo");
-    AKT_ERR(ak_compile_target_check(ctx, "GFX90A:xnack-"), AK_ERROR_UNSUPPORTED_TARGET); /* not gfx/sm_: neither compiler */
-    AKT_ERR(ak_compile_target_check(NULL, "gfx90a"), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_compile_target_check(ctx, "GFX90A:xnack-"), AK_ERROR_UNSUPPORTED_TARGET, AK_ERRITEM_UNKNOWN_TARGET); /* not gfx/sm_: neither compiler */
+    AKT_ERR_ITEM(ak_compile_target_check(NULL, "gfx90a"), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     /* a legal target ID with features compiles (ROCm 5.2 knows gfx90a) */
     AKT_OK(ak_compile_offline(ctx, "gfx90a:sramecc+:xnack-", tgt_src, "ak_t_two", NULL, &co));
     AKT_CHECK(co.size > 0 && !strcmp(co.target, "gfx90a:sramecc+:xnack-"));
@@ -49,7 +49,7 @@ static void guard_from_comgr(void) {
     AKT_OK(ak_compile_target_check(ctx, "gfx90a"));
     AKT_OK(ak_compile_target_check(ctx, "gfx1030"));
     AKT_OK(ak_compile_target_check(ctx, "gfx1031")); /* a consumer row this comgr lists */
-    AKT_ERR(ak_compile_target_check(ctx, "gfx9999"), AK_ERROR_UNSUPPORTED_TARGET);
+    AKT_ERR_ITEM(ak_compile_target_check(ctx, "gfx9999"), AK_ERROR_UNSUPPORTED_TARGET, AK_ERRITEM_UNKNOWN_TARGET);
     AKT_CONTAINS(ak_last_error(), "unknown AMD target 'gfx9999'");
     AKT_CHECKF(strstr(ak_last_error(), "newer ROCm") == NULL, "gfx9999 reported as needing a newer ROCm: %s", ak_last_error());
     AKT_CONTAINS(ak_last_error(), "gfx90a"); /* what this compiler builds */
@@ -62,7 +62,7 @@ static void guard_from_comgr(void) {
         AKT_CONTAINS(ak_last_error(), "RDNA3");
     }
     /* the version is the library's, not hiprtcVersion's 9.0 */
-    AKT_ERR(ak_compile_target_check(ctx, "gfx9999"), AK_ERROR_UNSUPPORTED_TARGET);
+    AKT_ERR_ITEM(ak_compile_target_check(ctx, "gfx9999"), AK_ERROR_UNSUPPORTED_TARGET, AK_ERRITEM_UNKNOWN_TARGET);
     AKT_CHECKF(strstr(ak_last_error(), "hipRTC 9.0") == NULL, "hipRTC version misreported: %s", ak_last_error());
     AKT_CHECK(strstr(ak_last_error(), "hipRTC 5.") || strstr(ak_last_error(), "hipRTC 6.") || strstr(ak_last_error(), "hipRTC 7."));
     ak_context_destroy(ctx);
@@ -76,7 +76,7 @@ static void kernel_name_must_be_in_code_object(void) {
     int i;
     if (!ctx) return;
     for (i = 0; i < 2; i++) {
-        AKT_ERR(ak_compile_offline(ctx, targets[i], tgt_src, "ak_t_three", NULL, &co), AK_ERROR_NOT_FOUND);
+        AKT_ERR_ITEM(ak_compile_offline(ctx, targets[i], tgt_src, "ak_t_three", NULL, &co), AK_ERROR_NOT_FOUND, AK_ERRITEM_KERNEL_NOT_FOUND);
         AKT_CONTAINS(ak_last_error(), "ak_t_three");
         AKT_CONTAINS(ak_last_error(), "ak_t_one"); /* lists what is there */
         AKT_CHECK(co.data == NULL);
@@ -97,10 +97,10 @@ static void config_arch_target_ids_and_families(void) {
     int i;
     for (i = 0; i < (int)(sizeof bad / sizeof bad[0]); i++) {
         c.arch = bad[i];
-        AKT_ERR(ak_config_validate(&c, NULL, &fixed), AK_ERROR_CONFIG);
+        AKT_ERR_ITEM(ak_config_validate(&c, NULL, &fixed), AK_ERROR_CONFIG, AK_ERRITEM_CONFIG_VALUE);
     }
     c.arch = "gfx90a:foo";
-    AKT_ERR(ak_config_validate(&c, NULL, &fixed), AK_ERROR_CONFIG);
+    AKT_ERR_ITEM(ak_config_validate(&c, NULL, &fixed), AK_ERROR_CONFIG, AK_ERRITEM_CONFIG_VALUE);
     AKT_CONTAINS(ak_last_error(), "foo");
     for (i = 0; i < 4; i++) {
         c.arch = fam[i][0];
@@ -117,7 +117,7 @@ static void config_arch_target_ids_and_families(void) {
         setenv("AMDKIT_ARCH", "gfx90a:foo", 1);
         e.backend = AK_BACKEND_CPU;
         AKT_OK(ak_config_apply_env(&e));
-        AKT_ERR(ak_context_create(&e, &ctx), AK_ERROR_CONFIG);
+        AKT_ERR_ITEM(ak_context_create(&e, &ctx), AK_ERROR_CONFIG, AK_ERRITEM_CONFIG_VALUE);
         AKT_CHECK(ctx == NULL);
         setenv("AMDKIT_ARCH", "CDNA2", 1);
         e = ak_config_default();

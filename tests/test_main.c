@@ -158,19 +158,31 @@ ak_context* akt_cpu_context(const char* sub) {
     return ctx;
 }
 
+/* test hook of t_autotune.c: the cpu backend stores and reads autotune choices as a GPU backend does */
+void akt_tune_store_on_host(int on) { _ak_tune_store_host = on; }
+
+/* wall-clock seconds, for the per-suite times the runner prints (where a tier's time goes) */
+static double akt_now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 int main(int argc, char** argv) {
     const char* seed = getenv("AKT_SEED");
     akt_seed_value = seed ? strtoull(seed, NULL, 0) : ((unsigned long long)time(NULL) * 2654435761ull) ^ (unsigned long long)getpid();
     printf("amdkit tests, seed %llu (replay with AKT_SEED=%llu)\n", akt_seed_value, akt_seed_value);
     /* No arguments: every suite except gpu_* (which need a GPU); `--gpu`: every
-     * gpu_* suite; names: those suites. */
+     * gpu_* suite; names: those suites. AKT_FULL=1 (make check): the suites that
+     * sample a matrix (compile_kernels: one target per family) run all of it. */
     {
         int i, named = 0, gpu = 0;
         for (i = 1; i < argc; i++) { if (!strcmp(argv[i], "--gpu")) gpu = 1; else named = 1; }
 #define AKT_RUN_SUITE(name) \
         { int i_, is_gpu_ = !strncmp(#name, "gpu_", 4), want_ = named ? 0 : (gpu ? is_gpu_ : !is_gpu_); \
           for (i_ = 1; i_ < argc; i_++) if (!strcmp(argv[i_], #name)) want_ = 1; \
-          if (want_) { printf("suite %s\n", #name); fflush(stdout); akt_suite_##name(); } }
+          if (want_) { double t0_ = akt_now_s(); printf("suite %s\n", #name); fflush(stdout); akt_suite_##name(); \
+                       printf("  (suite %s: %.1f s)\n", #name, akt_now_s() - t0_); fflush(stdout); } }
         AKT_SUITES(AKT_RUN_SUITE)
     }
     if (akt_skipped) printf("%d passed, %d failed, %d skipped\n", akt_passed, akt_failed, akt_skipped);

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <sys/stat.h>
 #include <time.h>
+#include "fake_cuda.h"
 
 /* ---- fake compiler / loader ------------------------------------------------ */
 
@@ -480,7 +481,7 @@ static void test_cache_dir_resolution(void) {
     AKT_ERR(ak_cache_dir(&cfg, NULL, 10), AK_ERROR_INVALID_ARGUMENT);
     AKT_ERR(ak_cache_dir(&cfg, buf, 0), AK_ERROR_INVALID_ARGUMENT);
     akc_setenv("HOME", NULL);
-    AKT_ERR(ak_cache_dir(&cfg, buf, sizeof buf), AK_ERROR_NOT_FOUND);
+    AKT_ERR_ITEM(ak_cache_dir(&cfg, buf, sizeof buf), AK_ERROR_NOT_FOUND, AK_ERRITEM_NOT_FOUND);
     /* no directory at all: the cache still works, memory-only, with one warning */
     {
         _ak_logger lg = akc_logger(AK_LOG_WARN);
@@ -505,32 +506,32 @@ static void test_cache_bad_args(void) {
     _ak_cache_ops ops;
     memset(&j, 0, sizeof j);
     ops = akc_ops(&j, 0);
-    AKT_ERR(_ak_cache_create(NULL, NULL, NULL, NULL, &c), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(_ak_cache_create(&cfg, NULL, NULL, NULL, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(_ak_cache_create(NULL, NULL, NULL, NULL, &c), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(_ak_cache_create(&cfg, NULL, NULL, NULL, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     cfg.cache_capacity = 0;
-    AKT_ERR(_ak_cache_create(&cfg, NULL, NULL, NULL, &c), AK_ERROR_CONFIG);
+    AKT_ERR_ITEM(_ak_cache_create(&cfg, NULL, NULL, NULL, &c), AK_ERROR_CONFIG, AK_ERRITEM_CONFIG_VALUE);
     AKT_CHECK(c == NULL);
     cfg.cache_capacity = 4;
     cfg.cache_max_bytes = -1;
-    AKT_ERR(_ak_cache_create(&cfg, NULL, NULL, NULL, &c), AK_ERROR_CONFIG);
+    AKT_ERR_ITEM(_ak_cache_create(&cfg, NULL, NULL, NULL, &c), AK_ERROR_CONFIG, AK_ERRITEM_CONFIG_VALUE);
     cfg.cache_max_bytes = 0;
     AKT_OK(_ak_cache_create(&cfg, NULL, akc_unload, NULL, &c));
     if (!c) return;
-    AKT_ERR(_ak_cache_get(NULL, &k, &ops, 0, &e, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(_ak_cache_get(c, NULL, &ops, 0, &e, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(_ak_cache_get(c, &k, NULL, 0, &e, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(_ak_cache_get(c, &k, &ops, 0, NULL, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(_ak_cache_get(NULL, &k, &ops, 0, &e, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(_ak_cache_get(c, NULL, &ops, 0, &e, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(_ak_cache_get(c, &k, NULL, 0, &e, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(_ak_cache_get(c, &k, &ops, 0, NULL, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     ops.compile = NULL;
-    AKT_ERR(_ak_cache_get(c, &k, &ops, 0, &e, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(_ak_cache_get(c, &k, &ops, 0, &e, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     ops = akc_ops(&j, 0);
     k.source = NULL;
-    AKT_ERR(_ak_cache_get(c, &k, &ops, 0, &e, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(_ak_cache_get(c, &k, &ops, 0, &e, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     AKT_CHECK(e == NULL);
     _ak_cache_entry_release(c, NULL);   /* no-op */
     _ak_cache_entry_release(NULL, NULL);
     AKT_CHECK(_ak_cache_entry_data(NULL, NULL) == NULL);
-    AKT_ERR(ak_cache_stats_get(NULL, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_cache_purge(NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_cache_stats_get(NULL, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_cache_purge(NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     _ak_cache_destroy(c);
     _ak_cache_destroy(NULL);
 }
@@ -1011,7 +1012,7 @@ static void test_cache_disk_load_failure(void) {
     j.key = &k;
     j.load_fail = 1;
     ops = akc_ops(&j, 1);
-    AKT_ERR(_ak_cache_get(c, &k, &ops, 0, &e, &src), AK_ERROR_DEVICE); /* disk payload rejected, recompiled, fails again */
+    AKT_ERR_ITEM(_ak_cache_get(c, &k, &ops, 0, &e, &src), AK_ERROR_DEVICE, AK_ERRITEM_RUNTIME_CALL); /* disk payload rejected, recompiled, fails again */
     AKT_CHECK(e == NULL);
     AKT_EQ_INT(akc_get_calls(), 1);
     _ak_cache_stats(c, &s);
@@ -1413,7 +1414,7 @@ static void test_cache_failed_compile(void) {
         j.fail = 1; j.key = &k2;
         ops = akc_ops(&j, 0);
         e = NULL;
-        AKT_ERR(_ak_cache_get(c, &k2, &ops, 0, &e, &src), AK_ERROR_COMPILATION);
+        AKT_ERR_ITEM(_ak_cache_get(c, &k2, &ops, 0, &e, &src), AK_ERROR_COMPILATION, AK_ERRITEM_COMPILE_FAILED);
         AKT_CONTAINS(ak_last_error(), "boom: kernel broken2");
         AKT_CONTAINS(ak_last_error_info()->log, "error: boom");
         AKT_CHECK(e == NULL);
@@ -1585,7 +1586,7 @@ static void test_cache_processes(void) {
 
 /* ---- the warm hit of ak_kernel_get under concurrency ------------------------------------
  * A cpu context switched to the cuda backend's table on a fake driver and a
- * fake NVRTC (sokol-dummy style): a "compile" returns a 68-byte sm_90 ELF
+ * fake NVRTC (tests/fake_cuda.h): a "compile" returns a 68-byte sm_90 ELF
  * header carrying the source's number, a "module" is heap memory holding
  * that number (freed on unload), a "function" points into it and a "launch"
  * reads it. Hitters get/launch/release kernels of more sources than the
@@ -1673,28 +1674,13 @@ static void test_cache_warm_hit_races(void) {
     pthread_t tid[8];
     ak_cache_stats st;
     int i, n = 0;
-    void* self;
     if (!ctx) return;
-    self = dlopen(NULL, RTLD_NOW);
-    if (!ctx->api->lib_nvrtc) ctx->api->lib_nvrtc = self; else if (self) dlclose(self);
-    ctx->api->nvrtcCreateProgram = akw_create;
-    ctx->api->nvrtcCompileProgram = akw_compile;
-    ctx->api->nvrtcGetProgramLogSize = akw_log_size;
-    ctx->api->nvrtcGetProgramLog = akw_log;
-    ctx->api->nvrtcGetCUBINSize = akw_code_size;
-    ctx->api->nvrtcGetCUBIN = akw_code;
-    ctx->api->nvrtcDestroyProgram = akw_destroy;
-    ctx->api->nvrtcGetErrorString = akw_errstr;
-    ctx->api->nvrtcGetNumSupportedArchs = NULL;
-    ctx->api->cuCtxSetCurrent = akw_set_current;
-    ctx->api->cuCtxSynchronize = akw_sync;
-    ctx->api->cuModuleLoadData = akw_load;
-    ctx->api->cuModuleUnload = akw_unload;
-    ctx->api->cuModuleGetFunction = akw_function;
-    ctx->api->cuLaunchKernel = akw_launch;
-    ctx->bk = &_ak_backend_cuda;
-    ctx->backend = AK_BACKEND_CUDA;
-    _ak_copy(ctx->dev.arch, sizeof ctx->dev.arch, "sm_90");
+    {
+        static const akf_driver fake = { akw_set_current, akw_sync, akw_load, akw_unload, akw_function, akw_launch,
+                                         akw_create, akw_compile, akw_log_size, akw_log, akw_code_size, akw_code,
+                                         akw_destroy, akw_errstr };
+        akf_cuda_attach(ctx, &fake, "sm_90");
+    }
     ctx->cache->capacity = 4;              /* fewer than the sources: hits race evictions */
     akw_loads = akw_unloads = akw_compiles = akw_wrong = 0;
     for (i = 0; i < AKW_SOURCES; i++)
@@ -1720,11 +1706,8 @@ static void test_cache_warm_hit_races(void) {
     AKT_OK(ak_cache_stats_get(ctx, &st));
     AKT_CHECK(st.memory_hits > 0 && st.evictions > 0 && st.memory_entries <= 4);
     AKT_CHECK(akw_compiles > 0);
-    _ak_cache_destroy(ctx->cache);          /* unloads through the fake driver */
-    ctx->cache = NULL;
+    akf_cuda_detach(ctx);                   /* unloads through the fake driver */
     AKT_EQ_INT(akw_loads, akw_unloads);
-    ctx->bk = &_ak_backend_cpu;
-    ctx->backend = AK_BACKEND_CPU;
     ak_context_destroy(ctx);
 }
 

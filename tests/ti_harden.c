@@ -485,17 +485,17 @@ static void test_harden_host_free(void) {
     AKT_OK(ak_host_alloc(other, 64, &q));
     AKT_CHECK(p && ((uintptr_t)p & 255) == 0);
     memset(p, 0xab, 1000);
-    AKT_ERR(ak_host_free(ctx, (char*)p + 16), AK_ERROR_MEMORY);   /* interior pointer */
-    AKT_CONTAINS(ak_last_error(), "not a live allocation");
-    AKT_ERR(ak_host_free(ctx, q), AK_ERROR_MEMORY);               /* another context's */
-    AKT_ERR(ak_host_free(ctx, &on_stack), AK_ERROR_MEMORY);       /* never allocated */
+    AKT_ERR_ITEM(ak_host_free(ctx, (char*)p + 16), AK_ERROR_MEMORY, AK_ERRITEM_FOREIGN_POINTER);   /* interior pointer */
+    AKT_ITEM(AK_ERRITEM_FOREIGN_POINTER);
+    AKT_ERR_ITEM(ak_host_free(ctx, q), AK_ERROR_MEMORY, AK_ERRITEM_FOREIGN_POINTER);               /* another context's */
+    AKT_ERR_ITEM(ak_host_free(ctx, &on_stack), AK_ERROR_MEMORY, AK_ERRITEM_FOREIGN_POINTER);       /* never allocated */
     heap = malloc(32);
-    AKT_ERR(ak_host_free(ctx, heap), AK_ERROR_MEMORY);            /* plain malloc: not ours, not freed */
+    AKT_ERR_ITEM(ak_host_free(ctx, heap), AK_ERROR_MEMORY, AK_ERRITEM_FOREIGN_POINTER);            /* plain malloc: not ours, not freed */
     free(heap);                                                   /* still ours to free: no double free */
     AKT_OK(ak_host_free(ctx, p));
-    AKT_ERR(ak_host_free(ctx, p), AK_ERROR_MEMORY);               /* double free */
+    AKT_ERR_ITEM(ak_host_free(ctx, p), AK_ERROR_MEMORY, AK_ERRITEM_FOREIGN_POINTER);               /* double free */
     AKT_OK(ak_host_free(ctx, NULL));
-    AKT_ERR(ak_host_free(NULL, q), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_host_free(NULL, q), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
     AKT_OK(ak_host_free(other, q));
     AKT_OK(ak_host_alloc(ctx, 4096, &leak));                      /* left allocated: destroy frees it (LeakSanitizer) */
     ak_context_destroy(other);
@@ -544,25 +544,25 @@ static void test_harden_launch_geometry(void) {
     akh_cpu_runs = 0;
     /* product 2^22 * 2^21 * 2^21 = 2^64: wraps to 0 in 64-bit arithmetic */
     b.x = 1u << 22; b.y = 1u << 21; b.z = 1u << 21;
-    AKT_ERR(ak_launch(k, g1, b, 0, NULL, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_launch(k, g1, b, 0, NULL, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_LAUNCH_GEOMETRY);
     /* product 2^32 wraps to 0 in unsigned int */
     b.x = 65536; b.y = 65536; b.z = 1;
-    AKT_ERR(ak_launch(k, g1, b, 0, NULL, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_launch(k, g1, b, 0, NULL, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_LAUNCH_GEOMETRY);
     b.x = 2048; b.y = 1; b.z = 1;
-    AKT_ERR(ak_launch(k, g1, b, 0, NULL, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_launch(k, g1, b, 0, NULL, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_LAUNCH_GEOMETRY);
     AKT_CONTAINS(ak_last_error(), "block.x = 2048");
     b.x = 32; b.y = 32; b.z = 2;
     AKT_ERR(ak_launch(k, g1, b, 0, NULL, NULL), AK_ERROR_INVALID_ARGUMENT);
     AKT_CONTAINS(ak_last_error(), "2048 threads");
     b.x = 1; b.y = 1; b.z = 65;
-    AKT_ERR(ak_launch(k, g1, b, 0, NULL, NULL), AK_ERROR_INVALID_ARGUMENT);
+    AKT_ERR_ITEM(ak_launch(k, g1, b, 0, NULL, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_LAUNCH_GEOMETRY);
     b.x = 256; b.y = 1; b.z = 1;
     {
         ak_dim3 g = { 1, 65536, 1 };
-        AKT_ERR(ak_launch(k, g, b, 0, NULL, NULL), AK_ERROR_INVALID_ARGUMENT);
+        AKT_ERR_ITEM(ak_launch(k, g, b, 0, NULL, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_LAUNCH_GEOMETRY);
         AKT_CONTAINS(ak_last_error(), "grid.y");
         g.x = 0xffffffffu; g.y = 1;
-        AKT_ERR(ak_launch(k, g, b, 0, NULL, NULL), AK_ERROR_INVALID_ARGUMENT);
+        AKT_ERR_ITEM(ak_launch(k, g, b, 0, NULL, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_LAUNCH_GEOMETRY);
     }
     AKT_EQ_INT(akh_cpu_runs, 0);
     {
@@ -793,7 +793,18 @@ static void test_harden_crash_safety(void) {
     akc_payload = 1000;
 }
 
+/* A message may be formatted from the last message itself (the arguments are
+ * formatted before the buffer is written): no garbling. */
+static void test_harden_error_from_last_error(void) {
+    _ak_err(AK_ERROR_CONFIG, "config.arch: 'gfx90a:foo': feature 'foo' unknown");
+    _ak_erri(AK_ERROR_CONFIG, AK_ERRITEM_TARGET_FEATURE, "AMDKIT_ARCH: %s", ak_last_error());
+    AKT_EQ_STR(ak_last_error(), "AMDKIT_ARCH: config.arch: 'gfx90a:foo': feature 'foo' unknown");
+    AKT_ITEM(AK_ERRITEM_TARGET_FEATURE);
+    ak_clear_error();
+}
+
 void akt_suite_harden(void) {
+    AKT_RUN(test_harden_error_from_last_error);
     AKT_RUN(test_harden_fifo);
     AKT_RUN(test_harden_symlink_and_dir);
     AKT_RUN(test_harden_huge_sparse_entry);

@@ -368,7 +368,7 @@ static void test_kargs_mismatch_refused(void) {
     /* another interface's packer: refused before anything is launched */
     akk_launches = 0;
     _ak_kargs_softmax(&a, buf, buf, 1, 16, 1, 0, 0);
-    AKT_ERR(_ak_op_launch(ctx, k, 1, 128, 0, NULL, &a), AK_ERROR_LAUNCH);
+    AKT_ERR_ITEM(_ak_op_launch(ctx, k, 1, 128, 0, NULL, &a), AK_ERROR_LAUNCH, AK_ERRITEM_RUNTIME_CALL);
     AKT_CHECK(strstr(ak_last_error(), "ak_norm_f32") && strstr(ak_last_error(), "'softmax'") &&
               strstr(ak_last_error(), "'norm'"));
     AKT_EQ_INT(akk_launches, 0);
@@ -377,7 +377,7 @@ static void test_kargs_mismatch_refused(void) {
     AKT_OK(_ak_op_launch(ctx, k, 1, 128, 0, NULL, &a));
     AKT_EQ_INT(akk_launches, 1);
     /* a kernel name the generated table does not know */
-    AKT_ERR(_ak_op_kernel(ctx, _ak_src_norm, "ak_norm_f64", &k), AK_ERROR_NOT_FOUND);
+    AKT_ERR_ITEM(_ak_op_kernel(ctx, _ak_src_norm, "ak_norm_f64", &k), AK_ERROR_NOT_FOUND, AK_ERRITEM_KERNEL_NOT_FOUND);
     AKT_CHECK(strstr(ak_last_error(), "ak_norm_f64") != NULL);
     ak_context_destroy(ctx);
 }

@@ -356,14 +356,14 @@ static void test_pool_runtime_oom(void) {
     AKT_EQ_INT(st.oom_retries, 2);
     /* two failures: out of memory with the runtime's message */
     akti_fail_next = 2;
-    AKT_ERR(ak_malloc(ctx, 2 << 20, NULL, &c), AK_ERROR_OUT_OF_MEMORY);
+    AKT_ERR_ITEM(ak_malloc(ctx, 2 << 20, NULL, &c), AK_ERROR_OUT_OF_MEMORY, AK_ERRITEM_POOL_LIMIT);
     AKT_CONTAINS(ak_last_error(), "injected failure");
     AKT_CONTAINS(ak_last_error(), "runtime allocation failed");
     AKT_CHECK(c == NULL);
     /* without protection: no retry */
     ctx->pool->oom_protection = 0;
     akti_fail_next = 1;
-    AKT_ERR(ak_malloc(ctx, 2 << 20, NULL, &c), AK_ERROR_OUT_OF_MEMORY);
+    AKT_ERR_ITEM(ak_malloc(ctx, 2 << 20, NULL, &c), AK_ERROR_OUT_OF_MEMORY, AK_ERRITEM_POOL_LIMIT);
     akti_stats(ctx, &st);
     AKT_EQ_INT(st.oom_retries, 3);
     AKT_EQ_INT(st.oom_count, 2);
@@ -513,15 +513,15 @@ static void test_pool_bad_pointers_intact(void) {
     AKT_OK(ak_malloc(ctx, 1000, NULL, &b));
     AKT_OK(ak_malloc(ctx, 3 << 20, NULL, &c));
     AKT_OK(ak_free(ctx, a));
-    AKT_ERR(ak_free(ctx, a), AK_ERROR_MEMORY);
-    AKT_CONTAINS(ak_last_error(), "double free");
-    AKT_ERR(ak_free(ctx, (char*)b + 256), AK_ERROR_MEMORY);
-    AKT_CONTAINS(ak_last_error(), "interior");
-    AKT_ERR(ak_free(ctx, (char*)c + (1 << 20)), AK_ERROR_MEMORY);
-    AKT_CONTAINS(ak_last_error(), "interior");
-    AKT_ERR(ak_free(ctx, &local), AK_ERROR_MEMORY);
-    AKT_CONTAINS(ak_last_error(), "foreign");
-    AKT_ERR(ak_free(ctx, (char*)a + 8), AK_ERROR_MEMORY);   /* inside free memory */
+    AKT_ERR_ITEM(ak_free(ctx, a), AK_ERROR_MEMORY, AK_ERRITEM_DOUBLE_FREE);
+    AKT_ITEM(AK_ERRITEM_DOUBLE_FREE);
+    AKT_ERR_ITEM(ak_free(ctx, (char*)b + 256), AK_ERROR_MEMORY, AK_ERRITEM_FOREIGN_POINTER);
+    AKT_ITEM(AK_ERRITEM_FOREIGN_POINTER);
+    AKT_ERR_ITEM(ak_free(ctx, (char*)c + (1 << 20)), AK_ERROR_MEMORY, AK_ERRITEM_FOREIGN_POINTER);
+    AKT_ITEM(AK_ERRITEM_FOREIGN_POINTER);
+    AKT_ERR_ITEM(ak_free(ctx, &local), AK_ERROR_MEMORY, AK_ERRITEM_FOREIGN_POINTER);
+    AKT_ITEM(AK_ERRITEM_FOREIGN_POINTER);
+    AKT_ERR_ITEM(ak_free(ctx, (char*)a + 8), AK_ERROR_MEMORY, AK_ERRITEM_DOUBLE_FREE);   /* inside free memory */
     AKTI_CHECK_POOL(ctx);
     AKT_OK(ak_free(ctx, b));
     AKT_OK(ak_free(ctx, c));

@@ -9,13 +9,13 @@ static void probe_failure_blocks_ops(void) {
     AKT_OK(ak_malloc(ctx, 64 * 4, NULL, &buf));
     AKT_OK(ak_fill(ctx, AK_F16, buf, 64, 1.0f, NULL));
     ctx->dev.fp16 = 0; /* as ak_context_probe leaves it when the fp16 kernel fails on a device */
-    AKT_ERR(ak_fill(ctx, AK_F16, buf, 64, 1.0f, NULL), AK_ERROR_DEVICE);
+    AKT_ERR_ITEM(ak_fill(ctx, AK_F16, buf, 64, 1.0f, NULL), AK_ERROR_DEVICE, AK_ERRITEM_RUNTIME_CALL);
     AKT_CONTAINS(ak_last_error(), "f16");
     AKT_CONTAINS(ak_last_error(), "probe");
     AKT_OK(ak_fill(ctx, AK_BF16, buf, 64, 1.0f, NULL)); /* the others still work */
     AKT_OK(ak_fill(ctx, AK_F32, buf, 64, 1.0f, NULL));
     ctx->dev.bf16 = 0;
-    AKT_ERR(ak_scale(ctx, AK_BF16, buf, buf, 64, 2.0f, NULL), AK_ERROR_DEVICE);
+    AKT_ERR_ITEM(ak_scale(ctx, AK_BF16, buf, buf, 64, 2.0f, NULL), AK_ERROR_DEVICE, AK_ERRITEM_RUNTIME_CALL);
     ctx->dev.fp16 = -1; /* not probed: allowed */
     ctx->dev.bf16 = 1;
     AKT_OK(ak_fill(ctx, AK_F16, buf, 64, 1.0f, NULL));
