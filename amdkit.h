@@ -17881,10 +17881,10 @@ AKDEF ak_result ak_unary2(ak_context* ctx, ak_unary_op op, ak_dtype dtype, const
         return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "ak_unary: op %d is not an ak_unary_op (0..%d)", (int)op,
                        (int)AK_UNARY_OP_COUNT - 1);
     if (!_ak_op_finite(param) || !_ak_op_finite(param2))
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_unary %s: parameters %g, %g must be finite", ak_unary_op_name(op),
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "ak_unary %s: parameters %g, %g must be finite", ak_unary_op_name(op),
                        (double)param, (double)param2);
     if (param2 != 0.0f && op != AK_OP_SOFTPLUS && op != AK_OP_HARDTANH)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_unary2 %s: param2 = %g, but only softplus and hardtanh take a second "
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "ak_unary2 %s: param2 = %g, but only softplus and hardtanh take a second "
                        "parameter (pass 0)", ak_unary_op_name(op), (double)param2);
     r = _ak_op_check_ptr(x, dtype, "ak_unary: x");
     if (r == AK_OK) r = _ak_op_check_ptr(y, dtype, "ak_unary: y");
@@ -20599,9 +20599,9 @@ AKDEF ak_result ak_scan(ak_context* ctx, ak_scan_op op, ak_dtype dtype, const vo
     int kflags;
     if (r != AK_OK) return r;
     if ((int)op < 0 || (int)op >= (int)AK_SCAN_OP_COUNT)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_scan: op %d is not an ak_scan_op (0..%d)", (int)op, (int)AK_SCAN_OP_COUNT - 1);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "ak_scan: op %d is not an ak_scan_op (0..%d)", (int)op, (int)AK_SCAN_OP_COUNT - 1);
     if (flags & ~(AK_SCAN_EXCLUSIVE | AK_SCAN_REVERSE))
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_scan: flags 0x%x, expected a set of AK_SCAN_EXCLUSIVE and AK_SCAN_REVERSE",
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "ak_scan: flags 0x%x, expected a set of AK_SCAN_EXCLUSIVE and AK_SCAN_REVERSE",
                        flags);
     if (dtype != AK_F32 && dtype != AK_F16 && dtype != AK_BF16 && dtype != AK_I32 && dtype != AK_I64)
         return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE, "%s: dtype %s (%d) not supported, expected f32, f16, bf16, i32 or i64",
@@ -20631,7 +20631,7 @@ AKDEF ak_result ak_scan(ak_context* ctx, ak_scan_op op, ak_dtype dtype, const vo
             if (chunk < 4u * _AK_SC_TILE) chunk = 4u * _AK_SC_TILE;
             chunk = (chunk + _AK_SC_TILE - 1) / _AK_SC_TILE * _AK_SC_TILE;
             nch = (cols + chunk - 1) / chunk;
-            if (nch > 0x7FFFFFFFu) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %zu columns is too wide", opn, cols);
+            if (nch > 0x7FFFFFFFu) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: %zu columns is too wide", opn, cols);
         }
     }
     rpl = (size_t)0x7FFFFFFF / nch;
@@ -20832,12 +20832,12 @@ AKDEF ak_result ak_topk(ak_context* ctx, ak_dtype dtype, const void* x, void* va
 static ak_result _ak_axis_check_shape(ak_context* ctx, ak_dtype t, size_t ndim, const size_t* shape, size_t* count,
                                       const char* op) {
     size_t k, n = 1;
-    if (!shape) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: shape is NULL", op);
+    if (!shape) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "%s: shape is NULL", op);
     if (ndim < 1 || ndim > AK_AXES_MAX_DIMS)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: ndim %zu, expected 1..%d", op, ndim, AK_AXES_MAX_DIMS);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "%s: ndim %zu, expected 1..%d", op, ndim, AK_AXES_MAX_DIMS);
     for (k = 0; k < ndim; k++) {
-        if (shape[k] == 0) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: shape[%zu] is 0 (expected >= 1)", op, k);
-        if (n > SIZE_MAX / shape[k]) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: the shape's element count overflows", op);
+        if (shape[k] == 0) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "%s: shape[%zu] is 0 (expected >= 1)", op, k);
+        if (n > SIZE_MAX / shape[k]) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "%s: the shape's element count overflows", op);
         n *= shape[k];
     }
     *count = n;
@@ -20847,9 +20847,9 @@ static ak_result _ak_axis_check_shape(ak_context* ctx, ak_dtype t, size_t ndim, 
 /* [outer][len][inner]: each >= 1, the product without overflow. */
 static ak_result _ak_axis_check_oli(ak_context* ctx, ak_dtype t, size_t outer, size_t len, size_t inner, const char* op) {
     if (outer == 0 || len == 0 || inner == 0)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: shape %zu x %zu x %zu has a zero extent", op, outer, len, inner);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "%s: shape %zu x %zu x %zu has a zero extent", op, outer, len, inner);
     if (outer > SIZE_MAX / len || outer * len > SIZE_MAX / inner)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: shape %zu x %zu x %zu overflows", op, outer, len, inner);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "%s: shape %zu x %zu x %zu overflows", op, outer, len, inner);
     return _ak_op_check_bytes(ctx, outer * len * inner, t, op);
 }
 
@@ -20875,7 +20875,7 @@ static ak_result _ak_axis_cpu_reduce(ak_reduce_op op, ak_dtype t, const void* x,
     if (arg) pos = (int64_t*)_ak_calloc(nout * sizeof(int64_t));
     if (!acc || !seen || (arg && !pos)) {
         _ak_dealloc(acc); _ak_dealloc(seen); _ak_dealloc(pos);
-        return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_reduce_axes: out of host memory (cpu reference, %zu outputs)", nout);
+        return _ak_erri(AK_ERROR_OUT_OF_MEMORY, AK_ERRITEM_OUT_OF_MEMORY, "ak_reduce_axes: out of host memory (cpu reference, %zu outputs)", nout);
     }
     memset(idx, 0, sizeof idx);
     for (i = 0; i < n; i++) {
@@ -20979,11 +20979,11 @@ AKDEF ak_result ak_reduce_axes(ak_context* ctx, ak_reduce_op op, ak_dtype dtype,
     if (r == AK_OK) r = _ak_op_check_stream(ctx, stream, opn);
     if (r != AK_OK) return r;
     if ((int)op < 0 || (int)op >= (int)AK_REDUCE_OP_COUNT)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: unknown reduction %d", opn, (int)op);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: unknown reduction %d", opn, (int)op);
     if ((r = _ak_axis_check_shape(ctx, dtype, ndim, shape, &n, opn)) != AK_OK) return r;
-    if (axes == 0) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: axes is 0 (set bit k to reduce dimension k)", opn);
+    if (axes == 0) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "%s: axes is 0 (set bit k to reduce dimension k)", opn);
     if (ndim < 32 && (axes >> ndim) != 0)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: axes 0x%x names a dimension >= ndim %zu", opn, (unsigned)axes, ndim);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "%s: axes 0x%x names a dimension >= ndim %zu", opn, (unsigned)axes, ndim);
     arg = op == AK_REDUCE_ARGMAX || op == AK_REDUCE_ARGMIN;
     if ((r = _ak_op_check_ptr(x, dtype, "ak_reduce_axes: x")) != AK_OK) return r;
     if ((r = _ak_op_check_ptr(out, arg ? AK_I64 : AK_F32, "ak_reduce_axes: out")) != AK_OK) return r;
@@ -20998,10 +20998,10 @@ AKDEF ak_result ak_reduce_axes(ak_context* ctx, ak_reduce_op op, ak_dtype dtype,
     }
     for (k = 0; k < m; k++) runs += (size_t)red[k];
     if (arg && runs > 1)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %s over dimensions that are not adjacent (axes 0x%x): take one axis, "
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "%s: %s over dimensions that are not adjacent (axes 0x%x): take one axis, "
                        "or adjacent ones", opn, ak_reduce_op_name(op), (unsigned)axes);
     if (_ak_rowop_overlap(x, n * ak_dtype_size(dtype), out, nout * (arg ? 8u : 4u)))
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: out overlaps x", opn);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP, "%s: out overlaps x", opn);
     if (_ak_op_is_cpu(ctx)) return _ak_axis_cpu_reduce(op, dtype, x, out, ndim, shape, axes, n);
     if (runs == 0) {
         /* every reduced extent is 1: the values themselves (arg ops: index 0) */
@@ -21094,10 +21094,10 @@ AKDEF ak_result ak_normalize(ak_context* ctx, ak_norm_kind kind, ak_dtype dtype,
     if (r == AK_OK) r = _ak_op_check_stream(ctx, stream, opn);
     if (r != AK_OK) return r;
     if ((int)kind < 0 || (int)kind >= (int)AK_NORM_KIND_COUNT)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: kind %d is not an ak_norm_kind (0..%d)", opn, (int)kind,
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: kind %d is not an ak_norm_kind (0..%d)", opn, (int)kind,
                        (int)AK_NORM_KIND_COUNT - 1);
     if (!_ak_op_finite(eps) || eps < 0.0f)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: eps %g, expected finite and >= 0", opn, (double)eps);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: eps %g, expected finite and >= 0", opn, (double)eps);
     if ((r = _ak_axis_check_oli(ctx, dtype, outer, len, inner, opn)) != AK_OK) return r;
     if ((r = _ak_op_check_ptr(x, dtype, "ak_normalize: x")) != AK_OK) return r;
     if ((r = _ak_op_check_ptr(y, dtype, "ak_normalize: y")) != AK_OK) return r;
@@ -21140,7 +21140,7 @@ AKDEF ak_result ak_normalize(ak_context* ctx, ak_norm_kind kind, ak_dtype dtype,
             const size_t S = (len + seg - 1) / seg, nb = outer * S;
             ak_kernel* k2 = NULL;
             void* ws = NULL;
-            if (nb > 0x7FFFFFFFu) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %zu segments exceed one launch", opn, nb);
+            if (nb > 0x7FFFFFFFu) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "%s: %zu segments exceed one launch", opn, nb);
             if ((r = _ak_op_kernel(ctx, _ak_src_axis, _ak_op_name(kn, sizeof kn, "ak_axnorm_part", dtype), &k)) != AK_OK) return r;
             if ((r = _ak_op_kernel(ctx, _ak_src_axis, _ak_op_name(kn, sizeof kn, "ak_axnorm_apply", dtype), &k2)) != AK_OK)
                 return r;
@@ -21173,13 +21173,13 @@ AKDEF ak_result ak_binary_broadcast(ak_context* ctx, ak_binary_op op, ak_dtype d
     if (r == AK_OK) r = _ak_op_check_stream(ctx, stream, opn);
     if (r != AK_OK) return r;
     if ((int)op < 0 || (int)op >= (int)AK_BINARY_OP_COUNT)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: op %d is not an ak_binary_op (0..%d)", opn, (int)op,
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: op %d is not an ak_binary_op (0..%d)", opn, (int)op,
                        (int)AK_BINARY_OP_COUNT - 1);
     if ((r = _ak_axis_check_shape(ctx, dtype, ndim, shape, &n, opn)) != AK_OK) return r;
-    if (!y_shape) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: y_shape is NULL", opn);
+    if (!y_shape) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "%s: y_shape is NULL", opn);
     for (k = 0; k < ndim; k++) {
         if (y_shape[k] != 1 && y_shape[k] != shape[k])
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: y_shape[%zu] = %zu, expected 1 or shape[%zu] = %zu", opn, k,
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "%s: y_shape[%zu] = %zu, expected 1 or shape[%zu] = %zu", opn, k,
                            y_shape[k], k, shape[k]);
         ny *= y_shape[k];
     }
@@ -21291,18 +21291,18 @@ static ak_result _ak_pool_geometry(const ak_pool_args* a, _ak_pool_geom* g) {
     const char* opn = "ak_pool";
     int i, j;
     size_t iplane = 1, oplane = 1;
-    if (!a) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: args is NULL", opn);
+    if (!a) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "%s: args is NULL", opn);
     if ((int)a->kind < 0 || (int)a->kind >= (int)AK_POOL_KIND_COUNT)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: kind %d is not an ak_pool_kind (0..%d)", opn, (int)a->kind,
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: kind %d is not an ak_pool_kind (0..%d)", opn, (int)a->kind,
                        (int)AK_POOL_KIND_COUNT - 1);
-    if (a->ndim < 1 || a->ndim > 3) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: ndim %d, expected 1, 2 or 3", opn, a->ndim);
+    if (a->ndim < 1 || a->ndim > 3) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "%s: ndim %d, expected 1, 2 or 3", opn, a->ndim);
     if (a->batch == 0 || a->channels == 0)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: batch %zu x channels %zu has a zero extent", opn, a->batch, a->channels);
-    if (a->batch > SIZE_MAX / a->channels) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: batch x channels overflows", opn);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "%s: batch %zu x channels %zu has a zero extent", opn, a->batch, a->channels);
+    if (a->batch > SIZE_MAX / a->channels) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "%s: batch x channels overflows", opn);
     if (a->kind == AK_POOL_MAX && a->divisor_override != 0)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: divisor_override %d is for average pooling", opn, a->divisor_override);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: divisor_override %d is for average pooling", opn, a->divisor_override);
     if (a->divisor_override < 0)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: divisor_override %d, expected 0 (none) or > 0", opn, a->divisor_override);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: divisor_override %d, expected 0 (none) or > 0", opn, a->divisor_override);
     g->planes = a->batch * a->channels;
     for (i = 0; i < 3; i++) {
         g->in[i] = g->out[i] = g->k[i] = g->s[i] = g->d[i] = 1;
@@ -21312,39 +21312,39 @@ static ak_result _ak_pool_geometry(const ak_pool_args* a, _ak_pool_geom* g) {
         long long in, k, s, p, d, eff, num, out;
         i = 3 - a->ndim + j;
         if (a->in[j] == 0 || a->kernel[j] == 0)
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: dimension %d: input %zu, kernel %zu (each must be >= 1)", opn, j,
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "%s: dimension %d: input %zu, kernel %zu (each must be >= 1)", opn, j,
                            a->in[j], a->kernel[j]);
         if (a->in[j] > 0x7FFFFFFF || a->kernel[j] > 0x7FFFFFFF || a->stride[j] > 0x7FFFFFFF || a->padding[j] > 0x7FFFFFFF ||
             a->dilation[j] > 0x7FFFFFFF)
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: dimension %d: an extent, kernel, stride, padding or dilation past 2^31",
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "%s: dimension %d: an extent, kernel, stride, padding or dilation past 2^31",
                            opn, j);
         in = (long long)a->in[j]; k = (long long)a->kernel[j];
         s = a->stride[j] ? (long long)a->stride[j] : k;
         p = (long long)a->padding[j];
         d = a->dilation[j] ? (long long)a->dilation[j] : 1;
         if (a->kind == AK_POOL_AVG && d != 1)
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: dimension %d: dilation %lld, average pooling takes none (1)", opn, j, d);
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: dimension %d: dilation %lld, average pooling takes none (1)", opn, j, d);
         eff = (k - 1) * d + 1;
         if (a->kind == AK_POOL_MAX ? p > eff / 2 : p > k / 2)
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: dimension %d: padding %lld is more than half the %swindow %lld", opn, j,
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: dimension %d: padding %lld is more than half the %swindow %lld", opn, j,
                            p, a->kind == AK_POOL_MAX ? "dilated " : "", a->kind == AK_POOL_MAX ? eff : k);
         num = in + 2 * p - eff + (a->ceil_mode ? s - 1 : 0);
         out = (num >= 0 ? num / s : -((-num + s - 1) / s)) + 1;
         if (a->ceil_mode && out > 0 && (out - 1) * s >= in + p) out--;
         if (out < 1)
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: dimension %d: input %lld with kernel %lld, stride %lld, padding %lld, "
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "%s: dimension %d: input %lld with kernel %lld, stride %lld, padding %lld, "
                            "dilation %lld gives output %lld (too small)", opn, j, in, k, s, p, d, out);
         g->in[i] = in; g->out[i] = out; g->k[i] = k; g->s[i] = s; g->p[i] = p; g->d[i] = d;
     }
     for (i = 0; i < 3; i++) {
         if ((double)iplane * (double)g->in[i] > 2147483647.0 || (double)oplane * (double)g->out[i] > 2147483647.0)
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: one plane (a batch x channel slice) of %s exceeds 2^31 elements", opn,
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "%s: one plane (a batch x channel slice) of %s exceeds 2^31 elements", opn,
                            (double)iplane * (double)g->in[i] > 2147483647.0 ? "the input" : "the output");
         iplane *= (size_t)g->in[i];
         oplane *= (size_t)g->out[i];
     }
     if (g->planes > SIZE_MAX / iplane || g->planes > SIZE_MAX / oplane)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: the tensor's element count overflows", opn);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "%s: the tensor's element count overflows", opn);
     return AK_OK;
 }
 
@@ -21352,7 +21352,7 @@ AKDEF ak_result ak_pool_output_shape(const ak_pool_args* args, size_t out[3]) {
     _ak_pool_geom g;
     ak_result r;
     int j;
-    if (!out) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_pool_output_shape: out is NULL");
+    if (!out) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_pool_output_shape: out is NULL");
     if ((r = _ak_pool_geometry(args, &g)) != AK_OK) return r;
     out[0] = out[1] = out[2] = 0;
     for (j = 0; j < args->ndim; j++) out[j] = (size_t)g.out[3 - args->ndim + j];
@@ -21425,7 +21425,7 @@ AKDEF ak_result ak_pool(ak_context* ctx, const ak_pool_args* a, ak_stream* strea
     if ((r = _ak_op_check_ptr(a->x, a->dtype, "ak_pool: x")) != AK_OK) return r;
     if ((r = _ak_op_check_ptr(a->y, a->dtype, "ak_pool: y")) != AK_OK) return r;
     if (a->indices && a->kind != AK_POOL_MAX)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: indices are for max pooling (pass NULL for average pooling)", opn);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: indices are for max pooling (pass NULL for average pooling)", opn);
     if (a->indices && (r = _ak_op_check_ptr(a->indices, AK_I64, "ak_pool: indices")) != AK_OK) return r;
     es = ak_dtype_size(a->dtype);
     if ((r = _ak_op_check_overlap(a->x, g.planes * ip * es, a->y, g.planes * op * es, 0, "ak_pool (x and y)")) != AK_OK) return r;
@@ -21513,17 +21513,17 @@ static ak_result _ak_chnorm(ak_context* ctx, const char* opn, ak_dtype t, const 
     if (r == AK_OK) r = _ak_axis_check_oli(ctx, t, N, C, S, opn);
     if (r != AK_OK) return r;
     if (!_ak_op_finite(eps) || !(eps > 0.0f))
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: eps %g, expected finite and > 0", opn, (double)eps);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: eps %g, expected finite and > 0", opn, (double)eps);
     if (G != 0 && C % G != 0)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %zu channels are not a multiple of %zu groups", opn, C, G);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "%s: %zu channels are not a multiple of %zu groups", opn, C, G);
     if (G == 0 && (!_ak_op_finite(momentum) || momentum < 0.0f || momentum > 1.0f))
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: momentum %g, expected in [0, 1]", opn, (double)momentum);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: momentum %g, expected in [0, 1]", opn, (double)momentum);
     if (G == 0 && (!rmean) != (!rvar))
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: running_mean and running_var go together (both or neither)", opn);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "%s: running_mean and running_var go together (both or neither)", opn);
     if (G == 0 && !training && !rmean)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: inference (training = 0) needs running_mean and running_var", opn);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "%s: inference (training = 0) needs running_mean and running_var", opn);
     if (C > 0x7FFFFFFF || N > 0x7FFFFFFF)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: batch %zu or channels %zu past 2^31", opn, N, C);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "%s: batch %zu or channels %zu past 2^31", opn, N, C);
     if ((r = _ak_op_check_ptr(x, t, "batch / group norm: x")) != AK_OK) return r;
     if ((r = _ak_op_check_ptr(y, t, "batch / group norm: y")) != AK_OK) return r;
     if (w && (r = _ak_op_check_ptr(w, t, "batch / group norm: weight")) != AK_OK) return r;
@@ -21538,7 +21538,7 @@ static ak_result _ak_chnorm(ak_context* ctx, const char* opn, ak_dtype t, const 
         _ak_rowop_overlap(rmean, C * 4u, y, bytes) || _ak_rowop_overlap(rvar, C * 4u, y, bytes) ||
         _ak_rowop_overlap(rmean, C * 4u, x, bytes) || _ak_rowop_overlap(rvar, C * 4u, x, bytes) ||
         _ak_rowop_overlap(rmean, C * 4u, rvar, C * 4u))
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: a parameter or running statistic overlaps x or y", opn);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP, "%s: a parameter or running statistic overlaps x or y", opn);
     if (_ak_op_is_cpu(ctx)) {
         _ak_chnorm_cpu(t, x, y, N, C, S, G, w, b, rmean, rvar, training, momentum, eps);
         return AK_OK;
@@ -21555,9 +21555,9 @@ static ak_result _ak_chnorm(ak_context* ctx, const char* opn, ak_dtype t, const 
         ak_dim3 g, bl;
         int use_running = G == 0 && !training;
         if (!use_running && nparts > 0x7FFFFFFFu)
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %zu statistics blocks exceed one launch", opn, nparts);
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "%s: %zu statistics blocks exceed one launch", opn, nparts);
         if (!use_running && (stats > 0x7FFFFFFFu))
-            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %zu statistics exceed one launch", opn, stats);
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "%s: %zu statistics exceed one launch", opn, stats);
         pbytes = use_running ? 0 : (nparts * 8u + 15u) & ~(size_t)15u;
         if ((r = _ak_op_kernel(ctx, _ak_src_chnorm, _ak_op_name(kn, sizeof kn, "ak_chnorm_apply", t), &ka)) != AK_OK) return r;
         if (!use_running) {
@@ -21601,7 +21601,7 @@ AKDEF ak_result ak_batch_norm(ak_context* ctx, ak_dtype dtype, const void* x, vo
 AKDEF ak_result ak_group_norm(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t batch, size_t channels,
                               size_t spatial, size_t groups, const void* weight, const void* bias, float eps,
                               ak_stream* stream) {
-    if (groups == 0) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_group_norm: groups is 0 (expected >= 1)");
+    if (groups == 0) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "ak_group_norm: groups is 0 (expected >= 1)");
     return _ak_chnorm(ctx, "ak_group_norm", dtype, x, y, batch, channels, spatial, groups, weight, bias, NULL, NULL, 1, 0.0f,
                       eps, stream);
 }
@@ -21650,17 +21650,17 @@ AKDEF ak_result ak_loss(ak_context* ctx, ak_loss_op op, ak_dtype dtype, const vo
     ak_result r = _ak_rowop_check(ctx, dtype, x, "x", rows, cols, stream, opn);
     if (r != AK_OK) return r;
     if ((int)op < 0 || (int)op >= (int)AK_LOSS_OP_COUNT)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: op %d is not an ak_loss_op (0..%d)", opn, (int)op, (int)AK_LOSS_OP_COUNT - 1);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: op %d is not an ak_loss_op (0..%d)", opn, (int)op, (int)AK_LOSS_OP_COUNT - 1);
     if ((int)target_layout < 0 || (int)target_layout >= (int)AK_TARGET_LAYOUT_COUNT)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: target layout %d, expected AK_TARGET_FULL, _ROW or _COL", opn, (int)target_layout);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: target layout %d, expected AK_TARGET_FULL, _ROW or _COL", opn, (int)target_layout);
     if ((int)reduction < 0 || (int)reduction >= (int)AK_LOSS_REDUCTION_COUNT)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: reduction %d, expected an ak_loss_reduction", opn, (int)reduction);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: reduction %d, expected an ak_loss_reduction", opn, (int)reduction);
     if (!_ak_op_finite(param) || param < 0.0f)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: param %g, expected finite and >= 0", opn, (double)param);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: param %g, expected finite and >= 0", opn, (double)param);
     if (flags & ~(unsigned)(AK_LOSS_LOG_TARGET | AK_LOSS_PROB_INPUT))
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: flags 0x%x, expected AK_LOSS_LOG_TARGET / AK_LOSS_PROB_INPUT", opn, flags);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: flags 0x%x, expected AK_LOSS_LOG_TARGET / AK_LOSS_PROB_INPUT", opn, flags);
     if (flags && op != AK_LOSS_KL_DIV)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: flags 0x%x are for AK_LOSS_KL_DIV only", opn, flags);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: flags 0x%x are for AK_LOSS_KL_DIV only", opn, flags);
     if ((op == AK_LOSS_HUBER || op == AK_LOSS_SMOOTH_L1 || op == AK_LOSS_HINGE) && p == 0.0f) p = 1.0f;
     if ((r = _ak_op_check_ptr(target, dtype, "ak_loss: target")) != AK_OK) return r;
     if ((r = _ak_op_check_ptr(out, AK_F32, "ak_loss: out")) != AK_OK) return r;
@@ -21669,7 +21669,7 @@ AKDEF ak_result ak_loss(ak_context* ctx, ak_loss_op op, ak_dtype dtype, const vo
     tn = target_layout == AK_TARGET_FULL ? n : target_layout == AK_TARGET_ROW ? cols : rows;
     nout = reduction == AK_LOSS_NONE ? n : 1;
     if (_ak_rowop_overlap(out, nout * 4u, x, n * es) || _ak_rowop_overlap(out, nout * 4u, target, tn * es))
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: out overlaps an input", opn);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP, "%s: out overlaps an input", opn);
     if (_ak_op_is_cpu(ctx)) {
         size_t i;
         double s = 0.0;
@@ -21689,7 +21689,7 @@ AKDEF ak_result ak_loss(ak_context* ctx, ak_loss_op op, ak_dtype dtype, const vo
         ak_kernel* k = NULL;
         void* ws = NULL;
         _ak_kargs a;
-        if (nb > 0x7FFFFFFFu) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %zu elements exceed one launch", opn, n);
+        if (nb > 0x7FFFFFFFu) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "%s: %zu elements exceed one launch", opn, n);
         if ((r = _ak_op_kernel(ctx, _ak_src_loss, _ak_op_name(kn, sizeof kn, "ak_loss", dtype), &k)) != AK_OK) return r;
         if (reduction != AK_LOSS_NONE && (r = _ak_rowop_ws(ctx, nb * 4u, stream, &ws)) != AK_OK) return r;
         _ak_kargs_loss(&a, x, target, (int64_t)n, (int64_t)cols, (int32_t)target_layout, (int32_t)op, p, (int32_t)flags,
@@ -21716,16 +21716,16 @@ AKDEF ak_result ak_triplet_margin_loss(ak_context* ctx, ak_dtype dtype, const vo
     if ((r = _ak_op_check_ptr(negative, dtype, "ak_triplet_margin_loss: negative")) != AK_OK) return r;
     if ((r = _ak_op_check_ptr(out, AK_F32, "ak_triplet_margin_loss: out")) != AK_OK) return r;
     if ((int)reduction < 0 || (int)reduction >= (int)AK_LOSS_REDUCTION_COUNT)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: reduction %d, expected an ak_loss_reduction", opn, (int)reduction);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: reduction %d, expected an ak_loss_reduction", opn, (int)reduction);
     if (!_ak_op_finite(margin) || !_ak_op_finite(norm) || !(norm > 0.0f) || !_ak_op_finite(eps) || eps < 0.0f)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: margin %g, norm %g, eps %g (finite, norm > 0, eps >= 0)", opn,
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: margin %g, norm %g, eps %g (finite, norm > 0, eps >= 0)", opn,
                        (double)margin, (double)norm, (double)eps);
     es = ak_dtype_size(dtype);
     n = rows * cols;
     nout = reduction == AK_LOSS_NONE ? rows : 1;
     if (_ak_rowop_overlap(out, nout * 4u, anchor, n * es) || _ak_rowop_overlap(out, nout * 4u, positive, n * es) ||
         _ak_rowop_overlap(out, nout * 4u, negative, n * es))
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: out overlaps an input", opn);
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP, "%s: out overlaps an input", opn);
     if (_ak_op_is_cpu(ctx)) {
         size_t i, c;
         double s = 0.0;
