@@ -12729,9 +12729,10 @@ static const char _ak_src_axis[] =
     "//\n"
     "// ak_axnorm_*: y = x / norm(x along R) (kind: 0 L1 = sum |x|, 1 L2 = sqrt of\n"
     "// sum x^2, 2 mean |x|, 3 RMS = sqrt(mean x^2 + eps); kinds 0-2 divide by\n"
-    "// max(norm, eps), torch's F.normalize). cols: a thread per column, the second\n"
-    "// pass reads the column again (from L1 / L2). rows (inner == 1): a block per\n"
-    "// row, both passes in the block (the row comes back from L2). part + apply:\n"
+    "// max(norm, eps), torch's F.normalize). cols: a thread per column, held in\n"
+    "// registers up to 64 elements (one read), else read twice (the second from L1 /\n"
+    "// L2). rows (inner == 1): a block per row, both passes in the block; the host\n"
+    "// keeps the rows in flight within the L2 so the second pass hits it. part + apply:\n"
     "// few long rows cut into S segments of seg elements: part writes each\n"
     "// segment's sum, ak_reduce adds a row's S sums (fixed order), apply scales\n"
     "// each segment by the row's norm.\n"
@@ -12852,9 +12853,32 @@ static const char _ak_src_axis[] =
     "    return 1.0f / (n > eps ? n : eps);\n"
     "}\n"
     "\n"
+    "// columns of at most MAXR elements: the column stays in registers (one read of x)\n"
+    "template <class D, int MAXR>\n"
+    "AK_INLINE void ak_axnorm_cols_reg(const typename D::T* x, typename D::T* y, ak_i64 outer, ak_i64 R, ak_i64 inner, int kind,\n"
+    "                                  float eps) {\n"
+    "    const ak_i64 ncols = outer * inner;\n"
+    "    for (ak_i64 c = ak_gtid(); c < ncols; c += ak_gstride()) {\n"
+    "        const ak_i64 o = c / inner, in = c - o * inner, base = o * R * inner + in;\n"
+    "        float v[MAXR];\n"
+    "        float a0 = 0.0f, a1 = 0.0f;\n"
+    "#pragma unroll\n"
+    "        for (int r = 0; r < MAXR; r++) {\n"
+    "            v[r] = r < R ? D::to(x[base + r * inner]) : 0.0f;\n"
+    "            if (r % 2) a1 += ak_nrm_term(kind, v[r]); else a0 += ak_nrm_term(kind, v[r]);\n"
+    "        }\n"
+    "        const float inv = ak_nrm_inv(kind, a0 + a1, R, eps);\n"
+    "#pragma unroll\n"
+    "        for (int r = 0; r < MAXR; r++)\n"
+    "            if (r < R) y[base + r * inner] = D::from(v[r] * inv);\n"
+    "    }\n"
+    "}\n"
+    "\n"
     "template <class D>\n"
     "AK_INLINE void ak_axnorm_cols(const typename D::T* x, typename D::T* y, ak_i64 outer, ak_i64 R, ak_i64 inner, int kind,\n"
     "                              float eps) {\n"
+    "    if (R <= 16) { ak_axnorm_cols_reg<D, 16>(x, y, outer, R, inner, kind, eps); return; }\n"
+    "    if (R <= 64) { ak_axnorm_cols_reg<D, 64>(x, y, outer, R, inner, kind, eps); return; }\n"
     "    const ak_i64 ncols = outer * inner;\n"
     "    for (ak_i64 c = ak_gtid(); c < ncols; c += ak_gstride()) {\n"
     "        const ak_i64 o = c / inner, in = c - o * inner, base = o * R * inner + in;\n"
@@ -16763,39 +16787,39 @@ static inline void _ak_kargs_attn_combine(_ak_kargs* kargs_, const void* part, i
     ak_args_ptr(a_, part); ak_args_i32(a_, nsplit); ak_args_i32(a_, dmax); ak_args_i64(a_, rows); ak_args_i32(a_, hq); ak_args_i32(a_, sq); ak_args_i32(a_, d); ak_args_ptr(a_, o);
     ak_args_i64(a_, osb); ak_args_i64(a_, osh); ak_args_i64(a_, oss); ak_args_ptr(a_, lse);
 }
-/* kernels/axis.hip:104 NAME (macro AK_AXRED) */
+/* kernels/axis.hip:105 NAME (macro AK_AXRED) */
 static inline void _ak_kargs_axred(_ak_kargs* kargs_, const void* x, int64_t outer, int64_t R, int64_t inner, int64_t rchunk, int64_t splits, float scale, void* outv, void* outi) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_axred);
     ak_args_ptr(a_, x); ak_args_i64(a_, outer); ak_args_i64(a_, R); ak_args_i64(a_, inner); ak_args_i64(a_, rchunk); ak_args_i64(a_, splits); ak_args_f32(a_, scale); ak_args_ptr(a_, outv);
     ak_args_ptr(a_, outi);
 }
-/* kernels/axis.hip:243 ak_axnorm_cols_##DT (macro AK_AXNORM) */
+/* kernels/axis.hip:267 ak_axnorm_cols_##DT (macro AK_AXNORM) */
 static inline void _ak_kargs_axnorm_cols(_ak_kargs* kargs_, const void* x, void* y, int64_t outer, int64_t R, int64_t inner, int32_t kind, float eps) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_axnorm_cols);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, outer); ak_args_i64(a_, R); ak_args_i64(a_, inner); ak_args_i32(a_, kind); ak_args_f32(a_, eps);
 }
-/* kernels/axis.hip:247 ak_axnorm_rows_##DT (macro AK_AXNORM) */
+/* kernels/axis.hip:271 ak_axnorm_rows_##DT (macro AK_AXNORM) */
 static inline void _ak_kargs_axnorm_rows(_ak_kargs* kargs_, const void* x, void* y, int64_t rows, int64_t R, int32_t kind, float eps) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_axnorm_rows);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i64(a_, R); ak_args_i32(a_, kind); ak_args_f32(a_, eps);
 }
-/* kernels/axis.hip:251 ak_axnorm_part_##DT (macro AK_AXNORM) */
+/* kernels/axis.hip:275 ak_axnorm_part_##DT (macro AK_AXNORM) */
 static inline void _ak_kargs_axnorm_part(_ak_kargs* kargs_, const void* x, int64_t R, int64_t seg, int64_t S, int32_t kind, void* part) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_axnorm_part);
     ak_args_ptr(a_, x); ak_args_i64(a_, R); ak_args_i64(a_, seg); ak_args_i64(a_, S); ak_args_i32(a_, kind); ak_args_ptr(a_, part);
 }
-/* kernels/axis.hip:255 ak_axnorm_apply_##DT (macro AK_AXNORM) */
+/* kernels/axis.hip:279 ak_axnorm_apply_##DT (macro AK_AXNORM) */
 static inline void _ak_kargs_axnorm_apply(_ak_kargs* kargs_, const void* x, void* y, int64_t R, int64_t seg, int64_t S, int32_t kind, float eps, const void* rowsum) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_axnorm_apply);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, R); ak_args_i64(a_, seg); ak_args_i64(a_, S); ak_args_i32(a_, kind); ak_args_f32(a_, eps); ak_args_ptr(a_, rowsum);
 }
-/* kernels/axis.hip:317 ak_bcast_##DT (macro AK_BCAST) */
+/* kernels/axis.hip:341 ak_bcast_##DT (macro AK_BCAST) */
 static inline void _ak_kargs_bcast(_ak_kargs* kargs_, const void* x, const void* y, void* z, int64_t n, int64_t d1, int64_t d2, int64_t ys0, int64_t ys1, int64_t ys2, int32_t op) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_bcast);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, z); ak_args_i64(a_, n); ak_args_i64(a_, d1); ak_args_i64(a_, d2); ak_args_i64(a_, ys0); ak_args_i64(a_, ys1); ak_args_i64(a_, ys2);
     ak_args_i32(a_, op);
 }
-/* kernels/axis.hip:357 ak_tri_##DT (macro AK_TRI) */
+/* kernels/axis.hip:381 ak_tri_##DT (macro AK_TRI) */
 static inline void _ak_kargs_tri(_ak_kargs* kargs_, const void* x, void* y, int64_t n, int64_t rows, int64_t cols, int64_t diag, int32_t upper) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_tri);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, n); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i64(a_, diag); ak_args_i32(a_, upper);
@@ -21132,10 +21156,14 @@ AKDEF ak_result ak_normalize(ak_context* ctx, ak_norm_kind kind, ak_dtype dtype,
     {
         const size_t cus = (size_t)_ak_op_cus(ctx), seg = 65536;
         if (outer >= 2 * cus || len <= 2 * seg) {
-            size_t grid = outer < cus * 8 ? outer : cus * 8;
+            /* blocks of 1024 threads looping over rows; as many per compute unit (1..2) as keep the rows in
+             * flight within half the L2, so the second pass reads the row back from L2, not DRAM */
+            const size_t l2 = ctx->dev.l2_bytes ? ctx->dev.l2_bytes : ((size_t)32 << 20), row = len * es;
+            size_t per = row * cus <= l2 / 4 ? 2 : 1, grid = cus * per;
+            if (grid > outer) grid = outer;
             if ((r = _ak_op_kernel(ctx, _ak_src_axis, _ak_op_name(kn, sizeof kn, "ak_axnorm_rows", dtype), &k)) != AK_OK) return r;
             _ak_kargs_axnorm_rows(&a, x, y, (int64_t)outer, (int64_t)len, (int32_t)kind, eps);
-            return _ak_op_launch(ctx, k, (unsigned)grid, _AK_AXIS_ROW_BLOCK, 0, stream, &a);
+            return _ak_op_launch(ctx, k, (unsigned)grid, 1024, 0, stream, &a);
         } else {
             const size_t S = (len + seg - 1) / seg, nb = outer * S;
             ak_kernel* k2 = NULL;

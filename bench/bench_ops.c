@@ -212,6 +212,52 @@ static double bytes_bcast_row(const bench_case* c, const bench_entry* e) {
 static ak_result run_triangular(const bench_case* c, const bench_entry* e) {
     return ak_triangular(c->ctx, c->dtype, c->buf[0], c->buf[1], 1, c->rows, c->cols, 0, e->op, NULL);
 }
+/* 2x2 pooling, stride 2, of each row as a (cols / 512) x 512 plane (param 0: max, 1: average) */
+static ak_result run_pool(const bench_case* c, const bench_entry* e) {
+    ak_pool_args a;
+    memset(&a, 0, sizeof a);
+    a.kind = e->param > 0.5f ? AK_POOL_AVG : AK_POOL_MAX;
+    a.dtype = c->dtype;
+    a.ndim = 2;
+    a.batch = 1;
+    a.channels = c->rows;
+    a.in[0] = c->cols / 512; a.in[1] = 512;
+    a.kernel[0] = a.kernel[1] = 2;
+    a.count_include_pad = 1;
+    a.x = c->buf[0];
+    a.y = c->buf[1];
+    return ak_pool(c->ctx, &a, NULL);
+}
+static double bytes_pool(const bench_case* c, const bench_entry* e) {
+    (void)e;
+    return (double)(c->n + c->n / 4) * (double)ak_dtype_size(c->dtype);
+}
+/* rows = batch x 64 channels, cols = spatial; batch norm in training (running statistics in buf[2]) */
+static ak_result run_batch_norm(const bench_case* c, const bench_entry* e) {
+    (void)e;
+    return ak_batch_norm(c->ctx, c->dtype, c->buf[0], c->buf[1], c->rows / 64, 64, c->cols, NULL, NULL, (float*)c->buf[2],
+                         (float*)c->buf[2] + 64, 1, 0.1f, 1e-5f, NULL);
+}
+/* group norm with op groups of the 64 channels (64: instance norm) */
+static ak_result run_group_norm(const bench_case* c, const bench_entry* e) {
+    return ak_group_norm(c->ctx, c->dtype, c->buf[0], c->buf[1], c->rows / 64, 64, c->cols, (size_t)e->op, NULL, NULL, 1e-5f,
+                         NULL);
+}
+/* ak_scan: op bit 0 the scan op (sum, prod), the bits above it the flags */
+static ak_result run_scan(const bench_case* c, const bench_entry* e) {
+    return ak_scan(c->ctx, (ak_scan_op)(e->op & 1), c->dtype, c->buf[0], NULL, c->buf[1], c->rows, c->cols,
+                   (unsigned)e->op >> 1, NULL);
+}
+/* element-wise loss of buf[0] against buf[1], mean (BATCHMEAN for KL) into one float */
+static ak_result run_loss(const bench_case* c, const bench_entry* e) {
+    return ak_loss(c->ctx, (ak_loss_op)e->op, c->dtype, c->buf[0], c->buf[1], AK_TARGET_FULL, (float*)c->buf[2], c->rows,
+                   c->cols, 0.0f, 0, e->op == AK_LOSS_KL_DIV ? AK_LOSS_BATCHMEAN : AK_LOSS_MEAN, NULL);
+}
+static ak_result run_triplet(const bench_case* c, const bench_entry* e) {
+    (void)e;
+    return ak_triplet_margin_loss(c->ctx, c->dtype, c->buf[0], c->buf[1], c->buf[2], (float*)c->buf[3], c->rows, c->cols, 1.0f,
+                                  2.0f, 1e-6f, 0, AK_LOSS_MEAN, NULL);
+}
 static ak_result run_softmax(const bench_case* c, const bench_entry* e) {
     return ak_softmax(c->ctx, c->dtype, c->buf[0], c->buf[1], c->rows, c->cols, e->op, NULL);
 }
@@ -432,6 +478,21 @@ static const bench_entry entries[] = {
     BENCH_ROW3("bcast_row_mul", AK_OP_MUL, 16384, 16384, 1000, 1003, 0, run_bcast_row, bytes_bcast_row, NULL, 3, 0.0f,
                "xyw", TOL_DEFAULT),
     BENCH_ROW3("triu", 1, 8192, 8192, 300, 301, 2, run_triangular, NULL, NULL, 2, 0.0f, "xF", TOL_EXACT),
+    /* pooling (2x2 of (cols / 512) x 512 planes; 'v': cols / 4 outputs per row), batch / group / instance norm
+     * (rows = batch x 64 channels; whole-tensor statistics: checked in full), scans, losses */
+    BENCH_ROW3("max_pool2d", 16384, 8192, 65536, 4, 65536, 0, run_pool, bytes_pool, NULL, 2, 0.0f, "xv", TOL_EXACT),
+    BENCH_ROW3("avg_pool2d", 16384, 8192, 65536, 4, 65536, 0, run_pool, bytes_pool, NULL, 2, 1.0f, "xv", TOL_DEFAULT),
+    BENCH_ROW3("batch_norm", 0, 4096, 16384, 64, 1000, 2, run_batch_norm, NULL, NULL, 3, 0.0f, "xF-", TOL_DEFAULT),
+    BENCH_ROW3("group_norm", 8, 4096, 16384, 64, 1000, 2, run_group_norm, NULL, NULL, 2, 0.0f, "xF", TOL_DEFAULT),
+    BENCH_ROW3("instance_norm", 64, 4096, 16384, 64, 1000, 2, run_group_norm, NULL, NULL, 2, 0.0f, "xF", TOL_DEFAULT),
+    BENCH_ROW3("cumprod", AK_SCAN_PROD, 4096, 4096, 64, 1000, 2, run_scan, NULL, setup_randn, 2, 0.0f, "xy", TOL_SCAN),
+    BENCH_ROW3("cumsum_reverse", AK_SCAN_REVERSE << 1, 4096, 4096, 64, 1000, 2, run_scan, NULL, setup_randn, 2, 0.0f, "xy",
+               TOL_SCAN),
+    BENCH_ROW3("mse_loss", AK_LOSS_MSE, 16384, 16384, 64, 1000, 2, run_loss, NULL, NULL, 3, 0.0f, "xx1", TOL_DEFAULT),
+    BENCH_ROW3("smooth_l1_loss", AK_LOSS_SMOOTH_L1, 16384, 16384, 64, 1000, 2, run_loss, NULL, NULL, 3, 0.0f, "xx1", TOL_DEFAULT),
+    BENCH_ROW3("kl_div_loss", AK_LOSS_KL_DIV, 16384, 16384, 64, 1000, 2, run_loss, NULL, NULL, 3, 0.0f, "xx1", TOL_DEFAULT),
+    BENCH_ROW3("hinge_loss", AK_LOSS_HINGE, 16384, 16384, 64, 1000, 2, run_loss, NULL, NULL, 3, 0.0f, "xx1", TOL_DEFAULT),
+    BENCH_ROW3("triplet_margin_loss", 0, 32768, 8192, 64, 1000, 3, run_triplet, NULL, NULL, 4, 0.0f, "xxx1", TOL_DEFAULT),
     BENCH_ROW3("cross_entropy", AK_LOSS_NONE, RD_R, RD_C, RD_QR, RD_QC, 0, run_xent, bytes_xent, setup_xent, 3, 0.0f,
                "xtf", TOL_DEFAULT),
     BENCH_ROW3("cross_entropy_mean", AK_LOSS_MEAN, RD_R, RD_C, RD_QR, RD_QC, 0, run_xent, bytes_xent, setup_xent, 3,

@@ -60,6 +60,10 @@ Ops (the PyTorch call used as the peer; math in fp32 for f16/bf16 like amdkit):
   normalize_l2 / normalize_l1: F.normalize(x, p, dim=1, eps=1e-12)
   rms_channels: v = x.view(R, 64, C / 64); v / sqrt(mean(v * v, dim=1, keepdim) + 1e-5)
   bcast_row_mul: x * w (w of shape [1, cols])   triu: torch.triu(x)
+  max_pool2d / avg_pool2d: F.*_pool2d(x.view(R, 1, C / 512, 512), 2)
+  batch_norm: F.batch_norm(x.view(R / 64, 64, C), training=True)   group_norm / instance_norm: F.group_norm(., 8 / 64)
+  cumprod: torch.cumprod   cumsum_reverse: cumsum of the flipped rows, flipped back
+  mse_loss, smooth_l1_loss, kl_div_loss (batchmean), triplet_margin_loss: F.*; hinge_loss: mean(clamp(1 - x t, 0))
   rand_uniform / rand_normal: torch.rand / torch.randn(rows, cols, generator=<a cuda generator>)
   dropout: F.dropout(x, p=0.1, training=True)   cumsum: torch.cumsum(x, dim=-1)
   topk_k<K>: torch.topk(x, K, dim=-1, largest=True, sorted=True)  (values + int64 indices)
@@ -128,6 +132,10 @@ LLM = ("add_layernorm", "add_rmsnorm", "rope_neox", "rope_interleaved", "embeddi
 # along an axis (bench_ops.c's names): reductions over the rows (dim 0), vector norms of the rows, RMS over 64
 # channels of [rows][64][cols / 64], a row operand broadcast over the rows, triu
 AXIS = ("sum_axis0", "max_axis0", "normalize_l2", "normalize_l1", "rms_channels", "bcast_row_mul", "triu")
+# pooling (2x2 / 2 of each row as a (cols / 512) x 512 plane), batch / group / instance norm (rows = batch x 64
+# channels), scans, losses (bench_ops.c's names)
+MORE = ("max_pool2d", "avg_pool2d", "batch_norm", "group_norm", "instance_norm", "cumprod", "cumsum_reverse", "mse_loss",
+        "smooth_l1_loss", "kl_div_loss", "hinge_loss", "triplet_margin_loss")
 
 UNARY = ("relu", "leaky_relu", "sigmoid", "tanh", "silu", "gelu", "gelu_tanh", "elu", "selu", "hardsigmoid",
          "hardtanh", "softplus", "softsign", "hardswish", "mish")
@@ -201,6 +209,13 @@ def default_bytes(p):
         return float(2 * n * es)
     if k == "bcast_row_mul":
         return float((2 * n + p.cols) * es)
+    if k in ("max_pool2d", "avg_pool2d"):
+        return float((n + n // 4) * es)
+    if k in ("batch_norm", "group_norm", "instance_norm", "cumprod", "cumsum_reverse", "mse_loss", "smooth_l1_loss",
+             "kl_div_loss", "hinge_loss"):
+        return float(2 * n * es)
+    if k == "triplet_margin_loss":
+        return float(3 * n * es)
     raise ValueError("no byte count for " + k)
 
 
@@ -244,6 +259,15 @@ def builtin_plans(quick):
     three("rms_channels", (4, 6400) if quick else (256, 1048576))
     three("bcast_row_mul", (1000, 1003) if quick else (16384, 16384))
     three("triu", (300, 301) if quick else (8192, 8192))
+    three("max_pool2d", (4, 65536) if quick else (8192, 65536))
+    three("avg_pool2d", (4, 65536) if quick else (8192, 65536))
+    for name in ("batch_norm", "group_norm", "instance_norm"):
+        three(name, (64, 1000) if quick else (4096, 16384))
+    three("cumprod", (64, 1000) if quick else (4096, 4096))
+    three("cumsum_reverse", (64, 1000) if quick else (4096, 4096))
+    for name in ("mse_loss", "smooth_l1_loss", "kl_div_loss", "hinge_loss"):
+        three(name, (64, 1000) if quick else (16384, 16384))
+    three("triplet_margin_loss", (64, 1000) if quick else (32768, 8192))
     for red in ("none", "mean"):
         for t in FLOATS:
             plans.append(Plan("cross_entropy" if red == "none" else "cross_entropy_mean", t,
@@ -327,7 +351,7 @@ def resolve(name, dtype, shape, nbytes=None):
         params["k"] = int(base[len("topk_k"):])
         base = "topk"
     known = set(IO) | set(REDUCE) | {"cast", "layernorm", "rmsnorm", "cross_entropy", "rand_uniform",
-                                     "rand_normal", "dropout", "cumsum", "topk"} | set(LLM) | set(AXIS)
+                                     "rand_normal", "dropout", "cumsum", "topk"} | set(LLM) | set(AXIS) | set(MORE)
     if base not in known:
         return None, "unknown op"
     if base in REDUCE and whole is not None:
@@ -422,6 +446,31 @@ def build(p, torch, F, dev):
         return (rnd(R, C), rnd(1, C)), lambda x, w: x * w
     if k == "triu":
         return (rnd(R, C),), lambda x: torch.triu(x)
+    if k in ("max_pool2d", "avg_pool2d"):
+        pool = F.max_pool2d if k == "max_pool2d" else F.avg_pool2d
+        return (rnd(R, C),), lambda x: pool(x.view(R, 1, C // 512, 512), 2)
+    if k == "batch_norm":
+        rm = torch.zeros(64, device=dev, dtype=torch.float32)
+        rv = torch.ones(64, device=dev, dtype=torch.float32)
+        return (rnd(R, C),), lambda x: F.batch_norm(x.view(R // 64, 64, C), rm.to(x.dtype), rv.to(x.dtype), training=True,
+                                                    momentum=0.1, eps=1e-5)
+    if k in ("group_norm", "instance_norm"):
+        g = 8 if k == "group_norm" else 64
+        return (rnd(R, C),), lambda x: F.group_norm(x.view(R // 64, 64, C), g, eps=1e-5)
+    if k == "cumprod":
+        return (rnd(R, C),), lambda x: torch.cumprod(x, dim=-1)
+    if k == "cumsum_reverse":
+        return (rnd(R, C),), lambda x: torch.cumsum(x.flip(-1), dim=-1).flip(-1)
+    if k == "mse_loss":
+        return (rnd(R, C), rnd(R, C)), lambda x, t: F.mse_loss(x, t)
+    if k == "smooth_l1_loss":
+        return (rnd(R, C), rnd(R, C)), lambda x, t: F.smooth_l1_loss(x, t)
+    if k == "kl_div_loss":
+        return (rnd(R, C), rnd(R, C)), lambda x, t: F.kl_div(x, t, reduction="batchmean")
+    if k == "hinge_loss":
+        return (rnd(R, C), rnd(R, C)), lambda x, t: torch.mean(torch.clamp(1 - x * t, min=0))
+    if k == "triplet_margin_loss":
+        return (rnd(R, C), rnd(R, C), rnd(R, C)), lambda a, p_, n_: F.triplet_margin_loss(a, p_, n_)
     if k in REDUCE:
         f32 = torch.float32
         if p.params.get("whole"):

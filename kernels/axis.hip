@@ -14,9 +14,10 @@
 //
 // ak_axnorm_*: y = x / norm(x along R) (kind: 0 L1 = sum |x|, 1 L2 = sqrt of
 // sum x^2, 2 mean |x|, 3 RMS = sqrt(mean x^2 + eps); kinds 0-2 divide by
-// max(norm, eps), torch's F.normalize). cols: a thread per column, the second
-// pass reads the column again (from L1 / L2). rows (inner == 1): a block per
-// row, both passes in the block (the row comes back from L2). part + apply:
+// max(norm, eps), torch's F.normalize). cols: a thread per column, held in
+// registers up to 64 elements (one read), else read twice (the second from L1 /
+// L2). rows (inner == 1): a block per row, both passes in the block; the host
+// keeps the rows in flight within the L2 so the second pass hits it. part + apply:
 // few long rows cut into S segments of seg elements: part writes each
 // segment's sum, ak_reduce adds a row's S sums (fixed order), apply scales
 // each segment by the row's norm.
@@ -137,9 +138,32 @@ AK_INLINE float ak_nrm_inv(int kind, float s, ak_i64 R, float eps) {
     return 1.0f / (n > eps ? n : eps);
 }
 
+// columns of at most MAXR elements: the column stays in registers (one read of x)
+template <class D, int MAXR>
+AK_INLINE void ak_axnorm_cols_reg(const typename D::T* x, typename D::T* y, ak_i64 outer, ak_i64 R, ak_i64 inner, int kind,
+                                  float eps) {
+    const ak_i64 ncols = outer * inner;
+    for (ak_i64 c = ak_gtid(); c < ncols; c += ak_gstride()) {
+        const ak_i64 o = c / inner, in = c - o * inner, base = o * R * inner + in;
+        float v[MAXR];
+        float a0 = 0.0f, a1 = 0.0f;
+#pragma unroll
+        for (int r = 0; r < MAXR; r++) {
+            v[r] = r < R ? D::to(x[base + r * inner]) : 0.0f;
+            if (r % 2) a1 += ak_nrm_term(kind, v[r]); else a0 += ak_nrm_term(kind, v[r]);
+        }
+        const float inv = ak_nrm_inv(kind, a0 + a1, R, eps);
+#pragma unroll
+        for (int r = 0; r < MAXR; r++)
+            if (r < R) y[base + r * inner] = D::from(v[r] * inv);
+    }
+}
+
 template <class D>
 AK_INLINE void ak_axnorm_cols(const typename D::T* x, typename D::T* y, ak_i64 outer, ak_i64 R, ak_i64 inner, int kind,
                               float eps) {
+    if (R <= 16) { ak_axnorm_cols_reg<D, 16>(x, y, outer, R, inner, kind, eps); return; }
+    if (R <= 64) { ak_axnorm_cols_reg<D, 64>(x, y, outer, R, inner, kind, eps); return; }
     const ak_i64 ncols = outer * inner;
     for (ak_i64 c = ak_gtid(); c < ncols; c += ak_gstride()) {
         const ak_i64 o = c / inner, in = c - o * inner, base = o * R * inner + in;

@@ -180,8 +180,10 @@ done:
 
 static void test_gpu_normalize(void) {
     static const size_t shapes[][3] = {
-        { 5, 64, 1031 },     /* columns (RMSNorm over channels) */
+        { 5, 64, 1031 },     /* columns in registers (RMSNorm over channels) */
         { 3, 1, 7 },         /* len 1 */
+        { 7, 13, 300 },      /* columns in registers, 16 */
+        { 3, 100, 37 },      /* columns read twice */
         { 300, 4097, 1 },    /* rows, block per row */
         { 7, 33, 1 },        /* short rows */
         { 1, 300007, 1 },    /* one long row: segments */
