@@ -18935,7 +18935,7 @@ AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
     if ((r = _ak_op_check_ptr(targets, AK_I64, "ak_cross_entropy: targets")) != AK_OK) return r;
     if ((r = _ak_op_check_ptr(loss, AK_F32, "ak_cross_entropy: loss")) != AK_OK) return r;
     if ((int)reduction < 0 || (int)reduction > (int)AK_LOSS_SUM)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: unknown reduction %d (expected AK_LOSS_NONE, _MEAN or _SUM)",
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: unknown reduction %d (expected AK_LOSS_NONE, _MEAN or _SUM)",
                        opn, (int)reduction);
     es = ak_dtype_size(dtype);
     nloss = reduction == AK_LOSS_NONE ? rows : 1;

@@ -92,7 +92,7 @@ static void test_pool_random(void) {
             if (out[q] < 1) ok = 0;
         }
         if (!ok) {   /* too small: refused */
-            AKT_ERR(ak_pool_output_shape(&a, outs), AK_ERROR_INVALID_ARGUMENT);
+            AKT_ERR_ITEM(ak_pool_output_shape(&a, outs), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE);
             continue;
         }
         AKT_OK(ak_pool_output_shape(&a, outs));
@@ -139,23 +139,23 @@ static void test_pool_errors(void) {
     AKT_OK(ak_pool_output_shape(&a, out));
     AKT_EQ_INT(out[0], 4); AKT_EQ_INT(out[1], 4);
     AKT_OK(ak_pool(ctx, &a, NULL));
-    AKT_ERR(ak_pool(NULL, &a, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_pool(ctx, NULL, NULL), AK_ERROR_INVALID_ARGUMENT);
-    AKT_ERR(ak_pool_output_shape(&a, NULL), AK_ERROR_INVALID_ARGUMENT);
-    a.ndim = 4; AKT_ERR(ak_pool(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT); a.ndim = 2;
-    a.kernel[1] = 0; AKT_ERR(ak_pool(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT); a.kernel[1] = 2;
-    a.padding[0] = 2; AKT_ERR(ak_pool(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT); a.padding[0] = 0;
-    a.kernel[0] = 9; AKT_ERR(ak_pool(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT); a.kernel[0] = 2;
-    a.kind = AK_POOL_AVG; a.dilation[0] = 2; AKT_ERR(ak_pool(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT); a.dilation[0] = 0;
-    a.indices = idx; AKT_ERR(ak_pool(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT); a.indices = NULL;
-    a.divisor_override = -1; AKT_ERR(ak_pool(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT); a.divisor_override = 0;
-    a.kind = AK_POOL_MAX; a.divisor_override = 3; AKT_ERR(ak_pool(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT); a.divisor_override = 0;
-    a.kind = (ak_pool_kind)7; AKT_ERR(ak_pool(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT); a.kind = AK_POOL_MAX;
-    a.dtype = AK_I32; AKT_ERR(ak_pool(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT); a.dtype = AK_F32;
-    a.y = x + 4; AKT_ERR(ak_pool(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT); a.y = y;
-    a.indices = (int64_t*)(void*)y; AKT_ERR(ak_pool(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT); a.indices = NULL;
-    a.batch = 0; AKT_ERR(ak_pool(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT); a.batch = 1;
-    a.x = NULL; AKT_ERR(ak_pool(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT); a.x = x;
+    AKT_ERR_ITEM(ak_pool(NULL, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_pool(ctx, NULL, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    AKT_ERR_ITEM(ak_pool_output_shape(&a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    a.ndim = 4; AKT_ERR_ITEM(ak_pool(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE); a.ndim = 2;
+    a.kernel[1] = 0; AKT_ERR_ITEM(ak_pool(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE); a.kernel[1] = 2;
+    a.padding[0] = 2; AKT_ERR_ITEM(ak_pool(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE); a.padding[0] = 0;
+    a.kernel[0] = 9; AKT_ERR_ITEM(ak_pool(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE); a.kernel[0] = 2;
+    a.kind = AK_POOL_AVG; a.dilation[0] = 2; AKT_ERR_ITEM(ak_pool(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE); a.dilation[0] = 0;
+    a.indices = idx; AKT_ERR_ITEM(ak_pool(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE); a.indices = NULL;
+    a.divisor_override = -1; AKT_ERR_ITEM(ak_pool(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE); a.divisor_override = 0;
+    a.kind = AK_POOL_MAX; a.divisor_override = 3; AKT_ERR_ITEM(ak_pool(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE); a.divisor_override = 0;
+    a.kind = (ak_pool_kind)7; AKT_ERR_ITEM(ak_pool(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE); a.kind = AK_POOL_MAX;
+    a.dtype = AK_I32; AKT_ERR_ITEM(ak_pool(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE); a.dtype = AK_F32;
+    a.y = x + 4; AKT_ERR_ITEM(ak_pool(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP); a.y = y;
+    a.indices = (int64_t*)(void*)y; AKT_ERR_ITEM(ak_pool(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP); a.indices = NULL;
+    a.batch = 0; AKT_ERR_ITEM(ak_pool(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE); a.batch = 1;
+    a.x = NULL; AKT_ERR_ITEM(ak_pool(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT); a.x = x;
     /* ceil_mode: a window that would start in the right padding is dropped (5, k 2, s 2, p 1: 3 windows, ceil 4 -> 3) */
     memset(&a, 0, sizeof a);
     a.kind = AK_POOL_AVG; a.dtype = AK_F32; a.ndim = 1; a.batch = 1; a.channels = 1; a.in[0] = 5; a.kernel[0] = 2;

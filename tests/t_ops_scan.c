@@ -190,9 +190,9 @@ static void test_scan_general(void) {
     {
         float xs[8], ys[8];
         memset(xs, 0, sizeof xs);
-        AKT_ERR(ak_scan(ctx, AK_SCAN_OP_COUNT, AK_F32, xs, NULL, ys, 1, 8, 0, NULL), AK_ERROR_INVALID_ARGUMENT);
-        AKT_ERR(ak_scan(ctx, AK_SCAN_SUM, AK_F32, xs, NULL, ys, 1, 8, 4u, NULL), AK_ERROR_INVALID_ARGUMENT);
-        AKT_ERR(ak_scan(ctx, AK_SCAN_SUM, AK_F32, xs, (const uint8_t*)ys, ys, 1, 8, 0, NULL), AK_ERROR_INVALID_ARGUMENT);
+        AKT_ERR_ITEM(ak_scan(ctx, AK_SCAN_OP_COUNT, AK_F32, xs, NULL, ys, 1, 8, 0, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE);
+        AKT_ERR_ITEM(ak_scan(ctx, AK_SCAN_SUM, AK_F32, xs, NULL, ys, 1, 8, 4u, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE);
+        AKT_ERR_ITEM(ak_scan(ctx, AK_SCAN_SUM, AK_F32, xs, (const uint8_t*)ys, ys, 1, 8, 0, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP);
     }
     ak_context_destroy(ctx);
 }
