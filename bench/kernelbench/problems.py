@@ -139,7 +139,7 @@ def diag_matmul(torch, ak, dt, dev):
         C = torch.empty_like(B)
         ak.ak_binary_broadcast(d, BIN_MUL, p(B), p(A), p(C), 2, sizes(N, M), sizes(N, 1), None)
         return C
-    return [A, B], lambda A, B: torch.diag(A) @ B, run
+    return [A, B], lambda A, B: A.unsqueeze(1) * B, run
 
 
 def sizes(*v):
