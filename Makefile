@@ -9,7 +9,7 @@
 #                   target, plus the ROCm 6.4 chroot, gfx940, ASan/UBSan + TSan and the fuzzers (tests/run_all.sh full)
 #   make test-sanitize  the suites under ASan + UBSan, the threaded ones under TSan (part of make check)
 #   make fuzz       the fuzz targets of tests/fuzz/, FUZZ_SECONDS (300) each (5 s each in make check)
-#   make gpu-check  on a GPU machine: GPU suites + benchmarks, JSON into $$OUT (or build/gpu-check-PART); GPU_CHECK_PART=check|bench|sanitize|all (sanitize: the GPU suites under compute-sanitizer)
+#   make gpu-check  on a GPU machine: GPU suites + benchmarks, JSON into $$OUT (or build/gpu-check-PART); GPU_CHECK_PART=check|bench|kernelbench|sanitize|all (kernelbench: KernelBench level 1 beside PyTorch; sanitize: the GPU suites under compute-sanitizer)
 #   make gen        re-embed kernels/*.hip into amdkit.h;  make gen-check: fail if amdkit.h is stale
 #   make install PREFIX=DIR   amdkit.h, libamdkit.so, the amdkit command, kernels/*.hip and amdkit.pc under DIR
 #                   (default /usr/local; DESTDIR for staging);  make uninstall PREFIX=DIR removes them

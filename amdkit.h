@@ -120,7 +120,11 @@
  *   >>impl:ops-attention  fused attention (SIMT, split/flash-decoding, matrix cores) + CPU reference
  *   >>impl:ops-llm    residual add + norm, RoPE, embedding gather, strided N-d copy + CPU references
  *   >>impl:ops-random  Philox random numbers (uniform, normal), dropout + bit-identical CPU references
- *   >>impl:ops-scan   cumsum (inclusive / exclusive scan), top-k + CPU references
+ *   >>impl:ops-scan   scans (cumsum / cumprod, exclusive, reverse, masked), top-k + CPU references
+ *   >>impl:ops-axis   reductions over any axes, vector-norm normalisation, broadcasting binary ops, triangles + CPU references
+ *   >>impl:ops-pool   max / average pooling (1-3 spatial dimensions) + CPU reference
+ *   >>impl:ops-chnorm batch norm (training / inference), group norm (instance norm) + CPU references
+ *   >>impl:ops-loss   element-wise losses (MSE, L1, Huber, smooth L1, KL, hinge), triplet margin + CPU references
  *   >>impl:autotune   kernel timing (events, L2 flush, restored inputs), autotuner + its stored choices
  */
 #ifndef AMDKIT_H
@@ -1062,6 +1066,18 @@ typedef enum ak_unary_op {
     AK_OP_SILU = 5,        /* x * sigmoid(x) */
     AK_OP_GELU = 6,        /* 0.5 x (1 + erf(x / sqrt(2))) */
     AK_OP_GELU_TANH = 7,   /* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
+    AK_OP_ELU = 8,         /* x > 0 ? x : param (e^x - 1)  (param = alpha, taken as given: pass 1 for torch's default) */
+    AK_OP_SELU = 9,        /* 1.0507009873554805 (x > 0 ? x : 1.6732632423543772 (e^x - 1)) */
+    AK_OP_HARDSIGMOID = 10, /* clamp(x / 6 + 1/2, 0, 1) */
+    AK_OP_HARDTANH = 11,   /* min(max(x, param), param2) (torch.clamp: param2 wins if param > param2);
+                              param = param2 = 0 means torch's default [-1, 1] */
+    AK_OP_SOFTPLUS = 12,   /* log(1 + e^(beta x)) / beta, x where beta x > threshold; beta = param (0: 1),
+                              threshold = param2 (0: 20), torch's defaults */
+    AK_OP_SOFTSIGN = 13,   /* x / (1 + |x|) */
+    AK_OP_HARDSWISH = 14,  /* x clamp(x + 3, 0, 6) / 6 */
+    AK_OP_MISH = 15,       /* x tanh(softplus(x)) */
+    AK_OP_ABS = 16,        /* |x| */
+    AK_OP_SQUARE = 17,     /* x * x */
     AK_UNARY_OP_COUNT
 } ak_unary_op;
 
@@ -1099,10 +1115,20 @@ AKAPI ak_result ak_add(ak_context* ctx, ak_dtype dtype, const void* x, const voi
                        ak_stream* stream);
 AKAPI ak_result ak_mul(ak_context* ctx, ak_dtype dtype, const void* x, const void* y, void* z, size_t n,
                        ak_stream* stream);
-/* y[i] = op(x[i]); param is the negative slope of AK_OP_LEAKY_RELU (ignored
- * by the others); y == x allowed. Thread safety: any thread. */
+/* y[i] = op(x[i]); param is the op's first parameter (the negative slope of
+ * AK_OP_LEAKY_RELU, alpha of AK_OP_ELU, beta of AK_OP_SOFTPLUS, the lower
+ * bound of AK_OP_HARDTANH; ignored by the ops without one) and the second is
+ * 0 (its default, see ak_unary_op); y == x allowed. Thread safety: any thread. */
 AKAPI ak_result ak_unary(ak_context* ctx, ak_unary_op op, ak_dtype dtype, const void* x, void* y, size_t n,
                          float param, ak_stream* stream);
+/* ak_unary with both parameters of the two-value ops: AK_OP_SOFTPLUS (beta =
+ * param, threshold = param2; each 0 means torch's default 1 / 20) and
+ * AK_OP_HARDTANH (y = min(max(x, param), param2); both 0 mean [-1, 1]); param2 must be 0 for every other op (AK_ERROR_INVALID_ARGUMENT
+ * otherwise, so a misplaced value is not silently ignored). The GEMM epilogue
+ * (ak_gemm_desc.act_param) is the one-parameter form. ak_unary(..., p, ...)
+ * is ak_unary2(..., p, 0, ...). Thread safety: any thread. */
+AKAPI ak_result ak_unary2(ak_context* ctx, ak_unary_op op, ak_dtype dtype, const void* x, void* y, size_t n,
+                          float param, float param2, ak_stream* stream);
 /* y = transpose(x): x is rows x cols row-major, y becomes cols x rows
  * row-major (y[c * rows + r] = x[r * cols + c]); any shape (rows == 1 or
  * cols == 1: one device copy, the bytes are the same); x and y must not
@@ -1167,6 +1193,7 @@ typedef enum ak_loss_reduction {
     AK_LOSS_NONE = 0,  /* loss[r] for every row: rows floats */
     AK_LOSS_MEAN = 1,  /* one float: mean over the rows whose target is not ignore_index (NaN if none) */
     AK_LOSS_SUM = 2,   /* one float: sum over those rows */
+    AK_LOSS_BATCHMEAN = 3,  /* ak_loss only: one float, the sum / rows (torch's kl_div 'batchmean') */
     AK_LOSS_REDUCTION_COUNT
 } ak_loss_reduction;
 
@@ -1317,7 +1344,7 @@ typedef struct ak_gemm_desc {
     int trans_a, trans_b;         /* 0 or 1 */
     float alpha, beta;            /* alpha 0 means 1 (zero is the default: D = A B); beta 0: C is not read */
     int activation;               /* an ak_unary_op applied after the bias; 0 = AK_OP_NONE: none */
-    float act_param;              /* slope of AK_OP_LEAKY_RELU */
+    float act_param;              /* the activation's parameter (ak_unary's param; a second one is 0: its default) */
     size_t batch;                 /* problems (0 means 1) */
     size_t stride_a, stride_b, stride_c, stride_d, stride_r;  /* elements between problems */
 } ak_gemm_desc;
@@ -1508,6 +1535,24 @@ AKAPI ak_result ak_dropout(ak_context* ctx, ak_dtype dtype, const void* x, void*
  * overlaps are errors. Thread safety: any thread. */
 AKAPI ak_result ak_cumsum(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t rows, size_t cols,
                           int exclusive, ak_stream* stream);
+/* Scans of ak_scan. */
+typedef enum ak_scan_op {
+    AK_SCAN_SUM = 0,    /* prefix sums (torch.cumsum) */
+    AK_SCAN_PROD = 1,   /* prefix products (torch.cumprod); integers wrap modulo 2^32 / 2^64 */
+    AK_SCAN_OP_COUNT
+} ak_scan_op;
+#define AK_SCAN_EXCLUSIVE 1u   /* y[c] combines the elements before c (y[0]: 0 for sums, 1 for products) */
+#define AK_SCAN_REVERSE 2u     /* scan from the end of the row: torch.cumsum(x.flip(-1), -1).flip(-1) */
+/* Prefix sums or products along each row, the general form of ak_cumsum
+ * (same dtypes, paths, accumulation and in-place rule): flags is 0 or a set
+ * of AK_SCAN_EXCLUSIVE and AK_SCAN_REVERSE; mask NULL, or rows x cols bytes
+ * (torch.bool / AK_U8): an element whose byte is 0 counts as 0 (the scan of
+ * x * mask; a masked inf or NaN counts as 0 too, where torch's x * mask
+ * would give NaN). mask must not overlap y. ak_cumsum(..., e, s) is
+ * ak_scan(..., AK_SCAN_SUM, ..., NULL, ..., e ? AK_SCAN_EXCLUSIVE : 0, s).
+ * Thread safety: any thread. */
+AKAPI ak_result ak_scan(ak_context* ctx, ak_scan_op op, ak_dtype dtype, const void* x, const uint8_t* mask, void* y,
+                        size_t rows, size_t cols, unsigned flags, ak_stream* stream);
 /* The k largest (largest != 0) or smallest (largest == 0) elements of each
  * row, sorted (descending / ascending), with their column indices: values
  * (rows x k, dtype) and indices (rows x k, int64). Ties keep the lower index
@@ -1518,6 +1563,189 @@ AKAPI ak_result ak_cumsum(ak_context* ctx, ak_dtype dtype, const void* x, void* 
  * Thread safety: any thread. */
 AKAPI ak_result ak_topk(ak_context* ctx, ak_dtype dtype, const void* x, void* values, int64_t* indices, size_t rows,
                         size_t cols, int k, int largest, ak_stream* stream);
+/* ---- along any axis: reductions, vector norms, broadcasting, triangles ---
+ * A tensor is contiguous and row-major; an op along one axis sees it as
+ * [outer][len][inner] (outer: the product of the dimensions before the axis,
+ * inner: of those after it) and reads it in place, with no transpose. dtype
+ * AK_F32, AK_F16 or AK_BF16 (fp32 math); pointers are device memory of ctx
+ * (host memory on the cpu backend), aligned to the element size; every extent
+ * >= 1. Queued on `stream` (NULL: default), no waiting; some take a small
+ * workspace from the pool on that stream. Results are deterministic (fixed
+ * order, no atomics). Errors: AK_ERROR_INVALID_ARGUMENT with a message
+ * (nothing launched), AK_ERROR_OUT_OF_MEMORY (workspace),
+ * AK_ERROR_COMPILATION / AK_ERROR_LAUNCH. The cpu backend runs a C reference
+ * in double. */
+
+/* Most dimensions of ak_reduce_axes and ak_binary_broadcast. */
+#define AK_AXES_MAX_DIMS 8
+
+/* Reduce x (ndim <= AK_AXES_MAX_DIMS dimensions, shape[0..ndim)) over the
+ * dimensions whose bit is set in `axes` (bit k: dimension k; at least one,
+ * none >= ndim) with op, keepdim semantics: out holds the kept extents in
+ * their order (the same memory with or without the reduced dimensions as
+ * 1s), fp32 for SUM / MEAN / MAX / MIN, int64 for ARGMAX / ARGMIN. MEAN
+ * divides by the product of the reduced extents. ARGMAX / ARGMIN: the reduced
+ * dimensions must be adjacent once extent-1 dimensions are ignored (one axis,
+ * or all of them as torch.argmax without dim); the index is the row-major
+ * position within them, the first one on ties, a NaN the best. NaN
+ * propagates through MAX / MIN. Reducing only the last dimension is
+ * ak_reduce's kernel; other axes read columns in place (one thread per
+ * output, R cut into chunks when the outputs are few); several separate runs
+ * of reduced dimensions take one pass each (through an fp32 workspace). out
+ * must not overlap x. Thread safety: any thread. */
+AKAPI ak_result ak_reduce_axes(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, const void* x, void* out,
+                               size_t ndim, const size_t* shape, uint32_t axes, ak_stream* stream);
+
+/* Vector norms of ak_normalize. */
+typedef enum ak_norm_kind {
+    AK_NORM_L1 = 0,        /* sum |x| (torch.norm p=1); y = x / max(norm, eps) (F.normalize) */
+    AK_NORM_L2 = 1,        /* sqrt(sum x^2) (p=2; Frobenius over the whole tensor); y = x / max(norm, eps) */
+    AK_NORM_MEAN_ABS = 2,  /* mean |x|; y = x / max(norm, eps) */
+    AK_NORM_RMS = 3,       /* y = x / sqrt(mean x^2 + eps) (RMSNorm without weight) */
+    AK_NORM_KIND_COUNT
+} ak_norm_kind;
+/* Name of a norm kind ("l2"); "?" if unknown. Thread safety: any thread. */
+AKAPI const char* ak_norm_kind_name(ak_norm_kind kind);
+/* y = x / norm(x along the axis) for x and y of shape [outer][len][inner]
+ * (a Frobenius normalisation is outer = inner = 1, len = the element count;
+ * F.normalize(x, dim=1) of [n][c] is outer = n, len = c, inner = 1).
+ * eps >= 0 and finite (0: no floor). One read of x while a row / column
+ * fits the caches, two otherwise. y may equal x; other overlaps are errors.
+ * Thread safety: any thread. */
+AKAPI ak_result ak_normalize(ak_context* ctx, ak_norm_kind kind, ak_dtype dtype, const void* x, void* y, size_t outer,
+                             size_t len, size_t inner, float eps, ak_stream* stream);
+
+/* z = x op y with broadcasting: x and z have shape[0..ndim) (ndim <=
+ * AK_AXES_MAX_DIMS), y has y_shape, each y_shape[k] either shape[k] or 1
+ * (repeated along dimension k), contiguous in its own shape: a row operand
+ * ([1][cols] against [rows][cols]), a column ([rows][1]: diag(v) * A), a
+ * scalar (all 1s), a per-channel vector ([1][C][1][1] against [N][C][H][W]).
+ * z may equal x (in place); y must not overlap z. Thread safety: any thread. */
+AKAPI ak_result ak_binary_broadcast(ak_context* ctx, ak_binary_op op, ak_dtype dtype, const void* x, const void* y,
+                                    void* z, size_t ndim, const size_t* shape, const size_t* y_shape,
+                                    ak_stream* stream);
+
+/* Triangular part of `batch` rows x cols matrices (torch.triu / torch.tril):
+ * upper != 0 keeps x[b][r][c] where c - r >= diagonal, upper == 0 where
+ * c - r <= diagonal; every other element becomes 0 (also where x holds NaN).
+ * y may equal x (in place: the mask of a GEMM output). Thread safety: any
+ * thread. */
+AKAPI ak_result ak_triangular(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t batch, size_t rows,
+                              size_t cols, int64_t diagonal, int upper, ak_stream* stream);
+/* ---- pooling  ------------------------------------------------------------
+ * Max and average pooling over 1, 2 or 3 spatial dimensions of a contiguous
+ * [batch][channels][spatial...] tensor (NCL, NCHW, NCDHW), as torch.nn's
+ * MaxPoolNd / AvgPoolNd. */
+typedef enum ak_pool_kind {
+    AK_POOL_MAX = 0,       /* max over the window; positions outside the input are skipped; a NaN wins */
+    AK_POOL_AVG = 1,       /* mean over the window (dilation must be 1) */
+    AK_POOL_KIND_COUNT
+} ak_pool_kind;
+/* Arguments of ak_pool (zero-initialize, then fill; zero means the default
+ * where a field says so). Spatial arrays hold ndim entries, outermost first
+ * (depth, height, width for 3-D; length for 1-D). */
+typedef struct ak_pool_args {
+    ak_pool_kind kind;
+    ak_dtype dtype;               /* x and y: AK_F32, AK_F16 or AK_BF16 (fp32 math) */
+    int ndim;                     /* spatial dimensions: 1, 2 or 3 */
+    size_t batch, channels;       /* >= 1 */
+    size_t in[3];                 /* input extents, each >= 1 */
+    size_t kernel[3];             /* window, each >= 1 */
+    size_t stride[3];             /* 0: the kernel size (torch's default) */
+    size_t padding[3];            /* implicit padding on both sides, at most half the (dilated) window */
+    size_t dilation[3];           /* 0: 1; max only */
+    int ceil_mode;                /* 1: ceil in the output size (a last window must start inside the input or left padding) */
+    int count_include_pad;        /* avg: 1 divides by the window clipped to the padded input (torch's default), 0 by
+                                     the in-input count */
+    int divisor_override;         /* avg: > 0 divides by this instead */
+    const void* x;                /* [batch][channels][in...] */
+    void* y;                      /* [batch][channels][out...] (ak_pool_output_shape); must not overlap x */
+    int64_t* indices;             /* max only, optional (NULL): the flat in-plane input index of each maximum
+                                     (torch's return_indices); must not overlap x or y */
+} ak_pool_args;
+/* The output extents of a pooling (torch's formula: floor or ceil of
+ * (in + 2 padding - dilation (kernel - 1) - 1) / stride + 1, the ceil_mode
+ * rule), with the same argument checks as ak_pool (pointers not needed).
+ * Thread safety: any thread. */
+AKAPI ak_result ak_pool_output_shape(const ak_pool_args* args, size_t out[3]);
+/* Pool args->x into args->y on `stream` (NULL: default). One thread per
+ * output (the window's overlap is served by the caches). Pointers are device
+ * memory of ctx (host memory on the cpu backend), aligned to the element
+ * size. The cpu backend runs a C reference (double sums). Errors:
+ * AK_ERROR_INVALID_ARGUMENT with a message (nothing launched),
+ * AK_ERROR_COMPILATION / AK_ERROR_LAUNCH. Thread safety: any thread. */
+AKAPI ak_result ak_pool(ak_context* ctx, const ak_pool_args* args, ak_stream* stream);
+/* ---- batch / group / instance normalisation  -------------------------------
+ * x and y: contiguous [batch][channels][spatial] tensors of dtype (f32, f16,
+ * bf16; fp32 math, statistics in double), spatial the product of the
+ * spatial extents (H x W for NCHW). weight and bias: NULL (1 and 0) or
+ * `channels` elements of dtype. y may equal x; other overlaps are errors.
+ * Queued on `stream`, no waiting; a workspace from the pool on that stream;
+ * deterministic. The cpu backend runs a C reference in double. */
+
+/* torch.nn.BatchNormNd. training != 0: per-channel mean and biased variance
+ * over batch x spatial normalise x; running_mean / running_var (fp32,
+ * `channels` each, both or neither) are then updated as torch does:
+ * r = (1 - momentum) r + momentum s, with the unbiased variance.
+ * training == 0: the running statistics (both required) normalise x.
+ * y = (x - mean) / sqrt(var + eps) * weight + bias. eps > 0, momentum in
+ * [0, 1], both finite. Thread safety: any thread (not on the same running
+ * statistics at once). */
+AKAPI ak_result ak_batch_norm(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t batch, size_t channels,
+                              size_t spatial, const void* weight, const void* bias, float* running_mean,
+                              float* running_var, int training, float momentum, float eps, ak_stream* stream);
+/* torch.nn.GroupNorm: `groups` divides channels; mean and biased variance
+ * over each (n, group)'s channels / groups x spatial elements, then
+ * y = (x - mean) / sqrt(var + eps) * weight[c] + bias[c]. groups = channels
+ * is torch.nn.InstanceNormNd (affine: weight / bias; the default
+ * InstanceNorm2d has none: NULL, NULL), groups = 1 a layer norm over
+ * channels x spatial with per-channel affine. eps > 0 and finite.
+ * Thread safety: any thread. */
+AKAPI ak_result ak_group_norm(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t batch, size_t channels,
+                              size_t spatial, size_t groups, const void* weight, const void* bias, float eps,
+                              ak_stream* stream);
+/* ---- losses  ----------------------------------------------------------------
+ * (ak_cross_entropy is with the reductions above.) */
+typedef enum ak_loss_op {
+    AK_LOSS_MSE = 0,        /* (x - t)^2 (torch mse_loss) */
+    AK_LOSS_L1 = 1,         /* |x - t| (l1_loss) */
+    AK_LOSS_HUBER = 2,      /* d = |x - t|: d < delta ? d^2 / 2 : delta (d - delta / 2); delta = param (0: 1) (huber_loss) */
+    AK_LOSS_SMOOTH_L1 = 3,  /* d < beta ? d^2 / (2 beta) : d - beta / 2; beta = param (0: 1) (smooth_l1_loss) */
+    AK_LOSS_KL_DIV = 4,     /* x = log q (or q with AK_LOSS_PROB_INPUT): t (log t - x), 0 where t = 0; with
+                               AK_LOSS_LOG_TARGET t = log p: e^t (t - x) (kl_div) */
+    AK_LOSS_HINGE = 5,      /* max(0, margin - x t), margin = param (0: 1): mean(clamp(1 - x * t, min=0)) */
+    AK_LOSS_OP_COUNT
+} ak_loss_op;
+#define AK_LOSS_LOG_TARGET 1   /* KL: the target holds log-probabilities (torch's log_target=True) */
+#define AK_LOSS_PROB_INPUT 2   /* KL: the input holds probabilities; its log is taken inside (kl_div(x.log(), t) in one pass) */
+/* Layout of the target of ak_loss. */
+typedef enum ak_loss_target {
+    AK_TARGET_FULL = 0,     /* rows x cols, like the input */
+    AK_TARGET_ROW = 1,      /* cols values, broadcast over the rows (torch broadcasting of a [cols] target) */
+    AK_TARGET_COL = 2,      /* rows values, one per row ([rows, 1]) */
+    AK_TARGET_LAYOUT_COUNT
+} ak_loss_target;
+/* Element-wise loss of input x (rows x cols, dtype f32 / f16 / bf16, fp32
+ * math) against target (dtype, laid out as target_layout), reduced as
+ * `reduction`: AK_LOSS_NONE writes rows x cols floats to out, AK_LOSS_MEAN the
+ * mean (one float), AK_LOSS_SUM the sum, AK_LOSS_BATCHMEAN the sum / rows.
+ * param: delta / beta / margin (see ak_loss_op; finite, >= 0); flags: 0 or
+ * AK_LOSS_LOG_TARGET / AK_LOSS_PROB_INPUT (KL only). Sums are deterministic:
+ * per-block fp32 partials added in a fixed order in double. out must not
+ * overlap the inputs. Thread safety: any thread. */
+AKAPI ak_result ak_loss(ak_context* ctx, ak_loss_op op, ak_dtype dtype, const void* x, const void* target,
+                        ak_loss_target target_layout, float* out, size_t rows, size_t cols, float param, unsigned flags,
+                        ak_loss_reduction reduction, ak_stream* stream);
+/* torch.nn.TripletMarginLoss over rows of cols features (anchor, positive,
+ * negative: rows x cols of dtype): loss[r] = max(d(a, p) - d(a, n) + margin,
+ * 0), d(u, v) = ||u - v + eps||_norm (pairwise_distance); swap != 0 uses
+ * min(d(a, n), d(p, n)) for d(a, n). norm > 0 (torch's p, default 2), eps
+ * >= 0 (default 1e-6), margin finite (default 1). reduction: AK_LOSS_NONE
+ * writes rows floats to out, MEAN / SUM one float (BATCHMEAN is MEAN here).
+ * Thread safety: any thread. */
+AKAPI ak_result ak_triplet_margin_loss(ak_context* ctx, ak_dtype dtype, const void* anchor, const void* positive,
+                                       const void* negative, float* out, size_t rows, size_t cols, float margin,
+                                       float norm, float eps, int swap, ak_loss_reduction reduction, ak_stream* stream);
 #endif /* AMDKIT_NO_OPS */
 
 /* ==========================================================================
@@ -9114,13 +9342,23 @@ static const char _ak_src_prelude[] =
     "#define AK_UNARY_SILU 5\n"
     "#define AK_UNARY_GELU 6\n"
     "#define AK_UNARY_GELU_TANH 7\n"
+    "#define AK_UNARY_ELU 8\n"
+    "#define AK_UNARY_SELU 9\n"
+    "#define AK_UNARY_HARDSIGMOID 10\n"
+    "#define AK_UNARY_HARDTANH 11\n"
+    "#define AK_UNARY_SOFTPLUS 12\n"
+    "#define AK_UNARY_SOFTSIGN 13\n"
+    "#define AK_UNARY_HARDSWISH 14\n"
+    "#define AK_UNARY_MISH 15\n"
+    "#define AK_UNARY_ABS 16\n"
+    "#define AK_UNARY_SQUARE 17\n"
     "// <<host\n"
     "\n"
-    "struct ak_uop_relu { static AK_INLINE float f(float x, float) { return x < 0.0f ? 0.0f : x; } };\n"
-    "struct ak_uop_leaky { static AK_INLINE float f(float x, float s) { return x < 0.0f ? x * s : x; } };\n"
-    "struct ak_uop_sigmoid { static AK_INLINE float f(float x, float) { return 1.0f / (1.0f + expf(-x)); } };\n"
-    "struct ak_uop_tanh { static AK_INLINE float f(float x, float) { return tanhf(x); } };\n"
-    "struct ak_uop_silu { static AK_INLINE float f(float x, float) { return x / (1.0f + expf(-x)); } };\n"
+    "struct ak_uop_relu { static AK_INLINE float f(float x, float, float = 0.0f) { return x < 0.0f ? 0.0f : x; } };\n"
+    "struct ak_uop_leaky { static AK_INLINE float f(float x, float s, float = 0.0f) { return x < 0.0f ? x * s : x; } };\n"
+    "struct ak_uop_sigmoid { static AK_INLINE float f(float x, float, float = 0.0f) { return 1.0f / (1.0f + expf(-x)); } };\n"
+    "struct ak_uop_tanh { static AK_INLINE float f(float x, float, float = 0.0f) { return tanhf(x); } };\n"
+    "struct ak_uop_silu { static AK_INLINE float f(float x, float, float = 0.0f) { return x / (1.0f + expf(-x)); } };\n"
     "/* erf for gelu: Abramowitz & Stegun 7.1.26 (|error| <= 1.5e-7), one fast exp\n"
     " * and one fast reciprocal; erff cost 5% of bandwidth on H100 for f16/bf16 */\n"
     "AK_INLINE float ak_erf_as(float x) {\n"
@@ -9132,16 +9370,65 @@ static const char _ak_src_prelude[] =
     "}\n"
     "struct ak_uop_gelu {\n"
     "    /* 0.5 x (1 + erf(x / sqrt(2))) */\n"
-    "    static AK_INLINE float f(float x, float) { return 0.5f * x * (1.0f + ak_erf_as(x * 0.70710678118654752f)); }\n"
+    "    static AK_INLINE float f(float x, float, float = 0.0f) { return 0.5f * x * (1.0f + ak_erf_as(x * 0.70710678118654752f)); }\n"
     "};\n"
     "struct ak_uop_gelu_tanh {\n"
     "    /* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */\n"
-    "    static AK_INLINE float f(float x, float) {\n"
+    "    static AK_INLINE float f(float x, float, float = 0.0f) {\n"
     "        const float u = 0.79788456080286536f * (x + 0.044715f * x * x * x);\n"
     "        return 0.5f * x * (1.0f + tanhf(u));\n"
     "    }\n"
     "};\n"
-    "AK_INLINE float ak_uop_apply(int op, float x, float p) {\n"
+    "/* Two-value activations take (p, q); a zero value means the op's default\n"
+    " * (softplus: beta 1, threshold 20; hardtanh: p = q = 0 is [-1, 1]), the rule\n"
+    " * of ak_unary2 in amdkit.h. One-value callers (the GEMM epilogue) pass q = 0. */\n"
+    "struct ak_uop_elu {   /* x > 0 ? x : alpha (e^x - 1), alpha = p */\n"
+    "    static AK_INLINE float f(float x, float p, float = 0.0f) { return x > 0.0f ? x : p * expm1f(x); }\n"
+    "};\n"
+    "struct ak_uop_selu {  /* scale (max(0, x) + min(0, alpha (e^x - 1))), the constants of Klambauer et al. */\n"
+    "    static AK_INLINE float f(float x, float, float = 0.0f) {\n"
+    "        return 1.0507009873554804934f * (x > 0.0f ? x : 1.6732632423543772848f * expm1f(x));\n"
+    "    }\n"
+    "};\n"
+    "struct ak_uop_hardsigmoid {  /* clamp(x / 6 + 1 / 2, 0, 1) */\n"
+    "    static AK_INLINE float f(float x, float, float = 0.0f) {\n"
+    "        const float v = x * (1.0f / 6.0f) + 0.5f;\n"
+    "        return v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;   /* NaN stays NaN */\n"
+    "    }\n"
+    "};\n"
+    "struct ak_uop_hardtanh {  /* min(max(x, p), q) (torch.clamp: q wins when p > q); p = q = 0: [-1, 1]; NaN stays NaN */\n"
+    "    static AK_INLINE float f(float x, float p, float q = 0.0f) {\n"
+    "        const bool d = p == 0.0f && q == 0.0f;\n"
+    "        const float lo = d ? -1.0f : p, hi = d ? 1.0f : q;\n"
+    "        const float v = x < lo ? lo : x;\n"
+    "        return v > hi ? hi : v;\n"
+    "    }\n"
+    "};\n"
+    "struct ak_uop_softplus {  /* log(1 + e^(beta x)) / beta, x where beta x > threshold; beta = p (0: 1), threshold = q (0: 20) */\n"
+    "    static AK_INLINE float f(float x, float p, float q = 0.0f) {\n"
+    "        const float b = p == 0.0f ? 1.0f : p, t = q == 0.0f ? 20.0f : q, u = b * x;\n"
+    "        return u > t ? x : log1pf(expf(u)) / b;\n"
+    "    }\n"
+    "};\n"
+    "struct ak_uop_softsign {  /* x / (1 + |x|) */\n"
+    "    static AK_INLINE float f(float x, float, float = 0.0f) { return x / (1.0f + fabsf(x)); }\n"
+    "};\n"
+    "struct ak_uop_hardswish {  /* x relu6(x + 3) / 6 */\n"
+    "    static AK_INLINE float f(float x, float, float = 0.0f) {\n"
+    "        const float r = x + 3.0f;\n"
+    "        return x * (r < 0.0f ? 0.0f : r > 6.0f ? 6.0f : r) * (1.0f / 6.0f);   /* NaN stays NaN */\n"
+    "    }\n"
+    "};\n"
+    "struct ak_uop_mish {  /* x tanh(softplus(x)) (softplus with threshold 20) */\n"
+    "    static AK_INLINE float f(float x, float, float = 0.0f) { return x * tanhf(x > 20.0f ? x : log1pf(expf(x))); }\n"
+    "};\n"
+    "struct ak_uop_abs {\n"
+    "    static AK_INLINE float f(float x, float, float = 0.0f) { return fabsf(x); }\n"
+    "};\n"
+    "struct ak_uop_square {\n"
+    "    static AK_INLINE float f(float x, float, float = 0.0f) { return x * x; }\n"
+    "};\n"
+    "AK_INLINE float ak_uop_apply(int op, float x, float p, float q = 0.0f) {\n"
     "    switch (op) {\n"
     "    case AK_UNARY_RELU: return ak_uop_relu::f(x, p);\n"
     "    case AK_UNARY_LEAKY_RELU: return ak_uop_leaky::f(x, p);\n"
@@ -9150,6 +9437,16 @@ static const char _ak_src_prelude[] =
     "    case AK_UNARY_SILU: return ak_uop_silu::f(x, p);\n"
     "    case AK_UNARY_GELU: return ak_uop_gelu::f(x, p);\n"
     "    case AK_UNARY_GELU_TANH: return ak_uop_gelu_tanh::f(x, p);\n"
+    "    case AK_UNARY_ELU: return ak_uop_elu::f(x, p, q);\n"
+    "    case AK_UNARY_SELU: return ak_uop_selu::f(x, p, q);\n"
+    "    case AK_UNARY_HARDSIGMOID: return ak_uop_hardsigmoid::f(x, p, q);\n"
+    "    case AK_UNARY_HARDTANH: return ak_uop_hardtanh::f(x, p, q);\n"
+    "    case AK_UNARY_SOFTPLUS: return ak_uop_softplus::f(x, p, q);\n"
+    "    case AK_UNARY_SOFTSIGN: return ak_uop_softsign::f(x, p, q);\n"
+    "    case AK_UNARY_HARDSWISH: return ak_uop_hardswish::f(x, p, q);\n"
+    "    case AK_UNARY_MISH: return ak_uop_mish::f(x, p, q);\n"
+    "    case AK_UNARY_ABS: return ak_uop_abs::f(x, p, q);\n"
+    "    case AK_UNARY_SQUARE: return ak_uop_square::f(x, p, q);\n"
     "    default: return x;\n"
     "    }\n"
     "}\n"
@@ -9699,6 +9996,16 @@ static const char _ak_src_prelude[] =
 #define _AK_UNARY_SILU 5
 #define _AK_UNARY_GELU 6
 #define _AK_UNARY_GELU_TANH 7
+#define _AK_UNARY_ELU 8
+#define _AK_UNARY_SELU 9
+#define _AK_UNARY_HARDSIGMOID 10
+#define _AK_UNARY_HARDTANH 11
+#define _AK_UNARY_SOFTPLUS 12
+#define _AK_UNARY_SOFTSIGN 13
+#define _AK_UNARY_HARDSWISH 14
+#define _AK_UNARY_MISH 15
+#define _AK_UNARY_ABS 16
+#define _AK_UNARY_SQUARE 17
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
@@ -12105,8 +12412,9 @@ typedef struct _ak_tmap { uint64_t opaque[16]; } _ak_tmap;
 /* kernels/activation.hip */
 static const char _ak_src_activation[] =
     "/* kernels/activation.hip: unary activations y = f(x) for f32, f16 and bf16\n"
-    " * storage, fp32 math: relu, leaky_relu (slope = param), sigmoid, tanh, silu,\n"
-    " * gelu (erf form) and gelu (tanh form). One kernel per dtype; the op code\n"
+    " * storage, fp32 math: every ak_unary_op of amdkit.h (relu, leaky_relu, sigmoid,\n"
+    " * tanh, silu, gelu in both forms, elu, selu, hardsigmoid, hardtanh, softplus,\n"
+    " * softsign, hardswish, mish, abs, square) with its one or two parameters. One kernel per dtype; the op code\n"
     " * (ak_unary_op of amdkit.h) picks the loop once, outside it. NaN inputs give\n"
     " * NaN outputs (relu and leaky_relu too). In-place (y == x) is fine.\n"
     " * Host wrapper: ak_unary in amdkit.h (>>impl:ops-elementwise). */\n"
@@ -12115,37 +12423,47 @@ static const char _ak_src_activation[] =
     " * epilogues use them too */\n"
     "\n"
     "template <class D, class OP>\n"
-    "AK_INLINE void ak_unary_body(const typename D::T* x, typename D::T* y, ak_i64 n, float p) {\n"
+    "AK_INLINE void ak_unary_body(const typename D::T* x, typename D::T* y, ak_i64 n, float p, float q) {\n"
     "    ak_map8<D::SIZE == 4>(n, ak_aligned16(x) && ak_aligned16(y),\n"
     "        [&](ak_i64 i0, ak_i64 i1) {\n"
     "            float a[8];\n"
     "            ak_ld8<D, D::SIZE == 4>(x, i0, i1, a);\n"
-    "            for (int k = 0; k < 8; k++) a[k] = OP::f(a[k], p);\n"
+    "            for (int k = 0; k < 8; k++) a[k] = OP::f(a[k], p, q);\n"
     "            ak_st8<D, D::SIZE == 4>(y, i0, i1, a);\n"
     "        },\n"
-    "        [&](ak_i64 i) { y[i] = D::from(OP::f(D::to(x[i]), p)); });\n"
+    "        [&](ak_i64 i) { y[i] = D::from(OP::f(D::to(x[i]), p, q)); });\n"
     "}\n"
     "template <class D>\n"
-    "AK_INLINE void ak_unary_impl(const typename D::T* x, typename D::T* y, ak_i64 n, int op, float p) {\n"
+    "AK_INLINE void ak_unary_impl(const typename D::T* x, typename D::T* y, ak_i64 n, int op, float p, float q) {\n"
     "    switch (op) {\n"
-    "    case AK_UNARY_RELU: ak_unary_body<D, ak_uop_relu>(x, y, n, p); break;\n"
-    "    case AK_UNARY_LEAKY_RELU: ak_unary_body<D, ak_uop_leaky>(x, y, n, p); break;\n"
-    "    case AK_UNARY_SIGMOID: ak_unary_body<D, ak_uop_sigmoid>(x, y, n, p); break;\n"
-    "    case AK_UNARY_TANH: ak_unary_body<D, ak_uop_tanh>(x, y, n, p); break;\n"
-    "    case AK_UNARY_SILU: ak_unary_body<D, ak_uop_silu>(x, y, n, p); break;\n"
-    "    case AK_UNARY_GELU: ak_unary_body<D, ak_uop_gelu>(x, y, n, p); break;\n"
-    "    case AK_UNARY_GELU_TANH: ak_unary_body<D, ak_uop_gelu_tanh>(x, y, n, p); break;\n"
+    "    case AK_UNARY_RELU: ak_unary_body<D, ak_uop_relu>(x, y, n, p, q); break;\n"
+    "    case AK_UNARY_LEAKY_RELU: ak_unary_body<D, ak_uop_leaky>(x, y, n, p, q); break;\n"
+    "    case AK_UNARY_SIGMOID: ak_unary_body<D, ak_uop_sigmoid>(x, y, n, p, q); break;\n"
+    "    case AK_UNARY_TANH: ak_unary_body<D, ak_uop_tanh>(x, y, n, p, q); break;\n"
+    "    case AK_UNARY_SILU: ak_unary_body<D, ak_uop_silu>(x, y, n, p, q); break;\n"
+    "    case AK_UNARY_GELU: ak_unary_body<D, ak_uop_gelu>(x, y, n, p, q); break;\n"
+    "    case AK_UNARY_GELU_TANH: ak_unary_body<D, ak_uop_gelu_tanh>(x, y, n, p, q); break;\n"
+    "    case AK_UNARY_ELU: ak_unary_body<D, ak_uop_elu>(x, y, n, p, q); break;\n"
+    "    case AK_UNARY_SELU: ak_unary_body<D, ak_uop_selu>(x, y, n, p, q); break;\n"
+    "    case AK_UNARY_HARDSIGMOID: ak_unary_body<D, ak_uop_hardsigmoid>(x, y, n, p, q); break;\n"
+    "    case AK_UNARY_HARDTANH: ak_unary_body<D, ak_uop_hardtanh>(x, y, n, p, q); break;\n"
+    "    case AK_UNARY_SOFTPLUS: ak_unary_body<D, ak_uop_softplus>(x, y, n, p, q); break;\n"
+    "    case AK_UNARY_SOFTSIGN: ak_unary_body<D, ak_uop_softsign>(x, y, n, p, q); break;\n"
+    "    case AK_UNARY_HARDSWISH: ak_unary_body<D, ak_uop_hardswish>(x, y, n, p, q); break;\n"
+    "    case AK_UNARY_MISH: ak_unary_body<D, ak_uop_mish>(x, y, n, p, q); break;\n"
+    "    case AK_UNARY_ABS: ak_unary_body<D, ak_uop_abs>(x, y, n, p, q); break;\n"
+    "    case AK_UNARY_SQUARE: ak_unary_body<D, ak_uop_square>(x, y, n, p, q); break;\n"
     "    default: break; /* AK_UNARY_NONE is a copy: the host sends it to ak_copy */\n"
     "    }\n"
     "}\n"
-    "AK_KERNEL void ak_unary_f32(const float* x, float* y, ak_i64 n, int op, float param) {\n"
-    "    ak_unary_impl<ak_f32_t>(x, y, n, op, param);\n"
+    "AK_KERNEL void ak_unary_f32(const float* x, float* y, ak_i64 n, int op, float param, float param2) {\n"
+    "    ak_unary_impl<ak_f32_t>(x, y, n, op, param, param2);\n"
     "}\n"
-    "AK_KERNEL void ak_unary_f16(const ak_half* x, ak_half* y, ak_i64 n, int op, float param) {\n"
-    "    ak_unary_impl<ak_f16_t>(x, y, n, op, param);\n"
+    "AK_KERNEL void ak_unary_f16(const ak_half* x, ak_half* y, ak_i64 n, int op, float param, float param2) {\n"
+    "    ak_unary_impl<ak_f16_t>(x, y, n, op, param, param2);\n"
     "}\n"
-    "AK_KERNEL void ak_unary_bf16(const ak_bf16* x, ak_bf16* y, ak_i64 n, int op, float param) {\n"
-    "    ak_unary_impl<ak_bf16_t>(x, y, n, op, param);\n"
+    "AK_KERNEL void ak_unary_bf16(const ak_bf16* x, ak_bf16* y, ak_i64 n, int op, float param, float param2) {\n"
+    "    ak_unary_impl<ak_bf16_t>(x, y, n, op, param, param2);\n"
     "}\n"
     ;
 
@@ -13577,6 +13895,397 @@ static const char _ak_src_attention_sm90[] =
     "#endif\n"
     ;
 
+/* kernels/axis.hip */
+static const char _ak_src_axis[] =
+    "// kernels/axis.hip - operations along one axis of an N-d tensor seen as\n"
+    "// [outer][R][inner] (the axis in the middle, every dimension before it merged\n"
+    "// into outer, every one after it into inner), read in place: no transpose.\n"
+    "// Host wrappers and CPU references: amdkit.h (>>impl:ops-axis): ak_reduce_axes,\n"
+    "// ak_normalize, ak_binary_broadcast, ak_triangular.\n"
+    "//\n"
+    "// ak_axred_<op>_<dt>: reduction over R with inner > 1 (inner == 1 is a row\n"
+    "// reduction: ak_reduce's kernels). One thread per output column c = o * inner\n"
+    "// + i (consecutive threads read consecutive addresses: coalesced), four loads\n"
+    "// in flight. blockIdx.y = s cuts R into `splits` chunks of rchunk rows when the\n"
+    "// columns alone cannot fill the GPU; the partials go to outv / outi at\n"
+    "// c * splits + s and reduce.hip's ak_reduce2_<op> combines them in a fixed\n"
+    "// order (deterministic). The final value is sum x scale (mean: scale 1 / R).\n"
+    "//\n"
+    "// ak_axnorm_*: y = x / norm(x along R) (kind: 0 L1 = sum |x|, 1 L2 = sqrt of\n"
+    "// sum x^2, 2 mean |x|, 3 RMS = sqrt(mean x^2 + eps); kinds 0-2 divide by\n"
+    "// max(norm, eps), torch's F.normalize). cols: a thread per column, held in\n"
+    "// registers up to 64 elements (one read), else read twice (the second from L1 /\n"
+    "// L2). rows (inner == 1): a block per row, both passes in the block; the host\n"
+    "// keeps the rows in flight within the L2 so the second pass hits it. part + apply:\n"
+    "// few long rows cut into S segments of seg elements: part writes each\n"
+    "// segment's sum, ak_reduce adds a row's S sums (fixed order), apply scales\n"
+    "// each segment by the row's norm.\n"
+    "//\n"
+    "// ak_bcast_<dt>: z = x op y (add, sub, mul, div) with x and z of shape\n"
+    "// [d0][d1][d2] and y broadcast along any of the three (element strides ys0,\n"
+    "// ys1, ys2; 0 repeats). Four consecutive elements per thread step, one index\n"
+    "// division per step.\n"
+    "//\n"
+    "// ak_tri_<dt>: y = triu(x, diag) (upper = 1) or tril(x, diag) of `batch`\n"
+    "// rows x cols matrices; y may be x.\n"
+    "//\n"
+    "// kernels: ak_axred_sum_f32 ak_axred_sum_f16 ak_axred_sum_bf16 ak_axred_max_f32 ak_axred_max_f16 ak_axred_max_bf16\n"
+    "// kernels: ak_axred_min_f32 ak_axred_min_f16 ak_axred_min_bf16 ak_axred_argmax_f32 ak_axred_argmax_f16 ak_axred_argmax_bf16\n"
+    "// kernels: ak_axred_argmin_f32 ak_axred_argmin_f16 ak_axred_argmin_bf16\n"
+    "// kernels: ak_axnorm_cols_f32 ak_axnorm_cols_f16 ak_axnorm_cols_bf16 ak_axnorm_rows_f32 ak_axnorm_rows_f16 ak_axnorm_rows_bf16\n"
+    "// kernels: ak_axnorm_part_f32 ak_axnorm_part_f16 ak_axnorm_part_bf16 ak_axnorm_apply_f32 ak_axnorm_apply_f16 ak_axnorm_apply_bf16\n"
+    "// kernels: ak_bcast_f32 ak_bcast_f16 ak_bcast_bf16 ak_tri_f32 ak_tri_f16 ak_tri_bf16\n"
+    "\n"
+    "#define AK_AX_SUM 0\n"
+    "#define AK_AX_MAX 1\n"
+    "#define AK_AX_MIN 2\n"
+    "#define AK_AX_ARGMAX 3\n"
+    "#define AK_AX_ARGMIN 4\n"
+    "\n"
+    "// ---- reduction over the middle axis ------------------------------------------\n"
+    "template <int OP>\n"
+    "struct ak_ax_state {\n"
+    "    float v;\n"
+    "    ak_i64 i;\n"
+    "    AK_INLINE void init() {\n"
+    "        v = OP == AK_AX_SUM ? 0.0f : (OP == AK_AX_MAX || OP == AK_AX_ARGMAX) ? -AK_INF : AK_INF;\n"
+    "        i = 0x7fffffffffffffffLL;\n"
+    "    }\n"
+    "    // elements arrive in increasing index order: ties keep the first, the first NaN wins and stays\n"
+    "    AK_INLINE void add(float x, ak_i64 ix) {\n"
+    "        if (OP == AK_AX_SUM) v += x;\n"
+    "        else if (OP == AK_AX_MAX) v = ak_op_max()(v, x);\n"
+    "        else if (OP == AK_AX_MIN) v = ak_op_min()(v, x);\n"
+    "        else {\n"
+    "            const bool vn = ak_isnan(v);\n"
+    "            if (!vn && (ak_isnan(x) || (OP == AK_AX_ARGMAX ? x > v : x < v) || i == 0x7fffffffffffffffLL)) { v = x; i = ix; }\n"
+    "        }\n"
+    "    }\n"
+    "};\n"
+    "\n"
+    "template <class D, int OP>\n"
+    "AK_INLINE void ak_axred(const typename D::T* AK_RESTRICT x, ak_i64 outer, ak_i64 R, ak_i64 inner, ak_i64 rchunk,\n"
+    "                        ak_i64 splits, float scale, float* AK_RESTRICT outv, ak_i64* AK_RESTRICT outi) {\n"
+    "    const ak_i64 ncols = outer * inner;\n"
+    "    const ak_i64 s = (ak_i64)blockIdx.y;\n"
+    "    const ak_i64 r0 = s * rchunk, r1 = r0 + rchunk < R ? r0 + rchunk : R;\n"
+    "    for (ak_i64 c = ak_gtid(); c < ncols; c += ak_gstride()) {\n"
+    "        const ak_i64 o = c / inner, in = c - o * inner;\n"
+    "        const typename D::T* p = x + o * R * inner + in;\n"
+    "        ak_i64 r = r0;\n"
+    "        if (OP == AK_AX_SUM) {\n"
+    "            float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;\n"
+    "            for (; r + 3 < r1; r += 4) {\n"
+    "                const float v0 = D::to(p[r * inner]), v1 = D::to(p[(r + 1) * inner]);\n"
+    "                const float v2 = D::to(p[(r + 2) * inner]), v3 = D::to(p[(r + 3) * inner]);\n"
+    "                a0 += v0; a1 += v1; a2 += v2; a3 += v3;\n"
+    "            }\n"
+    "            for (; r < r1; r++) a0 += D::to(p[r * inner]);\n"
+    "            const float t = (a0 + a1) + (a2 + a3);\n"
+    "            if (splits == 1) outv[c] = t * scale;\n"
+    "            else outv[c * splits + s] = t;\n"
+    "        } else {\n"
+    "            ak_ax_state<OP> st;\n"
+    "            st.init();\n"
+    "            for (; r + 3 < r1; r += 4) {\n"
+    "                const float v0 = D::to(p[r * inner]), v1 = D::to(p[(r + 1) * inner]);\n"
+    "                const float v2 = D::to(p[(r + 2) * inner]), v3 = D::to(p[(r + 3) * inner]);\n"
+    "                st.add(v0, r); st.add(v1, r + 1); st.add(v2, r + 2); st.add(v3, r + 3);\n"
+    "            }\n"
+    "            for (; r < r1; r++) st.add(D::to(p[r * inner]), r);\n"
+    "            const ak_i64 at = splits == 1 ? c : c * splits + s;\n"
+    "            if (outv) outv[at] = st.v;\n"
+    "            if (outi) outi[at] = st.i;\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "#define AK_AXRED(NAME, OP, D)                                                                                        \\\n"
+    "    AK_KERNEL __launch_bounds__(256) void NAME(const D::T* x, ak_i64 outer, ak_i64 R, ak_i64 inner, ak_i64 rchunk,   \\\n"
+    "                                               ak_i64 splits, float scale, float* outv, ak_i64* outi) {              \\\n"
+    "        ak_axred<D, OP>(x, outer, R, inner, rchunk, splits, scale, outv, outi);                                      \\\n"
+    "    }\n"
+    "AK_AXRED(ak_axred_sum_f32, AK_AX_SUM, ak_f32_t)\n"
+    "AK_AXRED(ak_axred_sum_f16, AK_AX_SUM, ak_f16_t)\n"
+    "AK_AXRED(ak_axred_sum_bf16, AK_AX_SUM, ak_bf16_t)\n"
+    "AK_AXRED(ak_axred_max_f32, AK_AX_MAX, ak_f32_t)\n"
+    "AK_AXRED(ak_axred_max_f16, AK_AX_MAX, ak_f16_t)\n"
+    "AK_AXRED(ak_axred_max_bf16, AK_AX_MAX, ak_bf16_t)\n"
+    "AK_AXRED(ak_axred_min_f32, AK_AX_MIN, ak_f32_t)\n"
+    "AK_AXRED(ak_axred_min_f16, AK_AX_MIN, ak_f16_t)\n"
+    "AK_AXRED(ak_axred_min_bf16, AK_AX_MIN, ak_bf16_t)\n"
+    "AK_AXRED(ak_axred_argmax_f32, AK_AX_ARGMAX, ak_f32_t)\n"
+    "AK_AXRED(ak_axred_argmax_f16, AK_AX_ARGMAX, ak_f16_t)\n"
+    "AK_AXRED(ak_axred_argmax_bf16, AK_AX_ARGMAX, ak_bf16_t)\n"
+    "AK_AXRED(ak_axred_argmin_f32, AK_AX_ARGMIN, ak_f32_t)\n"
+    "AK_AXRED(ak_axred_argmin_f16, AK_AX_ARGMIN, ak_f16_t)\n"
+    "AK_AXRED(ak_axred_argmin_bf16, AK_AX_ARGMIN, ak_bf16_t)\n"
+    "\n"
+    "// ---- normalisation by a vector norm along the axis -----------------------------\n"
+    "#define AK_NRM_L1 0\n"
+    "#define AK_NRM_L2 1\n"
+    "#define AK_NRM_MEANABS 2\n"
+    "#define AK_NRM_RMS 3\n"
+    "AK_INLINE float ak_nrm_term(int kind, float v) { return (kind == AK_NRM_L2 || kind == AK_NRM_RMS) ? v * v : fabsf(v); }\n"
+    "// 1 / the norm from the sum of terms over R elements\n"
+    "AK_INLINE float ak_nrm_inv(int kind, float s, ak_i64 R, float eps) {\n"
+    "    float n;\n"
+    "    if (kind == AK_NRM_L1) n = s;\n"
+    "    else if (kind == AK_NRM_L2) n = sqrtf(s);\n"
+    "    else if (kind == AK_NRM_MEANABS) n = s / (float)R;\n"
+    "    else return 1.0f / sqrtf(s / (float)R + eps);\n"
+    "    return 1.0f / (n > eps ? n : eps);\n"
+    "}\n"
+    "\n"
+    "// columns of at most MAXR elements: the column stays in registers (one read of x)\n"
+    "template <class D, int MAXR>\n"
+    "AK_INLINE void ak_axnorm_cols_reg(const typename D::T* x, typename D::T* y, ak_i64 outer, ak_i64 R, ak_i64 inner, int kind,\n"
+    "                                  float eps) {\n"
+    "    const ak_i64 ncols = outer * inner;\n"
+    "    for (ak_i64 c = ak_gtid(); c < ncols; c += ak_gstride()) {\n"
+    "        const ak_i64 o = c / inner, in = c - o * inner, base = o * R * inner + in;\n"
+    "        float v[MAXR];\n"
+    "        float a0 = 0.0f, a1 = 0.0f;\n"
+    "#pragma unroll\n"
+    "        for (int r = 0; r < MAXR; r++) {\n"
+    "            v[r] = r < R ? D::to(x[base + r * inner]) : 0.0f;\n"
+    "            if (r % 2) a1 += ak_nrm_term(kind, v[r]); else a0 += ak_nrm_term(kind, v[r]);\n"
+    "        }\n"
+    "        const float inv = ak_nrm_inv(kind, a0 + a1, R, eps);\n"
+    "#pragma unroll\n"
+    "        for (int r = 0; r < MAXR; r++)\n"
+    "            if (r < R) y[base + r * inner] = D::from(v[r] * inv);\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_axnorm_cols(const typename D::T* x, typename D::T* y, ak_i64 outer, ak_i64 R, ak_i64 inner, int kind,\n"
+    "                              float eps) {\n"
+    "    if (R <= 16) { ak_axnorm_cols_reg<D, 16>(x, y, outer, R, inner, kind, eps); return; }\n"
+    "    if (R <= 64) { ak_axnorm_cols_reg<D, 64>(x, y, outer, R, inner, kind, eps); return; }\n"
+    "    const ak_i64 ncols = outer * inner;\n"
+    "    for (ak_i64 c = ak_gtid(); c < ncols; c += ak_gstride()) {\n"
+    "        const ak_i64 o = c / inner, in = c - o * inner, base = o * R * inner + in;\n"
+    "        float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;\n"
+    "        ak_i64 r = 0;\n"
+    "        for (; r + 3 < R; r += 4) {\n"
+    "            a0 += ak_nrm_term(kind, D::to(x[base + r * inner]));\n"
+    "            a1 += ak_nrm_term(kind, D::to(x[base + (r + 1) * inner]));\n"
+    "            a2 += ak_nrm_term(kind, D::to(x[base + (r + 2) * inner]));\n"
+    "            a3 += ak_nrm_term(kind, D::to(x[base + (r + 3) * inner]));\n"
+    "        }\n"
+    "        for (; r < R; r++) a0 += ak_nrm_term(kind, D::to(x[base + r * inner]));\n"
+    "        const float inv = ak_nrm_inv(kind, (a0 + a1) + (a2 + a3), R, eps);\n"
+    "        for (r = 0; r < R; r++) y[base + r * inner] = D::from(D::to(x[base + r * inner]) * inv);\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "// Sum of the terms of p[0..len) over the block (every thread gets it): 16-byte\n"
+    "// vectors from the first aligned element, scalar head and tail.\n"
+    "template <class D>\n"
+    "AK_INLINE float ak_axnorm_block_sum(const typename D::T* p, ak_i64 len, int kind, float* red) {\n"
+    "    typedef typename D::T T;\n"
+    "    const int V = AK_V16(D);\n"
+    "    const ak_i64 t = (ak_i64)threadIdx.x, B = (ak_i64)blockDim.x;\n"
+    "    ak_i64 head = (ak_i64)(((16u - ((unsigned)(ak_u64)p & 15u)) & 15u) / sizeof(T));\n"
+    "    if (head > len) head = len;\n"
+    "    float a0 = 0.0f, a1 = 0.0f;\n"
+    "    for (ak_i64 k = t; k < head; k += B) a0 += ak_nrm_term(kind, D::to(p[k]));\n"
+    "    const T* pv = p + head;\n"
+    "    const ak_i64 nv = (len - head) / V;\n"
+    "    ak_i64 k = t;\n"
+    "    for (; k + B < nv; k += 2 * B) {\n"
+    "        float f[8], g[8];\n"
+    "        ak_ld16<D>(pv + k * V, f);\n"
+    "        ak_ld16<D>(pv + (k + B) * V, g);\n"
+    "#pragma unroll\n"
+    "        for (int q = 0; q < V; q++) { a0 += ak_nrm_term(kind, f[q]); a1 += ak_nrm_term(kind, g[q]); }\n"
+    "    }\n"
+    "    if (k < nv) {\n"
+    "        float f[8];\n"
+    "        ak_ld16<D>(pv + k * V, f);\n"
+    "#pragma unroll\n"
+    "        for (int q = 0; q < V; q++) a0 += ak_nrm_term(kind, f[q]);\n"
+    "    }\n"
+    "    for (ak_i64 e = head + nv * V + t; e < len; e += B) a1 += ak_nrm_term(kind, D::to(p[e]));\n"
+    "    return ak_group_reduce(a0 + a1, (int)blockDim.x, red, ak_op_add());\n"
+    "}\n"
+    "\n"
+    "// y[0..len) = x[0..len) * inv over the block (same alignment of x and y: the vector path)\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_axnorm_block_scale(const typename D::T* p, typename D::T* q, ak_i64 len, float inv) {\n"
+    "    typedef typename D::T T;\n"
+    "    const int V = AK_V16(D);\n"
+    "    const ak_i64 t = (ak_i64)threadIdx.x, B = (ak_i64)blockDim.x;\n"
+    "    if ((((ak_u64)p ^ (ak_u64)q) & 15u) != 0) {\n"
+    "        for (ak_i64 e = t; e < len; e += B) q[e] = D::from(D::to(p[e]) * inv);\n"
+    "        return;\n"
+    "    }\n"
+    "    ak_i64 head = (ak_i64)(((16u - ((unsigned)(ak_u64)p & 15u)) & 15u) / sizeof(T));\n"
+    "    if (head > len) head = len;\n"
+    "    for (ak_i64 k = t; k < head; k += B) q[k] = D::from(D::to(p[k]) * inv);\n"
+    "    const ak_i64 nv = (len - head) / V;\n"
+    "    for (ak_i64 k = t; k < nv; k += B) {\n"
+    "        float f[8];\n"
+    "        ak_ld16<D>(p + head + k * V, f);\n"
+    "#pragma unroll\n"
+    "        for (int u = 0; u < V; u++) f[u] *= inv;\n"
+    "        ak_st16<D>(q + head + k * V, f);\n"
+    "    }\n"
+    "    for (ak_i64 e = head + nv * V + t; e < len; e += B) q[e] = D::from(D::to(p[e]) * inv);\n"
+    "}\n"
+    "\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_axnorm_rows(const typename D::T* x, typename D::T* y, ak_i64 rows, ak_i64 R, int kind, float eps) {\n"
+    "    __shared__ float red[AK_MAX_WAVES];\n"
+    "    for (ak_i64 row = blockIdx.x; row < rows; row += gridDim.x) {\n"
+    "        const float s = ak_axnorm_block_sum<D>(x + row * R, R, kind, red);\n"
+    "        ak_axnorm_block_scale<D>(x + row * R, y + row * R, R, ak_nrm_inv(kind, s, R, eps));\n"
+    "        __syncthreads();   // red is reused by the next row\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_axnorm_part(const typename D::T* x, ak_i64 R, ak_i64 seg, ak_i64 S, int kind, float* part) {\n"
+    "    __shared__ float red[AK_MAX_WAVES];\n"
+    "    const ak_i64 b = blockIdx.x, row = b / S, s = b - row * S;\n"
+    "    const ak_i64 e0 = s * seg, len = R - e0 < seg ? R - e0 : seg;\n"
+    "    const float v = ak_axnorm_block_sum<D>(x + row * R + e0, len, kind, red);\n"
+    "    if (threadIdx.x == 0) part[b] = v;\n"
+    "}\n"
+    "\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_axnorm_apply(const typename D::T* x, typename D::T* y, ak_i64 R, ak_i64 seg, ak_i64 S, int kind,\n"
+    "                               float eps, const float* rowsum) {\n"
+    "    const ak_i64 b = blockIdx.x, row = b / S, s = b - row * S;\n"
+    "    const ak_i64 e0 = s * seg, len = R - e0 < seg ? R - e0 : seg;\n"
+    "    ak_axnorm_block_scale<D>(x + row * R + e0, y + row * R + e0, len, ak_nrm_inv(kind, rowsum[row], R, eps));\n"
+    "}\n"
+    "\n"
+    "#define AK_AXNORM(DT, D)                                                                                             \\\n"
+    "    AK_KERNEL __launch_bounds__(256) void ak_axnorm_cols_##DT(const D::T* x, D::T* y, ak_i64 outer, ak_i64 R,        \\\n"
+    "                                                              ak_i64 inner, int kind, float eps) {                   \\\n"
+    "        ak_axnorm_cols<D>(x, y, outer, R, inner, kind, eps);                                                         \\\n"
+    "    }                                                                                                                \\\n"
+    "    AK_KERNEL __launch_bounds__(1024) void ak_axnorm_rows_##DT(const D::T* x, D::T* y, ak_i64 rows, ak_i64 R,        \\\n"
+    "                                                               int kind, float eps) {                                \\\n"
+    "        ak_axnorm_rows<D>(x, y, rows, R, kind, eps);                                                                 \\\n"
+    "    }                                                                                                                \\\n"
+    "    AK_KERNEL __launch_bounds__(1024) void ak_axnorm_part_##DT(const D::T* x, ak_i64 R, ak_i64 seg, ak_i64 S,        \\\n"
+    "                                                               int kind, float* part) {                              \\\n"
+    "        ak_axnorm_part<D>(x, R, seg, S, kind, part);                                                                 \\\n"
+    "    }                                                                                                                \\\n"
+    "    AK_KERNEL __launch_bounds__(1024) void ak_axnorm_apply_##DT(const D::T* x, D::T* y, ak_i64 R, ak_i64 seg,        \\\n"
+    "                                                                ak_i64 S, int kind, float eps, const float* rowsum) {\\\n"
+    "        ak_axnorm_apply<D>(x, y, R, seg, S, kind, eps, rowsum);                                                        \\\n"
+    "    }\n"
+    "AK_AXNORM(f32, ak_f32_t)\n"
+    "AK_AXNORM(f16, ak_f16_t)\n"
+    "AK_AXNORM(bf16, ak_bf16_t)\n"
+    "\n"
+    "// ---- broadcasting binary ops ----------------------------------------------------\n"
+    "// op codes: ak_binary_op of amdkit.h (add 0, sub 1, mul 2, div 3)\n"
+    "AK_INLINE float ak_bc_op(int op, float a, float b) {\n"
+    "    return op == 0 ? a + b : op == 1 ? a - b : op == 2 ? a * b : a / b;\n"
+    "}\n"
+    "template <class D, int OP, class I>\n"
+    "AK_INLINE void ak_bcast_body(const typename D::T* AK_RESTRICT x, const typename D::T* AK_RESTRICT y, typename D::T* z,\n"
+    "                             ak_i64 n, I d1, I d2, ak_i64 ys0, ak_i64 ys1, ak_i64 ys2, bool vec) {\n"
+    "    const ak_i64 units = (n + 3) / 4;\n"
+    "    for (ak_i64 u = ak_gtid(); u < units; u += ak_gstride()) {\n"
+    "        const ak_i64 e0 = u * 4;\n"
+    "        // one division pair per 4 elements, 32-bit when the tensor allows (I = unsigned)\n"
+    "        const I r = (I)e0 / d2;\n"
+    "        I c = (I)e0 - r * d2, i1 = r % d1, i0 = r / d1;\n"
+    "        ak_i64 yb = (ak_i64)i0 * ys0 + (ak_i64)i1 * ys1;\n"
+    "        float a[4], b[4] = { 0.0f, 0.0f, 0.0f, 0.0f };\n"
+    "        const int m = n - e0 < 4 ? (int)(n - e0) : 4;\n"
+    "        if (vec && m == 4) D::ld4(x + e0, a);\n"
+    "        else for (int k = 0; k < m; k++) a[k] = D::to(x[e0 + k]);\n"
+    "#pragma unroll\n"
+    "        for (int k = 0; k < 4; k++) {\n"
+    "            if (k < m) {\n"
+    "                b[k] = D::to(y[yb + (ak_i64)c * ys2]);\n"
+    "                if (++c == d2) {\n"
+    "                    c = 0;\n"
+    "                    if (++i1 == d1) { i1 = 0; i0++; }\n"
+    "                    yb = (ak_i64)i0 * ys0 + (ak_i64)i1 * ys1;\n"
+    "                }\n"
+    "            }\n"
+    "        }\n"
+    "#pragma unroll\n"
+    "        for (int k = 0; k < 4; k++) a[k] = ak_bc_op(OP, a[k], b[k]);\n"
+    "        if (vec && m == 4) D::st4(z + e0, a);\n"
+    "        else for (int k = 0; k < m; k++) z[e0 + k] = D::from(a[k]);\n"
+    "    }\n"
+    "}\n"
+    "template <class D, class I>\n"
+    "AK_INLINE void ak_bcast_ops(const typename D::T* x, const typename D::T* y, typename D::T* z, ak_i64 n, I d1, I d2,\n"
+    "                            ak_i64 ys0, ak_i64 ys1, ak_i64 ys2, int op, bool vec) {\n"
+    "    switch (op) {\n"
+    "    case 0: ak_bcast_body<D, 0, I>(x, y, z, n, d1, d2, ys0, ys1, ys2, vec); break;\n"
+    "    case 1: ak_bcast_body<D, 1, I>(x, y, z, n, d1, d2, ys0, ys1, ys2, vec); break;\n"
+    "    case 2: ak_bcast_body<D, 2, I>(x, y, z, n, d1, d2, ys0, ys1, ys2, vec); break;\n"
+    "    default: ak_bcast_body<D, 3, I>(x, y, z, n, d1, d2, ys0, ys1, ys2, vec); break;\n"
+    "    }\n"
+    "}\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_bcast(const typename D::T* x, const typename D::T* y, typename D::T* z, ak_i64 n, ak_i64 d1, ak_i64 d2,\n"
+    "                        ak_i64 ys0, ak_i64 ys1, ak_i64 ys2, int op) {\n"
+    "    const bool vec = ak_aligned16(x) && ak_aligned16(z);\n"
+    "    if (n + 4 < 0xFFFFFFFFLL) ak_bcast_ops<D, ak_u32>(x, y, z, n, (ak_u32)d1, (ak_u32)d2, ys0, ys1, ys2, op, vec);\n"
+    "    else ak_bcast_ops<D, ak_u64>(x, y, z, n, (ak_u64)d1, (ak_u64)d2, ys0, ys1, ys2, op, vec);\n"
+    "}\n"
+    "#define AK_BCAST(DT, D)                                                                                              \\\n"
+    "    AK_KERNEL __launch_bounds__(256) void ak_bcast_##DT(const D::T* x, const D::T* y, D::T* z, ak_i64 n, ak_i64 d1,  \\\n"
+    "                                                        ak_i64 d2, ak_i64 ys0, ak_i64 ys1, ak_i64 ys2, int op) {     \\\n"
+    "        ak_bcast<D>(x, y, z, n, d1, d2, ys0, ys1, ys2, op);                                                          \\\n"
+    "    }\n"
+    "AK_BCAST(f32, ak_f32_t)\n"
+    "AK_BCAST(f16, ak_f16_t)\n"
+    "AK_BCAST(bf16, ak_bf16_t)\n"
+    "\n"
+    "// ---- triangular mask ----------------------------------------------------------------\n"
+    "template <class D, class I>\n"
+    "AK_INLINE void ak_tri_body(const typename D::T* x, typename D::T* y, ak_i64 n, I rows, I cols, ak_i64 diag, int upper) {\n"
+    "    const ak_i64 units = (n + 3) / 4;\n"
+    "    const I mat = rows * cols;\n"
+    "    const bool vec = ak_aligned16(x) && ak_aligned16(y);\n"
+    "    for (ak_i64 u = ak_gtid(); u < units; u += ak_gstride()) {\n"
+    "        const ak_i64 e0 = u * 4;\n"
+    "        const int m = n - e0 < 4 ? (int)(n - e0) : 4;\n"
+    "        const I rc = (I)e0 % mat;\n"
+    "        I r = rc / cols, c = rc - r * cols;\n"
+    "        float a[4];\n"
+    "        if (vec && m == 4) D::ld4(x + e0, a);\n"
+    "        else for (int k = 0; k < m; k++) a[k] = D::to(x[e0 + k]);\n"
+    "#pragma unroll\n"
+    "        for (int k = 0; k < 4; k++) {\n"
+    "            const ak_i64 d = (ak_i64)c - (ak_i64)r;\n"
+    "            const bool keep = upper ? d >= diag : d <= diag;\n"
+    "            if (!keep) a[k] = 0.0f;\n"
+    "            if (++c == cols) { c = 0; if (++r == rows) r = 0; }\n"
+    "        }\n"
+    "        if (vec && m == 4) D::st4(y + e0, a);\n"
+    "        else for (int k = 0; k < m; k++) y[e0 + k] = D::from(a[k]);\n"
+    "    }\n"
+    "}\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_tri(const typename D::T* x, typename D::T* y, ak_i64 n, ak_i64 rows, ak_i64 cols, ak_i64 diag,\n"
+    "                      int upper) {\n"
+    "    if (n + 4 < 0xFFFFFFFFLL) ak_tri_body<D, ak_u32>(x, y, n, (ak_u32)rows, (ak_u32)cols, diag, upper);\n"
+    "    else ak_tri_body<D, ak_u64>(x, y, n, (ak_u64)rows, (ak_u64)cols, diag, upper);\n"
+    "}\n"
+    "#define AK_TRI(DT, D)                                                                                                \\\n"
+    "    AK_KERNEL __launch_bounds__(256) void ak_tri_##DT(const D::T* x, D::T* y, ak_i64 n, ak_i64 rows, ak_i64 cols,    \\\n"
+    "                                                      ak_i64 diag, int upper) {                                      \\\n"
+    "        ak_tri<D>(x, y, n, rows, cols, diag, upper);                                                                 \\\n"
+    "    }\n"
+    "AK_TRI(f32, ak_f32_t)\n"
+    "AK_TRI(f16, ak_f16_t)\n"
+    "AK_TRI(bf16, ak_bf16_t)\n"
+    ;
+
 /* kernels/cast.hip */
 static const char _ak_src_cast[] =
     "/* kernels/cast.hip: dtype conversion between f32, f16 and bf16 (all six\n"
@@ -13628,6 +14337,159 @@ static const char _ak_src_cast[] =
     "AK_KERNEL void ak_copy_f32(const float* x, float* y, ak_i64 n) { ak_copy_impl<float>(x, y, n); }\n"
     "AK_KERNEL void ak_copy_f16(const ak_half* x, ak_half* y, ak_i64 n) { ak_copy_impl<ak_half>(x, y, n); }\n"
     "AK_KERNEL void ak_copy_bf16(const ak_bf16* x, ak_bf16* y, ak_i64 n) { ak_copy_impl<ak_bf16>(x, y, n); }\n"
+    ;
+
+/* kernels/chnorm.hip */
+static const char _ak_src_chnorm[] =
+    "// kernels/chnorm.hip - batch and group normalisation of a contiguous\n"
+    "// [batch][channels][spatial] tensor (NCHW and its 1-D / 3-D kin; a plane is\n"
+    "// one (n, c) slice of `S` elements). Host wrappers and CPU references:\n"
+    "// amdkit.h (>>impl:ops-chnorm): ak_batch_norm, ak_group_norm (instance norm is\n"
+    "// a group per channel).\n"
+    "//\n"
+    "// Statistics: batch norm (G == 0) has one per channel over every n and\n"
+    "// spatial position; group norm one per (n, group) over its C / G planes.\n"
+    "// ak_chstat_part_<dt>: a block per (plane, chunk of `chunk` elements) writes\n"
+    "// the sums of (x - K) and (x - K)^2 of its chunk, K = the first element of its\n"
+    "// statistic (a shift every part of the statistic shares, so the variance\n"
+    "// does not cancel against a large mean). ak_chstat_final_<dt>: a block per\n"
+    "// statistic adds its parts in a fixed order in double and writes the mean and\n"
+    "// 1 / sqrt(var + eps) (biased variance), and for batch norm in training\n"
+    "// updates the running statistics (unbiased variance, momentum).\n"
+    "// ak_chnorm_apply_<dt>: y = x * scale + shift per plane (scale = rstd x\n"
+    "// weight[c], shift = bias[c] - mean x scale); blockIdx.y walks the planes,\n"
+    "// x the plane's elements in 16-byte vectors. With `running` set, mean / var\n"
+    "// are the running statistics (inference) and rstd comes from var + eps.\n"
+    "//\n"
+    "// kernels: ak_chstat_part_f32 ak_chstat_part_f16 ak_chstat_part_bf16 ak_chstat_final_f32 ak_chstat_final_f16\n"
+    "// kernels: ak_chstat_final_bf16 ak_chnorm_apply_f32 ak_chnorm_apply_f16 ak_chnorm_apply_bf16\n"
+    "\n"
+    "// offset of the first element of the statistic of plane p\n"
+    "AK_INLINE ak_i64 ak_chn_stat_first(ak_i64 p, ak_i64 C, ak_i64 S, int G) {\n"
+    "    const ak_i64 c = p % C, n = p / C;\n"
+    "    if (G == 0) return c * S;\n"
+    "    const ak_i64 cpg = C / G;\n"
+    "    return (n * C + (c / cpg) * cpg) * S;\n"
+    "}\n"
+    "\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_chstat_part(const typename D::T* x, ak_i64 C, ak_i64 S, ak_i64 cpp, ak_i64 chunk, int G, float* part) {\n"
+    "    typedef typename D::T T;\n"
+    "    __shared__ float red[AK_MAX_WAVES];\n"
+    "    const ak_i64 b = blockIdx.x, p = b / cpp, q = b - p * cpp;\n"
+    "    const float K = D::to(x[ak_chn_stat_first(p, C, S, G)]);\n"
+    "    const ak_i64 e0 = q * chunk, len = S - e0 < chunk ? S - e0 : chunk;\n"
+    "    const T* s = x + p * S + e0;\n"
+    "    const int V = AK_V16(D);\n"
+    "    const ak_i64 t = threadIdx.x, B = blockDim.x;\n"
+    "    ak_i64 head = (ak_i64)(((16u - ((unsigned)(ak_u64)s & 15u)) & 15u) / sizeof(T));\n"
+    "    if (head > len) head = len;\n"
+    "    float s1 = 0.0f, s2 = 0.0f;\n"
+    "    for (ak_i64 k = t; k < head; k += B) { const float v = D::to(s[k]) - K; s1 += v; s2 += v * v; }\n"
+    "    const ak_i64 nv = (len - head) / V;\n"
+    "    for (ak_i64 k = t; k < nv; k += B) {\n"
+    "        float f[8];\n"
+    "        ak_ld16<D>(s + head + k * V, f);\n"
+    "#pragma unroll\n"
+    "        for (int u = 0; u < V; u++) { const float v = f[u] - K; s1 += v; s2 += v * v; }\n"
+    "    }\n"
+    "    for (ak_i64 e = head + nv * V + t; e < len; e += B) { const float v = D::to(s[e]) - K; s1 += v; s2 += v * v; }\n"
+    "    s1 = ak_group_reduce(s1, (int)blockDim.x, red, ak_op_add());\n"
+    "    s2 = ak_group_reduce(s2, (int)blockDim.x, red, ak_op_add());\n"
+    "    if (threadIdx.x == 0) { part[2 * b] = s1; part[2 * b + 1] = s2; }\n"
+    "}\n"
+    "\n"
+    "// a block per statistic k\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_chstat_final(const typename D::T* x, const float* part, ak_i64 N, ak_i64 C, ak_i64 S, ak_i64 cpp, int G,\n"
+    "                               float eps, float momentum, float* mean, float* rstd, float* rmean, float* rvar) {\n"
+    "    __shared__ double r1[256], r2[256];\n"
+    "    const ak_i64 k = blockIdx.x;\n"
+    "    // the planes of statistic k: batch norm: n * C + k for every n; group norm: n * C + g * cpg + j, j < cpg\n"
+    "    const ak_i64 np = G == 0 ? N : C / G;\n"
+    "    const ak_i64 nparts = np * cpp;\n"
+    "    double s1 = 0.0, s2 = 0.0;\n"
+    "    for (ak_i64 i = threadIdx.x; i < nparts; i += blockDim.x) {\n"
+    "        const ak_i64 j = i / cpp, q = i - j * cpp;\n"
+    "        const ak_i64 plane = G == 0 ? j * C + k : (k / G) * C + (k % G) * (C / G) + j;\n"
+    "        s1 += (double)part[2 * (plane * cpp + q)];\n"
+    "        s2 += (double)part[2 * (plane * cpp + q) + 1];\n"
+    "    }\n"
+    "    r1[threadIdx.x] = s1;\n"
+    "    r2[threadIdx.x] = s2;\n"
+    "    __syncthreads();\n"
+    "    for (unsigned o = blockDim.x / 2; o > 0; o >>= 1) {\n"
+    "        if (threadIdx.x < o) { r1[threadIdx.x] += r1[threadIdx.x + o]; r2[threadIdx.x] += r2[threadIdx.x + o]; }\n"
+    "        __syncthreads();\n"
+    "    }\n"
+    "    if (threadIdx.x == 0) {\n"
+    "        const ak_i64 first = G == 0 ? k * S : ((k / G) * C + (k % G) * (C / G)) * S;\n"
+    "        const double K = (double)D::to(x[first]);\n"
+    "        const double cnt = (double)(np * S), m1 = r1[0] / cnt;\n"
+    "        double var = r2[0] / cnt - m1 * m1;\n"
+    "        if (var < 0.0) var = 0.0;\n"
+    "        mean[k] = (float)(K + m1);\n"
+    "        rstd[k] = (float)(1.0 / sqrt(var + (double)eps));\n"
+    "        if (rmean) {\n"
+    "            rmean[k] = (float)((1.0 - (double)momentum) * (double)rmean[k] + (double)momentum * (K + m1));\n"
+    "            rvar[k] = (float)((1.0 - (double)momentum) * (double)rvar[k] + (double)momentum * (cnt > 1.0 ? var * cnt / (cnt - 1.0) : var));\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_chnorm_apply(const typename D::T* x, typename D::T* y, const typename D::T* w, const typename D::T* bias,\n"
+    "                               const float* mean, const float* rs, ak_i64 planes, ak_i64 C, ak_i64 S, int G, int running,\n"
+    "                               float eps) {\n"
+    "    typedef typename D::T T;\n"
+    "    const int V = AK_V16(D);\n"
+    "    for (ak_i64 p = blockIdx.y; p < planes; p += gridDim.y) {\n"
+    "        const ak_i64 c = p % C, k = G == 0 ? c : (p / C) * G + c / (C / G);\n"
+    "        const float r = running ? 1.0f / sqrtf(rs[k] + eps) : rs[k];\n"
+    "        const float scale = r * (w ? D::to(w[c]) : 1.0f);\n"
+    "        const float shift = (bias ? D::to(bias[c]) : 0.0f) - mean[k] * scale;\n"
+    "        const T* xs = x + p * S;\n"
+    "        T* ys = y + p * S;\n"
+    "        const ak_i64 t = (ak_i64)blockIdx.x * blockDim.x + threadIdx.x, B = (ak_i64)gridDim.x * blockDim.x;\n"
+    "        if ((((ak_u64)xs ^ (ak_u64)ys) & 15u) != 0) {\n"
+    "            for (ak_i64 e = t; e < S; e += B) ys[e] = D::from(D::to(xs[e]) * scale + shift);\n"
+    "            continue;\n"
+    "        }\n"
+    "        ak_i64 head = (ak_i64)(((16u - ((unsigned)(ak_u64)xs & 15u)) & 15u) / sizeof(T));\n"
+    "        if (head > S) head = S;\n"
+    "        for (ak_i64 e = t; e < head; e += B) ys[e] = D::from(D::to(xs[e]) * scale + shift);\n"
+    "        const ak_i64 nv = (S - head) / V;\n"
+    "        for (ak_i64 e = t; e < nv; e += B) {\n"
+    "            float f[8];\n"
+    "            ak_ld16<D>(xs + head + e * V, f);\n"
+    "#pragma unroll\n"
+    "            for (int u = 0; u < V; u++) f[u] = f[u] * scale + shift;\n"
+    "            ak_st16<D>(ys + head + e * V, f);\n"
+    "        }\n"
+    "        for (ak_i64 e = head + nv * V + t; e < S; e += B) ys[e] = D::from(D::to(xs[e]) * scale + shift);\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "#define AK_CHNORM(DT, D)                                                                                             \\\n"
+    "    AK_KERNEL __launch_bounds__(256) void ak_chstat_part_##DT(const D::T* x, ak_i64 C, ak_i64 S, ak_i64 cpp,         \\\n"
+    "                                                              ak_i64 chunk, int G, float* part) {                    \\\n"
+    "        ak_chstat_part<D>(x, C, S, cpp, chunk, G, part);                                                             \\\n"
+    "    }                                                                                                                \\\n"
+    "    AK_KERNEL __launch_bounds__(256) void ak_chstat_final_##DT(const D::T* x, const float* part, ak_i64 N, ak_i64 C,  \\\n"
+    "                                                               ak_i64 S, ak_i64 cpp, int G, float eps,               \\\n"
+    "                                                               float momentum, float* mean, float* rstd,             \\\n"
+    "                                                               float* rmean, float* rvar) {                          \\\n"
+    "        ak_chstat_final<D>(x, part, N, C, S, cpp, G, eps, momentum, mean, rstd, rmean, rvar);                       \\\n"
+    "    }                                                                                                                \\\n"
+    "    AK_KERNEL __launch_bounds__(256) void ak_chnorm_apply_##DT(const D::T* x, D::T* y, const D::T* w,                \\\n"
+    "                                                               const D::T* bias, const float* mean, const float* rs, \\\n"
+    "                                                               ak_i64 planes, ak_i64 C, ak_i64 S, int G,             \\\n"
+    "                                                               int running, float eps) {                             \\\n"
+    "        ak_chnorm_apply<D>(x, y, w, bias, mean, rs, planes, C, S, G, running, eps);                                  \\\n"
+    "    }\n"
+    "AK_CHNORM(f32, ak_f32_t)\n"
+    "AK_CHNORM(f16, ak_f16_t)\n"
+    "AK_CHNORM(bf16, ak_bf16_t)\n"
     ;
 
 /* kernels/elementwise.hip */
@@ -15348,6 +16210,178 @@ static const char _ak_src_llm[] =
     "AK_ROPE(ak_ropeg, bf16, ak_bf16_t, 8, true)\n"
     ;
 
+/* kernels/loss.hip */
+static const char _ak_src_loss[] =
+    "// kernels/loss.hip - element-wise losses (MSE, L1, Huber, smooth L1, KL\n"
+    "// divergence, hinge) reduced to one value or written per element, and the\n"
+    "// triplet margin loss (per-row distances). Host wrappers and CPU references:\n"
+    "// amdkit.h (>>impl:ops-loss): ak_loss, ak_triplet_margin_loss.\n"
+    "//\n"
+    "// ak_loss_<dt>: input [rows][cols] against target (the same shape, one row of\n"
+    "// cols values broadcast over the rows (tb 1), or one value per row (tb 2)).\n"
+    "// Block b takes elements [b chunk, (b + 1) chunk) in steps of 4 per thread\n"
+    "// (16-byte loads of input, and of target when it has the same shape); with\n"
+    "// `elem` set it writes every element's loss (fp32), else its block sum to\n"
+    "// part[b]. ak_loss_finish adds part[0..nparts) in a fixed order in double\n"
+    "// and writes sum x scale (mean: 1 / n, batchmean: 1 / rows): deterministic.\n"
+    "//\n"
+    "// ak_triplet_<dt>: a block per row: d(a, p) and d(a, n) as torch's\n"
+    "// pairwise_distance (||a - b + eps||_norm), loss = max(d(a, p) - d(a, n) +\n"
+    "// margin, 0) (swap: d(a, n) replaced by min(d(a, n), d(p, n))), to\n"
+    "// rowloss[row] (reduction none) or to the partials the finish kernel adds.\n"
+    "//\n"
+    "// kernels: ak_loss_f32 ak_loss_f16 ak_loss_bf16 ak_loss_finish ak_triplet_f32 ak_triplet_f16 ak_triplet_bf16\n"
+    "\n"
+    "// op codes: ak_loss_op of amdkit.h\n"
+    "#define AK_LS_MSE 0\n"
+    "#define AK_LS_L1 1\n"
+    "#define AK_LS_HUBER 2\n"
+    "#define AK_LS_SMOOTH_L1 3\n"
+    "#define AK_LS_KL 4\n"
+    "#define AK_LS_HINGE 5\n"
+    "#define AK_LSF_LOG_TARGET 1\n"
+    "#define AK_LSF_PROB_INPUT 2\n"
+    "\n"
+    "AK_INLINE float ak_loss_term(int op, float x, float t, float p, int flags) {\n"
+    "    switch (op) {\n"
+    "    case AK_LS_MSE: { const float d = x - t; return d * d; }\n"
+    "    case AK_LS_L1: return fabsf(x - t);\n"
+    "    case AK_LS_HUBER: { const float d = fabsf(x - t); return d < p ? 0.5f * d * d : p * (d - 0.5f * p); }\n"
+    "    case AK_LS_SMOOTH_L1: { const float d = fabsf(x - t); return d < p ? 0.5f * d * d / p : d - 0.5f * p; }\n"
+    "    case AK_LS_KL: {\n"
+    "        const float lx = (flags & AK_LSF_PROB_INPUT) ? logf(x) : x;\n"
+    "        if (flags & AK_LSF_LOG_TARGET) return expf(t) * (t - lx);\n"
+    "        return t > 0.0f ? t * (logf(t) - lx) : 0.0f;   // torch's xlogy: 0 where the target is 0\n"
+    "    }\n"
+    "    default: { const float v = p - x * t; return v > 0.0f ? v : 0.0f; }   // hinge: max(0, margin - x t)\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "template <class D, class I>\n"
+    "AK_INLINE void ak_loss_body(const typename D::T* x, const typename D::T* tg, ak_i64 n, I cols, int tb, int op, float p,\n"
+    "                            int flags, ak_i64 chunk, float* part, float* elem, float* red) {\n"
+    "    const ak_i64 b = blockIdx.x, e0 = b * chunk, e1 = e0 + chunk < n ? e0 + chunk : n;\n"
+    "    const bool vx = ak_aligned16(x) && (e0 % 4 == 0), vt = tb == 0 && ak_aligned16(tg);\n"
+    "    float s = 0.0f;\n"
+    "    for (ak_i64 u = e0 + 4 * (ak_i64)threadIdx.x; u < e1; u += 4 * (ak_i64)blockDim.x) {\n"
+    "        const int m = e1 - u < 4 ? (int)(e1 - u) : 4;\n"
+    "        float a[4], t[4] = { 0.0f, 0.0f, 0.0f, 0.0f };\n"
+    "        if (vx && m == 4) D::ld4(x + u, a);\n"
+    "        else for (int k = 0; k < m; k++) a[k] = D::to(x[u + k]);\n"
+    "        if (tb == 0) {\n"
+    "            if (vt && m == 4) D::ld4(tg + u, t);\n"
+    "            else for (int k = 0; k < m; k++) t[k] = D::to(tg[u + k]);\n"
+    "        } else {\n"
+    "            I r = (I)u / cols, c = (I)u - r * cols;\n"
+    "            for (int k = 0; k < m; k++) {\n"
+    "                t[k] = D::to(tg[tb == 1 ? c : r]);\n"
+    "                if (++c == cols) { c = 0; r++; }\n"
+    "            }\n"
+    "        }\n"
+    "#pragma unroll\n"
+    "        for (int k = 0; k < 4; k++) {\n"
+    "            if (k < m) {\n"
+    "                const float v = ak_loss_term(op, a[k], t[k], p, flags);\n"
+    "                if (elem) elem[u + k] = v;\n"
+    "                s += v;\n"
+    "            }\n"
+    "        }\n"
+    "    }\n"
+    "    if (!elem) {\n"
+    "        s = ak_group_reduce(s, (int)blockDim.x, red, ak_op_add());\n"
+    "        if (threadIdx.x == 0) part[b] = s;\n"
+    "    }\n"
+    "}\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_loss(const typename D::T* x, const typename D::T* tg, ak_i64 n, ak_i64 cols, int tb, int op, float p,\n"
+    "                       int flags, ak_i64 chunk, float* part, float* elem) {\n"
+    "    __shared__ float red[AK_MAX_WAVES];\n"
+    "    if (n + 4 < 0xFFFFFFFFLL) ak_loss_body<D, ak_u32>(x, tg, n, (ak_u32)cols, tb, op, p, flags, chunk, part, elem, red);\n"
+    "    else ak_loss_body<D, ak_u64>(x, tg, n, (ak_u64)cols, tb, op, p, flags, chunk, part, elem, red);\n"
+    "}\n"
+    "#define AK_LOSS(DT, D)                                                                                               \\\n"
+    "    AK_KERNEL __launch_bounds__(256) void ak_loss_##DT(const D::T* x, const D::T* tg, ak_i64 n, ak_i64 cols, int tb, \\\n"
+    "                                                       int op, float p, int flags, ak_i64 chunk, float* part,        \\\n"
+    "                                                       float* elem) {                                                \\\n"
+    "        ak_loss<D>(x, tg, n, cols, tb, op, p, flags, chunk, part, elem);                                             \\\n"
+    "    }\n"
+    "AK_LOSS(f32, ak_f32_t)\n"
+    "AK_LOSS(f16, ak_f16_t)\n"
+    "AK_LOSS(bf16, ak_bf16_t)\n"
+    "\n"
+    "// one block of 256 threads: out[0] = (sum of part[0..nparts) in double, fixed order) x scale\n"
+    "AK_KERNEL __launch_bounds__(256) void ak_loss_finish(const float* part, ak_i64 nparts, double scale, float* out) {\n"
+    "    __shared__ double sh[256];\n"
+    "    double s = 0.0;\n"
+    "    for (ak_i64 i = threadIdx.x; i < nparts; i += blockDim.x) s += (double)part[i];\n"
+    "    sh[threadIdx.x] = s;\n"
+    "    __syncthreads();\n"
+    "    for (unsigned o = blockDim.x / 2; o > 0; o >>= 1) {\n"
+    "        if (threadIdx.x < o) sh[threadIdx.x] += sh[threadIdx.x + o];\n"
+    "        __syncthreads();\n"
+    "    }\n"
+    "    if (threadIdx.x == 0) out[0] = (float)(sh[0] * scale);\n"
+    "}\n"
+    "\n"
+    "// ---- triplet margin loss -------------------------------------------------------------------\n"
+    "AK_INLINE float ak_trip_pow(float d, float norm) {\n"
+    "    const float a = fabsf(d);\n"
+    "    return norm == 2.0f ? a * a : norm == 1.0f ? a : powf(a, norm);\n"
+    "}\n"
+    "AK_INLINE float ak_trip_root(float s, float norm) {\n"
+    "    return norm == 2.0f ? sqrtf(s) : norm == 1.0f ? s : powf(s, 1.0f / norm);\n"
+    "}\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_triplet(const typename D::T* a, const typename D::T* pz, const typename D::T* ng, ak_i64 rows, ak_i64 cols,\n"
+    "                          float margin, float norm, float eps, int swap, float* rowloss) {\n"
+    "    __shared__ float red[AK_MAX_WAVES];\n"
+    "    const int V = AK_V16(D);\n"
+    "    for (ak_i64 row = blockIdx.x; row < rows; row += gridDim.x) {\n"
+    "        const typename D::T *ar = a + row * cols, *pr = pz + row * cols, *nr = ng + row * cols;\n"
+    "        float sp = 0.0f, sn = 0.0f, sw = 0.0f;\n"
+    "        const bool vec = ak_aligned16(ar) && ak_aligned16(pr) && ak_aligned16(nr);\n"
+    "        const ak_i64 nv = vec ? cols / V : 0;\n"
+    "        for (ak_i64 k = threadIdx.x; k < nv; k += blockDim.x) {\n"
+    "            float fa[8], fp[8], fn[8];\n"
+    "            ak_ld16<D>(ar + k * V, fa);\n"
+    "            ak_ld16<D>(pr + k * V, fp);\n"
+    "            ak_ld16<D>(nr + k * V, fn);\n"
+    "#pragma unroll\n"
+    "            for (int q = 0; q < V; q++) {\n"
+    "                sp += ak_trip_pow(fa[q] - fp[q] + eps, norm);\n"
+    "                sn += ak_trip_pow(fa[q] - fn[q] + eps, norm);\n"
+    "                if (swap) sw += ak_trip_pow(fp[q] - fn[q] + eps, norm);\n"
+    "            }\n"
+    "        }\n"
+    "        for (ak_i64 e = nv * V + threadIdx.x; e < cols; e += blockDim.x) {\n"
+    "            const float va = D::to(ar[e]), vp = D::to(pr[e]), vn = D::to(nr[e]);\n"
+    "            sp += ak_trip_pow(va - vp + eps, norm);\n"
+    "            sn += ak_trip_pow(va - vn + eps, norm);\n"
+    "            if (swap) sw += ak_trip_pow(vp - vn + eps, norm);\n"
+    "        }\n"
+    "        sp = ak_group_reduce(sp, (int)blockDim.x, red, ak_op_add());\n"
+    "        sn = ak_group_reduce(sn, (int)blockDim.x, red, ak_op_add());\n"
+    "        if (swap) sw = ak_group_reduce(sw, (int)blockDim.x, red, ak_op_add());\n"
+    "        if (threadIdx.x == 0) {\n"
+    "            float dn = ak_trip_root(sn, norm);\n"
+    "            if (swap) { const float dw = ak_trip_root(sw, norm); dn = dw < dn ? dw : dn; }\n"
+    "            const float l = ak_trip_root(sp, norm) - dn + margin;\n"
+    "            rowloss[row] = l > 0.0f ? l : 0.0f;\n"
+    "        }\n"
+    "        __syncthreads();\n"
+    "    }\n"
+    "}\n"
+    "#define AK_TRIPLET(DT, D)                                                                                            \\\n"
+    "    AK_KERNEL __launch_bounds__(256) void ak_triplet_##DT(const D::T* a, const D::T* p, const D::T* n, ak_i64 rows,  \\\n"
+    "                                                          ak_i64 cols, float margin, float norm, float eps, int swap, \\\n"
+    "                                                          float* rowloss) {                                          \\\n"
+    "        ak_triplet<D>(a, p, n, rows, cols, margin, norm, eps, swap, rowloss);                                        \\\n"
+    "    }\n"
+    "AK_TRIPLET(f32, ak_f32_t)\n"
+    "AK_TRIPLET(f16, ak_f16_t)\n"
+    "AK_TRIPLET(bf16, ak_bf16_t)\n"
+    ;
+
 /* kernels/norm.hip */
 static const char _ak_src_norm[] =
     "// kernels/norm.hip - layernorm and rmsnorm along the last dimension of a\n"
@@ -15753,6 +16787,100 @@ static const char _ak_src_norm[] =
     "AK_NORM(f32, ak_f32_t)\n"
     "AK_NORM(f16, ak_f16_t)\n"
     "AK_NORM(bf16, ak_bf16_t)\n"
+    ;
+
+/* kernels/pool.hip */
+static const char _ak_src_pool[] =
+    "// kernels/pool.hip - max and average pooling over 1, 2 or 3 spatial\n"
+    "// dimensions of a contiguous [planes][ID][IH][IW] tensor (planes = batch x\n"
+    "// channels; 1-D and 2-D pooling are ID = IH = 1 / ID = 1 with kernel 1,\n"
+    "// stride 1, padding 0 there). Host wrapper and CPU reference: amdkit.h\n"
+    "// (>>impl:ops-pool): ak_pool.\n"
+    "//\n"
+    "// One thread per output element: blockIdx.y walks the planes (a loop when\n"
+    "// they pass the grid's y limit), x the outputs of a plane in row-major order,\n"
+    "// so neighbouring threads read neighbouring inputs (the overlap of windows\n"
+    "// comes from L1 / L2). In-plane index arithmetic is 32-bit (the host keeps a\n"
+    "// plane below 2^31 elements).\n"
+    "//\n"
+    "// Max (torch.nn.MaxPoolNd): positions outside the input are skipped, the\n"
+    "// first maximum in window order wins, a NaN wins and stays; idx (optional)\n"
+    "// gets the flat in-plane input index (d * IH * IW + h * IW + w), as torch's\n"
+    "// return_indices. A window that holds no input position gives -inf and index\n"
+    "// -1 (torch refuses such shapes; the host does too). Average\n"
+    "// (torch.nn.AvgPoolNd, no dilation): the sum over the in-input positions,\n"
+    "// divided by divisor when divisor > 0 (divisor_override), else by the window\n"
+    "// clipped to the padded input (count_include_pad = 1) or to the input itself.\n"
+    "//\n"
+    "// kernels: ak_pool_max_f32 ak_pool_max_f16 ak_pool_max_bf16 ak_pool_avg_f32 ak_pool_avg_f16 ak_pool_avg_bf16\n"
+    "\n"
+    "template <class D, bool MAX>\n"
+    "AK_INLINE void ak_pool(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT y, ak_i64* AK_RESTRICT idx,\n"
+    "                       ak_i64 planes, int ID, int IH, int IW, int OD, int OH, int OW, int kD, int kH, int kW, int sD,\n"
+    "                       int sH, int sW, int pD, int pH, int pW, int dD, int dH, int dW, int cip, int divisor) {\n"
+    "    const ak_u32 per = (ak_u32)OD * (ak_u32)OH * (ak_u32)OW;\n"
+    "    const ak_i64 iplane = (ak_i64)ID * IH * IW;\n"
+    "    for (ak_i64 pl = blockIdx.y; pl < planes; pl += gridDim.y) {\n"
+    "        const typename D::T* xp = x + pl * iplane;\n"
+    "        for (ak_u32 o = blockIdx.x * blockDim.x + threadIdx.x; o < per; o += gridDim.x * blockDim.x) {\n"
+    "            const ak_u32 ow = o % (ak_u32)OW, t = o / (ak_u32)OW, oh = t % (ak_u32)OH, od = t / (ak_u32)OH;\n"
+    "            const int d0 = (int)od * sD - pD, h0 = (int)oh * sH - pH, w0 = (int)ow * sW - pW;\n"
+    "            const ak_i64 out = pl * (ak_i64)per + o;\n"
+    "            if (MAX) {\n"
+    "                float best = -AK_INF;\n"
+    "                int bi = -1;\n"
+    "                for (int kd = 0; kd < kD; kd++) {\n"
+    "                    const int d = d0 + kd * dD;\n"
+    "                    if (d < 0 || d >= ID) continue;\n"
+    "                    for (int kh = 0; kh < kH; kh++) {\n"
+    "                        const int h = h0 + kh * dH;\n"
+    "                        if (h < 0 || h >= IH) continue;\n"
+    "                        const int rowi = (d * IH + h) * IW;\n"
+    "                        for (int kw = 0; kw < kW; kw++) {\n"
+    "                            const int w = w0 + kw * dW;\n"
+    "                            if (w < 0 || w >= IW) continue;\n"
+    "                            const float v = D::to(xp[rowi + w]);\n"
+    "                            if (bi < 0 || (!ak_isnan(best) && (v > best || ak_isnan(v)))) { best = v; bi = rowi + w; }\n"
+    "                        }\n"
+    "                    }\n"
+    "                }\n"
+    "                y[out] = D::from(best);\n"
+    "                if (idx) idx[out] = bi;\n"
+    "            } else {\n"
+    "                // the window clipped to the padded input (its size is the count_include_pad divisor), then to the input\n"
+    "                const int d1p = d0 + kD < ID + pD ? d0 + kD : ID + pD, h1p = h0 + kH < IH + pH ? h0 + kH : IH + pH;\n"
+    "                const int w1p = w0 + kW < IW + pW ? w0 + kW : IW + pW;\n"
+    "                const int padded = (d1p - d0) * (h1p - h0) * (w1p - w0);\n"
+    "                const int da = d0 > 0 ? d0 : 0, ha = h0 > 0 ? h0 : 0, wa = w0 > 0 ? w0 : 0;\n"
+    "                const int db = d1p < ID ? d1p : ID, hb = h1p < IH ? h1p : IH, wb = w1p < IW ? w1p : IW;\n"
+    "                float s = 0.0f;\n"
+    "                for (int d = da; d < db; d++)\n"
+    "                    for (int h = ha; h < hb; h++) {\n"
+    "                        const typename D::T* row = xp + (d * IH + h) * IW;\n"
+    "                        for (int w = wa; w < wb; w++) s += D::to(row[w]);\n"
+    "                    }\n"
+    "                const int inside = (db > da ? db - da : 0) * (hb > ha ? hb - ha : 0) * (wb > wa ? wb - wa : 0);\n"
+    "                const int div = divisor > 0 ? divisor : cip ? padded : inside;\n"
+    "                y[out] = D::from(s / (float)div);\n"
+    "            }\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "#define AK_POOL(NAME, MAX, D)                                                                                        \\\n"
+    "    AK_KERNEL __launch_bounds__(256) void NAME(const D::T* x, D::T* y, ak_i64* idx, ak_i64 planes, int ID, int IH,   \\\n"
+    "                                               int IW, int OD, int OH, int OW, int kD, int kH, int kW, int sD, int sH, \\\n"
+    "                                               int sW, int pD, int pH, int pW, int dD, int dH, int dW, int cip,        \\\n"
+    "                                               int divisor) {                                                         \\\n"
+    "        ak_pool<D, MAX>(x, y, idx, planes, ID, IH, IW, OD, OH, OW, kD, kH, kW, sD, sH, sW, pD, pH, pW, dD, dH, dW,  \\\n"
+    "                        cip, divisor);                                                                               \\\n"
+    "    }\n"
+    "AK_POOL(ak_pool_max_f32, true, ak_f32_t)\n"
+    "AK_POOL(ak_pool_max_f16, true, ak_f16_t)\n"
+    "AK_POOL(ak_pool_max_bf16, true, ak_bf16_t)\n"
+    "AK_POOL(ak_pool_avg_f32, false, ak_f32_t)\n"
+    "AK_POOL(ak_pool_avg_f16, false, ak_f16_t)\n"
+    "AK_POOL(ak_pool_avg_bf16, false, ak_bf16_t)\n"
     ;
 
 /* kernels/random.hip */
@@ -16197,9 +17325,12 @@ static const char _ak_src_reduce[] =
 
 /* kernels/scan.hip */
 static const char _ak_src_scan[] =
-    "/* kernels/scan.hip - prefix sums (cumsum) and top-k along the last dimension\n"
-    " * of a row-major rows x cols tensor. Host wrappers and CPU references:\n"
-    " * amdkit.h (>>impl:ops-scan): ak_cumsum, ak_topk.\n"
+    "/* kernels/scan.hip - prefix sums and products (cumsum, cumprod; exclusive,\n"
+    " * reversed, masked) and top-k along the last dimension of a row-major rows x\n"
+    " * cols tensor. Host wrappers and CPU references: amdkit.h (>>impl:ops-scan):\n"
+    " * ak_scan, ak_cumsum, ak_topk. Reversed scans walk the row from its end\n"
+    " * (element e of the scan is column cols - 1 - e), masked ones read 0 where the\n"
+    " * byte mask holds 0.\n"
     " *\n"
     " * ak_cumsum_<dt>: one block per (row, chunk) segment; the segment is walked in\n"
     " * tiles of 8 x blockDim elements: a coalesced load into shared memory, a\n"
@@ -16240,51 +17371,73 @@ static const char _ak_src_scan[] =
     "struct ak_scan_i64 { typedef ak_i64 S; typedef ak_u64 A;\n"
     "    static AK_INLINE A to(S v) { return (A)v; } static AK_INLINE S from(A v) { return (S)v; } };\n"
     "\n"
-    "/* Sum of v over the block in a fixed order (shared tree); every thread gets it. */\n"
+    "/* flags of the scan kernels (ak_scan of amdkit.h: AK_SCAN_EXCLUSIVE, AK_SCAN_REVERSE; the op in bit 2) */\n"
+    "#define AK_SCANF_EXCLUSIVE 1\n"
+    "#define AK_SCANF_REVERSE 2\n"
+    "#define AK_SCANF_PROD 4\n"
     "template <class A>\n"
-    "AK_INLINE A ak_scan_block_sum(A v, A* sh) {\n"
+    "AK_INLINE A ak_scan_op(bool prod, A a, A b) { return prod ? a * b : a + b; }\n"
+    "\n"
+    "/* a (sum) or a * b (prod) of v over the block in a fixed order (shared tree); every thread gets it. */\n"
+    "template <class A>\n"
+    "AK_INLINE A ak_scan_block_sum(A v, A* sh, bool prod) {\n"
     "    const int t = (int)threadIdx.x;\n"
     "    __syncthreads();\n"
     "    sh[t] = v;\n"
     "    __syncthreads();\n"
     "    for (int o = AK_SCAN_B / 2; o > 0; o >>= 1) {\n"
-    "        if (t < o) sh[t] = sh[t] + sh[t + o];\n"
+    "        if (t < o) sh[t] = ak_scan_op(prod, sh[t], sh[t + o]);\n"
     "        __syncthreads();\n"
     "    }\n"
     "    return sh[0];\n"
     "}\n"
     "\n"
-    "/* Block (row, chunk) of nch chunks per row: total of x[row, c0 .. c1). */\n"
+    "/* Element e (in scan order) of a row: x at e (reverse: cols - 1 - e), 0 where mask holds 0. */\n"
     "template <class D>\n"
-    "AK_INLINE void ak_cumsum_part_impl(const typename D::S* AK_RESTRICT x, ak_i64 cols, ak_i64 chunk, int nch,\n"
-    "                                   typename D::A* AK_RESTRICT part) {\n"
+    "AK_INLINE typename D::A ak_scan_ld(const typename D::S* xr, const ak_u8* mr, ak_i64 cols, ak_i64 e, int flags) {\n"
+    "    const ak_i64 p = (flags & AK_SCANF_REVERSE) ? cols - 1 - e : e;\n"
+    "    if (mr && !mr[p]) return (typename D::A)0;\n"
+    "    return D::to(xr[p]);\n"
+    "}\n"
+    "\n"
+    "/* Block (row, chunk) of nch chunks per row: total (sum or product) of elements c0 .. c1 in scan order. */\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_cumsum_part_impl(const typename D::S* AK_RESTRICT x, const ak_u8* AK_RESTRICT mask, ak_i64 cols,\n"
+    "                                   ak_i64 chunk, int nch, typename D::A* AK_RESTRICT part, int flags) {\n"
     "    typedef typename D::A A;\n"
     "    __shared__ A sh[AK_SCAN_B];\n"
+    "    const bool prod = (flags & AK_SCANF_PROD) != 0;\n"
     "    const ak_i64 row = (ak_i64)blockIdx.x / nch, ci = (ak_i64)blockIdx.x % nch;\n"
     "    const ak_i64 c0 = ci * chunk, c1 = c0 + chunk < cols ? c0 + chunk : cols;\n"
     "    const typename D::S* xr = x + row * cols;\n"
-    "    A s = (A)0;\n"
-    "    for (ak_i64 c = c0 + threadIdx.x; c < c1; c += AK_SCAN_B) s = s + D::to(xr[c]);\n"
-    "    s = ak_scan_block_sum<A>(s, sh);\n"
+    "    const ak_u8* mr = mask ? mask + row * cols : (const ak_u8*)0;\n"
+    "    A s = prod ? (A)1 : (A)0;\n"
+    "    for (ak_i64 c = c0 + threadIdx.x; c < c1; c += AK_SCAN_B) s = ak_scan_op(prod, s, ak_scan_ld<D>(xr, mr, cols, c, flags));\n"
+    "    s = ak_scan_block_sum<A>(s, sh, prod);\n"
     "    if (threadIdx.x == 0) part[blockIdx.x] = s;\n"
     "}\n"
     "\n"
     "template <class D>\n"
-    "AK_INLINE void ak_cumsum_impl(const typename D::S* AK_RESTRICT x, typename D::S* AK_RESTRICT y, ak_i64 cols,\n"
-    "                              ak_i64 chunk, int nch, const typename D::A* AK_RESTRICT part, int exclusive) {\n"
+    "AK_INLINE void ak_cumsum_impl(const typename D::S* AK_RESTRICT x, const ak_u8* AK_RESTRICT mask,\n"
+    "                              typename D::S* AK_RESTRICT y, ak_i64 cols, ak_i64 chunk, int nch,\n"
+    "                              const typename D::A* AK_RESTRICT part, int flags) {\n"
     "    typedef typename D::A A;\n"
     "    __shared__ A sh[AK_SCAN_P(AK_SCAN_TILE)];\n"
     "    __shared__ A tot[AK_SCAN_B];\n"
+    "    const bool prod = (flags & AK_SCANF_PROD) != 0, exclusive = (flags & AK_SCANF_EXCLUSIVE) != 0;\n"
+    "    const bool rev = (flags & AK_SCANF_REVERSE) != 0;\n"
+    "    const A id = prod ? (A)1 : (A)0;\n"
     "    const int t = (int)threadIdx.x;\n"
     "    const ak_i64 row = (ak_i64)blockIdx.x / nch, ci = (ak_i64)blockIdx.x % nch;\n"
     "    const ak_i64 c0 = ci * chunk, c1 = c0 + chunk < cols ? c0 + chunk : cols;\n"
     "    const typename D::S* xr = x + row * cols;\n"
+    "    const ak_u8* mr = mask ? mask + row * cols : (const ak_u8*)0;\n"
     "    typename D::S* yr = y + row * cols;\n"
-    "    A carry = (A)0;\n"
+    "    A carry = id;\n"
     "    if (part && ci > 0) {\n"
     "        const A* pr = part + row * nch;\n"
-    "        for (ak_i64 j = t; j < ci; j += AK_SCAN_B) carry = carry + pr[j];\n"
-    "        carry = ak_scan_block_sum<A>(carry, tot);\n"
+    "        for (ak_i64 j = t; j < ci; j += AK_SCAN_B) carry = ak_scan_op(prod, carry, pr[j]);\n"
+    "        carry = ak_scan_block_sum<A>(carry, tot, prod);\n"
     "    }\n"
     "    for (ak_i64 t0 = c0; t0 < c1; t0 += AK_SCAN_TILE) {\n"
     "        const int len = c1 - t0 < AK_SCAN_TILE ? (int)(c1 - t0) : AK_SCAN_TILE;\n"
@@ -16292,45 +17445,46 @@ static const char _ak_src_scan[] =
     "#pragma unroll\n"
     "        for (int i = 0; i < AK_SCAN_E; i++) {\n"
     "            const int e = i * AK_SCAN_B + t;\n"
-    "            sh[AK_SCAN_P(e)] = e < len ? D::to(xr[t0 + e]) : (A)0;\n"
+    "            sh[AK_SCAN_P(e)] = e < len ? ak_scan_ld<D>(xr, mr, cols, t0 + e, flags) : id;\n"
     "        }\n"
     "        __syncthreads();\n"
-    "        A v[AK_SCAN_E], run = (A)0;\n"
+    "        A v[AK_SCAN_E], run = id;\n"
     "#pragma unroll\n"
     "        for (int j = 0; j < AK_SCAN_E; j++) {\n"
     "            const A a = sh[AK_SCAN_P(t * AK_SCAN_E + j)];\n"
-    "            if (exclusive) { v[j] = run; run = run + a; }\n"
-    "            else { run = run + a; v[j] = run; }\n"
+    "            if (exclusive) { v[j] = run; run = ak_scan_op(prod, run, a); }\n"
+    "            else { run = ak_scan_op(prod, run, a); v[j] = run; }\n"
     "        }\n"
     "        tot[t] = run;\n"
     "        __syncthreads();\n"
     "        for (int o = 1; o < AK_SCAN_B; o <<= 1) {   /* inclusive scan of the thread totals */\n"
-    "            const A u = t >= o ? tot[t - o] : (A)0;\n"
+    "            const A u = t >= o ? tot[t - o] : id;\n"
     "            __syncthreads();\n"
-    "            tot[t] = tot[t] + u;\n"
+    "            tot[t] = ak_scan_op(prod, tot[t], u);\n"
     "            __syncthreads();\n"
     "        }\n"
-    "        const A before = t > 0 ? tot[t - 1] : (A)0;\n"
+    "        const A before = t > 0 ? tot[t - 1] : id;\n"
     "#pragma unroll\n"
-    "        for (int j = 0; j < AK_SCAN_E; j++) sh[AK_SCAN_P(t * AK_SCAN_E + j)] = carry + (before + v[j]);\n"
+    "        for (int j = 0; j < AK_SCAN_E; j++) sh[AK_SCAN_P(t * AK_SCAN_E + j)] = ak_scan_op(prod, carry, ak_scan_op(prod, before, v[j]));\n"
     "        __syncthreads();\n"
     "#pragma unroll\n"
     "        for (int i = 0; i < AK_SCAN_E; i++) {\n"
     "            const int e = i * AK_SCAN_B + t;\n"
-    "            if (e < len) yr[t0 + e] = D::from(sh[AK_SCAN_P(e)]);\n"
+    "            if (e < len) yr[rev ? cols - 1 - (t0 + e) : t0 + e] = D::from(sh[AK_SCAN_P(e)]);\n"
     "        }\n"
-    "        carry = carry + tot[AK_SCAN_B - 1];\n"
+    "        carry = ak_scan_op(prod, carry, tot[AK_SCAN_B - 1]);\n"
     "    }\n"
     "}\n"
     "\n"
     "#define AK_SCAN_KERNELS(DT, D)                                                                                     \\\n"
-    "    AK_KERNEL __launch_bounds__(AK_SCAN_B) void ak_cumsum_part_##DT(const D::S* x, ak_i64 cols, ak_i64 chunk,      \\\n"
-    "                                                                     int nch, D::A* part) {                        \\\n"
-    "        ak_cumsum_part_impl<D>(x, cols, chunk, nch, part);                                                         \\\n"
+    "    AK_KERNEL __launch_bounds__(AK_SCAN_B) void ak_cumsum_part_##DT(const D::S* x, const ak_u8* mask, ak_i64 cols, \\\n"
+    "                                                                     ak_i64 chunk, int nch, D::A* part, int flags) { \\\n"
+    "        ak_cumsum_part_impl<D>(x, mask, cols, chunk, nch, part, flags);                                            \\\n"
     "    }                                                                                                              \\\n"
-    "    AK_KERNEL __launch_bounds__(AK_SCAN_B) void ak_cumsum_##DT(const D::S* x, D::S* y, ak_i64 cols, ak_i64 chunk,  \\\n"
-    "                                                                int nch, const D::A* part, int exclusive) {        \\\n"
-    "        ak_cumsum_impl<D>(x, y, cols, chunk, nch, part, exclusive);                                                \\\n"
+    "    AK_KERNEL __launch_bounds__(AK_SCAN_B) void ak_cumsum_##DT(const D::S* x, const ak_u8* mask, D::S* y,          \\\n"
+    "                                                                ak_i64 cols, ak_i64 chunk, int nch, const D::A* part, \\\n"
+    "                                                                int flags) {                                       \\\n"
+    "        ak_cumsum_impl<D>(x, mask, y, cols, chunk, nch, part, flags);                                              \\\n"
     "    }\n"
     "// kernels: ak_cumsum_part_f32 ak_cumsum_f32 ak_cumsum_part_f16 ak_cumsum_f16 ak_cumsum_part_bf16 ak_cumsum_bf16\n"
     "// kernels: ak_cumsum_part_i32 ak_cumsum_i32 ak_cumsum_part_i64 ak_cumsum_i64\n"
@@ -17332,6 +18486,8 @@ static const struct { const char* family; const char* source; const char* kernel
       "ak_attn_sm90_32_f16 ak_attn_sm90_32_bf16 ak_attn_sm90_64_f16 ak_attn_sm90_64_bf16 ak_attn_sm90_80_f16 ak_attn_sm90_80_bf16 ak_attn_sm90_96_f16 ak_attn_sm90_96_bf16 ak_attn_sm90_128_f16 ak_attn_sm90_128_bf16 ak_attn_sm90_192_f16 ak_attn_sm90_192_bf16 ak_attn_sm90_256_f16 ak_attn_sm90_256_bf16" },
     { "cast", _ak_src_cast,
       "ak_cast_f32_f16 ak_cast_f32_bf16 ak_cast_f16_f32 ak_cast_f16_bf16 ak_cast_bf16_f32 ak_cast_bf16_f16 ak_copy_f32 ak_copy_f16 ak_copy_bf16" },
+    { "chnorm", _ak_src_chnorm,
+      "ak_chstat_part_f32 ak_chstat_part_f16 ak_chstat_part_bf16 ak_chstat_final_f32 ak_chstat_final_f16 ak_chstat_final_bf16 ak_chnorm_apply_f32 ak_chnorm_apply_f16 ak_chnorm_apply_bf16" },
     { "elementwise", _ak_src_elementwise,
       "ak_fill_f32 ak_fill_f16 ak_fill_bf16 ak_axpy_f32 ak_axpy_f16 ak_axpy_bf16 ak_scale_f32 ak_scale_f16 ak_scale_bf16 ak_binary_f32 ak_binary_f16 ak_binary_bf16" },
     { "gemm", _ak_src_gemm,
@@ -17344,8 +18500,12 @@ static const struct { const char* family; const char* source; const char* kernel
       "ak_copy_nd_u8 ak_copy_nd_u16 ak_copy_nd_u32 ak_copy_nd_u64 ak_copy_nd_u128 ak_copy_cast_f32_f16 ak_copy_cast_f32_bf16 ak_copy_cast_f16_f32 ak_copy_cast_bf16_f32 ak_copy_cast_f16_bf16 ak_copy_cast_bf16_f16 ak_copy_cast_i32_i64 ak_copy_cast_i64_i32 ak_embedding_u8 ak_embedding_u16 ak_embedding_u32 ak_embedding_u64 ak_embedding_u128" },
     { "llm", _ak_src_llm,
       "ak_rope_f32 ak_rope_f16 ak_rope_bf16 ak_ropeg_f16 ak_ropeg_bf16" },
+    { "loss", _ak_src_loss,
+      "ak_loss_f32 ak_loss_f16 ak_loss_bf16 ak_loss_finish ak_triplet_f32 ak_triplet_f16 ak_triplet_bf16" },
     { "norm", _ak_src_norm,
       "ak_norm_f32 ak_norm_f16 ak_norm_bf16 ak_norm_wide_f32 ak_norm_wide_f16 ak_norm_wide_bf16 ak_add_norm_f32 ak_add_norm_f16 ak_add_norm_bf16 ak_add_norm_wide_f32 ak_add_norm_wide_f16 ak_add_norm_wide_bf16" },
+    { "pool", _ak_src_pool,
+      "ak_pool_max_f32 ak_pool_max_f16 ak_pool_max_bf16 ak_pool_avg_f32 ak_pool_avg_f16 ak_pool_avg_bf16" },
     { "random", _ak_src_random,
       "ak_rand_uniform_f32 ak_rand_uniform_f16 ak_rand_uniform_bf16 ak_rand_normal_f32 ak_rand_normal_f16 ak_rand_normal_bf16 ak_dropout_f32 ak_dropout_f16 ak_dropout_bf16" },
     { "reduce", _ak_src_reduce,
@@ -17446,10 +18606,10 @@ static inline ak_args* _ak_kargs_begin(_ak_kargs* k, int iface) {
     k->a.error = 0;
     return &k->a;
 }
-/* kernels/activation.hip:35 ak_unary_f32 */
-static inline void _ak_kargs_unary(_ak_kargs* kargs_, const void* x, void* y, int64_t n, int32_t op, float param) {
+/* kernels/activation.hip:46 ak_unary_f32 */
+static inline void _ak_kargs_unary(_ak_kargs* kargs_, const void* x, void* y, int64_t n, int32_t op, float param, float param2) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_unary);
-    ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, n); ak_args_i32(a_, op); ak_args_f32(a_, param);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, n); ak_args_i32(a_, op); ak_args_f32(a_, param); ak_args_f32(a_, param2);
 }
 /* kernels/attention.hip:237 ak_attn_simt##DMAX##_##DT (macro AK_ATTN_SIMT) */
 static inline void _ak_kargs_attn_simt(_ak_kargs* kargs_, const void* q, const void* k, const void* v, void* o, void* lse, int32_t hkv, int32_t group, int32_t sq, int32_t skv, int32_t d, int64_t qsb,
@@ -17470,10 +18630,66 @@ static inline void _ak_kargs_attn_combine(_ak_kargs* kargs_, const void* part, i
     ak_args_ptr(a_, part); ak_args_i32(a_, nsplit); ak_args_i32(a_, dmax); ak_args_i64(a_, rows); ak_args_i32(a_, hq); ak_args_i32(a_, sq); ak_args_i32(a_, d); ak_args_ptr(a_, o);
     ak_args_i64(a_, osb); ak_args_i64(a_, osh); ak_args_i64(a_, oss); ak_args_ptr(a_, lse); ak_args_ptr(a_, cu_q);
 }
+/* kernels/axis.hip:105 NAME (macro AK_AXRED) */
+static inline void _ak_kargs_axred(_ak_kargs* kargs_, const void* x, int64_t outer, int64_t R, int64_t inner, int64_t rchunk, int64_t splits, float scale, void* outv, void* outi) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_axred);
+    ak_args_ptr(a_, x); ak_args_i64(a_, outer); ak_args_i64(a_, R); ak_args_i64(a_, inner); ak_args_i64(a_, rchunk); ak_args_i64(a_, splits); ak_args_f32(a_, scale); ak_args_ptr(a_, outv);
+    ak_args_ptr(a_, outi);
+}
+/* kernels/axis.hip:267 ak_axnorm_cols_##DT (macro AK_AXNORM) */
+static inline void _ak_kargs_axnorm_cols(_ak_kargs* kargs_, const void* x, void* y, int64_t outer, int64_t R, int64_t inner, int32_t kind, float eps) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_axnorm_cols);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, outer); ak_args_i64(a_, R); ak_args_i64(a_, inner); ak_args_i32(a_, kind); ak_args_f32(a_, eps);
+}
+/* kernels/axis.hip:271 ak_axnorm_rows_##DT (macro AK_AXNORM) */
+static inline void _ak_kargs_axnorm_rows(_ak_kargs* kargs_, const void* x, void* y, int64_t rows, int64_t R, int32_t kind, float eps) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_axnorm_rows);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i64(a_, R); ak_args_i32(a_, kind); ak_args_f32(a_, eps);
+}
+/* kernels/axis.hip:275 ak_axnorm_part_##DT (macro AK_AXNORM) */
+static inline void _ak_kargs_axnorm_part(_ak_kargs* kargs_, const void* x, int64_t R, int64_t seg, int64_t S, int32_t kind, void* part) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_axnorm_part);
+    ak_args_ptr(a_, x); ak_args_i64(a_, R); ak_args_i64(a_, seg); ak_args_i64(a_, S); ak_args_i32(a_, kind); ak_args_ptr(a_, part);
+}
+/* kernels/axis.hip:279 ak_axnorm_apply_##DT (macro AK_AXNORM) */
+static inline void _ak_kargs_axnorm_apply(_ak_kargs* kargs_, const void* x, void* y, int64_t R, int64_t seg, int64_t S, int32_t kind, float eps, const void* rowsum) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_axnorm_apply);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, R); ak_args_i64(a_, seg); ak_args_i64(a_, S); ak_args_i32(a_, kind); ak_args_f32(a_, eps); ak_args_ptr(a_, rowsum);
+}
+/* kernels/axis.hip:341 ak_bcast_##DT (macro AK_BCAST) */
+static inline void _ak_kargs_bcast(_ak_kargs* kargs_, const void* x, const void* y, void* z, int64_t n, int64_t d1, int64_t d2, int64_t ys0, int64_t ys1, int64_t ys2, int32_t op) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_bcast);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, z); ak_args_i64(a_, n); ak_args_i64(a_, d1); ak_args_i64(a_, d2); ak_args_i64(a_, ys0); ak_args_i64(a_, ys1); ak_args_i64(a_, ys2);
+    ak_args_i32(a_, op);
+}
+/* kernels/axis.hip:381 ak_tri_##DT (macro AK_TRI) */
+static inline void _ak_kargs_tri(_ak_kargs* kargs_, const void* x, void* y, int64_t n, int64_t rows, int64_t cols, int64_t diag, int32_t upper) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_tri);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, n); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i64(a_, diag); ak_args_i32(a_, upper);
+}
 /* kernels/cast.hip:18 ak_cast_f32_f16 */
 static inline void _ak_kargs_cast(_ak_kargs* kargs_, const void* x, void* y, int64_t n) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_cast);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, n);
+}
+/* kernels/chnorm.hip:131 ak_chstat_part_##DT (macro AK_CHNORM) */
+static inline void _ak_kargs_chstat_part(_ak_kargs* kargs_, const void* x, int64_t C, int64_t S, int64_t cpp, int64_t chunk, int32_t G, void* part) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_chstat_part);
+    ak_args_ptr(a_, x); ak_args_i64(a_, C); ak_args_i64(a_, S); ak_args_i64(a_, cpp); ak_args_i64(a_, chunk); ak_args_i32(a_, G); ak_args_ptr(a_, part);
+}
+/* kernels/chnorm.hip:135 ak_chstat_final_##DT (macro AK_CHNORM) */
+static inline void _ak_kargs_chstat_final(_ak_kargs* kargs_, const void* x, const void* part, int64_t N, int64_t C, int64_t S, int64_t cpp, int32_t G, float eps, float momentum, void* mean,
+                                          void* rstd, void* rmean, void* rvar) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_chstat_final);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, part); ak_args_i64(a_, N); ak_args_i64(a_, C); ak_args_i64(a_, S); ak_args_i64(a_, cpp); ak_args_i32(a_, G); ak_args_f32(a_, eps); ak_args_f32(a_, momentum);
+    ak_args_ptr(a_, mean); ak_args_ptr(a_, rstd); ak_args_ptr(a_, rmean); ak_args_ptr(a_, rvar);
+}
+/* kernels/chnorm.hip:141 ak_chnorm_apply_##DT (macro AK_CHNORM) */
+static inline void _ak_kargs_chnorm_apply(_ak_kargs* kargs_, const void* x, void* y, const void* w, const void* bias, const void* mean, const void* rs, int64_t planes, int64_t C, int64_t S,
+                                          int32_t G, int32_t running, float eps) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_chnorm_apply);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, w); ak_args_ptr(a_, bias); ak_args_ptr(a_, mean); ak_args_ptr(a_, rs); ak_args_i64(a_, planes); ak_args_i64(a_, C); ak_args_i64(a_, S);
+    ak_args_i32(a_, G); ak_args_i32(a_, running); ak_args_f32(a_, eps);
 }
 /* kernels/elementwise.hip:25 ak_fill_f32 */
 static inline void _ak_kargs_fill(_ak_kargs* kargs_, void* y, int64_t n, float value) {
@@ -17555,6 +18771,23 @@ static inline void _ak_kargs_rope(_ak_kargs* kargs_, const void* x, const void* 
     ak_args_ptr(a_, x); ak_args_ptr(a_, pos); ak_args_ptr(a_, y); ak_args_i64(a_, tokens); ak_args_i32(a_, heads); ak_args_i32(a_, hd); ak_args_i32(a_, rd); ak_args_f64(a_, l2theta);
     ak_args_i32(a_, interleaved); ak_args_i32(a_, pos64); ak_args_i32(a_, vec); ak_args_i32(a_, inplace); ak_args_i32(a_, tpb);
 }
+/* kernels/loss.hip:89 ak_loss_##DT (macro AK_LOSS) */
+static inline void _ak_kargs_loss(_ak_kargs* kargs_, const void* x, const void* tg, int64_t n, int64_t cols, int32_t tb, int32_t op, float p, int32_t flags, int64_t chunk, void* part, void* elem) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_loss);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, tg); ak_args_i64(a_, n); ak_args_i64(a_, cols); ak_args_i32(a_, tb); ak_args_i32(a_, op); ak_args_f32(a_, p); ak_args_i32(a_, flags); ak_args_i64(a_, chunk);
+    ak_args_ptr(a_, part); ak_args_ptr(a_, elem);
+}
+/* kernels/loss.hip:161 ak_triplet_##DT (macro AK_TRIPLET) */
+static inline void _ak_kargs_triplet(_ak_kargs* kargs_, const void* a, const void* p, const void* n, int64_t rows, int64_t cols, float margin, float norm, float eps, int32_t swap, void* rowloss) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_triplet);
+    ak_args_ptr(a_, a); ak_args_ptr(a_, p); ak_args_ptr(a_, n); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_f32(a_, margin); ak_args_f32(a_, norm); ak_args_f32(a_, eps);
+    ak_args_i32(a_, swap); ak_args_ptr(a_, rowloss);
+}
+/* kernels/loss.hip:99 ak_loss_finish */
+static inline void _ak_kargs_loss_finish(_ak_kargs* kargs_, const void* part, int64_t nparts, double scale, void* out) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_loss_finish);
+    ak_args_ptr(a_, part); ak_args_i64(a_, nparts); ak_args_f64(a_, scale); ak_args_ptr(a_, out);
+}
 /* kernels/norm.hip:380 ak_norm_##DT (macro AK_NORM) */
 static inline void _ak_kargs_norm(_ak_kargs* kargs_, const void* x, const void* w, const void* b, void* y, int64_t rows, int32_t cols, int32_t G, int32_t vec, float eps, int32_t rms) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_norm);
@@ -17582,6 +18815,14 @@ static inline void _ak_kargs_add_norm_wide(_ak_kargs* kargs_, const void* x, con
     ak_args_ptr(a_, x); ak_args_ptr(a_, r); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, h); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i64(a_, seg); ak_args_i32(a_, S);
     ak_args_ptr(a_, cnt); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_i32(a_, wvec); ak_args_f32(a_, eps); ak_args_i32(a_, rms);
 }
+/* kernels/pool.hip:78 NAME (macro AK_POOL) */
+static inline void _ak_kargs_pool(_ak_kargs* kargs_, const void* x, void* y, void* idx, int64_t planes, int32_t ID, int32_t IH, int32_t IW, int32_t OD, int32_t OH, int32_t OW, int32_t kD, int32_t kH,
+                                  int32_t kW, int32_t sD, int32_t sH, int32_t sW, int32_t pD, int32_t pH, int32_t pW, int32_t dD, int32_t dH, int32_t dW, int32_t cip, int32_t divisor) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_pool);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, idx); ak_args_i64(a_, planes); ak_args_i32(a_, ID); ak_args_i32(a_, IH); ak_args_i32(a_, IW); ak_args_i32(a_, OD); ak_args_i32(a_, OH);
+    ak_args_i32(a_, OW); ak_args_i32(a_, kD); ak_args_i32(a_, kH); ak_args_i32(a_, kW); ak_args_i32(a_, sD); ak_args_i32(a_, sH); ak_args_i32(a_, sW); ak_args_i32(a_, pD); ak_args_i32(a_, pH);
+    ak_args_i32(a_, pW); ak_args_i32(a_, dD); ak_args_i32(a_, dH); ak_args_i32(a_, dW); ak_args_i32(a_, cip); ak_args_i32(a_, divisor);
+}
 /* kernels/random.hip:161 ak_rand_uniform_f32 */
 static inline void _ak_kargs_rand_uniform(_ak_kargs* kargs_, void* y, int64_t n, uint64_t seed, uint64_t offset, float lo, float range, float hi) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_rand_uniform);
@@ -17608,27 +18849,27 @@ static inline void _ak_kargs_reduce2(_ak_kargs* kargs_, const void* pv, const vo
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_reduce2);
     ak_args_ptr(a_, pv); ak_args_ptr(a_, pi); ak_args_i64(a_, rows); ak_args_i64(a_, splits); ak_args_i32(a_, G); ak_args_f32(a_, scale); ak_args_ptr(a_, outv); ak_args_ptr(a_, outi);
 }
-/* kernels/scan.hip:128 ak_cumsum_part_##DT (macro AK_SCAN_KERNELS) */
-static inline void _ak_kargs_cumsum_part(_ak_kargs* kargs_, const void* x, int64_t cols, int64_t chunk, int32_t nch, void* part) {
+/* kernels/scan.hip:153 ak_cumsum_part_##DT (macro AK_SCAN_KERNELS) */
+static inline void _ak_kargs_cumsum_part(_ak_kargs* kargs_, const void* x, const void* mask, int64_t cols, int64_t chunk, int32_t nch, void* part, int32_t flags) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_cumsum_part);
-    ak_args_ptr(a_, x); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch); ak_args_ptr(a_, part);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, mask); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch); ak_args_ptr(a_, part); ak_args_i32(a_, flags);
 }
-/* kernels/scan.hip:132 ak_cumsum_##DT (macro AK_SCAN_KERNELS) */
-static inline void _ak_kargs_cumsum(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int64_t chunk, int32_t nch, const void* part, int32_t exclusive) {
+/* kernels/scan.hip:157 ak_cumsum_##DT (macro AK_SCAN_KERNELS) */
+static inline void _ak_kargs_cumsum(_ak_kargs* kargs_, const void* x, const void* mask, void* y, int64_t cols, int64_t chunk, int32_t nch, const void* part, int32_t flags) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_cumsum);
-    ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch); ak_args_ptr(a_, part); ak_args_i32(a_, exclusive);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, mask); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch); ak_args_ptr(a_, part); ak_args_i32(a_, flags);
 }
-/* kernels/scan.hip:451 ak_topk_##DT (macro AK_TOPK) */
+/* kernels/scan.hip:477 ak_topk_##DT (macro AK_TOPK) */
 static inline void _ak_kargs_topk(_ak_kargs* kargs_, const void* x, void* vals, void* idx, int64_t cols, int32_t k, int32_t largest) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_topk);
     ak_args_ptr(a_, x); ak_args_ptr(a_, vals); ak_args_ptr(a_, idx); ak_args_i64(a_, cols); ak_args_i32(a_, k); ak_args_i32(a_, largest);
 }
-/* kernels/scan.hip:454 ak_topk_mb_pass_##DT (macro AK_TOPK) */
+/* kernels/scan.hip:480 ak_topk_mb_pass_##DT (macro AK_TOPK) */
 static inline void _ak_kargs_topk_mb_pass(_ak_kargs* kargs_, const void* x, void* ws, int64_t cols, int64_t chunk, int32_t nch, int32_t k, int32_t shift, int32_t largest) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_topk_mb_pass);
     ak_args_ptr(a_, x); ak_args_ptr(a_, ws); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch); ak_args_i32(a_, k); ak_args_i32(a_, shift); ak_args_i32(a_, largest);
 }
-/* kernels/scan.hip:458 ak_topk_mb_collect_##DT (macro AK_TOPK) */
+/* kernels/scan.hip:484 ak_topk_mb_collect_##DT (macro AK_TOPK) */
 static inline void _ak_kargs_topk_mb_collect(_ak_kargs* kargs_, const void* x, void* vals, void* idx, void* ws, int64_t rows, int64_t cols, int64_t chunk, int32_t nch, int32_t k, int32_t largest) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_topk_mb_collect);
     ak_args_ptr(a_, x); ak_args_ptr(a_, vals); ak_args_ptr(a_, idx); ak_args_ptr(a_, ws); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch);
@@ -17783,6 +19024,15 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_copy_f32", _AK_KIF_cast },
     { "ak_copy_f16", _AK_KIF_cast },
     { "ak_copy_bf16", _AK_KIF_cast },
+    { "ak_chstat_part_f32", _AK_KIF_chstat_part },
+    { "ak_chstat_final_f32", _AK_KIF_chstat_final },
+    { "ak_chnorm_apply_f32", _AK_KIF_chnorm_apply },
+    { "ak_chstat_part_f16", _AK_KIF_chstat_part },
+    { "ak_chstat_final_f16", _AK_KIF_chstat_final },
+    { "ak_chnorm_apply_f16", _AK_KIF_chnorm_apply },
+    { "ak_chstat_part_bf16", _AK_KIF_chstat_part },
+    { "ak_chstat_final_bf16", _AK_KIF_chstat_final },
+    { "ak_chnorm_apply_bf16", _AK_KIF_chnorm_apply },
     { "ak_fill_f32", _AK_KIF_fill },
     { "ak_fill_f16", _AK_KIF_fill },
     { "ak_fill_bf16", _AK_KIF_fill },
@@ -17868,6 +19118,13 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_rope_bf16", _AK_KIF_rope },
     { "ak_ropeg_f16", _AK_KIF_rope },
     { "ak_ropeg_bf16", _AK_KIF_rope },
+    { "ak_loss_finish", _AK_KIF_loss_finish },
+    { "ak_loss_f32", _AK_KIF_loss },
+    { "ak_loss_f16", _AK_KIF_loss },
+    { "ak_loss_bf16", _AK_KIF_loss },
+    { "ak_triplet_f32", _AK_KIF_triplet },
+    { "ak_triplet_f16", _AK_KIF_triplet },
+    { "ak_triplet_bf16", _AK_KIF_triplet },
     { "ak_norm_f32", _AK_KIF_norm },
     { "ak_norm_wide_f32", _AK_KIF_norm_wide },
     { "ak_add_norm_f32", _AK_KIF_add_norm },
@@ -17880,6 +19137,12 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_norm_wide_bf16", _AK_KIF_norm_wide },
     { "ak_add_norm_bf16", _AK_KIF_add_norm },
     { "ak_add_norm_wide_bf16", _AK_KIF_add_norm_wide },
+    { "ak_pool_max_f32", _AK_KIF_pool },
+    { "ak_pool_max_f16", _AK_KIF_pool },
+    { "ak_pool_max_bf16", _AK_KIF_pool },
+    { "ak_pool_avg_f32", _AK_KIF_pool },
+    { "ak_pool_avg_f16", _AK_KIF_pool },
+    { "ak_pool_avg_bf16", _AK_KIF_pool },
     { "ak_rand_uniform_f32", _AK_KIF_rand_uniform },
     { "ak_rand_uniform_f16", _AK_KIF_rand_uniform },
     { "ak_rand_uniform_bf16", _AK_KIF_rand_uniform },
@@ -18275,6 +19538,9 @@ static void _ak_op_st(void* p, ak_dtype t, size_t i, float v) {
     }
 }
 
+/* v is a finite float (not NaN, not +-inf). */
+static int _ak_op_finite(float v) { return v == v && v <= FLT_MAX && v >= -FLT_MAX; }
+
 /* Stream argument: a stream of another context is an error. */
 static ak_result _ak_op_check_stream(const ak_context* ctx, const ak_stream* s, const char* op) {
     if (s && s->ctx != ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_WRONG_CONTEXT, "%s: stream belongs to another context", op);
@@ -18317,11 +19583,17 @@ AKDEF ak_result ak_embedded_at(int i, const char** family, const char** source, 
 #define _AK_ELEMENTWISE_BLOCK 256u   /* threads per block of the 1-D kernels (a multiple of 32 and 64) */
 
 AKDEF const char* ak_unary_op_name(ak_unary_op op) {
-    static const char* n[] = { "none", "relu", "leaky_relu", "sigmoid", "tanh", "silu", "gelu", "gelu_tanh" };
+    static const char* n[] = { "none", "relu", "leaky_relu", "sigmoid", "tanh", "silu", "gelu", "gelu_tanh", "elu", "selu",
+                               "hardsigmoid", "hardtanh", "softplus", "softsign", "hardswish", "mish", "abs", "square" };
     typedef char kernel_codes_match[_AK_UNARY_NONE == AK_OP_NONE && _AK_UNARY_RELU == AK_OP_RELU &&
                                     _AK_UNARY_LEAKY_RELU == AK_OP_LEAKY_RELU && _AK_UNARY_SIGMOID == AK_OP_SIGMOID &&
                                     _AK_UNARY_TANH == AK_OP_TANH && _AK_UNARY_SILU == AK_OP_SILU &&
                                     _AK_UNARY_GELU == AK_OP_GELU && _AK_UNARY_GELU_TANH == AK_OP_GELU_TANH &&
+                                    _AK_UNARY_ELU == AK_OP_ELU && _AK_UNARY_SELU == AK_OP_SELU &&
+                                    _AK_UNARY_HARDSIGMOID == AK_OP_HARDSIGMOID && _AK_UNARY_HARDTANH == AK_OP_HARDTANH &&
+                                    _AK_UNARY_SOFTPLUS == AK_OP_SOFTPLUS && _AK_UNARY_SOFTSIGN == AK_OP_SOFTSIGN &&
+                                    _AK_UNARY_HARDSWISH == AK_OP_HARDSWISH && _AK_UNARY_MISH == AK_OP_MISH &&
+                                    _AK_UNARY_ABS == AK_OP_ABS && _AK_UNARY_SQUARE == AK_OP_SQUARE &&
                                     sizeof n / sizeof n[0] == AK_UNARY_OP_COUNT ? 1 : -1];
     (void)sizeof(kernel_codes_match);
     if ((int)op < 0 || (int)op >= (int)AK_UNARY_OP_COUNT) return "?";
@@ -18355,7 +19627,7 @@ static ak_result _ak_elementwise_launch(ak_context* ctx, const char* src, const 
 static size_t _ak_elementwise_chunks(size_t n) { return n / 8 + (n % 8 != 0); }
 
 /* ---- CPU references ----------------------------------------------------- */
-static double _ak_elementwise_unary_ref(ak_unary_op op, double x, double p) {
+static double _ak_elementwise_unary_ref(ak_unary_op op, double x, double p, double q) {
     switch (op) {
     case AK_OP_NONE: return x;
     case AK_OP_RELU: return x < 0.0 ? 0.0 : x;
@@ -18365,6 +19637,24 @@ static double _ak_elementwise_unary_ref(ak_unary_op op, double x, double p) {
     case AK_OP_SILU: return x / (1.0 + exp(-x));
     case AK_OP_GELU: return 0.5 * x * (1.0 + erf(x * 0.70710678118654752440));
     case AK_OP_GELU_TANH: return 0.5 * x * (1.0 + tanh(0.79788456080286535588 * (x + 0.044715 * x * x * x)));
+    case AK_OP_ELU: return x > 0.0 ? x : p * expm1(x);
+    case AK_OP_SELU: return 1.0507009873554804934 * (x > 0.0 ? x : 1.6732632423543772848 * expm1(x));
+    case AK_OP_HARDSIGMOID: { double v = x / 6.0 + 0.5; return v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v; }
+    case AK_OP_HARDTANH: {
+        double lo = p, hi = q;
+        if (p == 0.0 && q == 0.0) { lo = -1.0; hi = 1.0; }
+        x = x < lo ? lo : x;
+        return x > hi ? hi : x;
+    }
+    case AK_OP_SOFTPLUS: {
+        double b = p == 0.0 ? 1.0 : p, t = q == 0.0 ? 20.0 : q;
+        return b * x > t ? x : log1p(exp(b * x)) / b;
+    }
+    case AK_OP_SOFTSIGN: return x / (1.0 + fabs(x));
+    case AK_OP_HARDSWISH: { double r = x + 3.0; return x * (r < 0.0 ? 0.0 : r > 6.0 ? 6.0 : r) / 6.0; }
+    case AK_OP_MISH: return x * tanh(x > 20.0 ? x : log1p(exp(x)));
+    case AK_OP_ABS: return fabs(x);
+    case AK_OP_SQUARE: return x * x;
     default: return x;
     }
 }
@@ -18524,8 +19814,8 @@ AKDEF ak_result ak_mul(ak_context* ctx, ak_dtype dtype, const void* x, const voi
 }
 
 /* ---- unary activations ------------------------------------------------------ */
-AKDEF ak_result ak_unary(ak_context* ctx, ak_unary_op op, ak_dtype dtype, const void* x, void* y, size_t n,
-                         float param, ak_stream* stream) {
+AKDEF ak_result ak_unary2(ak_context* ctx, ak_unary_op op, ak_dtype dtype, const void* x, void* y, size_t n,
+                          float param, float param2, ak_stream* stream) {
     ak_result r = _ak_elementwise_check(ctx, dtype, n, stream, "ak_unary");
     char kn[64];
     _ak_kargs a;
@@ -18534,6 +19824,12 @@ AKDEF ak_result ak_unary(ak_context* ctx, ak_unary_op op, ak_dtype dtype, const 
     if ((int)op < 0 || (int)op >= (int)AK_UNARY_OP_COUNT)
         return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "ak_unary: op %d is not an ak_unary_op (0..%d)", (int)op,
                        (int)AK_UNARY_OP_COUNT - 1);
+    if (!_ak_op_finite(param) || !_ak_op_finite(param2))
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "ak_unary %s: parameters %g, %g must be finite", ak_unary_op_name(op),
+                       (double)param, (double)param2);
+    if (param2 != 0.0f && op != AK_OP_SOFTPLUS && op != AK_OP_HARDTANH)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "ak_unary2 %s: param2 = %g, but only softplus and hardtanh take a second "
+                       "parameter (pass 0)", ak_unary_op_name(op), (double)param2);
     r = _ak_op_check_ptr(x, dtype, "ak_unary: x");
     if (r == AK_OK) r = _ak_op_check_ptr(y, dtype, "ak_unary: y");
     if (r != AK_OK) return r;
@@ -18544,12 +19840,17 @@ AKDEF ak_result ak_unary(ak_context* ctx, ak_unary_op op, ak_dtype dtype, const 
     if (_ak_op_is_cpu(ctx)) {
         size_t i;
         for (i = 0; i < n; i++)
-            _ak_op_st(y, dtype, i, (float)_ak_elementwise_unary_ref(op, (double)_ak_op_ld(x, dtype, i), (double)param));
+            _ak_op_st(y, dtype, i,
+                      (float)_ak_elementwise_unary_ref(op, (double)_ak_op_ld(x, dtype, i), (double)param, (double)param2));
         return AK_OK;
     }
-    _ak_kargs_unary(&a, x, y, (int64_t)n, (int32_t)op, param);
+    _ak_kargs_unary(&a, x, y, (int64_t)n, (int32_t)op, param, param2);
     return _ak_elementwise_launch(ctx, _ak_src_activation, _ak_op_name(kn, sizeof kn, "ak_unary", dtype), _ak_elementwise_chunks(n),
                          stream, &a);
+}
+AKDEF ak_result ak_unary(ak_context* ctx, ak_unary_op op, ak_dtype dtype, const void* x, void* y, size_t n,
+                         float param, ak_stream* stream) {
+    return ak_unary2(ctx, op, dtype, x, y, n, param, 0.0f, stream);
 }
 
 /* ---- transpose -------------------------------------------------------------- */
@@ -19519,8 +20820,8 @@ AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
     if ((r = _ak_rowop_check(ctx, dtype, logits, "logits", rows, cols, stream, opn)) != AK_OK) return r;
     if ((r = _ak_op_check_ptr(targets, AK_I64, "ak_cross_entropy: targets")) != AK_OK) return r;
     if ((r = _ak_op_check_ptr(loss, AK_F32, "ak_cross_entropy: loss")) != AK_OK) return r;
-    if ((int)reduction < 0 || (int)reduction >= (int)AK_LOSS_REDUCTION_COUNT)
-        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: unknown reduction %d (expected AK_LOSS_NONE, _MEAN or _SUM)",
+    if ((int)reduction < 0 || (int)reduction > (int)AK_LOSS_SUM)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: unknown reduction %d (expected AK_LOSS_NONE, _MEAN or _SUM)",
                        opn, (int)reduction);
     es = ak_dtype_size(dtype);
     nloss = reduction == AK_LOSS_NONE ? rows : 1;
@@ -20050,7 +21351,7 @@ static void* _ak_gemm_ref_rows(void* arg) {
             v = (double)g->alpha * acc;
             if (g->beta != 0.0f) v += (double)g->beta * _ak_op_ld(g->c, g->out_dtype, b * g->stride_c + i * s->ldc + jj);
             if (g->bias) v += _ak_op_ld(g->bias, g->out_dtype, jj);
-            if (g->activation != AK_OP_NONE) v = _ak_elementwise_unary_ref((ak_unary_op)g->activation, v, (double)g->act_param);
+            if (g->activation != AK_OP_NONE) v = _ak_elementwise_unary_ref((ak_unary_op)g->activation, v, (double)g->act_param, 0.0);
             if (g->residual) v += _ak_op_ld(g->residual, g->out_dtype, b * g->stride_r + i * s->ldr + jj);
             _ak_op_st(g->d, g->out_dtype, b * g->stride_d + i * s->ldd + jj, (float)v);
         }
@@ -21767,62 +23068,69 @@ AKDEF ak_result ak_dropout(ak_context* ctx, ak_dtype dtype, const void* x, void*
 #define _AK_SC_BLOCK 256u   /* AK_SCAN_B */
 #define _AK_TOPK_KMAX 1024  /* AK_TOPK_KMAX */
 
-static void _ak_scan_cpu_cumsum(ak_dtype t, const void* x, void* y, size_t rows, size_t cols, int exclusive) {
-    size_t r, c;
+static void _ak_scan_cpu(ak_scan_op op, ak_dtype t, const void* x, const uint8_t* mask, void* y, size_t rows, size_t cols,
+                         unsigned flags) {
+    const int exclusive = (flags & AK_SCAN_EXCLUSIVE) != 0, rev = (flags & AK_SCAN_REVERSE) != 0, prod = op == AK_SCAN_PROD;
+    size_t r, e;
     for (r = 0; r < rows; r++) {
         const size_t base = r * cols;
-        if (t == AK_I32) {
-            uint32_t s = 0;
-            for (c = 0; c < cols; c++) {
-                const uint32_t v = (uint32_t)((const int32_t*)x)[base + c];
-                if (!exclusive) s += v;
-                ((int32_t*)y)[base + c] = (int32_t)s;
-                if (exclusive) s += v;
-            }
-        } else if (t == AK_I64) {
-            uint64_t s = 0;
-            for (c = 0; c < cols; c++) {
-                const uint64_t v = (uint64_t)((const int64_t*)x)[base + c];
-                if (!exclusive) s += v;
-                ((int64_t*)y)[base + c] = (int64_t)s;
-                if (exclusive) s += v;
-            }
-        } else {
-            double s = 0.0;
-            for (c = 0; c < cols; c++) {
-                const double v = (double)_ak_op_ld(x, t, base + c);
-                if (!exclusive) s += v;
-                _ak_op_st(y, t, base + c, (float)s);
-                if (exclusive) s += v;
+        uint32_t s32 = prod ? 1u : 0u;
+        uint64_t s64 = prod ? 1u : 0u;
+        double sd = prod ? 1.0 : 0.0;
+        for (e = 0; e < cols; e++) {
+            const size_t i = base + (rev ? cols - 1 - e : e);
+            const int keep = !mask || mask[i];
+            if (t == AK_I32) {
+                const uint32_t v = keep ? (uint32_t)((const int32_t*)x)[i] : 0u;
+                if (!exclusive) s32 = prod ? s32 * v : s32 + v;
+                ((int32_t*)y)[i] = (int32_t)s32;
+                if (exclusive) s32 = prod ? s32 * v : s32 + v;
+            } else if (t == AK_I64) {
+                const uint64_t v = keep ? (uint64_t)((const int64_t*)x)[i] : 0u;
+                if (!exclusive) s64 = prod ? s64 * v : s64 + v;
+                ((int64_t*)y)[i] = (int64_t)s64;
+                if (exclusive) s64 = prod ? s64 * v : s64 + v;
+            } else {
+                const double v = keep ? (double)_ak_op_ld(x, t, i) : 0.0;
+                if (!exclusive) sd = prod ? sd * v : sd + v;
+                _ak_op_st(y, t, i, (float)sd);
+                if (exclusive) sd = prod ? sd * v : sd + v;
             }
         }
     }
 }
 
-AKDEF ak_result ak_cumsum(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t rows, size_t cols,
-                          int exclusive, ak_stream* stream) {
-    const char* opn = "ak_cumsum";
+AKDEF ak_result ak_scan(ak_context* ctx, ak_scan_op op, ak_dtype dtype, const void* x, const uint8_t* mask, void* y,
+                        size_t rows, size_t cols, unsigned flags, ak_stream* stream) {
+    const char* opn = op == AK_SCAN_PROD ? "ak_scan (prod)" : "ak_scan";
     ak_result r = _ak_op_check_ctx(ctx, opn);
     size_t es, bytes, chunk, nch = 1, r0, rpl, accs;
     ak_kernel* k = NULL;
     char kname[64];
     void* ws = NULL;
+    int kflags;
     if (r != AK_OK) return r;
+    if ((int)op < 0 || (int)op >= (int)AK_SCAN_OP_COUNT)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "ak_scan: op %d is not an ak_scan_op (0..%d)", (int)op, (int)AK_SCAN_OP_COUNT - 1);
+    if (flags & ~(AK_SCAN_EXCLUSIVE | AK_SCAN_REVERSE))
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "ak_scan: flags 0x%x, expected a set of AK_SCAN_EXCLUSIVE and AK_SCAN_REVERSE",
+                       flags);
     if (dtype != AK_F32 && dtype != AK_F16 && dtype != AK_BF16 && dtype != AK_I32 && dtype != AK_I64)
         return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE, "%s: dtype %s (%d) not supported, expected f32, f16, bf16, i32 or i64",
                        opn, ak_dtype_name(dtype), (int)dtype);
     if ((r = _ak_op_check_shape2(ctx, rows, cols, dtype, opn)) != AK_OK) return r;
     if ((r = _ak_op_check_stream(ctx, stream, opn)) != AK_OK) return r;
-    if ((r = _ak_op_check_ptr(x, dtype, "ak_cumsum: x")) != AK_OK) return r;
-    if ((r = _ak_op_check_ptr(y, dtype, "ak_cumsum: y")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(x, dtype, "ak_scan: x")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(y, dtype, "ak_scan: y")) != AK_OK) return r;
     es = ak_dtype_size(dtype);
     bytes = rows * cols * es;
-    if ((r = _ak_op_check_overlap(x, bytes, y, bytes, 1, "ak_cumsum: x and y")) != AK_OK) return r;
-    exclusive = exclusive != 0;
+    if ((r = _ak_op_check_overlap(x, bytes, y, bytes, 1, "ak_scan: x and y")) != AK_OK) return r;
+    if (mask && (r = _ak_op_check_overlap(mask, rows * cols, y, bytes, 0, "ak_scan: mask and y")) != AK_OK) return r;
     if (_ak_op_is_cpu(ctx)) {
-        _ak_scan_cpu_cumsum(dtype, x, y, rows, cols, exclusive);
+        _ak_scan_cpu(op, dtype, x, mask, y, rows, cols, flags);
         return AK_OK;
     }
+    kflags = (int)flags | (op == AK_SCAN_PROD ? 4 : 0);   /* kernels/scan.hip AK_SCANF_* */
     accs = dtype == AK_I64 ? 8u : 4u;
     chunk = cols;
     {
@@ -21835,7 +23143,7 @@ AKDEF ak_result ak_cumsum(ak_context* ctx, ak_dtype dtype, const void* x, void* 
             if (chunk < 4u * _AK_SC_TILE) chunk = 4u * _AK_SC_TILE;
             chunk = (chunk + _AK_SC_TILE - 1) / _AK_SC_TILE * _AK_SC_TILE;
             nch = (cols + chunk - 1) / chunk;
-            if (nch > 0x7FFFFFFFu) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %zu columns is too wide", opn, cols);
+            if (nch > 0x7FFFFFFFu) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: %zu columns is too wide", opn, cols);
         }
     }
     rpl = (size_t)0x7FFFFFFF / nch;
@@ -21851,11 +23159,12 @@ AKDEF ak_result ak_cumsum(ak_context* ctx, ak_dtype dtype, const void* x, void* 
         for (r0 = 0; r0 < rows && r == AK_OK; r0 += rpl) {
             const size_t nr = rows - r0 < rpl ? rows - r0 : rpl;
             _ak_kargs a;
-            _ak_kargs_cumsum_part(&a, (const char*)x + r0 * cols * es, (int64_t)cols, (int64_t)chunk, (int32_t)nch, ws);
+            _ak_kargs_cumsum_part(&a, (const char*)x + r0 * cols * es, mask ? mask + r0 * cols : NULL, (int64_t)cols,
+                                  (int64_t)chunk, (int32_t)nch, ws, kflags);
             r = _ak_op_launch(ctx, kp, (unsigned)(nr * nch), _AK_SC_BLOCK, 0, stream, &a);
             if (r != AK_OK) break;
-            _ak_kargs_cumsum(&a, (const char*)x + r0 * cols * es, (char*)y + r0 * cols * es, (int64_t)cols,
-                             (int64_t)chunk, (int32_t)nch, ws, exclusive);
+            _ak_kargs_cumsum(&a, (const char*)x + r0 * cols * es, mask ? mask + r0 * cols : NULL, (char*)y + r0 * cols * es,
+                             (int64_t)cols, (int64_t)chunk, (int32_t)nch, ws, kflags);
             r = _ak_op_launch(ctx, k, (unsigned)(nr * nch), _AK_SC_BLOCK, 0, stream, &a);
         }
         ak_free(ctx, ws);
@@ -21866,11 +23175,16 @@ AKDEF ak_result ak_cumsum(ak_context* ctx, ak_dtype dtype, const void* x, void* 
     for (r0 = 0; r0 < rows && r == AK_OK; r0 += rpl) {
         const size_t nr = rows - r0 < rpl ? rows - r0 : rpl;
         _ak_kargs a;
-        _ak_kargs_cumsum(&a, (const char*)x + r0 * cols * es, (char*)y + r0 * cols * es, (int64_t)cols, (int64_t)cols,
-                         1, NULL, exclusive);
+        _ak_kargs_cumsum(&a, (const char*)x + r0 * cols * es, mask ? mask + r0 * cols : NULL, (char*)y + r0 * cols * es,
+                         (int64_t)cols, (int64_t)cols, 1, NULL, kflags);
         r = _ak_op_launch(ctx, k, (unsigned)nr, _AK_SC_BLOCK, 0, stream, &a);
     }
     return r;
+}
+
+AKDEF ak_result ak_cumsum(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t rows, size_t cols,
+                          int exclusive, ak_stream* stream) {
+    return ak_scan(ctx, AK_SCAN_SUM, dtype, x, NULL, y, rows, cols, exclusive ? AK_SCAN_EXCLUSIVE : 0u, stream);
 }
 
 /* Order-preserving 32-bit key (kernels/scan.hip: ak_topk_key). */
@@ -22013,6 +23327,963 @@ AKDEF ak_result ak_topk(ak_context* ctx, ak_dtype dtype, const void* x, void* va
         r = _ak_op_launch(ctx, kern, (unsigned)nr, block, 0, stream, &a);
     }
     return r;
+}
+
+/* ==========================================================================
+ * >>impl:ops-axis  ak_reduce_axes, ak_normalize, ak_binary_broadcast,
+ * ak_triangular: a tensor seen as [outer][len][inner] around the axis, read in
+ * place (kernels/axis.hip; row reductions are ak_reduce's). Each op validates,
+ * then runs its C reference (cpu backend, double) or launches.
+ * ========================================================================== */
+
+#define _AK_AXIS_BLOCK 256u
+#define _AK_AXIS_ROW_BLOCK 512u
+
+/* Shape checks shared by the N-d ops: 1 <= ndim <= AK_AXES_MAX_DIMS, every
+ * extent >= 1, the product without overflow; *count = the product. */
+static ak_result _ak_axis_check_shape(ak_context* ctx, ak_dtype t, size_t ndim, const size_t* shape, size_t* count,
+                                      const char* op) {
+    size_t k, n = 1;
+    if (!shape) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "%s: shape is NULL", op);
+    if (ndim < 1 || ndim > AK_AXES_MAX_DIMS)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "%s: ndim %zu, expected 1..%d", op, ndim, AK_AXES_MAX_DIMS);
+    for (k = 0; k < ndim; k++) {
+        if (shape[k] == 0) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "%s: shape[%zu] is 0 (expected >= 1)", op, k);
+        if (n > SIZE_MAX / shape[k]) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "%s: the shape's element count overflows", op);
+        n *= shape[k];
+    }
+    *count = n;
+    return _ak_op_check_bytes(ctx, n, t, op);
+}
+
+/* [outer][len][inner]: each >= 1, the product without overflow. */
+static ak_result _ak_axis_check_oli(ak_context* ctx, ak_dtype t, size_t outer, size_t len, size_t inner, const char* op) {
+    if (outer == 0 || len == 0 || inner == 0)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "%s: shape %zu x %zu x %zu has a zero extent", op, outer, len, inner);
+    if (outer > SIZE_MAX / len || outer * len > SIZE_MAX / inner)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "%s: shape %zu x %zu x %zu overflows", op, outer, len, inner);
+    return _ak_op_check_bytes(ctx, outer * len * inner, t, op);
+}
+
+/* ---- ak_reduce_axes ------------------------------------------------------------ */
+
+/* CPU reference: every input element in row-major order adds into its output
+ * (the reduced coordinates dropped); arg ops count the row-major position
+ * within the reduced dimensions, which arrive in increasing order per output. */
+static ak_result _ak_axis_cpu_reduce(ak_reduce_op op, ak_dtype t, const void* x, void* out, size_t ndim,
+                                     const size_t* shape, uint32_t axes, size_t n) {
+    size_t nout = 1, rcount = 1, k, i;
+    size_t idx[AK_AXES_MAX_DIMS];
+    double* acc;
+    int64_t* pos = NULL;
+    unsigned char* seen;
+    int arg = op == AK_REDUCE_ARGMAX || op == AK_REDUCE_ARGMIN;
+    for (k = 0; k < ndim; k++) {
+        if (axes >> k & 1u) rcount *= shape[k];
+        else nout *= shape[k];
+    }
+    acc = (double*)_ak_calloc(nout * sizeof(double));
+    seen = (unsigned char*)_ak_calloc(nout);
+    if (arg) pos = (int64_t*)_ak_calloc(nout * sizeof(int64_t));
+    if (!acc || !seen || (arg && !pos)) {
+        _ak_dealloc(acc); _ak_dealloc(seen); _ak_dealloc(pos);
+        return _ak_erri(AK_ERROR_OUT_OF_MEMORY, AK_ERRITEM_OUT_OF_MEMORY, "ak_reduce_axes: out of host memory (cpu reference, %zu outputs)", nout);
+    }
+    memset(idx, 0, sizeof idx);
+    for (i = 0; i < n; i++) {
+        size_t o = 0, rp = 0;
+        double v = (double)_ak_op_ld(x, t, i);
+        for (k = 0; k < ndim; k++) {
+            if (axes >> k & 1u) rp = rp * shape[k] + idx[k];
+            else o = o * shape[k] + idx[k];
+        }
+        if (op == AK_REDUCE_SUM || op == AK_REDUCE_MEAN) acc[o] += v;
+        else if (!seen[o]) { acc[o] = v; if (arg) pos[o] = (int64_t)rp; }
+        else if (!_ak_rowop_isnan(acc[o]) &&
+                 (_ak_rowop_isnan(v) || ((op == AK_REDUCE_MAX || op == AK_REDUCE_ARGMAX) ? v > acc[o] : v < acc[o]))) {
+            acc[o] = v;
+            if (arg) pos[o] = (int64_t)rp;
+        }
+        seen[o] = 1;
+        for (k = ndim; k-- > 0;) {   /* next row-major index */
+            if (++idx[k] < shape[k]) break;
+            idx[k] = 0;
+        }
+    }
+    for (i = 0; i < nout; i++) {
+        if (arg) ((int64_t*)out)[i] = pos[i];
+        else ((float*)out)[i] = (float)(op == AK_REDUCE_MEAN ? acc[i] / (double)rcount : acc[i]);
+    }
+    _ak_dealloc(acc); _ak_dealloc(seen); _ak_dealloc(pos);
+    return AK_OK;
+}
+
+/* One pass: reduce the middle of [outer][R][inner] (inner > 1) of dtype t into
+ * out (float; arg ops: int64) with the column kernel, R cut into chunks when
+ * the outputs alone would leave the GPU idle. */
+static ak_result _ak_axis_reduce_cols(ak_context* ctx, ak_reduce_op op, ak_dtype t, const void* x, void* out,
+                                      size_t outer, size_t R, size_t inner, float scale, ak_stream* stream) {
+    static const char* base[] = { "ak_axred_sum", "ak_axred_sum", "ak_axred_max", "ak_axred_min", "ak_axred_argmax",
+                                  "ak_axred_argmin" };
+    static const char* k2[] = { "ak_reduce2_sum", "ak_reduce2_sum", "ak_reduce2_max", "ak_reduce2_min",
+                                "ak_reduce2_argmax", "ak_reduce2_argmin" };
+    const int arg = op == AK_REDUCE_ARGMAX || op == AK_REDUCE_ARGMIN;
+    const size_t ncols = outer * inner, target = (size_t)_ak_op_cus(ctx) * 2048u;
+    size_t splits = 1, rchunk = R;
+    ak_kernel *k = NULL, *kc = NULL;
+    void* ws = NULL;
+    float* pv = NULL;
+    int64_t* pi = NULL;
+    char kn[64];
+    ak_dim3 g, b;
+    _ak_kargs a;
+    ak_result r;
+    if (ncols < target && R >= 256) {
+        /* chunks of at least 64 rows, at most 1024 of them (the combine's groups) */
+        size_t want = (target + ncols - 1) / ncols, most = R / 64;
+        if (want > most) want = most;
+        if (want > 1024) want = 1024;
+        if (want > 1) {
+            rchunk = (R + want - 1) / want;
+            splits = (R + rchunk - 1) / rchunk;
+        }
+    }
+    if ((r = _ak_op_kernel(ctx, _ak_src_axis, _ak_op_name(kn, sizeof kn, base[op], t), &k)) != AK_OK) return r;
+    if (splits > 1) {
+        size_t nparts = ncols * splits, vbytes = (nparts * 4u + 15u) & ~(size_t)15u;
+        if ((r = _ak_op_kernel(ctx, _ak_src_reduce, k2[op], &kc)) != AK_OK) return r;
+        if ((r = _ak_rowop_ws(ctx, vbytes + (arg ? nparts * 8u : 0u), stream, &ws)) != AK_OK) return r;
+        pv = (float*)ws;
+        if (arg) pi = (int64_t*)((char*)ws + vbytes);
+        _ak_kargs_axred(&a, x, (int64_t)outer, (int64_t)R, (int64_t)inner, (int64_t)rchunk, (int64_t)splits, 1.0f, pv, pi);
+    } else {
+        _ak_kargs_axred(&a, x, (int64_t)outer, (int64_t)R, (int64_t)inner, (int64_t)rchunk, 1, scale,
+                        arg ? NULL : out, arg ? out : NULL);
+    }
+    g.x = _ak_op_grid(ctx, ncols, _AK_AXIS_BLOCK); g.y = (unsigned)splits; g.z = 1;
+    b.x = _AK_AXIS_BLOCK; b.y = 1; b.z = 1;
+    r = _ak_op_launch3(ctx, k, g, b, 0, stream, &a);
+    if (r == AK_OK && splits > 1) {
+        const unsigned G2 = _ak_rowop_pow2(splits, _AK_AXIS_BLOCK), per = _AK_AXIS_BLOCK / G2;
+        size_t c0;
+        /* the combine indexes rows by block: at most 2^31 - 1 blocks per launch */
+        const size_t step = (size_t)0x7FFFFFFFu * per;
+        for (c0 = 0; c0 < ncols && r == AK_OK; c0 += step) {
+            const size_t nc = ncols - c0 < step ? ncols - c0 : step;
+            _ak_kargs_reduce2(&a, pv + c0 * splits, pi ? pi + c0 * splits : NULL, (int64_t)nc, (int64_t)splits, (int32_t)G2,
+                              scale, arg ? NULL : (float*)out + c0, arg ? (int64_t*)out + c0 : NULL);
+            r = _ak_op_launch(ctx, kc, (unsigned)((nc + per - 1) / per), _AK_AXIS_BLOCK, 0, stream, &a);
+        }
+    }
+    if (ws) ak_free(ctx, ws);
+    return r;
+}
+
+AKDEF ak_result ak_reduce_axes(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, const void* x, void* out,
+                               size_t ndim, const size_t* shape, uint32_t axes, ak_stream* stream) {
+    const char* opn = "ak_reduce_axes";
+    size_t n = 0, nout = 1, k, m = 0, runs = 0, total = 1, i;
+    size_t ext[AK_AXES_MAX_DIMS];
+    int red[AK_AXES_MAX_DIMS];
+    int arg;
+    ak_result r = _ak_op_check_ctx(ctx, opn);
+    if (r == AK_OK) r = _ak_op_check_float(dtype, opn);
+    if (r == AK_OK) r = _ak_op_check_stream(ctx, stream, opn);
+    if (r != AK_OK) return r;
+    if ((int)op < 0 || (int)op >= (int)AK_REDUCE_OP_COUNT)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: unknown reduction %d", opn, (int)op);
+    if ((r = _ak_axis_check_shape(ctx, dtype, ndim, shape, &n, opn)) != AK_OK) return r;
+    if (axes == 0) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "%s: axes is 0 (set bit k to reduce dimension k)", opn);
+    if (ndim < 32 && (axes >> ndim) != 0)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "%s: axes 0x%x names a dimension >= ndim %zu", opn, (unsigned)axes, ndim);
+    arg = op == AK_REDUCE_ARGMAX || op == AK_REDUCE_ARGMIN;
+    if ((r = _ak_op_check_ptr(x, dtype, "ak_reduce_axes: x")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(out, arg ? AK_I64 : AK_F32, "ak_reduce_axes: out")) != AK_OK) return r;
+    /* drop extent-1 dimensions, merge neighbours of the same kind */
+    for (k = 0; k < ndim; k++) {
+        int rk = (int)(axes >> k & 1u);
+        if (rk) total *= shape[k];
+        else nout *= shape[k];
+        if (shape[k] == 1) continue;
+        if (m > 0 && red[m - 1] == rk) ext[m - 1] *= shape[k];
+        else { ext[m] = shape[k]; red[m] = rk; m++; }
+    }
+    for (k = 0; k < m; k++) runs += (size_t)red[k];
+    if (arg && runs > 1)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "%s: %s over dimensions that are not adjacent (axes 0x%x): take one axis, "
+                       "or adjacent ones", opn, ak_reduce_op_name(op), (unsigned)axes);
+    if (_ak_rowop_overlap(x, n * ak_dtype_size(dtype), out, nout * (arg ? 8u : 4u)))
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP, "%s: out overlaps x", opn);
+    if (_ak_op_is_cpu(ctx)) return _ak_axis_cpu_reduce(op, dtype, x, out, ndim, shape, axes, n);
+    if (runs == 0) {
+        /* every reduced extent is 1: the values themselves (arg ops: index 0) */
+        if (arg) return ak_memset(ctx, out, 0, nout * 8u, stream);
+        if (dtype == AK_F32) return ak_copy(ctx, AK_F32, x, out, n, stream);
+        return ak_cast(ctx, dtype, x, AK_F32, out, n, stream);
+    }
+    /* one pass per run of reduced dimensions, the innermost first; passes before
+     * the last write an fp32 workspace (sum for a mean, scaled once at the end) */
+    {
+        const void* src = x;
+        ak_dtype st = dtype;
+        void* tmp[2] = { NULL, NULL };
+        int ti = 0;
+        size_t left = runs;
+        for (i = m; i-- > 0 && r == AK_OK;) {
+            size_t outer = 1, inner = 1, j;
+            void* dst;
+            ak_reduce_op pop = op;
+            float scale = 1.0f;
+            if (!red[i]) continue;
+            for (j = 0; j < i; j++) outer *= ext[j];
+            for (j = i + 1; j < m; j++) inner *= ext[j];
+            left--;
+            if (op == AK_REDUCE_MEAN) {
+                pop = left == 0 ? AK_REDUCE_MEAN : AK_REDUCE_SUM;
+                scale = left == 0 ? (float)(1.0 / (double)total) : 1.0f;
+            }
+            if (left == 0) dst = out;
+            else {
+                if ((r = _ak_rowop_ws(ctx, outer * inner * 4u, stream, &tmp[ti])) != AK_OK) break;
+                dst = tmp[ti];
+            }
+            if (inner == 1) {
+                if (pop == AK_REDUCE_MEAN && total != ext[i]) {
+                    /* the mean over several runs: this pass sums, then one scale */
+                    r = ak_reduce(ctx, AK_REDUCE_SUM, st, src, dst, outer, ext[i], stream);
+                    if (r == AK_OK) r = ak_scale(ctx, AK_F32, dst, dst, outer, scale, stream);
+                } else {
+                    r = ak_reduce(ctx, pop, st, src, dst, outer, ext[i], stream);
+                }
+            } else {
+                r = _ak_axis_reduce_cols(ctx, pop, st, src, dst, outer, ext[i], inner,
+                                         pop == AK_REDUCE_MEAN ? scale : 1.0f, stream);
+            }
+            /* this pass's input workspace is free once the pass is queued (stream order) */
+            if (src != x) { ak_free(ctx, (void*)src); tmp[ti ^ 1] = NULL; }
+            src = dst;
+            st = AK_F32;
+            ti ^= 1;
+            ext[i] = 1;
+        }
+        if (r != AK_OK) {
+            if (tmp[0]) ak_free(ctx, tmp[0]);
+            if (tmp[1]) ak_free(ctx, tmp[1]);
+        }
+    }
+    return r;
+}
+
+/* ---- ak_normalize ---------------------------------------------------------------- */
+AKDEF const char* ak_norm_kind_name(ak_norm_kind kind) {
+    static const char* n[] = { "l1", "l2", "mean_abs", "rms" };
+    typedef char names_match[sizeof n / sizeof n[0] == AK_NORM_KIND_COUNT ? 1 : -1];
+    (void)sizeof(names_match);
+    if ((int)kind < 0 || (int)kind >= (int)AK_NORM_KIND_COUNT) return "?";
+    return n[kind];
+}
+
+static double _ak_axis_norm_inv(ak_norm_kind kind, double s, size_t len, double eps) {
+    double nv;
+    switch (kind) {
+    case AK_NORM_L1: nv = s; break;
+    case AK_NORM_L2: nv = sqrt(s); break;
+    case AK_NORM_MEAN_ABS: nv = s / (double)len; break;
+    default: return 1.0 / sqrt(s / (double)len + eps);
+    }
+    return 1.0 / (nv > eps ? nv : eps);
+}
+
+AKDEF ak_result ak_normalize(ak_context* ctx, ak_norm_kind kind, ak_dtype dtype, const void* x, void* y, size_t outer,
+                             size_t len, size_t inner, float eps, ak_stream* stream) {
+    const char* opn = "ak_normalize";
+    size_t n, bytes, es;
+    char kn[64];
+    ak_kernel* k = NULL;
+    _ak_kargs a;
+    ak_result r = _ak_op_check_ctx(ctx, opn);
+    if (r == AK_OK) r = _ak_op_check_float(dtype, opn);
+    if (r == AK_OK) r = _ak_op_check_stream(ctx, stream, opn);
+    if (r != AK_OK) return r;
+    if ((int)kind < 0 || (int)kind >= (int)AK_NORM_KIND_COUNT)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: kind %d is not an ak_norm_kind (0..%d)", opn, (int)kind,
+                       (int)AK_NORM_KIND_COUNT - 1);
+    if (!_ak_op_finite(eps) || eps < 0.0f)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: eps %g, expected finite and >= 0", opn, (double)eps);
+    if ((r = _ak_axis_check_oli(ctx, dtype, outer, len, inner, opn)) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(x, dtype, "ak_normalize: x")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(y, dtype, "ak_normalize: y")) != AK_OK) return r;
+    es = ak_dtype_size(dtype);
+    n = outer * len * inner;
+    bytes = n * es;
+    if ((r = _ak_op_check_overlap(x, bytes, y, bytes, 1, opn)) != AK_OK) return r;
+    if (_ak_op_is_cpu(ctx)) {
+        size_t o, i, l;
+        for (o = 0; o < outer; o++)
+            for (i = 0; i < inner; i++) {
+                size_t base = o * len * inner + i;
+                double s = 0.0, inv;
+                for (l = 0; l < len; l++) {
+                    double v = (double)_ak_op_ld(x, dtype, base + l * inner);
+                    s += (kind == AK_NORM_L2 || kind == AK_NORM_RMS) ? v * v : fabs(v);
+                }
+                inv = _ak_axis_norm_inv(kind, s, len, (double)eps);
+                for (l = 0; l < len; l++)
+                    _ak_op_st(y, dtype, base + l * inner, (float)((double)_ak_op_ld(x, dtype, base + l * inner) * inv));
+            }
+        return AK_OK;
+    }
+    if (inner > 1) {
+        if ((r = _ak_op_kernel(ctx, _ak_src_axis, _ak_op_name(kn, sizeof kn, "ak_axnorm_cols", dtype), &k)) != AK_OK) return r;
+        _ak_kargs_axnorm_cols(&a, x, y, (int64_t)outer, (int64_t)len, (int64_t)inner, (int32_t)kind, eps);
+        return _ak_op_launch(ctx, k, _ak_op_grid(ctx, outer * inner, _AK_AXIS_BLOCK), _AK_AXIS_BLOCK, 0, stream, &a);
+    }
+    /* rows: a block per row while the rows fill the GPU (the second pass from L2); few long rows are cut
+     * into segments of 64 Ki elements: one kernel writes each segment's sum, ak_reduce adds them per row, a
+     * third launch scales */
+    {
+        const size_t cus = (size_t)_ak_op_cus(ctx), seg = 65536;
+        if (outer >= 2 * cus || len <= 2 * seg) {
+            /* blocks of 1024 threads looping over rows; as many per compute unit (1..2) as keep the rows in
+             * flight within half the L2, so the second pass reads the row back from L2, not DRAM */
+            const size_t l2 = ctx->dev.l2_bytes ? ctx->dev.l2_bytes : ((size_t)32 << 20), row = len * es;
+            size_t per = row * cus <= l2 / 4 ? 2 : 1, grid = cus * per;
+            if (grid > outer) grid = outer;
+            if ((r = _ak_op_kernel(ctx, _ak_src_axis, _ak_op_name(kn, sizeof kn, "ak_axnorm_rows", dtype), &k)) != AK_OK) return r;
+            _ak_kargs_axnorm_rows(&a, x, y, (int64_t)outer, (int64_t)len, (int32_t)kind, eps);
+            return _ak_op_launch(ctx, k, (unsigned)grid, 1024, 0, stream, &a);
+        } else {
+            const size_t S = (len + seg - 1) / seg, nb = outer * S;
+            ak_kernel* k2 = NULL;
+            void* ws = NULL;
+            if (nb > 0x7FFFFFFFu) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "%s: %zu segments exceed one launch", opn, nb);
+            if ((r = _ak_op_kernel(ctx, _ak_src_axis, _ak_op_name(kn, sizeof kn, "ak_axnorm_part", dtype), &k)) != AK_OK) return r;
+            if ((r = _ak_op_kernel(ctx, _ak_src_axis, _ak_op_name(kn, sizeof kn, "ak_axnorm_apply", dtype), &k2)) != AK_OK)
+                return r;
+            /* workspace: the segments' sums, then the rows' sums (ak_reduce over the segments: fixed order) */
+            const size_t pbytes = (nb * 4u + 15u) & ~(size_t)15u;
+            if ((r = _ak_rowop_ws(ctx, pbytes + outer * 4u, stream, &ws)) != AK_OK) return r;
+            _ak_kargs_axnorm_part(&a, x, (int64_t)len, (int64_t)seg, (int64_t)S, (int32_t)kind, ws);
+            r = _ak_op_launch(ctx, k, (unsigned)nb, _AK_AXIS_ROW_BLOCK, 0, stream, &a);
+            if (r == AK_OK) r = ak_reduce(ctx, AK_REDUCE_SUM, AK_F32, ws, (char*)ws + pbytes, outer, S, stream);
+            if (r == AK_OK) {
+                _ak_kargs_axnorm_apply(&a, x, y, (int64_t)len, (int64_t)seg, (int64_t)S, (int32_t)kind, eps, (char*)ws + pbytes);
+                r = _ak_op_launch(ctx, k2, (unsigned)nb, _AK_AXIS_ROW_BLOCK, 0, stream, &a);
+            }
+            ak_free(ctx, ws);
+            return r;
+        }
+    }
+}
+
+/* ---- ak_binary_broadcast --------------------------------------------------------------- */
+AKDEF ak_result ak_binary_broadcast(ak_context* ctx, ak_binary_op op, ak_dtype dtype, const void* x, const void* y,
+                                    void* z, size_t ndim, const size_t* shape, const size_t* y_shape,
+                                    ak_stream* stream) {
+    const char* opn = "ak_binary_broadcast";
+    size_t n = 0, ny = 1, k, m = 0, es;
+    size_t ext[AK_AXES_MAX_DIMS];
+    int64_t ys[AK_AXES_MAX_DIMS], stride = 1;
+    ak_result r = _ak_op_check_ctx(ctx, opn);
+    if (r == AK_OK) r = _ak_op_check_float(dtype, opn);
+    if (r == AK_OK) r = _ak_op_check_stream(ctx, stream, opn);
+    if (r != AK_OK) return r;
+    if ((int)op < 0 || (int)op >= (int)AK_BINARY_OP_COUNT)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: op %d is not an ak_binary_op (0..%d)", opn, (int)op,
+                       (int)AK_BINARY_OP_COUNT - 1);
+    if ((r = _ak_axis_check_shape(ctx, dtype, ndim, shape, &n, opn)) != AK_OK) return r;
+    if (!y_shape) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "%s: y_shape is NULL", opn);
+    for (k = 0; k < ndim; k++) {
+        if (y_shape[k] != 1 && y_shape[k] != shape[k])
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "%s: y_shape[%zu] = %zu, expected 1 or shape[%zu] = %zu", opn, k,
+                           y_shape[k], k, shape[k]);
+        ny *= y_shape[k];
+    }
+    if ((r = _ak_op_check_ptr(x, dtype, "ak_binary_broadcast: x")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(y, dtype, "ak_binary_broadcast: y")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(z, dtype, "ak_binary_broadcast: z")) != AK_OK) return r;
+    es = ak_dtype_size(dtype);
+    if ((r = _ak_op_check_overlap(x, n * es, z, n * es, 1, "ak_binary_broadcast (x and z)")) != AK_OK) return r;
+    if (ny == n) return ak_binary(ctx, op, dtype, x, y, z, n, stream);   /* nothing broadcast */
+    if ((r = _ak_op_check_overlap(y, ny * es, z, n * es, 0, "ak_binary_broadcast (y and z)")) != AK_OK) return r;
+    /* y's element strides (0 along a repeated dimension), extent-1 dimensions dropped, neighbours merged when
+     * the strides chain (both repeated, or contiguous) */
+    for (k = ndim; k-- > 0;) {
+        int64_t s = y_shape[k] == 1 ? 0 : stride;
+        stride *= (int64_t)y_shape[k];
+        if (shape[k] == 1) continue;
+        if (m > 0 && ((s == 0 && ys[m - 1] == 0) || (s != 0 && ys[m - 1] != 0 && s == ys[m - 1] * (int64_t)ext[m - 1]))) {
+            ext[m - 1] *= shape[k];   /* the merged dimension keeps its inner stride */
+            continue;
+        }
+        ext[m] = shape[k]; ys[m] = s; m++;
+    }
+    /* ext / ys hold the merged dimensions, innermost first */
+    if (_ak_op_is_cpu(ctx)) {
+        size_t i, idx[AK_AXES_MAX_DIMS];
+        memset(idx, 0, sizeof idx);
+        for (i = 0; i < n; i++) {
+            size_t yi = 0, j;
+            int64_t st = 1;
+            for (j = ndim; j-- > 0;) {
+                if (y_shape[j] != 1) yi += idx[j] * (size_t)st;
+                st *= (int64_t)y_shape[j];
+            }
+            _ak_op_st(z, dtype, i, (float)_ak_elementwise_binary_ref(op, (double)_ak_op_ld(x, dtype, i), (double)_ak_op_ld(y, dtype, yi)));
+            for (j = ndim; j-- > 0;) {
+                if (++idx[j] < shape[j]) break;
+                idx[j] = 0;
+            }
+        }
+        return AK_OK;
+    }
+    {
+        /* up to three merged dimensions per launch; more: one launch per index of the leading ones */
+        size_t d0 = m > 2 ? ext[2] : 1, d1 = m > 1 ? ext[1] : 1, d2 = m > 0 ? ext[0] : 1, lead = 1, li, per;
+        int64_t s0 = m > 2 ? ys[2] : 0, s1 = m > 1 ? ys[1] : 0, s2 = m > 0 ? ys[0] : 0;
+        ak_kernel* kk = NULL;
+        char kn[64];
+        for (k = 3; k < m; k++) lead *= ext[k];
+        per = d0 * d1 * d2;
+        if ((r = _ak_op_kernel(ctx, _ak_src_axis, _ak_op_name(kn, sizeof kn, "ak_bcast", dtype), &kk)) != AK_OK) return r;
+        for (li = 0; li < lead && r == AK_OK; li++) {
+            size_t rem = li, yoff = 0;
+            _ak_kargs a;
+            for (k = 3; k < m; k++) { yoff += (rem % ext[k]) * (size_t)ys[k]; rem /= ext[k]; }
+            _ak_kargs_bcast(&a, (const char*)x + li * per * es, (const char*)y + yoff * es, (char*)z + li * per * es,
+                            (int64_t)per, (int64_t)d1, (int64_t)d2, s0, s1, s2, (int32_t)op);
+            r = _ak_op_launch(ctx, kk, _ak_op_grid(ctx, (per + 3) / 4, _AK_AXIS_BLOCK), _AK_AXIS_BLOCK, 0, stream, &a);
+        }
+    }
+    return r;
+}
+
+/* ---- ak_triangular ------------------------------------------------------------------------ */
+AKDEF ak_result ak_triangular(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t batch, size_t rows,
+                              size_t cols, int64_t diagonal, int upper, ak_stream* stream) {
+    const char* opn = "ak_triangular";
+    size_t n, bytes;
+    ak_kernel* k = NULL;
+    _ak_kargs a;
+    char kn[64];
+    ak_result r = _ak_op_check_ctx(ctx, opn);
+    if (r == AK_OK) r = _ak_op_check_float(dtype, opn);
+    if (r == AK_OK) r = _ak_op_check_stream(ctx, stream, opn);
+    if (r == AK_OK) r = _ak_axis_check_oli(ctx, dtype, batch, rows, cols, opn);
+    if (r == AK_OK) r = _ak_op_check_ptr(x, dtype, "ak_triangular: x");
+    if (r == AK_OK) r = _ak_op_check_ptr(y, dtype, "ak_triangular: y");
+    if (r != AK_OK) return r;
+    n = batch * rows * cols;
+    bytes = n * ak_dtype_size(dtype);
+    if ((r = _ak_op_check_overlap(x, bytes, y, bytes, 1, opn)) != AK_OK) return r;
+    if (_ak_op_is_cpu(ctx)) {
+        size_t i;
+        for (i = 0; i < n; i++) {
+            size_t rc = i % (rows * cols);
+            int64_t d = (int64_t)(rc % cols) - (int64_t)(rc / cols);
+            int keep = upper ? d >= diagonal : d <= diagonal;
+            _ak_op_st(y, dtype, i, keep ? _ak_op_ld(x, dtype, i) : 0.0f);
+        }
+        return AK_OK;
+    }
+    if ((r = _ak_op_kernel(ctx, _ak_src_axis, _ak_op_name(kn, sizeof kn, "ak_tri", dtype), &k)) != AK_OK) return r;
+    _ak_kargs_tri(&a, x, y, (int64_t)n, (int64_t)rows, (int64_t)cols, diagonal, upper ? 1 : 0);
+    return _ak_op_launch(ctx, k, _ak_op_grid(ctx, (n + 3) / 4, _AK_AXIS_BLOCK), _AK_AXIS_BLOCK, 0, stream, &a);
+}
+
+/* ==========================================================================
+ * >>impl:ops-pool  ak_pool: max / average pooling over 1-3 spatial dimensions
+ * (kernels/pool.hip), the output-shape rule, the C reference.
+ * ========================================================================== */
+
+/* The pooling as 3-D ([planes][D][H][W], leading spatial dimensions of 1):
+ * checked arguments, resolved defaults, output extents. */
+typedef struct _ak_pool_geom {
+    size_t planes;
+    long long in[3], out[3], k[3], s[3], p[3], d[3];
+} _ak_pool_geom;
+
+static ak_result _ak_pool_geometry(const ak_pool_args* a, _ak_pool_geom* g) {
+    const char* opn = "ak_pool";
+    int i, j;
+    size_t iplane = 1, oplane = 1;
+    if (!a) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "%s: args is NULL", opn);
+    if ((int)a->kind < 0 || (int)a->kind >= (int)AK_POOL_KIND_COUNT)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: kind %d is not an ak_pool_kind (0..%d)", opn, (int)a->kind,
+                       (int)AK_POOL_KIND_COUNT - 1);
+    if (a->ndim < 1 || a->ndim > 3) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "%s: ndim %d, expected 1, 2 or 3", opn, a->ndim);
+    if (a->batch == 0 || a->channels == 0)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "%s: batch %zu x channels %zu has a zero extent", opn, a->batch, a->channels);
+    if (a->batch > SIZE_MAX / a->channels) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "%s: batch x channels overflows", opn);
+    if (a->kind == AK_POOL_MAX && a->divisor_override != 0)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: divisor_override %d is for average pooling", opn, a->divisor_override);
+    if (a->divisor_override < 0)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: divisor_override %d, expected 0 (none) or > 0", opn, a->divisor_override);
+    g->planes = a->batch * a->channels;
+    for (i = 0; i < 3; i++) {
+        g->in[i] = g->out[i] = g->k[i] = g->s[i] = g->d[i] = 1;
+        g->p[i] = 0;
+    }
+    for (j = 0; j < a->ndim; j++) {
+        long long in, k, s, p, d, eff, num, out;
+        i = 3 - a->ndim + j;
+        if (a->in[j] == 0 || a->kernel[j] == 0)
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "%s: dimension %d: input %zu, kernel %zu (each must be >= 1)", opn, j,
+                           a->in[j], a->kernel[j]);
+        if (a->in[j] > 0x7FFFFFFF || a->kernel[j] > 0x7FFFFFFF || a->stride[j] > 0x7FFFFFFF || a->padding[j] > 0x7FFFFFFF ||
+            a->dilation[j] > 0x7FFFFFFF)
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "%s: dimension %d: an extent, kernel, stride, padding or dilation past 2^31",
+                           opn, j);
+        in = (long long)a->in[j]; k = (long long)a->kernel[j];
+        s = a->stride[j] ? (long long)a->stride[j] : k;
+        p = (long long)a->padding[j];
+        d = a->dilation[j] ? (long long)a->dilation[j] : 1;
+        if (a->kind == AK_POOL_AVG && d != 1)
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: dimension %d: dilation %lld, average pooling takes none (1)", opn, j, d);
+        eff = (k - 1) * d + 1;
+        if (a->kind == AK_POOL_MAX ? p > eff / 2 : p > k / 2)
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: dimension %d: padding %lld is more than half the %swindow %lld", opn, j,
+                           p, a->kind == AK_POOL_MAX ? "dilated " : "", a->kind == AK_POOL_MAX ? eff : k);
+        num = in + 2 * p - eff + (a->ceil_mode ? s - 1 : 0);
+        out = (num >= 0 ? num / s : -((-num + s - 1) / s)) + 1;
+        if (a->ceil_mode && out > 0 && (out - 1) * s >= in + p) out--;
+        if (out < 1)
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "%s: dimension %d: input %lld with kernel %lld, stride %lld, padding %lld, "
+                           "dilation %lld gives output %lld (too small)", opn, j, in, k, s, p, d, out);
+        g->in[i] = in; g->out[i] = out; g->k[i] = k; g->s[i] = s; g->p[i] = p; g->d[i] = d;
+    }
+    for (i = 0; i < 3; i++) {
+        if ((double)iplane * (double)g->in[i] > 2147483647.0 || (double)oplane * (double)g->out[i] > 2147483647.0)
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "%s: one plane (a batch x channel slice) of %s exceeds 2^31 elements", opn,
+                           (double)iplane * (double)g->in[i] > 2147483647.0 ? "the input" : "the output");
+        iplane *= (size_t)g->in[i];
+        oplane *= (size_t)g->out[i];
+    }
+    if (g->planes > SIZE_MAX / iplane || g->planes > SIZE_MAX / oplane)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "%s: the tensor's element count overflows", opn);
+    return AK_OK;
+}
+
+AKDEF ak_result ak_pool_output_shape(const ak_pool_args* args, size_t out[3]) {
+    _ak_pool_geom g;
+    ak_result r;
+    int j;
+    if (!out) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_pool_output_shape: out is NULL");
+    if ((r = _ak_pool_geometry(args, &g)) != AK_OK) return r;
+    out[0] = out[1] = out[2] = 0;
+    for (j = 0; j < args->ndim; j++) out[j] = (size_t)g.out[3 - args->ndim + j];
+    return AK_OK;
+}
+
+static void _ak_pool_cpu(const ak_pool_args* a, const _ak_pool_geom* g) {
+    const size_t ip = (size_t)(g->in[0] * g->in[1] * g->in[2]), op = (size_t)(g->out[0] * g->out[1] * g->out[2]);
+    size_t pl;
+    long long od, oh, ow;
+    for (pl = 0; pl < g->planes; pl++)
+        for (od = 0; od < g->out[0]; od++)
+            for (oh = 0; oh < g->out[1]; oh++)
+                for (ow = 0; ow < g->out[2]; ow++) {
+                    const long long o0[3] = { od * g->s[0] - g->p[0], oh * g->s[1] - g->p[1], ow * g->s[2] - g->p[2] };
+                    const size_t oi = pl * op + (size_t)((od * g->out[1] + oh) * g->out[2] + ow);
+                    long long kd, kh, kw;
+                    if (a->kind == AK_POOL_MAX) {
+                        double best = -HUGE_VAL;
+                        long long bi = -1;
+                        for (kd = 0; kd < g->k[0]; kd++)
+                            for (kh = 0; kh < g->k[1]; kh++)
+                                for (kw = 0; kw < g->k[2]; kw++) {
+                                    long long d = o0[0] + kd * g->d[0], h = o0[1] + kh * g->d[1], w = o0[2] + kw * g->d[2], e;
+                                    double v;
+                                    if (d < 0 || d >= g->in[0] || h < 0 || h >= g->in[1] || w < 0 || w >= g->in[2]) continue;
+                                    e = (d * g->in[1] + h) * g->in[2] + w;
+                                    v = (double)_ak_op_ld(a->x, a->dtype, pl * ip + (size_t)e);
+                                    if (bi < 0 || (!_ak_rowop_isnan(best) && (v > best || _ak_rowop_isnan(v)))) { best = v; bi = e; }
+                                }
+                        _ak_op_st(a->y, a->dtype, oi, (float)best);
+                        if (a->indices) a->indices[oi] = (int64_t)bi;
+                    } else {
+                        long long lo[3], hi[3], padded = 1, inside = 1, i;
+                        double s = 0.0, div;
+                        for (i = 0; i < 3; i++) {
+                            long long e = o0[i] + g->k[i] < g->in[i] + g->p[i] ? o0[i] + g->k[i] : g->in[i] + g->p[i];
+                            padded *= e - o0[i];
+                            lo[i] = o0[i] > 0 ? o0[i] : 0;
+                            hi[i] = e < g->in[i] ? e : g->in[i];
+                            inside *= hi[i] > lo[i] ? hi[i] - lo[i] : 0;
+                        }
+                        for (kd = lo[0]; kd < hi[0]; kd++)
+                            for (kh = lo[1]; kh < hi[1]; kh++)
+                                for (kw = lo[2]; kw < hi[2]; kw++)
+                                    s += (double)_ak_op_ld(a->x, a->dtype, pl * ip + (size_t)((kd * g->in[1] + kh) * g->in[2] + kw));
+                        div = a->divisor_override > 0 ? (double)a->divisor_override : a->count_include_pad ? (double)padded : (double)inside;
+                        _ak_op_st(a->y, a->dtype, oi, (float)(s / div));
+                    }
+                }
+}
+
+AKDEF ak_result ak_pool(ak_context* ctx, const ak_pool_args* a, ak_stream* stream) {
+    const char* opn = "ak_pool";
+    _ak_pool_geom g;
+    size_t ip, op, es;
+    ak_kernel* k = NULL;
+    _ak_kargs ka;
+    ak_dim3 grid, block;
+    char kn[64];
+    ak_result r = _ak_op_check_ctx(ctx, opn);
+    if (r == AK_OK) r = _ak_pool_geometry(a, &g);
+    if (r == AK_OK) r = _ak_op_check_float(a->dtype, opn);
+    if (r == AK_OK) r = _ak_op_check_stream(ctx, stream, opn);
+    if (r != AK_OK) return r;
+    ip = (size_t)(g.in[0] * g.in[1] * g.in[2]);
+    op = (size_t)(g.out[0] * g.out[1] * g.out[2]);
+    if ((r = _ak_op_check_bytes(ctx, g.planes * ip, a->dtype, "ak_pool: x")) != AK_OK) return r;
+    if ((r = _ak_op_check_bytes(ctx, g.planes * op, a->dtype, "ak_pool: y")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(a->x, a->dtype, "ak_pool: x")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(a->y, a->dtype, "ak_pool: y")) != AK_OK) return r;
+    if (a->indices && a->kind != AK_POOL_MAX)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: indices are for max pooling (pass NULL for average pooling)", opn);
+    if (a->indices && (r = _ak_op_check_ptr(a->indices, AK_I64, "ak_pool: indices")) != AK_OK) return r;
+    es = ak_dtype_size(a->dtype);
+    if ((r = _ak_op_check_overlap(a->x, g.planes * ip * es, a->y, g.planes * op * es, 0, "ak_pool (x and y)")) != AK_OK) return r;
+    if (a->indices) {
+        if ((r = _ak_op_check_overlap(a->x, g.planes * ip * es, a->indices, g.planes * op * 8u, 0, "ak_pool (x and indices)")) != AK_OK)
+            return r;
+        if ((r = _ak_op_check_overlap(a->y, g.planes * op * es, a->indices, g.planes * op * 8u, 0, "ak_pool (y and indices)")) != AK_OK)
+            return r;
+    }
+    if (_ak_op_is_cpu(ctx)) {
+        _ak_pool_cpu(a, &g);
+        return AK_OK;
+    }
+    if ((r = _ak_op_kernel(ctx, _ak_src_pool, _ak_op_name(kn, sizeof kn, a->kind == AK_POOL_MAX ? "ak_pool_max" : "ak_pool_avg",
+                                                          a->dtype), &k)) != AK_OK)
+        return r;
+    _ak_kargs_pool(&ka, a->x, a->y, a->indices, (int64_t)g.planes, (int32_t)g.in[0], (int32_t)g.in[1], (int32_t)g.in[2],
+                   (int32_t)g.out[0], (int32_t)g.out[1], (int32_t)g.out[2], (int32_t)g.k[0], (int32_t)g.k[1], (int32_t)g.k[2],
+                   (int32_t)g.s[0], (int32_t)g.s[1], (int32_t)g.s[2], (int32_t)g.p[0], (int32_t)g.p[1], (int32_t)g.p[2],
+                   (int32_t)g.d[0], (int32_t)g.d[1], (int32_t)g.d[2], a->count_include_pad ? 1 : 0, a->divisor_override);
+    {
+        /* x: the outputs of a plane (capped so the in-plane u32 index math never wraps), y: planes (<= 65535) */
+        size_t bx = (op + 255) / 256, cap = 0x7FFFFFFFu / 256u;
+        grid.x = (unsigned)(bx < cap ? bx : cap);
+        grid.y = (unsigned)(g.planes < 65535 ? g.planes : 65535);
+        grid.z = 1;
+        block.x = 256; block.y = 1; block.z = 1;
+    }
+    return _ak_op_launch3(ctx, k, grid, block, 0, stream, &ka);
+}
+
+/* ==========================================================================
+ * >>impl:ops-chnorm  ak_batch_norm, ak_group_norm (instance norm: a group
+ * per channel): statistics parts, a fixed-order combine, a per-plane scale
+ * and shift (kernels/chnorm.hip) + C reference.
+ * ========================================================================== */
+
+#define _AK_CHNORM_CHUNK 16384u   /* elements of a plane one statistics block reads */
+
+/* C reference: statistic k's elements in double, then the same affine map. G == 0: batch norm. */
+static void _ak_chnorm_cpu(ak_dtype t, const void* x, void* y, size_t N, size_t C, size_t S, size_t G, const void* w,
+                           const void* b, float* rmean, float* rvar, int training, float momentum, float eps) {
+    const size_t stats = G == 0 ? C : N * G, cpg = G == 0 ? 1 : C / G;
+    size_t k, n, c, s;
+    for (k = 0; k < stats; k++) {
+        double s1 = 0.0, s2 = 0.0, cnt = 0.0, mean, var, rstd;
+        /* the planes of k */
+        for (n = 0; n < (G == 0 ? N : 1); n++)
+            for (c = 0; c < cpg; c++) {
+                size_t plane = G == 0 ? n * C + k : (k / G) * C + (k % G) * cpg + c;
+                for (s = 0; s < S; s++) { double v = (double)_ak_op_ld(x, t, plane * S + s); s1 += v; cnt += 1.0; }
+            }
+        mean = s1 / cnt;
+        for (n = 0; n < (G == 0 ? N : 1); n++)
+            for (c = 0; c < cpg; c++) {
+                size_t plane = G == 0 ? n * C + k : (k / G) * C + (k % G) * cpg + c;
+                for (s = 0; s < S; s++) { double v = (double)_ak_op_ld(x, t, plane * S + s) - mean; s2 += v * v; }
+            }
+        var = s2 / cnt;
+        if (G == 0 && !training) { mean = (double)rmean[k]; var = (double)rvar[k]; }
+        else if (G == 0 && rmean) {
+            rmean[k] = (float)((1.0 - (double)momentum) * (double)rmean[k] + (double)momentum * mean);
+            rvar[k] = (float)((1.0 - (double)momentum) * (double)rvar[k] + (double)momentum * (cnt > 1.0 ? var * cnt / (cnt - 1.0) : var));
+        }
+        rstd = 1.0 / sqrt(var + (double)eps);
+        for (n = 0; n < (G == 0 ? N : 1); n++)
+            for (c = 0; c < cpg; c++) {
+                size_t plane = G == 0 ? n * C + k : (k / G) * C + (k % G) * cpg + c, ch = plane % C;
+                double wc = w ? (double)_ak_op_ld(w, t, ch) : 1.0, bc = b ? (double)_ak_op_ld(b, t, ch) : 0.0;
+                for (s = 0; s < S; s++)
+                    _ak_op_st(y, t, plane * S + s, (float)(((double)_ak_op_ld(x, t, plane * S + s) - mean) * rstd * wc + bc));
+            }
+    }
+}
+
+/* Shared by both ops: checks, then the launches. G == 0: batch norm. */
+static ak_result _ak_chnorm(ak_context* ctx, const char* opn, ak_dtype t, const void* x, void* y, size_t N, size_t C,
+                            size_t S, size_t G, const void* w, const void* b, float* rmean, float* rvar, int training,
+                            float momentum, float eps, ak_stream* stream) {
+    size_t n, es, bytes, planes, cpp, stats;
+    char kn[64];
+    ak_result r = _ak_op_check_ctx(ctx, opn);
+    if (r == AK_OK) r = _ak_op_check_float(t, opn);
+    if (r == AK_OK) r = _ak_op_check_stream(ctx, stream, opn);
+    if (r == AK_OK) r = _ak_axis_check_oli(ctx, t, N, C, S, opn);
+    if (r != AK_OK) return r;
+    if (!_ak_op_finite(eps) || !(eps > 0.0f))
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: eps %g, expected finite and > 0", opn, (double)eps);
+    if (G != 0 && C % G != 0)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "%s: %zu channels are not a multiple of %zu groups", opn, C, G);
+    if (G == 0 && (!_ak_op_finite(momentum) || momentum < 0.0f || momentum > 1.0f))
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: momentum %g, expected in [0, 1]", opn, (double)momentum);
+    if (G == 0 && (!rmean) != (!rvar))
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "%s: running_mean and running_var go together (both or neither)", opn);
+    if (G == 0 && !training && !rmean)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "%s: inference (training = 0) needs running_mean and running_var", opn);
+    if (C > 0x7FFFFFFF || N > 0x7FFFFFFF)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "%s: batch %zu or channels %zu past 2^31", opn, N, C);
+    if ((r = _ak_op_check_ptr(x, t, "batch / group norm: x")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(y, t, "batch / group norm: y")) != AK_OK) return r;
+    if (w && (r = _ak_op_check_ptr(w, t, "batch / group norm: weight")) != AK_OK) return r;
+    if (b && (r = _ak_op_check_ptr(b, t, "batch / group norm: bias")) != AK_OK) return r;
+    if (rmean && (r = _ak_op_check_ptr(rmean, AK_F32, "batch norm: running_mean")) != AK_OK) return r;
+    if (rvar && (r = _ak_op_check_ptr(rvar, AK_F32, "batch norm: running_var")) != AK_OK) return r;
+    es = ak_dtype_size(t);
+    n = N * C * S;
+    bytes = n * es;
+    if ((r = _ak_op_check_overlap(x, bytes, y, bytes, 1, opn)) != AK_OK) return r;
+    if (_ak_rowop_overlap(w, C * es, y, bytes) || _ak_rowop_overlap(b, C * es, y, bytes) ||
+        _ak_rowop_overlap(rmean, C * 4u, y, bytes) || _ak_rowop_overlap(rvar, C * 4u, y, bytes) ||
+        _ak_rowop_overlap(rmean, C * 4u, x, bytes) || _ak_rowop_overlap(rvar, C * 4u, x, bytes) ||
+        _ak_rowop_overlap(rmean, C * 4u, rvar, C * 4u))
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP, "%s: a parameter or running statistic overlaps x or y", opn);
+    if (_ak_op_is_cpu(ctx)) {
+        _ak_chnorm_cpu(t, x, y, N, C, S, G, w, b, rmean, rvar, training, momentum, eps);
+        return AK_OK;
+    }
+    planes = N * C;
+    cpp = (S + _AK_CHNORM_CHUNK - 1) / _AK_CHNORM_CHUNK;
+    stats = G == 0 ? C : N * G;
+    {
+        ak_kernel *kp = NULL, *kf = NULL, *ka = NULL;
+        void* ws = NULL;
+        float *part = NULL, *mean, *rstd;
+        size_t nparts = planes * cpp, pbytes;
+        _ak_kargs a;
+        ak_dim3 g, bl;
+        int use_running = G == 0 && !training;
+        if (!use_running && nparts > 0x7FFFFFFFu)
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "%s: %zu statistics blocks exceed one launch", opn, nparts);
+        if (!use_running && (stats > 0x7FFFFFFFu))
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "%s: %zu statistics exceed one launch", opn, stats);
+        pbytes = use_running ? 0 : (nparts * 8u + 15u) & ~(size_t)15u;
+        if ((r = _ak_op_kernel(ctx, _ak_src_chnorm, _ak_op_name(kn, sizeof kn, "ak_chnorm_apply", t), &ka)) != AK_OK) return r;
+        if (!use_running) {
+            if ((r = _ak_op_kernel(ctx, _ak_src_chnorm, _ak_op_name(kn, sizeof kn, "ak_chstat_part", t), &kp)) != AK_OK) return r;
+            if ((r = _ak_op_kernel(ctx, _ak_src_chnorm, _ak_op_name(kn, sizeof kn, "ak_chstat_final", t), &kf)) != AK_OK) return r;
+            if ((r = _ak_rowop_ws(ctx, pbytes + stats * 8u, stream, &ws)) != AK_OK) return r;
+            part = (float*)ws;
+            mean = (float*)((char*)ws + pbytes);
+            rstd = mean + stats;
+            _ak_kargs_chstat_part(&a, x, (int64_t)C, (int64_t)S, (int64_t)cpp, (int64_t)_AK_CHNORM_CHUNK, (int32_t)G, part);
+            r = _ak_op_launch(ctx, kp, (unsigned)nparts, 256, 0, stream, &a);
+            if (r == AK_OK) {
+                _ak_kargs_chstat_final(&a, x, part, (int64_t)N, (int64_t)C, (int64_t)S, (int64_t)cpp, (int32_t)G, eps, momentum,
+                                       mean, rstd, G == 0 ? rmean : NULL, G == 0 ? rvar : NULL);
+                r = _ak_op_launch(ctx, kf, (unsigned)stats, 256, 0, stream, &a);
+            }
+        } else {
+            mean = rmean;
+            rstd = rvar;
+        }
+        if (r == AK_OK) {
+            /* x: enough blocks for a plane in 16-byte vectors (8 per thread), y: the planes (a loop past 65535) */
+            size_t per = (S + 256u * 8u * (size_t)(16u / es) - 1) / (256u * 8u * (size_t)(16u / es));
+            _ak_kargs_chnorm_apply(&a, x, y, w, b, mean, rstd, (int64_t)planes, (int64_t)C, (int64_t)S, (int32_t)G,
+                                   use_running ? 1 : 0, eps);
+            g.x = (unsigned)(per < 65535 ? per : 65535); g.y = (unsigned)(planes < 65535 ? planes : 65535); g.z = 1;
+            bl.x = 256; bl.y = 1; bl.z = 1;
+            r = _ak_op_launch3(ctx, ka, g, bl, 0, stream, &a);
+        }
+        if (ws) ak_free(ctx, ws);
+    }
+    return r;
+}
+
+AKDEF ak_result ak_batch_norm(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t batch, size_t channels,
+                              size_t spatial, const void* weight, const void* bias, float* running_mean,
+                              float* running_var, int training, float momentum, float eps, ak_stream* stream) {
+    return _ak_chnorm(ctx, "ak_batch_norm", dtype, x, y, batch, channels, spatial, 0, weight, bias, running_mean, running_var,
+                      training, momentum, eps, stream);
+}
+AKDEF ak_result ak_group_norm(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t batch, size_t channels,
+                              size_t spatial, size_t groups, const void* weight, const void* bias, float eps,
+                              ak_stream* stream) {
+    if (groups == 0) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "ak_group_norm: groups is 0 (expected >= 1)");
+    return _ak_chnorm(ctx, "ak_group_norm", dtype, x, y, batch, channels, spatial, groups, weight, bias, NULL, NULL, 1, 0.0f,
+                      eps, stream);
+}
+
+/* ==========================================================================
+ * >>impl:ops-loss  ak_loss (element-wise losses: per element, or block
+ * partials + a fixed-order combine) and ak_triplet_margin_loss (a block per
+ * row), kernels/loss.hip + C references.
+ * ========================================================================== */
+
+#define _AK_LOSS_CHUNK 16384u   /* elements per block of ak_loss_<dt> (a multiple of 4) */
+
+static double _ak_loss_term_ref(ak_loss_op op, double x, double t, double p, unsigned flags) {
+    double d;
+    switch (op) {
+    case AK_LOSS_MSE: d = x - t; return d * d;
+    case AK_LOSS_L1: return fabs(x - t);
+    case AK_LOSS_HUBER: d = fabs(x - t); return d < p ? 0.5 * d * d : p * (d - 0.5 * p);
+    case AK_LOSS_SMOOTH_L1: d = fabs(x - t); return d < p ? 0.5 * d * d / p : d - 0.5 * p;
+    case AK_LOSS_KL_DIV: {
+        double lx = (flags & AK_LOSS_PROB_INPUT) ? log(x) : x;
+        if (flags & AK_LOSS_LOG_TARGET) return exp(t) * (t - lx);
+        return t > 0.0 ? t * (log(t) - lx) : 0.0;
+    }
+    default: d = p - x * t; return d > 0.0 ? d : 0.0;
+    }
+}
+
+/* Sum of part[0..nparts) x scale into out[0] (one block, fixed order). */
+static ak_result _ak_loss_finish(ak_context* ctx, const float* part, size_t nparts, double scale, float* out, ak_stream* stream) {
+    ak_kernel* k = NULL;
+    _ak_kargs a;
+    ak_result r = _ak_op_kernel(ctx, _ak_src_loss, "ak_loss_finish", &k);
+    if (r != AK_OK) return r;
+    _ak_kargs_loss_finish(&a, part, (int64_t)nparts, scale, out);
+    return _ak_op_launch(ctx, k, 1, 256, 0, stream, &a);
+}
+
+AKDEF ak_result ak_loss(ak_context* ctx, ak_loss_op op, ak_dtype dtype, const void* x, const void* target,
+                        ak_loss_target target_layout, float* out, size_t rows, size_t cols, float param, unsigned flags,
+                        ak_loss_reduction reduction, ak_stream* stream) {
+    const char* opn = "ak_loss";
+    size_t n, es, tn, nout;
+    float p = param;
+    char kn[64];
+    ak_result r = _ak_rowop_check(ctx, dtype, x, "x", rows, cols, stream, opn);
+    if (r != AK_OK) return r;
+    if ((int)op < 0 || (int)op >= (int)AK_LOSS_OP_COUNT)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: op %d is not an ak_loss_op (0..%d)", opn, (int)op, (int)AK_LOSS_OP_COUNT - 1);
+    if ((int)target_layout < 0 || (int)target_layout >= (int)AK_TARGET_LAYOUT_COUNT)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: target layout %d, expected AK_TARGET_FULL, _ROW or _COL", opn, (int)target_layout);
+    if ((int)reduction < 0 || (int)reduction >= (int)AK_LOSS_REDUCTION_COUNT)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: reduction %d, expected an ak_loss_reduction", opn, (int)reduction);
+    if (!_ak_op_finite(param) || param < 0.0f)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: param %g, expected finite and >= 0", opn, (double)param);
+    if (flags & ~(unsigned)(AK_LOSS_LOG_TARGET | AK_LOSS_PROB_INPUT))
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: flags 0x%x, expected AK_LOSS_LOG_TARGET / AK_LOSS_PROB_INPUT", opn, flags);
+    if (flags && op != AK_LOSS_KL_DIV)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: flags 0x%x are for AK_LOSS_KL_DIV only", opn, flags);
+    if ((op == AK_LOSS_HUBER || op == AK_LOSS_SMOOTH_L1 || op == AK_LOSS_HINGE) && p == 0.0f) p = 1.0f;
+    if ((r = _ak_op_check_ptr(target, dtype, "ak_loss: target")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(out, AK_F32, "ak_loss: out")) != AK_OK) return r;
+    es = ak_dtype_size(dtype);
+    n = rows * cols;
+    tn = target_layout == AK_TARGET_FULL ? n : target_layout == AK_TARGET_ROW ? cols : rows;
+    nout = reduction == AK_LOSS_NONE ? n : 1;
+    if (_ak_rowop_overlap(out, nout * 4u, x, n * es) || _ak_rowop_overlap(out, nout * 4u, target, tn * es))
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP, "%s: out overlaps an input", opn);
+    if (_ak_op_is_cpu(ctx)) {
+        size_t i;
+        double s = 0.0;
+        for (i = 0; i < n; i++) {
+            size_t ti = target_layout == AK_TARGET_FULL ? i : target_layout == AK_TARGET_ROW ? i % cols : i / cols;
+            double v = _ak_loss_term_ref(op, (double)_ak_op_ld(x, dtype, i), (double)_ak_op_ld(target, dtype, ti), (double)p, flags);
+            if (reduction == AK_LOSS_NONE) out[i] = (float)v;
+            s += v;
+        }
+        if (reduction == AK_LOSS_MEAN) out[0] = (float)(s / (double)n);
+        else if (reduction == AK_LOSS_SUM) out[0] = (float)s;
+        else if (reduction == AK_LOSS_BATCHMEAN) out[0] = (float)(s / (double)rows);
+        return AK_OK;
+    }
+    {
+        const size_t nb = (n + _AK_LOSS_CHUNK - 1) / _AK_LOSS_CHUNK;
+        ak_kernel* k = NULL;
+        void* ws = NULL;
+        _ak_kargs a;
+        if (nb > 0x7FFFFFFFu) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "%s: %zu elements exceed one launch", opn, n);
+        if ((r = _ak_op_kernel(ctx, _ak_src_loss, _ak_op_name(kn, sizeof kn, "ak_loss", dtype), &k)) != AK_OK) return r;
+        if (reduction != AK_LOSS_NONE && (r = _ak_rowop_ws(ctx, nb * 4u, stream, &ws)) != AK_OK) return r;
+        _ak_kargs_loss(&a, x, target, (int64_t)n, (int64_t)cols, (int32_t)target_layout, (int32_t)op, p, (int32_t)flags,
+                       (int64_t)_AK_LOSS_CHUNK, ws, reduction == AK_LOSS_NONE ? out : NULL);
+        r = _ak_op_launch(ctx, k, (unsigned)nb, 256, 0, stream, &a);
+        if (r == AK_OK && reduction != AK_LOSS_NONE)
+            r = _ak_loss_finish(ctx, (const float*)ws, nb,
+                                reduction == AK_LOSS_MEAN ? 1.0 / (double)n : reduction == AK_LOSS_BATCHMEAN ? 1.0 / (double)rows : 1.0,
+                                out, stream);
+        if (ws) ak_free(ctx, ws);
+        return r;
+    }
+}
+
+AKDEF ak_result ak_triplet_margin_loss(ak_context* ctx, ak_dtype dtype, const void* anchor, const void* positive,
+                                       const void* negative, float* out, size_t rows, size_t cols, float margin,
+                                       float norm, float eps, int swap, ak_loss_reduction reduction, ak_stream* stream) {
+    const char* opn = "ak_triplet_margin_loss";
+    size_t n, es, nout;
+    char kn[64];
+    ak_result r = _ak_rowop_check(ctx, dtype, anchor, "anchor", rows, cols, stream, opn);
+    if (r != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(positive, dtype, "ak_triplet_margin_loss: positive")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(negative, dtype, "ak_triplet_margin_loss: negative")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(out, AK_F32, "ak_triplet_margin_loss: out")) != AK_OK) return r;
+    if ((int)reduction < 0 || (int)reduction >= (int)AK_LOSS_REDUCTION_COUNT)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: reduction %d, expected an ak_loss_reduction", opn, (int)reduction);
+    if (!_ak_op_finite(margin) || !_ak_op_finite(norm) || !(norm > 0.0f) || !_ak_op_finite(eps) || eps < 0.0f)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: margin %g, norm %g, eps %g (finite, norm > 0, eps >= 0)", opn,
+                       (double)margin, (double)norm, (double)eps);
+    es = ak_dtype_size(dtype);
+    n = rows * cols;
+    nout = reduction == AK_LOSS_NONE ? rows : 1;
+    if (_ak_rowop_overlap(out, nout * 4u, anchor, n * es) || _ak_rowop_overlap(out, nout * 4u, positive, n * es) ||
+        _ak_rowop_overlap(out, nout * 4u, negative, n * es))
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP, "%s: out overlaps an input", opn);
+    if (_ak_op_is_cpu(ctx)) {
+        size_t i, c;
+        double s = 0.0;
+        for (i = 0; i < rows; i++) {
+            double sp = 0.0, sn = 0.0, sw = 0.0, dp, dn, l;
+            for (c = 0; c < cols; c++) {
+                double va = (double)_ak_op_ld(anchor, dtype, i * cols + c), vp = (double)_ak_op_ld(positive, dtype, i * cols + c);
+                double vn = (double)_ak_op_ld(negative, dtype, i * cols + c);
+                sp += pow(fabs(va - vp + (double)eps), (double)norm);
+                sn += pow(fabs(va - vn + (double)eps), (double)norm);
+                sw += pow(fabs(vp - vn + (double)eps), (double)norm);
+            }
+            dp = pow(sp, 1.0 / (double)norm);
+            dn = pow(sn, 1.0 / (double)norm);
+            if (swap && pow(sw, 1.0 / (double)norm) < dn) dn = pow(sw, 1.0 / (double)norm);
+            l = dp - dn + (double)margin;
+            if (l < 0.0) l = 0.0;
+            if (reduction == AK_LOSS_NONE) out[i] = (float)l;
+            s += l;
+        }
+        if (reduction == AK_LOSS_SUM) out[0] = (float)s;
+        else if (reduction != AK_LOSS_NONE) out[0] = (float)(s / (double)rows);
+        return AK_OK;
+    }
+    {
+        ak_kernel* k = NULL;
+        void* ws = NULL;
+        float* rl = out;
+        _ak_kargs a;
+        const size_t cap = (size_t)_ak_op_cus(ctx) * 16u;
+        if ((r = _ak_op_kernel(ctx, _ak_src_loss, _ak_op_name(kn, sizeof kn, "ak_triplet", dtype), &k)) != AK_OK) return r;
+        if (reduction != AK_LOSS_NONE) {
+            if ((r = _ak_rowop_ws(ctx, rows * 4u, stream, &ws)) != AK_OK) return r;
+            rl = (float*)ws;
+        }
+        _ak_kargs_triplet(&a, anchor, positive, negative, (int64_t)rows, (int64_t)cols, margin, norm, eps, swap ? 1 : 0, rl);
+        r = _ak_op_launch(ctx, k, (unsigned)(rows < cap ? rows : cap), 256, 0, stream, &a);
+        if (r == AK_OK && reduction != AK_LOSS_NONE)
+            r = _ak_loss_finish(ctx, rl, rows, reduction == AK_LOSS_SUM ? 1.0 : 1.0 / (double)rows, out, stream);
+        if (ws) ak_free(ctx, ws);
+        return r;
+    }
 }
 #endif /* AMDKIT_NO_OPS */
 

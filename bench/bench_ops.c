@@ -85,6 +85,7 @@
  *        t  input, one int64 per row, written by setup (copied from the device)
  *        f  output, one f32 per row         i  output, one int64 per row
  *        T  output, cols x rows elements of dtype (a transpose; with x only)
+ *        c  output, one f32 per column (a reduction over the rows; with x only: windows of columns)
  *        1  output, one f32 for the whole tensor (checked in full)
  *        F  output, rows*cols elements of dtype2, checked in full (no windows: an op
  *           whose outputs depend on their position, e.g. random numbers, dropout, or
@@ -176,6 +177,86 @@ static ak_result run_reduce(const bench_case* c, const bench_entry* e) {
 static double bytes_reduce(const bench_case* c, const bench_entry* e) {
     int arg = e->op == AK_REDUCE_ARGMAX || e->op == AK_REDUCE_ARGMIN;
     return (double)c->n * (double)ak_dtype_size(c->dtype) + (double)c->rows * (arg ? 8.0 : 4.0);
+}
+/* ---- along an axis (ak_reduce_axes, ak_normalize, ak_binary_broadcast, ak_triangular) ---- */
+/* reduction over the rows of rows x cols (axis 0): one fp32 per column */
+static ak_result run_reduce_axis0(const bench_case* c, const bench_entry* e) {
+    size_t shape[2];
+    shape[0] = c->rows; shape[1] = c->cols;
+    return ak_reduce_axes(c->ctx, (ak_reduce_op)e->op, c->dtype, c->buf[0], c->buf[1], 2, shape, 1u, NULL);
+}
+static double bytes_reduce_axis0(const bench_case* c, const bench_entry* e) {
+    (void)e;
+    return (double)c->n * (double)ak_dtype_size(c->dtype) + (double)c->cols * 4.0;
+}
+/* y = x / ||x|| along each row (op: ak_norm_kind) */
+static ak_result run_normalize_rows(const bench_case* c, const bench_entry* e) {
+    return ak_normalize(c->ctx, (ak_norm_kind)e->op, c->dtype, c->buf[0], c->buf[1], c->rows, c->cols, 1, e->param, NULL);
+}
+/* RMS over 64 channels of each row's [64][cols / 64] (KernelBench's RMSNorm over dim 1) */
+static ak_result run_normalize_channels(const bench_case* c, const bench_entry* e) {
+    return ak_normalize(c->ctx, (ak_norm_kind)e->op, c->dtype, c->buf[0], c->buf[1], c->rows, 64, c->cols / 64, e->param,
+                        NULL);
+}
+/* z = x op w, w one row of cols values broadcast over the rows */
+static ak_result run_bcast_row(const bench_case* c, const bench_entry* e) {
+    size_t shape[2], ysh[2];
+    shape[0] = c->rows; shape[1] = c->cols; ysh[0] = 1; ysh[1] = c->cols;
+    return ak_binary_broadcast(c->ctx, (ak_binary_op)e->op, c->dtype, c->buf[0], c->buf[2], c->buf[1], 2, shape, ysh, NULL);
+}
+static double bytes_bcast_row(const bench_case* c, const bench_entry* e) {
+    (void)e;
+    return (double)(2 * c->n + c->cols) * (double)ak_dtype_size(c->dtype);
+}
+/* torch.triu(x) (op 1) / torch.tril(x) (op 0) */
+static ak_result run_triangular(const bench_case* c, const bench_entry* e) {
+    return ak_triangular(c->ctx, c->dtype, c->buf[0], c->buf[1], 1, c->rows, c->cols, 0, e->op, NULL);
+}
+/* 2x2 pooling, stride 2, of each row as a (cols / 512) x 512 plane (param 0: max, 1: average) */
+static ak_result run_pool(const bench_case* c, const bench_entry* e) {
+    ak_pool_args a;
+    memset(&a, 0, sizeof a);
+    a.kind = e->param > 0.5f ? AK_POOL_AVG : AK_POOL_MAX;
+    a.dtype = c->dtype;
+    a.ndim = 2;
+    a.batch = 1;
+    a.channels = c->rows;
+    a.in[0] = c->cols / 512; a.in[1] = 512;
+    a.kernel[0] = a.kernel[1] = 2;
+    a.count_include_pad = 1;
+    a.x = c->buf[0];
+    a.y = c->buf[1];
+    return ak_pool(c->ctx, &a, NULL);
+}
+static double bytes_pool(const bench_case* c, const bench_entry* e) {
+    (void)e;
+    return (double)(c->n + c->n / 4) * (double)ak_dtype_size(c->dtype);
+}
+/* rows = batch x 64 channels, cols = spatial; batch norm in training (running statistics in buf[2]) */
+static ak_result run_batch_norm(const bench_case* c, const bench_entry* e) {
+    (void)e;
+    return ak_batch_norm(c->ctx, c->dtype, c->buf[0], c->buf[1], c->rows / 64, 64, c->cols, NULL, NULL, (float*)c->buf[2],
+                         (float*)c->buf[2] + 64, 1, 0.1f, 1e-5f, NULL);
+}
+/* group norm with op groups of the 64 channels (64: instance norm) */
+static ak_result run_group_norm(const bench_case* c, const bench_entry* e) {
+    return ak_group_norm(c->ctx, c->dtype, c->buf[0], c->buf[1], c->rows / 64, 64, c->cols, (size_t)e->op, NULL, NULL, 1e-5f,
+                         NULL);
+}
+/* ak_scan: op bit 0 the scan op (sum, prod), the bits above it the flags */
+static ak_result run_scan(const bench_case* c, const bench_entry* e) {
+    return ak_scan(c->ctx, (ak_scan_op)(e->op & 1), c->dtype, c->buf[0], NULL, c->buf[1], c->rows, c->cols,
+                   (unsigned)e->op >> 1, NULL);
+}
+/* element-wise loss of buf[0] against buf[1], mean (BATCHMEAN for KL) into one float */
+static ak_result run_loss(const bench_case* c, const bench_entry* e) {
+    return ak_loss(c->ctx, (ak_loss_op)e->op, c->dtype, c->buf[0], c->buf[1], AK_TARGET_FULL, (float*)c->buf[2], c->rows,
+                   c->cols, 0.0f, 0, e->op == AK_LOSS_KL_DIV ? AK_LOSS_BATCHMEAN : AK_LOSS_MEAN, NULL);
+}
+static ak_result run_triplet(const bench_case* c, const bench_entry* e) {
+    (void)e;
+    return ak_triplet_margin_loss(c->ctx, c->dtype, c->buf[0], c->buf[1], c->buf[2], (float*)c->buf[3], c->rows, c->cols, 1.0f,
+                                  2.0f, 1e-6f, 0, AK_LOSS_MEAN, NULL);
 }
 static ak_result run_softmax(const bench_case* c, const bench_entry* e) {
     return ak_softmax(c->ctx, c->dtype, c->buf[0], c->buf[1], c->rows, c->cols, e->op, NULL);
@@ -360,6 +441,14 @@ static const bench_entry entries[] = {
     BENCH3("silu",      AK_OP_SILU,       2, run_unary,     2, 0.0f, "xy"),
     BENCH3("gelu",      AK_OP_GELU,       2, run_unary,     2, 0.0f, "xy"),
     BENCH3("gelu_tanh", AK_OP_GELU_TANH,  2, run_unary,     2, 0.0f, "xy"),
+    BENCH3("elu",       AK_OP_ELU,        2, run_unary,     2, 1.0f, "xy"),
+    BENCH3("selu",      AK_OP_SELU,       2, run_unary,     2, 0.0f, "xy"),
+    BENCH3("hardsigmoid", AK_OP_HARDSIGMOID, 2, run_unary,  2, 0.0f, "xy"),
+    BENCH3("hardtanh",  AK_OP_HARDTANH,   2, run_unary,     2, 0.0f, "xy"),
+    BENCH3("softplus",  AK_OP_SOFTPLUS,   2, run_unary,     2, 0.0f, "xy"),
+    BENCH3("softsign",  AK_OP_SOFTSIGN,   2, run_unary,     2, 0.0f, "xy"),
+    BENCH3("hardswish", AK_OP_HARDSWISH,  2, run_unary,     2, 0.0f, "xy"),
+    BENCH3("mish",      AK_OP_MISH,       2, run_unary,     2, 0.0f, "xy"),
     BENCH_ROW3("transpose", 0, 16384, 16384, 1000, 1003, 2, run_transpose, NULL, NULL, 2, 0.0f, "xT", TOL_DEFAULT),
     /* reductions, softmax, norms, cross-entropy rows go here */
     /* whole tensor (rows = 1, 256M elements) and along the last dim (65536 x 4096) */
@@ -372,6 +461,38 @@ static const bench_entry entries[] = {
     BENCH_ROW3("layernorm", 0, RD_R, RD_C, RD_QR, RD_QC, 0, run_layernorm, bytes_norm, NULL, 4, 1e-5f, "xyww",
                TOL_DEFAULT),
     BENCH_ROW3("rmsnorm", 0, RD_R, RD_C, RD_QR, RD_QC, 0, run_rmsnorm, bytes_norm, NULL, 3, 1e-5f, "xyw", TOL_DEFAULT),
+    /* along an axis: column reductions (KernelBench's sum / max over a middle dimension), vector norms of rows,
+     * RMS over 64 channels ([256][64][16384]), a row operand broadcast over the rows, triu */
+    BENCH_ROW3("sum_axis0", AK_REDUCE_SUM, 16384, 16384, 1000, 1003, 0, run_reduce_axis0, bytes_reduce_axis0, NULL, 2, 0.0f,
+               "xc", TOL_SUM),
+    BENCH_ROW3("max_axis0", AK_REDUCE_MAX, 16384, 16384, 1000, 1003, 0, run_reduce_axis0, bytes_reduce_axis0, NULL, 2, 0.0f,
+               "xc", TOL_EXACT),
+    BENCH_ROW3("sum_axis0", AK_REDUCE_SUM, 262144, 64, 4000, 7, 0, run_reduce_axis0, bytes_reduce_axis0, NULL, 2, 0.0f,
+               "xc", TOL_SUM),
+    BENCH_ROW3("normalize_l2", AK_NORM_L2, RD_R, RD_C, RD_QR, RD_QC, 2, run_normalize_rows, NULL, NULL, 2, 1e-12f, "xy",
+               TOL_DEFAULT),
+    BENCH_ROW3("normalize_l1", AK_NORM_L1, 4096, 65536, 4, 70000, 2, run_normalize_rows, NULL, NULL, 2, 1e-12f, "xy",
+               TOL_DEFAULT),
+    BENCH_ROW3("rms_channels", AK_NORM_RMS, 256, 1048576, 4, 6400, 2, run_normalize_channels, NULL, NULL, 2, 1e-5f, "xy",
+               TOL_DEFAULT),
+    BENCH_ROW3("bcast_row_mul", AK_OP_MUL, 16384, 16384, 1000, 1003, 0, run_bcast_row, bytes_bcast_row, NULL, 3, 0.0f,
+               "xyw", TOL_DEFAULT),
+    BENCH_ROW3("triu", 1, 8192, 8192, 300, 301, 2, run_triangular, NULL, NULL, 2, 0.0f, "xF", TOL_EXACT),
+    /* pooling (2x2 of (cols / 512) x 512 planes; 'v': cols / 4 outputs per row), batch / group / instance norm
+     * (rows = batch x 64 channels; whole-tensor statistics: checked in full), scans, losses */
+    BENCH_ROW3("max_pool2d", 16384, 8192, 65536, 4, 65536, 0, run_pool, bytes_pool, NULL, 2, 0.0f, "xv", TOL_EXACT),
+    BENCH_ROW3("avg_pool2d", 16384, 8192, 65536, 4, 65536, 0, run_pool, bytes_pool, NULL, 2, 1.0f, "xv", TOL_DEFAULT),
+    BENCH_ROW3("batch_norm", 0, 4096, 16384, 64, 1000, 2, run_batch_norm, NULL, NULL, 3, 0.0f, "xF-", TOL_DEFAULT),
+    BENCH_ROW3("group_norm", 8, 4096, 16384, 64, 1000, 2, run_group_norm, NULL, NULL, 2, 0.0f, "xF", TOL_DEFAULT),
+    BENCH_ROW3("instance_norm", 64, 4096, 16384, 64, 1000, 2, run_group_norm, NULL, NULL, 2, 0.0f, "xF", TOL_DEFAULT),
+    BENCH_ROW3("cumprod", AK_SCAN_PROD, 4096, 4096, 64, 1000, 2, run_scan, NULL, setup_randn, 2, 0.0f, "xy", TOL_SCAN),
+    BENCH_ROW3("cumsum_reverse", AK_SCAN_REVERSE << 1, 4096, 4096, 64, 1000, 2, run_scan, NULL, setup_randn, 2, 0.0f, "xy",
+               TOL_SCAN),
+    BENCH_ROW3("mse_loss", AK_LOSS_MSE, 16384, 16384, 64, 1000, 2, run_loss, NULL, NULL, 3, 0.0f, "xx1", TOL_DEFAULT),
+    BENCH_ROW3("smooth_l1_loss", AK_LOSS_SMOOTH_L1, 16384, 16384, 64, 1000, 2, run_loss, NULL, NULL, 3, 0.0f, "xx1", TOL_DEFAULT),
+    BENCH_ROW3("kl_div_loss", AK_LOSS_KL_DIV, 16384, 16384, 64, 1000, 2, run_loss, NULL, NULL, 3, 0.0f, "xx1", TOL_DEFAULT),
+    BENCH_ROW3("hinge_loss", AK_LOSS_HINGE, 16384, 16384, 64, 1000, 2, run_loss, NULL, NULL, 3, 0.0f, "xx1", TOL_DEFAULT),
+    BENCH_ROW3("triplet_margin_loss", 0, 32768, 8192, 64, 1000, 3, run_triplet, NULL, NULL, 4, 0.0f, "xxx1", TOL_DEFAULT),
     BENCH_ROW3("cross_entropy", AK_LOSS_NONE, RD_R, RD_C, RD_QR, RD_QC, 0, run_xent, bytes_xent, setup_xent, 3, 0.0f,
                "xtf", TOL_DEFAULT),
     BENCH_ROW3("cross_entropy_mean", AK_LOSS_MEAN, RD_R, RD_C, RD_QR, RD_QC, 0, run_xent, bytes_xent, setup_xent, 3,
@@ -600,7 +721,8 @@ static ak_result init_inputs(ak_context* ctx, pool* pools, const bench_entry* en
         }
         if (k == 'x' || k == 'Y') r = pool_copy(ctx, p, c->buf[b], 0, c->n, buf_shift(b), 1);
         else if (k == 'w') r = pool_copy(ctx, p, c->buf[b], 0, c->cols, buf_shift(b), 1);
-        else if (k == 'y' || k == 'f' || k == 'i' || k == 'T' || k == '1' || k == 'F' || k == 'v' || k == 'j') r = ak_memset(ctx, c->buf[b], 0xFF, c->buf_bytes, NULL);
+        else if (k == 'y' || k == 'f' || k == 'i' || k == 'T' || k == '1' || k == 'F' || k == 'v' || k == 'j' || k == 'c')
+            r = ak_memset(ctx, c->buf[b], 0xFF, c->buf_bytes, NULL);
         if (r != AK_OK) return r;
     }
     return AK_OK;
@@ -615,7 +737,8 @@ static ak_result check_entry(ak_context* ctx, ak_context* cpu, pool* pools, cons
     size_t es = ak_dtype_size(c->dtype), es2 = ak_dtype_size(en->dtype2);
     size_t U, ulen, W, win[3][2], nw = 0, K = 0, w, j;
     const char* lay = en->bufs + (en->bufs[0] == 'e');   /* one character per buffer */
-    int full = strchr(lay, '1') != NULL || strchr(lay, 'F') != NULL, cm = !full && strchr(lay, 'T') != NULL;   /* whole tensor / columns */
+    int full = strchr(lay, '1') != NULL || strchr(lay, 'F') != NULL;   /* whole tensor */
+    int cm = !full && (strchr(lay, 'T') != NULL || strchr(lay, 'c') != NULL);   /* windows of columns */
     int ew = en->bufs[0] == 'e' && !full && !cm, b;
     bench_case hc;
     void* gpu[4] = {NULL, NULL, NULL, NULL};
@@ -628,7 +751,7 @@ static ak_result check_entry(ak_context* ctx, ak_context* cpu, pool* pools, cons
 
     memset(res, 0, sizeof *res);
     for (k = lay; *k; k++)
-        if (!strchr(ew ? "xyY-" : cm ? "xT-" : "xyYwtfiT1Fvj-", *k)) {
+        if (!strchr(ew ? "xyY-" : cm ? "xTc-" : "xyYwtfiT1Fvj-", *k)) {
             fprintf(stderr, "bench_ops: %s: check layout \"%s\": '%c' is not a buffer kind%s\n", en->name, en->bufs, *k,
                     ew ? " of an element-wise op" : cm ? " beside a transposed output 'T'" : "");
             return AK_ERROR_INVALID_ARGUMENT;
@@ -691,7 +814,7 @@ static ak_result check_entry(ak_context* ctx, ak_context* cpu, pool* pools, cons
         case 'y': per = ulen * es2; gtype[b] = en->dtype2; break;
         case 'Y': per = ulen * es; gtype[b] = c->dtype; break;
         case 'T': per = ulen * es; gtype[b] = c->dtype; break;
-        case 'f': per = 4; gtype[b] = AK_F32; break;
+        case 'f': case 'c': per = 4; gtype[b] = AK_F32; break;
         case 'i': case 't': per = 8; gtype[b] = AK_I64; break;
         case '1': per = 4; gtype[b] = AK_F32; break;
         case 'F': per = ulen * es2; gtype[b] = en->dtype2; break;
@@ -710,7 +833,7 @@ static ak_result check_entry(ak_context* ctx, ak_context* cpu, pool* pools, cons
                                   (win[w][1] - win[w][0]) * per, AK_D2H);
                     off += win[w][1] - win[w][0];
                 }
-            if (kk != 't') gcount[b] = bytes / (kk == 'f' || kk == '1' ? 4 : kk == 'i' ? 8 : ak_dtype_size(gtype[b]));
+            if (kk != 't') gcount[b] = bytes / (kk == 'f' || kk == '1' || kk == 'c' ? 4 : kk == 'i' ? 8 : ak_dtype_size(gtype[b]));
         }
     }
     /* the CPU reference: the same run function on the cpu context */
@@ -741,6 +864,12 @@ static ak_result check_entry(ak_context* ctx, ak_context* cpu, pool* pools, cons
                     size_t q;
                     for (q = 0; q < hc.cols; q++) as += fabs(ak_elem_get(hc.buf[0], hc.dtype, j * hc.cols + q));
                     if (en->tol == TOL_MEAN) as /= (double)hc.cols;
+                    tol = 1e-4 * (1.0 + fabs(cr)) + 5e-7 * as;
+                } else if ((en->tol == TOL_SUM || en->tol == TOL_MEAN) && kk == 'c') {
+                    double as = 0;   /* column j of the rows x K host input */
+                    size_t q;
+                    for (q = 0; q < hc.rows; q++) as += fabs(ak_elem_get(hc.buf[0], hc.dtype, q * hc.cols + j));
+                    if (en->tol == TOL_MEAN) as /= (double)hc.rows;
                     tol = 1e-4 * (1.0 + fabs(cr)) + 5e-7 * as;
                 } else tol = base * (1.0 + fabs(cr));
                 d = fabs(g - cr);

@@ -46,6 +46,8 @@ Ops (the PyTorch call used as the peer; math in fp32 for f16/bf16 like amdkit):
   axpy: y.add_(x, alpha=1e-3)    scale: torch.mul(x, 0.75)   add/mul: torch.add/mul(x, y)
   relu, sigmoid, tanh: torch.*   leaky_relu: F.leaky_relu(x, 0.01)   silu: F.silu
   gelu: F.gelu (erf)             gelu_tanh: F.gelu(x, approximate='tanh')
+  elu: F.elu(x, 1.0)  selu: torch.selu  hardsigmoid, softplus, softsign, hardswish, mish: F.*
+  hardtanh: F.hardtanh(x, -1, 1)
   transpose: x.t().contiguous()  (x rows x cols)
   sum/mean: torch.sum/mean(x, [dim=-1,] dtype=float32)  (amdkit writes fp32 for any input)
   max/min: torch.amax/amin(x[, dim=-1])   argmax/argmin: torch.argmax/argmin(x[, dim=-1])
@@ -54,6 +56,14 @@ Ops (the PyTorch call used as the peer; math in fp32 for f16/bf16 like amdkit):
   layernorm: F.layer_norm(x, (cols,), weight, bias, eps=1e-5)
   rmsnorm: F.rms_norm(x, (cols,), weight, eps=1e-5) (a manual fp32 version if absent)
   cross_entropy: F.cross_entropy(logits, targets, reduction=none|mean|sum, ignore_index=-100)
+  sum_axis0 / max_axis0: torch.sum(x, 0, dtype=float32) / torch.amax(x, 0)
+  normalize_l2 / normalize_l1: F.normalize(x, p, dim=1, eps=1e-12)
+  rms_channels: v = x.view(R, 64, C / 64); v / sqrt(mean(v * v, dim=1, keepdim) + 1e-5)
+  bcast_row_mul: x * w (w of shape [1, cols])   triu: torch.triu(x)
+  max_pool2d / avg_pool2d: F.*_pool2d(x.view(R, 1, C / 512, 512), 2)
+  batch_norm: F.batch_norm(x.view(R / 64, 64, C), training=True)   group_norm / instance_norm: F.group_norm(., 8 / 64)
+  cumprod: torch.cumprod   cumsum_reverse: cumsum of the flipped rows, flipped back
+  mse_loss, smooth_l1_loss, kl_div_loss (batchmean), triplet_margin_loss: F.*; hinge_loss: mean(clamp(1 - x t, 0))
   rand_uniform / rand_normal: torch.rand / torch.randn(rows, cols, generator=<a cuda generator>)
   dropout: F.dropout(x, p=0.1, training=True)   cumsum: torch.cumsum(x, dim=-1)
   topk_k<K>: torch.topk(x, K, dim=-1, largest=True, sorted=True)  (values + int64 indices)
@@ -119,8 +129,16 @@ ROPE_HEAD_DIM = 128
 ROPE_THETA = 500000.0
 PERM_SEQ, PERM_QSEQ, PERM_HEAD_DIM = 1024, 16, 128
 LLM = ("add_layernorm", "add_rmsnorm", "rope_neox", "rope_interleaved", "embedding", "permute")
+# along an axis (bench_ops.c's names): reductions over the rows (dim 0), vector norms of the rows, RMS over 64
+# channels of [rows][64][cols / 64], a row operand broadcast over the rows, triu
+AXIS = ("sum_axis0", "max_axis0", "normalize_l2", "normalize_l1", "rms_channels", "bcast_row_mul", "triu")
+# pooling (2x2 / 2 of each row as a (cols / 512) x 512 plane), batch / group / instance norm (rows = batch x 64
+# channels), scans, losses (bench_ops.c's names)
+MORE = ("max_pool2d", "avg_pool2d", "batch_norm", "group_norm", "instance_norm", "cumprod", "cumsum_reverse", "mse_loss",
+        "smooth_l1_loss", "kl_div_loss", "hinge_loss", "triplet_margin_loss")
 
-UNARY = ("relu", "leaky_relu", "sigmoid", "tanh", "silu", "gelu", "gelu_tanh")
+UNARY = ("relu", "leaky_relu", "sigmoid", "tanh", "silu", "gelu", "gelu_tanh", "elu", "selu", "hardsigmoid",
+         "hardtanh", "softplus", "softsign", "hardswish", "mish")
 REDUCE = ("sum", "mean", "max", "min", "argmax", "argmin")
 # io = arrays of rows*cols elements moved (input reads + output writes), as bench_ops.c
 IO = {"fill": 1, "copy": 2, "axpy": 3, "scale": 2, "add": 3, "mul": 3, "transpose": 2,
@@ -185,6 +203,19 @@ def default_bytes(p):
         return float(2 * n * es + p.rows * 8)
     if k == "permute":
         return float(n * (ESIZE[p.src] + ESIZE[p.dst]))
+    if k in ("sum_axis0", "max_axis0"):
+        return float(n * es + p.cols * 4)
+    if k in ("normalize_l2", "normalize_l1", "rms_channels", "triu"):
+        return float(2 * n * es)
+    if k == "bcast_row_mul":
+        return float((2 * n + p.cols) * es)
+    if k in ("max_pool2d", "avg_pool2d"):
+        return float((n + n // 4) * es)
+    if k in ("batch_norm", "group_norm", "instance_norm", "cumprod", "cumsum_reverse", "mse_loss", "smooth_l1_loss",
+             "kl_div_loss", "hinge_loss"):
+        return float(2 * n * es)
+    if k == "triplet_margin_loss":
+        return float(3 * n * es)
     raise ValueError("no byte count for " + k)
 
 
@@ -219,6 +250,24 @@ def builtin_plans(quick):
     three("softmax", wide)
     three("layernorm", rows)
     three("rmsnorm", rows)
+    # along an axis (bench_ops.c's shapes)
+    three("sum_axis0", (1000, 1003) if quick else (16384, 16384))
+    three("max_axis0", (1000, 1003) if quick else (16384, 16384))
+    three("sum_axis0", (4000, 7) if quick else (262144, 64))
+    three("normalize_l2", rows)
+    three("normalize_l1", (4, 70000) if quick else (4096, 65536))
+    three("rms_channels", (4, 6400) if quick else (256, 1048576))
+    three("bcast_row_mul", (1000, 1003) if quick else (16384, 16384))
+    three("triu", (300, 301) if quick else (8192, 8192))
+    three("max_pool2d", (4, 65536) if quick else (8192, 65536))
+    three("avg_pool2d", (4, 65536) if quick else (8192, 65536))
+    for name in ("batch_norm", "group_norm", "instance_norm"):
+        three(name, (64, 1000) if quick else (4096, 16384))
+    three("cumprod", (64, 1000) if quick else (4096, 4096))
+    three("cumsum_reverse", (64, 1000) if quick else (4096, 4096))
+    for name in ("mse_loss", "smooth_l1_loss", "kl_div_loss", "hinge_loss"):
+        three(name, (64, 1000) if quick else (16384, 16384))
+    three("triplet_margin_loss", (64, 1000) if quick else (32768, 8192))
     for red in ("none", "mean"):
         for t in FLOATS:
             plans.append(Plan("cross_entropy" if red == "none" else "cross_entropy_mean", t,
@@ -302,7 +351,7 @@ def resolve(name, dtype, shape, nbytes=None):
         params["k"] = int(base[len("topk_k"):])
         base = "topk"
     known = set(IO) | set(REDUCE) | {"cast", "layernorm", "rmsnorm", "cross_entropy", "rand_uniform",
-                                     "rand_normal", "dropout", "cumsum", "topk"} | set(LLM)
+                                     "rand_normal", "dropout", "cumsum", "topk"} | set(LLM) | set(AXIS) | set(MORE)
     if base not in known:
         return None, "unknown op"
     if base in REDUCE and whole is not None:
@@ -366,12 +415,62 @@ def build(p, torch, F, dev):
         "silu": lambda x: F.silu(x),
         "gelu": lambda x: F.gelu(x),
         "gelu_tanh": lambda x: F.gelu(x, approximate="tanh"),
+        "elu": lambda x: F.elu(x, alpha=1.0),
+        "selu": lambda x: torch.selu(x),
+        "hardsigmoid": lambda x: F.hardsigmoid(x),
+        "hardtanh": lambda x: F.hardtanh(x, -1.0, 1.0),
+        "softplus": lambda x: F.softplus(x),
+        "softsign": lambda x: F.softsign(x),
+        "hardswish": lambda x: F.hardswish(x),
+        "mish": lambda x: F.mish(x),
         "transpose": lambda x: x.t().contiguous(),
         "softmax": lambda x: F.softmax(x, dim=-1),
         "log_softmax": lambda x: F.log_softmax(x, dim=-1),
     }
     if k in unary:
         return (rnd(R, C),), unary[k]
+    if k == "sum_axis0":
+        return (rnd(R, C),), lambda x: torch.sum(x, dim=0, dtype=torch.float32)
+    if k == "max_axis0":
+        return (rnd(R, C),), lambda x: torch.amax(x, dim=0).float()
+    if k == "normalize_l2":
+        return (rnd(R, C),), lambda x: F.normalize(x, p=2.0, dim=1, eps=1e-12)
+    if k == "normalize_l1":
+        return (rnd(R, C),), lambda x: F.normalize(x, p=1.0, dim=1, eps=1e-12)
+    if k == "rms_channels":
+        def rms(x):
+            v = x.view(R, 64, C // 64)
+            return v / torch.sqrt(torch.mean(v * v, dim=1, keepdim=True) + 1e-5)
+        return (rnd(R, C),), rms
+    if k == "bcast_row_mul":
+        return (rnd(R, C), rnd(1, C)), lambda x, w: x * w
+    if k == "triu":
+        return (rnd(R, C),), lambda x: torch.triu(x)
+    if k in ("max_pool2d", "avg_pool2d"):
+        pool = F.max_pool2d if k == "max_pool2d" else F.avg_pool2d
+        return (rnd(R, C),), lambda x: pool(x.view(R, 1, C // 512, 512), 2)
+    if k == "batch_norm":
+        rm = torch.zeros(64, device=dev, dtype=torch.float32)
+        rv = torch.ones(64, device=dev, dtype=torch.float32)
+        return (rnd(R, C),), lambda x: F.batch_norm(x.view(R // 64, 64, C), rm.to(x.dtype), rv.to(x.dtype), training=True,
+                                                    momentum=0.1, eps=1e-5)
+    if k in ("group_norm", "instance_norm"):
+        g = 8 if k == "group_norm" else 64
+        return (rnd(R, C),), lambda x: F.group_norm(x.view(R // 64, 64, C), g, eps=1e-5)
+    if k == "cumprod":
+        return (rnd(R, C),), lambda x: torch.cumprod(x, dim=-1)
+    if k == "cumsum_reverse":
+        return (rnd(R, C),), lambda x: torch.cumsum(x.flip(-1), dim=-1).flip(-1)
+    if k == "mse_loss":
+        return (rnd(R, C), rnd(R, C)), lambda x, t: F.mse_loss(x, t)
+    if k == "smooth_l1_loss":
+        return (rnd(R, C), rnd(R, C)), lambda x, t: F.smooth_l1_loss(x, t)
+    if k == "kl_div_loss":
+        return (rnd(R, C), rnd(R, C)), lambda x, t: F.kl_div(x, t, reduction="batchmean")
+    if k == "hinge_loss":
+        return (rnd(R, C), rnd(R, C)), lambda x, t: torch.mean(torch.clamp(1 - x * t, min=0))
+    if k == "triplet_margin_loss":
+        return (rnd(R, C), rnd(R, C), rnd(R, C)), lambda a, p_, n_: F.triplet_margin_loss(a, p_, n_)
     if k in REDUCE:
         f32 = torch.float32
         if p.params.get("whole"):

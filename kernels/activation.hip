@@ -1,6 +1,7 @@
 /* kernels/activation.hip: unary activations y = f(x) for f32, f16 and bf16
- * storage, fp32 math: relu, leaky_relu (slope = param), sigmoid, tanh, silu,
- * gelu (erf form) and gelu (tanh form). One kernel per dtype; the op code
+ * storage, fp32 math: every ak_unary_op of amdkit.h (relu, leaky_relu, sigmoid,
+ * tanh, silu, gelu in both forms, elu, selu, hardsigmoid, hardtanh, softplus,
+ * softsign, hardswish, mish, abs, square) with its one or two parameters. One kernel per dtype; the op code
  * (ak_unary_op of amdkit.h) picks the loop once, outside it. NaN inputs give
  * NaN outputs (relu and leaky_relu too). In-place (y == x) is fine.
  * Host wrapper: ak_unary in amdkit.h (>>impl:ops-elementwise). */
@@ -9,35 +10,45 @@
  * epilogues use them too */
 
 template <class D, class OP>
-AK_INLINE void ak_unary_body(const typename D::T* x, typename D::T* y, ak_i64 n, float p) {
+AK_INLINE void ak_unary_body(const typename D::T* x, typename D::T* y, ak_i64 n, float p, float q) {
     ak_map8<D::SIZE == 4>(n, ak_aligned16(x) && ak_aligned16(y),
         [&](ak_i64 i0, ak_i64 i1) {
             float a[8];
             ak_ld8<D, D::SIZE == 4>(x, i0, i1, a);
-            for (int k = 0; k < 8; k++) a[k] = OP::f(a[k], p);
+            for (int k = 0; k < 8; k++) a[k] = OP::f(a[k], p, q);
             ak_st8<D, D::SIZE == 4>(y, i0, i1, a);
         },
-        [&](ak_i64 i) { y[i] = D::from(OP::f(D::to(x[i]), p)); });
+        [&](ak_i64 i) { y[i] = D::from(OP::f(D::to(x[i]), p, q)); });
 }
 template <class D>
-AK_INLINE void ak_unary_impl(const typename D::T* x, typename D::T* y, ak_i64 n, int op, float p) {
+AK_INLINE void ak_unary_impl(const typename D::T* x, typename D::T* y, ak_i64 n, int op, float p, float q) {
     switch (op) {
-    case AK_UNARY_RELU: ak_unary_body<D, ak_uop_relu>(x, y, n, p); break;
-    case AK_UNARY_LEAKY_RELU: ak_unary_body<D, ak_uop_leaky>(x, y, n, p); break;
-    case AK_UNARY_SIGMOID: ak_unary_body<D, ak_uop_sigmoid>(x, y, n, p); break;
-    case AK_UNARY_TANH: ak_unary_body<D, ak_uop_tanh>(x, y, n, p); break;
-    case AK_UNARY_SILU: ak_unary_body<D, ak_uop_silu>(x, y, n, p); break;
-    case AK_UNARY_GELU: ak_unary_body<D, ak_uop_gelu>(x, y, n, p); break;
-    case AK_UNARY_GELU_TANH: ak_unary_body<D, ak_uop_gelu_tanh>(x, y, n, p); break;
+    case AK_UNARY_RELU: ak_unary_body<D, ak_uop_relu>(x, y, n, p, q); break;
+    case AK_UNARY_LEAKY_RELU: ak_unary_body<D, ak_uop_leaky>(x, y, n, p, q); break;
+    case AK_UNARY_SIGMOID: ak_unary_body<D, ak_uop_sigmoid>(x, y, n, p, q); break;
+    case AK_UNARY_TANH: ak_unary_body<D, ak_uop_tanh>(x, y, n, p, q); break;
+    case AK_UNARY_SILU: ak_unary_body<D, ak_uop_silu>(x, y, n, p, q); break;
+    case AK_UNARY_GELU: ak_unary_body<D, ak_uop_gelu>(x, y, n, p, q); break;
+    case AK_UNARY_GELU_TANH: ak_unary_body<D, ak_uop_gelu_tanh>(x, y, n, p, q); break;
+    case AK_UNARY_ELU: ak_unary_body<D, ak_uop_elu>(x, y, n, p, q); break;
+    case AK_UNARY_SELU: ak_unary_body<D, ak_uop_selu>(x, y, n, p, q); break;
+    case AK_UNARY_HARDSIGMOID: ak_unary_body<D, ak_uop_hardsigmoid>(x, y, n, p, q); break;
+    case AK_UNARY_HARDTANH: ak_unary_body<D, ak_uop_hardtanh>(x, y, n, p, q); break;
+    case AK_UNARY_SOFTPLUS: ak_unary_body<D, ak_uop_softplus>(x, y, n, p, q); break;
+    case AK_UNARY_SOFTSIGN: ak_unary_body<D, ak_uop_softsign>(x, y, n, p, q); break;
+    case AK_UNARY_HARDSWISH: ak_unary_body<D, ak_uop_hardswish>(x, y, n, p, q); break;
+    case AK_UNARY_MISH: ak_unary_body<D, ak_uop_mish>(x, y, n, p, q); break;
+    case AK_UNARY_ABS: ak_unary_body<D, ak_uop_abs>(x, y, n, p, q); break;
+    case AK_UNARY_SQUARE: ak_unary_body<D, ak_uop_square>(x, y, n, p, q); break;
     default: break; /* AK_UNARY_NONE is a copy: the host sends it to ak_copy */
     }
 }
-AK_KERNEL void ak_unary_f32(const float* x, float* y, ak_i64 n, int op, float param) {
-    ak_unary_impl<ak_f32_t>(x, y, n, op, param);
+AK_KERNEL void ak_unary_f32(const float* x, float* y, ak_i64 n, int op, float param, float param2) {
+    ak_unary_impl<ak_f32_t>(x, y, n, op, param, param2);
 }
-AK_KERNEL void ak_unary_f16(const ak_half* x, ak_half* y, ak_i64 n, int op, float param) {
-    ak_unary_impl<ak_f16_t>(x, y, n, op, param);
+AK_KERNEL void ak_unary_f16(const ak_half* x, ak_half* y, ak_i64 n, int op, float param, float param2) {
+    ak_unary_impl<ak_f16_t>(x, y, n, op, param, param2);
 }
-AK_KERNEL void ak_unary_bf16(const ak_bf16* x, ak_bf16* y, ak_i64 n, int op, float param) {
-    ak_unary_impl<ak_bf16_t>(x, y, n, op, param);
+AK_KERNEL void ak_unary_bf16(const ak_bf16* x, ak_bf16* y, ak_i64 n, int op, float param, float param2) {
+    ak_unary_impl<ak_bf16_t>(x, y, n, op, param, param2);
 }

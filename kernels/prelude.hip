@@ -607,13 +607,23 @@ AK_INLINE void ak_slab_copy(typename D::T* s, typename D::T* g, int n) {
 #define AK_UNARY_SILU 5
 #define AK_UNARY_GELU 6
 #define AK_UNARY_GELU_TANH 7
+#define AK_UNARY_ELU 8
+#define AK_UNARY_SELU 9
+#define AK_UNARY_HARDSIGMOID 10
+#define AK_UNARY_HARDTANH 11
+#define AK_UNARY_SOFTPLUS 12
+#define AK_UNARY_SOFTSIGN 13
+#define AK_UNARY_HARDSWISH 14
+#define AK_UNARY_MISH 15
+#define AK_UNARY_ABS 16
+#define AK_UNARY_SQUARE 17
 // <<host
 
-struct ak_uop_relu { static AK_INLINE float f(float x, float) { return x < 0.0f ? 0.0f : x; } };
-struct ak_uop_leaky { static AK_INLINE float f(float x, float s) { return x < 0.0f ? x * s : x; } };
-struct ak_uop_sigmoid { static AK_INLINE float f(float x, float) { return 1.0f / (1.0f + expf(-x)); } };
-struct ak_uop_tanh { static AK_INLINE float f(float x, float) { return tanhf(x); } };
-struct ak_uop_silu { static AK_INLINE float f(float x, float) { return x / (1.0f + expf(-x)); } };
+struct ak_uop_relu { static AK_INLINE float f(float x, float, float = 0.0f) { return x < 0.0f ? 0.0f : x; } };
+struct ak_uop_leaky { static AK_INLINE float f(float x, float s, float = 0.0f) { return x < 0.0f ? x * s : x; } };
+struct ak_uop_sigmoid { static AK_INLINE float f(float x, float, float = 0.0f) { return 1.0f / (1.0f + expf(-x)); } };
+struct ak_uop_tanh { static AK_INLINE float f(float x, float, float = 0.0f) { return tanhf(x); } };
+struct ak_uop_silu { static AK_INLINE float f(float x, float, float = 0.0f) { return x / (1.0f + expf(-x)); } };
 /* erf for gelu: Abramowitz & Stegun 7.1.26 (|error| <= 1.5e-7), one fast exp
  * and one fast reciprocal; erff cost 5% of bandwidth on H100 for f16/bf16 */
 AK_INLINE float ak_erf_as(float x) {
@@ -625,16 +635,65 @@ AK_INLINE float ak_erf_as(float x) {
 }
 struct ak_uop_gelu {
     /* 0.5 x (1 + erf(x / sqrt(2))) */
-    static AK_INLINE float f(float x, float) { return 0.5f * x * (1.0f + ak_erf_as(x * 0.70710678118654752f)); }
+    static AK_INLINE float f(float x, float, float = 0.0f) { return 0.5f * x * (1.0f + ak_erf_as(x * 0.70710678118654752f)); }
 };
 struct ak_uop_gelu_tanh {
     /* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
-    static AK_INLINE float f(float x, float) {
+    static AK_INLINE float f(float x, float, float = 0.0f) {
         const float u = 0.79788456080286536f * (x + 0.044715f * x * x * x);
         return 0.5f * x * (1.0f + tanhf(u));
     }
 };
-AK_INLINE float ak_uop_apply(int op, float x, float p) {
+/* Two-value activations take (p, q); a zero value means the op's default
+ * (softplus: beta 1, threshold 20; hardtanh: p = q = 0 is [-1, 1]), the rule
+ * of ak_unary2 in amdkit.h. One-value callers (the GEMM epilogue) pass q = 0. */
+struct ak_uop_elu {   /* x > 0 ? x : alpha (e^x - 1), alpha = p */
+    static AK_INLINE float f(float x, float p, float = 0.0f) { return x > 0.0f ? x : p * expm1f(x); }
+};
+struct ak_uop_selu {  /* scale (max(0, x) + min(0, alpha (e^x - 1))), the constants of Klambauer et al. */
+    static AK_INLINE float f(float x, float, float = 0.0f) {
+        return 1.0507009873554804934f * (x > 0.0f ? x : 1.6732632423543772848f * expm1f(x));
+    }
+};
+struct ak_uop_hardsigmoid {  /* clamp(x / 6 + 1 / 2, 0, 1) */
+    static AK_INLINE float f(float x, float, float = 0.0f) {
+        const float v = x * (1.0f / 6.0f) + 0.5f;
+        return v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;   /* NaN stays NaN */
+    }
+};
+struct ak_uop_hardtanh {  /* min(max(x, p), q) (torch.clamp: q wins when p > q); p = q = 0: [-1, 1]; NaN stays NaN */
+    static AK_INLINE float f(float x, float p, float q = 0.0f) {
+        const bool d = p == 0.0f && q == 0.0f;
+        const float lo = d ? -1.0f : p, hi = d ? 1.0f : q;
+        const float v = x < lo ? lo : x;
+        return v > hi ? hi : v;
+    }
+};
+struct ak_uop_softplus {  /* log(1 + e^(beta x)) / beta, x where beta x > threshold; beta = p (0: 1), threshold = q (0: 20) */
+    static AK_INLINE float f(float x, float p, float q = 0.0f) {
+        const float b = p == 0.0f ? 1.0f : p, t = q == 0.0f ? 20.0f : q, u = b * x;
+        return u > t ? x : log1pf(expf(u)) / b;
+    }
+};
+struct ak_uop_softsign {  /* x / (1 + |x|) */
+    static AK_INLINE float f(float x, float, float = 0.0f) { return x / (1.0f + fabsf(x)); }
+};
+struct ak_uop_hardswish {  /* x relu6(x + 3) / 6 */
+    static AK_INLINE float f(float x, float, float = 0.0f) {
+        const float r = x + 3.0f;
+        return x * (r < 0.0f ? 0.0f : r > 6.0f ? 6.0f : r) * (1.0f / 6.0f);   /* NaN stays NaN */
+    }
+};
+struct ak_uop_mish {  /* x tanh(softplus(x)) (softplus with threshold 20) */
+    static AK_INLINE float f(float x, float, float = 0.0f) { return x * tanhf(x > 20.0f ? x : log1pf(expf(x))); }
+};
+struct ak_uop_abs {
+    static AK_INLINE float f(float x, float, float = 0.0f) { return fabsf(x); }
+};
+struct ak_uop_square {
+    static AK_INLINE float f(float x, float, float = 0.0f) { return x * x; }
+};
+AK_INLINE float ak_uop_apply(int op, float x, float p, float q = 0.0f) {
     switch (op) {
     case AK_UNARY_RELU: return ak_uop_relu::f(x, p);
     case AK_UNARY_LEAKY_RELU: return ak_uop_leaky::f(x, p);
@@ -643,6 +702,16 @@ AK_INLINE float ak_uop_apply(int op, float x, float p) {
     case AK_UNARY_SILU: return ak_uop_silu::f(x, p);
     case AK_UNARY_GELU: return ak_uop_gelu::f(x, p);
     case AK_UNARY_GELU_TANH: return ak_uop_gelu_tanh::f(x, p);
+    case AK_UNARY_ELU: return ak_uop_elu::f(x, p, q);
+    case AK_UNARY_SELU: return ak_uop_selu::f(x, p, q);
+    case AK_UNARY_HARDSIGMOID: return ak_uop_hardsigmoid::f(x, p, q);
+    case AK_UNARY_HARDTANH: return ak_uop_hardtanh::f(x, p, q);
+    case AK_UNARY_SOFTPLUS: return ak_uop_softplus::f(x, p, q);
+    case AK_UNARY_SOFTSIGN: return ak_uop_softsign::f(x, p, q);
+    case AK_UNARY_HARDSWISH: return ak_uop_hardswish::f(x, p, q);
+    case AK_UNARY_MISH: return ak_uop_mish::f(x, p, q);
+    case AK_UNARY_ABS: return ak_uop_abs::f(x, p, q);
+    case AK_UNARY_SQUARE: return ak_uop_square::f(x, p, q);
     default: return x;
     }
 }

@@ -1,6 +1,9 @@
-/* kernels/scan.hip - prefix sums (cumsum) and top-k along the last dimension
- * of a row-major rows x cols tensor. Host wrappers and CPU references:
- * amdkit.h (>>impl:ops-scan): ak_cumsum, ak_topk.
+/* kernels/scan.hip - prefix sums and products (cumsum, cumprod; exclusive,
+ * reversed, masked) and top-k along the last dimension of a row-major rows x
+ * cols tensor. Host wrappers and CPU references: amdkit.h (>>impl:ops-scan):
+ * ak_scan, ak_cumsum, ak_topk. Reversed scans walk the row from its end
+ * (element e of the scan is column cols - 1 - e), masked ones read 0 where the
+ * byte mask holds 0.
  *
  * ak_cumsum_<dt>: one block per (row, chunk) segment; the segment is walked in
  * tiles of 8 x blockDim elements: a coalesced load into shared memory, a
@@ -41,51 +44,73 @@ struct ak_scan_i32 { typedef int S; typedef ak_u32 A;
 struct ak_scan_i64 { typedef ak_i64 S; typedef ak_u64 A;
     static AK_INLINE A to(S v) { return (A)v; } static AK_INLINE S from(A v) { return (S)v; } };
 
-/* Sum of v over the block in a fixed order (shared tree); every thread gets it. */
+/* flags of the scan kernels (ak_scan of amdkit.h: AK_SCAN_EXCLUSIVE, AK_SCAN_REVERSE; the op in bit 2) */
+#define AK_SCANF_EXCLUSIVE 1
+#define AK_SCANF_REVERSE 2
+#define AK_SCANF_PROD 4
 template <class A>
-AK_INLINE A ak_scan_block_sum(A v, A* sh) {
+AK_INLINE A ak_scan_op(bool prod, A a, A b) { return prod ? a * b : a + b; }
+
+/* a (sum) or a * b (prod) of v over the block in a fixed order (shared tree); every thread gets it. */
+template <class A>
+AK_INLINE A ak_scan_block_sum(A v, A* sh, bool prod) {
     const int t = (int)threadIdx.x;
     __syncthreads();
     sh[t] = v;
     __syncthreads();
     for (int o = AK_SCAN_B / 2; o > 0; o >>= 1) {
-        if (t < o) sh[t] = sh[t] + sh[t + o];
+        if (t < o) sh[t] = ak_scan_op(prod, sh[t], sh[t + o]);
         __syncthreads();
     }
     return sh[0];
 }
 
-/* Block (row, chunk) of nch chunks per row: total of x[row, c0 .. c1). */
+/* Element e (in scan order) of a row: x at e (reverse: cols - 1 - e), 0 where mask holds 0. */
 template <class D>
-AK_INLINE void ak_cumsum_part_impl(const typename D::S* AK_RESTRICT x, ak_i64 cols, ak_i64 chunk, int nch,
-                                   typename D::A* AK_RESTRICT part) {
+AK_INLINE typename D::A ak_scan_ld(const typename D::S* xr, const ak_u8* mr, ak_i64 cols, ak_i64 e, int flags) {
+    const ak_i64 p = (flags & AK_SCANF_REVERSE) ? cols - 1 - e : e;
+    if (mr && !mr[p]) return (typename D::A)0;
+    return D::to(xr[p]);
+}
+
+/* Block (row, chunk) of nch chunks per row: total (sum or product) of elements c0 .. c1 in scan order. */
+template <class D>
+AK_INLINE void ak_cumsum_part_impl(const typename D::S* AK_RESTRICT x, const ak_u8* AK_RESTRICT mask, ak_i64 cols,
+                                   ak_i64 chunk, int nch, typename D::A* AK_RESTRICT part, int flags) {
     typedef typename D::A A;
     __shared__ A sh[AK_SCAN_B];
+    const bool prod = (flags & AK_SCANF_PROD) != 0;
     const ak_i64 row = (ak_i64)blockIdx.x / nch, ci = (ak_i64)blockIdx.x % nch;
     const ak_i64 c0 = ci * chunk, c1 = c0 + chunk < cols ? c0 + chunk : cols;
     const typename D::S* xr = x + row * cols;
-    A s = (A)0;
-    for (ak_i64 c = c0 + threadIdx.x; c < c1; c += AK_SCAN_B) s = s + D::to(xr[c]);
-    s = ak_scan_block_sum<A>(s, sh);
+    const ak_u8* mr = mask ? mask + row * cols : (const ak_u8*)0;
+    A s = prod ? (A)1 : (A)0;
+    for (ak_i64 c = c0 + threadIdx.x; c < c1; c += AK_SCAN_B) s = ak_scan_op(prod, s, ak_scan_ld<D>(xr, mr, cols, c, flags));
+    s = ak_scan_block_sum<A>(s, sh, prod);
     if (threadIdx.x == 0) part[blockIdx.x] = s;
 }
 
 template <class D>
-AK_INLINE void ak_cumsum_impl(const typename D::S* AK_RESTRICT x, typename D::S* AK_RESTRICT y, ak_i64 cols,
-                              ak_i64 chunk, int nch, const typename D::A* AK_RESTRICT part, int exclusive) {
+AK_INLINE void ak_cumsum_impl(const typename D::S* AK_RESTRICT x, const ak_u8* AK_RESTRICT mask,
+                              typename D::S* AK_RESTRICT y, ak_i64 cols, ak_i64 chunk, int nch,
+                              const typename D::A* AK_RESTRICT part, int flags) {
     typedef typename D::A A;
     __shared__ A sh[AK_SCAN_P(AK_SCAN_TILE)];
     __shared__ A tot[AK_SCAN_B];
+    const bool prod = (flags & AK_SCANF_PROD) != 0, exclusive = (flags & AK_SCANF_EXCLUSIVE) != 0;
+    const bool rev = (flags & AK_SCANF_REVERSE) != 0;
+    const A id = prod ? (A)1 : (A)0;
     const int t = (int)threadIdx.x;
     const ak_i64 row = (ak_i64)blockIdx.x / nch, ci = (ak_i64)blockIdx.x % nch;
     const ak_i64 c0 = ci * chunk, c1 = c0 + chunk < cols ? c0 + chunk : cols;
     const typename D::S* xr = x + row * cols;
+    const ak_u8* mr = mask ? mask + row * cols : (const ak_u8*)0;
     typename D::S* yr = y + row * cols;
-    A carry = (A)0;
+    A carry = id;
     if (part && ci > 0) {
         const A* pr = part + row * nch;
-        for (ak_i64 j = t; j < ci; j += AK_SCAN_B) carry = carry + pr[j];
-        carry = ak_scan_block_sum<A>(carry, tot);
+        for (ak_i64 j = t; j < ci; j += AK_SCAN_B) carry = ak_scan_op(prod, carry, pr[j]);
+        carry = ak_scan_block_sum<A>(carry, tot, prod);
     }
     for (ak_i64 t0 = c0; t0 < c1; t0 += AK_SCAN_TILE) {
         const int len = c1 - t0 < AK_SCAN_TILE ? (int)(c1 - t0) : AK_SCAN_TILE;
@@ -93,45 +118,46 @@ AK_INLINE void ak_cumsum_impl(const typename D::S* AK_RESTRICT x, typename D::S*
 #pragma unroll
         for (int i = 0; i < AK_SCAN_E; i++) {
             const int e = i * AK_SCAN_B + t;
-            sh[AK_SCAN_P(e)] = e < len ? D::to(xr[t0 + e]) : (A)0;
+            sh[AK_SCAN_P(e)] = e < len ? ak_scan_ld<D>(xr, mr, cols, t0 + e, flags) : id;
         }
         __syncthreads();
-        A v[AK_SCAN_E], run = (A)0;
+        A v[AK_SCAN_E], run = id;
 #pragma unroll
         for (int j = 0; j < AK_SCAN_E; j++) {
             const A a = sh[AK_SCAN_P(t * AK_SCAN_E + j)];
-            if (exclusive) { v[j] = run; run = run + a; }
-            else { run = run + a; v[j] = run; }
+            if (exclusive) { v[j] = run; run = ak_scan_op(prod, run, a); }
+            else { run = ak_scan_op(prod, run, a); v[j] = run; }
         }
         tot[t] = run;
         __syncthreads();
         for (int o = 1; o < AK_SCAN_B; o <<= 1) {   /* inclusive scan of the thread totals */
-            const A u = t >= o ? tot[t - o] : (A)0;
+            const A u = t >= o ? tot[t - o] : id;
             __syncthreads();
-            tot[t] = tot[t] + u;
+            tot[t] = ak_scan_op(prod, tot[t], u);
             __syncthreads();
         }
-        const A before = t > 0 ? tot[t - 1] : (A)0;
+        const A before = t > 0 ? tot[t - 1] : id;
 #pragma unroll
-        for (int j = 0; j < AK_SCAN_E; j++) sh[AK_SCAN_P(t * AK_SCAN_E + j)] = carry + (before + v[j]);
+        for (int j = 0; j < AK_SCAN_E; j++) sh[AK_SCAN_P(t * AK_SCAN_E + j)] = ak_scan_op(prod, carry, ak_scan_op(prod, before, v[j]));
         __syncthreads();
 #pragma unroll
         for (int i = 0; i < AK_SCAN_E; i++) {
             const int e = i * AK_SCAN_B + t;
-            if (e < len) yr[t0 + e] = D::from(sh[AK_SCAN_P(e)]);
+            if (e < len) yr[rev ? cols - 1 - (t0 + e) : t0 + e] = D::from(sh[AK_SCAN_P(e)]);
         }
-        carry = carry + tot[AK_SCAN_B - 1];
+        carry = ak_scan_op(prod, carry, tot[AK_SCAN_B - 1]);
     }
 }
 
 #define AK_SCAN_KERNELS(DT, D)                                                                                     \
-    AK_KERNEL __launch_bounds__(AK_SCAN_B) void ak_cumsum_part_##DT(const D::S* x, ak_i64 cols, ak_i64 chunk,      \
-                                                                     int nch, D::A* part) {                        \
-        ak_cumsum_part_impl<D>(x, cols, chunk, nch, part);                                                         \
+    AK_KERNEL __launch_bounds__(AK_SCAN_B) void ak_cumsum_part_##DT(const D::S* x, const ak_u8* mask, ak_i64 cols, \
+                                                                     ak_i64 chunk, int nch, D::A* part, int flags) { \
+        ak_cumsum_part_impl<D>(x, mask, cols, chunk, nch, part, flags);                                            \
     }                                                                                                              \
-    AK_KERNEL __launch_bounds__(AK_SCAN_B) void ak_cumsum_##DT(const D::S* x, D::S* y, ak_i64 cols, ak_i64 chunk,  \
-                                                                int nch, const D::A* part, int exclusive) {        \
-        ak_cumsum_impl<D>(x, y, cols, chunk, nch, part, exclusive);                                                \
+    AK_KERNEL __launch_bounds__(AK_SCAN_B) void ak_cumsum_##DT(const D::S* x, const ak_u8* mask, D::S* y,          \
+                                                                ak_i64 cols, ak_i64 chunk, int nch, const D::A* part, \
+                                                                int flags) {                                       \
+        ak_cumsum_impl<D>(x, mask, y, cols, chunk, nch, part, flags);                                              \
     }
 // kernels: ak_cumsum_part_f32 ak_cumsum_f32 ak_cumsum_part_f16 ak_cumsum_f16 ak_cumsum_part_bf16 ak_cumsum_bf16
 // kernels: ak_cumsum_part_i32 ak_cumsum_i32 ak_cumsum_part_i64 ak_cumsum_i64

@@ -5,7 +5,7 @@
 # Logs and JSON go to build/gpu-check-PART; when $OUT is set (the device tool's
 # output folder, which returns at most 8 files) the JSON results, the report
 # and a tarball of all logs are copied there. Prints `N passed, N failed` last.
-# GPU_CHECK_PART=check|bench|sanitize|all (default all = check + bench):
+# GPU_CHECK_PART=check|bench|kernelbench|sanitize|all (default all = check + bench + kernelbench):
 # `check` = build, info, demo, GPU suites, walkthrough, runtime/ops benchmarks
 # with the PyTorch peer; `bench` = the attention and GEMM benchmarks with their
 # PyTorch peers; `sanitize` = every gpu_* suite under NVIDIA's compute-sanitizer
@@ -33,11 +33,17 @@
 # status clean / errors / cut / tests-failed / unsupported, error count, the
 # runner's counts, seconds) in $OUT, every log in the tarball. A suite x tool
 # is a failure when the tool reports an error or the suite fails under it.
+#
+# `kernelbench` = bench/kernelbench/run.py: KernelBench level 1 through amdkit,
+# checked against eager and timed beside eager and torch.compile
+# (GPU_CHECK_KB_PROBLEMS, default 1-100, e.g. 19-53 then 88-100 then 1-18 in
+# three commands; GPU_CHECK_KB_TRIALS, default 100; no problem starts past
+# GPU_CHECK_KB_END seconds into the part, default 540).
 set -u
 cd "$(dirname "$0")/.."
 DEST=${OUT:-}
 PART=${GPU_CHECK_PART:-all}
-case "$PART" in check|bench|sanitize|all) ;; *) echo "gpu_check: GPU_CHECK_PART must be check, bench, sanitize or all (got '$PART')"; exit 2 ;; esac
+case "$PART" in check|bench|kernelbench|sanitize|all) ;; *) echo "gpu_check: GPU_CHECK_PART must be check, bench, kernelbench, sanitize or all (got '$PART')"; exit 2 ;; esac
 want() { [ "$1" != sanitize ] && [ "$PART" = all ] || [ "$PART" = "$1" ]; }
 OUT=build/gpu-check-$PART
 rm -rf "$OUT"; mkdir -p "$OUT"
@@ -180,14 +186,30 @@ fi
 echo "]" >> "$SUM_JSON"
 echo "sanitize: clean $san_clean, errors/failing $san_bad, cut $san_cut (suite x tool); summary in $SUM_MD"
 fi
+if want kernelbench; then
+# KernelBench level 1 (every problem through amdkit ops, correct against eager, timed beside eager and
+# torch.compile; convolutions are listed as not expressible); results-*.json, baselines, fast_p, summary.md
+if command -v python3 >/dev/null && python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
+  TB=$(( ${GPU_CHECK_KB_END:-540} - SECONDS )); [ $TB -lt 60 ] && TB=60
+  run kernelbench python3 bench/kernelbench/run.py --problems "${GPU_CHECK_KB_PROBLEMS:-1-100}" \
+    --trials "${GPU_CHECK_KB_TRIALS:-100}" --budget-s $TB --lib build/libamdkit_kb.so --out "$OUT/kernelbench"
+  cat "$OUT/kernelbench/summary.md" 2>/dev/null
+else
+  echo "  kernelbench: skipped (no PyTorch with CUDA)"
+fi
+fi
 tail -n 40 "$OUT/bench-runtime.log" 2>/dev/null
 [ -f "$OUT/report.md" ] && cat "$OUT/report.md"
 [ -n "$failures" ] && echo "failed:$failures"
 if [ -n "$DEST" ]; then
   mkdir -p "$DEST"
-  # the device tool returns at most 8 files: the results (at most 7) and one tarball of every log
+  # the results and one tarball of every log (the device tool returns a limited number of files)
   for f in info.json bench_runtime.json bench_ops.json bench_torch.json report.md bench_attention.json gemm_results.json \
            sanitize_summary.md sanitize_summary.json; do [ -f "$OUT/$f" ] && cp "$OUT/$f" "$DEST/"; done
+  # kernelbench: its results (every problem and trial; `run.py merge` rebuilds the rest), fast_p and the table
+  for f in "$OUT"/kernelbench/results-*.json "$OUT/kernelbench/fastp.json" "$OUT/kernelbench/summary.md" "$OUT/kernelbench/baseline_amdkit.json"; do
+    [ -f "$f" ] && cp "$f" "$DEST/"
+  done
   tar czf "$DEST/gpu-check-$PART-logs.tgz" -C build "gpu-check-$PART"
 fi
 echo "$passed passed, $failed failed"

@@ -161,6 +161,8 @@ suite proto-cli env AMDKIT_BACKEND=cpu bash tests/proto_cli.sh
 echo "== benchmark honesty (cpu): bench_ops checks each entry against the CPU reference; report.py's fast_p classes; the sweep"
 step bench-ops-check bash tests/bench_check.sh $B
 suite report-check python3 tests/report_check.py
+# the KernelBench runner's enum mirror, problem table, shared library exports and fast_p summary (no GPU)
+suite kernelbench-check python3 tests/kernelbench_check.py
 # every miss of the committed shape sweep belongs to a group explained in bench/NOTES.md; the sweep's harness
 # (bench/bench_sweep.c + sweep_render.py) on a tiny grid (cpu backend: checks the harness, not speed)
 step sweep-misses python3 bench/sweep_misses.py bench/results/h100_sweep.json --check

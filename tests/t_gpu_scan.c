@@ -100,6 +100,68 @@ static void test_gpu_cumsum(void) {
             }
 }
 
+/* ak_scan: products (values near 1 so long rows stay finite), reversed, masked, exclusive; every dtype */
+static void test_gpu_scan_general(void) {
+    static const size_t shapes[][2] = { { 1, 1 }, { 3, 7 }, { 300, 5000 }, { 2, 100003 }, { 1000, 33 }, { 5, 65536 } };
+    static const ak_dtype types[5] = { AK_F32, AK_F16, AK_BF16, AK_I32, AK_I64 };
+    size_t s;
+    int t, v;
+    if (!gs_setup()) return;
+    for (s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+        for (t = 0; t < 5; t++)
+            for (v = 0; v < 4; v++) {
+                size_t rows = shapes[s][0], cols = shapes[s][1], n = rows * cols, es = ak_dtype_size(types[t]), i, r, c;
+                ak_dtype dt = types[t];
+                ak_scan_op op = v % 2 ? AK_SCAN_PROD : AK_SCAN_SUM;
+                unsigned flags = v == 0 ? AK_SCAN_REVERSE : v == 1 ? AK_SCAN_REVERSE | AK_SCAN_EXCLUSIVE : v == 2 ? AK_SCAN_EXCLUSIVE : 0u;
+                int masked = v >= 2, isint = dt == AK_I32 || dt == AK_I64, mis = (int)((s + (size_t)t + (size_t)v) % 2);
+                size_t off = mis ? es : 0, nbad = 0;
+                void *hx = malloc(n * es), *hy = malloc(n * es), *gy = malloc(n * es);
+                uint8_t* hm = (uint8_t*)malloc(n);
+                void *dx = gs_dev(n * es + es), *dy = gs_dev(n * es + es), *dm = gs_dev(n + 1);
+                if (!hx || !hy || !gy || !hm || !dx || !dy || !dm) goto next;
+                for (i = 0; i < n; i++) {
+                    double x;
+                    if (op == AK_SCAN_PROD) x = isint ? (akt_uniform(&g_srng, 0, 1) < 0.5 ? -1.0 : 1.0) * (i % 97 == 0 ? 3 : 1)
+                                                      : akt_uniform(&g_srng, 0.999, 1.001);
+                    else x = isint ? (double)(int)akt_uniform(&g_srng, -1000, 1000) : akt_uniform(&g_srng, -1, 1);
+                    ak_elem_set(hx, dt, i, x == 0.0 ? 0.5 : x);
+                    hm[i] = (uint8_t)(akt_uniform(&g_srng, 0, 1) < 0.7);
+                }
+                AKT_OK(ak_memcpy(g_sgpu, (char*)dx + off, hx, n * es, AK_H2D));
+                AKT_OK(ak_memcpy(g_sgpu, dm, hm, n, AK_H2D));
+                AKT_OK(ak_scan(g_sgpu, op, dt, (char*)dx + off, masked ? (uint8_t*)dm : NULL, (char*)dy + off, rows, cols, flags, NULL));
+                AKT_OK(ak_scan(g_scpu, op, dt, hx, masked ? hm : NULL, hy, rows, cols, flags, NULL));
+                AKT_OK(ak_memcpy(g_sgpu, gy, (char*)dy + off, n * es, AK_D2H));
+                for (r = 0; r < rows; r++) {
+                    double absrun = 0.0;
+                    for (c = 0; c < cols; c++) {
+                        size_t e = r * cols + ((flags & AK_SCAN_REVERSE) ? cols - 1 - c : c);
+                        int ok;
+                        absrun += fabs(ak_elem_get(hx, dt, e));
+                        if (isint) ok = memcmp((char*)gy + e * es, (char*)hy + e * es, es) == 0;
+                        else {
+                            double g = ak_elem_get(gy, dt, e), w = ak_elem_get(hy, dt, e);
+                            double tol = op == AK_SCAN_PROD ? (dt == AK_F32 ? 1e-4 : 1e-2) * (1 + fabs(w))
+                                         : dt == AK_F32 ? 1e-5 * absrun + 1e-5 * fabs(w)
+                                                        : (dt == AK_F16 ? 1.0 / 1024 : 1.0 / 128) * fabs(w) + 1e-4 * absrun;
+                            ok = fabs(g - w) <= tol;
+                        }
+                        if (!ok) {
+                            if (!nbad)
+                                akt_fail(__FILE__, __LINE__, "scan %s %s %zux%zu flags %u mask %d%s [%zu,%zu]: gpu %.9g cpu %.9g",
+                                         op == AK_SCAN_PROD ? "prod" : "sum", ak_dtype_name(dt), rows, cols, flags, masked,
+                                         mis ? " offset" : "", r, c, ak_elem_get(gy, dt, e), ak_elem_get(hy, dt, e));
+                            nbad++;
+                        }
+                    }
+                }
+            next:
+                free(hx); free(hy); free(gy); free(hm);
+                ak_free(g_sgpu, dx); ak_free(g_sgpu, dy); ak_free(g_sgpu, dm);
+            }
+}
+
 static void test_gpu_topk(void) {
     static const struct { size_t rows, cols; int k; } cs[] = {
         { 1, 1, 1 }, { 3, 1000, 7 }, { 5, 128256, 50 }, { 2, 128256, 1024 }, { 7, 4096, 8 }, { 64, 33, 33 },
@@ -160,6 +222,7 @@ static void test_gpu_scan_cleanup(void) {
 
 void akt_suite_gpu_scan(void) {
     AKT_RUN(test_gpu_cumsum);
+    AKT_RUN(test_gpu_scan_general);
     AKT_RUN(test_gpu_topk);
     AKT_RUN(test_gpu_scan_cleanup);
 }

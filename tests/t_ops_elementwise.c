@@ -66,6 +66,16 @@ static double nv_unary(ak_unary_op op, double x, double p) {
     case AK_OP_SILU: return x * nv_sigmoid(x);
     case AK_OP_GELU: return x * 0.5 * erfc(-x / sqrt(2.0));
     case AK_OP_GELU_TANH: return 0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * pow(x, 3))));
+    case AK_OP_ELU: return x > 0 ? x : p * (exp(x) - 1);
+    case AK_OP_SELU: return 1.0507009873554804934 * (x > 0 ? x : 1.6732632423543772848 * (exp(x) - 1));
+    case AK_OP_HARDSIGMOID: return x <= -3 ? 0.0 : x >= 3 ? 1.0 : x / 6 + 0.5;
+    case AK_OP_HARDTANH: return fmin(fmax(x, p), 0.0);   /* ak_unary: min(max(x, param), 0) */
+    case AK_OP_SOFTPLUS: return p * x > 20 ? x : log(1 + exp(p * x)) / p;
+    case AK_OP_SOFTSIGN: return x / (1 + fabs(x));
+    case AK_OP_HARDSWISH: return x <= -3 ? 0.0 : x >= 3 ? x : x * (x + 3) / 6;
+    case AK_OP_MISH: return x * tanh(log(1 + exp(x)));
+    case AK_OP_ABS: return x < 0 ? -x : x;
+    case AK_OP_SQUARE: return x * x;
     default: return 0;
     }
 }
@@ -247,6 +257,36 @@ static void test_unary(void) {
                 ak_free(ctx, x);
                 ak_free(ctx, y);
             }
+    /* the two-parameter forms (ak_unary2) and their zero defaults */
+    {
+        static const float ps[][2] = { { 0.0f, 0.0f }, { -0.5f, 2.0f }, { 1.5f, 0.0f }, { 0.0f, 3.0f }, { 2.0f, 1.0f } };
+        const size_t n = 1001;
+        size_t i, k;
+        float* x = (float*)malloc(n * sizeof(float));
+        float* y = (float*)malloc(n * sizeof(float));
+        if (x && y) {
+            for (i = 0; i < n; i++) x[i] = (float)akt_uniform(&st, -8, 8);
+            for (k = 0; k < sizeof ps / sizeof ps[0]; k++) {
+                double lo = ps[k][0] == 0 && ps[k][1] == 0 ? -1.0 : ps[k][0], hi = ps[k][0] == 0 && ps[k][1] == 0 ? 1.0 : ps[k][1];
+                double beta = ps[k][0] == 0 ? 1.0 : ps[k][0], thr = ps[k][1] == 0 ? 20.0 : ps[k][1];
+                AKT_OK(ak_unary2(ctx, AK_OP_HARDTANH, AK_F32, x, y, n, ps[k][0], ps[k][1], NULL));
+                for (i = 0; i < n; i++) AKT_NEAR(y[i], fmin(fmax(x[i], lo), hi), 0.0);
+                AKT_OK(ak_unary2(ctx, AK_OP_SOFTPLUS, AK_F32, x, y, n, ps[k][0], ps[k][1], NULL));
+                for (i = 0; i < n; i++) {
+                    double e = beta * x[i] > thr ? x[i] : log(1 + exp(beta * x[i])) / beta;
+                    AKT_NEAR(y[i], e, 2e-6 * (1 + fabs(e)));
+                }
+            }
+            /* ak_unary's default hardtanh is [-1, 1]; a second parameter on a one-parameter op is refused */
+            AKT_OK(ak_unary(ctx, AK_OP_HARDTANH, AK_F32, x, y, n, 0.0f, NULL));
+            for (i = 0; i < n; i++) AKT_NEAR(y[i], x[i] < -1 ? -1.0 : x[i] > 1 ? 1.0 : x[i], 0.0);
+            AKT_ERR(ak_unary2(ctx, AK_OP_ELU, AK_F32, x, y, n, 1.0f, 1.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
+            AKT_ERR(ak_unary2(ctx, AK_OP_SOFTPLUS, AK_F32, x, y, n, (float)NAN, 0.0f, NULL), AK_ERROR_INVALID_ARGUMENT);
+            AKT_ERR(ak_unary2(ctx, AK_OP_HARDTANH, AK_F32, x, y, n, 0.0f, (float)INFINITY, NULL), AK_ERROR_INVALID_ARGUMENT);
+        }
+        free(x);
+        free(y);
+    }
     /* NaN propagates through relu (not clamped to 0) */
     {
         float x[2], y[2];

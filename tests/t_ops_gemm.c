@@ -23,6 +23,16 @@ static double naive_act(int op, double x, double p) {
     case AK_OP_SILU: return x / (1 + exp(-x));
     case AK_OP_GELU: return 0.5 * x * (1 + erf(x / sqrt(2.0)));
     case AK_OP_GELU_TANH: return 0.5 * x * (1 + tanh(sqrt(2 / 3.14159265358979323846) * (x + 0.044715 * x * x * x)));
+    case AK_OP_ELU: return x > 0 ? x : p * (exp(x) - 1);
+    case AK_OP_SELU: return 1.0507009873554804934 * (x > 0 ? x : 1.6732632423543772848 * (exp(x) - 1));
+    case AK_OP_HARDSIGMOID: return fmin(fmax(x / 6 + 0.5, 0.0), 1.0);
+    case AK_OP_HARDTANH: return p == 0 ? fmin(fmax(x, -1.0), 1.0) : fmin(fmax(x, p), 0.0);
+    case AK_OP_SOFTPLUS: { double b = p == 0 ? 1 : p; return b * x > 20 ? x : log(1 + exp(b * x)) / b; }
+    case AK_OP_SOFTSIGN: return x / (1 + fabs(x));
+    case AK_OP_HARDSWISH: return x * fmin(fmax(x + 3, 0.0), 6.0) / 6;
+    case AK_OP_MISH: return x * tanh(log(1 + exp(x)));
+    case AK_OP_ABS: return fabs(x);
+    case AK_OP_SQUARE: return x * x;
     default: return x;
     }
 }

@@ -143,6 +143,60 @@ static void test_topk(void) {
     ak_context_destroy(ctx);
 }
 
+/* ak_scan against a naive loop: sums and products, exclusive, reversed (walked from the end), masked */
+static void test_scan_general(void) {
+    ak_context* ctx = akt_cpu_context("ops_scan_general");
+    unsigned long long st = akt_seed() ^ 0x5CA9ull;
+    static const ak_dtype types[5] = { AK_F32, AK_F16, AK_BF16, AK_I32, AK_I64 };
+    int trial;
+    if (!ctx) return;
+    for (trial = 0; trial < 80; trial++) {
+        ak_dtype t = types[trial % 5];
+        ak_scan_op op = (ak_scan_op)(trial / 5 % 2);
+        unsigned flags = (unsigned)(trial / 10 % 4);
+        int masked = trial / 40 % 2, isint = t == AK_I32 || t == AK_I64;
+        size_t rows = 1 + (size_t)akt_uniform(&st, 0, 4), cols = 1 + (size_t)akt_uniform(&st, 0, 60), n = rows * cols, r, c, bad = 0;
+        void *x = malloc(n * 8), *y = malloc(n * 8);
+        uint8_t* m = (uint8_t*)malloc(n);
+        if (!x || !y || !m) { free(x); free(y); free(m); continue; }
+        for (c = 0; c < n; c++) {
+            ak_elem_set(x, t, c, isint ? (double)(int)akt_uniform(&st, -3, 4) : akt_uniform(&st, 0.5, 1.5));
+            m[c] = (uint8_t)(akt_uniform(&st, 0, 1) < 0.6);
+        }
+        AKT_OK(ak_scan(ctx, op, t, x, masked ? m : NULL, y, rows, cols, flags, NULL));
+        for (r = 0; r < rows; r++) {
+            uint64_t acc = op == AK_SCAN_PROD ? 1u : 0u, wanti = 0;
+            double accd = op == AK_SCAN_PROD ? 1.0 : 0.0, want = 0.0;
+            size_t k;
+            /* walk in scan order; integers wrap (unsigned arithmetic) */
+            for (k = 0; k < cols; k++) {
+                size_t col = (flags & AK_SCAN_REVERSE) ? cols - 1 - k : k, e = r * cols + col;
+                double v = (masked && !m[e]) ? 0.0 : ak_elem_get(x, t, e);
+                uint64_t vi = (uint64_t)(int64_t)v;
+                int ok;
+                if (flags & AK_SCAN_EXCLUSIVE) { want = accd; wanti = acc; }
+                if (op == AK_SCAN_PROD) { acc *= vi; accd *= v; } else { acc += vi; accd += v; }
+                if (!(flags & AK_SCAN_EXCLUSIVE)) { want = accd; wanti = acc; }
+                if (t == AK_I32) ok = ((int32_t*)y)[e] == (int32_t)(uint32_t)wanti;
+                else if (t == AK_I64) ok = ((int64_t*)y)[e] == (int64_t)wanti;
+                else ok = fabs(ak_elem_get(y, t, e) - want) <= (t == AK_F32 ? 1e-5 : 1e-2) * (1 + fabs(want));
+                if (!ok && !bad++)
+                    akt_fail(__FILE__, __LINE__, "scan %s %s flags %u mask %d: [%zu,%zu] %g vs %g", op ? "prod" : "sum",
+                             ak_dtype_name(t), flags, masked, r, col, ak_elem_get(y, t, e), isint ? (double)(int64_t)wanti : want);
+            }
+        }
+        free(x); free(y); free(m);
+    }
+    {
+        float xs[8], ys[8];
+        memset(xs, 0, sizeof xs);
+        AKT_ERR_ITEM(ak_scan(ctx, AK_SCAN_OP_COUNT, AK_F32, xs, NULL, ys, 1, 8, 0, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE);
+        AKT_ERR_ITEM(ak_scan(ctx, AK_SCAN_SUM, AK_F32, xs, NULL, ys, 1, 8, 4u, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE);
+        AKT_ERR_ITEM(ak_scan(ctx, AK_SCAN_SUM, AK_F32, xs, (const uint8_t*)ys, ys, 1, 8, 0, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP);
+    }
+    ak_context_destroy(ctx);
+}
+
 static void test_scan_errors(void) {
     ak_context* ctx = akt_cpu_context("sc_err");
     float x[64], v[64];
@@ -175,5 +229,6 @@ void akt_suite_ops_scan(void) {
     AKT_RUN(test_cumsum_float);
     AKT_RUN(test_cumsum_int);
     AKT_RUN(test_topk);
+    AKT_RUN(test_scan_general);
     AKT_RUN(test_scan_errors);
 }

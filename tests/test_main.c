@@ -40,6 +40,14 @@
     X(gpu_random) \
     X(ops_scan) \
     X(gpu_scan) \
+    X(ops_axis) \
+    X(gpu_axis) \
+    X(ops_pool) \
+    X(gpu_pool) \
+    X(ops_chnorm) \
+    X(gpu_chnorm) \
+    X(ops_loss) \
+    X(gpu_loss) \
     X(ops_attention) \
     X(gpu_attention) \
     X(gpu_prof) \

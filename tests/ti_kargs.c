@@ -16,7 +16,7 @@
  * - the check itself can fail: a kernel launched with a foreign packer, and a
  *   kernel name without an interface, are errors. */
 
-static char akk_seen[256][96];
+static char akk_seen[512][96];
 static int akk_nseen, akk_launches;
 
 static ak_result akk_launch(ak_kernel* k, ak_dim3 g, ak_dim3 b, size_t sh, ak_stream* st, void** args) {
@@ -26,7 +26,7 @@ static ak_result akk_launch(ak_kernel* k, ak_dim3 g, ak_dim3 b, size_t sh, ak_st
     if (!args) return _ak_err(AK_ERROR_LAUNCH, "dry run: %s launched without arguments", k->name);
     for (i = 0; i < akk_nseen; i++)
         if (!strcmp(akk_seen[i], k->name)) return AK_OK;
-    if (akk_nseen < 256) _ak_copy(akk_seen[akk_nseen++], sizeof akk_seen[0], k->name);
+    if (akk_nseen < 512) _ak_copy(akk_seen[akk_nseen++], sizeof akk_seen[0], k->name);
     return AK_OK;
 }
 
@@ -234,6 +234,47 @@ done:
     free(x); free(y); free(v); free(ix); free(m);
 }
 
+/* along an axis, pooling, batch / group norm, scans: every path per dtype */
+static void akk_walk_axis(ak_context* ctx) {
+    static const ak_dtype dts[] = { AK_F32, AK_F16, AK_BF16 };
+    size_t n = 320000, d;
+    void *x = calloc(n, 8), *y = calloc(n, 8), *w = calloc(64, 8);
+    float* rs = (float*)calloc(64, 4);
+    uint8_t* m = (uint8_t*)calloc(n, 1);
+    if (!x || !y || !w || !rs || !m) { akt_fail(__FILE__, __LINE__, "out of memory"); goto done; }
+    for (d = 0; d < 3; d++) {
+        ak_dtype t = dts[d];
+        size_t s1[3] = { 7, 33, 5 }, s2[3] = { 3, 5000, 7 }, s4[2] = { 5, 7 }, y4[2] = { 5, 1 };
+        ak_pool_args pa;
+        int op;
+        for (op = 0; op < (int)AK_REDUCE_OP_COUNT; op++) {
+            AKT_OK(ak_reduce_axes(ctx, (ak_reduce_op)op, t, x, y, 3, s1, 2u, NULL));   /* columns */
+            AKT_OK(ak_reduce_axes(ctx, (ak_reduce_op)op, t, x, y, 3, s2, 2u, NULL));   /* columns, R in chunks */
+        }
+        AKT_OK(ak_normalize(ctx, AK_NORM_L2, t, x, y, 3, 64, 100, 0.0f, NULL));      /* columns */
+        AKT_OK(ak_normalize(ctx, AK_NORM_L2, t, x, y, 300, 1000, 1, 0.0f, NULL));    /* block rows */
+        AKT_OK(ak_normalize(ctx, AK_NORM_L2, t, x, y, 1, 300000, 1, 0.0f, NULL));    /* segments */
+        AKT_OK(ak_binary_broadcast(ctx, AK_OP_MUL, t, x, w, y, 2, s4, y4, NULL));
+        AKT_OK(ak_triangular(ctx, t, x, y, 2, 30, 40, 0, 1, NULL));
+        memset(&pa, 0, sizeof pa);
+        pa.dtype = t; pa.ndim = 2; pa.batch = 2; pa.channels = 3; pa.in[0] = 20; pa.in[1] = 30; pa.kernel[0] = 3; pa.kernel[1] = 3;
+        pa.x = x; pa.y = y;
+        pa.kind = AK_POOL_MAX;
+        AKT_OK(ak_pool(ctx, &pa, NULL));
+        pa.kind = AK_POOL_AVG;
+        AKT_OK(ak_pool(ctx, &pa, NULL));
+        AKT_OK(ak_batch_norm(ctx, t, x, y, 2, 8, 1000, w, w, rs, rs + 8, 1, 0.1f, 1e-5f, NULL));
+        AKT_OK(ak_batch_norm(ctx, t, x, y, 2, 8, 1000, w, w, rs, rs + 8, 0, 0.1f, 1e-5f, NULL));
+        AKT_OK(ak_group_norm(ctx, t, x, y, 2, 8, 1000, 4, w, w, 1e-5f, NULL));
+        AKT_OK(ak_scan(ctx, AK_SCAN_PROD, t, x, m, y, 50, 1000, AK_SCAN_REVERSE, NULL));
+        AKT_OK(ak_scan(ctx, AK_SCAN_SUM, t, x, m, y, 2, 100000, AK_SCAN_EXCLUSIVE | AK_SCAN_REVERSE, NULL));
+        AKT_OK(ak_loss(ctx, AK_LOSS_MSE, t, x, w, AK_TARGET_ROW, (float*)y, 4, 16, 0.0f, 0, AK_LOSS_MEAN, NULL));
+        AKT_OK(ak_triplet_margin_loss(ctx, t, x, x, x, (float*)y, 4, 16, 1.0f, 2.0f, 1e-6f, 0, AK_LOSS_MEAN, NULL));
+    }
+done:
+    free(x); free(y); free(w); free(rs); free(m);
+}
+
 /* GEMM and attention on one arch row: every dtype, a large, a small and a
  * decode (m <= 16) GEMM; attention per head size, prefill and decode (split). */
 /* 1: ak_attention keeps off the Hopper kernel (the mma.sync kernel runs on sm_90 too); 0: its own choice. */
@@ -315,6 +356,7 @@ static void test_kargs_every_op_launch(void) {
             akk_walk_rowwise(ctx);
             akk_walk_llm(ctx);
             akk_walk_rng(ctx);
+            akk_walk_axis(ctx);
         }
         akk_walk_matrix(ctx);
         ak_context_destroy(ctx);

@@ -1,0 +1,90 @@
+// kernels/pool.hip - max and average pooling over 1, 2 or 3 spatial
+// dimensions of a contiguous [planes][ID][IH][IW] tensor (planes = batch x
+// channels; 1-D and 2-D pooling are ID = IH = 1 / ID = 1 with kernel 1,
+// stride 1, padding 0 there). Host wrapper and CPU reference: amdkit.h
+// (>>impl:ops-pool): ak_pool.
+//
+// One thread per output element: blockIdx.y walks the planes (a loop when
+// they pass the grid's y limit), x the outputs of a plane in row-major order,
+// so neighbouring threads read neighbouring inputs (the overlap of windows
+// comes from L1 / L2). In-plane index arithmetic is 32-bit (the host keeps a
+// plane below 2^31 elements).
+//
+// Max (torch.nn.MaxPoolNd): positions outside the input are skipped, the
+// first maximum in window order wins, a NaN wins and stays; idx (optional)
+// gets the flat in-plane input index (d * IH * IW + h * IW + w), as torch's
+// return_indices. A window that holds no input position gives -inf and index
+// -1 (torch refuses such shapes; the host does too). Average
+// (torch.nn.AvgPoolNd, no dilation): the sum over the in-input positions,
+// divided by divisor when divisor > 0 (divisor_override), else by the window
+// clipped to the padded input (count_include_pad = 1) or to the input itself.
+//
+// kernels: ak_pool_max_f32 ak_pool_max_f16 ak_pool_max_bf16 ak_pool_avg_f32 ak_pool_avg_f16 ak_pool_avg_bf16
+
+template <class D, bool MAX>
+AK_INLINE void ak_pool(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT y, ak_i64* AK_RESTRICT idx,
+                       ak_i64 planes, int ID, int IH, int IW, int OD, int OH, int OW, int kD, int kH, int kW, int sD,
+                       int sH, int sW, int pD, int pH, int pW, int dD, int dH, int dW, int cip, int divisor) {
+    const ak_u32 per = (ak_u32)OD * (ak_u32)OH * (ak_u32)OW;
+    const ak_i64 iplane = (ak_i64)ID * IH * IW;
+    for (ak_i64 pl = blockIdx.y; pl < planes; pl += gridDim.y) {
+        const typename D::T* xp = x + pl * iplane;
+        for (ak_u32 o = blockIdx.x * blockDim.x + threadIdx.x; o < per; o += gridDim.x * blockDim.x) {
+            const ak_u32 ow = o % (ak_u32)OW, t = o / (ak_u32)OW, oh = t % (ak_u32)OH, od = t / (ak_u32)OH;
+            const int d0 = (int)od * sD - pD, h0 = (int)oh * sH - pH, w0 = (int)ow * sW - pW;
+            const ak_i64 out = pl * (ak_i64)per + o;
+            if (MAX) {
+                float best = -AK_INF;
+                int bi = -1;
+                for (int kd = 0; kd < kD; kd++) {
+                    const int d = d0 + kd * dD;
+                    if (d < 0 || d >= ID) continue;
+                    for (int kh = 0; kh < kH; kh++) {
+                        const int h = h0 + kh * dH;
+                        if (h < 0 || h >= IH) continue;
+                        const int rowi = (d * IH + h) * IW;
+                        for (int kw = 0; kw < kW; kw++) {
+                            const int w = w0 + kw * dW;
+                            if (w < 0 || w >= IW) continue;
+                            const float v = D::to(xp[rowi + w]);
+                            if (bi < 0 || (!ak_isnan(best) && (v > best || ak_isnan(v)))) { best = v; bi = rowi + w; }
+                        }
+                    }
+                }
+                y[out] = D::from(best);
+                if (idx) idx[out] = bi;
+            } else {
+                // the window clipped to the padded input (its size is the count_include_pad divisor), then to the input
+                const int d1p = d0 + kD < ID + pD ? d0 + kD : ID + pD, h1p = h0 + kH < IH + pH ? h0 + kH : IH + pH;
+                const int w1p = w0 + kW < IW + pW ? w0 + kW : IW + pW;
+                const int padded = (d1p - d0) * (h1p - h0) * (w1p - w0);
+                const int da = d0 > 0 ? d0 : 0, ha = h0 > 0 ? h0 : 0, wa = w0 > 0 ? w0 : 0;
+                const int db = d1p < ID ? d1p : ID, hb = h1p < IH ? h1p : IH, wb = w1p < IW ? w1p : IW;
+                float s = 0.0f;
+                for (int d = da; d < db; d++)
+                    for (int h = ha; h < hb; h++) {
+                        const typename D::T* row = xp + (d * IH + h) * IW;
+                        for (int w = wa; w < wb; w++) s += D::to(row[w]);
+                    }
+                const int inside = (db > da ? db - da : 0) * (hb > ha ? hb - ha : 0) * (wb > wa ? wb - wa : 0);
+                const int div = divisor > 0 ? divisor : cip ? padded : inside;
+                y[out] = D::from(s / (float)div);
+            }
+        }
+    }
+}
+
+#define AK_POOL(NAME, MAX, D)                                                                                        \
+    AK_KERNEL __launch_bounds__(256) void NAME(const D::T* x, D::T* y, ak_i64* idx, ak_i64 planes, int ID, int IH,   \
+                                               int IW, int OD, int OH, int OW, int kD, int kH, int kW, int sD, int sH, \
+                                               int sW, int pD, int pH, int pW, int dD, int dH, int dW, int cip,        \
+                                               int divisor) {                                                         \
+        ak_pool<D, MAX>(x, y, idx, planes, ID, IH, IW, OD, OH, OW, kD, kH, kW, sD, sH, sW, pD, pH, pW, dD, dH, dW,  \
+                        cip, divisor);                                                                               \
+    }
+AK_POOL(ak_pool_max_f32, true, ak_f32_t)
+AK_POOL(ak_pool_max_f16, true, ak_f16_t)
+AK_POOL(ak_pool_max_bf16, true, ak_bf16_t)
+AK_POOL(ak_pool_avg_f32, false, ak_f32_t)
+AK_POOL(ak_pool_avg_f16, false, ak_f16_t)
+AK_POOL(ak_pool_avg_bf16, false, ak_bf16_t)
