@@ -147,8 +147,16 @@ typedef enum ak_dtype {
     AK_I32 = 4,
     AK_I64 = 5,
     AK_U8 = 6,
-    AK_FP8_E4M3 = 7,
-    AK_FP8_E5M2 = 8,
+    /* 8-bit floats: one dtype per encoding, so a buffer's meaning is unambiguous.
+     * OCP (the OCP 8-bit floating point spec; H100, gfx950, gfx12), as
+     * PyTorch's float8_e4m3fn / float8_e5m2: */
+    AK_FP8_E4M3 = 7,       /* E4M3FN: bias 7, max 448, no infinity, NaN = S.1111.111 */
+    AK_FP8_E5M2 = 8,       /* E5M2: bias 15, max 57344, infinities, IEEE-like NaNs */
+    /* FNUZ (gfx942: MI300), as PyTorch's float8_e4m3fnuz / float8_e5m2fnuz: no
+     * infinity, no negative zero, one NaN = 0x80: */
+    AK_FP8_E4M3_FNUZ = 9,  /* bias 8, max 240 */
+    AK_FP8_E5M2_FNUZ = 10, /* bias 16, max 57344 */
+    AK_I8 = 11,            /* int8 */
     AK_DTYPE_COUNT
 } ak_dtype;
 
@@ -169,7 +177,19 @@ AKAPI uint16_t ak_f32_to_f16(float f);
 AKAPI float ak_f16_to_f32(uint16_t h);
 AKAPI uint16_t ak_f32_to_bf16(float f);
 AKAPI float ak_bf16_to_f32(uint16_t b);
-/* Element i of a host buffer of dtype t, as double (fp8 not supported: 0). Thread safety: any thread. */
+/* 8-bit float conversions, t one of AK_FP8_E4M3, AK_FP8_E5M2, AK_FP8_E4M3_FNUZ,
+ * AK_FP8_E5M2_FNUZ (else 0 / NaN). To fp8: round to nearest even. Not
+ * saturating (saturate = 0, as PyTorch's .to(float8_*)): a value that rounds
+ * past the largest finite one, or an infinity, is E5M2's infinity or the
+ * others' NaN. Saturating (saturate = 1, as the scaled casts): it is the
+ * largest finite value of its sign. NaN stays NaN; FNUZ has no -0 (a negative
+ * value that rounds to zero is +0). Bit-exact with PyTorch's float8 types.
+ * Thread safety: any thread. */
+AKAPI uint8_t ak_f32_to_fp8(float f, ak_dtype t, int saturate);
+AKAPI float ak_fp8_to_f32(uint8_t v, ak_dtype t);
+/* Largest finite value of an fp8 dtype (448, 57344, 240, 57344), 0 for others. Thread safety: any thread. */
+AKAPI float ak_fp8_max(ak_dtype t);
+/* Element i of a host buffer of dtype t, as double. Thread safety: any thread. */
 AKAPI double ak_elem_get(const void* buf, ak_dtype t, size_t i);
 /* Store v (rounded to dtype t) at element i of a host buffer. Thread safety: caller's buffer. */
 AKAPI void ak_elem_set(void* buf, ak_dtype t, size_t i, double v);
@@ -353,7 +373,7 @@ typedef enum ak_opt_level {
  *   INT   integer in lo..hi;  BYTES  byte count in lo..hi, env with k/m/g suffix
  *   SEG   like BYTES, and a multiple of the pool's 2 MiB segment (0 = none)
  *   FRAC  number in (lo, hi]
- *   PREC  -1 (auto) or a floating-point dtype; env auto|f32|f16|bf16|fp8_e4m3|fp8_e5m2
+ *   PREC  -1 (auto) or a floating-point dtype; env auto|f32|f16|bf16|fp8_e4m3|fp8_e5m2|fp8_e4m3_fnuz|fp8_e5m2_fnuz
  *   MASK  AK_DTYPE_BIT() mask of floating-point dtypes; env f32,f16,...
  *   STR   string, NULL = unset;  PATH  string shorter than hi characters
  * A value from the environment that fails its check is AK_ERROR_CONFIG naming
@@ -2203,12 +2223,13 @@ static void _ak_launch_limits_set(ak_context* ctx);                         /* c
  * >>impl:dtype
  * ========================================================================== */
 AKDEF const char* ak_dtype_name(ak_dtype t) {
-    static const char* n[] = { "f32", "f16", "bf16", "f64", "i32", "i64", "u8", "fp8_e4m3", "fp8_e5m2" };
+    static const char* n[] = { "f32", "f16", "bf16", "f64", "i32", "i64", "u8", "fp8_e4m3", "fp8_e5m2", "fp8_e4m3_fnuz",
+                               "fp8_e5m2_fnuz", "i8" };
     if ((int)t < 0 || (int)t >= (int)AK_DTYPE_COUNT) return "?";
     return n[t];
 }
 AKDEF size_t ak_dtype_size(ak_dtype t) {
-    static const size_t z[] = { 4, 2, 2, 8, 4, 8, 1, 1, 1 };
+    static const size_t z[] = { 4, 2, 2, 8, 4, 8, 1, 1, 1, 1, 1, 1 };
     if ((int)t < 0 || (int)t >= (int)AK_DTYPE_COUNT) return 0;
     return z[t];
 }
@@ -2258,6 +2279,72 @@ AKDEF uint16_t ak_f32_to_bf16(float f) {
     return (uint16_t)(x >> 16);
 }
 AKDEF float ak_bf16_to_f32(uint16_t b) { return _ak_bits_f32((uint32_t)b << 16); }
+
+/* The four 8-bit float encodings: mantissa bits, exponent bias, largest finite
+ * code, and the FNUZ rules (NaN = 0x80, no -0, no infinity). */
+typedef struct _ak_fp8_format { int mbits, bias, fnuz; uint8_t max_code; } _ak_fp8_format;
+static const _ak_fp8_format* _ak_fp8_fmt(ak_dtype t) {
+    static const _ak_fp8_format f[4] = { { 3, 7, 0, 0x7E }, { 2, 15, 0, 0x7B }, { 3, 8, 1, 0x7F }, { 2, 16, 1, 0x7F } };
+    switch (t) {
+    case AK_FP8_E4M3: return &f[0];
+    case AK_FP8_E5M2: return &f[1];
+    case AK_FP8_E4M3_FNUZ: return &f[2];
+    case AK_FP8_E5M2_FNUZ: return &f[3];
+    default: return NULL;
+    }
+}
+AKDEF float ak_fp8_to_f32(uint8_t v, ak_dtype t) {
+    const _ak_fp8_format* f = _ak_fp8_fmt(t);
+    int e, m;
+    float x;
+    if (!f) return _ak_bits_f32(0x7FC00000u);
+    if (f->fnuz ? v == 0x80 : (f->mbits == 3 ? (v & 0x7F) == 0x7F : (v & 0x7F) > 0x7C)) return _ak_bits_f32(0x7FC00000u);
+    if (!f->fnuz && f->mbits == 2 && (v & 0x7F) == 0x7C) return _ak_bits_f32((v & 0x80 ? 0x80000000u : 0) | 0x7F800000u);
+    e = (v & 0x7F) >> f->mbits;
+    m = v & ((1 << f->mbits) - 1);
+    /* subnormal (e = 0): m 2^(1 - bias - mbits); normal: (2^mbits + m) 2^(e - bias - mbits) */
+    x = ldexpf((float)(e ? (1 << f->mbits) + m : m), (e ? e : 1) - f->bias - f->mbits);
+    return v & 0x80 ? -x : x;
+}
+AKDEF float ak_fp8_max(ak_dtype t) {
+    const _ak_fp8_format* f = _ak_fp8_fmt(t);
+    return f ? ak_fp8_to_f32(f->max_code, t) : 0.0f;
+}
+AKDEF uint8_t ak_f32_to_fp8(float x, ak_dtype t, int saturate) {
+    const _ak_fp8_format* f = _ak_fp8_fmt(t);
+    uint32_t u = _ak_f32_bits(x), a = u & 0x7FFFFFFFu, code;
+    const uint8_t sign = (uint8_t)(u >> 24 & 0x80u);
+    const uint8_t nan = f && f->fnuz ? 0x80 : (uint8_t)(sign | 0x7F);
+    int e32;
+    if (!f) return 0;
+    if (a > 0x7F800000u) return nan;
+    if (a == 0x7F800000u) /* infinity: the largest finite value, E5M2's infinity or NaN */
+        return saturate ? (uint8_t)(sign | f->max_code) : !f->fnuz && f->mbits == 2 ? (uint8_t)(sign | 0x7C) : nan;
+    e32 = (int)(a >> 23);
+    if (e32 - 127 >= 1 - f->bias) {
+        /* a normal result: keep mbits of the mantissa, round half to even, re-bias the exponent (a carry out of
+           the mantissa moves into the exponent, as it should) */
+        const int sh = 23 - f->mbits;
+        const uint32_t rem = a & ((1u << sh) - 1u), half = 1u << (sh - 1);
+        uint32_t keep = a >> sh;
+        keep += rem > half || (rem == half && (keep & 1u));
+        code = keep - ((uint32_t)(127 - f->bias) << f->mbits);
+    } else {
+        /* a subnormal result: the significand in units of the smallest subnormal 2^(1 - bias - mbits) */
+        const uint32_t sig = e32 ? (a & 0x7FFFFFu) | 0x800000u : a & 0x7FFFFFu;
+        const int sh = 150 - (e32 ? e32 : 1) + (1 - f->bias) - f->mbits;
+        if (sh >= 32) code = 0;
+        else {
+            const uint32_t rem = sig & ((1u << sh) - 1u), half = 1u << (sh - 1);
+            code = sig >> sh;
+            code += rem > half || (rem == half && (code & 1u));
+        }
+    }
+    if (code > f->max_code)
+        return saturate ? (uint8_t)(sign | f->max_code) : !f->fnuz && f->mbits == 2 ? (uint8_t)(sign | 0x7C) : nan;
+    if (f->fnuz && code == 0) return 0;
+    return (uint8_t)(sign | code);
+}
 AKDEF double ak_elem_get(const void* buf, ak_dtype t, size_t i) {
     switch (t) {
     case AK_F32: return (double)((const float*)buf)[i];
@@ -2267,6 +2354,9 @@ AKDEF double ak_elem_get(const void* buf, ak_dtype t, size_t i) {
     case AK_I32: return (double)((const int32_t*)buf)[i];
     case AK_I64: return (double)((const int64_t*)buf)[i];
     case AK_U8: return (double)((const uint8_t*)buf)[i];
+    case AK_I8: return (double)((const int8_t*)buf)[i];
+    case AK_FP8_E4M3: case AK_FP8_E5M2: case AK_FP8_E4M3_FNUZ: case AK_FP8_E5M2_FNUZ:
+        return (double)ak_fp8_to_f32(((const uint8_t*)buf)[i], t);
     default: return 0.0;
     }
 }
@@ -2279,6 +2369,9 @@ AKDEF void ak_elem_set(void* buf, ak_dtype t, size_t i, double v) {
     case AK_I32: ((int32_t*)buf)[i] = (int32_t)v; break;
     case AK_I64: ((int64_t*)buf)[i] = (int64_t)v; break;
     case AK_U8: ((uint8_t*)buf)[i] = (uint8_t)v; break;
+    case AK_I8: ((int8_t*)buf)[i] = (int8_t)v; break;
+    case AK_FP8_E4M3: case AK_FP8_E5M2: case AK_FP8_E4M3_FNUZ: case AK_FP8_E5M2_FNUZ:
+        ((uint8_t*)buf)[i] = ak_f32_to_fp8((float)v, t, 0); break;
     default: break;
     }
 }
@@ -6939,7 +7032,8 @@ AKDEF ak_result ak_dtype_parse(const char* s, ak_dtype* out) {
     if (_ak_streq_ci(s, "fp16") || _ak_streq_ci(s, "float16") || _ak_streq_ci(s, "half")) { *out = AK_F16; return AK_OK; }
     if (_ak_streq_ci(s, "bfloat16")) { *out = AK_BF16; return AK_OK; }
     if (_ak_streq_ci(s, "fp8")) { *out = AK_FP8_E4M3; return AK_OK; }
-    return _ak_err(AK_ERROR_CONFIG, "unknown precision '%s' (expected f32, f16, bf16, fp8_e4m3, fp8_e5m2)", s);
+    return _ak_err(AK_ERROR_CONFIG, "unknown precision '%s' (expected f32, f16, bf16, fp8_e4m3, fp8_e5m2, fp8_e4m3_fnuz, "
+                   "fp8_e5m2_fnuz)", s);
 }
 AKDEF ak_result ak_opt_level_parse(const char* s, ak_opt_level* out) {
     int v;
@@ -7008,8 +7102,9 @@ static const _ak_cfgrow _ak_cfg_rows[_AK_CF_COUNT] = {
 #undef AK_X_
 };
 
-#define _AK_FLOAT_PRECISIONS (AK_DTYPE_BIT(AK_F32) | AK_DTYPE_BIT(AK_F16) | AK_DTYPE_BIT(AK_BF16) | \
-                              AK_DTYPE_BIT(AK_FP8_E4M3) | AK_DTYPE_BIT(AK_FP8_E5M2))
+#define _AK_FP8_DTYPES (AK_DTYPE_BIT(AK_FP8_E4M3) | AK_DTYPE_BIT(AK_FP8_E5M2) | AK_DTYPE_BIT(AK_FP8_E4M3_FNUZ) | \
+                        AK_DTYPE_BIT(AK_FP8_E5M2_FNUZ))
+#define _AK_FLOAT_PRECISIONS (AK_DTYPE_BIT(AK_F32) | AK_DTYPE_BIT(AK_F16) | AK_DTYPE_BIT(AK_BF16) | _AK_FP8_DTYPES)
 #define _AK_POOL_SEGMENT (2ll << 20)   /* the pool's small segment (>>impl:pool) */
 
 static ak_result _ak_parse_ll(const char* var, const char* v, int allow_suffix, long long* out) {
@@ -7156,7 +7251,7 @@ static ak_result _ak_cfg_check(const _ak_cfgrow* f, const _ak_cfgval* x, const c
     case _AK_CK_PREC:
         if (i != -1 && (i < 0 || i >= (long long)AK_DTYPE_COUNT || !(AK_DTYPE_BIT(i) & _AK_FLOAT_PRECISIONS))) {
             _ak_fmt(shown, sizeof shown, "%lld (%s)", i, (i >= 0 && i < (long long)AK_DTYPE_COUNT) ? ak_dtype_name((ak_dtype)i) : "?");
-            _ak_fmt(want, sizeof want, "-1 (auto), AK_F32, AK_F16, AK_BF16, AK_FP8_E4M3 or AK_FP8_E5M2");
+            _ak_fmt(want, sizeof want, "-1 (auto), AK_F32, AK_F16, AK_BF16, AK_FP8_E4M3, AK_FP8_E5M2, AK_FP8_E4M3_FNUZ or AK_FP8_E5M2_FNUZ");
         }
         break;
     case _AK_CK_MASK:
@@ -7330,7 +7425,23 @@ AKDEF ak_result ak_config_validate(const ak_config* cfg, const ak_arch_info* arc
                     "matrix_cores on -> off: %s (%s) has no matrix cores", arch->name, arch->family_name);
             c.matrix_cores = AK_OFF;
         }
-        if ((c.precision == AK_FP8_E4M3 || c.precision == AK_FP8_E5M2) && !arch->fp8) {
+        if (c.precision >= 0 && (AK_DTYPE_BIT(c.precision) & _AK_FP8_DTYPES) && arch->fp8) {
+            /* fp8 in the other encoding (OCP on a FNUZ part or the reverse): the same format in the arch's */
+            const int fnuz = !strncmp(arch->fp8_encoding, "FNUZ", 4);
+            const int is_fnuz = c.precision == AK_FP8_E4M3_FNUZ || c.precision == AK_FP8_E5M2_FNUZ;
+            if (fnuz != is_fnuz) {
+                const int e4m3 = c.precision == AK_FP8_E4M3 || c.precision == AK_FP8_E4M3_FNUZ;
+                const int want = fnuz ? (e4m3 ? AK_FP8_E4M3_FNUZ : AK_FP8_E5M2_FNUZ) : (e4m3 ? AK_FP8_E4M3 : AK_FP8_E5M2);
+                if (c.strict)
+                    return _ak_err(AK_ERROR_CONFIG, "config.precision is %s, but %s (%s) uses the %s fp8 encoding: use %s (strict mode)",
+                                   ak_dtype_name((ak_dtype)c.precision), arch->name, arch->family_name, arch->fp8_encoding,
+                                   ak_dtype_name((ak_dtype)want));
+                _ak_log(&lg, AK_LOG_WARN, AK_LOGITEM_CONFIG_DOWNGRADED, "precision %s -> %s: %s uses %s", ak_dtype_name((ak_dtype)c.precision),
+                        ak_dtype_name((ak_dtype)want), arch->name, arch->fp8_encoding);
+                c.precision = want;
+            }
+        }
+        if (c.precision >= 0 && (AK_DTYPE_BIT(c.precision) & _AK_FP8_DTYPES) && !arch->fp8) {
             if (c.strict)
                 return _ak_err(AK_ERROR_CONFIG, "config.precision is %s, but %s (%s) has no fp8 support (strict mode)",
                                ak_dtype_name((ak_dtype)c.precision), arch->name, arch->family_name);
