@@ -98,6 +98,7 @@
  *                     kernel interfaces (generated from kernels/ by `make gen`), ak_prelude_source
  *   >>impl:ops        kernel library: shared op code (kernel memo, checks, launch sizing, interface-checked launch)
  *   >>impl:ops-elementwise  fill, copy, cast, axpy, scale, binary, unary, transpose + CPU references
+ *   >>impl:ops-quant  8-bit float quantisation: ak_quantize / ak_dequantize (scaled casts) + CPU reference
  *   >>impl:ops-reduce reductions, softmax, layernorm, rmsnorm, cross-entropy (one row-chunked launch helper) + CPU references
  *   >>impl:ops-gemm   GEMM with fused epilogue: tile table, planning, launch, CPU reference
  *   >>impl:ops-attention  fused attention (SIMT, split/flash-decoding, matrix cores) + CPU reference
@@ -1085,6 +1086,38 @@ AKAPI ak_result ak_unary(ak_context* ctx, ak_unary_op op, ak_dtype dtype, const 
  * overlap. Thread safety: any thread. */
 AKAPI ak_result ak_transpose(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t rows, size_t cols,
                              ak_stream* stream);
+/* ---- 8-bit float quantisation (scaled casts) ----------------------------
+ * x (rows x cols, row-major, f32 / f16 / bf16) -> q of an fp8 dtype
+ * (AK_FP8_E4M3, AK_FP8_E5M2, AK_FP8_E4M3_FNUZ, AK_FP8_E5M2_FNUZ) with
+ * dequantisation scales s (x ~ s q): q = fp8(x * (1 / s)) in fp32, rounded to
+ * nearest even and saturated to the format's largest finite value (NaN to
+ * the format's NaN, 0x7F OCP / 0x80 FNUZ; s = 0 gives q = 0). Scale groups: */
+typedef enum ak_quant_mode {
+    AK_QUANT_TENSOR = 0,   /* one scale: scale[0] */
+    AK_QUANT_ROW = 1,      /* one per row: scale[r] */
+    AK_QUANT_BLOCK = 2     /* one per 1 x 128 block of a row (DeepSeek-style): scale[r * ceil(cols / 128) + c / 128] */
+} ak_quant_mode;
+/* Arguments of ak_quantize; zero-filled means: tensor-wise scale, read from
+ * *scale (delayed scaling), no amax. */
+typedef struct ak_quant_args {
+    ak_dtype x_dtype;       /* AK_F32, AK_F16, AK_BF16 */
+    const void* x;
+    ak_dtype q_dtype;       /* an fp8 dtype */
+    void* q;                /* rows x cols bytes */
+    size_t rows, cols;
+    ak_quant_mode mode;
+    float* scale;           /* the group scales (device memory): read, or written when compute_scale */
+    int compute_scale;      /* 1: s = amax of the group / the format's max (1 where the amax is 0): current scaling */
+    float* amax;            /* NULL, or one device float: max |x| over the whole tensor (for delayed scaling) */
+} ak_quant_args;
+/* Quantise: one pass over x (two for AK_QUANT_TENSOR with compute_scale, the
+ * first finding the amax; the rows of AK_QUANT_ROW are read twice when their
+ * scale is computed, the second time from L2). Thread safety: any thread. */
+AKAPI ak_result ak_quantize(ak_context* ctx, const ak_quant_args* args, ak_stream* stream);
+/* y (rows x cols, f32 / f16 / bf16) = s * q in fp32, rounded to y's dtype, with
+ * the scales of `mode` as ak_quantize lays them out. Thread safety: any thread. */
+AKAPI ak_result ak_dequantize(ak_context* ctx, ak_dtype q_dtype, const void* q, ak_dtype y_dtype, void* y, size_t rows,
+                              size_t cols, ak_quant_mode mode, const float* scale, ak_stream* stream);
 /* ---- reductions, softmax, norms, cross-entropy  ------------------------
  * Common rules (as for the element-wise ops): x is a row-major, contiguous
  * rows x cols tensor of dtype AK_F32, AK_F16 or AK_BF16 and every op works
@@ -14030,6 +14063,325 @@ static const char _ak_src_norm[] =
     "AK_NORM(bf16, ak_bf16_t)\n"
     ;
 
+/* kernels/quant.hip */
+static const char _ak_src_quant[] =
+    "/* kernels/quant.hip: scaled casts between 16/32-bit floats and the 8-bit\n"
+    " * float encodings (ak_quantize / ak_dequantize in amdkit.h, >>impl:ops-quant,\n"
+    " * which also holds the CPU reference).\n"
+    " *\n"
+    " * Quantize: q = fp8(x * (1 / s)), saturating to the format's largest finite\n"
+    " * value, round to nearest even, NaN to the format's NaN (0x7F OCP, 0x80\n"
+    " * FNUZ); s is the dequantisation scale (x ~ s q) of the element's group:\n"
+    " *   mode AK_QUANT_TENSOR  one s for the tensor (scale[0])\n"
+    " *   mode AK_QUANT_ROW     one s per row (scale[r])\n"
+    " *   mode AK_QUANT_BLOCK   one s per 1 x 128 block of a row (scale[r nb + c / 128], nb = ceil(cols / 128))\n"
+    " * compute = 1: s is computed from the group's amax (s = amax / fp8 max, 1 when\n"
+    " * amax is 0) and written to scale (current scaling); for the tensor mode the\n"
+    " * amax comes from ak_quant_amax_* run before (into amax_buf); compute = 0: s is\n"
+    " * read (delayed scaling). amax != NULL: max |x| over the tensor is folded into\n"
+    " * *amax (an atomic max on its bits; the host zeroes it first).\n"
+    " * Dequantize: y = s q in fp32, rounded to y's dtype.\n"
+    " *\n"
+    " * One block of 256 threads per group for rows (two passes over a row when the\n"
+    " * scale is computed: the second from L2), one warp per 1 x 128 block (4\n"
+    " * elements a lane), 8 elements a thread for the tensor mode. The fp8 code of\n"
+    " * a float is ak_fp8_enc (the integer rounding of amdkit.h's ak_f32_to_fp8 with\n"
+    " * saturation); on NVIDIA sm_89+ the OCP formats use the hardware conversion\n"
+    " * (cvt.rn.satfinite), which rounds and saturates the same way. */\n"
+    "\n"
+    "// >>host  fp8 encodings and scale modes (amdkit.h reads them as _AK_*)\n"
+    "#define AK_FP8_FMT_E4M3 0\n"
+    "#define AK_FP8_FMT_E5M2 1\n"
+    "#define AK_FP8_FMT_E4M3_FNUZ 2\n"
+    "#define AK_FP8_FMT_E5M2_FNUZ 3\n"
+    "#define AK_QUANT_TENSOR 0\n"
+    "#define AK_QUANT_ROW 1\n"
+    "#define AK_QUANT_BLOCK 2\n"
+    "#define AK_QUANT_BLOCK_COLS 128\n"
+    "#define AK_QUANT_THREADS 256\n"
+    "// <<host\n"
+    "\n"
+    "/* mantissa bits, bias, FNUZ, largest finite code and its value */\n"
+    "template <int F> struct ak_fp8_fmt;\n"
+    "template <> struct ak_fp8_fmt<AK_FP8_FMT_E4M3> { enum { M = 3, BIAS = 7, FNUZ = 0, MAXC = 0x7E }; static AK_INLINE float maxv() { return 448.0f; } };\n"
+    "template <> struct ak_fp8_fmt<AK_FP8_FMT_E5M2> { enum { M = 2, BIAS = 15, FNUZ = 0, MAXC = 0x7B }; static AK_INLINE float maxv() { return 57344.0f; } };\n"
+    "template <> struct ak_fp8_fmt<AK_FP8_FMT_E4M3_FNUZ> { enum { M = 3, BIAS = 8, FNUZ = 1, MAXC = 0x7F }; static AK_INLINE float maxv() { return 240.0f; } };\n"
+    "template <> struct ak_fp8_fmt<AK_FP8_FMT_E5M2_FNUZ> { enum { M = 2, BIAS = 16, FNUZ = 1, MAXC = 0x7F }; static AK_INLINE float maxv() { return 57344.0f; } };\n"
+    "\n"
+    "/* Saturating round-to-nearest-even fp32 -> fp8 code (integer arithmetic). */\n"
+    "template <int F>\n"
+    "AK_INLINE ak_u32 ak_fp8_enc_sw(float x) {\n"
+    "    typedef ak_fp8_fmt<F> Fm;\n"
+    "    const ak_u32 u = ak_f2u(x), a = u & 0x7FFFFFFFu, sign = (u >> 24) & 0x80u;\n"
+    "    if (a > 0x7F800000u) return Fm::FNUZ ? 0x80u : 0x7Fu;\n"
+    "    const int e32 = (int)(a >> 23);\n"
+    "    ak_u32 code;\n"
+    "    if (e32 - 127 >= 1 - Fm::BIAS) {\n"
+    "        const int sh = 23 - Fm::M;\n"
+    "        const ak_u32 rem = a & ((1u << sh) - 1u), half = 1u << (sh - 1);\n"
+    "        ak_u32 keep = a >> sh;\n"
+    "        keep += (rem > half || (rem == half && (keep & 1u))) ? 1u : 0u;\n"
+    "        code = keep - ((ak_u32)(127 - Fm::BIAS) << Fm::M);\n"
+    "    } else {\n"
+    "        const ak_u32 sig = e32 ? (a & 0x7FFFFFu) | 0x800000u : (a & 0x7FFFFFu);\n"
+    "        const int sh = 150 - (e32 ? e32 : 1) + (1 - Fm::BIAS) - Fm::M;\n"
+    "        if (sh >= 32) code = 0;\n"
+    "        else {\n"
+    "            const ak_u32 rem = sig & ((1u << sh) - 1u), half = 1u << (sh - 1);\n"
+    "            code = sig >> sh;\n"
+    "            code += (rem > half || (rem == half && (code & 1u))) ? 1u : 0u;\n"
+    "        }\n"
+    "    }\n"
+    "    if (code > (ak_u32)Fm::MAXC) code = Fm::MAXC;   /* saturate (infinities too) */\n"
+    "    if (Fm::FNUZ && code == 0) return 0;\n"
+    "    return sign | code;\n"
+    "}\n"
+    "\n"
+    "/* Four codes packed in a word (element 0 in the low byte). */\n"
+    "template <int F>\n"
+    "AK_INLINE ak_u32 ak_fp8_enc4(const float* v) {\n"
+    "#if defined(AK_NVIDIA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890\n"
+    "    if (F == AK_FP8_FMT_E4M3 || F == AK_FP8_FMT_E5M2) {\n"
+    "        unsigned short lo, hi;\n"
+    "        if (F == AK_FP8_FMT_E4M3) {\n"
+    "            asm(\"cvt.rn.satfinite.e4m3x2.f32 %0, %2, %1;\" : \"=h\"(lo) : \"f\"(v[0]), \"f\"(v[1]));\n"
+    "            asm(\"cvt.rn.satfinite.e4m3x2.f32 %0, %2, %1;\" : \"=h\"(hi) : \"f\"(v[2]), \"f\"(v[3]));\n"
+    "        } else {\n"
+    "            asm(\"cvt.rn.satfinite.e5m2x2.f32 %0, %2, %1;\" : \"=h\"(lo) : \"f\"(v[0]), \"f\"(v[1]));\n"
+    "            asm(\"cvt.rn.satfinite.e5m2x2.f32 %0, %2, %1;\" : \"=h\"(hi) : \"f\"(v[2]), \"f\"(v[3]));\n"
+    "        }\n"
+    "        return (ak_u32)lo | ((ak_u32)hi << 16);\n"
+    "    }\n"
+    "#endif\n"
+    "    return ak_fp8_enc_sw<F>(v[0]) | (ak_fp8_enc_sw<F>(v[1]) << 8) | (ak_fp8_enc_sw<F>(v[2]) << 16) |\n"
+    "           (ak_fp8_enc_sw<F>(v[3]) << 24);\n"
+    "}\n"
+    "template <int F>\n"
+    "AK_INLINE ak_u8 ak_fp8_enc1(float v) {\n"
+    "    float w[4] = { v, 0.0f, 0.0f, 0.0f };\n"
+    "    return (ak_u8)(ak_fp8_enc4<F>(w) & 0xFFu);\n"
+    "}\n"
+    "\n"
+    "/* fp8 code -> fp32 (exact). */\n"
+    "template <int F>\n"
+    "AK_INLINE float ak_fp8_dec(ak_u32 c) {\n"
+    "    typedef ak_fp8_fmt<F> Fm;\n"
+    "    const ak_u32 mag = c & 0x7Fu, s = (c & 0x80u) << 24;\n"
+    "    if (Fm::FNUZ ? c == 0x80u : (Fm::M == 3 ? mag == 0x7Fu : mag > 0x7Cu)) return ak_u2f(0x7FC00000u);\n"
+    "    if (!Fm::FNUZ && Fm::M == 2 && mag == 0x7Cu) return ak_u2f(s | 0x7F800000u);\n"
+    "    const ak_u32 e = mag >> Fm::M, m = mag & ((1u << Fm::M) - 1u);\n"
+    "    if (e == 0) /* subnormal: m 2^(1 - bias - M) */\n"
+    "        return ak_u2f(s | ak_f2u((float)m * ak_u2f((ak_u32)(127 + 1 - Fm::BIAS - Fm::M) << 23)));\n"
+    "    return ak_u2f(s | ((e + 127 - Fm::BIAS) << 23) | (m << (23 - Fm::M)));\n"
+    "}\n"
+    "\n"
+    "/* correctly rounded division (fast-math builds would approximate a / b): the scales match the host's bit for bit */\n"
+    "AK_INLINE float ak_quant_div(float a, float b) {\n"
+    "#if defined(AK_NVIDIA)\n"
+    "    return __fdiv_rn(a, b);\n"
+    "#else\n"
+    "    return a / b;\n"
+    "#endif\n"
+    "}\n"
+    "AK_INLINE float ak_quant_inv(float s) { return s != 0.0f ? ak_quant_div(1.0f, s) : 0.0f; }\n"
+    "template <int F>\n"
+    "AK_INLINE float ak_quant_scale_of(float amax) {\n"
+    "    return amax > 0.0f ? ak_quant_div(amax, ak_fp8_fmt<F>::maxv()) : amax == amax ? 1.0f : amax;\n"
+    "}\n"
+    "/* |x| as ordered bits (non-negative floats order as unsigned integers; NaN above all) */\n"
+    "AK_INLINE void ak_quant_amax_fold(float* amax, float m) {\n"
+    "    if (amax) atomicMax((unsigned*)amax, ak_f2u(m) & 0x7FFFFFFFu);\n"
+    "}\n"
+    "AK_INLINE float ak_absmax(float a, float b) {\n"
+    "    const ak_u32 x = ak_f2u(a) & 0x7FFFFFFFu, y = ak_f2u(b) & 0x7FFFFFFFu;\n"
+    "    return ak_u2f(x > y ? x : y);\n"
+    "}\n"
+    "\n"
+    "/* Block-wide max of non-negative values (NaN wins), through `scratch` of AK_QUANT_THREADS / AK_WAVE floats. */\n"
+    "AK_INLINE float ak_quant_block_max(float v, float* scratch) {\n"
+    "    for (int o = AK_WAVE / 2; o > 0; o >>= 1) v = ak_absmax(v, ak_shfl_xor(v, o));\n"
+    "    __syncthreads();\n"
+    "    if (ak_lane() == 0) scratch[ak_wave_id()] = v;\n"
+    "    __syncthreads();\n"
+    "    v = 0.0f;\n"
+    "    for (int w = 0; w < (int)(blockDim.x / AK_WAVE); w++) v = ak_absmax(v, scratch[w]);\n"
+    "    return v;\n"
+    "}\n"
+    "\n"
+    "/* One group of n elements at x (scale s or computed), written to q. Block-cooperative. */\n"
+    "template <class D, int F>\n"
+    "AK_INLINE void ak_quant_span(const typename D::T* x, ak_u8* q, ak_i64 n, float* sp, int compute, float* amax, float* scratch) {\n"
+    "    float m = 0.0f, s;\n"
+    "    if (compute) {\n"
+    "        for (ak_i64 i = threadIdx.x; i < n; i += blockDim.x) m = ak_absmax(m, D::to(x[i]));\n"
+    "        m = ak_quant_block_max(m, scratch);\n"
+    "        s = ak_quant_scale_of<F>(m);\n"
+    "        if (threadIdx.x == 0) *sp = s;\n"
+    "        if (threadIdx.x == 0) ak_quant_amax_fold(amax, m);\n"
+    "    } else {\n"
+    "        s = *sp;\n"
+    "    }\n"
+    "    const float inv = ak_quant_inv(s);\n"
+    "    float lm = 0.0f;\n"
+    "    const bool vec = ak_aligned16(x) && (((ak_u64)q) & 3u) == 0;\n"
+    "    ak_i64 done = 0;\n"
+    "    if (vec) {\n"
+    "        const ak_i64 n4 = n / 4;\n"
+    "        for (ak_i64 j = threadIdx.x; j < n4; j += blockDim.x) {\n"
+    "            float v[4];\n"
+    "            if (D::SIZE == 4) D::ld4(x + 4 * j, v);\n"
+    "            else {\n"
+    "                const uint2 w = *(const uint2*)(x + 4 * j);\n"
+    "                v[0] = D::to((typename D::T)(w.x & 0xFFFFu)); v[1] = D::to((typename D::T)(w.x >> 16));\n"
+    "                v[2] = D::to((typename D::T)(w.y & 0xFFFFu)); v[3] = D::to((typename D::T)(w.y >> 16));\n"
+    "            }\n"
+    "            if (!compute && amax) for (int k = 0; k < 4; k++) lm = ak_absmax(lm, v[k]);\n"
+    "            for (int k = 0; k < 4; k++) v[k] *= inv;\n"
+    "            ((ak_u32*)q)[j] = ak_fp8_enc4<F>(v);\n"
+    "        }\n"
+    "        done = n4 * 4;\n"
+    "    }\n"
+    "    for (ak_i64 i = done + threadIdx.x; i < n; i += blockDim.x) {\n"
+    "        const float v = D::to(x[i]);\n"
+    "        if (!compute && amax) lm = ak_absmax(lm, v);\n"
+    "        q[i] = ak_fp8_enc1<F>(v * inv);\n"
+    "    }\n"
+    "    if (!compute && amax) {\n"
+    "        lm = ak_quant_block_max(lm, scratch);\n"
+    "        if (threadIdx.x == 0) ak_quant_amax_fold(amax, lm);\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "/* 1 x 128 blocks: a wave of lanes per block (AK_QUANT_BLOCK_COLS / AK_WAVE elements a lane). */\n"
+    "template <class D, int F>\n"
+    "AK_INLINE void ak_quant_blocks(const typename D::T* x, ak_u8* q, ak_i64 rows, ak_i64 cols, float* scale, int compute, float* amax) {\n"
+    "    const int PER = AK_QUANT_BLOCK_COLS / AK_WAVE;   /* 4 (wave32) or 2 (wave64) */\n"
+    "    const ak_i64 nb = (cols + AK_QUANT_BLOCK_COLS - 1) / AK_QUANT_BLOCK_COLS, total = rows * nb;\n"
+    "    const ak_i64 waves = (ak_i64)gridDim.x * (blockDim.x / AK_WAVE);\n"
+    "    const int lane = ak_lane();\n"
+    "    float lm = 0.0f;\n"
+    "    for (ak_i64 g = (ak_i64)blockIdx.x * (blockDim.x / AK_WAVE) + ak_wave_id(); g < total; g += waves) {\n"
+    "        const ak_i64 r = g / nb, c0 = (g - r * nb) * AK_QUANT_BLOCK_COLS + (ak_i64)lane * PER;\n"
+    "        const typename D::T* xr = x + r * cols;\n"
+    "        float v[4] = { 0.0f, 0.0f, 0.0f, 0.0f }, m = 0.0f;\n"
+    "        for (int k = 0; k < PER; k++)\n"
+    "            if (c0 + k < cols) { v[k] = D::to(xr[c0 + k]); m = ak_absmax(m, v[k]); }\n"
+    "        for (int o = AK_WAVE / 2; o > 0; o >>= 1) m = ak_absmax(m, ak_shfl_xor(m, o));\n"
+    "        float s;\n"
+    "        if (compute) {\n"
+    "            s = ak_quant_scale_of<F>(m);\n"
+    "            if (lane == 0) scale[g] = s;\n"
+    "        } else {\n"
+    "            s = scale[g];\n"
+    "        }\n"
+    "        lm = ak_absmax(lm, m);\n"
+    "        const float inv = ak_quant_inv(s);\n"
+    "        for (int k = 0; k < PER; k++) v[k] *= inv;\n"
+    "        const ak_u32 w = ak_fp8_enc4<F>(v);\n"
+    "        for (int k = 0; k < PER; k++)\n"
+    "            if (c0 + k < cols) q[r * cols + c0 + k] = (ak_u8)((w >> (8 * k)) & 0xFFu);\n"
+    "    }\n"
+    "    if (amax && lane == 0) ak_quant_amax_fold(amax, lm);\n"
+    "}\n"
+    "\n"
+    "template <class D, int F>\n"
+    "AK_INLINE void ak_quant_impl(const typename D::T* x, ak_u8* q, ak_i64 rows, ak_i64 cols, int mode, float* scale,\n"
+    "                             int compute, float* amax, const float* amax_in) {\n"
+    "    __shared__ float scratch[AK_QUANT_THREADS / 32];\n"
+    "    if (mode == AK_QUANT_BLOCK) {\n"
+    "        ak_quant_blocks<D, F>(x, q, rows, cols, scale, compute, amax);\n"
+    "    } else if (mode == AK_QUANT_ROW) {\n"
+    "        for (ak_i64 r = blockIdx.x; r < rows; r += gridDim.x)\n"
+    "            ak_quant_span<D, F>(x + r * cols, q + r * cols, cols, scale + r, compute, amax, scratch);\n"
+    "    } else {\n"
+    "        /* the tensor as chunks of 8 elements a thread; the scale is read, or computed from amax_in (the\n"
+    "           tensor's amax, ak_quant_amax run before) and written by thread 0 */\n"
+    "        const float s = compute ? ak_quant_scale_of<F>(*amax_in) : scale[0];\n"
+    "        if (compute && blockIdx.x == 0 && threadIdx.x == 0) scale[0] = s;\n"
+    "        const float inv = ak_quant_inv(s);\n"
+    "        const ak_i64 n = rows * cols;\n"
+    "        const bool split = D::SIZE == 4;   /* f32: each 16-byte load instruction of a wave contiguous */\n"
+    "        float lm = 0.0f;\n"
+    "        ak_map8<split>(n, ak_aligned16(x) && (((ak_u64)q) & 7u) == 0,\n"
+    "            [&](ak_i64 i0, ak_i64 i1) {\n"
+    "                float f[8];\n"
+    "                ak_ld8<D, split>(x, i0, i1, f);\n"
+    "                if (amax && !compute) for (int k = 0; k < 8; k++) lm = ak_absmax(lm, f[k]);\n"
+    "                for (int k = 0; k < 8; k++) f[k] *= inv;\n"
+    "                *(ak_u32*)(q + i0) = ak_fp8_enc4<F>(f);\n"
+    "                *(ak_u32*)(q + i1) = ak_fp8_enc4<F>(f + 4);\n"
+    "            },\n"
+    "            [&](ak_i64 i) {\n"
+    "                const float v = D::to(x[i]);\n"
+    "                if (amax && !compute) lm = ak_absmax(lm, v);\n"
+    "                q[i] = ak_fp8_enc1<F>(v * inv);\n"
+    "            });\n"
+    "        if (amax && !compute) {\n"
+    "            lm = ak_quant_block_max(lm, scratch);\n"
+    "            if (threadIdx.x == 0) ak_quant_amax_fold(amax, lm);\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "/* max |x| over n elements, folded into *amax (zeroed by the host) */\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_quant_amax_impl(const typename D::T* x, ak_i64 n, float* amax) {\n"
+    "    __shared__ float scratch[AK_QUANT_THREADS / 32];\n"
+    "    const bool split = D::SIZE == 4;\n"
+    "    float lm = 0.0f;\n"
+    "    ak_map8<split>(n, ak_aligned16(x),\n"
+    "        [&](ak_i64 i0, ak_i64 i1) {\n"
+    "            float f[8];\n"
+    "            ak_ld8<D, split>(x, i0, i1, f);\n"
+    "            for (int k = 0; k < 8; k++) lm = ak_absmax(lm, f[k]);\n"
+    "        },\n"
+    "        [&](ak_i64 i) { lm = ak_absmax(lm, D::to(x[i])); });\n"
+    "    lm = ak_quant_block_max(lm, scratch);\n"
+    "    if (threadIdx.x == 0) ak_quant_amax_fold(amax, lm);\n"
+    "}\n"
+    "\n"
+    "/* y = s q in the group's scale */\n"
+    "template <int F, class D>\n"
+    "AK_INLINE void ak_dequant_impl(const ak_u8* q, typename D::T* y, ak_i64 rows, ak_i64 cols, int mode, const float* scale) {\n"
+    "    const ak_i64 n = rows * cols, nb = (cols + AK_QUANT_BLOCK_COLS - 1) / AK_QUANT_BLOCK_COLS;\n"
+    "    const float s0 = scale[0];\n"
+    "    for (ak_i64 i = ak_gtid(); i < n; i += ak_gstride()) {\n"
+    "        const ak_i64 r = i / cols;\n"
+    "        const float s = mode == AK_QUANT_TENSOR ? s0 : mode == AK_QUANT_ROW ? scale[r] : scale[r * nb + (i - r * cols) / AK_QUANT_BLOCK_COLS];\n"
+    "        y[i] = D::from(s * ak_fp8_dec<F>(q[i]));\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "#define AK_QUANT(DN, D, FN, F)                                                                                            \\\n"
+    "    AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_quant_##DN##_##FN(const D::T* x, ak_u8* q, ak_i64 rows, ak_i64 cols, int mode, float* scale, int compute, float* amax, const float* amax_in) { \\\n"
+    "        ak_quant_impl<D, F>(x, q, rows, cols, mode, scale, compute, amax, amax_in);                                      \\\n"
+    "    }\n"
+    "#define AK_DEQUANT(DN, D, FN, F)                                                                                          \\\n"
+    "    AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_dequant_##FN##_##DN(const ak_u8* q, D::T* y, ak_i64 rows, ak_i64 cols, int mode, const float* scale) { \\\n"
+    "        ak_dequant_impl<F, D>(q, y, rows, cols, mode, scale);                                                            \\\n"
+    "    }\n"
+    "#define AK_QUANT_AMAX(DN, D)                                                                                              \\\n"
+    "    AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_quant_amax_##DN(const D::T* x, ak_i64 n, float* amax) {       \\\n"
+    "        ak_quant_amax_impl<D>(x, n, amax);                                                                               \\\n"
+    "    }\n"
+    "#define AK_QUANT_FORMATS(DN, D)                                                                      \\\n"
+    "    AK_QUANT(DN, D, e4m3, AK_FP8_FMT_E4M3) AK_QUANT(DN, D, e5m2, AK_FP8_FMT_E5M2)                   \\\n"
+    "    AK_QUANT(DN, D, e4m3_fnuz, AK_FP8_FMT_E4M3_FNUZ) AK_QUANT(DN, D, e5m2_fnuz, AK_FP8_FMT_E5M2_FNUZ) \\\n"
+    "    AK_DEQUANT(DN, D, e4m3, AK_FP8_FMT_E4M3) AK_DEQUANT(DN, D, e5m2, AK_FP8_FMT_E5M2)               \\\n"
+    "    AK_DEQUANT(DN, D, e4m3_fnuz, AK_FP8_FMT_E4M3_FNUZ) AK_DEQUANT(DN, D, e5m2_fnuz, AK_FP8_FMT_E5M2_FNUZ) \\\n"
+    "    AK_QUANT_AMAX(DN, D)\n"
+    "// kernels: ak_quant_f32_e4m3 ak_quant_f32_e5m2 ak_quant_f32_e4m3_fnuz ak_quant_f32_e5m2_fnuz\n"
+    "// kernels: ak_quant_f16_e4m3 ak_quant_f16_e5m2 ak_quant_f16_e4m3_fnuz ak_quant_f16_e5m2_fnuz\n"
+    "// kernels: ak_quant_bf16_e4m3 ak_quant_bf16_e5m2 ak_quant_bf16_e4m3_fnuz ak_quant_bf16_e5m2_fnuz\n"
+    "// kernels: ak_dequant_e4m3_f32 ak_dequant_e5m2_f32 ak_dequant_e4m3_fnuz_f32 ak_dequant_e5m2_fnuz_f32\n"
+    "// kernels: ak_dequant_e4m3_f16 ak_dequant_e5m2_f16 ak_dequant_e4m3_fnuz_f16 ak_dequant_e5m2_fnuz_f16\n"
+    "// kernels: ak_dequant_e4m3_bf16 ak_dequant_e5m2_bf16 ak_dequant_e4m3_fnuz_bf16 ak_dequant_e5m2_fnuz_bf16\n"
+    "// kernels: ak_quant_amax_f32 ak_quant_amax_f16 ak_quant_amax_bf16\n"
+    "AK_QUANT_FORMATS(f32, ak_f32_t)\n"
+    "AK_QUANT_FORMATS(f16, ak_f16_t)\n"
+    "AK_QUANT_FORMATS(bf16, ak_bf16_t)\n"
+    ;
+
 /* kernels/random.hip */
 static const char _ak_src_random[] =
     "/* kernels/random.hip - counter-based random numbers (Philox4x32-10) and\n"
@@ -15615,6 +15967,8 @@ static const struct { const char* family; const char* source; const char* kernel
       "ak_rope_f32 ak_rope_f16 ak_rope_bf16 ak_ropeg_f16 ak_ropeg_bf16" },
     { "norm", _ak_src_norm,
       "ak_norm_f32 ak_norm_f16 ak_norm_bf16 ak_norm_wide_f32 ak_norm_wide_f16 ak_norm_wide_bf16 ak_add_norm_f32 ak_add_norm_f16 ak_add_norm_bf16 ak_add_norm_wide_f32 ak_add_norm_wide_f16 ak_add_norm_wide_bf16" },
+    { "quant", _ak_src_quant,
+      "ak_quant_f32_e4m3 ak_quant_f32_e5m2 ak_quant_f32_e4m3_fnuz ak_quant_f32_e5m2_fnuz ak_quant_f16_e4m3 ak_quant_f16_e5m2 ak_quant_f16_e4m3_fnuz ak_quant_f16_e5m2_fnuz ak_quant_bf16_e4m3 ak_quant_bf16_e5m2 ak_quant_bf16_e4m3_fnuz ak_quant_bf16_e5m2_fnuz ak_dequant_e4m3_f32 ak_dequant_e5m2_f32 ak_dequant_e4m3_fnuz_f32 ak_dequant_e5m2_fnuz_f32 ak_dequant_e4m3_f16 ak_dequant_e5m2_f16 ak_dequant_e4m3_fnuz_f16 ak_dequant_e5m2_fnuz_f16 ak_dequant_e4m3_bf16 ak_dequant_e5m2_bf16 ak_dequant_e4m3_fnuz_bf16 ak_dequant_e5m2_fnuz_bf16 ak_quant_amax_f32 ak_quant_amax_f16 ak_quant_amax_bf16" },
     { "random", _ak_src_random,
       "ak_rand_uniform_f32 ak_rand_uniform_f16 ak_rand_uniform_bf16 ak_rand_normal_f32 ak_rand_normal_f16 ak_rand_normal_bf16 ak_dropout_f32 ak_dropout_f16 ak_dropout_bf16" },
     { "reduce", _ak_src_reduce,
@@ -15639,6 +15993,16 @@ static const struct { const char* family; const char* source; const char* kernel
 #define _AK_GF_VA 64
 #define _AK_GF_VB 128
 #define _AK_GF_ACT_SHIFT 8
+/* host constants of kernels/quant.hip (its `// >>host` block) */
+#define _AK_FP8_FMT_E4M3 0
+#define _AK_FP8_FMT_E5M2 1
+#define _AK_FP8_FMT_E4M3_FNUZ 2
+#define _AK_FP8_FMT_E5M2_FNUZ 3
+#define _AK_QUANT_TENSOR 0
+#define _AK_QUANT_ROW 1
+#define _AK_QUANT_BLOCK 2
+#define _AK_QUANT_BLOCK_COLS 128
+#define _AK_QUANT_THREADS 256
 
 /* Kernel interfaces, generated from the kernels' parameter lists above: one typed
  * packer per distinct list (_ak_kargs_<stem>; stems of the same list are #defines of
@@ -15664,34 +16028,37 @@ enum {
     _AK_KIF_norm_wide = 14,
     _AK_KIF_add_norm = 15,
     _AK_KIF_add_norm_wide = 16,
-    _AK_KIF_rand_uniform = 17,
-    _AK_KIF_rand_normal = 18,
-    _AK_KIF_dropout = 19,
-    _AK_KIF_reduce1 = 20,
-    _AK_KIF_reduce2 = 21,
-    _AK_KIF_cumsum_part = 22,
-    _AK_KIF_cumsum = 23,
-    _AK_KIF_topk = 24,
-    _AK_KIF_topk_mb_pass = 25,
-    _AK_KIF_topk_mb_collect = 26,
-    _AK_KIF_softmax = 27,
-    _AK_KIF_softmax_wide = 28,
-    _AK_KIF_softmax_split = 29,
-    _AK_KIF_softmax_stats = 30,
-    _AK_KIF_softmax_apply = 31,
-    _AK_KIF_transpose = 32,
-    _AK_KIF_xent = 33,
-    _AK_KIF_xent_small = 34,
-    _AK_KIF_xent_partial = 35,
-    _AK_KIF_xent_mean = 36,
+    _AK_KIF_quant = 17,
+    _AK_KIF_dequant = 18,
+    _AK_KIF_quant_amax = 19,
+    _AK_KIF_rand_uniform = 20,
+    _AK_KIF_rand_normal = 21,
+    _AK_KIF_dropout = 22,
+    _AK_KIF_reduce1 = 23,
+    _AK_KIF_reduce2 = 24,
+    _AK_KIF_cumsum_part = 25,
+    _AK_KIF_cumsum = 26,
+    _AK_KIF_topk = 27,
+    _AK_KIF_topk_mb_pass = 28,
+    _AK_KIF_topk_mb_collect = 29,
+    _AK_KIF_softmax = 30,
+    _AK_KIF_softmax_wide = 31,
+    _AK_KIF_softmax_split = 32,
+    _AK_KIF_softmax_stats = 33,
+    _AK_KIF_softmax_apply = 34,
+    _AK_KIF_transpose = 35,
+    _AK_KIF_xent = 36,
+    _AK_KIF_xent_small = 37,
+    _AK_KIF_xent_partial = 38,
+    _AK_KIF_xent_mean = 39,
     _AK_KIF_COUNT
 };
 static const char* const _ak_kernel_interface_names[] = {
     "", "unary", "attn_simt", "attn_combine", "cast", "fill", "axpy", "binary", "gemm_wgmma", "copy_nd", "copy_cast",
-    "embedding", "rope", "norm", "norm_wide", "add_norm", "add_norm_wide", "rand_uniform", "rand_normal", "dropout",
-    "reduce1", "reduce2", "cumsum_part", "cumsum", "topk", "topk_mb_pass", "topk_mb_collect", "softmax",
-    "softmax_wide", "softmax_split", "softmax_stats", "softmax_apply", "transpose", "xent", "xent_small",
-    "xent_partial", "xent_mean"
+    "embedding", "rope", "norm", "norm_wide", "add_norm", "add_norm_wide", "quant", "dequant", "quant_amax",
+    "rand_uniform", "rand_normal", "dropout", "reduce1", "reduce2", "cumsum_part", "cumsum", "topk", "topk_mb_pass",
+    "topk_mb_collect", "softmax", "softmax_wide", "softmax_split", "softmax_stats", "softmax_apply", "transpose",
+    "xent", "xent_small", "xent_partial", "xent_mean"
 };
 static inline ak_args* _ak_kargs_begin(_ak_kargs* k, int iface) {
     k->iface = iface;
@@ -15806,6 +16173,22 @@ static inline void _ak_kargs_add_norm_wide(_ak_kargs* kargs_, const void* x, con
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_add_norm_wide);
     ak_args_ptr(a_, x); ak_args_ptr(a_, r); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, h); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i64(a_, seg); ak_args_i32(a_, S);
     ak_args_ptr(a_, cnt); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_i32(a_, wvec); ak_args_f32(a_, eps); ak_args_i32(a_, rms);
+}
+/* kernels/quant.hip:289 ak_quant_##DN##_##FN (macro AK_QUANT) */
+static inline void _ak_kargs_quant(_ak_kargs* kargs_, const void* x, void* q, int64_t rows, int64_t cols, int32_t mode, void* scale, int32_t compute, void* amax, const void* amax_in) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_quant);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, q); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i32(a_, mode); ak_args_ptr(a_, scale); ak_args_i32(a_, compute); ak_args_ptr(a_, amax);
+    ak_args_ptr(a_, amax_in);
+}
+/* kernels/quant.hip:293 ak_dequant_##FN##_##DN (macro AK_DEQUANT) */
+static inline void _ak_kargs_dequant(_ak_kargs* kargs_, const void* q, void* y, int64_t rows, int64_t cols, int32_t mode, const void* scale) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_dequant);
+    ak_args_ptr(a_, q); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i32(a_, mode); ak_args_ptr(a_, scale);
+}
+/* kernels/quant.hip:297 ak_quant_amax_##DN (macro AK_QUANT_AMAX) */
+static inline void _ak_kargs_quant_amax(_ak_kargs* kargs_, const void* x, int64_t n, void* amax) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_quant_amax);
+    ak_args_ptr(a_, x); ak_args_i64(a_, n); ak_args_ptr(a_, amax);
 }
 /* kernels/random.hip:161 ak_rand_uniform_f32 */
 static inline void _ak_kargs_rand_uniform(_ak_kargs* kargs_, void* y, int64_t n, uint64_t seed, uint64_t offset, float lo, float range, float hi) {
@@ -16033,6 +16416,33 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_norm_wide_bf16", _AK_KIF_norm_wide },
     { "ak_add_norm_bf16", _AK_KIF_add_norm },
     { "ak_add_norm_wide_bf16", _AK_KIF_add_norm_wide },
+    { "ak_quant_f32_e4m3", _AK_KIF_quant },
+    { "ak_quant_f32_e5m2", _AK_KIF_quant },
+    { "ak_quant_f32_e4m3_fnuz", _AK_KIF_quant },
+    { "ak_quant_f32_e5m2_fnuz", _AK_KIF_quant },
+    { "ak_dequant_e4m3_f32", _AK_KIF_dequant },
+    { "ak_dequant_e5m2_f32", _AK_KIF_dequant },
+    { "ak_dequant_e4m3_fnuz_f32", _AK_KIF_dequant },
+    { "ak_dequant_e5m2_fnuz_f32", _AK_KIF_dequant },
+    { "ak_quant_amax_f32", _AK_KIF_quant_amax },
+    { "ak_quant_f16_e4m3", _AK_KIF_quant },
+    { "ak_quant_f16_e5m2", _AK_KIF_quant },
+    { "ak_quant_f16_e4m3_fnuz", _AK_KIF_quant },
+    { "ak_quant_f16_e5m2_fnuz", _AK_KIF_quant },
+    { "ak_dequant_e4m3_f16", _AK_KIF_dequant },
+    { "ak_dequant_e5m2_f16", _AK_KIF_dequant },
+    { "ak_dequant_e4m3_fnuz_f16", _AK_KIF_dequant },
+    { "ak_dequant_e5m2_fnuz_f16", _AK_KIF_dequant },
+    { "ak_quant_amax_f16", _AK_KIF_quant_amax },
+    { "ak_quant_bf16_e4m3", _AK_KIF_quant },
+    { "ak_quant_bf16_e5m2", _AK_KIF_quant },
+    { "ak_quant_bf16_e4m3_fnuz", _AK_KIF_quant },
+    { "ak_quant_bf16_e5m2_fnuz", _AK_KIF_quant },
+    { "ak_dequant_e4m3_bf16", _AK_KIF_dequant },
+    { "ak_dequant_e5m2_bf16", _AK_KIF_dequant },
+    { "ak_dequant_e4m3_fnuz_bf16", _AK_KIF_dequant },
+    { "ak_dequant_e5m2_fnuz_bf16", _AK_KIF_dequant },
+    { "ak_quant_amax_bf16", _AK_KIF_quant_amax },
     { "ak_rand_uniform_f32", _AK_KIF_rand_uniform },
     { "ak_rand_uniform_f16", _AK_KIF_rand_uniform },
     { "ak_rand_uniform_bf16", _AK_KIF_rand_uniform },
@@ -16743,6 +17153,169 @@ AKDEF ak_result ak_transpose(ak_context* ctx, ak_dtype dtype, const void* x, voi
     b.x = 32; b.y = 8; b.z = 1;
     return _ak_op_launch3(ctx, k, g, b, 0, stream, &a);
 }
+/* ==========================================================================
+ * >>impl:ops-quant  ak_quantize / ak_dequantize: 8-bit float scaled casts
+ * (kernels/quant.hip) + CPU reference (the host conversions of >>impl:dtype).
+ * ========================================================================== */
+static int _ak_quant_fmt(ak_dtype t) {
+    switch (t) {
+    case AK_FP8_E4M3: return _AK_FP8_FMT_E4M3;
+    case AK_FP8_E5M2: return _AK_FP8_FMT_E5M2;
+    case AK_FP8_E4M3_FNUZ: return _AK_FP8_FMT_E4M3_FNUZ;
+    case AK_FP8_E5M2_FNUZ: return _AK_FP8_FMT_E5M2_FNUZ;
+    default: return -1;
+    }
+}
+static const char* _ak_quant_fmt_name(ak_dtype t) {
+    static const char* n[] = { "e4m3", "e5m2", "e4m3_fnuz", "e5m2_fnuz" };
+    const int f = _ak_quant_fmt(t);
+    return f < 0 ? "?" : n[f];
+}
+/* scale entries of a mode: 1, rows or rows x ceil(cols / 128) */
+static size_t _ak_quant_scales(ak_quant_mode mode, size_t rows, size_t cols) {
+    return mode == AK_QUANT_TENSOR ? 1 : mode == AK_QUANT_ROW ? rows
+                                                              : rows * ((cols + _AK_QUANT_BLOCK_COLS - 1) / _AK_QUANT_BLOCK_COLS);
+}
+/* the saturating scaled cast of one value (the kernels' rule: NaN is the format's NaN) */
+static uint8_t _ak_quant_ref1(float v, ak_dtype t) {
+    if (v != v) return _ak_fp8_fmt(t)->fnuz ? 0x80 : 0x7F;
+    return ak_f32_to_fp8(v, t, 1);
+}
+static ak_result _ak_quant_check(ak_context* ctx, const char* op, ak_dtype ft, const void* fp, ak_dtype q_dtype, const void* q,
+                                 size_t rows, size_t cols, ak_quant_mode mode, const void* scale) {
+    ak_result r = _ak_op_check_ctx(ctx, op);
+    char what[64];
+    size_t n;
+    if (r != AK_OK) return r;
+    _ak_fmt(what, sizeof what, "%s: x / y", op);
+    if ((r = _ak_op_check_float(ft, what)) != AK_OK) return r;
+    if (_ak_quant_fmt(q_dtype) < 0)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE, "%s: q_dtype %s (%d) is not an 8-bit float dtype "
+                        "(AK_FP8_E4M3, AK_FP8_E5M2, AK_FP8_E4M3_FNUZ, AK_FP8_E5M2_FNUZ)", op, ak_dtype_name(q_dtype), (int)q_dtype);
+    if ((int)mode < 0 || (int)mode > (int)AK_QUANT_BLOCK)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: mode %d is not an ak_quant_mode (0..2)", op, (int)mode);
+    if ((r = _ak_op_check_shape2(ctx, rows, cols, ft, op)) != AK_OK) return r;
+    n = rows * cols;
+    _ak_fmt(what, sizeof what, "%s: %s", op, "x / y");
+    if ((r = _ak_op_check_ptr(fp, ft, what)) != AK_OK) return r;
+    _ak_fmt(what, sizeof what, "%s: q", op);
+    if ((r = _ak_op_check_ptr(q, AK_U8, what)) != AK_OK) return r;
+    _ak_fmt(what, sizeof what, "%s: scale", op);
+    if ((r = _ak_op_check_ptr(scale, AK_F32, what)) != AK_OK) return r;
+    if ((r = _ak_op_check_overlap(fp, n * ak_dtype_size(ft), q, n, 0, op)) != AK_OK) return r;
+    if ((r = _ak_op_check_overlap(scale, _ak_quant_scales(mode, rows, cols) * 4, q, n, 0, op)) != AK_OK) return r;
+    return _ak_op_check_overlap(scale, _ak_quant_scales(mode, rows, cols) * 4, fp, n * ak_dtype_size(ft), 0, op);
+}
+
+AKDEF ak_result ak_quantize(ak_context* ctx, const ak_quant_args* a, ak_stream* stream) {
+    ak_result r;
+    size_t n, ns;
+    char kn[64];
+    ak_kernel* k = NULL;
+    _ak_kargs ka;
+    unsigned grid;
+    float* amax_in = NULL;
+    typedef char modes_match[AK_QUANT_TENSOR == _AK_QUANT_TENSOR && AK_QUANT_ROW == _AK_QUANT_ROW &&
+                             AK_QUANT_BLOCK == _AK_QUANT_BLOCK ? 1 : -1];
+    (void)sizeof(modes_match);
+    if (!a) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_quantize: args is NULL");
+    if ((r = _ak_quant_check(ctx, "ak_quantize", a->x_dtype, a->x, a->q_dtype, a->q, a->rows, a->cols, a->mode, a->scale)) != AK_OK)
+        return r;
+    if ((r = _ak_op_check_stream(ctx, stream, "ak_quantize")) != AK_OK) return r;
+    n = a->rows * a->cols;
+    ns = _ak_quant_scales(a->mode, a->rows, a->cols);
+    if (a->amax) {
+        if ((r = _ak_op_check_ptr(a->amax, AK_F32, "ak_quantize: amax")) != AK_OK) return r;
+        if ((r = _ak_op_check_overlap(a->amax, 4, a->q, n, 0, "ak_quantize: amax")) != AK_OK) return r;
+        if ((r = _ak_op_check_overlap(a->amax, 4, a->scale, ns * 4, 0, "ak_quantize: amax")) != AK_OK) return r;
+    }
+    if (_ak_op_is_cpu(ctx)) {
+        const ak_dtype t = a->q_dtype;
+        const float fmax = ak_fp8_max(t);
+        const size_t gcols = a->mode == AK_QUANT_BLOCK ? _AK_QUANT_BLOCK_COLS : a->mode == AK_QUANT_ROW ? a->cols : n;
+        const size_t per_row = (a->cols + gcols - 1) / gcols;
+        float tmax = 0.0f;
+        size_t i, g;
+        for (i = 0; i < n; i++) {
+            const float v = fabsf(_ak_op_ld(a->x, a->x_dtype, i));
+            if (!(v <= tmax)) tmax = v;   /* NaN sticks */
+        }
+        for (g = 0; g < ns; g++) {
+            /* group g: a row range [r, r + 1) x [c0, c1) (the tensor: every element) */
+            const size_t r0 = a->mode == AK_QUANT_TENSOR ? 0 : g / per_row;
+            const size_t c0 = a->mode == AK_QUANT_BLOCK ? (g % per_row) * gcols : 0;
+            const size_t c1 = a->mode == AK_QUANT_TENSOR ? n : a->mode == AK_QUANT_ROW ? a->cols
+                              : (c0 + gcols < a->cols ? c0 + gcols : a->cols);
+            const size_t base = a->mode == AK_QUANT_TENSOR ? 0 : r0 * a->cols;
+            float s, inv;
+            if (a->compute_scale) {
+                float m = 0.0f;
+                for (i = c0; i < c1; i++) {
+                    const float v = fabsf(_ak_op_ld(a->x, a->x_dtype, base + i));
+                    if (!(v <= m)) m = v;
+                }
+                s = m > 0.0f ? m / fmax : (m == m ? 1.0f : m);
+                a->scale[g] = s;
+            } else {
+                s = a->scale[g];
+            }
+            inv = s != 0.0f ? 1.0f / s : 0.0f;
+            for (i = c0; i < c1; i++)
+                ((uint8_t*)a->q)[base + i] = _ak_quant_ref1(_ak_op_ld(a->x, a->x_dtype, base + i) * inv, t);
+        }
+        if (a->amax && !(tmax <= *a->amax)) *a->amax = tmax;
+        return AK_OK;
+    }
+    if (a->amax && (r = ak_memset(ctx, a->amax, 0, 4, stream)) != AK_OK) return r;
+    if (a->mode == AK_QUANT_TENSOR && a->compute_scale) {
+        /* pass 1: the tensor's amax, into the caller's amax or a word of workspace */
+        amax_in = a->amax;
+        if (!amax_in) {
+            if ((r = ak_malloc(ctx, 4, stream, (void**)&amax_in)) != AK_OK) return r;
+            if ((r = ak_memset(ctx, amax_in, 0, 4, stream)) != AK_OK) goto done;
+        }
+        if ((r = _ak_op_kernel(ctx, _ak_src_quant, _ak_op_name(kn, sizeof kn, "ak_quant_amax", a->x_dtype), &k)) != AK_OK) goto done;
+        _ak_kargs_quant_amax(&ka, a->x, (int64_t)n, amax_in);
+        if ((r = _ak_op_launch(ctx, k, _ak_op_grid(ctx, n / 8 + 1, _AK_QUANT_THREADS), _AK_QUANT_THREADS, 0, stream, &ka)) != AK_OK)
+            goto done;
+    }
+    _ak_fmt(kn, sizeof kn, "ak_quant_%s_%s", ak_dtype_name(a->x_dtype), _ak_quant_fmt_name(a->q_dtype));
+    if ((r = _ak_op_kernel(ctx, _ak_src_quant, kn, &k)) != AK_OK) goto done;
+    _ak_kargs_quant(&ka, a->x, a->q, (int64_t)a->rows, (int64_t)a->cols, (int32_t)a->mode, a->scale, a->compute_scale ? 1 : 0,
+                    amax_in ? NULL : a->amax, amax_in ? amax_in : a->scale);
+    grid = a->mode == AK_QUANT_ROW ? _ak_op_grid(ctx, a->rows, 1)
+           : a->mode == AK_QUANT_BLOCK ? _ak_op_grid(ctx, ns, _AK_QUANT_THREADS / (unsigned)ctx->dev.wave_size)
+                                       : _ak_op_grid(ctx, n / 8 + 1, _AK_QUANT_THREADS);
+    r = _ak_op_launch(ctx, k, grid, _AK_QUANT_THREADS, 0, stream, &ka);
+done:
+    if (amax_in && amax_in != a->amax) ak_free(ctx, amax_in);   /* stream-ordered reuse */
+    return r;
+}
+
+AKDEF ak_result ak_dequantize(ak_context* ctx, ak_dtype q_dtype, const void* q, ak_dtype y_dtype, void* y, size_t rows,
+                              size_t cols, ak_quant_mode mode, const float* scale, ak_stream* stream) {
+    ak_result r = _ak_quant_check(ctx, "ak_dequantize", y_dtype, y, q_dtype, q, rows, cols, mode, scale);
+    char kn[64];
+    ak_kernel* k = NULL;
+    _ak_kargs ka;
+    if (r != AK_OK) return r;
+    if ((r = _ak_op_check_stream(ctx, stream, "ak_dequantize")) != AK_OK) return r;
+    if (_ak_op_is_cpu(ctx)) {
+        const size_t nb = (cols + _AK_QUANT_BLOCK_COLS - 1) / _AK_QUANT_BLOCK_COLS;
+        size_t i, j;
+        for (i = 0; i < rows; i++)
+            for (j = 0; j < cols; j++) {
+                const float s = mode == AK_QUANT_TENSOR ? scale[0] : mode == AK_QUANT_ROW ? scale[i] : scale[i * nb + j / _AK_QUANT_BLOCK_COLS];
+                _ak_op_st(y, y_dtype, i * cols + j, s * ak_fp8_to_f32(((const uint8_t*)q)[i * cols + j], q_dtype));
+            }
+        return AK_OK;
+    }
+    _ak_fmt(kn, sizeof kn, "ak_dequant_%s_%s", _ak_quant_fmt_name(q_dtype), ak_dtype_name(y_dtype));
+    if ((r = _ak_op_kernel(ctx, _ak_src_quant, kn, &k)) != AK_OK) return r;
+    _ak_kargs_dequant(&ka, q, y, (int64_t)rows, (int64_t)cols, (int32_t)mode, scale);
+    return _ak_op_launch(ctx, k, _ak_op_grid(ctx, rows * cols, _AK_QUANT_THREADS * 4u), _AK_QUANT_THREADS, 0, stream, &ka);
+}
+
 /* ==========================================================================
  * >>impl:ops-reduce  reductions (sum, mean, max, min, argmax, argmin),
  * softmax / log_softmax, layernorm / rmsnorm, cross-entropy . Kernels:
