@@ -115,6 +115,7 @@
  *                     kernel interfaces (generated from kernels/ by `make gen`), ak_prelude_source
  *   >>impl:ops        kernel library: shared op code (kernel memo, checks, launch sizing, interface-checked launch)
  *   >>impl:ops-elementwise  fill, copy, cast, axpy, scale, binary, unary, transpose + CPU references
+ *   >>impl:ops-quant  8-bit float quantisation: ak_quantize / ak_dequantize (scaled casts) + CPU reference
  *   >>impl:ops-reduce reductions, softmax, layernorm, rmsnorm, cross-entropy (one row-chunked launch helper) + CPU references
  *   >>impl:ops-gemm   GEMM with fused epilogue: tile table, planning, launch, CPU reference
  *   >>impl:ops-attention  fused attention (SIMT, split/flash-decoding, matrix cores) + CPU reference
@@ -168,8 +169,16 @@ typedef enum ak_dtype {
     AK_I32 = 4,
     AK_I64 = 5,
     AK_U8 = 6,
-    AK_FP8_E4M3 = 7,
-    AK_FP8_E5M2 = 8,
+    /* 8-bit floats: one dtype per encoding, so a buffer's meaning is unambiguous.
+     * OCP (the OCP 8-bit floating point spec; H100, gfx950, gfx12), as
+     * PyTorch's float8_e4m3fn / float8_e5m2: */
+    AK_FP8_E4M3 = 7,       /* E4M3FN: bias 7, max 448, no infinity, NaN = S.1111.111 */
+    AK_FP8_E5M2 = 8,       /* E5M2: bias 15, max 57344, infinities, IEEE-like NaNs */
+    /* FNUZ (gfx942: MI300), as PyTorch's float8_e4m3fnuz / float8_e5m2fnuz: no
+     * infinity, no negative zero, one NaN = 0x80: */
+    AK_FP8_E4M3_FNUZ = 9,  /* bias 8, max 240 */
+    AK_FP8_E5M2_FNUZ = 10, /* bias 16, max 57344 */
+    AK_I8 = 11,            /* int8 */
     AK_DTYPE_COUNT
 } ak_dtype;
 
@@ -190,7 +199,19 @@ AKAPI uint16_t ak_f32_to_f16(float f);
 AKAPI float ak_f16_to_f32(uint16_t h);
 AKAPI uint16_t ak_f32_to_bf16(float f);
 AKAPI float ak_bf16_to_f32(uint16_t b);
-/* Element i of a host buffer of dtype t, as double (fp8 not supported: 0). Thread safety: any thread. */
+/* 8-bit float conversions, t one of AK_FP8_E4M3, AK_FP8_E5M2, AK_FP8_E4M3_FNUZ,
+ * AK_FP8_E5M2_FNUZ (else 0 / NaN). To fp8: round to nearest even. Not
+ * saturating (saturate = 0, as PyTorch's .to(float8_*)): a value that rounds
+ * past the largest finite one, or an infinity, is E5M2's infinity or the
+ * others' NaN. Saturating (saturate = 1, as the scaled casts): it is the
+ * largest finite value of its sign. NaN stays NaN; FNUZ has no -0 (a negative
+ * value that rounds to zero is +0). Bit-exact with PyTorch's float8 types.
+ * Thread safety: any thread. */
+AKAPI uint8_t ak_f32_to_fp8(float f, ak_dtype t, int saturate);
+AKAPI float ak_fp8_to_f32(uint8_t v, ak_dtype t);
+/* Largest finite value of an fp8 dtype (448, 57344, 240, 57344), 0 for others. Thread safety: any thread. */
+AKAPI float ak_fp8_max(ak_dtype t);
+/* Element i of a host buffer of dtype t, as double. Thread safety: any thread. */
 AKAPI double ak_elem_get(const void* buf, ak_dtype t, size_t i);
 /* Store v (rounded to dtype t) at element i of a host buffer. Thread safety: caller's buffer. */
 AKAPI void ak_elem_set(void* buf, ak_dtype t, size_t i, double v);
@@ -374,7 +395,7 @@ typedef enum ak_opt_level {
  *   INT   integer in lo..hi;  BYTES  byte count in lo..hi, env with k/m/g suffix
  *   SEG   like BYTES, and a multiple of the pool's 2 MiB segment (0 = none)
  *   FRAC  number in (lo, hi]
- *   PREC  -1 (auto) or a floating-point dtype; env auto|f32|f16|bf16|fp8_e4m3|fp8_e5m2
+ *   PREC  -1 (auto) or a floating-point dtype; env auto|f32|f16|bf16|fp8_e4m3|fp8_e5m2|fp8_e4m3_fnuz|fp8_e5m2_fnuz
  *   MASK  AK_DTYPE_BIT() mask of floating-point dtypes; env f32,f16,...
  *   STR   string, NULL = unset;  PATH  string shorter than hi characters
  * A value from the environment that fails its check is AK_ERROR_CONFIG naming
@@ -1135,6 +1156,38 @@ AKAPI ak_result ak_unary2(ak_context* ctx, ak_unary_op op, ak_dtype dtype, const
  * overlap. Thread safety: any thread. */
 AKAPI ak_result ak_transpose(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t rows, size_t cols,
                              ak_stream* stream);
+/* ---- 8-bit float quantisation (scaled casts) ----------------------------
+ * x (rows x cols, row-major, f32 / f16 / bf16) -> q of an fp8 dtype
+ * (AK_FP8_E4M3, AK_FP8_E5M2, AK_FP8_E4M3_FNUZ, AK_FP8_E5M2_FNUZ) with
+ * dequantisation scales s (x ~ s q): q = fp8(x * (1 / s)) in fp32, rounded to
+ * nearest even and saturated to the format's largest finite value (NaN to
+ * the format's NaN, 0x7F OCP / 0x80 FNUZ; s = 0 gives q = 0). Scale groups: */
+typedef enum ak_quant_mode {
+    AK_QUANT_TENSOR = 0,   /* one scale: scale[0] */
+    AK_QUANT_ROW = 1,      /* one per row: scale[r] */
+    AK_QUANT_BLOCK = 2     /* one per 1 x 128 block of a row (DeepSeek-style): scale[r * ceil(cols / 128) + c / 128] */
+} ak_quant_mode;
+/* Arguments of ak_quantize; zero-filled means: tensor-wise scale, read from
+ * *scale (delayed scaling), no amax. */
+typedef struct ak_quant_args {
+    ak_dtype x_dtype;       /* AK_F32, AK_F16, AK_BF16 */
+    const void* x;
+    ak_dtype q_dtype;       /* an fp8 dtype */
+    void* q;                /* rows x cols bytes */
+    size_t rows, cols;
+    ak_quant_mode mode;
+    float* scale;           /* the group scales (device memory): read, or written when compute_scale */
+    int compute_scale;      /* 1: s = amax of the group / the format's max (1 where the amax is 0): current scaling */
+    float* amax;            /* NULL, or one device float: max |x| over the whole tensor (for delayed scaling) */
+} ak_quant_args;
+/* Quantise: one pass over x (two for AK_QUANT_TENSOR with compute_scale, the
+ * first finding the amax; the rows of AK_QUANT_ROW are read twice when their
+ * scale is computed, the second time from L2). Thread safety: any thread. */
+AKAPI ak_result ak_quantize(ak_context* ctx, const ak_quant_args* args, ak_stream* stream);
+/* y (rows x cols, f32 / f16 / bf16) = s * q in fp32, rounded to y's dtype, with
+ * the scales of `mode` as ak_quantize lays them out. Thread safety: any thread. */
+AKAPI ak_result ak_dequantize(ak_context* ctx, ak_dtype q_dtype, const void* q, ak_dtype y_dtype, void* y, size_t rows,
+                              size_t cols, ak_quant_mode mode, const float* scale, ak_stream* stream);
 /* ---- reductions, softmax, norms, cross-entropy  ------------------------
  * Common rules (as for the element-wise ops): x is a row-major, contiguous
  * rows x cols tensor of dtype AK_F32, AK_F16 or AK_BF16 and every op works
@@ -2558,12 +2611,13 @@ static void _ak_launch_limits_set(ak_context* ctx);                         /* c
  * >>impl:dtype
  * ========================================================================== */
 AKDEF const char* ak_dtype_name(ak_dtype t) {
-    static const char* n[] = { "f32", "f16", "bf16", "f64", "i32", "i64", "u8", "fp8_e4m3", "fp8_e5m2" };
+    static const char* n[] = { "f32", "f16", "bf16", "f64", "i32", "i64", "u8", "fp8_e4m3", "fp8_e5m2", "fp8_e4m3_fnuz",
+                               "fp8_e5m2_fnuz", "i8" };
     if ((int)t < 0 || (int)t >= (int)AK_DTYPE_COUNT) return "?";
     return n[t];
 }
 AKDEF size_t ak_dtype_size(ak_dtype t) {
-    static const size_t z[] = { 4, 2, 2, 8, 4, 8, 1, 1, 1 };
+    static const size_t z[] = { 4, 2, 2, 8, 4, 8, 1, 1, 1, 1, 1, 1 };
     if ((int)t < 0 || (int)t >= (int)AK_DTYPE_COUNT) return 0;
     return z[t];
 }
@@ -2613,6 +2667,72 @@ AKDEF uint16_t ak_f32_to_bf16(float f) {
     return (uint16_t)(x >> 16);
 }
 AKDEF float ak_bf16_to_f32(uint16_t b) { return _ak_bits_f32((uint32_t)b << 16); }
+
+/* The four 8-bit float encodings: mantissa bits, exponent bias, largest finite
+ * code, and the FNUZ rules (NaN = 0x80, no -0, no infinity). */
+typedef struct _ak_fp8_format { int mbits, bias, fnuz; uint8_t max_code; } _ak_fp8_format;
+static const _ak_fp8_format* _ak_fp8_fmt(ak_dtype t) {
+    static const _ak_fp8_format f[4] = { { 3, 7, 0, 0x7E }, { 2, 15, 0, 0x7B }, { 3, 8, 1, 0x7F }, { 2, 16, 1, 0x7F } };
+    switch (t) {
+    case AK_FP8_E4M3: return &f[0];
+    case AK_FP8_E5M2: return &f[1];
+    case AK_FP8_E4M3_FNUZ: return &f[2];
+    case AK_FP8_E5M2_FNUZ: return &f[3];
+    default: return NULL;
+    }
+}
+AKDEF float ak_fp8_to_f32(uint8_t v, ak_dtype t) {
+    const _ak_fp8_format* f = _ak_fp8_fmt(t);
+    int e, m;
+    float x;
+    if (!f) return _ak_bits_f32(0x7FC00000u);
+    if (f->fnuz ? v == 0x80 : (f->mbits == 3 ? (v & 0x7F) == 0x7F : (v & 0x7F) > 0x7C)) return _ak_bits_f32(0x7FC00000u);
+    if (!f->fnuz && f->mbits == 2 && (v & 0x7F) == 0x7C) return _ak_bits_f32((v & 0x80 ? 0x80000000u : 0) | 0x7F800000u);
+    e = (v & 0x7F) >> f->mbits;
+    m = v & ((1 << f->mbits) - 1);
+    /* subnormal (e = 0): m 2^(1 - bias - mbits); normal: (2^mbits + m) 2^(e - bias - mbits) */
+    x = ldexpf((float)(e ? (1 << f->mbits) + m : m), (e ? e : 1) - f->bias - f->mbits);
+    return v & 0x80 ? -x : x;
+}
+AKDEF float ak_fp8_max(ak_dtype t) {
+    const _ak_fp8_format* f = _ak_fp8_fmt(t);
+    return f ? ak_fp8_to_f32(f->max_code, t) : 0.0f;
+}
+AKDEF uint8_t ak_f32_to_fp8(float x, ak_dtype t, int saturate) {
+    const _ak_fp8_format* f = _ak_fp8_fmt(t);
+    uint32_t u = _ak_f32_bits(x), a = u & 0x7FFFFFFFu, code;
+    const uint8_t sign = (uint8_t)(u >> 24 & 0x80u);
+    const uint8_t nan = f && f->fnuz ? 0x80 : (uint8_t)(sign | 0x7F);
+    int e32;
+    if (!f) return 0;
+    if (a > 0x7F800000u) return nan;
+    if (a == 0x7F800000u) /* infinity: the largest finite value, E5M2's infinity or NaN */
+        return saturate ? (uint8_t)(sign | f->max_code) : !f->fnuz && f->mbits == 2 ? (uint8_t)(sign | 0x7C) : nan;
+    e32 = (int)(a >> 23);
+    if (e32 - 127 >= 1 - f->bias) {
+        /* a normal result: keep mbits of the mantissa, round half to even, re-bias the exponent (a carry out of
+           the mantissa moves into the exponent, as it should) */
+        const int sh = 23 - f->mbits;
+        const uint32_t rem = a & ((1u << sh) - 1u), half = 1u << (sh - 1);
+        uint32_t keep = a >> sh;
+        keep += rem > half || (rem == half && (keep & 1u));
+        code = keep - ((uint32_t)(127 - f->bias) << f->mbits);
+    } else {
+        /* a subnormal result: the significand in units of the smallest subnormal 2^(1 - bias - mbits) */
+        const uint32_t sig = e32 ? (a & 0x7FFFFFu) | 0x800000u : a & 0x7FFFFFu;
+        const int sh = 150 - (e32 ? e32 : 1) + (1 - f->bias) - f->mbits;
+        if (sh >= 32) code = 0;
+        else {
+            const uint32_t rem = sig & ((1u << sh) - 1u), half = 1u << (sh - 1);
+            code = sig >> sh;
+            code += rem > half || (rem == half && (code & 1u));
+        }
+    }
+    if (code > f->max_code)
+        return saturate ? (uint8_t)(sign | f->max_code) : !f->fnuz && f->mbits == 2 ? (uint8_t)(sign | 0x7C) : nan;
+    if (f->fnuz && code == 0) return 0;
+    return (uint8_t)(sign | code);
+}
 AKDEF double ak_elem_get(const void* buf, ak_dtype t, size_t i) {
     switch (t) {
     case AK_F32: return (double)((const float*)buf)[i];
@@ -2622,6 +2742,9 @@ AKDEF double ak_elem_get(const void* buf, ak_dtype t, size_t i) {
     case AK_I32: return (double)((const int32_t*)buf)[i];
     case AK_I64: return (double)((const int64_t*)buf)[i];
     case AK_U8: return (double)((const uint8_t*)buf)[i];
+    case AK_I8: return (double)((const int8_t*)buf)[i];
+    case AK_FP8_E4M3: case AK_FP8_E5M2: case AK_FP8_E4M3_FNUZ: case AK_FP8_E5M2_FNUZ:
+        return (double)ak_fp8_to_f32(((const uint8_t*)buf)[i], t);
     default: return 0.0;
     }
 }
@@ -2634,6 +2757,9 @@ AKDEF void ak_elem_set(void* buf, ak_dtype t, size_t i, double v) {
     case AK_I32: ((int32_t*)buf)[i] = (int32_t)v; break;
     case AK_I64: ((int64_t*)buf)[i] = (int64_t)v; break;
     case AK_U8: ((uint8_t*)buf)[i] = (uint8_t)v; break;
+    case AK_I8: ((int8_t*)buf)[i] = (int8_t)v; break;
+    case AK_FP8_E4M3: case AK_FP8_E5M2: case AK_FP8_E4M3_FNUZ: case AK_FP8_E5M2_FNUZ:
+        ((uint8_t*)buf)[i] = ak_f32_to_fp8((float)v, t, 0); break;
     default: break;
     }
 }
@@ -7396,7 +7522,8 @@ AKDEF ak_result ak_dtype_parse(const char* s, ak_dtype* out) {
     if (_ak_streq_ci(s, "fp16") || _ak_streq_ci(s, "float16") || _ak_streq_ci(s, "half")) { *out = AK_F16; return AK_OK; }
     if (_ak_streq_ci(s, "bfloat16")) { *out = AK_BF16; return AK_OK; }
     if (_ak_streq_ci(s, "fp8")) { *out = AK_FP8_E4M3; return AK_OK; }
-    return _ak_err(AK_ERROR_CONFIG, "unknown precision '%s' (expected f32, f16, bf16, fp8_e4m3, fp8_e5m2)", s);
+    return _ak_err(AK_ERROR_CONFIG, "unknown precision '%s' (expected f32, f16, bf16, fp8_e4m3, fp8_e5m2, fp8_e4m3_fnuz, "
+                   "fp8_e5m2_fnuz)", s);
 }
 AKDEF ak_result ak_opt_level_parse(const char* s, ak_opt_level* out) {
     int v;
@@ -7465,8 +7592,9 @@ static const _ak_cfgrow _ak_cfg_rows[_AK_CF_COUNT] = {
 #undef AK_X_
 };
 
-#define _AK_FLOAT_PRECISIONS (AK_DTYPE_BIT(AK_F32) | AK_DTYPE_BIT(AK_F16) | AK_DTYPE_BIT(AK_BF16) | \
-                              AK_DTYPE_BIT(AK_FP8_E4M3) | AK_DTYPE_BIT(AK_FP8_E5M2))
+#define _AK_FP8_DTYPES (AK_DTYPE_BIT(AK_FP8_E4M3) | AK_DTYPE_BIT(AK_FP8_E5M2) | AK_DTYPE_BIT(AK_FP8_E4M3_FNUZ) | \
+                        AK_DTYPE_BIT(AK_FP8_E5M2_FNUZ))
+#define _AK_FLOAT_PRECISIONS (AK_DTYPE_BIT(AK_F32) | AK_DTYPE_BIT(AK_F16) | AK_DTYPE_BIT(AK_BF16) | _AK_FP8_DTYPES)
 #define _AK_POOL_SEGMENT (2ll << 20)   /* the pool's small segment (>>impl:pool) */
 
 static ak_result _ak_parse_ll(const char* var, const char* v, int allow_suffix, long long* out) {
@@ -7640,7 +7768,7 @@ static ak_result _ak_cfg_check(const _ak_cfgrow* f, const _ak_cfgval* x, const c
     case _AK_CK_PREC:
         if (i != -1 && (i < 0 || i >= (long long)AK_DTYPE_COUNT || !(AK_DTYPE_BIT(i) & _AK_FLOAT_PRECISIONS))) {
             _ak_fmt(shown, sizeof shown, "%lld (%s)", i, (i >= 0 && i < (long long)AK_DTYPE_COUNT) ? ak_dtype_name((ak_dtype)i) : "?");
-            _ak_fmt(want, sizeof want, "-1 (auto), AK_F32, AK_F16, AK_BF16, AK_FP8_E4M3 or AK_FP8_E5M2");
+            _ak_fmt(want, sizeof want, "-1 (auto), AK_F32, AK_F16, AK_BF16, AK_FP8_E4M3, AK_FP8_E5M2, AK_FP8_E4M3_FNUZ or AK_FP8_E5M2_FNUZ");
         }
         break;
     case _AK_CK_MASK:
@@ -7803,7 +7931,23 @@ AKDEF ak_result ak_config_validate(const ak_config* cfg, const ak_arch_info* arc
                     "matrix_cores on -> off: %s (%s) has no matrix cores", arch->name, arch->family_name);
             c.matrix_cores = AK_OFF;
         }
-        if ((c.precision == AK_FP8_E4M3 || c.precision == AK_FP8_E5M2) && !arch->fp8) {
+        if (c.precision >= 0 && (AK_DTYPE_BIT(c.precision) & _AK_FP8_DTYPES) && arch->fp8) {
+            /* fp8 in the other encoding (OCP on a FNUZ part or the reverse): the same format in the arch's */
+            const int fnuz = !strncmp(arch->fp8_encoding, "FNUZ", 4);
+            const int is_fnuz = c.precision == AK_FP8_E4M3_FNUZ || c.precision == AK_FP8_E5M2_FNUZ;
+            if (fnuz != is_fnuz) {
+                const int e4m3 = c.precision == AK_FP8_E4M3 || c.precision == AK_FP8_E4M3_FNUZ;
+                const int want = fnuz ? (e4m3 ? AK_FP8_E4M3_FNUZ : AK_FP8_E5M2_FNUZ) : (e4m3 ? AK_FP8_E4M3 : AK_FP8_E5M2);
+                if (c.strict)
+                    return _ak_err(AK_ERROR_CONFIG, "config.precision is %s, but %s (%s) uses the %s fp8 encoding: use %s (strict mode)",
+                                   ak_dtype_name((ak_dtype)c.precision), arch->name, arch->family_name, arch->fp8_encoding,
+                                   ak_dtype_name((ak_dtype)want));
+                _ak_log(&lg, AK_LOG_WARN, AK_LOGITEM_CONFIG_DOWNGRADED, "precision %s -> %s: %s uses %s", ak_dtype_name((ak_dtype)c.precision),
+                        ak_dtype_name((ak_dtype)want), arch->name, arch->fp8_encoding);
+                c.precision = want;
+            }
+        }
+        if (c.precision >= 0 && (AK_DTYPE_BIT(c.precision) & _AK_FP8_DTYPES) && !arch->fp8) {
             if (c.strict)
                 return _ak_err(AK_ERROR_CONFIG, "config.precision is %s, but %s (%s) has no fp8 support (strict mode)",
                                ak_dtype_name((ak_dtype)c.precision), arch->name, arch->family_name);
@@ -19903,6 +20047,169 @@ AKDEF ak_result ak_transpose(ak_context* ctx, ak_dtype dtype, const void* x, voi
     b.x = 32; b.y = 8; b.z = 1;
     return _ak_op_launch3(ctx, k, g, b, 0, stream, &a);
 }
+/* ==========================================================================
+ * >>impl:ops-quant  ak_quantize / ak_dequantize: 8-bit float scaled casts
+ * (kernels/quant.hip) + CPU reference (the host conversions of >>impl:dtype).
+ * ========================================================================== */
+static int _ak_quant_fmt(ak_dtype t) {
+    switch (t) {
+    case AK_FP8_E4M3: return _AK_FP8_FMT_E4M3;
+    case AK_FP8_E5M2: return _AK_FP8_FMT_E5M2;
+    case AK_FP8_E4M3_FNUZ: return _AK_FP8_FMT_E4M3_FNUZ;
+    case AK_FP8_E5M2_FNUZ: return _AK_FP8_FMT_E5M2_FNUZ;
+    default: return -1;
+    }
+}
+static const char* _ak_quant_fmt_name(ak_dtype t) {
+    static const char* n[] = { "e4m3", "e5m2", "e4m3_fnuz", "e5m2_fnuz" };
+    const int f = _ak_quant_fmt(t);
+    return f < 0 ? "?" : n[f];
+}
+/* scale entries of a mode: 1, rows or rows x ceil(cols / 128) */
+static size_t _ak_quant_scales(ak_quant_mode mode, size_t rows, size_t cols) {
+    return mode == AK_QUANT_TENSOR ? 1 : mode == AK_QUANT_ROW ? rows
+                                                              : rows * ((cols + _AK_QUANT_BLOCK_COLS - 1) / _AK_QUANT_BLOCK_COLS);
+}
+/* the saturating scaled cast of one value (the kernels' rule: NaN is the format's NaN) */
+static uint8_t _ak_quant_ref1(float v, ak_dtype t) {
+    if (v != v) return _ak_fp8_fmt(t)->fnuz ? 0x80 : 0x7F;
+    return ak_f32_to_fp8(v, t, 1);
+}
+static ak_result _ak_quant_check(ak_context* ctx, const char* op, ak_dtype ft, const void* fp, ak_dtype q_dtype, const void* q,
+                                 size_t rows, size_t cols, ak_quant_mode mode, const void* scale) {
+    ak_result r = _ak_op_check_ctx(ctx, op);
+    char what[64];
+    size_t n;
+    if (r != AK_OK) return r;
+    _ak_fmt(what, sizeof what, "%s: x / y", op);
+    if ((r = _ak_op_check_float(ft, what)) != AK_OK) return r;
+    if (_ak_quant_fmt(q_dtype) < 0)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE, "%s: q_dtype %s (%d) is not an 8-bit float dtype "
+                        "(AK_FP8_E4M3, AK_FP8_E5M2, AK_FP8_E4M3_FNUZ, AK_FP8_E5M2_FNUZ)", op, ak_dtype_name(q_dtype), (int)q_dtype);
+    if ((int)mode < 0 || (int)mode > (int)AK_QUANT_BLOCK)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: mode %d is not an ak_quant_mode (0..2)", op, (int)mode);
+    if ((r = _ak_op_check_shape2(ctx, rows, cols, ft, op)) != AK_OK) return r;
+    n = rows * cols;
+    _ak_fmt(what, sizeof what, "%s: %s", op, "x / y");
+    if ((r = _ak_op_check_ptr(fp, ft, what)) != AK_OK) return r;
+    _ak_fmt(what, sizeof what, "%s: q", op);
+    if ((r = _ak_op_check_ptr(q, AK_U8, what)) != AK_OK) return r;
+    _ak_fmt(what, sizeof what, "%s: scale", op);
+    if ((r = _ak_op_check_ptr(scale, AK_F32, what)) != AK_OK) return r;
+    if ((r = _ak_op_check_overlap(fp, n * ak_dtype_size(ft), q, n, 0, op)) != AK_OK) return r;
+    if ((r = _ak_op_check_overlap(scale, _ak_quant_scales(mode, rows, cols) * 4, q, n, 0, op)) != AK_OK) return r;
+    return _ak_op_check_overlap(scale, _ak_quant_scales(mode, rows, cols) * 4, fp, n * ak_dtype_size(ft), 0, op);
+}
+
+AKDEF ak_result ak_quantize(ak_context* ctx, const ak_quant_args* a, ak_stream* stream) {
+    ak_result r;
+    size_t n, ns;
+    char kn[64];
+    ak_kernel* k = NULL;
+    _ak_kargs ka;
+    unsigned grid;
+    float* amax_in = NULL;
+    typedef char modes_match[AK_QUANT_TENSOR == _AK_QUANT_TENSOR && AK_QUANT_ROW == _AK_QUANT_ROW &&
+                             AK_QUANT_BLOCK == _AK_QUANT_BLOCK ? 1 : -1];
+    (void)sizeof(modes_match);
+    if (!a) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_quantize: args is NULL");
+    if ((r = _ak_quant_check(ctx, "ak_quantize", a->x_dtype, a->x, a->q_dtype, a->q, a->rows, a->cols, a->mode, a->scale)) != AK_OK)
+        return r;
+    if ((r = _ak_op_check_stream(ctx, stream, "ak_quantize")) != AK_OK) return r;
+    n = a->rows * a->cols;
+    ns = _ak_quant_scales(a->mode, a->rows, a->cols);
+    if (a->amax) {
+        if ((r = _ak_op_check_ptr(a->amax, AK_F32, "ak_quantize: amax")) != AK_OK) return r;
+        if ((r = _ak_op_check_overlap(a->amax, 4, a->q, n, 0, "ak_quantize: amax")) != AK_OK) return r;
+        if ((r = _ak_op_check_overlap(a->amax, 4, a->scale, ns * 4, 0, "ak_quantize: amax")) != AK_OK) return r;
+    }
+    if (_ak_op_is_cpu(ctx)) {
+        const ak_dtype t = a->q_dtype;
+        const float fmax = ak_fp8_max(t);
+        const size_t gcols = a->mode == AK_QUANT_BLOCK ? _AK_QUANT_BLOCK_COLS : a->mode == AK_QUANT_ROW ? a->cols : n;
+        const size_t per_row = (a->cols + gcols - 1) / gcols;
+        float tmax = 0.0f;
+        size_t i, g;
+        for (i = 0; i < n; i++) {
+            const float v = fabsf(_ak_op_ld(a->x, a->x_dtype, i));
+            if (!(v <= tmax)) tmax = v;   /* NaN sticks */
+        }
+        for (g = 0; g < ns; g++) {
+            /* group g: a row range [r, r + 1) x [c0, c1) (the tensor: every element) */
+            const size_t r0 = a->mode == AK_QUANT_TENSOR ? 0 : g / per_row;
+            const size_t c0 = a->mode == AK_QUANT_BLOCK ? (g % per_row) * gcols : 0;
+            const size_t c1 = a->mode == AK_QUANT_TENSOR ? n : a->mode == AK_QUANT_ROW ? a->cols
+                              : (c0 + gcols < a->cols ? c0 + gcols : a->cols);
+            const size_t base = a->mode == AK_QUANT_TENSOR ? 0 : r0 * a->cols;
+            float s, inv;
+            if (a->compute_scale) {
+                float m = 0.0f;
+                for (i = c0; i < c1; i++) {
+                    const float v = fabsf(_ak_op_ld(a->x, a->x_dtype, base + i));
+                    if (!(v <= m)) m = v;
+                }
+                s = m > 0.0f ? m / fmax : (m == m ? 1.0f : m);
+                a->scale[g] = s;
+            } else {
+                s = a->scale[g];
+            }
+            inv = s != 0.0f ? 1.0f / s : 0.0f;
+            for (i = c0; i < c1; i++)
+                ((uint8_t*)a->q)[base + i] = _ak_quant_ref1(_ak_op_ld(a->x, a->x_dtype, base + i) * inv, t);
+        }
+        if (a->amax && !(tmax <= *a->amax)) *a->amax = tmax;
+        return AK_OK;
+    }
+    if (a->amax && (r = ak_memset(ctx, a->amax, 0, 4, stream)) != AK_OK) return r;
+    if (a->mode == AK_QUANT_TENSOR && a->compute_scale) {
+        /* pass 1: the tensor's amax, into the caller's amax or a word of workspace */
+        amax_in = a->amax;
+        if (!amax_in) {
+            if ((r = ak_malloc(ctx, 4, stream, (void**)&amax_in)) != AK_OK) return r;
+            if ((r = ak_memset(ctx, amax_in, 0, 4, stream)) != AK_OK) goto done;
+        }
+        if ((r = _ak_op_kernel(ctx, _ak_src_quant, _ak_op_name(kn, sizeof kn, "ak_quant_amax", a->x_dtype), &k)) != AK_OK) goto done;
+        _ak_kargs_quant_amax(&ka, a->x, (int64_t)n, amax_in);
+        if ((r = _ak_op_launch(ctx, k, _ak_op_grid(ctx, n / 8 + 1, _AK_QUANT_THREADS), _AK_QUANT_THREADS, 0, stream, &ka)) != AK_OK)
+            goto done;
+    }
+    _ak_fmt(kn, sizeof kn, "ak_quant_%s_%s", ak_dtype_name(a->x_dtype), _ak_quant_fmt_name(a->q_dtype));
+    if ((r = _ak_op_kernel(ctx, _ak_src_quant, kn, &k)) != AK_OK) goto done;
+    _ak_kargs_quant(&ka, a->x, a->q, (int64_t)a->rows, (int64_t)a->cols, (int32_t)a->mode, a->scale, a->compute_scale ? 1 : 0,
+                    amax_in ? NULL : a->amax, amax_in ? amax_in : a->scale);
+    grid = a->mode == AK_QUANT_ROW ? _ak_op_grid(ctx, a->rows, 1)
+           : a->mode == AK_QUANT_BLOCK ? _ak_op_grid(ctx, ns, _AK_QUANT_THREADS / (unsigned)ctx->dev.wave_size)
+                                       : _ak_op_grid(ctx, n / 8 + 1, _AK_QUANT_THREADS);
+    r = _ak_op_launch(ctx, k, grid, _AK_QUANT_THREADS, 0, stream, &ka);
+done:
+    if (amax_in && amax_in != a->amax) ak_free(ctx, amax_in);   /* stream-ordered reuse */
+    return r;
+}
+
+AKDEF ak_result ak_dequantize(ak_context* ctx, ak_dtype q_dtype, const void* q, ak_dtype y_dtype, void* y, size_t rows,
+                              size_t cols, ak_quant_mode mode, const float* scale, ak_stream* stream) {
+    ak_result r = _ak_quant_check(ctx, "ak_dequantize", y_dtype, y, q_dtype, q, rows, cols, mode, scale);
+    char kn[64];
+    ak_kernel* k = NULL;
+    _ak_kargs ka;
+    if (r != AK_OK) return r;
+    if ((r = _ak_op_check_stream(ctx, stream, "ak_dequantize")) != AK_OK) return r;
+    if (_ak_op_is_cpu(ctx)) {
+        const size_t nb = (cols + _AK_QUANT_BLOCK_COLS - 1) / _AK_QUANT_BLOCK_COLS;
+        size_t i, j;
+        for (i = 0; i < rows; i++)
+            for (j = 0; j < cols; j++) {
+                const float s = mode == AK_QUANT_TENSOR ? scale[0] : mode == AK_QUANT_ROW ? scale[i] : scale[i * nb + j / _AK_QUANT_BLOCK_COLS];
+                _ak_op_st(y, y_dtype, i * cols + j, s * ak_fp8_to_f32(((const uint8_t*)q)[i * cols + j], q_dtype));
+            }
+        return AK_OK;
+    }
+    _ak_fmt(kn, sizeof kn, "ak_dequant_%s_%s", _ak_quant_fmt_name(q_dtype), ak_dtype_name(y_dtype));
+    if ((r = _ak_op_kernel(ctx, _ak_src_quant, kn, &k)) != AK_OK) return r;
+    _ak_kargs_dequant(&ka, q, y, (int64_t)rows, (int64_t)cols, (int32_t)mode, scale);
+    return _ak_op_launch(ctx, k, _ak_op_grid(ctx, rows * cols, _AK_QUANT_THREADS * 4u), _AK_QUANT_THREADS, 0, stream, &ka);
+}
+
 /* ==========================================================================
  * >>impl:ops-reduce  reductions (sum, mean, max, min, argmax, argmin),
  * softmax / log_softmax, layernorm / rmsnorm, cross-entropy . Kernels:

@@ -157,11 +157,124 @@ static void last_error_many_threads(void) {
 
 /* ---- dtypes ----------------------------------------------------------------- */
 
+/* 8-bit floats, from the definitions (written apart from the library): every
+ * code's value by its fields; every float's rounding as the nearest code value
+ * on the grid of all codes, ties to the even code, with the formats' overflow
+ * rules. */
+typedef struct { ak_dtype t; int ebits, mbits, bias, fnuz; double max; } fp8_spec;
+static const fp8_spec fp8_specs[4] = {
+    { AK_FP8_E4M3, 4, 3, 7, 0, 448.0 }, { AK_FP8_E5M2, 5, 2, 15, 0, 57344.0 },
+    { AK_FP8_E4M3_FNUZ, 4, 3, 8, 1, 240.0 }, { AK_FP8_E5M2_FNUZ, 5, 2, 16, 1, 57344.0 } };
+/* value of code c (NaN as NAN, infinities as HUGE_VAL) */
+static double fp8_value(const fp8_spec* f, int c) {
+    int s = c >> 7, e = (c >> f->mbits) & ((1 << f->ebits) - 1), m = c & ((1 << f->mbits) - 1);
+    double v;
+    if (f->fnuz && c == 0x80) return NAN;
+    if (!f->fnuz && f->ebits == 4 && e == 15 && m == 7) return NAN;
+    if (!f->fnuz && f->ebits == 5 && e == 31) return m ? NAN : (s ? -HUGE_VAL : HUGE_VAL);
+    v = e ? ldexp(1.0 + m / (double)(1 << f->mbits), e - f->bias) : ldexp(m / (double)(1 << f->mbits), 1 - f->bias);
+    return s ? -v : v;
+}
+/* the code x rounds to, by searching the finite non-negative codes */
+static int fp8_round(const fp8_spec* f, double x, int saturate) {
+    int best = 0, c, neg = signbit(x) != 0;
+    double ax = fabs(x), bd = HUGE_VAL, top = f->max;
+    const int nan = f->fnuz ? 0x80 : 0x7F | (neg ? 0x80 : 0);
+    if (isnan(x)) return nan;
+    if (ax > top) {
+        /* past the largest finite value: round half to even against the next step (2^(emax - mbits)) */
+        double step = ldexp(1.0, (int)floor(log2(top)) - f->mbits);
+        int max_code = 0;
+        for (c = 0; c < 0x80; c++) if (fp8_value(f, c) == top) max_code = c;
+        if (!saturate && (isinf(x) || ax > top + step / 2 || (ax == top + step / 2 && (max_code & 1))))
+            return !f->fnuz && f->ebits == 5 ? 0x7C | (neg ? 0x80 : 0) : nan;
+        return max_code | (neg ? 0x80 : 0);
+    }
+    for (c = 0; c < 0x80; c++) {
+        double v = fp8_value(f, c), d;
+        if (isnan(v) || isinf(v)) continue;
+        d = fabs(v - ax);
+        if (d < bd || (d == bd && !(c & 1))) { bd = d; best = c; }
+    }
+    if (f->fnuz && best == 0) return 0;
+    return best | (neg ? 0x80 : 0);
+}
+
+static void fp8_conversions_match_definitions(void) {
+    int fi, c, i;
+    unsigned long long st = 0x9E3779B97F4A7C15ull;
+    for (fi = 0; fi < 4; fi++) {
+        const fp8_spec* f = &fp8_specs[fi];
+        int mism = 0;
+        AKT_NEAR(ak_fp8_max(f->t), f->max, 0);
+        /* every code decodes to its value, and encodes back to itself (NaNs to the format's NaN) */
+        for (c = 0; c < 256; c++) {
+            double v = fp8_value(f, c);
+            float g = ak_fp8_to_f32((uint8_t)c, f->t);
+            if (isnan(v)) { AKT_CHECKF(isnan(g), "%s code 0x%02x: %g, expected NaN", ak_dtype_name(f->t), c, g); continue; }
+            AKT_CHECKF(g == (float)v && !signbit(g) == !signbit(v), "%s code 0x%02x: %g, expected %g", ak_dtype_name(f->t), c, g, v);
+            if (f->fnuz && c == 0x80) continue;
+            AKT_CHECKF(ak_f32_to_fp8(g, f->t, 0) == c || (f->fnuz && c == 0 && g == 0),
+                       "%s code 0x%02x (%g) re-encodes to 0x%02x", ak_dtype_name(f->t), c, g, ak_f32_to_fp8(g, f->t, 0));
+        }
+        /* midpoints between neighbouring codes (ties), just off them, overflow, subnormals, random floats */
+        for (c = 0; c < 0x7F; c++) {
+            double a = fp8_value(f, c), b = fp8_value(f, c + 1);
+            double xs[5];
+            int k, sgn;
+            if (isnan(a) || isnan(b) || isinf(a) || isinf(b)) continue;
+            xs[0] = (a + b) / 2; xs[1] = nextafter((a + b) / 2, 0); xs[2] = nextafter((a + b) / 2, 1e9);
+            xs[3] = a + (b - a) / 4; xs[4] = b - (b - a) / 4;
+            for (k = 0; k < 5; k++)
+                for (sgn = 0; sgn < 2; sgn++) {
+                    float x = (float)(sgn ? -xs[k] : xs[k]);
+                    int want, sat;
+                    for (sat = 0; sat < 2; sat++) {
+                        want = fp8_round(f, x, sat);
+                        if (ak_f32_to_fp8(x, f->t, sat) != want && mism++ < 5)
+                            akt_fail(__FILE__, __LINE__, "%s(%.9g, saturate %d) = 0x%02x, expected 0x%02x", ak_dtype_name(f->t),
+                                     x, sat, ak_f32_to_fp8(x, f->t, sat), want);
+                    }
+                }
+        }
+        for (i = 0; i < 200000; i++) {
+            float x;
+            uint32_t u;
+            int sat = i & 1, want;
+            st = st * 6364136223846793005ull + 1442695040888963407ull;
+            u = (uint32_t)(st >> 32);
+            /* exponents around the format's range, half of them any float */
+            if (i & 2) u = (u & 0x807FFFFFu) | ((uint32_t)(127 - f->bias - f->mbits - 3 + (int)((st >> 20) % (unsigned)(2 * f->bias + f->mbits + 8))) << 23);
+            memcpy(&x, &u, 4);
+            want = fp8_round(f, x, sat);
+            if (ak_f32_to_fp8(x, f->t, sat) != want && mism++ < 5)
+                akt_fail(__FILE__, __LINE__, "%s(%.9g = 0x%08x, saturate %d) = 0x%02x, expected 0x%02x", ak_dtype_name(f->t), x,
+                         (unsigned)u, sat, ak_f32_to_fp8(x, f->t, sat), want);
+        }
+        AKT_EQ_INT(mism, 0);
+        /* the special values */
+        AKT_EQ_INT(ak_f32_to_fp8(HUGE_VALF, f->t, 0), !f->fnuz && f->ebits == 5 ? 0x7C : f->fnuz ? 0x80 : 0x7F);
+        AKT_EQ_INT(ak_f32_to_fp8(-HUGE_VALF, f->t, 1), fp8_round(f, -f->max, 0));
+        AKT_EQ_INT(ak_f32_to_fp8(-0.0f, f->t, 0), f->fnuz ? 0x00 : 0x80);
+        AKT_CHECK(isnan(ak_fp8_to_f32(ak_f32_to_fp8(NAN, f->t, 1), f->t)));
+        AKT_NEAR(ak_elem_get((const uint8_t[]){ (uint8_t)fp8_round(f, 1.5, 0) }, f->t, 0), 1.5, 0);
+    }
+    AKT_EQ_INT(ak_f32_to_fp8(470.0f, AK_FP8_E4M3, 0), 0x7F);   /* past 464 (half a step over 448): NaN, as PyTorch */
+    AKT_EQ_INT(ak_f32_to_fp8(470.0f, AK_FP8_E4M3, 1), 0x7E);   /* saturating: 448 */
+    AKT_EQ_INT(ak_f32_to_fp8(464.0f, AK_FP8_E4M3, 0), 0x7E);   /* the tie rounds to 448's even code */
+    AKT_EQ_INT(ak_f32_to_fp8(1e6f, AK_FP8_E5M2, 0), 0x7C);     /* infinity */
+    AKT_EQ_INT(ak_f32_to_fp8(250.0f, AK_FP8_E4M3_FNUZ, 0), 0x80);
+    AKT_EQ_INT(ak_f32_to_fp8(1.0f, AK_F32, 0), 0);              /* not an fp8 dtype */
+    AKT_CHECK(isnan(ak_fp8_to_f32(0, AK_F16)));
+    AKT_NEAR(ak_fp8_max(AK_BF16), 0, 0);
+}
+
 static void dtype_names_sizes_parse(void) {
-    static const char* names[] = { "f32", "f16", "bf16", "f64", "i32", "i64", "u8", "fp8_e4m3", "fp8_e5m2" };
-    static const size_t sizes[] = { 4, 2, 2, 8, 4, 8, 1, 1, 1 };
+    static const char* names[] = { "f32", "f16", "bf16", "f64", "i32", "i64", "u8", "fp8_e4m3", "fp8_e5m2",
+                                   "fp8_e4m3_fnuz", "fp8_e5m2_fnuz", "i8" };
+    static const size_t sizes[] = { 4, 2, 2, 8, 4, 8, 1, 1, 1, 1, 1, 1 };
     int i;
-    AKT_EQ_INT(AK_DTYPE_COUNT, 9);
+    AKT_EQ_INT(AK_DTYPE_COUNT, 12);
     for (i = 0; i < (int)AK_DTYPE_COUNT; i++) {
         ak_dtype t = (ak_dtype)-7;
         AKT_EQ_STR(ak_dtype_name((ak_dtype)i), names[i]);
@@ -376,12 +489,12 @@ static void elem_get_set(void) {
     for (t = 0; t < (int)AK_DTYPE_COUNT; t++) {
         size_t es = ak_dtype_size((ak_dtype)t), k;
         memset(&buf, 0x5A, sizeof buf);
-        if (t == AK_FP8_E4M3 || t == AK_FP8_E5M2) {
-            unsigned char before[sizeof buf];
-            memcpy(before, &buf, sizeof buf);
-            ak_elem_set(&buf, (ak_dtype)t, 2, 1.0);   /* documented: not supported, no effect */
-            AKT_CHECK(memcmp(before, &buf, sizeof buf) == 0);
-            AKT_EQ_INT((int)ak_elem_get(&buf, (ak_dtype)t, 2), 0);
+        if (ak_fp8_max((ak_dtype)t) > 0) { /* 8-bit floats: one byte each, the conversions above */
+            ak_elem_set(&buf, (ak_dtype)t, 2, 3.0);
+            ak_elem_set(&buf, (ak_dtype)t, 3, -0.75);
+            AKT_NEAR(ak_elem_get(&buf, (ak_dtype)t, 2), 3.0, 0);
+            AKT_NEAR(ak_elem_get(&buf, (ak_dtype)t, 3), -0.75, 0);
+            AKT_EQ_INT(buf.u8[1], 0x5A); AKT_EQ_INT(buf.u8[4], 0x5A);   /* neighbours untouched */
             continue;
         }
         ak_elem_set(&buf, (ak_dtype)t, 2, 3.0);
@@ -609,6 +722,7 @@ void akt_suite_basics(void) {
     AKT_RUN(last_error_is_thread_local);
     AKT_RUN(last_error_many_threads);
     AKT_RUN(dtype_names_sizes_parse);
+    AKT_RUN(fp8_conversions_match_definitions);
     AKT_RUN(f16_all_halves_round_trip);
     AKT_RUN(f16_ties_and_neighbours);
     AKT_RUN(f16_random_against_reference);

@@ -575,10 +575,22 @@ static void strict_fp8_before_cdna3(void) {
     AKT_CONTAINS(ak_last_error(), "fp8");
     AKT_CONTAINS(ak_last_error(), "gfx90a");
     AKT_CONTAINS(ak_last_error(), "precision");
-    /* on gfx942 fp8 is fine, strict or not */
+    /* gfx942 has fp8 in the FNUZ encoding: OCP e4m3 is an error in strict mode, its FNUZ twin is fine */
+    AKT_ERR_ITEM(ak_config_validate(&c, a942, &fixed), AK_ERROR_CONFIG, AK_ERRITEM_CONFIG_VALUE);
+    AKT_CONTAINS(ak_last_error(), "fp8_e4m3_fnuz");
+    c.precision = AK_FP8_E4M3_FNUZ;
+    c.allowed_precisions |= AK_DTYPE_BIT(AK_FP8_E4M3_FNUZ);
     AKT_OK(ak_config_validate(&c, a942, &fixed));
-    AKT_EQ_INT(fixed.precision, AK_FP8_E4M3);
+    AKT_EQ_INT(fixed.precision, AK_FP8_E4M3_FNUZ);
     AKT_EQ_INT(lg.downgraded, 0);
+    /* not strict: OCP e4m3 becomes the arch's FNUZ e4m3, with a warning */
+    c.precision = AK_FP8_E4M3;
+    c.strict = 0;
+    AKT_OK(ak_config_validate(&c, a942, &fixed));
+    AKT_EQ_INT(fixed.precision, AK_FP8_E4M3_FNUZ);
+    AKT_EQ_INT(lg.downgraded, 1);
+    lg.downgraded = 0;
+    c.strict = 1;
     /* non-strict on gfx90a: downgraded to a precision the arch has, with a warning */
     c.strict = 0;
     AKT_OK(ak_config_validate(&c, a90, &fixed));

@@ -31,6 +31,8 @@
     X(target) \
     X(rocm_internals) \
     X(ops_elementwise) \
+    X(ops_quant) \
+    X(gpu_quant) \
     X(gpu_elementwise) \
     X(ops_reduce) \
     X(gpu_reduce) \

@@ -1,0 +1,315 @@
+/* kernels/quant.hip: scaled casts between 16/32-bit floats and the 8-bit
+ * float encodings (ak_quantize / ak_dequantize in amdkit.h, >>impl:ops-quant,
+ * which also holds the CPU reference).
+ *
+ * Quantize: q = fp8(x * (1 / s)), saturating to the format's largest finite
+ * value, round to nearest even, NaN to the format's NaN (0x7F OCP, 0x80
+ * FNUZ); s is the dequantisation scale (x ~ s q) of the element's group:
+ *   mode AK_QUANT_TENSOR  one s for the tensor (scale[0])
+ *   mode AK_QUANT_ROW     one s per row (scale[r])
+ *   mode AK_QUANT_BLOCK   one s per 1 x 128 block of a row (scale[r nb + c / 128], nb = ceil(cols / 128))
+ * compute = 1: s is computed from the group's amax (s = amax / fp8 max, 1 when
+ * amax is 0) and written to scale (current scaling); for the tensor mode the
+ * amax comes from ak_quant_amax_* run before (into amax_buf); compute = 0: s is
+ * read (delayed scaling). amax != NULL: max |x| over the tensor is folded into
+ * *amax (an atomic max on its bits; the host zeroes it first).
+ * Dequantize: y = s q in fp32, rounded to y's dtype.
+ *
+ * One block of 256 threads per group for rows (two passes over a row when the
+ * scale is computed: the second from L2), one warp per 1 x 128 block (4
+ * elements a lane), 8 elements a thread for the tensor mode. The fp8 code of
+ * a float is ak_fp8_enc (the integer rounding of amdkit.h's ak_f32_to_fp8 with
+ * saturation); on NVIDIA sm_89+ the OCP formats use the hardware conversion
+ * (cvt.rn.satfinite), which rounds and saturates the same way. */
+
+// >>host  fp8 encodings and scale modes (amdkit.h reads them as _AK_*)
+#define AK_FP8_FMT_E4M3 0
+#define AK_FP8_FMT_E5M2 1
+#define AK_FP8_FMT_E4M3_FNUZ 2
+#define AK_FP8_FMT_E5M2_FNUZ 3
+#define AK_QUANT_TENSOR 0
+#define AK_QUANT_ROW 1
+#define AK_QUANT_BLOCK 2
+#define AK_QUANT_BLOCK_COLS 128
+#define AK_QUANT_THREADS 256
+// <<host
+
+/* mantissa bits, bias, FNUZ, largest finite code and its value */
+template <int F> struct ak_fp8_fmt;
+template <> struct ak_fp8_fmt<AK_FP8_FMT_E4M3> { enum { M = 3, BIAS = 7, FNUZ = 0, MAXC = 0x7E }; static AK_INLINE float maxv() { return 448.0f; } };
+template <> struct ak_fp8_fmt<AK_FP8_FMT_E5M2> { enum { M = 2, BIAS = 15, FNUZ = 0, MAXC = 0x7B }; static AK_INLINE float maxv() { return 57344.0f; } };
+template <> struct ak_fp8_fmt<AK_FP8_FMT_E4M3_FNUZ> { enum { M = 3, BIAS = 8, FNUZ = 1, MAXC = 0x7F }; static AK_INLINE float maxv() { return 240.0f; } };
+template <> struct ak_fp8_fmt<AK_FP8_FMT_E5M2_FNUZ> { enum { M = 2, BIAS = 16, FNUZ = 1, MAXC = 0x7F }; static AK_INLINE float maxv() { return 57344.0f; } };
+
+/* Saturating round-to-nearest-even fp32 -> fp8 code (integer arithmetic). */
+template <int F>
+AK_INLINE ak_u32 ak_fp8_enc_sw(float x) {
+    typedef ak_fp8_fmt<F> Fm;
+    const ak_u32 u = ak_f2u(x), a = u & 0x7FFFFFFFu, sign = (u >> 24) & 0x80u;
+    if (a > 0x7F800000u) return Fm::FNUZ ? 0x80u : 0x7Fu;
+    const int e32 = (int)(a >> 23);
+    ak_u32 code;
+    if (e32 - 127 >= 1 - Fm::BIAS) {
+        const int sh = 23 - Fm::M;
+        const ak_u32 rem = a & ((1u << sh) - 1u), half = 1u << (sh - 1);
+        ak_u32 keep = a >> sh;
+        keep += (rem > half || (rem == half && (keep & 1u))) ? 1u : 0u;
+        code = keep - ((ak_u32)(127 - Fm::BIAS) << Fm::M);
+    } else {
+        const ak_u32 sig = e32 ? (a & 0x7FFFFFu) | 0x800000u : (a & 0x7FFFFFu);
+        const int sh = 150 - (e32 ? e32 : 1) + (1 - Fm::BIAS) - Fm::M;
+        if (sh >= 32) code = 0;
+        else {
+            const ak_u32 rem = sig & ((1u << sh) - 1u), half = 1u << (sh - 1);
+            code = sig >> sh;
+            code += (rem > half || (rem == half && (code & 1u))) ? 1u : 0u;
+        }
+    }
+    if (code > (ak_u32)Fm::MAXC) code = Fm::MAXC;   /* saturate (infinities too) */
+    if (Fm::FNUZ && code == 0) return 0;
+    return sign | code;
+}
+
+/* Four codes packed in a word (element 0 in the low byte). */
+template <int F>
+AK_INLINE ak_u32 ak_fp8_enc4(const float* v) {
+#if defined(AK_NVIDIA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
+    if (F == AK_FP8_FMT_E4M3 || F == AK_FP8_FMT_E5M2) {
+        unsigned short lo, hi;
+        if (F == AK_FP8_FMT_E4M3) {
+            asm("cvt.rn.satfinite.e4m3x2.f32 %0, %2, %1;" : "=h"(lo) : "f"(v[0]), "f"(v[1]));
+            asm("cvt.rn.satfinite.e4m3x2.f32 %0, %2, %1;" : "=h"(hi) : "f"(v[2]), "f"(v[3]));
+        } else {
+            asm("cvt.rn.satfinite.e5m2x2.f32 %0, %2, %1;" : "=h"(lo) : "f"(v[0]), "f"(v[1]));
+            asm("cvt.rn.satfinite.e5m2x2.f32 %0, %2, %1;" : "=h"(hi) : "f"(v[2]), "f"(v[3]));
+        }
+        return (ak_u32)lo | ((ak_u32)hi << 16);
+    }
+#endif
+    return ak_fp8_enc_sw<F>(v[0]) | (ak_fp8_enc_sw<F>(v[1]) << 8) | (ak_fp8_enc_sw<F>(v[2]) << 16) |
+           (ak_fp8_enc_sw<F>(v[3]) << 24);
+}
+template <int F>
+AK_INLINE ak_u8 ak_fp8_enc1(float v) {
+    float w[4] = { v, 0.0f, 0.0f, 0.0f };
+    return (ak_u8)(ak_fp8_enc4<F>(w) & 0xFFu);
+}
+
+/* fp8 code -> fp32 (exact). */
+template <int F>
+AK_INLINE float ak_fp8_dec(ak_u32 c) {
+    typedef ak_fp8_fmt<F> Fm;
+    const ak_u32 mag = c & 0x7Fu, s = (c & 0x80u) << 24;
+    if (Fm::FNUZ ? c == 0x80u : (Fm::M == 3 ? mag == 0x7Fu : mag > 0x7Cu)) return ak_u2f(0x7FC00000u);
+    if (!Fm::FNUZ && Fm::M == 2 && mag == 0x7Cu) return ak_u2f(s | 0x7F800000u);
+    const ak_u32 e = mag >> Fm::M, m = mag & ((1u << Fm::M) - 1u);
+    if (e == 0) /* subnormal: m 2^(1 - bias - M) */
+        return ak_u2f(s | ak_f2u((float)m * ak_u2f((ak_u32)(127 + 1 - Fm::BIAS - Fm::M) << 23)));
+    return ak_u2f(s | ((e + 127 - Fm::BIAS) << 23) | (m << (23 - Fm::M)));
+}
+
+/* correctly rounded division (fast-math builds would approximate a / b): the scales match the host's bit for bit */
+AK_INLINE float ak_quant_div(float a, float b) {
+#if defined(AK_NVIDIA)
+    return __fdiv_rn(a, b);
+#else
+    return a / b;
+#endif
+}
+AK_INLINE float ak_quant_inv(float s) { return s != 0.0f ? ak_quant_div(1.0f, s) : 0.0f; }
+template <int F>
+AK_INLINE float ak_quant_scale_of(float amax) {
+    return amax > 0.0f ? ak_quant_div(amax, ak_fp8_fmt<F>::maxv()) : amax == amax ? 1.0f : amax;
+}
+/* |x| as ordered bits (non-negative floats order as unsigned integers; NaN above all) */
+AK_INLINE void ak_quant_amax_fold(float* amax, float m) {
+    if (amax) atomicMax((unsigned*)amax, ak_f2u(m) & 0x7FFFFFFFu);
+}
+AK_INLINE float ak_absmax(float a, float b) {
+    const ak_u32 x = ak_f2u(a) & 0x7FFFFFFFu, y = ak_f2u(b) & 0x7FFFFFFFu;
+    return ak_u2f(x > y ? x : y);
+}
+
+/* Block-wide max of non-negative values (NaN wins), through `scratch` of AK_QUANT_THREADS / AK_WAVE floats. */
+AK_INLINE float ak_quant_block_max(float v, float* scratch) {
+    for (int o = AK_WAVE / 2; o > 0; o >>= 1) v = ak_absmax(v, ak_shfl_xor(v, o));
+    __syncthreads();
+    if (ak_lane() == 0) scratch[ak_wave_id()] = v;
+    __syncthreads();
+    v = 0.0f;
+    for (int w = 0; w < (int)(blockDim.x / AK_WAVE); w++) v = ak_absmax(v, scratch[w]);
+    return v;
+}
+
+/* One group of n elements at x (scale s or computed), written to q. Block-cooperative. */
+template <class D, int F>
+AK_INLINE void ak_quant_span(const typename D::T* x, ak_u8* q, ak_i64 n, float* sp, int compute, float* amax, float* scratch) {
+    float m = 0.0f, s;
+    if (compute) {
+        for (ak_i64 i = threadIdx.x; i < n; i += blockDim.x) m = ak_absmax(m, D::to(x[i]));
+        m = ak_quant_block_max(m, scratch);
+        s = ak_quant_scale_of<F>(m);
+        if (threadIdx.x == 0) *sp = s;
+        if (threadIdx.x == 0) ak_quant_amax_fold(amax, m);
+    } else {
+        s = *sp;
+    }
+    const float inv = ak_quant_inv(s);
+    float lm = 0.0f;
+    const bool vec = ak_aligned16(x) && (((ak_u64)q) & 3u) == 0;
+    ak_i64 done = 0;
+    if (vec) {
+        const ak_i64 n4 = n / 4;
+        for (ak_i64 j = threadIdx.x; j < n4; j += blockDim.x) {
+            float v[4];
+            if (D::SIZE == 4) D::ld4(x + 4 * j, v);
+            else {
+                const uint2 w = *(const uint2*)(x + 4 * j);
+                v[0] = D::to((typename D::T)(w.x & 0xFFFFu)); v[1] = D::to((typename D::T)(w.x >> 16));
+                v[2] = D::to((typename D::T)(w.y & 0xFFFFu)); v[3] = D::to((typename D::T)(w.y >> 16));
+            }
+            if (!compute && amax) for (int k = 0; k < 4; k++) lm = ak_absmax(lm, v[k]);
+            for (int k = 0; k < 4; k++) v[k] *= inv;
+            ((ak_u32*)q)[j] = ak_fp8_enc4<F>(v);
+        }
+        done = n4 * 4;
+    }
+    for (ak_i64 i = done + threadIdx.x; i < n; i += blockDim.x) {
+        const float v = D::to(x[i]);
+        if (!compute && amax) lm = ak_absmax(lm, v);
+        q[i] = ak_fp8_enc1<F>(v * inv);
+    }
+    if (!compute && amax) {
+        lm = ak_quant_block_max(lm, scratch);
+        if (threadIdx.x == 0) ak_quant_amax_fold(amax, lm);
+    }
+}
+
+/* 1 x 128 blocks: a wave of lanes per block (AK_QUANT_BLOCK_COLS / AK_WAVE elements a lane). */
+template <class D, int F>
+AK_INLINE void ak_quant_blocks(const typename D::T* x, ak_u8* q, ak_i64 rows, ak_i64 cols, float* scale, int compute, float* amax) {
+    const int PER = AK_QUANT_BLOCK_COLS / AK_WAVE;   /* 4 (wave32) or 2 (wave64) */
+    const ak_i64 nb = (cols + AK_QUANT_BLOCK_COLS - 1) / AK_QUANT_BLOCK_COLS, total = rows * nb;
+    const ak_i64 waves = (ak_i64)gridDim.x * (blockDim.x / AK_WAVE);
+    const int lane = ak_lane();
+    float lm = 0.0f;
+    for (ak_i64 g = (ak_i64)blockIdx.x * (blockDim.x / AK_WAVE) + ak_wave_id(); g < total; g += waves) {
+        const ak_i64 r = g / nb, c0 = (g - r * nb) * AK_QUANT_BLOCK_COLS + (ak_i64)lane * PER;
+        const typename D::T* xr = x + r * cols;
+        float v[4] = { 0.0f, 0.0f, 0.0f, 0.0f }, m = 0.0f;
+        for (int k = 0; k < PER; k++)
+            if (c0 + k < cols) { v[k] = D::to(xr[c0 + k]); m = ak_absmax(m, v[k]); }
+        for (int o = AK_WAVE / 2; o > 0; o >>= 1) m = ak_absmax(m, ak_shfl_xor(m, o));
+        float s;
+        if (compute) {
+            s = ak_quant_scale_of<F>(m);
+            if (lane == 0) scale[g] = s;
+        } else {
+            s = scale[g];
+        }
+        lm = ak_absmax(lm, m);
+        const float inv = ak_quant_inv(s);
+        for (int k = 0; k < PER; k++) v[k] *= inv;
+        const ak_u32 w = ak_fp8_enc4<F>(v);
+        for (int k = 0; k < PER; k++)
+            if (c0 + k < cols) q[r * cols + c0 + k] = (ak_u8)((w >> (8 * k)) & 0xFFu);
+    }
+    if (amax && lane == 0) ak_quant_amax_fold(amax, lm);
+}
+
+template <class D, int F>
+AK_INLINE void ak_quant_impl(const typename D::T* x, ak_u8* q, ak_i64 rows, ak_i64 cols, int mode, float* scale,
+                             int compute, float* amax, const float* amax_in) {
+    __shared__ float scratch[AK_QUANT_THREADS / 32];
+    if (mode == AK_QUANT_BLOCK) {
+        ak_quant_blocks<D, F>(x, q, rows, cols, scale, compute, amax);
+    } else if (mode == AK_QUANT_ROW) {
+        for (ak_i64 r = blockIdx.x; r < rows; r += gridDim.x)
+            ak_quant_span<D, F>(x + r * cols, q + r * cols, cols, scale + r, compute, amax, scratch);
+    } else {
+        /* the tensor as chunks of 8 elements a thread; the scale is read, or computed from amax_in (the
+           tensor's amax, ak_quant_amax run before) and written by thread 0 */
+        const float s = compute ? ak_quant_scale_of<F>(*amax_in) : scale[0];
+        if (compute && blockIdx.x == 0 && threadIdx.x == 0) scale[0] = s;
+        const float inv = ak_quant_inv(s);
+        const ak_i64 n = rows * cols;
+        const bool split = D::SIZE == 4;   /* f32: each 16-byte load instruction of a wave contiguous */
+        float lm = 0.0f;
+        ak_map8<split>(n, ak_aligned16(x) && (((ak_u64)q) & 7u) == 0,
+            [&](ak_i64 i0, ak_i64 i1) {
+                float f[8];
+                ak_ld8<D, split>(x, i0, i1, f);
+                if (amax && !compute) for (int k = 0; k < 8; k++) lm = ak_absmax(lm, f[k]);
+                for (int k = 0; k < 8; k++) f[k] *= inv;
+                *(ak_u32*)(q + i0) = ak_fp8_enc4<F>(f);
+                *(ak_u32*)(q + i1) = ak_fp8_enc4<F>(f + 4);
+            },
+            [&](ak_i64 i) {
+                const float v = D::to(x[i]);
+                if (amax && !compute) lm = ak_absmax(lm, v);
+                q[i] = ak_fp8_enc1<F>(v * inv);
+            });
+        if (amax && !compute) {
+            lm = ak_quant_block_max(lm, scratch);
+            if (threadIdx.x == 0) ak_quant_amax_fold(amax, lm);
+        }
+    }
+}
+
+/* max |x| over n elements, folded into *amax (zeroed by the host) */
+template <class D>
+AK_INLINE void ak_quant_amax_impl(const typename D::T* x, ak_i64 n, float* amax) {
+    __shared__ float scratch[AK_QUANT_THREADS / 32];
+    const bool split = D::SIZE == 4;
+    float lm = 0.0f;
+    ak_map8<split>(n, ak_aligned16(x),
+        [&](ak_i64 i0, ak_i64 i1) {
+            float f[8];
+            ak_ld8<D, split>(x, i0, i1, f);
+            for (int k = 0; k < 8; k++) lm = ak_absmax(lm, f[k]);
+        },
+        [&](ak_i64 i) { lm = ak_absmax(lm, D::to(x[i])); });
+    lm = ak_quant_block_max(lm, scratch);
+    if (threadIdx.x == 0) ak_quant_amax_fold(amax, lm);
+}
+
+/* y = s q in the group's scale */
+template <int F, class D>
+AK_INLINE void ak_dequant_impl(const ak_u8* q, typename D::T* y, ak_i64 rows, ak_i64 cols, int mode, const float* scale) {
+    const ak_i64 n = rows * cols, nb = (cols + AK_QUANT_BLOCK_COLS - 1) / AK_QUANT_BLOCK_COLS;
+    const float s0 = scale[0];
+    for (ak_i64 i = ak_gtid(); i < n; i += ak_gstride()) {
+        const ak_i64 r = i / cols;
+        const float s = mode == AK_QUANT_TENSOR ? s0 : mode == AK_QUANT_ROW ? scale[r] : scale[r * nb + (i - r * cols) / AK_QUANT_BLOCK_COLS];
+        y[i] = D::from(s * ak_fp8_dec<F>(q[i]));
+    }
+}
+
+#define AK_QUANT(DN, D, FN, F)                                                                                            \
+    AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_quant_##DN##_##FN(const D::T* x, ak_u8* q, ak_i64 rows, ak_i64 cols, int mode, float* scale, int compute, float* amax, const float* amax_in) { \
+        ak_quant_impl<D, F>(x, q, rows, cols, mode, scale, compute, amax, amax_in);                                      \
+    }
+#define AK_DEQUANT(DN, D, FN, F)                                                                                          \
+    AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_dequant_##FN##_##DN(const ak_u8* q, D::T* y, ak_i64 rows, ak_i64 cols, int mode, const float* scale) { \
+        ak_dequant_impl<F, D>(q, y, rows, cols, mode, scale);                                                            \
+    }
+#define AK_QUANT_AMAX(DN, D)                                                                                              \
+    AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_quant_amax_##DN(const D::T* x, ak_i64 n, float* amax) {       \
+        ak_quant_amax_impl<D>(x, n, amax);                                                                               \
+    }
+#define AK_QUANT_FORMATS(DN, D)                                                                      \
+    AK_QUANT(DN, D, e4m3, AK_FP8_FMT_E4M3) AK_QUANT(DN, D, e5m2, AK_FP8_FMT_E5M2)                   \
+    AK_QUANT(DN, D, e4m3_fnuz, AK_FP8_FMT_E4M3_FNUZ) AK_QUANT(DN, D, e5m2_fnuz, AK_FP8_FMT_E5M2_FNUZ) \
+    AK_DEQUANT(DN, D, e4m3, AK_FP8_FMT_E4M3) AK_DEQUANT(DN, D, e5m2, AK_FP8_FMT_E5M2)               \
+    AK_DEQUANT(DN, D, e4m3_fnuz, AK_FP8_FMT_E4M3_FNUZ) AK_DEQUANT(DN, D, e5m2_fnuz, AK_FP8_FMT_E5M2_FNUZ) \
+    AK_QUANT_AMAX(DN, D)
+// kernels: ak_quant_f32_e4m3 ak_quant_f32_e5m2 ak_quant_f32_e4m3_fnuz ak_quant_f32_e5m2_fnuz
+// kernels: ak_quant_f16_e4m3 ak_quant_f16_e5m2 ak_quant_f16_e4m3_fnuz ak_quant_f16_e5m2_fnuz
+// kernels: ak_quant_bf16_e4m3 ak_quant_bf16_e5m2 ak_quant_bf16_e4m3_fnuz ak_quant_bf16_e5m2_fnuz
+// kernels: ak_dequant_e4m3_f32 ak_dequant_e5m2_f32 ak_dequant_e4m3_fnuz_f32 ak_dequant_e5m2_fnuz_f32
+// kernels: ak_dequant_e4m3_f16 ak_dequant_e5m2_f16 ak_dequant_e4m3_fnuz_f16 ak_dequant_e5m2_fnuz_f16
+// kernels: ak_dequant_e4m3_bf16 ak_dequant_e5m2_bf16 ak_dequant_e4m3_fnuz_bf16 ak_dequant_e5m2_fnuz_bf16
+// kernels: ak_quant_amax_f32 ak_quant_amax_f16 ak_quant_amax_bf16
+AK_QUANT_FORMATS(f32, ak_f32_t)
+AK_QUANT_FORMATS(f16, ak_f16_t)
+AK_QUANT_FORMATS(bf16, ak_bf16_t)
