@@ -13501,11 +13501,19 @@ static const char _ak_src_attention_mma[] =
     "    } while (0)\n"
     "#endif\n"
     "\n"
+    "// Threads of a block, the kernel's launch bound: NVIDIA runs WM x WN warps of 32 (the decode forms past head\n"
+    "// size 128: WM x 2); AMD runs the generic path with WM waves of AK_WAVE (the decode form: one wave). The host\n"
+    "// launches exactly this many (_ak_attn_plan_path in amdkit.h); tests/launch_plan_check.sh holds the code\n"
+    "// objects to it.\n"
+    "#if defined(AK_MMA_SYNC)\n"
+    "#define AK_AMMA_THREADS(HD, WM, WN) (32 * (WM) * ((HD) > 128 && (WN) > 1 ? 2 : (WN)))\n"
+    "#else\n"
+    "#define AK_AMMA_THREADS(HD, WM, WN) (AK_WAVE * (WM))\n"
+    "#endif\n"
+    "\n"
     "// Same argument list as the SIMT kernels (R unused: rows per block fixed).\n"
-    "// Block: 32 * WM * WN threads (decode forms past head size 128: 64).\n"
-    "#define AK_AMMA_THREADS(HD, WM, WN) (32 * WM * (HD > 128 && WN > 1 ? 2 : WN))\n"
     "#define AK_AMMA(NAME, HD, WM, WN, DT, D)                                                                         \\\n"
-    "    AK_KERNEL void __launch_bounds__(32 * WM * WN) NAME##HD##_##DT(AK_AMMA_KPARAMS(D)) { \\\n"
+    "    AK_KERNEL void __launch_bounds__(AK_AMMA_THREADS(HD, WM, WN)) NAME##HD##_##DT(AK_AMMA_KPARAMS(D)) { \\\n"
     "        (void)R;                                                                              \\\n"
     "        AK_AMMA_BODY(D, HD, WM, WN);                                                                              \\\n"
     "    }\n"
@@ -17027,6 +17035,325 @@ static const char _ak_src_pool[] =
     "AK_POOL(ak_pool_avg_bf16, false, ak_bf16_t)\n"
     ;
 
+/* kernels/quant.hip */
+static const char _ak_src_quant[] =
+    "/* kernels/quant.hip: scaled casts between 16/32-bit floats and the 8-bit\n"
+    " * float encodings (ak_quantize / ak_dequantize in amdkit.h, >>impl:ops-quant,\n"
+    " * which also holds the CPU reference).\n"
+    " *\n"
+    " * Quantize: q = fp8(x * (1 / s)), saturating to the format's largest finite\n"
+    " * value, round to nearest even, NaN to the format's NaN (0x7F OCP, 0x80\n"
+    " * FNUZ); s is the dequantisation scale (x ~ s q) of the element's group:\n"
+    " *   mode AK_QUANT_TENSOR  one s for the tensor (scale[0])\n"
+    " *   mode AK_QUANT_ROW     one s per row (scale[r])\n"
+    " *   mode AK_QUANT_BLOCK   one s per 1 x 128 block of a row (scale[r nb + c / 128], nb = ceil(cols / 128))\n"
+    " * compute = 1: s is computed from the group's amax (s = amax / fp8 max, 1 when\n"
+    " * amax is 0) and written to scale (current scaling); for the tensor mode the\n"
+    " * amax comes from ak_quant_amax_* run before (into amax_buf); compute = 0: s is\n"
+    " * read (delayed scaling). amax != NULL: max |x| over the tensor is folded into\n"
+    " * *amax (an atomic max on its bits; the host zeroes it first).\n"
+    " * Dequantize: y = s q in fp32, rounded to y's dtype.\n"
+    " *\n"
+    " * One block of 256 threads per group for rows (two passes over a row when the\n"
+    " * scale is computed: the second from L2), one warp per 1 x 128 block (4\n"
+    " * elements a lane), 8 elements a thread for the tensor mode. The fp8 code of\n"
+    " * a float is ak_fp8_enc (the integer rounding of amdkit.h's ak_f32_to_fp8 with\n"
+    " * saturation); on NVIDIA sm_89+ the OCP formats use the hardware conversion\n"
+    " * (cvt.rn.satfinite), which rounds and saturates the same way. */\n"
+    "\n"
+    "// >>host  fp8 encodings and scale modes (amdkit.h reads them as _AK_*)\n"
+    "#define AK_FP8_FMT_E4M3 0\n"
+    "#define AK_FP8_FMT_E5M2 1\n"
+    "#define AK_FP8_FMT_E4M3_FNUZ 2\n"
+    "#define AK_FP8_FMT_E5M2_FNUZ 3\n"
+    "#define AK_QUANT_TENSOR 0\n"
+    "#define AK_QUANT_ROW 1\n"
+    "#define AK_QUANT_BLOCK 2\n"
+    "#define AK_QUANT_BLOCK_COLS 128\n"
+    "#define AK_QUANT_THREADS 256\n"
+    "// <<host\n"
+    "\n"
+    "/* mantissa bits, bias, FNUZ, largest finite code and its value */\n"
+    "template <int F> struct ak_fp8_fmt;\n"
+    "template <> struct ak_fp8_fmt<AK_FP8_FMT_E4M3> { enum { M = 3, BIAS = 7, FNUZ = 0, MAXC = 0x7E }; static AK_INLINE float maxv() { return 448.0f; } };\n"
+    "template <> struct ak_fp8_fmt<AK_FP8_FMT_E5M2> { enum { M = 2, BIAS = 15, FNUZ = 0, MAXC = 0x7B }; static AK_INLINE float maxv() { return 57344.0f; } };\n"
+    "template <> struct ak_fp8_fmt<AK_FP8_FMT_E4M3_FNUZ> { enum { M = 3, BIAS = 8, FNUZ = 1, MAXC = 0x7F }; static AK_INLINE float maxv() { return 240.0f; } };\n"
+    "template <> struct ak_fp8_fmt<AK_FP8_FMT_E5M2_FNUZ> { enum { M = 2, BIAS = 16, FNUZ = 1, MAXC = 0x7F }; static AK_INLINE float maxv() { return 57344.0f; } };\n"
+    "\n"
+    "/* Saturating round-to-nearest-even fp32 -> fp8 code (integer arithmetic). */\n"
+    "template <int F>\n"
+    "AK_INLINE ak_u32 ak_fp8_enc_sw(float x) {\n"
+    "    typedef ak_fp8_fmt<F> Fm;\n"
+    "    const ak_u32 u = ak_f2u(x), a = u & 0x7FFFFFFFu, sign = (u >> 24) & 0x80u;\n"
+    "    if (a > 0x7F800000u) return Fm::FNUZ ? 0x80u : 0x7Fu;\n"
+    "    const int e32 = (int)(a >> 23);\n"
+    "    ak_u32 code;\n"
+    "    if (e32 - 127 >= 1 - Fm::BIAS) {\n"
+    "        const int sh = 23 - Fm::M;\n"
+    "        const ak_u32 rem = a & ((1u << sh) - 1u), half = 1u << (sh - 1);\n"
+    "        ak_u32 keep = a >> sh;\n"
+    "        keep += (rem > half || (rem == half && (keep & 1u))) ? 1u : 0u;\n"
+    "        code = keep - ((ak_u32)(127 - Fm::BIAS) << Fm::M);\n"
+    "    } else {\n"
+    "        const ak_u32 sig = e32 ? (a & 0x7FFFFFu) | 0x800000u : (a & 0x7FFFFFu);\n"
+    "        const int sh = 150 - (e32 ? e32 : 1) + (1 - Fm::BIAS) - Fm::M;\n"
+    "        if (sh >= 32) code = 0;\n"
+    "        else {\n"
+    "            const ak_u32 rem = sig & ((1u << sh) - 1u), half = 1u << (sh - 1);\n"
+    "            code = sig >> sh;\n"
+    "            code += (rem > half || (rem == half && (code & 1u))) ? 1u : 0u;\n"
+    "        }\n"
+    "    }\n"
+    "    if (code > (ak_u32)Fm::MAXC) code = Fm::MAXC;   /* saturate (infinities too) */\n"
+    "    if (Fm::FNUZ && code == 0) return 0;\n"
+    "    return sign | code;\n"
+    "}\n"
+    "\n"
+    "/* Four codes packed in a word (element 0 in the low byte). */\n"
+    "template <int F>\n"
+    "AK_INLINE ak_u32 ak_fp8_enc4(const float* v) {\n"
+    "#if defined(AK_NVIDIA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890\n"
+    "    if (F == AK_FP8_FMT_E4M3 || F == AK_FP8_FMT_E5M2) {\n"
+    "        unsigned short lo, hi;\n"
+    "        if (F == AK_FP8_FMT_E4M3) {\n"
+    "            asm(\"cvt.rn.satfinite.e4m3x2.f32 %0, %2, %1;\" : \"=h\"(lo) : \"f\"(v[0]), \"f\"(v[1]));\n"
+    "            asm(\"cvt.rn.satfinite.e4m3x2.f32 %0, %2, %1;\" : \"=h\"(hi) : \"f\"(v[2]), \"f\"(v[3]));\n"
+    "        } else {\n"
+    "            asm(\"cvt.rn.satfinite.e5m2x2.f32 %0, %2, %1;\" : \"=h\"(lo) : \"f\"(v[0]), \"f\"(v[1]));\n"
+    "            asm(\"cvt.rn.satfinite.e5m2x2.f32 %0, %2, %1;\" : \"=h\"(hi) : \"f\"(v[2]), \"f\"(v[3]));\n"
+    "        }\n"
+    "        return (ak_u32)lo | ((ak_u32)hi << 16);\n"
+    "    }\n"
+    "#endif\n"
+    "    return ak_fp8_enc_sw<F>(v[0]) | (ak_fp8_enc_sw<F>(v[1]) << 8) | (ak_fp8_enc_sw<F>(v[2]) << 16) |\n"
+    "           (ak_fp8_enc_sw<F>(v[3]) << 24);\n"
+    "}\n"
+    "template <int F>\n"
+    "AK_INLINE ak_u8 ak_fp8_enc1(float v) {\n"
+    "    float w[4] = { v, 0.0f, 0.0f, 0.0f };\n"
+    "    return (ak_u8)(ak_fp8_enc4<F>(w) & 0xFFu);\n"
+    "}\n"
+    "\n"
+    "/* fp8 code -> fp32 (exact). */\n"
+    "template <int F>\n"
+    "AK_INLINE float ak_fp8_dec(ak_u32 c) {\n"
+    "    typedef ak_fp8_fmt<F> Fm;\n"
+    "    const ak_u32 mag = c & 0x7Fu, s = (c & 0x80u) << 24;\n"
+    "    if (Fm::FNUZ ? c == 0x80u : (Fm::M == 3 ? mag == 0x7Fu : mag > 0x7Cu)) return ak_u2f(0x7FC00000u);\n"
+    "    if (!Fm::FNUZ && Fm::M == 2 && mag == 0x7Cu) return ak_u2f(s | 0x7F800000u);\n"
+    "    const ak_u32 e = mag >> Fm::M, m = mag & ((1u << Fm::M) - 1u);\n"
+    "    if (e == 0) /* subnormal: m 2^(1 - bias - M) */\n"
+    "        return ak_u2f(s | ak_f2u((float)m * ak_u2f((ak_u32)(127 + 1 - Fm::BIAS - Fm::M) << 23)));\n"
+    "    return ak_u2f(s | ((e + 127 - Fm::BIAS) << 23) | (m << (23 - Fm::M)));\n"
+    "}\n"
+    "\n"
+    "/* correctly rounded division (fast-math builds would approximate a / b): the scales match the host's bit for bit */\n"
+    "AK_INLINE float ak_quant_div(float a, float b) {\n"
+    "#if defined(AK_NVIDIA)\n"
+    "    return __fdiv_rn(a, b);\n"
+    "#else\n"
+    "    return a / b;\n"
+    "#endif\n"
+    "}\n"
+    "AK_INLINE float ak_quant_inv(float s) { return s != 0.0f ? ak_quant_div(1.0f, s) : 0.0f; }\n"
+    "template <int F>\n"
+    "AK_INLINE float ak_quant_scale_of(float amax) {\n"
+    "    return amax > 0.0f ? ak_quant_div(amax, ak_fp8_fmt<F>::maxv()) : amax == amax ? 1.0f : amax;\n"
+    "}\n"
+    "/* |x| as ordered bits (non-negative floats order as unsigned integers; NaN above all) */\n"
+    "AK_INLINE void ak_quant_amax_fold(float* amax, float m) {\n"
+    "    if (amax) atomicMax((unsigned*)amax, ak_f2u(m) & 0x7FFFFFFFu);\n"
+    "}\n"
+    "AK_INLINE float ak_absmax(float a, float b) {\n"
+    "    const ak_u32 x = ak_f2u(a) & 0x7FFFFFFFu, y = ak_f2u(b) & 0x7FFFFFFFu;\n"
+    "    return ak_u2f(x > y ? x : y);\n"
+    "}\n"
+    "\n"
+    "/* Block-wide max of non-negative values (NaN wins), through `scratch` of AK_QUANT_THREADS / AK_WAVE floats. */\n"
+    "AK_INLINE float ak_quant_block_max(float v, float* scratch) {\n"
+    "    for (int o = AK_WAVE / 2; o > 0; o >>= 1) v = ak_absmax(v, ak_shfl_xor(v, o));\n"
+    "    __syncthreads();\n"
+    "    if (ak_lane() == 0) scratch[ak_wave_id()] = v;\n"
+    "    __syncthreads();\n"
+    "    v = 0.0f;\n"
+    "    for (int w = 0; w < (int)(blockDim.x / AK_WAVE); w++) v = ak_absmax(v, scratch[w]);\n"
+    "    return v;\n"
+    "}\n"
+    "\n"
+    "/* One group of n elements at x (scale s or computed), written to q. Block-cooperative. */\n"
+    "template <class D, int F>\n"
+    "AK_INLINE void ak_quant_span(const typename D::T* x, ak_u8* q, ak_i64 n, float* sp, int compute, float* amax, float* scratch) {\n"
+    "    float m = 0.0f, s;\n"
+    "    if (compute) {\n"
+    "        for (ak_i64 i = threadIdx.x; i < n; i += blockDim.x) m = ak_absmax(m, D::to(x[i]));\n"
+    "        m = ak_quant_block_max(m, scratch);\n"
+    "        s = ak_quant_scale_of<F>(m);\n"
+    "        if (threadIdx.x == 0) *sp = s;\n"
+    "        if (threadIdx.x == 0) ak_quant_amax_fold(amax, m);\n"
+    "    } else {\n"
+    "        s = *sp;\n"
+    "    }\n"
+    "    const float inv = ak_quant_inv(s);\n"
+    "    float lm = 0.0f;\n"
+    "    const bool vec = ak_aligned16(x) && (((ak_u64)q) & 3u) == 0;\n"
+    "    ak_i64 done = 0;\n"
+    "    if (vec) {\n"
+    "        const ak_i64 n4 = n / 4;\n"
+    "        for (ak_i64 j = threadIdx.x; j < n4; j += blockDim.x) {\n"
+    "            float v[4];\n"
+    "            if (D::SIZE == 4) D::ld4(x + 4 * j, v);\n"
+    "            else {\n"
+    "                const uint2 w = *(const uint2*)(x + 4 * j);\n"
+    "                v[0] = D::to((typename D::T)(w.x & 0xFFFFu)); v[1] = D::to((typename D::T)(w.x >> 16));\n"
+    "                v[2] = D::to((typename D::T)(w.y & 0xFFFFu)); v[3] = D::to((typename D::T)(w.y >> 16));\n"
+    "            }\n"
+    "            if (!compute && amax) for (int k = 0; k < 4; k++) lm = ak_absmax(lm, v[k]);\n"
+    "            for (int k = 0; k < 4; k++) v[k] *= inv;\n"
+    "            ((ak_u32*)q)[j] = ak_fp8_enc4<F>(v);\n"
+    "        }\n"
+    "        done = n4 * 4;\n"
+    "    }\n"
+    "    for (ak_i64 i = done + threadIdx.x; i < n; i += blockDim.x) {\n"
+    "        const float v = D::to(x[i]);\n"
+    "        if (!compute && amax) lm = ak_absmax(lm, v);\n"
+    "        q[i] = ak_fp8_enc1<F>(v * inv);\n"
+    "    }\n"
+    "    if (!compute && amax) {\n"
+    "        lm = ak_quant_block_max(lm, scratch);\n"
+    "        if (threadIdx.x == 0) ak_quant_amax_fold(amax, lm);\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "/* 1 x 128 blocks: a wave of lanes per block (AK_QUANT_BLOCK_COLS / AK_WAVE elements a lane). */\n"
+    "template <class D, int F>\n"
+    "AK_INLINE void ak_quant_blocks(const typename D::T* x, ak_u8* q, ak_i64 rows, ak_i64 cols, float* scale, int compute, float* amax) {\n"
+    "    const int PER = AK_QUANT_BLOCK_COLS / AK_WAVE;   /* 4 (wave32) or 2 (wave64) */\n"
+    "    const ak_i64 nb = (cols + AK_QUANT_BLOCK_COLS - 1) / AK_QUANT_BLOCK_COLS, total = rows * nb;\n"
+    "    const ak_i64 waves = (ak_i64)gridDim.x * (blockDim.x / AK_WAVE);\n"
+    "    const int lane = ak_lane();\n"
+    "    float lm = 0.0f;\n"
+    "    for (ak_i64 g = (ak_i64)blockIdx.x * (blockDim.x / AK_WAVE) + ak_wave_id(); g < total; g += waves) {\n"
+    "        const ak_i64 r = g / nb, c0 = (g - r * nb) * AK_QUANT_BLOCK_COLS + (ak_i64)lane * PER;\n"
+    "        const typename D::T* xr = x + r * cols;\n"
+    "        float v[4] = { 0.0f, 0.0f, 0.0f, 0.0f }, m = 0.0f;\n"
+    "        for (int k = 0; k < PER; k++)\n"
+    "            if (c0 + k < cols) { v[k] = D::to(xr[c0 + k]); m = ak_absmax(m, v[k]); }\n"
+    "        for (int o = AK_WAVE / 2; o > 0; o >>= 1) m = ak_absmax(m, ak_shfl_xor(m, o));\n"
+    "        float s;\n"
+    "        if (compute) {\n"
+    "            s = ak_quant_scale_of<F>(m);\n"
+    "            if (lane == 0) scale[g] = s;\n"
+    "        } else {\n"
+    "            s = scale[g];\n"
+    "        }\n"
+    "        lm = ak_absmax(lm, m);\n"
+    "        const float inv = ak_quant_inv(s);\n"
+    "        for (int k = 0; k < PER; k++) v[k] *= inv;\n"
+    "        const ak_u32 w = ak_fp8_enc4<F>(v);\n"
+    "        for (int k = 0; k < PER; k++)\n"
+    "            if (c0 + k < cols) q[r * cols + c0 + k] = (ak_u8)((w >> (8 * k)) & 0xFFu);\n"
+    "    }\n"
+    "    if (amax && lane == 0) ak_quant_amax_fold(amax, lm);\n"
+    "}\n"
+    "\n"
+    "template <class D, int F>\n"
+    "AK_INLINE void ak_quant_impl(const typename D::T* x, ak_u8* q, ak_i64 rows, ak_i64 cols, int mode, float* scale,\n"
+    "                             int compute, float* amax, const float* amax_in) {\n"
+    "    __shared__ float scratch[AK_QUANT_THREADS / 32];\n"
+    "    if (mode == AK_QUANT_BLOCK) {\n"
+    "        ak_quant_blocks<D, F>(x, q, rows, cols, scale, compute, amax);\n"
+    "    } else if (mode == AK_QUANT_ROW) {\n"
+    "        for (ak_i64 r = blockIdx.x; r < rows; r += gridDim.x)\n"
+    "            ak_quant_span<D, F>(x + r * cols, q + r * cols, cols, scale + r, compute, amax, scratch);\n"
+    "    } else {\n"
+    "        /* the tensor as chunks of 8 elements a thread; the scale is read, or computed from amax_in (the\n"
+    "           tensor's amax, ak_quant_amax run before) and written by thread 0 */\n"
+    "        const float s = compute ? ak_quant_scale_of<F>(*amax_in) : scale[0];\n"
+    "        if (compute && blockIdx.x == 0 && threadIdx.x == 0) scale[0] = s;\n"
+    "        const float inv = ak_quant_inv(s);\n"
+    "        const ak_i64 n = rows * cols;\n"
+    "        const bool split = D::SIZE == 4;   /* f32: each 16-byte load instruction of a wave contiguous */\n"
+    "        float lm = 0.0f;\n"
+    "        ak_map8<split>(n, ak_aligned16(x) && (((ak_u64)q) & 7u) == 0,\n"
+    "            [&](ak_i64 i0, ak_i64 i1) {\n"
+    "                float f[8];\n"
+    "                ak_ld8<D, split>(x, i0, i1, f);\n"
+    "                if (amax && !compute) for (int k = 0; k < 8; k++) lm = ak_absmax(lm, f[k]);\n"
+    "                for (int k = 0; k < 8; k++) f[k] *= inv;\n"
+    "                *(ak_u32*)(q + i0) = ak_fp8_enc4<F>(f);\n"
+    "                *(ak_u32*)(q + i1) = ak_fp8_enc4<F>(f + 4);\n"
+    "            },\n"
+    "            [&](ak_i64 i) {\n"
+    "                const float v = D::to(x[i]);\n"
+    "                if (amax && !compute) lm = ak_absmax(lm, v);\n"
+    "                q[i] = ak_fp8_enc1<F>(v * inv);\n"
+    "            });\n"
+    "        if (amax && !compute) {\n"
+    "            lm = ak_quant_block_max(lm, scratch);\n"
+    "            if (threadIdx.x == 0) ak_quant_amax_fold(amax, lm);\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "/* max |x| over n elements, folded into *amax (zeroed by the host) */\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_quant_amax_impl(const typename D::T* x, ak_i64 n, float* amax) {\n"
+    "    __shared__ float scratch[AK_QUANT_THREADS / 32];\n"
+    "    const bool split = D::SIZE == 4;\n"
+    "    float lm = 0.0f;\n"
+    "    ak_map8<split>(n, ak_aligned16(x),\n"
+    "        [&](ak_i64 i0, ak_i64 i1) {\n"
+    "            float f[8];\n"
+    "            ak_ld8<D, split>(x, i0, i1, f);\n"
+    "            for (int k = 0; k < 8; k++) lm = ak_absmax(lm, f[k]);\n"
+    "        },\n"
+    "        [&](ak_i64 i) { lm = ak_absmax(lm, D::to(x[i])); });\n"
+    "    lm = ak_quant_block_max(lm, scratch);\n"
+    "    if (threadIdx.x == 0) ak_quant_amax_fold(amax, lm);\n"
+    "}\n"
+    "\n"
+    "/* y = s q in the group's scale */\n"
+    "template <int F, class D>\n"
+    "AK_INLINE void ak_dequant_impl(const ak_u8* q, typename D::T* y, ak_i64 rows, ak_i64 cols, int mode, const float* scale) {\n"
+    "    const ak_i64 n = rows * cols, nb = (cols + AK_QUANT_BLOCK_COLS - 1) / AK_QUANT_BLOCK_COLS;\n"
+    "    const float s0 = scale[0];\n"
+    "    for (ak_i64 i = ak_gtid(); i < n; i += ak_gstride()) {\n"
+    "        const ak_i64 r = i / cols;\n"
+    "        const float s = mode == AK_QUANT_TENSOR ? s0 : mode == AK_QUANT_ROW ? scale[r] : scale[r * nb + (i - r * cols) / AK_QUANT_BLOCK_COLS];\n"
+    "        y[i] = D::from(s * ak_fp8_dec<F>(q[i]));\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "#define AK_QUANT(DN, D, FN, F)                                                                                            \\\n"
+    "    AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_quant_##DN##_##FN(const D::T* x, ak_u8* q, ak_i64 rows, ak_i64 cols, int mode, float* scale, int compute, float* amax, const float* amax_in) { \\\n"
+    "        ak_quant_impl<D, F>(x, q, rows, cols, mode, scale, compute, amax, amax_in);                                      \\\n"
+    "    }\n"
+    "#define AK_DEQUANT(DN, D, FN, F)                                                                                          \\\n"
+    "    AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_dequant_##FN##_##DN(const ak_u8* q, D::T* y, ak_i64 rows, ak_i64 cols, int mode, const float* scale) { \\\n"
+    "        ak_dequant_impl<F, D>(q, y, rows, cols, mode, scale);                                                            \\\n"
+    "    }\n"
+    "#define AK_QUANT_AMAX(DN, D)                                                                                              \\\n"
+    "    AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_quant_amax_##DN(const D::T* x, ak_i64 n, float* amax) {       \\\n"
+    "        ak_quant_amax_impl<D>(x, n, amax);                                                                               \\\n"
+    "    }\n"
+    "#define AK_QUANT_FORMATS(DN, D)                                                                      \\\n"
+    "    AK_QUANT(DN, D, e4m3, AK_FP8_FMT_E4M3) AK_QUANT(DN, D, e5m2, AK_FP8_FMT_E5M2)                   \\\n"
+    "    AK_QUANT(DN, D, e4m3_fnuz, AK_FP8_FMT_E4M3_FNUZ) AK_QUANT(DN, D, e5m2_fnuz, AK_FP8_FMT_E5M2_FNUZ) \\\n"
+    "    AK_DEQUANT(DN, D, e4m3, AK_FP8_FMT_E4M3) AK_DEQUANT(DN, D, e5m2, AK_FP8_FMT_E5M2)               \\\n"
+    "    AK_DEQUANT(DN, D, e4m3_fnuz, AK_FP8_FMT_E4M3_FNUZ) AK_DEQUANT(DN, D, e5m2_fnuz, AK_FP8_FMT_E5M2_FNUZ) \\\n"
+    "    AK_QUANT_AMAX(DN, D)\n"
+    "// kernels: ak_quant_f32_e4m3 ak_quant_f32_e5m2 ak_quant_f32_e4m3_fnuz ak_quant_f32_e5m2_fnuz\n"
+    "// kernels: ak_quant_f16_e4m3 ak_quant_f16_e5m2 ak_quant_f16_e4m3_fnuz ak_quant_f16_e5m2_fnuz\n"
+    "// kernels: ak_quant_bf16_e4m3 ak_quant_bf16_e5m2 ak_quant_bf16_e4m3_fnuz ak_quant_bf16_e5m2_fnuz\n"
+    "// kernels: ak_dequant_e4m3_f32 ak_dequant_e5m2_f32 ak_dequant_e4m3_fnuz_f32 ak_dequant_e5m2_fnuz_f32\n"
+    "// kernels: ak_dequant_e4m3_f16 ak_dequant_e5m2_f16 ak_dequant_e4m3_fnuz_f16 ak_dequant_e5m2_fnuz_f16\n"
+    "// kernels: ak_dequant_e4m3_bf16 ak_dequant_e5m2_bf16 ak_dequant_e4m3_fnuz_bf16 ak_dequant_e5m2_fnuz_bf16\n"
+    "// kernels: ak_quant_amax_f32 ak_quant_amax_f16 ak_quant_amax_bf16\n"
+    "AK_QUANT_FORMATS(f32, ak_f32_t)\n"
+    "AK_QUANT_FORMATS(f16, ak_f16_t)\n"
+    "AK_QUANT_FORMATS(bf16, ak_bf16_t)\n"
+    ;
+
 /* kernels/random.hip */
 static const char _ak_src_random[] =
     "/* kernels/random.hip - counter-based random numbers (Philox4x32-10) and\n"
@@ -18628,6 +18955,8 @@ static const struct { const char* family; const char* source; const char* kernel
       "ak_attn_mma64_f16 ak_attn_mma64_bf16 ak_attn_mma128_f16 ak_attn_mma128_bf16 ak_attn_mmadec64_f16 ak_attn_mmadec64_bf16 ak_attn_mmadec128_f16 ak_attn_mmadec128_bf16 ak_attn_mma32_f16 ak_attn_mma32_bf16 ak_attn_mmadec32_f16 ak_attn_mmadec32_bf16 ak_attn_mma80_f16 ak_attn_mma80_bf16 ak_attn_mmadec80_f16 ak_attn_mmadec80_bf16 ak_attn_mma96_f16 ak_attn_mma96_bf16 ak_attn_mmadec96_f16 ak_attn_mmadec96_bf16 ak_attn_mma160_f16 ak_attn_mma160_bf16 ak_attn_mmadec160_f16 ak_attn_mmadec160_bf16 ak_attn_mma192_f16 ak_attn_mma192_bf16 ak_attn_mmadec192_f16 ak_attn_mmadec192_bf16 ak_attn_mma256_f16 ak_attn_mma256_bf16 ak_attn_mmadec256_f16 ak_attn_mmadec256_bf16 ak_attn_mmagen64_f16 ak_attn_mmagen64_bf16 ak_attn_mmagen128_f16 ak_attn_mmagen128_bf16" },
     { "attention_sm90", _ak_src_attention_sm90,
       "ak_attn_sm90_32_f16 ak_attn_sm90_32_bf16 ak_attn_sm90_64_f16 ak_attn_sm90_64_bf16 ak_attn_sm90_80_f16 ak_attn_sm90_80_bf16 ak_attn_sm90_96_f16 ak_attn_sm90_96_bf16 ak_attn_sm90_128_f16 ak_attn_sm90_128_bf16 ak_attn_sm90_192_f16 ak_attn_sm90_192_bf16 ak_attn_sm90_256_f16 ak_attn_sm90_256_bf16" },
+    { "axis", _ak_src_axis,
+      "ak_axred_sum_f32 ak_axred_sum_f16 ak_axred_sum_bf16 ak_axred_max_f32 ak_axred_max_f16 ak_axred_max_bf16 ak_axred_min_f32 ak_axred_min_f16 ak_axred_min_bf16 ak_axred_argmax_f32 ak_axred_argmax_f16 ak_axred_argmax_bf16 ak_axred_argmin_f32 ak_axred_argmin_f16 ak_axred_argmin_bf16 ak_axnorm_cols_f32 ak_axnorm_cols_f16 ak_axnorm_cols_bf16 ak_axnorm_rows_f32 ak_axnorm_rows_f16 ak_axnorm_rows_bf16 ak_axnorm_part_f32 ak_axnorm_part_f16 ak_axnorm_part_bf16 ak_axnorm_apply_f32 ak_axnorm_apply_f16 ak_axnorm_apply_bf16 ak_bcast_f32 ak_bcast_f16 ak_bcast_bf16 ak_tri_f32 ak_tri_f16 ak_tri_bf16" },
     { "cast", _ak_src_cast,
       "ak_cast_f32_f16 ak_cast_f32_bf16 ak_cast_f16_f32 ak_cast_f16_bf16 ak_cast_bf16_f32 ak_cast_bf16_f16 ak_copy_f32 ak_copy_f16 ak_copy_bf16" },
     { "chnorm", _ak_src_chnorm,
@@ -18650,6 +18979,8 @@ static const struct { const char* family; const char* source; const char* kernel
       "ak_norm_f32 ak_norm_f16 ak_norm_bf16 ak_norm_wide_f32 ak_norm_wide_f16 ak_norm_wide_bf16 ak_add_norm_f32 ak_add_norm_f16 ak_add_norm_bf16 ak_add_norm_wide_f32 ak_add_norm_wide_f16 ak_add_norm_wide_bf16" },
     { "pool", _ak_src_pool,
       "ak_pool_max_f32 ak_pool_max_f16 ak_pool_max_bf16 ak_pool_avg_f32 ak_pool_avg_f16 ak_pool_avg_bf16" },
+    { "quant", _ak_src_quant,
+      "ak_quant_f32_e4m3 ak_quant_f32_e5m2 ak_quant_f32_e4m3_fnuz ak_quant_f32_e5m2_fnuz ak_quant_f16_e4m3 ak_quant_f16_e5m2 ak_quant_f16_e4m3_fnuz ak_quant_f16_e5m2_fnuz ak_quant_bf16_e4m3 ak_quant_bf16_e5m2 ak_quant_bf16_e4m3_fnuz ak_quant_bf16_e5m2_fnuz ak_dequant_e4m3_f32 ak_dequant_e5m2_f32 ak_dequant_e4m3_fnuz_f32 ak_dequant_e5m2_fnuz_f32 ak_dequant_e4m3_f16 ak_dequant_e5m2_f16 ak_dequant_e4m3_fnuz_f16 ak_dequant_e5m2_fnuz_f16 ak_dequant_e4m3_bf16 ak_dequant_e5m2_bf16 ak_dequant_e4m3_fnuz_bf16 ak_dequant_e5m2_fnuz_bf16 ak_quant_amax_f32 ak_quant_amax_f16 ak_quant_amax_bf16" },
     { "random", _ak_src_random,
       "ak_rand_uniform_f32 ak_rand_uniform_f16 ak_rand_uniform_bf16 ak_rand_normal_f32 ak_rand_normal_f16 ak_rand_normal_bf16 ak_dropout_f32 ak_dropout_f16 ak_dropout_bf16" },
     { "reduce", _ak_src_reduce,
@@ -18687,6 +19018,16 @@ static const struct { const char* family; const char* source; const char* kernel
 #define _AK_G9_RES 32
 #define _AK_G9_VEC 64
 #define _AK_G9_ACT_SHIFT 8
+/* host constants of kernels/quant.hip (its `// >>host` block) */
+#define _AK_FP8_FMT_E4M3 0
+#define _AK_FP8_FMT_E5M2 1
+#define _AK_FP8_FMT_E4M3_FNUZ 2
+#define _AK_FP8_FMT_E5M2_FNUZ 3
+#define _AK_QUANT_TENSOR 0
+#define _AK_QUANT_ROW 1
+#define _AK_QUANT_BLOCK 2
+#define _AK_QUANT_BLOCK_COLS 128
+#define _AK_QUANT_THREADS 256
 
 /* Kernel interfaces, generated from the kernels' parameter lists above: one typed
  * packer per distinct list (_ak_kargs_<stem>; stems of the same list are #defines of
@@ -18699,50 +19040,69 @@ enum {
     _AK_KIF_unary = 1,
     _AK_KIF_attn_simt = 2,
     _AK_KIF_attn_combine = 3,
-    _AK_KIF_cast = 4,
-    _AK_KIF_fill = 5,
-    _AK_KIF_axpy = 6,
-    _AK_KIF_binary = 7,
-    _AK_KIF_gemm_wgmma = 8,
-    _AK_KIF_gemm_decode = 9,
-    _AK_KIF_gemm_decode_fin = 10,
-    _AK_KIF_gemm_sm90 = 11,
-    _AK_KIF_copy_nd = 12,
-    _AK_KIF_copy_cast = 13,
-    _AK_KIF_embedding = 14,
-    _AK_KIF_rope = 15,
-    _AK_KIF_norm = 16,
-    _AK_KIF_norm_wide = 17,
-    _AK_KIF_add_norm = 18,
-    _AK_KIF_add_norm_wide = 19,
-    _AK_KIF_rand_uniform = 20,
-    _AK_KIF_rand_normal = 21,
-    _AK_KIF_dropout = 22,
-    _AK_KIF_reduce1 = 23,
-    _AK_KIF_reduce2 = 24,
-    _AK_KIF_cumsum_part = 25,
-    _AK_KIF_cumsum = 26,
-    _AK_KIF_topk = 27,
-    _AK_KIF_topk_mb_pass = 28,
-    _AK_KIF_topk_mb_collect = 29,
-    _AK_KIF_softmax = 30,
-    _AK_KIF_softmax_wide = 31,
-    _AK_KIF_softmax_split = 32,
-    _AK_KIF_softmax_stats = 33,
-    _AK_KIF_softmax_apply = 34,
-    _AK_KIF_transpose = 35,
-    _AK_KIF_xent = 36,
-    _AK_KIF_xent_small = 37,
-    _AK_KIF_xent_partial = 38,
-    _AK_KIF_xent_mean = 39,
+    _AK_KIF_axred = 4,
+    _AK_KIF_axnorm_cols = 5,
+    _AK_KIF_axnorm_rows = 6,
+    _AK_KIF_axnorm_part = 7,
+    _AK_KIF_axnorm_apply = 8,
+    _AK_KIF_bcast = 9,
+    _AK_KIF_tri = 10,
+    _AK_KIF_cast = 11,
+    _AK_KIF_chstat_part = 12,
+    _AK_KIF_chstat_final = 13,
+    _AK_KIF_chnorm_apply = 14,
+    _AK_KIF_fill = 15,
+    _AK_KIF_axpy = 16,
+    _AK_KIF_binary = 17,
+    _AK_KIF_gemm_wgmma = 18,
+    _AK_KIF_gemm_decode = 19,
+    _AK_KIF_gemm_decode_fin = 20,
+    _AK_KIF_gemm_sm90 = 21,
+    _AK_KIF_copy_nd = 22,
+    _AK_KIF_copy_cast = 23,
+    _AK_KIF_embedding = 24,
+    _AK_KIF_rope = 25,
+    _AK_KIF_loss = 26,
+    _AK_KIF_triplet = 27,
+    _AK_KIF_loss_finish = 28,
+    _AK_KIF_norm = 29,
+    _AK_KIF_norm_wide = 30,
+    _AK_KIF_add_norm = 31,
+    _AK_KIF_add_norm_wide = 32,
+    _AK_KIF_pool = 33,
+    _AK_KIF_quant = 34,
+    _AK_KIF_dequant = 35,
+    _AK_KIF_quant_amax = 36,
+    _AK_KIF_rand_uniform = 37,
+    _AK_KIF_rand_normal = 38,
+    _AK_KIF_dropout = 39,
+    _AK_KIF_reduce1 = 40,
+    _AK_KIF_reduce2 = 41,
+    _AK_KIF_cumsum_part = 42,
+    _AK_KIF_cumsum = 43,
+    _AK_KIF_topk = 44,
+    _AK_KIF_topk_mb_pass = 45,
+    _AK_KIF_topk_mb_collect = 46,
+    _AK_KIF_softmax = 47,
+    _AK_KIF_softmax_wide = 48,
+    _AK_KIF_softmax_split = 49,
+    _AK_KIF_softmax_stats = 50,
+    _AK_KIF_softmax_apply = 51,
+    _AK_KIF_transpose = 52,
+    _AK_KIF_xent = 53,
+    _AK_KIF_xent_small = 54,
+    _AK_KIF_xent_partial = 55,
+    _AK_KIF_xent_mean = 56,
     _AK_KIF_COUNT
 };
 static const char* const _ak_kernel_interface_names[] = {
-    "", "unary", "attn_simt", "attn_combine", "cast", "fill", "axpy", "binary", "gemm_wgmma", "gemm_decode",
-    "gemm_decode_fin", "gemm_sm90", "copy_nd", "copy_cast", "embedding", "rope", "norm", "norm_wide", "add_norm",
-    "add_norm_wide", "rand_uniform", "rand_normal", "dropout", "reduce1", "reduce2", "cumsum_part", "cumsum", "topk",
-    "topk_mb_pass", "topk_mb_collect", "softmax", "softmax_wide", "softmax_split", "softmax_stats", "softmax_apply",
-    "transpose", "xent", "xent_small", "xent_partial", "xent_mean"
+    "", "unary", "attn_simt", "attn_combine", "axred", "axnorm_cols", "axnorm_rows", "axnorm_part", "axnorm_apply",
+    "bcast", "tri", "cast", "chstat_part", "chstat_final", "chnorm_apply", "fill", "axpy", "binary", "gemm_wgmma",
+    "gemm_decode", "gemm_decode_fin", "gemm_sm90", "copy_nd", "copy_cast", "embedding", "rope", "loss", "triplet",
+    "loss_finish", "norm", "norm_wide", "add_norm", "add_norm_wide", "pool", "quant", "dequant", "quant_amax",
+    "rand_uniform", "rand_normal", "dropout", "reduce1", "reduce2", "cumsum_part", "cumsum", "topk", "topk_mb_pass",
+    "topk_mb_collect", "softmax", "softmax_wide", "softmax_split", "softmax_stats", "softmax_apply", "transpose",
+    "xent", "xent_small", "xent_partial", "xent_mean"
 };
 static inline ak_args* _ak_kargs_begin(_ak_kargs* k, int iface) {
     k->iface = iface;
@@ -18967,6 +19327,22 @@ static inline void _ak_kargs_pool(_ak_kargs* kargs_, const void* x, void* y, voi
     ak_args_i32(a_, OW); ak_args_i32(a_, kD); ak_args_i32(a_, kH); ak_args_i32(a_, kW); ak_args_i32(a_, sD); ak_args_i32(a_, sH); ak_args_i32(a_, sW); ak_args_i32(a_, pD); ak_args_i32(a_, pH);
     ak_args_i32(a_, pW); ak_args_i32(a_, dD); ak_args_i32(a_, dH); ak_args_i32(a_, dW); ak_args_i32(a_, cip); ak_args_i32(a_, divisor);
 }
+/* kernels/quant.hip:289 ak_quant_##DN##_##FN (macro AK_QUANT) */
+static inline void _ak_kargs_quant(_ak_kargs* kargs_, const void* x, void* q, int64_t rows, int64_t cols, int32_t mode, void* scale, int32_t compute, void* amax, const void* amax_in) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_quant);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, q); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i32(a_, mode); ak_args_ptr(a_, scale); ak_args_i32(a_, compute); ak_args_ptr(a_, amax);
+    ak_args_ptr(a_, amax_in);
+}
+/* kernels/quant.hip:293 ak_dequant_##FN##_##DN (macro AK_DEQUANT) */
+static inline void _ak_kargs_dequant(_ak_kargs* kargs_, const void* q, void* y, int64_t rows, int64_t cols, int32_t mode, const void* scale) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_dequant);
+    ak_args_ptr(a_, q); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i32(a_, mode); ak_args_ptr(a_, scale);
+}
+/* kernels/quant.hip:297 ak_quant_amax_##DN (macro AK_QUANT_AMAX) */
+static inline void _ak_kargs_quant_amax(_ak_kargs* kargs_, const void* x, int64_t n, void* amax) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_quant_amax);
+    ak_args_ptr(a_, x); ak_args_i64(a_, n); ak_args_ptr(a_, amax);
+}
 /* kernels/random.hip:161 ak_rand_uniform_f32 */
 static inline void _ak_kargs_rand_uniform(_ak_kargs* kargs_, void* y, int64_t n, uint64_t seed, uint64_t offset, float lo, float range, float hi) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_rand_uniform);
@@ -19070,11 +19446,11 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_xent_mean);
     ak_args_ptr(a_, part); ak_args_i32(a_, nparts); ak_args_i32(a_, mean); ak_args_ptr(a_, out);
 }
-#define _ak_kargs_amma _ak_kargs_attn_simt   /* kernels/attention_mma.hip:589 NAME##HD##_##DT (macro AK_AMMA): the same list */
+#define _ak_kargs_amma _ak_kargs_attn_simt   /* kernels/attention_mma.hip:597 NAME##HD##_##DT (macro AK_AMMA): the same list */
 #define _AK_KIF_amma _AK_KIF_attn_simt
-#define _ak_kargs_amma_nv _ak_kargs_attn_simt   /* kernels/attention_mma.hip:595 NAME##HD##_##DT (macro AK_AMMA_NV): the same list */
+#define _ak_kargs_amma_nv _ak_kargs_attn_simt   /* kernels/attention_mma.hip:603 NAME##HD##_##DT (macro AK_AMMA_NV): the same list */
 #define _AK_KIF_amma_nv _AK_KIF_attn_simt
-#define _ak_kargs_attn_mmagen _ak_kargs_attn_simt   /* kernels/attention_mma.hip:640 ak_attn_mmagen##HD##_##DT (macro AK_AMMA_GEN): the same list */
+#define _ak_kargs_attn_mmagen _ak_kargs_attn_simt   /* kernels/attention_mma.hip:648 ak_attn_mmagen##HD##_##DT (macro AK_AMMA_GEN): the same list */
 #define _AK_KIF_attn_mmagen _AK_KIF_attn_simt
 #define _ak_kargs_attn_sm90 _ak_kargs_attn_simt   /* kernels/attention_sm90.hip:439 ak_attn_sm90_##HD##_##DT (macro AK_A9): the same list */
 #define _AK_KIF_attn_sm90 _AK_KIF_attn_simt
@@ -19159,6 +19535,39 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_attn_sm90_192_bf16", _AK_KIF_attn_simt },
     { "ak_attn_sm90_256_f16", _AK_KIF_attn_simt },
     { "ak_attn_sm90_256_bf16", _AK_KIF_attn_simt },
+    { "ak_axred_sum_f32", _AK_KIF_axred },
+    { "ak_axred_sum_f16", _AK_KIF_axred },
+    { "ak_axred_sum_bf16", _AK_KIF_axred },
+    { "ak_axred_max_f32", _AK_KIF_axred },
+    { "ak_axred_max_f16", _AK_KIF_axred },
+    { "ak_axred_max_bf16", _AK_KIF_axred },
+    { "ak_axred_min_f32", _AK_KIF_axred },
+    { "ak_axred_min_f16", _AK_KIF_axred },
+    { "ak_axred_min_bf16", _AK_KIF_axred },
+    { "ak_axred_argmax_f32", _AK_KIF_axred },
+    { "ak_axred_argmax_f16", _AK_KIF_axred },
+    { "ak_axred_argmax_bf16", _AK_KIF_axred },
+    { "ak_axred_argmin_f32", _AK_KIF_axred },
+    { "ak_axred_argmin_f16", _AK_KIF_axred },
+    { "ak_axred_argmin_bf16", _AK_KIF_axred },
+    { "ak_axnorm_cols_f32", _AK_KIF_axnorm_cols },
+    { "ak_axnorm_rows_f32", _AK_KIF_axnorm_rows },
+    { "ak_axnorm_part_f32", _AK_KIF_axnorm_part },
+    { "ak_axnorm_apply_f32", _AK_KIF_axnorm_apply },
+    { "ak_axnorm_cols_f16", _AK_KIF_axnorm_cols },
+    { "ak_axnorm_rows_f16", _AK_KIF_axnorm_rows },
+    { "ak_axnorm_part_f16", _AK_KIF_axnorm_part },
+    { "ak_axnorm_apply_f16", _AK_KIF_axnorm_apply },
+    { "ak_axnorm_cols_bf16", _AK_KIF_axnorm_cols },
+    { "ak_axnorm_rows_bf16", _AK_KIF_axnorm_rows },
+    { "ak_axnorm_part_bf16", _AK_KIF_axnorm_part },
+    { "ak_axnorm_apply_bf16", _AK_KIF_axnorm_apply },
+    { "ak_bcast_f32", _AK_KIF_bcast },
+    { "ak_bcast_f16", _AK_KIF_bcast },
+    { "ak_bcast_bf16", _AK_KIF_bcast },
+    { "ak_tri_f32", _AK_KIF_tri },
+    { "ak_tri_f16", _AK_KIF_tri },
+    { "ak_tri_bf16", _AK_KIF_tri },
     { "ak_cast_f32_f16", _AK_KIF_cast },
     { "ak_cast_f32_bf16", _AK_KIF_cast },
     { "ak_cast_f16_f32", _AK_KIF_cast },
@@ -19287,6 +19696,33 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_pool_avg_f32", _AK_KIF_pool },
     { "ak_pool_avg_f16", _AK_KIF_pool },
     { "ak_pool_avg_bf16", _AK_KIF_pool },
+    { "ak_quant_f32_e4m3", _AK_KIF_quant },
+    { "ak_quant_f32_e5m2", _AK_KIF_quant },
+    { "ak_quant_f32_e4m3_fnuz", _AK_KIF_quant },
+    { "ak_quant_f32_e5m2_fnuz", _AK_KIF_quant },
+    { "ak_dequant_e4m3_f32", _AK_KIF_dequant },
+    { "ak_dequant_e5m2_f32", _AK_KIF_dequant },
+    { "ak_dequant_e4m3_fnuz_f32", _AK_KIF_dequant },
+    { "ak_dequant_e5m2_fnuz_f32", _AK_KIF_dequant },
+    { "ak_quant_amax_f32", _AK_KIF_quant_amax },
+    { "ak_quant_f16_e4m3", _AK_KIF_quant },
+    { "ak_quant_f16_e5m2", _AK_KIF_quant },
+    { "ak_quant_f16_e4m3_fnuz", _AK_KIF_quant },
+    { "ak_quant_f16_e5m2_fnuz", _AK_KIF_quant },
+    { "ak_dequant_e4m3_f16", _AK_KIF_dequant },
+    { "ak_dequant_e5m2_f16", _AK_KIF_dequant },
+    { "ak_dequant_e4m3_fnuz_f16", _AK_KIF_dequant },
+    { "ak_dequant_e5m2_fnuz_f16", _AK_KIF_dequant },
+    { "ak_quant_amax_f16", _AK_KIF_quant_amax },
+    { "ak_quant_bf16_e4m3", _AK_KIF_quant },
+    { "ak_quant_bf16_e5m2", _AK_KIF_quant },
+    { "ak_quant_bf16_e4m3_fnuz", _AK_KIF_quant },
+    { "ak_quant_bf16_e5m2_fnuz", _AK_KIF_quant },
+    { "ak_dequant_e4m3_bf16", _AK_KIF_dequant },
+    { "ak_dequant_e5m2_bf16", _AK_KIF_dequant },
+    { "ak_dequant_e4m3_fnuz_bf16", _AK_KIF_dequant },
+    { "ak_dequant_e5m2_fnuz_bf16", _AK_KIF_dequant },
+    { "ak_quant_amax_bf16", _AK_KIF_quant_amax },
     { "ak_rand_uniform_f32", _AK_KIF_rand_uniform },
     { "ak_rand_uniform_f16", _AK_KIF_rand_uniform },
     { "ak_rand_uniform_bf16", _AK_KIF_rand_uniform },
