@@ -298,7 +298,7 @@ ak_result akt_attn_mmagen_launch(ak_context* ctx, ak_dtype t, size_t hd, ak_dim3
 static void akk_walk_matrix(ak_context* ctx) {
     static const ak_dtype dts[] = { AK_F32, AK_F16, AK_BF16 };
     static const size_t ms[] = { 2048, 2048, 256, 256, 8 };   /* large / small tiles, B stored K x N or N x K; decode */
-    static const size_t hds[] = { 32, 64, 128, 256 };
+    static const size_t hds[] = { 32, 64, 80, 96, 128, 160, 192, 256 };
     size_t big = 4096u * 4096u;
     void *a = calloc(big, 4), *b = calloc(big, 4), *dd = calloc(big, 4);
     size_t d, i, h;
@@ -320,7 +320,7 @@ static void akk_walk_matrix(ak_context* ctx) {
                 cfg->allow_tf32 = 0;
             }
         }
-        for (h = 0; h < 4; h++) {
+        for (h = 0; h < sizeof hds / sizeof hds[0]; h++) {
             ak_attention_args at;
             int dec;
             for (dec = 0; dec < 2; dec++) {
@@ -343,6 +343,27 @@ done:
     free(a); free(b); free(dd);
 }
 
+/* quantisation: every source dtype x fp8 encoding, scales computed (the amax
+ * pass) and given, and the way back */
+static void akk_walk_quant(ak_context* ctx) {
+    static const ak_dtype xs[3] = { AK_F32, AK_F16, AK_BF16 };
+    static const ak_dtype qs[4] = { AK_FP8_E4M3, AK_FP8_E5M2, AK_FP8_E4M3_FNUZ, AK_FP8_E5M2_FNUZ };
+    float x[3 * 300], y[3 * 300], sc[3 * 3], amax;
+    uint8_t q[3 * 300];
+    int i, j, m;
+    memset(x, 0, sizeof x);
+    for (i = 0; i < 3; i++)
+        for (j = 0; j < 4; j++)
+            for (m = 0; m < 3; m++) {
+                ak_quant_args a;
+                memset(&a, 0, sizeof a);
+                a.x_dtype = xs[i]; a.x = x; a.q_dtype = qs[j]; a.q = q; a.rows = 3; a.cols = 300;
+                a.mode = (ak_quant_mode)m; a.scale = sc; a.compute_scale = 1; a.amax = &amax;
+                AKT_OK(ak_quantize(ctx, &a, NULL));
+                AKT_OK(ak_dequantize(ctx, qs[j], q, xs[i], y, 3, 300, (ak_quant_mode)m, sc, NULL));
+            }
+}
+
 static void test_kargs_every_op_launch(void) {
     static const char* archs[] = { NULL, "sm_90", "sm_80", "gfx942", "gfx90a", "gfx1100", "gfx1030" };
     size_t i, a;
@@ -357,6 +378,7 @@ static void test_kargs_every_op_launch(void) {
             akk_walk_llm(ctx);
             akk_walk_rng(ctx);
             akk_walk_axis(ctx);
+            akk_walk_quant(ctx);
         }
         akk_walk_matrix(ctx);
         ak_context_destroy(ctx);
