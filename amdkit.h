@@ -9572,25 +9572,22 @@ static const char _ak_src_prelude[] =
     "struct ak_uop_square {\n"
     "    static AK_INLINE float f(float x, float, float = 0.0f) { return x * x; }\n"
     "};\n"
+    "/* Every op as X(code, functor): the one list that ak_uop_apply, ak_unary and\n"
+    " * the GEMM epilogues switch over (a new op added here reaches all of them). */\n"
+    "#define AK_UOP_LIST(X)                                                                                       \\\n"
+    "    X(AK_UNARY_RELU, ak_uop_relu) X(AK_UNARY_LEAKY_RELU, ak_uop_leaky) X(AK_UNARY_SIGMOID, ak_uop_sigmoid)    \\\n"
+    "    X(AK_UNARY_TANH, ak_uop_tanh) X(AK_UNARY_SILU, ak_uop_silu) X(AK_UNARY_GELU, ak_uop_gelu)                \\\n"
+    "    X(AK_UNARY_GELU_TANH, ak_uop_gelu_tanh) X(AK_UNARY_ELU, ak_uop_elu) X(AK_UNARY_SELU, ak_uop_selu)        \\\n"
+    "    X(AK_UNARY_HARDSIGMOID, ak_uop_hardsigmoid) X(AK_UNARY_HARDTANH, ak_uop_hardtanh)                        \\\n"
+    "    X(AK_UNARY_SOFTPLUS, ak_uop_softplus) X(AK_UNARY_SOFTSIGN, ak_uop_softsign)                              \\\n"
+    "    X(AK_UNARY_HARDSWISH, ak_uop_hardswish) X(AK_UNARY_MISH, ak_uop_mish) X(AK_UNARY_ABS, ak_uop_abs)        \\\n"
+    "    X(AK_UNARY_SQUARE, ak_uop_square)\n"
     "AK_INLINE float ak_uop_apply(int op, float x, float p, float q = 0.0f) {\n"
     "    switch (op) {\n"
-    "    case AK_UNARY_RELU: return ak_uop_relu::f(x, p);\n"
-    "    case AK_UNARY_LEAKY_RELU: return ak_uop_leaky::f(x, p);\n"
-    "    case AK_UNARY_SIGMOID: return ak_uop_sigmoid::f(x, p);\n"
-    "    case AK_UNARY_TANH: return ak_uop_tanh::f(x, p);\n"
-    "    case AK_UNARY_SILU: return ak_uop_silu::f(x, p);\n"
-    "    case AK_UNARY_GELU: return ak_uop_gelu::f(x, p);\n"
-    "    case AK_UNARY_GELU_TANH: return ak_uop_gelu_tanh::f(x, p);\n"
-    "    case AK_UNARY_ELU: return ak_uop_elu::f(x, p, q);\n"
-    "    case AK_UNARY_SELU: return ak_uop_selu::f(x, p, q);\n"
-    "    case AK_UNARY_HARDSIGMOID: return ak_uop_hardsigmoid::f(x, p, q);\n"
-    "    case AK_UNARY_HARDTANH: return ak_uop_hardtanh::f(x, p, q);\n"
-    "    case AK_UNARY_SOFTPLUS: return ak_uop_softplus::f(x, p, q);\n"
-    "    case AK_UNARY_SOFTSIGN: return ak_uop_softsign::f(x, p, q);\n"
-    "    case AK_UNARY_HARDSWISH: return ak_uop_hardswish::f(x, p, q);\n"
-    "    case AK_UNARY_MISH: return ak_uop_mish::f(x, p, q);\n"
-    "    case AK_UNARY_ABS: return ak_uop_abs::f(x, p, q);\n"
-    "    case AK_UNARY_SQUARE: return ak_uop_square::f(x, p, q);\n"
+    "#define AK_UOP_CASE(CODE, OP) \\\n"
+    "    case CODE: return OP::f(x, p, q);\n"
+    "        AK_UOP_LIST(AK_UOP_CASE)\n"
+    "#undef AK_UOP_CASE\n"
     "    default: return x;\n"
     "    }\n"
     "}\n"
@@ -12580,23 +12577,10 @@ static const char _ak_src_activation[] =
     "template <class D>\n"
     "AK_INLINE void ak_unary_impl(const typename D::T* x, typename D::T* y, ak_i64 n, int op, float p, float q) {\n"
     "    switch (op) {\n"
-    "    case AK_UNARY_RELU: ak_unary_body<D, ak_uop_relu>(x, y, n, p, q); break;\n"
-    "    case AK_UNARY_LEAKY_RELU: ak_unary_body<D, ak_uop_leaky>(x, y, n, p, q); break;\n"
-    "    case AK_UNARY_SIGMOID: ak_unary_body<D, ak_uop_sigmoid>(x, y, n, p, q); break;\n"
-    "    case AK_UNARY_TANH: ak_unary_body<D, ak_uop_tanh>(x, y, n, p, q); break;\n"
-    "    case AK_UNARY_SILU: ak_unary_body<D, ak_uop_silu>(x, y, n, p, q); break;\n"
-    "    case AK_UNARY_GELU: ak_unary_body<D, ak_uop_gelu>(x, y, n, p, q); break;\n"
-    "    case AK_UNARY_GELU_TANH: ak_unary_body<D, ak_uop_gelu_tanh>(x, y, n, p, q); break;\n"
-    "    case AK_UNARY_ELU: ak_unary_body<D, ak_uop_elu>(x, y, n, p, q); break;\n"
-    "    case AK_UNARY_SELU: ak_unary_body<D, ak_uop_selu>(x, y, n, p, q); break;\n"
-    "    case AK_UNARY_HARDSIGMOID: ak_unary_body<D, ak_uop_hardsigmoid>(x, y, n, p, q); break;\n"
-    "    case AK_UNARY_HARDTANH: ak_unary_body<D, ak_uop_hardtanh>(x, y, n, p, q); break;\n"
-    "    case AK_UNARY_SOFTPLUS: ak_unary_body<D, ak_uop_softplus>(x, y, n, p, q); break;\n"
-    "    case AK_UNARY_SOFTSIGN: ak_unary_body<D, ak_uop_softsign>(x, y, n, p, q); break;\n"
-    "    case AK_UNARY_HARDSWISH: ak_unary_body<D, ak_uop_hardswish>(x, y, n, p, q); break;\n"
-    "    case AK_UNARY_MISH: ak_unary_body<D, ak_uop_mish>(x, y, n, p, q); break;\n"
-    "    case AK_UNARY_ABS: ak_unary_body<D, ak_uop_abs>(x, y, n, p, q); break;\n"
-    "    case AK_UNARY_SQUARE: ak_unary_body<D, ak_uop_square>(x, y, n, p, q); break;\n"
+    "#define AK_UNARY_CASE(CODE, OP) \\\n"
+    "    case CODE: ak_unary_body<D, OP>(x, y, n, p, q); break;\n"
+    "        AK_UOP_LIST(AK_UNARY_CASE)\n"
+    "#undef AK_UNARY_CASE\n"
     "    default: break; /* AK_UNARY_NONE is a copy: the host sends it to ak_copy */\n"
     "    }\n"
     "}\n"
@@ -15729,13 +15713,10 @@ static const char _ak_src_gemm_sm90[] =
     "}\n"
     "template <int NV> AK_INLINE void ak_g9_act(int act, float* v, float ap) {\n"
     "    switch (act) {\n"
-    "    case AK_UNARY_RELU: ak_g9_act_n<ak_uop_relu, NV>(v, ap); break;\n"
-    "    case AK_UNARY_LEAKY_RELU: ak_g9_act_n<ak_uop_leaky, NV>(v, ap); break;\n"
-    "    case AK_UNARY_SIGMOID: ak_g9_act_n<ak_uop_sigmoid, NV>(v, ap); break;\n"
-    "    case AK_UNARY_TANH: ak_g9_act_n<ak_uop_tanh, NV>(v, ap); break;\n"
-    "    case AK_UNARY_SILU: ak_g9_act_n<ak_uop_silu, NV>(v, ap); break;\n"
-    "    case AK_UNARY_GELU: ak_g9_act_n<ak_uop_gelu, NV>(v, ap); break;\n"
-    "    case AK_UNARY_GELU_TANH: ak_g9_act_n<ak_uop_gelu_tanh, NV>(v, ap); break;\n"
+    "#define AK_G9_ACT_CASE(CODE, OP) \\\n"
+    "    case CODE: ak_g9_act_n<OP, NV>(v, ap); break;\n"
+    "        AK_UOP_LIST(AK_G9_ACT_CASE)\n"
+    "#undef AK_G9_ACT_CASE\n"
     "    default: break;\n"
     "    }\n"
     "}\n"
@@ -19110,7 +19091,7 @@ static inline ak_args* _ak_kargs_begin(_ak_kargs* k, int iface) {
     k->a.error = 0;
     return &k->a;
 }
-/* kernels/activation.hip:46 ak_unary_f32 */
+/* kernels/activation.hip:33 ak_unary_f32 */
 static inline void _ak_kargs_unary(_ak_kargs* kargs_, const void* x, void* y, int64_t n, int32_t op, float param, float param2) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_unary);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, n); ak_args_i32(a_, op); ak_args_f32(a_, param); ak_args_f32(a_, param2);
@@ -19236,7 +19217,7 @@ static inline void _ak_kargs_gemm_decode_fin(_ak_kargs* kargs_, const void* W, c
     ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sC); ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta);
     ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_sm90.hip:369 NAME (macro AK_GEMM_SM90) */
+/* kernels/gemm_sm90.hip:366 NAME (macro AK_GEMM_SM90) */
 static inline void _ak_kargs_gemm_sm90(_ak_kargs* kargs_, const _ak_tmap* tA, const _ak_tmap* tB, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t K,
                                        int64_t ldc, int64_t ldd, int64_t ldr, int64_t sC, int64_t sD, int64_t sR, int32_t batch, int32_t bA, int32_t bB, float alpha, float beta, int32_t flags,
                                        float ap) {

@@ -23,23 +23,10 @@ AK_INLINE void ak_unary_body(const typename D::T* x, typename D::T* y, ak_i64 n,
 template <class D>
 AK_INLINE void ak_unary_impl(const typename D::T* x, typename D::T* y, ak_i64 n, int op, float p, float q) {
     switch (op) {
-    case AK_UNARY_RELU: ak_unary_body<D, ak_uop_relu>(x, y, n, p, q); break;
-    case AK_UNARY_LEAKY_RELU: ak_unary_body<D, ak_uop_leaky>(x, y, n, p, q); break;
-    case AK_UNARY_SIGMOID: ak_unary_body<D, ak_uop_sigmoid>(x, y, n, p, q); break;
-    case AK_UNARY_TANH: ak_unary_body<D, ak_uop_tanh>(x, y, n, p, q); break;
-    case AK_UNARY_SILU: ak_unary_body<D, ak_uop_silu>(x, y, n, p, q); break;
-    case AK_UNARY_GELU: ak_unary_body<D, ak_uop_gelu>(x, y, n, p, q); break;
-    case AK_UNARY_GELU_TANH: ak_unary_body<D, ak_uop_gelu_tanh>(x, y, n, p, q); break;
-    case AK_UNARY_ELU: ak_unary_body<D, ak_uop_elu>(x, y, n, p, q); break;
-    case AK_UNARY_SELU: ak_unary_body<D, ak_uop_selu>(x, y, n, p, q); break;
-    case AK_UNARY_HARDSIGMOID: ak_unary_body<D, ak_uop_hardsigmoid>(x, y, n, p, q); break;
-    case AK_UNARY_HARDTANH: ak_unary_body<D, ak_uop_hardtanh>(x, y, n, p, q); break;
-    case AK_UNARY_SOFTPLUS: ak_unary_body<D, ak_uop_softplus>(x, y, n, p, q); break;
-    case AK_UNARY_SOFTSIGN: ak_unary_body<D, ak_uop_softsign>(x, y, n, p, q); break;
-    case AK_UNARY_HARDSWISH: ak_unary_body<D, ak_uop_hardswish>(x, y, n, p, q); break;
-    case AK_UNARY_MISH: ak_unary_body<D, ak_uop_mish>(x, y, n, p, q); break;
-    case AK_UNARY_ABS: ak_unary_body<D, ak_uop_abs>(x, y, n, p, q); break;
-    case AK_UNARY_SQUARE: ak_unary_body<D, ak_uop_square>(x, y, n, p, q); break;
+#define AK_UNARY_CASE(CODE, OP) \
+    case CODE: ak_unary_body<D, OP>(x, y, n, p, q); break;
+        AK_UOP_LIST(AK_UNARY_CASE)
+#undef AK_UNARY_CASE
     default: break; /* AK_UNARY_NONE is a copy: the host sends it to ak_copy */
     }
 }

@@ -147,13 +147,10 @@ template <class OP, int NV> AK_INLINE void ak_g9_act_n(float* v, float ap) {
 }
 template <int NV> AK_INLINE void ak_g9_act(int act, float* v, float ap) {
     switch (act) {
-    case AK_UNARY_RELU: ak_g9_act_n<ak_uop_relu, NV>(v, ap); break;
-    case AK_UNARY_LEAKY_RELU: ak_g9_act_n<ak_uop_leaky, NV>(v, ap); break;
-    case AK_UNARY_SIGMOID: ak_g9_act_n<ak_uop_sigmoid, NV>(v, ap); break;
-    case AK_UNARY_TANH: ak_g9_act_n<ak_uop_tanh, NV>(v, ap); break;
-    case AK_UNARY_SILU: ak_g9_act_n<ak_uop_silu, NV>(v, ap); break;
-    case AK_UNARY_GELU: ak_g9_act_n<ak_uop_gelu, NV>(v, ap); break;
-    case AK_UNARY_GELU_TANH: ak_g9_act_n<ak_uop_gelu_tanh, NV>(v, ap); break;
+#define AK_G9_ACT_CASE(CODE, OP) \
+    case CODE: ak_g9_act_n<OP, NV>(v, ap); break;
+        AK_UOP_LIST(AK_G9_ACT_CASE)
+#undef AK_G9_ACT_CASE
     default: break;
     }
 }

@@ -693,25 +693,22 @@ struct ak_uop_abs {
 struct ak_uop_square {
     static AK_INLINE float f(float x, float, float = 0.0f) { return x * x; }
 };
+/* Every op as X(code, functor): the one list that ak_uop_apply, ak_unary and
+ * the GEMM epilogues switch over (a new op added here reaches all of them). */
+#define AK_UOP_LIST(X)                                                                                       \
+    X(AK_UNARY_RELU, ak_uop_relu) X(AK_UNARY_LEAKY_RELU, ak_uop_leaky) X(AK_UNARY_SIGMOID, ak_uop_sigmoid)    \
+    X(AK_UNARY_TANH, ak_uop_tanh) X(AK_UNARY_SILU, ak_uop_silu) X(AK_UNARY_GELU, ak_uop_gelu)                \
+    X(AK_UNARY_GELU_TANH, ak_uop_gelu_tanh) X(AK_UNARY_ELU, ak_uop_elu) X(AK_UNARY_SELU, ak_uop_selu)        \
+    X(AK_UNARY_HARDSIGMOID, ak_uop_hardsigmoid) X(AK_UNARY_HARDTANH, ak_uop_hardtanh)                        \
+    X(AK_UNARY_SOFTPLUS, ak_uop_softplus) X(AK_UNARY_SOFTSIGN, ak_uop_softsign)                              \
+    X(AK_UNARY_HARDSWISH, ak_uop_hardswish) X(AK_UNARY_MISH, ak_uop_mish) X(AK_UNARY_ABS, ak_uop_abs)        \
+    X(AK_UNARY_SQUARE, ak_uop_square)
 AK_INLINE float ak_uop_apply(int op, float x, float p, float q = 0.0f) {
     switch (op) {
-    case AK_UNARY_RELU: return ak_uop_relu::f(x, p);
-    case AK_UNARY_LEAKY_RELU: return ak_uop_leaky::f(x, p);
-    case AK_UNARY_SIGMOID: return ak_uop_sigmoid::f(x, p);
-    case AK_UNARY_TANH: return ak_uop_tanh::f(x, p);
-    case AK_UNARY_SILU: return ak_uop_silu::f(x, p);
-    case AK_UNARY_GELU: return ak_uop_gelu::f(x, p);
-    case AK_UNARY_GELU_TANH: return ak_uop_gelu_tanh::f(x, p);
-    case AK_UNARY_ELU: return ak_uop_elu::f(x, p, q);
-    case AK_UNARY_SELU: return ak_uop_selu::f(x, p, q);
-    case AK_UNARY_HARDSIGMOID: return ak_uop_hardsigmoid::f(x, p, q);
-    case AK_UNARY_HARDTANH: return ak_uop_hardtanh::f(x, p, q);
-    case AK_UNARY_SOFTPLUS: return ak_uop_softplus::f(x, p, q);
-    case AK_UNARY_SOFTSIGN: return ak_uop_softsign::f(x, p, q);
-    case AK_UNARY_HARDSWISH: return ak_uop_hardswish::f(x, p, q);
-    case AK_UNARY_MISH: return ak_uop_mish::f(x, p, q);
-    case AK_UNARY_ABS: return ak_uop_abs::f(x, p, q);
-    case AK_UNARY_SQUARE: return ak_uop_square::f(x, p, q);
+#define AK_UOP_CASE(CODE, OP) \
+    case CODE: return OP::f(x, p, q);
+        AK_UOP_LIST(AK_UOP_CASE)
+#undef AK_UOP_CASE
     default: return x;
     }
 }
