@@ -1412,7 +1412,7 @@ AKAPI ak_gemm_desc ak_gemm_desc_default(void);
 /* How ak_gemm would run a descriptor on ctx (nothing is launched). */
 typedef struct ak_gemm_plan {
     char kernel[64];      /* kernel name, "" on the cpu backend without a named arch */
-    const char* path;     /* "mfma", "wmma", "mma.sync", "wgmma", "simt", "decode" / "skinny" (m <= 16) or "cpu" */
+    const char* path;     /* "mfma", "wmma", "mma.sync", "wgmma", "simt", "decode" / "skinny" (m <= 16), "gemv" (a matrix times a vector) or "cpu" */
     int bm, bn, bk;       /* block tile */
     int threads;          /* per block */
     size_t shared_bytes;  /* dynamic shared memory per block */
@@ -15276,6 +15276,65 @@ static const char _ak_src_gemm[] =
     "        ak_gemm_skinny<DT>(AK_GEMM_ARGS);                                \\\n"
     "    }\n"
     "\n"
+    "/* ---- matrix-vector: N = 1 with A k-contiguous, or M = 1 with B stored N x K -\n"
+    " * Each output is the dot product of one k-contiguous matrix row (a row of A,\n"
+    " * or of B stored N x K) with the vector (B's column, or A's row; any element\n"
+    " * stride). One wave per output, 4 waves a block; a lane reads 8 consecutive\n"
+    " * elements per step (16-byte loads when the row is 16-byte aligned, which the\n"
+    " * host does not need to guarantee), keeping 8 fp32 partial sums that are added\n"
+    " * pairwise and then over the wave: a long k loop stays accurate (exact f32\n"
+    " * inputs, fp32 products). The matrix is read once, at streaming speed; the\n"
+    " * vector comes from L2. Rows index blocks along grid x (then y). */\n"
+    "template <class DT>\n"
+    "AK_INLINE void ak_gemm_gemv(AK_GEMM_PARAMS_T(DT)) {\n"
+    "    typedef typename DT::T T;\n"
+    "    const int lane = ak_lane(), w = ak_wave_id(), nw = (int)blockDim.x / AK_WAVE;\n"
+    "    const bool colv = N == 1 && !(flags & AK_GF_TA); /* D[m][0] = A[m][:] . B[:][0] */\n"
+    "    const ak_i64 rows = colv ? M : N;\n"
+    "    const ak_i64 row = ((ak_i64)blockIdx.y * gridDim.x + blockIdx.x) * nw + w;\n"
+    "    const int o32 = (flags & AK_GF_OUT32) ? 1 : 0;\n"
+    "    if (row >= rows) return;\n"
+    "    const ak_i64 vs = colv ? ((flags & AK_GF_TB) ? 1 : ldb) : ((flags & AK_GF_TA) ? lda : 1);\n"
+    "    const int K8 = K & ~7;\n"
+    "    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {\n"
+    "        const T* mat = colv ? A + (ak_i64)b * sA + row * lda : B + (ak_i64)b * sB + row * ldb;\n"
+    "        const T* vec = colv ? B + (ak_i64)b * sB : A + (ak_i64)b * sA;\n"
+    "        const bool vv = vs == 1 && ak_aligned16(vec);\n"
+    "        float acc[8] = { 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f };\n"
+    "        int k0 = 0;\n"
+    "        if (ak_aligned16(mat)) {\n"
+    "#pragma unroll 4\n"
+    "            for (int k = lane * 8; k < K8; k += AK_WAVE * 8) {\n"
+    "                float mv[8], xv[8];\n"
+    "                DT::ld8(mat + k, mv);\n"
+    "                if (vv) DT::ld8(vec + k, xv);\n"
+    "                else {\n"
+    "#pragma unroll\n"
+    "                    for (int j = 0; j < 8; j++) xv[j] = DT::to(vec[(ak_i64)(k + j) * vs]);\n"
+    "                }\n"
+    "#pragma unroll\n"
+    "                for (int j = 0; j < 8; j++) acc[j] += mv[j] * xv[j];\n"
+    "            }\n"
+    "            k0 = K8;\n"
+    "        }\n"
+    "        float tail = 0.0f; /* a separate sum: indexing acc by k would put it in scratch memory */\n"
+    "        for (int k = k0 + lane; k < K; k += AK_WAVE) tail += DT::to(mat[k]) * DT::to(vec[(ak_i64)k * vs]);\n"
+    "        float sum = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7])) + tail;\n"
+    "        sum = ak_warp_sum(sum);\n"
+    "        if (lane == 0) {\n"
+    "            void* Db = (void*)ak_gemm_off(D, sD, b, o32, DT::SIZE);\n"
+    "            const void* Cb = ak_gemm_off(C, sC, b, o32, DT::SIZE);\n"
+    "            const void* Rb = ak_gemm_off(R, sR, b, o32, DT::SIZE);\n"
+    "            if (colv) ak_gemm_out<DT>((int)row, 0, sum, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);\n"
+    "            else ak_gemm_out<DT>(0, (int)row, sum, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "#define AK_GEMM_GEMV(NAME, DT)                                         \\\n"
+    "    AK_KERNEL void __launch_bounds__(256) NAME(AK_GEMM_PARAMS_T(DT)) { \\\n"
+    "        ak_gemm_gemv<DT>(AK_GEMM_ARGS);                                  \\\n"
+    "    }\n"
+    "\n"
     "/* Kernels: ak_gemm_<path>_<tile>_<in>. The tile of each name is in\n"
     " * amdkit.h's _ak_gemm_tiles table (with the reason); a cpu test checks that\n"
     " * the numbers here and there agree. A matrix-core kernel on a target without\n"
@@ -15295,6 +15354,7 @@ static const char _ak_src_gemm[] =
     "// kernels: ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16\n"
     "// kernels: ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32\n"
     "// kernels: ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16\n"
+    "// kernels: ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16\n"
     "AK_GEMM_MMA(ak_gemm_mma_l_f16, ak_f16_t, false, 128, 128, 32, 256)\n"
     "AK_GEMM_MMA(ak_gemm_mma_l_bf16, ak_bf16_t, false, 128, 128, 32, 256)\n"
     "AK_GEMM_MMA(ak_gemm_mma_l_f32, ak_f32_t, false, 128, 128, 16, 256)\n"
@@ -15311,6 +15371,9 @@ static const char _ak_src_gemm[] =
     "AK_GEMM_SKINNY(ak_gemm_skinny_f32, ak_f32_t)\n"
     "AK_GEMM_SKINNY(ak_gemm_skinny_f16, ak_f16_t)\n"
     "AK_GEMM_SKINNY(ak_gemm_skinny_bf16, ak_bf16_t)\n"
+    "AK_GEMM_GEMV(ak_gemm_gemv_f32, ak_f32_t)\n"
+    "AK_GEMM_GEMV(ak_gemm_gemv_f16, ak_f16_t)\n"
+    "AK_GEMM_GEMV(ak_gemm_gemv_bf16, ak_bf16_t)\n"
     ;
 
 /* kernels/gemm_decode.hip */
@@ -18945,7 +19008,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "elementwise", _ak_src_elementwise,
       "ak_fill_f32 ak_fill_f16 ak_fill_bf16 ak_axpy_f32 ak_axpy_f16 ak_axpy_bf16 ak_scale_f32 ak_scale_f16 ak_scale_bf16 ak_binary_f32 ak_binary_f16 ak_binary_bf16" },
     { "gemm", _ak_src_gemm,
-      "ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32 ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32 ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16 ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32 ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16" },
+      "ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32 ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32 ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16 ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32 ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16 ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16" },
     { "gemm_decode", _ak_src_gemm_decode,
       "ak_gemm_decode_kk_f16 ak_gemm_decode_kn_f16 ak_gemm_decode_mk_f16 ak_gemm_decode_mn_f16 ak_gemm_decode_kk_bf16 ak_gemm_decode_kn_bf16 ak_gemm_decode_mk_bf16 ak_gemm_decode_mn_bf16 ak_gemm_decode_fin_f16 ak_gemm_decode_fin_bf16" },
     { "gemm_sm90", _ak_src_gemm_sm90,
@@ -19441,9 +19504,11 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_scale _AK_KIF_axpy
 #define _ak_kargs_gemm_skinny _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:538 NAME (macro AK_GEMM_SKINNY): the same list */
 #define _AK_KIF_gemm_skinny _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_mma _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:548 NAME (macro AK_GEMM_MMA): the same list */
+#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:597 NAME (macro AK_GEMM_GEMV): the same list */
+#define _AK_KIF_gemm_gemv _AK_KIF_gemm_wgmma
+#define _ak_kargs_gemm_mma _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:607 NAME (macro AK_GEMM_MMA): the same list */
 #define _AK_KIF_gemm_mma _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:552 NAME (macro AK_GEMM_SIMT): the same list */
+#define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:611 NAME (macro AK_GEMM_SIMT): the same list */
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
 #define _ak_kargs_softmax_slab _ak_kargs_softmax   /* kernels/softmax.hip:353 ak_softmax_slab_##DT (macro AK_SOFTMAX): the same list */
 #define _AK_KIF_softmax_slab _AK_KIF_softmax
@@ -19595,6 +19660,9 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_gemm_skinny_f32", _AK_KIF_gemm_wgmma },
     { "ak_gemm_skinny_f16", _AK_KIF_gemm_wgmma },
     { "ak_gemm_skinny_bf16", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_gemv_f32", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_gemv_f16", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_gemv_bf16", _AK_KIF_gemm_wgmma },
     { "ak_gemm_decode_kk_f16", _AK_KIF_gemm_decode },
     { "ak_gemm_decode_kn_f16", _AK_KIF_gemm_decode },
     { "ak_gemm_decode_mk_f16", _AK_KIF_gemm_decode },
@@ -21688,6 +21756,10 @@ static const _ak_gemm_tile _ak_gemm_tiles[] = {
     { AK_MATRIX_NONE, 2, "skinny", 16, 16, 512, 512, 256,
       "decode shapes (m <= 16, B stored N x K): a read of B; 8 warps x 2 columns a block (N = 4096 gives 256 blocks), "
       "16-byte loads of B rows, A chunk (16 x 512) in shared memory as fp32; any architecture" },
+    { AK_MATRIX_NONE, 7, "gemv", 4, 4, 8, 8, 256,
+      "matrix-vector (n = 1 with A k-contiguous, or m = 1 with B stored N x K): one wave per output streams its "
+      "matrix row with 16-byte loads against the vector (from L2), 8 fp32 partial sums a lane added pairwise; 4 "
+      "waves a block; any architecture, exact fp32 math" },
     { AK_MATRIX_NONE, 0, "simt_l", 128, 128, 16, 16, 256,
       "no matrix instruction (gfx906, gfx1030, matrix_cores off, exact f32 on NVIDIA / RDNA): 16x16 threads, "
       "8x8 outputs each from 16-deep shared k slabs" },
@@ -21697,7 +21769,7 @@ static const _ak_gemm_tile _ak_gemm_tiles[] = {
  * variants, 6 the mma.sync decode kernel. */
 static const _ak_gemm_tile* _ak_gemm_tile_find(ak_matrix_isa isa, int small) {
     size_t i;
-    if (small == 2) isa = AK_MATRIX_NONE;
+    if (small == 2 || small == 7) isa = AK_MATRIX_NONE;   /* skinny / gemv: FMAs on every arch */
     else if (isa == AK_MATRIX_NONE) small = 0;
     for (i = 0; i < sizeof _ak_gemm_tiles / sizeof _ak_gemm_tiles[0]; i++)
         if (_ak_gemm_tiles[i].isa == isa && _ak_gemm_tiles[i].small == small) return &_ak_gemm_tiles[i];
@@ -21960,6 +22032,22 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
             }
             return AK_OK;
         }
+    }
+    /* matrix-vector shapes -> the gemv kernel (exact fp32 math, any arch) */
+    if ((g->n == 1 && !g->trans_a) || (g->m == 1 && g->trans_b)) {
+        const unsigned wave = _ak_op_is_cpu(ctx) ? (unsigned)(arch && arch->wave_size > 0 ? arch->wave_size : 64)
+                                                 : (unsigned)_ak_target_wave(ctx, ctx->dev.arch);
+        t = _ak_gemm_tile_find(AK_MATRIX_NONE, 7);
+        p->bm = t->bm; p->bn = t->bn; p->bk = t->bk32; p->threads = 4 * (int)wave;
+        p->reason = t->reason;
+        p->path = "gemv";
+        p->fast32 = 0;
+        snprintf(p->kernel, sizeof p->kernel, "ak_gemm_gemv_%s", g->dtype == AK_F16 ? "f16" : g->dtype == AK_BF16 ? "bf16" : "f32");
+        if (_ak_op_is_cpu(ctx) && !(ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto"))) {
+            p->path = "cpu";
+            p->kernel[0] = 0;
+        }
+        return AK_OK;
     }
     /* decode shapes: B stored N x K and 16-byte rows -> the skinny kernel (exact fp32 math, any arch) */
     if (g->m <= 16 && g->trans_b && _ak_gemm_vec(g->b, s->ldb, g->stride_b, s->esz)) {
@@ -22305,6 +22393,11 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
                        g->act_param);
     grid.x = (unsigned)((s.n + (size_t)p.bn - 1) / (size_t)p.bn);
     grid.y = (unsigned)((s.m + (size_t)p.bm - 1) / (size_t)p.bm); /* skinny: bm = 16 >= m, one row of blocks */
+    if (!strcmp(p.path, "gemv")) { /* one wave per output, p.bm of them a block, the blocks along x */
+        const size_t outs = s.n == 1 && !g->trans_a ? s.m : s.n;
+        grid.x = (unsigned)((outs + (size_t)p.bm - 1) / (size_t)p.bm);
+        grid.y = 1;
+    }
     grid.z = (unsigned)(s.batch < 65535 ? s.batch : 65535);
     block.x = (unsigned)p.threads; block.y = 1; block.z = 1;
     if (grid.y > 65535)

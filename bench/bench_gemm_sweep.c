@@ -19,7 +19,7 @@
  * 3e-3 TF32). Timing: 3 warm-up calls (the first compiles), then trials (up
  * to 50, about 0.2 s) between two events, the L2 flushed before each (a
  * memset of 2x the L2, untimed); the median. TF/s = 2 m n k batch / median;
- * decode cells (m <= 16) also give the bytes of B read per second over the
+ * decode cells (m <= 16) also give the bytes of B read per second (n = 1: of A) over the
  * device-to-device copy bandwidth measured here (read + write). */
 #define AMDKIT_IMPLEMENTATION
 #define AMDKIT_GEMM_FORCE   /* --force: the Hopper kernel's variant (amdkit.h >>impl:ops-gemm) */
@@ -113,6 +113,12 @@ static void make_cases(int quick) {
         add("dec", "bf16", 1, 128256, 4096, 1, 0, t, "none");
         add("dec", "bf16", 8, 1024, 8192, 1, 0, t, "none");
     }
+    /* a matrix times a vector: A @ x (n = 1), x @ W^T (m = 1) */
+    add("gemv", "f32", 8192, 1, 8192, 1, 0, 0, "none");
+    add("gemv", "f32", 4096, 1, 65536, 1, 0, 0, "none");
+    add("gemv", "f32", 1, 11008, 4096, 1, 0, 1, "none");
+    add("gemv", "bf16", 16384, 1, 4096, 1, 0, 0, "none");
+    add("gemv", "f16", 4096, 1, 11008, 1, 0, 1, "none");
     /* fused epilogues (A @ W^T + bias, activation) */
     add("epi", "bf16", 8192, 3072, 768, 1, 0, 1, "bias_gelu_tanh");
     add("epi", "bf16", 4096, 4096, 4096, 1, 0, 1, "bias_gelu");
@@ -299,9 +305,11 @@ int main(int argc, char** argv) {
             ak_bench_stats st;
             ak_bench_stats_of(t, trials, &st);
             tf = 2.0 * (double)c->m * (double)c->n * (double)c->k * (double)c->batch / (st.median * 1e-3) / 1e12;
-            if (c->m <= 16 && copy_gbps > 0) bw = (double)nb * (double)c->batch * (double)es / (st.median * 1e-3) / 1e9;
+            /* decode (m <= 16) streams B, a matrix-vector product with n = 1 streams A */
+            if ((c->m <= 16 || c->n == 1) && copy_gbps > 0)
+                bw = (double)(c->n == 1 ? na : nb) * (double)c->batch * (double)es / (st.median * 1e-3) / 1e9;
             printf("%-44s %9.4f %8.1f %6s %s", c->name, st.median, tf, bad ? "FAIL" : "ok", p.kernel);
-            if (bw > 0) printf("  B at %.0f GB/s = %.0f%% of copy", bw, 100 * bw / copy_gbps);
+            if (bw > 0) printf("  %s at %.0f GB/s = %.0f%% of copy", c->n == 1 ? "A" : "B", bw, 100 * bw / copy_gbps);
             printf("\n");
             fflush(stdout);
             fprintf(f, "%s  {\"name\": \"%s\", \"impl\": \"amdkit\", \"dtype\": \"%s\", \"m\": %zu, \"n\": %zu, \"k\": %zu, \"batch\": %zu, "

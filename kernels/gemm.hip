@@ -539,6 +539,65 @@ AK_INLINE void ak_gemm_skinny(AK_GEMM_PARAMS_T(DT)) {
         ak_gemm_skinny<DT>(AK_GEMM_ARGS);                                \
     }
 
+/* ---- matrix-vector: N = 1 with A k-contiguous, or M = 1 with B stored N x K -
+ * Each output is the dot product of one k-contiguous matrix row (a row of A,
+ * or of B stored N x K) with the vector (B's column, or A's row; any element
+ * stride). One wave per output, 4 waves a block; a lane reads 8 consecutive
+ * elements per step (16-byte loads when the row is 16-byte aligned, which the
+ * host does not need to guarantee), keeping 8 fp32 partial sums that are added
+ * pairwise and then over the wave: a long k loop stays accurate (exact f32
+ * inputs, fp32 products). The matrix is read once, at streaming speed; the
+ * vector comes from L2. Rows index blocks along grid x (then y). */
+template <class DT>
+AK_INLINE void ak_gemm_gemv(AK_GEMM_PARAMS_T(DT)) {
+    typedef typename DT::T T;
+    const int lane = ak_lane(), w = ak_wave_id(), nw = (int)blockDim.x / AK_WAVE;
+    const bool colv = N == 1 && !(flags & AK_GF_TA); /* D[m][0] = A[m][:] . B[:][0] */
+    const ak_i64 rows = colv ? M : N;
+    const ak_i64 row = ((ak_i64)blockIdx.y * gridDim.x + blockIdx.x) * nw + w;
+    const int o32 = (flags & AK_GF_OUT32) ? 1 : 0;
+    if (row >= rows) return;
+    const ak_i64 vs = colv ? ((flags & AK_GF_TB) ? 1 : ldb) : ((flags & AK_GF_TA) ? lda : 1);
+    const int K8 = K & ~7;
+    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {
+        const T* mat = colv ? A + (ak_i64)b * sA + row * lda : B + (ak_i64)b * sB + row * ldb;
+        const T* vec = colv ? B + (ak_i64)b * sB : A + (ak_i64)b * sA;
+        const bool vv = vs == 1 && ak_aligned16(vec);
+        float acc[8] = { 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f };
+        int k0 = 0;
+        if (ak_aligned16(mat)) {
+#pragma unroll 4
+            for (int k = lane * 8; k < K8; k += AK_WAVE * 8) {
+                float mv[8], xv[8];
+                DT::ld8(mat + k, mv);
+                if (vv) DT::ld8(vec + k, xv);
+                else {
+#pragma unroll
+                    for (int j = 0; j < 8; j++) xv[j] = DT::to(vec[(ak_i64)(k + j) * vs]);
+                }
+#pragma unroll
+                for (int j = 0; j < 8; j++) acc[j] += mv[j] * xv[j];
+            }
+            k0 = K8;
+        }
+        float tail = 0.0f; /* a separate sum: indexing acc by k would put it in scratch memory */
+        for (int k = k0 + lane; k < K; k += AK_WAVE) tail += DT::to(mat[k]) * DT::to(vec[(ak_i64)k * vs]);
+        float sum = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7])) + tail;
+        sum = ak_warp_sum(sum);
+        if (lane == 0) {
+            void* Db = (void*)ak_gemm_off(D, sD, b, o32, DT::SIZE);
+            const void* Cb = ak_gemm_off(C, sC, b, o32, DT::SIZE);
+            const void* Rb = ak_gemm_off(R, sR, b, o32, DT::SIZE);
+            if (colv) ak_gemm_out<DT>((int)row, 0, sum, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);
+            else ak_gemm_out<DT>(0, (int)row, sum, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);
+        }
+    }
+}
+#define AK_GEMM_GEMV(NAME, DT)                                         \
+    AK_KERNEL void __launch_bounds__(256) NAME(AK_GEMM_PARAMS_T(DT)) { \
+        ak_gemm_gemv<DT>(AK_GEMM_ARGS);                                  \
+    }
+
 /* Kernels: ak_gemm_<path>_<tile>_<in>. The tile of each name is in
  * amdkit.h's _ak_gemm_tiles table (with the reason); a cpu test checks that
  * the numbers here and there agree. A matrix-core kernel on a target without
@@ -558,6 +617,7 @@ AK_INLINE void ak_gemm_skinny(AK_GEMM_PARAMS_T(DT)) {
 // kernels: ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16
 // kernels: ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32
 // kernels: ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16
+// kernels: ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16
 AK_GEMM_MMA(ak_gemm_mma_l_f16, ak_f16_t, false, 128, 128, 32, 256)
 AK_GEMM_MMA(ak_gemm_mma_l_bf16, ak_bf16_t, false, 128, 128, 32, 256)
 AK_GEMM_MMA(ak_gemm_mma_l_f32, ak_f32_t, false, 128, 128, 16, 256)
@@ -574,3 +634,6 @@ AK_GEMM_WGMMA(ak_gemm_wgmma_n256_x32, ak_f32_t, 256)
 AK_GEMM_SKINNY(ak_gemm_skinny_f32, ak_f32_t)
 AK_GEMM_SKINNY(ak_gemm_skinny_f16, ak_f16_t)
 AK_GEMM_SKINNY(ak_gemm_skinny_bf16, ak_bf16_t)
+AK_GEMM_GEMV(ak_gemm_gemv_f32, ak_f32_t)
+AK_GEMM_GEMV(ak_gemm_gemv_f16, ak_f16_t)
+AK_GEMM_GEMV(ak_gemm_gemv_bf16, ak_bf16_t)

@@ -253,6 +253,28 @@ static void decode_path(void) {
     ak_context_destroy(ctx);
 }
 
+/* matrix-vector shapes (n = 1 with A k-contiguous, m = 1 with B stored N x K):
+ * the gemv kernel for every dtype, both vector layouts (a contiguous row or a
+ * strided column), odd k (the element-wise tail), every epilogue, batches,
+ * rows that are not 16-byte aligned (scalar loads); f16 / bf16 with m = 1 run
+ * the decode kernel on NVIDIA instead. */
+static void gemv_path(void) {
+    ak_context* ctx = gg_ctx(AK_AUTO, -1, AK_AUTO, 0);
+    int d, nv;
+    if (!ctx) return;
+    nv = !strncmp(ak_context_device(ctx)->arch_base, "sm_", 3);
+    for (d = 0; d < 3; d++) {
+        const char* row1 = nv && d > 0 ? "decode" : "gemv";
+        gg_case(ctx, "gemv", T3[d], T3[d], 1000, 1, 4099, 0, 0, 0, 1, 0, 0);    /* A x, x a column of B (stride ldb) */
+        gg_case(ctx, "gemv", T3[d], AK_F32, 333, 1, 1000, 0, 1, 15, 2, 0, 0);   /* B stored 1 x K, every epilogue, 2 problems */
+        gg_case(ctx, "gemv", T3[d], T3[d], 77, 1, 7, 0, 0, 7, 1, 1, 1);         /* odd lda, 1-element offsets: scalar loads */
+        gg_case(ctx, "gemv", T3[d], T3[d], 64, 1, 300001, 0, 1, 2, 1, 0, 0);    /* a long k loop */
+        gg_case(ctx, row1, T3[d], T3[d], 1, 3001, 2049, 0, 1, 6, 1, 0, 0);      /* x W^T */
+        gg_case(ctx, row1, T3[d], T3[d], 1, 300, 1000, 1, 1, 8, 3, 0, 0);       /* A stored K x 1 (lda 1), batches */
+    }
+    ak_context_destroy(ctx);
+}
+
 void akt_suite_gpu_gemm(void) {
     g_st = akt_seed() ^ 0x47454d4dull;
     g_ref = akt_cpu_context("gpu_gemm_ref");
@@ -260,6 +282,7 @@ void akt_suite_gpu_gemm(void) {
     AKT_RUN(matrix_core_paths);
     AKT_RUN(hopper_tma_path);
     AKT_RUN(decode_path);
+    AKT_RUN(gemv_path);
     AKT_RUN(epilogues_batches_unaligned);
     AKT_RUN(config_selects_path);
     ak_context_destroy(g_ref);

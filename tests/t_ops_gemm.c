@@ -167,13 +167,14 @@ static void tf32_when_the_config_allows_it(void) {
     ak_config cfg = ak_config_default();
     ak_context *exact = akt_cpu_context("ops_gemm"), *fast = NULL;
     ak_gemm_desc g = ak_gemm_desc_default();
-    float A[2] = { 1.0f + 1.0f / 4096, 1.0f }, B[2] = { 1.0f, 1.0f + 1.0f / 4096 }, D[1];
+    /* 2 x 2 (a matrix-vector product would run the exact gemv kernel whatever the config) */
+    float A[4] = { 1.0f + 1.0f / 4096, 1.0f, 1.0f + 1.0f / 4096, 1.0f }, B[4] = { 1.0f, 1.0f, 1.0f + 1.0f / 4096, 1.0f + 1.0f / 4096 }, D[4];
     ak_gemm_plan p;
     cfg.backend = AK_BACKEND_CPU; cfg.log_level = AK_LOG_NONE;
     cfg.allow_tf32 = 1; cfg.matrix_cores = AK_ON; cfg.arch = "sm_90";
     AKT_OK(ak_context_create(&cfg, &fast));
     if (!exact || !fast) return;
-    g.m = 1; g.n = 1; g.k = 2; g.a = A; g.b = B; g.d = D;
+    g.m = 2; g.n = 2; g.k = 2; g.a = A; g.b = B; g.d = D;
     AKT_OK(ak_gemm(exact, &g, NULL));
     AKT_NEAR(D[0], 2.0 + 2.0 / 4096, 1e-7);   /* 1 + 2^-12 survives fp32 */
     AKT_OK(ak_gemm_plan_get(fast, &g, &p));
@@ -303,7 +304,10 @@ static void plans_follow_arch_and_config(void) {
     expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_F16, 1, 0, "ak_gemm_decode_kn_f16", "decode");
     expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_F32, 8, 1, "ak_gemm_skinny_f32", "skinny");      /* exact f32: FMAs */
     expect_plan_tb("gfx90a", AK_ON, -1, -1, 0, AK_BF16, 8, 1, "ak_gemm_skinny_bf16", "skinny");  /* AMD: the FMA kernel */
-    expect_plan_tb("gfx942", AK_ON, AK_BF16, AK_ON, 0, AK_F32, 1, 1, "ak_gemm_skinny_f32", "skinny");
+    expect_plan_tb("gfx942", AK_ON, AK_BF16, AK_ON, 0, AK_F32, 1, 1, "ak_gemm_gemv_f32", "gemv");   /* one row: a matrix-vector product */
+    expect_plan_tb("gfx90a", AK_ON, -1, -1, 0, AK_BF16, 1, 1, "ak_gemm_gemv_bf16", "gemv");
+    expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_BF16, 1, 1, "ak_gemm_decode_kk_bf16", "decode");  /* NVIDIA 16-bit: the decode kernel */
+    expect_plan_tb("gfx1100", AK_ON, -1, -1, 0, AK_F32, 1, 0, "ak_gemm_simt_l_f32", "simt");   /* x @ B, B stored K x N: not a gemv */
     expect_plan_tb("sm_90", AK_ON, AK_F32, AK_OFF, 0, AK_F32, 8192, 1, "ak_gemm_simt_l_f32", "simt");
     /* matrix_cores: on -> the architecture's matrix instruction, off -> FMAs */
     expect_plan("gfx90a", AK_ON, -1, -1, 0, AK_F16, 8192, "ak_gemm_mma_l_f16", "mfma");
@@ -459,7 +463,10 @@ static void tile_table_matches_kernel_source(void) {
                 if (hit) {
                     /* AK_GEMM_MMA(name, DT, FAST32, BM, BN, BK, NT) / AK_GEMM_SIMT(name, DT, BM, BN, BK, NT) */
                     const char* q = hit + strlen(pat);
-                    if (hit >= src + 14 && !strncmp(hit - 14, "AK_GEMM_SKINNY", 14)) {
+                    if (hit >= src + 12 && !strncmp(hit - 12, "AK_GEMM_GEMV", 12)) {
+                        /* fixed in ak_gemm_gemv: one wave per output, 4 waves a block, 8 elements a lane step */
+                        bm = 4; bn = 4; bk = 8; nt = !strncmp(archs[a], "gfx1", 4) || !strncmp(archs[a], "sm_", 3) ? 128 : 256;
+                    } else if (hit >= src + 14 && !strncmp(hit - 14, "AK_GEMM_SKINNY", 14)) {
                         bm = 16; bn = 16; bk = 512; nt = 256; /* fixed in ak_gemm_skinny */
                     } else if (hit >= src + 13 && !strncmp(hit - 13, "AK_GEMM_WGMMA", 13)) {
                         /* AK_GEMM_WGMMA(name, DT, BN): 128 x BN x 64, 256 threads */

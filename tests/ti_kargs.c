@@ -320,6 +320,12 @@ static void akk_walk_matrix(ak_context* ctx) {
                 cfg->allow_tf32 = 0;
             }
         }
+        {   /* a matrix times a vector: the gemv kernel */
+            ak_gemm_desc g = ak_gemm_desc_default();
+            g.dtype = dts[d]; g.out_dtype = dts[d]; g.a = a; g.b = b; g.d = dd;
+            g.m = 1000; g.n = 1; g.k = 4096;
+            AKT_OK(ak_gemm(ctx, &g, NULL));
+        }
         for (h = 0; h < sizeof hds / sizeof hds[0]; h++) {
             ak_attention_args at;
             int dec;

@@ -137,7 +137,7 @@ def diag_matmul(torch, ak, dt, dev):
 
     def run(A, B):
         C = torch.empty_like(B)
-        ak.ak_binary_broadcast(d, BIN_MUL, p(B), p(A), p(C), 2, sizes(N, M), sizes(N, 1), None)
+        ak.ak_binary_broadcast(BIN_MUL, d, p(B), p(A), p(C), 2, sizes(N, M), sizes(N, 1), None)
         return C
     return [A, B], lambda A, B: A.unsqueeze(1) * B, run
 
