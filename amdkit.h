@@ -15303,8 +15303,27 @@ static const char _ak_src_gemm[] =
     "        float acc[8] = { 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f };\n"
     "        int k0 = 0;\n"
     "        if (ak_aligned16(mat)) {\n"
-    "#pragma unroll 4\n"
-    "            for (int k = lane * 8; k < K8; k += AK_WAVE * 8) {\n"
+    "            /* four steps' loads issued before their products: 4 x 16 bytes of the row in flight per lane */\n"
+    "            enum { U = 4 };\n"
+    "            int k = lane * 8;\n"
+    "            for (; k + (U - 1) * AK_WAVE * 8 < K8; k += U * AK_WAVE * 8) {\n"
+    "                float mv[U][8], xv[U][8];\n"
+    "#pragma unroll\n"
+    "                for (int u = 0; u < U; u++) DT::ld8(mat + k + u * AK_WAVE * 8, mv[u]);\n"
+    "#pragma unroll\n"
+    "                for (int u = 0; u < U; u++) {\n"
+    "                    if (vv) DT::ld8(vec + k + u * AK_WAVE * 8, xv[u]);\n"
+    "                    else {\n"
+    "#pragma unroll\n"
+    "                        for (int j = 0; j < 8; j++) xv[u][j] = DT::to(vec[(ak_i64)(k + u * AK_WAVE * 8 + j) * vs]);\n"
+    "                    }\n"
+    "                }\n"
+    "#pragma unroll\n"
+    "                for (int u = 0; u < U; u++)\n"
+    "#pragma unroll\n"
+    "                    for (int j = 0; j < 8; j++) acc[j] += mv[u][j] * xv[u][j];\n"
+    "            }\n"
+    "            for (; k < K8; k += AK_WAVE * 8) {\n"
     "                float mv[8], xv[8];\n"
     "                DT::ld8(mat + k, mv);\n"
     "                if (vv) DT::ld8(vec + k, xv);\n"
@@ -19504,11 +19523,11 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_scale _AK_KIF_axpy
 #define _ak_kargs_gemm_skinny _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:538 NAME (macro AK_GEMM_SKINNY): the same list */
 #define _AK_KIF_gemm_skinny _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:597 NAME (macro AK_GEMM_GEMV): the same list */
+#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:616 NAME (macro AK_GEMM_GEMV): the same list */
 #define _AK_KIF_gemm_gemv _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_mma _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:607 NAME (macro AK_GEMM_MMA): the same list */
+#define _ak_kargs_gemm_mma _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:626 NAME (macro AK_GEMM_MMA): the same list */
 #define _AK_KIF_gemm_mma _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:611 NAME (macro AK_GEMM_SIMT): the same list */
+#define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:630 NAME (macro AK_GEMM_SIMT): the same list */
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
 #define _ak_kargs_softmax_slab _ak_kargs_softmax   /* kernels/softmax.hip:353 ak_softmax_slab_##DT (macro AK_SOFTMAX): the same list */
 #define _AK_KIF_softmax_slab _AK_KIF_softmax
