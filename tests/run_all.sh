@@ -161,6 +161,8 @@ suite proto-cli env AMDKIT_BACKEND=cpu bash tests/proto_cli.sh
 echo "== benchmark honesty (cpu): bench_ops checks each entry against the CPU reference; report.py's fast_p classes; the sweep"
 step bench-ops-check bash tests/bench_check.sh $B
 suite report-check python3 tests/report_check.py
+# make gpu-check's sanitize part classifies compute-sanitizer reports (a stand-in sanitizer; no GPU)
+suite sanitize-part bash tests/sanitize_part_check.sh
 # the KernelBench runner's enum mirror, problem table, shared library exports and fast_p summary (no GPU)
 suite kernelbench-check python3 tests/kernelbench_check.py
 # every miss of the committed shape sweep belongs to a group explained in bench/NOTES.md; the sweep's harness
