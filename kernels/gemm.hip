@@ -566,25 +566,25 @@ AK_INLINE void ak_gemm_gemv(AK_GEMM_PARAMS_T(DT)) {
         float acc[8] = { 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f };
         int k0 = 0;
         if (ak_aligned16(mat)) {
-            /* four steps' loads issued before their products: 4 x 16 bytes of the row in flight per lane */
-            enum { U = 4 };
+            /* two steps' loads of the row issued before their products (four spilled on ROCm 5.2 gfx906 / gfx1030) */
+            enum { U = 2 };
             int k = lane * 8;
             for (; k + (U - 1) * AK_WAVE * 8 < K8; k += U * AK_WAVE * 8) {
-                float mv[U][8], xv[U][8];
+                float mv[U][8];
 #pragma unroll
                 for (int u = 0; u < U; u++) DT::ld8(mat + k + u * AK_WAVE * 8, mv[u]);
+                /* the vector (from L2) one step at a time: 8 more registers, not 8 U */
 #pragma unroll
                 for (int u = 0; u < U; u++) {
-                    if (vv) DT::ld8(vec + k + u * AK_WAVE * 8, xv[u]);
+                    float xv[8];
+                    if (vv) DT::ld8(vec + k + u * AK_WAVE * 8, xv);
                     else {
 #pragma unroll
-                        for (int j = 0; j < 8; j++) xv[u][j] = DT::to(vec[(ak_i64)(k + u * AK_WAVE * 8 + j) * vs]);
+                        for (int j = 0; j < 8; j++) xv[j] = DT::to(vec[(ak_i64)(k + u * AK_WAVE * 8 + j) * vs]);
                     }
+#pragma unroll
+                    for (int j = 0; j < 8; j++) acc[j] += mv[u][j] * xv[j];
                 }
-#pragma unroll
-                for (int u = 0; u < U; u++)
-#pragma unroll
-                    for (int j = 0; j < 8; j++) acc[j] += mv[u][j] * xv[u][j];
             }
             for (; k < K8; k += AK_WAVE * 8) {
                 float mv[8], xv[8];

@@ -92,7 +92,13 @@ isa_wave() {
   else
     # vcc_lo / vcc_hi may appear in wave64 code as plain SGPRs under register pressure (seen in
     # the gemm family on gfx908/gfx90a, ROCm 6.4): only exec halves and 32-bit saveexec count
-    isa_forbid 'exec_(lo|hi)\b|_saveexec_b32\b' "wave64 code uses 64-bit exec"
+    # the lane id of 64 lanes reads both exec halves (v_mbcnt_lo_u32_b32 x, exec_lo then v_mbcnt_hi_u32_b32 x,
+    # exec_hi: the compiler's own idiom, e.g. its wave reduction before a uniform-address atomic): allowed in
+    # lo / hi pairs, nothing else may touch half of exec
+    n=$(isa_body | grep -E 'exec_(lo|hi)\b|_saveexec_b32\b' | grep -cvE 'v_mbcnt_(lo_u32_b32 .*exec_lo|hi_u32_b32 .*exec_hi)\b')
+    [ "$n" -eq 0 ] || isa_fail "$n x /exec_(lo|hi)|_saveexec_b32/ outside the v_mbcnt lane-id pair (wave64 code uses 64-bit exec)"
+    n=$(isa_body | grep -cE 'v_mbcnt_lo_u32_b32 .*exec_lo\b'); w=$(isa_body | grep -cE 'v_mbcnt_hi_u32_b32 .*exec_hi\b')
+    [ "$n" -eq "$w" ] || isa_fail "$n v_mbcnt_lo on exec_lo but $w v_mbcnt_hi on exec_hi (a 32-lane id in wave64 code)"
     isa_forbid 'v_cmp_[a-z0-9_]+_e64 (s[0-9]+|vcc_lo|vcc_hi),' "wave64 compares/ballots write an SGPR pair"
     isa_forbid 'v_cndmask_b32_e64 .*, (s[0-9]+|vcc_lo)\s*$' "wave64 selects read an SGPR pair"
   fi
