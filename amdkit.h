@@ -1382,6 +1382,22 @@ AKAPI ak_result ak_copy_strided(ak_context* ctx, ak_dtype src_dtype, ak_dtype ds
  * device cannot honour an AK_ERROR_MATRIX_CORES error instead of a fallback.
  * The cpu backend runs a threaded C reference (double accumulation, TF32
  * rounding of the inputs when the TF32 path would be chosen).
+ * 8-bit floats (scaled GEMM, as torch._scaled_mm): dtype AK_FP8_E4M3 or
+ * AK_FP8_E5M2 (OCP) for A, dtype_b the same or the other one for B (0: the
+ * same as A), out_dtype AK_F32, AK_F16 or AK_BF16, and f32 scales applied to
+ * the fp32 accumulator before the epilogue:
+ *   D = act(alpha * sa[i] * sb[j] * (op(A) op(B))[i][j] + beta * C + bias) + residual
+ * scale_a: NULL (1), one value, or m values (scale_a_per_row = 1); scale_b:
+ * NULL, one value, or n values (scale_b_per_col = 1); device memory, the
+ * same scales for every problem of a batch. The GPU path is the Hopper wgmma
+ * kernel (sm_90a), which takes fp8 operands k-contiguous only: A stored
+ * m x k (trans_a = 0) and B stored n x k (trans_b = 1), i.e. A W^T with W
+ * n x k, 16-byte aligned, leading dimensions and batch strides a multiple
+ * of 16 elements; other layouts (transpose the operand first: ak_transpose
+ * or ak_copy_strided, 1-byte elements) and other architectures are refused
+ * (AK_ERROR_INVALID_ARGUMENT / AK_ERROR_MATRIX_CORES). The FNUZ encodings
+ * (gfx942) are accepted by the cpu reference only. The cpu backend decodes
+ * every code exactly (ak_fp8_to_f32) and accumulates in double.
  * Thread safety: any thread. */
 typedef struct ak_gemm_desc {
     ak_dtype dtype;               /* A, B: AK_F32, AK_F16, AK_BF16 */
@@ -1400,6 +1416,10 @@ typedef struct ak_gemm_desc {
     float act_param;              /* the activation's parameter (ak_unary's param; a second one is 0: its default) */
     size_t batch;                 /* problems (0 means 1) */
     size_t stride_a, stride_b, stride_c, stride_d, stride_r;  /* elements between problems */
+    ak_dtype dtype_b;             /* fp8 only: B's dtype (0: dtype) */
+    const float* scale_a;         /* fp8 only: NULL, 1 value, or m values (scale_a_per_row) */
+    const float* scale_b;         /* fp8 only: NULL, 1 value, or n values (scale_b_per_col) */
+    int scale_a_per_row, scale_b_per_col;  /* 0 or 1 */
 } ak_gemm_desc;
 
 /* A descriptor with alpha = 1, beta = 0, no activation, batch 1, dtype and
@@ -1412,7 +1432,7 @@ AKAPI ak_gemm_desc ak_gemm_desc_default(void);
 /* How ak_gemm would run a descriptor on ctx (nothing is launched). */
 typedef struct ak_gemm_plan {
     char kernel[64];      /* kernel name, "" on the cpu backend without a named arch */
-    const char* path;     /* "mfma", "wmma", "mma.sync", "wgmma", "simt", "decode" / "skinny" (m <= 16), "gemv" (a matrix times a vector) or "cpu" */
+    const char* path;     /* "mfma", "wmma", "mma.sync", "wgmma" (fp8 too), "simt", "decode" / "skinny" (m <= 16), "gemv" (a matrix times a vector) or "cpu" */
     int bm, bn, bk;       /* block tile */
     int threads;          /* per block */
     size_t shared_bytes;  /* dynamic shared memory per block */
@@ -2809,6 +2829,7 @@ typedef int _akT_CUtensorMapL2promotion;
 typedef int _akT_CUtensorMapFloatOOBfill;
 #endif
 /* CUtensorMapDataType / Swizzle / L2promotion values amdkit uses (tests/typecheck_cuda.c checks them) */
+#define _AK_TMAP_U8 0
 #define _AK_TMAP_F16 6
 #define _AK_TMAP_F32 7
 #define _AK_TMAP_BF16 9
@@ -15649,7 +15670,12 @@ static const char _ak_src_gemm_sm90[] =
     "/* kernels/gemm_sm90.hip: the Hopper (sm_90a) GEMM for f16 / bf16 inputs,\n"
     " *   D = act(alpha op(A) op(B) + beta C + bias) + R, batched (strided),\n"
     " * every layout of A and B (k-contiguous or m / n-contiguous) without a\n"
-    " * transpose pass. Host wrapper, plan and CPU reference: ak_gemm in amdkit.h\n"
+    " * transpose pass; and for 8-bit float inputs (OCP e4m3 / e5m2, either one\n"
+    " * for each operand), both operands k-contiguous (wgmma takes fp8 K-major\n"
+    " * only: A stored M x K, B stored N x K), with f32 scales in the epilogue,\n"
+    " *   D = act(alpha sA[m] sB[n] A B^T + beta C + bias) + R,\n"
+    " * sA one value or one per row of A, sB one value or one per row of B\n"
+    " * (column of D), as torch._scaled_mm. Host wrapper, plan and CPU reference: ak_gemm in amdkit.h\n"
     " * (>>impl:ops-gemm), which picks this family on rows of the architecture\n"
     " * table with wgmma and TMA and encodes the two tensor maps.\n"
     " *\n"
@@ -15660,7 +15686,8 @@ static const char _ak_src_gemm_sm90[] =
     " *     guarded by two mbarriers (full: the copies landed, counted in bytes;\n"
     " *     empty: both consumers are done reading it), waited with parity.\n"
     " *   - warpgroups 1 and 2 are the consumers (setmaxnreg 232): rows 0..63 and\n"
-    " *     64..127 of the tile, m64nBNk16 wgmma from the stage (4 per k step),\n"
+    " *     64..127 of the tile, m64nBNk16 wgmma from the stage (4 per k step;\n"
+    " *     fp8: m64nBNk32 over k steps of 128 values, the same bytes per stage),\n"
     " *     one wgmma group kept in flight (the stage before is released when the\n"
     " *     current one is issued), fp32 accumulators in registers (BN / 2 each).\n"
     " * Operands in shared memory are 128-byte swizzled as TMA writes them: a\n"
@@ -15688,7 +15715,10 @@ static const char _ak_src_gemm_sm90[] =
     " * one matrix serves every batch. flags: bit 2 D / C / bias / R are f32, 3\n"
     " * read C, 4 bias, 5 residual, 6 the epilogue may use 4-element vectors,\n"
     " * bits 8.. the activation's AK_UNARY_* code (kernels/gemm.hip's bits where\n"
-    " * they agree). */\n"
+    " * they agree); fp8 kernels: bit 0 sA has M values, 1 sB has N values, 7 the\n"
+    " * 16-bit output type is bf16 (else f16). sA / sB: NULL (no scale) or f32.\n"
+    " * AK_G9_ONLY=16 / 8 (the host passes it) keeps only the 16-bit / the fp8\n"
+    " * kernels: a smaller program; without it, the whole family. */\n"
     "\n"
     "// >>host  the flag bits (the host builds them: amdkit.h _AK_G9_*)\n"
     "#define AK_G9_OUT32 4\n"
@@ -15697,6 +15727,9 @@ static const char _ak_src_gemm_sm90[] =
     "#define AK_G9_RES 32\n"
     "#define AK_G9_VEC 64\n"
     "#define AK_G9_ACT_SHIFT 8\n"
+    "#define AK_G9_SA_ROW 1\n"
+    "#define AK_G9_SB_COL 2\n"
+    "#define AK_G9_OBF16 128\n"
     "// <<host\n"
     "\n"
     "/* The tensor map: an opaque 128-byte, 64-byte-aligned CUtensorMap. */\n"
@@ -15711,12 +15744,13 @@ static const char _ak_src_gemm_sm90[] =
     "\n"
     "#define AK_G9_REST                                                                                                \\\n"
     "    const void *C, void *D, const void *bias, const void *R, int M, int N, int K, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, \\\n"
-    "        ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, int bA, int bB, float alpha, float beta, int flags, float ap\n"
+    "        ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, int bA, int bB, float alpha, float beta, int flags, float ap, \\\n"
+    "        const float *sA, const float *sB\n"
     "#define AK_G9_PARAMS()                                                                                            \\\n"
     "    const AK_GRID_CONST ak_tmap tA, const AK_GRID_CONST ak_tmap tB, const void *C, void *D, const void *bias,     \\\n"
     "        const void *R, int M, int N, int K, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, ak_i64 sC, ak_i64 sD, ak_i64 sR,   \\\n"
-    "        int batch, int bA, int bB, float alpha, float beta, int flags, float ap\n"
-    "#define AK_G9_ARGS &tA, &tB, C, D, bias, R, M, N, K, ldc, ldd, ldr, sC, sD, sR, batch, bA, bB, alpha, beta, flags, ap\n"
+    "        int batch, int bA, int bB, float alpha, float beta, int flags, float ap, const float *sA, const float *sB\n"
+    "#define AK_G9_ARGS &tA, &tB, C, D, bias, R, M, N, K, ldc, ldd, ldr, sC, sD, sR, batch, bA, bB, alpha, beta, flags, ap, sA, sB\n"
     "\n"
     "template <class DT> struct ak_gemm_sm90_is_f16 { enum { V = 0 }; };\n"
     "template <> struct ak_gemm_sm90_is_f16<ak_f16_t> { enum { V = 1 }; };\n"
@@ -15769,6 +15803,27 @@ static const char _ak_src_gemm_sm90[] =
     "AK_G9_WG4(n128, bf16)\n"
     "AK_G9_WG4(n256, f16)\n"
     "AK_G9_WG4(n256, bf16)\n"
+    "/* fp8 (K-major operands only: no transpose immediates), A type x B type */\n"
+    "#define AK_G9_WG8(N, TA, TB) AK_WGMMA_FN(N, ak_g9_##TA##TB##_##N, \"m64\" #N \"k32.f32.\" #TA \".\" #TB, \"\")\n"
+    "AK_G9_WG8(n128, e4m3, e4m3)\n"
+    "AK_G9_WG8(n128, e4m3, e5m2)\n"
+    "AK_G9_WG8(n128, e5m2, e4m3)\n"
+    "AK_G9_WG8(n128, e5m2, e5m2)\n"
+    "AK_G9_WG8(n256, e4m3, e4m3)\n"
+    "AK_G9_WG8(n256, e4m3, e5m2)\n"
+    "AK_G9_WG8(n256, e5m2, e4m3)\n"
+    "AK_G9_WG8(n256, e5m2, e5m2)\n"
+    "/* IN: fp8 1 e4m3 x e4m3, 2 e4m3 x e5m2, 3 e5m2 x e4m3, 4 e5m2 x e5m2 */\n"
+    "template <int IN, int BN> AK_INLINE void ak_g9_mma8(float* d, ak_u64 da, ak_u64 db, int acc) {\n"
+    "#define AK_G9_PICK8(N)                                              \\\n"
+    "    if constexpr (IN == 1) ak_g9_e4m3e4m3_##N(d, da, db, acc);      \\\n"
+    "    else if constexpr (IN == 2) ak_g9_e4m3e5m2_##N(d, da, db, acc); \\\n"
+    "    else if constexpr (IN == 3) ak_g9_e5m2e4m3_##N(d, da, db, acc); \\\n"
+    "    else ak_g9_e5m2e5m2_##N(d, da, db, acc);\n"
+    "    if constexpr (BN == 128) { AK_G9_PICK8(n128) }\n"
+    "    else { AK_G9_PICK8(n256) }\n"
+    "#undef AK_G9_PICK8\n"
+    "}\n"
     "template <bool F16, int BN, int TA, int TB>\n"
     "AK_INLINE void ak_g9_mma(float* d, ak_u64 da, ak_u64 db, int acc) {\n"
     "#define AK_G9_PICK(N)                                                        \\\n"
@@ -15823,7 +15878,8 @@ static const char _ak_src_gemm_sm90[] =
     " * the 4 values), the residual, one 8- or 16-byte store. */\n"
     "template <class DT, int EC, int EP>\n"
     "AK_INLINE void ak_g9_epi_chunk(const float* st, int ct, int mr, int nc, int M, int N, void* D, ak_i64 ldd, const void* C, ak_i64 ldc,\n"
-    "                               const void* bias, const void* R, ak_i64 ldr, float alpha, float beta, int flags, float ap) {\n"
+    "                               const void* bias, const void* R, ak_i64 ldr, float alpha, float beta, int flags, float ap,\n"
+    "                               const float* sA, const float* sB) {\n"
     "    enum { TPR = EC / 4, RPP = 128 / TPR, NP = 64 / RPP };\n"
     "    const int row0 = ct / TPR, col = (ct % TPR) * 4, n = nc + col;\n"
     "    const bool o32 = (flags & AK_G9_OUT32) != 0;\n"
@@ -15831,14 +15887,20 @@ static const char _ak_src_gemm_sm90[] =
     "    const bool full = (flags & AK_G9_VEC) && n + 4 <= N;\n"
     "    const int left = N - n, act = flags >> AK_G9_ACT_SHIFT;\n"
     "    float bb[4] = { 0.0f, 0.0f, 0.0f, 0.0f };\n"
+    "    float sc[4] = { alpha, alpha, alpha, alpha };  /* alpha sB[n + j] */\n"
     "    if (flags & AK_G9_BIAS) ak_g9_ld4<DT>(bias, n, o32, full, left, bb);\n"
+    "    if (sB) {\n"
+    "#pragma unroll\n"
+    "        for (int j = 0; j < 4; j++) sc[j] *= sB[(flags & AK_G9_SB_COL) ? (j < left ? n + j : n) : 0];\n"
+    "    }\n"
     "#pragma unroll 1\n"
     "    for (int p = 0; p < NP; p++) {\n"
     "        const int r = p * RPP + row0, m = mr + r;\n"
     "        if (m >= M) break;\n"
     "        const ak_i64 off = (ak_i64)m * ldd + n;\n"
     "        const float4 q = *(const float4*)&st[r * EP + col];\n"
-    "        float v[4] = { alpha * q.x + bb[0], alpha * q.y + bb[1], alpha * q.z + bb[2], alpha * q.w + bb[3] };\n"
+    "        const float sa = sA ? sA[(flags & AK_G9_SA_ROW) ? m : 0] : 1.0f;\n"
+    "        float v[4] = { sa * sc[0] * q.x + bb[0], sa * sc[1] * q.y + bb[1], sa * sc[2] * q.z + bb[2], sa * sc[3] * q.w + bb[3] };\n"
     "        if (flags & AK_G9_C) {\n"
     "            float c[4];\n"
     "            ak_g9_ld4<DT>(C, (ak_i64)m * ldc + n, o32, full, left, c);\n"
@@ -15871,10 +15933,10 @@ static const char _ak_src_gemm_sm90[] =
     " * CTA's tiles alternate between them, two m64 wgmmas per k16), so one\n"
     " * consumer's epilogue overlaps the other's k loop (the k loops take turns,\n"
     " * ordered by named barriers 3 and 4). */\n"
-    "template <class DT, int BN, int TA, int TB, int PP>\n"
+    "template <class DT, int BN, int TA, int TB, int PP, int IN>\n"
     "AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {\n"
     "    enum {\n"
-    "        BM = 128, BK = 64, A_BYTES = BM * BK * 2, B_BYTES = BN * BK * 2, STAGE = A_BYTES + B_BYTES,\n"
+    "        ES = IN ? 1 : 2, BM = 128, BK = 128 / ES, A_BYTES = BM * BK * ES, B_BYTES = BN * BK * ES, STAGE = A_BYTES + B_BYTES,\n"
     "        S = BN == 256 ? 4 : 6,              /* 192 KiB of stages */\n"
     "        EC = 32, EP = EC + 8,               /* epilogue chunk: 32 columns, row stride 40 floats */\n"
     "        EPI_BYTES = 64 * EP * 4, GROUP = 8, ND = BN / 2, NH = PP ? 2 : 1\n"
@@ -15950,14 +16012,16 @@ static const char _ak_src_gemm_sm90[] =
     "                ak_mbar_wait(bar0 + 8 * s, ph);\n"
     "                ak_wgmma_fence();\n"
     "#pragma unroll\n"
-    "                for (int kk = 0; kk < BK / 16; kk++) {\n"
-    "                    /* K-major: +32 bytes per k16 inside the swizzled 128-byte rows; MN-major: +16 rows of 128 bytes */\n"
+    "                for (int kk = 0; kk < 4; kk++) {\n"
+    "                    /* K-major: +32 bytes per k16 (fp8: k32) inside the swizzled 128-byte rows; MN-major: +16 rows of\n"
+    "                       128 bytes */\n"
     "                    const ak_u64 db = TB == 1 ? ak_g9_desc(sb + 32 * kk, 16, 1024) : ak_g9_desc(sb + 2048 * kk, 8192, 1024);\n"
     "#pragma unroll\n"
     "                    for (int h = 0; h < NH; h++) { /* rows 64 h.. of the A tile (8 KiB per 64 rows in both layouts) */\n"
     "                        const ak_u32 ah = sa + 8192 * h;\n"
     "                        const ak_u64 da = TA == 0 ? ak_g9_desc(ah + 32 * kk, 16, 1024) : ak_g9_desc(ah + 2048 * kk, 8192, 1024);\n"
-    "                        ak_g9_mma<ak_gemm_sm90_is_f16<DT>::V, BN, TA, TB ^ 1>(d + h * ND, da, db, (kb > 0 || kk > 0) ? 1 : 0);\n"
+    "                        if constexpr (IN) ak_g9_mma8<IN, BN>(d + h * ND, da, db, (kb > 0 || kk > 0) ? 1 : 0);\n"
+    "                        else ak_g9_mma<ak_gemm_sm90_is_f16<DT>::V, BN, TA, TB ^ 1>(d + h * ND, da, db, (kb > 0 || kk > 0) ? 1 : 0);\n"
     "                    }\n"
     "                }\n"
     "                ak_wgmma_commit();\n"
@@ -15991,7 +16055,12 @@ static const char _ak_src_gemm_sm90[] =
     "                            }\n"
     "                        }\n"
     "                    ak_named_bar(1 + cw, 128);\n"
-    "                    ak_g9_epi_chunk<DT, EC, EP>(st, ct, mr, n0 + c * EC, M, N, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);\n"
+    "                    if (IN && !(flags & AK_G9_OBF16))\n"
+    "                        ak_g9_epi_chunk<ak_f16_t, EC, EP>(st, ct, mr, n0 + c * EC, M, N, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta,\n"
+    "                                                          flags, ap, sA, sB);\n"
+    "                    else\n"
+    "                        ak_g9_epi_chunk<DT, EC, EP>(st, ct, mr, n0 + c * EC, M, N, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags,\n"
+    "                                                    ap, sA, sB);\n"
     "                }\n"
     "            }\n"
     "        }\n"
@@ -16006,45 +16075,65 @@ static const char _ak_src_gemm_sm90[] =
     " * the family. Shared memory: 192 KiB of stages + 20 KiB of epilogue buffers +\n"
     " * the barriers + 1 KiB of alignment (the host passes it). */\n"
     "#if defined(AK_WGMMA)\n"
-    "#define AK_G9_BODY(DT, BN, TA, TB, PP) ak_g9_gemm<DT, BN, TA, TB, PP>(AK_G9_ARGS);\n"
+    "#define AK_G9_BODY(DT, BN, TA, TB, PP, IN) ak_g9_gemm<DT, BN, TA, TB, PP, IN>(AK_G9_ARGS);\n"
     "#else\n"
-    "#define AK_G9_BODY(DT, BN, TA, TB, PP)\n"
+    "#define AK_G9_BODY(DT, BN, TA, TB, PP, IN)\n"
     "#endif\n"
-    "#define AK_GEMM_SM90(NAME, DT, BN, TA, TB, PP)                      \\\n"
+    "#define AK_GEMM_SM90(NAME, DT, BN, TA, TB, PP, IN)                  \\\n"
     "    AK_KERNEL void __launch_bounds__(384, 1) NAME(AK_G9_PARAMS()) { \\\n"
-    "        AK_G9_BODY(DT, BN, TA, TB, PP)                              \\\n"
+    "        AK_G9_BODY(DT, BN, TA, TB, PP, IN)                          \\\n"
     "    }\n"
     "/* TA: 0 A k-contiguous, 1 m-contiguous; TB: 1 B k-contiguous (stored N x K), 0 n-contiguous */\n"
+    "#if !defined(AK_G9_ONLY) || AK_G9_ONLY == 16\n"
     "// kernels: ak_gemm_sm90_n256_kk_f16 ak_gemm_sm90_n256_kn_f16 ak_gemm_sm90_n256_mk_f16 ak_gemm_sm90_n256_mn_f16\n"
     "// kernels: ak_gemm_sm90_n256_kk_bf16 ak_gemm_sm90_n256_kn_bf16 ak_gemm_sm90_n256_mk_bf16 ak_gemm_sm90_n256_mn_bf16\n"
     "// kernels: ak_gemm_sm90_n128_kk_f16 ak_gemm_sm90_n128_kn_f16 ak_gemm_sm90_n128_mk_f16 ak_gemm_sm90_n128_mn_f16\n"
     "// kernels: ak_gemm_sm90_n128_kk_bf16 ak_gemm_sm90_n128_kn_bf16 ak_gemm_sm90_n128_mk_bf16 ak_gemm_sm90_n128_mn_bf16\n"
     "// kernels: ak_gemm_sm90_p128_kk_f16 ak_gemm_sm90_p128_kn_f16 ak_gemm_sm90_p128_mk_f16 ak_gemm_sm90_p128_mn_f16\n"
     "// kernels: ak_gemm_sm90_p128_kk_bf16 ak_gemm_sm90_p128_kn_bf16 ak_gemm_sm90_p128_mk_bf16 ak_gemm_sm90_p128_mn_bf16\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_f16, ak_f16_t, 256, 0, 1, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n256_kn_f16, ak_f16_t, 256, 0, 0, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n256_mk_f16, ak_f16_t, 256, 1, 1, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n256_mn_f16, ak_f16_t, 256, 1, 0, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_bf16, ak_bf16_t, 256, 0, 1, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n256_kn_bf16, ak_bf16_t, 256, 0, 0, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n256_mk_bf16, ak_bf16_t, 256, 1, 1, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n256_mn_bf16, ak_bf16_t, 256, 1, 0, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n128_kk_f16, ak_f16_t, 128, 0, 1, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n128_kn_f16, ak_f16_t, 128, 0, 0, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n128_mk_f16, ak_f16_t, 128, 1, 1, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n128_mn_f16, ak_f16_t, 128, 1, 0, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n128_kk_bf16, ak_bf16_t, 128, 0, 1, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n128_kn_bf16, ak_bf16_t, 128, 0, 0, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n128_mk_bf16, ak_bf16_t, 128, 1, 1, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n128_mn_bf16, ak_bf16_t, 128, 1, 0, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_f16, ak_f16_t, 128, 0, 1, 1)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_p128_kn_f16, ak_f16_t, 128, 0, 0, 1)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_p128_mk_f16, ak_f16_t, 128, 1, 1, 1)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_p128_mn_f16, ak_f16_t, 128, 1, 0, 1)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_bf16, ak_bf16_t, 128, 0, 1, 1)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_p128_kn_bf16, ak_bf16_t, 128, 0, 0, 1)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_p128_mk_bf16, ak_bf16_t, 128, 1, 1, 1)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_p128_mn_bf16, ak_bf16_t, 128, 1, 0, 1)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_f16, ak_f16_t, 256, 0, 1, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_kn_f16, ak_f16_t, 256, 0, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_mk_f16, ak_f16_t, 256, 1, 1, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_mn_f16, ak_f16_t, 256, 1, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_bf16, ak_bf16_t, 256, 0, 1, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_kn_bf16, ak_bf16_t, 256, 0, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_mk_bf16, ak_bf16_t, 256, 1, 1, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_mn_bf16, ak_bf16_t, 256, 1, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_kk_f16, ak_f16_t, 128, 0, 1, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_kn_f16, ak_f16_t, 128, 0, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_mk_f16, ak_f16_t, 128, 1, 1, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_mn_f16, ak_f16_t, 128, 1, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_kk_bf16, ak_bf16_t, 128, 0, 1, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_kn_bf16, ak_bf16_t, 128, 0, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_mk_bf16, ak_bf16_t, 128, 1, 1, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_mn_bf16, ak_bf16_t, 128, 1, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_f16, ak_f16_t, 128, 0, 1, 1, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_kn_f16, ak_f16_t, 128, 0, 0, 1, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_mk_f16, ak_f16_t, 128, 1, 1, 1, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_mn_f16, ak_f16_t, 128, 1, 0, 1, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_bf16, ak_bf16_t, 128, 0, 1, 1, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_kn_bf16, ak_bf16_t, 128, 0, 0, 1, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_mk_bf16, ak_bf16_t, 128, 1, 1, 1, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_mn_bf16, ak_bf16_t, 128, 1, 0, 1, 0)\n"
+    "#endif\n"
+    "/* fp8: ak_gemm_sm90_<n256|n128|p128>_kk_<A type><B type> (e4 = e4m3, e5 = e5m2); D f32, f16 or bf16 (flags) */\n"
+    "#if !defined(AK_G9_ONLY) || AK_G9_ONLY == 8\n"
+    "// kernels: ak_gemm_sm90_n256_kk_e4e4 ak_gemm_sm90_n256_kk_e4e5 ak_gemm_sm90_n256_kk_e5e4 ak_gemm_sm90_n256_kk_e5e5\n"
+    "// kernels: ak_gemm_sm90_n128_kk_e4e4 ak_gemm_sm90_n128_kk_e4e5 ak_gemm_sm90_n128_kk_e5e4 ak_gemm_sm90_n128_kk_e5e5\n"
+    "// kernels: ak_gemm_sm90_p128_kk_e4e4 ak_gemm_sm90_p128_kk_e4e5 ak_gemm_sm90_p128_kk_e5e4 ak_gemm_sm90_p128_kk_e5e5\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_e4e4, ak_bf16_t, 256, 0, 1, 0, 1)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_e4e5, ak_bf16_t, 256, 0, 1, 0, 2)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_e5e4, ak_bf16_t, 256, 0, 1, 0, 3)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_e5e5, ak_bf16_t, 256, 0, 1, 0, 4)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_kk_e4e4, ak_bf16_t, 128, 0, 1, 0, 1)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_kk_e4e5, ak_bf16_t, 128, 0, 1, 0, 2)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_kk_e5e4, ak_bf16_t, 128, 0, 1, 0, 3)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_kk_e5e5, ak_bf16_t, 128, 0, 1, 0, 4)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e4e4, ak_bf16_t, 128, 0, 1, 1, 1)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e4e5, ak_bf16_t, 128, 0, 1, 1, 2)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e5e4, ak_bf16_t, 128, 0, 1, 1, 3)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e5e5, ak_bf16_t, 128, 0, 1, 1, 4)\n"
+    "#endif\n"
     ;
 
 /* kernels/layout.hip */
@@ -19031,7 +19120,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "gemm_decode", _ak_src_gemm_decode,
       "ak_gemm_decode_kk_f16 ak_gemm_decode_kn_f16 ak_gemm_decode_mk_f16 ak_gemm_decode_mn_f16 ak_gemm_decode_kk_bf16 ak_gemm_decode_kn_bf16 ak_gemm_decode_mk_bf16 ak_gemm_decode_mn_bf16 ak_gemm_decode_fin_f16 ak_gemm_decode_fin_bf16" },
     { "gemm_sm90", _ak_src_gemm_sm90,
-      "ak_gemm_sm90_n256_kk_f16 ak_gemm_sm90_n256_kn_f16 ak_gemm_sm90_n256_mk_f16 ak_gemm_sm90_n256_mn_f16 ak_gemm_sm90_n256_kk_bf16 ak_gemm_sm90_n256_kn_bf16 ak_gemm_sm90_n256_mk_bf16 ak_gemm_sm90_n256_mn_bf16 ak_gemm_sm90_n128_kk_f16 ak_gemm_sm90_n128_kn_f16 ak_gemm_sm90_n128_mk_f16 ak_gemm_sm90_n128_mn_f16 ak_gemm_sm90_n128_kk_bf16 ak_gemm_sm90_n128_kn_bf16 ak_gemm_sm90_n128_mk_bf16 ak_gemm_sm90_n128_mn_bf16 ak_gemm_sm90_p128_kk_f16 ak_gemm_sm90_p128_kn_f16 ak_gemm_sm90_p128_mk_f16 ak_gemm_sm90_p128_mn_f16 ak_gemm_sm90_p128_kk_bf16 ak_gemm_sm90_p128_kn_bf16 ak_gemm_sm90_p128_mk_bf16 ak_gemm_sm90_p128_mn_bf16" },
+      "ak_gemm_sm90_n256_kk_f16 ak_gemm_sm90_n256_kn_f16 ak_gemm_sm90_n256_mk_f16 ak_gemm_sm90_n256_mn_f16 ak_gemm_sm90_n256_kk_bf16 ak_gemm_sm90_n256_kn_bf16 ak_gemm_sm90_n256_mk_bf16 ak_gemm_sm90_n256_mn_bf16 ak_gemm_sm90_n128_kk_f16 ak_gemm_sm90_n128_kn_f16 ak_gemm_sm90_n128_mk_f16 ak_gemm_sm90_n128_mn_f16 ak_gemm_sm90_n128_kk_bf16 ak_gemm_sm90_n128_kn_bf16 ak_gemm_sm90_n128_mk_bf16 ak_gemm_sm90_n128_mn_bf16 ak_gemm_sm90_p128_kk_f16 ak_gemm_sm90_p128_kn_f16 ak_gemm_sm90_p128_mk_f16 ak_gemm_sm90_p128_mn_f16 ak_gemm_sm90_p128_kk_bf16 ak_gemm_sm90_p128_kn_bf16 ak_gemm_sm90_p128_mk_bf16 ak_gemm_sm90_p128_mn_bf16 ak_gemm_sm90_n256_kk_e4e4 ak_gemm_sm90_n256_kk_e4e5 ak_gemm_sm90_n256_kk_e5e4 ak_gemm_sm90_n256_kk_e5e5 ak_gemm_sm90_n128_kk_e4e4 ak_gemm_sm90_n128_kk_e4e5 ak_gemm_sm90_n128_kk_e5e4 ak_gemm_sm90_n128_kk_e5e5 ak_gemm_sm90_p128_kk_e4e4 ak_gemm_sm90_p128_kk_e4e5 ak_gemm_sm90_p128_kk_e5e4 ak_gemm_sm90_p128_kk_e5e5" },
     { "layout", _ak_src_layout,
       "ak_copy_nd_u8 ak_copy_nd_u16 ak_copy_nd_u32 ak_copy_nd_u64 ak_copy_nd_u128 ak_copy_cast_f32_f16 ak_copy_cast_f32_bf16 ak_copy_cast_f16_f32 ak_copy_cast_bf16_f32 ak_copy_cast_f16_bf16 ak_copy_cast_bf16_f16 ak_copy_cast_i32_i64 ak_copy_cast_i64_i32 ak_embedding_u8 ak_embedding_u16 ak_embedding_u32 ak_embedding_u64 ak_embedding_u128" },
     { "llm", _ak_src_llm,
@@ -19081,6 +19170,9 @@ static const struct { const char* family; const char* source; const char* kernel
 #define _AK_G9_RES 32
 #define _AK_G9_VEC 64
 #define _AK_G9_ACT_SHIFT 8
+#define _AK_G9_SA_ROW 1
+#define _AK_G9_SB_COL 2
+#define _AK_G9_OBF16 128
 /* host constants of kernels/quant.hip (its `// >>host` block) */
 #define _AK_FP8_FMT_E4M3 0
 #define _AK_FP8_FMT_E5M2 1
@@ -19299,14 +19391,14 @@ static inline void _ak_kargs_gemm_decode_fin(_ak_kargs* kargs_, const void* W, c
     ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sC); ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta);
     ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_sm90.hip:366 NAME (macro AK_GEMM_SM90) */
+/* kernels/gemm_sm90.hip:414 NAME (macro AK_GEMM_SM90) */
 static inline void _ak_kargs_gemm_sm90(_ak_kargs* kargs_, const _ak_tmap* tA, const _ak_tmap* tB, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t K,
                                        int64_t ldc, int64_t ldd, int64_t ldr, int64_t sC, int64_t sD, int64_t sR, int32_t batch, int32_t bA, int32_t bB, float alpha, float beta, int32_t flags,
-                                       float ap) {
+                                       float ap, const void* sA, const void* sB) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_gemm_sm90);
     ak_args_bytes(a_, tA, sizeof(_ak_tmap)); ak_args_bytes(a_, tB, sizeof(_ak_tmap)); ak_args_ptr(a_, C); ak_args_ptr(a_, D); ak_args_ptr(a_, bias); ak_args_ptr(a_, R); ak_args_i32(a_, M);
     ak_args_i32(a_, N); ak_args_i32(a_, K); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sC); ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch);
-    ak_args_i32(a_, bA); ak_args_i32(a_, bB); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
+    ak_args_i32(a_, bA); ak_args_i32(a_, bB); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap); ak_args_ptr(a_, sA); ak_args_ptr(a_, sB);
 }
 /* kernels/layout.hip:162 ak_copy_nd_##NAME (macro AK_COPY_ND_BITS) */
 static inline void _ak_kargs_copy_nd(_ak_kargs* kargs_, const void* src, void* dst, int64_t rows, int64_t inner, int64_t chunk, int64_t iss, int64_t ids, int32_t nd, int64_t sz0, int64_t sz1,
@@ -19716,6 +19808,18 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_gemm_sm90_p128_kn_bf16", _AK_KIF_gemm_sm90 },
     { "ak_gemm_sm90_p128_mk_bf16", _AK_KIF_gemm_sm90 },
     { "ak_gemm_sm90_p128_mn_bf16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n256_kk_e4e4", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n256_kk_e4e5", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n256_kk_e5e4", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n256_kk_e5e5", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n128_kk_e4e4", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n128_kk_e4e5", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n128_kk_e5e4", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n128_kk_e5e5", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_p128_kk_e4e4", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_p128_kk_e4e5", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_p128_kk_e5e4", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_p128_kk_e5e5", _AK_KIF_gemm_sm90 },
     { "ak_copy_nd_u8", _AK_KIF_copy_nd },
     { "ak_copy_nd_u16", _AK_KIF_copy_nd },
     { "ak_copy_nd_u32", _AK_KIF_copy_nd },
@@ -21859,20 +21963,52 @@ static size_t _ak_gemm_batch_overlap(size_t m, size_t n, size_t ld, size_t batch
     return 0;
 }
 
+/* 8-bit float dtypes of the scaled GEMM; B's dtype (dtype_b 0: dtype). */
+static int _ak_gemm_is_fp8(ak_dtype t) { return t == AK_FP8_E4M3 || t == AK_FP8_E5M2 || t == AK_FP8_E4M3_FNUZ || t == AK_FP8_E5M2_FNUZ; }
+static int _ak_gemm_is_fnuz(ak_dtype t) { return t == AK_FP8_E4M3_FNUZ || t == AK_FP8_E5M2_FNUZ; }
+static ak_dtype _ak_gemm_dtype_b(const ak_gemm_desc* g) { return g->dtype_b != AK_F32 ? g->dtype_b : g->dtype; }
+
 static ak_result _ak_gemm_check(ak_context* ctx, const ak_gemm_desc* g, _ak_gemm_shape* s) {
     ak_result r;
     size_t ba, bb, bc = 0, bd, br = 0, bbias = 0;
     unsigned allowed;
+    int f8;
     if ((r = _ak_op_check_ctx(ctx, "ak_gemm")) != AK_OK) return r;
     if (!g) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_gemm: descriptor is NULL");
-    if ((r = _ak_op_check_float(g->dtype, "ak_gemm dtype")) != AK_OK) return r;
-    if (g->out_dtype != g->dtype && g->out_dtype != AK_F32)
-        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE, "ak_gemm: out_dtype %s (%d) not supported for dtype %s, expected %s or f32",
-                       ak_dtype_name(g->out_dtype), (int)g->out_dtype, ak_dtype_name(g->dtype), ak_dtype_name(g->dtype));
+    f8 = _ak_gemm_is_fp8(g->dtype);
+    if (f8) {
+        const ak_dtype tb = _ak_gemm_dtype_b(g);
+        if (!_ak_gemm_is_fp8(tb) || _ak_gemm_is_fnuz(tb) != _ak_gemm_is_fnuz(g->dtype))
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE,
+                            "ak_gemm: dtype_b %s (%d) with dtype %s: B must be an 8-bit float of the same family (OCP e4m3 / e5m2, "
+                            "or FNUZ e4m3 / e5m2)", ak_dtype_name(tb), (int)tb, ak_dtype_name(g->dtype));
+        if (g->out_dtype != AK_F32 && g->out_dtype != AK_F16 && g->out_dtype != AK_BF16)
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE,
+                            "ak_gemm: out_dtype %s (%d) not supported for fp8 inputs, expected f32, f16 or bf16", ak_dtype_name(g->out_dtype),
+                            (int)g->out_dtype);
+        if ((g->scale_a_per_row != 0 && g->scale_a_per_row != 1) || (g->scale_b_per_col != 0 && g->scale_b_per_col != 1))
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: scale_a_per_row = %d, scale_b_per_col = %d, expected 0 or 1",
+                           g->scale_a_per_row, g->scale_b_per_col);
+        if ((g->scale_a_per_row && !g->scale_a) || (g->scale_b_per_col && !g->scale_b))
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_gemm: scale_%s_per_%s is set but scale_%s is NULL",
+                            g->scale_a_per_row && !g->scale_a ? "a" : "b", g->scale_a_per_row && !g->scale_a ? "row" : "col",
+                            g->scale_a_per_row && !g->scale_a ? "a" : "b");
+    } else {
+        if ((r = _ak_op_check_float(g->dtype, "ak_gemm dtype")) != AK_OK) return r;
+        if (g->out_dtype != g->dtype && g->out_dtype != AK_F32)
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE, "ak_gemm: out_dtype %s (%d) not supported for dtype %s, expected %s or f32",
+                           ak_dtype_name(g->out_dtype), (int)g->out_dtype, ak_dtype_name(g->dtype), ak_dtype_name(g->dtype));
+        if ((g->dtype_b != 0 && g->dtype_b != g->dtype) || g->scale_a || g->scale_b || g->scale_a_per_row || g->scale_b_per_col)
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE,
+                            "ak_gemm: dtype_b, scale_a, scale_b and the per-row / per-column scale flags are for fp8 inputs only "
+                            "(dtype %s: leave them 0 / NULL, and fold a scalar scale into alpha)", ak_dtype_name(g->dtype));
+    }
+    /* fp8 is the caller's explicit choice: refused only by an explicit mask without it */
     allowed = ctx->cfg.allowed_precisions ? ctx->cfg.allowed_precisions
-                                          : (AK_DTYPE_BIT(AK_F32) | AK_DTYPE_BIT(AK_F16) | AK_DTYPE_BIT(AK_BF16));
-    if (!(allowed & AK_DTYPE_BIT(g->dtype)))
-        return _ak_err(AK_ERROR_CONFIG, "ak_gemm: dtype %s is not in config.allowed_precisions (0x%x)", ak_dtype_name(g->dtype), allowed);
+                                          : (AK_DTYPE_BIT(AK_F32) | AK_DTYPE_BIT(AK_F16) | AK_DTYPE_BIT(AK_BF16) | _AK_FP8_DTYPES);
+    if (!(allowed & AK_DTYPE_BIT(g->dtype)) || (f8 && !(allowed & AK_DTYPE_BIT(_ak_gemm_dtype_b(g)))))
+        return _ak_err(AK_ERROR_CONFIG, "ak_gemm: dtype %s is not in config.allowed_precisions (0x%x)",
+                       ak_dtype_name(!(allowed & AK_DTYPE_BIT(g->dtype)) ? g->dtype : _ak_gemm_dtype_b(g)), allowed);
     if (g->m == 0 || g->n == 0 || g->k == 0)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: m, n, k = %zu, %zu, %zu: each must be >= 1", g->m, g->n, g->k);
     if (g->m > 0x7FFFFFFFu || g->n > 0x7FFFFFFFu || g->k > 0x7FFFFFFFu || g->batch > 0x7FFFFFFFu)
@@ -21889,7 +22025,7 @@ static ak_result _ak_gemm_check(ak_context* ctx, const ak_gemm_desc* g, _ak_gemm
     s->esz = ak_dtype_size(g->dtype); s->osz = ak_dtype_size(g->out_dtype);
     if ((r = _ak_gemm_check_mat(ctx, g->a, g->dtype, g->trans_a ? g->k : g->m, g->trans_a ? g->m : g->k, &s->lda, g->batch,
                                 g->stride_a, "a", &ba)) != AK_OK) return r;
-    if ((r = _ak_gemm_check_mat(ctx, g->b, g->dtype, g->trans_b ? g->n : g->k, g->trans_b ? g->k : g->n, &s->ldb, g->batch,
+    if ((r = _ak_gemm_check_mat(ctx, g->b, _ak_gemm_dtype_b(g), g->trans_b ? g->n : g->k, g->trans_b ? g->k : g->n, &s->ldb, g->batch,
                                 g->stride_b, "b", &bb)) != AK_OK) return r;
     if ((r = _ak_gemm_check_mat(ctx, g->d, g->out_dtype, g->m, g->n, &s->ldd, g->batch, g->stride_d, "d", &bd)) != AK_OK) return r;
     if (g->batch > 1) {
@@ -21908,6 +22044,16 @@ static ak_result _ak_gemm_check(ak_context* ctx, const ak_gemm_desc* g, _ak_gemm
         if ((r = _ak_op_check_ptr(g->bias, g->out_dtype, "ak_gemm: bias")) != AK_OK) return r;
         bbias = g->n * s->osz;
     }
+    if (g->scale_a && ((r = _ak_op_check_ptr(g->scale_a, AK_F32, "ak_gemm: scale_a")) != AK_OK ||
+                       (r = _ak_op_check_bytes(ctx, g->scale_a_per_row ? g->m : 1, AK_F32, "ak_gemm: scale_a")) != AK_OK))
+        return r;
+    if (g->scale_b && ((r = _ak_op_check_ptr(g->scale_b, AK_F32, "ak_gemm: scale_b")) != AK_OK ||
+                       (r = _ak_op_check_bytes(ctx, g->scale_b_per_col ? g->n : 1, AK_F32, "ak_gemm: scale_b")) != AK_OK))
+        return r;
+    if (g->scale_a && (r = _ak_op_check_overlap(g->d, bd, g->scale_a, (g->scale_a_per_row ? g->m : 1) * 4, 0, "ak_gemm: d and scale_a")) != AK_OK)
+        return r;
+    if (g->scale_b && (r = _ak_op_check_overlap(g->d, bd, g->scale_b, (g->scale_b_per_col ? g->n : 1) * 4, 0, "ak_gemm: d and scale_b")) != AK_OK)
+        return r;
     /* D may only be C / residual exactly (in place); never A, B or bias */
     if ((r = _ak_op_check_overlap(g->d, bd, g->a, ba, 0, "ak_gemm: d and a")) != AK_OK) return r;
     if ((r = _ak_op_check_overlap(g->d, bd, g->b, bb, 0, "ak_gemm: d and b")) != AK_OK) return r;
@@ -22002,6 +22148,51 @@ static int _ak_gemm_decode_ok(const ak_gemm_desc* g, const _ak_gemm_shape* s, in
            (g->batch == 1 || (g->stride_a * es) % 16 == 0);
 }
 
+/* The plan of an fp8 descriptor: the Hopper TMA kernel with fp8 wgmma
+ * (K-major operands only), or an error that says why not. */
+static ak_result _ak_gemm_plan_fp8(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, ak_gemm_plan* p) {
+    const ak_arch_info* arch = _ak_gemm_arch(ctx);
+    const int named = ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto");
+    const ak_dtype tb = _ak_gemm_dtype_b(g);
+    const size_t lim = (size_t)1 << 39;
+    const _ak_gemm_tile* t;
+    int cus;
+    if (_ak_op_is_cpu(ctx) && !named) {
+        p->path = "cpu";
+        p->bm = p->bn = 1; p->bk = 1; p->threads = 1;
+        p->reason = "cpu backend: the C reference (fp8 decoded exactly, double accumulation, then the scales and the epilogue)";
+        return AK_OK;
+    }
+    if (!arch || arch->matrix != AK_MATRIX_WGMMA || !arch->tma || !*arch->arch_target)
+        return _ak_err(AK_ERROR_MATRIX_CORES, "ak_gemm: fp8 GEMM runs on Hopper (sm_90a: wgmma + TMA) only for now; %s has no fp8 GEMM "
+                       "path in amdkit (dequantise with ak_dequantize and run the f16 / bf16 GEMM)", arch ? arch->name : "this device");
+    if (ctx->cfg.matrix_cores != AK_ON)
+        return _ak_err(AK_ERROR_MATRIX_CORES, "ak_gemm: fp8 GEMM needs the matrix cores (config.matrix_cores is off)");
+    if (_ak_gemm_is_fnuz(g->dtype))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: %s x %s: the FNUZ encodings are gfx942's; %s takes the OCP ones "
+                       "(AK_FP8_E4M3 / AK_FP8_E5M2)", ak_dtype_name(g->dtype), ak_dtype_name(tb), arch->name);
+    if (g->trans_a || !g->trans_b)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: fp8 on %s needs both operands k-contiguous (wgmma fp8 is K-major only): "
+                       "A stored m x k (trans_a = 0) and B stored n x k (trans_b = 1), got trans_a = %d, trans_b = %d; transpose the "
+                       "operand first (ak_transpose / ak_copy_strided)", arch->name, g->trans_a, g->trans_b);
+    if ((uintptr_t)g->a % 16 || (uintptr_t)g->b % 16 || s->lda % 16 || s->ldb % 16 ||
+        (g->batch > 1 && (g->stride_a % 16 || g->stride_b % 16)) || s->lda > lim || s->ldb > lim ||
+        (g->batch > 1 && (g->stride_a > lim || g->stride_b > lim)))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: fp8 on %s (TMA) needs A and B 16-byte aligned with leading dimensions and "
+                       "batch strides a multiple of 16 elements (lda %zu, ldb %zu, k %zu)", arch->name, s->lda, s->ldb, s->k);
+    if (!_ak_op_is_cpu(ctx) && !ctx->bk->tensor_map)
+        return _ak_err(AK_ERROR_MATRIX_CORES, "ak_gemm: fp8 on %s needs TMA tensor maps (cuTensorMapEncodeTiled is missing from the "
+                       "driver)", arch->name);
+    cus = !_ak_op_is_cpu(ctx) && ctx->dev.compute_units > 0 ? ctx->dev.compute_units : (arch->compute_units > 0 ? arch->compute_units : 132);
+    t = _ak_gemm_tile_find(AK_MATRIX_WGMMA, 3 + _ak_gemm_sm90_variant(g, cus));
+    p->bm = t->bm; p->bn = t->bn; p->bk = 128; p->threads = t->threads;
+    p->reason = t->reason;
+    p->path = "wgmma";
+    p->shared_bytes = _ak_gemm_sm90_smem(t->bn);
+    snprintf(p->kernel, sizeof p->kernel, "ak_gemm_%s_kk_%s%s", t->tag, g->dtype == AK_FP8_E4M3 ? "e4" : "e5", tb == AK_FP8_E4M3 ? "e4" : "e5");
+    return AK_OK;
+}
+
 /* The plan; tma 0 leaves the Hopper TMA kernel out (its tensor maps failed to encode). */
 static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, ak_gemm_plan* p, int tma) {
     const ak_arch_info* arch = _ak_gemm_arch(ctx);
@@ -22010,6 +22201,7 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
     int has = 0, fast32 = 0, xf32 = 0, mc, small = 0;
     const char* dt;
     memset(p, 0, sizeof *p);
+    if (_ak_gemm_is_fp8(g->dtype)) return _ak_gemm_plan_fp8(ctx, g, s, p);
     /* f32 as TF32 / xf32 only when the caller opted in (exact fp32 by default, as BLAS) */
     if (g->dtype == AK_F32 && ctx->cfg.allow_tf32) fast32 = 1;
     if (arch && arch->xf32) xf32 = 1;
@@ -22180,6 +22372,8 @@ static void* _ak_gemm_ref_rows(void* arg) {
             double acc = 0.0, v;
             for (kk = 0; kk < K; kk++) acc += ar[kk] * br[kk];
             v = (double)g->alpha * acc;
+            if (g->scale_a) v *= (double)g->scale_a[g->scale_a_per_row ? i : 0];
+            if (g->scale_b) v *= (double)g->scale_b[g->scale_b_per_col ? jj : 0];
             if (g->beta != 0.0f) v += (double)g->beta * _ak_op_ld(g->c, g->out_dtype, b * g->stride_c + i * s->ldc + jj);
             if (g->bias) v += _ak_op_ld(g->bias, g->out_dtype, jj);
             if (g->activation != AK_OP_NONE) v = _ak_elementwise_unary_ref((ak_unary_op)g->activation, v, (double)g->act_param, 0.0);
@@ -22214,7 +22408,7 @@ static ak_result _ak_gemm_ref(const ak_gemm_desc* g, const _ak_gemm_shape* s, in
         for (i = 0; i < s->n; i++)
             for (kk = 0; kk < s->k; kk++) {
                 size_t idx = b * g->stride_b + (g->trans_b ? i * s->ldb + kk : kk * s->ldb + i);
-                double v = _ak_op_ld(g->b, g->dtype, idx);
+                double v = _ak_op_ld(g->b, _ak_gemm_dtype_b(g), idx);
                 bt[i * s->k + kk] = tf32 ? _ak_gemm_tf32(v) : v;
             }
         nt = work < 4e6 ? 1 : (int)(ncpu < 1 ? 1L : ncpu > (long)MAXT ? (long)MAXT : ncpu);
@@ -22255,8 +22449,11 @@ static ak_result _ak_gemm_sm90_launch(ak_context* ctx, const ak_gemm_desc* g, co
                                       ak_stream* stream, int* refused) {
     unsigned char raw[2 * sizeof(_ak_tmap) + 64];
     _ak_tmap* maps = (_ak_tmap*)(void*)(raw + ((64 - ((uintptr_t)raw & 63)) & 63)); /* the driver wants 64-byte alignment */
-    const int dt = g->dtype == AK_F16 ? _AK_TMAP_F16 : _AK_TMAP_BF16;
+    const int f8 = _ak_gemm_is_fp8(g->dtype), bk = f8 ? 128 : 64; /* k box: 128 bytes */
+    const int dt = f8 ? _AK_TMAP_U8 : g->dtype == AK_F16 ? _AK_TMAP_F16 : _AK_TMAP_BF16;
     const int ba = g->batch > 1 && g->stride_a, bb = g->batch > 1 && g->stride_b;
+    const char* only[1];
+    ak_compile_options o;
     const uint64_t es = s->esz;
     uint64_t dims[3], strides[2];
     uint32_t box[3];
@@ -22270,20 +22467,28 @@ static ak_result _ak_gemm_sm90_launch(ak_context* ctx, const ak_gemm_desc* g, co
     /* A: {K, M} k-contiguous, box 64 x 128; {M, K} m-contiguous, box 64 x 64 (two per tile); batch third */
     dims[0] = g->trans_a ? s->m : s->k; dims[1] = g->trans_a ? s->k : s->m; dims[2] = ba ? s->batch : 1;
     strides[0] = s->lda * es; strides[1] = ba ? g->stride_a * es : strides[0] * dims[1];
-    box[0] = 64; box[1] = g->trans_a ? 64 : 128; box[2] = 1;
+    box[0] = (uint32_t)bk; box[1] = g->trans_a ? 64 : 128; box[2] = 1;
     if ((*refused = ctx->bk->tensor_map(ctx, &maps[0], dt, 3, g->a, dims, strides, box)) != 0) return AK_OK;
     /* B: {K, N} stored N x K, box 64 x BN; {N, K} stored K x N, box 64 x 64 (BN / 64 per tile) */
     dims[0] = g->trans_b ? s->k : s->n; dims[1] = g->trans_b ? s->n : s->k; dims[2] = bb ? s->batch : 1;
     strides[0] = s->ldb * es; strides[1] = bb ? g->stride_b * es : strides[0] * dims[1];
-    box[0] = 64; box[1] = g->trans_b ? (uint32_t)p->bn : 64; box[2] = 1;
+    box[0] = (uint32_t)bk; box[1] = g->trans_b ? (uint32_t)p->bn : 64; box[2] = 1;
     if ((*refused = ctx->bk->tensor_map(ctx, &maps[1], dt, 3, g->b, dims, strides, box)) != 0) return AK_OK;
-    if ((r = _ak_op_kernel_at(ctx, _ak_src_gemm_sm90, p->kernel, _ak_gemm_arch(ctx)->arch_target, &k)) != AK_OK) return r;
+    /* the 16-bit or the fp8 half of the family (-DAK_G9_ONLY: a smaller program) */
+    only[0] = f8 ? "-DAK_G9_ONLY=8" : "-DAK_G9_ONLY=16";
+    memset(&o, 0, sizeof o);
+    o.options = only;
+    o.num_options = 1;
+    o.source_name = "gemm_sm90.hip";
+    if ((r = _ak_op_kernel_ex(ctx, _ak_src_gemm_sm90, p->kernel, _ak_gemm_arch(ctx)->arch_target, &o, &k)) != AK_OK) return r;
     flags = (g->out_dtype == AK_F32 ? _AK_G9_OUT32 : 0) | (g->beta != 0.0f ? _AK_G9_C : 0) | (g->bias ? _AK_G9_BIAS : 0) |
-            (g->residual ? _AK_G9_RES : 0) | (_ak_gemm_epi_vec(g, s) ? _AK_G9_VEC : 0) | (g->activation << _AK_G9_ACT_SHIFT);
+            (g->residual ? _AK_G9_RES : 0) | (_ak_gemm_epi_vec(g, s) ? _AK_G9_VEC : 0) | (g->activation << _AK_G9_ACT_SHIFT) |
+            (g->out_dtype == AK_BF16 ? _AK_G9_OBF16 : 0) | (g->scale_a && g->scale_a_per_row ? _AK_G9_SA_ROW : 0) |
+            (g->scale_b && g->scale_b_per_col ? _AK_G9_SB_COL : 0);
     _ak_kargs_gemm_sm90(&a, &maps[0], &maps[1], g->beta != 0.0f ? g->c : NULL, g->d, g->bias, g->residual, (int32_t)s->m,
                         (int32_t)s->n, (int32_t)s->k, (int64_t)s->ldc, (int64_t)s->ldd, (int64_t)s->ldr, (int64_t)g->stride_c,
                         (int64_t)g->stride_d, (int64_t)g->stride_r, (int32_t)s->batch, ba, bb, g->alpha, g->beta, flags,
-                        g->act_param);
+                        g->act_param, f8 ? g->scale_a : NULL, f8 ? g->scale_b : NULL);
     cus = ctx->dev.compute_units > 0 ? ctx->dev.compute_units : 132;
     tiles = ((s->m + 127) / 128) * ((s->n + (size_t)p->bn - 1) / (size_t)p->bn) * s->batch;
     if (tiles > 0x7FFFFFFFu)
@@ -22386,6 +22591,7 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
     g = _ak_gemm_resolve(g, &gd);
     if ((r = _ak_gemm_check(ctx, g, &s)) != AK_OK) return r;
     if ((r = _ak_op_check_stream(ctx, stream, "ak_gemm")) != AK_OK) return r;
+    if (_ak_op_is_cpu(ctx) && _ak_gemm_is_fp8(g->dtype)) return _ak_gemm_ref(g, &s, 0); /* whatever arch the plans are for */
     if ((r = _ak_gemm_plan(ctx, g, &s, &p)) != AK_OK) return r;
     if (_ak_op_is_cpu(ctx)) return _ak_gemm_ref(g, &s, p.fast32);
     if (!strncmp(p.kernel, "ak_gemm_decode_", 15)) return _ak_gemm_decode_launch(ctx, g, &s, &p, stream);
@@ -22394,6 +22600,9 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
         int refused = 0;
         r = _ak_gemm_sm90_launch(ctx, g, &s, &p, stream, &refused);
         if (!refused) return r;
+        if (_ak_gemm_is_fp8(g->dtype))
+            return _ak_err(AK_ERROR_LAUNCH, "ak_gemm: the driver refused a TMA tensor map of the fp8 operands (%d); fp8 has no other path "
+                           "on this device", refused);
         _ak_log(&ctx->log, AK_LOG_INFO, AK_LOGITEM_GENERIC, "ak_gemm: the driver refused a TMA tensor map (%d); the mma.sync tile runs", refused);
         if ((r = _ak_gemm_plan_tma(ctx, g, &s, &p, 0)) != AK_OK) return r;
     }
