@@ -61,6 +61,7 @@
     X(matrix) \
     X(ops_gemm) \
     X(gpu_gemm) \
+    X(gpu_gemm_fp8) \
     X(races) \
     X(backend) \
     X(kargs) \
