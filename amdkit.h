@@ -22116,7 +22116,7 @@ static int _ak_gemm_sm90_pad(ak_context* ctx, const ak_gemm_desc* g, const _ak_g
 static int _ak_gemm_force = -1;
 #endif
 /* Variant of the Hopper kernel (0: cooperative 128x256, 1: cooperative
- * 128x128, 2: ping-pong 128x128): ping-pong for k <= 2048 or batches with at
+ * 128x128, 2: ping-pong 128x128): ping-pong for k <= 2048 (fp8: 4096) or batches with at
  * least two 128x128 tiles per SM (the epilogue weighs, and overlaps there;
  * H100: 4-11% faster on such cells, 11% slower at 8192^3); else
  * 256 wide unless 128 fills the SMs' waves better (tiles / (waves * SMs), the
@@ -22128,7 +22128,8 @@ static int _ak_gemm_sm90_variant(const ak_gemm_desc* g, int cus) {
 #if defined(AMDKIT_GEMM_FORCE) || defined(AMDKIT_TESTS)
     if (_ak_gemm_force >= 0 && _ak_gemm_force <= 2) return _ak_gemm_force;
 #endif
-    if ((g->k <= 2048 || g->batch > 1) && t128 >= 2 * c) return 2;
+    /* fp8: a k step of 128 values costs what 64 16-bit ones do, so the k loop is half as long (k <= 4096) */
+    if (((_ak_gemm_is_fp8(g->dtype) ? g->k / 2 : g->k) <= 2048 || g->batch > 1) && t128 >= 2 * c) return 2;
     return u256 >= u128 ? 0 : 1;
 }
 static size_t _ak_gemm_sm90_smem(int bn) {

@@ -13,7 +13,11 @@
  * TF/s = 2 M N K / median; roofline_fraction over the arch table's fp8 dense
  * peak (twice the f16 one where the arch has fp8), and for M <= 16 the
  * bandwidth of reading W over the device-to-device copy bandwidth.
- * Inputs: random codes of values in [-1, 1) (never zeros), scales in [0.5, 1.5). */
+ * Inputs: random codes of values in [-1, 1) (never zeros), scales in [0.5, 1.5).
+ * --variants: also time each variant of the Hopper kernel (0 cooperative
+ * 128x256, 1 cooperative 128x128, 2 ping-pong 128x128; 20 trials each) and
+ * record their medians ("variants_ms") beside the planner's choice. */
+#define AMDKIT_GEMM_FORCE
 #define AMDKIT_IMPLEMENTATION
 #include "../amdkit.h"
 #include "bench_common.h"
@@ -59,7 +63,7 @@ static void* dev_fill(ak_context* ctx, size_t n, int scales) {
 int main(int argc, char** argv) {
     const char* out = NULL;
     const char* filter = NULL;
-    int quick = 0, i, nc = 0, written = 0;
+    int quick = 0, variants = 0, i, nc = 0, written = 0;
     static fcase cs[64];
     ak_context* ctx = NULL;
     const ak_device_info* di;
@@ -73,6 +77,7 @@ int main(int argc, char** argv) {
     static const size_t llm_nk[][2] = { { 4096, 4096 }, { 14336, 4096 }, { 4096, 14336 } };
     for (i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) quick = 1;
+        else if (!strcmp(argv[i], "--variants")) variants = 1;
         else if (!strcmp(argv[i], "--filter") && i + 1 < argc) filter = argv[++i];
         else out = argv[i];
     }
@@ -150,6 +155,31 @@ int main(int argc, char** argv) {
             ak_event_elapsed_ms(e0, e1, &ms);
             t[k] = ms;
         }
+        double vms[3] = { 0, 0, 0 };
+        if (variants && r == AK_OK && !strcmp(p.path, "wgmma")) {
+            int v;
+            for (v = 0; v < 3; v++) {
+                double tv[20];
+                ak_bench_stats sv;
+                ak_gemm(ctx, &g, NULL);   /* the variant's compile */
+                _ak_gemm_force = v;
+                for (w = 0; w < 2; w++) ak_gemm(ctx, &g, NULL);
+                for (k = 0; k < 20 && r == AK_OK; k++) {
+                    float ms = 0;
+                    if (scratch) ak_memset(ctx, scratch, k & 0xFF, scratch_bytes, NULL);
+                    ak_event_record(e0, NULL);
+                    r = ak_gemm(ctx, &g, NULL);
+                    ak_event_record(e1, NULL);
+                    ak_event_synchronize(e1);
+                    ak_event_elapsed_ms(e0, e1, &ms);
+                    tv[k] = ms;
+                }
+                _ak_gemm_force = -1;
+                if (r != AK_OK) break;
+                ak_bench_stats_of(tv, 20, &sv);
+                vms[v] = sv.median;
+            }
+        }
         if (r != AK_OK || trials == 0) {
             fprintf(stderr, "%s: %s\n", c->name, ak_last_error());
         } else {
@@ -163,12 +193,13 @@ int main(int argc, char** argv) {
             frac = peak > 0 ? tf / peak : 0;
             if (c->m <= 16 && copy_gbps > 0) bw_frac = ((double)c->n * (double)c->k / (med * 1e-3) / 1e9) / copy_gbps;
             printf("%-44s %10.4f %9.1f %6.1f%% %s\n", c->name, med, tf, 100 * frac, p.kernel);
+            if (vms[0] > 0) printf("%44s variants 0 / 1 / 2: %.4f / %.4f / %.4f ms\n", "", vms[0], vms[1], vms[2]);
             fprintf(f, "%s  {\"name\": \"%s\", \"dtype\": \"fp8_e4m3\", \"out_dtype\": \"bf16\", \"scales\": \"%s\", \"m\": %zu, \"n\": %zu, \"k\": %zu, "
                        "\"kernel\": \"%s\", \"path\": \"%s\", \"mean\": %.6f, \"std\": %.6f, \"min\": %.6f, \"max\": %.6f, \"median\": %.6f, "
                        "\"num_trials\": %d, \"hardware\": \"%s\", \"device\": \"%s\", \"tflops\": %.3f, \"peak_tflops\": %.1f, "
-                       "\"roofline_fraction\": %.4f, \"b_read_copy_fraction\": %.4f, \"times\": [",
+                       "\"roofline_fraction\": %.4f, \"b_read_copy_fraction\": %.4f, \"variants_ms\": [%.6f, %.6f, %.6f], \"times\": [",
                     written++ ? ",\n" : "", c->name, c->rowwise ? "rowwise" : "tensor", c->m, c->n, c->k, p.kernel, p.path, st.mean, st.std,
-                    st.min, st.max, med, trials, di->name, di->arch, tf, peak, frac, bw_frac);
+                    st.min, st.max, med, trials, di->name, di->arch, tf, peak, frac, bw_frac, vms[0], vms[1], vms[2]);
             for (k = 0; k < trials; k++) fprintf(f, "%s%.6g", k ? "," : "", t[k]);
             fprintf(f, "]}");
             fflush(f);
