@@ -1397,7 +1397,9 @@ AKAPI ak_result ak_copy_strided(ak_context* ctx, ak_dtype src_dtype, ak_dtype ds
  * or ak_copy_strided, 1-byte elements) and other architectures are refused
  * (AK_ERROR_INVALID_ARGUMENT / AK_ERROR_MATRIX_CORES). The FNUZ encodings
  * (gfx942) are accepted by the cpu reference only. The cpu backend decodes
- * every code exactly (ak_fp8_to_f32) and accumulates in double.
+ * every code exactly (ak_fp8_to_f32) and accumulates in double. fp8 is the
+ * caller's explicit choice: config.allowed_precisions refuses it only when
+ * the mask is set and lacks it (0, the default, allows it here).
  * Thread safety: any thread. */
 typedef struct ak_gemm_desc {
     ak_dtype dtype;               /* A, B: AK_F32, AK_F16, AK_BF16 */
@@ -22116,7 +22118,7 @@ static int _ak_gemm_sm90_pad(ak_context* ctx, const ak_gemm_desc* g, const _ak_g
 static int _ak_gemm_force = -1;
 #endif
 /* Variant of the Hopper kernel (0: cooperative 128x256, 1: cooperative
- * 128x128, 2: ping-pong 128x128): ping-pong for k <= 2048 (fp8: 4096) or batches with at
+ * 128x128, 2: ping-pong 128x128): ping-pong for k <= 2048 or batches with at
  * least two 128x128 tiles per SM (the epilogue weighs, and overlaps there;
  * H100: 4-11% faster on such cells, 11% slower at 8192^3); else
  * 256 wide unless 128 fills the SMs' waves better (tiles / (waves * SMs), the
@@ -22128,8 +22130,7 @@ static int _ak_gemm_sm90_variant(const ak_gemm_desc* g, int cus) {
 #if defined(AMDKIT_GEMM_FORCE) || defined(AMDKIT_TESTS)
     if (_ak_gemm_force >= 0 && _ak_gemm_force <= 2) return _ak_gemm_force;
 #endif
-    /* fp8: a k step of 128 values costs what 64 16-bit ones do, so the k loop is half as long (k <= 4096) */
-    if (((_ak_gemm_is_fp8(g->dtype) ? g->k / 2 : g->k) <= 2048 || g->batch > 1) && t128 >= 2 * c) return 2;
+    if ((g->k <= 2048 || g->batch > 1) && t128 >= 2 * c) return 2;
     return u256 >= u128 ? 0 : 1;
 }
 static size_t _ak_gemm_sm90_smem(int bn) {

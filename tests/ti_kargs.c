@@ -320,6 +320,22 @@ static void akk_walk_matrix(ak_context* ctx) {
                 cfg->allow_tf32 = 0;
             }
         }
+        if (d == 0 && ctx->dev.arch_info && ctx->dev.arch_info->matrix == AK_MATRIX_WGMMA) {
+            /* fp8 on the Hopper kernel: every pair of formats x the three variants (128x256, ping-pong, 128x128) */
+            static const ak_dtype f8[2] = { AK_FP8_E4M3, AK_FP8_E5M2 };
+            static const size_t sh[3][3] = { { 2048, 4096, 4096 }, { 2048, 4096, 64 }, { 256, 1024, 64 } };
+            int pa, v;
+            for (pa = 0; pa < 4; pa++)
+                for (v = 0; v < 3; v++) {
+                    ak_gemm_desc g = ak_gemm_desc_default();
+                    g.dtype = f8[pa / 2]; g.dtype_b = f8[pa % 2]; g.out_dtype = v == 1 ? AK_F16 : AK_BF16;
+                    g.a = a; g.b = b; g.d = dd; g.trans_b = 1;
+                    g.m = sh[v][0]; g.n = sh[v][1]; g.k = sh[v][2];
+                    g.scale_a = (const float*)(const void*)((char*)b + big * 2); g.scale_b = g.scale_a + 4096;
+                    g.scale_a_per_row = g.scale_b_per_col = v != 2;
+                    AKT_OK(ak_gemm(ctx, &g, NULL));
+                }
+        }
         {   /* a matrix times a vector: the gemv kernel */
             ak_gemm_desc g = ak_gemm_desc_default();
             g.dtype = dts[d]; g.out_dtype = dts[d]; g.a = a; g.b = b; g.d = dd;
