@@ -191,9 +191,12 @@ using std::exp2;
 using std::cos;
 using std::sin;
 using std::log2;
+using std::min;
+using std::max;
 #include "../build/emu/prelude.hip"
 #include "../kernels/gemm.hip"
 #include "../kernels/attention_mma.hip"
+#include "../kernels/attention.hip"
 }
 #if !defined(AK_MMA_MFMA) && !defined(AK_MMA_WMMA11) && !defined(AK_MMA_WMMA12)
 #error "emu_matrix: the prelude chose no AMD matrix path for this target"
@@ -206,6 +209,17 @@ extern "C" ak_context* akt_gpu_context_ex(const ak_config* cfg, int allow_cpu) {
     return akemu_context_for(cfg, AKEMU_ARCH, akemu_cus);
 }
 #include "t_gpu_gemm.c"
+/* tests/ti_kargs.c's switch (the Hopper kernel; never taken on an AMD row) and launcher of the generic kernel */
+extern "C" void akt_attn_force_mma(int on) { _ak_attn_force_mma = on; }
+extern "C" ak_result akt_attn_mmagen_launch(ak_context* ctx, ak_dtype t, size_t hd, ak_dim3 grid, ak_dim3 block, const void* q,
+                                            const void* k, const void* v, void* o, float* lse, int hkv, int group, int sq,
+                                            int skv, const int64_t qs[3], const int64_t ks[3], float scale_log2, int causal,
+                                            int rows_per_block) {
+    (void)ctx; (void)t; (void)hd; (void)grid; (void)block; (void)q; (void)k; (void)v; (void)o; (void)lse; (void)hkv;
+    (void)group; (void)sq; (void)skv; (void)qs; (void)ks; (void)scale_log2; (void)causal; (void)rows_per_block;
+    return _ak_err(AK_ERROR_LAUNCH, "emu_matrix: the generic attention kernel runs through ak_attention here (never called)");
+}
+#include "t_gpu_attention.c"
 
 static void akemu_register(void) {
     AKEMU_K(ak_gemm_mma_l_f16) AKEMU_K(ak_gemm_mma_l_bf16) AKEMU_K(ak_gemm_mma_l_f32) AKEMU_K(ak_gemm_mma_l_x32)
@@ -213,6 +227,9 @@ static void akemu_register(void) {
     AKEMU_K(ak_gemm_simt_l_f32) AKEMU_K(ak_gemm_simt_l_f16) AKEMU_K(ak_gemm_simt_l_bf16)
     AKEMU_K(ak_gemm_skinny_f32) AKEMU_K(ak_gemm_skinny_f16) AKEMU_K(ak_gemm_skinny_bf16)
     AKEMU_K(ak_gemm_gemv_f32) AKEMU_K(ak_gemm_gemv_f16) AKEMU_K(ak_gemm_gemv_bf16)
+    AKEMU_K(ak_attn_mma64_f16) AKEMU_K(ak_attn_mma64_bf16) AKEMU_K(ak_attn_mma128_f16) AKEMU_K(ak_attn_mma128_bf16)
+    AKEMU_K(ak_attn_mmadec64_f16) AKEMU_K(ak_attn_mmadec64_bf16) AKEMU_K(ak_attn_mmadec128_f16)
+    AKEMU_K(ak_attn_mmadec128_bf16) AKEMU_K(ak_attn_combine_f32) AKEMU_K(ak_attn_combine_f16) AKEMU_K(ak_attn_combine_bf16)
 }
 /* every block of the grid runs: the tiles are the work */
 static akemu_dim3 akemu_grid_policy(const char* kernel, akemu_dim3 g) {
@@ -397,7 +414,36 @@ static void emu_gemm_tile(int small, int quick) {
                (long)(akemu_mx_bad - bad0));
     ak_context_destroy(ctx);
 }
+/* ---- attention through ak_attention's plan for this target: the generic AMD matrix kernel (head sizes
+ * 64 and 128), prefill (4 waves of 32 (MFMA) / 16 (WMMA) rows) and decode (one wave, split keys + combine) */
+static void emu_attention_case(ak_context* ctx, ak_dtype t, size_t b, size_t hq, size_t hkv, size_t sq, size_t skv, size_t d,
+                               ak_attention_layout lay, int causal) {
+    at_case c = at_mk(t, b, hq, hkv, sq, skv, d, lay, causal);
+    ga_case(ctx, AK_WAVE == 64 ? "mfma" : "wmma", &c);
+}
 static int akemu_quick;
+static void emu_attention(void) {
+    ak_config cfg = ak_config_default();
+    long bad0 = akemu_mx_bad;
+    cfg.matrix_cores = AK_ON;
+    akemu_cus = 4;
+    g_gpu = akt_gpu_context(&cfg);
+    g_cpu = g_ref;
+    g_rng = akemu_seed ^ 0x5EEDA77Eull;
+    AKT_CHECKF(g_gpu != NULL, "no emulating context: %s", ak_last_error());
+    if (!g_gpu) return;
+    emu_attention_case(g_gpu, AK_F16, 2, 4, 4, 17, 17, 64, AK_ATTN_BHSD, 1);
+    if (!akemu_quick) {
+        emu_attention_case(g_gpu, AK_BF16, 1, 4, 1, 40, 70, 128, AK_ATTN_BSHD, 1);      /* GQA 4, causal, sq < skv */
+        emu_attention_case(g_gpu, AK_BF16, 1, 2, 2, 33, 17, 64, AK_ATTN_STRIDED, 1);    /* sq > skv: fully masked rows */
+        emu_attention_case(g_gpu, AK_F16, 1, 3, 3, 45, 100, 128, AK_ATTN_BHSD, 0);
+        emu_attention_case(g_gpu, AK_F16, 2, 8, 2, 1, 300, 128, AK_ATTN_BSHD, 0);       /* decode: split keys + combine */
+        emu_attention_case(g_gpu, AK_BF16, 1, 4, 4, 1, 77, 64, AK_ATTN_BHSD, 1);
+    }
+    AKT_CHECKF(akemu_mx_bad == bad0, "the emulated instructions flagged %ld operand sets", (long)(akemu_mx_bad - bad0));
+    ak_context_destroy(g_gpu);
+    g_gpu = NULL;
+}
 static void emu_gemm_large(void) { emu_gemm_tile(0, akemu_quick); }
 static void emu_gemm_small(void) { emu_gemm_tile(1, akemu_quick); }
 
@@ -415,6 +461,7 @@ int main(int argc, char** argv) {
     AKT_RUN(emu_instructions);
     AKT_RUN(emu_gemm_small);
     AKT_RUN(emu_gemm_large);
+    AKT_RUN(emu_attention);
     ak_context_destroy(g_ref);
     printf("%ld emulated launches, %ld matrix instructions\n%d passed, %d failed\n", akemu_launches, (long)akemu_mx_ops,
            akemu_passed, akemu_failed);
