@@ -385,10 +385,12 @@ static void emu_gemm_tile(int small, int quick) {
             /* edges in M, N and K (K not a multiple of the k step, nor of 8: the element loads) */
             gg_case(ctx, path, dt, dt, small ? 37 : 131, small ? 70 : 133, 45, ta, tb, 0, 1, 0, 0);
             if (quick) continue;
-            /* bias + activation, f32 out, batch 2; K = 1; then C, bias, activation, residual with 16-byte rows */
-            gg_case(ctx, path, dt, AK_F32, small ? 65 : 129, small ? 33 : 129, 7, ta, tb, 2 | 4, 2, 0, 0);
+            /* K = 1 with C, bias, activation and residual */
             gg_case(ctx, path, dt, dt, 17, 23, 1, ta, tb, 15, 1, 0, 0);
-            gg_case(ctx, path, dt, dt, small ? 64 : 128, small ? 64 : 136, 72, ta, tb, 15, 3, 0, 0);
+            if (dt == AK_F32) continue;   /* exact f32 (CDNA's 32x32x2): the same code with one element a lane */
+            /* bias + activation, f32 out, batch 2; then C, bias, activation, residual, batch 2, 16-byte rows */
+            gg_case(ctx, path, dt, AK_F32, small ? 65 : 129, small ? 33 : 129, 7, ta, tb, 2 | 4, 2, 0, 0);
+            gg_case(ctx, path, dt, dt, small ? 64 : 128, small ? 64 : 136, 72, ta, tb, 15, 2, 0, 0);
             /* odd leading dimensions and a 1-element offset: the element-wise loads */
             gg_case(ctx, path, dt, dt, 40, 50, 67, ta, tb, 1 | 2, 1, 1, 1);
         }
