@@ -205,6 +205,7 @@ extern "C" ak_context* akt_cpu_context(const char* sub) {
 /* ---- the launch hook: kernel name -> emulated kernel ----------------------------- */
 typedef void (*akemu_caller)(akemu_dim3, unsigned, void**);
 static std::map<std::string, akemu_caller> akemu_table;
+static std::map<std::string, long> akemu_ran;   /* launches per kernel */
 static long akemu_launches;
 #define AKEMU_K(name) akemu_table[#name] = [](akemu_dim3 g, unsigned b, void** p) { akemu_call(emu::name, g, b, p); };
 /* defined by the including file: the grid the emulation runs for a launch of `kernel` on grid g */
@@ -220,6 +221,7 @@ static ak_result akemu_launch(ak_kernel* k, ak_dim3 g, ak_dim3 b, size_t shmem, 
         return _ak_err(AK_ERROR_LAUNCH, AKEMU_NAME ": %s: block %ux%ux%u (1-D blocks of 1..1024 threads only)", kernel, b.x, b.y, b.z);
     it->second(akemu_grid_policy(kernel, akemu_dim3{ g.x, g.y, g.z }), b.x, params);
     akemu_launches++;
+    akemu_ran[kernel]++;
     return AK_OK;
 }
 /* The "device" context: a cpu context whose backend table says device memory

@@ -420,8 +420,9 @@ static void emu_gemm_tile(int small, int quick) {
 /* ---- attention through ak_attention's plan for this target: the generic AMD matrix kernel (head sizes
  * 64 and 128), prefill (4 waves of 32 (MFMA) / 16 (WMMA) rows) and decode (one wave, split keys + combine) */
 static void emu_attention_case(ak_context* ctx, ak_dtype t, size_t b, size_t hq, size_t hkv, size_t sq, size_t skv, size_t d,
-                               ak_attention_layout lay, int causal) {
+                               ak_attention_layout lay, int causal, int splits = 0) {
     at_case c = at_mk(t, b, hq, hkv, sq, skv, d, lay, causal);
+    c.splits = splits;
     ga_case(ctx, AK_WAVE == 64 ? "mfma" : "wmma", &c);
 }
 static int akemu_quick;
@@ -441,7 +442,8 @@ static void emu_attention(void) {
         emu_attention_case(g_gpu, AK_BF16, 1, 2, 2, 33, 17, 64, AK_ATTN_STRIDED, 1);    /* sq > skv: fully masked rows */
         emu_attention_case(g_gpu, AK_F16, 1, 3, 3, 45, 100, 128, AK_ATTN_BHSD, 0);
         emu_attention_case(g_gpu, AK_F16, 2, 8, 2, 1, 300, 128, AK_ATTN_BSHD, 0);       /* decode: split keys + combine */
-        emu_attention_case(g_gpu, AK_BF16, 1, 4, 4, 1, 77, 64, AK_ATTN_BHSD, 1);
+        emu_attention_case(g_gpu, AK_BF16, 1, 4, 4, 1, 77, 64, AK_ATTN_BHSD, 1, 3);    /* 3 splits + combine */
+        emu_attention_case(g_gpu, AK_F16, 1, 2, 2, 70, 90, 64, AK_ATTN_BSHD, 1);       /* prefill, head size 64 */
     }
     AKT_CHECKF(akemu_mx_bad == bad0, "the emulated instructions flagged %ld operand sets", (long)(akemu_mx_bad - bad0));
     ak_context_destroy(g_gpu);
@@ -449,6 +451,22 @@ static void emu_attention(void) {
 }
 static void emu_gemm_large(void) { emu_gemm_tile(0, akemu_quick); }
 static void emu_gemm_small(void) { emu_gemm_tile(1, akemu_quick); }
+
+/* the full run launched every matrix kernel variant the plans have for this target */
+static void emu_every_kernel(void) {
+    static const char* const every[] = {
+        "ak_gemm_mma_l_f16", "ak_gemm_mma_l_bf16", "ak_gemm_mma_s_f16", "ak_gemm_mma_s_bf16",
+#if AK_WAVE == 64
+        "ak_gemm_mma_l_f32", "ak_gemm_mma_s_f32",
+#endif
+#if AKEMU_GFX == 942
+        "ak_gemm_mma_l_x32", "ak_gemm_mma_s_x32",
+#endif
+        "ak_attn_mma64_f16", "ak_attn_mma64_bf16", "ak_attn_mma128_f16", "ak_attn_mma128_bf16",
+        "ak_attn_mmadec64_bf16", "ak_attn_mmadec128_f16", "ak_attn_combine_bf16",
+    };
+    for (const char* k : every) AKT_CHECKF(akemu_ran.count(k) != 0, "%s never ran", k);
+}
 
 int main(int argc, char** argv) {
     const char* s = getenv("AKT_SEED");
@@ -465,6 +483,10 @@ int main(int argc, char** argv) {
     AKT_RUN(emu_gemm_small);
     AKT_RUN(emu_gemm_large);
     AKT_RUN(emu_attention);
+    if (!akemu_quick) AKT_RUN(emu_every_kernel);
+    printf("kernels run:");
+    for (auto& k : akemu_ran) printf(" %s x%ld", k.first.c_str(), k.second);
+    printf("\n");
     ak_context_destroy(g_ref);
     printf("%ld emulated launches, %ld matrix instructions\n%d passed, %d failed\n", akemu_launches, (long)akemu_mx_ops,
            akemu_passed, akemu_failed);
