@@ -32,6 +32,16 @@ EXAMPLES := tp_linear hello
 .PHONY: all test check demo gpu-check clean install uninstall test-sanitize fuzz gen gen-check sweep
 all: $(BUILD)/amdkit_tests $(BUILD)/amdkit $(BUILD)/libamdkit.so $(addprefix $(BUILD)/,$(EXAMPLES) $(BENCHES))
 
+# make test's build: everything but the benchmarks it does not run, which it parses and type-checks with the
+# same warnings instead (-fsyntax-only: a sixth of a full compile each); make check builds them all
+QUICK_BENCHES := bench_ops bench_sweep
+.PHONY: quick-build
+quick-build: $(BUILD)/amdkit_tests $(BUILD)/amdkit $(BUILD)/libamdkit.so $(addprefix $(BUILD)/,$(EXAMPLES) $(QUICK_BENCHES)) \
+             $(addprefix $(BUILD)/syntax/,$(addsuffix .ok,$(filter-out $(QUICK_BENCHES),$(BENCHES))))
+$(BUILD)/syntax/%.ok: bench/%.c bench/bench_common.h tests/fake_cuda.h $(HDR)
+	@mkdir -p $(dir $@)
+	$(C99) -fsyntax-only $< && touch $@
+
 # --- one rule per kind of program -------------------------------------------
 # The test runner (tests/test_main.c + one object per tests/t_*.c), in three builds: plain (CFLAGS), ASan + UBSan
 # (_asan, objects in obj-san) and ThreadSanitizer (_tsan, objects in obj-tsan; tests/sanitize.sh runs the last two).
