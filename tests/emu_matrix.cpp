@@ -54,6 +54,11 @@
  *   v_mfma_f32_32x32x4bf16 (CDNA1, gfx908): KL 2      v_mfma_f32_32x32x4_xf32 (CDNA3): KL 2
  *   v_mfma_f32_32x32x2_f32: KL 1                       v_mfma_f32_32x32x16_f16 / _bf16 (gfx950): KL 8
  *   xf32: each operand rounded to 10 mantissa bits (round to nearest even) before the product.
+ * MFMA 16x16xK, 1 block, wave64, KL = K / 4 operand elements a lane (none of the kernels uses them yet):
+ *   A[m][k]: lane = m + 16 (k / KL), element k % KL      (B[k][n]: n for m)
+ *   D[m][n]: lane = n + 16 (m / 4), element m % 4
+ *   v_mfma_f32_16x16x4_f32: KL 1   v_mfma_f32_16x16x8_xf32: KL 2   v_mfma_f32_16x16x16_f16 / _bf16 (CDNA3) /
+ *   _16x16x16bf16_1k (CDNA2): KL 4   v_mfma_f32_16x16x32_f16 / _bf16 (gfx950, CK: k_per_blk 8, 4 input blocks): KL 8
  * WMMA 16x16x16 f32 <- f16 / bf16, wave32:
  *   RDNA3 (gfx11): A[m][k]: lanes m and m + 16, element k (the two halves of the wave must hold the
  *     same A and B; the emulation fails a kernel whose halves differ); B[k][n]: lanes n, n + 16, element k;
@@ -65,23 +70,25 @@
  * that run is not the hardware's k order (gfx12: the prelude gives lane group g k 8g .. 8g + 7), A and B are
  * permuted along k alike and the product is unchanged: the emulation, using the hardware order, checks it. */
 enum { AKEMU_MX_NONE, AKEMU_MFMA32_KL1, AKEMU_MFMA32_KL2, AKEMU_MFMA32_KL4, AKEMU_MFMA32_KL8, AKEMU_MFMA32_XF32,
-       AKEMU_WMMA11, AKEMU_WMMA12, AKEMU_MX_COUNT };
+       AKEMU_MFMA16_KL1, AKEMU_MFMA16_XF32, AKEMU_MFMA16_KL4, AKEMU_MFMA16_KL8, AKEMU_WMMA11, AKEMU_WMMA12, AKEMU_MX_COUNT };
 struct akemu_mx_shape { int lanes, m, n, k, kl, nc, xf32; };
-static const akemu_mx_shape akemu_mx_shapes[AKEMU_MX_COUNT] = {
+static constexpr akemu_mx_shape akemu_mx_shapes[AKEMU_MX_COUNT] = {
     { 0, 0, 0, 0, 0, 0, 0 },       { 64, 32, 32, 2, 1, 16, 0 },  { 64, 32, 32, 4, 2, 16, 0 },
     { 64, 32, 32, 8, 4, 16, 0 },   { 64, 32, 32, 16, 8, 16, 0 }, { 64, 32, 32, 4, 2, 16, 1 },
-    { 32, 16, 16, 16, 16, 8, 0 },  { 32, 16, 16, 16, 8, 8, 0 },
+    { 64, 16, 16, 4, 1, 4, 0 },    { 64, 16, 16, 8, 2, 4, 1 },   { 64, 16, 16, 16, 4, 4, 0 },
+    { 64, 16, 16, 32, 8, 4, 0 },   { 32, 16, 16, 16, 16, 8, 0 },  { 32, 16, 16, 16, 8, 8, 0 },
 };
 /* (lane, e) of an A operand -> (row m, k); of B -> (column n, k); of D -> (m, n) */
 static void akemu_mx_ab(int op, int lane, int e, int* mn, int* k) {
     const akemu_mx_shape& s = akemu_mx_shapes[op];
     if (op == AKEMU_WMMA11) { *mn = lane % 16; *k = e; }
     else if (op == AKEMU_WMMA12) { *mn = lane % 16; *k = 8 * (e / 4) + 4 * (lane / 16) + e % 4; }
-    else { *mn = lane % 32; *k = s.kl * (lane / 32) + e; }
+    else { *mn = lane % s.m; *k = s.kl * (lane / s.m) + e; }
 }
 static void akemu_mx_d(int op, int lane, int e, int* m, int* n) {
     if (op == AKEMU_WMMA11) { *n = lane % 16; *m = 2 * e + lane / 16; }
     else if (op == AKEMU_WMMA12) { *n = lane % 16; *m = 8 * (lane / 16) + e; }
+    else if (akemu_mx_shapes[op].m == 16) { *n = lane % 16; *m = 4 * (lane / 16) + e; }
     else { *n = lane % 32; *m = 8 * (e / 4) + 4 * (lane / 32) + e % 4; }
 }
 struct akemu_mx_wave {
@@ -101,8 +108,8 @@ static void akemu_mx_step(int w) {
     akemu_mx_wave& W = akemu_mx[w];
     if (!W.op) return;
     const akemu_mx_shape& s = akemu_mx_shapes[W.op];
-    float A[32][16], B[16][32];
-    bool ha[32][16] = {}, hb[16][32] = {};
+    float A[32][32], B[32][32];   /* M, N <= 32, K <= 32 */
+    bool ha[32][32] = {}, hb[32][32] = {};
     for (int l = 0; l < s.lanes; l++)
         for (int e = 0; e < s.kl; e++) {
             int mn, k;
@@ -140,7 +147,7 @@ template <int OP, class V, class C> static C akemu_mx_call(const V& a, const V& 
     const akemu_mx_shape& s = akemu_mx_shapes[OP];
     const int t = (int)threadIdx.x, w = t / AK_WAVE, l = t % AK_WAVE;
     akemu_mx_wave& W = akemu_mx[w];
-    static_assert(C::SIZE == (OP >= AKEMU_WMMA11 ? 8 : 16), "accumulator registers");
+    static_assert(C::SIZE == akemu_mx_shapes[OP].nc, "accumulator registers");
     if (AK_WAVE != s.lanes || akemu_len(a) != s.kl) akemu_mx_bad++;
     for (int e = 0; e < s.kl; e++) { W.a[l][e] = akemu_at(a, e); W.b[l][e] = akemu_at(b, e); }
     for (int e = 0; e < s.nc; e++) W.c[l][e] = c[e];
@@ -157,6 +164,12 @@ template <int OP, class V, class C> static C akemu_mx_call(const V& a, const V& 
 #define __builtin_amdgcn_mfma_f32_32x32x8bf16_1k(a, b, c, x, y, z) akemu_mx_call<AKEMU_MFMA32_KL4>(a, b, c)
 #define __builtin_amdgcn_mfma_f32_32x32x16_f16(a, b, c, x, y, z) akemu_mx_call<AKEMU_MFMA32_KL8>(a, b, c)
 #define __builtin_amdgcn_mfma_f32_32x32x16_bf16(a, b, c, x, y, z) akemu_mx_call<AKEMU_MFMA32_KL8>(a, b, c)
+#define __builtin_amdgcn_mfma_f32_16x16x4f32(a, b, c, x, y, z) akemu_mx_call<AKEMU_MFMA16_KL1>(a, b, c)
+#define __builtin_amdgcn_mfma_f32_16x16x8_xf32(a, b, c, x, y, z) akemu_mx_call<AKEMU_MFMA16_XF32>(a, b, c)
+#define __builtin_amdgcn_mfma_f32_16x16x16f16(a, b, c, x, y, z) akemu_mx_call<AKEMU_MFMA16_KL4>(a, b, c)
+#define __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(a, b, c, x, y, z) akemu_mx_call<AKEMU_MFMA16_KL4>(a, b, c)
+#define __builtin_amdgcn_mfma_f32_16x16x32_f16(a, b, c, x, y, z) akemu_mx_call<AKEMU_MFMA16_KL8>(a, b, c)
+#define __builtin_amdgcn_mfma_f32_16x16x32_bf16(a, b, c, x, y, z) akemu_mx_call<AKEMU_MFMA16_KL8>(a, b, c)
 #define __builtin_amdgcn_wmma_f32_16x16x16_f16_w32(a, b, c) akemu_mx_call<AKEMU_WMMA11>(a, b, c)
 #define __builtin_amdgcn_wmma_f32_16x16x16_bf16_w32(a, b, c) akemu_mx_call<AKEMU_WMMA11>(a, b, c)
 #define __builtin_amdgcn_wmma_f32_16x16x16_f16_w32_gfx12(a, b, c) akemu_mx_call<AKEMU_WMMA12>(a, b, c)
@@ -250,11 +263,12 @@ static void akst_where_ab(int op, int mn, int k, int* lane, int* e) {
     const akemu_mx_shape& s = akemu_mx_shapes[op];
     if (op == AKEMU_WMMA11) { *lane = mn; *e = k; }
     else if (op == AKEMU_WMMA12) { *lane = mn + 16 * ((k / 4) % 2); *e = 4 * (k / 8) + k % 4; }
-    else { *lane = mn + 32 * (k / s.kl); *e = k % s.kl; }
+    else { *lane = mn + s.m * (k / s.kl); *e = k % s.kl; }
 }
 static void akst_where_d(int op, int m, int n, int* lane, int* e) {
     if (op == AKEMU_WMMA11) { *lane = n + 16 * (m % 2); *e = m / 2; }
     else if (op == AKEMU_WMMA12) { *lane = n + 16 * (m / 8); *e = m % 8; }
+    else if (akemu_mx_shapes[op].m == 16) { *lane = n + 16 * (m / 4); *e = m % 4; }
     else { *lane = n + 32 * ((m / 4) % 2); *e = 4 * (m / 8) + m % 4; }
 }
 template <class V> static void akst_set(V& v, int e, float x) {
@@ -267,7 +281,7 @@ template <int OP, class V> static void akst_kernel(void) {
     const akemu_mx_shape& s = akemu_mx_shapes[OP];
     const int l = (int)threadIdx.x;
     V a{}, b{};
-    akemu_vec<float, (OP >= AKEMU_WMMA11 ? 8 : 16)> c{};
+    akemu_vec<float, akemu_mx_shapes[OP].nc> c{};
     for (int mn = 0; mn < s.m; mn++)
         for (int k = 0; k < s.k; k++) {
             int lane, e;
@@ -330,6 +344,18 @@ static void emu_instructions(void) {
     akst_one<AKEMU_MFMA32_KL4, akemu_vec<short, 4>>("v_mfma_f32_32x32x8_bf16 / bf16_1k");
     akst_one<AKEMU_MFMA32_KL8, akemu_vec<akemu_half, 8>>("v_mfma_f32_32x32x16_f16 (gfx950)");
     akst_one<AKEMU_MFMA32_KL8, akemu_vec<akemu_bf16, 8>>("v_mfma_f32_32x32x16_bf16 (gfx950)");
+    akst_one<AKEMU_MFMA16_KL1, float>("v_mfma_f32_16x16x4_f32");
+    akst_one<AKEMU_MFMA16_XF32, akemu_vec<float, 2>>("v_mfma_f32_16x16x8_xf32");
+    akst_one<AKEMU_MFMA16_KL4, akemu_vec<akemu_half, 4>>("v_mfma_f32_16x16x16_f16");
+    akst_one<AKEMU_MFMA16_KL4, akemu_vec<short, 4>>("v_mfma_f32_16x16x16_bf16 / bf16_1k");
+    akst_one<AKEMU_MFMA16_KL8, akemu_vec<akemu_half, 8>>("v_mfma_f32_16x16x32_f16 (gfx950)");
+    akst_one<AKEMU_MFMA16_KL8, akemu_vec<akemu_bf16, 8>>("v_mfma_f32_16x16x32_bf16 (gfx950)");
+    /* v_mfma_f32_16x16x16_f16 (CDNA3): lane 16 v1.[31:16] = A[0][7]; lane 0 v3 = D[3][0]; lane 63 v0 = D[12][15];
+     * v_mfma_f32_16x16x4_f32: lane 48 v0 = B[3][0] */
+    akst_spot(AKEMU_MFMA16_KL4, 16, 3, 'A', 0, 7, "16x16x16");
+    akst_spot(AKEMU_MFMA16_KL4, 0, 3, 'D', 3, 0, "16x16x16");
+    akst_spot(AKEMU_MFMA16_KL4, 63, 0, 'D', 12, 15, "16x16x16");
+    akst_spot(AKEMU_MFMA16_KL1, 48, 0, 'B', 3, 0, "16x16x4f32");
     /* v_mfma_f32_32x32x8_f16 (CDNA3): lane 32 v1.[31:16] = A[0][7]; lane 47 v0.[15:0] = B[4][15];
      * lane 32 v4 = D[12][0]; lane 63 v15 = D[31][31]; lane 16 v9 = D[17][16] */
     akst_spot(AKEMU_MFMA32_KL4, 32, 3, 'A', 0, 7, "32x32x8");
