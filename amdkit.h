@@ -286,7 +286,9 @@ AKAPI const char* ak_result_name(ak_result r);
     X(COLLECTIVE_TIMEOUT,    "not every rank arrived within the timeout") \
     X(PROF_REGION,           "a profiling region ended out of order or was never begun") \
     X(IO,                    "a file or directory could not be read or written") \
-    X(NOT_FOUND,             "a named thing (field, family, stored choice) does not exist")
+    X(NOT_FOUND,             "a named thing (field, family, stored choice) does not exist") \
+    X(CAPTURE,               "a call that cannot run while a stream captures a graph, or a capture call out of order") \
+    X(GRAPH_TOPOLOGY,        "a re-captured graph whose operations differ from the graph it should update")
 
 typedef enum ak_error_item {
 #define AK_X_(name, text) AK_ERRITEM_##name,
@@ -838,6 +840,13 @@ AKAPI void ak_kernel_release(ak_kernel* k);
 /* Attach a CPU implementation (used on the cpu backend and by ak_check).
  * Thread safety: not while the kernel is launched from another thread. */
 AKAPI void ak_kernel_set_cpu(ak_kernel* k, ak_cpu_kernel_fn fn, void* user_data);
+/* The sizes in bytes of the kernel's `count` arguments (0..AK_MAX_ARGS, each
+ * 1..4096), for the cpu backend's graph capture, which copies a launch's
+ * arguments (ak_graph_begin); a launch captured there without them is
+ * AK_ERROR_INVALID_ARGUMENT. Other backends ignore them. Bad sizes:
+ * AK_ERROR_INVALID_ARGUMENT and nothing set.
+ * Thread safety: not while the kernel is launched from another thread. */
+AKAPI ak_result ak_kernel_set_cpu_args(ak_kernel* k, int count, const size_t* bytes);
 /* Where the kernel's code came from (miss, memory, disk). Thread safety: any thread. */
 AKAPI ak_cache_source ak_kernel_cache_source(const ak_kernel* k);
 /* The kernel's name, as given to ak_kernel_get ("" for NULL). Thread safety: any thread. */
@@ -989,6 +998,73 @@ AKAPI ak_result ak_event_record(ak_event* e, ak_stream* s);
 AKAPI ak_result ak_event_synchronize(ak_event* e);
 /* Milliseconds between two recorded events. Thread safety: any thread. */
 AKAPI ak_result ak_event_elapsed_ms(ak_event* start, ak_event* end, float* ms);
+
+/* Graphs: capture a stream's amdkit work once, replay it with one call
+ * (hipGraph / CUDA graphs; the cpu backend records and replays a list).
+ *
+ *   ak_graph_begin(s);  ...ak_launch / ops / ak_memcpy_async / ak_memset on s...;  ak_graph_end(s, &g);
+ *   for (;;) ak_graph_launch(g, s);        each replay runs the captured work with the captured arguments
+ *
+ * Between begin and end nothing runs: the calls on s are recorded. A replay
+ * reads the buffers' contents at replay time, at the addresses captured (so
+ * change inputs by writing into the same buffers); a different argument (a
+ * new pointer, size or scalar) needs a new capture, and ak_graph_update
+ * brings it into the graph without instantiating again.
+ * During a capture (one per context at a time), amdkit refuses what would
+ * break it or would not be captured, with AK_ERROR_INVALID_ARGUMENT (error
+ * item CAPTURE), leaving the capture intact:
+ *   - the default stream (NULL) on any call (it synchronizes with the capture),
+ *     ak_memcpy (synchronous), H2H copies, ak_stream_synchronize of s or of NULL,
+ *     ak_device_synchronize, ak_event_record on s, ak_bench_kernel / ak_autotune;
+ *   - ak_kernel_get of a kernel that would compile or load code (anything but
+ *     a warm memory-cache hit with default options): run the sequence once
+ *     before ak_graph_begin so every kernel (the library's too) is loaded;
+ *   - on the cpu backend, library ops on s (they run their C reference at
+ *     once): capture ak_launch kernels, copies and memsets there, and give a
+ *     kernel's argument sizes with ak_kernel_set_cpu_args (the record copies
+ *     the arguments).
+ * Memory: ak_malloc during a capture works (pool growth included); memory
+ * ak_free'd during a capture is kept for the graph and returned to the pool
+ * by ak_graph_destroy, so an op's workspace is never handed to anyone else
+ * while the graph may run. Host memory in a captured copy must be
+ * ak_host_alloc memory (GPU runtimes refuse pageable memory in a capture).
+ * Kernels launched by a graph must stay alive (ak_kernel handles not
+ * released) until ak_graph_destroy; the library's own kernels always are.
+ * Work on other streams is not affected. A call the runtime rejects during
+ * the capture invalidates it: ak_graph_end then fails and the stream is
+ * usable again. Thread safety: one thread at a time per capturing stream
+ * and per graph; different graphs and streams: any thread. */
+typedef struct ak_graph ak_graph;
+/* Start capturing `stream` (not NULL: the default stream cannot be captured).
+ * A stream that captures already, or another stream of the context that
+ * captures, is AK_ERROR_INVALID_ARGUMENT (item CAPTURE). Thread safety: see above. */
+AKAPI ak_result ak_graph_begin(ak_stream* stream);
+/* Stop capturing `stream` and return the graph (*out NULL on failure; the
+ * stream no longer captures either way, except when out is NULL). Not
+ * capturing: AK_ERROR_INVALID_ARGUMENT (item CAPTURE). A capture the runtime
+ * invalidated: AK_ERROR_DEVICE with its message. Thread safety: see above. */
+AKAPI ak_result ak_graph_end(ak_stream* stream, ak_graph** out);
+/* Replay g on `stream` (NULL: default stream), asynchronously like a launch.
+ * The first launch instantiates the graph. A destroyed graph, or one that
+ * never came from ak_graph_end: AK_ERROR_INVALID_ARGUMENT; a stream that is
+ * capturing: AK_ERROR_INVALID_ARGUMENT (item CAPTURE).
+ * Thread safety: any thread, not concurrently for the same graph. */
+AKAPI ak_result ak_graph_launch(ak_graph* g, ak_stream* stream);
+/* Bring a re-capture into g in place (hipGraphExecUpdate / cuGraphExecUpdate):
+ * when `newer` has the same operations in the same order (same kernels,
+ * copies and memsets; arguments, pointers and sizes may differ), g runs
+ * newer's arguments from its next launch and newer is consumed (destroyed;
+ * its kept memory moves to g). When they differ: AK_ERROR_INVALID_ARGUMENT
+ * (item GRAPH_TOPOLOGY) and both are left as they were: launch newer instead
+ * (it instantiates) and destroy g. Thread safety: as ak_graph_launch, for both. */
+AKAPI ak_result ak_graph_update(ak_graph* g, ak_graph* newer);
+/* Destroy a graph (a replay still running finishes first; memory kept for it
+ * returns to the pool once the device is idle). NULL ok.
+ * Thread safety: not while g is launched or updated from another thread. */
+AKAPI void ak_graph_destroy(ak_graph* g);
+/* 1 while `stream` captures (ak_graph_begin .. ak_graph_end), else 0.
+ * Thread safety: any thread. */
+AKAPI int ak_stream_capturing(const ak_stream* stream);
 
 /* ==========================================================================
  * >>decl:prof
@@ -2469,6 +2545,10 @@ struct ak_context {
     int comm_refs;                 /* live communicators on this context (under lock, >>impl:multi) */
     _ak_link live_streams, live_events; /* ak_stream / ak_event not destroyed yet (under lock; empty: next == NULL or self) */
     int destroy_pending;           /* ak_context_destroy was called while comm_refs > 0 (under lock) */
+    ak_stream* capture;            /* the stream capturing a graph, NULL: none (written under lock, read atomically) */
+    void** cap_frees;              /* ak_free'd during that capture: kept for its graph (under lock) */
+    size_t n_cap_frees, cap_cap_frees;
+    _ak_link live_graphs;          /* ak_graph not destroyed yet (under lock) */
     struct {                       /* launch limits from dev and bk, set once at creation (_ak_launch_limits_set) */
         unsigned block[3], grid[3];
         unsigned long long threads, per_dim;
@@ -2537,9 +2617,20 @@ typedef struct _ak_dev_ops {        /* device memory and ordering events, as the
     X(int, stream_priority_range, (ak_context* ctx, int* least, int* greatest), \
       _ak_hip_stream_priority_range, _ak_cuda_stream_priority_range, _ak_cpu_stream_priority_range) \
     X(int, stream_create, (ak_context* ctx, void** native, int priority), _ak_hip_stream_create, _ak_cuda_stream_create, _ak_cpu_stream_create) \
-    X(int, stream_destroy, (ak_context* ctx, void* native), _ak_hip_stream_destroy, _ak_cuda_stream_destroy, _ak_cpu_nothing_on) \
+    X(int, stream_destroy, (ak_context* ctx, void* native), _ak_hip_stream_destroy, _ak_cuda_stream_destroy, _ak_cpu_stream_destroy) \
     X(int, stream_synchronize, (ak_context* ctx, void* native), \
       _ak_hip_stream_synchronize, _ak_cuda_stream_synchronize, _ak_cpu_nothing_on) \
+    /* graphs (>>impl:stream): capture a stream, instantiate, launch, update in place, destroy */ \
+    X(int, capture_begin, (ak_context* ctx, void* stream), _ak_hip_capture_begin, _ak_cuda_capture_begin, _ak_cpu_capture_begin) \
+    /* *graph NULL on failure; the stream no longer captures either way */ \
+    X(int, capture_end, (ak_context* ctx, void* stream, void** graph), _ak_hip_capture_end, _ak_cuda_capture_end, _ak_cpu_capture_end) \
+    X(int, graph_instantiate, (ak_context* ctx, void** exec, void* graph), \
+      _ak_hip_graph_instantiate, _ak_cuda_graph_instantiate, _ak_cpu_graph_instantiate) \
+    X(int, graph_launch, (ak_context* ctx, void* exec, void* stream), _ak_hip_graph_launch, _ak_cuda_graph_launch, _ak_cpu_graph_launch) \
+    /* _AK_E_GRAPH_UPDATE_FAILURE: the graph's operations differ from the executable's (exec unchanged) */ \
+    X(int, graph_update, (ak_context* ctx, void* exec, void* graph), _ak_hip_graph_update, _ak_cuda_graph_update, _ak_cpu_graph_update) \
+    /* either may be NULL */ \
+    X(void, graph_destroy, (ak_context* ctx, void* graph, void* exec), _ak_hip_graph_destroy, _ak_cuda_graph_destroy, _ak_cpu_graph_destroy) \
     /* modules (NULL on backends that do not compile: then kernels run their C implementation) */ \
     X(int, module_load, (ak_context* ctx, const void* data, void** module), _ak_hip_module_load, _ak_cuda_module_load, NULL) \
     X(int, module_function, (ak_context* ctx, void* module, const char* name, void** fn), \
@@ -2604,8 +2695,47 @@ static void _ak_unload_cb(void* ctx, void* loaded);                         /* c
 static void _ak_ops_destroy(ak_context* ctx);                               /* kernel library state */
 static void _ak_optmemo_free_all(ak_context* ctx);                          /* compile options memo */
 static void _ak_host_free_all(ak_context* ctx);                             /* ak_host_alloc leftovers */
-static void _ak_live_destroy_all(ak_context* ctx);                          /* streams and events left (>>impl:stream) */
+static void _ak_live_destroy_all(ak_context* ctx);                          /* graphs, streams and events left (>>impl:stream) */
+static void _ak_capture_abort(ak_context* ctx);                             /* end and drop a capture (>>impl:stream) */
 static void _ak_launch_limits_set(ak_context* ctx);                         /* ctx->lim (>>impl:launch) */
+
+/* Graph capture (>>impl:stream): the stream of ctx that captures, NULL when none. */
+static ak_stream* _ak_capturing(const ak_context* ctx) { return __atomic_load_n(&((ak_context*)ctx)->capture, __ATOMIC_ACQUIRE); }
+/* A call that cannot run while a stream of ctx captures (it synchronizes, or it would not be captured). */
+static ak_result _ak_capture_refuse(const ak_context* ctx, const char* fn, const char* what) {
+    ak_stream* c = _ak_capturing(ctx);
+    if (!c) return AK_OK;
+    return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_CAPTURE, "%s: %s cannot run while stream '%s' captures a graph (ak_graph_end first)",
+                    fn, what, c->name);
+}
+/* Work on the default stream during a capture would synchronize with it. */
+static ak_result _ak_capture_stream_check(const ak_context* ctx, const ak_stream* s, const char* fn) {
+    ak_stream* c;
+    if (s || !(c = _ak_capturing(ctx))) return AK_OK;
+    return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_CAPTURE, "%s: the default stream cannot be used while stream '%s' captures a graph "
+                    "(it would synchronize with the capture): pass a created stream", fn, c->name);
+}
+/* ak_free during a capture: keep ptr for the capture's graph. 1 kept, 0 no capture (free it now), -1 out of host memory. */
+static int _ak_capture_keep(ak_context* ctx, void* ptr) {
+    int kept = 0;
+    _ak_mutex_lock(&ctx->lock);
+    if (ctx->capture) {
+        kept = -1;
+        if (ctx->n_cap_frees == ctx->cap_cap_frees) {
+            size_t nc = ctx->cap_cap_frees ? ctx->cap_cap_frees * 2 : 16;
+            void** nf = (void**)_ak_alloc(nc * sizeof *nf);
+            if (nf) {
+                if (ctx->n_cap_frees) memcpy(nf, ctx->cap_frees, ctx->n_cap_frees * sizeof *nf);
+                _ak_dealloc(ctx->cap_frees);
+                ctx->cap_frees = nf;
+                ctx->cap_cap_frees = nc;
+            }
+        }
+        if (ctx->n_cap_frees < ctx->cap_cap_frees) { ctx->cap_frees[ctx->n_cap_frees++] = ptr; kept = 1; }
+    }
+    _ak_mutex_unlock(&ctx->lock);
+    return kept;
+}
 
 /* ==========================================================================
  * >>impl:dtype
@@ -2786,6 +2916,11 @@ typedef int _akT_hipDeviceAttribute_t;
 typedef int _akT_hiprtcResult;
 typedef void* _akT_hiprtcProgram;
 typedef struct { char bytes[16]; } _akT_hipUUID;
+typedef void* _akT_hipGraph_t;
+typedef void* _akT_hipGraphExec_t;
+typedef void* _akT_hipGraphNode_t;
+typedef int _akT_hipStreamCaptureMode;
+typedef int _akT_hipGraphExecUpdateResult;
 #endif
 #ifndef AK_TYPECHECK_CUDA
 typedef int _akT_CUresult;
@@ -2807,6 +2942,10 @@ typedef int _akT_CUtensorMapInterleave;
 typedef int _akT_CUtensorMapSwizzle;
 typedef int _akT_CUtensorMapL2promotion;
 typedef int _akT_CUtensorMapFloatOOBfill;
+typedef void* _akT_CUgraph;
+typedef void* _akT_CUgraphExec;
+typedef int _akT_CUstreamCaptureMode;
+typedef struct { int result; void* error_node; void* error_from_node; } _akT_CUgraphExecUpdateResultInfo;
 #endif
 /* CUtensorMapDataType / Swizzle / L2promotion values amdkit uses (tests/typecheck_cuda.c checks them) */
 #define _AK_TMAP_F16 6
@@ -2858,6 +2997,15 @@ typedef int _akT_CUtensorMapFloatOOBfill;
     X(_akT_hipError_t, hipModuleLaunchKernel, (_akT_hipFunction_t f, unsigned int gx, unsigned int gy, unsigned int gz, \
         unsigned int bx, unsigned int by, unsigned int bz, unsigned int shmem, _akT_hipStream_t s, void** params, void** extra), \
         "hipModuleLaunchKernel", NULL, 1, 1) \
+    X(_akT_hipError_t, hipStreamBeginCapture, (_akT_hipStream_t s, _akT_hipStreamCaptureMode mode), "hipStreamBeginCapture", NULL, 0, 1) \
+    X(_akT_hipError_t, hipStreamEndCapture, (_akT_hipStream_t s, _akT_hipGraph_t* g), "hipStreamEndCapture", NULL, 0, 1) \
+    X(_akT_hipError_t, hipGraphInstantiate, (_akT_hipGraphExec_t* x, _akT_hipGraph_t g, _akT_hipGraphNode_t* err_node, char* log, \
+        size_t log_bytes), "hipGraphInstantiate", NULL, 0, 1) \
+    X(_akT_hipError_t, hipGraphLaunch, (_akT_hipGraphExec_t x, _akT_hipStream_t s), "hipGraphLaunch", NULL, 0, 1) \
+    X(_akT_hipError_t, hipGraphExecUpdate, (_akT_hipGraphExec_t x, _akT_hipGraph_t g, _akT_hipGraphNode_t* err_node, \
+        _akT_hipGraphExecUpdateResult* res), "hipGraphExecUpdate", NULL, 0, 1) \
+    X(_akT_hipError_t, hipGraphExecDestroy, (_akT_hipGraphExec_t x), "hipGraphExecDestroy", NULL, 0, 1) \
+    X(_akT_hipError_t, hipGraphDestroy, (_akT_hipGraph_t g), "hipGraphDestroy", NULL, 0, 1) \
     X(const char*, hipGetErrorString, (_akT_hipError_t e), "hipGetErrorString", NULL, 1, 1) \
     X(const char*, hipGetErrorName, (_akT_hipError_t e), "hipGetErrorName", NULL, 0, 1)
 
@@ -2937,6 +3085,15 @@ typedef int _akT_CUtensorMapFloatOOBfill;
         const uint64_t* dims, const uint64_t* strides, const uint32_t* box, const uint32_t* elem_strides, \
         _akT_CUtensorMapInterleave interleave, _akT_CUtensorMapSwizzle swizzle, _akT_CUtensorMapL2promotion l2, \
         _akT_CUtensorMapFloatOOBfill oob), "cuTensorMapEncodeTiled", NULL, 0, 1) \
+    X(_akT_CUresult, cuStreamBeginCapture, (_akT_CUstream s, _akT_CUstreamCaptureMode mode), "cuStreamBeginCapture_v2", NULL, 0, 1) \
+    X(_akT_CUresult, cuStreamEndCapture, (_akT_CUstream s, _akT_CUgraph* g), "cuStreamEndCapture", NULL, 0, 1) \
+    X(_akT_CUresult, cuGraphInstantiateWithFlags, (_akT_CUgraphExec* x, _akT_CUgraph g, unsigned long long flags), \
+        "cuGraphInstantiateWithFlags", NULL, 0, 1) \
+    X(_akT_CUresult, cuGraphLaunch, (_akT_CUgraphExec x, _akT_CUstream s), "cuGraphLaunch", NULL, 0, 1) \
+    X(_akT_CUresult, cuGraphExecUpdate, (_akT_CUgraphExec x, _akT_CUgraph g, _akT_CUgraphExecUpdateResultInfo* info), \
+        "cuGraphExecUpdate_v2", NULL, 0, 1) \
+    X(_akT_CUresult, cuGraphExecDestroy, (_akT_CUgraphExec x), "cuGraphExecDestroy", NULL, 0, 1) \
+    X(_akT_CUresult, cuGraphDestroy, (_akT_CUgraph g), "cuGraphDestroy", NULL, 0, 1) \
     X(_akT_CUresult, cuGetErrorString, (_akT_CUresult r, const char** s), "cuGetErrorString", NULL, 1, 1) \
     X(_akT_CUresult, cuGetErrorName, (_akT_CUresult r, const char** s), "cuGetErrorName", NULL, 0, 1)
 
@@ -3354,7 +3511,9 @@ enum { _AK_CU_ATTR_SHMEM_PER_BLOCK = 8, _AK_CU_ATTR_WARP = 10, _AK_CU_ATTR_CLOCK
 enum { _AK_E_OUT_OF_MEMORY = 2,            /* hipErrorOutOfMemory, CUDA_ERROR_OUT_OF_MEMORY */
        _AK_E_NOT_READY = 600,              /* hipErrorNotReady, CUDA_ERROR_NOT_READY */
        _AK_E_PEER_ALREADY_ENABLED = 704,   /* hipErrorPeerAccessAlreadyEnabled, CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED */
-       _AK_EVENT_DISABLE_TIMING = 0x2 };   /* hipEventDisableTiming, CU_EVENT_DISABLE_TIMING */
+       _AK_EVENT_DISABLE_TIMING = 0x2,     /* hipEventDisableTiming, CU_EVENT_DISABLE_TIMING */
+       _AK_E_GRAPH_UPDATE_FAILURE = 910,   /* hipErrorGraphExecUpdateFailure, CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE */
+       _AK_CAPTURE_MODE_RELAXED = 2 };     /* hipStreamCaptureModeRelaxed, CU_STREAM_CAPTURE_MODE_RELAXED */
 /* hipDeviceProp_t: where gcnArchName lives (x86-64). */
 enum { _AK_HIP_PROPS_R0600_ARCH_OFFSET = 1160, _AK_HIP_PROPS_R0000_ARCH_OFFSET = 396, _AK_HIP_PROPS_BYTES = 8192 };
 #ifndef AK_TYPECHECK_ONLY /* tests/typecheck_*.c stop after the entry-point lists */
@@ -6444,6 +6603,16 @@ AKDEF ak_result ak_free(ak_context* ctx, void* ptr) {
     if (!ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_free(%p): ctx is NULL", ptr);
     p = ctx->pool;
     if (!p) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_free(%p): the context has no memory pool", ptr);
+    if (_ak_capturing(ctx)) {   /* a graph being captured may use it: kept for the graph (ak_graph_destroy frees it) */
+        int kept;
+        _ak_mutex_lock(&p->lock);
+        b = _ak_phash_get(&p->live, ptr);
+        _ak_mutex_unlock(&p->lock);
+        if (b && (kept = _ak_capture_keep(ctx, ptr)) != 0) {
+            if (kept < 0) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_free(%p) during a graph capture: out of host memory keeping it for the graph; nothing freed", ptr);
+            return AK_OK;
+        }
+    }
     _ak_mutex_lock(&p->lock);
     b = _ak_phash_get(&p->live, ptr);
     if (!b) {
@@ -8273,18 +8442,162 @@ static int _ak_cpu_event_elapsed(ak_context* ctx, float* ms, ak_event* a, ak_eve
     *ms = (float)((double)((int64_t)(b->host_ns - a->host_ns)) / 1e6);
     return 0;
 }
+/* cpu graphs: a stream is a small object that records while it captures; a
+ * graph is the recorded list (launches with copies of their arguments, copies,
+ * memsets), replayed in order. */
+enum { _AK_REC_LAUNCH, _AK_REC_COPY, _AK_REC_MEMSET };
+typedef struct _ak_rec_op {
+    int kind;
+    ak_cpu_kernel_fn fn;             /* launch: the kernel's C implementation, its info and arguments */
+    ak_launch_info info;
+    int nargs;
+    void** params;                   /* nargs pointers into the same allocation, then the argument bytes */
+    size_t params_bytes;
+    void* dst;                       /* copy / memset */
+    const void* src;
+    size_t bytes;
+    int value;
+} _ak_rec_op;
+typedef struct _ak_rec { _ak_rec_op* op; int n, cap; } _ak_rec;
+typedef struct _ak_cpu_stream { int capturing; _ak_rec* rec; } _ak_cpu_stream;
+static void _ak_rec_free(_ak_rec* r) {
+    int i;
+    if (!r) return;
+    for (i = 0; i < r->n; i++) _ak_dealloc(r->op[i].params);
+    _ak_dealloc(r->op);
+    _ak_dealloc(r);
+}
+/* A new entry at the end (zeroed), NULL when out of host memory. */
+static _ak_rec_op* _ak_rec_push(_ak_rec* r) {
+    if (r->n == r->cap) {
+        int nc = r->cap ? r->cap * 2 : 16;
+        _ak_rec_op* no = (_ak_rec_op*)_ak_calloc((size_t)nc * sizeof *no);
+        if (!no) return NULL;
+        if (r->n) memcpy(no, r->op, (size_t)r->n * sizeof *no);
+        _ak_dealloc(r->op);
+        r->op = no;
+        r->cap = nc;
+    }
+    memset(&r->op[r->n], 0, sizeof r->op[r->n]);
+    return &r->op[r->n++];
+}
+/* A copy of r (argument blocks copied, their pointers moved into the copy); NULL when out of host memory. */
+static _ak_rec* _ak_rec_clone(const _ak_rec* r) {
+    _ak_rec* c = (_ak_rec*)_ak_calloc(sizeof *c);
+    int i, j;
+    if (!c) return NULL;
+    for (i = 0; i < r->n; i++) {
+        _ak_rec_op* o = _ak_rec_push(c);
+        if (!o) { _ak_rec_free(c); return NULL; }
+        *o = r->op[i];
+        o->params = NULL;
+        if (r->op[i].params) {
+            const char* ob = (const char*)r->op[i].params;
+            if (!(o->params = (void**)_ak_alloc(o->params_bytes))) { _ak_rec_free(c); return NULL; }
+            memcpy(o->params, ob, o->params_bytes);
+            for (j = 0; j < o->nargs; j++) o->params[j] = (char*)o->params + ((const char*)r->op[i].params[j] - ob);
+        }
+    }
+    return c;
+}
+static _ak_cpu_stream* _ak_cpu_capturing(void* stream) {
+    _ak_cpu_stream* cs = (_ak_cpu_stream*)stream;
+    return cs && cs->capturing ? cs : NULL;
+}
 static int _ak_cpu_copy(ak_context* ctx, void* dst, const void* src, size_t bytes, ak_copy_kind kind, void* stream, int async) {
-    (void)ctx; (void)kind; (void)stream; (void)async;
+    _ak_cpu_stream* cs = async ? _ak_cpu_capturing(stream) : NULL;
+    (void)ctx; (void)kind;
+    if (cs) {
+        _ak_rec_op* o = _ak_rec_push(cs->rec);
+        if (!o) return _AK_E_OUT_OF_MEMORY;
+        o->kind = _AK_REC_COPY; o->dst = dst; o->src = src; o->bytes = bytes;
+        return 0;
+    }
     memmove(dst, src, bytes);
     return 0;
 }
 static int _ak_cpu_memset(ak_context* ctx, void* dst, int value, size_t bytes, void* stream) {
-    (void)ctx; (void)stream;
+    _ak_cpu_stream* cs = _ak_cpu_capturing(stream);
+    (void)ctx;
+    if (cs) {
+        _ak_rec_op* o = _ak_rec_push(cs->rec);
+        if (!o) return _AK_E_OUT_OF_MEMORY;
+        o->kind = _AK_REC_MEMSET; o->dst = dst; o->value = value; o->bytes = bytes;
+        return 0;
+    }
     memset(dst, value, bytes);
     return 0;
 }
+static int _ak_cpu_capture_begin(ak_context* ctx, void* stream) {
+    _ak_cpu_stream* cs = (_ak_cpu_stream*)stream;
+    (void)ctx;
+    if (!cs) return 1;
+    if (!(cs->rec = (_ak_rec*)_ak_calloc(sizeof *cs->rec))) return _AK_E_OUT_OF_MEMORY;
+    cs->capturing = 1;
+    return 0;
+}
+static int _ak_cpu_capture_end(ak_context* ctx, void* stream, void** graph) {
+    _ak_cpu_stream* cs = (_ak_cpu_stream*)stream;
+    (void)ctx;
+    *graph = NULL;
+    if (!cs || !cs->capturing) return 1;
+    *graph = cs->rec;
+    cs->rec = NULL;
+    cs->capturing = 0;
+    return 0;
+}
+static int _ak_cpu_graph_instantiate(ak_context* ctx, void** exec, void* graph) {
+    (void)ctx;
+    return (*exec = _ak_rec_clone((const _ak_rec*)graph)) != NULL ? 0 : _AK_E_OUT_OF_MEMORY;
+}
+static int _ak_cpu_graph_launch(ak_context* ctx, void* exec, void* stream) {
+    const _ak_rec* r = (const _ak_rec*)exec;
+    int i;
+    (void)ctx; (void)stream;
+    for (i = 0; i < r->n; i++) {
+        const _ak_rec_op* o = &r->op[i];
+        if (o->kind == _AK_REC_LAUNCH) o->fn(&o->info, o->params);
+        else if (o->kind == _AK_REC_COPY) memmove(o->dst, o->src, o->bytes);
+        else memset(o->dst, o->value, o->bytes);
+    }
+    return 0;
+}
+/* The same operations in the same order: kinds, kernels, copy and memset sizes. */
+static int _ak_cpu_graph_update(ak_context* ctx, void* exec, void* graph) {
+    _ak_rec* x = (_ak_rec*)exec;
+    const _ak_rec* g = (const _ak_rec*)graph;
+    _ak_rec* c;
+    int i;
+    (void)ctx;
+    if (x->n != g->n) return _AK_E_GRAPH_UPDATE_FAILURE;
+    for (i = 0; i < g->n; i++)
+        if (x->op[i].kind != g->op[i].kind || x->op[i].fn != g->op[i].fn ||
+            (g->op[i].kind != _AK_REC_LAUNCH && x->op[i].bytes != g->op[i].bytes))
+            return _AK_E_GRAPH_UPDATE_FAILURE;
+    if (!(c = _ak_rec_clone(g))) return _AK_E_OUT_OF_MEMORY;
+    for (i = 0; i < x->n; i++) _ak_dealloc(x->op[i].params);
+    _ak_dealloc(x->op);
+    *x = *c;
+    _ak_dealloc(c);
+    return 0;
+}
+static void _ak_cpu_graph_destroy(ak_context* ctx, void* graph, void* exec) {
+    (void)ctx;
+    _ak_rec_free((_ak_rec*)graph);
+    _ak_rec_free((_ak_rec*)exec);
+}
 static int _ak_cpu_host_alloc(ak_context* ctx, void** out, size_t bytes) { return _ak_cpu_alloc(ctx, bytes, out); }
-static int _ak_cpu_stream_create(ak_context* ctx, void** native, int priority) { (void)ctx; (void)priority; *native = NULL; return 0; }
+static int _ak_cpu_stream_create(ak_context* ctx, void** native, int priority) {
+    (void)ctx; (void)priority;
+    return (*native = _ak_calloc(sizeof(_ak_cpu_stream))) != NULL ? 0 : _AK_E_OUT_OF_MEMORY;
+}
+static int _ak_cpu_stream_destroy(ak_context* ctx, void* native) {
+    _ak_cpu_stream* cs = (_ak_cpu_stream*)native;
+    (void)ctx;
+    if (cs) _ak_rec_free(cs->rec);
+    _ak_dealloc(cs);
+    return 0;
+}
 static int _ak_cpu_nothing(ak_context* ctx) { (void)ctx; return 0; }
 static int _ak_cpu_nothing_on(ak_context* ctx, void* h) { (void)ctx; (void)h; return 0; }
 static int _ak_cpu_stream_priority_range(ak_context* ctx, int* least, int* greatest) {   /* any priority is kept */
@@ -8380,6 +8693,29 @@ static int _ak_hip_stream_priority_range(ak_context* ctx, int* least, int* great
 static int _ak_hip_stream_create(ak_context* ctx, void** native, int priority) { return _AK_A->hipStreamCreateWithPriority(native, 0, priority); }
 static int _ak_hip_stream_destroy(ak_context* ctx, void* native) { return _AK_A->hipStreamDestroy(native); }
 static int _ak_hip_stream_synchronize(ak_context* ctx, void* native) { return _AK_A->hipStreamSynchronize(native); }
+static int _ak_hip_capture_begin(ak_context* ctx, void* stream) {
+    return _AK_A->hipStreamBeginCapture ? _AK_A->hipStreamBeginCapture(stream, _AK_CAPTURE_MODE_RELAXED) : _AK_E_NO_ENTRY;
+}
+static int _ak_hip_capture_end(ak_context* ctx, void* stream, void** graph) {
+    *graph = NULL;
+    return _AK_A->hipStreamEndCapture ? _AK_A->hipStreamEndCapture(stream, graph) : _AK_E_NO_ENTRY;
+}
+static int _ak_hip_graph_instantiate(ak_context* ctx, void** exec, void* graph) {
+    *exec = NULL;
+    return _AK_A->hipGraphInstantiate ? _AK_A->hipGraphInstantiate(exec, graph, NULL, NULL, 0) : _AK_E_NO_ENTRY;
+}
+static int _ak_hip_graph_launch(ak_context* ctx, void* exec, void* stream) {
+    return _AK_A->hipGraphLaunch ? _AK_A->hipGraphLaunch(exec, stream) : _AK_E_NO_ENTRY;
+}
+static int _ak_hip_graph_update(ak_context* ctx, void* exec, void* graph) {
+    _akT_hipGraphNode_t node = NULL;
+    _akT_hipGraphExecUpdateResult res = 0;
+    return _AK_A->hipGraphExecUpdate ? _AK_A->hipGraphExecUpdate(exec, graph, &node, &res) : _AK_E_NO_ENTRY;
+}
+static void _ak_hip_graph_destroy(ak_context* ctx, void* graph, void* exec) {
+    if (exec && _AK_A->hipGraphExecDestroy) _AK_A->hipGraphExecDestroy(exec);
+    if (graph && _AK_A->hipGraphDestroy) _AK_A->hipGraphDestroy(graph);
+}
 static int _ak_hip_module_load(ak_context* ctx, const void* data, void** module) { return _AK_A->hipModuleLoadData(module, data); }
 static int _ak_hip_module_function(ak_context* ctx, void* module, const char* name, void** fn) { return _AK_A->hipModuleGetFunction(fn, module, name); }
 static int _ak_hip_module_unload(ak_context* ctx, void* module) { return _AK_A->hipModuleUnload(module); }
@@ -8441,6 +8777,29 @@ static int _ak_cuda_stream_priority_range(ak_context* ctx, int* least, int* grea
 static int _ak_cuda_stream_create(ak_context* ctx, void** native, int priority) { return _AK_A->cuStreamCreateWithPriority(native, 0, priority); }
 static int _ak_cuda_stream_destroy(ak_context* ctx, void* native) { return _AK_A->cuStreamDestroy(native); }
 static int _ak_cuda_stream_synchronize(ak_context* ctx, void* native) { return _AK_A->cuStreamSynchronize(native); }
+static int _ak_cuda_capture_begin(ak_context* ctx, void* stream) {
+    return _AK_A->cuStreamBeginCapture ? _AK_A->cuStreamBeginCapture(stream, _AK_CAPTURE_MODE_RELAXED) : _AK_E_NO_ENTRY;
+}
+static int _ak_cuda_capture_end(ak_context* ctx, void* stream, void** graph) {
+    *graph = NULL;
+    return _AK_A->cuStreamEndCapture ? _AK_A->cuStreamEndCapture(stream, graph) : _AK_E_NO_ENTRY;
+}
+static int _ak_cuda_graph_instantiate(ak_context* ctx, void** exec, void* graph) {
+    *exec = NULL;
+    return _AK_A->cuGraphInstantiateWithFlags ? _AK_A->cuGraphInstantiateWithFlags(exec, graph, 0) : _AK_E_NO_ENTRY;
+}
+static int _ak_cuda_graph_launch(ak_context* ctx, void* exec, void* stream) {
+    return _AK_A->cuGraphLaunch ? _AK_A->cuGraphLaunch(exec, stream) : _AK_E_NO_ENTRY;
+}
+static int _ak_cuda_graph_update(ak_context* ctx, void* exec, void* graph) {
+    _akT_CUgraphExecUpdateResultInfo info;
+    memset(&info, 0, sizeof info);
+    return _AK_A->cuGraphExecUpdate ? _AK_A->cuGraphExecUpdate(exec, graph, &info) : _AK_E_NO_ENTRY;
+}
+static void _ak_cuda_graph_destroy(ak_context* ctx, void* graph, void* exec) {
+    if (exec && _AK_A->cuGraphExecDestroy) _AK_A->cuGraphExecDestroy(exec);
+    if (graph && _AK_A->cuGraphDestroy) _AK_A->cuGraphDestroy(graph);
+}
 static int _ak_cuda_module_load(ak_context* ctx, const void* data, void** module) { return _AK_A->cuModuleLoadData(module, data); }
 static int _ak_cuda_module_function(ak_context* ctx, void* module, const char* name, void** fn) { return _AK_A->cuModuleGetFunction(fn, module, name); }
 static int _ak_cuda_module_unload(ak_context* ctx, void* module) { return _AK_A->cuModuleUnload(module); }
@@ -8798,6 +9157,7 @@ AKDEF ak_result ak_context_create(const ak_config* cfg_in, ak_context** out) {
 
 static void _ak_context_destroy_now(ak_context* ctx) {
     if (!ctx->bk) ctx->bk = &_ak_backend_cpu;   /* not opened (failed creation): nothing native to release */
+    if (_ak_capturing(ctx)) _ak_capture_abort(ctx);
     ak_device_synchronize(ctx);
     _ak_ops_destroy(ctx);
     if (ctx->prof) _ak_prof_destroy(ctx->prof);
@@ -8854,6 +9214,7 @@ AKDEF ak_result ak_device_synchronize(ak_context* ctx) {
     ak_result r;
     int e;
     if (!ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_device_synchronize: ctx is NULL");
+    if ((r = _ak_capture_refuse(ctx, "ak_device_synchronize", "synchronizing the device")) != AK_OK) return r;
     if ((r = _ak_bind(ctx)) != AK_OK) return r;
     if ((e = ctx->bk->synchronize(ctx)) != 0)
         return _ak_err(AK_ERROR_DEVICE, "device synchronize failed: %s (%d)", ctx->bk->error_string(ctx, e), e);
@@ -10889,8 +11250,10 @@ struct ak_kernel {
     void* cpu_user;
     size_t shmem_optin;        /* dynamic shared memory limit raised so far */
     int iface;                 /* kernel library: its generated interface (_AK_KIF_*, set by _ak_op_kernel); 0 otherwise */
+    int cpu_args;              /* 1 + the argument count ak_kernel_set_cpu_args gave, 0: none given */
     char name[208];
     char target[128];          /* what the code was built for, "cpu" when none */
+    uint16_t cpu_arg_bytes[AK_MAX_ARGS];  /* their sizes (valid while cpu_args > 0) */
 };
 
 static ak_result _ak_load_cb(void* user, const void* data, size_t size, void** loaded) {
@@ -10962,7 +11325,8 @@ AKDEF ak_result ak_kernel_get(ak_context* ctx, const char* source, const char* k
     /* the cpu backend runs the kernel's C implementation, after its source compiled where a GPU compiler loads
        (config.cpu_compile_check): the same errors as on a GPU. The library's own kernels are not checked here. */
     if (r == AK_OK && !ctx->bk->module_load && ctx->cfg.cpu_compile_check &&
-        (r = _ak_cpu_compile_check(ctx, source, kernel_name, o, &(*out)->source)) != AK_OK) {
+        ((r = _ak_capture_refuse(ctx, "ak_kernel_get", "the cpu backend's compile check")) != AK_OK ||
+         (r = _ak_cpu_compile_check(ctx, source, kernel_name, o, &(*out)->source)) != AK_OK)) {
         ak_kernel_release(*out);
         *out = NULL;
     }
@@ -11025,7 +11389,8 @@ static ak_result _ak_kernel_get_at(ak_context* ctx, const char* target_override,
         if (r == AK_OK && m && ctx->cache->enabled && !(o && o->no_cache) &&
             (k->entry = _ak_cache_get_ready(ctx->cache, &m->prefix, source, strlen(source))) != NULL)
             k->source = AK_CACHE_MEMORY;
-        else if (r == AK_OK)
+        else if (r == AK_OK && (r = _ak_capture_refuse(ctx, "ak_kernel_get", "fetching a kernel that is not loaded yet (run the sequence "
+                                                        "once before ak_graph_begin)")) == AK_OK)
             r = _ak_kernel_resolve(ctx, k, m, source, kernel_name, o);
         if (r == AK_OK) r = _ak_loaded_function(ctx, (_ak_loaded*)_ak_cache_entry_loaded(k->entry), kernel_name, &k->fn);
         if (r != AK_OK) {
@@ -11049,6 +11414,21 @@ AKDEF void ak_kernel_set_cpu(ak_kernel* k, ak_cpu_kernel_fn fn, void* user_data)
     if (!k) return;
     k->cpu = fn;
     k->cpu_user = user_data;
+}
+AKDEF ak_result ak_kernel_set_cpu_args(ak_kernel* k, int count, const size_t* bytes) {
+    int i;
+    if (!k) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_kernel_set_cpu_args: kernel is NULL");
+    if (count < 0 || count > AK_MAX_ARGS)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "ak_kernel_set_cpu_args(%s): %d arguments, expected 0..%d", k->name,
+                        count, AK_MAX_ARGS);
+    if (count && !bytes) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_kernel_set_cpu_args(%s): bytes is NULL", k->name);
+    for (i = 0; i < count; i++)
+        if (bytes[i] < 1 || bytes[i] > 4096)
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "ak_kernel_set_cpu_args(%s): argument %d has %zu bytes, expected 1..4096",
+                            k->name, i, bytes[i]);
+    for (i = 0; i < count; i++) k->cpu_arg_bytes[i] = (uint16_t)bytes[i];
+    k->cpu_args = count + 1;
+    return AK_OK;
 }
 AKDEF ak_cache_source ak_kernel_cache_source(const ak_kernel* k) { return k ? k->source : AK_CACHE_MISS; }
 AKDEF const char* ak_kernel_name(const ak_kernel* k) { return k ? k->name : ""; }
@@ -11118,10 +11498,40 @@ AKDEF ak_result ak_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shme
     if (!_ak_launch_quick_ok(ctx, grid, block) && (r = _ak_launch_geometry(ctx, k->name, grid, block)) != AK_OK) return r;
     if (stream && stream->ctx != ctx)
         return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_WRONG_CONTEXT, "ak_launch(%s): stream '%s' belongs to another context", k->name, stream->name);
+    if (!stream && (r = _ak_capture_stream_check(ctx, stream, "ak_launch")) != AK_OK) return r;
     return ctx->bk->launch(k, grid, block, shmem, stream, args);
 }
 /* The backends' launches (the table in >>impl:backend points here). */
 static ak_result _ak_launch_shmem_check(ak_kernel* k, size_t shmem);
+/* cpu capture: the launch joins the stream's record with a copy of its arguments (sizes from ak_kernel_set_cpu_args). */
+static ak_result _ak_cpu_record_launch(ak_kernel* k, const ak_launch_info* info, void** args, _ak_cpu_stream* cs) {
+    size_t off, total;
+    int i, n = k->cpu_args - 1;
+    _ak_rec_op* o;
+    void** p;
+    if (n < 0)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_CAPTURE, "ak_launch(%s): the cpu backend's graph capture copies a launch's "
+                        "arguments and needs their sizes: call ak_kernel_set_cpu_args first", k->name);
+    if (n && !args) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_launch(%s): args is NULL, the kernel takes %d", k->name, n);
+    total = off = ((size_t)n * sizeof(void*) + 15) & ~(size_t)15;
+    for (i = 0; i < n; i++) total += ((size_t)k->cpu_arg_bytes[i] + 15) & ~(size_t)15;
+    if (!(p = (void**)_ak_alloc(total)))
+        return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_launch(%s): out of host memory recording the launch", k->name);
+    for (i = 0; i < n; i++) {
+        if (!args[i]) { _ak_dealloc(p); return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_launch(%s): args[%d] is NULL", k->name, i); }
+        p[i] = (char*)p + off;
+        memcpy(p[i], args[i], k->cpu_arg_bytes[i]);
+        off += ((size_t)k->cpu_arg_bytes[i] + 15) & ~(size_t)15;
+    }
+    if (!(o = _ak_rec_push(cs->rec))) { _ak_dealloc(p); return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_launch(%s): out of host memory recording the launch", k->name); }
+    o->kind = _AK_REC_LAUNCH;
+    o->fn = k->cpu;
+    o->info = *info;
+    o->nargs = n;
+    o->params = p;
+    o->params_bytes = total;
+    return AK_OK;
+}
 static ak_result _ak_cpu_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_stream* stream, void** args) {
     ak_launch_info info;
     ak_result r;
@@ -11130,6 +11540,7 @@ static ak_result _ak_cpu_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_
     if (!k->cpu)
         return _ak_erri(AK_ERROR_LAUNCH, AK_ERRITEM_NO_CPU_IMPLEMENTATION, "ak_launch(%s): the cpu backend needs a CPU implementation (ak_kernel_set_cpu)", k->name);
     info.grid = grid; info.block = block; info.shared_bytes = shmem; info.user_data = k->cpu_user;
+    if (stream && _ak_cpu_capturing(stream->native)) return _ak_cpu_record_launch(k, &info, args, (_ak_cpu_stream*)stream->native);
     k->cpu(&info, args);
     return AK_OK;
 }
@@ -11286,6 +11697,12 @@ static ak_result _ak_copy_impl(ak_context* ctx, void* dst, const void* src, size
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: copy kind %d is not AK_H2D, AK_D2H, AK_D2D or AK_H2H", fn, (int)kind);
     if (bytes > (SIZE_MAX >> 1)) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %zu bytes is not a plausible size", fn, bytes);
     if (stream && stream->ctx != ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_WRONG_CONTEXT, "%s: stream belongs to another context", fn);
+    if (_ak_capturing(ctx)) {
+        if (!async && (r = _ak_capture_refuse(ctx, fn, "a synchronous copy")) != AK_OK) return r;
+        if ((r = _ak_capture_stream_check(ctx, stream, fn)) != AK_OK) return r;
+        if (kind == AK_H2H && stream == _ak_capturing(ctx))
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_CAPTURE, "%s: a host-to-host copy runs on the host and cannot be captured", fn);
+    }
     if (kind == AK_H2H) {   /* host to host: after the stream's work when asynchronous */
         if (async && (r = ak_stream_synchronize(ctx, stream)) != AK_OK) return r;
         memmove(dst, src, bytes);
@@ -11310,6 +11727,7 @@ AKDEF ak_result ak_memset(ak_context* ctx, void* dst, int value, size_t bytes, a
     if (!dst) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_memset: destination is NULL (%zu bytes)", bytes);
     if (bytes > (SIZE_MAX >> 1)) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_memset: %zu bytes is not a plausible size", bytes);
     if (stream && stream->ctx != ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_WRONG_CONTEXT, "ak_memset: stream belongs to another context");
+    if ((r = _ak_capture_stream_check(ctx, stream, "ak_memset")) != AK_OK) return r;
     if ((r = _ak_bind(ctx)) != AK_OK) return r;
     if ((e = ctx->bk->memset(ctx, dst, value, bytes, _ak_native_stream(stream))) != 0)
         return _ak_err(AK_ERROR_MEMORY, "ak_memset of %zu bytes failed: %s (%d)", bytes, ctx->bk->error_string(ctx, e), e);
@@ -11386,8 +11804,9 @@ static void _ak_live_del(ak_context* ctx, _ak_link* l) {
     if (l->next) { l->next->prev = l->prev; l->prev->next = l->next; l->next = l->prev = NULL; }
     _ak_mutex_unlock(&ctx->lock);
 }
-/* ak_context_destroy: destroy the events, then the streams, the caller left. */
+/* ak_context_destroy: destroy the graphs, the events, then the streams, the caller left. */
 static void _ak_live_destroy_all(ak_context* ctx) {
+    while (ctx->live_graphs.next && ctx->live_graphs.next != &ctx->live_graphs) ak_graph_destroy((ak_graph*)(void*)ctx->live_graphs.next);
     while (ctx->live_events.next && ctx->live_events.next != &ctx->live_events) ak_event_destroy((ak_event*)(void*)ctx->live_events.next);
     while (ctx->live_streams.next && ctx->live_streams.next != &ctx->live_streams) ak_stream_destroy((ak_stream*)(void*)ctx->live_streams.next);
 }
@@ -11420,6 +11839,7 @@ AKDEF void ak_stream_destroy(ak_stream* s) {
     ak_context* ctx;
     if (!s) return;
     ctx = s->ctx;
+    if (_ak_capturing(ctx) == s) _ak_capture_abort(ctx);
     ak_stream_synchronize(ctx, s);
     if (ctx->pool) _ak_pool_stream_destroyed(ctx->pool, s);
     if (s->native && _ak_bind(ctx) == AK_OK) ctx->bk->stream_destroy(ctx, s->native);
@@ -11431,6 +11851,9 @@ AKDEF ak_result ak_stream_synchronize(ak_context* ctx, ak_stream* s) {
     ak_result r;
     if (!ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_stream_synchronize: ctx is NULL");
     if (s && s->ctx != ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_WRONG_CONTEXT, "ak_stream_synchronize: stream belongs to another context");
+    if (_ak_capturing(ctx) && (!s || s == _ak_capturing(ctx)) &&
+        (r = _ak_capture_refuse(ctx, "ak_stream_synchronize", s ? "synchronizing the capturing stream" : "synchronizing the default stream")) != AK_OK)
+        return r;
     if ((r = _ak_bind(ctx)) != AK_OK) return r;
     if ((e = ctx->bk->stream_synchronize(ctx, _ak_native_stream(s))) != 0)
         return _ak_err(AK_ERROR_DEVICE, "stream '%s' synchronize failed: %s (%d)", s ? s->name : "default", ctx->bk->error_string(ctx, e), e);
@@ -11461,6 +11884,10 @@ AKDEF ak_result ak_event_record(ak_event* e, ak_stream* s) {
     ak_result r;
     if (!e) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_event_record: event is NULL");
     if (s && s->ctx != e->ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_event_record: stream and event belong to different contexts");
+    if ((r = _ak_capture_stream_check(e->ctx, s, "ak_event_record")) != AK_OK) return r;
+    if (s && s == _ak_capturing(e->ctx))
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_CAPTURE, "ak_event_record: stream '%s' captures a graph: events are not recorded into "
+                        "a capture (time a replay with events around ak_graph_launch)", s->name);
     e->host_ns = _ak_now_ns();
     if ((r = _ak_dev_event_record(e->ctx, e->native, _ak_native_stream(s))) != AK_OK) return r;
     e->recorded = 1;
@@ -11487,6 +11914,217 @@ AKDEF ak_result ak_event_elapsed_ms(ak_event* a, ak_event* b, float* ms) {
     if ((err = a->ctx->bk->event_elapsed(a->ctx, ms, a, b)) != 0)
         return _ak_err(AK_ERROR_DEVICE, "ak_event_elapsed_ms failed: %s (%d)", a->ctx->bk->error_string(a->ctx, err), err);
     return AK_OK;
+}
+
+/* ---- graphs: capture (one per context at a time, ctx->capture), instantiate at the first launch, update, destroy.
+ * Live graphs are in a process-wide set, so a destroyed handle is refused instead of read. */
+struct ak_graph {
+    _ak_link link;                 /* first: ctx->live_graphs */
+    ak_context* ctx;
+    void* graph;                   /* hipGraph_t / CUgraph / cpu: the record */
+    void* exec;                    /* instantiated at the first launch (or update) */
+    void** frees;                  /* ak_free'd during the capture: returned to the pool by ak_graph_destroy */
+    size_t nfrees;
+};
+static pthread_mutex_t _ak_graph_lock = PTHREAD_MUTEX_INITIALIZER;
+static _ak_phash _ak_graph_set;    /* live ak_graph pointers (under _ak_graph_lock) */
+static int _ak_graph_register(ak_graph* g) {
+    int ok;
+    pthread_mutex_lock(&_ak_graph_lock);
+    ok = _ak_phash_reserve(&_ak_graph_set, _ak_graph_set.count + 1);
+    if (ok) _ak_phash_put_nogrow(&_ak_graph_set, (uintptr_t)g, (_ak_pblock*)(void*)g);
+    pthread_mutex_unlock(&_ak_graph_lock);
+    return ok;
+}
+static int _ak_graph_unregister(ak_graph* g) {
+    int was;
+    pthread_mutex_lock(&_ak_graph_lock);
+    was = _ak_phash_del(&_ak_graph_set, g);
+    if (!_ak_graph_set.count) _ak_phash_free(&_ak_graph_set);
+    pthread_mutex_unlock(&_ak_graph_lock);
+    return was;
+}
+static ak_result _ak_graph_live(const ak_graph* g, const char* fn) {
+    int live;
+    if (!g) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "%s: graph is NULL", fn);
+    pthread_mutex_lock(&_ak_graph_lock);
+    live = _ak_phash_get(&_ak_graph_set, g) != NULL;
+    pthread_mutex_unlock(&_ak_graph_lock);
+    if (!live)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_FOREIGN_POINTER, "%s(%p): not a live graph (destroyed already, or not made by ak_graph_end)",
+                        fn, (const void*)g);
+    return AK_OK;
+}
+/* Memory kept for a graph goes back to the pool: into the capture running now, else after the device is idle. */
+static void _ak_graph_release_frees(ak_context* ctx, void** frees, size_t n, int ran) {
+    size_t i;
+    if (n && ran && !_ak_capturing(ctx) && _ak_bind(ctx) == AK_OK) ctx->bk->synchronize(ctx);
+    for (i = 0; i < n; i++) ak_free(ctx, frees[i]);   /* during another capture: kept for that one */
+    _ak_dealloc(frees);
+}
+static void _ak_capture_take(ak_context* ctx, void*** frees, size_t* n) {
+    _ak_mutex_lock(&ctx->lock);
+    __atomic_store_n(&ctx->capture, (ak_stream*)NULL, __ATOMIC_RELEASE);
+    *frees = ctx->cap_frees;
+    *n = ctx->n_cap_frees;
+    ctx->cap_frees = NULL;
+    ctx->n_cap_frees = ctx->cap_cap_frees = 0;
+    _ak_mutex_unlock(&ctx->lock);
+}
+static void _ak_capture_abort(ak_context* ctx) {
+    ak_stream* s = _ak_capturing(ctx);
+    void* graph = NULL;
+    void** frees;
+    size_t n;
+    if (!s) return;
+    if (_ak_bind(ctx) == AK_OK) {
+        ctx->bk->capture_end(ctx, s->native, &graph);
+        if (graph) ctx->bk->graph_destroy(ctx, graph, NULL);
+    }
+    _ak_capture_take(ctx, &frees, &n);
+    _ak_graph_release_frees(ctx, frees, n, 0);
+}
+AKDEF int ak_stream_capturing(const ak_stream* s) { return s && _ak_capturing(s->ctx) == s; }
+AKDEF ak_result ak_graph_begin(ak_stream* s) {
+    ak_context* ctx;
+    ak_stream* c;
+    ak_result r;
+    int e;
+    if (!s)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_CAPTURE, "ak_graph_begin: the default stream (NULL) cannot be captured: "
+                        "capture a stream made by ak_stream_create");
+    ctx = s->ctx;
+    _ak_mutex_lock(&ctx->lock);
+    if (!(c = ctx->capture)) __atomic_store_n(&ctx->capture, s, __ATOMIC_RELEASE);
+    _ak_mutex_unlock(&ctx->lock);
+    if (c == s)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_CAPTURE, "ak_graph_begin: stream '%s' is capturing already (captures do not nest: "
+                        "ak_graph_end first)", s->name);
+    if (c)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_CAPTURE, "ak_graph_begin(%s): stream '%s' of this context is capturing (one capture "
+                        "per context at a time)", s->name, c->name);
+    if ((r = _ak_bind(ctx)) == AK_OK && (e = ctx->bk->capture_begin(ctx, s->native)) != 0)
+        r = _ak_erri(AK_ERROR_DEVICE, AK_ERRITEM_RUNTIME_CALL, "ak_graph_begin(%s): beginning the capture failed: %s (%d)", s->name,
+                     ctx->bk->error_string(ctx, e), e);
+    if (r != AK_OK) {
+        void** f;
+        size_t n;
+        _ak_capture_take(ctx, &f, &n);
+        _ak_graph_release_frees(ctx, f, n, 0);
+    }
+    return r;
+}
+AKDEF ak_result ak_graph_end(ak_stream* s, ak_graph** out) {
+    ak_context* ctx;
+    ak_graph* g;
+    void* graph = NULL;
+    void** frees;
+    size_t nf;
+    ak_result r;
+    int e = 0;
+    if (!out) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_graph_end: out is NULL (the capture goes on)");
+    *out = NULL;
+    if (!s || _ak_capturing(s->ctx) != s)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_CAPTURE, "ak_graph_end: stream '%s' is not capturing (ak_graph_begin first)",
+                        ak_stream_name(s));
+    ctx = s->ctx;
+    g = (ak_graph*)_ak_ctx_alloc(&ctx->cfg, sizeof *g);
+    if ((r = _ak_bind(ctx)) == AK_OK) e = ctx->bk->capture_end(ctx, s->native, &graph);
+    _ak_capture_take(ctx, &frees, &nf);
+    if (r == AK_OK && e)
+        r = _ak_erri(AK_ERROR_DEVICE, AK_ERRITEM_RUNTIME_CALL, "ak_graph_end(%s): the runtime invalidated the capture: %s (%d) (a call during it "
+                     "was refused, e.g. a copy from pageable host memory); nothing was captured and the stream no longer captures", s->name,
+                     ctx->bk->error_string(ctx, e), e);
+    if (r == AK_OK && !g) r = _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_graph_end: out of host memory");
+    if (r == AK_OK) {
+        g->ctx = ctx;
+        g->graph = graph;
+        if (!_ak_graph_register(g)) r = _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_graph_end: out of host memory");
+    }
+    if (r != AK_OK) {
+        if (graph) ctx->bk->graph_destroy(ctx, graph, NULL);
+        _ak_graph_release_frees(ctx, frees, nf, 0);
+        _ak_ctx_free(&ctx->cfg, g);
+        return r;
+    }
+    g->frees = frees;
+    g->nfrees = nf;
+    _ak_live_add(ctx, &ctx->live_graphs, &g->link);
+    *out = g;
+    return AK_OK;
+}
+static ak_result _ak_graph_instantiate(ak_graph* g, const char* fn) {
+    ak_context* ctx = g->ctx;
+    int e;
+    if (g->exec) return AK_OK;
+    if ((e = ctx->bk->graph_instantiate(ctx, &g->exec, g->graph)) != 0) {
+        g->exec = NULL;
+        return _ak_erri(AK_ERROR_DEVICE, AK_ERRITEM_RUNTIME_CALL, "%s: instantiating the graph failed: %s (%d)", fn, ctx->bk->error_string(ctx, e), e);
+    }
+    return AK_OK;
+}
+AKDEF ak_result ak_graph_launch(ak_graph* g, ak_stream* s) {
+    ak_context* ctx;
+    ak_stream* c;
+    ak_result r;
+    int e;
+    if ((r = _ak_graph_live(g, "ak_graph_launch")) != AK_OK) return r;
+    ctx = g->ctx;
+    if (s && s->ctx != ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_WRONG_CONTEXT, "ak_graph_launch: stream '%s' belongs to another context", s->name);
+    if ((c = _ak_capturing(ctx)) != NULL) {
+        if ((r = _ak_capture_stream_check(ctx, s, "ak_graph_launch")) != AK_OK) return r;
+        if (s == c)
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_CAPTURE, "ak_graph_launch: stream '%s' captures a graph: a graph is not launched "
+                            "into a capture", s->name);
+    }
+    if ((r = _ak_bind(ctx)) != AK_OK || (r = _ak_graph_instantiate(g, "ak_graph_launch")) != AK_OK) return r;
+    if ((e = ctx->bk->graph_launch(ctx, g->exec, _ak_native_stream(s))) != 0)
+        return _ak_erri(AK_ERROR_LAUNCH, AK_ERRITEM_RUNTIME_CALL, "ak_graph_launch on stream '%s' failed: %s (%d)", ak_stream_name(s),
+                        ctx->bk->error_string(ctx, e), e);
+    return AK_OK;
+}
+AKDEF ak_result ak_graph_update(ak_graph* g, ak_graph* newer) {
+    ak_context* ctx;
+    ak_result r;
+    void** f = NULL;
+    int e;
+    if ((r = _ak_graph_live(g, "ak_graph_update")) != AK_OK || (r = _ak_graph_live(newer, "ak_graph_update")) != AK_OK) return r;
+    if (g == newer) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_graph_update: the graph and the new capture are the same graph");
+    ctx = g->ctx;
+    if (newer->ctx != ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_WRONG_CONTEXT, "ak_graph_update: the graphs belong to different contexts");
+    if (newer->nfrees && !(f = (void**)_ak_alloc((g->nfrees + newer->nfrees) * sizeof *f)))
+        return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_graph_update: out of host memory");
+    if ((r = _ak_bind(ctx)) != AK_OK || (r = _ak_graph_instantiate(g, "ak_graph_update")) != AK_OK) { _ak_dealloc(f); return r; }
+    e = ctx->bk->graph_update(ctx, g->exec, newer->graph);
+    if (e) {
+        _ak_dealloc(f);
+        if (e == _AK_E_GRAPH_UPDATE_FAILURE)
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_GRAPH_TOPOLOGY, "ak_graph_update: the new capture's operations differ from the "
+                            "graph's (another kernel, an operation added or missing, a copy or memset of another size): launch the new "
+                            "graph (it instantiates) and destroy the old one");
+        return _ak_erri(AK_ERROR_DEVICE, AK_ERRITEM_RUNTIME_CALL, "ak_graph_update failed: %s (%d)", ctx->bk->error_string(ctx, e), e);
+    }
+    if (f) {   /* the memory newer kept is g's now */
+        if (g->nfrees) memcpy(f, g->frees, g->nfrees * sizeof *f);
+        memcpy(f + g->nfrees, newer->frees, newer->nfrees * sizeof *f);
+        _ak_dealloc(g->frees);
+        _ak_dealloc(newer->frees);
+        g->frees = f;
+        g->nfrees += newer->nfrees;
+        newer->frees = NULL;
+        newer->nfrees = 0;
+    }
+    ak_graph_destroy(newer);
+    return AK_OK;
+}
+AKDEF void ak_graph_destroy(ak_graph* g) {
+    ak_context* ctx;
+    if (!g || !_ak_graph_unregister(g)) return;   /* NULL, or destroyed already: nothing to do */
+    ctx = g->ctx;
+    _ak_live_del(ctx, &g->link);
+    if (_ak_bind(ctx) == AK_OK) ctx->bk->graph_destroy(ctx, g->graph, g->exec);
+    _ak_graph_release_frees(ctx, g->frees, g->nfrees, 1);
+    _ak_ctx_free(&ctx->cfg, g);
 }
 
 /* fp16 / bf16 probe kernel: fp16 multiply and bf16 round trip, no prelude. */
@@ -11670,6 +12308,10 @@ AKDEF ak_result ak_stream_wait_event(ak_context* ctx, ak_stream* s, ak_event* ev
     if (!ctx || !ev) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_stream_wait_event: ctx or event is NULL");
     if (s && s->ctx != ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_WRONG_CONTEXT, "ak_stream_wait_event: stream belongs to another context");
     if (!ev->recorded) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_stream_wait_event: event was never recorded");
+    if ((r = _ak_capture_stream_check(ctx, s, "ak_stream_wait_event")) != AK_OK) return r;
+    if (s && s == _ak_capturing(ctx))
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_CAPTURE, "ak_stream_wait_event: stream '%s' captures a graph: a wait for an event "
+                        "recorded outside the capture cannot be captured", s->name);
     if (ev->ctx->backend != ctx->backend)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_stream_wait_event: event of the %s backend, stream of %s",
                        ak_backend_name(ev->ctx->backend), ak_backend_name(ctx->backend));
@@ -20191,7 +20833,13 @@ static int _ak_op_finite(float v) { return v == v && v <= FLT_MAX && v >= -FLT_M
 
 /* Stream argument: a stream of another context is an error. */
 static ak_result _ak_op_check_stream(const ak_context* ctx, const ak_stream* s, const char* op) {
+    ak_stream* c;
     if (s && s->ctx != ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_WRONG_CONTEXT, "%s: stream belongs to another context", op);
+    if (!(c = _ak_capturing(ctx))) return AK_OK;
+    if (!s) return _ak_capture_stream_check(ctx, s, op);
+    if (s == c && ctx->bk->host_memory)   /* the cpu backend runs the op's C reference at once: nothing to record */
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_CAPTURE, "%s: the cpu backend cannot capture library ops (they run their C "
+                        "reference at once); capture ak_launch kernels, copies and memsets there, or ops on a GPU backend", op);
     return AK_OK;
 }
 
@@ -25193,6 +25841,7 @@ AKDEF ak_result ak_bench_kernel(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_
     ak_result r = AK_OK;
     if (!k || !args || !out) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_bench_kernel: kernel, args or out is NULL");
     if ((r = _ak_args_check("ak_bench_kernel", args)) != AK_OK) return r;
+    if ((r = _ak_capture_refuse(k->ctx, "ak_bench_kernel", "timing a kernel")) != AK_OK) return r;
     params = ak_args_params(args);
     if (o && o->warmup) warmup = o->warmup < 0 ? 0 : o->warmup;
     if (o && o->trials) trials = o->trials;
@@ -25491,6 +26140,7 @@ AKDEF ak_result ak_autotune(ak_context* ctx, const char* source, const char* nam
     memset(out, 0, sizeof *out);
     if (opts) o = *opts; else memset(&o, 0, sizeof o);
     if ((r = _ak_args_check("ak_autotune", args)) != AK_OK) return r;
+    if ((r = _ak_capture_refuse(ctx, "ak_autotune", "autotuning")) != AK_OK) return r;
     ak_args_params(args);
     if (o.num_options < 0 || o.num_options > 48 || (o.num_options && !o.options))
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: %d compile options (0..48)", o.num_options);
