@@ -6,6 +6,7 @@
 #include "ak_test.h"
 #include "ti_pool.c"
 #include "ti_cache.c"
+#include "ti_graph.c"
 #include "ti_races.c"
 #include "ti_backend.c"
 #include "ti_kargs.c"
@@ -54,6 +55,8 @@
     X(gpu_attention) \
     X(gpu_prof) \
     X(gpu_runtime) \
+    X(graph) \
+    X(gpu_graph) \
     X(cache) \
     X(cache_api) \
     X(pool) \
