@@ -105,6 +105,13 @@ if [ -f "$OUT/bench_gemm.json" ] && python3 -c "import torch; assert torch.cuda.
   run bench-gemm-report python3 bench/gemm_report.py "$OUT/bench_gemm.json" "$OUT/torch_gemm.json" $GC --json "$OUT/gemm_results.json" --md "$OUT/gemm_report.md"
   cat "$OUT/gemm_report.md" 2>/dev/null
 fi
+# graph replay: a decode-like sequence of 100 small ops issued one by one against one ak_graph_launch, PyTorch
+# (eager, torch.cuda.CUDAGraph) beside it (bench_graph checks the replay's output against the direct calls)
+run bench-graph ./build/bench_graph $BQ "$OUT/bench_graph_amdkit.json"
+if [ -f "$OUT/bench_graph_amdkit.json" ] && python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
+  run bench-graph-torch python3 bench/graph_torch.py "$OUT/bench_graph_amdkit.json" "$OUT/bench_graph.json"
+  sed -n '/^| sequence/,$p' "$OUT/bench-graph-torch.log"
+fi
 # fast_p over the whole kernel set (ops from the check part, attention, GEMM); attention/GEMM cannot check
 # their own output: they count as correct (labelled suite-checked) only when this build's GPU suites passed
 CK=build/gpu-check-check
