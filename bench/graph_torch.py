@@ -12,10 +12,11 @@ a = json.load(open(src))
 H, L, reps = a["hidden"], a["layers"], a["reps"]
 dev = torch.device("cuda")
 g = torch.Generator(device="cpu").manual_seed(0)
-x = (torch.rand(1, H, generator=g) * 2 - 1).to(dev)
-w = ((torch.rand(L, H, H, generator=g) * 2 - 1) * 0.05).to(dev)
-wn = torch.ones(H, device=dev)
-y = torch.empty(1, H, device=dev)
+dt = torch.float32 if a.get("dtype") == "f32" or a["sequence"].endswith("f32") else torch.bfloat16
+x = (torch.rand(1, H, generator=g) * 2 - 1).to(dev, dt)
+w = ((torch.rand(L, H, H, generator=g) * 2 - 1) * 0.05).to(dev, dt)
+wn = torch.ones(H, device=dev, dtype=dt)
+y = torch.empty(1, H, device=dev, dtype=dt)
 rms = getattr(F, "rms_norm", None)
 
 def decode():
