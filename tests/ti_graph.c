@@ -68,6 +68,8 @@ static void test_graph_cpu_replay(void) {
     akg_bufs D, G;
     const int n = 200;
     int i, it, same = 1;
+    memset(&D, 0, sizeof D);
+    memset(&G, 0, sizeof G);
     if (!ctx) return;
     k = akg_kernel(ctx);
     AKT_OK(ak_stream_create(ctx, "cap", 0, &s));
@@ -107,6 +109,9 @@ static void test_graph_cpu_update(void) {
     akg_bufs D, G, H;
     const int n = 64;
     int i, same = 1;
+    memset(&D, 0, sizeof D);
+    memset(&G, 0, sizeof G);
+    memset(&H, 0, sizeof H);
     if (!ctx) return;
     k = akg_kernel(ctx);
     AKT_OK(ak_stream_create(ctx, "cap", 0, &s));
@@ -157,6 +162,7 @@ static void test_graph_cpu_errors(void) {
     ak_pool_stats st0, st1;
     float h[4] = { 0 };
     ak_dim3 one = { 1, 1, 1 };
+    memset(&B, 0, sizeof B);
     if (!ctx) return;
     k = akg_kernel(ctx);
     AKT_OK(ak_stream_create(ctx, "cap", 0, &s));
