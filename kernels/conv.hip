@@ -203,7 +203,8 @@ AK_INLINE void ak_conv_igemm(const typename DT::T* AK_RESTRICT x, const typename
                     for (int j = 0; j < FN; j++) MM::mma(acc[i][j], fa[i], fb[j]);
             }
         } else {
-#pragma unroll
+            /* unrolled by 2 only: a full unroll lets the compiler hoist every shared load of the k tile (spills) */
+#pragma unroll 2
             for (int kk = 0; kk < BK; kk++) {
                 float a[STM], b[STN];
 #pragma unroll
