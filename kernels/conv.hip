@@ -90,21 +90,27 @@ AK_INLINE void ak_conv_igemm(const typename DT::T* AK_RESTRICT x, const typename
     const int wco = trans ? taps : K, wci = trans ? Cog * taps : taps;
     /* this thread's row of A (fixed for the whole k loop) */
     const int am = m0 + tid % BM, ak0 = tid / BM;
-    int bd = -(1 << 30), bh = 0, bw = 0;
+    /* row base: forward o s - p, transposed o + p (taps then subtract); rows past M get a base no tap reaches */
+    int bd = -(1 << 30), bh = 0, bw = 0, rowoff = 0;
     const T* xn = x;
     if (am < M) {
         const int n = am / OP, o = am % OP, ow = o % OW, oh = (o / OW) % OH, od = o / (OW * OH);
         xn = x + (ak_i64)n * Cin * ID * IH * IW + (ak_i64)g * Cig * xcs;
         if (trans) { bd = od + pD; bh = oh + pH; bw = ow + pW; }
         else { bd = od * sD - pD; bh = oh * sH - pH; bw = ow * sW - pW; }
+        rowoff = ((bd * IH + bh) * IW + bw) * xps;
     }
+    /* stride-1 transposed convolutions gather like standard ones (input o + p - tap dil) */
+    const bool unit = !trans || (sD == 1 && sH == 1 && sW == 1);
     auto fill_tab = [&](int buf, int k0) {
         if (tid < BK) {
             const int k = k0 + tid;
             ak_conv_kent e;
             if (k < K) {
                 const int ci = k / taps, t = k % taps, kw = t % kW, kh = (t / kW) % kH, kd = t / (kW * kH);
-                e.xoff = ci * xcs; e.td = kd * dD; e.th = kh * dH; e.tw = kw * dW; e.woff = ci * wci + t;
+                const int sg = trans ? -1 : 1;
+                e.td = sg * kd * dD; e.th = sg * kh * dH; e.tw = sg * kw * dW; e.woff = ci * wci + t;
+                e.xoff = ci * xcs + ((e.td * IH + e.th) * IW + e.tw) * xps;   /* the tap's offset from the row base */
             } else {
                 e.xoff = 0; e.td = -(1 << 30); e.th = 0; e.tw = 0; e.woff = 0;
             }
@@ -117,19 +123,14 @@ AK_INLINE void ak_conv_igemm(const typename DT::T* AK_RESTRICT x, const typename
         for (int i = 0; i < NA; i++) {
             const ak_conv_kent e = tab[buf][ak0 + i * (NT / BM)];
             T v = (T)0;
-            if (e.td > -(1 << 29) && bd > -(1 << 29)) {
-                int id, ih, iw;
-                bool ok;
-                if (!trans) {
-                    id = bd + e.td; ih = bh + e.th; iw = bw + e.tw;
-                    ok = (unsigned)id < (unsigned)ID && (unsigned)ih < (unsigned)IH && (unsigned)iw < (unsigned)IW;
-                } else {
-                    const int td = bd - e.td, th = bh - e.th, tw = bw - e.tw;
-                    id = td / sD; ih = th / sH; iw = tw / sW;
-                    ok = td >= 0 && th >= 0 && tw >= 0 && id * sD == td && ih * sH == th && iw * sW == tw && id < ID &&
-                         ih < IH && iw < IW;
-                }
-                if (ok) v = xn[e.xoff + ((id * IH + ih) * IW + iw) * xps];
+            if (unit) {
+                const int id = bd + e.td, ih = bh + e.th, iw = bw + e.tw;
+                if ((unsigned)id < (unsigned)ID && (unsigned)ih < (unsigned)IH && (unsigned)iw < (unsigned)IW) v = xn[rowoff + e.xoff];
+            } else if (e.td > -(1 << 29) && bd > -(1 << 29)) {
+                const int td = bd + e.td, th = bh + e.th, tw = bw + e.tw;
+                const int id = td / sD, ih = th / sH, iw = tw / sW;
+                if (td >= 0 && th >= 0 && tw >= 0 && id * sD == td && ih * sH == th && iw * sW == tw && id < ID && ih < IH && iw < IW)
+                    v = xn[e.xoff - ((e.td * IH + e.th) * IW + e.tw) * xps + ((id * IH + ih) * IW + iw) * xps];
             }
             va[i] = v;
         }
@@ -289,44 +290,69 @@ AK_CONV_IGEMM(ak_conv_igemm_simt_f32, ak_f32_t, false, false)
 AK_CONV_IGEMM(ak_conv_igemm_simt_f16, ak_f16_t, false, false)
 AK_CONV_IGEMM(ak_conv_igemm_simt_bf16, ak_bf16_t, false, false)
 
-/* Depthwise: one thread per output element (blockIdx.y walks the samples). */
+/* Depthwise: one thread per output element. Channels-first: blockIdx.y walks
+ * the (sample, channel) planes, x the positions of a plane (the channel's
+ * input plane and taps are the block's); channels-last: y walks the samples,
+ * x the (position, channel) elements. */
+template <class DT>
+AK_INLINE float ak_conv_dw_one(const typename DT::T* AK_RESTRICT xc, const typename DT::T* AK_RESTRICT wc, int xps, int o,
+                               int ID, int IH, int IW, int OH, int OW, int kD, int kH, int kW, int sD, int sH, int sW, int pD,
+                               int pH, int pW, int dD, int dH, int dW) {
+    const int ow = o % OW, t = o / OW, oh = t % OH, od = t / OH;
+    const int d0 = od * sD - pD, h0 = oh * sH - pH, w0 = ow * sW - pW;
+    float s = 0.0f;
+    for (int kd = 0; kd < kD; kd++) {
+        const int id = d0 + kd * dD;
+        if ((unsigned)id >= (unsigned)ID) continue;
+        for (int kh = 0; kh < kH; kh++) {
+            const int ih = h0 + kh * dH;
+            if ((unsigned)ih >= (unsigned)IH) continue;
+            const int row = (id * IH + ih) * IW;
+            const typename DT::T* wr = wc + (kd * kH + kh) * kW;
+            for (int kw = 0; kw < kW; kw++) {
+                const int iw = w0 + kw * dW;
+                if ((unsigned)iw >= (unsigned)IW) continue;
+                s = fmaf(DT::to(xc[(row + iw) * xps]), DT::to(wr[kw]), s);
+            }
+        }
+    }
+    return s;
+}
+
 template <class DT>
 AK_INLINE void ak_conv_dw(const typename DT::T* AK_RESTRICT x, const typename DT::T* AK_RESTRICT w,
                           const typename DT::T* AK_RESTRICT bias, typename DT::T* AK_RESTRICT y, AK_CONV_PARAMS) {
     const bool cl = (flags & AK_CVF_NHWC) != 0;
-    const int OP = OD * OH * OW, per = Cout * OP, taps = kD * kH * kW;
-    const int xcs = cl ? 1 : ID * IH * IW, xps = cl ? Cin : 1, ycs = cl ? 1 : OP, yps = cl ? Cout : 1;
+    const int OP = OD * OH * OW, taps = kD * kH * kW, IP = ID * IH * IW;
     const int act = flags >> AK_CVF_ACT_SHIFT;
     (void)Cig;
+    if (!cl) {
+        const ak_i64 planes = (ak_i64)Nb * Cout;
+        for (ak_i64 pl = blockIdx.y; pl < planes; pl += gridDim.y) {
+            const int n = (int)(pl / Cout), c = (int)(pl % Cout);
+            const typename DT::T* xc = x + ((ak_i64)n * Cin + c / Cog) * IP;
+            const typename DT::T* wc = w + c * taps;
+            const float b = (flags & AK_CVF_BIAS) ? DT::to(bias[c]) : 0.0f;
+            typename DT::T* yc = y + pl * OP;
+            for (int o = (int)(blockIdx.x * blockDim.x + threadIdx.x); o < OP; o += (int)(gridDim.x * blockDim.x)) {
+                float s = ak_conv_dw_one<DT>(xc, wc, 1, o, ID, IH, IW, OH, OW, kD, kH, kW, sD, sH, sW, pD, pH, pW, dD, dH, dW) + b;
+                if (act != AK_UNARY_NONE) s = ak_uop_apply(act, s, ap);
+                yc[o] = DT::from(s);
+            }
+        }
+        return;
+    }
+    const int per = Cout * OP;
     for (int n = (int)blockIdx.y; n < Nb; n += (int)gridDim.y) {
-        const typename DT::T* xn = x + (ak_i64)n * Cin * ID * IH * IW;
+        const typename DT::T* xn = x + (ak_i64)n * Cin * IP;
         typename DT::T* yn = y + (ak_i64)n * per;
         for (int q = (int)(blockIdx.x * blockDim.x + threadIdx.x); q < per; q += (int)(gridDim.x * blockDim.x)) {
-            int c, o;
-            if (cl) { c = q % Cout; o = q / Cout; }
-            else { o = q % OP; c = q / OP; }
-            const int ow = o % OW, oh = (o / OW) % OH, od = o / (OW * OH);
-            const int d0 = od * sD - pD, h0 = oh * sH - pH, w0 = ow * sW - pW;
-            const typename DT::T* xc = xn + (c / Cog) * xcs;
-            const typename DT::T* wc = w + c * taps;
-            float s = 0.0f;
-            for (int kd = 0; kd < kD; kd++) {
-                const int id = d0 + kd * dD;
-                if ((unsigned)id >= (unsigned)ID) continue;
-                for (int kh = 0; kh < kH; kh++) {
-                    const int ih = h0 + kh * dH;
-                    if ((unsigned)ih >= (unsigned)IH) continue;
-                    const int row = (id * IH + ih) * IW;
-                    for (int kw = 0; kw < kW; kw++) {
-                        const int iw = w0 + kw * dW;
-                        if ((unsigned)iw >= (unsigned)IW) continue;
-                        s = fmaf(DT::to(xc[(row + iw) * xps]), DT::to(wc[(kd * kH + kh) * kW + kw]), s);
-                    }
-                }
-            }
+            const int c = q % Cout, o = q / Cout;
+            float s = ak_conv_dw_one<DT>(xn + c / Cog, w + c * taps, Cin, o, ID, IH, IW, OH, OW, kD, kH, kW, sD, sH, sW, pD, pH, pW,
+                                         dD, dH, dW);
             if (flags & AK_CVF_BIAS) s += DT::to(bias[c]);
             if (act != AK_UNARY_NONE) s = ak_uop_apply(act, s, ap);
-            yn[c * ycs + o * yps] = DT::from(s);
+            yn[q] = DT::from(s);
         }
     }
 }
