@@ -32,6 +32,16 @@ EXAMPLES := tp_linear hello
 .PHONY: all test check demo gpu-check clean install uninstall test-sanitize fuzz gen gen-check sweep
 all: $(BUILD)/amdkit_tests $(BUILD)/amdkit $(BUILD)/libamdkit.so $(addprefix $(BUILD)/,$(EXAMPLES) $(BENCHES))
 
+# make test's build: everything but the benchmarks it does not run, which it parses and type-checks with the
+# same warnings instead (-fsyntax-only: a sixth of a full compile each); make check builds them all
+QUICK_BENCHES := bench_ops bench_sweep
+.PHONY: quick-build
+quick-build: $(BUILD)/amdkit_tests $(BUILD)/amdkit $(BUILD)/libamdkit.so $(addprefix $(BUILD)/,$(EXAMPLES) $(QUICK_BENCHES)) \
+             $(addprefix $(BUILD)/syntax/,$(addsuffix .ok,$(filter-out $(QUICK_BENCHES),$(BENCHES))))
+$(BUILD)/syntax/%.ok: bench/%.c bench/bench_common.h tests/fake_cuda.h $(HDR)
+	@mkdir -p $(dir $@)
+	$(C99) -fsyntax-only $< && touch $@
+
 # --- one rule per kind of program -------------------------------------------
 # The test runner (tests/test_main.c + one object per tests/t_*.c), in three builds: plain (CFLAGS), ASan + UBSan
 # (_asan, objects in obj-san) and ThreadSanitizer (_tsan, objects in obj-tsan; tests/sanitize.sh runs the last two).
@@ -82,11 +92,27 @@ $(BUILD)/amdkit: examples/amdkit.c examples/demo.c examples/amdkit_run.c $(HDR)
 
 # tests/emu_llm.cpp: the kernels of norm.hip (residual form), llm.hip and layout.hip run in a host
 # SIMT emulation (C++20 threads) against their CPU references, for wave 64 and wave 32.
-EMU_SRC := tests/emu_llm.cpp tests/t_gpu_llm.c kernels/prelude.hip kernels/norm.hip kernels/llm.hip kernels/layout.hip
+EMU_SRC := tests/emu_llm.cpp tests/emu_harness.h tests/t_gpu_llm.c kernels/prelude.hip kernels/norm.hip kernels/llm.hip kernels/layout.hip
 $(BUILD)/emu_llm_w%: $(EMU_SRC) $(HDR)
 	@mkdir -p $(BUILD)
 	$(CXX) -std=c++20 -O1 -Wall -Wextra -Werror -Wno-unknown-pragmas -Wno-unused-function -DAK_AMD=1 -DAK_WAVE=$* \
 	  tests/emu_llm.cpp -o $@ -ldl -lpthread -lm
+
+# tests/emu_matrix.cpp: the matrix-core kernels (gemm.hip MFMA / WMMA, attention_mma.hip's AMD path) in the
+# same emulation with the matrix instructions emulated in their hardware lane layouts, one binary per target
+# (gfx908 gfx90a gfx942 gfx950: wave 64; gfx1100 gfx1200: wave 32). build/emu/prelude.hip: the prelude with
+# its clang vector typedefs as akemu_vec (g++ has no ext_vector_type).
+EMUM_SRC := tests/emu_matrix.cpp tests/emu_harness.h tests/t_gpu_gemm.c tests/t_gpu_attention.c tests/at_common.h \
+	$(BUILD)/emu/prelude.hip kernels/gemm.hip kernels/attention_mma.hip kernels/attention.hip
+$(BUILD)/emu/prelude.hip: kernels/prelude.hip
+	@mkdir -p $(BUILD)/emu
+	sed -E 's/^typedef ([A-Za-z_0-9]+) ([A-Za-z_0-9]+) __attribute__\(\(ext_vector_type\(([A-Za-z_0-9]+)\)\)\);/typedef akemu_vec<\1, \3> \2;/' \
+	  kernels/prelude.hip > $@
+	@! grep -n ext_vector_type $@
+$(BUILD)/emu_matrix_gfx%: $(EMUM_SRC) $(HDR)
+	@mkdir -p $(BUILD)
+	$(CXX) -std=c++20 -O1 -fno-strict-aliasing -Wall -Wextra -Werror -Wno-unknown-pragmas -Wno-unused-function -Wno-unused-parameter -Wno-deprecated-enum-enum-conversion -DAK_AMD=1 \
+	  -DAK_WAVE=$(if $(filter 1%,$*),32,64) -DAKEMU_GFX=$(subst 90a,90,$*) tests/emu_matrix.cpp -o $@ -ldl -lpthread -lm
 
 # tools/akgen.c: embeds kernels/ into amdkit.h and generates the kernel interfaces
 $(BUILD)/akgen: tools/akgen.c

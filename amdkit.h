@@ -12938,6 +12938,11 @@ static const char _ak_src_attention[] =
     "    const ak_i64 row = (ak_i64)blockIdx.x * (blockDim.x / AK_WAVE) + ak_wave_id();\n"
     "    if (row >= rows) return;  // whole waves leave together (and each wave has one row: uniform exits)\n"
     "    const int lane = ak_lane();\n"
+    "    const int i = (int)(row % sq);\n"
+    "    const ak_i64 bh = row / sq;\n"
+    "    const int b = (int)(bh / hq), h = (int)(bh % hq);\n"
+    "    // past a packed sequence's end: no such row, and no split wrote its partials (leave before reading them)\n"
+    "    if (cu_q && i >= cu_q[b + 1] - cu_q[b]) return;\n"
     "    const float* pl = part + rows * nsplit * dmax + row * nsplit;\n"
     "    float M = -AK_INF;\n"
     "    for (int s = lane; s < nsplit; s += AK_WAVE) M = fmaxf(M, pl[s]);\n"
@@ -12947,10 +12952,6 @@ static const char _ak_src_attention[] =
     "        for (int s = lane; s < nsplit; s += AK_WAVE) W += ak_exp2(pl[s] - M);\n"
     "    W = ak_warp_sum(W);\n"
     "    const float inv = W > 0.0f ? 1.0f / W : 0.0f;\n"
-    "    const int i = (int)(row % sq);\n"
-    "    const ak_i64 bh = row / sq;\n"
-    "    const int b = (int)(bh / hq), h = (int)(bh % hq);\n"
-    "    if (cu_q && i >= cu_q[b + 1] - cu_q[b]) return;  // past a packed sequence's end: no such row\n"
     "    typename D::T* op = o + (cu_q ? (ak_i64)cu_q[b] * oss : (ak_i64)b * osb) + (ak_i64)h * osh + (ak_i64)i * oss;\n"
     "    const float* po = part + row * nsplit * dmax;\n"
     "    for (int dd = lane; dd < d; dd += AK_WAVE) {\n"
@@ -19647,7 +19648,7 @@ static inline void _ak_kargs_attn_simt(_ak_kargs* kargs_, const void* q, const v
     ak_args_i32(a_, split_len); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_ptr(a_, cu_q); ak_args_ptr(a_, cu_k); ak_args_ptr(a_, used_k); ak_args_ptr(a_, btab); ak_args_i32(a_, bts);
     ak_args_i32(a_, pshift); ak_args_i32(a_, wl); ak_args_i32(a_, wr); ak_args_f32(a_, softcap);
 }
-/* kernels/attention.hip:294 ak_attn_combine_##DT (macro AK_ATTN_COMBINE) */
+/* kernels/attention.hip:295 ak_attn_combine_##DT (macro AK_ATTN_COMBINE) */
 static inline void _ak_kargs_attn_combine(_ak_kargs* kargs_, const void* part, int32_t nsplit, int32_t dmax, int64_t rows, int32_t hq, int32_t sq, int32_t d, void* o, int64_t osb, int64_t osh,
                                           int64_t oss, void* lse, const void* cu_q) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_attn_combine);

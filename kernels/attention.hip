@@ -263,6 +263,11 @@ AK_INLINE void ak_attn_combine(const float* AK_RESTRICT part, int nsplit, int dm
     const ak_i64 row = (ak_i64)blockIdx.x * (blockDim.x / AK_WAVE) + ak_wave_id();
     if (row >= rows) return;  // whole waves leave together (and each wave has one row: uniform exits)
     const int lane = ak_lane();
+    const int i = (int)(row % sq);
+    const ak_i64 bh = row / sq;
+    const int b = (int)(bh / hq), h = (int)(bh % hq);
+    // past a packed sequence's end: no such row, and no split wrote its partials (leave before reading them)
+    if (cu_q && i >= cu_q[b + 1] - cu_q[b]) return;
     const float* pl = part + rows * nsplit * dmax + row * nsplit;
     float M = -AK_INF;
     for (int s = lane; s < nsplit; s += AK_WAVE) M = fmaxf(M, pl[s]);
@@ -272,10 +277,6 @@ AK_INLINE void ak_attn_combine(const float* AK_RESTRICT part, int nsplit, int dm
         for (int s = lane; s < nsplit; s += AK_WAVE) W += ak_exp2(pl[s] - M);
     W = ak_warp_sum(W);
     const float inv = W > 0.0f ? 1.0f / W : 0.0f;
-    const int i = (int)(row % sq);
-    const ak_i64 bh = row / sq;
-    const int b = (int)(bh / hq), h = (int)(bh % hq);
-    if (cu_q && i >= cu_q[b + 1] - cu_q[b]) return;  // past a packed sequence's end: no such row
     typename D::T* op = o + (cu_q ? (ak_i64)cu_q[b] * oss : (ak_i64)b * osb) + (ak_i64)h * osh + (ak_i64)i * oss;
     const float* po = part + row * nsplit * dmax;
     for (int dd = lane; dd < d; dd += AK_WAVE) {

@@ -17,9 +17,11 @@
 # $COMPUTE_SANITIZER; none is a failure that says where it looked) and runs each
 # gpu_* suite as its own process under each tool, with a time budget: the part
 # ends by GPU_CHECK_SANITIZE_END seconds (default 540) after it started;
-# memcheck gets 40% of what is left after the build, the other three an equal
-# share of the rest; within a tool each suite gets an equal share of the
-# tool's remaining time (a suite that runs over is cut and reported as cut,
+# the suites run once without a tool first (GPU_CHECK_SANITIZE_WARM=0 skips it) so
+# the kernels are compiled into the disk cache before any tool runs; memcheck
+# gets 40% of what is left after that, the other three an equal
+# share of the rest; within a tool each suite gets a share of the tool's
+# remaining time in proportion to its warm-up seconds (a suite that runs over is cut and reported as cut,
 # never as clean; GPU_CHECK_SANITIZE_SUITES="gpu_gemm gpu_attention" and
 # GPU_CHECK_SANITIZE_TOOLS="racecheck" pick a subset for a second call).
 # memcheck runs every test; racecheck, synccheck and initcheck
@@ -141,13 +143,18 @@ row() { # tool suite sample status errors tests secs
   echo "  $1 $2 [$3]: $4, $5 errors, $6, $7 s"
 }
 # API errors a test provokes on purpose (tests/sanitize_expected.txt names those tests): the "Program hit ..."
-# reports of a log whose host backtrace passes through one of them
+# reports of a log whose host backtrace passes through one of them; and a library's own probes ("lib LIB API"
+# lines there): a report on that API call whose first frame past libcuda is inside LIB
 expected_api() {
-  awk -v list="$(grep -v '^#' tests/sanitize_expected.txt 2>/dev/null | tr '\n' ' ')" '
-    BEGIN { n = split(list, t, " "); for (i = 1; i <= n; i++) want[t[i]] = 1 }
-    /^========= Program hit/ { inrep = 1; hit = 0; next }
-    inrep && /Host Frame:/ { for (w in want) if (index($0, " " w " ")) hit = 1; next }
-    inrep && /^========= *$/ { if (hit) c++; inrep = 0; next }
+  awk -v list="$(grep -v '^#' tests/sanitize_expected.txt 2>/dev/null | grep -v '^lib ' | tr '\n' ' ')" \
+      -v libs="$(grep '^lib ' tests/sanitize_expected.txt 2>/dev/null | awk '{print $2 "@" $3}' | tr '\n' ' ')" '
+    BEGIN { n = split(list, t, " "); for (i = 1; i <= n; i++) want[t[i]] = 1
+            m = split(libs, l, " "); for (i = 1; i <= m; i++) { split(l[i], p, "@"); lib[i] = p[1]; api[i] = p[2] } }
+    /^========= Program hit/ { inrep = 1; hit = 0; first = ""; line = $0; next }
+    inrep && /Host Frame:/ { for (w in want) if (index($0, " " w " ")) hit = 1
+                             if (first == "" && !index($0, "libcuda.so")) first = $0; next }
+    inrep && /^========= *$/ { for (i = 1; i <= m; i++) if (index(first, " in " lib[i]) && index(line, "call to " api[i] ".")) hit = 1
+                               if (hit) c++; inrep = 0; next }
     END { print c + 0 }' "$1"
 }
 if [ -z "$CS" ]; then
@@ -157,6 +164,16 @@ elif [ ! -x build/amdkit_tests ]; then
   echo "  FAIL sanitize: build/amdkit_tests was not built"; row all all - not-built 0 - 0; failed=$((failed+1)); failures="$failures sanitize-build"
 else
   "$CS" --version > "$OUT/sanitize-version.log" 2>&1 || true
+  # warm-up: the suites once without a tool, so every kernel is compiled into the disk cache and the runs
+  # under the tools load code objects instead of compiling (NVRTC under a tool is what used to eat the budget)
+  if [ "${GPU_CHECK_SANITIZE_WARM:-1}" = 1 ]; then
+    t0=$SECONDS; timeout $(( (SAN_END - SECONDS) / 2 )) ./build/amdkit_tests $SUITES > "$OUT/sanitize-warm.log" 2>&1
+    echo "  warm-up (every suite once, no tool): $(( SECONDS - t0 )) s, $(grep -E '^[0-9]+ passed' "$OUT/sanitize-warm.log" | tail -n 1)"
+  fi
+  # a suite's share of a tool's time follows its warm-up seconds (at least 2 s): the long suites (attention,
+  # GEMM) get the time they need, the short ones finish early and leave theirs to the next
+  suite_weight() { local w; w=$(grep -oE "\(suite $1: [0-9]+" "$OUT/sanitize-warm.log" 2>/dev/null | grep -oE '[0-9]+$' | head -n 1)
+                   [ -n "$w" ] && [ "$w" -ge 2 ] || w=2; echo $w; }
   ntools=$(echo $TOOLS | wc -w); tooli=0
   for tool in $TOOLS; do
     case $tool in memcheck|racecheck|synccheck|initcheck) ;; *) echo "  unknown tool '$tool' (memcheck racecheck synccheck initcheck)"; san_bad=$((san_bad+1)); continue ;; esac
@@ -167,9 +184,10 @@ else
     else case $tool in racecheck) sample=0/3 ;; synccheck) sample=1/3 ;; initcheck) sample=2/3 ;; esac; fi
     extra=; [ $tool = memcheck ] && extra="--leak-check no"
     pool=on; { [ $tool = memcheck ] || [ $tool = initcheck ]; } && pool=${GPU_CHECK_SANITIZE_POOL:-off}
-    nleft=$(echo $SUITES | wc -w)
+    wleft=0; for suite in $SUITES; do wleft=$(( wleft + $(suite_weight $suite) )); done
     for suite in $SUITES; do
-      budget=$(( (tool_end - SECONDS) / nleft )); nleft=$((nleft-1))
+      w=$(suite_weight $suite)
+      budget=$(( (tool_end - SECONDS) * w / wleft )); wleft=$(( wleft - w ))
       [ $budget -lt 5 ] && budget=$(( tool_end - SECONDS ))   # a short share: what is left of the tool's time
       log=$OUT/sanitize-$tool-$suite.log
       if [ $budget -lt 5 ]; then row $tool $suite $sample cut 0 "not run (no time left)" 0; san_cut=$((san_cut+1)); continue; fi

@@ -5,12 +5,14 @@
 #   tests/run_all.sh full    `make check`: what CI runs (.ci/run), the quick tier's steps in full plus the slow ones
 #
 # Both tiers:
-#   - the build (everything, -Werror)
+#   - the build (-Werror): full: everything; quick: everything but the benchmarks the tier does not run, which
+#     are parsed and type-checked with the same warnings (make quick-build)
 #   - the C test suites on the cpu backend, with offline compiles by the real hipRTC (ROCm 5.2) and NVRTC:
 #     quick: each kernel family compiled once, the targets taken in turn; full: every family x every target
 #     (AKT_FULL=1, tests/t_compile_kernels.c)
 #   - kernels run in a host SIMT emulation against their CPU references (tests/emu_llm.cpp): quick: wave 64,
-#     full: wave 64 and 32
+#     full: wave 64 and 32; the AMD matrix kernels with emulated MFMA / WMMA instructions (tests/emu_matrix.cpp):
+#     quick: a part on gfx942, full: every case on gfx908, gfx90a, gfx942, gfx950, gfx1100, gfx1200
 #   - every launch the ops plan on an AMD target against the code objects' limits (block <= launch bound, LDS,
 #     wave size, scratch; tests/check_launch_plans.sh, ROCm 5.2 on the host): quick: gfx90a; full: + gfx906, gfx1030,
 #     gfx908
@@ -93,13 +95,26 @@ step build-runner make -s -j"$NPROC" $B/amdkit_tests
 echo "== test suites (cpu backend, real offline compilers; $([ "$TIER" = full ] && echo "every family x every target" || echo "a representative compile matrix")): beside the steps below"
 if full; then bg suites suite env AKT_FULL=1 ./$B/amdkit_tests; else bg suites suite ./$B/amdkit_tests; fi
 echo "== build: everything else (-Werror)"
-step build make -s -j"$NPROC" all
+if full; then step build make -s -j"$NPROC" all
+else step build make -s -j"$NPROC" quick-build; fi   # the benchmarks it does not run: -fsyntax-only (Makefile)
 [ -x $B/amdkit ] || { bg_wait; echo "the build failed"; echo "0 passed, 1 failed"; exit 1; }
 
 # quick: wave 64 (the CDNA path no GPU here runs; wave 32 runs for real on the NVIDIA GPU suites); full: both
 echo "== kernel emulation (tests/emu_llm.cpp: llm / layout / residual-norm kernels on host threads vs their references)"
 if full; then step emu-llm bash -c "make -s $B/emu_llm_w64 $B/emu_llm_w32 && ./$B/emu_llm_w64 && ./$B/emu_llm_w32"
 else step emu-llm-w64 bash -c "make -s $B/emu_llm_w64 && ./$B/emu_llm_w64"; fi
+
+# the AMD matrix kernels (gemm.hip MFMA / WMMA, attention_mma.hip's AMD path) in the same emulation with the matrix
+# instructions emulated in their hardware lane layouts (tests/emu_matrix.cpp), one binary per target, through the
+# real ak_gemm / ak_attention plans for that target; full: every case on gfx908, gfx90a, gfx942, gfx950 (MFMA, wave
+# 64), gfx1100, gfx1200 (WMMA, wave 32); quick: gfx942 --quick (the instruction self-tests, the small tile in every
+# layout, the large tile once, one attention case: about 15 s of cpu with its build on 2 cores)
+echo "== matrix-kernel emulation (tests/emu_matrix.cpp: MFMA / WMMA GEMM and attention on host threads vs their references)"
+if full; then
+  for t in gfx908 gfx90a gfx942 gfx950 gfx1100 gfx1200; do
+    suite emu-matrix-$t bash -c "make -s $B/emu_matrix_$t && ./$B/emu_matrix_$t"
+  done
+else suite emu-matrix-gfx942 bash -c "make -s $B/emu_matrix_gfx942 && ./$B/emu_matrix_gfx942 --quick"; fi
 
 # every launch the ops plan on an AMD target (tests/ak_launch_plans.c, the real planners) held to the code objects'
 # limits (tests/launch_plan_check.sh); here against ROCm 5.2's hipRTC (cached compiles), the ROCm 6.4 targets in the

@@ -5,7 +5,9 @@
  * poisoned with 0xFF bytes and a guard after them, odd shapes (planes shorter
  * and longer than a statistics chunk, planes past the grid's y limit), every
  * dtype, aligned and offset pointers, in place. Tolerances: 1e-4 f32, 1e-2
- * halves (KernelBench's), the running statistics 1e-5 relative. */
+ * halves (KernelBench's), plus f32's own limit on a group of small variance
+ * (16 ulp of its largest |x| over its standard deviation, times |weight|),
+ * the running statistics 1e-5 relative. */
 #include "ak_test.h"
 #include <stdlib.h>
 #include <stdint.h>
@@ -26,7 +28,8 @@ static int gc_setup(void) {
 
 /* G == 0: batch norm (training or not); else group norm with G groups */
 static void gc_run(ak_dtype t, size_t N, size_t C, size_t S, size_t G, int training, int affine, size_t off, int inplace) {
-    size_t n = N * C * S, es = ak_dtype_size(t), i, bad = 0;
+    size_t n = N * C * S, es = ak_dtype_size(t), i, bad = 0, nst;
+    double* gsd = NULL;
     void *hx = malloc(n * es), *gy = malloc(n * es), *cy = malloc(n * es), *hw = malloc(C * es), *hb = malloc(C * es);
     float *rm = (float*)malloc(C * 4), *rv = (float*)malloc(C * 4), *grm = (float*)malloc(C * 4), *grv = (float*)malloc(C * 4);
     void *bx = NULL, *by = NULL, *bw = NULL, *bbias = NULL, *brs = NULL, *dx, *dy;
@@ -65,9 +68,25 @@ static void gc_run(ak_dtype t, size_t N, size_t C, size_t S, size_t G, int train
     AKT_OK(ak_memcpy(g_gpu, grv, (char*)brs + C * 4, C * 4, AK_D2H));
     if (G == 0) AKT_OK(ak_batch_norm(g_cpu, t, hx, cy, N, C, S, affine ? hw : NULL, affine ? hb : NULL, rm, rv, training, 0.1f, 1e-5f, NULL));
     else AKT_OK(ak_group_norm(g_cpu, t, hx, cy, N, C, S, G, affine ? hw : NULL, affine ? hb : NULL, 1e-5f, NULL));
+    /* f32 arithmetic cannot do better than a few units in the last place of x divided by the statistics'
+     * standard deviation: a batch-norm channel of 3 values (N1 S3) may have a variance far below eps, where that
+     * error reaches 1e-4 in the output. Allow it per statistics group (the reference computes in double). */
+    nst = G ? N * G : C;
+    if (!(gsd = (double*)calloc(nst * 3, sizeof(double)))) { akt_fail(__FILE__, __LINE__, "host OOM"); goto done; }
+    for (i = 0; i < n; i++) {
+        size_t c = (i / S) % C, gi = G ? (i / (C * S)) * G + c / (C / G) : c;
+        double x = ak_elem_get(hx, t, i);
+        gsd[3 * gi] += x; gsd[3 * gi + 1] += x * x; if (fabs(x) > gsd[3 * gi + 2]) gsd[3 * gi + 2] = fabs(x);
+    }
+    for (i = 0; i < nst; i++) {
+        double cnt = (double)n / (double)nst, m = gsd[3 * i] / cnt, v = gsd[3 * i + 1] / cnt - m * m;
+        gsd[3 * i] = (G || training) ? 16.0 * ldexp(1.0, -24) * gsd[3 * i + 2] / sqrt((v > 0 ? v : 0) + 1e-5) : 0.0;
+    }
     for (i = 0; i < n; i++) {
         double g = ak_elem_get(gy, t, i), c = ak_elem_get(cy, t, i);
-        if (!(fabs(g - c) <= tol * (1 + fabs(c))) && !bad++)
+        size_t ch = (i / S) % C, gi = G ? (i / (C * S)) * G + ch / (C / G) : ch;
+        double w = affine ? fabs(ak_elem_get(hw, t, ch)) : 1.0;
+        if (!(fabs(g - c) <= tol * (1 + fabs(c)) + gsd[3 * gi] * w) && !bad++)
             akt_fail(__FILE__, __LINE__, "%s %s N%zu C%zu S%zu G%zu training %d off %zu in-place %d: element %zu %.9g vs %.9g",
                      G ? "group_norm" : "batch_norm", ak_dtype_name(t), N, C, S, G, training, off, inplace, i, g, c);
     }
@@ -79,7 +98,7 @@ static void gc_run(ak_dtype t, size_t N, size_t C, size_t S, size_t G, int train
         }
 done:
     ak_free(g_gpu, bx); ak_free(g_gpu, by); ak_free(g_gpu, bw); ak_free(g_gpu, bbias); ak_free(g_gpu, brs);
-    free(hx); free(gy); free(cy); free(hw); free(hb); free(rm); free(rv); free(grm); free(grv);
+    free(hx); free(gy); free(cy); free(hw); free(hb); free(rm); free(rv); free(grm); free(grv); free(gsd);
 }
 
 static void test_gpu_batch_norm(void) {
