@@ -124,6 +124,7 @@
  *   >>impl:ops-scan   scans (cumsum / cumprod, exclusive, reverse, masked), top-k + CPU references
  *   >>impl:ops-axis   reductions over any axes, vector-norm normalisation, broadcasting binary ops, triangles + CPU references
  *   >>impl:ops-pool   max / average pooling (1-3 spatial dimensions) + CPU reference
+ *   >>impl:ops-conv   convolution (1-3 spatial dimensions, transposed, grouped, depthwise): implicit GEMM + CPU reference
  *   >>impl:ops-chnorm batch norm (training / inference), group norm (instance norm) + CPU references
  *   >>impl:ops-loss   element-wise losses (MSE, L1, Huber, smooth L1, KL, hinge), triplet margin + CPU references
  *   >>impl:autotune   kernel timing (events, L2 flush, restored inputs), autotuner + its stored choices
@@ -1728,6 +1729,81 @@ AKAPI ak_result ak_pool_output_shape(const ak_pool_args* args, size_t out[3]);
  * AK_ERROR_INVALID_ARGUMENT with a message (nothing launched),
  * AK_ERROR_COMPILATION / AK_ERROR_LAUNCH. Thread safety: any thread. */
 AKAPI ak_result ak_pool(ak_context* ctx, const ak_pool_args* args, ak_stream* stream);
+/* ---- convolution  --------------------------------------------------------
+ * Forward convolution over 1, 2 or 3 spatial dimensions (torch.nn.ConvNd /
+ * ConvTransposeNd): stride, padding, dilation, groups, transposed with
+ * output_padding, channels-first or channels-last, fused bias and
+ * activation. Standard and transposed convolutions run as an implicit GEMM
+ * (the tile loader computes im2col addresses, nothing is materialised) on
+ * the matrix cores where the GEMM has them (mma.sync on NVIDIA: f16, bf16,
+ * f32 as TF32 when config.allow_tf32; MFMA on CDNA: f16, bf16, exact f32;
+ * WMMA on RDNA3/4: f16, bf16), else on an FMA tile (exact f32 everywhere
+ * else); depthwise convolutions (groups == in_channels, standard) as a
+ * direct kernel. fp32 accumulation in every dtype. */
+typedef enum ak_conv_layout {
+    AK_CONV_CHANNELS_FIRST = 0,   /* x [N][C][spatial...], y [N][C][out...] (NCL, NCHW, NCDHW: torch's default) */
+    AK_CONV_CHANNELS_LAST = 1,    /* x [N][spatial...][C], y [N][out...][C] (NLC, NHWC, NDHWC) */
+    AK_CONV_LAYOUT_COUNT
+} ak_conv_layout;
+/* A convolution (zero-initialize, then fill; zero means the default where a
+ * field says so). Spatial arrays hold ndim entries, outermost first (depth,
+ * height, width for 3-D; length for 1-D). The weight is torch's contiguous
+ * weight in either layout: standard [out_channels][in_channels / groups]
+ * [kernel...], transposed [in_channels][out_channels / groups][kernel...]. */
+typedef struct ak_conv_desc {
+    ak_dtype dtype;               /* x, w, bias, y: AK_F32, AK_F16 or AK_BF16 (fp32 accumulation) */
+    int ndim;                     /* spatial dimensions: 1, 2 or 3 */
+    ak_conv_layout layout;        /* of x and y */
+    size_t batch;                 /* >= 1 */
+    size_t in_channels, out_channels;  /* >= 1, multiples of groups */
+    size_t groups;                /* 0: 1 */
+    size_t in[3];                 /* input extents, each >= 1 */
+    size_t kernel[3];             /* each >= 1 */
+    size_t stride[3];             /* 0: 1 */
+    size_t padding[3];            /* implicit zero padding on both sides (transposed: removed from both sides of the output) */
+    size_t dilation[3];           /* 0: 1 */
+    size_t output_padding[3];     /* transposed only: added to one side of the output, less than stride or dilation */
+    int transposed;               /* 1: ConvTransposeNd (the gradient of a convolution with respect to its input) */
+    int activation;               /* an ak_unary_op applied after the bias; 0 = AK_OP_NONE: none */
+    float act_param;              /* the activation's parameter (as ak_gemm_desc's) */
+    const void* x;                /* input */
+    const void* w;                /* weight (layout above) */
+    const void* bias;             /* NULL or out_channels values */
+    void* y;                      /* output (ak_conv_output_shape); must not overlap x, w or bias */
+} ak_conv_desc;
+/* The output extents of a convolution (torch's formulas: (in + 2 pad -
+ * dil (k - 1) - 1) / stride + 1; transposed (in - 1) stride - 2 pad +
+ * dil (k - 1) + output_padding + 1), with the same descriptor checks as
+ * ak_conv (pointers not needed). Thread safety: any thread. */
+AKAPI ak_result ak_conv_output_shape(const ak_conv_desc* d, size_t out[3]);
+/* How ak_conv would run a descriptor on ctx (nothing is launched). */
+typedef struct ak_conv_plan {
+    char kernel[64];      /* kernel name, "" on the cpu backend without a named arch */
+    const char* path;     /* "mma.sync", "mfma", "wmma" (implicit GEMM on matrix cores), "simt" (implicit GEMM on
+                             FMAs), "depthwise" (direct kernel) or "cpu" */
+    int bm, bn, bk;       /* block tile of the implicit GEMM (0 for depthwise / cpu) */
+    int threads;          /* per block */
+    int fast32;           /* 1: f32 inputs as TF32 */
+    size_t gemm_m, gemm_n, gemm_k;  /* implicit GEMM per group: N x output positions, out_channels / groups,
+                                       in_channels / groups x kernel volume */
+    const char* reason;   /* why this path */
+} ak_conv_plan;
+/* Plan a descriptor for ctx's device (config.arch when set, so a cpu context
+ * can plan for "gfx90a"). Same descriptor checks as ak_conv (pointers not
+ * needed). Thread safety: any thread. */
+AKAPI ak_result ak_conv_plan_get(ak_context* ctx, const ak_conv_desc* d, ak_conv_plan* out);
+/* Run the convolution on `stream` (NULL: default), queued, no waiting.
+ * Pointers are device memory of ctx (host memory on the cpu backend),
+ * aligned to the element size. f32 is exact fp32 unless config.allow_tf32
+ * (then TF32 on NVIDIA's matrix cores, as ak_gemm). The cpu backend runs a
+ * C reference (double sums). Errors: AK_ERROR_INVALID_ARGUMENT with a
+ * message (zero sizes, channels not multiples of groups, an output extent
+ * < 1, output_padding not below stride or dilation, a sample of x or y or
+ * the GEMM's rows past 2^31 elements; nothing launched),
+ * AK_ERROR_MATRIX_CORES (config.matrix_cores on in strict mode without the
+ * instruction), AK_ERROR_COMPILATION / AK_ERROR_LAUNCH. Thread safety: any
+ * thread. */
+AKAPI ak_result ak_conv(ak_context* ctx, const ak_conv_desc* d, ak_stream* stream);
 /* ---- batch / group / instance normalisation  -------------------------------
  * x and y: contiguous [batch][channels][spatial] tensors of dtype (f32, f16,
  * bf16; fp32 math, statistics in double), spatial the product of the
@@ -14634,6 +14710,379 @@ static const char _ak_src_chnorm[] =
     "AK_CHNORM(bf16, ak_bf16_t)\n"
     ;
 
+/* kernels/conv.hip */
+static const char _ak_src_conv[] =
+    "// kernels/conv.hip - convolution forward over 1, 2 or 3 spatial dimensions\n"
+    "// (1-D and 2-D are 3-D with leading extents of 1, kernel 1, stride 1, no\n"
+    "// padding), standard or transposed, grouped, channels-first ([N][C][D][H][W])\n"
+    "// or channels-last ([N][D][H][W][C]), fused bias and activation. Host\n"
+    "// wrapper, plan and CPU reference: amdkit.h (>>impl:ops-conv): ak_conv.\n"
+    "//\n"
+    "// Implicit GEMM (ak_conv_igemm_*): per group g, rows m = (n, output\n"
+    "// position) (M = N x OD x OH x OW), columns = the group's output channels\n"
+    "// (Cog), k = (input channel of the group, kernel tap) (K = Cig x kD kH kW),\n"
+    "// the weight's own order. Nothing is materialised: the tile loader computes\n"
+    "// the im2col address of each A element (zero outside the input: padding),\n"
+    "// B is read from the weight as it is stored ([Cout][Cig][taps] standard,\n"
+    "// [Cin][Cog][taps] transposed). Transposed convolution is the same GEMM as an\n"
+    "// output-stationary gather: output o takes input i = (o + pad - tap dil) /\n"
+    "// stride from tap t when that division is exact and i is inside the input.\n"
+    "// A k tile's decomposition (channel offset, tap offsets, weight offset) is\n"
+    "// computed once per tile into shared memory (a double-buffered table), each\n"
+    "// thread's row m is decomposed once per block.\n"
+    "//\n"
+    "// Block tile BM x BN x BK, NT = 256 threads: the thread of row m = tid % BM\n"
+    "// loads its BK / 2 elements of A (consecutive threads take consecutive\n"
+    "// output positions: coalesced in channels-first), B's BN x BK elements go\n"
+    "// k-fastest (coalesced along the standard weight's rows). Register-staged\n"
+    "// double buffer as the GEMM's. The product: ak_mma (MFMA / WMMA / mma.sync,\n"
+    "// f16 / bf16, tf32 where FAST32, exact f32 on CDNA MFMA) where the target\n"
+    "// has the instruction, else the SIMT FMA micro-tile. The accumulators go\n"
+    "// through shared memory so that the epilogue (bias, activation, store)\n"
+    "// walks output positions with consecutive threads.\n"
+    "//\n"
+    "// Depthwise (ak_conv_dw_*): groups == Cin, Cout a multiple of Cin (output\n"
+    "// channel c reads input channel c / (Cout / Cin)), standard only: one thread\n"
+    "// per output element, the taps in a loop (fp32 sums), neighbours share\n"
+    "// inputs through the caches.\n"
+    "//\n"
+    "// Index math: 32-bit inside one sample (the host keeps a sample of x and of\n"
+    "// y below 2^31 elements and M below 2^31), 64-bit for the sample offset.\n"
+    "//\n"
+    "// flags: bit 0 transposed, 1 channels-last, 2 bias, bits 8.. the activation's\n"
+    "// AK_UNARY_* code.\n"
+    "//\n"
+    "// kernels: ak_conv_igemm_mma_f16 ak_conv_igemm_mma_bf16 ak_conv_igemm_mma_f32 ak_conv_igemm_mma_x32 ak_conv_igemm_simt_f32 ak_conv_igemm_simt_f16 ak_conv_igemm_simt_bf16 ak_conv_dw_f32 ak_conv_dw_f16 ak_conv_dw_bf16\n"
+    "\n"
+    "// >>host  the flag bits (the host builds them: amdkit.h _AK_CVF_*)\n"
+    "#define AK_CVF_TRANS 1\n"
+    "#define AK_CVF_NHWC 2\n"
+    "#define AK_CVF_BIAS 4\n"
+    "#define AK_CVF_ACT_SHIFT 8\n"
+    "// <<host\n"
+    "\n"
+    "#define AK_CONV_PARAMS                                                                                                \\\n"
+    "    int flags, float ap, int Nb, int Cin, int Cout, int Cig, int Cog, int ID, int IH, int IW, int OD, int OH, int OW, \\\n"
+    "        int kD, int kH, int kW, int sD, int sH, int sW, int pD, int pH, int pW, int dD, int dH, int dW\n"
+    "#define AK_CONV_ARGS \\\n"
+    "    flags, ap, Nb, Cin, Cout, Cig, Cog, ID, IH, IW, OD, OH, OW, kD, kH, kW, sD, sH, sW, pD, pH, pW, dD, dH, dW\n"
+    "\n"
+    "/* One entry of the k table: x offset of the channel, tap offsets (times the\n"
+    " * dilation), the weight offset of (channel, tap); td = -2^30: k past K. */\n"
+    "struct ak_conv_kent {\n"
+    "    int xoff, td, th, tw, woff;\n"
+    "};\n"
+    "\n"
+    "/* The implicit-GEMM tile at (m0, co0) of group g. KMAJOR: shared tiles\n"
+    " * k-contiguous (As[m * LDA + k], Bs[n * LDB + k], the matrix-core path),\n"
+    " * else m / n-contiguous (As[k * LDA + m], the SIMT path). */\n"
+    "template <class DT, bool FAST32, bool MMA>\n"
+    "AK_INLINE void ak_conv_igemm(const typename DT::T* AK_RESTRICT x, const typename DT::T* AK_RESTRICT w,\n"
+    "                             const typename DT::T* AK_RESTRICT bias, typename DT::T* AK_RESTRICT y, AK_CONV_PARAMS) {\n"
+    "    typedef typename DT::T T;\n"
+    "    typedef ak_mma<DT, FAST32> MM;\n"
+    "    enum { NT = 256, BM = 128, BN = 64, BK = DT::SIZE == 4 ? 16 : 32, PAD = DT::SIZE == 4 ? 4 : 8,\n"
+    "           LDA = MMA ? BK + PAD : BM + PAD, LDB = MMA ? BK + PAD : BN + PAD,\n"
+    "           ASZ = MMA ? BM * LDA : BK * LDA, BSZ = MMA ? BN * LDB : BK * LDB,\n"
+    "           NA = BM * BK / NT, NB = BN * BK / NT, LDST = BM + 1,\n"
+    "           TILE_BYTES = 2 * (ASZ + BSZ) * DT::SIZE, STAGE_BYTES = BN * LDST * 4,\n"
+    "           SMEM = TILE_BYTES > STAGE_BYTES ? TILE_BYTES : STAGE_BYTES };\n"
+    "    static_assert(NT % BM == 0 && NT % BK == 0 && NA * NT == BM * BK && NB * NT == BN * BK, \"conv: bad tile\");\n"
+    "    __shared__ __attribute__((aligned(16))) unsigned char smem[SMEM];\n"
+    "    __shared__ ak_conv_kent tab[2][BK];\n"
+    "    T (*As)[ASZ] = (T (*)[ASZ])smem;\n"
+    "    T (*Bs)[BSZ] = (T (*)[BSZ])(smem + 2 * ASZ * DT::SIZE);\n"
+    "    const bool trans = (flags & AK_CVF_TRANS) != 0, cl = (flags & AK_CVF_NHWC) != 0;\n"
+    "    const int tid = (int)threadIdx.x;\n"
+    "    const int g = (int)blockIdx.z, co0 = (int)blockIdx.y * BN;\n"
+    "    const int m0 = (int)blockIdx.x * BM;\n"
+    "    const int OP = OD * OH * OW, M = Nb * OP;\n"
+    "    const int taps = kD * kH * kW, K = Cig * taps;\n"
+    "    const int xcs = cl ? 1 : ID * IH * IW, xps = cl ? Cin : 1; /* x strides of a channel, of a position */\n"
+    "    /* weight: group base, stride of an output channel, of an input channel (taps are contiguous) */\n"
+    "    const ak_i64 wg = trans ? (ak_i64)g * Cig * Cog * taps : (ak_i64)g * Cog * K;\n"
+    "    const int wco = trans ? taps : K, wci = trans ? Cog * taps : taps;\n"
+    "    /* this thread's row of A (fixed for the whole k loop) */\n"
+    "    const int am = m0 + tid % BM, ak0 = tid / BM;\n"
+    "    /* row base: forward o s - p, transposed o + p (taps then subtract); rows past M get a base no tap reaches */\n"
+    "    int bd = -(1 << 30), bh = 0, bw = 0, rowoff = 0;\n"
+    "    const T* xn = x;\n"
+    "    if (am < M) {\n"
+    "        const int n = am / OP, o = am % OP, ow = o % OW, oh = (o / OW) % OH, od = o / (OW * OH);\n"
+    "        xn = x + (ak_i64)n * Cin * ID * IH * IW + (ak_i64)g * Cig * xcs;\n"
+    "        if (trans) { bd = od + pD; bh = oh + pH; bw = ow + pW; }\n"
+    "        else { bd = od * sD - pD; bh = oh * sH - pH; bw = ow * sW - pW; }\n"
+    "        rowoff = ((bd * IH + bh) * IW + bw) * xps;\n"
+    "    }\n"
+    "    /* stride-1 transposed convolutions gather like standard ones (input o + p - tap dil) */\n"
+    "    const bool unit = !trans || (sD == 1 && sH == 1 && sW == 1);\n"
+    "    auto fill_tab = [&](int buf, int k0) {\n"
+    "        if (tid < BK) {\n"
+    "            const int k = k0 + tid;\n"
+    "            ak_conv_kent e;\n"
+    "            if (k < K) {\n"
+    "                const int ci = k / taps, t = k % taps, kw = t % kW, kh = (t / kW) % kH, kd = t / (kW * kH);\n"
+    "                const int sg = trans ? -1 : 1;\n"
+    "                e.td = sg * kd * dD; e.th = sg * kh * dH; e.tw = sg * kw * dW; e.woff = ci * wci + t;\n"
+    "                e.xoff = ci * xcs + ((e.td * IH + e.th) * IW + e.tw) * xps;   /* the tap's offset from the row base */\n"
+    "            } else {\n"
+    "                e.xoff = 0; e.td = -(1 << 30); e.th = 0; e.tw = 0; e.woff = 0;\n"
+    "            }\n"
+    "            tab[buf][tid] = e;\n"
+    "        }\n"
+    "    };\n"
+    "    T va[NA], vb[NB];\n"
+    "    auto load = [&](int buf, int k0) {\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < NA; i++) {\n"
+    "            const ak_conv_kent e = tab[buf][ak0 + i * (NT / BM)];\n"
+    "            T v = (T)0;\n"
+    "            if (unit) {\n"
+    "                const int id = bd + e.td, ih = bh + e.th, iw = bw + e.tw;\n"
+    "                if ((unsigned)id < (unsigned)ID && (unsigned)ih < (unsigned)IH && (unsigned)iw < (unsigned)IW) v = xn[rowoff + e.xoff];\n"
+    "            } else if (e.td > -(1 << 29) && bd > -(1 << 29)) {\n"
+    "                const int td = bd + e.td, th = bh + e.th, tw = bw + e.tw;\n"
+    "                const int id = td / sD, ih = th / sH, iw = tw / sW;\n"
+    "                if (td >= 0 && th >= 0 && tw >= 0 && id * sD == td && ih * sH == th && iw * sW == tw && id < ID && ih < IH && iw < IW)\n"
+    "                    v = xn[e.xoff - ((e.td * IH + e.th) * IW + e.tw) * xps + ((id * IH + ih) * IW + iw) * xps];\n"
+    "            }\n"
+    "            va[i] = v;\n"
+    "        }\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < NB; i++) {\n"
+    "            const int kk = tid % BK, n = tid / BK + i * (NT / BK), co = co0 + n;\n"
+    "            const ak_conv_kent e = tab[buf][kk];\n"
+    "            vb[i] = (co < Cog && e.td > -(1 << 29)) ? w[wg + (ak_i64)co * wco + e.woff] : (T)0;\n"
+    "        }\n"
+    "        (void)k0;\n"
+    "    };\n"
+    "    auto store = [&](int st) {\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < NA; i++) {\n"
+    "            const int r = tid % BM, kk = ak0 + i * (NT / BM);\n"
+    "            if (MMA) As[st][r * LDA + kk] = va[i];\n"
+    "            else As[st][kk * LDA + r] = va[i];\n"
+    "        }\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < NB; i++) {\n"
+    "            const int kk = tid % BK, n = tid / BK + i * (NT / BK);\n"
+    "            if (MMA) Bs[st][n * LDB + kk] = vb[i];\n"
+    "            else Bs[st][kk * LDB + n] = vb[i];\n"
+    "        }\n"
+    "    };\n"
+    "    /* accumulators: the matrix-core fragments or the SIMT micro-tile */\n"
+    "    enum { NW = NT / AK_WAVE, WM = NW >= 2 ? 2 : 1, WN = NW / WM, TMW = BM / WM, TNW = BN / WN,\n"
+    "           FM = MMA ? TMW / MM::M : 1, FN = MMA ? TNW / MM::N : 1 };\n"
+    "    enum { TX = BN / 8, TY = NT / TX, STM = BM / TY, STN = 8 };\n"
+    "    typename MM::C acc[FM][FN];\n"
+    "    float sacc[MMA ? 1 : STM][MMA ? 1 : STN];\n"
+    "    if constexpr (MMA) {\n"
+    "        static_assert(FM >= 1 && FN >= 1 && TMW % MM::M == 0 && TNW % MM::N == 0 && BK % MM::K == 0, \"conv: tile too small\");\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < FM; i++)\n"
+    "#pragma unroll\n"
+    "            for (int j = 0; j < FN; j++) MM::zero(acc[i][j]);\n"
+    "    } else {\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < STM; i++)\n"
+    "#pragma unroll\n"
+    "            for (int j = 0; j < STN; j++) sacc[i][j] = 0.0f;\n"
+    "    }\n"
+    "    const int lane = ak_lane(), wv = ak_wave_id(), wm = wv / WN, wn = wv % WN;\n"
+    "    const int tx = tid % TX, ty = tid / TX;\n"
+    "    auto step = [&](int cur) {\n"
+    "        if constexpr (MMA) {\n"
+    "            const T* as = As[cur] + (wm * TMW) * LDA;\n"
+    "            const T* bs = Bs[cur] + (wn * TNW) * LDB;\n"
+    "#pragma unroll\n"
+    "            for (int kk = 0; kk < BK; kk += MM::K) {\n"
+    "                typename MM::A fa[FM];\n"
+    "                typename MM::B fb[FN];\n"
+    "#if defined(AK_MMA_SYNC)\n"
+    "                if constexpr (DT::SIZE == 2 && FN % 2 == 0) {\n"
+    "#pragma unroll\n"
+    "                    for (int i = 0; i < FM; i++) MM::load_a_ldsm(fa[i], as + i * MM::M * LDA + kk, LDA);\n"
+    "#pragma unroll\n"
+    "                    for (int j = 0; j < FN; j += 2) MM::load_b2_ldsm(fb[j], fb[j + 1], bs + j * MM::N * LDB + kk, LDB);\n"
+    "                } else\n"
+    "#endif\n"
+    "                {\n"
+    "#pragma unroll\n"
+    "                    for (int i = 0; i < FM; i++) MM::load_a(fa[i], as + i * MM::M * LDA + kk, LDA);\n"
+    "#pragma unroll\n"
+    "                    for (int j = 0; j < FN; j++) MM::load_b(fb[j], bs + j * MM::N * LDB + kk, LDB);\n"
+    "                }\n"
+    "#pragma unroll\n"
+    "                for (int i = 0; i < FM; i++)\n"
+    "#pragma unroll\n"
+    "                    for (int j = 0; j < FN; j++) MM::mma(acc[i][j], fa[i], fb[j]);\n"
+    "            }\n"
+    "        } else {\n"
+    "            /* unrolled by 2 only: a full unroll lets the compiler hoist every shared load of the k tile (spills) */\n"
+    "#pragma unroll 2\n"
+    "            for (int kk = 0; kk < BK; kk++) {\n"
+    "                float a[STM], b[STN];\n"
+    "#pragma unroll\n"
+    "                for (int i = 0; i < STM; i++) a[i] = DT::to(As[cur][kk * LDA + ty + i * TY]);\n"
+    "#pragma unroll\n"
+    "                for (int j = 0; j < STN; j++) b[j] = DT::to(Bs[cur][kk * LDB + tx + j * TX]);\n"
+    "#pragma unroll\n"
+    "                for (int i = 0; i < STM; i++)\n"
+    "#pragma unroll\n"
+    "                    for (int j = 0; j < STN; j++) sacc[i][j] = fmaf(a[i], b[j], sacc[i][j]);\n"
+    "            }\n"
+    "        }\n"
+    "    };\n"
+    "    /* the k loop: tables one tile ahead of the loads, loads one tile ahead of the product */\n"
+    "    const int nk = (K + BK - 1) / BK;\n"
+    "    fill_tab(0, 0);\n"
+    "    __syncthreads();\n"
+    "    load(0, 0);\n"
+    "    if (nk > 1) fill_tab(1, BK);\n"
+    "    store(0);\n"
+    "    __syncthreads();\n"
+    "    for (int kt = 0; kt < nk; kt++) {\n"
+    "        const int cur = kt & 1;\n"
+    "        if (kt + 1 < nk) load(cur ^ 1, (kt + 1) * BK);\n"
+    "        step(cur);\n"
+    "        if (kt + 1 < nk) {\n"
+    "            __syncthreads();\n"
+    "            store(cur ^ 1);\n"
+    "            if (kt + 2 < nk) fill_tab(cur, (kt + 2) * BK);\n"
+    "            __syncthreads();\n"
+    "        }\n"
+    "    }\n"
+    "    /* accumulators -> shared (column-major: st[n * LDST + m]) -> epilogue */\n"
+    "    __syncthreads();\n"
+    "    float* st = (float*)smem;\n"
+    "    if constexpr (MMA) {\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < FM; i++)\n"
+    "#pragma unroll\n"
+    "            for (int j = 0; j < FN; j++)\n"
+    "#pragma unroll\n"
+    "                for (int e = 0; e < MM::NC; e++)\n"
+    "                    st[(wn * TNW + j * MM::N + MM::c_col(lane, e)) * LDST + wm * TMW + i * MM::M + MM::c_row(lane, e)] =\n"
+    "                        acc[i][j].v[e];\n"
+    "    } else {\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < STM; i++)\n"
+    "#pragma unroll\n"
+    "            for (int j = 0; j < STN; j++) st[(tx + j * TX) * LDST + ty + i * TY] = sacc[i][j];\n"
+    "    }\n"
+    "    __syncthreads();\n"
+    "    const int act = flags >> AK_CVF_ACT_SHIFT;\n"
+    "    const int ycs = cl ? 1 : OP, yps = cl ? Cout : 1;\n"
+    "    if (am < M) {\n"
+    "        const int n = am / OP, o = am % OP;\n"
+    "        T* yn = y + (ak_i64)n * Cout * OP + (ak_i64)o * yps;\n"
+    "#pragma unroll 1\n"
+    "        for (int c = ak0; c < BN; c += NT / BM) {\n"
+    "            const int co = co0 + c;\n"
+    "            if (co >= Cog) break;\n"
+    "            const int oc = g * Cog + co;\n"
+    "            float v = st[c * LDST + tid % BM];\n"
+    "            if (flags & AK_CVF_BIAS) v += DT::to(bias[oc]);\n"
+    "            if (act != AK_UNARY_NONE) v = ak_uop_apply(act, v, ap);\n"
+    "            yn[(ak_i64)oc * ycs] = DT::from(v);\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "#define AK_CONV_IGEMM(NAME, D, FAST32, MMA)                                                                            \\\n"
+    "    AK_KERNEL __launch_bounds__(256) void NAME(const D::T* x, const D::T* w, const D::T* bias, D::T* y, int flags, float ap,  \\\n"
+    "                                               int Nb, int Cin, int Cout, int Cig, int Cog, int ID, int IH, int IW, int OD, \\\n"
+    "                                               int OH, int OW, int kD, int kH, int kW, int sD, int sH, int sW, int pD, int pH, \\\n"
+    "                                               int pW, int dD, int dH, int dW) {                                              \\\n"
+    "        ak_conv_igemm<D, FAST32, MMA && ak_mma<D, FAST32>::OK>(x, w, bias, y, AK_CONV_ARGS);                           \\\n"
+    "    }\n"
+    "AK_CONV_IGEMM(ak_conv_igemm_mma_f16, ak_f16_t, false, true)\n"
+    "AK_CONV_IGEMM(ak_conv_igemm_mma_bf16, ak_bf16_t, false, true)\n"
+    "AK_CONV_IGEMM(ak_conv_igemm_mma_f32, ak_f32_t, false, true)\n"
+    "AK_CONV_IGEMM(ak_conv_igemm_mma_x32, ak_f32_t, true, true)\n"
+    "AK_CONV_IGEMM(ak_conv_igemm_simt_f32, ak_f32_t, false, false)\n"
+    "AK_CONV_IGEMM(ak_conv_igemm_simt_f16, ak_f16_t, false, false)\n"
+    "AK_CONV_IGEMM(ak_conv_igemm_simt_bf16, ak_bf16_t, false, false)\n"
+    "\n"
+    "/* Depthwise: one thread per output element. Channels-first: blockIdx.y walks\n"
+    " * the (sample, channel) planes, x the positions of a plane (the channel's\n"
+    " * input plane and taps are the block's); channels-last: y walks the samples,\n"
+    " * x the (position, channel) elements. */\n"
+    "template <class DT>\n"
+    "AK_INLINE float ak_conv_dw_one(const typename DT::T* AK_RESTRICT xc, const typename DT::T* AK_RESTRICT wc, int xps, int o,\n"
+    "                               int ID, int IH, int IW, int OH, int OW, int kD, int kH, int kW, int sD, int sH, int sW, int pD,\n"
+    "                               int pH, int pW, int dD, int dH, int dW) {\n"
+    "    const int ow = o % OW, t = o / OW, oh = t % OH, od = t / OH;\n"
+    "    const int d0 = od * sD - pD, h0 = oh * sH - pH, w0 = ow * sW - pW;\n"
+    "    float s = 0.0f;\n"
+    "    for (int kd = 0; kd < kD; kd++) {\n"
+    "        const int id = d0 + kd * dD;\n"
+    "        if ((unsigned)id >= (unsigned)ID) continue;\n"
+    "        for (int kh = 0; kh < kH; kh++) {\n"
+    "            const int ih = h0 + kh * dH;\n"
+    "            if ((unsigned)ih >= (unsigned)IH) continue;\n"
+    "            const int row = (id * IH + ih) * IW;\n"
+    "            const typename DT::T* wr = wc + (kd * kH + kh) * kW;\n"
+    "            for (int kw = 0; kw < kW; kw++) {\n"
+    "                const int iw = w0 + kw * dW;\n"
+    "                if ((unsigned)iw >= (unsigned)IW) continue;\n"
+    "                s = fmaf(DT::to(xc[(row + iw) * xps]), DT::to(wr[kw]), s);\n"
+    "            }\n"
+    "        }\n"
+    "    }\n"
+    "    return s;\n"
+    "}\n"
+    "\n"
+    "template <class DT>\n"
+    "AK_INLINE void ak_conv_dw(const typename DT::T* AK_RESTRICT x, const typename DT::T* AK_RESTRICT w,\n"
+    "                          const typename DT::T* AK_RESTRICT bias, typename DT::T* AK_RESTRICT y, AK_CONV_PARAMS) {\n"
+    "    const bool cl = (flags & AK_CVF_NHWC) != 0;\n"
+    "    const int OP = OD * OH * OW, taps = kD * kH * kW, IP = ID * IH * IW;\n"
+    "    const int act = flags >> AK_CVF_ACT_SHIFT;\n"
+    "    (void)Cig;\n"
+    "    if (!cl) {\n"
+    "        const ak_i64 planes = (ak_i64)Nb * Cout;\n"
+    "        for (ak_i64 pl = blockIdx.y; pl < planes; pl += gridDim.y) {\n"
+    "            const int n = (int)(pl / Cout), c = (int)(pl % Cout);\n"
+    "            const typename DT::T* xc = x + ((ak_i64)n * Cin + c / Cog) * IP;\n"
+    "            const typename DT::T* wc = w + c * taps;\n"
+    "            const float b = (flags & AK_CVF_BIAS) ? DT::to(bias[c]) : 0.0f;\n"
+    "            typename DT::T* yc = y + pl * OP;\n"
+    "            for (int o = (int)(blockIdx.x * blockDim.x + threadIdx.x); o < OP; o += (int)(gridDim.x * blockDim.x)) {\n"
+    "                float s = ak_conv_dw_one<DT>(xc, wc, 1, o, ID, IH, IW, OH, OW, kD, kH, kW, sD, sH, sW, pD, pH, pW, dD, dH, dW) + b;\n"
+    "                if (act != AK_UNARY_NONE) s = ak_uop_apply(act, s, ap);\n"
+    "                yc[o] = DT::from(s);\n"
+    "            }\n"
+    "        }\n"
+    "        return;\n"
+    "    }\n"
+    "    const int per = Cout * OP;\n"
+    "    for (int n = (int)blockIdx.y; n < Nb; n += (int)gridDim.y) {\n"
+    "        const typename DT::T* xn = x + (ak_i64)n * Cin * IP;\n"
+    "        typename DT::T* yn = y + (ak_i64)n * per;\n"
+    "        for (int q = (int)(blockIdx.x * blockDim.x + threadIdx.x); q < per; q += (int)(gridDim.x * blockDim.x)) {\n"
+    "            const int c = q % Cout, o = q / Cout;\n"
+    "            float s = ak_conv_dw_one<DT>(xn + c / Cog, w + c * taps, Cin, o, ID, IH, IW, OH, OW, kD, kH, kW, sD, sH, sW, pD, pH, pW,\n"
+    "                                         dD, dH, dW);\n"
+    "            if (flags & AK_CVF_BIAS) s += DT::to(bias[c]);\n"
+    "            if (act != AK_UNARY_NONE) s = ak_uop_apply(act, s, ap);\n"
+    "            yn[q] = DT::from(s);\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "#define AK_CONV_DW(NAME, D)                                                                                           \\\n"
+    "    AK_KERNEL __launch_bounds__(256) void NAME(const D::T* x, const D::T* w, const D::T* bias, D::T* y, int flags, float ap,  \\\n"
+    "                                               int Nb, int Cin, int Cout, int Cig, int Cog, int ID, int IH, int IW, int OD, \\\n"
+    "                                               int OH, int OW, int kD, int kH, int kW, int sD, int sH, int sW, int pD, int pH, \\\n"
+    "                                               int pW, int dD, int dH, int dW) {                                              \\\n"
+    "        ak_conv_dw<D>(x, w, bias, y, AK_CONV_ARGS);                                                                     \\\n"
+    "    }\n"
+    "AK_CONV_DW(ak_conv_dw_f32, ak_f32_t)\n"
+    "AK_CONV_DW(ak_conv_dw_f16, ak_f16_t)\n"
+    "AK_CONV_DW(ak_conv_dw_bf16, ak_bf16_t)\n"
+    ;
+
 /* kernels/elementwise.hip */
 static const char _ak_src_elementwise[] =
     "/* kernels/elementwise.hip: fill, axpy, scale and the binary ops (add, sub,\n"
@@ -19030,6 +19479,8 @@ static const struct { const char* family; const char* source; const char* kernel
       "ak_cast_f32_f16 ak_cast_f32_bf16 ak_cast_f16_f32 ak_cast_f16_bf16 ak_cast_bf16_f32 ak_cast_bf16_f16 ak_copy_f32 ak_copy_f16 ak_copy_bf16" },
     { "chnorm", _ak_src_chnorm,
       "ak_chstat_part_f32 ak_chstat_part_f16 ak_chstat_part_bf16 ak_chstat_final_f32 ak_chstat_final_f16 ak_chstat_final_bf16 ak_chnorm_apply_f32 ak_chnorm_apply_f16 ak_chnorm_apply_bf16" },
+    { "conv", _ak_src_conv,
+      "ak_conv_igemm_mma_f16 ak_conv_igemm_mma_bf16 ak_conv_igemm_mma_f32 ak_conv_igemm_mma_x32 ak_conv_igemm_simt_f32 ak_conv_igemm_simt_f16 ak_conv_igemm_simt_bf16 ak_conv_dw_f32 ak_conv_dw_f16 ak_conv_dw_bf16" },
     { "elementwise", _ak_src_elementwise,
       "ak_fill_f32 ak_fill_f16 ak_fill_bf16 ak_axpy_f32 ak_axpy_f16 ak_axpy_bf16 ak_scale_f32 ak_scale_f16 ak_scale_bf16 ak_binary_f32 ak_binary_f16 ak_binary_bf16" },
     { "gemm", _ak_src_gemm,
@@ -19064,6 +19515,11 @@ static const struct { const char* family; const char* source; const char* kernel
       "ak_xent_f32 ak_xent_f16 ak_xent_bf16 ak_xent_small_f32 ak_xent_small_f16 ak_xent_small_bf16 ak_xent_partial ak_xent_mean" },
 };
 
+/* host constants of kernels/conv.hip (its `// >>host` block) */
+#define _AK_CVF_TRANS 1
+#define _AK_CVF_NHWC 2
+#define _AK_CVF_BIAS 4
+#define _AK_CVF_ACT_SHIFT 8
 /* host constants of kernels/gemm.hip (its `// >>host` block) */
 #define _AK_GF_TA 1
 #define _AK_GF_TB 2
@@ -19120,58 +19576,59 @@ enum {
     _AK_KIF_chstat_part = 12,
     _AK_KIF_chstat_final = 13,
     _AK_KIF_chnorm_apply = 14,
-    _AK_KIF_fill = 15,
-    _AK_KIF_axpy = 16,
-    _AK_KIF_binary = 17,
-    _AK_KIF_gemm_wgmma = 18,
-    _AK_KIF_gemm_decode = 19,
-    _AK_KIF_gemm_decode_fin = 20,
-    _AK_KIF_gemm_sm90 = 21,
-    _AK_KIF_copy_nd = 22,
-    _AK_KIF_copy_cast = 23,
-    _AK_KIF_embedding = 24,
-    _AK_KIF_rope = 25,
-    _AK_KIF_loss = 26,
-    _AK_KIF_triplet = 27,
-    _AK_KIF_loss_finish = 28,
-    _AK_KIF_norm = 29,
-    _AK_KIF_norm_wide = 30,
-    _AK_KIF_add_norm = 31,
-    _AK_KIF_add_norm_wide = 32,
-    _AK_KIF_pool = 33,
-    _AK_KIF_quant = 34,
-    _AK_KIF_dequant = 35,
-    _AK_KIF_quant_amax = 36,
-    _AK_KIF_rand_uniform = 37,
-    _AK_KIF_rand_normal = 38,
-    _AK_KIF_dropout = 39,
-    _AK_KIF_reduce1 = 40,
-    _AK_KIF_reduce2 = 41,
-    _AK_KIF_cumsum_part = 42,
-    _AK_KIF_cumsum = 43,
-    _AK_KIF_topk = 44,
-    _AK_KIF_topk_mb_pass = 45,
-    _AK_KIF_topk_mb_collect = 46,
-    _AK_KIF_softmax = 47,
-    _AK_KIF_softmax_wide = 48,
-    _AK_KIF_softmax_split = 49,
-    _AK_KIF_softmax_stats = 50,
-    _AK_KIF_softmax_apply = 51,
-    _AK_KIF_transpose = 52,
-    _AK_KIF_xent = 53,
-    _AK_KIF_xent_small = 54,
-    _AK_KIF_xent_partial = 55,
-    _AK_KIF_xent_mean = 56,
+    _AK_KIF_conv_igemm = 15,
+    _AK_KIF_fill = 16,
+    _AK_KIF_axpy = 17,
+    _AK_KIF_binary = 18,
+    _AK_KIF_gemm_wgmma = 19,
+    _AK_KIF_gemm_decode = 20,
+    _AK_KIF_gemm_decode_fin = 21,
+    _AK_KIF_gemm_sm90 = 22,
+    _AK_KIF_copy_nd = 23,
+    _AK_KIF_copy_cast = 24,
+    _AK_KIF_embedding = 25,
+    _AK_KIF_rope = 26,
+    _AK_KIF_loss = 27,
+    _AK_KIF_triplet = 28,
+    _AK_KIF_loss_finish = 29,
+    _AK_KIF_norm = 30,
+    _AK_KIF_norm_wide = 31,
+    _AK_KIF_add_norm = 32,
+    _AK_KIF_add_norm_wide = 33,
+    _AK_KIF_pool = 34,
+    _AK_KIF_quant = 35,
+    _AK_KIF_dequant = 36,
+    _AK_KIF_quant_amax = 37,
+    _AK_KIF_rand_uniform = 38,
+    _AK_KIF_rand_normal = 39,
+    _AK_KIF_dropout = 40,
+    _AK_KIF_reduce1 = 41,
+    _AK_KIF_reduce2 = 42,
+    _AK_KIF_cumsum_part = 43,
+    _AK_KIF_cumsum = 44,
+    _AK_KIF_topk = 45,
+    _AK_KIF_topk_mb_pass = 46,
+    _AK_KIF_topk_mb_collect = 47,
+    _AK_KIF_softmax = 48,
+    _AK_KIF_softmax_wide = 49,
+    _AK_KIF_softmax_split = 50,
+    _AK_KIF_softmax_stats = 51,
+    _AK_KIF_softmax_apply = 52,
+    _AK_KIF_transpose = 53,
+    _AK_KIF_xent = 54,
+    _AK_KIF_xent_small = 55,
+    _AK_KIF_xent_partial = 56,
+    _AK_KIF_xent_mean = 57,
     _AK_KIF_COUNT
 };
 static const char* const _ak_kernel_interface_names[] = {
     "", "unary", "attn_simt", "attn_combine", "axred", "axnorm_cols", "axnorm_rows", "axnorm_part", "axnorm_apply",
-    "bcast", "tri", "cast", "chstat_part", "chstat_final", "chnorm_apply", "fill", "axpy", "binary", "gemm_wgmma",
-    "gemm_decode", "gemm_decode_fin", "gemm_sm90", "copy_nd", "copy_cast", "embedding", "rope", "loss", "triplet",
-    "loss_finish", "norm", "norm_wide", "add_norm", "add_norm_wide", "pool", "quant", "dequant", "quant_amax",
-    "rand_uniform", "rand_normal", "dropout", "reduce1", "reduce2", "cumsum_part", "cumsum", "topk", "topk_mb_pass",
-    "topk_mb_collect", "softmax", "softmax_wide", "softmax_split", "softmax_stats", "softmax_apply", "transpose",
-    "xent", "xent_small", "xent_partial", "xent_mean"
+    "bcast", "tri", "cast", "chstat_part", "chstat_final", "chnorm_apply", "conv_igemm", "fill", "axpy", "binary",
+    "gemm_wgmma", "gemm_decode", "gemm_decode_fin", "gemm_sm90", "copy_nd", "copy_cast", "embedding", "rope", "loss",
+    "triplet", "loss_finish", "norm", "norm_wide", "add_norm", "add_norm_wide", "pool", "quant", "dequant",
+    "quant_amax", "rand_uniform", "rand_normal", "dropout", "reduce1", "reduce2", "cumsum_part", "cumsum", "topk",
+    "topk_mb_pass", "topk_mb_collect", "softmax", "softmax_wide", "softmax_split", "softmax_stats", "softmax_apply",
+    "transpose", "xent", "xent_small", "xent_partial", "xent_mean"
 };
 static inline ak_args* _ak_kargs_begin(_ak_kargs* k, int iface) {
     k->iface = iface;
@@ -19263,6 +19720,16 @@ static inline void _ak_kargs_chnorm_apply(_ak_kargs* kargs_, const void* x, void
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_chnorm_apply);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, w); ak_args_ptr(a_, bias); ak_args_ptr(a_, mean); ak_args_ptr(a_, rs); ak_args_i64(a_, planes); ak_args_i64(a_, C); ak_args_i64(a_, S);
     ak_args_i32(a_, G); ak_args_i32(a_, running); ak_args_f32(a_, eps);
+}
+/* kernels/conv.hip:279 NAME (macro AK_CONV_IGEMM) */
+static inline void _ak_kargs_conv_igemm(_ak_kargs* kargs_, const void* x, const void* w, const void* bias, void* y, int32_t flags, float ap, int32_t Nb, int32_t Cin, int32_t Cout, int32_t Cig,
+                                        int32_t Cog, int32_t ID, int32_t IH, int32_t IW, int32_t OD, int32_t OH, int32_t OW, int32_t kD, int32_t kH, int32_t kW, int32_t sD, int32_t sH, int32_t sW,
+                                        int32_t pD, int32_t pH, int32_t pW, int32_t dD, int32_t dH, int32_t dW) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_conv_igemm);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, w); ak_args_ptr(a_, bias); ak_args_ptr(a_, y); ak_args_i32(a_, flags); ak_args_f32(a_, ap); ak_args_i32(a_, Nb); ak_args_i32(a_, Cin); ak_args_i32(a_, Cout);
+    ak_args_i32(a_, Cig); ak_args_i32(a_, Cog); ak_args_i32(a_, ID); ak_args_i32(a_, IH); ak_args_i32(a_, IW); ak_args_i32(a_, OD); ak_args_i32(a_, OH); ak_args_i32(a_, OW); ak_args_i32(a_, kD);
+    ak_args_i32(a_, kH); ak_args_i32(a_, kW); ak_args_i32(a_, sD); ak_args_i32(a_, sH); ak_args_i32(a_, sW); ak_args_i32(a_, pD); ak_args_i32(a_, pH); ak_args_i32(a_, pW); ak_args_i32(a_, dD);
+    ak_args_i32(a_, dH); ak_args_i32(a_, dW);
 }
 /* kernels/elementwise.hip:25 ak_fill_f32 */
 static inline void _ak_kargs_fill(_ak_kargs* kargs_, void* y, int64_t n, float value) {
@@ -19525,6 +19992,8 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_attn_sm90 _AK_KIF_attn_simt
 #define _ak_kargs_copy _ak_kargs_cast   /* kernels/cast.hip:47 ak_copy_f32: the same list */
 #define _AK_KIF_copy _AK_KIF_cast
+#define _ak_kargs_conv_dw _ak_kargs_conv_igemm   /* kernels/conv.hip:361 NAME (macro AK_CONV_DW): the same list */
+#define _AK_KIF_conv_dw _AK_KIF_conv_igemm
 #define _ak_kargs_scale _ak_kargs_axpy   /* kernels/elementwise.hip:58 ak_scale_f32: the same list */
 #define _AK_KIF_scale _AK_KIF_axpy
 #define _ak_kargs_gemm_skinny _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:538 NAME (macro AK_GEMM_SKINNY): the same list */
@@ -19657,6 +20126,16 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_chstat_part_bf16", _AK_KIF_chstat_part },
     { "ak_chstat_final_bf16", _AK_KIF_chstat_final },
     { "ak_chnorm_apply_bf16", _AK_KIF_chnorm_apply },
+    { "ak_conv_igemm_mma_f16", _AK_KIF_conv_igemm },
+    { "ak_conv_igemm_mma_bf16", _AK_KIF_conv_igemm },
+    { "ak_conv_igemm_mma_f32", _AK_KIF_conv_igemm },
+    { "ak_conv_igemm_mma_x32", _AK_KIF_conv_igemm },
+    { "ak_conv_igemm_simt_f32", _AK_KIF_conv_igemm },
+    { "ak_conv_igemm_simt_f16", _AK_KIF_conv_igemm },
+    { "ak_conv_igemm_simt_bf16", _AK_KIF_conv_igemm },
+    { "ak_conv_dw_f32", _AK_KIF_conv_igemm },
+    { "ak_conv_dw_f16", _AK_KIF_conv_igemm },
+    { "ak_conv_dw_bf16", _AK_KIF_conv_igemm },
     { "ak_fill_f32", _AK_KIF_fill },
     { "ak_fill_f16", _AK_KIF_fill },
     { "ak_fill_bf16", _AK_KIF_fill },
@@ -24811,6 +25290,297 @@ AKDEF ak_result ak_pool(ak_context* ctx, const ak_pool_args* a, ak_stream* strea
         grid.y = (unsigned)(g.planes < 65535 ? g.planes : 65535);
         grid.z = 1;
         block.x = 256; block.y = 1; block.z = 1;
+    }
+    return _ak_op_launch3(ctx, k, grid, block, 0, stream, &ka);
+}
+
+/* ==========================================================================
+ * >>impl:ops-conv  ak_conv: convolution over 1-3 spatial dimensions,
+ * standard / transposed / grouped / depthwise (kernels/conv.hip: implicit
+ * GEMM, depthwise direct), the output-shape rule, plan, C reference.
+ * ========================================================================== */
+
+#define _AK_CONV_BM 128
+#define _AK_CONV_BN 64
+#define _AK_CONV_THREADS 256
+
+/* The convolution as 3-D (leading spatial dimensions of 1): checked
+ * descriptor, resolved defaults, output extents, GEMM sizes. */
+typedef struct _ak_conv_geom {
+    long long in[3], out[3], k[3], s[3], p[3], d[3], op[3];
+    long long N, Cin, Cout, G, Cig, Cog, ivol, ovol, taps;
+    int depthwise;
+} _ak_conv_geom;
+
+static ak_result _ak_conv_geometry(const ak_conv_desc* a, _ak_conv_geom* g) {
+    const char* opn = "ak_conv";
+    int i, j;
+    long long groups;
+    const double lim = 2147483647.0;
+    ak_result r;
+    if (!a) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "%s: descriptor is NULL", opn);
+    if ((r = _ak_op_check_float(a->dtype, opn)) != AK_OK) return r;
+    if (a->ndim < 1 || a->ndim > 3) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "%s: ndim %d, expected 1, 2 or 3", opn, a->ndim);
+    if ((int)a->layout < 0 || (int)a->layout >= (int)AK_CONV_LAYOUT_COUNT)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: layout %d is not an ak_conv_layout (0..%d)", opn, (int)a->layout,
+                        (int)AK_CONV_LAYOUT_COUNT - 1);
+    if (a->transposed != 0 && a->transposed != 1)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: transposed %d, expected 0 or 1", opn, a->transposed);
+    if (a->activation < 0 || a->activation >= (int)AK_UNARY_OP_COUNT)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: activation %d, expected an ak_unary_op (0 = AK_OP_NONE .. %d)", opn,
+                        a->activation, (int)AK_UNARY_OP_COUNT - 1);
+    if (a->batch == 0 || a->in_channels == 0 || a->out_channels == 0)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "%s: batch %zu, in_channels %zu, out_channels %zu (each must be >= 1)", opn,
+                        a->batch, a->in_channels, a->out_channels);
+    if (a->batch > 0x7FFFFFFF || a->in_channels > 0x7FFFFFFF || a->out_channels > 0x7FFFFFFF || a->groups > 0x7FFFFFFF)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "%s: batch, channels or groups past 2^31", opn);
+    groups = a->groups ? (long long)a->groups : 1;
+    if (a->in_channels % (size_t)groups || a->out_channels % (size_t)groups)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "%s: groups %lld must divide in_channels %zu and out_channels %zu", opn,
+                        groups, a->in_channels, a->out_channels);
+    if (groups > 65535)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: groups %lld, at most 65535", opn, groups);
+    g->N = (long long)a->batch; g->Cin = (long long)a->in_channels; g->Cout = (long long)a->out_channels; g->G = groups;
+    g->Cig = g->Cin / groups; g->Cog = g->Cout / groups;
+    for (i = 0; i < 3; i++) {
+        g->in[i] = g->out[i] = g->k[i] = g->s[i] = g->d[i] = 1;
+        g->p[i] = g->op[i] = 0;
+    }
+    for (j = 0; j < a->ndim; j++) {
+        long long in, k, s, p, d, op, out;
+        i = 3 - a->ndim + j;
+        if (a->in[j] == 0 || a->kernel[j] == 0)
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "%s: dimension %d: input %zu, kernel %zu (each must be >= 1)", opn, j,
+                            a->in[j], a->kernel[j]);
+        if (a->in[j] > 0x7FFFFFFF || a->kernel[j] > 0x7FFFFFFF || a->stride[j] > 0x7FFFFFFF || a->padding[j] > 0x3FFFFFFF ||
+            a->dilation[j] > 0x7FFFFFFF || a->output_padding[j] > 0x7FFFFFFF)
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW,
+                            "%s: dimension %d: an extent, kernel, stride, padding, dilation or output_padding past 2^31", opn, j);
+        in = (long long)a->in[j]; k = (long long)a->kernel[j];
+        s = a->stride[j] ? (long long)a->stride[j] : 1;
+        p = (long long)a->padding[j];
+        d = a->dilation[j] ? (long long)a->dilation[j] : 1;
+        op = (long long)a->output_padding[j];
+        if (!a->transposed && op != 0)
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: dimension %d: output_padding %lld is for transposed convolutions",
+                            opn, j, op);
+        if (a->transposed && op >= s && op >= d)
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE,
+                            "%s: dimension %d: output_padding %lld must be smaller than the stride %lld or the dilation %lld", opn, j, op, s, d);
+        if (a->transposed) out = (in - 1) * s - 2 * p + d * (k - 1) + op + 1;
+        else {
+            const long long num = in + 2 * p - d * (k - 1) - 1;
+            out = num < 0 ? 0 : num / s + 1;
+        }
+        if (out < 1)
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE,
+                            "%s: dimension %d: input %lld with kernel %lld, stride %lld, padding %lld, dilation %lld gives output %lld (too small)",
+                            opn, j, in, k, s, p, d, out);
+        if ((double)d * (double)(k - 1) > lim || (double)out > lim)
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "%s: dimension %d: the dilated kernel or the output passes 2^31", opn, j);
+        g->in[i] = in; g->out[i] = out; g->k[i] = k; g->s[i] = s; g->p[i] = p; g->d[i] = d; g->op[i] = op;
+    }
+    g->ivol = g->in[0] * g->in[1] * g->in[2];   /* each factor < 2^31: checked in double below before use */
+    if ((double)g->in[0] * (double)g->in[1] * (double)g->in[2] * (double)g->Cin > lim ||
+        (double)g->out[0] * (double)g->out[1] * (double)g->out[2] * (double)g->Cout > lim)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "%s: one sample of %s has 2^31 elements or more (32-bit index math)", opn,
+                        (double)g->in[0] * (double)g->in[1] * (double)g->in[2] * (double)g->Cin > lim ? "x" : "y");
+    g->ovol = g->out[0] * g->out[1] * g->out[2];
+    g->taps = g->k[0] * g->k[1] * g->k[2];
+    if ((double)g->N * (double)g->ovol > lim)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "%s: batch x output positions %.0f is 2^31 or more (the implicit GEMM's rows)",
+                        opn, (double)g->N * (double)g->ovol);
+    if ((double)g->taps * (double)g->Cig * (double)g->Cout > lim)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "%s: the weight has 2^31 elements or more", opn);
+    if ((double)g->N * (double)g->Cin * (double)g->ivol * 2.0 > (double)SIZE_MAX || (double)g->N * (double)g->Cout * (double)g->ovol * 2.0 > (double)SIZE_MAX)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "%s: the tensor's byte count overflows", opn);
+    g->depthwise = !a->transposed && groups > 1 && groups == g->Cin;
+    return AK_OK;
+}
+
+AKDEF ak_result ak_conv_output_shape(const ak_conv_desc* d, size_t out[3]) {
+    _ak_conv_geom g;
+    ak_result r;
+    int j;
+    if (!out) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_conv_output_shape: out is NULL");
+    if ((r = _ak_conv_geometry(d, &g)) != AK_OK) return r;
+    out[0] = out[1] = out[2] = 0;
+    for (j = 0; j < d->ndim; j++) out[j] = (size_t)g.out[3 - d->ndim + j];
+    return AK_OK;
+}
+
+static ak_result _ak_conv_plan_geom(ak_context* ctx, const ak_conv_desc* a, const _ak_conv_geom* g, ak_conv_plan* p) {
+    const ak_arch_info* arch = _ak_gemm_arch(ctx);
+    ak_matrix_isa isa = arch ? arch->matrix : AK_MATRIX_NONE;
+    const char* dt = a->dtype == AK_F16 ? "f16" : a->dtype == AK_BF16 ? "bf16" : "f32";
+    int has, fast32 = a->dtype == AK_F32 && ctx->cfg.allow_tf32, mc;
+    memset(p, 0, sizeof *p);
+    p->gemm_m = (size_t)(g->N * g->ovol);
+    p->gemm_n = (size_t)g->Cog;
+    p->gemm_k = (size_t)(g->Cig * g->taps);
+    p->threads = _AK_CONV_THREADS;
+    if (g->depthwise) {
+        p->path = "depthwise";
+        p->reason = "groups == in_channels: a direct kernel (one thread per output, the taps in a loop): one input channel per "
+                    "output gives the GEMM a k of one kernel volume, too short for a tile";
+        snprintf(p->kernel, sizeof p->kernel, "ak_conv_dw_%s", dt);
+    } else {
+        switch (isa) {
+        case AK_MATRIX_MFMA: has = 1; break;
+        case AK_MATRIX_WMMA: has = a->dtype != AK_F32; break;
+        case AK_MATRIX_MMA: case AK_MATRIX_WGMMA: has = a->dtype != AK_F32 || fast32; break;
+        default: has = 0; break;
+        }
+        if (ctx->cfg.matrix_cores == AK_ON && !has && ctx->cfg.strict)
+            return _ak_err(AK_ERROR_MATRIX_CORES, "ak_conv: config.matrix_cores is on (strict mode), but %s has no matrix instruction for %s%s%s",
+                           arch ? arch->name : "this device", a->dtype == AK_F32 && !fast32 ? "exact " : "", ak_dtype_name(a->dtype),
+                           a->dtype == AK_F32 && !fast32 && (isa == AK_MATRIX_MMA || isa == AK_MATRIX_WGMMA)
+                               ? " (allow TF32 with config.allow_tf32 = 1, or set matrix_cores off)" : "");
+        mc = ctx->cfg.matrix_cores == AK_ON && has;
+        if (!mc || isa == AK_MATRIX_MFMA) fast32 = 0; /* CDNA: exact MFMA f32 */
+        p->fast32 = fast32;
+        p->bm = _AK_CONV_BM;
+        p->bn = _AK_CONV_BN;
+        p->bk = a->dtype == AK_F32 ? 16 : 32;
+        if (mc) {
+            p->path = isa == AK_MATRIX_MFMA ? "mfma" : isa == AK_MATRIX_WMMA ? "wmma" : "mma.sync";
+            p->reason = "implicit GEMM on the matrix cores: 128 x 64 tile, 8 (wave32) / 4 (wave64) waves, im2col addresses "
+                        "in the loader";
+            snprintf(p->kernel, sizeof p->kernel, "ak_conv_igemm_mma_%s", fast32 ? "x32" : dt);
+        } else {
+            p->path = "simt";
+            p->reason = a->dtype == AK_F32 ? "exact f32 (no matrix instruction for it here; TF32 with config.allow_tf32): "
+                                             "implicit GEMM on FMAs, 128 x 64 tile, 4 x 8 outputs a thread"
+                                           : "no matrix instruction for this dtype here (or matrix_cores off): implicit GEMM on "
+                                             "FMAs, 128 x 64 tile, 4 x 8 outputs a thread";
+            snprintf(p->kernel, sizeof p->kernel, "ak_conv_igemm_simt_%s", dt);
+        }
+    }
+    if (_ak_op_is_cpu(ctx) && !(ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto"))) {
+        p->path = "cpu";
+        p->kernel[0] = 0;
+        p->reason = "cpu backend: the C reference";
+    }
+    return AK_OK;
+}
+
+AKDEF ak_result ak_conv_plan_get(ak_context* ctx, const ak_conv_desc* d, ak_conv_plan* out) {
+    _ak_conv_geom g;
+    ak_result r = _ak_op_check_ctx(ctx, "ak_conv_plan_get");
+    if (r != AK_OK) return r;
+    if (!out) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_conv_plan_get: out is NULL");
+    if ((r = _ak_conv_geometry(d, &g)) != AK_OK) return r;
+    return _ak_conv_plan_geom(ctx, d, &g, out);
+}
+
+/* Element index of (n, c, position) in a [N][C][vol] / [N][vol][C] tensor. */
+static size_t _ak_conv_at(int cl, long long n, long long c, long long pos, long long C, long long vol) {
+    return cl ? (size_t)((n * vol + pos) * C + c) : (size_t)((n * C + c) * vol + pos);
+}
+
+/* C reference in double: standard convolution as the gather of its
+ * definition, transposed convolution as the scatter of its definition (each
+ * input element times each tap added to the output it lands on). */
+static ak_result _ak_conv_cpu(const ak_conv_desc* a, const _ak_conv_geom* g) {
+    const int cl = a->layout == AK_CONV_CHANNELS_LAST;
+    const size_t ny = (size_t)(g->N * g->Cout * g->ovol);
+    double* acc = (double*)_ak_alloc(ny * sizeof(double));
+    long long n, ci, co, pos, t, c;
+    size_t e;
+    if (!acc) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_conv (cpu): %zu bytes for the sums", ny * sizeof(double));
+    for (e = 0; e < ny; e++) acc[e] = 0.0;
+    for (n = 0; n < g->N; n++)
+        for (ci = 0; ci < g->Cin; ci++) {
+            const long long grp = ci / g->Cig, cil = ci % g->Cig;
+            for (pos = 0; pos < g->ivol; pos++) {
+                const long long iw = pos % g->in[2], ih = (pos / g->in[2]) % g->in[1], id = pos / (g->in[2] * g->in[1]);
+                const double xv = (double)_ak_op_ld(a->x, a->dtype, _ak_conv_at(cl, n, ci, pos, g->Cin, g->ivol));
+                for (t = 0; t < g->taps; t++) {
+                    const long long kw = t % g->k[2], kh = (t / g->k[2]) % g->k[1], kd = t / (g->k[2] * g->k[1]);
+                    long long od, oh, ow;
+                    if (a->transposed) {
+                        /* input i reaches output i s - p + k d */
+                        od = id * g->s[0] - g->p[0] + kd * g->d[0];
+                        oh = ih * g->s[1] - g->p[1] + kh * g->d[1];
+                        ow = iw * g->s[2] - g->p[2] + kw * g->d[2];
+                    } else {
+                        /* output o reads input o s - p + k d: o = (i + p - k d) / s when exact */
+                        const long long qd = id + g->p[0] - kd * g->d[0], qh = ih + g->p[1] - kh * g->d[1], qw = iw + g->p[2] - kw * g->d[2];
+                        if (qd < 0 || qh < 0 || qw < 0 || qd % g->s[0] || qh % g->s[1] || qw % g->s[2]) continue;
+                        od = qd / g->s[0]; oh = qh / g->s[1]; ow = qw / g->s[2];
+                    }
+                    if (od < 0 || od >= g->out[0] || oh < 0 || oh >= g->out[1] || ow < 0 || ow >= g->out[2]) continue;
+                    for (c = 0; c < g->Cog; c++) {
+                        const size_t wi = a->transposed ? (size_t)((ci * g->Cog + c) * g->taps + t)
+                                                        : (size_t)(((grp * g->Cog + c) * g->Cig + cil) * g->taps + t);
+                        co = grp * g->Cog + c;
+                        acc[_ak_conv_at(cl, n, co, (od * g->out[1] + oh) * g->out[2] + ow, g->Cout, g->ovol)] +=
+                            xv * (double)_ak_op_ld(a->w, a->dtype, wi);
+                    }
+                }
+            }
+        }
+    for (n = 0; n < g->N; n++)
+        for (co = 0; co < g->Cout; co++)
+            for (pos = 0; pos < g->ovol; pos++) {
+                const size_t oi = _ak_conv_at(cl, n, co, pos, g->Cout, g->ovol);
+                double v = acc[oi];
+                if (a->bias) v += (double)_ak_op_ld(a->bias, a->dtype, (size_t)co);
+                if (a->activation != AK_OP_NONE) v = _ak_elementwise_unary_ref((ak_unary_op)a->activation, v, (double)a->act_param, 0.0);
+                _ak_op_st(a->y, a->dtype, oi, (float)v);
+            }
+    _ak_dealloc(acc);
+    return AK_OK;
+}
+
+AKDEF ak_result ak_conv(ak_context* ctx, const ak_conv_desc* a, ak_stream* stream) {
+    const char* opn = "ak_conv";
+    _ak_conv_geom g;
+    ak_conv_plan pl;
+    size_t nx, ny, nw, es;
+    ak_kernel* k = NULL;
+    _ak_kargs ka;
+    ak_dim3 grid, block;
+    int flags;
+    ak_result r = _ak_op_check_ctx(ctx, opn);
+    if (r == AK_OK) r = _ak_conv_geometry(a, &g);
+    if (r == AK_OK) r = _ak_op_check_stream(ctx, stream, opn);
+    if (r != AK_OK) return r;
+    nx = (size_t)(g.N * g.Cin * g.ivol);
+    ny = (size_t)(g.N * g.Cout * g.ovol);
+    nw = (size_t)(g.Cout * g.Cig * g.taps);
+    es = ak_dtype_size(a->dtype);
+    if ((r = _ak_op_check_bytes(ctx, nx, a->dtype, "ak_conv: x")) != AK_OK) return r;
+    if ((r = _ak_op_check_bytes(ctx, ny, a->dtype, "ak_conv: y")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(a->x, a->dtype, "ak_conv: x")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(a->w, a->dtype, "ak_conv: w")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(a->y, a->dtype, "ak_conv: y")) != AK_OK) return r;
+    if (a->bias && (r = _ak_op_check_ptr(a->bias, a->dtype, "ak_conv: bias")) != AK_OK) return r;
+    if ((r = _ak_op_check_overlap(a->x, nx * es, a->y, ny * es, 0, "ak_conv (x and y)")) != AK_OK) return r;
+    if ((r = _ak_op_check_overlap(a->w, nw * es, a->y, ny * es, 0, "ak_conv (w and y)")) != AK_OK) return r;
+    if (a->bias && (r = _ak_op_check_overlap(a->bias, (size_t)g.Cout * es, a->y, ny * es, 0, "ak_conv (bias and y)")) != AK_OK) return r;
+    if (_ak_op_is_cpu(ctx)) return _ak_conv_cpu(a, &g);
+    if ((r = _ak_conv_plan_geom(ctx, a, &g, &pl)) != AK_OK) return r;
+    if ((r = _ak_op_kernel(ctx, _ak_src_conv, pl.kernel, &k)) != AK_OK) return r;
+    flags = (a->transposed ? _AK_CVF_TRANS : 0) | (a->layout == AK_CONV_CHANNELS_LAST ? _AK_CVF_NHWC : 0) | (a->bias ? _AK_CVF_BIAS : 0) |
+            (a->activation << _AK_CVF_ACT_SHIFT);
+    _ak_kargs_conv_igemm(&ka, a->x, a->w, a->bias, a->y, flags, a->act_param, (int32_t)g.N, (int32_t)g.Cin, (int32_t)g.Cout, (int32_t)g.Cig,
+                   (int32_t)g.Cog, (int32_t)g.in[0], (int32_t)g.in[1], (int32_t)g.in[2], (int32_t)g.out[0], (int32_t)g.out[1],
+                   (int32_t)g.out[2], (int32_t)g.k[0], (int32_t)g.k[1], (int32_t)g.k[2], (int32_t)g.s[0], (int32_t)g.s[1],
+                   (int32_t)g.s[2], (int32_t)g.p[0], (int32_t)g.p[1], (int32_t)g.p[2], (int32_t)g.d[0], (int32_t)g.d[1],
+                   (int32_t)g.d[2]);
+    block.x = _AK_CONV_THREADS; block.y = 1; block.z = 1;
+    if (g.depthwise) {
+        /* channels-first: y the (sample, channel) planes, x a plane's positions; channels-last: y the samples */
+        const int cl = a->layout == AK_CONV_CHANNELS_LAST;
+        const size_t per = (size_t)(cl ? g.Cout * g.ovol : g.ovol), bx = (per + 255) / 256, ys = (size_t)(cl ? g.N : g.N * g.Cout);
+        grid.x = (unsigned)(bx < 0x7FFFFFFFu / 256u ? bx : 0x7FFFFFFFu / 256u);
+        grid.y = (unsigned)(ys < 65535 ? ys : 65535);
+        grid.z = 1;
+    } else {
+        grid.x = (unsigned)(((size_t)(g.N * g.ovol) + _AK_CONV_BM - 1) / _AK_CONV_BM);
+        grid.y = (unsigned)(((size_t)g.Cog + _AK_CONV_BN - 1) / _AK_CONV_BN);
+        grid.z = (unsigned)g.G;
     }
     return _ak_op_launch3(ctx, k, grid, block, 0, stream, &ka);
 }

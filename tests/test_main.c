@@ -45,6 +45,8 @@
     X(ops_axis) \
     X(gpu_axis) \
     X(ops_pool) \
+    X(ops_conv) \
+    X(gpu_conv) \
     X(gpu_pool) \
     X(ops_chnorm) \
     X(gpu_chnorm) \
