@@ -1419,6 +1419,8 @@ typedef struct ak_gemm_plan {
     size_t shared_bytes;  /* dynamic shared memory per block */
     int fast32;           /* 1: f32 inputs as TF32 / xf32 */
     const char* reason;   /* why this tile (the tile table's row) */
+    int k_splits;         /* SIMT path: k slices run as separate problems whose fp32 partials a second pass adds
+                             in order (deterministic) before the epilogue; 1: none */
 } ak_gemm_plan;
 /* Plan a descriptor for ctx's device (config.arch when set, so a cpu context
  * can plan for "gfx90a"). Same argument checks as ak_gemm.
@@ -15382,7 +15384,8 @@ static const char _ak_src_gemm[] =
     "        }\n"
     "        step(cur);\n"
     "        if (kt + 1 < nk) {\n"
-    "            __syncthreads();\n"
+    "            /* the other stage was last read by step(kt - 1), which every thread finished before the barrier\n"
+    "             * that ended iteration kt - 1: one barrier per k step */\n"
     "            ta_.template store<KMAJOR, LDA>(As[cur ^ 1], kca);\n"
     "            tb_.template store<KMAJOR, LDB>(Bs[cur ^ 1], kcb);\n"
     "            __syncthreads();\n"
@@ -15461,12 +15464,37 @@ static const char _ak_src_gemm[] =
     "    }\n"
     "}\n"
     "\n"
-    "/* ---- SIMT path: NT threads, each a TM x TN micro-tile of FMAs ------------ */\n"
+    "/* ---- SIMT path: NT threads, each 8 x 8 outputs as 2 x 2 fragments of 4 x 4 -\n"
+    " * Thread (tx, ty) of the TX x TY grid owns rows ty 4 + {0..3} and (with 8\n"
+    " * rows a thread) TY 4 + ty 4 + {0..3}, columns tx 4 + {0..3} and BN / 2 + tx 4 + {0..3}: per k it\n"
+    " * reads 4 four-element vectors from the m- / n-contiguous shared slabs (A:\n"
+    " * two addresses per warp, broadcast; B: consecutive 16-byte pieces, no bank\n"
+    " * conflict) for 64 FMAs. The epilogue without C / bias / residual /\n"
+    " * activation stores straight from registers (4-element vectors where D\n"
+    " * allows); any other one stages rows through shared memory for\n"
+    " * ak_gemm_epi. */\n"
+    "template <class DT>\n"
+    "AK_INLINE void ak_gemm_ld4s(const typename DT::T* p, float* d) {\n"
+    "    if constexpr (DT::SIZE == 4) {\n"
+    "        const float4 v = *(const float4*)p;\n"
+    "        d[0] = v.x; d[1] = v.y; d[2] = v.z; d[3] = v.w;\n"
+    "    } else {\n"
+    "        const uint2 v = *(const uint2*)p;\n"
+    "        const ak_u32 w[2] = { v.x, v.y };\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < 2; i++) {\n"
+    "            d[2 * i] = DT::to((typename DT::T)(w[i] & 0xFFFFu));\n"
+    "            d[2 * i + 1] = DT::to((typename DT::T)(w[i] >> 16));\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
     "template <class DT, int BM, int BN, int BK, int NT>\n"
     "AK_INLINE void ak_gemm_simt(AK_GEMM_PARAMS_T(DT), const int m0, const int n0) {\n"
     "    typedef typename DT::T T;\n"
-    "    enum { TX = BN / 8, TY = NT / TX, TM = BM / TY, TN = 8, PADS = DT::SIZE == 2 ? 8 : 4, LDA_ = BM + PADS, LDB_ = BN + PADS };\n"
-    "    static_assert(TX * TY == NT && TM * TY == BM, \"gemm simt: bad tile\");\n"
+    "    /* RM rows a thread: RM / 4 fragments HM apart (8 for 128 x 128 with 256 threads, 4 for 64 x 64 with 128) */\n"
+    "    enum { TX = BN / 8, TY = NT / TX, RM = BM / TY, FA = RM / 4, PADS = DT::SIZE == 2 ? 8 : 4, LDA_ = BM + PADS, LDB_ = BN + PADS,\n"
+    "           HM = TY * 4, HN = BN / 2 };\n"
+    "    static_assert(TX * TY == NT && RM * TY == BM && FA * 4 == RM && FA >= 1 && FA <= 2, \"gemm simt: bad tile\");\n"
     "    enum { TILE_BYTES = 2 * BK * (LDA_ + LDB_) * DT::SIZE, STAGE_BYTES = TY * BN * 4,\n"
     "           SMEM = TILE_BYTES > STAGE_BYTES ? TILE_BYTES : STAGE_BYTES };\n"
     "    __shared__ __attribute__((aligned(16))) unsigned char smem[SMEM];\n"
@@ -15474,43 +15502,77 @@ static const char _ak_src_gemm[] =
     "    T (*Bs)[BK * LDB_] = (T (*)[BK * LDB_])(smem + 2 * BK * LDA_ * DT::SIZE);\n"
     "    const int tx = (int)threadIdx.x % TX, ty = (int)threadIdx.x / TX;\n"
     "    const int o32 = (flags & AK_GF_OUT32) ? 1 : 0;\n"
+    "    const bool plain = !(flags & (AK_GF_C | AK_GF_BIAS | AK_GF_RES)) && (flags >> AK_GF_ACT_SHIFT) == AK_UNARY_NONE;\n"
     "    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {\n"
-    "        float acc[TM][TN];\n"
+    "        float acc[RM][8];\n"
     "#pragma unroll\n"
-    "        for (int i = 0; i < TM; i++)\n"
+    "        for (int i = 0; i < RM; i++)\n"
     "#pragma unroll\n"
-    "            for (int j = 0; j < TN; j++) acc[i][j] = 0.0f;\n"
+    "            for (int j = 0; j < 8; j++) acc[i][j] = 0.0f;\n"
     "        ak_gemm_kloop<false, LDA_, LDB_, DT, BM, BN, BK, NT>(A + (ak_i64)b * sA, B + (ak_i64)b * sB, lda, ldb, flags, m0, n0, M, N,\n"
     "                                                           K, As, Bs, [&](int cur) {\n"
+    "            const T* as = As[cur] + ty * 4;\n"
+    "            const T* bs = Bs[cur] + tx * 4;\n"
     "#pragma unroll\n"
     "            for (int kk = 0; kk < BK; kk++) {\n"
-    "                float a[TM], bv[TN];\n"
-    "                /* rows ty + i TY (strided: conflict-free broadcast reads), columns tx + j TX */\n"
+    "                float a[RM], bv[8];\n"
     "#pragma unroll\n"
-    "                for (int i = 0; i < TM; i++) a[i] = DT::to(As[cur][kk * LDA_ + ty + i * TY]);\n"
+    "                for (int f = 0; f < FA; f++) ak_gemm_ld4s<DT>(as + kk * LDA_ + f * HM, a + 4 * f);\n"
+    "                ak_gemm_ld4s<DT>(bs + kk * LDB_, bv);\n"
+    "                ak_gemm_ld4s<DT>(bs + kk * LDB_ + HN, bv + 4);\n"
     "#pragma unroll\n"
-    "                for (int j = 0; j < TN; j++) bv[j] = DT::to(Bs[cur][kk * LDB_ + tx + j * TX]);\n"
+    "                for (int i = 0; i < RM; i++)\n"
     "#pragma unroll\n"
-    "                for (int i = 0; i < TM; i++)\n"
-    "#pragma unroll\n"
-    "                    for (int j = 0; j < TN; j++) acc[i][j] = fmaf(a[i], bv[j], acc[i][j]);\n"
+    "                    for (int j = 0; j < 8; j++) acc[i][j] = fmaf(a[i], bv[j], acc[i][j]);\n"
     "            }\n"
     "        });\n"
     "        void* Db = (void*)ak_gemm_off(D, sD, b, o32, DT::SIZE);\n"
     "        const void* Cb = ak_gemm_off(C, sC, b, o32, DT::SIZE);\n"
     "        const void* Rb = ak_gemm_off(R, sR, b, o32, DT::SIZE);\n"
-    "        /* rows ty + i TY for one i at a time: a TY x BN chunk through shared memory */\n"
+    "        if (plain) {\n"
+    "            /* D = alpha acc, from registers */\n"
+    "            const bool v4 = o32 && (ldd & 3) == 0 && ak_aligned16(Db);\n"
+    "#pragma unroll\n"
+    "            for (int i = 0; i < RM; i++) {\n"
+    "                const int m = m0 + (i >> 2) * HM + ty * 4 + (i & 3);\n"
+    "                if (m >= M) continue;\n"
+    "#pragma unroll\n"
+    "                for (int h = 0; h < 2; h++) {\n"
+    "                    const int n = n0 + h * HN + tx * 4;\n"
+    "                    if (o32) {\n"
+    "                        float* d = (float*)Db + (ak_i64)m * ldd + n;\n"
+    "                        if (v4 && n + 4 <= N) {\n"
+    "                            *(float4*)d = make_float4(alpha * acc[i][4 * h], alpha * acc[i][4 * h + 1], alpha * acc[i][4 * h + 2],\n"
+    "                                                      alpha * acc[i][4 * h + 3]);\n"
+    "                        } else {\n"
+    "#pragma unroll\n"
+    "                            for (int j = 0; j < 4; j++)\n"
+    "                                if (n + j < N) d[j] = alpha * acc[i][4 * h + j];\n"
+    "                        }\n"
+    "                    } else {\n"
+    "                        T* d = (T*)Db + (ak_i64)m * ldd + n;\n"
+    "#pragma unroll\n"
+    "                        for (int j = 0; j < 4; j++)\n"
+    "                            if (n + j < N) d[j] = DT::from(alpha * acc[i][4 * h + j]);\n"
+    "                    }\n"
+    "                }\n"
+    "            }\n"
+    "            continue;\n"
+    "        }\n"
+    "        /* output rows one slot i at a time (row (i / 4) HM + ty 4 + i % 4 of every thread row ty): a TY x BN chunk\n"
+    "         * through shared memory, then the epilogue row by row */\n"
     "        float* st = (float*)smem;\n"
     "#pragma unroll\n"
-    "        for (int i = 0; i < TM; i++) {\n"
+    "        for (int i = 0; i < RM; i++) {\n"
     "            __syncthreads();\n"
     "#pragma unroll\n"
-    "            for (int j = 0; j < TN; j++) st[ty * BN + tx + j * TX] = acc[i][j];\n"
+    "            for (int h = 0; h < 2; h++)\n"
+    "#pragma unroll\n"
+    "                for (int j = 0; j < 4; j++) st[ty * BN + h * HN + tx * 4 + j] = acc[i][4 * h + j];\n"
     "            __syncthreads();\n"
-    "            /* chunk row r (= ty) is output row m0 + r + i TY: epilogue one row at a time */\n"
     "            for (int r = 0; r < TY; r++)\n"
-    "                ak_gemm_epi<DT>(st + r * BN, BN, 1, BN, m0 + r + i * TY, n0, (int)threadIdx.x, NT, M, N, Db, ldd, Cb, ldc, bias,\n"
-    "                                Rb, ldr, alpha, beta, flags, ap);\n"
+    "                ak_gemm_epi<DT>(st + r * BN, BN, 1, BN, m0 + (i >> 2) * HM + r * 4 + (i & 3), n0, (int)threadIdx.x, NT, M, N, Db, ldd,\n"
+    "                                Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);\n"
     "        }\n"
     "    }\n"
     "}\n"
@@ -15809,6 +15871,29 @@ static const char _ak_src_gemm[] =
     "        ak_gemm_gemv<DT>(AK_GEMM_ARGS);                                  \\\n"
     "    }\n"
     "\n"
+    "/* ---- split-K finish: D = epilogue(sum over the k slices of W) -----------\n"
+    " * The SIMT tile with few output tiles and a long k runs as `splits` problems\n"
+    " * over consecutive k slices, each writing its fp32 partial tile to slice s\n"
+    " * of the workspace W (M x N each, packed); this pass adds the slices in\n"
+    " * order 0, 1, ... (the same sum on every run) and runs the epilogue, one\n"
+    " * thread an element (consecutive threads, consecutive columns). */\n"
+    "template <class DT>\n"
+    "AK_INLINE void ak_gemm_splitk_fin(const float* W, int splits, const void* C, void* D, const void* bias, const void* R, int M, int N,\n"
+    "                                  ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, float alpha, float beta, int flags, float ap) {\n"
+    "    const ak_i64 per = (ak_i64)M * N;\n"
+    "    for (ak_i64 i = ak_gtid(); i < per; i += ak_gstride()) {\n"
+    "        float acc = 0.0f;\n"
+    "        for (int s = 0; s < splits; s++) acc += W[(ak_i64)s * per + i];\n"
+    "        ak_gemm_out<DT>((int)(i / N), (int)(i % N), acc, D, ldd, C, ldc, bias, R, ldr, alpha, beta, flags, ap);\n"
+    "    }\n"
+    "}\n"
+    "#define AK_GEMM_SPLITK_FIN(NAME, DT)                                                                                          \\\n"
+    "    AK_KERNEL void __launch_bounds__(256) NAME(const float* W, int splits, const void* C, void* D, const void* bias,         \\\n"
+    "                                               const void* R, int M, int N, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, float alpha, \\\n"
+    "                                               float beta, int flags, float ap) {                                           \\\n"
+    "        ak_gemm_splitk_fin<DT>(W, splits, C, D, bias, R, M, N, ldc, ldd, ldr, alpha, beta, flags, ap);                      \\\n"
+    "    }\n"
+    "\n"
     "/* Kernels: ak_gemm_<path>_<tile>_<in>. The tile of each name is in\n"
     " * amdkit.h's _ak_gemm_tiles table (with the reason); a cpu test checks that\n"
     " * the numbers here and there agree. A matrix-core kernel on a target without\n"
@@ -15829,6 +15914,7 @@ static const char _ak_src_gemm[] =
     "// kernels: ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32\n"
     "// kernels: ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16\n"
     "// kernels: ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16\n"
+    "// kernels: ak_gemm_splitk_fin_f32 ak_gemm_splitk_fin_f16 ak_gemm_splitk_fin_bf16\n"
     "AK_GEMM_MMA(ak_gemm_mma_l_f16, ak_f16_t, false, 128, 128, 32, 256)\n"
     "AK_GEMM_MMA(ak_gemm_mma_l_bf16, ak_bf16_t, false, 128, 128, 32, 256)\n"
     "AK_GEMM_MMA(ak_gemm_mma_l_f32, ak_f32_t, false, 128, 128, 16, 256)\n"
@@ -15848,6 +15934,9 @@ static const char _ak_src_gemm[] =
     "AK_GEMM_GEMV(ak_gemm_gemv_f32, ak_f32_t)\n"
     "AK_GEMM_GEMV(ak_gemm_gemv_f16, ak_f16_t)\n"
     "AK_GEMM_GEMV(ak_gemm_gemv_bf16, ak_bf16_t)\n"
+    "AK_GEMM_SPLITK_FIN(ak_gemm_splitk_fin_f32, ak_f32_t)\n"
+    "AK_GEMM_SPLITK_FIN(ak_gemm_splitk_fin_f16, ak_f16_t)\n"
+    "AK_GEMM_SPLITK_FIN(ak_gemm_splitk_fin_bf16, ak_bf16_t)\n"
     ;
 
 /* kernels/gemm_decode.hip */
@@ -19484,7 +19573,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "elementwise", _ak_src_elementwise,
       "ak_fill_f32 ak_fill_f16 ak_fill_bf16 ak_axpy_f32 ak_axpy_f16 ak_axpy_bf16 ak_scale_f32 ak_scale_f16 ak_scale_bf16 ak_binary_f32 ak_binary_f16 ak_binary_bf16" },
     { "gemm", _ak_src_gemm,
-      "ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32 ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32 ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16 ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32 ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16 ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16" },
+      "ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32 ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32 ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16 ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32 ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16 ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16 ak_gemm_splitk_fin_f32 ak_gemm_splitk_fin_f16 ak_gemm_splitk_fin_bf16" },
     { "gemm_decode", _ak_src_gemm_decode,
       "ak_gemm_decode_kk_f16 ak_gemm_decode_kn_f16 ak_gemm_decode_mk_f16 ak_gemm_decode_mn_f16 ak_gemm_decode_kk_bf16 ak_gemm_decode_kn_bf16 ak_gemm_decode_mk_bf16 ak_gemm_decode_mn_bf16 ak_gemm_decode_fin_f16 ak_gemm_decode_fin_bf16" },
     { "gemm_sm90", _ak_src_gemm_sm90,
@@ -19581,54 +19670,55 @@ enum {
     _AK_KIF_axpy = 17,
     _AK_KIF_binary = 18,
     _AK_KIF_gemm_wgmma = 19,
-    _AK_KIF_gemm_decode = 20,
-    _AK_KIF_gemm_decode_fin = 21,
-    _AK_KIF_gemm_sm90 = 22,
-    _AK_KIF_copy_nd = 23,
-    _AK_KIF_copy_cast = 24,
-    _AK_KIF_embedding = 25,
-    _AK_KIF_rope = 26,
-    _AK_KIF_loss = 27,
-    _AK_KIF_triplet = 28,
-    _AK_KIF_loss_finish = 29,
-    _AK_KIF_norm = 30,
-    _AK_KIF_norm_wide = 31,
-    _AK_KIF_add_norm = 32,
-    _AK_KIF_add_norm_wide = 33,
-    _AK_KIF_pool = 34,
-    _AK_KIF_quant = 35,
-    _AK_KIF_dequant = 36,
-    _AK_KIF_quant_amax = 37,
-    _AK_KIF_rand_uniform = 38,
-    _AK_KIF_rand_normal = 39,
-    _AK_KIF_dropout = 40,
-    _AK_KIF_reduce1 = 41,
-    _AK_KIF_reduce2 = 42,
-    _AK_KIF_cumsum_part = 43,
-    _AK_KIF_cumsum = 44,
-    _AK_KIF_topk = 45,
-    _AK_KIF_topk_mb_pass = 46,
-    _AK_KIF_topk_mb_collect = 47,
-    _AK_KIF_softmax = 48,
-    _AK_KIF_softmax_wide = 49,
-    _AK_KIF_softmax_split = 50,
-    _AK_KIF_softmax_stats = 51,
-    _AK_KIF_softmax_apply = 52,
-    _AK_KIF_transpose = 53,
-    _AK_KIF_xent = 54,
-    _AK_KIF_xent_small = 55,
-    _AK_KIF_xent_partial = 56,
-    _AK_KIF_xent_mean = 57,
+    _AK_KIF_gemm_splitk_fin = 20,
+    _AK_KIF_gemm_decode = 21,
+    _AK_KIF_gemm_decode_fin = 22,
+    _AK_KIF_gemm_sm90 = 23,
+    _AK_KIF_copy_nd = 24,
+    _AK_KIF_copy_cast = 25,
+    _AK_KIF_embedding = 26,
+    _AK_KIF_rope = 27,
+    _AK_KIF_loss = 28,
+    _AK_KIF_triplet = 29,
+    _AK_KIF_loss_finish = 30,
+    _AK_KIF_norm = 31,
+    _AK_KIF_norm_wide = 32,
+    _AK_KIF_add_norm = 33,
+    _AK_KIF_add_norm_wide = 34,
+    _AK_KIF_pool = 35,
+    _AK_KIF_quant = 36,
+    _AK_KIF_dequant = 37,
+    _AK_KIF_quant_amax = 38,
+    _AK_KIF_rand_uniform = 39,
+    _AK_KIF_rand_normal = 40,
+    _AK_KIF_dropout = 41,
+    _AK_KIF_reduce1 = 42,
+    _AK_KIF_reduce2 = 43,
+    _AK_KIF_cumsum_part = 44,
+    _AK_KIF_cumsum = 45,
+    _AK_KIF_topk = 46,
+    _AK_KIF_topk_mb_pass = 47,
+    _AK_KIF_topk_mb_collect = 48,
+    _AK_KIF_softmax = 49,
+    _AK_KIF_softmax_wide = 50,
+    _AK_KIF_softmax_split = 51,
+    _AK_KIF_softmax_stats = 52,
+    _AK_KIF_softmax_apply = 53,
+    _AK_KIF_transpose = 54,
+    _AK_KIF_xent = 55,
+    _AK_KIF_xent_small = 56,
+    _AK_KIF_xent_partial = 57,
+    _AK_KIF_xent_mean = 58,
     _AK_KIF_COUNT
 };
 static const char* const _ak_kernel_interface_names[] = {
     "", "unary", "attn_simt", "attn_combine", "axred", "axnorm_cols", "axnorm_rows", "axnorm_part", "axnorm_apply",
     "bcast", "tri", "cast", "chstat_part", "chstat_final", "chnorm_apply", "conv_igemm", "fill", "axpy", "binary",
-    "gemm_wgmma", "gemm_decode", "gemm_decode_fin", "gemm_sm90", "copy_nd", "copy_cast", "embedding", "rope", "loss",
-    "triplet", "loss_finish", "norm", "norm_wide", "add_norm", "add_norm_wide", "pool", "quant", "dequant",
-    "quant_amax", "rand_uniform", "rand_normal", "dropout", "reduce1", "reduce2", "cumsum_part", "cumsum", "topk",
-    "topk_mb_pass", "topk_mb_collect", "softmax", "softmax_wide", "softmax_split", "softmax_stats", "softmax_apply",
-    "transpose", "xent", "xent_small", "xent_partial", "xent_mean"
+    "gemm_wgmma", "gemm_splitk_fin", "gemm_decode", "gemm_decode_fin", "gemm_sm90", "copy_nd", "copy_cast",
+    "embedding", "rope", "loss", "triplet", "loss_finish", "norm", "norm_wide", "add_norm", "add_norm_wide", "pool",
+    "quant", "dequant", "quant_amax", "rand_uniform", "rand_normal", "dropout", "reduce1", "reduce2", "cumsum_part",
+    "cumsum", "topk", "topk_mb_pass", "topk_mb_collect", "softmax", "softmax_wide", "softmax_split", "softmax_stats",
+    "softmax_apply", "transpose", "xent", "xent_small", "xent_partial", "xent_mean"
 };
 static inline ak_args* _ak_kargs_begin(_ak_kargs* k, int iface) {
     k->iface = iface;
@@ -19746,7 +19836,7 @@ static inline void _ak_kargs_binary(_ak_kargs* kargs_, const void* x, const void
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_binary);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, z); ak_args_i64(a_, n); ak_args_i32(a_, op);
 }
-/* kernels/gemm.hip:457 NAME (macro AK_GEMM_WGMMA) */
+/* kernels/gemm.hip:517 NAME (macro AK_GEMM_WGMMA) */
 static inline void _ak_kargs_gemm_wgmma(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t K, int64_t lda,
                                         int64_t ldb, int64_t ldc, int64_t ldd, int64_t ldr, int64_t sA, int64_t sB, int64_t sC, int64_t sD, int64_t sR, int32_t batch, float alpha, float beta,
                                         int32_t flags, float ap) {
@@ -19754,6 +19844,13 @@ static inline void _ak_kargs_gemm_wgmma(_ak_kargs* kargs_, const void* A, const 
     ak_args_ptr(a_, A); ak_args_ptr(a_, B); ak_args_ptr(a_, C); ak_args_ptr(a_, D); ak_args_ptr(a_, bias); ak_args_ptr(a_, R); ak_args_i32(a_, M); ak_args_i32(a_, N); ak_args_i32(a_, K);
     ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB); ak_args_i64(a_, sC); ak_args_i64(a_, sD);
     ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
+}
+/* kernels/gemm.hip:697 NAME (macro AK_GEMM_SPLITK_FIN) */
+static inline void _ak_kargs_gemm_splitk_fin(_ak_kargs* kargs_, const void* W, int32_t splits, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int64_t ldc, int64_t ldd,
+                                             int64_t ldr, float alpha, float beta, int32_t flags, float ap) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_gemm_splitk_fin);
+    ak_args_ptr(a_, W); ak_args_i32(a_, splits); ak_args_ptr(a_, C); ak_args_ptr(a_, D); ak_args_ptr(a_, bias); ak_args_ptr(a_, R); ak_args_i32(a_, M); ak_args_i32(a_, N); ak_args_i64(a_, ldc);
+    ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
 /* kernels/gemm_decode.hip:206 NAME (macro AK_GEMM_DECODE) */
 static inline void _ak_kargs_gemm_decode(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, void* W, int32_t M, int32_t N, int32_t K,
@@ -19996,13 +20093,13 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_conv_dw _AK_KIF_conv_igemm
 #define _ak_kargs_scale _ak_kargs_axpy   /* kernels/elementwise.hip:58 ak_scale_f32: the same list */
 #define _AK_KIF_scale _AK_KIF_axpy
-#define _ak_kargs_gemm_skinny _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:538 NAME (macro AK_GEMM_SKINNY): the same list */
+#define _ak_kargs_gemm_skinny _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:598 NAME (macro AK_GEMM_SKINNY): the same list */
 #define _AK_KIF_gemm_skinny _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:616 NAME (macro AK_GEMM_GEMV): the same list */
+#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:676 NAME (macro AK_GEMM_GEMV): the same list */
 #define _AK_KIF_gemm_gemv _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_mma _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:626 NAME (macro AK_GEMM_MMA): the same list */
+#define _ak_kargs_gemm_mma _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:709 NAME (macro AK_GEMM_MMA): the same list */
 #define _AK_KIF_gemm_mma _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:630 NAME (macro AK_GEMM_SIMT): the same list */
+#define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:713 NAME (macro AK_GEMM_SIMT): the same list */
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
 #define _ak_kargs_softmax_slab _ak_kargs_softmax   /* kernels/softmax.hip:353 ak_softmax_slab_##DT (macro AK_SOFTMAX): the same list */
 #define _AK_KIF_softmax_slab _AK_KIF_softmax
@@ -20167,6 +20264,9 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_gemm_gemv_f32", _AK_KIF_gemm_wgmma },
     { "ak_gemm_gemv_f16", _AK_KIF_gemm_wgmma },
     { "ak_gemm_gemv_bf16", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_splitk_fin_f32", _AK_KIF_gemm_splitk_fin },
+    { "ak_gemm_splitk_fin_f16", _AK_KIF_gemm_splitk_fin },
+    { "ak_gemm_splitk_fin_bf16", _AK_KIF_gemm_splitk_fin },
     { "ak_gemm_decode_kk_f16", _AK_KIF_gemm_decode },
     { "ak_gemm_decode_kn_f16", _AK_KIF_gemm_decode },
     { "ak_gemm_decode_mk_f16", _AK_KIF_gemm_decode },
@@ -22266,7 +22366,9 @@ static const _ak_gemm_tile _ak_gemm_tiles[] = {
       "waves a block; any architecture, exact fp32 math" },
     { AK_MATRIX_NONE, 0, "simt_l", 128, 128, 16, 16, 256,
       "no matrix instruction (gfx906, gfx1030, matrix_cores off, exact f32 on NVIDIA / RDNA): 16x16 threads, "
-      "8x8 outputs each from 16-deep shared k slabs" },
+      "8x8 outputs each as 2x2 fragments of 4x4 read as 4-element vectors from m- / n-contiguous 16-deep "
+      "shared slabs (double-buffered, one barrier per k step); epilogue without C / bias / residual / "
+      "activation straight from registers" },
 };
 
 /* Row for (isa, small); small 2 is the decode row (FMAs, any arch), 3 / 4 / 5 the Hopper TMA kernel's
@@ -22611,8 +22713,46 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
     return AK_OK;
 }
 
+/* Split-K of the SIMT tile: a single problem with fewer 128 x 128 tiles
+ * than compute units and a long k runs as k slices (of a multiple of 16)
+ * that together fill the units once (one 256-thread block each), at least
+ * 256 deep each, at most 64, with the fp32 partials' workspace under 1 GiB;
+ * 1 when that gives fewer than 2 slices. The slices run as one batched
+ * launch (plus one for a shorter last slice); ak_gemm_splitk_fin adds them
+ * in order and runs the epilogue. */
+static int _ak_gemm_simt_splits(const ak_gemm_desc* g, int cus, size_t* kc) {
+    const size_t tiles = ((g->m + 127) / 128) * ((g->n + 127) / 128);
+    size_t want, c, n;
+    *kc = g->k;
+    if (g->batch > 1 || tiles >= (size_t)cus) return 1;
+    want = (size_t)cus / tiles;
+    if (want > g->k / 256) want = g->k / 256;
+    if (want > 64) want = 64;
+    while (want >= 2 && (double)want * (double)g->m * (double)g->n * 4.0 > 1073741824.0) want--;
+    if (want < 2) return 1;
+    c = (g->k + want - 1) / want;
+    c = (c + 15) / 16 * 16;
+    n = (g->k + c - 1) / c;
+    if (n < 2) return 1;
+    *kc = c;
+    return (int)n;
+}
+
 static ak_result _ak_gemm_plan(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, ak_gemm_plan* p) {
-    return _ak_gemm_plan_tma(ctx, g, s, p, 1);
+    ak_result r = _ak_gemm_plan_tma(ctx, g, s, p, 1);
+    p->k_splits = 1;
+    if (r == AK_OK && !strncmp(p->kernel, "ak_gemm_simt_", 13)) {
+        const ak_arch_info* arch = _ak_gemm_arch(ctx);
+        const int cus = !_ak_op_is_cpu(ctx) && ctx->dev.compute_units > 0 ? ctx->dev.compute_units
+                        : (arch && arch->compute_units > 0 ? arch->compute_units : 64);
+        size_t kc;
+        p->k_splits = _ak_gemm_simt_splits(g, cus, &kc);
+        if (p->k_splits > 1)
+            p->reason = "SIMT tile with split-K: fewer 128x128 output tiles than compute units and a long k, so k is cut "
+                        "into slices (one block per unit in all) whose fp32 partials go to a pool workspace; a second "
+                        "pass adds them in a fixed order and runs the epilogue";
+    }
+    return r;
 }
 
 /* The descriptor with its zero defaults resolved (alpha 0 -> 1, batch 0 -> 1): g itself when none is zero. */
@@ -22859,6 +22999,56 @@ static ak_result _ak_gemm_decode_launch(ak_context* ctx, const ak_gemm_desc* g, 
     return r;
 }
 
+/* Launch the SIMT kernel k of plan p with split-K (p->k_splits slices of
+ * _ak_gemm_simt_splits' length, batch 1): the equal slices as one batched
+ * problem (A and B advanced by a slice per batch entry) writing fp32
+ * partials into a pool workspace, a shorter last slice as a second launch,
+ * then ak_gemm_splitk_fin sums the slices in order with the epilogue. */
+static ak_result _ak_gemm_splitk_launch(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, const ak_gemm_plan* p,
+                                        ak_kernel* k, ak_dim3 grid, ak_dim3 block, int flags, ak_stream* stream) {
+    const ak_arch_info* arch = _ak_gemm_arch(ctx);
+    const int cus = ctx->dev.compute_units > 0 ? ctx->dev.compute_units : (arch && arch->compute_units > 0 ? arch->compute_units : 64);
+    size_t kc = 0;
+    const int splits = _ak_gemm_simt_splits(g, cus, &kc);
+    const size_t nfull = g->k / kc, rem = g->k - nfull * kc, per = s->m * s->n;
+    const size_t sa = g->trans_a ? kc * s->lda : kc, sb = g->trans_b ? kc : kc * s->ldb; /* elements per slice */
+    const int pf = flags & (_AK_GF_TA | _AK_GF_TB);
+    ak_kernel* kf = NULL;
+    void* ws = NULL;
+    _ak_kargs a;
+    ak_result r;
+    char fin[48];
+    size_t nb;
+    snprintf(fin, sizeof fin, "ak_gemm_splitk_fin_%s", g->dtype == AK_F16 ? "f16" : g->dtype == AK_BF16 ? "bf16" : "f32");
+    if ((r = _ak_op_kernel(ctx, _ak_src_gemm, fin, &kf)) != AK_OK) return r;
+    if ((r = ak_malloc(ctx, (size_t)splits * per * sizeof(float), stream, &ws)) != AK_OK) return r;
+    _ak_kargs_gemm_mma(&a, g->a, g->b, NULL, ws, NULL, NULL, (int32_t)s->m, (int32_t)s->n, (int32_t)kc, (int64_t)s->lda,
+                       (int64_t)s->ldb, 0, (int64_t)s->n, 0, (int64_t)sa, (int64_t)sb, 0, (int64_t)per, 0, (int32_t)nfull, 1.0f,
+                       0.0f, pf | _AK_GF_OUT32 | (_ak_gemm_vec(g->a, s->lda, sa, s->esz) ? _AK_GF_VA : 0) |
+                                 (_ak_gemm_vec(g->b, s->ldb, sb, s->esz) ? _AK_GF_VB : 0), 0.0f);
+    grid.z = (unsigned)(nfull < 65535 ? nfull : 65535);
+    r = _ak_op_launch3(ctx, k, grid, block, p->shared_bytes, stream, &a);
+    if (r == AK_OK && rem) {
+        const void* ar = (const char*)g->a + nfull * sa * s->esz;
+        const void* br = (const char*)g->b + nfull * sb * s->esz;
+        _ak_kargs_gemm_mma(&a, ar, br, NULL, (float*)ws + nfull * per, NULL, NULL, (int32_t)s->m, (int32_t)s->n, (int32_t)rem,
+                           (int64_t)s->lda, (int64_t)s->ldb, 0, (int64_t)s->n, 0, 0, 0, 0, 0, 0, 1, 1.0f, 0.0f,
+                           pf | _AK_GF_OUT32 | (_ak_gemm_vec(ar, s->lda, 0, s->esz) ? _AK_GF_VA : 0) |
+                               (_ak_gemm_vec(br, s->ldb, 0, s->esz) ? _AK_GF_VB : 0), 0.0f);
+        grid.z = 1;
+        r = _ak_op_launch3(ctx, k, grid, block, p->shared_bytes, stream, &a);
+    }
+    if (r == AK_OK) {
+        nb = (per + 255) / 256;
+        _ak_kargs_gemm_splitk_fin(&a, ws, splits, g->beta != 0.0f ? g->c : NULL, g->d, g->bias, g->residual, (int32_t)s->m,
+                                  (int32_t)s->n, (int64_t)s->ldc, (int64_t)s->ldd, (int64_t)s->ldr, g->alpha, g->beta,
+                                  flags & ~(_AK_GF_TA | _AK_GF_TB | _AK_GF_VA | _AK_GF_VB), g->act_param);
+        r = _ak_op_launch(ctx, kf, (unsigned)(nb < (size_t)cus * 8 ? nb : (size_t)cus * 8), 256u, 0, stream, &a);
+    }
+    ak_free(ctx, ws);
+    return r;
+}
+
 AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* stream) {
     _ak_gemm_shape s;
     ak_gemm_desc gd;
@@ -22906,6 +23096,7 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
     block.x = (unsigned)p.threads; block.y = 1; block.z = 1;
     if (grid.y > 65535)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: m = %zu needs %u row blocks of %d, the launch allows 65535", s.m, grid.y, p.bm);
+    if (p.k_splits > 1) return _ak_gemm_splitk_launch(ctx, g, &s, &p, k, grid, block, flags, stream);
     return _ak_op_launch3(ctx, k, grid, block, p.shared_bytes, stream, &a);
 }
 

@@ -188,7 +188,7 @@ static void sweep_llm(ak_context* c) {
 
 static void sweep_gemm(ak_context* c) {
     static const size_t ms[] = { 1, 16, 17, 100, 1024, 8192 };
-    static const size_t nks[][2] = { { 64, 64 }, { 4096, 64 }, { 100, 33 }, { 8192, 8192 } };
+    static const size_t nks[][2] = { { 64, 64 }, { 4096, 64 }, { 100, 33 }, { 8192, 8192 }, { 64, 8192 } }; /* the last: split-K */
     size_t t, i, j, ta, tb, off, out;
     for (t = 0; t < 3; t++)
         for (out = 0; out < 2; out++)

@@ -338,8 +338,8 @@ def run(argv):
 
 
 def summarize(paths, out):
-    """Merge results files (a later one wins on the same problem) into the baseline files, the report.py inputs,
-    fast_p and summary.md."""
+    """Merge results files (a later one wins on the same problem; one run with --no-compile keeps an earlier
+    file's torch.compile timing) into the baseline files, the report.py inputs, fast_p and summary.md."""
     import problems as P
     import report as R
     merged, meta = {}, {}
@@ -350,6 +350,10 @@ def summarize(paths, out):
         for k, v in d.get("problems", {}).items():
             if v.get("status") == "not_run" and k in merged:
                 continue
+            prev = merged.get(k, {}).get("timings", {})
+            if "torch_compile" in prev and "torch_compile" not in v.get("timings", {}):
+                # a later run without torch.compile (--no-compile) keeps the earlier run's compile timing
+                v = dict(v, timings=dict(v.get("timings", {}), torch_compile=prev["torch_compile"]))
             merged[k] = v
     base = {impl: {"level1": {}} for impl in IMPLS}
     ops_a, ops_t = {"results": [], "hardware": meta.get("hardware"), "device": meta.get("device")}, {"results": []}
