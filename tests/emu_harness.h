@@ -84,6 +84,7 @@ template <class T, int N> struct akemu_vec {
     const T& operator[](int i) const { return e[i]; }
 };
 struct float4 { float x, y, z, w; };
+static inline float4 make_float4(float x, float y, float z, float w) { return float4{ x, y, z, w }; }
 struct uint4 { unsigned x, y, z, w; };
 struct uint2 { unsigned x, y; };
 static inline float __uint_as_float(unsigned u) { float f; std::memcpy(&f, &u, 4); return f; }

@@ -230,6 +230,16 @@ static void config_selects_path(void) {
         gg_case(on, di->backend == AK_BACKEND_CUDA ? "mma.sync" : "", AK_F32, AK_F32, 127, 129, 65, t & 1, t >> 1, 0, 1, 0, 0);
     }
     gg_case(exact, "", AK_F32, AK_F32, 1000, 1000, 1000, 0, 0, 0, 1, 0, 0);
+    /* the SIMT tile's register epilogue (no C / bias / residual / activation): 4-element stores where ldd allows, edges
+     * in m and n, batches; split-K (few tiles, long k: slices summed by the finish pass) on every layout, with and
+     * without the epilogue, and a shorter last slice; 16-bit inputs on it with matrix cores off */
+    for (t = 0; t < 4; t++) {
+        gg_case(exact, di->backend == AK_BACKEND_CUDA ? "simt" : "", AK_F32, AK_F32, 127, 132, 65, t & 1, t >> 1, 0, 1, 0, 0);
+        gg_case(off, "simt", AK_F32, AK_F32, 65, 36, 47, t & 1, t >> 1, 0, 3, 0, 0);
+        gg_case(off, "simt", AK_F32, AK_F32, 130, 70, 20011, t & 1, t >> 1, t == 2 ? 15 : 0, 1, 0, 0);
+    }
+    gg_case(off, "simt", AK_F16, AK_F32, 100, 200, 9001, 0, 1, 3, 1, 0, 0);
+    gg_case(off, "simt", AK_BF16, AK_BF16, 64, 64, 4099, 1, 0, 0, 1, 1, 1);
 done:
     ak_context_destroy(off); ak_context_destroy(exact); ak_context_destroy(on);
 }

@@ -294,6 +294,30 @@ static void expect_plan(const char* arch, int mc, int prec, int mixed, int tf32,
     expect_plan_tb(arch, mc, prec, mixed, tf32, dt, m, 0, kernel, path);
 }
 
+/* Split-K of the SIMT tile: few output tiles and a long k -> k slices (a batch of 1 only); many tiles, short k or
+ * a batch -> none. */
+static void simt_split_k_plans(void) {
+    static const struct { size_t m, n, k, batch; int split; } cs[] = {
+        { 256, 256, 524288, 1, 1 }, { 130, 70, 20000, 1, 1 }, { 4096, 4096, 4096, 1, 0 }, { 256, 256, 300, 1, 0 },
+        { 256, 256, 524288, 2, 0 },
+    };
+    size_t i;
+    ak_context* ctx = plan_ctx("sm_90", AK_AUTO, -1, -1, 0, 0, 0);
+    if (!ctx) return;
+    for (i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+        ak_gemm_desc g = ak_gemm_desc_default();
+        ak_gemm_plan p;
+        g.m = cs[i].m; g.n = cs[i].n; g.k = cs[i].k; g.batch = cs[i].batch;
+        g.stride_a = g.m * g.k; g.stride_b = g.k * g.n; g.stride_d = g.m * g.n;
+        g.a = (const void*)(uintptr_t)((uintptr_t)1 << 40); g.b = (const void*)(uintptr_t)((uintptr_t)2 << 40); g.d = (void*)(uintptr_t)((uintptr_t)3 << 40);
+        if (ak_gemm_plan_get(ctx, &g, &p) != AK_OK) { akt_fail(__FILE__, __LINE__, "plan: %s", ak_last_error()); continue; }
+        AKT_CHECKF(!strcmp(p.path, "simt") && (cs[i].split ? p.k_splits >= 2 && p.k_splits <= 64 : p.k_splits == 1),
+                   "%zux%zux%zu batch %zu: path %s, k_splits %d (split expected: %d)", g.m, g.n, g.k, g.batch, p.path, p.k_splits,
+                   cs[i].split);
+    }
+    ak_context_destroy(ctx);
+}
+
 static void plans_follow_arch_and_config(void) {
     /* Hopper: the TMA kernel for 16-bit inputs, every layout; the 128-wide tile when it fills the SMs' waves better */
     expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_BF16, 8192, 1, "ak_gemm_sm90_p128_kk_bf16", "wgmma"); /* k 64: ping-pong */
@@ -667,6 +691,7 @@ void akt_suite_ops_gemm(void) {
     AKT_RUN(tf32_when_the_config_allows_it);
     AKT_RUN(bad_arguments);
     AKT_RUN(plans_follow_arch_and_config);
+    AKT_RUN(simt_split_k_plans);
     AKT_RUN(hopper_layouts_and_fallbacks);
     AKT_RUN(strict_and_allowed_precisions);
     AKT_RUN(tile_table_matches_kernel_source);
