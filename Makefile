@@ -26,7 +26,7 @@ C99     := $(CC) -std=c99 $(WARN) -Werror
 
 TEST_SRC := $(wildcard tests/t_*.c)
 TEST_INC := tests/ak_test.h tests/fake_cuda.h $(wildcard tests/ti_*.c) $(wildcard tests/at_*.h)
-BENCHES  := bench_ops bench_runtime bench_hotpath bench_attention bench_comm bench_gemm bench_gemm_sweep bench_sweep
+BENCHES  := bench_ops bench_runtime bench_hotpath bench_attention bench_comm bench_gemm_fp8 bench_gemm_sweep bench_sweep bench_graph
 EXAMPLES := tp_linear hello
 
 .PHONY: all test check demo gpu-check clean install uninstall test-sanitize fuzz gen gen-check sweep
@@ -92,11 +92,27 @@ $(BUILD)/amdkit: examples/amdkit.c examples/demo.c examples/amdkit_run.c $(HDR)
 
 # tests/emu_llm.cpp: the kernels of norm.hip (residual form), llm.hip and layout.hip run in a host
 # SIMT emulation (C++20 threads) against their CPU references, for wave 64 and wave 32.
-EMU_SRC := tests/emu_llm.cpp tests/t_gpu_llm.c kernels/prelude.hip kernels/norm.hip kernels/llm.hip kernels/layout.hip
+EMU_SRC := tests/emu_llm.cpp tests/emu_harness.h tests/t_gpu_llm.c kernels/prelude.hip kernels/norm.hip kernels/llm.hip kernels/layout.hip
 $(BUILD)/emu_llm_w%: $(EMU_SRC) $(HDR)
 	@mkdir -p $(BUILD)
 	$(CXX) -std=c++20 -O1 -Wall -Wextra -Werror -Wno-unknown-pragmas -Wno-unused-function -DAK_AMD=1 -DAK_WAVE=$* \
 	  tests/emu_llm.cpp -o $@ -ldl -lpthread -lm
+
+# tests/emu_matrix.cpp: the matrix-core kernels (gemm.hip MFMA / WMMA, attention_mma.hip's AMD path) in the
+# same emulation with the matrix instructions emulated in their hardware lane layouts, one binary per target
+# (gfx908 gfx90a gfx942 gfx950: wave 64; gfx1100 gfx1200: wave 32). build/emu/prelude.hip: the prelude with
+# its clang vector typedefs as akemu_vec (g++ has no ext_vector_type).
+EMUM_SRC := tests/emu_matrix.cpp tests/emu_harness.h tests/t_gpu_gemm.c tests/t_gpu_attention.c tests/at_common.h \
+	$(BUILD)/emu/prelude.hip kernels/gemm.hip kernels/attention_mma.hip kernels/attention.hip
+$(BUILD)/emu/prelude.hip: kernels/prelude.hip
+	@mkdir -p $(BUILD)/emu
+	sed -E 's/^typedef ([A-Za-z_0-9]+) ([A-Za-z_0-9]+) __attribute__\(\(ext_vector_type\(([A-Za-z_0-9]+)\)\)\);/typedef akemu_vec<\1, \3> \2;/' \
+	  kernels/prelude.hip > $@
+	@! grep -n ext_vector_type $@
+$(BUILD)/emu_matrix_gfx%: $(EMUM_SRC) $(HDR)
+	@mkdir -p $(BUILD)
+	$(CXX) -std=c++20 -O1 -fno-strict-aliasing -Wall -Wextra -Werror -Wno-unknown-pragmas -Wno-unused-function -Wno-unused-parameter -Wno-deprecated-enum-enum-conversion -DAK_AMD=1 \
+	  -DAK_WAVE=$(if $(filter 1%,$*),32,64) -DAKEMU_GFX=$(subst 90a,90,$*) tests/emu_matrix.cpp -o $@ -ldl -lpthread -lm
 
 # tools/akgen.c: embeds kernels/ into amdkit.h and generates the kernel interfaces
 $(BUILD)/akgen: tools/akgen.c

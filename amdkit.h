@@ -124,6 +124,7 @@
  *   >>impl:ops-scan   scans (cumsum / cumprod, exclusive, reverse, masked), top-k + CPU references
  *   >>impl:ops-axis   reductions over any axes, vector-norm normalisation, broadcasting binary ops, triangles + CPU references
  *   >>impl:ops-pool   max / average pooling (1-3 spatial dimensions) + CPU reference
+ *   >>impl:ops-conv   convolution (1-3 spatial dimensions, transposed, grouped, depthwise): implicit GEMM + CPU reference
  *   >>impl:ops-chnorm batch norm (training / inference), group norm (instance norm) + CPU references
  *   >>impl:ops-loss   element-wise losses (MSE, L1, Huber, smooth L1, KL, hinge), triplet margin + CPU references
  *   >>impl:autotune   kernel timing (events, L2 flush, restored inputs), autotuner + its stored choices
@@ -286,7 +287,9 @@ AKAPI const char* ak_result_name(ak_result r);
     X(COLLECTIVE_TIMEOUT,    "not every rank arrived within the timeout") \
     X(PROF_REGION,           "a profiling region ended out of order or was never begun") \
     X(IO,                    "a file or directory could not be read or written") \
-    X(NOT_FOUND,             "a named thing (field, family, stored choice) does not exist")
+    X(NOT_FOUND,             "a named thing (field, family, stored choice) does not exist") \
+    X(CAPTURE,               "a call that cannot run while a stream captures a graph, or a capture call out of order") \
+    X(GRAPH_TOPOLOGY,        "a re-captured graph whose operations differ from the graph it should update")
 
 typedef enum ak_error_item {
 #define AK_X_(name, text) AK_ERRITEM_##name,
@@ -838,6 +841,13 @@ AKAPI void ak_kernel_release(ak_kernel* k);
 /* Attach a CPU implementation (used on the cpu backend and by ak_check).
  * Thread safety: not while the kernel is launched from another thread. */
 AKAPI void ak_kernel_set_cpu(ak_kernel* k, ak_cpu_kernel_fn fn, void* user_data);
+/* The sizes in bytes of the kernel's `count` arguments (0..AK_MAX_ARGS, each
+ * 1..4096), for the cpu backend's graph capture, which copies a launch's
+ * arguments (ak_graph_begin); a launch captured there without them is
+ * AK_ERROR_INVALID_ARGUMENT. Other backends ignore them. Bad sizes:
+ * AK_ERROR_INVALID_ARGUMENT and nothing set.
+ * Thread safety: not while the kernel is launched from another thread. */
+AKAPI ak_result ak_kernel_set_cpu_args(ak_kernel* k, int count, const size_t* bytes);
 /* Where the kernel's code came from (miss, memory, disk). Thread safety: any thread. */
 AKAPI ak_cache_source ak_kernel_cache_source(const ak_kernel* k);
 /* The kernel's name, as given to ak_kernel_get ("" for NULL). Thread safety: any thread. */
@@ -989,6 +999,73 @@ AKAPI ak_result ak_event_record(ak_event* e, ak_stream* s);
 AKAPI ak_result ak_event_synchronize(ak_event* e);
 /* Milliseconds between two recorded events. Thread safety: any thread. */
 AKAPI ak_result ak_event_elapsed_ms(ak_event* start, ak_event* end, float* ms);
+
+/* Graphs: capture a stream's amdkit work once, replay it with one call
+ * (hipGraph / CUDA graphs; the cpu backend records and replays a list).
+ *
+ *   ak_graph_begin(s);  ...ak_launch / ops / ak_memcpy_async / ak_memset on s...;  ak_graph_end(s, &g);
+ *   for (;;) ak_graph_launch(g, s);        each replay runs the captured work with the captured arguments
+ *
+ * Between begin and end nothing runs: the calls on s are recorded. A replay
+ * reads the buffers' contents at replay time, at the addresses captured (so
+ * change inputs by writing into the same buffers); a different argument (a
+ * new pointer, size or scalar) needs a new capture, and ak_graph_update
+ * brings it into the graph without instantiating again.
+ * During a capture (one per context at a time), amdkit refuses what would
+ * break it or would not be captured, with AK_ERROR_INVALID_ARGUMENT (error
+ * item CAPTURE), leaving the capture intact:
+ *   - the default stream (NULL) on any call (it synchronizes with the capture),
+ *     ak_memcpy (synchronous), H2H copies, ak_stream_synchronize of s or of NULL,
+ *     ak_device_synchronize, ak_event_record on s, ak_bench_kernel / ak_autotune;
+ *   - ak_kernel_get of a kernel that would compile or load code (anything but
+ *     a warm memory-cache hit with default options): run the sequence once
+ *     before ak_graph_begin so every kernel (the library's too) is loaded;
+ *   - on the cpu backend, library ops on s (they run their C reference at
+ *     once): capture ak_launch kernels, copies and memsets there, and give a
+ *     kernel's argument sizes with ak_kernel_set_cpu_args (the record copies
+ *     the arguments).
+ * Memory: ak_malloc during a capture works (pool growth included); memory
+ * ak_free'd during a capture is kept for the graph and returned to the pool
+ * by ak_graph_destroy, so an op's workspace is never handed to anyone else
+ * while the graph may run. Host memory in a captured copy must be
+ * ak_host_alloc memory (GPU runtimes refuse pageable memory in a capture).
+ * Kernels launched by a graph must stay alive (ak_kernel handles not
+ * released) until ak_graph_destroy; the library's own kernels always are.
+ * Work on other streams is not affected. A call the runtime rejects during
+ * the capture invalidates it: ak_graph_end then fails and the stream is
+ * usable again. Thread safety: one thread at a time per capturing stream
+ * and per graph; different graphs and streams: any thread. */
+typedef struct ak_graph ak_graph;
+/* Start capturing `stream` (not NULL: the default stream cannot be captured).
+ * A stream that captures already, or another stream of the context that
+ * captures, is AK_ERROR_INVALID_ARGUMENT (item CAPTURE). Thread safety: see above. */
+AKAPI ak_result ak_graph_begin(ak_stream* stream);
+/* Stop capturing `stream` and return the graph (*out NULL on failure; the
+ * stream no longer captures either way, except when out is NULL). Not
+ * capturing: AK_ERROR_INVALID_ARGUMENT (item CAPTURE). A capture the runtime
+ * invalidated: AK_ERROR_DEVICE with its message. Thread safety: see above. */
+AKAPI ak_result ak_graph_end(ak_stream* stream, ak_graph** out);
+/* Replay g on `stream` (NULL: default stream), asynchronously like a launch.
+ * The first launch instantiates the graph. A destroyed graph, or one that
+ * never came from ak_graph_end: AK_ERROR_INVALID_ARGUMENT; a stream that is
+ * capturing: AK_ERROR_INVALID_ARGUMENT (item CAPTURE).
+ * Thread safety: any thread, not concurrently for the same graph. */
+AKAPI ak_result ak_graph_launch(ak_graph* g, ak_stream* stream);
+/* Bring a re-capture into g in place (hipGraphExecUpdate / cuGraphExecUpdate):
+ * when `newer` has the same operations in the same order (same kernels,
+ * copies and memsets; arguments, pointers and sizes may differ), g runs
+ * newer's arguments from its next launch and newer is consumed (destroyed;
+ * its kept memory moves to g). When they differ: AK_ERROR_INVALID_ARGUMENT
+ * (item GRAPH_TOPOLOGY) and both are left as they were: launch newer instead
+ * (it instantiates) and destroy g. Thread safety: as ak_graph_launch, for both. */
+AKAPI ak_result ak_graph_update(ak_graph* g, ak_graph* newer);
+/* Destroy a graph (a replay still running finishes first; memory kept for it
+ * returns to the pool once the device is idle). NULL ok.
+ * Thread safety: not while g is launched or updated from another thread. */
+AKAPI void ak_graph_destroy(ak_graph* g);
+/* 1 while `stream` captures (ak_graph_begin .. ak_graph_end), else 0.
+ * Thread safety: any thread. */
+AKAPI int ak_stream_capturing(const ak_stream* stream);
 
 /* ==========================================================================
  * >>decl:prof
@@ -1382,6 +1459,24 @@ AKAPI ak_result ak_copy_strided(ak_context* ctx, ak_dtype src_dtype, ak_dtype ds
  * device cannot honour an AK_ERROR_MATRIX_CORES error instead of a fallback.
  * The cpu backend runs a threaded C reference (double accumulation, TF32
  * rounding of the inputs when the TF32 path would be chosen).
+ * 8-bit floats (scaled GEMM, as torch._scaled_mm): dtype AK_FP8_E4M3 or
+ * AK_FP8_E5M2 (OCP) for A, dtype_b the same or the other one for B (0: the
+ * same as A), out_dtype AK_F32, AK_F16 or AK_BF16, and f32 scales applied to
+ * the fp32 accumulator before the epilogue:
+ *   D = act(alpha * sa[i] * sb[j] * (op(A) op(B))[i][j] + beta * C + bias) + residual
+ * scale_a: NULL (1), one value, or m values (scale_a_per_row = 1); scale_b:
+ * NULL, one value, or n values (scale_b_per_col = 1); device memory, the
+ * same scales for every problem of a batch. The GPU path is the Hopper wgmma
+ * kernel (sm_90a), which takes fp8 operands k-contiguous only: A stored
+ * m x k (trans_a = 0) and B stored n x k (trans_b = 1), i.e. A W^T with W
+ * n x k, 16-byte aligned, leading dimensions and batch strides a multiple
+ * of 16 elements; other layouts (transpose the operand first: ak_transpose
+ * or ak_copy_strided, 1-byte elements) and other architectures are refused
+ * (AK_ERROR_INVALID_ARGUMENT / AK_ERROR_MATRIX_CORES). The FNUZ encodings
+ * (gfx942) are accepted by the cpu reference only. The cpu backend decodes
+ * every code exactly (ak_fp8_to_f32) and accumulates in double. fp8 is the
+ * caller's explicit choice: config.allowed_precisions refuses it only when
+ * the mask is set and lacks it (0, the default, allows it here).
  * Thread safety: any thread. */
 typedef struct ak_gemm_desc {
     ak_dtype dtype;               /* A, B: AK_F32, AK_F16, AK_BF16 */
@@ -1400,6 +1495,10 @@ typedef struct ak_gemm_desc {
     float act_param;              /* the activation's parameter (ak_unary's param; a second one is 0: its default) */
     size_t batch;                 /* problems (0 means 1) */
     size_t stride_a, stride_b, stride_c, stride_d, stride_r;  /* elements between problems */
+    ak_dtype dtype_b;             /* fp8 only: B's dtype (0: dtype) */
+    const float* scale_a;         /* fp8 only: NULL, 1 value, or m values (scale_a_per_row) */
+    const float* scale_b;         /* fp8 only: NULL, 1 value, or n values (scale_b_per_col) */
+    int scale_a_per_row, scale_b_per_col;  /* 0 or 1 */
 } ak_gemm_desc;
 
 /* A descriptor with alpha = 1, beta = 0, no activation, batch 1, dtype and
@@ -1412,12 +1511,14 @@ AKAPI ak_gemm_desc ak_gemm_desc_default(void);
 /* How ak_gemm would run a descriptor on ctx (nothing is launched). */
 typedef struct ak_gemm_plan {
     char kernel[64];      /* kernel name, "" on the cpu backend without a named arch */
-    const char* path;     /* "mfma", "wmma", "mma.sync", "wgmma", "simt", "decode" / "skinny" (m <= 16), "gemv" (a matrix times a vector) or "cpu" */
+    const char* path;     /* "mfma", "wmma", "mma.sync", "wgmma" (fp8 too), "simt", "decode" / "skinny" (m <= 16), "gemv" (a matrix times a vector) or "cpu" */
     int bm, bn, bk;       /* block tile */
     int threads;          /* per block */
     size_t shared_bytes;  /* dynamic shared memory per block */
     int fast32;           /* 1: f32 inputs as TF32 / xf32 */
     const char* reason;   /* why this tile (the tile table's row) */
+    int k_splits;         /* SIMT path: k slices run as separate problems whose fp32 partials a second pass adds
+                             in order (deterministic) before the epilogue; 1: none */
 } ak_gemm_plan;
 /* Plan a descriptor for ctx's device (config.arch when set, so a cpu context
  * can plan for "gfx90a"). Same argument checks as ak_gemm.
@@ -1728,6 +1829,81 @@ AKAPI ak_result ak_pool_output_shape(const ak_pool_args* args, size_t out[3]);
  * AK_ERROR_INVALID_ARGUMENT with a message (nothing launched),
  * AK_ERROR_COMPILATION / AK_ERROR_LAUNCH. Thread safety: any thread. */
 AKAPI ak_result ak_pool(ak_context* ctx, const ak_pool_args* args, ak_stream* stream);
+/* ---- convolution  --------------------------------------------------------
+ * Forward convolution over 1, 2 or 3 spatial dimensions (torch.nn.ConvNd /
+ * ConvTransposeNd): stride, padding, dilation, groups, transposed with
+ * output_padding, channels-first or channels-last, fused bias and
+ * activation. Standard and transposed convolutions run as an implicit GEMM
+ * (the tile loader computes im2col addresses, nothing is materialised) on
+ * the matrix cores where the GEMM has them (mma.sync on NVIDIA: f16, bf16,
+ * f32 as TF32 when config.allow_tf32; MFMA on CDNA: f16, bf16, exact f32;
+ * WMMA on RDNA3/4: f16, bf16), else on an FMA tile (exact f32 everywhere
+ * else); depthwise convolutions (groups == in_channels, standard) as a
+ * direct kernel. fp32 accumulation in every dtype. */
+typedef enum ak_conv_layout {
+    AK_CONV_CHANNELS_FIRST = 0,   /* x [N][C][spatial...], y [N][C][out...] (NCL, NCHW, NCDHW: torch's default) */
+    AK_CONV_CHANNELS_LAST = 1,    /* x [N][spatial...][C], y [N][out...][C] (NLC, NHWC, NDHWC) */
+    AK_CONV_LAYOUT_COUNT
+} ak_conv_layout;
+/* A convolution (zero-initialize, then fill; zero means the default where a
+ * field says so). Spatial arrays hold ndim entries, outermost first (depth,
+ * height, width for 3-D; length for 1-D). The weight is torch's contiguous
+ * weight in either layout: standard [out_channels][in_channels / groups]
+ * [kernel...], transposed [in_channels][out_channels / groups][kernel...]. */
+typedef struct ak_conv_desc {
+    ak_dtype dtype;               /* x, w, bias, y: AK_F32, AK_F16 or AK_BF16 (fp32 accumulation) */
+    int ndim;                     /* spatial dimensions: 1, 2 or 3 */
+    ak_conv_layout layout;        /* of x and y */
+    size_t batch;                 /* >= 1 */
+    size_t in_channels, out_channels;  /* >= 1, multiples of groups */
+    size_t groups;                /* 0: 1 */
+    size_t in[3];                 /* input extents, each >= 1 */
+    size_t kernel[3];             /* each >= 1 */
+    size_t stride[3];             /* 0: 1 */
+    size_t padding[3];            /* implicit zero padding on both sides (transposed: removed from both sides of the output) */
+    size_t dilation[3];           /* 0: 1 */
+    size_t output_padding[3];     /* transposed only: added to one side of the output, less than stride or dilation */
+    int transposed;               /* 1: ConvTransposeNd (the gradient of a convolution with respect to its input) */
+    int activation;               /* an ak_unary_op applied after the bias; 0 = AK_OP_NONE: none */
+    float act_param;              /* the activation's parameter (as ak_gemm_desc's) */
+    const void* x;                /* input */
+    const void* w;                /* weight (layout above) */
+    const void* bias;             /* NULL or out_channels values */
+    void* y;                      /* output (ak_conv_output_shape); must not overlap x, w or bias */
+} ak_conv_desc;
+/* The output extents of a convolution (torch's formulas: (in + 2 pad -
+ * dil (k - 1) - 1) / stride + 1; transposed (in - 1) stride - 2 pad +
+ * dil (k - 1) + output_padding + 1), with the same descriptor checks as
+ * ak_conv (pointers not needed). Thread safety: any thread. */
+AKAPI ak_result ak_conv_output_shape(const ak_conv_desc* d, size_t out[3]);
+/* How ak_conv would run a descriptor on ctx (nothing is launched). */
+typedef struct ak_conv_plan {
+    char kernel[64];      /* kernel name, "" on the cpu backend without a named arch */
+    const char* path;     /* "mma.sync", "mfma", "wmma" (implicit GEMM on matrix cores), "simt" (implicit GEMM on
+                             FMAs), "depthwise" (direct kernel) or "cpu" */
+    int bm, bn, bk;       /* block tile of the implicit GEMM (0 for depthwise / cpu) */
+    int threads;          /* per block */
+    int fast32;           /* 1: f32 inputs as TF32 */
+    size_t gemm_m, gemm_n, gemm_k;  /* implicit GEMM per group: N x output positions, out_channels / groups,
+                                       in_channels / groups x kernel volume */
+    const char* reason;   /* why this path */
+} ak_conv_plan;
+/* Plan a descriptor for ctx's device (config.arch when set, so a cpu context
+ * can plan for "gfx90a"). Same descriptor checks as ak_conv (pointers not
+ * needed). Thread safety: any thread. */
+AKAPI ak_result ak_conv_plan_get(ak_context* ctx, const ak_conv_desc* d, ak_conv_plan* out);
+/* Run the convolution on `stream` (NULL: default), queued, no waiting.
+ * Pointers are device memory of ctx (host memory on the cpu backend),
+ * aligned to the element size. f32 is exact fp32 unless config.allow_tf32
+ * (then TF32 on NVIDIA's matrix cores, as ak_gemm). The cpu backend runs a
+ * C reference (double sums). Errors: AK_ERROR_INVALID_ARGUMENT with a
+ * message (zero sizes, channels not multiples of groups, an output extent
+ * < 1, output_padding not below stride or dilation, a sample of x or y or
+ * the GEMM's rows past 2^31 elements; nothing launched),
+ * AK_ERROR_MATRIX_CORES (config.matrix_cores on in strict mode without the
+ * instruction), AK_ERROR_COMPILATION / AK_ERROR_LAUNCH. Thread safety: any
+ * thread. */
+AKAPI ak_result ak_conv(ak_context* ctx, const ak_conv_desc* d, ak_stream* stream);
 /* ---- batch / group / instance normalisation  -------------------------------
  * x and y: contiguous [batch][channels][spatial] tensors of dtype (f32, f16,
  * bf16; fp32 math, statistics in double), spatial the product of the
@@ -2469,6 +2645,10 @@ struct ak_context {
     int comm_refs;                 /* live communicators on this context (under lock, >>impl:multi) */
     _ak_link live_streams, live_events; /* ak_stream / ak_event not destroyed yet (under lock; empty: next == NULL or self) */
     int destroy_pending;           /* ak_context_destroy was called while comm_refs > 0 (under lock) */
+    ak_stream* capture;            /* the stream capturing a graph, NULL: none (written under lock, read atomically) */
+    void** cap_frees;              /* ak_free'd during that capture: kept for its graph (under lock) */
+    size_t n_cap_frees, cap_cap_frees;
+    _ak_link live_graphs;          /* ak_graph not destroyed yet (under lock) */
     struct {                       /* launch limits from dev and bk, set once at creation (_ak_launch_limits_set) */
         unsigned block[3], grid[3];
         unsigned long long threads, per_dim;
@@ -2537,9 +2717,20 @@ typedef struct _ak_dev_ops {        /* device memory and ordering events, as the
     X(int, stream_priority_range, (ak_context* ctx, int* least, int* greatest), \
       _ak_hip_stream_priority_range, _ak_cuda_stream_priority_range, _ak_cpu_stream_priority_range) \
     X(int, stream_create, (ak_context* ctx, void** native, int priority), _ak_hip_stream_create, _ak_cuda_stream_create, _ak_cpu_stream_create) \
-    X(int, stream_destroy, (ak_context* ctx, void* native), _ak_hip_stream_destroy, _ak_cuda_stream_destroy, _ak_cpu_nothing_on) \
+    X(int, stream_destroy, (ak_context* ctx, void* native), _ak_hip_stream_destroy, _ak_cuda_stream_destroy, _ak_cpu_stream_destroy) \
     X(int, stream_synchronize, (ak_context* ctx, void* native), \
       _ak_hip_stream_synchronize, _ak_cuda_stream_synchronize, _ak_cpu_nothing_on) \
+    /* graphs (>>impl:stream): capture a stream, instantiate, launch, update in place, destroy */ \
+    X(int, capture_begin, (ak_context* ctx, void* stream), _ak_hip_capture_begin, _ak_cuda_capture_begin, _ak_cpu_capture_begin) \
+    /* *graph NULL on failure; the stream no longer captures either way */ \
+    X(int, capture_end, (ak_context* ctx, void* stream, void** graph), _ak_hip_capture_end, _ak_cuda_capture_end, _ak_cpu_capture_end) \
+    X(int, graph_instantiate, (ak_context* ctx, void** exec, void* graph), \
+      _ak_hip_graph_instantiate, _ak_cuda_graph_instantiate, _ak_cpu_graph_instantiate) \
+    X(int, graph_launch, (ak_context* ctx, void* exec, void* stream), _ak_hip_graph_launch, _ak_cuda_graph_launch, _ak_cpu_graph_launch) \
+    /* _AK_E_GRAPH_UPDATE_FAILURE: the graph's operations differ from the executable's (exec unchanged) */ \
+    X(int, graph_update, (ak_context* ctx, void* exec, void* graph), _ak_hip_graph_update, _ak_cuda_graph_update, _ak_cpu_graph_update) \
+    /* either may be NULL */ \
+    X(void, graph_destroy, (ak_context* ctx, void* graph, void* exec), _ak_hip_graph_destroy, _ak_cuda_graph_destroy, _ak_cpu_graph_destroy) \
     /* modules (NULL on backends that do not compile: then kernels run their C implementation) */ \
     X(int, module_load, (ak_context* ctx, const void* data, void** module), _ak_hip_module_load, _ak_cuda_module_load, NULL) \
     X(int, module_function, (ak_context* ctx, void* module, const char* name, void** fn), \
@@ -2604,8 +2795,47 @@ static void _ak_unload_cb(void* ctx, void* loaded);                         /* c
 static void _ak_ops_destroy(ak_context* ctx);                               /* kernel library state */
 static void _ak_optmemo_free_all(ak_context* ctx);                          /* compile options memo */
 static void _ak_host_free_all(ak_context* ctx);                             /* ak_host_alloc leftovers */
-static void _ak_live_destroy_all(ak_context* ctx);                          /* streams and events left (>>impl:stream) */
+static void _ak_live_destroy_all(ak_context* ctx);                          /* graphs, streams and events left (>>impl:stream) */
+static void _ak_capture_abort(ak_context* ctx);                             /* end and drop a capture (>>impl:stream) */
 static void _ak_launch_limits_set(ak_context* ctx);                         /* ctx->lim (>>impl:launch) */
+
+/* Graph capture (>>impl:stream): the stream of ctx that captures, NULL when none. */
+static ak_stream* _ak_capturing(const ak_context* ctx) { return __atomic_load_n(&((ak_context*)ctx)->capture, __ATOMIC_ACQUIRE); }
+/* A call that cannot run while a stream of ctx captures (it synchronizes, or it would not be captured). */
+static ak_result _ak_capture_refuse(const ak_context* ctx, const char* fn, const char* what) {
+    ak_stream* c = _ak_capturing(ctx);
+    if (!c) return AK_OK;
+    return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_CAPTURE, "%s: %s cannot run while stream '%s' captures a graph (ak_graph_end first)",
+                    fn, what, c->name);
+}
+/* Work on the default stream during a capture would synchronize with it. */
+static ak_result _ak_capture_stream_check(const ak_context* ctx, const ak_stream* s, const char* fn) {
+    ak_stream* c;
+    if (s || !(c = _ak_capturing(ctx))) return AK_OK;
+    return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_CAPTURE, "%s: the default stream cannot be used while stream '%s' captures a graph "
+                    "(it would synchronize with the capture): pass a created stream", fn, c->name);
+}
+/* ak_free during a capture: keep ptr for the capture's graph. 1 kept, 0 no capture (free it now), -1 out of host memory. */
+static int _ak_capture_keep(ak_context* ctx, void* ptr) {
+    int kept = 0;
+    _ak_mutex_lock(&ctx->lock);
+    if (ctx->capture) {
+        kept = -1;
+        if (ctx->n_cap_frees == ctx->cap_cap_frees) {
+            size_t nc = ctx->cap_cap_frees ? ctx->cap_cap_frees * 2 : 16;
+            void** nf = (void**)_ak_alloc(nc * sizeof *nf);
+            if (nf) {
+                if (ctx->n_cap_frees) memcpy(nf, ctx->cap_frees, ctx->n_cap_frees * sizeof *nf);
+                _ak_dealloc(ctx->cap_frees);
+                ctx->cap_frees = nf;
+                ctx->cap_cap_frees = nc;
+            }
+        }
+        if (ctx->n_cap_frees < ctx->cap_cap_frees) { ctx->cap_frees[ctx->n_cap_frees++] = ptr; kept = 1; }
+    }
+    _ak_mutex_unlock(&ctx->lock);
+    return kept;
+}
 
 /* ==========================================================================
  * >>impl:dtype
@@ -2786,6 +3016,11 @@ typedef int _akT_hipDeviceAttribute_t;
 typedef int _akT_hiprtcResult;
 typedef void* _akT_hiprtcProgram;
 typedef struct { char bytes[16]; } _akT_hipUUID;
+typedef void* _akT_hipGraph_t;
+typedef void* _akT_hipGraphExec_t;
+typedef void* _akT_hipGraphNode_t;
+typedef int _akT_hipStreamCaptureMode;
+typedef int _akT_hipGraphExecUpdateResult;
 #endif
 #ifndef AK_TYPECHECK_CUDA
 typedef int _akT_CUresult;
@@ -2807,8 +3042,13 @@ typedef int _akT_CUtensorMapInterleave;
 typedef int _akT_CUtensorMapSwizzle;
 typedef int _akT_CUtensorMapL2promotion;
 typedef int _akT_CUtensorMapFloatOOBfill;
+typedef void* _akT_CUgraph;
+typedef void* _akT_CUgraphExec;
+typedef int _akT_CUstreamCaptureMode;
+typedef struct { int result; void* error_node; void* error_from_node; } _akT_CUgraphExecUpdateResultInfo;
 #endif
 /* CUtensorMapDataType / Swizzle / L2promotion values amdkit uses (tests/typecheck_cuda.c checks them) */
+#define _AK_TMAP_U8 0
 #define _AK_TMAP_F16 6
 #define _AK_TMAP_F32 7
 #define _AK_TMAP_BF16 9
@@ -2858,6 +3098,15 @@ typedef int _akT_CUtensorMapFloatOOBfill;
     X(_akT_hipError_t, hipModuleLaunchKernel, (_akT_hipFunction_t f, unsigned int gx, unsigned int gy, unsigned int gz, \
         unsigned int bx, unsigned int by, unsigned int bz, unsigned int shmem, _akT_hipStream_t s, void** params, void** extra), \
         "hipModuleLaunchKernel", NULL, 1, 1) \
+    X(_akT_hipError_t, hipStreamBeginCapture, (_akT_hipStream_t s, _akT_hipStreamCaptureMode mode), "hipStreamBeginCapture", NULL, 0, 1) \
+    X(_akT_hipError_t, hipStreamEndCapture, (_akT_hipStream_t s, _akT_hipGraph_t* g), "hipStreamEndCapture", NULL, 0, 1) \
+    X(_akT_hipError_t, hipGraphInstantiate, (_akT_hipGraphExec_t* x, _akT_hipGraph_t g, _akT_hipGraphNode_t* err_node, char* log, \
+        size_t log_bytes), "hipGraphInstantiate", NULL, 0, 1) \
+    X(_akT_hipError_t, hipGraphLaunch, (_akT_hipGraphExec_t x, _akT_hipStream_t s), "hipGraphLaunch", NULL, 0, 1) \
+    X(_akT_hipError_t, hipGraphExecUpdate, (_akT_hipGraphExec_t x, _akT_hipGraph_t g, _akT_hipGraphNode_t* err_node, \
+        _akT_hipGraphExecUpdateResult* res), "hipGraphExecUpdate", NULL, 0, 1) \
+    X(_akT_hipError_t, hipGraphExecDestroy, (_akT_hipGraphExec_t x), "hipGraphExecDestroy", NULL, 0, 1) \
+    X(_akT_hipError_t, hipGraphDestroy, (_akT_hipGraph_t g), "hipGraphDestroy", NULL, 0, 1) \
     X(const char*, hipGetErrorString, (_akT_hipError_t e), "hipGetErrorString", NULL, 1, 1) \
     X(const char*, hipGetErrorName, (_akT_hipError_t e), "hipGetErrorName", NULL, 0, 1)
 
@@ -2937,6 +3186,15 @@ typedef int _akT_CUtensorMapFloatOOBfill;
         const uint64_t* dims, const uint64_t* strides, const uint32_t* box, const uint32_t* elem_strides, \
         _akT_CUtensorMapInterleave interleave, _akT_CUtensorMapSwizzle swizzle, _akT_CUtensorMapL2promotion l2, \
         _akT_CUtensorMapFloatOOBfill oob), "cuTensorMapEncodeTiled", NULL, 0, 1) \
+    X(_akT_CUresult, cuStreamBeginCapture, (_akT_CUstream s, _akT_CUstreamCaptureMode mode), "cuStreamBeginCapture_v2", NULL, 0, 1) \
+    X(_akT_CUresult, cuStreamEndCapture, (_akT_CUstream s, _akT_CUgraph* g), "cuStreamEndCapture", NULL, 0, 1) \
+    X(_akT_CUresult, cuGraphInstantiateWithFlags, (_akT_CUgraphExec* x, _akT_CUgraph g, unsigned long long flags), \
+        "cuGraphInstantiateWithFlags", NULL, 0, 1) \
+    X(_akT_CUresult, cuGraphLaunch, (_akT_CUgraphExec x, _akT_CUstream s), "cuGraphLaunch", NULL, 0, 1) \
+    X(_akT_CUresult, cuGraphExecUpdate, (_akT_CUgraphExec x, _akT_CUgraph g, _akT_CUgraphExecUpdateResultInfo* info), \
+        "cuGraphExecUpdate_v2", NULL, 0, 1) \
+    X(_akT_CUresult, cuGraphExecDestroy, (_akT_CUgraphExec x), "cuGraphExecDestroy", NULL, 0, 1) \
+    X(_akT_CUresult, cuGraphDestroy, (_akT_CUgraph g), "cuGraphDestroy", NULL, 0, 1) \
     X(_akT_CUresult, cuGetErrorString, (_akT_CUresult r, const char** s), "cuGetErrorString", NULL, 1, 1) \
     X(_akT_CUresult, cuGetErrorName, (_akT_CUresult r, const char** s), "cuGetErrorName", NULL, 0, 1)
 
@@ -3354,7 +3612,9 @@ enum { _AK_CU_ATTR_SHMEM_PER_BLOCK = 8, _AK_CU_ATTR_WARP = 10, _AK_CU_ATTR_CLOCK
 enum { _AK_E_OUT_OF_MEMORY = 2,            /* hipErrorOutOfMemory, CUDA_ERROR_OUT_OF_MEMORY */
        _AK_E_NOT_READY = 600,              /* hipErrorNotReady, CUDA_ERROR_NOT_READY */
        _AK_E_PEER_ALREADY_ENABLED = 704,   /* hipErrorPeerAccessAlreadyEnabled, CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED */
-       _AK_EVENT_DISABLE_TIMING = 0x2 };   /* hipEventDisableTiming, CU_EVENT_DISABLE_TIMING */
+       _AK_EVENT_DISABLE_TIMING = 0x2,     /* hipEventDisableTiming, CU_EVENT_DISABLE_TIMING */
+       _AK_E_GRAPH_UPDATE_FAILURE = 910,   /* hipErrorGraphExecUpdateFailure, CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE */
+       _AK_CAPTURE_MODE_RELAXED = 2 };     /* hipStreamCaptureModeRelaxed, CU_STREAM_CAPTURE_MODE_RELAXED */
 /* hipDeviceProp_t: where gcnArchName lives (x86-64). */
 enum { _AK_HIP_PROPS_R0600_ARCH_OFFSET = 1160, _AK_HIP_PROPS_R0000_ARCH_OFFSET = 396, _AK_HIP_PROPS_BYTES = 8192 };
 #ifndef AK_TYPECHECK_ONLY /* tests/typecheck_*.c stop after the entry-point lists */
@@ -6444,6 +6704,16 @@ AKDEF ak_result ak_free(ak_context* ctx, void* ptr) {
     if (!ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_free(%p): ctx is NULL", ptr);
     p = ctx->pool;
     if (!p) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_free(%p): the context has no memory pool", ptr);
+    if (_ak_capturing(ctx)) {   /* a graph being captured may use it: kept for the graph (ak_graph_destroy frees it) */
+        int kept;
+        _ak_mutex_lock(&p->lock);
+        b = _ak_phash_get(&p->live, ptr);
+        _ak_mutex_unlock(&p->lock);
+        if (b && (kept = _ak_capture_keep(ctx, ptr)) != 0) {
+            if (kept < 0) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_free(%p) during a graph capture: out of host memory keeping it for the graph; nothing freed", ptr);
+            return AK_OK;
+        }
+    }
     _ak_mutex_lock(&p->lock);
     b = _ak_phash_get(&p->live, ptr);
     if (!b) {
@@ -8273,18 +8543,162 @@ static int _ak_cpu_event_elapsed(ak_context* ctx, float* ms, ak_event* a, ak_eve
     *ms = (float)((double)((int64_t)(b->host_ns - a->host_ns)) / 1e6);
     return 0;
 }
+/* cpu graphs: a stream is a small object that records while it captures; a
+ * graph is the recorded list (launches with copies of their arguments, copies,
+ * memsets), replayed in order. */
+enum { _AK_REC_LAUNCH, _AK_REC_COPY, _AK_REC_MEMSET };
+typedef struct _ak_rec_op {
+    int kind;
+    ak_cpu_kernel_fn fn;             /* launch: the kernel's C implementation, its info and arguments */
+    ak_launch_info info;
+    int nargs;
+    void** params;                   /* nargs pointers into the same allocation, then the argument bytes */
+    size_t params_bytes;
+    void* dst;                       /* copy / memset */
+    const void* src;
+    size_t bytes;
+    int value;
+} _ak_rec_op;
+typedef struct _ak_rec { _ak_rec_op* op; int n, cap; } _ak_rec;
+typedef struct _ak_cpu_stream { int capturing; _ak_rec* rec; } _ak_cpu_stream;
+static void _ak_rec_free(_ak_rec* r) {
+    int i;
+    if (!r) return;
+    for (i = 0; i < r->n; i++) _ak_dealloc(r->op[i].params);
+    _ak_dealloc(r->op);
+    _ak_dealloc(r);
+}
+/* A new entry at the end (zeroed), NULL when out of host memory. */
+static _ak_rec_op* _ak_rec_push(_ak_rec* r) {
+    if (r->n == r->cap) {
+        int nc = r->cap ? r->cap * 2 : 16;
+        _ak_rec_op* no = (_ak_rec_op*)_ak_calloc((size_t)nc * sizeof *no);
+        if (!no) return NULL;
+        if (r->n) memcpy(no, r->op, (size_t)r->n * sizeof *no);
+        _ak_dealloc(r->op);
+        r->op = no;
+        r->cap = nc;
+    }
+    memset(&r->op[r->n], 0, sizeof r->op[r->n]);
+    return &r->op[r->n++];
+}
+/* A copy of r (argument blocks copied, their pointers moved into the copy); NULL when out of host memory. */
+static _ak_rec* _ak_rec_clone(const _ak_rec* r) {
+    _ak_rec* c = (_ak_rec*)_ak_calloc(sizeof *c);
+    int i, j;
+    if (!c) return NULL;
+    for (i = 0; i < r->n; i++) {
+        _ak_rec_op* o = _ak_rec_push(c);
+        if (!o) { _ak_rec_free(c); return NULL; }
+        *o = r->op[i];
+        o->params = NULL;
+        if (r->op[i].params) {
+            const char* ob = (const char*)r->op[i].params;
+            if (!(o->params = (void**)_ak_alloc(o->params_bytes))) { _ak_rec_free(c); return NULL; }
+            memcpy(o->params, ob, o->params_bytes);
+            for (j = 0; j < o->nargs; j++) o->params[j] = (char*)o->params + ((const char*)r->op[i].params[j] - ob);
+        }
+    }
+    return c;
+}
+static _ak_cpu_stream* _ak_cpu_capturing(void* stream) {
+    _ak_cpu_stream* cs = (_ak_cpu_stream*)stream;
+    return cs && cs->capturing ? cs : NULL;
+}
 static int _ak_cpu_copy(ak_context* ctx, void* dst, const void* src, size_t bytes, ak_copy_kind kind, void* stream, int async) {
-    (void)ctx; (void)kind; (void)stream; (void)async;
+    _ak_cpu_stream* cs = async ? _ak_cpu_capturing(stream) : NULL;
+    (void)ctx; (void)kind;
+    if (cs) {
+        _ak_rec_op* o = _ak_rec_push(cs->rec);
+        if (!o) return _AK_E_OUT_OF_MEMORY;
+        o->kind = _AK_REC_COPY; o->dst = dst; o->src = src; o->bytes = bytes;
+        return 0;
+    }
     memmove(dst, src, bytes);
     return 0;
 }
 static int _ak_cpu_memset(ak_context* ctx, void* dst, int value, size_t bytes, void* stream) {
-    (void)ctx; (void)stream;
+    _ak_cpu_stream* cs = _ak_cpu_capturing(stream);
+    (void)ctx;
+    if (cs) {
+        _ak_rec_op* o = _ak_rec_push(cs->rec);
+        if (!o) return _AK_E_OUT_OF_MEMORY;
+        o->kind = _AK_REC_MEMSET; o->dst = dst; o->value = value; o->bytes = bytes;
+        return 0;
+    }
     memset(dst, value, bytes);
     return 0;
 }
+static int _ak_cpu_capture_begin(ak_context* ctx, void* stream) {
+    _ak_cpu_stream* cs = (_ak_cpu_stream*)stream;
+    (void)ctx;
+    if (!cs) return 1;
+    if (!(cs->rec = (_ak_rec*)_ak_calloc(sizeof *cs->rec))) return _AK_E_OUT_OF_MEMORY;
+    cs->capturing = 1;
+    return 0;
+}
+static int _ak_cpu_capture_end(ak_context* ctx, void* stream, void** graph) {
+    _ak_cpu_stream* cs = (_ak_cpu_stream*)stream;
+    (void)ctx;
+    *graph = NULL;
+    if (!cs || !cs->capturing) return 1;
+    *graph = cs->rec;
+    cs->rec = NULL;
+    cs->capturing = 0;
+    return 0;
+}
+static int _ak_cpu_graph_instantiate(ak_context* ctx, void** exec, void* graph) {
+    (void)ctx;
+    return (*exec = _ak_rec_clone((const _ak_rec*)graph)) != NULL ? 0 : _AK_E_OUT_OF_MEMORY;
+}
+static int _ak_cpu_graph_launch(ak_context* ctx, void* exec, void* stream) {
+    const _ak_rec* r = (const _ak_rec*)exec;
+    int i;
+    (void)ctx; (void)stream;
+    for (i = 0; i < r->n; i++) {
+        const _ak_rec_op* o = &r->op[i];
+        if (o->kind == _AK_REC_LAUNCH) o->fn(&o->info, o->params);
+        else if (o->kind == _AK_REC_COPY) memmove(o->dst, o->src, o->bytes);
+        else memset(o->dst, o->value, o->bytes);
+    }
+    return 0;
+}
+/* The same operations in the same order: kinds, kernels, copy and memset sizes. */
+static int _ak_cpu_graph_update(ak_context* ctx, void* exec, void* graph) {
+    _ak_rec* x = (_ak_rec*)exec;
+    const _ak_rec* g = (const _ak_rec*)graph;
+    _ak_rec* c;
+    int i;
+    (void)ctx;
+    if (x->n != g->n) return _AK_E_GRAPH_UPDATE_FAILURE;
+    for (i = 0; i < g->n; i++)
+        if (x->op[i].kind != g->op[i].kind || x->op[i].fn != g->op[i].fn ||
+            (g->op[i].kind != _AK_REC_LAUNCH && x->op[i].bytes != g->op[i].bytes))
+            return _AK_E_GRAPH_UPDATE_FAILURE;
+    if (!(c = _ak_rec_clone(g))) return _AK_E_OUT_OF_MEMORY;
+    for (i = 0; i < x->n; i++) _ak_dealloc(x->op[i].params);
+    _ak_dealloc(x->op);
+    *x = *c;
+    _ak_dealloc(c);
+    return 0;
+}
+static void _ak_cpu_graph_destroy(ak_context* ctx, void* graph, void* exec) {
+    (void)ctx;
+    _ak_rec_free((_ak_rec*)graph);
+    _ak_rec_free((_ak_rec*)exec);
+}
 static int _ak_cpu_host_alloc(ak_context* ctx, void** out, size_t bytes) { return _ak_cpu_alloc(ctx, bytes, out); }
-static int _ak_cpu_stream_create(ak_context* ctx, void** native, int priority) { (void)ctx; (void)priority; *native = NULL; return 0; }
+static int _ak_cpu_stream_create(ak_context* ctx, void** native, int priority) {
+    (void)ctx; (void)priority;
+    return (*native = _ak_calloc(sizeof(_ak_cpu_stream))) != NULL ? 0 : _AK_E_OUT_OF_MEMORY;
+}
+static int _ak_cpu_stream_destroy(ak_context* ctx, void* native) {
+    _ak_cpu_stream* cs = (_ak_cpu_stream*)native;
+    (void)ctx;
+    if (cs) _ak_rec_free(cs->rec);
+    _ak_dealloc(cs);
+    return 0;
+}
 static int _ak_cpu_nothing(ak_context* ctx) { (void)ctx; return 0; }
 static int _ak_cpu_nothing_on(ak_context* ctx, void* h) { (void)ctx; (void)h; return 0; }
 static int _ak_cpu_stream_priority_range(ak_context* ctx, int* least, int* greatest) {   /* any priority is kept */
@@ -8380,6 +8794,29 @@ static int _ak_hip_stream_priority_range(ak_context* ctx, int* least, int* great
 static int _ak_hip_stream_create(ak_context* ctx, void** native, int priority) { return _AK_A->hipStreamCreateWithPriority(native, 0, priority); }
 static int _ak_hip_stream_destroy(ak_context* ctx, void* native) { return _AK_A->hipStreamDestroy(native); }
 static int _ak_hip_stream_synchronize(ak_context* ctx, void* native) { return _AK_A->hipStreamSynchronize(native); }
+static int _ak_hip_capture_begin(ak_context* ctx, void* stream) {
+    return _AK_A->hipStreamBeginCapture ? _AK_A->hipStreamBeginCapture(stream, _AK_CAPTURE_MODE_RELAXED) : _AK_E_NO_ENTRY;
+}
+static int _ak_hip_capture_end(ak_context* ctx, void* stream, void** graph) {
+    *graph = NULL;
+    return _AK_A->hipStreamEndCapture ? _AK_A->hipStreamEndCapture(stream, graph) : _AK_E_NO_ENTRY;
+}
+static int _ak_hip_graph_instantiate(ak_context* ctx, void** exec, void* graph) {
+    *exec = NULL;
+    return _AK_A->hipGraphInstantiate ? _AK_A->hipGraphInstantiate(exec, graph, NULL, NULL, 0) : _AK_E_NO_ENTRY;
+}
+static int _ak_hip_graph_launch(ak_context* ctx, void* exec, void* stream) {
+    return _AK_A->hipGraphLaunch ? _AK_A->hipGraphLaunch(exec, stream) : _AK_E_NO_ENTRY;
+}
+static int _ak_hip_graph_update(ak_context* ctx, void* exec, void* graph) {
+    _akT_hipGraphNode_t node = NULL;
+    _akT_hipGraphExecUpdateResult res = 0;
+    return _AK_A->hipGraphExecUpdate ? _AK_A->hipGraphExecUpdate(exec, graph, &node, &res) : _AK_E_NO_ENTRY;
+}
+static void _ak_hip_graph_destroy(ak_context* ctx, void* graph, void* exec) {
+    if (exec && _AK_A->hipGraphExecDestroy) _AK_A->hipGraphExecDestroy(exec);
+    if (graph && _AK_A->hipGraphDestroy) _AK_A->hipGraphDestroy(graph);
+}
 static int _ak_hip_module_load(ak_context* ctx, const void* data, void** module) { return _AK_A->hipModuleLoadData(module, data); }
 static int _ak_hip_module_function(ak_context* ctx, void* module, const char* name, void** fn) { return _AK_A->hipModuleGetFunction(fn, module, name); }
 static int _ak_hip_module_unload(ak_context* ctx, void* module) { return _AK_A->hipModuleUnload(module); }
@@ -8441,6 +8878,29 @@ static int _ak_cuda_stream_priority_range(ak_context* ctx, int* least, int* grea
 static int _ak_cuda_stream_create(ak_context* ctx, void** native, int priority) { return _AK_A->cuStreamCreateWithPriority(native, 0, priority); }
 static int _ak_cuda_stream_destroy(ak_context* ctx, void* native) { return _AK_A->cuStreamDestroy(native); }
 static int _ak_cuda_stream_synchronize(ak_context* ctx, void* native) { return _AK_A->cuStreamSynchronize(native); }
+static int _ak_cuda_capture_begin(ak_context* ctx, void* stream) {
+    return _AK_A->cuStreamBeginCapture ? _AK_A->cuStreamBeginCapture(stream, _AK_CAPTURE_MODE_RELAXED) : _AK_E_NO_ENTRY;
+}
+static int _ak_cuda_capture_end(ak_context* ctx, void* stream, void** graph) {
+    *graph = NULL;
+    return _AK_A->cuStreamEndCapture ? _AK_A->cuStreamEndCapture(stream, graph) : _AK_E_NO_ENTRY;
+}
+static int _ak_cuda_graph_instantiate(ak_context* ctx, void** exec, void* graph) {
+    *exec = NULL;
+    return _AK_A->cuGraphInstantiateWithFlags ? _AK_A->cuGraphInstantiateWithFlags(exec, graph, 0) : _AK_E_NO_ENTRY;
+}
+static int _ak_cuda_graph_launch(ak_context* ctx, void* exec, void* stream) {
+    return _AK_A->cuGraphLaunch ? _AK_A->cuGraphLaunch(exec, stream) : _AK_E_NO_ENTRY;
+}
+static int _ak_cuda_graph_update(ak_context* ctx, void* exec, void* graph) {
+    _akT_CUgraphExecUpdateResultInfo info;
+    memset(&info, 0, sizeof info);
+    return _AK_A->cuGraphExecUpdate ? _AK_A->cuGraphExecUpdate(exec, graph, &info) : _AK_E_NO_ENTRY;
+}
+static void _ak_cuda_graph_destroy(ak_context* ctx, void* graph, void* exec) {
+    if (exec && _AK_A->cuGraphExecDestroy) _AK_A->cuGraphExecDestroy(exec);
+    if (graph && _AK_A->cuGraphDestroy) _AK_A->cuGraphDestroy(graph);
+}
 static int _ak_cuda_module_load(ak_context* ctx, const void* data, void** module) { return _AK_A->cuModuleLoadData(module, data); }
 static int _ak_cuda_module_function(ak_context* ctx, void* module, const char* name, void** fn) { return _AK_A->cuModuleGetFunction(fn, module, name); }
 static int _ak_cuda_module_unload(ak_context* ctx, void* module) { return _AK_A->cuModuleUnload(module); }
@@ -8798,6 +9258,7 @@ AKDEF ak_result ak_context_create(const ak_config* cfg_in, ak_context** out) {
 
 static void _ak_context_destroy_now(ak_context* ctx) {
     if (!ctx->bk) ctx->bk = &_ak_backend_cpu;   /* not opened (failed creation): nothing native to release */
+    if (_ak_capturing(ctx)) _ak_capture_abort(ctx);
     ak_device_synchronize(ctx);
     _ak_ops_destroy(ctx);
     if (ctx->prof) _ak_prof_destroy(ctx->prof);
@@ -8854,6 +9315,7 @@ AKDEF ak_result ak_device_synchronize(ak_context* ctx) {
     ak_result r;
     int e;
     if (!ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_device_synchronize: ctx is NULL");
+    if ((r = _ak_capture_refuse(ctx, "ak_device_synchronize", "synchronizing the device")) != AK_OK) return r;
     if ((r = _ak_bind(ctx)) != AK_OK) return r;
     if ((e = ctx->bk->synchronize(ctx)) != 0)
         return _ak_err(AK_ERROR_DEVICE, "device synchronize failed: %s (%d)", ctx->bk->error_string(ctx, e), e);
@@ -9626,9 +10088,14 @@ static const char _ak_src_prelude[] =
     " * and a run of consecutive k per lane, the lane group (lane / M) picking\n"
     " * which run; B mirrors it with n for m; C rows come in groups of 4 (MFMA)\n"
     " * spread over the lane groups. WMMA gfx11 gives each lane a whole row of 16\n"
-    " * k and puts C row 2e + lane/16 in element e; gfx12 halves the k run (8,\n"
-    " * lane group picks the half) and puts C row 8 (lane/16) + e. mma.sync uses\n"
-    " * groupID g = lane / 4 and thread t = lane % 4.\n"
+    " * k and puts C row 2e + lane/16 in element e; gfx12 gives each lane 8 of\n"
+    " * its row's k and puts C row 8 (lane/16) + e. mma.sync uses groupID\n"
+    " * g = lane / 4 and thread t = lane % 4. The A / B maps of gfx12 below are\n"
+    " * the order ak_mma loads (lane group g: k 8g .. 8g + 7, one 16-byte load);\n"
+    " * the hardware's is lanes 0..15: k 0..3, 8..11, lanes 16..31: k 4..7,\n"
+    " * 12..15 (the calculator's RDNA4 table). A and B are permuted alike along\n"
+    " * k, so the product is the same (tests/emu_matrix.cpp runs the kernels\n"
+    " * with the hardware's order).\n"
     " *\n"
     " * Part 2 (device) is ak_mma<D, FAST32>, D = ak_f16_t / ak_bf16_t / ak_f32_t,\n"
     " * FAST32 = f32 through tf32 (NVIDIA) / xf32 (gfx942) instead of exact fp32:\n"
@@ -10889,8 +11356,10 @@ struct ak_kernel {
     void* cpu_user;
     size_t shmem_optin;        /* dynamic shared memory limit raised so far */
     int iface;                 /* kernel library: its generated interface (_AK_KIF_*, set by _ak_op_kernel); 0 otherwise */
+    int cpu_args;              /* 1 + the argument count ak_kernel_set_cpu_args gave, 0: none given */
     char name[208];
     char target[128];          /* what the code was built for, "cpu" when none */
+    uint16_t cpu_arg_bytes[AK_MAX_ARGS];  /* their sizes (valid while cpu_args > 0) */
 };
 
 static ak_result _ak_load_cb(void* user, const void* data, size_t size, void** loaded) {
@@ -10962,7 +11431,8 @@ AKDEF ak_result ak_kernel_get(ak_context* ctx, const char* source, const char* k
     /* the cpu backend runs the kernel's C implementation, after its source compiled where a GPU compiler loads
        (config.cpu_compile_check): the same errors as on a GPU. The library's own kernels are not checked here. */
     if (r == AK_OK && !ctx->bk->module_load && ctx->cfg.cpu_compile_check &&
-        (r = _ak_cpu_compile_check(ctx, source, kernel_name, o, &(*out)->source)) != AK_OK) {
+        ((r = _ak_capture_refuse(ctx, "ak_kernel_get", "the cpu backend's compile check")) != AK_OK ||
+         (r = _ak_cpu_compile_check(ctx, source, kernel_name, o, &(*out)->source)) != AK_OK)) {
         ak_kernel_release(*out);
         *out = NULL;
     }
@@ -11025,7 +11495,8 @@ static ak_result _ak_kernel_get_at(ak_context* ctx, const char* target_override,
         if (r == AK_OK && m && ctx->cache->enabled && !(o && o->no_cache) &&
             (k->entry = _ak_cache_get_ready(ctx->cache, &m->prefix, source, strlen(source))) != NULL)
             k->source = AK_CACHE_MEMORY;
-        else if (r == AK_OK)
+        else if (r == AK_OK && (r = _ak_capture_refuse(ctx, "ak_kernel_get", "fetching a kernel that is not loaded yet (run the sequence "
+                                                        "once before ak_graph_begin)")) == AK_OK)
             r = _ak_kernel_resolve(ctx, k, m, source, kernel_name, o);
         if (r == AK_OK) r = _ak_loaded_function(ctx, (_ak_loaded*)_ak_cache_entry_loaded(k->entry), kernel_name, &k->fn);
         if (r != AK_OK) {
@@ -11049,6 +11520,21 @@ AKDEF void ak_kernel_set_cpu(ak_kernel* k, ak_cpu_kernel_fn fn, void* user_data)
     if (!k) return;
     k->cpu = fn;
     k->cpu_user = user_data;
+}
+AKDEF ak_result ak_kernel_set_cpu_args(ak_kernel* k, int count, const size_t* bytes) {
+    int i;
+    if (!k) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_kernel_set_cpu_args: kernel is NULL");
+    if (count < 0 || count > AK_MAX_ARGS)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "ak_kernel_set_cpu_args(%s): %d arguments, expected 0..%d", k->name,
+                        count, AK_MAX_ARGS);
+    if (count && !bytes) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_kernel_set_cpu_args(%s): bytes is NULL", k->name);
+    for (i = 0; i < count; i++)
+        if (bytes[i] < 1 || bytes[i] > 4096)
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "ak_kernel_set_cpu_args(%s): argument %d has %zu bytes, expected 1..4096",
+                            k->name, i, bytes[i]);
+    for (i = 0; i < count; i++) k->cpu_arg_bytes[i] = (uint16_t)bytes[i];
+    k->cpu_args = count + 1;
+    return AK_OK;
 }
 AKDEF ak_cache_source ak_kernel_cache_source(const ak_kernel* k) { return k ? k->source : AK_CACHE_MISS; }
 AKDEF const char* ak_kernel_name(const ak_kernel* k) { return k ? k->name : ""; }
@@ -11118,10 +11604,40 @@ AKDEF ak_result ak_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shme
     if (!_ak_launch_quick_ok(ctx, grid, block) && (r = _ak_launch_geometry(ctx, k->name, grid, block)) != AK_OK) return r;
     if (stream && stream->ctx != ctx)
         return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_WRONG_CONTEXT, "ak_launch(%s): stream '%s' belongs to another context", k->name, stream->name);
+    if (!stream && (r = _ak_capture_stream_check(ctx, stream, "ak_launch")) != AK_OK) return r;
     return ctx->bk->launch(k, grid, block, shmem, stream, args);
 }
 /* The backends' launches (the table in >>impl:backend points here). */
 static ak_result _ak_launch_shmem_check(ak_kernel* k, size_t shmem);
+/* cpu capture: the launch joins the stream's record with a copy of its arguments (sizes from ak_kernel_set_cpu_args). */
+static ak_result _ak_cpu_record_launch(ak_kernel* k, const ak_launch_info* info, void** args, _ak_cpu_stream* cs) {
+    size_t off, total;
+    int i, n = k->cpu_args - 1;
+    _ak_rec_op* o;
+    void** p;
+    if (n < 0)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_CAPTURE, "ak_launch(%s): the cpu backend's graph capture copies a launch's "
+                        "arguments and needs their sizes: call ak_kernel_set_cpu_args first", k->name);
+    if (n && !args) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_launch(%s): args is NULL, the kernel takes %d", k->name, n);
+    total = off = ((size_t)n * sizeof(void*) + 15) & ~(size_t)15;
+    for (i = 0; i < n; i++) total += ((size_t)k->cpu_arg_bytes[i] + 15) & ~(size_t)15;
+    if (!(p = (void**)_ak_alloc(total)))
+        return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_launch(%s): out of host memory recording the launch", k->name);
+    for (i = 0; i < n; i++) {
+        if (!args[i]) { _ak_dealloc(p); return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_launch(%s): args[%d] is NULL", k->name, i); }
+        p[i] = (char*)p + off;
+        memcpy(p[i], args[i], k->cpu_arg_bytes[i]);
+        off += ((size_t)k->cpu_arg_bytes[i] + 15) & ~(size_t)15;
+    }
+    if (!(o = _ak_rec_push(cs->rec))) { _ak_dealloc(p); return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_launch(%s): out of host memory recording the launch", k->name); }
+    o->kind = _AK_REC_LAUNCH;
+    o->fn = k->cpu;
+    o->info = *info;
+    o->nargs = n;
+    o->params = p;
+    o->params_bytes = total;
+    return AK_OK;
+}
 static ak_result _ak_cpu_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_t shmem, ak_stream* stream, void** args) {
     ak_launch_info info;
     ak_result r;
@@ -11130,6 +11646,7 @@ static ak_result _ak_cpu_launch(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_
     if (!k->cpu)
         return _ak_erri(AK_ERROR_LAUNCH, AK_ERRITEM_NO_CPU_IMPLEMENTATION, "ak_launch(%s): the cpu backend needs a CPU implementation (ak_kernel_set_cpu)", k->name);
     info.grid = grid; info.block = block; info.shared_bytes = shmem; info.user_data = k->cpu_user;
+    if (stream && _ak_cpu_capturing(stream->native)) return _ak_cpu_record_launch(k, &info, args, (_ak_cpu_stream*)stream->native);
     k->cpu(&info, args);
     return AK_OK;
 }
@@ -11286,6 +11803,12 @@ static ak_result _ak_copy_impl(ak_context* ctx, void* dst, const void* src, size
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: copy kind %d is not AK_H2D, AK_D2H, AK_D2D or AK_H2H", fn, (int)kind);
     if (bytes > (SIZE_MAX >> 1)) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "%s: %zu bytes is not a plausible size", fn, bytes);
     if (stream && stream->ctx != ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_WRONG_CONTEXT, "%s: stream belongs to another context", fn);
+    if (_ak_capturing(ctx)) {
+        if (!async && (r = _ak_capture_refuse(ctx, fn, "a synchronous copy")) != AK_OK) return r;
+        if ((r = _ak_capture_stream_check(ctx, stream, fn)) != AK_OK) return r;
+        if (kind == AK_H2H && stream == _ak_capturing(ctx))
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_CAPTURE, "%s: a host-to-host copy runs on the host and cannot be captured", fn);
+    }
     if (kind == AK_H2H) {   /* host to host: after the stream's work when asynchronous */
         if (async && (r = ak_stream_synchronize(ctx, stream)) != AK_OK) return r;
         memmove(dst, src, bytes);
@@ -11310,6 +11833,7 @@ AKDEF ak_result ak_memset(ak_context* ctx, void* dst, int value, size_t bytes, a
     if (!dst) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_memset: destination is NULL (%zu bytes)", bytes);
     if (bytes > (SIZE_MAX >> 1)) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_memset: %zu bytes is not a plausible size", bytes);
     if (stream && stream->ctx != ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_WRONG_CONTEXT, "ak_memset: stream belongs to another context");
+    if ((r = _ak_capture_stream_check(ctx, stream, "ak_memset")) != AK_OK) return r;
     if ((r = _ak_bind(ctx)) != AK_OK) return r;
     if ((e = ctx->bk->memset(ctx, dst, value, bytes, _ak_native_stream(stream))) != 0)
         return _ak_err(AK_ERROR_MEMORY, "ak_memset of %zu bytes failed: %s (%d)", bytes, ctx->bk->error_string(ctx, e), e);
@@ -11386,8 +11910,9 @@ static void _ak_live_del(ak_context* ctx, _ak_link* l) {
     if (l->next) { l->next->prev = l->prev; l->prev->next = l->next; l->next = l->prev = NULL; }
     _ak_mutex_unlock(&ctx->lock);
 }
-/* ak_context_destroy: destroy the events, then the streams, the caller left. */
+/* ak_context_destroy: destroy the graphs, the events, then the streams, the caller left. */
 static void _ak_live_destroy_all(ak_context* ctx) {
+    while (ctx->live_graphs.next && ctx->live_graphs.next != &ctx->live_graphs) ak_graph_destroy((ak_graph*)(void*)ctx->live_graphs.next);
     while (ctx->live_events.next && ctx->live_events.next != &ctx->live_events) ak_event_destroy((ak_event*)(void*)ctx->live_events.next);
     while (ctx->live_streams.next && ctx->live_streams.next != &ctx->live_streams) ak_stream_destroy((ak_stream*)(void*)ctx->live_streams.next);
 }
@@ -11420,6 +11945,7 @@ AKDEF void ak_stream_destroy(ak_stream* s) {
     ak_context* ctx;
     if (!s) return;
     ctx = s->ctx;
+    if (_ak_capturing(ctx) == s) _ak_capture_abort(ctx);
     ak_stream_synchronize(ctx, s);
     if (ctx->pool) _ak_pool_stream_destroyed(ctx->pool, s);
     if (s->native && _ak_bind(ctx) == AK_OK) ctx->bk->stream_destroy(ctx, s->native);
@@ -11431,6 +11957,9 @@ AKDEF ak_result ak_stream_synchronize(ak_context* ctx, ak_stream* s) {
     ak_result r;
     if (!ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_stream_synchronize: ctx is NULL");
     if (s && s->ctx != ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_WRONG_CONTEXT, "ak_stream_synchronize: stream belongs to another context");
+    if (_ak_capturing(ctx) && (!s || s == _ak_capturing(ctx)) &&
+        (r = _ak_capture_refuse(ctx, "ak_stream_synchronize", s ? "synchronizing the capturing stream" : "synchronizing the default stream")) != AK_OK)
+        return r;
     if ((r = _ak_bind(ctx)) != AK_OK) return r;
     if ((e = ctx->bk->stream_synchronize(ctx, _ak_native_stream(s))) != 0)
         return _ak_err(AK_ERROR_DEVICE, "stream '%s' synchronize failed: %s (%d)", s ? s->name : "default", ctx->bk->error_string(ctx, e), e);
@@ -11461,6 +11990,10 @@ AKDEF ak_result ak_event_record(ak_event* e, ak_stream* s) {
     ak_result r;
     if (!e) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_event_record: event is NULL");
     if (s && s->ctx != e->ctx) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_event_record: stream and event belong to different contexts");
+    if ((r = _ak_capture_stream_check(e->ctx, s, "ak_event_record")) != AK_OK) return r;
+    if (s && s == _ak_capturing(e->ctx))
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_CAPTURE, "ak_event_record: stream '%s' captures a graph: events are not recorded into "
+                        "a capture (time a replay with events around ak_graph_launch)", s->name);
     e->host_ns = _ak_now_ns();
     if ((r = _ak_dev_event_record(e->ctx, e->native, _ak_native_stream(s))) != AK_OK) return r;
     e->recorded = 1;
@@ -11487,6 +12020,217 @@ AKDEF ak_result ak_event_elapsed_ms(ak_event* a, ak_event* b, float* ms) {
     if ((err = a->ctx->bk->event_elapsed(a->ctx, ms, a, b)) != 0)
         return _ak_err(AK_ERROR_DEVICE, "ak_event_elapsed_ms failed: %s (%d)", a->ctx->bk->error_string(a->ctx, err), err);
     return AK_OK;
+}
+
+/* ---- graphs: capture (one per context at a time, ctx->capture), instantiate at the first launch, update, destroy.
+ * Live graphs are in a process-wide set, so a destroyed handle is refused instead of read. */
+struct ak_graph {
+    _ak_link link;                 /* first: ctx->live_graphs */
+    ak_context* ctx;
+    void* graph;                   /* hipGraph_t / CUgraph / cpu: the record */
+    void* exec;                    /* instantiated at the first launch (or update) */
+    void** frees;                  /* ak_free'd during the capture: returned to the pool by ak_graph_destroy */
+    size_t nfrees;
+};
+static pthread_mutex_t _ak_graph_lock = PTHREAD_MUTEX_INITIALIZER;
+static _ak_phash _ak_graph_set;    /* live ak_graph pointers (under _ak_graph_lock) */
+static int _ak_graph_register(ak_graph* g) {
+    int ok;
+    pthread_mutex_lock(&_ak_graph_lock);
+    ok = _ak_phash_reserve(&_ak_graph_set, _ak_graph_set.count + 1);
+    if (ok) _ak_phash_put_nogrow(&_ak_graph_set, (uintptr_t)g, (_ak_pblock*)(void*)g);
+    pthread_mutex_unlock(&_ak_graph_lock);
+    return ok;
+}
+static int _ak_graph_unregister(ak_graph* g) {
+    int was;
+    pthread_mutex_lock(&_ak_graph_lock);
+    was = _ak_phash_del(&_ak_graph_set, g);
+    if (!_ak_graph_set.count) _ak_phash_free(&_ak_graph_set);
+    pthread_mutex_unlock(&_ak_graph_lock);
+    return was;
+}
+static ak_result _ak_graph_live(const ak_graph* g, const char* fn) {
+    int live;
+    if (!g) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "%s: graph is NULL", fn);
+    pthread_mutex_lock(&_ak_graph_lock);
+    live = _ak_phash_get(&_ak_graph_set, g) != NULL;
+    pthread_mutex_unlock(&_ak_graph_lock);
+    if (!live)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_FOREIGN_POINTER, "%s(%p): not a live graph (destroyed already, or not made by ak_graph_end)",
+                        fn, (const void*)g);
+    return AK_OK;
+}
+/* Memory kept for a graph goes back to the pool: into the capture running now, else after the device is idle. */
+static void _ak_graph_release_frees(ak_context* ctx, void** frees, size_t n, int ran) {
+    size_t i;
+    if (n && ran && !_ak_capturing(ctx) && _ak_bind(ctx) == AK_OK) ctx->bk->synchronize(ctx);
+    for (i = 0; i < n; i++) ak_free(ctx, frees[i]);   /* during another capture: kept for that one */
+    _ak_dealloc(frees);
+}
+static void _ak_capture_take(ak_context* ctx, void*** frees, size_t* n) {
+    _ak_mutex_lock(&ctx->lock);
+    __atomic_store_n(&ctx->capture, (ak_stream*)NULL, __ATOMIC_RELEASE);
+    *frees = ctx->cap_frees;
+    *n = ctx->n_cap_frees;
+    ctx->cap_frees = NULL;
+    ctx->n_cap_frees = ctx->cap_cap_frees = 0;
+    _ak_mutex_unlock(&ctx->lock);
+}
+static void _ak_capture_abort(ak_context* ctx) {
+    ak_stream* s = _ak_capturing(ctx);
+    void* graph = NULL;
+    void** frees;
+    size_t n;
+    if (!s) return;
+    if (_ak_bind(ctx) == AK_OK) {
+        ctx->bk->capture_end(ctx, s->native, &graph);
+        if (graph) ctx->bk->graph_destroy(ctx, graph, NULL);
+    }
+    _ak_capture_take(ctx, &frees, &n);
+    _ak_graph_release_frees(ctx, frees, n, 0);
+}
+AKDEF int ak_stream_capturing(const ak_stream* s) { return s && _ak_capturing(s->ctx) == s; }
+AKDEF ak_result ak_graph_begin(ak_stream* s) {
+    ak_context* ctx;
+    ak_stream* c;
+    ak_result r;
+    int e;
+    if (!s)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_CAPTURE, "ak_graph_begin: the default stream (NULL) cannot be captured: "
+                        "capture a stream made by ak_stream_create");
+    ctx = s->ctx;
+    _ak_mutex_lock(&ctx->lock);
+    if (!(c = ctx->capture)) __atomic_store_n(&ctx->capture, s, __ATOMIC_RELEASE);
+    _ak_mutex_unlock(&ctx->lock);
+    if (c == s)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_CAPTURE, "ak_graph_begin: stream '%s' is capturing already (captures do not nest: "
+                        "ak_graph_end first)", s->name);
+    if (c)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_CAPTURE, "ak_graph_begin(%s): stream '%s' of this context is capturing (one capture "
+                        "per context at a time)", s->name, c->name);
+    if ((r = _ak_bind(ctx)) == AK_OK && (e = ctx->bk->capture_begin(ctx, s->native)) != 0)
+        r = _ak_erri(AK_ERROR_DEVICE, AK_ERRITEM_RUNTIME_CALL, "ak_graph_begin(%s): beginning the capture failed: %s (%d)", s->name,
+                     ctx->bk->error_string(ctx, e), e);
+    if (r != AK_OK) {
+        void** f;
+        size_t n;
+        _ak_capture_take(ctx, &f, &n);
+        _ak_graph_release_frees(ctx, f, n, 0);
+    }
+    return r;
+}
+AKDEF ak_result ak_graph_end(ak_stream* s, ak_graph** out) {
+    ak_context* ctx;
+    ak_graph* g;
+    void* graph = NULL;
+    void** frees;
+    size_t nf;
+    ak_result r;
+    int e = 0;
+    if (!out) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_graph_end: out is NULL (the capture goes on)");
+    *out = NULL;
+    if (!s || _ak_capturing(s->ctx) != s)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_CAPTURE, "ak_graph_end: stream '%s' is not capturing (ak_graph_begin first)",
+                        ak_stream_name(s));
+    ctx = s->ctx;
+    g = (ak_graph*)_ak_ctx_alloc(&ctx->cfg, sizeof *g);
+    if ((r = _ak_bind(ctx)) == AK_OK) e = ctx->bk->capture_end(ctx, s->native, &graph);
+    _ak_capture_take(ctx, &frees, &nf);
+    if (r == AK_OK && e)
+        r = _ak_erri(AK_ERROR_DEVICE, AK_ERRITEM_RUNTIME_CALL, "ak_graph_end(%s): the runtime invalidated the capture: %s (%d) (a call during it "
+                     "was refused, e.g. a copy from pageable host memory); nothing was captured and the stream no longer captures", s->name,
+                     ctx->bk->error_string(ctx, e), e);
+    if (r == AK_OK && !g) r = _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_graph_end: out of host memory");
+    if (r == AK_OK) {
+        g->ctx = ctx;
+        g->graph = graph;
+        if (!_ak_graph_register(g)) r = _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_graph_end: out of host memory");
+    }
+    if (r != AK_OK) {
+        if (graph) ctx->bk->graph_destroy(ctx, graph, NULL);
+        _ak_graph_release_frees(ctx, frees, nf, 0);
+        _ak_ctx_free(&ctx->cfg, g);
+        return r;
+    }
+    g->frees = frees;
+    g->nfrees = nf;
+    _ak_live_add(ctx, &ctx->live_graphs, &g->link);
+    *out = g;
+    return AK_OK;
+}
+static ak_result _ak_graph_instantiate(ak_graph* g, const char* fn) {
+    ak_context* ctx = g->ctx;
+    int e;
+    if (g->exec) return AK_OK;
+    if ((e = ctx->bk->graph_instantiate(ctx, &g->exec, g->graph)) != 0) {
+        g->exec = NULL;
+        return _ak_erri(AK_ERROR_DEVICE, AK_ERRITEM_RUNTIME_CALL, "%s: instantiating the graph failed: %s (%d)", fn, ctx->bk->error_string(ctx, e), e);
+    }
+    return AK_OK;
+}
+AKDEF ak_result ak_graph_launch(ak_graph* g, ak_stream* s) {
+    ak_context* ctx;
+    ak_stream* c;
+    ak_result r;
+    int e;
+    if ((r = _ak_graph_live(g, "ak_graph_launch")) != AK_OK) return r;
+    ctx = g->ctx;
+    if (s && s->ctx != ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_WRONG_CONTEXT, "ak_graph_launch: stream '%s' belongs to another context", s->name);
+    if ((c = _ak_capturing(ctx)) != NULL) {
+        if ((r = _ak_capture_stream_check(ctx, s, "ak_graph_launch")) != AK_OK) return r;
+        if (s == c)
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_CAPTURE, "ak_graph_launch: stream '%s' captures a graph: a graph is not launched "
+                            "into a capture", s->name);
+    }
+    if ((r = _ak_bind(ctx)) != AK_OK || (r = _ak_graph_instantiate(g, "ak_graph_launch")) != AK_OK) return r;
+    if ((e = ctx->bk->graph_launch(ctx, g->exec, _ak_native_stream(s))) != 0)
+        return _ak_erri(AK_ERROR_LAUNCH, AK_ERRITEM_RUNTIME_CALL, "ak_graph_launch on stream '%s' failed: %s (%d)", ak_stream_name(s),
+                        ctx->bk->error_string(ctx, e), e);
+    return AK_OK;
+}
+AKDEF ak_result ak_graph_update(ak_graph* g, ak_graph* newer) {
+    ak_context* ctx;
+    ak_result r;
+    void** f = NULL;
+    int e;
+    if ((r = _ak_graph_live(g, "ak_graph_update")) != AK_OK || (r = _ak_graph_live(newer, "ak_graph_update")) != AK_OK) return r;
+    if (g == newer) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_graph_update: the graph and the new capture are the same graph");
+    ctx = g->ctx;
+    if (newer->ctx != ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_WRONG_CONTEXT, "ak_graph_update: the graphs belong to different contexts");
+    if (newer->nfrees && !(f = (void**)_ak_alloc((g->nfrees + newer->nfrees) * sizeof *f)))
+        return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_graph_update: out of host memory");
+    if ((r = _ak_bind(ctx)) != AK_OK || (r = _ak_graph_instantiate(g, "ak_graph_update")) != AK_OK) { _ak_dealloc(f); return r; }
+    e = ctx->bk->graph_update(ctx, g->exec, newer->graph);
+    if (e) {
+        _ak_dealloc(f);
+        if (e == _AK_E_GRAPH_UPDATE_FAILURE)
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_GRAPH_TOPOLOGY, "ak_graph_update: the new capture's operations differ from the "
+                            "graph's (another kernel, an operation added or missing, a copy or memset of another size): launch the new "
+                            "graph (it instantiates) and destroy the old one");
+        return _ak_erri(AK_ERROR_DEVICE, AK_ERRITEM_RUNTIME_CALL, "ak_graph_update failed: %s (%d)", ctx->bk->error_string(ctx, e), e);
+    }
+    if (f) {   /* the memory newer kept is g's now */
+        if (g->nfrees) memcpy(f, g->frees, g->nfrees * sizeof *f);
+        memcpy(f + g->nfrees, newer->frees, newer->nfrees * sizeof *f);
+        _ak_dealloc(g->frees);
+        _ak_dealloc(newer->frees);
+        g->frees = f;
+        g->nfrees += newer->nfrees;
+        newer->frees = NULL;
+        newer->nfrees = 0;
+    }
+    ak_graph_destroy(newer);
+    return AK_OK;
+}
+AKDEF void ak_graph_destroy(ak_graph* g) {
+    ak_context* ctx;
+    if (!g || !_ak_graph_unregister(g)) return;   /* NULL, or destroyed already: nothing to do */
+    ctx = g->ctx;
+    _ak_live_del(ctx, &g->link);
+    if (_ak_bind(ctx) == AK_OK) ctx->bk->graph_destroy(ctx, g->graph, g->exec);
+    _ak_graph_release_frees(ctx, g->frees, g->nfrees, 1);
+    _ak_ctx_free(&ctx->cfg, g);
 }
 
 /* fp16 / bf16 probe kernel: fp16 multiply and bf16 round trip, no prelude. */
@@ -11670,6 +12414,10 @@ AKDEF ak_result ak_stream_wait_event(ak_context* ctx, ak_stream* s, ak_event* ev
     if (!ctx || !ev) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_stream_wait_event: ctx or event is NULL");
     if (s && s->ctx != ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_WRONG_CONTEXT, "ak_stream_wait_event: stream belongs to another context");
     if (!ev->recorded) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_stream_wait_event: event was never recorded");
+    if ((r = _ak_capture_stream_check(ctx, s, "ak_stream_wait_event")) != AK_OK) return r;
+    if (s && s == _ak_capturing(ctx))
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_CAPTURE, "ak_stream_wait_event: stream '%s' captures a graph: a wait for an event "
+                        "recorded outside the capture cannot be captured", s->name);
     if (ev->ctx->backend != ctx->backend)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_stream_wait_event: event of the %s backend, stream of %s",
                        ak_backend_name(ev->ctx->backend), ak_backend_name(ctx->backend));
@@ -14629,6 +15377,379 @@ static const char _ak_src_chnorm[] =
     "AK_CHNORM(bf16, ak_bf16_t)\n"
     ;
 
+/* kernels/conv.hip */
+static const char _ak_src_conv[] =
+    "// kernels/conv.hip - convolution forward over 1, 2 or 3 spatial dimensions\n"
+    "// (1-D and 2-D are 3-D with leading extents of 1, kernel 1, stride 1, no\n"
+    "// padding), standard or transposed, grouped, channels-first ([N][C][D][H][W])\n"
+    "// or channels-last ([N][D][H][W][C]), fused bias and activation. Host\n"
+    "// wrapper, plan and CPU reference: amdkit.h (>>impl:ops-conv): ak_conv.\n"
+    "//\n"
+    "// Implicit GEMM (ak_conv_igemm_*): per group g, rows m = (n, output\n"
+    "// position) (M = N x OD x OH x OW), columns = the group's output channels\n"
+    "// (Cog), k = (input channel of the group, kernel tap) (K = Cig x kD kH kW),\n"
+    "// the weight's own order. Nothing is materialised: the tile loader computes\n"
+    "// the im2col address of each A element (zero outside the input: padding),\n"
+    "// B is read from the weight as it is stored ([Cout][Cig][taps] standard,\n"
+    "// [Cin][Cog][taps] transposed). Transposed convolution is the same GEMM as an\n"
+    "// output-stationary gather: output o takes input i = (o + pad - tap dil) /\n"
+    "// stride from tap t when that division is exact and i is inside the input.\n"
+    "// A k tile's decomposition (channel offset, tap offsets, weight offset) is\n"
+    "// computed once per tile into shared memory (a double-buffered table), each\n"
+    "// thread's row m is decomposed once per block.\n"
+    "//\n"
+    "// Block tile BM x BN x BK, NT = 256 threads: the thread of row m = tid % BM\n"
+    "// loads its BK / 2 elements of A (consecutive threads take consecutive\n"
+    "// output positions: coalesced in channels-first), B's BN x BK elements go\n"
+    "// k-fastest (coalesced along the standard weight's rows). Register-staged\n"
+    "// double buffer as the GEMM's. The product: ak_mma (MFMA / WMMA / mma.sync,\n"
+    "// f16 / bf16, tf32 where FAST32, exact f32 on CDNA MFMA) where the target\n"
+    "// has the instruction, else the SIMT FMA micro-tile. The accumulators go\n"
+    "// through shared memory so that the epilogue (bias, activation, store)\n"
+    "// walks output positions with consecutive threads.\n"
+    "//\n"
+    "// Depthwise (ak_conv_dw_*): groups == Cin, Cout a multiple of Cin (output\n"
+    "// channel c reads input channel c / (Cout / Cin)), standard only: one thread\n"
+    "// per output element, the taps in a loop (fp32 sums), neighbours share\n"
+    "// inputs through the caches.\n"
+    "//\n"
+    "// Index math: 32-bit inside one sample (the host keeps a sample of x and of\n"
+    "// y below 2^31 elements and M below 2^31), 64-bit for the sample offset.\n"
+    "//\n"
+    "// flags: bit 0 transposed, 1 channels-last, 2 bias, bits 8.. the activation's\n"
+    "// AK_UNARY_* code.\n"
+    "//\n"
+    "// kernels: ak_conv_igemm_mma_f16 ak_conv_igemm_mma_bf16 ak_conv_igemm_mma_f32 ak_conv_igemm_mma_x32 ak_conv_igemm_simt_f32 ak_conv_igemm_simt_f16 ak_conv_igemm_simt_bf16 ak_conv_dw_f32 ak_conv_dw_f16 ak_conv_dw_bf16\n"
+    "\n"
+    "// >>host  the flag bits (the host builds them: amdkit.h _AK_CVF_*)\n"
+    "#define AK_CVF_TRANS 1\n"
+    "#define AK_CVF_NHWC 2\n"
+    "#define AK_CVF_BIAS 4\n"
+    "#define AK_CVF_ACT_SHIFT 8\n"
+    "// <<host\n"
+    "\n"
+    "#define AK_CONV_PARAMS                                                                                                \\\n"
+    "    int flags, float ap, int Nb, int Cin, int Cout, int Cig, int Cog, int ID, int IH, int IW, int OD, int OH, int OW, \\\n"
+    "        int kD, int kH, int kW, int sD, int sH, int sW, int pD, int pH, int pW, int dD, int dH, int dW\n"
+    "#define AK_CONV_ARGS \\\n"
+    "    flags, ap, Nb, Cin, Cout, Cig, Cog, ID, IH, IW, OD, OH, OW, kD, kH, kW, sD, sH, sW, pD, pH, pW, dD, dH, dW\n"
+    "\n"
+    "/* One entry of the k table: x offset of the channel, tap offsets (times the\n"
+    " * dilation), the weight offset of (channel, tap); td = -2^30: k past K. */\n"
+    "struct ak_conv_kent {\n"
+    "    int xoff, td, th, tw, woff;\n"
+    "};\n"
+    "\n"
+    "/* The implicit-GEMM tile at (m0, co0) of group g. KMAJOR: shared tiles\n"
+    " * k-contiguous (As[m * LDA + k], Bs[n * LDB + k], the matrix-core path),\n"
+    " * else m / n-contiguous (As[k * LDA + m], the SIMT path). */\n"
+    "template <class DT, bool FAST32, bool MMA>\n"
+    "AK_INLINE void ak_conv_igemm(const typename DT::T* AK_RESTRICT x, const typename DT::T* AK_RESTRICT w,\n"
+    "                             const typename DT::T* AK_RESTRICT bias, typename DT::T* AK_RESTRICT y, AK_CONV_PARAMS) {\n"
+    "    typedef typename DT::T T;\n"
+    "    typedef ak_mma<DT, FAST32> MM;\n"
+    "    enum { NT = 256, BM = 128, BN = 64, BK = DT::SIZE == 4 ? 16 : 32, PAD = DT::SIZE == 4 ? 4 : 8,\n"
+    "           LDA = MMA ? BK + PAD : BM + PAD, LDB = MMA ? BK + PAD : BN + PAD,\n"
+    "           ASZ = MMA ? BM * LDA : BK * LDA, BSZ = MMA ? BN * LDB : BK * LDB,\n"
+    "           NA = BM * BK / NT, NB = BN * BK / NT, LDST = BM + 1,\n"
+    "           TILE_BYTES = 2 * (ASZ + BSZ) * DT::SIZE, STAGE_BYTES = BN * LDST * 4,\n"
+    "           SMEM = TILE_BYTES > STAGE_BYTES ? TILE_BYTES : STAGE_BYTES };\n"
+    "    static_assert(NT % BM == 0 && NT % BK == 0 && NA * NT == BM * BK && NB * NT == BN * BK, \"conv: bad tile\");\n"
+    "    __shared__ __attribute__((aligned(16))) unsigned char smem[SMEM];\n"
+    "    __shared__ ak_conv_kent tab[2][BK];\n"
+    "    T (*As)[ASZ] = (T (*)[ASZ])smem;\n"
+    "    T (*Bs)[BSZ] = (T (*)[BSZ])(smem + 2 * ASZ * DT::SIZE);\n"
+    "    const bool trans = (flags & AK_CVF_TRANS) != 0, cl = (flags & AK_CVF_NHWC) != 0;\n"
+    "    const int tid = (int)threadIdx.x;\n"
+    "    const int g = (int)blockIdx.z, co0 = (int)blockIdx.y * BN;\n"
+    "    const int m0 = (int)blockIdx.x * BM;\n"
+    "    const int OP = OD * OH * OW, M = Nb * OP;\n"
+    "    const int taps = kD * kH * kW, K = Cig * taps;\n"
+    "    const int xcs = cl ? 1 : ID * IH * IW, xps = cl ? Cin : 1; /* x strides of a channel, of a position */\n"
+    "    /* weight: group base, stride of an output channel, of an input channel (taps are contiguous) */\n"
+    "    const ak_i64 wg = trans ? (ak_i64)g * Cig * Cog * taps : (ak_i64)g * Cog * K;\n"
+    "    const int wco = trans ? taps : K, wci = trans ? Cog * taps : taps;\n"
+    "    /* this thread's row of A (fixed for the whole k loop) */\n"
+    "    const int am = m0 + tid % BM, ak0 = tid / BM;\n"
+    "    /* row base: forward o s - p, transposed o + p (taps then subtract); rows past M get a base no tap reaches */\n"
+    "    int bd = -(1 << 30), bh = 0, bw = 0, rowoff = 0;\n"
+    "    const T* xn = x;\n"
+    "    if (am < M) {\n"
+    "        const int n = am / OP, o = am % OP, ow = o % OW, oh = (o / OW) % OH, od = o / (OW * OH);\n"
+    "        xn = x + (ak_i64)n * Cin * ID * IH * IW + (ak_i64)g * Cig * xcs;\n"
+    "        if (trans) { bd = od + pD; bh = oh + pH; bw = ow + pW; }\n"
+    "        else { bd = od * sD - pD; bh = oh * sH - pH; bw = ow * sW - pW; }\n"
+    "        rowoff = ((bd * IH + bh) * IW + bw) * xps;\n"
+    "    }\n"
+    "    /* stride-1 transposed convolutions gather like standard ones (input o + p - tap dil) */\n"
+    "    const bool unit = !trans || (sD == 1 && sH == 1 && sW == 1);\n"
+    "    auto fill_tab = [&](int buf, int k0) {\n"
+    "        if (tid < BK) {\n"
+    "            const int k = k0 + tid;\n"
+    "            ak_conv_kent e;\n"
+    "            if (k < K) {\n"
+    "                const int ci = k / taps, t = k % taps, kw = t % kW, kh = (t / kW) % kH, kd = t / (kW * kH);\n"
+    "                const int sg = trans ? -1 : 1;\n"
+    "                e.td = sg * kd * dD; e.th = sg * kh * dH; e.tw = sg * kw * dW; e.woff = ci * wci + t;\n"
+    "                e.xoff = ci * xcs + ((e.td * IH + e.th) * IW + e.tw) * xps;   /* the tap's offset from the row base */\n"
+    "            } else {\n"
+    "                e.xoff = 0; e.td = -(1 << 30); e.th = 0; e.tw = 0; e.woff = 0;\n"
+    "            }\n"
+    "            tab[buf][tid] = e;\n"
+    "        }\n"
+    "    };\n"
+    "    T va[NA], vb[NB];\n"
+    "    auto load = [&](int buf, int k0) {\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < NA; i++) {\n"
+    "            const ak_conv_kent e = tab[buf][ak0 + i * (NT / BM)];\n"
+    "            T v = (T)0;\n"
+    "            if (unit) {\n"
+    "                const int id = bd + e.td, ih = bh + e.th, iw = bw + e.tw;\n"
+    "                if ((unsigned)id < (unsigned)ID && (unsigned)ih < (unsigned)IH && (unsigned)iw < (unsigned)IW) v = xn[rowoff + e.xoff];\n"
+    "            } else if (e.td > -(1 << 29) && bd > -(1 << 29)) {\n"
+    "                const int td = bd + e.td, th = bh + e.th, tw = bw + e.tw;\n"
+    "                const int id = td / sD, ih = th / sH, iw = tw / sW;\n"
+    "                if (td >= 0 && th >= 0 && tw >= 0 && id * sD == td && ih * sH == th && iw * sW == tw && id < ID && ih < IH && iw < IW)\n"
+    "                    v = xn[e.xoff - ((e.td * IH + e.th) * IW + e.tw) * xps + ((id * IH + ih) * IW + iw) * xps];\n"
+    "            }\n"
+    "            va[i] = v;\n"
+    "        }\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < NB; i++) {\n"
+    "            const int kk = tid % BK, n = tid / BK + i * (NT / BK), co = co0 + n;\n"
+    "            const ak_conv_kent e = tab[buf][kk];\n"
+    "            vb[i] = (co < Cog && e.td > -(1 << 29)) ? w[wg + (ak_i64)co * wco + e.woff] : (T)0;\n"
+    "        }\n"
+    "        (void)k0;\n"
+    "    };\n"
+    "    auto store = [&](int st) {\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < NA; i++) {\n"
+    "            const int r = tid % BM, kk = ak0 + i * (NT / BM);\n"
+    "            if (MMA) As[st][r * LDA + kk] = va[i];\n"
+    "            else As[st][kk * LDA + r] = va[i];\n"
+    "        }\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < NB; i++) {\n"
+    "            const int kk = tid % BK, n = tid / BK + i * (NT / BK);\n"
+    "            if (MMA) Bs[st][n * LDB + kk] = vb[i];\n"
+    "            else Bs[st][kk * LDB + n] = vb[i];\n"
+    "        }\n"
+    "    };\n"
+    "    /* accumulators: the matrix-core fragments or the SIMT micro-tile */\n"
+    "    enum { NW = NT / AK_WAVE, WM = NW >= 2 ? 2 : 1, WN = NW / WM, TMW = BM / WM, TNW = BN / WN,\n"
+    "           FM = MMA ? TMW / MM::M : 1, FN = MMA ? TNW / MM::N : 1 };\n"
+    "    enum { TX = BN / 8, TY = NT / TX, STM = BM / TY, STN = 8 };\n"
+    "    typename MM::C acc[FM][FN];\n"
+    "    float sacc[MMA ? 1 : STM][MMA ? 1 : STN];\n"
+    "    if constexpr (MMA) {\n"
+    "        static_assert(FM >= 1 && FN >= 1 && TMW % MM::M == 0 && TNW % MM::N == 0 && BK % MM::K == 0, \"conv: tile too small\");\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < FM; i++)\n"
+    "#pragma unroll\n"
+    "            for (int j = 0; j < FN; j++) MM::zero(acc[i][j]);\n"
+    "    } else {\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < STM; i++)\n"
+    "#pragma unroll\n"
+    "            for (int j = 0; j < STN; j++) sacc[i][j] = 0.0f;\n"
+    "    }\n"
+    "    const int lane = ak_lane(), wv = ak_wave_id(), wm = wv / WN, wn = wv % WN;\n"
+    "    const int tx = tid % TX, ty = tid / TX;\n"
+    "    auto step = [&](int cur) {\n"
+    "        if constexpr (MMA) {\n"
+    "            const T* as = As[cur] + (wm * TMW) * LDA;\n"
+    "            const T* bs = Bs[cur] + (wn * TNW) * LDB;\n"
+    "#pragma unroll\n"
+    "            for (int kk = 0; kk < BK; kk += MM::K) {\n"
+    "                typename MM::A fa[FM];\n"
+    "                typename MM::B fb[FN];\n"
+    "#if defined(AK_MMA_SYNC)\n"
+    "                if constexpr (DT::SIZE == 2 && FN % 2 == 0) {\n"
+    "#pragma unroll\n"
+    "                    for (int i = 0; i < FM; i++) MM::load_a_ldsm(fa[i], as + i * MM::M * LDA + kk, LDA);\n"
+    "#pragma unroll\n"
+    "                    for (int j = 0; j < FN; j += 2) MM::load_b2_ldsm(fb[j], fb[j + 1], bs + j * MM::N * LDB + kk, LDB);\n"
+    "                } else\n"
+    "#endif\n"
+    "                {\n"
+    "#pragma unroll\n"
+    "                    for (int i = 0; i < FM; i++) MM::load_a(fa[i], as + i * MM::M * LDA + kk, LDA);\n"
+    "#pragma unroll\n"
+    "                    for (int j = 0; j < FN; j++) MM::load_b(fb[j], bs + j * MM::N * LDB + kk, LDB);\n"
+    "                }\n"
+    "#pragma unroll\n"
+    "                for (int i = 0; i < FM; i++)\n"
+    "#pragma unroll\n"
+    "                    for (int j = 0; j < FN; j++) MM::mma(acc[i][j], fa[i], fb[j]);\n"
+    "            }\n"
+    "        } else {\n"
+    "            /* unrolled by 2 only: a full unroll lets the compiler hoist every shared load of the k tile (spills) */\n"
+    "#pragma unroll 2\n"
+    "            for (int kk = 0; kk < BK; kk++) {\n"
+    "                float a[STM], b[STN];\n"
+    "#pragma unroll\n"
+    "                for (int i = 0; i < STM; i++) a[i] = DT::to(As[cur][kk * LDA + ty + i * TY]);\n"
+    "#pragma unroll\n"
+    "                for (int j = 0; j < STN; j++) b[j] = DT::to(Bs[cur][kk * LDB + tx + j * TX]);\n"
+    "#pragma unroll\n"
+    "                for (int i = 0; i < STM; i++)\n"
+    "#pragma unroll\n"
+    "                    for (int j = 0; j < STN; j++) sacc[i][j] = fmaf(a[i], b[j], sacc[i][j]);\n"
+    "            }\n"
+    "        }\n"
+    "    };\n"
+    "    /* the k loop: tables one tile ahead of the loads, loads one tile ahead of the product */\n"
+    "    const int nk = (K + BK - 1) / BK;\n"
+    "    fill_tab(0, 0);\n"
+    "    __syncthreads();\n"
+    "    load(0, 0);\n"
+    "    if (nk > 1) fill_tab(1, BK);\n"
+    "    store(0);\n"
+    "    __syncthreads();\n"
+    "    for (int kt = 0; kt < nk; kt++) {\n"
+    "        const int cur = kt & 1;\n"
+    "        if (kt + 1 < nk) load(cur ^ 1, (kt + 1) * BK);\n"
+    "        step(cur);\n"
+    "        if (kt + 1 < nk) {\n"
+    "            __syncthreads();\n"
+    "            store(cur ^ 1);\n"
+    "            if (kt + 2 < nk) fill_tab(cur, (kt + 2) * BK);\n"
+    "            __syncthreads();\n"
+    "        }\n"
+    "    }\n"
+    "    /* accumulators -> shared (column-major: st[n * LDST + m]) -> epilogue */\n"
+    "    __syncthreads();\n"
+    "    float* st = (float*)smem;\n"
+    "    if constexpr (MMA) {\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < FM; i++)\n"
+    "#pragma unroll\n"
+    "            for (int j = 0; j < FN; j++)\n"
+    "#pragma unroll\n"
+    "                for (int e = 0; e < MM::NC; e++)\n"
+    "                    st[(wn * TNW + j * MM::N + MM::c_col(lane, e)) * LDST + wm * TMW + i * MM::M + MM::c_row(lane, e)] =\n"
+    "                        acc[i][j].v[e];\n"
+    "    } else {\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < STM; i++)\n"
+    "#pragma unroll\n"
+    "            for (int j = 0; j < STN; j++) st[(tx + j * TX) * LDST + ty + i * TY] = sacc[i][j];\n"
+    "    }\n"
+    "    __syncthreads();\n"
+    "    const int act = flags >> AK_CVF_ACT_SHIFT;\n"
+    "    const int ycs = cl ? 1 : OP, yps = cl ? Cout : 1;\n"
+    "    if (am < M) {\n"
+    "        const int n = am / OP, o = am % OP;\n"
+    "        T* yn = y + (ak_i64)n * Cout * OP + (ak_i64)o * yps;\n"
+    "#pragma unroll 1\n"
+    "        for (int c = ak0; c < BN; c += NT / BM) {\n"
+    "            const int co = co0 + c;\n"
+    "            if (co >= Cog) break;\n"
+    "            const int oc = g * Cog + co;\n"
+    "            float v = st[c * LDST + tid % BM];\n"
+    "            if (flags & AK_CVF_BIAS) v += DT::to(bias[oc]);\n"
+    "            if (act != AK_UNARY_NONE) v = ak_uop_apply(act, v, ap);\n"
+    "            yn[(ak_i64)oc * ycs] = DT::from(v);\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "#define AK_CONV_IGEMM(NAME, D, FAST32, MMA)                                                                            \\\n"
+    "    AK_KERNEL __launch_bounds__(256) void NAME(const D::T* x, const D::T* w, const D::T* bias, D::T* y, int flags, float ap,  \\\n"
+    "                                               int Nb, int Cin, int Cout, int Cig, int Cog, int ID, int IH, int IW, int OD, \\\n"
+    "                                               int OH, int OW, int kD, int kH, int kW, int sD, int sH, int sW, int pD, int pH, \\\n"
+    "                                               int pW, int dD, int dH, int dW) {                                              \\\n"
+    "        ak_conv_igemm<D, FAST32, MMA && ak_mma<D, FAST32>::OK>(x, w, bias, y, AK_CONV_ARGS);                           \\\n"
+    "    }\n"
+    "AK_CONV_IGEMM(ak_conv_igemm_mma_f16, ak_f16_t, false, true)\n"
+    "AK_CONV_IGEMM(ak_conv_igemm_mma_bf16, ak_bf16_t, false, true)\n"
+    "AK_CONV_IGEMM(ak_conv_igemm_mma_f32, ak_f32_t, false, true)\n"
+    "AK_CONV_IGEMM(ak_conv_igemm_mma_x32, ak_f32_t, true, true)\n"
+    "AK_CONV_IGEMM(ak_conv_igemm_simt_f32, ak_f32_t, false, false)\n"
+    "AK_CONV_IGEMM(ak_conv_igemm_simt_f16, ak_f16_t, false, false)\n"
+    "AK_CONV_IGEMM(ak_conv_igemm_simt_bf16, ak_bf16_t, false, false)\n"
+    "\n"
+    "/* Depthwise: one thread per output element. Channels-first: blockIdx.y walks\n"
+    " * the (sample, channel) planes, x the positions of a plane (the channel's\n"
+    " * input plane and taps are the block's); channels-last: y walks the samples,\n"
+    " * x the (position, channel) elements. */\n"
+    "template <class DT>\n"
+    "AK_INLINE float ak_conv_dw_one(const typename DT::T* AK_RESTRICT xc, const typename DT::T* AK_RESTRICT wc, int xps, int o,\n"
+    "                               int ID, int IH, int IW, int OH, int OW, int kD, int kH, int kW, int sD, int sH, int sW, int pD,\n"
+    "                               int pH, int pW, int dD, int dH, int dW) {\n"
+    "    const int ow = o % OW, t = o / OW, oh = t % OH, od = t / OH;\n"
+    "    const int d0 = od * sD - pD, h0 = oh * sH - pH, w0 = ow * sW - pW;\n"
+    "    float s = 0.0f;\n"
+    "    for (int kd = 0; kd < kD; kd++) {\n"
+    "        const int id = d0 + kd * dD;\n"
+    "        if ((unsigned)id >= (unsigned)ID) continue;\n"
+    "        for (int kh = 0; kh < kH; kh++) {\n"
+    "            const int ih = h0 + kh * dH;\n"
+    "            if ((unsigned)ih >= (unsigned)IH) continue;\n"
+    "            const int row = (id * IH + ih) * IW;\n"
+    "            const typename DT::T* wr = wc + (kd * kH + kh) * kW;\n"
+    "            for (int kw = 0; kw < kW; kw++) {\n"
+    "                const int iw = w0 + kw * dW;\n"
+    "                if ((unsigned)iw >= (unsigned)IW) continue;\n"
+    "                s = fmaf(DT::to(xc[(row + iw) * xps]), DT::to(wr[kw]), s);\n"
+    "            }\n"
+    "        }\n"
+    "    }\n"
+    "    return s;\n"
+    "}\n"
+    "\n"
+    "template <class DT>\n"
+    "AK_INLINE void ak_conv_dw(const typename DT::T* AK_RESTRICT x, const typename DT::T* AK_RESTRICT w,\n"
+    "                          const typename DT::T* AK_RESTRICT bias, typename DT::T* AK_RESTRICT y, AK_CONV_PARAMS) {\n"
+    "    const bool cl = (flags & AK_CVF_NHWC) != 0;\n"
+    "    const int OP = OD * OH * OW, taps = kD * kH * kW, IP = ID * IH * IW;\n"
+    "    const int act = flags >> AK_CVF_ACT_SHIFT;\n"
+    "    (void)Cig;\n"
+    "    if (!cl) {\n"
+    "        const ak_i64 planes = (ak_i64)Nb * Cout;\n"
+    "        for (ak_i64 pl = blockIdx.y; pl < planes; pl += gridDim.y) {\n"
+    "            const int n = (int)(pl / Cout), c = (int)(pl % Cout);\n"
+    "            const typename DT::T* xc = x + ((ak_i64)n * Cin + c / Cog) * IP;\n"
+    "            const typename DT::T* wc = w + c * taps;\n"
+    "            const float b = (flags & AK_CVF_BIAS) ? DT::to(bias[c]) : 0.0f;\n"
+    "            typename DT::T* yc = y + pl * OP;\n"
+    "            for (int o = (int)(blockIdx.x * blockDim.x + threadIdx.x); o < OP; o += (int)(gridDim.x * blockDim.x)) {\n"
+    "                float s = ak_conv_dw_one<DT>(xc, wc, 1, o, ID, IH, IW, OH, OW, kD, kH, kW, sD, sH, sW, pD, pH, pW, dD, dH, dW) + b;\n"
+    "                if (act != AK_UNARY_NONE) s = ak_uop_apply(act, s, ap);\n"
+    "                yc[o] = DT::from(s);\n"
+    "            }\n"
+    "        }\n"
+    "        return;\n"
+    "    }\n"
+    "    const int per = Cout * OP;\n"
+    "    for (int n = (int)blockIdx.y; n < Nb; n += (int)gridDim.y) {\n"
+    "        const typename DT::T* xn = x + (ak_i64)n * Cin * IP;\n"
+    "        typename DT::T* yn = y + (ak_i64)n * per;\n"
+    "        for (int q = (int)(blockIdx.x * blockDim.x + threadIdx.x); q < per; q += (int)(gridDim.x * blockDim.x)) {\n"
+    "            const int c = q % Cout, o = q / Cout;\n"
+    "            float s = ak_conv_dw_one<DT>(xn + c / Cog, w + c * taps, Cin, o, ID, IH, IW, OH, OW, kD, kH, kW, sD, sH, sW, pD, pH, pW,\n"
+    "                                         dD, dH, dW);\n"
+    "            if (flags & AK_CVF_BIAS) s += DT::to(bias[c]);\n"
+    "            if (act != AK_UNARY_NONE) s = ak_uop_apply(act, s, ap);\n"
+    "            yn[q] = DT::from(s);\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "#define AK_CONV_DW(NAME, D)                                                                                           \\\n"
+    "    AK_KERNEL __launch_bounds__(256) void NAME(const D::T* x, const D::T* w, const D::T* bias, D::T* y, int flags, float ap,  \\\n"
+    "                                               int Nb, int Cin, int Cout, int Cig, int Cog, int ID, int IH, int IW, int OD, \\\n"
+    "                                               int OH, int OW, int kD, int kH, int kW, int sD, int sH, int sW, int pD, int pH, \\\n"
+    "                                               int pW, int dD, int dH, int dW) {                                              \\\n"
+    "        ak_conv_dw<D>(x, w, bias, y, AK_CONV_ARGS);                                                                     \\\n"
+    "    }\n"
+    "AK_CONV_DW(ak_conv_dw_f32, ak_f32_t)\n"
+    "AK_CONV_DW(ak_conv_dw_f16, ak_f16_t)\n"
+    "AK_CONV_DW(ak_conv_dw_bf16, ak_bf16_t)\n"
+    ;
+
 /* kernels/elementwise.hip */
 static const char _ak_src_elementwise[] =
     "/* kernels/elementwise.hip: fill, axpy, scale and the binary ops (add, sub,\n"
@@ -14928,7 +16049,8 @@ static const char _ak_src_gemm[] =
     "        }\n"
     "        step(cur);\n"
     "        if (kt + 1 < nk) {\n"
-    "            __syncthreads();\n"
+    "            /* the other stage was last read by step(kt - 1), which every thread finished before the barrier\n"
+    "             * that ended iteration kt - 1: one barrier per k step */\n"
     "            ta_.template store<KMAJOR, LDA>(As[cur ^ 1], kca);\n"
     "            tb_.template store<KMAJOR, LDB>(Bs[cur ^ 1], kcb);\n"
     "            __syncthreads();\n"
@@ -15007,12 +16129,37 @@ static const char _ak_src_gemm[] =
     "    }\n"
     "}\n"
     "\n"
-    "/* ---- SIMT path: NT threads, each a TM x TN micro-tile of FMAs ------------ */\n"
+    "/* ---- SIMT path: NT threads, each 8 x 8 outputs as 2 x 2 fragments of 4 x 4 -\n"
+    " * Thread (tx, ty) of the TX x TY grid owns rows ty 4 + {0..3} and (with 8\n"
+    " * rows a thread) TY 4 + ty 4 + {0..3}, columns tx 4 + {0..3} and BN / 2 + tx 4 + {0..3}: per k it\n"
+    " * reads 4 four-element vectors from the m- / n-contiguous shared slabs (A:\n"
+    " * two addresses per warp, broadcast; B: consecutive 16-byte pieces, no bank\n"
+    " * conflict) for 64 FMAs. The epilogue without C / bias / residual /\n"
+    " * activation stores straight from registers (4-element vectors where D\n"
+    " * allows); any other one stages rows through shared memory for\n"
+    " * ak_gemm_epi. */\n"
+    "template <class DT>\n"
+    "AK_INLINE void ak_gemm_ld4s(const typename DT::T* p, float* d) {\n"
+    "    if constexpr (DT::SIZE == 4) {\n"
+    "        const float4 v = *(const float4*)p;\n"
+    "        d[0] = v.x; d[1] = v.y; d[2] = v.z; d[3] = v.w;\n"
+    "    } else {\n"
+    "        const uint2 v = *(const uint2*)p;\n"
+    "        const ak_u32 w[2] = { v.x, v.y };\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < 2; i++) {\n"
+    "            d[2 * i] = DT::to((typename DT::T)(w[i] & 0xFFFFu));\n"
+    "            d[2 * i + 1] = DT::to((typename DT::T)(w[i] >> 16));\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
     "template <class DT, int BM, int BN, int BK, int NT>\n"
     "AK_INLINE void ak_gemm_simt(AK_GEMM_PARAMS_T(DT), const int m0, const int n0) {\n"
     "    typedef typename DT::T T;\n"
-    "    enum { TX = BN / 8, TY = NT / TX, TM = BM / TY, TN = 8, PADS = DT::SIZE == 2 ? 8 : 4, LDA_ = BM + PADS, LDB_ = BN + PADS };\n"
-    "    static_assert(TX * TY == NT && TM * TY == BM, \"gemm simt: bad tile\");\n"
+    "    /* RM rows a thread: RM / 4 fragments HM apart (8 for 128 x 128 with 256 threads, 4 for 64 x 64 with 128) */\n"
+    "    enum { TX = BN / 8, TY = NT / TX, RM = BM / TY, FA = RM / 4, PADS = DT::SIZE == 2 ? 8 : 4, LDA_ = BM + PADS, LDB_ = BN + PADS,\n"
+    "           HM = TY * 4, HN = BN / 2 };\n"
+    "    static_assert(TX * TY == NT && RM * TY == BM && FA * 4 == RM && FA >= 1 && FA <= 2, \"gemm simt: bad tile\");\n"
     "    enum { TILE_BYTES = 2 * BK * (LDA_ + LDB_) * DT::SIZE, STAGE_BYTES = TY * BN * 4,\n"
     "           SMEM = TILE_BYTES > STAGE_BYTES ? TILE_BYTES : STAGE_BYTES };\n"
     "    __shared__ __attribute__((aligned(16))) unsigned char smem[SMEM];\n"
@@ -15020,43 +16167,77 @@ static const char _ak_src_gemm[] =
     "    T (*Bs)[BK * LDB_] = (T (*)[BK * LDB_])(smem + 2 * BK * LDA_ * DT::SIZE);\n"
     "    const int tx = (int)threadIdx.x % TX, ty = (int)threadIdx.x / TX;\n"
     "    const int o32 = (flags & AK_GF_OUT32) ? 1 : 0;\n"
+    "    const bool plain = !(flags & (AK_GF_C | AK_GF_BIAS | AK_GF_RES)) && (flags >> AK_GF_ACT_SHIFT) == AK_UNARY_NONE;\n"
     "    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {\n"
-    "        float acc[TM][TN];\n"
+    "        float acc[RM][8];\n"
     "#pragma unroll\n"
-    "        for (int i = 0; i < TM; i++)\n"
+    "        for (int i = 0; i < RM; i++)\n"
     "#pragma unroll\n"
-    "            for (int j = 0; j < TN; j++) acc[i][j] = 0.0f;\n"
+    "            for (int j = 0; j < 8; j++) acc[i][j] = 0.0f;\n"
     "        ak_gemm_kloop<false, LDA_, LDB_, DT, BM, BN, BK, NT>(A + (ak_i64)b * sA, B + (ak_i64)b * sB, lda, ldb, flags, m0, n0, M, N,\n"
     "                                                           K, As, Bs, [&](int cur) {\n"
+    "            const T* as = As[cur] + ty * 4;\n"
+    "            const T* bs = Bs[cur] + tx * 4;\n"
     "#pragma unroll\n"
     "            for (int kk = 0; kk < BK; kk++) {\n"
-    "                float a[TM], bv[TN];\n"
-    "                /* rows ty + i TY (strided: conflict-free broadcast reads), columns tx + j TX */\n"
+    "                float a[RM], bv[8];\n"
     "#pragma unroll\n"
-    "                for (int i = 0; i < TM; i++) a[i] = DT::to(As[cur][kk * LDA_ + ty + i * TY]);\n"
+    "                for (int f = 0; f < FA; f++) ak_gemm_ld4s<DT>(as + kk * LDA_ + f * HM, a + 4 * f);\n"
+    "                ak_gemm_ld4s<DT>(bs + kk * LDB_, bv);\n"
+    "                ak_gemm_ld4s<DT>(bs + kk * LDB_ + HN, bv + 4);\n"
     "#pragma unroll\n"
-    "                for (int j = 0; j < TN; j++) bv[j] = DT::to(Bs[cur][kk * LDB_ + tx + j * TX]);\n"
+    "                for (int i = 0; i < RM; i++)\n"
     "#pragma unroll\n"
-    "                for (int i = 0; i < TM; i++)\n"
-    "#pragma unroll\n"
-    "                    for (int j = 0; j < TN; j++) acc[i][j] = fmaf(a[i], bv[j], acc[i][j]);\n"
+    "                    for (int j = 0; j < 8; j++) acc[i][j] = fmaf(a[i], bv[j], acc[i][j]);\n"
     "            }\n"
     "        });\n"
     "        void* Db = (void*)ak_gemm_off(D, sD, b, o32, DT::SIZE);\n"
     "        const void* Cb = ak_gemm_off(C, sC, b, o32, DT::SIZE);\n"
     "        const void* Rb = ak_gemm_off(R, sR, b, o32, DT::SIZE);\n"
-    "        /* rows ty + i TY for one i at a time: a TY x BN chunk through shared memory */\n"
+    "        if (plain) {\n"
+    "            /* D = alpha acc, from registers */\n"
+    "            const bool v4 = o32 && (ldd & 3) == 0 && ak_aligned16(Db);\n"
+    "#pragma unroll\n"
+    "            for (int i = 0; i < RM; i++) {\n"
+    "                const int m = m0 + (i >> 2) * HM + ty * 4 + (i & 3);\n"
+    "                if (m >= M) continue;\n"
+    "#pragma unroll\n"
+    "                for (int h = 0; h < 2; h++) {\n"
+    "                    const int n = n0 + h * HN + tx * 4;\n"
+    "                    if (o32) {\n"
+    "                        float* d = (float*)Db + (ak_i64)m * ldd + n;\n"
+    "                        if (v4 && n + 4 <= N) {\n"
+    "                            *(float4*)d = make_float4(alpha * acc[i][4 * h], alpha * acc[i][4 * h + 1], alpha * acc[i][4 * h + 2],\n"
+    "                                                      alpha * acc[i][4 * h + 3]);\n"
+    "                        } else {\n"
+    "#pragma unroll\n"
+    "                            for (int j = 0; j < 4; j++)\n"
+    "                                if (n + j < N) d[j] = alpha * acc[i][4 * h + j];\n"
+    "                        }\n"
+    "                    } else {\n"
+    "                        T* d = (T*)Db + (ak_i64)m * ldd + n;\n"
+    "#pragma unroll\n"
+    "                        for (int j = 0; j < 4; j++)\n"
+    "                            if (n + j < N) d[j] = DT::from(alpha * acc[i][4 * h + j]);\n"
+    "                    }\n"
+    "                }\n"
+    "            }\n"
+    "            continue;\n"
+    "        }\n"
+    "        /* output rows one slot i at a time (row (i / 4) HM + ty 4 + i % 4 of every thread row ty): a TY x BN chunk\n"
+    "         * through shared memory, then the epilogue row by row */\n"
     "        float* st = (float*)smem;\n"
     "#pragma unroll\n"
-    "        for (int i = 0; i < TM; i++) {\n"
+    "        for (int i = 0; i < RM; i++) {\n"
     "            __syncthreads();\n"
     "#pragma unroll\n"
-    "            for (int j = 0; j < TN; j++) st[ty * BN + tx + j * TX] = acc[i][j];\n"
+    "            for (int h = 0; h < 2; h++)\n"
+    "#pragma unroll\n"
+    "                for (int j = 0; j < 4; j++) st[ty * BN + h * HN + tx * 4 + j] = acc[i][4 * h + j];\n"
     "            __syncthreads();\n"
-    "            /* chunk row r (= ty) is output row m0 + r + i TY: epilogue one row at a time */\n"
     "            for (int r = 0; r < TY; r++)\n"
-    "                ak_gemm_epi<DT>(st + r * BN, BN, 1, BN, m0 + r + i * TY, n0, (int)threadIdx.x, NT, M, N, Db, ldd, Cb, ldc, bias,\n"
-    "                                Rb, ldr, alpha, beta, flags, ap);\n"
+    "                ak_gemm_epi<DT>(st + r * BN, BN, 1, BN, m0 + (i >> 2) * HM + r * 4 + (i & 3), n0, (int)threadIdx.x, NT, M, N, Db, ldd,\n"
+    "                                Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);\n"
     "        }\n"
     "    }\n"
     "}\n"
@@ -15355,6 +16536,29 @@ static const char _ak_src_gemm[] =
     "        ak_gemm_gemv<DT>(AK_GEMM_ARGS);                                  \\\n"
     "    }\n"
     "\n"
+    "/* ---- split-K finish: D = epilogue(sum over the k slices of W) -----------\n"
+    " * The SIMT tile with few output tiles and a long k runs as `splits` problems\n"
+    " * over consecutive k slices, each writing its fp32 partial tile to slice s\n"
+    " * of the workspace W (M x N each, packed); this pass adds the slices in\n"
+    " * order 0, 1, ... (the same sum on every run) and runs the epilogue, one\n"
+    " * thread an element (consecutive threads, consecutive columns). */\n"
+    "template <class DT>\n"
+    "AK_INLINE void ak_gemm_splitk_fin(const float* W, int splits, const void* C, void* D, const void* bias, const void* R, int M, int N,\n"
+    "                                  ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, float alpha, float beta, int flags, float ap) {\n"
+    "    const ak_i64 per = (ak_i64)M * N;\n"
+    "    for (ak_i64 i = ak_gtid(); i < per; i += ak_gstride()) {\n"
+    "        float acc = 0.0f;\n"
+    "        for (int s = 0; s < splits; s++) acc += W[(ak_i64)s * per + i];\n"
+    "        ak_gemm_out<DT>((int)(i / N), (int)(i % N), acc, D, ldd, C, ldc, bias, R, ldr, alpha, beta, flags, ap);\n"
+    "    }\n"
+    "}\n"
+    "#define AK_GEMM_SPLITK_FIN(NAME, DT)                                                                                          \\\n"
+    "    AK_KERNEL void __launch_bounds__(256) NAME(const float* W, int splits, const void* C, void* D, const void* bias,         \\\n"
+    "                                               const void* R, int M, int N, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, float alpha, \\\n"
+    "                                               float beta, int flags, float ap) {                                           \\\n"
+    "        ak_gemm_splitk_fin<DT>(W, splits, C, D, bias, R, M, N, ldc, ldd, ldr, alpha, beta, flags, ap);                      \\\n"
+    "    }\n"
+    "\n"
     "/* Kernels: ak_gemm_<path>_<tile>_<in>. The tile of each name is in\n"
     " * amdkit.h's _ak_gemm_tiles table (with the reason); a cpu test checks that\n"
     " * the numbers here and there agree. A matrix-core kernel on a target without\n"
@@ -15375,6 +16579,7 @@ static const char _ak_src_gemm[] =
     "// kernels: ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32\n"
     "// kernels: ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16\n"
     "// kernels: ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16\n"
+    "// kernels: ak_gemm_splitk_fin_f32 ak_gemm_splitk_fin_f16 ak_gemm_splitk_fin_bf16\n"
     "AK_GEMM_MMA(ak_gemm_mma_l_f16, ak_f16_t, false, 128, 128, 32, 256)\n"
     "AK_GEMM_MMA(ak_gemm_mma_l_bf16, ak_bf16_t, false, 128, 128, 32, 256)\n"
     "AK_GEMM_MMA(ak_gemm_mma_l_f32, ak_f32_t, false, 128, 128, 16, 256)\n"
@@ -15394,6 +16599,9 @@ static const char _ak_src_gemm[] =
     "AK_GEMM_GEMV(ak_gemm_gemv_f32, ak_f32_t)\n"
     "AK_GEMM_GEMV(ak_gemm_gemv_f16, ak_f16_t)\n"
     "AK_GEMM_GEMV(ak_gemm_gemv_bf16, ak_bf16_t)\n"
+    "AK_GEMM_SPLITK_FIN(ak_gemm_splitk_fin_f32, ak_f32_t)\n"
+    "AK_GEMM_SPLITK_FIN(ak_gemm_splitk_fin_f16, ak_f16_t)\n"
+    "AK_GEMM_SPLITK_FIN(ak_gemm_splitk_fin_bf16, ak_bf16_t)\n"
     ;
 
 /* kernels/gemm_decode.hip */
@@ -15650,7 +16858,12 @@ static const char _ak_src_gemm_sm90[] =
     "/* kernels/gemm_sm90.hip: the Hopper (sm_90a) GEMM for f16 / bf16 inputs,\n"
     " *   D = act(alpha op(A) op(B) + beta C + bias) + R, batched (strided),\n"
     " * every layout of A and B (k-contiguous or m / n-contiguous) without a\n"
-    " * transpose pass. Host wrapper, plan and CPU reference: ak_gemm in amdkit.h\n"
+    " * transpose pass; and for 8-bit float inputs (OCP e4m3 / e5m2, either one\n"
+    " * for each operand), both operands k-contiguous (wgmma takes fp8 K-major\n"
+    " * only: A stored M x K, B stored N x K), with f32 scales in the epilogue,\n"
+    " *   D = act(alpha sA[m] sB[n] A B^T + beta C + bias) + R,\n"
+    " * sA one value or one per row of A, sB one value or one per row of B\n"
+    " * (column of D), as torch._scaled_mm. Host wrapper, plan and CPU reference: ak_gemm in amdkit.h\n"
     " * (>>impl:ops-gemm), which picks this family on rows of the architecture\n"
     " * table with wgmma and TMA and encodes the two tensor maps.\n"
     " *\n"
@@ -15661,7 +16874,8 @@ static const char _ak_src_gemm_sm90[] =
     " *     guarded by two mbarriers (full: the copies landed, counted in bytes;\n"
     " *     empty: both consumers are done reading it), waited with parity.\n"
     " *   - warpgroups 1 and 2 are the consumers (setmaxnreg 232): rows 0..63 and\n"
-    " *     64..127 of the tile, m64nBNk16 wgmma from the stage (4 per k step),\n"
+    " *     64..127 of the tile, m64nBNk16 wgmma from the stage (4 per k step;\n"
+    " *     fp8: m64nBNk32 over k steps of 128 values, the same bytes per stage),\n"
     " *     one wgmma group kept in flight (the stage before is released when the\n"
     " *     current one is issued), fp32 accumulators in registers (BN / 2 each).\n"
     " * Operands in shared memory are 128-byte swizzled as TMA writes them: a\n"
@@ -15689,7 +16903,10 @@ static const char _ak_src_gemm_sm90[] =
     " * one matrix serves every batch. flags: bit 2 D / C / bias / R are f32, 3\n"
     " * read C, 4 bias, 5 residual, 6 the epilogue may use 4-element vectors,\n"
     " * bits 8.. the activation's AK_UNARY_* code (kernels/gemm.hip's bits where\n"
-    " * they agree). */\n"
+    " * they agree); fp8 kernels: bit 0 sA has M values, 1 sB has N values, 7 the\n"
+    " * 16-bit output type is bf16 (else f16). sA / sB: NULL (no scale) or f32.\n"
+    " * AK_G9_ONLY=16 / 8 (the host passes it) keeps only the 16-bit / the fp8\n"
+    " * kernels: a smaller program; without it, the whole family. */\n"
     "\n"
     "// >>host  the flag bits (the host builds them: amdkit.h _AK_G9_*)\n"
     "#define AK_G9_OUT32 4\n"
@@ -15698,6 +16915,9 @@ static const char _ak_src_gemm_sm90[] =
     "#define AK_G9_RES 32\n"
     "#define AK_G9_VEC 64\n"
     "#define AK_G9_ACT_SHIFT 8\n"
+    "#define AK_G9_SA_ROW 1\n"
+    "#define AK_G9_SB_COL 2\n"
+    "#define AK_G9_OBF16 128\n"
     "// <<host\n"
     "\n"
     "/* The tensor map: an opaque 128-byte, 64-byte-aligned CUtensorMap. */\n"
@@ -15712,12 +16932,13 @@ static const char _ak_src_gemm_sm90[] =
     "\n"
     "#define AK_G9_REST                                                                                                \\\n"
     "    const void *C, void *D, const void *bias, const void *R, int M, int N, int K, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, \\\n"
-    "        ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, int bA, int bB, float alpha, float beta, int flags, float ap\n"
+    "        ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, int bA, int bB, float alpha, float beta, int flags, float ap, \\\n"
+    "        const float *sA, const float *sB\n"
     "#define AK_G9_PARAMS()                                                                                            \\\n"
     "    const AK_GRID_CONST ak_tmap tA, const AK_GRID_CONST ak_tmap tB, const void *C, void *D, const void *bias,     \\\n"
     "        const void *R, int M, int N, int K, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, ak_i64 sC, ak_i64 sD, ak_i64 sR,   \\\n"
-    "        int batch, int bA, int bB, float alpha, float beta, int flags, float ap\n"
-    "#define AK_G9_ARGS &tA, &tB, C, D, bias, R, M, N, K, ldc, ldd, ldr, sC, sD, sR, batch, bA, bB, alpha, beta, flags, ap\n"
+    "        int batch, int bA, int bB, float alpha, float beta, int flags, float ap, const float *sA, const float *sB\n"
+    "#define AK_G9_ARGS &tA, &tB, C, D, bias, R, M, N, K, ldc, ldd, ldr, sC, sD, sR, batch, bA, bB, alpha, beta, flags, ap, sA, sB\n"
     "\n"
     "template <class DT> struct ak_gemm_sm90_is_f16 { enum { V = 0 }; };\n"
     "template <> struct ak_gemm_sm90_is_f16<ak_f16_t> { enum { V = 1 }; };\n"
@@ -15770,6 +16991,27 @@ static const char _ak_src_gemm_sm90[] =
     "AK_G9_WG4(n128, bf16)\n"
     "AK_G9_WG4(n256, f16)\n"
     "AK_G9_WG4(n256, bf16)\n"
+    "/* fp8 (K-major operands only: no transpose immediates), A type x B type */\n"
+    "#define AK_G9_WG8(N, TA, TB) AK_WGMMA_FN(N, ak_g9_##TA##TB##_##N, \"m64\" #N \"k32.f32.\" #TA \".\" #TB, \"\")\n"
+    "AK_G9_WG8(n128, e4m3, e4m3)\n"
+    "AK_G9_WG8(n128, e4m3, e5m2)\n"
+    "AK_G9_WG8(n128, e5m2, e4m3)\n"
+    "AK_G9_WG8(n128, e5m2, e5m2)\n"
+    "AK_G9_WG8(n256, e4m3, e4m3)\n"
+    "AK_G9_WG8(n256, e4m3, e5m2)\n"
+    "AK_G9_WG8(n256, e5m2, e4m3)\n"
+    "AK_G9_WG8(n256, e5m2, e5m2)\n"
+    "/* IN: fp8 1 e4m3 x e4m3, 2 e4m3 x e5m2, 3 e5m2 x e4m3, 4 e5m2 x e5m2 */\n"
+    "template <int IN, int BN> AK_INLINE void ak_g9_mma8(float* d, ak_u64 da, ak_u64 db, int acc) {\n"
+    "#define AK_G9_PICK8(N)                                              \\\n"
+    "    if constexpr (IN == 1) ak_g9_e4m3e4m3_##N(d, da, db, acc);      \\\n"
+    "    else if constexpr (IN == 2) ak_g9_e4m3e5m2_##N(d, da, db, acc); \\\n"
+    "    else if constexpr (IN == 3) ak_g9_e5m2e4m3_##N(d, da, db, acc); \\\n"
+    "    else ak_g9_e5m2e5m2_##N(d, da, db, acc);\n"
+    "    if constexpr (BN == 128) { AK_G9_PICK8(n128) }\n"
+    "    else { AK_G9_PICK8(n256) }\n"
+    "#undef AK_G9_PICK8\n"
+    "}\n"
     "template <bool F16, int BN, int TA, int TB>\n"
     "AK_INLINE void ak_g9_mma(float* d, ak_u64 da, ak_u64 db, int acc) {\n"
     "#define AK_G9_PICK(N)                                                        \\\n"
@@ -15824,7 +17066,8 @@ static const char _ak_src_gemm_sm90[] =
     " * the 4 values), the residual, one 8- or 16-byte store. */\n"
     "template <class DT, int EC, int EP>\n"
     "AK_INLINE void ak_g9_epi_chunk(const float* st, int ct, int mr, int nc, int M, int N, void* D, ak_i64 ldd, const void* C, ak_i64 ldc,\n"
-    "                               const void* bias, const void* R, ak_i64 ldr, float alpha, float beta, int flags, float ap) {\n"
+    "                               const void* bias, const void* R, ak_i64 ldr, float alpha, float beta, int flags, float ap,\n"
+    "                               const float* sA, const float* sB) {\n"
     "    enum { TPR = EC / 4, RPP = 128 / TPR, NP = 64 / RPP };\n"
     "    const int row0 = ct / TPR, col = (ct % TPR) * 4, n = nc + col;\n"
     "    const bool o32 = (flags & AK_G9_OUT32) != 0;\n"
@@ -15832,14 +17075,20 @@ static const char _ak_src_gemm_sm90[] =
     "    const bool full = (flags & AK_G9_VEC) && n + 4 <= N;\n"
     "    const int left = N - n, act = flags >> AK_G9_ACT_SHIFT;\n"
     "    float bb[4] = { 0.0f, 0.0f, 0.0f, 0.0f };\n"
+    "    float sc[4] = { alpha, alpha, alpha, alpha };  /* alpha sB[n + j] */\n"
     "    if (flags & AK_G9_BIAS) ak_g9_ld4<DT>(bias, n, o32, full, left, bb);\n"
+    "    if (sB) {\n"
+    "#pragma unroll\n"
+    "        for (int j = 0; j < 4; j++) sc[j] *= sB[(flags & AK_G9_SB_COL) ? (j < left ? n + j : n) : 0];\n"
+    "    }\n"
     "#pragma unroll 1\n"
     "    for (int p = 0; p < NP; p++) {\n"
     "        const int r = p * RPP + row0, m = mr + r;\n"
     "        if (m >= M) break;\n"
     "        const ak_i64 off = (ak_i64)m * ldd + n;\n"
     "        const float4 q = *(const float4*)&st[r * EP + col];\n"
-    "        float v[4] = { alpha * q.x + bb[0], alpha * q.y + bb[1], alpha * q.z + bb[2], alpha * q.w + bb[3] };\n"
+    "        const float sa = sA ? sA[(flags & AK_G9_SA_ROW) ? m : 0] : 1.0f;\n"
+    "        float v[4] = { sa * sc[0] * q.x + bb[0], sa * sc[1] * q.y + bb[1], sa * sc[2] * q.z + bb[2], sa * sc[3] * q.w + bb[3] };\n"
     "        if (flags & AK_G9_C) {\n"
     "            float c[4];\n"
     "            ak_g9_ld4<DT>(C, (ak_i64)m * ldc + n, o32, full, left, c);\n"
@@ -15872,10 +17121,10 @@ static const char _ak_src_gemm_sm90[] =
     " * CTA's tiles alternate between them, two m64 wgmmas per k16), so one\n"
     " * consumer's epilogue overlaps the other's k loop (the k loops take turns,\n"
     " * ordered by named barriers 3 and 4). */\n"
-    "template <class DT, int BN, int TA, int TB, int PP>\n"
+    "template <class DT, int BN, int TA, int TB, int PP, int IN>\n"
     "AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {\n"
     "    enum {\n"
-    "        BM = 128, BK = 64, A_BYTES = BM * BK * 2, B_BYTES = BN * BK * 2, STAGE = A_BYTES + B_BYTES,\n"
+    "        ES = IN ? 1 : 2, BM = 128, BK = 128 / ES, A_BYTES = BM * BK * ES, B_BYTES = BN * BK * ES, STAGE = A_BYTES + B_BYTES,\n"
     "        S = BN == 256 ? 4 : 6,              /* 192 KiB of stages */\n"
     "        EC = 32, EP = EC + 8,               /* epilogue chunk: 32 columns, row stride 40 floats */\n"
     "        EPI_BYTES = 64 * EP * 4, GROUP = 8, ND = BN / 2, NH = PP ? 2 : 1\n"
@@ -15951,14 +17200,16 @@ static const char _ak_src_gemm_sm90[] =
     "                ak_mbar_wait(bar0 + 8 * s, ph);\n"
     "                ak_wgmma_fence();\n"
     "#pragma unroll\n"
-    "                for (int kk = 0; kk < BK / 16; kk++) {\n"
-    "                    /* K-major: +32 bytes per k16 inside the swizzled 128-byte rows; MN-major: +16 rows of 128 bytes */\n"
+    "                for (int kk = 0; kk < 4; kk++) {\n"
+    "                    /* K-major: +32 bytes per k16 (fp8: k32) inside the swizzled 128-byte rows; MN-major: +16 rows of\n"
+    "                       128 bytes */\n"
     "                    const ak_u64 db = TB == 1 ? ak_g9_desc(sb + 32 * kk, 16, 1024) : ak_g9_desc(sb + 2048 * kk, 8192, 1024);\n"
     "#pragma unroll\n"
     "                    for (int h = 0; h < NH; h++) { /* rows 64 h.. of the A tile (8 KiB per 64 rows in both layouts) */\n"
     "                        const ak_u32 ah = sa + 8192 * h;\n"
     "                        const ak_u64 da = TA == 0 ? ak_g9_desc(ah + 32 * kk, 16, 1024) : ak_g9_desc(ah + 2048 * kk, 8192, 1024);\n"
-    "                        ak_g9_mma<ak_gemm_sm90_is_f16<DT>::V, BN, TA, TB ^ 1>(d + h * ND, da, db, (kb > 0 || kk > 0) ? 1 : 0);\n"
+    "                        if constexpr (IN) ak_g9_mma8<IN, BN>(d + h * ND, da, db, (kb > 0 || kk > 0) ? 1 : 0);\n"
+    "                        else ak_g9_mma<ak_gemm_sm90_is_f16<DT>::V, BN, TA, TB ^ 1>(d + h * ND, da, db, (kb > 0 || kk > 0) ? 1 : 0);\n"
     "                    }\n"
     "                }\n"
     "                ak_wgmma_commit();\n"
@@ -15992,7 +17243,12 @@ static const char _ak_src_gemm_sm90[] =
     "                            }\n"
     "                        }\n"
     "                    ak_named_bar(1 + cw, 128);\n"
-    "                    ak_g9_epi_chunk<DT, EC, EP>(st, ct, mr, n0 + c * EC, M, N, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);\n"
+    "                    if (IN && !(flags & AK_G9_OBF16))\n"
+    "                        ak_g9_epi_chunk<ak_f16_t, EC, EP>(st, ct, mr, n0 + c * EC, M, N, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta,\n"
+    "                                                          flags, ap, sA, sB);\n"
+    "                    else\n"
+    "                        ak_g9_epi_chunk<DT, EC, EP>(st, ct, mr, n0 + c * EC, M, N, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags,\n"
+    "                                                    ap, sA, sB);\n"
     "                }\n"
     "            }\n"
     "        }\n"
@@ -16007,45 +17263,65 @@ static const char _ak_src_gemm_sm90[] =
     " * the family. Shared memory: 192 KiB of stages + 20 KiB of epilogue buffers +\n"
     " * the barriers + 1 KiB of alignment (the host passes it). */\n"
     "#if defined(AK_WGMMA)\n"
-    "#define AK_G9_BODY(DT, BN, TA, TB, PP) ak_g9_gemm<DT, BN, TA, TB, PP>(AK_G9_ARGS);\n"
+    "#define AK_G9_BODY(DT, BN, TA, TB, PP, IN) ak_g9_gemm<DT, BN, TA, TB, PP, IN>(AK_G9_ARGS);\n"
     "#else\n"
-    "#define AK_G9_BODY(DT, BN, TA, TB, PP)\n"
+    "#define AK_G9_BODY(DT, BN, TA, TB, PP, IN)\n"
     "#endif\n"
-    "#define AK_GEMM_SM90(NAME, DT, BN, TA, TB, PP)                      \\\n"
+    "#define AK_GEMM_SM90(NAME, DT, BN, TA, TB, PP, IN)                  \\\n"
     "    AK_KERNEL void __launch_bounds__(384, 1) NAME(AK_G9_PARAMS()) { \\\n"
-    "        AK_G9_BODY(DT, BN, TA, TB, PP)                              \\\n"
+    "        AK_G9_BODY(DT, BN, TA, TB, PP, IN)                          \\\n"
     "    }\n"
     "/* TA: 0 A k-contiguous, 1 m-contiguous; TB: 1 B k-contiguous (stored N x K), 0 n-contiguous */\n"
+    "#if !defined(AK_G9_ONLY) || AK_G9_ONLY == 16\n"
     "// kernels: ak_gemm_sm90_n256_kk_f16 ak_gemm_sm90_n256_kn_f16 ak_gemm_sm90_n256_mk_f16 ak_gemm_sm90_n256_mn_f16\n"
     "// kernels: ak_gemm_sm90_n256_kk_bf16 ak_gemm_sm90_n256_kn_bf16 ak_gemm_sm90_n256_mk_bf16 ak_gemm_sm90_n256_mn_bf16\n"
     "// kernels: ak_gemm_sm90_n128_kk_f16 ak_gemm_sm90_n128_kn_f16 ak_gemm_sm90_n128_mk_f16 ak_gemm_sm90_n128_mn_f16\n"
     "// kernels: ak_gemm_sm90_n128_kk_bf16 ak_gemm_sm90_n128_kn_bf16 ak_gemm_sm90_n128_mk_bf16 ak_gemm_sm90_n128_mn_bf16\n"
     "// kernels: ak_gemm_sm90_p128_kk_f16 ak_gemm_sm90_p128_kn_f16 ak_gemm_sm90_p128_mk_f16 ak_gemm_sm90_p128_mn_f16\n"
     "// kernels: ak_gemm_sm90_p128_kk_bf16 ak_gemm_sm90_p128_kn_bf16 ak_gemm_sm90_p128_mk_bf16 ak_gemm_sm90_p128_mn_bf16\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_f16, ak_f16_t, 256, 0, 1, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n256_kn_f16, ak_f16_t, 256, 0, 0, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n256_mk_f16, ak_f16_t, 256, 1, 1, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n256_mn_f16, ak_f16_t, 256, 1, 0, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_bf16, ak_bf16_t, 256, 0, 1, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n256_kn_bf16, ak_bf16_t, 256, 0, 0, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n256_mk_bf16, ak_bf16_t, 256, 1, 1, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n256_mn_bf16, ak_bf16_t, 256, 1, 0, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n128_kk_f16, ak_f16_t, 128, 0, 1, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n128_kn_f16, ak_f16_t, 128, 0, 0, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n128_mk_f16, ak_f16_t, 128, 1, 1, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n128_mn_f16, ak_f16_t, 128, 1, 0, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n128_kk_bf16, ak_bf16_t, 128, 0, 1, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n128_kn_bf16, ak_bf16_t, 128, 0, 0, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n128_mk_bf16, ak_bf16_t, 128, 1, 1, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n128_mn_bf16, ak_bf16_t, 128, 1, 0, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_f16, ak_f16_t, 128, 0, 1, 1)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_p128_kn_f16, ak_f16_t, 128, 0, 0, 1)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_p128_mk_f16, ak_f16_t, 128, 1, 1, 1)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_p128_mn_f16, ak_f16_t, 128, 1, 0, 1)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_bf16, ak_bf16_t, 128, 0, 1, 1)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_p128_kn_bf16, ak_bf16_t, 128, 0, 0, 1)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_p128_mk_bf16, ak_bf16_t, 128, 1, 1, 1)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_p128_mn_bf16, ak_bf16_t, 128, 1, 0, 1)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_f16, ak_f16_t, 256, 0, 1, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_kn_f16, ak_f16_t, 256, 0, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_mk_f16, ak_f16_t, 256, 1, 1, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_mn_f16, ak_f16_t, 256, 1, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_bf16, ak_bf16_t, 256, 0, 1, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_kn_bf16, ak_bf16_t, 256, 0, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_mk_bf16, ak_bf16_t, 256, 1, 1, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_mn_bf16, ak_bf16_t, 256, 1, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_kk_f16, ak_f16_t, 128, 0, 1, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_kn_f16, ak_f16_t, 128, 0, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_mk_f16, ak_f16_t, 128, 1, 1, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_mn_f16, ak_f16_t, 128, 1, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_kk_bf16, ak_bf16_t, 128, 0, 1, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_kn_bf16, ak_bf16_t, 128, 0, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_mk_bf16, ak_bf16_t, 128, 1, 1, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_mn_bf16, ak_bf16_t, 128, 1, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_f16, ak_f16_t, 128, 0, 1, 1, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_kn_f16, ak_f16_t, 128, 0, 0, 1, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_mk_f16, ak_f16_t, 128, 1, 1, 1, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_mn_f16, ak_f16_t, 128, 1, 0, 1, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_bf16, ak_bf16_t, 128, 0, 1, 1, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_kn_bf16, ak_bf16_t, 128, 0, 0, 1, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_mk_bf16, ak_bf16_t, 128, 1, 1, 1, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_mn_bf16, ak_bf16_t, 128, 1, 0, 1, 0)\n"
+    "#endif\n"
+    "/* fp8: ak_gemm_sm90_<n256|n128|p128>_kk_<A type><B type> (e4 = e4m3, e5 = e5m2); D f32, f16 or bf16 (flags) */\n"
+    "#if !defined(AK_G9_ONLY) || AK_G9_ONLY == 8\n"
+    "// kernels: ak_gemm_sm90_n256_kk_e4e4 ak_gemm_sm90_n256_kk_e4e5 ak_gemm_sm90_n256_kk_e5e4 ak_gemm_sm90_n256_kk_e5e5\n"
+    "// kernels: ak_gemm_sm90_n128_kk_e4e4 ak_gemm_sm90_n128_kk_e4e5 ak_gemm_sm90_n128_kk_e5e4 ak_gemm_sm90_n128_kk_e5e5\n"
+    "// kernels: ak_gemm_sm90_p128_kk_e4e4 ak_gemm_sm90_p128_kk_e4e5 ak_gemm_sm90_p128_kk_e5e4 ak_gemm_sm90_p128_kk_e5e5\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_e4e4, ak_bf16_t, 256, 0, 1, 0, 1)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_e4e5, ak_bf16_t, 256, 0, 1, 0, 2)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_e5e4, ak_bf16_t, 256, 0, 1, 0, 3)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_e5e5, ak_bf16_t, 256, 0, 1, 0, 4)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_kk_e4e4, ak_bf16_t, 128, 0, 1, 0, 1)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_kk_e4e5, ak_bf16_t, 128, 0, 1, 0, 2)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_kk_e5e4, ak_bf16_t, 128, 0, 1, 0, 3)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_kk_e5e5, ak_bf16_t, 128, 0, 1, 0, 4)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e4e4, ak_bf16_t, 128, 0, 1, 1, 1)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e4e5, ak_bf16_t, 128, 0, 1, 1, 2)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e5e4, ak_bf16_t, 128, 0, 1, 1, 3)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e5e5, ak_bf16_t, 128, 0, 1, 1, 4)\n"
+    "#endif\n"
     ;
 
 /* kernels/layout.hip */
@@ -19025,14 +20301,16 @@ static const struct { const char* family; const char* source; const char* kernel
       "ak_cast_f32_f16 ak_cast_f32_bf16 ak_cast_f16_f32 ak_cast_f16_bf16 ak_cast_bf16_f32 ak_cast_bf16_f16 ak_copy_f32 ak_copy_f16 ak_copy_bf16" },
     { "chnorm", _ak_src_chnorm,
       "ak_chstat_part_f32 ak_chstat_part_f16 ak_chstat_part_bf16 ak_chstat_final_f32 ak_chstat_final_f16 ak_chstat_final_bf16 ak_chnorm_apply_f32 ak_chnorm_apply_f16 ak_chnorm_apply_bf16" },
+    { "conv", _ak_src_conv,
+      "ak_conv_igemm_mma_f16 ak_conv_igemm_mma_bf16 ak_conv_igemm_mma_f32 ak_conv_igemm_mma_x32 ak_conv_igemm_simt_f32 ak_conv_igemm_simt_f16 ak_conv_igemm_simt_bf16 ak_conv_dw_f32 ak_conv_dw_f16 ak_conv_dw_bf16" },
     { "elementwise", _ak_src_elementwise,
       "ak_fill_f32 ak_fill_f16 ak_fill_bf16 ak_axpy_f32 ak_axpy_f16 ak_axpy_bf16 ak_scale_f32 ak_scale_f16 ak_scale_bf16 ak_binary_f32 ak_binary_f16 ak_binary_bf16" },
     { "gemm", _ak_src_gemm,
-      "ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32 ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32 ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16 ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32 ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16 ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16" },
+      "ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32 ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32 ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16 ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32 ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16 ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16 ak_gemm_splitk_fin_f32 ak_gemm_splitk_fin_f16 ak_gemm_splitk_fin_bf16" },
     { "gemm_decode", _ak_src_gemm_decode,
       "ak_gemm_decode_kk_f16 ak_gemm_decode_kn_f16 ak_gemm_decode_mk_f16 ak_gemm_decode_mn_f16 ak_gemm_decode_kk_bf16 ak_gemm_decode_kn_bf16 ak_gemm_decode_mk_bf16 ak_gemm_decode_mn_bf16 ak_gemm_decode_fin_f16 ak_gemm_decode_fin_bf16" },
     { "gemm_sm90", _ak_src_gemm_sm90,
-      "ak_gemm_sm90_n256_kk_f16 ak_gemm_sm90_n256_kn_f16 ak_gemm_sm90_n256_mk_f16 ak_gemm_sm90_n256_mn_f16 ak_gemm_sm90_n256_kk_bf16 ak_gemm_sm90_n256_kn_bf16 ak_gemm_sm90_n256_mk_bf16 ak_gemm_sm90_n256_mn_bf16 ak_gemm_sm90_n128_kk_f16 ak_gemm_sm90_n128_kn_f16 ak_gemm_sm90_n128_mk_f16 ak_gemm_sm90_n128_mn_f16 ak_gemm_sm90_n128_kk_bf16 ak_gemm_sm90_n128_kn_bf16 ak_gemm_sm90_n128_mk_bf16 ak_gemm_sm90_n128_mn_bf16 ak_gemm_sm90_p128_kk_f16 ak_gemm_sm90_p128_kn_f16 ak_gemm_sm90_p128_mk_f16 ak_gemm_sm90_p128_mn_f16 ak_gemm_sm90_p128_kk_bf16 ak_gemm_sm90_p128_kn_bf16 ak_gemm_sm90_p128_mk_bf16 ak_gemm_sm90_p128_mn_bf16" },
+      "ak_gemm_sm90_n256_kk_f16 ak_gemm_sm90_n256_kn_f16 ak_gemm_sm90_n256_mk_f16 ak_gemm_sm90_n256_mn_f16 ak_gemm_sm90_n256_kk_bf16 ak_gemm_sm90_n256_kn_bf16 ak_gemm_sm90_n256_mk_bf16 ak_gemm_sm90_n256_mn_bf16 ak_gemm_sm90_n128_kk_f16 ak_gemm_sm90_n128_kn_f16 ak_gemm_sm90_n128_mk_f16 ak_gemm_sm90_n128_mn_f16 ak_gemm_sm90_n128_kk_bf16 ak_gemm_sm90_n128_kn_bf16 ak_gemm_sm90_n128_mk_bf16 ak_gemm_sm90_n128_mn_bf16 ak_gemm_sm90_p128_kk_f16 ak_gemm_sm90_p128_kn_f16 ak_gemm_sm90_p128_mk_f16 ak_gemm_sm90_p128_mn_f16 ak_gemm_sm90_p128_kk_bf16 ak_gemm_sm90_p128_kn_bf16 ak_gemm_sm90_p128_mk_bf16 ak_gemm_sm90_p128_mn_bf16 ak_gemm_sm90_n256_kk_e4e4 ak_gemm_sm90_n256_kk_e4e5 ak_gemm_sm90_n256_kk_e5e4 ak_gemm_sm90_n256_kk_e5e5 ak_gemm_sm90_n128_kk_e4e4 ak_gemm_sm90_n128_kk_e4e5 ak_gemm_sm90_n128_kk_e5e4 ak_gemm_sm90_n128_kk_e5e5 ak_gemm_sm90_p128_kk_e4e4 ak_gemm_sm90_p128_kk_e4e5 ak_gemm_sm90_p128_kk_e5e4 ak_gemm_sm90_p128_kk_e5e5" },
     { "layout", _ak_src_layout,
       "ak_copy_nd_u8 ak_copy_nd_u16 ak_copy_nd_u32 ak_copy_nd_u64 ak_copy_nd_u128 ak_copy_cast_f32_f16 ak_copy_cast_f32_bf16 ak_copy_cast_f16_f32 ak_copy_cast_bf16_f32 ak_copy_cast_f16_bf16 ak_copy_cast_bf16_f16 ak_copy_cast_i32_i64 ak_copy_cast_i64_i32 ak_embedding_u8 ak_embedding_u16 ak_embedding_u32 ak_embedding_u64 ak_embedding_u128" },
     { "llm", _ak_src_llm,
@@ -19059,6 +20337,11 @@ static const struct { const char* family; const char* source; const char* kernel
       "ak_xent_f32 ak_xent_f16 ak_xent_bf16 ak_xent_small_f32 ak_xent_small_f16 ak_xent_small_bf16 ak_xent_partial ak_xent_mean" },
 };
 
+/* host constants of kernels/conv.hip (its `// >>host` block) */
+#define _AK_CVF_TRANS 1
+#define _AK_CVF_NHWC 2
+#define _AK_CVF_BIAS 4
+#define _AK_CVF_ACT_SHIFT 8
 /* host constants of kernels/gemm.hip (its `// >>host` block) */
 #define _AK_GF_TA 1
 #define _AK_GF_TB 2
@@ -19082,6 +20365,9 @@ static const struct { const char* family; const char* source; const char* kernel
 #define _AK_G9_RES 32
 #define _AK_G9_VEC 64
 #define _AK_G9_ACT_SHIFT 8
+#define _AK_G9_SA_ROW 1
+#define _AK_G9_SB_COL 2
+#define _AK_G9_OBF16 128
 /* host constants of kernels/quant.hip (its `// >>host` block) */
 #define _AK_FP8_FMT_E4M3 0
 #define _AK_FP8_FMT_E5M2 1
@@ -19115,58 +20401,60 @@ enum {
     _AK_KIF_chstat_part = 12,
     _AK_KIF_chstat_final = 13,
     _AK_KIF_chnorm_apply = 14,
-    _AK_KIF_fill = 15,
-    _AK_KIF_axpy = 16,
-    _AK_KIF_binary = 17,
-    _AK_KIF_gemm_wgmma = 18,
-    _AK_KIF_gemm_decode = 19,
-    _AK_KIF_gemm_decode_fin = 20,
-    _AK_KIF_gemm_sm90 = 21,
-    _AK_KIF_copy_nd = 22,
-    _AK_KIF_copy_cast = 23,
-    _AK_KIF_embedding = 24,
-    _AK_KIF_rope = 25,
-    _AK_KIF_loss = 26,
-    _AK_KIF_triplet = 27,
-    _AK_KIF_loss_finish = 28,
-    _AK_KIF_norm = 29,
-    _AK_KIF_norm_wide = 30,
-    _AK_KIF_add_norm = 31,
-    _AK_KIF_add_norm_wide = 32,
-    _AK_KIF_pool = 33,
-    _AK_KIF_quant = 34,
-    _AK_KIF_dequant = 35,
-    _AK_KIF_quant_amax = 36,
-    _AK_KIF_rand_uniform = 37,
-    _AK_KIF_rand_normal = 38,
-    _AK_KIF_dropout = 39,
-    _AK_KIF_reduce1 = 40,
-    _AK_KIF_reduce2 = 41,
-    _AK_KIF_cumsum_part = 42,
-    _AK_KIF_cumsum = 43,
-    _AK_KIF_topk = 44,
-    _AK_KIF_topk_mb_pass = 45,
-    _AK_KIF_topk_mb_collect = 46,
-    _AK_KIF_softmax = 47,
-    _AK_KIF_softmax_wide = 48,
-    _AK_KIF_softmax_split = 49,
-    _AK_KIF_softmax_stats = 50,
-    _AK_KIF_softmax_apply = 51,
-    _AK_KIF_transpose = 52,
-    _AK_KIF_xent = 53,
-    _AK_KIF_xent_small = 54,
-    _AK_KIF_xent_partial = 55,
-    _AK_KIF_xent_mean = 56,
+    _AK_KIF_conv_igemm = 15,
+    _AK_KIF_fill = 16,
+    _AK_KIF_axpy = 17,
+    _AK_KIF_binary = 18,
+    _AK_KIF_gemm_wgmma = 19,
+    _AK_KIF_gemm_splitk_fin = 20,
+    _AK_KIF_gemm_decode = 21,
+    _AK_KIF_gemm_decode_fin = 22,
+    _AK_KIF_gemm_sm90 = 23,
+    _AK_KIF_copy_nd = 24,
+    _AK_KIF_copy_cast = 25,
+    _AK_KIF_embedding = 26,
+    _AK_KIF_rope = 27,
+    _AK_KIF_loss = 28,
+    _AK_KIF_triplet = 29,
+    _AK_KIF_loss_finish = 30,
+    _AK_KIF_norm = 31,
+    _AK_KIF_norm_wide = 32,
+    _AK_KIF_add_norm = 33,
+    _AK_KIF_add_norm_wide = 34,
+    _AK_KIF_pool = 35,
+    _AK_KIF_quant = 36,
+    _AK_KIF_dequant = 37,
+    _AK_KIF_quant_amax = 38,
+    _AK_KIF_rand_uniform = 39,
+    _AK_KIF_rand_normal = 40,
+    _AK_KIF_dropout = 41,
+    _AK_KIF_reduce1 = 42,
+    _AK_KIF_reduce2 = 43,
+    _AK_KIF_cumsum_part = 44,
+    _AK_KIF_cumsum = 45,
+    _AK_KIF_topk = 46,
+    _AK_KIF_topk_mb_pass = 47,
+    _AK_KIF_topk_mb_collect = 48,
+    _AK_KIF_softmax = 49,
+    _AK_KIF_softmax_wide = 50,
+    _AK_KIF_softmax_split = 51,
+    _AK_KIF_softmax_stats = 52,
+    _AK_KIF_softmax_apply = 53,
+    _AK_KIF_transpose = 54,
+    _AK_KIF_xent = 55,
+    _AK_KIF_xent_small = 56,
+    _AK_KIF_xent_partial = 57,
+    _AK_KIF_xent_mean = 58,
     _AK_KIF_COUNT
 };
 static const char* const _ak_kernel_interface_names[] = {
     "", "unary", "attn_simt", "attn_combine", "axred", "axnorm_cols", "axnorm_rows", "axnorm_part", "axnorm_apply",
-    "bcast", "tri", "cast", "chstat_part", "chstat_final", "chnorm_apply", "fill", "axpy", "binary", "gemm_wgmma",
-    "gemm_decode", "gemm_decode_fin", "gemm_sm90", "copy_nd", "copy_cast", "embedding", "rope", "loss", "triplet",
-    "loss_finish", "norm", "norm_wide", "add_norm", "add_norm_wide", "pool", "quant", "dequant", "quant_amax",
-    "rand_uniform", "rand_normal", "dropout", "reduce1", "reduce2", "cumsum_part", "cumsum", "topk", "topk_mb_pass",
-    "topk_mb_collect", "softmax", "softmax_wide", "softmax_split", "softmax_stats", "softmax_apply", "transpose",
-    "xent", "xent_small", "xent_partial", "xent_mean"
+    "bcast", "tri", "cast", "chstat_part", "chstat_final", "chnorm_apply", "conv_igemm", "fill", "axpy", "binary",
+    "gemm_wgmma", "gemm_splitk_fin", "gemm_decode", "gemm_decode_fin", "gemm_sm90", "copy_nd", "copy_cast",
+    "embedding", "rope", "loss", "triplet", "loss_finish", "norm", "norm_wide", "add_norm", "add_norm_wide", "pool",
+    "quant", "dequant", "quant_amax", "rand_uniform", "rand_normal", "dropout", "reduce1", "reduce2", "cumsum_part",
+    "cumsum", "topk", "topk_mb_pass", "topk_mb_collect", "softmax", "softmax_wide", "softmax_split", "softmax_stats",
+    "softmax_apply", "transpose", "xent", "xent_small", "xent_partial", "xent_mean"
 };
 static inline ak_args* _ak_kargs_begin(_ak_kargs* k, int iface) {
     k->iface = iface;
@@ -19259,6 +20547,16 @@ static inline void _ak_kargs_chnorm_apply(_ak_kargs* kargs_, const void* x, void
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, w); ak_args_ptr(a_, bias); ak_args_ptr(a_, mean); ak_args_ptr(a_, rs); ak_args_i64(a_, planes); ak_args_i64(a_, C); ak_args_i64(a_, S);
     ak_args_i32(a_, G); ak_args_i32(a_, running); ak_args_f32(a_, eps);
 }
+/* kernels/conv.hip:279 NAME (macro AK_CONV_IGEMM) */
+static inline void _ak_kargs_conv_igemm(_ak_kargs* kargs_, const void* x, const void* w, const void* bias, void* y, int32_t flags, float ap, int32_t Nb, int32_t Cin, int32_t Cout, int32_t Cig,
+                                        int32_t Cog, int32_t ID, int32_t IH, int32_t IW, int32_t OD, int32_t OH, int32_t OW, int32_t kD, int32_t kH, int32_t kW, int32_t sD, int32_t sH, int32_t sW,
+                                        int32_t pD, int32_t pH, int32_t pW, int32_t dD, int32_t dH, int32_t dW) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_conv_igemm);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, w); ak_args_ptr(a_, bias); ak_args_ptr(a_, y); ak_args_i32(a_, flags); ak_args_f32(a_, ap); ak_args_i32(a_, Nb); ak_args_i32(a_, Cin); ak_args_i32(a_, Cout);
+    ak_args_i32(a_, Cig); ak_args_i32(a_, Cog); ak_args_i32(a_, ID); ak_args_i32(a_, IH); ak_args_i32(a_, IW); ak_args_i32(a_, OD); ak_args_i32(a_, OH); ak_args_i32(a_, OW); ak_args_i32(a_, kD);
+    ak_args_i32(a_, kH); ak_args_i32(a_, kW); ak_args_i32(a_, sD); ak_args_i32(a_, sH); ak_args_i32(a_, sW); ak_args_i32(a_, pD); ak_args_i32(a_, pH); ak_args_i32(a_, pW); ak_args_i32(a_, dD);
+    ak_args_i32(a_, dH); ak_args_i32(a_, dW);
+}
 /* kernels/elementwise.hip:25 ak_fill_f32 */
 static inline void _ak_kargs_fill(_ak_kargs* kargs_, void* y, int64_t n, float value) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_fill);
@@ -19274,7 +20572,7 @@ static inline void _ak_kargs_binary(_ak_kargs* kargs_, const void* x, const void
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_binary);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, z); ak_args_i64(a_, n); ak_args_i32(a_, op);
 }
-/* kernels/gemm.hip:457 NAME (macro AK_GEMM_WGMMA) */
+/* kernels/gemm.hip:517 NAME (macro AK_GEMM_WGMMA) */
 static inline void _ak_kargs_gemm_wgmma(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t K, int64_t lda,
                                         int64_t ldb, int64_t ldc, int64_t ldd, int64_t ldr, int64_t sA, int64_t sB, int64_t sC, int64_t sD, int64_t sR, int32_t batch, float alpha, float beta,
                                         int32_t flags, float ap) {
@@ -19282,6 +20580,13 @@ static inline void _ak_kargs_gemm_wgmma(_ak_kargs* kargs_, const void* A, const 
     ak_args_ptr(a_, A); ak_args_ptr(a_, B); ak_args_ptr(a_, C); ak_args_ptr(a_, D); ak_args_ptr(a_, bias); ak_args_ptr(a_, R); ak_args_i32(a_, M); ak_args_i32(a_, N); ak_args_i32(a_, K);
     ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB); ak_args_i64(a_, sC); ak_args_i64(a_, sD);
     ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
+}
+/* kernels/gemm.hip:697 NAME (macro AK_GEMM_SPLITK_FIN) */
+static inline void _ak_kargs_gemm_splitk_fin(_ak_kargs* kargs_, const void* W, int32_t splits, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int64_t ldc, int64_t ldd,
+                                             int64_t ldr, float alpha, float beta, int32_t flags, float ap) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_gemm_splitk_fin);
+    ak_args_ptr(a_, W); ak_args_i32(a_, splits); ak_args_ptr(a_, C); ak_args_ptr(a_, D); ak_args_ptr(a_, bias); ak_args_ptr(a_, R); ak_args_i32(a_, M); ak_args_i32(a_, N); ak_args_i64(a_, ldc);
+    ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
 /* kernels/gemm_decode.hip:206 NAME (macro AK_GEMM_DECODE) */
 static inline void _ak_kargs_gemm_decode(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, void* W, int32_t M, int32_t N, int32_t K,
@@ -19300,14 +20605,14 @@ static inline void _ak_kargs_gemm_decode_fin(_ak_kargs* kargs_, const void* W, c
     ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sC); ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta);
     ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_sm90.hip:366 NAME (macro AK_GEMM_SM90) */
+/* kernels/gemm_sm90.hip:414 NAME (macro AK_GEMM_SM90) */
 static inline void _ak_kargs_gemm_sm90(_ak_kargs* kargs_, const _ak_tmap* tA, const _ak_tmap* tB, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t K,
                                        int64_t ldc, int64_t ldd, int64_t ldr, int64_t sC, int64_t sD, int64_t sR, int32_t batch, int32_t bA, int32_t bB, float alpha, float beta, int32_t flags,
-                                       float ap) {
+                                       float ap, const void* sA, const void* sB) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_gemm_sm90);
     ak_args_bytes(a_, tA, sizeof(_ak_tmap)); ak_args_bytes(a_, tB, sizeof(_ak_tmap)); ak_args_ptr(a_, C); ak_args_ptr(a_, D); ak_args_ptr(a_, bias); ak_args_ptr(a_, R); ak_args_i32(a_, M);
     ak_args_i32(a_, N); ak_args_i32(a_, K); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sC); ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch);
-    ak_args_i32(a_, bA); ak_args_i32(a_, bB); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
+    ak_args_i32(a_, bA); ak_args_i32(a_, bB); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap); ak_args_ptr(a_, sA); ak_args_ptr(a_, sB);
 }
 /* kernels/layout.hip:162 ak_copy_nd_##NAME (macro AK_COPY_ND_BITS) */
 static inline void _ak_kargs_copy_nd(_ak_kargs* kargs_, const void* src, void* dst, int64_t rows, int64_t inner, int64_t chunk, int64_t iss, int64_t ids, int32_t nd, int64_t sz0, int64_t sz1,
@@ -19520,15 +20825,17 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_attn_sm90 _AK_KIF_attn_simt
 #define _ak_kargs_copy _ak_kargs_cast   /* kernels/cast.hip:47 ak_copy_f32: the same list */
 #define _AK_KIF_copy _AK_KIF_cast
+#define _ak_kargs_conv_dw _ak_kargs_conv_igemm   /* kernels/conv.hip:361 NAME (macro AK_CONV_DW): the same list */
+#define _AK_KIF_conv_dw _AK_KIF_conv_igemm
 #define _ak_kargs_scale _ak_kargs_axpy   /* kernels/elementwise.hip:58 ak_scale_f32: the same list */
 #define _AK_KIF_scale _AK_KIF_axpy
-#define _ak_kargs_gemm_skinny _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:538 NAME (macro AK_GEMM_SKINNY): the same list */
+#define _ak_kargs_gemm_skinny _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:598 NAME (macro AK_GEMM_SKINNY): the same list */
 #define _AK_KIF_gemm_skinny _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:616 NAME (macro AK_GEMM_GEMV): the same list */
+#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:676 NAME (macro AK_GEMM_GEMV): the same list */
 #define _AK_KIF_gemm_gemv _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_mma _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:626 NAME (macro AK_GEMM_MMA): the same list */
+#define _ak_kargs_gemm_mma _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:709 NAME (macro AK_GEMM_MMA): the same list */
 #define _AK_KIF_gemm_mma _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:630 NAME (macro AK_GEMM_SIMT): the same list */
+#define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:713 NAME (macro AK_GEMM_SIMT): the same list */
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
 #define _ak_kargs_softmax_slab _ak_kargs_softmax   /* kernels/softmax.hip:353 ak_softmax_slab_##DT (macro AK_SOFTMAX): the same list */
 #define _AK_KIF_softmax_slab _AK_KIF_softmax
@@ -19652,6 +20959,16 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_chstat_part_bf16", _AK_KIF_chstat_part },
     { "ak_chstat_final_bf16", _AK_KIF_chstat_final },
     { "ak_chnorm_apply_bf16", _AK_KIF_chnorm_apply },
+    { "ak_conv_igemm_mma_f16", _AK_KIF_conv_igemm },
+    { "ak_conv_igemm_mma_bf16", _AK_KIF_conv_igemm },
+    { "ak_conv_igemm_mma_f32", _AK_KIF_conv_igemm },
+    { "ak_conv_igemm_mma_x32", _AK_KIF_conv_igemm },
+    { "ak_conv_igemm_simt_f32", _AK_KIF_conv_igemm },
+    { "ak_conv_igemm_simt_f16", _AK_KIF_conv_igemm },
+    { "ak_conv_igemm_simt_bf16", _AK_KIF_conv_igemm },
+    { "ak_conv_dw_f32", _AK_KIF_conv_igemm },
+    { "ak_conv_dw_f16", _AK_KIF_conv_igemm },
+    { "ak_conv_dw_bf16", _AK_KIF_conv_igemm },
     { "ak_fill_f32", _AK_KIF_fill },
     { "ak_fill_f16", _AK_KIF_fill },
     { "ak_fill_bf16", _AK_KIF_fill },
@@ -19683,6 +21000,9 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_gemm_gemv_f32", _AK_KIF_gemm_wgmma },
     { "ak_gemm_gemv_f16", _AK_KIF_gemm_wgmma },
     { "ak_gemm_gemv_bf16", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_splitk_fin_f32", _AK_KIF_gemm_splitk_fin },
+    { "ak_gemm_splitk_fin_f16", _AK_KIF_gemm_splitk_fin },
+    { "ak_gemm_splitk_fin_bf16", _AK_KIF_gemm_splitk_fin },
     { "ak_gemm_decode_kk_f16", _AK_KIF_gemm_decode },
     { "ak_gemm_decode_kn_f16", _AK_KIF_gemm_decode },
     { "ak_gemm_decode_mk_f16", _AK_KIF_gemm_decode },
@@ -19717,6 +21037,18 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_gemm_sm90_p128_kn_bf16", _AK_KIF_gemm_sm90 },
     { "ak_gemm_sm90_p128_mk_bf16", _AK_KIF_gemm_sm90 },
     { "ak_gemm_sm90_p128_mn_bf16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n256_kk_e4e4", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n256_kk_e4e5", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n256_kk_e5e4", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n256_kk_e5e5", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n128_kk_e4e4", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n128_kk_e4e5", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n128_kk_e5e4", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n128_kk_e5e5", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_p128_kk_e4e4", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_p128_kk_e4e5", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_p128_kk_e5e4", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_p128_kk_e5e5", _AK_KIF_gemm_sm90 },
     { "ak_copy_nd_u8", _AK_KIF_copy_nd },
     { "ak_copy_nd_u16", _AK_KIF_copy_nd },
     { "ak_copy_nd_u32", _AK_KIF_copy_nd },
@@ -20192,7 +21524,13 @@ static int _ak_op_finite(float v) { return v == v && v <= FLT_MAX && v >= -FLT_M
 
 /* Stream argument: a stream of another context is an error. */
 static ak_result _ak_op_check_stream(const ak_context* ctx, const ak_stream* s, const char* op) {
+    ak_stream* c;
     if (s && s->ctx != ctx) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_WRONG_CONTEXT, "%s: stream belongs to another context", op);
+    if (!(c = _ak_capturing(ctx))) return AK_OK;
+    if (!s) return _ak_capture_stream_check(ctx, s, op);
+    if (s == c && ctx->bk->host_memory)   /* the cpu backend runs the op's C reference at once: nothing to record */
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_CAPTURE, "%s: the cpu backend cannot capture library ops (they run their C "
+                        "reference at once); capture ak_launch kernels, copies and memsets there, or ops on a GPU backend", op);
     return AK_OK;
 }
 
@@ -21782,7 +23120,9 @@ static const _ak_gemm_tile _ak_gemm_tiles[] = {
       "waves a block; any architecture, exact fp32 math" },
     { AK_MATRIX_NONE, 0, "simt_l", 128, 128, 16, 16, 256,
       "no matrix instruction (gfx906, gfx1030, matrix_cores off, exact f32 on NVIDIA / RDNA): 16x16 threads, "
-      "8x8 outputs each from 16-deep shared k slabs" },
+      "8x8 outputs each as 2x2 fragments of 4x4 read as 4-element vectors from m- / n-contiguous 16-deep "
+      "shared slabs (double-buffered, one barrier per k step); epilogue without C / bias / residual / "
+      "activation straight from registers" },
 };
 
 /* Row for (isa, small); small 2 is the decode row (FMAs, any arch), 3 / 4 / 5 the Hopper TMA kernel's
@@ -21860,20 +23200,52 @@ static size_t _ak_gemm_batch_overlap(size_t m, size_t n, size_t ld, size_t batch
     return 0;
 }
 
+/* 8-bit float dtypes of the scaled GEMM; B's dtype (dtype_b 0: dtype). */
+static int _ak_gemm_is_fp8(ak_dtype t) { return t == AK_FP8_E4M3 || t == AK_FP8_E5M2 || t == AK_FP8_E4M3_FNUZ || t == AK_FP8_E5M2_FNUZ; }
+static int _ak_gemm_is_fnuz(ak_dtype t) { return t == AK_FP8_E4M3_FNUZ || t == AK_FP8_E5M2_FNUZ; }
+static ak_dtype _ak_gemm_dtype_b(const ak_gemm_desc* g) { return g->dtype_b != AK_F32 ? g->dtype_b : g->dtype; }
+
 static ak_result _ak_gemm_check(ak_context* ctx, const ak_gemm_desc* g, _ak_gemm_shape* s) {
     ak_result r;
     size_t ba, bb, bc = 0, bd, br = 0, bbias = 0;
     unsigned allowed;
+    int f8;
     if ((r = _ak_op_check_ctx(ctx, "ak_gemm")) != AK_OK) return r;
     if (!g) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_gemm: descriptor is NULL");
-    if ((r = _ak_op_check_float(g->dtype, "ak_gemm dtype")) != AK_OK) return r;
-    if (g->out_dtype != g->dtype && g->out_dtype != AK_F32)
-        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE, "ak_gemm: out_dtype %s (%d) not supported for dtype %s, expected %s or f32",
-                       ak_dtype_name(g->out_dtype), (int)g->out_dtype, ak_dtype_name(g->dtype), ak_dtype_name(g->dtype));
+    f8 = _ak_gemm_is_fp8(g->dtype);
+    if (f8) {
+        const ak_dtype tb = _ak_gemm_dtype_b(g);
+        if (!_ak_gemm_is_fp8(tb) || _ak_gemm_is_fnuz(tb) != _ak_gemm_is_fnuz(g->dtype))
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE,
+                            "ak_gemm: dtype_b %s (%d) with dtype %s: B must be an 8-bit float of the same family (OCP e4m3 / e5m2, "
+                            "or FNUZ e4m3 / e5m2)", ak_dtype_name(tb), (int)tb, ak_dtype_name(g->dtype));
+        if (g->out_dtype != AK_F32 && g->out_dtype != AK_F16 && g->out_dtype != AK_BF16)
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE,
+                            "ak_gemm: out_dtype %s (%d) not supported for fp8 inputs, expected f32, f16 or bf16", ak_dtype_name(g->out_dtype),
+                            (int)g->out_dtype);
+        if ((g->scale_a_per_row != 0 && g->scale_a_per_row != 1) || (g->scale_b_per_col != 0 && g->scale_b_per_col != 1))
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: scale_a_per_row = %d, scale_b_per_col = %d, expected 0 or 1",
+                           g->scale_a_per_row, g->scale_b_per_col);
+        if ((g->scale_a_per_row && !g->scale_a) || (g->scale_b_per_col && !g->scale_b))
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_gemm: scale_%s_per_%s is set but scale_%s is NULL",
+                            g->scale_a_per_row && !g->scale_a ? "a" : "b", g->scale_a_per_row && !g->scale_a ? "row" : "col",
+                            g->scale_a_per_row && !g->scale_a ? "a" : "b");
+    } else {
+        if ((r = _ak_op_check_float(g->dtype, "ak_gemm dtype")) != AK_OK) return r;
+        if (g->out_dtype != g->dtype && g->out_dtype != AK_F32)
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE, "ak_gemm: out_dtype %s (%d) not supported for dtype %s, expected %s or f32",
+                           ak_dtype_name(g->out_dtype), (int)g->out_dtype, ak_dtype_name(g->dtype), ak_dtype_name(g->dtype));
+        if ((g->dtype_b != 0 && g->dtype_b != g->dtype) || g->scale_a || g->scale_b || g->scale_a_per_row || g->scale_b_per_col)
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE,
+                            "ak_gemm: dtype_b, scale_a, scale_b and the per-row / per-column scale flags are for fp8 inputs only "
+                            "(dtype %s: leave them 0 / NULL, and fold a scalar scale into alpha)", ak_dtype_name(g->dtype));
+    }
+    /* fp8 is the caller's explicit choice: refused only by an explicit mask without it */
     allowed = ctx->cfg.allowed_precisions ? ctx->cfg.allowed_precisions
-                                          : (AK_DTYPE_BIT(AK_F32) | AK_DTYPE_BIT(AK_F16) | AK_DTYPE_BIT(AK_BF16));
-    if (!(allowed & AK_DTYPE_BIT(g->dtype)))
-        return _ak_err(AK_ERROR_CONFIG, "ak_gemm: dtype %s is not in config.allowed_precisions (0x%x)", ak_dtype_name(g->dtype), allowed);
+                                          : (AK_DTYPE_BIT(AK_F32) | AK_DTYPE_BIT(AK_F16) | AK_DTYPE_BIT(AK_BF16) | _AK_FP8_DTYPES);
+    if (!(allowed & AK_DTYPE_BIT(g->dtype)) || (f8 && !(allowed & AK_DTYPE_BIT(_ak_gemm_dtype_b(g)))))
+        return _ak_err(AK_ERROR_CONFIG, "ak_gemm: dtype %s is not in config.allowed_precisions (0x%x)",
+                       ak_dtype_name(!(allowed & AK_DTYPE_BIT(g->dtype)) ? g->dtype : _ak_gemm_dtype_b(g)), allowed);
     if (g->m == 0 || g->n == 0 || g->k == 0)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: m, n, k = %zu, %zu, %zu: each must be >= 1", g->m, g->n, g->k);
     if (g->m > 0x7FFFFFFFu || g->n > 0x7FFFFFFFu || g->k > 0x7FFFFFFFu || g->batch > 0x7FFFFFFFu)
@@ -21890,7 +23262,7 @@ static ak_result _ak_gemm_check(ak_context* ctx, const ak_gemm_desc* g, _ak_gemm
     s->esz = ak_dtype_size(g->dtype); s->osz = ak_dtype_size(g->out_dtype);
     if ((r = _ak_gemm_check_mat(ctx, g->a, g->dtype, g->trans_a ? g->k : g->m, g->trans_a ? g->m : g->k, &s->lda, g->batch,
                                 g->stride_a, "a", &ba)) != AK_OK) return r;
-    if ((r = _ak_gemm_check_mat(ctx, g->b, g->dtype, g->trans_b ? g->n : g->k, g->trans_b ? g->k : g->n, &s->ldb, g->batch,
+    if ((r = _ak_gemm_check_mat(ctx, g->b, _ak_gemm_dtype_b(g), g->trans_b ? g->n : g->k, g->trans_b ? g->k : g->n, &s->ldb, g->batch,
                                 g->stride_b, "b", &bb)) != AK_OK) return r;
     if ((r = _ak_gemm_check_mat(ctx, g->d, g->out_dtype, g->m, g->n, &s->ldd, g->batch, g->stride_d, "d", &bd)) != AK_OK) return r;
     if (g->batch > 1) {
@@ -21909,6 +23281,16 @@ static ak_result _ak_gemm_check(ak_context* ctx, const ak_gemm_desc* g, _ak_gemm
         if ((r = _ak_op_check_ptr(g->bias, g->out_dtype, "ak_gemm: bias")) != AK_OK) return r;
         bbias = g->n * s->osz;
     }
+    if (g->scale_a && ((r = _ak_op_check_ptr(g->scale_a, AK_F32, "ak_gemm: scale_a")) != AK_OK ||
+                       (r = _ak_op_check_bytes(ctx, g->scale_a_per_row ? g->m : 1, AK_F32, "ak_gemm: scale_a")) != AK_OK))
+        return r;
+    if (g->scale_b && ((r = _ak_op_check_ptr(g->scale_b, AK_F32, "ak_gemm: scale_b")) != AK_OK ||
+                       (r = _ak_op_check_bytes(ctx, g->scale_b_per_col ? g->n : 1, AK_F32, "ak_gemm: scale_b")) != AK_OK))
+        return r;
+    if (g->scale_a && (r = _ak_op_check_overlap(g->d, bd, g->scale_a, (g->scale_a_per_row ? g->m : 1) * 4, 0, "ak_gemm: d and scale_a")) != AK_OK)
+        return r;
+    if (g->scale_b && (r = _ak_op_check_overlap(g->d, bd, g->scale_b, (g->scale_b_per_col ? g->n : 1) * 4, 0, "ak_gemm: d and scale_b")) != AK_OK)
+        return r;
     /* D may only be C / residual exactly (in place); never A, B or bias */
     if ((r = _ak_op_check_overlap(g->d, bd, g->a, ba, 0, "ak_gemm: d and a")) != AK_OK) return r;
     if ((r = _ak_op_check_overlap(g->d, bd, g->b, bb, 0, "ak_gemm: d and b")) != AK_OK) return r;
@@ -22003,6 +23385,51 @@ static int _ak_gemm_decode_ok(const ak_gemm_desc* g, const _ak_gemm_shape* s, in
            (g->batch == 1 || (g->stride_a * es) % 16 == 0);
 }
 
+/* The plan of an fp8 descriptor: the Hopper TMA kernel with fp8 wgmma
+ * (K-major operands only), or an error that says why not. */
+static ak_result _ak_gemm_plan_fp8(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, ak_gemm_plan* p) {
+    const ak_arch_info* arch = _ak_gemm_arch(ctx);
+    const int named = ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto");
+    const ak_dtype tb = _ak_gemm_dtype_b(g);
+    const size_t lim = (size_t)1 << 39;
+    const _ak_gemm_tile* t;
+    int cus;
+    if (_ak_op_is_cpu(ctx) && !named) {
+        p->path = "cpu";
+        p->bm = p->bn = 1; p->bk = 1; p->threads = 1;
+        p->reason = "cpu backend: the C reference (fp8 decoded exactly, double accumulation, then the scales and the epilogue)";
+        return AK_OK;
+    }
+    if (!arch || arch->matrix != AK_MATRIX_WGMMA || !arch->tma || !*arch->arch_target)
+        return _ak_err(AK_ERROR_MATRIX_CORES, "ak_gemm: fp8 GEMM runs on Hopper (sm_90a: wgmma + TMA) only for now; %s has no fp8 GEMM "
+                       "path in amdkit (dequantise with ak_dequantize and run the f16 / bf16 GEMM)", arch ? arch->name : "this device");
+    if (ctx->cfg.matrix_cores != AK_ON)
+        return _ak_err(AK_ERROR_MATRIX_CORES, "ak_gemm: fp8 GEMM needs the matrix cores (config.matrix_cores is off)");
+    if (_ak_gemm_is_fnuz(g->dtype))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: %s x %s: the FNUZ encodings are gfx942's; %s takes the OCP ones "
+                       "(AK_FP8_E4M3 / AK_FP8_E5M2)", ak_dtype_name(g->dtype), ak_dtype_name(tb), arch->name);
+    if (g->trans_a || !g->trans_b)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: fp8 on %s needs both operands k-contiguous (wgmma fp8 is K-major only): "
+                       "A stored m x k (trans_a = 0) and B stored n x k (trans_b = 1), got trans_a = %d, trans_b = %d; transpose the "
+                       "operand first (ak_transpose / ak_copy_strided)", arch->name, g->trans_a, g->trans_b);
+    if ((uintptr_t)g->a % 16 || (uintptr_t)g->b % 16 || s->lda % 16 || s->ldb % 16 ||
+        (g->batch > 1 && (g->stride_a % 16 || g->stride_b % 16)) || s->lda > lim || s->ldb > lim ||
+        (g->batch > 1 && (g->stride_a > lim || g->stride_b > lim)))
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: fp8 on %s (TMA) needs A and B 16-byte aligned with leading dimensions and "
+                       "batch strides a multiple of 16 elements (lda %zu, ldb %zu, k %zu)", arch->name, s->lda, s->ldb, s->k);
+    if (!_ak_op_is_cpu(ctx) && !ctx->bk->tensor_map)
+        return _ak_err(AK_ERROR_MATRIX_CORES, "ak_gemm: fp8 on %s needs TMA tensor maps (cuTensorMapEncodeTiled is missing from the "
+                       "driver)", arch->name);
+    cus = !_ak_op_is_cpu(ctx) && ctx->dev.compute_units > 0 ? ctx->dev.compute_units : (arch->compute_units > 0 ? arch->compute_units : 132);
+    t = _ak_gemm_tile_find(AK_MATRIX_WGMMA, 3 + _ak_gemm_sm90_variant(g, cus));
+    p->bm = t->bm; p->bn = t->bn; p->bk = 128; p->threads = t->threads;
+    p->reason = t->reason;
+    p->path = "wgmma";
+    p->shared_bytes = _ak_gemm_sm90_smem(t->bn);
+    snprintf(p->kernel, sizeof p->kernel, "ak_gemm_%s_kk_%s%s", t->tag, g->dtype == AK_FP8_E4M3 ? "e4" : "e5", tb == AK_FP8_E4M3 ? "e4" : "e5");
+    return AK_OK;
+}
+
 /* The plan; tma 0 leaves the Hopper TMA kernel out (its tensor maps failed to encode). */
 static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, ak_gemm_plan* p, int tma) {
     const ak_arch_info* arch = _ak_gemm_arch(ctx);
@@ -22011,6 +23438,7 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
     int has = 0, fast32 = 0, xf32 = 0, mc, small = 0;
     const char* dt;
     memset(p, 0, sizeof *p);
+    if (_ak_gemm_is_fp8(g->dtype)) return _ak_gemm_plan_fp8(ctx, g, s, p);
     /* f32 as TF32 / xf32 only when the caller opted in (exact fp32 by default, as BLAS) */
     if (g->dtype == AK_F32 && ctx->cfg.allow_tf32) fast32 = 1;
     if (arch && arch->xf32) xf32 = 1;
@@ -22127,8 +23555,46 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
     return AK_OK;
 }
 
+/* Split-K of the SIMT tile: a single problem with fewer 128 x 128 tiles
+ * than compute units and a long k runs as k slices (of a multiple of 16)
+ * that together fill the units once (one 256-thread block each), at least
+ * 256 deep each, at most 64, with the fp32 partials' workspace under 1 GiB;
+ * 1 when that gives fewer than 2 slices. The slices run as one batched
+ * launch (plus one for a shorter last slice); ak_gemm_splitk_fin adds them
+ * in order and runs the epilogue. */
+static int _ak_gemm_simt_splits(const ak_gemm_desc* g, int cus, size_t* kc) {
+    const size_t tiles = ((g->m + 127) / 128) * ((g->n + 127) / 128);
+    size_t want, c, n;
+    *kc = g->k;
+    if (g->batch > 1 || tiles >= (size_t)cus) return 1;
+    want = (size_t)cus / tiles;
+    if (want > g->k / 256) want = g->k / 256;
+    if (want > 64) want = 64;
+    while (want >= 2 && (double)want * (double)g->m * (double)g->n * 4.0 > 1073741824.0) want--;
+    if (want < 2) return 1;
+    c = (g->k + want - 1) / want;
+    c = (c + 15) / 16 * 16;
+    n = (g->k + c - 1) / c;
+    if (n < 2) return 1;
+    *kc = c;
+    return (int)n;
+}
+
 static ak_result _ak_gemm_plan(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, ak_gemm_plan* p) {
-    return _ak_gemm_plan_tma(ctx, g, s, p, 1);
+    ak_result r = _ak_gemm_plan_tma(ctx, g, s, p, 1);
+    p->k_splits = 1;
+    if (r == AK_OK && !strncmp(p->kernel, "ak_gemm_simt_", 13)) {
+        const ak_arch_info* arch = _ak_gemm_arch(ctx);
+        const int cus = !_ak_op_is_cpu(ctx) && ctx->dev.compute_units > 0 ? ctx->dev.compute_units
+                        : (arch && arch->compute_units > 0 ? arch->compute_units : 64);
+        size_t kc;
+        p->k_splits = _ak_gemm_simt_splits(g, cus, &kc);
+        if (p->k_splits > 1)
+            p->reason = "SIMT tile with split-K: fewer 128x128 output tiles than compute units and a long k, so k is cut "
+                        "into slices (one block per unit in all) whose fp32 partials go to a pool workspace; a second "
+                        "pass adds them in a fixed order and runs the epilogue";
+    }
+    return r;
 }
 
 /* The descriptor with its zero defaults resolved (alpha 0 -> 1, batch 0 -> 1): g itself when none is zero. */
@@ -22181,6 +23647,8 @@ static void* _ak_gemm_ref_rows(void* arg) {
             double acc = 0.0, v;
             for (kk = 0; kk < K; kk++) acc += ar[kk] * br[kk];
             v = (double)g->alpha * acc;
+            if (g->scale_a) v *= (double)g->scale_a[g->scale_a_per_row ? i : 0];
+            if (g->scale_b) v *= (double)g->scale_b[g->scale_b_per_col ? jj : 0];
             if (g->beta != 0.0f) v += (double)g->beta * _ak_op_ld(g->c, g->out_dtype, b * g->stride_c + i * s->ldc + jj);
             if (g->bias) v += _ak_op_ld(g->bias, g->out_dtype, jj);
             if (g->activation != AK_OP_NONE) v = _ak_elementwise_unary_ref((ak_unary_op)g->activation, v, (double)g->act_param, 0.0);
@@ -22215,7 +23683,7 @@ static ak_result _ak_gemm_ref(const ak_gemm_desc* g, const _ak_gemm_shape* s, in
         for (i = 0; i < s->n; i++)
             for (kk = 0; kk < s->k; kk++) {
                 size_t idx = b * g->stride_b + (g->trans_b ? i * s->ldb + kk : kk * s->ldb + i);
-                double v = _ak_op_ld(g->b, g->dtype, idx);
+                double v = _ak_op_ld(g->b, _ak_gemm_dtype_b(g), idx);
                 bt[i * s->k + kk] = tf32 ? _ak_gemm_tf32(v) : v;
             }
         nt = work < 4e6 ? 1 : (int)(ncpu < 1 ? 1L : ncpu > (long)MAXT ? (long)MAXT : ncpu);
@@ -22256,8 +23724,11 @@ static ak_result _ak_gemm_sm90_launch(ak_context* ctx, const ak_gemm_desc* g, co
                                       ak_stream* stream, int* refused) {
     unsigned char raw[2 * sizeof(_ak_tmap) + 64];
     _ak_tmap* maps = (_ak_tmap*)(void*)(raw + ((64 - ((uintptr_t)raw & 63)) & 63)); /* the driver wants 64-byte alignment */
-    const int dt = g->dtype == AK_F16 ? _AK_TMAP_F16 : _AK_TMAP_BF16;
+    const int f8 = _ak_gemm_is_fp8(g->dtype), bk = f8 ? 128 : 64; /* k box: 128 bytes */
+    const int dt = f8 ? _AK_TMAP_U8 : g->dtype == AK_F16 ? _AK_TMAP_F16 : _AK_TMAP_BF16;
     const int ba = g->batch > 1 && g->stride_a, bb = g->batch > 1 && g->stride_b;
+    const char* only[1];
+    ak_compile_options o;
     const uint64_t es = s->esz;
     uint64_t dims[3], strides[2];
     uint32_t box[3];
@@ -22271,20 +23742,28 @@ static ak_result _ak_gemm_sm90_launch(ak_context* ctx, const ak_gemm_desc* g, co
     /* A: {K, M} k-contiguous, box 64 x 128; {M, K} m-contiguous, box 64 x 64 (two per tile); batch third */
     dims[0] = g->trans_a ? s->m : s->k; dims[1] = g->trans_a ? s->k : s->m; dims[2] = ba ? s->batch : 1;
     strides[0] = s->lda * es; strides[1] = ba ? g->stride_a * es : strides[0] * dims[1];
-    box[0] = 64; box[1] = g->trans_a ? 64 : 128; box[2] = 1;
+    box[0] = (uint32_t)bk; box[1] = g->trans_a ? 64 : 128; box[2] = 1;
     if ((*refused = ctx->bk->tensor_map(ctx, &maps[0], dt, 3, g->a, dims, strides, box)) != 0) return AK_OK;
     /* B: {K, N} stored N x K, box 64 x BN; {N, K} stored K x N, box 64 x 64 (BN / 64 per tile) */
     dims[0] = g->trans_b ? s->k : s->n; dims[1] = g->trans_b ? s->n : s->k; dims[2] = bb ? s->batch : 1;
     strides[0] = s->ldb * es; strides[1] = bb ? g->stride_b * es : strides[0] * dims[1];
-    box[0] = 64; box[1] = g->trans_b ? (uint32_t)p->bn : 64; box[2] = 1;
+    box[0] = (uint32_t)bk; box[1] = g->trans_b ? (uint32_t)p->bn : 64; box[2] = 1;
     if ((*refused = ctx->bk->tensor_map(ctx, &maps[1], dt, 3, g->b, dims, strides, box)) != 0) return AK_OK;
-    if ((r = _ak_op_kernel_at(ctx, _ak_src_gemm_sm90, p->kernel, _ak_gemm_arch(ctx)->arch_target, &k)) != AK_OK) return r;
+    /* the 16-bit or the fp8 half of the family (-DAK_G9_ONLY: a smaller program) */
+    only[0] = f8 ? "-DAK_G9_ONLY=8" : "-DAK_G9_ONLY=16";
+    memset(&o, 0, sizeof o);
+    o.options = only;
+    o.num_options = 1;
+    o.source_name = "gemm_sm90.hip";
+    if ((r = _ak_op_kernel_ex(ctx, _ak_src_gemm_sm90, p->kernel, _ak_gemm_arch(ctx)->arch_target, &o, &k)) != AK_OK) return r;
     flags = (g->out_dtype == AK_F32 ? _AK_G9_OUT32 : 0) | (g->beta != 0.0f ? _AK_G9_C : 0) | (g->bias ? _AK_G9_BIAS : 0) |
-            (g->residual ? _AK_G9_RES : 0) | (_ak_gemm_epi_vec(g, s) ? _AK_G9_VEC : 0) | (g->activation << _AK_G9_ACT_SHIFT);
+            (g->residual ? _AK_G9_RES : 0) | (_ak_gemm_epi_vec(g, s) ? _AK_G9_VEC : 0) | (g->activation << _AK_G9_ACT_SHIFT) |
+            (g->out_dtype == AK_BF16 ? _AK_G9_OBF16 : 0) | (g->scale_a && g->scale_a_per_row ? _AK_G9_SA_ROW : 0) |
+            (g->scale_b && g->scale_b_per_col ? _AK_G9_SB_COL : 0);
     _ak_kargs_gemm_sm90(&a, &maps[0], &maps[1], g->beta != 0.0f ? g->c : NULL, g->d, g->bias, g->residual, (int32_t)s->m,
                         (int32_t)s->n, (int32_t)s->k, (int64_t)s->ldc, (int64_t)s->ldd, (int64_t)s->ldr, (int64_t)g->stride_c,
                         (int64_t)g->stride_d, (int64_t)g->stride_r, (int32_t)s->batch, ba, bb, g->alpha, g->beta, flags,
-                        g->act_param);
+                        g->act_param, f8 ? g->scale_a : NULL, f8 ? g->scale_b : NULL);
     cus = ctx->dev.compute_units > 0 ? ctx->dev.compute_units : 132;
     tiles = ((s->m + 127) / 128) * ((s->n + (size_t)p->bn - 1) / (size_t)p->bn) * s->batch;
     if (tiles > 0x7FFFFFFFu)
@@ -22375,6 +23854,56 @@ static ak_result _ak_gemm_decode_launch(ak_context* ctx, const ak_gemm_desc* g, 
     return r;
 }
 
+/* Launch the SIMT kernel k of plan p with split-K (p->k_splits slices of
+ * _ak_gemm_simt_splits' length, batch 1): the equal slices as one batched
+ * problem (A and B advanced by a slice per batch entry) writing fp32
+ * partials into a pool workspace, a shorter last slice as a second launch,
+ * then ak_gemm_splitk_fin sums the slices in order with the epilogue. */
+static ak_result _ak_gemm_splitk_launch(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, const ak_gemm_plan* p,
+                                        ak_kernel* k, ak_dim3 grid, ak_dim3 block, int flags, ak_stream* stream) {
+    const ak_arch_info* arch = _ak_gemm_arch(ctx);
+    const int cus = ctx->dev.compute_units > 0 ? ctx->dev.compute_units : (arch && arch->compute_units > 0 ? arch->compute_units : 64);
+    size_t kc = 0;
+    const int splits = _ak_gemm_simt_splits(g, cus, &kc);
+    const size_t nfull = g->k / kc, rem = g->k - nfull * kc, per = s->m * s->n;
+    const size_t sa = g->trans_a ? kc * s->lda : kc, sb = g->trans_b ? kc : kc * s->ldb; /* elements per slice */
+    const int pf = flags & (_AK_GF_TA | _AK_GF_TB);
+    ak_kernel* kf = NULL;
+    void* ws = NULL;
+    _ak_kargs a;
+    ak_result r;
+    char fin[48];
+    size_t nb;
+    snprintf(fin, sizeof fin, "ak_gemm_splitk_fin_%s", g->dtype == AK_F16 ? "f16" : g->dtype == AK_BF16 ? "bf16" : "f32");
+    if ((r = _ak_op_kernel(ctx, _ak_src_gemm, fin, &kf)) != AK_OK) return r;
+    if ((r = ak_malloc(ctx, (size_t)splits * per * sizeof(float), stream, &ws)) != AK_OK) return r;
+    _ak_kargs_gemm_mma(&a, g->a, g->b, NULL, ws, NULL, NULL, (int32_t)s->m, (int32_t)s->n, (int32_t)kc, (int64_t)s->lda,
+                       (int64_t)s->ldb, 0, (int64_t)s->n, 0, (int64_t)sa, (int64_t)sb, 0, (int64_t)per, 0, (int32_t)nfull, 1.0f,
+                       0.0f, pf | _AK_GF_OUT32 | (_ak_gemm_vec(g->a, s->lda, sa, s->esz) ? _AK_GF_VA : 0) |
+                                 (_ak_gemm_vec(g->b, s->ldb, sb, s->esz) ? _AK_GF_VB : 0), 0.0f);
+    grid.z = (unsigned)(nfull < 65535 ? nfull : 65535);
+    r = _ak_op_launch3(ctx, k, grid, block, p->shared_bytes, stream, &a);
+    if (r == AK_OK && rem) {
+        const void* ar = (const char*)g->a + nfull * sa * s->esz;
+        const void* br = (const char*)g->b + nfull * sb * s->esz;
+        _ak_kargs_gemm_mma(&a, ar, br, NULL, (float*)ws + nfull * per, NULL, NULL, (int32_t)s->m, (int32_t)s->n, (int32_t)rem,
+                           (int64_t)s->lda, (int64_t)s->ldb, 0, (int64_t)s->n, 0, 0, 0, 0, 0, 0, 1, 1.0f, 0.0f,
+                           pf | _AK_GF_OUT32 | (_ak_gemm_vec(ar, s->lda, 0, s->esz) ? _AK_GF_VA : 0) |
+                               (_ak_gemm_vec(br, s->ldb, 0, s->esz) ? _AK_GF_VB : 0), 0.0f);
+        grid.z = 1;
+        r = _ak_op_launch3(ctx, k, grid, block, p->shared_bytes, stream, &a);
+    }
+    if (r == AK_OK) {
+        nb = (per + 255) / 256;
+        _ak_kargs_gemm_splitk_fin(&a, ws, splits, g->beta != 0.0f ? g->c : NULL, g->d, g->bias, g->residual, (int32_t)s->m,
+                                  (int32_t)s->n, (int64_t)s->ldc, (int64_t)s->ldd, (int64_t)s->ldr, g->alpha, g->beta,
+                                  flags & ~(_AK_GF_TA | _AK_GF_TB | _AK_GF_VA | _AK_GF_VB), g->act_param);
+        r = _ak_op_launch(ctx, kf, (unsigned)(nb < (size_t)cus * 8 ? nb : (size_t)cus * 8), 256u, 0, stream, &a);
+    }
+    ak_free(ctx, ws);
+    return r;
+}
+
 AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* stream) {
     _ak_gemm_shape s;
     ak_gemm_desc gd;
@@ -22387,6 +23916,7 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
     g = _ak_gemm_resolve(g, &gd);
     if ((r = _ak_gemm_check(ctx, g, &s)) != AK_OK) return r;
     if ((r = _ak_op_check_stream(ctx, stream, "ak_gemm")) != AK_OK) return r;
+    if (_ak_op_is_cpu(ctx) && _ak_gemm_is_fp8(g->dtype)) return _ak_gemm_ref(g, &s, 0); /* whatever arch the plans are for */
     if ((r = _ak_gemm_plan(ctx, g, &s, &p)) != AK_OK) return r;
     if (_ak_op_is_cpu(ctx)) return _ak_gemm_ref(g, &s, p.fast32);
     if (!strncmp(p.kernel, "ak_gemm_decode_", 15)) return _ak_gemm_decode_launch(ctx, g, &s, &p, stream);
@@ -22395,6 +23925,9 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
         int refused = 0;
         r = _ak_gemm_sm90_launch(ctx, g, &s, &p, stream, &refused);
         if (!refused) return r;
+        if (_ak_gemm_is_fp8(g->dtype))
+            return _ak_err(AK_ERROR_LAUNCH, "ak_gemm: the driver refused a TMA tensor map of the fp8 operands (%d); fp8 has no other path "
+                           "on this device", refused);
         _ak_log(&ctx->log, AK_LOG_INFO, AK_LOGITEM_GENERIC, "ak_gemm: the driver refused a TMA tensor map (%d); the mma.sync tile runs", refused);
         if ((r = _ak_gemm_plan_tma(ctx, g, &s, &p, 0)) != AK_OK) return r;
     }
@@ -22422,6 +23955,7 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
     block.x = (unsigned)p.threads; block.y = 1; block.z = 1;
     if (grid.y > 65535)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: m = %zu needs %u row blocks of %d, the launch allows 65535", s.m, grid.y, p.bm);
+    if (p.k_splits > 1) return _ak_gemm_splitk_launch(ctx, g, &s, &p, k, grid, block, flags, stream);
     return _ak_op_launch3(ctx, k, grid, block, p.shared_bytes, stream, &a);
 }
 
@@ -24811,6 +26345,297 @@ AKDEF ak_result ak_pool(ak_context* ctx, const ak_pool_args* a, ak_stream* strea
 }
 
 /* ==========================================================================
+ * >>impl:ops-conv  ak_conv: convolution over 1-3 spatial dimensions,
+ * standard / transposed / grouped / depthwise (kernels/conv.hip: implicit
+ * GEMM, depthwise direct), the output-shape rule, plan, C reference.
+ * ========================================================================== */
+
+#define _AK_CONV_BM 128
+#define _AK_CONV_BN 64
+#define _AK_CONV_THREADS 256
+
+/* The convolution as 3-D (leading spatial dimensions of 1): checked
+ * descriptor, resolved defaults, output extents, GEMM sizes. */
+typedef struct _ak_conv_geom {
+    long long in[3], out[3], k[3], s[3], p[3], d[3], op[3];
+    long long N, Cin, Cout, G, Cig, Cog, ivol, ovol, taps;
+    int depthwise;
+} _ak_conv_geom;
+
+static ak_result _ak_conv_geometry(const ak_conv_desc* a, _ak_conv_geom* g) {
+    const char* opn = "ak_conv";
+    int i, j;
+    long long groups;
+    const double lim = 2147483647.0;
+    ak_result r;
+    if (!a) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "%s: descriptor is NULL", opn);
+    if ((r = _ak_op_check_float(a->dtype, opn)) != AK_OK) return r;
+    if (a->ndim < 1 || a->ndim > 3) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "%s: ndim %d, expected 1, 2 or 3", opn, a->ndim);
+    if ((int)a->layout < 0 || (int)a->layout >= (int)AK_CONV_LAYOUT_COUNT)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: layout %d is not an ak_conv_layout (0..%d)", opn, (int)a->layout,
+                        (int)AK_CONV_LAYOUT_COUNT - 1);
+    if (a->transposed != 0 && a->transposed != 1)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: transposed %d, expected 0 or 1", opn, a->transposed);
+    if (a->activation < 0 || a->activation >= (int)AK_UNARY_OP_COUNT)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: activation %d, expected an ak_unary_op (0 = AK_OP_NONE .. %d)", opn,
+                        a->activation, (int)AK_UNARY_OP_COUNT - 1);
+    if (a->batch == 0 || a->in_channels == 0 || a->out_channels == 0)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "%s: batch %zu, in_channels %zu, out_channels %zu (each must be >= 1)", opn,
+                        a->batch, a->in_channels, a->out_channels);
+    if (a->batch > 0x7FFFFFFF || a->in_channels > 0x7FFFFFFF || a->out_channels > 0x7FFFFFFF || a->groups > 0x7FFFFFFF)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "%s: batch, channels or groups past 2^31", opn);
+    groups = a->groups ? (long long)a->groups : 1;
+    if (a->in_channels % (size_t)groups || a->out_channels % (size_t)groups)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "%s: groups %lld must divide in_channels %zu and out_channels %zu", opn,
+                        groups, a->in_channels, a->out_channels);
+    if (groups > 65535)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: groups %lld, at most 65535", opn, groups);
+    g->N = (long long)a->batch; g->Cin = (long long)a->in_channels; g->Cout = (long long)a->out_channels; g->G = groups;
+    g->Cig = g->Cin / groups; g->Cog = g->Cout / groups;
+    for (i = 0; i < 3; i++) {
+        g->in[i] = g->out[i] = g->k[i] = g->s[i] = g->d[i] = 1;
+        g->p[i] = g->op[i] = 0;
+    }
+    for (j = 0; j < a->ndim; j++) {
+        long long in, k, s, p, d, op, out;
+        i = 3 - a->ndim + j;
+        if (a->in[j] == 0 || a->kernel[j] == 0)
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "%s: dimension %d: input %zu, kernel %zu (each must be >= 1)", opn, j,
+                            a->in[j], a->kernel[j]);
+        if (a->in[j] > 0x7FFFFFFF || a->kernel[j] > 0x7FFFFFFF || a->stride[j] > 0x7FFFFFFF || a->padding[j] > 0x3FFFFFFF ||
+            a->dilation[j] > 0x7FFFFFFF || a->output_padding[j] > 0x7FFFFFFF)
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW,
+                            "%s: dimension %d: an extent, kernel, stride, padding, dilation or output_padding past 2^31", opn, j);
+        in = (long long)a->in[j]; k = (long long)a->kernel[j];
+        s = a->stride[j] ? (long long)a->stride[j] : 1;
+        p = (long long)a->padding[j];
+        d = a->dilation[j] ? (long long)a->dilation[j] : 1;
+        op = (long long)a->output_padding[j];
+        if (!a->transposed && op != 0)
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "%s: dimension %d: output_padding %lld is for transposed convolutions",
+                            opn, j, op);
+        if (a->transposed && op >= s && op >= d)
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE,
+                            "%s: dimension %d: output_padding %lld must be smaller than the stride %lld or the dilation %lld", opn, j, op, s, d);
+        if (a->transposed) out = (in - 1) * s - 2 * p + d * (k - 1) + op + 1;
+        else {
+            const long long num = in + 2 * p - d * (k - 1) - 1;
+            out = num < 0 ? 0 : num / s + 1;
+        }
+        if (out < 1)
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE,
+                            "%s: dimension %d: input %lld with kernel %lld, stride %lld, padding %lld, dilation %lld gives output %lld (too small)",
+                            opn, j, in, k, s, p, d, out);
+        if ((double)d * (double)(k - 1) > lim || (double)out > lim)
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "%s: dimension %d: the dilated kernel or the output passes 2^31", opn, j);
+        g->in[i] = in; g->out[i] = out; g->k[i] = k; g->s[i] = s; g->p[i] = p; g->d[i] = d; g->op[i] = op;
+    }
+    g->ivol = g->in[0] * g->in[1] * g->in[2];   /* each factor < 2^31: checked in double below before use */
+    if ((double)g->in[0] * (double)g->in[1] * (double)g->in[2] * (double)g->Cin > lim ||
+        (double)g->out[0] * (double)g->out[1] * (double)g->out[2] * (double)g->Cout > lim)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "%s: one sample of %s has 2^31 elements or more (32-bit index math)", opn,
+                        (double)g->in[0] * (double)g->in[1] * (double)g->in[2] * (double)g->Cin > lim ? "x" : "y");
+    g->ovol = g->out[0] * g->out[1] * g->out[2];
+    g->taps = g->k[0] * g->k[1] * g->k[2];
+    if ((double)g->N * (double)g->ovol > lim)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "%s: batch x output positions %.0f is 2^31 or more (the implicit GEMM's rows)",
+                        opn, (double)g->N * (double)g->ovol);
+    if ((double)g->taps * (double)g->Cig * (double)g->Cout > lim)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "%s: the weight has 2^31 elements or more", opn);
+    if ((double)g->N * (double)g->Cin * (double)g->ivol * 2.0 > (double)SIZE_MAX || (double)g->N * (double)g->Cout * (double)g->ovol * 2.0 > (double)SIZE_MAX)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "%s: the tensor's byte count overflows", opn);
+    g->depthwise = !a->transposed && groups > 1 && groups == g->Cin;
+    return AK_OK;
+}
+
+AKDEF ak_result ak_conv_output_shape(const ak_conv_desc* d, size_t out[3]) {
+    _ak_conv_geom g;
+    ak_result r;
+    int j;
+    if (!out) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_conv_output_shape: out is NULL");
+    if ((r = _ak_conv_geometry(d, &g)) != AK_OK) return r;
+    out[0] = out[1] = out[2] = 0;
+    for (j = 0; j < d->ndim; j++) out[j] = (size_t)g.out[3 - d->ndim + j];
+    return AK_OK;
+}
+
+static ak_result _ak_conv_plan_geom(ak_context* ctx, const ak_conv_desc* a, const _ak_conv_geom* g, ak_conv_plan* p) {
+    const ak_arch_info* arch = _ak_gemm_arch(ctx);
+    ak_matrix_isa isa = arch ? arch->matrix : AK_MATRIX_NONE;
+    const char* dt = a->dtype == AK_F16 ? "f16" : a->dtype == AK_BF16 ? "bf16" : "f32";
+    int has, fast32 = a->dtype == AK_F32 && ctx->cfg.allow_tf32, mc;
+    memset(p, 0, sizeof *p);
+    p->gemm_m = (size_t)(g->N * g->ovol);
+    p->gemm_n = (size_t)g->Cog;
+    p->gemm_k = (size_t)(g->Cig * g->taps);
+    p->threads = _AK_CONV_THREADS;
+    if (g->depthwise) {
+        p->path = "depthwise";
+        p->reason = "groups == in_channels: a direct kernel (one thread per output, the taps in a loop): one input channel per "
+                    "output gives the GEMM a k of one kernel volume, too short for a tile";
+        snprintf(p->kernel, sizeof p->kernel, "ak_conv_dw_%s", dt);
+    } else {
+        switch (isa) {
+        case AK_MATRIX_MFMA: has = 1; break;
+        case AK_MATRIX_WMMA: has = a->dtype != AK_F32; break;
+        case AK_MATRIX_MMA: case AK_MATRIX_WGMMA: has = a->dtype != AK_F32 || fast32; break;
+        default: has = 0; break;
+        }
+        if (ctx->cfg.matrix_cores == AK_ON && !has && ctx->cfg.strict)
+            return _ak_err(AK_ERROR_MATRIX_CORES, "ak_conv: config.matrix_cores is on (strict mode), but %s has no matrix instruction for %s%s%s",
+                           arch ? arch->name : "this device", a->dtype == AK_F32 && !fast32 ? "exact " : "", ak_dtype_name(a->dtype),
+                           a->dtype == AK_F32 && !fast32 && (isa == AK_MATRIX_MMA || isa == AK_MATRIX_WGMMA)
+                               ? " (allow TF32 with config.allow_tf32 = 1, or set matrix_cores off)" : "");
+        mc = ctx->cfg.matrix_cores == AK_ON && has;
+        if (!mc || isa == AK_MATRIX_MFMA) fast32 = 0; /* CDNA: exact MFMA f32 */
+        p->fast32 = fast32;
+        p->bm = _AK_CONV_BM;
+        p->bn = _AK_CONV_BN;
+        p->bk = a->dtype == AK_F32 ? 16 : 32;
+        if (mc) {
+            p->path = isa == AK_MATRIX_MFMA ? "mfma" : isa == AK_MATRIX_WMMA ? "wmma" : "mma.sync";
+            p->reason = "implicit GEMM on the matrix cores: 128 x 64 tile, 8 (wave32) / 4 (wave64) waves, im2col addresses "
+                        "in the loader";
+            snprintf(p->kernel, sizeof p->kernel, "ak_conv_igemm_mma_%s", fast32 ? "x32" : dt);
+        } else {
+            p->path = "simt";
+            p->reason = a->dtype == AK_F32 ? "exact f32 (no matrix instruction for it here; TF32 with config.allow_tf32): "
+                                             "implicit GEMM on FMAs, 128 x 64 tile, 4 x 8 outputs a thread"
+                                           : "no matrix instruction for this dtype here (or matrix_cores off): implicit GEMM on "
+                                             "FMAs, 128 x 64 tile, 4 x 8 outputs a thread";
+            snprintf(p->kernel, sizeof p->kernel, "ak_conv_igemm_simt_%s", dt);
+        }
+    }
+    if (_ak_op_is_cpu(ctx) && !(ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto"))) {
+        p->path = "cpu";
+        p->kernel[0] = 0;
+        p->reason = "cpu backend: the C reference";
+    }
+    return AK_OK;
+}
+
+AKDEF ak_result ak_conv_plan_get(ak_context* ctx, const ak_conv_desc* d, ak_conv_plan* out) {
+    _ak_conv_geom g;
+    ak_result r = _ak_op_check_ctx(ctx, "ak_conv_plan_get");
+    if (r != AK_OK) return r;
+    if (!out) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_conv_plan_get: out is NULL");
+    if ((r = _ak_conv_geometry(d, &g)) != AK_OK) return r;
+    return _ak_conv_plan_geom(ctx, d, &g, out);
+}
+
+/* Element index of (n, c, position) in a [N][C][vol] / [N][vol][C] tensor. */
+static size_t _ak_conv_at(int cl, long long n, long long c, long long pos, long long C, long long vol) {
+    return cl ? (size_t)((n * vol + pos) * C + c) : (size_t)((n * C + c) * vol + pos);
+}
+
+/* C reference in double: standard convolution as the gather of its
+ * definition, transposed convolution as the scatter of its definition (each
+ * input element times each tap added to the output it lands on). */
+static ak_result _ak_conv_cpu(const ak_conv_desc* a, const _ak_conv_geom* g) {
+    const int cl = a->layout == AK_CONV_CHANNELS_LAST;
+    const size_t ny = (size_t)(g->N * g->Cout * g->ovol);
+    double* acc = (double*)_ak_alloc(ny * sizeof(double));
+    long long n, ci, co, pos, t, c;
+    size_t e;
+    if (!acc) return _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_conv (cpu): %zu bytes for the sums", ny * sizeof(double));
+    for (e = 0; e < ny; e++) acc[e] = 0.0;
+    for (n = 0; n < g->N; n++)
+        for (ci = 0; ci < g->Cin; ci++) {
+            const long long grp = ci / g->Cig, cil = ci % g->Cig;
+            for (pos = 0; pos < g->ivol; pos++) {
+                const long long iw = pos % g->in[2], ih = (pos / g->in[2]) % g->in[1], id = pos / (g->in[2] * g->in[1]);
+                const double xv = (double)_ak_op_ld(a->x, a->dtype, _ak_conv_at(cl, n, ci, pos, g->Cin, g->ivol));
+                for (t = 0; t < g->taps; t++) {
+                    const long long kw = t % g->k[2], kh = (t / g->k[2]) % g->k[1], kd = t / (g->k[2] * g->k[1]);
+                    long long od, oh, ow;
+                    if (a->transposed) {
+                        /* input i reaches output i s - p + k d */
+                        od = id * g->s[0] - g->p[0] + kd * g->d[0];
+                        oh = ih * g->s[1] - g->p[1] + kh * g->d[1];
+                        ow = iw * g->s[2] - g->p[2] + kw * g->d[2];
+                    } else {
+                        /* output o reads input o s - p + k d: o = (i + p - k d) / s when exact */
+                        const long long qd = id + g->p[0] - kd * g->d[0], qh = ih + g->p[1] - kh * g->d[1], qw = iw + g->p[2] - kw * g->d[2];
+                        if (qd < 0 || qh < 0 || qw < 0 || qd % g->s[0] || qh % g->s[1] || qw % g->s[2]) continue;
+                        od = qd / g->s[0]; oh = qh / g->s[1]; ow = qw / g->s[2];
+                    }
+                    if (od < 0 || od >= g->out[0] || oh < 0 || oh >= g->out[1] || ow < 0 || ow >= g->out[2]) continue;
+                    for (c = 0; c < g->Cog; c++) {
+                        const size_t wi = a->transposed ? (size_t)((ci * g->Cog + c) * g->taps + t)
+                                                        : (size_t)(((grp * g->Cog + c) * g->Cig + cil) * g->taps + t);
+                        co = grp * g->Cog + c;
+                        acc[_ak_conv_at(cl, n, co, (od * g->out[1] + oh) * g->out[2] + ow, g->Cout, g->ovol)] +=
+                            xv * (double)_ak_op_ld(a->w, a->dtype, wi);
+                    }
+                }
+            }
+        }
+    for (n = 0; n < g->N; n++)
+        for (co = 0; co < g->Cout; co++)
+            for (pos = 0; pos < g->ovol; pos++) {
+                const size_t oi = _ak_conv_at(cl, n, co, pos, g->Cout, g->ovol);
+                double v = acc[oi];
+                if (a->bias) v += (double)_ak_op_ld(a->bias, a->dtype, (size_t)co);
+                if (a->activation != AK_OP_NONE) v = _ak_elementwise_unary_ref((ak_unary_op)a->activation, v, (double)a->act_param, 0.0);
+                _ak_op_st(a->y, a->dtype, oi, (float)v);
+            }
+    _ak_dealloc(acc);
+    return AK_OK;
+}
+
+AKDEF ak_result ak_conv(ak_context* ctx, const ak_conv_desc* a, ak_stream* stream) {
+    const char* opn = "ak_conv";
+    _ak_conv_geom g;
+    ak_conv_plan pl;
+    size_t nx, ny, nw, es;
+    ak_kernel* k = NULL;
+    _ak_kargs ka;
+    ak_dim3 grid, block;
+    int flags;
+    ak_result r = _ak_op_check_ctx(ctx, opn);
+    if (r == AK_OK) r = _ak_conv_geometry(a, &g);
+    if (r == AK_OK) r = _ak_op_check_stream(ctx, stream, opn);
+    if (r != AK_OK) return r;
+    nx = (size_t)(g.N * g.Cin * g.ivol);
+    ny = (size_t)(g.N * g.Cout * g.ovol);
+    nw = (size_t)(g.Cout * g.Cig * g.taps);
+    es = ak_dtype_size(a->dtype);
+    if ((r = _ak_op_check_bytes(ctx, nx, a->dtype, "ak_conv: x")) != AK_OK) return r;
+    if ((r = _ak_op_check_bytes(ctx, ny, a->dtype, "ak_conv: y")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(a->x, a->dtype, "ak_conv: x")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(a->w, a->dtype, "ak_conv: w")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(a->y, a->dtype, "ak_conv: y")) != AK_OK) return r;
+    if (a->bias && (r = _ak_op_check_ptr(a->bias, a->dtype, "ak_conv: bias")) != AK_OK) return r;
+    if ((r = _ak_op_check_overlap(a->x, nx * es, a->y, ny * es, 0, "ak_conv (x and y)")) != AK_OK) return r;
+    if ((r = _ak_op_check_overlap(a->w, nw * es, a->y, ny * es, 0, "ak_conv (w and y)")) != AK_OK) return r;
+    if (a->bias && (r = _ak_op_check_overlap(a->bias, (size_t)g.Cout * es, a->y, ny * es, 0, "ak_conv (bias and y)")) != AK_OK) return r;
+    if (_ak_op_is_cpu(ctx)) return _ak_conv_cpu(a, &g);
+    if ((r = _ak_conv_plan_geom(ctx, a, &g, &pl)) != AK_OK) return r;
+    if ((r = _ak_op_kernel(ctx, _ak_src_conv, pl.kernel, &k)) != AK_OK) return r;
+    flags = (a->transposed ? _AK_CVF_TRANS : 0) | (a->layout == AK_CONV_CHANNELS_LAST ? _AK_CVF_NHWC : 0) | (a->bias ? _AK_CVF_BIAS : 0) |
+            (a->activation << _AK_CVF_ACT_SHIFT);
+    _ak_kargs_conv_igemm(&ka, a->x, a->w, a->bias, a->y, flags, a->act_param, (int32_t)g.N, (int32_t)g.Cin, (int32_t)g.Cout, (int32_t)g.Cig,
+                   (int32_t)g.Cog, (int32_t)g.in[0], (int32_t)g.in[1], (int32_t)g.in[2], (int32_t)g.out[0], (int32_t)g.out[1],
+                   (int32_t)g.out[2], (int32_t)g.k[0], (int32_t)g.k[1], (int32_t)g.k[2], (int32_t)g.s[0], (int32_t)g.s[1],
+                   (int32_t)g.s[2], (int32_t)g.p[0], (int32_t)g.p[1], (int32_t)g.p[2], (int32_t)g.d[0], (int32_t)g.d[1],
+                   (int32_t)g.d[2]);
+    block.x = _AK_CONV_THREADS; block.y = 1; block.z = 1;
+    if (g.depthwise) {
+        /* channels-first: y the (sample, channel) planes, x a plane's positions; channels-last: y the samples */
+        const int cl = a->layout == AK_CONV_CHANNELS_LAST;
+        const size_t per = (size_t)(cl ? g.Cout * g.ovol : g.ovol), bx = (per + 255) / 256, ys = (size_t)(cl ? g.N : g.N * g.Cout);
+        grid.x = (unsigned)(bx < 0x7FFFFFFFu / 256u ? bx : 0x7FFFFFFFu / 256u);
+        grid.y = (unsigned)(ys < 65535 ? ys : 65535);
+        grid.z = 1;
+    } else {
+        grid.x = (unsigned)(((size_t)(g.N * g.ovol) + _AK_CONV_BM - 1) / _AK_CONV_BM);
+        grid.y = (unsigned)(((size_t)g.Cog + _AK_CONV_BN - 1) / _AK_CONV_BN);
+        grid.z = (unsigned)g.G;
+    }
+    return _ak_op_launch3(ctx, k, grid, block, 0, stream, &ka);
+}
+
+/* ==========================================================================
  * >>impl:ops-chnorm  ak_batch_norm, ak_group_norm (instance norm: a group
  * per channel): statistics parts, a fixed-order combine, a per-plane scale
  * and shift (kernels/chnorm.hip) + C reference.
@@ -25194,6 +27019,7 @@ AKDEF ak_result ak_bench_kernel(ak_kernel* k, ak_dim3 grid, ak_dim3 block, size_
     ak_result r = AK_OK;
     if (!k || !args || !out) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_bench_kernel: kernel, args or out is NULL");
     if ((r = _ak_args_check("ak_bench_kernel", args)) != AK_OK) return r;
+    if ((r = _ak_capture_refuse(k->ctx, "ak_bench_kernel", "timing a kernel")) != AK_OK) return r;
     params = ak_args_params(args);
     if (o && o->warmup) warmup = o->warmup < 0 ? 0 : o->warmup;
     if (o && o->trials) trials = o->trials;
@@ -25492,6 +27318,7 @@ AKDEF ak_result ak_autotune(ak_context* ctx, const char* source, const char* nam
     memset(out, 0, sizeof *out);
     if (opts) o = *opts; else memset(&o, 0, sizeof o);
     if ((r = _ak_args_check("ak_autotune", args)) != AK_OK) return r;
+    if ((r = _ak_capture_refuse(ctx, "ak_autotune", "autotuning")) != AK_OK) return r;
     ak_args_params(args);
     if (o.num_options < 0 || o.num_options > 48 || (o.num_options && !o.options))
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_autotune: %d compile options (0..48)", o.num_options);

@@ -128,6 +128,10 @@ static void make_cases(int quick) {
     /* fp32: exact and TF32 */
     for (t = 0; t < 4; t++) add("f32", "f32", 4096, 4096, 4096, 1, t & 1, t >> 1, "none");
     add("f32", "f32", 2048, 2048, 2048, 1, 0, 1, "none");
+    add("f32", "f32", 3001, 1999, 777, 1, 1, 0, "none");       /* odd edges */
+    add("f32", "f32", 512, 1024, 2048, 16, 0, 0, "none");      /* batched strided (torch.bmm) */
+    add("f32", "f32", 8192, 8192, 64, 1, 0, 0, "none");        /* short k: the epilogue weighs */
+    add("f32", "f32", 256, 256, 131072, 1, 0, 0, "none");      /* few tiles, long k: split-K */
     add("f32", "tf32", 4096, 4096, 4096, 1, 0, 1, "none");
     add("f32", "tf32", 4096, 4096, 4096, 1, 0, 0, "none");
 }

@@ -86,6 +86,7 @@ static _akT_CUresult fk_launch(_akT_CUfunction f, unsigned gx, unsigned gy, unsi
  * compiling with the real NVRTC. */
 static ak_context* fake_cuda_context(const char* cache_dir) {
     static const akf_driver fake = { fk_set_current, fk_sync, fk_load, fk_unload, fk_function, fk_launch,
+                                     NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
                                      NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
     ak_config cfg = ak_config_default();
     ak_context* ctx = NULL;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """gemm_sweep_report - join bench_gemm_sweep (amdkit) and peer_torch_gemm_sweep (PyTorch) results of one run.
 
-    python3 bench/gemm_sweep_report.py AMDKIT.json TORCH.json --json OUT.json --md OUT.md
+    python3 bench/gemm_sweep_report.py AMDKIT.json TORCH.json --json OUT.json --md OUT.md [--joined OUT.json [--correct]]
 
 Per cell: amdkit's kernel and path, its median and TF/s, each PyTorch impl's median, the ratio
 amdkit / best eager peer (speed: peer time over amdkit time, > 1 = amdkit faster) and, for the
@@ -10,6 +10,9 @@ second as a fraction of the device-to-device copy bandwidth. A cell counts only 
 passed their correctness check. Targets (bench/NOTES.md): >= 0.9x for 16-bit cells with every
 dim >= 2048, >= 0.8x odd / medium and batched, decode >= 85% of copy, epilogue >= 1.1x eager and
 >= 1.0x compile, exact f32 >= 0.9x, TF32 >= 0.8x.
+--joined: each amdkit cell with its torch_eager / torch_compile records (bench/report.py --gemm reads
+it, fast_p over every kernel family); --correct marks the file as suite-checked (tests/gpu_check.sh
+passes it when this build's gpu_gemm suite passed in the same run).
 """
 import json, sys
 
@@ -77,6 +80,18 @@ def main():
                copy_gbps=copy, cells=len(rows), misses=misses, results=rows)
     if out_json:
         json.dump(doc, open(out_json, "w"), indent=1)
+    if "--joined" in sys.argv:
+        joined = []
+        for c in a["results"]:
+            if "error" in c:
+                continue
+            j = dict(c)
+            for impl in ("torch_eager", "torch_compile"):
+                j[impl] = peers.get(c["name"], {}).get(impl)
+            joined.append(j)
+        json.dump(dict(tool="gemm_sweep_report", hardware=a.get("hardware"), device=a.get("device"), torch=t.get("torch"),
+                       copy_gbps=copy, correct="--correct" in sys.argv, results=joined),
+                  open(sys.argv[sys.argv.index("--joined") + 1], "w"), indent=1)
     lines = ["| cell | kernel | amdkit ms | TF/s | torch ms | vs eager | vs compile | B/copy | target | ok |",
              "|---|---|---:|---:|---:|---:|---:|---:|---|---|"]
     for r in rows:

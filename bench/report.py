@@ -15,7 +15,7 @@ Inputs:
 - --attention: bench/peer_attention.py's file ({"amdkit": ..., "torch": ...});
   only the rows the library picks by itself (path "auto") are kernels of the
   set; forced paths (simt) are alternatives, listed but not counted.
-- --gemm: bench/gemm_report.py's joined file (each result carries its
+- --gemm: bench/gemm_sweep_report.py --joined file (each result carries its
   torch_eager / torch_compile record).
 
 Correctness, recorded per entry (an entry counts in fast_p only when it is
@@ -26,7 +26,7 @@ correct in the same run that timed it):
   entry without that field is "unchecked" and counts as incorrect.
 - attention, gemm: their benchmarks do not check their own output; their GPU
   suites (gpu_attention, gpu_gemm: every path against the CPU reference on odd
-  shapes) do. A gemm file's "correct": true (gemm_report.py --correct: gpu_gemm
+  shapes) do. A gemm file's "correct": true (gemm_sweep_report.py --correct: gpu_gemm
   passed in the same gpu-check run) or --suite-correct FAMILY (the caller says
   that family's suite passed on this build) marks those entries "suite-checked":
   counted as correct, and labelled so in every table. Without either they are
@@ -351,7 +351,7 @@ def build_report(amd, torch_docs, attention=None, gemm=None, suite_correct=(), s
                                                      "once the gpu_attention suite passed)"))
     if gemm:
         ok = "gemm" in suite_correct or gemm.get("correct") is True
-        out("- gemm (bench_gemm.c + peer_torch_gemm.py via gemm_report.py): %s, %d entries; correctness: %s" % (
+        out("- gemm (bench_gemm_sweep.c + peer_torch_gemm_sweep.py via gemm_sweep_report.py --joined): %s, %d entries; correctness: %s" % (
             gemm.get("hardware", "?"), len(gem),
             "suite-checked (%s)" % ("--suite-correct gemm" if "gemm" in suite_correct
                                     else "the file's \"correct\": gpu_gemm passed in the same gpu-check run")
@@ -518,7 +518,7 @@ def main(argv=None):
     ap.add_argument("amdkit", metavar="AMDKIT.json")
     ap.add_argument("torch", metavar="TORCH.json", nargs="*", help="peer_torch.py results (none: no ops comparison)")
     ap.add_argument("--attention", metavar="ATTENTION.json", help="peer_attention.py's joined file")
-    ap.add_argument("--gemm", metavar="GEMM.json", help="gemm_report.py's joined file")
+    ap.add_argument("--gemm", metavar="GEMM.json", help="gemm_sweep_report.py --joined file")
     ap.add_argument("--suite-correct", metavar="FAMILY[,FAMILY]", default="",
                     help="attention and/or gemm: that family's GPU suite passed on this build; its entries "
                          "(which their benchmark cannot check) count as correct, labelled suite-checked")

@@ -190,7 +190,8 @@ AK_INLINE void ak_gemm_kloop(const typename DT::T* Ab, const typename DT::T* Bb,
         }
         step(cur);
         if (kt + 1 < nk) {
-            __syncthreads();
+            /* the other stage was last read by step(kt - 1), which every thread finished before the barrier
+             * that ended iteration kt - 1: one barrier per k step */
             ta_.template store<KMAJOR, LDA>(As[cur ^ 1], kca);
             tb_.template store<KMAJOR, LDB>(Bs[cur ^ 1], kcb);
             __syncthreads();
@@ -269,12 +270,37 @@ AK_INLINE void ak_gemm_mma(AK_GEMM_PARAMS_T(DT), const int m0, const int n0) {
     }
 }
 
-/* ---- SIMT path: NT threads, each a TM x TN micro-tile of FMAs ------------ */
+/* ---- SIMT path: NT threads, each 8 x 8 outputs as 2 x 2 fragments of 4 x 4 -
+ * Thread (tx, ty) of the TX x TY grid owns rows ty 4 + {0..3} and (with 8
+ * rows a thread) TY 4 + ty 4 + {0..3}, columns tx 4 + {0..3} and BN / 2 + tx 4 + {0..3}: per k it
+ * reads 4 four-element vectors from the m- / n-contiguous shared slabs (A:
+ * two addresses per warp, broadcast; B: consecutive 16-byte pieces, no bank
+ * conflict) for 64 FMAs. The epilogue without C / bias / residual /
+ * activation stores straight from registers (4-element vectors where D
+ * allows); any other one stages rows through shared memory for
+ * ak_gemm_epi. */
+template <class DT>
+AK_INLINE void ak_gemm_ld4s(const typename DT::T* p, float* d) {
+    if constexpr (DT::SIZE == 4) {
+        const float4 v = *(const float4*)p;
+        d[0] = v.x; d[1] = v.y; d[2] = v.z; d[3] = v.w;
+    } else {
+        const uint2 v = *(const uint2*)p;
+        const ak_u32 w[2] = { v.x, v.y };
+#pragma unroll
+        for (int i = 0; i < 2; i++) {
+            d[2 * i] = DT::to((typename DT::T)(w[i] & 0xFFFFu));
+            d[2 * i + 1] = DT::to((typename DT::T)(w[i] >> 16));
+        }
+    }
+}
 template <class DT, int BM, int BN, int BK, int NT>
 AK_INLINE void ak_gemm_simt(AK_GEMM_PARAMS_T(DT), const int m0, const int n0) {
     typedef typename DT::T T;
-    enum { TX = BN / 8, TY = NT / TX, TM = BM / TY, TN = 8, PADS = DT::SIZE == 2 ? 8 : 4, LDA_ = BM + PADS, LDB_ = BN + PADS };
-    static_assert(TX * TY == NT && TM * TY == BM, "gemm simt: bad tile");
+    /* RM rows a thread: RM / 4 fragments HM apart (8 for 128 x 128 with 256 threads, 4 for 64 x 64 with 128) */
+    enum { TX = BN / 8, TY = NT / TX, RM = BM / TY, FA = RM / 4, PADS = DT::SIZE == 2 ? 8 : 4, LDA_ = BM + PADS, LDB_ = BN + PADS,
+           HM = TY * 4, HN = BN / 2 };
+    static_assert(TX * TY == NT && RM * TY == BM && FA * 4 == RM && FA >= 1 && FA <= 2, "gemm simt: bad tile");
     enum { TILE_BYTES = 2 * BK * (LDA_ + LDB_) * DT::SIZE, STAGE_BYTES = TY * BN * 4,
            SMEM = TILE_BYTES > STAGE_BYTES ? TILE_BYTES : STAGE_BYTES };
     __shared__ __attribute__((aligned(16))) unsigned char smem[SMEM];
@@ -282,43 +308,77 @@ AK_INLINE void ak_gemm_simt(AK_GEMM_PARAMS_T(DT), const int m0, const int n0) {
     T (*Bs)[BK * LDB_] = (T (*)[BK * LDB_])(smem + 2 * BK * LDA_ * DT::SIZE);
     const int tx = (int)threadIdx.x % TX, ty = (int)threadIdx.x / TX;
     const int o32 = (flags & AK_GF_OUT32) ? 1 : 0;
+    const bool plain = !(flags & (AK_GF_C | AK_GF_BIAS | AK_GF_RES)) && (flags >> AK_GF_ACT_SHIFT) == AK_UNARY_NONE;
     for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {
-        float acc[TM][TN];
+        float acc[RM][8];
 #pragma unroll
-        for (int i = 0; i < TM; i++)
+        for (int i = 0; i < RM; i++)
 #pragma unroll
-            for (int j = 0; j < TN; j++) acc[i][j] = 0.0f;
+            for (int j = 0; j < 8; j++) acc[i][j] = 0.0f;
         ak_gemm_kloop<false, LDA_, LDB_, DT, BM, BN, BK, NT>(A + (ak_i64)b * sA, B + (ak_i64)b * sB, lda, ldb, flags, m0, n0, M, N,
                                                            K, As, Bs, [&](int cur) {
+            const T* as = As[cur] + ty * 4;
+            const T* bs = Bs[cur] + tx * 4;
 #pragma unroll
             for (int kk = 0; kk < BK; kk++) {
-                float a[TM], bv[TN];
-                /* rows ty + i TY (strided: conflict-free broadcast reads), columns tx + j TX */
+                float a[RM], bv[8];
 #pragma unroll
-                for (int i = 0; i < TM; i++) a[i] = DT::to(As[cur][kk * LDA_ + ty + i * TY]);
+                for (int f = 0; f < FA; f++) ak_gemm_ld4s<DT>(as + kk * LDA_ + f * HM, a + 4 * f);
+                ak_gemm_ld4s<DT>(bs + kk * LDB_, bv);
+                ak_gemm_ld4s<DT>(bs + kk * LDB_ + HN, bv + 4);
 #pragma unroll
-                for (int j = 0; j < TN; j++) bv[j] = DT::to(Bs[cur][kk * LDB_ + tx + j * TX]);
+                for (int i = 0; i < RM; i++)
 #pragma unroll
-                for (int i = 0; i < TM; i++)
-#pragma unroll
-                    for (int j = 0; j < TN; j++) acc[i][j] = fmaf(a[i], bv[j], acc[i][j]);
+                    for (int j = 0; j < 8; j++) acc[i][j] = fmaf(a[i], bv[j], acc[i][j]);
             }
         });
         void* Db = (void*)ak_gemm_off(D, sD, b, o32, DT::SIZE);
         const void* Cb = ak_gemm_off(C, sC, b, o32, DT::SIZE);
         const void* Rb = ak_gemm_off(R, sR, b, o32, DT::SIZE);
-        /* rows ty + i TY for one i at a time: a TY x BN chunk through shared memory */
+        if (plain) {
+            /* D = alpha acc, from registers */
+            const bool v4 = o32 && (ldd & 3) == 0 && ak_aligned16(Db);
+#pragma unroll
+            for (int i = 0; i < RM; i++) {
+                const int m = m0 + (i >> 2) * HM + ty * 4 + (i & 3);
+                if (m >= M) continue;
+#pragma unroll
+                for (int h = 0; h < 2; h++) {
+                    const int n = n0 + h * HN + tx * 4;
+                    if (o32) {
+                        float* d = (float*)Db + (ak_i64)m * ldd + n;
+                        if (v4 && n + 4 <= N) {
+                            *(float4*)d = make_float4(alpha * acc[i][4 * h], alpha * acc[i][4 * h + 1], alpha * acc[i][4 * h + 2],
+                                                      alpha * acc[i][4 * h + 3]);
+                        } else {
+#pragma unroll
+                            for (int j = 0; j < 4; j++)
+                                if (n + j < N) d[j] = alpha * acc[i][4 * h + j];
+                        }
+                    } else {
+                        T* d = (T*)Db + (ak_i64)m * ldd + n;
+#pragma unroll
+                        for (int j = 0; j < 4; j++)
+                            if (n + j < N) d[j] = DT::from(alpha * acc[i][4 * h + j]);
+                    }
+                }
+            }
+            continue;
+        }
+        /* output rows one slot i at a time (row (i / 4) HM + ty 4 + i % 4 of every thread row ty): a TY x BN chunk
+         * through shared memory, then the epilogue row by row */
         float* st = (float*)smem;
 #pragma unroll
-        for (int i = 0; i < TM; i++) {
+        for (int i = 0; i < RM; i++) {
             __syncthreads();
 #pragma unroll
-            for (int j = 0; j < TN; j++) st[ty * BN + tx + j * TX] = acc[i][j];
+            for (int h = 0; h < 2; h++)
+#pragma unroll
+                for (int j = 0; j < 4; j++) st[ty * BN + h * HN + tx * 4 + j] = acc[i][4 * h + j];
             __syncthreads();
-            /* chunk row r (= ty) is output row m0 + r + i TY: epilogue one row at a time */
             for (int r = 0; r < TY; r++)
-                ak_gemm_epi<DT>(st + r * BN, BN, 1, BN, m0 + r + i * TY, n0, (int)threadIdx.x, NT, M, N, Db, ldd, Cb, ldc, bias,
-                                Rb, ldr, alpha, beta, flags, ap);
+                ak_gemm_epi<DT>(st + r * BN, BN, 1, BN, m0 + (i >> 2) * HM + r * 4 + (i & 3), n0, (int)threadIdx.x, NT, M, N, Db, ldd,
+                                Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);
         }
     }
 }
@@ -617,6 +677,29 @@ AK_INLINE void ak_gemm_gemv(AK_GEMM_PARAMS_T(DT)) {
         ak_gemm_gemv<DT>(AK_GEMM_ARGS);                                  \
     }
 
+/* ---- split-K finish: D = epilogue(sum over the k slices of W) -----------
+ * The SIMT tile with few output tiles and a long k runs as `splits` problems
+ * over consecutive k slices, each writing its fp32 partial tile to slice s
+ * of the workspace W (M x N each, packed); this pass adds the slices in
+ * order 0, 1, ... (the same sum on every run) and runs the epilogue, one
+ * thread an element (consecutive threads, consecutive columns). */
+template <class DT>
+AK_INLINE void ak_gemm_splitk_fin(const float* W, int splits, const void* C, void* D, const void* bias, const void* R, int M, int N,
+                                  ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, float alpha, float beta, int flags, float ap) {
+    const ak_i64 per = (ak_i64)M * N;
+    for (ak_i64 i = ak_gtid(); i < per; i += ak_gstride()) {
+        float acc = 0.0f;
+        for (int s = 0; s < splits; s++) acc += W[(ak_i64)s * per + i];
+        ak_gemm_out<DT>((int)(i / N), (int)(i % N), acc, D, ldd, C, ldc, bias, R, ldr, alpha, beta, flags, ap);
+    }
+}
+#define AK_GEMM_SPLITK_FIN(NAME, DT)                                                                                          \
+    AK_KERNEL void __launch_bounds__(256) NAME(const float* W, int splits, const void* C, void* D, const void* bias,         \
+                                               const void* R, int M, int N, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, float alpha, \
+                                               float beta, int flags, float ap) {                                           \
+        ak_gemm_splitk_fin<DT>(W, splits, C, D, bias, R, M, N, ldc, ldd, ldr, alpha, beta, flags, ap);                      \
+    }
+
 /* Kernels: ak_gemm_<path>_<tile>_<in>. The tile of each name is in
  * amdkit.h's _ak_gemm_tiles table (with the reason); a cpu test checks that
  * the numbers here and there agree. A matrix-core kernel on a target without
@@ -637,6 +720,7 @@ AK_INLINE void ak_gemm_gemv(AK_GEMM_PARAMS_T(DT)) {
 // kernels: ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32
 // kernels: ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16
 // kernels: ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16
+// kernels: ak_gemm_splitk_fin_f32 ak_gemm_splitk_fin_f16 ak_gemm_splitk_fin_bf16
 AK_GEMM_MMA(ak_gemm_mma_l_f16, ak_f16_t, false, 128, 128, 32, 256)
 AK_GEMM_MMA(ak_gemm_mma_l_bf16, ak_bf16_t, false, 128, 128, 32, 256)
 AK_GEMM_MMA(ak_gemm_mma_l_f32, ak_f32_t, false, 128, 128, 16, 256)
@@ -656,3 +740,6 @@ AK_GEMM_SKINNY(ak_gemm_skinny_bf16, ak_bf16_t)
 AK_GEMM_GEMV(ak_gemm_gemv_f32, ak_f32_t)
 AK_GEMM_GEMV(ak_gemm_gemv_f16, ak_f16_t)
 AK_GEMM_GEMV(ak_gemm_gemv_bf16, ak_bf16_t)
+AK_GEMM_SPLITK_FIN(ak_gemm_splitk_fin_f32, ak_f32_t)
+AK_GEMM_SPLITK_FIN(ak_gemm_splitk_fin_f16, ak_f16_t)
+AK_GEMM_SPLITK_FIN(ak_gemm_splitk_fin_bf16, ak_bf16_t)

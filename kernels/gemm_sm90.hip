@@ -1,7 +1,12 @@
 /* kernels/gemm_sm90.hip: the Hopper (sm_90a) GEMM for f16 / bf16 inputs,
  *   D = act(alpha op(A) op(B) + beta C + bias) + R, batched (strided),
  * every layout of A and B (k-contiguous or m / n-contiguous) without a
- * transpose pass. Host wrapper, plan and CPU reference: ak_gemm in amdkit.h
+ * transpose pass; and for 8-bit float inputs (OCP e4m3 / e5m2, either one
+ * for each operand), both operands k-contiguous (wgmma takes fp8 K-major
+ * only: A stored M x K, B stored N x K), with f32 scales in the epilogue,
+ *   D = act(alpha sA[m] sB[n] A B^T + beta C + bias) + R,
+ * sA one value or one per row of A, sB one value or one per row of B
+ * (column of D), as torch._scaled_mm. Host wrapper, plan and CPU reference: ak_gemm in amdkit.h
  * (>>impl:ops-gemm), which picks this family on rows of the architecture
  * table with wgmma and TMA and encodes the two tensor maps.
  *
@@ -12,7 +17,8 @@
  *     guarded by two mbarriers (full: the copies landed, counted in bytes;
  *     empty: both consumers are done reading it), waited with parity.
  *   - warpgroups 1 and 2 are the consumers (setmaxnreg 232): rows 0..63 and
- *     64..127 of the tile, m64nBNk16 wgmma from the stage (4 per k step),
+ *     64..127 of the tile, m64nBNk16 wgmma from the stage (4 per k step;
+ *     fp8: m64nBNk32 over k steps of 128 values, the same bytes per stage),
  *     one wgmma group kept in flight (the stage before is released when the
  *     current one is issued), fp32 accumulators in registers (BN / 2 each).
  * Operands in shared memory are 128-byte swizzled as TMA writes them: a
@@ -40,7 +46,10 @@
  * one matrix serves every batch. flags: bit 2 D / C / bias / R are f32, 3
  * read C, 4 bias, 5 residual, 6 the epilogue may use 4-element vectors,
  * bits 8.. the activation's AK_UNARY_* code (kernels/gemm.hip's bits where
- * they agree). */
+ * they agree); fp8 kernels: bit 0 sA has M values, 1 sB has N values, 7 the
+ * 16-bit output type is bf16 (else f16). sA / sB: NULL (no scale) or f32.
+ * AK_G9_ONLY=16 / 8 (the host passes it) keeps only the 16-bit / the fp8
+ * kernels: a smaller program; without it, the whole family. */
 
 // >>host  the flag bits (the host builds them: amdkit.h _AK_G9_*)
 #define AK_G9_OUT32 4
@@ -49,6 +58,9 @@
 #define AK_G9_RES 32
 #define AK_G9_VEC 64
 #define AK_G9_ACT_SHIFT 8
+#define AK_G9_SA_ROW 1
+#define AK_G9_SB_COL 2
+#define AK_G9_OBF16 128
 // <<host
 
 /* The tensor map: an opaque 128-byte, 64-byte-aligned CUtensorMap. */
@@ -63,12 +75,13 @@ struct alignas(64) ak_tmap {
 
 #define AK_G9_REST                                                                                                \
     const void *C, void *D, const void *bias, const void *R, int M, int N, int K, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, \
-        ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, int bA, int bB, float alpha, float beta, int flags, float ap
+        ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, int bA, int bB, float alpha, float beta, int flags, float ap, \
+        const float *sA, const float *sB
 #define AK_G9_PARAMS()                                                                                            \
     const AK_GRID_CONST ak_tmap tA, const AK_GRID_CONST ak_tmap tB, const void *C, void *D, const void *bias,     \
         const void *R, int M, int N, int K, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, ak_i64 sC, ak_i64 sD, ak_i64 sR,   \
-        int batch, int bA, int bB, float alpha, float beta, int flags, float ap
-#define AK_G9_ARGS &tA, &tB, C, D, bias, R, M, N, K, ldc, ldd, ldr, sC, sD, sR, batch, bA, bB, alpha, beta, flags, ap
+        int batch, int bA, int bB, float alpha, float beta, int flags, float ap, const float *sA, const float *sB
+#define AK_G9_ARGS &tA, &tB, C, D, bias, R, M, N, K, ldc, ldd, ldr, sC, sD, sR, batch, bA, bB, alpha, beta, flags, ap, sA, sB
 
 template <class DT> struct ak_gemm_sm90_is_f16 { enum { V = 0 }; };
 template <> struct ak_gemm_sm90_is_f16<ak_f16_t> { enum { V = 1 }; };
@@ -121,6 +134,27 @@ AK_G9_WG4(n128, f16)
 AK_G9_WG4(n128, bf16)
 AK_G9_WG4(n256, f16)
 AK_G9_WG4(n256, bf16)
+/* fp8 (K-major operands only: no transpose immediates), A type x B type */
+#define AK_G9_WG8(N, TA, TB) AK_WGMMA_FN(N, ak_g9_##TA##TB##_##N, "m64" #N "k32.f32." #TA "." #TB, "")
+AK_G9_WG8(n128, e4m3, e4m3)
+AK_G9_WG8(n128, e4m3, e5m2)
+AK_G9_WG8(n128, e5m2, e4m3)
+AK_G9_WG8(n128, e5m2, e5m2)
+AK_G9_WG8(n256, e4m3, e4m3)
+AK_G9_WG8(n256, e4m3, e5m2)
+AK_G9_WG8(n256, e5m2, e4m3)
+AK_G9_WG8(n256, e5m2, e5m2)
+/* IN: fp8 1 e4m3 x e4m3, 2 e4m3 x e5m2, 3 e5m2 x e4m3, 4 e5m2 x e5m2 */
+template <int IN, int BN> AK_INLINE void ak_g9_mma8(float* d, ak_u64 da, ak_u64 db, int acc) {
+#define AK_G9_PICK8(N)                                              \
+    if constexpr (IN == 1) ak_g9_e4m3e4m3_##N(d, da, db, acc);      \
+    else if constexpr (IN == 2) ak_g9_e4m3e5m2_##N(d, da, db, acc); \
+    else if constexpr (IN == 3) ak_g9_e5m2e4m3_##N(d, da, db, acc); \
+    else ak_g9_e5m2e5m2_##N(d, da, db, acc);
+    if constexpr (BN == 128) { AK_G9_PICK8(n128) }
+    else { AK_G9_PICK8(n256) }
+#undef AK_G9_PICK8
+}
 template <bool F16, int BN, int TA, int TB>
 AK_INLINE void ak_g9_mma(float* d, ak_u64 da, ak_u64 db, int acc) {
 #define AK_G9_PICK(N)                                                        \
@@ -175,7 +209,8 @@ AK_INLINE void ak_g9_ld4(const void* X, ak_i64 off, bool o32, bool full, int lef
  * the 4 values), the residual, one 8- or 16-byte store. */
 template <class DT, int EC, int EP>
 AK_INLINE void ak_g9_epi_chunk(const float* st, int ct, int mr, int nc, int M, int N, void* D, ak_i64 ldd, const void* C, ak_i64 ldc,
-                               const void* bias, const void* R, ak_i64 ldr, float alpha, float beta, int flags, float ap) {
+                               const void* bias, const void* R, ak_i64 ldr, float alpha, float beta, int flags, float ap,
+                               const float* sA, const float* sB) {
     enum { TPR = EC / 4, RPP = 128 / TPR, NP = 64 / RPP };
     const int row0 = ct / TPR, col = (ct % TPR) * 4, n = nc + col;
     const bool o32 = (flags & AK_G9_OUT32) != 0;
@@ -183,14 +218,20 @@ AK_INLINE void ak_g9_epi_chunk(const float* st, int ct, int mr, int nc, int M, i
     const bool full = (flags & AK_G9_VEC) && n + 4 <= N;
     const int left = N - n, act = flags >> AK_G9_ACT_SHIFT;
     float bb[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
+    float sc[4] = { alpha, alpha, alpha, alpha };  /* alpha sB[n + j] */
     if (flags & AK_G9_BIAS) ak_g9_ld4<DT>(bias, n, o32, full, left, bb);
+    if (sB) {
+#pragma unroll
+        for (int j = 0; j < 4; j++) sc[j] *= sB[(flags & AK_G9_SB_COL) ? (j < left ? n + j : n) : 0];
+    }
 #pragma unroll 1
     for (int p = 0; p < NP; p++) {
         const int r = p * RPP + row0, m = mr + r;
         if (m >= M) break;
         const ak_i64 off = (ak_i64)m * ldd + n;
         const float4 q = *(const float4*)&st[r * EP + col];
-        float v[4] = { alpha * q.x + bb[0], alpha * q.y + bb[1], alpha * q.z + bb[2], alpha * q.w + bb[3] };
+        const float sa = sA ? sA[(flags & AK_G9_SA_ROW) ? m : 0] : 1.0f;
+        float v[4] = { sa * sc[0] * q.x + bb[0], sa * sc[1] * q.y + bb[1], sa * sc[2] * q.z + bb[2], sa * sc[3] * q.w + bb[3] };
         if (flags & AK_G9_C) {
             float c[4];
             ak_g9_ld4<DT>(C, (ak_i64)m * ldc + n, o32, full, left, c);
@@ -223,10 +264,10 @@ AK_INLINE void ak_g9_epi_chunk(const float* st, int ct, int mr, int nc, int M, i
  * CTA's tiles alternate between them, two m64 wgmmas per k16), so one
  * consumer's epilogue overlaps the other's k loop (the k loops take turns,
  * ordered by named barriers 3 and 4). */
-template <class DT, int BN, int TA, int TB, int PP>
+template <class DT, int BN, int TA, int TB, int PP, int IN>
 AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
     enum {
-        BM = 128, BK = 64, A_BYTES = BM * BK * 2, B_BYTES = BN * BK * 2, STAGE = A_BYTES + B_BYTES,
+        ES = IN ? 1 : 2, BM = 128, BK = 128 / ES, A_BYTES = BM * BK * ES, B_BYTES = BN * BK * ES, STAGE = A_BYTES + B_BYTES,
         S = BN == 256 ? 4 : 6,              /* 192 KiB of stages */
         EC = 32, EP = EC + 8,               /* epilogue chunk: 32 columns, row stride 40 floats */
         EPI_BYTES = 64 * EP * 4, GROUP = 8, ND = BN / 2, NH = PP ? 2 : 1
@@ -302,14 +343,16 @@ AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
                 ak_mbar_wait(bar0 + 8 * s, ph);
                 ak_wgmma_fence();
 #pragma unroll
-                for (int kk = 0; kk < BK / 16; kk++) {
-                    /* K-major: +32 bytes per k16 inside the swizzled 128-byte rows; MN-major: +16 rows of 128 bytes */
+                for (int kk = 0; kk < 4; kk++) {
+                    /* K-major: +32 bytes per k16 (fp8: k32) inside the swizzled 128-byte rows; MN-major: +16 rows of
+                       128 bytes */
                     const ak_u64 db = TB == 1 ? ak_g9_desc(sb + 32 * kk, 16, 1024) : ak_g9_desc(sb + 2048 * kk, 8192, 1024);
 #pragma unroll
                     for (int h = 0; h < NH; h++) { /* rows 64 h.. of the A tile (8 KiB per 64 rows in both layouts) */
                         const ak_u32 ah = sa + 8192 * h;
                         const ak_u64 da = TA == 0 ? ak_g9_desc(ah + 32 * kk, 16, 1024) : ak_g9_desc(ah + 2048 * kk, 8192, 1024);
-                        ak_g9_mma<ak_gemm_sm90_is_f16<DT>::V, BN, TA, TB ^ 1>(d + h * ND, da, db, (kb > 0 || kk > 0) ? 1 : 0);
+                        if constexpr (IN) ak_g9_mma8<IN, BN>(d + h * ND, da, db, (kb > 0 || kk > 0) ? 1 : 0);
+                        else ak_g9_mma<ak_gemm_sm90_is_f16<DT>::V, BN, TA, TB ^ 1>(d + h * ND, da, db, (kb > 0 || kk > 0) ? 1 : 0);
                     }
                 }
                 ak_wgmma_commit();
@@ -343,7 +386,12 @@ AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
                             }
                         }
                     ak_named_bar(1 + cw, 128);
-                    ak_g9_epi_chunk<DT, EC, EP>(st, ct, mr, n0 + c * EC, M, N, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);
+                    if (IN && !(flags & AK_G9_OBF16))
+                        ak_g9_epi_chunk<ak_f16_t, EC, EP>(st, ct, mr, n0 + c * EC, M, N, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta,
+                                                          flags, ap, sA, sB);
+                    else
+                        ak_g9_epi_chunk<DT, EC, EP>(st, ct, mr, n0 + c * EC, M, N, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags,
+                                                    ap, sA, sB);
                 }
             }
         }
@@ -358,42 +406,62 @@ AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
  * the family. Shared memory: 192 KiB of stages + 20 KiB of epilogue buffers +
  * the barriers + 1 KiB of alignment (the host passes it). */
 #if defined(AK_WGMMA)
-#define AK_G9_BODY(DT, BN, TA, TB, PP) ak_g9_gemm<DT, BN, TA, TB, PP>(AK_G9_ARGS);
+#define AK_G9_BODY(DT, BN, TA, TB, PP, IN) ak_g9_gemm<DT, BN, TA, TB, PP, IN>(AK_G9_ARGS);
 #else
-#define AK_G9_BODY(DT, BN, TA, TB, PP)
+#define AK_G9_BODY(DT, BN, TA, TB, PP, IN)
 #endif
-#define AK_GEMM_SM90(NAME, DT, BN, TA, TB, PP)                      \
+#define AK_GEMM_SM90(NAME, DT, BN, TA, TB, PP, IN)                  \
     AK_KERNEL void __launch_bounds__(384, 1) NAME(AK_G9_PARAMS()) { \
-        AK_G9_BODY(DT, BN, TA, TB, PP)                              \
+        AK_G9_BODY(DT, BN, TA, TB, PP, IN)                          \
     }
 /* TA: 0 A k-contiguous, 1 m-contiguous; TB: 1 B k-contiguous (stored N x K), 0 n-contiguous */
+#if !defined(AK_G9_ONLY) || AK_G9_ONLY == 16
 // kernels: ak_gemm_sm90_n256_kk_f16 ak_gemm_sm90_n256_kn_f16 ak_gemm_sm90_n256_mk_f16 ak_gemm_sm90_n256_mn_f16
 // kernels: ak_gemm_sm90_n256_kk_bf16 ak_gemm_sm90_n256_kn_bf16 ak_gemm_sm90_n256_mk_bf16 ak_gemm_sm90_n256_mn_bf16
 // kernels: ak_gemm_sm90_n128_kk_f16 ak_gemm_sm90_n128_kn_f16 ak_gemm_sm90_n128_mk_f16 ak_gemm_sm90_n128_mn_f16
 // kernels: ak_gemm_sm90_n128_kk_bf16 ak_gemm_sm90_n128_kn_bf16 ak_gemm_sm90_n128_mk_bf16 ak_gemm_sm90_n128_mn_bf16
 // kernels: ak_gemm_sm90_p128_kk_f16 ak_gemm_sm90_p128_kn_f16 ak_gemm_sm90_p128_mk_f16 ak_gemm_sm90_p128_mn_f16
 // kernels: ak_gemm_sm90_p128_kk_bf16 ak_gemm_sm90_p128_kn_bf16 ak_gemm_sm90_p128_mk_bf16 ak_gemm_sm90_p128_mn_bf16
-AK_GEMM_SM90(ak_gemm_sm90_n256_kk_f16, ak_f16_t, 256, 0, 1, 0)
-AK_GEMM_SM90(ak_gemm_sm90_n256_kn_f16, ak_f16_t, 256, 0, 0, 0)
-AK_GEMM_SM90(ak_gemm_sm90_n256_mk_f16, ak_f16_t, 256, 1, 1, 0)
-AK_GEMM_SM90(ak_gemm_sm90_n256_mn_f16, ak_f16_t, 256, 1, 0, 0)
-AK_GEMM_SM90(ak_gemm_sm90_n256_kk_bf16, ak_bf16_t, 256, 0, 1, 0)
-AK_GEMM_SM90(ak_gemm_sm90_n256_kn_bf16, ak_bf16_t, 256, 0, 0, 0)
-AK_GEMM_SM90(ak_gemm_sm90_n256_mk_bf16, ak_bf16_t, 256, 1, 1, 0)
-AK_GEMM_SM90(ak_gemm_sm90_n256_mn_bf16, ak_bf16_t, 256, 1, 0, 0)
-AK_GEMM_SM90(ak_gemm_sm90_n128_kk_f16, ak_f16_t, 128, 0, 1, 0)
-AK_GEMM_SM90(ak_gemm_sm90_n128_kn_f16, ak_f16_t, 128, 0, 0, 0)
-AK_GEMM_SM90(ak_gemm_sm90_n128_mk_f16, ak_f16_t, 128, 1, 1, 0)
-AK_GEMM_SM90(ak_gemm_sm90_n128_mn_f16, ak_f16_t, 128, 1, 0, 0)
-AK_GEMM_SM90(ak_gemm_sm90_n128_kk_bf16, ak_bf16_t, 128, 0, 1, 0)
-AK_GEMM_SM90(ak_gemm_sm90_n128_kn_bf16, ak_bf16_t, 128, 0, 0, 0)
-AK_GEMM_SM90(ak_gemm_sm90_n128_mk_bf16, ak_bf16_t, 128, 1, 1, 0)
-AK_GEMM_SM90(ak_gemm_sm90_n128_mn_bf16, ak_bf16_t, 128, 1, 0, 0)
-AK_GEMM_SM90(ak_gemm_sm90_p128_kk_f16, ak_f16_t, 128, 0, 1, 1)
-AK_GEMM_SM90(ak_gemm_sm90_p128_kn_f16, ak_f16_t, 128, 0, 0, 1)
-AK_GEMM_SM90(ak_gemm_sm90_p128_mk_f16, ak_f16_t, 128, 1, 1, 1)
-AK_GEMM_SM90(ak_gemm_sm90_p128_mn_f16, ak_f16_t, 128, 1, 0, 1)
-AK_GEMM_SM90(ak_gemm_sm90_p128_kk_bf16, ak_bf16_t, 128, 0, 1, 1)
-AK_GEMM_SM90(ak_gemm_sm90_p128_kn_bf16, ak_bf16_t, 128, 0, 0, 1)
-AK_GEMM_SM90(ak_gemm_sm90_p128_mk_bf16, ak_bf16_t, 128, 1, 1, 1)
-AK_GEMM_SM90(ak_gemm_sm90_p128_mn_bf16, ak_bf16_t, 128, 1, 0, 1)
+AK_GEMM_SM90(ak_gemm_sm90_n256_kk_f16, ak_f16_t, 256, 0, 1, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n256_kn_f16, ak_f16_t, 256, 0, 0, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n256_mk_f16, ak_f16_t, 256, 1, 1, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n256_mn_f16, ak_f16_t, 256, 1, 0, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n256_kk_bf16, ak_bf16_t, 256, 0, 1, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n256_kn_bf16, ak_bf16_t, 256, 0, 0, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n256_mk_bf16, ak_bf16_t, 256, 1, 1, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n256_mn_bf16, ak_bf16_t, 256, 1, 0, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n128_kk_f16, ak_f16_t, 128, 0, 1, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n128_kn_f16, ak_f16_t, 128, 0, 0, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n128_mk_f16, ak_f16_t, 128, 1, 1, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n128_mn_f16, ak_f16_t, 128, 1, 0, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n128_kk_bf16, ak_bf16_t, 128, 0, 1, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n128_kn_bf16, ak_bf16_t, 128, 0, 0, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n128_mk_bf16, ak_bf16_t, 128, 1, 1, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n128_mn_bf16, ak_bf16_t, 128, 1, 0, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_p128_kk_f16, ak_f16_t, 128, 0, 1, 1, 0)
+AK_GEMM_SM90(ak_gemm_sm90_p128_kn_f16, ak_f16_t, 128, 0, 0, 1, 0)
+AK_GEMM_SM90(ak_gemm_sm90_p128_mk_f16, ak_f16_t, 128, 1, 1, 1, 0)
+AK_GEMM_SM90(ak_gemm_sm90_p128_mn_f16, ak_f16_t, 128, 1, 0, 1, 0)
+AK_GEMM_SM90(ak_gemm_sm90_p128_kk_bf16, ak_bf16_t, 128, 0, 1, 1, 0)
+AK_GEMM_SM90(ak_gemm_sm90_p128_kn_bf16, ak_bf16_t, 128, 0, 0, 1, 0)
+AK_GEMM_SM90(ak_gemm_sm90_p128_mk_bf16, ak_bf16_t, 128, 1, 1, 1, 0)
+AK_GEMM_SM90(ak_gemm_sm90_p128_mn_bf16, ak_bf16_t, 128, 1, 0, 1, 0)
+#endif
+/* fp8: ak_gemm_sm90_<n256|n128|p128>_kk_<A type><B type> (e4 = e4m3, e5 = e5m2); D f32, f16 or bf16 (flags) */
+#if !defined(AK_G9_ONLY) || AK_G9_ONLY == 8
+// kernels: ak_gemm_sm90_n256_kk_e4e4 ak_gemm_sm90_n256_kk_e4e5 ak_gemm_sm90_n256_kk_e5e4 ak_gemm_sm90_n256_kk_e5e5
+// kernels: ak_gemm_sm90_n128_kk_e4e4 ak_gemm_sm90_n128_kk_e4e5 ak_gemm_sm90_n128_kk_e5e4 ak_gemm_sm90_n128_kk_e5e5
+// kernels: ak_gemm_sm90_p128_kk_e4e4 ak_gemm_sm90_p128_kk_e4e5 ak_gemm_sm90_p128_kk_e5e4 ak_gemm_sm90_p128_kk_e5e5
+AK_GEMM_SM90(ak_gemm_sm90_n256_kk_e4e4, ak_bf16_t, 256, 0, 1, 0, 1)
+AK_GEMM_SM90(ak_gemm_sm90_n256_kk_e4e5, ak_bf16_t, 256, 0, 1, 0, 2)
+AK_GEMM_SM90(ak_gemm_sm90_n256_kk_e5e4, ak_bf16_t, 256, 0, 1, 0, 3)
+AK_GEMM_SM90(ak_gemm_sm90_n256_kk_e5e5, ak_bf16_t, 256, 0, 1, 0, 4)
+AK_GEMM_SM90(ak_gemm_sm90_n128_kk_e4e4, ak_bf16_t, 128, 0, 1, 0, 1)
+AK_GEMM_SM90(ak_gemm_sm90_n128_kk_e4e5, ak_bf16_t, 128, 0, 1, 0, 2)
+AK_GEMM_SM90(ak_gemm_sm90_n128_kk_e5e4, ak_bf16_t, 128, 0, 1, 0, 3)
+AK_GEMM_SM90(ak_gemm_sm90_n128_kk_e5e5, ak_bf16_t, 128, 0, 1, 0, 4)
+AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e4e4, ak_bf16_t, 128, 0, 1, 1, 1)
+AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e4e5, ak_bf16_t, 128, 0, 1, 1, 2)
+AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e5e4, ak_bf16_t, 128, 0, 1, 1, 3)
+AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e5e5, ak_bf16_t, 128, 0, 1, 1, 4)
+#endif

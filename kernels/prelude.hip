@@ -747,9 +747,14 @@ AK_INLINE float ak_uop_apply(int op, float x, float p, float q = 0.0f) {
  * and a run of consecutive k per lane, the lane group (lane / M) picking
  * which run; B mirrors it with n for m; C rows come in groups of 4 (MFMA)
  * spread over the lane groups. WMMA gfx11 gives each lane a whole row of 16
- * k and puts C row 2e + lane/16 in element e; gfx12 halves the k run (8,
- * lane group picks the half) and puts C row 8 (lane/16) + e. mma.sync uses
- * groupID g = lane / 4 and thread t = lane % 4.
+ * k and puts C row 2e + lane/16 in element e; gfx12 gives each lane 8 of
+ * its row's k and puts C row 8 (lane/16) + e. mma.sync uses groupID
+ * g = lane / 4 and thread t = lane % 4. The A / B maps of gfx12 below are
+ * the order ak_mma loads (lane group g: k 8g .. 8g + 7, one 16-byte load);
+ * the hardware's is lanes 0..15: k 0..3, 8..11, lanes 16..31: k 4..7,
+ * 12..15 (the calculator's RDNA4 table). A and B are permuted alike along
+ * k, so the product is the same (tests/emu_matrix.cpp runs the kernels
+ * with the hardware's order).
  *
  * Part 2 (device) is ak_mma<D, FAST32>, D = ak_f16_t / ak_bf16_t / ak_f32_t,
  * FAST32 = f32 through tf32 (NVIDIA) / xf32 (gfx942) instead of exact fp32:

@@ -188,7 +188,7 @@ static void sweep_llm(ak_context* c) {
 
 static void sweep_gemm(ak_context* c) {
     static const size_t ms[] = { 1, 16, 17, 100, 1024, 8192 };
-    static const size_t nks[][2] = { { 64, 64 }, { 4096, 64 }, { 100, 33 }, { 8192, 8192 } };
+    static const size_t nks[][2] = { { 64, 64 }, { 4096, 64 }, { 100, 33 }, { 8192, 8192 }, { 64, 8192 } }; /* the last: split-K */
     size_t t, i, j, ta, tb, off, out;
     for (t = 0; t < 3; t++)
         for (out = 0; out < 2; out++)
@@ -284,6 +284,28 @@ static void sweep_more(ak_context* c) {
     }
 }
 
+/* convolutions: standard (the implicit GEMM's matrix-core / FMA variants: matrix_cores, allow_tf32), transposed,
+ * grouped, depthwise, channels-last, every dtype */
+static void sweep_conv(ak_context* c) {
+    size_t t;
+    for (t = 0; t < 3; t++) {
+        ak_conv_desc a;
+        memset(&a, 0, sizeof a);
+        a.dtype = fdt[t]; a.ndim = 2; a.batch = 3; a.in_channels = 12; a.out_channels = 70;
+        a.in[0] = 33; a.in[1] = 35; a.kernel[0] = 3; a.kernel[1] = 5; a.padding[0] = 1;
+        a.x = BUF(1); a.w = BUF(2); a.bias = BUF(3); a.y = BUF(0);
+        call(ak_conv(c, &a, NULL));
+        a.layout = AK_CONV_CHANNELS_LAST; a.groups = 2; a.out_channels = 10;
+        call(ak_conv(c, &a, NULL));
+        a.layout = AK_CONV_CHANNELS_FIRST; a.transposed = 1; a.stride[0] = 2; a.output_padding[0] = 1;
+        call(ak_conv(c, &a, NULL));
+        a.transposed = 0; a.stride[0] = 0; a.output_padding[0] = 0; a.groups = 12; a.out_channels = 24;
+        call(ak_conv(c, &a, NULL));
+        a.ndim = 3; a.in[2] = 7; a.kernel[2] = 3; a.groups = 1; a.out_channels = 5;
+        call(ak_conv(c, &a, NULL));
+    }
+}
+
 /* Kernels of the embedded families that no op launches on an AMD target, and why. */
 static int not_planned(const char* k) {
     int hd = 0;
@@ -294,6 +316,7 @@ static int not_planned(const char* k) {
            !strncmp(k, "ak_gemm_sm90_", 13) ||        /* Hopper TMA GEMM (NVIDIA sm_90) */
            !strncmp(k, "ak_attn_sm90_", 13) ||        /* Hopper attention (NVIDIA sm_90) */
            !strncmp(k, "ak_gemm_decode_", 15) ||      /* the mma.sync decode GEMM and its finish (NVIDIA sm_80+) */
+           !strcmp(k, "ak_conv_igemm_mma_x32") ||     /* convolution with f32 as TF32 (NVIDIA mma.sync; CDNA runs exact MFMA f32) */
            !strncmp(k, "ak_attn_mmagen", 14) ||       /* the generic matrix attention under its own name: what AMD
                                                          targets run as ak_attn_mma*, launched on NVIDIA by the GPU suite */
            !strcmp(k, "ak_softmax_slab_f32");         /* the row-op table keeps f32 softmax on the rows kernel */
@@ -366,6 +389,7 @@ int main(int argc, char** argv) {
                     sweep_more(c);
                 }
                 sweep_gemm(c);
+                sweep_conv(c);
                 ak_context_destroy(c);
             }
         if (overflow) { fprintf(stderr, "ak_launch_plans: more than %d distinct launches\n", MAXP); return 1; }

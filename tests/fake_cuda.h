@@ -1,7 +1,8 @@
 /* fake_cuda.h - a cpu context switched to the cuda backend's table on a fake driver (sokol-dummy style), so
  * that every line of ak_kernel_get / ak_kernel_release / ak_launch that runs on an NVIDIA GPU runs here, the
  * driver calls excepted. Include after the implementation of amdkit.h (it reaches into the context):
- * tests/ti_cache.c (the warm-hit races) and bench/bench_hotpath.c (the hot paths' timings).
+ * tests/ti_cache.c (the warm-hit races), tests/ti_graph.c (graph capture's driver calls) and bench/bench_hotpath.c
+ * (the hot paths' timings).
  *
  *   akf_cuda_attach(ctx, &driver, "sm_90")   the context's function table gets the driver's entry points (a
  *                                            NULL one keeps the real one: NVRTC stays real unless replaced),
@@ -31,6 +32,15 @@ typedef struct akf_driver {
     _akT_nvrtcResult (*code)(_akT_nvrtcProgram p, char* code);
     _akT_nvrtcResult (*destroy)(_akT_nvrtcProgram* p);
     const char* (*error_string)(_akT_nvrtcResult r);
+    /* graphs (tests/ti_graph.c) and the memset a capture records */
+    _akT_CUresult (*capture_begin)(_akT_CUstream s, _akT_CUstreamCaptureMode mode);
+    _akT_CUresult (*capture_end)(_akT_CUstream s, _akT_CUgraph* g);
+    _akT_CUresult (*graph_instantiate)(_akT_CUgraphExec* x, _akT_CUgraph g, unsigned long long flags);
+    _akT_CUresult (*graph_launch)(_akT_CUgraphExec x, _akT_CUstream s);
+    _akT_CUresult (*graph_update)(_akT_CUgraphExec x, _akT_CUgraph g, _akT_CUgraphExecUpdateResultInfo* info);
+    _akT_CUresult (*graph_exec_destroy)(_akT_CUgraphExec x);
+    _akT_CUresult (*graph_destroy)(_akT_CUgraph g);
+    _akT_CUresult (*memset8)(_akT_CUdeviceptr dst, unsigned char v, size_t n, _akT_CUstream s);
 } akf_driver;
 
 static void akf_cuda_attach(ak_context* ctx, const akf_driver* d, const char* arch) {
@@ -42,6 +52,14 @@ static void akf_cuda_attach(ak_context* ctx, const akf_driver* d, const char* ar
     AKF_SET(cuModuleUnload, module_unload);
     AKF_SET(cuModuleGetFunction, module_function);
     AKF_SET(cuLaunchKernel, launch);
+    AKF_SET(cuStreamBeginCapture, capture_begin);
+    AKF_SET(cuStreamEndCapture, capture_end);
+    AKF_SET(cuGraphInstantiateWithFlags, graph_instantiate);
+    AKF_SET(cuGraphLaunch, graph_launch);
+    AKF_SET(cuGraphExecUpdate, graph_update);
+    AKF_SET(cuGraphExecDestroy, graph_exec_destroy);
+    AKF_SET(cuGraphDestroy, graph_destroy);
+    AKF_SET(cuMemsetD8Async, memset8);
     if (d->create) {
         void* self = dlopen(NULL, RTLD_NOW);   /* "NVRTC is loaded": a handle that is not the real library */
         if (!api->lib_nvrtc) api->lib_nvrtc = self;

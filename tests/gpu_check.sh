@@ -99,13 +99,22 @@ if [ -f "$OUT/bench_attention_amdkit.json" ] && python3 -c "import torch; assert
   run bench-attention-torch python3 bench/peer_attention.py --match "$OUT/bench_attention_amdkit.json" "$OUT/bench_attention.json"
   sed -n '/^| entry/,$p' "$OUT/bench-attention-torch.log"
 fi
-# GEMM: bench_gemm + the PyTorch peer (eager, torch.compile) on the same shapes, joined into one JSON + table
-run bench-gemm ./build/bench_gemm $BQ "$OUT/bench_gemm.json"
-if [ -f "$OUT/bench_gemm.json" ] && python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
-  run bench-gemm-torch python3 bench/peer_torch_gemm.py $BQ "$OUT/torch_gemm.json"
+# GEMM: the sweep (bench_gemm_sweep: every layout, f16 / bf16 / f32 / TF32, batched, decode, gemv, fused epilogues,
+# each cell checked) + the PyTorch peer on the same cells (eager, torch.compile), joined into one JSON + table
+run bench-gemm ./build/bench_gemm_sweep $BQ --list "$OUT/gemm_cases.tsv" "$OUT/bench_gemm_sweep.json"
+if [ -f "$OUT/bench_gemm_sweep.json" ] && python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
+  run bench-gemm-torch python3 bench/peer_torch_gemm_sweep.py "$OUT/gemm_cases.tsv" "$OUT/torch_gemm_sweep.json"
   GC=; [ "$(cat build/gpu-suites.status 2>/dev/null)" = passed ] && [ build/gpu-suites.status -nt build/amdkit_tests ] && GC=--correct
-  run bench-gemm-report python3 bench/gemm_report.py "$OUT/bench_gemm.json" "$OUT/torch_gemm.json" $GC --json "$OUT/gemm_results.json" --md "$OUT/gemm_report.md"
+  run bench-gemm-report python3 bench/gemm_sweep_report.py "$OUT/bench_gemm_sweep.json" "$OUT/torch_gemm_sweep.json" \
+    --json "$OUT/gemm_sweep.json" --md "$OUT/gemm_report.md" --joined "$OUT/gemm_results.json" $GC
   cat "$OUT/gemm_report.md" 2>/dev/null
+fi
+# graph replay: a decode-like sequence of 100 small ops issued one by one against one ak_graph_launch, PyTorch
+# (eager, torch.cuda.CUDAGraph) beside it (bench_graph checks the replay's output against the direct calls)
+run bench-graph ./build/bench_graph $BQ "$OUT/bench_graph_amdkit.json"
+if [ -f "$OUT/bench_graph_amdkit.json" ] && python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
+  run bench-graph-torch python3 bench/graph_torch.py "$OUT/bench_graph_amdkit.json" "$OUT/bench_graph.json"
+  sed -n '/^| sequence/,$p' "$OUT/bench-graph-torch.log"
 fi
 # fast_p over the whole kernel set (ops from the check part, attention, GEMM); attention/GEMM cannot check
 # their own output: they count as correct (labelled suite-checked) only when this build's GPU suites passed

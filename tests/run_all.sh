@@ -11,7 +11,8 @@
 #     quick: each kernel family compiled once, the targets taken in turn; full: every family x every target
 #     (AKT_FULL=1, tests/t_compile_kernels.c)
 #   - kernels run in a host SIMT emulation against their CPU references (tests/emu_llm.cpp): quick: wave 64,
-#     full: wave 64 and 32
+#     full: wave 64 and 32; the AMD matrix kernels with emulated MFMA / WMMA instructions (tests/emu_matrix.cpp):
+#     quick: a part on gfx942, full: every case on gfx908, gfx90a, gfx942, gfx950, gfx1100, gfx1200
 #   - every launch the ops plan on an AMD target against the code objects' limits (block <= launch bound, LDS,
 #     wave size, scratch; tests/check_launch_plans.sh, ROCm 5.2 on the host): quick: gfx90a; full: + gfx906, gfx1030,
 #     gfx908
@@ -102,6 +103,18 @@ else step build make -s -j"$NPROC" quick-build; fi   # the benchmarks it does no
 echo "== kernel emulation (tests/emu_llm.cpp: llm / layout / residual-norm kernels on host threads vs their references)"
 if full; then step emu-llm bash -c "make -s $B/emu_llm_w64 $B/emu_llm_w32 && ./$B/emu_llm_w64 && ./$B/emu_llm_w32"
 else step emu-llm-w64 bash -c "make -s $B/emu_llm_w64 && ./$B/emu_llm_w64"; fi
+
+# the AMD matrix kernels (gemm.hip MFMA / WMMA, attention_mma.hip's AMD path) in the same emulation with the matrix
+# instructions emulated in their hardware lane layouts (tests/emu_matrix.cpp), one binary per target, through the
+# real ak_gemm / ak_attention plans for that target; full: every case on gfx908, gfx90a, gfx942, gfx950 (MFMA, wave
+# 64), gfx1100, gfx1200 (WMMA, wave 32); quick: gfx942 --quick (the instruction self-tests, the small tile in every
+# layout, the large tile once, one attention case: about 15 s of cpu with its build on 2 cores)
+echo "== matrix-kernel emulation (tests/emu_matrix.cpp: MFMA / WMMA GEMM and attention on host threads vs their references)"
+if full; then
+  for t in gfx908 gfx90a gfx942 gfx950 gfx1100 gfx1200; do
+    suite emu-matrix-$t bash -c "make -s $B/emu_matrix_$t && ./$B/emu_matrix_$t"
+  done
+else suite emu-matrix-gfx942 bash -c "make -s $B/emu_matrix_gfx942 && ./$B/emu_matrix_gfx942 --quick"; fi
 
 # every launch the ops plan on an AMD target (tests/ak_launch_plans.c, the real planners) held to the code objects'
 # limits (tests/launch_plan_check.sh); here against ROCm 5.2's hipRTC (cached compiles), the ROCm 6.4 targets in the

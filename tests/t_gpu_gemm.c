@@ -230,6 +230,16 @@ static void config_selects_path(void) {
         gg_case(on, di->backend == AK_BACKEND_CUDA ? "mma.sync" : "", AK_F32, AK_F32, 127, 129, 65, t & 1, t >> 1, 0, 1, 0, 0);
     }
     gg_case(exact, "", AK_F32, AK_F32, 1000, 1000, 1000, 0, 0, 0, 1, 0, 0);
+    /* the SIMT tile's register epilogue (no C / bias / residual / activation): 4-element stores where ldd allows, edges
+     * in m and n, batches; split-K (few tiles, long k: slices summed by the finish pass) on every layout, with and
+     * without the epilogue, and a shorter last slice; 16-bit inputs on it with matrix cores off */
+    for (t = 0; t < 4; t++) {
+        gg_case(exact, di->backend == AK_BACKEND_CUDA ? "simt" : "", AK_F32, AK_F32, 127, 132, 65, t & 1, t >> 1, 0, 1, 0, 0);
+        gg_case(off, "simt", AK_F32, AK_F32, 65, 36, 47, t & 1, t >> 1, 0, 3, 0, 0);
+        gg_case(off, "simt", AK_F32, AK_F32, 130, 70, 20011, t & 1, t >> 1, t == 2 ? 15 : 0, 1, 0, 0);
+    }
+    gg_case(off, "simt", AK_F16, AK_F32, 100, 200, 9001, 0, 1, 3, 1, 0, 0);
+    gg_case(off, "simt", AK_BF16, AK_BF16, 64, 64, 4099, 1, 0, 0, 1, 1, 1);
 done:
     ak_context_destroy(off); ak_context_destroy(exact); ak_context_destroy(on);
 }
@@ -281,6 +291,123 @@ static void gemv_path(void) {
     ak_context_destroy(ctx);
 }
 
+/* fp8 (scaled GEMM): A (batch x m x k) and B (batch x n x k) drawn in f32,
+ * quantised on the device with ak_quantize (scales computed: per tensor, or
+ * per row = per row of A / per column of D), ak_gemm with those scales
+ * against the cpu reference on the same codes and scales (copied back).
+ * Bound per element: the fp8 products are exact and the tensor cores keep
+ * about 14 bits of the partial sums of fp8 products, so
+ * |gpu - ref| <= 2^-10 S |alpha sa sb| + 2 e_out |ref| + 1e-5 with S = sum_k |a_ik b_jk|
+ * computed exactly (a wrong answer is off by about S / sqrt(k)). */
+static void gg8_case(ak_context* ctx, const char* path, ak_dtype ta8, ak_dtype tb8, ak_dtype ot, size_t m, size_t n, size_t k,
+                     int rowwise, int epi, size_t batch) {
+    ak_gemm_desc g = ak_gemm_desc_default(), h;
+    ak_gemm_plan p;
+    ak_quant_args q;
+    const size_t os = ak_dtype_size(ot), na = batch * m * k, nb = batch * n * k, nd = batch * m * n;
+    const size_t nsa = rowwise ? batch * m : 1, nsb = rowwise ? batch * n : 1;
+    float *xa = (float*)malloc(na * 4), *xb = (float*)malloc(nb * 4), *sa = (float*)malloc(nsa * 4), *sb = (float*)malloc(nsb * 4);
+    uint8_t *qa = (uint8_t*)malloc(na), *qb = (uint8_t*)malloc(nb);
+    void *C = malloc(nd * os), *R = malloc(nd * os), *bias = malloc(n * os), *D = malloc(nd * os), *Dref = malloc(nd * os);
+    void *dxa = NULL, *dxb = NULL, *dqa = NULL, *dqb = NULL, *dsa = NULL, *dsb = NULL, *dC = NULL, *dR = NULL, *dbias = NULL, *dD = NULL;
+    void *b0, *b1, *b2, *b3, *b4;
+    size_t i, j, kk, b, bad = 0;
+    double *fa = (double*)malloc(na * sizeof(double)), *fb = (double*)malloc(nb * sizeof(double));
+    double e_out = ot == AK_F32 ? ldexp(1.0, -24) : ot == AK_F16 ? ldexp(1.0, -11) : ldexp(1.0, -8);
+    for (i = 0; i < na; i++) xa[i] = (float)(akt_uniform(&g_st, -1, 1) * (i % 7 == 3 ? 30.0 : 1.0));
+    for (i = 0; i < nb; i++) xb[i] = (float)akt_uniform(&g_st, -2, 2);
+    fill(C, ot, nd); fill(R, ot, nd); fill(bias, ot, n);
+    dxa = up(ctx, xa, na * 4, 0, &b0); dxb = up(ctx, xb, nb * 4, 0, &b1);
+    dC = up(ctx, C, nd * os, 0, &b2); dR = up(ctx, R, nd * os, 0, &b3); dbias = up(ctx, bias, n * os, 0, &b4);
+    memset(D, 0xFF, nd * os);
+    dD = up(ctx, D, nd * os, 0, &dD);
+    if (!dxa || !dxb || !dC || !dR || !dbias || !dD || ak_malloc(ctx, na, NULL, &dqa) != AK_OK || ak_malloc(ctx, nb, NULL, &dqb) != AK_OK ||
+        ak_malloc(ctx, nsa * 4, NULL, &dsa) != AK_OK || ak_malloc(ctx, nsb * 4, NULL, &dsb) != AK_OK) {
+        akt_fail(__FILE__, __LINE__, "setup: %s", ak_last_error());
+        goto done;
+    }
+    memset(&q, 0, sizeof q);
+    q.x_dtype = AK_F32; q.x = dxa; q.q_dtype = ta8; q.q = dqa; q.rows = batch * m; q.cols = k;
+    q.mode = rowwise ? AK_QUANT_ROW : AK_QUANT_TENSOR; q.scale = (float*)dsa; q.compute_scale = 1;
+    AKT_OK(ak_quantize(ctx, &q, NULL));
+    q.x = dxb; q.q_dtype = tb8; q.q = dqb; q.rows = batch * n; q.scale = (float*)dsb;
+    AKT_OK(ak_quantize(ctx, &q, NULL));
+    g.dtype = ta8; g.dtype_b = tb8; g.out_dtype = ot; g.m = m; g.n = n; g.k = k; g.trans_b = 1;
+    g.a = dqa; g.b = dqb; g.d = dD; g.batch = batch; g.stride_a = m * k; g.stride_b = n * k; g.stride_d = m * n;
+    g.scale_a = (const float*)dsa; g.scale_b = (const float*)dsb; g.scale_a_per_row = rowwise; g.scale_b_per_col = rowwise;
+    g.alpha = (epi & 15) ? 0.5f : 1.0f;
+    if (epi & 1) { g.beta = 0.25f; g.c = dC; g.stride_c = m * n; }
+    if (epi & 2) g.bias = dbias;
+    if (epi & 4) { g.activation = 1 + (int)(m + n + k) % (AK_UNARY_OP_COUNT - 1); g.act_param = 0.2f; }
+    if (epi & 8) { g.residual = dR; g.stride_r = m * n; }
+    AKT_OK(ak_gemm_plan_get(ctx, &g, &p));
+    AKT_CHECKF(!path[0] || (p.path && !strcmp(p.path, path)), "fp8 plan path %s, expected %s (kernel %s)", p.path ? p.path : "(none)", path,
+               p.kernel);
+    AKT_OK(ak_gemm(ctx, &g, NULL));
+    AKT_OK(ak_device_synchronize(ctx));
+    AKT_OK(ak_memcpy(ctx, D, dD, nd * os, AK_D2H));
+    AKT_OK(ak_memcpy(ctx, qa, dqa, na, AK_D2H)); AKT_OK(ak_memcpy(ctx, qb, dqb, nb, AK_D2H));
+    AKT_OK(ak_memcpy(ctx, sa, dsa, nsa * 4, AK_D2H)); AKT_OK(ak_memcpy(ctx, sb, dsb, nsb * 4, AK_D2H));
+    h = g; h.a = qa; h.b = qb; h.scale_a = sa; h.scale_b = sb; h.c = (epi & 1) ? C : NULL; h.bias = (epi & 2) ? bias : NULL;
+    h.residual = (epi & 8) ? R : NULL; h.d = Dref;
+    memset(Dref, 0xFF, nd * os);
+    AKT_OK(ak_gemm(g_ref, &h, NULL));
+    if (!fa || !fb) { akt_fail(__FILE__, __LINE__, "out of memory"); goto done; }
+    for (i = 0; i < na; i++) fa[i] = fabs(ak_elem_get(qa, ta8, i));
+    for (i = 0; i < nb; i++) fb[i] = fabs(ak_elem_get(qb, tb8, i));
+    for (b = 0; b < batch; b++)
+        for (i = 0; i < m; i++)
+            for (j = 0; j < n; j++) {
+                const size_t at = b * m * n + i * n + j;
+                const double *ra = fa + b * m * k + i * k, *rb = fb + b * n * k + j * k;
+                double S = 0, got = ak_elem_get(D, ot, at), ref = ak_elem_get(Dref, ot, at), tol;
+                for (kk = 0; kk < k; kk++) S += ra[kk] * rb[kk];
+                S *= fabs(g.alpha * sa[rowwise ? i : 0] * sb[rowwise ? j : 0]);
+                tol = ldexp(1.0, -10) * S + 2 * e_out * fabs(ref) + 1e-5;
+                if (!(fabs(got - ref) <= tol) && bad++ < 3)
+                    akt_fail(__FILE__, __LINE__, "%s %s %s x %s -> %s %zux%zux%zu rowwise %d epi %d batch %zu: D[%zu][%zu][%zu] = %.7g, ref %.7g (tol %.3g)",
+                             p.path, p.kernel, ak_dtype_name(ta8), ak_dtype_name(tb8), ak_dtype_name(ot), m, n, k, rowwise, epi, batch, b, i, j,
+                             got, ref, tol);
+            }
+done:
+    ak_free(ctx, b0); ak_free(ctx, b1); ak_free(ctx, b2); ak_free(ctx, b3); ak_free(ctx, b4); ak_free(ctx, dD);
+    ak_free(ctx, dqa); ak_free(ctx, dqb); ak_free(ctx, dsa); ak_free(ctx, dsb);
+    free(fa); free(fb);
+    free(xa); free(xb); free(sa); free(sb); free(qa); free(qb); free(C); free(R); free(bias); free(D); free(Dref);
+}
+
+/* fp8 GEMM on the Hopper TMA kernel: odd m / n, k tails inside the 128-wide
+ * k step, each tile variant, both scale granularities, every OCP pair and
+ * output dtype, epilogues and batches; layouts it cannot take are refused.
+ * Devices without an fp8 GEMM path must refuse it (AK_ERROR_MATRIX_CORES). */
+static void fp8_path(void) {
+    ak_context* ctx = gg_ctx(AK_AUTO, -1, AK_AUTO, 0);
+    ak_gemm_desc g = ak_gemm_desc_default();
+    ak_gemm_plan p;
+    static const ak_dtype o3[3] = { AK_BF16, AK_F16, AK_F32 };
+    if (!ctx) return;
+    g.dtype = AK_FP8_E4M3; g.out_dtype = AK_BF16; g.m = 256; g.n = 256; g.k = 256; g.trans_b = 1;
+    g.a = (const void*)(uintptr_t)((uintptr_t)1 << 40); g.b = (const void*)(uintptr_t)((uintptr_t)2 << 40); g.d = (void*)(uintptr_t)((uintptr_t)3 << 40);
+    if (strcmp(ak_context_device(ctx)->arch_base, "sm_90")) {
+        AKT_ERR(ak_gemm_plan_get(ctx, &g, &p), AK_ERROR_MATRIX_CORES);
+        ak_context_destroy(ctx);
+        return;
+    }
+    g.trans_b = 0; AKT_ERR(ak_gemm_plan_get(ctx, &g, &p), AK_ERROR_INVALID_ARGUMENT);
+    g.trans_b = 1; g.k = 200; AKT_ERR(ak_gemm_plan_get(ctx, &g, &p), AK_ERROR_INVALID_ARGUMENT); /* k % 16: TMA rows */
+    gg8_case(ctx, "wgmma", AK_FP8_E4M3, AK_FP8_E4M3, AK_BF16, 128, 256, 512, 0, 0, 1);
+    gg8_case(ctx, "wgmma", AK_FP8_E4M3, AK_FP8_E4M3, AK_BF16, 1, 1, 16, 1, 0, 1);
+    gg8_case(ctx, "wgmma", AK_FP8_E4M3, AK_FP8_E4M3, AK_F32, 7, 9, 32, 1, 2, 1);
+    gg8_case(ctx, "wgmma", AK_FP8_E4M3, AK_FP8_E5M2, AK_F16, 129, 127, 1040, 0, 3, 1);
+    gg8_case(ctx, "wgmma", AK_FP8_E5M2, AK_FP8_E4M3, AK_BF16, 300, 520, 64, 1, 4 | 8, 1);
+    gg8_case(ctx, "wgmma", AK_FP8_E5M2, AK_FP8_E5M2, AK_F32, 1000, 33, 2048, 1, 1, 1);
+    gg8_case(ctx, "wgmma", AK_FP8_E4M3, AK_FP8_E4M3, AK_BF16, 65, 130, 96, 0, 15, 3);   /* batched, every epilogue */
+    gg8_case(ctx, "wgmma", AK_FP8_E4M3, AK_FP8_E4M3, AK_BF16, 2304, 2048, 400, 1, 2, 1); /* ping-pong, many tiles */
+    gg8_case(ctx, "wgmma", AK_FP8_E4M3, AK_FP8_E4M3, o3[1], 640, 1000, 2208, 1, 0, 1);   /* k steps > stages */
+    gg8_case(ctx, "wgmma", AK_FP8_E4M3, AK_FP8_E4M3, o3[2], 16, 4096, 4096, 1, 2, 1);    /* decode rows */
+    ak_context_destroy(ctx);
+}
+
 void akt_suite_gpu_gemm(void) {
     g_st = akt_seed() ^ 0x47454d4dull;
     g_ref = akt_cpu_context("gpu_gemm_ref");
@@ -291,6 +418,17 @@ void akt_suite_gpu_gemm(void) {
     AKT_RUN(gemv_path);
     AKT_RUN(epilogues_batches_unaligned);
     AKT_RUN(config_selects_path);
+    ak_context_destroy(g_ref);
+    g_ref = NULL;
+}
+
+/* Suite gpu_gemm_fp8: the fp8 GEMM (its own suite: one compile of the fp8
+ * kernels, no 16-bit families). */
+void akt_suite_gpu_gemm_fp8(void) {
+    g_st = akt_seed() ^ 0x46503847ull;
+    g_ref = akt_cpu_context("gpu_gemm_ref");
+    if (!g_ref) return;
+    AKT_RUN(fp8_path);
     ak_context_destroy(g_ref);
     g_ref = NULL;
 }

@@ -44,6 +44,10 @@ static void w11_ia(int m, int k, int* l, int* e, int* l2) { *l = m; *l2 = m + 16
 static void w11_ib(int k, int n, int* l, int* e, int* l2) { *l = n; *l2 = n + 16; *e = k; }
 static void w11_ic(int m, int n, int* l, int* e, int* l2) { *l = n + 16 * (m % 2); *e = m / 2; *l2 = -1; }
 /* RDNA4 WMMA: lanes 16..31 hold k 8..15; C rows 8..15 in lanes 16..31 */
+/* gfx12: the k order the prelude's ak_mma loads (lane group g: k 8g .. 8g + 7). The hardware's, as AMD's matrix
+ * instruction calculator prints it for RDNA4, is lane m + 16 ((k / 4) % 2), element 4 (k / 8) + k % 4 (lanes
+ * 0..15: k 0..3 and 8..11); A and B are permuted alike along k, so the product is the same. tests/emu_matrix.cpp
+ * runs the gfx12 kernels against the hardware's order. */
 static void w12_ia(int m, int k, int* l, int* e, int* l2) { *l = m + 16 * (k / 8); *e = k % 8; *l2 = -1; }
 static void w12_ib(int k, int n, int* l, int* e, int* l2) { *l = n + 16 * (k / 8); *e = k % 8; *l2 = -1; }
 static void w12_ic(int m, int n, int* l, int* e, int* l2) { *l = n + 16 * (m / 8); *e = m % 8; *l2 = -1; }

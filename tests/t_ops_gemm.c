@@ -7,7 +7,10 @@
  * reduced config.precision alone keeps f32 exact); argument errors; the plan
  * each config field and architecture gives (matrix_cores, allow_tf32,
  * precision, allowed_precisions, strict); and the tile
- * table against the numbers in kernels/gemm.hip. */
+ * table against the numbers in kernels/gemm.hip. 8-bit float inputs: every
+ * OCP pair and FNUZ, each scale granularity, every output dtype, against a
+ * naive loop that decodes the codes from their bits; the fp8 errors and the
+ * Hopper fp8 plans. */
 #include "ak_test.h"
 #include <stdlib.h>
 #include <stdint.h>
@@ -291,6 +294,30 @@ static void expect_plan(const char* arch, int mc, int prec, int mixed, int tf32,
     expect_plan_tb(arch, mc, prec, mixed, tf32, dt, m, 0, kernel, path);
 }
 
+/* Split-K of the SIMT tile: few output tiles and a long k -> k slices (a batch of 1 only); many tiles, short k or
+ * a batch -> none. */
+static void simt_split_k_plans(void) {
+    static const struct { size_t m, n, k, batch; int split; } cs[] = {
+        { 256, 256, 524288, 1, 1 }, { 130, 70, 20000, 1, 1 }, { 4096, 4096, 4096, 1, 0 }, { 256, 256, 300, 1, 0 },
+        { 256, 256, 524288, 2, 0 },
+    };
+    size_t i;
+    ak_context* ctx = plan_ctx("sm_90", AK_AUTO, -1, -1, 0, 0, 0);
+    if (!ctx) return;
+    for (i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+        ak_gemm_desc g = ak_gemm_desc_default();
+        ak_gemm_plan p;
+        g.m = cs[i].m; g.n = cs[i].n; g.k = cs[i].k; g.batch = cs[i].batch;
+        g.stride_a = g.m * g.k; g.stride_b = g.k * g.n; g.stride_d = g.m * g.n;
+        g.a = (const void*)(uintptr_t)((uintptr_t)1 << 40); g.b = (const void*)(uintptr_t)((uintptr_t)2 << 40); g.d = (void*)(uintptr_t)((uintptr_t)3 << 40);
+        if (ak_gemm_plan_get(ctx, &g, &p) != AK_OK) { akt_fail(__FILE__, __LINE__, "plan: %s", ak_last_error()); continue; }
+        AKT_CHECKF(!strcmp(p.path, "simt") && (cs[i].split ? p.k_splits >= 2 && p.k_splits <= 64 : p.k_splits == 1),
+                   "%zux%zux%zu batch %zu: path %s, k_splits %d (split expected: %d)", g.m, g.n, g.k, g.batch, p.path, p.k_splits,
+                   cs[i].split);
+    }
+    ak_context_destroy(ctx);
+}
+
 static void plans_follow_arch_and_config(void) {
     /* Hopper: the TMA kernel for 16-bit inputs, every layout; the 128-wide tile when it fills the SMs' waves better */
     expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_BF16, 8192, 1, "ak_gemm_sm90_p128_kk_bf16", "wgmma"); /* k 64: ping-pong */
@@ -485,6 +512,178 @@ static void tile_table_matches_kernel_source(void) {
             }
 }
 
+/* ---- 8-bit float inputs (scaled GEMM) ---------------------------------- */
+/* fp8 decoded from its bits here (sign, exponent, mantissa), independent of ak_fp8_to_f32 */
+static double dec8(uint8_t v, ak_dtype t) {
+    const int e4 = t == AK_FP8_E4M3 || t == AK_FP8_E4M3_FNUZ, fnuz = t == AK_FP8_E4M3_FNUZ || t == AK_FP8_E5M2_FNUZ;
+    const int mb = e4 ? 3 : 2, eb = e4 ? 4 : 5, bias = (e4 ? 7 : 15) + fnuz;
+    const int sg = v >> 7, e = (v >> mb) & ((1 << eb) - 1), mt = v & ((1 << mb) - 1);
+    double x;
+    if (fnuz && v == 0x80) return NAN;
+    if (!fnuz && e4 && e == 15 && mt == 7) return NAN;
+    if (!fnuz && !e4 && e == 31) return mt ? NAN : sg ? -INFINITY : INFINITY;
+    x = e ? ldexp(1.0 + mt / (double)(1 << mb), e - bias) : ldexp(mt / (double)(1 << mb), 1 - bias);
+    return sg ? -x : x;
+}
+
+/* random finite codes of magnitude 2^-8 .. 16 (every mantissa, subnormals of e4m3 included) */
+static uint8_t* rnd8(ak_dtype t, size_t n) {
+    uint8_t* p = (uint8_t*)malloc(n ? n : 1);
+    size_t i;
+    for (i = 0; i < n; i++) {
+        double v = akt_uniform(&g_st, -1, 1) * ldexp(1.0, (int)akt_uniform(&g_st, -8, 5));
+        p[i] = ak_f32_to_fp8((float)v, t, 1);
+        if (dec8(p[i], t) != dec8(p[i], t)) p[i] = 0x38;
+    }
+    return p;
+}
+
+static void fp8_case(ak_context* ctx, ak_dtype ta8, ak_dtype tb8, ak_dtype ot, size_t m, size_t n, size_t k, int ta, int tb, int sm,
+                     int epi, size_t batch) {
+    ak_gemm_desc g = ak_gemm_desc_default();
+    const size_t sa = m * k + 3, sb = n * k + 1, sd = m * n;
+    uint8_t *A = rnd8(ta8, sa * batch), *B = rnd8(tb8, sb * batch);
+    void *D = rnd_buf(ot, sd * batch), *C = rnd_buf(ot, sd * batch), *R = rnd_buf(ot, sd * batch), *bias = rnd_buf(ot, n);
+    float* sA = (float*)malloc(m * sizeof(float));
+    float* sB = (float*)malloc(n * sizeof(float));
+    size_t b, i, j, kk, bad = 0;
+    for (i = 0; i < m; i++) sA[i] = (float)akt_uniform(&g_st, 0.01, 4);
+    for (j = 0; j < n; j++) sB[j] = (float)akt_uniform(&g_st, 0.01, 4);
+    g.dtype = ta8; g.dtype_b = tb8 == ta8 && (m & 1) ? (ak_dtype)0 : tb8; g.out_dtype = ot;
+    g.m = m; g.n = n; g.k = k; g.trans_a = ta; g.trans_b = tb; g.a = A; g.b = B; g.d = D;
+    g.batch = batch; g.stride_a = sa; g.stride_b = sb; g.stride_d = sd;
+    g.alpha = epi ? 0.5f : 0.0f; /* 0: 1 */
+    if (sm & 1) g.scale_a = sA;
+    if (sm & 2) g.scale_b = sB;
+    g.scale_a_per_row = (sm & 4) ? 1 : 0;
+    g.scale_b_per_col = (sm & 8) ? 1 : 0;
+    if (sm & 4) g.scale_a = sA;
+    if (sm & 8) g.scale_b = sB;
+    if (epi & 1) { g.beta = 0.75f; g.c = C; g.stride_c = sd; }
+    if (epi & 2) g.bias = bias;
+    if (epi & 4) { g.activation = AK_OP_GELU; }
+    if (epi & 8) { g.residual = R; g.stride_r = sd; }
+    AKT_OK(ak_gemm(ctx, &g, NULL));
+    for (b = 0; b < batch; b++)
+        for (i = 0; i < m; i++)
+            for (j = 0; j < n; j++) {
+                double acc = 0, v, got, tol;
+                for (kk = 0; kk < k; kk++)
+                    acc += dec8(A[b * sa + (ta ? kk * m + i : i * k + kk)], ta8) * dec8(B[b * sb + (tb ? j * k + kk : kk * n + j)], tb8);
+                v = (epi ? 0.5 : 1.0) * acc;
+                if (g.scale_a) v *= sA[g.scale_a_per_row ? i : 0];
+                if (g.scale_b) v *= sB[g.scale_b_per_col ? j : 0];
+                if (epi & 1) v += 0.75 * ak_elem_get(C, ot, b * sd + i * n + j);
+                if (epi & 2) v += ak_elem_get(bias, ot, j);
+                if (epi & 4) v = naive_act(AK_OP_GELU, v, 0);
+                if (epi & 8) v += ak_elem_get(R, ot, b * sd + i * n + j);
+                got = ak_elem_get(D, ot, b * sd + i * n + j);
+                tol = (ot == AK_F32 ? 1e-6 : ot == AK_F16 ? 1e-3 : 8e-3) * (fabs(v) + 1e-3);
+                if (!(fabs(got - v) <= tol) && bad++ < 3)
+                    akt_fail(__FILE__, __LINE__, "fp8 gemm %s x %s -> %s %zux%zux%zu ta%d tb%d scales %d epi %d batch %zu: D[%zu][%zu][%zu] = %.8g, expected %.8g",
+                             ak_dtype_name(ta8), ak_dtype_name(tb8), ak_dtype_name(ot), m, n, k, ta, tb, sm, epi, batch, b, i, j, got, v);
+            }
+    free(A); free(B); free(D); free(C); free(R); free(bias); free(sA); free(sB);
+}
+
+static void fp8_matches_naive_decode(void) {
+    ak_context* ctx = akt_cpu_context("ops_gemm");
+    static const size_t shapes[][3] = { { 1, 1, 1 }, { 7, 9, 16 }, { 33, 17, 5 }, { 130, 65, 64 }, { 1, 300, 129 }, { 65, 1, 48 } };
+    static const ak_dtype pairs[][2] = { { AK_FP8_E4M3, AK_FP8_E4M3 }, { AK_FP8_E4M3, AK_FP8_E5M2 }, { AK_FP8_E5M2, AK_FP8_E4M3 },
+                                         { AK_FP8_E5M2, AK_FP8_E5M2 }, { AK_FP8_E4M3_FNUZ, AK_FP8_E4M3_FNUZ },
+                                         { AK_FP8_E4M3_FNUZ, AK_FP8_E5M2_FNUZ } };
+    static const ak_dtype outs[3] = { AK_F32, AK_F16, AK_BF16 };
+    static const int scales[] = { 0, 3, 12, 7, 11, 1, 2 }; /* none, both per tensor, row x col, row x tensor, tensor x col, a, b */
+    size_t s, q;
+    if (!ctx) return;
+    g_st = akt_seed() ^ 0x66703867ull;
+    for (s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+        for (q = 0; q < sizeof pairs / sizeof pairs[0]; q++)
+            fp8_case(ctx, pairs[q][0], pairs[q][1], outs[(s + q) % 3], shapes[s][0], shapes[s][1], shapes[s][2], (int)(q == 2 && s & 1),
+                     (int)(s + q) % 2 || q == 0, scales[(s + q) % 7], (int)((s * 6 + q) % 16), 1);
+    for (q = 0; q < 7; q++) fp8_case(ctx, AK_FP8_E4M3, AK_FP8_E4M3, outs[q % 3], 9, 17, 32, 0, 1, scales[q], (int)q * 2 + 1, 3);
+    ak_context_destroy(ctx);
+}
+
+static void fp8_errors_and_plans(void) {
+    ak_context* ctx = akt_cpu_context("ops_gemm");
+    ak_gemm_desc g = ak_gemm_desc_default(), x;
+    ak_gemm_plan p;
+    static uint8_t A[64 * 64], B[64 * 64];
+    static float D[64 * 64], sc[64];
+    const char *src90 = NULL, *fam = NULL, *s;
+    int i;
+    if (!ctx) return;
+    for (i = 0; i < 64; i++) sc[i] = 1;
+    g.dtype = AK_FP8_E4M3; g.out_dtype = AK_BF16; g.m = 64; g.n = 64; g.k = 64; g.trans_b = 1; g.a = A; g.b = B; g.d = D;
+    AKT_OK(ak_gemm(ctx, &g, NULL));
+    AKT_OK(ak_gemm_plan_get(ctx, &g, &p));
+    AKT_CHECK(!strcmp(p.path, "cpu"));
+    x = g; x.dtype_b = AK_F16; AKT_ERR_ITEM(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
+    x = g; x.dtype_b = AK_FP8_E5M2_FNUZ; AKT_ERR_ITEM(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
+    AKT_CONTAINS(ak_last_error(), "same family");
+    x = g; x.out_dtype = AK_FP8_E4M3; AKT_ERR_ITEM(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
+    x = g; x.out_dtype = AK_I32; AKT_ERR_ITEM(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
+    x = g; x.scale_a_per_row = 1; AKT_ERR_ITEM(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    x = g; x.scale_b_per_col = 2; x.scale_b = sc; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT);
+    x = g; x.scale_a = (const float*)(const void*)((const char*)sc + 2); AKT_ERR_ITEM(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_MISALIGNED);
+    x = g; x.scale_b = (const float*)D; x.scale_b_per_col = 1; AKT_ERR_ITEM(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP);
+    /* scales and dtype_b are for fp8 only */
+    x = g; x.dtype = AK_F16; x.out_dtype = AK_F16; x.scale_a = sc; AKT_ERR_ITEM(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
+    x = g; x.dtype = AK_F16; x.out_dtype = AK_F16; x.dtype_b = AK_BF16; AKT_ERR_ITEM(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
+    ak_context_destroy(ctx);
+    /* an explicit precision mask without fp8 refuses it */
+    ctx = plan_ctx("sm_90", AK_ON, -1, AK_AUTO, 0, AK_DTYPE_BIT(AK_F16), 0);
+    if (ctx) {
+        AKT_ERR_ITEM(ak_gemm(ctx, &g, NULL), AK_ERROR_CONFIG, AK_ERRITEM_CONFIG_VALUE);
+        AKT_CONTAINS(ak_last_error(), "allowed_precisions");
+        ak_context_destroy(ctx);
+    }
+    /* Hopper: the TMA kernel with fp8 wgmma, K-major operands only; the tile by the same rule as 16-bit */
+    ctx = plan_ctx("sm_90", AK_ON, -1, AK_AUTO, 0, 0, 0);
+    if (!ctx) return;
+    for (i = 0; i < ak_embedded_count(); i++) {
+        AKT_OK(ak_embedded_at(i, &fam, &s, NULL));
+        if (fam && !strcmp(fam, "gemm_sm90")) src90 = s;
+    }
+    x = g; x.a = (const void*)(uintptr_t)((uintptr_t)1 << 40); x.b = (const void*)(uintptr_t)((uintptr_t)2 << 40); x.d = (void*)(uintptr_t)((uintptr_t)3 << 40);
+    x.m = 8192; x.n = 8192; x.k = 8192; x.dtype_b = AK_FP8_E5M2;
+    AKT_OK(ak_gemm_plan_get(ctx, &x, &p));
+    AKT_CHECKF(!strcmp(p.path, "wgmma") && !strcmp(p.kernel, "ak_gemm_sm90_n256_kk_e4e5") && p.bk == 128 && p.threads == 384,
+               "fp8 8192^3 plan %s (%s) bk %d", p.kernel, p.path, p.bk);
+    AKT_CHECK(src90 && strstr(src90, "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_e4e5, ak_bf16_t, 256, 0, 1, 0, 2)"));
+    x.k = 1024; x.dtype_b = 0;
+    AKT_OK(ak_gemm_plan_get(ctx, &x, &p));
+    AKT_CHECKF(!strcmp(p.kernel, "ak_gemm_sm90_p128_kk_e4e4"), "fp8 k 1024 plan %s", p.kernel);
+    AKT_CHECK(src90 && strstr(src90, "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e4e4, ak_bf16_t, 128, 0, 1, 1, 1)"));
+    x.m = 1; x.n = 4096; x.k = 4096;
+    AKT_OK(ak_gemm_plan_get(ctx, &x, &p));
+    AKT_CHECKF(!strcmp(p.kernel, "ak_gemm_sm90_n128_kk_e4e4"), "fp8 m 1 plan %s", p.kernel);
+    x.trans_b = 0; AKT_ERR(ak_gemm_plan_get(ctx, &x, &p), AK_ERROR_INVALID_ARGUMENT);
+    AKT_CONTAINS(ak_last_error(), "K-major");
+    x.trans_b = 1; x.trans_a = 1; AKT_ERR(ak_gemm_plan_get(ctx, &x, &p), AK_ERROR_INVALID_ARGUMENT);
+    x.trans_a = 0; x.k = 4104; AKT_ERR(ak_gemm_plan_get(ctx, &x, &p), AK_ERROR_INVALID_ARGUMENT); /* lda not a multiple of 16 */
+    AKT_CONTAINS(ak_last_error(), "multiple of 16");
+    x.k = 4096; x.dtype = AK_FP8_E4M3_FNUZ; AKT_ERR(ak_gemm_plan_get(ctx, &x, &p), AK_ERROR_INVALID_ARGUMENT);
+    AKT_CONTAINS(ak_last_error(), "FNUZ");
+    /* the cpu backend runs the reference whatever architecture it plans for */
+    AKT_OK(ak_gemm(ctx, &g, NULL));
+    ak_context_destroy(ctx);
+    ctx = plan_ctx("sm_90", AK_OFF, -1, AK_AUTO, 0, 0, 0);
+    if (ctx) {
+        x.dtype = AK_FP8_E4M3; AKT_ERR(ak_gemm_plan_get(ctx, &x, &p), AK_ERROR_MATRIX_CORES);
+        ak_context_destroy(ctx);
+    }
+    /* no fp8 GEMM path elsewhere (yet): a clear refusal */
+    ctx = plan_ctx("gfx942", AK_ON, -1, AK_AUTO, 0, 0, 0);
+    if (ctx) {
+        x.dtype = AK_FP8_E4M3_FNUZ; AKT_ERR_ITEM(ak_gemm_plan_get(ctx, &x, &p), AK_ERROR_MATRIX_CORES, AK_ERRITEM_MATRIX_CORES);
+        AKT_CONTAINS(ak_last_error(), "gfx942");
+        AKT_OK(ak_gemm(ctx, &g, NULL));
+        ak_context_destroy(ctx);
+    }
+}
+
 void akt_suite_ops_gemm(void) {
     AKT_RUN(odd_shapes_match_naive);
     AKT_RUN(beta_zero_never_reads_c);
@@ -492,7 +691,10 @@ void akt_suite_ops_gemm(void) {
     AKT_RUN(tf32_when_the_config_allows_it);
     AKT_RUN(bad_arguments);
     AKT_RUN(plans_follow_arch_and_config);
+    AKT_RUN(simt_split_k_plans);
     AKT_RUN(hopper_layouts_and_fallbacks);
     AKT_RUN(strict_and_allowed_precisions);
     AKT_RUN(tile_table_matches_kernel_source);
+    AKT_RUN(fp8_matches_naive_decode);
+    AKT_RUN(fp8_errors_and_plans);
 }

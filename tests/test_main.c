@@ -6,6 +6,7 @@
 #include "ak_test.h"
 #include "ti_pool.c"
 #include "ti_cache.c"
+#include "ti_graph.c"
 #include "ti_races.c"
 #include "ti_backend.c"
 #include "ti_kargs.c"
@@ -45,6 +46,8 @@
     X(ops_axis) \
     X(gpu_axis) \
     X(ops_pool) \
+    X(ops_conv) \
+    X(gpu_conv) \
     X(gpu_pool) \
     X(ops_chnorm) \
     X(gpu_chnorm) \
@@ -54,6 +57,8 @@
     X(gpu_attention) \
     X(gpu_prof) \
     X(gpu_runtime) \
+    X(graph) \
+    X(gpu_graph) \
     X(cache) \
     X(cache_api) \
     X(pool) \
@@ -61,6 +66,7 @@
     X(matrix) \
     X(ops_gemm) \
     X(gpu_gemm) \
+    X(gpu_gemm_fp8) \
     X(races) \
     X(backend) \
     X(kargs) \

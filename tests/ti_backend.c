@@ -42,8 +42,9 @@ static int akb_copy(ak_context* ctx, void* dst, const void* src, size_t n, ak_co
     return _ak_backend_cpu.copy(ctx, dst, src, n, kind, st, async);
 }
 static int akb_memset(ak_context* ctx, void* dst, int v, size_t n, void* st) { akb_memsets++; return _ak_backend_cpu.memset(ctx, dst, v, n, st); }
-static int akb_stream_create(ak_context* ctx, void** native, int prio) { (void)ctx; (void)prio; akb_streams++; *native = (void*)&akb_streams; return 0; }
-static int akb_stream_destroy(ak_context* ctx, void* native) { (void)ctx; if (native == (void*)&akb_streams) akb_streams--; return 0; }
+/* the cpu table's stream objects (its copies, memsets and launches read them), counted */
+static int akb_stream_create(ak_context* ctx, void** native, int prio) { akb_streams++; return _ak_backend_cpu.stream_create(ctx, native, prio); }
+static int akb_stream_destroy(ak_context* ctx, void* native) { if (native) akb_streams--; return _ak_backend_cpu.stream_destroy(ctx, native); }
 static int akb_stream_synchronize(ak_context* ctx, void* native) { (void)ctx; (void)native; akb_stream_syncs++; return 0; }
 static ak_result akb_launch(ak_kernel* k, ak_dim3 g, ak_dim3 b, size_t sh, ak_stream* st, void** args) {
     akb_launches++;

@@ -1767,7 +1767,7 @@ static void test_cache_warm_hit_races(void) {
     {
         static const akf_driver fake = { akw_set_current, akw_sync, akw_load, akw_unload, akw_function, akw_launch,
                                          akw_create, akw_compile, akw_log_size, akw_log, akw_code_size, akw_code,
-                                         akw_destroy, akw_errstr };
+                                         akw_destroy, akw_errstr, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
         akf_cuda_attach(ctx, &fake, "sm_90");
     }
     ctx->cache->capacity = 4;              /* fewer than the sources: hits race evictions */

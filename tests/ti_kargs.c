@@ -275,6 +275,33 @@ done:
     free(x); free(y); free(w); free(rs); free(m);
 }
 
+/* convolution on one arch row: every dtype, standard (f32 also as TF32), depthwise, transposed */
+static void akk_walk_conv(ak_context* ctx) {
+    static const ak_dtype dts[] = { AK_F32, AK_F16, AK_BF16 };
+    void *x = calloc(4096, 8), *w = calloc(4096, 8), *y = calloc(16384, 8);
+    size_t d;
+    int tf;
+    if (!x || !w || !y) { akt_fail(__FILE__, __LINE__, "out of memory"); goto done; }
+    for (d = 0; d < 3; d++) {
+        ak_conv_desc c;
+        memset(&c, 0, sizeof c);
+        c.dtype = dts[d]; c.ndim = 2; c.batch = 2; c.in_channels = 4; c.out_channels = 8;
+        c.in[0] = 9; c.in[1] = 10; c.kernel[0] = 3; c.kernel[1] = 3; c.x = x; c.w = w; c.y = y; c.bias = w;
+        for (tf = 0; tf < (dts[d] == AK_F32 ? 2 : 1); tf++) {
+            const int keep = ctx->cfg.allow_tf32;
+            ctx->cfg.allow_tf32 = tf;
+            AKT_OK(ak_conv(ctx, &c, NULL));
+            ctx->cfg.allow_tf32 = keep;
+        }
+        c.transposed = 1; c.stride[0] = 2; c.output_padding[0] = 1;
+        AKT_OK(ak_conv(ctx, &c, NULL));
+        c.transposed = 0; c.stride[0] = 0; c.output_padding[0] = 0; c.groups = 4;
+        AKT_OK(ak_conv(ctx, &c, NULL));   /* depthwise (channel multiplier 2) */
+    }
+done:
+    free(x); free(y); free(w);
+}
+
 /* GEMM and attention on one arch row: every dtype, a large, a small and a
  * decode (m <= 16) GEMM; attention per head size, prefill and decode (split). */
 /* 1: ak_attention keeps off the Hopper kernel (the mma.sync kernel runs on sm_90 too); 0: its own choice. */
@@ -319,6 +346,22 @@ static void akk_walk_matrix(ak_context* ctx) {
                 AKT_OK(ak_gemm(ctx, &g, NULL));
                 cfg->allow_tf32 = 0;
             }
+        }
+        if (d == 0 && ctx->dev.arch_info && ctx->dev.arch_info->matrix == AK_MATRIX_WGMMA) {
+            /* fp8 on the Hopper kernel: every pair of formats x the three variants (128x256, ping-pong, 128x128) */
+            static const ak_dtype f8[2] = { AK_FP8_E4M3, AK_FP8_E5M2 };
+            static const size_t sh[3][3] = { { 2048, 4096, 4096 }, { 2048, 4096, 64 }, { 256, 1024, 64 } };
+            int pa, v;
+            for (pa = 0; pa < 4; pa++)
+                for (v = 0; v < 3; v++) {
+                    ak_gemm_desc g = ak_gemm_desc_default();
+                    g.dtype = f8[pa / 2]; g.dtype_b = f8[pa % 2]; g.out_dtype = v == 1 ? AK_F16 : AK_BF16;
+                    g.a = a; g.b = b; g.d = dd; g.trans_b = 1;
+                    g.m = sh[v][0]; g.n = sh[v][1]; g.k = sh[v][2];
+                    g.scale_a = (const float*)(const void*)((char*)b + big * 2); g.scale_b = g.scale_a + 4096;
+                    g.scale_a_per_row = g.scale_b_per_col = v != 2;
+                    AKT_OK(ak_gemm(ctx, &g, NULL));
+                }
         }
         {   /* a matrix times a vector: the gemv kernel */
             ak_gemm_desc g = ak_gemm_desc_default();
@@ -387,6 +430,7 @@ static void test_kargs_every_op_launch(void) {
             akk_walk_quant(ctx);
         }
         akk_walk_matrix(ctx);
+        akk_walk_conv(ctx);
         ak_context_destroy(ctx);
     }
     AKT_CHECK(akk_launches > 0);

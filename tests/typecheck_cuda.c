@@ -24,6 +24,10 @@ typedef CUtensorMapInterleave _akT_CUtensorMapInterleave;
 typedef CUtensorMapSwizzle _akT_CUtensorMapSwizzle;
 typedef CUtensorMapL2promotion _akT_CUtensorMapL2promotion;
 typedef CUtensorMapFloatOOBfill _akT_CUtensorMapFloatOOBfill;
+typedef CUgraph _akT_CUgraph;
+typedef CUgraphExec _akT_CUgraphExec;
+typedef CUstreamCaptureMode _akT_CUstreamCaptureMode;
+typedef CUgraphExecUpdateResultInfo _akT_CUgraphExecUpdateResultInfo;
 #define AMDKIT_IMPLEMENTATION
 #define AK_TYPECHECK_ONLY
 /* not AMDKIT_STATIC: the generated kernel-argument packers (static inline) call
@@ -83,3 +87,7 @@ ak_wrong_t ak_wrong = cuMemAlloc;
 AK_STATIC_ASSERT((int)_AK_E_OUT_OF_MEMORY == (int)CUDA_ERROR_OUT_OF_MEMORY && (int)_AK_E_NOT_READY == (int)CUDA_ERROR_NOT_READY &&
                  (int)_AK_E_PEER_ALREADY_ENABLED == (int)CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED &&
                  (int)_AK_EVENT_DISABLE_TIMING == (int)CU_EVENT_DISABLE_TIMING, runtime_codes);
+AK_STATIC_ASSERT((int)_AK_E_GRAPH_UPDATE_FAILURE == (int)CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE &&
+                 (int)_AK_CAPTURE_MODE_RELAXED == (int)CU_STREAM_CAPTURE_MODE_RELAXED, graph_codes);
+/* amdkit passes its own mirror of the update result (a result code, two node handles) */
+AK_STATIC_ASSERT(sizeof(CUgraphExecUpdateResultInfo) == 3 * sizeof(void*) && offsetof(CUgraphExecUpdateResultInfo, result) == 0, graph_info);

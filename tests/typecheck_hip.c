@@ -19,6 +19,11 @@ typedef hipDeviceAttribute_t _akT_hipDeviceAttribute_t;
 typedef hiprtcResult _akT_hiprtcResult;
 typedef hiprtcProgram _akT_hiprtcProgram;
 typedef hipUUID _akT_hipUUID;
+typedef hipGraph_t _akT_hipGraph_t;
+typedef hipGraphExec_t _akT_hipGraphExec_t;
+typedef hipGraphNode_t _akT_hipGraphNode_t;
+typedef hipStreamCaptureMode _akT_hipStreamCaptureMode;
+typedef hipGraphExecUpdateResult _akT_hipGraphExecUpdateResult;
 #define AMDKIT_IMPLEMENTATION
 #define AK_TYPECHECK_ONLY
 /* not AMDKIT_STATIC: the generated kernel-argument packers (static inline) call
@@ -91,3 +96,5 @@ ak_wrong_t ak_wrong = hipMalloc;
 AK_STATIC_ASSERT((int)_AK_E_OUT_OF_MEMORY == (int)hipErrorOutOfMemory && (int)_AK_E_NOT_READY == (int)hipErrorNotReady &&
                  (int)_AK_E_PEER_ALREADY_ENABLED == (int)hipErrorPeerAccessAlreadyEnabled &&
                  (int)_AK_EVENT_DISABLE_TIMING == (int)hipEventDisableTiming, runtime_codes);
+AK_STATIC_ASSERT((int)_AK_E_GRAPH_UPDATE_FAILURE == (int)hipErrorGraphExecUpdateFailure &&
+                 (int)_AK_CAPTURE_MODE_RELAXED == (int)hipStreamCaptureModeRelaxed && (int)hipGraphExecUpdateSuccess == 0, graph_codes);

@@ -1,6 +1,6 @@
 /* kb_shim.c - amdkit as a shared library for bench/kernelbench/run.py (ctypes),
  * plus flat wrappers for the ops that take a struct (GEMM, pooling), so the
- * Python side never mirrors a struct layout:
+ * Python side never mirrors a struct layout (GEMM, pooling, convolution):
  *   cc -O2 -shared -fPIC bench/kernelbench/kb_shim.c -o build/libamdkit_kb.so -ldl -lpthread -lm
  * Every function: thread safety as the op it wraps. */
 #define AMDKIT_IMPLEMENTATION
@@ -54,4 +54,40 @@ ak_result kb_pool(ak_context* ctx, int kind, int dtype, int ndim, size_t batch, 
     p.y = y;
     p.indices = indices;
     return ak_pool(ctx, &p, stream);
+}
+
+/* Convolution (ak_conv, channels-first) over ndim spatial dimensions, each spatial parameter an array of ndim
+ * values (torch's module attributes); bias NULL for none. */
+ak_result kb_conv(ak_context* ctx, int dtype, int ndim, int transposed, size_t batch, size_t in_channels,
+                  size_t out_channels, size_t groups, const size_t* in, const size_t* kernel, const size_t* stride,
+                  const size_t* padding, const size_t* dilation, const size_t* output_padding, const void* x,
+                  const void* w, const void* bias, void* y, ak_stream* stream);
+ak_result kb_conv(ak_context* ctx, int dtype, int ndim, int transposed, size_t batch, size_t in_channels,
+                  size_t out_channels, size_t groups, const size_t* in, const size_t* kernel, const size_t* stride,
+                  const size_t* padding, const size_t* dilation, const size_t* output_padding, const void* x,
+                  const void* w, const void* bias, void* y, ak_stream* stream) {
+    ak_conv_desc d;
+    int i;
+    memset(&d, 0, sizeof d);
+    d.dtype = (ak_dtype)dtype;
+    d.ndim = ndim;
+    d.layout = AK_CONV_CHANNELS_FIRST;
+    d.batch = batch;
+    d.in_channels = in_channels;
+    d.out_channels = out_channels;
+    d.groups = groups;
+    d.transposed = transposed;
+    for (i = 0; i < ndim && i < 3; i++) {
+        d.in[i] = in[i];
+        d.kernel[i] = kernel[i];
+        d.stride[i] = stride[i];
+        d.padding[i] = padding[i];
+        d.dilation[i] = dilation[i];
+        d.output_padding[i] = output_padding[i];
+    }
+    d.x = x;
+    d.w = w;
+    d.bias = bias;
+    d.y = y;
+    return ak_conv(ctx, &d, stream);
 }

@@ -426,8 +426,56 @@ def sdpa(torch, ak, dt, dev):
     return [Q, K, V], (lambda Q, K, V: torch.nn.functional.scaled_dot_product_attention(Q, K, V)), run
 
 
+# ---- convolutions (50, 54-87) ------------------------------------------------------------------------------------------
+
+def conv_out(mod, spatial):
+    """torch's output extents of a ConvNd / ConvTransposeNd module on an input of these spatial extents."""
+    out = []
+    for j, n in enumerate(spatial):
+        k, s, pd, d = mod.kernel_size[j], mod.stride[j], mod.padding[j], mod.dilation[j]
+        if mod.transposed:
+            out.append((n - 1) * s - 2 * pd + d * (k - 1) + mod.output_padding[j] + 1)
+        else:
+            out.append((n + 2 * pd - d * (k - 1) - 1) // s + 1)
+    return tuple(out)
+
+
+def ak_conv_module(ak, torch, mod, x, dt, dev):
+    """y = mod(x) through ak_conv: the module's own weight, bias, stride, padding, dilation, groups, output_padding."""
+    spatial = tuple(x.shape[2:])
+    nd = len(spatial)
+    out = conv_out(mod, spatial)
+    y = torch.empty((x.shape[0], mod.out_channels) + out, device=dev, dtype=dt)
+    op = tuple(mod.output_padding) if mod.transposed else (0,) * nd
+    ak.kb_conv(akdt(torch, dt), nd, int(mod.transposed), x.shape[0], mod.in_channels, mod.out_channels, mod.groups,
+               sizes(*spatial), sizes(*mod.kernel_size), sizes(*mod.stride), sizes(*mod.padding), sizes(*mod.dilation),
+               sizes(*op), p(x), p(mod.weight), p(mod.bias) if mod.bias is not None else None, p(y), None)
+    return y
+
+
+def conv_problem(build, shape):
+    """build(nn) -> the problem's module(s) as its __init__ makes them (a list: applied in order, as 86's depthwise
+    then pointwise); shape: get_inputs' torch.rand shape."""
+    def make(torch, ak, dt, dev):
+        mods = build(torch.nn)
+        mods = [m.to(device=dev, dtype=dt) for m in (mods if isinstance(mods, list) else [mods])]
+        x = torch.rand(shape, device=dev, dtype=dt)
+
+        def ref(x):
+            with torch.no_grad():
+                for m in mods:
+                    x = m(x)
+            return x
+
+        def run(x):
+            for m in mods:
+                x = ak_conv_module(ak, torch, m, x, dt, dev)
+            return x
+        return [x], ref, run
+    return make
+
+
 # ---- the table ------------------------------------------------------------------------------------------------------------------
-CONV = "convolution: not expressible yet (implicit-GEMM convolutions are the next GEMM-pipeline step)"
 _T = [
     (1, "1_Square_matrix_multiplication_.py", "ak_gemm 4096^3", gemm_problem(4096, 4096, 4096)),
     (2, "2_Standard_matrix_multiplication_.py", "ak_gemm", gemm_problem(2048, 8192, 4096)),
@@ -502,43 +550,82 @@ _T = [
     (99, "99_TripletMarginLoss.py", "ak_triplet_margin_loss mean", loss_problem("triplet")),
     (100, "100_HingeLoss.py", "ak_loss hinge (row target) mean", loss_problem("hinge")),
 ]
-_CONVS = {
-    50: "50_conv_standard_2D__square_input__square_kernel.py",
-    54: "54_conv_standard_3D__square_input__square_kernel.py",
-    55: "55_conv_standard_2D__asymmetric_input__square_kernel.py",
-    56: "56_conv_standard_2D__asymmetric_input__asymmetric_kernel.py",
-    57: "57_conv_transposed_2D__square_input__square_kernel.py",
-    58: "58_conv_transposed_3D__asymmetric_input__asymmetric_kernel.py",
-    59: "59_conv_standard_3D__asymmetric_input__square_kernel.py",
-    60: "60_conv_standard_3D__square_input__asymmetric_kernel.py",
-    61: "61_conv_transposed_3D__square_input__square_kernel.py",
-    62: "62_conv_standard_2D__square_input__asymmetric_kernel.py",
-    63: "63_conv_standard_2D__square_input__square_kernel.py",
-    64: "64_conv_transposed_1D.py",
-    65: "65_conv_transposed_2D__square_input__asymmetric_kernel.py",
-    66: "66_conv_standard_3D__asymmetric_input__asymmetric_kernel.py",
-    67: "67_conv_standard_1D.py",
-    68: "68_conv_transposed_3D__square_input__asymmetric_kernel.py",
-    69: "69_conv_transposed_2D__asymmetric_input__asymmetric_kernel.py",
-    70: "70_conv_transposed_3D__asymmetric_input__square_kernel.py",
-    71: "71_conv_transposed_2D__asymmetric_input__square_kernel.py",
-    72: "72_conv_transposed_3D_asymmetric_input_asymmetric_kernel___strided_padded_grouped_.py",
-    73: "73_conv_transposed_3D_asymmetric_input_square_kernel__strided_padded__grouped.py",
-    74: "74_conv_transposed_1D_dilated.py",
-    75: "75_conv_transposed_2D_asymmetric_input_asymmetric_kernel_strided__grouped____padded____dilated__.py",
-    76: "76_conv_standard_1D_dilated_strided__.py",
-    77: "77_conv_transposed_3D_square_input_square_kernel___padded____dilated____strided__.py",
-    78: "78_conv_transposed_2D_asymmetric_input_asymmetric_kernel___padded__.py",
-    79: "79_conv_transposed_1D_asymmetric_input_square_kernel___padded____strided____dilated__.py",
-    80: "80_conv_standard_2D_square_input_asymmetric_kernel___dilated____padded__.py",
-    81: "81_conv_transposed_2D_asymmetric_input_square_kernel___dilated____padded____strided__.py",
-    82: "82_conv_depthwise_2D_square_input_square_kernel.py",
-    83: "83_conv_depthwise_2D_square_input_asymmetric_kernel.py",
-    84: "84_conv_depthwise_2D_asymmetric_input_square_kernel.py",
-    85: "85_conv_depthwise_2D_asymmetric_input_asymmetric_kernel.py",
-    86: "86_conv_depthwise_separable_2D.py",
-    87: "87_conv_pointwise_2D.py",
-}
-PROBLEMS = sorted([Problem(n, f, h, m) for n, f, h, m in _T] + [Problem(n, f, CONV, None) for n, f in _CONVS.items()],
+C = conv_problem
+_CONVS = [
+    (50, "50_conv_standard_2D__square_input__square_kernel.py",
+     C(lambda nn: nn.Conv2d(in_channels=3, out_channels=96, kernel_size=11, stride=4, padding=2), (256, 3, 224, 224))),
+    (54, "54_conv_standard_3D__square_input__square_kernel.py",
+     C(lambda nn: nn.Conv3d(3, 64, (3, 3, 3), bias=False), (16, 3, 64, 64, 64))),
+    (55, "55_conv_standard_2D__asymmetric_input__square_kernel.py",
+     C(lambda nn: nn.Conv2d(64, 128, (3, 3), bias=False), (8, 64, 512, 1024))),
+    (56, "56_conv_standard_2D__asymmetric_input__asymmetric_kernel.py",
+     C(lambda nn: nn.Conv2d(64, 128, (5, 7), bias=False), (8, 64, 512, 256))),
+    (57, "57_conv_transposed_2D__square_input__square_kernel.py",
+     C(lambda nn: nn.ConvTranspose2d(64, 64, 3, bias=False), (8, 64, 1024, 1024))),
+    (58, "58_conv_transposed_3D__asymmetric_input__asymmetric_kernel.py",
+     C(lambda nn: nn.ConvTranspose3d(32, 16, (3, 5, 7), bias=False), (16, 32, 16, 32, 64))),
+    (59, "59_conv_standard_3D__asymmetric_input__square_kernel.py",
+     C(lambda nn: nn.Conv3d(3, 64, (3, 3, 1), bias=False), (16, 3, 256, 256, 10))),
+    (60, "60_conv_standard_3D__square_input__asymmetric_kernel.py",
+     C(lambda nn: nn.Conv3d(3, 64, (3, 5, 7), bias=False), (16, 3, 64, 64, 64))),
+    (61, "61_conv_transposed_3D__square_input__square_kernel.py",
+     C(lambda nn: nn.ConvTranspose3d(48, 48, (3, 3, 3), bias=False), (8, 48, 64, 64, 64))),
+    (62, "62_conv_standard_2D__square_input__asymmetric_kernel.py",
+     C(lambda nn: nn.Conv2d(32, 64, (5, 9), bias=False), (8, 32, 512, 512))),
+    (63, "63_conv_standard_2D__square_input__square_kernel.py",
+     C(lambda nn: nn.Conv2d(16, 128, (3, 3), bias=False), (16, 16, 1024, 1024))),
+    (64, "64_conv_transposed_1D.py", C(lambda nn: nn.ConvTranspose1d(128, 128, 3, bias=False), (64, 128, 65536))),
+    (65, "65_conv_transposed_2D__square_input__asymmetric_kernel.py",
+     C(lambda nn: nn.ConvTranspose2d(64, 64, (3, 7), bias=False), (8, 64, 512, 512))),
+    (66, "66_conv_standard_3D__asymmetric_input__asymmetric_kernel.py",
+     C(lambda nn: nn.Conv3d(3, 64, (3, 5, 7), bias=False), (8, 3, 16, 128, 128))),
+    (67, "67_conv_standard_1D.py", C(lambda nn: nn.Conv1d(64, 128, 3, bias=False), (32, 64, 131072))),
+    (68, "68_conv_transposed_3D__square_input__asymmetric_kernel.py",
+     C(lambda nn: nn.ConvTranspose3d(32, 64, (3, 5, 5), bias=False), (16, 32, 64, 64, 64))),
+    (69, "69_conv_transposed_2D__asymmetric_input__asymmetric_kernel.py",
+     C(lambda nn: nn.ConvTranspose2d(64, 128, (3, 5), bias=False), (64, 64, 128, 256))),
+    (70, "70_conv_transposed_3D__asymmetric_input__square_kernel.py",
+     C(lambda nn: nn.ConvTranspose3d(48, 24, (3, 3, 3), bias=False), (8, 48, 96, 96, 96))),
+    (71, "71_conv_transposed_2D__asymmetric_input__square_kernel.py",
+     C(lambda nn: nn.ConvTranspose2d(32, 32, 3, bias=False), (8, 32, 512, 1024))),
+    (72, "72_conv_transposed_3D_asymmetric_input_asymmetric_kernel___strided_padded_grouped_.py",
+     C(lambda nn: nn.ConvTranspose3d(32, 32, (3, 5, 7), stride=(2, 2, 2), padding=(1, 2, 3), output_padding=(1, 1, 1),
+                                     groups=4, bias=False), (8, 32, 12, 24, 48))),
+    (73, "73_conv_transposed_3D_asymmetric_input_square_kernel__strided_padded__grouped.py",
+     C(lambda nn: nn.ConvTranspose3d(32, 32, (3, 3, 3), stride=2, padding=1, groups=4, bias=False), (4, 32, 32, 64, 128))),
+    (74, "74_conv_transposed_1D_dilated.py",
+     C(lambda nn: nn.ConvTranspose1d(32, 64, 5, stride=1, padding=0, dilation=3, bias=False), (32, 32, 131072))),
+    (75, "75_conv_transposed_2D_asymmetric_input_asymmetric_kernel_strided__grouped____padded____dilated__.py",
+     C(lambda nn: nn.ConvTranspose2d(32, 64, (3, 5), stride=(2, 3), padding=(1, 2), dilation=(2, 1), groups=4, bias=False),
+       (16, 32, 128, 256))),
+    (76, "76_conv_standard_1D_dilated_strided__.py",
+     C(lambda nn: nn.Conv1d(64, 128, 3, stride=3, dilation=4, bias=False), (64, 64, 524280))),
+    (77, "77_conv_transposed_3D_square_input_square_kernel___padded____dilated____strided__.py",
+     C(lambda nn: nn.ConvTranspose3d(32, 64, (3, 3, 3), stride=2, padding=1, dilation=2, bias=False), (16, 32, 16, 32, 32))),
+    (78, "78_conv_transposed_2D_asymmetric_input_asymmetric_kernel___padded__.py",
+     C(lambda nn: nn.ConvTranspose2d(32, 32, (3, 7), stride=(1, 1), padding=(1, 3), bias=False), (8, 32, 512, 1024))),
+    (79, "79_conv_transposed_1D_asymmetric_input_square_kernel___padded____strided____dilated__.py",
+     C(lambda nn: nn.ConvTranspose1d(32, 64, 3, stride=2, padding=1, dilation=2, bias=False), (16, 32, 131072))),
+    (80, "80_conv_standard_2D_square_input_asymmetric_kernel___dilated____padded__.py",
+     C(lambda nn: nn.Conv2d(32, 64, (5, 9), stride=1, padding=(2, 4), dilation=(2, 3), bias=False), (8, 32, 512, 512))),
+    (81, "81_conv_transposed_2D_asymmetric_input_square_kernel___dilated____padded____strided__.py",
+     C(lambda nn: nn.ConvTranspose2d(32, 64, 3, stride=5, padding=1, dilation=2, bias=False), (16, 32, 64, 128))),
+    (82, "82_conv_depthwise_2D_square_input_square_kernel.py",
+     C(lambda nn: nn.Conv2d(64, 64, 3, stride=1, padding=0, groups=64, bias=False), (16, 64, 512, 512))),
+    (83, "83_conv_depthwise_2D_square_input_asymmetric_kernel.py",
+     C(lambda nn: nn.Conv2d(8, 8, kernel_size=(3, 1), stride=1, padding=0, dilation=1, groups=8, bias=False), (64, 8, 512, 512))),
+    (84, "84_conv_depthwise_2D_asymmetric_input_square_kernel.py",
+     C(lambda nn: nn.Conv2d(128, 128, kernel_size=(3, 3), stride=1, padding=0, groups=128, bias=False), (64, 128, 256, 512))),
+    (85, "85_conv_depthwise_2D_asymmetric_input_asymmetric_kernel.py",
+     C(lambda nn: nn.Conv2d(128, 128, (3, 7), stride=(1, 1), padding=(0, 0), dilation=(1, 1), groups=128, bias=False),
+       (32, 128, 128, 256))),
+    (86, "86_conv_depthwise_separable_2D.py",
+     C(lambda nn: [nn.Conv2d(64, 64, 3, stride=1, padding=1, dilation=1, groups=64, bias=False),
+                   nn.Conv2d(64, 128, kernel_size=1, bias=False)], (16, 64, 512, 512))),
+    (87, "87_conv_pointwise_2D.py",
+     C(lambda nn: nn.Conv2d(64, 128, kernel_size=1, stride=1, padding=0, bias=False), (16, 64, 1024, 1024))),
+]
+PROBLEMS = sorted([Problem(n, f, h, m) for n, f, h, m in _T] +
+                  [Problem(n, f, "ak_conv" + (" (depthwise, then pointwise)" if n == 86 else ""), m) for n, f, m in _CONVS],
                   key=lambda q: q.num)
 assert len(PROBLEMS) == 100 and len({q.num for q in PROBLEMS}) == 100

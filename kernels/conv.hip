@@ -1,0 +1,369 @@
+// kernels/conv.hip - convolution forward over 1, 2 or 3 spatial dimensions
+// (1-D and 2-D are 3-D with leading extents of 1, kernel 1, stride 1, no
+// padding), standard or transposed, grouped, channels-first ([N][C][D][H][W])
+// or channels-last ([N][D][H][W][C]), fused bias and activation. Host
+// wrapper, plan and CPU reference: amdkit.h (>>impl:ops-conv): ak_conv.
+//
+// Implicit GEMM (ak_conv_igemm_*): per group g, rows m = (n, output
+// position) (M = N x OD x OH x OW), columns = the group's output channels
+// (Cog), k = (input channel of the group, kernel tap) (K = Cig x kD kH kW),
+// the weight's own order. Nothing is materialised: the tile loader computes
+// the im2col address of each A element (zero outside the input: padding),
+// B is read from the weight as it is stored ([Cout][Cig][taps] standard,
+// [Cin][Cog][taps] transposed). Transposed convolution is the same GEMM as an
+// output-stationary gather: output o takes input i = (o + pad - tap dil) /
+// stride from tap t when that division is exact and i is inside the input.
+// A k tile's decomposition (channel offset, tap offsets, weight offset) is
+// computed once per tile into shared memory (a double-buffered table), each
+// thread's row m is decomposed once per block.
+//
+// Block tile BM x BN x BK, NT = 256 threads: the thread of row m = tid % BM
+// loads its BK / 2 elements of A (consecutive threads take consecutive
+// output positions: coalesced in channels-first), B's BN x BK elements go
+// k-fastest (coalesced along the standard weight's rows). Register-staged
+// double buffer as the GEMM's. The product: ak_mma (MFMA / WMMA / mma.sync,
+// f16 / bf16, tf32 where FAST32, exact f32 on CDNA MFMA) where the target
+// has the instruction, else the SIMT FMA micro-tile. The accumulators go
+// through shared memory so that the epilogue (bias, activation, store)
+// walks output positions with consecutive threads.
+//
+// Depthwise (ak_conv_dw_*): groups == Cin, Cout a multiple of Cin (output
+// channel c reads input channel c / (Cout / Cin)), standard only: one thread
+// per output element, the taps in a loop (fp32 sums), neighbours share
+// inputs through the caches.
+//
+// Index math: 32-bit inside one sample (the host keeps a sample of x and of
+// y below 2^31 elements and M below 2^31), 64-bit for the sample offset.
+//
+// flags: bit 0 transposed, 1 channels-last, 2 bias, bits 8.. the activation's
+// AK_UNARY_* code.
+//
+// kernels: ak_conv_igemm_mma_f16 ak_conv_igemm_mma_bf16 ak_conv_igemm_mma_f32 ak_conv_igemm_mma_x32 ak_conv_igemm_simt_f32 ak_conv_igemm_simt_f16 ak_conv_igemm_simt_bf16 ak_conv_dw_f32 ak_conv_dw_f16 ak_conv_dw_bf16
+
+// >>host  the flag bits (the host builds them: amdkit.h _AK_CVF_*)
+#define AK_CVF_TRANS 1
+#define AK_CVF_NHWC 2
+#define AK_CVF_BIAS 4
+#define AK_CVF_ACT_SHIFT 8
+// <<host
+
+#define AK_CONV_PARAMS                                                                                                \
+    int flags, float ap, int Nb, int Cin, int Cout, int Cig, int Cog, int ID, int IH, int IW, int OD, int OH, int OW, \
+        int kD, int kH, int kW, int sD, int sH, int sW, int pD, int pH, int pW, int dD, int dH, int dW
+#define AK_CONV_ARGS \
+    flags, ap, Nb, Cin, Cout, Cig, Cog, ID, IH, IW, OD, OH, OW, kD, kH, kW, sD, sH, sW, pD, pH, pW, dD, dH, dW
+
+/* One entry of the k table: x offset of the channel, tap offsets (times the
+ * dilation), the weight offset of (channel, tap); td = -2^30: k past K. */
+struct ak_conv_kent {
+    int xoff, td, th, tw, woff;
+};
+
+/* The implicit-GEMM tile at (m0, co0) of group g. KMAJOR: shared tiles
+ * k-contiguous (As[m * LDA + k], Bs[n * LDB + k], the matrix-core path),
+ * else m / n-contiguous (As[k * LDA + m], the SIMT path). */
+template <class DT, bool FAST32, bool MMA>
+AK_INLINE void ak_conv_igemm(const typename DT::T* AK_RESTRICT x, const typename DT::T* AK_RESTRICT w,
+                             const typename DT::T* AK_RESTRICT bias, typename DT::T* AK_RESTRICT y, AK_CONV_PARAMS) {
+    typedef typename DT::T T;
+    typedef ak_mma<DT, FAST32> MM;
+    enum { NT = 256, BM = 128, BN = 64, BK = DT::SIZE == 4 ? 16 : 32, PAD = DT::SIZE == 4 ? 4 : 8,
+           LDA = MMA ? BK + PAD : BM + PAD, LDB = MMA ? BK + PAD : BN + PAD,
+           ASZ = MMA ? BM * LDA : BK * LDA, BSZ = MMA ? BN * LDB : BK * LDB,
+           NA = BM * BK / NT, NB = BN * BK / NT, LDST = BM + 1,
+           TILE_BYTES = 2 * (ASZ + BSZ) * DT::SIZE, STAGE_BYTES = BN * LDST * 4,
+           SMEM = TILE_BYTES > STAGE_BYTES ? TILE_BYTES : STAGE_BYTES };
+    static_assert(NT % BM == 0 && NT % BK == 0 && NA * NT == BM * BK && NB * NT == BN * BK, "conv: bad tile");
+    __shared__ __attribute__((aligned(16))) unsigned char smem[SMEM];
+    __shared__ ak_conv_kent tab[2][BK];
+    T (*As)[ASZ] = (T (*)[ASZ])smem;
+    T (*Bs)[BSZ] = (T (*)[BSZ])(smem + 2 * ASZ * DT::SIZE);
+    const bool trans = (flags & AK_CVF_TRANS) != 0, cl = (flags & AK_CVF_NHWC) != 0;
+    const int tid = (int)threadIdx.x;
+    const int g = (int)blockIdx.z, co0 = (int)blockIdx.y * BN;
+    const int m0 = (int)blockIdx.x * BM;
+    const int OP = OD * OH * OW, M = Nb * OP;
+    const int taps = kD * kH * kW, K = Cig * taps;
+    const int xcs = cl ? 1 : ID * IH * IW, xps = cl ? Cin : 1; /* x strides of a channel, of a position */
+    /* weight: group base, stride of an output channel, of an input channel (taps are contiguous) */
+    const ak_i64 wg = trans ? (ak_i64)g * Cig * Cog * taps : (ak_i64)g * Cog * K;
+    const int wco = trans ? taps : K, wci = trans ? Cog * taps : taps;
+    /* this thread's row of A (fixed for the whole k loop) */
+    const int am = m0 + tid % BM, ak0 = tid / BM;
+    /* row base: forward o s - p, transposed o + p (taps then subtract); rows past M get a base no tap reaches */
+    int bd = -(1 << 30), bh = 0, bw = 0, rowoff = 0;
+    const T* xn = x;
+    if (am < M) {
+        const int n = am / OP, o = am % OP, ow = o % OW, oh = (o / OW) % OH, od = o / (OW * OH);
+        xn = x + (ak_i64)n * Cin * ID * IH * IW + (ak_i64)g * Cig * xcs;
+        if (trans) { bd = od + pD; bh = oh + pH; bw = ow + pW; }
+        else { bd = od * sD - pD; bh = oh * sH - pH; bw = ow * sW - pW; }
+        rowoff = ((bd * IH + bh) * IW + bw) * xps;
+    }
+    /* stride-1 transposed convolutions gather like standard ones (input o + p - tap dil) */
+    const bool unit = !trans || (sD == 1 && sH == 1 && sW == 1);
+    auto fill_tab = [&](int buf, int k0) {
+        if (tid < BK) {
+            const int k = k0 + tid;
+            ak_conv_kent e;
+            if (k < K) {
+                const int ci = k / taps, t = k % taps, kw = t % kW, kh = (t / kW) % kH, kd = t / (kW * kH);
+                const int sg = trans ? -1 : 1;
+                e.td = sg * kd * dD; e.th = sg * kh * dH; e.tw = sg * kw * dW; e.woff = ci * wci + t;
+                e.xoff = ci * xcs + ((e.td * IH + e.th) * IW + e.tw) * xps;   /* the tap's offset from the row base */
+            } else {
+                e.xoff = 0; e.td = -(1 << 30); e.th = 0; e.tw = 0; e.woff = 0;
+            }
+            tab[buf][tid] = e;
+        }
+    };
+    T va[NA], vb[NB];
+    auto load = [&](int buf, int k0) {
+#pragma unroll
+        for (int i = 0; i < NA; i++) {
+            const ak_conv_kent e = tab[buf][ak0 + i * (NT / BM)];
+            T v = (T)0;
+            if (unit) {
+                const int id = bd + e.td, ih = bh + e.th, iw = bw + e.tw;
+                if ((unsigned)id < (unsigned)ID && (unsigned)ih < (unsigned)IH && (unsigned)iw < (unsigned)IW) v = xn[rowoff + e.xoff];
+            } else if (e.td > -(1 << 29) && bd > -(1 << 29)) {
+                const int td = bd + e.td, th = bh + e.th, tw = bw + e.tw;
+                const int id = td / sD, ih = th / sH, iw = tw / sW;
+                if (td >= 0 && th >= 0 && tw >= 0 && id * sD == td && ih * sH == th && iw * sW == tw && id < ID && ih < IH && iw < IW)
+                    v = xn[e.xoff - ((e.td * IH + e.th) * IW + e.tw) * xps + ((id * IH + ih) * IW + iw) * xps];
+            }
+            va[i] = v;
+        }
+#pragma unroll
+        for (int i = 0; i < NB; i++) {
+            const int kk = tid % BK, n = tid / BK + i * (NT / BK), co = co0 + n;
+            const ak_conv_kent e = tab[buf][kk];
+            vb[i] = (co < Cog && e.td > -(1 << 29)) ? w[wg + (ak_i64)co * wco + e.woff] : (T)0;
+        }
+        (void)k0;
+    };
+    auto store = [&](int st) {
+#pragma unroll
+        for (int i = 0; i < NA; i++) {
+            const int r = tid % BM, kk = ak0 + i * (NT / BM);
+            if (MMA) As[st][r * LDA + kk] = va[i];
+            else As[st][kk * LDA + r] = va[i];
+        }
+#pragma unroll
+        for (int i = 0; i < NB; i++) {
+            const int kk = tid % BK, n = tid / BK + i * (NT / BK);
+            if (MMA) Bs[st][n * LDB + kk] = vb[i];
+            else Bs[st][kk * LDB + n] = vb[i];
+        }
+    };
+    /* accumulators: the matrix-core fragments or the SIMT micro-tile */
+    enum { NW = NT / AK_WAVE, WM = NW >= 2 ? 2 : 1, WN = NW / WM, TMW = BM / WM, TNW = BN / WN,
+           FM = MMA ? TMW / MM::M : 1, FN = MMA ? TNW / MM::N : 1 };
+    enum { TX = BN / 8, TY = NT / TX, STM = BM / TY, STN = 8 };
+    typename MM::C acc[FM][FN];
+    float sacc[MMA ? 1 : STM][MMA ? 1 : STN];
+    if constexpr (MMA) {
+        static_assert(FM >= 1 && FN >= 1 && TMW % MM::M == 0 && TNW % MM::N == 0 && BK % MM::K == 0, "conv: tile too small");
+#pragma unroll
+        for (int i = 0; i < FM; i++)
+#pragma unroll
+            for (int j = 0; j < FN; j++) MM::zero(acc[i][j]);
+    } else {
+#pragma unroll
+        for (int i = 0; i < STM; i++)
+#pragma unroll
+            for (int j = 0; j < STN; j++) sacc[i][j] = 0.0f;
+    }
+    const int lane = ak_lane(), wv = ak_wave_id(), wm = wv / WN, wn = wv % WN;
+    const int tx = tid % TX, ty = tid / TX;
+    auto step = [&](int cur) {
+        if constexpr (MMA) {
+            const T* as = As[cur] + (wm * TMW) * LDA;
+            const T* bs = Bs[cur] + (wn * TNW) * LDB;
+#pragma unroll
+            for (int kk = 0; kk < BK; kk += MM::K) {
+                typename MM::A fa[FM];
+                typename MM::B fb[FN];
+#if defined(AK_MMA_SYNC)
+                if constexpr (DT::SIZE == 2 && FN % 2 == 0) {
+#pragma unroll
+                    for (int i = 0; i < FM; i++) MM::load_a_ldsm(fa[i], as + i * MM::M * LDA + kk, LDA);
+#pragma unroll
+                    for (int j = 0; j < FN; j += 2) MM::load_b2_ldsm(fb[j], fb[j + 1], bs + j * MM::N * LDB + kk, LDB);
+                } else
+#endif
+                {
+#pragma unroll
+                    for (int i = 0; i < FM; i++) MM::load_a(fa[i], as + i * MM::M * LDA + kk, LDA);
+#pragma unroll
+                    for (int j = 0; j < FN; j++) MM::load_b(fb[j], bs + j * MM::N * LDB + kk, LDB);
+                }
+#pragma unroll
+                for (int i = 0; i < FM; i++)
+#pragma unroll
+                    for (int j = 0; j < FN; j++) MM::mma(acc[i][j], fa[i], fb[j]);
+            }
+        } else {
+            /* unrolled by 2 only: a full unroll lets the compiler hoist every shared load of the k tile (spills) */
+#pragma unroll 2
+            for (int kk = 0; kk < BK; kk++) {
+                float a[STM], b[STN];
+#pragma unroll
+                for (int i = 0; i < STM; i++) a[i] = DT::to(As[cur][kk * LDA + ty + i * TY]);
+#pragma unroll
+                for (int j = 0; j < STN; j++) b[j] = DT::to(Bs[cur][kk * LDB + tx + j * TX]);
+#pragma unroll
+                for (int i = 0; i < STM; i++)
+#pragma unroll
+                    for (int j = 0; j < STN; j++) sacc[i][j] = fmaf(a[i], b[j], sacc[i][j]);
+            }
+        }
+    };
+    /* the k loop: tables one tile ahead of the loads, loads one tile ahead of the product */
+    const int nk = (K + BK - 1) / BK;
+    fill_tab(0, 0);
+    __syncthreads();
+    load(0, 0);
+    if (nk > 1) fill_tab(1, BK);
+    store(0);
+    __syncthreads();
+    for (int kt = 0; kt < nk; kt++) {
+        const int cur = kt & 1;
+        if (kt + 1 < nk) load(cur ^ 1, (kt + 1) * BK);
+        step(cur);
+        if (kt + 1 < nk) {
+            __syncthreads();
+            store(cur ^ 1);
+            if (kt + 2 < nk) fill_tab(cur, (kt + 2) * BK);
+            __syncthreads();
+        }
+    }
+    /* accumulators -> shared (column-major: st[n * LDST + m]) -> epilogue */
+    __syncthreads();
+    float* st = (float*)smem;
+    if constexpr (MMA) {
+#pragma unroll
+        for (int i = 0; i < FM; i++)
+#pragma unroll
+            for (int j = 0; j < FN; j++)
+#pragma unroll
+                for (int e = 0; e < MM::NC; e++)
+                    st[(wn * TNW + j * MM::N + MM::c_col(lane, e)) * LDST + wm * TMW + i * MM::M + MM::c_row(lane, e)] =
+                        acc[i][j].v[e];
+    } else {
+#pragma unroll
+        for (int i = 0; i < STM; i++)
+#pragma unroll
+            for (int j = 0; j < STN; j++) st[(tx + j * TX) * LDST + ty + i * TY] = sacc[i][j];
+    }
+    __syncthreads();
+    const int act = flags >> AK_CVF_ACT_SHIFT;
+    const int ycs = cl ? 1 : OP, yps = cl ? Cout : 1;
+    if (am < M) {
+        const int n = am / OP, o = am % OP;
+        T* yn = y + (ak_i64)n * Cout * OP + (ak_i64)o * yps;
+#pragma unroll 1
+        for (int c = ak0; c < BN; c += NT / BM) {
+            const int co = co0 + c;
+            if (co >= Cog) break;
+            const int oc = g * Cog + co;
+            float v = st[c * LDST + tid % BM];
+            if (flags & AK_CVF_BIAS) v += DT::to(bias[oc]);
+            if (act != AK_UNARY_NONE) v = ak_uop_apply(act, v, ap);
+            yn[(ak_i64)oc * ycs] = DT::from(v);
+        }
+    }
+}
+
+#define AK_CONV_IGEMM(NAME, D, FAST32, MMA)                                                                            \
+    AK_KERNEL __launch_bounds__(256) void NAME(const D::T* x, const D::T* w, const D::T* bias, D::T* y, int flags, float ap,  \
+                                               int Nb, int Cin, int Cout, int Cig, int Cog, int ID, int IH, int IW, int OD, \
+                                               int OH, int OW, int kD, int kH, int kW, int sD, int sH, int sW, int pD, int pH, \
+                                               int pW, int dD, int dH, int dW) {                                              \
+        ak_conv_igemm<D, FAST32, MMA && ak_mma<D, FAST32>::OK>(x, w, bias, y, AK_CONV_ARGS);                           \
+    }
+AK_CONV_IGEMM(ak_conv_igemm_mma_f16, ak_f16_t, false, true)
+AK_CONV_IGEMM(ak_conv_igemm_mma_bf16, ak_bf16_t, false, true)
+AK_CONV_IGEMM(ak_conv_igemm_mma_f32, ak_f32_t, false, true)
+AK_CONV_IGEMM(ak_conv_igemm_mma_x32, ak_f32_t, true, true)
+AK_CONV_IGEMM(ak_conv_igemm_simt_f32, ak_f32_t, false, false)
+AK_CONV_IGEMM(ak_conv_igemm_simt_f16, ak_f16_t, false, false)
+AK_CONV_IGEMM(ak_conv_igemm_simt_bf16, ak_bf16_t, false, false)
+
+/* Depthwise: one thread per output element. Channels-first: blockIdx.y walks
+ * the (sample, channel) planes, x the positions of a plane (the channel's
+ * input plane and taps are the block's); channels-last: y walks the samples,
+ * x the (position, channel) elements. */
+template <class DT>
+AK_INLINE float ak_conv_dw_one(const typename DT::T* AK_RESTRICT xc, const typename DT::T* AK_RESTRICT wc, int xps, int o,
+                               int ID, int IH, int IW, int OH, int OW, int kD, int kH, int kW, int sD, int sH, int sW, int pD,
+                               int pH, int pW, int dD, int dH, int dW) {
+    const int ow = o % OW, t = o / OW, oh = t % OH, od = t / OH;
+    const int d0 = od * sD - pD, h0 = oh * sH - pH, w0 = ow * sW - pW;
+    float s = 0.0f;
+    for (int kd = 0; kd < kD; kd++) {
+        const int id = d0 + kd * dD;
+        if ((unsigned)id >= (unsigned)ID) continue;
+        for (int kh = 0; kh < kH; kh++) {
+            const int ih = h0 + kh * dH;
+            if ((unsigned)ih >= (unsigned)IH) continue;
+            const int row = (id * IH + ih) * IW;
+            const typename DT::T* wr = wc + (kd * kH + kh) * kW;
+            for (int kw = 0; kw < kW; kw++) {
+                const int iw = w0 + kw * dW;
+                if ((unsigned)iw >= (unsigned)IW) continue;
+                s = fmaf(DT::to(xc[(row + iw) * xps]), DT::to(wr[kw]), s);
+            }
+        }
+    }
+    return s;
+}
+
+template <class DT>
+AK_INLINE void ak_conv_dw(const typename DT::T* AK_RESTRICT x, const typename DT::T* AK_RESTRICT w,
+                          const typename DT::T* AK_RESTRICT bias, typename DT::T* AK_RESTRICT y, AK_CONV_PARAMS) {
+    const bool cl = (flags & AK_CVF_NHWC) != 0;
+    const int OP = OD * OH * OW, taps = kD * kH * kW, IP = ID * IH * IW;
+    const int act = flags >> AK_CVF_ACT_SHIFT;
+    (void)Cig;
+    if (!cl) {
+        const ak_i64 planes = (ak_i64)Nb * Cout;
+        for (ak_i64 pl = blockIdx.y; pl < planes; pl += gridDim.y) {
+            const int n = (int)(pl / Cout), c = (int)(pl % Cout);
+            const typename DT::T* xc = x + ((ak_i64)n * Cin + c / Cog) * IP;
+            const typename DT::T* wc = w + c * taps;
+            const float b = (flags & AK_CVF_BIAS) ? DT::to(bias[c]) : 0.0f;
+            typename DT::T* yc = y + pl * OP;
+            for (int o = (int)(blockIdx.x * blockDim.x + threadIdx.x); o < OP; o += (int)(gridDim.x * blockDim.x)) {
+                float s = ak_conv_dw_one<DT>(xc, wc, 1, o, ID, IH, IW, OH, OW, kD, kH, kW, sD, sH, sW, pD, pH, pW, dD, dH, dW) + b;
+                if (act != AK_UNARY_NONE) s = ak_uop_apply(act, s, ap);
+                yc[o] = DT::from(s);
+            }
+        }
+        return;
+    }
+    const int per = Cout * OP;
+    for (int n = (int)blockIdx.y; n < Nb; n += (int)gridDim.y) {
+        const typename DT::T* xn = x + (ak_i64)n * Cin * IP;
+        typename DT::T* yn = y + (ak_i64)n * per;
+        for (int q = (int)(blockIdx.x * blockDim.x + threadIdx.x); q < per; q += (int)(gridDim.x * blockDim.x)) {
+            const int c = q % Cout, o = q / Cout;
+            float s = ak_conv_dw_one<DT>(xn + c / Cog, w + c * taps, Cin, o, ID, IH, IW, OH, OW, kD, kH, kW, sD, sH, sW, pD, pH, pW,
+                                         dD, dH, dW);
+            if (flags & AK_CVF_BIAS) s += DT::to(bias[c]);
+            if (act != AK_UNARY_NONE) s = ak_uop_apply(act, s, ap);
+            yn[q] = DT::from(s);
+        }
+    }
+}
+
+#define AK_CONV_DW(NAME, D)                                                                                           \
+    AK_KERNEL __launch_bounds__(256) void NAME(const D::T* x, const D::T* w, const D::T* bias, D::T* y, int flags, float ap,  \
+                                               int Nb, int Cin, int Cout, int Cig, int Cog, int ID, int IH, int IW, int OD, \
+                                               int OH, int OW, int kD, int kH, int kW, int sD, int sH, int sW, int pD, int pH, \
+                                               int pW, int dD, int dH, int dW) {                                              \
+        ak_conv_dw<D>(x, w, bias, y, AK_CONV_ARGS);                                                                     \
+    }
+AK_CONV_DW(ak_conv_dw_f32, ak_f32_t)
+AK_CONV_DW(ak_conv_dw_f16, ak_f16_t)
+AK_CONV_DW(ak_conv_dw_bf16, ak_bf16_t)

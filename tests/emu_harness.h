@@ -1,0 +1,256 @@
+/* emu_harness.h - the host SIMT emulation shared by tests/emu_llm.cpp and
+ * tests/emu_matrix.cpp: HIP kernel sources compiled as host C++20 with the
+ * built-ins of the prelude's AMD path defined here, run on std::threads, and
+ * a "device" context whose launches go into the emulation.
+ *
+ * The including file defines AKEMU_NAME (a short name: messages, cache
+ * directory) and, after this header, the kernels (inside a namespace), the
+ * launch table (akemu_register, AKEMU_K) and akemu_grid_policy (the grid a
+ * launch runs with: a test may run fewer blocks of a grid-stride kernel).
+ *
+ * Model: every thread of a block is a std::thread, __syncthreads a
+ * std::barrier over the block, wave shuffles / ballots an exchange through a
+ * per-wave barrier (whose completion step may run a wave-wide operation: the
+ * matrix instructions of tests/emu_matrix.cpp), __shared__ variables function
+ * statics (blocks run one after another, x fastest, then y, then z),
+ * _Float16 a class rounding through ak_f32_to_f16, clang vector types (the
+ * prelude's ext_vector_type typedefs, rewritten by the Makefile for the
+ * matrix kernels) akemu_vec. It cannot see races between real waves,
+ * memory-model effects or the behaviour of the real compilers. */
+#ifndef AKEMU_NAME
+#error "define AKEMU_NAME before including tests/emu_harness.h"
+#endif
+#define AMDKIT_IMPLEMENTATION
+#define AMDKIT_TESTS
+#define AKT_GPU_ON_CPU
+#include "../amdkit.h"
+#include <atomic>
+#include <barrier>
+#include <thread>
+#include <vector>
+#include <map>
+#include <string>
+#include <utility>
+#include <type_traits>
+#include <cmath>
+#include <cstring>
+#include <cstdint>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+
+/* ---- the HIP built-ins (AMD path of kernels/prelude.hip) ---------------------- */
+struct akemu_dim3 { unsigned x, y, z; };
+static thread_local akemu_dim3 threadIdx, blockIdx;
+static akemu_dim3 blockDim, gridDim;
+/* A wave-wide step: run once per phase of a wave's barrier by the last lane to arrive (every lane has
+ * written its operands, none has read a result yet); NULL or a no-op for phases that are plain exchanges. */
+static void (*akemu_wave_hook)(int wave);
+struct akemu_wave_step {
+    int wave;
+    void operator()() noexcept {
+        if (akemu_wave_hook) akemu_wave_hook(wave);
+    }
+};
+typedef std::barrier<akemu_wave_step> akemu_wave_barrier;
+static std::barrier<>* akemu_block_bar;
+static std::vector<akemu_wave_barrier*> akemu_wave_bar;
+static uint64_t akemu_xch[1024];
+#define __syncthreads() akemu_block_bar->arrive_and_wait()
+#define __shared__ static
+#define __global__
+#define __device__
+#define __forceinline__ inline
+#define __noinline__ __attribute__((noinline))
+#define __launch_bounds__(...)
+#define __restrict__ __restrict
+struct akemu_half {
+    uint16_t bits;
+    akemu_half() = default;
+    akemu_half(float f) : bits(ak_f32_to_f16(f)) {}
+    operator float() const { return ak_f16_to_f32(bits); }
+};
+#define _Float16 akemu_half
+/* __bf16 (the gfx950 MFMA operands): bits only, read by the matrix built-ins */
+struct akemu_bf16 { uint16_t bits; };
+#define __bf16 akemu_bf16
+/* clang's ext_vector_type(N) of T: N elements, subscript, copy (what the kernels use of it) */
+template <class T, int N> struct akemu_vec {
+    enum { SIZE = N };
+    typedef T elem;
+    T e[N];
+    T& operator[](int i) { return e[i]; }
+    const T& operator[](int i) const { return e[i]; }
+};
+struct float4 { float x, y, z, w; };
+static inline float4 make_float4(float x, float y, float z, float w) { return float4{ x, y, z, w }; }
+struct uint4 { unsigned x, y, z, w; };
+struct uint2 { unsigned x, y; };
+static inline float __uint_as_float(unsigned u) { float f; std::memcpy(&f, &u, 4); return f; }
+static inline unsigned __float_as_uint(float f) { unsigned u; std::memcpy(&u, &f, 4); return u; }
+static inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
+/* co-operating blocks (prelude ak_coop_arrive_wait, the split norm / softmax kernels): blocks run one after another
+ * here, so a wait for other blocks would never end; the row-op table never sends an emulated case there */
+static inline void __threadfence(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+static inline unsigned atomicAdd(unsigned* p, unsigned v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
+#define __builtin_amdgcn_s_sleep(n) std::this_thread::yield()
+static inline float __fdividef(float a, float b) { return a / b; }
+#define __expf(x) std::exp((float)(x)) /* glibc declares __expf but libm does not export it */
+/* value of lane src_lane of this thread's wave (every lane of the wave calls it) */
+template <class T> static T akemu_exchange(T v, int src_lane) {
+    const int t = (int)threadIdx.x, w = t / AK_WAVE;
+    uint64_t b = 0, r;
+    T out;
+    std::memcpy(&b, &v, sizeof v);
+    akemu_xch[t] = b;
+    akemu_wave_bar[w]->arrive_and_wait();
+    r = akemu_xch[w * AK_WAVE + src_lane];
+    akemu_wave_bar[w]->arrive_and_wait();
+    std::memcpy(&out, &r, sizeof out);
+    return out;
+}
+template <class T> static T __shfl_xor(T v, int mask, int) { return akemu_exchange(v, ((int)threadIdx.x % AK_WAVE) ^ mask); }
+template <class T> static T __shfl(T v, int src, int) { return akemu_exchange(v, src % AK_WAVE); }
+template <class T> static T __shfl_down(T v, unsigned d, int) {
+    const int l = (int)threadIdx.x % AK_WAVE;
+    return akemu_exchange(v, l + (int)d < AK_WAVE ? l + (int)d : l);
+}
+static uint64_t __ballot(int pred) {
+    const int t = (int)threadIdx.x, w = t / AK_WAVE;
+    uint64_t m = 0;
+    akemu_xch[t] = pred ? 1u : 0u;
+    akemu_wave_bar[w]->arrive_and_wait();
+    for (int i = 0; i < AK_WAVE; i++) m |= akemu_xch[w * AK_WAVE + i] << i;
+    akemu_wave_bar[w]->arrive_and_wait();
+    return m;
+}
+
+/* Run kernel f on a grid, one block after another (x fastest), `block` threads a block (1-D blocks). */
+template <class... A, class... V> static void akemu_run(void (*f)(A...), akemu_dim3 grid, unsigned block, V... v) {
+    blockDim = { block, 1, 1 };
+    gridDim = grid;
+    for (unsigned bz = 0; bz < grid.z; bz++)
+        for (unsigned by = 0; by < grid.y; by++)
+            for (unsigned bx = 0; bx < grid.x; bx++) {
+                std::barrier<> bar((std::ptrdiff_t)block);
+                std::vector<akemu_wave_barrier*> wb;
+                std::vector<std::thread> th;
+                for (unsigned w = 0; w < (block + AK_WAVE - 1) / AK_WAVE; w++)
+                    wb.push_back(new akemu_wave_barrier(AK_WAVE, akemu_wave_step{ (int)w }));
+                akemu_block_bar = &bar;
+                akemu_wave_bar = wb;
+                for (unsigned t = 0; t < block; t++)
+                    th.emplace_back([=]() {
+                        threadIdx = { t, 0, 0 };
+                        blockIdx = { bx, by, bz };
+                        f(v...);
+                    });
+                for (auto& x : th) x.join();
+                for (auto* p : wb) delete p;
+            }
+}
+/* f called with the argument values of an ak_args (params[i] points at argument i) */
+template <class... A, std::size_t... I>
+static void akemu_call_idx(void (*f)(A...), akemu_dim3 grid, unsigned block, void** p, std::index_sequence<I...>) {
+    akemu_run(f, grid, block, *(std::remove_cv_t<std::remove_reference_t<A>>*)p[I]...);
+}
+template <class... A> static void akemu_call(void (*f)(A...), akemu_dim3 grid, unsigned block, void** p) {
+    akemu_call_idx(f, grid, block, p, std::index_sequence_for<A...>{});
+}
+
+/* ---- the subset of tests/test_main.c that the included case files use ---------- */
+static int akemu_failed_now, akemu_passed, akemu_failed;
+static unsigned long long akemu_seed;
+extern "C" void akt_fail(const char* file, int line, const char* fmt, ...) {
+    va_list ap;
+    printf("    FAIL %s:%d: ", file, line);
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    printf("\n");
+    akemu_failed_now++;
+}
+extern "C" void akt_run(const char* name, void (*fn)(void)) {
+    akemu_failed_now = 0;
+    fn();
+    if (akemu_failed_now) { akemu_failed++; printf("  FAIL %s\n", name); }
+    else { akemu_passed++; printf("  ok   %s\n", name); }
+    fflush(stdout);
+}
+extern "C" void akt_skip(const char* why) { printf("    skip: %s\n", why); }
+extern "C" unsigned long long akt_seed(void) { return akemu_seed; }
+extern "C" double akt_uniform(unsigned long long* s, double lo, double hi) {
+    unsigned long long z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return lo + (hi - lo) * ((double)(z >> 11) / 9007199254740992.0);
+}
+extern "C" const char* akt_tmpdir(void) { return "build/tmp"; }
+/* a cpu context: the reference, or (cfg given) the base of an emulating one */
+static ak_context* akemu_cpu_context(const ak_config* base) {
+    ak_config cfg = base ? *base : ak_config_default();
+    ak_context* ctx = NULL;
+    cfg.backend = AK_BACKEND_CPU;
+    cfg.log_level = AK_LOG_NONE;
+    cfg.cache_dir = "build/tmp/" AKEMU_NAME "_cache";
+    if (ak_context_create(&cfg, &ctx) != AK_OK) return NULL;
+    return ctx;
+}
+extern "C" ak_context* akt_cpu_context(const char* sub) {
+    (void)sub;
+    return akemu_cpu_context(NULL);
+}
+
+/* ---- the launch hook: kernel name -> emulated kernel ----------------------------- */
+typedef void (*akemu_caller)(akemu_dim3, unsigned, void**);
+static std::map<std::string, akemu_caller> akemu_table;
+static std::map<std::string, long> akemu_ran;   /* launches per kernel */
+static long akemu_launches;
+#define AKEMU_K(name) akemu_table[#name] = [](akemu_dim3 g, unsigned b, void** p) { akemu_call(emu::name, g, b, p); };
+/* defined by the including file: the grid the emulation runs for a launch of `kernel` on grid g */
+static akemu_dim3 akemu_grid_policy(const char* kernel, akemu_dim3 g);
+/* The launch entry of the emulating backend table. */
+static ak_result akemu_launch(ak_kernel* k, ak_dim3 g, ak_dim3 b, size_t shmem, ak_stream* st, void** params) {
+    const char* kernel = k->name;
+    auto it = akemu_table.find(kernel);
+    (void)shmem;
+    (void)st;
+    if (it == akemu_table.end()) return _ak_err(AK_ERROR_LAUNCH, AKEMU_NAME ": no emulated kernel %s", kernel);
+    if (b.y != 1 || b.z != 1 || b.x < 1 || b.x > 1024)
+        return _ak_err(AK_ERROR_LAUNCH, AKEMU_NAME ": %s: block %ux%ux%u (1-D blocks of 1..1024 threads only)", kernel, b.x, b.y, b.z);
+    it->second(akemu_grid_policy(kernel, akemu_dim3{ g.x, g.y, g.z }), b.x, params);
+    akemu_launches++;
+    akemu_ran[kernel]++;
+    return AK_OK;
+}
+/* The "device" context: a cpu context whose backend table says device memory
+ * (so the ops plan and launch as on a GPU: _ak_op_kernel looks the kernel up,
+ * nothing is compiled) and launches into the emulation (as tests/ti_kargs.c's
+ * dry run, with real execution). cfg: its configuration (NULL: the defaults);
+ * arch: the target the ops plan for (cfg.arch, and the device's arch and wave
+ * size; NULL: none); cus: the device's compute units. */
+static _ak_backend_ops akemu_backend;
+static ak_context* akemu_context_for(const ak_config* cfg, const char* arch, int cus) {
+    ak_config c = cfg ? *cfg : ak_config_default();
+    ak_context* ctx;
+    if (arch) c.arch = arch;
+    ctx = akemu_cpu_context(&c);
+    if (!ctx) return NULL;
+    ctx->dev.compute_units = cus;
+    if (arch) {
+        snprintf(ctx->dev.arch, sizeof ctx->dev.arch, "%s", arch);
+        snprintf(ctx->dev.arch_base, sizeof ctx->dev.arch_base, "%s", arch);
+        ctx->dev.wave_size = AK_WAVE;
+    }
+    _ak_pool_destroy(ctx->pool);
+    ctx->pool = NULL;
+    akemu_backend = _ak_backend_cpu;
+    akemu_backend.host_memory = 0;
+    akemu_backend.launch = akemu_launch;
+    ctx->bk = &akemu_backend;
+    if (_ak_pool_create(ctx, &ctx->pool) != AK_OK) { ak_context_destroy(ctx); return NULL; }
+    return ctx;
+}
+static ak_context* akemu_context(void) { return akemu_context_for(NULL, NULL, 132); }

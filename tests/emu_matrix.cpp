@@ -1,0 +1,521 @@
+/* emu_matrix - the AMD matrix-core kernels (kernels/gemm.hip's MFMA / WMMA
+ * path, kernels/attention_mma.hip's generic AMD path) executed on the CPU in
+ * the host SIMT emulation of tests/emu_harness.h, with the matrix
+ * instructions emulated lane by lane in the hardware's register layouts,
+ * compared with the cpu backend's references by the case functions of
+ * tests/t_gpu_gemm.c and tests/t_gpu_attention.c.
+ *
+ *   make build/emu_matrix_gfx942 && ./build/emu_matrix_gfx942      (also gfx908, gfx90a, gfx950, gfx1100, gfx1200)
+ *
+ * One binary per target (AKEMU_GFX): the prelude picks the instruction by the
+ * target macro (__gfx942__ ...), so each binary compiles the kernels as that
+ * target's compiler would see them (AK_WAVE 64 for CDNA, 32 for RDNA), and
+ * plans with config.arch = that target and matrix_cores on, so ak_gemm /
+ * ak_attention choose kernel, tile, grid and block as on the device.
+ *
+ * What it proves: the kernels' fragment loads and stores, tile and wave
+ * index math, k loop, edge handling and epilogues compute the right result
+ * with each instruction's real lane layout (a layout mistake, a wrong k
+ * offset, a missing edge guard or a wave reading another wave's tile shows
+ * as a wrong element). What it cannot: races between real waves, the memory
+ * model, LDS bank behaviour, timing, the real compiler (hipRTC / ROCm) and
+ * its register allocation; the instruction's internal summation order and
+ * denormal handling (fp32 here, products exact as on the hardware).
+ *
+ * The Makefile rewrites the prelude's clang vector typedefs
+ * (`typedef T name __attribute__((ext_vector_type(N)))`, which g++ ignores)
+ * to akemu_vec<T, N> (build/emu/prelude.hip); the kernel files are included
+ * unchanged. */
+#define AKEMU_NAME "emu_matrix"
+#include "emu_harness.h"
+
+/* ---- the matrix instructions ----------------------------------------------------------
+ * Each emulated built-in: every lane writes its A, B and C registers to its
+ * wave's slot and waits at the wave barrier; the barrier's completion step
+ * (akemu_mx_step, run once by the last lane to arrive) rebuilds the A (M x K)
+ * and B (K x N) tiles from the lanes through the instruction's layout, forms
+ * D = A B + C in fp32 (products of f16 / bf16 operands are exact in fp32; a
+ * double sum rounded once, within the fp32 MFMA's error) and scatters D back
+ * into the lanes' result registers by the D layout.
+ *
+ * Layouts, (lane, register element e) -> matrix entry. Source: the output of
+ * AMD's Matrix Instruction Calculator (ROCm/amd_matrix_instruction_calculator,
+ * `matrix_calculator.py -a <arch> -i <instruction> -w <wave> -M -A|-B|-D`),
+ * checked entry by entry for every instruction listed here except gfx950's
+ * (the calculator has no CDNA4 yet; there, Composable Kernel's
+ * xdlops_gemm.hpp mfma_type for mfma_f32_32x32x16f16 / bf16: the 32x32x8
+ * structure with k_per_blk 8: 2 input blocks of 32 lanes, k reduction, the
+ * same 4-row output groups).
+ *
+ * MFMA 32x32xK, 1 block, wave64, KL = K / 2 operand elements a lane:
+ *   A[m][k]: lane = m + 32 (k / KL), element k % KL       (B[k][n]: n for m)
+ *   D[m][n]: lane = n + 32 ((m / 4) % 2), element 4 (m / 8) + m % 4
+ *   v_mfma_f32_32x32x8_f16 / _32x32x8_bf16 (CDNA3) / _32x32x8bf16_1k (CDNA2): KL 4
+ *   v_mfma_f32_32x32x4bf16 (CDNA1, gfx908): KL 2      v_mfma_f32_32x32x4_xf32 (CDNA3): KL 2
+ *   v_mfma_f32_32x32x2_f32: KL 1                       v_mfma_f32_32x32x16_f16 / _bf16 (gfx950): KL 8
+ *   xf32: each operand rounded to 10 mantissa bits (round to nearest even) before the product.
+ * MFMA 16x16xK, 1 block, wave64, KL = K / 4 operand elements a lane (none of the kernels uses them yet):
+ *   A[m][k]: lane = m + 16 (k / KL), element k % KL      (B[k][n]: n for m)
+ *   D[m][n]: lane = n + 16 (m / 4), element m % 4
+ *   v_mfma_f32_16x16x4_f32: KL 1   v_mfma_f32_16x16x8_xf32: KL 2   v_mfma_f32_16x16x16_f16 / _bf16 (CDNA3) /
+ *   _16x16x16bf16_1k (CDNA2): KL 4   v_mfma_f32_16x16x32_f16 / _bf16 (gfx950, CK: k_per_blk 8, 4 input blocks): KL 8
+ * WMMA 16x16x16 f32 <- f16 / bf16, wave32:
+ *   RDNA3 (gfx11): A[m][k]: lanes m and m + 16, element k (the two halves of the wave must hold the
+ *     same A and B; the emulation fails a kernel whose halves differ); B[k][n]: lanes n, n + 16, element k;
+ *     D[m][n]: lane n + 16 (m % 2), element m / 2.
+ *   RDNA4 (gfx12): A[m][k]: lane m + 16 ((k / 4) % 2), element 4 (k / 8) + k % 4 (lanes 0..15 hold
+ *     k 0..3, 8..11; lanes 16..31 k 4..7, 12..15); B[k][n] likewise with n; D[m][n]: lane n + 16 (m / 8),
+ *     element m % 8.
+ * The kernels' loads (the prelude's ak_mma) give each lane a run of consecutive k for both A and B; where
+ * that run is not the hardware's k order (gfx12: the prelude gives lane group g k 8g .. 8g + 7), A and B are
+ * permuted along k alike and the product is unchanged: the emulation, using the hardware order, checks it. */
+enum { AKEMU_MX_NONE, AKEMU_MFMA32_KL1, AKEMU_MFMA32_KL2, AKEMU_MFMA32_KL4, AKEMU_MFMA32_KL8, AKEMU_MFMA32_XF32,
+       AKEMU_MFMA16_KL1, AKEMU_MFMA16_XF32, AKEMU_MFMA16_KL4, AKEMU_MFMA16_KL8, AKEMU_WMMA11, AKEMU_WMMA12, AKEMU_MX_COUNT };
+struct akemu_mx_shape { int lanes, m, n, k, kl, nc, xf32; };
+static constexpr akemu_mx_shape akemu_mx_shapes[AKEMU_MX_COUNT] = {
+    { 0, 0, 0, 0, 0, 0, 0 },       { 64, 32, 32, 2, 1, 16, 0 },  { 64, 32, 32, 4, 2, 16, 0 },
+    { 64, 32, 32, 8, 4, 16, 0 },   { 64, 32, 32, 16, 8, 16, 0 }, { 64, 32, 32, 4, 2, 16, 1 },
+    { 64, 16, 16, 4, 1, 4, 0 },    { 64, 16, 16, 8, 2, 4, 1 },   { 64, 16, 16, 16, 4, 4, 0 },
+    { 64, 16, 16, 32, 8, 4, 0 },   { 32, 16, 16, 16, 16, 8, 0 },  { 32, 16, 16, 16, 8, 8, 0 },
+};
+/* (lane, e) of an A operand -> (row m, k); of B -> (column n, k); of D -> (m, n) */
+static void akemu_mx_ab(int op, int lane, int e, int* mn, int* k) {
+    const akemu_mx_shape& s = akemu_mx_shapes[op];
+    if (op == AKEMU_WMMA11) { *mn = lane % 16; *k = e; }
+    else if (op == AKEMU_WMMA12) { *mn = lane % 16; *k = 8 * (e / 4) + 4 * (lane / 16) + e % 4; }
+    else { *mn = lane % s.m; *k = s.kl * (lane / s.m) + e; }
+}
+static void akemu_mx_d(int op, int lane, int e, int* m, int* n) {
+    if (op == AKEMU_WMMA11) { *n = lane % 16; *m = 2 * e + lane / 16; }
+    else if (op == AKEMU_WMMA12) { *n = lane % 16; *m = 8 * (lane / 16) + e; }
+    else if (akemu_mx_shapes[op].m == 16) { *n = lane % 16; *m = 4 * (lane / 16) + e; }
+    else { *n = lane % 32; *m = 8 * (e / 4) + 4 * (lane / 32) + e % 4; }
+}
+struct akemu_mx_wave {
+    int op;
+    float a[64][16], b[64][16], c[64][16], d[64][16];
+};
+static akemu_mx_wave akemu_mx[32];
+static std::atomic<long> akemu_mx_ops, akemu_mx_bad;
+static float akemu_xf32(float x) {
+    uint32_t u = __float_as_uint(x);
+    if ((u & 0x7F800000u) == 0x7F800000u) return x;
+    u = (u + 0xFFFu + ((u >> 13) & 1u)) & ~0x1FFFu;
+    return __uint_as_float(u);
+}
+/* the barrier completion: one instruction of wave w */
+static void akemu_mx_step(int w) {
+    akemu_mx_wave& W = akemu_mx[w];
+    if (!W.op) return;
+    const akemu_mx_shape& s = akemu_mx_shapes[W.op];
+    float A[32][32], B[32][32];   /* M, N <= 32, K <= 32 */
+    bool ha[32][32] = {}, hb[32][32] = {};
+    for (int l = 0; l < s.lanes; l++)
+        for (int e = 0; e < s.kl; e++) {
+            int mn, k;
+            akemu_mx_ab(W.op, l, e, &mn, &k);
+            const float a = s.xf32 ? akemu_xf32(W.a[l][e]) : W.a[l][e], b = s.xf32 ? akemu_xf32(W.b[l][e]) : W.b[l][e];
+            /* gfx11: the second half of the wave repeats the first; a kernel that loads them differently is wrong */
+            if ((ha[mn][k] && __float_as_uint(A[mn][k]) != __float_as_uint(a)) ||
+                (hb[k][mn] && __float_as_uint(B[k][mn]) != __float_as_uint(b)))
+                akemu_mx_bad++;
+            A[mn][k] = a;
+            B[k][mn] = b;
+            ha[mn][k] = hb[k][mn] = true;
+        }
+    for (int l = 0; l < s.lanes; l++)
+        for (int e = 0; e < s.nc; e++) {
+            int m, n;
+            double acc = 0.0;
+            akemu_mx_d(W.op, l, e, &m, &n);
+            for (int k = 0; k < s.k; k++) acc += (double)A[m][k] * (double)B[k][n];
+            W.d[l][e] = (float)(acc + (double)W.c[l][e]);
+        }
+    W.op = 0;
+    akemu_mx_ops++;
+}
+static float akemu_tof(akemu_half h) { return (float)h; }
+static float akemu_tof(akemu_bf16 h) { return __uint_as_float((uint32_t)h.bits << 16); }
+static float akemu_tof(short s) { return __uint_as_float((uint32_t)(uint16_t)s << 16); }   /* bf16 bits (the i16 vectors) */
+static float akemu_tof(float f) { return f; }
+template <class V> static int akemu_len(const V&) { return V::SIZE; }
+static int akemu_len(const float&) { return 1; }
+template <class V> static float akemu_at(const V& v, int i) { return akemu_tof(v[i]); }
+static float akemu_at(const float& v, int) { return v; }
+/* one matrix instruction, called by every lane of the wave */
+template <int OP, class V, class C> static C akemu_mx_call(const V& a, const V& b, const C& c) {
+    const akemu_mx_shape& s = akemu_mx_shapes[OP];
+    const int t = (int)threadIdx.x, w = t / AK_WAVE, l = t % AK_WAVE;
+    akemu_mx_wave& W = akemu_mx[w];
+    static_assert(C::SIZE == akemu_mx_shapes[OP].nc, "accumulator registers");
+    if (AK_WAVE != s.lanes || akemu_len(a) != s.kl) akemu_mx_bad++;
+    for (int e = 0; e < s.kl; e++) { W.a[l][e] = akemu_at(a, e); W.b[l][e] = akemu_at(b, e); }
+    for (int e = 0; e < s.nc; e++) W.c[l][e] = c[e];
+    W.op = OP;
+    akemu_wave_bar[w]->arrive_and_wait();
+    C d;
+    for (int e = 0; e < s.nc; e++) d[e] = W.d[l][e];
+    return d;
+}
+#define __builtin_amdgcn_mfma_f32_32x32x2f32(a, b, c, x, y, z) akemu_mx_call<AKEMU_MFMA32_KL1>(a, b, c)
+#define __builtin_amdgcn_mfma_f32_32x32x4bf16(a, b, c, x, y, z) akemu_mx_call<AKEMU_MFMA32_KL2>(a, b, c)
+#define __builtin_amdgcn_mfma_f32_32x32x4_xf32(a, b, c, x, y, z) akemu_mx_call<AKEMU_MFMA32_XF32>(a, b, c)
+#define __builtin_amdgcn_mfma_f32_32x32x8f16(a, b, c, x, y, z) akemu_mx_call<AKEMU_MFMA32_KL4>(a, b, c)
+#define __builtin_amdgcn_mfma_f32_32x32x8bf16_1k(a, b, c, x, y, z) akemu_mx_call<AKEMU_MFMA32_KL4>(a, b, c)
+#define __builtin_amdgcn_mfma_f32_32x32x16_f16(a, b, c, x, y, z) akemu_mx_call<AKEMU_MFMA32_KL8>(a, b, c)
+#define __builtin_amdgcn_mfma_f32_32x32x16_bf16(a, b, c, x, y, z) akemu_mx_call<AKEMU_MFMA32_KL8>(a, b, c)
+#define __builtin_amdgcn_mfma_f32_16x16x4f32(a, b, c, x, y, z) akemu_mx_call<AKEMU_MFMA16_KL1>(a, b, c)
+#define __builtin_amdgcn_mfma_f32_16x16x8_xf32(a, b, c, x, y, z) akemu_mx_call<AKEMU_MFMA16_XF32>(a, b, c)
+#define __builtin_amdgcn_mfma_f32_16x16x16f16(a, b, c, x, y, z) akemu_mx_call<AKEMU_MFMA16_KL4>(a, b, c)
+#define __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(a, b, c, x, y, z) akemu_mx_call<AKEMU_MFMA16_KL4>(a, b, c)
+#define __builtin_amdgcn_mfma_f32_16x16x32_f16(a, b, c, x, y, z) akemu_mx_call<AKEMU_MFMA16_KL8>(a, b, c)
+#define __builtin_amdgcn_mfma_f32_16x16x32_bf16(a, b, c, x, y, z) akemu_mx_call<AKEMU_MFMA16_KL8>(a, b, c)
+#define __builtin_amdgcn_wmma_f32_16x16x16_f16_w32(a, b, c) akemu_mx_call<AKEMU_WMMA11>(a, b, c)
+#define __builtin_amdgcn_wmma_f32_16x16x16_bf16_w32(a, b, c) akemu_mx_call<AKEMU_WMMA11>(a, b, c)
+#define __builtin_amdgcn_wmma_f32_16x16x16_f16_w32_gfx12(a, b, c) akemu_mx_call<AKEMU_WMMA12>(a, b, c)
+#define __builtin_amdgcn_wmma_f32_16x16x16_bf16_w32_gfx12(a, b, c) akemu_mx_call<AKEMU_WMMA12>(a, b, c)
+#define __align__(n) __attribute__((aligned(n)))
+
+/* the target: AKEMU_GFX (the Makefile passes it) -> the compiler's target macro */
+#if AKEMU_GFX == 908
+#define __gfx908__ 1
+#define AKEMU_ARCH "gfx908"
+#elif AKEMU_GFX == 90 /* gfx90a */
+#define __gfx90a__ 1
+#define AKEMU_ARCH "gfx90a"
+#elif AKEMU_GFX == 942
+#define __gfx942__ 1
+#define AKEMU_ARCH "gfx942"
+#elif AKEMU_GFX == 950
+#define __gfx950__ 1
+#define AKEMU_ARCH "gfx950"
+#elif AKEMU_GFX == 1100
+#define __gfx1100__ 1
+#define AKEMU_ARCH "gfx1100"
+#elif AKEMU_GFX == 1200
+#define __gfx1200__ 1
+#define AKEMU_ARCH "gfx1200"
+#else
+#error "AKEMU_GFX: 908, 90 (gfx90a), 942, 950, 1100 or 1200"
+#endif
+
+namespace emu {
+using std::exp2;
+using std::cos;
+using std::sin;
+using std::log2;
+using std::min;
+using std::max;
+#include "../build/emu/prelude.hip"
+#include "../kernels/gemm.hip"
+#include "../kernels/attention_mma.hip"
+#include "../kernels/attention.hip"
+}
+#if !defined(AK_MMA_MFMA) && !defined(AK_MMA_WMMA11) && !defined(AK_MMA_WMMA12)
+#error "emu_matrix: the prelude chose no AMD matrix path for this target"
+#endif
+
+/* ---- the case functions of the GPU suites, on emulating contexts ---------------------- */
+static int akemu_cus = 1;   /* compute units the emulated device reports (the plans' small-grid choice) */
+extern "C" ak_context* akt_gpu_context_ex(const ak_config* cfg, int allow_cpu) {
+    (void)allow_cpu;
+    return akemu_context_for(cfg, AKEMU_ARCH, akemu_cus);
+}
+#include "t_gpu_gemm.c"
+/* tests/ti_kargs.c's switch (the Hopper kernel; never taken on an AMD row) and launcher of the generic kernel */
+extern "C" void akt_attn_force_mma(int on) { _ak_attn_force_mma = on; }
+extern "C" ak_result akt_attn_mmagen_launch(ak_context* ctx, ak_dtype t, size_t hd, ak_dim3 grid, ak_dim3 block, const void* q,
+                                            const void* k, const void* v, void* o, float* lse, int hkv, int group, int sq,
+                                            int skv, const int64_t qs[3], const int64_t ks[3], float scale_log2, int causal,
+                                            int rows_per_block) {
+    (void)ctx; (void)t; (void)hd; (void)grid; (void)block; (void)q; (void)k; (void)v; (void)o; (void)lse; (void)hkv;
+    (void)group; (void)sq; (void)skv; (void)qs; (void)ks; (void)scale_log2; (void)causal; (void)rows_per_block;
+    return _ak_err(AK_ERROR_LAUNCH, "emu_matrix: the generic attention kernel runs through ak_attention here (never called)");
+}
+#include "t_gpu_attention.c"
+
+static void akemu_register(void) {
+    AKEMU_K(ak_gemm_mma_l_f16) AKEMU_K(ak_gemm_mma_l_bf16) AKEMU_K(ak_gemm_mma_l_f32) AKEMU_K(ak_gemm_mma_l_x32)
+    AKEMU_K(ak_gemm_mma_s_f16) AKEMU_K(ak_gemm_mma_s_bf16) AKEMU_K(ak_gemm_mma_s_f32) AKEMU_K(ak_gemm_mma_s_x32)
+    AKEMU_K(ak_gemm_simt_l_f32) AKEMU_K(ak_gemm_simt_l_f16) AKEMU_K(ak_gemm_simt_l_bf16)
+    AKEMU_K(ak_gemm_skinny_f32) AKEMU_K(ak_gemm_skinny_f16) AKEMU_K(ak_gemm_skinny_bf16)
+    AKEMU_K(ak_gemm_gemv_f32) AKEMU_K(ak_gemm_gemv_f16) AKEMU_K(ak_gemm_gemv_bf16)
+    AKEMU_K(ak_gemm_splitk_fin_f32) AKEMU_K(ak_gemm_splitk_fin_f16) AKEMU_K(ak_gemm_splitk_fin_bf16)
+    AKEMU_K(ak_attn_mma64_f16) AKEMU_K(ak_attn_mma64_bf16) AKEMU_K(ak_attn_mma128_f16) AKEMU_K(ak_attn_mma128_bf16)
+    AKEMU_K(ak_attn_mmadec64_f16) AKEMU_K(ak_attn_mmadec64_bf16) AKEMU_K(ak_attn_mmadec128_f16)
+    AKEMU_K(ak_attn_mmadec128_bf16) AKEMU_K(ak_attn_combine_f32) AKEMU_K(ak_attn_combine_f16) AKEMU_K(ak_attn_combine_bf16)
+}
+/* every block of the grid runs: the tiles are the work */
+static akemu_dim3 akemu_grid_policy(const char* kernel, akemu_dim3 g) {
+    (void)kernel;
+    return g;
+}
+
+/* ---- self-tests of the emulated instructions: a plain product through the documented layout ----
+ * One wave; A (M x K), B (K x N), C small integers (every product and sum exact); each lane fills
+ * its registers by the layout read the other way round (entry -> lane, element: the calculator's
+ * tables), calls the built-in, and D is read back the same way; D must equal A B + C exactly. */
+static const float* akst_A;
+static const float* akst_B;
+static const float* akst_C;
+static float* akst_D;
+/* entry -> (lane, element); gfx11's A / B entries sit in two lanes (lane and lane + 16) */
+static void akst_where_ab(int op, int mn, int k, int* lane, int* e) {
+    const akemu_mx_shape& s = akemu_mx_shapes[op];
+    if (op == AKEMU_WMMA11) { *lane = mn; *e = k; }
+    else if (op == AKEMU_WMMA12) { *lane = mn + 16 * ((k / 4) % 2); *e = 4 * (k / 8) + k % 4; }
+    else { *lane = mn + s.m * (k / s.kl); *e = k % s.kl; }
+}
+static void akst_where_d(int op, int m, int n, int* lane, int* e) {
+    if (op == AKEMU_WMMA11) { *lane = n + 16 * (m % 2); *e = m / 2; }
+    else if (op == AKEMU_WMMA12) { *lane = n + 16 * (m / 8); *e = m % 8; }
+    else if (akemu_mx_shapes[op].m == 16) { *lane = n + 16 * (m / 4); *e = m % 4; }
+    else { *lane = n + 32 * ((m / 4) % 2); *e = 4 * (m / 8) + m % 4; }
+}
+template <class V> static void akst_set(V& v, int e, float x) {
+    if constexpr (std::is_same_v<typename V::elem, short>) v[e] = (short)(__float_as_uint(x) >> 16);   /* bf16 bits */
+    else if constexpr (std::is_same_v<typename V::elem, akemu_bf16>) v[e].bits = (uint16_t)(__float_as_uint(x) >> 16);
+    else v[e] = (typename V::elem)x;
+}
+static void akst_set(float& v, int, float x) { v = x; }
+template <int OP, class V> static void akst_kernel(void) {
+    const akemu_mx_shape& s = akemu_mx_shapes[OP];
+    const int l = (int)threadIdx.x;
+    V a{}, b{};
+    akemu_vec<float, akemu_mx_shapes[OP].nc> c{};
+    for (int mn = 0; mn < s.m; mn++)
+        for (int k = 0; k < s.k; k++) {
+            int lane, e;
+            akst_where_ab(OP, mn, k, &lane, &e);
+            if (lane == l || (OP == AKEMU_WMMA11 && lane + 16 == l)) {
+                akst_set(a, e, akst_A[mn * s.k + k]);
+                akst_set(b, e, akst_B[k * s.n + mn]);
+            }
+        }
+    for (int m = 0; m < s.m; m++)
+        for (int n = 0; n < s.n; n++) {
+            int lane, e;
+            akst_where_d(OP, m, n, &lane, &e);
+            if (lane == l) c[e] = akst_C[m * s.n + n];
+        }
+    auto d = akemu_mx_call<OP>(a, b, c);
+    for (int m = 0; m < s.m; m++)
+        for (int n = 0; n < s.n; n++) {
+            int lane, e;
+            akst_where_d(OP, m, n, &lane, &e);
+            if (lane == l) akst_D[m * s.n + n] = d[e];
+        }
+}
+template <int OP, class V> static void akst_one(const char* name) {
+    const akemu_mx_shape& s = akemu_mx_shapes[OP];
+    std::vector<float> A(s.m * s.k), B(s.k * s.n), C(s.m * s.n), D(s.m * s.n, NAN);
+    unsigned long long st = akemu_seed ^ (unsigned long long)OP;
+    long bad0 = akemu_mx_bad, wrong = 0;
+    for (auto& x : A) x = (float)(int)akt_uniform(&st, -4, 5);
+    for (auto& x : B) x = (float)(int)akt_uniform(&st, -4, 5);
+    for (auto& x : C) x = (float)(int)akt_uniform(&st, -64, 65);
+    akst_A = A.data(); akst_B = B.data(); akst_C = C.data(); akst_D = D.data();
+    akemu_run(akst_kernel<OP, V>, akemu_dim3{ 1, 1, 1 }, (unsigned)s.lanes);
+    for (int m = 0; m < s.m; m++)
+        for (int n = 0; n < s.n; n++) {
+            double ref = C[m * s.n + n];
+            for (int k = 0; k < s.k; k++) ref += (double)A[m * s.k + k] * B[k * s.n + n];
+            if (D[m * s.n + n] != (float)ref && wrong++ < 3)
+                akt_fail(__FILE__, __LINE__, "%s: D[%d][%d] = %g, A B + C = %g", name, m, n, D[m * s.n + n], ref);
+        }
+    AKT_CHECKF(akemu_mx_bad == bad0, "%s: the emulation flagged its operands", name);
+}
+/* spot entries of the calculator's tables (-M: lane, register element -> entry), against the emulation's map */
+static void akst_spot(int op, int lane, int e, char mat, int i, int j, const char* name) {
+    int x, y;
+    if (mat == 'D') akemu_mx_d(op, lane, e, &x, &y);
+    else {
+        akemu_mx_ab(op, lane, e, &x, &y);
+        if (mat == 'B') std::swap(x, y);   /* B[k][n] */
+    }
+    AKT_CHECKF(x == i && y == j, "%s: lane %d element %d is %c[%d][%d], the calculator says %c[%d][%d]", name, lane, e, mat, x, y,
+               mat, i, j);
+}
+static void emu_instructions(void) {
+#if AK_WAVE == 64
+    akst_one<AKEMU_MFMA32_KL1, float>("v_mfma_f32_32x32x2_f32");
+    akst_one<AKEMU_MFMA32_KL2, akemu_vec<short, 2>>("v_mfma_f32_32x32x4bf16 (gfx908)");
+    akst_one<AKEMU_MFMA32_XF32, akemu_vec<float, 2>>("v_mfma_f32_32x32x4_xf32");
+    akst_one<AKEMU_MFMA32_KL4, akemu_vec<akemu_half, 4>>("v_mfma_f32_32x32x8_f16");
+    akst_one<AKEMU_MFMA32_KL4, akemu_vec<short, 4>>("v_mfma_f32_32x32x8_bf16 / bf16_1k");
+    akst_one<AKEMU_MFMA32_KL8, akemu_vec<akemu_half, 8>>("v_mfma_f32_32x32x16_f16 (gfx950)");
+    akst_one<AKEMU_MFMA32_KL8, akemu_vec<akemu_bf16, 8>>("v_mfma_f32_32x32x16_bf16 (gfx950)");
+    akst_one<AKEMU_MFMA16_KL1, float>("v_mfma_f32_16x16x4_f32");
+    akst_one<AKEMU_MFMA16_XF32, akemu_vec<float, 2>>("v_mfma_f32_16x16x8_xf32");
+    akst_one<AKEMU_MFMA16_KL4, akemu_vec<akemu_half, 4>>("v_mfma_f32_16x16x16_f16");
+    akst_one<AKEMU_MFMA16_KL4, akemu_vec<short, 4>>("v_mfma_f32_16x16x16_bf16 / bf16_1k");
+    akst_one<AKEMU_MFMA16_KL8, akemu_vec<akemu_half, 8>>("v_mfma_f32_16x16x32_f16 (gfx950)");
+    akst_one<AKEMU_MFMA16_KL8, akemu_vec<akemu_bf16, 8>>("v_mfma_f32_16x16x32_bf16 (gfx950)");
+    /* v_mfma_f32_16x16x16_f16 (CDNA3): lane 16 v1.[31:16] = A[0][7]; lane 0 v3 = D[3][0]; lane 63 v0 = D[12][15];
+     * v_mfma_f32_16x16x4_f32: lane 48 v0 = B[3][0] */
+    akst_spot(AKEMU_MFMA16_KL4, 16, 3, 'A', 0, 7, "16x16x16");
+    akst_spot(AKEMU_MFMA16_KL4, 0, 3, 'D', 3, 0, "16x16x16");
+    akst_spot(AKEMU_MFMA16_KL4, 63, 0, 'D', 12, 15, "16x16x16");
+    akst_spot(AKEMU_MFMA16_KL1, 48, 0, 'B', 3, 0, "16x16x4f32");
+    /* v_mfma_f32_32x32x8_f16 (CDNA3): lane 32 v1.[31:16] = A[0][7]; lane 47 v0.[15:0] = B[4][15];
+     * lane 32 v4 = D[12][0]; lane 63 v15 = D[31][31]; lane 16 v9 = D[17][16] */
+    akst_spot(AKEMU_MFMA32_KL4, 32, 3, 'A', 0, 7, "32x32x8");
+    akst_spot(AKEMU_MFMA32_KL4, 47, 0, 'B', 4, 15, "32x32x8");
+    akst_spot(AKEMU_MFMA32_KL4, 32, 4, 'D', 12, 0, "32x32x8");
+    akst_spot(AKEMU_MFMA32_KL4, 63, 15, 'D', 31, 31, "32x32x8");
+    akst_spot(AKEMU_MFMA32_KL4, 16, 9, 'D', 17, 16, "32x32x8");
+    /* v_mfma_f32_32x32x4bf16 (CDNA1): lane 32 v0.[31:16] = A[0][3]; v_mfma_f32_32x32x2_f32: lane 40 v0 = B[1][8] */
+    akst_spot(AKEMU_MFMA32_KL2, 32, 1, 'A', 0, 3, "32x32x4bf16");
+    akst_spot(AKEMU_MFMA32_KL1, 40, 0, 'B', 1, 8, "32x32x2f32");
+#else
+    akst_one<AKEMU_WMMA11, akemu_vec<akemu_half, 16>>("v_wmma_f32_16x16x16_f16 (gfx11)");
+    akst_one<AKEMU_WMMA11, akemu_vec<short, 16>>("v_wmma_f32_16x16x16_bf16 (gfx11)");
+    akst_one<AKEMU_WMMA12, akemu_vec<akemu_half, 8>>("v_wmma_f32_16x16x16_f16 (gfx12)");
+    akst_one<AKEMU_WMMA12, akemu_vec<short, 8>>("v_wmma_f32_16x16x16_bf16 (gfx12)");
+    /* RDNA3: lane 16 v7.[31:16] = A[0][15]; lane 17 v3 = D[7][1].  RDNA4: lane 13 v2.[15:0] = A[13][8];
+     * lane 16 v0.[15:0] = B[4][0]; lane 31 v3.[31:16] = B[15][15]; lane 16 v0 = D[8][0] */
+    akst_spot(AKEMU_WMMA11, 16, 15, 'A', 0, 15, "wmma gfx11");
+    akst_spot(AKEMU_WMMA11, 17, 3, 'D', 7, 1, "wmma gfx11");
+    akst_spot(AKEMU_WMMA12, 13, 4, 'A', 13, 8, "wmma gfx12");
+    akst_spot(AKEMU_WMMA12, 16, 0, 'B', 4, 0, "wmma gfx12");
+    akst_spot(AKEMU_WMMA12, 31, 7, 'B', 15, 15, "wmma gfx12");
+    akst_spot(AKEMU_WMMA12, 16, 0, 'D', 8, 0, "wmma gfx12");
+#endif
+}
+
+/* ---- GEMM through ak_gemm's plan for this target ---------------------------------------- */
+static const char* akemu_gemm_path(ak_dtype dt) {
+#if AK_WAVE == 64
+    (void)dt;
+    return "mfma";
+#else
+    return dt == AK_F32 ? "simt" : "wmma";
+#endif
+}
+/* the large (128 x 128) or small (64 x 64) tile: the plan takes the small one when the grid has fewer
+ * 128 x 128 tiles than the device has compute units */
+static void emu_gemm_tile(int small, int quick) {
+    ak_config cfg = ak_config_default();
+    ak_context* ctx;
+    long bad0 = akemu_mx_bad;
+    cfg.matrix_cores = AK_ON;
+    akemu_cus = small ? 100000 : 1;
+    ctx = akt_gpu_context(&cfg);
+    AKT_CHECKF(ctx != NULL, "no emulating context: %s", ak_last_error());
+    if (!ctx) return;
+    for (int d = 0; d < 3; d++) {
+        const ak_dtype dt = T3[d];
+        const char* path = akemu_gemm_path(dt);
+        if (quick && dt == AK_F32) continue;
+        for (int t = 0; t < 4; t++) {
+            const int ta = t & 1, tb = t >> 1;
+            if (quick && !small && (t || dt != AK_F16)) continue;   /* quick: the large tile once */
+            /* edges in M, N and K (K not a multiple of the k step, nor of 8: the element loads) */
+            gg_case(ctx, path, dt, dt, small ? 37 : 131, small ? 70 : 133, 45, ta, tb, 0, 1, 0, 0);
+            if (quick) continue;
+            /* K = 1 with C, bias, activation and residual */
+            gg_case(ctx, path, dt, dt, 17, 23, 1, ta, tb, 15, 1, 0, 0);
+            if (dt == AK_F32) continue;   /* exact f32 (CDNA's 32x32x2): the same code with one element a lane */
+            /* bias + activation, f32 out, batch 2; then C, bias, activation, residual, batch 2, 16-byte rows */
+            gg_case(ctx, path, dt, AK_F32, small ? 65 : 129, small ? 33 : 129, 7, ta, tb, 2 | 4, 2, 0, 0);
+            gg_case(ctx, path, dt, dt, small ? 64 : 128, small ? 64 : 136, 72, ta, tb, 15, 2, 0, 0);
+            /* odd leading dimensions and a 1-element offset: the element-wise loads */
+            gg_case(ctx, path, dt, dt, 40, 50, 67, ta, tb, 1 | 2, 1, 1, 1);
+        }
+    }
+    if (!quick) {
+        /* beta = 0 with NaN in C (must not be read) */
+        gg_case(ctx, "", AK_F16, AK_F16, 33, 33, 33, 1, 1, 16, 1, 0, 0);
+#if AK_WAVE == 64 && AKEMU_GFX == 942
+        { /* f32 through xf32 (allow_tf32) */
+            ak_config x = cfg;
+            ak_context* xc;
+            x.allow_tf32 = 1;
+            xc = akt_gpu_context(&x);
+            if (xc) {
+                gg_case(xc, "mfma", AK_F32, AK_F32, 70, 90, 77, 0, 1, 6, 2, 0, 0);
+                gg_case(xc, "mfma", AK_F32, AK_F32, 70, 90, 77, 1, 0, 0, 1, 0, 0);
+                ak_context_destroy(xc);
+            }
+        }
+#endif
+    }
+    AKT_CHECKF(akemu_mx_bad == bad0, "the emulated instructions flagged %ld operand sets (gfx11 halves differing, wrong width)",
+               (long)(akemu_mx_bad - bad0));
+    ak_context_destroy(ctx);
+}
+/* ---- attention through ak_attention's plan for this target: the generic AMD matrix kernel (head sizes
+ * 64 and 128), prefill (4 waves of 32 (MFMA) / 16 (WMMA) rows) and decode (one wave, split keys + combine) */
+static void emu_attention_case(ak_context* ctx, ak_dtype t, size_t b, size_t hq, size_t hkv, size_t sq, size_t skv, size_t d,
+                               ak_attention_layout lay, int causal, int splits = 0) {
+    at_case c = at_mk(t, b, hq, hkv, sq, skv, d, lay, causal);
+    c.splits = splits;
+    ga_case(ctx, AK_WAVE == 64 ? "mfma" : "wmma", &c);
+}
+static int akemu_quick;
+static void emu_attention(void) {
+    ak_config cfg = ak_config_default();
+    long bad0 = akemu_mx_bad;
+    cfg.matrix_cores = AK_ON;
+    akemu_cus = 4;
+    g_gpu = akt_gpu_context(&cfg);
+    g_cpu = g_ref;
+    g_rng = akemu_seed ^ 0x5EEDA77Eull;
+    AKT_CHECKF(g_gpu != NULL, "no emulating context: %s", ak_last_error());
+    if (!g_gpu) return;
+    emu_attention_case(g_gpu, AK_F16, 2, 4, 4, 17, 17, 64, AK_ATTN_BHSD, 1);
+    if (!akemu_quick) {
+        emu_attention_case(g_gpu, AK_BF16, 1, 4, 1, 40, 70, 128, AK_ATTN_BSHD, 1);      /* GQA 4, causal, sq < skv */
+        emu_attention_case(g_gpu, AK_BF16, 1, 2, 2, 33, 17, 64, AK_ATTN_STRIDED, 1);    /* sq > skv: fully masked rows */
+        emu_attention_case(g_gpu, AK_F16, 1, 3, 3, 45, 100, 128, AK_ATTN_BHSD, 0);
+        emu_attention_case(g_gpu, AK_F16, 2, 8, 2, 1, 300, 128, AK_ATTN_BSHD, 0);       /* decode: split keys + combine */
+        emu_attention_case(g_gpu, AK_BF16, 1, 4, 4, 1, 77, 64, AK_ATTN_BHSD, 1, 3);    /* 3 splits + combine */
+        emu_attention_case(g_gpu, AK_F16, 1, 2, 2, 70, 90, 64, AK_ATTN_BSHD, 1);       /* prefill, head size 64 */
+    }
+    AKT_CHECKF(akemu_mx_bad == bad0, "the emulated instructions flagged %ld operand sets", (long)(akemu_mx_bad - bad0));
+    ak_context_destroy(g_gpu);
+    g_gpu = NULL;
+}
+static void emu_gemm_large(void) { emu_gemm_tile(0, akemu_quick); }
+static void emu_gemm_small(void) { emu_gemm_tile(1, akemu_quick); }
+
+/* the full run launched every matrix kernel variant the plans have for this target */
+static void emu_every_kernel(void) {
+    static const char* const every[] = {
+        "ak_gemm_mma_l_f16", "ak_gemm_mma_l_bf16", "ak_gemm_mma_s_f16", "ak_gemm_mma_s_bf16",
+#if AK_WAVE == 64
+        "ak_gemm_mma_l_f32", "ak_gemm_mma_s_f32",
+#endif
+#if AKEMU_GFX == 942
+        "ak_gemm_mma_l_x32", "ak_gemm_mma_s_x32",
+#endif
+        "ak_attn_mma64_f16", "ak_attn_mma64_bf16", "ak_attn_mma128_f16", "ak_attn_mma128_bf16",
+        "ak_attn_mmadec64_bf16", "ak_attn_mmadec128_f16", "ak_attn_combine_bf16",
+    };
+    for (const char* k : every) AKT_CHECKF(akemu_ran.count(k) != 0, "%s never ran", k);
+}
+
+int main(int argc, char** argv) {
+    const char* s = getenv("AKT_SEED");
+    akemu_quick = argc > 1 && !strcmp(argv[1], "--quick");
+    akemu_seed = s ? strtoull(s, NULL, 0) : (unsigned long long)time(NULL) * 2654435761ull;
+    printf("emu_matrix %s (AK_WAVE %d)%s, seed %llu (replay with AKT_SEED=%llu)\n", AKEMU_ARCH, AK_WAVE,
+           akemu_quick ? " quick" : "", akemu_seed, akemu_seed);
+    akemu_register();
+    akemu_wave_hook = akemu_mx_step;
+    g_st = akemu_seed ^ 0x47454d4dull;
+    g_ref = akt_cpu_context("ref");
+    if (!g_ref) { printf("0 passed, 1 failed\n"); return 1; }
+    AKT_RUN(emu_instructions);
+    AKT_RUN(emu_gemm_small);
+    AKT_RUN(emu_gemm_large);
+    AKT_RUN(emu_attention);
+    if (!akemu_quick) AKT_RUN(emu_every_kernel);
+    printf("kernels run:");
+    for (auto& k : akemu_ran) printf(" %s x%ld", k.first.c_str(), k.second);
+    printf("\n");
+    ak_context_destroy(g_ref);
+    printf("%ld emulated launches, %ld matrix instructions\n%d passed, %d failed\n", akemu_launches, (long)akemu_mx_ops,
+           akemu_passed, akemu_failed);
+    return akemu_failed != 0;
+}
