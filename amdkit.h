@@ -1839,7 +1839,9 @@ AKAPI ak_result ak_pool(ak_context* ctx, const ak_pool_args* args, ak_stream* st
  * f32 as TF32 when config.allow_tf32; MFMA on CDNA: f16, bf16, exact f32;
  * WMMA on RDNA3/4: f16, bf16), else on an FMA tile (exact f32 everywhere
  * else); depthwise convolutions (groups == in_channels, standard) as a
- * direct kernel. fp32 accumulation in every dtype. */
+ * direct kernel; pointwise ones (kernel 1, stride 1, no padding, one group;
+ * channels-first only without bias) through ak_gemm. fp32 accumulation in
+ * every dtype. */
 typedef enum ak_conv_layout {
     AK_CONV_CHANNELS_FIRST = 0,   /* x [N][C][spatial...], y [N][C][out...] (NCL, NCHW, NCDHW: torch's default) */
     AK_CONV_CHANNELS_LAST = 1,    /* x [N][spatial...][C], y [N][out...][C] (NLC, NHWC, NDHWC) */
@@ -1880,8 +1882,9 @@ AKAPI ak_result ak_conv_output_shape(const ak_conv_desc* d, size_t out[3]);
 typedef struct ak_conv_plan {
     char kernel[64];      /* kernel name, "" on the cpu backend without a named arch */
     const char* path;     /* "mma.sync", "mfma", "wmma" (implicit GEMM on matrix cores), "simt" (implicit GEMM on
-                             FMAs), "depthwise" (direct kernel) or "cpu" */
-    int bm, bn, bk;       /* block tile of the implicit GEMM (0 for depthwise / cpu) */
+                             FMAs), "depthwise" (direct kernel), "gemm" (pointwise: ak_gemm runs it; kernel, tile
+                             and threads are the GEMM's) or "cpu" */
+    int bm, bn, bk;       /* block tile of the implicit GEMM or the GEMM (0 for depthwise / cpu) */
     int threads;          /* per block */
     int fast32;           /* 1: f32 inputs as TF32 */
     size_t gemm_m, gemm_n, gemm_k;  /* implicit GEMM per group: N x output positions, out_channels / groups,
@@ -26459,17 +26462,71 @@ AKDEF ak_result ak_conv_output_shape(const ak_conv_desc* d, size_t out[3]) {
     return AK_OK;
 }
 
+/* A pointwise convolution (kernel 1, stride 1, no padding or output_padding,
+ * one group) is a plain GEMM, run by ak_gemm (its tuned tiles): channels-last
+ * y [N P][Cout] = x [N P][Cin] times the weight as [Cin][Cout] (the standard
+ * weight [Cout][Cin] read transposed, the transposed one as stored), bias per
+ * column; channels-first y[n] [Cout][P] = W x[n], batched over the samples
+ * with A shared (stride 0), only without bias (ak_gemm's bias is per column).
+ * Fills h and returns 1 for such a descriptor, else 0. A NULL tensor pointer
+ * (a plan without tensors) is planned as a 256-byte aligned one. */
+static int _ak_conv_as_gemm(const ak_conv_desc* a, const _ak_conv_geom* g, ak_gemm_desc* h) {
+    const int cl = a->layout == AK_CONV_CHANNELS_LAST;
+    const long long P = g->ovol;
+    const void *x, *w;
+    void* y;
+    int j;
+    if (g->depthwise || g->G != 1 || g->taps != 1) return 0;
+    for (j = 0; j < 3; j++)
+        if (g->s[j] != 1 || g->p[j] != 0 || g->op[j] != 0) return 0;
+    if (!cl && a->bias) return 0;
+    /* placeholders far apart (plans only: nothing is launched with them) */
+    x = a->x ? a->x : (const void*)((uintptr_t)1 << (sizeof(void*) >= 8 ? 40 : 28));
+    w = a->w ? a->w : (const void*)((uintptr_t)2 << (sizeof(void*) >= 8 ? 40 : 28));
+    y = a->y ? a->y : (void*)((uintptr_t)3 << (sizeof(void*) >= 8 ? 40 : 28));
+    memset(h, 0, sizeof *h);
+    h->dtype = h->out_dtype = a->dtype;
+    h->alpha = 1.0f; h->batch = 1;
+    h->activation = a->activation; h->act_param = a->act_param;
+    h->k = (size_t)g->Cin;
+    if (cl) {
+        h->m = (size_t)(g->N * P); h->n = (size_t)g->Cout;
+        h->a = x; h->lda = (size_t)g->Cin;
+        h->b = w; h->trans_b = !a->transposed; h->ldb = a->transposed ? (size_t)g->Cout : (size_t)g->Cin;
+        h->d = y; h->ldd = (size_t)g->Cout;
+        h->bias = a->bias;
+    } else {
+        h->m = (size_t)g->Cout; h->n = (size_t)P; h->batch = (size_t)g->N;
+        h->a = w; h->trans_a = a->transposed; h->lda = a->transposed ? (size_t)g->Cout : (size_t)g->Cin; h->stride_a = 0;
+        h->b = x; h->ldb = (size_t)P; h->stride_b = (size_t)(g->Cin * P);
+        h->d = y; h->ldd = (size_t)P; h->stride_d = (size_t)(g->Cout * P);
+    }
+    return 1;
+}
+
 static ak_result _ak_conv_plan_geom(ak_context* ctx, const ak_conv_desc* a, const _ak_conv_geom* g, ak_conv_plan* p) {
     const ak_arch_info* arch = _ak_gemm_arch(ctx);
     ak_matrix_isa isa = arch ? arch->matrix : AK_MATRIX_NONE;
     const char* dt = a->dtype == AK_F16 ? "f16" : a->dtype == AK_BF16 ? "bf16" : "f32";
     int has, fast32 = a->dtype == AK_F32 && ctx->cfg.allow_tf32, mc;
+    ak_gemm_desc h;
     memset(p, 0, sizeof *p);
     p->gemm_m = (size_t)(g->N * g->ovol);
     p->gemm_n = (size_t)g->Cog;
     p->gemm_k = (size_t)(g->Cig * g->taps);
     p->threads = _AK_CONV_THREADS;
-    if (g->depthwise) {
+    if (_ak_conv_as_gemm(a, g, &h)) {
+        ak_gemm_plan gp;
+        _ak_gemm_shape s;
+        ak_result r = _ak_gemm_check(ctx, &h, &s);
+        if (r == AK_OK) r = _ak_gemm_plan(ctx, &h, &s, &gp);
+        if (r != AK_OK) return r;
+        p->path = "gemm";
+        snprintf(p->kernel, sizeof p->kernel, "%s", gp.kernel);
+        p->bm = gp.bm; p->bn = gp.bn; p->bk = gp.bk; p->threads = gp.threads; p->fast32 = gp.fast32;
+        p->reason = "pointwise (kernel 1, stride 1, no padding, one group): a plain GEMM, run by ak_gemm (batched over the "
+                    "samples in channels-first)";
+    } else if (g->depthwise) {
         p->path = "depthwise";
         p->reason = "groups == in_channels: a direct kernel (one thread per output, the taps in a loop): one input channel per "
                     "output gives the GEMM a k of one kernel volume, too short for a tile";
@@ -26611,6 +26668,11 @@ AKDEF ak_result ak_conv(ak_context* ctx, const ak_conv_desc* a, ak_stream* strea
     if (a->bias && (r = _ak_op_check_overlap(a->bias, (size_t)g.Cout * es, a->y, ny * es, 0, "ak_conv (bias and y)")) != AK_OK) return r;
     if (_ak_op_is_cpu(ctx)) return _ak_conv_cpu(a, &g);
     if ((r = _ak_conv_plan_geom(ctx, a, &g, &pl)) != AK_OK) return r;
+    if (!strcmp(pl.path, "gemm")) {
+        ak_gemm_desc h;
+        _ak_conv_as_gemm(a, &g, &h);
+        return ak_gemm(ctx, &h, stream);
+    }
     if ((r = _ak_op_kernel(ctx, _ak_src_conv, pl.kernel, &k)) != AK_OK) return r;
     flags = (a->transposed ? _AK_CVF_TRANS : 0) | (a->layout == AK_CONV_CHANNELS_LAST ? _AK_CVF_NHWC : 0) | (a->bias ? _AK_CVF_BIAS : 0) |
             (a->activation << _AK_CVF_ACT_SHIFT);

@@ -169,6 +169,38 @@ static void cv_expect_plan(const char* arch, int tf32, ak_dtype t, size_t groups
     ak_context_destroy(ctx);
 }
 
+/* Pointwise convolutions go to ak_gemm (the conv plan names the GEMM's kernel); channels-first with bias,
+ * groups or padding stay on the implicit GEMM. */
+static void cv_expect_pointwise(void) {
+    ak_context* ctx = cv_plan_ctx("sm_90", 0);
+    ak_conv_desc a;
+    ak_conv_plan p;
+    static const float bias[16];
+    int cl;
+    if (!ctx) return;
+    for (cl = 0; cl < 2; cl++) {
+        memset(&a, 0, sizeof a);
+        a.dtype = AK_F16; a.ndim = 2; a.batch = 3; a.in_channels = 24; a.out_channels = 16; a.layout = (ak_conv_layout)cl;
+        a.in[0] = 10; a.in[1] = 12; a.kernel[0] = 1; a.kernel[1] = 1;
+        AKT_OK(ak_conv_plan_get(ctx, &a, &p));
+        AKT_EQ_STR(p.path, "gemm");
+        AKT_CHECK(!strncmp(p.kernel, "ak_gemm_", 8));
+        a.transposed = 1;
+        AKT_OK(ak_conv_plan_get(ctx, &a, &p));
+        AKT_EQ_STR(p.path, "gemm");
+        a.transposed = 0; a.padding[1] = 1;
+        AKT_OK(ak_conv_plan_get(ctx, &a, &p));
+        AKT_EQ_STR(p.path, "mma.sync");
+        a.padding[1] = 0; a.groups = 2;
+        AKT_OK(ak_conv_plan_get(ctx, &a, &p));
+        AKT_EQ_STR(p.path, "mma.sync");
+        a.groups = 0; a.bias = bias;
+        AKT_OK(ak_conv_plan_get(ctx, &a, &p));
+        AKT_EQ_STR(p.path, cl ? "gemm" : "mma.sync");
+    }
+    ak_context_destroy(ctx);
+}
+
 static void test_conv_plan(void) {
     cv_expect_plan("sm_90", 0, AK_F16, 1, "ak_conv_igemm_mma_f16", "mma.sync");
     cv_expect_plan("sm_80", 0, AK_BF16, 2, "ak_conv_igemm_mma_bf16", "mma.sync");
@@ -180,6 +212,7 @@ static void test_conv_plan(void) {
     cv_expect_plan("gfx1100", 0, AK_F32, 1, "ak_conv_igemm_simt_f32", "simt");
     cv_expect_plan("gfx906", 0, AK_F16, 1, "ak_conv_igemm_simt_f16", "simt");
     cv_expect_plan("sm_90", 0, AK_F16, 8, "ak_conv_dw_f16", "depthwise");
+    cv_expect_pointwise();
 }
 
 static void test_conv_errors(void) {
