@@ -15419,7 +15419,18 @@ static const char _ak_src_conv[] =
     "// Index math: 32-bit inside one sample (the host keeps a sample of x and of\n"
     "// y below 2^31 elements and M below 2^31), 64-bit for the sample offset.\n"
     "//\n"
-    "// flags: bit 0 transposed, 1 channels-last, 2 bias, bits 8.. the activation's\n"
+    "// Vector loader (flag VEC; 16-bit dtypes on the matrix cores): x is\n"
+    "// channels-last (the caller's, or a channels-last copy the host made of a\n"
+    "// channels-first x), Cig and Cin multiples of 8, x 16-byte aligned, a gather\n"
+    "// without a stride test (standard, or transposed with stride 1). Then k is\n"
+    "// ordered (tap, channel): a k tile is one tap and BK consecutive channels\n"
+    "// (channels past Cig are zeros), so each thread moves 8 consecutive channels\n"
+    "// of one row with one 16-byte load, checks its row's bounds once per tile,\n"
+    "// and B's 8 values (one output channel, 8 input channels of the tap) go to\n"
+    "// shared memory as one 16-byte store.\n"
+    "//\n"
+    "// flags: bit 0 transposed, 1 channels-last (y; x too unless VEC), 2 bias,\n"
+    "// 3 VEC (x channels-last, vector loader), bits 8.. the activation's\n"
     "// AK_UNARY_* code.\n"
     "//\n"
     "// kernels: ak_conv_igemm_mma_f16 ak_conv_igemm_mma_bf16 ak_conv_igemm_mma_f32 ak_conv_igemm_mma_x32 ak_conv_igemm_simt_f32 ak_conv_igemm_simt_f16 ak_conv_igemm_simt_bf16 ak_conv_dw_f32 ak_conv_dw_f16 ak_conv_dw_bf16\n"
@@ -15428,6 +15439,7 @@ static const char _ak_src_conv[] =
     "#define AK_CVF_TRANS 1\n"
     "#define AK_CVF_NHWC 2\n"
     "#define AK_CVF_BIAS 4\n"
+    "#define AK_CVF_VEC 8\n"
     "#define AK_CVF_ACT_SHIFT 8\n"
     "// <<host\n"
     "\n"
@@ -15603,23 +15615,91 @@ static const char _ak_src_conv[] =
     "            }\n"
     "        }\n"
     "    };\n"
+    "    bool vec_done = false;\n"
+    "    if constexpr (MMA && DT::SIZE == 2) {\n"
+    "        if (flags & AK_CVF_VEC) {\n"
+    "            /* the vector loader: k = (tap, channel), chunks of 8 channels */\n"
+    "            enum { CPR = BK / 8, NCA = BM * CPR / NT, RSTEP = NT / CPR };\n"
+    "            static_assert(NCA * NT == BM * CPR && BN * CPR == NT, \"conv: bad vector tile\");\n"
+    "            const int cc = (tid % CPR) * 8, r0 = tid / CPR;\n"
+    "            const T* xr[NCA];\n"
+    "            int rd[NCA], rh[NCA], rw[NCA];\n"
+    "#pragma unroll\n"
+    "            for (int i = 0; i < NCA; i++) {\n"
+    "                const int m = m0 + r0 + i * RSTEP;\n"
+    "                rd[i] = -(1 << 30); rh[i] = 0; rw[i] = 0; xr[i] = x;\n"
+    "                if (m < M) {\n"
+    "                    const int n = m / OP, o = m % OP, ow = o % OW, oh = (o / OW) % OH, od = o / (OW * OH);\n"
+    "                    xr[i] = x + (ak_i64)n * Cin * ID * IH * IW + g * Cig + cc;\n"
+    "                    if (trans) { rd[i] = od + pD; rh[i] = oh + pH; rw[i] = ow + pW; }\n"
+    "                    else { rd[i] = od * sD - pD; rh[i] = oh * sH - pH; rw[i] = ow * sW - pW; }\n"
+    "                }\n"
+    "            }\n"
+    "            const int nct = (Cig + BK - 1) / BK, nkv = taps * nct, sg = trans ? -1 : 1;\n"
+    "            const int co = co0 + r0;\n"
+    "            const T* wrow = w + wg + (ak_i64)(co < Cog ? co : 0) * wco;\n"
+    "            uint4 ra[NCA], rb;\n"
+    "            auto vload = [&](int kt) {\n"
+    "                const int t = kt / nct, c0 = (kt - t * nct) * BK;\n"
+    "                const int kw = t % kW, kh = (t / kW) % kH, kd = t / (kW * kH);\n"
+    "                const int td = sg * kd * dD, th = sg * kh * dH, tw = sg * kw * dW;\n"
+    "                const bool cok = c0 + cc < Cig;\n"
+    "#pragma unroll\n"
+    "                for (int i = 0; i < NCA; i++) {\n"
+    "                    const int id = rd[i] + td, ih = rh[i] + th, iw = rw[i] + tw;\n"
+    "                    ra[i].x = ra[i].y = ra[i].z = ra[i].w = 0u;\n"
+    "                    if (cok && (unsigned)id < (unsigned)ID && (unsigned)ih < (unsigned)IH && (unsigned)iw < (unsigned)IW)\n"
+    "                        ra[i] = *(const uint4*)(xr[i] + ((id * IH + ih) * IW + iw) * Cin + c0);\n"
+    "                }\n"
+    "                rb.x = rb.y = rb.z = rb.w = 0u;\n"
+    "                if (cok && co < Cog) {\n"
+    "                    const T* wp = wrow + (c0 + cc) * wci + t;\n"
+    "                    ak_u32 u[4];\n"
+    "#pragma unroll\n"
+    "                    for (int j = 0; j < 4; j++) u[j] = ak_pack2(wp[(2 * j) * wci], wp[(2 * j + 1) * wci]);\n"
+    "                    rb.x = u[0]; rb.y = u[1]; rb.z = u[2]; rb.w = u[3];\n"
+    "                }\n"
+    "            };\n"
+    "            auto vstore = [&](int st) {\n"
+    "#pragma unroll\n"
+    "                for (int i = 0; i < NCA; i++) *(uint4*)&As[st][(r0 + i * RSTEP) * LDA + cc] = ra[i];\n"
+    "                *(uint4*)&Bs[st][r0 * LDB + cc] = rb;\n"
+    "            };\n"
+    "            vload(0);\n"
+    "            vstore(0);\n"
+    "            __syncthreads();\n"
+    "            for (int kt = 0; kt < nkv; kt++) {\n"
+    "                const int cur = kt & 1;\n"
+    "                if (kt + 1 < nkv) vload(kt + 1);\n"
+    "                step(cur);\n"
+    "                if (kt + 1 < nkv) {\n"
+    "                    __syncthreads();\n"
+    "                    vstore(cur ^ 1);\n"
+    "                    __syncthreads();\n"
+    "                }\n"
+    "            }\n"
+    "            vec_done = true;\n"
+    "        }\n"
+    "    }\n"
     "    /* the k loop: tables one tile ahead of the loads, loads one tile ahead of the product */\n"
-    "    const int nk = (K + BK - 1) / BK;\n"
-    "    fill_tab(0, 0);\n"
-    "    __syncthreads();\n"
-    "    load(0, 0);\n"
-    "    if (nk > 1) fill_tab(1, BK);\n"
-    "    store(0);\n"
-    "    __syncthreads();\n"
-    "    for (int kt = 0; kt < nk; kt++) {\n"
-    "        const int cur = kt & 1;\n"
-    "        if (kt + 1 < nk) load(cur ^ 1, (kt + 1) * BK);\n"
-    "        step(cur);\n"
-    "        if (kt + 1 < nk) {\n"
-    "            __syncthreads();\n"
-    "            store(cur ^ 1);\n"
-    "            if (kt + 2 < nk) fill_tab(cur, (kt + 2) * BK);\n"
-    "            __syncthreads();\n"
+    "    const int nk = vec_done ? 0 : (K + BK - 1) / BK;\n"
+    "    if (nk > 0) {\n"
+    "        fill_tab(0, 0);\n"
+    "        __syncthreads();\n"
+    "        load(0, 0);\n"
+    "        if (nk > 1) fill_tab(1, BK);\n"
+    "        store(0);\n"
+    "        __syncthreads();\n"
+    "        for (int kt = 0; kt < nk; kt++) {\n"
+    "            const int cur = kt & 1;\n"
+    "            if (kt + 1 < nk) load(cur ^ 1, (kt + 1) * BK);\n"
+    "            step(cur);\n"
+    "            if (kt + 1 < nk) {\n"
+    "                __syncthreads();\n"
+    "                store(cur ^ 1);\n"
+    "                if (kt + 2 < nk) fill_tab(cur, (kt + 2) * BK);\n"
+    "                __syncthreads();\n"
+    "            }\n"
     "        }\n"
     "    }\n"
     "    /* accumulators -> shared (column-major: st[n * LDST + m]) -> epilogue */\n"
@@ -20344,6 +20424,7 @@ static const struct { const char* family; const char* source; const char* kernel
 #define _AK_CVF_TRANS 1
 #define _AK_CVF_NHWC 2
 #define _AK_CVF_BIAS 4
+#define _AK_CVF_VEC 8
 #define _AK_CVF_ACT_SHIFT 8
 /* host constants of kernels/gemm.hip (its `// >>host` block) */
 #define _AK_GF_TA 1
@@ -20550,7 +20631,7 @@ static inline void _ak_kargs_chnorm_apply(_ak_kargs* kargs_, const void* x, void
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, w); ak_args_ptr(a_, bias); ak_args_ptr(a_, mean); ak_args_ptr(a_, rs); ak_args_i64(a_, planes); ak_args_i64(a_, C); ak_args_i64(a_, S);
     ak_args_i32(a_, G); ak_args_i32(a_, running); ak_args_f32(a_, eps);
 }
-/* kernels/conv.hip:279 NAME (macro AK_CONV_IGEMM) */
+/* kernels/conv.hip:359 NAME (macro AK_CONV_IGEMM) */
 static inline void _ak_kargs_conv_igemm(_ak_kargs* kargs_, const void* x, const void* w, const void* bias, void* y, int32_t flags, float ap, int32_t Nb, int32_t Cin, int32_t Cout, int32_t Cig,
                                         int32_t Cog, int32_t ID, int32_t IH, int32_t IW, int32_t OD, int32_t OH, int32_t OW, int32_t kD, int32_t kH, int32_t kW, int32_t sD, int32_t sH, int32_t sW,
                                         int32_t pD, int32_t pH, int32_t pW, int32_t dD, int32_t dH, int32_t dW) {
@@ -20828,7 +20909,7 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_attn_sm90 _AK_KIF_attn_simt
 #define _ak_kargs_copy _ak_kargs_cast   /* kernels/cast.hip:47 ak_copy_f32: the same list */
 #define _AK_KIF_copy _AK_KIF_cast
-#define _ak_kargs_conv_dw _ak_kargs_conv_igemm   /* kernels/conv.hip:361 NAME (macro AK_CONV_DW): the same list */
+#define _ak_kargs_conv_dw _ak_kargs_conv_igemm   /* kernels/conv.hip:441 NAME (macro AK_CONV_DW): the same list */
 #define _AK_KIF_conv_dw _AK_KIF_conv_igemm
 #define _ak_kargs_scale _ak_kargs_axpy   /* kernels/elementwise.hip:58 ak_scale_f32: the same list */
 #define _AK_KIF_scale _AK_KIF_axpy
@@ -26504,6 +26585,23 @@ static int _ak_conv_as_gemm(const ak_conv_desc* a, const _ak_conv_geom* g, ak_ge
     return 1;
 }
 
+/* The implicit GEMM's vector loader (kernels/conv.hip, flag VEC): 16-bit
+ * dtypes on the matrix cores, a gather without a stride test (standard, or
+ * transposed with stride 1), channel counts multiples of 8. Channels-last x
+ * is read in place (when 16-byte aligned); a channels-first x is first copied
+ * channels-last (per sample, ak_transpose into a pool buffer) when the GEMM
+ * reuses each input element enough (out channels per group x taps >= 32) to
+ * pay for the extra pass. 0: the element loader. */
+static int _ak_conv_vec(const ak_conv_desc* a, const _ak_conv_geom* g, const char* path) {
+    int j;
+    if (a->dtype == AK_F32 || g->depthwise || (strcmp(path, "mma.sync") && strcmp(path, "mfma") && strcmp(path, "wmma"))) return 0;
+    if (g->Cig % 8 || g->Cin % 8) return 0;
+    for (j = 0; j < 3; j++)
+        if (a->transposed && g->s[j] != 1) return 0;
+    if (a->layout == AK_CONV_CHANNELS_LAST) return 1;
+    return g->Cog * g->taps >= 32;
+}
+
 static ak_result _ak_conv_plan_geom(ak_context* ctx, const ak_conv_desc* a, const _ak_conv_geom* g, ak_conv_plan* p) {
     const ak_arch_info* arch = _ak_gemm_arch(ctx);
     ak_matrix_isa isa = arch ? arch->matrix : AK_MATRIX_NONE;
@@ -26551,8 +26649,14 @@ static ak_result _ak_conv_plan_geom(ak_context* ctx, const ak_conv_desc* a, cons
         p->bk = a->dtype == AK_F32 ? 16 : 32;
         if (mc) {
             p->path = isa == AK_MATRIX_MFMA ? "mfma" : isa == AK_MATRIX_WMMA ? "wmma" : "mma.sync";
-            p->reason = "implicit GEMM on the matrix cores: 128 x 64 tile, 8 (wave32) / 4 (wave64) waves, im2col addresses "
-                        "in the loader";
+            p->reason = _ak_conv_vec(a, g, p->path)
+                            ? (a->layout == AK_CONV_CHANNELS_LAST
+                                   ? "implicit GEMM on the matrix cores: 128 x 64 tile, 8 (wave32) / 4 (wave64) waves, k ordered "
+                                     "(tap, channel), 16-byte loads of 8 channels (element loads when x is not 16-byte aligned)"
+                                   : "implicit GEMM on the matrix cores: 128 x 64 tile, 8 (wave32) / 4 (wave64) waves; x copied "
+                                     "channels-last first, then k ordered (tap, channel) with 16-byte loads of 8 channels")
+                            : "implicit GEMM on the matrix cores: 128 x 64 tile, 8 (wave32) / 4 (wave64) waves, im2col addresses "
+                              "in the loader";
             snprintf(p->kernel, sizeof p->kernel, "ak_conv_igemm_mma_%s", fast32 ? "x32" : dt);
         } else {
             p->path = "simt";
@@ -26649,6 +26753,8 @@ AKDEF ak_result ak_conv(ak_context* ctx, const ak_conv_desc* a, ak_stream* strea
     _ak_kargs ka;
     ak_dim3 grid, block;
     int flags;
+    const void* xs;
+    void* xt = NULL;
     ak_result r = _ak_op_check_ctx(ctx, opn);
     if (r == AK_OK) r = _ak_conv_geometry(a, &g);
     if (r == AK_OK) r = _ak_op_check_stream(ctx, stream, opn);
@@ -26676,7 +26782,24 @@ AKDEF ak_result ak_conv(ak_context* ctx, const ak_conv_desc* a, ak_stream* strea
     if ((r = _ak_op_kernel(ctx, _ak_src_conv, pl.kernel, &k)) != AK_OK) return r;
     flags = (a->transposed ? _AK_CVF_TRANS : 0) | (a->layout == AK_CONV_CHANNELS_LAST ? _AK_CVF_NHWC : 0) | (a->bias ? _AK_CVF_BIAS : 0) |
             (a->activation << _AK_CVF_ACT_SHIFT);
-    _ak_kargs_conv_igemm(&ka, a->x, a->w, a->bias, a->y, flags, a->act_param, (int32_t)g.N, (int32_t)g.Cin, (int32_t)g.Cout, (int32_t)g.Cig,
+    xs = a->x;
+    if (_ak_conv_vec(a, &g, pl.path)) {
+        if (a->layout == AK_CONV_CHANNELS_LAST) {
+            if ((uintptr_t)a->x % 16 == 0) flags |= _AK_CVF_VEC;
+        } else {
+            /* a channels-last copy of x: sample n's [Cin][positions] transposed */
+            const size_t per = (size_t)(g.Cin * g.ivol);
+            long long n;
+            if ((r = ak_malloc(ctx, nx * es, stream, &xt)) != AK_OK) return r;
+            for (n = 0; n < g.N && r == AK_OK; n++)
+                r = ak_transpose(ctx, a->dtype, (const char*)a->x + (size_t)n * per * es, (char*)xt + (size_t)n * per * es, (size_t)g.Cin,
+                                 (size_t)g.ivol, stream);
+            if (r != AK_OK) { ak_free(ctx, xt); return r; }
+            xs = xt;
+            flags |= _AK_CVF_VEC;
+        }
+    }
+    _ak_kargs_conv_igemm(&ka, xs, a->w, a->bias, a->y, flags, a->act_param, (int32_t)g.N, (int32_t)g.Cin, (int32_t)g.Cout, (int32_t)g.Cig,
                    (int32_t)g.Cog, (int32_t)g.in[0], (int32_t)g.in[1], (int32_t)g.in[2], (int32_t)g.out[0], (int32_t)g.out[1],
                    (int32_t)g.out[2], (int32_t)g.k[0], (int32_t)g.k[1], (int32_t)g.k[2], (int32_t)g.s[0], (int32_t)g.s[1],
                    (int32_t)g.s[2], (int32_t)g.p[0], (int32_t)g.p[1], (int32_t)g.p[2], (int32_t)g.d[0], (int32_t)g.d[1],
@@ -26694,7 +26817,9 @@ AKDEF ak_result ak_conv(ak_context* ctx, const ak_conv_desc* a, ak_stream* strea
         grid.y = (unsigned)(((size_t)g.Cog + _AK_CONV_BN - 1) / _AK_CONV_BN);
         grid.z = (unsigned)g.G;
     }
-    return _ak_op_launch3(ctx, k, grid, block, 0, stream, &ka);
+    r = _ak_op_launch3(ctx, k, grid, block, 0, stream, &ka);
+    if (xt) ak_free(ctx, xt); /* stream-ordered reuse: safe right after the launch */
+    return r;
 }
 
 /* ==========================================================================

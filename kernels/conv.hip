@@ -35,7 +35,18 @@
 // Index math: 32-bit inside one sample (the host keeps a sample of x and of
 // y below 2^31 elements and M below 2^31), 64-bit for the sample offset.
 //
-// flags: bit 0 transposed, 1 channels-last, 2 bias, bits 8.. the activation's
+// Vector loader (flag VEC; 16-bit dtypes on the matrix cores): x is
+// channels-last (the caller's, or a channels-last copy the host made of a
+// channels-first x), Cig and Cin multiples of 8, x 16-byte aligned, a gather
+// without a stride test (standard, or transposed with stride 1). Then k is
+// ordered (tap, channel): a k tile is one tap and BK consecutive channels
+// (channels past Cig are zeros), so each thread moves 8 consecutive channels
+// of one row with one 16-byte load, checks its row's bounds once per tile,
+// and B's 8 values (one output channel, 8 input channels of the tap) go to
+// shared memory as one 16-byte store.
+//
+// flags: bit 0 transposed, 1 channels-last (y; x too unless VEC), 2 bias,
+// 3 VEC (x channels-last, vector loader), bits 8.. the activation's
 // AK_UNARY_* code.
 //
 // kernels: ak_conv_igemm_mma_f16 ak_conv_igemm_mma_bf16 ak_conv_igemm_mma_f32 ak_conv_igemm_mma_x32 ak_conv_igemm_simt_f32 ak_conv_igemm_simt_f16 ak_conv_igemm_simt_bf16 ak_conv_dw_f32 ak_conv_dw_f16 ak_conv_dw_bf16
@@ -44,6 +55,7 @@
 #define AK_CVF_TRANS 1
 #define AK_CVF_NHWC 2
 #define AK_CVF_BIAS 4
+#define AK_CVF_VEC 8
 #define AK_CVF_ACT_SHIFT 8
 // <<host
 
@@ -219,23 +231,91 @@ AK_INLINE void ak_conv_igemm(const typename DT::T* AK_RESTRICT x, const typename
             }
         }
     };
+    bool vec_done = false;
+    if constexpr (MMA && DT::SIZE == 2) {
+        if (flags & AK_CVF_VEC) {
+            /* the vector loader: k = (tap, channel), chunks of 8 channels */
+            enum { CPR = BK / 8, NCA = BM * CPR / NT, RSTEP = NT / CPR };
+            static_assert(NCA * NT == BM * CPR && BN * CPR == NT, "conv: bad vector tile");
+            const int cc = (tid % CPR) * 8, r0 = tid / CPR;
+            const T* xr[NCA];
+            int rd[NCA], rh[NCA], rw[NCA];
+#pragma unroll
+            for (int i = 0; i < NCA; i++) {
+                const int m = m0 + r0 + i * RSTEP;
+                rd[i] = -(1 << 30); rh[i] = 0; rw[i] = 0; xr[i] = x;
+                if (m < M) {
+                    const int n = m / OP, o = m % OP, ow = o % OW, oh = (o / OW) % OH, od = o / (OW * OH);
+                    xr[i] = x + (ak_i64)n * Cin * ID * IH * IW + g * Cig + cc;
+                    if (trans) { rd[i] = od + pD; rh[i] = oh + pH; rw[i] = ow + pW; }
+                    else { rd[i] = od * sD - pD; rh[i] = oh * sH - pH; rw[i] = ow * sW - pW; }
+                }
+            }
+            const int nct = (Cig + BK - 1) / BK, nkv = taps * nct, sg = trans ? -1 : 1;
+            const int co = co0 + r0;
+            const T* wrow = w + wg + (ak_i64)(co < Cog ? co : 0) * wco;
+            uint4 ra[NCA], rb;
+            auto vload = [&](int kt) {
+                const int t = kt / nct, c0 = (kt - t * nct) * BK;
+                const int kw = t % kW, kh = (t / kW) % kH, kd = t / (kW * kH);
+                const int td = sg * kd * dD, th = sg * kh * dH, tw = sg * kw * dW;
+                const bool cok = c0 + cc < Cig;
+#pragma unroll
+                for (int i = 0; i < NCA; i++) {
+                    const int id = rd[i] + td, ih = rh[i] + th, iw = rw[i] + tw;
+                    ra[i].x = ra[i].y = ra[i].z = ra[i].w = 0u;
+                    if (cok && (unsigned)id < (unsigned)ID && (unsigned)ih < (unsigned)IH && (unsigned)iw < (unsigned)IW)
+                        ra[i] = *(const uint4*)(xr[i] + ((id * IH + ih) * IW + iw) * Cin + c0);
+                }
+                rb.x = rb.y = rb.z = rb.w = 0u;
+                if (cok && co < Cog) {
+                    const T* wp = wrow + (c0 + cc) * wci + t;
+                    ak_u32 u[4];
+#pragma unroll
+                    for (int j = 0; j < 4; j++) u[j] = ak_pack2(wp[(2 * j) * wci], wp[(2 * j + 1) * wci]);
+                    rb.x = u[0]; rb.y = u[1]; rb.z = u[2]; rb.w = u[3];
+                }
+            };
+            auto vstore = [&](int st) {
+#pragma unroll
+                for (int i = 0; i < NCA; i++) *(uint4*)&As[st][(r0 + i * RSTEP) * LDA + cc] = ra[i];
+                *(uint4*)&Bs[st][r0 * LDB + cc] = rb;
+            };
+            vload(0);
+            vstore(0);
+            __syncthreads();
+            for (int kt = 0; kt < nkv; kt++) {
+                const int cur = kt & 1;
+                if (kt + 1 < nkv) vload(kt + 1);
+                step(cur);
+                if (kt + 1 < nkv) {
+                    __syncthreads();
+                    vstore(cur ^ 1);
+                    __syncthreads();
+                }
+            }
+            vec_done = true;
+        }
+    }
     /* the k loop: tables one tile ahead of the loads, loads one tile ahead of the product */
-    const int nk = (K + BK - 1) / BK;
-    fill_tab(0, 0);
-    __syncthreads();
-    load(0, 0);
-    if (nk > 1) fill_tab(1, BK);
-    store(0);
-    __syncthreads();
-    for (int kt = 0; kt < nk; kt++) {
-        const int cur = kt & 1;
-        if (kt + 1 < nk) load(cur ^ 1, (kt + 1) * BK);
-        step(cur);
-        if (kt + 1 < nk) {
-            __syncthreads();
-            store(cur ^ 1);
-            if (kt + 2 < nk) fill_tab(cur, (kt + 2) * BK);
-            __syncthreads();
+    const int nk = vec_done ? 0 : (K + BK - 1) / BK;
+    if (nk > 0) {
+        fill_tab(0, 0);
+        __syncthreads();
+        load(0, 0);
+        if (nk > 1) fill_tab(1, BK);
+        store(0);
+        __syncthreads();
+        for (int kt = 0; kt < nk; kt++) {
+            const int cur = kt & 1;
+            if (kt + 1 < nk) load(cur ^ 1, (kt + 1) * BK);
+            step(cur);
+            if (kt + 1 < nk) {
+                __syncthreads();
+                store(cur ^ 1);
+                if (kt + 2 < nk) fill_tab(cur, (kt + 2) * BK);
+                __syncthreads();
+            }
         }
     }
     /* accumulators -> shared (column-major: st[n * LDST + m]) -> epilogue */
