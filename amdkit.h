@@ -15427,10 +15427,14 @@ static const char _ak_src_conv[] =
     "// (channels past Cig are zeros), so each thread moves 8 consecutive channels\n"
     "// of one row with one 16-byte load, checks its row's bounds once per tile,\n"
     "// and B's 8 values (one output channel, 8 input channels of the tap) go to\n"
-    "// shared memory as one 16-byte store.\n"
+    "// shared memory as one 16-byte store. With flag WT the host passes the\n"
+    "// weight with the taps outermost: standard [taps][Cout][Cig] (B's 8 values\n"
+    "// are one 16-byte load), transposed [taps][Cin][Cog] (8 loads, each\n"
+    "// coalesced along the output channels).\n"
     "//\n"
     "// flags: bit 0 transposed, 1 channels-last (y; x too unless VEC), 2 bias,\n"
-    "// 3 VEC (x channels-last, vector loader), bits 8.. the activation's\n"
+    "// 3 VEC (x channels-last, vector loader), 4 WT (with VEC: the weight taps\n"
+    "// outermost), bits 8.. the activation's\n"
     "// AK_UNARY_* code.\n"
     "//\n"
     "// kernels: ak_conv_igemm_mma_f16 ak_conv_igemm_mma_bf16 ak_conv_igemm_mma_f32 ak_conv_igemm_mma_x32 ak_conv_igemm_simt_f32 ak_conv_igemm_simt_f16 ak_conv_igemm_simt_bf16 ak_conv_dw_f32 ak_conv_dw_f16 ak_conv_dw_bf16\n"
@@ -15440,6 +15444,7 @@ static const char _ak_src_conv[] =
     "#define AK_CVF_NHWC 2\n"
     "#define AK_CVF_BIAS 4\n"
     "#define AK_CVF_VEC 8\n"
+    "#define AK_CVF_WT 16\n"
     "#define AK_CVF_ACT_SHIFT 8\n"
     "// <<host\n"
     "\n"
@@ -15638,6 +15643,9 @@ static const char _ak_src_conv[] =
     "            const int nct = (Cig + BK - 1) / BK, nkv = taps * nct, sg = trans ? -1 : 1;\n"
     "            const int co = co0 + r0;\n"
     "            const T* wrow = w + wg + (ak_i64)(co < Cog ? co : 0) * wco;\n"
+    "            /* B's thread mapping: row r0, channels cc; transposed with WT: row tid % BN, channels (tid / BN) 8 */\n"
+    "            const bool wtt = trans && (flags & AK_CVF_WT) != 0;\n"
+    "            const int bn = wtt ? tid % BN : r0, bkc = wtt ? (tid / BN) * 8 : cc, bco = co0 + bn;\n"
     "            uint4 ra[NCA], rb;\n"
     "            auto vload = [&](int kt) {\n"
     "                const int t = kt / nct, c0 = (kt - t * nct) * BK;\n"
@@ -15652,7 +15660,18 @@ static const char _ak_src_conv[] =
     "                        ra[i] = *(const uint4*)(xr[i] + ((id * IH + ih) * IW + iw) * Cin + c0);\n"
     "                }\n"
     "                rb.x = rb.y = rb.z = rb.w = 0u;\n"
-    "                if (cok && co < Cog) {\n"
+    "                if (wtt) {\n"
+    "                    /* [taps][Cin][Cog]: 8 input channels of output channel bco, each load coalesced along bco */\n"
+    "                    if (c0 + bkc < Cig && bco < Cog) {\n"
+    "                        const T* wp = w + ((ak_i64)t * Cin + g * Cig + c0 + bkc) * Cog + bco;\n"
+    "                        ak_u32 u[4];\n"
+    "#pragma unroll\n"
+    "                        for (int j = 0; j < 4; j++) u[j] = ak_pack2(wp[(2 * j) * Cog], wp[(2 * j + 1) * Cog]);\n"
+    "                        rb.x = u[0]; rb.y = u[1]; rb.z = u[2]; rb.w = u[3];\n"
+    "                    }\n"
+    "                } else if (cok && co < Cog && (flags & AK_CVF_WT))\n"
+    "                    rb = *(const uint4*)(w + ((ak_i64)t * Cout + g * Cog + co) * Cig + c0 + cc);\n"
+    "                else if (cok && co < Cog) {\n"
     "                    const T* wp = wrow + (c0 + cc) * wci + t;\n"
     "                    ak_u32 u[4];\n"
     "#pragma unroll\n"
@@ -15663,7 +15682,7 @@ static const char _ak_src_conv[] =
     "            auto vstore = [&](int st) {\n"
     "#pragma unroll\n"
     "                for (int i = 0; i < NCA; i++) *(uint4*)&As[st][(r0 + i * RSTEP) * LDA + cc] = ra[i];\n"
-    "                *(uint4*)&Bs[st][r0 * LDB + cc] = rb;\n"
+    "                *(uint4*)&Bs[st][bn * LDB + bkc] = rb;\n"
     "            };\n"
     "            vload(0);\n"
     "            vstore(0);\n"
@@ -15739,8 +15758,15 @@ static const char _ak_src_conv[] =
     "    }\n"
     "}\n"
     "\n"
+    "/* two blocks of 256 threads per SM on NVIDIA: at most 128 registers a thread\n"
+    " * (AMD: no occupancy constraint beyond the block size) */\n"
+    "#if defined(AK_NVIDIA)\n"
+    "#define AK_CONV_MINB 2\n"
+    "#else\n"
+    "#define AK_CONV_MINB 1\n"
+    "#endif\n"
     "#define AK_CONV_IGEMM(NAME, D, FAST32, MMA)                                                                            \\\n"
-    "    AK_KERNEL __launch_bounds__(256) void NAME(const D::T* x, const D::T* w, const D::T* bias, D::T* y, int flags, float ap,  \\\n"
+    "    AK_KERNEL __launch_bounds__(256, AK_CONV_MINB) void NAME(const D::T* x, const D::T* w, const D::T* bias, D::T* y, int flags, float ap,  \\\n"
     "                                               int Nb, int Cin, int Cout, int Cig, int Cog, int ID, int IH, int IW, int OD, \\\n"
     "                                               int OH, int OW, int kD, int kH, int kW, int sD, int sH, int sW, int pD, int pH, \\\n"
     "                                               int pW, int dD, int dH, int dW) {                                              \\\n"
@@ -20425,6 +20451,7 @@ static const struct { const char* family; const char* source; const char* kernel
 #define _AK_CVF_NHWC 2
 #define _AK_CVF_BIAS 4
 #define _AK_CVF_VEC 8
+#define _AK_CVF_WT 16
 #define _AK_CVF_ACT_SHIFT 8
 /* host constants of kernels/gemm.hip (its `// >>host` block) */
 #define _AK_GF_TA 1
@@ -20631,7 +20658,7 @@ static inline void _ak_kargs_chnorm_apply(_ak_kargs* kargs_, const void* x, void
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, w); ak_args_ptr(a_, bias); ak_args_ptr(a_, mean); ak_args_ptr(a_, rs); ak_args_i64(a_, planes); ak_args_i64(a_, C); ak_args_i64(a_, S);
     ak_args_i32(a_, G); ak_args_i32(a_, running); ak_args_f32(a_, eps);
 }
-/* kernels/conv.hip:359 NAME (macro AK_CONV_IGEMM) */
+/* kernels/conv.hip:385 NAME (macro AK_CONV_IGEMM) */
 static inline void _ak_kargs_conv_igemm(_ak_kargs* kargs_, const void* x, const void* w, const void* bias, void* y, int32_t flags, float ap, int32_t Nb, int32_t Cin, int32_t Cout, int32_t Cig,
                                         int32_t Cog, int32_t ID, int32_t IH, int32_t IW, int32_t OD, int32_t OH, int32_t OW, int32_t kD, int32_t kH, int32_t kW, int32_t sD, int32_t sH, int32_t sW,
                                         int32_t pD, int32_t pH, int32_t pW, int32_t dD, int32_t dH, int32_t dW) {
@@ -20909,7 +20936,7 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_attn_sm90 _AK_KIF_attn_simt
 #define _ak_kargs_copy _ak_kargs_cast   /* kernels/cast.hip:47 ak_copy_f32: the same list */
 #define _AK_KIF_copy _AK_KIF_cast
-#define _ak_kargs_conv_dw _ak_kargs_conv_igemm   /* kernels/conv.hip:441 NAME (macro AK_CONV_DW): the same list */
+#define _ak_kargs_conv_dw _ak_kargs_conv_igemm   /* kernels/conv.hip:467 NAME (macro AK_CONV_DW): the same list */
 #define _AK_KIF_conv_dw _AK_KIF_conv_igemm
 #define _ak_kargs_scale _ak_kargs_axpy   /* kernels/elementwise.hip:58 ak_scale_f32: the same list */
 #define _AK_KIF_scale _AK_KIF_axpy
@@ -26587,15 +26614,19 @@ static int _ak_conv_as_gemm(const ak_conv_desc* a, const _ak_conv_geom* g, ak_ge
 
 /* The implicit GEMM's vector loader (kernels/conv.hip, flag VEC): 16-bit
  * dtypes on the matrix cores, a gather without a stride test (standard, or
- * transposed with stride 1), channel counts multiples of 8. Channels-last x
- * is read in place (when 16-byte aligned); a channels-first x is first copied
+ * transposed with stride 1), channel counts multiples of 8, and k tiles of 32
+ * channels at most 1.5x the channels (16 channels a group would double the
+ * products: the element loader is faster there). Channels-last x is read in
+ * place (when 16-byte aligned); a channels-first x is first copied
  * channels-last (per sample, ak_transpose into a pool buffer) when the GEMM
  * reuses each input element enough (out channels per group x taps >= 32) to
- * pay for the extra pass. 0: the element loader. */
+ * pay for the extra pass. With more than one tap the weight is copied with
+ * the taps outermost (flag WT, one ak_transpose). 0: the element loader. */
 static int _ak_conv_vec(const ak_conv_desc* a, const _ak_conv_geom* g, const char* path) {
     int j;
     if (a->dtype == AK_F32 || g->depthwise || (strcmp(path, "mma.sync") && strcmp(path, "mfma") && strcmp(path, "wmma"))) return 0;
     if (g->Cig % 8 || g->Cin % 8) return 0;
+    if ((g->Cig + 31) / 32 * 32 * 2 > g->Cig * 3) return 0; /* k tiles of 32 channels: at most 1.5x the products */
     for (j = 0; j < 3; j++)
         if (a->transposed && g->s[j] != 1) return 0;
     if (a->layout == AK_CONV_CHANNELS_LAST) return 1;
@@ -26753,8 +26784,8 @@ AKDEF ak_result ak_conv(ak_context* ctx, const ak_conv_desc* a, ak_stream* strea
     _ak_kargs ka;
     ak_dim3 grid, block;
     int flags;
-    const void* xs;
-    void* xt = NULL;
+    const void *xs, *ws;
+    void *xt = NULL, *wt = NULL;
     ak_result r = _ak_op_check_ctx(ctx, opn);
     if (r == AK_OK) r = _ak_conv_geometry(a, &g);
     if (r == AK_OK) r = _ak_op_check_stream(ctx, stream, opn);
@@ -26783,6 +26814,7 @@ AKDEF ak_result ak_conv(ak_context* ctx, const ak_conv_desc* a, ak_stream* strea
     flags = (a->transposed ? _AK_CVF_TRANS : 0) | (a->layout == AK_CONV_CHANNELS_LAST ? _AK_CVF_NHWC : 0) | (a->bias ? _AK_CVF_BIAS : 0) |
             (a->activation << _AK_CVF_ACT_SHIFT);
     xs = a->x;
+    ws = a->w;
     if (_ak_conv_vec(a, &g, pl.path)) {
         if (a->layout == AK_CONV_CHANNELS_LAST) {
             if ((uintptr_t)a->x % 16 == 0) flags |= _AK_CVF_VEC;
@@ -26798,8 +26830,17 @@ AKDEF ak_result ak_conv(ak_context* ctx, const ak_conv_desc* a, ak_stream* strea
             xs = xt;
             flags |= _AK_CVF_VEC;
         }
+        /* the weight with the taps outermost (one transpose): standard [Cout][Cig][taps] -> [taps][Cout][Cig],
+         * transposed [Cin][Cog][taps] -> [taps][Cin][Cog] */
+        if ((flags & _AK_CVF_VEC) && g.taps > 1) {
+            if ((r = ak_malloc(ctx, nw * es, stream, &wt)) == AK_OK)
+                r = ak_transpose(ctx, a->dtype, a->w, wt, (size_t)(g.Cout * g.Cig), (size_t)g.taps, stream);
+            if (r != AK_OK) { if (xt) ak_free(ctx, xt); if (wt) ak_free(ctx, wt); return r; }
+            ws = wt;
+            flags |= _AK_CVF_WT;
+        }
     }
-    _ak_kargs_conv_igemm(&ka, xs, a->w, a->bias, a->y, flags, a->act_param, (int32_t)g.N, (int32_t)g.Cin, (int32_t)g.Cout, (int32_t)g.Cig,
+    _ak_kargs_conv_igemm(&ka, xs, ws, a->bias, a->y, flags, a->act_param, (int32_t)g.N, (int32_t)g.Cin, (int32_t)g.Cout, (int32_t)g.Cig,
                    (int32_t)g.Cog, (int32_t)g.in[0], (int32_t)g.in[1], (int32_t)g.in[2], (int32_t)g.out[0], (int32_t)g.out[1],
                    (int32_t)g.out[2], (int32_t)g.k[0], (int32_t)g.k[1], (int32_t)g.k[2], (int32_t)g.s[0], (int32_t)g.s[1],
                    (int32_t)g.s[2], (int32_t)g.p[0], (int32_t)g.p[1], (int32_t)g.p[2], (int32_t)g.d[0], (int32_t)g.d[1],
@@ -26819,6 +26860,7 @@ AKDEF ak_result ak_conv(ak_context* ctx, const ak_conv_desc* a, ak_stream* strea
     }
     r = _ak_op_launch3(ctx, k, grid, block, 0, stream, &ka);
     if (xt) ak_free(ctx, xt); /* stream-ordered reuse: safe right after the launch */
+    if (wt) ak_free(ctx, wt);
     return r;
 }
 

@@ -43,10 +43,14 @@
 // (channels past Cig are zeros), so each thread moves 8 consecutive channels
 // of one row with one 16-byte load, checks its row's bounds once per tile,
 // and B's 8 values (one output channel, 8 input channels of the tap) go to
-// shared memory as one 16-byte store.
+// shared memory as one 16-byte store. With flag WT the host passes the
+// weight with the taps outermost: standard [taps][Cout][Cig] (B's 8 values
+// are one 16-byte load), transposed [taps][Cin][Cog] (8 loads, each
+// coalesced along the output channels).
 //
 // flags: bit 0 transposed, 1 channels-last (y; x too unless VEC), 2 bias,
-// 3 VEC (x channels-last, vector loader), bits 8.. the activation's
+// 3 VEC (x channels-last, vector loader), 4 WT (with VEC: the weight taps
+// outermost), bits 8.. the activation's
 // AK_UNARY_* code.
 //
 // kernels: ak_conv_igemm_mma_f16 ak_conv_igemm_mma_bf16 ak_conv_igemm_mma_f32 ak_conv_igemm_mma_x32 ak_conv_igemm_simt_f32 ak_conv_igemm_simt_f16 ak_conv_igemm_simt_bf16 ak_conv_dw_f32 ak_conv_dw_f16 ak_conv_dw_bf16
@@ -56,6 +60,7 @@
 #define AK_CVF_NHWC 2
 #define AK_CVF_BIAS 4
 #define AK_CVF_VEC 8
+#define AK_CVF_WT 16
 #define AK_CVF_ACT_SHIFT 8
 // <<host
 
@@ -254,6 +259,9 @@ AK_INLINE void ak_conv_igemm(const typename DT::T* AK_RESTRICT x, const typename
             const int nct = (Cig + BK - 1) / BK, nkv = taps * nct, sg = trans ? -1 : 1;
             const int co = co0 + r0;
             const T* wrow = w + wg + (ak_i64)(co < Cog ? co : 0) * wco;
+            /* B's thread mapping: row r0, channels cc; transposed with WT: row tid % BN, channels (tid / BN) 8 */
+            const bool wtt = trans && (flags & AK_CVF_WT) != 0;
+            const int bn = wtt ? tid % BN : r0, bkc = wtt ? (tid / BN) * 8 : cc, bco = co0 + bn;
             uint4 ra[NCA], rb;
             auto vload = [&](int kt) {
                 const int t = kt / nct, c0 = (kt - t * nct) * BK;
@@ -268,7 +276,18 @@ AK_INLINE void ak_conv_igemm(const typename DT::T* AK_RESTRICT x, const typename
                         ra[i] = *(const uint4*)(xr[i] + ((id * IH + ih) * IW + iw) * Cin + c0);
                 }
                 rb.x = rb.y = rb.z = rb.w = 0u;
-                if (cok && co < Cog) {
+                if (wtt) {
+                    /* [taps][Cin][Cog]: 8 input channels of output channel bco, each load coalesced along bco */
+                    if (c0 + bkc < Cig && bco < Cog) {
+                        const T* wp = w + ((ak_i64)t * Cin + g * Cig + c0 + bkc) * Cog + bco;
+                        ak_u32 u[4];
+#pragma unroll
+                        for (int j = 0; j < 4; j++) u[j] = ak_pack2(wp[(2 * j) * Cog], wp[(2 * j + 1) * Cog]);
+                        rb.x = u[0]; rb.y = u[1]; rb.z = u[2]; rb.w = u[3];
+                    }
+                } else if (cok && co < Cog && (flags & AK_CVF_WT))
+                    rb = *(const uint4*)(w + ((ak_i64)t * Cout + g * Cog + co) * Cig + c0 + cc);
+                else if (cok && co < Cog) {
                     const T* wp = wrow + (c0 + cc) * wci + t;
                     ak_u32 u[4];
 #pragma unroll
@@ -279,7 +298,7 @@ AK_INLINE void ak_conv_igemm(const typename DT::T* AK_RESTRICT x, const typename
             auto vstore = [&](int st) {
 #pragma unroll
                 for (int i = 0; i < NCA; i++) *(uint4*)&As[st][(r0 + i * RSTEP) * LDA + cc] = ra[i];
-                *(uint4*)&Bs[st][r0 * LDB + cc] = rb;
+                *(uint4*)&Bs[st][bn * LDB + bkc] = rb;
             };
             vload(0);
             vstore(0);
@@ -355,8 +374,15 @@ AK_INLINE void ak_conv_igemm(const typename DT::T* AK_RESTRICT x, const typename
     }
 }
 
+/* two blocks of 256 threads per SM on NVIDIA: at most 128 registers a thread
+ * (AMD: no occupancy constraint beyond the block size) */
+#if defined(AK_NVIDIA)
+#define AK_CONV_MINB 2
+#else
+#define AK_CONV_MINB 1
+#endif
 #define AK_CONV_IGEMM(NAME, D, FAST32, MMA)                                                                            \
-    AK_KERNEL __launch_bounds__(256) void NAME(const D::T* x, const D::T* w, const D::T* bias, D::T* y, int flags, float ap,  \
+    AK_KERNEL __launch_bounds__(256, AK_CONV_MINB) void NAME(const D::T* x, const D::T* w, const D::T* bias, D::T* y, int flags, float ap,  \
                                                int Nb, int Cin, int Cout, int Cig, int Cog, int ID, int IH, int IW, int OD, \
                                                int OH, int OW, int kD, int kH, int kW, int sD, int sH, int sW, int pD, int pH, \
                                                int pW, int dD, int dH, int dW) {                                              \

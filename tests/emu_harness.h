@@ -43,6 +43,7 @@
 /* ---- the HIP built-ins (AMD path of kernels/prelude.hip) ---------------------- */
 struct akemu_dim3 { unsigned x, y, z; };
 static thread_local akemu_dim3 threadIdx, blockIdx;
+static thread_local int akemu_tlin;   /* the thread's linear index in its block (waves: akemu_tlin / AK_WAVE) */
 static akemu_dim3 blockDim, gridDim;
 /* A wave-wide step: run once per phase of a wave's barrier by the last lane to arrive (every lane has
  * written its operands, none has read a result yet); NULL or a no-op for phases that are plain exchanges. */
@@ -83,6 +84,7 @@ template <class T, int N> struct akemu_vec {
     T& operator[](int i) { return e[i]; }
     const T& operator[](int i) const { return e[i]; }
 };
+struct float2 { float x, y; };
 struct float4 { float x, y, z, w; };
 static inline float4 make_float4(float x, float y, float z, float w) { return float4{ x, y, z, w }; }
 struct uint4 { unsigned x, y, z, w; };
@@ -99,7 +101,7 @@ static inline float __fdividef(float a, float b) { return a / b; }
 #define __expf(x) std::exp((float)(x)) /* glibc declares __expf but libm does not export it */
 /* value of lane src_lane of this thread's wave (every lane of the wave calls it) */
 template <class T> static T akemu_exchange(T v, int src_lane) {
-    const int t = (int)threadIdx.x, w = t / AK_WAVE;
+    const int t = akemu_tlin, w = t / AK_WAVE;
     uint64_t b = 0, r;
     T out;
     std::memcpy(&b, &v, sizeof v);
@@ -110,14 +112,14 @@ template <class T> static T akemu_exchange(T v, int src_lane) {
     std::memcpy(&out, &r, sizeof out);
     return out;
 }
-template <class T> static T __shfl_xor(T v, int mask, int) { return akemu_exchange(v, ((int)threadIdx.x % AK_WAVE) ^ mask); }
+template <class T> static T __shfl_xor(T v, int mask, int) { return akemu_exchange(v, (akemu_tlin % AK_WAVE) ^ mask); }
 template <class T> static T __shfl(T v, int src, int) { return akemu_exchange(v, src % AK_WAVE); }
 template <class T> static T __shfl_down(T v, unsigned d, int) {
-    const int l = (int)threadIdx.x % AK_WAVE;
+    const int l = akemu_tlin % AK_WAVE;
     return akemu_exchange(v, l + (int)d < AK_WAVE ? l + (int)d : l);
 }
 static uint64_t __ballot(int pred) {
-    const int t = (int)threadIdx.x, w = t / AK_WAVE;
+    const int t = akemu_tlin, w = t / AK_WAVE;
     uint64_t m = 0;
     akemu_xch[t] = pred ? 1u : 0u;
     akemu_wave_bar[w]->arrive_and_wait();
@@ -126,9 +128,11 @@ static uint64_t __ballot(int pred) {
     return m;
 }
 
-/* Run kernel f on a grid, one block after another (x fastest), `block` threads a block (1-D blocks). */
-template <class... A, class... V> static void akemu_run(void (*f)(A...), akemu_dim3 grid, unsigned block, V... v) {
-    blockDim = { block, 1, 1 };
+/* Run kernel f on a grid, one block after another (x fastest), block.x x block.y x block.z threads a
+ * block (x fastest in the linear index that makes the waves). */
+template <class... A, class... V> static void akemu_run(void (*f)(A...), akemu_dim3 grid, akemu_dim3 bdim, V... v) {
+    const unsigned block = bdim.x * bdim.y * bdim.z;
+    blockDim = bdim;
     gridDim = grid;
     for (unsigned bz = 0; bz < grid.z; bz++)
         for (unsigned by = 0; by < grid.y; by++)
@@ -142,7 +146,8 @@ template <class... A, class... V> static void akemu_run(void (*f)(A...), akemu_d
                 akemu_wave_bar = wb;
                 for (unsigned t = 0; t < block; t++)
                     th.emplace_back([=]() {
-                        threadIdx = { t, 0, 0 };
+                        threadIdx = { t % bdim.x, (t / bdim.x) % bdim.y, t / (bdim.x * bdim.y) };
+                        akemu_tlin = (int)t;
                         blockIdx = { bx, by, bz };
                         f(v...);
                     });
@@ -152,10 +157,10 @@ template <class... A, class... V> static void akemu_run(void (*f)(A...), akemu_d
 }
 /* f called with the argument values of an ak_args (params[i] points at argument i) */
 template <class... A, std::size_t... I>
-static void akemu_call_idx(void (*f)(A...), akemu_dim3 grid, unsigned block, void** p, std::index_sequence<I...>) {
+static void akemu_call_idx(void (*f)(A...), akemu_dim3 grid, akemu_dim3 block, void** p, std::index_sequence<I...>) {
     akemu_run(f, grid, block, *(std::remove_cv_t<std::remove_reference_t<A>>*)p[I]...);
 }
-template <class... A> static void akemu_call(void (*f)(A...), akemu_dim3 grid, unsigned block, void** p) {
+template <class... A> static void akemu_call(void (*f)(A...), akemu_dim3 grid, akemu_dim3 block, void** p) {
     akemu_call_idx(f, grid, block, p, std::index_sequence_for<A...>{});
 }
 
@@ -204,11 +209,11 @@ extern "C" ak_context* akt_cpu_context(const char* sub) {
 }
 
 /* ---- the launch hook: kernel name -> emulated kernel ----------------------------- */
-typedef void (*akemu_caller)(akemu_dim3, unsigned, void**);
+typedef void (*akemu_caller)(akemu_dim3, akemu_dim3, void**);
 static std::map<std::string, akemu_caller> akemu_table;
 static std::map<std::string, long> akemu_ran;   /* launches per kernel */
 static long akemu_launches;
-#define AKEMU_K(name) akemu_table[#name] = [](akemu_dim3 g, unsigned b, void** p) { akemu_call(emu::name, g, b, p); };
+#define AKEMU_K(name) akemu_table[#name] = [](akemu_dim3 g, akemu_dim3 b, void** p) { akemu_call(emu::name, g, b, p); };
 /* defined by the including file: the grid the emulation runs for a launch of `kernel` on grid g */
 static akemu_dim3 akemu_grid_policy(const char* kernel, akemu_dim3 g);
 /* The launch entry of the emulating backend table. */
@@ -218,9 +223,9 @@ static ak_result akemu_launch(ak_kernel* k, ak_dim3 g, ak_dim3 b, size_t shmem, 
     (void)shmem;
     (void)st;
     if (it == akemu_table.end()) return _ak_err(AK_ERROR_LAUNCH, AKEMU_NAME ": no emulated kernel %s", kernel);
-    if (b.y != 1 || b.z != 1 || b.x < 1 || b.x > 1024)
-        return _ak_err(AK_ERROR_LAUNCH, AKEMU_NAME ": %s: block %ux%ux%u (1-D blocks of 1..1024 threads only)", kernel, b.x, b.y, b.z);
-    it->second(akemu_grid_policy(kernel, akemu_dim3{ g.x, g.y, g.z }), b.x, params);
+    if (b.x < 1 || b.y < 1 || b.z < 1 || (size_t)b.x * b.y * b.z > 1024)
+        return _ak_err(AK_ERROR_LAUNCH, AKEMU_NAME ": %s: block %ux%ux%u (1..1024 threads only)", kernel, b.x, b.y, b.z);
+    it->second(akemu_grid_policy(kernel, akemu_dim3{ g.x, g.y, g.z }), akemu_dim3{ b.x, b.y, b.z }, params);
     akemu_launches++;
     akemu_ran[kernel]++;
     return AK_OK;

@@ -145,7 +145,7 @@ static float akemu_at(const float& v, int) { return v; }
 /* one matrix instruction, called by every lane of the wave */
 template <int OP, class V, class C> static C akemu_mx_call(const V& a, const V& b, const C& c) {
     const akemu_mx_shape& s = akemu_mx_shapes[OP];
-    const int t = (int)threadIdx.x, w = t / AK_WAVE, l = t % AK_WAVE;
+    const int t = akemu_tlin, w = t / AK_WAVE, l = t % AK_WAVE;
     akemu_mx_wave& W = akemu_mx[w];
     static_assert(C::SIZE == akemu_mx_shapes[OP].nc, "accumulator registers");
     if (AK_WAVE != s.lanes || akemu_len(a) != s.kl) akemu_mx_bad++;
@@ -210,6 +210,8 @@ using std::max;
 #include "../kernels/gemm.hip"
 #include "../kernels/attention_mma.hip"
 #include "../kernels/attention.hip"
+#include "../kernels/conv.hip"
+#include "../kernels/transpose.hip"
 }
 #if !defined(AK_MMA_MFMA) && !defined(AK_MMA_WMMA11) && !defined(AK_MMA_WMMA12)
 #error "emu_matrix: the prelude chose no AMD matrix path for this target"
@@ -233,6 +235,9 @@ extern "C" ak_result akt_attn_mmagen_launch(ak_context* ctx, ak_dtype t, size_t 
     return _ak_err(AK_ERROR_LAUNCH, "emu_matrix: the generic attention kernel runs through ak_attention here (never called)");
 }
 #include "t_gpu_attention.c"
+namespace emuconv {   /* its own g_gpu / g_cpu / g_rng */
+#include "t_gpu_conv.c"
+}
 
 static void akemu_register(void) {
     AKEMU_K(ak_gemm_mma_l_f16) AKEMU_K(ak_gemm_mma_l_bf16) AKEMU_K(ak_gemm_mma_l_f32) AKEMU_K(ak_gemm_mma_l_x32)
@@ -244,6 +249,9 @@ static void akemu_register(void) {
     AKEMU_K(ak_attn_mma64_f16) AKEMU_K(ak_attn_mma64_bf16) AKEMU_K(ak_attn_mma128_f16) AKEMU_K(ak_attn_mma128_bf16)
     AKEMU_K(ak_attn_mmadec64_f16) AKEMU_K(ak_attn_mmadec64_bf16) AKEMU_K(ak_attn_mmadec128_f16)
     AKEMU_K(ak_attn_mmadec128_bf16) AKEMU_K(ak_attn_combine_f32) AKEMU_K(ak_attn_combine_f16) AKEMU_K(ak_attn_combine_bf16)
+    AKEMU_K(ak_conv_igemm_mma_f16) AKEMU_K(ak_conv_igemm_mma_bf16) AKEMU_K(ak_conv_igemm_mma_f32)
+    AKEMU_K(ak_conv_igemm_simt_f32) AKEMU_K(ak_conv_igemm_simt_f16) AKEMU_K(ak_conv_igemm_simt_bf16)
+    AKEMU_K(ak_transpose_f32) AKEMU_K(ak_transpose_f16) AKEMU_K(ak_transpose_bf16)
 }
 /* every block of the grid runs: the tiles are the work */
 static akemu_dim3 akemu_grid_policy(const char* kernel, akemu_dim3 g) {
@@ -315,7 +323,7 @@ template <int OP, class V> static void akst_one(const char* name) {
     for (auto& x : B) x = (float)(int)akt_uniform(&st, -4, 5);
     for (auto& x : C) x = (float)(int)akt_uniform(&st, -64, 65);
     akst_A = A.data(); akst_B = B.data(); akst_C = C.data(); akst_D = D.data();
-    akemu_run(akst_kernel<OP, V>, akemu_dim3{ 1, 1, 1 }, (unsigned)s.lanes);
+    akemu_run(akst_kernel<OP, V>, akemu_dim3{ 1, 1, 1 }, akemu_dim3{ (unsigned)s.lanes, 1, 1 });
     for (int m = 0; m < s.m; m++)
         for (int n = 0; n < s.n; n++) {
             double ref = C[m * s.n + n];
@@ -476,6 +484,37 @@ static void emu_attention(void) {
     ak_context_destroy(g_gpu);
     g_gpu = NULL;
 }
+/* ---- convolution through ak_conv's plan for this target: the implicit GEMM on the matrix cores with the
+ * element loader and the vector loader (channel counts multiples of 8; channels-first through the
+ * channels-last copy), standard and stride-1 transposed, against the C reference (tests/t_gpu_conv.c) */
+static void emu_conv(void) {
+    using emuconv::gc_case;
+    static const gc_case cases[] = {
+        /* ndim tr cl act bias  n ci co g   in   k   s   p   d   op */
+        { 2, 0, 1, AK_OP_RELU, 1, 1, 24, 70, 1, { 5, 7 }, { 3, 3 }, { 2, 1 }, { 1, 2 }, { 1, 2 }, { 0 } },   /* vector, NHWC */
+        { 2, 0, 0, 0, 1,          1, 48, 9, 1, { 6, 5 }, { 3, 3 }, { 1, 1 }, { 1, 1 }, { 1, 1 }, { 0 } },      /* vector, NCHW copy */
+        { 1, 1, 1, 0, 0,          2, 64, 12, 2, { 9 }, { 3 }, { 1 }, { 1 }, { 2 }, { 0 } },                  /* vector, transposed */
+        { 2, 0, 0, 0, 0,          1, 5, 10, 1, { 7, 6 }, { 3, 2 }, { 1, 1 }, { 1, 0 }, { 1, 1 }, { 0 } },       /* element loader */
+    };
+    ak_config cfg = ak_config_default();
+    cfg.matrix_cores = AK_ON;
+    cfg.log_level = AK_LOG_NONE;
+    akemu_cus = 4;
+    emuconv::g_gpu = akt_gpu_context(&cfg);
+    emuconv::g_tf32 = akt_gpu_context(&cfg);
+    emuconv::g_cpu = g_ref;
+    emuconv::g_rng = akemu_seed ^ 0xC0417ull;
+    AKT_CHECKF(emuconv::g_gpu != NULL, "no emulating context: %s", ak_last_error());
+    if (!emuconv::g_gpu) return;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (akemu_quick && i == 1) continue;
+        emuconv::gc_run(&cases[i], AK_F16, 0);
+        if (!akemu_quick) emuconv::gc_run(&cases[i], AK_BF16, 0);
+    }
+    ak_context_destroy(emuconv::g_gpu);
+    ak_context_destroy(emuconv::g_tf32);
+    emuconv::g_gpu = emuconv::g_tf32 = emuconv::g_cpu = NULL;
+}
 static void emu_gemm_large(void) { emu_gemm_tile(0, akemu_quick); }
 static void emu_gemm_small(void) { emu_gemm_tile(1, akemu_quick); }
 
@@ -491,6 +530,7 @@ static void emu_every_kernel(void) {
 #endif
         "ak_attn_mma64_f16", "ak_attn_mma64_bf16", "ak_attn_mma128_f16", "ak_attn_mma128_bf16",
         "ak_attn_mmadec64_bf16", "ak_attn_mmadec128_f16", "ak_attn_combine_bf16",
+        "ak_conv_igemm_mma_f16", "ak_conv_igemm_mma_bf16", "ak_transpose_f16",
     };
     for (const char* k : every) AKT_CHECKF(akemu_ran.count(k) != 0, "%s never ran", k);
 }
@@ -510,6 +550,7 @@ int main(int argc, char** argv) {
     AKT_RUN(emu_gemm_small);
     AKT_RUN(emu_gemm_large);
     AKT_RUN(emu_attention);
+    AKT_RUN(emu_conv);
     if (!akemu_quick) AKT_RUN(emu_every_kernel);
     printf("kernels run:");
     for (auto& k : akemu_ran) printf(" %s x%ld", k.first.c_str(), k.second);
