@@ -100,7 +100,7 @@ else step build make -s -j"$NPROC" quick-build; fi   # the benchmarks it does no
 [ -x $B/amdkit ] || { bg_wait; echo "the build failed"; echo "0 passed, 1 failed"; exit 1; }
 
 # quick: wave 64 (the CDNA path no GPU here runs; wave 32 runs for real on the NVIDIA GPU suites); full: both
-echo "== kernel emulation (tests/emu_llm.cpp: llm / layout / residual-norm kernels on host threads vs their references)"
+echo "== kernel emulation (tests/emu_llm.cpp: llm / layout / residual-norm kernels as host fibers vs their references)"
 if full; then step emu-llm bash -c "make -s $B/emu_llm_w64 $B/emu_llm_w32 && ./$B/emu_llm_w64 && ./$B/emu_llm_w32"
 else step emu-llm-w64 bash -c "make -s $B/emu_llm_w64 && ./$B/emu_llm_w64"; fi
 
@@ -109,7 +109,7 @@ else step emu-llm-w64 bash -c "make -s $B/emu_llm_w64 && ./$B/emu_llm_w64"; fi
 # real ak_gemm / ak_attention plans for that target; full: every case on gfx908, gfx90a, gfx942, gfx950 (MFMA, wave
 # 64), gfx1100, gfx1200 (WMMA, wave 32); quick: gfx942 --quick (the instruction self-tests, the small tile in every
 # layout, the large tile once, one attention case: about 15 s of cpu with its build on 2 cores)
-echo "== matrix-kernel emulation (tests/emu_matrix.cpp: MFMA / WMMA GEMM and attention on host threads vs their references)"
+echo "== matrix-kernel emulation (tests/emu_matrix.cpp: MFMA / WMMA GEMM and attention as host fibers vs their references)"
 if full; then
   for t in gfx908 gfx90a gfx942 gfx950 gfx1100 gfx1200; do
     suite emu-matrix-$t bash -c "make -s $B/emu_matrix_$t && ./$B/emu_matrix_$t"
