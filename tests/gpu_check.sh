@@ -100,7 +100,7 @@ if [ -f "$OUT/bench_attention_amdkit.json" ] && python3 -c "import torch; assert
   run bench-attention-torch python3 bench/peer_attention.py --match "$OUT/bench_attention_amdkit.json" "$OUT/bench_attention.json"
   sed -n '/^| entry/,$p' "$OUT/bench-attention-torch.log"
 fi
-# GEMM: the sweep (bench_gemm_sweep: every layout, f16 / bf16 / f32 / TF32, batched, decode, gemv, fused epilogues,
+# GEMM: the sweep (bench_gemm_sweep: every layout, f16 / bf16 / f32 / TF32 / fp8, batched, decode, gemv, fused epilogues,
 # each cell checked) + the PyTorch peer on the same cells (eager, torch.compile), joined into one JSON + table
 run bench-gemm ./build/bench_gemm_sweep $BQ --list "$OUT/gemm_cases.tsv" "$OUT/bench_gemm_sweep.json"
 if [ -f "$OUT/bench_gemm_sweep.json" ] && python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
