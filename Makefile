@@ -26,7 +26,7 @@ C99     := $(CC) -std=c99 $(WARN) -Werror
 
 TEST_SRC := $(wildcard tests/t_*.c)
 TEST_INC := tests/ak_test.h tests/fake_cuda.h $(wildcard tests/ti_*.c) $(wildcard tests/at_*.h)
-BENCHES  := bench_ops bench_runtime bench_hotpath bench_attention bench_comm bench_gemm_fp8 bench_gemm_sweep bench_sweep bench_graph
+BENCHES  := bench_ops bench_runtime bench_hotpath bench_attention bench_comm bench_gemm_sweep bench_sweep bench_graph
 EXAMPLES := tp_linear hello
 
 .PHONY: all test check demo gpu-check clean install uninstall test-sanitize fuzz gen gen-check sweep

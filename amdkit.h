@@ -1477,6 +1477,16 @@ AKAPI ak_result ak_copy_strided(ak_context* ctx, ak_dtype src_dtype, ak_dtype ds
  * every code exactly (ak_fp8_to_f32) and accumulates in double. fp8 is the
  * caller's explicit choice: config.allowed_precisions refuses it only when
  * the mask is set and lacks it (0, the default, allows it here).
+ * fast_accum (fp8 only; torch._scaled_mm's use_fast_accum): 0, the default,
+ * is the precise mode: Hopper's fp8 wgmma keeps only about 14 bits of its
+ * running sum, so the kernel lets it sum one k step of 128 values at a time
+ * and adds each step's result into f32 registers (the 128x128 tile; the
+ * error does not grow with k: 2^-14 of sum |a b| measured at k = 4096). 1
+ * leaves all of k to the wgmma accumulator: faster (the 128x256 and
+ * ping-pong tiles), with an error that grows with k (2^-10.4 of sum |a b|
+ * measured at k = 4096). Set for a 16-bit or
+ * f32 dtype it is refused (AK_ERROR_INVALID_ARGUMENT); the cpu reference is
+ * exact either way.
  * Thread safety: any thread. */
 typedef struct ak_gemm_desc {
     ak_dtype dtype;               /* A, B: AK_F32, AK_F16, AK_BF16 */
@@ -1499,6 +1509,7 @@ typedef struct ak_gemm_desc {
     const float* scale_a;         /* fp8 only: NULL, 1 value, or m values (scale_a_per_row) */
     const float* scale_b;         /* fp8 only: NULL, 1 value, or n values (scale_b_per_col) */
     int scale_a_per_row, scale_b_per_col;  /* 0 or 1 */
+    int fast_accum;               /* fp8 only, 0 or 1: 1 = the tensor cores' own fp8 accumulation over all of k (faster, less precise) */
 } ak_gemm_desc;
 
 /* A descriptor with alpha = 1, beta = 0, no activation, batch 1, dtype and
@@ -17011,9 +17022,12 @@ static const char _ak_src_gemm_sm90[] =
     " * parameter space); bA / bB: 1 when the operand has a batch stride, 0 when\n"
     " * one matrix serves every batch. flags: bit 2 D / C / bias / R are f32, 3\n"
     " * read C, 4 bias, 5 residual, 6 the epilogue may use 4-element vectors,\n"
-    " * bits 8.. the activation's AK_UNARY_* code (kernels/gemm.hip's bits where\n"
+    " * bits 8..23 the activation's AK_UNARY_* code (kernels/gemm.hip's bits where\n"
     " * they agree); fp8 kernels: bit 0 sA has M values, 1 sB has N values, 7 the\n"
-    " * 16-bit output type is bf16 (else f16). sA / sB: NULL (no scale) or f32.\n"
+    " * 16-bit output type is bf16 (else f16), 24 promote: each k step's wgmma sum\n"
+    " * (128 values) is added into separate f32 registers (honoured by the 128 x 128\n"
+    " * cooperative kernels only: the others have no registers for a second\n"
+    " * accumulator, and the host sends it to no other). sA / sB: NULL (no scale) or f32.\n"
     " * AK_G9_ONLY=16 / 8 (the host passes it) keeps only the 16-bit / the fp8\n"
     " * kernels: a smaller program; without it, the whole family. */\n"
     "\n"
@@ -17027,6 +17041,7 @@ static const char _ak_src_gemm_sm90[] =
     "#define AK_G9_SA_ROW 1\n"
     "#define AK_G9_SB_COL 2\n"
     "#define AK_G9_OBF16 128\n"
+    "#define AK_G9_PROMOTE (1 << 24)\n"
     "// <<host\n"
     "\n"
     "/* The tensor map: an opaque 128-byte, 64-byte-aligned CUtensorMap. */\n"
@@ -17182,7 +17197,7 @@ static const char _ak_src_gemm_sm90[] =
     "    const bool o32 = (flags & AK_G9_OUT32) != 0;\n"
     "    if (n >= N) return;\n"
     "    const bool full = (flags & AK_G9_VEC) && n + 4 <= N;\n"
-    "    const int left = N - n, act = flags >> AK_G9_ACT_SHIFT;\n"
+    "    const int left = N - n, act = (flags >> AK_G9_ACT_SHIFT) & 0xFFFF;\n"
     "    float bb[4] = { 0.0f, 0.0f, 0.0f, 0.0f };\n"
     "    float sc[4] = { alpha, alpha, alpha, alpha };  /* alpha sB[n + j] */\n"
     "    if (flags & AK_G9_BIAS) ak_g9_ld4<DT>(bias, n, o32, full, left, bb);\n"
@@ -17303,30 +17318,60 @@ static const char _ak_src_gemm_sm90[] =
     "               barrier 3 + (j - 1) % 2), so each consumer waits on stage uses at most one phase ahead of the\n"
     "               barriers (parity waits) and the two k loops take turns on the tensor cores */\n"
     "            if (PP && j > 0) ak_named_bar(3 + ((j - 1) & 1), 256);\n"
-    "            for (int kb = 0; kb < nk; kb++, it++) {\n"
-    "                const int s = it % S, ph = (it / S) & 1;\n"
-    "                const ak_u32 sa = s0 + s * STAGE + (PP ? 0 : cw * 8192), sb = s0 + s * STAGE + A_BYTES;\n"
-    "                ak_mbar_wait(bar0 + 8 * s, ph);\n"
-    "                ak_wgmma_fence();\n"
+    "            bool promoted = false;\n"
+    "            if constexpr (IN != 0 && NH * ND <= 64) {\n"
+    "                if (flags & AK_G9_PROMOTE) {\n"
+    "                    /* fp8, precise: each k step of 128 values goes into its own wgmma accumulator acc8 (scale-d 0 at\n"
+    "                       the step's first k32), waited for and added into the f32 accumulators d in registers: the\n"
+    "                       tensor core's fp8 accumulation keeps fewer bits than f32 (about 14), so it only ever sums 128\n"
+    "                       products here. While one consumer adds, the other one's wgmmas run. */\n"
+    "                    float acc8[ND];\n"
     "#pragma unroll\n"
-    "                for (int kk = 0; kk < 4; kk++) {\n"
-    "                    /* K-major: +32 bytes per k16 (fp8: k32) inside the swizzled 128-byte rows; MN-major: +16 rows of\n"
-    "                       128 bytes */\n"
-    "                    const ak_u64 db = TB == 1 ? ak_g9_desc(sb + 32 * kk, 16, 1024) : ak_g9_desc(sb + 2048 * kk, 8192, 1024);\n"
+    "                    for (int i = 0; i < ND; i++) d[i] = 0.0f;\n"
+    "#pragma unroll 1\n"
+    "                    for (int kb = 0; kb < nk; kb++) {\n"
+    "                        const int iq = it + kb, s = iq % S, ph = (iq / S) & 1;\n"
+    "                        const ak_u32 sa = s0 + s * STAGE + cw * 8192, sb = s0 + s * STAGE + A_BYTES;\n"
+    "                        ak_mbar_wait(bar0 + 8 * s, ph);\n"
+    "                        ak_wgmma_fence();\n"
     "#pragma unroll\n"
-    "                    for (int h = 0; h < NH; h++) { /* rows 64 h.. of the A tile (8 KiB per 64 rows in both layouts) */\n"
-    "                        const ak_u32 ah = sa + 8192 * h;\n"
-    "                        const ak_u64 da = TA == 0 ? ak_g9_desc(ah + 32 * kk, 16, 1024) : ak_g9_desc(ah + 2048 * kk, 8192, 1024);\n"
-    "                        if constexpr (IN) ak_g9_mma8<IN, BN>(d + h * ND, da, db, (kb > 0 || kk > 0) ? 1 : 0);\n"
-    "                        else ak_g9_mma<ak_gemm_sm90_is_f16<DT>::V, BN, TA, TB ^ 1>(d + h * ND, da, db, (kb > 0 || kk > 0) ? 1 : 0);\n"
+    "                        for (int kk = 0; kk < 4; kk++)\n"
+    "                            ak_g9_mma8<IN, BN>(acc8, ak_g9_desc(sa + 32 * kk, 16, 1024), ak_g9_desc(sb + 32 * kk, 16, 1024), kk > 0 ? 1 : 0);\n"
+    "                        ak_wgmma_commit();\n"
+    "                        ak_wgmma_wait<0>();\n"
+    "                        if ((ct & 31) == 0) ak_mbar_arrive(bar0 + 8 * (S + s));\n"
+    "#pragma unroll\n"
+    "                        for (int i = 0; i < ND; i++) d[i] += acc8[i];\n"
     "                    }\n"
+    "                    promoted = true;\n"
     "                }\n"
-    "                ak_wgmma_commit();\n"
-    "                ak_wgmma_wait<1>();\n"
-    "                if (kb > 0 && (ct & 31) == 0) ak_mbar_arrive(bar0 + 8 * (S + (it + S - 1) % S));\n"
     "            }\n"
-    "            ak_wgmma_wait<0>();\n"
-    "            if ((ct & 31) == 0) ak_mbar_arrive(bar0 + 8 * (S + (it + S - 1) % S));\n"
+    "            if (!promoted) {\n"
+    "                for (int kb = 0; kb < nk; kb++, it++) {\n"
+    "                    const int s = it % S, ph = (it / S) & 1;\n"
+    "                    const ak_u32 sa = s0 + s * STAGE + (PP ? 0 : cw * 8192), sb = s0 + s * STAGE + A_BYTES;\n"
+    "                    ak_mbar_wait(bar0 + 8 * s, ph);\n"
+    "                    ak_wgmma_fence();\n"
+    "#pragma unroll\n"
+    "                    for (int kk = 0; kk < 4; kk++) {\n"
+    "                        /* K-major: +32 bytes per k16 (fp8: k32) inside the swizzled 128-byte rows; MN-major: +16 rows of\n"
+    "                           128 bytes */\n"
+    "                        const ak_u64 db = TB == 1 ? ak_g9_desc(sb + 32 * kk, 16, 1024) : ak_g9_desc(sb + 2048 * kk, 8192, 1024);\n"
+    "#pragma unroll\n"
+    "                        for (int h = 0; h < NH; h++) { /* rows 64 h.. of the A tile (8 KiB per 64 rows in both layouts) */\n"
+    "                            const ak_u32 ah = sa + 8192 * h;\n"
+    "                            const ak_u64 da = TA == 0 ? ak_g9_desc(ah + 32 * kk, 16, 1024) : ak_g9_desc(ah + 2048 * kk, 8192, 1024);\n"
+    "                            if constexpr (IN) ak_g9_mma8<IN, BN>(d + h * ND, da, db, (kb > 0 || kk > 0) ? 1 : 0);\n"
+    "                            else ak_g9_mma<ak_gemm_sm90_is_f16<DT>::V, BN, TA, TB ^ 1>(d + h * ND, da, db, (kb > 0 || kk > 0) ? 1 : 0);\n"
+    "                        }\n"
+    "                    }\n"
+    "                    ak_wgmma_commit();\n"
+    "                    ak_wgmma_wait<1>();\n"
+    "                    if (kb > 0 && (ct & 31) == 0) ak_mbar_arrive(bar0 + 8 * (S + (it + S - 1) % S));\n"
+    "                }\n"
+    "                ak_wgmma_wait<0>();\n"
+    "                if ((ct & 31) == 0) ak_mbar_arrive(bar0 + 8 * (S + (it + S - 1) % S));\n"
+    "            }\n"
     "            if (PP && (int)blockIdx.x + (j + 1) * (int)gridDim.x < tiles) ak_named_arrive(3 + (j & 1), 256);\n"
     "            /* ---- epilogue: 64 rows x 32 columns at a time through st ---- */\n"
     "            void* Db = (char*)D + (ak_i64)b * sD * osz;\n"
@@ -20479,6 +20524,7 @@ static const struct { const char* family; const char* source; const char* kernel
 #define _AK_G9_SA_ROW 1
 #define _AK_G9_SB_COL 2
 #define _AK_G9_OBF16 128
+#define _AK_G9_PROMOTE (1 << 24)
 /* host constants of kernels/quant.hip (its `// >>host` block) */
 #define _AK_FP8_FMT_E4M3 0
 #define _AK_FP8_FMT_E5M2 1
@@ -20716,7 +20762,7 @@ static inline void _ak_kargs_gemm_decode_fin(_ak_kargs* kargs_, const void* W, c
     ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sC); ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta);
     ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_sm90.hip:414 NAME (macro AK_GEMM_SM90) */
+/* kernels/gemm_sm90.hip:448 NAME (macro AK_GEMM_SM90) */
 static inline void _ak_kargs_gemm_sm90(_ak_kargs* kargs_, const _ak_tmap* tA, const _ak_tmap* tB, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t K,
                                        int64_t ldc, int64_t ldd, int64_t ldr, int64_t sC, int64_t sD, int64_t sR, int32_t batch, int32_t bA, int32_t bB, float alpha, float beta, int32_t flags,
                                        float ap, const void* sA, const void* sB) {
@@ -23337,6 +23383,8 @@ static ak_result _ak_gemm_check(ak_context* ctx, const ak_gemm_desc* g, _ak_gemm
         if ((g->scale_a_per_row != 0 && g->scale_a_per_row != 1) || (g->scale_b_per_col != 0 && g->scale_b_per_col != 1))
             return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: scale_a_per_row = %d, scale_b_per_col = %d, expected 0 or 1",
                            g->scale_a_per_row, g->scale_b_per_col);
+        if (g->fast_accum != 0 && g->fast_accum != 1)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: fast_accum = %d, expected 0 (precise) or 1 (fast)", g->fast_accum);
         if ((g->scale_a_per_row && !g->scale_a) || (g->scale_b_per_col && !g->scale_b))
             return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_gemm: scale_%s_per_%s is set but scale_%s is NULL",
                             g->scale_a_per_row && !g->scale_a ? "a" : "b", g->scale_a_per_row && !g->scale_a ? "row" : "col",
@@ -23350,6 +23398,10 @@ static ak_result _ak_gemm_check(ak_context* ctx, const ak_gemm_desc* g, _ak_gemm
             return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE,
                             "ak_gemm: dtype_b, scale_a, scale_b and the per-row / per-column scale flags are for fp8 inputs only "
                             "(dtype %s: leave them 0 / NULL, and fold a scalar scale into alpha)", ak_dtype_name(g->dtype));
+        if (g->fast_accum)
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE,
+                            "ak_gemm: fast_accum = %d is for fp8 inputs only (dtype %s accumulates in f32: leave it 0; TF32 for "
+                            "f32 inputs is config.allow_tf32)", g->fast_accum, ak_dtype_name(g->dtype));
     }
     /* fp8 is the caller's explicit choice: refused only by an explicit mask without it */
     allowed = ctx->cfg.allowed_precisions ? ctx->cfg.allowed_precisions
@@ -23532,9 +23584,14 @@ static ak_result _ak_gemm_plan_fp8(ak_context* ctx, const ak_gemm_desc* g, const
         return _ak_err(AK_ERROR_MATRIX_CORES, "ak_gemm: fp8 on %s needs TMA tensor maps (cuTensorMapEncodeTiled is missing from the "
                        "driver)", arch->name);
     cus = !_ak_op_is_cpu(ctx) && ctx->dev.compute_units > 0 ? ctx->dev.compute_units : (arch->compute_units > 0 ? arch->compute_units : 132);
-    t = _ak_gemm_tile_find(AK_MATRIX_WGMMA, 3 + _ak_gemm_sm90_variant(g, cus));
+    /* precise (fast_accum 0): the 128x128 cooperative tile, the only one with registers for a second accumulator */
+    t = _ak_gemm_tile_find(AK_MATRIX_WGMMA, 3 + (g->fast_accum ? _ak_gemm_sm90_variant(g, cus) : 1));
     p->bm = t->bm; p->bn = t->bn; p->bk = 128; p->threads = t->threads;
-    p->reason = t->reason;
+    p->reason = g->fast_accum ? t->reason
+                              : "Hopper fp8, precise (fast_accum 0): the 128x128 TMA kernel; each k step of 128 values is summed by "
+                                "its 4 m64n128k32 wgmmas alone (scale-d 0 at the first), waited for and added into 64 f32 registers a "
+                                "thread (two accumulators fit only this tile), so the wgmma's ~14-bit accumulation never spans more "
+                                "than 128 products";
     p->path = "wgmma";
     p->shared_bytes = _ak_gemm_sm90_smem(t->bn);
     snprintf(p->kernel, sizeof p->kernel, "ak_gemm_%s_kk_%s%s", t->tag, g->dtype == AK_FP8_E4M3 ? "e4" : "e5", tb == AK_FP8_E4M3 ? "e4" : "e5");
@@ -23870,7 +23927,7 @@ static ak_result _ak_gemm_sm90_launch(ak_context* ctx, const ak_gemm_desc* g, co
     flags = (g->out_dtype == AK_F32 ? _AK_G9_OUT32 : 0) | (g->beta != 0.0f ? _AK_G9_C : 0) | (g->bias ? _AK_G9_BIAS : 0) |
             (g->residual ? _AK_G9_RES : 0) | (_ak_gemm_epi_vec(g, s) ? _AK_G9_VEC : 0) | (g->activation << _AK_G9_ACT_SHIFT) |
             (g->out_dtype == AK_BF16 ? _AK_G9_OBF16 : 0) | (g->scale_a && g->scale_a_per_row ? _AK_G9_SA_ROW : 0) |
-            (g->scale_b && g->scale_b_per_col ? _AK_G9_SB_COL : 0);
+            (g->scale_b && g->scale_b_per_col ? _AK_G9_SB_COL : 0) | (f8 && !g->fast_accum ? _AK_G9_PROMOTE : 0);
     _ak_kargs_gemm_sm90(&a, &maps[0], &maps[1], g->beta != 0.0f ? g->c : NULL, g->d, g->bias, g->residual, (int32_t)s->m,
                         (int32_t)s->n, (int32_t)s->k, (int64_t)s->ldc, (int64_t)s->ldd, (int64_t)s->ldr, (int64_t)g->stride_c,
                         (int64_t)g->stride_d, (int64_t)g->stride_r, (int32_t)s->batch, ba, bb, g->alpha, g->beta, flags,

@@ -12,11 +12,17 @@
  * stored K x M (op(A) = A^T), tb = 1 means B is stored N x K (the nn.Linear
  * weight, A @ W^T); so "nn" (ta 0, tb 0) is plain A @ B. epi: none,
  * bias_gelu_tanh, bias_gelu, bias_silu, bias_relu (D = act(A op(B) + bias)).
- * dtype: f16, bf16, f32 (exact) or tf32 (f32 through config.allow_tf32).
- * Inputs random in [-1, 1) (ak_rand_uniform on the device, never zeros).
+ * dtype: f16, bf16, f32 (exact) or tf32 (f32 through config.allow_tf32); fp8
+ * (the scaled GEMM, torch._scaled_mm): fp8 = e4m3 x e4m3 -> bf16, precise
+ * accumulation (the default), fp8fast = the same with fast_accum = 1
+ * (use_fast_accum=True); A W^T only (ta 0, tb 1), epi tensor_scale (one f32
+ * scale per operand) or row_scale (one per row of A and of W), scales in
+ * [0.5, 1.5).
+ * Inputs random in [-1, 1) (ak_rand_uniform on the device, never zeros; fp8:
+ * random codes of such values, written from the host).
  * Check: 256 sampled outputs against a double product of the host copies of
  * A and B (relative to sum |a b|: 1e-2 for 16-bit outputs, 1e-5 exact f32,
- * 3e-3 TF32). Timing: 3 warm-up calls (the first compiles), then trials (up
+ * 3e-3 TF32; fp8: the codes decoded, times the scales). Timing: 3 warm-up calls (the first compiles), then trials (up
  * to 50, about 0.2 s) between two events, the L2 flushed before each (a
  * memset of 2x the L2, untimed); the median. TF/s = 2 m n k batch / median;
  * decode cells (m <= 16) also give the bytes of B read per second (n = 1: of A) over the
@@ -32,7 +38,7 @@
 
 typedef struct scase {
     char name[96];
-    char dt[8];      /* f16 bf16 f32 tf32 */
+    char dt[8];      /* f16 bf16 f32 tf32 fp8 fp8fast */
     size_t m, n, k, batch;
     int ta, tb;
     char epi[24];
@@ -69,6 +75,8 @@ static void make_cases(int quick) {
         add("epi", "bf16", 8192, 3072, 768, 1, 0, 1, "bias_gelu_tanh");
         add("dec", "bf16", 1, 8192, 8192, 1, 0, 0, "none");
         add("dec", "bf16", 8, 11008, 4096, 1, 0, 1, "none");
+        add("f8", "fp8", 4096, 4096, 4096, 1, 0, 1, "row_scale");
+        add("f8", "fp8fast", 4096, 4096, 4096, 1, 0, 1, "row_scale");
         return;
     }
     /* every layout, square, f16 / bf16 */
@@ -134,6 +142,17 @@ static void make_cases(int quick) {
     add("f32", "f32", 256, 256, 131072, 1, 0, 0, "none");      /* few tiles, long k: split-K */
     add("f32", "tf32", 4096, 4096, 4096, 1, 0, 1, "none");
     add("f32", "tf32", 4096, 4096, 4096, 1, 0, 0, "none");
+    /* fp8 (A W^T): precise and fast accumulation, per-tensor and rowwise scales; long k */
+    for (d = 0; d < 2; d++) {
+        static const char* f8[2] = { "fp8", "fp8fast" };
+        for (i = 0; i < 4; i++) {
+            add("f8", f8[d], (size_t)2048 * (i + 1), (size_t)2048 * (i + 1), (size_t)2048 * (i + 1), 1, 0, 1, "tensor_scale");
+            add("f8", f8[d], (size_t)2048 * (i + 1), (size_t)2048 * (i + 1), (size_t)2048 * (i + 1), 1, 0, 1, "row_scale");
+        }
+        add("f8", f8[d], 2048, 4096, 14336, 1, 0, 1, "row_scale");
+        add("f8", f8[d], 16384, 4096, 14336, 1, 0, 1, "row_scale");
+        add("f8", f8[d], 16, 4096, 14336, 1, 0, 1, "row_scale");
+    }
 }
 
 /* --filter: comma-separated substrings, a cell runs when its name holds any */
@@ -169,6 +188,30 @@ static double act_ref(int op, double x) {
     case AK_OP_GELU_TANH: return 0.5 * x * (1 + tanh(sqrt(2 / 3.14159265358979323846) * (x + 0.044715 * x * x * x)));
     default: return x;
     }
+}
+
+/* fp8 cells: n e4m3 codes of values in [-1, 1) (none zero), or n f32 scales in
+ * [0.5, 1.5) when scales, filled on the host and copied */
+static void* dev_fill8(ak_context* ctx, size_t n, int scales, unsigned long long seed) {
+    const size_t es = scales ? 4 : 1, chunk = (size_t)1 << 24;
+    size_t i, j;
+    unsigned long long x = seed * 0x9E3779B97F4A7C15ull + 88172645463325252ull;
+    void *d = NULL, *h = malloc((n < chunk ? n : chunk) * es);
+    static uint8_t codes[256];
+    if (!codes[0])
+        for (i = 0; i < 256; i++) codes[i] = ak_f32_to_fp8((float)((i + 0.5) / 128.0 - 1.0), AK_FP8_E4M3, 1);
+    if (!h || ak_malloc(ctx, n * es, NULL, &d) != AK_OK) { free(h); return NULL; }
+    for (i = 0; i < n; i += chunk) {
+        const size_t c = n - i < chunk ? n - i : chunk;
+        for (j = 0; j < c; j++) {
+            x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+            if (scales) ((float*)h)[j] = (float)(0.5 + (double)(x >> 11) / 9007199254740992.0);
+            else ((uint8_t*)h)[j] = codes[x >> 56];
+        }
+        if (ak_memcpy(ctx, (char*)d + i * es, h, c * es, AK_H2D) != AK_OK) { ak_free(ctx, d); d = NULL; break; }
+    }
+    free(h);
+    return d;
 }
 
 static void* dev_rand(ak_context* ctx, ak_dtype t, size_t n, unsigned long long seed) {
@@ -226,28 +269,40 @@ int main(int argc, char** argv) {
     printf("%-44s %9s %8s %6s %s\n", "case", "median ms", "TF/s", "check", "kernel");
     for (i = 0; i < g_nc; i++) {
         scase* c = &g_cs[i];
-        const ak_dtype dt = !strcmp(c->dt, "f16") ? AK_F16 : !strcmp(c->dt, "bf16") ? AK_BF16 : AK_F32;
+        const int f8 = !strncmp(c->dt, "fp8", 3), rows = f8 && !strcmp(c->epi, "row_scale");
+        const ak_dtype dt = f8 ? AK_FP8_E4M3 : !strcmp(c->dt, "f16") ? AK_F16 : !strcmp(c->dt, "bf16") ? AK_BF16 : AK_F32;
+        const ak_dtype ot = f8 ? AK_BF16 : dt;
         ak_context* cx = !strcmp(c->dt, "tf32") ? ctx32 : ctx;
-        const size_t es = ak_dtype_size(dt), na = c->m * c->k, nb = c->n * c->k, nd = c->m * c->n;
+        const size_t es = ak_dtype_size(dt), os = ak_dtype_size(ot), na = c->m * c->k, nb = c->n * c->k, nd = c->m * c->n;
         const int act = epi_act(c->epi);
         ak_gemm_desc g = ak_gemm_desc_default();
         ak_gemm_plan p;
         void *A, *B, *D, *bias = NULL, *hA = NULL, *hB = NULL, *hD = NULL, *hbias = NULL;
+        void *sA = NULL, *sB = NULL;
+        float *hsA = NULL, *hsB = NULL;
         double t[50], tf, worst = 0, bw = 0;
         int trials = 0, k, w, bad = 0, s;
         ak_result r = AK_OK;
         if (!selected(c->name, filter)) continue;
-        A = dev_rand(ctx, dt, na * c->batch, 1000 + (unsigned long long)i);
-        B = dev_rand(ctx, dt, nb * c->batch, 2000 + (unsigned long long)i);
+        A = f8 ? dev_fill8(ctx, na * c->batch, 0, 1000 + (unsigned long long)i) : dev_rand(ctx, dt, na * c->batch, 1000 + (unsigned long long)i);
+        B = f8 ? dev_fill8(ctx, nb * c->batch, 0, 2000 + (unsigned long long)i) : dev_rand(ctx, dt, nb * c->batch, 2000 + (unsigned long long)i);
         D = NULL;
-        ak_malloc(ctx, nd * c->batch * es, NULL, &D);
+        ak_malloc(ctx, nd * c->batch * os, NULL, &D);
         if (act >= 0) bias = dev_rand(ctx, dt, c->n, 3000 + (unsigned long long)i);
-        if (!A || !B || !D || (act >= 0 && !bias)) {
+        if (f8) {
+            sA = dev_fill8(ctx, rows ? c->m : 1, 1, 4000 + (unsigned long long)i);
+            sB = dev_fill8(ctx, rows ? c->n : 1, 1, 5000 + (unsigned long long)i);
+        }
+        if (!A || !B || !D || (act >= 0 && !bias) || (f8 && (!sA || !sB))) {
             fprintf(stderr, "%s: out of device memory\n", c->name);
-            ak_free(ctx, A); ak_free(ctx, B); ak_free(ctx, D); ak_free(ctx, bias);
+            ak_free(ctx, A); ak_free(ctx, B); ak_free(ctx, D); ak_free(ctx, bias); ak_free(ctx, sA); ak_free(ctx, sB);
             continue;
         }
-        g.dtype = dt; g.out_dtype = dt; g.m = c->m; g.n = c->n; g.k = c->k; g.a = A; g.b = B; g.d = D;
+        if (f8) {
+            g.dtype_b = AK_FP8_E4M3; g.scale_a = (const float*)sA; g.scale_b = (const float*)sB;
+            g.scale_a_per_row = rows; g.scale_b_per_col = rows; g.fast_accum = !strcmp(c->dt, "fp8fast");
+        }
+        g.dtype = dt; g.out_dtype = ot; g.m = c->m; g.n = c->n; g.k = c->k; g.a = A; g.b = B; g.d = D;
         g.trans_a = c->ta; g.trans_b = c->tb; g.batch = c->batch; g.stride_a = na; g.stride_b = nb; g.stride_d = nd;
         if (act >= 0) { g.bias = bias; g.activation = act; }
         ak_gemm_plan_get(cx, &g, &p);
@@ -256,12 +311,15 @@ int main(int argc, char** argv) {
         /* check: 256 sampled outputs of the last batch against a double product */
         if (r == AK_OK) {
             const size_t bl = c->batch - 1;
-            hA = malloc(na * es); hB = malloc(nb * es); hD = malloc(nd * es); hbias = bias ? malloc(c->n * es) : NULL;
-            if (!hA || !hB || !hD || (bias && !hbias)) { fprintf(stderr, "%s: out of host memory\n", c->name); r = AK_ERROR_OUT_OF_MEMORY; }
+            hA = malloc(na * es); hB = malloc(nb * es); hD = malloc(nd * os); hbias = bias ? malloc(c->n * es) : NULL;
+            hsA = (float*)malloc(c->m * 4); hsB = (float*)malloc(c->n * 4);
+            if (!hA || !hB || !hD || (bias && !hbias) || !hsA || !hsB) { fprintf(stderr, "%s: out of host memory\n", c->name); r = AK_ERROR_OUT_OF_MEMORY; }
             if (r == AK_OK) r = ak_memcpy(ctx, hA, (char*)A + bl * na * es, na * es, AK_D2H);
             if (r == AK_OK) r = ak_memcpy(ctx, hB, (char*)B + bl * nb * es, nb * es, AK_D2H);
-            if (r == AK_OK) r = ak_memcpy(ctx, hD, (char*)D + bl * nd * es, nd * es, AK_D2H);
+            if (r == AK_OK) r = ak_memcpy(ctx, hD, (char*)D + bl * nd * os, nd * os, AK_D2H);
             if (r == AK_OK && bias) r = ak_memcpy(ctx, hbias, bias, c->n * es, AK_D2H);
+            if (r == AK_OK && f8) r = ak_memcpy(ctx, hsA, sA, (rows ? c->m : 1) * 4, AK_D2H);
+            if (r == AK_OK && f8) r = ak_memcpy(ctx, hsB, sB, (rows ? c->n : 1) * 4, AK_D2H);
             for (s = 0; s < 256 && r == AK_OK; s++) {
                 const size_t mi = (size_t)(((unsigned long long)s * 2654435761ull + 17) % c->m);
                 const size_t nj = (size_t)(((unsigned long long)s * 40503ull * 40503ull + 5) % c->n);
@@ -273,9 +331,13 @@ int main(int argc, char** argv) {
                     acc += a * b;
                     mag += fabs(a * b);
                 }
+                if (f8) {
+                    const double sc = (double)hsA[rows ? mi : 0] * (double)hsB[rows ? nj : 0];
+                    acc *= sc; mag *= sc;
+                }
                 if (bias) acc += ak_elem_get(hbias, dt, nj);
                 ref = act_ref(act, acc);
-                got = ak_elem_get(hD, dt, mi * c->n + nj);
+                got = ak_elem_get(hD, ot, mi * c->n + nj);
                 tol = (dt == AK_F32 ? (!strcmp(c->dt, "tf32") ? 3e-3 : 1e-5) : 1e-2) * (mag + 1.0);
                 if (!(fabs(got - ref) <= tol)) bad++;
                 if (fabs(got - ref) / (mag + 1.0) > worst) worst = fabs(got - ref) / (mag + 1.0);
@@ -324,8 +386,8 @@ int main(int argc, char** argv) {
                     bad ? "false" : "true", worst, st.mean, st.std, st.min, st.max, st.median, trials, di->name, di->arch, tf, bw);
             fflush(f);
         }
-        free(hA); free(hB); free(hD); free(hbias);
-        ak_free(ctx, A); ak_free(ctx, B); ak_free(ctx, D); ak_free(ctx, bias);
+        free(hA); free(hB); free(hD); free(hbias); free(hsA); free(hsB);
+        ak_free(ctx, A); ak_free(ctx, B); ak_free(ctx, D); ak_free(ctx, bias); ak_free(ctx, sA); ak_free(ctx, sB);
     }
     fprintf(f, "\n]}\n");
     if (out) fclose(f);

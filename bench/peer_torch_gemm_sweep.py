@@ -9,7 +9,10 @@ cuBLAS gets the transpose flag, no copy); B likewise ((k, n), or (n, k) when tb)
 batch 1: torch.matmul; batch > 1: torch.bmm. Epilogue cells (tb = 1: the
 nn.Linear weight) time F.linear(x, W, b) + the activation as separate ops
 ("torch_eager") and the same function under torch.compile ("torch_compile").
-fp32: allow_tf32 False (exact) or True (tf32 cells). Each cell's result is
+fp32: allow_tf32 False (exact) or True (tf32 cells). fp8 / fp8fast cells (ta 0, tb 1):
+A (m, k) and W (n, k) float8_e4m3fn, torch._scaled_mm(A, W.t(), scale_a, scale_b,
+out_dtype=bfloat16, use_fast_accum=False / True), scales f32 in [0.5, 1.5): one each
+(tensor_scale) or (m, 1) and (1, n) (row_scale). Each cell's result is
 checked on 64 sampled outputs against a float64 product. Timing: 3 warm-ups,
 then up to 50 trials (about 0.2 s) between CUDA events with the L2 flushed
 before each (a 2x L2 scratch write, untimed); the median.
@@ -21,6 +24,40 @@ import torch.nn.functional as F
 DT = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32, "tf32": torch.float32}
 ACT = {"bias_gelu_tanh": lambda y: F.gelu(y, approximate="tanh"), "bias_gelu": F.gelu, "bias_silu": F.silu,
        "bias_relu": F.relu}
+
+
+def fp8_cell(name, d, m, n, k, epi, dev, props, timeit, res):
+    """One fp8 cell: torch._scaled_mm with the accumulation mode of the cell (record impl "torch_eager")."""
+    fast = d == "fp8fast"
+    rows = epi == "row_scale"
+    try:
+        A = (torch.rand(m, k, device=dev) * 2 - 1).to(torch.float8_e4m3fn)
+        W = (torch.rand(n, k, device=dev) * 2 - 1).to(torch.float8_e4m3fn)
+        sa = (torch.rand(m, 1, device=dev) + 0.5) if rows else (torch.rand((), device=dev) + 0.5)
+        sb = (torch.rand(1, n, device=dev) + 0.5) if rows else (torch.rand((), device=dev) + 0.5)
+
+        def fn():
+            return torch._scaled_mm(A, W.t(), scale_a=sa, scale_b=sb, out_dtype=torch.bfloat16, use_fast_accum=fast)
+        y = fn()
+        g = torch.Generator().manual_seed(1)
+        mi = torch.randint(0, m, (64,), generator=g).to(dev)
+        nj = torch.randint(0, n, (64,), generator=g).to(dev)
+        a64, b64 = A[mi].double(), W[nj].double()
+        sc = (sa.reshape(-1)[mi if rows else 0] * sb.reshape(-1)[nj if rows else 0]).double()
+        ref = (a64 * b64).sum(-1) * sc
+        mag = (a64 * b64).abs().sum(-1) * sc + 1
+        ok = bool(((y.double()[mi, nj] - ref).abs() <= 1e-2 * mag).all())
+        del y
+        s = timeit(fn)
+    except Exception as e:  # noqa
+        res.append(dict(name=name, impl="torch_eager", error=str(e)[:200]))
+        print(name, "torch_eager failed", str(e)[:200])
+        return
+    tf = 2.0 * m * n * k / (s["median"] * 1e-3) / 1e12
+    bgb = n * k / (s["median"] * 1e-3) / 1e9 if m <= 16 else 0.0
+    res.append(dict(name=name, impl="torch_eager", op="torch._scaled_mm", use_fast_accum=fast, correct=ok, hardware=props.name,
+                    device="sm_%d%d" % (props.major, props.minor), tflops=tf, b_gbps=bgb, **s))
+    print("%-44s %-14s %9.4f ms %8.1f TF/s %s" % (name, "_scaled_mm", s["median"], tf, "ok" if ok else "FAIL"), flush=True)
 
 
 def main():
@@ -78,6 +115,11 @@ def main():
             continue
         name, d, m, n, k, b, ta, tb, epi = f[0], f[1], int(f[2]), int(f[3]), int(f[4]), int(f[5]), int(f[6]), int(f[7]), f[8]
         torch.backends.cuda.matmul.allow_tf32 = (d == "tf32")
+        if d.startswith("fp8"):
+            fp8_cell(name, d, m, n, k, epi, dev, props, timeit, res)
+            torch.cuda.empty_cache()
+            dump()
+            continue
         dt = DT[d]
         try:
             A = torch.rand(b, k, m, device=dev, dtype=dt) * 2 - 1 if ta else torch.rand(b, m, k, device=dev, dtype=dt) * 2 - 1

@@ -45,9 +45,12 @@
  * parameter space); bA / bB: 1 when the operand has a batch stride, 0 when
  * one matrix serves every batch. flags: bit 2 D / C / bias / R are f32, 3
  * read C, 4 bias, 5 residual, 6 the epilogue may use 4-element vectors,
- * bits 8.. the activation's AK_UNARY_* code (kernels/gemm.hip's bits where
+ * bits 8..23 the activation's AK_UNARY_* code (kernels/gemm.hip's bits where
  * they agree); fp8 kernels: bit 0 sA has M values, 1 sB has N values, 7 the
- * 16-bit output type is bf16 (else f16). sA / sB: NULL (no scale) or f32.
+ * 16-bit output type is bf16 (else f16), 24 promote: each k step's wgmma sum
+ * (128 values) is added into separate f32 registers (honoured by the 128 x 128
+ * cooperative kernels only: the others have no registers for a second
+ * accumulator, and the host sends it to no other). sA / sB: NULL (no scale) or f32.
  * AK_G9_ONLY=16 / 8 (the host passes it) keeps only the 16-bit / the fp8
  * kernels: a smaller program; without it, the whole family. */
 
@@ -61,6 +64,7 @@
 #define AK_G9_SA_ROW 1
 #define AK_G9_SB_COL 2
 #define AK_G9_OBF16 128
+#define AK_G9_PROMOTE (1 << 24)
 // <<host
 
 /* The tensor map: an opaque 128-byte, 64-byte-aligned CUtensorMap. */
@@ -216,7 +220,7 @@ AK_INLINE void ak_g9_epi_chunk(const float* st, int ct, int mr, int nc, int M, i
     const bool o32 = (flags & AK_G9_OUT32) != 0;
     if (n >= N) return;
     const bool full = (flags & AK_G9_VEC) && n + 4 <= N;
-    const int left = N - n, act = flags >> AK_G9_ACT_SHIFT;
+    const int left = N - n, act = (flags >> AK_G9_ACT_SHIFT) & 0xFFFF;
     float bb[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
     float sc[4] = { alpha, alpha, alpha, alpha };  /* alpha sB[n + j] */
     if (flags & AK_G9_BIAS) ak_g9_ld4<DT>(bias, n, o32, full, left, bb);
@@ -337,30 +341,60 @@ AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
                barrier 3 + (j - 1) % 2), so each consumer waits on stage uses at most one phase ahead of the
                barriers (parity waits) and the two k loops take turns on the tensor cores */
             if (PP && j > 0) ak_named_bar(3 + ((j - 1) & 1), 256);
-            for (int kb = 0; kb < nk; kb++, it++) {
-                const int s = it % S, ph = (it / S) & 1;
-                const ak_u32 sa = s0 + s * STAGE + (PP ? 0 : cw * 8192), sb = s0 + s * STAGE + A_BYTES;
-                ak_mbar_wait(bar0 + 8 * s, ph);
-                ak_wgmma_fence();
+            bool promoted = false;
+            if constexpr (IN != 0 && NH * ND <= 64) {
+                if (flags & AK_G9_PROMOTE) {
+                    /* fp8, precise: each k step of 128 values goes into its own wgmma accumulator acc8 (scale-d 0 at
+                       the step's first k32), waited for and added into the f32 accumulators d in registers: the
+                       tensor core's fp8 accumulation keeps fewer bits than f32 (about 14), so it only ever sums 128
+                       products here. While one consumer adds, the other one's wgmmas run. */
+                    float acc8[ND];
 #pragma unroll
-                for (int kk = 0; kk < 4; kk++) {
-                    /* K-major: +32 bytes per k16 (fp8: k32) inside the swizzled 128-byte rows; MN-major: +16 rows of
-                       128 bytes */
-                    const ak_u64 db = TB == 1 ? ak_g9_desc(sb + 32 * kk, 16, 1024) : ak_g9_desc(sb + 2048 * kk, 8192, 1024);
+                    for (int i = 0; i < ND; i++) d[i] = 0.0f;
+#pragma unroll 1
+                    for (int kb = 0; kb < nk; kb++) {
+                        const int iq = it + kb, s = iq % S, ph = (iq / S) & 1;
+                        const ak_u32 sa = s0 + s * STAGE + cw * 8192, sb = s0 + s * STAGE + A_BYTES;
+                        ak_mbar_wait(bar0 + 8 * s, ph);
+                        ak_wgmma_fence();
 #pragma unroll
-                    for (int h = 0; h < NH; h++) { /* rows 64 h.. of the A tile (8 KiB per 64 rows in both layouts) */
-                        const ak_u32 ah = sa + 8192 * h;
-                        const ak_u64 da = TA == 0 ? ak_g9_desc(ah + 32 * kk, 16, 1024) : ak_g9_desc(ah + 2048 * kk, 8192, 1024);
-                        if constexpr (IN) ak_g9_mma8<IN, BN>(d + h * ND, da, db, (kb > 0 || kk > 0) ? 1 : 0);
-                        else ak_g9_mma<ak_gemm_sm90_is_f16<DT>::V, BN, TA, TB ^ 1>(d + h * ND, da, db, (kb > 0 || kk > 0) ? 1 : 0);
+                        for (int kk = 0; kk < 4; kk++)
+                            ak_g9_mma8<IN, BN>(acc8, ak_g9_desc(sa + 32 * kk, 16, 1024), ak_g9_desc(sb + 32 * kk, 16, 1024), kk > 0 ? 1 : 0);
+                        ak_wgmma_commit();
+                        ak_wgmma_wait<0>();
+                        if ((ct & 31) == 0) ak_mbar_arrive(bar0 + 8 * (S + s));
+#pragma unroll
+                        for (int i = 0; i < ND; i++) d[i] += acc8[i];
                     }
+                    promoted = true;
                 }
-                ak_wgmma_commit();
-                ak_wgmma_wait<1>();
-                if (kb > 0 && (ct & 31) == 0) ak_mbar_arrive(bar0 + 8 * (S + (it + S - 1) % S));
             }
-            ak_wgmma_wait<0>();
-            if ((ct & 31) == 0) ak_mbar_arrive(bar0 + 8 * (S + (it + S - 1) % S));
+            if (!promoted) {
+                for (int kb = 0; kb < nk; kb++, it++) {
+                    const int s = it % S, ph = (it / S) & 1;
+                    const ak_u32 sa = s0 + s * STAGE + (PP ? 0 : cw * 8192), sb = s0 + s * STAGE + A_BYTES;
+                    ak_mbar_wait(bar0 + 8 * s, ph);
+                    ak_wgmma_fence();
+#pragma unroll
+                    for (int kk = 0; kk < 4; kk++) {
+                        /* K-major: +32 bytes per k16 (fp8: k32) inside the swizzled 128-byte rows; MN-major: +16 rows of
+                           128 bytes */
+                        const ak_u64 db = TB == 1 ? ak_g9_desc(sb + 32 * kk, 16, 1024) : ak_g9_desc(sb + 2048 * kk, 8192, 1024);
+#pragma unroll
+                        for (int h = 0; h < NH; h++) { /* rows 64 h.. of the A tile (8 KiB per 64 rows in both layouts) */
+                            const ak_u32 ah = sa + 8192 * h;
+                            const ak_u64 da = TA == 0 ? ak_g9_desc(ah + 32 * kk, 16, 1024) : ak_g9_desc(ah + 2048 * kk, 8192, 1024);
+                            if constexpr (IN) ak_g9_mma8<IN, BN>(d + h * ND, da, db, (kb > 0 || kk > 0) ? 1 : 0);
+                            else ak_g9_mma<ak_gemm_sm90_is_f16<DT>::V, BN, TA, TB ^ 1>(d + h * ND, da, db, (kb > 0 || kk > 0) ? 1 : 0);
+                        }
+                    }
+                    ak_wgmma_commit();
+                    ak_wgmma_wait<1>();
+                    if (kb > 0 && (ct & 31) == 0) ak_mbar_arrive(bar0 + 8 * (S + (it + S - 1) % S));
+                }
+                ak_wgmma_wait<0>();
+                if ((ct & 31) == 0) ak_mbar_arrive(bar0 + 8 * (S + (it + S - 1) % S));
+            }
             if (PP && (int)blockIdx.x + (j + 1) * (int)gridDim.x < tiles) ak_named_arrive(3 + (j & 1), 256);
             /* ---- epilogue: 64 rows x 32 columns at a time through st ---- */
             void* Db = (char*)D + (ak_i64)b * sD * osz;

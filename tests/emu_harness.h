@@ -1,17 +1,22 @@
 /* emu_harness.h - the host SIMT emulation shared by tests/emu_llm.cpp and
  * tests/emu_matrix.cpp: HIP kernel sources compiled as host C++20 with the
- * built-ins of the prelude's AMD path defined here, run on std::threads, and
- * a "device" context whose launches go into the emulation.
+ * built-ins of the prelude's AMD path defined here, run on fibers (one per GPU
+ * thread, switched cooperatively on one host thread), and a "device" context
+ * whose launches go into the emulation.
  *
  * The including file defines AKEMU_NAME (a short name: messages, cache
  * directory) and, after this header, the kernels (inside a namespace), the
  * launch table (akemu_register, AKEMU_K) and akemu_grid_policy (the grid a
  * launch runs with: a test may run fewer blocks of a grid-stride kernel).
  *
- * Model: every thread of a block is a std::thread, __syncthreads a
- * std::barrier over the block, wave shuffles / ballots an exchange through a
+ * Model: every thread of a block is a fiber (ucontext, its own stack with a
+ * guard page), run until it waits at a barrier, then the next one; __syncthreads
+ * a barrier over the block, wave shuffles / ballots an exchange through a
  * per-wave barrier (whose completion step may run a wave-wide operation: the
- * matrix instructions of tests/emu_matrix.cpp), __shared__ variables function
+ * matrix instructions of tests/emu_matrix.cpp). A barrier that can never
+ * complete (some lanes wait at it, the others finished or wait elsewhere: a
+ * barrier in divergent code) is reported and ends the program, where real
+ * hardware would hang or misbehave. __shared__ variables function
  * statics (blocks run one after another, x fastest, then y, then z),
  * _Float16 a class rounding through ak_f32_to_f16, clang vector types (the
  * prelude's ext_vector_type typedefs, rewritten by the Makefile for the
@@ -25,8 +30,7 @@
 #define AKT_GPU_ON_CPU
 #include "../amdkit.h"
 #include <atomic>
-#include <barrier>
-#include <thread>
+#include <functional>
 #include <vector>
 #include <map>
 #include <string>
@@ -39,25 +43,53 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <ucontext.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 /* ---- the HIP built-ins (AMD path of kernels/prelude.hip) ---------------------- */
 struct akemu_dim3 { unsigned x, y, z; };
-static thread_local akemu_dim3 threadIdx, blockIdx;
-static thread_local int akemu_tlin;   /* the thread's linear index in its block (waves: akemu_tlin / AK_WAVE) */
+static akemu_dim3 threadIdx, blockIdx; /* the running fiber's (set by the scheduler before each switch) */
 static akemu_dim3 blockDim, gridDim;
 /* A wave-wide step: run once per phase of a wave's barrier by the last lane to arrive (every lane has
  * written its operands, none has read a result yet); NULL or a no-op for phases that are plain exchanges. */
 static void (*akemu_wave_hook)(int wave);
-struct akemu_wave_step {
-    int wave;
-    void operator()() noexcept {
-        if (akemu_wave_hook) akemu_wave_hook(wave);
+/* the fibers of the running block: lane t's context, whether it returned, and the barrier phase it waits for */
+struct akemu_fiber {
+    ucontext_t ctx;
+    char* stack;
+    int done;
+    const unsigned long* wait_phase_of; /* the barrier's phase counter (NULL: runnable) */
+    unsigned long wait_phase;           /* runnable again once that counter moves past this */
+};
+static std::vector<akemu_fiber> akemu_fibers;
+static ucontext_t akemu_sched_ctx;
+static int akemu_cur;
+enum { AKEMU_STACK = 1 << 20 }; /* per lane, committed as touched; a guard page below it */
+static void akemu_switch_out(void) { swapcontext(&akemu_fibers[akemu_cur].ctx, &akemu_sched_ctx); }
+/* a barrier over `count` lanes; wave >= 0: a wave's barrier, whose completion runs akemu_wave_hook(wave) */
+struct akemu_bar {
+    int count, wave, arrived;
+    unsigned long phase;
+    akemu_bar(int n, int w) : count(n), wave(w), arrived(0), phase(0) {}
+    void arrive_and_wait() {
+        if (++arrived == count) {   /* the last lane: complete the phase and go on */
+            arrived = 0;
+            if (wave >= 0 && akemu_wave_hook) akemu_wave_hook(wave);
+            phase++;
+            return;
+        }
+        akemu_fibers[akemu_cur].wait_phase_of = &phase;
+        akemu_fibers[akemu_cur].wait_phase = phase;
+        akemu_switch_out();
     }
 };
-typedef std::barrier<akemu_wave_step> akemu_wave_barrier;
-static std::barrier<>* akemu_block_bar;
+typedef akemu_bar akemu_wave_barrier;
+static akemu_bar* akemu_block_bar;
 static std::vector<akemu_wave_barrier*> akemu_wave_bar;
 static uint64_t akemu_xch[1024];
+static long akemu_yields; /* lanes that gave way while spinning (s_sleep), counted per block */
+static void akemu_yield(void) { akemu_yields++; akemu_switch_out(); }
 #define __syncthreads() akemu_block_bar->arrive_and_wait()
 #define __shared__ static
 #define __global__
@@ -96,12 +128,12 @@ static inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
  * here, so a wait for other blocks would never end; the row-op table never sends an emulated case there */
 static inline void __threadfence(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 static inline unsigned atomicAdd(unsigned* p, unsigned v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
-#define __builtin_amdgcn_s_sleep(n) std::this_thread::yield()
+#define __builtin_amdgcn_s_sleep(n) akemu_yield()
 static inline float __fdividef(float a, float b) { return a / b; }
 #define __expf(x) std::exp((float)(x)) /* glibc declares __expf but libm does not export it */
 /* value of lane src_lane of this thread's wave (every lane of the wave calls it) */
 template <class T> static T akemu_exchange(T v, int src_lane) {
-    const int t = akemu_tlin, w = t / AK_WAVE;
+    const int t = akemu_cur, w = t / AK_WAVE;
     uint64_t b = 0, r;
     T out;
     std::memcpy(&b, &v, sizeof v);
@@ -112,14 +144,14 @@ template <class T> static T akemu_exchange(T v, int src_lane) {
     std::memcpy(&out, &r, sizeof out);
     return out;
 }
-template <class T> static T __shfl_xor(T v, int mask, int) { return akemu_exchange(v, (akemu_tlin % AK_WAVE) ^ mask); }
+template <class T> static T __shfl_xor(T v, int mask, int) { return akemu_exchange(v, (akemu_cur % AK_WAVE) ^ mask); }
 template <class T> static T __shfl(T v, int src, int) { return akemu_exchange(v, src % AK_WAVE); }
 template <class T> static T __shfl_down(T v, unsigned d, int) {
-    const int l = akemu_tlin % AK_WAVE;
+    const int l = akemu_cur % AK_WAVE;
     return akemu_exchange(v, l + (int)d < AK_WAVE ? l + (int)d : l);
 }
 static uint64_t __ballot(int pred) {
-    const int t = akemu_tlin, w = t / AK_WAVE;
+    const int t = akemu_cur, w = t / AK_WAVE;
     uint64_t m = 0;
     akemu_xch[t] = pred ? 1u : 0u;
     akemu_wave_bar[w]->arrive_and_wait();
@@ -128,32 +160,79 @@ static uint64_t __ballot(int pred) {
     return m;
 }
 
-/* Run kernel f on a grid, one block after another (x fastest), block.x x block.y x block.z threads a
- * block (x fastest in the linear index that makes the waves). */
+/* Run kernel f on a grid, one block after another (x fastest), bdim.x x bdim.y x bdim.z threads a block (x fastest
+ * in the lane order that makes the waves; `unsigned block`: 1-D): each lane a
+ * fiber, resumed in lane order whenever the barrier it waits at has completed, until every lane has returned. */
+static std::function<void()> akemu_body;
+static void akemu_lane_main(void) {
+    akemu_body();
+    akemu_fibers[akemu_cur].done = 1; /* uc_link returns to the scheduler */
+}
+static void akemu_run_block(unsigned block) {
+    if (akemu_fibers.size() < block) {
+        size_t old = akemu_fibers.size(), page = (size_t)sysconf(_SC_PAGESIZE);
+        akemu_fibers.resize(block);
+        for (size_t t = old; t < block; t++) {
+            void* m = mmap(NULL, AKEMU_STACK + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+            if (m == MAP_FAILED) { fprintf(stderr, AKEMU_NAME ": no memory for a lane's stack\n"); exit(2); }
+            mprotect(m, page, PROT_NONE); /* a stack overflow faults instead of writing into the next lane's stack */
+            akemu_fibers[t].stack = (char*)m + page;
+        }
+    }
+    for (unsigned t = 0; t < block; t++) {
+        akemu_fiber& f = akemu_fibers[t];
+        getcontext(&f.ctx);
+        f.ctx.uc_stack.ss_sp = f.stack;
+        f.ctx.uc_stack.ss_size = AKEMU_STACK;
+        f.ctx.uc_link = &akemu_sched_ctx;
+        makecontext(&f.ctx, akemu_lane_main, 0);
+        f.done = 0;
+        f.wait_phase_of = NULL;
+    }
+    unsigned left = block;
+    akemu_yields = 0;
+    while (left) {
+        int ran = 0;
+        for (unsigned t = 0; t < block; t++) {
+            akemu_fiber& f = akemu_fibers[t];
+            if (f.done || (f.wait_phase_of && *f.wait_phase_of == f.wait_phase)) continue;
+            f.wait_phase_of = NULL;
+            akemu_cur = (int)t;
+            threadIdx = { t % blockDim.x, (t / blockDim.x) % blockDim.y, t / (blockDim.x * blockDim.y) };
+            swapcontext(&akemu_sched_ctx, &f.ctx);
+            ran = 1;
+            if (f.done) left--;
+        }
+        if (!ran || akemu_yields > 100000000L) {
+            fprintf(stderr, AKEMU_NAME ": block (%u, %u, %u): %u of %u lanes %s\n", blockIdx.x, blockIdx.y, blockIdx.z, left, block,
+                    ran ? "spin forever (s_sleep)" : "wait at barriers that cannot complete (a barrier in divergent code?)");
+            exit(3);
+        }
+    }
+}
 template <class... A, class... V> static void akemu_run(void (*f)(A...), akemu_dim3 grid, akemu_dim3 bdim, V... v) {
     const unsigned block = bdim.x * bdim.y * bdim.z;
+    akemu_body = [=]() { f(v...); };
     blockDim = bdim;
     gridDim = grid;
     for (unsigned bz = 0; bz < grid.z; bz++)
         for (unsigned by = 0; by < grid.y; by++)
             for (unsigned bx = 0; bx < grid.x; bx++) {
-                std::barrier<> bar((std::ptrdiff_t)block);
+                akemu_bar bar((int)block, -1);
                 std::vector<akemu_wave_barrier*> wb;
-                std::vector<std::thread> th;
-                for (unsigned w = 0; w < (block + AK_WAVE - 1) / AK_WAVE; w++)
-                    wb.push_back(new akemu_wave_barrier(AK_WAVE, akemu_wave_step{ (int)w }));
+                for (unsigned w = 0; w < (block + AK_WAVE - 1) / AK_WAVE; w++) {
+                    const unsigned lanes = block - w * AK_WAVE < (unsigned)AK_WAVE ? block - w * AK_WAVE : (unsigned)AK_WAVE;
+                    wb.push_back(new akemu_wave_barrier((int)lanes, (int)w));
+                }
                 akemu_block_bar = &bar;
                 akemu_wave_bar = wb;
-                for (unsigned t = 0; t < block; t++)
-                    th.emplace_back([=]() {
-                        threadIdx = { t % bdim.x, (t / bdim.x) % bdim.y, t / (bdim.x * bdim.y) };
-                        akemu_tlin = (int)t;
-                        blockIdx = { bx, by, bz };
-                        f(v...);
-                    });
-                for (auto& x : th) x.join();
+                blockIdx = { bx, by, bz };
+                akemu_run_block(block);
                 for (auto* p : wb) delete p;
             }
+}
+template <class... A, class... V> static void akemu_run(void (*f)(A...), akemu_dim3 grid, unsigned block, V... v) {
+    akemu_run(f, grid, akemu_dim3{ block, 1, 1 }, v...);
 }
 /* f called with the argument values of an ak_args (params[i] points at argument i) */
 template <class... A, std::size_t... I>

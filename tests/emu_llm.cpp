@@ -14,12 +14,13 @@
  * How: tests/emu_harness.h (shared with tests/emu_matrix.cpp): the kernel
  * sources are compiled as host C++20 inside a namespace with the HIP
  * built-ins of the prelude's AMD path defined there, every GPU thread a
- * std::thread. The "device" is a cpu context on a copy of the cpu backend
+ * fiber. The "device" is a cpu context on a copy of the cpu backend
  * table that claims device memory and launches into the emulation, so the
  * ops' real planning (kernel name, grid, block, the generated packers'
  * argument values) drives it. */
 #define AKEMU_NAME "emu_llm"
 #include "emu_harness.h"
+#include <sys/wait.h>
 
 namespace emu {
 using std::exp2;
@@ -110,6 +111,39 @@ static void emu_copy(void) {
     }
 }
 
+/* the harness itself: shared memory across a barrier, a wave shuffle, and a barrier in divergent code reported
+ * (the program ends with status 3, here in a child process) rather than run past or hung */
+namespace selftest {
+static void exchange(int* out) {
+    __shared__ int s[256];
+    const int t = (int)threadIdx.x;
+    s[t] = t * 3 + (int)blockIdx.x;
+    __syncthreads();
+    out[blockIdx.x * 256 + t] = s[255 - t] + 1000 * __shfl_xor(t, 1, AK_WAVE);
+}
+static void divergent(int* out) {
+    if (threadIdx.x < (unsigned)AK_WAVE) __syncthreads();
+    out[threadIdx.x] = 1;
+}
+}
+static void emu_harness_self(void) {
+    std::vector<int> out(512, -1);
+    int bad = 0, st = 0;
+    akemu_run(selftest::exchange, akemu_dim3{ 2, 1, 1 }, 256, out.data());
+    for (int b = 0; b < 2; b++)
+        for (int t = 0; t < 256; t++) bad += out[b * 256 + t] != (255 - t) * 3 + b + 1000 * (t ^ 1);
+    AKT_CHECKF(bad == 0, "%d of 512 lanes read the wrong shared / shuffled value", bad);
+    fflush(stdout);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        if (!freopen("/dev/null", "w", stderr)) _exit(1);
+        akemu_run(selftest::divergent, akemu_dim3{ 1, 1, 1 }, 2 * AK_WAVE, out.data());
+        _exit(0);
+    }
+    AKT_CHECK(pid > 0 && waitpid(pid, &st, 0) == pid);
+    AKT_CHECKF(WIFEXITED(st) && WEXITSTATUS(st) == 3, "a barrier in divergent code was not reported (status %#x)", st);
+}
+
 int main(void) {
     const char* s = getenv("AKT_SEED");
     akemu_seed = s ? strtoull(s, NULL, 0) : (unsigned long long)time(NULL) * 2654435761ull;
@@ -118,6 +152,7 @@ int main(void) {
     gl_gpu = akemu_context();   /* gl_setup keeps it and adds the reference context */
     gl_rng = akemu_seed ^ 0x5EED11ull;
     if (!gl_gpu || !gl_setup()) { printf("0 passed, 1 failed\n"); return 1; }
+    AKT_RUN(emu_harness_self);
     AKT_RUN(emu_add_norm);
     AKT_RUN(emu_rope);
     AKT_RUN(emu_embedding);

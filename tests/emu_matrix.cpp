@@ -145,7 +145,7 @@ static float akemu_at(const float& v, int) { return v; }
 /* one matrix instruction, called by every lane of the wave */
 template <int OP, class V, class C> static C akemu_mx_call(const V& a, const V& b, const C& c) {
     const akemu_mx_shape& s = akemu_mx_shapes[OP];
-    const int t = akemu_tlin, w = t / AK_WAVE, l = t % AK_WAVE;
+    const int t = akemu_cur, w = t / AK_WAVE, l = t % AK_WAVE;
     akemu_mx_wave& W = akemu_mx[w];
     static_assert(C::SIZE == akemu_mx_shapes[OP].nc, "accumulator registers");
     if (AK_WAVE != s.lanes || akemu_len(a) != s.kl) akemu_mx_bad++;

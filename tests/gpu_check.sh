@@ -23,7 +23,8 @@
 # share of the rest; within a tool each suite gets a share of the tool's
 # remaining time in proportion to its warm-up seconds (a suite that runs over is cut and reported as cut,
 # never as clean; GPU_CHECK_SANITIZE_SUITES="gpu_gemm gpu_attention" and
-# GPU_CHECK_SANITIZE_TOOLS="racecheck" pick a subset for a second call).
+# GPU_CHECK_SANITIZE_TOOLS="racecheck" pick a subset for a second call; with GPU_CHECK_SANITIZE_WARM=0,
+# GPU_CHECK_SANITIZE_WEIGHTS=LOG takes the suites' seconds from an earlier `amdkit_tests` log instead).
 # memcheck runs every test; racecheck, synccheck and initcheck
 # run a third of each suite's tests each (AKT_SAMPLE=0/3, 1/3, 2/3: the three
 # together cover every test once); GPU_CHECK_SANITIZE_SAMPLE=1 runs every test
@@ -99,7 +100,7 @@ if [ -f "$OUT/bench_attention_amdkit.json" ] && python3 -c "import torch; assert
   run bench-attention-torch python3 bench/peer_attention.py --match "$OUT/bench_attention_amdkit.json" "$OUT/bench_attention.json"
   sed -n '/^| entry/,$p' "$OUT/bench-attention-torch.log"
 fi
-# GEMM: the sweep (bench_gemm_sweep: every layout, f16 / bf16 / f32 / TF32, batched, decode, gemv, fused epilogues,
+# GEMM: the sweep (bench_gemm_sweep: every layout, f16 / bf16 / f32 / TF32 / fp8, batched, decode, gemv, fused epilogues,
 # each cell checked) + the PyTorch peer on the same cells (eager, torch.compile), joined into one JSON + table
 run bench-gemm ./build/bench_gemm_sweep $BQ --list "$OUT/gemm_cases.tsv" "$OUT/bench_gemm_sweep.json"
 if [ -f "$OUT/bench_gemm_sweep.json" ] && python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
@@ -155,12 +156,12 @@ row() { # tool suite sample status errors tests secs
 # reports of a log whose host backtrace passes through one of them; and a library's own probes ("lib LIB API"
 # lines there): a report on that API call whose first frame past libcuda is inside LIB
 expected_api() {
-  awk -v list="$(grep -v '^#' tests/sanitize_expected.txt 2>/dev/null | grep -v '^lib ' | tr '\n' ' ')" \
+  awk -v list="$(grep -v '^#' tests/sanitize_expected.txt 2>/dev/null | grep -v '^lib ' | awk 'NF {print $1 "@" $2}' | tr '\n' ' ')" \
       -v libs="$(grep '^lib ' tests/sanitize_expected.txt 2>/dev/null | awk '{print $2 "@" $3}' | tr '\n' ' ')" '
-    BEGIN { n = split(list, t, " "); for (i = 1; i <= n; i++) want[t[i]] = 1
+    BEGIN { n = split(list, t, " "); for (i = 1; i <= n; i++) { split(t[i], p, "@"); test[i] = p[1]; tapi[i] = p[2] }
             m = split(libs, l, " "); for (i = 1; i <= m; i++) { split(l[i], p, "@"); lib[i] = p[1]; api[i] = p[2] } }
     /^========= Program hit/ { inrep = 1; hit = 0; first = ""; line = $0; next }
-    inrep && /Host Frame:/ { for (w in want) if (index($0, " " w " ")) hit = 1
+    inrep && /Host Frame:/ { for (i = 1; i <= n; i++) if (index($0, " " test[i] " ") && (tapi[i] == "" || index(line, "call to " tapi[i] "."))) hit = 1
                              if (first == "" && !index($0, "libcuda.so")) first = $0; next }
     inrep && /^========= *$/ { for (i = 1; i <= m; i++) if (index(first, " in " lib[i]) && index(line, "call to " api[i] ".")) hit = 1
                                if (hit) c++; inrep = 0; next }
@@ -181,7 +182,8 @@ else
   fi
   # a suite's share of a tool's time follows its warm-up seconds (at least 2 s): the long suites (attention,
   # GEMM) get the time they need, the short ones finish early and leave theirs to the next
-  suite_weight() { local w; w=$(grep -oE "\(suite $1: [0-9]+" "$OUT/sanitize-warm.log" 2>/dev/null | grep -oE '[0-9]+$' | head -n 1)
+  WLOG=${GPU_CHECK_SANITIZE_WEIGHTS:-$OUT/sanitize-warm.log}
+  suite_weight() { local w; w=$(grep -oE "\(suite $1: [0-9]+" "$WLOG" 2>/dev/null | grep -oE '[0-9]+$' | head -n 1)
                    [ -n "$w" ] && [ "$w" -ge 2 ] || w=2; echo $w; }
   ntools=$(echo $TOOLS | wc -w); tooli=0
   for tool in $TOOLS; do

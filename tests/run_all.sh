@@ -81,6 +81,8 @@ suite() { _run suite "$@"; }
 # other steps run beside them); its lines are printed by bg_wait
 BG_PIDS=""; BG_NAMES=""
 bg() { local name=$1 kind=$2; shift 2; ( _run "$kind" "$name" "$@" > "$B/logs/$name.out" ) & BG_PIDS="$BG_PIDS $!"; BG_NAMES="$BG_NAMES $name"; }
+# bg_group NAME FUNCTION: run a shell function of several steps beside the next ones; its lines are printed by bg_wait
+bg_group() { local name=$1; shift; ( "$@" ) > "$B/logs/$name.out" 2>&1 & BG_PIDS="$BG_PIDS $!"; BG_NAMES="$BG_NAMES $name"; }
 bg_wait() { local p n; for p in $BG_PIDS; do wait "$p"; done; for n in $BG_NAMES; do cat "$B/logs/$n.out"; done; BG_PIDS=""; BG_NAMES=""; }
 
 echo "== make $([ "$TIER" = full ] && echo check || echo test): the $TIER tier on $NPROC cores"
@@ -99,8 +101,11 @@ if full; then step build make -s -j"$NPROC" all
 else step build make -s -j"$NPROC" quick-build; fi   # the benchmarks it does not run: -fsyntax-only (Makefile)
 [ -x $B/amdkit ] || { bg_wait; echo "the build failed"; echo "0 passed, 1 failed"; exit 1; }
 
+# The host checks below (emulations, header builds, prototypes, generated sources) run as one group beside the
+# launch-plan check and the command-line checks (and the suites): on 2 cores the three streams keep both busy.
+host_checks() {
 # quick: wave 64 (the CDNA path no GPU here runs; wave 32 runs for real on the NVIDIA GPU suites); full: both
-echo "== kernel emulation (tests/emu_llm.cpp: llm / layout / residual-norm kernels on host threads vs their references)"
+echo "== kernel emulation (tests/emu_llm.cpp: llm / layout / residual-norm kernels as host fibers vs their references)"
 if full; then step emu-llm bash -c "make -s $B/emu_llm_w64 $B/emu_llm_w32 && ./$B/emu_llm_w64 && ./$B/emu_llm_w32"
 else step emu-llm-w64 bash -c "make -s $B/emu_llm_w64 && ./$B/emu_llm_w64"; fi
 
@@ -109,20 +114,12 @@ else step emu-llm-w64 bash -c "make -s $B/emu_llm_w64 && ./$B/emu_llm_w64"; fi
 # real ak_gemm / ak_attention plans for that target; full: every case on gfx908, gfx90a, gfx942, gfx950 (MFMA, wave
 # 64), gfx1100, gfx1200 (WMMA, wave 32); quick: gfx942 --quick (the instruction self-tests, the small tile in every
 # layout, the large tile once, one attention case: about 15 s of cpu with its build on 2 cores)
-echo "== matrix-kernel emulation (tests/emu_matrix.cpp: MFMA / WMMA GEMM and attention on host threads vs their references)"
+echo "== matrix-kernel emulation (tests/emu_matrix.cpp: MFMA / WMMA GEMM and attention as host fibers vs their references)"
 if full; then
   for t in gfx908 gfx90a gfx942 gfx950 gfx1100 gfx1200; do
     suite emu-matrix-$t bash -c "make -s $B/emu_matrix_$t && ./$B/emu_matrix_$t"
   done
 else suite emu-matrix-gfx942 bash -c "make -s $B/emu_matrix_gfx942 && ./$B/emu_matrix_gfx942 --quick"; fi
-
-# every launch the ops plan on an AMD target (tests/ak_launch_plans.c, the real planners) held to the code objects'
-# limits (tests/launch_plan_check.sh); here against ROCm 5.2's hipRTC (cached compiles), the ROCm 6.4 targets in the
-# rocm64 step. quick: gfx90a (wave64 CDNA, where a launch bound below the planned block was found); full: gfx906,
-# gfx908, gfx90a, gfx1030 (wave32)
-echo "== launch plans vs the code objects (ROCm 5.2 on the host; tests/check_launch_plans.sh)"
-if full; then suite plans52 bash -c "make -s $B/ak_compile_matrix $B/ak_launch_plans && bash tests/check_launch_plans.sh $B"
-else suite plans52 bash -c "make -s $B/ak_compile_matrix $B/ak_launch_plans && AMDKIT_PLANS52_ARCH=gfx90a bash tests/check_launch_plans.sh $B"; fi
 
 echo "== header builds"
 HDR_CC="gcc"; HDR_CXX="clang++"
@@ -160,6 +157,17 @@ step gen-check make -s gen-check
 suite akgen bash tests/akgen_check.sh
 # the generated packers are typed: the right call compiles and packs, a wrong count or kind of argument does not compile
 step kargs-typed bash -c "gcc -std=c99 -Wall -Wextra -pedantic -Werror tests/kargs_compile.c -o $B/kargs_compile -ldl -lpthread -lm && ./$B/kargs_compile && for m in TOO_FEW TOO_MANY POINTER_FOR_INT INT_FOR_POINTER CONST_FOR_OUTPUT; do gcc -std=c99 -Wall -Wextra -pedantic -Werror -fsyntax-only -DAKT_KARGS_\$m tests/kargs_compile.c > $B/logs/kargs-\$m.log 2>&1 && { echo \"AKT_KARGS_\$m compiled\"; exit 1; }; grep -q '_ak_kargs_' $B/logs/kargs-\$m.log || { echo \"AKT_KARGS_\$m failed for another reason\"; cat $B/logs/kargs-\$m.log; exit 1; }; done"
+
+}
+bg_group host-checks host_checks
+
+# every launch the ops plan on an AMD target (tests/ak_launch_plans.c, the real planners) held to the code objects'
+# limits (tests/launch_plan_check.sh); here against ROCm 5.2's hipRTC (cached compiles), the ROCm 6.4 targets in the
+# rocm64 step. quick: gfx90a (wave64 CDNA, where a launch bound below the planned block was found); full: gfx906,
+# gfx908, gfx90a, gfx1030 (wave32)
+echo "== launch plans vs the code objects (ROCm 5.2 on the host; tests/check_launch_plans.sh)"
+if full; then suite plans52 bash -c "make -s $B/ak_compile_matrix $B/ak_launch_plans && bash tests/check_launch_plans.sh $B"
+else suite plans52 bash -c "make -s $B/ak_compile_matrix $B/ak_launch_plans && AMDKIT_PLANS52_ARCH=gfx90a bash tests/check_launch_plans.sh $B"; fi
 
 echo "== command-line tool, README example and configuration table, demo (cpu)"
 suite cli bash tests/cli_check.sh $B/amdkit

@@ -2,6 +2,7 @@
 # The sanitize part of tests/gpu_check.sh classifies compute-sanitizer's reports
 # (no GPU needed: a stand-in compute-sanitizer prints canned reports):
 #   - an API error that a test in tests/sanitize_expected.txt provokes on purpose is not counted (clean);
+#     another API's error in that same test is;
 #   - NCCL's own cudaFuncGetAttributes probe (tests/sanitize_expected.txt) is not counted; its other API errors are;
 #   - a memory error is (errors, the part fails);
 #   - a sampled suite that made no GPU call is no-gpu-work, not a failure.
@@ -15,6 +16,9 @@ cat > "$T/cs" <<'EOS'
 echo "========= COMPUTE-SANITIZER"
 case "$FAKE_CS_MODE" in
 expected) printf '%s\n' '========= Program hit CUDA_ERROR_NOT_FOUND (error 500) due to "named symbol not found" on CUDA API call to cuModuleGetFunction.' \
+  '=========         Host Frame: test_gpu_kernel_not_found in t_gpu_runtime.c:539 [0xd2fa1] in amdkit_tests' '========= ' \
+  '1 passed, 0 failed' '========= ERROR SUMMARY: 1 error'; exit 86 ;;
+expectedother) printf '%s\n' '========= Program hit CUDA_ERROR_INVALID_VALUE (error 1) due to "invalid argument" on CUDA API call to cuMemcpyDtoH.' \
   '=========         Host Frame: test_gpu_kernel_not_found in t_gpu_runtime.c:539 [0xd2fa1] in amdkit_tests' '========= ' \
   '1 passed, 0 failed' '========= ERROR SUMMARY: 1 error'; exit 86 ;;
 other) printf '%s\n' '========= Program hit CUDA_ERROR_INVALID_VALUE (error 1) due to "invalid argument" on CUDA API call to cuMemcpyDtoH.' \
@@ -44,6 +48,7 @@ one() { # mode expected-status expected-exit
   else echo "  FAIL $1: expected $2 (exit $3), got '$line' (exit $rc)"; echo "$out" | tail -n 5; fail=$((fail+1)); fi
 }
 one expected clean 0
+one expectedother errors 1
 one other errors 1
 one memory errors 1
 one ncclprobe clean 0

@@ -610,7 +610,7 @@ static void fp8_errors_and_plans(void) {
     ak_gemm_desc g = ak_gemm_desc_default(), x;
     ak_gemm_plan p;
     static uint8_t A[64 * 64], B[64 * 64];
-    static float D[64 * 64], sc[64];
+    static float D[64 * 64], D2[64 * 64], sc[64];
     const char *src90 = NULL, *fam = NULL, *s;
     int i;
     if (!ctx) return;
@@ -631,6 +631,15 @@ static void fp8_errors_and_plans(void) {
     /* scales and dtype_b are for fp8 only */
     x = g; x.dtype = AK_F16; x.out_dtype = AK_F16; x.scale_a = sc; AKT_ERR_ITEM(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
     x = g; x.dtype = AK_F16; x.out_dtype = AK_F16; x.dtype_b = AK_BF16; AKT_ERR_ITEM(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
+    /* fast_accum: 0 or 1, fp8 only; the cpu reference is exact either way (the same D) */
+    x = g; x.dtype = AK_F16; x.out_dtype = AK_F16; x.fast_accum = 1; AKT_ERR_ITEM(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
+    AKT_CONTAINS(ak_last_error(), "fast_accum");
+    x = g; x.fast_accum = 2; AKT_ERR(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT);
+    for (i = 0; i < 64 * 64; i++) { A[i] = (uint8_t)(i * 37 + 11); B[i] = (uint8_t)(i * 53 + 5); if ((A[i] & 0x7F) == 0x7F) A[i] = 0; if ((B[i] & 0x7F) == 0x7F) B[i] = 0; }
+    x = g; x.out_dtype = AK_F32; AKT_OK(ak_gemm(ctx, &x, NULL));
+    memcpy(D2, D, sizeof D);
+    x.fast_accum = 1; AKT_OK(ak_gemm(ctx, &x, NULL));
+    AKT_CHECK(!memcmp(D2, D, sizeof D));
     ak_context_destroy(ctx);
     /* an explicit precision mask without fp8 refuses it */
     ctx = plan_ctx("sm_90", AK_ON, -1, AK_AUTO, 0, AK_DTYPE_BIT(AK_F16), 0);
@@ -648,6 +657,12 @@ static void fp8_errors_and_plans(void) {
     }
     x = g; x.a = (const void*)(uintptr_t)((uintptr_t)1 << 40); x.b = (const void*)(uintptr_t)((uintptr_t)2 << 40); x.d = (void*)(uintptr_t)((uintptr_t)3 << 40);
     x.m = 8192; x.n = 8192; x.k = 8192; x.dtype_b = AK_FP8_E5M2;
+    /* precise (default): the 128x128 cooperative kernel at every shape; fast_accum 1: the 16-bit tile rule */
+    AKT_OK(ak_gemm_plan_get(ctx, &x, &p));
+    AKT_CHECKF(!strcmp(p.kernel, "ak_gemm_sm90_n128_kk_e4e5") && strstr(p.reason, "precise"), "fp8 precise 8192^3 plan %s", p.kernel);
+    x.k = 1024; AKT_OK(ak_gemm_plan_get(ctx, &x, &p));
+    AKT_CHECKF(!strcmp(p.kernel, "ak_gemm_sm90_n128_kk_e4e5"), "fp8 precise k 1024 plan %s", p.kernel);
+    x.k = 8192; x.fast_accum = 1;
     AKT_OK(ak_gemm_plan_get(ctx, &x, &p));
     AKT_CHECKF(!strcmp(p.path, "wgmma") && !strcmp(p.kernel, "ak_gemm_sm90_n256_kk_e4e5") && p.bk == 128 && p.threads == 384,
                "fp8 8192^3 plan %s (%s) bk %d", p.kernel, p.path, p.bk);

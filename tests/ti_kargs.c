@@ -348,7 +348,8 @@ static void akk_walk_matrix(ak_context* ctx) {
             }
         }
         if (d == 0 && ctx->dev.arch_info && ctx->dev.arch_info->matrix == AK_MATRIX_WGMMA) {
-            /* fp8 on the Hopper kernel: every pair of formats x the three variants (128x256, ping-pong, 128x128) */
+            /* fp8 on the Hopper kernel: every pair of formats x the three variants (128x256, ping-pong, 128x128);
+               fast_accum 1 reaches the first two (the precise default runs the 128x128 one), v 2 is precise */
             static const ak_dtype f8[2] = { AK_FP8_E4M3, AK_FP8_E5M2 };
             static const size_t sh[3][3] = { { 2048, 4096, 4096 }, { 2048, 4096, 64 }, { 256, 1024, 64 } };
             int pa, v;
@@ -360,6 +361,7 @@ static void akk_walk_matrix(ak_context* ctx) {
                     g.m = sh[v][0]; g.n = sh[v][1]; g.k = sh[v][2];
                     g.scale_a = (const float*)(const void*)((char*)b + big * 2); g.scale_b = g.scale_a + 4096;
                     g.scale_a_per_row = g.scale_b_per_col = v != 2;
+                    g.fast_accum = v != 2;
                     AKT_OK(ak_gemm(ctx, &g, NULL));
                 }
         }
