@@ -16778,9 +16778,21 @@ static const char _ak_src_gemm_decode[] =
     "template <> struct ak_gemm_decode_is_f16<ak_f16_t> { enum { V = 1 }; };\n"
     "\n"
     "#if defined(AK_MMA_SYNC)\n"
-    "/* 16-byte cp.async (the tail past src_bytes zero-filled), groups, waits */\n"
+    "/* 16 bytes into shared memory: a whole chunk by cp.async; a tail (src_bytes < 16, 2-byte elements) by plain loads\n"
+    " * of the elements that exist, zeros after them, and nothing (src_bytes 0) as zeros, so no byte past the operand is\n"
+    " * read (a partial cp.async reads only src_bytes, but compute-sanitizer's initcheck counts all 16). Plain stores\n"
+    " * are ordered with the cp.async data by the same wait + __syncthreads. Groups, waits. */\n"
     "AK_INLINE void ak_gd_cp16(void* smem, const void* src, int src_bytes) {\n"
-    "    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\\n\" ::\"r\"(ak_smem_addr(smem)), \"l\"(src), \"r\"(src_bytes) : \"memory\");\n"
+    "    if (src_bytes == 16) {\n"
+    "        asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\\n\" ::\"r\"(ak_smem_addr(smem)), \"l\"(src) : \"memory\");\n"
+    "        return;\n"
+    "    }\n"
+    "    const unsigned short* e = (const unsigned short*)src;\n"
+    "    ak_u32 v[4] = { 0u, 0u, 0u, 0u };\n"
+    "#pragma unroll\n"
+    "    for (int i = 0; i < 8; i++)\n"
+    "        if (2 * i < src_bytes) v[i / 2] |= (ak_u32)e[i] << (16 * (i % 2));\n"
+    "    asm volatile(\"st.shared.v4.b32 [%0], {%1, %2, %3, %4};\\n\" ::\"r\"(ak_smem_addr(smem)), \"r\"(v[0]), \"r\"(v[1]), \"r\"(v[2]), \"r\"(v[3]) : \"memory\");\n"
     "}\n"
     "AK_INLINE void ak_gd_commit(void) { asm volatile(\"cp.async.commit_group;\\n\" ::: \"memory\"); }\n"
     "template <int N> AK_INLINE void ak_gd_wait(void) { asm volatile(\"cp.async.wait_group %0;\\n\" ::\"n\"(N) : \"memory\"); }\n"
@@ -20745,7 +20757,7 @@ static inline void _ak_kargs_gemm_splitk_fin(_ak_kargs* kargs_, const void* W, i
     ak_args_ptr(a_, W); ak_args_i32(a_, splits); ak_args_ptr(a_, C); ak_args_ptr(a_, D); ak_args_ptr(a_, bias); ak_args_ptr(a_, R); ak_args_i32(a_, M); ak_args_i32(a_, N); ak_args_i64(a_, ldc);
     ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_decode.hip:206 NAME (macro AK_GEMM_DECODE) */
+/* kernels/gemm_decode.hip:218 NAME (macro AK_GEMM_DECODE) */
 static inline void _ak_kargs_gemm_decode(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, void* W, int32_t M, int32_t N, int32_t K,
                                          int64_t lda, int64_t ldb, int64_t ldc, int64_t ldd, int64_t ldr, int64_t sA, int64_t sB, int64_t sC, int64_t sD, int64_t sR, int32_t batch, int32_t kper,
                                          float alpha, float beta, int32_t flags, float ap) {
@@ -20754,7 +20766,7 @@ static inline void _ak_kargs_gemm_decode(_ak_kargs* kargs_, const void* A, const
     ak_args_i32(a_, K); ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB); ak_args_i64(a_, sC);
     ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_i32(a_, kper); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_decode.hip:237 NAME (macro AK_GEMM_DECODE_FIN) */
+/* kernels/gemm_decode.hip:249 NAME (macro AK_GEMM_DECODE_FIN) */
 static inline void _ak_kargs_gemm_decode_fin(_ak_kargs* kargs_, const void* W, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t splits, int64_t ldc, int64_t ldd,
                                              int64_t ldr, int64_t sC, int64_t sD, int64_t sR, int32_t batch, float alpha, float beta, int32_t flags, float ap) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_gemm_decode_fin);

@@ -50,9 +50,21 @@ template <class DT> struct ak_gemm_decode_is_f16 { enum { V = 0 }; };
 template <> struct ak_gemm_decode_is_f16<ak_f16_t> { enum { V = 1 }; };
 
 #if defined(AK_MMA_SYNC)
-/* 16-byte cp.async (the tail past src_bytes zero-filled), groups, waits */
+/* 16 bytes into shared memory: a whole chunk by cp.async; a tail (src_bytes < 16, 2-byte elements) by plain loads
+ * of the elements that exist, zeros after them, and nothing (src_bytes 0) as zeros, so no byte past the operand is
+ * read (a partial cp.async reads only src_bytes, but compute-sanitizer's initcheck counts all 16). Plain stores
+ * are ordered with the cp.async data by the same wait + __syncthreads. Groups, waits. */
 AK_INLINE void ak_gd_cp16(void* smem, const void* src, int src_bytes) {
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(ak_smem_addr(smem)), "l"(src), "r"(src_bytes) : "memory");
+    if (src_bytes == 16) {
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(ak_smem_addr(smem)), "l"(src) : "memory");
+        return;
+    }
+    const unsigned short* e = (const unsigned short*)src;
+    ak_u32 v[4] = { 0u, 0u, 0u, 0u };
+#pragma unroll
+    for (int i = 0; i < 8; i++)
+        if (2 * i < src_bytes) v[i / 2] |= (ak_u32)e[i] << (16 * (i % 2));
+    asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"r"(ak_smem_addr(smem)), "r"(v[0]), "r"(v[1]), "r"(v[2]), "r"(v[3]) : "memory");
 }
 AK_INLINE void ak_gd_commit(void) { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
 template <int N> AK_INLINE void ak_gd_wait(void) { asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory"); }
