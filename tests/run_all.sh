@@ -102,7 +102,7 @@ else step build make -s -j"$NPROC" quick-build; fi   # the benchmarks it does no
 [ -x $B/amdkit ] || { bg_wait; echo "the build failed"; echo "0 passed, 1 failed"; exit 1; }
 
 # The host checks below (emulations, header builds, prototypes, generated sources) run as one group beside the
-# launch-plan check and the command-line checks (and the suites): on 2 cores the three streams keep both busy.
+# launch-plan check, the command-line checks (a group too) and the suites: on 2 cores four streams keep both busy.
 host_checks() {
 # quick: wave 64 (the CDNA path no GPU here runs; wave 32 runs for real on the NVIDIA GPU suites); full: both
 echo "== kernel emulation (tests/emu_llm.cpp: llm / layout / residual-norm kernels as host fibers vs their references)"
@@ -161,14 +161,8 @@ step kargs-typed bash -c "gcc -std=c99 -Wall -Wextra -pedantic -Werror tests/kar
 }
 bg_group host-checks host_checks
 
-# every launch the ops plan on an AMD target (tests/ak_launch_plans.c, the real planners) held to the code objects'
-# limits (tests/launch_plan_check.sh); here against ROCm 5.2's hipRTC (cached compiles), the ROCm 6.4 targets in the
-# rocm64 step. quick: gfx90a (wave64 CDNA, where a launch bound below the planned block was found); full: gfx906,
-# gfx908, gfx90a, gfx1030 (wave32)
-echo "== launch plans vs the code objects (ROCm 5.2 on the host; tests/check_launch_plans.sh)"
-if full; then suite plans52 bash -c "make -s $B/ak_compile_matrix $B/ak_launch_plans && bash tests/check_launch_plans.sh $B"
-else suite plans52 bash -c "make -s $B/ak_compile_matrix $B/ak_launch_plans && AMDKIT_PLANS52_ARCH=gfx90a bash tests/check_launch_plans.sh $B"; fi
-
+# the command-line, walkthrough and benchmark checks: a third stream beside the launch-plan check and the host checks
+cli_checks() {
 echo "== command-line tool, README example and configuration table, demo (cpu)"
 suite cli bash tests/cli_check.sh $B/amdkit
 suite readme-example bash tests/readme_check.sh
@@ -193,6 +187,18 @@ suite kernelbench-check python3 tests/kernelbench_check.py
 # (bench/bench_sweep.c + sweep_render.py) on a tiny grid (cpu backend: checks the harness, not speed)
 step sweep-misses python3 bench/sweep_misses.py bench/results/h100_sweep.json --check
 step sweep-quick bash -c "AMDKIT_BACKEND=cpu ./$B/bench_sweep --quick --rows 1,3,64 --cols 1,7,127,1000,5000 --dtypes f32,bf16 $B/sweep-quick.json && python3 bench/sweep_render.py $B/sweep-quick.json --out $B/sweep-quick"
+
+}
+bg_group cli-checks cli_checks
+
+# every launch the ops plan on an AMD target (tests/ak_launch_plans.c, the real planners) held to the code objects'
+# limits (tests/launch_plan_check.sh); here against ROCm 5.2's hipRTC (cached compiles), the ROCm 6.4 targets in the
+# rocm64 step. quick: gfx90a (wave64 CDNA, where a launch bound below the planned block was found); full: gfx906,
+# gfx908, gfx90a, gfx1030 (wave32)
+echo "== launch plans vs the code objects (ROCm 5.2 on the host; tests/check_launch_plans.sh)"
+if full; then suite plans52 bash -c "make -s $B/ak_compile_matrix $B/ak_launch_plans && bash tests/check_launch_plans.sh $B"
+else suite plans52 bash -c "make -s $B/ak_compile_matrix $B/ak_launch_plans && AMDKIT_PLANS52_ARCH=gfx90a bash tests/check_launch_plans.sh $B"; fi
+
 
 skipped=0; skipped_why=""
 if full; then
