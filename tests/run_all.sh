@@ -80,9 +80,9 @@ suite() { _run suite "$@"; }
 # bg NAME KIND cmd...: run a step beside the next ones (the suites wait on single-threaded compilers: on 2 cores the
 # other steps run beside them); its lines are printed by bg_wait
 BG_PIDS=""; BG_NAMES=""
-bg() { local name=$1 kind=$2; shift 2; ( _run "$kind" "$name" "$@" > "$B/logs/$name.out" ) & BG_PIDS="$BG_PIDS $!"; BG_NAMES="$BG_NAMES $name"; }
 # bg_group NAME FUNCTION: run a shell function of several steps beside the next ones; its lines are printed by bg_wait
 bg_group() { local name=$1; shift; ( "$@" ) > "$B/logs/$name.out" 2>&1 & BG_PIDS="$BG_PIDS $!"; BG_NAMES="$BG_NAMES $name"; }
+bg() { local name=$1 kind=$2; shift 2; bg_group "$name" _run "$kind" "$name" "$@"; }
 bg_wait() { local p n; for p in $BG_PIDS; do wait "$p"; done; for n in $BG_NAMES; do cat "$B/logs/$n.out"; done; BG_PIDS=""; BG_NAMES=""; }
 
 echo "== make $([ "$TIER" = full ] && echo check || echo test): the $TIER tier on $NPROC cores"
