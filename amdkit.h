@@ -1487,10 +1487,24 @@ AKAPI ak_result ak_copy_strided(ak_context* ctx, ak_dtype src_dtype, ak_dtype ds
  * measured at k = 4096). Set for a 16-bit or
  * f32 dtype it is refused (AK_ERROR_INVALID_ARGUMENT); the cpu reference is
  * exact either way.
+ * 8-bit integers (as torch._int_mm, plus a dequantising epilogue): dtype
+ * AK_I8 with dtype_b AK_I8 (or 0), the products summed exactly in int32
+ * (wrapping modulo 2^32 like the hardware's, which needs k > 2^17 of
+ * extreme values). out_dtype AK_I32 stores that raw sum (alpha 1, nothing
+ * else: scales, beta, bias, activation and residual are refused there);
+ * out_dtype AK_F32, AK_F16 or AK_BF16 converts it to f32 and runs the fp8
+ * formula above (the same scale fields and epilogue). The GPU path is the
+ * portable matrix-core kernel (mma.sync m16n8k32 s8 on NVIDIA sm_80+,
+ * MFMA i32 i8 on CDNA, WMMA iu8 on RDNA3 / RDNA4) and takes k-contiguous
+ * operands only (A stored m x k, B stored n x k: trans_a = 0, trans_b = 1;
+ * other layouts AK_ERROR_INVALID_ARGUMENT); targets without int8 matrix
+ * instructions, or config.matrix_cores off, are refused
+ * (AK_ERROR_MATRIX_CORES). The cpu backend sums exactly (double, then
+ * wrapped to int32) and applies the scales and epilogue in double.
  * Thread safety: any thread. */
 typedef struct ak_gemm_desc {
-    ak_dtype dtype;               /* A, B: AK_F32, AK_F16, AK_BF16 */
-    ak_dtype out_dtype;           /* D, C, bias, residual: dtype or AK_F32 */
+    ak_dtype dtype;               /* A, B: AK_F32, AK_F16, AK_BF16 (8-bit: the fp8 dtypes, AK_I8; see above) */
+    ak_dtype out_dtype;           /* D, C, bias, residual: dtype or AK_F32 (fp8 / i8 inputs: f32, f16, bf16; i8 also AK_I32) */
     const void* a;                /* stored m x k (trans_a = 0) or k x m (trans_a = 1) */
     const void* b;                /* stored k x n (trans_b = 0) or n x k (trans_b = 1) */
     const void* c;                /* m x n, read only when beta != 0 */
@@ -1505,9 +1519,9 @@ typedef struct ak_gemm_desc {
     float act_param;              /* the activation's parameter (ak_unary's param; a second one is 0: its default) */
     size_t batch;                 /* problems (0 means 1) */
     size_t stride_a, stride_b, stride_c, stride_d, stride_r;  /* elements between problems */
-    ak_dtype dtype_b;             /* fp8 only: B's dtype (0: dtype) */
-    const float* scale_a;         /* fp8 only: NULL, 1 value, or m values (scale_a_per_row) */
-    const float* scale_b;         /* fp8 only: NULL, 1 value, or n values (scale_b_per_col) */
+    ak_dtype dtype_b;             /* fp8 / i8 only: B's dtype (0: dtype) */
+    const float* scale_a;         /* fp8 / i8 only: NULL, 1 value, or m values (scale_a_per_row) */
+    const float* scale_b;         /* fp8 / i8 only: NULL, 1 value, or n values (scale_b_per_col) */
     int scale_a_per_row, scale_b_per_col;  /* 0 or 1 */
     int fast_accum;               /* fp8 only, 0 or 1: 1 = the tensor cores' own fp8 accumulation over all of k (faster, less precise) */
 } ak_gemm_desc;
@@ -1522,7 +1536,7 @@ AKAPI ak_gemm_desc ak_gemm_desc_default(void);
 /* How ak_gemm would run a descriptor on ctx (nothing is launched). */
 typedef struct ak_gemm_plan {
     char kernel[64];      /* kernel name, "" on the cpu backend without a named arch */
-    const char* path;     /* "mfma", "wmma", "mma.sync", "wgmma" (fp8 too), "simt", "decode" / "skinny" (m <= 16), "gemv" (a matrix times a vector) or "cpu" */
+    const char* path;     /* "mfma", "wmma", "mma.sync" (i8 too), "wgmma" (fp8 too), "simt", "decode" / "skinny" (m <= 16), "gemv" (a matrix times a vector) or "cpu" */
     int bm, bn, bk;       /* block tile */
     int threads;          /* per block */
     size_t shared_bytes;  /* dynamic shared memory per block */
@@ -10202,6 +10216,8 @@ static const char _ak_src_prelude[] =
     "typedef short ak_i16x4 __attribute__((ext_vector_type(4)));\n"
     "typedef short ak_i16x2 __attribute__((ext_vector_type(2)));\n"
     "typedef float ak_f32x2 __attribute__((ext_vector_type(2)));\n"
+    "typedef int ak_i32x16 __attribute__((ext_vector_type(16))); /* int8 MFMA (kernels/gemm.hip) */\n"
+    "typedef int ak_i32x4 __attribute__((ext_vector_type(4)));\n"
     "#if defined(__gfx950__)\n"
     "typedef _Float16 ak_f16x8 __attribute__((ext_vector_type(8)));\n"
     "typedef __bf16 ak_bf16x8 __attribute__((ext_vector_type(8)));\n"
@@ -10324,6 +10340,9 @@ static const char _ak_src_prelude[] =
     "#endif\n"
     "typedef _Float16 ak_wmma_h __attribute__((ext_vector_type(AK_WMMA_KL)));\n"
     "typedef short ak_wmma_s __attribute__((ext_vector_type(AK_WMMA_KL)));\n"
+    "#define AK_WMMA_KW (AK_WMMA_KL / 4)\n"
+    "typedef int ak_wmma_i8 __attribute__((ext_vector_type(AK_WMMA_KW))); /* int8 WMMA: KL bytes (kernels/gemm.hip) */\n"
+    "typedef int ak_i32x8 __attribute__((ext_vector_type(8)));\n"
     "struct ak_wmma_c {\n"
     "    struct C { ak_f32x8 v; };\n"
     "    enum { M = 16, N = 16, K = 16, NC = 8 };\n"
@@ -16008,6 +16027,9 @@ static const char _ak_src_gemm[] =
     "#define AK_GF_VA 64\n"
     "#define AK_GF_VB 128\n"
     "#define AK_GF_ACT_SHIFT 8\n"
+    "#define AK_GF_SA_ROW (1 << 20) /* int8: scale_a per row (else one value, or none: NULL) */\n"
+    "#define AK_GF_SB_COL (1 << 21) /* int8: scale_b per column */\n"
+    "#define AK_GF_I32 (1 << 22)    /* int8: D is the raw int32 sum */\n"
     "// <<host\n"
     "\n"
     "/* Load a ROWS x BK tile of op(X) (rows = m for A, n for B) starting at\n"
@@ -16679,6 +16701,270 @@ static const char _ak_src_gemm[] =
     "        ak_gemm_splitk_fin<DT>(W, splits, C, D, bias, R, M, N, ldc, ldd, ldr, alpha, beta, flags, ap);                      \\\n"
     "    }\n"
     "\n"
+    "/* ---- int8: D = epilogue(sa sb (A B^T)) or the int32 sums, A m x k, B n x k -\n"
+    " * ak_mma_i8 is ak_mma's interface for int8 fragments with int32\n"
+    " * accumulators (C::v[e] an int). Its byte layouts are the 16-bit\n"
+    " * instructions' with k doubled, so the 16-bit tile's shared rows (BK = 64\n"
+    " * bytes + 16 of padding = 80-byte rows) serve unchanged:\n"
+    " *   mma.sync m16n8k32 s8 (sm_80+): 4 bytes (k 4t..4t+3) where m16n8k16 has\n"
+    " *     2 halves: the same ldmatrix.b16 addresses with 16-byte k offsets;\n"
+    " *   MFMA v_mfma_i32_32x32x8i8 (gfx908 / gfx90a, 4 bytes a lane), _32x32x16_i8\n"
+    " *     (gfx94x, 8), _32x32x32_i8 (gfx950, 16): ak_lay_mfma32x32x* with KL\n"
+    " *     bytes, the f32 accumulator layout;\n"
+    " *   WMMA v_wmma_i32_16x16x16_iu8 (gfx11: 16 bytes a lane, the halves of the\n"
+    " *     wave repeat; gfx12: 8 bytes, lane group g k 8g .. 8g + 7 as for f16),\n"
+    " *     signed A and B, no clamp.\n"
+    " * Targets without any (OK = 0; the host refuses int8 there) run a plain\n"
+    " * loop per output, correct and slow. */\n"
+    "#if defined(AK_MMA_MFMA)\n"
+    "struct ak_mma_i8 : ak_mfma32_c {\n"
+    "#if defined(__gfx950__)\n"
+    "    enum { OK = 1, KL = 16 };\n"
+    "    struct A { ak_i32x4 x; };\n"
+    "#elif defined(__gfx940__) || defined(__gfx941__) || defined(__gfx942__)\n"
+    "    enum { OK = 1, KL = 8 };\n"
+    "    struct A { long x; };\n"
+    "#else\n"
+    "    enum { OK = 1, KL = 4 };\n"
+    "    struct A { int x; };\n"
+    "#endif\n"
+    "    enum { K = 2 * KL };\n"
+    "    struct C { ak_i32x16 v; };\n"
+    "    typedef A B;\n"
+    "    static AK_INLINE void zero(C& c) {\n"
+    "#pragma unroll\n"
+    "        for (int e = 0; e < 16; e++) c.v[e] = 0;\n"
+    "    }\n"
+    "    static AK_INLINE void load_a(A& a, const signed char* s, int ld) {\n"
+    "        const int l = ak_lane();\n"
+    "        a.x = *(const decltype(a.x)*)(s + (l % 32) * ld + KL * (l / 32));\n"
+    "    }\n"
+    "    static AK_INLINE void load_b(B& b, const signed char* s, int ld) { load_a(b, s, ld); }\n"
+    "    static AK_INLINE void mma(C& c, const A& a, const B& b) {\n"
+    "#if defined(__gfx950__)\n"
+    "        c.v = __builtin_amdgcn_mfma_i32_32x32x32_i8(a.x, b.x, c.v, 0, 0, 0);\n"
+    "#elif defined(__gfx940__) || defined(__gfx941__) || defined(__gfx942__)\n"
+    "        c.v = __builtin_amdgcn_mfma_i32_32x32x16_i8(a.x, b.x, c.v, 0, 0, 0);\n"
+    "#else\n"
+    "        c.v = __builtin_amdgcn_mfma_i32_32x32x8i8(a.x, b.x, c.v, 0, 0, 0);\n"
+    "#endif\n"
+    "    }\n"
+    "};\n"
+    "#elif defined(AK_MMA_WMMA11) || defined(AK_MMA_WMMA12)\n"
+    "struct ak_mma_i8 : ak_wmma_c {\n"
+    "    enum { OK = 1 };\n"
+    "    struct A { ak_wmma_i8 x; };\n"
+    "    typedef A B;\n"
+    "    struct C { ak_i32x8 v; };\n"
+    "    static AK_INLINE void zero(C& c) {\n"
+    "#pragma unroll\n"
+    "        for (int e = 0; e < 8; e++) c.v[e] = 0;\n"
+    "    }\n"
+    "    static AK_INLINE void load_a(A& a, const signed char* s, int ld) {\n"
+    "        const int l = ak_lane();\n"
+    "        a.x = *(const ak_wmma_i8*)(s + (l % 16) * ld + k0(l));\n"
+    "    }\n"
+    "    static AK_INLINE void load_b(B& b, const signed char* s, int ld) { load_a(b, s, ld); }\n"
+    "    static AK_INLINE void mma(C& c, const A& a, const B& b) {\n"
+    "#if defined(AK_MMA_WMMA11)\n"
+    "        c.v = __builtin_amdgcn_wmma_i32_16x16x16_iu8_w32(true, a.x, true, b.x, c.v, false);\n"
+    "#else\n"
+    "        c.v = __builtin_amdgcn_wmma_i32_16x16x16_iu8_w32_gfx12(true, a.x, true, b.x, c.v, false);\n"
+    "#endif\n"
+    "    }\n"
+    "};\n"
+    "#elif defined(AK_MMA_SYNC)\n"
+    "struct ak_mma_i8 : ak_mma_sync_c {\n"
+    "    enum { OK = 1, K = 32 };\n"
+    "    struct A { ak_u32 r[4]; };\n"
+    "    struct B { ak_u32 r[2]; };\n"
+    "    struct C { int v[4]; };\n"
+    "    static AK_INLINE void zero(C& c) { c.v[0] = c.v[1] = c.v[2] = c.v[3] = 0; }\n"
+    "    static AK_INLINE void load_a(A& a, const signed char* s, int ld) {\n"
+    "        const int l = ak_lane();\n"
+    "        const ak_u32 p = ak_smem_addr(s + (l % 16) * ld + 16 * (l / 16));\n"
+    "        asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\"\n"
+    "                     : \"=r\"(a.r[0]), \"=r\"(a.r[1]), \"=r\"(a.r[2]), \"=r\"(a.r[3]) : \"r\"(p));\n"
+    "    }\n"
+    "    /* two B fragments at once: columns n 0..7 (b0) and 8..15 (b1) */\n"
+    "    static AK_INLINE void load_b2(B& b0, B& b1, const signed char* s, int ld) {\n"
+    "        const int l = ak_lane();\n"
+    "        const ak_u32 p = ak_smem_addr(s + ((l % 8) + 8 * (l / 16)) * ld + 16 * ((l / 8) % 2));\n"
+    "        asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\"\n"
+    "                     : \"=r\"(b0.r[0]), \"=r\"(b0.r[1]), \"=r\"(b1.r[0]), \"=r\"(b1.r[1]) : \"r\"(p));\n"
+    "    }\n"
+    "    static AK_INLINE void mma(C& c, const A& a, const B& b) {\n"
+    "        asm volatile(\"mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\"\n"
+    "                     : \"+r\"(c.v[0]), \"+r\"(c.v[1]), \"+r\"(c.v[2]), \"+r\"(c.v[3])\n"
+    "                     : \"r\"(a.r[0]), \"r\"(a.r[1]), \"r\"(a.r[2]), \"r\"(a.r[3]), \"r\"(b.r[0]), \"r\"(b.r[1]));\n"
+    "    }\n"
+    "};\n"
+    "#else\n"
+    "struct ak_mma_i8 { /* never called (OK = 0): the members let the kernel compile */\n"
+    "    enum { OK = 0, M = 16, N = 16, K = 32, NC = 1 };\n"
+    "    struct A { int x; };\n"
+    "    typedef A B;\n"
+    "    struct C { int v[1]; };\n"
+    "    static AK_INLINE void zero(C& c) { c.v[0] = 0; }\n"
+    "    static AK_INLINE void load_a(A& a, const signed char* s, int ld) { (void)ld; a.x = s[0]; }\n"
+    "    static AK_INLINE void load_b(B& b, const signed char* s, int ld) { load_a(b, s, ld); }\n"
+    "    static AK_INLINE void mma(C& c, const A& a, const B& b) { c.v[0] += a.x * b.x; }\n"
+    "    static AK_INLINE int c_row(int lane, int e) { (void)e; return lane % 16; }\n"
+    "    static AK_INLINE int c_col(int lane, int e) { (void)lane; return e; }\n"
+    "};\n"
+    "#endif\n"
+    "\n"
+    "#define AK_GEMM_PARAMS_I8(T)                                                                                        \\\n"
+    "    const T *A, const T *B, const void *C, void *D, const void *bias, const void *R,          \\\n"
+    "        const float *sa, const float *sb, int M, int N, int K, ak_i64 lda, ak_i64 ldb, ak_i64 ldc, ak_i64 ldd,   \\\n"
+    "        ak_i64 ldr, ak_i64 sA, ak_i64 sB, ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, float alpha, float beta,    \\\n"
+    "        int flags, float ap\n"
+    "#define AK_GEMM_ARGS_I8 A, B, C, D, bias, R, sa, sb, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, alpha, beta, flags, ap\n"
+    "\n"
+    "/* Output (m, n) of the int32 sum acc: D = acc (AK_GF_I32), else the scales, then ak_gemm_out's epilogue\n"
+    " * (OT: the 16-bit output type; f32 by AK_GF_OUT32). */\n"
+    "template <class OT>\n"
+    "AK_INLINE void ak_gemm_i8_out(int m, int n, int acc, void* D, ak_i64 ldd, const void* C, ak_i64 ldc, const void* bias, const void* R,\n"
+    "                              ak_i64 ldr, const float* sa, const float* sb, float alpha, float beta, int flags, float ap) {\n"
+    "    if (flags & AK_GF_I32) {\n"
+    "        ((int*)D)[(ak_i64)m * ldd + n] = acc;\n"
+    "        return;\n"
+    "    }\n"
+    "    float v = (float)acc;\n"
+    "    if (sa) v *= sa[(flags & AK_GF_SA_ROW) ? m : 0];\n"
+    "    if (sb) v *= sb[(flags & AK_GF_SB_COL) ? n : 0];\n"
+    "    ak_gemm_out<OT>(m, n, v, D, ldd, C, ldc, bias, R, ldr, alpha, beta, flags & ((1 << 20) - 1), ap);\n"
+    "}\n"
+    "\n"
+    "/* A ROWS x 64 byte tile at (r0, k0) of a k-contiguous matrix, 16 bytes a chunk (one load where vec and in\n"
+    " * bounds, else byte by byte with zeros outside), to and from 80-byte shared rows. */\n"
+    "template <int ROWS, int NT>\n"
+    "struct ak_gemm_tile8 {\n"
+    "    enum { NV = ROWS * 4 / NT };\n"
+    "    uint4 v[NV];\n"
+    "    AK_INLINE void load(const signed char* X, ak_i64 ld, bool vec, int r0, int k0, int R, int K) {\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < NV; i++) {\n"
+    "            const int q = (int)threadIdx.x + i * NT, gr = r0 + q / 4, gk = k0 + (q % 4) * 16;\n"
+    "            const signed char* p = X + (ak_i64)gr * ld + gk;\n"
+    "            if (vec && gr < R && gk + 16 <= K) v[i] = *(const uint4*)p;\n"
+    "            else {\n"
+    "                ak_u32 w[4] = { 0, 0, 0, 0 };\n"
+    "                if (gr < R)\n"
+    "                    for (int j = 0; j < 16 && gk + j < K; j++) w[j / 4] |= (ak_u32)(unsigned char)p[j] << (8 * (j % 4));\n"
+    "                v[i].x = w[0]; v[i].y = w[1]; v[i].z = w[2]; v[i].w = w[3];\n"
+    "            }\n"
+    "        }\n"
+    "    }\n"
+    "    AK_INLINE void store(signed char* S) const {\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < NV; i++) {\n"
+    "            const int q = (int)threadIdx.x + i * NT;\n"
+    "            *(uint4*)(S + (q / 4) * 80 + (q % 4) * 16) = v[i];\n"
+    "        }\n"
+    "    }\n"
+    "};\n"
+    "\n"
+    "template <class OT, int BM, int BN, int NT>\n"
+    "AK_INLINE void ak_gemm_i8(AK_GEMM_PARAMS_I8(signed char), const int m0, const int n0) {\n"
+    "    typedef ak_mma_i8 MM;\n"
+    "    enum { BK = 64, LDS = 80, NW = NT / AK_WAVE, WM = NW >= 2 ? 2 : 1, WN = NW / WM, TM = BM / WM, TN = BN / WN,\n"
+    "           FM = TM / MM::M, FN = TN / MM::N, TILE_BYTES = 2 * (BM + BN) * LDS, STAGE_BYTES = NW * MM::M * TN * 4,\n"
+    "           SMEM = TILE_BYTES > STAGE_BYTES ? TILE_BYTES : STAGE_BYTES };\n"
+    "    __shared__ __attribute__((aligned(16))) unsigned char smem[SMEM];\n"
+    "    const int o32 = (flags & (AK_GF_OUT32 | AK_GF_I32)) ? 1 : 0;\n"
+    "    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {\n"
+    "        const signed char* Ab = A + (ak_i64)b * sA;\n"
+    "        const signed char* Bb = B + (ak_i64)b * sB;\n"
+    "        void* Db = (void*)ak_gemm_off(D, sD, b, o32, OT::SIZE);\n"
+    "        const void* Cb = ak_gemm_off(C, sC, b, o32, OT::SIZE);\n"
+    "        const void* Rb = ak_gemm_off(R, sR, b, o32, OT::SIZE);\n"
+    "        if constexpr (!MM::OK) {\n"
+    "            for (int t = (int)threadIdx.x; t < BM * BN; t += NT) {\n"
+    "                const int m = m0 + t / BN, n = n0 + t % BN;\n"
+    "                int acc = 0;\n"
+    "                if (m >= M || n >= N) continue;\n"
+    "                for (int k = 0; k < K; k++) acc += (int)Ab[(ak_i64)m * lda + k] * (int)Bb[(ak_i64)n * ldb + k];\n"
+    "                ak_gemm_i8_out<OT>(m, n, acc, Db, ldd, Cb, ldc, bias, Rb, ldr, sa, sb, alpha, beta, flags, ap);\n"
+    "            }\n"
+    "        } else {\n"
+    "            static_assert(FM >= 1 && FN >= 1 && TM % MM::M == 0 && TN % MM::N == 0 && BK % MM::K == 0, \"gemm i8: bad tile\");\n"
+    "            signed char (*As)[BM * LDS] = (signed char (*)[BM * LDS])smem;\n"
+    "            signed char (*Bs)[BN * LDS] = (signed char (*)[BN * LDS])(smem + 2 * BM * LDS);\n"
+    "            const int lane = ak_lane(), w = ak_wave_id(), wm = w / WN, wn = w % WN;\n"
+    "            typename MM::C acc[FM][FN];\n"
+    "#pragma unroll\n"
+    "            for (int i = 0; i < FM; i++)\n"
+    "#pragma unroll\n"
+    "                for (int j = 0; j < FN; j++) MM::zero(acc[i][j]);\n"
+    "            ak_gemm_tile8<BM, NT> ta_;\n"
+    "            ak_gemm_tile8<BN, NT> tb_;\n"
+    "            const bool va = (flags & AK_GF_VA) != 0, vb = (flags & AK_GF_VB) != 0;\n"
+    "            const int nk = (K + BK - 1) / BK;\n"
+    "            ta_.load(Ab, lda, va, m0, 0, M, K);\n"
+    "            tb_.load(Bb, ldb, vb, n0, 0, N, K);\n"
+    "            __syncthreads(); /* the previous batch's epilogue is done with the shared memory */\n"
+    "            ta_.store(As[0]);\n"
+    "            tb_.store(Bs[0]);\n"
+    "            __syncthreads();\n"
+    "            for (int kt = 0; kt < nk; kt++) {\n"
+    "                const int cur = kt & 1;\n"
+    "                if (kt + 1 < nk) {\n"
+    "                    ta_.load(Ab, lda, va, m0, (kt + 1) * BK, M, K);\n"
+    "                    tb_.load(Bb, ldb, vb, n0, (kt + 1) * BK, N, K);\n"
+    "                }\n"
+    "                const signed char* as = As[cur] + (wm * TM) * LDS;\n"
+    "                const signed char* bs = Bs[cur] + (wn * TN) * LDS;\n"
+    "#pragma unroll\n"
+    "                for (int kk = 0; kk < BK; kk += MM::K) {\n"
+    "                    typename MM::A fa[FM];\n"
+    "                    typename MM::B fb[FN];\n"
+    "#pragma unroll\n"
+    "                    for (int i = 0; i < FM; i++) MM::load_a(fa[i], as + i * MM::M * LDS + kk, LDS);\n"
+    "#if defined(AK_MMA_SYNC)\n"
+    "#pragma unroll\n"
+    "                    for (int j = 0; j < FN; j += 2) MM::load_b2(fb[j], fb[j + 1], bs + j * MM::N * LDS + kk, LDS);\n"
+    "#else\n"
+    "#pragma unroll\n"
+    "                    for (int j = 0; j < FN; j++) MM::load_b(fb[j], bs + j * MM::N * LDS + kk, LDS);\n"
+    "#endif\n"
+    "#pragma unroll\n"
+    "                    for (int i = 0; i < FM; i++)\n"
+    "#pragma unroll\n"
+    "                        for (int j = 0; j < FN; j++) MM::mma(acc[i][j], fa[i], fb[j]);\n"
+    "                }\n"
+    "                if (kt + 1 < nk) { /* the other stage's readers finished before the previous barrier */\n"
+    "                    ta_.store(As[cur ^ 1]);\n"
+    "                    tb_.store(Bs[cur ^ 1]);\n"
+    "                    __syncthreads();\n"
+    "                }\n"
+    "            }\n"
+    "            /* one MM::M-row slab of each wave's tile at a time through shared memory, then the epilogue */\n"
+    "            int* st = (int*)smem + w * (MM::M * TN);\n"
+    "#pragma unroll\n"
+    "            for (int i = 0; i < FM; i++) {\n"
+    "                __syncthreads();\n"
+    "#pragma unroll\n"
+    "                for (int j = 0; j < FN; j++)\n"
+    "#pragma unroll\n"
+    "                    for (int e = 0; e < MM::NC; e++) st[MM::c_row(lane, e) * TN + j * MM::N + MM::c_col(lane, e)] = acc[i][j].v[e];\n"
+    "                __syncthreads();\n"
+    "                const int mr = m0 + wm * TM + i * MM::M, nc = n0 + wn * TN;\n"
+    "#pragma unroll 1\n"
+    "                for (int r = 0; r < MM::M && mr + r < M; r++)\n"
+    "#pragma unroll 1\n"
+    "                    for (int c = lane; c < TN; c += AK_WAVE)\n"
+    "                        if (nc + c < N)\n"
+    "                            ak_gemm_i8_out<OT>(mr + r, nc + c, st[r * TN + c], Db, ldd, Cb, ldc, bias, Rb, ldr, sa, sb, alpha, beta, flags, ap);\n"
+    "            }\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "#define AK_GEMM_I8(NAME, OT, BM, BN, BK, NT)                         \\\n"
+    "    AK_KERNEL void __launch_bounds__(NT) NAME(AK_GEMM_PARAMS_I8(signed char)) {     \\\n"
+    "        ak_gemm_i8<OT, BM, BN, NT>(AK_GEMM_ARGS_I8, AK_GEMM_ORIGIN(BM, BN)); \\\n"
+    "    }\n"
+    "\n"
     "/* Kernels: ak_gemm_<path>_<tile>_<in>. The tile of each name is in\n"
     " * amdkit.h's _ak_gemm_tiles table (with the reason); a cpu test checks that\n"
     " * the numbers here and there agree. A matrix-core kernel on a target without\n"
@@ -16700,6 +16986,7 @@ static const char _ak_src_gemm[] =
     "// kernels: ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16\n"
     "// kernels: ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16\n"
     "// kernels: ak_gemm_splitk_fin_f32 ak_gemm_splitk_fin_f16 ak_gemm_splitk_fin_bf16\n"
+    "// kernels: ak_gemm_i8_l_f16 ak_gemm_i8_l_bf16 ak_gemm_i8_s_f16 ak_gemm_i8_s_bf16\n"
     "AK_GEMM_MMA(ak_gemm_mma_l_f16, ak_f16_t, false, 128, 128, 32, 256)\n"
     "AK_GEMM_MMA(ak_gemm_mma_l_bf16, ak_bf16_t, false, 128, 128, 32, 256)\n"
     "AK_GEMM_MMA(ak_gemm_mma_l_f32, ak_f32_t, false, 128, 128, 16, 256)\n"
@@ -16722,6 +17009,11 @@ static const char _ak_src_gemm[] =
     "AK_GEMM_SPLITK_FIN(ak_gemm_splitk_fin_f32, ak_f32_t)\n"
     "AK_GEMM_SPLITK_FIN(ak_gemm_splitk_fin_f16, ak_f16_t)\n"
     "AK_GEMM_SPLITK_FIN(ak_gemm_splitk_fin_bf16, ak_bf16_t)\n"
+    "/* int8 (k-contiguous A and B); the suffix is the 16-bit output type, f32 and i32 out take the f16 kernel */\n"
+    "AK_GEMM_I8(ak_gemm_i8_l_f16, ak_f16_t, 128, 128, 64, 256)\n"
+    "AK_GEMM_I8(ak_gemm_i8_l_bf16, ak_bf16_t, 128, 128, 64, 256)\n"
+    "AK_GEMM_I8(ak_gemm_i8_s_f16, ak_f16_t, 64, 64, 64, 128)\n"
+    "AK_GEMM_I8(ak_gemm_i8_s_bf16, ak_bf16_t, 64, 64, 64, 128)\n"
     ;
 
 /* kernels/gemm_decode.hip */
@@ -20472,7 +20764,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "elementwise", _ak_src_elementwise,
       "ak_fill_f32 ak_fill_f16 ak_fill_bf16 ak_axpy_f32 ak_axpy_f16 ak_axpy_bf16 ak_scale_f32 ak_scale_f16 ak_scale_bf16 ak_binary_f32 ak_binary_f16 ak_binary_bf16" },
     { "gemm", _ak_src_gemm,
-      "ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32 ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32 ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16 ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32 ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16 ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16 ak_gemm_splitk_fin_f32 ak_gemm_splitk_fin_f16 ak_gemm_splitk_fin_bf16" },
+      "ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32 ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32 ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16 ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32 ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16 ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16 ak_gemm_splitk_fin_f32 ak_gemm_splitk_fin_f16 ak_gemm_splitk_fin_bf16 ak_gemm_i8_l_f16 ak_gemm_i8_l_bf16 ak_gemm_i8_s_f16 ak_gemm_i8_s_bf16" },
     { "gemm_decode", _ak_src_gemm_decode,
       "ak_gemm_decode_kk_f16 ak_gemm_decode_kn_f16 ak_gemm_decode_mk_f16 ak_gemm_decode_mn_f16 ak_gemm_decode_kk_bf16 ak_gemm_decode_kn_bf16 ak_gemm_decode_mk_bf16 ak_gemm_decode_mn_bf16 ak_gemm_decode_fin_f16 ak_gemm_decode_fin_bf16" },
     { "gemm_sm90", _ak_src_gemm_sm90,
@@ -20520,6 +20812,9 @@ static const struct { const char* family; const char* source; const char* kernel
 #define _AK_GF_VA 64
 #define _AK_GF_VB 128
 #define _AK_GF_ACT_SHIFT 8
+#define _AK_GF_SA_ROW (1 << 20) /* int8: scale_a per row (else one value, or none: NULL) */
+#define _AK_GF_SB_COL (1 << 21) /* int8: scale_b per column */
+#define _AK_GF_I32 (1 << 22)    /* int8: D is the raw int32 sum */
 /* host constants of kernels/gemm_decode.hip (its `// >>host` block) */
 #define _AK_GD_OUT32 4
 #define _AK_GD_C 8
@@ -20576,50 +20871,51 @@ enum {
     _AK_KIF_binary = 18,
     _AK_KIF_gemm_wgmma = 19,
     _AK_KIF_gemm_splitk_fin = 20,
-    _AK_KIF_gemm_decode = 21,
-    _AK_KIF_gemm_decode_fin = 22,
-    _AK_KIF_gemm_sm90 = 23,
-    _AK_KIF_copy_nd = 24,
-    _AK_KIF_copy_cast = 25,
-    _AK_KIF_embedding = 26,
-    _AK_KIF_rope = 27,
-    _AK_KIF_loss = 28,
-    _AK_KIF_triplet = 29,
-    _AK_KIF_loss_finish = 30,
-    _AK_KIF_norm = 31,
-    _AK_KIF_norm_wide = 32,
-    _AK_KIF_add_norm = 33,
-    _AK_KIF_add_norm_wide = 34,
-    _AK_KIF_pool = 35,
-    _AK_KIF_quant = 36,
-    _AK_KIF_dequant = 37,
-    _AK_KIF_quant_amax = 38,
-    _AK_KIF_rand_uniform = 39,
-    _AK_KIF_rand_normal = 40,
-    _AK_KIF_dropout = 41,
-    _AK_KIF_reduce1 = 42,
-    _AK_KIF_reduce2 = 43,
-    _AK_KIF_cumsum_part = 44,
-    _AK_KIF_cumsum = 45,
-    _AK_KIF_topk = 46,
-    _AK_KIF_topk_mb_pass = 47,
-    _AK_KIF_topk_mb_collect = 48,
-    _AK_KIF_softmax = 49,
-    _AK_KIF_softmax_wide = 50,
-    _AK_KIF_softmax_split = 51,
-    _AK_KIF_softmax_stats = 52,
-    _AK_KIF_softmax_apply = 53,
-    _AK_KIF_transpose = 54,
-    _AK_KIF_xent = 55,
-    _AK_KIF_xent_small = 56,
-    _AK_KIF_xent_partial = 57,
-    _AK_KIF_xent_mean = 58,
+    _AK_KIF_gemm_i8 = 21,
+    _AK_KIF_gemm_decode = 22,
+    _AK_KIF_gemm_decode_fin = 23,
+    _AK_KIF_gemm_sm90 = 24,
+    _AK_KIF_copy_nd = 25,
+    _AK_KIF_copy_cast = 26,
+    _AK_KIF_embedding = 27,
+    _AK_KIF_rope = 28,
+    _AK_KIF_loss = 29,
+    _AK_KIF_triplet = 30,
+    _AK_KIF_loss_finish = 31,
+    _AK_KIF_norm = 32,
+    _AK_KIF_norm_wide = 33,
+    _AK_KIF_add_norm = 34,
+    _AK_KIF_add_norm_wide = 35,
+    _AK_KIF_pool = 36,
+    _AK_KIF_quant = 37,
+    _AK_KIF_dequant = 38,
+    _AK_KIF_quant_amax = 39,
+    _AK_KIF_rand_uniform = 40,
+    _AK_KIF_rand_normal = 41,
+    _AK_KIF_dropout = 42,
+    _AK_KIF_reduce1 = 43,
+    _AK_KIF_reduce2 = 44,
+    _AK_KIF_cumsum_part = 45,
+    _AK_KIF_cumsum = 46,
+    _AK_KIF_topk = 47,
+    _AK_KIF_topk_mb_pass = 48,
+    _AK_KIF_topk_mb_collect = 49,
+    _AK_KIF_softmax = 50,
+    _AK_KIF_softmax_wide = 51,
+    _AK_KIF_softmax_split = 52,
+    _AK_KIF_softmax_stats = 53,
+    _AK_KIF_softmax_apply = 54,
+    _AK_KIF_transpose = 55,
+    _AK_KIF_xent = 56,
+    _AK_KIF_xent_small = 57,
+    _AK_KIF_xent_partial = 58,
+    _AK_KIF_xent_mean = 59,
     _AK_KIF_COUNT
 };
 static const char* const _ak_kernel_interface_names[] = {
     "", "unary", "attn_simt", "attn_combine", "axred", "axnorm_cols", "axnorm_rows", "axnorm_part", "axnorm_apply",
     "bcast", "tri", "cast", "chstat_part", "chstat_final", "chnorm_apply", "conv_igemm", "fill", "axpy", "binary",
-    "gemm_wgmma", "gemm_splitk_fin", "gemm_decode", "gemm_decode_fin", "gemm_sm90", "copy_nd", "copy_cast",
+    "gemm_wgmma", "gemm_splitk_fin", "gemm_i8", "gemm_decode", "gemm_decode_fin", "gemm_sm90", "copy_nd", "copy_cast",
     "embedding", "rope", "loss", "triplet", "loss_finish", "norm", "norm_wide", "add_norm", "add_norm_wide", "pool",
     "quant", "dequant", "quant_amax", "rand_uniform", "rand_normal", "dropout", "reduce1", "reduce2", "cumsum_part",
     "cumsum", "topk", "topk_mb_pass", "topk_mb_collect", "softmax", "softmax_wide", "softmax_split", "softmax_stats",
@@ -20741,7 +21037,7 @@ static inline void _ak_kargs_binary(_ak_kargs* kargs_, const void* x, const void
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_binary);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, z); ak_args_i64(a_, n); ak_args_i32(a_, op);
 }
-/* kernels/gemm.hip:517 NAME (macro AK_GEMM_WGMMA) */
+/* kernels/gemm.hip:520 NAME (macro AK_GEMM_WGMMA) */
 static inline void _ak_kargs_gemm_wgmma(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t K, int64_t lda,
                                         int64_t ldb, int64_t ldc, int64_t ldd, int64_t ldr, int64_t sA, int64_t sB, int64_t sC, int64_t sD, int64_t sR, int32_t batch, float alpha, float beta,
                                         int32_t flags, float ap) {
@@ -20750,12 +21046,21 @@ static inline void _ak_kargs_gemm_wgmma(_ak_kargs* kargs_, const void* A, const 
     ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB); ak_args_i64(a_, sC); ak_args_i64(a_, sD);
     ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm.hip:697 NAME (macro AK_GEMM_SPLITK_FIN) */
+/* kernels/gemm.hip:700 NAME (macro AK_GEMM_SPLITK_FIN) */
 static inline void _ak_kargs_gemm_splitk_fin(_ak_kargs* kargs_, const void* W, int32_t splits, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int64_t ldc, int64_t ldd,
                                              int64_t ldr, float alpha, float beta, int32_t flags, float ap) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_gemm_splitk_fin);
     ak_args_ptr(a_, W); ak_args_i32(a_, splits); ak_args_ptr(a_, C); ak_args_ptr(a_, D); ak_args_ptr(a_, bias); ak_args_ptr(a_, R); ak_args_i32(a_, M); ak_args_i32(a_, N); ak_args_i64(a_, ldc);
     ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
+}
+/* kernels/gemm.hip:966 NAME (macro AK_GEMM_I8) */
+static inline void _ak_kargs_gemm_i8(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, const void* sa, const void* sb, int32_t M, int32_t N,
+                                     int32_t K, int64_t lda, int64_t ldb, int64_t ldc, int64_t ldd, int64_t ldr, int64_t sA, int64_t sB, int64_t sC, int64_t sD, int64_t sR, int32_t batch,
+                                     float alpha, float beta, int32_t flags, float ap) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_gemm_i8);
+    ak_args_ptr(a_, A); ak_args_ptr(a_, B); ak_args_ptr(a_, C); ak_args_ptr(a_, D); ak_args_ptr(a_, bias); ak_args_ptr(a_, R); ak_args_ptr(a_, sa); ak_args_ptr(a_, sb); ak_args_i32(a_, M);
+    ak_args_i32(a_, N); ak_args_i32(a_, K); ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB);
+    ak_args_i64(a_, sC); ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
 /* kernels/gemm_decode.hip:218 NAME (macro AK_GEMM_DECODE) */
 static inline void _ak_kargs_gemm_decode(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, void* W, int32_t M, int32_t N, int32_t K,
@@ -20998,13 +21303,13 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_conv_dw _AK_KIF_conv_igemm
 #define _ak_kargs_scale _ak_kargs_axpy   /* kernels/elementwise.hip:58 ak_scale_f32: the same list */
 #define _AK_KIF_scale _AK_KIF_axpy
-#define _ak_kargs_gemm_skinny _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:598 NAME (macro AK_GEMM_SKINNY): the same list */
+#define _ak_kargs_gemm_skinny _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:601 NAME (macro AK_GEMM_SKINNY): the same list */
 #define _AK_KIF_gemm_skinny _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:676 NAME (macro AK_GEMM_GEMV): the same list */
+#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:679 NAME (macro AK_GEMM_GEMV): the same list */
 #define _AK_KIF_gemm_gemv _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_mma _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:709 NAME (macro AK_GEMM_MMA): the same list */
+#define _ak_kargs_gemm_mma _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:976 NAME (macro AK_GEMM_MMA): the same list */
 #define _AK_KIF_gemm_mma _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:713 NAME (macro AK_GEMM_SIMT): the same list */
+#define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:980 NAME (macro AK_GEMM_SIMT): the same list */
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
 #define _ak_kargs_softmax_slab _ak_kargs_softmax   /* kernels/softmax.hip:353 ak_softmax_slab_##DT (macro AK_SOFTMAX): the same list */
 #define _AK_KIF_softmax_slab _AK_KIF_softmax
@@ -21172,6 +21477,10 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_gemm_splitk_fin_f32", _AK_KIF_gemm_splitk_fin },
     { "ak_gemm_splitk_fin_f16", _AK_KIF_gemm_splitk_fin },
     { "ak_gemm_splitk_fin_bf16", _AK_KIF_gemm_splitk_fin },
+    { "ak_gemm_i8_l_f16", _AK_KIF_gemm_i8 },
+    { "ak_gemm_i8_l_bf16", _AK_KIF_gemm_i8 },
+    { "ak_gemm_i8_s_f16", _AK_KIF_gemm_i8 },
+    { "ak_gemm_i8_s_bf16", _AK_KIF_gemm_i8 },
     { "ak_gemm_decode_kk_f16", _AK_KIF_gemm_decode },
     { "ak_gemm_decode_kn_f16", _AK_KIF_gemm_decode },
     { "ak_gemm_decode_mk_f16", _AK_KIF_gemm_decode },
@@ -23287,6 +23596,12 @@ static const _ak_gemm_tile _ak_gemm_tiles[] = {
       "matrix-vector (n = 1 with A k-contiguous, or m = 1 with B stored N x K): one wave per output streams its "
       "matrix row with 16-byte loads against the vector (from L2), 8 fp32 partial sums a lane added pairwise; 4 "
       "waves a block; any architecture, exact fp32 math" },
+    { AK_MATRIX_NONE, 8, "i8_l", 128, 128, 64, 64, 256,
+      "int8 (A m x k, B n x k) on the matrix cores of any vendor: the 16-bit mma_l tile with 64-deep k steps of "
+      "bytes (the same 80-byte shared rows: mma.sync m16n8k32 s8 through ldmatrix, MFMA i32 32x32 i8, WMMA iu8), "
+      "int32 accumulators staged through shared memory for the epilogue" },
+    { AK_MATRIX_NONE, 9, "i8_s", 64, 64, 64, 64, 128,
+      "int8, grids with fewer 128x128 tiles than compute units: the 64x64 tile (mma_s's waves), 4x the blocks" },
     { AK_MATRIX_NONE, 0, "simt_l", 128, 128, 16, 16, 256,
       "no matrix instruction (gfx906, gfx1030, matrix_cores off, exact f32 on NVIDIA / RDNA): 16x16 threads, "
       "8x8 outputs each as 2x2 fragments of 4x4 read as 4-element vectors from m- / n-contiguous 16-deep "
@@ -23295,10 +23610,10 @@ static const _ak_gemm_tile _ak_gemm_tiles[] = {
 };
 
 /* Row for (isa, small); small 2 is the decode row (FMAs, any arch), 3 / 4 / 5 the Hopper TMA kernel's
- * variants, 6 the mma.sync decode kernel. */
+ * variants, 6 the mma.sync decode kernel, 8 / 9 the int8 tiles (every matrix ISA). */
 static const _ak_gemm_tile* _ak_gemm_tile_find(ak_matrix_isa isa, int small) {
     size_t i;
-    if (small == 2 || small == 7) isa = AK_MATRIX_NONE;   /* skinny / gemv: FMAs on every arch */
+    if (small == 2 || small == 7 || small == 8 || small == 9) isa = AK_MATRIX_NONE;   /* skinny / gemv / int8: one row each */
     else if (isa == AK_MATRIX_NONE) small = 0;
     for (i = 0; i < sizeof _ak_gemm_tiles / sizeof _ak_gemm_tiles[0]; i++)
         if (_ak_gemm_tiles[i].isa == isa && _ak_gemm_tiles[i].small == small) return &_ak_gemm_tiles[i];
@@ -23381,22 +23696,33 @@ static ak_result _ak_gemm_check(ak_context* ctx, const ak_gemm_desc* g, _ak_gemm
     int f8;
     if ((r = _ak_op_check_ctx(ctx, "ak_gemm")) != AK_OK) return r;
     if (!g) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_gemm: descriptor is NULL");
-    f8 = _ak_gemm_is_fp8(g->dtype);
+    f8 = _ak_gemm_is_fp8(g->dtype) || g->dtype == AK_I8; /* the scaled 8-bit GEMMs */
     if (f8) {
         const ak_dtype tb = _ak_gemm_dtype_b(g);
-        if (!_ak_gemm_is_fp8(tb) || _ak_gemm_is_fnuz(tb) != _ak_gemm_is_fnuz(g->dtype))
+        if (g->dtype == AK_I8 && tb != AK_I8)
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE,
+                            "ak_gemm: dtype_b %s (%d) with dtype i8: B must be i8 too (int8 x int8 -> int32)", ak_dtype_name(tb), (int)tb);
+        if (g->dtype != AK_I8 && (!_ak_gemm_is_fp8(tb) || _ak_gemm_is_fnuz(tb) != _ak_gemm_is_fnuz(g->dtype)))
             return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE,
                             "ak_gemm: dtype_b %s (%d) with dtype %s: B must be an 8-bit float of the same family (OCP e4m3 / e5m2, "
                             "or FNUZ e4m3 / e5m2)", ak_dtype_name(tb), (int)tb, ak_dtype_name(g->dtype));
-        if (g->out_dtype != AK_F32 && g->out_dtype != AK_F16 && g->out_dtype != AK_BF16)
+        if (g->out_dtype != AK_F32 && g->out_dtype != AK_F16 && g->out_dtype != AK_BF16 && !(g->dtype == AK_I8 && g->out_dtype == AK_I32))
             return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE,
-                            "ak_gemm: out_dtype %s (%d) not supported for fp8 inputs, expected f32, f16 or bf16", ak_dtype_name(g->out_dtype),
-                            (int)g->out_dtype);
+                            "ak_gemm: out_dtype %s (%d) not supported for %s inputs, expected f32, f16 or bf16%s", ak_dtype_name(g->out_dtype),
+                            (int)g->out_dtype, g->dtype == AK_I8 ? "i8" : "fp8", g->dtype == AK_I8 ? " (or i32: the raw sums)" : "");
         if ((g->scale_a_per_row != 0 && g->scale_a_per_row != 1) || (g->scale_b_per_col != 0 && g->scale_b_per_col != 1))
             return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: scale_a_per_row = %d, scale_b_per_col = %d, expected 0 or 1",
                            g->scale_a_per_row, g->scale_b_per_col);
+        if (g->dtype == AK_I8 && g->fast_accum)
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE,
+                            "ak_gemm: fast_accum = %d is for fp8 inputs only (i8 sums exactly in int32: leave it 0)", g->fast_accum);
         if (g->fast_accum != 0 && g->fast_accum != 1)
             return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: fast_accum = %d, expected 0 (precise) or 1 (fast)", g->fast_accum);
+        if (g->out_dtype == AK_I32 && (g->alpha != 1.0f || g->beta != 0.0f || g->bias || g->residual || g->activation != AK_OP_NONE ||
+                                       g->scale_a || g->scale_b || g->scale_a_per_row || g->scale_b_per_col))
+            return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE,
+                            "ak_gemm: out_dtype i32 stores the raw int32 sums (as torch._int_mm): alpha must be 1 and scale_a, scale_b, "
+                            "beta, bias, activation and residual unset; for a dequantising epilogue use out_dtype f32, f16 or bf16");
         if ((g->scale_a_per_row && !g->scale_a) || (g->scale_b_per_col && !g->scale_b))
             return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_gemm: scale_%s_per_%s is set but scale_%s is NULL",
                             g->scale_a_per_row && !g->scale_a ? "a" : "b", g->scale_a_per_row && !g->scale_a ? "row" : "col",
@@ -23408,16 +23734,17 @@ static ak_result _ak_gemm_check(ak_context* ctx, const ak_gemm_desc* g, _ak_gemm
                            ak_dtype_name(g->out_dtype), (int)g->out_dtype, ak_dtype_name(g->dtype), ak_dtype_name(g->dtype));
         if ((g->dtype_b != 0 && g->dtype_b != g->dtype) || g->scale_a || g->scale_b || g->scale_a_per_row || g->scale_b_per_col)
             return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE,
-                            "ak_gemm: dtype_b, scale_a, scale_b and the per-row / per-column scale flags are for fp8 inputs only "
+                            "ak_gemm: dtype_b, scale_a, scale_b and the per-row / per-column scale flags are for fp8 / i8 inputs only "
                             "(dtype %s: leave them 0 / NULL, and fold a scalar scale into alpha)", ak_dtype_name(g->dtype));
         if (g->fast_accum)
             return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE,
                             "ak_gemm: fast_accum = %d is for fp8 inputs only (dtype %s accumulates in f32: leave it 0; TF32 for "
                             "f32 inputs is config.allow_tf32)", g->fast_accum, ak_dtype_name(g->dtype));
     }
-    /* fp8 is the caller's explicit choice: refused only by an explicit mask without it */
+    /* fp8 / i8 are the caller's explicit choice: refused only by an explicit mask without them */
     allowed = ctx->cfg.allowed_precisions ? ctx->cfg.allowed_precisions
-                                          : (AK_DTYPE_BIT(AK_F32) | AK_DTYPE_BIT(AK_F16) | AK_DTYPE_BIT(AK_BF16) | _AK_FP8_DTYPES);
+                                          : (AK_DTYPE_BIT(AK_F32) | AK_DTYPE_BIT(AK_F16) | AK_DTYPE_BIT(AK_BF16) | _AK_FP8_DTYPES |
+                                             AK_DTYPE_BIT(AK_I8));
     if (!(allowed & AK_DTYPE_BIT(g->dtype)) || (f8 && !(allowed & AK_DTYPE_BIT(_ak_gemm_dtype_b(g)))))
         return _ak_err(AK_ERROR_CONFIG, "ak_gemm: dtype %s is not in config.allowed_precisions (0x%x)",
                        ak_dtype_name(!(allowed & AK_DTYPE_BIT(g->dtype)) ? g->dtype : _ak_gemm_dtype_b(g)), allowed);
@@ -23610,6 +23937,41 @@ static ak_result _ak_gemm_plan_fp8(ak_context* ctx, const ak_gemm_desc* g, const
     return AK_OK;
 }
 
+/* The plan of an int8 descriptor: the portable matrix-core kernel (k-contiguous
+ * operands), or an error that says why not. */
+static ak_result _ak_gemm_plan_i8(ak_context* ctx, const ak_gemm_desc* g, ak_gemm_plan* p) {
+    const ak_arch_info* arch = _ak_gemm_arch(ctx);
+    const int named = ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto");
+    const _ak_gemm_tile* t;
+    size_t tiles;
+    int cus;
+    if (_ak_op_is_cpu(ctx) && !named) {
+        p->path = "cpu";
+        p->bm = p->bn = 1; p->bk = 1; p->threads = 1;
+        p->reason = "cpu backend: the C reference (exact integer sums wrapped to int32, then the scales and the epilogue)";
+        return AK_OK;
+    }
+    if (!arch || arch->matrix == AK_MATRIX_NONE)
+        return _ak_err(AK_ERROR_MATRIX_CORES, "ak_gemm: int8 GEMM runs on int8 matrix instructions (MFMA on CDNA, WMMA on RDNA3 / "
+                       "RDNA4, mma.sync on NVIDIA sm_80+); %s has none in amdkit (dequantise with ak_dequantize and run the f16 / "
+                       "bf16 GEMM)", arch ? arch->name : "this device");
+    if (ctx->cfg.matrix_cores != AK_ON)
+        return _ak_err(AK_ERROR_MATRIX_CORES, "ak_gemm: int8 GEMM needs the matrix cores (config.matrix_cores is off)");
+    if (g->trans_a || !g->trans_b)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: int8 needs both operands k-contiguous (K-major): A stored m x k "
+                       "(trans_a = 0) and B stored n x k (trans_b = 1), got trans_a = %d, trans_b = %d; transpose the operand "
+                       "first (ak_transpose / ak_copy_strided)", g->trans_a, g->trans_b);
+    cus = !_ak_op_is_cpu(ctx) && ctx->dev.compute_units > 0 ? ctx->dev.compute_units : (arch->compute_units > 0 ? arch->compute_units : 64);
+    tiles = ((g->m + 127) / 128) * ((g->n + 127) / 128) * g->batch;
+    t = _ak_gemm_tile_find(AK_MATRIX_NONE, tiles < (size_t)cus ? 9 : 8);
+    p->bm = t->bm; p->bn = t->bn; p->bk = t->bk16; p->threads = t->threads;
+    p->reason = t->reason;
+    p->path = arch->matrix == AK_MATRIX_MFMA ? "mfma" : arch->matrix == AK_MATRIX_WMMA ? "wmma" : "mma.sync";
+    /* the suffix is the 16-bit type of the epilogue; f32 and i32 out take the f16 kernel (flags) */
+    snprintf(p->kernel, sizeof p->kernel, "ak_gemm_%s_%s", t->tag, g->out_dtype == AK_BF16 ? "bf16" : "f16");
+    return AK_OK;
+}
+
 /* The plan; tma 0 leaves the Hopper TMA kernel out (its tensor maps failed to encode). */
 static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, ak_gemm_plan* p, int tma) {
     const ak_arch_info* arch = _ak_gemm_arch(ctx);
@@ -23619,6 +23981,7 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
     const char* dt;
     memset(p, 0, sizeof *p);
     if (_ak_gemm_is_fp8(g->dtype)) return _ak_gemm_plan_fp8(ctx, g, s, p);
+    if (g->dtype == AK_I8) return _ak_gemm_plan_i8(ctx, g, p);
     /* f32 as TF32 / xf32 only when the caller opted in (exact fp32 by default, as BLAS) */
     if (g->dtype == AK_F32 && ctx->cfg.allow_tf32) fast32 = 1;
     if (arch && arch->xf32) xf32 = 1;
@@ -23826,6 +24189,14 @@ static void* _ak_gemm_ref_rows(void* arg) {
             const double* br = j->bt + jj * K;
             double acc = 0.0, v;
             for (kk = 0; kk < K; kk++) acc += ar[kk] * br[kk];
+            if (g->dtype == AK_I8) { /* exact (|sum| < 2^53), wrapped to int32 like the hardware's accumulator */
+                const int32_t w = (int32_t)(uint32_t)(uint64_t)(int64_t)acc;
+                if (g->out_dtype == AK_I32) {
+                    ((int32_t*)g->d)[b * g->stride_d + i * s->ldd + jj] = w;
+                    continue;
+                }
+                acc = (double)w;
+            }
             v = (double)g->alpha * acc;
             if (g->scale_a) v *= (double)g->scale_a[g->scale_a_per_row ? i : 0];
             if (g->scale_b) v *= (double)g->scale_b[g->scale_b_per_col ? jj : 0];
@@ -24084,6 +24455,33 @@ static ak_result _ak_gemm_splitk_launch(ak_context* ctx, const ak_gemm_desc* g, 
     return r;
 }
 
+/* Launch the int8 kernel of plan p (kernels/gemm.hip ak_gemm_i8_*): the
+ * scales by pointer, per-row / per-column and i32 out as flag bits. */
+static ak_result _ak_gemm_i8_launch(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, const ak_gemm_plan* p,
+                                    ak_stream* stream) {
+    ak_kernel* k = NULL;
+    _ak_kargs a;
+    ak_dim3 grid, block;
+    ak_result r;
+    int flags;
+    if ((r = _ak_op_kernel(ctx, _ak_src_gemm, p->kernel, &k)) != AK_OK) return r;
+    flags = _AK_GF_TB | (g->out_dtype == AK_F32 ? _AK_GF_OUT32 : 0) | (g->out_dtype == AK_I32 ? _AK_GF_I32 : 0) |
+            (g->beta != 0.0f ? _AK_GF_C : 0) | (g->bias ? _AK_GF_BIAS : 0) | (g->residual ? _AK_GF_RES : 0) |
+            (_ak_gemm_vec(g->a, s->lda, g->stride_a, 1) ? _AK_GF_VA : 0) | (_ak_gemm_vec(g->b, s->ldb, g->stride_b, 1) ? _AK_GF_VB : 0) |
+            (g->scale_a_per_row ? _AK_GF_SA_ROW : 0) | (g->scale_b_per_col ? _AK_GF_SB_COL : 0) | (g->activation << _AK_GF_ACT_SHIFT);
+    _ak_kargs_gemm_i8(&a, g->a, g->b, g->beta != 0.0f ? g->c : NULL, g->d, g->bias, g->residual, g->scale_a, g->scale_b, (int32_t)s->m,
+                      (int32_t)s->n, (int32_t)s->k, (int64_t)s->lda, (int64_t)s->ldb, (int64_t)s->ldc, (int64_t)s->ldd, (int64_t)s->ldr,
+                      (int64_t)g->stride_a, (int64_t)g->stride_b, (int64_t)g->stride_c, (int64_t)g->stride_d, (int64_t)g->stride_r,
+                      (int32_t)s->batch, g->alpha, g->beta, flags, g->act_param);
+    grid.x = (unsigned)((s->n + (size_t)p->bn - 1) / (size_t)p->bn);
+    grid.y = (unsigned)((s->m + (size_t)p->bm - 1) / (size_t)p->bm);
+    grid.z = (unsigned)(s->batch < 65535 ? s->batch : 65535);
+    block.x = (unsigned)p->threads; block.y = 1; block.z = 1;
+    if (grid.y > 65535)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: m = %zu needs %u row blocks of %d, the launch allows 65535", s->m, grid.y, p->bm);
+    return _ak_op_launch3(ctx, k, grid, block, 0, stream, &a);
+}
+
 AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* stream) {
     _ak_gemm_shape s;
     ak_gemm_desc gd;
@@ -24096,9 +24494,10 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
     g = _ak_gemm_resolve(g, &gd);
     if ((r = _ak_gemm_check(ctx, g, &s)) != AK_OK) return r;
     if ((r = _ak_op_check_stream(ctx, stream, "ak_gemm")) != AK_OK) return r;
-    if (_ak_op_is_cpu(ctx) && _ak_gemm_is_fp8(g->dtype)) return _ak_gemm_ref(g, &s, 0); /* whatever arch the plans are for */
+    if (_ak_op_is_cpu(ctx) && (_ak_gemm_is_fp8(g->dtype) || g->dtype == AK_I8)) return _ak_gemm_ref(g, &s, 0); /* whatever arch the plans are for */
     if ((r = _ak_gemm_plan(ctx, g, &s, &p)) != AK_OK) return r;
     if (_ak_op_is_cpu(ctx)) return _ak_gemm_ref(g, &s, p.fast32);
+    if (g->dtype == AK_I8) return _ak_gemm_i8_launch(ctx, g, &s, &p, stream);
     if (!strncmp(p.kernel, "ak_gemm_decode_", 15)) return _ak_gemm_decode_launch(ctx, g, &s, &p, stream);
     if (!strncmp(p.kernel, "ak_gemm_sm90_", 13) && _ak_gemm_sm90_why(ctx, g, &s)) return _ak_gemm_sm90_padded(ctx, g, &s, stream);
     if (!strncmp(p.kernel, "ak_gemm_sm90_", 13)) {

@@ -29,6 +29,9 @@
 #define AK_GF_VA 64
 #define AK_GF_VB 128
 #define AK_GF_ACT_SHIFT 8
+#define AK_GF_SA_ROW (1 << 20) /* int8: scale_a per row (else one value, or none: NULL) */
+#define AK_GF_SB_COL (1 << 21) /* int8: scale_b per column */
+#define AK_GF_I32 (1 << 22)    /* int8: D is the raw int32 sum */
 // <<host
 
 /* Load a ROWS x BK tile of op(X) (rows = m for A, n for B) starting at
@@ -700,6 +703,270 @@ AK_INLINE void ak_gemm_splitk_fin(const float* W, int splits, const void* C, voi
         ak_gemm_splitk_fin<DT>(W, splits, C, D, bias, R, M, N, ldc, ldd, ldr, alpha, beta, flags, ap);                      \
     }
 
+/* ---- int8: D = epilogue(sa sb (A B^T)) or the int32 sums, A m x k, B n x k -
+ * ak_mma_i8 is ak_mma's interface for int8 fragments with int32
+ * accumulators (C::v[e] an int). Its byte layouts are the 16-bit
+ * instructions' with k doubled, so the 16-bit tile's shared rows (BK = 64
+ * bytes + 16 of padding = 80-byte rows) serve unchanged:
+ *   mma.sync m16n8k32 s8 (sm_80+): 4 bytes (k 4t..4t+3) where m16n8k16 has
+ *     2 halves: the same ldmatrix.b16 addresses with 16-byte k offsets;
+ *   MFMA v_mfma_i32_32x32x8i8 (gfx908 / gfx90a, 4 bytes a lane), _32x32x16_i8
+ *     (gfx94x, 8), _32x32x32_i8 (gfx950, 16): ak_lay_mfma32x32x* with KL
+ *     bytes, the f32 accumulator layout;
+ *   WMMA v_wmma_i32_16x16x16_iu8 (gfx11: 16 bytes a lane, the halves of the
+ *     wave repeat; gfx12: 8 bytes, lane group g k 8g .. 8g + 7 as for f16),
+ *     signed A and B, no clamp.
+ * Targets without any (OK = 0; the host refuses int8 there) run a plain
+ * loop per output, correct and slow. */
+#if defined(AK_MMA_MFMA)
+struct ak_mma_i8 : ak_mfma32_c {
+#if defined(__gfx950__)
+    enum { OK = 1, KL = 16 };
+    struct A { ak_i32x4 x; };
+#elif defined(__gfx940__) || defined(__gfx941__) || defined(__gfx942__)
+    enum { OK = 1, KL = 8 };
+    struct A { long x; };
+#else
+    enum { OK = 1, KL = 4 };
+    struct A { int x; };
+#endif
+    enum { K = 2 * KL };
+    struct C { ak_i32x16 v; };
+    typedef A B;
+    static AK_INLINE void zero(C& c) {
+#pragma unroll
+        for (int e = 0; e < 16; e++) c.v[e] = 0;
+    }
+    static AK_INLINE void load_a(A& a, const signed char* s, int ld) {
+        const int l = ak_lane();
+        a.x = *(const decltype(a.x)*)(s + (l % 32) * ld + KL * (l / 32));
+    }
+    static AK_INLINE void load_b(B& b, const signed char* s, int ld) { load_a(b, s, ld); }
+    static AK_INLINE void mma(C& c, const A& a, const B& b) {
+#if defined(__gfx950__)
+        c.v = __builtin_amdgcn_mfma_i32_32x32x32_i8(a.x, b.x, c.v, 0, 0, 0);
+#elif defined(__gfx940__) || defined(__gfx941__) || defined(__gfx942__)
+        c.v = __builtin_amdgcn_mfma_i32_32x32x16_i8(a.x, b.x, c.v, 0, 0, 0);
+#else
+        c.v = __builtin_amdgcn_mfma_i32_32x32x8i8(a.x, b.x, c.v, 0, 0, 0);
+#endif
+    }
+};
+#elif defined(AK_MMA_WMMA11) || defined(AK_MMA_WMMA12)
+struct ak_mma_i8 : ak_wmma_c {
+    enum { OK = 1 };
+    struct A { ak_wmma_i8 x; };
+    typedef A B;
+    struct C { ak_i32x8 v; };
+    static AK_INLINE void zero(C& c) {
+#pragma unroll
+        for (int e = 0; e < 8; e++) c.v[e] = 0;
+    }
+    static AK_INLINE void load_a(A& a, const signed char* s, int ld) {
+        const int l = ak_lane();
+        a.x = *(const ak_wmma_i8*)(s + (l % 16) * ld + k0(l));
+    }
+    static AK_INLINE void load_b(B& b, const signed char* s, int ld) { load_a(b, s, ld); }
+    static AK_INLINE void mma(C& c, const A& a, const B& b) {
+#if defined(AK_MMA_WMMA11)
+        c.v = __builtin_amdgcn_wmma_i32_16x16x16_iu8_w32(true, a.x, true, b.x, c.v, false);
+#else
+        c.v = __builtin_amdgcn_wmma_i32_16x16x16_iu8_w32_gfx12(true, a.x, true, b.x, c.v, false);
+#endif
+    }
+};
+#elif defined(AK_MMA_SYNC)
+struct ak_mma_i8 : ak_mma_sync_c {
+    enum { OK = 1, K = 32 };
+    struct A { ak_u32 r[4]; };
+    struct B { ak_u32 r[2]; };
+    struct C { int v[4]; };
+    static AK_INLINE void zero(C& c) { c.v[0] = c.v[1] = c.v[2] = c.v[3] = 0; }
+    static AK_INLINE void load_a(A& a, const signed char* s, int ld) {
+        const int l = ak_lane();
+        const ak_u32 p = ak_smem_addr(s + (l % 16) * ld + 16 * (l / 16));
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
+                     : "=r"(a.r[0]), "=r"(a.r[1]), "=r"(a.r[2]), "=r"(a.r[3]) : "r"(p));
+    }
+    /* two B fragments at once: columns n 0..7 (b0) and 8..15 (b1) */
+    static AK_INLINE void load_b2(B& b0, B& b1, const signed char* s, int ld) {
+        const int l = ak_lane();
+        const ak_u32 p = ak_smem_addr(s + ((l % 8) + 8 * (l / 16)) * ld + 16 * ((l / 8) % 2));
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
+                     : "=r"(b0.r[0]), "=r"(b0.r[1]), "=r"(b1.r[0]), "=r"(b1.r[1]) : "r"(p));
+    }
+    static AK_INLINE void mma(C& c, const A& a, const B& b) {
+        asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                     : "+r"(c.v[0]), "+r"(c.v[1]), "+r"(c.v[2]), "+r"(c.v[3])
+                     : "r"(a.r[0]), "r"(a.r[1]), "r"(a.r[2]), "r"(a.r[3]), "r"(b.r[0]), "r"(b.r[1]));
+    }
+};
+#else
+struct ak_mma_i8 { /* never called (OK = 0): the members let the kernel compile */
+    enum { OK = 0, M = 16, N = 16, K = 32, NC = 1 };
+    struct A { int x; };
+    typedef A B;
+    struct C { int v[1]; };
+    static AK_INLINE void zero(C& c) { c.v[0] = 0; }
+    static AK_INLINE void load_a(A& a, const signed char* s, int ld) { (void)ld; a.x = s[0]; }
+    static AK_INLINE void load_b(B& b, const signed char* s, int ld) { load_a(b, s, ld); }
+    static AK_INLINE void mma(C& c, const A& a, const B& b) { c.v[0] += a.x * b.x; }
+    static AK_INLINE int c_row(int lane, int e) { (void)e; return lane % 16; }
+    static AK_INLINE int c_col(int lane, int e) { (void)lane; return e; }
+};
+#endif
+
+#define AK_GEMM_PARAMS_I8(T)                                                                                        \
+    const T *A, const T *B, const void *C, void *D, const void *bias, const void *R,          \
+        const float *sa, const float *sb, int M, int N, int K, ak_i64 lda, ak_i64 ldb, ak_i64 ldc, ak_i64 ldd,   \
+        ak_i64 ldr, ak_i64 sA, ak_i64 sB, ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, float alpha, float beta,    \
+        int flags, float ap
+#define AK_GEMM_ARGS_I8 A, B, C, D, bias, R, sa, sb, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, alpha, beta, flags, ap
+
+/* Output (m, n) of the int32 sum acc: D = acc (AK_GF_I32), else the scales, then ak_gemm_out's epilogue
+ * (OT: the 16-bit output type; f32 by AK_GF_OUT32). */
+template <class OT>
+AK_INLINE void ak_gemm_i8_out(int m, int n, int acc, void* D, ak_i64 ldd, const void* C, ak_i64 ldc, const void* bias, const void* R,
+                              ak_i64 ldr, const float* sa, const float* sb, float alpha, float beta, int flags, float ap) {
+    if (flags & AK_GF_I32) {
+        ((int*)D)[(ak_i64)m * ldd + n] = acc;
+        return;
+    }
+    float v = (float)acc;
+    if (sa) v *= sa[(flags & AK_GF_SA_ROW) ? m : 0];
+    if (sb) v *= sb[(flags & AK_GF_SB_COL) ? n : 0];
+    ak_gemm_out<OT>(m, n, v, D, ldd, C, ldc, bias, R, ldr, alpha, beta, flags & ((1 << 20) - 1), ap);
+}
+
+/* A ROWS x 64 byte tile at (r0, k0) of a k-contiguous matrix, 16 bytes a chunk (one load where vec and in
+ * bounds, else byte by byte with zeros outside), to and from 80-byte shared rows. */
+template <int ROWS, int NT>
+struct ak_gemm_tile8 {
+    enum { NV = ROWS * 4 / NT };
+    uint4 v[NV];
+    AK_INLINE void load(const signed char* X, ak_i64 ld, bool vec, int r0, int k0, int R, int K) {
+#pragma unroll
+        for (int i = 0; i < NV; i++) {
+            const int q = (int)threadIdx.x + i * NT, gr = r0 + q / 4, gk = k0 + (q % 4) * 16;
+            const signed char* p = X + (ak_i64)gr * ld + gk;
+            if (vec && gr < R && gk + 16 <= K) v[i] = *(const uint4*)p;
+            else {
+                ak_u32 w[4] = { 0, 0, 0, 0 };
+                if (gr < R)
+                    for (int j = 0; j < 16 && gk + j < K; j++) w[j / 4] |= (ak_u32)(unsigned char)p[j] << (8 * (j % 4));
+                v[i].x = w[0]; v[i].y = w[1]; v[i].z = w[2]; v[i].w = w[3];
+            }
+        }
+    }
+    AK_INLINE void store(signed char* S) const {
+#pragma unroll
+        for (int i = 0; i < NV; i++) {
+            const int q = (int)threadIdx.x + i * NT;
+            *(uint4*)(S + (q / 4) * 80 + (q % 4) * 16) = v[i];
+        }
+    }
+};
+
+template <class OT, int BM, int BN, int NT>
+AK_INLINE void ak_gemm_i8(AK_GEMM_PARAMS_I8(signed char), const int m0, const int n0) {
+    typedef ak_mma_i8 MM;
+    enum { BK = 64, LDS = 80, NW = NT / AK_WAVE, WM = NW >= 2 ? 2 : 1, WN = NW / WM, TM = BM / WM, TN = BN / WN,
+           FM = TM / MM::M, FN = TN / MM::N, TILE_BYTES = 2 * (BM + BN) * LDS, STAGE_BYTES = NW * MM::M * TN * 4,
+           SMEM = TILE_BYTES > STAGE_BYTES ? TILE_BYTES : STAGE_BYTES };
+    __shared__ __attribute__((aligned(16))) unsigned char smem[SMEM];
+    const int o32 = (flags & (AK_GF_OUT32 | AK_GF_I32)) ? 1 : 0;
+    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {
+        const signed char* Ab = A + (ak_i64)b * sA;
+        const signed char* Bb = B + (ak_i64)b * sB;
+        void* Db = (void*)ak_gemm_off(D, sD, b, o32, OT::SIZE);
+        const void* Cb = ak_gemm_off(C, sC, b, o32, OT::SIZE);
+        const void* Rb = ak_gemm_off(R, sR, b, o32, OT::SIZE);
+        if constexpr (!MM::OK) {
+            for (int t = (int)threadIdx.x; t < BM * BN; t += NT) {
+                const int m = m0 + t / BN, n = n0 + t % BN;
+                int acc = 0;
+                if (m >= M || n >= N) continue;
+                for (int k = 0; k < K; k++) acc += (int)Ab[(ak_i64)m * lda + k] * (int)Bb[(ak_i64)n * ldb + k];
+                ak_gemm_i8_out<OT>(m, n, acc, Db, ldd, Cb, ldc, bias, Rb, ldr, sa, sb, alpha, beta, flags, ap);
+            }
+        } else {
+            static_assert(FM >= 1 && FN >= 1 && TM % MM::M == 0 && TN % MM::N == 0 && BK % MM::K == 0, "gemm i8: bad tile");
+            signed char (*As)[BM * LDS] = (signed char (*)[BM * LDS])smem;
+            signed char (*Bs)[BN * LDS] = (signed char (*)[BN * LDS])(smem + 2 * BM * LDS);
+            const int lane = ak_lane(), w = ak_wave_id(), wm = w / WN, wn = w % WN;
+            typename MM::C acc[FM][FN];
+#pragma unroll
+            for (int i = 0; i < FM; i++)
+#pragma unroll
+                for (int j = 0; j < FN; j++) MM::zero(acc[i][j]);
+            ak_gemm_tile8<BM, NT> ta_;
+            ak_gemm_tile8<BN, NT> tb_;
+            const bool va = (flags & AK_GF_VA) != 0, vb = (flags & AK_GF_VB) != 0;
+            const int nk = (K + BK - 1) / BK;
+            ta_.load(Ab, lda, va, m0, 0, M, K);
+            tb_.load(Bb, ldb, vb, n0, 0, N, K);
+            __syncthreads(); /* the previous batch's epilogue is done with the shared memory */
+            ta_.store(As[0]);
+            tb_.store(Bs[0]);
+            __syncthreads();
+            for (int kt = 0; kt < nk; kt++) {
+                const int cur = kt & 1;
+                if (kt + 1 < nk) {
+                    ta_.load(Ab, lda, va, m0, (kt + 1) * BK, M, K);
+                    tb_.load(Bb, ldb, vb, n0, (kt + 1) * BK, N, K);
+                }
+                const signed char* as = As[cur] + (wm * TM) * LDS;
+                const signed char* bs = Bs[cur] + (wn * TN) * LDS;
+#pragma unroll
+                for (int kk = 0; kk < BK; kk += MM::K) {
+                    typename MM::A fa[FM];
+                    typename MM::B fb[FN];
+#pragma unroll
+                    for (int i = 0; i < FM; i++) MM::load_a(fa[i], as + i * MM::M * LDS + kk, LDS);
+#if defined(AK_MMA_SYNC)
+#pragma unroll
+                    for (int j = 0; j < FN; j += 2) MM::load_b2(fb[j], fb[j + 1], bs + j * MM::N * LDS + kk, LDS);
+#else
+#pragma unroll
+                    for (int j = 0; j < FN; j++) MM::load_b(fb[j], bs + j * MM::N * LDS + kk, LDS);
+#endif
+#pragma unroll
+                    for (int i = 0; i < FM; i++)
+#pragma unroll
+                        for (int j = 0; j < FN; j++) MM::mma(acc[i][j], fa[i], fb[j]);
+                }
+                if (kt + 1 < nk) { /* the other stage's readers finished before the previous barrier */
+                    ta_.store(As[cur ^ 1]);
+                    tb_.store(Bs[cur ^ 1]);
+                    __syncthreads();
+                }
+            }
+            /* one MM::M-row slab of each wave's tile at a time through shared memory, then the epilogue */
+            int* st = (int*)smem + w * (MM::M * TN);
+#pragma unroll
+            for (int i = 0; i < FM; i++) {
+                __syncthreads();
+#pragma unroll
+                for (int j = 0; j < FN; j++)
+#pragma unroll
+                    for (int e = 0; e < MM::NC; e++) st[MM::c_row(lane, e) * TN + j * MM::N + MM::c_col(lane, e)] = acc[i][j].v[e];
+                __syncthreads();
+                const int mr = m0 + wm * TM + i * MM::M, nc = n0 + wn * TN;
+#pragma unroll 1
+                for (int r = 0; r < MM::M && mr + r < M; r++)
+#pragma unroll 1
+                    for (int c = lane; c < TN; c += AK_WAVE)
+                        if (nc + c < N)
+                            ak_gemm_i8_out<OT>(mr + r, nc + c, st[r * TN + c], Db, ldd, Cb, ldc, bias, Rb, ldr, sa, sb, alpha, beta, flags, ap);
+            }
+        }
+    }
+}
+#define AK_GEMM_I8(NAME, OT, BM, BN, BK, NT)                         \
+    AK_KERNEL void __launch_bounds__(NT) NAME(AK_GEMM_PARAMS_I8(signed char)) {     \
+        ak_gemm_i8<OT, BM, BN, NT>(AK_GEMM_ARGS_I8, AK_GEMM_ORIGIN(BM, BN)); \
+    }
+
 /* Kernels: ak_gemm_<path>_<tile>_<in>. The tile of each name is in
  * amdkit.h's _ak_gemm_tiles table (with the reason); a cpu test checks that
  * the numbers here and there agree. A matrix-core kernel on a target without
@@ -721,6 +988,7 @@ AK_INLINE void ak_gemm_splitk_fin(const float* W, int splits, const void* C, voi
 // kernels: ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16
 // kernels: ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16
 // kernels: ak_gemm_splitk_fin_f32 ak_gemm_splitk_fin_f16 ak_gemm_splitk_fin_bf16
+// kernels: ak_gemm_i8_l_f16 ak_gemm_i8_l_bf16 ak_gemm_i8_s_f16 ak_gemm_i8_s_bf16
 AK_GEMM_MMA(ak_gemm_mma_l_f16, ak_f16_t, false, 128, 128, 32, 256)
 AK_GEMM_MMA(ak_gemm_mma_l_bf16, ak_bf16_t, false, 128, 128, 32, 256)
 AK_GEMM_MMA(ak_gemm_mma_l_f32, ak_f32_t, false, 128, 128, 16, 256)
@@ -743,3 +1011,8 @@ AK_GEMM_GEMV(ak_gemm_gemv_bf16, ak_bf16_t)
 AK_GEMM_SPLITK_FIN(ak_gemm_splitk_fin_f32, ak_f32_t)
 AK_GEMM_SPLITK_FIN(ak_gemm_splitk_fin_f16, ak_f16_t)
 AK_GEMM_SPLITK_FIN(ak_gemm_splitk_fin_bf16, ak_bf16_t)
+/* int8 (k-contiguous A and B); the suffix is the 16-bit output type, f32 and i32 out take the f16 kernel */
+AK_GEMM_I8(ak_gemm_i8_l_f16, ak_f16_t, 128, 128, 64, 256)
+AK_GEMM_I8(ak_gemm_i8_l_bf16, ak_bf16_t, 128, 128, 64, 256)
+AK_GEMM_I8(ak_gemm_i8_s_f16, ak_f16_t, 64, 64, 64, 128)
+AK_GEMM_I8(ak_gemm_i8_s_bf16, ak_bf16_t, 64, 64, 64, 128)

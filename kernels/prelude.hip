@@ -847,6 +847,8 @@ typedef _Float16 ak_f16x4 __attribute__((ext_vector_type(4)));
 typedef short ak_i16x4 __attribute__((ext_vector_type(4)));
 typedef short ak_i16x2 __attribute__((ext_vector_type(2)));
 typedef float ak_f32x2 __attribute__((ext_vector_type(2)));
+typedef int ak_i32x16 __attribute__((ext_vector_type(16))); /* int8 MFMA (kernels/gemm.hip) */
+typedef int ak_i32x4 __attribute__((ext_vector_type(4)));
 #if defined(__gfx950__)
 typedef _Float16 ak_f16x8 __attribute__((ext_vector_type(8)));
 typedef __bf16 ak_bf16x8 __attribute__((ext_vector_type(8)));
@@ -969,6 +971,9 @@ typedef float ak_f32x8 __attribute__((ext_vector_type(8)));
 #endif
 typedef _Float16 ak_wmma_h __attribute__((ext_vector_type(AK_WMMA_KL)));
 typedef short ak_wmma_s __attribute__((ext_vector_type(AK_WMMA_KL)));
+#define AK_WMMA_KW (AK_WMMA_KL / 4)
+typedef int ak_wmma_i8 __attribute__((ext_vector_type(AK_WMMA_KW))); /* int8 WMMA: KL bytes (kernels/gemm.hip) */
+typedef int ak_i32x8 __attribute__((ext_vector_type(8)));
 struct ak_wmma_c {
     struct C { ak_f32x8 v; };
     enum { M = 16, N = 16, K = 16, NC = 8 };

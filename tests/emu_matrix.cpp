@@ -70,30 +70,39 @@
  * that run is not the hardware's k order (gfx12: the prelude gives lane group g k 8g .. 8g + 7), A and B are
  * permuted along k alike and the product is unchanged: the emulation, using the hardware order, checks it. */
 enum { AKEMU_MX_NONE, AKEMU_MFMA32_KL1, AKEMU_MFMA32_KL2, AKEMU_MFMA32_KL4, AKEMU_MFMA32_KL8, AKEMU_MFMA32_XF32,
-       AKEMU_MFMA16_KL1, AKEMU_MFMA16_XF32, AKEMU_MFMA16_KL4, AKEMU_MFMA16_KL8, AKEMU_WMMA11, AKEMU_WMMA12, AKEMU_MX_COUNT };
+       AKEMU_MFMA16_KL1, AKEMU_MFMA16_XF32, AKEMU_MFMA16_KL4, AKEMU_MFMA16_KL8, AKEMU_WMMA11, AKEMU_WMMA12,
+       AKEMU_MFMA32_I8_KL4, AKEMU_MFMA32_I8_KL8, AKEMU_MFMA32_I8_KL16, AKEMU_WMMA11_I8, AKEMU_WMMA12_I8, AKEMU_MX_COUNT };
+/* int8 (i32 accumulators), the same lane layouts with KL bytes a lane (CK's xdlops_gemm.hpp mfma_type for
+ * mfma_i32_32x32x8i8 / _32x32x16i8 / _32x32x32i8: k_per_blk 4 / 8 / 16, 2 input blocks of 32 lanes, the f32
+ * output groups; the calculator's v_wmma_i32_16x16x16_iu8 tables: 16 bytes a lane on gfx11 (the halves
+ * repeat), 8 on gfx12 in the f16 order by element), products and sums exact, wrapped to int32 */
+static constexpr bool akemu_mx_is_i8(int op) { return op >= AKEMU_MFMA32_I8_KL4 && op <= AKEMU_WMMA12_I8; }
 struct akemu_mx_shape { int lanes, m, n, k, kl, nc, xf32; };
 static constexpr akemu_mx_shape akemu_mx_shapes[AKEMU_MX_COUNT] = {
     { 0, 0, 0, 0, 0, 0, 0 },       { 64, 32, 32, 2, 1, 16, 0 },  { 64, 32, 32, 4, 2, 16, 0 },
     { 64, 32, 32, 8, 4, 16, 0 },   { 64, 32, 32, 16, 8, 16, 0 }, { 64, 32, 32, 4, 2, 16, 1 },
     { 64, 16, 16, 4, 1, 4, 0 },    { 64, 16, 16, 8, 2, 4, 1 },   { 64, 16, 16, 16, 4, 4, 0 },
     { 64, 16, 16, 32, 8, 4, 0 },   { 32, 16, 16, 16, 16, 8, 0 },  { 32, 16, 16, 16, 8, 8, 0 },
+    { 64, 32, 32, 8, 4, 16, 0 },   { 64, 32, 32, 16, 8, 16, 0 }, { 64, 32, 32, 32, 16, 16, 0 },
+    { 32, 16, 16, 16, 16, 8, 0 },  { 32, 16, 16, 16, 8, 8, 0 },
 };
 /* (lane, e) of an A operand -> (row m, k); of B -> (column n, k); of D -> (m, n) */
 static void akemu_mx_ab(int op, int lane, int e, int* mn, int* k) {
     const akemu_mx_shape& s = akemu_mx_shapes[op];
-    if (op == AKEMU_WMMA11) { *mn = lane % 16; *k = e; }
-    else if (op == AKEMU_WMMA12) { *mn = lane % 16; *k = 8 * (e / 4) + 4 * (lane / 16) + e % 4; }
+    if (op == AKEMU_WMMA11 || op == AKEMU_WMMA11_I8) { *mn = lane % 16; *k = e; }
+    else if (op == AKEMU_WMMA12 || op == AKEMU_WMMA12_I8) { *mn = lane % 16; *k = 8 * (e / 4) + 4 * (lane / 16) + e % 4; }
     else { *mn = lane % s.m; *k = s.kl * (lane / s.m) + e; }
 }
 static void akemu_mx_d(int op, int lane, int e, int* m, int* n) {
-    if (op == AKEMU_WMMA11) { *n = lane % 16; *m = 2 * e + lane / 16; }
-    else if (op == AKEMU_WMMA12) { *n = lane % 16; *m = 8 * (lane / 16) + e; }
+    if (op == AKEMU_WMMA11 || op == AKEMU_WMMA11_I8) { *n = lane % 16; *m = 2 * e + lane / 16; }
+    else if (op == AKEMU_WMMA12 || op == AKEMU_WMMA12_I8) { *n = lane % 16; *m = 8 * (lane / 16) + e; }
     else if (akemu_mx_shapes[op].m == 16) { *n = lane % 16; *m = 4 * (lane / 16) + e; }
     else { *n = lane % 32; *m = 8 * (e / 4) + 4 * (lane / 32) + e % 4; }
 }
 struct akemu_mx_wave {
     int op;
     float a[64][16], b[64][16], c[64][16], d[64][16];
+    int ci[64][16], di[64][16];   /* int8 instructions: the i32 accumulators */
 };
 static akemu_mx_wave akemu_mx[32];
 static std::atomic<long> akemu_mx_ops, akemu_mx_bad;
@@ -129,7 +138,8 @@ static void akemu_mx_step(int w) {
             double acc = 0.0;
             akemu_mx_d(W.op, l, e, &m, &n);
             for (int k = 0; k < s.k; k++) acc += (double)A[m][k] * (double)B[k][n];
-            W.d[l][e] = (float)(acc + (double)W.c[l][e]);
+            if (akemu_mx_is_i8(W.op)) W.di[l][e] = (int)(uint32_t)(uint64_t)((long long)acc + (long long)W.ci[l][e]);
+            else W.d[l][e] = (float)(acc + (double)W.c[l][e]);
         }
     W.op = 0;
     akemu_mx_ops++;
@@ -157,6 +167,31 @@ template <int OP, class V, class C> static C akemu_mx_call(const V& a, const V& 
     for (int e = 0; e < s.nc; e++) d[e] = W.d[l][e];
     return d;
 }
+/* the bytes of an int8 operand register set (little-endian, signed) */
+static int akemu_bytes(int v, float* o) { for (int i = 0; i < 4; i++) o[i] = (float)(int8_t)(uint8_t)((uint32_t)v >> (8 * i)); return 4; }
+static int akemu_bytes(long v, float* o) { for (int i = 0; i < 8; i++) o[i] = (float)(int8_t)(uint8_t)((uint64_t)v >> (8 * i)); return 8; }
+template <int N> static int akemu_bytes(const akemu_vec<int, N>& v, float* o) {
+    for (int i = 0; i < N; i++) akemu_bytes(v[i], o + 4 * i);
+    return 4 * N;
+}
+template <int OP, class V, class C> static C akemu_mx_call_i8(const V& a, const V& b, const C& c) {
+    const akemu_mx_shape& s = akemu_mx_shapes[OP];
+    const int t = akemu_cur, w = t / AK_WAVE, l = t % AK_WAVE;
+    akemu_mx_wave& W = akemu_mx[w];
+    static_assert(C::SIZE == akemu_mx_shapes[OP].nc, "accumulator registers");
+    if (AK_WAVE != s.lanes || akemu_bytes(a, W.a[l]) != s.kl || akemu_bytes(b, W.b[l]) != s.kl) akemu_mx_bad++;
+    for (int e = 0; e < s.nc; e++) W.ci[l][e] = c[e];
+    W.op = OP;
+    akemu_wave_bar[w]->arrive_and_wait();
+    C d;
+    for (int e = 0; e < s.nc; e++) d[e] = W.di[l][e];
+    return d;
+}
+#define __builtin_amdgcn_mfma_i32_32x32x8i8(a, b, c, x, y, z) akemu_mx_call_i8<AKEMU_MFMA32_I8_KL4>(a, b, c)
+#define __builtin_amdgcn_mfma_i32_32x32x16_i8(a, b, c, x, y, z) akemu_mx_call_i8<AKEMU_MFMA32_I8_KL8>(a, b, c)
+#define __builtin_amdgcn_mfma_i32_32x32x32_i8(a, b, c, x, y, z) akemu_mx_call_i8<AKEMU_MFMA32_I8_KL16>(a, b, c)
+#define __builtin_amdgcn_wmma_i32_16x16x16_iu8_w32(sa, a, sb, b, c, cl) akemu_mx_call_i8<AKEMU_WMMA11_I8>(a, b, c)
+#define __builtin_amdgcn_wmma_i32_16x16x16_iu8_w32_gfx12(sa, a, sb, b, c, cl) akemu_mx_call_i8<AKEMU_WMMA12_I8>(a, b, c)
 #define __builtin_amdgcn_mfma_f32_32x32x2f32(a, b, c, x, y, z) akemu_mx_call<AKEMU_MFMA32_KL1>(a, b, c)
 #define __builtin_amdgcn_mfma_f32_32x32x4bf16(a, b, c, x, y, z) akemu_mx_call<AKEMU_MFMA32_KL2>(a, b, c)
 #define __builtin_amdgcn_mfma_f32_32x32x4_xf32(a, b, c, x, y, z) akemu_mx_call<AKEMU_MFMA32_XF32>(a, b, c)
@@ -246,6 +281,7 @@ static void akemu_register(void) {
     AKEMU_K(ak_gemm_skinny_f32) AKEMU_K(ak_gemm_skinny_f16) AKEMU_K(ak_gemm_skinny_bf16)
     AKEMU_K(ak_gemm_gemv_f32) AKEMU_K(ak_gemm_gemv_f16) AKEMU_K(ak_gemm_gemv_bf16)
     AKEMU_K(ak_gemm_splitk_fin_f32) AKEMU_K(ak_gemm_splitk_fin_f16) AKEMU_K(ak_gemm_splitk_fin_bf16)
+    AKEMU_K(ak_gemm_i8_l_f16) AKEMU_K(ak_gemm_i8_l_bf16) AKEMU_K(ak_gemm_i8_s_f16) AKEMU_K(ak_gemm_i8_s_bf16)
     AKEMU_K(ak_attn_mma64_f16) AKEMU_K(ak_attn_mma64_bf16) AKEMU_K(ak_attn_mma128_f16) AKEMU_K(ak_attn_mma128_bf16)
     AKEMU_K(ak_attn_mmadec64_f16) AKEMU_K(ak_attn_mmadec64_bf16) AKEMU_K(ak_attn_mmadec128_f16)
     AKEMU_K(ak_attn_mmadec128_bf16) AKEMU_K(ak_attn_combine_f32) AKEMU_K(ak_attn_combine_f16) AKEMU_K(ak_attn_combine_bf16)
@@ -515,6 +551,27 @@ static void emu_conv(void) {
     ak_context_destroy(emuconv::g_tf32);
     emuconv::g_gpu = emuconv::g_tf32 = emuconv::g_cpu = NULL;
 }
+/* int8 through ak_gemm's plan for this target: the small and the large tile (the GPU suite's cases) */
+static void emu_gemm_i8(void) {
+    ak_config cfg = ak_config_default();
+    long bad0 = akemu_mx_bad;
+    cfg.matrix_cores = AK_ON;
+    for (int small = 0; small < 2; small++) {
+        ak_context* ctx;
+        akemu_cus = small ? 100000 : 1;
+        ctx = akt_gpu_context(&cfg);
+        AKT_CHECKF(ctx != NULL, "no emulating context: %s", ak_last_error());
+        if (!ctx) return;
+        gg_i8_case(ctx, AK_WAVE == 64 ? "mfma" : "wmma", AK_I32, small ? 37 : 131, small ? 70 : 133, 77, 0, 0, 1, 0);
+        gg_i8_case(ctx, AK_WAVE == 64 ? "mfma" : "wmma", AK_BF16, 40, 50, 130, 15, 15, 2, 3);
+        if (!akemu_quick) {
+            gg_i8_case(ctx, AK_WAVE == 64 ? "mfma" : "wmma", AK_F32, 65, 33, 7, 7, 4, 1, 16);
+            gg_i8_case(ctx, AK_WAVE == 64 ? "mfma" : "wmma", AK_F16, 1, 9, 200, 3, 2 | 8, 1, 0);
+        }
+        ak_context_destroy(ctx);
+    }
+    AKT_CHECKF(akemu_mx_bad == bad0, "the emulated int8 instructions flagged %ld operand sets", (long)(akemu_mx_bad - bad0));
+}
 static void emu_gemm_large(void) { emu_gemm_tile(0, akemu_quick); }
 static void emu_gemm_small(void) { emu_gemm_tile(1, akemu_quick); }
 
@@ -531,6 +588,7 @@ static void emu_every_kernel(void) {
         "ak_attn_mma64_f16", "ak_attn_mma64_bf16", "ak_attn_mma128_f16", "ak_attn_mma128_bf16",
         "ak_attn_mmadec64_bf16", "ak_attn_mmadec128_f16", "ak_attn_combine_bf16",
         "ak_conv_igemm_mma_f16", "ak_conv_igemm_mma_bf16", "ak_transpose_f16",
+        "ak_gemm_i8_l_f16", "ak_gemm_i8_l_bf16", "ak_gemm_i8_s_f16", "ak_gemm_i8_s_bf16",
     };
     for (const char* k : every) AKT_CHECKF(akemu_ran.count(k) != 0, "%s never ran", k);
 }
@@ -549,6 +607,7 @@ int main(int argc, char** argv) {
     AKT_RUN(emu_instructions);
     AKT_RUN(emu_gemm_small);
     AKT_RUN(emu_gemm_large);
+    AKT_RUN(emu_gemm_i8);
     AKT_RUN(emu_attention);
     AKT_RUN(emu_conv);
     if (!akemu_quick) AKT_RUN(emu_every_kernel);

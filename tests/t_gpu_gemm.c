@@ -451,6 +451,123 @@ static void fp8_path(void) {
     ak_context_destroy(ctx);
 }
 
+/* int8: A m x k and B n x k of random int8 (-128 included), padded rows (pad
+ * bytes past each row: 0 takes the 16-byte loads, odd ones the byte loads),
+ * against the cpu reference: i32 out bit-exact; f32 / f16 / bf16 out within
+ * 2 e_out |ref| plus 2^-21 of the sum of the epilogue terms' magnitudes
+ * (f32 arithmetic on an exact int32 sum; a wrong sum is off by about
+ * |sa sb| 128^2 sqrt(k)). */
+static void gg_i8_case(ak_context* ctx, const char* path, ak_dtype ot, size_t m, size_t n, size_t k, int sm, int epi, size_t batch,
+                       size_t pad) {
+    ak_gemm_desc g = ak_gemm_desc_default(), h;
+    ak_gemm_plan p;
+    const size_t os = ak_dtype_size(ot), lda = k + pad, ldb = k + pad, sa_ = m * lda, sb_ = n * ldb, nd = batch * m * n;
+    int8_t *A = (int8_t*)malloc(batch * sa_ + 1), *B = (int8_t*)malloc(batch * sb_ + 1);
+    float *sA = (float*)malloc(m * 4), *sB = (float*)malloc(n * 4);
+    void *C = malloc(nd * os), *R = malloc(nd * os), *bias = malloc(n * os), *D = malloc(nd * os), *Dref = malloc(nd * os);
+    void *dA = NULL, *dB = NULL, *dsa = NULL, *dsb = NULL, *dC = NULL, *dR = NULL, *dbias = NULL, *dD = NULL;
+    void *b0 = NULL, *b1 = NULL, *b2 = NULL, *b3 = NULL, *b4 = NULL, *b5 = NULL, *b6 = NULL, *b7 = NULL;
+    size_t i, j, b, bad = 0;
+    const double e_out = ot == AK_F32 ? ldexp(1.0, -24) : ot == AK_F16 ? ldexp(1.0, -11) : ldexp(1.0, -8);
+    for (i = 0; i < batch * sa_ + 1; i++) A[i] = (int8_t)(int)akt_uniform(&g_st, -128, 128);
+    for (i = 0; i < batch * sb_ + 1; i++) B[i] = (int8_t)(int)akt_uniform(&g_st, -128, 128);
+    A[0] = -128; B[0] = -128;
+    for (i = 0; i < m; i++) sA[i] = (float)akt_uniform(&g_st, 1e-4, 1e-2);
+    for (j = 0; j < n; j++) sB[j] = (float)akt_uniform(&g_st, 1e-4, 1e-2);
+    fill(C, ot == AK_I32 ? AK_F32 : ot, nd); fill(R, ot == AK_I32 ? AK_F32 : ot, nd); fill(bias, ot == AK_I32 ? AK_F32 : ot, n);
+    dA = up(ctx, A, batch * sa_, 0, &b0); dB = up(ctx, B, batch * sb_, 0, &b1);
+    dsa = up(ctx, sA, m * 4, 0, &b2); dsb = up(ctx, sB, n * 4, 0, &b3);
+    dC = up(ctx, C, nd * os, 0, &b4); dR = up(ctx, R, nd * os, 0, &b5); dbias = up(ctx, bias, n * os, 0, &b6);
+    memset(D, 0xFF, nd * os);
+    dD = up(ctx, D, nd * os, 0, &b7);
+    if (!dA || !dB || !dsa || !dsb || !dC || !dR || !dbias || !dD) { akt_fail(__FILE__, __LINE__, "setup: %s", ak_last_error()); goto done; }
+    g.dtype = AK_I8; g.out_dtype = ot; g.m = m; g.n = n; g.k = k; g.trans_b = 1; g.lda = lda; g.ldb = ldb;
+    g.a = dA; g.b = dB; g.d = dD; g.batch = batch; g.stride_a = sa_; g.stride_b = sb_; g.stride_d = m * n;
+    if (ot != AK_I32) {
+        if (sm & 1) g.scale_a = (const float*)dsa;
+        if (sm & 2) g.scale_b = (const float*)dsb;
+        g.scale_a_per_row = (sm & 1) && (sm & 4); g.scale_b_per_col = (sm & 2) && (sm & 8);
+        g.alpha = (epi & 15) ? 0.5f : 1.0f;
+        if (epi & 1) { g.beta = 0.25f; g.c = dC; g.stride_c = m * n; }
+        if (epi & 2) g.bias = dbias;
+        if (epi & 4) g.activation = AK_OP_GELU;
+        if (epi & 8) { g.residual = dR; g.stride_r = m * n; }
+    }
+    AKT_OK(ak_gemm_plan_get(ctx, &g, &p));
+    AKT_CHECKF(!path[0] || (p.path && !strcmp(p.path, path)), "i8 plan path %s, expected %s (kernel %s)", p.path ? p.path : "(none)", path,
+               p.kernel);
+    AKT_OK(ak_gemm(ctx, &g, NULL));
+    AKT_OK(ak_device_synchronize(ctx));
+    AKT_OK(ak_memcpy(ctx, D, dD, nd * os, AK_D2H));
+    h = g; h.a = A; h.b = B; h.scale_a = g.scale_a ? sA : NULL; h.scale_b = g.scale_b ? sB : NULL; h.c = (epi & 1) && g.c ? C : NULL;
+    h.bias = g.bias ? bias : NULL; h.residual = g.residual ? R : NULL; h.d = Dref;
+    memset(Dref, 0xFF, nd * os);
+    AKT_OK(ak_gemm(g_ref, &h, NULL));
+    for (b = 0; b < batch; b++)
+        for (i = 0; i < m; i++)
+            for (j = 0; j < n; j++) {
+                const size_t at = b * m * n + i * n + j;
+                if (ot == AK_I32) {
+                    const int32_t got = ((const int32_t*)D)[at], ref = ((const int32_t*)Dref)[at];
+                    if (got != ref && bad++ < 3)
+                        akt_fail(__FILE__, __LINE__, "%s %s i8 -> i32 %zux%zux%zu batch %zu pad %zu: D[%zu][%zu][%zu] = %d, ref %d", p.path,
+                                 p.kernel, m, n, k, batch, pad, b, i, j, (int)got, (int)ref);
+                } else {
+                    const double got = ak_elem_get(D, ot, at), ref = ak_elem_get(Dref, ot, at);
+                    const double mag = fabs(ref) + ((epi & 1) ? 0.25 * fabs(ak_elem_get(C, ot, at)) : 0) + (g.bias ? fabs(ak_elem_get(bias, ot, j)) : 0) +
+                                       (g.residual ? fabs(ak_elem_get(R, ot, at)) : 0) + 1.0;
+                    const double tol = 2 * e_out * fabs(ref) + ldexp(1.0, -21) * mag * 64 + 1e-5;
+                    if (!(fabs(got - ref) <= tol) && bad++ < 3)
+                        akt_fail(__FILE__, __LINE__, "%s %s i8 -> %s %zux%zux%zu scales %d epi %d batch %zu pad %zu: D[%zu][%zu][%zu] = %.7g, ref %.7g",
+                                 p.path, p.kernel, ak_dtype_name(ot), m, n, k, sm, epi, batch, pad, b, i, j, got, ref);
+                }
+            }
+done:
+    ak_free(ctx, b0); ak_free(ctx, b1); ak_free(ctx, b2); ak_free(ctx, b3); ak_free(ctx, b4); ak_free(ctx, b5); ak_free(ctx, b6);
+    ak_free(ctx, b7);
+    free(A); free(B); free(sA); free(sB); free(C); free(R); free(bias); free(D); free(Dref);
+}
+
+/* int8 GEMM on the portable matrix-core kernel: both tiles, odd m / n / k (k
+ * tails inside the 64-byte k step, byte loads of unaligned rows), every
+ * output dtype, scale granularity and epilogue, batches; devices without
+ * int8 matrix instructions must refuse it (AK_ERROR_MATRIX_CORES). */
+static void i8_path_cases(ak_context* ctx, const char* path, int quick) {
+    static const ak_dtype o4[4] = { AK_I32, AK_BF16, AK_F16, AK_F32 };
+    gg_i8_case(ctx, path, AK_I32, 131, 133, 77, 0, 0, 1, 0);
+    gg_i8_case(ctx, path, AK_BF16, 37, 70, 200, 15, 15, 2, 3);
+    if (quick) return;
+    gg_i8_case(ctx, path, AK_I32, 1, 1, 1, 0, 0, 1, 0);
+    gg_i8_case(ctx, path, AK_F16, 7, 9, 32, 3, 2, 1, 16);
+    gg_i8_case(ctx, path, AK_F32, 127, 1, 129, 7, 4, 1, 1);
+    gg_i8_case(ctx, path, o4[1], 300, 520, 64, 11, 8 | 4, 1, 0);
+    gg_i8_case(ctx, path, o4[2], 129, 127, 1040, 15, 1, 1, 0);
+    gg_i8_case(ctx, path, o4[3], 1000, 33, 2048, 12, 3, 1, 0);
+    gg_i8_case(ctx, path, AK_I32, 1000, 1024, 1000, 0, 0, 1, 0);
+    gg_i8_case(ctx, path, AK_BF16, 16, 4096, 4096, 15, 2, 1, 0);
+    gg_i8_case(ctx, path, AK_I32, 256, 384, 14336, 0, 0, 1, 0);
+    gg_i8_case(ctx, path, AK_F16, 2304, 2048, 400, 15, 15, 1, 0);
+}
+
+static void i8_path(void) {
+    ak_context* ctx = gg_ctx(AK_AUTO, -1, AK_AUTO, 0);
+    ak_gemm_desc g = ak_gemm_desc_default();
+    ak_gemm_plan p;
+    const ak_arch_info* ai;
+    if (!ctx) return;
+    ai = ak_context_device(ctx)->arch_info;
+    g.dtype = AK_I8; g.out_dtype = AK_I32; g.m = 256; g.n = 256; g.k = 256; g.trans_b = 1;
+    g.a = (const void*)(uintptr_t)((uintptr_t)1 << 40); g.b = (const void*)(uintptr_t)((uintptr_t)2 << 40); g.d = (void*)(uintptr_t)((uintptr_t)3 << 40);
+    if (!ai || ai->matrix == AK_MATRIX_NONE) {
+        AKT_ERR(ak_gemm_plan_get(ctx, &g, &p), AK_ERROR_MATRIX_CORES);
+        ak_context_destroy(ctx);
+        return;
+    }
+    g.trans_b = 0; AKT_ERR(ak_gemm_plan_get(ctx, &g, &p), AK_ERROR_INVALID_ARGUMENT);
+    i8_path_cases(ctx, ai->matrix == AK_MATRIX_MFMA ? "mfma" : ai->matrix == AK_MATRIX_WMMA ? "wmma" : "mma.sync", 0);
+    ak_context_destroy(ctx);
+}
+
 void akt_suite_gpu_gemm(void) {
     g_st = akt_seed() ^ 0x47454d4dull;
     g_ref = akt_cpu_context("gpu_gemm_ref");
@@ -472,6 +589,16 @@ void akt_suite_gpu_gemm_fp8(void) {
     g_ref = akt_cpu_context("gpu_gemm_ref");
     if (!g_ref) return;
     AKT_RUN(fp8_path);
+    ak_context_destroy(g_ref);
+    g_ref = NULL;
+}
+
+/* Suite gpu_gemm_i8: the int8 GEMM (its own suite). */
+void akt_suite_gpu_gemm_i8(void) {
+    g_st = akt_seed() ^ 0x49384d4dull;
+    g_ref = akt_cpu_context("gpu_gemm_ref");
+    if (!g_ref) return;
+    AKT_RUN(i8_path);
     ak_context_destroy(g_ref);
     g_ref = NULL;
 }

@@ -699,6 +699,176 @@ static void fp8_errors_and_plans(void) {
     }
 }
 
+/* ---- 8-bit integer inputs ---------------------------------------------- */
+/* naive int8 GEMM: the exact sum wrapped to int32 (as the hardware's accumulator), the scales and the epilogue in
+ * double; every case A m x k, B n x k (the kernel's layout), any other layout through the cpu backend too */
+static void i8_case(ak_context* ctx, ak_dtype ot, size_t m, size_t n, size_t k, int ta, int tb, int sm, int epi, size_t batch, int pad) {
+    ak_gemm_desc g = ak_gemm_desc_default();
+    const size_t lda = (ta ? m : k) + (size_t)pad, ldb = (tb ? k : n) + (size_t)pad, ldd = n + (size_t)(pad ? 3 : 0);
+    const size_t sa = (ta ? k : m) * lda + 5, sb = (tb ? n : k) * ldb + 1, sd = m * ldd;
+    int8_t *A = (int8_t*)malloc(sa * batch), *B = (int8_t*)malloc(sb * batch);
+    void *D = rnd_buf(ot, sd * batch), *C = rnd_buf(ot, sd * batch), *R = rnd_buf(ot, sd * batch), *bias = rnd_buf(ot, n);
+    float* sA = (float*)malloc(m * sizeof(float));
+    float* sB = (float*)malloc(n * sizeof(float));
+    size_t b, i, j, kk, bad = 0;
+    for (i = 0; i < sa * batch; i++) A[i] = (int8_t)(int)akt_uniform(&g_st, -128, 128);
+    for (i = 0; i < sb * batch; i++) B[i] = (int8_t)(int)akt_uniform(&g_st, -128, 128);
+    if (batch * sa > 2) A[1] = -128;
+    if (batch * sb > 2) B[0] = -128;
+    for (i = 0; i < m; i++) sA[i] = (float)akt_uniform(&g_st, 1e-4, 1e-2);
+    for (j = 0; j < n; j++) sB[j] = (float)akt_uniform(&g_st, 1e-4, 1e-2);
+    g.dtype = AK_I8; g.dtype_b = (m & 1) ? (ak_dtype)0 : AK_I8; g.out_dtype = ot;
+    g.m = m; g.n = n; g.k = k; g.trans_a = ta; g.trans_b = tb; g.a = A; g.b = B; g.d = D;
+    g.lda = pad ? lda : 0; g.ldb = pad ? ldb : 0; g.ldd = pad ? ldd : 0;
+    g.batch = batch; g.stride_a = sa; g.stride_b = sb; g.stride_d = sd;
+    if (ot != AK_I32) {
+        g.alpha = epi ? 0.5f : 0.0f;
+        if (sm & 1) g.scale_a = sA;
+        if (sm & 2) g.scale_b = sB;
+        g.scale_a_per_row = (sm & 4) ? 1 : 0;
+        g.scale_b_per_col = (sm & 8) ? 1 : 0;
+        if (sm & 4) g.scale_a = sA;
+        if (sm & 8) g.scale_b = sB;
+        if (epi & 1) { g.beta = 0.75f; g.c = C; g.ldc = g.ldd; g.stride_c = sd; }
+        if (epi & 2) g.bias = bias;
+        if (epi & 4) g.activation = AK_OP_SILU;
+        if (epi & 8) { g.residual = R; g.ldr = g.ldd; g.stride_r = sd; }
+    }
+    AKT_OK(ak_gemm(ctx, &g, NULL));
+    for (b = 0; b < batch; b++)
+        for (i = 0; i < m; i++)
+            for (j = 0; j < n; j++) {
+                long long acc = 0;
+                double v, got, tol;
+                for (kk = 0; kk < k; kk++)
+                    acc += (long long)A[b * sa + (ta ? kk * lda + i : i * lda + kk)] * (long long)B[b * sb + (tb ? j * ldb + kk : kk * ldb + j)];
+                if (ot == AK_I32) {
+                    const int32_t want = (int32_t)(uint32_t)(unsigned long long)acc, have = ((const int32_t*)D)[b * sd + i * ldd + j];
+                    if (have != want && bad++ < 3)
+                        akt_fail(__FILE__, __LINE__, "i8 gemm -> i32 %zux%zux%zu ta%d tb%d batch %zu: D[%zu][%zu][%zu] = %d, expected %d", m, n, k,
+                                 ta, tb, batch, b, i, j, (int)have, (int)want);
+                    continue;
+                }
+                v = (epi ? 0.5 : 1.0) * (double)acc;
+                if (g.scale_a) v *= sA[g.scale_a_per_row ? i : 0];
+                if (g.scale_b) v *= sB[g.scale_b_per_col ? j : 0];
+                if (epi & 1) v += 0.75 * ak_elem_get(C, ot, b * sd + i * ldd + j);
+                if (epi & 2) v += ak_elem_get(bias, ot, j);
+                if (epi & 4) v = naive_act(AK_OP_SILU, v, 0);
+                if (epi & 8) v += ak_elem_get(R, ot, b * sd + i * ldd + j);
+                got = ak_elem_get(D, ot, b * sd + i * ldd + j);
+                tol = (ot == AK_F32 ? 1e-6 : ot == AK_F16 ? 1e-3 : 8e-3) * (fabs(v) + 1e-3);
+                if (!(fabs(got - v) <= tol) && bad++ < 3)
+                    akt_fail(__FILE__, __LINE__, "i8 gemm -> %s %zux%zux%zu ta%d tb%d scales %d epi %d batch %zu: D[%zu][%zu][%zu] = %.8g, expected %.8g",
+                             ak_dtype_name(ot), m, n, k, ta, tb, sm, epi, batch, b, i, j, got, v);
+            }
+    free(A); free(B); free(D); free(C); free(R); free(bias); free(sA); free(sB);
+}
+
+static void i8_matches_naive(void) {
+    ak_context* ctx = akt_cpu_context("ops_gemm");
+    static const size_t shapes[][3] = { { 1, 1, 1 }, { 7, 7, 7 }, { 127, 129, 64 }, { 1, 1000, 127 }, { 1000, 7, 129 }, { 33, 65, 1000 } };
+    static const ak_dtype outs[4] = { AK_F32, AK_F16, AK_BF16, AK_I32 };
+    static const int scales[] = { 0, 3, 12, 7, 11, 1, 2 }; /* none, both per tensor, row x col, row x tensor, tensor x col, a, b */
+    size_t s, q;
+    if (!ctx) return;
+    g_st = akt_seed() ^ 0x69386d6dull;
+    for (s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+        for (q = 0; q < 4; q++)
+            i8_case(ctx, outs[q], shapes[s][0], shapes[s][1], shapes[s][2], 0, 1, scales[(s + q) % 7], (int)((s * 5 + q * 3) % 16), 1,
+                    (int)(s + q) % 3 == 0 ? 16 : 0);
+    for (q = 0; q < 7; q++) i8_case(ctx, outs[q % 4], 9, 17, 40, (int)(q & 1), (int)(q % 3 != 0), scales[q], (int)q * 2 + 1, 3, 0);
+    ak_context_destroy(ctx);
+}
+
+static void i8_errors_and_plans(void) {
+    ak_context* ctx = akt_cpu_context("ops_gemm");
+    ak_gemm_desc g = ak_gemm_desc_default(), x;
+    ak_gemm_plan p;
+    static int8_t A[64 * 64], B[64 * 64];
+    static int32_t D[64 * 64];
+    static float sc[64];
+    static const char* const archs[] = { "sm_80", "sm_90", "gfx908", "gfx90a", "gfx942", "gfx950", "gfx1100", "gfx1201" };
+    const char *src = NULL, *fam = NULL, *s;
+    int i;
+    if (!ctx) return;
+    for (i = 0; i < 64; i++) sc[i] = 1;
+    g.dtype = AK_I8; g.out_dtype = AK_I32; g.m = 64; g.n = 64; g.k = 64; g.trans_b = 1; g.a = A; g.b = B; g.d = D;
+    AKT_OK(ak_gemm(ctx, &g, NULL));
+    AKT_OK(ak_gemm_plan_get(ctx, &g, &p));
+    AKT_CHECK(!strcmp(p.path, "cpu"));
+    /* B must be i8; out f32 / f16 / bf16 / i32 */
+    x = g; x.dtype_b = AK_U8; AKT_ERR_ITEM(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
+    AKT_CONTAINS(ak_last_error(), "i8 too");
+    x = g; x.dtype_b = AK_FP8_E4M3; AKT_ERR_ITEM(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
+    x = g; x.out_dtype = AK_I8; AKT_ERR_ITEM(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
+    x = g; x.dtype = AK_FP8_E4M3; x.dtype_b = AK_I8; x.out_dtype = AK_F32; AKT_ERR_ITEM(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
+    /* i32 out is the raw sum: no scales, no epilogue */
+    x = g; x.scale_a = sc; AKT_ERR_ITEM(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
+    AKT_CONTAINS(ak_last_error(), "raw int32");
+    x = g; x.alpha = 2.0f; AKT_ERR_ITEM(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
+    x = g; x.activation = AK_OP_RELU; AKT_ERR_ITEM(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
+    x = g; x.bias = sc; AKT_ERR_ITEM(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
+    x = g; x.fast_accum = 1; x.out_dtype = AK_F32; AKT_ERR_ITEM(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
+    AKT_CONTAINS(ak_last_error(), "fast_accum");
+    x = g; x.out_dtype = AK_F32; x.scale_b_per_col = 1; AKT_ERR_ITEM(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    x = g; x.out_dtype = AK_F32; x.scale_a = (const float*)(const void*)((const char*)sc + 1);
+    AKT_ERR_ITEM(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_MISALIGNED);
+    x = g; x.d = (void*)((char*)D + 2); AKT_ERR_ITEM(ak_gemm(ctx, &x, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_MISALIGNED);
+    ak_context_destroy(ctx);
+    /* an explicit precision mask without i8 refuses it */
+    ctx = plan_ctx("sm_90", AK_ON, -1, AK_AUTO, 0, AK_DTYPE_BIT(AK_F16), 0);
+    if (ctx) {
+        AKT_ERR_ITEM(ak_gemm(ctx, &g, NULL), AK_ERROR_CONFIG, AK_ERRITEM_CONFIG_VALUE);
+        ak_context_destroy(ctx);
+    }
+    for (i = 0; i < ak_embedded_count(); i++) {
+        AKT_OK(ak_embedded_at(i, &fam, &s, NULL));
+        if (fam && !strcmp(fam, "gemm")) src = s;
+    }
+    /* every matrix ISA: the int8 tile (large, or small for few tiles), K-major only; the kernel's tile in the source */
+    x = g; x.a = (const void*)(uintptr_t)((uintptr_t)1 << 40); x.b = (const void*)(uintptr_t)((uintptr_t)2 << 40); x.d = (void*)(uintptr_t)((uintptr_t)3 << 40);
+    for (i = 0; i < (int)(sizeof archs / sizeof archs[0]); i++) {
+        const char* path = archs[i][0] == 's' ? "mma.sync" : !strncmp(archs[i], "gfx9", 4) ? "mfma" : "wmma";
+        ctx = plan_ctx(archs[i], AK_ON, -1, AK_AUTO, 0, 0, 0);
+        if (!ctx) continue;
+        x.m = 8192; x.n = 8192; x.k = 4096; x.out_dtype = AK_BF16; x.trans_a = 0; x.trans_b = 1;
+        AKT_OK(ak_gemm_plan_get(ctx, &x, &p));
+        AKT_CHECKF(!strcmp(p.kernel, "ak_gemm_i8_l_bf16") && !strcmp(p.path, path) && p.bm == 128 && p.bn == 128 && p.bk == 64 &&
+                   p.threads == 256, "%s i8 plan %s (%s) %dx%dx%d/%d", archs[i], p.kernel, p.path, p.bm, p.bn, p.bk, p.threads);
+        AKT_CHECK(src && strstr(src, "AK_GEMM_I8(ak_gemm_i8_l_bf16, ak_bf16_t, 128, 128, 64, 256)"));
+        x.m = 100; x.n = 300; x.out_dtype = AK_I32;
+        AKT_OK(ak_gemm_plan_get(ctx, &x, &p));
+        AKT_CHECKF(!strcmp(p.kernel, "ak_gemm_i8_s_f16") && p.bm == 64 && p.bn == 64 && p.threads == 128, "%s i8 small plan %s",
+                   archs[i], p.kernel);
+        AKT_CHECK(src && strstr(src, "AK_GEMM_I8(ak_gemm_i8_s_f16, ak_f16_t, 64, 64, 64, 128)"));
+        x.trans_b = 0; AKT_ERR(ak_gemm_plan_get(ctx, &x, &p), AK_ERROR_INVALID_ARGUMENT);
+        AKT_CONTAINS(ak_last_error(), "K-major");
+        x.trans_b = 1; x.trans_a = 1; AKT_ERR(ak_gemm_plan_get(ctx, &x, &p), AK_ERROR_INVALID_ARGUMENT);
+        x.trans_a = 0;
+        ak_context_destroy(ctx);
+    }
+    /* no int8 matrix instruction, or matrix cores off: a clear refusal (the cpu backend still runs the reference) */
+    ctx = plan_ctx("gfx906", AK_ON, -1, AK_AUTO, 0, 0, 0);
+    if (ctx) {
+        AKT_ERR_ITEM(ak_gemm_plan_get(ctx, &x, &p), AK_ERROR_MATRIX_CORES, AK_ERRITEM_MATRIX_CORES);
+        AKT_CONTAINS(ak_last_error(), "gfx906");
+        AKT_OK(ak_gemm(ctx, &g, NULL));
+        ak_context_destroy(ctx);
+    }
+    ctx = plan_ctx("gfx1030", AK_ON, -1, AK_AUTO, 0, 0, 0);
+    if (ctx) {
+        AKT_ERR(ak_gemm_plan_get(ctx, &x, &p), AK_ERROR_MATRIX_CORES);
+        ak_context_destroy(ctx);
+    }
+    ctx = plan_ctx("sm_90", AK_OFF, -1, AK_AUTO, 0, 0, 0);
+    if (ctx) {
+        AKT_ERR(ak_gemm_plan_get(ctx, &x, &p), AK_ERROR_MATRIX_CORES);
+        AKT_CONTAINS(ak_last_error(), "matrix_cores");
+        ak_context_destroy(ctx);
+    }
+}
+
 void akt_suite_ops_gemm(void) {
     AKT_RUN(odd_shapes_match_naive);
     AKT_RUN(beta_zero_never_reads_c);
@@ -712,4 +882,6 @@ void akt_suite_ops_gemm(void) {
     AKT_RUN(tile_table_matches_kernel_source);
     AKT_RUN(fp8_matches_naive_decode);
     AKT_RUN(fp8_errors_and_plans);
+    AKT_RUN(i8_matches_naive);
+    AKT_RUN(i8_errors_and_plans);
 }

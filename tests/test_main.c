@@ -67,6 +67,7 @@
     X(ops_gemm) \
     X(gpu_gemm) \
     X(gpu_gemm_fp8) \
+    X(gpu_gemm_i8) \
     X(races) \
     X(backend) \
     X(kargs) \
