@@ -17,7 +17,9 @@
  * accumulation (the default), fp8fast = the same with fast_accum = 1
  * (use_fast_accum=True); A W^T only (ta 0, tb 1), epi tensor_scale (one f32
  * scale per operand) or row_scale (one per row of A and of W), scales in
- * [0.5, 1.5).
+ * [0.5, 1.5). i8 (as torch._int_mm): int8 x int8 -> the raw int32 sums, A W^T
+ * only, epi none; i8 with epi row_scale: the same sums times a scale per row
+ * of A and of W -> bf16 (the dequantising epilogue).
  * Inputs random in [-1, 1) (ak_rand_uniform on the device, never zeros; fp8:
  * random codes of such values, written from the host).
  * Check: 256 sampled outputs against a double product of the host copies of
@@ -38,7 +40,7 @@
 
 typedef struct scase {
     char name[96];
-    char dt[8];      /* f16 bf16 f32 tf32 fp8 fp8fast */
+    char dt[8];      /* f16 bf16 f32 tf32 fp8 fp8fast i8 */
     size_t m, n, k, batch;
     int ta, tb;
     char epi[24];
@@ -77,6 +79,7 @@ static void make_cases(int quick) {
         add("dec", "bf16", 8, 11008, 4096, 1, 0, 1, "none");
         add("f8", "fp8", 4096, 4096, 4096, 1, 0, 1, "row_scale");
         add("f8", "fp8fast", 4096, 4096, 4096, 1, 0, 1, "row_scale");
+        add("i8", "i8", 4096, 4096, 4096, 1, 0, 1, "none");
         return;
     }
     /* every layout, square, f16 / bf16 */
@@ -153,6 +156,12 @@ static void make_cases(int quick) {
         add("f8", f8[d], 16384, 4096, 14336, 1, 0, 1, "row_scale");
         add("f8", f8[d], 16, 4096, 14336, 1, 0, 1, "row_scale");
     }
+    /* int8 (A W^T, torch._int_mm: m > 16, k and n multiples of 8): int32 out; one dequantised to bf16 */
+    for (i = 0; i < 4; i++) add("i8", "i8", (size_t)2048 * (i + 1), (size_t)2048 * (i + 1), (size_t)2048 * (i + 1), 1, 0, 1, "none");
+    add("i8", "i8", 2048, 4096, 14336, 1, 0, 1, "none");
+    add("i8", "i8", 16384, 4096, 14336, 1, 0, 1, "none");
+    add("i8", "i8", 32, 4096, 14336, 1, 0, 1, "none");
+    add("i8", "i8", 4096, 4096, 4096, 1, 0, 1, "row_scale");
 }
 
 /* --filter: comma-separated substrings, a cell runs when its name holds any */
@@ -191,9 +200,9 @@ static double act_ref(int op, double x) {
 }
 
 /* fp8 cells: n e4m3 codes of values in [-1, 1) (none zero), or n f32 scales in
- * [0.5, 1.5) when scales, filled on the host and copied */
+ * [0.5, 1.5) when scales == 1, or n random int8 when scales == 2, filled on the host and copied */
 static void* dev_fill8(ak_context* ctx, size_t n, int scales, unsigned long long seed) {
-    const size_t es = scales ? 4 : 1, chunk = (size_t)1 << 24;
+    const size_t es = scales == 1 ? 4 : 1, chunk = (size_t)1 << 24;
     size_t i, j;
     unsigned long long x = seed * 0x9E3779B97F4A7C15ull + 88172645463325252ull;
     void *d = NULL, *h = malloc((n < chunk ? n : chunk) * es);
@@ -205,8 +214,8 @@ static void* dev_fill8(ak_context* ctx, size_t n, int scales, unsigned long long
         const size_t c = n - i < chunk ? n - i : chunk;
         for (j = 0; j < c; j++) {
             x ^= x << 13; x ^= x >> 7; x ^= x << 17;
-            if (scales) ((float*)h)[j] = (float)(0.5 + (double)(x >> 11) / 9007199254740992.0);
-            else ((uint8_t*)h)[j] = codes[x >> 56];
+            if (scales == 1) ((float*)h)[j] = (float)(0.5 + (double)(x >> 11) / 9007199254740992.0);
+            else ((uint8_t*)h)[j] = scales == 2 ? (uint8_t)(x >> 56) : codes[x >> 56];
         }
         if (ak_memcpy(ctx, (char*)d + i * es, h, c * es, AK_H2D) != AK_OK) { ak_free(ctx, d); d = NULL; break; }
     }
@@ -269,9 +278,9 @@ int main(int argc, char** argv) {
     printf("%-44s %9s %8s %6s %s\n", "case", "median ms", "TF/s", "check", "kernel");
     for (i = 0; i < g_nc; i++) {
         scase* c = &g_cs[i];
-        const int f8 = !strncmp(c->dt, "fp8", 3), rows = f8 && !strcmp(c->epi, "row_scale");
-        const ak_dtype dt = f8 ? AK_FP8_E4M3 : !strcmp(c->dt, "f16") ? AK_F16 : !strcmp(c->dt, "bf16") ? AK_BF16 : AK_F32;
-        const ak_dtype ot = f8 ? AK_BF16 : dt;
+        const int i8 = !strcmp(c->dt, "i8"), f8 = !strncmp(c->dt, "fp8", 3) || i8, rows = f8 && !strcmp(c->epi, "row_scale");
+        const ak_dtype dt = i8 ? AK_I8 : f8 ? AK_FP8_E4M3 : !strcmp(c->dt, "f16") ? AK_F16 : !strcmp(c->dt, "bf16") ? AK_BF16 : AK_F32;
+        const ak_dtype ot = i8 && !rows ? AK_I32 : f8 ? AK_BF16 : dt;
         ak_context* cx = !strcmp(c->dt, "tf32") ? ctx32 : ctx;
         const size_t es = ak_dtype_size(dt), os = ak_dtype_size(ot), na = c->m * c->k, nb = c->n * c->k, nd = c->m * c->n;
         const int act = epi_act(c->epi);
@@ -284,22 +293,22 @@ int main(int argc, char** argv) {
         int trials = 0, k, w, bad = 0, s;
         ak_result r = AK_OK;
         if (!selected(c->name, filter)) continue;
-        A = f8 ? dev_fill8(ctx, na * c->batch, 0, 1000 + (unsigned long long)i) : dev_rand(ctx, dt, na * c->batch, 1000 + (unsigned long long)i);
-        B = f8 ? dev_fill8(ctx, nb * c->batch, 0, 2000 + (unsigned long long)i) : dev_rand(ctx, dt, nb * c->batch, 2000 + (unsigned long long)i);
+        A = f8 ? dev_fill8(ctx, na * c->batch, 2 * i8, 1000 + (unsigned long long)i) : dev_rand(ctx, dt, na * c->batch, 1000 + (unsigned long long)i);
+        B = f8 ? dev_fill8(ctx, nb * c->batch, 2 * i8, 2000 + (unsigned long long)i) : dev_rand(ctx, dt, nb * c->batch, 2000 + (unsigned long long)i);
         D = NULL;
         ak_malloc(ctx, nd * c->batch * os, NULL, &D);
         if (act >= 0) bias = dev_rand(ctx, dt, c->n, 3000 + (unsigned long long)i);
-        if (f8) {
+        if (f8 && !(i8 && !rows)) {
             sA = dev_fill8(ctx, rows ? c->m : 1, 1, 4000 + (unsigned long long)i);
             sB = dev_fill8(ctx, rows ? c->n : 1, 1, 5000 + (unsigned long long)i);
         }
-        if (!A || !B || !D || (act >= 0 && !bias) || (f8 && (!sA || !sB))) {
+        if (!A || !B || !D || (act >= 0 && !bias) || (f8 && !(i8 && !rows) && (!sA || !sB))) {
             fprintf(stderr, "%s: out of device memory\n", c->name);
             ak_free(ctx, A); ak_free(ctx, B); ak_free(ctx, D); ak_free(ctx, bias); ak_free(ctx, sA); ak_free(ctx, sB);
             continue;
         }
         if (f8) {
-            g.dtype_b = AK_FP8_E4M3; g.scale_a = (const float*)sA; g.scale_b = (const float*)sB;
+            g.dtype_b = dt; g.scale_a = (const float*)sA; g.scale_b = (const float*)sB;
             g.scale_a_per_row = rows; g.scale_b_per_col = rows; g.fast_accum = !strcmp(c->dt, "fp8fast");
         }
         g.dtype = dt; g.out_dtype = ot; g.m = c->m; g.n = c->n; g.k = c->k; g.a = A; g.b = B; g.d = D;
@@ -318,8 +327,8 @@ int main(int argc, char** argv) {
             if (r == AK_OK) r = ak_memcpy(ctx, hB, (char*)B + bl * nb * es, nb * es, AK_D2H);
             if (r == AK_OK) r = ak_memcpy(ctx, hD, (char*)D + bl * nd * os, nd * os, AK_D2H);
             if (r == AK_OK && bias) r = ak_memcpy(ctx, hbias, bias, c->n * es, AK_D2H);
-            if (r == AK_OK && f8) r = ak_memcpy(ctx, hsA, sA, (rows ? c->m : 1) * 4, AK_D2H);
-            if (r == AK_OK && f8) r = ak_memcpy(ctx, hsB, sB, (rows ? c->n : 1) * 4, AK_D2H);
+            if (r == AK_OK && sA) r = ak_memcpy(ctx, hsA, sA, (rows ? c->m : 1) * 4, AK_D2H);
+            if (r == AK_OK && sB) r = ak_memcpy(ctx, hsB, sB, (rows ? c->n : 1) * 4, AK_D2H);
             for (s = 0; s < 256 && r == AK_OK; s++) {
                 const size_t mi = (size_t)(((unsigned long long)s * 2654435761ull + 17) % c->m);
                 const size_t nj = (size_t)(((unsigned long long)s * 40503ull * 40503ull + 5) % c->n);
@@ -331,14 +340,14 @@ int main(int argc, char** argv) {
                     acc += a * b;
                     mag += fabs(a * b);
                 }
-                if (f8) {
+                if (sA) {
                     const double sc = (double)hsA[rows ? mi : 0] * (double)hsB[rows ? nj : 0];
                     acc *= sc; mag *= sc;
                 }
                 if (bias) acc += ak_elem_get(hbias, dt, nj);
                 ref = act_ref(act, acc);
                 got = ak_elem_get(hD, ot, mi * c->n + nj);
-                tol = (dt == AK_F32 ? (!strcmp(c->dt, "tf32") ? 3e-3 : 1e-5) : 1e-2) * (mag + 1.0);
+                tol = ot == AK_I32 ? 0.0 : (dt == AK_F32 ? (!strcmp(c->dt, "tf32") ? 3e-3 : 1e-5) : 1e-2) * (mag + 1.0);
                 if (!(fabs(got - ref) <= tol)) bad++;
                 if (fabs(got - ref) / (mag + 1.0) > worst) worst = fabs(got - ref) / (mag + 1.0);
             }

@@ -11,7 +11,8 @@ passed their correctness check. Targets (bench/NOTES.md): >= 0.9x for 16-bit cel
 dim >= 2048, >= 0.8x odd / medium and batched, decode >= 85% of copy, epilogue >= 1.1x eager and
 >= 1.0x compile, exact f32 >= 0.9x, TF32 >= 0.8x; fp8 (fp8: precise accumulation vs torch._scaled_mm
 use_fast_accum=False, fp8fast vs use_fast_accum=True; the peer's record is "torch_eager") >= 0.9x with
-every dim >= 2048, decode >= 85% of copy.
+every dim >= 2048, decode >= 85% of copy; i8 (vs torch._int_mm, int32 out; row_scale: vs _int_mm + the
+scaling, unfused) >= 0.8x.
 --joined: each amdkit cell with its torch_eager / torch_compile records (bench/report.py --gemm reads
 it, fast_p over every kernel family); --correct marks the file as suite-checked (tests/gpu_check.sh
 passes it when this build's gpu_gemm suite passed in the same run).
@@ -20,6 +21,8 @@ import json, sys
 
 
 def target(c):
+    if c["dtype"] == "i8":  # int8 vs torch._int_mm (m > 16 there)
+        return ("eager", 0.8)
     if c["dtype"].startswith("fp8"):  # the scaled GEMM vs torch._scaled_mm with the same accumulation mode
         return ("copy", 0.85) if c["m"] <= 16 else ("eager", 0.9 if min(c["m"], c["n"], c["k"]) >= 2048 else 0.8)
     if c["m"] <= 16:

@@ -13,7 +13,11 @@ fp32: allow_tf32 False (exact) or True (tf32 cells). fp8 / fp8fast cells (ta 0, 
 A (m, k) and W (n, k) float8_e4m3fn, torch._scaled_mm(A, W.t(), scale_a, scale_b,
 out_dtype=bfloat16, use_fast_accum=False / True), scales f32 in [0.5, 1.5): one each
 (tensor_scale) or (m, 1) and (1, n) (row_scale). Each cell's result is
-checked on 64 sampled outputs against a float64 product. Timing: 3 warm-ups,
+checked on 64 sampled outputs against a float64 product. i8 cells (ta 0, tb 1):
+A (m, k) and W (n, k) int8, torch._int_mm(A, W.t()) -> int32 (its constraints:
+m > 16, k and n multiples of 8); with row_scale the int32 result times sa (m, 1)
+sb (1, n) to bfloat16 (eager: _int_mm then the scaling, torch has no fused int8
+dequantising matmul). Timing: 3 warm-ups,
 then up to 50 trials (about 0.2 s) between CUDA events with the L2 flushed
 before each (a 2x L2 scratch write, untimed); the median.
 """
@@ -58,6 +62,42 @@ def fp8_cell(name, d, m, n, k, epi, dev, props, timeit, res):
     res.append(dict(name=name, impl="torch_eager", op="torch._scaled_mm", use_fast_accum=fast, correct=ok, hardware=props.name,
                     device="sm_%d%d" % (props.major, props.minor), tflops=tf, b_gbps=bgb, **s))
     print("%-44s %-14s %9.4f ms %8.1f TF/s %s" % (name, "_scaled_mm", s["median"], tf, "ok" if ok else "FAIL"), flush=True)
+
+
+def i8_cell(name, m, n, k, epi, dev, props, timeit, res):
+    """One int8 cell: torch._int_mm (int32 out), or with row_scale its result scaled to bf16 (record impl "torch_eager")."""
+    rows = epi == "row_scale"
+    try:
+        A = torch.randint(-128, 128, (m, k), device=dev, dtype=torch.int8)
+        W = torch.randint(-128, 128, (n, k), device=dev, dtype=torch.int8)
+        sa = torch.rand(m, 1, device=dev) + 0.5
+        sb = torch.rand(1, n, device=dev) + 0.5
+        if rows:
+            def fn():
+                return (torch._int_mm(A, W.t()) * sa * sb).to(torch.bfloat16)
+        else:
+            def fn():
+                return torch._int_mm(A, W.t())
+        y = fn()
+        g = torch.Generator().manual_seed(1)
+        mi = torch.randint(0, m, (64,), generator=g).to(dev)
+        nj = torch.randint(0, n, (64,), generator=g).to(dev)
+        ref = (A[mi].long() * W[nj].long()).sum(-1)
+        if rows:
+            mag = (A[mi].double() * W[nj].double()).abs().sum(-1) * (sa.reshape(-1)[mi] * sb.reshape(-1)[nj]).double() + 1
+            ok = bool(((y.double()[mi, nj] - ref.double() * (sa.reshape(-1)[mi] * sb.reshape(-1)[nj]).double()).abs() <= 1e-2 * mag).all())
+        else:
+            ok = bool((y[mi, nj].long() == ref).all())
+        del y
+        s = timeit(fn)
+    except Exception as e:  # noqa
+        res.append(dict(name=name, impl="torch_eager", error=str(e)[:200]))
+        print(name, "torch_eager failed", str(e)[:200])
+        return
+    tf = 2.0 * m * n * k / (s["median"] * 1e-3) / 1e12
+    res.append(dict(name=name, impl="torch_eager", op="torch._int_mm" + (" + scale" if rows else ""), correct=ok, hardware=props.name,
+                    device="sm_%d%d" % (props.major, props.minor), tflops=tf, b_gbps=0.0, **s))
+    print("%-44s %-14s %9.4f ms %8.1f TF/s %s" % (name, "_int_mm", s["median"], tf, "ok" if ok else "FAIL"), flush=True)
 
 
 def main():
@@ -115,6 +155,11 @@ def main():
             continue
         name, d, m, n, k, b, ta, tb, epi = f[0], f[1], int(f[2]), int(f[3]), int(f[4]), int(f[5]), int(f[6]), int(f[7]), f[8]
         torch.backends.cuda.matmul.allow_tf32 = (d == "tf32")
+        if d == "i8":
+            i8_cell(name, m, n, k, epi, dev, props, timeit, res)
+            torch.cuda.empty_cache()
+            dump()
+            continue
         if d.startswith("fp8"):
             fp8_cell(name, d, m, n, k, epi, dev, props, timeit, res)
             torch.cuda.empty_cache()
