@@ -23953,8 +23953,8 @@ static ak_result _ak_gemm_plan_i8(ak_context* ctx, const ak_gemm_desc* g, ak_gem
     }
     if (!arch || arch->matrix == AK_MATRIX_NONE)
         return _ak_err(AK_ERROR_MATRIX_CORES, "ak_gemm: int8 GEMM runs on int8 matrix instructions (MFMA on CDNA, WMMA on RDNA3 / "
-                       "RDNA4, mma.sync on NVIDIA sm_80+); %s has none in amdkit (dequantise with ak_dequantize and run the f16 / "
-                       "bf16 GEMM)", arch ? arch->name : "this device");
+                       "RDNA4, mma.sync on NVIDIA sm_80+); %s has none (run the f16 / bf16 GEMM on dequantised operands instead)",
+                       arch ? arch->name : "this device");
     if (ctx->cfg.matrix_cores != AK_ON)
         return _ak_err(AK_ERROR_MATRIX_CORES, "ak_gemm: int8 GEMM needs the matrix cores (config.matrix_cores is off)");
     if (g->trans_a || !g->trans_b)
