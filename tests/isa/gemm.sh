@@ -8,11 +8,21 @@ case $ARCH in
     isa_require 'v_mfma_f32_32x32x2_?f32' "exact f32 MFMA" ak_gemm_mma_l_f32
     isa_require 'v_mfma_f32_32x32x(8|16)_?f16' "f16 MFMA (small tile)" ak_gemm_mma_s_f16
     case $ARCH in gfx94*) isa_require 'v_mfma_f32_32x32x4_?xf32' "xf32 MFMA on gfx94x" ak_gemm_mma_l_x32 ;; esac
+    # int8: 32x32x8i8 (gfx908 / gfx90a), 32x32x16_i8 (gfx94x), 32x32x32_i8 (gfx950)
+    case $ARCH in
+      gfx908|gfx90a) i8re='v_mfma_i32_32x32x8_?i8' ;;
+      gfx950) i8re='v_mfma_i32_32x32x32_i8' ;;
+      *) i8re='v_mfma_i32_32x32x16_i8' ;;
+    esac
+    for k in ak_gemm_i8_l_f16 ak_gemm_i8_l_bf16 ak_gemm_i8_s_f16 ak_gemm_i8_s_bf16; do isa_require "$i8re" "int8 MFMA" $k; done
     ;;
   gfx11*|gfx12*)
     isa_require 'v_wmma_f32_16x16x16_f16' "f16 WMMA" ak_gemm_mma_l_f16
     isa_require 'v_wmma_f32_16x16x16_bf16' "bf16 WMMA" ak_gemm_mma_l_bf16
     isa_require 'v_wmma_f32_16x16x16_f16' "f16 WMMA (small tile)" ak_gemm_mma_s_f16
+    for k in ak_gemm_i8_l_f16 ak_gemm_i8_l_bf16 ak_gemm_i8_s_f16 ak_gemm_i8_s_bf16; do
+      isa_require 'v_wmma_i32_16x16x16_iu8' "int8 WMMA" $k
+    done
     ;;
 esac
 isa_forbid 'v_mfma|v_wmma' "the SIMT kernel uses FMAs only" ak_gemm_simt_l_f16
