@@ -16836,6 +16836,20 @@ static const char _ak_src_gemm[] =
     "    ak_gemm_out<OT>(m, n, v, D, ldd, C, ldc, bias, R, ldr, alpha, beta, flags & ((1 << 20) - 1), ap);\n"
     "}\n"
     "\n"
+    "/* Epilogue of a rows x cols chunk of int32 sums staged in shared memory (st[r * ldst + c] is output (m0 + r,\n"
+    " * n0 + c)), threads tid, tid + nthr, ... of the caller's group, consecutive threads on consecutive columns. Not\n"
+    " * inlined (as ak_gemm_epi): the activation code once, outside the k loop's registers. */\n"
+    "template <class OT>\n"
+    "__device__ __noinline__ void ak_gemm_i8_epi(const int* st, int ldst, int rows, int cols, int m0, int n0, int tid, int nthr, int M, int N,\n"
+    "                                            void* D, ak_i64 ldd, const void* C, ak_i64 ldc, const void* bias, const void* R, ak_i64 ldr,\n"
+    "                                            const float* sa, const float* sb, float alpha, float beta, int flags, float ap) {\n"
+    "#pragma unroll 1\n"
+    "    for (int r = 0; r < rows && m0 + r < M; r++)\n"
+    "#pragma unroll 1\n"
+    "        for (int c = tid; c < cols; c += nthr)\n"
+    "            if (n0 + c < N) ak_gemm_i8_out<OT>(m0 + r, n0 + c, st[r * ldst + c], D, ldd, C, ldc, bias, R, ldr, sa, sb, alpha, beta, flags, ap);\n"
+    "}\n"
+    "\n"
     "/* A ROWS x 64 byte tile at (r0, k0) of a k-contiguous matrix, 16 bytes a chunk (one load where vec and in\n"
     " * bounds, else byte by byte with zeros outside), to and from 80-byte shared rows. */\n"
     "template <int ROWS, int NT>\n"
@@ -16949,13 +16963,8 @@ static const char _ak_src_gemm[] =
     "#pragma unroll\n"
     "                    for (int e = 0; e < MM::NC; e++) st[MM::c_row(lane, e) * TN + j * MM::N + MM::c_col(lane, e)] = acc[i][j].v[e];\n"
     "                __syncthreads();\n"
-    "                const int mr = m0 + wm * TM + i * MM::M, nc = n0 + wn * TN;\n"
-    "#pragma unroll 1\n"
-    "                for (int r = 0; r < MM::M && mr + r < M; r++)\n"
-    "#pragma unroll 1\n"
-    "                    for (int c = lane; c < TN; c += AK_WAVE)\n"
-    "                        if (nc + c < N)\n"
-    "                            ak_gemm_i8_out<OT>(mr + r, nc + c, st[r * TN + c], Db, ldd, Cb, ldc, bias, Rb, ldr, sa, sb, alpha, beta, flags, ap);\n"
+    "                ak_gemm_i8_epi<OT>(st, TN, MM::M, TN, m0 + wm * TM + i * MM::M, n0 + wn * TN, lane, AK_WAVE, M, N, Db, ldd, Cb, ldc, bias, Rb,\n"
+    "                                   ldr, sa, sb, alpha, beta, flags, ap);\n"
     "            }\n"
     "        }\n"
     "    }\n"
@@ -21053,7 +21062,7 @@ static inline void _ak_kargs_gemm_splitk_fin(_ak_kargs* kargs_, const void* W, i
     ak_args_ptr(a_, W); ak_args_i32(a_, splits); ak_args_ptr(a_, C); ak_args_ptr(a_, D); ak_args_ptr(a_, bias); ak_args_ptr(a_, R); ak_args_i32(a_, M); ak_args_i32(a_, N); ak_args_i64(a_, ldc);
     ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm.hip:966 NAME (macro AK_GEMM_I8) */
+/* kernels/gemm.hip:975 NAME (macro AK_GEMM_I8) */
 static inline void _ak_kargs_gemm_i8(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, const void* sa, const void* sb, int32_t M, int32_t N,
                                      int32_t K, int64_t lda, int64_t ldb, int64_t ldc, int64_t ldd, int64_t ldr, int64_t sA, int64_t sB, int64_t sC, int64_t sD, int64_t sR, int32_t batch,
                                      float alpha, float beta, int32_t flags, float ap) {
@@ -21307,9 +21316,9 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_gemm_skinny _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:679 NAME (macro AK_GEMM_GEMV): the same list */
 #define _AK_KIF_gemm_gemv _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_mma _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:976 NAME (macro AK_GEMM_MMA): the same list */
+#define _ak_kargs_gemm_mma _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:985 NAME (macro AK_GEMM_MMA): the same list */
 #define _AK_KIF_gemm_mma _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:980 NAME (macro AK_GEMM_SIMT): the same list */
+#define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:989 NAME (macro AK_GEMM_SIMT): the same list */
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
 #define _ak_kargs_softmax_slab _ak_kargs_softmax   /* kernels/softmax.hip:353 ak_softmax_slab_##DT (macro AK_SOFTMAX): the same list */
 #define _AK_KIF_softmax_slab _AK_KIF_softmax

@@ -838,6 +838,20 @@ AK_INLINE void ak_gemm_i8_out(int m, int n, int acc, void* D, ak_i64 ldd, const 
     ak_gemm_out<OT>(m, n, v, D, ldd, C, ldc, bias, R, ldr, alpha, beta, flags & ((1 << 20) - 1), ap);
 }
 
+/* Epilogue of a rows x cols chunk of int32 sums staged in shared memory (st[r * ldst + c] is output (m0 + r,
+ * n0 + c)), threads tid, tid + nthr, ... of the caller's group, consecutive threads on consecutive columns. Not
+ * inlined (as ak_gemm_epi): the activation code once, outside the k loop's registers. */
+template <class OT>
+__device__ __noinline__ void ak_gemm_i8_epi(const int* st, int ldst, int rows, int cols, int m0, int n0, int tid, int nthr, int M, int N,
+                                            void* D, ak_i64 ldd, const void* C, ak_i64 ldc, const void* bias, const void* R, ak_i64 ldr,
+                                            const float* sa, const float* sb, float alpha, float beta, int flags, float ap) {
+#pragma unroll 1
+    for (int r = 0; r < rows && m0 + r < M; r++)
+#pragma unroll 1
+        for (int c = tid; c < cols; c += nthr)
+            if (n0 + c < N) ak_gemm_i8_out<OT>(m0 + r, n0 + c, st[r * ldst + c], D, ldd, C, ldc, bias, R, ldr, sa, sb, alpha, beta, flags, ap);
+}
+
 /* A ROWS x 64 byte tile at (r0, k0) of a k-contiguous matrix, 16 bytes a chunk (one load where vec and in
  * bounds, else byte by byte with zeros outside), to and from 80-byte shared rows. */
 template <int ROWS, int NT>
@@ -951,13 +965,8 @@ AK_INLINE void ak_gemm_i8(AK_GEMM_PARAMS_I8(signed char), const int m0, const in
 #pragma unroll
                     for (int e = 0; e < MM::NC; e++) st[MM::c_row(lane, e) * TN + j * MM::N + MM::c_col(lane, e)] = acc[i][j].v[e];
                 __syncthreads();
-                const int mr = m0 + wm * TM + i * MM::M, nc = n0 + wn * TN;
-#pragma unroll 1
-                for (int r = 0; r < MM::M && mr + r < M; r++)
-#pragma unroll 1
-                    for (int c = lane; c < TN; c += AK_WAVE)
-                        if (nc + c < N)
-                            ak_gemm_i8_out<OT>(mr + r, nc + c, st[r * TN + c], Db, ldd, Cb, ldc, bias, Rb, ldr, sa, sb, alpha, beta, flags, ap);
+                ak_gemm_i8_epi<OT>(st, TN, MM::M, TN, m0 + wm * TM + i * MM::M, n0 + wn * TN, lane, AK_WAVE, M, N, Db, ldd, Cb, ldc, bias, Rb,
+                                   ldr, sa, sb, alpha, beta, flags, ap);
             }
         }
     }

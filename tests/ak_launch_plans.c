@@ -211,6 +211,19 @@ static void sweep_gemm(ak_context* c) {
                                 g.stride_a = g.m * g.k + 8; g.stride_b = g.n * g.k + 8; g.stride_d = g.m * g.n;
                                 call(ak_gemm(c, &g, NULL));
                             }
+    /* int8 (A m x k, B n x k; refused where the target has no int8 matrix instruction): both tiles, every output */
+    for (out = 0; out < 4; out++)
+        for (i = 0; i < sizeof ms / sizeof ms[0]; i++)
+            for (off = 0; off < 2; off++) {
+                static const ak_dtype o4[4] = { AK_I32, AK_F32, AK_F16, AK_BF16 };
+                ak_gemm_desc g = ak_gemm_desc_default();
+                g.dtype = AK_I8; g.out_dtype = o4[out]; g.m = ms[i]; g.n = off ? 100 : 4096; g.k = off ? 33 : 4096; g.trans_b = 1;
+                g.a = (char*)BUF(1) + off; g.b = (char*)BUF(2) + off; g.d = BUF(0);
+                g.bias = off && out ? BUF(3) : NULL;
+                g.batch = off ? 3 : 1;
+                g.stride_a = g.m * g.k + 8; g.stride_b = g.n * g.k + 8; g.stride_d = g.m * g.n;
+                call(ak_gemm(c, &g, NULL));
+            }
 }
 
 static void sweep_attention(ak_context* c) {

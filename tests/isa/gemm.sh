@@ -30,7 +30,7 @@ isa_forbid 'v_mfma|v_wmma' "the decode kernel uses FMAs only" ak_gemm_skinny_bf1
 # Known, not yet fixed (bench/NOTES.md, GEMM): the FMA kernels (SIMT 8x8 micro-tile, decode, the
 # generic fallback of the wgmma kernels) spill VGPRs to scratch on every AMD target under ROCm 6.4
 # (gfx942: ak_gemm_simt_l_f16/bf16 96 VGPRs). The matrix-core kernels of CDNA must stay
-# scratch-free in their own code: checked here kernel by kernel, then the family-wide check is waived.
+# scratch-free in their own code (the int8 ones too): checked here kernel by kernel, then the family-wide check is waived.
 # The epilogue is a called function (ak_gemm_epi, __noinline__: one copy instead of one per accumulator);
 # with the whole activation list in it, ROCm 6.4 saves one callee-saved VGPR in its frame on gfx908 / gfx90a
 # (8 bytes, once per tile's epilogue). So: no VGPR spills, no scratch access in the kernel body (the k
@@ -38,7 +38,7 @@ isa_forbid 'v_mfma|v_wmma' "the decode kernel uses FMAs only" ak_gemm_skinny_bf1
 case $ARCH in
   gfx908|gfx90a|gfx940|gfx941|gfx942|gfx950)
     for k in $(isa_kernels); do
-      case $k in ak_gemm_mma_[ls]_*)
+      case $k in ak_gemm_mma_[ls]_*|ak_gemm_i8_[ls]_*)
         v=$(isa_meta "$k" .vgpr_spill_count); [ "${v:-0}" = "0" ] || isa_fail "$k spills $v VGPRs"
         v=$(isa_meta "$k" .private_segment_fixed_size); [ "${v:-0}" -le 16 ] || isa_fail "$k uses $v bytes of scratch"
         n=$(isa_body "$k" | grep -cE 'scratch_(load|store)|buffer_(load|store)_[a-z0-9]+ .*, s\[0:3\], s(32|33)\b')
