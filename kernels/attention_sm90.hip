@@ -371,11 +371,20 @@ AK_INLINE void ak_attn_sm90(const typename D::T* AK_RESTRICT q, const typename D
                 if (j < lo || j > hi || j >= kend) s[r] = -AK_INF;
             }
         }
-        float mx0 = -AK_INF, mx1 = -AK_INF;
+        // row maxima and sums over NP independent partials per row (short dependency chains; 2 above head
+        // size 128, where registers are short)
+        enum { NP = HD > 128 ? 2 : 4 };
+        auto part = [](int r) { return ((r / 2) % 2) * NP + (r % 2) + 2 * ((r / 4) % (NP / 2)); };
+        float mp[2 * NP], sp[2 * NP];
 #pragma unroll
-        for (int r = 0; r < NS; r++) {
-            if (((r / 2) % 2) == 0) mx0 = fmaxf(mx0, s[r]);
-            else mx1 = fmaxf(mx1, s[r]);
+        for (int i = 0; i < 2 * NP; i++) mp[i] = -AK_INF;
+#pragma unroll
+        for (int r = 0; r < NS; r++) mp[part(r)] = fmaxf(mp[part(r)], s[r]);
+        float mx0 = mp[0], mx1 = mp[NP];
+#pragma unroll
+        for (int i = 1; i < NP; i++) {
+            mx0 = fmaxf(mx0, mp[i]);
+            mx1 = fmaxf(mx1, mp[NP + i]);
         }
         mx0 = fmaxf(mx0, ak_shfl_xor(mx0, 1));
         mx0 = fmaxf(mx0, ak_shfl_xor(mx0, 2));
@@ -387,21 +396,29 @@ AK_INLINE void ak_attn_sm90(const typename D::T* AK_RESTRICT q, const typename D
         al1 = ak_exp2(m1 - base1);
         m0 = mn0;
         m1 = mn1;
-        float ps0 = 0.0f, ps1 = 0.0f;
+#pragma unroll
+        for (int i = 0; i < 2 * NP; i++) sp[i] = 0.0f;
 #pragma unroll
         for (int r = 0; r < NS; r++) {
             const bool up = ((r / 2) % 2) == 0;
             const float p = ak_exp2(fmaf(s[r], cm, -(up ? base0 : base1)));
             s[r] = p;
-            if (up) ps0 += p;
-            else ps1 += p;
+            sp[part(r)] += p;
+        }
+        float ps0 = sp[0], ps1 = sp[NP];
+#pragma unroll
+        for (int i = 1; i < NP; i++) {
+            ps0 += sp[i];
+            ps1 += sp[NP + i];
         }
         l0 = l0 * al0 + ps0;
         l1 = l1 * al1 + ps1;
     };
-    auto rescale_pack = [&](float al0, float al1) {
+    auto rescale = [&](float al0, float al1) {
 #pragma unroll
         for (int r = 0; r < NO; r++) oa[r] *= ((r / 2) % 2) == 0 ? al0 : al1;
+    };
+    auto pack = [&]() {
 #pragma unroll
         for (int i = 0; i < BN / 4; i++) pf[i] = ak_a9_pack<D>(s[2 * i], s[2 * i + 1]);
     };
@@ -413,8 +430,11 @@ AK_INLINE void ak_attn_sm90(const typename D::T* AK_RESTRICT q, const typename D
     const bool pp = (vec & 2) != 0;
     auto turn_take = [&]() { if (pp) ak_named_bar(3 + c, 256); };
     auto turn_pass = [&]() { if (pp) ak_named_arrive(4 - c, 256); };
+    // Order per tile t (as FlashAttention-3): issue S_t; rescale O by the factor of tile t-1's softmax (on
+    // the CUDA cores while S_t runs); issue O += P_{t-1} V_{t-1}; softmax of S_t under that P V; pack P_t.
+    // Between the end of a P V and the next wgmma only the packing of P (and the K wait) remains.
     if (ntiles > 0) {
-        float al0, al1;
+        float al0 = 0.0f, al1 = 0.0f;
         if (c == 1) turn_pass();
         turn_take();
         issue_s(0);
@@ -423,11 +443,12 @@ AK_INLINE void ak_attn_sm90(const typename D::T* AK_RESTRICT q, const typename D
 #pragma unroll
         for (int i = 0; i < NS; i++) ak_a9_pin(s[i]);
         if (lane == 0) ak_mbar_arrive(AK_A9_KEMPTY(0));
-        softmax(0, al0, al1);
-        rescale_pack(al0, al1);
+        softmax(0, al0, al1);  // al of tile 0 multiplies O = 0
+        pack();
         for (int t = 1; t < ntiles; t++) {
             turn_take();
-            issue_s(t);       // S_t
+            issue_s(t);  // S_t
+            rescale(al0, al1);
             issue_pv(t - 1);  // O += P_{t-1} V_{t-1}, under the softmax of S_t
             turn_pass();
             ak_wgmma_wait<1>();
@@ -439,9 +460,10 @@ AK_INLINE void ak_attn_sm90(const typename D::T* AK_RESTRICT q, const typename D
 #pragma unroll
             for (int i = 0; i < NO; i++) ak_a9_pin(oa[i]);
             if (lane == 0) ak_mbar_arrive(AK_A9_VEMPTY((t - 1) % ST));  // V_{t-1} read
-            rescale_pack(al0, al1);
+            pack();
         }
         turn_take();
+        rescale(al0, al1);
         issue_pv(ntiles - 1);
         turn_pass();
         if (c == 0) turn_take();
