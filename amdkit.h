@@ -14700,17 +14700,21 @@ static const char _ak_src_attention_sm90[] =
     "                if (j < lo || j > hi || j >= kend) s[r] = -AK_INF;\n"
     "            }\n"
     "        }\n"
-    "        // row maxima and sums over 4 independent partials per row (short dependency chains)\n"
-    "        float mp[8], sp[8];\n"
+    "        // row maxima and sums over NP independent partials per row (short dependency chains; 2 above head\n"
+    "        // size 128, where registers are short)\n"
+    "        enum { NP = HD > 128 ? 2 : 4 };\n"
+    "        auto part = [](int r) { return ((r / 2) % 2) * NP + (r % 2) + 2 * ((r / 4) % (NP / 2)); };\n"
+    "        float mp[2 * NP], sp[2 * NP];\n"
     "#pragma unroll\n"
-    "        for (int i = 0; i < 8; i++) mp[i] = -AK_INF;\n"
+    "        for (int i = 0; i < 2 * NP; i++) mp[i] = -AK_INF;\n"
     "#pragma unroll\n"
-    "        for (int r = 0; r < NS; r++) {\n"
-    "            const int i = ((r / 2) % 2) * 4 + (r % 2) + 2 * ((r / 4) % 2);  // 0..3 upper row, 4..7 lower\n"
-    "            mp[i] = fmaxf(mp[i], s[r]);\n"
+    "        for (int r = 0; r < NS; r++) mp[part(r)] = fmaxf(mp[part(r)], s[r]);\n"
+    "        float mx0 = mp[0], mx1 = mp[NP];\n"
+    "#pragma unroll\n"
+    "        for (int i = 1; i < NP; i++) {\n"
+    "            mx0 = fmaxf(mx0, mp[i]);\n"
+    "            mx1 = fmaxf(mx1, mp[NP + i]);\n"
     "        }\n"
-    "        float mx0 = fmaxf(fmaxf(mp[0], mp[1]), fmaxf(mp[2], mp[3]));\n"
-    "        float mx1 = fmaxf(fmaxf(mp[4], mp[5]), fmaxf(mp[6], mp[7]));\n"
     "        mx0 = fmaxf(mx0, ak_shfl_xor(mx0, 1));\n"
     "        mx0 = fmaxf(mx0, ak_shfl_xor(mx0, 2));\n"
     "        mx1 = fmaxf(mx1, ak_shfl_xor(mx1, 1));\n"
@@ -14722,16 +14726,20 @@ static const char _ak_src_attention_sm90[] =
     "        m0 = mn0;\n"
     "        m1 = mn1;\n"
     "#pragma unroll\n"
-    "        for (int i = 0; i < 8; i++) sp[i] = 0.0f;\n"
+    "        for (int i = 0; i < 2 * NP; i++) sp[i] = 0.0f;\n"
     "#pragma unroll\n"
     "        for (int r = 0; r < NS; r++) {\n"
     "            const bool up = ((r / 2) % 2) == 0;\n"
-    "            const int i = ((r / 2) % 2) * 4 + (r % 2) + 2 * ((r / 4) % 2);\n"
     "            const float p = ak_exp2(fmaf(s[r], cm, -(up ? base0 : base1)));\n"
     "            s[r] = p;\n"
-    "            sp[i] += p;\n"
+    "            sp[part(r)] += p;\n"
     "        }\n"
-    "        const float ps0 = (sp[0] + sp[1]) + (sp[2] + sp[3]), ps1 = (sp[4] + sp[5]) + (sp[6] + sp[7]);\n"
+    "        float ps0 = sp[0], ps1 = sp[NP];\n"
+    "#pragma unroll\n"
+    "        for (int i = 1; i < NP; i++) {\n"
+    "            ps0 += sp[i];\n"
+    "            ps1 += sp[NP + i];\n"
+    "        }\n"
     "        l0 = l0 * al0 + ps0;\n"
     "        l1 = l1 * al1 + ps1;\n"
     "    };\n"
@@ -21073,7 +21081,7 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_amma_nv _AK_KIF_attn_simt
 #define _ak_kargs_attn_mmagen _ak_kargs_attn_simt   /* kernels/attention_mma.hip:648 ak_attn_mmagen##HD##_##DT (macro AK_AMMA_GEN): the same list */
 #define _AK_KIF_attn_mmagen _AK_KIF_attn_simt
-#define _ak_kargs_attn_sm90 _ak_kargs_attn_simt   /* kernels/attention_sm90.hip:522 ak_attn_sm90_##HD##_##DT (macro AK_A9): the same list */
+#define _ak_kargs_attn_sm90 _ak_kargs_attn_simt   /* kernels/attention_sm90.hip:530 ak_attn_sm90_##HD##_##DT (macro AK_A9): the same list */
 #define _AK_KIF_attn_sm90 _AK_KIF_attn_simt
 #define _ak_kargs_copy _ak_kargs_cast   /* kernels/cast.hip:47 ak_copy_f32: the same list */
 #define _AK_KIF_copy _AK_KIF_cast
@@ -24478,12 +24486,13 @@ static const int _ak_attn_sm90_dims[] = { 32, 64, 80, 96, 128, 192, 256 };
  * kernel, so the mma.sync kernel runs on sm_90 too. */
 static int _ak_attn_force_mma = 0;
 #define _AK_ATTN_FORCE_MMA _ak_attn_force_mma
-/* the Hopper kernel's consumer ping-pong (1 on, 0 off: bench/bench_attention.c AK_BENCH_A9_PP) */
-static int _ak_attn_sm90_pp = 0;
+/* the Hopper kernel's consumer ping-pong: -1 by head size (the plan), 1 on, 0 off (bench/bench_attention.c
+   AK_BENCH_A9_PP) */
+static int _ak_attn_sm90_pp = -1;
 #define _AK_ATTN_SM90_PP _ak_attn_sm90_pp
 #else
 #define _AK_ATTN_FORCE_MMA 0
-#define _AK_ATTN_SM90_PP 0
+#define _AK_ATTN_SM90_PP (-1)
 #endif
 static int _ak_attn_dim_of(const int* dims, int n, size_t d) {
     int i;
@@ -24534,7 +24543,9 @@ static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_
             int st = hd < 128 ? 3 : 2, nb = (hd + 63) / 64;
             bk = hd > 128 ? 64 : 128;
             p->sm90 = 1;
-            if (_AK_ATTN_SM90_PP) p->vec |= 2; /* the kernel's ping-pong flag (its vec argument is otherwise unused) */
+            /* consumer ping-pong (the kernel's vec & 2; its vec argument is otherwise unused): H100, same run,
+               on / off: d64 385 / 368 TF/s, d96 causal 253 / 248, d128 626 / 633 (non-causal), d256 equal */
+            if (_AK_ATTN_SM90_PP > 0 || (_AK_ATTN_SM90_PP < 0 && hd <= 96)) p->vec |= 2;
             p->dmax = hd;
             p->R = 128;
             p->threads = 384u;
@@ -24543,8 +24554,10 @@ static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_
             p->path = "wgmma";
             p->reason = hd > 128 ? "Hopper, head size > 128: 128 rows (2 consumer warpgroups), 64-key tiles, a cp.async "
                                    "producer warpgroup, S and P V on wgmma, softmax under the previous tile's P V"
-                                 : "Hopper: 128 rows (2 consumer warpgroups), 128-key tiles, a cp.async producer "
-                                   "warpgroup, S and P V on wgmma, softmax under the previous tile's P V";
+                        : hd > 96 ? "Hopper: 128 rows (2 consumer warpgroups), 128-key tiles, a cp.async producer "
+                                    "warpgroup, S and P V on wgmma, softmax under the previous tile's P V"
+                                  : "Hopper: 128 rows (2 consumer warpgroups in ping-pong), 128-key tiles, a cp.async "
+                                    "producer warpgroup, S and P V on wgmma, softmax under the previous tile's P V";
             snprintf(p->kname, sizeof p->kname, "ak_attn_sm90_%d", hd);
         } else if (nv) { /* 4 warps: 64 rows, 2 K/V stages; or 16 rows, the warps splitting each key tile, 3 stages */
             int hd = _ak_attn_dim_of(_ak_attn_mma_dims, (int)(sizeof _ak_attn_mma_dims / sizeof(int)), d), wn, st;
