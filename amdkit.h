@@ -16907,7 +16907,11 @@ static const char _ak_src_gemm_cdna[] =
     "    const int m0 = (first + (pid % grp) % rows) * BM, n0 = ((pid % grp) / rows) * BN;\n"
     "    const int o32 = (flags & AK_GC_OUT32) ? 1 : 0;\n"
     "    const int nfull = K / BK, nt = (K + BK - 1) / BK;\n"
-    "    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {\n"
+    "    /* one batch entry a block (grid z = batch; the host keeps batch <= 65535): no outer loop out of which the\n"
+    "     * compiler would hoist the tail's masks and the epilogue's addresses into SGPRs live across the k loop */\n"
+    "    {\n"
+    "        const int b = (int)blockIdx.z;\n"
+    "        if (b >= batch) return;\n"
     "        const T* Ab = A + (ak_i64)b * sA;\n"
     "        const T* Bb = B + (ak_i64)b * sB;\n"
     "        typename MM::C acc[FM][FN];\n"
@@ -21324,7 +21328,7 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_gemm_mma _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:713 NAME (macro AK_GEMM_SIMT): the same list */
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_cdna _ak_kargs_gemm_wgmma   /* kernels/gemm_cdna.hip:288 NAME (macro AK_GEMM_CDNA): the same list */
+#define _ak_kargs_gemm_cdna _ak_kargs_gemm_wgmma   /* kernels/gemm_cdna.hip:292 NAME (macro AK_GEMM_CDNA): the same list */
 #define _AK_KIF_gemm_cdna _AK_KIF_gemm_wgmma
 #define _ak_kargs_softmax_slab _ak_kargs_softmax   /* kernels/softmax.hip:353 ak_softmax_slab_##DT (macro AK_SOFTMAX): the same list */
 #define _AK_KIF_softmax_slab _AK_KIF_softmax
@@ -23899,7 +23903,7 @@ static int _ak_gemm_decode_ok(const ak_gemm_desc* g, const _ak_gemm_shape* s, in
  * tile per compute unit, A and B are 16-byte aligned with leading dimensions
  * and batch strides a multiple of 8 elements, and each operand's contiguous
  * extent (k when k-contiguous, else m / n) is a multiple of 8 (its loads are
- * whole 16-byte chunks). */
+ * whole 16-byte chunks), and the batch fits grid z (<= 65535: a block per entry). */
 static int _ak_gemm_cdna_ok(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s) {
     const ak_arch_info* arch = _ak_gemm_arch(ctx);
     int cus;
@@ -23909,7 +23913,7 @@ static int _ak_gemm_cdna_ok(ak_context* ctx, const ak_gemm_desc* g, const _ak_ge
         return 0;
     if (!_ak_gemm_vec(g->a, s->lda, g->batch > 1 ? g->stride_a : 0, s->esz) || !_ak_gemm_vec(g->b, s->ldb, g->batch > 1 ? g->stride_b : 0, s->esz))
         return 0;
-    if ((g->trans_a ? g->m : g->k) % 8 || (g->trans_b ? g->k : g->n) % 8) return 0;
+    if ((g->trans_a ? g->m : g->k) % 8 || (g->trans_b ? g->k : g->n) % 8 || g->batch > 65535) return 0;
     cus = !_ak_op_is_cpu(ctx) && ctx->dev.compute_units > 0 ? ctx->dev.compute_units : (arch->compute_units > 0 ? arch->compute_units : 64);
     tiles = ((g->m + 255) / 256) * ((g->n + 127) / 128) * (g->batch ? g->batch : 1);
     return tiles >= (size_t)cus;

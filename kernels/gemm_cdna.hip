@@ -179,7 +179,11 @@ AK_INLINE void ak_gemm_cdna(const typename DT::T* A, const typename DT::T* B, co
     const int m0 = (first + (pid % grp) % rows) * BM, n0 = ((pid % grp) / rows) * BN;
     const int o32 = (flags & AK_GC_OUT32) ? 1 : 0;
     const int nfull = K / BK, nt = (K + BK - 1) / BK;
-    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {
+    /* one batch entry a block (grid z = batch; the host keeps batch <= 65535): no outer loop out of which the
+     * compiler would hoist the tail's masks and the epilogue's addresses into SGPRs live across the k loop */
+    {
+        const int b = (int)blockIdx.z;
+        if (b >= batch) return;
         const T* Ab = A + (ak_i64)b * sA;
         const T* Bb = B + (ak_i64)b * sB;
         typename MM::C acc[FM][FN];
