@@ -1599,12 +1599,20 @@ typedef struct ak_attention_args {
     size_t page_size;               /* rows per page: a power of two (16 .. 256 are the usual sizes) */
     size_t num_pages;               /* pages in k and v (bounds checks) */
     size_t block_table_stride;      /* entries per block-table row; 0: ceil(seq_kv / page_size) */
+    /* 8-bit K / V cache: k and v hold fp8 codes (strides, extents and alignment in codes, 1 byte each);
+     * key element = code x k_scale[kv head], value element = code x v_scale[kv head]. q and o stay dtype.
+     * NVIDIA decode (sm_80+, f16 / bf16, GQA group x seq_q <= 16, 16-byte aligned rows with head_dim % 16
+     * == 0) runs kernels that read the codes (half the bytes of 16-bit K / V); every other call runs on K / V
+     * dequantised into workspace (code x scale rounded to dtype), ak_attention_plan_get says which. */
+    ak_dtype kv_dtype;              /* 0 or dtype: K / V are dtype; AK_FP8_E4M3 / AK_FP8_E5M2: fp8 codes */
+    const float* k_scale;           /* fp8 K / V only: heads_kv floats (device); NULL: 1 */
+    const float* v_scale;           /* fp8 K / V only: heads_kv floats (device); NULL: 1 */
 } ak_attention_args;
 
 /* How ak_attention would run a call on ctx (nothing is launched). */
 typedef struct ak_attention_plan {
     char kernel[64];       /* kernel name ("" on the cpu backend without a named arch) */
-    const char* path;      /* "mma.sync", "mfma", "wmma", "simt" or "cpu" */
+    const char* path;      /* "mma.sync", "mfma", "wmma", "wgmma", "simt" or "cpu" */
     int head_dim;          /* head size the kernel runs (head_dim padded with zero columns up to it) */
     int rows_per_block;    /* query rows per block (a GQA group's query heads share one K / V pass) */
     int block_kv;          /* keys per K / V tile */
@@ -13702,7 +13710,16 @@ static const char _ak_src_attention_mma[] =
     "// O += P V (the m16n8 C layout of two n-tiles is the m16k16 A layout), V\n"
     "// fragments through ldmatrix.trans.\n"
     "//\n"
+    "// 8-bit K / V (ak_attn_mmadec<HD>_<e4m3|e5m2>_<dt>, NVIDIA): the decode form\n"
+    "// with K and V as fp8 codes and per-kv-head scales. The stages hold codes\n"
+    "// (half the bytes), each landed stage is converted exactly into one K and\n"
+    "// one V tile of the 16-bit type, and the scales are folded into the score\n"
+    "// scale (K) and the output scale (V). Calls these kernels do not take\n"
+    "// (prefill, AMD, rows not 16-byte aligned) run on K / V dequantised by\n"
+    "// kernels/quant.hip's ak_dequant_kv_*.\n"
+    "//\n"
     "// kernels: ak_attn_mma64_f16 ak_attn_mma64_bf16 ak_attn_mma128_f16 ak_attn_mma128_bf16 ak_attn_mmadec64_f16 ak_attn_mmadec64_bf16 ak_attn_mmadec128_f16 ak_attn_mmadec128_bf16 ak_attn_mma32_f16 ak_attn_mma32_bf16 ak_attn_mmadec32_f16 ak_attn_mmadec32_bf16 ak_attn_mma80_f16 ak_attn_mma80_bf16 ak_attn_mmadec80_f16 ak_attn_mmadec80_bf16 ak_attn_mma96_f16 ak_attn_mma96_bf16 ak_attn_mmadec96_f16 ak_attn_mmadec96_bf16 ak_attn_mma160_f16 ak_attn_mma160_bf16 ak_attn_mmadec160_f16 ak_attn_mmadec160_bf16 ak_attn_mma192_f16 ak_attn_mma192_bf16 ak_attn_mmadec192_f16 ak_attn_mmadec192_bf16 ak_attn_mma256_f16 ak_attn_mma256_bf16 ak_attn_mmadec256_f16 ak_attn_mmadec256_bf16 ak_attn_mmagen64_f16 ak_attn_mmagen64_bf16 ak_attn_mmagen128_f16 ak_attn_mmagen128_bf16\n"
+    "// kernels: ak_attn_mmadec32_e4m3_f16 ak_attn_mmadec32_e4m3_bf16 ak_attn_mmadec32_e5m2_f16 ak_attn_mmadec32_e5m2_bf16 ak_attn_mmadec64_e4m3_f16 ak_attn_mmadec64_e4m3_bf16 ak_attn_mmadec64_e5m2_f16 ak_attn_mmadec64_e5m2_bf16 ak_attn_mmadec80_e4m3_f16 ak_attn_mmadec80_e4m3_bf16 ak_attn_mmadec80_e5m2_f16 ak_attn_mmadec80_e5m2_bf16 ak_attn_mmadec96_e4m3_f16 ak_attn_mmadec96_e4m3_bf16 ak_attn_mmadec96_e5m2_f16 ak_attn_mmadec96_e5m2_bf16 ak_attn_mmadec128_e4m3_f16 ak_attn_mmadec128_e4m3_bf16 ak_attn_mmadec128_e5m2_f16 ak_attn_mmadec128_e5m2_bf16 ak_attn_mmadec160_e4m3_f16 ak_attn_mmadec160_e4m3_bf16 ak_attn_mmadec160_e5m2_f16 ak_attn_mmadec160_e5m2_bf16 ak_attn_mmadec192_e4m3_f16 ak_attn_mmadec192_e4m3_bf16 ak_attn_mmadec192_e5m2_f16 ak_attn_mmadec192_e5m2_bf16 ak_attn_mmadec256_e4m3_f16 ak_attn_mmadec256_e4m3_bf16 ak_attn_mmadec256_e5m2_f16 ak_attn_mmadec256_e5m2_bf16\n"
     "\n"
     "#define AK_AMMA_BK 64\n"
     "\n"
@@ -13716,8 +13733,9 @@ static const char _ak_src_attention_mma[] =
     "        ak_i64 osb, ak_i64 osh, ak_i64 oss, float scale_log2, int causal, int R, int nsplit, int split_len,         \\\n"
     "        float* part, int vec, const int* cu_q, const int* cu_k, const int* used_k, const int* btab, int bts,       \\\n"
     "        int pshift, int wl, int wr, float softcap\n"
-    "#define AK_AMMA_PARAMS(D)                                                                                        \\\n"
-    "    const typename D::T* AK_RESTRICT q, const typename D::T* AK_RESTRICT k, const typename D::T* AK_RESTRICT v,  \\\n"
+    "#define AK_AMMA_PARAMS(D) AK_AMMA_PARAMS_KV(D, typename D::T)\n"
+    "#define AK_AMMA_PARAMS_KV(D, KT)                                                                                 \\\n"
+    "    const typename D::T* AK_RESTRICT q, const KT* AK_RESTRICT k, const KT* AK_RESTRICT v,                        \\\n"
     "        typename D::T* AK_RESTRICT o, float* AK_RESTRICT lse, int hkv, int group, int sq, int skv, ak_i64 qsb,     \\\n"
     "        ak_i64 qsh, ak_i64 qss, ak_i64 ksb, ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh, ak_i64 vss,            \\\n"
     "        ak_i64 osb, ak_i64 osh, ak_i64 oss, float scale_log2, int causal, int nsplit, int split_len,                \\\n"
@@ -13937,6 +13955,68 @@ static const char _ak_src_attention_mma[] =
     "    return r;\n"
     "}\n"
     "\n"
+    "template <class D> struct ak_is_f16 { enum { value = 0 }; };\n"
+    "template <> struct ak_is_f16<ak_f16_t> { enum { value = 1 }; };\n"
+    "// Four 8-bit float codes (byte i of w) -> four 16-bit values of D, exactly\n"
+    "// (every e4m3 / e5m2 value is a f16 and a bf16 value): lo gets codes 0, 1,\n"
+    "// hi codes 2, 3. The code's sign and magnitude bits are placed into the\n"
+    "// 16-bit format's fields (exponent in its low bits), and a multiply by a\n"
+    "// power of two re-biases the exponent (subnormal codes become normal values\n"
+    "// the same way); codes of NaN / infinity are patched on a rare path.\n"
+    "// F: 1 e4m3 (OCP E4M3FN: no infinity, NaN = S.1111.111), 2 e5m2.\n"
+    "template <class D, int F>\n"
+    "AK_INLINE void ak_f8x4_to(ak_u32 w, ak_u32& lo, ak_u32& hi) {\n"
+    "    ak_u32 x0, x1;  // byte 0 / 2 at bits 8..15, byte 1 / 3 at bits 24..31\n"
+    "    asm(\"prmt.b32 %0, %1, %2, 0x1404;\" : \"=r\"(x0) : \"r\"(w), \"r\"(0u));\n"
+    "    asm(\"prmt.b32 %0, %1, %2, 0x3424;\" : \"=r\"(x1) : \"r\"(w), \"r\"(0u));\n"
+    "    const ak_u32 t = w & 0x7F7F7F7Fu;\n"
+    "    if (F == 2 && ak_is_f16<D>::value) {  // e5m2 is the top byte of a f16\n"
+    "        lo = x0;\n"
+    "        hi = x1;\n"
+    "        return;\n"
+    "    }\n"
+    "    // magnitude shifted right by (16-bit exponent bits - 8-bit exponent bits), sign kept\n"
+    "    const int sh = ak_is_f16<D>::value ? 1 : F == 1 ? 4 : 3;\n"
+    "    const ak_u32 mm = (0x7F00u >> sh) * 0x10001u;\n"
+    "    ak_u32 y0 = (x0 & 0x80008000u) | ((x0 >> sh) & mm), y1 = (x1 & 0x80008000u) | ((x1 >> sh) & mm);\n"
+    "    // times 2^(16-bit bias - 8-bit bias): f16 e4m3 2^8; bf16 e4m3 2^120, e5m2 2^112\n"
+    "    if (ak_is_f16<D>::value) {\n"
+    "        const ak_u32 c = 0x5C005C00u;  // 256, 256\n"
+    "        asm(\"mul.rn.f16x2 %0, %1, %2;\" : \"=r\"(y0) : \"r\"(y0), \"r\"(c));\n"
+    "        asm(\"mul.rn.f16x2 %0, %1, %2;\" : \"=r\"(y1) : \"r\"(y1), \"r\"(c));\n"
+    "    } else {\n"
+    "        const ak_u32 c = F == 1 ? 0x7B807B80u : 0x77807780u, z = 0x80008000u;  // 2^120 or 2^112; -0\n"
+    "        asm(\"fma.rn.bf16x2 %0, %1, %2, %3;\" : \"=r\"(y0) : \"r\"(y0), \"r\"(c), \"r\"(z));\n"
+    "        asm(\"fma.rn.bf16x2 %0, %1, %2, %3;\" : \"=r\"(y1) : \"r\"(y1), \"r\"(c), \"r\"(z));\n"
+    "    }\n"
+    "    // NaN (e4m3: magnitude 0x7F) or infinity / NaN (e5m2: magnitude >= 0x7C)\n"
+    "    if ((t + (F == 1 ? 0x01010101u : 0x04040404u)) & 0x80808080u) {\n"
+    "        ak_u32 o[4];\n"
+    "        o[0] = y0 & 0xFFFFu; o[1] = y0 >> 16; o[2] = y1 & 0xFFFFu; o[3] = y1 >> 16;\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < 4; i++) {\n"
+    "            const ak_u32 c = (w >> (8 * i)) & 0xFFu, m = c & 0x7Fu, sg = (c & 0x80u) << 8;\n"
+    "            if (F == 1 && m == 0x7Fu) o[i] = sg | (ak_is_f16<D>::value ? 0x7E00u : 0x7FC0u);\n"
+    "            if (F == 2 && m >= 0x7Cu) o[i] = sg | 0x7F80u | ((m & 3u) << 5);  // bf16: infinity or NaN\n"
+    "        }\n"
+    "        y0 = o[0] | (o[1] << 16);\n"
+    "        y1 = o[2] | (o[3] << 16);\n"
+    "    }\n"
+    "    lo = y0;\n"
+    "    hi = y1;\n"
+    "}\n"
+    "// 16 codes -> 16 values of D at dst (32 bytes, 16-byte aligned)\n"
+    "template <class D, int F>\n"
+    "AK_INLINE void ak_f8x16_to(typename D::T* dst, uint4 w) {\n"
+    "    uint4 a, b;\n"
+    "    ak_f8x4_to<D, F>(w.x, a.x, a.y);\n"
+    "    ak_f8x4_to<D, F>(w.y, a.z, a.w);\n"
+    "    ak_f8x4_to<D, F>(w.z, b.x, b.y);\n"
+    "    ak_f8x4_to<D, F>(w.w, b.z, b.w);\n"
+    "    *(uint4*)(void*)dst = a;\n"
+    "    *(uint4*)(void*)(dst + 8) = b;\n"
+    "}\n"
+    "\n"
     "// B fragments of two n8 column blocks (n0..n0+7, n0+8..n0+15) for k = k0..k0+15\n"
     "// from a row-major [k][n] shared tile (V stored [key][d]): ldmatrix.trans.\n"
     "template <class D>\n"
@@ -13970,8 +14050,14 @@ static const char _ak_src_attention_mma[] =
     "// WN warps splitting each key tile (decode), BK keys per tile, ST stages,\n"
     "// QREG: Q fragments kept in registers (else read from shared memory at\n"
     "// every tile: head sizes whose accumulators leave no room).\n"
-    "template <class D, int HD, int WM, int WN, int ST, int BK, bool QREG>\n"
-    "AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS(D)) {\n"
+    "//\n"
+    "// F8 (8-bit K / V, KT = ak_u8; the decode form on NVIDIA): 1 e4m3, 2 e5m2.\n"
+    "// The stages hold the codes (BK rows of HD bytes, 16 codes a cp.async);\n"
+    "// after a stage lands the block converts it (exactly) into one K and one V\n"
+    "// tile of T, and the ldmatrix / mma code reads those. K's scale (ksc[h],\n"
+    "// NULL: 1) is folded into the score scale, V's into the output scale.\n"
+    "template <class D, int HD, int WM, int WN, int ST, int BK, bool QREG, class KT = typename D::T, int F8 = 0>\n"
+    "AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS_KV(D, KT), const float* AK_RESTRICT ksc, const float* AK_RESTRICT vsc) {\n"
     "    typedef typename D::T T;\n"
     "    typedef ak_mma<D> MM;\n"
     "    enum {\n"
@@ -13979,14 +14065,19 @@ static const char _ak_src_attention_mma[] =
     "        NTS = KW / 8,                                                // S n-tiles per warp\n"
     "        NTO = HD / 8,                                                // O n-tiles\n"
     "        KQ = HD / 16,                                                // k-steps of Q K^T\n"
-    "        CH = HD / 8                                                  // 16-byte chunks per row\n"
+    "        CH = HD / 8,                                                 // 16-byte chunks per row\n"
+    "        CH8 = HD / 16,                                               // 16-byte chunks per row of codes\n"
+    "        TILES = F8 ? 1 : ST                                          // T tiles of K (and of V)\n"
     "    };\n"
     "    static_assert(HD % 16 == 0 && KW % 16 == 0, \"tile shape\");\n"
-    "    static_assert(WN == 1 || (WN * 16 * (HD + 4) + WN * 32) * 4 <= 2 * ST * BK * LD * (int)sizeof(T), \"merge space\");\n"
+    "    static_assert(WN == 1 || (WN * 16 * (HD + 4) + WN * 32) * 4 <=\n"
+    "                                 2 * TILES * BK * LD * (int)sizeof(T) + (F8 ? 2 * ST * BK * HD : 0), \"merge space\");\n"
     "    extern __shared__ __align__(16) unsigned char ak_smem_raw[];\n"
     "    T* qs = (T*)ak_smem_raw;           // [BQ][LD]\n"
-    "    T* ks = qs + BQ * LD;              // [ST][BK][LD]\n"
-    "    T* vs = ks + ST * BK * LD;         // [ST][BK][LD]\n"
+    "    T* ks = qs + BQ * LD;              // [TILES][BK][LD]\n"
+    "    T* vs = ks + TILES * BK * LD;      // [TILES][BK][LD]\n"
+    "    ak_u8* k8s = (ak_u8*)(void*)(vs + TILES * BK * LD);  // F8: [ST][BK][HD] codes\n"
+    "    ak_u8* v8s = k8s + (F8 ? ST * BK * HD : 0);\n"
     "\n"
     "    const int tid = (int)threadIdx.x, lane = tid % 32, warp = tid / 32;\n"
     "    const int wm = warp % WM, wn = warp / WM;\n"
@@ -14017,6 +14108,8 @@ static const char _ak_src_attention_mma[] =
     "    }\n"
     "    const ak_i64 kb = sg.k0 + (ak_i64)h * ksh, vb = sg.v0 + (ak_i64)h * vsh;\n"
     "    const bool vv = vec != 0;\n"
+    "    const float sl2 = F8 && ksc ? scale_log2 * ksc[h] : scale_log2;  // K's scale folded into the scores'\n"
+    "    const float vmul = F8 && vsc ? vsc[h] : 1.0f;                    // V's into the output's\n"
     "\n"
     "    // Q tile -> shared (zero rows past the end)\n"
     "    for (int c = tid; c < BQ * CH; c += NT) {\n"
@@ -14026,14 +14119,30 @@ static const char _ak_src_attention_mma[] =
     "        ak_attn_chunk<D>(qs + rr * LD + cc * 8, q + sg.q0 + (ak_i64)(h * group + g) * qsh + (ak_i64)i * qss, ok, cc * 8, d, vv);\n"
     "    }\n"
     "    auto load_kv = [&](int stage, int k0) {\n"
+    "        if (F8) {  // codes: 16 a chunk (the host sends F8 kernels only vec rows: d % 16 == 0, 16-byte aligned)\n"
+    "            ak_u8* kd = k8s + stage * BK * HD;\n"
+    "            ak_u8* vd = v8s + stage * BK * HD;\n"
+    "            for (int c = tid; c < BK * CH8; c += NT) {\n"
+    "                const int rr = c / CH8, cc = c % CH8, j = k0 + rr;\n"
+    "                const bool ok = j < kend && cc * 16 < d;\n"
+    "                const int jj = j < kend ? j : kbeg;\n"
+    "                const ak_u8* kr = (const ak_u8*)(const void*)k + ak_attn_kv(sg, kb, ksb, kss, pshift, jj);\n"
+    "                const ak_u8* vr = (const ak_u8*)(const void*)v + ak_attn_kv(sg, vb, vsb, vss, pshift, jj);\n"
+    "                ak_cp_async16(kd + rr * HD + cc * 16, ok ? kr + cc * 16 : kr, ok ? 16 : 0);\n"
+    "                ak_cp_async16(vd + rr * HD + cc * 16, ok ? vr + cc * 16 : vr, ok ? 16 : 0);\n"
+    "            }\n"
+    "            return;\n"
+    "        }\n"
     "        T* kd = ks + stage * BK * LD;\n"
     "        T* vd = vs + stage * BK * LD;\n"
     "        for (int c = tid; c < BK * CH; c += NT) {\n"
     "            const int rr = c / CH, cc = c % CH, j = k0 + rr;\n"
     "            const bool ok = j < kend;\n"
     "            const int jj = ok ? j : kbeg;\n"
-    "            ak_attn_chunk<D>(kd + rr * LD + cc * 8, k + ak_attn_kv(sg, kb, ksb, kss, pshift, jj), ok, cc * 8, d, vv);\n"
-    "            ak_attn_chunk<D>(vd + rr * LD + cc * 8, v + ak_attn_kv(sg, vb, vsb, vss, pshift, jj), ok, cc * 8, d, vv);\n"
+    "            ak_attn_chunk<D>(kd + rr * LD + cc * 8, (const T*)(const void*)k + ak_attn_kv(sg, kb, ksb, kss, pshift, jj), ok,\n"
+    "                             cc * 8, d, vv);\n"
+    "            ak_attn_chunk<D>(vd + rr * LD + cc * 8, (const T*)(const void*)v + ak_attn_kv(sg, vb, vsb, vss, pshift, jj), ok,\n"
+    "                             cc * 8, d, vv);\n"
     "        }\n"
     "    };\n"
     "    const int ntiles = kend > kbeg ? (kend - kbeg + BK - 1) / BK : 0;\n"
@@ -14064,8 +14173,18 @@ static const char _ak_src_attention_mma[] =
     "#pragma unroll\n"
     "            for (int kk = 0; kk < (QREG ? KQ : 0); kk++) MM::load_a_ldsm(qf[kk], qs + (wm * 16) * LD + kk * 16, LD);\n"
     "        }\n"
-    "        const T* kt = ks + st * BK * LD + (wn * KW) * LD;\n"
-    "        const T* vt = vs + st * BK * LD + (wn * KW) * LD;\n"
+    "        if (F8) {  // stage st's codes -> the K and V tiles (their last readers passed the loop's final barrier)\n"
+    "            const ak_u8* kc = k8s + st * BK * HD;\n"
+    "            const ak_u8* vc = v8s + st * BK * HD;\n"
+    "            for (int c = tid; c < BK * CH8; c += NT) {\n"
+    "                const int rr = c / CH8, cc = c % CH8;\n"
+    "                ak_f8x16_to<D, F8>(ks + rr * LD + cc * 16, *(const uint4*)(const void*)(kc + rr * HD + cc * 16));\n"
+    "                ak_f8x16_to<D, F8>(vs + rr * LD + cc * 16, *(const uint4*)(const void*)(vc + rr * HD + cc * 16));\n"
+    "            }\n"
+    "            __syncthreads();\n"
+    "        }\n"
+    "        const T* kt = ks + (F8 ? 0 : st) * BK * LD + (wn * KW) * LD;\n"
+    "        const T* vt = vs + (F8 ? 0 : st) * BK * LD + (wn * KW) * LD;\n"
     "        // S = Q K^T for this warp's KW keys\n"
     "        typename MM::C s[NTS];\n"
     "#pragma unroll\n"
@@ -14091,7 +14210,7 @@ static const char _ak_src_attention_mma[] =
     "        for (int n = 0; n < NTS; n++) {\n"
     "#pragma unroll\n"
     "            for (int e = 0; e < 4; e++) {\n"
-    "                float x = s[n].v[e] * scale_log2;\n"
+    "                float x = s[n].v[e] * sl2;\n"
     "                if (softcap > 0.0f) x = softcap * ak_fast_tanh(x);\n"
     "                if (need_mask) {\n"
     "                    const int j = kw0 + n * 8 + 2 * (lane % 4) + (e & 1);\n"
@@ -14196,7 +14315,7 @@ static const char _ak_src_attention_mma[] =
     "    }\n"
     "\n"
     "    // write: rows lr0 / lr1, columns n * 8 + 2 (lane % 4) + {0, 1} (below d)\n"
-    "    const float inv0 = l0 > 0.0f ? 1.0f / l0 : 0.0f, inv1 = l1 > 0.0f ? 1.0f / l1 : 0.0f;\n"
+    "    const float inv0 = l0 > 0.0f ? vmul / l0 : 0.0f, inv1 = l1 > 0.0f ? vmul / l1 : 0.0f;\n"
     "    const float lse0 = l0 > 0.0f ? m0 + log2f(l0) : -AK_INF, lse1 = l1 > 0.0f ? m1 + log2f(l1) : -AK_INF;\n"
     "    const ak_i64 rows_all = (ak_i64)gridDim.z * group * sq;  // batch * hq * sq (sq: the longest sequence)\n"
     "#pragma unroll\n"
@@ -14236,8 +14355,13 @@ static const char _ak_src_attention_mma[] =
     "// decode: one 16-row tile, 4 warps splitting 64-key tiles in 3 stages (head sizes past 128: 2 warps, 32 keys, 2 stages)\n"
     "#define AK_AMMA_BODY(D, HD, WM, WN)                                                                              \\\n"
     "    ak_attn_mma<D, HD, WM, (HD > 128 && WN > 1 ? 2 : WN), (WN > 1 && HD <= 128 ? 3 : 2), (HD > 128 ? 32 : 64),  \\\n"
-    "                (HD <= 192)>(AK_AMMA_ARGS)\n"
+    "                (HD <= 192)>(AK_AMMA_ARGS, (const float*)0, (const float*)0)\n"
     "#define AK_AMMA_NV_BODY(D, HD, WM, WN) AK_AMMA_BODY(D, HD, WM, WN)\n"
+    "// 8-bit K / V decode: the decode form's warps and tile; 4 stages of codes up to head size 128 (the\n"
+    "// converted tiles take one stage each of K and V: still less shared memory than the 16-bit form's 3)\n"
+    "#define AK_AMMA_F8_BODY(D, HD, F8)                                                                             \\\n"
+    "    ak_attn_mma<D, HD, 1, (HD > 128 ? 2 : 4), (HD <= 128 ? 4 : 2), (HD > 128 ? 32 : 64), (HD <= 192), ak_u8, F8>( \\\n"
+    "        AK_AMMA_ARGS, ksc, vsc)\n"
     "#else\n"
     "// AMD: the generic path (WM waves; the decode form is one wave). Targets\n"
     "// without a matrix instruction get empty kernels (one source for every\n"
@@ -14245,6 +14369,9 @@ static const char _ak_src_attention_mma[] =
     "#define AK_AMMA_BODY(D, HD, WM, WN) AK_AMMA_GEN_BODY(D, HD, WM)\n"
     "#define AK_AMMA_NV_BODY(D, HD, WM, WN) \\\n"
     "    do {                               \\\n"
+    "    } while (0)\n"
+    "#define AK_AMMA_F8_BODY(D, HD, F8) \\\n"
+    "    do {                           \\\n"
     "    } while (0)\n"
     "#endif\n"
     "\n"
@@ -14270,6 +14397,23 @@ static const char _ak_src_attention_mma[] =
     "        (void)R;                                                                              \\\n"
     "        AK_AMMA_NV_BODY(D, HD, WM, WN);                                                                           \\\n"
     "    }\n"
+    "// the 8-bit K / V decode kernels (NVIDIA only: AMD bodies are empty, never launched): K and V fp8 codes,\n"
+    "// per-kv-head scales ksc / vsc (NULL: 1)\n"
+    "#define AK_AMMA_F8(HD, FN, F8, DT, D)                                                                            \\\n"
+    "    AK_KERNEL void __launch_bounds__(AK_AMMA_THREADS(HD, 1, 4)) ak_attn_mmadec##HD##_##FN##_##DT(               \\\n"
+    "        const D::T* q, const ak_u8* k, const ak_u8* v, D::T* o, float* lse, int hkv, int group, int sq, int skv,   \\\n"
+    "        int d, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb, ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh,      \\\n"
+    "        ak_i64 vss, ak_i64 osb, ak_i64 osh, ak_i64 oss, float scale_log2, int causal, int R, int nsplit,           \\\n"
+    "        int split_len, float* part, int vec, const int* cu_q, const int* cu_k, const int* used_k, const int* btab,  \\\n"
+    "        int bts, int pshift, int wl, int wr, float softcap, const float* ksc, const float* vsc) {                   \\\n"
+    "        (void)R;                                                                                                  \\\n"
+    "        AK_AMMA_F8_BODY(D, HD, F8);                                                                               \\\n"
+    "    }\n"
+    "#define AK_AMMA_F8X4(HD)                              \\\n"
+    "    AK_AMMA_F8(HD, e4m3, 1, f16, ak_f16_t)            \\\n"
+    "    AK_AMMA_F8(HD, e4m3, 1, bf16, ak_bf16_t)          \\\n"
+    "    AK_AMMA_F8(HD, e5m2, 2, f16, ak_f16_t)            \\\n"
+    "    AK_AMMA_F8(HD, e5m2, 2, bf16, ak_bf16_t)\n"
     "#define AK_AMMA_NV4(HD)                                 \\\n"
     "    AK_AMMA_NV(ak_attn_mma, HD, 4, 1, f16, ak_f16_t)    \\\n"
     "    AK_AMMA_NV(ak_attn_mma, HD, 4, 1, bf16, ak_bf16_t)  \\\n"
@@ -14283,30 +14427,38 @@ static const char _ak_src_attention_mma[] =
     "AK_AMMA(ak_attn_mma, 64, 4, 1, bf16, ak_bf16_t)\n"
     "AK_AMMA(ak_attn_mmadec, 64, 1, 4, f16, ak_f16_t)\n"
     "AK_AMMA(ak_attn_mmadec, 64, 1, 4, bf16, ak_bf16_t)\n"
+    "AK_AMMA_F8X4(64)\n"
     "#endif\n"
     "#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 128\n"
     "AK_AMMA(ak_attn_mma, 128, 4, 1, f16, ak_f16_t)\n"
     "AK_AMMA(ak_attn_mma, 128, 4, 1, bf16, ak_bf16_t)\n"
     "AK_AMMA(ak_attn_mmadec, 128, 1, 4, f16, ak_f16_t)\n"
     "AK_AMMA(ak_attn_mmadec, 128, 1, 4, bf16, ak_bf16_t)\n"
+    "AK_AMMA_F8X4(128)\n"
     "#endif\n"
     "#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 32\n"
     "AK_AMMA_NV4(32)\n"
+    "AK_AMMA_F8X4(32)\n"
     "#endif\n"
     "#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 80\n"
     "AK_AMMA_NV4(80)\n"
+    "AK_AMMA_F8X4(80)\n"
     "#endif\n"
     "#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 96\n"
     "AK_AMMA_NV4(96)\n"
+    "AK_AMMA_F8X4(96)\n"
     "#endif\n"
     "#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 160\n"
     "AK_AMMA_NV4(160)\n"
+    "AK_AMMA_F8X4(160)\n"
     "#endif\n"
     "#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 192\n"
     "AK_AMMA_NV4(192)\n"
+    "AK_AMMA_F8X4(192)\n"
     "#endif\n"
     "#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 256\n"
     "AK_AMMA_NV4(256)\n"
+    "AK_AMMA_F8X4(256)\n"
     "#endif\n"
     "\n"
     "// the generic path under its own name on every target (4 waves)\n"
@@ -18830,6 +18982,21 @@ static const char _ak_src_quant[] =
     "    }\n"
     "}\n"
     "\n"
+    "/* K / V rows of an attention cache (ak_attention with fp8 K / V on the paths without an fp8 kernel):\n"
+    " * y[bb][h][r][c] = s[h] q[bb s0 + h s1 + r s2 + c] (s NULL: 1), y contiguous [nb][heads][rows][cols] */\n"
+    "template <int F, class D>\n"
+    "AK_INLINE void ak_dequant_kv_impl(const ak_u8* q, typename D::T* y, ak_i64 nb, ak_i64 heads, ak_i64 rows, ak_i64 cols,\n"
+    "                                  ak_i64 s0, ak_i64 s1, ak_i64 s2, const float* scale) {\n"
+    "    const ak_i64 n = nb * heads * rows * cols;\n"
+    "    for (ak_i64 i = ak_gtid(); i < n; i += ak_gstride()) {\n"
+    "        ak_i64 t = i / cols;\n"
+    "        const ak_i64 c = i - t * cols, r = t % rows;\n"
+    "        t /= rows;\n"
+    "        const ak_i64 h = t % heads, bb = t / heads;\n"
+    "        y[i] = D::from((scale ? scale[h] : 1.0f) * ak_fp8_dec<F>(q[bb * s0 + h * s1 + r * s2 + c]));\n"
+    "    }\n"
+    "}\n"
+    "\n"
     "#define AK_QUANT(DN, D, FN, F)                                                                                            \\\n"
     "    AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_quant_##DN##_##FN(const D::T* x, ak_u8* q, ak_i64 rows, ak_i64 cols, int mode, float* scale, int compute, float* amax, const float* amax_in) { \\\n"
     "        ak_quant_impl<D, F>(x, q, rows, cols, mode, scale, compute, amax, amax_in);                                      \\\n"
@@ -18837,6 +19004,10 @@ static const char _ak_src_quant[] =
     "#define AK_DEQUANT(DN, D, FN, F)                                                                                          \\\n"
     "    AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_dequant_##FN##_##DN(const ak_u8* q, D::T* y, ak_i64 rows, ak_i64 cols, int mode, const float* scale) { \\\n"
     "        ak_dequant_impl<F, D>(q, y, rows, cols, mode, scale);                                                            \\\n"
+    "    }\n"
+    "#define AK_DEQUANT_KV(DN, D, FN, F)                                                                                       \\\n"
+    "    AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_dequant_kv_##FN##_##DN(const ak_u8* q, D::T* y, ak_i64 nb, ak_i64 heads, ak_i64 rows, ak_i64 cols, ak_i64 s0, ak_i64 s1, ak_i64 s2, const float* scale) { \\\n"
+    "        ak_dequant_kv_impl<F, D>(q, y, nb, heads, rows, cols, s0, s1, s2, scale);                                        \\\n"
     "    }\n"
     "#define AK_QUANT_AMAX(DN, D)                                                                                              \\\n"
     "    AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_quant_amax_##DN(const D::T* x, ak_i64 n, float* amax) {       \\\n"
@@ -18847,6 +19018,7 @@ static const char _ak_src_quant[] =
     "    AK_QUANT(DN, D, e4m3_fnuz, AK_FP8_FMT_E4M3_FNUZ) AK_QUANT(DN, D, e5m2_fnuz, AK_FP8_FMT_E5M2_FNUZ) \\\n"
     "    AK_DEQUANT(DN, D, e4m3, AK_FP8_FMT_E4M3) AK_DEQUANT(DN, D, e5m2, AK_FP8_FMT_E5M2)               \\\n"
     "    AK_DEQUANT(DN, D, e4m3_fnuz, AK_FP8_FMT_E4M3_FNUZ) AK_DEQUANT(DN, D, e5m2_fnuz, AK_FP8_FMT_E5M2_FNUZ) \\\n"
+    "    AK_DEQUANT_KV(DN, D, e4m3, AK_FP8_FMT_E4M3) AK_DEQUANT_KV(DN, D, e5m2, AK_FP8_FMT_E5M2)       \\\n"
     "    AK_QUANT_AMAX(DN, D)\n"
     "// kernels: ak_quant_f32_e4m3 ak_quant_f32_e5m2 ak_quant_f32_e4m3_fnuz ak_quant_f32_e5m2_fnuz\n"
     "// kernels: ak_quant_f16_e4m3 ak_quant_f16_e5m2 ak_quant_f16_e4m3_fnuz ak_quant_f16_e5m2_fnuz\n"
@@ -18854,6 +19026,8 @@ static const char _ak_src_quant[] =
     "// kernels: ak_dequant_e4m3_f32 ak_dequant_e5m2_f32 ak_dequant_e4m3_fnuz_f32 ak_dequant_e5m2_fnuz_f32\n"
     "// kernels: ak_dequant_e4m3_f16 ak_dequant_e5m2_f16 ak_dequant_e4m3_fnuz_f16 ak_dequant_e5m2_fnuz_f16\n"
     "// kernels: ak_dequant_e4m3_bf16 ak_dequant_e5m2_bf16 ak_dequant_e4m3_fnuz_bf16 ak_dequant_e5m2_fnuz_bf16\n"
+    "// kernels: ak_dequant_kv_e4m3_f32 ak_dequant_kv_e5m2_f32 ak_dequant_kv_e4m3_f16 ak_dequant_kv_e5m2_f16\n"
+    "// kernels: ak_dequant_kv_e4m3_bf16 ak_dequant_kv_e5m2_bf16\n"
     "// kernels: ak_quant_amax_f32 ak_quant_amax_f16 ak_quant_amax_bf16\n"
     "AK_QUANT_FORMATS(f32, ak_f32_t)\n"
     "AK_QUANT_FORMATS(f16, ak_f16_t)\n"
@@ -20458,7 +20632,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "attention", _ak_src_attention,
       "ak_attn_combine_f32 ak_attn_combine_f16 ak_attn_combine_bf16 ak_attn_simt32_f32 ak_attn_simt32_f16 ak_attn_simt32_bf16 ak_attn_simt64_f32 ak_attn_simt64_f16 ak_attn_simt64_bf16 ak_attn_simt128_f32 ak_attn_simt128_f16 ak_attn_simt128_bf16 ak_attn_simt256_f32 ak_attn_simt256_f16 ak_attn_simt256_bf16" },
     { "attention_mma", _ak_src_attention_mma,
-      "ak_attn_mma64_f16 ak_attn_mma64_bf16 ak_attn_mma128_f16 ak_attn_mma128_bf16 ak_attn_mmadec64_f16 ak_attn_mmadec64_bf16 ak_attn_mmadec128_f16 ak_attn_mmadec128_bf16 ak_attn_mma32_f16 ak_attn_mma32_bf16 ak_attn_mmadec32_f16 ak_attn_mmadec32_bf16 ak_attn_mma80_f16 ak_attn_mma80_bf16 ak_attn_mmadec80_f16 ak_attn_mmadec80_bf16 ak_attn_mma96_f16 ak_attn_mma96_bf16 ak_attn_mmadec96_f16 ak_attn_mmadec96_bf16 ak_attn_mma160_f16 ak_attn_mma160_bf16 ak_attn_mmadec160_f16 ak_attn_mmadec160_bf16 ak_attn_mma192_f16 ak_attn_mma192_bf16 ak_attn_mmadec192_f16 ak_attn_mmadec192_bf16 ak_attn_mma256_f16 ak_attn_mma256_bf16 ak_attn_mmadec256_f16 ak_attn_mmadec256_bf16 ak_attn_mmagen64_f16 ak_attn_mmagen64_bf16 ak_attn_mmagen128_f16 ak_attn_mmagen128_bf16" },
+      "ak_attn_mma64_f16 ak_attn_mma64_bf16 ak_attn_mma128_f16 ak_attn_mma128_bf16 ak_attn_mmadec64_f16 ak_attn_mmadec64_bf16 ak_attn_mmadec128_f16 ak_attn_mmadec128_bf16 ak_attn_mma32_f16 ak_attn_mma32_bf16 ak_attn_mmadec32_f16 ak_attn_mmadec32_bf16 ak_attn_mma80_f16 ak_attn_mma80_bf16 ak_attn_mmadec80_f16 ak_attn_mmadec80_bf16 ak_attn_mma96_f16 ak_attn_mma96_bf16 ak_attn_mmadec96_f16 ak_attn_mmadec96_bf16 ak_attn_mma160_f16 ak_attn_mma160_bf16 ak_attn_mmadec160_f16 ak_attn_mmadec160_bf16 ak_attn_mma192_f16 ak_attn_mma192_bf16 ak_attn_mmadec192_f16 ak_attn_mmadec192_bf16 ak_attn_mma256_f16 ak_attn_mma256_bf16 ak_attn_mmadec256_f16 ak_attn_mmadec256_bf16 ak_attn_mmagen64_f16 ak_attn_mmagen64_bf16 ak_attn_mmagen128_f16 ak_attn_mmagen128_bf16 ak_attn_mmadec32_e4m3_f16 ak_attn_mmadec32_e4m3_bf16 ak_attn_mmadec32_e5m2_f16 ak_attn_mmadec32_e5m2_bf16 ak_attn_mmadec64_e4m3_f16 ak_attn_mmadec64_e4m3_bf16 ak_attn_mmadec64_e5m2_f16 ak_attn_mmadec64_e5m2_bf16 ak_attn_mmadec80_e4m3_f16 ak_attn_mmadec80_e4m3_bf16 ak_attn_mmadec80_e5m2_f16 ak_attn_mmadec80_e5m2_bf16 ak_attn_mmadec96_e4m3_f16 ak_attn_mmadec96_e4m3_bf16 ak_attn_mmadec96_e5m2_f16 ak_attn_mmadec96_e5m2_bf16 ak_attn_mmadec128_e4m3_f16 ak_attn_mmadec128_e4m3_bf16 ak_attn_mmadec128_e5m2_f16 ak_attn_mmadec128_e5m2_bf16 ak_attn_mmadec160_e4m3_f16 ak_attn_mmadec160_e4m3_bf16 ak_attn_mmadec160_e5m2_f16 ak_attn_mmadec160_e5m2_bf16 ak_attn_mmadec192_e4m3_f16 ak_attn_mmadec192_e4m3_bf16 ak_attn_mmadec192_e5m2_f16 ak_attn_mmadec192_e5m2_bf16 ak_attn_mmadec256_e4m3_f16 ak_attn_mmadec256_e4m3_bf16 ak_attn_mmadec256_e5m2_f16 ak_attn_mmadec256_e5m2_bf16" },
     { "attention_sm90", _ak_src_attention_sm90,
       "ak_attn_sm90_32_f16 ak_attn_sm90_32_bf16 ak_attn_sm90_64_f16 ak_attn_sm90_64_bf16 ak_attn_sm90_80_f16 ak_attn_sm90_80_bf16 ak_attn_sm90_96_f16 ak_attn_sm90_96_bf16 ak_attn_sm90_128_f16 ak_attn_sm90_128_bf16 ak_attn_sm90_192_f16 ak_attn_sm90_192_bf16 ak_attn_sm90_256_f16 ak_attn_sm90_256_bf16" },
     { "axis", _ak_src_axis,
@@ -20488,7 +20662,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "pool", _ak_src_pool,
       "ak_pool_max_f32 ak_pool_max_f16 ak_pool_max_bf16 ak_pool_avg_f32 ak_pool_avg_f16 ak_pool_avg_bf16" },
     { "quant", _ak_src_quant,
-      "ak_quant_f32_e4m3 ak_quant_f32_e5m2 ak_quant_f32_e4m3_fnuz ak_quant_f32_e5m2_fnuz ak_quant_f16_e4m3 ak_quant_f16_e5m2 ak_quant_f16_e4m3_fnuz ak_quant_f16_e5m2_fnuz ak_quant_bf16_e4m3 ak_quant_bf16_e5m2 ak_quant_bf16_e4m3_fnuz ak_quant_bf16_e5m2_fnuz ak_dequant_e4m3_f32 ak_dequant_e5m2_f32 ak_dequant_e4m3_fnuz_f32 ak_dequant_e5m2_fnuz_f32 ak_dequant_e4m3_f16 ak_dequant_e5m2_f16 ak_dequant_e4m3_fnuz_f16 ak_dequant_e5m2_fnuz_f16 ak_dequant_e4m3_bf16 ak_dequant_e5m2_bf16 ak_dequant_e4m3_fnuz_bf16 ak_dequant_e5m2_fnuz_bf16 ak_quant_amax_f32 ak_quant_amax_f16 ak_quant_amax_bf16" },
+      "ak_quant_f32_e4m3 ak_quant_f32_e5m2 ak_quant_f32_e4m3_fnuz ak_quant_f32_e5m2_fnuz ak_quant_f16_e4m3 ak_quant_f16_e5m2 ak_quant_f16_e4m3_fnuz ak_quant_f16_e5m2_fnuz ak_quant_bf16_e4m3 ak_quant_bf16_e5m2 ak_quant_bf16_e4m3_fnuz ak_quant_bf16_e5m2_fnuz ak_dequant_e4m3_f32 ak_dequant_e5m2_f32 ak_dequant_e4m3_fnuz_f32 ak_dequant_e5m2_fnuz_f32 ak_dequant_e4m3_f16 ak_dequant_e5m2_f16 ak_dequant_e4m3_fnuz_f16 ak_dequant_e5m2_fnuz_f16 ak_dequant_e4m3_bf16 ak_dequant_e5m2_bf16 ak_dequant_e4m3_fnuz_bf16 ak_dequant_e5m2_fnuz_bf16 ak_dequant_kv_e4m3_f32 ak_dequant_kv_e5m2_f32 ak_dequant_kv_e4m3_f16 ak_dequant_kv_e5m2_f16 ak_dequant_kv_e4m3_bf16 ak_dequant_kv_e5m2_bf16 ak_quant_amax_f32 ak_quant_amax_f16 ak_quant_amax_bf16" },
     { "random", _ak_src_random,
       "ak_rand_uniform_f32 ak_rand_uniform_f16 ak_rand_uniform_bf16 ak_rand_normal_f32 ak_rand_normal_f16 ak_rand_normal_bf16 ak_dropout_f32 ak_dropout_f16 ak_dropout_bf16" },
     { "reduce", _ak_src_reduce,
@@ -20559,71 +20733,74 @@ enum {
     _AK_KIF_unary = 1,
     _AK_KIF_attn_simt = 2,
     _AK_KIF_attn_combine = 3,
-    _AK_KIF_axred = 4,
-    _AK_KIF_axnorm_cols = 5,
-    _AK_KIF_axnorm_rows = 6,
-    _AK_KIF_axnorm_part = 7,
-    _AK_KIF_axnorm_apply = 8,
-    _AK_KIF_bcast = 9,
-    _AK_KIF_tri = 10,
-    _AK_KIF_cast = 11,
-    _AK_KIF_chstat_part = 12,
-    _AK_KIF_chstat_final = 13,
-    _AK_KIF_chnorm_apply = 14,
-    _AK_KIF_conv_igemm = 15,
-    _AK_KIF_fill = 16,
-    _AK_KIF_axpy = 17,
-    _AK_KIF_binary = 18,
-    _AK_KIF_gemm_wgmma = 19,
-    _AK_KIF_gemm_splitk_fin = 20,
-    _AK_KIF_gemm_decode = 21,
-    _AK_KIF_gemm_decode_fin = 22,
-    _AK_KIF_gemm_sm90 = 23,
-    _AK_KIF_copy_nd = 24,
-    _AK_KIF_copy_cast = 25,
-    _AK_KIF_embedding = 26,
-    _AK_KIF_rope = 27,
-    _AK_KIF_loss = 28,
-    _AK_KIF_triplet = 29,
-    _AK_KIF_loss_finish = 30,
-    _AK_KIF_norm = 31,
-    _AK_KIF_norm_wide = 32,
-    _AK_KIF_add_norm = 33,
-    _AK_KIF_add_norm_wide = 34,
-    _AK_KIF_pool = 35,
-    _AK_KIF_quant = 36,
-    _AK_KIF_dequant = 37,
-    _AK_KIF_quant_amax = 38,
-    _AK_KIF_rand_uniform = 39,
-    _AK_KIF_rand_normal = 40,
-    _AK_KIF_dropout = 41,
-    _AK_KIF_reduce1 = 42,
-    _AK_KIF_reduce2 = 43,
-    _AK_KIF_cumsum_part = 44,
-    _AK_KIF_cumsum = 45,
-    _AK_KIF_topk = 46,
-    _AK_KIF_topk_mb_pass = 47,
-    _AK_KIF_topk_mb_collect = 48,
-    _AK_KIF_softmax = 49,
-    _AK_KIF_softmax_wide = 50,
-    _AK_KIF_softmax_split = 51,
-    _AK_KIF_softmax_stats = 52,
-    _AK_KIF_softmax_apply = 53,
-    _AK_KIF_transpose = 54,
-    _AK_KIF_xent = 55,
-    _AK_KIF_xent_small = 56,
-    _AK_KIF_xent_partial = 57,
-    _AK_KIF_xent_mean = 58,
+    _AK_KIF_attn_mmadec = 4,
+    _AK_KIF_axred = 5,
+    _AK_KIF_axnorm_cols = 6,
+    _AK_KIF_axnorm_rows = 7,
+    _AK_KIF_axnorm_part = 8,
+    _AK_KIF_axnorm_apply = 9,
+    _AK_KIF_bcast = 10,
+    _AK_KIF_tri = 11,
+    _AK_KIF_cast = 12,
+    _AK_KIF_chstat_part = 13,
+    _AK_KIF_chstat_final = 14,
+    _AK_KIF_chnorm_apply = 15,
+    _AK_KIF_conv_igemm = 16,
+    _AK_KIF_fill = 17,
+    _AK_KIF_axpy = 18,
+    _AK_KIF_binary = 19,
+    _AK_KIF_gemm_wgmma = 20,
+    _AK_KIF_gemm_splitk_fin = 21,
+    _AK_KIF_gemm_decode = 22,
+    _AK_KIF_gemm_decode_fin = 23,
+    _AK_KIF_gemm_sm90 = 24,
+    _AK_KIF_copy_nd = 25,
+    _AK_KIF_copy_cast = 26,
+    _AK_KIF_embedding = 27,
+    _AK_KIF_rope = 28,
+    _AK_KIF_loss = 29,
+    _AK_KIF_triplet = 30,
+    _AK_KIF_loss_finish = 31,
+    _AK_KIF_norm = 32,
+    _AK_KIF_norm_wide = 33,
+    _AK_KIF_add_norm = 34,
+    _AK_KIF_add_norm_wide = 35,
+    _AK_KIF_pool = 36,
+    _AK_KIF_quant = 37,
+    _AK_KIF_dequant = 38,
+    _AK_KIF_dequant_kv = 39,
+    _AK_KIF_quant_amax = 40,
+    _AK_KIF_rand_uniform = 41,
+    _AK_KIF_rand_normal = 42,
+    _AK_KIF_dropout = 43,
+    _AK_KIF_reduce1 = 44,
+    _AK_KIF_reduce2 = 45,
+    _AK_KIF_cumsum_part = 46,
+    _AK_KIF_cumsum = 47,
+    _AK_KIF_topk = 48,
+    _AK_KIF_topk_mb_pass = 49,
+    _AK_KIF_topk_mb_collect = 50,
+    _AK_KIF_softmax = 51,
+    _AK_KIF_softmax_wide = 52,
+    _AK_KIF_softmax_split = 53,
+    _AK_KIF_softmax_stats = 54,
+    _AK_KIF_softmax_apply = 55,
+    _AK_KIF_transpose = 56,
+    _AK_KIF_xent = 57,
+    _AK_KIF_xent_small = 58,
+    _AK_KIF_xent_partial = 59,
+    _AK_KIF_xent_mean = 60,
     _AK_KIF_COUNT
 };
 static const char* const _ak_kernel_interface_names[] = {
-    "", "unary", "attn_simt", "attn_combine", "axred", "axnorm_cols", "axnorm_rows", "axnorm_part", "axnorm_apply",
-    "bcast", "tri", "cast", "chstat_part", "chstat_final", "chnorm_apply", "conv_igemm", "fill", "axpy", "binary",
-    "gemm_wgmma", "gemm_splitk_fin", "gemm_decode", "gemm_decode_fin", "gemm_sm90", "copy_nd", "copy_cast",
-    "embedding", "rope", "loss", "triplet", "loss_finish", "norm", "norm_wide", "add_norm", "add_norm_wide", "pool",
-    "quant", "dequant", "quant_amax", "rand_uniform", "rand_normal", "dropout", "reduce1", "reduce2", "cumsum_part",
-    "cumsum", "topk", "topk_mb_pass", "topk_mb_collect", "softmax", "softmax_wide", "softmax_split", "softmax_stats",
-    "softmax_apply", "transpose", "xent", "xent_small", "xent_partial", "xent_mean"
+    "", "unary", "attn_simt", "attn_combine", "attn_mmadec", "axred", "axnorm_cols", "axnorm_rows", "axnorm_part",
+    "axnorm_apply", "bcast", "tri", "cast", "chstat_part", "chstat_final", "chnorm_apply", "conv_igemm", "fill",
+    "axpy", "binary", "gemm_wgmma", "gemm_splitk_fin", "gemm_decode", "gemm_decode_fin", "gemm_sm90", "copy_nd",
+    "copy_cast", "embedding", "rope", "loss", "triplet", "loss_finish", "norm", "norm_wide", "add_norm",
+    "add_norm_wide", "pool", "quant", "dequant", "dequant_kv", "quant_amax", "rand_uniform", "rand_normal", "dropout",
+    "reduce1", "reduce2", "cumsum_part", "cumsum", "topk", "topk_mb_pass", "topk_mb_collect", "softmax",
+    "softmax_wide", "softmax_split", "softmax_stats", "softmax_apply", "transpose", "xent", "xent_small",
+    "xent_partial", "xent_mean"
 };
 static inline ak_args* _ak_kargs_begin(_ak_kargs* k, int iface) {
     k->iface = iface;
@@ -20654,6 +20831,18 @@ static inline void _ak_kargs_attn_combine(_ak_kargs* kargs_, const void* part, i
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_attn_combine);
     ak_args_ptr(a_, part); ak_args_i32(a_, nsplit); ak_args_i32(a_, dmax); ak_args_i64(a_, rows); ak_args_i32(a_, hq); ak_args_i32(a_, sq); ak_args_i32(a_, d); ak_args_ptr(a_, o);
     ak_args_i64(a_, osb); ak_args_i64(a_, osh); ak_args_i64(a_, oss); ak_args_ptr(a_, lse); ak_args_ptr(a_, cu_q);
+}
+/* kernels/attention_mma.hip:729 ak_attn_mmadec##HD##_##FN##_##DT (macro AK_AMMA_F8) */
+static inline void _ak_kargs_attn_mmadec(_ak_kargs* kargs_, const void* q, const void* k, const void* v, void* o, void* lse, int32_t hkv, int32_t group, int32_t sq, int32_t skv, int32_t d,
+                                         int64_t qsb, int64_t qsh, int64_t qss, int64_t ksb, int64_t ksh, int64_t kss, int64_t vsb, int64_t vsh, int64_t vss, int64_t osb, int64_t osh, int64_t oss,
+                                         float scale_log2, int32_t causal, int32_t R, int32_t nsplit, int32_t split_len, void* part, int32_t vec, const void* cu_q, const void* cu_k,
+                                         const void* used_k, const void* btab, int32_t bts, int32_t pshift, int32_t wl, int32_t wr, float softcap, const void* ksc, const void* vsc) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_attn_mmadec);
+    ak_args_ptr(a_, q); ak_args_ptr(a_, k); ak_args_ptr(a_, v); ak_args_ptr(a_, o); ak_args_ptr(a_, lse); ak_args_i32(a_, hkv); ak_args_i32(a_, group); ak_args_i32(a_, sq); ak_args_i32(a_, skv);
+    ak_args_i32(a_, d); ak_args_i64(a_, qsb); ak_args_i64(a_, qsh); ak_args_i64(a_, qss); ak_args_i64(a_, ksb); ak_args_i64(a_, ksh); ak_args_i64(a_, kss); ak_args_i64(a_, vsb); ak_args_i64(a_, vsh);
+    ak_args_i64(a_, vss); ak_args_i64(a_, osb); ak_args_i64(a_, osh); ak_args_i64(a_, oss); ak_args_f32(a_, scale_log2); ak_args_i32(a_, causal); ak_args_i32(a_, R); ak_args_i32(a_, nsplit);
+    ak_args_i32(a_, split_len); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_ptr(a_, cu_q); ak_args_ptr(a_, cu_k); ak_args_ptr(a_, used_k); ak_args_ptr(a_, btab); ak_args_i32(a_, bts);
+    ak_args_i32(a_, pshift); ak_args_i32(a_, wl); ak_args_i32(a_, wr); ak_args_f32(a_, softcap); ak_args_ptr(a_, ksc); ak_args_ptr(a_, vsc);
 }
 /* kernels/axis.hip:105 NAME (macro AK_AXRED) */
 static inline void _ak_kargs_axred(_ak_kargs* kargs_, const void* x, int64_t outer, int64_t R, int64_t inner, int64_t rchunk, int64_t splits, float scale, void* outv, void* outi) {
@@ -20865,18 +21054,24 @@ static inline void _ak_kargs_pool(_ak_kargs* kargs_, const void* x, void* y, voi
     ak_args_i32(a_, OW); ak_args_i32(a_, kD); ak_args_i32(a_, kH); ak_args_i32(a_, kW); ak_args_i32(a_, sD); ak_args_i32(a_, sH); ak_args_i32(a_, sW); ak_args_i32(a_, pD); ak_args_i32(a_, pH);
     ak_args_i32(a_, pW); ak_args_i32(a_, dD); ak_args_i32(a_, dH); ak_args_i32(a_, dW); ak_args_i32(a_, cip); ak_args_i32(a_, divisor);
 }
-/* kernels/quant.hip:289 ak_quant_##DN##_##FN (macro AK_QUANT) */
+/* kernels/quant.hip:304 ak_quant_##DN##_##FN (macro AK_QUANT) */
 static inline void _ak_kargs_quant(_ak_kargs* kargs_, const void* x, void* q, int64_t rows, int64_t cols, int32_t mode, void* scale, int32_t compute, void* amax, const void* amax_in) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_quant);
     ak_args_ptr(a_, x); ak_args_ptr(a_, q); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i32(a_, mode); ak_args_ptr(a_, scale); ak_args_i32(a_, compute); ak_args_ptr(a_, amax);
     ak_args_ptr(a_, amax_in);
 }
-/* kernels/quant.hip:293 ak_dequant_##FN##_##DN (macro AK_DEQUANT) */
+/* kernels/quant.hip:308 ak_dequant_##FN##_##DN (macro AK_DEQUANT) */
 static inline void _ak_kargs_dequant(_ak_kargs* kargs_, const void* q, void* y, int64_t rows, int64_t cols, int32_t mode, const void* scale) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_dequant);
     ak_args_ptr(a_, q); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i32(a_, mode); ak_args_ptr(a_, scale);
 }
-/* kernels/quant.hip:297 ak_quant_amax_##DN (macro AK_QUANT_AMAX) */
+/* kernels/quant.hip:312 ak_dequant_kv_##FN##_##DN (macro AK_DEQUANT_KV) */
+static inline void _ak_kargs_dequant_kv(_ak_kargs* kargs_, const void* q, void* y, int64_t nb, int64_t heads, int64_t rows, int64_t cols, int64_t s0, int64_t s1, int64_t s2, const void* scale) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_dequant_kv);
+    ak_args_ptr(a_, q); ak_args_ptr(a_, y); ak_args_i64(a_, nb); ak_args_i64(a_, heads); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i64(a_, s0); ak_args_i64(a_, s1); ak_args_i64(a_, s2);
+    ak_args_ptr(a_, scale);
+}
+/* kernels/quant.hip:316 ak_quant_amax_##DN (macro AK_QUANT_AMAX) */
 static inline void _ak_kargs_quant_amax(_ak_kargs* kargs_, const void* x, int64_t n, void* amax) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_quant_amax);
     ak_args_ptr(a_, x); ak_args_i64(a_, n); ak_args_ptr(a_, amax);
@@ -20984,11 +21179,11 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_xent_mean);
     ak_args_ptr(a_, part); ak_args_i32(a_, nparts); ak_args_i32(a_, mean); ak_args_ptr(a_, out);
 }
-#define _ak_kargs_amma _ak_kargs_attn_simt   /* kernels/attention_mma.hip:597 NAME##HD##_##DT (macro AK_AMMA): the same list */
+#define _ak_kargs_amma _ak_kargs_attn_simt   /* kernels/attention_mma.hip:716 NAME##HD##_##DT (macro AK_AMMA): the same list */
 #define _AK_KIF_amma _AK_KIF_attn_simt
-#define _ak_kargs_amma_nv _ak_kargs_attn_simt   /* kernels/attention_mma.hip:603 NAME##HD##_##DT (macro AK_AMMA_NV): the same list */
+#define _ak_kargs_amma_nv _ak_kargs_attn_simt   /* kernels/attention_mma.hip:722 NAME##HD##_##DT (macro AK_AMMA_NV): the same list */
 #define _AK_KIF_amma_nv _AK_KIF_attn_simt
-#define _ak_kargs_attn_mmagen _ak_kargs_attn_simt   /* kernels/attention_mma.hip:648 ak_attn_mmagen##HD##_##DT (macro AK_AMMA_GEN): the same list */
+#define _ak_kargs_attn_mmagen _ak_kargs_attn_simt   /* kernels/attention_mma.hip:792 ak_attn_mmagen##HD##_##DT (macro AK_AMMA_GEN): the same list */
 #define _AK_KIF_attn_mmagen _AK_KIF_attn_simt
 #define _ak_kargs_attn_sm90 _ak_kargs_attn_simt   /* kernels/attention_sm90.hip:439 ak_attn_sm90_##HD##_##DT (macro AK_A9): the same list */
 #define _AK_KIF_attn_sm90 _AK_KIF_attn_simt
@@ -21031,34 +21226,66 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_attn_mma64_bf16", _AK_KIF_attn_simt },
     { "ak_attn_mmadec64_f16", _AK_KIF_attn_simt },
     { "ak_attn_mmadec64_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_mmadec64_e4m3_f16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec64_e4m3_bf16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec64_e5m2_f16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec64_e5m2_bf16", _AK_KIF_attn_mmadec },
     { "ak_attn_mma128_f16", _AK_KIF_attn_simt },
     { "ak_attn_mma128_bf16", _AK_KIF_attn_simt },
     { "ak_attn_mmadec128_f16", _AK_KIF_attn_simt },
     { "ak_attn_mmadec128_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_mmadec128_e4m3_f16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec128_e4m3_bf16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec128_e5m2_f16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec128_e5m2_bf16", _AK_KIF_attn_mmadec },
     { "ak_attn_mma32_f16", _AK_KIF_attn_simt },
     { "ak_attn_mma32_bf16", _AK_KIF_attn_simt },
     { "ak_attn_mmadec32_f16", _AK_KIF_attn_simt },
     { "ak_attn_mmadec32_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_mmadec32_e4m3_f16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec32_e4m3_bf16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec32_e5m2_f16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec32_e5m2_bf16", _AK_KIF_attn_mmadec },
     { "ak_attn_mma80_f16", _AK_KIF_attn_simt },
     { "ak_attn_mma80_bf16", _AK_KIF_attn_simt },
     { "ak_attn_mmadec80_f16", _AK_KIF_attn_simt },
     { "ak_attn_mmadec80_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_mmadec80_e4m3_f16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec80_e4m3_bf16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec80_e5m2_f16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec80_e5m2_bf16", _AK_KIF_attn_mmadec },
     { "ak_attn_mma96_f16", _AK_KIF_attn_simt },
     { "ak_attn_mma96_bf16", _AK_KIF_attn_simt },
     { "ak_attn_mmadec96_f16", _AK_KIF_attn_simt },
     { "ak_attn_mmadec96_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_mmadec96_e4m3_f16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec96_e4m3_bf16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec96_e5m2_f16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec96_e5m2_bf16", _AK_KIF_attn_mmadec },
     { "ak_attn_mma160_f16", _AK_KIF_attn_simt },
     { "ak_attn_mma160_bf16", _AK_KIF_attn_simt },
     { "ak_attn_mmadec160_f16", _AK_KIF_attn_simt },
     { "ak_attn_mmadec160_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_mmadec160_e4m3_f16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec160_e4m3_bf16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec160_e5m2_f16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec160_e5m2_bf16", _AK_KIF_attn_mmadec },
     { "ak_attn_mma192_f16", _AK_KIF_attn_simt },
     { "ak_attn_mma192_bf16", _AK_KIF_attn_simt },
     { "ak_attn_mmadec192_f16", _AK_KIF_attn_simt },
     { "ak_attn_mmadec192_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_mmadec192_e4m3_f16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec192_e4m3_bf16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec192_e5m2_f16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec192_e5m2_bf16", _AK_KIF_attn_mmadec },
     { "ak_attn_mma256_f16", _AK_KIF_attn_simt },
     { "ak_attn_mma256_bf16", _AK_KIF_attn_simt },
     { "ak_attn_mmadec256_f16", _AK_KIF_attn_simt },
     { "ak_attn_mmadec256_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_mmadec256_e4m3_f16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec256_e4m3_bf16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec256_e5m2_f16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec256_e5m2_bf16", _AK_KIF_attn_mmadec },
     { "ak_attn_mmagen64_f16", _AK_KIF_attn_simt },
     { "ak_attn_mmagen64_bf16", _AK_KIF_attn_simt },
     { "ak_attn_mmagen128_f16", _AK_KIF_attn_simt },
@@ -21274,6 +21501,8 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_dequant_e5m2_f32", _AK_KIF_dequant },
     { "ak_dequant_e4m3_fnuz_f32", _AK_KIF_dequant },
     { "ak_dequant_e5m2_fnuz_f32", _AK_KIF_dequant },
+    { "ak_dequant_kv_e4m3_f32", _AK_KIF_dequant_kv },
+    { "ak_dequant_kv_e5m2_f32", _AK_KIF_dequant_kv },
     { "ak_quant_amax_f32", _AK_KIF_quant_amax },
     { "ak_quant_f16_e4m3", _AK_KIF_quant },
     { "ak_quant_f16_e5m2", _AK_KIF_quant },
@@ -21283,6 +21512,8 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_dequant_e5m2_f16", _AK_KIF_dequant },
     { "ak_dequant_e4m3_fnuz_f16", _AK_KIF_dequant },
     { "ak_dequant_e5m2_fnuz_f16", _AK_KIF_dequant },
+    { "ak_dequant_kv_e4m3_f16", _AK_KIF_dequant_kv },
+    { "ak_dequant_kv_e5m2_f16", _AK_KIF_dequant_kv },
     { "ak_quant_amax_f16", _AK_KIF_quant_amax },
     { "ak_quant_bf16_e4m3", _AK_KIF_quant },
     { "ak_quant_bf16_e5m2", _AK_KIF_quant },
@@ -21292,6 +21523,8 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_dequant_e5m2_bf16", _AK_KIF_dequant },
     { "ak_dequant_e4m3_fnuz_bf16", _AK_KIF_dequant },
     { "ak_dequant_e5m2_fnuz_bf16", _AK_KIF_dequant },
+    { "ak_dequant_kv_e4m3_bf16", _AK_KIF_dequant_kv },
+    { "ak_dequant_kv_e5m2_bf16", _AK_KIF_dequant_kv },
     { "ak_quant_amax_bf16", _AK_KIF_quant_amax },
     { "ak_rand_uniform_f32", _AK_KIF_rand_uniform },
     { "ak_rand_uniform_f16", _AK_KIF_rand_uniform },
@@ -24217,6 +24450,8 @@ typedef struct _ak_attn_plan {
     int vec;
     int mma;                         /* 1: kernels/attention_mma.hip (matrix units) */
     int sm90;                        /* 1: kernels/attention_sm90.hip (Hopper: wgmma, warp-specialized) */
+    ak_dtype kvt;                    /* element type of k and v (dtype, or an 8-bit float) */
+    int f8;                          /* 8-bit K / V: 1 a kernel reads the codes, 2 dequantised into workspace first */
     unsigned threads;                /* block size */
     size_t shmem;                    /* dynamic shared memory of the launch */
     const char* path;                /* "mma.sync", "mfma", "wmma", "simt", "cpu" */
@@ -24227,12 +24462,24 @@ typedef struct _ak_attn_plan {
 static ak_result _ak_attn_check(ak_context* ctx, const ak_attention_args* a, ak_stream* s, _ak_attn_plan* p) {
     const char* op = "ak_attention";
     ak_result r = _ak_op_check_ctx(ctx, op);
-    size_t es, tq, tkv;
+    size_t es, kes, tq, tkv;
     int packed_q, packed_kv, paged;
     if (r != AK_OK) return r;
     if (!a) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_attention: args is NULL");
     memset(p, 0, sizeof *p);
     if ((r = _ak_op_check_float(a->dtype, op)) != AK_OK) return r;
+    p->kvt = a->kv_dtype == (ak_dtype)0 ? a->dtype : a->kv_dtype;
+    if (p->kvt != a->dtype && p->kvt != AK_FP8_E4M3 && p->kvt != AK_FP8_E5M2)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE, "ak_attention: kv_dtype %s (%d) not supported: 0 or "
+                       "dtype (%s), AK_FP8_E4M3 or AK_FP8_E5M2", ak_dtype_name(a->kv_dtype), (int)a->kv_dtype,
+                       ak_dtype_name(a->dtype));
+    p->f8 = p->kvt != a->dtype;
+    if (!p->f8 && (a->k_scale || a->v_scale))
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE, "ak_attention: k_scale / v_scale are for 8-bit K / V "
+                       "(kv_dtype AK_FP8_E4M3 or AK_FP8_E5M2); K / V are %s", ak_dtype_name(a->dtype));
+    if ((a->k_scale && ((uintptr_t)a->k_scale & 3u)) || (a->v_scale && ((uintptr_t)a->v_scale & 3u)))
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_MISALIGNED, "ak_attention: k_scale / v_scale must be aligned to 4 "
+                       "bytes (f32)");
     if ((r = _ak_op_check_stream(ctx, s, op)) != AK_OK) return r;
     if (!a->batch || !a->heads_q || !a->heads_kv || !a->seq_q || !a->seq_kv || !a->head_dim)
         return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE,
@@ -24303,8 +24550,8 @@ static ak_result _ak_attn_check(ak_context* ctx, const ak_attention_args* a, ak_
     if (tq > 0x7FFFFFFFu || tkv > 0x7FFFFFFFu)
         return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "ak_attention: total_q %zu / total_kv %zu must be < 2^31", tq, tkv);
     if ((r = _ak_op_check_ptr(a->q, a->dtype, "ak_attention: q")) != AK_OK) return r;
-    if ((r = _ak_op_check_ptr(a->k, a->dtype, "ak_attention: k")) != AK_OK) return r;
-    if ((r = _ak_op_check_ptr(a->v, a->dtype, "ak_attention: v")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(a->k, p->kvt, "ak_attention: k")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(a->v, p->kvt, "ak_attention: v")) != AK_OK) return r;
     if ((r = _ak_op_check_ptr(a->o, a->dtype, "ak_attention: o")) != AK_OK) return r;
     if (a->lse && ((uintptr_t)a->lse & 3u))
         return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_MISALIGNED, "ak_attention: lse = %p is not aligned to 4 bytes", (void*)a->lse);
@@ -24343,23 +24590,32 @@ static ak_result _ak_attn_check(ak_context* ctx, const ak_attention_args* a, ak_
     if (!p->qext || !p->kext || !p->vext || !p->oext)
         return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "ak_attention: strides overflow the address space");
     if ((r = _ak_op_check_bytes(ctx, p->qext, a->dtype, "ak_attention: q")) != AK_OK) return r;
-    if ((r = _ak_op_check_bytes(ctx, p->kext, a->dtype, "ak_attention: k")) != AK_OK) return r;
-    if ((r = _ak_op_check_bytes(ctx, p->vext, a->dtype, "ak_attention: v")) != AK_OK) return r;
+    if ((r = _ak_op_check_bytes(ctx, p->kext, p->kvt, "ak_attention: k")) != AK_OK) return r;
+    if ((r = _ak_op_check_bytes(ctx, p->vext, p->kvt, "ak_attention: v")) != AK_OK) return r;
     if ((r = _ak_op_check_bytes(ctx, p->oext, a->dtype, "ak_attention: o")) != AK_OK) return r;
     if (!_ak_attn_rows_disjoint(p->os, p->qb, a->heads_q, p->qrows, a->head_dim))
         return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP, "ak_attention: o strides (%lld, %lld, %lld) make output rows "
                        "overlap", (long long)p->os[0], (long long)p->os[1], (long long)p->os[2]);
     es = ak_dtype_size(a->dtype);
+    kes = ak_dtype_size(p->kvt);
     if ((r = _ak_op_check_overlap(a->o, p->oext * es, a->q, p->qext * es, 0, "ak_attention: o and q")) != AK_OK ||
-        (r = _ak_op_check_overlap(a->o, p->oext * es, a->k, p->kext * es, 0, "ak_attention: o and k")) != AK_OK ||
-        (r = _ak_op_check_overlap(a->o, p->oext * es, a->v, p->vext * es, 0, "ak_attention: o and v")) != AK_OK)
+        (r = _ak_op_check_overlap(a->o, p->oext * es, a->k, p->kext * kes, 0, "ak_attention: o and k")) != AK_OK ||
+        (r = _ak_op_check_overlap(a->o, p->oext * es, a->v, p->vext * kes, 0, "ak_attention: o and v")) != AK_OK ||
+        (a->k_scale && (r = _ak_op_check_overlap(a->o, p->oext * es, a->k_scale, a->heads_kv * 4u, 0,
+                                                 "ak_attention: o and k_scale")) != AK_OK) ||
+        (a->v_scale && (r = _ak_op_check_overlap(a->o, p->oext * es, a->v_scale, a->heads_kv * 4u, 0,
+                                                 "ak_attention: o and v_scale")) != AK_OK))
         return r;
     if (a->lse) {
         size_t lb = a->batch * a->heads_q * a->seq_q * 4u;
         if ((r = _ak_op_check_overlap(a->lse, lb, a->o, p->oext * es, 0, "ak_attention: lse and o")) != AK_OK ||
             (r = _ak_op_check_overlap(a->lse, lb, a->q, p->qext * es, 0, "ak_attention: lse and q")) != AK_OK ||
-            (r = _ak_op_check_overlap(a->lse, lb, a->k, p->kext * es, 0, "ak_attention: lse and k")) != AK_OK ||
-            (r = _ak_op_check_overlap(a->lse, lb, a->v, p->vext * es, 0, "ak_attention: lse and v")) != AK_OK)
+            (r = _ak_op_check_overlap(a->lse, lb, a->k, p->kext * kes, 0, "ak_attention: lse and k")) != AK_OK ||
+            (r = _ak_op_check_overlap(a->lse, lb, a->v, p->vext * kes, 0, "ak_attention: lse and v")) != AK_OK ||
+            (a->k_scale && (r = _ak_op_check_overlap(a->lse, lb, a->k_scale, a->heads_kv * 4u, 0,
+                                                     "ak_attention: lse and k_scale")) != AK_OK) ||
+            (a->v_scale && (r = _ak_op_check_overlap(a->lse, lb, a->v_scale, a->heads_kv * 4u, 0,
+                                                     "ak_attention: lse and v_scale")) != AK_OK))
             return r;
     }
     p->group = a->heads_q / a->heads_kv;
@@ -24431,9 +24687,18 @@ static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_
     const ak_arch_info* arch = _ak_gemm_arch(ctx);
     ak_matrix_isa isa = arch ? arch->matrix : AK_MATRIX_NONE;
     int nv = isa == AK_MATRIX_MMA || isa == AK_MATRIX_WGMMA;
-    int aligned = _ak_attn_aligned(a->q, p->qs, es) && _ak_attn_aligned(a->k, p->ks, es) &&
-                  _ak_attn_aligned(a->v, p->vs, es) && _ak_attn_aligned(a->o, p->os, es);
-    int mc = ctx->cfg.matrix_cores == AK_ON && isa != AK_MATRIX_NONE && (a->dtype == AK_F16 || a->dtype == AK_BF16) &&
+    size_t kes = ak_dtype_size(p->kvt);
+    int qal = _ak_attn_aligned(a->q, p->qs, es) && _ak_attn_aligned(a->o, p->os, es);
+    int kal = _ak_attn_aligned(a->k, p->ks, kes) && _ak_attn_aligned(a->v, p->vs, kes);
+    int aligned, mc;
+    if (p->f8) { /* the 8-bit decode kernels (NVIDIA), else K / V dequantised into contiguous workspace */
+        int fast = ctx->cfg.matrix_cores == AK_ON && nv && (a->dtype == AK_F16 || a->dtype == AK_BF16) && rows <= 16 &&
+                   kal && d % 16 == 0;
+        p->f8 = fast ? 1 : 2;
+        if (p->f8 == 2) kal = (d * es) % 16 == 0; /* workspace rows: head_dim elements of dtype, pool-aligned */
+    }
+    aligned = qal && kal;
+    mc = ctx->cfg.matrix_cores == AK_ON && isa != AK_MATRIX_NONE && (a->dtype == AK_F16 || a->dtype == AK_BF16) &&
              (nv || ((d == 64 || d == 128) && aligned && !_ak_attn_extras(a, p)));
     p->vec = a->head_dim % 8 == 0 && aligned;
     if (mc) {
@@ -24467,6 +24732,10 @@ static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_
             p->R = dec ? 16 : 64;
             p->threads = dec ? 32u * (unsigned)wn : 128u;
             p->shmem = (size_t)(p->R + 2 * st * (int)bk) * (size_t)(hd + 8) * es;
+            if (p->f8 == 1) { /* stages of codes (4 up to head size 128) + one converted K and V tile */
+                st = hd <= 128 ? 4 : 2;
+                p->shmem = (size_t)(p->R + 2 * (int)bk) * (size_t)(hd + 8) * es + 2u * (size_t)st * bk * (size_t)hd;
+            }
             slots = lds / (p->shmem + 1024);
             p->path = "mma.sync";
             p->reason = dec ? "decode: one 16-row tile (a GQA group's heads), the warps split each key tile, cp.async stages"
@@ -24486,7 +24755,13 @@ static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_
         }
         if (slots < 1) slots = 1;
         if (slots > 4) slots = 4;
-        if (!p->sm90) snprintf(p->kname, sizeof p->kname, "%s%d", dec ? "ak_attn_mmadec" : "ak_attn_mma", p->dmax);
+        if (p->f8 == 1) {
+            snprintf(p->kname, sizeof p->kname, "ak_attn_mmadec%d_%s", p->dmax, p->kvt == AK_FP8_E4M3 ? "e4m3" : "e5m2");
+            p->reason = "decode, 8-bit K / V: one 16-row tile, the warps split each key tile, cp.async stages of codes "
+                        "converted to a 16-bit K and V tile in shared memory, the scales folded into the softmax and "
+                        "output scales";
+        } else if (!p->sm90)
+            snprintf(p->kname, sizeof p->kname, "%s%d", dec ? "ak_attn_mmadec" : "ak_attn_mma", p->dmax);
     } else {
         int G, NG, R = 1;
         p->mma = 0;
@@ -24506,6 +24781,10 @@ static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_
                     : a->dtype == AK_F32 ? "f32 inputs (the matrix kernels take f16 / bf16)"
                     : "the AMD matrix kernel takes head_dim 64 / 128, aligned rows, plain sequences and the causal mask";
     }
+    if (p->f8 == 2)
+        p->reason = "8-bit K / V without an 8-bit kernel for this call (those take NVIDIA decode with f16 / bf16 q, "
+                    "16-byte aligned rows, head_dim % 16 == 0): K and V dequantised into workspace (code x scale in "
+                    "dtype, kernels/quant.hip), then this kernel";
     p->bk = (int)bk;
     blocks = (rows + (size_t)p->R - 1) / (size_t)p->R * a->batch * a->heads_kv;
     tiles = (a->seq_kv + bk - 1) / bk;
@@ -24643,8 +24922,9 @@ static size_t _ak_attn_kv_off(const ak_attention_args* a, const _ak_attn_plan* p
  * the sequence's keys in fp32 (NULL: read through kb / vb). */
 static void _ak_attn_cpu_part(const ak_attention_args* a, const _ak_attn_plan* p, const _ak_attn_cseq* sg,
                               const double* q, const float* kf, const float* vf, size_t kb, size_t vb, size_t i,
-                              size_t k0, size_t k1, double* s, double* m, double* l, double* acc) {
-    size_t j, e, d = a->head_dim, es = ak_dtype_size(a->dtype);
+                              size_t k0, size_t k1, double ksc, double vsc, double* s, double* m, double* l,
+                              double* acc) {
+    size_t j, e, d = a->head_dim, es = ak_dtype_size(p->kvt);
     long long pos = (long long)i + (long long)sg->skv - (long long)sg->sq, lo = 0, hi = (long long)sg->skv - 1;
     double mm = -HUGE_VAL, ll = 0.0, cap = (double)a->softcap;
     if (p->wl >= 0 && pos - p->wl > lo) lo = pos - p->wl;
@@ -24663,7 +24943,7 @@ static void _ak_attn_cpu_part(const ak_attention_args* a, const _ak_attn_plan* p
             x += x1;
         } else {
             const char* kr = (const char*)a->k + _ak_attn_kv_off(a, p, sg, kb, p->ks, j) * es;
-            for (e = 0; e < d; e++) x += q[e] * (double)_ak_op_ld(kr, a->dtype, e);
+            for (e = 0; e < d; e++) x += q[e] * ((double)_ak_op_ld(kr, p->kvt, e) * ksc);
         }
         x *= (double)p->scale;
         if (cap > 0.0) x = cap * tanh(x / cap);
@@ -24678,7 +24958,7 @@ static void _ak_attn_cpu_part(const ak_attention_args* a, const _ak_attn_plan* p
             for (e = 0; e < d; e++) acc[e] += w * (double)vr[e];
         } else {
             const char* vr = (const char*)a->v + _ak_attn_kv_off(a, p, sg, vb, p->vs, j) * es;
-            for (e = 0; e < d; e++) acc[e] += w * (double)_ak_op_ld(vr, a->dtype, e);
+            for (e = 0; e < d; e++) acc[e] += w * ((double)_ak_op_ld(vr, p->kvt, e) * vsc);
         }
     }
     *m = mm; *l = ll;
@@ -24689,9 +24969,10 @@ static void _ak_attn_cpu_part(const ak_attention_args* a, const _ak_attn_plan* p
  * normalized partial output and log-sum-exp are combined the way
  * ak_attn_combine does, so the combine rule is tested on every machine. K
  * and V of a (sequence, kv head) pair are read into fp32 copies first when
- * they take <= 64 MiB. */
+ * they take <= 64 MiB. 8-bit K / V: code x the head's scale (exact in double;
+ * the fp32 copies keep 16-bit K / V only). */
 static ak_result _ak_attn_cpu(const ak_attention_args* a, const _ak_attn_plan* p) {
-    size_t es = ak_dtype_size(a->dtype), d = a->head_dim, b, hk, g, i, e, j;
+    size_t es = ak_dtype_size(a->dtype), kes = ak_dtype_size(p->kvt), d = a->head_dim, b, hk, g, i, e, j;
     int sp, ns = p->nsplit;
     size_t slen = ns > 1 ? (size_t)p->split_len : a->seq_kv;
     double* s = (double*)_ak_alloc((slen + 1) * sizeof(double));
@@ -24707,7 +24988,7 @@ static ak_result _ak_attn_cpu(const ak_attention_args* a, const _ak_attn_plan* p
         r = _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_attention (cpu): out of host memory");
         goto done;
     }
-    if (a->seq_kv * d <= ((size_t)64 << 20) / 8u) {
+    if (!p->f8 && a->seq_kv * d <= ((size_t)64 << 20) / 8u) {
         kf = (float*)_ak_alloc(a->seq_kv * d * sizeof(float));
         vf = (float*)_ak_alloc(a->seq_kv * d * sizeof(float));
         if (!kf || !vf) { _ak_dealloc(kf); _ak_dealloc(vf); kf = vf = NULL; }
@@ -24717,10 +24998,11 @@ static ak_result _ak_attn_cpu(const ak_attention_args* a, const _ak_attn_plan* p
         _ak_attn_cseq_of(a, p, b, &sg);
         for (hk = 0; hk < a->heads_kv; hk++) {
             size_t kb = sg.k0 + (size_t)p->ks[1] * hk, vb = sg.v0 + (size_t)p->vs[1] * hk;
+            double ksc = a->k_scale ? (double)a->k_scale[hk] : 1.0, vsc = a->v_scale ? (double)a->v_scale[hk] : 1.0;
             if (kf)
                 for (j = 0; j < sg.skv; j++) {
-                    const char* kr = (const char*)a->k + _ak_attn_kv_off(a, p, &sg, kb, p->ks, j) * es;
-                    const char* vr = (const char*)a->v + _ak_attn_kv_off(a, p, &sg, vb, p->vs, j) * es;
+                    const char* kr = (const char*)a->k + _ak_attn_kv_off(a, p, &sg, kb, p->ks, j) * kes;
+                    const char* vr = (const char*)a->v + _ak_attn_kv_off(a, p, &sg, vb, p->vs, j) * kes;
                     for (e = 0; e < d; e++) {
                         kf[j * d + e] = _ak_op_ld(kr, a->dtype, e);
                         vf[j * d + e] = _ak_op_ld(vr, a->dtype, e);
@@ -24737,7 +25019,7 @@ static ak_result _ak_attn_cpu(const ak_attention_args* a, const _ak_attn_plan* p
                         size_t k0 = (size_t)sp * slen, k1 = k0 + slen < sg.skv ? k0 + slen : sg.skv;
                         double m, l;
                         if (k0 > sg.skv) k0 = sg.skv;
-                        _ak_attn_cpu_part(a, p, &sg, qd, kf, vf, kb, vb, i, k0, k1, s, &m, &l, acc);
+                        _ak_attn_cpu_part(a, p, &sg, qd, kf, vf, kb, vb, i, k0, k1, ksc, vsc, s, &m, &l, acc);
                         pl[sp] = l > 0.0 ? m + log(l) : -HUGE_VAL;
                         for (e = 0; e < d; e++) po[(size_t)sp * d + e] = l > 0.0 ? acc[e] / l : 0.0;
                         if (pl[sp] > M) M = pl[sp];
@@ -24794,26 +25076,66 @@ static ak_result _ak_attn_sm90_kernel(ak_context* ctx, const char* kname, int hd
     return _ak_op_kernel_ex(ctx, _ak_src_attention_sm90, kname, _ak_gemm_arch(ctx)->arch_target, &o, out);
 }
 
+/* 8-bit K / V of a call without an 8-bit kernel: both dequantised (code x scale, in dtype) into one
+ * contiguous workspace, [batch entry][heads_kv][row][head_dim] each; p's K / V strides become the
+ * workspace's. *kv: the workspace (the caller frees it). */
+static ak_result _ak_attn_dequant_kv(ak_context* ctx, const ak_attention_args* a, _ak_attn_plan* p, ak_stream* stream,
+                                     void** kv) {
+    size_t es = ak_dtype_size(a->dtype), n = p->kvb * a->heads_kv * p->kvrows * a->head_dim;
+    size_t vo = (n * es + 255u) & ~(size_t)255u;
+    ak_kernel* k = NULL;
+    ak_result r;
+    char kn[64];
+    _ak_kargs g;
+    int i;
+    *kv = NULL;
+    _ak_fmt(kn, sizeof kn, "ak_dequant_kv_%s_%s", p->kvt == AK_FP8_E4M3 ? "e4m3" : "e5m2", ak_dtype_name(a->dtype));
+    if ((r = _ak_op_kernel(ctx, _ak_src_quant, kn, &k)) != AK_OK) return r;
+    if ((r = ak_malloc(ctx, vo + n * es, stream, kv)) != AK_OK) return r;
+    for (i = 0; i < 2 && r == AK_OK; i++) {
+        const int64_t* st = i ? p->vs : p->ks;
+        _ak_kargs_dequant_kv(&g, i ? a->v : a->k, (char*)*kv + (i ? vo : 0), (int64_t)p->kvb, (int64_t)a->heads_kv,
+                             (int64_t)p->kvrows, (int64_t)a->head_dim, st[0], st[1], st[2], i ? a->v_scale : a->k_scale);
+        r = _ak_op_launch(ctx, k, _ak_op_grid(ctx, n, _AK_QUANT_THREADS * 4u), _AK_QUANT_THREADS, 0, stream, &g);
+    }
+    p->ks[2] = p->vs[2] = (int64_t)a->head_dim;
+    p->ks[1] = p->vs[1] = (int64_t)(p->kvrows * a->head_dim);
+    p->ks[0] = p->vs[0] = a->cu_seqlens_kv ? 0 : (int64_t)(a->heads_kv * p->kvrows * a->head_dim);
+    if (r != AK_OK) { ak_free(ctx, *kv); *kv = NULL; }
+    return r;
+}
+
 static ak_result _ak_attn_launch(ak_context* ctx, const ak_attention_args* a, _ak_attn_plan* p, ak_stream* stream) {
-    size_t es = ak_dtype_size(a->dtype), rows = p->group * a->seq_q, b0, nb_max;
+    size_t es = ak_dtype_size(a->dtype), kes, rows = p->group * a->seq_q, b0, nb_max;
     ak_kernel *k = NULL, *kc = NULL;
     ak_result r;
     char kname[64];
     void* ws = NULL;
+    void* kvw = NULL;
+    const char *kp = (const char*)a->k, *vp = (const char*)a->v;
     float* part = NULL;
     _ak_attn_plan_path(ctx, a, p);
+    kes = ak_dtype_size(p->kvt);
     _ak_op_name(kname, sizeof kname, p->kname, a->dtype);
     r = p->sm90 ? _ak_attn_sm90_kernel(ctx, kname, p->dmax, &k)
         : p->mma ? _ak_attn_mma_kernel(ctx, kname, p->dmax, &k) : _ak_op_kernel(ctx, _ak_src_attention, kname, &k);
     if (r != AK_OK) return r;
+    if (p->f8 == 2) {
+        if ((r = _ak_attn_dequant_kv(ctx, a, p, stream, &kvw)) != AK_OK) return r;
+        kp = (const char*)kvw;
+        vp = (const char*)kvw + ((p->kvb * a->heads_kv * p->kvrows * a->head_dim * es + 255u) & ~(size_t)255u);
+        kes = es;
+    }
     nb_max = _AK_ATTN_MAX_GRIDZ / a->heads_kv;
     if (p->nsplit > 1) {
         size_t nr = (nb_max < a->batch ? nb_max : a->batch) * a->heads_q * a->seq_q;
         size_t bytes = nr * (size_t)p->nsplit * ((size_t)p->dmax + 1u) * 4u;
         if ((r = _ak_op_kernel(ctx, _ak_src_attention, _ak_op_name(kname, sizeof kname, "ak_attn_combine", a->dtype),
-                               &kc)) != AK_OK)
+                               &kc)) != AK_OK ||
+            (r = ak_malloc(ctx, bytes, stream, &ws)) != AK_OK) {
+            if (kvw) ak_free(ctx, kvw);
             return r;
-        if ((r = ak_malloc(ctx, bytes, stream, &ws)) != AK_OK) return r;
+        }
         part = (float*)ws;
     }
     for (b0 = 0; b0 < a->batch && r == AK_OK; b0 += nb_max) {
@@ -24825,8 +25147,22 @@ static ak_result _ak_attn_launch(ak_context* ctx, const ak_attention_args* a, _a
         size_t vo = a->cu_seqlens_kv || a->block_table ? 0 : (size_t)p->vs[0] * b0;
         _ak_kargs g;
         ak_dim3 grid, block;
-        /* the SIMT and matrix-core kernels share one parameter list */
-        _ak_kargs_attn_simt(&g, (const char*)a->q + qo * es, (const char*)a->k + ko * es, (const char*)a->v + vo * es,
+        /* the SIMT and matrix-core kernels share one parameter list (the 8-bit K / V kernels add the scales) */
+        if (p->f8 == 1)
+            _ak_kargs_attn_mmadec(&g, (const char*)a->q + qo * es, kp + ko * kes, vp + vo * kes,
+                            (char*)a->o + oo * es, a->lse ? a->lse + b0 * a->heads_q * a->seq_q : NULL,
+                            (int32_t)a->heads_kv, (int32_t)p->group, (int32_t)a->seq_q, (int32_t)a->seq_kv,
+                            (int32_t)a->head_dim, p->qs[0], p->qs[1], p->qs[2], p->ks[0], p->ks[1], p->ks[2], p->vs[0],
+                            p->vs[1], p->vs[2], p->os[0], p->os[1], p->os[2],
+                            a->softcap > 0.0f ? p->scale / a->softcap : p->scale * 1.4426950408889634f,
+                            a->causal ? 1 : 0, p->R, p->nsplit, p->split_len, part, p->vec,
+                            a->cu_seqlens_q ? a->cu_seqlens_q + b0 : NULL, a->cu_seqlens_kv ? a->cu_seqlens_kv + b0 : NULL,
+                            a->seqused_kv ? a->seqused_kv + b0 : NULL,
+                            a->block_table ? a->block_table + b0 * (size_t)p->bts : NULL, (int32_t)p->bts,
+                            (int32_t)p->pshift, (int32_t)p->wl, (int32_t)p->wr,
+                            a->softcap > 0.0f ? a->softcap * 1.4426950408889634f : 0.0f, a->k_scale, a->v_scale);
+        else
+        _ak_kargs_attn_simt(&g, (const char*)a->q + qo * es, kp + ko * kes, vp + vo * kes,
                             (char*)a->o + oo * es, a->lse ? a->lse + b0 * a->heads_q * a->seq_q : NULL,
                             (int32_t)a->heads_kv, (int32_t)p->group, (int32_t)a->seq_q, (int32_t)a->seq_kv,
                             (int32_t)a->head_dim, p->qs[0], p->qs[1], p->qs[2], p->ks[0], p->ks[1], p->ks[2], p->vs[0],
@@ -24854,6 +25190,7 @@ static ak_result _ak_attn_launch(ak_context* ctx, const ak_attention_args* a, _a
         }
     }
     if (ws) ak_free(ctx, ws);
+    if (kvw) ak_free(ctx, kvw);
     return r;
 }
 
