@@ -1641,7 +1641,9 @@ AKAPI const char* ak_attention_layout_name(ak_attention_layout layout);
  * and ctx's matrix_cores is not off (f16/bf16; NVIDIA sm_80+: every head_dim
  * <= 256 and option), else a SIMT kernel for every arch, option and head_dim
  * <= 256; small seq_q against long K/V splits K/V over blocks and combines
- * (workspace from the pool on `stream`). The cpu backend runs a C reference
+ * (workspace from the pool on `stream`). 8-bit K / V (kv_dtype, k_scale,
+ * v_scale): NVIDIA decode reads the codes; other calls dequantise K and V
+ * into pool workspace on `stream` first. The cpu backend runs a C reference
  * with double accumulation; it also checks the offsets, lengths and page
  * numbers it reads (the GPU paths trust them: out-of-range values there read
  * out of bounds).
