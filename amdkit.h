@@ -16578,6 +16578,95 @@ static const char _ak_src_gemm[] =
     "        ak_gemm_skinny<DT>(AK_GEMM_ARGS);                                \\\n"
     "    }\n"
     "\n"
+    "/* ---- a few rows times a matrix stored K x N (n-contiguous): M <= 16 -------\n"
+    " * D[m][n] = A[m][:] . B[:][n] where each row of B holds consecutive columns\n"
+    " * (x @ W of a decode step with W stored K x N). A block owns 8 columns: 2\n"
+    " * column threads of 4 columns each (16-byte loads of B's row segments when\n"
+    " * the host's VB flag says B's rows are 16-byte aligned) x blockDim / 2 k\n"
+    " * lanes; a thread walks the rows k = lane, lane + lanes, ... 8 at a time (8\n"
+    " * loads in flight) into 4 x M fp32 sums. Then a butterfly over the lanes of a\n"
+    " * wave and the waves' partials, in shared memory, added in wave order: the\n"
+    " * same sum on every run. Exact fp32 products and sums (no TF32). Blocks of 4\n"
+    " * waves (the gemv launch), along grid x. */\n"
+    "template <class DT>\n"
+    "AK_INLINE void ak_gemm_gemvn(AK_GEMM_PARAMS_T(DT)) {\n"
+    "    typedef typename DT::T T;\n"
+    "    enum { MM = 16, CT = 2, CW = 4, U = 8, NWMAX = 4 };\n"
+    "    __shared__ float part[NWMAX * MM * CT * CW];\n"
+    "    const int t = (int)threadIdx.x, lane = ak_lane(), w = ak_wave_id();\n"
+    "    const int nw = (int)blockDim.x / AK_WAVE < NWMAX ? (int)blockDim.x / AK_WAVE : NWMAX;\n"
+    "    const int ct = t & 1, kl = t >> 1, KT = (int)blockDim.x >> 1;\n"
+    "    const int nb = (int)blockIdx.x * (CT * CW), n0 = nb + ct * CW;\n"
+    "    const bool ta = flags & AK_GF_TA;\n"
+    "    const int o32 = (flags & AK_GF_OUT32) ? 1 : 0;\n"
+    "    const bool vec = (flags & AK_GF_VB) && n0 + CW <= N;\n"
+    "    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {\n"
+    "        const T* Ab = A + (ak_i64)b * sA;\n"
+    "        const T* Bb = B + (ak_i64)b * sB + n0;\n"
+    "        float acc[MM][CW];\n"
+    "#pragma unroll\n"
+    "        for (int m = 0; m < MM; m++)\n"
+    "#pragma unroll\n"
+    "            for (int c = 0; c < CW; c++) acc[m][c] = 0.0f;\n"
+    "        for (int k0 = kl; k0 < K; k0 += U * KT) {\n"
+    "            float bv[U][CW];\n"
+    "#pragma unroll\n"
+    "            for (int u = 0; u < U; u++) {\n"
+    "                const int k = k0 + u * KT;\n"
+    "                if (k < K && vec) DT::ld4(Bb + (ak_i64)k * ldb, bv[u]);\n"
+    "                else {\n"
+    "#pragma unroll\n"
+    "                    for (int c = 0; c < CW; c++) bv[u][c] = k < K && n0 + c < N ? DT::to(Bb[(ak_i64)k * ldb + c]) : 0.0f;\n"
+    "                }\n"
+    "            }\n"
+    "#pragma unroll\n"
+    "            for (int u = 0; u < U; u++) {\n"
+    "                const int k = k0 + u * KT;\n"
+    "                if (k >= K) break;\n"
+    "#pragma unroll\n"
+    "                for (int m = 0; m < MM; m++) {\n"
+    "                    if (m < M) {\n"
+    "                        const float a = DT::to(ta ? Ab[(ak_i64)k * lda + m] : Ab[(ak_i64)m * lda + k]);\n"
+    "#pragma unroll\n"
+    "                        for (int c = 0; c < CW; c++) acc[m][c] += a * bv[u][c];\n"
+    "                    }\n"
+    "                }\n"
+    "            }\n"
+    "        }\n"
+    "        /* sums over the k lanes of the wave (lanes with the same column thread), then over the waves */\n"
+    "#pragma unroll\n"
+    "        for (int m = 0; m < MM; m++) {\n"
+    "            if (m < M) {\n"
+    "#pragma unroll\n"
+    "                for (int c = 0; c < CW; c++) {\n"
+    "                    float v = acc[m][c];\n"
+    "                    for (int o = CT; o < AK_WAVE; o <<= 1) v += ak_shfl_xor(v, o);\n"
+    "                    acc[m][c] = v;\n"
+    "                }\n"
+    "            }\n"
+    "        }\n"
+    "        __syncthreads(); /* the previous problem's partials are read */\n"
+    "        if (lane < CT && w < nw) {\n"
+    "#pragma unroll\n"
+    "            for (int m = 0; m < MM; m++)\n"
+    "                if (m < M) {\n"
+    "#pragma unroll\n"
+    "                    for (int c = 0; c < CW; c++) part[(w * MM + m) * (CT * CW) + lane * CW + c] = acc[m][c];\n"
+    "                }\n"
+    "        }\n"
+    "        __syncthreads();\n"
+    "        void* Db = (void*)ak_gemm_off(D, sD, b, o32, DT::SIZE);\n"
+    "        const void* Cb = ak_gemm_off(C, sC, b, o32, DT::SIZE);\n"
+    "        const void* Rb = ak_gemm_off(R, sR, b, o32, DT::SIZE);\n"
+    "        for (int i = t; i < M * CT * CW; i += (int)blockDim.x) {\n"
+    "            const int m = i / (CT * CW), j = i % (CT * CW);\n"
+    "            float sum = 0.0f;\n"
+    "            for (int q = 0; q < nw; q++) sum += part[(q * MM + m) * (CT * CW) + j];\n"
+    "            if (nb + j < N) ak_gemm_out<DT>(m, nb + j, sum, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "\n"
     "/* ---- matrix-vector: N = 1 with A k-contiguous, or M = 1 with B stored N x K -\n"
     " * Each output is the dot product of one k-contiguous matrix row (a row of A,\n"
     " * or of B stored N x K) with the vector (B's column, or A's row; any element\n"
@@ -16592,6 +16681,10 @@ static const char _ak_src_gemm[] =
     "    typedef typename DT::T T;\n"
     "    const int lane = ak_lane(), w = ak_wave_id(), nw = (int)blockDim.x / AK_WAVE;\n"
     "    const bool colv = N == 1 && !(flags & AK_GF_TA); /* D[m][0] = A[m][:] . B[:][0] */\n"
+    "    if (!colv && !(flags & AK_GF_TB)) { /* M <= 16 rows times B stored K x N */\n"
+    "        ak_gemm_gemvn<DT>(AK_GEMM_ARGS);\n"
+    "        return;\n"
+    "    }\n"
     "    const ak_i64 rows = colv ? M : N;\n"
     "    const ak_i64 row = ((ak_i64)blockIdx.y * gridDim.x + blockIdx.x) * nw + w;\n"
     "    const int o32 = (flags & AK_GF_OUT32) ? 1 : 0;\n"
@@ -18924,50 +19017,53 @@ static const char _ak_src_random[] =
     "\n"
     "/* ---- ln, sqrt, sincos from fma ------------------------------------------------ */\n"
     "/* ln(u) for normal u > 0: u = m 2^e, m in [sqrt(1/2), sqrt(2)), f = m - 1,\n"
-    " * s = f / (2 + f) (Newton reciprocal), ln m = 2s + 2s z P(z), z = s^2. */\n"
+    " * s = f / (2 + f), ln m = 2s + 2s z P(z), z = s^2 <= 0.0295 (the atanh\n"
+    " * series to z^4 / 9: the next term is below 2e-9 relative). 1 / (2 + f):\n"
+    " * a quadratic minimax start on [1.707, 2.415] (relative error 1.3e-3), then\n"
+    " * two Newton steps (about 1 ulp). */\n"
     "AK_INLINE float ak_xlog(float u) {\n"
     "    const ak_u32 b = __float_as_uint(u);\n"
     "    int e = (int)(b >> 23) - 127;\n"
     "    float m = __uint_as_float((b & 0x7FFFFFu) | 0x3F800000u);\n"
     "    if (m > 1.41421356f) { m = ak_xmul(m, 0.5f); e += 1; }\n"
     "    const float f = ak_xadd(m, -1.0f), d = ak_xadd(f, 2.0f);\n"
-    "    float y = __uint_as_float(0x7EF311C3u - __float_as_uint(d));\n"
+    "    float y = ak_xfma(ak_xfma(0.116862893f, d, -0.722444117f), d, 1.47775590f);\n"
     "#pragma unroll\n"
-    "    for (int i = 0; i < 4; i++) { const float er = ak_xfma(-d, y, 1.0f); y = ak_xfma(y, er, y); }\n"
+    "    for (int i = 0; i < 2; i++) { const float er = ak_xfma(-d, y, 1.0f); y = ak_xfma(y, er, y); }\n"
     "    const float s = ak_xmul(f, y), z = ak_xmul(s, s);\n"
-    "    float p = 0.0769230769f;\n"
-    "    p = ak_xfma(p, z, 0.0909090909f);\n"
-    "    p = ak_xfma(p, z, 0.111111111f);\n"
+    "    float p = 0.111111111f;\n"
     "    p = ak_xfma(p, z, 0.142857143f);\n"
     "    p = ak_xfma(p, z, 0.2f);\n"
     "    p = ak_xfma(p, z, 0.333333333f);\n"
     "    const float s2 = ak_xmul(s, 2.0f), lm = ak_xfma(ak_xmul(s2, z), p, s2), fe = (float)e;\n"
     "    return ak_xfma(fe, 0.693145751953125f, ak_xfma(fe, 1.42860677e-06f, lm));\n"
     "}\n"
-    "/* sqrt(v), v >= 0 normal or 0: Newton on 1/sqrt, then one correction of v * y. */\n"
+    "/* sqrt(v), v >= 0 normal or 0: three Newton steps on 1/sqrt from the\n"
+    " * magic-constant start (3.4e-2 -> 1.8e-3 -> 4.6e-6 -> 3e-11), then one\n"
+    " * correction of v * y. */\n"
     "AK_INLINE float ak_xsqrt(float v) {\n"
     "    if (v == 0.0f) return 0.0f;\n"
     "    float y = __uint_as_float(0x5F3759DFu - (__float_as_uint(v) >> 1));\n"
     "    const float h = ak_xmul(v, 0.5f);\n"
     "#pragma unroll\n"
-    "    for (int i = 0; i < 4; i++) y = ak_xmul(y, ak_xfma(-h, ak_xmul(y, y), 1.5f));\n"
+    "    for (int i = 0; i < 3; i++) y = ak_xmul(y, ak_xfma(-h, ak_xmul(y, y), 1.5f));\n"
     "    const float r = ak_xmul(v, y);\n"
     "    return ak_xfma(ak_xfma(-r, r, v), ak_xmul(y, 0.5f), r);\n"
     "}\n"
     "/* sin and cos of k * 2^-24 turns (k < 2^24): quarter-turn reduction in\n"
-    " * integers (exact), then Taylor polynomials on |x| <= pi/4. */\n"
+    " * integers (exact), then Taylor polynomials on |x| <= pi/4 (sin to x^9,\n"
+    " * cos to x^10: the next terms are below 2e-9). */\n"
     "AK_INLINE void ak_xsincos_turns(ak_u32 k, float* s, float* c) {\n"
     "    const ak_u32 q = (k + (1u << 21)) >> 22;\n"
     "    const int ri = (int)k - (int)(q << 22);\n"
-    "    const float x = ak_xmul(ak_xmul((float)ri, 2.38418579e-07f), 1.57079637f), x2 = ak_xmul(x, x);\n"
-    "    float sp = -2.50521084e-08f;\n"
-    "    sp = ak_xfma(sp, x2, 2.75573192e-06f);\n"
+    "    /* ri 2^-22 (pi / 2) rounded once: ri 2^-22 is exact, so one product by (pi / 2) 2^-22 gives the same bits */\n"
+    "    const float x = ak_xmul((float)ri, 3.74507029e-07f), x2 = ak_xmul(x, x);\n"
+    "    float sp = 2.75573192e-06f;\n"
     "    sp = ak_xfma(sp, x2, -1.98412698e-04f);\n"
     "    sp = ak_xfma(sp, x2, 8.33333333e-03f);\n"
     "    sp = ak_xfma(sp, x2, -1.66666667e-01f);\n"
     "    const float sn = ak_xfma(ak_xmul(x, x2), sp, x);\n"
-    "    float cp = 2.08767570e-09f;\n"
-    "    cp = ak_xfma(cp, x2, -2.75573192e-07f);\n"
+    "    float cp = -2.75573192e-07f;\n"
     "    cp = ak_xfma(cp, x2, 2.48015873e-05f);\n"
     "    cp = ak_xfma(cp, x2, -1.38888889e-03f);\n"
     "    cp = ak_xfma(cp, x2, 4.16666667e-02f);\n"
@@ -19323,7 +19419,8 @@ static const char _ak_src_scan[] =
     " * key (NaN the largest, -0 == +0; largest == 0 flips the key): up to four\n"
     " * 8-bit histogram passes over the row find the key of the k-th element (a\n"
     " * pass stops early when the whole bin is taken, and then the collecting pass\n"
-    " * needs no barriers; lanes of a wave that hit the\n"
+    " * needs no barriers; so does it when the keys above the k-th and all keys equal\n"
+    " * to it fit AK_TOPK_SELMAX, sorted together; lanes of a wave that hit the\n"
     " * same bin add once, so skewed data does not serialize on one shared\n"
     " * address; 4 loads in flight per thread); one more pass collects the\n"
     " * keys above it (shared atomics) and the equal ones in index order (ballot\n"
@@ -19473,6 +19570,7 @@ static const char _ak_src_scan[] =
     "\n"
     "/* ---- top-k ------------------------------------------------------------------- */\n"
     "#define AK_TOPK_KMAX 1024\n"
+    "#define AK_TOPK_SELMAX 2048 /* candidates the one-block kernel sorts: the k-th key's ties collected unordered when they fit */\n"
     "\n"
     "/* Order-preserving key of a float: larger value -> larger key; every NaN is\n"
     " * the largest key, -0 the same key as +0; largest == 0 flips the order. */\n"
@@ -19537,8 +19635,8 @@ static const char _ak_src_scan[] =
     "/* The bin of hist (256 counts) that holds the kk-th largest key: info[0] =\n"
     " * base | bin << shift, info[1] = the rank of that key inside the bin\n"
     " * (1-based), info[2] = 1 when the whole bin is taken (no tie to break below\n"
-    " * it). Wave 0 sums 256 / AK_WAVE bins per lane from the top. All threads call\n"
-    " * it; barriers inside. */\n"
+    " * it), info[4] = the bin's count (info has 5 words). Wave 0 sums 256 /\n"
+    " * AK_WAVE bins per lane from the top. All threads call it; barriers inside. */\n"
     "AK_INLINE void ak_topk_pick(const ak_u32* hist, ak_u32 kk, ak_u32 base, int shift, ak_u32* lsum, ak_u32* info) {\n"
     "    const int t = (int)threadIdx.x, lane = ak_lane();\n"
     "    if (t < AK_WAVE) {\n"
@@ -19559,6 +19657,7 @@ static const char _ak_src_scan[] =
     "                    info[0] = base | ((ak_u32)(top - q) << shift);\n"
     "                    info[1] = kk - cum;\n"
     "                    info[2] = h == kk - cum;\n"
+    "                    info[4] = h;\n"
     "                    break;\n"
     "                }\n"
     "                cum += h;\n"
@@ -19591,17 +19690,17 @@ static const char _ak_src_scan[] =
     "        }                                                                 \\\n"
     "    }\n"
     "\n"
-    "/* Sorts sel[0 .. k) (composites key << 32 | ~index, distinct) descending with a\n"
-    " * bitonic network over P = pow2 >= k entries (padding 0 sorts last), then\n"
-    " * writes the row's values (read back from xr) and indices. sel has room for\n"
-    " * AK_TOPK_KMAX entries. All threads call it. */\n"
+    "/* Sorts sel[0 .. n) (composites key << 32 | ~index, distinct; n >= k)\n"
+    " * descending with a bitonic network over P = pow2 >= n entries (padding 0\n"
+    " * sorts last), then writes the first k: the row's values (read back from xr)\n"
+    " * and indices. sel has room for P entries. All threads call it. */\n"
     "template <class D>\n"
-    "AK_INLINE void ak_topk_sort_out(ak_u64* sel, int k, const typename D::T* AK_RESTRICT xr,\n"
+    "AK_INLINE void ak_topk_sort_out(ak_u64* sel, int n, int k, const typename D::T* AK_RESTRICT xr,\n"
     "                                typename D::T* AK_RESTRICT vals, ak_i64* AK_RESTRICT idx) {\n"
     "    const int t = (int)threadIdx.x, B = (int)blockDim.x;\n"
     "    int P = 1;\n"
-    "    while (P < k) P <<= 1;\n"
-    "    for (int i = k + t; i < P; i += B) sel[i] = 0ull;\n"
+    "    while (P < n) P <<= 1;\n"
+    "    for (int i = n + t; i < P; i += B) sel[i] = 0ull;\n"
     "    __syncthreads();\n"
     "    for (int size = 2; size <= P; size <<= 1) {\n"
     "        for (int stride = size >> 1; stride > 0; stride >>= 1) {\n"
@@ -19625,8 +19724,8 @@ static const char _ak_src_scan[] =
     "AK_INLINE void ak_topk_impl(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT vals,\n"
     "                            ak_i64* AK_RESTRICT idx, ak_i64 cols, int k, int largest) {\n"
     "    __shared__ ak_u32 hist[256];\n"
-    "    __shared__ ak_u64 sel[AK_TOPK_KMAX];\n"
-    "    __shared__ ak_u32 info[4];\n"
+    "    __shared__ ak_u64 sel[AK_TOPK_SELMAX];\n"
+    "    __shared__ ak_u32 info[5];\n"
     "    __shared__ ak_u32 wsum[AK_MAX_WAVES];\n"
     "    __shared__ ak_u32 lsum[64];\n"
     "    const int t = (int)threadIdx.x, B = (int)blockDim.x, lane = ak_lane(), wid = ak_wave_id();\n"
@@ -19652,13 +19751,17 @@ static const char _ak_src_scan[] =
     "    }\n"
     "    /* collect: keys above prefix (on pmask) anywhere in sel[0 .. ngt), the first kk equal ones by index after them */\n"
     "    const ak_u32 ngt = (ak_u32)k - kk;\n"
+    "    /* ties that fit: every key >= prefix (ngt above it, info[4] equal ones, the whole last bin) in any order; the\n"
+    "     * sort of the composites (key, ~index) puts the equal ones by index, and the first k are the answer */\n"
+    "    const ak_u32 nsel = alltaken ? (ak_u32)k : ngt + info[4];\n"
+    "    const bool fits = nsel <= (ak_u32)AK_TOPK_SELMAX;\n"
     "    if (t == 0) info[3] = 0u;\n"
     "    ak_u32 eqbase = 0u;\n"
     "    __syncthreads();\n"
     "    /* no tie to break: the k keys >= prefix, in any order (the sort orders them), no barriers */\n"
-    "    AK_TOPK_WALK(0, cols, alltaken, if (e < cols && (key & pmask) >= prefix) sel[atomicAdd(&info[3], 1u)] = ak_topk_word(key, e);)\n"
+    "    AK_TOPK_WALK(0, cols, fits, if (e < cols && (key & pmask) >= prefix) sel[atomicAdd(&info[3], 1u)] = ak_topk_word(key, e);)\n"
     "    /* ties: the first kk equal keys by index (ballot ranks), the keys above anywhere */\n"
-    "    for (ak_i64 t0 = 0; !alltaken && t0 < cols; t0 += step) {\n"
+    "    for (ak_i64 t0 = 0; !fits && t0 < cols; t0 += step) {\n"
     "        float v[AK_TOPK_U];\n"
     "#pragma unroll\n"
     "        for (int u = 0; u < AK_TOPK_U; u++) {\n"
@@ -19687,7 +19790,7 @@ static const char _ak_src_scan[] =
     "        }\n"
     "        if (finished) break;\n"
     "    }\n"
-    "    ak_topk_sort_out<D>(sel, k, xr, vals + row * k, idx + row * k);\n"
+    "    ak_topk_sort_out<D>(sel, fits ? (int)nsel : k, k, xr, vals + row * k, idx + row * k);\n"
     "}\n"
     "/* ---- top-k, a row split over several blocks (few rows) ------------------------\n"
     " * Radix select on the 64-bit composite key << 32 | ~index (distinct per row, so\n"
@@ -19720,7 +19823,7 @@ static const char _ak_src_scan[] =
     "AK_INLINE void ak_topk_mb_pass_impl(const typename D::T* AK_RESTRICT x, ak_u32* ws, ak_i64 cols, ak_i64 chunk,\n"
     "                                    int nch, int k, int shift, int largest) {\n"
     "    __shared__ ak_u32 hist[256];\n"
-    "    __shared__ ak_u32 info[4];\n"
+    "    __shared__ ak_u32 info[5];\n"
     "    __shared__ ak_u32 lsum[64];\n"
     "    const int t = (int)threadIdx.x, B = (int)blockDim.x;\n"
     "    const ak_i64 row = blockIdx.y, c0 = (ak_i64)blockIdx.x * chunk;\n"
@@ -19772,7 +19875,7 @@ static const char _ak_src_scan[] =
     "    })\n"
     "    if (!ak_topk_mb_last(&st[AK_TKW_CNT], nch, &flag)) return;\n"
     "    for (int j = t; j < k; j += B) sel[j] = ((volatile ak_u64*)cand)[j];\n"
-    "    ak_topk_sort_out<D>(sel, k, xr, vals + row * k, idx + row * k);\n"
+    "    ak_topk_sort_out<D>(sel, k, k, xr, vals + row * k, idx + row * k);\n"
     "}\n"
     "\n"
     "// kernels: ak_topk_f32 ak_topk_mb_pass_f32 ak_topk_mb_collect_f32 ak_topk_f16 ak_topk_mb_pass_f16\n"
@@ -20750,7 +20853,7 @@ static inline void _ak_kargs_gemm_wgmma(_ak_kargs* kargs_, const void* A, const 
     ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB); ak_args_i64(a_, sC); ak_args_i64(a_, sD);
     ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm.hip:697 NAME (macro AK_GEMM_SPLITK_FIN) */
+/* kernels/gemm.hip:790 NAME (macro AK_GEMM_SPLITK_FIN) */
 static inline void _ak_kargs_gemm_splitk_fin(_ak_kargs* kargs_, const void* W, int32_t splits, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int64_t ldc, int64_t ldd,
                                              int64_t ldr, float alpha, float beta, int32_t flags, float ap) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_gemm_splitk_fin);
@@ -20881,17 +20984,17 @@ static inline void _ak_kargs_quant_amax(_ak_kargs* kargs_, const void* x, int64_
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_quant_amax);
     ak_args_ptr(a_, x); ak_args_i64(a_, n); ak_args_ptr(a_, amax);
 }
-/* kernels/random.hip:161 ak_rand_uniform_f32 */
+/* kernels/random.hip:164 ak_rand_uniform_f32 */
 static inline void _ak_kargs_rand_uniform(_ak_kargs* kargs_, void* y, int64_t n, uint64_t seed, uint64_t offset, float lo, float range, float hi) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_rand_uniform);
     ak_args_ptr(a_, y); ak_args_i64(a_, n); ak_args_u64(a_, seed); ak_args_u64(a_, offset); ak_args_f32(a_, lo); ak_args_f32(a_, range); ak_args_f32(a_, hi);
 }
-/* kernels/random.hip:183 ak_rand_normal_f32 */
+/* kernels/random.hip:186 ak_rand_normal_f32 */
 static inline void _ak_kargs_rand_normal(_ak_kargs* kargs_, void* y, int64_t n, uint64_t seed, uint64_t offset, float mean, float sd) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_rand_normal);
     ak_args_ptr(a_, y); ak_args_i64(a_, n); ak_args_u64(a_, seed); ak_args_u64(a_, offset); ak_args_f32(a_, mean); ak_args_f32(a_, sd);
 }
-/* kernels/random.hip:227 ak_dropout_f32 */
+/* kernels/random.hip:230 ak_dropout_f32 */
 static inline void _ak_kargs_dropout(_ak_kargs* kargs_, const void* x, void* y, void* mask, int64_t n, uint64_t seed, uint64_t offset, float p, float scale) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_dropout);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, mask); ak_args_i64(a_, n); ak_args_u64(a_, seed); ak_args_u64(a_, offset); ak_args_f32(a_, p); ak_args_f32(a_, scale);
@@ -20907,27 +21010,27 @@ static inline void _ak_kargs_reduce2(_ak_kargs* kargs_, const void* pv, const vo
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_reduce2);
     ak_args_ptr(a_, pv); ak_args_ptr(a_, pi); ak_args_i64(a_, rows); ak_args_i64(a_, splits); ak_args_i32(a_, G); ak_args_f32(a_, scale); ak_args_ptr(a_, outv); ak_args_ptr(a_, outi);
 }
-/* kernels/scan.hip:153 ak_cumsum_part_##DT (macro AK_SCAN_KERNELS) */
+/* kernels/scan.hip:154 ak_cumsum_part_##DT (macro AK_SCAN_KERNELS) */
 static inline void _ak_kargs_cumsum_part(_ak_kargs* kargs_, const void* x, const void* mask, int64_t cols, int64_t chunk, int32_t nch, void* part, int32_t flags) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_cumsum_part);
     ak_args_ptr(a_, x); ak_args_ptr(a_, mask); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch); ak_args_ptr(a_, part); ak_args_i32(a_, flags);
 }
-/* kernels/scan.hip:157 ak_cumsum_##DT (macro AK_SCAN_KERNELS) */
+/* kernels/scan.hip:158 ak_cumsum_##DT (macro AK_SCAN_KERNELS) */
 static inline void _ak_kargs_cumsum(_ak_kargs* kargs_, const void* x, const void* mask, void* y, int64_t cols, int64_t chunk, int32_t nch, const void* part, int32_t flags) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_cumsum);
     ak_args_ptr(a_, x); ak_args_ptr(a_, mask); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch); ak_args_ptr(a_, part); ak_args_i32(a_, flags);
 }
-/* kernels/scan.hip:477 ak_topk_##DT (macro AK_TOPK) */
+/* kernels/scan.hip:484 ak_topk_##DT (macro AK_TOPK) */
 static inline void _ak_kargs_topk(_ak_kargs* kargs_, const void* x, void* vals, void* idx, int64_t cols, int32_t k, int32_t largest) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_topk);
     ak_args_ptr(a_, x); ak_args_ptr(a_, vals); ak_args_ptr(a_, idx); ak_args_i64(a_, cols); ak_args_i32(a_, k); ak_args_i32(a_, largest);
 }
-/* kernels/scan.hip:480 ak_topk_mb_pass_##DT (macro AK_TOPK) */
+/* kernels/scan.hip:487 ak_topk_mb_pass_##DT (macro AK_TOPK) */
 static inline void _ak_kargs_topk_mb_pass(_ak_kargs* kargs_, const void* x, void* ws, int64_t cols, int64_t chunk, int32_t nch, int32_t k, int32_t shift, int32_t largest) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_topk_mb_pass);
     ak_args_ptr(a_, x); ak_args_ptr(a_, ws); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch); ak_args_i32(a_, k); ak_args_i32(a_, shift); ak_args_i32(a_, largest);
 }
-/* kernels/scan.hip:484 ak_topk_mb_collect_##DT (macro AK_TOPK) */
+/* kernels/scan.hip:491 ak_topk_mb_collect_##DT (macro AK_TOPK) */
 static inline void _ak_kargs_topk_mb_collect(_ak_kargs* kargs_, const void* x, void* vals, void* idx, void* ws, int64_t rows, int64_t cols, int64_t chunk, int32_t nch, int32_t k, int32_t largest) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_topk_mb_collect);
     ak_args_ptr(a_, x); ak_args_ptr(a_, vals); ak_args_ptr(a_, idx); ak_args_ptr(a_, ws); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch);
@@ -21000,11 +21103,11 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_scale _AK_KIF_axpy
 #define _ak_kargs_gemm_skinny _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:598 NAME (macro AK_GEMM_SKINNY): the same list */
 #define _AK_KIF_gemm_skinny _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:676 NAME (macro AK_GEMM_GEMV): the same list */
+#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:769 NAME (macro AK_GEMM_GEMV): the same list */
 #define _AK_KIF_gemm_gemv _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_mma _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:709 NAME (macro AK_GEMM_MMA): the same list */
+#define _ak_kargs_gemm_mma _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:802 NAME (macro AK_GEMM_MMA): the same list */
 #define _AK_KIF_gemm_mma _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:713 NAME (macro AK_GEMM_SIMT): the same list */
+#define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:806 NAME (macro AK_GEMM_SIMT): the same list */
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
 #define _ak_kargs_softmax_slab _ak_kargs_softmax   /* kernels/softmax.hip:353 ak_softmax_slab_##DT (macro AK_SOFTMAX): the same list */
 #define _AK_KIF_softmax_slab _AK_KIF_softmax
@@ -23661,13 +23764,18 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
             return AK_OK;
         }
     }
-    /* matrix-vector shapes -> the gemv kernel (exact fp32 math, any arch) */
-    if ((g->n == 1 && !g->trans_a) || (g->m == 1 && g->trans_b)) {
+    /* matrix-vector shapes -> the gemv kernel (exact fp32 math, any arch); so do exact f32 products of at most
+     * 16 rows with B stored K x N unless TF32 is allowed (ak_gemm_gemvn: 8 columns a block, k split over its
+     * lanes; a read of B) */
+    if ((g->n == 1 && !g->trans_a) || (g->m == 1 && g->trans_b) || (g->m <= 16 && !g->trans_b && g->dtype == AK_F32 && !fast32)) {
         const unsigned wave = _ak_op_is_cpu(ctx) ? (unsigned)(arch && arch->wave_size > 0 ? arch->wave_size : 64)
                                                  : (unsigned)_ak_target_wave(ctx, ctx->dev.arch);
         t = _ak_gemm_tile_find(AK_MATRIX_NONE, 7);
         p->bm = t->bm; p->bn = t->bn; p->bk = t->bk32; p->threads = 4 * (int)wave;
-        p->reason = t->reason;
+        p->reason = (g->n == 1 && !g->trans_a) || g->trans_b ? t->reason
+                    : "exact f32, at most 16 rows times B stored K x N: a read of B; 8 columns a block (2 threads of 4, 16-byte "
+                      "loads of B's rows), the k rows split over the block's lanes (8 loads in flight each), 4 x m fp32 sums a "
+                      "thread added over the wave and then the waves in a fixed order; any architecture";
         p->path = "gemv";
         p->fast32 = 0;
         snprintf(p->kernel, sizeof p->kernel, "ak_gemm_gemv_%s", g->dtype == AK_F16 ? "f16" : g->dtype == AK_BF16 ? "bf16" : "f32");
@@ -24129,6 +24237,7 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
     if (!strcmp(p.path, "gemv")) { /* one wave per output, p.bm of them a block, the blocks along x */
         const size_t outs = s.n == 1 && !g->trans_a ? s.m : s.n;
         grid.x = (unsigned)((outs + (size_t)p.bm - 1) / (size_t)p.bm);
+        if (!(s.n == 1 && !g->trans_a) && !g->trans_b) grid.x = (unsigned)((s.n + 7) / 8); /* ak_gemm_gemvn: 8 columns a block */
         grid.y = 1;
     }
     grid.z = (unsigned)(s.batch < 65535 ? s.batch : 65535);
@@ -25430,13 +25539,11 @@ static float _ak_rand_log(float u) {
     if (m > 1.41421356f) { m = _ak_rand_mul(m, 0.5f); e += 1; }
     f = _ak_rand_add(m, -1.0f);
     d = _ak_rand_add(f, 2.0f);
-    y = _ak_rand_u2f(0x7EF311C3u - _ak_rand_f2u(d));
-    for (i = 0; i < 4; i++) { const float er = fmaf(-d, y, 1.0f); y = fmaf(y, er, y); }
+    y = fmaf(fmaf(0.116862893f, d, -0.722444117f), d, 1.47775590f);
+    for (i = 0; i < 2; i++) { const float er = fmaf(-d, y, 1.0f); y = fmaf(y, er, y); }
     s = _ak_rand_mul(f, y);
     z = _ak_rand_mul(s, s);
-    p = 0.0769230769f;
-    p = fmaf(p, z, 0.0909090909f);
-    p = fmaf(p, z, 0.111111111f);
+    p = 0.111111111f;
     p = fmaf(p, z, 0.142857143f);
     p = fmaf(p, z, 0.2f);
     p = fmaf(p, z, 0.333333333f);
@@ -25452,7 +25559,7 @@ static float _ak_rand_sqrt(float v) {
     if (v == 0.0f) return 0.0f;
     y = _ak_rand_u2f(0x5F3759DFu - (_ak_rand_f2u(v) >> 1));
     h = _ak_rand_mul(v, 0.5f);
-    for (i = 0; i < 4; i++) y = _ak_rand_mul(y, fmaf(-h, _ak_rand_mul(y, y), 1.5f));
+    for (i = 0; i < 3; i++) y = _ak_rand_mul(y, fmaf(-h, _ak_rand_mul(y, y), 1.5f));
     r = _ak_rand_mul(v, y);
     return fmaf(fmaf(-r, r, v), _ak_rand_mul(y, 0.5f), r);
 }
@@ -25460,14 +25567,12 @@ static float _ak_rand_sqrt(float v) {
 static void _ak_rand_sincos_turns(uint32_t k, float* s, float* c) {
     const uint32_t q = (k + (1u << 21)) >> 22;
     const int ri = (int)k - (int)(q << 22);
-    const float x = _ak_rand_mul(_ak_rand_mul((float)ri, 2.38418579e-07f), 1.57079637f), x2 = _ak_rand_mul(x, x);
-    float sp = -2.50521084e-08f, cp = 2.08767570e-09f, sn, cs;
-    sp = fmaf(sp, x2, 2.75573192e-06f);
+    const float x = _ak_rand_mul((float)ri, 3.74507029e-07f), x2 = _ak_rand_mul(x, x); /* one rounding, as two products */
+    float sp = 2.75573192e-06f, cp = -2.75573192e-07f, sn, cs;
     sp = fmaf(sp, x2, -1.98412698e-04f);
     sp = fmaf(sp, x2, 8.33333333e-03f);
     sp = fmaf(sp, x2, -1.66666667e-01f);
     sn = fmaf(_ak_rand_mul(x, x2), sp, x);
-    cp = fmaf(cp, x2, -2.75573192e-07f);
     cp = fmaf(cp, x2, 2.48015873e-05f);
     cp = fmaf(cp, x2, -1.38888889e-03f);
     cp = fmaf(cp, x2, 4.16666667e-02f);

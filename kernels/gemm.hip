@@ -599,6 +599,95 @@ AK_INLINE void ak_gemm_skinny(AK_GEMM_PARAMS_T(DT)) {
         ak_gemm_skinny<DT>(AK_GEMM_ARGS);                                \
     }
 
+/* ---- a few rows times a matrix stored K x N (n-contiguous): M <= 16 -------
+ * D[m][n] = A[m][:] . B[:][n] where each row of B holds consecutive columns
+ * (x @ W of a decode step with W stored K x N). A block owns 8 columns: 2
+ * column threads of 4 columns each (16-byte loads of B's row segments when
+ * the host's VB flag says B's rows are 16-byte aligned) x blockDim / 2 k
+ * lanes; a thread walks the rows k = lane, lane + lanes, ... 8 at a time (8
+ * loads in flight) into 4 x M fp32 sums. Then a butterfly over the lanes of a
+ * wave and the waves' partials, in shared memory, added in wave order: the
+ * same sum on every run. Exact fp32 products and sums (no TF32). Blocks of 4
+ * waves (the gemv launch), along grid x. */
+template <class DT>
+AK_INLINE void ak_gemm_gemvn(AK_GEMM_PARAMS_T(DT)) {
+    typedef typename DT::T T;
+    enum { MM = 16, CT = 2, CW = 4, U = 8, NWMAX = 4 };
+    __shared__ float part[NWMAX * MM * CT * CW];
+    const int t = (int)threadIdx.x, lane = ak_lane(), w = ak_wave_id();
+    const int nw = (int)blockDim.x / AK_WAVE < NWMAX ? (int)blockDim.x / AK_WAVE : NWMAX;
+    const int ct = t & 1, kl = t >> 1, KT = (int)blockDim.x >> 1;
+    const int nb = (int)blockIdx.x * (CT * CW), n0 = nb + ct * CW;
+    const bool ta = flags & AK_GF_TA;
+    const int o32 = (flags & AK_GF_OUT32) ? 1 : 0;
+    const bool vec = (flags & AK_GF_VB) && n0 + CW <= N;
+    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {
+        const T* Ab = A + (ak_i64)b * sA;
+        const T* Bb = B + (ak_i64)b * sB + n0;
+        float acc[MM][CW];
+#pragma unroll
+        for (int m = 0; m < MM; m++)
+#pragma unroll
+            for (int c = 0; c < CW; c++) acc[m][c] = 0.0f;
+        for (int k0 = kl; k0 < K; k0 += U * KT) {
+            float bv[U][CW];
+#pragma unroll
+            for (int u = 0; u < U; u++) {
+                const int k = k0 + u * KT;
+                if (k < K && vec) DT::ld4(Bb + (ak_i64)k * ldb, bv[u]);
+                else {
+#pragma unroll
+                    for (int c = 0; c < CW; c++) bv[u][c] = k < K && n0 + c < N ? DT::to(Bb[(ak_i64)k * ldb + c]) : 0.0f;
+                }
+            }
+#pragma unroll
+            for (int u = 0; u < U; u++) {
+                const int k = k0 + u * KT;
+                if (k >= K) break;
+#pragma unroll
+                for (int m = 0; m < MM; m++) {
+                    if (m < M) {
+                        const float a = DT::to(ta ? Ab[(ak_i64)k * lda + m] : Ab[(ak_i64)m * lda + k]);
+#pragma unroll
+                        for (int c = 0; c < CW; c++) acc[m][c] += a * bv[u][c];
+                    }
+                }
+            }
+        }
+        /* sums over the k lanes of the wave (lanes with the same column thread), then over the waves */
+#pragma unroll
+        for (int m = 0; m < MM; m++) {
+            if (m < M) {
+#pragma unroll
+                for (int c = 0; c < CW; c++) {
+                    float v = acc[m][c];
+                    for (int o = CT; o < AK_WAVE; o <<= 1) v += ak_shfl_xor(v, o);
+                    acc[m][c] = v;
+                }
+            }
+        }
+        __syncthreads(); /* the previous problem's partials are read */
+        if (lane < CT && w < nw) {
+#pragma unroll
+            for (int m = 0; m < MM; m++)
+                if (m < M) {
+#pragma unroll
+                    for (int c = 0; c < CW; c++) part[(w * MM + m) * (CT * CW) + lane * CW + c] = acc[m][c];
+                }
+        }
+        __syncthreads();
+        void* Db = (void*)ak_gemm_off(D, sD, b, o32, DT::SIZE);
+        const void* Cb = ak_gemm_off(C, sC, b, o32, DT::SIZE);
+        const void* Rb = ak_gemm_off(R, sR, b, o32, DT::SIZE);
+        for (int i = t; i < M * CT * CW; i += (int)blockDim.x) {
+            const int m = i / (CT * CW), j = i % (CT * CW);
+            float sum = 0.0f;
+            for (int q = 0; q < nw; q++) sum += part[(q * MM + m) * (CT * CW) + j];
+            if (nb + j < N) ak_gemm_out<DT>(m, nb + j, sum, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);
+        }
+    }
+}
+
 /* ---- matrix-vector: N = 1 with A k-contiguous, or M = 1 with B stored N x K -
  * Each output is the dot product of one k-contiguous matrix row (a row of A,
  * or of B stored N x K) with the vector (B's column, or A's row; any element
@@ -613,6 +702,10 @@ AK_INLINE void ak_gemm_gemv(AK_GEMM_PARAMS_T(DT)) {
     typedef typename DT::T T;
     const int lane = ak_lane(), w = ak_wave_id(), nw = (int)blockDim.x / AK_WAVE;
     const bool colv = N == 1 && !(flags & AK_GF_TA); /* D[m][0] = A[m][:] . B[:][0] */
+    if (!colv && !(flags & AK_GF_TB)) { /* M <= 16 rows times B stored K x N */
+        ak_gemm_gemvn<DT>(AK_GEMM_ARGS);
+        return;
+    }
     const ak_i64 rows = colv ? M : N;
     const ak_i64 row = ((ak_i64)blockIdx.y * gridDim.x + blockIdx.x) * nw + w;
     const int o32 = (flags & AK_GF_OUT32) ? 1 : 0;
