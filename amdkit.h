@@ -16587,7 +16587,9 @@ static const char _ak_src_gemm[] =
     " * loads in flight) into 4 x M fp32 sums. Then a butterfly over the lanes of a\n"
     " * wave and the waves' partials, in shared memory, added in wave order: the\n"
     " * same sum on every run. Exact fp32 products and sums (no TF32). Blocks of 4\n"
-    " * waves (the gemv launch), along grid x. */\n"
+    " * waves (the gemv tile's), along grid x. Its own kernel: its 64 sums and 32 +\n"
+    " * 8 loads in flight take ~170 registers a thread, which the gemv kernel's\n"
+    " * occupancy must not pay. */\n"
     "template <class DT>\n"
     "AK_INLINE void ak_gemm_gemvn(AK_GEMM_PARAMS_T(DT)) {\n"
     "    typedef typename DT::T T;\n"
@@ -16619,17 +16621,21 @@ static const char _ak_src_gemm[] =
     "                    for (int c = 0; c < CW; c++) bv[u][c] = k < K && n0 + c < N ? DT::to(Bb[(ak_i64)k * ldb + c]) : 0.0f;\n"
     "                }\n"
     "            }\n"
+    "            /* A's U values of a row issued together (a k past the end reads 0 against B's 0): one latency per\n"
+    "             * row of A, not one per product (a decode step has one or two warps an SM to hide it) */\n"
     "#pragma unroll\n"
-    "            for (int u = 0; u < U; u++) {\n"
-    "                const int k = k0 + u * KT;\n"
-    "                if (k >= K) break;\n"
+    "            for (int m = 0; m < MM; m++) {\n"
+    "                if (m < M) {\n"
+    "                    float av[U];\n"
     "#pragma unroll\n"
-    "                for (int m = 0; m < MM; m++) {\n"
-    "                    if (m < M) {\n"
-    "                        const float a = DT::to(ta ? Ab[(ak_i64)k * lda + m] : Ab[(ak_i64)m * lda + k]);\n"
-    "#pragma unroll\n"
-    "                        for (int c = 0; c < CW; c++) acc[m][c] += a * bv[u][c];\n"
+    "                    for (int u = 0; u < U; u++) {\n"
+    "                        const int k = k0 + u * KT;\n"
+    "                        av[u] = k < K ? DT::to(ta ? Ab[(ak_i64)k * lda + m] : Ab[(ak_i64)m * lda + k]) : 0.0f;\n"
     "                    }\n"
+    "#pragma unroll\n"
+    "                    for (int u = 0; u < U; u++)\n"
+    "#pragma unroll\n"
+    "                        for (int c = 0; c < CW; c++) acc[m][c] += av[u] * bv[u][c];\n"
     "                }\n"
     "            }\n"
     "        }\n"
@@ -16681,10 +16687,6 @@ static const char _ak_src_gemm[] =
     "    typedef typename DT::T T;\n"
     "    const int lane = ak_lane(), w = ak_wave_id(), nw = (int)blockDim.x / AK_WAVE;\n"
     "    const bool colv = N == 1 && !(flags & AK_GF_TA); /* D[m][0] = A[m][:] . B[:][0] */\n"
-    "    if (!colv && !(flags & AK_GF_TB)) { /* M <= 16 rows times B stored K x N */\n"
-    "        ak_gemm_gemvn<DT>(AK_GEMM_ARGS);\n"
-    "        return;\n"
-    "    }\n"
     "    const ak_i64 rows = colv ? M : N;\n"
     "    const ak_i64 row = ((ak_i64)blockIdx.y * gridDim.x + blockIdx.x) * nw + w;\n"
     "    const int o32 = (flags & AK_GF_OUT32) ? 1 : 0;\n"
@@ -16748,6 +16750,10 @@ static const char _ak_src_gemm[] =
     "    AK_KERNEL void __launch_bounds__(256) NAME(AK_GEMM_PARAMS_T(DT)) { \\\n"
     "        ak_gemm_gemv<DT>(AK_GEMM_ARGS);                                  \\\n"
     "    }\n"
+    "#define AK_GEMM_GEMVN(NAME, DT)                                        \\\n"
+    "    AK_KERNEL void __launch_bounds__(256) NAME(AK_GEMM_PARAMS_T(DT)) { \\\n"
+    "        ak_gemm_gemvn<DT>(AK_GEMM_ARGS);                                 \\\n"
+    "    }\n"
     "\n"
     "/* ---- split-K finish: D = epilogue(sum over the k slices of W) -----------\n"
     " * The SIMT tile with few output tiles and a long k runs as `splits` problems\n"
@@ -16791,7 +16797,7 @@ static const char _ak_src_gemm[] =
     "// kernels: ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16\n"
     "// kernels: ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32\n"
     "// kernels: ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16\n"
-    "// kernels: ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16\n"
+    "// kernels: ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16 ak_gemm_gemvn_f32\n"
     "// kernels: ak_gemm_splitk_fin_f32 ak_gemm_splitk_fin_f16 ak_gemm_splitk_fin_bf16\n"
     "AK_GEMM_MMA(ak_gemm_mma_l_f16, ak_f16_t, false, 128, 128, 32, 256)\n"
     "AK_GEMM_MMA(ak_gemm_mma_l_bf16, ak_bf16_t, false, 128, 128, 32, 256)\n"
@@ -16812,6 +16818,7 @@ static const char _ak_src_gemm[] =
     "AK_GEMM_GEMV(ak_gemm_gemv_f32, ak_f32_t)\n"
     "AK_GEMM_GEMV(ak_gemm_gemv_f16, ak_f16_t)\n"
     "AK_GEMM_GEMV(ak_gemm_gemv_bf16, ak_bf16_t)\n"
+    "AK_GEMM_GEMVN(ak_gemm_gemvn_f32, ak_f32_t)\n"
     "AK_GEMM_SPLITK_FIN(ak_gemm_splitk_fin_f32, ak_f32_t)\n"
     "AK_GEMM_SPLITK_FIN(ak_gemm_splitk_fin_f16, ak_f16_t)\n"
     "AK_GEMM_SPLITK_FIN(ak_gemm_splitk_fin_bf16, ak_bf16_t)\n"
@@ -19006,6 +19013,24 @@ static const char _ak_src_random[] =
     "        k1 += 0xBB67AE85u;\n"
     "    }\n"
     "}\n"
+    "/* The same rounds with the key schedule precomputed (k0[r], k1[r]: the key of\n"
+    " * round r): a thread that draws several counters adds the keys once. */\n"
+    "AK_INLINE void ak_philox_keys(ak_u64 seed, ak_u32 k0[10], ak_u32 k1[10]) {\n"
+    "    ak_u32 a = (ak_u32)seed, b = (ak_u32)(seed >> 32);\n"
+    "#pragma unroll\n"
+    "    for (int r = 0; r < 10; r++) { k0[r] = a; k1[r] = b; a += 0x9E3779B9u; b += 0xBB67AE85u; }\n"
+    "}\n"
+    "AK_INLINE void ak_philox_at_keyed(ak_u64 offset, ak_u64 j, const ak_u32 k0[10], const ak_u32 k1[10], ak_u32 c[4]) {\n"
+    "    const ak_u64 ctr = offset + j;\n"
+    "    c[0] = (ak_u32)ctr; c[1] = (ak_u32)(ctr >> 32); c[2] = 0u; c[3] = 0u;\n"
+    "#pragma unroll\n"
+    "    for (int r = 0; r < 10; r++) {\n"
+    "        const ak_u32 h0 = __umulhi(0xD2511F53u, c[0]), l0 = 0xD2511F53u * c[0];\n"
+    "        const ak_u32 h1 = __umulhi(0xCD9E8D57u, c[2]), l1 = 0xCD9E8D57u * c[2];\n"
+    "        const ak_u32 n0 = h1 ^ c[1] ^ k0[r], n2 = h0 ^ c[3] ^ k1[r];\n"
+    "        c[0] = n0; c[1] = l1; c[2] = n2; c[3] = l0;\n"
+    "    }\n"
+    "}\n"
     "/* The 4 words of counter j of the stream (seed, offset). */\n"
     "AK_INLINE void ak_philox_at(ak_u64 seed, ak_u64 offset, ak_u64 j, ak_u32 w[4]) {\n"
     "    const ak_u64 c = offset + j;\n"
@@ -19069,12 +19094,12 @@ static const char _ak_src_random[] =
     "    cp = ak_xfma(cp, x2, 4.16666667e-02f);\n"
     "    cp = ak_xfma(cp, x2, -0.5f);\n"
     "    const float cs = ak_xfma(x2, cp, 1.0f);\n"
-    "    switch (q & 3u) {\n"
-    "    case 0: *s = sn; *c = cs; break;\n"
-    "    case 1: *s = cs; *c = -sn; break;\n"
-    "    case 2: *s = -sn; *c = -cs; break;\n"
-    "    default: *s = -cs; *c = sn; break;\n"
-    "    }\n"
+    "    /* quadrant q: (sin, cos) = (sn, cs), (cs, -sn), (-sn, -cs), (-cs, sn); selects and sign flips, no\n"
+    "     * divergent branches (each lane has its own q) */\n"
+    "    const bool odd = (q & 1u) != 0u;\n"
+    "    const float s0 = odd ? cs : sn, c0 = odd ? sn : cs;\n"
+    "    *s = __uint_as_float(__float_as_uint(s0) ^ ((q & 2u) << 30));\n"
+    "    *c = __uint_as_float(__float_as_uint(c0) ^ (((q + 1u) & 2u) << 30));\n"
     "}\n"
     "/* Two standard normals from two words (Box-Muller). */\n"
     "AK_INLINE void ak_box_muller(ak_u32 wa, ak_u32 wb, float* z0, float* z1) {\n"
@@ -19128,12 +19153,16 @@ static const char _ak_src_random[] =
     "    ak_rand_uniform_impl<ak_bf16_t>(y, n, seed, offset, lo, range, hi);\n"
     "}\n"
     "\n"
-    "/* y = mean + std * z */\n"
+    "/* y = mean + std * z. The host launches a quarter of the threads (4 counters\n"
+    " * each through the grid-stride loop), so the key schedule and the setup are\n"
+    " * paid once per 4 counters: this kernel is bound by its instructions. */\n"
     "template <class D>\n"
     "AK_INLINE void ak_rand_normal_impl(typename D::T* y, ak_i64 n, ak_u64 seed, ak_u64 offset, float mean, float sd) {\n"
+    "    ak_u32 k0[10], k1[10];\n"
+    "    ak_philox_keys(seed, k0, k1);\n"
     "    ak_rand_store<D>(y, n, [&](ak_i64 j, float f[4]) {\n"
     "        ak_u32 w[4];\n"
-    "        ak_philox_at(seed, offset, (ak_u64)j, w);\n"
+    "        ak_philox_at_keyed(offset, (ak_u64)j, k0, k1, w);\n"
     "        ak_box_muller(w[0], w[1], &f[0], &f[1]);\n"
     "        ak_box_muller(w[2], w[3], &f[2], &f[3]);\n"
     "#pragma unroll\n"
@@ -20575,7 +20604,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "elementwise", _ak_src_elementwise,
       "ak_fill_f32 ak_fill_f16 ak_fill_bf16 ak_axpy_f32 ak_axpy_f16 ak_axpy_bf16 ak_scale_f32 ak_scale_f16 ak_scale_bf16 ak_binary_f32 ak_binary_f16 ak_binary_bf16" },
     { "gemm", _ak_src_gemm,
-      "ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32 ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32 ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16 ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32 ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16 ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16 ak_gemm_splitk_fin_f32 ak_gemm_splitk_fin_f16 ak_gemm_splitk_fin_bf16" },
+      "ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32 ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32 ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16 ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32 ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16 ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16 ak_gemm_gemvn_f32 ak_gemm_splitk_fin_f32 ak_gemm_splitk_fin_f16 ak_gemm_splitk_fin_bf16" },
     { "gemm_decode", _ak_src_gemm_decode,
       "ak_gemm_decode_kk_f16 ak_gemm_decode_kn_f16 ak_gemm_decode_mk_f16 ak_gemm_decode_mn_f16 ak_gemm_decode_kk_bf16 ak_gemm_decode_kn_bf16 ak_gemm_decode_mk_bf16 ak_gemm_decode_mn_bf16 ak_gemm_decode_fin_f16 ak_gemm_decode_fin_bf16" },
     { "gemm_sm90", _ak_src_gemm_sm90,
@@ -20853,7 +20882,7 @@ static inline void _ak_kargs_gemm_wgmma(_ak_kargs* kargs_, const void* A, const 
     ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB); ak_args_i64(a_, sC); ak_args_i64(a_, sD);
     ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm.hip:790 NAME (macro AK_GEMM_SPLITK_FIN) */
+/* kernels/gemm.hip:796 NAME (macro AK_GEMM_SPLITK_FIN) */
 static inline void _ak_kargs_gemm_splitk_fin(_ak_kargs* kargs_, const void* W, int32_t splits, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int64_t ldc, int64_t ldd,
                                              int64_t ldr, float alpha, float beta, int32_t flags, float ap) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_gemm_splitk_fin);
@@ -20984,17 +21013,17 @@ static inline void _ak_kargs_quant_amax(_ak_kargs* kargs_, const void* x, int64_
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_quant_amax);
     ak_args_ptr(a_, x); ak_args_i64(a_, n); ak_args_ptr(a_, amax);
 }
-/* kernels/random.hip:164 ak_rand_uniform_f32 */
+/* kernels/random.hip:182 ak_rand_uniform_f32 */
 static inline void _ak_kargs_rand_uniform(_ak_kargs* kargs_, void* y, int64_t n, uint64_t seed, uint64_t offset, float lo, float range, float hi) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_rand_uniform);
     ak_args_ptr(a_, y); ak_args_i64(a_, n); ak_args_u64(a_, seed); ak_args_u64(a_, offset); ak_args_f32(a_, lo); ak_args_f32(a_, range); ak_args_f32(a_, hi);
 }
-/* kernels/random.hip:186 ak_rand_normal_f32 */
+/* kernels/random.hip:208 ak_rand_normal_f32 */
 static inline void _ak_kargs_rand_normal(_ak_kargs* kargs_, void* y, int64_t n, uint64_t seed, uint64_t offset, float mean, float sd) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_rand_normal);
     ak_args_ptr(a_, y); ak_args_i64(a_, n); ak_args_u64(a_, seed); ak_args_u64(a_, offset); ak_args_f32(a_, mean); ak_args_f32(a_, sd);
 }
-/* kernels/random.hip:230 ak_dropout_f32 */
+/* kernels/random.hip:252 ak_dropout_f32 */
 static inline void _ak_kargs_dropout(_ak_kargs* kargs_, const void* x, void* y, void* mask, int64_t n, uint64_t seed, uint64_t offset, float p, float scale) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_dropout);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, mask); ak_args_i64(a_, n); ak_args_u64(a_, seed); ak_args_u64(a_, offset); ak_args_f32(a_, p); ak_args_f32(a_, scale);
@@ -21103,11 +21132,13 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_scale _AK_KIF_axpy
 #define _ak_kargs_gemm_skinny _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:598 NAME (macro AK_GEMM_SKINNY): the same list */
 #define _AK_KIF_gemm_skinny _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:769 NAME (macro AK_GEMM_GEMV): the same list */
+#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:771 NAME (macro AK_GEMM_GEMV): the same list */
 #define _AK_KIF_gemm_gemv _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_mma _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:802 NAME (macro AK_GEMM_MMA): the same list */
+#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:775 NAME (macro AK_GEMM_GEMVN): the same list */
+#define _AK_KIF_gemm_gemvn _AK_KIF_gemm_wgmma
+#define _ak_kargs_gemm_mma _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:808 NAME (macro AK_GEMM_MMA): the same list */
 #define _AK_KIF_gemm_mma _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:806 NAME (macro AK_GEMM_SIMT): the same list */
+#define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:812 NAME (macro AK_GEMM_SIMT): the same list */
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
 #define _ak_kargs_softmax_slab _ak_kargs_softmax   /* kernels/softmax.hip:353 ak_softmax_slab_##DT (macro AK_SOFTMAX): the same list */
 #define _AK_KIF_softmax_slab _AK_KIF_softmax
@@ -21272,6 +21303,7 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_gemm_gemv_f32", _AK_KIF_gemm_wgmma },
     { "ak_gemm_gemv_f16", _AK_KIF_gemm_wgmma },
     { "ak_gemm_gemv_bf16", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_gemvn_f32", _AK_KIF_gemm_wgmma },
     { "ak_gemm_splitk_fin_f32", _AK_KIF_gemm_splitk_fin },
     { "ak_gemm_splitk_fin_f16", _AK_KIF_gemm_splitk_fin },
     { "ak_gemm_splitk_fin_bf16", _AK_KIF_gemm_splitk_fin },
@@ -23778,7 +23810,8 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
                       "thread added over the wave and then the waves in a fixed order; any architecture";
         p->path = "gemv";
         p->fast32 = 0;
-        snprintf(p->kernel, sizeof p->kernel, "ak_gemm_gemv_%s", g->dtype == AK_F16 ? "f16" : g->dtype == AK_BF16 ? "bf16" : "f32");
+        snprintf(p->kernel, sizeof p->kernel, "ak_gemm_gemv%s_%s", (g->n == 1 && !g->trans_a) || g->trans_b ? "" : "n",
+                 g->dtype == AK_F16 ? "f16" : g->dtype == AK_BF16 ? "bf16" : "f32");
         if (_ak_op_is_cpu(ctx) && !(ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto"))) {
             p->path = "cpu";
             p->kernel[0] = 0;
@@ -24237,7 +24270,7 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
     if (!strcmp(p.path, "gemv")) { /* one wave per output, p.bm of them a block, the blocks along x */
         const size_t outs = s.n == 1 && !g->trans_a ? s.m : s.n;
         grid.x = (unsigned)((outs + (size_t)p.bm - 1) / (size_t)p.bm);
-        if (!(s.n == 1 && !g->trans_a) && !g->trans_b) grid.x = (unsigned)((s.n + 7) / 8); /* ak_gemm_gemvn: 8 columns a block */
+        if (!strncmp(p.kernel, "ak_gemm_gemvn_", 14)) grid.x = (unsigned)((s.n + 7) / 8); /* 8 columns a block */
         grid.y = 1;
     }
     grid.z = (unsigned)(s.batch < 65535 ? s.batch : 65535);
@@ -25633,13 +25666,15 @@ static ak_result _ak_rand_check_out(ak_context* ctx, ak_dtype t, const void* y, 
 static int _ak_rand_finite(float v) { return v == v && v <= FLT_MAX && v >= -FLT_MAX; }
 
 /* Launch one of the random-family kernels over ceil(n / 4) counters. */
-static ak_result _ak_rand_launch(ak_context* ctx, const char* base, ak_dtype t, size_t n, ak_stream* stream,
+/* per: counters (4 elements each) a thread draws through the kernels' grid-stride loop (normals: 4, so the
+ * key schedule and the setup are paid once per 4 counters; uniform and dropout: 1) */
+static ak_result _ak_rand_launch(ak_context* ctx, const char* base, ak_dtype t, size_t n, size_t per, ak_stream* stream,
                                _ak_kargs* a) {
     ak_kernel* k = NULL;
     char kname[64];
     ak_result r = _ak_op_kernel(ctx, _ak_src_random, _ak_op_name(kname, sizeof kname, base, t), &k);
     if (r != AK_OK) return r;
-    return _ak_op_launch(ctx, k, _ak_op_grid(ctx, n / 4 + (n % 4 != 0), 256), 256, 0, stream, a);
+    return _ak_op_launch(ctx, k, _ak_op_grid(ctx, n / 4 + (n % 4 != 0), 256 * per), 256, 0, stream, a);
 }
 
 AKDEF ak_result ak_rand_uniform(ak_context* ctx, ak_dtype dtype, void* y, size_t n, uint64_t seed, uint64_t offset,
@@ -25658,7 +25693,7 @@ AKDEF ak_result ak_rand_uniform(ak_context* ctx, ak_dtype dtype, void* y, size_t
         return AK_OK;
     }
     _ak_kargs_rand_uniform(&a, y, (int64_t)n, seed, offset, lo, range, hi);
-    return _ak_rand_launch(ctx, "ak_rand_uniform", dtype, n, stream, &a);
+    return _ak_rand_launch(ctx, "ak_rand_uniform", dtype, n, 1, stream, &a);
 }
 
 AKDEF ak_result ak_rand_normal(ak_context* ctx, ak_dtype dtype, void* y, size_t n, uint64_t seed, uint64_t offset,
@@ -25675,7 +25710,7 @@ AKDEF ak_result ak_rand_normal(ak_context* ctx, ak_dtype dtype, void* y, size_t 
         return AK_OK;
     }
     _ak_kargs_rand_normal(&a, y, (int64_t)n, seed, offset, mean, std);
-    return _ak_rand_launch(ctx, "ak_rand_normal", dtype, n, stream, &a);
+    return _ak_rand_launch(ctx, "ak_rand_normal", dtype, n, 4, stream, &a);
 }
 
 AKDEF ak_result ak_dropout(ak_context* ctx, ak_dtype dtype, const void* x, void* y, uint8_t* mask, size_t n,
@@ -25711,7 +25746,7 @@ AKDEF ak_result ak_dropout(ak_context* ctx, ak_dtype dtype, const void* x, void*
         return AK_OK;
     }
     _ak_kargs_dropout(&a, x, y, mask, (int64_t)n, seed, offset, p, scale);
-    return _ak_rand_launch(ctx, "ak_dropout", dtype, n, stream, &a);
+    return _ak_rand_launch(ctx, "ak_dropout", dtype, n, 1, stream, &a);
 }
 
 /* ==========================================================================

@@ -608,7 +608,9 @@ AK_INLINE void ak_gemm_skinny(AK_GEMM_PARAMS_T(DT)) {
  * loads in flight) into 4 x M fp32 sums. Then a butterfly over the lanes of a
  * wave and the waves' partials, in shared memory, added in wave order: the
  * same sum on every run. Exact fp32 products and sums (no TF32). Blocks of 4
- * waves (the gemv launch), along grid x. */
+ * waves (the gemv tile's), along grid x. Its own kernel: its 64 sums and 32 +
+ * 8 loads in flight take ~170 registers a thread, which the gemv kernel's
+ * occupancy must not pay. */
 template <class DT>
 AK_INLINE void ak_gemm_gemvn(AK_GEMM_PARAMS_T(DT)) {
     typedef typename DT::T T;
@@ -640,17 +642,21 @@ AK_INLINE void ak_gemm_gemvn(AK_GEMM_PARAMS_T(DT)) {
                     for (int c = 0; c < CW; c++) bv[u][c] = k < K && n0 + c < N ? DT::to(Bb[(ak_i64)k * ldb + c]) : 0.0f;
                 }
             }
+            /* A's U values of a row issued together (a k past the end reads 0 against B's 0): one latency per
+             * row of A, not one per product (a decode step has one or two warps an SM to hide it) */
 #pragma unroll
-            for (int u = 0; u < U; u++) {
-                const int k = k0 + u * KT;
-                if (k >= K) break;
+            for (int m = 0; m < MM; m++) {
+                if (m < M) {
+                    float av[U];
 #pragma unroll
-                for (int m = 0; m < MM; m++) {
-                    if (m < M) {
-                        const float a = DT::to(ta ? Ab[(ak_i64)k * lda + m] : Ab[(ak_i64)m * lda + k]);
-#pragma unroll
-                        for (int c = 0; c < CW; c++) acc[m][c] += a * bv[u][c];
+                    for (int u = 0; u < U; u++) {
+                        const int k = k0 + u * KT;
+                        av[u] = k < K ? DT::to(ta ? Ab[(ak_i64)k * lda + m] : Ab[(ak_i64)m * lda + k]) : 0.0f;
                     }
+#pragma unroll
+                    for (int u = 0; u < U; u++)
+#pragma unroll
+                        for (int c = 0; c < CW; c++) acc[m][c] += av[u] * bv[u][c];
                 }
             }
         }
@@ -702,10 +708,6 @@ AK_INLINE void ak_gemm_gemv(AK_GEMM_PARAMS_T(DT)) {
     typedef typename DT::T T;
     const int lane = ak_lane(), w = ak_wave_id(), nw = (int)blockDim.x / AK_WAVE;
     const bool colv = N == 1 && !(flags & AK_GF_TA); /* D[m][0] = A[m][:] . B[:][0] */
-    if (!colv && !(flags & AK_GF_TB)) { /* M <= 16 rows times B stored K x N */
-        ak_gemm_gemvn<DT>(AK_GEMM_ARGS);
-        return;
-    }
     const ak_i64 rows = colv ? M : N;
     const ak_i64 row = ((ak_i64)blockIdx.y * gridDim.x + blockIdx.x) * nw + w;
     const int o32 = (flags & AK_GF_OUT32) ? 1 : 0;
@@ -769,6 +771,10 @@ AK_INLINE void ak_gemm_gemv(AK_GEMM_PARAMS_T(DT)) {
     AK_KERNEL void __launch_bounds__(256) NAME(AK_GEMM_PARAMS_T(DT)) { \
         ak_gemm_gemv<DT>(AK_GEMM_ARGS);                                  \
     }
+#define AK_GEMM_GEMVN(NAME, DT)                                        \
+    AK_KERNEL void __launch_bounds__(256) NAME(AK_GEMM_PARAMS_T(DT)) { \
+        ak_gemm_gemvn<DT>(AK_GEMM_ARGS);                                 \
+    }
 
 /* ---- split-K finish: D = epilogue(sum over the k slices of W) -----------
  * The SIMT tile with few output tiles and a long k runs as `splits` problems
@@ -812,7 +818,7 @@ AK_INLINE void ak_gemm_splitk_fin(const float* W, int splits, const void* C, voi
 // kernels: ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16
 // kernels: ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32
 // kernels: ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16
-// kernels: ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16
+// kernels: ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16 ak_gemm_gemvn_f32
 // kernels: ak_gemm_splitk_fin_f32 ak_gemm_splitk_fin_f16 ak_gemm_splitk_fin_bf16
 AK_GEMM_MMA(ak_gemm_mma_l_f16, ak_f16_t, false, 128, 128, 32, 256)
 AK_GEMM_MMA(ak_gemm_mma_l_bf16, ak_bf16_t, false, 128, 128, 32, 256)
@@ -833,6 +839,7 @@ AK_GEMM_SKINNY(ak_gemm_skinny_bf16, ak_bf16_t)
 AK_GEMM_GEMV(ak_gemm_gemv_f32, ak_f32_t)
 AK_GEMM_GEMV(ak_gemm_gemv_f16, ak_f16_t)
 AK_GEMM_GEMV(ak_gemm_gemv_bf16, ak_bf16_t)
+AK_GEMM_GEMVN(ak_gemm_gemvn_f32, ak_f32_t)
 AK_GEMM_SPLITK_FIN(ak_gemm_splitk_fin_f32, ak_f32_t)
 AK_GEMM_SPLITK_FIN(ak_gemm_splitk_fin_f16, ak_f16_t)
 AK_GEMM_SPLITK_FIN(ak_gemm_splitk_fin_bf16, ak_bf16_t)

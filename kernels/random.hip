@@ -49,6 +49,24 @@ AK_INLINE void ak_philox(ak_u32 c[4], ak_u32 k0, ak_u32 k1) {
         k1 += 0xBB67AE85u;
     }
 }
+/* The same rounds with the key schedule precomputed (k0[r], k1[r]: the key of
+ * round r): a thread that draws several counters adds the keys once. */
+AK_INLINE void ak_philox_keys(ak_u64 seed, ak_u32 k0[10], ak_u32 k1[10]) {
+    ak_u32 a = (ak_u32)seed, b = (ak_u32)(seed >> 32);
+#pragma unroll
+    for (int r = 0; r < 10; r++) { k0[r] = a; k1[r] = b; a += 0x9E3779B9u; b += 0xBB67AE85u; }
+}
+AK_INLINE void ak_philox_at_keyed(ak_u64 offset, ak_u64 j, const ak_u32 k0[10], const ak_u32 k1[10], ak_u32 c[4]) {
+    const ak_u64 ctr = offset + j;
+    c[0] = (ak_u32)ctr; c[1] = (ak_u32)(ctr >> 32); c[2] = 0u; c[3] = 0u;
+#pragma unroll
+    for (int r = 0; r < 10; r++) {
+        const ak_u32 h0 = __umulhi(0xD2511F53u, c[0]), l0 = 0xD2511F53u * c[0];
+        const ak_u32 h1 = __umulhi(0xCD9E8D57u, c[2]), l1 = 0xCD9E8D57u * c[2];
+        const ak_u32 n0 = h1 ^ c[1] ^ k0[r], n2 = h0 ^ c[3] ^ k1[r];
+        c[0] = n0; c[1] = l1; c[2] = n2; c[3] = l0;
+    }
+}
 /* The 4 words of counter j of the stream (seed, offset). */
 AK_INLINE void ak_philox_at(ak_u64 seed, ak_u64 offset, ak_u64 j, ak_u32 w[4]) {
     const ak_u64 c = offset + j;
@@ -112,12 +130,12 @@ AK_INLINE void ak_xsincos_turns(ak_u32 k, float* s, float* c) {
     cp = ak_xfma(cp, x2, 4.16666667e-02f);
     cp = ak_xfma(cp, x2, -0.5f);
     const float cs = ak_xfma(x2, cp, 1.0f);
-    switch (q & 3u) {
-    case 0: *s = sn; *c = cs; break;
-    case 1: *s = cs; *c = -sn; break;
-    case 2: *s = -sn; *c = -cs; break;
-    default: *s = -cs; *c = sn; break;
-    }
+    /* quadrant q: (sin, cos) = (sn, cs), (cs, -sn), (-sn, -cs), (-cs, sn); selects and sign flips, no
+     * divergent branches (each lane has its own q) */
+    const bool odd = (q & 1u) != 0u;
+    const float s0 = odd ? cs : sn, c0 = odd ? sn : cs;
+    *s = __uint_as_float(__float_as_uint(s0) ^ ((q & 2u) << 30));
+    *c = __uint_as_float(__float_as_uint(c0) ^ (((q + 1u) & 2u) << 30));
 }
 /* Two standard normals from two words (Box-Muller). */
 AK_INLINE void ak_box_muller(ak_u32 wa, ak_u32 wb, float* z0, float* z1) {
@@ -171,12 +189,16 @@ AK_KERNEL void ak_rand_uniform_bf16(ak_bf16* y, ak_i64 n, ak_u64 seed, ak_u64 of
     ak_rand_uniform_impl<ak_bf16_t>(y, n, seed, offset, lo, range, hi);
 }
 
-/* y = mean + std * z */
+/* y = mean + std * z. The host launches a quarter of the threads (4 counters
+ * each through the grid-stride loop), so the key schedule and the setup are
+ * paid once per 4 counters: this kernel is bound by its instructions. */
 template <class D>
 AK_INLINE void ak_rand_normal_impl(typename D::T* y, ak_i64 n, ak_u64 seed, ak_u64 offset, float mean, float sd) {
+    ak_u32 k0[10], k1[10];
+    ak_philox_keys(seed, k0, k1);
     ak_rand_store<D>(y, n, [&](ak_i64 j, float f[4]) {
         ak_u32 w[4];
-        ak_philox_at(seed, offset, (ak_u64)j, w);
+        ak_philox_at_keyed(offset, (ak_u64)j, k0, k1, w);
         ak_box_muller(w[0], w[1], &f[0], &f[1]);
         ak_box_muller(w[2], w[3], &f[2], &f[3]);
 #pragma unroll
