@@ -16833,13 +16833,34 @@ static const char _ak_src_gemm_decode[] =
     "    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {\n"
     "        const T* Ab = A + (ak_i64)b * sA;\n"
     "        const T* Bb = B + (ak_i64)b * sB;\n"
-    "        /* copy k chunk c of this block's slice into stage st */\n"
+    "        /* copy k chunk c of this block's slice into stage st: a chunk wholly inside the slice and the 64 columns\n"
+    "           by one cp.async per 16 bytes from pointers set up once (B: rows tid / 8 + 16 i, 16-byte chunk tid % 8;\n"
+    "           A, k-contiguous: row tid / 8; m-contiguous: k row tid / 2, 16-byte half tid % 2); else (tails) each\n"
+    "           copy checked against M, N and the slice's end */\n"
+    "        const bool bfull = n0 + NB <= N, afull = TA == 0 ? tid / 8 < M : (tid % 2) * 8 + 8 <= M;\n"
+    "        const T* bsrc = TB == 1 ? Bb + (ak_i64)(n0 + tid / 8) * ldb + ks + (tid % 8) * 8 : Bb + (ak_i64)(ks + tid / 8) * ldb + n0 + (tid % 8) * 8;\n"
+    "        const T* asrc = TA == 0 ? Ab + (ak_i64)(tid / 8) * lda + ks + (tid % 8) * 8 : Ab + (ak_i64)(ks + tid / 2) * lda + (tid % 2) * 8;\n"
+    "        const ak_i64 bstep = 16 * ldb, bchunk = TB == 1 ? KC : (ak_i64)KC * ldb;\n"
+    "        const ak_i64 achunk = TA == 0 ? KC : (ak_i64)KC * lda;\n"
     "        auto load = [&](int c, int st) {\n"
     "            const int k0 = ks + c * KC;\n"
     "            unsigned char* sb = sm + st * STAGE;\n"
     "            unsigned char* sa = sb + B_BYTES;\n"
+    "            if (k0 + KC <= ke && bfull) {\n"
+    "                const T* q = bsrc + c * bchunk;\n"
     "#pragma unroll\n"
-    "            for (int i = 0; i < 4; i++) { /* B: 64 rows x 8 chunks */\n"
+    "                for (int i = 0; i < 4; i++)\n"
+    "                    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\\n\" ::\"r\"(ak_smem_addr(sb + ak_gd_sw(tid / 8 + 16 * i, tid % 8))),\n"
+    "                                 \"l\"(q + i * bstep) : \"memory\");\n"
+    "                if (afull) {\n"
+    "                    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\\n\" ::\"r\"(ak_smem_addr(\n"
+    "                                     sa + (TA == 0 ? ak_gd_sw(tid / 8, tid % 8) : (tid / 2) * 32 + (tid % 2) * 16))),\n"
+    "                                 \"l\"(asrc + c * achunk) : \"memory\");\n"
+    "                    return;\n"
+    "                }\n"
+    "            }\n"
+    "#pragma unroll\n"
+    "            for (int i = 0; i < 4 && !(k0 + KC <= ke && bfull); i++) { /* B: 64 rows x 8 chunks */\n"
     "                const int q = tid + 128 * i, r = q / 8, ch = q % 8;\n"
     "                const T* src;\n"
     "                int bytes;\n"
@@ -17252,6 +17273,60 @@ static const char _ak_src_gemm_sm90[] =
     "    }\n"
     "}\n"
     "\n"
+    "/* Epilogue straight from the wgmma accumulators, for D = alpha sA sB op(A) op(B)\n"
+    " * (+ bias) with no C, residual or activation and a D that takes 2-element\n"
+    " * vectors (flags AK_G9_VEC): no shared memory, no barrier. The NH x ND\n"
+    " * values of a consumer thread are rows mb + 64 h + r0 (+ 8) and column pairs\n"
+    " * n0 + 8 g + c0 (ak_wgmma_row / ak_wgmma_col); each pair is one 4-byte\n"
+    " * (16-bit) or 8-byte (f32) store. */\n"
+    "template <class DT, int NH, int ND>\n"
+    "AK_INLINE void ak_g9_epi_regs(const float* d, int ct, int mb, int n0, int M, int N, void* D, ak_i64 ldd, const void* bias,\n"
+    "                              float alpha, int flags, const float* sA, const float* sB) {\n"
+    "    typedef typename DT::T T;\n"
+    "    const bool o32 = (flags & AK_G9_OUT32) != 0;\n"
+    "    const int r0 = ak_wgmma_row(ct, 0), c0 = ak_wgmma_col(ct, 0);\n"
+    "    char* row[NH][2];\n"
+    "    float sa[NH][2];\n"
+    "#pragma unroll\n"
+    "    for (int h = 0; h < NH; h++)\n"
+    "#pragma unroll\n"
+    "        for (int e = 0; e < 2; e++) {\n"
+    "            const int m = mb + 64 * h + r0 + 8 * e;\n"
+    "            row[h][e] = m < M ? (char*)D + (ak_i64)m * ldd * (o32 ? 4 : (ak_i64)sizeof(T)) : (char*)0;\n"
+    "            sa[h][e] = alpha * (sA ? sA[(flags & AK_G9_SA_ROW) ? (m < M ? m : 0) : 0] : 1.0f);\n"
+    "        }\n"
+    "#pragma unroll\n"
+    "    for (int g = 0; g < ND / 4; g++) {\n"
+    "        const int n = n0 + 8 * g + c0;\n"
+    "        if (n >= N) break;\n"
+    "        const bool two = n + 1 < N;\n"
+    "        float bx = 0.0f, by = 0.0f, sx = 1.0f, sy = 1.0f;\n"
+    "        if (flags & AK_G9_BIAS) {\n"
+    "            bx = o32 ? ((const float*)bias)[n] : DT::to(((const T*)bias)[n]);\n"
+    "            if (two) by = o32 ? ((const float*)bias)[n + 1] : DT::to(((const T*)bias)[n + 1]);\n"
+    "        }\n"
+    "        if (sB) {\n"
+    "            sx = sB[(flags & AK_G9_SB_COL) ? n : 0];\n"
+    "            sy = sB[(flags & AK_G9_SB_COL) ? (two ? n + 1 : n) : 0];\n"
+    "        }\n"
+    "#pragma unroll\n"
+    "        for (int h = 0; h < NH; h++)\n"
+    "#pragma unroll\n"
+    "            for (int e = 0; e < 2; e++) {\n"
+    "                char* p = row[h][e];\n"
+    "                if (!p) continue;\n"
+    "                const float x = sa[h][e] * sx * d[h * ND + 4 * g + 2 * e] + bx, y = sa[h][e] * sy * d[h * ND + 4 * g + 2 * e + 1] + by;\n"
+    "                if (o32) {\n"
+    "                    if (two) *(float2*)((float*)p + n) = make_float2(x, y);\n"
+    "                    else ((float*)p)[n] = x;\n"
+    "                } else {\n"
+    "                    if (two) *(ak_u32*)((T*)p + n) = ak_pack2(DT::from(x), DT::from(y));\n"
+    "                    else ((T*)p)[n] = DT::from(x);\n"
+    "                }\n"
+    "            }\n"
+    "    }\n"
+    "}\n"
+    "\n"
     "/* PP 0: cooperative, both consumers on one 128 x BN tile (rows 0..63 and\n"
     " * 64..127); PP 1: ping-pong, each consumer on its own 128 x BN tiles (the\n"
     " * CTA's tiles alternate between them, two m64 wgmmas per k16), so one\n"
@@ -17385,10 +17460,18 @@ static const char _ak_src_gemm_sm90[] =
     "                if ((ct & 31) == 0) ak_mbar_arrive(bar0 + 8 * (S + (it + S - 1) % S));\n"
     "            }\n"
     "            if (PP && (int)blockIdx.x + (j + 1) * (int)gridDim.x < tiles) ak_named_arrive(3 + (j & 1), 256);\n"
-    "            /* ---- epilogue: 64 rows x 32 columns at a time through st ---- */\n"
     "            void* Db = (char*)D + (ak_i64)b * sD * osz;\n"
     "            const void* Cb = C ? (const char*)C + (ak_i64)b * sC * osz : C;\n"
     "            const void* Rb = R ? (const char*)R + (ak_i64)b * sR * osz : R;\n"
+    "            if ((flags & (AK_G9_VEC | AK_G9_C | AK_G9_RES | (0xFFFF << AK_G9_ACT_SHIFT))) == AK_G9_VEC) {\n"
+    "                /* ---- epilogue from the registers (no C, residual or activation) ---- */\n"
+    "                if (IN && !(flags & AK_G9_OBF16))\n"
+    "                    ak_g9_epi_regs<ak_f16_t, NH, ND>(d, ct, m0 + (PP ? 0 : 64 * cw), n0, M, N, Db, ldd, bias, alpha, flags, sA, sB);\n"
+    "                else\n"
+    "                    ak_g9_epi_regs<DT, NH, ND>(d, ct, m0 + (PP ? 0 : 64 * cw), n0, M, N, Db, ldd, bias, alpha, flags, sA, sB);\n"
+    "                continue;\n"
+    "            }\n"
+    "            /* ---- epilogue: 64 rows x 32 columns at a time through st ---- */\n"
     "#pragma unroll\n"
     "            for (int h = 0; h < NH; h++) {\n"
     "                const int mr = m0 + 64 * (PP ? h : cw);\n"
@@ -20757,7 +20840,7 @@ static inline void _ak_kargs_gemm_splitk_fin(_ak_kargs* kargs_, const void* W, i
     ak_args_ptr(a_, W); ak_args_i32(a_, splits); ak_args_ptr(a_, C); ak_args_ptr(a_, D); ak_args_ptr(a_, bias); ak_args_ptr(a_, R); ak_args_i32(a_, M); ak_args_i32(a_, N); ak_args_i64(a_, ldc);
     ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_decode.hip:218 NAME (macro AK_GEMM_DECODE) */
+/* kernels/gemm_decode.hip:239 NAME (macro AK_GEMM_DECODE) */
 static inline void _ak_kargs_gemm_decode(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, void* W, int32_t M, int32_t N, int32_t K,
                                          int64_t lda, int64_t ldb, int64_t ldc, int64_t ldd, int64_t ldr, int64_t sA, int64_t sB, int64_t sC, int64_t sD, int64_t sR, int32_t batch, int32_t kper,
                                          float alpha, float beta, int32_t flags, float ap) {
@@ -20766,7 +20849,7 @@ static inline void _ak_kargs_gemm_decode(_ak_kargs* kargs_, const void* A, const
     ak_args_i32(a_, K); ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB); ak_args_i64(a_, sC);
     ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_i32(a_, kper); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_decode.hip:249 NAME (macro AK_GEMM_DECODE_FIN) */
+/* kernels/gemm_decode.hip:270 NAME (macro AK_GEMM_DECODE_FIN) */
 static inline void _ak_kargs_gemm_decode_fin(_ak_kargs* kargs_, const void* W, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t splits, int64_t ldc, int64_t ldd,
                                              int64_t ldr, int64_t sC, int64_t sD, int64_t sR, int32_t batch, float alpha, float beta, int32_t flags, float ap) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_gemm_decode_fin);
@@ -20774,7 +20857,7 @@ static inline void _ak_kargs_gemm_decode_fin(_ak_kargs* kargs_, const void* W, c
     ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sC); ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta);
     ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_sm90.hip:448 NAME (macro AK_GEMM_SM90) */
+/* kernels/gemm_sm90.hip:510 NAME (macro AK_GEMM_SM90) */
 static inline void _ak_kargs_gemm_sm90(_ak_kargs* kargs_, const _ak_tmap* tA, const _ak_tmap* tB, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t K,
                                        int64_t ldc, int64_t ldd, int64_t ldr, int64_t sC, int64_t sD, int64_t sR, int32_t batch, int32_t bA, int32_t bB, float alpha, float beta, int32_t flags,
                                        float ap, const void* sA, const void* sB) {
@@ -23984,14 +24067,16 @@ static ak_result _ak_gemm_sm90_padded(ak_context* ctx, const ak_gemm_desc* g, co
     return r;
 }
 
-/* Launch the decode kernel of plan p: split-K so that every SM gets 4
- * blocks; several splits write fp32 partials to a pool workspace that the
- * finish kernel sums in order (deterministic) and runs the epilogue on. */
+/* Launch the decode kernel of plan p: split-K so that the blocks fill up to
+ * 4 per SM in one wave (never more: a second, partial wave of blocks runs at
+ * a fraction of the bandwidth); several splits write fp32 partials to a pool
+ * workspace that the finish kernel sums in order (deterministic) and runs
+ * the epilogue on. */
 static ak_result _ak_gemm_decode_launch(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, const ak_gemm_plan* p,
                                         ak_stream* stream) {
     const int cus = ctx->dev.compute_units > 0 ? ctx->dev.compute_units : 132;
     const size_t nbx = (s->n + 63) / 64, chunks = (s->k + 63) / 64, per = nbx * s->batch;
-    size_t splits = ((size_t)4 * (size_t)cus + per - 1) / per, kper;
+    size_t splits = (size_t)4 * (size_t)cus / per, kper;
     ak_kernel *k = NULL, *kf = NULL;
     void* ws = NULL;
     _ak_kargs a;

@@ -263,6 +263,60 @@ AK_INLINE void ak_g9_epi_chunk(const float* st, int ct, int mr, int nc, int M, i
     }
 }
 
+/* Epilogue straight from the wgmma accumulators, for D = alpha sA sB op(A) op(B)
+ * (+ bias) with no C, residual or activation and a D that takes 2-element
+ * vectors (flags AK_G9_VEC): no shared memory, no barrier. The NH x ND
+ * values of a consumer thread are rows mb + 64 h + r0 (+ 8) and column pairs
+ * n0 + 8 g + c0 (ak_wgmma_row / ak_wgmma_col); each pair is one 4-byte
+ * (16-bit) or 8-byte (f32) store. */
+template <class DT, int NH, int ND>
+AK_INLINE void ak_g9_epi_regs(const float* d, int ct, int mb, int n0, int M, int N, void* D, ak_i64 ldd, const void* bias,
+                              float alpha, int flags, const float* sA, const float* sB) {
+    typedef typename DT::T T;
+    const bool o32 = (flags & AK_G9_OUT32) != 0;
+    const int r0 = ak_wgmma_row(ct, 0), c0 = ak_wgmma_col(ct, 0);
+    char* row[NH][2];
+    float sa[NH][2];
+#pragma unroll
+    for (int h = 0; h < NH; h++)
+#pragma unroll
+        for (int e = 0; e < 2; e++) {
+            const int m = mb + 64 * h + r0 + 8 * e;
+            row[h][e] = m < M ? (char*)D + (ak_i64)m * ldd * (o32 ? 4 : (ak_i64)sizeof(T)) : (char*)0;
+            sa[h][e] = alpha * (sA ? sA[(flags & AK_G9_SA_ROW) ? (m < M ? m : 0) : 0] : 1.0f);
+        }
+#pragma unroll
+    for (int g = 0; g < ND / 4; g++) {
+        const int n = n0 + 8 * g + c0;
+        if (n >= N) break;
+        const bool two = n + 1 < N;
+        float bx = 0.0f, by = 0.0f, sx = 1.0f, sy = 1.0f;
+        if (flags & AK_G9_BIAS) {
+            bx = o32 ? ((const float*)bias)[n] : DT::to(((const T*)bias)[n]);
+            if (two) by = o32 ? ((const float*)bias)[n + 1] : DT::to(((const T*)bias)[n + 1]);
+        }
+        if (sB) {
+            sx = sB[(flags & AK_G9_SB_COL) ? n : 0];
+            sy = sB[(flags & AK_G9_SB_COL) ? (two ? n + 1 : n) : 0];
+        }
+#pragma unroll
+        for (int h = 0; h < NH; h++)
+#pragma unroll
+            for (int e = 0; e < 2; e++) {
+                char* p = row[h][e];
+                if (!p) continue;
+                const float x = sa[h][e] * sx * d[h * ND + 4 * g + 2 * e] + bx, y = sa[h][e] * sy * d[h * ND + 4 * g + 2 * e + 1] + by;
+                if (o32) {
+                    if (two) *(float2*)((float*)p + n) = make_float2(x, y);
+                    else ((float*)p)[n] = x;
+                } else {
+                    if (two) *(ak_u32*)((T*)p + n) = ak_pack2(DT::from(x), DT::from(y));
+                    else ((T*)p)[n] = DT::from(x);
+                }
+            }
+    }
+}
+
 /* PP 0: cooperative, both consumers on one 128 x BN tile (rows 0..63 and
  * 64..127); PP 1: ping-pong, each consumer on its own 128 x BN tiles (the
  * CTA's tiles alternate between them, two m64 wgmmas per k16), so one
@@ -396,10 +450,18 @@ AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
                 if ((ct & 31) == 0) ak_mbar_arrive(bar0 + 8 * (S + (it + S - 1) % S));
             }
             if (PP && (int)blockIdx.x + (j + 1) * (int)gridDim.x < tiles) ak_named_arrive(3 + (j & 1), 256);
-            /* ---- epilogue: 64 rows x 32 columns at a time through st ---- */
             void* Db = (char*)D + (ak_i64)b * sD * osz;
             const void* Cb = C ? (const char*)C + (ak_i64)b * sC * osz : C;
             const void* Rb = R ? (const char*)R + (ak_i64)b * sR * osz : R;
+            if ((flags & (AK_G9_VEC | AK_G9_C | AK_G9_RES | (0xFFFF << AK_G9_ACT_SHIFT))) == AK_G9_VEC) {
+                /* ---- epilogue from the registers (no C, residual or activation) ---- */
+                if (IN && !(flags & AK_G9_OBF16))
+                    ak_g9_epi_regs<ak_f16_t, NH, ND>(d, ct, m0 + (PP ? 0 : 64 * cw), n0, M, N, Db, ldd, bias, alpha, flags, sA, sB);
+                else
+                    ak_g9_epi_regs<DT, NH, ND>(d, ct, m0 + (PP ? 0 : 64 * cw), n0, M, N, Db, ldd, bias, alpha, flags, sA, sB);
+                continue;
+            }
+            /* ---- epilogue: 64 rows x 32 columns at a time through st ---- */
 #pragma unroll
             for (int h = 0; h < NH; h++) {
                 const int mr = m0 + 64 * (PP ? h : cw);
