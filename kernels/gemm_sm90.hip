@@ -32,8 +32,11 @@
  * batch the tiles go in groups of 8 tile rows, column by column (concurrent
  * blocks share A rows and B columns in L2). The producer runs ahead into the
  * next tile while the consumers finish the epilogue of this one.
- * Epilogue: each consumer stages 32 columns of its 64 rows at a time in its
- * own shared buffer (fp32, row stride 40: conflict-free), then every thread
+ * Epilogue: a 16-bit D without C, residual or activation (alpha, scales,
+ * bias) goes through each consumer's 16 KiB shared buffer as converted
+ * 16-bit values, 64 x 128 at a time, and out in whole 16-byte row pieces
+ * (ak_g9_epi_16). Otherwise each consumer stages 32 columns of its 64 rows at
+ * a time (fp32, row stride 40: conflict-free), then every thread
  * takes 4 consecutive columns of a row: alpha, beta C, bias, activation,
  * residual, one 8- or 16-byte store (element-wise where the host says the
  * vectors are unaligned, and at the N edge).
@@ -263,57 +266,70 @@ AK_INLINE void ak_g9_epi_chunk(const float* st, int ct, int mr, int nc, int M, i
     }
 }
 
-/* Epilogue straight from the wgmma accumulators, for D = alpha sA sB op(A) op(B)
- * (+ bias) with no C, residual or activation and a D that takes 2-element
- * vectors (flags AK_G9_VEC): no shared memory, no barrier. The NH x ND
- * values of a consumer thread are rows mb + 64 h + r0 (+ 8) and column pairs
- * n0 + 8 g + c0 (ak_wgmma_row / ak_wgmma_col); each pair is one 4-byte
- * (16-bit) or 8-byte (f32) store. */
+/* Epilogue of a 16-bit D = alpha sA sB op(A) op(B) (+ bias), no C, residual
+ * or activation: per block of 64 rows x 128 columns the consumer writes its
+ * values, converted, as 4-byte pairs into its 16 KiB buffer sbuf (rows of
+ * 256 bytes, 16-byte chunk c of row r at c ^ (r % 8): conflict-free both
+ * ways), then each thread copies 16-byte chunks of rows ct / 16 + 8 i to D,
+ * a warp two whole rows (every store a full 16 bytes when v16: D 16-byte
+ * aligned with rows of a multiple of 8 elements; else element by element).
+ * Two named barriers per block (the earlier fp32 staging takes eight). The
+ * NH x ND values of a consumer thread: rows mb + 64 h + r0 (+ 8), column
+ * pairs n0 + 8 g + c0 (ak_wgmma_row / ak_wgmma_col). */
 template <class DT, int NH, int ND>
-AK_INLINE void ak_g9_epi_regs(const float* d, int ct, int mb, int n0, int M, int N, void* D, ak_i64 ldd, const void* bias,
-                              float alpha, int flags, const float* sA, const float* sB) {
+AK_INLINE void ak_g9_epi_16(const float* d, int ct, int cw, unsigned char* sbuf, int mb, int n0, int M, int N, void* D, ak_i64 ldd,
+                            const void* bias, float alpha, int flags, const float* sA, const float* sB, bool v16) {
     typedef typename DT::T T;
-    const bool o32 = (flags & AK_G9_OUT32) != 0;
     const int r0 = ak_wgmma_row(ct, 0), c0 = ak_wgmma_col(ct, 0);
-    char* row[NH][2];
-    float sa[NH][2];
 #pragma unroll
-    for (int h = 0; h < NH; h++)
+    for (int h = 0; h < NH; h++) {
+        const int mrow = mb + 64 * h;
+        if (mrow >= M) break;
+        float sa[2];
 #pragma unroll
         for (int e = 0; e < 2; e++) {
-            const int m = mb + 64 * h + r0 + 8 * e;
-            row[h][e] = m < M ? (char*)D + (ak_i64)m * ldd * (o32 ? 4 : (ak_i64)sizeof(T)) : (char*)0;
-            sa[h][e] = alpha * (sA ? sA[(flags & AK_G9_SA_ROW) ? (m < M ? m : 0) : 0] : 1.0f);
+            const int m = mrow + r0 + 8 * e;
+            sa[e] = alpha * (sA ? sA[(flags & AK_G9_SA_ROW) ? (m < M ? m : M - 1) : 0] : 1.0f);
         }
 #pragma unroll
-    for (int g = 0; g < ND / 4; g++) {
-        const int n = n0 + 8 * g + c0;
-        if (n >= N) break;
-        const bool two = n + 1 < N;
-        float bx = 0.0f, by = 0.0f, sx = 1.0f, sy = 1.0f;
-        if (flags & AK_G9_BIAS) {
-            bx = o32 ? ((const float*)bias)[n] : DT::to(((const T*)bias)[n]);
-            if (two) by = o32 ? ((const float*)bias)[n + 1] : DT::to(((const T*)bias)[n + 1]);
-        }
-        if (sB) {
-            sx = sB[(flags & AK_G9_SB_COL) ? n : 0];
-            sy = sB[(flags & AK_G9_SB_COL) ? (two ? n + 1 : n) : 0];
-        }
+        for (int q = 0; q < ND / 64; q++) {
+            if (n0 + 128 * q >= N) break;
+            ak_named_bar(1 + cw, 128); /* the previous block's readers are done with sbuf */
 #pragma unroll
-        for (int h = 0; h < NH; h++)
+            for (int gg = 0; gg < 16; gg++) {
+                const int g = 16 * q + gg, n = n0 + 8 * g + c0;
+                float bx = 0.0f, by = 0.0f, sx = 1.0f, sy = 1.0f;
+                if (flags & AK_G9_BIAS) {
+                    if (n < N) bx = DT::to(((const T*)bias)[n]);
+                    if (n + 1 < N) by = DT::to(((const T*)bias)[n + 1]);
+                }
+                if (sB) {
+                    sx = sB[(flags & AK_G9_SB_COL) ? (n < N ? n : N - 1) : 0];
+                    sy = sB[(flags & AK_G9_SB_COL) ? (n + 1 < N ? n + 1 : N - 1) : 0];
+                }
 #pragma unroll
-            for (int e = 0; e < 2; e++) {
-                char* p = row[h][e];
-                if (!p) continue;
-                const float x = sa[h][e] * sx * d[h * ND + 4 * g + 2 * e] + bx, y = sa[h][e] * sy * d[h * ND + 4 * g + 2 * e + 1] + by;
-                if (o32) {
-                    if (two) *(float2*)((float*)p + n) = make_float2(x, y);
-                    else ((float*)p)[n] = x;
-                } else {
-                    if (two) *(ak_u32*)((T*)p + n) = ak_pack2(DT::from(x), DT::from(y));
-                    else ((T*)p)[n] = DT::from(x);
+                for (int e = 0; e < 2; e++) {
+                    const int r = r0 + 8 * e;
+                    const float x = sa[e] * sx * d[h * ND + 4 * g + 2 * e] + bx, y = sa[e] * sy * d[h * ND + 4 * g + 2 * e + 1] + by;
+                    *(ak_u32*)(sbuf + r * 256 + ((gg ^ (r & 7)) << 4) + c0 * 2) = ak_pack2(DT::from(x), DT::from(y));
                 }
             }
+            ak_named_bar(1 + cw, 128);
+#pragma unroll
+            for (int i = 0; i < 8; i++) {
+                const int r = ct / 16 + 8 * i, ch = ct % 16, m = mrow + r, n = n0 + 128 * q + 8 * ch;
+                if (m >= M || n >= N) continue;
+                const uint4 v = *(const uint4*)(sbuf + r * 256 + ((ch ^ (r & 7)) << 4));
+                T* p = (T*)D + (ak_i64)m * ldd + n;
+                if (v16 && n + 8 <= N) *(uint4*)p = v;
+                else {
+                    const T* e = (const T*)&v;
+#pragma unroll
+                    for (int j = 0; j < 8; j++)
+                        if (n + j < N) p[j] = e[j];
+                }
+            }
+        }
     }
 }
 
@@ -328,7 +344,7 @@ AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
         ES = IN ? 1 : 2, BM = 128, BK = 128 / ES, A_BYTES = BM * BK * ES, B_BYTES = BN * BK * ES, STAGE = A_BYTES + B_BYTES,
         S = BN == 256 ? 4 : 6,              /* 192 KiB of stages */
         EC = 32, EP = EC + 8,               /* epilogue chunk: 32 columns, row stride 40 floats */
-        EPI_BYTES = 64 * EP * 4, GROUP = 8, ND = BN / 2, NH = PP ? 2 : 1
+        EPI_BYTES = 64 * 128 * 2, /* >= 64 * EP * 4 */ GROUP = 8, ND = BN / 2, NH = PP ? 2 : 1
     };
     extern __shared__ unsigned char ak_g9_smem[];
     unsigned char* sm = ak_g9_smem + ((1024 - (ak_smem_addr(ak_g9_smem) & 1023)) & 1023);
@@ -453,12 +469,15 @@ AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
             void* Db = (char*)D + (ak_i64)b * sD * osz;
             const void* Cb = C ? (const char*)C + (ak_i64)b * sC * osz : C;
             const void* Rb = R ? (const char*)R + (ak_i64)b * sR * osz : R;
-            if ((flags & (AK_G9_VEC | AK_G9_C | AK_G9_RES | (0xFFFF << AK_G9_ACT_SHIFT))) == AK_G9_VEC) {
-                /* ---- epilogue from the registers (no C, residual or activation) ---- */
+            if ((flags & (AK_G9_OUT32 | AK_G9_C | AK_G9_RES | (0xFFFF << AK_G9_ACT_SHIFT))) == 0) {
+                /* ---- 16-bit D, no C, residual or activation: 64 x 128 blocks through st as 16-bit values ---- */
+                const bool v16 = (flags & AK_G9_VEC) && ldd % 8 == 0 && (batch == 1 || sD % 8 == 0);
                 if (IN && !(flags & AK_G9_OBF16))
-                    ak_g9_epi_regs<ak_f16_t, NH, ND>(d, ct, m0 + (PP ? 0 : 64 * cw), n0, M, N, Db, ldd, bias, alpha, flags, sA, sB);
+                    ak_g9_epi_16<ak_f16_t, NH, ND>(d, ct, cw, (unsigned char*)st, m0 + (PP ? 0 : 64 * cw), n0, M, N, Db, ldd, bias, alpha,
+                                                   flags, sA, sB, v16);
                 else
-                    ak_g9_epi_regs<DT, NH, ND>(d, ct, m0 + (PP ? 0 : 64 * cw), n0, M, N, Db, ldd, bias, alpha, flags, sA, sB);
+                    ak_g9_epi_16<DT, NH, ND>(d, ct, cw, (unsigned char*)st, m0 + (PP ? 0 : 64 * cw), n0, M, N, Db, ldd, bias, alpha, flags,
+                                             sA, sB, v16);
                 continue;
             }
             /* ---- epilogue: 64 rows x 32 columns at a time through st ---- */
@@ -499,7 +518,7 @@ AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
  * k-contiguous (A stored M x K, B stored N x K), m / n when not. The host
  * launches them only where the architecture row has wgmma and TMA (sm_90a
  * target); everywhere else the body is empty so every target still compiles
- * the family. Shared memory: 192 KiB of stages + 20 KiB of epilogue buffers +
+ * the family. Shared memory: 192 KiB of stages + 32 KiB of epilogue buffers +
  * the barriers + 1 KiB of alignment (the host passes it). */
 #if defined(AK_WGMMA)
 #define AK_G9_BODY(DT, BN, TA, TB, PP, IN) ak_g9_gemm<DT, BN, TA, TB, PP, IN>(AK_G9_ARGS);
