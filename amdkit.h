@@ -17281,14 +17281,14 @@ static const char _ak_src_gemm_sm90[] =
     " * values, converted, as 4-byte pairs into its 16 KiB buffer sbuf (rows of\n"
     " * 256 bytes, 16-byte chunk c of row r at c ^ (r % 8): conflict-free both\n"
     " * ways), then each thread copies 16-byte chunks of rows ct / 16 + 8 i to D,\n"
-    " * a warp two whole rows (every store a full 16 bytes when v16: D 16-byte\n"
-    " * aligned with rows of a multiple of 8 elements; else element by element).\n"
+    " * a warp two whole rows (16-, 8- or 4-byte stores as the address allows;\n"
+    " * element by element at the N edge).\n"
     " * Two named barriers per block (the earlier fp32 staging takes eight). The\n"
     " * NH x ND values of a consumer thread: rows mb + 64 h + r0 (+ 8), column\n"
     " * pairs n0 + 8 g + c0 (ak_wgmma_row / ak_wgmma_col). */\n"
     "template <class DT, int NH, int ND>\n"
     "AK_INLINE void ak_g9_epi_16(const float* d, int ct, int cw, unsigned char* sbuf, int mb, int n0, int M, int N, void* D, ak_i64 ldd,\n"
-    "                            const void* bias, float alpha, int flags, const float* sA, const float* sB, bool v16) {\n"
+    "                            const void* bias, float alpha, int flags, const float* sA, const float* sB) {\n"
     "    typedef typename DT::T T;\n"
     "    const int r0 = ak_wgmma_row(ct, 0), c0 = ak_wgmma_col(ct, 0);\n"
     "#pragma unroll\n"
@@ -17331,8 +17331,14 @@ static const char _ak_src_gemm_sm90[] =
     "                if (m >= M || n >= N) continue;\n"
     "                const uint4 v = *(const uint4*)(sbuf + r * 256 + ((ch ^ (r & 7)) << 4));\n"
     "                T* p = (T*)D + (ak_i64)m * ldd + n;\n"
-    "                if (v16 && n + 8 <= N) *(uint4*)p = v;\n"
-    "                else {\n"
+    "                const unsigned al = (unsigned)(size_t)p & 15u; /* rows of a multiple of 4 / 2 elements: 8- / 4-byte stores */\n"
+    "                if (n + 8 <= N && al == 0) *(uint4*)p = v;\n"
+    "                else if (n + 8 <= N && (al & 7u) == 0) {\n"
+    "                    ((uint2*)p)[0] = make_uint2(v.x, v.y);\n"
+    "                    ((uint2*)p)[1] = make_uint2(v.z, v.w);\n"
+    "                } else if (n + 8 <= N && (al & 3u) == 0) {\n"
+    "                    ((ak_u32*)p)[0] = v.x; ((ak_u32*)p)[1] = v.y; ((ak_u32*)p)[2] = v.z; ((ak_u32*)p)[3] = v.w;\n"
+    "                } else {\n"
     "                    const T* e = (const T*)&v;\n"
     "#pragma unroll\n"
     "                    for (int j = 0; j < 8; j++)\n"
@@ -17481,13 +17487,12 @@ static const char _ak_src_gemm_sm90[] =
     "            const void* Rb = R ? (const char*)R + (ak_i64)b * sR * osz : R;\n"
     "            if ((flags & (AK_G9_OUT32 | AK_G9_C | AK_G9_RES | (0xFFFF << AK_G9_ACT_SHIFT))) == 0) {\n"
     "                /* ---- 16-bit D, no C, residual or activation: 64 x 128 blocks through st as 16-bit values ---- */\n"
-    "                const bool v16 = (flags & AK_G9_VEC) && ldd % 8 == 0 && (batch == 1 || sD % 8 == 0);\n"
     "                if (IN && !(flags & AK_G9_OBF16))\n"
     "                    ak_g9_epi_16<ak_f16_t, NH, ND>(d, ct, cw, (unsigned char*)st, m0 + (PP ? 0 : 64 * cw), n0, M, N, Db, ldd, bias, alpha,\n"
-    "                                                   flags, sA, sB, v16);\n"
+    "                                                   flags, sA, sB);\n"
     "                else\n"
     "                    ak_g9_epi_16<DT, NH, ND>(d, ct, cw, (unsigned char*)st, m0 + (PP ? 0 : 64 * cw), n0, M, N, Db, ldd, bias, alpha, flags,\n"
-    "                                             sA, sB, v16);\n"
+    "                                             sA, sB);\n"
     "                continue;\n"
     "            }\n"
     "            /* ---- epilogue: 64 rows x 32 columns at a time through st ---- */\n"
@@ -20876,7 +20881,7 @@ static inline void _ak_kargs_gemm_decode_fin(_ak_kargs* kargs_, const void* W, c
     ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sC); ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta);
     ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_sm90.hip:529 NAME (macro AK_GEMM_SM90) */
+/* kernels/gemm_sm90.hip:534 NAME (macro AK_GEMM_SM90) */
 static inline void _ak_kargs_gemm_sm90(_ak_kargs* kargs_, const _ak_tmap* tA, const _ak_tmap* tB, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t K,
                                        int64_t ldc, int64_t ldd, int64_t ldr, int64_t sC, int64_t sD, int64_t sR, int32_t batch, int32_t bA, int32_t bB, float alpha, float beta, int32_t flags,
                                        float ap, const void* sA, const void* sB) {

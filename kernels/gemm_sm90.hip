@@ -271,14 +271,14 @@ AK_INLINE void ak_g9_epi_chunk(const float* st, int ct, int mr, int nc, int M, i
  * values, converted, as 4-byte pairs into its 16 KiB buffer sbuf (rows of
  * 256 bytes, 16-byte chunk c of row r at c ^ (r % 8): conflict-free both
  * ways), then each thread copies 16-byte chunks of rows ct / 16 + 8 i to D,
- * a warp two whole rows (every store a full 16 bytes when v16: D 16-byte
- * aligned with rows of a multiple of 8 elements; else element by element).
+ * a warp two whole rows (16-, 8- or 4-byte stores as the address allows;
+ * element by element at the N edge).
  * Two named barriers per block (the earlier fp32 staging takes eight). The
  * NH x ND values of a consumer thread: rows mb + 64 h + r0 (+ 8), column
  * pairs n0 + 8 g + c0 (ak_wgmma_row / ak_wgmma_col). */
 template <class DT, int NH, int ND>
 AK_INLINE void ak_g9_epi_16(const float* d, int ct, int cw, unsigned char* sbuf, int mb, int n0, int M, int N, void* D, ak_i64 ldd,
-                            const void* bias, float alpha, int flags, const float* sA, const float* sB, bool v16) {
+                            const void* bias, float alpha, int flags, const float* sA, const float* sB) {
     typedef typename DT::T T;
     const int r0 = ak_wgmma_row(ct, 0), c0 = ak_wgmma_col(ct, 0);
 #pragma unroll
@@ -321,8 +321,14 @@ AK_INLINE void ak_g9_epi_16(const float* d, int ct, int cw, unsigned char* sbuf,
                 if (m >= M || n >= N) continue;
                 const uint4 v = *(const uint4*)(sbuf + r * 256 + ((ch ^ (r & 7)) << 4));
                 T* p = (T*)D + (ak_i64)m * ldd + n;
-                if (v16 && n + 8 <= N) *(uint4*)p = v;
-                else {
+                const unsigned al = (unsigned)(size_t)p & 15u; /* rows of a multiple of 4 / 2 elements: 8- / 4-byte stores */
+                if (n + 8 <= N && al == 0) *(uint4*)p = v;
+                else if (n + 8 <= N && (al & 7u) == 0) {
+                    ((uint2*)p)[0] = make_uint2(v.x, v.y);
+                    ((uint2*)p)[1] = make_uint2(v.z, v.w);
+                } else if (n + 8 <= N && (al & 3u) == 0) {
+                    ((ak_u32*)p)[0] = v.x; ((ak_u32*)p)[1] = v.y; ((ak_u32*)p)[2] = v.z; ((ak_u32*)p)[3] = v.w;
+                } else {
                     const T* e = (const T*)&v;
 #pragma unroll
                     for (int j = 0; j < 8; j++)
@@ -471,13 +477,12 @@ AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
             const void* Rb = R ? (const char*)R + (ak_i64)b * sR * osz : R;
             if ((flags & (AK_G9_OUT32 | AK_G9_C | AK_G9_RES | (0xFFFF << AK_G9_ACT_SHIFT))) == 0) {
                 /* ---- 16-bit D, no C, residual or activation: 64 x 128 blocks through st as 16-bit values ---- */
-                const bool v16 = (flags & AK_G9_VEC) && ldd % 8 == 0 && (batch == 1 || sD % 8 == 0);
                 if (IN && !(flags & AK_G9_OBF16))
                     ak_g9_epi_16<ak_f16_t, NH, ND>(d, ct, cw, (unsigned char*)st, m0 + (PP ? 0 : 64 * cw), n0, M, N, Db, ldd, bias, alpha,
-                                                   flags, sA, sB, v16);
+                                                   flags, sA, sB);
                 else
                     ak_g9_epi_16<DT, NH, ND>(d, ct, cw, (unsigned char*)st, m0 + (PP ? 0 : 64 * cw), n0, M, N, Db, ldd, bias, alpha, flags,
-                                             sA, sB, v16);
+                                             sA, sB);
                 continue;
             }
             /* ---- epilogue: 64 rows x 32 columns at a time through st ---- */
