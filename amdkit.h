@@ -23862,7 +23862,8 @@ static int _ak_gemm_sm90_pad(ak_context* ctx, const ak_gemm_desc* g, const _ak_g
 
 #if defined(AMDKIT_GEMM_FORCE) || defined(AMDKIT_TESTS)
 /* bench/bench_gemm_sweep.c --force: the Hopper kernel's variant (0 cooperative 128x256, 1 cooperative
- * 128x128, 2 ping-pong 128x128; -1: the planner's choice) */
+ * 128x128, 2 ping-pong 128x128; 3: no Hopper kernel, the portable mma.sync tile (the NVIDIA analogue of
+ * the AMD matrix-core kernel); -1: the planner's choice) */
 static int _ak_gemm_force = -1;
 #endif
 /* Variant of the Hopper kernel (0: cooperative 128x256, 1: cooperative
@@ -24040,7 +24041,11 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
     if (g->m <= 16 && g->trans_b && _ak_gemm_vec(g->b, s->ldb, g->stride_b, s->esz)) {
         small = 2;
         fast32 = 0;
-    } else if (mc && isa == AK_MATRIX_WGMMA && arch->tma && *arch->arch_target && g->dtype != AK_F32) {
+    } else if (mc && isa == AK_MATRIX_WGMMA && arch->tma && *arch->arch_target && g->dtype != AK_F32
+#if defined(AMDKIT_GEMM_FORCE) || defined(AMDKIT_TESTS)
+               && _ak_gemm_force != 3
+#endif
+    ) {
         /* f16 / bf16 on a wgmma + TMA row: the persistent TMA kernel, every layout; else mma.sync */
         const int cus = !_ak_op_is_cpu(ctx) && ctx->dev.compute_units > 0 ? ctx->dev.compute_units : (arch->compute_units > 0 ? arch->compute_units : 132);
         const char* why = tma ? _ak_gemm_sm90_why(ctx, g, s)
