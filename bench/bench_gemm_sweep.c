@@ -6,7 +6,8 @@
  *   build/bench_gemm_sweep [--quick] [--filter SUB[,SUB..]] [--list CASES.tsv] [--force V] OUT.json
  *
  * --force V: the Hopper kernel's variant for every cell it runs (0 cooperative
- * 128x256, 1 cooperative 128x128, 2 ping-pong 128x128; the planner's otherwise).
+ * 128x256, 1 cooperative 128x128, 2 ping-pong 128x128; the planner's otherwise);
+ * 3: the portable mma.sync tile instead of the Hopper kernel (f16 / bf16).
  * --list writes the case table (one line per cell: name dtype m n k batch ta
  * tb epi) and exits; the peer reads the same table. Layouts: ta = 1 means A is
  * stored K x M (op(A) = A^T), tb = 1 means B is stored N x K (the nn.Linear
