@@ -14348,6 +14348,11 @@ static const char _ak_src_attention_sm90[] =
     "//     row address: packed and paged sequences need no tensor map), ST stages\n"
     "//     each of K and V, in the order K0 K1 V0 K2 V1 .. (K runs a tile ahead:\n"
     "//     the consumers need K_t before V_{t-1}), up to 3 copy groups in flight.\n"
+    "//     Rows in place (plain or packed sequences) take a short address path:\n"
+    "//     each thread copies one 16-byte column of rows RS = 128 / chunks-per-row\n"
+    "//     apart, one 64-bit add per copy (the generic path, per-chunk division and\n"
+    "//     the block-table lookup, stays for paged K / V and head sizes 80 / 96 /\n"
+    "//     192); its instructions were half of the kernel's issue slots.\n"
     "//     A group is published when it has landed: cp.async.wait_group,\n"
     "//     fence.proxy.async (the tensor cores read through the async proxy), then\n"
     "//     an arrive on the stage's \"full\" mbarrier (128 arrivals). Only when an\n"
@@ -14361,7 +14366,11 @@ static const char _ak_src_attention_sm90[] =
     "//     tensor cores do P_{t-1} V_{t-1}; then O is rescaled and S_t packed into\n"
     "//     P_t (the accumulator layout of two n8 column blocks is the k16 A\n"
     "//     fragment). K_t is released (an arrive on \"empty\", one per warp) when\n"
-    "//     S_t is done, V_{t-1} when its P V is.\n"
+    "//     S_t is done, V_{t-1} when its P V is. The softmax is branch-free on\n"
+    "//     tiles inside every row's visible range (the mask runs only on edge\n"
+    "//     tiles) and folds the scale into the exponent's FFMA (positive scale,\n"
+    "//     no soft-cap). Optional ping-pong (kernel argument vec & 2): the\n"
+    "//     consumers take turns issuing their wgmma batches (named barriers).\n"
     "// Shared memory operands are 128-byte swizzled rows of 64 elements (ak_sw128),\n"
     "// a tile of R rows as ceil(HD / 64) blocks of R x 128 bytes: Q and K are\n"
     "// read K-major (32 bytes per k16 step inside a row, then the next block), V\n"
@@ -14404,6 +14413,7 @@ static const char _ak_src_attention_sm90[] =
     "template <int R> AK_INLINE void ak_setmaxnreg_inc(void) { asm volatile(\"setmaxnreg.inc.sync.aligned.u32 %0;\\n\" ::\"n\"(R)); }\n"
     "template <int R> AK_INLINE void ak_setmaxnreg_dec(void) { asm volatile(\"setmaxnreg.dec.sync.aligned.u32 %0;\\n\" ::\"n\"(R)); }\n"
     "AK_INLINE void ak_named_bar(int id, int threads) { asm volatile(\"bar.sync %0, %1;\\n\" ::\"r\"(id), \"r\"(threads) : \"memory\"); }\n"
+    "AK_INLINE void ak_named_arrive(int id, int threads) { asm volatile(\"bar.arrive %0, %1;\\n\" ::\"r\"(id), \"r\"(threads) : \"memory\"); }\n"
     "\n"
     "/* Keep the compiler from moving a register across an asynchronous wgmma. */\n"
     "AK_INLINE void ak_a9_pin(float& x) { asm volatile(\"\" : \"+f\"(x)::\"memory\"); }\n"
@@ -14458,7 +14468,7 @@ static const char _ak_src_attention_sm90[] =
     "                            ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh, ak_i64 vss, ak_i64 osb, ak_i64 osh,\n"
     "                            ak_i64 oss, float scale_log2, int nsplit, int split_len, float* AK_RESTRICT part,\n"
     "                            const int* cu_q, const int* cu_k, const int* used_k, const int* btab, int bts, int pshift,\n"
-    "                            int wl, int wr, float softcap) {\n"
+    "                            int wl, int wr, float softcap, int vec) {\n"
     "    typedef typename D::T T;\n"
     "    enum {\n"
     "        BQ = 128, NB = (HD + 63) / 64, CH = HD / 8,  // column blocks of 64, 16-byte chunks of a row\n"
@@ -14545,12 +14555,41 @@ static const char _ak_src_attention_sm90[] =
     "            const T* src = isk ? k : v;\n"
     "            const ak_i64 base = isk ? kb : vb, sb = isk ? ksb : vsb, ss = isk ? kss : vss;\n"
     "            const ak_u32 dst = (isk ? sk_ : sv_) + (ak_u32)(st * KVBYTES);\n"
-    "            for (int c = wt; c < BN * CH; c += 128) {\n"
-    "                const int row = c / CH, ch = c % CH, j = k0 + row;\n"
-    "                const bool ok = j < kend && ch * 8 < d;\n"
-    "                const T* p = src + ak_attn_kv(sg, base, sb, ss, pshift, ok ? j : kbeg) + (ok ? ch * 8 : 0);\n"
-    "                asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\\n\" ::\"r\"(dst + ak_a9_sw<BN>(row, ch)),\n"
-    "                             \"l\"(p), \"r\"(ok ? 16 : 0) : \"memory\");\n"
+    "            if (!sg.pages && (128 % CH) == 0) {\n"
+    "                // rows in place (plain or packed): chunk column fixed per thread, rows RS apart, one 64-bit add\n"
+    "                // per chunk\n"
+    "                enum { RS = (128 % CH) == 0 ? 128 / CH : 1, NCP = BN * CH / 128 };\n"
+    "                const int r0t = wt / CH, ch = wt % CH, left = kend - k0 - r0t;\n"
+    "                const bool cok = ch * 8 < d;\n"
+    "                const T* p = src + base + (ak_i64)(k0 + r0t) * ss + ch * 8;\n"
+    "                const ak_i64 step = (ak_i64)RS * ss;\n"
+    "                const ak_u32 dd = dst + ak_a9_sw<BN>(r0t, ch);\n"
+    "#pragma unroll\n"
+    "                for (int i = 0; i < NCP; i++) {\n"
+    "                    const bool ok = cok && i * RS < left;\n"
+    "                    // the swizzle of row r0t + i RS: (RS % 8 == 0) the same 16-byte slot, else recomputed\n"
+    "                    const ak_u32 da = RS % 8 == 0 ? dd + (ak_u32)(i * RS * 128) : dst + ak_a9_sw<BN>(r0t + i * RS, ch);\n"
+    "                    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\\n\" ::\"r\"(da),\n"
+    "                                 \"l\"(ok ? p : src), \"r\"(ok ? 16 : 0) : \"memory\");\n"
+    "                    p += step;\n"
+    "                }\n"
+    "            } else if (!sg.pages) {\n"
+    "#pragma unroll 4\n"
+    "                for (int c = wt; c < BN * CH; c += 128) {\n"
+    "                    const int row = c / CH, ch = c % CH;\n"
+    "                    const bool ok = k0 + row < kend && ch * 8 < d;\n"
+    "                    const T* p = ok ? src + base + (ak_i64)(k0 + row) * ss + ch * 8 : src;\n"
+    "                    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\\n\" ::\"r\"(dst + ak_a9_sw<BN>(row, ch)),\n"
+    "                                 \"l\"(p), \"r\"(ok ? 16 : 0) : \"memory\");\n"
+    "                }\n"
+    "            } else {\n"
+    "                for (int c = wt; c < BN * CH; c += 128) {\n"
+    "                    const int row = c / CH, ch = c % CH, j = k0 + row;\n"
+    "                    const bool ok = j < kend && ch * 8 < d;\n"
+    "                    const T* p = src + ak_attn_kv(sg, base, sb, ss, pshift, ok ? j : kbeg) + (ok ? ch * 8 : 0);\n"
+    "                    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\\n\" ::\"r\"(dst + ak_a9_sw<BN>(row, ch)),\n"
+    "                                 \"l\"(p), \"r\"(ok ? 16 : 0) : \"memory\");\n"
+    "                }\n"
     "            }\n"
     "            ak_cp_async_commit();\n"
     "            const ak_u32 full = isk ? AK_A9_KFULL(st) : AK_A9_VFULL(st);\n"
@@ -14607,22 +14646,26 @@ static const char _ak_src_attention_sm90[] =
     "    for (int i = 0; i < BN / 4; i++) pf[i] = 0u;\n"
     "    const ak_u32 qc = sq_ + 64 * c * 128;  // this consumer's rows in each 64-column block of Q\n"
     "\n"
+    "    // descriptors of Q, K stage 0 and V stage 0; a byte offset b moves a descriptor by b >> 4 (the start\n"
+    "    // address field: shared addresses stay below 256 KB, so the add never carries out of it)\n"
+    "    const ak_u64 dq0 = ak_wgmma_desc(sbase + (qc - s0)), dk0 = ak_wgmma_desc(sbase + (sk_ - s0)),\n"
+    "                 dv0 = ak_wgmma_desc_mn(sbase + (sv_ - s0), BN * 128);\n"
     "    // S_t = Q K_t^T (issued, not waited)\n"
     "    auto issue_s = [&](int t) {\n"
-    "        const ak_u32 kt = sk_ + (ak_u32)((t % ST) * KVBYTES);\n"
+    "        const ak_u64 dk = dk0 + (ak_u64)(((t % ST) * KVBYTES) >> 4);\n"
     "        ak_mbar_wait(AK_A9_KFULL(t % ST), (t / ST) & 1);\n"
     "#pragma unroll\n"
     "        for (int i = 0; i < NS; i++) ak_a9_pin(s[i]);\n"
     "        ak_wgmma_fence();\n"
     "#pragma unroll\n"
     "        for (int kk = 0; kk < KQ; kk++)\n"
-    "            ak_a9_qk<D, BN>(s, ak_wgmma_desc(sbase + (qc - s0) + (kk / 4) * (BQ * 128) + (kk % 4) * 32),\n"
-    "                            ak_wgmma_desc(sbase + (kt - s0) + (kk / 4) * (BN * 128) + (kk % 4) * 32), kk > 0);\n"
+    "            ak_a9_qk<D, BN>(s, dq0 + (ak_u64)(((kk / 4) * (BQ * 128) + (kk % 4) * 32) >> 4),\n"
+    "                            dk + (ak_u64)(((kk / 4) * (BN * 128) + (kk % 4) * 32) >> 4), kk > 0);\n"
     "        ak_wgmma_commit();\n"
     "    };\n"
     "    // O += P_t V_t (issued, not waited)\n"
     "    auto issue_pv = [&](int t) {\n"
-    "        const ak_u32 vt = sv_ + (ak_u32)((t % ST) * KVBYTES);\n"
+    "        const ak_u64 dv = dv0 + (ak_u64)(((t % ST) * KVBYTES) >> 4);\n"
     "        ak_mbar_wait(AK_A9_VFULL(t % ST), (t / ST) & 1);\n"
     "#pragma unroll\n"
     "        for (int i = 0; i < NO; i++) ak_a9_pin(oa[i]);\n"
@@ -14630,69 +14673,113 @@ static const char _ak_src_attention_sm90[] =
     "        for (int i = 0; i < BN / 4; i++) ak_a9_pin(pf[i]);\n"
     "        ak_wgmma_fence();\n"
     "#pragma unroll\n"
-    "        for (int kk = 0; kk < KP; kk++)\n"
-    "            ak_a9_pv<D, HD>(oa, pf + 4 * kk, ak_wgmma_desc_mn(sbase + (vt - s0) + kk * 2048, BN * 128));\n"
+    "        for (int kk = 0; kk < KP; kk++) ak_a9_pv<D, HD>(oa, pf + 4 * kk, dv + (ak_u64)((kk * 2048) >> 4));\n"
     "        ak_wgmma_commit();\n"
     "    };\n"
     "    // softmax of S_t in place (scale, soft-cap, mask, running max and sums); returns the rescale factors\n"
+    "    // Scores become base-2 logits x = cm * s: with a positive scale and no soft-cap the multiply folds into the\n"
+    "    // exponent's FFMA (exp2(s cm - max)); otherwise s is turned into x first and cm = 1.\n"
+    "    const bool fold = !(softcap > 0.0f) && scale_log2 > 0.0f;\n"
+    "    const float cm = fold ? scale_log2 : 1.0f;\n"
     "    auto softmax = [&](int t, float& al0, float& al1) {\n"
     "        const int k0 = kbeg + t * BN;\n"
-    "        const bool need_mask = k0 < kfull0 || k0 + BN > kfull1;\n"
-    "        float mx0 = -AK_INF, mx1 = -AK_INF;\n"
+    "        if (!fold) {\n"
     "#pragma unroll\n"
-    "        for (int r = 0; r < NS; r++) {\n"
-    "            float x = s[r] * scale_log2;\n"
-    "            if (softcap > 0.0f) x = softcap * ak_fast_tanh(x);\n"
-    "            const bool up = ((r / 2) % 2) == 0;\n"
-    "            if (need_mask) {\n"
+    "            for (int r = 0; r < NS; r++) {\n"
+    "                float x = s[r] * scale_log2;\n"
+    "                if (softcap > 0.0f) x = softcap * ak_fast_tanh(x);\n"
+    "                s[r] = x;\n"
+    "            }\n"
+    "        }\n"
+    "        if (k0 < kfull0 || k0 + BN > kfull1) {  // a tile on a causal / window / length edge\n"
+    "#pragma unroll\n"
+    "            for (int r = 0; r < NS; r++) {\n"
+    "                const bool up = ((r / 2) % 2) == 0;\n"
     "                const int j = k0 + 8 * (r / 4) + 2 * (lane % 4) + (r % 2);\n"
     "                const int lo = up ? lo0 : lo1, hi = up ? hi0 : hi1;\n"
-    "                if (j < lo || j > hi || j >= kend) x = -AK_INF;\n"
+    "                if (j < lo || j > hi || j >= kend) s[r] = -AK_INF;\n"
     "            }\n"
-    "            s[r] = x;\n"
-    "            if (up) mx0 = fmaxf(mx0, x);\n"
-    "            else mx1 = fmaxf(mx1, x);\n"
+    "        }\n"
+    "        // row maxima and sums over NP independent partials per row (short dependency chains; 2 above head\n"
+    "        // size 128, where registers are short)\n"
+    "        enum { NP = HD > 128 ? 2 : 4 };\n"
+    "        auto part = [](int r) { return ((r / 2) % 2) * NP + (r % 2) + 2 * ((r / 4) % (NP / 2)); };\n"
+    "        float mp[2 * NP], sp[2 * NP];\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < 2 * NP; i++) mp[i] = -AK_INF;\n"
+    "#pragma unroll\n"
+    "        for (int r = 0; r < NS; r++) mp[part(r)] = fmaxf(mp[part(r)], s[r]);\n"
+    "        float mx0 = mp[0], mx1 = mp[NP];\n"
+    "#pragma unroll\n"
+    "        for (int i = 1; i < NP; i++) {\n"
+    "            mx0 = fmaxf(mx0, mp[i]);\n"
+    "            mx1 = fmaxf(mx1, mp[NP + i]);\n"
     "        }\n"
     "        mx0 = fmaxf(mx0, ak_shfl_xor(mx0, 1));\n"
     "        mx0 = fmaxf(mx0, ak_shfl_xor(mx0, 2));\n"
     "        mx1 = fmaxf(mx1, ak_shfl_xor(mx1, 1));\n"
     "        mx1 = fmaxf(mx1, ak_shfl_xor(mx1, 2));\n"
-    "        const float mn0 = fmaxf(m0, mx0), mn1 = fmaxf(m1, mx1);\n"
+    "        const float mn0 = fmaxf(m0, mx0 * cm), mn1 = fmaxf(m1, mx1 * cm);\n"
     "        const float base0 = mn0 == -AK_INF ? 0.0f : mn0, base1 = mn1 == -AK_INF ? 0.0f : mn1;\n"
     "        al0 = ak_exp2(m0 - base0);\n"
     "        al1 = ak_exp2(m1 - base1);\n"
     "        m0 = mn0;\n"
     "        m1 = mn1;\n"
-    "        float ps0 = 0.0f, ps1 = 0.0f;\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < 2 * NP; i++) sp[i] = 0.0f;\n"
     "#pragma unroll\n"
     "        for (int r = 0; r < NS; r++) {\n"
     "            const bool up = ((r / 2) % 2) == 0;\n"
-    "            const float p = ak_exp2(s[r] - (up ? base0 : base1));\n"
+    "            const float p = ak_exp2(fmaf(s[r], cm, -(up ? base0 : base1)));\n"
     "            s[r] = p;\n"
-    "            if (up) ps0 += p;\n"
-    "            else ps1 += p;\n"
+    "            sp[part(r)] += p;\n"
+    "        }\n"
+    "        float ps0 = sp[0], ps1 = sp[NP];\n"
+    "#pragma unroll\n"
+    "        for (int i = 1; i < NP; i++) {\n"
+    "            ps0 += sp[i];\n"
+    "            ps1 += sp[NP + i];\n"
     "        }\n"
     "        l0 = l0 * al0 + ps0;\n"
     "        l1 = l1 * al1 + ps1;\n"
     "    };\n"
-    "    auto rescale_pack = [&](float al0, float al1) {\n"
+    "    auto rescale = [&](float al0, float al1) {\n"
     "#pragma unroll\n"
     "        for (int r = 0; r < NO; r++) oa[r] *= ((r / 2) % 2) == 0 ? al0 : al1;\n"
+    "    };\n"
+    "    auto pack = [&]() {\n"
     "#pragma unroll\n"
     "        for (int i = 0; i < BN / 4; i++) pf[i] = ak_a9_pack<D>(s[2 * i], s[2 * i + 1]);\n"
     "    };\n"
+    "    // Ping-pong (pp): the two consumers take turns issuing their wgmma batches (named barriers 3 + c, 256\n"
+    "    // threads: the waiting consumer's bar.sync and the other's bar.arrive), so the tensor cores run one\n"
+    "    // consumer's S_t and P_{t-1} V_{t-1} while the other runs its softmax, instead of interleaving both.\n"
+    "    // Consumer 1 opens consumer 0's first turn; consumer 0 takes one extra turn at the end (every arrive\n"
+    "    // has its sync).\n"
+    "    const bool pp = (vec & 2) != 0;\n"
+    "    auto turn_take = [&]() { if (pp) ak_named_bar(3 + c, 256); };\n"
+    "    auto turn_pass = [&]() { if (pp) ak_named_arrive(4 - c, 256); };\n"
+    "    // Order per tile t (as FlashAttention-3): issue S_t; rescale O by the factor of tile t-1's softmax (on\n"
+    "    // the CUDA cores while S_t runs); issue O += P_{t-1} V_{t-1}; softmax of S_t under that P V; pack P_t.\n"
+    "    // Between the end of a P V and the next wgmma only the packing of P (and the K wait) remains.\n"
     "    if (ntiles > 0) {\n"
-    "        float al0, al1;\n"
+    "        float al0 = 0.0f, al1 = 0.0f;\n"
+    "        if (c == 1) turn_pass();\n"
+    "        turn_take();\n"
     "        issue_s(0);\n"
+    "        turn_pass();\n"
     "        ak_wgmma_wait<0>();\n"
     "#pragma unroll\n"
     "        for (int i = 0; i < NS; i++) ak_a9_pin(s[i]);\n"
     "        if (lane == 0) ak_mbar_arrive(AK_A9_KEMPTY(0));\n"
-    "        softmax(0, al0, al1);\n"
-    "        rescale_pack(al0, al1);\n"
+    "        softmax(0, al0, al1);  // al of tile 0 multiplies O = 0\n"
+    "        pack();\n"
     "        for (int t = 1; t < ntiles; t++) {\n"
-    "            issue_s(t);       // S_t\n"
+    "            turn_take();\n"
+    "            issue_s(t);  // S_t\n"
+    "            rescale(al0, al1);\n"
     "            issue_pv(t - 1);  // O += P_{t-1} V_{t-1}, under the softmax of S_t\n"
+    "            turn_pass();\n"
     "            ak_wgmma_wait<1>();\n"
     "#pragma unroll\n"
     "            for (int i = 0; i < NS; i++) ak_a9_pin(s[i]);\n"
@@ -14702,9 +14789,13 @@ static const char _ak_src_attention_sm90[] =
     "#pragma unroll\n"
     "            for (int i = 0; i < NO; i++) ak_a9_pin(oa[i]);\n"
     "            if (lane == 0) ak_mbar_arrive(AK_A9_VEMPTY((t - 1) % ST));  // V_{t-1} read\n"
-    "            rescale_pack(al0, al1);\n"
+    "            pack();\n"
     "        }\n"
+    "        turn_take();\n"
+    "        rescale(al0, al1);\n"
     "        issue_pv(ntiles - 1);\n"
+    "        turn_pass();\n"
+    "        if (c == 0) turn_take();\n"
     "        ak_wgmma_wait<0>();\n"
     "#pragma unroll\n"
     "        for (int i = 0; i < NO; i++) ak_a9_pin(oa[i]);\n"
@@ -14757,7 +14848,7 @@ static const char _ak_src_attention_sm90[] =
     "    ak_attn_sm90<D, HD, AK_A9_BN(HD), AK_A9_ST(HD)>(q, k, v, o, lse, hkv, group, sq, skv, d, qsb, qsh, qss, ksb,   \\\n"
     "                                                    ksh, kss, vsb, vsh, vss, osb, osh, oss, scale_log2, nsplit,     \\\n"
     "                                                    split_len, part, cu_q, cu_k, used_k, btab, bts, pshift, wl, wr, \\\n"
-    "                                                    softcap)\n"
+    "                                                    softcap, vec)\n"
     "#else\n"
     "#define AK_A9_BODY(D, HD) \\\n"
     "    do {                  \\\n"
@@ -16824,6 +16915,320 @@ static const char _ak_src_gemm[] =
     "AK_GEMM_SPLITK_FIN(ak_gemm_splitk_fin_bf16, ak_bf16_t)\n"
     ;
 
+/* kernels/gemm_cdna.hip */
+static const char _ak_src_gemm_cdna[] =
+    "/* kernels/gemm_cdna.hip: the large-tile GEMM of CDNA3 / CDNA4 (gfx94x,\n"
+    " * gfx950) for f16 / bf16 inputs, every layout of A and B as its own kernel:\n"
+    " *   D = act(alpha op(A) op(B) + beta C + bias) + R, batched (strided).\n"
+    " * Host wrapper, plan and CPU reference: ak_gemm in amdkit.h (>>impl:ops-gemm),\n"
+    " * which picks this family on gfx942 / gfx950 for grids of at least one\n"
+    " * 256 x 128 tile per compute unit when A and B have 16-byte aligned rows and\n"
+    " * each operand's contiguous extent (k for a k-contiguous operand, m or n for\n"
+    " * the other) is a multiple of 8; the other shapes run kernels/gemm.hip.\n"
+    " *\n"
+    " * Block tile 256 x 128, k step BK = 32 (gfx94x: two LDS stages of 24 KiB in\n"
+    " * its 64 KiB) or 64 (gfx950: 2 x 48 KiB of its 160 KiB); 256 threads = 4\n"
+    " * waves in 2 x 2, each 128 x 64 = 4 x 2 MFMA 32x32 blocks (128 fp32\n"
+    " * accumulators a lane; gfx94x 32x32x8, gfx950 32x32x16). One wave per SIMD:\n"
+    " * the LDS of one block and the 128 accumulators fill the CU.\n"
+    " *\n"
+    " * Main loop, one barrier per k tile: the 16-byte global loads of tile k + 1\n"
+    " * go to registers first, then the MFMAs of tile k run from one LDS stage\n"
+    " * (the loads still in flight), then tile k + 1 is written to the other stage\n"
+    " * and the barrier ends the step. The loop body has no branch: full tiles\n"
+    " * only, rows past M / N clamped to the last valid row or 8-group (their\n"
+    " * results are never stored); a partial last k tile is peeled after the loop\n"
+    " * with masked loads (chunks at k >= K read as zeros; K is a multiple of 8).\n"
+    " *\n"
+    " * LDS layout: every operand k-contiguous, rows of BK elements in 16-byte\n"
+    " * chunks, chunk j of row r stored at j ^ ((r / (8 / CPR)) % CPR) (CPR chunks\n"
+    " * a row): the 8 lanes of a ds_read_b128 phase (rows r .. r + 7, one chunk)\n"
+    " * hit 8 different 16-byte bank groups. Fragment reads are ds_read_b128: lane\n"
+    " * l reads 8 consecutive k of row l % 32, k chunk 2c + l / 32; on gfx950 that\n"
+    " * is the 32x32x16 operand, on gfx94x two 32x32x8 operands (halves 0..3 and\n"
+    " * 4..7). A and B use the same k order, so each k step's sum is the product.\n"
+    " * A k-contiguous operand is written with ds_write_b128; an m- / n-contiguous\n"
+    " * one is loaded as KQ rows of 8 elements per thread and transposed in\n"
+    " * registers into 8 rows of KQ k (ds_write_b32 / b64 / b128 for KQ 2 / 4 / 8).\n"
+    " *\n"
+    " * Workgroup order: MI300X / MI355X deal workgroups round-robin over 8 XCDs\n"
+    " * (each with its own L2); the tile index is remapped so that each XCD gets a\n"
+    " * contiguous range of tiles, then tiles go in groups of 8 tile rows (all\n"
+    " * column tiles of 8 row tiles before the next 8), so concurrent blocks on one\n"
+    " * XCD share A rows and B columns in its L2.\n"
+    " *\n"
+    " * flags (as kernels/gemm.hip): bit 2 D / C / bias / R are f32, 3 read C,\n"
+    " * 4 bias, 5 residual, bits 8.. the activation's AK_UNARY_* code. */\n"
+    "\n"
+    "// >>host  the flag bits (the host builds them: amdkit.h _AK_GC_*)\n"
+    "#define AK_GC_OUT32 4\n"
+    "#define AK_GC_C 8\n"
+    "#define AK_GC_BIAS 16\n"
+    "#define AK_GC_RES 32\n"
+    "#define AK_GC_ACT_SHIFT 8\n"
+    "// <<host\n"
+    "\n"
+    "#if defined(AK_AMD) && (defined(__gfx940__) || defined(__gfx941__) || defined(__gfx942__) || defined(__gfx950__))\n"
+    "#define AK_GC_ON 1\n"
+    "#endif\n"
+    "#if defined(__gfx950__)\n"
+    "#define AK_GC_BK 64\n"
+    "#else\n"
+    "#define AK_GC_BK 32\n"
+    "#endif\n"
+    "\n"
+    "/* One output element's epilogue (accumulator acc, before alpha). */\n"
+    "template <class DT>\n"
+    "AK_INLINE void ak_gc_out(int m, int n, float acc, void* D, ak_i64 ldd, const void* C, ak_i64 ldc, const void* bias, const void* R,\n"
+    "                         ak_i64 ldr, float alpha, float beta, int flags, float ap) {\n"
+    "    typedef typename DT::T T;\n"
+    "    const bool o32 = (flags & AK_GC_OUT32) != 0;\n"
+    "    float v = alpha * acc;\n"
+    "    if (flags & AK_GC_C) v += beta * (o32 ? ((const float*)C)[(ak_i64)m * ldc + n] : DT::to(((const T*)C)[(ak_i64)m * ldc + n]));\n"
+    "    if (flags & AK_GC_BIAS) v += o32 ? ((const float*)bias)[n] : DT::to(((const T*)bias)[n]);\n"
+    "    const int act = flags >> AK_GC_ACT_SHIFT;\n"
+    "    if (act != AK_UNARY_NONE) v = ak_uop_apply(act, v, ap);\n"
+    "    if (flags & AK_GC_RES) v += o32 ? ((const float*)R)[(ak_i64)m * ldr + n] : DT::to(((const T*)R)[(ak_i64)m * ldr + n]);\n"
+    "    if (o32) ((float*)D)[(ak_i64)m * ldd + n] = v;\n"
+    "    else ((T*)D)[(ak_i64)m * ldd + n] = DT::from(v);\n"
+    "}\n"
+    "/* Element offset of 16-byte chunk j of row r in a stage of k-contiguous rows of BK elements (XOR-swizzled). */\n"
+    "template <int BK>\n"
+    "AK_INLINE int ak_gc_sw(int r, int j) {\n"
+    "    enum { CPR = BK / 8, RPL = 8 / CPR }; /* chunks a row, rows a 128-byte bank line */\n"
+    "    return r * BK + ((j ^ ((r / RPL) % CPR)) << 3);\n"
+    "}\n"
+    "\n"
+    "/* One operand's tile (ROWS rows of m or n, BK of k) on its way from global\n"
+    " * memory to LDS, 256 threads. KC: k-contiguous in memory (element (r, k) at\n"
+    " * X[r ld + k]), else r-contiguous (X[k ld + r]). */\n"
+    "template <int ROWS, bool KC, int BK>\n"
+    "struct ak_gc_op {\n"
+    "    enum { NT = 256, CPR = BK / 8, NV = ROWS * BK / 8 / NT, GR = ROWS / 8 };\n"
+    "    static_assert(NV >= 1 && (KC || NV == 2 || NV == 4 || NV == 8), \"gemm_cdna: tile / thread count mismatch\");\n"
+    "    uint4 g[NV];\n"
+    "    /* MASK: chunks at k >= K read as zeros (the peeled last tile); rows past R clamped (never stored). R >= 8. */\n"
+    "    template <bool MASK, class T>\n"
+    "    AK_INLINE void load(const T* X, ak_i64 ld, int r0, int k0, int R, int K) {\n"
+    "        const int tid = (int)threadIdx.x;\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < NV; i++) {\n"
+    "            int r, k;\n"
+    "            if (KC) {\n"
+    "                const int q = tid + i * NT;\n"
+    "                r = r0 + q / CPR; k = k0 + (q % CPR) * 8;\n"
+    "                r = r < R ? r : R - 1;\n"
+    "            } else {\n"
+    "                r = r0 + 8 * (tid % GR); k = k0 + NV * (tid / GR) + i;\n"
+    "                r = r + 8 <= R ? r : R - 8;\n"
+    "            }\n"
+    "            const bool ok = !MASK || k < K;\n"
+    "            const T* p = KC ? X + (ak_i64)r * ld + (ok ? k : 0) : X + (ak_i64)(ok ? k : 0) * ld + r;\n"
+    "            uint4 v = *(const uint4*)p;\n"
+    "            if (MASK && !ok) v = make_uint4(0u, 0u, 0u, 0u);\n"
+    "            g[i] = v;\n"
+    "        }\n"
+    "    }\n"
+    "    template <class T>\n"
+    "    AK_INLINE void store(T* S) const {\n"
+    "        const int tid = (int)threadIdx.x;\n"
+    "        if constexpr (KC) {\n"
+    "#pragma unroll\n"
+    "            for (int i = 0; i < NV; i++) {\n"
+    "                const int q = tid + i * NT;\n"
+    "                *(uint4*)(S + ak_gc_sw<BK>(q / CPR, q % CPR)) = g[i];\n"
+    "            }\n"
+    "        } else {\n"
+    "            /* g[i] = 8 rows at k NV (tid / GR) + i: write each row's NV consecutive k */\n"
+    "            const int r0 = 8 * (tid % GR), kq = NV * (tid / GR);\n"
+    "#pragma unroll\n"
+    "            for (int e = 0; e < 8; e++) {\n"
+    "                ak_u32 w[NV / 2];\n"
+    "#pragma unroll\n"
+    "                for (int h = 0; h < NV / 2; h++) {\n"
+    "                    const ak_u32 lo = ak_u16x8_word(g[2 * h], e >> 1), hi = ak_u16x8_word(g[2 * h + 1], e >> 1);\n"
+    "                    w[h] = (e & 1) ? ((lo >> 16) | (hi & 0xFFFF0000u)) : ((lo & 0xFFFFu) | (hi << 16));\n"
+    "                }\n"
+    "                T* p = S + ak_gc_sw<BK>(r0 + e, kq >> 3) + (kq & 7);\n"
+    "                if constexpr (NV == 2) *(ak_u32*)p = w[0];\n"
+    "                else if constexpr (NV == 4) *(uint2*)p = make_uint2(w[0], w[1]);\n"
+    "                else *(uint4*)p = make_uint4(w[0], w[1], w[2], w[3]);\n"
+    "            }\n"
+    "        }\n"
+    "    }\n"
+    "};\n"
+    "\n"
+    "#if defined(AK_GC_ON)\n"
+    "/* 8 halves of a 16-byte LDS read as MFMA operands: gfx950 one 32x32x16\n"
+    " * operand, gfx94x two 32x32x8 operands (h = 0: halves 0..3). */\n"
+    "template <class MM>\n"
+    "AK_INLINE void ak_gc_frag(typename MM::A& a, const uint4& v, int h) {\n"
+    "    if constexpr (MM::K == 16) { (void)h; __builtin_memcpy(&a.x, &v, 16); }\n"
+    "    else {\n"
+    "        const uint2 u = h ? make_uint2(v.z, v.w) : make_uint2(v.x, v.y);\n"
+    "        __builtin_memcpy(&a.x, &u, 8);\n"
+    "    }\n"
+    "}\n"
+    "#endif\n"
+    "\n"
+    "template <class DT, bool TA, bool TB>\n"
+    "AK_INLINE void ak_gemm_cdna(const typename DT::T* A, const typename DT::T* B, const void* C, void* D, const void* bias,\n"
+    "                            const void* R, int M, int N, int K, ak_i64 lda, ak_i64 ldb, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr,\n"
+    "                            ak_i64 sA, ak_i64 sB, ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, float alpha, float beta, int flags,\n"
+    "                            float ap) {\n"
+    "#if defined(AK_GC_ON)\n"
+    "    typedef ak_mma<DT, false> MM;\n"
+    "    typedef typename DT::T T;\n"
+    "    enum { BM = 256, BN = 128, BK = AK_GC_BK, WTM = 128, WTN = 64, FM = WTM / 32, FN = WTN / 32, KPB = BK / 16,\n"
+    "           A_EL = BM * BK, B_EL = BN * BK, SMEM = 2 * (A_EL + B_EL) * 2 };\n"
+    "    static_assert(MM::M == 32 && MM::N == 32 && (MM::K == 8 || MM::K == 16), \"gemm_cdna: MFMA 32x32x8 / 32x32x16 expected\");\n"
+    "    static_assert(SMEM >= 4 * 32 * WTN * 4, \"gemm_cdna: the epilogue slabs must fit the stages\");\n"
+    "    __shared__ __attribute__((aligned(16))) unsigned char smem[SMEM];\n"
+    "    T* As = (T*)smem;               /* 2 stages of A_EL */\n"
+    "    T* Bs = (T*)smem + 2 * A_EL;    /* 2 stages of B_EL */\n"
+    "    const int lane = ak_lane(), w = ak_wave_id(), wm = w >> 1, wn = w & 1;\n"
+    "    /* tile of this block: XCD-contiguous ranges, then groups of 8 tile rows */\n"
+    "    const int gx = (int)gridDim.x, gy = (int)gridDim.y, nwg = gx * gy;\n"
+    "    int pid = (int)blockIdx.y * gx + (int)blockIdx.x;\n"
+    "    {\n"
+    "        const int per = nwg >> 3;\n"
+    "        if (pid < per * 8) pid = (pid & 7) * per + (pid >> 3);\n"
+    "    }\n"
+    "    const int grp = 8 * gx, first = (pid / grp) * 8, rows = gy - first < 8 ? gy - first : 8;\n"
+    "    const int m0 = (first + (pid % grp) % rows) * BM, n0 = ((pid % grp) / rows) * BN;\n"
+    "    const int o32 = (flags & AK_GC_OUT32) ? 1 : 0;\n"
+    "    const int nfull = K / BK, nt = (K + BK - 1) / BK;\n"
+    "    /* one batch entry a block (grid z = batch; the host keeps batch <= 65535): no outer loop out of which the\n"
+    "     * compiler would hoist the tail's masks and the epilogue's addresses into SGPRs live across the k loop */\n"
+    "    {\n"
+    "        const int b = (int)blockIdx.z;\n"
+    "        if (b >= batch) return;\n"
+    "        const T* Ab = A + (ak_i64)b * sA;\n"
+    "        const T* Bb = B + (ak_i64)b * sB;\n"
+    "        typename MM::C acc[FM][FN];\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < FM; i++)\n"
+    "#pragma unroll\n"
+    "            for (int j = 0; j < FN; j++) MM::zero(acc[i][j]);\n"
+    "        ak_gc_op<BM, !TA, BK> ta;\n"
+    "        ak_gc_op<BN, TB, BK> tb;\n"
+    "        /* the MFMAs of the stage holding one k tile */\n"
+    "        auto step = [&](int cur) {\n"
+    "            const T* as = As + cur * A_EL;\n"
+    "            const T* bs = Bs + cur * B_EL;\n"
+    "#pragma unroll\n"
+    "            for (int c = 0; c < KPB; c++) {\n"
+    "                uint4 fa[FM], fb[FN];\n"
+    "#pragma unroll\n"
+    "                for (int i = 0; i < FM; i++) fa[i] = *(const uint4*)(as + ak_gc_sw<BK>(wm * WTM + i * 32 + lane % 32, 2 * c + lane / 32));\n"
+    "#pragma unroll\n"
+    "                for (int j = 0; j < FN; j++) fb[j] = *(const uint4*)(bs + ak_gc_sw<BK>(wn * WTN + j * 32 + lane % 32, 2 * c + lane / 32));\n"
+    "#pragma unroll\n"
+    "                for (int h = 0; h < 16 / MM::K; h++)\n"
+    "#pragma unroll\n"
+    "                    for (int i = 0; i < FM; i++)\n"
+    "#pragma unroll\n"
+    "                        for (int j = 0; j < FN; j++) {\n"
+    "                            typename MM::A xa;\n"
+    "                            typename MM::B xb;\n"
+    "                            ak_gc_frag<MM>(xa, fa[i], h);\n"
+    "                            ak_gc_frag<MM>(xb, fb[j], h);\n"
+    "                            MM::mma(acc[i][j], xa, xb);\n"
+    "                        }\n"
+    "            }\n"
+    "        };\n"
+    "        __syncthreads(); /* the previous batch entry's epilogue is done with the LDS */\n"
+    "        if (nfull > 0) { ta.template load<false>(Ab, lda, m0, 0, M, K); tb.template load<false>(Bb, ldb, n0, 0, N, K); }\n"
+    "        else { ta.template load<true>(Ab, lda, m0, 0, M, K); tb.template load<true>(Bb, ldb, n0, 0, N, K); }\n"
+    "        ta.store(As);\n"
+    "        tb.store(Bs);\n"
+    "        __syncthreads();\n"
+    "        int cur = 0;\n"
+    "        /* main loop: full tiles kt + 1 < nfull, no branch in the body */\n"
+    "        for (int kt = 0; kt + 1 < nfull; kt++) {\n"
+    "            ta.template load<false>(Ab, lda, m0, (kt + 1) * BK, M, K);\n"
+    "            tb.template load<false>(Bb, ldb, n0, (kt + 1) * BK, N, K);\n"
+    "            /* keep the loads above the MFMAs (the scheduler would sink them next to their LDS stores) */\n"
+    "            __builtin_amdgcn_sched_barrier(0);\n"
+    "            step(cur);\n"
+    "            /* and the register transposes of the m- / n-contiguous operands below them (their waits would stall the MFMAs) */\n"
+    "            __builtin_amdgcn_sched_barrier(0);\n"
+    "            /* the other stage was last read by step(kt - 1), finished before the previous barrier */\n"
+    "            ta.store(As + (cur ^ 1) * A_EL);\n"
+    "            tb.store(Bs + (cur ^ 1) * B_EL);\n"
+    "            __syncthreads();\n"
+    "            cur ^= 1;\n"
+    "        }\n"
+    "        if (nt > nfull && nfull > 0) { /* the partial last tile, masked */\n"
+    "            ta.template load<true>(Ab, lda, m0, nfull * BK, M, K);\n"
+    "            tb.template load<true>(Bb, ldb, n0, nfull * BK, N, K);\n"
+    "            step(cur);\n"
+    "            ta.store(As + (cur ^ 1) * A_EL);\n"
+    "            tb.store(Bs + (cur ^ 1) * B_EL);\n"
+    "            __syncthreads();\n"
+    "            cur ^= 1;\n"
+    "        }\n"
+    "        step(cur);\n"
+    "        /* epilogue: each wave stages one 32-row slab of its 128 x 64 tile at a time */\n"
+    "        void* Db = (void*)((char*)D + (ak_i64)b * sD * (o32 ? 4 : DT::SIZE));\n"
+    "        const void* Cb = C ? (const void*)((const char*)C + (ak_i64)b * sC * (o32 ? 4 : DT::SIZE)) : C;\n"
+    "        const void* Rb = R ? (const void*)((const char*)R + (ak_i64)b * sR * (o32 ? 4 : DT::SIZE)) : R;\n"
+    "        /* (one copy of the epilogue code, inlined: a call would cost SGPR spills and a stack frame) */\n"
+    "        float* st = (float*)smem + w * (32 * WTN);\n"
+    "#pragma unroll 1\n"
+    "        for (int i = 0; i < FM; i++) {\n"
+    "            __syncthreads();\n"
+    "#pragma unroll\n"
+    "            for (int ii = 0; ii < FM; ii++)\n"
+    "                if (ii == i) {\n"
+    "#pragma unroll\n"
+    "                    for (int j = 0; j < FN; j++)\n"
+    "#pragma unroll\n"
+    "                        for (int e = 0; e < 16; e++) st[MM::c_row(lane, e) * WTN + j * 32 + MM::c_col(lane, e)] = acc[ii][j].v[e];\n"
+    "                }\n"
+    "            __syncthreads();\n"
+    "            const int mb = m0 + wm * WTM + i * 32;\n"
+    "#pragma unroll 1\n"
+    "            for (int r = 0; r < 32 && mb + r < M; r++)\n"
+    "#pragma unroll 1\n"
+    "                for (int c = lane; c < WTN; c += 64) {\n"
+    "                    const int n = n0 + wn * WTN + c;\n"
+    "                    if (n < N) ak_gc_out<DT>(mb + r, n, st[r * WTN + c], Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);\n"
+    "                }\n"
+    "        }\n"
+    "    }\n"
+    "#else\n"
+    "    (void)A; (void)B; (void)C; (void)D; (void)bias; (void)R; (void)M; (void)N; (void)K; (void)lda; (void)ldb; (void)ldc;\n"
+    "    (void)ldd; (void)ldr; (void)sA; (void)sB; (void)sC; (void)sD; (void)sR; (void)batch; (void)alpha; (void)beta; (void)flags;\n"
+    "    (void)ap;\n"
+    "#endif\n"
+    "}\n"
+    "\n"
+    "/* Kernels: ak_gemm_cdna_<a><b>_<dtype> (a: k when A is k-contiguous (stored\n"
+    " * M x K), m when stored K x M; b: k when B is stored N x K, n when K x N).\n"
+    " * Empty on every target but gfx94x / gfx950 (the host picks them there only). */\n"
+    "#define AK_GEMM_CDNA(NAME, DT, TA, TB)                                                                                    \\\n"
+    "    AK_KERNEL void __launch_bounds__(256) NAME(const typename DT::T* A, const typename DT::T* B, const void* C, void* D,  \\\n"
+    "                                               const void* bias, const void* R, int M, int N, int K, ak_i64 lda,          \\\n"
+    "                                               ak_i64 ldb, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, ak_i64 sA, ak_i64 sB,      \\\n"
+    "                                               ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, float alpha, float beta,       \\\n"
+    "                                               int flags, float ap) {                                                     \\\n"
+    "        ak_gemm_cdna<DT, TA, TB>(A, B, C, D, bias, R, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, alpha, \\\n"
+    "                                 beta, flags, ap);                                                                        \\\n"
+    "    }\n"
+    "\n"
+    "// kernels: ak_gemm_cdna_kk_f16 ak_gemm_cdna_kn_f16 ak_gemm_cdna_mk_f16 ak_gemm_cdna_mn_f16\n"
+    "// kernels: ak_gemm_cdna_kk_bf16 ak_gemm_cdna_kn_bf16 ak_gemm_cdna_mk_bf16 ak_gemm_cdna_mn_bf16\n"
+    "AK_GEMM_CDNA(ak_gemm_cdna_kk_f16, ak_f16_t, false, true)\n"
+    "AK_GEMM_CDNA(ak_gemm_cdna_kn_f16, ak_f16_t, false, false)\n"
+    "AK_GEMM_CDNA(ak_gemm_cdna_mk_f16, ak_f16_t, true, true)\n"
+    "AK_GEMM_CDNA(ak_gemm_cdna_mn_f16, ak_f16_t, true, false)\n"
+    "AK_GEMM_CDNA(ak_gemm_cdna_kk_bf16, ak_bf16_t, false, true)\n"
+    "AK_GEMM_CDNA(ak_gemm_cdna_kn_bf16, ak_bf16_t, false, false)\n"
+    "AK_GEMM_CDNA(ak_gemm_cdna_mk_bf16, ak_bf16_t, true, true)\n"
+    "AK_GEMM_CDNA(ak_gemm_cdna_mn_bf16, ak_bf16_t, true, false)\n"
+    ;
+
 /* kernels/gemm_decode.hip */
 static const char _ak_src_gemm_decode[] =
     "/* kernels/gemm_decode.hip: decode-shaped GEMM (m = 1..16 rows) for f16 /\n"
@@ -16933,13 +17338,34 @@ static const char _ak_src_gemm_decode[] =
     "    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {\n"
     "        const T* Ab = A + (ak_i64)b * sA;\n"
     "        const T* Bb = B + (ak_i64)b * sB;\n"
-    "        /* copy k chunk c of this block's slice into stage st */\n"
+    "        /* copy k chunk c of this block's slice into stage st: a chunk wholly inside the slice and the 64 columns\n"
+    "           by one cp.async per 16 bytes from pointers set up once (B: rows tid / 8 + 16 i, 16-byte chunk tid % 8;\n"
+    "           A, k-contiguous: row tid / 8; m-contiguous: k row tid / 2, 16-byte half tid % 2); else (tails) each\n"
+    "           copy checked against M, N and the slice's end */\n"
+    "        const bool bfull = n0 + NB <= N, afull = TA == 0 ? tid / 8 < M : (tid % 2) * 8 + 8 <= M;\n"
+    "        const T* bsrc = TB == 1 ? Bb + (ak_i64)(n0 + tid / 8) * ldb + ks + (tid % 8) * 8 : Bb + (ak_i64)(ks + tid / 8) * ldb + n0 + (tid % 8) * 8;\n"
+    "        const T* asrc = TA == 0 ? Ab + (ak_i64)(tid / 8) * lda + ks + (tid % 8) * 8 : Ab + (ak_i64)(ks + tid / 2) * lda + (tid % 2) * 8;\n"
+    "        const ak_i64 bstep = 16 * ldb, bchunk = TB == 1 ? KC : (ak_i64)KC * ldb;\n"
+    "        const ak_i64 achunk = TA == 0 ? KC : (ak_i64)KC * lda;\n"
     "        auto load = [&](int c, int st) {\n"
     "            const int k0 = ks + c * KC;\n"
     "            unsigned char* sb = sm + st * STAGE;\n"
     "            unsigned char* sa = sb + B_BYTES;\n"
+    "            if (k0 + KC <= ke && bfull) {\n"
+    "                const T* q = bsrc + c * bchunk;\n"
     "#pragma unroll\n"
-    "            for (int i = 0; i < 4; i++) { /* B: 64 rows x 8 chunks */\n"
+    "                for (int i = 0; i < 4; i++)\n"
+    "                    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\\n\" ::\"r\"(ak_smem_addr(sb + ak_gd_sw(tid / 8 + 16 * i, tid % 8))),\n"
+    "                                 \"l\"(q + i * bstep) : \"memory\");\n"
+    "                if (afull) {\n"
+    "                    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\\n\" ::\"r\"(ak_smem_addr(\n"
+    "                                     sa + (TA == 0 ? ak_gd_sw(tid / 8, tid % 8) : (tid / 2) * 32 + (tid % 2) * 16))),\n"
+    "                                 \"l\"(asrc + c * achunk) : \"memory\");\n"
+    "                    return;\n"
+    "                }\n"
+    "            }\n"
+    "#pragma unroll\n"
+    "            for (int i = 0; i < 4 && !(k0 + KC <= ke && bfull); i++) { /* B: 64 rows x 8 chunks */\n"
     "                const int q = tid + 128 * i, r = q / 8, ch = q % 8;\n"
     "                const T* src;\n"
     "                int bytes;\n"
@@ -17121,8 +17547,11 @@ static const char _ak_src_gemm_sm90[] =
     " * batch the tiles go in groups of 8 tile rows, column by column (concurrent\n"
     " * blocks share A rows and B columns in L2). The producer runs ahead into the\n"
     " * next tile while the consumers finish the epilogue of this one.\n"
-    " * Epilogue: each consumer stages 32 columns of its 64 rows at a time in its\n"
-    " * own shared buffer (fp32, row stride 40: conflict-free), then every thread\n"
+    " * Epilogue: a 16-bit D without C, residual or activation (alpha, scales,\n"
+    " * bias) goes through each consumer's 16 KiB shared buffer as converted\n"
+    " * 16-bit values, 64 x 128 at a time, and out in whole 16-byte row pieces\n"
+    " * (ak_g9_epi_16). Otherwise each consumer stages 32 columns of its 64 rows at\n"
+    " * a time (fp32, row stride 40: conflict-free), then every thread\n"
     " * takes 4 consecutive columns of a row: alpha, beta C, bias, activation,\n"
     " * residual, one 8- or 16-byte store (element-wise where the host says the\n"
     " * vectors are unaligned, and at the N edge).\n"
@@ -17352,6 +17781,79 @@ static const char _ak_src_gemm_sm90[] =
     "    }\n"
     "}\n"
     "\n"
+    "/* Epilogue of a 16-bit D = alpha sA sB op(A) op(B) (+ bias), no C, residual\n"
+    " * or activation: per block of 64 rows x 128 columns the consumer writes its\n"
+    " * values, converted, as 4-byte pairs into its 16 KiB buffer sbuf (rows of\n"
+    " * 256 bytes, 16-byte chunk c of row r at c ^ (r % 8): conflict-free both\n"
+    " * ways), then each thread copies 16-byte chunks of rows ct / 16 + 8 i to D,\n"
+    " * a warp two whole rows (16-, 8- or 4-byte stores as the address allows;\n"
+    " * element by element at the N edge).\n"
+    " * Two named barriers per block (the earlier fp32 staging takes eight). The\n"
+    " * NH x ND values of a consumer thread: rows mb + 64 h + r0 (+ 8), column\n"
+    " * pairs n0 + 8 g + c0 (ak_wgmma_row / ak_wgmma_col). */\n"
+    "template <class DT, int NH, int ND>\n"
+    "AK_INLINE void ak_g9_epi_16(const float* d, int ct, int cw, unsigned char* sbuf, int mb, int n0, int M, int N, void* D, ak_i64 ldd,\n"
+    "                            const void* bias, float alpha, int flags, const float* sA, const float* sB) {\n"
+    "    typedef typename DT::T T;\n"
+    "    const int r0 = ak_wgmma_row(ct, 0), c0 = ak_wgmma_col(ct, 0);\n"
+    "#pragma unroll\n"
+    "    for (int h = 0; h < NH; h++) {\n"
+    "        const int mrow = mb + 64 * h;\n"
+    "        if (mrow >= M) break;\n"
+    "        float sa[2];\n"
+    "#pragma unroll\n"
+    "        for (int e = 0; e < 2; e++) {\n"
+    "            const int m = mrow + r0 + 8 * e;\n"
+    "            sa[e] = alpha * (sA ? sA[(flags & AK_G9_SA_ROW) ? (m < M ? m : M - 1) : 0] : 1.0f);\n"
+    "        }\n"
+    "#pragma unroll\n"
+    "        for (int q = 0; q < ND / 64; q++) {\n"
+    "            if (n0 + 128 * q >= N) break;\n"
+    "            ak_named_bar(1 + cw, 128); /* the previous block's readers are done with sbuf */\n"
+    "#pragma unroll\n"
+    "            for (int gg = 0; gg < 16; gg++) {\n"
+    "                const int g = 16 * q + gg, n = n0 + 8 * g + c0;\n"
+    "                float bx = 0.0f, by = 0.0f, sx = 1.0f, sy = 1.0f;\n"
+    "                if (flags & AK_G9_BIAS) {\n"
+    "                    if (n < N) bx = DT::to(((const T*)bias)[n]);\n"
+    "                    if (n + 1 < N) by = DT::to(((const T*)bias)[n + 1]);\n"
+    "                }\n"
+    "                if (sB) {\n"
+    "                    sx = sB[(flags & AK_G9_SB_COL) ? (n < N ? n : N - 1) : 0];\n"
+    "                    sy = sB[(flags & AK_G9_SB_COL) ? (n + 1 < N ? n + 1 : N - 1) : 0];\n"
+    "                }\n"
+    "#pragma unroll\n"
+    "                for (int e = 0; e < 2; e++) {\n"
+    "                    const int r = r0 + 8 * e;\n"
+    "                    const float x = sa[e] * sx * d[h * ND + 4 * g + 2 * e] + bx, y = sa[e] * sy * d[h * ND + 4 * g + 2 * e + 1] + by;\n"
+    "                    *(ak_u32*)(sbuf + r * 256 + ((gg ^ (r & 7)) << 4) + c0 * 2) = ak_pack2(DT::from(x), DT::from(y));\n"
+    "                }\n"
+    "            }\n"
+    "            ak_named_bar(1 + cw, 128);\n"
+    "#pragma unroll\n"
+    "            for (int i = 0; i < 8; i++) {\n"
+    "                const int r = ct / 16 + 8 * i, ch = ct % 16, m = mrow + r, n = n0 + 128 * q + 8 * ch;\n"
+    "                if (m >= M || n >= N) continue;\n"
+    "                const uint4 v = *(const uint4*)(sbuf + r * 256 + ((ch ^ (r & 7)) << 4));\n"
+    "                T* p = (T*)D + (ak_i64)m * ldd + n;\n"
+    "                const unsigned al = (unsigned)(size_t)p & 15u; /* rows of a multiple of 4 / 2 elements: 8- / 4-byte stores */\n"
+    "                if (n + 8 <= N && al == 0) *(uint4*)p = v;\n"
+    "                else if (n + 8 <= N && (al & 7u) == 0) {\n"
+    "                    ((uint2*)p)[0] = make_uint2(v.x, v.y);\n"
+    "                    ((uint2*)p)[1] = make_uint2(v.z, v.w);\n"
+    "                } else if (n + 8 <= N && (al & 3u) == 0) {\n"
+    "                    ((ak_u32*)p)[0] = v.x; ((ak_u32*)p)[1] = v.y; ((ak_u32*)p)[2] = v.z; ((ak_u32*)p)[3] = v.w;\n"
+    "                } else {\n"
+    "                    const T* e = (const T*)&v;\n"
+    "#pragma unroll\n"
+    "                    for (int j = 0; j < 8; j++)\n"
+    "                        if (n + j < N) p[j] = e[j];\n"
+    "                }\n"
+    "            }\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "\n"
     "/* PP 0: cooperative, both consumers on one 128 x BN tile (rows 0..63 and\n"
     " * 64..127); PP 1: ping-pong, each consumer on its own 128 x BN tiles (the\n"
     " * CTA's tiles alternate between them, two m64 wgmmas per k16), so one\n"
@@ -17363,7 +17865,7 @@ static const char _ak_src_gemm_sm90[] =
     "        ES = IN ? 1 : 2, BM = 128, BK = 128 / ES, A_BYTES = BM * BK * ES, B_BYTES = BN * BK * ES, STAGE = A_BYTES + B_BYTES,\n"
     "        S = BN == 256 ? 4 : 6,              /* 192 KiB of stages */\n"
     "        EC = 32, EP = EC + 8,               /* epilogue chunk: 32 columns, row stride 40 floats */\n"
-    "        EPI_BYTES = 64 * EP * 4, GROUP = 8, ND = BN / 2, NH = PP ? 2 : 1\n"
+    "        EPI_BYTES = 64 * 128 * 2, /* >= 64 * EP * 4 */ GROUP = 8, ND = BN / 2, NH = PP ? 2 : 1\n"
     "    };\n"
     "    extern __shared__ unsigned char ak_g9_smem[];\n"
     "    unsigned char* sm = ak_g9_smem + ((1024 - (ak_smem_addr(ak_g9_smem) & 1023)) & 1023);\n"
@@ -17485,10 +17987,20 @@ static const char _ak_src_gemm_sm90[] =
     "                if ((ct & 31) == 0) ak_mbar_arrive(bar0 + 8 * (S + (it + S - 1) % S));\n"
     "            }\n"
     "            if (PP && (int)blockIdx.x + (j + 1) * (int)gridDim.x < tiles) ak_named_arrive(3 + (j & 1), 256);\n"
-    "            /* ---- epilogue: 64 rows x 32 columns at a time through st ---- */\n"
     "            void* Db = (char*)D + (ak_i64)b * sD * osz;\n"
     "            const void* Cb = C ? (const char*)C + (ak_i64)b * sC * osz : C;\n"
     "            const void* Rb = R ? (const char*)R + (ak_i64)b * sR * osz : R;\n"
+    "            if ((flags & (AK_G9_OUT32 | AK_G9_C | AK_G9_RES | (0xFFFF << AK_G9_ACT_SHIFT))) == 0) {\n"
+    "                /* ---- 16-bit D, no C, residual or activation: 64 x 128 blocks through st as 16-bit values ---- */\n"
+    "                if (IN && !(flags & AK_G9_OBF16))\n"
+    "                    ak_g9_epi_16<ak_f16_t, NH, ND>(d, ct, cw, (unsigned char*)st, m0 + (PP ? 0 : 64 * cw), n0, M, N, Db, ldd, bias, alpha,\n"
+    "                                                   flags, sA, sB);\n"
+    "                else\n"
+    "                    ak_g9_epi_16<DT, NH, ND>(d, ct, cw, (unsigned char*)st, m0 + (PP ? 0 : 64 * cw), n0, M, N, Db, ldd, bias, alpha, flags,\n"
+    "                                             sA, sB);\n"
+    "                continue;\n"
+    "            }\n"
+    "            /* ---- epilogue: 64 rows x 32 columns at a time through st ---- */\n"
     "#pragma unroll\n"
     "            for (int h = 0; h < NH; h++) {\n"
     "                const int mr = m0 + 64 * (PP ? h : cw);\n"
@@ -17526,7 +18038,7 @@ static const char _ak_src_gemm_sm90[] =
     " * k-contiguous (A stored M x K, B stored N x K), m / n when not. The host\n"
     " * launches them only where the architecture row has wgmma and TMA (sm_90a\n"
     " * target); everywhere else the body is empty so every target still compiles\n"
-    " * the family. Shared memory: 192 KiB of stages + 20 KiB of epilogue buffers +\n"
+    " * the family. Shared memory: 192 KiB of stages + 32 KiB of epilogue buffers +\n"
     " * the barriers + 1 KiB of alignment (the host passes it). */\n"
     "#if defined(AK_WGMMA)\n"
     "#define AK_G9_BODY(DT, BN, TA, TB, PP, IN) ak_g9_gemm<DT, BN, TA, TB, PP, IN>(AK_G9_ARGS);\n"
@@ -20605,6 +21117,8 @@ static const struct { const char* family; const char* source; const char* kernel
       "ak_fill_f32 ak_fill_f16 ak_fill_bf16 ak_axpy_f32 ak_axpy_f16 ak_axpy_bf16 ak_scale_f32 ak_scale_f16 ak_scale_bf16 ak_binary_f32 ak_binary_f16 ak_binary_bf16" },
     { "gemm", _ak_src_gemm,
       "ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32 ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32 ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16 ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32 ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16 ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16 ak_gemm_gemvn_f32 ak_gemm_splitk_fin_f32 ak_gemm_splitk_fin_f16 ak_gemm_splitk_fin_bf16" },
+    { "gemm_cdna", _ak_src_gemm_cdna,
+      "ak_gemm_cdna_kk_f16 ak_gemm_cdna_kn_f16 ak_gemm_cdna_mk_f16 ak_gemm_cdna_mn_f16 ak_gemm_cdna_kk_bf16 ak_gemm_cdna_kn_bf16 ak_gemm_cdna_mk_bf16 ak_gemm_cdna_mn_bf16" },
     { "gemm_decode", _ak_src_gemm_decode,
       "ak_gemm_decode_kk_f16 ak_gemm_decode_kn_f16 ak_gemm_decode_mk_f16 ak_gemm_decode_mn_f16 ak_gemm_decode_kk_bf16 ak_gemm_decode_kn_bf16 ak_gemm_decode_mk_bf16 ak_gemm_decode_mn_bf16 ak_gemm_decode_fin_f16 ak_gemm_decode_fin_bf16" },
     { "gemm_sm90", _ak_src_gemm_sm90,
@@ -20652,6 +21166,12 @@ static const struct { const char* family; const char* source; const char* kernel
 #define _AK_GF_VA 64
 #define _AK_GF_VB 128
 #define _AK_GF_ACT_SHIFT 8
+/* host constants of kernels/gemm_cdna.hip (its `// >>host` block) */
+#define _AK_GC_OUT32 4
+#define _AK_GC_C 8
+#define _AK_GC_BIAS 16
+#define _AK_GC_RES 32
+#define _AK_GC_ACT_SHIFT 8
 /* host constants of kernels/gemm_decode.hip (its `// >>host` block) */
 #define _AK_GD_OUT32 4
 #define _AK_GD_C 8
@@ -20889,7 +21409,7 @@ static inline void _ak_kargs_gemm_splitk_fin(_ak_kargs* kargs_, const void* W, i
     ak_args_ptr(a_, W); ak_args_i32(a_, splits); ak_args_ptr(a_, C); ak_args_ptr(a_, D); ak_args_ptr(a_, bias); ak_args_ptr(a_, R); ak_args_i32(a_, M); ak_args_i32(a_, N); ak_args_i64(a_, ldc);
     ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_decode.hip:218 NAME (macro AK_GEMM_DECODE) */
+/* kernels/gemm_decode.hip:239 NAME (macro AK_GEMM_DECODE) */
 static inline void _ak_kargs_gemm_decode(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, void* W, int32_t M, int32_t N, int32_t K,
                                          int64_t lda, int64_t ldb, int64_t ldc, int64_t ldd, int64_t ldr, int64_t sA, int64_t sB, int64_t sC, int64_t sD, int64_t sR, int32_t batch, int32_t kper,
                                          float alpha, float beta, int32_t flags, float ap) {
@@ -20898,7 +21418,7 @@ static inline void _ak_kargs_gemm_decode(_ak_kargs* kargs_, const void* A, const
     ak_args_i32(a_, K); ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB); ak_args_i64(a_, sC);
     ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_i32(a_, kper); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_decode.hip:249 NAME (macro AK_GEMM_DECODE_FIN) */
+/* kernels/gemm_decode.hip:270 NAME (macro AK_GEMM_DECODE_FIN) */
 static inline void _ak_kargs_gemm_decode_fin(_ak_kargs* kargs_, const void* W, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t splits, int64_t ldc, int64_t ldd,
                                              int64_t ldr, int64_t sC, int64_t sD, int64_t sR, int32_t batch, float alpha, float beta, int32_t flags, float ap) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_gemm_decode_fin);
@@ -20906,7 +21426,7 @@ static inline void _ak_kargs_gemm_decode_fin(_ak_kargs* kargs_, const void* W, c
     ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sC); ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta);
     ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_sm90.hip:448 NAME (macro AK_GEMM_SM90) */
+/* kernels/gemm_sm90.hip:534 NAME (macro AK_GEMM_SM90) */
 static inline void _ak_kargs_gemm_sm90(_ak_kargs* kargs_, const _ak_tmap* tA, const _ak_tmap* tB, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t K,
                                        int64_t ldc, int64_t ldd, int64_t ldr, int64_t sC, int64_t sD, int64_t sR, int32_t batch, int32_t bA, int32_t bB, float alpha, float beta, int32_t flags,
                                        float ap, const void* sA, const void* sB) {
@@ -21122,7 +21642,7 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_amma_nv _AK_KIF_attn_simt
 #define _ak_kargs_attn_mmagen _ak_kargs_attn_simt   /* kernels/attention_mma.hip:648 ak_attn_mmagen##HD##_##DT (macro AK_AMMA_GEN): the same list */
 #define _AK_KIF_attn_mmagen _AK_KIF_attn_simt
-#define _ak_kargs_attn_sm90 _ak_kargs_attn_simt   /* kernels/attention_sm90.hip:439 ak_attn_sm90_##HD##_##DT (macro AK_A9): the same list */
+#define _ak_kargs_attn_sm90 _ak_kargs_attn_simt   /* kernels/attention_sm90.hip:530 ak_attn_sm90_##HD##_##DT (macro AK_A9): the same list */
 #define _AK_KIF_attn_sm90 _AK_KIF_attn_simt
 #define _ak_kargs_copy _ak_kargs_cast   /* kernels/cast.hip:47 ak_copy_f32: the same list */
 #define _AK_KIF_copy _AK_KIF_cast
@@ -21140,6 +21660,8 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_gemm_mma _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:812 NAME (macro AK_GEMM_SIMT): the same list */
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
+#define _ak_kargs_gemm_cdna _ak_kargs_gemm_wgmma   /* kernels/gemm_cdna.hip:292 NAME (macro AK_GEMM_CDNA): the same list */
+#define _AK_KIF_gemm_cdna _AK_KIF_gemm_wgmma
 #define _ak_kargs_softmax_slab _ak_kargs_softmax   /* kernels/softmax.hip:353 ak_softmax_slab_##DT (macro AK_SOFTMAX): the same list */
 #define _AK_KIF_softmax_slab _AK_KIF_softmax
 static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
@@ -21307,6 +21829,14 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_gemm_splitk_fin_f32", _AK_KIF_gemm_splitk_fin },
     { "ak_gemm_splitk_fin_f16", _AK_KIF_gemm_splitk_fin },
     { "ak_gemm_splitk_fin_bf16", _AK_KIF_gemm_splitk_fin },
+    { "ak_gemm_cdna_kk_f16", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_cdna_kn_f16", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_cdna_mk_f16", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_cdna_mn_f16", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_cdna_kk_bf16", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_cdna_kn_bf16", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_cdna_mk_bf16", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_cdna_mn_bf16", _AK_KIF_gemm_wgmma },
     { "ak_gemm_decode_kk_f16", _AK_KIF_gemm_decode },
     { "ak_gemm_decode_kn_f16", _AK_KIF_gemm_decode },
     { "ak_gemm_decode_mk_f16", _AK_KIF_gemm_decode },
@@ -23422,6 +23952,12 @@ static const _ak_gemm_tile _ak_gemm_tiles[] = {
       "matrix-vector (n = 1 with A k-contiguous, or m = 1 with B stored N x K): one wave per output streams its "
       "matrix row with 16-byte loads against the vector (from L2), 8 fp32 partial sums a lane added pairwise; 4 "
       "waves a block; any architecture, exact fp32 math" },
+    { AK_MATRIX_MFMA, 8, "cdna", 256, 128, 32, 32, 256,
+      "CDNA3 / CDNA4 (gfx94x, gfx950) f16 / bf16, grids of at least one 256x128 tile per compute unit, 16-byte rows: "
+      "kernels/gemm_cdna.hip, 4 wave64s each 128x64 = 4x2 MFMA 32x32 blocks (128 fp32 accumulators a lane, one wave "
+      "per SIMD), the 16-byte global loads of k tile k + 1 in flight under the MFMAs of tile k, double-buffered "
+      "XOR-swizzled LDS read with ds_read_b128 (k step 32 on gfx94x: 48 KiB of its 64 KiB; 64 on gfx950: 96 KiB of "
+      "160 KiB), one barrier per k tile, each layout its own kernel, workgroups remapped per XCD" },
     { AK_MATRIX_NONE, 0, "simt_l", 128, 128, 16, 16, 256,
       "no matrix instruction (gfx906, gfx1030, matrix_cores off, exact f32 on NVIDIA / RDNA): 16x16 threads, "
       "8x8 outputs each as 2x2 fragments of 4x4 read as 4-element vectors from m- / n-contiguous 16-deep "
@@ -23430,7 +23966,7 @@ static const _ak_gemm_tile _ak_gemm_tiles[] = {
 };
 
 /* Row for (isa, small); small 2 is the decode row (FMAs, any arch), 3 / 4 / 5 the Hopper TMA kernel's
- * variants, 6 the mma.sync decode kernel. */
+ * variants, 6 the mma.sync decode kernel, 8 the CDNA3 / CDNA4 large-tile kernel. */
 static const _ak_gemm_tile* _ak_gemm_tile_find(ak_matrix_isa isa, int small) {
     size_t i;
     if (small == 2 || small == 7) isa = AK_MATRIX_NONE;   /* skinny / gemv: FMAs on every arch */
@@ -23659,7 +24195,8 @@ static int _ak_gemm_sm90_pad(ak_context* ctx, const ak_gemm_desc* g, const _ak_g
 
 #if defined(AMDKIT_GEMM_FORCE) || defined(AMDKIT_TESTS)
 /* bench/bench_gemm_sweep.c --force: the Hopper kernel's variant (0 cooperative 128x256, 1 cooperative
- * 128x128, 2 ping-pong 128x128; -1: the planner's choice) */
+ * 128x128, 2 ping-pong 128x128; 3: no Hopper kernel, the portable mma.sync tile (the NVIDIA analogue of
+ * the AMD matrix-core kernel); -1: the planner's choice) */
 static int _ak_gemm_force = -1;
 #endif
 /* Variant of the Hopper kernel (0: cooperative 128x256, 1: cooperative
@@ -23680,7 +24217,7 @@ static int _ak_gemm_sm90_variant(const ak_gemm_desc* g, int cus) {
 }
 static size_t _ak_gemm_sm90_smem(int bn) {
     const size_t stages = bn == 256 ? 4 : 6;
-    return stages * (size_t)(128 + bn) * 128 + 2 * 64 * 40 * 4 + 16 * stages + 1024;
+    return stages * (size_t)(128 + bn) * 128 + 2 * 64 * 128 * 2 + 16 * stages + 1024; /* stages, 2 epilogue buffers, barriers, alignment */
 }
 
 /* The decode kernel (kernels/gemm_decode.hip) copies A and B in 16-byte
@@ -23693,6 +24230,27 @@ static int _ak_gemm_decode_ok(const ak_gemm_desc* g, const _ak_gemm_shape* s, in
     *ta = g->trans_a && !(g->m == 1 && s->lda == 1);
     return ok_b && (uintptr_t)g->a % 16 == 0 && (*ta == 0 && g->m == 1 ? 1 : (s->lda * es) % 16 == 0) &&
            (g->batch == 1 || (g->stride_a * es) % 16 == 0);
+}
+
+/* The CDNA3 / CDNA4 kernel (kernels/gemm_cdna.hip) for a 16-bit descriptor:
+ * 1 when the arch is gfx94x / gfx950, the grid has at least one 256 x 128
+ * tile per compute unit, A and B are 16-byte aligned with leading dimensions
+ * and batch strides a multiple of 8 elements, and each operand's contiguous
+ * extent (k when k-contiguous, else m / n) is a multiple of 8 (its loads are
+ * whole 16-byte chunks), and the batch fits grid z (<= 65535: a block per entry). */
+static int _ak_gemm_cdna_ok(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s) {
+    const ak_arch_info* arch = _ak_gemm_arch(ctx);
+    int cus;
+    size_t tiles;
+    if (!arch || (arch->family != AK_FAMILY_CDNA3 && arch->family != AK_FAMILY_CDNA4) || arch->matrix != AK_MATRIX_MFMA ||
+        (g->dtype != AK_F16 && g->dtype != AK_BF16))
+        return 0;
+    if (!_ak_gemm_vec(g->a, s->lda, g->batch > 1 ? g->stride_a : 0, s->esz) || !_ak_gemm_vec(g->b, s->ldb, g->batch > 1 ? g->stride_b : 0, s->esz))
+        return 0;
+    if ((g->trans_a ? g->m : g->k) % 8 || (g->trans_b ? g->k : g->n) % 8 || g->batch > 65535) return 0;
+    cus = !_ak_op_is_cpu(ctx) && ctx->dev.compute_units > 0 ? ctx->dev.compute_units : (arch->compute_units > 0 ? arch->compute_units : 64);
+    tiles = ((g->m + 255) / 256) * ((g->n + 127) / 128) * (g->batch ? g->batch : 1);
+    return tiles >= (size_t)cus;
 }
 
 /* The plan of an fp8 descriptor: the Hopper TMA kernel with fp8 wgmma
@@ -23822,7 +24380,11 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
     if (g->m <= 16 && g->trans_b && _ak_gemm_vec(g->b, s->ldb, g->stride_b, s->esz)) {
         small = 2;
         fast32 = 0;
-    } else if (mc && isa == AK_MATRIX_WGMMA && arch->tma && *arch->arch_target && g->dtype != AK_F32) {
+    } else if (mc && isa == AK_MATRIX_WGMMA && arch->tma && *arch->arch_target && g->dtype != AK_F32
+#if defined(AMDKIT_GEMM_FORCE) || defined(AMDKIT_TESTS)
+               && _ak_gemm_force != 3
+#endif
+    ) {
         /* f16 / bf16 on a wgmma + TMA row: the persistent TMA kernel, every layout; else mma.sync */
         const int cus = !_ak_op_is_cpu(ctx) && ctx->dev.compute_units > 0 ? ctx->dev.compute_units : (arch->compute_units > 0 ? arch->compute_units : 132);
         const char* why = tma ? _ak_gemm_sm90_why(ctx, g, s)
@@ -23859,6 +24421,21 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
                        _ak_gemm_vec(g->b, s->ldb, g->stride_b, s->esz) && g->m >= 64 && g->n >= 64;
         if (ok) small = ((g->m + 127) / 128) * ((g->n + 255) / 256) * g->batch < (size_t)cus;
         else isa = AK_MATRIX_MMA;
+    }
+    if (mc && isa == AK_MATRIX_MFMA && small != 2 && _ak_gemm_cdna_ok(ctx, g, s)) {
+        /* CDNA3 / CDNA4, 16-bit inputs, large grids: the 256 x 128 kernel of kernels/gemm_cdna.hip */
+        t = _ak_gemm_tile_find(AK_MATRIX_MFMA, 8);
+        p->bm = t->bm; p->bn = t->bn; p->bk = arch->family == AK_FAMILY_CDNA4 ? 64 : 32; p->threads = t->threads;
+        p->reason = t->reason;
+        p->path = "mfma";
+        p->fast32 = 0;
+        snprintf(p->kernel, sizeof p->kernel, "ak_gemm_cdna_%c%c_%s", g->trans_a ? 'm' : 'k', g->trans_b ? 'k' : 'n',
+                 g->dtype == AK_F16 ? "f16" : "bf16");
+        if (_ak_op_is_cpu(ctx) && !(ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto"))) {
+            p->path = "cpu";
+            p->kernel[0] = 0;
+        }
+        return AK_OK;
     }
     t = _ak_gemm_tile_find(mc ? isa : AK_MATRIX_NONE, small);
     p->bm = t->bm; p->bn = t->bn; p->bk = g->dtype == AK_F32 ? t->bk32 : t->bk16; p->threads = t->threads;
@@ -24125,14 +24702,16 @@ static ak_result _ak_gemm_sm90_padded(ak_context* ctx, const ak_gemm_desc* g, co
     return r;
 }
 
-/* Launch the decode kernel of plan p: split-K so that every SM gets 4
- * blocks; several splits write fp32 partials to a pool workspace that the
- * finish kernel sums in order (deterministic) and runs the epilogue on. */
+/* Launch the decode kernel of plan p: split-K so that the blocks fill up to
+ * 4 per SM in one wave (never more: a second, partial wave of blocks runs at
+ * a fraction of the bandwidth); several splits write fp32 partials to a pool
+ * workspace that the finish kernel sums in order (deterministic) and runs
+ * the epilogue on. */
 static ak_result _ak_gemm_decode_launch(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, const ak_gemm_plan* p,
                                         ak_stream* stream) {
     const int cus = ctx->dev.compute_units > 0 ? ctx->dev.compute_units : 132;
     const size_t nbx = (s->n + 63) / 64, chunks = (s->k + 63) / 64, per = nbx * s->batch;
-    size_t splits = ((size_t)4 * (size_t)cus + per - 1) / per, kper;
+    size_t splits = (size_t)4 * (size_t)cus / per, kper;
     ak_kernel *k = NULL, *kf = NULL;
     void* ws = NULL;
     _ak_kargs a;
@@ -24253,13 +24832,14 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
         if ((r = _ak_gemm_plan_tma(ctx, g, &s, &p, 0)) != AK_OK) return r;
     }
     /* the wgmma kernels need the arch-specific target (sm_90a) */
-    if ((r = _ak_op_kernel_at(ctx, _ak_src_gemm, p.kernel, p.shared_bytes ? _ak_gemm_arch(ctx)->arch_target : NULL, &k)) != AK_OK)
+    if ((r = _ak_op_kernel_at(ctx, !strncmp(p.kernel, "ak_gemm_cdna_", 13) ? _ak_src_gemm_cdna : _ak_src_gemm, p.kernel,
+                              p.shared_bytes ? _ak_gemm_arch(ctx)->arch_target : NULL, &k)) != AK_OK)
         return r;
     flags = (g->trans_a ? _AK_GF_TA : 0) | (g->trans_b ? _AK_GF_TB : 0) | (g->out_dtype == AK_F32 ? _AK_GF_OUT32 : 0) |
             (g->beta != 0.0f ? _AK_GF_C : 0) | (g->bias ? _AK_GF_BIAS : 0) | (g->residual ? _AK_GF_RES : 0) |
             (_ak_gemm_vec(g->a, s.lda, g->stride_a, s.esz) ? _AK_GF_VA : 0) |
             (_ak_gemm_vec(g->b, s.ldb, g->stride_b, s.esz) ? _AK_GF_VB : 0) | (g->activation << _AK_GF_ACT_SHIFT);
-    /* every kernel of kernels/gemm.hip has this one parameter list (AK_GEMM_PARAMS_T) */
+    /* every kernel of kernels/gemm.hip and kernels/gemm_cdna.hip has this one parameter list (AK_GEMM_PARAMS_T) */
     _ak_kargs_gemm_mma(&a, g->a, g->b, g->beta != 0.0f ? g->c : NULL, g->d, g->bias, g->residual, (int32_t)s.m,
                        (int32_t)s.n, (int32_t)s.k, (int64_t)s.lda, (int64_t)s.ldb, (int64_t)s.ldc, (int64_t)s.ldd,
                        (int64_t)s.ldr, (int64_t)g->stride_a, (int64_t)g->stride_b, (int64_t)g->stride_c,
@@ -24537,8 +25117,13 @@ static const int _ak_attn_sm90_dims[] = { 32, 64, 80, 96, 128, 192, 256 };
  * kernel, so the mma.sync kernel runs on sm_90 too. */
 static int _ak_attn_force_mma = 0;
 #define _AK_ATTN_FORCE_MMA _ak_attn_force_mma
+/* the Hopper kernel's consumer ping-pong: -1 by head size (the plan), 1 on, 0 off (bench/bench_attention.c
+   AK_BENCH_A9_PP) */
+static int _ak_attn_sm90_pp = -1;
+#define _AK_ATTN_SM90_PP _ak_attn_sm90_pp
 #else
 #define _AK_ATTN_FORCE_MMA 0
+#define _AK_ATTN_SM90_PP (-1)
 #endif
 static int _ak_attn_dim_of(const int* dims, int n, size_t d) {
     int i;
@@ -24589,6 +25174,9 @@ static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_
             int st = hd < 128 ? 3 : 2, nb = (hd + 63) / 64;
             bk = hd > 128 ? 64 : 128;
             p->sm90 = 1;
+            /* consumer ping-pong (the kernel's vec & 2; its vec argument is otherwise unused): H100, same run,
+               on / off: d64 385 / 368 TF/s, d96 causal 253 / 248, d128 626 / 633 (non-causal), d256 equal */
+            if (_AK_ATTN_SM90_PP > 0 || (_AK_ATTN_SM90_PP < 0 && hd <= 96)) p->vec |= 2;
             p->dmax = hd;
             p->R = 128;
             p->threads = 384u;
@@ -24597,8 +25185,10 @@ static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_
             p->path = "wgmma";
             p->reason = hd > 128 ? "Hopper, head size > 128: 128 rows (2 consumer warpgroups), 64-key tiles, a cp.async "
                                    "producer warpgroup, S and P V on wgmma, softmax under the previous tile's P V"
-                                 : "Hopper: 128 rows (2 consumer warpgroups), 128-key tiles, a cp.async producer "
-                                   "warpgroup, S and P V on wgmma, softmax under the previous tile's P V";
+                        : hd > 96 ? "Hopper: 128 rows (2 consumer warpgroups), 128-key tiles, a cp.async producer "
+                                    "warpgroup, S and P V on wgmma, softmax under the previous tile's P V"
+                                  : "Hopper: 128 rows (2 consumer warpgroups in ping-pong), 128-key tiles, a cp.async "
+                                    "producer warpgroup, S and P V on wgmma, softmax under the previous tile's P V";
             snprintf(p->kname, sizeof p->kname, "ak_attn_sm90_%d", hd);
         } else if (nv) { /* 4 warps: 64 rows, 2 K/V stages; or 16 rows, the warps splitting each key tile, 3 stages */
             int hd = _ak_attn_dim_of(_ak_attn_mma_dims, (int)(sizeof _ak_attn_mma_dims / sizeof(int)), d), wn, st;

@@ -100,7 +100,7 @@ HW="$ROOT$W"
 trap 'rm -rf "$HW"' EXIT
 mkdir -p "$HW/isa" "$HW/out" "$HW/planted" "$HW/src"
 cp "$B/ak_compile_matrix" "$B/ak_symbols" "$B/amdkit" "$HERE/isa_lib.sh" "$HERE/isa_check.sh" "$HERE/launch_plan_check.sh" "$HW/"
-cp "$HERE"/isa/*.sh "$HERE"/isa/*.txt "$HW/isa/" 2>/dev/null
+cp "$HERE"/isa/*.sh "$HERE"/isa/*.txt "$HERE"/isa/*.awk "$HW/isa/" 2>/dev/null
 "$B/amdkit" kernels --dump "$HW/src" > /dev/null
 # AMD_COMGR_CACHE=0: real compiles every time (the times in the table are compile times, as on a fresh CI machine)
 in_chroot() { chroot "$ROOT" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/tmp LC_ALL=C AMD_COMGR_CACHE=0 AMDKIT_CACHE_DIR="$W/cache" "$@"; }

@@ -121,6 +121,8 @@ struct float4 { float x, y, z, w; };
 static inline float4 make_float4(float x, float y, float z, float w) { return float4{ x, y, z, w }; }
 struct uint4 { unsigned x, y, z, w; };
 struct uint2 { unsigned x, y; };
+static inline uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) { return uint4{ x, y, z, w }; }
+static inline uint2 make_uint2(unsigned x, unsigned y) { return uint2{ x, y }; }
 static inline float __uint_as_float(unsigned u) { float f; std::memcpy(&f, &u, 4); return f; }
 static inline unsigned __float_as_uint(float f) { unsigned u; std::memcpy(&u, &f, 4); return u; }
 static inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
@@ -129,6 +131,7 @@ static inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
 static inline void __threadfence(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 static inline unsigned atomicAdd(unsigned* p, unsigned v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
 #define __builtin_amdgcn_s_sleep(n) akemu_yield()
+#define __builtin_amdgcn_sched_barrier(n) ((void)0) /* a scheduling fence of the compiler: nothing to run */
 static inline float __fdividef(float a, float b) { return a / b; }
 #define __expf(x) std::exp((float)(x)) /* glibc declares __expf but libm does not export it */
 /* value of lane src_lane of this thread's wave (every lane of the wave calls it) */

@@ -208,6 +208,7 @@ using std::min;
 using std::max;
 #include "../build/emu/prelude.hip"
 #include "../kernels/gemm.hip"
+#include "../kernels/gemm_cdna.hip"
 #include "../kernels/attention_mma.hip"
 #include "../kernels/attention.hip"
 #include "../kernels/conv.hip"
@@ -246,6 +247,8 @@ static void akemu_register(void) {
     AKEMU_K(ak_gemm_skinny_f32) AKEMU_K(ak_gemm_skinny_f16) AKEMU_K(ak_gemm_skinny_bf16)
     AKEMU_K(ak_gemm_gemv_f32) AKEMU_K(ak_gemm_gemv_f16) AKEMU_K(ak_gemm_gemv_bf16) AKEMU_K(ak_gemm_gemvn_f32)
     AKEMU_K(ak_gemm_splitk_fin_f32) AKEMU_K(ak_gemm_splitk_fin_f16) AKEMU_K(ak_gemm_splitk_fin_bf16)
+    AKEMU_K(ak_gemm_cdna_kk_f16) AKEMU_K(ak_gemm_cdna_kn_f16) AKEMU_K(ak_gemm_cdna_mk_f16) AKEMU_K(ak_gemm_cdna_mn_f16)
+    AKEMU_K(ak_gemm_cdna_kk_bf16) AKEMU_K(ak_gemm_cdna_kn_bf16) AKEMU_K(ak_gemm_cdna_mk_bf16) AKEMU_K(ak_gemm_cdna_mn_bf16)
     AKEMU_K(ak_attn_mma64_f16) AKEMU_K(ak_attn_mma64_bf16) AKEMU_K(ak_attn_mma128_f16) AKEMU_K(ak_attn_mma128_bf16)
     AKEMU_K(ak_attn_mmadec64_f16) AKEMU_K(ak_attn_mmadec64_bf16) AKEMU_K(ak_attn_mmadec128_f16)
     AKEMU_K(ak_attn_mmadec128_bf16) AKEMU_K(ak_attn_combine_f32) AKEMU_K(ak_attn_combine_f16) AKEMU_K(ak_attn_combine_bf16)
@@ -519,6 +522,39 @@ static void emu_conv(void) {
     ak_context_destroy(emuconv::g_tf32);
     emuconv::g_gpu = emuconv::g_tf32 = emuconv::g_cpu = NULL;
 }
+/* ---- the CDNA3 / CDNA4 large-tile kernel (kernels/gemm_cdna.hip; gfx942 / gfx950 plans, 16-byte rows, contiguous
+ * extents multiples of 8): every layout, f16 / bf16; full k tiles only, several full tiles + a masked last one, the
+ * masked one alone (K < the k step); M and N past the 256 x 128 tile (rows clamped, never stored); the epilogues */
+static void emu_gemm_cdna(void) {
+#if AKEMU_GFX == 942 || AKEMU_GFX == 950
+    ak_config cfg = ak_config_default();
+    ak_context* ctx;
+    long bad0 = akemu_mx_bad;
+    cfg.matrix_cores = AK_ON;
+    akemu_cus = 1;
+    ctx = akt_gpu_context(&cfg);
+    AKT_CHECKF(ctx != NULL, "no emulating context: %s", ak_last_error());
+    if (!ctx) return;
+    for (int d = 0; d < 2; d++) {
+        const ak_dtype dt = d ? AK_BF16 : AK_F16;
+        for (int t = 0; t < 4; t++) {
+            const int ta = t & 1, tb = t >> 1;
+            if (akemu_quick && (d || t)) continue;
+            /* K 200: full tiles and a masked last one; C, bias, activation, residual; batch 2 */
+            gg_case(ctx, "mfma", dt, dt, 264, 136, 200, ta, tb, 15, 2, 0, 0);
+            if (akemu_quick) continue;
+            /* K 8: the masked tile alone; f32 output with bias + activation */
+            gg_case(ctx, "mfma", dt, AK_F32, 40, 16, 8, ta, tb, 2 | 4, 1, 0, 0);
+            /* K 128 (gfx942: 4 full tiles, gfx950: 2), padded rows */
+            gg_case(ctx, "mfma", dt, dt, 256, 128, 128, ta, tb, 0, 1, 8, 0);
+        }
+        /* k-contiguous operands: any M and N */
+        if (!akemu_quick) gg_case(ctx, "mfma", dt, dt, 37, 70, 48, 0, 1, 1, 1, 0, 0);
+    }
+    AKT_CHECKF(akemu_mx_bad == bad0, "the emulated instructions flagged %ld operand sets", (long)(akemu_mx_bad - bad0));
+    ak_context_destroy(ctx);
+#endif
+}
 static void emu_gemm_large(void) { emu_gemm_tile(0, akemu_quick); }
 static void emu_gemm_small(void) { emu_gemm_tile(1, akemu_quick); }
 
@@ -531,6 +567,10 @@ static void emu_every_kernel(void) {
 #endif
 #if AKEMU_GFX == 942
         "ak_gemm_mma_l_x32", "ak_gemm_mma_s_x32",
+#endif
+#if AKEMU_GFX == 942 || AKEMU_GFX == 950
+        "ak_gemm_cdna_kk_f16", "ak_gemm_cdna_kn_f16", "ak_gemm_cdna_mk_f16", "ak_gemm_cdna_mn_f16",
+        "ak_gemm_cdna_kk_bf16", "ak_gemm_cdna_kn_bf16", "ak_gemm_cdna_mk_bf16", "ak_gemm_cdna_mn_bf16",
 #endif
         "ak_attn_mma64_f16", "ak_attn_mma64_bf16", "ak_attn_mma128_f16", "ak_attn_mma128_bf16",
         "ak_attn_mmadec64_bf16", "ak_attn_mmadec128_f16", "ak_attn_combine_bf16",
@@ -553,6 +593,7 @@ int main(int argc, char** argv) {
     AKT_RUN(emu_instructions);
     AKT_RUN(emu_gemm_small);
     AKT_RUN(emu_gemm_large);
+    AKT_RUN(emu_gemm_cdna);
     AKT_RUN(emu_attention);
     AKT_RUN(emu_conv);
     if (!akemu_quick) AKT_RUN(emu_every_kernel);

@@ -342,7 +342,32 @@ static void plans_follow_arch_and_config(void) {
     expect_plan("gfx90a", AK_ON, -1, -1, 0, AK_F16, 8192, "ak_gemm_mma_l_f16", "mfma");
     expect_plan("gfx90a", AK_OFF, -1, -1, 0, AK_F16, 8192, "ak_gemm_simt_l_f16", "simt");
     expect_plan("gfx908", AK_ON, -1, -1, 0, AK_BF16, 8192, "ak_gemm_mma_l_bf16", "mfma");
-    expect_plan("gfx950", AK_ON, -1, -1, 0, AK_BF16, 8192, "ak_gemm_mma_l_bf16", "mfma");
+    /* CDNA3 / CDNA4, 16-bit, >= one 256 x 128 tile a CU, 16-byte rows: the large-tile kernel of gemm_cdna.hip (one per
+     * layout); fewer tiles (m 256: 32 of them), f32, or no 16-byte rows: the portable kernels */
+    expect_plan("gfx950", AK_ON, -1, -1, 0, AK_BF16, 8192, "ak_gemm_cdna_kn_bf16", "mfma");
+    expect_plan_tb("gfx942", AK_ON, -1, -1, 0, AK_F16, 8192, 1, "ak_gemm_cdna_kk_f16", "mfma");
+    expect_plan("gfx942", AK_ON, -1, -1, 0, AK_F16, 256, "ak_gemm_mma_s_f16", "mfma");
+    expect_plan("gfx90a", AK_ON, -1, -1, 0, AK_BF16, 8192, "ak_gemm_mma_l_bf16", "mfma");
+    {
+        ak_context* ctx = plan_ctx("gfx942", AK_ON, -1, -1, 0, 0, 0);
+        ak_gemm_desc g = ak_gemm_desc_default();
+        ak_gemm_plan p;
+        if (ctx) {
+            g.dtype = g.out_dtype = AK_BF16; g.m = 8192; g.n = 4096; g.k = 64; g.trans_a = 1;
+            g.a = (const void*)(uintptr_t)((uintptr_t)1 << 40); g.b = (const void*)(uintptr_t)((uintptr_t)2 << 40);
+            g.d = (void*)(uintptr_t)((uintptr_t)3 << 40);
+            AKT_OK(ak_gemm_plan_get(ctx, &g, &p));
+            AKT_CHECKF(!strcmp(p.kernel, "ak_gemm_cdna_mn_bf16") && p.bm == 256 && p.bn == 128 && p.bk == 32 && p.threads == 256,
+                       "gfx942 A^T B: %s %dx%dx%d/%d", p.kernel, p.bm, p.bn, p.bk, p.threads);
+            g.k = 60; g.lda = 8192; g.trans_a = 0; g.ldb = 4096; /* k not a multiple of 8 on a k-contiguous A */
+            AKT_OK(ak_gemm_plan_get(ctx, &g, &p));
+            AKT_CHECKF(!strcmp(p.kernel, "ak_gemm_mma_l_bf16"), "gfx942 k 60: %s", p.kernel);
+            g.k = 64; g.lda = 0; g.a = (const void*)((uintptr_t)g.a + 2); /* A not 16-byte aligned */
+            AKT_OK(ak_gemm_plan_get(ctx, &g, &p));
+            AKT_CHECKF(!strcmp(p.kernel, "ak_gemm_mma_l_bf16"), "gfx942 unaligned A: %s", p.kernel);
+            ak_context_destroy(ctx);
+        }
+    }
     expect_plan("gfx1100", AK_ON, -1, -1, 0, AK_F16, 8192, "ak_gemm_mma_l_f16", "wmma");
     expect_plan("gfx1201", AK_ON, -1, -1, 0, AK_BF16, 8192, "ak_gemm_mma_l_bf16", "wmma");
     /* RDNA3 / RDNA4: WMMA by default for 16-bit inputs (the rows recommend matrix cores); exact f32 on FMAs */
