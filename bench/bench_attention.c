@@ -154,6 +154,7 @@ int main(int argc, char** argv) {
         else if (!strcmp(argv[i], "--filter") && i + 1 < argc) filter = argv[++i];
         else out = argv[i];
     }
+    if (getenv("AK_BENCH_A9_PP")) _ak_attn_sm90_pp = atoi(getenv("AK_BENCH_A9_PP"));  /* Hopper ping-pong on / off */
     if (strcmp(want, "auto") && strcmp(want, "mma") && strcmp(want, "simt") && strcmp(want, "all")) {
         fprintf(stderr, "--path: auto, mma, simt or all\n");
         return 2;

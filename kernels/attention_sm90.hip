@@ -19,6 +19,11 @@
 //     row address: packed and paged sequences need no tensor map), ST stages
 //     each of K and V, in the order K0 K1 V0 K2 V1 .. (K runs a tile ahead:
 //     the consumers need K_t before V_{t-1}), up to 3 copy groups in flight.
+//     Rows in place (plain or packed sequences) take a short address path:
+//     each thread copies one 16-byte column of rows RS = 128 / chunks-per-row
+//     apart, one 64-bit add per copy (the generic path, per-chunk division and
+//     the block-table lookup, stays for paged K / V and head sizes 80 / 96 /
+//     192); its instructions were half of the kernel's issue slots.
 //     A group is published when it has landed: cp.async.wait_group,
 //     fence.proxy.async (the tensor cores read through the async proxy), then
 //     an arrive on the stage's "full" mbarrier (128 arrivals). Only when an
@@ -32,7 +37,11 @@
 //     tensor cores do P_{t-1} V_{t-1}; then O is rescaled and S_t packed into
 //     P_t (the accumulator layout of two n8 column blocks is the k16 A
 //     fragment). K_t is released (an arrive on "empty", one per warp) when
-//     S_t is done, V_{t-1} when its P V is.
+//     S_t is done, V_{t-1} when its P V is. The softmax is branch-free on
+//     tiles inside every row's visible range (the mask runs only on edge
+//     tiles) and folds the scale into the exponent's FFMA (positive scale,
+//     no soft-cap). Optional ping-pong (kernel argument vec & 2): the
+//     consumers take turns issuing their wgmma batches (named barriers).
 // Shared memory operands are 128-byte swizzled rows of 64 elements (ak_sw128),
 // a tile of R rows as ceil(HD / 64) blocks of R x 128 bytes: Q and K are
 // read K-major (32 bytes per k16 step inside a row, then the next block), V
@@ -75,6 +84,7 @@ AK_INLINE bool ak_mbar_test(ak_u32 bar, int ph) {
 template <int R> AK_INLINE void ak_setmaxnreg_inc(void) { asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(R)); }
 template <int R> AK_INLINE void ak_setmaxnreg_dec(void) { asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(R)); }
 AK_INLINE void ak_named_bar(int id, int threads) { asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory"); }
+AK_INLINE void ak_named_arrive(int id, int threads) { asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(threads) : "memory"); }
 
 /* Keep the compiler from moving a register across an asynchronous wgmma. */
 AK_INLINE void ak_a9_pin(float& x) { asm volatile("" : "+f"(x)::"memory"); }
@@ -129,7 +139,7 @@ AK_INLINE void ak_attn_sm90(const typename D::T* AK_RESTRICT q, const typename D
                             ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh, ak_i64 vss, ak_i64 osb, ak_i64 osh,
                             ak_i64 oss, float scale_log2, int nsplit, int split_len, float* AK_RESTRICT part,
                             const int* cu_q, const int* cu_k, const int* used_k, const int* btab, int bts, int pshift,
-                            int wl, int wr, float softcap) {
+                            int wl, int wr, float softcap, int vec) {
     typedef typename D::T T;
     enum {
         BQ = 128, NB = (HD + 63) / 64, CH = HD / 8,  // column blocks of 64, 16-byte chunks of a row
@@ -216,12 +226,41 @@ AK_INLINE void ak_attn_sm90(const typename D::T* AK_RESTRICT q, const typename D
             const T* src = isk ? k : v;
             const ak_i64 base = isk ? kb : vb, sb = isk ? ksb : vsb, ss = isk ? kss : vss;
             const ak_u32 dst = (isk ? sk_ : sv_) + (ak_u32)(st * KVBYTES);
-            for (int c = wt; c < BN * CH; c += 128) {
-                const int row = c / CH, ch = c % CH, j = k0 + row;
-                const bool ok = j < kend && ch * 8 < d;
-                const T* p = src + ak_attn_kv(sg, base, sb, ss, pshift, ok ? j : kbeg) + (ok ? ch * 8 : 0);
-                asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst + ak_a9_sw<BN>(row, ch)),
-                             "l"(p), "r"(ok ? 16 : 0) : "memory");
+            if (!sg.pages && (128 % CH) == 0) {
+                // rows in place (plain or packed): chunk column fixed per thread, rows RS apart, one 64-bit add
+                // per chunk
+                enum { RS = (128 % CH) == 0 ? 128 / CH : 1, NCP = BN * CH / 128 };
+                const int r0t = wt / CH, ch = wt % CH, left = kend - k0 - r0t;
+                const bool cok = ch * 8 < d;
+                const T* p = src + base + (ak_i64)(k0 + r0t) * ss + ch * 8;
+                const ak_i64 step = (ak_i64)RS * ss;
+                const ak_u32 dd = dst + ak_a9_sw<BN>(r0t, ch);
+#pragma unroll
+                for (int i = 0; i < NCP; i++) {
+                    const bool ok = cok && i * RS < left;
+                    // the swizzle of row r0t + i RS: (RS % 8 == 0) the same 16-byte slot, else recomputed
+                    const ak_u32 da = RS % 8 == 0 ? dd + (ak_u32)(i * RS * 128) : dst + ak_a9_sw<BN>(r0t + i * RS, ch);
+                    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(da),
+                                 "l"(ok ? p : src), "r"(ok ? 16 : 0) : "memory");
+                    p += step;
+                }
+            } else if (!sg.pages) {
+#pragma unroll 4
+                for (int c = wt; c < BN * CH; c += 128) {
+                    const int row = c / CH, ch = c % CH;
+                    const bool ok = k0 + row < kend && ch * 8 < d;
+                    const T* p = ok ? src + base + (ak_i64)(k0 + row) * ss + ch * 8 : src;
+                    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst + ak_a9_sw<BN>(row, ch)),
+                                 "l"(p), "r"(ok ? 16 : 0) : "memory");
+                }
+            } else {
+                for (int c = wt; c < BN * CH; c += 128) {
+                    const int row = c / CH, ch = c % CH, j = k0 + row;
+                    const bool ok = j < kend && ch * 8 < d;
+                    const T* p = src + ak_attn_kv(sg, base, sb, ss, pshift, ok ? j : kbeg) + (ok ? ch * 8 : 0);
+                    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst + ak_a9_sw<BN>(row, ch)),
+                                 "l"(p), "r"(ok ? 16 : 0) : "memory");
+                }
             }
             ak_cp_async_commit();
             const ak_u32 full = isk ? AK_A9_KFULL(st) : AK_A9_VFULL(st);
@@ -278,22 +317,26 @@ AK_INLINE void ak_attn_sm90(const typename D::T* AK_RESTRICT q, const typename D
     for (int i = 0; i < BN / 4; i++) pf[i] = 0u;
     const ak_u32 qc = sq_ + 64 * c * 128;  // this consumer's rows in each 64-column block of Q
 
+    // descriptors of Q, K stage 0 and V stage 0; a byte offset b moves a descriptor by b >> 4 (the start
+    // address field: shared addresses stay below 256 KB, so the add never carries out of it)
+    const ak_u64 dq0 = ak_wgmma_desc(sbase + (qc - s0)), dk0 = ak_wgmma_desc(sbase + (sk_ - s0)),
+                 dv0 = ak_wgmma_desc_mn(sbase + (sv_ - s0), BN * 128);
     // S_t = Q K_t^T (issued, not waited)
     auto issue_s = [&](int t) {
-        const ak_u32 kt = sk_ + (ak_u32)((t % ST) * KVBYTES);
+        const ak_u64 dk = dk0 + (ak_u64)(((t % ST) * KVBYTES) >> 4);
         ak_mbar_wait(AK_A9_KFULL(t % ST), (t / ST) & 1);
 #pragma unroll
         for (int i = 0; i < NS; i++) ak_a9_pin(s[i]);
         ak_wgmma_fence();
 #pragma unroll
         for (int kk = 0; kk < KQ; kk++)
-            ak_a9_qk<D, BN>(s, ak_wgmma_desc(sbase + (qc - s0) + (kk / 4) * (BQ * 128) + (kk % 4) * 32),
-                            ak_wgmma_desc(sbase + (kt - s0) + (kk / 4) * (BN * 128) + (kk % 4) * 32), kk > 0);
+            ak_a9_qk<D, BN>(s, dq0 + (ak_u64)(((kk / 4) * (BQ * 128) + (kk % 4) * 32) >> 4),
+                            dk + (ak_u64)(((kk / 4) * (BN * 128) + (kk % 4) * 32) >> 4), kk > 0);
         ak_wgmma_commit();
     };
     // O += P_t V_t (issued, not waited)
     auto issue_pv = [&](int t) {
-        const ak_u32 vt = sv_ + (ak_u32)((t % ST) * KVBYTES);
+        const ak_u64 dv = dv0 + (ak_u64)(((t % ST) * KVBYTES) >> 4);
         ak_mbar_wait(AK_A9_VFULL(t % ST), (t / ST) & 1);
 #pragma unroll
         for (int i = 0; i < NO; i++) ak_a9_pin(oa[i]);
@@ -301,69 +344,113 @@ AK_INLINE void ak_attn_sm90(const typename D::T* AK_RESTRICT q, const typename D
         for (int i = 0; i < BN / 4; i++) ak_a9_pin(pf[i]);
         ak_wgmma_fence();
 #pragma unroll
-        for (int kk = 0; kk < KP; kk++)
-            ak_a9_pv<D, HD>(oa, pf + 4 * kk, ak_wgmma_desc_mn(sbase + (vt - s0) + kk * 2048, BN * 128));
+        for (int kk = 0; kk < KP; kk++) ak_a9_pv<D, HD>(oa, pf + 4 * kk, dv + (ak_u64)((kk * 2048) >> 4));
         ak_wgmma_commit();
     };
     // softmax of S_t in place (scale, soft-cap, mask, running max and sums); returns the rescale factors
+    // Scores become base-2 logits x = cm * s: with a positive scale and no soft-cap the multiply folds into the
+    // exponent's FFMA (exp2(s cm - max)); otherwise s is turned into x first and cm = 1.
+    const bool fold = !(softcap > 0.0f) && scale_log2 > 0.0f;
+    const float cm = fold ? scale_log2 : 1.0f;
     auto softmax = [&](int t, float& al0, float& al1) {
         const int k0 = kbeg + t * BN;
-        const bool need_mask = k0 < kfull0 || k0 + BN > kfull1;
-        float mx0 = -AK_INF, mx1 = -AK_INF;
+        if (!fold) {
 #pragma unroll
-        for (int r = 0; r < NS; r++) {
-            float x = s[r] * scale_log2;
-            if (softcap > 0.0f) x = softcap * ak_fast_tanh(x);
-            const bool up = ((r / 2) % 2) == 0;
-            if (need_mask) {
+            for (int r = 0; r < NS; r++) {
+                float x = s[r] * scale_log2;
+                if (softcap > 0.0f) x = softcap * ak_fast_tanh(x);
+                s[r] = x;
+            }
+        }
+        if (k0 < kfull0 || k0 + BN > kfull1) {  // a tile on a causal / window / length edge
+#pragma unroll
+            for (int r = 0; r < NS; r++) {
+                const bool up = ((r / 2) % 2) == 0;
                 const int j = k0 + 8 * (r / 4) + 2 * (lane % 4) + (r % 2);
                 const int lo = up ? lo0 : lo1, hi = up ? hi0 : hi1;
-                if (j < lo || j > hi || j >= kend) x = -AK_INF;
+                if (j < lo || j > hi || j >= kend) s[r] = -AK_INF;
             }
-            s[r] = x;
-            if (up) mx0 = fmaxf(mx0, x);
-            else mx1 = fmaxf(mx1, x);
+        }
+        // row maxima and sums over NP independent partials per row (short dependency chains; 2 above head
+        // size 128, where registers are short)
+        enum { NP = HD > 128 ? 2 : 4 };
+        auto part = [](int r) { return ((r / 2) % 2) * NP + (r % 2) + 2 * ((r / 4) % (NP / 2)); };
+        float mp[2 * NP], sp[2 * NP];
+#pragma unroll
+        for (int i = 0; i < 2 * NP; i++) mp[i] = -AK_INF;
+#pragma unroll
+        for (int r = 0; r < NS; r++) mp[part(r)] = fmaxf(mp[part(r)], s[r]);
+        float mx0 = mp[0], mx1 = mp[NP];
+#pragma unroll
+        for (int i = 1; i < NP; i++) {
+            mx0 = fmaxf(mx0, mp[i]);
+            mx1 = fmaxf(mx1, mp[NP + i]);
         }
         mx0 = fmaxf(mx0, ak_shfl_xor(mx0, 1));
         mx0 = fmaxf(mx0, ak_shfl_xor(mx0, 2));
         mx1 = fmaxf(mx1, ak_shfl_xor(mx1, 1));
         mx1 = fmaxf(mx1, ak_shfl_xor(mx1, 2));
-        const float mn0 = fmaxf(m0, mx0), mn1 = fmaxf(m1, mx1);
+        const float mn0 = fmaxf(m0, mx0 * cm), mn1 = fmaxf(m1, mx1 * cm);
         const float base0 = mn0 == -AK_INF ? 0.0f : mn0, base1 = mn1 == -AK_INF ? 0.0f : mn1;
         al0 = ak_exp2(m0 - base0);
         al1 = ak_exp2(m1 - base1);
         m0 = mn0;
         m1 = mn1;
-        float ps0 = 0.0f, ps1 = 0.0f;
+#pragma unroll
+        for (int i = 0; i < 2 * NP; i++) sp[i] = 0.0f;
 #pragma unroll
         for (int r = 0; r < NS; r++) {
             const bool up = ((r / 2) % 2) == 0;
-            const float p = ak_exp2(s[r] - (up ? base0 : base1));
+            const float p = ak_exp2(fmaf(s[r], cm, -(up ? base0 : base1)));
             s[r] = p;
-            if (up) ps0 += p;
-            else ps1 += p;
+            sp[part(r)] += p;
+        }
+        float ps0 = sp[0], ps1 = sp[NP];
+#pragma unroll
+        for (int i = 1; i < NP; i++) {
+            ps0 += sp[i];
+            ps1 += sp[NP + i];
         }
         l0 = l0 * al0 + ps0;
         l1 = l1 * al1 + ps1;
     };
-    auto rescale_pack = [&](float al0, float al1) {
+    auto rescale = [&](float al0, float al1) {
 #pragma unroll
         for (int r = 0; r < NO; r++) oa[r] *= ((r / 2) % 2) == 0 ? al0 : al1;
+    };
+    auto pack = [&]() {
 #pragma unroll
         for (int i = 0; i < BN / 4; i++) pf[i] = ak_a9_pack<D>(s[2 * i], s[2 * i + 1]);
     };
+    // Ping-pong (pp): the two consumers take turns issuing their wgmma batches (named barriers 3 + c, 256
+    // threads: the waiting consumer's bar.sync and the other's bar.arrive), so the tensor cores run one
+    // consumer's S_t and P_{t-1} V_{t-1} while the other runs its softmax, instead of interleaving both.
+    // Consumer 1 opens consumer 0's first turn; consumer 0 takes one extra turn at the end (every arrive
+    // has its sync).
+    const bool pp = (vec & 2) != 0;
+    auto turn_take = [&]() { if (pp) ak_named_bar(3 + c, 256); };
+    auto turn_pass = [&]() { if (pp) ak_named_arrive(4 - c, 256); };
+    // Order per tile t (as FlashAttention-3): issue S_t; rescale O by the factor of tile t-1's softmax (on
+    // the CUDA cores while S_t runs); issue O += P_{t-1} V_{t-1}; softmax of S_t under that P V; pack P_t.
+    // Between the end of a P V and the next wgmma only the packing of P (and the K wait) remains.
     if (ntiles > 0) {
-        float al0, al1;
+        float al0 = 0.0f, al1 = 0.0f;
+        if (c == 1) turn_pass();
+        turn_take();
         issue_s(0);
+        turn_pass();
         ak_wgmma_wait<0>();
 #pragma unroll
         for (int i = 0; i < NS; i++) ak_a9_pin(s[i]);
         if (lane == 0) ak_mbar_arrive(AK_A9_KEMPTY(0));
-        softmax(0, al0, al1);
-        rescale_pack(al0, al1);
+        softmax(0, al0, al1);  // al of tile 0 multiplies O = 0
+        pack();
         for (int t = 1; t < ntiles; t++) {
-            issue_s(t);       // S_t
+            turn_take();
+            issue_s(t);  // S_t
+            rescale(al0, al1);
             issue_pv(t - 1);  // O += P_{t-1} V_{t-1}, under the softmax of S_t
+            turn_pass();
             ak_wgmma_wait<1>();
 #pragma unroll
             for (int i = 0; i < NS; i++) ak_a9_pin(s[i]);
@@ -373,9 +460,13 @@ AK_INLINE void ak_attn_sm90(const typename D::T* AK_RESTRICT q, const typename D
 #pragma unroll
             for (int i = 0; i < NO; i++) ak_a9_pin(oa[i]);
             if (lane == 0) ak_mbar_arrive(AK_A9_VEMPTY((t - 1) % ST));  // V_{t-1} read
-            rescale_pack(al0, al1);
+            pack();
         }
+        turn_take();
+        rescale(al0, al1);
         issue_pv(ntiles - 1);
+        turn_pass();
+        if (c == 0) turn_take();
         ak_wgmma_wait<0>();
 #pragma unroll
         for (int i = 0; i < NO; i++) ak_a9_pin(oa[i]);
@@ -428,7 +519,7 @@ AK_INLINE void ak_attn_sm90(const typename D::T* AK_RESTRICT q, const typename D
     ak_attn_sm90<D, HD, AK_A9_BN(HD), AK_A9_ST(HD)>(q, k, v, o, lse, hkv, group, sq, skv, d, qsb, qsh, qss, ksb,   \
                                                     ksh, kss, vsb, vsh, vss, osb, osh, oss, scale_log2, nsplit,     \
                                                     split_len, part, cu_q, cu_k, used_k, btab, bts, pshift, wl, wr, \
-                                                    softcap)
+                                                    softcap, vec)
 #else
 #define AK_A9_BODY(D, HD) \
     do {                  \
