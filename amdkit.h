@@ -1613,12 +1613,20 @@ typedef struct ak_attention_args {
     size_t page_size;               /* rows per page: a power of two (16 .. 256 are the usual sizes) */
     size_t num_pages;               /* pages in k and v (bounds checks) */
     size_t block_table_stride;      /* entries per block-table row; 0: ceil(seq_kv / page_size) */
+    /* 8-bit K / V cache: k and v hold fp8 codes (strides, extents and alignment in codes, 1 byte each);
+     * key element = code x k_scale[kv head], value element = code x v_scale[kv head]. q and o stay dtype.
+     * NVIDIA decode (sm_80+, f16 / bf16, GQA group x seq_q <= 16, 16-byte aligned rows with head_dim % 16
+     * == 0) runs kernels that read the codes (half the bytes of 16-bit K / V); every other call runs on K / V
+     * dequantised into workspace (code x scale rounded to dtype), ak_attention_plan_get says which. */
+    ak_dtype kv_dtype;              /* 0 or dtype: K / V are dtype; AK_FP8_E4M3 / AK_FP8_E5M2: fp8 codes */
+    const float* k_scale;           /* fp8 K / V only: heads_kv floats (device); NULL: 1 */
+    const float* v_scale;           /* fp8 K / V only: heads_kv floats (device); NULL: 1 */
 } ak_attention_args;
 
 /* How ak_attention would run a call on ctx (nothing is launched). */
 typedef struct ak_attention_plan {
     char kernel[64];       /* kernel name ("" on the cpu backend without a named arch) */
-    const char* path;      /* "mma.sync", "mfma", "wmma", "simt" or "cpu" */
+    const char* path;      /* "mma.sync", "mfma", "wmma", "wgmma", "simt" or "cpu" */
     int head_dim;          /* head size the kernel runs (head_dim padded with zero columns up to it) */
     int rows_per_block;    /* query rows per block (a GQA group's query heads share one K / V pass) */
     int block_kv;          /* keys per K / V tile */
@@ -1647,7 +1655,9 @@ AKAPI const char* ak_attention_layout_name(ak_attention_layout layout);
  * and ctx's matrix_cores is not off (f16/bf16; NVIDIA sm_80+: every head_dim
  * <= 256 and option), else a SIMT kernel for every arch, option and head_dim
  * <= 256; small seq_q against long K/V splits K/V over blocks and combines
- * (workspace from the pool on `stream`). The cpu backend runs a C reference
+ * (workspace from the pool on `stream`). 8-bit K / V (kv_dtype, k_scale,
+ * v_scale): NVIDIA decode reads the codes; other calls dequantise K and V
+ * into pool workspace on `stream` first. The cpu backend runs a C reference
  * with double accumulation; it also checks the offsets, lengths and page
  * numbers it reads (the GPU paths trust them: out-of-range values there read
  * out of bounds).
@@ -13721,7 +13731,16 @@ static const char _ak_src_attention_mma[] =
     "// O += P V (the m16n8 C layout of two n-tiles is the m16k16 A layout), V\n"
     "// fragments through ldmatrix.trans.\n"
     "//\n"
+    "// 8-bit K / V (ak_attn_mmadec<HD>_<e4m3|e5m2>_<dt>, NVIDIA): the decode form\n"
+    "// with K and V as fp8 codes and per-kv-head scales. The stages hold codes\n"
+    "// (half the bytes), each landed stage is converted exactly into one K and\n"
+    "// one V tile of the 16-bit type, and the scales are folded into the score\n"
+    "// scale (K) and the output scale (V). Calls these kernels do not take\n"
+    "// (prefill, AMD, rows not 16-byte aligned) run on K / V dequantised by\n"
+    "// kernels/quant.hip's ak_dequant_kv_*.\n"
+    "//\n"
     "// kernels: ak_attn_mma64_f16 ak_attn_mma64_bf16 ak_attn_mma128_f16 ak_attn_mma128_bf16 ak_attn_mmadec64_f16 ak_attn_mmadec64_bf16 ak_attn_mmadec128_f16 ak_attn_mmadec128_bf16 ak_attn_mma32_f16 ak_attn_mma32_bf16 ak_attn_mmadec32_f16 ak_attn_mmadec32_bf16 ak_attn_mma80_f16 ak_attn_mma80_bf16 ak_attn_mmadec80_f16 ak_attn_mmadec80_bf16 ak_attn_mma96_f16 ak_attn_mma96_bf16 ak_attn_mmadec96_f16 ak_attn_mmadec96_bf16 ak_attn_mma160_f16 ak_attn_mma160_bf16 ak_attn_mmadec160_f16 ak_attn_mmadec160_bf16 ak_attn_mma192_f16 ak_attn_mma192_bf16 ak_attn_mmadec192_f16 ak_attn_mmadec192_bf16 ak_attn_mma256_f16 ak_attn_mma256_bf16 ak_attn_mmadec256_f16 ak_attn_mmadec256_bf16 ak_attn_mmagen64_f16 ak_attn_mmagen64_bf16 ak_attn_mmagen128_f16 ak_attn_mmagen128_bf16\n"
+    "// kernels: ak_attn_mmadec32_e4m3_f16 ak_attn_mmadec32_e4m3_bf16 ak_attn_mmadec32_e5m2_f16 ak_attn_mmadec32_e5m2_bf16 ak_attn_mmadec64_e4m3_f16 ak_attn_mmadec64_e4m3_bf16 ak_attn_mmadec64_e5m2_f16 ak_attn_mmadec64_e5m2_bf16 ak_attn_mmadec80_e4m3_f16 ak_attn_mmadec80_e4m3_bf16 ak_attn_mmadec80_e5m2_f16 ak_attn_mmadec80_e5m2_bf16 ak_attn_mmadec96_e4m3_f16 ak_attn_mmadec96_e4m3_bf16 ak_attn_mmadec96_e5m2_f16 ak_attn_mmadec96_e5m2_bf16 ak_attn_mmadec128_e4m3_f16 ak_attn_mmadec128_e4m3_bf16 ak_attn_mmadec128_e5m2_f16 ak_attn_mmadec128_e5m2_bf16 ak_attn_mmadec160_e4m3_f16 ak_attn_mmadec160_e4m3_bf16 ak_attn_mmadec160_e5m2_f16 ak_attn_mmadec160_e5m2_bf16 ak_attn_mmadec192_e4m3_f16 ak_attn_mmadec192_e4m3_bf16 ak_attn_mmadec192_e5m2_f16 ak_attn_mmadec192_e5m2_bf16 ak_attn_mmadec256_e4m3_f16 ak_attn_mmadec256_e4m3_bf16 ak_attn_mmadec256_e5m2_f16 ak_attn_mmadec256_e5m2_bf16\n"
     "\n"
     "#define AK_AMMA_BK 64\n"
     "\n"
@@ -13735,8 +13754,9 @@ static const char _ak_src_attention_mma[] =
     "        ak_i64 osb, ak_i64 osh, ak_i64 oss, float scale_log2, int causal, int R, int nsplit, int split_len,         \\\n"
     "        float* part, int vec, const int* cu_q, const int* cu_k, const int* used_k, const int* btab, int bts,       \\\n"
     "        int pshift, int wl, int wr, float softcap\n"
-    "#define AK_AMMA_PARAMS(D)                                                                                        \\\n"
-    "    const typename D::T* AK_RESTRICT q, const typename D::T* AK_RESTRICT k, const typename D::T* AK_RESTRICT v,  \\\n"
+    "#define AK_AMMA_PARAMS(D) AK_AMMA_PARAMS_KV(D, typename D::T)\n"
+    "#define AK_AMMA_PARAMS_KV(D, KT)                                                                                 \\\n"
+    "    const typename D::T* AK_RESTRICT q, const KT* AK_RESTRICT k, const KT* AK_RESTRICT v,                        \\\n"
     "        typename D::T* AK_RESTRICT o, float* AK_RESTRICT lse, int hkv, int group, int sq, int skv, ak_i64 qsb,     \\\n"
     "        ak_i64 qsh, ak_i64 qss, ak_i64 ksb, ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh, ak_i64 vss,            \\\n"
     "        ak_i64 osb, ak_i64 osh, ak_i64 oss, float scale_log2, int causal, int nsplit, int split_len,                \\\n"
@@ -13956,6 +13976,68 @@ static const char _ak_src_attention_mma[] =
     "    return r;\n"
     "}\n"
     "\n"
+    "template <class D> struct ak_is_f16 { enum { value = 0 }; };\n"
+    "template <> struct ak_is_f16<ak_f16_t> { enum { value = 1 }; };\n"
+    "// Four 8-bit float codes (byte i of w) -> four 16-bit values of D, exactly\n"
+    "// (every e4m3 / e5m2 value is a f16 and a bf16 value): lo gets codes 0, 1,\n"
+    "// hi codes 2, 3. The code's sign and magnitude bits are placed into the\n"
+    "// 16-bit format's fields (exponent in its low bits), and a multiply by a\n"
+    "// power of two re-biases the exponent (subnormal codes become normal values\n"
+    "// the same way); codes of NaN / infinity are patched on a rare path.\n"
+    "// F: 1 e4m3 (OCP E4M3FN: no infinity, NaN = S.1111.111), 2 e5m2.\n"
+    "template <class D, int F>\n"
+    "AK_INLINE void ak_f8x4_to(ak_u32 w, ak_u32& lo, ak_u32& hi) {\n"
+    "    ak_u32 x0, x1;  // byte 0 / 2 at bits 8..15, byte 1 / 3 at bits 24..31\n"
+    "    asm(\"prmt.b32 %0, %1, %2, 0x1404;\" : \"=r\"(x0) : \"r\"(w), \"r\"(0u));\n"
+    "    asm(\"prmt.b32 %0, %1, %2, 0x3424;\" : \"=r\"(x1) : \"r\"(w), \"r\"(0u));\n"
+    "    const ak_u32 t = w & 0x7F7F7F7Fu;\n"
+    "    if (F == 2 && ak_is_f16<D>::value) {  // e5m2 is the top byte of a f16\n"
+    "        lo = x0;\n"
+    "        hi = x1;\n"
+    "        return;\n"
+    "    }\n"
+    "    // magnitude shifted right by (16-bit exponent bits - 8-bit exponent bits), sign kept\n"
+    "    const int sh = ak_is_f16<D>::value ? 1 : F == 1 ? 4 : 3;\n"
+    "    const ak_u32 mm = (0x7F00u >> sh) * 0x10001u;\n"
+    "    ak_u32 y0 = (x0 & 0x80008000u) | ((x0 >> sh) & mm), y1 = (x1 & 0x80008000u) | ((x1 >> sh) & mm);\n"
+    "    // times 2^(16-bit bias - 8-bit bias): f16 e4m3 2^8; bf16 e4m3 2^120, e5m2 2^112\n"
+    "    if (ak_is_f16<D>::value) {\n"
+    "        const ak_u32 c = 0x5C005C00u;  // 256, 256\n"
+    "        asm(\"mul.rn.f16x2 %0, %1, %2;\" : \"=r\"(y0) : \"r\"(y0), \"r\"(c));\n"
+    "        asm(\"mul.rn.f16x2 %0, %1, %2;\" : \"=r\"(y1) : \"r\"(y1), \"r\"(c));\n"
+    "    } else {\n"
+    "        const ak_u32 c = F == 1 ? 0x7B807B80u : 0x77807780u, z = 0x80008000u;  // 2^120 or 2^112; -0\n"
+    "        asm(\"fma.rn.bf16x2 %0, %1, %2, %3;\" : \"=r\"(y0) : \"r\"(y0), \"r\"(c), \"r\"(z));\n"
+    "        asm(\"fma.rn.bf16x2 %0, %1, %2, %3;\" : \"=r\"(y1) : \"r\"(y1), \"r\"(c), \"r\"(z));\n"
+    "    }\n"
+    "    // NaN (e4m3: magnitude 0x7F) or infinity / NaN (e5m2: magnitude >= 0x7C)\n"
+    "    if ((t + (F == 1 ? 0x01010101u : 0x04040404u)) & 0x80808080u) {\n"
+    "        ak_u32 o[4];\n"
+    "        o[0] = y0 & 0xFFFFu; o[1] = y0 >> 16; o[2] = y1 & 0xFFFFu; o[3] = y1 >> 16;\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < 4; i++) {\n"
+    "            const ak_u32 c = (w >> (8 * i)) & 0xFFu, m = c & 0x7Fu, sg = (c & 0x80u) << 8;\n"
+    "            if (F == 1 && m == 0x7Fu) o[i] = sg | (ak_is_f16<D>::value ? 0x7E00u : 0x7FC0u);\n"
+    "            if (F == 2 && m >= 0x7Cu) o[i] = sg | 0x7F80u | ((m & 3u) << 5);  // bf16: infinity or NaN\n"
+    "        }\n"
+    "        y0 = o[0] | (o[1] << 16);\n"
+    "        y1 = o[2] | (o[3] << 16);\n"
+    "    }\n"
+    "    lo = y0;\n"
+    "    hi = y1;\n"
+    "}\n"
+    "// 16 codes -> 16 values of D at dst (32 bytes, 16-byte aligned)\n"
+    "template <class D, int F>\n"
+    "AK_INLINE void ak_f8x16_to(typename D::T* dst, uint4 w) {\n"
+    "    uint4 a, b;\n"
+    "    ak_f8x4_to<D, F>(w.x, a.x, a.y);\n"
+    "    ak_f8x4_to<D, F>(w.y, a.z, a.w);\n"
+    "    ak_f8x4_to<D, F>(w.z, b.x, b.y);\n"
+    "    ak_f8x4_to<D, F>(w.w, b.z, b.w);\n"
+    "    *(uint4*)(void*)dst = a;\n"
+    "    *(uint4*)(void*)(dst + 8) = b;\n"
+    "}\n"
+    "\n"
     "// B fragments of two n8 column blocks (n0..n0+7, n0+8..n0+15) for k = k0..k0+15\n"
     "// from a row-major [k][n] shared tile (V stored [key][d]): ldmatrix.trans.\n"
     "template <class D>\n"
@@ -13989,8 +14071,14 @@ static const char _ak_src_attention_mma[] =
     "// WN warps splitting each key tile (decode), BK keys per tile, ST stages,\n"
     "// QREG: Q fragments kept in registers (else read from shared memory at\n"
     "// every tile: head sizes whose accumulators leave no room).\n"
-    "template <class D, int HD, int WM, int WN, int ST, int BK, bool QREG>\n"
-    "AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS(D)) {\n"
+    "//\n"
+    "// F8 (8-bit K / V, KT = ak_u8; the decode form on NVIDIA): 1 e4m3, 2 e5m2.\n"
+    "// The stages hold the codes (BK rows of HD bytes, 16 codes a cp.async);\n"
+    "// after a stage lands the block converts it (exactly) into one K and one V\n"
+    "// tile of T, and the ldmatrix / mma code reads those. K's scale (ksc[h],\n"
+    "// NULL: 1) is folded into the score scale, V's into the output scale.\n"
+    "template <class D, int HD, int WM, int WN, int ST, int BK, bool QREG, class KT = typename D::T, int F8 = 0>\n"
+    "AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS_KV(D, KT), const float* AK_RESTRICT ksc, const float* AK_RESTRICT vsc) {\n"
     "    typedef typename D::T T;\n"
     "    typedef ak_mma<D> MM;\n"
     "    enum {\n"
@@ -13998,14 +14086,19 @@ static const char _ak_src_attention_mma[] =
     "        NTS = KW / 8,                                                // S n-tiles per warp\n"
     "        NTO = HD / 8,                                                // O n-tiles\n"
     "        KQ = HD / 16,                                                // k-steps of Q K^T\n"
-    "        CH = HD / 8                                                  // 16-byte chunks per row\n"
+    "        CH = HD / 8,                                                 // 16-byte chunks per row\n"
+    "        CH8 = HD / 16,                                               // 16-byte chunks per row of codes\n"
+    "        TILES = F8 ? 1 : ST                                          // T tiles of K (and of V)\n"
     "    };\n"
     "    static_assert(HD % 16 == 0 && KW % 16 == 0, \"tile shape\");\n"
-    "    static_assert(WN == 1 || (WN * 16 * (HD + 4) + WN * 32) * 4 <= 2 * ST * BK * LD * (int)sizeof(T), \"merge space\");\n"
+    "    static_assert(WN == 1 || (WN * 16 * (HD + 4) + WN * 32) * 4 <=\n"
+    "                                 2 * TILES * BK * LD * (int)sizeof(T) + (F8 ? 2 * ST * BK * HD : 0), \"merge space\");\n"
     "    extern __shared__ __align__(16) unsigned char ak_smem_raw[];\n"
     "    T* qs = (T*)ak_smem_raw;           // [BQ][LD]\n"
-    "    T* ks = qs + BQ * LD;              // [ST][BK][LD]\n"
-    "    T* vs = ks + ST * BK * LD;         // [ST][BK][LD]\n"
+    "    T* ks = qs + BQ * LD;              // [TILES][BK][LD]\n"
+    "    T* vs = ks + TILES * BK * LD;      // [TILES][BK][LD]\n"
+    "    ak_u8* k8s = (ak_u8*)(void*)(vs + TILES * BK * LD);  // F8: [ST][BK][HD] codes\n"
+    "    ak_u8* v8s = k8s + (F8 ? ST * BK * HD : 0);\n"
     "\n"
     "    const int tid = (int)threadIdx.x, lane = tid % 32, warp = tid / 32;\n"
     "    const int wm = warp % WM, wn = warp / WM;\n"
@@ -14036,6 +14129,8 @@ static const char _ak_src_attention_mma[] =
     "    }\n"
     "    const ak_i64 kb = sg.k0 + (ak_i64)h * ksh, vb = sg.v0 + (ak_i64)h * vsh;\n"
     "    const bool vv = vec != 0;\n"
+    "    const float sl2 = F8 && ksc ? scale_log2 * ksc[h] : scale_log2;  // K's scale folded into the scores'\n"
+    "    const float vmul = F8 && vsc ? vsc[h] : 1.0f;                    // V's into the output's\n"
     "\n"
     "    // Q tile -> shared (zero rows past the end)\n"
     "    for (int c = tid; c < BQ * CH; c += NT) {\n"
@@ -14045,14 +14140,30 @@ static const char _ak_src_attention_mma[] =
     "        ak_attn_chunk<D>(qs + rr * LD + cc * 8, q + sg.q0 + (ak_i64)(h * group + g) * qsh + (ak_i64)i * qss, ok, cc * 8, d, vv);\n"
     "    }\n"
     "    auto load_kv = [&](int stage, int k0) {\n"
+    "        if (F8) {  // codes: 16 a chunk (the host sends F8 kernels only vec rows: d % 16 == 0, 16-byte aligned)\n"
+    "            ak_u8* kd = k8s + stage * BK * HD;\n"
+    "            ak_u8* vd = v8s + stage * BK * HD;\n"
+    "            for (int c = tid; c < BK * CH8; c += NT) {\n"
+    "                const int rr = c / CH8, cc = c % CH8, j = k0 + rr;\n"
+    "                const bool ok = j < kend && cc * 16 < d;\n"
+    "                const int jj = j < kend ? j : kbeg;\n"
+    "                const ak_u8* kr = (const ak_u8*)(const void*)k + ak_attn_kv(sg, kb, ksb, kss, pshift, jj);\n"
+    "                const ak_u8* vr = (const ak_u8*)(const void*)v + ak_attn_kv(sg, vb, vsb, vss, pshift, jj);\n"
+    "                ak_cp_async16(kd + rr * HD + cc * 16, ok ? kr + cc * 16 : kr, ok ? 16 : 0);\n"
+    "                ak_cp_async16(vd + rr * HD + cc * 16, ok ? vr + cc * 16 : vr, ok ? 16 : 0);\n"
+    "            }\n"
+    "            return;\n"
+    "        }\n"
     "        T* kd = ks + stage * BK * LD;\n"
     "        T* vd = vs + stage * BK * LD;\n"
     "        for (int c = tid; c < BK * CH; c += NT) {\n"
     "            const int rr = c / CH, cc = c % CH, j = k0 + rr;\n"
     "            const bool ok = j < kend;\n"
     "            const int jj = ok ? j : kbeg;\n"
-    "            ak_attn_chunk<D>(kd + rr * LD + cc * 8, k + ak_attn_kv(sg, kb, ksb, kss, pshift, jj), ok, cc * 8, d, vv);\n"
-    "            ak_attn_chunk<D>(vd + rr * LD + cc * 8, v + ak_attn_kv(sg, vb, vsb, vss, pshift, jj), ok, cc * 8, d, vv);\n"
+    "            ak_attn_chunk<D>(kd + rr * LD + cc * 8, (const T*)(const void*)k + ak_attn_kv(sg, kb, ksb, kss, pshift, jj), ok,\n"
+    "                             cc * 8, d, vv);\n"
+    "            ak_attn_chunk<D>(vd + rr * LD + cc * 8, (const T*)(const void*)v + ak_attn_kv(sg, vb, vsb, vss, pshift, jj), ok,\n"
+    "                             cc * 8, d, vv);\n"
     "        }\n"
     "    };\n"
     "    const int ntiles = kend > kbeg ? (kend - kbeg + BK - 1) / BK : 0;\n"
@@ -14083,8 +14194,18 @@ static const char _ak_src_attention_mma[] =
     "#pragma unroll\n"
     "            for (int kk = 0; kk < (QREG ? KQ : 0); kk++) MM::load_a_ldsm(qf[kk], qs + (wm * 16) * LD + kk * 16, LD);\n"
     "        }\n"
-    "        const T* kt = ks + st * BK * LD + (wn * KW) * LD;\n"
-    "        const T* vt = vs + st * BK * LD + (wn * KW) * LD;\n"
+    "        if (F8) {  // stage st's codes -> the K and V tiles (their last readers passed the loop's final barrier)\n"
+    "            const ak_u8* kc = k8s + st * BK * HD;\n"
+    "            const ak_u8* vc = v8s + st * BK * HD;\n"
+    "            for (int c = tid; c < BK * CH8; c += NT) {\n"
+    "                const int rr = c / CH8, cc = c % CH8;\n"
+    "                ak_f8x16_to<D, F8>(ks + rr * LD + cc * 16, *(const uint4*)(const void*)(kc + rr * HD + cc * 16));\n"
+    "                ak_f8x16_to<D, F8>(vs + rr * LD + cc * 16, *(const uint4*)(const void*)(vc + rr * HD + cc * 16));\n"
+    "            }\n"
+    "            __syncthreads();\n"
+    "        }\n"
+    "        const T* kt = ks + (F8 ? 0 : st) * BK * LD + (wn * KW) * LD;\n"
+    "        const T* vt = vs + (F8 ? 0 : st) * BK * LD + (wn * KW) * LD;\n"
     "        // S = Q K^T for this warp's KW keys\n"
     "        typename MM::C s[NTS];\n"
     "#pragma unroll\n"
@@ -14110,7 +14231,7 @@ static const char _ak_src_attention_mma[] =
     "        for (int n = 0; n < NTS; n++) {\n"
     "#pragma unroll\n"
     "            for (int e = 0; e < 4; e++) {\n"
-    "                float x = s[n].v[e] * scale_log2;\n"
+    "                float x = s[n].v[e] * sl2;\n"
     "                if (softcap > 0.0f) x = softcap * ak_fast_tanh(x);\n"
     "                if (need_mask) {\n"
     "                    const int j = kw0 + n * 8 + 2 * (lane % 4) + (e & 1);\n"
@@ -14215,7 +14336,7 @@ static const char _ak_src_attention_mma[] =
     "    }\n"
     "\n"
     "    // write: rows lr0 / lr1, columns n * 8 + 2 (lane % 4) + {0, 1} (below d)\n"
-    "    const float inv0 = l0 > 0.0f ? 1.0f / l0 : 0.0f, inv1 = l1 > 0.0f ? 1.0f / l1 : 0.0f;\n"
+    "    const float inv0 = l0 > 0.0f ? vmul / l0 : 0.0f, inv1 = l1 > 0.0f ? vmul / l1 : 0.0f;\n"
     "    const float lse0 = l0 > 0.0f ? m0 + log2f(l0) : -AK_INF, lse1 = l1 > 0.0f ? m1 + log2f(l1) : -AK_INF;\n"
     "    const ak_i64 rows_all = (ak_i64)gridDim.z * group * sq;  // batch * hq * sq (sq: the longest sequence)\n"
     "#pragma unroll\n"
@@ -14255,8 +14376,13 @@ static const char _ak_src_attention_mma[] =
     "// decode: one 16-row tile, 4 warps splitting 64-key tiles in 3 stages (head sizes past 128: 2 warps, 32 keys, 2 stages)\n"
     "#define AK_AMMA_BODY(D, HD, WM, WN)                                                                              \\\n"
     "    ak_attn_mma<D, HD, WM, (HD > 128 && WN > 1 ? 2 : WN), (WN > 1 && HD <= 128 ? 3 : 2), (HD > 128 ? 32 : 64),  \\\n"
-    "                (HD <= 192)>(AK_AMMA_ARGS)\n"
+    "                (HD <= 192)>(AK_AMMA_ARGS, (const float*)0, (const float*)0)\n"
     "#define AK_AMMA_NV_BODY(D, HD, WM, WN) AK_AMMA_BODY(D, HD, WM, WN)\n"
+    "// 8-bit K / V decode: the decode form's warps and tile; 4 stages of codes up to head size 128 (the\n"
+    "// converted tiles take one stage each of K and V: still less shared memory than the 16-bit form's 3)\n"
+    "#define AK_AMMA_F8_BODY(D, HD, F8)                                                                             \\\n"
+    "    ak_attn_mma<D, HD, 1, (HD > 128 ? 2 : 4), (HD <= 128 ? 4 : 2), (HD > 128 ? 32 : 64), (HD <= 192), ak_u8, F8>( \\\n"
+    "        AK_AMMA_ARGS, ksc, vsc)\n"
     "#else\n"
     "// AMD: the generic path (WM waves; the decode form is one wave). Targets\n"
     "// without a matrix instruction get empty kernels (one source for every\n"
@@ -14264,6 +14390,9 @@ static const char _ak_src_attention_mma[] =
     "#define AK_AMMA_BODY(D, HD, WM, WN) AK_AMMA_GEN_BODY(D, HD, WM)\n"
     "#define AK_AMMA_NV_BODY(D, HD, WM, WN) \\\n"
     "    do {                               \\\n"
+    "    } while (0)\n"
+    "#define AK_AMMA_F8_BODY(D, HD, F8) \\\n"
+    "    do {                           \\\n"
     "    } while (0)\n"
     "#endif\n"
     "\n"
@@ -14289,6 +14418,23 @@ static const char _ak_src_attention_mma[] =
     "        (void)R;                                                                              \\\n"
     "        AK_AMMA_NV_BODY(D, HD, WM, WN);                                                                           \\\n"
     "    }\n"
+    "// the 8-bit K / V decode kernels (NVIDIA only: AMD bodies are empty, never launched): K and V fp8 codes,\n"
+    "// per-kv-head scales ksc / vsc (NULL: 1)\n"
+    "#define AK_AMMA_F8(HD, FN, F8, DT, D)                                                                            \\\n"
+    "    AK_KERNEL void __launch_bounds__(AK_AMMA_THREADS(HD, 1, 4)) ak_attn_mmadec##HD##_##FN##_##DT(               \\\n"
+    "        const D::T* q, const ak_u8* k, const ak_u8* v, D::T* o, float* lse, int hkv, int group, int sq, int skv,   \\\n"
+    "        int d, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb, ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh,      \\\n"
+    "        ak_i64 vss, ak_i64 osb, ak_i64 osh, ak_i64 oss, float scale_log2, int causal, int R, int nsplit,           \\\n"
+    "        int split_len, float* part, int vec, const int* cu_q, const int* cu_k, const int* used_k, const int* btab,  \\\n"
+    "        int bts, int pshift, int wl, int wr, float softcap, const float* ksc, const float* vsc) {                   \\\n"
+    "        (void)R;                                                                                                  \\\n"
+    "        AK_AMMA_F8_BODY(D, HD, F8);                                                                               \\\n"
+    "    }\n"
+    "#define AK_AMMA_F8X4(HD)                              \\\n"
+    "    AK_AMMA_F8(HD, e4m3, 1, f16, ak_f16_t)            \\\n"
+    "    AK_AMMA_F8(HD, e4m3, 1, bf16, ak_bf16_t)          \\\n"
+    "    AK_AMMA_F8(HD, e5m2, 2, f16, ak_f16_t)            \\\n"
+    "    AK_AMMA_F8(HD, e5m2, 2, bf16, ak_bf16_t)\n"
     "#define AK_AMMA_NV4(HD)                                 \\\n"
     "    AK_AMMA_NV(ak_attn_mma, HD, 4, 1, f16, ak_f16_t)    \\\n"
     "    AK_AMMA_NV(ak_attn_mma, HD, 4, 1, bf16, ak_bf16_t)  \\\n"
@@ -14302,30 +14448,38 @@ static const char _ak_src_attention_mma[] =
     "AK_AMMA(ak_attn_mma, 64, 4, 1, bf16, ak_bf16_t)\n"
     "AK_AMMA(ak_attn_mmadec, 64, 1, 4, f16, ak_f16_t)\n"
     "AK_AMMA(ak_attn_mmadec, 64, 1, 4, bf16, ak_bf16_t)\n"
+    "AK_AMMA_F8X4(64)\n"
     "#endif\n"
     "#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 128\n"
     "AK_AMMA(ak_attn_mma, 128, 4, 1, f16, ak_f16_t)\n"
     "AK_AMMA(ak_attn_mma, 128, 4, 1, bf16, ak_bf16_t)\n"
     "AK_AMMA(ak_attn_mmadec, 128, 1, 4, f16, ak_f16_t)\n"
     "AK_AMMA(ak_attn_mmadec, 128, 1, 4, bf16, ak_bf16_t)\n"
+    "AK_AMMA_F8X4(128)\n"
     "#endif\n"
     "#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 32\n"
     "AK_AMMA_NV4(32)\n"
+    "AK_AMMA_F8X4(32)\n"
     "#endif\n"
     "#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 80\n"
     "AK_AMMA_NV4(80)\n"
+    "AK_AMMA_F8X4(80)\n"
     "#endif\n"
     "#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 96\n"
     "AK_AMMA_NV4(96)\n"
+    "AK_AMMA_F8X4(96)\n"
     "#endif\n"
     "#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 160\n"
     "AK_AMMA_NV4(160)\n"
+    "AK_AMMA_F8X4(160)\n"
     "#endif\n"
     "#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 192\n"
     "AK_AMMA_NV4(192)\n"
+    "AK_AMMA_F8X4(192)\n"
     "#endif\n"
     "#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 256\n"
     "AK_AMMA_NV4(256)\n"
+    "AK_AMMA_F8X4(256)\n"
     "#endif\n"
     "\n"
     "// the generic path under its own name on every target (4 waves)\n"
@@ -16691,6 +16845,101 @@ static const char _ak_src_gemm[] =
     "        ak_gemm_skinny<DT>(AK_GEMM_ARGS);                                \\\n"
     "    }\n"
     "\n"
+    "/* ---- a few rows times a matrix stored K x N (n-contiguous): M <= 16 -------\n"
+    " * D[m][n] = A[m][:] . B[:][n] where each row of B holds consecutive columns\n"
+    " * (x @ W of a decode step with W stored K x N). A block owns 8 columns: 2\n"
+    " * column threads of 4 columns each (16-byte loads of B's row segments when\n"
+    " * the host's VB flag says B's rows are 16-byte aligned) x blockDim / 2 k\n"
+    " * lanes; a thread walks the rows k = lane, lane + lanes, ... 8 at a time (8\n"
+    " * loads in flight) into 4 x M fp32 sums. Then a butterfly over the lanes of a\n"
+    " * wave and the waves' partials, in shared memory, added in wave order: the\n"
+    " * same sum on every run. Exact fp32 products and sums (no TF32). Blocks of 4\n"
+    " * waves (the gemv tile's), along grid x. Its own kernel: its 64 sums and 32 +\n"
+    " * 8 loads in flight take ~170 registers a thread, which the gemv kernel's\n"
+    " * occupancy must not pay. */\n"
+    "template <class DT>\n"
+    "AK_INLINE void ak_gemm_gemvn(AK_GEMM_PARAMS_T(DT)) {\n"
+    "    typedef typename DT::T T;\n"
+    "    enum { MM = 16, CT = 2, CW = 4, U = 8, NWMAX = 4 };\n"
+    "    __shared__ float part[NWMAX * MM * CT * CW];\n"
+    "    const int t = (int)threadIdx.x, lane = ak_lane(), w = ak_wave_id();\n"
+    "    const int nw = (int)blockDim.x / AK_WAVE < NWMAX ? (int)blockDim.x / AK_WAVE : NWMAX;\n"
+    "    const int ct = t & 1, kl = t >> 1, KT = (int)blockDim.x >> 1;\n"
+    "    const int nb = (int)blockIdx.x * (CT * CW), n0 = nb + ct * CW;\n"
+    "    const bool ta = flags & AK_GF_TA;\n"
+    "    const int o32 = (flags & AK_GF_OUT32) ? 1 : 0;\n"
+    "    const bool vec = (flags & AK_GF_VB) && n0 + CW <= N;\n"
+    "    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {\n"
+    "        const T* Ab = A + (ak_i64)b * sA;\n"
+    "        const T* Bb = B + (ak_i64)b * sB + n0;\n"
+    "        float acc[MM][CW];\n"
+    "#pragma unroll\n"
+    "        for (int m = 0; m < MM; m++)\n"
+    "#pragma unroll\n"
+    "            for (int c = 0; c < CW; c++) acc[m][c] = 0.0f;\n"
+    "        for (int k0 = kl; k0 < K; k0 += U * KT) {\n"
+    "            float bv[U][CW];\n"
+    "#pragma unroll\n"
+    "            for (int u = 0; u < U; u++) {\n"
+    "                const int k = k0 + u * KT;\n"
+    "                if (k < K && vec) DT::ld4(Bb + (ak_i64)k * ldb, bv[u]);\n"
+    "                else {\n"
+    "#pragma unroll\n"
+    "                    for (int c = 0; c < CW; c++) bv[u][c] = k < K && n0 + c < N ? DT::to(Bb[(ak_i64)k * ldb + c]) : 0.0f;\n"
+    "                }\n"
+    "            }\n"
+    "            /* A's U values of a row issued together (a k past the end reads 0 against B's 0): one latency per\n"
+    "             * row of A, not one per product (a decode step has one or two warps an SM to hide it) */\n"
+    "#pragma unroll\n"
+    "            for (int m = 0; m < MM; m++) {\n"
+    "                if (m < M) {\n"
+    "                    float av[U];\n"
+    "#pragma unroll\n"
+    "                    for (int u = 0; u < U; u++) {\n"
+    "                        const int k = k0 + u * KT;\n"
+    "                        av[u] = k < K ? DT::to(ta ? Ab[(ak_i64)k * lda + m] : Ab[(ak_i64)m * lda + k]) : 0.0f;\n"
+    "                    }\n"
+    "#pragma unroll\n"
+    "                    for (int u = 0; u < U; u++)\n"
+    "#pragma unroll\n"
+    "                        for (int c = 0; c < CW; c++) acc[m][c] += av[u] * bv[u][c];\n"
+    "                }\n"
+    "            }\n"
+    "        }\n"
+    "        /* sums over the k lanes of the wave (lanes with the same column thread), then over the waves */\n"
+    "#pragma unroll\n"
+    "        for (int m = 0; m < MM; m++) {\n"
+    "            if (m < M) {\n"
+    "#pragma unroll\n"
+    "                for (int c = 0; c < CW; c++) {\n"
+    "                    float v = acc[m][c];\n"
+    "                    for (int o = CT; o < AK_WAVE; o <<= 1) v += ak_shfl_xor(v, o);\n"
+    "                    acc[m][c] = v;\n"
+    "                }\n"
+    "            }\n"
+    "        }\n"
+    "        __syncthreads(); /* the previous problem's partials are read */\n"
+    "        if (lane < CT && w < nw) {\n"
+    "#pragma unroll\n"
+    "            for (int m = 0; m < MM; m++)\n"
+    "                if (m < M) {\n"
+    "#pragma unroll\n"
+    "                    for (int c = 0; c < CW; c++) part[(w * MM + m) * (CT * CW) + lane * CW + c] = acc[m][c];\n"
+    "                }\n"
+    "        }\n"
+    "        __syncthreads();\n"
+    "        void* Db = (void*)ak_gemm_off(D, sD, b, o32, DT::SIZE);\n"
+    "        const void* Cb = ak_gemm_off(C, sC, b, o32, DT::SIZE);\n"
+    "        const void* Rb = ak_gemm_off(R, sR, b, o32, DT::SIZE);\n"
+    "        for (int i = t; i < M * CT * CW; i += (int)blockDim.x) {\n"
+    "            const int m = i / (CT * CW), j = i % (CT * CW);\n"
+    "            float sum = 0.0f;\n"
+    "            for (int q = 0; q < nw; q++) sum += part[(q * MM + m) * (CT * CW) + j];\n"
+    "            if (nb + j < N) ak_gemm_out<DT>(m, nb + j, sum, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "\n"
     "/* ---- matrix-vector: N = 1 with A k-contiguous, or M = 1 with B stored N x K -\n"
     " * Each output is the dot product of one k-contiguous matrix row (a row of A,\n"
     " * or of B stored N x K) with the vector (B's column, or A's row; any element\n"
@@ -16767,6 +17016,10 @@ static const char _ak_src_gemm[] =
     "#define AK_GEMM_GEMV(NAME, DT)                                         \\\n"
     "    AK_KERNEL void __launch_bounds__(256) NAME(AK_GEMM_PARAMS_T(DT)) { \\\n"
     "        ak_gemm_gemv<DT>(AK_GEMM_ARGS);                                  \\\n"
+    "    }\n"
+    "#define AK_GEMM_GEMVN(NAME, DT)                                        \\\n"
+    "    AK_KERNEL void __launch_bounds__(256) NAME(AK_GEMM_PARAMS_T(DT)) { \\\n"
+    "        ak_gemm_gemvn<DT>(AK_GEMM_ARGS);                                 \\\n"
     "    }\n"
     "\n"
     "/* ---- split-K finish: D = epilogue(sum over the k slices of W) -----------\n"
@@ -17084,7 +17337,7 @@ static const char _ak_src_gemm[] =
     "// kernels: ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16\n"
     "// kernels: ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32\n"
     "// kernels: ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16\n"
-    "// kernels: ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16\n"
+    "// kernels: ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16 ak_gemm_gemvn_f32\n"
     "// kernels: ak_gemm_splitk_fin_f32 ak_gemm_splitk_fin_f16 ak_gemm_splitk_fin_bf16\n"
     "// kernels: ak_gemm_i8_l_f16 ak_gemm_i8_l_bf16 ak_gemm_i8_s_f16 ak_gemm_i8_s_bf16\n"
     "AK_GEMM_MMA(ak_gemm_mma_l_f16, ak_f16_t, false, 128, 128, 32, 256)\n"
@@ -17106,6 +17359,7 @@ static const char _ak_src_gemm[] =
     "AK_GEMM_GEMV(ak_gemm_gemv_f32, ak_f32_t)\n"
     "AK_GEMM_GEMV(ak_gemm_gemv_f16, ak_f16_t)\n"
     "AK_GEMM_GEMV(ak_gemm_gemv_bf16, ak_bf16_t)\n"
+    "AK_GEMM_GEMVN(ak_gemm_gemvn_f32, ak_f32_t)\n"
     "AK_GEMM_SPLITK_FIN(ak_gemm_splitk_fin_f32, ak_f32_t)\n"
     "AK_GEMM_SPLITK_FIN(ak_gemm_splitk_fin_f16, ak_f16_t)\n"
     "AK_GEMM_SPLITK_FIN(ak_gemm_splitk_fin_bf16, ak_bf16_t)\n"
@@ -17539,13 +17793,34 @@ static const char _ak_src_gemm_decode[] =
     "    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {\n"
     "        const T* Ab = A + (ak_i64)b * sA;\n"
     "        const T* Bb = B + (ak_i64)b * sB;\n"
-    "        /* copy k chunk c of this block's slice into stage st */\n"
+    "        /* copy k chunk c of this block's slice into stage st: a chunk wholly inside the slice and the 64 columns\n"
+    "           by one cp.async per 16 bytes from pointers set up once (B: rows tid / 8 + 16 i, 16-byte chunk tid % 8;\n"
+    "           A, k-contiguous: row tid / 8; m-contiguous: k row tid / 2, 16-byte half tid % 2); else (tails) each\n"
+    "           copy checked against M, N and the slice's end */\n"
+    "        const bool bfull = n0 + NB <= N, afull = TA == 0 ? tid / 8 < M : (tid % 2) * 8 + 8 <= M;\n"
+    "        const T* bsrc = TB == 1 ? Bb + (ak_i64)(n0 + tid / 8) * ldb + ks + (tid % 8) * 8 : Bb + (ak_i64)(ks + tid / 8) * ldb + n0 + (tid % 8) * 8;\n"
+    "        const T* asrc = TA == 0 ? Ab + (ak_i64)(tid / 8) * lda + ks + (tid % 8) * 8 : Ab + (ak_i64)(ks + tid / 2) * lda + (tid % 2) * 8;\n"
+    "        const ak_i64 bstep = 16 * ldb, bchunk = TB == 1 ? KC : (ak_i64)KC * ldb;\n"
+    "        const ak_i64 achunk = TA == 0 ? KC : (ak_i64)KC * lda;\n"
     "        auto load = [&](int c, int st) {\n"
     "            const int k0 = ks + c * KC;\n"
     "            unsigned char* sb = sm + st * STAGE;\n"
     "            unsigned char* sa = sb + B_BYTES;\n"
+    "            if (k0 + KC <= ke && bfull) {\n"
+    "                const T* q = bsrc + c * bchunk;\n"
     "#pragma unroll\n"
-    "            for (int i = 0; i < 4; i++) { /* B: 64 rows x 8 chunks */\n"
+    "                for (int i = 0; i < 4; i++)\n"
+    "                    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\\n\" ::\"r\"(ak_smem_addr(sb + ak_gd_sw(tid / 8 + 16 * i, tid % 8))),\n"
+    "                                 \"l\"(q + i * bstep) : \"memory\");\n"
+    "                if (afull) {\n"
+    "                    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\\n\" ::\"r\"(ak_smem_addr(\n"
+    "                                     sa + (TA == 0 ? ak_gd_sw(tid / 8, tid % 8) : (tid / 2) * 32 + (tid % 2) * 16))),\n"
+    "                                 \"l\"(asrc + c * achunk) : \"memory\");\n"
+    "                    return;\n"
+    "                }\n"
+    "            }\n"
+    "#pragma unroll\n"
+    "            for (int i = 0; i < 4 && !(k0 + KC <= ke && bfull); i++) { /* B: 64 rows x 8 chunks */\n"
     "                const int q = tid + 128 * i, r = q / 8, ch = q % 8;\n"
     "                const T* src;\n"
     "                int bytes;\n"
@@ -17727,8 +18002,11 @@ static const char _ak_src_gemm_sm90[] =
     " * batch the tiles go in groups of 8 tile rows, column by column (concurrent\n"
     " * blocks share A rows and B columns in L2). The producer runs ahead into the\n"
     " * next tile while the consumers finish the epilogue of this one.\n"
-    " * Epilogue: each consumer stages 32 columns of its 64 rows at a time in its\n"
-    " * own shared buffer (fp32, row stride 40: conflict-free), then every thread\n"
+    " * Epilogue: a 16-bit D without C, residual or activation (alpha, scales,\n"
+    " * bias) goes through each consumer's 16 KiB shared buffer as converted\n"
+    " * 16-bit values, 64 x 128 at a time, and out in whole 16-byte row pieces\n"
+    " * (ak_g9_epi_16). Otherwise each consumer stages 32 columns of its 64 rows at\n"
+    " * a time (fp32, row stride 40: conflict-free), then every thread\n"
     " * takes 4 consecutive columns of a row: alpha, beta C, bias, activation,\n"
     " * residual, one 8- or 16-byte store (element-wise where the host says the\n"
     " * vectors are unaligned, and at the N edge).\n"
@@ -17958,6 +18236,79 @@ static const char _ak_src_gemm_sm90[] =
     "    }\n"
     "}\n"
     "\n"
+    "/* Epilogue of a 16-bit D = alpha sA sB op(A) op(B) (+ bias), no C, residual\n"
+    " * or activation: per block of 64 rows x 128 columns the consumer writes its\n"
+    " * values, converted, as 4-byte pairs into its 16 KiB buffer sbuf (rows of\n"
+    " * 256 bytes, 16-byte chunk c of row r at c ^ (r % 8): conflict-free both\n"
+    " * ways), then each thread copies 16-byte chunks of rows ct / 16 + 8 i to D,\n"
+    " * a warp two whole rows (16-, 8- or 4-byte stores as the address allows;\n"
+    " * element by element at the N edge).\n"
+    " * Two named barriers per block (the earlier fp32 staging takes eight). The\n"
+    " * NH x ND values of a consumer thread: rows mb + 64 h + r0 (+ 8), column\n"
+    " * pairs n0 + 8 g + c0 (ak_wgmma_row / ak_wgmma_col). */\n"
+    "template <class DT, int NH, int ND>\n"
+    "AK_INLINE void ak_g9_epi_16(const float* d, int ct, int cw, unsigned char* sbuf, int mb, int n0, int M, int N, void* D, ak_i64 ldd,\n"
+    "                            const void* bias, float alpha, int flags, const float* sA, const float* sB) {\n"
+    "    typedef typename DT::T T;\n"
+    "    const int r0 = ak_wgmma_row(ct, 0), c0 = ak_wgmma_col(ct, 0);\n"
+    "#pragma unroll\n"
+    "    for (int h = 0; h < NH; h++) {\n"
+    "        const int mrow = mb + 64 * h;\n"
+    "        if (mrow >= M) break;\n"
+    "        float sa[2];\n"
+    "#pragma unroll\n"
+    "        for (int e = 0; e < 2; e++) {\n"
+    "            const int m = mrow + r0 + 8 * e;\n"
+    "            sa[e] = alpha * (sA ? sA[(flags & AK_G9_SA_ROW) ? (m < M ? m : M - 1) : 0] : 1.0f);\n"
+    "        }\n"
+    "#pragma unroll\n"
+    "        for (int q = 0; q < ND / 64; q++) {\n"
+    "            if (n0 + 128 * q >= N) break;\n"
+    "            ak_named_bar(1 + cw, 128); /* the previous block's readers are done with sbuf */\n"
+    "#pragma unroll\n"
+    "            for (int gg = 0; gg < 16; gg++) {\n"
+    "                const int g = 16 * q + gg, n = n0 + 8 * g + c0;\n"
+    "                float bx = 0.0f, by = 0.0f, sx = 1.0f, sy = 1.0f;\n"
+    "                if (flags & AK_G9_BIAS) {\n"
+    "                    if (n < N) bx = DT::to(((const T*)bias)[n]);\n"
+    "                    if (n + 1 < N) by = DT::to(((const T*)bias)[n + 1]);\n"
+    "                }\n"
+    "                if (sB) {\n"
+    "                    sx = sB[(flags & AK_G9_SB_COL) ? (n < N ? n : N - 1) : 0];\n"
+    "                    sy = sB[(flags & AK_G9_SB_COL) ? (n + 1 < N ? n + 1 : N - 1) : 0];\n"
+    "                }\n"
+    "#pragma unroll\n"
+    "                for (int e = 0; e < 2; e++) {\n"
+    "                    const int r = r0 + 8 * e;\n"
+    "                    const float x = sa[e] * sx * d[h * ND + 4 * g + 2 * e] + bx, y = sa[e] * sy * d[h * ND + 4 * g + 2 * e + 1] + by;\n"
+    "                    *(ak_u32*)(sbuf + r * 256 + ((gg ^ (r & 7)) << 4) + c0 * 2) = ak_pack2(DT::from(x), DT::from(y));\n"
+    "                }\n"
+    "            }\n"
+    "            ak_named_bar(1 + cw, 128);\n"
+    "#pragma unroll\n"
+    "            for (int i = 0; i < 8; i++) {\n"
+    "                const int r = ct / 16 + 8 * i, ch = ct % 16, m = mrow + r, n = n0 + 128 * q + 8 * ch;\n"
+    "                if (m >= M || n >= N) continue;\n"
+    "                const uint4 v = *(const uint4*)(sbuf + r * 256 + ((ch ^ (r & 7)) << 4));\n"
+    "                T* p = (T*)D + (ak_i64)m * ldd + n;\n"
+    "                const unsigned al = (unsigned)(size_t)p & 15u; /* rows of a multiple of 4 / 2 elements: 8- / 4-byte stores */\n"
+    "                if (n + 8 <= N && al == 0) *(uint4*)p = v;\n"
+    "                else if (n + 8 <= N && (al & 7u) == 0) {\n"
+    "                    ((uint2*)p)[0] = make_uint2(v.x, v.y);\n"
+    "                    ((uint2*)p)[1] = make_uint2(v.z, v.w);\n"
+    "                } else if (n + 8 <= N && (al & 3u) == 0) {\n"
+    "                    ((ak_u32*)p)[0] = v.x; ((ak_u32*)p)[1] = v.y; ((ak_u32*)p)[2] = v.z; ((ak_u32*)p)[3] = v.w;\n"
+    "                } else {\n"
+    "                    const T* e = (const T*)&v;\n"
+    "#pragma unroll\n"
+    "                    for (int j = 0; j < 8; j++)\n"
+    "                        if (n + j < N) p[j] = e[j];\n"
+    "                }\n"
+    "            }\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "\n"
     "/* PP 0: cooperative, both consumers on one 128 x BN tile (rows 0..63 and\n"
     " * 64..127); PP 1: ping-pong, each consumer on its own 128 x BN tiles (the\n"
     " * CTA's tiles alternate between them, two m64 wgmmas per k16), so one\n"
@@ -17969,7 +18320,7 @@ static const char _ak_src_gemm_sm90[] =
     "        ES = IN ? 1 : 2, BM = 128, BK = 128 / ES, A_BYTES = BM * BK * ES, B_BYTES = BN * BK * ES, STAGE = A_BYTES + B_BYTES,\n"
     "        S = BN == 256 ? 4 : 6,              /* 192 KiB of stages */\n"
     "        EC = 32, EP = EC + 8,               /* epilogue chunk: 32 columns, row stride 40 floats */\n"
-    "        EPI_BYTES = 64 * EP * 4, GROUP = 8, ND = BN / 2, NH = PP ? 2 : 1\n"
+    "        EPI_BYTES = 64 * 128 * 2, /* >= 64 * EP * 4 */ GROUP = 8, ND = BN / 2, NH = PP ? 2 : 1\n"
     "    };\n"
     "    extern __shared__ unsigned char ak_g9_smem[];\n"
     "    unsigned char* sm = ak_g9_smem + ((1024 - (ak_smem_addr(ak_g9_smem) & 1023)) & 1023);\n"
@@ -18091,10 +18442,20 @@ static const char _ak_src_gemm_sm90[] =
     "                if ((ct & 31) == 0) ak_mbar_arrive(bar0 + 8 * (S + (it + S - 1) % S));\n"
     "            }\n"
     "            if (PP && (int)blockIdx.x + (j + 1) * (int)gridDim.x < tiles) ak_named_arrive(3 + (j & 1), 256);\n"
-    "            /* ---- epilogue: 64 rows x 32 columns at a time through st ---- */\n"
     "            void* Db = (char*)D + (ak_i64)b * sD * osz;\n"
     "            const void* Cb = C ? (const char*)C + (ak_i64)b * sC * osz : C;\n"
     "            const void* Rb = R ? (const char*)R + (ak_i64)b * sR * osz : R;\n"
+    "            if ((flags & (AK_G9_OUT32 | AK_G9_C | AK_G9_RES | (0xFFFF << AK_G9_ACT_SHIFT))) == 0) {\n"
+    "                /* ---- 16-bit D, no C, residual or activation: 64 x 128 blocks through st as 16-bit values ---- */\n"
+    "                if (IN && !(flags & AK_G9_OBF16))\n"
+    "                    ak_g9_epi_16<ak_f16_t, NH, ND>(d, ct, cw, (unsigned char*)st, m0 + (PP ? 0 : 64 * cw), n0, M, N, Db, ldd, bias, alpha,\n"
+    "                                                   flags, sA, sB);\n"
+    "                else\n"
+    "                    ak_g9_epi_16<DT, NH, ND>(d, ct, cw, (unsigned char*)st, m0 + (PP ? 0 : 64 * cw), n0, M, N, Db, ldd, bias, alpha, flags,\n"
+    "                                             sA, sB);\n"
+    "                continue;\n"
+    "            }\n"
+    "            /* ---- epilogue: 64 rows x 32 columns at a time through st ---- */\n"
     "#pragma unroll\n"
     "            for (int h = 0; h < NH; h++) {\n"
     "                const int mr = m0 + 64 * (PP ? h : cw);\n"
@@ -18132,7 +18493,7 @@ static const char _ak_src_gemm_sm90[] =
     " * k-contiguous (A stored M x K, B stored N x K), m / n when not. The host\n"
     " * launches them only where the architecture row has wgmma and TMA (sm_90a\n"
     " * target); everywhere else the body is empty so every target still compiles\n"
-    " * the family. Shared memory: 192 KiB of stages + 20 KiB of epilogue buffers +\n"
+    " * the family. Shared memory: 192 KiB of stages + 32 KiB of epilogue buffers +\n"
     " * the barriers + 1 KiB of alignment (the host passes it). */\n"
     "#if defined(AK_WGMMA)\n"
     "#define AK_G9_BODY(DT, BN, TA, TB, PP, IN) ak_g9_gemm<DT, BN, TA, TB, PP, IN>(AK_G9_ARGS);\n"
@@ -19536,6 +19897,21 @@ static const char _ak_src_quant[] =
     "    }\n"
     "}\n"
     "\n"
+    "/* K / V rows of an attention cache (ak_attention with fp8 K / V on the paths without an fp8 kernel):\n"
+    " * y[bb][h][r][c] = s[h] q[bb s0 + h s1 + r s2 + c] (s NULL: 1), y contiguous [nb][heads][rows][cols] */\n"
+    "template <int F, class D>\n"
+    "AK_INLINE void ak_dequant_kv_impl(const ak_u8* q, typename D::T* y, ak_i64 nb, ak_i64 heads, ak_i64 rows, ak_i64 cols,\n"
+    "                                  ak_i64 s0, ak_i64 s1, ak_i64 s2, const float* scale) {\n"
+    "    const ak_i64 n = nb * heads * rows * cols;\n"
+    "    for (ak_i64 i = ak_gtid(); i < n; i += ak_gstride()) {\n"
+    "        ak_i64 t = i / cols;\n"
+    "        const ak_i64 c = i - t * cols, r = t % rows;\n"
+    "        t /= rows;\n"
+    "        const ak_i64 h = t % heads, bb = t / heads;\n"
+    "        y[i] = D::from((scale ? scale[h] : 1.0f) * ak_fp8_dec<F>(q[bb * s0 + h * s1 + r * s2 + c]));\n"
+    "    }\n"
+    "}\n"
+    "\n"
     "#define AK_QUANT(DN, D, FN, F)                                                                                            \\\n"
     "    AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_quant_##DN##_##FN(const D::T* x, ak_u8* q, ak_i64 rows, ak_i64 cols, int mode, float* scale, int compute, float* amax, const float* amax_in) { \\\n"
     "        ak_quant_impl<D, F>(x, q, rows, cols, mode, scale, compute, amax, amax_in);                                      \\\n"
@@ -19543,6 +19919,10 @@ static const char _ak_src_quant[] =
     "#define AK_DEQUANT(DN, D, FN, F)                                                                                          \\\n"
     "    AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_dequant_##FN##_##DN(const ak_u8* q, D::T* y, ak_i64 rows, ak_i64 cols, int mode, const float* scale) { \\\n"
     "        ak_dequant_impl<F, D>(q, y, rows, cols, mode, scale);                                                            \\\n"
+    "    }\n"
+    "#define AK_DEQUANT_KV(DN, D, FN, F)                                                                                       \\\n"
+    "    AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_dequant_kv_##FN##_##DN(const ak_u8* q, D::T* y, ak_i64 nb, ak_i64 heads, ak_i64 rows, ak_i64 cols, ak_i64 s0, ak_i64 s1, ak_i64 s2, const float* scale) { \\\n"
+    "        ak_dequant_kv_impl<F, D>(q, y, nb, heads, rows, cols, s0, s1, s2, scale);                                        \\\n"
     "    }\n"
     "#define AK_QUANT_AMAX(DN, D)                                                                                              \\\n"
     "    AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_quant_amax_##DN(const D::T* x, ak_i64 n, float* amax) {       \\\n"
@@ -19553,6 +19933,7 @@ static const char _ak_src_quant[] =
     "    AK_QUANT(DN, D, e4m3_fnuz, AK_FP8_FMT_E4M3_FNUZ) AK_QUANT(DN, D, e5m2_fnuz, AK_FP8_FMT_E5M2_FNUZ) \\\n"
     "    AK_DEQUANT(DN, D, e4m3, AK_FP8_FMT_E4M3) AK_DEQUANT(DN, D, e5m2, AK_FP8_FMT_E5M2)               \\\n"
     "    AK_DEQUANT(DN, D, e4m3_fnuz, AK_FP8_FMT_E4M3_FNUZ) AK_DEQUANT(DN, D, e5m2_fnuz, AK_FP8_FMT_E5M2_FNUZ) \\\n"
+    "    AK_DEQUANT_KV(DN, D, e4m3, AK_FP8_FMT_E4M3) AK_DEQUANT_KV(DN, D, e5m2, AK_FP8_FMT_E5M2)       \\\n"
     "    AK_QUANT_AMAX(DN, D)\n"
     "// kernels: ak_quant_f32_e4m3 ak_quant_f32_e5m2 ak_quant_f32_e4m3_fnuz ak_quant_f32_e5m2_fnuz\n"
     "// kernels: ak_quant_f16_e4m3 ak_quant_f16_e5m2 ak_quant_f16_e4m3_fnuz ak_quant_f16_e5m2_fnuz\n"
@@ -19560,6 +19941,8 @@ static const char _ak_src_quant[] =
     "// kernels: ak_dequant_e4m3_f32 ak_dequant_e5m2_f32 ak_dequant_e4m3_fnuz_f32 ak_dequant_e5m2_fnuz_f32\n"
     "// kernels: ak_dequant_e4m3_f16 ak_dequant_e5m2_f16 ak_dequant_e4m3_fnuz_f16 ak_dequant_e5m2_fnuz_f16\n"
     "// kernels: ak_dequant_e4m3_bf16 ak_dequant_e5m2_bf16 ak_dequant_e4m3_fnuz_bf16 ak_dequant_e5m2_fnuz_bf16\n"
+    "// kernels: ak_dequant_kv_e4m3_f32 ak_dequant_kv_e5m2_f32 ak_dequant_kv_e4m3_f16 ak_dequant_kv_e5m2_f16\n"
+    "// kernels: ak_dequant_kv_e4m3_bf16 ak_dequant_kv_e5m2_bf16\n"
     "// kernels: ak_quant_amax_f32 ak_quant_amax_f16 ak_quant_amax_bf16\n"
     "AK_QUANT_FORMATS(f32, ak_f32_t)\n"
     "AK_QUANT_FORMATS(f16, ak_f16_t)\n"
@@ -19619,6 +20002,24 @@ static const char _ak_src_random[] =
     "        k1 += 0xBB67AE85u;\n"
     "    }\n"
     "}\n"
+    "/* The same rounds with the key schedule precomputed (k0[r], k1[r]: the key of\n"
+    " * round r): a thread that draws several counters adds the keys once. */\n"
+    "AK_INLINE void ak_philox_keys(ak_u64 seed, ak_u32 k0[10], ak_u32 k1[10]) {\n"
+    "    ak_u32 a = (ak_u32)seed, b = (ak_u32)(seed >> 32);\n"
+    "#pragma unroll\n"
+    "    for (int r = 0; r < 10; r++) { k0[r] = a; k1[r] = b; a += 0x9E3779B9u; b += 0xBB67AE85u; }\n"
+    "}\n"
+    "AK_INLINE void ak_philox_at_keyed(ak_u64 offset, ak_u64 j, const ak_u32 k0[10], const ak_u32 k1[10], ak_u32 c[4]) {\n"
+    "    const ak_u64 ctr = offset + j;\n"
+    "    c[0] = (ak_u32)ctr; c[1] = (ak_u32)(ctr >> 32); c[2] = 0u; c[3] = 0u;\n"
+    "#pragma unroll\n"
+    "    for (int r = 0; r < 10; r++) {\n"
+    "        const ak_u32 h0 = __umulhi(0xD2511F53u, c[0]), l0 = 0xD2511F53u * c[0];\n"
+    "        const ak_u32 h1 = __umulhi(0xCD9E8D57u, c[2]), l1 = 0xCD9E8D57u * c[2];\n"
+    "        const ak_u32 n0 = h1 ^ c[1] ^ k0[r], n2 = h0 ^ c[3] ^ k1[r];\n"
+    "        c[0] = n0; c[1] = l1; c[2] = n2; c[3] = l0;\n"
+    "    }\n"
+    "}\n"
     "/* The 4 words of counter j of the stream (seed, offset). */\n"
     "AK_INLINE void ak_philox_at(ak_u64 seed, ak_u64 offset, ak_u64 j, ak_u32 w[4]) {\n"
     "    const ak_u64 c = offset + j;\n"
@@ -19630,61 +20031,64 @@ static const char _ak_src_random[] =
     "\n"
     "/* ---- ln, sqrt, sincos from fma ------------------------------------------------ */\n"
     "/* ln(u) for normal u > 0: u = m 2^e, m in [sqrt(1/2), sqrt(2)), f = m - 1,\n"
-    " * s = f / (2 + f) (Newton reciprocal), ln m = 2s + 2s z P(z), z = s^2. */\n"
+    " * s = f / (2 + f), ln m = 2s + 2s z P(z), z = s^2 <= 0.0295 (the atanh\n"
+    " * series to z^4 / 9: the next term is below 2e-9 relative). 1 / (2 + f):\n"
+    " * a quadratic minimax start on [1.707, 2.415] (relative error 1.3e-3), then\n"
+    " * two Newton steps (about 1 ulp). */\n"
     "AK_INLINE float ak_xlog(float u) {\n"
     "    const ak_u32 b = __float_as_uint(u);\n"
     "    int e = (int)(b >> 23) - 127;\n"
     "    float m = __uint_as_float((b & 0x7FFFFFu) | 0x3F800000u);\n"
     "    if (m > 1.41421356f) { m = ak_xmul(m, 0.5f); e += 1; }\n"
     "    const float f = ak_xadd(m, -1.0f), d = ak_xadd(f, 2.0f);\n"
-    "    float y = __uint_as_float(0x7EF311C3u - __float_as_uint(d));\n"
+    "    float y = ak_xfma(ak_xfma(0.116862893f, d, -0.722444117f), d, 1.47775590f);\n"
     "#pragma unroll\n"
-    "    for (int i = 0; i < 4; i++) { const float er = ak_xfma(-d, y, 1.0f); y = ak_xfma(y, er, y); }\n"
+    "    for (int i = 0; i < 2; i++) { const float er = ak_xfma(-d, y, 1.0f); y = ak_xfma(y, er, y); }\n"
     "    const float s = ak_xmul(f, y), z = ak_xmul(s, s);\n"
-    "    float p = 0.0769230769f;\n"
-    "    p = ak_xfma(p, z, 0.0909090909f);\n"
-    "    p = ak_xfma(p, z, 0.111111111f);\n"
+    "    float p = 0.111111111f;\n"
     "    p = ak_xfma(p, z, 0.142857143f);\n"
     "    p = ak_xfma(p, z, 0.2f);\n"
     "    p = ak_xfma(p, z, 0.333333333f);\n"
     "    const float s2 = ak_xmul(s, 2.0f), lm = ak_xfma(ak_xmul(s2, z), p, s2), fe = (float)e;\n"
     "    return ak_xfma(fe, 0.693145751953125f, ak_xfma(fe, 1.42860677e-06f, lm));\n"
     "}\n"
-    "/* sqrt(v), v >= 0 normal or 0: Newton on 1/sqrt, then one correction of v * y. */\n"
+    "/* sqrt(v), v >= 0 normal or 0: three Newton steps on 1/sqrt from the\n"
+    " * magic-constant start (3.4e-2 -> 1.8e-3 -> 4.6e-6 -> 3e-11), then one\n"
+    " * correction of v * y. */\n"
     "AK_INLINE float ak_xsqrt(float v) {\n"
     "    if (v == 0.0f) return 0.0f;\n"
     "    float y = __uint_as_float(0x5F3759DFu - (__float_as_uint(v) >> 1));\n"
     "    const float h = ak_xmul(v, 0.5f);\n"
     "#pragma unroll\n"
-    "    for (int i = 0; i < 4; i++) y = ak_xmul(y, ak_xfma(-h, ak_xmul(y, y), 1.5f));\n"
+    "    for (int i = 0; i < 3; i++) y = ak_xmul(y, ak_xfma(-h, ak_xmul(y, y), 1.5f));\n"
     "    const float r = ak_xmul(v, y);\n"
     "    return ak_xfma(ak_xfma(-r, r, v), ak_xmul(y, 0.5f), r);\n"
     "}\n"
     "/* sin and cos of k * 2^-24 turns (k < 2^24): quarter-turn reduction in\n"
-    " * integers (exact), then Taylor polynomials on |x| <= pi/4. */\n"
+    " * integers (exact), then Taylor polynomials on |x| <= pi/4 (sin to x^9,\n"
+    " * cos to x^10: the next terms are below 2e-9). */\n"
     "AK_INLINE void ak_xsincos_turns(ak_u32 k, float* s, float* c) {\n"
     "    const ak_u32 q = (k + (1u << 21)) >> 22;\n"
     "    const int ri = (int)k - (int)(q << 22);\n"
-    "    const float x = ak_xmul(ak_xmul((float)ri, 2.38418579e-07f), 1.57079637f), x2 = ak_xmul(x, x);\n"
-    "    float sp = -2.50521084e-08f;\n"
-    "    sp = ak_xfma(sp, x2, 2.75573192e-06f);\n"
+    "    /* ri 2^-22 (pi / 2) rounded once: ri 2^-22 is exact, so one product by (pi / 2) 2^-22 gives the same bits */\n"
+    "    const float x = ak_xmul((float)ri, 3.74507029e-07f), x2 = ak_xmul(x, x);\n"
+    "    float sp = 2.75573192e-06f;\n"
     "    sp = ak_xfma(sp, x2, -1.98412698e-04f);\n"
     "    sp = ak_xfma(sp, x2, 8.33333333e-03f);\n"
     "    sp = ak_xfma(sp, x2, -1.66666667e-01f);\n"
     "    const float sn = ak_xfma(ak_xmul(x, x2), sp, x);\n"
-    "    float cp = 2.08767570e-09f;\n"
-    "    cp = ak_xfma(cp, x2, -2.75573192e-07f);\n"
+    "    float cp = -2.75573192e-07f;\n"
     "    cp = ak_xfma(cp, x2, 2.48015873e-05f);\n"
     "    cp = ak_xfma(cp, x2, -1.38888889e-03f);\n"
     "    cp = ak_xfma(cp, x2, 4.16666667e-02f);\n"
     "    cp = ak_xfma(cp, x2, -0.5f);\n"
     "    const float cs = ak_xfma(x2, cp, 1.0f);\n"
-    "    switch (q & 3u) {\n"
-    "    case 0: *s = sn; *c = cs; break;\n"
-    "    case 1: *s = cs; *c = -sn; break;\n"
-    "    case 2: *s = -sn; *c = -cs; break;\n"
-    "    default: *s = -cs; *c = sn; break;\n"
-    "    }\n"
+    "    /* quadrant q: (sin, cos) = (sn, cs), (cs, -sn), (-sn, -cs), (-cs, sn); selects and sign flips, no\n"
+    "     * divergent branches (each lane has its own q) */\n"
+    "    const bool odd = (q & 1u) != 0u;\n"
+    "    const float s0 = odd ? cs : sn, c0 = odd ? sn : cs;\n"
+    "    *s = __uint_as_float(__float_as_uint(s0) ^ ((q & 2u) << 30));\n"
+    "    *c = __uint_as_float(__float_as_uint(c0) ^ (((q + 1u) & 2u) << 30));\n"
     "}\n"
     "/* Two standard normals from two words (Box-Muller). */\n"
     "AK_INLINE void ak_box_muller(ak_u32 wa, ak_u32 wb, float* z0, float* z1) {\n"
@@ -19738,12 +20142,16 @@ static const char _ak_src_random[] =
     "    ak_rand_uniform_impl<ak_bf16_t>(y, n, seed, offset, lo, range, hi);\n"
     "}\n"
     "\n"
-    "/* y = mean + std * z */\n"
+    "/* y = mean + std * z. The host launches a quarter of the threads (4 counters\n"
+    " * each through the grid-stride loop), so the key schedule and the setup are\n"
+    " * paid once per 4 counters: this kernel is bound by its instructions. */\n"
     "template <class D>\n"
     "AK_INLINE void ak_rand_normal_impl(typename D::T* y, ak_i64 n, ak_u64 seed, ak_u64 offset, float mean, float sd) {\n"
+    "    ak_u32 k0[10], k1[10];\n"
+    "    ak_philox_keys(seed, k0, k1);\n"
     "    ak_rand_store<D>(y, n, [&](ak_i64 j, float f[4]) {\n"
     "        ak_u32 w[4];\n"
-    "        ak_philox_at(seed, offset, (ak_u64)j, w);\n"
+    "        ak_philox_at_keyed(offset, (ak_u64)j, k0, k1, w);\n"
     "        ak_box_muller(w[0], w[1], &f[0], &f[1]);\n"
     "        ak_box_muller(w[2], w[3], &f[2], &f[3]);\n"
     "#pragma unroll\n"
@@ -20029,7 +20437,8 @@ static const char _ak_src_scan[] =
     " * key (NaN the largest, -0 == +0; largest == 0 flips the key): up to four\n"
     " * 8-bit histogram passes over the row find the key of the k-th element (a\n"
     " * pass stops early when the whole bin is taken, and then the collecting pass\n"
-    " * needs no barriers; lanes of a wave that hit the\n"
+    " * needs no barriers; so does it when the keys above the k-th and all keys equal\n"
+    " * to it fit AK_TOPK_SELMAX, sorted together; lanes of a wave that hit the\n"
     " * same bin add once, so skewed data does not serialize on one shared\n"
     " * address; 4 loads in flight per thread); one more pass collects the\n"
     " * keys above it (shared atomics) and the equal ones in index order (ballot\n"
@@ -20179,6 +20588,7 @@ static const char _ak_src_scan[] =
     "\n"
     "/* ---- top-k ------------------------------------------------------------------- */\n"
     "#define AK_TOPK_KMAX 1024\n"
+    "#define AK_TOPK_SELMAX 2048 /* candidates the one-block kernel sorts: the k-th key's ties collected unordered when they fit */\n"
     "\n"
     "/* Order-preserving key of a float: larger value -> larger key; every NaN is\n"
     " * the largest key, -0 the same key as +0; largest == 0 flips the order. */\n"
@@ -20243,8 +20653,8 @@ static const char _ak_src_scan[] =
     "/* The bin of hist (256 counts) that holds the kk-th largest key: info[0] =\n"
     " * base | bin << shift, info[1] = the rank of that key inside the bin\n"
     " * (1-based), info[2] = 1 when the whole bin is taken (no tie to break below\n"
-    " * it). Wave 0 sums 256 / AK_WAVE bins per lane from the top. All threads call\n"
-    " * it; barriers inside. */\n"
+    " * it), info[4] = the bin's count (info has 5 words). Wave 0 sums 256 /\n"
+    " * AK_WAVE bins per lane from the top. All threads call it; barriers inside. */\n"
     "AK_INLINE void ak_topk_pick(const ak_u32* hist, ak_u32 kk, ak_u32 base, int shift, ak_u32* lsum, ak_u32* info) {\n"
     "    const int t = (int)threadIdx.x, lane = ak_lane();\n"
     "    if (t < AK_WAVE) {\n"
@@ -20265,6 +20675,7 @@ static const char _ak_src_scan[] =
     "                    info[0] = base | ((ak_u32)(top - q) << shift);\n"
     "                    info[1] = kk - cum;\n"
     "                    info[2] = h == kk - cum;\n"
+    "                    info[4] = h;\n"
     "                    break;\n"
     "                }\n"
     "                cum += h;\n"
@@ -20297,17 +20708,17 @@ static const char _ak_src_scan[] =
     "        }                                                                 \\\n"
     "    }\n"
     "\n"
-    "/* Sorts sel[0 .. k) (composites key << 32 | ~index, distinct) descending with a\n"
-    " * bitonic network over P = pow2 >= k entries (padding 0 sorts last), then\n"
-    " * writes the row's values (read back from xr) and indices. sel has room for\n"
-    " * AK_TOPK_KMAX entries. All threads call it. */\n"
+    "/* Sorts sel[0 .. n) (composites key << 32 | ~index, distinct; n >= k)\n"
+    " * descending with a bitonic network over P = pow2 >= n entries (padding 0\n"
+    " * sorts last), then writes the first k: the row's values (read back from xr)\n"
+    " * and indices. sel has room for P entries. All threads call it. */\n"
     "template <class D>\n"
-    "AK_INLINE void ak_topk_sort_out(ak_u64* sel, int k, const typename D::T* AK_RESTRICT xr,\n"
+    "AK_INLINE void ak_topk_sort_out(ak_u64* sel, int n, int k, const typename D::T* AK_RESTRICT xr,\n"
     "                                typename D::T* AK_RESTRICT vals, ak_i64* AK_RESTRICT idx) {\n"
     "    const int t = (int)threadIdx.x, B = (int)blockDim.x;\n"
     "    int P = 1;\n"
-    "    while (P < k) P <<= 1;\n"
-    "    for (int i = k + t; i < P; i += B) sel[i] = 0ull;\n"
+    "    while (P < n) P <<= 1;\n"
+    "    for (int i = n + t; i < P; i += B) sel[i] = 0ull;\n"
     "    __syncthreads();\n"
     "    for (int size = 2; size <= P; size <<= 1) {\n"
     "        for (int stride = size >> 1; stride > 0; stride >>= 1) {\n"
@@ -20331,8 +20742,8 @@ static const char _ak_src_scan[] =
     "AK_INLINE void ak_topk_impl(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT vals,\n"
     "                            ak_i64* AK_RESTRICT idx, ak_i64 cols, int k, int largest) {\n"
     "    __shared__ ak_u32 hist[256];\n"
-    "    __shared__ ak_u64 sel[AK_TOPK_KMAX];\n"
-    "    __shared__ ak_u32 info[4];\n"
+    "    __shared__ ak_u64 sel[AK_TOPK_SELMAX];\n"
+    "    __shared__ ak_u32 info[5];\n"
     "    __shared__ ak_u32 wsum[AK_MAX_WAVES];\n"
     "    __shared__ ak_u32 lsum[64];\n"
     "    const int t = (int)threadIdx.x, B = (int)blockDim.x, lane = ak_lane(), wid = ak_wave_id();\n"
@@ -20358,13 +20769,17 @@ static const char _ak_src_scan[] =
     "    }\n"
     "    /* collect: keys above prefix (on pmask) anywhere in sel[0 .. ngt), the first kk equal ones by index after them */\n"
     "    const ak_u32 ngt = (ak_u32)k - kk;\n"
+    "    /* ties that fit: every key >= prefix (ngt above it, info[4] equal ones, the whole last bin) in any order; the\n"
+    "     * sort of the composites (key, ~index) puts the equal ones by index, and the first k are the answer */\n"
+    "    const ak_u32 nsel = alltaken ? (ak_u32)k : ngt + info[4];\n"
+    "    const bool fits = nsel <= (ak_u32)AK_TOPK_SELMAX;\n"
     "    if (t == 0) info[3] = 0u;\n"
     "    ak_u32 eqbase = 0u;\n"
     "    __syncthreads();\n"
     "    /* no tie to break: the k keys >= prefix, in any order (the sort orders them), no barriers */\n"
-    "    AK_TOPK_WALK(0, cols, alltaken, if (e < cols && (key & pmask) >= prefix) sel[atomicAdd(&info[3], 1u)] = ak_topk_word(key, e);)\n"
+    "    AK_TOPK_WALK(0, cols, fits, if (e < cols && (key & pmask) >= prefix) sel[atomicAdd(&info[3], 1u)] = ak_topk_word(key, e);)\n"
     "    /* ties: the first kk equal keys by index (ballot ranks), the keys above anywhere */\n"
-    "    for (ak_i64 t0 = 0; !alltaken && t0 < cols; t0 += step) {\n"
+    "    for (ak_i64 t0 = 0; !fits && t0 < cols; t0 += step) {\n"
     "        float v[AK_TOPK_U];\n"
     "#pragma unroll\n"
     "        for (int u = 0; u < AK_TOPK_U; u++) {\n"
@@ -20393,7 +20808,7 @@ static const char _ak_src_scan[] =
     "        }\n"
     "        if (finished) break;\n"
     "    }\n"
-    "    ak_topk_sort_out<D>(sel, k, xr, vals + row * k, idx + row * k);\n"
+    "    ak_topk_sort_out<D>(sel, fits ? (int)nsel : k, k, xr, vals + row * k, idx + row * k);\n"
     "}\n"
     "/* ---- top-k, a row split over several blocks (few rows) ------------------------\n"
     " * Radix select on the 64-bit composite key << 32 | ~index (distinct per row, so\n"
@@ -20426,7 +20841,7 @@ static const char _ak_src_scan[] =
     "AK_INLINE void ak_topk_mb_pass_impl(const typename D::T* AK_RESTRICT x, ak_u32* ws, ak_i64 cols, ak_i64 chunk,\n"
     "                                    int nch, int k, int shift, int largest) {\n"
     "    __shared__ ak_u32 hist[256];\n"
-    "    __shared__ ak_u32 info[4];\n"
+    "    __shared__ ak_u32 info[5];\n"
     "    __shared__ ak_u32 lsum[64];\n"
     "    const int t = (int)threadIdx.x, B = (int)blockDim.x;\n"
     "    const ak_i64 row = blockIdx.y, c0 = (ak_i64)blockIdx.x * chunk;\n"
@@ -20478,7 +20893,7 @@ static const char _ak_src_scan[] =
     "    })\n"
     "    if (!ak_topk_mb_last(&st[AK_TKW_CNT], nch, &flag)) return;\n"
     "    for (int j = t; j < k; j += B) sel[j] = ((volatile ak_u64*)cand)[j];\n"
-    "    ak_topk_sort_out<D>(sel, k, xr, vals + row * k, idx + row * k);\n"
+    "    ak_topk_sort_out<D>(sel, k, k, xr, vals + row * k, idx + row * k);\n"
     "}\n"
     "\n"
     "// kernels: ak_topk_f32 ak_topk_mb_pass_f32 ak_topk_mb_collect_f32 ak_topk_f16 ak_topk_mb_pass_f16\n"
@@ -21164,7 +21579,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "attention", _ak_src_attention,
       "ak_attn_combine_f32 ak_attn_combine_f16 ak_attn_combine_bf16 ak_attn_simt32_f32 ak_attn_simt32_f16 ak_attn_simt32_bf16 ak_attn_simt64_f32 ak_attn_simt64_f16 ak_attn_simt64_bf16 ak_attn_simt128_f32 ak_attn_simt128_f16 ak_attn_simt128_bf16 ak_attn_simt256_f32 ak_attn_simt256_f16 ak_attn_simt256_bf16" },
     { "attention_mma", _ak_src_attention_mma,
-      "ak_attn_mma64_f16 ak_attn_mma64_bf16 ak_attn_mma128_f16 ak_attn_mma128_bf16 ak_attn_mmadec64_f16 ak_attn_mmadec64_bf16 ak_attn_mmadec128_f16 ak_attn_mmadec128_bf16 ak_attn_mma32_f16 ak_attn_mma32_bf16 ak_attn_mmadec32_f16 ak_attn_mmadec32_bf16 ak_attn_mma80_f16 ak_attn_mma80_bf16 ak_attn_mmadec80_f16 ak_attn_mmadec80_bf16 ak_attn_mma96_f16 ak_attn_mma96_bf16 ak_attn_mmadec96_f16 ak_attn_mmadec96_bf16 ak_attn_mma160_f16 ak_attn_mma160_bf16 ak_attn_mmadec160_f16 ak_attn_mmadec160_bf16 ak_attn_mma192_f16 ak_attn_mma192_bf16 ak_attn_mmadec192_f16 ak_attn_mmadec192_bf16 ak_attn_mma256_f16 ak_attn_mma256_bf16 ak_attn_mmadec256_f16 ak_attn_mmadec256_bf16 ak_attn_mmagen64_f16 ak_attn_mmagen64_bf16 ak_attn_mmagen128_f16 ak_attn_mmagen128_bf16" },
+      "ak_attn_mma64_f16 ak_attn_mma64_bf16 ak_attn_mma128_f16 ak_attn_mma128_bf16 ak_attn_mmadec64_f16 ak_attn_mmadec64_bf16 ak_attn_mmadec128_f16 ak_attn_mmadec128_bf16 ak_attn_mma32_f16 ak_attn_mma32_bf16 ak_attn_mmadec32_f16 ak_attn_mmadec32_bf16 ak_attn_mma80_f16 ak_attn_mma80_bf16 ak_attn_mmadec80_f16 ak_attn_mmadec80_bf16 ak_attn_mma96_f16 ak_attn_mma96_bf16 ak_attn_mmadec96_f16 ak_attn_mmadec96_bf16 ak_attn_mma160_f16 ak_attn_mma160_bf16 ak_attn_mmadec160_f16 ak_attn_mmadec160_bf16 ak_attn_mma192_f16 ak_attn_mma192_bf16 ak_attn_mmadec192_f16 ak_attn_mmadec192_bf16 ak_attn_mma256_f16 ak_attn_mma256_bf16 ak_attn_mmadec256_f16 ak_attn_mmadec256_bf16 ak_attn_mmagen64_f16 ak_attn_mmagen64_bf16 ak_attn_mmagen128_f16 ak_attn_mmagen128_bf16 ak_attn_mmadec32_e4m3_f16 ak_attn_mmadec32_e4m3_bf16 ak_attn_mmadec32_e5m2_f16 ak_attn_mmadec32_e5m2_bf16 ak_attn_mmadec64_e4m3_f16 ak_attn_mmadec64_e4m3_bf16 ak_attn_mmadec64_e5m2_f16 ak_attn_mmadec64_e5m2_bf16 ak_attn_mmadec80_e4m3_f16 ak_attn_mmadec80_e4m3_bf16 ak_attn_mmadec80_e5m2_f16 ak_attn_mmadec80_e5m2_bf16 ak_attn_mmadec96_e4m3_f16 ak_attn_mmadec96_e4m3_bf16 ak_attn_mmadec96_e5m2_f16 ak_attn_mmadec96_e5m2_bf16 ak_attn_mmadec128_e4m3_f16 ak_attn_mmadec128_e4m3_bf16 ak_attn_mmadec128_e5m2_f16 ak_attn_mmadec128_e5m2_bf16 ak_attn_mmadec160_e4m3_f16 ak_attn_mmadec160_e4m3_bf16 ak_attn_mmadec160_e5m2_f16 ak_attn_mmadec160_e5m2_bf16 ak_attn_mmadec192_e4m3_f16 ak_attn_mmadec192_e4m3_bf16 ak_attn_mmadec192_e5m2_f16 ak_attn_mmadec192_e5m2_bf16 ak_attn_mmadec256_e4m3_f16 ak_attn_mmadec256_e4m3_bf16 ak_attn_mmadec256_e5m2_f16 ak_attn_mmadec256_e5m2_bf16" },
     { "attention_sm90", _ak_src_attention_sm90,
       "ak_attn_sm90_32_f16 ak_attn_sm90_32_bf16 ak_attn_sm90_64_f16 ak_attn_sm90_64_bf16 ak_attn_sm90_80_f16 ak_attn_sm90_80_bf16 ak_attn_sm90_96_f16 ak_attn_sm90_96_bf16 ak_attn_sm90_128_f16 ak_attn_sm90_128_bf16 ak_attn_sm90_192_f16 ak_attn_sm90_192_bf16 ak_attn_sm90_256_f16 ak_attn_sm90_256_bf16" },
     { "axis", _ak_src_axis,
@@ -21178,7 +21593,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "elementwise", _ak_src_elementwise,
       "ak_fill_f32 ak_fill_f16 ak_fill_bf16 ak_axpy_f32 ak_axpy_f16 ak_axpy_bf16 ak_scale_f32 ak_scale_f16 ak_scale_bf16 ak_binary_f32 ak_binary_f16 ak_binary_bf16" },
     { "gemm", _ak_src_gemm,
-      "ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32 ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32 ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16 ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32 ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16 ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16 ak_gemm_splitk_fin_f32 ak_gemm_splitk_fin_f16 ak_gemm_splitk_fin_bf16 ak_gemm_i8_l_f16 ak_gemm_i8_l_bf16 ak_gemm_i8_s_f16 ak_gemm_i8_s_bf16" },
+      "ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32 ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32 ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16 ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32 ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16 ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16 ak_gemm_gemvn_f32 ak_gemm_splitk_fin_f32 ak_gemm_splitk_fin_f16 ak_gemm_splitk_fin_bf16 ak_gemm_i8_l_f16 ak_gemm_i8_l_bf16 ak_gemm_i8_s_f16 ak_gemm_i8_s_bf16" },
     { "gemm_cdna", _ak_src_gemm_cdna,
       "ak_gemm_cdna_kk_f16 ak_gemm_cdna_kn_f16 ak_gemm_cdna_mk_f16 ak_gemm_cdna_mn_f16 ak_gemm_cdna_kk_bf16 ak_gemm_cdna_kn_bf16 ak_gemm_cdna_mk_bf16 ak_gemm_cdna_mn_bf16" },
     { "gemm_decode", _ak_src_gemm_decode,
@@ -21196,7 +21611,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "pool", _ak_src_pool,
       "ak_pool_max_f32 ak_pool_max_f16 ak_pool_max_bf16 ak_pool_avg_f32 ak_pool_avg_f16 ak_pool_avg_bf16" },
     { "quant", _ak_src_quant,
-      "ak_quant_f32_e4m3 ak_quant_f32_e5m2 ak_quant_f32_e4m3_fnuz ak_quant_f32_e5m2_fnuz ak_quant_f16_e4m3 ak_quant_f16_e5m2 ak_quant_f16_e4m3_fnuz ak_quant_f16_e5m2_fnuz ak_quant_bf16_e4m3 ak_quant_bf16_e5m2 ak_quant_bf16_e4m3_fnuz ak_quant_bf16_e5m2_fnuz ak_dequant_e4m3_f32 ak_dequant_e5m2_f32 ak_dequant_e4m3_fnuz_f32 ak_dequant_e5m2_fnuz_f32 ak_dequant_e4m3_f16 ak_dequant_e5m2_f16 ak_dequant_e4m3_fnuz_f16 ak_dequant_e5m2_fnuz_f16 ak_dequant_e4m3_bf16 ak_dequant_e5m2_bf16 ak_dequant_e4m3_fnuz_bf16 ak_dequant_e5m2_fnuz_bf16 ak_quant_amax_f32 ak_quant_amax_f16 ak_quant_amax_bf16" },
+      "ak_quant_f32_e4m3 ak_quant_f32_e5m2 ak_quant_f32_e4m3_fnuz ak_quant_f32_e5m2_fnuz ak_quant_f16_e4m3 ak_quant_f16_e5m2 ak_quant_f16_e4m3_fnuz ak_quant_f16_e5m2_fnuz ak_quant_bf16_e4m3 ak_quant_bf16_e5m2 ak_quant_bf16_e4m3_fnuz ak_quant_bf16_e5m2_fnuz ak_dequant_e4m3_f32 ak_dequant_e5m2_f32 ak_dequant_e4m3_fnuz_f32 ak_dequant_e5m2_fnuz_f32 ak_dequant_e4m3_f16 ak_dequant_e5m2_f16 ak_dequant_e4m3_fnuz_f16 ak_dequant_e5m2_fnuz_f16 ak_dequant_e4m3_bf16 ak_dequant_e5m2_bf16 ak_dequant_e4m3_fnuz_bf16 ak_dequant_e5m2_fnuz_bf16 ak_dequant_kv_e4m3_f32 ak_dequant_kv_e5m2_f32 ak_dequant_kv_e4m3_f16 ak_dequant_kv_e5m2_f16 ak_dequant_kv_e4m3_bf16 ak_dequant_kv_e5m2_bf16 ak_quant_amax_f32 ak_quant_amax_f16 ak_quant_amax_bf16" },
     { "random", _ak_src_random,
       "ak_rand_uniform_f32 ak_rand_uniform_f16 ak_rand_uniform_bf16 ak_rand_normal_f32 ak_rand_normal_f16 ak_rand_normal_bf16 ak_dropout_f32 ak_dropout_f16 ak_dropout_bf16" },
     { "reduce", _ak_src_reduce,
@@ -21276,72 +21691,75 @@ enum {
     _AK_KIF_unary = 1,
     _AK_KIF_attn_simt = 2,
     _AK_KIF_attn_combine = 3,
-    _AK_KIF_axred = 4,
-    _AK_KIF_axnorm_cols = 5,
-    _AK_KIF_axnorm_rows = 6,
-    _AK_KIF_axnorm_part = 7,
-    _AK_KIF_axnorm_apply = 8,
-    _AK_KIF_bcast = 9,
-    _AK_KIF_tri = 10,
-    _AK_KIF_cast = 11,
-    _AK_KIF_chstat_part = 12,
-    _AK_KIF_chstat_final = 13,
-    _AK_KIF_chnorm_apply = 14,
-    _AK_KIF_conv_igemm = 15,
-    _AK_KIF_fill = 16,
-    _AK_KIF_axpy = 17,
-    _AK_KIF_binary = 18,
-    _AK_KIF_gemm_wgmma = 19,
-    _AK_KIF_gemm_splitk_fin = 20,
-    _AK_KIF_gemm_i8 = 21,
-    _AK_KIF_gemm_decode = 22,
-    _AK_KIF_gemm_decode_fin = 23,
-    _AK_KIF_gemm_sm90 = 24,
-    _AK_KIF_copy_nd = 25,
-    _AK_KIF_copy_cast = 26,
-    _AK_KIF_embedding = 27,
-    _AK_KIF_rope = 28,
-    _AK_KIF_loss = 29,
-    _AK_KIF_triplet = 30,
-    _AK_KIF_loss_finish = 31,
-    _AK_KIF_norm = 32,
-    _AK_KIF_norm_wide = 33,
-    _AK_KIF_add_norm = 34,
-    _AK_KIF_add_norm_wide = 35,
-    _AK_KIF_pool = 36,
-    _AK_KIF_quant = 37,
-    _AK_KIF_dequant = 38,
-    _AK_KIF_quant_amax = 39,
-    _AK_KIF_rand_uniform = 40,
-    _AK_KIF_rand_normal = 41,
-    _AK_KIF_dropout = 42,
-    _AK_KIF_reduce1 = 43,
-    _AK_KIF_reduce2 = 44,
-    _AK_KIF_cumsum_part = 45,
-    _AK_KIF_cumsum = 46,
-    _AK_KIF_topk = 47,
-    _AK_KIF_topk_mb_pass = 48,
-    _AK_KIF_topk_mb_collect = 49,
-    _AK_KIF_softmax = 50,
-    _AK_KIF_softmax_wide = 51,
-    _AK_KIF_softmax_split = 52,
-    _AK_KIF_softmax_stats = 53,
-    _AK_KIF_softmax_apply = 54,
-    _AK_KIF_transpose = 55,
-    _AK_KIF_xent = 56,
-    _AK_KIF_xent_small = 57,
-    _AK_KIF_xent_partial = 58,
-    _AK_KIF_xent_mean = 59,
+    _AK_KIF_attn_mmadec = 4,
+    _AK_KIF_axred = 5,
+    _AK_KIF_axnorm_cols = 6,
+    _AK_KIF_axnorm_rows = 7,
+    _AK_KIF_axnorm_part = 8,
+    _AK_KIF_axnorm_apply = 9,
+    _AK_KIF_bcast = 10,
+    _AK_KIF_tri = 11,
+    _AK_KIF_cast = 12,
+    _AK_KIF_chstat_part = 13,
+    _AK_KIF_chstat_final = 14,
+    _AK_KIF_chnorm_apply = 15,
+    _AK_KIF_conv_igemm = 16,
+    _AK_KIF_fill = 17,
+    _AK_KIF_axpy = 18,
+    _AK_KIF_binary = 19,
+    _AK_KIF_gemm_wgmma = 20,
+    _AK_KIF_gemm_splitk_fin = 21,
+    _AK_KIF_gemm_i8 = 22,
+    _AK_KIF_gemm_decode = 23,
+    _AK_KIF_gemm_decode_fin = 24,
+    _AK_KIF_gemm_sm90 = 25,
+    _AK_KIF_copy_nd = 26,
+    _AK_KIF_copy_cast = 27,
+    _AK_KIF_embedding = 28,
+    _AK_KIF_rope = 29,
+    _AK_KIF_loss = 30,
+    _AK_KIF_triplet = 31,
+    _AK_KIF_loss_finish = 32,
+    _AK_KIF_norm = 33,
+    _AK_KIF_norm_wide = 34,
+    _AK_KIF_add_norm = 35,
+    _AK_KIF_add_norm_wide = 36,
+    _AK_KIF_pool = 37,
+    _AK_KIF_quant = 38,
+    _AK_KIF_dequant = 39,
+    _AK_KIF_dequant_kv = 40,
+    _AK_KIF_quant_amax = 41,
+    _AK_KIF_rand_uniform = 42,
+    _AK_KIF_rand_normal = 43,
+    _AK_KIF_dropout = 44,
+    _AK_KIF_reduce1 = 45,
+    _AK_KIF_reduce2 = 46,
+    _AK_KIF_cumsum_part = 47,
+    _AK_KIF_cumsum = 48,
+    _AK_KIF_topk = 49,
+    _AK_KIF_topk_mb_pass = 50,
+    _AK_KIF_topk_mb_collect = 51,
+    _AK_KIF_softmax = 52,
+    _AK_KIF_softmax_wide = 53,
+    _AK_KIF_softmax_split = 54,
+    _AK_KIF_softmax_stats = 55,
+    _AK_KIF_softmax_apply = 56,
+    _AK_KIF_transpose = 57,
+    _AK_KIF_xent = 58,
+    _AK_KIF_xent_small = 59,
+    _AK_KIF_xent_partial = 60,
+    _AK_KIF_xent_mean = 61,
     _AK_KIF_COUNT
 };
 static const char* const _ak_kernel_interface_names[] = {
-    "", "unary", "attn_simt", "attn_combine", "axred", "axnorm_cols", "axnorm_rows", "axnorm_part", "axnorm_apply",
-    "bcast", "tri", "cast", "chstat_part", "chstat_final", "chnorm_apply", "conv_igemm", "fill", "axpy", "binary",
-    "gemm_wgmma", "gemm_splitk_fin", "gemm_i8", "gemm_decode", "gemm_decode_fin", "gemm_sm90", "copy_nd", "copy_cast",
-    "embedding", "rope", "loss", "triplet", "loss_finish", "norm", "norm_wide", "add_norm", "add_norm_wide", "pool",
-    "quant", "dequant", "quant_amax", "rand_uniform", "rand_normal", "dropout", "reduce1", "reduce2", "cumsum_part",
-    "cumsum", "topk", "topk_mb_pass", "topk_mb_collect", "softmax", "softmax_wide", "softmax_split", "softmax_stats",
-    "softmax_apply", "transpose", "xent", "xent_small", "xent_partial", "xent_mean"
+    "", "unary", "attn_simt", "attn_combine", "attn_mmadec", "axred", "axnorm_cols", "axnorm_rows", "axnorm_part",
+    "axnorm_apply", "bcast", "tri", "cast", "chstat_part", "chstat_final", "chnorm_apply", "conv_igemm", "fill",
+    "axpy", "binary", "gemm_wgmma", "gemm_splitk_fin", "gemm_i8", "gemm_decode", "gemm_decode_fin", "gemm_sm90",
+    "copy_nd", "copy_cast", "embedding", "rope", "loss", "triplet", "loss_finish", "norm", "norm_wide", "add_norm",
+    "add_norm_wide", "pool", "quant", "dequant", "dequant_kv", "quant_amax", "rand_uniform", "rand_normal", "dropout",
+    "reduce1", "reduce2", "cumsum_part", "cumsum", "topk", "topk_mb_pass", "topk_mb_collect", "softmax",
+    "softmax_wide", "softmax_split", "softmax_stats", "softmax_apply", "transpose", "xent", "xent_small",
+    "xent_partial", "xent_mean"
 };
 static inline ak_args* _ak_kargs_begin(_ak_kargs* k, int iface) {
     k->iface = iface;
@@ -21372,6 +21790,18 @@ static inline void _ak_kargs_attn_combine(_ak_kargs* kargs_, const void* part, i
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_attn_combine);
     ak_args_ptr(a_, part); ak_args_i32(a_, nsplit); ak_args_i32(a_, dmax); ak_args_i64(a_, rows); ak_args_i32(a_, hq); ak_args_i32(a_, sq); ak_args_i32(a_, d); ak_args_ptr(a_, o);
     ak_args_i64(a_, osb); ak_args_i64(a_, osh); ak_args_i64(a_, oss); ak_args_ptr(a_, lse); ak_args_ptr(a_, cu_q);
+}
+/* kernels/attention_mma.hip:729 ak_attn_mmadec##HD##_##FN##_##DT (macro AK_AMMA_F8) */
+static inline void _ak_kargs_attn_mmadec(_ak_kargs* kargs_, const void* q, const void* k, const void* v, void* o, void* lse, int32_t hkv, int32_t group, int32_t sq, int32_t skv, int32_t d,
+                                         int64_t qsb, int64_t qsh, int64_t qss, int64_t ksb, int64_t ksh, int64_t kss, int64_t vsb, int64_t vsh, int64_t vss, int64_t osb, int64_t osh, int64_t oss,
+                                         float scale_log2, int32_t causal, int32_t R, int32_t nsplit, int32_t split_len, void* part, int32_t vec, const void* cu_q, const void* cu_k,
+                                         const void* used_k, const void* btab, int32_t bts, int32_t pshift, int32_t wl, int32_t wr, float softcap, const void* ksc, const void* vsc) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_attn_mmadec);
+    ak_args_ptr(a_, q); ak_args_ptr(a_, k); ak_args_ptr(a_, v); ak_args_ptr(a_, o); ak_args_ptr(a_, lse); ak_args_i32(a_, hkv); ak_args_i32(a_, group); ak_args_i32(a_, sq); ak_args_i32(a_, skv);
+    ak_args_i32(a_, d); ak_args_i64(a_, qsb); ak_args_i64(a_, qsh); ak_args_i64(a_, qss); ak_args_i64(a_, ksb); ak_args_i64(a_, ksh); ak_args_i64(a_, kss); ak_args_i64(a_, vsb); ak_args_i64(a_, vsh);
+    ak_args_i64(a_, vss); ak_args_i64(a_, osb); ak_args_i64(a_, osh); ak_args_i64(a_, oss); ak_args_f32(a_, scale_log2); ak_args_i32(a_, causal); ak_args_i32(a_, R); ak_args_i32(a_, nsplit);
+    ak_args_i32(a_, split_len); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_ptr(a_, cu_q); ak_args_ptr(a_, cu_k); ak_args_ptr(a_, used_k); ak_args_ptr(a_, btab); ak_args_i32(a_, bts);
+    ak_args_i32(a_, pshift); ak_args_i32(a_, wl); ak_args_i32(a_, wr); ak_args_f32(a_, softcap); ak_args_ptr(a_, ksc); ak_args_ptr(a_, vsc);
 }
 /* kernels/axis.hip:105 NAME (macro AK_AXRED) */
 static inline void _ak_kargs_axred(_ak_kargs* kargs_, const void* x, int64_t outer, int64_t R, int64_t inner, int64_t rchunk, int64_t splits, float scale, void* outv, void* outi) {
@@ -21468,14 +21898,14 @@ static inline void _ak_kargs_gemm_wgmma(_ak_kargs* kargs_, const void* A, const 
     ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB); ak_args_i64(a_, sC); ak_args_i64(a_, sD);
     ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm.hip:700 NAME (macro AK_GEMM_SPLITK_FIN) */
+/* kernels/gemm.hip:799 NAME (macro AK_GEMM_SPLITK_FIN) */
 static inline void _ak_kargs_gemm_splitk_fin(_ak_kargs* kargs_, const void* W, int32_t splits, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int64_t ldc, int64_t ldd,
                                              int64_t ldr, float alpha, float beta, int32_t flags, float ap) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_gemm_splitk_fin);
     ak_args_ptr(a_, W); ak_args_i32(a_, splits); ak_args_ptr(a_, C); ak_args_ptr(a_, D); ak_args_ptr(a_, bias); ak_args_ptr(a_, R); ak_args_i32(a_, M); ak_args_i32(a_, N); ak_args_i64(a_, ldc);
     ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm.hip:975 NAME (macro AK_GEMM_I8) */
+/* kernels/gemm.hip:1074 NAME (macro AK_GEMM_I8) */
 static inline void _ak_kargs_gemm_i8(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, const void* sa, const void* sb, int32_t M, int32_t N,
                                      int32_t K, int64_t lda, int64_t ldb, int64_t ldc, int64_t ldd, int64_t ldr, int64_t sA, int64_t sB, int64_t sC, int64_t sD, int64_t sR, int32_t batch,
                                      float alpha, float beta, int32_t flags, float ap) {
@@ -21484,7 +21914,7 @@ static inline void _ak_kargs_gemm_i8(_ak_kargs* kargs_, const void* A, const voi
     ak_args_i32(a_, N); ak_args_i32(a_, K); ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB);
     ak_args_i64(a_, sC); ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_decode.hip:218 NAME (macro AK_GEMM_DECODE) */
+/* kernels/gemm_decode.hip:239 NAME (macro AK_GEMM_DECODE) */
 static inline void _ak_kargs_gemm_decode(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, void* W, int32_t M, int32_t N, int32_t K,
                                          int64_t lda, int64_t ldb, int64_t ldc, int64_t ldd, int64_t ldr, int64_t sA, int64_t sB, int64_t sC, int64_t sD, int64_t sR, int32_t batch, int32_t kper,
                                          float alpha, float beta, int32_t flags, float ap) {
@@ -21493,7 +21923,7 @@ static inline void _ak_kargs_gemm_decode(_ak_kargs* kargs_, const void* A, const
     ak_args_i32(a_, K); ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB); ak_args_i64(a_, sC);
     ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_i32(a_, kper); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_decode.hip:249 NAME (macro AK_GEMM_DECODE_FIN) */
+/* kernels/gemm_decode.hip:270 NAME (macro AK_GEMM_DECODE_FIN) */
 static inline void _ak_kargs_gemm_decode_fin(_ak_kargs* kargs_, const void* W, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t splits, int64_t ldc, int64_t ldd,
                                              int64_t ldr, int64_t sC, int64_t sD, int64_t sR, int32_t batch, float alpha, float beta, int32_t flags, float ap) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_gemm_decode_fin);
@@ -21501,7 +21931,7 @@ static inline void _ak_kargs_gemm_decode_fin(_ak_kargs* kargs_, const void* W, c
     ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sC); ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta);
     ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_sm90.hip:448 NAME (macro AK_GEMM_SM90) */
+/* kernels/gemm_sm90.hip:534 NAME (macro AK_GEMM_SM90) */
 static inline void _ak_kargs_gemm_sm90(_ak_kargs* kargs_, const _ak_tmap* tA, const _ak_tmap* tB, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t K,
                                        int64_t ldc, int64_t ldd, int64_t ldr, int64_t sC, int64_t sD, int64_t sR, int32_t batch, int32_t bA, int32_t bB, float alpha, float beta, int32_t flags,
                                        float ap, const void* sA, const void* sB) {
@@ -21592,33 +22022,39 @@ static inline void _ak_kargs_pool(_ak_kargs* kargs_, const void* x, void* y, voi
     ak_args_i32(a_, OW); ak_args_i32(a_, kD); ak_args_i32(a_, kH); ak_args_i32(a_, kW); ak_args_i32(a_, sD); ak_args_i32(a_, sH); ak_args_i32(a_, sW); ak_args_i32(a_, pD); ak_args_i32(a_, pH);
     ak_args_i32(a_, pW); ak_args_i32(a_, dD); ak_args_i32(a_, dH); ak_args_i32(a_, dW); ak_args_i32(a_, cip); ak_args_i32(a_, divisor);
 }
-/* kernels/quant.hip:289 ak_quant_##DN##_##FN (macro AK_QUANT) */
+/* kernels/quant.hip:304 ak_quant_##DN##_##FN (macro AK_QUANT) */
 static inline void _ak_kargs_quant(_ak_kargs* kargs_, const void* x, void* q, int64_t rows, int64_t cols, int32_t mode, void* scale, int32_t compute, void* amax, const void* amax_in) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_quant);
     ak_args_ptr(a_, x); ak_args_ptr(a_, q); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i32(a_, mode); ak_args_ptr(a_, scale); ak_args_i32(a_, compute); ak_args_ptr(a_, amax);
     ak_args_ptr(a_, amax_in);
 }
-/* kernels/quant.hip:293 ak_dequant_##FN##_##DN (macro AK_DEQUANT) */
+/* kernels/quant.hip:308 ak_dequant_##FN##_##DN (macro AK_DEQUANT) */
 static inline void _ak_kargs_dequant(_ak_kargs* kargs_, const void* q, void* y, int64_t rows, int64_t cols, int32_t mode, const void* scale) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_dequant);
     ak_args_ptr(a_, q); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i32(a_, mode); ak_args_ptr(a_, scale);
 }
-/* kernels/quant.hip:297 ak_quant_amax_##DN (macro AK_QUANT_AMAX) */
+/* kernels/quant.hip:312 ak_dequant_kv_##FN##_##DN (macro AK_DEQUANT_KV) */
+static inline void _ak_kargs_dequant_kv(_ak_kargs* kargs_, const void* q, void* y, int64_t nb, int64_t heads, int64_t rows, int64_t cols, int64_t s0, int64_t s1, int64_t s2, const void* scale) {
+    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_dequant_kv);
+    ak_args_ptr(a_, q); ak_args_ptr(a_, y); ak_args_i64(a_, nb); ak_args_i64(a_, heads); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i64(a_, s0); ak_args_i64(a_, s1); ak_args_i64(a_, s2);
+    ak_args_ptr(a_, scale);
+}
+/* kernels/quant.hip:316 ak_quant_amax_##DN (macro AK_QUANT_AMAX) */
 static inline void _ak_kargs_quant_amax(_ak_kargs* kargs_, const void* x, int64_t n, void* amax) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_quant_amax);
     ak_args_ptr(a_, x); ak_args_i64(a_, n); ak_args_ptr(a_, amax);
 }
-/* kernels/random.hip:161 ak_rand_uniform_f32 */
+/* kernels/random.hip:182 ak_rand_uniform_f32 */
 static inline void _ak_kargs_rand_uniform(_ak_kargs* kargs_, void* y, int64_t n, uint64_t seed, uint64_t offset, float lo, float range, float hi) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_rand_uniform);
     ak_args_ptr(a_, y); ak_args_i64(a_, n); ak_args_u64(a_, seed); ak_args_u64(a_, offset); ak_args_f32(a_, lo); ak_args_f32(a_, range); ak_args_f32(a_, hi);
 }
-/* kernels/random.hip:183 ak_rand_normal_f32 */
+/* kernels/random.hip:208 ak_rand_normal_f32 */
 static inline void _ak_kargs_rand_normal(_ak_kargs* kargs_, void* y, int64_t n, uint64_t seed, uint64_t offset, float mean, float sd) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_rand_normal);
     ak_args_ptr(a_, y); ak_args_i64(a_, n); ak_args_u64(a_, seed); ak_args_u64(a_, offset); ak_args_f32(a_, mean); ak_args_f32(a_, sd);
 }
-/* kernels/random.hip:227 ak_dropout_f32 */
+/* kernels/random.hip:252 ak_dropout_f32 */
 static inline void _ak_kargs_dropout(_ak_kargs* kargs_, const void* x, void* y, void* mask, int64_t n, uint64_t seed, uint64_t offset, float p, float scale) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_dropout);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, mask); ak_args_i64(a_, n); ak_args_u64(a_, seed); ak_args_u64(a_, offset); ak_args_f32(a_, p); ak_args_f32(a_, scale);
@@ -21634,27 +22070,27 @@ static inline void _ak_kargs_reduce2(_ak_kargs* kargs_, const void* pv, const vo
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_reduce2);
     ak_args_ptr(a_, pv); ak_args_ptr(a_, pi); ak_args_i64(a_, rows); ak_args_i64(a_, splits); ak_args_i32(a_, G); ak_args_f32(a_, scale); ak_args_ptr(a_, outv); ak_args_ptr(a_, outi);
 }
-/* kernels/scan.hip:153 ak_cumsum_part_##DT (macro AK_SCAN_KERNELS) */
+/* kernels/scan.hip:154 ak_cumsum_part_##DT (macro AK_SCAN_KERNELS) */
 static inline void _ak_kargs_cumsum_part(_ak_kargs* kargs_, const void* x, const void* mask, int64_t cols, int64_t chunk, int32_t nch, void* part, int32_t flags) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_cumsum_part);
     ak_args_ptr(a_, x); ak_args_ptr(a_, mask); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch); ak_args_ptr(a_, part); ak_args_i32(a_, flags);
 }
-/* kernels/scan.hip:157 ak_cumsum_##DT (macro AK_SCAN_KERNELS) */
+/* kernels/scan.hip:158 ak_cumsum_##DT (macro AK_SCAN_KERNELS) */
 static inline void _ak_kargs_cumsum(_ak_kargs* kargs_, const void* x, const void* mask, void* y, int64_t cols, int64_t chunk, int32_t nch, const void* part, int32_t flags) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_cumsum);
     ak_args_ptr(a_, x); ak_args_ptr(a_, mask); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch); ak_args_ptr(a_, part); ak_args_i32(a_, flags);
 }
-/* kernels/scan.hip:477 ak_topk_##DT (macro AK_TOPK) */
+/* kernels/scan.hip:484 ak_topk_##DT (macro AK_TOPK) */
 static inline void _ak_kargs_topk(_ak_kargs* kargs_, const void* x, void* vals, void* idx, int64_t cols, int32_t k, int32_t largest) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_topk);
     ak_args_ptr(a_, x); ak_args_ptr(a_, vals); ak_args_ptr(a_, idx); ak_args_i64(a_, cols); ak_args_i32(a_, k); ak_args_i32(a_, largest);
 }
-/* kernels/scan.hip:480 ak_topk_mb_pass_##DT (macro AK_TOPK) */
+/* kernels/scan.hip:487 ak_topk_mb_pass_##DT (macro AK_TOPK) */
 static inline void _ak_kargs_topk_mb_pass(_ak_kargs* kargs_, const void* x, void* ws, int64_t cols, int64_t chunk, int32_t nch, int32_t k, int32_t shift, int32_t largest) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_topk_mb_pass);
     ak_args_ptr(a_, x); ak_args_ptr(a_, ws); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch); ak_args_i32(a_, k); ak_args_i32(a_, shift); ak_args_i32(a_, largest);
 }
-/* kernels/scan.hip:484 ak_topk_mb_collect_##DT (macro AK_TOPK) */
+/* kernels/scan.hip:491 ak_topk_mb_collect_##DT (macro AK_TOPK) */
 static inline void _ak_kargs_topk_mb_collect(_ak_kargs* kargs_, const void* x, void* vals, void* idx, void* ws, int64_t rows, int64_t cols, int64_t chunk, int32_t nch, int32_t k, int32_t largest) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_topk_mb_collect);
     ak_args_ptr(a_, x); ak_args_ptr(a_, vals); ak_args_ptr(a_, idx); ak_args_ptr(a_, ws); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch);
@@ -21711,11 +22147,11 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_xent_mean);
     ak_args_ptr(a_, part); ak_args_i32(a_, nparts); ak_args_i32(a_, mean); ak_args_ptr(a_, out);
 }
-#define _ak_kargs_amma _ak_kargs_attn_simt   /* kernels/attention_mma.hip:597 NAME##HD##_##DT (macro AK_AMMA): the same list */
+#define _ak_kargs_amma _ak_kargs_attn_simt   /* kernels/attention_mma.hip:716 NAME##HD##_##DT (macro AK_AMMA): the same list */
 #define _AK_KIF_amma _AK_KIF_attn_simt
-#define _ak_kargs_amma_nv _ak_kargs_attn_simt   /* kernels/attention_mma.hip:603 NAME##HD##_##DT (macro AK_AMMA_NV): the same list */
+#define _ak_kargs_amma_nv _ak_kargs_attn_simt   /* kernels/attention_mma.hip:722 NAME##HD##_##DT (macro AK_AMMA_NV): the same list */
 #define _AK_KIF_amma_nv _AK_KIF_attn_simt
-#define _ak_kargs_attn_mmagen _ak_kargs_attn_simt   /* kernels/attention_mma.hip:648 ak_attn_mmagen##HD##_##DT (macro AK_AMMA_GEN): the same list */
+#define _ak_kargs_attn_mmagen _ak_kargs_attn_simt   /* kernels/attention_mma.hip:792 ak_attn_mmagen##HD##_##DT (macro AK_AMMA_GEN): the same list */
 #define _AK_KIF_attn_mmagen _AK_KIF_attn_simt
 #define _ak_kargs_attn_sm90 _ak_kargs_attn_simt   /* kernels/attention_sm90.hip:530 ak_attn_sm90_##HD##_##DT (macro AK_A9): the same list */
 #define _AK_KIF_attn_sm90 _AK_KIF_attn_simt
@@ -21727,11 +22163,13 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_scale _AK_KIF_axpy
 #define _ak_kargs_gemm_skinny _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:601 NAME (macro AK_GEMM_SKINNY): the same list */
 #define _AK_KIF_gemm_skinny _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:679 NAME (macro AK_GEMM_GEMV): the same list */
+#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:774 NAME (macro AK_GEMM_GEMV): the same list */
 #define _AK_KIF_gemm_gemv _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_mma _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:985 NAME (macro AK_GEMM_MMA): the same list */
+#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:778 NAME (macro AK_GEMM_GEMVN): the same list */
+#define _AK_KIF_gemm_gemvn _AK_KIF_gemm_wgmma
+#define _ak_kargs_gemm_mma _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:1084 NAME (macro AK_GEMM_MMA): the same list */
 #define _AK_KIF_gemm_mma _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:989 NAME (macro AK_GEMM_SIMT): the same list */
+#define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:1088 NAME (macro AK_GEMM_SIMT): the same list */
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_cdna _ak_kargs_gemm_wgmma   /* kernels/gemm_cdna.hip:292 NAME (macro AK_GEMM_CDNA): the same list */
 #define _AK_KIF_gemm_cdna _AK_KIF_gemm_wgmma
@@ -21760,34 +22198,66 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_attn_mma64_bf16", _AK_KIF_attn_simt },
     { "ak_attn_mmadec64_f16", _AK_KIF_attn_simt },
     { "ak_attn_mmadec64_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_mmadec64_e4m3_f16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec64_e4m3_bf16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec64_e5m2_f16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec64_e5m2_bf16", _AK_KIF_attn_mmadec },
     { "ak_attn_mma128_f16", _AK_KIF_attn_simt },
     { "ak_attn_mma128_bf16", _AK_KIF_attn_simt },
     { "ak_attn_mmadec128_f16", _AK_KIF_attn_simt },
     { "ak_attn_mmadec128_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_mmadec128_e4m3_f16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec128_e4m3_bf16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec128_e5m2_f16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec128_e5m2_bf16", _AK_KIF_attn_mmadec },
     { "ak_attn_mma32_f16", _AK_KIF_attn_simt },
     { "ak_attn_mma32_bf16", _AK_KIF_attn_simt },
     { "ak_attn_mmadec32_f16", _AK_KIF_attn_simt },
     { "ak_attn_mmadec32_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_mmadec32_e4m3_f16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec32_e4m3_bf16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec32_e5m2_f16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec32_e5m2_bf16", _AK_KIF_attn_mmadec },
     { "ak_attn_mma80_f16", _AK_KIF_attn_simt },
     { "ak_attn_mma80_bf16", _AK_KIF_attn_simt },
     { "ak_attn_mmadec80_f16", _AK_KIF_attn_simt },
     { "ak_attn_mmadec80_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_mmadec80_e4m3_f16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec80_e4m3_bf16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec80_e5m2_f16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec80_e5m2_bf16", _AK_KIF_attn_mmadec },
     { "ak_attn_mma96_f16", _AK_KIF_attn_simt },
     { "ak_attn_mma96_bf16", _AK_KIF_attn_simt },
     { "ak_attn_mmadec96_f16", _AK_KIF_attn_simt },
     { "ak_attn_mmadec96_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_mmadec96_e4m3_f16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec96_e4m3_bf16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec96_e5m2_f16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec96_e5m2_bf16", _AK_KIF_attn_mmadec },
     { "ak_attn_mma160_f16", _AK_KIF_attn_simt },
     { "ak_attn_mma160_bf16", _AK_KIF_attn_simt },
     { "ak_attn_mmadec160_f16", _AK_KIF_attn_simt },
     { "ak_attn_mmadec160_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_mmadec160_e4m3_f16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec160_e4m3_bf16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec160_e5m2_f16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec160_e5m2_bf16", _AK_KIF_attn_mmadec },
     { "ak_attn_mma192_f16", _AK_KIF_attn_simt },
     { "ak_attn_mma192_bf16", _AK_KIF_attn_simt },
     { "ak_attn_mmadec192_f16", _AK_KIF_attn_simt },
     { "ak_attn_mmadec192_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_mmadec192_e4m3_f16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec192_e4m3_bf16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec192_e5m2_f16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec192_e5m2_bf16", _AK_KIF_attn_mmadec },
     { "ak_attn_mma256_f16", _AK_KIF_attn_simt },
     { "ak_attn_mma256_bf16", _AK_KIF_attn_simt },
     { "ak_attn_mmadec256_f16", _AK_KIF_attn_simt },
     { "ak_attn_mmadec256_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_mmadec256_e4m3_f16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec256_e4m3_bf16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec256_e5m2_f16", _AK_KIF_attn_mmadec },
+    { "ak_attn_mmadec256_e5m2_bf16", _AK_KIF_attn_mmadec },
     { "ak_attn_mmagen64_f16", _AK_KIF_attn_simt },
     { "ak_attn_mmagen64_bf16", _AK_KIF_attn_simt },
     { "ak_attn_mmagen128_f16", _AK_KIF_attn_simt },
@@ -21898,6 +22368,7 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_gemm_gemv_f32", _AK_KIF_gemm_wgmma },
     { "ak_gemm_gemv_f16", _AK_KIF_gemm_wgmma },
     { "ak_gemm_gemv_bf16", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_gemvn_f32", _AK_KIF_gemm_wgmma },
     { "ak_gemm_splitk_fin_f32", _AK_KIF_gemm_splitk_fin },
     { "ak_gemm_splitk_fin_f16", _AK_KIF_gemm_splitk_fin },
     { "ak_gemm_splitk_fin_bf16", _AK_KIF_gemm_splitk_fin },
@@ -22015,6 +22486,8 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_dequant_e5m2_f32", _AK_KIF_dequant },
     { "ak_dequant_e4m3_fnuz_f32", _AK_KIF_dequant },
     { "ak_dequant_e5m2_fnuz_f32", _AK_KIF_dequant },
+    { "ak_dequant_kv_e4m3_f32", _AK_KIF_dequant_kv },
+    { "ak_dequant_kv_e5m2_f32", _AK_KIF_dequant_kv },
     { "ak_quant_amax_f32", _AK_KIF_quant_amax },
     { "ak_quant_f16_e4m3", _AK_KIF_quant },
     { "ak_quant_f16_e5m2", _AK_KIF_quant },
@@ -22024,6 +22497,8 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_dequant_e5m2_f16", _AK_KIF_dequant },
     { "ak_dequant_e4m3_fnuz_f16", _AK_KIF_dequant },
     { "ak_dequant_e5m2_fnuz_f16", _AK_KIF_dequant },
+    { "ak_dequant_kv_e4m3_f16", _AK_KIF_dequant_kv },
+    { "ak_dequant_kv_e5m2_f16", _AK_KIF_dequant_kv },
     { "ak_quant_amax_f16", _AK_KIF_quant_amax },
     { "ak_quant_bf16_e4m3", _AK_KIF_quant },
     { "ak_quant_bf16_e5m2", _AK_KIF_quant },
@@ -22033,6 +22508,8 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_dequant_e5m2_bf16", _AK_KIF_dequant },
     { "ak_dequant_e4m3_fnuz_bf16", _AK_KIF_dequant },
     { "ak_dequant_e5m2_fnuz_bf16", _AK_KIF_dequant },
+    { "ak_dequant_kv_e4m3_bf16", _AK_KIF_dequant_kv },
+    { "ak_dequant_kv_e5m2_bf16", _AK_KIF_dequant_kv },
     { "ak_quant_amax_bf16", _AK_KIF_quant_amax },
     { "ak_rand_uniform_f32", _AK_KIF_rand_uniform },
     { "ak_rand_uniform_f16", _AK_KIF_rand_uniform },
@@ -24290,7 +24767,8 @@ static int _ak_gemm_sm90_pad(ak_context* ctx, const ak_gemm_desc* g, const _ak_g
 
 #if defined(AMDKIT_GEMM_FORCE) || defined(AMDKIT_TESTS)
 /* bench/bench_gemm_sweep.c --force: the Hopper kernel's variant (0 cooperative 128x256, 1 cooperative
- * 128x128, 2 ping-pong 128x128; -1: the planner's choice) */
+ * 128x128, 2 ping-pong 128x128; 3: no Hopper kernel, the portable mma.sync tile (the NVIDIA analogue of
+ * the AMD matrix-core kernel); -1: the planner's choice) */
 static int _ak_gemm_force = -1;
 #endif
 /* Variant of the Hopper kernel (0: cooperative 128x256, 1: cooperative
@@ -24311,7 +24789,7 @@ static int _ak_gemm_sm90_variant(const ak_gemm_desc* g, int cus) {
 }
 static size_t _ak_gemm_sm90_smem(int bn) {
     const size_t stages = bn == 256 ? 4 : 6;
-    return stages * (size_t)(128 + bn) * 128 + 2 * 64 * 40 * 4 + 16 * stages + 1024;
+    return stages * (size_t)(128 + bn) * 128 + 2 * 64 * 128 * 2 + 16 * stages + 1024; /* stages, 2 epilogue buffers, barriers, alignment */
 }
 
 /* The decode kernel (kernels/gemm_decode.hip) copies A and B in 16-byte
@@ -24484,16 +24962,22 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
             return AK_OK;
         }
     }
-    /* matrix-vector shapes -> the gemv kernel (exact fp32 math, any arch) */
-    if ((g->n == 1 && !g->trans_a) || (g->m == 1 && g->trans_b)) {
+    /* matrix-vector shapes -> the gemv kernel (exact fp32 math, any arch); so do exact f32 products of at most
+     * 16 rows with B stored K x N unless TF32 is allowed (ak_gemm_gemvn: 8 columns a block, k split over its
+     * lanes; a read of B) */
+    if ((g->n == 1 && !g->trans_a) || (g->m == 1 && g->trans_b) || (g->m <= 16 && !g->trans_b && g->dtype == AK_F32 && !fast32)) {
         const unsigned wave = _ak_op_is_cpu(ctx) ? (unsigned)(arch && arch->wave_size > 0 ? arch->wave_size : 64)
                                                  : (unsigned)_ak_target_wave(ctx, ctx->dev.arch);
         t = _ak_gemm_tile_find(AK_MATRIX_NONE, 7);
         p->bm = t->bm; p->bn = t->bn; p->bk = t->bk32; p->threads = 4 * (int)wave;
-        p->reason = t->reason;
+        p->reason = (g->n == 1 && !g->trans_a) || g->trans_b ? t->reason
+                    : "exact f32, at most 16 rows times B stored K x N: a read of B; 8 columns a block (2 threads of 4, 16-byte "
+                      "loads of B's rows), the k rows split over the block's lanes (8 loads in flight each), 4 x m fp32 sums a "
+                      "thread added over the wave and then the waves in a fixed order; any architecture";
         p->path = "gemv";
         p->fast32 = 0;
-        snprintf(p->kernel, sizeof p->kernel, "ak_gemm_gemv_%s", g->dtype == AK_F16 ? "f16" : g->dtype == AK_BF16 ? "bf16" : "f32");
+        snprintf(p->kernel, sizeof p->kernel, "ak_gemm_gemv%s_%s", (g->n == 1 && !g->trans_a) || g->trans_b ? "" : "n",
+                 g->dtype == AK_F16 ? "f16" : g->dtype == AK_BF16 ? "bf16" : "f32");
         if (_ak_op_is_cpu(ctx) && !(ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto"))) {
             p->path = "cpu";
             p->kernel[0] = 0;
@@ -24504,7 +24988,11 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
     if (g->m <= 16 && g->trans_b && _ak_gemm_vec(g->b, s->ldb, g->stride_b, s->esz)) {
         small = 2;
         fast32 = 0;
-    } else if (mc && isa == AK_MATRIX_WGMMA && arch->tma && *arch->arch_target && g->dtype != AK_F32) {
+    } else if (mc && isa == AK_MATRIX_WGMMA && arch->tma && *arch->arch_target && g->dtype != AK_F32
+#if defined(AMDKIT_GEMM_FORCE) || defined(AMDKIT_TESTS)
+               && _ak_gemm_force != 3
+#endif
+    ) {
         /* f16 / bf16 on a wgmma + TMA row: the persistent TMA kernel, every layout; else mma.sync */
         const int cus = !_ak_op_is_cpu(ctx) && ctx->dev.compute_units > 0 ? ctx->dev.compute_units : (arch->compute_units > 0 ? arch->compute_units : 132);
         const char* why = tma ? _ak_gemm_sm90_why(ctx, g, s)
@@ -24830,14 +25318,16 @@ static ak_result _ak_gemm_sm90_padded(ak_context* ctx, const ak_gemm_desc* g, co
     return r;
 }
 
-/* Launch the decode kernel of plan p: split-K so that every SM gets 4
- * blocks; several splits write fp32 partials to a pool workspace that the
- * finish kernel sums in order (deterministic) and runs the epilogue on. */
+/* Launch the decode kernel of plan p: split-K so that the blocks fill up to
+ * 4 per SM in one wave (never more: a second, partial wave of blocks runs at
+ * a fraction of the bandwidth); several splits write fp32 partials to a pool
+ * workspace that the finish kernel sums in order (deterministic) and runs
+ * the epilogue on. */
 static ak_result _ak_gemm_decode_launch(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, const ak_gemm_plan* p,
                                         ak_stream* stream) {
     const int cus = ctx->dev.compute_units > 0 ? ctx->dev.compute_units : 132;
     const size_t nbx = (s->n + 63) / 64, chunks = (s->k + 63) / 64, per = nbx * s->batch;
-    size_t splits = ((size_t)4 * (size_t)cus + per - 1) / per, kper;
+    size_t splits = (size_t)4 * (size_t)cus / per, kper;
     ak_kernel *k = NULL, *kf = NULL;
     void* ws = NULL;
     _ak_kargs a;
@@ -25004,6 +25494,7 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
     if (!strcmp(p.path, "gemv")) { /* one wave per output, p.bm of them a block, the blocks along x */
         const size_t outs = s.n == 1 && !g->trans_a ? s.m : s.n;
         grid.x = (unsigned)((outs + (size_t)p.bm - 1) / (size_t)p.bm);
+        if (!strncmp(p.kernel, "ak_gemm_gemvn_", 14)) grid.x = (unsigned)((s.n + 7) / 8); /* 8 columns a block */
         grid.y = 1;
     }
     grid.z = (unsigned)(s.batch < 65535 ? s.batch : 65535);
@@ -25092,6 +25583,8 @@ typedef struct _ak_attn_plan {
     int vec;
     int mma;                         /* 1: kernels/attention_mma.hip (matrix units) */
     int sm90;                        /* 1: kernels/attention_sm90.hip (Hopper: wgmma, warp-specialized) */
+    ak_dtype kvt;                    /* element type of k and v (dtype, or an 8-bit float) */
+    int f8;                          /* 8-bit K / V: 1 a kernel reads the codes, 2 dequantised into workspace first */
     unsigned threads;                /* block size */
     size_t shmem;                    /* dynamic shared memory of the launch */
     const char* path;                /* "mma.sync", "mfma", "wmma", "simt", "cpu" */
@@ -25102,12 +25595,24 @@ typedef struct _ak_attn_plan {
 static ak_result _ak_attn_check(ak_context* ctx, const ak_attention_args* a, ak_stream* s, _ak_attn_plan* p) {
     const char* op = "ak_attention";
     ak_result r = _ak_op_check_ctx(ctx, op);
-    size_t es, tq, tkv;
+    size_t es, kes, tq, tkv;
     int packed_q, packed_kv, paged;
     if (r != AK_OK) return r;
     if (!a) return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT, "ak_attention: args is NULL");
     memset(p, 0, sizeof *p);
     if ((r = _ak_op_check_float(a->dtype, op)) != AK_OK) return r;
+    p->kvt = a->kv_dtype == (ak_dtype)0 ? a->dtype : a->kv_dtype;
+    if (p->kvt != a->dtype && p->kvt != AK_FP8_E4M3 && p->kvt != AK_FP8_E5M2)
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE, "ak_attention: kv_dtype %s (%d) not supported: 0 or "
+                       "dtype (%s), AK_FP8_E4M3 or AK_FP8_E5M2", ak_dtype_name(a->kv_dtype), (int)a->kv_dtype,
+                       ak_dtype_name(a->dtype));
+    p->f8 = p->kvt != a->dtype;
+    if (!p->f8 && (a->k_scale || a->v_scale))
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE, "ak_attention: k_scale / v_scale are for 8-bit K / V "
+                       "(kv_dtype AK_FP8_E4M3 or AK_FP8_E5M2); K / V are %s", ak_dtype_name(a->dtype));
+    if ((a->k_scale && ((uintptr_t)a->k_scale & 3u)) || (a->v_scale && ((uintptr_t)a->v_scale & 3u)))
+        return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_MISALIGNED, "ak_attention: k_scale / v_scale must be aligned to 4 "
+                       "bytes (f32)");
     if ((r = _ak_op_check_stream(ctx, s, op)) != AK_OK) return r;
     if (!a->batch || !a->heads_q || !a->heads_kv || !a->seq_q || !a->seq_kv || !a->head_dim)
         return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE,
@@ -25178,8 +25683,8 @@ static ak_result _ak_attn_check(ak_context* ctx, const ak_attention_args* a, ak_
     if (tq > 0x7FFFFFFFu || tkv > 0x7FFFFFFFu)
         return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OUT_OF_RANGE, "ak_attention: total_q %zu / total_kv %zu must be < 2^31", tq, tkv);
     if ((r = _ak_op_check_ptr(a->q, a->dtype, "ak_attention: q")) != AK_OK) return r;
-    if ((r = _ak_op_check_ptr(a->k, a->dtype, "ak_attention: k")) != AK_OK) return r;
-    if ((r = _ak_op_check_ptr(a->v, a->dtype, "ak_attention: v")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(a->k, p->kvt, "ak_attention: k")) != AK_OK) return r;
+    if ((r = _ak_op_check_ptr(a->v, p->kvt, "ak_attention: v")) != AK_OK) return r;
     if ((r = _ak_op_check_ptr(a->o, a->dtype, "ak_attention: o")) != AK_OK) return r;
     if (a->lse && ((uintptr_t)a->lse & 3u))
         return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_MISALIGNED, "ak_attention: lse = %p is not aligned to 4 bytes", (void*)a->lse);
@@ -25218,23 +25723,32 @@ static ak_result _ak_attn_check(ak_context* ctx, const ak_attention_args* a, ak_
     if (!p->qext || !p->kext || !p->vext || !p->oext)
         return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "ak_attention: strides overflow the address space");
     if ((r = _ak_op_check_bytes(ctx, p->qext, a->dtype, "ak_attention: q")) != AK_OK) return r;
-    if ((r = _ak_op_check_bytes(ctx, p->kext, a->dtype, "ak_attention: k")) != AK_OK) return r;
-    if ((r = _ak_op_check_bytes(ctx, p->vext, a->dtype, "ak_attention: v")) != AK_OK) return r;
+    if ((r = _ak_op_check_bytes(ctx, p->kext, p->kvt, "ak_attention: k")) != AK_OK) return r;
+    if ((r = _ak_op_check_bytes(ctx, p->vext, p->kvt, "ak_attention: v")) != AK_OK) return r;
     if ((r = _ak_op_check_bytes(ctx, p->oext, a->dtype, "ak_attention: o")) != AK_OK) return r;
     if (!_ak_attn_rows_disjoint(p->os, p->qb, a->heads_q, p->qrows, a->head_dim))
         return _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP, "ak_attention: o strides (%lld, %lld, %lld) make output rows "
                        "overlap", (long long)p->os[0], (long long)p->os[1], (long long)p->os[2]);
     es = ak_dtype_size(a->dtype);
+    kes = ak_dtype_size(p->kvt);
     if ((r = _ak_op_check_overlap(a->o, p->oext * es, a->q, p->qext * es, 0, "ak_attention: o and q")) != AK_OK ||
-        (r = _ak_op_check_overlap(a->o, p->oext * es, a->k, p->kext * es, 0, "ak_attention: o and k")) != AK_OK ||
-        (r = _ak_op_check_overlap(a->o, p->oext * es, a->v, p->vext * es, 0, "ak_attention: o and v")) != AK_OK)
+        (r = _ak_op_check_overlap(a->o, p->oext * es, a->k, p->kext * kes, 0, "ak_attention: o and k")) != AK_OK ||
+        (r = _ak_op_check_overlap(a->o, p->oext * es, a->v, p->vext * kes, 0, "ak_attention: o and v")) != AK_OK ||
+        (a->k_scale && (r = _ak_op_check_overlap(a->o, p->oext * es, a->k_scale, a->heads_kv * 4u, 0,
+                                                 "ak_attention: o and k_scale")) != AK_OK) ||
+        (a->v_scale && (r = _ak_op_check_overlap(a->o, p->oext * es, a->v_scale, a->heads_kv * 4u, 0,
+                                                 "ak_attention: o and v_scale")) != AK_OK))
         return r;
     if (a->lse) {
         size_t lb = a->batch * a->heads_q * a->seq_q * 4u;
         if ((r = _ak_op_check_overlap(a->lse, lb, a->o, p->oext * es, 0, "ak_attention: lse and o")) != AK_OK ||
             (r = _ak_op_check_overlap(a->lse, lb, a->q, p->qext * es, 0, "ak_attention: lse and q")) != AK_OK ||
-            (r = _ak_op_check_overlap(a->lse, lb, a->k, p->kext * es, 0, "ak_attention: lse and k")) != AK_OK ||
-            (r = _ak_op_check_overlap(a->lse, lb, a->v, p->vext * es, 0, "ak_attention: lse and v")) != AK_OK)
+            (r = _ak_op_check_overlap(a->lse, lb, a->k, p->kext * kes, 0, "ak_attention: lse and k")) != AK_OK ||
+            (r = _ak_op_check_overlap(a->lse, lb, a->v, p->vext * kes, 0, "ak_attention: lse and v")) != AK_OK ||
+            (a->k_scale && (r = _ak_op_check_overlap(a->lse, lb, a->k_scale, a->heads_kv * 4u, 0,
+                                                     "ak_attention: lse and k_scale")) != AK_OK) ||
+            (a->v_scale && (r = _ak_op_check_overlap(a->lse, lb, a->v_scale, a->heads_kv * 4u, 0,
+                                                     "ak_attention: lse and v_scale")) != AK_OK))
             return r;
     }
     p->group = a->heads_q / a->heads_kv;
@@ -25311,9 +25825,18 @@ static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_
     const ak_arch_info* arch = _ak_gemm_arch(ctx);
     ak_matrix_isa isa = arch ? arch->matrix : AK_MATRIX_NONE;
     int nv = isa == AK_MATRIX_MMA || isa == AK_MATRIX_WGMMA;
-    int aligned = _ak_attn_aligned(a->q, p->qs, es) && _ak_attn_aligned(a->k, p->ks, es) &&
-                  _ak_attn_aligned(a->v, p->vs, es) && _ak_attn_aligned(a->o, p->os, es);
-    int mc = ctx->cfg.matrix_cores == AK_ON && isa != AK_MATRIX_NONE && (a->dtype == AK_F16 || a->dtype == AK_BF16) &&
+    size_t kes = ak_dtype_size(p->kvt);
+    int qal = _ak_attn_aligned(a->q, p->qs, es) && _ak_attn_aligned(a->o, p->os, es);
+    int kal = _ak_attn_aligned(a->k, p->ks, kes) && _ak_attn_aligned(a->v, p->vs, kes);
+    int aligned, mc;
+    if (p->f8) { /* the 8-bit decode kernels (NVIDIA), else K / V dequantised into contiguous workspace */
+        int fast = ctx->cfg.matrix_cores == AK_ON && nv && (a->dtype == AK_F16 || a->dtype == AK_BF16) && rows <= 16 &&
+                   kal && d % 16 == 0;
+        p->f8 = fast ? 1 : 2;
+        if (p->f8 == 2) kal = (d * es) % 16 == 0; /* workspace rows: head_dim elements of dtype, pool-aligned */
+    }
+    aligned = qal && kal;
+    mc = ctx->cfg.matrix_cores == AK_ON && isa != AK_MATRIX_NONE && (a->dtype == AK_F16 || a->dtype == AK_BF16) &&
              (nv || ((d == 64 || d == 128) && aligned && !_ak_attn_extras(a, p)));
     p->vec = a->head_dim % 8 == 0 && aligned;
     if (mc) {
@@ -25352,6 +25875,10 @@ static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_
             p->R = dec ? 16 : 64;
             p->threads = dec ? 32u * (unsigned)wn : 128u;
             p->shmem = (size_t)(p->R + 2 * st * (int)bk) * (size_t)(hd + 8) * es;
+            if (p->f8 == 1) { /* stages of codes (4 up to head size 128) + one converted K and V tile */
+                st = hd <= 128 ? 4 : 2;
+                p->shmem = (size_t)(p->R + 2 * (int)bk) * (size_t)(hd + 8) * es + 2u * (size_t)st * bk * (size_t)hd;
+            }
             slots = lds / (p->shmem + 1024);
             p->path = "mma.sync";
             p->reason = dec ? "decode: one 16-row tile (a GQA group's heads), the warps split each key tile, cp.async stages"
@@ -25371,7 +25898,13 @@ static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_
         }
         if (slots < 1) slots = 1;
         if (slots > 4) slots = 4;
-        if (!p->sm90) snprintf(p->kname, sizeof p->kname, "%s%d", dec ? "ak_attn_mmadec" : "ak_attn_mma", p->dmax);
+        if (p->f8 == 1) {
+            snprintf(p->kname, sizeof p->kname, "ak_attn_mmadec%d_%s", p->dmax, p->kvt == AK_FP8_E4M3 ? "e4m3" : "e5m2");
+            p->reason = "decode, 8-bit K / V: one 16-row tile, the warps split each key tile, cp.async stages of codes "
+                        "converted to a 16-bit K and V tile in shared memory, the scales folded into the softmax and "
+                        "output scales";
+        } else if (!p->sm90)
+            snprintf(p->kname, sizeof p->kname, "%s%d", dec ? "ak_attn_mmadec" : "ak_attn_mma", p->dmax);
     } else {
         int G, NG, R = 1;
         p->mma = 0;
@@ -25391,6 +25924,10 @@ static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_
                     : a->dtype == AK_F32 ? "f32 inputs (the matrix kernels take f16 / bf16)"
                     : "the AMD matrix kernel takes head_dim 64 / 128, aligned rows, plain sequences and the causal mask";
     }
+    if (p->f8 == 2)
+        p->reason = "8-bit K / V without an 8-bit kernel for this call (those take NVIDIA decode with f16 / bf16 q, "
+                    "16-byte aligned rows, head_dim % 16 == 0): K and V dequantised into workspace (code x scale in "
+                    "dtype, kernels/quant.hip), then this kernel";
     p->bk = (int)bk;
     blocks = (rows + (size_t)p->R - 1) / (size_t)p->R * a->batch * a->heads_kv;
     tiles = (a->seq_kv + bk - 1) / bk;
@@ -25528,8 +26065,9 @@ static size_t _ak_attn_kv_off(const ak_attention_args* a, const _ak_attn_plan* p
  * the sequence's keys in fp32 (NULL: read through kb / vb). */
 static void _ak_attn_cpu_part(const ak_attention_args* a, const _ak_attn_plan* p, const _ak_attn_cseq* sg,
                               const double* q, const float* kf, const float* vf, size_t kb, size_t vb, size_t i,
-                              size_t k0, size_t k1, double* s, double* m, double* l, double* acc) {
-    size_t j, e, d = a->head_dim, es = ak_dtype_size(a->dtype);
+                              size_t k0, size_t k1, double ksc, double vsc, double* s, double* m, double* l,
+                              double* acc) {
+    size_t j, e, d = a->head_dim, es = ak_dtype_size(p->kvt);
     long long pos = (long long)i + (long long)sg->skv - (long long)sg->sq, lo = 0, hi = (long long)sg->skv - 1;
     double mm = -HUGE_VAL, ll = 0.0, cap = (double)a->softcap;
     if (p->wl >= 0 && pos - p->wl > lo) lo = pos - p->wl;
@@ -25548,7 +26086,7 @@ static void _ak_attn_cpu_part(const ak_attention_args* a, const _ak_attn_plan* p
             x += x1;
         } else {
             const char* kr = (const char*)a->k + _ak_attn_kv_off(a, p, sg, kb, p->ks, j) * es;
-            for (e = 0; e < d; e++) x += q[e] * (double)_ak_op_ld(kr, a->dtype, e);
+            for (e = 0; e < d; e++) x += q[e] * ((double)_ak_op_ld(kr, p->kvt, e) * ksc);
         }
         x *= (double)p->scale;
         if (cap > 0.0) x = cap * tanh(x / cap);
@@ -25563,7 +26101,7 @@ static void _ak_attn_cpu_part(const ak_attention_args* a, const _ak_attn_plan* p
             for (e = 0; e < d; e++) acc[e] += w * (double)vr[e];
         } else {
             const char* vr = (const char*)a->v + _ak_attn_kv_off(a, p, sg, vb, p->vs, j) * es;
-            for (e = 0; e < d; e++) acc[e] += w * (double)_ak_op_ld(vr, a->dtype, e);
+            for (e = 0; e < d; e++) acc[e] += w * ((double)_ak_op_ld(vr, p->kvt, e) * vsc);
         }
     }
     *m = mm; *l = ll;
@@ -25574,9 +26112,10 @@ static void _ak_attn_cpu_part(const ak_attention_args* a, const _ak_attn_plan* p
  * normalized partial output and log-sum-exp are combined the way
  * ak_attn_combine does, so the combine rule is tested on every machine. K
  * and V of a (sequence, kv head) pair are read into fp32 copies first when
- * they take <= 64 MiB. */
+ * they take <= 64 MiB. 8-bit K / V: code x the head's scale (exact in double;
+ * the fp32 copies keep 16-bit K / V only). */
 static ak_result _ak_attn_cpu(const ak_attention_args* a, const _ak_attn_plan* p) {
-    size_t es = ak_dtype_size(a->dtype), d = a->head_dim, b, hk, g, i, e, j;
+    size_t es = ak_dtype_size(a->dtype), kes = ak_dtype_size(p->kvt), d = a->head_dim, b, hk, g, i, e, j;
     int sp, ns = p->nsplit;
     size_t slen = ns > 1 ? (size_t)p->split_len : a->seq_kv;
     double* s = (double*)_ak_alloc((slen + 1) * sizeof(double));
@@ -25592,7 +26131,7 @@ static ak_result _ak_attn_cpu(const ak_attention_args* a, const _ak_attn_plan* p
         r = _ak_err(AK_ERROR_OUT_OF_MEMORY, "ak_attention (cpu): out of host memory");
         goto done;
     }
-    if (a->seq_kv * d <= ((size_t)64 << 20) / 8u) {
+    if (!p->f8 && a->seq_kv * d <= ((size_t)64 << 20) / 8u) {
         kf = (float*)_ak_alloc(a->seq_kv * d * sizeof(float));
         vf = (float*)_ak_alloc(a->seq_kv * d * sizeof(float));
         if (!kf || !vf) { _ak_dealloc(kf); _ak_dealloc(vf); kf = vf = NULL; }
@@ -25602,10 +26141,11 @@ static ak_result _ak_attn_cpu(const ak_attention_args* a, const _ak_attn_plan* p
         _ak_attn_cseq_of(a, p, b, &sg);
         for (hk = 0; hk < a->heads_kv; hk++) {
             size_t kb = sg.k0 + (size_t)p->ks[1] * hk, vb = sg.v0 + (size_t)p->vs[1] * hk;
+            double ksc = a->k_scale ? (double)a->k_scale[hk] : 1.0, vsc = a->v_scale ? (double)a->v_scale[hk] : 1.0;
             if (kf)
                 for (j = 0; j < sg.skv; j++) {
-                    const char* kr = (const char*)a->k + _ak_attn_kv_off(a, p, &sg, kb, p->ks, j) * es;
-                    const char* vr = (const char*)a->v + _ak_attn_kv_off(a, p, &sg, vb, p->vs, j) * es;
+                    const char* kr = (const char*)a->k + _ak_attn_kv_off(a, p, &sg, kb, p->ks, j) * kes;
+                    const char* vr = (const char*)a->v + _ak_attn_kv_off(a, p, &sg, vb, p->vs, j) * kes;
                     for (e = 0; e < d; e++) {
                         kf[j * d + e] = _ak_op_ld(kr, a->dtype, e);
                         vf[j * d + e] = _ak_op_ld(vr, a->dtype, e);
@@ -25622,7 +26162,7 @@ static ak_result _ak_attn_cpu(const ak_attention_args* a, const _ak_attn_plan* p
                         size_t k0 = (size_t)sp * slen, k1 = k0 + slen < sg.skv ? k0 + slen : sg.skv;
                         double m, l;
                         if (k0 > sg.skv) k0 = sg.skv;
-                        _ak_attn_cpu_part(a, p, &sg, qd, kf, vf, kb, vb, i, k0, k1, s, &m, &l, acc);
+                        _ak_attn_cpu_part(a, p, &sg, qd, kf, vf, kb, vb, i, k0, k1, ksc, vsc, s, &m, &l, acc);
                         pl[sp] = l > 0.0 ? m + log(l) : -HUGE_VAL;
                         for (e = 0; e < d; e++) po[(size_t)sp * d + e] = l > 0.0 ? acc[e] / l : 0.0;
                         if (pl[sp] > M) M = pl[sp];
@@ -25679,26 +26219,66 @@ static ak_result _ak_attn_sm90_kernel(ak_context* ctx, const char* kname, int hd
     return _ak_op_kernel_ex(ctx, _ak_src_attention_sm90, kname, _ak_gemm_arch(ctx)->arch_target, &o, out);
 }
 
+/* 8-bit K / V of a call without an 8-bit kernel: both dequantised (code x scale, in dtype) into one
+ * contiguous workspace, [batch entry][heads_kv][row][head_dim] each; p's K / V strides become the
+ * workspace's. *kv: the workspace (the caller frees it). */
+static ak_result _ak_attn_dequant_kv(ak_context* ctx, const ak_attention_args* a, _ak_attn_plan* p, ak_stream* stream,
+                                     void** kv) {
+    size_t es = ak_dtype_size(a->dtype), n = p->kvb * a->heads_kv * p->kvrows * a->head_dim;
+    size_t vo = (n * es + 255u) & ~(size_t)255u;
+    ak_kernel* k = NULL;
+    ak_result r;
+    char kn[64];
+    _ak_kargs g;
+    int i;
+    *kv = NULL;
+    _ak_fmt(kn, sizeof kn, "ak_dequant_kv_%s_%s", p->kvt == AK_FP8_E4M3 ? "e4m3" : "e5m2", ak_dtype_name(a->dtype));
+    if ((r = _ak_op_kernel(ctx, _ak_src_quant, kn, &k)) != AK_OK) return r;
+    if ((r = ak_malloc(ctx, vo + n * es, stream, kv)) != AK_OK) return r;
+    for (i = 0; i < 2 && r == AK_OK; i++) {
+        const int64_t* st = i ? p->vs : p->ks;
+        _ak_kargs_dequant_kv(&g, i ? a->v : a->k, (char*)*kv + (i ? vo : 0), (int64_t)p->kvb, (int64_t)a->heads_kv,
+                             (int64_t)p->kvrows, (int64_t)a->head_dim, st[0], st[1], st[2], i ? a->v_scale : a->k_scale);
+        r = _ak_op_launch(ctx, k, _ak_op_grid(ctx, n, _AK_QUANT_THREADS * 4u), _AK_QUANT_THREADS, 0, stream, &g);
+    }
+    p->ks[2] = p->vs[2] = (int64_t)a->head_dim;
+    p->ks[1] = p->vs[1] = (int64_t)(p->kvrows * a->head_dim);
+    p->ks[0] = p->vs[0] = a->cu_seqlens_kv ? 0 : (int64_t)(a->heads_kv * p->kvrows * a->head_dim);
+    if (r != AK_OK) { ak_free(ctx, *kv); *kv = NULL; }
+    return r;
+}
+
 static ak_result _ak_attn_launch(ak_context* ctx, const ak_attention_args* a, _ak_attn_plan* p, ak_stream* stream) {
-    size_t es = ak_dtype_size(a->dtype), rows = p->group * a->seq_q, b0, nb_max;
+    size_t es = ak_dtype_size(a->dtype), kes, rows = p->group * a->seq_q, b0, nb_max;
     ak_kernel *k = NULL, *kc = NULL;
     ak_result r;
     char kname[64];
     void* ws = NULL;
+    void* kvw = NULL;
+    const char *kp = (const char*)a->k, *vp = (const char*)a->v;
     float* part = NULL;
     _ak_attn_plan_path(ctx, a, p);
+    kes = ak_dtype_size(p->kvt);
     _ak_op_name(kname, sizeof kname, p->kname, a->dtype);
     r = p->sm90 ? _ak_attn_sm90_kernel(ctx, kname, p->dmax, &k)
         : p->mma ? _ak_attn_mma_kernel(ctx, kname, p->dmax, &k) : _ak_op_kernel(ctx, _ak_src_attention, kname, &k);
     if (r != AK_OK) return r;
+    if (p->f8 == 2) {
+        if ((r = _ak_attn_dequant_kv(ctx, a, p, stream, &kvw)) != AK_OK) return r;
+        kp = (const char*)kvw;
+        vp = (const char*)kvw + ((p->kvb * a->heads_kv * p->kvrows * a->head_dim * es + 255u) & ~(size_t)255u);
+        kes = es;
+    }
     nb_max = _AK_ATTN_MAX_GRIDZ / a->heads_kv;
     if (p->nsplit > 1) {
         size_t nr = (nb_max < a->batch ? nb_max : a->batch) * a->heads_q * a->seq_q;
         size_t bytes = nr * (size_t)p->nsplit * ((size_t)p->dmax + 1u) * 4u;
         if ((r = _ak_op_kernel(ctx, _ak_src_attention, _ak_op_name(kname, sizeof kname, "ak_attn_combine", a->dtype),
-                               &kc)) != AK_OK)
+                               &kc)) != AK_OK ||
+            (r = ak_malloc(ctx, bytes, stream, &ws)) != AK_OK) {
+            if (kvw) ak_free(ctx, kvw);
             return r;
-        if ((r = ak_malloc(ctx, bytes, stream, &ws)) != AK_OK) return r;
+        }
         part = (float*)ws;
     }
     for (b0 = 0; b0 < a->batch && r == AK_OK; b0 += nb_max) {
@@ -25710,8 +26290,22 @@ static ak_result _ak_attn_launch(ak_context* ctx, const ak_attention_args* a, _a
         size_t vo = a->cu_seqlens_kv || a->block_table ? 0 : (size_t)p->vs[0] * b0;
         _ak_kargs g;
         ak_dim3 grid, block;
-        /* the SIMT and matrix-core kernels share one parameter list */
-        _ak_kargs_attn_simt(&g, (const char*)a->q + qo * es, (const char*)a->k + ko * es, (const char*)a->v + vo * es,
+        /* the SIMT and matrix-core kernels share one parameter list (the 8-bit K / V kernels add the scales) */
+        if (p->f8 == 1)
+            _ak_kargs_attn_mmadec(&g, (const char*)a->q + qo * es, kp + ko * kes, vp + vo * kes,
+                            (char*)a->o + oo * es, a->lse ? a->lse + b0 * a->heads_q * a->seq_q : NULL,
+                            (int32_t)a->heads_kv, (int32_t)p->group, (int32_t)a->seq_q, (int32_t)a->seq_kv,
+                            (int32_t)a->head_dim, p->qs[0], p->qs[1], p->qs[2], p->ks[0], p->ks[1], p->ks[2], p->vs[0],
+                            p->vs[1], p->vs[2], p->os[0], p->os[1], p->os[2],
+                            a->softcap > 0.0f ? p->scale / a->softcap : p->scale * 1.4426950408889634f,
+                            a->causal ? 1 : 0, p->R, p->nsplit, p->split_len, part, p->vec,
+                            a->cu_seqlens_q ? a->cu_seqlens_q + b0 : NULL, a->cu_seqlens_kv ? a->cu_seqlens_kv + b0 : NULL,
+                            a->seqused_kv ? a->seqused_kv + b0 : NULL,
+                            a->block_table ? a->block_table + b0 * (size_t)p->bts : NULL, (int32_t)p->bts,
+                            (int32_t)p->pshift, (int32_t)p->wl, (int32_t)p->wr,
+                            a->softcap > 0.0f ? a->softcap * 1.4426950408889634f : 0.0f, a->k_scale, a->v_scale);
+        else
+        _ak_kargs_attn_simt(&g, (const char*)a->q + qo * es, kp + ko * kes, vp + vo * kes,
                             (char*)a->o + oo * es, a->lse ? a->lse + b0 * a->heads_q * a->seq_q : NULL,
                             (int32_t)a->heads_kv, (int32_t)p->group, (int32_t)a->seq_q, (int32_t)a->seq_kv,
                             (int32_t)a->head_dim, p->qs[0], p->qs[1], p->qs[2], p->ks[0], p->ks[1], p->ks[2], p->vs[0],
@@ -25739,6 +26333,7 @@ static ak_result _ak_attn_launch(ak_context* ctx, const ak_attention_args* a, _a
         }
     }
     if (ws) ak_free(ctx, ws);
+    if (kvw) ak_free(ctx, kvw);
     return r;
 }
 
@@ -26315,13 +26910,11 @@ static float _ak_rand_log(float u) {
     if (m > 1.41421356f) { m = _ak_rand_mul(m, 0.5f); e += 1; }
     f = _ak_rand_add(m, -1.0f);
     d = _ak_rand_add(f, 2.0f);
-    y = _ak_rand_u2f(0x7EF311C3u - _ak_rand_f2u(d));
-    for (i = 0; i < 4; i++) { const float er = fmaf(-d, y, 1.0f); y = fmaf(y, er, y); }
+    y = fmaf(fmaf(0.116862893f, d, -0.722444117f), d, 1.47775590f);
+    for (i = 0; i < 2; i++) { const float er = fmaf(-d, y, 1.0f); y = fmaf(y, er, y); }
     s = _ak_rand_mul(f, y);
     z = _ak_rand_mul(s, s);
-    p = 0.0769230769f;
-    p = fmaf(p, z, 0.0909090909f);
-    p = fmaf(p, z, 0.111111111f);
+    p = 0.111111111f;
     p = fmaf(p, z, 0.142857143f);
     p = fmaf(p, z, 0.2f);
     p = fmaf(p, z, 0.333333333f);
@@ -26337,7 +26930,7 @@ static float _ak_rand_sqrt(float v) {
     if (v == 0.0f) return 0.0f;
     y = _ak_rand_u2f(0x5F3759DFu - (_ak_rand_f2u(v) >> 1));
     h = _ak_rand_mul(v, 0.5f);
-    for (i = 0; i < 4; i++) y = _ak_rand_mul(y, fmaf(-h, _ak_rand_mul(y, y), 1.5f));
+    for (i = 0; i < 3; i++) y = _ak_rand_mul(y, fmaf(-h, _ak_rand_mul(y, y), 1.5f));
     r = _ak_rand_mul(v, y);
     return fmaf(fmaf(-r, r, v), _ak_rand_mul(y, 0.5f), r);
 }
@@ -26345,14 +26938,12 @@ static float _ak_rand_sqrt(float v) {
 static void _ak_rand_sincos_turns(uint32_t k, float* s, float* c) {
     const uint32_t q = (k + (1u << 21)) >> 22;
     const int ri = (int)k - (int)(q << 22);
-    const float x = _ak_rand_mul(_ak_rand_mul((float)ri, 2.38418579e-07f), 1.57079637f), x2 = _ak_rand_mul(x, x);
-    float sp = -2.50521084e-08f, cp = 2.08767570e-09f, sn, cs;
-    sp = fmaf(sp, x2, 2.75573192e-06f);
+    const float x = _ak_rand_mul((float)ri, 3.74507029e-07f), x2 = _ak_rand_mul(x, x); /* one rounding, as two products */
+    float sp = 2.75573192e-06f, cp = -2.75573192e-07f, sn, cs;
     sp = fmaf(sp, x2, -1.98412698e-04f);
     sp = fmaf(sp, x2, 8.33333333e-03f);
     sp = fmaf(sp, x2, -1.66666667e-01f);
     sn = fmaf(_ak_rand_mul(x, x2), sp, x);
-    cp = fmaf(cp, x2, -2.75573192e-07f);
     cp = fmaf(cp, x2, 2.48015873e-05f);
     cp = fmaf(cp, x2, -1.38888889e-03f);
     cp = fmaf(cp, x2, 4.16666667e-02f);
@@ -26413,13 +27004,15 @@ static ak_result _ak_rand_check_out(ak_context* ctx, ak_dtype t, const void* y, 
 static int _ak_rand_finite(float v) { return v == v && v <= FLT_MAX && v >= -FLT_MAX; }
 
 /* Launch one of the random-family kernels over ceil(n / 4) counters. */
-static ak_result _ak_rand_launch(ak_context* ctx, const char* base, ak_dtype t, size_t n, ak_stream* stream,
+/* per: counters (4 elements each) a thread draws through the kernels' grid-stride loop (normals: 4, so the
+ * key schedule and the setup are paid once per 4 counters; uniform and dropout: 1) */
+static ak_result _ak_rand_launch(ak_context* ctx, const char* base, ak_dtype t, size_t n, size_t per, ak_stream* stream,
                                _ak_kargs* a) {
     ak_kernel* k = NULL;
     char kname[64];
     ak_result r = _ak_op_kernel(ctx, _ak_src_random, _ak_op_name(kname, sizeof kname, base, t), &k);
     if (r != AK_OK) return r;
-    return _ak_op_launch(ctx, k, _ak_op_grid(ctx, n / 4 + (n % 4 != 0), 256), 256, 0, stream, a);
+    return _ak_op_launch(ctx, k, _ak_op_grid(ctx, n / 4 + (n % 4 != 0), 256 * per), 256, 0, stream, a);
 }
 
 AKDEF ak_result ak_rand_uniform(ak_context* ctx, ak_dtype dtype, void* y, size_t n, uint64_t seed, uint64_t offset,
@@ -26438,7 +27031,7 @@ AKDEF ak_result ak_rand_uniform(ak_context* ctx, ak_dtype dtype, void* y, size_t
         return AK_OK;
     }
     _ak_kargs_rand_uniform(&a, y, (int64_t)n, seed, offset, lo, range, hi);
-    return _ak_rand_launch(ctx, "ak_rand_uniform", dtype, n, stream, &a);
+    return _ak_rand_launch(ctx, "ak_rand_uniform", dtype, n, 1, stream, &a);
 }
 
 AKDEF ak_result ak_rand_normal(ak_context* ctx, ak_dtype dtype, void* y, size_t n, uint64_t seed, uint64_t offset,
@@ -26455,7 +27048,7 @@ AKDEF ak_result ak_rand_normal(ak_context* ctx, ak_dtype dtype, void* y, size_t 
         return AK_OK;
     }
     _ak_kargs_rand_normal(&a, y, (int64_t)n, seed, offset, mean, std);
-    return _ak_rand_launch(ctx, "ak_rand_normal", dtype, n, stream, &a);
+    return _ak_rand_launch(ctx, "ak_rand_normal", dtype, n, 4, stream, &a);
 }
 
 AKDEF ak_result ak_dropout(ak_context* ctx, ak_dtype dtype, const void* x, void* y, uint8_t* mask, size_t n,
@@ -26491,7 +27084,7 @@ AKDEF ak_result ak_dropout(ak_context* ctx, ak_dtype dtype, const void* x, void*
         return AK_OK;
     }
     _ak_kargs_dropout(&a, x, y, mask, (int64_t)n, seed, offset, p, scale);
-    return _ak_rand_launch(ctx, "ak_dropout", dtype, n, stream, &a);
+    return _ak_rand_launch(ctx, "ak_dropout", dtype, n, 1, stream, &a);
 }
 
 /* ==========================================================================

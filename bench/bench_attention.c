@@ -38,35 +38,40 @@ typedef struct entry {
     ak_attention_layout layout;
     size_t page;    /* > 0: paged K / V with pages of this many rows */
     int varlen;     /* 1: packed sequences of lengths drawn in [seq / 4, seq] (q and k / v the same) */
+    ak_dtype kvt;   /* 0: K / V of the entry's dtype; AK_FP8_E4M3: 8-bit K / V with per-kv-head scales */
 } entry;
 
 static const entry entries[] = {
-    { "prefill", 16, 16, 16, 4096, 4096, 128, 0, 0, 1, AK_ATTN_BHSD, 0, 0 },
-    { "prefill", 16, 16, 16, 4096, 4096, 128, 1, 0, 0, AK_ATTN_BHSD, 0, 0 },
-    { "prefill", 8, 32, 32, 2048, 2048, 64, 0, 0, 0, AK_ATTN_BHSD, 0, 0 },
-    { "prefill", 8, 32, 32, 2048, 2048, 64, 1, 0, 0, AK_ATTN_BHSD, 0, 0 },
-    { "prefill", 4, 32, 32, 2048, 2048, 128, 1, 0, 0, AK_ATTN_BHSD, 0, 0 },
-    { "prefill", 8, 16, 16, 1024, 1024, 64, 0, 0, 0, AK_ATTN_BHSD, 0, 0 },
-    { "prefill", 4, 32, 32, 2048, 2048, 96, 1, 0, 0, AK_ATTN_BHSD, 0, 0 },
-    { "prefill", 4, 16, 16, 2048, 2048, 256, 1, 0, 0, AK_ATTN_BHSD, 0, 0 },
-    { "prefill_bshd", 1, 40, 40, 8192, 8192, 128, 0, 0, 0, AK_ATTN_BSHD, 0, 0 },
-    { "prefill_gqa", 2, 32, 8, 4096, 4096, 128, 1, 0, 0, AK_ATTN_BHSD, 0, 0 },
-    { "prefill_gqa", 2, 32, 8, 8192, 8192, 128, 1, 0, 0, AK_ATTN_BHSD, 0, 0 },
-    { "prefill_eqlen", 8, 16, 4, 2048, 2048, 128, 1, 0, 0, AK_ATTN_BSHD, 0, 0 },
-    { "prefill_varlen", 8, 16, 4, 2048, 2048, 128, 1, 0, 0, AK_ATTN_BSHD, 0, 1 },
-    { "decode", 64, 32, 8, 1, 8192, 128, 0, 1, 1, AK_ATTN_BHSD, 0, 0 },
-    { "decode", 32, 32, 8, 1, 4096, 128, 0, 1, 0, AK_ATTN_BHSD, 0, 0 },
-    { "decode", 1, 32, 8, 1, 131072, 128, 0, 1, 1, AK_ATTN_BHSD, 0, 0 },
-    { "decode_paged", 32, 32, 8, 1, 4096, 128, 0, 1, 0, AK_ATTN_BSHD, 16, 0 },
-    { "decode_paged", 32, 32, 8, 1, 4096, 128, 0, 1, 0, AK_ATTN_BSHD, 256, 0 },
-    { "decode16", 16, 32, 8, 16, 8192, 128, 1, 1, 0, AK_ATTN_BHSD, 0, 0 },
+    { "prefill", 16, 16, 16, 4096, 4096, 128, 0, 0, 1, AK_ATTN_BHSD, 0, 0, 0 },
+    { "prefill", 16, 16, 16, 4096, 4096, 128, 1, 0, 0, AK_ATTN_BHSD, 0, 0, 0 },
+    { "prefill", 8, 32, 32, 2048, 2048, 64, 0, 0, 0, AK_ATTN_BHSD, 0, 0, 0 },
+    { "prefill", 8, 32, 32, 2048, 2048, 64, 1, 0, 0, AK_ATTN_BHSD, 0, 0, 0 },
+    { "prefill", 4, 32, 32, 2048, 2048, 128, 1, 0, 0, AK_ATTN_BHSD, 0, 0, 0 },
+    { "prefill", 8, 16, 16, 1024, 1024, 64, 0, 0, 0, AK_ATTN_BHSD, 0, 0, 0 },
+    { "prefill", 4, 32, 32, 2048, 2048, 96, 1, 0, 0, AK_ATTN_BHSD, 0, 0, 0 },
+    { "prefill", 4, 16, 16, 2048, 2048, 256, 1, 0, 0, AK_ATTN_BHSD, 0, 0, 0 },
+    { "prefill_bshd", 1, 40, 40, 8192, 8192, 128, 0, 0, 0, AK_ATTN_BSHD, 0, 0, 0 },
+    { "prefill_gqa", 2, 32, 8, 4096, 4096, 128, 1, 0, 0, AK_ATTN_BHSD, 0, 0, 0 },
+    { "prefill_gqa", 2, 32, 8, 8192, 8192, 128, 1, 0, 0, AK_ATTN_BHSD, 0, 0, 0 },
+    { "prefill_eqlen", 8, 16, 4, 2048, 2048, 128, 1, 0, 0, AK_ATTN_BSHD, 0, 0, 0 },
+    { "prefill_varlen", 8, 16, 4, 2048, 2048, 128, 1, 0, 0, AK_ATTN_BSHD, 0, 1, 0 },
+    { "decode", 64, 32, 8, 1, 8192, 128, 0, 1, 1, AK_ATTN_BHSD, 0, 0, 0 },
+    { "decode", 32, 32, 8, 1, 4096, 128, 0, 1, 0, AK_ATTN_BHSD, 0, 0, 0 },
+    { "decode", 1, 32, 8, 1, 131072, 128, 0, 1, 1, AK_ATTN_BHSD, 0, 0, 0 },
+    { "decode_paged", 32, 32, 8, 1, 4096, 128, 0, 1, 0, AK_ATTN_BSHD, 16, 0, 0 },
+    { "decode_paged", 32, 32, 8, 1, 4096, 128, 0, 1, 0, AK_ATTN_BSHD, 256, 0, 0 },
+    { "decode16", 16, 32, 8, 16, 8192, 128, 1, 1, 0, AK_ATTN_BHSD, 0, 0, 0 },
+    { "decode_kv8", 64, 32, 8, 1, 8192, 128, 0, 1, 0, AK_ATTN_BHSD, 0, 0, AK_FP8_E4M3 },
+    { "decode_kv8", 32, 32, 8, 1, 4096, 128, 0, 1, 0, AK_ATTN_BHSD, 0, 0, AK_FP8_E4M3 },
+    { "decode_kv8_paged", 32, 32, 8, 1, 4096, 128, 0, 1, 0, AK_ATTN_BSHD, 16, 0, AK_FP8_E4M3 },
 };
 static const entry quick_entries[] = {
-    { "prefill", 1, 2, 2, 64, 64, 64, 1, 0, 1, AK_ATTN_BHSD, 0, 0 },
-    { "prefill", 1, 2, 2, 64, 64, 96, 1, 0, 0, AK_ATTN_BSHD, 0, 0 },
-    { "prefill_varlen", 3, 2, 1, 64, 64, 64, 1, 0, 0, AK_ATTN_BSHD, 0, 1 },
-    { "decode", 2, 4, 2, 1, 300, 128, 0, 1, 1, AK_ATTN_BHSD, 0, 0 },
-    { "decode_paged", 2, 4, 2, 1, 300, 128, 0, 1, 0, AK_ATTN_BSHD, 16, 0 },
+    { "prefill", 1, 2, 2, 64, 64, 64, 1, 0, 1, AK_ATTN_BHSD, 0, 0, 0 },
+    { "prefill", 1, 2, 2, 64, 64, 96, 1, 0, 0, AK_ATTN_BSHD, 0, 0, 0 },
+    { "prefill_varlen", 3, 2, 1, 64, 64, 64, 1, 0, 0, AK_ATTN_BSHD, 0, 1, 0 },
+    { "decode", 2, 4, 2, 1, 300, 128, 0, 1, 1, AK_ATTN_BHSD, 0, 0, 0 },
+    { "decode_paged", 2, 4, 2, 1, 300, 128, 0, 1, 0, AK_ATTN_BSHD, 16, 0, 0 },
+    { "decode_kv8", 2, 4, 2, 1, 300, 128, 0, 1, 0, AK_ATTN_BHSD, 0, 0, AK_FP8_E4M3 },
 };
 
 /* --sweep: prefill b x h x s (tokens x heads constant per seq) x head_dim x causal, decode contiguous / paged */
@@ -188,15 +193,16 @@ int main(int argc, char** argv) {
         const entry* en = &list[i];
         int ti;
         for (ti = 0; ti < (sweep ? 1 : 2); ti++) {
-            ak_dtype t = sweep || ti == 1 ? AK_BF16 : AK_F16;
-            size_t es = ak_dtype_size(t), b;
+            ak_dtype t = sweep || ti == 1 ? AK_BF16 : AK_F16, kt = en->kvt ? en->kvt : t;
+            size_t es = ak_dtype_size(t), kes = ak_dtype_size(kt), b;
             size_t totq = en->b * en->sq, totkv = en->b * en->skv, npages = 0, per = 0;
             int32_t *cu = NULL, *bt = NULL, *used = NULL;
-            void *q, *k, *v, *o = NULL, *dcu = NULL, *dbt = NULL, *dused = NULL;
+            void *q, *k, *v, *o = NULL, *dcu = NULL, *dbt = NULL, *dused = NULL, *dsc = NULL;
             double flops = 0.0, kvbytes;
             char label[200];
             int pi;
-            snprintf(label, sizeof label, "%s %s b%zu hq%zu hkv%zu sq%zu skv%zu d%zu%s%s%s", en->name, ak_dtype_name(t),
+            snprintf(label, sizeof label, "%s %s%s%s b%zu hq%zu hkv%zu sq%zu skv%zu d%zu%s%s%s", en->name, ak_dtype_name(t),
+                     en->kvt ? " kv " : "", en->kvt ? ak_dtype_name(en->kvt) : "",
                      en->b, en->hq, en->hkv, en->sq, en->skv, en->d, en->causal ? " causal" : "",
                      en->layout == AK_ATTN_BSHD ? " bshd" : "", en->page ? " paged" : en->varlen ? " varlen" : "");
             if (filter && !strstr(label, filter)) continue;
@@ -229,10 +235,16 @@ int main(int argc, char** argv) {
                 for (b = 0; b < en->b; b++) used[b] = (int32_t)en->skv;
                 totkv = npages * en->page;
             }
-            kvbytes = 2.0 * (double)en->b * (double)en->hkv * (double)en->skv * (double)en->d * (double)es;
+            kvbytes = 2.0 * (double)en->b * (double)en->hkv * (double)en->skv * (double)en->d * (double)kes;
             q = dev_random(ctx, t, totq * en->hq * en->d, &seed);
-            k = dev_random(ctx, t, totkv * en->hkv * en->d, &seed);
-            v = dev_random(ctx, t, totkv * en->hkv * en->d, &seed);
+            k = dev_random(ctx, kt, totkv * en->hkv * en->d, &seed);
+            v = dev_random(ctx, kt, totkv * en->hkv * en->d, &seed);
+            if (en->kvt) { /* per-kv-head scales */
+                float sc[256];
+                size_t hh;
+                for (hh = 0; hh < en->hkv && hh < 256; hh++) sc[hh] = 0.02f * (1.0f + 0.125f * (float)hh);
+                dsc = dev_ints(ctx, (const int32_t*)(const void*)sc, en->hkv < 256 ? en->hkv : 256);
+            }
             if (cu) dcu = dev_ints(ctx, cu, en->b + 1);
             if (bt) { dbt = dev_ints(ctx, bt, npages); dused = dev_ints(ctx, used, en->b); }
             if (!q || !k || !v || ak_malloc(ctx, totq * en->hq * en->d * es, NULL, &o) != AK_OK || (cu && !dcu) ||
@@ -259,6 +271,7 @@ int main(int argc, char** argv) {
                 a.batch = en->b; a.heads_q = en->hq; a.heads_kv = en->hkv;
                 a.seq_q = en->sq; a.seq_kv = en->skv; a.head_dim = en->d;
                 a.q = q; a.k = k; a.v = v; a.o = o;
+                if (en->kvt) { a.kv_dtype = en->kvt; a.k_scale = a.v_scale = (const float*)dsc; }
                 a.causal = en->causal;
                 a.layout = en->layout;
                 if (cu) {
@@ -297,13 +310,14 @@ int main(int argc, char** argv) {
                 fflush(stdout);
                 if (jf) {
                     fprintf(jf, "%s\n    {\"name\": \"attention_%s\", \"path\": \"%s\", \"kernel\": \"%s\", \"splits\": %d, "
-                                "\"dtype\": \"%s\", \"shape\": "
+                                "\"dtype\": \"%s\", \"kv_dtype\": \"%s\", \"shape\": "
                                 "{\"batch\": %zu, \"heads_q\": %zu, \"heads_kv\": %zu, \"seq_q\": %zu, \"seq_kv\": %zu, "
                                 "\"head_dim\": %zu, \"causal\": %s, \"layout\": \"%s\", \"page\": %zu, \"varlen\": %s}, "
                                 "\"mean\": %.6f, \"std\": %.6f, \"min\": %.6f, "
                                 "\"max\": %.6f, \"median\": %.6f, \"num_trials\": %d, \"hardware\": \"%s\", \"device\": "
                                 "\"%s:%d\", \"flops\": %.6g, \"tflops\": %.2f",
-                            first ? "" : ",", en->name, path, pl.kernel, pl.splits, ak_dtype_name(t), en->b, en->hq,
+                            first ? "" : ",", en->name, path, pl.kernel, pl.splits, ak_dtype_name(t), ak_dtype_name(kt),
+                            en->b, en->hq,
                             en->hkv, en->sq, en->skv, en->d, en->causal ? "true" : "false",
                             ak_attention_layout_name(en->layout), en->page, en->varlen ? "true" : "false", s.mean,
                             s.std, s.min, s.max, s.median, s.num_trials, dev->name,
@@ -320,6 +334,7 @@ int main(int argc, char** argv) {
                 free(tm);
             }
             ak_free(ctx, q); ak_free(ctx, k); ak_free(ctx, v); ak_free(ctx, o);
+            if (dsc) ak_free(ctx, dsc);
             if (dcu) ak_free(ctx, dcu);
             if (dbt) ak_free(ctx, dbt);
             if (dused) ak_free(ctx, dused);

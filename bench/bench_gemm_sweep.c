@@ -6,7 +6,8 @@
  *   build/bench_gemm_sweep [--quick] [--filter SUB[,SUB..]] [--list CASES.tsv] [--force V] OUT.json
  *
  * --force V: the Hopper kernel's variant for every cell it runs (0 cooperative
- * 128x256, 1 cooperative 128x128, 2 ping-pong 128x128; the planner's otherwise).
+ * 128x256, 1 cooperative 128x128, 2 ping-pong 128x128; the planner's otherwise);
+ * 3: the portable mma.sync tile instead of the Hopper kernel (f16 / bf16).
  * --list writes the case table (one line per cell: name dtype m n k batch ta
  * tb epi) and exits; the peer reads the same table. Layouts: ta = 1 means A is
  * stored K x M (op(A) = A^T), tb = 1 means B is stored N x K (the nn.Linear
@@ -124,6 +125,16 @@ static void make_cases(int quick) {
         add("dec", "bf16", 1, 128256, 4096, 1, 0, t, "none");
         add("dec", "bf16", 8, 1024, 8192, 1, 0, t, "none");
     }
+    /* neighbours of the cells above at other sizes (short k, odd edges, batches, decode) */
+    add("near", "bf16", 768, 768, 96, 16, 0, 0, "none");
+    add("near", "f16", 384, 640, 192, 48, 1, 1, "none");
+    add("near", "bf16", 2500, 3500, 700, 1, 0, 0, "none");
+    add("near", "bf16", 1200, 1800, 1100, 1, 1, 0, "none");
+    add("near", "f16", 6000, 2000, 512, 1, 0, 1, "none");
+    add("near", "bf16", 1, 6144, 6144, 1, 0, 0, "none");
+    add("near", "bf16", 1, 6144, 6144, 1, 0, 1, "none");
+    add("near", "bf16", 8, 5120, 13824, 1, 0, 1, "none");
+    add("near", "f16", 4, 13824, 5120, 1, 0, 0, "none");
     /* a matrix times a vector: A @ x (n = 1), x @ W^T (m = 1) */
     add("gemv", "f32", 8192, 1, 8192, 1, 0, 0, "none");
     add("gemv", "f32", 4096, 1, 65536, 1, 0, 0, "none");

@@ -19,12 +19,23 @@ wn = torch.ones(H, device=dev, dtype=dt)
 y = torch.empty(1, H, device=dev, dtype=dt)
 rms = getattr(F, "rms_norm", None)
 
-def decode():
+hh = torch.zeros(1, H, device=dev, dtype=dt)
+
+def ops(kinds):
+    # kinds: 1 rmsnorm, 2 mm, 4 silu, 8 add (15: the whole sequence), as in bench_graph.c
     for l in range(L):
-        hh = rms(x, (H,), wn, 1e-6) if rms is not None else x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * wn
-        torch.mm(hh, w[l], out=y)
-        F.silu(y, inplace=True)
-        x.add_(y)
+        h_ = hh
+        if kinds & 1:
+            h_ = rms(x, (H,), wn, 1e-6) if rms is not None else x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * wn
+        if kinds & 2:
+            torch.mm(h_, w[l], out=y)
+        if kinds & 4:
+            F.silu(y, inplace=True)
+        if kinds & 8:
+            x.add_(y)
+
+def decode():
+    ops(15)
 
 s = torch.cuda.Stream()
 s.wait_stream(torch.cuda.current_stream())
@@ -49,7 +60,17 @@ def timed(fn):
 
 eager = timed(decode)
 replay = timed(graph.replay)
-a.update({"torch_version": torch.__version__, "torch_rms_norm": rms is not None,
+per_op = {}
+for i, name in enumerate(["rmsnorm", "gemm", "silu", "add"]):
+    gk = torch.cuda.CUDAGraph()
+    with torch.cuda.stream(s):
+        ops(1 << i)
+    torch.cuda.synchronize()
+    with torch.cuda.graph(gk):
+        ops(1 << i)
+    torch.cuda.synchronize()
+    per_op[name] = {"eager": round(timed(lambda: ops(1 << i)) / L, 2), "graph": round(timed(gk.replay) / L, 2)}
+a.update({"torch_per_op_us": per_op,"torch_version": torch.__version__, "torch_rms_norm": rms is not None,
           "torch_eager_us": round(eager, 2), "torch_graph_us": round(replay, 2),
           "torch_graph_speedup": round(eager / replay, 2),
           "amdkit_graph_vs_torch_graph": round(replay / a["amdkit_graph_us"], 2)})
@@ -58,3 +79,8 @@ print("| sequence (%d ops) | one by one us | graph replay us | speedup |" % a["o
 print("|---|---|---|---|")
 print("| amdkit | %.1f | %.1f | %.2fx |" % (a["amdkit_direct_us"], a["amdkit_graph_us"], a["amdkit_graph_speedup"]))
 print("| PyTorch %s | %.1f | %.1f | %.2fx |" % (torch.__version__, eager, replay, eager / replay))
+print("| us per op (alone) | amdkit one by one | amdkit replayed | torch eager | torch replayed |")
+print("|---|---|---|---|---|")
+for name in ["rmsnorm", "gemm", "silu", "add"]:
+    ak = a.get("amdkit_per_op_us", {}).get(name, {})
+    print("| %s | %s | %s | %.2f | %.2f |" % (name, ak.get("direct", "-"), ak.get("graph", "-"), per_op[name]["eager"], per_op[name]["graph"]))

@@ -36,7 +36,16 @@
 // O += P V (the m16n8 C layout of two n-tiles is the m16k16 A layout), V
 // fragments through ldmatrix.trans.
 //
+// 8-bit K / V (ak_attn_mmadec<HD>_<e4m3|e5m2>_<dt>, NVIDIA): the decode form
+// with K and V as fp8 codes and per-kv-head scales. The stages hold codes
+// (half the bytes), each landed stage is converted exactly into one K and
+// one V tile of the 16-bit type, and the scales are folded into the score
+// scale (K) and the output scale (V). Calls these kernels do not take
+// (prefill, AMD, rows not 16-byte aligned) run on K / V dequantised by
+// kernels/quant.hip's ak_dequant_kv_*.
+//
 // kernels: ak_attn_mma64_f16 ak_attn_mma64_bf16 ak_attn_mma128_f16 ak_attn_mma128_bf16 ak_attn_mmadec64_f16 ak_attn_mmadec64_bf16 ak_attn_mmadec128_f16 ak_attn_mmadec128_bf16 ak_attn_mma32_f16 ak_attn_mma32_bf16 ak_attn_mmadec32_f16 ak_attn_mmadec32_bf16 ak_attn_mma80_f16 ak_attn_mma80_bf16 ak_attn_mmadec80_f16 ak_attn_mmadec80_bf16 ak_attn_mma96_f16 ak_attn_mma96_bf16 ak_attn_mmadec96_f16 ak_attn_mmadec96_bf16 ak_attn_mma160_f16 ak_attn_mma160_bf16 ak_attn_mmadec160_f16 ak_attn_mmadec160_bf16 ak_attn_mma192_f16 ak_attn_mma192_bf16 ak_attn_mmadec192_f16 ak_attn_mmadec192_bf16 ak_attn_mma256_f16 ak_attn_mma256_bf16 ak_attn_mmadec256_f16 ak_attn_mmadec256_bf16 ak_attn_mmagen64_f16 ak_attn_mmagen64_bf16 ak_attn_mmagen128_f16 ak_attn_mmagen128_bf16
+// kernels: ak_attn_mmadec32_e4m3_f16 ak_attn_mmadec32_e4m3_bf16 ak_attn_mmadec32_e5m2_f16 ak_attn_mmadec32_e5m2_bf16 ak_attn_mmadec64_e4m3_f16 ak_attn_mmadec64_e4m3_bf16 ak_attn_mmadec64_e5m2_f16 ak_attn_mmadec64_e5m2_bf16 ak_attn_mmadec80_e4m3_f16 ak_attn_mmadec80_e4m3_bf16 ak_attn_mmadec80_e5m2_f16 ak_attn_mmadec80_e5m2_bf16 ak_attn_mmadec96_e4m3_f16 ak_attn_mmadec96_e4m3_bf16 ak_attn_mmadec96_e5m2_f16 ak_attn_mmadec96_e5m2_bf16 ak_attn_mmadec128_e4m3_f16 ak_attn_mmadec128_e4m3_bf16 ak_attn_mmadec128_e5m2_f16 ak_attn_mmadec128_e5m2_bf16 ak_attn_mmadec160_e4m3_f16 ak_attn_mmadec160_e4m3_bf16 ak_attn_mmadec160_e5m2_f16 ak_attn_mmadec160_e5m2_bf16 ak_attn_mmadec192_e4m3_f16 ak_attn_mmadec192_e4m3_bf16 ak_attn_mmadec192_e5m2_f16 ak_attn_mmadec192_e5m2_bf16 ak_attn_mmadec256_e4m3_f16 ak_attn_mmadec256_e4m3_bf16 ak_attn_mmadec256_e5m2_f16 ak_attn_mmadec256_e5m2_bf16
 
 #define AK_AMMA_BK 64
 
@@ -50,8 +59,9 @@
         ak_i64 osb, ak_i64 osh, ak_i64 oss, float scale_log2, int causal, int R, int nsplit, int split_len,         \
         float* part, int vec, const int* cu_q, const int* cu_k, const int* used_k, const int* btab, int bts,       \
         int pshift, int wl, int wr, float softcap
-#define AK_AMMA_PARAMS(D)                                                                                        \
-    const typename D::T* AK_RESTRICT q, const typename D::T* AK_RESTRICT k, const typename D::T* AK_RESTRICT v,  \
+#define AK_AMMA_PARAMS(D) AK_AMMA_PARAMS_KV(D, typename D::T)
+#define AK_AMMA_PARAMS_KV(D, KT)                                                                                 \
+    const typename D::T* AK_RESTRICT q, const KT* AK_RESTRICT k, const KT* AK_RESTRICT v,                        \
         typename D::T* AK_RESTRICT o, float* AK_RESTRICT lse, int hkv, int group, int sq, int skv, ak_i64 qsb,     \
         ak_i64 qsh, ak_i64 qss, ak_i64 ksb, ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh, ak_i64 vss,            \
         ak_i64 osb, ak_i64 osh, ak_i64 oss, float scale_log2, int causal, int nsplit, int split_len,                \
@@ -271,6 +281,68 @@ template <> AK_INLINE ak_u32 ak_pack2f<ak_bf16_t>(float lo, float hi) {
     return r;
 }
 
+template <class D> struct ak_is_f16 { enum { value = 0 }; };
+template <> struct ak_is_f16<ak_f16_t> { enum { value = 1 }; };
+// Four 8-bit float codes (byte i of w) -> four 16-bit values of D, exactly
+// (every e4m3 / e5m2 value is a f16 and a bf16 value): lo gets codes 0, 1,
+// hi codes 2, 3. The code's sign and magnitude bits are placed into the
+// 16-bit format's fields (exponent in its low bits), and a multiply by a
+// power of two re-biases the exponent (subnormal codes become normal values
+// the same way); codes of NaN / infinity are patched on a rare path.
+// F: 1 e4m3 (OCP E4M3FN: no infinity, NaN = S.1111.111), 2 e5m2.
+template <class D, int F>
+AK_INLINE void ak_f8x4_to(ak_u32 w, ak_u32& lo, ak_u32& hi) {
+    ak_u32 x0, x1;  // byte 0 / 2 at bits 8..15, byte 1 / 3 at bits 24..31
+    asm("prmt.b32 %0, %1, %2, 0x1404;" : "=r"(x0) : "r"(w), "r"(0u));
+    asm("prmt.b32 %0, %1, %2, 0x3424;" : "=r"(x1) : "r"(w), "r"(0u));
+    const ak_u32 t = w & 0x7F7F7F7Fu;
+    if (F == 2 && ak_is_f16<D>::value) {  // e5m2 is the top byte of a f16
+        lo = x0;
+        hi = x1;
+        return;
+    }
+    // magnitude shifted right by (16-bit exponent bits - 8-bit exponent bits), sign kept
+    const int sh = ak_is_f16<D>::value ? 1 : F == 1 ? 4 : 3;
+    const ak_u32 mm = (0x7F00u >> sh) * 0x10001u;
+    ak_u32 y0 = (x0 & 0x80008000u) | ((x0 >> sh) & mm), y1 = (x1 & 0x80008000u) | ((x1 >> sh) & mm);
+    // times 2^(16-bit bias - 8-bit bias): f16 e4m3 2^8; bf16 e4m3 2^120, e5m2 2^112
+    if (ak_is_f16<D>::value) {
+        const ak_u32 c = 0x5C005C00u;  // 256, 256
+        asm("mul.rn.f16x2 %0, %1, %2;" : "=r"(y0) : "r"(y0), "r"(c));
+        asm("mul.rn.f16x2 %0, %1, %2;" : "=r"(y1) : "r"(y1), "r"(c));
+    } else {
+        const ak_u32 c = F == 1 ? 0x7B807B80u : 0x77807780u, z = 0x80008000u;  // 2^120 or 2^112; -0
+        asm("fma.rn.bf16x2 %0, %1, %2, %3;" : "=r"(y0) : "r"(y0), "r"(c), "r"(z));
+        asm("fma.rn.bf16x2 %0, %1, %2, %3;" : "=r"(y1) : "r"(y1), "r"(c), "r"(z));
+    }
+    // NaN (e4m3: magnitude 0x7F) or infinity / NaN (e5m2: magnitude >= 0x7C)
+    if ((t + (F == 1 ? 0x01010101u : 0x04040404u)) & 0x80808080u) {
+        ak_u32 o[4];
+        o[0] = y0 & 0xFFFFu; o[1] = y0 >> 16; o[2] = y1 & 0xFFFFu; o[3] = y1 >> 16;
+#pragma unroll
+        for (int i = 0; i < 4; i++) {
+            const ak_u32 c = (w >> (8 * i)) & 0xFFu, m = c & 0x7Fu, sg = (c & 0x80u) << 8;
+            if (F == 1 && m == 0x7Fu) o[i] = sg | (ak_is_f16<D>::value ? 0x7E00u : 0x7FC0u);
+            if (F == 2 && m >= 0x7Cu) o[i] = sg | 0x7F80u | ((m & 3u) << 5);  // bf16: infinity or NaN
+        }
+        y0 = o[0] | (o[1] << 16);
+        y1 = o[2] | (o[3] << 16);
+    }
+    lo = y0;
+    hi = y1;
+}
+// 16 codes -> 16 values of D at dst (32 bytes, 16-byte aligned)
+template <class D, int F>
+AK_INLINE void ak_f8x16_to(typename D::T* dst, uint4 w) {
+    uint4 a, b;
+    ak_f8x4_to<D, F>(w.x, a.x, a.y);
+    ak_f8x4_to<D, F>(w.y, a.z, a.w);
+    ak_f8x4_to<D, F>(w.z, b.x, b.y);
+    ak_f8x4_to<D, F>(w.w, b.z, b.w);
+    *(uint4*)(void*)dst = a;
+    *(uint4*)(void*)(dst + 8) = b;
+}
+
 // B fragments of two n8 column blocks (n0..n0+7, n0+8..n0+15) for k = k0..k0+15
 // from a row-major [k][n] shared tile (V stored [key][d]): ldmatrix.trans.
 template <class D>
@@ -304,8 +376,14 @@ AK_INLINE void ak_attn_chunk(typename D::T* dst, const typename D::T* src, bool 
 // WN warps splitting each key tile (decode), BK keys per tile, ST stages,
 // QREG: Q fragments kept in registers (else read from shared memory at
 // every tile: head sizes whose accumulators leave no room).
-template <class D, int HD, int WM, int WN, int ST, int BK, bool QREG>
-AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS(D)) {
+//
+// F8 (8-bit K / V, KT = ak_u8; the decode form on NVIDIA): 1 e4m3, 2 e5m2.
+// The stages hold the codes (BK rows of HD bytes, 16 codes a cp.async);
+// after a stage lands the block converts it (exactly) into one K and one V
+// tile of T, and the ldmatrix / mma code reads those. K's scale (ksc[h],
+// NULL: 1) is folded into the score scale, V's into the output scale.
+template <class D, int HD, int WM, int WN, int ST, int BK, bool QREG, class KT = typename D::T, int F8 = 0>
+AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS_KV(D, KT), const float* AK_RESTRICT ksc, const float* AK_RESTRICT vsc) {
     typedef typename D::T T;
     typedef ak_mma<D> MM;
     enum {
@@ -313,14 +391,19 @@ AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS(D)) {
         NTS = KW / 8,                                                // S n-tiles per warp
         NTO = HD / 8,                                                // O n-tiles
         KQ = HD / 16,                                                // k-steps of Q K^T
-        CH = HD / 8                                                  // 16-byte chunks per row
+        CH = HD / 8,                                                 // 16-byte chunks per row
+        CH8 = HD / 16,                                               // 16-byte chunks per row of codes
+        TILES = F8 ? 1 : ST                                          // T tiles of K (and of V)
     };
     static_assert(HD % 16 == 0 && KW % 16 == 0, "tile shape");
-    static_assert(WN == 1 || (WN * 16 * (HD + 4) + WN * 32) * 4 <= 2 * ST * BK * LD * (int)sizeof(T), "merge space");
+    static_assert(WN == 1 || (WN * 16 * (HD + 4) + WN * 32) * 4 <=
+                                 2 * TILES * BK * LD * (int)sizeof(T) + (F8 ? 2 * ST * BK * HD : 0), "merge space");
     extern __shared__ __align__(16) unsigned char ak_smem_raw[];
     T* qs = (T*)ak_smem_raw;           // [BQ][LD]
-    T* ks = qs + BQ * LD;              // [ST][BK][LD]
-    T* vs = ks + ST * BK * LD;         // [ST][BK][LD]
+    T* ks = qs + BQ * LD;              // [TILES][BK][LD]
+    T* vs = ks + TILES * BK * LD;      // [TILES][BK][LD]
+    ak_u8* k8s = (ak_u8*)(void*)(vs + TILES * BK * LD);  // F8: [ST][BK][HD] codes
+    ak_u8* v8s = k8s + (F8 ? ST * BK * HD : 0);
 
     const int tid = (int)threadIdx.x, lane = tid % 32, warp = tid / 32;
     const int wm = warp % WM, wn = warp / WM;
@@ -351,6 +434,8 @@ AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS(D)) {
     }
     const ak_i64 kb = sg.k0 + (ak_i64)h * ksh, vb = sg.v0 + (ak_i64)h * vsh;
     const bool vv = vec != 0;
+    const float sl2 = F8 && ksc ? scale_log2 * ksc[h] : scale_log2;  // K's scale folded into the scores'
+    const float vmul = F8 && vsc ? vsc[h] : 1.0f;                    // V's into the output's
 
     // Q tile -> shared (zero rows past the end)
     for (int c = tid; c < BQ * CH; c += NT) {
@@ -360,14 +445,30 @@ AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS(D)) {
         ak_attn_chunk<D>(qs + rr * LD + cc * 8, q + sg.q0 + (ak_i64)(h * group + g) * qsh + (ak_i64)i * qss, ok, cc * 8, d, vv);
     }
     auto load_kv = [&](int stage, int k0) {
+        if (F8) {  // codes: 16 a chunk (the host sends F8 kernels only vec rows: d % 16 == 0, 16-byte aligned)
+            ak_u8* kd = k8s + stage * BK * HD;
+            ak_u8* vd = v8s + stage * BK * HD;
+            for (int c = tid; c < BK * CH8; c += NT) {
+                const int rr = c / CH8, cc = c % CH8, j = k0 + rr;
+                const bool ok = j < kend && cc * 16 < d;
+                const int jj = j < kend ? j : kbeg;
+                const ak_u8* kr = (const ak_u8*)(const void*)k + ak_attn_kv(sg, kb, ksb, kss, pshift, jj);
+                const ak_u8* vr = (const ak_u8*)(const void*)v + ak_attn_kv(sg, vb, vsb, vss, pshift, jj);
+                ak_cp_async16(kd + rr * HD + cc * 16, ok ? kr + cc * 16 : kr, ok ? 16 : 0);
+                ak_cp_async16(vd + rr * HD + cc * 16, ok ? vr + cc * 16 : vr, ok ? 16 : 0);
+            }
+            return;
+        }
         T* kd = ks + stage * BK * LD;
         T* vd = vs + stage * BK * LD;
         for (int c = tid; c < BK * CH; c += NT) {
             const int rr = c / CH, cc = c % CH, j = k0 + rr;
             const bool ok = j < kend;
             const int jj = ok ? j : kbeg;
-            ak_attn_chunk<D>(kd + rr * LD + cc * 8, k + ak_attn_kv(sg, kb, ksb, kss, pshift, jj), ok, cc * 8, d, vv);
-            ak_attn_chunk<D>(vd + rr * LD + cc * 8, v + ak_attn_kv(sg, vb, vsb, vss, pshift, jj), ok, cc * 8, d, vv);
+            ak_attn_chunk<D>(kd + rr * LD + cc * 8, (const T*)(const void*)k + ak_attn_kv(sg, kb, ksb, kss, pshift, jj), ok,
+                             cc * 8, d, vv);
+            ak_attn_chunk<D>(vd + rr * LD + cc * 8, (const T*)(const void*)v + ak_attn_kv(sg, vb, vsb, vss, pshift, jj), ok,
+                             cc * 8, d, vv);
         }
     };
     const int ntiles = kend > kbeg ? (kend - kbeg + BK - 1) / BK : 0;
@@ -398,8 +499,18 @@ AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS(D)) {
 #pragma unroll
             for (int kk = 0; kk < (QREG ? KQ : 0); kk++) MM::load_a_ldsm(qf[kk], qs + (wm * 16) * LD + kk * 16, LD);
         }
-        const T* kt = ks + st * BK * LD + (wn * KW) * LD;
-        const T* vt = vs + st * BK * LD + (wn * KW) * LD;
+        if (F8) {  // stage st's codes -> the K and V tiles (their last readers passed the loop's final barrier)
+            const ak_u8* kc = k8s + st * BK * HD;
+            const ak_u8* vc = v8s + st * BK * HD;
+            for (int c = tid; c < BK * CH8; c += NT) {
+                const int rr = c / CH8, cc = c % CH8;
+                ak_f8x16_to<D, F8>(ks + rr * LD + cc * 16, *(const uint4*)(const void*)(kc + rr * HD + cc * 16));
+                ak_f8x16_to<D, F8>(vs + rr * LD + cc * 16, *(const uint4*)(const void*)(vc + rr * HD + cc * 16));
+            }
+            __syncthreads();
+        }
+        const T* kt = ks + (F8 ? 0 : st) * BK * LD + (wn * KW) * LD;
+        const T* vt = vs + (F8 ? 0 : st) * BK * LD + (wn * KW) * LD;
         // S = Q K^T for this warp's KW keys
         typename MM::C s[NTS];
 #pragma unroll
@@ -425,7 +536,7 @@ AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS(D)) {
         for (int n = 0; n < NTS; n++) {
 #pragma unroll
             for (int e = 0; e < 4; e++) {
-                float x = s[n].v[e] * scale_log2;
+                float x = s[n].v[e] * sl2;
                 if (softcap > 0.0f) x = softcap * ak_fast_tanh(x);
                 if (need_mask) {
                     const int j = kw0 + n * 8 + 2 * (lane % 4) + (e & 1);
@@ -530,7 +641,7 @@ AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS(D)) {
     }
 
     // write: rows lr0 / lr1, columns n * 8 + 2 (lane % 4) + {0, 1} (below d)
-    const float inv0 = l0 > 0.0f ? 1.0f / l0 : 0.0f, inv1 = l1 > 0.0f ? 1.0f / l1 : 0.0f;
+    const float inv0 = l0 > 0.0f ? vmul / l0 : 0.0f, inv1 = l1 > 0.0f ? vmul / l1 : 0.0f;
     const float lse0 = l0 > 0.0f ? m0 + log2f(l0) : -AK_INF, lse1 = l1 > 0.0f ? m1 + log2f(l1) : -AK_INF;
     const ak_i64 rows_all = (ak_i64)gridDim.z * group * sq;  // batch * hq * sq (sq: the longest sequence)
 #pragma unroll
@@ -570,8 +681,13 @@ AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS(D)) {
 // decode: one 16-row tile, 4 warps splitting 64-key tiles in 3 stages (head sizes past 128: 2 warps, 32 keys, 2 stages)
 #define AK_AMMA_BODY(D, HD, WM, WN)                                                                              \
     ak_attn_mma<D, HD, WM, (HD > 128 && WN > 1 ? 2 : WN), (WN > 1 && HD <= 128 ? 3 : 2), (HD > 128 ? 32 : 64),  \
-                (HD <= 192)>(AK_AMMA_ARGS)
+                (HD <= 192)>(AK_AMMA_ARGS, (const float*)0, (const float*)0)
 #define AK_AMMA_NV_BODY(D, HD, WM, WN) AK_AMMA_BODY(D, HD, WM, WN)
+// 8-bit K / V decode: the decode form's warps and tile; 4 stages of codes up to head size 128 (the
+// converted tiles take one stage each of K and V: still less shared memory than the 16-bit form's 3)
+#define AK_AMMA_F8_BODY(D, HD, F8)                                                                             \
+    ak_attn_mma<D, HD, 1, (HD > 128 ? 2 : 4), (HD <= 128 ? 4 : 2), (HD > 128 ? 32 : 64), (HD <= 192), ak_u8, F8>( \
+        AK_AMMA_ARGS, ksc, vsc)
 #else
 // AMD: the generic path (WM waves; the decode form is one wave). Targets
 // without a matrix instruction get empty kernels (one source for every
@@ -579,6 +695,9 @@ AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS(D)) {
 #define AK_AMMA_BODY(D, HD, WM, WN) AK_AMMA_GEN_BODY(D, HD, WM)
 #define AK_AMMA_NV_BODY(D, HD, WM, WN) \
     do {                               \
+    } while (0)
+#define AK_AMMA_F8_BODY(D, HD, F8) \
+    do {                           \
     } while (0)
 #endif
 
@@ -604,6 +723,23 @@ AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS(D)) {
         (void)R;                                                                              \
         AK_AMMA_NV_BODY(D, HD, WM, WN);                                                                           \
     }
+// the 8-bit K / V decode kernels (NVIDIA only: AMD bodies are empty, never launched): K and V fp8 codes,
+// per-kv-head scales ksc / vsc (NULL: 1)
+#define AK_AMMA_F8(HD, FN, F8, DT, D)                                                                            \
+    AK_KERNEL void __launch_bounds__(AK_AMMA_THREADS(HD, 1, 4)) ak_attn_mmadec##HD##_##FN##_##DT(               \
+        const D::T* q, const ak_u8* k, const ak_u8* v, D::T* o, float* lse, int hkv, int group, int sq, int skv,   \
+        int d, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb, ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh,      \
+        ak_i64 vss, ak_i64 osb, ak_i64 osh, ak_i64 oss, float scale_log2, int causal, int R, int nsplit,           \
+        int split_len, float* part, int vec, const int* cu_q, const int* cu_k, const int* used_k, const int* btab,  \
+        int bts, int pshift, int wl, int wr, float softcap, const float* ksc, const float* vsc) {                   \
+        (void)R;                                                                                                  \
+        AK_AMMA_F8_BODY(D, HD, F8);                                                                               \
+    }
+#define AK_AMMA_F8X4(HD)                              \
+    AK_AMMA_F8(HD, e4m3, 1, f16, ak_f16_t)            \
+    AK_AMMA_F8(HD, e4m3, 1, bf16, ak_bf16_t)          \
+    AK_AMMA_F8(HD, e5m2, 2, f16, ak_f16_t)            \
+    AK_AMMA_F8(HD, e5m2, 2, bf16, ak_bf16_t)
 #define AK_AMMA_NV4(HD)                                 \
     AK_AMMA_NV(ak_attn_mma, HD, 4, 1, f16, ak_f16_t)    \
     AK_AMMA_NV(ak_attn_mma, HD, 4, 1, bf16, ak_bf16_t)  \
@@ -617,30 +753,38 @@ AK_AMMA(ak_attn_mma, 64, 4, 1, f16, ak_f16_t)
 AK_AMMA(ak_attn_mma, 64, 4, 1, bf16, ak_bf16_t)
 AK_AMMA(ak_attn_mmadec, 64, 1, 4, f16, ak_f16_t)
 AK_AMMA(ak_attn_mmadec, 64, 1, 4, bf16, ak_bf16_t)
+AK_AMMA_F8X4(64)
 #endif
 #if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 128
 AK_AMMA(ak_attn_mma, 128, 4, 1, f16, ak_f16_t)
 AK_AMMA(ak_attn_mma, 128, 4, 1, bf16, ak_bf16_t)
 AK_AMMA(ak_attn_mmadec, 128, 1, 4, f16, ak_f16_t)
 AK_AMMA(ak_attn_mmadec, 128, 1, 4, bf16, ak_bf16_t)
+AK_AMMA_F8X4(128)
 #endif
 #if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 32
 AK_AMMA_NV4(32)
+AK_AMMA_F8X4(32)
 #endif
 #if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 80
 AK_AMMA_NV4(80)
+AK_AMMA_F8X4(80)
 #endif
 #if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 96
 AK_AMMA_NV4(96)
+AK_AMMA_F8X4(96)
 #endif
 #if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 160
 AK_AMMA_NV4(160)
+AK_AMMA_F8X4(160)
 #endif
 #if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 192
 AK_AMMA_NV4(192)
+AK_AMMA_F8X4(192)
 #endif
 #if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 256
 AK_AMMA_NV4(256)
+AK_AMMA_F8X4(256)
 #endif
 
 // the generic path under its own name on every target (4 waves)

@@ -602,6 +602,101 @@ AK_INLINE void ak_gemm_skinny(AK_GEMM_PARAMS_T(DT)) {
         ak_gemm_skinny<DT>(AK_GEMM_ARGS);                                \
     }
 
+/* ---- a few rows times a matrix stored K x N (n-contiguous): M <= 16 -------
+ * D[m][n] = A[m][:] . B[:][n] where each row of B holds consecutive columns
+ * (x @ W of a decode step with W stored K x N). A block owns 8 columns: 2
+ * column threads of 4 columns each (16-byte loads of B's row segments when
+ * the host's VB flag says B's rows are 16-byte aligned) x blockDim / 2 k
+ * lanes; a thread walks the rows k = lane, lane + lanes, ... 8 at a time (8
+ * loads in flight) into 4 x M fp32 sums. Then a butterfly over the lanes of a
+ * wave and the waves' partials, in shared memory, added in wave order: the
+ * same sum on every run. Exact fp32 products and sums (no TF32). Blocks of 4
+ * waves (the gemv tile's), along grid x. Its own kernel: its 64 sums and 32 +
+ * 8 loads in flight take ~170 registers a thread, which the gemv kernel's
+ * occupancy must not pay. */
+template <class DT>
+AK_INLINE void ak_gemm_gemvn(AK_GEMM_PARAMS_T(DT)) {
+    typedef typename DT::T T;
+    enum { MM = 16, CT = 2, CW = 4, U = 8, NWMAX = 4 };
+    __shared__ float part[NWMAX * MM * CT * CW];
+    const int t = (int)threadIdx.x, lane = ak_lane(), w = ak_wave_id();
+    const int nw = (int)blockDim.x / AK_WAVE < NWMAX ? (int)blockDim.x / AK_WAVE : NWMAX;
+    const int ct = t & 1, kl = t >> 1, KT = (int)blockDim.x >> 1;
+    const int nb = (int)blockIdx.x * (CT * CW), n0 = nb + ct * CW;
+    const bool ta = flags & AK_GF_TA;
+    const int o32 = (flags & AK_GF_OUT32) ? 1 : 0;
+    const bool vec = (flags & AK_GF_VB) && n0 + CW <= N;
+    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {
+        const T* Ab = A + (ak_i64)b * sA;
+        const T* Bb = B + (ak_i64)b * sB + n0;
+        float acc[MM][CW];
+#pragma unroll
+        for (int m = 0; m < MM; m++)
+#pragma unroll
+            for (int c = 0; c < CW; c++) acc[m][c] = 0.0f;
+        for (int k0 = kl; k0 < K; k0 += U * KT) {
+            float bv[U][CW];
+#pragma unroll
+            for (int u = 0; u < U; u++) {
+                const int k = k0 + u * KT;
+                if (k < K && vec) DT::ld4(Bb + (ak_i64)k * ldb, bv[u]);
+                else {
+#pragma unroll
+                    for (int c = 0; c < CW; c++) bv[u][c] = k < K && n0 + c < N ? DT::to(Bb[(ak_i64)k * ldb + c]) : 0.0f;
+                }
+            }
+            /* A's U values of a row issued together (a k past the end reads 0 against B's 0): one latency per
+             * row of A, not one per product (a decode step has one or two warps an SM to hide it) */
+#pragma unroll
+            for (int m = 0; m < MM; m++) {
+                if (m < M) {
+                    float av[U];
+#pragma unroll
+                    for (int u = 0; u < U; u++) {
+                        const int k = k0 + u * KT;
+                        av[u] = k < K ? DT::to(ta ? Ab[(ak_i64)k * lda + m] : Ab[(ak_i64)m * lda + k]) : 0.0f;
+                    }
+#pragma unroll
+                    for (int u = 0; u < U; u++)
+#pragma unroll
+                        for (int c = 0; c < CW; c++) acc[m][c] += av[u] * bv[u][c];
+                }
+            }
+        }
+        /* sums over the k lanes of the wave (lanes with the same column thread), then over the waves */
+#pragma unroll
+        for (int m = 0; m < MM; m++) {
+            if (m < M) {
+#pragma unroll
+                for (int c = 0; c < CW; c++) {
+                    float v = acc[m][c];
+                    for (int o = CT; o < AK_WAVE; o <<= 1) v += ak_shfl_xor(v, o);
+                    acc[m][c] = v;
+                }
+            }
+        }
+        __syncthreads(); /* the previous problem's partials are read */
+        if (lane < CT && w < nw) {
+#pragma unroll
+            for (int m = 0; m < MM; m++)
+                if (m < M) {
+#pragma unroll
+                    for (int c = 0; c < CW; c++) part[(w * MM + m) * (CT * CW) + lane * CW + c] = acc[m][c];
+                }
+        }
+        __syncthreads();
+        void* Db = (void*)ak_gemm_off(D, sD, b, o32, DT::SIZE);
+        const void* Cb = ak_gemm_off(C, sC, b, o32, DT::SIZE);
+        const void* Rb = ak_gemm_off(R, sR, b, o32, DT::SIZE);
+        for (int i = t; i < M * CT * CW; i += (int)blockDim.x) {
+            const int m = i / (CT * CW), j = i % (CT * CW);
+            float sum = 0.0f;
+            for (int q = 0; q < nw; q++) sum += part[(q * MM + m) * (CT * CW) + j];
+            if (nb + j < N) ak_gemm_out<DT>(m, nb + j, sum, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);
+        }
+    }
+}
+
 /* ---- matrix-vector: N = 1 with A k-contiguous, or M = 1 with B stored N x K -
  * Each output is the dot product of one k-contiguous matrix row (a row of A,
  * or of B stored N x K) with the vector (B's column, or A's row; any element
@@ -678,6 +773,10 @@ AK_INLINE void ak_gemm_gemv(AK_GEMM_PARAMS_T(DT)) {
 #define AK_GEMM_GEMV(NAME, DT)                                         \
     AK_KERNEL void __launch_bounds__(256) NAME(AK_GEMM_PARAMS_T(DT)) { \
         ak_gemm_gemv<DT>(AK_GEMM_ARGS);                                  \
+    }
+#define AK_GEMM_GEMVN(NAME, DT)                                        \
+    AK_KERNEL void __launch_bounds__(256) NAME(AK_GEMM_PARAMS_T(DT)) { \
+        ak_gemm_gemvn<DT>(AK_GEMM_ARGS);                                 \
     }
 
 /* ---- split-K finish: D = epilogue(sum over the k slices of W) -----------
@@ -995,7 +1094,7 @@ AK_INLINE void ak_gemm_i8(AK_GEMM_PARAMS_I8(signed char), const int m0, const in
 // kernels: ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16
 // kernels: ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32
 // kernels: ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16
-// kernels: ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16
+// kernels: ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16 ak_gemm_gemvn_f32
 // kernels: ak_gemm_splitk_fin_f32 ak_gemm_splitk_fin_f16 ak_gemm_splitk_fin_bf16
 // kernels: ak_gemm_i8_l_f16 ak_gemm_i8_l_bf16 ak_gemm_i8_s_f16 ak_gemm_i8_s_bf16
 AK_GEMM_MMA(ak_gemm_mma_l_f16, ak_f16_t, false, 128, 128, 32, 256)
@@ -1017,6 +1116,7 @@ AK_GEMM_SKINNY(ak_gemm_skinny_bf16, ak_bf16_t)
 AK_GEMM_GEMV(ak_gemm_gemv_f32, ak_f32_t)
 AK_GEMM_GEMV(ak_gemm_gemv_f16, ak_f16_t)
 AK_GEMM_GEMV(ak_gemm_gemv_bf16, ak_bf16_t)
+AK_GEMM_GEMVN(ak_gemm_gemvn_f32, ak_f32_t)
 AK_GEMM_SPLITK_FIN(ak_gemm_splitk_fin_f32, ak_f32_t)
 AK_GEMM_SPLITK_FIN(ak_gemm_splitk_fin_f16, ak_f16_t)
 AK_GEMM_SPLITK_FIN(ak_gemm_splitk_fin_bf16, ak_bf16_t)

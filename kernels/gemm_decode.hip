@@ -105,13 +105,34 @@ AK_INLINE void ak_gd_gemm(const typename DT::T* A, const typename DT::T* B, cons
     for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {
         const T* Ab = A + (ak_i64)b * sA;
         const T* Bb = B + (ak_i64)b * sB;
-        /* copy k chunk c of this block's slice into stage st */
+        /* copy k chunk c of this block's slice into stage st: a chunk wholly inside the slice and the 64 columns
+           by one cp.async per 16 bytes from pointers set up once (B: rows tid / 8 + 16 i, 16-byte chunk tid % 8;
+           A, k-contiguous: row tid / 8; m-contiguous: k row tid / 2, 16-byte half tid % 2); else (tails) each
+           copy checked against M, N and the slice's end */
+        const bool bfull = n0 + NB <= N, afull = TA == 0 ? tid / 8 < M : (tid % 2) * 8 + 8 <= M;
+        const T* bsrc = TB == 1 ? Bb + (ak_i64)(n0 + tid / 8) * ldb + ks + (tid % 8) * 8 : Bb + (ak_i64)(ks + tid / 8) * ldb + n0 + (tid % 8) * 8;
+        const T* asrc = TA == 0 ? Ab + (ak_i64)(tid / 8) * lda + ks + (tid % 8) * 8 : Ab + (ak_i64)(ks + tid / 2) * lda + (tid % 2) * 8;
+        const ak_i64 bstep = 16 * ldb, bchunk = TB == 1 ? KC : (ak_i64)KC * ldb;
+        const ak_i64 achunk = TA == 0 ? KC : (ak_i64)KC * lda;
         auto load = [&](int c, int st) {
             const int k0 = ks + c * KC;
             unsigned char* sb = sm + st * STAGE;
             unsigned char* sa = sb + B_BYTES;
+            if (k0 + KC <= ke && bfull) {
+                const T* q = bsrc + c * bchunk;
 #pragma unroll
-            for (int i = 0; i < 4; i++) { /* B: 64 rows x 8 chunks */
+                for (int i = 0; i < 4; i++)
+                    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(ak_smem_addr(sb + ak_gd_sw(tid / 8 + 16 * i, tid % 8))),
+                                 "l"(q + i * bstep) : "memory");
+                if (afull) {
+                    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(ak_smem_addr(
+                                     sa + (TA == 0 ? ak_gd_sw(tid / 8, tid % 8) : (tid / 2) * 32 + (tid % 2) * 16))),
+                                 "l"(asrc + c * achunk) : "memory");
+                    return;
+                }
+            }
+#pragma unroll
+            for (int i = 0; i < 4 && !(k0 + KC <= ke && bfull); i++) { /* B: 64 rows x 8 chunks */
                 const int q = tid + 128 * i, r = q / 8, ch = q % 8;
                 const T* src;
                 int bytes;

@@ -32,8 +32,11 @@
  * batch the tiles go in groups of 8 tile rows, column by column (concurrent
  * blocks share A rows and B columns in L2). The producer runs ahead into the
  * next tile while the consumers finish the epilogue of this one.
- * Epilogue: each consumer stages 32 columns of its 64 rows at a time in its
- * own shared buffer (fp32, row stride 40: conflict-free), then every thread
+ * Epilogue: a 16-bit D without C, residual or activation (alpha, scales,
+ * bias) goes through each consumer's 16 KiB shared buffer as converted
+ * 16-bit values, 64 x 128 at a time, and out in whole 16-byte row pieces
+ * (ak_g9_epi_16). Otherwise each consumer stages 32 columns of its 64 rows at
+ * a time (fp32, row stride 40: conflict-free), then every thread
  * takes 4 consecutive columns of a row: alpha, beta C, bias, activation,
  * residual, one 8- or 16-byte store (element-wise where the host says the
  * vectors are unaligned, and at the N edge).
@@ -263,6 +266,79 @@ AK_INLINE void ak_g9_epi_chunk(const float* st, int ct, int mr, int nc, int M, i
     }
 }
 
+/* Epilogue of a 16-bit D = alpha sA sB op(A) op(B) (+ bias), no C, residual
+ * or activation: per block of 64 rows x 128 columns the consumer writes its
+ * values, converted, as 4-byte pairs into its 16 KiB buffer sbuf (rows of
+ * 256 bytes, 16-byte chunk c of row r at c ^ (r % 8): conflict-free both
+ * ways), then each thread copies 16-byte chunks of rows ct / 16 + 8 i to D,
+ * a warp two whole rows (16-, 8- or 4-byte stores as the address allows;
+ * element by element at the N edge).
+ * Two named barriers per block (the earlier fp32 staging takes eight). The
+ * NH x ND values of a consumer thread: rows mb + 64 h + r0 (+ 8), column
+ * pairs n0 + 8 g + c0 (ak_wgmma_row / ak_wgmma_col). */
+template <class DT, int NH, int ND>
+AK_INLINE void ak_g9_epi_16(const float* d, int ct, int cw, unsigned char* sbuf, int mb, int n0, int M, int N, void* D, ak_i64 ldd,
+                            const void* bias, float alpha, int flags, const float* sA, const float* sB) {
+    typedef typename DT::T T;
+    const int r0 = ak_wgmma_row(ct, 0), c0 = ak_wgmma_col(ct, 0);
+#pragma unroll
+    for (int h = 0; h < NH; h++) {
+        const int mrow = mb + 64 * h;
+        if (mrow >= M) break;
+        float sa[2];
+#pragma unroll
+        for (int e = 0; e < 2; e++) {
+            const int m = mrow + r0 + 8 * e;
+            sa[e] = alpha * (sA ? sA[(flags & AK_G9_SA_ROW) ? (m < M ? m : M - 1) : 0] : 1.0f);
+        }
+#pragma unroll
+        for (int q = 0; q < ND / 64; q++) {
+            if (n0 + 128 * q >= N) break;
+            ak_named_bar(1 + cw, 128); /* the previous block's readers are done with sbuf */
+#pragma unroll
+            for (int gg = 0; gg < 16; gg++) {
+                const int g = 16 * q + gg, n = n0 + 8 * g + c0;
+                float bx = 0.0f, by = 0.0f, sx = 1.0f, sy = 1.0f;
+                if (flags & AK_G9_BIAS) {
+                    if (n < N) bx = DT::to(((const T*)bias)[n]);
+                    if (n + 1 < N) by = DT::to(((const T*)bias)[n + 1]);
+                }
+                if (sB) {
+                    sx = sB[(flags & AK_G9_SB_COL) ? (n < N ? n : N - 1) : 0];
+                    sy = sB[(flags & AK_G9_SB_COL) ? (n + 1 < N ? n + 1 : N - 1) : 0];
+                }
+#pragma unroll
+                for (int e = 0; e < 2; e++) {
+                    const int r = r0 + 8 * e;
+                    const float x = sa[e] * sx * d[h * ND + 4 * g + 2 * e] + bx, y = sa[e] * sy * d[h * ND + 4 * g + 2 * e + 1] + by;
+                    *(ak_u32*)(sbuf + r * 256 + ((gg ^ (r & 7)) << 4) + c0 * 2) = ak_pack2(DT::from(x), DT::from(y));
+                }
+            }
+            ak_named_bar(1 + cw, 128);
+#pragma unroll
+            for (int i = 0; i < 8; i++) {
+                const int r = ct / 16 + 8 * i, ch = ct % 16, m = mrow + r, n = n0 + 128 * q + 8 * ch;
+                if (m >= M || n >= N) continue;
+                const uint4 v = *(const uint4*)(sbuf + r * 256 + ((ch ^ (r & 7)) << 4));
+                T* p = (T*)D + (ak_i64)m * ldd + n;
+                const unsigned al = (unsigned)(size_t)p & 15u; /* rows of a multiple of 4 / 2 elements: 8- / 4-byte stores */
+                if (n + 8 <= N && al == 0) *(uint4*)p = v;
+                else if (n + 8 <= N && (al & 7u) == 0) {
+                    ((uint2*)p)[0] = make_uint2(v.x, v.y);
+                    ((uint2*)p)[1] = make_uint2(v.z, v.w);
+                } else if (n + 8 <= N && (al & 3u) == 0) {
+                    ((ak_u32*)p)[0] = v.x; ((ak_u32*)p)[1] = v.y; ((ak_u32*)p)[2] = v.z; ((ak_u32*)p)[3] = v.w;
+                } else {
+                    const T* e = (const T*)&v;
+#pragma unroll
+                    for (int j = 0; j < 8; j++)
+                        if (n + j < N) p[j] = e[j];
+                }
+            }
+        }
+    }
+}
+
 /* PP 0: cooperative, both consumers on one 128 x BN tile (rows 0..63 and
  * 64..127); PP 1: ping-pong, each consumer on its own 128 x BN tiles (the
  * CTA's tiles alternate between them, two m64 wgmmas per k16), so one
@@ -274,7 +350,7 @@ AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
         ES = IN ? 1 : 2, BM = 128, BK = 128 / ES, A_BYTES = BM * BK * ES, B_BYTES = BN * BK * ES, STAGE = A_BYTES + B_BYTES,
         S = BN == 256 ? 4 : 6,              /* 192 KiB of stages */
         EC = 32, EP = EC + 8,               /* epilogue chunk: 32 columns, row stride 40 floats */
-        EPI_BYTES = 64 * EP * 4, GROUP = 8, ND = BN / 2, NH = PP ? 2 : 1
+        EPI_BYTES = 64 * 128 * 2, /* >= 64 * EP * 4 */ GROUP = 8, ND = BN / 2, NH = PP ? 2 : 1
     };
     extern __shared__ unsigned char ak_g9_smem[];
     unsigned char* sm = ak_g9_smem + ((1024 - (ak_smem_addr(ak_g9_smem) & 1023)) & 1023);
@@ -396,10 +472,20 @@ AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
                 if ((ct & 31) == 0) ak_mbar_arrive(bar0 + 8 * (S + (it + S - 1) % S));
             }
             if (PP && (int)blockIdx.x + (j + 1) * (int)gridDim.x < tiles) ak_named_arrive(3 + (j & 1), 256);
-            /* ---- epilogue: 64 rows x 32 columns at a time through st ---- */
             void* Db = (char*)D + (ak_i64)b * sD * osz;
             const void* Cb = C ? (const char*)C + (ak_i64)b * sC * osz : C;
             const void* Rb = R ? (const char*)R + (ak_i64)b * sR * osz : R;
+            if ((flags & (AK_G9_OUT32 | AK_G9_C | AK_G9_RES | (0xFFFF << AK_G9_ACT_SHIFT))) == 0) {
+                /* ---- 16-bit D, no C, residual or activation: 64 x 128 blocks through st as 16-bit values ---- */
+                if (IN && !(flags & AK_G9_OBF16))
+                    ak_g9_epi_16<ak_f16_t, NH, ND>(d, ct, cw, (unsigned char*)st, m0 + (PP ? 0 : 64 * cw), n0, M, N, Db, ldd, bias, alpha,
+                                                   flags, sA, sB);
+                else
+                    ak_g9_epi_16<DT, NH, ND>(d, ct, cw, (unsigned char*)st, m0 + (PP ? 0 : 64 * cw), n0, M, N, Db, ldd, bias, alpha, flags,
+                                             sA, sB);
+                continue;
+            }
+            /* ---- epilogue: 64 rows x 32 columns at a time through st ---- */
 #pragma unroll
             for (int h = 0; h < NH; h++) {
                 const int mr = m0 + 64 * (PP ? h : cw);
@@ -437,7 +523,7 @@ AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
  * k-contiguous (A stored M x K, B stored N x K), m / n when not. The host
  * launches them only where the architecture row has wgmma and TMA (sm_90a
  * target); everywhere else the body is empty so every target still compiles
- * the family. Shared memory: 192 KiB of stages + 20 KiB of epilogue buffers +
+ * the family. Shared memory: 192 KiB of stages + 32 KiB of epilogue buffers +
  * the barriers + 1 KiB of alignment (the host passes it). */
 #if defined(AK_WGMMA)
 #define AK_G9_BODY(DT, BN, TA, TB, PP, IN) ak_g9_gemm<DT, BN, TA, TB, PP, IN>(AK_G9_ARGS);

@@ -285,6 +285,21 @@ AK_INLINE void ak_dequant_impl(const ak_u8* q, typename D::T* y, ak_i64 rows, ak
     }
 }
 
+/* K / V rows of an attention cache (ak_attention with fp8 K / V on the paths without an fp8 kernel):
+ * y[bb][h][r][c] = s[h] q[bb s0 + h s1 + r s2 + c] (s NULL: 1), y contiguous [nb][heads][rows][cols] */
+template <int F, class D>
+AK_INLINE void ak_dequant_kv_impl(const ak_u8* q, typename D::T* y, ak_i64 nb, ak_i64 heads, ak_i64 rows, ak_i64 cols,
+                                  ak_i64 s0, ak_i64 s1, ak_i64 s2, const float* scale) {
+    const ak_i64 n = nb * heads * rows * cols;
+    for (ak_i64 i = ak_gtid(); i < n; i += ak_gstride()) {
+        ak_i64 t = i / cols;
+        const ak_i64 c = i - t * cols, r = t % rows;
+        t /= rows;
+        const ak_i64 h = t % heads, bb = t / heads;
+        y[i] = D::from((scale ? scale[h] : 1.0f) * ak_fp8_dec<F>(q[bb * s0 + h * s1 + r * s2 + c]));
+    }
+}
+
 #define AK_QUANT(DN, D, FN, F)                                                                                            \
     AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_quant_##DN##_##FN(const D::T* x, ak_u8* q, ak_i64 rows, ak_i64 cols, int mode, float* scale, int compute, float* amax, const float* amax_in) { \
         ak_quant_impl<D, F>(x, q, rows, cols, mode, scale, compute, amax, amax_in);                                      \
@@ -292,6 +307,10 @@ AK_INLINE void ak_dequant_impl(const ak_u8* q, typename D::T* y, ak_i64 rows, ak
 #define AK_DEQUANT(DN, D, FN, F)                                                                                          \
     AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_dequant_##FN##_##DN(const ak_u8* q, D::T* y, ak_i64 rows, ak_i64 cols, int mode, const float* scale) { \
         ak_dequant_impl<F, D>(q, y, rows, cols, mode, scale);                                                            \
+    }
+#define AK_DEQUANT_KV(DN, D, FN, F)                                                                                       \
+    AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_dequant_kv_##FN##_##DN(const ak_u8* q, D::T* y, ak_i64 nb, ak_i64 heads, ak_i64 rows, ak_i64 cols, ak_i64 s0, ak_i64 s1, ak_i64 s2, const float* scale) { \
+        ak_dequant_kv_impl<F, D>(q, y, nb, heads, rows, cols, s0, s1, s2, scale);                                        \
     }
 #define AK_QUANT_AMAX(DN, D)                                                                                              \
     AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_quant_amax_##DN(const D::T* x, ak_i64 n, float* amax) {       \
@@ -302,6 +321,7 @@ AK_INLINE void ak_dequant_impl(const ak_u8* q, typename D::T* y, ak_i64 rows, ak
     AK_QUANT(DN, D, e4m3_fnuz, AK_FP8_FMT_E4M3_FNUZ) AK_QUANT(DN, D, e5m2_fnuz, AK_FP8_FMT_E5M2_FNUZ) \
     AK_DEQUANT(DN, D, e4m3, AK_FP8_FMT_E4M3) AK_DEQUANT(DN, D, e5m2, AK_FP8_FMT_E5M2)               \
     AK_DEQUANT(DN, D, e4m3_fnuz, AK_FP8_FMT_E4M3_FNUZ) AK_DEQUANT(DN, D, e5m2_fnuz, AK_FP8_FMT_E5M2_FNUZ) \
+    AK_DEQUANT_KV(DN, D, e4m3, AK_FP8_FMT_E4M3) AK_DEQUANT_KV(DN, D, e5m2, AK_FP8_FMT_E5M2)       \
     AK_QUANT_AMAX(DN, D)
 // kernels: ak_quant_f32_e4m3 ak_quant_f32_e5m2 ak_quant_f32_e4m3_fnuz ak_quant_f32_e5m2_fnuz
 // kernels: ak_quant_f16_e4m3 ak_quant_f16_e5m2 ak_quant_f16_e4m3_fnuz ak_quant_f16_e5m2_fnuz
@@ -309,6 +329,8 @@ AK_INLINE void ak_dequant_impl(const ak_u8* q, typename D::T* y, ak_i64 rows, ak
 // kernels: ak_dequant_e4m3_f32 ak_dequant_e5m2_f32 ak_dequant_e4m3_fnuz_f32 ak_dequant_e5m2_fnuz_f32
 // kernels: ak_dequant_e4m3_f16 ak_dequant_e5m2_f16 ak_dequant_e4m3_fnuz_f16 ak_dequant_e5m2_fnuz_f16
 // kernels: ak_dequant_e4m3_bf16 ak_dequant_e5m2_bf16 ak_dequant_e4m3_fnuz_bf16 ak_dequant_e5m2_fnuz_bf16
+// kernels: ak_dequant_kv_e4m3_f32 ak_dequant_kv_e5m2_f32 ak_dequant_kv_e4m3_f16 ak_dequant_kv_e5m2_f16
+// kernels: ak_dequant_kv_e4m3_bf16 ak_dequant_kv_e5m2_bf16
 // kernels: ak_quant_amax_f32 ak_quant_amax_f16 ak_quant_amax_bf16
 AK_QUANT_FORMATS(f32, ak_f32_t)
 AK_QUANT_FORMATS(f16, ak_f16_t)

@@ -19,7 +19,8 @@
  * key (NaN the largest, -0 == +0; largest == 0 flips the key): up to four
  * 8-bit histogram passes over the row find the key of the k-th element (a
  * pass stops early when the whole bin is taken, and then the collecting pass
- * needs no barriers; lanes of a wave that hit the
+ * needs no barriers; so does it when the keys above the k-th and all keys equal
+ * to it fit AK_TOPK_SELMAX, sorted together; lanes of a wave that hit the
  * same bin add once, so skewed data does not serialize on one shared
  * address; 4 loads in flight per thread); one more pass collects the
  * keys above it (shared atomics) and the equal ones in index order (ballot
@@ -169,6 +170,7 @@ AK_SCAN_KERNELS(i64, ak_scan_i64)
 
 /* ---- top-k ------------------------------------------------------------------- */
 #define AK_TOPK_KMAX 1024
+#define AK_TOPK_SELMAX 2048 /* candidates the one-block kernel sorts: the k-th key's ties collected unordered when they fit */
 
 /* Order-preserving key of a float: larger value -> larger key; every NaN is
  * the largest key, -0 the same key as +0; largest == 0 flips the order. */
@@ -233,8 +235,8 @@ template <> struct ak_topk_last<ak_bf16_t> { enum { SHIFT = 16 }; };
 /* The bin of hist (256 counts) that holds the kk-th largest key: info[0] =
  * base | bin << shift, info[1] = the rank of that key inside the bin
  * (1-based), info[2] = 1 when the whole bin is taken (no tie to break below
- * it). Wave 0 sums 256 / AK_WAVE bins per lane from the top. All threads call
- * it; barriers inside. */
+ * it), info[4] = the bin's count (info has 5 words). Wave 0 sums 256 /
+ * AK_WAVE bins per lane from the top. All threads call it; barriers inside. */
 AK_INLINE void ak_topk_pick(const ak_u32* hist, ak_u32 kk, ak_u32 base, int shift, ak_u32* lsum, ak_u32* info) {
     const int t = (int)threadIdx.x, lane = ak_lane();
     if (t < AK_WAVE) {
@@ -255,6 +257,7 @@ AK_INLINE void ak_topk_pick(const ak_u32* hist, ak_u32 kk, ak_u32 base, int shif
                     info[0] = base | ((ak_u32)(top - q) << shift);
                     info[1] = kk - cum;
                     info[2] = h == kk - cum;
+                    info[4] = h;
                     break;
                 }
                 cum += h;
@@ -287,17 +290,17 @@ AK_INLINE ak_u64 ak_topk_word(ak_u32 key, ak_i64 e) { return ((ak_u64)key << 32)
         }                                                                 \
     }
 
-/* Sorts sel[0 .. k) (composites key << 32 | ~index, distinct) descending with a
- * bitonic network over P = pow2 >= k entries (padding 0 sorts last), then
- * writes the row's values (read back from xr) and indices. sel has room for
- * AK_TOPK_KMAX entries. All threads call it. */
+/* Sorts sel[0 .. n) (composites key << 32 | ~index, distinct; n >= k)
+ * descending with a bitonic network over P = pow2 >= n entries (padding 0
+ * sorts last), then writes the first k: the row's values (read back from xr)
+ * and indices. sel has room for P entries. All threads call it. */
 template <class D>
-AK_INLINE void ak_topk_sort_out(ak_u64* sel, int k, const typename D::T* AK_RESTRICT xr,
+AK_INLINE void ak_topk_sort_out(ak_u64* sel, int n, int k, const typename D::T* AK_RESTRICT xr,
                                 typename D::T* AK_RESTRICT vals, ak_i64* AK_RESTRICT idx) {
     const int t = (int)threadIdx.x, B = (int)blockDim.x;
     int P = 1;
-    while (P < k) P <<= 1;
-    for (int i = k + t; i < P; i += B) sel[i] = 0ull;
+    while (P < n) P <<= 1;
+    for (int i = n + t; i < P; i += B) sel[i] = 0ull;
     __syncthreads();
     for (int size = 2; size <= P; size <<= 1) {
         for (int stride = size >> 1; stride > 0; stride >>= 1) {
@@ -321,8 +324,8 @@ template <class D>
 AK_INLINE void ak_topk_impl(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT vals,
                             ak_i64* AK_RESTRICT idx, ak_i64 cols, int k, int largest) {
     __shared__ ak_u32 hist[256];
-    __shared__ ak_u64 sel[AK_TOPK_KMAX];
-    __shared__ ak_u32 info[4];
+    __shared__ ak_u64 sel[AK_TOPK_SELMAX];
+    __shared__ ak_u32 info[5];
     __shared__ ak_u32 wsum[AK_MAX_WAVES];
     __shared__ ak_u32 lsum[64];
     const int t = (int)threadIdx.x, B = (int)blockDim.x, lane = ak_lane(), wid = ak_wave_id();
@@ -348,13 +351,17 @@ AK_INLINE void ak_topk_impl(const typename D::T* AK_RESTRICT x, typename D::T* A
     }
     /* collect: keys above prefix (on pmask) anywhere in sel[0 .. ngt), the first kk equal ones by index after them */
     const ak_u32 ngt = (ak_u32)k - kk;
+    /* ties that fit: every key >= prefix (ngt above it, info[4] equal ones, the whole last bin) in any order; the
+     * sort of the composites (key, ~index) puts the equal ones by index, and the first k are the answer */
+    const ak_u32 nsel = alltaken ? (ak_u32)k : ngt + info[4];
+    const bool fits = nsel <= (ak_u32)AK_TOPK_SELMAX;
     if (t == 0) info[3] = 0u;
     ak_u32 eqbase = 0u;
     __syncthreads();
     /* no tie to break: the k keys >= prefix, in any order (the sort orders them), no barriers */
-    AK_TOPK_WALK(0, cols, alltaken, if (e < cols && (key & pmask) >= prefix) sel[atomicAdd(&info[3], 1u)] = ak_topk_word(key, e);)
+    AK_TOPK_WALK(0, cols, fits, if (e < cols && (key & pmask) >= prefix) sel[atomicAdd(&info[3], 1u)] = ak_topk_word(key, e);)
     /* ties: the first kk equal keys by index (ballot ranks), the keys above anywhere */
-    for (ak_i64 t0 = 0; !alltaken && t0 < cols; t0 += step) {
+    for (ak_i64 t0 = 0; !fits && t0 < cols; t0 += step) {
         float v[AK_TOPK_U];
 #pragma unroll
         for (int u = 0; u < AK_TOPK_U; u++) {
@@ -383,7 +390,7 @@ AK_INLINE void ak_topk_impl(const typename D::T* AK_RESTRICT x, typename D::T* A
         }
         if (finished) break;
     }
-    ak_topk_sort_out<D>(sel, k, xr, vals + row * k, idx + row * k);
+    ak_topk_sort_out<D>(sel, fits ? (int)nsel : k, k, xr, vals + row * k, idx + row * k);
 }
 /* ---- top-k, a row split over several blocks (few rows) ------------------------
  * Radix select on the 64-bit composite key << 32 | ~index (distinct per row, so
@@ -416,7 +423,7 @@ template <class D>
 AK_INLINE void ak_topk_mb_pass_impl(const typename D::T* AK_RESTRICT x, ak_u32* ws, ak_i64 cols, ak_i64 chunk,
                                     int nch, int k, int shift, int largest) {
     __shared__ ak_u32 hist[256];
-    __shared__ ak_u32 info[4];
+    __shared__ ak_u32 info[5];
     __shared__ ak_u32 lsum[64];
     const int t = (int)threadIdx.x, B = (int)blockDim.x;
     const ak_i64 row = blockIdx.y, c0 = (ak_i64)blockIdx.x * chunk;
@@ -468,7 +475,7 @@ AK_INLINE void ak_topk_mb_collect_impl(const typename D::T* AK_RESTRICT x, typen
     })
     if (!ak_topk_mb_last(&st[AK_TKW_CNT], nch, &flag)) return;
     for (int j = t; j < k; j += B) sel[j] = ((volatile ak_u64*)cand)[j];
-    ak_topk_sort_out<D>(sel, k, xr, vals + row * k, idx + row * k);
+    ak_topk_sort_out<D>(sel, k, k, xr, vals + row * k, idx + row * k);
 }
 
 // kernels: ak_topk_f32 ak_topk_mb_pass_f32 ak_topk_mb_collect_f32 ak_topk_f16 ak_topk_mb_pass_f16

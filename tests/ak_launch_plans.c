@@ -253,6 +253,19 @@ static void sweep_attention(ak_context* c) {
                             a.num_splits = splits[ns];
                             call(ak_attention(c, &a, NULL));
                         }
+    /* 8-bit K / V: AMD runs them dequantised (ak_dequant_kv_*), then the 16-bit paths */
+    for (t = 0; t < 3; t++)
+        for (s = 0; s < 4; s++) {
+            ak_attention_args a;
+            memset(&a, 0, sizeof a);
+            a.dtype = fdt[t];
+            a.kv_dtype = s % 2 ? AK_FP8_E5M2 : AK_FP8_E4M3;
+            a.batch = 2; a.heads_q = 8; a.heads_kv = 2; a.seq_q = s < 2 ? 1 : 300; a.seq_kv = 1000; a.head_dim = 128;
+            a.q = BUF(1); a.k = BUF(2); a.v = BUF(3); a.o = BUF(0);
+            a.k_scale = (const float*)BUF(4); a.v_scale = (const float*)BUF(5);
+            a.causal = (int)(s / 2);
+            call(ak_attention(c, &a, NULL));
+        }
 }
 
 /* ops along any axis, pooling, channel norms, scans, losses, quantisation: the shapes that take each path */
@@ -325,6 +338,8 @@ static int not_planned(const char* k) {
     /* the mma.sync attention kernel's head sizes other than 64 / 128 are NVIDIA's (AMD: empty bodies, SIMT runs) */
     if (sscanf(k, "ak_attn_mmadec%d_", &hd) == 1 || sscanf(k, "ak_attn_mma%d_", &hd) == 1)
         if (hd != 64 && hd != 128) return 1;
+    /* the 8-bit K / V decode kernels are NVIDIA's (AMD: empty bodies; K / V dequantised, then the 16-bit paths) */
+    if (!strncmp(k, "ak_attn_mmadec", 14) && (strstr(k, "_e4m3_") || strstr(k, "_e5m2_"))) return 1;
     return !strncmp(k, "ak_gemm_wgmma_", 14) ||       /* Hopper (wgmma + TMA): planned on sm_90 only */
            !strncmp(k, "ak_gemm_sm90_", 13) ||        /* Hopper TMA GEMM (NVIDIA sm_90) */
            !strncmp(k, "ak_attn_sm90_", 13) ||        /* Hopper attention (NVIDIA sm_90) */

@@ -9,7 +9,9 @@
  * k, v[b][hkv][j][e] (i < the sequence's query count, j < its key count),
  * then scattered into the physical buffers: plain (the layout's strides),
  * packed (varlen: one row range per sequence, cu_seqlens_*) or paged (k / v
- * in pages dealt out in a shuffled order through a block table). */
+ * in pages dealt out in a shuffled order through a block table). 8-bit K / V
+ * (kvt): the codes of value / scale[kv head] are stored, and the logical
+ * values are code x scale (what dequantising gives). */
 #ifndef AT_COMMON_H
 #define AT_COMMON_H
 #include "ak_test.h"
@@ -36,6 +38,8 @@ typedef struct at_case {
     int varlen;       /* bit 0: q / o packed (cu_seqlens_q), bit 1: k / v packed (cu_seqlens_kv) */
     int used;         /* 1: seqused_kv (random key counts per sequence) */
     size_t page;      /* > 0: paged k / v of this many rows a page */
+    ak_dtype kvt;     /* 0: k / v are t; AK_FP8_E4M3 / AK_FP8_E5M2: 8-bit codes */
+    int kvscale;      /* 8-bit k / v: 1 per-kv-head scales (k_scale, v_scale), 0 none (1) */
 } at_case;
 
 /* Host copies of one case. STRIDED: q / o rows padded to d + 8, k and v
@@ -51,12 +55,19 @@ typedef struct at_host {
     int32_t *cuq, *cukv, *used, *btab;   /* the arrays the args point to (NULL when not used) */
     size_t nbt;            /* block-table entries */
     int64_t qs[3], ks[3];  /* physical strides (batch or page, head, row) of q / o and k / v */
+    float *ksc, *vsc;      /* 8-bit k / v: per-kv-head scales (NULL: none) */
 } at_host;
+
+/* Element type of k / v, and the scales of kv head hk (1 without). */
+AT_FN ak_dtype at_kvt(const at_case* c) { return c->kvt ? c->kvt : c->t; }
+AT_FN double at_ksc(const at_case* c, size_t hk) { return c->kvscale ? c->amp * (1.0 + 0.5 * (double)hk) / 64.0 : 1.0; }
+AT_FN double at_vsc(const at_case* c, size_t hk) { return c->kvscale ? c->amp * (2.0 - 0.25 * (double)(hk % 5)) / 64.0 : 1.0; }
 
 AT_FN void at_free(at_host* h) {
     free(h->q); free(h->kv); free(h->o); free(h->lse);
     free(h->lq); free(h->lk); free(h->lv); free(h->nq); free(h->nkv);
     free(h->cuq); free(h->cukv); free(h->used); free(h->btab);
+    free(h->ksc); free(h->vsc);
     memset(h, 0, sizeof *h);
 }
 
@@ -109,7 +120,8 @@ AT_FN size_t at_koff(const at_case* c, const at_host* h, size_t b, size_t hk, si
 /* Allocate and fill host buffers (fresh random values everywhere, padding and
  * spare pages included; o and lse poisoned with NaN). 0 on allocation failure. */
 AT_FN int at_make(const at_case* c, unsigned long long* rng, at_host* h) {
-    size_t es = ak_dtype_size(c->t), i, b, hh, j, e, tq = 0, tkv = 0, npages = 0, per = 0;
+    size_t es = ak_dtype_size(c->t), kes = ak_dtype_size(at_kvt(c)), i, b, hh, j, e, tq = 0, tkv = 0, npages = 0, per = 0;
+    const ak_dtype kt = at_kvt(c);
     size_t* store = NULL;   /* stored key rows per sequence */
     memset(h, 0, sizeof *h);
     h->nq = (size_t*)malloc(c->b * sizeof(size_t));
@@ -175,7 +187,7 @@ AT_FN int at_make(const at_case* c, unsigned long long* rng, at_host* h) {
             h->kofs = 0;
             h->vofs = c->hkv * c->d;
         } else {
-            n = (n + 7) / 8 * 8; /* keep v 16-byte aligned */
+            n = (n + 15) / 16 * 16; /* keep v 16-byte aligned */
             h->kvn = 2 * n;
             h->kofs = 0;
             h->vofs = n;
@@ -183,15 +195,21 @@ AT_FN int at_make(const at_case* c, unsigned long long* rng, at_host* h) {
     }
     h->on = h->qn;
     h->q = malloc(h->qn * es);
-    h->kv = malloc(h->kvn * es);
+    h->kv = malloc(h->kvn * kes);
     h->o = malloc(h->on * es);
     h->lse = (float*)malloc(c->b * c->hq * c->sq * sizeof(float));
     h->lq = (float*)malloc(c->b * c->hq * c->sq * c->d * sizeof(float));
     h->lk = (float*)malloc(c->b * c->hkv * c->skv * c->d * sizeof(float));
     h->lv = (float*)malloc(c->b * c->hkv * c->skv * c->d * sizeof(float));
     if (!h->q || !h->kv || !h->o || !h->lse || !h->lq || !h->lk || !h->lv) { free(store); at_free(h); return 0; }
+    if (c->kvt && c->kvscale) {
+        h->ksc = (float*)malloc(c->hkv * sizeof(float));
+        h->vsc = (float*)malloc(c->hkv * sizeof(float));
+        if (!h->ksc || !h->vsc) { free(store); at_free(h); return 0; }
+        for (hh = 0; hh < c->hkv; hh++) { h->ksc[hh] = (float)at_ksc(c, hh); h->vsc[hh] = (float)at_vsc(c, hh); }
+    }
     for (i = 0; i < h->qn; i++) ak_elem_set(h->q, c->t, i, at_rand(rng, c->amp));
-    for (i = 0; i < h->kvn; i++) ak_elem_set(h->kv, c->t, i, at_rand(rng, c->amp));
+    for (i = 0; i < h->kvn; i++) ak_elem_set(h->kv, kt, i, at_rand(rng, c->amp) / at_ksc(c, 0));
     for (i = 0; i < h->on; i++) ak_elem_set(h->o, c->t, i, NAN);
     for (i = 0; i < c->b * c->hq * c->sq; i++) h->lse[i] = NAN;
     /* logical values: drawn, written to their physical place, read back as stored */
@@ -209,10 +227,10 @@ AT_FN int at_make(const at_case* c, unsigned long long* rng, at_host* h) {
                 size_t off = at_koff(c, h, b, hh, j), vo = off - h->kofs + h->vofs;
                 for (e = 0; e < c->d; e++) {
                     size_t li = ((b * c->hkv + hh) * c->skv + j) * c->d + e;
-                    ak_elem_set(h->kv, c->t, off + e, at_rand(rng, c->amp));
-                    ak_elem_set(h->kv, c->t, vo + e, at_rand(rng, c->amp));
-                    h->lk[li] = (float)ak_elem_get(h->kv, c->t, off + e);
-                    h->lv[li] = (float)ak_elem_get(h->kv, c->t, vo + e);
+                    ak_elem_set(h->kv, kt, off + e, at_rand(rng, c->amp) / at_ksc(c, hh));
+                    ak_elem_set(h->kv, kt, vo + e, at_rand(rng, c->amp) / at_vsc(c, hh));
+                    h->lk[li] = (float)(ak_elem_get(h->kv, kt, off + e) * (h->ksc ? (double)h->ksc[hh] : 1.0));
+                    h->lv[li] = (float)(ak_elem_get(h->kv, kt, vo + e) * (h->vsc ? (double)h->vsc[hh] : 1.0));
                 }
             }
     }
@@ -222,8 +240,11 @@ AT_FN int at_make(const at_case* c, unsigned long long* rng, at_host* h) {
     h->a.batch = c->b; h->a.heads_q = c->hq; h->a.heads_kv = c->hkv;
     h->a.seq_q = c->sq; h->a.seq_kv = c->skv; h->a.head_dim = c->d;
     h->a.q = h->q;
-    h->a.k = (char*)h->kv + h->kofs * es;
-    h->a.v = (char*)h->kv + h->vofs * es;
+    h->a.k = (char*)h->kv + h->kofs * kes;
+    h->a.v = (char*)h->kv + h->vofs * kes;
+    h->a.kv_dtype = c->kvt;
+    h->a.k_scale = h->ksc;
+    h->a.v_scale = h->vsc;
     h->a.o = h->o;
     h->a.lse = c->lse ? h->lse : NULL;
     h->a.layout = c->layout;
@@ -379,7 +400,7 @@ AT_FN at_case at_mk(ak_dtype t, size_t b, size_t hq, size_t hkv, size_t sq, size
 }
 
 AT_FN void at_tag(const at_case* c, char* buf, size_t cap) {
-    char extra[96];
+    char extra[128];
     int n = 0;
     extra[0] = 0;
     if (c->wl || c->wr) n += snprintf(extra + n, sizeof extra - (size_t)n, " window(%d,%d)", c->wl, c->wr);
@@ -387,6 +408,7 @@ AT_FN void at_tag(const at_case* c, char* buf, size_t cap) {
     if (c->varlen) n += snprintf(extra + n, sizeof extra - (size_t)n, " varlen%d", c->varlen);
     if (c->used) n += snprintf(extra + n, sizeof extra - (size_t)n, " seqused");
     if (c->page) n += snprintf(extra + n, sizeof extra - (size_t)n, " page%zu", c->page);
+    if (c->kvt) n += snprintf(extra + n, sizeof extra - (size_t)n, " kv %s%s", ak_dtype_name(c->kvt), c->kvscale ? " scaled" : "");
     snprintf(buf, cap, "%s b%zu hq%zu hkv%zu sq%zu skv%zu d%zu %s%s splits%d%s%s", ak_dtype_name(c->t), c->b, c->hq,
              c->hkv, c->sq, c->skv, c->d, ak_attention_layout_name(c->layout), c->causal ? " causal" : "", c->splits,
              c->amp > 4 ? " large-logits" : "", extra);

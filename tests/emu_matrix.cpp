@@ -280,7 +280,7 @@ static void akemu_register(void) {
     AKEMU_K(ak_gemm_mma_s_f16) AKEMU_K(ak_gemm_mma_s_bf16) AKEMU_K(ak_gemm_mma_s_f32) AKEMU_K(ak_gemm_mma_s_x32)
     AKEMU_K(ak_gemm_simt_l_f32) AKEMU_K(ak_gemm_simt_l_f16) AKEMU_K(ak_gemm_simt_l_bf16)
     AKEMU_K(ak_gemm_skinny_f32) AKEMU_K(ak_gemm_skinny_f16) AKEMU_K(ak_gemm_skinny_bf16)
-    AKEMU_K(ak_gemm_gemv_f32) AKEMU_K(ak_gemm_gemv_f16) AKEMU_K(ak_gemm_gemv_bf16)
+    AKEMU_K(ak_gemm_gemv_f32) AKEMU_K(ak_gemm_gemv_f16) AKEMU_K(ak_gemm_gemv_bf16) AKEMU_K(ak_gemm_gemvn_f32)
     AKEMU_K(ak_gemm_splitk_fin_f32) AKEMU_K(ak_gemm_splitk_fin_f16) AKEMU_K(ak_gemm_splitk_fin_bf16)
     AKEMU_K(ak_gemm_i8_l_f16) AKEMU_K(ak_gemm_i8_l_bf16) AKEMU_K(ak_gemm_i8_s_f16) AKEMU_K(ak_gemm_i8_s_bf16)
     AKEMU_K(ak_gemm_cdna_kk_f16) AKEMU_K(ak_gemm_cdna_kn_f16) AKEMU_K(ak_gemm_cdna_mk_f16) AKEMU_K(ak_gemm_cdna_mn_f16)
@@ -470,6 +470,10 @@ static void emu_gemm_tile(int small, int quick) {
             gg_case(ctx, path, dt, dt, 40, 50, 67, ta, tb, 1 | 2, 1, 1, 1);
         }
     }
+    /* exact f32 with m <= 16 and B stored K x N: the gemv kernel's n-contiguous branch (ak_gemm_gemvn: lanes of
+     * a wave and waves summed in shared memory), 16-byte rows and a column tail, then scalar loads */
+    gg_case(ctx, "gemv", AK_F32, AK_F32, 3, 37, 45, 1, 0, 15, 2, -1, 0);
+    if (!quick) gg_case(ctx, "gemv", AK_F32, AK_F32, 16, 20, 300, 0, 0, 2 | 4, 1, 1, 1);
     if (!quick) {
         /* beta = 0 with NaN in C (must not be read) */
         gg_case(ctx, "", AK_F16, AK_F16, 33, 33, 33, 1, 1, 16, 1, 0, 0);

@@ -10,7 +10,9 @@
  * size of the matrix path against every option (windows, soft-cap, packed
  * sequences, per-sequence key counts, paged K / V); and the
  * generic matrix kernel (the AMD matrix path's algorithm) launched directly
- * on this device. Tolerance
+ * on this device; 8-bit K / V (e4m3 / e5m2 codes, per-kv-head scales) on the
+ * 8-bit decode kernels (every head size, contiguous, paged, splits) and on
+ * the dequantising path (prefill, head sizes off the 16 grid, SIMT). Tolerance
  * relative to max |v|: f32 1e-4, f16 3e-3, bf16 2e-2 (the matrix-core path
  * rounds the probabilities to the input type before P V, as FlashAttention
  * does); lse 2e-5 x (1 + |lse|). */
@@ -60,10 +62,11 @@ static int ga_ints(ak_context* ctx, const int32_t* src, size_t n, void** out) {
 /* One case on ctx (g_gpu or g_simt) against the CPU reference. */
 static void ga_case(ak_context* ctx, const char* path, const at_case* c) {
     at_host h;
-    size_t es = ak_dtype_size(c->t), rows = c->b * c->hq * c->sq;
-    char tag[200], t0[160];
+    size_t es = ak_dtype_size(c->t), kes = ak_dtype_size(at_kvt(c)), rows = c->b * c->hq * c->sq;
+    char tag[240], t0[200];
     double *ref = NULL, *rlse = NULL;
     void *dq = NULL, *dkv = NULL, *dout = NULL, *dlse = NULL, *dcuq = NULL, *dcukv = NULL, *dused = NULL, *dbt = NULL;
+    void *dks = NULL, *dvs = NULL;
     double tol = c->t == AK_F32 ? 1e-4 : c->t == AK_F16 ? 3e-3 : 2e-2;
     ak_attention_args a;
     ak_result r;
@@ -78,19 +81,29 @@ static void ga_case(ak_context* ctx, const char* path, const at_case* c) {
     if (r != AK_OK) { akt_fail(__FILE__, __LINE__, "%s: cpu reference: %s", tag, ak_last_error()); goto out; }
     at_collect(c, &h, ref, rlse);   /* a cpu-context run: at_compare's reference */
     /* the device run */
-    if (ak_malloc(ctx, h.qn * es, NULL, &dq) != AK_OK || ak_malloc(ctx, h.kvn * es, NULL, &dkv) != AK_OK ||
+    if (ak_malloc(ctx, h.qn * es, NULL, &dq) != AK_OK || ak_malloc(ctx, h.kvn * kes, NULL, &dkv) != AK_OK ||
         ak_malloc(ctx, h.on * es, NULL, &dout) != AK_OK || ak_malloc(ctx, rows * 4, NULL, &dlse) != AK_OK) {
         akt_fail(__FILE__, __LINE__, "%s: device allocation: %s", tag, ak_last_error());
         goto out;
     }
     AKT_OK(ak_memcpy(ctx, dq, h.q, h.qn * es, AK_H2D));
-    AKT_OK(ak_memcpy(ctx, dkv, h.kv, h.kvn * es, AK_H2D));
+    AKT_OK(ak_memcpy(ctx, dkv, h.kv, h.kvn * kes, AK_H2D));
     AKT_OK(ak_memset(ctx, dout, 0xFF, h.on * es, NULL));
     AKT_OK(ak_memset(ctx, dlse, 0xFF, rows * 4, NULL));
     a = h.a;
     a.q = dq;
-    a.k = (char*)dkv + h.kofs * es;
-    a.v = (char*)dkv + h.vofs * es;
+    a.k = (char*)dkv + h.kofs * kes;
+    a.v = (char*)dkv + h.vofs * kes;
+    if (h.ksc) {
+        if (ak_malloc(ctx, c->hkv * 4, NULL, &dks) != AK_OK || ak_malloc(ctx, c->hkv * 4, NULL, &dvs) != AK_OK) {
+            akt_fail(__FILE__, __LINE__, "%s: device allocation: %s", tag, ak_last_error());
+            goto out;
+        }
+        AKT_OK(ak_memcpy(ctx, dks, h.ksc, c->hkv * 4, AK_H2D));
+        AKT_OK(ak_memcpy(ctx, dvs, h.vsc, c->hkv * 4, AK_H2D));
+        a.k_scale = (const float*)dks;
+        a.v_scale = (const float*)dvs;
+    }
     a.o = dout;
     a.lse = c->lse ? (float*)dlse : NULL;
     /* the per-sequence arrays in device memory */
@@ -120,6 +133,8 @@ out:
     if (dcukv) ak_free(ctx, dcukv);
     if (dused) ak_free(ctx, dused);
     if (dbt) ak_free(ctx, dbt);
+    if (dks) ak_free(ctx, dks);
+    if (dvs) ak_free(ctx, dvs);
     free(ref); free(rlse);
     at_free(&h);
 }
@@ -353,6 +368,57 @@ static void gpu_attention_options_simt(void) {
     ga_case(g_simt, "simt", &c);
 }
 
+/* An 8-bit K / V case on ctx whose plan must name `want` (a part of the kernel name or the reason). */
+static void ga_kv8(ak_context* ctx, const char* path, const at_case* c, const char* want) {
+    at_host h;
+    ak_attention_plan pl;
+    if (!at_make(c, &g_rng, &h)) { akt_fail(__FILE__, __LINE__, "host allocation"); return; }
+    if (ak_attention_plan_get(ctx, &h.a, &pl) != AK_OK) akt_fail(__FILE__, __LINE__, "plan: %s", ak_last_error());
+    else AKT_CHECKF(strstr(pl.kernel, want) || strstr(pl.reason, want), "plan %s (%s) lacks %s", pl.kernel, pl.reason, want);
+    at_free(&h);
+    ga_case(ctx, path, c);
+}
+
+static void gpu_attention_kv8(void) {
+    static const size_t dims[] = { 32, 64, 80, 96, 128, 160, 192, 256 };
+    at_case c;
+    int i;
+    if (!ga_setup()) return;
+    /* the 8-bit decode kernels */
+    c = at_mk(AK_BF16, 4, 32, 8, 1, 8191, 128, AK_ATTN_BHSD, 0);   /* GQA 4, automatic splits */
+    c.kvt = AK_FP8_E4M3; c.kvscale = 1;
+    ga_kv8(g_gpu, "kv8", &c, "_e4m3_bf16");
+    c = at_mk(AK_F16, 3, 8, 2, 1, 1000, 64, AK_ATTN_BSHD, 0);      /* paged, per-sequence key counts */
+    c.kvt = AK_FP8_E5M2; c.kvscale = 1; c.page = 16; c.used = 1;
+    ga_kv8(g_gpu, "kv8", &c, "_e5m2_f16");
+    c = at_mk(AK_BF16, 2, 4, 1, 4, 4097, 128, AK_ATTN_BSHD, 1);    /* MQA, 4 queries, causal, forced splits */
+    c.kvt = AK_FP8_E4M3; c.kvscale = 1; c.splits = 5;
+    ga_kv8(g_gpu, "kv8", &c, "_e4m3_bf16");
+    c = at_mk(AK_F16, 2, 2, 2, 1, 129, 128, AK_ATTN_STRIDED, 0);  /* interleaved K / V cache, no scales */
+    c.kvt = AK_FP8_E4M3; c.splits = 1;
+    ga_kv8(g_gpu, "kv8", &c, "_e4m3_f16");
+    for (i = 0; i < (int)(sizeof dims / sizeof dims[0]); i++) {   /* every head size, lengths 1 / 7 / 1000 */
+        static const size_t skv[3] = { 1, 7, 1000 };
+        c = at_mk(i % 2 ? AK_F16 : AK_BF16, 2, 8, 2, 1, skv[i % 3], dims[i], (ak_attention_layout)(i % 2), 0);
+        c.kvt = i % 3 ? AK_FP8_E5M2 : AK_FP8_E4M3; c.kvscale = 1;
+        if (i % 4 == 3) { c.page = 16; c.used = 1; }
+        ga_kv8(g_gpu, "kv8", &c, "mmadec");
+    }
+    c = at_mk(AK_BF16, 1, 4, 1, 1, 1000, 128, AK_ATTN_BHSD, 0);    /* large logits */
+    c.kvt = AK_FP8_E4M3; c.kvscale = 1; c.amp = 6.0;
+    ga_kv8(g_gpu, "kv8", &c, "_e4m3_bf16");
+    /* dequantised K / V: prefill, head size off the 16 grid, the SIMT path */
+    c = at_mk(AK_BF16, 1, 4, 2, 129, 1000, 128, AK_ATTN_BSHD, 1);
+    c.kvt = AK_FP8_E4M3; c.kvscale = 1;
+    ga_kv8(g_gpu, "kv8", &c, "dequantised");
+    c = at_mk(AK_F16, 2, 4, 2, 1, 300, 40, AK_ATTN_BHSD, 0);
+    c.kvt = AK_FP8_E5M2; c.kvscale = 1; c.page = 16;
+    ga_kv8(g_gpu, "kv8", &c, "dequantised");
+    c = at_mk(AK_F32, 2, 4, 1, 7, 1000, 64, AK_ATTN_BHSD, 1);
+    c.kvt = AK_FP8_E4M3; c.kvscale = 1; c.splits = 3;
+    ga_kv8(g_simt, "kv8 simt", &c, "dequantised");
+}
+
 void akt_suite_gpu_attention(void) {
     AKT_RUN(gpu_attention_simt);
     AKT_RUN(gpu_attention_default);
@@ -361,4 +427,5 @@ void akt_suite_gpu_attention(void) {
     AKT_RUN(gpu_attention_generic_matrix);
     AKT_RUN(gpu_attention_options);
     AKT_RUN(gpu_attention_options_simt);
+    AKT_RUN(gpu_attention_kv8);
 }

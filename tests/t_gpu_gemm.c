@@ -273,7 +273,8 @@ static void decode_path(void) {
  * the gemv kernel for every dtype, both vector layouts (a contiguous row or a
  * strided column), odd k (the element-wise tail), every epilogue, batches,
  * rows that are not 16-byte aligned (scalar loads); f16 / bf16 with m = 1 run
- * the decode kernel on NVIDIA instead. */
+ * the decode kernel on NVIDIA instead. Exact f32 with m <= 16 and B stored
+ * K x N runs it too (its n-contiguous branch). */
 static void gemv_path(void) {
     ak_context* ctx = gg_ctx(AK_AUTO, -1, AK_AUTO, 0);
     int d, nv;
@@ -288,6 +289,11 @@ static void gemv_path(void) {
         gg_case(ctx, row1, T3[d], T3[d], 1, 3001, 2049, 0, 1, 6, 1, 0, 0);      /* x W^T */
         gg_case(ctx, row1, T3[d], T3[d], 1, 300, 1000, 1, 1, 8, 3, 0, 0);       /* A stored K x 1 (lda 1), batches */
     }
+    /* exact f32, m <= 16 rows times B stored K x N (ak_gemm_gemvn): 16-byte rows, a column tail, scalar loads */
+    gg_case(ctx, "gemv", AK_F32, AK_F32, 1, 512, 512, 0, 0, 0, 1, 0, 0);        /* x @ W of a decode step */
+    gg_case(ctx, "gemv", AK_F32, AK_F32, 16, 1001, 1003, 1, 0, 15, 2, -1, 0);   /* A stored K x M, every epilogue, batches */
+    gg_case(ctx, "gemv", AK_F32, AK_F32, 5, 37, 20000, 0, 0, 2 | 4, 1, 1, 1);   /* odd ldb, offsets: scalar loads; long k */
+    gg_case(ctx, "gemv", AK_F32, AK_F32, 3, 4099, 7, 0, 0, 8, 3, 0, 0);         /* short k, 4099 columns */
     ak_context_destroy(ctx);
 }
 

@@ -7,7 +7,10 @@
  * split (flash-decoding) combine rule against the unsplit result; sliding
  * windows, the soft-cap, packed variable-length sequences, per-sequence key
  * counts and a paged K / V cache (alone and together, with splits); the plan
- * (ak_attention_plan_get) for named archs; and every validation error. */
+ * (ak_attention_plan_get) for named archs; 8-bit K / V (e4m3 / e5m2 codes
+ * with and without per-kv-head scales, against the naive reference on the
+ * dequantised values) with GQA, pages, packing and splits; and every
+ * validation error. */
 #include "at_common.h"
 
 static unsigned long long at_rng;
@@ -413,6 +416,115 @@ static void attention_zero_defaults(void) {
     at_free(&h);
 }
 
+/* 8-bit K / V: the reference reads the codes times the head's scale. */
+static void attention_kv8(void) {
+    ak_context* ctx = at_ctx();
+    at_case c;
+    if (!ctx) return;
+    c = at_mk(AK_BF16, 2, 8, 2, 1, 129, 64, AK_ATTN_BHSD, 0);   /* GQA 4 decode, splits */
+    c.kvt = AK_FP8_E4M3; c.kvscale = 1; c.splits = 3;
+    at_run_case(ctx, &c);
+    c = at_mk(AK_F16, 3, 4, 1, 7, 1000, 128, AK_ATTN_BSHD, 1);   /* MQA, paged, causal */
+    c.kvt = AK_FP8_E5M2; c.kvscale = 1; c.page = 16;
+    at_run_case(ctx, &c);
+    c = at_mk(AK_F32, 1, 2, 2, 1, 1, 32, AK_ATTN_STRIDED, 0);    /* one key, f32 q / o, no scales */
+    c.kvt = AK_FP8_E4M3;
+    at_run_case(ctx, &c);
+    c = at_mk(AK_BF16, 3, 4, 2, 129, 1000, 80, AK_ATTN_BSHD, 1); /* packed, per-sequence key counts */
+    c.kvt = AK_FP8_E5M2; c.kvscale = 1; c.varlen = 3; c.used = 1;
+    at_run_case(ctx, &c);
+    c = at_mk(AK_F16, 2, 4, 4, 7, 7, 96, AK_ATTN_BHSD, 0);       /* MHA, paged with seqused, splits */
+    c.kvt = AK_FP8_E4M3; c.kvscale = 1; c.page = 4; c.used = 1; c.splits = 2;
+    at_run_case(ctx, &c);
+    c = at_mk(AK_F16, 1, 2, 1, 1000, 1000, 64, AK_ATTN_BHSD, 1); /* prefill */
+    c.kvt = AK_FP8_E5M2;
+    at_run_case(ctx, &c);
+    c = at_mk(AK_BF16, 1, 4, 2, 1, 1000, 128, AK_ATTN_BSHD, 0);  /* large logits */
+    c.kvt = AK_FP8_E4M3; c.kvscale = 1; c.amp = 6.0;
+    at_run_case(ctx, &c);
+}
+
+/* 8-bit K / V: argument errors and the plan. */
+static void attention_kv8_errors(void) {
+    ak_context* ctx = at_ctx();
+    at_case c = at_mk(AK_BF16, 1, 4, 2, 1, 40, 64, AK_ATTN_BHSD, 0);
+    at_host h;
+    ak_attention_args a;
+    ak_attention_plan pl;
+    ak_config cfg;
+    ak_context *sm90 = NULL, *mi = NULL;
+    c.kvt = AK_FP8_E4M3;
+    c.kvscale = 1;
+    if (!ctx || !at_make(&c, &at_rng, &h)) return;
+    AKT_OK(ak_attention(ctx, &h.a, NULL));
+    a = h.a; a.kv_dtype = AK_BF16;   /* dtype itself: K / V are bf16 (scales then refused) */
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
+    AKT_CONTAINS(ak_last_error(), "k_scale");
+    a = h.a; a.kv_dtype = AK_F16;
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
+    AKT_CONTAINS(ak_last_error(), "kv_dtype");
+    a = h.a; a.kv_dtype = AK_FP8_E4M3_FNUZ;
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
+    a = h.a; a.kv_dtype = AK_I8;
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
+    a = h.a; a.k_scale = (const float*)(const void*)((const char*)h.ksc + 1);
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_MISALIGNED);
+    a = h.a; a.v_scale = (const float*)h.o;   /* o overlaps v_scale */
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP);
+    a = h.a; a.k_scale = (const float*)(const void*)h.lse;   /* lse overlaps k_scale */
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP);
+    a = h.a; a.o = (void*)(uintptr_t)a.k;   /* o over the codes (extent in bytes of the codes) */
+    AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP);
+    a = h.a; a.k = (const char*)a.k + 1;   /* codes are bytes: any address is aligned */
+    AKT_OK(ak_attention(ctx, &a, NULL));
+    a = h.a; a.kv_dtype = (ak_dtype)0; a.k_scale = a.v_scale = NULL;   /* zero: K / V of dtype */
+    AKT_OK(ak_attention(ctx, &a, NULL));
+    /* the plan: the 8-bit decode kernel on NVIDIA, dequantised K / V elsewhere */
+    cfg = ak_config_default();
+    cfg.backend = AK_BACKEND_CPU;
+    cfg.arch = "sm_90";
+    AKT_OK(ak_context_create(&cfg, &sm90));
+    cfg.arch = "gfx942";
+    AKT_OK(ak_context_create(&cfg, &mi));
+    if (sm90 && mi) {
+        ak_attention_plan p16;
+        ak_attention_args a0;   /* pointers not read by the plan */
+        memset(&a0, 0, sizeof a0);
+        a0.dtype = AK_BF16; a0.batch = 2; a0.heads_q = 8; a0.heads_kv = 2; a0.seq_q = 1; a0.seq_kv = 5000;
+        a0.head_dim = 64; a0.kv_dtype = AK_FP8_E4M3;
+        a0.q = (const void*)(uintptr_t)0x10000000u; a0.k = (const void*)(uintptr_t)0x20000000u;
+        a0.v = (const void*)(uintptr_t)0x30000000u; a0.o = (void*)(uintptr_t)0x40000000u;
+        a0.k_scale = (const float*)(uintptr_t)0x50000000u; a0.v_scale = (const float*)(uintptr_t)0x50001000u;
+        a = a0;
+        AKT_OK(ak_attention_plan_get(sm90, &a, &pl));
+        AKT_EQ_STR(pl.kernel, "ak_attn_mmadec64_e4m3_bf16");
+        AKT_EQ_STR(pl.path, "mma.sync");
+        AKT_CONTAINS(pl.reason, "8-bit");
+        a.kv_dtype = (ak_dtype)0; a.k_scale = a.v_scale = NULL;
+        AKT_OK(ak_attention_plan_get(sm90, &a, &p16));
+        AKT_EQ_STR(p16.kernel, "ak_attn_mmadec64_bf16");
+        AKT_CHECKF(pl.shared_bytes < p16.shared_bytes, "8-bit %zu, 16-bit %zu shared bytes", pl.shared_bytes,
+                   p16.shared_bytes);
+        a = a0; a.kv_dtype = AK_FP8_E5M2; a.head_dim = 256;
+        AKT_OK(ak_attention_plan_get(sm90, &a, &pl));
+        AKT_EQ_STR(pl.kernel, "ak_attn_mmadec256_e5m2_bf16");
+        a = a0; a.head_dim = 40;   /* head_dim % 16 != 0: dequantised, then the 16-bit kernel */
+        AKT_OK(ak_attention_plan_get(sm90, &a, &pl));
+        AKT_EQ_STR(pl.kernel, "ak_attn_mmadec64_bf16");
+        AKT_CONTAINS(pl.reason, "dequantised");
+        a = a0; a.seq_q = 64;   /* prefill */
+        AKT_OK(ak_attention_plan_get(sm90, &a, &pl));
+        AKT_CONTAINS(pl.reason, "dequantised");
+        a = a0;   /* AMD */
+        AKT_OK(ak_attention_plan_get(mi, &a, &pl));
+        AKT_CONTAINS(pl.reason, "dequantised");
+        AKT_CHECKF(strstr(pl.kernel, "e4m3") == NULL, "kernel %s", pl.kernel);
+    }
+    if (sm90) ak_context_destroy(sm90);
+    if (mi) ak_context_destroy(mi);
+    at_free(&h);
+}
+
 void akt_suite_ops_attention(void) {
     AKT_RUN(attention_matrix);
     AKT_RUN(attention_large_logits);
@@ -423,4 +535,6 @@ void akt_suite_ops_attention(void) {
     AKT_RUN(attention_plan);
     AKT_RUN(attention_option_errors);
     AKT_RUN(attention_zero_defaults);
+    AKT_RUN(attention_kv8);
+    AKT_RUN(attention_kv8_errors);
 }

@@ -334,7 +334,9 @@ static void plans_follow_arch_and_config(void) {
     expect_plan_tb("gfx942", AK_ON, AK_BF16, AK_ON, 0, AK_F32, 1, 1, "ak_gemm_gemv_f32", "gemv");   /* one row: a matrix-vector product */
     expect_plan_tb("gfx90a", AK_ON, -1, -1, 0, AK_BF16, 1, 1, "ak_gemm_gemv_bf16", "gemv");
     expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_BF16, 1, 1, "ak_gemm_decode_kk_bf16", "decode");  /* NVIDIA 16-bit: the decode kernel */
-    expect_plan_tb("gfx1100", AK_ON, -1, -1, 0, AK_F32, 1, 0, "ak_gemm_simt_l_f32", "simt");   /* x @ B, B stored K x N: not a gemv */
+    expect_plan_tb("gfx1100", AK_ON, -1, -1, 0, AK_F32, 1, 0, "ak_gemm_gemvn_f32", "gemv");   /* exact f32 x @ B, B stored K x N */
+    expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_F32, 16, 0, "ak_gemm_gemvn_f32", "gemv");     /* up to 16 rows */
+    expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_F32, 17, 0, "ak_gemm_simt_l_f32", "simt");
     expect_plan_tb("sm_90", AK_ON, AK_F32, AK_OFF, 0, AK_F32, 8192, 1, "ak_gemm_simt_l_f32", "simt");
     /* matrix_cores: on -> the architecture's matrix instruction, off -> FMAs */
     expect_plan("gfx90a", AK_ON, -1, -1, 0, AK_F16, 8192, "ak_gemm_mma_l_f16", "mfma");
@@ -515,7 +517,7 @@ static void tile_table_matches_kernel_source(void) {
                 if (hit) {
                     /* AK_GEMM_MMA(name, DT, FAST32, BM, BN, BK, NT) / AK_GEMM_SIMT(name, DT, BM, BN, BK, NT) */
                     const char* q = hit + strlen(pat);
-                    if (hit >= src + 12 && !strncmp(hit - 12, "AK_GEMM_GEMV", 12)) {
+                    if ((hit >= src + 12 && !strncmp(hit - 12, "AK_GEMM_GEMV", 12)) || (hit >= src + 13 && !strncmp(hit - 13, "AK_GEMM_GEMVN", 13))) {
                         /* fixed in ak_gemm_gemv: one wave per output, 4 waves a block, 8 elements a lane step */
                         bm = 4; bn = 4; bk = 8; nt = !strncmp(archs[a], "gfx1", 4) || !strncmp(archs[a], "sm_", 3) ? 128 : 256;
                     } else if (hit >= src + 14 && !strncmp(hit - 14, "AK_GEMM_SKINNY", 14)) {

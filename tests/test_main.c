@@ -105,7 +105,11 @@ void akt_skip(const char* why) {
     akt_cur_skipped = 1;
 }
 void akt_run(const char* name, void (*fn)(void)) {
+    static const char* only;
+    static int only_read;
     if (akt_suite_index++ % akt_sample_n != akt_sample_k) return;
+    if (!only_read) { only = getenv("AKT_ONLY"); only_read = 1; }
+    if (only && *only && !strstr(name, only)) return;   /* AKT_ONLY=SUBSTR: only the tests whose name has it */
     akt_cur_name = name;
     akt_cur_failed = 0;
     akt_cur_skipped = 0;
@@ -198,7 +202,8 @@ int main(int argc, char** argv) {
         akt_sample_n = n;
         if (n > 1) printf("sample: test K of every N in each suite, K/N = %d/%d\n", k, n);
     }
-    /* No arguments: every suite except gpu_* (which need a GPU); `--gpu`: every
+    /* AKT_ONLY=SUBSTR runs only the tests whose function name contains SUBSTR (a device run of one part of a suite).
+     * No arguments: every suite except gpu_* (which need a GPU); `--gpu`: every
      * gpu_* suite; names: those suites. AKT_FULL=1 (make check): the suites that
      * sample a matrix (compile_kernels: one target per family) run all of it. */
     {

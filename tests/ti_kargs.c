@@ -381,6 +381,15 @@ static void akk_walk_matrix(ak_context* ctx) {
                 at.seq_q = dec ? 1 : 256; at.seq_kv = dec ? 4096 : 256; at.head_dim = hds[h];
                 at.q = a; at.k = b; at.v = dd; at.o = (char*)a + big * 2;
                 AKT_OK(ak_attention(ctx, &at, NULL));
+                {   /* 8-bit K / V: the decode kernels (f16 / bf16 decode), else dequantised K / V (f32, prefill) */
+                    int f;
+                    for (f = 0; f < 2; f++) {
+                        at.kv_dtype = f ? AK_FP8_E5M2 : AK_FP8_E4M3;
+                        at.k_scale = (const float*)(const void*)((char*)b + big * 2);
+                        at.v_scale = at.k_scale + 64;
+                        AKT_OK(ak_attention(ctx, &at, NULL));
+                    }
+                }
             }
             if (dts[d] != AK_F32 && (hds[h] == 64 || hds[h] == 128)) {   /* the generic kernel, as t_gpu_attention runs it */
                 ak_dim3 grid = { 4, 1, 2 }, block = { 128, 1, 1 };

@@ -8,10 +8,9 @@
 #   (SGPR spills), no scratch; the global loads issued before the loop's first MFMA and at least 8
 #   MFMAs issued before the first vmcnt wait (the loads of tile k + 1 overlap the MFMAs of tile k),
 #   no `s_waitcnt vmcnt(0)` right before an MFMA.
-# Kernel-wide: no scratch (private segment 0), no VGPR spills, LDS = the two stages (gfx94x 48 KiB,
+# Kernel-wide: no scratch (private segment 0), no VGPR or SGPR spills, LDS = the two stages (gfx94x 48 KiB,
 # gfx950 96 KiB), at most 512 VGPR + AGPR: one wave per SIMD, the occupancy planned (one 256-thread
-# block a CU). SGPR spills (to VGPR lanes; none in the loop, checked above) are reported as a note by
-# the family-wide check.
+# block a CU).
 case $ARCH in
   gfx940|gfx941|gfx942|gfx950)
     case $ARCH in gfx950) mf='v_mfma_f32_32x32x16_(f16|bf16)'; lds=98304 ;; *) mf='v_mfma_f32_32x32x8_(f16|bf16)'; lds=49152 ;; esac
@@ -43,6 +42,7 @@ case $ARCH in
       [ "$n" -eq 0 ] || isa_fail "$k: $n MFMAs right after s_waitcnt vmcnt(0)"
       v=$(isa_meta "$k" .private_segment_fixed_size); [ "${v:-0}" = "0" ] || isa_fail "$k uses $v bytes of scratch"
       v=$(isa_meta "$k" .vgpr_spill_count); [ "${v:-0}" = "0" ] || isa_fail "$k spills $v VGPRs"
+      v=$(isa_meta "$k" .sgpr_spill_count); [ "${v:-0}" = "0" ] || isa_fail "$k spills $v SGPRs (to VGPR lanes)"
       v=$(isa_meta "$k" .group_segment_fixed_size); [ "${v:-0}" = "$lds" ] || isa_fail "$k has ${v:-?} bytes of LDS, $lds planned"
       v=$(isa_meta "$k" .vgpr_count); [ "${v:-999}" -le 512 ] || isa_fail "$k: ${v:-?} VGPR + AGPR, more than one wave a SIMD allows"
       v=$(isa_meta "$k" .max_flat_workgroup_size); [ "${v:-0}" = "256" ] || isa_fail "$k: .max_flat_workgroup_size ${v:-?}, the host launches 256"
