@@ -365,6 +365,26 @@ static void akk_walk_matrix(ak_context* ctx) {
                     AKT_OK(ak_gemm(ctx, &g, NULL));
                 }
         }
+        {   /* few output tiles and a long k on the SIMT path (B stored n x k, so not the small-m gemv): split-K and
+               its finishing kernel */
+            ak_gemm_desc g = ak_gemm_desc_default();
+            g.dtype = dts[d]; g.out_dtype = dts[d]; g.a = a; g.b = b; g.d = dd;
+            g.m = 200; g.n = 300; g.k = 4096; g.trans_b = 1;
+            AKT_OK(ak_gemm(ctx, &g, NULL));
+        }
+        if (d > 0) {   /* int8 (K-major): large and small tiles, f16 / bf16 out; arches without int8 matrix
+                          instructions refuse */
+            static const size_t sh[2][3] = { { 2048, 4096, 4096 }, { 256, 1024, 64 } };
+            int v;
+            for (v = 0; v < 2; v++) {
+                ak_gemm_desc g = ak_gemm_desc_default();
+                ak_result r;
+                g.dtype = AK_I8; g.dtype_b = AK_I8; g.out_dtype = dts[d]; g.a = a; g.b = b; g.d = dd; g.trans_b = 1;
+                g.m = sh[v][0]; g.n = sh[v][1]; g.k = sh[v][2];
+                r = ak_gemm(ctx, &g, NULL);
+                AKT_CHECK(r == AK_OK || r == AK_ERROR_MATRIX_CORES);
+            }
+        }
         {   /* a matrix times a vector: the gemv kernel */
             ak_gemm_desc g = ak_gemm_desc_default();
             g.dtype = dts[d]; g.out_dtype = dts[d]; g.a = a; g.b = b; g.d = dd;
