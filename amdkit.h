@@ -11542,6 +11542,16 @@ static ak_result _ak_kernel_get_at(ak_context* ctx, const char* target_override,
                                                         "once before ak_graph_begin)")) == AK_OK)
             r = _ak_kernel_resolve(ctx, k, m, source, kernel_name, o);
         if (r == AK_OK) r = _ak_loaded_function(ctx, (_ak_loaded*)_ak_cache_entry_loaded(k->entry), kernel_name, &k->fn);
+        if (r == AK_ERROR_NOT_FOUND && k->entry) {   /* name the kernels the code image holds (an ELF: cubin, AMD code object) */
+            size_t size = 0;
+            const void* data = _ak_cache_entry_data(k->entry, &size);
+            char kernels[1024], msg[2048];
+            if (_ak_elf_has_function(data, size, kernel_name, kernels, sizeof kernels) == 0) {
+                _ak_copy(msg, sizeof msg, ak_last_error());
+                r = _ak_erri(AK_ERROR_NOT_FOUND, AK_ERRITEM_KERNEL_NOT_FOUND, "%s; the module's kernels: %s", msg,
+                             kernels[0] ? kernels : "none");
+            }
+        }
         if (r != AK_OK) {
             if (k->entry) _ak_cache_entry_release(ctx->cache, k->entry);
             _ak_ctx_free(&ctx->cfg, k);
