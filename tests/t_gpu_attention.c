@@ -63,7 +63,7 @@ static int ga_ints(ak_context* ctx, const int32_t* src, size_t n, void** out) {
 static void ga_case(ak_context* ctx, const char* path, const at_case* c) {
     at_host h;
     size_t es = ak_dtype_size(c->t), kes = ak_dtype_size(at_kvt(c)), rows = c->b * c->hq * c->sq;
-    char tag[240], t0[200];
+    char tag[448], t0[384];
     double *ref = NULL, *rlse = NULL;
     void *dq = NULL, *dkv = NULL, *dout = NULL, *dlse = NULL, *dcuq = NULL, *dcukv = NULL, *dused = NULL, *dbt = NULL;
     void *dks = NULL, *dvs = NULL;
@@ -230,7 +230,7 @@ static void ga_generic_case(const at_case* c) {
     int mfma = dev->arch_info && dev->arch_info->matrix == AK_MATRIX_MFMA;
     unsigned R = mfma ? 128u : 64u;
     size_t es = ak_dtype_size(c->t), rows = c->b * c->hq * c->sq, group = c->hq / c->hkv;
-    char tag[200], t0[160];
+    char tag[448], t0[384];
     at_host h;
     double *ref = NULL, *rlse = NULL;
     void *dq = NULL, *dkv = NULL, *dout = NULL, *dlse = NULL;

@@ -18,7 +18,7 @@ static unsigned long long at_rng;
 /* Run one case on ctx and compare with the naive reference. */
 static void at_run_case(ak_context* ctx, const at_case* c) {
     at_host h;
-    char tag[160];
+    char tag[384];
     double *ref, *rlse;
     size_t rows = c->b * c->hq * c->sq;
     double tol = c->t == AK_F32 ? 2e-6 : c->t == AK_F16 ? 1e-3 : 8e-3;
