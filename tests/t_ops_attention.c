@@ -475,10 +475,29 @@ static void attention_kv8_errors(void) {
     AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP);
     a = h.a; a.o = (void*)(uintptr_t)a.k;   /* o over the codes (extent in bytes of the codes) */
     AKT_ERR_ITEM(ak_attention(ctx, &a, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP);
-    a = h.a; a.k = (const char*)a.k + 1;   /* codes are bytes: any address is aligned */
-    AKT_OK(ak_attention(ctx, &a, NULL));
-    a = h.a; a.kv_dtype = (ak_dtype)0; a.k_scale = a.v_scale = NULL;   /* zero: K / V of dtype */
-    AKT_OK(ak_attention(ctx, &a, NULL));
+    {   /* codes are bytes: any address is aligned (a copy of K one byte into a larger buffer) */
+        size_t kb = c.b * c.hkv * c.skv * c.d;
+        unsigned char* k1 = (unsigned char*)malloc(kb + 1);
+        if (k1) {
+            memcpy(k1 + 1, h.a.k, kb);
+            a = h.a; a.k = k1 + 1;
+            AKT_OK(ak_attention(ctx, &a, NULL));
+            free(k1);
+        } else {
+            akt_fail(__FILE__, __LINE__, "out of memory");
+        }
+    }
+    {   /* zero: K / V of dtype (a bf16 K / V buffer of the same element count) */
+        uint16_t* kv16 = (uint16_t*)calloc(h.kvn, sizeof(uint16_t));
+        if (kv16) {
+            a = h.a; a.kv_dtype = (ak_dtype)0; a.k_scale = a.v_scale = NULL;
+            a.k = kv16 + h.kofs; a.v = kv16 + h.vofs;
+            AKT_OK(ak_attention(ctx, &a, NULL));
+            free(kv16);
+        } else {
+            akt_fail(__FILE__, __LINE__, "out of memory");
+        }
+    }
     /* the plan: the 8-bit decode kernel on NVIDIA, dequantised K / V elsewhere */
     cfg = ak_config_default();
     cfg.backend = AK_BACKEND_CPU;
