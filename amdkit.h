@@ -15682,6 +15682,12 @@ static const char _ak_src_conv[] =
     "// [Cin][Cog][taps] transposed). Transposed convolution is the same GEMM as an\n"
     "// output-stationary gather: output o takes input i = (o + pad - tap dil) /\n"
     "// stride from tap t when that division is exact and i is inside the input.\n"
+    "// With a stride > 1 (flag PHASE) the host launches one GEMM per sub-pixel\n"
+    "// phase (o mod stride in each dimension; blockIdx.z = group x phases +\n"
+    "// phase): a phase's outputs take only the taps with (o + pad - tap dil) a\n"
+    "// multiple of the stride, a fixed subset (ak_conv_phase), so each phase is\n"
+    "// a stride-1 transposed convolution over its own taps and nothing is\n"
+    "// computed to be thrown away.\n"
     "// A k tile's decomposition (channel offset, tap offsets, weight offset) is\n"
     "// computed once per tile into shared memory (a double-buffered table), each\n"
     "// thread's row m is decomposed once per block.\n"
@@ -15719,7 +15725,7 @@ static const char _ak_src_conv[] =
     "//\n"
     "// flags: bit 0 transposed, 1 channels-last (y; x too unless VEC), 2 bias,\n"
     "// 3 VEC (x channels-last, vector loader), 4 WT (with VEC: the weight taps\n"
-    "// outermost), bits 8.. the activation's\n"
+    "// outermost), 5 PHASE (transposed, sub-pixel phases), bits 8.. the activation's\n"
     "// AK_UNARY_* code.\n"
     "//\n"
     "// kernels: ak_conv_igemm_mma_f16 ak_conv_igemm_mma_bf16 ak_conv_igemm_mma_f32 ak_conv_igemm_mma_x32 ak_conv_igemm_simt_f32 ak_conv_igemm_simt_f16 ak_conv_igemm_simt_bf16 ak_conv_dw_f32 ak_conv_dw_f16 ak_conv_dw_bf16\n"
@@ -15730,6 +15736,7 @@ static const char _ak_src_conv[] =
     "#define AK_CVF_BIAS 4\n"
     "#define AK_CVF_VEC 8\n"
     "#define AK_CVF_WT 16\n"
+    "#define AK_CVF_PHASE 32\n"
     "#define AK_CVF_ACT_SHIFT 8\n"
     "// <<host\n"
     "\n"
@@ -15738,6 +15745,30 @@ static const char _ak_src_conv[] =
     "        int kD, int kH, int kW, int sD, int sH, int sW, int pD, int pH, int pW, int dD, int dH, int dW\n"
     "#define AK_CONV_ARGS \\\n"
     "    flags, ap, Nb, Cin, Cout, Cig, Cog, ID, IH, IW, OD, OH, OW, kD, kH, kW, sD, sH, sW, pD, pH, pW, dD, dH, dW\n"
+    "\n"
+    "/* One spatial dimension of a transposed convolution's sub-pixel phase r\n"
+    " * (outputs o = r + s j, j < o_n): the taps t with (r + p - t d) a multiple\n"
+    " * of s are t = t0 + q ts (q < k_n, ts = s / gcd(s, d)), and output j reads\n"
+    " * input j + p_n - q d_n (d_n = d / gcd): a stride-1 transposed convolution\n"
+    " * with padding p_n, dilation d_n and k_n taps. k_n = 0: no tap reaches the\n"
+    " * phase (its outputs are the bias). */\n"
+    "struct ak_conv_phase {\n"
+    "    int o_n, k_n, p_n, d_n, t0, ts;\n"
+    "};\n"
+    "AK_INLINE ak_conv_phase ak_conv_phase_of(int r, int O, int k, int s, int p, int d) {\n"
+    "    ak_conv_phase f;\n"
+    "    int a = d, b = s;\n"
+    "    while (b) { const int t = a % b; a = b; b = t; }\n"
+    "    f.ts = s / a; f.d_n = d / a;\n"
+    "    f.o_n = r < O ? (O - r + s - 1) / s : 0;\n"
+    "    f.t0 = 0; f.k_n = 0; f.p_n = 0;\n"
+    "    for (int t = 0; t < f.ts && t < k; t++)\n"
+    "        if ((r + p - t * d) % s == 0) {\n"
+    "            f.t0 = t; f.k_n = (k - t + f.ts - 1) / f.ts; f.p_n = (r + p - t * d) / s;\n"
+    "            break;\n"
+    "        }\n"
+    "    return f;\n"
+    "}\n"
     "\n"
     "/* One entry of the k table: x offset of the channel, tap offsets (times the\n"
     " * dilation), the weight offset of (channel, tap); td = -2^30: k past K. */\n"
@@ -15766,14 +15797,43 @@ static const char _ak_src_conv[] =
     "    T (*Bs)[BSZ] = (T (*)[BSZ])(smem + 2 * ASZ * DT::SIZE);\n"
     "    const bool trans = (flags & AK_CVF_TRANS) != 0, cl = (flags & AK_CVF_NHWC) != 0;\n"
     "    const int tid = (int)threadIdx.x;\n"
-    "    const int g = (int)blockIdx.z, co0 = (int)blockIdx.y * BN;\n"
+    "    /* flag PHASE (transposed, a stride > 1): blockIdx.z = group x phases + phase; the block computes the\n"
+    "     * phase's outputs as a stride-1 transposed convolution over the phase's taps only (ak_conv_phase) */\n"
+    "    const int nph = (flags & AK_CVF_PHASE) ? sD * sH * sW : 1;\n"
+    "    const int g = (int)blockIdx.z / nph, ph = (int)blockIdx.z % nph, co0 = (int)blockIdx.y * BN;\n"
     "    const int m0 = (int)blockIdx.x * BM;\n"
+    "    /* the full output and kernel (y and weight addressing), before the phase's extents replace them */\n"
+    "    const int fOH = OH, fOW = OW, fOP = OD * OH * OW, fkH = kH, fkW = kW, taps = kD * kH * kW;\n"
+    "    const int rD = ph / (sH * sW), rH = (ph / sW) % sH, rW = ph % sW, fsD = sD, fsH = sH, fsW = sW;\n"
+    "    int t0D = 0, t0H = 0, t0W = 0, tsD = 1, tsH = 1, tsW = 1;\n"
+    "    if (nph > 1) {\n"
+    "        const ak_conv_phase fd = ak_conv_phase_of(rD, OD, kD, sD, pD, dD), fh = ak_conv_phase_of(rH, OH, kH, sH, pH, dH),\n"
+    "                            fw = ak_conv_phase_of(rW, OW, kW, sW, pW, dW);\n"
+    "        OD = fd.o_n; OH = fh.o_n; OW = fw.o_n;\n"
+    "        kD = fd.k_n; kH = fh.k_n; kW = fw.k_n;\n"
+    "        pD = fd.p_n; pH = fh.p_n; pW = fw.p_n;\n"
+    "        dD = fd.d_n; dH = fh.d_n; dW = fw.d_n;\n"
+    "        t0D = fd.t0; t0H = fh.t0; t0W = fw.t0; tsD = fd.ts; tsH = fh.ts; tsW = fw.ts;\n"
+    "        sD = sH = sW = 1;\n"
+    "    }\n"
+    "    /* the weight's tap of the phase's tap t (t ordered as the phase's kD x kH x kW) */\n"
+    "    auto wtap = [&](int t) {\n"
+    "        if (nph == 1) return t;\n"
+    "        const int qw = t % kW, qh = (t / kW) % kH, qd = t / (kW * kH);\n"
+    "        return ((t0D + qd * tsD) * fkH + t0H + qh * tsH) * fkW + t0W + qw * tsW;\n"
+    "    };\n"
+    "    /* y offset in a sample (in positions) of the phase's output position o */\n"
+    "    auto ypos = [&](int o) {\n"
+    "        if (nph == 1) return o;\n"
+    "        const int jw = o % OW, jh = (o / OW) % OH, jd = o / (OW * OH);\n"
+    "        return ((rD + fsD * jd) * fOH + rH + fsH * jh) * fOW + rW + fsW * jw;\n"
+    "    };\n"
     "    const int OP = OD * OH * OW, M = Nb * OP;\n"
-    "    const int taps = kD * kH * kW, K = Cig * taps;\n"
+    "    const int ptaps = kD * kH * kW, K = Cig * ptaps;\n"
     "    const int xcs = cl ? 1 : ID * IH * IW, xps = cl ? Cin : 1; /* x strides of a channel, of a position */\n"
     "    /* weight: group base, stride of an output channel, of an input channel (taps are contiguous) */\n"
-    "    const ak_i64 wg = trans ? (ak_i64)g * Cig * Cog * taps : (ak_i64)g * Cog * K;\n"
-    "    const int wco = trans ? taps : K, wci = trans ? Cog * taps : taps;\n"
+    "    const ak_i64 wg = (ak_i64)g * Cig * Cog * taps;\n"
+    "    const int wco = trans ? taps : Cig * taps, wci = trans ? Cog * taps : taps;\n"
     "    /* this thread's row of A (fixed for the whole k loop) */\n"
     "    const int am = m0 + tid % BM, ak0 = tid / BM;\n"
     "    /* row base: forward o s - p, transposed o + p (taps then subtract); rows past M get a base no tap reaches */\n"
@@ -15793,9 +15853,9 @@ static const char _ak_src_conv[] =
     "            const int k = k0 + tid;\n"
     "            ak_conv_kent e;\n"
     "            if (k < K) {\n"
-    "                const int ci = k / taps, t = k % taps, kw = t % kW, kh = (t / kW) % kH, kd = t / (kW * kH);\n"
+    "                const int ci = k / ptaps, t = k % ptaps, kw = t % kW, kh = (t / kW) % kH, kd = t / (kW * kH);\n"
     "                const int sg = trans ? -1 : 1;\n"
-    "                e.td = sg * kd * dD; e.th = sg * kh * dH; e.tw = sg * kw * dW; e.woff = ci * wci + t;\n"
+    "                e.td = sg * kd * dD; e.th = sg * kh * dH; e.tw = sg * kw * dW; e.woff = ci * wci + wtap(t);\n"
     "                e.xoff = ci * xcs + ((e.td * IH + e.th) * IW + e.tw) * xps;   /* the tap's offset from the row base */\n"
     "            } else {\n"
     "                e.xoff = 0; e.td = -(1 << 30); e.th = 0; e.tw = 0; e.woff = 0;\n"
@@ -15925,7 +15985,7 @@ static const char _ak_src_conv[] =
     "                    else { rd[i] = od * sD - pD; rh[i] = oh * sH - pH; rw[i] = ow * sW - pW; }\n"
     "                }\n"
     "            }\n"
-    "            const int nct = (Cig + BK - 1) / BK, nkv = taps * nct, sg = trans ? -1 : 1;\n"
+    "            const int nct = (Cig + BK - 1) / BK, nkv = ptaps * nct, sg = trans ? -1 : 1;\n"
     "            const int co = co0 + r0;\n"
     "            const T* wrow = w + wg + (ak_i64)(co < Cog ? co : 0) * wco;\n"
     "            /* B's thread mapping: row r0, channels cc; transposed with WT: row tid % BN, channels (tid / BN) 8 */\n"
@@ -15935,7 +15995,7 @@ static const char _ak_src_conv[] =
     "            auto vload = [&](int kt) {\n"
     "                const int t = kt / nct, c0 = (kt - t * nct) * BK;\n"
     "                const int kw = t % kW, kh = (t / kW) % kH, kd = t / (kW * kH);\n"
-    "                const int td = sg * kd * dD, th = sg * kh * dH, tw = sg * kw * dW;\n"
+    "                const int td = sg * kd * dD, th = sg * kh * dH, tw = sg * kw * dW, wt = wtap(t);\n"
     "                const bool cok = c0 + cc < Cig;\n"
     "#pragma unroll\n"
     "                for (int i = 0; i < NCA; i++) {\n"
@@ -15948,16 +16008,16 @@ static const char _ak_src_conv[] =
     "                if (wtt) {\n"
     "                    /* [taps][Cin][Cog]: 8 input channels of output channel bco, each load coalesced along bco */\n"
     "                    if (c0 + bkc < Cig && bco < Cog) {\n"
-    "                        const T* wp = w + ((ak_i64)t * Cin + g * Cig + c0 + bkc) * Cog + bco;\n"
+    "                        const T* wp = w + ((ak_i64)wt * Cin + g * Cig + c0 + bkc) * Cog + bco;\n"
     "                        ak_u32 u[4];\n"
     "#pragma unroll\n"
     "                        for (int j = 0; j < 4; j++) u[j] = ak_pack2(wp[(2 * j) * Cog], wp[(2 * j + 1) * Cog]);\n"
     "                        rb.x = u[0]; rb.y = u[1]; rb.z = u[2]; rb.w = u[3];\n"
     "                    }\n"
     "                } else if (cok && co < Cog && (flags & AK_CVF_WT))\n"
-    "                    rb = *(const uint4*)(w + ((ak_i64)t * Cout + g * Cog + co) * Cig + c0 + cc);\n"
+    "                    rb = *(const uint4*)(w + ((ak_i64)wt * Cout + g * Cog + co) * Cig + c0 + cc);\n"
     "                else if (cok && co < Cog) {\n"
-    "                    const T* wp = wrow + (c0 + cc) * wci + t;\n"
+    "                    const T* wp = wrow + (c0 + cc) * wci + wt;\n"
     "                    ak_u32 u[4];\n"
     "#pragma unroll\n"
     "                    for (int j = 0; j < 4; j++) u[j] = ak_pack2(wp[(2 * j) * wci], wp[(2 * j + 1) * wci]);\n"
@@ -15969,9 +16029,11 @@ static const char _ak_src_conv[] =
     "                for (int i = 0; i < NCA; i++) *(uint4*)&As[st][(r0 + i * RSTEP) * LDA + cc] = ra[i];\n"
     "                *(uint4*)&Bs[st][bn * LDB + bkc] = rb;\n"
     "            };\n"
-    "            vload(0);\n"
-    "            vstore(0);\n"
-    "            __syncthreads();\n"
+    "            if (nkv > 0) {\n"
+    "                vload(0);\n"
+    "                vstore(0);\n"
+    "                __syncthreads();\n"
+    "            }\n"
     "            for (int kt = 0; kt < nkv; kt++) {\n"
     "                const int cur = kt & 1;\n"
     "                if (kt + 1 < nkv) vload(kt + 1);\n"
@@ -16026,10 +16088,10 @@ static const char _ak_src_conv[] =
     "    }\n"
     "    __syncthreads();\n"
     "    const int act = flags >> AK_CVF_ACT_SHIFT;\n"
-    "    const int ycs = cl ? 1 : OP, yps = cl ? Cout : 1;\n"
+    "    const int ycs = cl ? 1 : fOP, yps = cl ? Cout : 1;\n"
     "    if (am < M) {\n"
-    "        const int n = am / OP, o = am % OP;\n"
-    "        T* yn = y + (ak_i64)n * Cout * OP + (ak_i64)o * yps;\n"
+    "        const int n = am / OP, o = ypos(am % OP);\n"
+    "        T* yn = y + (ak_i64)n * Cout * fOP + (ak_i64)o * yps;\n"
     "#pragma unroll 1\n"
     "        for (int c = ak0; c < BN; c += NT / BM) {\n"
     "            const int co = co0 + c;\n"
@@ -21642,6 +21704,7 @@ static const struct { const char* family; const char* source; const char* kernel
 #define _AK_CVF_BIAS 4
 #define _AK_CVF_VEC 8
 #define _AK_CVF_WT 16
+#define _AK_CVF_PHASE 32
 #define _AK_CVF_ACT_SHIFT 8
 /* host constants of kernels/gemm.hip (its `// >>host` block) */
 #define _AK_GF_TA 1
@@ -21874,7 +21937,7 @@ static inline void _ak_kargs_chnorm_apply(_ak_kargs* kargs_, const void* x, void
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, w); ak_args_ptr(a_, bias); ak_args_ptr(a_, mean); ak_args_ptr(a_, rs); ak_args_i64(a_, planes); ak_args_i64(a_, C); ak_args_i64(a_, S);
     ak_args_i32(a_, G); ak_args_i32(a_, running); ak_args_f32(a_, eps);
 }
-/* kernels/conv.hip:385 NAME (macro AK_CONV_IGEMM) */
+/* kernels/conv.hip:447 NAME (macro AK_CONV_IGEMM) */
 static inline void _ak_kargs_conv_igemm(_ak_kargs* kargs_, const void* x, const void* w, const void* bias, void* y, int32_t flags, float ap, int32_t Nb, int32_t Cin, int32_t Cout, int32_t Cig,
                                         int32_t Cog, int32_t ID, int32_t IH, int32_t IW, int32_t OD, int32_t OH, int32_t OW, int32_t kD, int32_t kH, int32_t kW, int32_t sD, int32_t sH, int32_t sW,
                                         int32_t pD, int32_t pH, int32_t pW, int32_t dD, int32_t dH, int32_t dW) {
@@ -22167,7 +22230,7 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_attn_sm90 _AK_KIF_attn_simt
 #define _ak_kargs_copy _ak_kargs_cast   /* kernels/cast.hip:47 ak_copy_f32: the same list */
 #define _AK_KIF_copy _AK_KIF_cast
-#define _ak_kargs_conv_dw _ak_kargs_conv_igemm   /* kernels/conv.hip:467 NAME (macro AK_CONV_DW): the same list */
+#define _ak_kargs_conv_dw _ak_kargs_conv_igemm   /* kernels/conv.hip:529 NAME (macro AK_CONV_DW): the same list */
 #define _AK_KIF_conv_dw _AK_KIF_conv_igemm
 #define _ak_kargs_scale _ak_kargs_axpy   /* kernels/elementwise.hip:58 ak_scale_f32: the same list */
 #define _AK_KIF_scale _AK_KIF_axpy
@@ -28169,9 +28232,36 @@ static int _ak_conv_as_gemm(const ak_conv_desc* a, const _ak_conv_geom* g, ak_ge
     return 1;
 }
 
+/* The sub-pixel split of a transposed convolution with a stride > 1
+ * (kernels/conv.hip, flag PHASE): one implicit GEMM per output phase
+ * (o mod stride in each dimension), each over the taps that reach its
+ * outputs only (about taps / (sD sH sW) of them), all in one launch
+ * (blockIdx.z = group x phases + phase). Returns the number of phases, 1
+ * where no split is made (standard, stride 1, or groups x phases past the
+ * grid's 65535). *kmax: the most taps a phase takes (per dimension
+ * ceil(k / (s / gcd(s, d)))); *mrows: rows of the largest phase. */
+static long long _ak_conv_phases(const ak_conv_desc* a, const _ak_conv_geom* g, long long* kmax, long long* mrows) {
+    long long nph = 1, km = 1, rows = g->N;
+    int j;
+    for (j = 0; j < 3; j++) {
+        long long x = g->s[j], y = g->d[j], ts;
+        while (y) { const long long t = x % y; x = y; y = t; }
+        ts = g->s[j] / x;
+        nph *= g->s[j];
+        km *= (g->k[j] + ts - 1) / ts;
+        rows *= (g->out[j] + g->s[j] - 1) / g->s[j];
+    }
+    if (!a->transposed || nph == 1 || nph * g->G > 65535) {
+        km = g->taps; rows = g->N * g->ovol; nph = 1;
+    }
+    if (kmax) *kmax = km;
+    if (mrows) *mrows = rows;
+    return nph;
+}
+
 /* The implicit GEMM's vector loader (kernels/conv.hip, flag VEC): 16-bit
- * dtypes on the matrix cores, a gather without a stride test (standard, or
- * transposed with stride 1), channel counts multiples of 8, and k tiles of 32
+ * dtypes on the matrix cores, a gather without a stride test (standard,
+ * transposed with stride 1, or a transposed phase), channel counts multiples of 8, and k tiles of 32
  * channels at most 1.5x the channels (16 channels a group would double the
  * products: the element loader is faster there). Channels-last x is read in
  * place (when 16-byte aligned); a channels-first x is first copied
@@ -28180,14 +28270,17 @@ static int _ak_conv_as_gemm(const ak_conv_desc* a, const _ak_conv_geom* g, ak_ge
  * pay for the extra pass. With more than one tap the weight is copied with
  * the taps outermost (flag WT, one ak_transpose). 0: the element loader. */
 static int _ak_conv_vec(const ak_conv_desc* a, const _ak_conv_geom* g, const char* path) {
+    long long kmax;
     int j;
     if (a->dtype == AK_F32 || g->depthwise || (strcmp(path, "mma.sync") && strcmp(path, "mfma") && strcmp(path, "wmma"))) return 0;
     if (g->Cig % 8 || g->Cin % 8) return 0;
     if ((g->Cig + 31) / 32 * 32 * 2 > g->Cig * 3) return 0; /* k tiles of 32 channels: at most 1.5x the products */
-    for (j = 0; j < 3; j++)
-        if (a->transposed && g->s[j] != 1) return 0;
+    if (_ak_conv_phases(a, g, &kmax, NULL) == 1) {
+        for (j = 0; j < 3; j++)
+            if (a->transposed && g->s[j] != 1) return 0;
+    }
     if (a->layout == AK_CONV_CHANNELS_LAST) return 1;
-    return g->Cog * g->taps >= 32;
+    return g->Cog * kmax >= 32;
 }
 
 static ak_result _ak_conv_plan_geom(ak_context* ctx, const ak_conv_desc* a, const _ak_conv_geom* g, ak_conv_plan* p) {
@@ -28245,6 +28338,9 @@ static ak_result _ak_conv_plan_geom(ak_context* ctx, const ak_conv_desc* a, cons
                                      "channels-last first, then k ordered (tap, channel) with 16-byte loads of 8 channels")
                             : "implicit GEMM on the matrix cores: 128 x 64 tile, 8 (wave32) / 4 (wave64) waves, im2col addresses "
                               "in the loader";
+            if (_ak_conv_phases(a, g, NULL, NULL) > 1)
+                p->reason = "transposed with a stride > 1: one implicit GEMM per sub-pixel phase (output position mod stride), "
+                            "each over the taps that reach it only; 128 x 64 tile on the matrix cores";
             snprintf(p->kernel, sizeof p->kernel, "ak_conv_igemm_mma_%s", fast32 ? "x32" : dt);
         } else {
             p->path = "simt";
@@ -28341,6 +28437,7 @@ AKDEF ak_result ak_conv(ak_context* ctx, const ak_conv_desc* a, ak_stream* strea
     _ak_kargs ka;
     ak_dim3 grid, block;
     int flags;
+    long long nph = 1, mrows = 0;
     const void *xs, *ws;
     void *xt = NULL, *wt = NULL;
     ak_result r = _ak_op_check_ctx(ctx, opn);
@@ -28370,6 +28467,7 @@ AKDEF ak_result ak_conv(ak_context* ctx, const ak_conv_desc* a, ak_stream* strea
     if ((r = _ak_op_kernel(ctx, _ak_src_conv, pl.kernel, &k)) != AK_OK) return r;
     flags = (a->transposed ? _AK_CVF_TRANS : 0) | (a->layout == AK_CONV_CHANNELS_LAST ? _AK_CVF_NHWC : 0) | (a->bias ? _AK_CVF_BIAS : 0) |
             (a->activation << _AK_CVF_ACT_SHIFT);
+    if (!g.depthwise && (nph = _ak_conv_phases(a, &g, NULL, &mrows)) > 1) flags |= _AK_CVF_PHASE;
     xs = a->x;
     ws = a->w;
     if (_ak_conv_vec(a, &g, pl.path)) {
@@ -28411,9 +28509,10 @@ AKDEF ak_result ak_conv(ak_context* ctx, const ak_conv_desc* a, ak_stream* strea
         grid.y = (unsigned)(ys < 65535 ? ys : 65535);
         grid.z = 1;
     } else {
-        grid.x = (unsigned)(((size_t)(g.N * g.ovol) + _AK_CONV_BM - 1) / _AK_CONV_BM);
+        /* PHASE: the rows of the largest phase; z = group x phases + phase */
+        grid.x = (unsigned)(((size_t)(nph > 1 ? mrows : g.N * g.ovol) + _AK_CONV_BM - 1) / _AK_CONV_BM);
         grid.y = (unsigned)(((size_t)g.Cog + _AK_CONV_BN - 1) / _AK_CONV_BN);
-        grid.z = (unsigned)g.G;
+        grid.z = (unsigned)(g.G * nph);
     }
     r = _ak_op_launch3(ctx, k, grid, block, 0, stream, &ka);
     if (xt) ak_free(ctx, xt); /* stream-ordered reuse: safe right after the launch */

@@ -529,7 +529,7 @@ static void emu_attention(void) {
 }
 /* ---- convolution through ak_conv's plan for this target: the implicit GEMM on the matrix cores with the
  * element loader and the vector loader (channel counts multiples of 8; channels-first through the
- * channels-last copy), standard and stride-1 transposed, against the C reference (tests/t_gpu_conv.c) */
+ * channels-last copy), standard and transposed (strides > 1: the sub-pixel phases), against the C reference (tests/t_gpu_conv.c) */
 static void emu_conv(void) {
     using emuconv::gc_case;
     static const gc_case cases[] = {
@@ -538,6 +538,8 @@ static void emu_conv(void) {
         { 2, 0, 0, 0, 1,          1, 48, 9, 1, { 6, 5 }, { 3, 3 }, { 1, 1 }, { 1, 1 }, { 1, 1 }, { 0 } },      /* vector, NCHW copy */
         { 1, 1, 1, 0, 0,          2, 64, 12, 2, { 9 }, { 3 }, { 1 }, { 1 }, { 2 }, { 0 } },                  /* vector, transposed */
         { 2, 0, 0, 0, 0,          1, 5, 10, 1, { 7, 6 }, { 3, 2 }, { 1, 1 }, { 1, 0 }, { 1, 1 }, { 0 } },       /* element loader */
+        { 2, 1, 0, 0, 1,          1, 32, 20, 1, { 5, 6 }, { 3, 3 }, { 2, 3 }, { 1, 1 }, { 1, 2 }, { 1, 0 } },   /* vector, phases */
+        { 2, 1, 1, 0, 1,          1, 6, 10, 2, { 4, 5 }, { 3, 3 }, { 5, 2 }, { 1, 1 }, { 2, 2 }, { 0, 1 } },    /* element, phases */
     };
     ak_config cfg = ak_config_default();
     cfg.matrix_cores = AK_ON;
