@@ -15703,9 +15703,11 @@ static const char _ak_src_conv[] =
     "// walks output positions with consecutive threads.\n"
     "//\n"
     "// Depthwise (ak_conv_dw_*): groups == Cin, Cout a multiple of Cin (output\n"
-    "// channel c reads input channel c / (Cout / Cin)), standard only: one thread\n"
-    "// per output element, the taps in a loop (fp32 sums), neighbours share\n"
-    "// inputs through the caches.\n"
+    "// channel c reads input channel c / (Cout / Cin)), standard only. Channels-\n"
+    "// first where the window of a 64 x 32 output tile fits shared memory (flag\n"
+    "// DWT): the window staged once per kernel depth (fp32), each thread sums a\n"
+    "// strip of 8 outputs of a column. Otherwise one thread per output element,\n"
+    "// the taps in a loop (fp32 sums), neighbours share inputs through the caches.\n"
     "//\n"
     "// Index math: 32-bit inside one sample (the host keeps a sample of x and of\n"
     "// y below 2^31 elements and M below 2^31), 64-bit for the sample offset.\n"
@@ -15725,7 +15727,8 @@ static const char _ak_src_conv[] =
     "//\n"
     "// flags: bit 0 transposed, 1 channels-last (y; x too unless VEC), 2 bias,\n"
     "// 3 VEC (x channels-last, vector loader), 4 WT (with VEC: the weight taps\n"
-    "// outermost), 5 PHASE (transposed, sub-pixel phases), bits 8.. the activation's\n"
+    "// outermost), 5 PHASE (transposed, sub-pixel phases), 6 DWT (depthwise,\n"
+    "// channels-first: the tiled path), bits 8.. the activation's\n"
     "// AK_UNARY_* code.\n"
     "//\n"
     "// kernels: ak_conv_igemm_mma_f16 ak_conv_igemm_mma_bf16 ak_conv_igemm_mma_f32 ak_conv_igemm_mma_x32 ak_conv_igemm_simt_f32 ak_conv_igemm_simt_f16 ak_conv_igemm_simt_bf16 ak_conv_dw_f32 ak_conv_dw_f16 ak_conv_dw_bf16\n"
@@ -15737,6 +15740,11 @@ static const char _ak_src_conv[] =
     "#define AK_CVF_VEC 8\n"
     "#define AK_CVF_WT 16\n"
     "#define AK_CVF_PHASE 32\n"
+    "#define AK_CVF_DWT 64\n"
+    "#define AK_CONV_DW_TW 64   /* the tiled depthwise path: output tile columns (one a thread) */\n"
+    "#define AK_CONV_DW_R 8     /* output rows a thread (4 row groups: 32 rows a tile) */\n"
+    "#define AK_CONV_DW_XS 6144 /* input tile elements (fp32) in shared memory: the host's limit */\n"
+    "#define AK_CONV_DW_WS 256  /* taps in shared memory: the host's limit */\n"
     "#define AK_CVF_ACT_SHIFT 8\n"
     "// <<host\n"
     "\n"
@@ -16163,6 +16171,64 @@ static const char _ak_src_conv[] =
     "    const int OP = OD * OH * OW, taps = kD * kH * kW, IP = ID * IH * IW;\n"
     "    const int act = flags >> AK_CVF_ACT_SHIFT;\n"
     "    (void)Cig;\n"
+    "    if (flags & AK_CVF_DWT) {\n"
+    "        /* Tiled (channels-first, flag DWT): a block computes a 64 x 32 tile of one output plane (one depth); per\n"
+    "         * kernel depth it stages the input window of the tile in shared memory (fp32, coalesced row loads, zeros\n"
+    "         * outside the input), the taps in shared memory; each thread sums a column strip of 8 outputs. blockIdx.x:\n"
+    "         * the tile, y: (sample, channel, output depth), striding by gridDim.y. */\n"
+    "        enum { TW = AK_CONV_DW_TW, R = AK_CONV_DW_R, TY = 256 / TW, TH = TY * R };\n"
+    "        __shared__ float xs[AK_CONV_DW_XS];\n"
+    "        __shared__ float wsm[AK_CONV_DW_WS];\n"
+    "        const int tid = (int)threadIdx.x, tx = tid % TW, ty = tid / TW;\n"
+    "        const int twn = (OW + TW - 1) / TW, ow0 = ((int)blockIdx.x % twn) * TW, oh0 = ((int)blockIdx.x / twn) * TH;\n"
+    "        const int XW = (TW - 1) * sW + (kW - 1) * dW + 1, XH = (TH - 1) * sH + (kH - 1) * dH + 1, XN = XW * XH;\n"
+    "        const int iw0 = ow0 * sW - pW, ih0 = oh0 * sH - pH;\n"
+    "        const ak_i64 units = (ak_i64)Nb * Cout * OD;\n"
+    "        for (ak_i64 u = blockIdx.y; u < units; u += gridDim.y) {\n"
+    "            const int od = (int)(u % OD), c = (int)((u / OD) % Cout), n = (int)(u / ((ak_i64)OD * Cout));\n"
+    "            const typename DT::T* xc = x + ((ak_i64)n * Cin + c / Cog) * IP;\n"
+    "            float acc[R];\n"
+    "#pragma unroll\n"
+    "            for (int r = 0; r < R; r++) acc[r] = 0.0f;\n"
+    "            __syncthreads(); /* the previous unit's readers are done */\n"
+    "            for (int t = tid; t < taps; t += 256) wsm[t] = DT::to(w[(ak_i64)c * taps + t]);\n"
+    "            for (int kd = 0; kd < kD; kd++) {\n"
+    "                const int id = od * sD - pD + kd * dD;\n"
+    "                if ((unsigned)id >= (unsigned)ID) continue; /* uniform over the block */\n"
+    "                const typename DT::T* xp = xc + (ak_i64)id * IH * IW;\n"
+    "                __syncthreads();\n"
+    "                for (int e = tid; e < XN; e += 256) {\n"
+    "                    const int rr = e / XW, q = e - rr * XW, ih = ih0 + rr, iw = iw0 + q;\n"
+    "                    xs[e] = ((unsigned)ih < (unsigned)IH && (unsigned)iw < (unsigned)IW) ? DT::to(xp[ih * IW + iw]) : 0.0f;\n"
+    "                }\n"
+    "                __syncthreads();\n"
+    "                const float* xr = xs + (ty * R) * sH * XW + tx * sW;\n"
+    "                const float* wr = wsm + kd * kH * kW;\n"
+    "                for (int kh = 0; kh < kH; kh++)\n"
+    "                    for (int kw = 0; kw < kW; kw++) {\n"
+    "                        const float wv = wr[kh * kW + kw];\n"
+    "                        const float* xq = xr + kh * dH * XW + kw * dW;\n"
+    "#pragma unroll\n"
+    "                        for (int r = 0; r < R; r++) acc[r] = fmaf(xq[r * sH * XW], wv, acc[r]);\n"
+    "                    }\n"
+    "            }\n"
+    "            const float b = (flags & AK_CVF_BIAS) ? DT::to(bias[c]) : 0.0f;\n"
+    "            typename DT::T* yp = y + ((ak_i64)n * Cout + c) * OP + (ak_i64)od * OH * OW;\n"
+    "            const int ow = ow0 + tx;\n"
+    "            if (ow < OW) {\n"
+    "#pragma unroll\n"
+    "                for (int r = 0; r < R; r++) {\n"
+    "                    const int oh = oh0 + ty * R + r;\n"
+    "                    if (oh < OH) {\n"
+    "                        float v = acc[r] + b;\n"
+    "                        if (act != AK_UNARY_NONE) v = ak_uop_apply(act, v, ap);\n"
+    "                        yp[oh * OW + ow] = DT::from(v);\n"
+    "                    }\n"
+    "                }\n"
+    "            }\n"
+    "        }\n"
+    "        return;\n"
+    "    }\n"
     "    if (!cl) {\n"
     "        const ak_i64 planes = (ak_i64)Nb * Cout;\n"
     "        for (ak_i64 pl = blockIdx.y; pl < planes; pl += gridDim.y) {\n"
@@ -21705,6 +21771,11 @@ static const struct { const char* family; const char* source; const char* kernel
 #define _AK_CVF_VEC 8
 #define _AK_CVF_WT 16
 #define _AK_CVF_PHASE 32
+#define _AK_CVF_DWT 64
+#define _AK_CONV_DW_TW 64   /* the tiled depthwise path: output tile columns (one a thread) */
+#define _AK_CONV_DW_R 8     /* output rows a thread (4 row groups: 32 rows a tile) */
+#define _AK_CONV_DW_XS 6144 /* input tile elements (fp32) in shared memory: the host's limit */
+#define _AK_CONV_DW_WS 256  /* taps in shared memory: the host's limit */
 #define _AK_CVF_ACT_SHIFT 8
 /* host constants of kernels/gemm.hip (its `// >>host` block) */
 #define _AK_GF_TA 1
@@ -21937,7 +22008,7 @@ static inline void _ak_kargs_chnorm_apply(_ak_kargs* kargs_, const void* x, void
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, w); ak_args_ptr(a_, bias); ak_args_ptr(a_, mean); ak_args_ptr(a_, rs); ak_args_i64(a_, planes); ak_args_i64(a_, C); ak_args_i64(a_, S);
     ak_args_i32(a_, G); ak_args_i32(a_, running); ak_args_f32(a_, eps);
 }
-/* kernels/conv.hip:447 NAME (macro AK_CONV_IGEMM) */
+/* kernels/conv.hip:455 NAME (macro AK_CONV_IGEMM) */
 static inline void _ak_kargs_conv_igemm(_ak_kargs* kargs_, const void* x, const void* w, const void* bias, void* y, int32_t flags, float ap, int32_t Nb, int32_t Cin, int32_t Cout, int32_t Cig,
                                         int32_t Cog, int32_t ID, int32_t IH, int32_t IW, int32_t OD, int32_t OH, int32_t OW, int32_t kD, int32_t kH, int32_t kW, int32_t sD, int32_t sH, int32_t sW,
                                         int32_t pD, int32_t pH, int32_t pW, int32_t dD, int32_t dH, int32_t dW) {
@@ -22230,7 +22301,7 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_attn_sm90 _AK_KIF_attn_simt
 #define _ak_kargs_copy _ak_kargs_cast   /* kernels/cast.hip:47 ak_copy_f32: the same list */
 #define _AK_KIF_copy _AK_KIF_cast
-#define _ak_kargs_conv_dw _ak_kargs_conv_igemm   /* kernels/conv.hip:529 NAME (macro AK_CONV_DW): the same list */
+#define _ak_kargs_conv_dw _ak_kargs_conv_igemm   /* kernels/conv.hip:595 NAME (macro AK_CONV_DW): the same list */
 #define _AK_KIF_conv_dw _AK_KIF_conv_igemm
 #define _ak_kargs_scale _ak_kargs_axpy   /* kernels/elementwise.hip:58 ak_scale_f32: the same list */
 #define _AK_KIF_scale _AK_KIF_axpy
@@ -28259,6 +28330,15 @@ static long long _ak_conv_phases(const ak_conv_desc* a, const _ak_conv_geom* g, 
     return nph;
 }
 
+/* The tiled depthwise path (kernels/conv.hip, flag DWT): channels-first,
+ * the input window of a 64 x 32 output tile (per kernel depth) within 6144
+ * fp32 elements of shared memory and at most 256 taps. */
+static int _ak_conv_dw_tiled(const ak_conv_desc* a, const _ak_conv_geom* g) {
+    const double xw = 63.0 * (double)g->s[2] + (double)(g->k[2] - 1) * (double)g->d[2] + 1.0;
+    const double xh = 31.0 * (double)g->s[1] + (double)(g->k[1] - 1) * (double)g->d[1] + 1.0;
+    return g->depthwise && a->layout == AK_CONV_CHANNELS_FIRST && g->taps <= 256 && xw * xh <= 6144.0;
+}
+
 /* The implicit GEMM's vector loader (kernels/conv.hip, flag VEC): 16-bit
  * dtypes on the matrix cores, a gather without a stride test (standard,
  * transposed with stride 1, or a transposed phase), channel counts multiples of 8, and k tiles of 32
@@ -28307,8 +28387,11 @@ static ak_result _ak_conv_plan_geom(ak_context* ctx, const ak_conv_desc* a, cons
                     "samples in channels-first)";
     } else if (g->depthwise) {
         p->path = "depthwise";
-        p->reason = "groups == in_channels: a direct kernel (one thread per output, the taps in a loop): one input channel per "
-                    "output gives the GEMM a k of one kernel volume, too short for a tile";
+        p->reason = _ak_conv_dw_tiled(a, g)
+                        ? "groups == in_channels: a direct kernel, 64 x 32 output tiles, the input window in shared memory, a "
+                          "strip of 8 outputs a thread (one input channel per output gives a GEMM a k of one kernel volume)"
+                        : "groups == in_channels: a direct kernel (one thread per output, the taps in a loop): one input channel per "
+                          "output gives the GEMM a k of one kernel volume, too short for a tile";
         snprintf(p->kernel, sizeof p->kernel, "ak_conv_dw_%s", dt);
     } else {
         switch (isa) {
@@ -28468,6 +28551,7 @@ AKDEF ak_result ak_conv(ak_context* ctx, const ak_conv_desc* a, ak_stream* strea
     flags = (a->transposed ? _AK_CVF_TRANS : 0) | (a->layout == AK_CONV_CHANNELS_LAST ? _AK_CVF_NHWC : 0) | (a->bias ? _AK_CVF_BIAS : 0) |
             (a->activation << _AK_CVF_ACT_SHIFT);
     if (!g.depthwise && (nph = _ak_conv_phases(a, &g, NULL, &mrows)) > 1) flags |= _AK_CVF_PHASE;
+    if (_ak_conv_dw_tiled(a, &g)) flags |= _AK_CVF_DWT;
     xs = a->x;
     ws = a->w;
     if (_ak_conv_vec(a, &g, pl.path)) {
@@ -28501,7 +28585,14 @@ AKDEF ak_result ak_conv(ak_context* ctx, const ak_conv_desc* a, ak_stream* strea
                    (int32_t)g.s[2], (int32_t)g.p[0], (int32_t)g.p[1], (int32_t)g.p[2], (int32_t)g.d[0], (int32_t)g.d[1],
                    (int32_t)g.d[2]);
     block.x = _AK_CONV_THREADS; block.y = 1; block.z = 1;
-    if (g.depthwise) {
+    if (g.depthwise && (flags & _AK_CVF_DWT)) {
+        /* x the 64 x 32 output tiles of a plane, y the (sample, channel, output depth) units */
+        const size_t tiles = (size_t)((g.out[2] + 63) / 64) * (size_t)((g.out[1] + 31) / 32), units = (size_t)(g.N * g.Cout * g.out[0]);
+        if (tiles > 0x7FFFFFFFu) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_conv: %zu depthwise tiles per plane (grid limit)", tiles);
+        grid.x = (unsigned)tiles;
+        grid.y = (unsigned)(units < 65535 ? units : 65535);
+        grid.z = 1;
+    } else if (g.depthwise) {
         /* channels-first: y the (sample, channel) planes, x a plane's positions; channels-last: y the samples */
         const int cl = a->layout == AK_CONV_CHANNELS_LAST;
         const size_t per = (size_t)(cl ? g.Cout * g.ovol : g.ovol), bx = (per + 255) / 256, ys = (size_t)(cl ? g.N : g.N * g.Cout);

@@ -34,9 +34,11 @@
 // walks output positions with consecutive threads.
 //
 // Depthwise (ak_conv_dw_*): groups == Cin, Cout a multiple of Cin (output
-// channel c reads input channel c / (Cout / Cin)), standard only: one thread
-// per output element, the taps in a loop (fp32 sums), neighbours share
-// inputs through the caches.
+// channel c reads input channel c / (Cout / Cin)), standard only. Channels-
+// first where the window of a 64 x 32 output tile fits shared memory (flag
+// DWT): the window staged once per kernel depth (fp32), each thread sums a
+// strip of 8 outputs of a column. Otherwise one thread per output element,
+// the taps in a loop (fp32 sums), neighbours share inputs through the caches.
 //
 // Index math: 32-bit inside one sample (the host keeps a sample of x and of
 // y below 2^31 elements and M below 2^31), 64-bit for the sample offset.
@@ -56,7 +58,8 @@
 //
 // flags: bit 0 transposed, 1 channels-last (y; x too unless VEC), 2 bias,
 // 3 VEC (x channels-last, vector loader), 4 WT (with VEC: the weight taps
-// outermost), 5 PHASE (transposed, sub-pixel phases), bits 8.. the activation's
+// outermost), 5 PHASE (transposed, sub-pixel phases), 6 DWT (depthwise,
+// channels-first: the tiled path), bits 8.. the activation's
 // AK_UNARY_* code.
 //
 // kernels: ak_conv_igemm_mma_f16 ak_conv_igemm_mma_bf16 ak_conv_igemm_mma_f32 ak_conv_igemm_mma_x32 ak_conv_igemm_simt_f32 ak_conv_igemm_simt_f16 ak_conv_igemm_simt_bf16 ak_conv_dw_f32 ak_conv_dw_f16 ak_conv_dw_bf16
@@ -68,6 +71,11 @@
 #define AK_CVF_VEC 8
 #define AK_CVF_WT 16
 #define AK_CVF_PHASE 32
+#define AK_CVF_DWT 64
+#define AK_CONV_DW_TW 64   /* the tiled depthwise path: output tile columns (one a thread) */
+#define AK_CONV_DW_R 8     /* output rows a thread (4 row groups: 32 rows a tile) */
+#define AK_CONV_DW_XS 6144 /* input tile elements (fp32) in shared memory: the host's limit */
+#define AK_CONV_DW_WS 256  /* taps in shared memory: the host's limit */
 #define AK_CVF_ACT_SHIFT 8
 // <<host
 
@@ -494,6 +502,64 @@ AK_INLINE void ak_conv_dw(const typename DT::T* AK_RESTRICT x, const typename DT
     const int OP = OD * OH * OW, taps = kD * kH * kW, IP = ID * IH * IW;
     const int act = flags >> AK_CVF_ACT_SHIFT;
     (void)Cig;
+    if (flags & AK_CVF_DWT) {
+        /* Tiled (channels-first, flag DWT): a block computes a 64 x 32 tile of one output plane (one depth); per
+         * kernel depth it stages the input window of the tile in shared memory (fp32, coalesced row loads, zeros
+         * outside the input), the taps in shared memory; each thread sums a column strip of 8 outputs. blockIdx.x:
+         * the tile, y: (sample, channel, output depth), striding by gridDim.y. */
+        enum { TW = AK_CONV_DW_TW, R = AK_CONV_DW_R, TY = 256 / TW, TH = TY * R };
+        __shared__ float xs[AK_CONV_DW_XS];
+        __shared__ float wsm[AK_CONV_DW_WS];
+        const int tid = (int)threadIdx.x, tx = tid % TW, ty = tid / TW;
+        const int twn = (OW + TW - 1) / TW, ow0 = ((int)blockIdx.x % twn) * TW, oh0 = ((int)blockIdx.x / twn) * TH;
+        const int XW = (TW - 1) * sW + (kW - 1) * dW + 1, XH = (TH - 1) * sH + (kH - 1) * dH + 1, XN = XW * XH;
+        const int iw0 = ow0 * sW - pW, ih0 = oh0 * sH - pH;
+        const ak_i64 units = (ak_i64)Nb * Cout * OD;
+        for (ak_i64 u = blockIdx.y; u < units; u += gridDim.y) {
+            const int od = (int)(u % OD), c = (int)((u / OD) % Cout), n = (int)(u / ((ak_i64)OD * Cout));
+            const typename DT::T* xc = x + ((ak_i64)n * Cin + c / Cog) * IP;
+            float acc[R];
+#pragma unroll
+            for (int r = 0; r < R; r++) acc[r] = 0.0f;
+            __syncthreads(); /* the previous unit's readers are done */
+            for (int t = tid; t < taps; t += 256) wsm[t] = DT::to(w[(ak_i64)c * taps + t]);
+            for (int kd = 0; kd < kD; kd++) {
+                const int id = od * sD - pD + kd * dD;
+                if ((unsigned)id >= (unsigned)ID) continue; /* uniform over the block */
+                const typename DT::T* xp = xc + (ak_i64)id * IH * IW;
+                __syncthreads();
+                for (int e = tid; e < XN; e += 256) {
+                    const int rr = e / XW, q = e - rr * XW, ih = ih0 + rr, iw = iw0 + q;
+                    xs[e] = ((unsigned)ih < (unsigned)IH && (unsigned)iw < (unsigned)IW) ? DT::to(xp[ih * IW + iw]) : 0.0f;
+                }
+                __syncthreads();
+                const float* xr = xs + (ty * R) * sH * XW + tx * sW;
+                const float* wr = wsm + kd * kH * kW;
+                for (int kh = 0; kh < kH; kh++)
+                    for (int kw = 0; kw < kW; kw++) {
+                        const float wv = wr[kh * kW + kw];
+                        const float* xq = xr + kh * dH * XW + kw * dW;
+#pragma unroll
+                        for (int r = 0; r < R; r++) acc[r] = fmaf(xq[r * sH * XW], wv, acc[r]);
+                    }
+            }
+            const float b = (flags & AK_CVF_BIAS) ? DT::to(bias[c]) : 0.0f;
+            typename DT::T* yp = y + ((ak_i64)n * Cout + c) * OP + (ak_i64)od * OH * OW;
+            const int ow = ow0 + tx;
+            if (ow < OW) {
+#pragma unroll
+                for (int r = 0; r < R; r++) {
+                    const int oh = oh0 + ty * R + r;
+                    if (oh < OH) {
+                        float v = acc[r] + b;
+                        if (act != AK_UNARY_NONE) v = ak_uop_apply(act, v, ap);
+                        yp[oh * OW + ow] = DT::from(v);
+                    }
+                }
+            }
+        }
+        return;
+    }
     if (!cl) {
         const ak_i64 planes = (ak_i64)Nb * Cout;
         for (ak_i64 pl = blockIdx.y; pl < planes; pl += gridDim.y) {

@@ -118,6 +118,10 @@ static void test_gpu_conv(void) {
         { 2, 0, 0, 0, 0,          2, 10, 14, 2, { 15, 13 }, { 3, 3 }, { 1, 1 }, { 1, 1 }, { 1, 1 }, { 0 } },        /* groups */
         { 2, 0, 0, 0, 1,          2, 7, 7, 7, { 33, 35 }, { 3, 5 }, { 1, 2 }, { 1, 2 }, { 2, 1 }, { 0 } },          /* depthwise */
         { 2, 0, 1, AK_OP_RELU, 0, 2, 5, 10, 5, { 12, 13 }, { 3, 1 }, { 1, 1 }, { 0, 0 }, { 1, 1 }, { 0 } },      /* depthwise x2 */
+        /* depthwise channels-first with the window of a 64 x 32 tile in shared memory: partial tiles, 3-D, 1-D */
+        { 2, 0, 0, 0, 1,          2, 3, 6, 3, { 45, 70 }, { 3, 3 }, { 1, 1 }, { 1, 1 }, { 1, 1 }, { 0 } },
+        { 3, 0, 0, AK_OP_RELU, 0, 1, 4, 4, 4, { 5, 37, 66 }, { 3, 3, 3 }, { 2, 2, 1 }, { 1, 1, 1 }, { 1, 1, 2 }, { 0 } },
+        { 1, 0, 0, 0, 1,          3, 5, 5, 5, { 200 }, { 5 }, { 1 }, { 6 }, { 3 }, { 0 } },
         { 2, 0, 0, 0, 0,          2, 33, 65, 1, { 17, 19 }, { 1, 1 }, { 1, 1 }, { 0, 0 }, { 1, 1 }, { 0 } },        /* pointwise */
         { 2, 0, 1, AK_OP_RELU, 1, 3, 19, 37, 1, { 7, 11 }, { 1, 1 }, { 1, 1 }, { 0, 0 }, { 1, 1 }, { 0 } },    /* pointwise NHWC: ak_gemm */
         /* channel counts multiples of 8: the vector loader (16-bit dtypes on the matrix cores) */
