@@ -15824,8 +15824,12 @@ static const char _ak_src_conv[] =
     "        t0D = fd.t0; t0H = fh.t0; t0W = fw.t0; tsD = fd.ts; tsH = fh.ts; tsW = fw.ts;\n"
     "        sD = sH = sW = 1;\n"
     "    }\n"
-    "    /* the weight's tap of the phase's tap (kd, kh, kw): w0 + kd wtd + kh wth + kw wtw (without phases: the tap itself) */\n"
-    "    const int wtw = tsW, wth = tsH * fkW, wtd = tsD * fkH * fkW, w0 = (t0D * fkH + t0H) * fkW + t0W;\n"
+    "    /* the weight's tap of the phase's tap t (t ordered as the phase's kD x kH x kW) */\n"
+    "    auto wtap = [&](int t) {\n"
+    "        if (nph == 1) return t;\n"
+    "        const int qw = t % kW, qh = (t / kW) % kH, qd = t / (kW * kH);\n"
+    "        return ((t0D + qd * tsD) * fkH + t0H + qh * tsH) * fkW + t0W + qw * tsW;\n"
+    "    };\n"
     "    /* y offset in a sample (in positions) of the phase's output position o */\n"
     "    auto ypos = [&](int o) {\n"
     "        if (nph == 1) return o;\n"
@@ -15859,7 +15863,7 @@ static const char _ak_src_conv[] =
     "            if (k < K) {\n"
     "                const int ci = k / ptaps, t = k % ptaps, kw = t % kW, kh = (t / kW) % kH, kd = t / (kW * kH);\n"
     "                const int sg = trans ? -1 : 1;\n"
-    "                e.td = sg * kd * dD; e.th = sg * kh * dH; e.tw = sg * kw * dW; e.woff = ci * wci + w0 + kd * wtd + kh * wth + kw * wtw;\n"
+    "                e.td = sg * kd * dD; e.th = sg * kh * dH; e.tw = sg * kw * dW; e.woff = ci * wci + wtap(t);\n"
     "                e.xoff = ci * xcs + ((e.td * IH + e.th) * IW + e.tw) * xps;   /* the tap's offset from the row base */\n"
     "            } else {\n"
     "                e.xoff = 0; e.td = -(1 << 30); e.th = 0; e.tw = 0; e.woff = 0;\n"
@@ -15999,7 +16003,7 @@ static const char _ak_src_conv[] =
     "            auto vload = [&](int kt) {\n"
     "                const int t = kt / nct, c0 = (kt - t * nct) * BK;\n"
     "                const int kw = t % kW, kh = (t / kW) % kH, kd = t / (kW * kH);\n"
-    "                const int td = sg * kd * dD, th = sg * kh * dH, tw = sg * kw * dW, wt = w0 + kd * wtd + kh * wth + kw * wtw;\n"
+    "                const int td = sg * kd * dD, th = sg * kh * dH, tw = sg * kw * dW, wt = wtap(t);\n"
     "                const bool cok = c0 + cc < Cig;\n"
     "#pragma unroll\n"
     "                for (int i = 0; i < NCA; i++) {\n"
@@ -16178,7 +16182,7 @@ static const char _ak_src_conv[] =
     "        const int tid = (int)threadIdx.x, tx = tid % TW, ty = tid / TW;\n"
     "        const int twn = (OW + TW - 1) / TW, ow0 = ((int)blockIdx.x % twn) * TW, oh0 = ((int)blockIdx.x / twn) * TH;\n"
     "        const int XW = (TW - 1) * sW + (kW - 1) * dW + 1, XH = (TH - 1) * sH + (kH - 1) * dH + 1, XN = XW * XH;\n"
-    "        const int iw0 = ow0 * sW - pW, ih0 = oh0 * sH - pH, sr = 256 / XW, sq = 256 - sr * XW;\n"
+    "        const int iw0 = ow0 * sW - pW, ih0 = oh0 * sH - pH;\n"
     "        const ak_i64 units = (ak_i64)Nb * Cout * OD;\n"
     "        for (ak_i64 u = blockIdx.y; u < units; u += gridDim.y) {\n"
     "            const int od = (int)(u % OD), c = (int)((u / OD) % Cout), n = (int)(u / ((ak_i64)OD * Cout));\n"
@@ -16193,22 +16197,9 @@ static const char _ak_src_conv[] =
     "                if ((unsigned)id >= (unsigned)ID) continue; /* uniform over the block */\n"
     "                const typename DT::T* xp = xc + (ak_i64)id * IH * IW;\n"
     "                __syncthreads();\n"
-    "                /* element e = tid + 256 i of the window is (row rr, column q): stepped without divisions, 8 loads in\n"
-    "                 * flight before their stores */\n"
-    "                int rr = tid / XW, q = tid - rr * XW;\n"
-    "                for (int e0 = 0; e0 < XN; e0 += 8 * 256) {\n"
-    "                    float v[8];\n"
-    "#pragma unroll\n"
-    "                    for (int j = 0; j < 8; j++) {\n"
-    "                        const int ih = ih0 + rr, iw = iw0 + q;\n"
-    "                        v[j] = (e0 + tid + j * 256 < XN && (unsigned)ih < (unsigned)IH && (unsigned)iw < (unsigned)IW)\n"
-    "                                   ? DT::to(xp[ih * IW + iw]) : 0.0f;\n"
-    "                        rr += sr; q += sq;\n"
-    "                        if (q >= XW) { q -= XW; rr++; }\n"
-    "                    }\n"
-    "#pragma unroll\n"
-    "                    for (int j = 0; j < 8; j++)\n"
-    "                        if (e0 + tid + j * 256 < XN) xs[e0 + tid + j * 256] = v[j];\n"
+    "                for (int e = tid; e < XN; e += 256) {\n"
+    "                    const int rr = e / XW, q = e - rr * XW, ih = ih0 + rr, iw = iw0 + q;\n"
+    "                    xs[e] = ((unsigned)ih < (unsigned)IH && (unsigned)iw < (unsigned)IW) ? DT::to(xp[ih * IW + iw]) : 0.0f;\n"
     "                }\n"
     "                __syncthreads();\n"
     "                const float* xr = xs + (ty * R) * sH * XW + tx * sW;\n"
@@ -22017,7 +22008,7 @@ static inline void _ak_kargs_chnorm_apply(_ak_kargs* kargs_, const void* x, void
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, w); ak_args_ptr(a_, bias); ak_args_ptr(a_, mean); ak_args_ptr(a_, rs); ak_args_i64(a_, planes); ak_args_i64(a_, C); ak_args_i64(a_, S);
     ak_args_i32(a_, G); ak_args_i32(a_, running); ak_args_f32(a_, eps);
 }
-/* kernels/conv.hip:451 NAME (macro AK_CONV_IGEMM) */
+/* kernels/conv.hip:455 NAME (macro AK_CONV_IGEMM) */
 static inline void _ak_kargs_conv_igemm(_ak_kargs* kargs_, const void* x, const void* w, const void* bias, void* y, int32_t flags, float ap, int32_t Nb, int32_t Cin, int32_t Cout, int32_t Cig,
                                         int32_t Cog, int32_t ID, int32_t IH, int32_t IW, int32_t OD, int32_t OH, int32_t OW, int32_t kD, int32_t kH, int32_t kW, int32_t sD, int32_t sH, int32_t sW,
                                         int32_t pD, int32_t pH, int32_t pW, int32_t dD, int32_t dH, int32_t dW) {
@@ -22310,7 +22301,7 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_attn_sm90 _AK_KIF_attn_simt
 #define _ak_kargs_copy _ak_kargs_cast   /* kernels/cast.hip:47 ak_copy_f32: the same list */
 #define _AK_KIF_copy _AK_KIF_cast
-#define _ak_kargs_conv_dw _ak_kargs_conv_igemm   /* kernels/conv.hip:604 NAME (macro AK_CONV_DW): the same list */
+#define _ak_kargs_conv_dw _ak_kargs_conv_igemm   /* kernels/conv.hip:595 NAME (macro AK_CONV_DW): the same list */
 #define _AK_KIF_conv_dw _AK_KIF_conv_igemm
 #define _ak_kargs_scale _ak_kargs_axpy   /* kernels/elementwise.hip:58 ak_scale_f32: the same list */
 #define _AK_KIF_scale _AK_KIF_axpy

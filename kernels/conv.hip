@@ -155,8 +155,12 @@ AK_INLINE void ak_conv_igemm(const typename DT::T* AK_RESTRICT x, const typename
         t0D = fd.t0; t0H = fh.t0; t0W = fw.t0; tsD = fd.ts; tsH = fh.ts; tsW = fw.ts;
         sD = sH = sW = 1;
     }
-    /* the weight's tap of the phase's tap (kd, kh, kw): w0 + kd wtd + kh wth + kw wtw (without phases: the tap itself) */
-    const int wtw = tsW, wth = tsH * fkW, wtd = tsD * fkH * fkW, w0 = (t0D * fkH + t0H) * fkW + t0W;
+    /* the weight's tap of the phase's tap t (t ordered as the phase's kD x kH x kW) */
+    auto wtap = [&](int t) {
+        if (nph == 1) return t;
+        const int qw = t % kW, qh = (t / kW) % kH, qd = t / (kW * kH);
+        return ((t0D + qd * tsD) * fkH + t0H + qh * tsH) * fkW + t0W + qw * tsW;
+    };
     /* y offset in a sample (in positions) of the phase's output position o */
     auto ypos = [&](int o) {
         if (nph == 1) return o;
@@ -190,7 +194,7 @@ AK_INLINE void ak_conv_igemm(const typename DT::T* AK_RESTRICT x, const typename
             if (k < K) {
                 const int ci = k / ptaps, t = k % ptaps, kw = t % kW, kh = (t / kW) % kH, kd = t / (kW * kH);
                 const int sg = trans ? -1 : 1;
-                e.td = sg * kd * dD; e.th = sg * kh * dH; e.tw = sg * kw * dW; e.woff = ci * wci + w0 + kd * wtd + kh * wth + kw * wtw;
+                e.td = sg * kd * dD; e.th = sg * kh * dH; e.tw = sg * kw * dW; e.woff = ci * wci + wtap(t);
                 e.xoff = ci * xcs + ((e.td * IH + e.th) * IW + e.tw) * xps;   /* the tap's offset from the row base */
             } else {
                 e.xoff = 0; e.td = -(1 << 30); e.th = 0; e.tw = 0; e.woff = 0;
@@ -330,7 +334,7 @@ AK_INLINE void ak_conv_igemm(const typename DT::T* AK_RESTRICT x, const typename
             auto vload = [&](int kt) {
                 const int t = kt / nct, c0 = (kt - t * nct) * BK;
                 const int kw = t % kW, kh = (t / kW) % kH, kd = t / (kW * kH);
-                const int td = sg * kd * dD, th = sg * kh * dH, tw = sg * kw * dW, wt = w0 + kd * wtd + kh * wth + kw * wtw;
+                const int td = sg * kd * dD, th = sg * kh * dH, tw = sg * kw * dW, wt = wtap(t);
                 const bool cok = c0 + cc < Cig;
 #pragma unroll
                 for (int i = 0; i < NCA; i++) {
@@ -509,7 +513,7 @@ AK_INLINE void ak_conv_dw(const typename DT::T* AK_RESTRICT x, const typename DT
         const int tid = (int)threadIdx.x, tx = tid % TW, ty = tid / TW;
         const int twn = (OW + TW - 1) / TW, ow0 = ((int)blockIdx.x % twn) * TW, oh0 = ((int)blockIdx.x / twn) * TH;
         const int XW = (TW - 1) * sW + (kW - 1) * dW + 1, XH = (TH - 1) * sH + (kH - 1) * dH + 1, XN = XW * XH;
-        const int iw0 = ow0 * sW - pW, ih0 = oh0 * sH - pH, sr = 256 / XW, sq = 256 - sr * XW;
+        const int iw0 = ow0 * sW - pW, ih0 = oh0 * sH - pH;
         const ak_i64 units = (ak_i64)Nb * Cout * OD;
         for (ak_i64 u = blockIdx.y; u < units; u += gridDim.y) {
             const int od = (int)(u % OD), c = (int)((u / OD) % Cout), n = (int)(u / ((ak_i64)OD * Cout));
@@ -524,22 +528,9 @@ AK_INLINE void ak_conv_dw(const typename DT::T* AK_RESTRICT x, const typename DT
                 if ((unsigned)id >= (unsigned)ID) continue; /* uniform over the block */
                 const typename DT::T* xp = xc + (ak_i64)id * IH * IW;
                 __syncthreads();
-                /* element e = tid + 256 i of the window is (row rr, column q): stepped without divisions, 8 loads in
-                 * flight before their stores */
-                int rr = tid / XW, q = tid - rr * XW;
-                for (int e0 = 0; e0 < XN; e0 += 8 * 256) {
-                    float v[8];
-#pragma unroll
-                    for (int j = 0; j < 8; j++) {
-                        const int ih = ih0 + rr, iw = iw0 + q;
-                        v[j] = (e0 + tid + j * 256 < XN && (unsigned)ih < (unsigned)IH && (unsigned)iw < (unsigned)IW)
-                                   ? DT::to(xp[ih * IW + iw]) : 0.0f;
-                        rr += sr; q += sq;
-                        if (q >= XW) { q -= XW; rr++; }
-                    }
-#pragma unroll
-                    for (int j = 0; j < 8; j++)
-                        if (e0 + tid + j * 256 < XN) xs[e0 + tid + j * 256] = v[j];
+                for (int e = tid; e < XN; e += 256) {
+                    const int rr = e / XW, q = e - rr * XW, ih = ih0 + rr, iw = iw0 + q;
+                    xs[e] = ((unsigned)ih < (unsigned)IH && (unsigned)iw < (unsigned)IW) ? DT::to(xp[ih * IW + iw]) : 0.0f;
                 }
                 __syncthreads();
                 const float* xr = xs + (ty * R) * sH * XW + tx * sW;
