@@ -46,20 +46,31 @@
         ak_i64 sD, ak_i64 sR, int batch, float alpha, float beta, int flags, float ap
 
 /* One operand's share of k step k0: 4 elements a thread, at row r0 + t / 2, k0 + 4 (t % 2) .. + 3 of a
- * k-contiguous matrix (KC), else at k0 + t / 32, rows r0 + 4 (t % 32) .. + 3; one 16-byte load where vec
- * and in bounds, else element loads with zeros outside. p: this thread's element at k0 (the caller advances
- * it a k step at a time); everything else is recomputed from the kernel's arguments (no registers held). */
+ * k-contiguous matrix (KC), else at k0 + t / 32, rows r0 + 4 (t % 32) .. + 3: one 16-byte load when fast (the
+ * caller's count of such steps, ak_gff_nfast), else element loads with zeros outside. p: this thread's element
+ * at k0 (the caller advances it a k step at a time); the slow path recomputes the rest from the kernel's
+ * arguments (no registers held across the loop). */
 template <bool KC>
-AK_INLINE void ak_gff_ld(const float* p, bool vec, int r0, int k0, int R, int K, float* v) {
-    const int t = (int)threadIdx.x;
-    const int r = KC ? r0 + (t >> 1) : r0 + (t & 31) * 4, k = KC ? k0 + (t & 1) * 4 : k0 + (t >> 5);
-    if (vec && (KC ? r < R && k + 4 <= K : k < K && r + 4 <= R)) {
+AK_INLINE void ak_gff_ld(const float* p, bool fast, int r0, int k0, int R, int K, float* v) {
+    if (fast) {
         const float4 q = *(const float4*)p;
         v[0] = q.x; v[1] = q.y; v[2] = q.z; v[3] = q.w;
     } else {
+        const int t = (int)threadIdx.x;
+        const int r = KC ? r0 + (t >> 1) : r0 + (t & 31) * 4, k = KC ? k0 + (t & 1) * 4 : k0 + (t >> 5);
 #pragma unroll
         for (int j = 0; j < 4; j++) v[j] = (KC ? (r < R && k + j < K) : (k < K && r + j < R)) ? p[j] : 0.0f;
     }
+}
+/* The k steps 0 .. n - 1 whose piece of this thread is a whole 16-byte load (vec: the operand allows them). */
+template <bool KC>
+AK_INLINE int ak_gff_nfast(bool vec, int r0, int R, int K) {
+    const int t = (int)threadIdx.x;
+    if (KC) {
+        const int r = r0 + (t >> 1), kq = (t & 1) * 4;
+        return vec && r < R && K >= kq + 4 ? (K - kq - 4) / 8 + 1 : 0;
+    }
+    return vec && r0 + (t & 31) * 4 + 4 <= R ? (K - (t >> 5) + 7) / 8 : 0;
 }
 template <bool KC>
 AK_INLINE const float* ak_gff_p0(const float* X, ak_i64 ld, int r0) {
@@ -101,37 +112,52 @@ AK_INLINE void ak_gff(AK_GFF_PARAMS(float)) {
         float ra[4], rb[4];
         const float* pa = ak_gff_p0<!TA>(A + (ak_i64)b * sA, lda, m0);
         const float* pb = ak_gff_p0<TB>(B + (ak_i64)b * sB, ldb, n0);
-        ak_gff_ld<!TA>(pa, va, m0, 0, M, K, ra);
-        ak_gff_ld<TB>(pb, vb, n0, 0, N, K, rb);
+        const int fa_n = ak_gff_nfast<!TA>(va, m0, M, K), fb_n = ak_gff_nfast<TB>(vb, n0, N, K);
+        ak_gff_ld<!TA>(pa, 0 < fa_n, m0, 0, M, K, ra);
+        ak_gff_ld<TB>(pb, 0 < fb_n, n0, 0, N, K, rb);
         __syncthreads(); /* the previous batch entry's epilogue is done with the shared memory */
         ak_gff_st<!TA, LDS>(As, ra);
         ak_gff_st<TB, LDS>(Bs, rb);
         __syncthreads();
+        /* fragments double-buffered in registers: step kk's products run while step kk + 1's are read (the last
+         * step of a tile reads the first of the next, after the barrier that publishes it) */
+        float4 fa[2][2], fb[2][2];
+        fa[0][0] = *(const float4*)(As + ty * 4);
+        fa[0][1] = *(const float4*)(As + ty * 4 + 64);
+        fb[0][0] = *(const float4*)(Bs + tx * 4);
+        fb[0][1] = *(const float4*)(Bs + tx * 4 + 64);
         for (int kt = 0; kt < nk; kt++) {
             const int cur = kt & 1;
-            if (kt + 1 < nk) {
+            const bool more = kt + 1 < nk;
+            if (more) {
                 pa += TA ? BK * lda : BK;
                 pb += TB ? BK : BK * ldb;
-                ak_gff_ld<!TA>(pa, va, m0, (kt + 1) * BK, M, K, ra);
-                ak_gff_ld<TB>(pb, vb, n0, (kt + 1) * BK, N, K, rb);
+                ak_gff_ld<!TA>(pa, kt + 1 < fa_n, m0, (kt + 1) * BK, M, K, ra);
+                ak_gff_ld<TB>(pb, kt + 1 < fb_n, n0, (kt + 1) * BK, N, K, rb);
             }
-            const float* as = As + cur * BK * LDS + ty * 4;
-            const float* bs = Bs + cur * BK * LDS + tx * 4;
 #pragma unroll
             for (int kk = 0; kk < BK; kk++) {
-                const float4 a0 = *(const float4*)(as + kk * LDS), a1 = *(const float4*)(as + kk * LDS + 64);
-                const float4 b0 = *(const float4*)(bs + kk * LDS), b1 = *(const float4*)(bs + kk * LDS + 64);
+                if (kk == BK - 1 && more) { /* the other stage's readers finished before the previous barrier */
+                    ak_gff_st<!TA, LDS>(As + (cur ^ 1) * BK * LDS, ra);
+                    ak_gff_st<TB, LDS>(Bs + (cur ^ 1) * BK * LDS, rb);
+                    __syncthreads();
+                }
+                if (kk < BK - 1 || more) {
+                    const int st = kk == BK - 1 ? cur ^ 1 : cur, nx = (kk + 1) % BK;
+                    const float* as = As + st * BK * LDS + nx * LDS + ty * 4;
+                    const float* bs = Bs + st * BK * LDS + nx * LDS + tx * 4;
+                    fa[(kk + 1) & 1][0] = *(const float4*)as;
+                    fa[(kk + 1) & 1][1] = *(const float4*)(as + 64);
+                    fb[(kk + 1) & 1][0] = *(const float4*)bs;
+                    fb[(kk + 1) & 1][1] = *(const float4*)(bs + 64);
+                }
+                const float4 a0 = fa[kk & 1][0], a1 = fa[kk & 1][1], b0 = fb[kk & 1][0], b1 = fb[kk & 1][1];
                 const float av[8] = { a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w };
                 const float bv[8] = { b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w };
 #pragma unroll
                 for (int i = 0; i < 8; i++)
 #pragma unroll
                     for (int j = 0; j < 8; j++) acc[i][j] = fmaf(av[i], bv[j], acc[i][j]);
-            }
-            if (kt + 1 < nk) { /* the other stage's readers finished before the previous barrier */
-                ak_gff_st<!TA, LDS>(As + (cur ^ 1) * BK * LDS, ra);
-                ak_gff_st<TB, LDS>(Bs + (cur ^ 1) * BK * LDS, rb);
-                __syncthreads();
             }
         }
         float* Db = (float*)D + (ak_i64)b * sD;
@@ -178,14 +204,42 @@ AK_INLINE void ak_gff(AK_GFF_PARAMS(float)) {
     }
 }
 
+/* AMD targets never run this family (exact f32 there is MFMA or the SIMT tile of kernels/gemm.hip; the planner
+ * picks it on NVIDIA rows only): the kernels compile there to a plain loop per output of the block's tile, correct
+ * and slow, without the register-blocked body (its 128-register budget is NVIDIA's). */
+template <bool TA, bool TB>
+AK_INLINE void ak_gff_each(AK_GFF_PARAMS(float)) {
+    const int m0 = (int)blockIdx.y * 128, n0 = (int)blockIdx.x * 128;
+    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {
+        const float* Ab = A + (ak_i64)b * sA;
+        const float* Bb = B + (ak_i64)b * sB;
+        float* Db = (float*)D + (ak_i64)b * sD;
+        for (int e = (int)threadIdx.x; e < 128 * 128; e += (int)blockDim.x) {
+            const int m = m0 + e / 128, n = n0 + e % 128;
+            if (m >= M || n >= N) continue;
+            float acc = 0.0f;
+            for (int k = 0; k < K; k++)
+                acc = fmaf(Ab[TA ? (ak_i64)k * lda + m : (ak_i64)m * lda + k], Bb[TB ? (ak_i64)n * ldb + k : (ak_i64)k * ldb + n], acc);
+            float v = alpha * acc;
+            if (flags & AK_GFF_C) v += beta * ((const float*)C)[(ak_i64)b * sC + (ak_i64)m * ldc + n];
+            if (flags & AK_GFF_BIAS) v += ((const float*)bias)[n];
+            if ((flags >> AK_GFF_ACT_SHIFT) != AK_UNARY_NONE) v = ak_uop_apply(flags >> AK_GFF_ACT_SHIFT, v, ap);
+            if (flags & AK_GFF_RES) v += ((const float*)R)[(ak_i64)b * sR + (ak_i64)m * ldr + n];
+            Db[(ak_i64)m * ldd + n] = v;
+        }
+    }
+}
+
 #if defined(AK_NVIDIA)
 #define AK_GFF_MINB 2
+#define AK_GFF_BODY ak_gff
 #else
 #define AK_GFF_MINB 1
+#define AK_GFF_BODY ak_gff_each
 #endif
 #define AK_GEMM_FFMA(NAME, TA, TB)                                                                \
     AK_KERNEL void __launch_bounds__(256, AK_GFF_MINB) NAME(AK_GFF_PARAMS(float)) {               \
-        ak_gff<TA, TB>(A, B, C, D, bias, R, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, \
+        AK_GFF_BODY<TA, TB>(A, B, C, D, bias, R, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, \
                        alpha, beta, flags, ap);                                                    \
     }
 
