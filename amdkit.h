@@ -23505,14 +23505,19 @@ static ak_result _ak_rowop_check(ak_context* ctx, ak_dtype t, const void* x, con
     return r;
 }
 
-/* ---- the row-op variant table ----------------------------------------------
+/* ---- the row-op variants, the model that picks one, its measured table ------
  * Which kernel (variant), block size and parameter each row-wise op uses for a
- * shape: the first row of _ak_rowop_table that matches (op, dtype, cols range,
- * rows range, cols a multiple of 8 or not) wins; each row says why, and
- * bench/NOTES.md "Row-op table" gives the measurement behind each row
- * (bench/bench_sweep.c --force). A variant that cannot run the shape (a register row wider than
- * 16384, split blocks past the compute units) falls back to the op's generic
- * one (_ak_rowop_pick). */
+ * shape comes from a model of the shape (_ak_rowop_model: bytes of a row, the
+ * registers a row takes in the register kernel, rows against compute units,
+ * 16-byte vectors, elements per thread of a group), whose constants were fit
+ * to forced-variant measurements (bench/NOTES.md "Row-op model"). The measured
+ * table it replaced (_ak_rowop_table, first matching row of (op, dtype, cols
+ * range, rows range, cols a multiple of 8 or not) wins) stays as the model's
+ * calibration record in the test and benchmark builds: tests/ti_rowop.c checks
+ * that the model agrees with it on the sweep's grid and with the measured best
+ * variant of every measured cell. A variant that cannot run the shape (a
+ * register row wider than 16384, split blocks past the compute units) falls
+ * back to the op's generic one. */
 enum {
     _AK_ROW_VARIANT_ROWS = 0,  /* softmax / norms: the row in registers of a group of G threads (cols <= 16384); param:
                          elements per thread to aim for (0: the kernel's E, the fewest threads) */
@@ -23556,6 +23561,8 @@ typedef struct _ak_rowop_rule {
     const char* why;        /* why this row (the measurements: bench/NOTES.md "Row-op table") */
 } _ak_rowop_rule;
 #define _AK_RMAX ((size_t)-1)
+#if defined(AMDKIT_ROWOP_FORCE) || defined(AMDKIT_TESTS)
+/* the measured table (the model's calibration; bench_sweep --force -2,0,0 runs it) */
 static const _ak_rowop_rule _ak_rowop_table[] = {
     /* softmax, layernorm, rmsnorm (bench/NOTES.md "Sweep misses: wide rows"; rows 256..16384 measured: fewer
      * rows keep the older choice) */
@@ -23622,14 +23629,8 @@ static const _ak_rowop_rule _ak_rowop_table[] = {
       256,
       "reductions and cross-entropy, every other shape: a group per row, about 256 bytes per thread" },
 };
-/* Variants no row picks yet (candidates for the shapes the h100 sweep of
- * 2026-11-23 found slow; bench/sweep_variants.sh measures them with
- * bench_sweep --force, bench/NOTES.md "Shape sweep" lists what to run):
- * _AK_ROW_VARIANT_ROWS with a param for odd and narrow widths. */
-
-#if defined(AMDKIT_ROWOP_FORCE) || defined(AMDKIT_TESTS)
 /* bench/bench_sweep.c --force (and the tests: tests/ti_rowop.c, ti_kargs.c): every row op takes this variant / block / param
- * where the variant applies to the op (variant < 0: the table). */
+ * where the variant applies to the op (-1: the model, -2: the measured table). */
 static struct { int variant; unsigned block, param; } _ak_rowop_force = { -1, 0, 0 };
 static const char* const _ak_row_variant_names[_AK_ROW_VARIANT_COUNT] = { "rows", "split", "twopass", "wide", "stream", "segments",
                                                          "small", "slab" };
@@ -23644,26 +23645,11 @@ static unsigned _ak_row_variant_ops(int v) {
     default: return 0;
     }
 }
-#endif
-
-/* The table's rule for (op, dtype, rows, cols); never NULL (the last rows of
- * each op match every shape). */
-static const _ak_rowop_rule* _ak_rowop_pick(const ak_context* ctx, unsigned op, ak_dtype t, size_t rows, size_t cols) {
-    size_t i, cus = (size_t)_ak_op_cus(ctx);
+/* The measured table's rule for (op, dtype, rows, cols) on a device of `cus`
+ * compute units; never NULL (the last rows of each op match every shape). */
+static const _ak_rowop_rule* _ak_rowop_table_pick(unsigned op, ak_dtype t, size_t rows, size_t cols, size_t cus) {
+    size_t i;
     int odd = cols % 8 != 0;
-#if defined(AMDKIT_ROWOP_FORCE) || defined(AMDKIT_TESTS)
-    static _ak_rowop_rule forced;
-    if (_ak_rowop_force.variant >= 0 && _ak_rowop_force.variant < _AK_ROW_VARIANT_COUNT &&
-        (_ak_row_variant_ops(_ak_rowop_force.variant) & op)) {
-        memset(&forced, 0, sizeof forced);
-        forced.ops = op;
-        forced.variant = _ak_rowop_force.variant;
-        forced.block = _ak_rowop_force.block;
-        forced.param = _ak_rowop_force.param;
-        forced.why = "bench_sweep --force";
-        return &forced;
-    }
-#endif
     for (i = 0; i < sizeof _ak_rowop_table / sizeof _ak_rowop_table[0]; i++) {
         const _ak_rowop_rule* r = &_ak_rowop_table[i];
         size_t lo = r->per_cu ? r->rmin * cus : r->rmin, hi = r->per_cu ? r->rmax * cus - 1 : r->rmax;
@@ -23674,6 +23660,7 @@ static const _ak_rowop_rule* _ak_rowop_pick(const ak_context* ctx, unsigned op, 
     }
     return &_ak_rowop_table[sizeof _ak_rowop_table / sizeof _ak_rowop_table[0] - 1]; /* not reached */
 }
+#endif
 
 /* In-register row kernels (ak_softmax_<dt>, ak_norm_<dt>): E elements per
  * thread (16 for f32, 32 for f16 / bf16, as in the kernels), and the group
@@ -23687,6 +23674,148 @@ static unsigned _ak_rowop_row_group(size_t cols, ak_dtype t, unsigned per) {
         if (g2 > g) g = g2;
     }
     return g;
+}
+
+/* ---- the model ---------------------------------------------------------------
+ * _ak_rowop_model(op, dtype, rows, cols, cus) -> (variant, block, param, why),
+ * from properties of the shape rather than its nearest measured point. The
+ * constants below are the model's calibration: each was fit to forced-variant
+ * measurements on an H100 (bench/NOTES.md "Row-op model" gives the cells) and
+ * is stated in the quantity that decides, not in columns:
+ * - softmax / norms hold a row of up to 16384 in the fp32 registers of a group
+ *   of G threads, E elements each (G a power of two: G x E x 4 bytes whatever
+ *   the dtype). Past _AK_ROWOP_REG_ROW_BYTES the 256 KiB register file of an SM
+ *   keeps too few rows resident to hide DRAM latency, and one block per row
+ *   reading the row twice (the second time from L2) is faster - once every SM
+ *   has a row (rows >= CUs); with fewer rows a block per row leaves SMs idle
+ *   either way and the one-read kernel stays.
+ * - the one-block-per-row kernels' block: the norm wants about
+ *   _AK_ROWOP_WIDE_VEC_PER_THREAD 16-byte vectors per thread (more threads
+ *   than that idle at the barriers, fewer leave too little in flight); the
+ *   softmax kernel (more registers per thread) stops at 512 threads.
+ * - softmax past 16384 columns: co-operating split blocks of 128 threads x 32
+ *   elements keep one read; they beat one block per row when a block holds at
+ *   least _AK_ROWOP_SPLIT_BLOCK_BYTES of the row (f32) or when there are fewer
+ *   rows than CUs; f16 / bf16 blocks hold half of that, and one block per row
+ *   wins up to rows of _AK_ROWOP_WIDE_ROW_BYTES.
+ * - reductions: a group of up to 1024 threads per row reads a row whose every
+ *   thread holds at most _AK_ROWOP_STREAM_EPT elements (argmax / argmin: half:
+ *   index compare, ~64 registers) in one vector batch; longer rows of fewer
+ *   rows than _AK_ROWOP_SEG_ROWS_PER_CU x CUs are cut into segments over the
+ *   CUs and combined (a second launch, a workspace), unless every SM already
+ *   has a row (rows in [CUs, 4 CUs)).
+ * - cross-entropy mean / sum: one block of 512 / 1024 threads does every row
+ *   and the reduction in one launch while each thread has at most
+ *   _AK_ROWOP_SMALL_EPT elements (or there is one row).
+ * - f16 / bf16 softmax of rows that are not a multiple of 8 wide (the register
+ *   kernel reads them element by element): runs of rows through shared memory
+ *   in 16-byte accesses, once there are _AK_ROWOP_SLAB_ROWS_PER_CU rows per CU
+ *   (narrow rows of 65..255 columns: from 64 rows). */
+#define _AK_ROWOP_REG_ROW_BYTES 32768u      /* fp32 register bytes of a row (G x E x 4) the rows kernel keeps */
+#define _AK_ROWOP_WIDE_VEC_PER_THREAD 4u    /* 16-byte vectors per thread of the one-block-per-row norm */
+#define _AK_ROWOP_SPLIT_BLOCK_BYTES 16384u  /* bytes of a row per split block (128 x 32 elements) that beat wide */
+#define _AK_ROWOP_WIDE_ROW_BYTES 262144u    /* widest f16 / bf16 softmax row of the one-block-per-row kernel */
+#define _AK_ROWOP_STREAM_EPT 32u            /* elements per thread of a 1024-thread group (arg ops: 16) */
+#define _AK_ROWOP_SEG_ROWS_PER_CU 16u       /* sum / mean, f32 max / min: segments below this many rows per CU (else 8) */
+#define _AK_ROWOP_SMALL_EPT 64u             /* cross-entropy mean / sum: elements per thread of the one block */
+#define _AK_ROWOP_SLAB_ROWS_PER_CU 64u      /* f16 / bf16 odd-width softmax: runs of rows from this many rows per CU */
+
+static _ak_rowop_rule _ak_rowop_model_rule(unsigned op, int variant, unsigned block, unsigned param, const char* why) {
+    _ak_rowop_rule r;
+    memset(&r, 0, sizeof r);
+    r.ops = op; r.variant = variant; r.block = block; r.param = param; r.why = why;
+    r.cmin = 1; r.cmax = _AK_RMAX; r.rmin = 1; r.rmax = _AK_RMAX; r.odd = -1;
+    return r;
+}
+
+/* The model's choice for op (one _AK_RO_* bit) on rows x cols of dtype t on a
+ * device of `cus` compute units (see above). Pure: no device, no state. */
+static _ak_rowop_rule _ak_rowop_model(unsigned op, ak_dtype t, size_t rows, size_t cols, size_t cus) {
+    const size_t es = ak_dtype_size(t), rb = cols * es;
+    const int half = t != AK_F32, odd = cols % 8 != 0;
+    if (cus < 1) cus = 1;
+    if (op & (_AK_RO_SOFTMAX | _AK_RO_NORM)) {
+        const int sm = (op & _AK_RO_SOFTMAX) != 0;
+        size_t vecs = (rb + 15) / 16;
+        unsigned wide_block = sm ? 512u : _ak_rowop_pow2((vecs + _AK_ROWOP_WIDE_VEC_PER_THREAD - 1) / _AK_ROWOP_WIDE_VEC_PER_THREAD, 1024u);
+        if (wide_block < 64u) wide_block = 64u;
+        if (sm && half && odd && cols >= 2u && rb <= 2u * 4095u) {
+            if (rb > 128u && rb < 512u && rows >= 64u)
+                return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_SLAB, 64, 2048,
+                                            "f16/bf16 softmax, odd rows of 129..511 bytes: runs of rows through shared memory");
+            if (rows >= (size_t)_AK_ROWOP_SLAB_ROWS_PER_CU * cus)
+                return rb <= 128u ? _ak_rowop_model_rule(op, _AK_ROW_VARIANT_SLAB, 128, 4096,
+                                                        "f16/bf16 softmax, odd rows <= 128 bytes, many rows: 4 KiB runs of rows")
+                       : rb < 512u ? _ak_rowop_model_rule(op, _AK_ROW_VARIANT_SLAB, 64, 2048,
+                                                          "f16/bf16 softmax, odd rows of 129..511 bytes: runs of rows")
+                       : rb <= 4096u ? _ak_rowop_model_rule(op, _AK_ROW_VARIANT_SLAB, 128, 8192,
+                                                            "f16/bf16 softmax, odd rows of 512..4096 bytes, many rows: 8 KiB runs")
+                                     : _ak_rowop_model_rule(op, _AK_ROW_VARIANT_SLAB, 64, 0,
+                                                            "f16/bf16 softmax, odd rows of 4..8 KiB, many rows: 2 rows a block");
+        }
+        if (cols <= _AK_ROWOP_ROW_MAX) {
+            size_t regs = (size_t)_ak_rowop_row_group(cols, t, 0) * _ak_rowop_row_e(t) * 4u;
+            if (regs <= _AK_ROWOP_REG_ROW_BYTES || rows < cus)
+                return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_ROWS, 128, 0,
+                                            regs <= _AK_ROWOP_REG_ROW_BYTES
+                                                ? "the row in registers (<= 32 KiB of them), one read, 128-thread blocks"
+                                                : "fewer rows than CUs: the row in registers, one read");
+            return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_WIDE, wide_block, 0,
+                                        "rows over 32 KiB of registers, rows >= CUs: one block per row, two passes");
+        }
+        if (!sm)
+            return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_WIDE, wide_block, 0,
+                                        "norm rows past 16384: one block per row, about 4 vectors per thread");
+        if (rows >= cus && 128u * 32u * es < _AK_ROWOP_SPLIT_BLOCK_BYTES && rb <= _AK_ROWOP_WIDE_ROW_BYTES)
+            return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_WIDE, 512, 0,
+                                        "f16/bf16 softmax past 16384, rows >= CUs: one 512-thread block per row");
+        return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_SPLIT, 128, 0,
+                                    "softmax past 16384: co-operating blocks per row, one read (two-pass past the CUs)");
+    }
+    if (op & _AK_RO_REDUCE) {
+        const int arg = (op & _AK_RO_ARG) != 0;
+        const size_t ept = arg ? _AK_ROWOP_STREAM_EPT / 2u : _AK_ROWOP_STREAM_EPT;
+        const size_t segs = (op & _AK_RO_SUM) || ((op & _AK_RO_MINMAX) && !half) ? _AK_ROWOP_SEG_ROWS_PER_CU
+                                                                                   : _AK_ROWOP_SEG_ROWS_PER_CU / 2u;
+        if (cols > 8192u && rows < 4u * cus && (cols <= 1024u * ept || (rows >= cus && (!arg || cols <= 2048u * ept))))
+            return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_STREAM, 1024, 256,
+                                        "few wide rows that one widened group per row reads in one batch, or rows >= CUs");
+        if (cols > 8192u && rows < segs * cus)
+            return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_SEGMENTS, 256, (unsigned)segs,
+                                        "few long rows: segments over the CUs, then a combine");
+        return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_STREAM, 1024, 256,
+                                    "a group per row, about 256 bytes per thread (small inputs widened)");
+    }
+    if (op & _AK_RO_XENT_RED) {
+        const size_t n = rows * cols;
+        if (rows == 1 || (rows <= 1024u && n <= (size_t)_AK_ROWOP_SMALL_EPT * 1024u))
+            return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_SMALL, n > (size_t)_AK_ROWOP_SMALL_EPT * 512u ? 1024u : 512u, 256,
+                                        "cross-entropy mean / sum, <= 64 elements per thread of one block: one launch");
+    }
+    if (t == AK_F32 && rb > 131072u && rb <= 262144u && rows >= 4u * cus)
+        return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_STREAM, 1024, 1024,
+                                    "cross-entropy of f32 rows of 128..256 KiB: 256 threads per row (several blocks per SM)");
+    return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_STREAM, 1024, 256,
+                                "cross-entropy: a group per row, about 256 bytes per thread (small inputs widened)");
+}
+
+/* The rule for (op, dtype, rows, cols) on ctx's device: the model's (test and
+ * benchmark builds: _ak_rowop_force's variant where it applies to op, -2 the
+ * measured table). */
+static _ak_rowop_rule _ak_rowop_pick(const ak_context* ctx, unsigned op, ak_dtype t, size_t rows, size_t cols) {
+    const size_t cus = (size_t)_ak_op_cus(ctx);
+#if defined(AMDKIT_ROWOP_FORCE) || defined(AMDKIT_TESTS)
+    if (_ak_rowop_force.variant >= 0 && _ak_rowop_force.variant < _AK_ROW_VARIANT_COUNT &&
+        (_ak_row_variant_ops(_ak_rowop_force.variant) & op))
+        return _ak_rowop_model_rule(op, _ak_rowop_force.variant, _ak_rowop_force.block, _ak_rowop_force.param,
+                                    "bench_sweep --force");
+    if (_ak_rowop_force.variant == -2) {
+        _ak_rowop_rule r = *_ak_rowop_table_pick(op, t, rows, cols, cus);
+        r.ops = op;
+        return r;
+    }
+#endif
+    return _ak_rowop_model(op, t, rows, cols, cus);
 }
 
 /* Group size of the streaming row kernels (reduce, cross-entropy): about
@@ -23935,7 +24064,7 @@ AKDEF ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, cons
      * thread; chunks are multiples of 8 elements and >= 4096 */
     {
         unsigned rop = arg ? _AK_RO_ARG : (op == AK_REDUCE_SUM || op == AK_REDUCE_MEAN) ? _AK_RO_SUM : _AK_RO_MINMAX;
-        const _ak_rowop_rule* rule = _ak_rowop_pick(ctx, rop, dtype, rows, cols);
+        const _ak_rowop_rule rule_v = _ak_rowop_pick(ctx, rop, dtype, rows, cols), *rule = &rule_v;
         unsigned per = rule->variant == _AK_ROW_VARIANT_STREAM && rule->param ? rule->param : 256u;
         splits = 1;
         chunk = cols;
@@ -24036,6 +24165,7 @@ AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void*
     ak_result r;
     size_t es, bytes;
     int vec, logsm = log_softmax ? 1 : 0, cus, variant;
+    _ak_rowop_rule rule_v;
     const _ak_rowop_rule* rule;
     ak_kernel* k = NULL;
     char kname[64];
@@ -24059,7 +24189,8 @@ AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void*
     o.ctx = ctx; o.stream = stream;
     memset(&L, 0, sizeof L);
     L.rows = rows; L.pack = _ak_rowop_softmax_pack; L.op = &o;
-    rule = _ak_rowop_pick(ctx, _AK_RO_SOFTMAX, dtype, rows, cols);
+    rule_v = _ak_rowop_pick(ctx, _AK_RO_SOFTMAX, dtype, rows, cols);
+    rule = &rule_v;
     variant = rule->variant;
     if (variant == _AK_ROW_VARIANT_SLAB && cols * es <= _AK_ROWOP_SLAB_BYTES && ((uintptr_t)x & 15u) == ((uintptr_t)y & 15u)) {
         /* path 5: R rows a block through shared memory, 16-byte accesses at any width; groups of about cols / 8
@@ -24230,7 +24361,7 @@ static ak_result _ak_rowop_norm_launch(ak_context* ctx, ak_dtype dtype, _ak_rowo
     const int res = o->r != NULL;
     const int io16 = _ak_rowop_aligned16(o->x) && _ak_rowop_aligned16(o->y) &&
                      (!res || (_ak_rowop_aligned16(o->r) && _ak_rowop_aligned16(o->h)));
-    const _ak_rowop_rule* rule = _ak_rowop_pick(ctx, _AK_RO_NORM, dtype, rows, cols);
+    const _ak_rowop_rule rule_v = _ak_rowop_pick(ctx, _AK_RO_NORM, dtype, rows, cols), *rule = &rule_v;
     ak_kernel* k = NULL;
     char kname[64];
     _ak_rowop_rows L;
@@ -24361,6 +24492,7 @@ AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
     ak_kernel *k = NULL, *kp = NULL, *km = NULL;
     size_t per = 0, nparts = 0;
     float* part = NULL;
+    _ak_rowop_rule rule_v;
     const _ak_rowop_rule* rule;
     char kname[64];
 
@@ -24386,7 +24518,8 @@ AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
     }
     /* the logits' base 16-byte aligned: vectors at any width (each row: scalar head, vectors, scalar tail) */
     vec = _ak_rowop_aligned16(logits);
-    rule = _ak_rowop_pick(ctx, reduction == AK_LOSS_NONE ? _AK_RO_XENT : _AK_RO_XENT_RED, dtype, rows, cols);
+    rule_v = _ak_rowop_pick(ctx, reduction == AK_LOSS_NONE ? _AK_RO_XENT : _AK_RO_XENT_RED, dtype, rows, cols);
+    rule = &rule_v;
     if (rule->variant == _AK_ROW_VARIANT_SMALL && reduction != AK_LOSS_NONE) {
         /* one block: every row's loss and the mean / sum, one launch, no workspace; the rows
          * spread over the block's threads (wider groups while they fit and the row has more

@@ -36,18 +36,18 @@ static void test_rowop_pick_every_shape(void) {
         for (d = 0; d < 3; d++)
             for (r = 0; r < sizeof dims / sizeof dims[0]; r++)
                 for (c = 0; c < sizeof dims / sizeof dims[0]; c++) {
-                    const _ak_rowop_rule* rule = _ak_rowop_pick(ctx, ops[o], dts[d], dims[r], dims[c]);
-                    AKT_CHECKF(rule && (rule->ops & ops[o]) && (_ak_row_variant_ops(rule->variant) & ops[o]),
+                    const _ak_rowop_rule rule = _ak_rowop_pick(ctx, ops[o], dts[d], dims[r], dims[c]);
+                    AKT_CHECKF((rule.ops & ops[o]) && (_ak_row_variant_ops(rule.variant) & ops[o]) && rule.why,
                                "op %u %zu x %zu: no fitting row", ops[o], dims[r], dims[c]);
                 }
     /* the override: taken where the variant runs the op, ignored elsewhere, off again at -1 */
     _ak_rowop_force.variant = _AK_ROW_VARIANT_WIDE;
     _ak_rowop_force.block = 256;
-    AKT_EQ_INT(_ak_rowop_pick(ctx, _AK_RO_SOFTMAX, AK_F32, 4, 1000)->variant, _AK_ROW_VARIANT_WIDE);
-    AKT_EQ_INT((int)_ak_rowop_pick(ctx, _AK_RO_SOFTMAX, AK_F32, 4, 1000)->block, 256);
-    AKT_CHECK(_ak_rowop_pick(ctx, _AK_RO_SUM, AK_F32, 4, 1000)->variant != _AK_ROW_VARIANT_WIDE);
+    AKT_EQ_INT(_ak_rowop_pick(ctx, _AK_RO_SOFTMAX, AK_F32, 4, 1000).variant, _AK_ROW_VARIANT_WIDE);
+    AKT_EQ_INT((int)_ak_rowop_pick(ctx, _AK_RO_SOFTMAX, AK_F32, 4, 1000).block, 256);
+    AKT_CHECK(_ak_rowop_pick(ctx, _AK_RO_SUM, AK_F32, 4, 1000).variant != _AK_ROW_VARIANT_WIDE);
     _ak_rowop_force.variant = -1;
-    AKT_EQ_INT(_ak_rowop_pick(ctx, _AK_RO_SOFTMAX, AK_F32, 4, 1000)->variant, _AK_ROW_VARIANT_ROWS);
+    AKT_EQ_INT(_ak_rowop_pick(ctx, _AK_RO_SOFTMAX, AK_F32, 4, 1000).variant, _AK_ROW_VARIANT_ROWS);
     ak_context_destroy(ctx);
 }
 
