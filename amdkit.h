@@ -40,7 +40,7 @@
  *   AMDKIT_TESTS             the implementation's test-only internals and hooks
  *                            (pool and cache checks, _ak_rowop_force, the cpu
  *                            backend storing autotune choices): tests/test_main.c
- *   AMDKIT_ROWOP_FORCE       only the row-op table override _ak_rowop_force
+ *   AMDKIT_ROWOP_FORCE       only the row-op model override _ak_rowop_force
  *                            (bench/bench_sweep.c --force)
  *   AK_TYPECHECK_ONLY        stop after the dlopen'ed entry-point lists, whose
  *                            prototypes tests/typecheck_*.c check against the
@@ -1295,8 +1295,8 @@ AKAPI ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, cons
 /* Softmax along the last dimension: y[r, c] = exp(x[r, c] - m) / sum_c exp(x[r, c] - m),
  * m = max of the row (numerically stable); log_softmax != 0: y = x - m - log(sum).
  * A row with a NaN gives NaN; -inf entries give 0 (-inf). Any width; the
- * kernel per shape comes from the row-op table (>>impl:ops-reduce,
- * _ak_rowop_table): rows up to 16384 wide held in registers, wider ones split
+ * kernel per shape comes from the row-op model (>>impl:ops-reduce,
+ * _ak_rowop_model): rows up to 16384 wide held in registers, wider ones split
  * over several co-operating blocks (one read and one write of x in both
  * cases) or one block per row with a second read of the row from L2; rows
  * past 8192 x compute units (f16 / bf16: past 131072), and every row wider
@@ -1354,7 +1354,7 @@ AKAPI ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
  * them. x, r, h, y: rows x cols of dtype (f32, f16, bf16); weight, bias: cols
  * elements or NULL. One read of x and r, one write of h and y for rows up to
  * 8192 wide (wider rows, and 8193..16384 from 256 rows on, read h back once,
- * from L2 while it fits: the row-op table's choice). h may be the very same buffer as
+ * from L2 while it fits: the row-op model's choice). h may be the very same buffer as
  * x or r (the usual in-place residual stream), y too, but h and y must not
  * overlap each other; weight and bias must not overlap h or y.
  * eps >= 0 and finite. Thread safety: any thread. */
@@ -23688,11 +23688,19 @@ static unsigned _ak_rowop_row_group(size_t cols, ak_dtype t, unsigned per) {
  *   keeps too few rows resident to hide DRAM latency, and one block per row
  *   reading the row twice (the second time from L2) is faster - once every SM
  *   has a row (rows >= CUs); with fewer rows a block per row leaves SMs idle
- *   either way and the one-read kernel stays.
+ *   either way and the one-read kernel stays. A register row of 16..32 KiB is
+ *   already register-bound (about 4 rows per SM); when its width fills less
+ *   than _AK_ROWOP_REG_FILL_PCT of the group's registers (G rounds up to a
+ *   power of two: 5120 columns use 62% of a 8192-slot group) and there are
+ *   many rows (_AK_ROWOP_THIN_ROWS_PER_CU per CU), the rows in flight carry
+ *   too few bytes and one block per row is faster.
  * - the one-block-per-row kernels' block: the norm wants about
  *   _AK_ROWOP_WIDE_VEC_PER_THREAD 16-byte vectors per thread (more threads
- *   than that idle at the barriers, fewer leave too little in flight); the
- *   softmax kernel (more registers per thread) stops at 512 threads.
+ *   than that idle at the barriers, fewer leave too little in flight), 512
+ *   threads when the rows are one wave of two blocks per SM (CUs..2 CUs rows)
+ *   and short (<= _AK_ROWOP_WIDE_ONE_WAVE_VPT vectors per thread at 1024); the
+ *   softmax kernel about _AK_ROWOP_WIDE_SOFTMAX_EPT elements per thread, at
+ *   most 512 threads.
  * - softmax past 16384 columns: co-operating split blocks of 128 threads x 32
  *   elements keep one read; they beat one block per row when a block holds at
  *   least _AK_ROWOP_SPLIT_BLOCK_BYTES of the row (f32) or when there are fewer
@@ -23702,22 +23710,30 @@ static unsigned _ak_rowop_row_group(size_t cols, ak_dtype t, unsigned per) {
  *   thread holds at most _AK_ROWOP_STREAM_EPT elements (argmax / argmin: half:
  *   index compare, ~64 registers) in one vector batch; longer rows of fewer
  *   rows than _AK_ROWOP_SEG_ROWS_PER_CU x CUs are cut into segments over the
- *   CUs and combined (a second launch, a workspace), unless every SM already
- *   has a row (rows in [CUs, 4 CUs)).
+ *   CUs and combined (a second launch, a workspace), unless one group reads
+ *   the row in one batch anyway, or every SM already has a row (rows in
+ *   [CUs, 4 CUs)).
  * - cross-entropy mean / sum: one block of 512 / 1024 threads does every row
- *   and the reduction in one launch while each thread has at most
- *   _AK_ROWOP_SMALL_EPT elements (or there is one row).
+ *   and the reduction in one launch while a 1024-thread block would have at
+ *   most _AK_ROWOP_SMALL_EPT elements per thread (twice that for <= 16 rows;
+ *   any width for one row); rows past 1000 columns (one row: past 32768) take
+ *   1024 threads.
  * - f16 / bf16 softmax of rows that are not a multiple of 8 wide (the register
  *   kernel reads them element by element): runs of rows through shared memory
  *   in 16-byte accesses, once there are _AK_ROWOP_SLAB_ROWS_PER_CU rows per CU
  *   (narrow rows of 65..255 columns: from 64 rows). */
 #define _AK_ROWOP_REG_ROW_BYTES 32768u      /* fp32 register bytes of a row (G x E x 4) the rows kernel keeps */
+#define _AK_ROWOP_REG_FILL_PCT 70u          /* register rows over 16 KiB filled less than this (%) ... */
+#define _AK_ROWOP_THIN_ROWS_PER_CU 8u       /* ... with this many rows per CU: one block per row instead */
 #define _AK_ROWOP_WIDE_VEC_PER_THREAD 4u    /* 16-byte vectors per thread of the one-block-per-row norm */
+#define _AK_ROWOP_WIDE_ONE_WAVE_VPT 7u      /* norm, CUs..2 CUs rows: 512 threads up to this many vectors per thread at 1024 */
+#define _AK_ROWOP_WIDE_SOFTMAX_EPT 32u      /* elements per thread of the one-block-per-row softmax (at most 512 threads) */
 #define _AK_ROWOP_SPLIT_BLOCK_BYTES 16384u  /* bytes of a row per split block (128 x 32 elements) that beat wide */
 #define _AK_ROWOP_WIDE_ROW_BYTES 262144u    /* widest f16 / bf16 softmax row of the one-block-per-row kernel */
 #define _AK_ROWOP_STREAM_EPT 32u            /* elements per thread of a 1024-thread group (arg ops: 16) */
 #define _AK_ROWOP_SEG_ROWS_PER_CU 16u       /* sum / mean, f32 max / min: segments below this many rows per CU (else 8) */
-#define _AK_ROWOP_SMALL_EPT 64u             /* cross-entropy mean / sum: elements per thread of the one block */
+#define _AK_ROWOP_SMALL_EPT 32u             /* cross-entropy mean / sum: elements per thread of one 1024-thread block
+                                               (twice that for <= 16 rows) */
 #define _AK_ROWOP_SLAB_ROWS_PER_CU 64u      /* f16 / bf16 odd-width softmax: runs of rows from this many rows per CU */
 
 static _ak_rowop_rule _ak_rowop_model_rule(unsigned op, int variant, unsigned block, unsigned param, const char* why) {
@@ -23736,9 +23752,12 @@ static _ak_rowop_rule _ak_rowop_model(unsigned op, ak_dtype t, size_t rows, size
     if (cus < 1) cus = 1;
     if (op & (_AK_RO_SOFTMAX | _AK_RO_NORM)) {
         const int sm = (op & _AK_RO_SOFTMAX) != 0;
-        size_t vecs = (rb + 15) / 16;
-        unsigned wide_block = sm ? 512u : _ak_rowop_pow2((vecs + _AK_ROWOP_WIDE_VEC_PER_THREAD - 1) / _AK_ROWOP_WIDE_VEC_PER_THREAD, 1024u);
+        const size_t vecs = (rb + 15) / 16;
+        unsigned wide_block = sm ? _ak_rowop_pow2((cols + _AK_ROWOP_WIDE_SOFTMAX_EPT - 1) / _AK_ROWOP_WIDE_SOFTMAX_EPT, 512u)
+                                 : _ak_rowop_pow2((vecs + _AK_ROWOP_WIDE_VEC_PER_THREAD - 1) / _AK_ROWOP_WIDE_VEC_PER_THREAD, 1024u);
         if (wide_block < 64u) wide_block = 64u;
+        if (!sm && wide_block > 512u && rows >= cus && rows <= 2u * cus && vecs <= (size_t)_AK_ROWOP_WIDE_ONE_WAVE_VPT * 1024u)
+            wide_block = 512u;   /* one wave of rows: the 512-thread block's shorter barrier rounds win */
         if (sm && half && odd && cols >= 2u && rb <= 2u * 4095u) {
             if (rb > 128u && rb < 512u && rows >= 64u)
                 return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_SLAB, 64, 2048,
@@ -23754,20 +23773,24 @@ static _ak_rowop_rule _ak_rowop_model(unsigned op, ak_dtype t, size_t rows, size
                                                             "f16/bf16 softmax, odd rows of 4..8 KiB, many rows: 2 rows a block");
         }
         if (cols <= _AK_ROWOP_ROW_MAX) {
-            size_t regs = (size_t)_ak_rowop_row_group(cols, t, 0) * _ak_rowop_row_e(t) * 4u;
-            if (regs <= _AK_ROWOP_REG_ROW_BYTES || rows < cus)
-                return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_ROWS, 128, 0,
-                                            regs <= _AK_ROWOP_REG_ROW_BYTES
-                                                ? "the row in registers (<= 32 KiB of them), one read, 128-thread blocks"
-                                                : "fewer rows than CUs: the row in registers, one read");
-            return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_WIDE, wide_block, 0,
-                                        "rows over 32 KiB of registers, rows >= CUs: one block per row, two passes");
+            const size_t slots = (size_t)_ak_rowop_row_group(cols, t, 0) * _ak_rowop_row_e(t), regs = slots * 4u;
+            if (rows < cus)
+                return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_ROWS, 128, 0, "fewer rows than CUs: the row in registers, one read");
+            if (regs > _AK_ROWOP_REG_ROW_BYTES)
+                return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_WIDE, wide_block, 0,
+                                            "rows over 32 KiB of registers, rows >= CUs: one block per row, two passes");
+            if (regs > _AK_ROWOP_REG_ROW_BYTES / 2u && cols * 100u < slots * _AK_ROWOP_REG_FILL_PCT &&
+                rows >= (size_t)_AK_ROWOP_THIN_ROWS_PER_CU * cus)
+                return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_WIDE, wide_block, 0,
+                                            "register rows over 16 KiB less than 70% filled, many rows: one block per row");
+            return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_ROWS, 128, 0,
+                                        "the row in registers (<= 32 KiB of them), one read, 128-thread blocks");
         }
         if (!sm)
             return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_WIDE, wide_block, 0,
                                         "norm rows past 16384: one block per row, about 4 vectors per thread");
         if (rows >= cus && 128u * 32u * es < _AK_ROWOP_SPLIT_BLOCK_BYTES && rb <= _AK_ROWOP_WIDE_ROW_BYTES)
-            return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_WIDE, 512, 0,
+            return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_WIDE, wide_block, 0,
                                         "f16/bf16 softmax past 16384, rows >= CUs: one 512-thread block per row");
         return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_SPLIT, 128, 0,
                                     "softmax past 16384: co-operating blocks per row, one read (two-pass past the CUs)");
@@ -23777,9 +23800,9 @@ static _ak_rowop_rule _ak_rowop_model(unsigned op, ak_dtype t, size_t rows, size
         const size_t ept = arg ? _AK_ROWOP_STREAM_EPT / 2u : _AK_ROWOP_STREAM_EPT;
         const size_t segs = (op & _AK_RO_SUM) || ((op & _AK_RO_MINMAX) && !half) ? _AK_ROWOP_SEG_ROWS_PER_CU
                                                                                    : _AK_ROWOP_SEG_ROWS_PER_CU / 2u;
-        if (cols > 8192u && rows < 4u * cus && (cols <= 1024u * ept || (rows >= cus && (!arg || cols <= 2048u * ept))))
+        if (cols > 8192u && (cols <= 1024u * ept || (rows >= cus && rows < 4u * cus && (!arg || cols <= 2048u * ept))))
             return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_STREAM, 1024, 256,
-                                        "few wide rows that one widened group per row reads in one batch, or rows >= CUs");
+                                        "rows that one widened group reads in one batch, or every SM has a row");
         if (cols > 8192u && rows < segs * cus)
             return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_SEGMENTS, 256, (unsigned)segs,
                                         "few long rows: segments over the CUs, then a combine");
@@ -23788,9 +23811,10 @@ static _ak_rowop_rule _ak_rowop_model(unsigned op, ak_dtype t, size_t rows, size
     }
     if (op & _AK_RO_XENT_RED) {
         const size_t n = rows * cols;
-        if (rows == 1 || (rows <= 1024u && n <= (size_t)_AK_ROWOP_SMALL_EPT * 1024u))
-            return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_SMALL, n > (size_t)_AK_ROWOP_SMALL_EPT * 512u ? 1024u : 512u, 256,
-                                        "cross-entropy mean / sum, <= 64 elements per thread of one block: one launch");
+        if (rows == 1 || (rows <= 1024u && n <= (size_t)_AK_ROWOP_SMALL_EPT * 1024u) ||
+            (rows <= 16u && n <= 2u * _AK_ROWOP_SMALL_EPT * 1024u))
+            return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_SMALL, (rows == 1 ? cols > 32768u : cols > 1000u) ? 1024u : 512u, 256,
+                                        "cross-entropy mean / sum of a small batch: one block, one launch, no workspace");
     }
     if (t == AK_F32 && rb > 131072u && rb <= 262144u && rows >= 4u * cus)
         return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_STREAM, 1024, 1024,
