@@ -1493,9 +1493,11 @@ AKAPI ak_result ak_copy_strided(ak_context* ctx, ak_dtype src_dtype, ak_dtype ds
  * extreme values). out_dtype AK_I32 stores that raw sum (alpha 1, nothing
  * else: scales, beta, bias, activation and residual are refused there);
  * out_dtype AK_F32, AK_F16 or AK_BF16 converts it to f32 and runs the fp8
- * formula above (the same scale fields and epilogue). The GPU path is the
- * portable matrix-core kernel (mma.sync m16n8k32 s8 on NVIDIA sm_80+,
- * MFMA i32 i8 on CDNA, WMMA iu8 on RDNA3 / RDNA4) and takes k-contiguous
+ * formula above (the same scale fields and epilogue). The GPU path is,
+ * on Hopper (sm_90a) with A and B 16-byte aligned and rows / batch strides
+ * a multiple of 16 bytes, the TMA kernel with s8 wgmma (int32 accumulators);
+ * else the portable matrix-core kernel (mma.sync m16n8k32 s8 on NVIDIA sm_80+,
+ * MFMA i32 i8 on CDNA, WMMA iu8 on RDNA3 / RDNA4); both take k-contiguous
  * operands only (A stored m x k, B stored n x k: trans_a = 0, trans_b = 1;
  * other layouts AK_ERROR_INVALID_ARGUMENT); targets without int8 matrix
  * instructions, or config.matrix_cores off, are refused
@@ -24512,7 +24514,7 @@ AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
 /* ==========================================================================
  * >>impl:ops-gemm  ak_gemm: argument checks, the tile table, planning (which
  * kernel runs, and why: kernels/gemm.hip (matrix cores / FMAs, every arch),
- * kernels/gemm_sm90.hip (Hopper TMA + wgmma, f16 / bf16, every layout),
+ * kernels/gemm_sm90.hip (Hopper TMA + wgmma, f16 / bf16 every layout, fp8 and int8 K-major),
  * kernels/gemm_decode.hip (m <= 16 on NVIDIA)), the launches (tensor maps,
  * split-K workspace, the padded-row copies), and the threaded C reference of
  * the cpu backend.
