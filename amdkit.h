@@ -1493,9 +1493,11 @@ AKAPI ak_result ak_copy_strided(ak_context* ctx, ak_dtype src_dtype, ak_dtype ds
  * extreme values). out_dtype AK_I32 stores that raw sum (alpha 1, nothing
  * else: scales, beta, bias, activation and residual are refused there);
  * out_dtype AK_F32, AK_F16 or AK_BF16 converts it to f32 and runs the fp8
- * formula above (the same scale fields and epilogue). The GPU path is the
- * portable matrix-core kernel (mma.sync m16n8k32 s8 on NVIDIA sm_80+,
- * MFMA i32 i8 on CDNA, WMMA iu8 on RDNA3 / RDNA4) and takes k-contiguous
+ * formula above (the same scale fields and epilogue). The GPU path is,
+ * on Hopper (sm_90a) with A and B 16-byte aligned and rows / batch strides
+ * a multiple of 16 bytes, the TMA kernel with s8 wgmma (int32 accumulators);
+ * else the portable matrix-core kernel (mma.sync m16n8k32 s8 on NVIDIA sm_80+,
+ * MFMA i32 i8 on CDNA, WMMA iu8 on RDNA3 / RDNA4); both take k-contiguous
  * operands only (A stored m x k, B stored n x k: trans_a = 0, trans_b = 1;
  * other layouts AK_ERROR_INVALID_ARGUMENT); targets without int8 matrix
  * instructions, or config.matrix_cores off, are refused
@@ -17986,7 +17988,10 @@ static const char _ak_src_gemm_sm90[] =
     " * only: A stored M x K, B stored N x K), with f32 scales in the epilogue,\n"
     " *   D = act(alpha sA[m] sB[n] A B^T + beta C + bias) + R,\n"
     " * sA one value or one per row of A, sB one value or one per row of B\n"
-    " * (column of D), as torch._scaled_mm. Host wrapper, plan and CPU reference: ak_gemm in amdkit.h\n"
+    " * (column of D), as torch._scaled_mm; and for int8 x int8 (K-major too),\n"
+    " * s8 wgmma into int32 accumulators (exact, wrapping mod 2^32, one sum over\n"
+    " * all of k), D the raw int32 sums (torch._int_mm) or the fp8 kernels'\n"
+    " * scaled f32 / f16 / bf16 epilogue on the sums converted to f32. Host wrapper, plan and CPU reference: ak_gemm in amdkit.h\n"
     " * (>>impl:ops-gemm), which picks this family on rows of the architecture\n"
     " * table with wgmma and TMA and encodes the two tensor maps.\n"
     " *\n"
@@ -18029,13 +18034,14 @@ static const char _ak_src_gemm_sm90[] =
     " * one matrix serves every batch. flags: bit 2 D / C / bias / R are f32, 3\n"
     " * read C, 4 bias, 5 residual, 6 the epilogue may use 4-element vectors,\n"
     " * bits 8..23 the activation's AK_UNARY_* code (kernels/gemm.hip's bits where\n"
-    " * they agree); fp8 kernels: bit 0 sA has M values, 1 sB has N values, 7 the\n"
+    " * they agree); 8-bit kernels: bit 0 sA has M values, 1 sB has N values, 7 the\n"
     " * 16-bit output type is bf16 (else f16), 24 promote: each k step's wgmma sum\n"
     " * (128 values) is added into separate f32 registers (honoured by the 128 x 128\n"
     " * cooperative kernels only: the others have no registers for a second\n"
-    " * accumulator, and the host sends it to no other). sA / sB: NULL (no scale) or f32.\n"
-    " * AK_G9_ONLY=16 / 8 (the host passes it) keeps only the 16-bit / the fp8\n"
-    " * kernels: a smaller program; without it, the whole family. */\n"
+    " * accumulator, and the host sends it to no other), 25 (int8) D is int32, the\n"
+    " * raw sums (with bit 2; no scales or epilogue). sA / sB: NULL (no scale) or f32.\n"
+    " * AK_G9_ONLY=16 / 8 / 1 (the host passes it) keeps only the 16-bit / the fp8\n"
+    " * / the int8 kernels: a smaller program; without it, the whole family. */\n"
     "\n"
     "// >>host  the flag bits (the host builds them: amdkit.h _AK_G9_*)\n"
     "#define AK_G9_OUT32 4\n"
@@ -18048,6 +18054,7 @@ static const char _ak_src_gemm_sm90[] =
     "#define AK_G9_SB_COL 2\n"
     "#define AK_G9_OBF16 128\n"
     "#define AK_G9_PROMOTE (1 << 24)\n"
+    "#define AK_G9_I32 (1 << 25)\n"
     "// <<host\n"
     "\n"
     "/* The tensor map: an opaque 128-byte, 64-byte-aligned CUtensorMap. */\n"
@@ -18131,14 +18138,40 @@ static const char _ak_src_gemm_sm90[] =
     "AK_G9_WG8(n256, e4m3, e5m2)\n"
     "AK_G9_WG8(n256, e5m2, e4m3)\n"
     "AK_G9_WG8(n256, e5m2, e5m2)\n"
-    "/* IN: fp8 1 e4m3 x e4m3, 2 e4m3 x e5m2, 3 e5m2 x e4m3, 4 e5m2 x e5m2 */\n"
-    "template <int IN, int BN> AK_INLINE void ak_g9_mma8(float* d, ak_u64 da, ak_u64 db, int acc) {\n"
+    "/* int8: m64nBNk32.s32.s8.s8 (K-major operands, no scale or transpose\n"
+    " * immediates), int32 accumulators bound as \"+r\" (f32-typed ones are refused\n"
+    " * by ptxas for an s32 wgmma), sums wrapping mod 2^32 (no .satfinite). */\n"
+    "#define AK_G9_RI8(i) \"+r\"(d[i]), \"+r\"(d[i + 1]), \"+r\"(d[i + 2]), \"+r\"(d[i + 3]), \"+r\"(d[i + 4]), \"+r\"(d[i + 5]), \"+r\"(d[i + 6]), \"+r\"(d[i + 7])\n"
+    "#define AK_G9_RI64(i) AK_G9_RI8(i), AK_G9_RI8(i + 8), AK_G9_RI8(i + 16), AK_G9_RI8(i + 24), \\\n"
+    "    AK_G9_RI8(i + 32), AK_G9_RI8(i + 40), AK_G9_RI8(i + 48), AK_G9_RI8(i + 56)\n"
+    "#define AK_G9_IOUT_n128 AK_G9_RI64(0)\n"
+    "#define AK_G9_IOUT_n256 AK_G9_RI64(0), AK_G9_RI64(64)\n"
+    "#define AK_G9_WGI(N)                                                                                                    \\\n"
+    "    AK_INLINE void ak_g9_s8_##N(int* d, ak_u64 da, ak_u64 db, int acc) {                                             \\\n"
+    "        asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, \" AK_WGMMA_PRED_##N \", 0;\\nwgmma.mma_async.sync.aligned.m64\" #N \\\n"
+    "                     \"k32.s32.s8.s8 {\" AK_WGMMA_REGS_##N \"}, \" AK_WGMMA_DESC_##N \", p;\\n}\\n\"                          \\\n"
+    "                     : AK_G9_IOUT_##N : \"l\"(da), \"l\"(db), \"r\"(acc) : \"memory\");                                     \\\n"
+    "    }\n"
+    "AK_G9_WGI(n128)\n"
+    "AK_G9_WGI(n256)\n"
+    "/* The accumulator type: int32 for int8 (IN 5), else f32. */\n"
+    "template <int IN> struct ak_g9_acc { typedef float T; };\n"
+    "template <> struct ak_g9_acc<5> { typedef int T; };\n"
+    "/* An accumulator as the epilogue stages it: f32, or int32 bits (converted\n"
+    " * when read back: converting in the staging loop spills the 128 x 128 tile). */\n"
+    "AK_INLINE float ak_g9_bits(float x) { return x; }\n"
+    "AK_INLINE float ak_g9_bits(int x) { return __int_as_float(x); }\n"
+    "/* IN: fp8 1 e4m3 x e4m3, 2 e4m3 x e5m2, 3 e5m2 x e4m3, 4 e5m2 x e5m2; 5 int8 x int8 (AT int) */\n"
+    "template <int IN, int BN, class AT> AK_INLINE void ak_g9_mma8(AT* d, ak_u64 da, ak_u64 db, int acc) {\n"
     "#define AK_G9_PICK8(N)                                              \\\n"
     "    if constexpr (IN == 1) ak_g9_e4m3e4m3_##N(d, da, db, acc);      \\\n"
     "    else if constexpr (IN == 2) ak_g9_e4m3e5m2_##N(d, da, db, acc); \\\n"
     "    else if constexpr (IN == 3) ak_g9_e5m2e4m3_##N(d, da, db, acc); \\\n"
     "    else ak_g9_e5m2e5m2_##N(d, da, db, acc);\n"
-    "    if constexpr (BN == 128) { AK_G9_PICK8(n128) }\n"
+    "    if constexpr (IN == 5) {\n"
+    "        if constexpr (BN == 128) ak_g9_s8_n128(d, da, db, acc);\n"
+    "        else ak_g9_s8_n256(d, da, db, acc);\n"
+    "    } else if constexpr (BN == 128) { AK_G9_PICK8(n128) }\n"
     "    else { AK_G9_PICK8(n256) }\n"
     "#undef AK_G9_PICK8\n"
     "}\n"
@@ -18193,8 +18226,9 @@ static const char _ak_src_gemm_sm90[] =
     " * st (row stride EP), output rows mr.., columns nc..; thread ct of the\n"
     " * warpgroup takes 4 consecutive columns of rows ct / (EC / 4) + 16 p,\n"
     " * p = 0..3: the bias once, then per row C, the activation (one switch for\n"
-    " * the 4 values), the residual, one 8- or 16-byte store. */\n"
-    "template <class DT, int EC, int EP>\n"
+    " * the 4 values), the residual, one 8- or 16-byte store. INT: st holds int32\n"
+    " * sums (int8), converted to f32 here or stored as they are (AK_G9_I32). */\n"
+    "template <class DT, int EC, int EP, bool INT = false>\n"
     "AK_INLINE void ak_g9_epi_chunk(const float* st, int ct, int mr, int nc, int M, int N, void* D, ak_i64 ldd, const void* C, ak_i64 ldc,\n"
     "                               const void* bias, const void* R, ak_i64 ldr, float alpha, float beta, int flags, float ap,\n"
     "                               const float* sA, const float* sB) {\n"
@@ -18216,7 +18250,23 @@ static const char _ak_src_gemm_sm90[] =
     "        const int r = p * RPP + row0, m = mr + r;\n"
     "        if (m >= M) break;\n"
     "        const ak_i64 off = (ak_i64)m * ldd + n;\n"
-    "        const float4 q = *(const float4*)&st[r * EP + col];\n"
+    "        float4 q;\n"
+    "        if constexpr (INT) {\n"
+    "            const int4 qi = *(const int4*)&st[r * EP + col];\n"
+    "            if (flags & AK_G9_I32) { /* int32 out: the sums as they are */\n"
+    "                if (full) *(int4*)((int*)D + off) = qi;\n"
+    "                else {\n"
+    "                    const int e[4] = { qi.x, qi.y, qi.z, qi.w };\n"
+    "#pragma unroll\n"
+    "                    for (int j = 0; j < 4; j++)\n"
+    "                        if (j < left) ((int*)D)[off + j] = e[j];\n"
+    "                }\n"
+    "                continue;\n"
+    "            }\n"
+    "            q = make_float4((float)qi.x, (float)qi.y, (float)qi.z, (float)qi.w);\n"
+    "        } else {\n"
+    "            q = *(const float4*)&st[r * EP + col];\n"
+    "        }\n"
     "        const float sa = sA ? sA[(flags & AK_G9_SA_ROW) ? m : 0] : 1.0f;\n"
     "        float v[4] = { sa * sc[0] * q.x + bb[0], sa * sc[1] * q.y + bb[1], sa * sc[2] * q.z + bb[2], sa * sc[3] * q.w + bb[3] };\n"
     "        if (flags & AK_G9_C) {\n"
@@ -18256,8 +18306,8 @@ static const char _ak_src_gemm_sm90[] =
     " * Two named barriers per block (the earlier fp32 staging takes eight). The\n"
     " * NH x ND values of a consumer thread: rows mb + 64 h + r0 (+ 8), column\n"
     " * pairs n0 + 8 g + c0 (ak_wgmma_row / ak_wgmma_col). */\n"
-    "template <class DT, int NH, int ND>\n"
-    "AK_INLINE void ak_g9_epi_16(const float* d, int ct, int cw, unsigned char* sbuf, int mb, int n0, int M, int N, void* D, ak_i64 ldd,\n"
+    "template <class DT, int NH, int ND, class AT>\n"
+    "AK_INLINE void ak_g9_epi_16(const AT* d, int ct, int cw, unsigned char* sbuf, int mb, int n0, int M, int N, void* D, ak_i64 ldd,\n"
     "                            const void* bias, float alpha, int flags, const float* sA, const float* sB) {\n"
     "    typedef typename DT::T T;\n"
     "    const int r0 = ak_wgmma_row(ct, 0), c0 = ak_wgmma_col(ct, 0);\n"
@@ -18290,7 +18340,7 @@ static const char _ak_src_gemm_sm90[] =
     "#pragma unroll\n"
     "                for (int e = 0; e < 2; e++) {\n"
     "                    const int r = r0 + 8 * e;\n"
-    "                    const float x = sa[e] * sx * d[h * ND + 4 * g + 2 * e] + bx, y = sa[e] * sy * d[h * ND + 4 * g + 2 * e + 1] + by;\n"
+    "                    const float x = sa[e] * sx * (float)d[h * ND + 4 * g + 2 * e] + bx, y = sa[e] * sy * (float)d[h * ND + 4 * g + 2 * e + 1] + by;\n"
     "                    *(ak_u32*)(sbuf + r * 256 + ((gg ^ (r & 7)) << 4) + c0 * 2) = ak_pack2(DT::from(x), DT::from(y));\n"
     "                }\n"
     "            }\n"
@@ -18384,7 +18434,7 @@ static const char _ak_src_gemm_sm90[] =
     "        const int cw = wg - 1, ct = tid - 128 * wg; /* consumer 0 / 1, thread in its warpgroup */\n"
     "        float* st = (float*)(sm + S * STAGE + cw * EPI_BYTES);\n"
     "        const int o32 = (flags & AK_G9_OUT32) ? 1 : 0, osz = o32 ? 4 : DT::SIZE;\n"
-    "        float d[NH * ND];\n"
+    "        typename ak_g9_acc<IN>::T d[NH * ND]; /* int8: int32, one accumulator over all of k (exact) */\n"
     "        /* cooperative: every tile of the CTA; ping-pong: every other one (local tile j, its k steps j nk ..) */\n"
     "        for (int j = PP ? cw : 0;; j += PP ? 2 : 1) {\n"
     "            const int t = (int)blockIdx.x + j * (int)gridDim.x;\n"
@@ -18398,7 +18448,7 @@ static const char _ak_src_gemm_sm90[] =
     "               barriers (parity waits) and the two k loops take turns on the tensor cores */\n"
     "            if (PP && j > 0) ak_named_bar(3 + ((j - 1) & 1), 256);\n"
     "            bool promoted = false;\n"
-    "            if constexpr (IN != 0 && NH * ND <= 64) {\n"
+    "            if constexpr (IN != 0 && IN != 5 && NH * ND <= 64) {\n"
     "                if (flags & AK_G9_PROMOTE) {\n"
     "                    /* fp8, precise: each k step of 128 values goes into its own wgmma accumulator acc8 (scale-d 0 at\n"
     "                       the step's first k32), waited for and added into the f32 accumulators d in registers: the\n"
@@ -18481,16 +18531,17 @@ static const char _ak_src_gemm_sm90[] =
     "                            for (int q = 0; q < EC / 2; q += 2) {\n"
     "                                const int rr = cc * (EC / 2) + q;\n"
     "                                float2 v;\n"
-    "                                v.x = d[h * ND + rr]; v.y = d[h * ND + rr + 1];\n"
+    "                                v.x = ak_g9_bits(d[h * ND + rr]);\n"
+    "                                v.y = ak_g9_bits(d[h * ND + rr + 1]);\n"
     "                                *(float2*)&st[ak_wgmma_row(ct, rr) * EP + ak_wgmma_col(ct, rr) - cc * EC] = v;\n"
     "                            }\n"
     "                        }\n"
     "                    ak_named_bar(1 + cw, 128);\n"
     "                    if (IN && !(flags & AK_G9_OBF16))\n"
-    "                        ak_g9_epi_chunk<ak_f16_t, EC, EP>(st, ct, mr, n0 + c * EC, M, N, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta,\n"
+    "                        ak_g9_epi_chunk<ak_f16_t, EC, EP, IN == 5>(st, ct, mr, n0 + c * EC, M, N, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta,\n"
     "                                                          flags, ap, sA, sB);\n"
     "                    else\n"
-    "                        ak_g9_epi_chunk<DT, EC, EP>(st, ct, mr, n0 + c * EC, M, N, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags,\n"
+    "                        ak_g9_epi_chunk<DT, EC, EP, IN == 5>(st, ct, mr, n0 + c * EC, M, N, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags,\n"
     "                                                    ap, sA, sB);\n"
     "                }\n"
     "            }\n"
@@ -18564,6 +18615,13 @@ static const char _ak_src_gemm_sm90[] =
     "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e4e5, ak_bf16_t, 128, 0, 1, 1, 2)\n"
     "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e5e4, ak_bf16_t, 128, 0, 1, 1, 3)\n"
     "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e5e5, ak_bf16_t, 128, 0, 1, 1, 4)\n"
+    "#endif\n"
+    "/* int8: ak_gemm_sm90_<n256|n128|p128>_kk_i8; D int32 (raw sums), f32, f16 or bf16 (flags) */\n"
+    "#if !defined(AK_G9_ONLY) || AK_G9_ONLY == 1\n"
+    "// kernels: ak_gemm_sm90_n256_kk_i8 ak_gemm_sm90_n128_kk_i8 ak_gemm_sm90_p128_kk_i8\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_i8, ak_bf16_t, 256, 0, 1, 0, 5)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_kk_i8, ak_bf16_t, 128, 0, 1, 0, 5)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_i8, ak_bf16_t, 128, 0, 1, 1, 5)\n"
     "#endif\n"
     ;
 
@@ -21609,7 +21667,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "gemm_decode", _ak_src_gemm_decode,
       "ak_gemm_decode_kk_f16 ak_gemm_decode_kn_f16 ak_gemm_decode_mk_f16 ak_gemm_decode_mn_f16 ak_gemm_decode_kk_bf16 ak_gemm_decode_kn_bf16 ak_gemm_decode_mk_bf16 ak_gemm_decode_mn_bf16 ak_gemm_decode_fin_f16 ak_gemm_decode_fin_bf16" },
     { "gemm_sm90", _ak_src_gemm_sm90,
-      "ak_gemm_sm90_n256_kk_f16 ak_gemm_sm90_n256_kn_f16 ak_gemm_sm90_n256_mk_f16 ak_gemm_sm90_n256_mn_f16 ak_gemm_sm90_n256_kk_bf16 ak_gemm_sm90_n256_kn_bf16 ak_gemm_sm90_n256_mk_bf16 ak_gemm_sm90_n256_mn_bf16 ak_gemm_sm90_n128_kk_f16 ak_gemm_sm90_n128_kn_f16 ak_gemm_sm90_n128_mk_f16 ak_gemm_sm90_n128_mn_f16 ak_gemm_sm90_n128_kk_bf16 ak_gemm_sm90_n128_kn_bf16 ak_gemm_sm90_n128_mk_bf16 ak_gemm_sm90_n128_mn_bf16 ak_gemm_sm90_p128_kk_f16 ak_gemm_sm90_p128_kn_f16 ak_gemm_sm90_p128_mk_f16 ak_gemm_sm90_p128_mn_f16 ak_gemm_sm90_p128_kk_bf16 ak_gemm_sm90_p128_kn_bf16 ak_gemm_sm90_p128_mk_bf16 ak_gemm_sm90_p128_mn_bf16 ak_gemm_sm90_n256_kk_e4e4 ak_gemm_sm90_n256_kk_e4e5 ak_gemm_sm90_n256_kk_e5e4 ak_gemm_sm90_n256_kk_e5e5 ak_gemm_sm90_n128_kk_e4e4 ak_gemm_sm90_n128_kk_e4e5 ak_gemm_sm90_n128_kk_e5e4 ak_gemm_sm90_n128_kk_e5e5 ak_gemm_sm90_p128_kk_e4e4 ak_gemm_sm90_p128_kk_e4e5 ak_gemm_sm90_p128_kk_e5e4 ak_gemm_sm90_p128_kk_e5e5" },
+      "ak_gemm_sm90_n256_kk_f16 ak_gemm_sm90_n256_kn_f16 ak_gemm_sm90_n256_mk_f16 ak_gemm_sm90_n256_mn_f16 ak_gemm_sm90_n256_kk_bf16 ak_gemm_sm90_n256_kn_bf16 ak_gemm_sm90_n256_mk_bf16 ak_gemm_sm90_n256_mn_bf16 ak_gemm_sm90_n128_kk_f16 ak_gemm_sm90_n128_kn_f16 ak_gemm_sm90_n128_mk_f16 ak_gemm_sm90_n128_mn_f16 ak_gemm_sm90_n128_kk_bf16 ak_gemm_sm90_n128_kn_bf16 ak_gemm_sm90_n128_mk_bf16 ak_gemm_sm90_n128_mn_bf16 ak_gemm_sm90_p128_kk_f16 ak_gemm_sm90_p128_kn_f16 ak_gemm_sm90_p128_mk_f16 ak_gemm_sm90_p128_mn_f16 ak_gemm_sm90_p128_kk_bf16 ak_gemm_sm90_p128_kn_bf16 ak_gemm_sm90_p128_mk_bf16 ak_gemm_sm90_p128_mn_bf16 ak_gemm_sm90_n256_kk_e4e4 ak_gemm_sm90_n256_kk_e4e5 ak_gemm_sm90_n256_kk_e5e4 ak_gemm_sm90_n256_kk_e5e5 ak_gemm_sm90_n128_kk_e4e4 ak_gemm_sm90_n128_kk_e4e5 ak_gemm_sm90_n128_kk_e5e4 ak_gemm_sm90_n128_kk_e5e5 ak_gemm_sm90_p128_kk_e4e4 ak_gemm_sm90_p128_kk_e4e5 ak_gemm_sm90_p128_kk_e5e4 ak_gemm_sm90_p128_kk_e5e5 ak_gemm_sm90_n256_kk_i8 ak_gemm_sm90_n128_kk_i8 ak_gemm_sm90_p128_kk_i8" },
     { "layout", _ak_src_layout,
       "ak_copy_nd_u8 ak_copy_nd_u16 ak_copy_nd_u32 ak_copy_nd_u64 ak_copy_nd_u128 ak_copy_cast_f32_f16 ak_copy_cast_f32_bf16 ak_copy_cast_f16_f32 ak_copy_cast_bf16_f32 ak_copy_cast_f16_bf16 ak_copy_cast_bf16_f16 ak_copy_cast_i32_i64 ak_copy_cast_i64_i32 ak_embedding_u8 ak_embedding_u16 ak_embedding_u32 ak_embedding_u64 ak_embedding_u128" },
     { "llm", _ak_src_llm,
@@ -21679,6 +21737,7 @@ static const struct { const char* family; const char* source; const char* kernel
 #define _AK_G9_SB_COL 2
 #define _AK_G9_OBF16 128
 #define _AK_G9_PROMOTE (1 << 24)
+#define _AK_G9_I32 (1 << 25)
 /* host constants of kernels/quant.hip (its `// >>host` block) */
 #define _AK_FP8_FMT_E4M3 0
 #define _AK_FP8_FMT_E5M2 1
@@ -21941,7 +22000,7 @@ static inline void _ak_kargs_gemm_decode_fin(_ak_kargs* kargs_, const void* W, c
     ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sC); ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta);
     ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_sm90.hip:534 NAME (macro AK_GEMM_SM90) */
+/* kernels/gemm_sm90.hip:583 NAME (macro AK_GEMM_SM90) */
 static inline void _ak_kargs_gemm_sm90(_ak_kargs* kargs_, const _ak_tmap* tA, const _ak_tmap* tB, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t K,
                                        int64_t ldc, int64_t ldd, int64_t ldr, int64_t sC, int64_t sD, int64_t sR, int32_t batch, int32_t bA, int32_t bB, float alpha, float beta, int32_t flags,
                                        float ap, const void* sA, const void* sB) {
@@ -22440,6 +22499,9 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_gemm_sm90_p128_kk_e4e5", _AK_KIF_gemm_sm90 },
     { "ak_gemm_sm90_p128_kk_e5e4", _AK_KIF_gemm_sm90 },
     { "ak_gemm_sm90_p128_kk_e5e5", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n256_kk_i8", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n128_kk_i8", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_p128_kk_i8", _AK_KIF_gemm_sm90 },
     { "ak_copy_nd_u8", _AK_KIF_copy_nd },
     { "ak_copy_nd_u16", _AK_KIF_copy_nd },
     { "ak_copy_nd_u32", _AK_KIF_copy_nd },
@@ -24609,7 +24671,7 @@ AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
 /* ==========================================================================
  * >>impl:ops-gemm  ak_gemm: argument checks, the tile table, planning (which
  * kernel runs, and why: kernels/gemm.hip (matrix cores / FMAs, every arch),
- * kernels/gemm_sm90.hip (Hopper TMA + wgmma, f16 / bf16, every layout),
+ * kernels/gemm_sm90.hip (Hopper TMA + wgmma, f16 / bf16 every layout, fp8 and int8 K-major),
  * kernels/gemm_decode.hip (m <= 16 on NVIDIA)), the launches (tensor maps,
  * split-K workspace, the padded-row copies), and the threaded C reference of
  * the cpu backend.
@@ -25042,11 +25104,15 @@ static ak_result _ak_gemm_plan_fp8(ak_context* ctx, const ak_gemm_desc* g, const
     return AK_OK;
 }
 
-/* The plan of an int8 descriptor: the portable matrix-core kernel (k-contiguous
- * operands), or an error that says why not. */
-static ak_result _ak_gemm_plan_i8(ak_context* ctx, const ak_gemm_desc* g, ak_gemm_plan* p) {
+/* The plan of an int8 descriptor (k-contiguous operands): on a wgmma + TMA
+ * row the Hopper TMA kernel with s8 wgmma (int32 accumulators) when A and B
+ * suit TMA (16-byte aligned, leading dimensions and batch strides a multiple
+ * of 16 bytes) and tma is 1 (0: its tensor maps failed to encode); else the
+ * portable matrix-core kernel; or an error that says why not. */
+static ak_result _ak_gemm_plan_i8(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, ak_gemm_plan* p, int tma) {
     const ak_arch_info* arch = _ak_gemm_arch(ctx);
     const int named = ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto");
+    const size_t lim = (size_t)1 << 39;
     const _ak_gemm_tile* t;
     size_t tiles;
     int cus;
@@ -25067,6 +25133,22 @@ static ak_result _ak_gemm_plan_i8(ak_context* ctx, const ak_gemm_desc* g, ak_gem
                        "(trans_a = 0) and B stored n x k (trans_b = 1), got trans_a = %d, trans_b = %d; transpose the operand "
                        "first (ak_transpose / ak_copy_strided)", g->trans_a, g->trans_b);
     cus = !_ak_op_is_cpu(ctx) && ctx->dev.compute_units > 0 ? ctx->dev.compute_units : (arch->compute_units > 0 ? arch->compute_units : 64);
+    if (tma && arch->matrix == AK_MATRIX_WGMMA && arch->tma && *arch->arch_target && (_ak_op_is_cpu(ctx) || ctx->bk->tensor_map) &&
+        (uintptr_t)g->a % 16 == 0 && (uintptr_t)g->b % 16 == 0 && s->lda % 16 == 0 && s->ldb % 16 == 0 && s->lda <= lim &&
+        s->ldb <= lim && (g->batch == 1 || (g->stride_a % 16 == 0 && g->stride_b % 16 == 0 && g->stride_a <= lim && g->stride_b <= lim))
+#if defined(AMDKIT_GEMM_FORCE) || defined(AMDKIT_TESTS)
+        && _ak_gemm_force != 3
+#endif
+    ) {
+        /* the fp8 kernels' pipeline and tile choice (cooperative 128x256 / 128x128, ping-pong 128x128) */
+        t = _ak_gemm_tile_find(AK_MATRIX_WGMMA, 3 + _ak_gemm_sm90_variant(g, cus));
+        p->bm = t->bm; p->bn = t->bn; p->bk = 128; p->threads = t->threads;
+        p->reason = t->reason;
+        p->path = "wgmma";
+        p->shared_bytes = _ak_gemm_sm90_smem(t->bn);
+        snprintf(p->kernel, sizeof p->kernel, "ak_gemm_%s_kk_i8", t->tag);
+        return AK_OK;
+    }
     tiles = ((g->m + 127) / 128) * ((g->n + 127) / 128) * g->batch;
     t = _ak_gemm_tile_find(AK_MATRIX_NONE, tiles < (size_t)cus ? 11 : 10);
     p->bm = t->bm; p->bn = t->bn; p->bk = t->bk16; p->threads = t->threads;
@@ -25086,7 +25168,7 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
     const char* dt;
     memset(p, 0, sizeof *p);
     if (_ak_gemm_is_fp8(g->dtype)) return _ak_gemm_plan_fp8(ctx, g, s, p);
-    if (g->dtype == AK_I8) return _ak_gemm_plan_i8(ctx, g, p);
+    if (g->dtype == AK_I8) return _ak_gemm_plan_i8(ctx, g, s, p, tma);
     /* f32 as TF32 / xf32 only when the caller opted in (exact fp32 by default, as BLAS) */
     if (g->dtype == AK_F32 && ctx->cfg.allow_tf32) fast32 = 1;
     if (arch && arch->xf32) xf32 = 1;
@@ -25405,7 +25487,7 @@ static ak_result _ak_gemm_sm90_launch(ak_context* ctx, const ak_gemm_desc* g, co
                                       ak_stream* stream, int* refused) {
     unsigned char raw[2 * sizeof(_ak_tmap) + 64];
     _ak_tmap* maps = (_ak_tmap*)(void*)(raw + ((64 - ((uintptr_t)raw & 63)) & 63)); /* the driver wants 64-byte alignment */
-    const int f8 = _ak_gemm_is_fp8(g->dtype), bk = f8 ? 128 : 64; /* k box: 128 bytes */
+    const int f8 = _ak_gemm_is_fp8(g->dtype) || g->dtype == AK_I8, bk = f8 ? 128 : 64; /* 8-bit (fp8, int8); k box: 128 bytes */
     const int dt = f8 ? _AK_TMAP_U8 : g->dtype == AK_F16 ? _AK_TMAP_F16 : _AK_TMAP_BF16;
     const int ba = g->batch > 1 && g->stride_a, bb = g->batch > 1 && g->stride_b;
     const char* only[1];
@@ -25430,17 +25512,19 @@ static ak_result _ak_gemm_sm90_launch(ak_context* ctx, const ak_gemm_desc* g, co
     strides[0] = s->ldb * es; strides[1] = bb ? g->stride_b * es : strides[0] * dims[1];
     box[0] = (uint32_t)bk; box[1] = g->trans_b ? (uint32_t)p->bn : 64; box[2] = 1;
     if ((*refused = ctx->bk->tensor_map(ctx, &maps[1], dt, 3, g->b, dims, strides, box)) != 0) return AK_OK;
-    /* the 16-bit or the fp8 half of the family (-DAK_G9_ONLY: a smaller program) */
-    only[0] = f8 ? "-DAK_G9_ONLY=8" : "-DAK_G9_ONLY=16";
+    /* the 16-bit, the fp8 or the int8 part of the family (-DAK_G9_ONLY: a smaller program) */
+    only[0] = g->dtype == AK_I8 ? "-DAK_G9_ONLY=1" : f8 ? "-DAK_G9_ONLY=8" : "-DAK_G9_ONLY=16";
     memset(&o, 0, sizeof o);
     o.options = only;
     o.num_options = 1;
     o.source_name = "gemm_sm90.hip";
     if ((r = _ak_op_kernel_ex(ctx, _ak_src_gemm_sm90, p->kernel, _ak_gemm_arch(ctx)->arch_target, &o, &k)) != AK_OK) return r;
-    flags = (g->out_dtype == AK_F32 ? _AK_G9_OUT32 : 0) | (g->beta != 0.0f ? _AK_G9_C : 0) | (g->bias ? _AK_G9_BIAS : 0) |
+    flags = (g->out_dtype == AK_F32 ? _AK_G9_OUT32 : 0) | (g->out_dtype == AK_I32 ? _AK_G9_OUT32 | _AK_G9_I32 : 0) |
+            (g->beta != 0.0f ? _AK_G9_C : 0) | (g->bias ? _AK_G9_BIAS : 0) |
             (g->residual ? _AK_G9_RES : 0) | (_ak_gemm_epi_vec(g, s) ? _AK_G9_VEC : 0) | (g->activation << _AK_G9_ACT_SHIFT) |
             (g->out_dtype == AK_BF16 ? _AK_G9_OBF16 : 0) | (g->scale_a && g->scale_a_per_row ? _AK_G9_SA_ROW : 0) |
-            (g->scale_b && g->scale_b_per_col ? _AK_G9_SB_COL : 0) | (f8 && !g->fast_accum ? _AK_G9_PROMOTE : 0);
+            (g->scale_b && g->scale_b_per_col ? _AK_G9_SB_COL : 0) |
+            (_ak_gemm_is_fp8(g->dtype) && !g->fast_accum ? _AK_G9_PROMOTE : 0);
     _ak_kargs_gemm_sm90(&a, &maps[0], &maps[1], g->beta != 0.0f ? g->c : NULL, g->d, g->bias, g->residual, (int32_t)s->m,
                         (int32_t)s->n, (int32_t)s->k, (int64_t)s->ldc, (int64_t)s->ldd, (int64_t)s->ldr, (int64_t)g->stride_c,
                         (int64_t)g->stride_d, (int64_t)g->stride_r, (int32_t)s->batch, ba, bb, g->alpha, g->beta, flags,
@@ -25629,6 +25713,14 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
     if (_ak_op_is_cpu(ctx) && (_ak_gemm_is_fp8(g->dtype) || g->dtype == AK_I8)) return _ak_gemm_ref(g, &s, 0); /* whatever arch the plans are for */
     if ((r = _ak_gemm_plan(ctx, g, &s, &p)) != AK_OK) return r;
     if (_ak_op_is_cpu(ctx)) return _ak_gemm_ref(g, &s, p.fast32);
+    if (g->dtype == AK_I8 && !strncmp(p.kernel, "ak_gemm_sm90_", 13)) {
+        int refused = 0;
+        r = _ak_gemm_sm90_launch(ctx, g, &s, &p, stream, &refused);
+        if (!refused) return r;
+        _ak_log(&ctx->log, AK_LOG_INFO, AK_LOGITEM_GENERIC, "ak_gemm: the driver refused a TMA tensor map of the int8 operands (%d); "
+                "the mma.sync tile runs", refused);
+        if ((r = _ak_gemm_plan_tma(ctx, g, &s, &p, 0)) != AK_OK) return r;
+    }
     if (g->dtype == AK_I8) return _ak_gemm_i8_launch(ctx, g, &s, &p, stream);
     if (!strncmp(p.kernel, "ak_gemm_decode_", 15)) return _ak_gemm_decode_launch(ctx, g, &s, &p, stream);
     if (!strncmp(p.kernel, "ak_gemm_sm90_", 13) && _ak_gemm_sm90_why(ctx, g, &s)) return _ak_gemm_sm90_padded(ctx, g, &s, stream);
