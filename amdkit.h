@@ -24984,9 +24984,18 @@ static ak_result _ak_gemm_plan_i8(ak_context* ctx, const ak_gemm_desc* g, const 
 #endif
     ) {
         /* the fp8 kernels' pipeline and tile choice (cooperative 128x256 / 128x128, ping-pong 128x128) */
-        t = _ak_gemm_tile_find(AK_MATRIX_WGMMA, 3 + _ak_gemm_sm90_variant(g, cus));
+        static const char* const why[3] = {
+            "Hopper int8: the TMA + wgmma kernel of fp8 (K-major), m64n256k32 s8 wgmma into 128 int32 registers a "
+            "consumer thread, one exact sum over all of k; 128x256 tiles, 4 stages of 48 KiB",
+            "Hopper int8: the TMA + wgmma kernel of fp8 (K-major), m64n128k32 s8 wgmma into int32 registers; 128x128 "
+            "tiles (they fill the SMs' waves better than 128x256 here), 6 stages of 32 KiB",
+            "Hopper int8: the TMA + wgmma kernel of fp8 (K-major), ping-pong: each consumer warpgroup on its own "
+            "128x128 tile (two m64n128k32 s8 wgmmas a k32), one's epilogue under the other's k loop (k <= 2048 or "
+            "batches with many tiles)" };
+        const int v = _ak_gemm_sm90_variant(g, cus);
+        t = _ak_gemm_tile_find(AK_MATRIX_WGMMA, 3 + v);
         p->bm = t->bm; p->bn = t->bn; p->bk = 128; p->threads = t->threads;
-        p->reason = t->reason;
+        p->reason = why[v];
         p->path = "wgmma";
         p->shared_bytes = _ak_gemm_sm90_smem(t->bn);
         snprintf(p->kernel, sizeof p->kernel, "ak_gemm_%s_kk_i8", t->tag);
