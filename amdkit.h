@@ -40,7 +40,7 @@
  *   AMDKIT_TESTS             the implementation's test-only internals and hooks
  *                            (pool and cache checks, _ak_rowop_force, the cpu
  *                            backend storing autotune choices): tests/test_main.c
- *   AMDKIT_ROWOP_FORCE       only the row-op table override _ak_rowop_force
+ *   AMDKIT_ROWOP_FORCE       only the row-op model override _ak_rowop_force
  *                            (bench/bench_sweep.c --force)
  *   AK_TYPECHECK_ONLY        stop after the dlopen'ed entry-point lists, whose
  *                            prototypes tests/typecheck_*.c check against the
@@ -1295,8 +1295,8 @@ AKAPI ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, cons
 /* Softmax along the last dimension: y[r, c] = exp(x[r, c] - m) / sum_c exp(x[r, c] - m),
  * m = max of the row (numerically stable); log_softmax != 0: y = x - m - log(sum).
  * A row with a NaN gives NaN; -inf entries give 0 (-inf). Any width; the
- * kernel per shape comes from the row-op table (>>impl:ops-reduce,
- * _ak_rowop_table): rows up to 16384 wide held in registers, wider ones split
+ * kernel per shape comes from the row-op model (>>impl:ops-reduce,
+ * _ak_rowop_model): rows up to 16384 wide held in registers, wider ones split
  * over several co-operating blocks (one read and one write of x in both
  * cases) or one block per row with a second read of the row from L2; rows
  * past 8192 x compute units (f16 / bf16: past 131072), and every row wider
@@ -1354,7 +1354,7 @@ AKAPI ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
  * them. x, r, h, y: rows x cols of dtype (f32, f16, bf16); weight, bias: cols
  * elements or NULL. One read of x and r, one write of h and y for rows up to
  * 8192 wide (wider rows, and 8193..16384 from 256 rows on, read h back once,
- * from L2 while it fits: the row-op table's choice). h may be the very same buffer as
+ * from L2 while it fits: the row-op model's choice). h may be the very same buffer as
  * x or r (the usual in-place residual stream), y too, but h and y must not
  * overlap each other; weight and bias must not overlap h or y.
  * eps >= 0 and finite. Thread safety: any thread. */
@@ -23567,14 +23567,19 @@ static ak_result _ak_rowop_check(ak_context* ctx, ak_dtype t, const void* x, con
     return r;
 }
 
-/* ---- the row-op variant table ----------------------------------------------
+/* ---- the row-op variants, the model that picks one, its measured table ------
  * Which kernel (variant), block size and parameter each row-wise op uses for a
- * shape: the first row of _ak_rowop_table that matches (op, dtype, cols range,
- * rows range, cols a multiple of 8 or not) wins; each row says why, and
- * bench/NOTES.md "Row-op table" gives the measurement behind each row
- * (bench/bench_sweep.c --force). A variant that cannot run the shape (a register row wider than
- * 16384, split blocks past the compute units) falls back to the op's generic
- * one (_ak_rowop_pick). */
+ * shape comes from a model of the shape (_ak_rowop_model: bytes of a row, the
+ * registers a row takes in the register kernel, rows against compute units,
+ * 16-byte vectors, elements per thread of a group), whose constants were fit
+ * to forced-variant measurements (bench/NOTES.md "Row-op model"). The measured
+ * table it replaced (_ak_rowop_table, first matching row of (op, dtype, cols
+ * range, rows range, cols a multiple of 8 or not) wins) stays as the model's
+ * calibration record in the test and benchmark builds: tests/ti_rowop.c checks
+ * that the model agrees with it on the sweep's grid and with the measured best
+ * variant of every measured cell. A variant that cannot run the shape (a
+ * register row wider than 16384, split blocks past the compute units) falls
+ * back to the op's generic one. */
 enum {
     _AK_ROW_VARIANT_ROWS = 0,  /* softmax / norms: the row in registers of a group of G threads (cols <= 16384); param:
                          elements per thread to aim for (0: the kernel's E, the fewest threads) */
@@ -23618,6 +23623,8 @@ typedef struct _ak_rowop_rule {
     const char* why;        /* why this row (the measurements: bench/NOTES.md "Row-op table") */
 } _ak_rowop_rule;
 #define _AK_RMAX ((size_t)-1)
+#if defined(AMDKIT_ROWOP_FORCE) || defined(AMDKIT_TESTS)
+/* the measured table (the model's calibration; bench_sweep --force -2,0,0 runs it) */
 static const _ak_rowop_rule _ak_rowop_table[] = {
     /* softmax, layernorm, rmsnorm (bench/NOTES.md "Sweep misses: wide rows"; rows 256..16384 measured: fewer
      * rows keep the older choice) */
@@ -23684,14 +23691,8 @@ static const _ak_rowop_rule _ak_rowop_table[] = {
       256,
       "reductions and cross-entropy, every other shape: a group per row, about 256 bytes per thread" },
 };
-/* Variants no row picks yet (candidates for the shapes the h100 sweep of
- * 2026-11-23 found slow; bench/sweep_variants.sh measures them with
- * bench_sweep --force, bench/NOTES.md "Shape sweep" lists what to run):
- * _AK_ROW_VARIANT_ROWS with a param for odd and narrow widths. */
-
-#if defined(AMDKIT_ROWOP_FORCE) || defined(AMDKIT_TESTS)
 /* bench/bench_sweep.c --force (and the tests: tests/ti_rowop.c, ti_kargs.c): every row op takes this variant / block / param
- * where the variant applies to the op (variant < 0: the table). */
+ * where the variant applies to the op (-1: the model, -2: the measured table). */
 static struct { int variant; unsigned block, param; } _ak_rowop_force = { -1, 0, 0 };
 static const char* const _ak_row_variant_names[_AK_ROW_VARIANT_COUNT] = { "rows", "split", "twopass", "wide", "stream", "segments",
                                                          "small", "slab" };
@@ -23706,26 +23707,11 @@ static unsigned _ak_row_variant_ops(int v) {
     default: return 0;
     }
 }
-#endif
-
-/* The table's rule for (op, dtype, rows, cols); never NULL (the last rows of
- * each op match every shape). */
-static const _ak_rowop_rule* _ak_rowop_pick(const ak_context* ctx, unsigned op, ak_dtype t, size_t rows, size_t cols) {
-    size_t i, cus = (size_t)_ak_op_cus(ctx);
+/* The measured table's rule for (op, dtype, rows, cols) on a device of `cus`
+ * compute units; never NULL (the last rows of each op match every shape). */
+static const _ak_rowop_rule* _ak_rowop_table_pick(unsigned op, ak_dtype t, size_t rows, size_t cols, size_t cus) {
+    size_t i;
     int odd = cols % 8 != 0;
-#if defined(AMDKIT_ROWOP_FORCE) || defined(AMDKIT_TESTS)
-    static _ak_rowop_rule forced;
-    if (_ak_rowop_force.variant >= 0 && _ak_rowop_force.variant < _AK_ROW_VARIANT_COUNT &&
-        (_ak_row_variant_ops(_ak_rowop_force.variant) & op)) {
-        memset(&forced, 0, sizeof forced);
-        forced.ops = op;
-        forced.variant = _ak_rowop_force.variant;
-        forced.block = _ak_rowop_force.block;
-        forced.param = _ak_rowop_force.param;
-        forced.why = "bench_sweep --force";
-        return &forced;
-    }
-#endif
     for (i = 0; i < sizeof _ak_rowop_table / sizeof _ak_rowop_table[0]; i++) {
         const _ak_rowop_rule* r = &_ak_rowop_table[i];
         size_t lo = r->per_cu ? r->rmin * cus : r->rmin, hi = r->per_cu ? r->rmax * cus - 1 : r->rmax;
@@ -23736,6 +23722,7 @@ static const _ak_rowop_rule* _ak_rowop_pick(const ak_context* ctx, unsigned op, 
     }
     return &_ak_rowop_table[sizeof _ak_rowop_table / sizeof _ak_rowop_table[0] - 1]; /* not reached */
 }
+#endif
 
 /* In-register row kernels (ak_softmax_<dt>, ak_norm_<dt>): E elements per
  * thread (16 for f32, 32 for f16 / bf16, as in the kernels), and the group
@@ -23749,6 +23736,172 @@ static unsigned _ak_rowop_row_group(size_t cols, ak_dtype t, unsigned per) {
         if (g2 > g) g = g2;
     }
     return g;
+}
+
+/* ---- the model ---------------------------------------------------------------
+ * _ak_rowop_model(op, dtype, rows, cols, cus) -> (variant, block, param, why),
+ * from properties of the shape rather than its nearest measured point. The
+ * constants below are the model's calibration: each was fit to forced-variant
+ * measurements on an H100 (bench/NOTES.md "Row-op model" gives the cells) and
+ * is stated in the quantity that decides, not in columns:
+ * - softmax / norms hold a row of up to 16384 in the fp32 registers of a group
+ *   of G threads, E elements each (G a power of two: G x E x 4 bytes whatever
+ *   the dtype). Past _AK_ROWOP_REG_ROW_BYTES the 256 KiB register file of an SM
+ *   keeps too few rows resident to hide DRAM latency, and one block per row
+ *   reading the row twice (the second time from L2) is faster - once every SM
+ *   has a row (rows >= CUs); with fewer rows a block per row leaves SMs idle
+ *   either way and the one-read kernel stays. A register row of 16..32 KiB is
+ *   already register-bound (about 4 rows per SM); when its width fills less
+ *   than _AK_ROWOP_REG_FILL_PCT of the group's registers (G rounds up to a
+ *   power of two: 5120 columns use 62% of a 8192-slot group) and there are
+ *   many rows (_AK_ROWOP_THIN_ROWS_PER_CU per CU), the rows in flight carry
+ *   too few bytes and one block per row is faster.
+ * - the one-block-per-row kernels' block: the norm wants about
+ *   _AK_ROWOP_WIDE_VEC_PER_THREAD 16-byte vectors per thread (more threads
+ *   than that idle at the barriers, fewer leave too little in flight), 512
+ *   threads when the rows are one wave of two blocks per SM (CUs..2 CUs rows)
+ *   and short (<= _AK_ROWOP_WIDE_ONE_WAVE_VPT vectors per thread at 1024); the
+ *   softmax kernel about _AK_ROWOP_WIDE_SOFTMAX_EPT elements per thread, at
+ *   most 512 threads.
+ * - softmax past 16384 columns: co-operating split blocks of 128 threads x 32
+ *   elements keep one read; they beat one block per row when a block holds at
+ *   least _AK_ROWOP_SPLIT_BLOCK_BYTES of the row (f32) or when there are fewer
+ *   rows than CUs; f16 / bf16 blocks hold half of that, and one block per row
+ *   wins up to rows of _AK_ROWOP_WIDE_ROW_BYTES.
+ * - reductions: a group of up to 1024 threads per row reads a row whose every
+ *   thread holds at most _AK_ROWOP_STREAM_EPT elements (argmax / argmin: half:
+ *   index compare, ~64 registers) in one vector batch; longer rows of fewer
+ *   rows than _AK_ROWOP_SEG_ROWS_PER_CU x CUs are cut into segments over the
+ *   CUs and combined (a second launch, a workspace), unless one group reads
+ *   the row in one batch anyway, or every SM already has a row (rows in
+ *   [CUs, 4 CUs)).
+ * - cross-entropy mean / sum: one block of 512 / 1024 threads does every row
+ *   and the reduction in one launch while a 1024-thread block would have at
+ *   most _AK_ROWOP_SMALL_EPT elements per thread (twice that for <= 16 rows;
+ *   any width for one row); rows past 1000 columns (one row: past 32768) take
+ *   1024 threads.
+ * - f16 / bf16 softmax of rows that are not a multiple of 8 wide (the register
+ *   kernel reads them element by element): runs of rows through shared memory
+ *   in 16-byte accesses, once there are _AK_ROWOP_SLAB_ROWS_PER_CU rows per CU
+ *   (narrow rows of 65..255 columns: from 64 rows). */
+#define _AK_ROWOP_REG_ROW_BYTES 32768u      /* fp32 register bytes of a row (G x E x 4) the rows kernel keeps */
+#define _AK_ROWOP_REG_FILL_PCT 70u          /* register rows over 16 KiB filled less than this (%) ... */
+#define _AK_ROWOP_THIN_ROWS_PER_CU 8u       /* ... with this many rows per CU: one block per row instead */
+#define _AK_ROWOP_WIDE_VEC_PER_THREAD 4u    /* 16-byte vectors per thread of the one-block-per-row norm */
+#define _AK_ROWOP_WIDE_ONE_WAVE_VPT 7u      /* norm, CUs..2 CUs rows: 512 threads up to this many vectors per thread at 1024 */
+#define _AK_ROWOP_WIDE_SOFTMAX_EPT 32u      /* elements per thread of the one-block-per-row softmax (at most 512 threads) */
+#define _AK_ROWOP_SPLIT_BLOCK_BYTES 16384u  /* bytes of a row per split block (128 x 32 elements) that beat wide */
+#define _AK_ROWOP_WIDE_ROW_BYTES 262144u    /* widest f16 / bf16 softmax row of the one-block-per-row kernel */
+#define _AK_ROWOP_STREAM_EPT 32u            /* elements per thread of a 1024-thread group (arg ops: 16) */
+#define _AK_ROWOP_SEG_ROWS_PER_CU 16u       /* sum / mean, f32 max / min: segments below this many rows per CU (else 8) */
+#define _AK_ROWOP_SMALL_EPT 32u             /* cross-entropy mean / sum: elements per thread of one 1024-thread block
+                                               (twice that for <= 16 rows) */
+#define _AK_ROWOP_SLAB_ROWS_PER_CU 64u      /* f16 / bf16 odd-width softmax: runs of rows from this many rows per CU */
+
+static _ak_rowop_rule _ak_rowop_model_rule(unsigned op, int variant, unsigned block, unsigned param, const char* why) {
+    _ak_rowop_rule r;
+    memset(&r, 0, sizeof r);
+    r.ops = op; r.variant = variant; r.block = block; r.param = param; r.why = why;
+    r.cmin = 1; r.cmax = _AK_RMAX; r.rmin = 1; r.rmax = _AK_RMAX; r.odd = -1;
+    return r;
+}
+
+/* The model's choice for op (one _AK_RO_* bit) on rows x cols of dtype t on a
+ * device of `cus` compute units (see above). Pure: no device, no state. */
+static _ak_rowop_rule _ak_rowop_model(unsigned op, ak_dtype t, size_t rows, size_t cols, size_t cus) {
+    const size_t es = ak_dtype_size(t), rb = cols * es;
+    const int half = t != AK_F32, odd = cols % 8 != 0;
+    if (cus < 1) cus = 1;
+    if (op & (_AK_RO_SOFTMAX | _AK_RO_NORM)) {
+        const int sm = (op & _AK_RO_SOFTMAX) != 0;
+        const size_t vecs = (rb + 15) / 16;
+        unsigned wide_block = sm ? _ak_rowop_pow2((cols + _AK_ROWOP_WIDE_SOFTMAX_EPT - 1) / _AK_ROWOP_WIDE_SOFTMAX_EPT, 512u)
+                                 : _ak_rowop_pow2((vecs + _AK_ROWOP_WIDE_VEC_PER_THREAD - 1) / _AK_ROWOP_WIDE_VEC_PER_THREAD, 1024u);
+        if (wide_block < 64u) wide_block = 64u;
+        if (!sm && wide_block > 512u && rows >= cus && rows <= 2u * cus && vecs <= (size_t)_AK_ROWOP_WIDE_ONE_WAVE_VPT * 1024u)
+            wide_block = 512u;   /* one wave of rows: the 512-thread block's shorter barrier rounds win */
+        if (sm && half && odd && cols >= 2u && rb <= 2u * 4095u) {
+            if (rb > 128u && rb < 512u && rows >= 64u)
+                return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_SLAB, 64, 2048,
+                                            "f16/bf16 softmax, odd rows of 129..511 bytes: runs of rows through shared memory");
+            if (rows >= (size_t)_AK_ROWOP_SLAB_ROWS_PER_CU * cus)
+                return rb <= 128u ? _ak_rowop_model_rule(op, _AK_ROW_VARIANT_SLAB, 128, 4096,
+                                                        "f16/bf16 softmax, odd rows <= 128 bytes, many rows: 4 KiB runs of rows")
+                       : rb < 512u ? _ak_rowop_model_rule(op, _AK_ROW_VARIANT_SLAB, 64, 2048,
+                                                          "f16/bf16 softmax, odd rows of 129..511 bytes: runs of rows")
+                       : rb <= 4096u ? _ak_rowop_model_rule(op, _AK_ROW_VARIANT_SLAB, 128, 8192,
+                                                            "f16/bf16 softmax, odd rows of 512..4096 bytes, many rows: 8 KiB runs")
+                                     : _ak_rowop_model_rule(op, _AK_ROW_VARIANT_SLAB, 64, 0,
+                                                            "f16/bf16 softmax, odd rows of 4..8 KiB, many rows: 2 rows a block");
+        }
+        if (cols <= _AK_ROWOP_ROW_MAX) {
+            const size_t slots = (size_t)_ak_rowop_row_group(cols, t, 0) * _ak_rowop_row_e(t), regs = slots * 4u;
+            if (rows < cus)
+                return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_ROWS, 128, 0, "fewer rows than CUs: the row in registers, one read");
+            if (regs > _AK_ROWOP_REG_ROW_BYTES)
+                return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_WIDE, wide_block, 0,
+                                            "rows over 32 KiB of registers, rows >= CUs: one block per row, two passes");
+            if (regs > _AK_ROWOP_REG_ROW_BYTES / 2u && cols * 100u < slots * _AK_ROWOP_REG_FILL_PCT &&
+                rows >= (size_t)_AK_ROWOP_THIN_ROWS_PER_CU * cus)
+                return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_WIDE, wide_block, 0,
+                                            "register rows over 16 KiB less than 70% filled, many rows: one block per row");
+            return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_ROWS, 128, 0,
+                                        "the row in registers (<= 32 KiB of them), one read, 128-thread blocks");
+        }
+        if (!sm)
+            return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_WIDE, wide_block, 0,
+                                        "norm rows past 16384: one block per row, about 4 vectors per thread");
+        if (rows >= cus && 128u * 32u * es < _AK_ROWOP_SPLIT_BLOCK_BYTES && rb <= _AK_ROWOP_WIDE_ROW_BYTES)
+            return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_WIDE, wide_block, 0,
+                                        "f16/bf16 softmax past 16384, rows >= CUs: one 512-thread block per row");
+        return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_SPLIT, 128, 0,
+                                    "softmax past 16384: co-operating blocks per row, one read (two-pass past the CUs)");
+    }
+    if (op & _AK_RO_REDUCE) {
+        const int arg = (op & _AK_RO_ARG) != 0;
+        const size_t ept = arg ? _AK_ROWOP_STREAM_EPT / 2u : _AK_ROWOP_STREAM_EPT;
+        const size_t segs = (op & _AK_RO_SUM) || ((op & _AK_RO_MINMAX) && !half) ? _AK_ROWOP_SEG_ROWS_PER_CU
+                                                                                   : _AK_ROWOP_SEG_ROWS_PER_CU / 2u;
+        if (cols > 8192u && (cols <= 1024u * ept || (rows >= cus && rows < 4u * cus && (!arg || cols <= 2048u * ept))))
+            return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_STREAM, 1024, 256,
+                                        "rows that one widened group reads in one batch, or every SM has a row");
+        if (cols > 8192u && rows < segs * cus)
+            return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_SEGMENTS, 256, (unsigned)segs,
+                                        "few long rows: segments over the CUs, then a combine");
+        return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_STREAM, 1024, 256,
+                                    "a group per row, about 256 bytes per thread (small inputs widened)");
+    }
+    if (op & _AK_RO_XENT_RED) {
+        const size_t n = rows * cols;
+        if (rows == 1 || (rows <= 1024u && n <= (size_t)_AK_ROWOP_SMALL_EPT * 1024u) ||
+            (rows <= 16u && n <= 2u * _AK_ROWOP_SMALL_EPT * 1024u))
+            return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_SMALL, (rows == 1 ? cols > 32768u : cols > 1000u) ? 1024u : 512u, 256,
+                                        "cross-entropy mean / sum of a small batch: one block, one launch, no workspace");
+    }
+    if (t == AK_F32 && rb > 131072u && rb <= 262144u && rows >= 4u * cus)
+        return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_STREAM, 1024, 1024,
+                                    "cross-entropy of f32 rows of 128..256 KiB: 256 threads per row (several blocks per SM)");
+    return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_STREAM, 1024, 256,
+                                "cross-entropy: a group per row, about 256 bytes per thread (small inputs widened)");
+}
+
+/* The rule for (op, dtype, rows, cols) on ctx's device: the model's (test and
+ * benchmark builds: _ak_rowop_force's variant where it applies to op, -2 the
+ * measured table). */
+static _ak_rowop_rule _ak_rowop_pick(const ak_context* ctx, unsigned op, ak_dtype t, size_t rows, size_t cols) {
+    const size_t cus = (size_t)_ak_op_cus(ctx);
+#if defined(AMDKIT_ROWOP_FORCE) || defined(AMDKIT_TESTS)
+    if (_ak_rowop_force.variant >= 0 && _ak_rowop_force.variant < _AK_ROW_VARIANT_COUNT &&
+        (_ak_row_variant_ops(_ak_rowop_force.variant) & op))
+        return _ak_rowop_model_rule(op, _ak_rowop_force.variant, _ak_rowop_force.block, _ak_rowop_force.param,
+                                    "bench_sweep --force");
+    if (_ak_rowop_force.variant == -2) {
+        _ak_rowop_rule r = *_ak_rowop_table_pick(op, t, rows, cols, cus);
+        r.ops = op;
+        return r;
+    }
+#endif
+    return _ak_rowop_model(op, t, rows, cols, cus);
 }
 
 /* Group size of the streaming row kernels (reduce, cross-entropy): about
@@ -23997,7 +24150,7 @@ AKDEF ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, cons
      * thread; chunks are multiples of 8 elements and >= 4096 */
     {
         unsigned rop = arg ? _AK_RO_ARG : (op == AK_REDUCE_SUM || op == AK_REDUCE_MEAN) ? _AK_RO_SUM : _AK_RO_MINMAX;
-        const _ak_rowop_rule* rule = _ak_rowop_pick(ctx, rop, dtype, rows, cols);
+        const _ak_rowop_rule rule_v = _ak_rowop_pick(ctx, rop, dtype, rows, cols), *rule = &rule_v;
         unsigned per = rule->variant == _AK_ROW_VARIANT_STREAM && rule->param ? rule->param : 256u;
         splits = 1;
         chunk = cols;
@@ -24098,6 +24251,7 @@ AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void*
     ak_result r;
     size_t es, bytes;
     int vec, logsm = log_softmax ? 1 : 0, cus, variant;
+    _ak_rowop_rule rule_v;
     const _ak_rowop_rule* rule;
     ak_kernel* k = NULL;
     char kname[64];
@@ -24121,7 +24275,8 @@ AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void*
     o.ctx = ctx; o.stream = stream;
     memset(&L, 0, sizeof L);
     L.rows = rows; L.pack = _ak_rowop_softmax_pack; L.op = &o;
-    rule = _ak_rowop_pick(ctx, _AK_RO_SOFTMAX, dtype, rows, cols);
+    rule_v = _ak_rowop_pick(ctx, _AK_RO_SOFTMAX, dtype, rows, cols);
+    rule = &rule_v;
     variant = rule->variant;
     if (variant == _AK_ROW_VARIANT_SLAB && cols * es <= _AK_ROWOP_SLAB_BYTES && ((uintptr_t)x & 15u) == ((uintptr_t)y & 15u)) {
         /* path 5: R rows a block through shared memory, 16-byte accesses at any width; groups of about cols / 8
@@ -24292,7 +24447,7 @@ static ak_result _ak_rowop_norm_launch(ak_context* ctx, ak_dtype dtype, _ak_rowo
     const int res = o->r != NULL;
     const int io16 = _ak_rowop_aligned16(o->x) && _ak_rowop_aligned16(o->y) &&
                      (!res || (_ak_rowop_aligned16(o->r) && _ak_rowop_aligned16(o->h)));
-    const _ak_rowop_rule* rule = _ak_rowop_pick(ctx, _AK_RO_NORM, dtype, rows, cols);
+    const _ak_rowop_rule rule_v = _ak_rowop_pick(ctx, _AK_RO_NORM, dtype, rows, cols), *rule = &rule_v;
     ak_kernel* k = NULL;
     char kname[64];
     _ak_rowop_rows L;
@@ -24423,6 +24578,7 @@ AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
     ak_kernel *k = NULL, *kp = NULL, *km = NULL;
     size_t per = 0, nparts = 0;
     float* part = NULL;
+    _ak_rowop_rule rule_v;
     const _ak_rowop_rule* rule;
     char kname[64];
 
@@ -24448,7 +24604,8 @@ AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
     }
     /* the logits' base 16-byte aligned: vectors at any width (each row: scalar head, vectors, scalar tail) */
     vec = _ak_rowop_aligned16(logits);
-    rule = _ak_rowop_pick(ctx, reduction == AK_LOSS_NONE ? _AK_RO_XENT : _AK_RO_XENT_RED, dtype, rows, cols);
+    rule_v = _ak_rowop_pick(ctx, reduction == AK_LOSS_NONE ? _AK_RO_XENT : _AK_RO_XENT_RED, dtype, rows, cols);
+    rule = &rule_v;
     if (rule->variant == _AK_ROW_VARIANT_SMALL && reduction != AK_LOSS_NONE) {
         /* one block: every row's loss and the mean / sum, one launch, no workspace; the rows
          * spread over the block's threads (wider groups while they fit and the row has more
