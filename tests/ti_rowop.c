@@ -106,6 +106,21 @@ static void test_rowop_pick_every_shape(void) {
     AKT_CHECK(_ak_rowop_pick(ctx, _AK_RO_SUM, AK_F32, 4, 1000).variant != _AK_ROW_VARIANT_WIDE);
     _ak_rowop_force.variant = -1;
     AKT_EQ_INT(_ak_rowop_pick(ctx, _AK_RO_SOFTMAX, AK_F32, 4, 1000).variant, _AK_ROW_VARIANT_ROWS);
+    /* -2: the measured table (bench_sweep --force -2,0,0), -1: the model, on the context's compute units */
+    {
+        const size_t cus = (size_t)_ak_op_cus(ctx);
+        for (o = 0; o < sizeof ops / sizeof ops[0]; o++)
+            for (r = 0; r < sizeof dims / sizeof dims[0]; r++) {
+                const _ak_rowop_rule* t = _ak_rowop_table_pick(ops[o], AK_BF16, dims[r], 8192 - 3 * r, cus);
+                _ak_rowop_rule m = _ak_rowop_model(ops[o], AK_BF16, dims[r], 8192 - 3 * r, cus), p;
+                _ak_rowop_force.variant = -2;
+                p = _ak_rowop_pick(ctx, ops[o], AK_BF16, dims[r], 8192 - 3 * r);
+                AKT_CHECK(p.variant == t->variant && p.block == t->block && p.param == t->param && p.ops == ops[o]);
+                _ak_rowop_force.variant = -1;
+                p = _ak_rowop_pick(ctx, ops[o], AK_BF16, dims[r], 8192 - 3 * r);
+                AKT_CHECK(p.variant == m.variant && p.block == m.block && p.param == m.param);
+            }
+    }
     ak_context_destroy(ctx);
 }
 
