@@ -18016,6 +18016,262 @@ static const char _ak_src_gemm_decode[] =
     "AK_GEMM_DECODE_FIN(ak_gemm_decode_fin_bf16, ak_bf16_t)\n"
     ;
 
+/* kernels/gemm_ffma.hip */
+static const char _ak_src_gemm_ffma[] =
+    "/* kernels/gemm_ffma.hip: exact f32 GEMM on plain FFMAs for NVIDIA (the\n"
+    " * matrix cores round f32 to TF32; this is the path without that opt-in):\n"
+    " *   D = act(alpha op(A) op(B) + beta C + bias) + R, batched (strided), f32.\n"
+    " * Host wrapper, plan and CPU reference: ak_gemm in amdkit.h\n"
+    " * (>>impl:ops-gemm), which picks this family for f32 inputs on NVIDIA rows\n"
+    " * of the architecture table unless config.allow_tf32 sends them to the\n"
+    " * matrix cores; the split-K finish pass of kernels/gemm.hip\n"
+    " * (ak_gemm_splitk_fin_f32) adds the k slices of few-tile problems.\n"
+    " *\n"
+    " * Block tile 128 x 128 x 8, 256 threads (8 warps of 4 x 8 threads). Each\n"
+    " * thread owns 8 x 8 outputs as 2 x 2 fragments of 4 x 4: rows ty 4 + {0..3}\n"
+    " * and 64 + ty 4 + {0..3}, columns tx 4 + {0..3} and 64 + tx 4 + {0..3}\n"
+    " * (tx = 8 (w % 2) + lane % 8, ty = 4 (w / 2) + lane / 8): per k a warp reads\n"
+    " * 4 distinct 16-byte A pieces and 8 consecutive B pieces, one shared-memory\n"
+    " * wavefront per 16-byte load, for 64 FFMAs a thread. op(A) and op(B) sit\n"
+    " * k-major in shared memory ([k][m], [k][n], rows of 132 floats: the\n"
+    " * transposing stores of a k-contiguous operand hit 32 distinct banks),\n"
+    " * double-buffered with one barrier per k step; each k step's global loads\n"
+    " * (one 16-byte load a thread per operand where the flags allow and the piece\n"
+    " * is in bounds, else element loads with zeros outside) are issued before the\n"
+    " * products of the previous step. The layouts of A (TA) and B (TB) are\n"
+    " * template parameters (one kernel each: no layout branches in the loop).\n"
+    " * Registers capped at 128 on NVIDIA: two blocks share an SM. Epilogue: D =\n"
+    " * alpha acc straight from registers (16-byte stores) for whole tiles; edge\n"
+    " * tiles and C / bias / activation / residual take the tile through shared\n"
+    " * memory in two 64-row halves, then one thread an output column.\n"
+    " *\n"
+    " * flags (the host builds them as for kernels/gemm.hip: amdkit.h _AK_GF_*):\n"
+    " * bit 0 A transposed, 1 B transposed, 3 read C (beta != 0), 4 bias, 5\n"
+    " * residual, 6 A 16-byte vectors allowed, 7 same for B, bits 8.. the\n"
+    " * activation's AK_UNARY_* code. Batch b reads A + b sA, B + b sB, ...\n"
+    " * (blockIdx.z strides over batches). */\n"
+    "\n"
+    "// >>host  the flag bits (the host builds them: amdkit.h _AK_GF_*; the same values as kernels/gemm.hip)\n"
+    "#define AK_GFF_C 8\n"
+    "#define AK_GFF_BIAS 16\n"
+    "#define AK_GFF_RES 32\n"
+    "#define AK_GFF_VA 64\n"
+    "#define AK_GFF_VB 128\n"
+    "#define AK_GFF_ACT_SHIFT 8\n"
+    "// <<host\n"
+    "\n"
+    "#define AK_GFF_PARAMS(T)                                                                                        \\\n"
+    "    const T *A, const T *B, const void *C, void *D, const void *bias, const void *R, int M, int N,             \\\n"
+    "        int K, ak_i64 lda, ak_i64 ldb, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, ak_i64 sA, ak_i64 sB, ak_i64 sC,    \\\n"
+    "        ak_i64 sD, ak_i64 sR, int batch, float alpha, float beta, int flags, float ap\n"
+    "\n"
+    "/* One operand's share of k step k0: 4 elements a thread, at row r0 + t / 2, k0 + 4 (t % 2) .. + 3 of a\n"
+    " * k-contiguous matrix (KC), else at k0 + t / 32, rows r0 + 4 (t % 32) .. + 3: one 16-byte load when fast (the\n"
+    " * caller's count of such steps, ak_gff_nfast), else element loads with zeros outside. p: this thread's element\n"
+    " * at k0 (the caller advances it a k step at a time); the slow path recomputes the rest from the kernel's\n"
+    " * arguments (no registers held across the loop). */\n"
+    "template <bool KC>\n"
+    "AK_INLINE void ak_gff_ld(const float* p, bool fast, int r0, int k0, int R, int K, float* v) {\n"
+    "    if (fast) {\n"
+    "        const float4 q = *(const float4*)p;\n"
+    "        v[0] = q.x; v[1] = q.y; v[2] = q.z; v[3] = q.w;\n"
+    "    } else {\n"
+    "        const int t = (int)threadIdx.x;\n"
+    "        const int r = KC ? r0 + (t >> 1) : r0 + (t & 31) * 4, k = KC ? k0 + (t & 1) * 4 : k0 + (t >> 5);\n"
+    "#pragma unroll\n"
+    "        for (int j = 0; j < 4; j++) v[j] = (KC ? (r < R && k + j < K) : (k < K && r + j < R)) ? p[j] : 0.0f;\n"
+    "    }\n"
+    "}\n"
+    "/* The k steps 0 .. n - 1 whose piece of this thread is a whole 16-byte load (vec: the operand allows them). */\n"
+    "template <bool KC>\n"
+    "AK_INLINE int ak_gff_nfast(bool vec, int r0, int R, int K) {\n"
+    "    const int t = (int)threadIdx.x;\n"
+    "    if (KC) {\n"
+    "        const int r = r0 + (t >> 1), kq = (t & 1) * 4;\n"
+    "        return vec && r < R && K >= kq + 4 ? (K - kq - 4) / 8 + 1 : 0;\n"
+    "    }\n"
+    "    return vec && r0 + (t & 31) * 4 + 4 <= R ? (K - (t >> 5) + 7) / 8 : 0;\n"
+    "}\n"
+    "template <bool KC>\n"
+    "AK_INLINE const float* ak_gff_p0(const float* X, ak_i64 ld, int r0) {\n"
+    "    const int t = (int)threadIdx.x;\n"
+    "    return KC ? X + (ak_i64)(r0 + (t >> 1)) * ld + (t & 1) * 4 : X + (ak_i64)(t >> 5) * ld + r0 + (t & 31) * 4;\n"
+    "}\n"
+    "template <bool KC, int LDS>\n"
+    "AK_INLINE void ak_gff_st(float* S, const float* v) {\n"
+    "    const int t = (int)threadIdx.x;\n"
+    "    if (KC) {\n"
+    "        const int r = t >> 1, k = (t & 1) * 4;\n"
+    "#pragma unroll\n"
+    "        for (int j = 0; j < 4; j++) S[(k + j) * LDS + r] = v[j];\n"
+    "    } else {\n"
+    "        *(float4*)(S + (t >> 5) * LDS + (t & 31) * 4) = make_float4(v[0], v[1], v[2], v[3]);\n"
+    "    }\n"
+    "}\n"
+    "template <bool TA, bool TB>\n"
+    "AK_INLINE void ak_gff(AK_GFF_PARAMS(float)) {\n"
+    "    enum { BM = 128, BN = 128, BK = 8, LDS = 132, STAGE = 2 * BK * LDS, HALF = 64 * BN, SMEM = 2 * STAGE > HALF ? 2 * STAGE : HALF };\n"
+    "    __shared__ __attribute__((aligned(16))) float smem[SMEM];\n"
+    "    float* const As = smem;         /* [stage][k][m] */\n"
+    "    float* const Bs = smem + STAGE; /* [stage][k][n] */\n"
+    "    /* block -> tile in groups of 8 tile rows (all column tiles of 8 row tiles before the next 8): concurrent blocks\n"
+    "     * share A rows and B columns in L2 */\n"
+    "    const int gx = (int)gridDim.x, gy = (int)gridDim.y, pid = (int)blockIdx.y * gx + (int)blockIdx.x;\n"
+    "    const int per = 8 * gx, first = (pid / per) * 8, rows = gy - first < 8 ? gy - first : 8;\n"
+    "    const int m0 = (first + (pid % per) % rows) * BM, n0 = ((pid % per) / rows) * BN;\n"
+    "    const int lane = (int)threadIdx.x & 31, w = (int)threadIdx.x >> 5;\n"
+    "    const int tx = 8 * (w & 1) + (lane & 7), ty = 4 * (w >> 1) + (lane >> 3);\n"
+    "    const bool va = (flags & AK_GFF_VA) != 0, vb = (flags & AK_GFF_VB) != 0;\n"
+    "    const int nk = (K + BK - 1) / BK;\n"
+    "    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {\n"
+    "        float acc[8][8];\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < 8; i++)\n"
+    "#pragma unroll\n"
+    "            for (int j = 0; j < 8; j++) acc[i][j] = 0.0f;\n"
+    "        float ra[4], rb[4];\n"
+    "        const float* pa = ak_gff_p0<!TA>(A + (ak_i64)b * sA, lda, m0);\n"
+    "        const float* pb = ak_gff_p0<TB>(B + (ak_i64)b * sB, ldb, n0);\n"
+    "        const int fa_n = ak_gff_nfast<!TA>(va, m0, M, K), fb_n = ak_gff_nfast<TB>(vb, n0, N, K);\n"
+    "        ak_gff_ld<!TA>(pa, 0 < fa_n, m0, 0, M, K, ra);\n"
+    "        ak_gff_ld<TB>(pb, 0 < fb_n, n0, 0, N, K, rb);\n"
+    "        __syncthreads(); /* the previous batch entry's epilogue is done with the shared memory */\n"
+    "        ak_gff_st<!TA, LDS>(As, ra);\n"
+    "        ak_gff_st<TB, LDS>(Bs, rb);\n"
+    "        __syncthreads();\n"
+    "        /* fragments double-buffered in registers: step kk's products run while step kk + 1's are read (the last\n"
+    "         * step of a tile reads the first of the next, after the barrier that publishes it) */\n"
+    "        float4 fa[2][2], fb[2][2];\n"
+    "        fa[0][0] = *(const float4*)(As + ty * 4);\n"
+    "        fa[0][1] = *(const float4*)(As + ty * 4 + 64);\n"
+    "        fb[0][0] = *(const float4*)(Bs + tx * 4);\n"
+    "        fb[0][1] = *(const float4*)(Bs + tx * 4 + 64);\n"
+    "        for (int kt = 0; kt < nk; kt++) {\n"
+    "            const int cur = kt & 1;\n"
+    "            const bool more = kt + 1 < nk;\n"
+    "            if (more) {\n"
+    "                pa += TA ? BK * lda : BK;\n"
+    "                pb += TB ? BK : BK * ldb;\n"
+    "                ak_gff_ld<!TA>(pa, kt + 1 < fa_n, m0, (kt + 1) * BK, M, K, ra);\n"
+    "                ak_gff_ld<TB>(pb, kt + 1 < fb_n, n0, (kt + 1) * BK, N, K, rb);\n"
+    "            }\n"
+    "#pragma unroll\n"
+    "            for (int kk = 0; kk < BK; kk++) {\n"
+    "                if (kk == BK - 1 && more) { /* the other stage's readers finished before the previous barrier */\n"
+    "                    ak_gff_st<!TA, LDS>(As + (cur ^ 1) * BK * LDS, ra);\n"
+    "                    ak_gff_st<TB, LDS>(Bs + (cur ^ 1) * BK * LDS, rb);\n"
+    "                    __syncthreads();\n"
+    "                }\n"
+    "                if (kk < BK - 1 || more) {\n"
+    "                    const int st = kk == BK - 1 ? cur ^ 1 : cur, nx = (kk + 1) % BK;\n"
+    "                    const float* as = As + st * BK * LDS + nx * LDS + ty * 4;\n"
+    "                    const float* bs = Bs + st * BK * LDS + nx * LDS + tx * 4;\n"
+    "                    fa[(kk + 1) & 1][0] = *(const float4*)as;\n"
+    "                    fa[(kk + 1) & 1][1] = *(const float4*)(as + 64);\n"
+    "                    fb[(kk + 1) & 1][0] = *(const float4*)bs;\n"
+    "                    fb[(kk + 1) & 1][1] = *(const float4*)(bs + 64);\n"
+    "                }\n"
+    "                const float4 a0 = fa[kk & 1][0], a1 = fa[kk & 1][1], b0 = fb[kk & 1][0], b1 = fb[kk & 1][1];\n"
+    "                const float av[8] = { a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w };\n"
+    "                const float bv[8] = { b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w };\n"
+    "#pragma unroll\n"
+    "                for (int i = 0; i < 8; i++)\n"
+    "#pragma unroll\n"
+    "                    for (int j = 0; j < 8; j++) acc[i][j] = fmaf(av[i], bv[j], acc[i][j]);\n"
+    "            }\n"
+    "        }\n"
+    "        float* Db = (float*)D + (ak_i64)b * sD;\n"
+    "        if (!(flags & (AK_GFF_C | AK_GFF_BIAS | AK_GFF_RES)) && (flags >> AK_GFF_ACT_SHIFT) == AK_UNARY_NONE && (ldd & 3) == 0 &&\n"
+    "            ak_aligned16(Db) && m0 + BM <= M && n0 + BN <= N) {\n"
+    "            /* D = alpha acc of a whole tile straight from registers, 16-byte stores */\n"
+    "            float* d = Db + (ak_i64)(m0 + ty * 4) * ldd + n0 + tx * 4;\n"
+    "#pragma unroll\n"
+    "            for (int i = 0; i < 8; i++)\n"
+    "#pragma unroll\n"
+    "                for (int h = 0; h < 2; h++)\n"
+    "                    *(float4*)(d + (ak_i64)((i >> 2) * 64 + (i & 3)) * ldd + h * 64) =\n"
+    "                        make_float4(alpha * acc[i][4 * h], alpha * acc[i][4 * h + 1], alpha * acc[i][4 * h + 2], alpha * acc[i][4 * h + 3]);\n"
+    "            continue;\n"
+    "        }\n"
+    "        /* edge tiles and the other epilogues: the tile through shared memory in two 64-row halves, then thread c on\n"
+    "         * column c of each row (coalesced C / R / D) */\n"
+    "        const float* Cb = (const float*)C + (ak_i64)b * sC;\n"
+    "        const float* Rb = (const float*)R + (ak_i64)b * sR;\n"
+    "        const int act = flags >> AK_GFF_ACT_SHIFT;\n"
+    "#pragma unroll\n"
+    "        for (int h = 0; h < 2; h++) {\n"
+    "            __syncthreads();\n"
+    "#pragma unroll\n"
+    "            for (int i = 0; i < 4; i++)\n"
+    "#pragma unroll\n"
+    "                for (int j = 0; j < 8; j++) smem[(ty * 4 + i) * BN + (j >> 2) * 64 + tx * 4 + (j & 3)] = acc[4 * h + i][j];\n"
+    "            __syncthreads();\n"
+    "            const int c = (int)threadIdx.x & (BN - 1), n = n0 + c;\n"
+    "            if (n < N) {\n"
+    "#pragma unroll 1\n"
+    "                for (int r = (int)threadIdx.x >> 7; r < 64; r += 2) {\n"
+    "                    const int m = m0 + h * 64 + r;\n"
+    "                    if (m >= M) break;\n"
+    "                    float v = alpha * smem[r * BN + c];\n"
+    "                    if (flags & AK_GFF_C) v += beta * Cb[(ak_i64)m * ldc + n];\n"
+    "                    if (flags & AK_GFF_BIAS) v += ((const float*)bias)[n];\n"
+    "                    if (act != AK_UNARY_NONE) v = ak_uop_apply(act, v, ap);\n"
+    "                    if (flags & AK_GFF_RES) v += Rb[(ak_i64)m * ldr + n];\n"
+    "                    Db[(ak_i64)m * ldd + n] = v;\n"
+    "                }\n"
+    "            }\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "/* AMD targets never run this family (exact f32 there is MFMA or the SIMT tile of kernels/gemm.hip; the planner\n"
+    " * picks it on NVIDIA rows only): the kernels compile there to a plain loop per output of the block's tile, correct\n"
+    " * and slow, without the register-blocked body (its 128-register budget is NVIDIA's). */\n"
+    "template <bool TA, bool TB>\n"
+    "AK_INLINE void ak_gff_each(AK_GFF_PARAMS(float)) {\n"
+    "    const int m0 = (int)blockIdx.y * 128, n0 = (int)blockIdx.x * 128;\n"
+    "    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {\n"
+    "        const float* Ab = A + (ak_i64)b * sA;\n"
+    "        const float* Bb = B + (ak_i64)b * sB;\n"
+    "        float* Db = (float*)D + (ak_i64)b * sD;\n"
+    "        for (int e = (int)threadIdx.x; e < 128 * 128; e += (int)blockDim.x) {\n"
+    "            const int m = m0 + e / 128, n = n0 + e % 128;\n"
+    "            if (m >= M || n >= N) continue;\n"
+    "            float acc = 0.0f;\n"
+    "            for (int k = 0; k < K; k++)\n"
+    "                acc = fmaf(Ab[TA ? (ak_i64)k * lda + m : (ak_i64)m * lda + k], Bb[TB ? (ak_i64)n * ldb + k : (ak_i64)k * ldb + n], acc);\n"
+    "            float v = alpha * acc;\n"
+    "            if (flags & AK_GFF_C) v += beta * ((const float*)C)[(ak_i64)b * sC + (ak_i64)m * ldc + n];\n"
+    "            if (flags & AK_GFF_BIAS) v += ((const float*)bias)[n];\n"
+    "            if ((flags >> AK_GFF_ACT_SHIFT) != AK_UNARY_NONE) v = ak_uop_apply(flags >> AK_GFF_ACT_SHIFT, v, ap);\n"
+    "            if (flags & AK_GFF_RES) v += ((const float*)R)[(ak_i64)b * sR + (ak_i64)m * ldr + n];\n"
+    "            Db[(ak_i64)m * ldd + n] = v;\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "#if defined(AK_NVIDIA)\n"
+    "#define AK_GFF_MINB 2\n"
+    "#define AK_GFF_BODY ak_gff\n"
+    "#else\n"
+    "#define AK_GFF_MINB 1\n"
+    "#define AK_GFF_BODY ak_gff_each\n"
+    "#endif\n"
+    "#define AK_GEMM_FFMA(NAME, TA, TB)                                                                \\\n"
+    "    AK_KERNEL void __launch_bounds__(256, AK_GFF_MINB) NAME(AK_GFF_PARAMS(float)) {               \\\n"
+    "        AK_GFF_BODY<TA, TB>(A, B, C, D, bias, R, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, \\\n"
+    "                       alpha, beta, flags, ap);                                                    \\\n"
+    "    }\n"
+    "\n"
+    "/* Kernels: ak_gemm_ffma_<A><B>_f32, A k (stored m x k) or m (stored k x m), B n (stored k x n) or k (stored\n"
+    " * n x k), as the Hopper kernels name them; tile 128 x 128 x 8, 256 threads (amdkit.h's _ak_gemm_tiles row). */\n"
+    "// kernels: ak_gemm_ffma_kn_f32 ak_gemm_ffma_mn_f32 ak_gemm_ffma_kk_f32 ak_gemm_ffma_mk_f32\n"
+    "AK_GEMM_FFMA(ak_gemm_ffma_kn_f32, false, false)\n"
+    "AK_GEMM_FFMA(ak_gemm_ffma_mn_f32, true, false)\n"
+    "AK_GEMM_FFMA(ak_gemm_ffma_kk_f32, false, true)\n"
+    "AK_GEMM_FFMA(ak_gemm_ffma_mk_f32, true, true)\n"
+    ;
+
 /* kernels/gemm_sm90.hip */
 static const char _ak_src_gemm_sm90[] =
     "/* kernels/gemm_sm90.hip: the Hopper (sm_90a) GEMM for f16 / bf16 inputs,\n"
@@ -21704,6 +21960,8 @@ static const struct { const char* family; const char* source; const char* kernel
       "ak_gemm_cdna_kk_f16 ak_gemm_cdna_kn_f16 ak_gemm_cdna_mk_f16 ak_gemm_cdna_mn_f16 ak_gemm_cdna_kk_bf16 ak_gemm_cdna_kn_bf16 ak_gemm_cdna_mk_bf16 ak_gemm_cdna_mn_bf16" },
     { "gemm_decode", _ak_src_gemm_decode,
       "ak_gemm_decode_kk_f16 ak_gemm_decode_kn_f16 ak_gemm_decode_mk_f16 ak_gemm_decode_mn_f16 ak_gemm_decode_kk_bf16 ak_gemm_decode_kn_bf16 ak_gemm_decode_mk_bf16 ak_gemm_decode_mn_bf16 ak_gemm_decode_fin_f16 ak_gemm_decode_fin_bf16" },
+    { "gemm_ffma", _ak_src_gemm_ffma,
+      "ak_gemm_ffma_kn_f32 ak_gemm_ffma_mn_f32 ak_gemm_ffma_kk_f32 ak_gemm_ffma_mk_f32" },
     { "gemm_sm90", _ak_src_gemm_sm90,
       "ak_gemm_sm90_n256_kk_f16 ak_gemm_sm90_n256_kn_f16 ak_gemm_sm90_n256_mk_f16 ak_gemm_sm90_n256_mn_f16 ak_gemm_sm90_n256_kk_bf16 ak_gemm_sm90_n256_kn_bf16 ak_gemm_sm90_n256_mk_bf16 ak_gemm_sm90_n256_mn_bf16 ak_gemm_sm90_n128_kk_f16 ak_gemm_sm90_n128_kn_f16 ak_gemm_sm90_n128_mk_f16 ak_gemm_sm90_n128_mn_f16 ak_gemm_sm90_n128_kk_bf16 ak_gemm_sm90_n128_kn_bf16 ak_gemm_sm90_n128_mk_bf16 ak_gemm_sm90_n128_mn_bf16 ak_gemm_sm90_p128_kk_f16 ak_gemm_sm90_p128_kn_f16 ak_gemm_sm90_p128_mk_f16 ak_gemm_sm90_p128_mn_f16 ak_gemm_sm90_p128_kk_bf16 ak_gemm_sm90_p128_kn_bf16 ak_gemm_sm90_p128_mk_bf16 ak_gemm_sm90_p128_mn_bf16 ak_gemm_sm90_n256_kk_e4e4 ak_gemm_sm90_n256_kk_e4e5 ak_gemm_sm90_n256_kk_e5e4 ak_gemm_sm90_n256_kk_e5e5 ak_gemm_sm90_n128_kk_e4e4 ak_gemm_sm90_n128_kk_e4e5 ak_gemm_sm90_n128_kk_e5e4 ak_gemm_sm90_n128_kk_e5e5 ak_gemm_sm90_p128_kk_e4e4 ak_gemm_sm90_p128_kk_e4e5 ak_gemm_sm90_p128_kk_e5e4 ak_gemm_sm90_p128_kk_e5e5 ak_gemm_sm90_n256_kk_i8 ak_gemm_sm90_n128_kk_i8 ak_gemm_sm90_p128_kk_i8" },
     { "layout", _ak_src_layout,
@@ -21764,6 +22022,13 @@ static const struct { const char* family; const char* source; const char* kernel
 #define _AK_GD_BIAS 16
 #define _AK_GD_RES 32
 #define _AK_GD_ACT_SHIFT 8
+/* host constants of kernels/gemm_ffma.hip (its `// >>host` block) */
+#define _AK_GFF_C 8
+#define _AK_GFF_BIAS 16
+#define _AK_GFF_RES 32
+#define _AK_GFF_VA 64
+#define _AK_GFF_VB 128
+#define _AK_GFF_ACT_SHIFT 8
 /* host constants of kernels/gemm_sm90.hip (its `// >>host` block) */
 #define _AK_G9_OUT32 4
 #define _AK_G9_C 8
@@ -22280,6 +22545,8 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_cdna _ak_kargs_gemm_wgmma   /* kernels/gemm_cdna.hip:292 NAME (macro AK_GEMM_CDNA): the same list */
 #define _AK_KIF_gemm_cdna _AK_KIF_gemm_wgmma
+#define _ak_kargs_gemm_ffma _ak_kargs_gemm_wgmma   /* kernels/gemm_ffma.hip:241 NAME (macro AK_GEMM_FFMA): the same list */
+#define _AK_KIF_gemm_ffma _AK_KIF_gemm_wgmma
 #define _ak_kargs_softmax_slab _ak_kargs_softmax   /* kernels/softmax.hip:353 ak_softmax_slab_##DT (macro AK_SOFTMAX): the same list */
 #define _AK_KIF_softmax_slab _AK_KIF_softmax
 static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
@@ -22501,6 +22768,10 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_gemm_decode_mn_bf16", _AK_KIF_gemm_decode },
     { "ak_gemm_decode_fin_f16", _AK_KIF_gemm_decode_fin },
     { "ak_gemm_decode_fin_bf16", _AK_KIF_gemm_decode_fin },
+    { "ak_gemm_ffma_kn_f32", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_ffma_mn_f32", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_ffma_kk_f32", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_ffma_mk_f32", _AK_KIF_gemm_wgmma },
     { "ak_gemm_sm90_n256_kk_f16", _AK_KIF_gemm_sm90 },
     { "ak_gemm_sm90_n256_kn_f16", _AK_KIF_gemm_sm90 },
     { "ak_gemm_sm90_n256_mk_f16", _AK_KIF_gemm_sm90 },
@@ -24784,6 +25055,11 @@ static const _ak_gemm_tile _ak_gemm_tiles[] = {
       "int32 accumulators staged through shared memory for the epilogue" },
     { AK_MATRIX_NONE, 11, "i8_s", 64, 64, 64, 64, 128,
       "int8, grids with fewer 128x128 tiles than compute units: the 64x64 tile (mma_s's waves), 4x the blocks" },
+    { AK_MATRIX_NONE, 12, "ffma", 128, 128, 8, 8, 256,
+      "exact f32 on NVIDIA (no TF32 opt-in): 8 warps of 4x8 threads, 8x8 outputs each as 2x2 fragments of 4x4 read "
+      "as 16-byte vectors from k-major 8-deep shared slabs (one wavefront per load, transposing stores conflict-free), "
+      "double-buffered with one barrier per k step; one kernel per layout, 128 registers so two blocks share an SM; "
+      "epilogue without C / bias / residual / activation straight from registers" },
     { AK_MATRIX_NONE, 0, "simt_l", 128, 128, 16, 16, 256,
       "no matrix instruction (gfx906, gfx1030, matrix_cores off, exact f32 on NVIDIA / RDNA): 16x16 threads, "
       "8x8 outputs each as 2x2 fragments of 4x4 read as 4-element vectors from m- / n-contiguous 16-deep "
@@ -24793,10 +25069,10 @@ static const _ak_gemm_tile _ak_gemm_tiles[] = {
 
 /* Row for (isa, small); small 2 is the decode row (FMAs, any arch), 3 / 4 / 5 the Hopper TMA kernel's
  * variants, 6 the mma.sync decode kernel, 8 the CDNA3 / CDNA4 large-tile kernel, 10 / 11 the int8 tiles (every
- * matrix ISA). */
+ * matrix ISA), 12 the exact-f32 FFMA kernel of NVIDIA. */
 static const _ak_gemm_tile* _ak_gemm_tile_find(ak_matrix_isa isa, int small) {
     size_t i;
-    if (small == 2 || small == 7 || small == 10 || small == 11) isa = AK_MATRIX_NONE;   /* skinny / gemv / int8: one row each */
+    if (small == 2 || small == 7 || small == 10 || small == 11 || small == 12) isa = AK_MATRIX_NONE;   /* skinny / gemv / int8 / ffma: one row each */
     else if (isa == AK_MATRIX_NONE) small = 0;
     for (i = 0; i < sizeof _ak_gemm_tiles / sizeof _ak_gemm_tiles[0]; i++)
         if (_ak_gemm_tiles[i].isa == isa && _ak_gemm_tiles[i].small == small) return &_ak_gemm_tiles[i];
@@ -25179,9 +25455,18 @@ static ak_result _ak_gemm_plan_i8(ak_context* ctx, const ak_gemm_desc* g, const 
 #endif
     ) {
         /* the fp8 kernels' pipeline and tile choice (cooperative 128x256 / 128x128, ping-pong 128x128) */
-        t = _ak_gemm_tile_find(AK_MATRIX_WGMMA, 3 + _ak_gemm_sm90_variant(g, cus));
+        static const char* const why[3] = {
+            "Hopper int8: the TMA + wgmma kernel of fp8 (K-major), m64n256k32 s8 wgmma into 128 int32 registers a "
+            "consumer thread, one exact sum over all of k; 128x256 tiles, 4 stages of 48 KiB",
+            "Hopper int8: the TMA + wgmma kernel of fp8 (K-major), m64n128k32 s8 wgmma into int32 registers; 128x128 "
+            "tiles (they fill the SMs' waves better than 128x256 here), 6 stages of 32 KiB",
+            "Hopper int8: the TMA + wgmma kernel of fp8 (K-major), ping-pong: each consumer warpgroup on its own "
+            "128x128 tile (two m64n128k32 s8 wgmmas a k32), one's epilogue under the other's k loop (k <= 2048 or "
+            "batches with many tiles)" };
+        const int v = _ak_gemm_sm90_variant(g, cus);
+        t = _ak_gemm_tile_find(AK_MATRIX_WGMMA, 3 + v);
         p->bm = t->bm; p->bn = t->bn; p->bk = 128; p->threads = t->threads;
-        p->reason = t->reason;
+        p->reason = why[v];
         p->path = "wgmma";
         p->shared_bytes = _ak_gemm_sm90_smem(t->bn);
         snprintf(p->kernel, sizeof p->kernel, "ak_gemm_%s_kk_i8", t->tag);
@@ -25332,6 +25617,21 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
         }
         return AK_OK;
     }
+    if (g->dtype == AK_F32 && !(mc && fast32) && small != 2 && (isa == AK_MATRIX_MMA || isa == AK_MATRIX_WGMMA)) {
+        /* exact f32 on NVIDIA (or matrix cores off there): the FFMA kernel, one per layout */
+        t = _ak_gemm_tile_find(AK_MATRIX_NONE, 12);
+        p->bm = t->bm; p->bn = t->bn; p->bk = t->bk32; p->threads = t->threads;
+        p->reason = t->reason;
+        p->path = "simt";
+        p->fast32 = 0;
+        p->shared_bytes = 0;
+        snprintf(p->kernel, sizeof p->kernel, "ak_gemm_ffma_%c%c_f32", g->trans_a ? 'm' : 'k', g->trans_b ? 'k' : 'n');
+        if (_ak_op_is_cpu(ctx) && !(ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto"))) {
+            p->path = "cpu";
+            p->kernel[0] = 0;
+        }
+        return AK_OK;
+    }
     t = _ak_gemm_tile_find(mc ? isa : AK_MATRIX_NONE, small);
     p->bm = t->bm; p->bn = t->bn; p->bk = g->dtype == AK_F32 ? t->bk32 : t->bk16; p->threads = t->threads;
     if (!p->reason) p->reason = t->reason;
@@ -25348,19 +25648,25 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
     return AK_OK;
 }
 
-/* Split-K of the SIMT tile: a single problem with fewer 128 x 128 tiles
- * than compute units and a long k runs as k slices (of a multiple of 16)
- * that together fill the units once (one 256-thread block each), at least
+/* kernels/gemm_ffma.hip takes the flags of kernels/gemm.hip: the bits it reads must agree */
+typedef char _ak_gemm_ffma_flags_agree[(_AK_GFF_C == _AK_GF_C && _AK_GFF_BIAS == _AK_GF_BIAS && _AK_GFF_RES == _AK_GF_RES &&
+                                        _AK_GFF_VA == _AK_GF_VA && _AK_GFF_VB == _AK_GF_VB && _AK_GFF_ACT_SHIFT == _AK_GF_ACT_SHIFT) ? 1 : -1];
+
+/* Split-K of the SIMT tiles: a single problem with fewer 128 x 128 tiles
+ * than the units hold blocks (one a unit for simt_l, two for the FFMA
+ * kernel) and a long k runs as k slices (of a multiple of 16) that together
+ * fill them once, at least
  * 256 deep each, at most 64, with the fp32 partials' workspace under 1 GiB;
  * 1 when that gives fewer than 2 slices. The slices run as one batched
  * launch (plus one for a shorter last slice); ak_gemm_splitk_fin adds them
  * in order and runs the epilogue. */
-static int _ak_gemm_simt_splits(const ak_gemm_desc* g, int cus, size_t* kc) {
+static int _ak_gemm_simt_splits(const ak_gemm_desc* g, const char* kernel, int cus, size_t* kc) {
     const size_t tiles = ((g->m + 127) / 128) * ((g->n + 127) / 128);
+    const size_t slots = (size_t)cus * (!strncmp(kernel, "ak_gemm_ffma_", 13) ? 2 : 1); /* blocks an SM holds */
     size_t want, c, n;
     *kc = g->k;
-    if (g->batch > 1 || tiles >= (size_t)cus) return 1;
-    want = (size_t)cus / tiles;
+    if (g->batch > 1 || tiles >= slots) return 1;
+    want = slots / tiles;
     if (want > g->k / 256) want = g->k / 256;
     if (want > 64) want = 64;
     while (want >= 2 && (double)want * (double)g->m * (double)g->n * 4.0 > 1073741824.0) want--;
@@ -25376,16 +25682,16 @@ static int _ak_gemm_simt_splits(const ak_gemm_desc* g, int cus, size_t* kc) {
 static ak_result _ak_gemm_plan(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, ak_gemm_plan* p) {
     ak_result r = _ak_gemm_plan_tma(ctx, g, s, p, 1);
     p->k_splits = 1;
-    if (r == AK_OK && !strncmp(p->kernel, "ak_gemm_simt_", 13)) {
+    if (r == AK_OK && (!strncmp(p->kernel, "ak_gemm_simt_", 13) || !strncmp(p->kernel, "ak_gemm_ffma_", 13))) {
         const ak_arch_info* arch = _ak_gemm_arch(ctx);
         const int cus = !_ak_op_is_cpu(ctx) && ctx->dev.compute_units > 0 ? ctx->dev.compute_units
                         : (arch && arch->compute_units > 0 ? arch->compute_units : 64);
         size_t kc;
-        p->k_splits = _ak_gemm_simt_splits(g, cus, &kc);
+        p->k_splits = _ak_gemm_simt_splits(g, p->kernel, cus, &kc);
         if (p->k_splits > 1)
-            p->reason = "SIMT tile with split-K: fewer 128x128 output tiles than compute units and a long k, so k is cut "
-                        "into slices (one block per unit in all) whose fp32 partials go to a pool workspace; a second "
-                        "pass adds them in a fixed order and runs the epilogue";
+            p->reason = "SIMT tile with split-K: fewer 128x128 output tiles than the compute units hold blocks and a long k, "
+                        "so k is cut into slices (a block for each place in all) whose fp32 partials go to a pool workspace; "
+                        "a second pass adds them in a fixed order and runs the epilogue";
     }
     return r;
 }
@@ -25669,7 +25975,7 @@ static ak_result _ak_gemm_splitk_launch(ak_context* ctx, const ak_gemm_desc* g, 
     const ak_arch_info* arch = _ak_gemm_arch(ctx);
     const int cus = ctx->dev.compute_units > 0 ? ctx->dev.compute_units : (arch && arch->compute_units > 0 ? arch->compute_units : 64);
     size_t kc = 0;
-    const int splits = _ak_gemm_simt_splits(g, cus, &kc);
+    const int splits = _ak_gemm_simt_splits(g, p->kernel, cus, &kc);
     const size_t nfull = g->k / kc, rem = g->k - nfull * kc, per = s->m * s->n;
     const size_t sa = g->trans_a ? kc * s->lda : kc, sb = g->trans_b ? kc : kc * s->ldb; /* elements per slice */
     const int pf = flags & (_AK_GF_TA | _AK_GF_TB);
@@ -25773,14 +26079,16 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
         if ((r = _ak_gemm_plan_tma(ctx, g, &s, &p, 0)) != AK_OK) return r;
     }
     /* the wgmma kernels need the arch-specific target (sm_90a) */
-    if ((r = _ak_op_kernel_at(ctx, !strncmp(p.kernel, "ak_gemm_cdna_", 13) ? _ak_src_gemm_cdna : _ak_src_gemm, p.kernel,
+    if ((r = _ak_op_kernel_at(ctx, !strncmp(p.kernel, "ak_gemm_cdna_", 13) ? _ak_src_gemm_cdna
+                                   : !strncmp(p.kernel, "ak_gemm_ffma_", 13) ? _ak_src_gemm_ffma : _ak_src_gemm, p.kernel,
                               p.shared_bytes ? _ak_gemm_arch(ctx)->arch_target : NULL, &k)) != AK_OK)
         return r;
     flags = (g->trans_a ? _AK_GF_TA : 0) | (g->trans_b ? _AK_GF_TB : 0) | (g->out_dtype == AK_F32 ? _AK_GF_OUT32 : 0) |
             (g->beta != 0.0f ? _AK_GF_C : 0) | (g->bias ? _AK_GF_BIAS : 0) | (g->residual ? _AK_GF_RES : 0) |
             (_ak_gemm_vec(g->a, s.lda, g->stride_a, s.esz) ? _AK_GF_VA : 0) |
             (_ak_gemm_vec(g->b, s.ldb, g->stride_b, s.esz) ? _AK_GF_VB : 0) | (g->activation << _AK_GF_ACT_SHIFT);
-    /* every kernel of kernels/gemm.hip and kernels/gemm_cdna.hip has this one parameter list (AK_GEMM_PARAMS_T) */
+    /* every kernel of kernels/gemm.hip, kernels/gemm_cdna.hip and kernels/gemm_ffma.hip has this one parameter list
+     * (AK_GEMM_PARAMS_T) */
     _ak_kargs_gemm_mma(&a, g->a, g->b, g->beta != 0.0f ? g->c : NULL, g->d, g->bias, g->residual, (int32_t)s.m,
                        (int32_t)s.n, (int32_t)s.k, (int64_t)s.lda, (int64_t)s.ldb, (int64_t)s.ldc, (int64_t)s.ldd,
                        (int64_t)s.ldr, (int64_t)g->stride_a, (int64_t)g->stride_b, (int64_t)g->stride_c,
