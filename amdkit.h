@@ -13710,9 +13710,9 @@ static const char _ak_src_attention_mma[] =
     "// softmax. Host wrapper: ak_attention in amdkit.h (>>impl:ops-attention),\n"
     "// which picks this family where the arch has matrix instructions and\n"
     "// matrix_cores is not off, and the SIMT family of kernels/attention.hip\n"
-    "// otherwise. Head sizes: 64 and 128 on every matrix target; 32, 80, 96, 160,\n"
-    "// 192 and 256 on NVIDIA (mma.sync), where any head_dim <= 256 runs on the\n"
-    "// next of these sizes (zero columns past head_dim). The host compiles one\n"
+    "// otherwise. Head sizes: 32, 64, 96, 128, 160, 192 and 256 on every matrix\n"
+    "// target, 80 on NVIDIA (mma.sync) only; any head_dim <= 256 runs on the next\n"
+    "// of these sizes (zero columns past head_dim). The host compiles one\n"
     "// head size at a time (-DAK_AMMA_ONLY=N); without it the whole family.\n"
     "//\n"
     "// Work layout (the same as the SIMT kernels, so the host code and the\n"
@@ -13792,21 +13792,42 @@ static const char _ak_src_attention_mma[] =
     "// -> S in shared memory -> online softmax by AK_WAVE / M lanes per row ->\n"
     "// P (input type) and the row rescale factors in shared memory -> O += P Vt\n"
     "// on the accumulators. W waves, each on its own rows; no cross-wave merge.\n"
+    "// Head sizes (HD): multiples of 32 up to 256; a head_dim d < HD runs with\n"
+    "// zeros past column d (Q, K and V columns d .. HD - 1 read as 0, outputs\n"
+    "// stored up to d; split partials keep HD columns, the combine's stride).\n"
+    "// WMMA (wave32: 256 VGPRs a wave) past head size 128: the Q fragments and\n"
+    "// the accumulators would not fit beside the loop's operands (gfx11 holds a\n"
+    "// whole 16-wide k row in every lane, halves duplicated; gfx12 spilled at\n"
+    "// 256), so Q stays in shared memory (fragments read per key tile) and key\n"
+    "// tiles are 16 wide (the shared memory of 64 Q rows of 256).\n"
     "#define AK_AMMA_BK_AMD 32\n"
+    "#if defined(AK_MMA_WMMA11) || defined(AK_MMA_WMMA12)\n"
+    "#define AK_AMMA_GEN_QL(HD) ((HD) > 128)\n"
+    "#else\n"
+    "#define AK_AMMA_GEN_QL(HD) 0\n"
+    "#endif\n"
     "template <class D, int HD, int W>\n"
     "AK_INLINE void ak_attn_mma_gen(AK_AMMA_PARAMS(D)) {\n"
     "    typedef typename D::T T;\n"
     "    typedef ak_mma<D> MM;\n"
     "    enum {\n"
-    "        M = MM::M, N = MM::N, KS = MM::K, BK = AK_AMMA_BK_AMD, BQ = M * W, NT = AK_WAVE * W,\n"
-    "        LDK = HD + 8, LDV = BK + 8, LDP = BK + 8, LDS_ = BK + 4,\n"
+    "        M = MM::M, N = MM::N, KS = MM::K, QL = AK_AMMA_GEN_QL(HD), BK = QL ? 16 : AK_AMMA_BK_AMD, BQ = M * W,\n"
+    "        NT = AK_WAVE * W, LDK = HD + 8, LDV = BK + 8, LDP = BK + 8,\n"
+    "        LDS_ = HD > 128 ? BK + 1 : BK + 4,  // past 128: odd rows (64 KiB holds 4 MFMA waves' scores at head size 256)\n"
     "        LPR = AK_WAVE / M,   // lanes per row in the softmax\n"
     "        CPL = BK / LPR,      // columns per lane\n"
-    "        NTO = HD / N         // O tiles per wave\n"
+    "        NTO = HD / N,        // O tiles per wave\n"
+    "        QS = 32,             // Q columns staged at a time into registers (QL 0)\n"
+    "        NQF = QL ? 1 : HD / KS\n"
     "    };\n"
+    "    static_assert(HD % 32 == 0 && HD <= 256 && BK % N == 0 && BK % KS == 0, \"generic attention: head size / key tile\");\n"
+    "    // gfx908 bf16 (32x32x4, 2 values a lane: 64 Q fragments at 256) spills at head size 256: an empty kernel\n"
+    "    // there, which the host never launches (_ak_attn_plan_path runs the SIMT family)\n"
+    "    if (KS < 8 && HD > 192) return;\n"
     "    __shared__ __align__(16) T ks[BK * LDK];\n"
     "    __shared__ __align__(16) T vt[HD * LDV];\n"
     "    __shared__ __align__(16) T ps[W * M * LDP];\n"
+    "    __shared__ __align__(16) T qs[QL ? BQ * LDK : 1];\n"
     "    __shared__ float ss[W * M * LDS_];\n"
     "    __shared__ float alpha_s[W * M];\n"
     "\n"
@@ -13833,25 +13854,30 @@ static const char _ak_src_attention_mma[] =
     "    const int slim = gr < rows ? (causal ? (gr % sq) + diag : skv - 1) : -1;\n"
     "    float m = -AK_INF, l = 0.0f;\n"
     "\n"
-    "    // Q fragments straight from global memory (rows past the end read row 0, never stored)\n"
-    "    typename MM::A qf[HD / KS];\n"
+    "    // Q: the wave's M rows (rows past the end and columns past d read 0, never stored); per-row pointers\n"
+    "    // differ (GQA rows span heads), so the rows go through shared memory: all HD columns into qs (QL), else\n"
+    "    // QS-column slices through the P area into fragments kept in registers\n"
+    "    typename MM::A qf[NQF];\n"
     "    {\n"
     "        const int qr = r0 + wave * M;  // the wave's first row; load_a reads rows qr .. qr + M - 1\n"
-    "        // per-row pointers differ (GQA rows span heads): copy the wave's Q tile into the P area first\n"
-    "        T* qt = ps + wave * M * LDP;   // reused: M x HD would not fit LDP, so go in HD / BK slices\n"
+    "        T* qt = QL ? qs + wave * M * LDK : ps + wave * M * LDP;\n"
+    "        const int ldq = QL ? LDK : LDP;\n"
     "#pragma unroll\n"
-    "        for (int sl = 0; sl < HD / BK; sl++) {\n"
-    "            for (int e = lane; e < M * BK; e += AK_WAVE) {\n"
-    "                const int rr = e / BK, cc = e % BK, r = qr + rr;\n"
-    "                const bool ok = r < rows;\n"
+    "        for (int sl = 0; sl < (QL ? 1 : HD / QS); sl++) {\n"
+    "            const int cols = QL ? HD : QS;\n"
+    "            for (int e = lane; e < M * cols; e += AK_WAVE) {\n"
+    "                const int rr = e / cols, cc = e % cols, r = qr + rr, col = sl * QS + cc;\n"
+    "                const bool ok = r < rows && col < d;\n"
     "                const int g = ok ? r / sq : 0, i = ok ? r % sq : 0;\n"
-    "                qt[rr * LDP + cc] = ok ? q[(ak_i64)b * qsb + (ak_i64)(h * group + g) * qsh + (ak_i64)i * qss + sl * BK + cc]\n"
+    "                qt[rr * ldq + cc] = ok ? q[(ak_i64)b * qsb + (ak_i64)(h * group + g) * qsh + (ak_i64)i * qss + col]\n"
     "                                       : D::from(0.0f);\n"
     "            }\n"
     "            __syncthreads();\n"
+    "            if (!QL) {\n"
     "#pragma unroll\n"
-    "            for (int kk = 0; kk < BK / KS; kk++) MM::load_a(qf[sl * (BK / KS) + kk], qt + kk * KS, LDP);\n"
-    "            __syncthreads();\n"
+    "                for (int kk = 0; kk < QS / KS; kk++) MM::load_a(qf[(sl * (QS / KS) + kk) % NQF], qt + kk * KS, LDP);\n"
+    "                __syncthreads();\n"
+    "            }\n"
     "        }\n"
     "    }\n"
     "    typename MM::C acc[NTO];\n"
@@ -13860,9 +13886,9 @@ static const char _ak_src_attention_mma[] =
     "\n"
     "    for (int k0 = kbeg; k0 < kend; k0 += BK) {\n"
     "        __syncthreads();\n"
-    "        for (int e = tid; e < BK * HD; e += NT) {  // K row-major, V transposed; zeros past kend\n"
+    "        for (int e = tid; e < BK * HD; e += NT) {  // K row-major, V transposed; zeros past kend and past d\n"
     "            const int j = e / HD, dd = e % HD;\n"
-    "            const bool ok = k0 + j < kend;\n"
+    "            const bool ok = k0 + j < kend && dd < d;\n"
     "            ks[j * LDK + dd] = ok ? kp[(ak_i64)(k0 + j) * kss + dd] : D::from(0.0f);\n"
     "            vt[dd * LDV + j] = ok ? vp[(ak_i64)(k0 + j) * vss + dd] : D::from(0.0f);\n"
     "        }\n"
@@ -13876,7 +13902,13 @@ static const char _ak_src_attention_mma[] =
     "            for (int kk = 0; kk < HD / KS; kk++) {\n"
     "                typename MM::B kb;\n"
     "                MM::load_b(kb, ks + (n * N) * LDK + kk * KS, LDK);\n"
-    "                MM::mma(sc, qf[kk], kb);\n"
+    "                if (QL) {\n"
+    "                    typename MM::A qa;\n"
+    "                    MM::load_a(qa, qs + wave * M * LDK + kk * KS, LDK);\n"
+    "                    MM::mma(sc, qa, kb);\n"
+    "                } else {\n"
+    "                    MM::mma(sc, qf[kk % NQF], kb);\n"
+    "                }\n"
     "            }\n"
     "#pragma unroll\n"
     "            for (int e = 0; e < MM::NC; e++)\n"
@@ -13946,7 +13978,7 @@ static const char _ak_src_attention_mma[] =
     "            const ak_i64 grow = ((ak_i64)b * hkv * group + hq_idx) * sq + i;\n"
     "            const float val = acc[n].v[e] * ss[(wave * M + rr) * LDS_];\n"
     "            if (nsplit > 1) part[(grow * nsplit + blockIdx.y) * HD + cc] = val;\n"
-    "            else o[(ak_i64)b * osb + (ak_i64)hq_idx * osh + (ak_i64)i * oss + cc] = D::from(val);\n"
+    "            else if (cc < d) o[(ak_i64)b * osb + (ak_i64)hq_idx * osh + (ak_i64)i * oss + cc] = D::from(val);\n"
     "        }\n"
     "    }\n"
     "    if (lane % LPR == 0 && gr < rows) {\n"
@@ -14424,7 +14456,7 @@ static const char _ak_src_attention_mma[] =
     "        (void)R;                                                                              \\\n"
     "        AK_AMMA_BODY(D, HD, WM, WN);                                                                              \\\n"
     "    }\n"
-    "// head sizes of the NVIDIA kernel only (AMD: empty bodies, never launched)\n"
+    "// head sizes of the NVIDIA kernel only (AMD: empty bodies, never launched; head_dim 80 runs on 96 there)\n"
     "#define AK_AMMA_NV(NAME, HD, WM, WN, DT, D)                                                                      \\\n"
     "    AK_KERNEL void __launch_bounds__(AK_AMMA_THREADS(HD, WM, WN)) NAME##HD##_##DT(AK_AMMA_KPARAMS(D)) {          \\\n"
     "        (void)R;                                                                              \\\n"
@@ -14452,6 +14484,12 @@ static const char _ak_src_attention_mma[] =
     "    AK_AMMA_NV(ak_attn_mma, HD, 4, 1, bf16, ak_bf16_t)  \\\n"
     "    AK_AMMA_NV(ak_attn_mmadec, HD, 1, 4, f16, ak_f16_t) \\\n"
     "    AK_AMMA_NV(ak_attn_mmadec, HD, 1, 4, bf16, ak_bf16_t)\n"
+    "// head sizes of every matrix target (AMD: the generic path)\n"
+    "#define AK_AMMA4(HD)                                 \\\n"
+    "    AK_AMMA(ak_attn_mma, HD, 4, 1, f16, ak_f16_t)    \\\n"
+    "    AK_AMMA(ak_attn_mma, HD, 4, 1, bf16, ak_bf16_t)  \\\n"
+    "    AK_AMMA(ak_attn_mmadec, HD, 1, 4, f16, ak_f16_t) \\\n"
+    "    AK_AMMA(ak_attn_mmadec, HD, 1, 4, bf16, ak_bf16_t)\n"
     "\n"
     "// AK_AMMA_ONLY=N (the host passes it): only head size N's kernels, a\n"
     "// smaller program; without it, the whole family.\n"
@@ -14470,7 +14508,7 @@ static const char _ak_src_attention_mma[] =
     "AK_AMMA_F8X4(128)\n"
     "#endif\n"
     "#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 32\n"
-    "AK_AMMA_NV4(32)\n"
+    "AK_AMMA4(32)\n"
     "AK_AMMA_F8X4(32)\n"
     "#endif\n"
     "#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 80\n"
@@ -14478,19 +14516,19 @@ static const char _ak_src_attention_mma[] =
     "AK_AMMA_F8X4(80)\n"
     "#endif\n"
     "#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 96\n"
-    "AK_AMMA_NV4(96)\n"
+    "AK_AMMA4(96)\n"
     "AK_AMMA_F8X4(96)\n"
     "#endif\n"
     "#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 160\n"
-    "AK_AMMA_NV4(160)\n"
+    "AK_AMMA4(160)\n"
     "AK_AMMA_F8X4(160)\n"
     "#endif\n"
     "#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 192\n"
-    "AK_AMMA_NV4(192)\n"
+    "AK_AMMA4(192)\n"
     "AK_AMMA_F8X4(192)\n"
     "#endif\n"
     "#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 256\n"
-    "AK_AMMA_NV4(256)\n"
+    "AK_AMMA4(256)\n"
     "AK_AMMA_F8X4(256)\n"
     "#endif\n"
     "\n"
@@ -22259,7 +22297,7 @@ static inline void _ak_kargs_attn_combine(_ak_kargs* kargs_, const void* part, i
     ak_args_ptr(a_, part); ak_args_i32(a_, nsplit); ak_args_i32(a_, dmax); ak_args_i64(a_, rows); ak_args_i32(a_, hq); ak_args_i32(a_, sq); ak_args_i32(a_, d); ak_args_ptr(a_, o);
     ak_args_i64(a_, osb); ak_args_i64(a_, osh); ak_args_i64(a_, oss); ak_args_ptr(a_, lse); ak_args_ptr(a_, cu_q);
 }
-/* kernels/attention_mma.hip:729 ak_attn_mmadec##HD##_##FN##_##DT (macro AK_AMMA_F8) */
+/* kernels/attention_mma.hip:761 ak_attn_mmadec##HD##_##FN##_##DT (macro AK_AMMA_F8) */
 static inline void _ak_kargs_attn_mmadec(_ak_kargs* kargs_, const void* q, const void* k, const void* v, void* o, void* lse, int32_t hkv, int32_t group, int32_t sq, int32_t skv, int32_t d,
                                          int64_t qsb, int64_t qsh, int64_t qss, int64_t ksb, int64_t ksh, int64_t kss, int64_t vsb, int64_t vsh, int64_t vss, int64_t osb, int64_t osh, int64_t oss,
                                          float scale_log2, int32_t causal, int32_t R, int32_t nsplit, int32_t split_len, void* part, int32_t vec, const void* cu_q, const void* cu_k,
@@ -22615,11 +22653,11 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_xent_mean);
     ak_args_ptr(a_, part); ak_args_i32(a_, nparts); ak_args_i32(a_, mean); ak_args_ptr(a_, out);
 }
-#define _ak_kargs_amma _ak_kargs_attn_simt   /* kernels/attention_mma.hip:716 NAME##HD##_##DT (macro AK_AMMA): the same list */
+#define _ak_kargs_amma _ak_kargs_attn_simt   /* kernels/attention_mma.hip:748 NAME##HD##_##DT (macro AK_AMMA): the same list */
 #define _AK_KIF_amma _AK_KIF_attn_simt
-#define _ak_kargs_amma_nv _ak_kargs_attn_simt   /* kernels/attention_mma.hip:722 NAME##HD##_##DT (macro AK_AMMA_NV): the same list */
+#define _ak_kargs_amma_nv _ak_kargs_attn_simt   /* kernels/attention_mma.hip:754 NAME##HD##_##DT (macro AK_AMMA_NV): the same list */
 #define _AK_KIF_amma_nv _AK_KIF_attn_simt
-#define _ak_kargs_attn_mmagen _ak_kargs_attn_simt   /* kernels/attention_mma.hip:792 ak_attn_mmagen##HD##_##DT (macro AK_AMMA_GEN): the same list */
+#define _ak_kargs_attn_mmagen _ak_kargs_attn_simt   /* kernels/attention_mma.hip:830 ak_attn_mmagen##HD##_##DT (macro AK_AMMA_GEN): the same list */
 #define _AK_KIF_attn_mmagen _AK_KIF_attn_simt
 #define _ak_kargs_attn_sm90 _ak_kargs_attn_simt   /* kernels/attention_sm90.hip:530 ak_attn_sm90_##HD##_##DT (macro AK_A9): the same list */
 #define _AK_KIF_attn_sm90 _AK_KIF_attn_simt
@@ -25551,9 +25589,18 @@ static ak_result _ak_gemm_plan_i8(ak_context* ctx, const ak_gemm_desc* g, const 
 #endif
     ) {
         /* the fp8 kernels' pipeline and tile choice (cooperative 128x256 / 128x128, ping-pong 128x128) */
-        t = _ak_gemm_tile_find(AK_MATRIX_WGMMA, 3 + _ak_gemm_sm90_variant(g, cus));
+        static const char* const why[3] = {
+            "Hopper int8: the TMA + wgmma kernel of fp8 (K-major), m64n256k32 s8 wgmma into 128 int32 registers a "
+            "consumer thread, one exact sum over all of k; 128x256 tiles, 4 stages of 48 KiB",
+            "Hopper int8: the TMA + wgmma kernel of fp8 (K-major), m64n128k32 s8 wgmma into int32 registers; 128x128 "
+            "tiles (they fill the SMs' waves better than 128x256 here), 6 stages of 32 KiB",
+            "Hopper int8: the TMA + wgmma kernel of fp8 (K-major), ping-pong: each consumer warpgroup on its own "
+            "128x128 tile (two m64n128k32 s8 wgmmas a k32), one's epilogue under the other's k loop (k <= 2048 or "
+            "batches with many tiles)" };
+        const int v = _ak_gemm_sm90_variant(g, cus);
+        t = _ak_gemm_tile_find(AK_MATRIX_WGMMA, 3 + v);
         p->bm = t->bm; p->bn = t->bn; p->bk = 128; p->threads = t->threads;
-        p->reason = t->reason;
+        p->reason = why[v];
         p->path = "wgmma";
         p->shared_bytes = _ak_gemm_sm90_smem(t->bn);
         snprintf(p->kernel, sizeof p->kernel, "ak_gemm_%s_kk_i8", t->tag);
@@ -26471,6 +26518,8 @@ static int _ak_attn_extras(const ak_attention_args* a, const _ak_attn_plan* p) {
  * that holds it (zero columns past head_dim). */
 static const int _ak_attn_mma_dims[] = { 32, 64, 80, 96, 128, 160, 192, 256 };
 static const int _ak_attn_sm90_dims[] = { 32, 64, 80, 96, 128, 192, 256 };
+/* Head sizes of the generic AMD path (MFMA / WMMA; multiples of 32: head_dim 80 runs on 96). */
+static const int _ak_attn_amd_dims[] = { 32, 64, 96, 128, 160, 192, 256 };
 #if defined(AMDKIT_ATTN_FORCE) || defined(AMDKIT_TESTS)
 /* bench/bench_attention.c --path mma (and the GPU tests, tests/ti_kargs.c): 1 keeps calls off the Hopper
  * kernel, so the mma.sync kernel runs on sm_90 too. */
@@ -26502,8 +26551,10 @@ static int _ak_attn_dim_of(const int* dims, int n, size_t d) {
  * bf16: on NVIDIA (mma.sync, sm_80+) every head_dim <= 256 (padded to the
  * next size of _ak_attn_mma_dims) and every option (packed sequences, paged
  * K / V, windows, soft-cap; element copies where rows are not 16-byte
- * aligned); on AMD (MFMA / WMMA, the generic fragment kernel) head_dim 64 or
- * 128 with 16-byte aligned rows, plain sequences and at most the causal mask.
+ * aligned); on AMD (MFMA / WMMA, the generic fragment kernel) every head_dim
+ * <= 256 (padded to the next size of _ak_attn_amd_dims; gfx908 bf16: <= 192,
+ * its 256 spills) with 16-byte aligned rows, plain sequences and at most the
+ * causal mask.
  * Its decode form (one row tile per block) when a (batch, kv head) pair has
  * few rows (GQA group x seq_q <= 16 on NVIDIA, <= one wave's M on AMD). Else
  * the SIMT family (kernels/attention.hip): every arch, option and head_dim,
@@ -26520,7 +26571,7 @@ static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_
     size_t kes = ak_dtype_size(p->kvt);
     int qal = _ak_attn_aligned(a->q, p->qs, es) && _ak_attn_aligned(a->o, p->os, es);
     int kal = _ak_attn_aligned(a->k, p->ks, kes) && _ak_attn_aligned(a->v, p->vs, kes);
-    int aligned, mc;
+    int aligned, mc, amd_hd = _ak_attn_dim_of(_ak_attn_amd_dims, (int)(sizeof _ak_attn_amd_dims / sizeof(int)), d);
     if (p->f8) { /* the 8-bit decode kernels (NVIDIA), else K / V dequantised into contiguous workspace */
         int fast = ctx->cfg.matrix_cores == AK_ON && nv && (a->dtype == AK_F16 || a->dtype == AK_BF16) && rows <= 16 &&
                    kal && d % 16 == 0;
@@ -26529,7 +26580,8 @@ static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_
     }
     aligned = qal && kal;
     mc = ctx->cfg.matrix_cores == AK_ON && isa != AK_MATRIX_NONE && (a->dtype == AK_F16 || a->dtype == AK_BF16) &&
-             (nv || ((d == 64 || d == 128) && aligned && !_ak_attn_extras(a, p)));
+             (nv || (d <= 256 && aligned && !_ak_attn_extras(a, p) &&
+                     !(arch->family == AK_FAMILY_CDNA1 && a->dtype == AK_BF16 && amd_hd > 192)));
     p->vec = a->head_dim % 8 == 0 && aligned;
     if (mc) {
         size_t M = isa == AK_MATRIX_MFMA ? 32 : 16, lds = arch->lds_bytes > 0 ? (size_t)arch->lds_bytes : 65536;
@@ -26579,14 +26631,17 @@ static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_
         } else { /* waves of M rows each, static shared memory (~33-48 KB) */
             unsigned wave = _ak_op_is_cpu(ctx) ? (unsigned)(arch->wave_size > 0 ? arch->wave_size : 64)
                                                : (unsigned)_ak_target_wave(ctx, ctx->dev.arch);
-            p->dmax = (int)d;
+            p->dmax = amd_hd;
             p->R = (int)(M * (dec ? 1u : 4u));
             p->threads = wave * (dec ? 1u : 4u);
             p->shmem = 0;
             bk = 32;
             slots = 1;
             p->path = isa == AK_MATRIX_MFMA ? "mfma" : "wmma";
-            p->reason = "generic fragment kernel: scores through shared memory, transposed V";
+            p->reason = isa == AK_MATRIX_WMMA && amd_hd > 128
+                            ? "generic fragment kernel: scores through shared memory, transposed V; head size > 128 on "
+                              "WMMA: Q fragments read from shared memory per 16-key tile (registers: the accumulators)"
+                            : "generic fragment kernel: scores through shared memory, transposed V";
         }
         if (slots < 1) slots = 1;
         if (slots > 4) slots = 4;
@@ -26614,7 +26669,10 @@ static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_
         p->reason = isa == AK_MATRIX_NONE ? "no matrix instruction on this arch"
                     : ctx->cfg.matrix_cores != AK_ON ? "config matrix_cores is off"
                     : a->dtype == AK_F32 ? "f32 inputs (the matrix kernels take f16 / bf16)"
-                    : "the AMD matrix kernel takes head_dim 64 / 128, aligned rows, plain sequences and the causal mask";
+                    : d > 256 ? "head_dim > 256 (the matrix kernels take up to 256)"
+                    : arch->family == AK_FAMILY_CDNA1 && a->dtype == AK_BF16 && amd_hd > 192
+                        ? "gfx908 bf16 past head size 192 (its MFMA takes 2 bf16 a lane: the head-size-256 kernel spills)"
+                        : "the AMD matrix kernel takes 16-byte aligned rows, plain sequences and the causal mask";
     }
     if (p->f8 == 2)
         p->reason = "8-bit K / V without an 8-bit kernel for this call (those take NVIDIA decode with f16 / bf16 q, "

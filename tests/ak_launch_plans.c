@@ -335,9 +335,9 @@ static void sweep_conv(ak_context* c) {
 /* Kernels of the embedded families that no op launches on an AMD target, and why. */
 static int not_planned(const char* k) {
     int hd = 0;
-    /* the mma.sync attention kernel's head sizes other than 64 / 128 are NVIDIA's (AMD: empty bodies, SIMT runs) */
+    /* the attention kernel's head size 80 is NVIDIA's (AMD: empty bodies; head_dim 80 runs on the 96 kernels) */
     if (sscanf(k, "ak_attn_mmadec%d_", &hd) == 1 || sscanf(k, "ak_attn_mma%d_", &hd) == 1)
-        if (hd != 64 && hd != 128) return 1;
+        if (hd == 80) return 1;
     /* the 8-bit K / V decode kernels are NVIDIA's (AMD: empty bodies; K / V dequantised, then the 16-bit paths) */
     if (!strncmp(k, "ak_attn_mmadec", 14) && (strstr(k, "_e4m3_") || strstr(k, "_e5m2_"))) return 1;
     return !strncmp(k, "ak_gemm_wgmma_", 14) ||       /* Hopper (wgmma + TMA): planned on sm_90 only */
