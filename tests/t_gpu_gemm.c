@@ -19,6 +19,7 @@
 static unsigned long long g_st;
 static ak_context* g_ref;
 static int g_act = 0;    /* > 0: the activation of the cases with an activation (else one from the shape) */
+static const char* g_kpre = NULL; /* non-NULL: the plan's kernel name must start with it */
 
 static ak_context* gg_ctx(int mc, int prec, int mixed, int tf32) {
     ak_config cfg = ak_config_default();
@@ -91,6 +92,7 @@ static void gg_case(ak_context* ctx, const char* path, ak_dtype dt, ak_dtype ot,
         AKT_CHECKF(!strcmp(p.path, path) || (gemv && (!strcmp(p.path, "gemv") || (m == 1 && !strcmp(p.path, "decode")))),
                    "plan path %s, expected %s (kernel %s)", p.path, path, p.kernel);
     }
+    if (g_kpre) AKT_CHECKF(!strncmp(p.kernel, g_kpre, strlen(g_kpre)), "plan kernel %s, expected %s*", p.kernel, g_kpre);
     AKT_OK(ak_gemm(ctx, &g, NULL));
     AKT_OK(ak_device_synchronize(ctx));
     AKT_OK(ak_memcpy(ctx, D, dD, nd * os, AK_D2H));
@@ -242,6 +244,33 @@ static void config_selects_path(void) {
     gg_case(off, "simt", AK_BF16, AK_BF16, 64, 64, 4099, 1, 0, 0, 1, 1, 1);
 done:
     ak_context_destroy(off); ak_context_destroy(exact); ak_context_destroy(on);
+}
+
+/* exact f32 on NVIDIA: the FFMA kernel (kernels/gemm_ffma.hip), one per layout: whole tiles stored from
+ * registers, edge tiles in m / n / k (odd sizes, k = 1, 7) and every epilogue through shared memory, batched
+ * strides, odd leading dimensions and 1-element offsets (element loads), 16-byte rows, and split-K (few tiles, a
+ * long k: the slices summed by the finish pass, with and without the epilogue, a shorter last slice). */
+static void ffma_path(void) {
+    ak_context* ctx = gg_ctx(AK_AUTO, -1, AK_AUTO, 0);
+    int t;
+    if (!ctx) return;
+    if (ak_context_device(ctx)->backend != AK_BACKEND_CUDA) { ak_context_destroy(ctx); return; }
+    g_kpre = "ak_gemm_ffma_";
+    for (t = 0; t < 4; t++) {
+        const int ta = t & 1, tb = t >> 1;
+        gg_case(ctx, "simt", AK_F32, AK_F32, 256, 384, 264, ta, tb, 0, 1, 0, 0);          /* whole tiles, register stores */
+        gg_case(ctx, "simt", AK_F32, AK_F32, 127, 129, 65, ta, tb, 0, 1, 0, 0);           /* edges in m, n, k */
+        gg_case(ctx, "simt", AK_F32, AK_F32, 129, 131, 1, ta, tb, 0, 1, 0, 0);            /* k = 1 */
+        gg_case(ctx, "simt", AK_F32, AK_F32, 300, 260, 7, ta, tb, 16, 1, 0, 0);           /* k = 7, beta 0 with NaN in C */
+        gg_case(ctx, "simt", AK_F32, AK_F32, 257, 250, 1001, ta, tb, (t * 5 + 3) % 16, 1, 0, 0); /* an epilogue */
+        gg_case(ctx, "simt", AK_F32, AK_F32, 65, 130, 72, ta, tb, 15, 3, 0, 0);           /* batched, every epilogue */
+        gg_case(ctx, "simt", AK_F32, AK_F32, 200, 136, 72, ta, tb, 0, 2, 1, 1);           /* odd ld, offsets: element loads */
+        gg_case(ctx, "simt", AK_F32, AK_F32, 384, 256, 128, ta, tb, 2 | 4, 1, -1, 0);      /* 16-byte rows, bias + activation */
+        gg_case(ctx, "simt", AK_F32, AK_F32, 130, 70, 20011, ta, tb, t == 1 ? 15 : 0, 1, 0, 0); /* split-K, last slice shorter */
+        gg_case(ctx, "simt", AK_F32, AK_F32, 256, 256, 40000, ta, tb, t == 2 ? 1 | 8 : 0, 1, -1, 0); /* split-K, 16-byte rows */
+    }
+    g_kpre = NULL;
+    ak_context_destroy(ctx);
 }
 
 /* decode shapes (m <= 16): f16 / bf16 on NVIDIA run the mma.sync decode
@@ -463,6 +492,7 @@ static void fp8_path(void) {
  * 2 e_out |ref| plus 2^-21 of the sum of the epilogue terms' magnitudes
  * (f32 arithmetic on an exact int32 sum; a wrong sum is off by about
  * |sa sb| 128^2 sqrt(k)). */
+static int g_i8_fill; /* nonzero: A and B all this value (int32 wrap cases), else random */
 static void gg_i8_case(ak_context* ctx, const char* path, ak_dtype ot, size_t m, size_t n, size_t k, int sm, int epi, size_t batch,
                        size_t pad) {
     ak_gemm_desc g = ak_gemm_desc_default(), h;
@@ -478,6 +508,10 @@ static void gg_i8_case(ak_context* ctx, const char* path, ak_dtype ot, size_t m,
     for (i = 0; i < batch * sa_ + 1; i++) A[i] = (int8_t)(int)akt_uniform(&g_st, -128, 128);
     for (i = 0; i < batch * sb_ + 1; i++) B[i] = (int8_t)(int)akt_uniform(&g_st, -128, 128);
     A[0] = -128; B[0] = -128;
+    if (g_i8_fill) {
+        memset(A, g_i8_fill, batch * sa_ + 1);
+        memset(B, g_i8_fill, batch * sb_ + 1);
+    }
     for (i = 0; i < m; i++) sA[i] = (float)akt_uniform(&g_st, 1e-4, 1e-2);
     for (j = 0; j < n; j++) sB[j] = (float)akt_uniform(&g_st, 1e-4, 1e-2);
     fill(C, ot == AK_I32 ? AK_F32 : ot, nd); fill(R, ot == AK_I32 ? AK_F32 : ot, nd); fill(bias, ot == AK_I32 ? AK_F32 : ot, n);
@@ -555,6 +589,35 @@ static void i8_path_cases(ak_context* ctx, const char* path, int quick) {
     gg_i8_case(ctx, path, AK_F16, 2304, 2048, 400, 15, 15, 1, 0);
 }
 
+/* Hopper: the TMA kernel (s8 wgmma) whenever A and B rows are a multiple of
+ * 16 bytes (pad rounds lda = ldb up to one), at odd m / n / k, each variant
+ * (128x256, 128x128, ping-pong), every out and epilogue, int32 wrap-around;
+ * rows that are not run the mma.sync kernel. */
+static size_t pad16(size_t k) { return (16 - k % 16) % 16; }
+static void i8_hopper_cases(ak_context* ctx) {
+    gg_i8_case(ctx, "wgmma", AK_I32, 131, 133, 77, 0, 0, 1, pad16(77));
+    gg_i8_case(ctx, "wgmma", AK_I32, 1, 1, 1, 0, 0, 1, pad16(1));
+    gg_i8_case(ctx, "wgmma", AK_BF16, 37, 70, 200, 15, 15, 2, pad16(200));
+    gg_i8_case(ctx, "wgmma", AK_F16, 7, 9, 32, 3, 2, 1, 0);
+    gg_i8_case(ctx, "wgmma", AK_F32, 127, 1, 129, 7, 4, 1, pad16(129));
+    gg_i8_case(ctx, "wgmma", AK_BF16, 300, 520, 64, 11, 8 | 4, 1, 0);
+    gg_i8_case(ctx, "wgmma", AK_F16, 129, 127, 1040, 15, 1, 1, 0);
+    gg_i8_case(ctx, "wgmma", AK_F32, 1000, 33, 2048, 12, 3, 1, 0);
+    gg_i8_case(ctx, "wgmma", AK_I32, 1000, 1024, 1000, 0, 0, 1, pad16(1000));
+    gg_i8_case(ctx, "wgmma", AK_BF16, 16, 4096, 4096, 15, 2, 1, 0);
+    gg_i8_case(ctx, "wgmma", AK_I32, 256, 384, 14336, 0, 0, 1, 0);   /* long k */
+    gg_i8_case(ctx, "wgmma", AK_F16, 2304, 2048, 400, 15, 15, 1, 0); /* ping-pong */
+    gg_i8_case(ctx, "wgmma", AK_I32, 2304, 2047, 401, 0, 0, 1, pad16(401));
+    gg_i8_case(ctx, "wgmma", AK_BF16, 1500, 3001, 4099, 3, 0, 1, pad16(4099)); /* 128x256, the 16-bit epilogue */
+    gg_i8_case(ctx, "wgmma", AK_I32, 130, 260, 64, 0, 0, 5, 0);      /* batched */
+    gg_i8_case(ctx, "mma.sync", AK_I32, 131, 133, 77, 0, 0, 1, 1);   /* rows TMA cannot take */
+    /* |sum| past 2^31: int32 wraps as the reference does (-128 x -128 x 139264 = 2^31 + 2^28) */
+    g_i8_fill = -128;
+    gg_i8_case(ctx, "wgmma", AK_I32, 64, 72, 139264, 0, 0, 1, 0);
+    gg_i8_case(ctx, "mma.sync", AK_I32, 64, 72, 139264, 0, 0, 1, 1);
+    g_i8_fill = 0;
+}
+
 static void i8_path(void) {
     ak_context* ctx = gg_ctx(AK_AUTO, -1, AK_AUTO, 0);
     ak_gemm_desc g = ak_gemm_desc_default();
@@ -570,7 +633,9 @@ static void i8_path(void) {
         return;
     }
     g.trans_b = 0; AKT_ERR(ak_gemm_plan_get(ctx, &g, &p), AK_ERROR_INVALID_ARGUMENT);
-    i8_path_cases(ctx, ai->matrix == AK_MATRIX_MFMA ? "mfma" : ai->matrix == AK_MATRIX_WMMA ? "wmma" : "mma.sync", 0);
+    /* Hopper: wgmma or mma.sync by the rows' alignment (i8_hopper_cases checks which) */
+    i8_path_cases(ctx, ai->matrix == AK_MATRIX_MFMA ? "mfma" : ai->matrix == AK_MATRIX_WMMA ? "wmma" : ai->matrix == AK_MATRIX_WGMMA ? "" : "mma.sync", 0);
+    if (ai->matrix == AK_MATRIX_WGMMA && ai->tma) i8_hopper_cases(ctx);
     ak_context_destroy(ctx);
 }
 
@@ -584,6 +649,7 @@ void akt_suite_gpu_gemm(void) {
     AKT_RUN(gemv_path);
     AKT_RUN(epilogues_batches_unaligned);
     AKT_RUN(config_selects_path);
+    AKT_RUN(ffma_path);
     ak_context_destroy(g_ref);
     g_ref = NULL;
 }
