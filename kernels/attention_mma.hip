@@ -48,6 +48,7 @@
 // kernels: ak_attn_mmadec32_e4m3_f16 ak_attn_mmadec32_e4m3_bf16 ak_attn_mmadec32_e5m2_f16 ak_attn_mmadec32_e5m2_bf16 ak_attn_mmadec64_e4m3_f16 ak_attn_mmadec64_e4m3_bf16 ak_attn_mmadec64_e5m2_f16 ak_attn_mmadec64_e5m2_bf16 ak_attn_mmadec80_e4m3_f16 ak_attn_mmadec80_e4m3_bf16 ak_attn_mmadec80_e5m2_f16 ak_attn_mmadec80_e5m2_bf16 ak_attn_mmadec96_e4m3_f16 ak_attn_mmadec96_e4m3_bf16 ak_attn_mmadec96_e5m2_f16 ak_attn_mmadec96_e5m2_bf16 ak_attn_mmadec128_e4m3_f16 ak_attn_mmadec128_e4m3_bf16 ak_attn_mmadec128_e5m2_f16 ak_attn_mmadec128_e5m2_bf16 ak_attn_mmadec160_e4m3_f16 ak_attn_mmadec160_e4m3_bf16 ak_attn_mmadec160_e5m2_f16 ak_attn_mmadec160_e5m2_bf16 ak_attn_mmadec192_e4m3_f16 ak_attn_mmadec192_e4m3_bf16 ak_attn_mmadec192_e5m2_f16 ak_attn_mmadec192_e5m2_bf16 ak_attn_mmadec256_e4m3_f16 ak_attn_mmadec256_e4m3_bf16 ak_attn_mmadec256_e5m2_f16 ak_attn_mmadec256_e5m2_bf16
 
 #define AK_AMMA_BK 64
+#define AK_AMMA_F8_ST 3  // cp.async stages of codes a warp in the 8-bit K / V decode (the host's shared memory)
 
 // One argument list for every kernel of the family (the SIMT kernels' list of
 // kernels/attention.hip: d, R and vec unused here), and the list the kernels
@@ -315,64 +316,56 @@ template <> AK_INLINE ak_u32 ak_pack2f<ak_bf16_t>(float lo, float hi) {
 
 template <class D> struct ak_is_f16 { enum { value = 0 }; };
 template <> struct ak_is_f16<ak_f16_t> { enum { value = 1 }; };
-// Four 8-bit float codes (byte i of w) -> four 16-bit values of D, exactly
-// (every e4m3 / e5m2 value is a f16 and a bf16 value): lo gets codes 0, 1,
-// hi codes 2, 3. The code's sign and magnitude bits are placed into the
-// 16-bit format's fields (exponent in its low bits), and a multiply by a
-// power of two re-biases the exponent (subnormal codes become normal values
-// the same way); codes of NaN / infinity are patched on a rare path.
-// F: 1 e4m3 (OCP E4M3FN: no infinity, NaN = S.1111.111), 2 e5m2.
+template <int S>
+AK_INLINE ak_u32 ak_prmt(ak_u32 a, ak_u32 b) {
+    ak_u32 r;
+    asm("prmt.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "n"(S));
+    return r;
+}
+// Two 8-bit float codes at bytes 1 and 3 of x (bytes 0 and 2 are ignored) ->
+// two 16-bit values of D (byte 1 -> the low half), exactly for every code
+// but NaN / infinity (every e4m3 / e5m2 value is a f16 and a bf16 value):
+// the code's sign and magnitude bits are placed into the 16-bit format's
+// fields (exponent in its low bits), and a multiply by a power of two
+// re-biases the exponent (subnormal codes become normal values the same
+// way). F: 1 e4m3 (OCP E4M3FN: no infinity, NaN = S.1111.111), 2 e5m2.
 template <class D, int F>
-AK_INLINE void ak_f8x4_to(ak_u32 w, ak_u32& lo, ak_u32& hi) {
-    ak_u32 x0, x1;  // byte 0 / 2 at bits 8..15, byte 1 / 3 at bits 24..31
-    asm("prmt.b32 %0, %1, %2, 0x1404;" : "=r"(x0) : "r"(w), "r"(0u));
-    asm("prmt.b32 %0, %1, %2, 0x3424;" : "=r"(x1) : "r"(w), "r"(0u));
-    const ak_u32 t = w & 0x7F7F7F7Fu;
-    if (F == 2 && ak_is_f16<D>::value) {  // e5m2 is the top byte of a f16
-        lo = x0;
-        hi = x1;
-        return;
-    }
+AK_INLINE ak_u32 ak_f8x2_to(ak_u32 x) {
+    if (F == 2 && ak_is_f16<D>::value) return x & 0xFF00FF00u;  // e5m2 is the top byte of a f16 (all codes)
     // magnitude shifted right by (16-bit exponent bits - 8-bit exponent bits), sign kept
     const int sh = ak_is_f16<D>::value ? 1 : F == 1 ? 4 : 3;
     const ak_u32 mm = (0x7F00u >> sh) * 0x10001u;
-    ak_u32 y0 = (x0 & 0x80008000u) | ((x0 >> sh) & mm), y1 = (x1 & 0x80008000u) | ((x1 >> sh) & mm);
+    ak_u32 y = (x & 0x80008000u) | ((x >> sh) & mm);
     // times 2^(16-bit bias - 8-bit bias): f16 e4m3 2^8; bf16 e4m3 2^120, e5m2 2^112
     if (ak_is_f16<D>::value) {
-        const ak_u32 c = 0x5C005C00u;  // 256, 256
-        asm("mul.rn.f16x2 %0, %1, %2;" : "=r"(y0) : "r"(y0), "r"(c));
-        asm("mul.rn.f16x2 %0, %1, %2;" : "=r"(y1) : "r"(y1), "r"(c));
+        asm("mul.rn.f16x2 %0, %1, %2;" : "=r"(y) : "r"(y), "r"(0x5C005C00u));
     } else {
-        const ak_u32 c = F == 1 ? 0x7B807B80u : 0x77807780u, z = 0x80008000u;  // 2^120 or 2^112; -0
-        asm("fma.rn.bf16x2 %0, %1, %2, %3;" : "=r"(y0) : "r"(y0), "r"(c), "r"(z));
-        asm("fma.rn.bf16x2 %0, %1, %2, %3;" : "=r"(y1) : "r"(y1), "r"(c), "r"(z));
+        const ak_u32 c = F == 1 ? 0x7B807B80u : 0x77807780u;
+        asm("fma.rn.bf16x2 %0, %1, %2, %3;" : "=r"(y) : "r"(y), "r"(c), "r"(0x80008000u));  // + -0
     }
-    // NaN (e4m3: magnitude 0x7F) or infinity / NaN (e5m2: magnitude >= 0x7C)
-    if ((t + (F == 1 ? 0x01010101u : 0x04040404u)) & 0x80808080u) {
-        ak_u32 o[4];
-        o[0] = y0 & 0xFFFFu; o[1] = y0 >> 16; o[2] = y1 & 0xFFFFu; o[3] = y1 >> 16;
-#pragma unroll
-        for (int i = 0; i < 4; i++) {
-            const ak_u32 c = (w >> (8 * i)) & 0xFFu, m = c & 0x7Fu, sg = (c & 0x80u) << 8;
-            if (F == 1 && m == 0x7Fu) o[i] = sg | (ak_is_f16<D>::value ? 0x7E00u : 0x7FC0u);
-            if (F == 2 && m >= 0x7Cu) o[i] = sg | 0x7F80u | ((m & 3u) << 5);  // bf16: infinity or NaN
-        }
-        y0 = o[0] | (o[1] << 16);
-        y1 = o[2] | (o[3] << 16);
-    }
-    lo = y0;
-    hi = y1;
+    return y;
 }
-// 16 codes -> 16 values of D at dst (32 bytes, 16-byte aligned)
+// ak_f8x2_to for every code: NaN (e4m3: magnitude 0x7F) and infinity / NaN
+// (e5m2: magnitude >= 0x7C) patched (the rare path of a tile that has them)
 template <class D, int F>
-AK_INLINE void ak_f8x16_to(typename D::T* dst, uint4 w) {
-    uint4 a, b;
-    ak_f8x4_to<D, F>(w.x, a.x, a.y);
-    ak_f8x4_to<D, F>(w.y, a.z, a.w);
-    ak_f8x4_to<D, F>(w.z, b.x, b.y);
-    ak_f8x4_to<D, F>(w.w, b.z, b.w);
-    *(uint4*)(void*)dst = a;
-    *(uint4*)(void*)(dst + 8) = b;
+AK_INLINE ak_u32 ak_f8x2_to_all(ak_u32 x) {
+    ak_u32 y = ak_f8x2_to<D, F>(x);
+    if (F == 2 && ak_is_f16<D>::value) return y;
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+        const ak_u32 c = (x >> (8 + 16 * i)) & 0xFFu, m = c & 0x7Fu, sg = (c & 0x80u) << 8;
+        ak_u32 o = 0xFFFFFFFFu;
+        if (F == 1 && m == 0x7Fu) o = sg | (ak_is_f16<D>::value ? 0x7E00u : 0x7FC0u);
+        if (F == 2 && m >= 0x7Cu) o = sg | 0x7F80u | ((m & 3u) << 5);  // bf16: infinity or NaN
+        if (o != 0xFFFFFFFFu) y = (y & (0xFFFF0000u >> (16 * i))) | (o << (16 * i));
+    }
+    return y;
+}
+// nonzero when a code of w (4 codes) is NaN / infinity (the bit 7 of its byte)
+template <class D, int F>
+AK_INLINE ak_u32 ak_f8x4_special(ak_u32 w) {
+    if (F == 2 && ak_is_f16<D>::value) return 0u;
+    return ((w & 0x7F7F7F7Fu) + (F == 1 ? 0x01010101u : 0x04040404u)) & 0x80808080u;
 }
 
 // B fragments of two n8 column blocks (n0..n0+7, n0+8..n0+15) for k = k0..k0+15
@@ -408,14 +401,8 @@ AK_INLINE void ak_attn_chunk(typename D::T* dst, const typename D::T* src, bool 
 // WN warps splitting each key tile (decode), BK keys per tile, ST stages,
 // QREG: Q fragments kept in registers (else read from shared memory at
 // every tile: head sizes whose accumulators leave no room).
-//
-// F8 (8-bit K / V, KT = ak_u8; the decode form on NVIDIA): 1 e4m3, 2 e5m2.
-// The stages hold the codes (BK rows of HD bytes, 16 codes a cp.async);
-// after a stage lands the block converts it (exactly) into one K and one V
-// tile of T, and the ldmatrix / mma code reads those. K's scale (ksc[h],
-// NULL: 1) is folded into the score scale, V's into the output scale.
-template <class D, int HD, int WM, int WN, int ST, int BK, bool QREG, class KT = typename D::T, int F8 = 0>
-AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS_KV(D, KT), const float* AK_RESTRICT ksc, const float* AK_RESTRICT vsc) {
+template <class D, int HD, int WM, int WN, int ST, int BK, bool QREG>
+AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS(D)) {
     typedef typename D::T T;
     typedef ak_mma<D> MM;
     enum {
@@ -423,19 +410,14 @@ AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS_KV(D, KT), const float* AK_RESTRICT ks
         NTS = KW / 8,                                                // S n-tiles per warp
         NTO = HD / 8,                                                // O n-tiles
         KQ = HD / 16,                                                // k-steps of Q K^T
-        CH = HD / 8,                                                 // 16-byte chunks per row
-        CH8 = HD / 16,                                               // 16-byte chunks per row of codes
-        TILES = F8 ? 1 : ST                                          // T tiles of K (and of V)
+        CH = HD / 8                                                  // 16-byte chunks per row
     };
     static_assert(HD % 16 == 0 && KW % 16 == 0, "tile shape");
-    static_assert(WN == 1 || (WN * 16 * (HD + 4) + WN * 32) * 4 <=
-                                 2 * TILES * BK * LD * (int)sizeof(T) + (F8 ? 2 * ST * BK * HD : 0), "merge space");
+    static_assert(WN == 1 || (WN * 16 * (HD + 4) + WN * 32) * 4 <= 2 * ST * BK * LD * (int)sizeof(T), "merge space");
     extern __shared__ __align__(16) unsigned char ak_smem_raw[];
     T* qs = (T*)ak_smem_raw;           // [BQ][LD]
-    T* ks = qs + BQ * LD;              // [TILES][BK][LD]
-    T* vs = ks + TILES * BK * LD;      // [TILES][BK][LD]
-    ak_u8* k8s = (ak_u8*)(void*)(vs + TILES * BK * LD);  // F8: [ST][BK][HD] codes
-    ak_u8* v8s = k8s + (F8 ? ST * BK * HD : 0);
+    T* ks = qs + BQ * LD;              // [ST][BK][LD]
+    T* vs = ks + ST * BK * LD;         // [ST][BK][LD]
 
     const int tid = (int)threadIdx.x, lane = tid % 32, warp = tid / 32;
     const int wm = warp % WM, wn = warp / WM;
@@ -466,8 +448,6 @@ AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS_KV(D, KT), const float* AK_RESTRICT ks
     }
     const ak_i64 kb = sg.k0 + (ak_i64)h * ksh, vb = sg.v0 + (ak_i64)h * vsh;
     const bool vv = vec != 0;
-    const float sl2 = F8 && ksc ? scale_log2 * ksc[h] : scale_log2;  // K's scale folded into the scores'
-    const float vmul = F8 && vsc ? vsc[h] : 1.0f;                    // V's into the output's
 
     // Q tile -> shared (zero rows past the end)
     for (int c = tid; c < BQ * CH; c += NT) {
@@ -477,30 +457,14 @@ AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS_KV(D, KT), const float* AK_RESTRICT ks
         ak_attn_chunk<D>(qs + rr * LD + cc * 8, q + sg.q0 + (ak_i64)(h * group + g) * qsh + (ak_i64)i * qss, ok, cc * 8, d, vv);
     }
     auto load_kv = [&](int stage, int k0) {
-        if (F8) {  // codes: 16 a chunk (the host sends F8 kernels only vec rows: d % 16 == 0, 16-byte aligned)
-            ak_u8* kd = k8s + stage * BK * HD;
-            ak_u8* vd = v8s + stage * BK * HD;
-            for (int c = tid; c < BK * CH8; c += NT) {
-                const int rr = c / CH8, cc = c % CH8, j = k0 + rr;
-                const bool ok = j < kend && cc * 16 < d;
-                const int jj = j < kend ? j : kbeg;
-                const ak_u8* kr = (const ak_u8*)(const void*)k + ak_attn_kv(sg, kb, ksb, kss, pshift, jj);
-                const ak_u8* vr = (const ak_u8*)(const void*)v + ak_attn_kv(sg, vb, vsb, vss, pshift, jj);
-                ak_cp_async16(kd + rr * HD + cc * 16, ok ? kr + cc * 16 : kr, ok ? 16 : 0);
-                ak_cp_async16(vd + rr * HD + cc * 16, ok ? vr + cc * 16 : vr, ok ? 16 : 0);
-            }
-            return;
-        }
         T* kd = ks + stage * BK * LD;
         T* vd = vs + stage * BK * LD;
         for (int c = tid; c < BK * CH; c += NT) {
             const int rr = c / CH, cc = c % CH, j = k0 + rr;
             const bool ok = j < kend;
             const int jj = ok ? j : kbeg;
-            ak_attn_chunk<D>(kd + rr * LD + cc * 8, (const T*)(const void*)k + ak_attn_kv(sg, kb, ksb, kss, pshift, jj), ok,
-                             cc * 8, d, vv);
-            ak_attn_chunk<D>(vd + rr * LD + cc * 8, (const T*)(const void*)v + ak_attn_kv(sg, vb, vsb, vss, pshift, jj), ok,
-                             cc * 8, d, vv);
+            ak_attn_chunk<D>(kd + rr * LD + cc * 8, k + ak_attn_kv(sg, kb, ksb, kss, pshift, jj), ok, cc * 8, d, vv);
+            ak_attn_chunk<D>(vd + rr * LD + cc * 8, v + ak_attn_kv(sg, vb, vsb, vss, pshift, jj), ok, cc * 8, d, vv);
         }
     };
     const int ntiles = kend > kbeg ? (kend - kbeg + BK - 1) / BK : 0;
@@ -531,18 +495,8 @@ AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS_KV(D, KT), const float* AK_RESTRICT ks
 #pragma unroll
             for (int kk = 0; kk < (QREG ? KQ : 0); kk++) MM::load_a_ldsm(qf[kk], qs + (wm * 16) * LD + kk * 16, LD);
         }
-        if (F8) {  // stage st's codes -> the K and V tiles (their last readers passed the loop's final barrier)
-            const ak_u8* kc = k8s + st * BK * HD;
-            const ak_u8* vc = v8s + st * BK * HD;
-            for (int c = tid; c < BK * CH8; c += NT) {
-                const int rr = c / CH8, cc = c % CH8;
-                ak_f8x16_to<D, F8>(ks + rr * LD + cc * 16, *(const uint4*)(const void*)(kc + rr * HD + cc * 16));
-                ak_f8x16_to<D, F8>(vs + rr * LD + cc * 16, *(const uint4*)(const void*)(vc + rr * HD + cc * 16));
-            }
-            __syncthreads();
-        }
-        const T* kt = ks + (F8 ? 0 : st) * BK * LD + (wn * KW) * LD;
-        const T* vt = vs + (F8 ? 0 : st) * BK * LD + (wn * KW) * LD;
+        const T* kt = ks + st * BK * LD + (wn * KW) * LD;
+        const T* vt = vs + st * BK * LD + (wn * KW) * LD;
         // S = Q K^T for this warp's KW keys
         typename MM::C s[NTS];
 #pragma unroll
@@ -568,7 +522,7 @@ AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS_KV(D, KT), const float* AK_RESTRICT ks
         for (int n = 0; n < NTS; n++) {
 #pragma unroll
             for (int e = 0; e < 4; e++) {
-                float x = s[n].v[e] * sl2;
+                float x = s[n].v[e] * scale_log2;
                 if (softcap > 0.0f) x = softcap * ak_fast_tanh(x);
                 if (need_mask) {
                     const int j = kw0 + n * 8 + 2 * (lane % 4) + (e & 1);
@@ -673,7 +627,7 @@ AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS_KV(D, KT), const float* AK_RESTRICT ks
     }
 
     // write: rows lr0 / lr1, columns n * 8 + 2 (lane % 4) + {0, 1} (below d)
-    const float inv0 = l0 > 0.0f ? vmul / l0 : 0.0f, inv1 = l1 > 0.0f ? vmul / l1 : 0.0f;
+    const float inv0 = l0 > 0.0f ? 1.0f / l0 : 0.0f, inv1 = l1 > 0.0f ? 1.0f / l1 : 0.0f;
     const float lse0 = l0 > 0.0f ? m0 + log2f(l0) : -AK_INF, lse1 = l1 > 0.0f ? m1 + log2f(l1) : -AK_INF;
     const ak_i64 rows_all = (ak_i64)gridDim.z * group * sq;  // batch * hq * sq (sq: the longest sequence)
 #pragma unroll
@@ -709,17 +663,369 @@ AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS_KV(D, KT), const float* AK_RESTRICT ks
         }
     }
 }
+// 8-bit K / V decode (ak_attn_mmadec<HD>_<e4m3|e5m2>_<dt>): one 16-row tile
+// (a GQA group's heads), WN warps, each on its own 16 keys of every BK =
+// 16 WN key tile, with its own ST cp.async stages of codes (no barrier of
+// the block inside the key loop: the warps meet only to merge at the end).
+// Codes are converted in registers, exactly, into the mma fragments (no
+// 16-bit tiles): the head dimension of Q K^T is summed in another order
+// (lane t of a k-step takes the four codes 4t .. 4t + 3: one 32-bit load,
+// its two halves the B fragment's two registers; Q's A fragment is loaded
+// in the same order), and V's fragments come from four 32-bit loads (rows
+// 2t, 2t + 1, 2t + 8, 2t + 9 at the lane's 4 columns; GV = 4 n-tiles per
+// word, 2 at head size 80) and byte permutes, so the output columns of n-tile
+// n are the ones ak_attn_f8_col names. Code rows are SB bytes apart (16 mod
+// 32: both loads conflict-free). A tile with a NaN / infinity code (one
+// test of the warp's codes) takes the exact conversion. K's scale (ksc[h],
+// NULL: 1) is folded into the score scale, V's into the output scale.
+template <int HD>
+struct ak_attn_f8_shape {
+    enum {
+        SB = HD % 32 == 16 ? HD : HD + 16,  // bytes between code rows in shared memory
+        GV = HD % 32 == 0 ? 4 : 2           // V: n-tiles of one 32- (16-) bit word of codes
+    };
+};
+// the output column of n-tile n's column c (0..7)
+template <int GV>
+AK_INLINE int ak_attn_f8_col(int n, int c) {
+    return (n / GV) * (8 * GV) + GV * c + n % GV;
+}
+template <class D, int HD, int WN, int ST, int F8>
+AK_INLINE void ak_attn_mma_f8(AK_AMMA_PARAMS_KV(D, ak_u8), const float* AK_RESTRICT ksc,
+                              const float* AK_RESTRICT vsc) {
+    typedef typename D::T T;
+    typedef ak_mma<D> MM;
+    enum {
+        LD = HD + 8, KW = 16, BK = KW * WN, NTO = HD / 8, KQ = HD / 16, CH8 = HD / 16,
+        SB = ak_attn_f8_shape<HD>::SB, GV = ak_attn_f8_shape<HD>::GV,
+        WS = 2 * KW * SB,   // one stage of one warp: K rows, then V rows
+        QREG = HD <= 192    // Q fragments in registers
+    };
+    static_assert(HD % 16 == 0 && NTO % GV == 0, "tile shape");
+    static_assert(WN == 1 || (WN * 16 * (HD + 4) + WN * 32) * 4 <= WN * ST * WS, "merge space");
+    extern __shared__ __align__(16) unsigned char ak_smem_raw[];
+    T* qs = (T*)ak_smem_raw;                            // [16][LD]
+    ak_u8* cs = ak_smem_raw + 16 * LD * (int)sizeof(T);  // [WN][ST][2][KW][SB] codes
+
+    const int tid = (int)threadIdx.x, lane = tid % 32, wn = tid / 32, g = lane / 4, t4 = lane % 4;
+    ak_u8* wst = cs + wn * ST * WS;  // this warp's stages
+    const int pair = (int)blockIdx.z, b = pair / hkv, h = pair % hkv;
+    (void)causal;  // folded into wr by the host
+    const ak_attn_seq sg = ak_attn_seq_of(b, sq, skv, cu_q, cu_k, used_k, btab, bts, qsb, qss, ksb, kss, vsb, vss,
+                                          osb, oss);
+    const int rows = group * sg.sq;
+    const int r0 = (wr >= 0 ? (int)gridDim.x - 1 - (int)blockIdx.x : (int)blockIdx.x) * 16;
+    if (r0 >= rows) return;
+
+    int kbeg, kend, kfull0, kfull1;  // as in ak_attn_mma
+    {
+        const int rl = (r0 + 16 < rows ? r0 + 16 : rows) - 1;
+        const bool span = r0 / sg.sq != rl / sg.sq;
+        const int imax = span ? sg.sq - 1 : rl % sg.sq, imin = span ? 0 : r0 % sg.sq;
+        kbeg = ak_attn_lo(sg, wl, imin);
+        kend = ak_attn_hi(sg, wr, imax) + 1;
+        kfull0 = ak_attn_lo(sg, wl, imax);
+        kfull1 = ak_attn_hi(sg, wr, imin) + 1;
+        const int s0 = (int)blockIdx.y * split_len;
+        if (s0 > kbeg) kbeg = s0;
+        if (s0 + split_len < kend) kend = s0 + split_len;
+        if (kend < kfull1) kfull1 = kend;
+    }
+    const ak_i64 kb = sg.k0 + (ak_i64)h * ksh, vb = sg.v0 + (ak_i64)h * vsh;
+    const bool vv = vec != 0;
+    const float sl2 = ksc ? scale_log2 * ksc[h] : scale_log2;  // K's scale folded into the scores'
+    const float vmul = vsc ? vsc[h] : 1.0f;                    // V's into the output's
+
+    // Q tile -> shared (zero rows past the end)
+    for (int c = tid; c < 16 * (HD / 8); c += 32 * WN) {
+        const int rr = c / (HD / 8), cc = c % (HD / 8), r = r0 + rr;
+        const bool ok = r < rows;
+        const int gg = ok ? r / sg.sq : 0, i = ok ? r % sg.sq : 0;
+        ak_attn_chunk<D>(qs + rr * LD + cc * 8, q + sg.q0 + (ak_i64)(h * group + gg) * qsh + (ak_i64)i * qss, ok, cc * 8,
+                         d, vv);
+    }
+    // a warp's copy of its KW keys of the tile at k0: lanes 2 r and 2 r + 1 copy row r of K and of V
+    // (one block-table lookup a row), every other 16-byte chunk each
+    const int lrow = lane / 2;
+    auto load = [&](int stage, int k0) {
+        ak_u8* kd = wst + stage * WS + lrow * SB;
+        ak_u8* vd = kd + KW * SB;
+        const int j = k0 + wn * KW + lrow;
+        const bool ok = j < kend;
+        const int jj = ok ? j : kbeg;
+        const ak_u8* kr = k + ak_attn_kv(sg, kb, ksb, kss, pshift, jj);
+        const ak_u8* vr = v + ak_attn_kv(sg, vb, vsb, vss, pshift, jj);
+#pragma unroll
+        for (int c = lane % 2; c < CH8; c += 2) {
+            const bool in = ok && c * 16 < d;
+            ak_cp_async16(kd + c * 16, in ? kr + c * 16 : kr, in ? 16 : 0);
+            ak_cp_async16(vd + c * 16, in ? vr + c * 16 : vr, in ? 16 : 0);
+        }
+    };
+    const int ntiles = kend > kbeg ? (kend - kbeg + BK - 1) / BK : 0;
+#pragma unroll
+    for (int s0 = 0; s0 < ST - 1; s0++) {  // groups 0 .. ST - 2 (group 0 also holds Q)
+        if (s0 < ntiles) load(s0, kbeg + s0 * BK);
+        ak_cp_async_commit();
+    }
+    // Q's A fragment of k-step kk in the codes' order: columns 16 kk + 4 t4 + {0, 1} (registers 0 / 1: rows g,
+    // g + 8) and + {2, 3} (registers 2 / 3)
+    auto load_q = [&](typename MM::A& a, int kk) {
+        const T* p = qs + g * LD + kk * 16 + 4 * t4;
+        const uint2 x0 = *(const uint2*)(const void*)p, x1 = *(const uint2*)(const void*)(p + 8 * LD);
+        a.r[0] = x0.x; a.r[1] = x1.x; a.r[2] = x0.y; a.r[3] = x1.y;
+    };
+    typename MM::A qf[QREG ? KQ : 1];
+    ak_cp_async_wait<ST - 2>();  // group 0: Q (and stage 0)
+    __syncthreads();
+    if (QREG) {
+#pragma unroll
+        for (int kk = 0; kk < (QREG ? KQ : 0); kk++) load_q(qf[kk], kk);
+    }
+
+    const int lr0 = r0 + g, lr1 = lr0 + 8;
+    int lo0 = 1, hi0 = 0, lo1 = 1, hi1 = 0;
+    if (lr0 < rows) { lo0 = ak_attn_lo(sg, wl, lr0 % sg.sq); hi0 = ak_attn_hi(sg, wr, lr0 % sg.sq); }
+    if (lr1 < rows) { lo1 = ak_attn_lo(sg, wl, lr1 % sg.sq); hi1 = ak_attn_hi(sg, wr, lr1 % sg.sq); }
+    float m0 = -AK_INF, m1 = -AK_INF, l0 = 0.0f, l1 = 0.0f;
+    typename MM::C acc[NTO];
+#pragma unroll
+    for (int n = 0; n < NTO; n++) MM::zero(acc[n]);
+
+    for (int t = 0; t < ntiles; t++) {
+        const int k0 = kbeg + t * BK;
+        if (t + ST - 1 < ntiles) load((t + ST - 1) % ST, k0 + (ST - 1) * BK);
+        ak_cp_async_commit();
+        ak_cp_async_wait<ST - 1>();  // tile t landed (this lane's copies)
+        __syncwarp();                // and the warp's
+        const ak_u8* kc = wst + (t % ST) * WS;
+        const ak_u8* vc = kc + KW * SB;
+        // any NaN / infinity code in the warp's K and V rows of this tile?
+        ak_u32 sp = 0;
+        if (F8 != 2 || !ak_is_f16<D>::value) {
+#pragma unroll
+            for (int c = lane; c < 2 * KW * CH8; c += 32) {
+                const uint4 w = *(const uint4*)(const void*)(kc + (c / CH8) * SB + (c % CH8) * 16);
+                sp |= ak_f8x4_special<D, F8>(w.x) | ak_f8x4_special<D, F8>(w.y) | ak_f8x4_special<D, F8>(w.z) |
+                      ak_f8x4_special<D, F8>(w.w);
+            }
+        }
+        const bool all = __any_sync(0xFFFFFFFFu, sp != 0);
+        // S = Q K^T for the warp's 16 keys (n-tile n: keys 8 n + g of the B fragment)
+        typename MM::C s[2];
+        MM::zero(s[0]);
+        MM::zero(s[1]);
+        auto qk = [&](bool exact) {
+#pragma unroll
+            for (int kk = 0; kk < KQ; kk++) {
+                typename MM::A qa;
+                if (QREG) qa = qf[QREG ? kk : 0];
+                else load_q(qa, kk);
+#pragma unroll
+                for (int n = 0; n < 2; n++) {
+                    const ak_u32 w = *(const ak_u32*)(const void*)(kc + (n * 8 + g) * SB + kk * 16 + 4 * t4);
+                    const ak_u32 x0 = ak_prmt<0x1404>(w, 0u), x1 = ak_prmt<0x3424>(w, 0u);
+                    typename MM::B kf;
+                    kf.r[0] = exact ? ak_f8x2_to_all<D, F8>(x0) : ak_f8x2_to<D, F8>(x0);
+                    kf.r[1] = exact ? ak_f8x2_to_all<D, F8>(x1) : ak_f8x2_to<D, F8>(x1);
+                    MM::mma(s[n], qa, kf);
+                }
+            }
+        };
+        if (all) qk(true);
+        else qk(false);
+        // scale (soft-cap), mask, online softmax (rows lr0: v[0..1], lr1: v[2..3])
+        const int kw0 = k0 + wn * KW;
+        const bool need_mask = k0 < kfull0 || k0 + BK > kfull1;
+        float mx0 = -AK_INF, mx1 = -AK_INF;
+#pragma unroll
+        for (int n = 0; n < 2; n++) {
+#pragma unroll
+            for (int e = 0; e < 4; e++) {
+                float x = s[n].v[e] * sl2;
+                if (softcap > 0.0f) x = softcap * ak_fast_tanh(x);
+                if (need_mask) {
+                    const int j = kw0 + n * 8 + 2 * t4 + (e & 1);
+                    const int lo = e < 2 ? lo0 : lo1, hi = e < 2 ? hi0 : hi1;
+                    if (j < lo || j > hi || j >= kend) x = -AK_INF;
+                }
+                s[n].v[e] = x;
+            }
+            mx0 = fmaxf(mx0, fmaxf(s[n].v[0], s[n].v[1]));
+            mx1 = fmaxf(mx1, fmaxf(s[n].v[2], s[n].v[3]));
+        }
+        mx0 = fmaxf(mx0, ak_shfl_xor(mx0, 1));
+        mx0 = fmaxf(mx0, ak_shfl_xor(mx0, 2));
+        mx1 = fmaxf(mx1, ak_shfl_xor(mx1, 1));
+        mx1 = fmaxf(mx1, ak_shfl_xor(mx1, 2));
+        const float mn0 = fmaxf(m0, mx0), mn1 = fmaxf(m1, mx1);
+        const float base0 = mn0 == -AK_INF ? 0.0f : mn0, base1 = mn1 == -AK_INF ? 0.0f : mn1;
+        const float al0 = ak_exp2(m0 - base0), al1 = ak_exp2(m1 - base1);
+        const bool grew = mn0 != m0 || mn1 != m1;  // else al0 = al1 = 1 (or both maxima still -inf)
+        m0 = mn0;
+        m1 = mn1;
+        float ps0 = 0.0f, ps1 = 0.0f;
+#pragma unroll
+        for (int n = 0; n < 2; n++) {
+            s[n].v[0] = ak_exp2(s[n].v[0] - base0);
+            s[n].v[1] = ak_exp2(s[n].v[1] - base0);
+            s[n].v[2] = ak_exp2(s[n].v[2] - base1);
+            s[n].v[3] = ak_exp2(s[n].v[3] - base1);
+            ps0 += s[n].v[0] + s[n].v[1];
+            ps1 += s[n].v[2] + s[n].v[3];
+        }
+        l0 = l0 * al0 + ps0;  // lane-partial sums, reduced over the 4 lanes of a row at the end
+        l1 = l1 * al1 + ps1;
+        if (__any_sync(0xFFFFFFFFu, grew)) {
+#pragma unroll
+            for (int n = 0; n < NTO; n++) {
+                acc[n].v[0] *= al0; acc[n].v[1] *= al0;
+                acc[n].v[2] *= al1; acc[n].v[3] *= al1;
+            }
+        }
+        // O += P V: P (16 x 16) from the S accumulators; V's B fragments (keys 2 t4, 2 t4 + 1 | + 8, + 9;
+        // column ak_attn_f8_col(n, g)) from the codes of rows 2 t4, 2 t4 + 1, 2 t4 + 8, 2 t4 + 9
+        typename MM::A pa;
+        pa.r[0] = ak_pack2f<D>(s[0].v[0], s[0].v[1]);
+        pa.r[1] = ak_pack2f<D>(s[0].v[2], s[0].v[3]);
+        pa.r[2] = ak_pack2f<D>(s[1].v[0], s[1].v[1]);
+        pa.r[3] = ak_pack2f<D>(s[1].v[2], s[1].v[3]);
+        auto pv = [&](bool exact) {
+            const ak_u8* vr = vc + (2 * t4) * SB + GV * g;
+#pragma unroll
+            for (int G = 0; G < NTO / GV; G++) {
+                ak_u32 w0, w1, w2, w3;  // rows 2 t4, 2 t4 + 1, 2 t4 + 8, 2 t4 + 9
+                if (GV == 4) {
+                    w0 = *(const ak_u32*)(const void*)(vr + G * 32);
+                    w1 = *(const ak_u32*)(const void*)(vr + SB + G * 32);
+                    w2 = *(const ak_u32*)(const void*)(vr + 8 * SB + G * 32);
+                    w3 = *(const ak_u32*)(const void*)(vr + 9 * SB + G * 32);
+                } else {
+                    w0 = *(const ak_u16*)(const void*)(vr + G * 16);
+                    w1 = *(const ak_u16*)(const void*)(vr + SB + G * 16);
+                    w2 = *(const ak_u16*)(const void*)(vr + 8 * SB + G * 16);
+                    w3 = *(const ak_u16*)(const void*)(vr + 9 * SB + G * 16);
+                }
+#pragma unroll
+                for (int i = 0; i < GV; i++) {
+                    // bytes 1 / 3: code i of the first / second row
+                    ak_u32 x0, x1;
+                    if (i == 0) { x0 = ak_prmt<0x4400>(w0, w1); x1 = ak_prmt<0x4400>(w2, w3); }
+                    else if (i == 1) { x0 = ak_prmt<0x5511>(w0, w1); x1 = ak_prmt<0x5511>(w2, w3); }
+                    else if (i == 2) { x0 = ak_prmt<0x6622>(w0, w1); x1 = ak_prmt<0x6622>(w2, w3); }
+                    else { x0 = ak_prmt<0x7733>(w0, w1); x1 = ak_prmt<0x7733>(w2, w3); }
+                    typename MM::B vf;
+                    vf.r[0] = exact ? ak_f8x2_to_all<D, F8>(x0) : ak_f8x2_to<D, F8>(x0);
+                    vf.r[1] = exact ? ak_f8x2_to_all<D, F8>(x1) : ak_f8x2_to<D, F8>(x1);
+                    MM::mma(acc[G * GV + i], pa, vf);
+                }
+            }
+        };
+        if (all) pv(true);
+        else pv(false);
+        __syncwarp();  // this stage is overwritten by the next iteration's copy
+    }
+    ak_cp_async_wait<0>();
+    l0 += ak_shfl_xor(l0, 1);
+    l0 += ak_shfl_xor(l0, 2);
+    l1 += ak_shfl_xor(l1, 1);
+    l1 += ak_shfl_xor(l1, 2);
+
+    if (WN > 1) {  // merge the warps' key slots through shared memory (the stages are free now)
+        float* so = (float*)(void*)cs;         // [WN][16][HD + 4] outputs
+        float* sml = so + WN * 16 * (HD + 4);  // [WN][16][2] (m, l)
+        __syncthreads();
+        const int c0 = 2 * t4;
+#pragma unroll
+        for (int n = 0; n < NTO; n++) {
+            float* p0 = so + (wn * 16 + g) * (HD + 4) + n * 8 + c0;
+            float* p1 = p0 + 8 * (HD + 4);
+            p0[0] = acc[n].v[0]; p0[1] = acc[n].v[1];
+            p1[0] = acc[n].v[2]; p1[1] = acc[n].v[3];
+        }
+        if (t4 == 0) {
+            sml[(wn * 16 + g) * 2] = m0; sml[(wn * 16 + g) * 2 + 1] = l0;
+            sml[(wn * 16 + g + 8) * 2] = m1; sml[(wn * 16 + g + 8) * 2 + 1] = l1;
+        }
+        __syncthreads();
+        if (wn != 0) return;
+        float M0 = -AK_INF, M1 = -AK_INF;
+        for (int w = 0; w < WN; w++) {
+            M0 = fmaxf(M0, sml[(w * 16 + g) * 2]);
+            M1 = fmaxf(M1, sml[(w * 16 + g + 8) * 2]);
+        }
+        const float B0 = M0 == -AK_INF ? 0.0f : M0, B1 = M1 == -AK_INF ? 0.0f : M1;
+        float L0 = 0.0f, L1 = 0.0f;
+#pragma unroll
+        for (int n = 0; n < NTO; n++) MM::zero(acc[n]);
+        for (int w = 0; w < WN; w++) {
+            const float w0 = ak_exp2(sml[(w * 16 + g) * 2] - B0), w1 = ak_exp2(sml[(w * 16 + g + 8) * 2] - B1);
+            L0 += w0 * sml[(w * 16 + g) * 2 + 1];
+            L1 += w1 * sml[(w * 16 + g + 8) * 2 + 1];
+#pragma unroll
+            for (int n = 0; n < NTO; n++) {
+                const float* p0 = so + (w * 16 + g) * (HD + 4) + n * 8 + c0;
+                const float* p1 = p0 + 8 * (HD + 4);
+                acc[n].v[0] += w0 * p0[0]; acc[n].v[1] += w0 * p0[1];
+                acc[n].v[2] += w1 * p1[0]; acc[n].v[3] += w1 * p1[1];
+            }
+        }
+        m0 = M0; m1 = M1; l0 = L0; l1 = L1;
+    }
+
+    // write: rows lr0 / lr1; per group of GV n-tiles the lane holds 2 GV consecutive columns
+    // (ak_attn_f8_col(n, 2 t4 + e) = G 8 GV + 2 t4 GV + e GV + n % GV)
+    const float inv0 = l0 > 0.0f ? vmul / l0 : 0.0f, inv1 = l1 > 0.0f ? vmul / l1 : 0.0f;
+    const float lse0 = l0 > 0.0f ? m0 + log2f(l0) : -AK_INF, lse1 = l1 > 0.0f ? m1 + log2f(l1) : -AK_INF;
+    const ak_i64 rows_all = (ak_i64)gridDim.z * group * sq;  // batch * hq * sq (sq: the longest sequence)
+#pragma unroll
+    for (int half = 0; half < 2; half++) {
+        const int r = half ? lr1 : lr0;
+        if (r >= rows) continue;
+        const int gg = r / sg.sq, i = r % sg.sq, hq_idx = h * group + gg;
+        const float inv = half ? inv1 : inv0, ls = half ? lse1 : lse0;
+        const ak_i64 grow = ((ak_i64)b * hkv * group + hq_idx) * sq + i;
+        float* po = nsplit > 1 ? part + (grow * nsplit + blockIdx.y) * HD : (float*)0;
+        T* op = o + sg.o0 + (ak_i64)hq_idx * osh + (ak_i64)i * oss;
+#pragma unroll
+        for (int G = 0; G < NTO / GV; G++) {
+            const int c = ak_attn_f8_col<GV>(G * GV, 2 * t4);  // the first of 2 GV columns
+            float x[2 * GV];
+#pragma unroll
+            for (int e = 0; e < 2; e++) {
+#pragma unroll
+                for (int n = 0; n < GV; n++) x[e * GV + n] = acc[G * GV + n].v[2 * half + e] * inv;
+            }
+            if (po) {
+#pragma unroll
+                for (int e = 0; e < 2 * GV; e++) po[c + e] = x[e];
+            } else if (vv && c + 2 * GV <= d) {
+                ak_u32 pk[GV];
+#pragma unroll
+                for (int e = 0; e < GV; e++) pk[e] = ak_pack2f<D>(x[2 * e], x[2 * e + 1]);
+                if (GV == 4) *(uint4*)(void*)(op + c) = make_uint4(pk[0], pk[1 % GV], pk[2 % GV], pk[3 % GV]);
+                else *(uint2*)(void*)(op + c) = make_uint2(pk[0], pk[1 % GV]);
+            } else {
+#pragma unroll
+                for (int e = 0; e < 2 * GV; e++)
+                    if (c + e < d) op[c + e] = D::from(x[e]);
+            }
+        }
+        if (lane % 4 == 0) {
+            if (nsplit > 1) part[rows_all * nsplit * HD + grow * nsplit + blockIdx.y] = ls;
+            else if (lse) lse[grow] = ls * AK_LN2;
+        }
+    }
+}
 // prefill: 4 warps x 16 rows, 2 stages of 64 keys (32 past head size 128: shared memory, registers);
 // decode: one 16-row tile, 4 warps splitting 64-key tiles in 3 stages (head sizes past 128: 2 warps, 32 keys, 2 stages)
 #define AK_AMMA_BODY(D, HD, WM, WN)                                                                              \
     ak_attn_mma<D, HD, WM, (HD > 128 && WN > 1 ? 2 : WN), (WN > 1 && HD <= 128 ? 3 : 2), (HD > 128 ? 32 : 64),  \
-                (HD <= 192)>(AK_AMMA_ARGS, (const float*)0, (const float*)0)
+                (HD <= 192)>(AK_AMMA_ARGS)
 #define AK_AMMA_NV_BODY(D, HD, WM, WN) AK_AMMA_BODY(D, HD, WM, WN)
-// 8-bit K / V decode: the decode form's warps and tile; 4 stages of codes up to head size 128 (the
-// converted tiles take one stage each of K and V: still less shared memory than the 16-bit form's 3)
-#define AK_AMMA_F8_BODY(D, HD, F8)                                                                             \
-    ak_attn_mma<D, HD, 1, (HD > 128 ? 2 : 4), (HD <= 128 ? 4 : 2), (HD > 128 ? 32 : 64), (HD <= 192), ak_u8, F8>( \
-        AK_AMMA_ARGS, ksc, vsc)
+// 8-bit K / V decode: the decode form's warps (4; 2 past head size 128), 3 stages of codes a warp
+#define AK_AMMA_F8_BODY(D, HD, F8) \
+    ak_attn_mma_f8<D, HD, (HD > 128 ? 2 : 4), AK_AMMA_F8_ST, F8>(AK_AMMA_ARGS, ksc, vsc)
 #else
 // AMD: the generic path (WM waves; the decode form is one wave). Targets
 // without a matrix instruction get empty kernels (one source for every
@@ -737,10 +1043,13 @@ AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS_KV(D, KT), const float* AK_RESTRICT ks
 // size 128: WM x 2); AMD runs the generic path with WM waves of AK_WAVE (the decode form: one wave). The host
 // launches exactly this many (_ak_attn_plan_path in amdkit.h); tests/launch_plan_check.sh holds the code
 // objects to it.
+// The 8-bit K / V decode kernels ask for registers that let 3 blocks share an SM (their shared memory does).
 #if defined(AK_MMA_SYNC)
 #define AK_AMMA_THREADS(HD, WM, WN) (32 * (WM) * ((HD) > 128 && (WN) > 1 ? 2 : (WN)))
+#define AK_AMMA_F8_BLOCKS(HD) ((HD) <= 128 ? 3 : 1)
 #else
 #define AK_AMMA_THREADS(HD, WM, WN) (AK_WAVE * (WM))
+#define AK_AMMA_F8_BLOCKS(HD) 1
 #endif
 
 // Same argument list as the SIMT kernels (R unused: rows per block fixed).
@@ -758,7 +1067,7 @@ AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS_KV(D, KT), const float* AK_RESTRICT ks
 // the 8-bit K / V decode kernels (NVIDIA only: AMD bodies are empty, never launched): K and V fp8 codes,
 // per-kv-head scales ksc / vsc (NULL: 1)
 #define AK_AMMA_F8(HD, FN, F8, DT, D)                                                                            \
-    AK_KERNEL void __launch_bounds__(AK_AMMA_THREADS(HD, 1, 4)) ak_attn_mmadec##HD##_##FN##_##DT(               \
+    AK_KERNEL void __launch_bounds__(AK_AMMA_THREADS(HD, 1, 4), AK_AMMA_F8_BLOCKS(HD)) ak_attn_mmadec##HD##_##FN##_##DT( \
         const D::T* q, const ak_u8* k, const ak_u8* v, D::T* o, float* lse, int hkv, int group, int sq, int skv,   \
         int d, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb, ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh,      \
         ak_i64 vss, ak_i64 osb, ak_i64 osh, ak_i64 oss, float scale_log2, int causal, int R, int nsplit,           \
