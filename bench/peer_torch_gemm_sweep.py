@@ -30,27 +30,19 @@ ACT = {"bias_gelu_tanh": lambda y: F.gelu(y, approximate="tanh"), "bias_gelu": F
        "bias_relu": F.relu}
 
 
-def fp8_cell(name, d, m, n, k, epi, dev, props, timeit, res):
-    """One fp8 cell: torch._scaled_mm with the accumulation mode of the cell (record impl "torch_eager")."""
-    fast = d == "fp8fast"
-    rows = epi == "row_scale"
-    try:
-        A = (torch.rand(m, k, device=dev) * 2 - 1).to(torch.float8_e4m3fn)
-        W = (torch.rand(n, k, device=dev) * 2 - 1).to(torch.float8_e4m3fn)
-        sa = (torch.rand(m, 1, device=dev) + 0.5) if rows else (torch.rand((), device=dev) + 0.5)
-        sb = (torch.rand(1, n, device=dev) + 0.5) if rows else (torch.rand((), device=dev) + 0.5)
+def sample_rows(m, n, dev):
+    """The 64 (row, column) pairs a quantised cell checks, the same for every cell of a shape."""
+    g = torch.Generator().manual_seed(1)
+    return torch.randint(0, m, (64,), generator=g).to(dev), torch.randint(0, n, (64,), generator=g).to(dev)
 
-        def fn():
-            return torch._scaled_mm(A, W.t(), scale_a=sa, scale_b=sb, out_dtype=torch.bfloat16, use_fast_accum=fast)
+
+def quant_cell(name, label, op, m, n, k, props, timeit, res, build, **extra):
+    """Runs one quantised cell (record impl "torch_eager"): build() returns (fn, check), check(y) -> the sampled
+    check's verdict; fn is then timed. A failure anywhere is recorded as the cell's error."""
+    try:
+        fn, check = build()
         y = fn()
-        g = torch.Generator().manual_seed(1)
-        mi = torch.randint(0, m, (64,), generator=g).to(dev)
-        nj = torch.randint(0, n, (64,), generator=g).to(dev)
-        a64, b64 = A[mi].double(), W[nj].double()
-        sc = (sa.reshape(-1)[mi if rows else 0] * sb.reshape(-1)[nj if rows else 0]).double()
-        ref = (a64 * b64).sum(-1) * sc
-        mag = (a64 * b64).abs().sum(-1) * sc + 1
-        ok = bool(((y.double()[mi, nj] - ref).abs() <= 1e-2 * mag).all())
+        ok = check(y)
         del y
         s = timeit(fn)
     except Exception as e:  # noqa
@@ -59,15 +51,41 @@ def fp8_cell(name, d, m, n, k, epi, dev, props, timeit, res):
         return
     tf = 2.0 * m * n * k / (s["median"] * 1e-3) / 1e12
     bgb = n * k / (s["median"] * 1e-3) / 1e9 if m <= 16 else 0.0
-    res.append(dict(name=name, impl="torch_eager", op="torch._scaled_mm", use_fast_accum=fast, correct=ok, hardware=props.name,
-                    device="sm_%d%d" % (props.major, props.minor), tflops=tf, b_gbps=bgb, **s))
-    print("%-44s %-14s %9.4f ms %8.1f TF/s %s" % (name, "_scaled_mm", s["median"], tf, "ok" if ok else "FAIL"), flush=True)
+    res.append(dict(name=name, impl="torch_eager", op=op, correct=ok, hardware=props.name,
+                    device="sm_%d%d" % (props.major, props.minor), tflops=tf, b_gbps=bgb, **extra, **s))
+    print("%-44s %-14s %9.4f ms %8.1f TF/s %s" % (name, label, s["median"], tf, "ok" if ok else "FAIL"), flush=True)
+
+
+def fp8_cell(name, d, m, n, k, epi, dev, props, timeit, res):
+    """One fp8 cell: torch._scaled_mm with the accumulation mode of the cell."""
+    fast = d == "fp8fast"
+    rows = epi == "row_scale"
+
+    def build():
+        A = (torch.rand(m, k, device=dev) * 2 - 1).to(torch.float8_e4m3fn)
+        W = (torch.rand(n, k, device=dev) * 2 - 1).to(torch.float8_e4m3fn)
+        sa = (torch.rand(m, 1, device=dev) + 0.5) if rows else (torch.rand((), device=dev) + 0.5)
+        sb = (torch.rand(1, n, device=dev) + 0.5) if rows else (torch.rand((), device=dev) + 0.5)
+
+        def fn():
+            return torch._scaled_mm(A, W.t(), scale_a=sa, scale_b=sb, out_dtype=torch.bfloat16, use_fast_accum=fast)
+
+        def check(y):
+            mi, nj = sample_rows(m, n, dev)
+            a64, b64 = A[mi].double(), W[nj].double()
+            sc = (sa.reshape(-1)[mi if rows else 0] * sb.reshape(-1)[nj if rows else 0]).double()
+            ref = (a64 * b64).sum(-1) * sc
+            mag = (a64 * b64).abs().sum(-1) * sc + 1
+            return bool(((y.double()[mi, nj] - ref).abs() <= 1e-2 * mag).all())
+        return fn, check
+    quant_cell(name, "_scaled_mm", "torch._scaled_mm", m, n, k, props, timeit, res, build, use_fast_accum=fast)
 
 
 def i8_cell(name, m, n, k, epi, dev, props, timeit, res):
-    """One int8 cell: torch._int_mm (int32 out), or with row_scale its result scaled to bf16 (record impl "torch_eager")."""
+    """One int8 cell: torch._int_mm (int32 out), or with row_scale its result scaled to bf16."""
     rows = epi == "row_scale"
-    try:
+
+    def build():
         A = torch.randint(-128, 128, (m, k), device=dev, dtype=torch.int8)
         W = torch.randint(-128, 128, (n, k), device=dev, dtype=torch.int8)
         sa = torch.rand(m, 1, device=dev) + 0.5
@@ -78,26 +96,17 @@ def i8_cell(name, m, n, k, epi, dev, props, timeit, res):
         else:
             def fn():
                 return torch._int_mm(A, W.t())
-        y = fn()
-        g = torch.Generator().manual_seed(1)
-        mi = torch.randint(0, m, (64,), generator=g).to(dev)
-        nj = torch.randint(0, n, (64,), generator=g).to(dev)
-        ref = (A[mi].long() * W[nj].long()).sum(-1)
-        if rows:
-            mag = (A[mi].double() * W[nj].double()).abs().sum(-1) * (sa.reshape(-1)[mi] * sb.reshape(-1)[nj]).double() + 1
-            ok = bool(((y.double()[mi, nj] - ref.double() * (sa.reshape(-1)[mi] * sb.reshape(-1)[nj]).double()).abs() <= 1e-2 * mag).all())
-        else:
-            ok = bool((y[mi, nj].long() == ref).all())
-        del y
-        s = timeit(fn)
-    except Exception as e:  # noqa
-        res.append(dict(name=name, impl="torch_eager", error=str(e)[:200]))
-        print(name, "torch_eager failed", str(e)[:200])
-        return
-    tf = 2.0 * m * n * k / (s["median"] * 1e-3) / 1e12
-    res.append(dict(name=name, impl="torch_eager", op="torch._int_mm" + (" + scale" if rows else ""), correct=ok, hardware=props.name,
-                    device="sm_%d%d" % (props.major, props.minor), tflops=tf, b_gbps=0.0, **s))
-    print("%-44s %-14s %9.4f ms %8.1f TF/s %s" % (name, "_int_mm", s["median"], tf, "ok" if ok else "FAIL"), flush=True)
+
+        def check(y):
+            mi, nj = sample_rows(m, n, dev)
+            ref = (A[mi].long() * W[nj].long()).sum(-1)
+            if not rows:
+                return bool((y[mi, nj].long() == ref).all())
+            sc = (sa.reshape(-1)[mi] * sb.reshape(-1)[nj]).double()
+            mag = (A[mi].double() * W[nj].double()).abs().sum(-1) * sc + 1
+            return bool(((y.double()[mi, nj] - ref.double() * sc).abs() <= 1e-2 * mag).all())
+        return fn, check
+    quant_cell(name, "_int_mm", "torch._int_mm" + (" + scale" if rows else ""), m, n, k, props, timeit, res, build)
 
 
 def main():

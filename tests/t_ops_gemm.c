@@ -565,6 +565,39 @@ static uint8_t* rnd8(ak_dtype t, size_t n) {
     return p;
 }
 
+/* The scales and epilogue of a quantised case (fp8, int8): sm bits 1 / 2 a per-tensor scale of A / B, 4 / 8 per-row A /
+ * per-column B; epi bits 1 C (beta 0.75), 2 bias, 4 the activation act, 8 a residual; alpha 0.5 with any epilogue. */
+static void q_epilogue_set(ak_gemm_desc* g, int sm, int epi, int act, const float* sA, const float* sB, const void* C,
+                           const void* bias, const void* R, size_t sd) {
+    g->alpha = epi ? 0.5f : 0.0f; /* 0: 1 */
+    if (sm & 1) g->scale_a = sA;
+    if (sm & 2) g->scale_b = sB;
+    g->scale_a_per_row = (sm & 4) ? 1 : 0;
+    g->scale_b_per_col = (sm & 8) ? 1 : 0;
+    if (sm & 4) g->scale_a = sA;
+    if (sm & 8) g->scale_b = sB;
+    if (epi & 1) { g->beta = 0.75f; g->c = C; g->ldc = g->ldd; g->stride_c = sd; }
+    if (epi & 2) g->bias = bias;
+    if (epi & 4) g->activation = act;
+    if (epi & 8) { g->residual = R; g->ldr = g->ldd; g->stride_r = sd; }
+}
+
+/* D[off] (row i, column j) of a quantised case against the exact sum acc taken through q_epilogue_set's scales and
+ * epilogue in double; the output type's tolerance. Returns 1 when it matches; *want / *got for the message. */
+static int q_epilogue_ok(const ak_gemm_desc* g, double acc, size_t off, size_t i, size_t j, double* want, double* got) {
+    const ak_dtype ot = g->out_dtype;
+    double v = (g->alpha != 0.0f ? (double)g->alpha : 1.0) * acc;
+    if (g->scale_a) v *= g->scale_a[g->scale_a_per_row ? i : 0];
+    if (g->scale_b) v *= g->scale_b[g->scale_b_per_col ? j : 0];
+    if (g->c) v += (double)g->beta * ak_elem_get(g->c, ot, off);
+    if (g->bias) v += ak_elem_get(g->bias, ot, j);
+    if (g->activation) v = naive_act(g->activation, v, 0);
+    if (g->residual) v += ak_elem_get(g->residual, ot, off);
+    *want = v;
+    *got = ak_elem_get(g->d, ot, off);
+    return fabs(*got - v) <= (ot == AK_F32 ? 1e-6 : ot == AK_F16 ? 1e-3 : 8e-3) * (fabs(v) + 1e-3);
+}
+
 static void fp8_case(ak_context* ctx, ak_dtype ta8, ak_dtype tb8, ak_dtype ot, size_t m, size_t n, size_t k, int ta, int tb, int sm,
                      int epi, size_t batch) {
     ak_gemm_desc g = ak_gemm_desc_default();
@@ -579,34 +612,15 @@ static void fp8_case(ak_context* ctx, ak_dtype ta8, ak_dtype tb8, ak_dtype ot, s
     g.dtype = ta8; g.dtype_b = tb8 == ta8 && (m & 1) ? (ak_dtype)0 : tb8; g.out_dtype = ot;
     g.m = m; g.n = n; g.k = k; g.trans_a = ta; g.trans_b = tb; g.a = A; g.b = B; g.d = D;
     g.batch = batch; g.stride_a = sa; g.stride_b = sb; g.stride_d = sd;
-    g.alpha = epi ? 0.5f : 0.0f; /* 0: 1 */
-    if (sm & 1) g.scale_a = sA;
-    if (sm & 2) g.scale_b = sB;
-    g.scale_a_per_row = (sm & 4) ? 1 : 0;
-    g.scale_b_per_col = (sm & 8) ? 1 : 0;
-    if (sm & 4) g.scale_a = sA;
-    if (sm & 8) g.scale_b = sB;
-    if (epi & 1) { g.beta = 0.75f; g.c = C; g.stride_c = sd; }
-    if (epi & 2) g.bias = bias;
-    if (epi & 4) { g.activation = AK_OP_GELU; }
-    if (epi & 8) { g.residual = R; g.stride_r = sd; }
+    q_epilogue_set(&g, sm, epi, AK_OP_GELU, sA, sB, C, bias, R, sd);
     AKT_OK(ak_gemm(ctx, &g, NULL));
     for (b = 0; b < batch; b++)
         for (i = 0; i < m; i++)
             for (j = 0; j < n; j++) {
-                double acc = 0, v, got, tol;
+                double acc = 0, v, got;
                 for (kk = 0; kk < k; kk++)
                     acc += dec8(A[b * sa + (ta ? kk * m + i : i * k + kk)], ta8) * dec8(B[b * sb + (tb ? j * k + kk : kk * n + j)], tb8);
-                v = (epi ? 0.5 : 1.0) * acc;
-                if (g.scale_a) v *= sA[g.scale_a_per_row ? i : 0];
-                if (g.scale_b) v *= sB[g.scale_b_per_col ? j : 0];
-                if (epi & 1) v += 0.75 * ak_elem_get(C, ot, b * sd + i * n + j);
-                if (epi & 2) v += ak_elem_get(bias, ot, j);
-                if (epi & 4) v = naive_act(AK_OP_GELU, v, 0);
-                if (epi & 8) v += ak_elem_get(R, ot, b * sd + i * n + j);
-                got = ak_elem_get(D, ot, b * sd + i * n + j);
-                tol = (ot == AK_F32 ? 1e-6 : ot == AK_F16 ? 1e-3 : 8e-3) * (fabs(v) + 1e-3);
-                if (!(fabs(got - v) <= tol) && bad++ < 3)
+                if (!q_epilogue_ok(&g, acc, b * sd + i * n + j, i, j, &v, &got) && bad++ < 3)
                     akt_fail(__FILE__, __LINE__, "fp8 gemm %s x %s -> %s %zux%zux%zu ta%d tb%d scales %d epi %d batch %zu: D[%zu][%zu][%zu] = %.8g, expected %.8g",
                              ak_dtype_name(ta8), ak_dtype_name(tb8), ak_dtype_name(ot), m, n, k, ta, tb, sm, epi, batch, b, i, j, got, v);
             }
@@ -748,25 +762,13 @@ static void i8_case(ak_context* ctx, ak_dtype ot, size_t m, size_t n, size_t k, 
     g.m = m; g.n = n; g.k = k; g.trans_a = ta; g.trans_b = tb; g.a = A; g.b = B; g.d = D;
     g.lda = pad ? lda : 0; g.ldb = pad ? ldb : 0; g.ldd = pad ? ldd : 0;
     g.batch = batch; g.stride_a = sa; g.stride_b = sb; g.stride_d = sd;
-    if (ot != AK_I32) {
-        g.alpha = epi ? 0.5f : 0.0f;
-        if (sm & 1) g.scale_a = sA;
-        if (sm & 2) g.scale_b = sB;
-        g.scale_a_per_row = (sm & 4) ? 1 : 0;
-        g.scale_b_per_col = (sm & 8) ? 1 : 0;
-        if (sm & 4) g.scale_a = sA;
-        if (sm & 8) g.scale_b = sB;
-        if (epi & 1) { g.beta = 0.75f; g.c = C; g.ldc = g.ldd; g.stride_c = sd; }
-        if (epi & 2) g.bias = bias;
-        if (epi & 4) g.activation = AK_OP_SILU;
-        if (epi & 8) { g.residual = R; g.ldr = g.ldd; g.stride_r = sd; }
-    }
+    if (ot != AK_I32) q_epilogue_set(&g, sm, epi, AK_OP_SILU, sA, sB, C, bias, R, sd);
     AKT_OK(ak_gemm(ctx, &g, NULL));
     for (b = 0; b < batch; b++)
         for (i = 0; i < m; i++)
             for (j = 0; j < n; j++) {
                 long long acc = 0;
-                double v, got, tol;
+                double v, got;
                 for (kk = 0; kk < k; kk++)
                     acc += (long long)A[b * sa + (ta ? kk * lda + i : i * lda + kk)] * (long long)B[b * sb + (tb ? j * ldb + kk : kk * ldb + j)];
                 if (ot == AK_I32) {
@@ -776,16 +778,7 @@ static void i8_case(ak_context* ctx, ak_dtype ot, size_t m, size_t n, size_t k, 
                                  ta, tb, batch, b, i, j, (int)have, (int)want);
                     continue;
                 }
-                v = (epi ? 0.5 : 1.0) * (double)acc;
-                if (g.scale_a) v *= sA[g.scale_a_per_row ? i : 0];
-                if (g.scale_b) v *= sB[g.scale_b_per_col ? j : 0];
-                if (epi & 1) v += 0.75 * ak_elem_get(C, ot, b * sd + i * ldd + j);
-                if (epi & 2) v += ak_elem_get(bias, ot, j);
-                if (epi & 4) v = naive_act(AK_OP_SILU, v, 0);
-                if (epi & 8) v += ak_elem_get(R, ot, b * sd + i * ldd + j);
-                got = ak_elem_get(D, ot, b * sd + i * ldd + j);
-                tol = (ot == AK_F32 ? 1e-6 : ot == AK_F16 ? 1e-3 : 8e-3) * (fabs(v) + 1e-3);
-                if (!(fabs(got - v) <= tol) && bad++ < 3)
+                if (!q_epilogue_ok(&g, (double)acc, b * sd + i * ldd + j, i, j, &v, &got) && bad++ < 3)
                     akt_fail(__FILE__, __LINE__, "i8 gemm -> %s %zux%zux%zu ta%d tb%d scales %d epi %d batch %zu: D[%zu][%zu][%zu] = %.8g, expected %.8g",
                              ak_dtype_name(ot), m, n, k, ta, tb, sm, epi, batch, b, i, j, got, v);
             }
