@@ -40,7 +40,7 @@
  *   AMDKIT_TESTS             the implementation's test-only internals and hooks
  *                            (pool and cache checks, _ak_rowop_force, the cpu
  *                            backend storing autotune choices): tests/test_main.c
- *   AMDKIT_ROWOP_FORCE       only the row-op table override _ak_rowop_force
+ *   AMDKIT_ROWOP_FORCE       only the row-op model override _ak_rowop_force
  *                            (bench/bench_sweep.c --force)
  *   AK_TYPECHECK_ONLY        stop after the dlopen'ed entry-point lists, whose
  *                            prototypes tests/typecheck_*.c check against the
@@ -1295,8 +1295,8 @@ AKAPI ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, cons
 /* Softmax along the last dimension: y[r, c] = exp(x[r, c] - m) / sum_c exp(x[r, c] - m),
  * m = max of the row (numerically stable); log_softmax != 0: y = x - m - log(sum).
  * A row with a NaN gives NaN; -inf entries give 0 (-inf). Any width; the
- * kernel per shape comes from the row-op table (>>impl:ops-reduce,
- * _ak_rowop_table): rows up to 16384 wide held in registers, wider ones split
+ * kernel per shape comes from the row-op model (>>impl:ops-reduce,
+ * _ak_rowop_model): rows up to 16384 wide held in registers, wider ones split
  * over several co-operating blocks (one read and one write of x in both
  * cases) or one block per row with a second read of the row from L2; rows
  * past 8192 x compute units (f16 / bf16: past 131072), and every row wider
@@ -1354,7 +1354,7 @@ AKAPI ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
  * them. x, r, h, y: rows x cols of dtype (f32, f16, bf16); weight, bias: cols
  * elements or NULL. One read of x and r, one write of h and y for rows up to
  * 8192 wide (wider rows, and 8193..16384 from 256 rows on, read h back once,
- * from L2 while it fits: the row-op table's choice). h may be the very same buffer as
+ * from L2 while it fits: the row-op model's choice). h may be the very same buffer as
  * x or r (the usual in-place residual stream), y too, but h and y must not
  * overlap each other; weight and bias must not overlap h or y.
  * eps >= 0 and finite. Thread safety: any thread. */
@@ -1493,9 +1493,11 @@ AKAPI ak_result ak_copy_strided(ak_context* ctx, ak_dtype src_dtype, ak_dtype ds
  * extreme values). out_dtype AK_I32 stores that raw sum (alpha 1, nothing
  * else: scales, beta, bias, activation and residual are refused there);
  * out_dtype AK_F32, AK_F16 or AK_BF16 converts it to f32 and runs the fp8
- * formula above (the same scale fields and epilogue). The GPU path is the
- * portable matrix-core kernel (mma.sync m16n8k32 s8 on NVIDIA sm_80+,
- * MFMA i32 i8 on CDNA, WMMA iu8 on RDNA3 / RDNA4) and takes k-contiguous
+ * formula above (the same scale fields and epilogue). The GPU path is,
+ * on Hopper (sm_90a) with A and B 16-byte aligned and rows / batch strides
+ * a multiple of 16 bytes, the TMA kernel with s8 wgmma (int32 accumulators);
+ * else the portable matrix-core kernel (mma.sync m16n8k32 s8 on NVIDIA sm_80+,
+ * MFMA i32 i8 on CDNA, WMMA iu8 on RDNA3 / RDNA4); both take k-contiguous
  * operands only (A stored m x k, B stored n x k: trans_a = 0, trans_b = 1;
  * other layouts AK_ERROR_INVALID_ARGUMENT); targets without int8 matrix
  * instructions, or config.matrix_cores off, are refused
@@ -18004,7 +18006,10 @@ static const char _ak_src_gemm_sm90[] =
     " * only: A stored M x K, B stored N x K), with f32 scales in the epilogue,\n"
     " *   D = act(alpha sA[m] sB[n] A B^T + beta C + bias) + R,\n"
     " * sA one value or one per row of A, sB one value or one per row of B\n"
-    " * (column of D), as torch._scaled_mm. Host wrapper, plan and CPU reference: ak_gemm in amdkit.h\n"
+    " * (column of D), as torch._scaled_mm; and for int8 x int8 (K-major too),\n"
+    " * s8 wgmma into int32 accumulators (exact, wrapping mod 2^32, one sum over\n"
+    " * all of k), D the raw int32 sums (torch._int_mm) or the fp8 kernels'\n"
+    " * scaled f32 / f16 / bf16 epilogue on the sums converted to f32. Host wrapper, plan and CPU reference: ak_gemm in amdkit.h\n"
     " * (>>impl:ops-gemm), which picks this family on rows of the architecture\n"
     " * table with wgmma and TMA and encodes the two tensor maps.\n"
     " *\n"
@@ -18047,13 +18052,14 @@ static const char _ak_src_gemm_sm90[] =
     " * one matrix serves every batch. flags: bit 2 D / C / bias / R are f32, 3\n"
     " * read C, 4 bias, 5 residual, 6 the epilogue may use 4-element vectors,\n"
     " * bits 8..23 the activation's AK_UNARY_* code (kernels/gemm.hip's bits where\n"
-    " * they agree); fp8 kernels: bit 0 sA has M values, 1 sB has N values, 7 the\n"
+    " * they agree); 8-bit kernels: bit 0 sA has M values, 1 sB has N values, 7 the\n"
     " * 16-bit output type is bf16 (else f16), 24 promote: each k step's wgmma sum\n"
     " * (128 values) is added into separate f32 registers (honoured by the 128 x 128\n"
     " * cooperative kernels only: the others have no registers for a second\n"
-    " * accumulator, and the host sends it to no other). sA / sB: NULL (no scale) or f32.\n"
-    " * AK_G9_ONLY=16 / 8 (the host passes it) keeps only the 16-bit / the fp8\n"
-    " * kernels: a smaller program; without it, the whole family. */\n"
+    " * accumulator, and the host sends it to no other), 25 (int8) D is int32, the\n"
+    " * raw sums (with bit 2; no scales or epilogue). sA / sB: NULL (no scale) or f32.\n"
+    " * AK_G9_ONLY=16 / 8 / 1 (the host passes it) keeps only the 16-bit / the fp8\n"
+    " * / the int8 kernels: a smaller program; without it, the whole family. */\n"
     "\n"
     "// >>host  the flag bits (the host builds them: amdkit.h _AK_G9_*)\n"
     "#define AK_G9_OUT32 4\n"
@@ -18066,6 +18072,7 @@ static const char _ak_src_gemm_sm90[] =
     "#define AK_G9_SB_COL 2\n"
     "#define AK_G9_OBF16 128\n"
     "#define AK_G9_PROMOTE (1 << 24)\n"
+    "#define AK_G9_I32 (1 << 25)\n"
     "// <<host\n"
     "\n"
     "/* The tensor map: an opaque 128-byte, 64-byte-aligned CUtensorMap. */\n"
@@ -18149,14 +18156,40 @@ static const char _ak_src_gemm_sm90[] =
     "AK_G9_WG8(n256, e4m3, e5m2)\n"
     "AK_G9_WG8(n256, e5m2, e4m3)\n"
     "AK_G9_WG8(n256, e5m2, e5m2)\n"
-    "/* IN: fp8 1 e4m3 x e4m3, 2 e4m3 x e5m2, 3 e5m2 x e4m3, 4 e5m2 x e5m2 */\n"
-    "template <int IN, int BN> AK_INLINE void ak_g9_mma8(float* d, ak_u64 da, ak_u64 db, int acc) {\n"
+    "/* int8: m64nBNk32.s32.s8.s8 (K-major operands, no scale or transpose\n"
+    " * immediates), int32 accumulators bound as \"+r\" (f32-typed ones are refused\n"
+    " * by ptxas for an s32 wgmma), sums wrapping mod 2^32 (no .satfinite). */\n"
+    "#define AK_G9_RI8(i) \"+r\"(d[i]), \"+r\"(d[i + 1]), \"+r\"(d[i + 2]), \"+r\"(d[i + 3]), \"+r\"(d[i + 4]), \"+r\"(d[i + 5]), \"+r\"(d[i + 6]), \"+r\"(d[i + 7])\n"
+    "#define AK_G9_RI64(i) AK_G9_RI8(i), AK_G9_RI8(i + 8), AK_G9_RI8(i + 16), AK_G9_RI8(i + 24), \\\n"
+    "    AK_G9_RI8(i + 32), AK_G9_RI8(i + 40), AK_G9_RI8(i + 48), AK_G9_RI8(i + 56)\n"
+    "#define AK_G9_IOUT_n128 AK_G9_RI64(0)\n"
+    "#define AK_G9_IOUT_n256 AK_G9_RI64(0), AK_G9_RI64(64)\n"
+    "#define AK_G9_WGI(N)                                                                                                    \\\n"
+    "    AK_INLINE void ak_g9_s8_##N(int* d, ak_u64 da, ak_u64 db, int acc) {                                             \\\n"
+    "        asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, \" AK_WGMMA_PRED_##N \", 0;\\nwgmma.mma_async.sync.aligned.m64\" #N \\\n"
+    "                     \"k32.s32.s8.s8 {\" AK_WGMMA_REGS_##N \"}, \" AK_WGMMA_DESC_##N \", p;\\n}\\n\"                          \\\n"
+    "                     : AK_G9_IOUT_##N : \"l\"(da), \"l\"(db), \"r\"(acc) : \"memory\");                                     \\\n"
+    "    }\n"
+    "AK_G9_WGI(n128)\n"
+    "AK_G9_WGI(n256)\n"
+    "/* The accumulator type: int32 for int8 (IN 5), else f32. */\n"
+    "template <int IN> struct ak_g9_acc { typedef float T; };\n"
+    "template <> struct ak_g9_acc<5> { typedef int T; };\n"
+    "/* An accumulator as the epilogue stages it: f32, or int32 bits (converted\n"
+    " * when read back: converting in the staging loop spills the 128 x 128 tile). */\n"
+    "AK_INLINE float ak_g9_bits(float x) { return x; }\n"
+    "AK_INLINE float ak_g9_bits(int x) { return __int_as_float(x); }\n"
+    "/* IN: fp8 1 e4m3 x e4m3, 2 e4m3 x e5m2, 3 e5m2 x e4m3, 4 e5m2 x e5m2; 5 int8 x int8 (AT int) */\n"
+    "template <int IN, int BN, class AT> AK_INLINE void ak_g9_mma8(AT* d, ak_u64 da, ak_u64 db, int acc) {\n"
     "#define AK_G9_PICK8(N)                                              \\\n"
     "    if constexpr (IN == 1) ak_g9_e4m3e4m3_##N(d, da, db, acc);      \\\n"
     "    else if constexpr (IN == 2) ak_g9_e4m3e5m2_##N(d, da, db, acc); \\\n"
     "    else if constexpr (IN == 3) ak_g9_e5m2e4m3_##N(d, da, db, acc); \\\n"
     "    else ak_g9_e5m2e5m2_##N(d, da, db, acc);\n"
-    "    if constexpr (BN == 128) { AK_G9_PICK8(n128) }\n"
+    "    if constexpr (IN == 5) {\n"
+    "        if constexpr (BN == 128) ak_g9_s8_n128(d, da, db, acc);\n"
+    "        else ak_g9_s8_n256(d, da, db, acc);\n"
+    "    } else if constexpr (BN == 128) { AK_G9_PICK8(n128) }\n"
     "    else { AK_G9_PICK8(n256) }\n"
     "#undef AK_G9_PICK8\n"
     "}\n"
@@ -18211,8 +18244,9 @@ static const char _ak_src_gemm_sm90[] =
     " * st (row stride EP), output rows mr.., columns nc..; thread ct of the\n"
     " * warpgroup takes 4 consecutive columns of rows ct / (EC / 4) + 16 p,\n"
     " * p = 0..3: the bias once, then per row C, the activation (one switch for\n"
-    " * the 4 values), the residual, one 8- or 16-byte store. */\n"
-    "template <class DT, int EC, int EP>\n"
+    " * the 4 values), the residual, one 8- or 16-byte store. INT: st holds int32\n"
+    " * sums (int8), converted to f32 here or stored as they are (AK_G9_I32). */\n"
+    "template <class DT, int EC, int EP, bool INT = false>\n"
     "AK_INLINE void ak_g9_epi_chunk(const float* st, int ct, int mr, int nc, int M, int N, void* D, ak_i64 ldd, const void* C, ak_i64 ldc,\n"
     "                               const void* bias, const void* R, ak_i64 ldr, float alpha, float beta, int flags, float ap,\n"
     "                               const float* sA, const float* sB) {\n"
@@ -18234,7 +18268,23 @@ static const char _ak_src_gemm_sm90[] =
     "        const int r = p * RPP + row0, m = mr + r;\n"
     "        if (m >= M) break;\n"
     "        const ak_i64 off = (ak_i64)m * ldd + n;\n"
-    "        const float4 q = *(const float4*)&st[r * EP + col];\n"
+    "        float4 q;\n"
+    "        if constexpr (INT) {\n"
+    "            const int4 qi = *(const int4*)&st[r * EP + col];\n"
+    "            if (flags & AK_G9_I32) { /* int32 out: the sums as they are */\n"
+    "                if (full) *(int4*)((int*)D + off) = qi;\n"
+    "                else {\n"
+    "                    const int e[4] = { qi.x, qi.y, qi.z, qi.w };\n"
+    "#pragma unroll\n"
+    "                    for (int j = 0; j < 4; j++)\n"
+    "                        if (j < left) ((int*)D)[off + j] = e[j];\n"
+    "                }\n"
+    "                continue;\n"
+    "            }\n"
+    "            q = make_float4((float)qi.x, (float)qi.y, (float)qi.z, (float)qi.w);\n"
+    "        } else {\n"
+    "            q = *(const float4*)&st[r * EP + col];\n"
+    "        }\n"
     "        const float sa = sA ? sA[(flags & AK_G9_SA_ROW) ? m : 0] : 1.0f;\n"
     "        float v[4] = { sa * sc[0] * q.x + bb[0], sa * sc[1] * q.y + bb[1], sa * sc[2] * q.z + bb[2], sa * sc[3] * q.w + bb[3] };\n"
     "        if (flags & AK_G9_C) {\n"
@@ -18274,8 +18324,8 @@ static const char _ak_src_gemm_sm90[] =
     " * Two named barriers per block (the earlier fp32 staging takes eight). The\n"
     " * NH x ND values of a consumer thread: rows mb + 64 h + r0 (+ 8), column\n"
     " * pairs n0 + 8 g + c0 (ak_wgmma_row / ak_wgmma_col). */\n"
-    "template <class DT, int NH, int ND>\n"
-    "AK_INLINE void ak_g9_epi_16(const float* d, int ct, int cw, unsigned char* sbuf, int mb, int n0, int M, int N, void* D, ak_i64 ldd,\n"
+    "template <class DT, int NH, int ND, class AT>\n"
+    "AK_INLINE void ak_g9_epi_16(const AT* d, int ct, int cw, unsigned char* sbuf, int mb, int n0, int M, int N, void* D, ak_i64 ldd,\n"
     "                            const void* bias, float alpha, int flags, const float* sA, const float* sB) {\n"
     "    typedef typename DT::T T;\n"
     "    const int r0 = ak_wgmma_row(ct, 0), c0 = ak_wgmma_col(ct, 0);\n"
@@ -18308,7 +18358,7 @@ static const char _ak_src_gemm_sm90[] =
     "#pragma unroll\n"
     "                for (int e = 0; e < 2; e++) {\n"
     "                    const int r = r0 + 8 * e;\n"
-    "                    const float x = sa[e] * sx * d[h * ND + 4 * g + 2 * e] + bx, y = sa[e] * sy * d[h * ND + 4 * g + 2 * e + 1] + by;\n"
+    "                    const float x = sa[e] * sx * (float)d[h * ND + 4 * g + 2 * e] + bx, y = sa[e] * sy * (float)d[h * ND + 4 * g + 2 * e + 1] + by;\n"
     "                    *(ak_u32*)(sbuf + r * 256 + ((gg ^ (r & 7)) << 4) + c0 * 2) = ak_pack2(DT::from(x), DT::from(y));\n"
     "                }\n"
     "            }\n"
@@ -18402,7 +18452,7 @@ static const char _ak_src_gemm_sm90[] =
     "        const int cw = wg - 1, ct = tid - 128 * wg; /* consumer 0 / 1, thread in its warpgroup */\n"
     "        float* st = (float*)(sm + S * STAGE + cw * EPI_BYTES);\n"
     "        const int o32 = (flags & AK_G9_OUT32) ? 1 : 0, osz = o32 ? 4 : DT::SIZE;\n"
-    "        float d[NH * ND];\n"
+    "        typename ak_g9_acc<IN>::T d[NH * ND]; /* int8: int32, one accumulator over all of k (exact) */\n"
     "        /* cooperative: every tile of the CTA; ping-pong: every other one (local tile j, its k steps j nk ..) */\n"
     "        for (int j = PP ? cw : 0;; j += PP ? 2 : 1) {\n"
     "            const int t = (int)blockIdx.x + j * (int)gridDim.x;\n"
@@ -18416,7 +18466,7 @@ static const char _ak_src_gemm_sm90[] =
     "               barriers (parity waits) and the two k loops take turns on the tensor cores */\n"
     "            if (PP && j > 0) ak_named_bar(3 + ((j - 1) & 1), 256);\n"
     "            bool promoted = false;\n"
-    "            if constexpr (IN != 0 && NH * ND <= 64) {\n"
+    "            if constexpr (IN != 0 && IN != 5 && NH * ND <= 64) {\n"
     "                if (flags & AK_G9_PROMOTE) {\n"
     "                    /* fp8, precise: each k step of 128 values goes into its own wgmma accumulator acc8 (scale-d 0 at\n"
     "                       the step's first k32), waited for and added into the f32 accumulators d in registers: the\n"
@@ -18499,16 +18549,17 @@ static const char _ak_src_gemm_sm90[] =
     "                            for (int q = 0; q < EC / 2; q += 2) {\n"
     "                                const int rr = cc * (EC / 2) + q;\n"
     "                                float2 v;\n"
-    "                                v.x = d[h * ND + rr]; v.y = d[h * ND + rr + 1];\n"
+    "                                v.x = ak_g9_bits(d[h * ND + rr]);\n"
+    "                                v.y = ak_g9_bits(d[h * ND + rr + 1]);\n"
     "                                *(float2*)&st[ak_wgmma_row(ct, rr) * EP + ak_wgmma_col(ct, rr) - cc * EC] = v;\n"
     "                            }\n"
     "                        }\n"
     "                    ak_named_bar(1 + cw, 128);\n"
     "                    if (IN && !(flags & AK_G9_OBF16))\n"
-    "                        ak_g9_epi_chunk<ak_f16_t, EC, EP>(st, ct, mr, n0 + c * EC, M, N, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta,\n"
+    "                        ak_g9_epi_chunk<ak_f16_t, EC, EP, IN == 5>(st, ct, mr, n0 + c * EC, M, N, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta,\n"
     "                                                          flags, ap, sA, sB);\n"
     "                    else\n"
-    "                        ak_g9_epi_chunk<DT, EC, EP>(st, ct, mr, n0 + c * EC, M, N, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags,\n"
+    "                        ak_g9_epi_chunk<DT, EC, EP, IN == 5>(st, ct, mr, n0 + c * EC, M, N, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags,\n"
     "                                                    ap, sA, sB);\n"
     "                }\n"
     "            }\n"
@@ -18582,6 +18633,13 @@ static const char _ak_src_gemm_sm90[] =
     "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e4e5, ak_bf16_t, 128, 0, 1, 1, 2)\n"
     "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e5e4, ak_bf16_t, 128, 0, 1, 1, 3)\n"
     "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e5e5, ak_bf16_t, 128, 0, 1, 1, 4)\n"
+    "#endif\n"
+    "/* int8: ak_gemm_sm90_<n256|n128|p128>_kk_i8; D int32 (raw sums), f32, f16 or bf16 (flags) */\n"
+    "#if !defined(AK_G9_ONLY) || AK_G9_ONLY == 1\n"
+    "// kernels: ak_gemm_sm90_n256_kk_i8 ak_gemm_sm90_n128_kk_i8 ak_gemm_sm90_p128_kk_i8\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_i8, ak_bf16_t, 256, 0, 1, 0, 5)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_kk_i8, ak_bf16_t, 128, 0, 1, 0, 5)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_i8, ak_bf16_t, 128, 0, 1, 1, 5)\n"
     "#endif\n"
     ;
 
@@ -21627,7 +21685,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "gemm_decode", _ak_src_gemm_decode,
       "ak_gemm_decode_kk_f16 ak_gemm_decode_kn_f16 ak_gemm_decode_mk_f16 ak_gemm_decode_mn_f16 ak_gemm_decode_kk_bf16 ak_gemm_decode_kn_bf16 ak_gemm_decode_mk_bf16 ak_gemm_decode_mn_bf16 ak_gemm_decode_fin_f16 ak_gemm_decode_fin_bf16" },
     { "gemm_sm90", _ak_src_gemm_sm90,
-      "ak_gemm_sm90_n256_kk_f16 ak_gemm_sm90_n256_kn_f16 ak_gemm_sm90_n256_mk_f16 ak_gemm_sm90_n256_mn_f16 ak_gemm_sm90_n256_kk_bf16 ak_gemm_sm90_n256_kn_bf16 ak_gemm_sm90_n256_mk_bf16 ak_gemm_sm90_n256_mn_bf16 ak_gemm_sm90_n128_kk_f16 ak_gemm_sm90_n128_kn_f16 ak_gemm_sm90_n128_mk_f16 ak_gemm_sm90_n128_mn_f16 ak_gemm_sm90_n128_kk_bf16 ak_gemm_sm90_n128_kn_bf16 ak_gemm_sm90_n128_mk_bf16 ak_gemm_sm90_n128_mn_bf16 ak_gemm_sm90_p128_kk_f16 ak_gemm_sm90_p128_kn_f16 ak_gemm_sm90_p128_mk_f16 ak_gemm_sm90_p128_mn_f16 ak_gemm_sm90_p128_kk_bf16 ak_gemm_sm90_p128_kn_bf16 ak_gemm_sm90_p128_mk_bf16 ak_gemm_sm90_p128_mn_bf16 ak_gemm_sm90_n256_kk_e4e4 ak_gemm_sm90_n256_kk_e4e5 ak_gemm_sm90_n256_kk_e5e4 ak_gemm_sm90_n256_kk_e5e5 ak_gemm_sm90_n128_kk_e4e4 ak_gemm_sm90_n128_kk_e4e5 ak_gemm_sm90_n128_kk_e5e4 ak_gemm_sm90_n128_kk_e5e5 ak_gemm_sm90_p128_kk_e4e4 ak_gemm_sm90_p128_kk_e4e5 ak_gemm_sm90_p128_kk_e5e4 ak_gemm_sm90_p128_kk_e5e5" },
+      "ak_gemm_sm90_n256_kk_f16 ak_gemm_sm90_n256_kn_f16 ak_gemm_sm90_n256_mk_f16 ak_gemm_sm90_n256_mn_f16 ak_gemm_sm90_n256_kk_bf16 ak_gemm_sm90_n256_kn_bf16 ak_gemm_sm90_n256_mk_bf16 ak_gemm_sm90_n256_mn_bf16 ak_gemm_sm90_n128_kk_f16 ak_gemm_sm90_n128_kn_f16 ak_gemm_sm90_n128_mk_f16 ak_gemm_sm90_n128_mn_f16 ak_gemm_sm90_n128_kk_bf16 ak_gemm_sm90_n128_kn_bf16 ak_gemm_sm90_n128_mk_bf16 ak_gemm_sm90_n128_mn_bf16 ak_gemm_sm90_p128_kk_f16 ak_gemm_sm90_p128_kn_f16 ak_gemm_sm90_p128_mk_f16 ak_gemm_sm90_p128_mn_f16 ak_gemm_sm90_p128_kk_bf16 ak_gemm_sm90_p128_kn_bf16 ak_gemm_sm90_p128_mk_bf16 ak_gemm_sm90_p128_mn_bf16 ak_gemm_sm90_n256_kk_e4e4 ak_gemm_sm90_n256_kk_e4e5 ak_gemm_sm90_n256_kk_e5e4 ak_gemm_sm90_n256_kk_e5e5 ak_gemm_sm90_n128_kk_e4e4 ak_gemm_sm90_n128_kk_e4e5 ak_gemm_sm90_n128_kk_e5e4 ak_gemm_sm90_n128_kk_e5e5 ak_gemm_sm90_p128_kk_e4e4 ak_gemm_sm90_p128_kk_e4e5 ak_gemm_sm90_p128_kk_e5e4 ak_gemm_sm90_p128_kk_e5e5 ak_gemm_sm90_n256_kk_i8 ak_gemm_sm90_n128_kk_i8 ak_gemm_sm90_p128_kk_i8" },
     { "layout", _ak_src_layout,
       "ak_copy_nd_u8 ak_copy_nd_u16 ak_copy_nd_u32 ak_copy_nd_u64 ak_copy_nd_u128 ak_copy_cast_f32_f16 ak_copy_cast_f32_bf16 ak_copy_cast_f16_f32 ak_copy_cast_bf16_f32 ak_copy_cast_f16_bf16 ak_copy_cast_bf16_f16 ak_copy_cast_i32_i64 ak_copy_cast_i64_i32 ak_embedding_u8 ak_embedding_u16 ak_embedding_u32 ak_embedding_u64 ak_embedding_u128" },
     { "llm", _ak_src_llm,
@@ -21697,6 +21755,7 @@ static const struct { const char* family; const char* source; const char* kernel
 #define _AK_G9_SB_COL 2
 #define _AK_G9_OBF16 128
 #define _AK_G9_PROMOTE (1 << 24)
+#define _AK_G9_I32 (1 << 25)
 /* host constants of kernels/quant.hip (its `// >>host` block) */
 #define _AK_FP8_FMT_E4M3 0
 #define _AK_FP8_FMT_E5M2 1
@@ -21959,7 +22018,7 @@ static inline void _ak_kargs_gemm_decode_fin(_ak_kargs* kargs_, const void* W, c
     ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sC); ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta);
     ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_sm90.hip:534 NAME (macro AK_GEMM_SM90) */
+/* kernels/gemm_sm90.hip:583 NAME (macro AK_GEMM_SM90) */
 static inline void _ak_kargs_gemm_sm90(_ak_kargs* kargs_, const _ak_tmap* tA, const _ak_tmap* tB, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t K,
                                        int64_t ldc, int64_t ldd, int64_t ldr, int64_t sC, int64_t sD, int64_t sR, int32_t batch, int32_t bA, int32_t bB, float alpha, float beta, int32_t flags,
                                        float ap, const void* sA, const void* sB) {
@@ -22458,6 +22517,9 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_gemm_sm90_p128_kk_e4e5", _AK_KIF_gemm_sm90 },
     { "ak_gemm_sm90_p128_kk_e5e4", _AK_KIF_gemm_sm90 },
     { "ak_gemm_sm90_p128_kk_e5e5", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n256_kk_i8", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n128_kk_i8", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_p128_kk_i8", _AK_KIF_gemm_sm90 },
     { "ak_copy_nd_u8", _AK_KIF_copy_nd },
     { "ak_copy_nd_u16", _AK_KIF_copy_nd },
     { "ak_copy_nd_u32", _AK_KIF_copy_nd },
@@ -23523,14 +23585,19 @@ static ak_result _ak_rowop_check(ak_context* ctx, ak_dtype t, const void* x, con
     return r;
 }
 
-/* ---- the row-op variant table ----------------------------------------------
+/* ---- the row-op variants, the model that picks one, its measured table ------
  * Which kernel (variant), block size and parameter each row-wise op uses for a
- * shape: the first row of _ak_rowop_table that matches (op, dtype, cols range,
- * rows range, cols a multiple of 8 or not) wins; each row says why, and
- * bench/NOTES.md "Row-op table" gives the measurement behind each row
- * (bench/bench_sweep.c --force). A variant that cannot run the shape (a register row wider than
- * 16384, split blocks past the compute units) falls back to the op's generic
- * one (_ak_rowop_pick). */
+ * shape comes from a model of the shape (_ak_rowop_model: bytes of a row, the
+ * registers a row takes in the register kernel, rows against compute units,
+ * 16-byte vectors, elements per thread of a group), whose constants were fit
+ * to forced-variant measurements (bench/NOTES.md "Row-op model"). The measured
+ * table it replaced (_ak_rowop_table, first matching row of (op, dtype, cols
+ * range, rows range, cols a multiple of 8 or not) wins) stays as the model's
+ * calibration record in the test and benchmark builds: tests/ti_rowop.c checks
+ * that the model agrees with it on the sweep's grid and with the measured best
+ * variant of every measured cell. A variant that cannot run the shape (a
+ * register row wider than 16384, split blocks past the compute units) falls
+ * back to the op's generic one. */
 enum {
     _AK_ROW_VARIANT_ROWS = 0,  /* softmax / norms: the row in registers of a group of G threads (cols <= 16384); param:
                          elements per thread to aim for (0: the kernel's E, the fewest threads) */
@@ -23574,6 +23641,8 @@ typedef struct _ak_rowop_rule {
     const char* why;        /* why this row (the measurements: bench/NOTES.md "Row-op table") */
 } _ak_rowop_rule;
 #define _AK_RMAX ((size_t)-1)
+#if defined(AMDKIT_ROWOP_FORCE) || defined(AMDKIT_TESTS)
+/* the measured table (the model's calibration; bench_sweep --force -2,0,0 runs it) */
 static const _ak_rowop_rule _ak_rowop_table[] = {
     /* softmax, layernorm, rmsnorm (bench/NOTES.md "Sweep misses: wide rows"; rows 256..16384 measured: fewer
      * rows keep the older choice) */
@@ -23640,14 +23709,8 @@ static const _ak_rowop_rule _ak_rowop_table[] = {
       256,
       "reductions and cross-entropy, every other shape: a group per row, about 256 bytes per thread" },
 };
-/* Variants no row picks yet (candidates for the shapes the h100 sweep of
- * 2026-11-23 found slow; bench/sweep_variants.sh measures them with
- * bench_sweep --force, bench/NOTES.md "Shape sweep" lists what to run):
- * _AK_ROW_VARIANT_ROWS with a param for odd and narrow widths. */
-
-#if defined(AMDKIT_ROWOP_FORCE) || defined(AMDKIT_TESTS)
 /* bench/bench_sweep.c --force (and the tests: tests/ti_rowop.c, ti_kargs.c): every row op takes this variant / block / param
- * where the variant applies to the op (variant < 0: the table). */
+ * where the variant applies to the op (-1: the model, -2: the measured table). */
 static struct { int variant; unsigned block, param; } _ak_rowop_force = { -1, 0, 0 };
 static const char* const _ak_row_variant_names[_AK_ROW_VARIANT_COUNT] = { "rows", "split", "twopass", "wide", "stream", "segments",
                                                          "small", "slab" };
@@ -23662,26 +23725,11 @@ static unsigned _ak_row_variant_ops(int v) {
     default: return 0;
     }
 }
-#endif
-
-/* The table's rule for (op, dtype, rows, cols); never NULL (the last rows of
- * each op match every shape). */
-static const _ak_rowop_rule* _ak_rowop_pick(const ak_context* ctx, unsigned op, ak_dtype t, size_t rows, size_t cols) {
-    size_t i, cus = (size_t)_ak_op_cus(ctx);
+/* The measured table's rule for (op, dtype, rows, cols) on a device of `cus`
+ * compute units; never NULL (the last rows of each op match every shape). */
+static const _ak_rowop_rule* _ak_rowop_table_pick(unsigned op, ak_dtype t, size_t rows, size_t cols, size_t cus) {
+    size_t i;
     int odd = cols % 8 != 0;
-#if defined(AMDKIT_ROWOP_FORCE) || defined(AMDKIT_TESTS)
-    static _ak_rowop_rule forced;
-    if (_ak_rowop_force.variant >= 0 && _ak_rowop_force.variant < _AK_ROW_VARIANT_COUNT &&
-        (_ak_row_variant_ops(_ak_rowop_force.variant) & op)) {
-        memset(&forced, 0, sizeof forced);
-        forced.ops = op;
-        forced.variant = _ak_rowop_force.variant;
-        forced.block = _ak_rowop_force.block;
-        forced.param = _ak_rowop_force.param;
-        forced.why = "bench_sweep --force";
-        return &forced;
-    }
-#endif
     for (i = 0; i < sizeof _ak_rowop_table / sizeof _ak_rowop_table[0]; i++) {
         const _ak_rowop_rule* r = &_ak_rowop_table[i];
         size_t lo = r->per_cu ? r->rmin * cus : r->rmin, hi = r->per_cu ? r->rmax * cus - 1 : r->rmax;
@@ -23692,6 +23740,7 @@ static const _ak_rowop_rule* _ak_rowop_pick(const ak_context* ctx, unsigned op, 
     }
     return &_ak_rowop_table[sizeof _ak_rowop_table / sizeof _ak_rowop_table[0] - 1]; /* not reached */
 }
+#endif
 
 /* In-register row kernels (ak_softmax_<dt>, ak_norm_<dt>): E elements per
  * thread (16 for f32, 32 for f16 / bf16, as in the kernels), and the group
@@ -23705,6 +23754,172 @@ static unsigned _ak_rowop_row_group(size_t cols, ak_dtype t, unsigned per) {
         if (g2 > g) g = g2;
     }
     return g;
+}
+
+/* ---- the model ---------------------------------------------------------------
+ * _ak_rowop_model(op, dtype, rows, cols, cus) -> (variant, block, param, why),
+ * from properties of the shape rather than its nearest measured point. The
+ * constants below are the model's calibration: each was fit to forced-variant
+ * measurements on an H100 (bench/NOTES.md "Row-op model" gives the cells) and
+ * is stated in the quantity that decides, not in columns:
+ * - softmax / norms hold a row of up to 16384 in the fp32 registers of a group
+ *   of G threads, E elements each (G a power of two: G x E x 4 bytes whatever
+ *   the dtype). Past _AK_ROWOP_REG_ROW_BYTES the 256 KiB register file of an SM
+ *   keeps too few rows resident to hide DRAM latency, and one block per row
+ *   reading the row twice (the second time from L2) is faster - once every SM
+ *   has a row (rows >= CUs); with fewer rows a block per row leaves SMs idle
+ *   either way and the one-read kernel stays. A register row of 16..32 KiB is
+ *   already register-bound (about 4 rows per SM); when its width fills less
+ *   than _AK_ROWOP_REG_FILL_PCT of the group's registers (G rounds up to a
+ *   power of two: 5120 columns use 62% of a 8192-slot group) and there are
+ *   many rows (_AK_ROWOP_THIN_ROWS_PER_CU per CU), the rows in flight carry
+ *   too few bytes and one block per row is faster.
+ * - the one-block-per-row kernels' block: the norm wants about
+ *   _AK_ROWOP_WIDE_VEC_PER_THREAD 16-byte vectors per thread (more threads
+ *   than that idle at the barriers, fewer leave too little in flight), 512
+ *   threads when the rows are one wave of two blocks per SM (CUs..2 CUs rows)
+ *   and short (<= _AK_ROWOP_WIDE_ONE_WAVE_VPT vectors per thread at 1024); the
+ *   softmax kernel about _AK_ROWOP_WIDE_SOFTMAX_EPT elements per thread, at
+ *   most 512 threads.
+ * - softmax past 16384 columns: co-operating split blocks of 128 threads x 32
+ *   elements keep one read; they beat one block per row when a block holds at
+ *   least _AK_ROWOP_SPLIT_BLOCK_BYTES of the row (f32) or when there are fewer
+ *   rows than CUs; f16 / bf16 blocks hold half of that, and one block per row
+ *   wins up to rows of _AK_ROWOP_WIDE_ROW_BYTES.
+ * - reductions: a group of up to 1024 threads per row reads a row whose every
+ *   thread holds at most _AK_ROWOP_STREAM_EPT elements (argmax / argmin: half:
+ *   index compare, ~64 registers) in one vector batch; longer rows of fewer
+ *   rows than _AK_ROWOP_SEG_ROWS_PER_CU x CUs are cut into segments over the
+ *   CUs and combined (a second launch, a workspace), unless one group reads
+ *   the row in one batch anyway, or every SM already has a row (rows in
+ *   [CUs, 4 CUs)).
+ * - cross-entropy mean / sum: one block of 512 / 1024 threads does every row
+ *   and the reduction in one launch while a 1024-thread block would have at
+ *   most _AK_ROWOP_SMALL_EPT elements per thread (twice that for <= 16 rows;
+ *   any width for one row); rows past 1000 columns (one row: past 32768) take
+ *   1024 threads.
+ * - f16 / bf16 softmax of rows that are not a multiple of 8 wide (the register
+ *   kernel reads them element by element): runs of rows through shared memory
+ *   in 16-byte accesses, once there are _AK_ROWOP_SLAB_ROWS_PER_CU rows per CU
+ *   (narrow rows of 65..255 columns: from 64 rows). */
+#define _AK_ROWOP_REG_ROW_BYTES 32768u      /* fp32 register bytes of a row (G x E x 4) the rows kernel keeps */
+#define _AK_ROWOP_REG_FILL_PCT 70u          /* register rows over 16 KiB filled less than this (%) ... */
+#define _AK_ROWOP_THIN_ROWS_PER_CU 8u       /* ... with this many rows per CU: one block per row instead */
+#define _AK_ROWOP_WIDE_VEC_PER_THREAD 4u    /* 16-byte vectors per thread of the one-block-per-row norm */
+#define _AK_ROWOP_WIDE_ONE_WAVE_VPT 7u      /* norm, CUs..2 CUs rows: 512 threads up to this many vectors per thread at 1024 */
+#define _AK_ROWOP_WIDE_SOFTMAX_EPT 32u      /* elements per thread of the one-block-per-row softmax (at most 512 threads) */
+#define _AK_ROWOP_SPLIT_BLOCK_BYTES 16384u  /* bytes of a row per split block (128 x 32 elements) that beat wide */
+#define _AK_ROWOP_WIDE_ROW_BYTES 262144u    /* widest f16 / bf16 softmax row of the one-block-per-row kernel */
+#define _AK_ROWOP_STREAM_EPT 32u            /* elements per thread of a 1024-thread group (arg ops: 16) */
+#define _AK_ROWOP_SEG_ROWS_PER_CU 16u       /* sum / mean, f32 max / min: segments below this many rows per CU (else 8) */
+#define _AK_ROWOP_SMALL_EPT 32u             /* cross-entropy mean / sum: elements per thread of one 1024-thread block
+                                               (twice that for <= 16 rows) */
+#define _AK_ROWOP_SLAB_ROWS_PER_CU 64u      /* f16 / bf16 odd-width softmax: runs of rows from this many rows per CU */
+
+static _ak_rowop_rule _ak_rowop_model_rule(unsigned op, int variant, unsigned block, unsigned param, const char* why) {
+    _ak_rowop_rule r;
+    memset(&r, 0, sizeof r);
+    r.ops = op; r.variant = variant; r.block = block; r.param = param; r.why = why;
+    r.cmin = 1; r.cmax = _AK_RMAX; r.rmin = 1; r.rmax = _AK_RMAX; r.odd = -1;
+    return r;
+}
+
+/* The model's choice for op (one _AK_RO_* bit) on rows x cols of dtype t on a
+ * device of `cus` compute units (see above). Pure: no device, no state. */
+static _ak_rowop_rule _ak_rowop_model(unsigned op, ak_dtype t, size_t rows, size_t cols, size_t cus) {
+    const size_t es = ak_dtype_size(t), rb = cols * es;
+    const int half = t != AK_F32, odd = cols % 8 != 0;
+    if (cus < 1) cus = 1;
+    if (op & (_AK_RO_SOFTMAX | _AK_RO_NORM)) {
+        const int sm = (op & _AK_RO_SOFTMAX) != 0;
+        const size_t vecs = (rb + 15) / 16;
+        unsigned wide_block = sm ? _ak_rowop_pow2((cols + _AK_ROWOP_WIDE_SOFTMAX_EPT - 1) / _AK_ROWOP_WIDE_SOFTMAX_EPT, 512u)
+                                 : _ak_rowop_pow2((vecs + _AK_ROWOP_WIDE_VEC_PER_THREAD - 1) / _AK_ROWOP_WIDE_VEC_PER_THREAD, 1024u);
+        if (wide_block < 64u) wide_block = 64u;
+        if (!sm && wide_block > 512u && rows >= cus && rows <= 2u * cus && vecs <= (size_t)_AK_ROWOP_WIDE_ONE_WAVE_VPT * 1024u)
+            wide_block = 512u;   /* one wave of rows: the 512-thread block's shorter barrier rounds win */
+        if (sm && half && odd && cols >= 2u && rb <= 2u * 4095u) {
+            if (rb > 128u && rb < 512u && rows >= 64u)
+                return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_SLAB, 64, 2048,
+                                            "f16/bf16 softmax, odd rows of 129..511 bytes: runs of rows through shared memory");
+            if (rows >= (size_t)_AK_ROWOP_SLAB_ROWS_PER_CU * cus)
+                return rb <= 128u ? _ak_rowop_model_rule(op, _AK_ROW_VARIANT_SLAB, 128, 4096,
+                                                        "f16/bf16 softmax, odd rows <= 128 bytes, many rows: 4 KiB runs of rows")
+                       : rb < 512u ? _ak_rowop_model_rule(op, _AK_ROW_VARIANT_SLAB, 64, 2048,
+                                                          "f16/bf16 softmax, odd rows of 129..511 bytes: runs of rows")
+                       : rb <= 4096u ? _ak_rowop_model_rule(op, _AK_ROW_VARIANT_SLAB, 128, 8192,
+                                                            "f16/bf16 softmax, odd rows of 512..4096 bytes, many rows: 8 KiB runs")
+                                     : _ak_rowop_model_rule(op, _AK_ROW_VARIANT_SLAB, 64, 0,
+                                                            "f16/bf16 softmax, odd rows of 4..8 KiB, many rows: 2 rows a block");
+        }
+        if (cols <= _AK_ROWOP_ROW_MAX) {
+            const size_t slots = (size_t)_ak_rowop_row_group(cols, t, 0) * _ak_rowop_row_e(t), regs = slots * 4u;
+            if (rows < cus)
+                return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_ROWS, 128, 0, "fewer rows than CUs: the row in registers, one read");
+            if (regs > _AK_ROWOP_REG_ROW_BYTES)
+                return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_WIDE, wide_block, 0,
+                                            "rows over 32 KiB of registers, rows >= CUs: one block per row, two passes");
+            if (regs > _AK_ROWOP_REG_ROW_BYTES / 2u && cols * 100u < slots * _AK_ROWOP_REG_FILL_PCT &&
+                rows >= (size_t)_AK_ROWOP_THIN_ROWS_PER_CU * cus)
+                return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_WIDE, wide_block, 0,
+                                            "register rows over 16 KiB less than 70% filled, many rows: one block per row");
+            return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_ROWS, 128, 0,
+                                        "the row in registers (<= 32 KiB of them), one read, 128-thread blocks");
+        }
+        if (!sm)
+            return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_WIDE, wide_block, 0,
+                                        "norm rows past 16384: one block per row, about 4 vectors per thread");
+        if (rows >= cus && 128u * 32u * es < _AK_ROWOP_SPLIT_BLOCK_BYTES && rb <= _AK_ROWOP_WIDE_ROW_BYTES)
+            return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_WIDE, wide_block, 0,
+                                        "f16/bf16 softmax past 16384, rows >= CUs: one 512-thread block per row");
+        return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_SPLIT, 128, 0,
+                                    "softmax past 16384: co-operating blocks per row, one read (two-pass past the CUs)");
+    }
+    if (op & _AK_RO_REDUCE) {
+        const int arg = (op & _AK_RO_ARG) != 0;
+        const size_t ept = arg ? _AK_ROWOP_STREAM_EPT / 2u : _AK_ROWOP_STREAM_EPT;
+        const size_t segs = (op & _AK_RO_SUM) || ((op & _AK_RO_MINMAX) && !half) ? _AK_ROWOP_SEG_ROWS_PER_CU
+                                                                                   : _AK_ROWOP_SEG_ROWS_PER_CU / 2u;
+        if (cols > 8192u && (cols <= 1024u * ept || (rows >= cus && rows < 4u * cus && (!arg || cols <= 2048u * ept))))
+            return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_STREAM, 1024, 256,
+                                        "rows that one widened group reads in one batch, or every SM has a row");
+        if (cols > 8192u && rows < segs * cus)
+            return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_SEGMENTS, 256, (unsigned)segs,
+                                        "few long rows: segments over the CUs, then a combine");
+        return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_STREAM, 1024, 256,
+                                    "a group per row, about 256 bytes per thread (small inputs widened)");
+    }
+    if (op & _AK_RO_XENT_RED) {
+        const size_t n = rows * cols;
+        if (rows == 1 || (rows <= 1024u && n <= (size_t)_AK_ROWOP_SMALL_EPT * 1024u) ||
+            (rows <= 16u && n <= 2u * _AK_ROWOP_SMALL_EPT * 1024u))
+            return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_SMALL, (rows == 1 ? cols > 32768u : cols > 1000u) ? 1024u : 512u, 256,
+                                        "cross-entropy mean / sum of a small batch: one block, one launch, no workspace");
+    }
+    if (t == AK_F32 && rb > 131072u && rb <= 262144u && rows >= 4u * cus)
+        return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_STREAM, 1024, 1024,
+                                    "cross-entropy of f32 rows of 128..256 KiB: 256 threads per row (several blocks per SM)");
+    return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_STREAM, 1024, 256,
+                                "cross-entropy: a group per row, about 256 bytes per thread (small inputs widened)");
+}
+
+/* The rule for (op, dtype, rows, cols) on ctx's device: the model's (test and
+ * benchmark builds: _ak_rowop_force's variant where it applies to op, -2 the
+ * measured table). */
+static _ak_rowop_rule _ak_rowop_pick(const ak_context* ctx, unsigned op, ak_dtype t, size_t rows, size_t cols) {
+    const size_t cus = (size_t)_ak_op_cus(ctx);
+#if defined(AMDKIT_ROWOP_FORCE) || defined(AMDKIT_TESTS)
+    if (_ak_rowop_force.variant >= 0 && _ak_rowop_force.variant < _AK_ROW_VARIANT_COUNT &&
+        (_ak_row_variant_ops(_ak_rowop_force.variant) & op))
+        return _ak_rowop_model_rule(op, _ak_rowop_force.variant, _ak_rowop_force.block, _ak_rowop_force.param,
+                                    "bench_sweep --force");
+    if (_ak_rowop_force.variant == -2) {
+        _ak_rowop_rule r = *_ak_rowop_table_pick(op, t, rows, cols, cus);
+        r.ops = op;
+        return r;
+    }
+#endif
+    return _ak_rowop_model(op, t, rows, cols, cus);
 }
 
 /* Group size of the streaming row kernels (reduce, cross-entropy): about
@@ -23953,7 +24168,7 @@ AKDEF ak_result ak_reduce(ak_context* ctx, ak_reduce_op op, ak_dtype dtype, cons
      * thread; chunks are multiples of 8 elements and >= 4096 */
     {
         unsigned rop = arg ? _AK_RO_ARG : (op == AK_REDUCE_SUM || op == AK_REDUCE_MEAN) ? _AK_RO_SUM : _AK_RO_MINMAX;
-        const _ak_rowop_rule* rule = _ak_rowop_pick(ctx, rop, dtype, rows, cols);
+        const _ak_rowop_rule rule_v = _ak_rowop_pick(ctx, rop, dtype, rows, cols), *rule = &rule_v;
         unsigned per = rule->variant == _AK_ROW_VARIANT_STREAM && rule->param ? rule->param : 256u;
         splits = 1;
         chunk = cols;
@@ -24054,6 +24269,7 @@ AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void*
     ak_result r;
     size_t es, bytes;
     int vec, logsm = log_softmax ? 1 : 0, cus, variant;
+    _ak_rowop_rule rule_v;
     const _ak_rowop_rule* rule;
     ak_kernel* k = NULL;
     char kname[64];
@@ -24077,7 +24293,8 @@ AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void*
     o.ctx = ctx; o.stream = stream;
     memset(&L, 0, sizeof L);
     L.rows = rows; L.pack = _ak_rowop_softmax_pack; L.op = &o;
-    rule = _ak_rowop_pick(ctx, _AK_RO_SOFTMAX, dtype, rows, cols);
+    rule_v = _ak_rowop_pick(ctx, _AK_RO_SOFTMAX, dtype, rows, cols);
+    rule = &rule_v;
     variant = rule->variant;
     if (variant == _AK_ROW_VARIANT_SLAB && cols * es <= _AK_ROWOP_SLAB_BYTES && ((uintptr_t)x & 15u) == ((uintptr_t)y & 15u)) {
         /* path 5: R rows a block through shared memory, 16-byte accesses at any width; groups of about cols / 8
@@ -24248,7 +24465,7 @@ static ak_result _ak_rowop_norm_launch(ak_context* ctx, ak_dtype dtype, _ak_rowo
     const int res = o->r != NULL;
     const int io16 = _ak_rowop_aligned16(o->x) && _ak_rowop_aligned16(o->y) &&
                      (!res || (_ak_rowop_aligned16(o->r) && _ak_rowop_aligned16(o->h)));
-    const _ak_rowop_rule* rule = _ak_rowop_pick(ctx, _AK_RO_NORM, dtype, rows, cols);
+    const _ak_rowop_rule rule_v = _ak_rowop_pick(ctx, _AK_RO_NORM, dtype, rows, cols), *rule = &rule_v;
     ak_kernel* k = NULL;
     char kname[64];
     _ak_rowop_rows L;
@@ -24379,6 +24596,7 @@ AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
     ak_kernel *k = NULL, *kp = NULL, *km = NULL;
     size_t per = 0, nparts = 0;
     float* part = NULL;
+    _ak_rowop_rule rule_v;
     const _ak_rowop_rule* rule;
     char kname[64];
 
@@ -24404,7 +24622,8 @@ AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
     }
     /* the logits' base 16-byte aligned: vectors at any width (each row: scalar head, vectors, scalar tail) */
     vec = _ak_rowop_aligned16(logits);
-    rule = _ak_rowop_pick(ctx, reduction == AK_LOSS_NONE ? _AK_RO_XENT : _AK_RO_XENT_RED, dtype, rows, cols);
+    rule_v = _ak_rowop_pick(ctx, reduction == AK_LOSS_NONE ? _AK_RO_XENT : _AK_RO_XENT_RED, dtype, rows, cols);
+    rule = &rule_v;
     if (rule->variant == _AK_ROW_VARIANT_SMALL && reduction != AK_LOSS_NONE) {
         /* one block: every row's loss and the mean / sum, one launch, no workspace; the rows
          * spread over the block's threads (wider groups while they fit and the row has more
@@ -24470,7 +24689,7 @@ AKDEF ak_result ak_cross_entropy(ak_context* ctx, ak_dtype dtype, const void* lo
 /* ==========================================================================
  * >>impl:ops-gemm  ak_gemm: argument checks, the tile table, planning (which
  * kernel runs, and why: kernels/gemm.hip (matrix cores / FMAs, every arch),
- * kernels/gemm_sm90.hip (Hopper TMA + wgmma, f16 / bf16, every layout),
+ * kernels/gemm_sm90.hip (Hopper TMA + wgmma, f16 / bf16 every layout, fp8 and int8 K-major),
  * kernels/gemm_decode.hip (m <= 16 on NVIDIA)), the launches (tensor maps,
  * split-K workspace, the padded-row copies), and the threaded C reference of
  * the cpu backend.
@@ -24903,11 +25122,15 @@ static ak_result _ak_gemm_plan_fp8(ak_context* ctx, const ak_gemm_desc* g, const
     return AK_OK;
 }
 
-/* The plan of an int8 descriptor: the portable matrix-core kernel (k-contiguous
- * operands), or an error that says why not. */
-static ak_result _ak_gemm_plan_i8(ak_context* ctx, const ak_gemm_desc* g, ak_gemm_plan* p) {
+/* The plan of an int8 descriptor (k-contiguous operands): on a wgmma + TMA
+ * row the Hopper TMA kernel with s8 wgmma (int32 accumulators) when A and B
+ * suit TMA (16-byte aligned, leading dimensions and batch strides a multiple
+ * of 16 bytes) and tma is 1 (0: its tensor maps failed to encode); else the
+ * portable matrix-core kernel; or an error that says why not. */
+static ak_result _ak_gemm_plan_i8(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, ak_gemm_plan* p, int tma) {
     const ak_arch_info* arch = _ak_gemm_arch(ctx);
     const int named = ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto");
+    const size_t lim = (size_t)1 << 39;
     const _ak_gemm_tile* t;
     size_t tiles;
     int cus;
@@ -24928,6 +25151,22 @@ static ak_result _ak_gemm_plan_i8(ak_context* ctx, const ak_gemm_desc* g, ak_gem
                        "(trans_a = 0) and B stored n x k (trans_b = 1), got trans_a = %d, trans_b = %d; transpose the operand "
                        "first (ak_transpose / ak_copy_strided)", g->trans_a, g->trans_b);
     cus = !_ak_op_is_cpu(ctx) && ctx->dev.compute_units > 0 ? ctx->dev.compute_units : (arch->compute_units > 0 ? arch->compute_units : 64);
+    if (tma && arch->matrix == AK_MATRIX_WGMMA && arch->tma && *arch->arch_target && (_ak_op_is_cpu(ctx) || ctx->bk->tensor_map) &&
+        (uintptr_t)g->a % 16 == 0 && (uintptr_t)g->b % 16 == 0 && s->lda % 16 == 0 && s->ldb % 16 == 0 && s->lda <= lim &&
+        s->ldb <= lim && (g->batch == 1 || (g->stride_a % 16 == 0 && g->stride_b % 16 == 0 && g->stride_a <= lim && g->stride_b <= lim))
+#if defined(AMDKIT_GEMM_FORCE) || defined(AMDKIT_TESTS)
+        && _ak_gemm_force != 3
+#endif
+    ) {
+        /* the fp8 kernels' pipeline and tile choice (cooperative 128x256 / 128x128, ping-pong 128x128) */
+        t = _ak_gemm_tile_find(AK_MATRIX_WGMMA, 3 + _ak_gemm_sm90_variant(g, cus));
+        p->bm = t->bm; p->bn = t->bn; p->bk = 128; p->threads = t->threads;
+        p->reason = t->reason;
+        p->path = "wgmma";
+        p->shared_bytes = _ak_gemm_sm90_smem(t->bn);
+        snprintf(p->kernel, sizeof p->kernel, "ak_gemm_%s_kk_i8", t->tag);
+        return AK_OK;
+    }
     tiles = ((g->m + 127) / 128) * ((g->n + 127) / 128) * g->batch;
     t = _ak_gemm_tile_find(AK_MATRIX_NONE, tiles < (size_t)cus ? 11 : 10);
     p->bm = t->bm; p->bn = t->bn; p->bk = t->bk16; p->threads = t->threads;
@@ -24947,7 +25186,7 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
     const char* dt;
     memset(p, 0, sizeof *p);
     if (_ak_gemm_is_fp8(g->dtype)) return _ak_gemm_plan_fp8(ctx, g, s, p);
-    if (g->dtype == AK_I8) return _ak_gemm_plan_i8(ctx, g, p);
+    if (g->dtype == AK_I8) return _ak_gemm_plan_i8(ctx, g, s, p, tma);
     /* f32 as TF32 / xf32 only when the caller opted in (exact fp32 by default, as BLAS) */
     if (g->dtype == AK_F32 && ctx->cfg.allow_tf32) fast32 = 1;
     if (arch && arch->xf32) xf32 = 1;
@@ -25266,7 +25505,7 @@ static ak_result _ak_gemm_sm90_launch(ak_context* ctx, const ak_gemm_desc* g, co
                                       ak_stream* stream, int* refused) {
     unsigned char raw[2 * sizeof(_ak_tmap) + 64];
     _ak_tmap* maps = (_ak_tmap*)(void*)(raw + ((64 - ((uintptr_t)raw & 63)) & 63)); /* the driver wants 64-byte alignment */
-    const int f8 = _ak_gemm_is_fp8(g->dtype), bk = f8 ? 128 : 64; /* k box: 128 bytes */
+    const int f8 = _ak_gemm_is_fp8(g->dtype) || g->dtype == AK_I8, bk = f8 ? 128 : 64; /* 8-bit (fp8, int8); k box: 128 bytes */
     const int dt = f8 ? _AK_TMAP_U8 : g->dtype == AK_F16 ? _AK_TMAP_F16 : _AK_TMAP_BF16;
     const int ba = g->batch > 1 && g->stride_a, bb = g->batch > 1 && g->stride_b;
     const char* only[1];
@@ -25291,17 +25530,19 @@ static ak_result _ak_gemm_sm90_launch(ak_context* ctx, const ak_gemm_desc* g, co
     strides[0] = s->ldb * es; strides[1] = bb ? g->stride_b * es : strides[0] * dims[1];
     box[0] = (uint32_t)bk; box[1] = g->trans_b ? (uint32_t)p->bn : 64; box[2] = 1;
     if ((*refused = ctx->bk->tensor_map(ctx, &maps[1], dt, 3, g->b, dims, strides, box)) != 0) return AK_OK;
-    /* the 16-bit or the fp8 half of the family (-DAK_G9_ONLY: a smaller program) */
-    only[0] = f8 ? "-DAK_G9_ONLY=8" : "-DAK_G9_ONLY=16";
+    /* the 16-bit, the fp8 or the int8 part of the family (-DAK_G9_ONLY: a smaller program) */
+    only[0] = g->dtype == AK_I8 ? "-DAK_G9_ONLY=1" : f8 ? "-DAK_G9_ONLY=8" : "-DAK_G9_ONLY=16";
     memset(&o, 0, sizeof o);
     o.options = only;
     o.num_options = 1;
     o.source_name = "gemm_sm90.hip";
     if ((r = _ak_op_kernel_ex(ctx, _ak_src_gemm_sm90, p->kernel, _ak_gemm_arch(ctx)->arch_target, &o, &k)) != AK_OK) return r;
-    flags = (g->out_dtype == AK_F32 ? _AK_G9_OUT32 : 0) | (g->beta != 0.0f ? _AK_G9_C : 0) | (g->bias ? _AK_G9_BIAS : 0) |
+    flags = (g->out_dtype == AK_F32 ? _AK_G9_OUT32 : 0) | (g->out_dtype == AK_I32 ? _AK_G9_OUT32 | _AK_G9_I32 : 0) |
+            (g->beta != 0.0f ? _AK_G9_C : 0) | (g->bias ? _AK_G9_BIAS : 0) |
             (g->residual ? _AK_G9_RES : 0) | (_ak_gemm_epi_vec(g, s) ? _AK_G9_VEC : 0) | (g->activation << _AK_G9_ACT_SHIFT) |
             (g->out_dtype == AK_BF16 ? _AK_G9_OBF16 : 0) | (g->scale_a && g->scale_a_per_row ? _AK_G9_SA_ROW : 0) |
-            (g->scale_b && g->scale_b_per_col ? _AK_G9_SB_COL : 0) | (f8 && !g->fast_accum ? _AK_G9_PROMOTE : 0);
+            (g->scale_b && g->scale_b_per_col ? _AK_G9_SB_COL : 0) |
+            (_ak_gemm_is_fp8(g->dtype) && !g->fast_accum ? _AK_G9_PROMOTE : 0);
     _ak_kargs_gemm_sm90(&a, &maps[0], &maps[1], g->beta != 0.0f ? g->c : NULL, g->d, g->bias, g->residual, (int32_t)s->m,
                         (int32_t)s->n, (int32_t)s->k, (int64_t)s->ldc, (int64_t)s->ldd, (int64_t)s->ldr, (int64_t)g->stride_c,
                         (int64_t)g->stride_d, (int64_t)g->stride_r, (int32_t)s->batch, ba, bb, g->alpha, g->beta, flags,
@@ -25490,6 +25731,14 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
     if (_ak_op_is_cpu(ctx) && (_ak_gemm_is_fp8(g->dtype) || g->dtype == AK_I8)) return _ak_gemm_ref(g, &s, 0); /* whatever arch the plans are for */
     if ((r = _ak_gemm_plan(ctx, g, &s, &p)) != AK_OK) return r;
     if (_ak_op_is_cpu(ctx)) return _ak_gemm_ref(g, &s, p.fast32);
+    if (g->dtype == AK_I8 && !strncmp(p.kernel, "ak_gemm_sm90_", 13)) {
+        int refused = 0;
+        r = _ak_gemm_sm90_launch(ctx, g, &s, &p, stream, &refused);
+        if (!refused) return r;
+        _ak_log(&ctx->log, AK_LOG_INFO, AK_LOGITEM_GENERIC, "ak_gemm: the driver refused a TMA tensor map of the int8 operands (%d); "
+                "the mma.sync tile runs", refused);
+        if ((r = _ak_gemm_plan_tma(ctx, g, &s, &p, 0)) != AK_OK) return r;
+    }
     if (g->dtype == AK_I8) return _ak_gemm_i8_launch(ctx, g, &s, &p, stream);
     if (!strncmp(p.kernel, "ak_gemm_decode_", 15)) return _ak_gemm_decode_launch(ctx, g, &s, &p, stream);
     if (!strncmp(p.kernel, "ak_gemm_sm90_", 13) && _ak_gemm_sm90_why(ctx, g, &s)) return _ak_gemm_sm90_padded(ctx, g, &s, stream);

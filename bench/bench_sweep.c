@@ -41,11 +41,11 @@
  * bandwidth (1 GiB D2D memcpy in the same run) use bench_ops.c's byte counts.
  *
  * --force V,B,P[;V,B,P...] (variant, block, param) overrides the row-op
- * table of amdkit.h (>>impl:ops-reduce, _ak_rowop_table) for every cell
- * where the variant applies to the op, once per triple (-1 = the table's
- * own choice; each result records its "force"): how the table's rows were
- * chosen. Variants: 0 rows, 1 split, 2 twopass, 3 wide, 4 stream, 5 segments,
- * 6 small. JSON: {"tool", "hardware", "device", "copy_gbps",
+ * model of amdkit.h (>>impl:ops-reduce, _ak_rowop_model) for every cell
+ * where the variant applies to the op, once per triple (-1 = the model's
+ * own choice, -2 = the measured table it replaced, _ak_rowop_table; each
+ * result records its "force"): how the model was calibrated. Variants: 0 rows,
+ * 1 split, 2 twopass, 3 wide, 4 stream, 5 segments, 6 small, 7 slab. JSON: {"tool", "hardware", "device", "copy_gbps",
  * "max_bytes", "rows": [..], "cols": [..], "force", "results": [{"op",
  * "dtype", "rows", "cols", "bytes", "median", "min", "mean", "std",
  * "trials", "gbps", "frac", "correct", "err", "checked_rows", "variant", "force", "copy_same_ms",
@@ -390,11 +390,12 @@ static void write_json(const char* path, const ak_device_info* dev, double copy_
     fclose(jf);
 }
 
-/* the row-op table's rule for the cell (amdkit.h _ak_rowop_pick), as "variant/block/param" */
+/* the row-op rule the cell ran with (amdkit.h _ak_rowop_pick: the model, or the forced variant / the measured
+ * table), as "variant/block/param" */
 static const char* variant_of(sweep* s, const cell* c) {
     static char buf[48];
     unsigned m;
-    const _ak_rowop_rule* r;
+    _ak_rowop_rule r;
     switch (c->op) {
     case OP_SOFTMAX: case OP_LOGSOFTMAX: m = _AK_RO_SOFTMAX; break;
     case OP_LAYERNORM: case OP_RMSNORM: m = _AK_RO_NORM; break;
@@ -406,7 +407,7 @@ static const char* variant_of(sweep* s, const cell* c) {
     default: return "tiles";
     }
     r = _ak_rowop_pick(s->ctx, m, s->dt, c->rows, c->cols);
-    snprintf(buf, sizeof buf, "%s/%u/%u", _ak_row_variant_names[r->variant], r->block, r->param);
+    snprintf(buf, sizeof buf, "%s/%u/%u", _ak_row_variant_names[r.variant], r.block, r.param);
     return buf;
 }
 

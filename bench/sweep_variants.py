@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """sweep_variants - reads bench_sweep.c results run with --force (bench/sweep_variants.sh) and prints, per
-op x dtype x shape, the table's own choice (force -1,0,0) beside every forced variant (% of copy, correct),
-and the best one: the evidence for a row of amdkit.h's _ak_rowop_table.
+op x dtype x shape, the model's own choice (force -1,0,0; -2,0,0: the measured table) beside every forced
+variant (% of copy, correct), and the best one: the evidence for amdkit.h's _ak_rowop_model (bench/rowop_model.py
+compares the model with the best over several files).
 
     python3 bench/sweep_variants.py OUTDIR/variants_*.json [--md OUT.md]
 Variants (the force triple V,B,P): 0 rows, 1 split, 2 twopass, 3 wide, 4 stream, 5 segments, 6 small;

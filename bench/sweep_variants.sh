@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The measurements behind the row-op table (amdkit.h _ak_rowop_table): bench_sweep with --force over the
-# shapes where the variants compete (amdkit only; each result records its "force" triple
-# variant,block,param; -1 = the table's choice). Outputs OUTDIR/variants_*.json.
+# The measurements behind the row-op model (amdkit.h _ak_rowop_model, calibrated on the table _ak_rowop_table):
+# bench_sweep with --force over the shapes where the variants compete (amdkit only; each result records its
+# "force" triple variant,block,param; -1 = the model's choice, -2 = the table's). Outputs OUTDIR/variants_*.json.
 #   bash bench/sweep_variants.sh [OUTDIR]
 set -u
 cd "$(dirname "$0")/.."

@@ -6,7 +6,10 @@
  * only: A stored M x K, B stored N x K), with f32 scales in the epilogue,
  *   D = act(alpha sA[m] sB[n] A B^T + beta C + bias) + R,
  * sA one value or one per row of A, sB one value or one per row of B
- * (column of D), as torch._scaled_mm. Host wrapper, plan and CPU reference: ak_gemm in amdkit.h
+ * (column of D), as torch._scaled_mm; and for int8 x int8 (K-major too),
+ * s8 wgmma into int32 accumulators (exact, wrapping mod 2^32, one sum over
+ * all of k), D the raw int32 sums (torch._int_mm) or the fp8 kernels'
+ * scaled f32 / f16 / bf16 epilogue on the sums converted to f32. Host wrapper, plan and CPU reference: ak_gemm in amdkit.h
  * (>>impl:ops-gemm), which picks this family on rows of the architecture
  * table with wgmma and TMA and encodes the two tensor maps.
  *
@@ -49,13 +52,14 @@
  * one matrix serves every batch. flags: bit 2 D / C / bias / R are f32, 3
  * read C, 4 bias, 5 residual, 6 the epilogue may use 4-element vectors,
  * bits 8..23 the activation's AK_UNARY_* code (kernels/gemm.hip's bits where
- * they agree); fp8 kernels: bit 0 sA has M values, 1 sB has N values, 7 the
+ * they agree); 8-bit kernels: bit 0 sA has M values, 1 sB has N values, 7 the
  * 16-bit output type is bf16 (else f16), 24 promote: each k step's wgmma sum
  * (128 values) is added into separate f32 registers (honoured by the 128 x 128
  * cooperative kernels only: the others have no registers for a second
- * accumulator, and the host sends it to no other). sA / sB: NULL (no scale) or f32.
- * AK_G9_ONLY=16 / 8 (the host passes it) keeps only the 16-bit / the fp8
- * kernels: a smaller program; without it, the whole family. */
+ * accumulator, and the host sends it to no other), 25 (int8) D is int32, the
+ * raw sums (with bit 2; no scales or epilogue). sA / sB: NULL (no scale) or f32.
+ * AK_G9_ONLY=16 / 8 / 1 (the host passes it) keeps only the 16-bit / the fp8
+ * / the int8 kernels: a smaller program; without it, the whole family. */
 
 // >>host  the flag bits (the host builds them: amdkit.h _AK_G9_*)
 #define AK_G9_OUT32 4
@@ -68,6 +72,7 @@
 #define AK_G9_SB_COL 2
 #define AK_G9_OBF16 128
 #define AK_G9_PROMOTE (1 << 24)
+#define AK_G9_I32 (1 << 25)
 // <<host
 
 /* The tensor map: an opaque 128-byte, 64-byte-aligned CUtensorMap. */
@@ -151,14 +156,40 @@ AK_G9_WG8(n256, e4m3, e4m3)
 AK_G9_WG8(n256, e4m3, e5m2)
 AK_G9_WG8(n256, e5m2, e4m3)
 AK_G9_WG8(n256, e5m2, e5m2)
-/* IN: fp8 1 e4m3 x e4m3, 2 e4m3 x e5m2, 3 e5m2 x e4m3, 4 e5m2 x e5m2 */
-template <int IN, int BN> AK_INLINE void ak_g9_mma8(float* d, ak_u64 da, ak_u64 db, int acc) {
+/* int8: m64nBNk32.s32.s8.s8 (K-major operands, no scale or transpose
+ * immediates), int32 accumulators bound as "+r" (f32-typed ones are refused
+ * by ptxas for an s32 wgmma), sums wrapping mod 2^32 (no .satfinite). */
+#define AK_G9_RI8(i) "+r"(d[i]), "+r"(d[i + 1]), "+r"(d[i + 2]), "+r"(d[i + 3]), "+r"(d[i + 4]), "+r"(d[i + 5]), "+r"(d[i + 6]), "+r"(d[i + 7])
+#define AK_G9_RI64(i) AK_G9_RI8(i), AK_G9_RI8(i + 8), AK_G9_RI8(i + 16), AK_G9_RI8(i + 24), \
+    AK_G9_RI8(i + 32), AK_G9_RI8(i + 40), AK_G9_RI8(i + 48), AK_G9_RI8(i + 56)
+#define AK_G9_IOUT_n128 AK_G9_RI64(0)
+#define AK_G9_IOUT_n256 AK_G9_RI64(0), AK_G9_RI64(64)
+#define AK_G9_WGI(N)                                                                                                    \
+    AK_INLINE void ak_g9_s8_##N(int* d, ak_u64 da, ak_u64 db, int acc) {                                             \
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, " AK_WGMMA_PRED_##N ", 0;\nwgmma.mma_async.sync.aligned.m64" #N \
+                     "k32.s32.s8.s8 {" AK_WGMMA_REGS_##N "}, " AK_WGMMA_DESC_##N ", p;\n}\n"                          \
+                     : AK_G9_IOUT_##N : "l"(da), "l"(db), "r"(acc) : "memory");                                     \
+    }
+AK_G9_WGI(n128)
+AK_G9_WGI(n256)
+/* The accumulator type: int32 for int8 (IN 5), else f32. */
+template <int IN> struct ak_g9_acc { typedef float T; };
+template <> struct ak_g9_acc<5> { typedef int T; };
+/* An accumulator as the epilogue stages it: f32, or int32 bits (converted
+ * when read back: converting in the staging loop spills the 128 x 128 tile). */
+AK_INLINE float ak_g9_bits(float x) { return x; }
+AK_INLINE float ak_g9_bits(int x) { return __int_as_float(x); }
+/* IN: fp8 1 e4m3 x e4m3, 2 e4m3 x e5m2, 3 e5m2 x e4m3, 4 e5m2 x e5m2; 5 int8 x int8 (AT int) */
+template <int IN, int BN, class AT> AK_INLINE void ak_g9_mma8(AT* d, ak_u64 da, ak_u64 db, int acc) {
 #define AK_G9_PICK8(N)                                              \
     if constexpr (IN == 1) ak_g9_e4m3e4m3_##N(d, da, db, acc);      \
     else if constexpr (IN == 2) ak_g9_e4m3e5m2_##N(d, da, db, acc); \
     else if constexpr (IN == 3) ak_g9_e5m2e4m3_##N(d, da, db, acc); \
     else ak_g9_e5m2e5m2_##N(d, da, db, acc);
-    if constexpr (BN == 128) { AK_G9_PICK8(n128) }
+    if constexpr (IN == 5) {
+        if constexpr (BN == 128) ak_g9_s8_n128(d, da, db, acc);
+        else ak_g9_s8_n256(d, da, db, acc);
+    } else if constexpr (BN == 128) { AK_G9_PICK8(n128) }
     else { AK_G9_PICK8(n256) }
 #undef AK_G9_PICK8
 }
@@ -213,8 +244,9 @@ AK_INLINE void ak_g9_ld4(const void* X, ak_i64 off, bool o32, bool full, int lef
  * st (row stride EP), output rows mr.., columns nc..; thread ct of the
  * warpgroup takes 4 consecutive columns of rows ct / (EC / 4) + 16 p,
  * p = 0..3: the bias once, then per row C, the activation (one switch for
- * the 4 values), the residual, one 8- or 16-byte store. */
-template <class DT, int EC, int EP>
+ * the 4 values), the residual, one 8- or 16-byte store. INT: st holds int32
+ * sums (int8), converted to f32 here or stored as they are (AK_G9_I32). */
+template <class DT, int EC, int EP, bool INT = false>
 AK_INLINE void ak_g9_epi_chunk(const float* st, int ct, int mr, int nc, int M, int N, void* D, ak_i64 ldd, const void* C, ak_i64 ldc,
                                const void* bias, const void* R, ak_i64 ldr, float alpha, float beta, int flags, float ap,
                                const float* sA, const float* sB) {
@@ -236,7 +268,23 @@ AK_INLINE void ak_g9_epi_chunk(const float* st, int ct, int mr, int nc, int M, i
         const int r = p * RPP + row0, m = mr + r;
         if (m >= M) break;
         const ak_i64 off = (ak_i64)m * ldd + n;
-        const float4 q = *(const float4*)&st[r * EP + col];
+        float4 q;
+        if constexpr (INT) {
+            const int4 qi = *(const int4*)&st[r * EP + col];
+            if (flags & AK_G9_I32) { /* int32 out: the sums as they are */
+                if (full) *(int4*)((int*)D + off) = qi;
+                else {
+                    const int e[4] = { qi.x, qi.y, qi.z, qi.w };
+#pragma unroll
+                    for (int j = 0; j < 4; j++)
+                        if (j < left) ((int*)D)[off + j] = e[j];
+                }
+                continue;
+            }
+            q = make_float4((float)qi.x, (float)qi.y, (float)qi.z, (float)qi.w);
+        } else {
+            q = *(const float4*)&st[r * EP + col];
+        }
         const float sa = sA ? sA[(flags & AK_G9_SA_ROW) ? m : 0] : 1.0f;
         float v[4] = { sa * sc[0] * q.x + bb[0], sa * sc[1] * q.y + bb[1], sa * sc[2] * q.z + bb[2], sa * sc[3] * q.w + bb[3] };
         if (flags & AK_G9_C) {
@@ -276,8 +324,8 @@ AK_INLINE void ak_g9_epi_chunk(const float* st, int ct, int mr, int nc, int M, i
  * Two named barriers per block (the earlier fp32 staging takes eight). The
  * NH x ND values of a consumer thread: rows mb + 64 h + r0 (+ 8), column
  * pairs n0 + 8 g + c0 (ak_wgmma_row / ak_wgmma_col). */
-template <class DT, int NH, int ND>
-AK_INLINE void ak_g9_epi_16(const float* d, int ct, int cw, unsigned char* sbuf, int mb, int n0, int M, int N, void* D, ak_i64 ldd,
+template <class DT, int NH, int ND, class AT>
+AK_INLINE void ak_g9_epi_16(const AT* d, int ct, int cw, unsigned char* sbuf, int mb, int n0, int M, int N, void* D, ak_i64 ldd,
                             const void* bias, float alpha, int flags, const float* sA, const float* sB) {
     typedef typename DT::T T;
     const int r0 = ak_wgmma_row(ct, 0), c0 = ak_wgmma_col(ct, 0);
@@ -310,7 +358,7 @@ AK_INLINE void ak_g9_epi_16(const float* d, int ct, int cw, unsigned char* sbuf,
 #pragma unroll
                 for (int e = 0; e < 2; e++) {
                     const int r = r0 + 8 * e;
-                    const float x = sa[e] * sx * d[h * ND + 4 * g + 2 * e] + bx, y = sa[e] * sy * d[h * ND + 4 * g + 2 * e + 1] + by;
+                    const float x = sa[e] * sx * (float)d[h * ND + 4 * g + 2 * e] + bx, y = sa[e] * sy * (float)d[h * ND + 4 * g + 2 * e + 1] + by;
                     *(ak_u32*)(sbuf + r * 256 + ((gg ^ (r & 7)) << 4) + c0 * 2) = ak_pack2(DT::from(x), DT::from(y));
                 }
             }
@@ -404,7 +452,7 @@ AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
         const int cw = wg - 1, ct = tid - 128 * wg; /* consumer 0 / 1, thread in its warpgroup */
         float* st = (float*)(sm + S * STAGE + cw * EPI_BYTES);
         const int o32 = (flags & AK_G9_OUT32) ? 1 : 0, osz = o32 ? 4 : DT::SIZE;
-        float d[NH * ND];
+        typename ak_g9_acc<IN>::T d[NH * ND]; /* int8: int32, one accumulator over all of k (exact) */
         /* cooperative: every tile of the CTA; ping-pong: every other one (local tile j, its k steps j nk ..) */
         for (int j = PP ? cw : 0;; j += PP ? 2 : 1) {
             const int t = (int)blockIdx.x + j * (int)gridDim.x;
@@ -418,7 +466,7 @@ AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
                barriers (parity waits) and the two k loops take turns on the tensor cores */
             if (PP && j > 0) ak_named_bar(3 + ((j - 1) & 1), 256);
             bool promoted = false;
-            if constexpr (IN != 0 && NH * ND <= 64) {
+            if constexpr (IN != 0 && IN != 5 && NH * ND <= 64) {
                 if (flags & AK_G9_PROMOTE) {
                     /* fp8, precise: each k step of 128 values goes into its own wgmma accumulator acc8 (scale-d 0 at
                        the step's first k32), waited for and added into the f32 accumulators d in registers: the
@@ -501,16 +549,17 @@ AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
                             for (int q = 0; q < EC / 2; q += 2) {
                                 const int rr = cc * (EC / 2) + q;
                                 float2 v;
-                                v.x = d[h * ND + rr]; v.y = d[h * ND + rr + 1];
+                                v.x = ak_g9_bits(d[h * ND + rr]);
+                                v.y = ak_g9_bits(d[h * ND + rr + 1]);
                                 *(float2*)&st[ak_wgmma_row(ct, rr) * EP + ak_wgmma_col(ct, rr) - cc * EC] = v;
                             }
                         }
                     ak_named_bar(1 + cw, 128);
                     if (IN && !(flags & AK_G9_OBF16))
-                        ak_g9_epi_chunk<ak_f16_t, EC, EP>(st, ct, mr, n0 + c * EC, M, N, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta,
+                        ak_g9_epi_chunk<ak_f16_t, EC, EP, IN == 5>(st, ct, mr, n0 + c * EC, M, N, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta,
                                                           flags, ap, sA, sB);
                     else
-                        ak_g9_epi_chunk<DT, EC, EP>(st, ct, mr, n0 + c * EC, M, N, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags,
+                        ak_g9_epi_chunk<DT, EC, EP, IN == 5>(st, ct, mr, n0 + c * EC, M, N, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags,
                                                     ap, sA, sB);
                 }
             }
@@ -584,4 +633,11 @@ AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e4e4, ak_bf16_t, 128, 0, 1, 1, 1)
 AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e4e5, ak_bf16_t, 128, 0, 1, 1, 2)
 AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e5e4, ak_bf16_t, 128, 0, 1, 1, 3)
 AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e5e5, ak_bf16_t, 128, 0, 1, 1, 4)
+#endif
+/* int8: ak_gemm_sm90_<n256|n128|p128>_kk_i8; D int32 (raw sums), f32, f16 or bf16 (flags) */
+#if !defined(AK_G9_ONLY) || AK_G9_ONLY == 1
+// kernels: ak_gemm_sm90_n256_kk_i8 ak_gemm_sm90_n128_kk_i8 ak_gemm_sm90_p128_kk_i8
+AK_GEMM_SM90(ak_gemm_sm90_n256_kk_i8, ak_bf16_t, 256, 0, 1, 0, 5)
+AK_GEMM_SM90(ak_gemm_sm90_n128_kk_i8, ak_bf16_t, 128, 0, 1, 0, 5)
+AK_GEMM_SM90(ak_gemm_sm90_p128_kk_i8, ak_bf16_t, 128, 0, 1, 1, 5)
 #endif

@@ -463,6 +463,7 @@ static void fp8_path(void) {
  * 2 e_out |ref| plus 2^-21 of the sum of the epilogue terms' magnitudes
  * (f32 arithmetic on an exact int32 sum; a wrong sum is off by about
  * |sa sb| 128^2 sqrt(k)). */
+static int g_i8_fill; /* nonzero: A and B all this value (int32 wrap cases), else random */
 static void gg_i8_case(ak_context* ctx, const char* path, ak_dtype ot, size_t m, size_t n, size_t k, int sm, int epi, size_t batch,
                        size_t pad) {
     ak_gemm_desc g = ak_gemm_desc_default(), h;
@@ -478,6 +479,10 @@ static void gg_i8_case(ak_context* ctx, const char* path, ak_dtype ot, size_t m,
     for (i = 0; i < batch * sa_ + 1; i++) A[i] = (int8_t)(int)akt_uniform(&g_st, -128, 128);
     for (i = 0; i < batch * sb_ + 1; i++) B[i] = (int8_t)(int)akt_uniform(&g_st, -128, 128);
     A[0] = -128; B[0] = -128;
+    if (g_i8_fill) {
+        memset(A, g_i8_fill, batch * sa_ + 1);
+        memset(B, g_i8_fill, batch * sb_ + 1);
+    }
     for (i = 0; i < m; i++) sA[i] = (float)akt_uniform(&g_st, 1e-4, 1e-2);
     for (j = 0; j < n; j++) sB[j] = (float)akt_uniform(&g_st, 1e-4, 1e-2);
     fill(C, ot == AK_I32 ? AK_F32 : ot, nd); fill(R, ot == AK_I32 ? AK_F32 : ot, nd); fill(bias, ot == AK_I32 ? AK_F32 : ot, n);
@@ -555,6 +560,35 @@ static void i8_path_cases(ak_context* ctx, const char* path, int quick) {
     gg_i8_case(ctx, path, AK_F16, 2304, 2048, 400, 15, 15, 1, 0);
 }
 
+/* Hopper: the TMA kernel (s8 wgmma) whenever A and B rows are a multiple of
+ * 16 bytes (pad rounds lda = ldb up to one), at odd m / n / k, each variant
+ * (128x256, 128x128, ping-pong), every out and epilogue, int32 wrap-around;
+ * rows that are not run the mma.sync kernel. */
+static size_t pad16(size_t k) { return (16 - k % 16) % 16; }
+static void i8_hopper_cases(ak_context* ctx) {
+    gg_i8_case(ctx, "wgmma", AK_I32, 131, 133, 77, 0, 0, 1, pad16(77));
+    gg_i8_case(ctx, "wgmma", AK_I32, 1, 1, 1, 0, 0, 1, pad16(1));
+    gg_i8_case(ctx, "wgmma", AK_BF16, 37, 70, 200, 15, 15, 2, pad16(200));
+    gg_i8_case(ctx, "wgmma", AK_F16, 7, 9, 32, 3, 2, 1, 0);
+    gg_i8_case(ctx, "wgmma", AK_F32, 127, 1, 129, 7, 4, 1, pad16(129));
+    gg_i8_case(ctx, "wgmma", AK_BF16, 300, 520, 64, 11, 8 | 4, 1, 0);
+    gg_i8_case(ctx, "wgmma", AK_F16, 129, 127, 1040, 15, 1, 1, 0);
+    gg_i8_case(ctx, "wgmma", AK_F32, 1000, 33, 2048, 12, 3, 1, 0);
+    gg_i8_case(ctx, "wgmma", AK_I32, 1000, 1024, 1000, 0, 0, 1, pad16(1000));
+    gg_i8_case(ctx, "wgmma", AK_BF16, 16, 4096, 4096, 15, 2, 1, 0);
+    gg_i8_case(ctx, "wgmma", AK_I32, 256, 384, 14336, 0, 0, 1, 0);   /* long k */
+    gg_i8_case(ctx, "wgmma", AK_F16, 2304, 2048, 400, 15, 15, 1, 0); /* ping-pong */
+    gg_i8_case(ctx, "wgmma", AK_I32, 2304, 2047, 401, 0, 0, 1, pad16(401));
+    gg_i8_case(ctx, "wgmma", AK_BF16, 1500, 3001, 4099, 3, 0, 1, pad16(4099)); /* 128x256, the 16-bit epilogue */
+    gg_i8_case(ctx, "wgmma", AK_I32, 130, 260, 64, 0, 0, 5, 0);      /* batched */
+    gg_i8_case(ctx, "mma.sync", AK_I32, 131, 133, 77, 0, 0, 1, 1);   /* rows TMA cannot take */
+    /* |sum| past 2^31: int32 wraps as the reference does (-128 x -128 x 139264 = 2^31 + 2^28) */
+    g_i8_fill = -128;
+    gg_i8_case(ctx, "wgmma", AK_I32, 64, 72, 139264, 0, 0, 1, 0);
+    gg_i8_case(ctx, "mma.sync", AK_I32, 64, 72, 139264, 0, 0, 1, 1);
+    g_i8_fill = 0;
+}
+
 static void i8_path(void) {
     ak_context* ctx = gg_ctx(AK_AUTO, -1, AK_AUTO, 0);
     ak_gemm_desc g = ak_gemm_desc_default();
@@ -570,7 +604,9 @@ static void i8_path(void) {
         return;
     }
     g.trans_b = 0; AKT_ERR(ak_gemm_plan_get(ctx, &g, &p), AK_ERROR_INVALID_ARGUMENT);
-    i8_path_cases(ctx, ai->matrix == AK_MATRIX_MFMA ? "mfma" : ai->matrix == AK_MATRIX_WMMA ? "wmma" : "mma.sync", 0);
+    /* Hopper: wgmma or mma.sync by the rows' alignment (i8_hopper_cases checks which) */
+    i8_path_cases(ctx, ai->matrix == AK_MATRIX_MFMA ? "mfma" : ai->matrix == AK_MATRIX_WMMA ? "wmma" : ai->matrix == AK_MATRIX_WGMMA ? "" : "mma.sync", 0);
+    if (ai->matrix == AK_MATRIX_WGMMA && ai->tma) i8_hopper_cases(ctx);
     ak_context_destroy(ctx);
 }
 

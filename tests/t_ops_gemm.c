@@ -809,7 +809,7 @@ static void i8_errors_and_plans(void) {
     static int32_t D[64 * 64];
     static float sc[64];
     static const char* const archs[] = { "sm_80", "sm_90", "gfx908", "gfx90a", "gfx942", "gfx950", "gfx1100", "gfx1201" };
-    const char *src = NULL, *fam = NULL, *s;
+    const char *src = NULL, *src9 = NULL, *fam = NULL, *s;
     int i;
     if (!ctx) return;
     for (i = 0; i < 64; i++) sc[i] = 1;
@@ -845,6 +845,7 @@ static void i8_errors_and_plans(void) {
     for (i = 0; i < ak_embedded_count(); i++) {
         AKT_OK(ak_embedded_at(i, &fam, &s, NULL));
         if (fam && !strcmp(fam, "gemm")) src = s;
+        if (fam && !strcmp(fam, "gemm_sm90")) src9 = s;
     }
     /* every matrix ISA: the int8 tile (large, or small for few tiles), K-major only; the kernel's tile in the source */
     x = g; x.a = (const void*)(uintptr_t)((uintptr_t)1 << 40); x.b = (const void*)(uintptr_t)((uintptr_t)2 << 40); x.d = (void*)(uintptr_t)((uintptr_t)3 << 40);
@@ -853,6 +854,22 @@ static void i8_errors_and_plans(void) {
         ctx = plan_ctx(archs[i], AK_ON, -1, AK_AUTO, 0, 0, 0);
         if (!ctx) continue;
         x.m = 8192; x.n = 8192; x.k = 4096; x.out_dtype = AK_BF16; x.trans_a = 0; x.trans_b = 1;
+        if (!strcmp(archs[i], "sm_90")) {
+            /* Hopper: the TMA kernel with s8 wgmma where A and B suit TMA (the fp8 kernels' tile choice) */
+            AKT_OK(ak_gemm_plan_get(ctx, &x, &p));
+            AKT_CHECKF(!strcmp(p.kernel, "ak_gemm_sm90_n256_kk_i8") && !strcmp(p.path, "wgmma") && p.bm == 128 && p.bn == 256 &&
+                       p.bk == 128 && p.threads == 384, "sm_90 i8 plan %s (%s) %dx%dx%d/%d", p.kernel, p.path, p.bm, p.bn, p.bk, p.threads);
+            AKT_CHECK(src9 && strstr(src9, "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_i8, ak_bf16_t, 256, 0, 1, 0, 5)"));
+            x.m = 100; x.n = 300; x.out_dtype = AK_I32;
+            AKT_OK(ak_gemm_plan_get(ctx, &x, &p));
+            AKT_CHECKF(!strcmp(p.kernel, "ak_gemm_sm90_n128_kk_i8") && p.bn == 128, "sm_90 i8 small plan %s", p.kernel);
+            x.k = 64;
+            x.m = 4096; x.n = 4096; AKT_OK(ak_gemm_plan_get(ctx, &x, &p)); /* short k, many tiles: ping-pong */
+            AKT_CHECKF(!strcmp(p.kernel, "ak_gemm_sm90_p128_kk_i8"), "sm_90 i8 ping-pong plan %s", p.kernel);
+            x.m = 8192; x.n = 8192; x.k = 4096; x.out_dtype = AK_BF16;
+            /* rows TMA cannot take (not a multiple of 16 bytes): the portable kernel below */
+            x.lda = 4100; x.ldb = 4100;
+        }
         AKT_OK(ak_gemm_plan_get(ctx, &x, &p));
         AKT_CHECKF(!strcmp(p.kernel, "ak_gemm_i8_l_bf16") && !strcmp(p.path, path) && p.bm == 128 && p.bn == 128 && p.bk == 64 &&
                    p.threads == 256, "%s i8 plan %s (%s) %dx%dx%d/%d", archs[i], p.kernel, p.path, p.bm, p.bn, p.bk, p.threads);
@@ -865,7 +882,7 @@ static void i8_errors_and_plans(void) {
         x.trans_b = 0; AKT_ERR(ak_gemm_plan_get(ctx, &x, &p), AK_ERROR_INVALID_ARGUMENT);
         AKT_CONTAINS(ak_last_error(), "K-major");
         x.trans_b = 1; x.trans_a = 1; AKT_ERR(ak_gemm_plan_get(ctx, &x, &p), AK_ERROR_INVALID_ARGUMENT);
-        x.trans_a = 0;
+        x.trans_a = 0; x.lda = 0; x.ldb = 0;
         ak_context_destroy(ctx);
     }
     /* no int8 matrix instruction, or matrix cores off: a clear refusal (the cpu backend still runs the reference) */

@@ -372,11 +372,11 @@ static void akk_walk_matrix(ak_context* ctx) {
             g.m = 200; g.n = 300; g.k = 4096; g.trans_b = 1;
             AKT_OK(ak_gemm(ctx, &g, NULL));
         }
-        if (d > 0) {   /* int8 (K-major): large and small tiles, f16 / bf16 out; arches without int8 matrix
-                          instructions refuse */
-            static const size_t sh[2][3] = { { 2048, 4096, 4096 }, { 256, 1024, 64 } };
+        if (d > 0) {   /* int8 (K-major): large and small tiles, f16 / bf16 out (Hopper: the TMA kernel's 128x256,
+                          ping-pong and 128x128 variants); arches without int8 matrix instructions refuse */
+            static const size_t sh[3][3] = { { 2048, 4096, 4096 }, { 2048, 4096, 64 }, { 256, 1024, 64 } };
             int v;
-            for (v = 0; v < 2; v++) {
+            for (v = 0; v < 3; v++) {
                 ak_gemm_desc g = ak_gemm_desc_default();
                 ak_result r;
                 g.dtype = AK_I8; g.dtype_b = AK_I8; g.out_dtype = dts[d]; g.a = a; g.b = b; g.d = dd; g.trans_b = 1;

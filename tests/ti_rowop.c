@@ -1,12 +1,70 @@
-/* The row-op variant table (amdkit.h >>impl:ops-reduce, _ak_rowop_table):
- * suite `rowop` (cpu): every row is well formed (ops, a known variant that can
- * run its ops, a short reason; the measurements are in bench/NOTES.md), every op finds a row for every shape, and the test
- * override (_ak_rowop_force) takes precedence only where its variant applies;
+/* The row-op model and its measured table (amdkit.h >>impl:ops-reduce,
+ * _ak_rowop_model, _ak_rowop_table):
+ * suite `rowop` (cpu): every table row is well formed (ops, a known variant that can
+ * run its ops, a short reason; the measurements are in bench/NOTES.md), every op gets a rule for every shape, the test
+ * override (_ak_rowop_force) takes precedence only where its variant applies; the model agrees
+ * with the table on the shape sweep's grid, and on every cell of the forced-variant measurements
+ * (at_rowop_cells.h: grid and off-grid widths, H100) picks a measured variant within 5% of the
+ * cell's fastest, except the misses listed in test_rowop_model_measured;
  * suite `gpu_rowop` (--gpu): every variant, forced, on odd shapes (widths that
  * are not multiples of 8, unaligned bases), against the cpu backend's
  * reference: the variants no table row picks yet are checked here, so a row
  * that starts picking them starts from a tested kernel.
  * (included by test_main.c: the table and the override are internal) */
+
+/* measured cells: op, dtype, rows, cols, then the variants measured, fastest first (us, median) */
+typedef struct akt_rowop_cell {
+    unsigned op;
+    ak_dtype dt;
+    size_t rows, cols;
+    int n;
+    struct { int v; unsigned b, p; double us; } r[8];
+} akt_rowop_cell;
+#include "at_rowop_cells.h"
+
+/* Cells where the model's pick measured more than 5% slower than the best variant: the allowed ratio (bench/NOTES.md
+ * "Row-op model" says why each stays); 0 elsewhere. */
+static double akt_rowop_miss(unsigned op, ak_dtype t, size_t rows, size_t cols) {
+    static const struct { unsigned op; int dt; size_t rows, cols; double ratio; } miss[] = {
+        /* register rows of 8192 at one to four waves: one block per row measured faster for f32 (bf16: not) */
+        { _AK_RO_SOFTMAX, AK_F32, 256, 8192, 1.15 }, { _AK_RO_NORM, AK_F32, 256, 8192, 1.12 },
+        { _AK_RO_NORM, AK_F32, 1024, 8192, 1.06 },
+        /* narrow norm rows at 256 rows: the 16-element rows group or wide/128 */
+        { _AK_RO_NORM, AK_BF16, 256, 1000, 1.13 },
+        /* 1.05-1.16x: group width of the streaming kernels (param, widening) - the measured best moves between
+         * 64, 256 and 1024 bytes per thread with no shape feature that separates them yet; block 0 = the
+         * groups before small inputs were widened, measured better on a few small cells only */
+        { _AK_RO_ARG, AK_BF16, 2048, 12288, 1.07 }, { _AK_RO_ARG, AK_BF16, 32768, 1000, 1.07 },
+        { _AK_RO_ARG, AK_F32, 2048, 5120, 1.08 }, { _AK_RO_ARG, AK_F32, 4096, 1000, 1.11 },
+        { _AK_RO_SUM, AK_F32, 32768, 1000, 1.07 }, { _AK_RO_SUM, AK_BF16, 1, 32, 1.06 },
+        { _AK_RO_SUM, AK_BF16, 16, 32, 1.06 }, { _AK_RO_SUM, AK_BF16, 65536, 32, 1.09 },
+        { _AK_RO_XENT, AK_BF16, 256, 4096, 1.13 }, { _AK_RO_XENT, AK_BF16, 1024, 1000, 1.07 },
+        { _AK_RO_XENT, AK_BF16, 65536, 127, 1.06 }, { _AK_RO_XENT, AK_F32, 256, 4096, 1.10 },
+        /* segments against one group per row at 256 rows of 50257 (f32 argmax), segments per CU (bf16 sum) */
+        { _AK_RO_ARG, AK_F32, 256, 50257, 1.15 }, { _AK_RO_SUM, AK_BF16, 2048, 50257, 1.07 },
+        /* cross-entropy mean of 16 x 4096 bf16: 512 threads (f32: 1024) */
+        { _AK_RO_XENT_RED, AK_BF16, 16, 4096, 1.11 },
+        /* softmax of 33-wide f16 / bf16 rows: 8 KiB runs and 256 threads */
+        { _AK_RO_SOFTMAX, AK_BF16, 16384, 33, 1.06 },
+    };
+    size_t i;
+    for (i = 0; i < sizeof miss / sizeof miss[0]; i++)
+        if (miss[i].op == op && (miss[i].dt < 0 || miss[i].dt == (int)t) && miss[i].rows == rows && miss[i].cols == cols)
+            return miss[i].ratio;
+    return 0.0;
+}
+
+/* Grid cells where the model deliberately picks other than the table (measured: at_rowop_cells.h) */
+static int akt_rowop_moved(unsigned op, ak_dtype t, size_t rows, size_t cols) {
+    /* norms at 256 rows (one wave of two blocks per SM) of up to 7 vectors per thread at 1024: 512 threads
+     * (256 x 16384 f32 rmsnorm 17.0 us vs 17.4, 256 x 50257 bf16 layernorm 40.7 vs 43.0; ties elsewhere) */
+    if (op == _AK_RO_NORM && rows == 256 && ((t == AK_F32 && cols == 16384) || (t != AK_F32 && (cols == 32768 || cols == 50257))))
+        return 1;
+    /* reductions of 1024 rows that one 1024-thread group reads in one batch: one group per row, no segments
+     * (2048 x 12288 sum f32 / bf16: 45.6 / 28.7 us with one group per row against 48.9 / 31.4 with segments) */
+    if ((op & _AK_RO_REDUCE) && rows == 1024 && (cols == 16384 || (cols == 32768 && !(op & _AK_RO_ARG)))) return 1;
+    return 0;
+}
 
 static void test_rowop_table_rows(void) {
     size_t i;
@@ -36,25 +94,109 @@ static void test_rowop_pick_every_shape(void) {
         for (d = 0; d < 3; d++)
             for (r = 0; r < sizeof dims / sizeof dims[0]; r++)
                 for (c = 0; c < sizeof dims / sizeof dims[0]; c++) {
-                    const _ak_rowop_rule* rule = _ak_rowop_pick(ctx, ops[o], dts[d], dims[r], dims[c]);
-                    AKT_CHECKF(rule && (rule->ops & ops[o]) && (_ak_row_variant_ops(rule->variant) & ops[o]),
+                    const _ak_rowop_rule rule = _ak_rowop_pick(ctx, ops[o], dts[d], dims[r], dims[c]);
+                    AKT_CHECKF((rule.ops & ops[o]) && (_ak_row_variant_ops(rule.variant) & ops[o]) && rule.why,
                                "op %u %zu x %zu: no fitting row", ops[o], dims[r], dims[c]);
                 }
     /* the override: taken where the variant runs the op, ignored elsewhere, off again at -1 */
     _ak_rowop_force.variant = _AK_ROW_VARIANT_WIDE;
     _ak_rowop_force.block = 256;
-    AKT_EQ_INT(_ak_rowop_pick(ctx, _AK_RO_SOFTMAX, AK_F32, 4, 1000)->variant, _AK_ROW_VARIANT_WIDE);
-    AKT_EQ_INT((int)_ak_rowop_pick(ctx, _AK_RO_SOFTMAX, AK_F32, 4, 1000)->block, 256);
-    AKT_CHECK(_ak_rowop_pick(ctx, _AK_RO_SUM, AK_F32, 4, 1000)->variant != _AK_ROW_VARIANT_WIDE);
+    AKT_EQ_INT(_ak_rowop_pick(ctx, _AK_RO_SOFTMAX, AK_F32, 4, 1000).variant, _AK_ROW_VARIANT_WIDE);
+    AKT_EQ_INT((int)_ak_rowop_pick(ctx, _AK_RO_SOFTMAX, AK_F32, 4, 1000).block, 256);
+    AKT_CHECK(_ak_rowop_pick(ctx, _AK_RO_SUM, AK_F32, 4, 1000).variant != _AK_ROW_VARIANT_WIDE);
     _ak_rowop_force.variant = -1;
-    AKT_EQ_INT(_ak_rowop_pick(ctx, _AK_RO_SOFTMAX, AK_F32, 4, 1000)->variant, _AK_ROW_VARIANT_ROWS);
+    AKT_EQ_INT(_ak_rowop_pick(ctx, _AK_RO_SOFTMAX, AK_F32, 4, 1000).variant, _AK_ROW_VARIANT_ROWS);
+    /* -2: the measured table (bench_sweep --force -2,0,0), -1: the model, on the context's compute units */
+    {
+        const size_t cus = (size_t)_ak_op_cus(ctx);
+        for (o = 0; o < sizeof ops / sizeof ops[0]; o++)
+            for (r = 0; r < sizeof dims / sizeof dims[0]; r++) {
+                const _ak_rowop_rule* t = _ak_rowop_table_pick(ops[o], AK_BF16, dims[r], 8192 - 3 * r, cus);
+                _ak_rowop_rule m = _ak_rowop_model(ops[o], AK_BF16, dims[r], 8192 - 3 * r, cus), p;
+                _ak_rowop_force.variant = -2;
+                p = _ak_rowop_pick(ctx, ops[o], AK_BF16, dims[r], 8192 - 3 * r);
+                AKT_CHECK(p.variant == t->variant && p.block == t->block && p.param == t->param && p.ops == ops[o]);
+                _ak_rowop_force.variant = -1;
+                p = _ak_rowop_pick(ctx, ops[o], AK_BF16, dims[r], 8192 - 3 * r);
+                AKT_CHECK(p.variant == m.variant && p.block == m.block && p.param == m.param);
+            }
+    }
     ak_context_destroy(ctx);
+}
+
+/* The model against the table on the shape sweep's grid (bench_sweep's default rows and cols, the slab widths),
+ * every op and dtype, an H100's 132 CUs: the same variant, block and param, except where the measurements moved
+ * the model off the table (listed: each is a cell of at_rowop_cells.h where the model's pick measured faster). */
+static void test_rowop_model_grid(void) {
+    static const unsigned ops[] = { _AK_RO_SOFTMAX, _AK_RO_NORM, _AK_RO_SUM, _AK_RO_MINMAX, _AK_RO_ARG, _AK_RO_XENT,
+                                    _AK_RO_XENT_RED };
+    static const size_t rows[] = { 1, 16, 64, 256, 1024, 4096, 16384, 65536 };
+    static const size_t cols[] = { 1, 32, 33, 64, 127, 768, 1000, 1023, 3001, 4096, 8192, 16384, 32768, 50257, 128256,
+                                   400000 };
+    static const ak_dtype dts[] = { AK_F32, AK_F16, AK_BF16 };
+    size_t o, d, r, c, same = 0, n = 0;
+    for (o = 0; o < sizeof ops / sizeof ops[0]; o++)
+        for (d = 0; d < 3; d++)
+            for (r = 0; r < sizeof rows / sizeof rows[0]; r++)
+                for (c = 0; c < sizeof cols / sizeof cols[0]; c++) {
+                    const _ak_rowop_rule m = _ak_rowop_model(ops[o], dts[d], rows[r], cols[c], 132);
+                    const _ak_rowop_rule* t = _ak_rowop_table_pick(ops[o], dts[d], rows[r], cols[c], 132);
+                    int eq = m.variant == t->variant && m.block == t->block && m.param == t->param;
+                    n++;
+                    same += (size_t)eq;
+                    AKT_CHECKF(_ak_row_variant_ops(m.variant) & ops[o], "op %u: model variant %d cannot run it", ops[o],
+                               m.variant);
+                    if (!eq && !akt_rowop_moved(ops[o], dts[d], rows[r], cols[c]))
+                        AKT_CHECKF(0, "op %u %s %zu x %zu: model %s/%u/%u, table %s/%u/%u", ops[o], ak_dtype_name(dts[d]),
+                                   rows[r], cols[c], _ak_row_variant_names[m.variant], m.block, m.param,
+                                   _ak_row_variant_names[t->variant], t->block, t->param);
+                }
+    AKT_CHECK(same > n * 9 / 10);
+}
+
+/* The same launch: slab runs of `param` bytes are the most (16384) when param is 0, out of range or under a row */
+static int akt_rowop_same(const _ak_rowop_rule* m, int v, unsigned b, unsigned p, size_t row_bytes) {
+    if (m->variant != v || m->block != b) return 0;
+    if (v == _AK_ROW_VARIANT_SLAB) {
+        unsigned a = m->param >= 1024u && m->param <= _AK_ROWOP_SLAB_BYTES && m->param >= row_bytes ? m->param : _AK_ROWOP_SLAB_BYTES;
+        unsigned e = p >= 1024u && p <= _AK_ROWOP_SLAB_BYTES && p >= row_bytes ? p : _AK_ROWOP_SLAB_BYTES;
+        return a == e;
+    }
+    return m->param == p;
+}
+
+/* The model against the measurements (at_rowop_cells.h): on each measured cell the model's pick is one of the
+ * measured variants, at most 5% slower than the fastest, except the known misses (akt_rowop_miss). */
+static void test_rowop_model_measured(void) {
+    size_t i, n = 0, within = 0;
+    for (i = 0; i < sizeof akt_rowop_cells / sizeof akt_rowop_cells[0]; i++) {
+        const akt_rowop_cell* c = &akt_rowop_cells[i];
+        const _ak_rowop_rule m = _ak_rowop_model(c->op, c->dt, c->rows, c->cols, 132);
+        double best = c->r[0].us, mt = -1.0, allow;
+        int j;
+        for (j = 0; j < c->n; j++)
+            if (akt_rowop_same(&m, c->r[j].v, c->r[j].b, c->r[j].p, c->cols * ak_dtype_size(c->dt)) &&
+                (mt < 0 || c->r[j].us < mt))
+                mt = c->r[j].us;
+        AKT_CHECKF(mt > 0, "op %u %s %zu x %zu: the model's %s/%u/%u was not measured", c->op, ak_dtype_name(c->dt),
+                   c->rows, c->cols, _ak_row_variant_names[m.variant], m.block, m.param);
+        if (mt <= 0) continue;
+        allow = akt_rowop_miss(c->op, c->dt, c->rows, c->cols);
+        n++;
+        within += mt <= best * 1.05;
+        AKT_CHECKF(mt <= best * (allow > 1.05 ? allow : 1.05), "op %u %s %zu x %zu: model %s/%u/%u %.2f us, best %s/%u/%u %.2f",
+                   c->op, ak_dtype_name(c->dt), c->rows, c->cols, _ak_row_variant_names[m.variant], m.block, m.param, mt,
+                   _ak_row_variant_names[c->r[0].v], c->r[0].b, c->r[0].p, best);
+    }
+    AKT_CHECK(n > 400 && within >= n * 95 / 100);
 }
 
 void akt_suite_rowop(void);
 void akt_suite_rowop(void) {
     AKT_RUN(test_rowop_table_rows);
     AKT_RUN(test_rowop_pick_every_shape);
+    AKT_RUN(test_rowop_model_grid);
+    AKT_RUN(test_rowop_model_measured);
 }
 
 /* ---- gpu_rowop ----------------------------------------------------------- */
