@@ -13712,9 +13712,9 @@ static const char _ak_src_attention_mma[] =
     "// softmax. Host wrapper: ak_attention in amdkit.h (>>impl:ops-attention),\n"
     "// which picks this family where the arch has matrix instructions and\n"
     "// matrix_cores is not off, and the SIMT family of kernels/attention.hip\n"
-    "// otherwise. Head sizes: 64 and 128 on every matrix target; 32, 80, 96, 160,\n"
-    "// 192 and 256 on NVIDIA (mma.sync), where any head_dim <= 256 runs on the\n"
-    "// next of these sizes (zero columns past head_dim). The host compiles one\n"
+    "// otherwise. Head sizes: 32, 64, 96, 128, 160, 192 and 256 on every matrix\n"
+    "// target, 80 on NVIDIA (mma.sync) only; any head_dim <= 256 runs on the next\n"
+    "// of these sizes (zero columns past head_dim). The host compiles one\n"
     "// head size at a time (-DAK_AMMA_ONLY=N); without it the whole family.\n"
     "//\n"
     "// Work layout (the same as the SIMT kernels, so the host code and the\n"
@@ -13794,21 +13794,42 @@ static const char _ak_src_attention_mma[] =
     "// -> S in shared memory -> online softmax by AK_WAVE / M lanes per row ->\n"
     "// P (input type) and the row rescale factors in shared memory -> O += P Vt\n"
     "// on the accumulators. W waves, each on its own rows; no cross-wave merge.\n"
+    "// Head sizes (HD): multiples of 32 up to 256; a head_dim d < HD runs with\n"
+    "// zeros past column d (Q, K and V columns d .. HD - 1 read as 0, outputs\n"
+    "// stored up to d; split partials keep HD columns, the combine's stride).\n"
+    "// WMMA (wave32: 256 VGPRs a wave) past head size 128: the Q fragments and\n"
+    "// the accumulators would not fit beside the loop's operands (gfx11 holds a\n"
+    "// whole 16-wide k row in every lane, halves duplicated; gfx12 spilled at\n"
+    "// 256), so Q stays in shared memory (fragments read per key tile) and key\n"
+    "// tiles are 16 wide (the shared memory of 64 Q rows of 256).\n"
     "#define AK_AMMA_BK_AMD 32\n"
+    "#if defined(AK_MMA_WMMA11) || defined(AK_MMA_WMMA12)\n"
+    "#define AK_AMMA_GEN_QL(HD) ((HD) > 128)\n"
+    "#else\n"
+    "#define AK_AMMA_GEN_QL(HD) 0\n"
+    "#endif\n"
     "template <class D, int HD, int W>\n"
     "AK_INLINE void ak_attn_mma_gen(AK_AMMA_PARAMS(D)) {\n"
     "    typedef typename D::T T;\n"
     "    typedef ak_mma<D> MM;\n"
     "    enum {\n"
-    "        M = MM::M, N = MM::N, KS = MM::K, BK = AK_AMMA_BK_AMD, BQ = M * W, NT = AK_WAVE * W,\n"
-    "        LDK = HD + 8, LDV = BK + 8, LDP = BK + 8, LDS_ = BK + 4,\n"
+    "        M = MM::M, N = MM::N, KS = MM::K, QL = AK_AMMA_GEN_QL(HD), BK = QL ? 16 : AK_AMMA_BK_AMD, BQ = M * W,\n"
+    "        NT = AK_WAVE * W, LDK = HD + 8, LDV = BK + 8, LDP = BK + 8,\n"
+    "        LDS_ = HD > 128 ? BK + 1 : BK + 4,  // past 128: odd rows (64 KiB holds 4 MFMA waves' scores at head size 256)\n"
     "        LPR = AK_WAVE / M,   // lanes per row in the softmax\n"
     "        CPL = BK / LPR,      // columns per lane\n"
-    "        NTO = HD / N         // O tiles per wave\n"
+    "        NTO = HD / N,        // O tiles per wave\n"
+    "        QS = 32,             // Q columns staged at a time into registers (QL 0)\n"
+    "        NQF = QL ? 1 : HD / KS\n"
     "    };\n"
+    "    static_assert(HD % 32 == 0 && HD <= 256 && BK % N == 0 && BK % KS == 0, \"generic attention: head size / key tile\");\n"
+    "    // gfx908 bf16 (32x32x4, 2 values a lane: 64 Q fragments at 256) spills at head size 256: an empty kernel\n"
+    "    // there, which the host never launches (_ak_attn_plan_path runs the SIMT family)\n"
+    "    if (KS < 8 && HD > 192) return;\n"
     "    __shared__ __align__(16) T ks[BK * LDK];\n"
     "    __shared__ __align__(16) T vt[HD * LDV];\n"
     "    __shared__ __align__(16) T ps[W * M * LDP];\n"
+    "    __shared__ __align__(16) T qs[QL ? BQ * LDK : 1];\n"
     "    __shared__ float ss[W * M * LDS_];\n"
     "    __shared__ float alpha_s[W * M];\n"
     "\n"
@@ -13835,25 +13856,30 @@ static const char _ak_src_attention_mma[] =
     "    const int slim = gr < rows ? (causal ? (gr % sq) + diag : skv - 1) : -1;\n"
     "    float m = -AK_INF, l = 0.0f;\n"
     "\n"
-    "    // Q fragments straight from global memory (rows past the end read row 0, never stored)\n"
-    "    typename MM::A qf[HD / KS];\n"
+    "    // Q: the wave's M rows (rows past the end and columns past d read 0, never stored); per-row pointers\n"
+    "    // differ (GQA rows span heads), so the rows go through shared memory: all HD columns into qs (QL), else\n"
+    "    // QS-column slices through the P area into fragments kept in registers\n"
+    "    typename MM::A qf[NQF];\n"
     "    {\n"
     "        const int qr = r0 + wave * M;  // the wave's first row; load_a reads rows qr .. qr + M - 1\n"
-    "        // per-row pointers differ (GQA rows span heads): copy the wave's Q tile into the P area first\n"
-    "        T* qt = ps + wave * M * LDP;   // reused: M x HD would not fit LDP, so go in HD / BK slices\n"
+    "        T* qt = QL ? qs + wave * M * LDK : ps + wave * M * LDP;\n"
+    "        const int ldq = QL ? LDK : LDP;\n"
     "#pragma unroll\n"
-    "        for (int sl = 0; sl < HD / BK; sl++) {\n"
-    "            for (int e = lane; e < M * BK; e += AK_WAVE) {\n"
-    "                const int rr = e / BK, cc = e % BK, r = qr + rr;\n"
-    "                const bool ok = r < rows;\n"
+    "        for (int sl = 0; sl < (QL ? 1 : HD / QS); sl++) {\n"
+    "            const int cols = QL ? HD : QS;\n"
+    "            for (int e = lane; e < M * cols; e += AK_WAVE) {\n"
+    "                const int rr = e / cols, cc = e % cols, r = qr + rr, col = sl * QS + cc;\n"
+    "                const bool ok = r < rows && col < d;\n"
     "                const int g = ok ? r / sq : 0, i = ok ? r % sq : 0;\n"
-    "                qt[rr * LDP + cc] = ok ? q[(ak_i64)b * qsb + (ak_i64)(h * group + g) * qsh + (ak_i64)i * qss + sl * BK + cc]\n"
+    "                qt[rr * ldq + cc] = ok ? q[(ak_i64)b * qsb + (ak_i64)(h * group + g) * qsh + (ak_i64)i * qss + col]\n"
     "                                       : D::from(0.0f);\n"
     "            }\n"
     "            __syncthreads();\n"
+    "            if (!QL) {\n"
     "#pragma unroll\n"
-    "            for (int kk = 0; kk < BK / KS; kk++) MM::load_a(qf[sl * (BK / KS) + kk], qt + kk * KS, LDP);\n"
-    "            __syncthreads();\n"
+    "                for (int kk = 0; kk < QS / KS; kk++) MM::load_a(qf[(sl * (QS / KS) + kk) % NQF], qt + kk * KS, LDP);\n"
+    "                __syncthreads();\n"
+    "            }\n"
     "        }\n"
     "    }\n"
     "    typename MM::C acc[NTO];\n"
@@ -13862,9 +13888,9 @@ static const char _ak_src_attention_mma[] =
     "\n"
     "    for (int k0 = kbeg; k0 < kend; k0 += BK) {\n"
     "        __syncthreads();\n"
-    "        for (int e = tid; e < BK * HD; e += NT) {  // K row-major, V transposed; zeros past kend\n"
+    "        for (int e = tid; e < BK * HD; e += NT) {  // K row-major, V transposed; zeros past kend and past d\n"
     "            const int j = e / HD, dd = e % HD;\n"
-    "            const bool ok = k0 + j < kend;\n"
+    "            const bool ok = k0 + j < kend && dd < d;\n"
     "            ks[j * LDK + dd] = ok ? kp[(ak_i64)(k0 + j) * kss + dd] : D::from(0.0f);\n"
     "            vt[dd * LDV + j] = ok ? vp[(ak_i64)(k0 + j) * vss + dd] : D::from(0.0f);\n"
     "        }\n"
@@ -13878,7 +13904,13 @@ static const char _ak_src_attention_mma[] =
     "            for (int kk = 0; kk < HD / KS; kk++) {\n"
     "                typename MM::B kb;\n"
     "                MM::load_b(kb, ks + (n * N) * LDK + kk * KS, LDK);\n"
-    "                MM::mma(sc, qf[kk], kb);\n"
+    "                if (QL) {\n"
+    "                    typename MM::A qa;\n"
+    "                    MM::load_a(qa, qs + wave * M * LDK + kk * KS, LDK);\n"
+    "                    MM::mma(sc, qa, kb);\n"
+    "                } else {\n"
+    "                    MM::mma(sc, qf[kk % NQF], kb);\n"
+    "                }\n"
     "            }\n"
     "#pragma unroll\n"
     "            for (int e = 0; e < MM::NC; e++)\n"
@@ -13948,7 +13980,7 @@ static const char _ak_src_attention_mma[] =
     "            const ak_i64 grow = ((ak_i64)b * hkv * group + hq_idx) * sq + i;\n"
     "            const float val = acc[n].v[e] * ss[(wave * M + rr) * LDS_];\n"
     "            if (nsplit > 1) part[(grow * nsplit + blockIdx.y) * HD + cc] = val;\n"
-    "            else o[(ak_i64)b * osb + (ak_i64)hq_idx * osh + (ak_i64)i * oss + cc] = D::from(val);\n"
+    "            else if (cc < d) o[(ak_i64)b * osb + (ak_i64)hq_idx * osh + (ak_i64)i * oss + cc] = D::from(val);\n"
     "        }\n"
     "    }\n"
     "    if (lane % LPR == 0 && gr < rows) {\n"
@@ -14426,7 +14458,7 @@ static const char _ak_src_attention_mma[] =
     "        (void)R;                                                                              \\\n"
     "        AK_AMMA_BODY(D, HD, WM, WN);                                                                              \\\n"
     "    }\n"
-    "// head sizes of the NVIDIA kernel only (AMD: empty bodies, never launched)\n"
+    "// head sizes of the NVIDIA kernel only (AMD: empty bodies, never launched; head_dim 80 runs on 96 there)\n"
     "#define AK_AMMA_NV(NAME, HD, WM, WN, DT, D)                                                                      \\\n"
     "    AK_KERNEL void __launch_bounds__(AK_AMMA_THREADS(HD, WM, WN)) NAME##HD##_##DT(AK_AMMA_KPARAMS(D)) {          \\\n"
     "        (void)R;                                                                              \\\n"
@@ -14454,6 +14486,12 @@ static const char _ak_src_attention_mma[] =
     "    AK_AMMA_NV(ak_attn_mma, HD, 4, 1, bf16, ak_bf16_t)  \\\n"
     "    AK_AMMA_NV(ak_attn_mmadec, HD, 1, 4, f16, ak_f16_t) \\\n"
     "    AK_AMMA_NV(ak_attn_mmadec, HD, 1, 4, bf16, ak_bf16_t)\n"
+    "// head sizes of every matrix target (AMD: the generic path)\n"
+    "#define AK_AMMA4(HD)                                 \\\n"
+    "    AK_AMMA(ak_attn_mma, HD, 4, 1, f16, ak_f16_t)    \\\n"
+    "    AK_AMMA(ak_attn_mma, HD, 4, 1, bf16, ak_bf16_t)  \\\n"
+    "    AK_AMMA(ak_attn_mmadec, HD, 1, 4, f16, ak_f16_t) \\\n"
+    "    AK_AMMA(ak_attn_mmadec, HD, 1, 4, bf16, ak_bf16_t)\n"
     "\n"
     "// AK_AMMA_ONLY=N (the host passes it): only head size N's kernels, a\n"
     "// smaller program; without it, the whole family.\n"
@@ -14472,7 +14510,7 @@ static const char _ak_src_attention_mma[] =
     "AK_AMMA_F8X4(128)\n"
     "#endif\n"
     "#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 32\n"
-    "AK_AMMA_NV4(32)\n"
+    "AK_AMMA4(32)\n"
     "AK_AMMA_F8X4(32)\n"
     "#endif\n"
     "#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 80\n"
@@ -14480,19 +14518,19 @@ static const char _ak_src_attention_mma[] =
     "AK_AMMA_F8X4(80)\n"
     "#endif\n"
     "#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 96\n"
-    "AK_AMMA_NV4(96)\n"
+    "AK_AMMA4(96)\n"
     "AK_AMMA_F8X4(96)\n"
     "#endif\n"
     "#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 160\n"
-    "AK_AMMA_NV4(160)\n"
+    "AK_AMMA4(160)\n"
     "AK_AMMA_F8X4(160)\n"
     "#endif\n"
     "#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 192\n"
-    "AK_AMMA_NV4(192)\n"
+    "AK_AMMA4(192)\n"
     "AK_AMMA_F8X4(192)\n"
     "#endif\n"
     "#if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 256\n"
-    "AK_AMMA_NV4(256)\n"
+    "AK_AMMA4(256)\n"
     "AK_AMMA_F8X4(256)\n"
     "#endif\n"
     "\n"
@@ -15702,6 +15740,12 @@ static const char _ak_src_conv[] =
     "// [Cin][Cog][taps] transposed). Transposed convolution is the same GEMM as an\n"
     "// output-stationary gather: output o takes input i = (o + pad - tap dil) /\n"
     "// stride from tap t when that division is exact and i is inside the input.\n"
+    "// With a stride > 1 (flag PHASE) the host launches one GEMM per sub-pixel\n"
+    "// phase (o mod stride in each dimension; blockIdx.z = group x phases +\n"
+    "// phase): a phase's outputs take only the taps with (o + pad - tap dil) a\n"
+    "// multiple of the stride, a fixed subset (ak_conv_phase), so each phase is\n"
+    "// a stride-1 transposed convolution over its own taps and nothing is\n"
+    "// computed to be thrown away.\n"
     "// A k tile's decomposition (channel offset, tap offsets, weight offset) is\n"
     "// computed once per tile into shared memory (a double-buffered table), each\n"
     "// thread's row m is decomposed once per block.\n"
@@ -15717,9 +15761,11 @@ static const char _ak_src_conv[] =
     "// walks output positions with consecutive threads.\n"
     "//\n"
     "// Depthwise (ak_conv_dw_*): groups == Cin, Cout a multiple of Cin (output\n"
-    "// channel c reads input channel c / (Cout / Cin)), standard only: one thread\n"
-    "// per output element, the taps in a loop (fp32 sums), neighbours share\n"
-    "// inputs through the caches.\n"
+    "// channel c reads input channel c / (Cout / Cin)), standard only. Channels-\n"
+    "// first where the window of a 64 x 32 output tile fits shared memory (flag\n"
+    "// DWT): the window staged once per kernel depth (fp32), each thread sums a\n"
+    "// strip of 8 outputs of a column. Otherwise one thread per output element,\n"
+    "// the taps in a loop (fp32 sums), neighbours share inputs through the caches.\n"
     "//\n"
     "// Index math: 32-bit inside one sample (the host keeps a sample of x and of\n"
     "// y below 2^31 elements and M below 2^31), 64-bit for the sample offset.\n"
@@ -15739,7 +15785,8 @@ static const char _ak_src_conv[] =
     "//\n"
     "// flags: bit 0 transposed, 1 channels-last (y; x too unless VEC), 2 bias,\n"
     "// 3 VEC (x channels-last, vector loader), 4 WT (with VEC: the weight taps\n"
-    "// outermost), bits 8.. the activation's\n"
+    "// outermost), 5 PHASE (transposed, sub-pixel phases), 6 DWT (depthwise,\n"
+    "// channels-first: the tiled path), bits 8.. the activation's\n"
     "// AK_UNARY_* code.\n"
     "//\n"
     "// kernels: ak_conv_igemm_mma_f16 ak_conv_igemm_mma_bf16 ak_conv_igemm_mma_f32 ak_conv_igemm_mma_x32 ak_conv_igemm_simt_f32 ak_conv_igemm_simt_f16 ak_conv_igemm_simt_bf16 ak_conv_dw_f32 ak_conv_dw_f16 ak_conv_dw_bf16\n"
@@ -15750,6 +15797,12 @@ static const char _ak_src_conv[] =
     "#define AK_CVF_BIAS 4\n"
     "#define AK_CVF_VEC 8\n"
     "#define AK_CVF_WT 16\n"
+    "#define AK_CVF_PHASE 32\n"
+    "#define AK_CVF_DWT 64\n"
+    "#define AK_CONV_DW_TW 64   /* the tiled depthwise path: output tile columns (one a thread) */\n"
+    "#define AK_CONV_DW_R 8     /* output rows a thread (4 row groups: 32 rows a tile) */\n"
+    "#define AK_CONV_DW_XS 6144 /* input tile elements (fp32) in shared memory: the host's limit */\n"
+    "#define AK_CONV_DW_WS 256  /* taps in shared memory: the host's limit */\n"
     "#define AK_CVF_ACT_SHIFT 8\n"
     "// <<host\n"
     "\n"
@@ -15758,6 +15811,30 @@ static const char _ak_src_conv[] =
     "        int kD, int kH, int kW, int sD, int sH, int sW, int pD, int pH, int pW, int dD, int dH, int dW\n"
     "#define AK_CONV_ARGS \\\n"
     "    flags, ap, Nb, Cin, Cout, Cig, Cog, ID, IH, IW, OD, OH, OW, kD, kH, kW, sD, sH, sW, pD, pH, pW, dD, dH, dW\n"
+    "\n"
+    "/* One spatial dimension of a transposed convolution's sub-pixel phase r\n"
+    " * (outputs o = r + s j, j < o_n): the taps t with (r + p - t d) a multiple\n"
+    " * of s are t = t0 + q ts (q < k_n, ts = s / gcd(s, d)), and output j reads\n"
+    " * input j + p_n - q d_n (d_n = d / gcd): a stride-1 transposed convolution\n"
+    " * with padding p_n, dilation d_n and k_n taps. k_n = 0: no tap reaches the\n"
+    " * phase (its outputs are the bias). */\n"
+    "struct ak_conv_phase {\n"
+    "    int o_n, k_n, p_n, d_n, t0, ts;\n"
+    "};\n"
+    "AK_INLINE ak_conv_phase ak_conv_phase_of(int r, int O, int k, int s, int p, int d) {\n"
+    "    ak_conv_phase f;\n"
+    "    int a = d, b = s;\n"
+    "    while (b) { const int t = a % b; a = b; b = t; }\n"
+    "    f.ts = s / a; f.d_n = d / a;\n"
+    "    f.o_n = r < O ? (O - r + s - 1) / s : 0;\n"
+    "    f.t0 = 0; f.k_n = 0; f.p_n = 0;\n"
+    "    for (int t = 0; t < f.ts && t < k; t++)\n"
+    "        if ((r + p - t * d) % s == 0) {\n"
+    "            f.t0 = t; f.k_n = (k - t + f.ts - 1) / f.ts; f.p_n = (r + p - t * d) / s;\n"
+    "            break;\n"
+    "        }\n"
+    "    return f;\n"
+    "}\n"
     "\n"
     "/* One entry of the k table: x offset of the channel, tap offsets (times the\n"
     " * dilation), the weight offset of (channel, tap); td = -2^30: k past K. */\n"
@@ -15786,14 +15863,43 @@ static const char _ak_src_conv[] =
     "    T (*Bs)[BSZ] = (T (*)[BSZ])(smem + 2 * ASZ * DT::SIZE);\n"
     "    const bool trans = (flags & AK_CVF_TRANS) != 0, cl = (flags & AK_CVF_NHWC) != 0;\n"
     "    const int tid = (int)threadIdx.x;\n"
-    "    const int g = (int)blockIdx.z, co0 = (int)blockIdx.y * BN;\n"
+    "    /* flag PHASE (transposed, a stride > 1): blockIdx.z = group x phases + phase; the block computes the\n"
+    "     * phase's outputs as a stride-1 transposed convolution over the phase's taps only (ak_conv_phase) */\n"
+    "    const int nph = (flags & AK_CVF_PHASE) ? sD * sH * sW : 1;\n"
+    "    const int g = (int)blockIdx.z / nph, ph = (int)blockIdx.z % nph, co0 = (int)blockIdx.y * BN;\n"
     "    const int m0 = (int)blockIdx.x * BM;\n"
+    "    /* the full output and kernel (y and weight addressing), before the phase's extents replace them */\n"
+    "    const int fOH = OH, fOW = OW, fOP = OD * OH * OW, fkH = kH, fkW = kW, taps = kD * kH * kW;\n"
+    "    const int rD = ph / (sH * sW), rH = (ph / sW) % sH, rW = ph % sW, fsD = sD, fsH = sH, fsW = sW;\n"
+    "    int t0D = 0, t0H = 0, t0W = 0, tsD = 1, tsH = 1, tsW = 1;\n"
+    "    if (nph > 1) {\n"
+    "        const ak_conv_phase fd = ak_conv_phase_of(rD, OD, kD, sD, pD, dD), fh = ak_conv_phase_of(rH, OH, kH, sH, pH, dH),\n"
+    "                            fw = ak_conv_phase_of(rW, OW, kW, sW, pW, dW);\n"
+    "        OD = fd.o_n; OH = fh.o_n; OW = fw.o_n;\n"
+    "        kD = fd.k_n; kH = fh.k_n; kW = fw.k_n;\n"
+    "        pD = fd.p_n; pH = fh.p_n; pW = fw.p_n;\n"
+    "        dD = fd.d_n; dH = fh.d_n; dW = fw.d_n;\n"
+    "        t0D = fd.t0; t0H = fh.t0; t0W = fw.t0; tsD = fd.ts; tsH = fh.ts; tsW = fw.ts;\n"
+    "        sD = sH = sW = 1;\n"
+    "    }\n"
+    "    /* the weight's tap of the phase's tap t (t ordered as the phase's kD x kH x kW) */\n"
+    "    auto wtap = [&](int t) {\n"
+    "        if (nph == 1) return t;\n"
+    "        const int qw = t % kW, qh = (t / kW) % kH, qd = t / (kW * kH);\n"
+    "        return ((t0D + qd * tsD) * fkH + t0H + qh * tsH) * fkW + t0W + qw * tsW;\n"
+    "    };\n"
+    "    /* y offset in a sample (in positions) of the phase's output position o */\n"
+    "    auto ypos = [&](int o) {\n"
+    "        if (nph == 1) return o;\n"
+    "        const int jw = o % OW, jh = (o / OW) % OH, jd = o / (OW * OH);\n"
+    "        return ((rD + fsD * jd) * fOH + rH + fsH * jh) * fOW + rW + fsW * jw;\n"
+    "    };\n"
     "    const int OP = OD * OH * OW, M = Nb * OP;\n"
-    "    const int taps = kD * kH * kW, K = Cig * taps;\n"
+    "    const int ptaps = kD * kH * kW, K = Cig * ptaps;\n"
     "    const int xcs = cl ? 1 : ID * IH * IW, xps = cl ? Cin : 1; /* x strides of a channel, of a position */\n"
     "    /* weight: group base, stride of an output channel, of an input channel (taps are contiguous) */\n"
-    "    const ak_i64 wg = trans ? (ak_i64)g * Cig * Cog * taps : (ak_i64)g * Cog * K;\n"
-    "    const int wco = trans ? taps : K, wci = trans ? Cog * taps : taps;\n"
+    "    const ak_i64 wg = (ak_i64)g * Cig * Cog * taps;\n"
+    "    const int wco = trans ? taps : Cig * taps, wci = trans ? Cog * taps : taps;\n"
     "    /* this thread's row of A (fixed for the whole k loop) */\n"
     "    const int am = m0 + tid % BM, ak0 = tid / BM;\n"
     "    /* row base: forward o s - p, transposed o + p (taps then subtract); rows past M get a base no tap reaches */\n"
@@ -15813,9 +15919,9 @@ static const char _ak_src_conv[] =
     "            const int k = k0 + tid;\n"
     "            ak_conv_kent e;\n"
     "            if (k < K) {\n"
-    "                const int ci = k / taps, t = k % taps, kw = t % kW, kh = (t / kW) % kH, kd = t / (kW * kH);\n"
+    "                const int ci = k / ptaps, t = k % ptaps, kw = t % kW, kh = (t / kW) % kH, kd = t / (kW * kH);\n"
     "                const int sg = trans ? -1 : 1;\n"
-    "                e.td = sg * kd * dD; e.th = sg * kh * dH; e.tw = sg * kw * dW; e.woff = ci * wci + t;\n"
+    "                e.td = sg * kd * dD; e.th = sg * kh * dH; e.tw = sg * kw * dW; e.woff = ci * wci + wtap(t);\n"
     "                e.xoff = ci * xcs + ((e.td * IH + e.th) * IW + e.tw) * xps;   /* the tap's offset from the row base */\n"
     "            } else {\n"
     "                e.xoff = 0; e.td = -(1 << 30); e.th = 0; e.tw = 0; e.woff = 0;\n"
@@ -15945,7 +16051,7 @@ static const char _ak_src_conv[] =
     "                    else { rd[i] = od * sD - pD; rh[i] = oh * sH - pH; rw[i] = ow * sW - pW; }\n"
     "                }\n"
     "            }\n"
-    "            const int nct = (Cig + BK - 1) / BK, nkv = taps * nct, sg = trans ? -1 : 1;\n"
+    "            const int nct = (Cig + BK - 1) / BK, nkv = ptaps * nct, sg = trans ? -1 : 1;\n"
     "            const int co = co0 + r0;\n"
     "            const T* wrow = w + wg + (ak_i64)(co < Cog ? co : 0) * wco;\n"
     "            /* B's thread mapping: row r0, channels cc; transposed with WT: row tid % BN, channels (tid / BN) 8 */\n"
@@ -15955,7 +16061,7 @@ static const char _ak_src_conv[] =
     "            auto vload = [&](int kt) {\n"
     "                const int t = kt / nct, c0 = (kt - t * nct) * BK;\n"
     "                const int kw = t % kW, kh = (t / kW) % kH, kd = t / (kW * kH);\n"
-    "                const int td = sg * kd * dD, th = sg * kh * dH, tw = sg * kw * dW;\n"
+    "                const int td = sg * kd * dD, th = sg * kh * dH, tw = sg * kw * dW, wt = wtap(t);\n"
     "                const bool cok = c0 + cc < Cig;\n"
     "#pragma unroll\n"
     "                for (int i = 0; i < NCA; i++) {\n"
@@ -15968,16 +16074,16 @@ static const char _ak_src_conv[] =
     "                if (wtt) {\n"
     "                    /* [taps][Cin][Cog]: 8 input channels of output channel bco, each load coalesced along bco */\n"
     "                    if (c0 + bkc < Cig && bco < Cog) {\n"
-    "                        const T* wp = w + ((ak_i64)t * Cin + g * Cig + c0 + bkc) * Cog + bco;\n"
+    "                        const T* wp = w + ((ak_i64)wt * Cin + g * Cig + c0 + bkc) * Cog + bco;\n"
     "                        ak_u32 u[4];\n"
     "#pragma unroll\n"
     "                        for (int j = 0; j < 4; j++) u[j] = ak_pack2(wp[(2 * j) * Cog], wp[(2 * j + 1) * Cog]);\n"
     "                        rb.x = u[0]; rb.y = u[1]; rb.z = u[2]; rb.w = u[3];\n"
     "                    }\n"
     "                } else if (cok && co < Cog && (flags & AK_CVF_WT))\n"
-    "                    rb = *(const uint4*)(w + ((ak_i64)t * Cout + g * Cog + co) * Cig + c0 + cc);\n"
+    "                    rb = *(const uint4*)(w + ((ak_i64)wt * Cout + g * Cog + co) * Cig + c0 + cc);\n"
     "                else if (cok && co < Cog) {\n"
-    "                    const T* wp = wrow + (c0 + cc) * wci + t;\n"
+    "                    const T* wp = wrow + (c0 + cc) * wci + wt;\n"
     "                    ak_u32 u[4];\n"
     "#pragma unroll\n"
     "                    for (int j = 0; j < 4; j++) u[j] = ak_pack2(wp[(2 * j) * wci], wp[(2 * j + 1) * wci]);\n"
@@ -15989,9 +16095,11 @@ static const char _ak_src_conv[] =
     "                for (int i = 0; i < NCA; i++) *(uint4*)&As[st][(r0 + i * RSTEP) * LDA + cc] = ra[i];\n"
     "                *(uint4*)&Bs[st][bn * LDB + bkc] = rb;\n"
     "            };\n"
-    "            vload(0);\n"
-    "            vstore(0);\n"
-    "            __syncthreads();\n"
+    "            if (nkv > 0) {\n"
+    "                vload(0);\n"
+    "                vstore(0);\n"
+    "                __syncthreads();\n"
+    "            }\n"
     "            for (int kt = 0; kt < nkv; kt++) {\n"
     "                const int cur = kt & 1;\n"
     "                if (kt + 1 < nkv) vload(kt + 1);\n"
@@ -16046,10 +16154,10 @@ static const char _ak_src_conv[] =
     "    }\n"
     "    __syncthreads();\n"
     "    const int act = flags >> AK_CVF_ACT_SHIFT;\n"
-    "    const int ycs = cl ? 1 : OP, yps = cl ? Cout : 1;\n"
+    "    const int ycs = cl ? 1 : fOP, yps = cl ? Cout : 1;\n"
     "    if (am < M) {\n"
-    "        const int n = am / OP, o = am % OP;\n"
-    "        T* yn = y + (ak_i64)n * Cout * OP + (ak_i64)o * yps;\n"
+    "        const int n = am / OP, o = ypos(am % OP);\n"
+    "        T* yn = y + (ak_i64)n * Cout * fOP + (ak_i64)o * yps;\n"
     "#pragma unroll 1\n"
     "        for (int c = ak0; c < BN; c += NT / BM) {\n"
     "            const int co = co0 + c;\n"
@@ -16121,6 +16229,64 @@ static const char _ak_src_conv[] =
     "    const int OP = OD * OH * OW, taps = kD * kH * kW, IP = ID * IH * IW;\n"
     "    const int act = flags >> AK_CVF_ACT_SHIFT;\n"
     "    (void)Cig;\n"
+    "    if (flags & AK_CVF_DWT) {\n"
+    "        /* Tiled (channels-first, flag DWT): a block computes a 64 x 32 tile of one output plane (one depth); per\n"
+    "         * kernel depth it stages the input window of the tile in shared memory (fp32, coalesced row loads, zeros\n"
+    "         * outside the input), the taps in shared memory; each thread sums a column strip of 8 outputs. blockIdx.x:\n"
+    "         * the tile, y: (sample, channel, output depth), striding by gridDim.y. */\n"
+    "        enum { TW = AK_CONV_DW_TW, R = AK_CONV_DW_R, TY = 256 / TW, TH = TY * R };\n"
+    "        __shared__ float xs[AK_CONV_DW_XS];\n"
+    "        __shared__ float wsm[AK_CONV_DW_WS];\n"
+    "        const int tid = (int)threadIdx.x, tx = tid % TW, ty = tid / TW;\n"
+    "        const int twn = (OW + TW - 1) / TW, ow0 = ((int)blockIdx.x % twn) * TW, oh0 = ((int)blockIdx.x / twn) * TH;\n"
+    "        const int XW = (TW - 1) * sW + (kW - 1) * dW + 1, XH = (TH - 1) * sH + (kH - 1) * dH + 1, XN = XW * XH;\n"
+    "        const int iw0 = ow0 * sW - pW, ih0 = oh0 * sH - pH;\n"
+    "        const ak_i64 units = (ak_i64)Nb * Cout * OD;\n"
+    "        for (ak_i64 u = blockIdx.y; u < units; u += gridDim.y) {\n"
+    "            const int od = (int)(u % OD), c = (int)((u / OD) % Cout), n = (int)(u / ((ak_i64)OD * Cout));\n"
+    "            const typename DT::T* xc = x + ((ak_i64)n * Cin + c / Cog) * IP;\n"
+    "            float acc[R];\n"
+    "#pragma unroll\n"
+    "            for (int r = 0; r < R; r++) acc[r] = 0.0f;\n"
+    "            __syncthreads(); /* the previous unit's readers are done */\n"
+    "            for (int t = tid; t < taps; t += 256) wsm[t] = DT::to(w[(ak_i64)c * taps + t]);\n"
+    "            for (int kd = 0; kd < kD; kd++) {\n"
+    "                const int id = od * sD - pD + kd * dD;\n"
+    "                if ((unsigned)id >= (unsigned)ID) continue; /* uniform over the block */\n"
+    "                const typename DT::T* xp = xc + (ak_i64)id * IH * IW;\n"
+    "                __syncthreads();\n"
+    "                for (int e = tid; e < XN; e += 256) {\n"
+    "                    const int rr = e / XW, q = e - rr * XW, ih = ih0 + rr, iw = iw0 + q;\n"
+    "                    xs[e] = ((unsigned)ih < (unsigned)IH && (unsigned)iw < (unsigned)IW) ? DT::to(xp[ih * IW + iw]) : 0.0f;\n"
+    "                }\n"
+    "                __syncthreads();\n"
+    "                const float* xr = xs + (ty * R) * sH * XW + tx * sW;\n"
+    "                const float* wr = wsm + kd * kH * kW;\n"
+    "                for (int kh = 0; kh < kH; kh++)\n"
+    "                    for (int kw = 0; kw < kW; kw++) {\n"
+    "                        const float wv = wr[kh * kW + kw];\n"
+    "                        const float* xq = xr + kh * dH * XW + kw * dW;\n"
+    "#pragma unroll\n"
+    "                        for (int r = 0; r < R; r++) acc[r] = fmaf(xq[r * sH * XW], wv, acc[r]);\n"
+    "                    }\n"
+    "            }\n"
+    "            const float b = (flags & AK_CVF_BIAS) ? DT::to(bias[c]) : 0.0f;\n"
+    "            typename DT::T* yp = y + ((ak_i64)n * Cout + c) * OP + (ak_i64)od * OH * OW;\n"
+    "            const int ow = ow0 + tx;\n"
+    "            if (ow < OW) {\n"
+    "#pragma unroll\n"
+    "                for (int r = 0; r < R; r++) {\n"
+    "                    const int oh = oh0 + ty * R + r;\n"
+    "                    if (oh < OH) {\n"
+    "                        float v = acc[r] + b;\n"
+    "                        if (act != AK_UNARY_NONE) v = ak_uop_apply(act, v, ap);\n"
+    "                        yp[oh * OW + ow] = DT::from(v);\n"
+    "                    }\n"
+    "                }\n"
+    "            }\n"
+    "        }\n"
+    "        return;\n"
+    "    }\n"
     "    if (!cl) {\n"
     "        const ak_i64 planes = (ak_i64)Nb * Cout;\n"
     "        for (ak_i64 pl = blockIdx.y; pl < planes; pl += gridDim.y) {\n"
@@ -17994,6 +18160,262 @@ static const char _ak_src_gemm_decode[] =
     "// kernels: ak_gemm_decode_fin_f16 ak_gemm_decode_fin_bf16\n"
     "AK_GEMM_DECODE_FIN(ak_gemm_decode_fin_f16, ak_f16_t)\n"
     "AK_GEMM_DECODE_FIN(ak_gemm_decode_fin_bf16, ak_bf16_t)\n"
+    ;
+
+/* kernels/gemm_ffma.hip */
+static const char _ak_src_gemm_ffma[] =
+    "/* kernels/gemm_ffma.hip: exact f32 GEMM on plain FFMAs for NVIDIA (the\n"
+    " * matrix cores round f32 to TF32; this is the path without that opt-in):\n"
+    " *   D = act(alpha op(A) op(B) + beta C + bias) + R, batched (strided), f32.\n"
+    " * Host wrapper, plan and CPU reference: ak_gemm in amdkit.h\n"
+    " * (>>impl:ops-gemm), which picks this family for f32 inputs on NVIDIA rows\n"
+    " * of the architecture table unless config.allow_tf32 sends them to the\n"
+    " * matrix cores; the split-K finish pass of kernels/gemm.hip\n"
+    " * (ak_gemm_splitk_fin_f32) adds the k slices of few-tile problems.\n"
+    " *\n"
+    " * Block tile 128 x 128 x 8, 256 threads (8 warps of 4 x 8 threads). Each\n"
+    " * thread owns 8 x 8 outputs as 2 x 2 fragments of 4 x 4: rows ty 4 + {0..3}\n"
+    " * and 64 + ty 4 + {0..3}, columns tx 4 + {0..3} and 64 + tx 4 + {0..3}\n"
+    " * (tx = 8 (w % 2) + lane % 8, ty = 4 (w / 2) + lane / 8): per k a warp reads\n"
+    " * 4 distinct 16-byte A pieces and 8 consecutive B pieces, one shared-memory\n"
+    " * wavefront per 16-byte load, for 64 FFMAs a thread. op(A) and op(B) sit\n"
+    " * k-major in shared memory ([k][m], [k][n], rows of 132 floats: the\n"
+    " * transposing stores of a k-contiguous operand hit 32 distinct banks),\n"
+    " * double-buffered with one barrier per k step; each k step's global loads\n"
+    " * (one 16-byte load a thread per operand where the flags allow and the piece\n"
+    " * is in bounds, else element loads with zeros outside) are issued before the\n"
+    " * products of the previous step. The layouts of A (TA) and B (TB) are\n"
+    " * template parameters (one kernel each: no layout branches in the loop).\n"
+    " * Registers capped at 128 on NVIDIA: two blocks share an SM. Epilogue: D =\n"
+    " * alpha acc straight from registers (16-byte stores) for whole tiles; edge\n"
+    " * tiles and C / bias / activation / residual take the tile through shared\n"
+    " * memory in two 64-row halves, then one thread an output column.\n"
+    " *\n"
+    " * flags (the host builds them as for kernels/gemm.hip: amdkit.h _AK_GF_*):\n"
+    " * bit 0 A transposed, 1 B transposed, 3 read C (beta != 0), 4 bias, 5\n"
+    " * residual, 6 A 16-byte vectors allowed, 7 same for B, bits 8.. the\n"
+    " * activation's AK_UNARY_* code. Batch b reads A + b sA, B + b sB, ...\n"
+    " * (blockIdx.z strides over batches). */\n"
+    "\n"
+    "// >>host  the flag bits (the host builds them: amdkit.h _AK_GF_*; the same values as kernels/gemm.hip)\n"
+    "#define AK_GFF_C 8\n"
+    "#define AK_GFF_BIAS 16\n"
+    "#define AK_GFF_RES 32\n"
+    "#define AK_GFF_VA 64\n"
+    "#define AK_GFF_VB 128\n"
+    "#define AK_GFF_ACT_SHIFT 8\n"
+    "// <<host\n"
+    "\n"
+    "#define AK_GFF_PARAMS(T)                                                                                        \\\n"
+    "    const T *A, const T *B, const void *C, void *D, const void *bias, const void *R, int M, int N,             \\\n"
+    "        int K, ak_i64 lda, ak_i64 ldb, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, ak_i64 sA, ak_i64 sB, ak_i64 sC,    \\\n"
+    "        ak_i64 sD, ak_i64 sR, int batch, float alpha, float beta, int flags, float ap\n"
+    "\n"
+    "/* One operand's share of k step k0: 4 elements a thread, at row r0 + t / 2, k0 + 4 (t % 2) .. + 3 of a\n"
+    " * k-contiguous matrix (KC), else at k0 + t / 32, rows r0 + 4 (t % 32) .. + 3: one 16-byte load when fast (the\n"
+    " * caller's count of such steps, ak_gff_nfast), else element loads with zeros outside. p: this thread's element\n"
+    " * at k0 (the caller advances it a k step at a time); the slow path recomputes the rest from the kernel's\n"
+    " * arguments (no registers held across the loop). */\n"
+    "template <bool KC>\n"
+    "AK_INLINE void ak_gff_ld(const float* p, bool fast, int r0, int k0, int R, int K, float* v) {\n"
+    "    if (fast) {\n"
+    "        const float4 q = *(const float4*)p;\n"
+    "        v[0] = q.x; v[1] = q.y; v[2] = q.z; v[3] = q.w;\n"
+    "    } else {\n"
+    "        const int t = (int)threadIdx.x;\n"
+    "        const int r = KC ? r0 + (t >> 1) : r0 + (t & 31) * 4, k = KC ? k0 + (t & 1) * 4 : k0 + (t >> 5);\n"
+    "#pragma unroll\n"
+    "        for (int j = 0; j < 4; j++) v[j] = (KC ? (r < R && k + j < K) : (k < K && r + j < R)) ? p[j] : 0.0f;\n"
+    "    }\n"
+    "}\n"
+    "/* The k steps 0 .. n - 1 whose piece of this thread is a whole 16-byte load (vec: the operand allows them). */\n"
+    "template <bool KC>\n"
+    "AK_INLINE int ak_gff_nfast(bool vec, int r0, int R, int K) {\n"
+    "    const int t = (int)threadIdx.x;\n"
+    "    if (KC) {\n"
+    "        const int r = r0 + (t >> 1), kq = (t & 1) * 4;\n"
+    "        return vec && r < R && K >= kq + 4 ? (K - kq - 4) / 8 + 1 : 0;\n"
+    "    }\n"
+    "    return vec && r0 + (t & 31) * 4 + 4 <= R ? (K - (t >> 5) + 7) / 8 : 0;\n"
+    "}\n"
+    "template <bool KC>\n"
+    "AK_INLINE const float* ak_gff_p0(const float* X, ak_i64 ld, int r0) {\n"
+    "    const int t = (int)threadIdx.x;\n"
+    "    return KC ? X + (ak_i64)(r0 + (t >> 1)) * ld + (t & 1) * 4 : X + (ak_i64)(t >> 5) * ld + r0 + (t & 31) * 4;\n"
+    "}\n"
+    "template <bool KC, int LDS>\n"
+    "AK_INLINE void ak_gff_st(float* S, const float* v) {\n"
+    "    const int t = (int)threadIdx.x;\n"
+    "    if (KC) {\n"
+    "        const int r = t >> 1, k = (t & 1) * 4;\n"
+    "#pragma unroll\n"
+    "        for (int j = 0; j < 4; j++) S[(k + j) * LDS + r] = v[j];\n"
+    "    } else {\n"
+    "        *(float4*)(S + (t >> 5) * LDS + (t & 31) * 4) = make_float4(v[0], v[1], v[2], v[3]);\n"
+    "    }\n"
+    "}\n"
+    "template <bool TA, bool TB>\n"
+    "AK_INLINE void ak_gff(AK_GFF_PARAMS(float)) {\n"
+    "    enum { BM = 128, BN = 128, BK = 8, LDS = 132, STAGE = 2 * BK * LDS, HALF = 64 * BN, SMEM = 2 * STAGE > HALF ? 2 * STAGE : HALF };\n"
+    "    __shared__ __attribute__((aligned(16))) float smem[SMEM];\n"
+    "    float* const As = smem;         /* [stage][k][m] */\n"
+    "    float* const Bs = smem + STAGE; /* [stage][k][n] */\n"
+    "    /* block -> tile in groups of 8 tile rows (all column tiles of 8 row tiles before the next 8): concurrent blocks\n"
+    "     * share A rows and B columns in L2 */\n"
+    "    const int gx = (int)gridDim.x, gy = (int)gridDim.y, pid = (int)blockIdx.y * gx + (int)blockIdx.x;\n"
+    "    const int per = 8 * gx, first = (pid / per) * 8, rows = gy - first < 8 ? gy - first : 8;\n"
+    "    const int m0 = (first + (pid % per) % rows) * BM, n0 = ((pid % per) / rows) * BN;\n"
+    "    const int lane = (int)threadIdx.x & 31, w = (int)threadIdx.x >> 5;\n"
+    "    const int tx = 8 * (w & 1) + (lane & 7), ty = 4 * (w >> 1) + (lane >> 3);\n"
+    "    const bool va = (flags & AK_GFF_VA) != 0, vb = (flags & AK_GFF_VB) != 0;\n"
+    "    const int nk = (K + BK - 1) / BK;\n"
+    "    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {\n"
+    "        float acc[8][8];\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < 8; i++)\n"
+    "#pragma unroll\n"
+    "            for (int j = 0; j < 8; j++) acc[i][j] = 0.0f;\n"
+    "        float ra[4], rb[4];\n"
+    "        const float* pa = ak_gff_p0<!TA>(A + (ak_i64)b * sA, lda, m0);\n"
+    "        const float* pb = ak_gff_p0<TB>(B + (ak_i64)b * sB, ldb, n0);\n"
+    "        const int fa_n = ak_gff_nfast<!TA>(va, m0, M, K), fb_n = ak_gff_nfast<TB>(vb, n0, N, K);\n"
+    "        ak_gff_ld<!TA>(pa, 0 < fa_n, m0, 0, M, K, ra);\n"
+    "        ak_gff_ld<TB>(pb, 0 < fb_n, n0, 0, N, K, rb);\n"
+    "        __syncthreads(); /* the previous batch entry's epilogue is done with the shared memory */\n"
+    "        ak_gff_st<!TA, LDS>(As, ra);\n"
+    "        ak_gff_st<TB, LDS>(Bs, rb);\n"
+    "        __syncthreads();\n"
+    "        /* fragments double-buffered in registers: step kk's products run while step kk + 1's are read (the last\n"
+    "         * step of a tile reads the first of the next, after the barrier that publishes it) */\n"
+    "        float4 fa[2][2], fb[2][2];\n"
+    "        fa[0][0] = *(const float4*)(As + ty * 4);\n"
+    "        fa[0][1] = *(const float4*)(As + ty * 4 + 64);\n"
+    "        fb[0][0] = *(const float4*)(Bs + tx * 4);\n"
+    "        fb[0][1] = *(const float4*)(Bs + tx * 4 + 64);\n"
+    "        for (int kt = 0; kt < nk; kt++) {\n"
+    "            const int cur = kt & 1;\n"
+    "            const bool more = kt + 1 < nk;\n"
+    "            if (more) {\n"
+    "                pa += TA ? BK * lda : BK;\n"
+    "                pb += TB ? BK : BK * ldb;\n"
+    "                ak_gff_ld<!TA>(pa, kt + 1 < fa_n, m0, (kt + 1) * BK, M, K, ra);\n"
+    "                ak_gff_ld<TB>(pb, kt + 1 < fb_n, n0, (kt + 1) * BK, N, K, rb);\n"
+    "            }\n"
+    "#pragma unroll\n"
+    "            for (int kk = 0; kk < BK; kk++) {\n"
+    "                if (kk == BK - 1 && more) { /* the other stage's readers finished before the previous barrier */\n"
+    "                    ak_gff_st<!TA, LDS>(As + (cur ^ 1) * BK * LDS, ra);\n"
+    "                    ak_gff_st<TB, LDS>(Bs + (cur ^ 1) * BK * LDS, rb);\n"
+    "                    __syncthreads();\n"
+    "                }\n"
+    "                if (kk < BK - 1 || more) {\n"
+    "                    const int st = kk == BK - 1 ? cur ^ 1 : cur, nx = (kk + 1) % BK;\n"
+    "                    const float* as = As + st * BK * LDS + nx * LDS + ty * 4;\n"
+    "                    const float* bs = Bs + st * BK * LDS + nx * LDS + tx * 4;\n"
+    "                    fa[(kk + 1) & 1][0] = *(const float4*)as;\n"
+    "                    fa[(kk + 1) & 1][1] = *(const float4*)(as + 64);\n"
+    "                    fb[(kk + 1) & 1][0] = *(const float4*)bs;\n"
+    "                    fb[(kk + 1) & 1][1] = *(const float4*)(bs + 64);\n"
+    "                }\n"
+    "                const float4 a0 = fa[kk & 1][0], a1 = fa[kk & 1][1], b0 = fb[kk & 1][0], b1 = fb[kk & 1][1];\n"
+    "                const float av[8] = { a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w };\n"
+    "                const float bv[8] = { b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w };\n"
+    "#pragma unroll\n"
+    "                for (int i = 0; i < 8; i++)\n"
+    "#pragma unroll\n"
+    "                    for (int j = 0; j < 8; j++) acc[i][j] = fmaf(av[i], bv[j], acc[i][j]);\n"
+    "            }\n"
+    "        }\n"
+    "        float* Db = (float*)D + (ak_i64)b * sD;\n"
+    "        if (!(flags & (AK_GFF_C | AK_GFF_BIAS | AK_GFF_RES)) && (flags >> AK_GFF_ACT_SHIFT) == AK_UNARY_NONE && (ldd & 3) == 0 &&\n"
+    "            ak_aligned16(Db) && m0 + BM <= M && n0 + BN <= N) {\n"
+    "            /* D = alpha acc of a whole tile straight from registers, 16-byte stores */\n"
+    "            float* d = Db + (ak_i64)(m0 + ty * 4) * ldd + n0 + tx * 4;\n"
+    "#pragma unroll\n"
+    "            for (int i = 0; i < 8; i++)\n"
+    "#pragma unroll\n"
+    "                for (int h = 0; h < 2; h++)\n"
+    "                    *(float4*)(d + (ak_i64)((i >> 2) * 64 + (i & 3)) * ldd + h * 64) =\n"
+    "                        make_float4(alpha * acc[i][4 * h], alpha * acc[i][4 * h + 1], alpha * acc[i][4 * h + 2], alpha * acc[i][4 * h + 3]);\n"
+    "            continue;\n"
+    "        }\n"
+    "        /* edge tiles and the other epilogues: the tile through shared memory in two 64-row halves, then thread c on\n"
+    "         * column c of each row (coalesced C / R / D) */\n"
+    "        const float* Cb = (const float*)C + (ak_i64)b * sC;\n"
+    "        const float* Rb = (const float*)R + (ak_i64)b * sR;\n"
+    "        const int act = flags >> AK_GFF_ACT_SHIFT;\n"
+    "#pragma unroll\n"
+    "        for (int h = 0; h < 2; h++) {\n"
+    "            __syncthreads();\n"
+    "#pragma unroll\n"
+    "            for (int i = 0; i < 4; i++)\n"
+    "#pragma unroll\n"
+    "                for (int j = 0; j < 8; j++) smem[(ty * 4 + i) * BN + (j >> 2) * 64 + tx * 4 + (j & 3)] = acc[4 * h + i][j];\n"
+    "            __syncthreads();\n"
+    "            const int c = (int)threadIdx.x & (BN - 1), n = n0 + c;\n"
+    "            if (n < N) {\n"
+    "#pragma unroll 1\n"
+    "                for (int r = (int)threadIdx.x >> 7; r < 64; r += 2) {\n"
+    "                    const int m = m0 + h * 64 + r;\n"
+    "                    if (m >= M) break;\n"
+    "                    float v = alpha * smem[r * BN + c];\n"
+    "                    if (flags & AK_GFF_C) v += beta * Cb[(ak_i64)m * ldc + n];\n"
+    "                    if (flags & AK_GFF_BIAS) v += ((const float*)bias)[n];\n"
+    "                    if (act != AK_UNARY_NONE) v = ak_uop_apply(act, v, ap);\n"
+    "                    if (flags & AK_GFF_RES) v += Rb[(ak_i64)m * ldr + n];\n"
+    "                    Db[(ak_i64)m * ldd + n] = v;\n"
+    "                }\n"
+    "            }\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "/* AMD targets never run this family (exact f32 there is MFMA or the SIMT tile of kernels/gemm.hip; the planner\n"
+    " * picks it on NVIDIA rows only): the kernels compile there to a plain loop per output of the block's tile, correct\n"
+    " * and slow, without the register-blocked body (its 128-register budget is NVIDIA's). */\n"
+    "template <bool TA, bool TB>\n"
+    "AK_INLINE void ak_gff_each(AK_GFF_PARAMS(float)) {\n"
+    "    const int m0 = (int)blockIdx.y * 128, n0 = (int)blockIdx.x * 128;\n"
+    "    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {\n"
+    "        const float* Ab = A + (ak_i64)b * sA;\n"
+    "        const float* Bb = B + (ak_i64)b * sB;\n"
+    "        float* Db = (float*)D + (ak_i64)b * sD;\n"
+    "        for (int e = (int)threadIdx.x; e < 128 * 128; e += (int)blockDim.x) {\n"
+    "            const int m = m0 + e / 128, n = n0 + e % 128;\n"
+    "            if (m >= M || n >= N) continue;\n"
+    "            float acc = 0.0f;\n"
+    "            for (int k = 0; k < K; k++)\n"
+    "                acc = fmaf(Ab[TA ? (ak_i64)k * lda + m : (ak_i64)m * lda + k], Bb[TB ? (ak_i64)n * ldb + k : (ak_i64)k * ldb + n], acc);\n"
+    "            float v = alpha * acc;\n"
+    "            if (flags & AK_GFF_C) v += beta * ((const float*)C)[(ak_i64)b * sC + (ak_i64)m * ldc + n];\n"
+    "            if (flags & AK_GFF_BIAS) v += ((const float*)bias)[n];\n"
+    "            if ((flags >> AK_GFF_ACT_SHIFT) != AK_UNARY_NONE) v = ak_uop_apply(flags >> AK_GFF_ACT_SHIFT, v, ap);\n"
+    "            if (flags & AK_GFF_RES) v += ((const float*)R)[(ak_i64)b * sR + (ak_i64)m * ldr + n];\n"
+    "            Db[(ak_i64)m * ldd + n] = v;\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "#if defined(AK_NVIDIA)\n"
+    "#define AK_GFF_MINB 2\n"
+    "#define AK_GFF_BODY ak_gff\n"
+    "#else\n"
+    "#define AK_GFF_MINB 1\n"
+    "#define AK_GFF_BODY ak_gff_each\n"
+    "#endif\n"
+    "#define AK_GEMM_FFMA(NAME, TA, TB)                                                                \\\n"
+    "    AK_KERNEL void __launch_bounds__(256, AK_GFF_MINB) NAME(AK_GFF_PARAMS(float)) {               \\\n"
+    "        AK_GFF_BODY<TA, TB>(A, B, C, D, bias, R, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, \\\n"
+    "                       alpha, beta, flags, ap);                                                    \\\n"
+    "    }\n"
+    "\n"
+    "/* Kernels: ak_gemm_ffma_<A><B>_f32, A k (stored m x k) or m (stored k x m), B n (stored k x n) or k (stored\n"
+    " * n x k), as the Hopper kernels name them; tile 128 x 128 x 8, 256 threads (amdkit.h's _ak_gemm_tiles row). */\n"
+    "// kernels: ak_gemm_ffma_kn_f32 ak_gemm_ffma_mn_f32 ak_gemm_ffma_kk_f32 ak_gemm_ffma_mk_f32\n"
+    "AK_GEMM_FFMA(ak_gemm_ffma_kn_f32, false, false)\n"
+    "AK_GEMM_FFMA(ak_gemm_ffma_mn_f32, true, false)\n"
+    "AK_GEMM_FFMA(ak_gemm_ffma_kk_f32, false, true)\n"
+    "AK_GEMM_FFMA(ak_gemm_ffma_mk_f32, true, true)\n"
     ;
 
 /* kernels/gemm_sm90.hip */
@@ -21684,6 +22106,8 @@ static const struct { const char* family; const char* source; const char* kernel
       "ak_gemm_cdna_kk_f16 ak_gemm_cdna_kn_f16 ak_gemm_cdna_mk_f16 ak_gemm_cdna_mn_f16 ak_gemm_cdna_kk_bf16 ak_gemm_cdna_kn_bf16 ak_gemm_cdna_mk_bf16 ak_gemm_cdna_mn_bf16" },
     { "gemm_decode", _ak_src_gemm_decode,
       "ak_gemm_decode_kk_f16 ak_gemm_decode_kn_f16 ak_gemm_decode_mk_f16 ak_gemm_decode_mn_f16 ak_gemm_decode_kk_bf16 ak_gemm_decode_kn_bf16 ak_gemm_decode_mk_bf16 ak_gemm_decode_mn_bf16 ak_gemm_decode_fin_f16 ak_gemm_decode_fin_bf16" },
+    { "gemm_ffma", _ak_src_gemm_ffma,
+      "ak_gemm_ffma_kn_f32 ak_gemm_ffma_mn_f32 ak_gemm_ffma_kk_f32 ak_gemm_ffma_mk_f32" },
     { "gemm_sm90", _ak_src_gemm_sm90,
       "ak_gemm_sm90_n256_kk_f16 ak_gemm_sm90_n256_kn_f16 ak_gemm_sm90_n256_mk_f16 ak_gemm_sm90_n256_mn_f16 ak_gemm_sm90_n256_kk_bf16 ak_gemm_sm90_n256_kn_bf16 ak_gemm_sm90_n256_mk_bf16 ak_gemm_sm90_n256_mn_bf16 ak_gemm_sm90_n128_kk_f16 ak_gemm_sm90_n128_kn_f16 ak_gemm_sm90_n128_mk_f16 ak_gemm_sm90_n128_mn_f16 ak_gemm_sm90_n128_kk_bf16 ak_gemm_sm90_n128_kn_bf16 ak_gemm_sm90_n128_mk_bf16 ak_gemm_sm90_n128_mn_bf16 ak_gemm_sm90_p128_kk_f16 ak_gemm_sm90_p128_kn_f16 ak_gemm_sm90_p128_mk_f16 ak_gemm_sm90_p128_mn_f16 ak_gemm_sm90_p128_kk_bf16 ak_gemm_sm90_p128_kn_bf16 ak_gemm_sm90_p128_mk_bf16 ak_gemm_sm90_p128_mn_bf16 ak_gemm_sm90_n256_kk_e4e4 ak_gemm_sm90_n256_kk_e4e5 ak_gemm_sm90_n256_kk_e5e4 ak_gemm_sm90_n256_kk_e5e5 ak_gemm_sm90_n128_kk_e4e4 ak_gemm_sm90_n128_kk_e4e5 ak_gemm_sm90_n128_kk_e5e4 ak_gemm_sm90_n128_kk_e5e5 ak_gemm_sm90_p128_kk_e4e4 ak_gemm_sm90_p128_kk_e4e5 ak_gemm_sm90_p128_kk_e5e4 ak_gemm_sm90_p128_kk_e5e5 ak_gemm_sm90_n256_kk_i8 ak_gemm_sm90_n128_kk_i8 ak_gemm_sm90_p128_kk_i8" },
     { "layout", _ak_src_layout,
@@ -21718,6 +22142,12 @@ static const struct { const char* family; const char* source; const char* kernel
 #define _AK_CVF_BIAS 4
 #define _AK_CVF_VEC 8
 #define _AK_CVF_WT 16
+#define _AK_CVF_PHASE 32
+#define _AK_CVF_DWT 64
+#define _AK_CONV_DW_TW 64   /* the tiled depthwise path: output tile columns (one a thread) */
+#define _AK_CONV_DW_R 8     /* output rows a thread (4 row groups: 32 rows a tile) */
+#define _AK_CONV_DW_XS 6144 /* input tile elements (fp32) in shared memory: the host's limit */
+#define _AK_CONV_DW_WS 256  /* taps in shared memory: the host's limit */
 #define _AK_CVF_ACT_SHIFT 8
 /* host constants of kernels/gemm.hip (its `// >>host` block) */
 #define _AK_GF_TA 1
@@ -21744,6 +22174,13 @@ static const struct { const char* family; const char* source; const char* kernel
 #define _AK_GD_BIAS 16
 #define _AK_GD_RES 32
 #define _AK_GD_ACT_SHIFT 8
+/* host constants of kernels/gemm_ffma.hip (its `// >>host` block) */
+#define _AK_GFF_C 8
+#define _AK_GFF_BIAS 16
+#define _AK_GFF_RES 32
+#define _AK_GFF_VA 64
+#define _AK_GFF_VB 128
+#define _AK_GFF_ACT_SHIFT 8
 /* host constants of kernels/gemm_sm90.hip (its `// >>host` block) */
 #define _AK_G9_OUT32 4
 #define _AK_G9_C 8
@@ -21878,7 +22315,7 @@ static inline void _ak_kargs_attn_combine(_ak_kargs* kargs_, const void* part, i
     ak_args_ptr(a_, part); ak_args_i32(a_, nsplit); ak_args_i32(a_, dmax); ak_args_i64(a_, rows); ak_args_i32(a_, hq); ak_args_i32(a_, sq); ak_args_i32(a_, d); ak_args_ptr(a_, o);
     ak_args_i64(a_, osb); ak_args_i64(a_, osh); ak_args_i64(a_, oss); ak_args_ptr(a_, lse); ak_args_ptr(a_, cu_q);
 }
-/* kernels/attention_mma.hip:729 ak_attn_mmadec##HD##_##FN##_##DT (macro AK_AMMA_F8) */
+/* kernels/attention_mma.hip:761 ak_attn_mmadec##HD##_##FN##_##DT (macro AK_AMMA_F8) */
 static inline void _ak_kargs_attn_mmadec(_ak_kargs* kargs_, const void* q, const void* k, const void* v, void* o, void* lse, int32_t hkv, int32_t group, int32_t sq, int32_t skv, int32_t d,
                                          int64_t qsb, int64_t qsh, int64_t qss, int64_t ksb, int64_t ksh, int64_t kss, int64_t vsb, int64_t vsh, int64_t vss, int64_t osb, int64_t osh, int64_t oss,
                                          float scale_log2, int32_t causal, int32_t R, int32_t nsplit, int32_t split_len, void* part, int32_t vec, const void* cu_q, const void* cu_k,
@@ -21951,7 +22388,7 @@ static inline void _ak_kargs_chnorm_apply(_ak_kargs* kargs_, const void* x, void
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, w); ak_args_ptr(a_, bias); ak_args_ptr(a_, mean); ak_args_ptr(a_, rs); ak_args_i64(a_, planes); ak_args_i64(a_, C); ak_args_i64(a_, S);
     ak_args_i32(a_, G); ak_args_i32(a_, running); ak_args_f32(a_, eps);
 }
-/* kernels/conv.hip:385 NAME (macro AK_CONV_IGEMM) */
+/* kernels/conv.hip:455 NAME (macro AK_CONV_IGEMM) */
 static inline void _ak_kargs_conv_igemm(_ak_kargs* kargs_, const void* x, const void* w, const void* bias, void* y, int32_t flags, float ap, int32_t Nb, int32_t Cin, int32_t Cout, int32_t Cig,
                                         int32_t Cog, int32_t ID, int32_t IH, int32_t IW, int32_t OD, int32_t OH, int32_t OW, int32_t kD, int32_t kH, int32_t kW, int32_t sD, int32_t sH, int32_t sW,
                                         int32_t pD, int32_t pH, int32_t pW, int32_t dD, int32_t dH, int32_t dW) {
@@ -22234,17 +22671,17 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_xent_mean);
     ak_args_ptr(a_, part); ak_args_i32(a_, nparts); ak_args_i32(a_, mean); ak_args_ptr(a_, out);
 }
-#define _ak_kargs_amma _ak_kargs_attn_simt   /* kernels/attention_mma.hip:716 NAME##HD##_##DT (macro AK_AMMA): the same list */
+#define _ak_kargs_amma _ak_kargs_attn_simt   /* kernels/attention_mma.hip:748 NAME##HD##_##DT (macro AK_AMMA): the same list */
 #define _AK_KIF_amma _AK_KIF_attn_simt
-#define _ak_kargs_amma_nv _ak_kargs_attn_simt   /* kernels/attention_mma.hip:722 NAME##HD##_##DT (macro AK_AMMA_NV): the same list */
+#define _ak_kargs_amma_nv _ak_kargs_attn_simt   /* kernels/attention_mma.hip:754 NAME##HD##_##DT (macro AK_AMMA_NV): the same list */
 #define _AK_KIF_amma_nv _AK_KIF_attn_simt
-#define _ak_kargs_attn_mmagen _ak_kargs_attn_simt   /* kernels/attention_mma.hip:792 ak_attn_mmagen##HD##_##DT (macro AK_AMMA_GEN): the same list */
+#define _ak_kargs_attn_mmagen _ak_kargs_attn_simt   /* kernels/attention_mma.hip:830 ak_attn_mmagen##HD##_##DT (macro AK_AMMA_GEN): the same list */
 #define _AK_KIF_attn_mmagen _AK_KIF_attn_simt
 #define _ak_kargs_attn_sm90 _ak_kargs_attn_simt   /* kernels/attention_sm90.hip:546 ak_attn_sm90_##HD##_##DT (macro AK_A9): the same list */
 #define _AK_KIF_attn_sm90 _AK_KIF_attn_simt
 #define _ak_kargs_copy _ak_kargs_cast   /* kernels/cast.hip:47 ak_copy_f32: the same list */
 #define _AK_KIF_copy _AK_KIF_cast
-#define _ak_kargs_conv_dw _ak_kargs_conv_igemm   /* kernels/conv.hip:467 NAME (macro AK_CONV_DW): the same list */
+#define _ak_kargs_conv_dw _ak_kargs_conv_igemm   /* kernels/conv.hip:595 NAME (macro AK_CONV_DW): the same list */
 #define _AK_KIF_conv_dw _AK_KIF_conv_igemm
 #define _ak_kargs_scale _ak_kargs_axpy   /* kernels/elementwise.hip:58 ak_scale_f32: the same list */
 #define _AK_KIF_scale _AK_KIF_axpy
@@ -22260,6 +22697,8 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_cdna _ak_kargs_gemm_wgmma   /* kernels/gemm_cdna.hip:292 NAME (macro AK_GEMM_CDNA): the same list */
 #define _AK_KIF_gemm_cdna _AK_KIF_gemm_wgmma
+#define _ak_kargs_gemm_ffma _ak_kargs_gemm_wgmma   /* kernels/gemm_ffma.hip:241 NAME (macro AK_GEMM_FFMA): the same list */
+#define _AK_KIF_gemm_ffma _AK_KIF_gemm_wgmma
 #define _ak_kargs_softmax_slab _ak_kargs_softmax   /* kernels/softmax.hip:353 ak_softmax_slab_##DT (macro AK_SOFTMAX): the same list */
 #define _AK_KIF_softmax_slab _AK_KIF_softmax
 static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
@@ -22481,6 +22920,10 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_gemm_decode_mn_bf16", _AK_KIF_gemm_decode },
     { "ak_gemm_decode_fin_f16", _AK_KIF_gemm_decode_fin },
     { "ak_gemm_decode_fin_bf16", _AK_KIF_gemm_decode_fin },
+    { "ak_gemm_ffma_kn_f32", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_ffma_mn_f32", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_ffma_kk_f32", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_ffma_mk_f32", _AK_KIF_gemm_wgmma },
     { "ak_gemm_sm90_n256_kk_f16", _AK_KIF_gemm_sm90 },
     { "ak_gemm_sm90_n256_kn_f16", _AK_KIF_gemm_sm90 },
     { "ak_gemm_sm90_n256_mk_f16", _AK_KIF_gemm_sm90 },
@@ -24764,6 +25207,11 @@ static const _ak_gemm_tile _ak_gemm_tiles[] = {
       "int32 accumulators staged through shared memory for the epilogue" },
     { AK_MATRIX_NONE, 11, "i8_s", 64, 64, 64, 64, 128,
       "int8, grids with fewer 128x128 tiles than compute units: the 64x64 tile (mma_s's waves), 4x the blocks" },
+    { AK_MATRIX_NONE, 12, "ffma", 128, 128, 8, 8, 256,
+      "exact f32 on NVIDIA (no TF32 opt-in): 8 warps of 4x8 threads, 8x8 outputs each as 2x2 fragments of 4x4 read "
+      "as 16-byte vectors from k-major 8-deep shared slabs (one wavefront per load, transposing stores conflict-free), "
+      "double-buffered with one barrier per k step; one kernel per layout, 128 registers so two blocks share an SM; "
+      "epilogue without C / bias / residual / activation straight from registers" },
     { AK_MATRIX_NONE, 0, "simt_l", 128, 128, 16, 16, 256,
       "no matrix instruction (gfx906, gfx1030, matrix_cores off, exact f32 on NVIDIA / RDNA): 16x16 threads, "
       "8x8 outputs each as 2x2 fragments of 4x4 read as 4-element vectors from m- / n-contiguous 16-deep "
@@ -24773,10 +25221,10 @@ static const _ak_gemm_tile _ak_gemm_tiles[] = {
 
 /* Row for (isa, small); small 2 is the decode row (FMAs, any arch), 3 / 4 / 5 the Hopper TMA kernel's
  * variants, 6 the mma.sync decode kernel, 8 the CDNA3 / CDNA4 large-tile kernel, 10 / 11 the int8 tiles (every
- * matrix ISA). */
+ * matrix ISA), 12 the exact-f32 FFMA kernel of NVIDIA. */
 static const _ak_gemm_tile* _ak_gemm_tile_find(ak_matrix_isa isa, int small) {
     size_t i;
-    if (small == 2 || small == 7 || small == 10 || small == 11) isa = AK_MATRIX_NONE;   /* skinny / gemv / int8: one row each */
+    if (small == 2 || small == 7 || small == 10 || small == 11 || small == 12) isa = AK_MATRIX_NONE;   /* skinny / gemv / int8 / ffma: one row each */
     else if (isa == AK_MATRIX_NONE) small = 0;
     for (i = 0; i < sizeof _ak_gemm_tiles / sizeof _ak_gemm_tiles[0]; i++)
         if (_ak_gemm_tiles[i].isa == isa && _ak_gemm_tiles[i].small == small) return &_ak_gemm_tiles[i];
@@ -25159,9 +25607,18 @@ static ak_result _ak_gemm_plan_i8(ak_context* ctx, const ak_gemm_desc* g, const 
 #endif
     ) {
         /* the fp8 kernels' pipeline and tile choice (cooperative 128x256 / 128x128, ping-pong 128x128) */
-        t = _ak_gemm_tile_find(AK_MATRIX_WGMMA, 3 + _ak_gemm_sm90_variant(g, cus));
+        static const char* const why[3] = {
+            "Hopper int8: the TMA + wgmma kernel of fp8 (K-major), m64n256k32 s8 wgmma into 128 int32 registers a "
+            "consumer thread, one exact sum over all of k; 128x256 tiles, 4 stages of 48 KiB",
+            "Hopper int8: the TMA + wgmma kernel of fp8 (K-major), m64n128k32 s8 wgmma into int32 registers; 128x128 "
+            "tiles (they fill the SMs' waves better than 128x256 here), 6 stages of 32 KiB",
+            "Hopper int8: the TMA + wgmma kernel of fp8 (K-major), ping-pong: each consumer warpgroup on its own "
+            "128x128 tile (two m64n128k32 s8 wgmmas a k32), one's epilogue under the other's k loop (k <= 2048 or "
+            "batches with many tiles)" };
+        const int v = _ak_gemm_sm90_variant(g, cus);
+        t = _ak_gemm_tile_find(AK_MATRIX_WGMMA, 3 + v);
         p->bm = t->bm; p->bn = t->bn; p->bk = 128; p->threads = t->threads;
-        p->reason = t->reason;
+        p->reason = why[v];
         p->path = "wgmma";
         p->shared_bytes = _ak_gemm_sm90_smem(t->bn);
         snprintf(p->kernel, sizeof p->kernel, "ak_gemm_%s_kk_i8", t->tag);
@@ -25312,6 +25769,21 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
         }
         return AK_OK;
     }
+    if (g->dtype == AK_F32 && !(mc && fast32) && small != 2 && (isa == AK_MATRIX_MMA || isa == AK_MATRIX_WGMMA)) {
+        /* exact f32 on NVIDIA (or matrix cores off there): the FFMA kernel, one per layout */
+        t = _ak_gemm_tile_find(AK_MATRIX_NONE, 12);
+        p->bm = t->bm; p->bn = t->bn; p->bk = t->bk32; p->threads = t->threads;
+        p->reason = t->reason;
+        p->path = "simt";
+        p->fast32 = 0;
+        p->shared_bytes = 0;
+        snprintf(p->kernel, sizeof p->kernel, "ak_gemm_ffma_%c%c_f32", g->trans_a ? 'm' : 'k', g->trans_b ? 'k' : 'n');
+        if (_ak_op_is_cpu(ctx) && !(ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto"))) {
+            p->path = "cpu";
+            p->kernel[0] = 0;
+        }
+        return AK_OK;
+    }
     t = _ak_gemm_tile_find(mc ? isa : AK_MATRIX_NONE, small);
     p->bm = t->bm; p->bn = t->bn; p->bk = g->dtype == AK_F32 ? t->bk32 : t->bk16; p->threads = t->threads;
     if (!p->reason) p->reason = t->reason;
@@ -25328,19 +25800,25 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
     return AK_OK;
 }
 
-/* Split-K of the SIMT tile: a single problem with fewer 128 x 128 tiles
- * than compute units and a long k runs as k slices (of a multiple of 16)
- * that together fill the units once (one 256-thread block each), at least
+/* kernels/gemm_ffma.hip takes the flags of kernels/gemm.hip: the bits it reads must agree */
+typedef char _ak_gemm_ffma_flags_agree[(_AK_GFF_C == _AK_GF_C && _AK_GFF_BIAS == _AK_GF_BIAS && _AK_GFF_RES == _AK_GF_RES &&
+                                        _AK_GFF_VA == _AK_GF_VA && _AK_GFF_VB == _AK_GF_VB && _AK_GFF_ACT_SHIFT == _AK_GF_ACT_SHIFT) ? 1 : -1];
+
+/* Split-K of the SIMT tiles: a single problem with fewer 128 x 128 tiles
+ * than the units hold blocks (one a unit for simt_l, two for the FFMA
+ * kernel) and a long k runs as k slices (of a multiple of 16) that together
+ * fill them once, at least
  * 256 deep each, at most 64, with the fp32 partials' workspace under 1 GiB;
  * 1 when that gives fewer than 2 slices. The slices run as one batched
  * launch (plus one for a shorter last slice); ak_gemm_splitk_fin adds them
  * in order and runs the epilogue. */
-static int _ak_gemm_simt_splits(const ak_gemm_desc* g, int cus, size_t* kc) {
+static int _ak_gemm_simt_splits(const ak_gemm_desc* g, const char* kernel, int cus, size_t* kc) {
     const size_t tiles = ((g->m + 127) / 128) * ((g->n + 127) / 128);
+    const size_t slots = (size_t)cus * (!strncmp(kernel, "ak_gemm_ffma_", 13) ? 2 : 1); /* blocks an SM holds */
     size_t want, c, n;
     *kc = g->k;
-    if (g->batch > 1 || tiles >= (size_t)cus) return 1;
-    want = (size_t)cus / tiles;
+    if (g->batch > 1 || tiles >= slots) return 1;
+    want = slots / tiles;
     if (want > g->k / 256) want = g->k / 256;
     if (want > 64) want = 64;
     while (want >= 2 && (double)want * (double)g->m * (double)g->n * 4.0 > 1073741824.0) want--;
@@ -25356,16 +25834,16 @@ static int _ak_gemm_simt_splits(const ak_gemm_desc* g, int cus, size_t* kc) {
 static ak_result _ak_gemm_plan(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, ak_gemm_plan* p) {
     ak_result r = _ak_gemm_plan_tma(ctx, g, s, p, 1);
     p->k_splits = 1;
-    if (r == AK_OK && !strncmp(p->kernel, "ak_gemm_simt_", 13)) {
+    if (r == AK_OK && (!strncmp(p->kernel, "ak_gemm_simt_", 13) || !strncmp(p->kernel, "ak_gemm_ffma_", 13))) {
         const ak_arch_info* arch = _ak_gemm_arch(ctx);
         const int cus = !_ak_op_is_cpu(ctx) && ctx->dev.compute_units > 0 ? ctx->dev.compute_units
                         : (arch && arch->compute_units > 0 ? arch->compute_units : 64);
         size_t kc;
-        p->k_splits = _ak_gemm_simt_splits(g, cus, &kc);
+        p->k_splits = _ak_gemm_simt_splits(g, p->kernel, cus, &kc);
         if (p->k_splits > 1)
-            p->reason = "SIMT tile with split-K: fewer 128x128 output tiles than compute units and a long k, so k is cut "
-                        "into slices (one block per unit in all) whose fp32 partials go to a pool workspace; a second "
-                        "pass adds them in a fixed order and runs the epilogue";
+            p->reason = "SIMT tile with split-K: fewer 128x128 output tiles than the compute units hold blocks and a long k, "
+                        "so k is cut into slices (a block for each place in all) whose fp32 partials go to a pool workspace; "
+                        "a second pass adds them in a fixed order and runs the epilogue";
     }
     return r;
 }
@@ -25649,7 +26127,7 @@ static ak_result _ak_gemm_splitk_launch(ak_context* ctx, const ak_gemm_desc* g, 
     const ak_arch_info* arch = _ak_gemm_arch(ctx);
     const int cus = ctx->dev.compute_units > 0 ? ctx->dev.compute_units : (arch && arch->compute_units > 0 ? arch->compute_units : 64);
     size_t kc = 0;
-    const int splits = _ak_gemm_simt_splits(g, cus, &kc);
+    const int splits = _ak_gemm_simt_splits(g, p->kernel, cus, &kc);
     const size_t nfull = g->k / kc, rem = g->k - nfull * kc, per = s->m * s->n;
     const size_t sa = g->trans_a ? kc * s->lda : kc, sb = g->trans_b ? kc : kc * s->ldb; /* elements per slice */
     const int pf = flags & (_AK_GF_TA | _AK_GF_TB);
@@ -25753,14 +26231,16 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
         if ((r = _ak_gemm_plan_tma(ctx, g, &s, &p, 0)) != AK_OK) return r;
     }
     /* the wgmma kernels need the arch-specific target (sm_90a) */
-    if ((r = _ak_op_kernel_at(ctx, !strncmp(p.kernel, "ak_gemm_cdna_", 13) ? _ak_src_gemm_cdna : _ak_src_gemm, p.kernel,
+    if ((r = _ak_op_kernel_at(ctx, !strncmp(p.kernel, "ak_gemm_cdna_", 13) ? _ak_src_gemm_cdna
+                                   : !strncmp(p.kernel, "ak_gemm_ffma_", 13) ? _ak_src_gemm_ffma : _ak_src_gemm, p.kernel,
                               p.shared_bytes ? _ak_gemm_arch(ctx)->arch_target : NULL, &k)) != AK_OK)
         return r;
     flags = (g->trans_a ? _AK_GF_TA : 0) | (g->trans_b ? _AK_GF_TB : 0) | (g->out_dtype == AK_F32 ? _AK_GF_OUT32 : 0) |
             (g->beta != 0.0f ? _AK_GF_C : 0) | (g->bias ? _AK_GF_BIAS : 0) | (g->residual ? _AK_GF_RES : 0) |
             (_ak_gemm_vec(g->a, s.lda, g->stride_a, s.esz) ? _AK_GF_VA : 0) |
             (_ak_gemm_vec(g->b, s.ldb, g->stride_b, s.esz) ? _AK_GF_VB : 0) | (g->activation << _AK_GF_ACT_SHIFT);
-    /* every kernel of kernels/gemm.hip and kernels/gemm_cdna.hip has this one parameter list (AK_GEMM_PARAMS_T) */
+    /* every kernel of kernels/gemm.hip, kernels/gemm_cdna.hip and kernels/gemm_ffma.hip has this one parameter list
+     * (AK_GEMM_PARAMS_T) */
     _ak_kargs_gemm_mma(&a, g->a, g->b, g->beta != 0.0f ? g->c : NULL, g->d, g->bias, g->residual, (int32_t)s.m,
                        (int32_t)s.n, (int32_t)s.k, (int64_t)s.lda, (int64_t)s.ldb, (int64_t)s.ldc, (int64_t)s.ldd,
                        (int64_t)s.ldr, (int64_t)g->stride_a, (int64_t)g->stride_b, (int64_t)g->stride_c,
@@ -26056,6 +26536,8 @@ static int _ak_attn_extras(const ak_attention_args* a, const _ak_attn_plan* p) {
  * that holds it (zero columns past head_dim). */
 static const int _ak_attn_mma_dims[] = { 32, 64, 80, 96, 128, 160, 192, 256 };
 static const int _ak_attn_sm90_dims[] = { 32, 64, 80, 96, 128, 192, 256 };
+/* Head sizes of the generic AMD path (MFMA / WMMA; multiples of 32: head_dim 80 runs on 96). */
+static const int _ak_attn_amd_dims[] = { 32, 64, 96, 128, 160, 192, 256 };
 #if defined(AMDKIT_ATTN_FORCE) || defined(AMDKIT_TESTS)
 /* bench/bench_attention.c --path mma (and the GPU tests, tests/ti_kargs.c): 1 keeps calls off the Hopper
  * kernel, so the mma.sync kernel runs on sm_90 too. */
@@ -26095,8 +26577,10 @@ static int _ak_attn_dim_of(const int* dims, int n, size_t d) {
  * bf16: on NVIDIA (mma.sync, sm_80+) every head_dim <= 256 (padded to the
  * next size of _ak_attn_mma_dims) and every option (packed sequences, paged
  * K / V, windows, soft-cap; element copies where rows are not 16-byte
- * aligned); on AMD (MFMA / WMMA, the generic fragment kernel) head_dim 64 or
- * 128 with 16-byte aligned rows, plain sequences and at most the causal mask.
+ * aligned); on AMD (MFMA / WMMA, the generic fragment kernel) every head_dim
+ * <= 256 (padded to the next size of _ak_attn_amd_dims; gfx908 bf16: <= 192,
+ * its 256 spills) with 16-byte aligned rows, plain sequences and at most the
+ * causal mask.
  * Its decode form (one row tile per block) when a (batch, kv head) pair has
  * few rows (GQA group x seq_q <= 16 on NVIDIA, <= one wave's M on AMD). Else
  * the SIMT family (kernels/attention.hip): every arch, option and head_dim,
@@ -26113,7 +26597,7 @@ static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_
     size_t kes = ak_dtype_size(p->kvt);
     int qal = _ak_attn_aligned(a->q, p->qs, es) && _ak_attn_aligned(a->o, p->os, es);
     int kal = _ak_attn_aligned(a->k, p->ks, kes) && _ak_attn_aligned(a->v, p->vs, kes);
-    int aligned, mc;
+    int aligned, mc, amd_hd = _ak_attn_dim_of(_ak_attn_amd_dims, (int)(sizeof _ak_attn_amd_dims / sizeof(int)), d);
     if (p->f8) { /* the 8-bit decode kernels (NVIDIA), else K / V dequantised into contiguous workspace */
         int fast = ctx->cfg.matrix_cores == AK_ON && nv && (a->dtype == AK_F16 || a->dtype == AK_BF16) && rows <= 16 &&
                    kal && d % 16 == 0;
@@ -26122,7 +26606,8 @@ static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_
     }
     aligned = qal && kal;
     mc = ctx->cfg.matrix_cores == AK_ON && isa != AK_MATRIX_NONE && (a->dtype == AK_F16 || a->dtype == AK_BF16) &&
-             (nv || ((d == 64 || d == 128) && aligned && !_ak_attn_extras(a, p)));
+             (nv || (d <= 256 && aligned && !_ak_attn_extras(a, p) &&
+                     !(arch->family == AK_FAMILY_CDNA1 && a->dtype == AK_BF16 && amd_hd > 192)));
     p->vec = a->head_dim % 8 == 0 && aligned;
     if (mc) {
         size_t M = isa == AK_MATRIX_MFMA ? 32 : 16, lds = arch->lds_bytes > 0 ? (size_t)arch->lds_bytes : 65536;
@@ -26173,14 +26658,17 @@ static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_
         } else { /* waves of M rows each, static shared memory (~33-48 KB) */
             unsigned wave = _ak_op_is_cpu(ctx) ? (unsigned)(arch->wave_size > 0 ? arch->wave_size : 64)
                                                : (unsigned)_ak_target_wave(ctx, ctx->dev.arch);
-            p->dmax = (int)d;
+            p->dmax = amd_hd;
             p->R = (int)(M * (dec ? 1u : 4u));
             p->threads = wave * (dec ? 1u : 4u);
             p->shmem = 0;
             bk = 32;
             slots = 1;
             p->path = isa == AK_MATRIX_MFMA ? "mfma" : "wmma";
-            p->reason = "generic fragment kernel: scores through shared memory, transposed V";
+            p->reason = isa == AK_MATRIX_WMMA && amd_hd > 128
+                            ? "generic fragment kernel: scores through shared memory, transposed V; head size > 128 on "
+                              "WMMA: Q fragments read from shared memory per 16-key tile (registers: the accumulators)"
+                            : "generic fragment kernel: scores through shared memory, transposed V";
         }
         if (slots < 1) slots = 1;
         if (slots > 4) slots = 4;
@@ -26208,7 +26696,10 @@ static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_
         p->reason = isa == AK_MATRIX_NONE ? "no matrix instruction on this arch"
                     : ctx->cfg.matrix_cores != AK_ON ? "config matrix_cores is off"
                     : a->dtype == AK_F32 ? "f32 inputs (the matrix kernels take f16 / bf16)"
-                    : "the AMD matrix kernel takes head_dim 64 / 128, aligned rows, plain sequences and the causal mask";
+                    : d > 256 ? "head_dim > 256 (the matrix kernels take up to 256)"
+                    : arch->family == AK_FAMILY_CDNA1 && a->dtype == AK_BF16 && amd_hd > 192
+                        ? "gfx908 bf16 past head size 192 (its MFMA takes 2 bf16 a lane: the head-size-256 kernel spills)"
+                        : "the AMD matrix kernel takes 16-byte aligned rows, plain sequences and the causal mask";
     }
     if (p->f8 == 2)
         p->reason = "8-bit K / V without an 8-bit kernel for this call (those take NVIDIA decode with f16 / bf16 q, "
@@ -28447,9 +28938,45 @@ static int _ak_conv_as_gemm(const ak_conv_desc* a, const _ak_conv_geom* g, ak_ge
     return 1;
 }
 
+/* The sub-pixel split of a transposed convolution with a stride > 1
+ * (kernels/conv.hip, flag PHASE): one implicit GEMM per output phase
+ * (o mod stride in each dimension), each over the taps that reach its
+ * outputs only (about taps / (sD sH sW) of them), all in one launch
+ * (blockIdx.z = group x phases + phase). Returns the number of phases, 1
+ * where no split is made (standard, stride 1, or groups x phases past the
+ * grid's 65535). *kmax: the most taps a phase takes (per dimension
+ * ceil(k / (s / gcd(s, d)))); *mrows: rows of the largest phase. */
+static long long _ak_conv_phases(const ak_conv_desc* a, const _ak_conv_geom* g, long long* kmax, long long* mrows) {
+    long long nph = 1, km = 1, rows = g->N;
+    int j;
+    for (j = 0; j < 3; j++) {
+        long long x = g->s[j], y = g->d[j], ts;
+        while (y) { const long long t = x % y; x = y; y = t; }
+        ts = g->s[j] / x;
+        nph *= g->s[j];
+        km *= (g->k[j] + ts - 1) / ts;
+        rows *= (g->out[j] + g->s[j] - 1) / g->s[j];
+    }
+    if (!a->transposed || nph == 1 || nph * g->G > 65535) {
+        km = g->taps; rows = g->N * g->ovol; nph = 1;
+    }
+    if (kmax) *kmax = km;
+    if (mrows) *mrows = rows;
+    return nph;
+}
+
+/* The tiled depthwise path (kernels/conv.hip, flag DWT): channels-first,
+ * the input window of a 64 x 32 output tile (per kernel depth) within 6144
+ * fp32 elements of shared memory and at most 256 taps. */
+static int _ak_conv_dw_tiled(const ak_conv_desc* a, const _ak_conv_geom* g) {
+    const double xw = 63.0 * (double)g->s[2] + (double)(g->k[2] - 1) * (double)g->d[2] + 1.0;
+    const double xh = 31.0 * (double)g->s[1] + (double)(g->k[1] - 1) * (double)g->d[1] + 1.0;
+    return g->depthwise && a->layout == AK_CONV_CHANNELS_FIRST && g->taps <= 256 && xw * xh <= 6144.0;
+}
+
 /* The implicit GEMM's vector loader (kernels/conv.hip, flag VEC): 16-bit
- * dtypes on the matrix cores, a gather without a stride test (standard, or
- * transposed with stride 1), channel counts multiples of 8, and k tiles of 32
+ * dtypes on the matrix cores, a gather without a stride test (standard,
+ * transposed with stride 1, or a transposed phase), channel counts multiples of 8, and k tiles of 32
  * channels at most 1.5x the channels (16 channels a group would double the
  * products: the element loader is faster there). Channels-last x is read in
  * place (when 16-byte aligned); a channels-first x is first copied
@@ -28458,14 +28985,17 @@ static int _ak_conv_as_gemm(const ak_conv_desc* a, const _ak_conv_geom* g, ak_ge
  * pay for the extra pass. With more than one tap the weight is copied with
  * the taps outermost (flag WT, one ak_transpose). 0: the element loader. */
 static int _ak_conv_vec(const ak_conv_desc* a, const _ak_conv_geom* g, const char* path) {
+    long long kmax;
     int j;
     if (a->dtype == AK_F32 || g->depthwise || (strcmp(path, "mma.sync") && strcmp(path, "mfma") && strcmp(path, "wmma"))) return 0;
     if (g->Cig % 8 || g->Cin % 8) return 0;
     if ((g->Cig + 31) / 32 * 32 * 2 > g->Cig * 3) return 0; /* k tiles of 32 channels: at most 1.5x the products */
-    for (j = 0; j < 3; j++)
-        if (a->transposed && g->s[j] != 1) return 0;
+    if (_ak_conv_phases(a, g, &kmax, NULL) == 1) {
+        for (j = 0; j < 3; j++)
+            if (a->transposed && g->s[j] != 1) return 0;
+    }
     if (a->layout == AK_CONV_CHANNELS_LAST) return 1;
-    return g->Cog * g->taps >= 32;
+    return g->Cog * kmax >= 32;
 }
 
 static ak_result _ak_conv_plan_geom(ak_context* ctx, const ak_conv_desc* a, const _ak_conv_geom* g, ak_conv_plan* p) {
@@ -28492,8 +29022,11 @@ static ak_result _ak_conv_plan_geom(ak_context* ctx, const ak_conv_desc* a, cons
                     "samples in channels-first)";
     } else if (g->depthwise) {
         p->path = "depthwise";
-        p->reason = "groups == in_channels: a direct kernel (one thread per output, the taps in a loop): one input channel per "
-                    "output gives the GEMM a k of one kernel volume, too short for a tile";
+        p->reason = _ak_conv_dw_tiled(a, g)
+                        ? "groups == in_channels: a direct kernel, 64 x 32 output tiles, the input window in shared memory, a "
+                          "strip of 8 outputs a thread (one input channel per output gives a GEMM a k of one kernel volume)"
+                        : "groups == in_channels: a direct kernel (one thread per output, the taps in a loop): one input channel per "
+                          "output gives the GEMM a k of one kernel volume, too short for a tile";
         snprintf(p->kernel, sizeof p->kernel, "ak_conv_dw_%s", dt);
     } else {
         switch (isa) {
@@ -28523,6 +29056,9 @@ static ak_result _ak_conv_plan_geom(ak_context* ctx, const ak_conv_desc* a, cons
                                      "channels-last first, then k ordered (tap, channel) with 16-byte loads of 8 channels")
                             : "implicit GEMM on the matrix cores: 128 x 64 tile, 8 (wave32) / 4 (wave64) waves, im2col addresses "
                               "in the loader";
+            if (_ak_conv_phases(a, g, NULL, NULL) > 1)
+                p->reason = "transposed with a stride > 1: one implicit GEMM per sub-pixel phase (output position mod stride), "
+                            "each over the taps that reach it only; 128 x 64 tile on the matrix cores";
             snprintf(p->kernel, sizeof p->kernel, "ak_conv_igemm_mma_%s", fast32 ? "x32" : dt);
         } else {
             p->path = "simt";
@@ -28619,6 +29155,7 @@ AKDEF ak_result ak_conv(ak_context* ctx, const ak_conv_desc* a, ak_stream* strea
     _ak_kargs ka;
     ak_dim3 grid, block;
     int flags;
+    long long nph = 1, mrows = 0;
     const void *xs, *ws;
     void *xt = NULL, *wt = NULL;
     ak_result r = _ak_op_check_ctx(ctx, opn);
@@ -28648,6 +29185,8 @@ AKDEF ak_result ak_conv(ak_context* ctx, const ak_conv_desc* a, ak_stream* strea
     if ((r = _ak_op_kernel(ctx, _ak_src_conv, pl.kernel, &k)) != AK_OK) return r;
     flags = (a->transposed ? _AK_CVF_TRANS : 0) | (a->layout == AK_CONV_CHANNELS_LAST ? _AK_CVF_NHWC : 0) | (a->bias ? _AK_CVF_BIAS : 0) |
             (a->activation << _AK_CVF_ACT_SHIFT);
+    if (!g.depthwise && (nph = _ak_conv_phases(a, &g, NULL, &mrows)) > 1) flags |= _AK_CVF_PHASE;
+    if (_ak_conv_dw_tiled(a, &g)) flags |= _AK_CVF_DWT;
     xs = a->x;
     ws = a->w;
     if (_ak_conv_vec(a, &g, pl.path)) {
@@ -28681,7 +29220,14 @@ AKDEF ak_result ak_conv(ak_context* ctx, const ak_conv_desc* a, ak_stream* strea
                    (int32_t)g.s[2], (int32_t)g.p[0], (int32_t)g.p[1], (int32_t)g.p[2], (int32_t)g.d[0], (int32_t)g.d[1],
                    (int32_t)g.d[2]);
     block.x = _AK_CONV_THREADS; block.y = 1; block.z = 1;
-    if (g.depthwise) {
+    if (g.depthwise && (flags & _AK_CVF_DWT)) {
+        /* x the 64 x 32 output tiles of a plane, y the (sample, channel, output depth) units */
+        const size_t tiles = (size_t)((g.out[2] + 63) / 64) * (size_t)((g.out[1] + 31) / 32), units = (size_t)(g.N * g.Cout * g.out[0]);
+        if (tiles > 0x7FFFFFFFu) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_conv: %zu depthwise tiles per plane (grid limit)", tiles);
+        grid.x = (unsigned)tiles;
+        grid.y = (unsigned)(units < 65535 ? units : 65535);
+        grid.z = 1;
+    } else if (g.depthwise) {
         /* channels-first: y the (sample, channel) planes, x a plane's positions; channels-last: y the samples */
         const int cl = a->layout == AK_CONV_CHANNELS_LAST;
         const size_t per = (size_t)(cl ? g.Cout * g.ovol : g.ovol), bx = (per + 255) / 256, ys = (size_t)(cl ? g.N : g.N * g.Cout);
@@ -28689,9 +29235,10 @@ AKDEF ak_result ak_conv(ak_context* ctx, const ak_conv_desc* a, ak_stream* strea
         grid.y = (unsigned)(ys < 65535 ? ys : 65535);
         grid.z = 1;
     } else {
-        grid.x = (unsigned)(((size_t)(g.N * g.ovol) + _AK_CONV_BM - 1) / _AK_CONV_BM);
+        /* PHASE: the rows of the largest phase; z = group x phases + phase */
+        grid.x = (unsigned)(((size_t)(nph > 1 ? mrows : g.N * g.ovol) + _AK_CONV_BM - 1) / _AK_CONV_BM);
         grid.y = (unsigned)(((size_t)g.Cog + _AK_CONV_BN - 1) / _AK_CONV_BN);
-        grid.z = (unsigned)g.G;
+        grid.z = (unsigned)(g.G * nph);
     }
     r = _ak_op_launch3(ctx, k, grid, block, 0, stream, &ka);
     if (xt) ak_free(ctx, xt); /* stream-ordered reuse: safe right after the launch */

@@ -16,6 +16,10 @@ torch.compile: ONE compiled function per op x dtype with dynamic shapes (dynamic
 grid does not recompile per cell (dynamo still specializes sizes 0 and 1: rows = 1 / cols = 1
 cells compile their own graph). Before an op x dtype's cells, the compiled function runs once on a
 mid-size input (1024 x 4096) so its compile and Triton autotuning see a realistic shape.
+--static: instead, every cell gets its own torch.compile(dynamic=False) after a dynamo reset (the
+function a user who compiles one model shape gets; Inductor then specialises the row width, which
+the dynamic function cannot): a few seconds of compiling per cell, so for rings and spot checks
+rather than the whole grid. The compile happens in the untimed calls before the trials.
 
 --warm compiles (and runs once on small inputs) every op x dtype of a shard, to fill the inductor
 and Triton caches on disk while bench_sweep runs (bench/sweep_device.sh): the timing run then
@@ -136,6 +140,7 @@ def main(argv=None):
     ap.add_argument("--dtypes", default=",".join(DTYPES))
     ap.add_argument("--impl", choices=("eager", "compile", "both"), default="both")
     ap.add_argument("--budget-s", type=float, default=None)
+    ap.add_argument("--static", action="store_true", help="torch.compile(dynamic=False) per cell")
     a = ap.parse_args(argv)
     a.ops = [o for o in a.ops.split(",") if o]
     a.dtypes = [d for d in a.dtypes.split(",") if d]
@@ -162,7 +167,8 @@ def main(argv=None):
     del src, dst
     head = {"tool": "amdkit sweep_torch", "hardware": props.name, "torch_version": torch.__version__,
             "copy_gbps": round(copy_gbps, 2), "matched": os.path.basename(a.match),
-            "compile": "torch.compile(dynamic=True), one function per op x dtype"}
+            "compile": "torch.compile(dynamic=False), one function per cell" if a.static else
+                       "torch.compile(dynamic=True), one function per op x dtype"}
     print("sweep_torch on %s, torch %s, copy %.1f GB/s, %d cells" % (props.name, torch.__version__, copy_gbps,
                                                                         len(cells)))
     impls = {"eager": ["torch_eager"], "compile": ["torch_compile"], "both": ["torch_eager", "torch_compile"]}[a.impl]
@@ -185,13 +191,14 @@ def main(argv=None):
         bb = torch.randn(max(maxc, 4096), device=dev, dtype=tdt[dt])
         fns = {"torch_eager": op_fn(op, torch, F)}
         tc = time.time()
-        try:
-            fns["torch_compile"] = torch.compile(op_fn(op, torch, F), dynamic=True)
-            R, C = (1024, 4096) if maxn >= 1024 * 4096 else (gc[-1]["rows"], gc[-1]["cols"])
-            fns["torch_compile"](*make_args(op, big[:R * C].view(R, C), bw, bb, torch))
-            torch.cuda.synchronize()
-        except Exception as e:  # noqa: BLE001
-            print("compile %s %s: %s" % (op, dt, str(e).splitlines()[0][:200]))
+        if not a.static:  # --static compiles per cell below
+            try:
+                fns["torch_compile"] = torch.compile(op_fn(op, torch, F), dynamic=True)
+                R, C = (1024, 4096) if maxn >= 1024 * 4096 else (gc[-1]["rows"], gc[-1]["cols"])
+                fns["torch_compile"](*make_args(op, big[:R * C].view(R, C), bw, bb, torch))
+                torch.cuda.synchronize()
+            except Exception as e:  # noqa: BLE001
+                print("compile %s %s: %s" % (op, dt, str(e).splitlines()[0][:200]))
         print("%s %s: %d cells, first compile %.1f s" % (op, dt, len(gc), time.time() - tc))
         for c in gc:
             if a.budget_s is not None and time.time() - t0 > a.budget_s:
@@ -203,6 +210,9 @@ def main(argv=None):
             R, C = c["rows"], c["cols"]
             x = big[:R * C].view(R, C)
             args = make_args(op, x, bw, bb, torch)
+            if a.static and "torch_compile" in impls:
+                torch._dynamo.reset()
+                fns["torch_compile"] = torch.compile(op_fn(op, torch, F), dynamic=False)
             for impl in impls:
                 rec = {"op": op, "dtype": dt, "rows": R, "cols": C, "impl": impl, "bytes": c["bytes"]}
                 fn = fns.get(impl)

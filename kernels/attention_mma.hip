@@ -3,9 +3,9 @@
 // softmax. Host wrapper: ak_attention in amdkit.h (>>impl:ops-attention),
 // which picks this family where the arch has matrix instructions and
 // matrix_cores is not off, and the SIMT family of kernels/attention.hip
-// otherwise. Head sizes: 64 and 128 on every matrix target; 32, 80, 96, 160,
-// 192 and 256 on NVIDIA (mma.sync), where any head_dim <= 256 runs on the
-// next of these sizes (zero columns past head_dim). The host compiles one
+// otherwise. Head sizes: 32, 64, 96, 128, 160, 192 and 256 on every matrix
+// target, 80 on NVIDIA (mma.sync) only; any head_dim <= 256 runs on the next
+// of these sizes (zero columns past head_dim). The host compiles one
 // head size at a time (-DAK_AMMA_ONLY=N); without it the whole family.
 //
 // Work layout (the same as the SIMT kernels, so the host code and the
@@ -85,21 +85,42 @@
 // -> S in shared memory -> online softmax by AK_WAVE / M lanes per row ->
 // P (input type) and the row rescale factors in shared memory -> O += P Vt
 // on the accumulators. W waves, each on its own rows; no cross-wave merge.
+// Head sizes (HD): multiples of 32 up to 256; a head_dim d < HD runs with
+// zeros past column d (Q, K and V columns d .. HD - 1 read as 0, outputs
+// stored up to d; split partials keep HD columns, the combine's stride).
+// WMMA (wave32: 256 VGPRs a wave) past head size 128: the Q fragments and
+// the accumulators would not fit beside the loop's operands (gfx11 holds a
+// whole 16-wide k row in every lane, halves duplicated; gfx12 spilled at
+// 256), so Q stays in shared memory (fragments read per key tile) and key
+// tiles are 16 wide (the shared memory of 64 Q rows of 256).
 #define AK_AMMA_BK_AMD 32
+#if defined(AK_MMA_WMMA11) || defined(AK_MMA_WMMA12)
+#define AK_AMMA_GEN_QL(HD) ((HD) > 128)
+#else
+#define AK_AMMA_GEN_QL(HD) 0
+#endif
 template <class D, int HD, int W>
 AK_INLINE void ak_attn_mma_gen(AK_AMMA_PARAMS(D)) {
     typedef typename D::T T;
     typedef ak_mma<D> MM;
     enum {
-        M = MM::M, N = MM::N, KS = MM::K, BK = AK_AMMA_BK_AMD, BQ = M * W, NT = AK_WAVE * W,
-        LDK = HD + 8, LDV = BK + 8, LDP = BK + 8, LDS_ = BK + 4,
+        M = MM::M, N = MM::N, KS = MM::K, QL = AK_AMMA_GEN_QL(HD), BK = QL ? 16 : AK_AMMA_BK_AMD, BQ = M * W,
+        NT = AK_WAVE * W, LDK = HD + 8, LDV = BK + 8, LDP = BK + 8,
+        LDS_ = HD > 128 ? BK + 1 : BK + 4,  // past 128: odd rows (64 KiB holds 4 MFMA waves' scores at head size 256)
         LPR = AK_WAVE / M,   // lanes per row in the softmax
         CPL = BK / LPR,      // columns per lane
-        NTO = HD / N         // O tiles per wave
+        NTO = HD / N,        // O tiles per wave
+        QS = 32,             // Q columns staged at a time into registers (QL 0)
+        NQF = QL ? 1 : HD / KS
     };
+    static_assert(HD % 32 == 0 && HD <= 256 && BK % N == 0 && BK % KS == 0, "generic attention: head size / key tile");
+    // gfx908 bf16 (32x32x4, 2 values a lane: 64 Q fragments at 256) spills at head size 256: an empty kernel
+    // there, which the host never launches (_ak_attn_plan_path runs the SIMT family)
+    if (KS < 8 && HD > 192) return;
     __shared__ __align__(16) T ks[BK * LDK];
     __shared__ __align__(16) T vt[HD * LDV];
     __shared__ __align__(16) T ps[W * M * LDP];
+    __shared__ __align__(16) T qs[QL ? BQ * LDK : 1];
     __shared__ float ss[W * M * LDS_];
     __shared__ float alpha_s[W * M];
 
@@ -126,25 +147,30 @@ AK_INLINE void ak_attn_mma_gen(AK_AMMA_PARAMS(D)) {
     const int slim = gr < rows ? (causal ? (gr % sq) + diag : skv - 1) : -1;
     float m = -AK_INF, l = 0.0f;
 
-    // Q fragments straight from global memory (rows past the end read row 0, never stored)
-    typename MM::A qf[HD / KS];
+    // Q: the wave's M rows (rows past the end and columns past d read 0, never stored); per-row pointers
+    // differ (GQA rows span heads), so the rows go through shared memory: all HD columns into qs (QL), else
+    // QS-column slices through the P area into fragments kept in registers
+    typename MM::A qf[NQF];
     {
         const int qr = r0 + wave * M;  // the wave's first row; load_a reads rows qr .. qr + M - 1
-        // per-row pointers differ (GQA rows span heads): copy the wave's Q tile into the P area first
-        T* qt = ps + wave * M * LDP;   // reused: M x HD would not fit LDP, so go in HD / BK slices
+        T* qt = QL ? qs + wave * M * LDK : ps + wave * M * LDP;
+        const int ldq = QL ? LDK : LDP;
 #pragma unroll
-        for (int sl = 0; sl < HD / BK; sl++) {
-            for (int e = lane; e < M * BK; e += AK_WAVE) {
-                const int rr = e / BK, cc = e % BK, r = qr + rr;
-                const bool ok = r < rows;
+        for (int sl = 0; sl < (QL ? 1 : HD / QS); sl++) {
+            const int cols = QL ? HD : QS;
+            for (int e = lane; e < M * cols; e += AK_WAVE) {
+                const int rr = e / cols, cc = e % cols, r = qr + rr, col = sl * QS + cc;
+                const bool ok = r < rows && col < d;
                 const int g = ok ? r / sq : 0, i = ok ? r % sq : 0;
-                qt[rr * LDP + cc] = ok ? q[(ak_i64)b * qsb + (ak_i64)(h * group + g) * qsh + (ak_i64)i * qss + sl * BK + cc]
+                qt[rr * ldq + cc] = ok ? q[(ak_i64)b * qsb + (ak_i64)(h * group + g) * qsh + (ak_i64)i * qss + col]
                                        : D::from(0.0f);
             }
             __syncthreads();
+            if (!QL) {
 #pragma unroll
-            for (int kk = 0; kk < BK / KS; kk++) MM::load_a(qf[sl * (BK / KS) + kk], qt + kk * KS, LDP);
-            __syncthreads();
+                for (int kk = 0; kk < QS / KS; kk++) MM::load_a(qf[(sl * (QS / KS) + kk) % NQF], qt + kk * KS, LDP);
+                __syncthreads();
+            }
         }
     }
     typename MM::C acc[NTO];
@@ -153,9 +179,9 @@ AK_INLINE void ak_attn_mma_gen(AK_AMMA_PARAMS(D)) {
 
     for (int k0 = kbeg; k0 < kend; k0 += BK) {
         __syncthreads();
-        for (int e = tid; e < BK * HD; e += NT) {  // K row-major, V transposed; zeros past kend
+        for (int e = tid; e < BK * HD; e += NT) {  // K row-major, V transposed; zeros past kend and past d
             const int j = e / HD, dd = e % HD;
-            const bool ok = k0 + j < kend;
+            const bool ok = k0 + j < kend && dd < d;
             ks[j * LDK + dd] = ok ? kp[(ak_i64)(k0 + j) * kss + dd] : D::from(0.0f);
             vt[dd * LDV + j] = ok ? vp[(ak_i64)(k0 + j) * vss + dd] : D::from(0.0f);
         }
@@ -169,7 +195,13 @@ AK_INLINE void ak_attn_mma_gen(AK_AMMA_PARAMS(D)) {
             for (int kk = 0; kk < HD / KS; kk++) {
                 typename MM::B kb;
                 MM::load_b(kb, ks + (n * N) * LDK + kk * KS, LDK);
-                MM::mma(sc, qf[kk], kb);
+                if (QL) {
+                    typename MM::A qa;
+                    MM::load_a(qa, qs + wave * M * LDK + kk * KS, LDK);
+                    MM::mma(sc, qa, kb);
+                } else {
+                    MM::mma(sc, qf[kk % NQF], kb);
+                }
             }
 #pragma unroll
             for (int e = 0; e < MM::NC; e++)
@@ -239,7 +271,7 @@ AK_INLINE void ak_attn_mma_gen(AK_AMMA_PARAMS(D)) {
             const ak_i64 grow = ((ak_i64)b * hkv * group + hq_idx) * sq + i;
             const float val = acc[n].v[e] * ss[(wave * M + rr) * LDS_];
             if (nsplit > 1) part[(grow * nsplit + blockIdx.y) * HD + cc] = val;
-            else o[(ak_i64)b * osb + (ak_i64)hq_idx * osh + (ak_i64)i * oss + cc] = D::from(val);
+            else if (cc < d) o[(ak_i64)b * osb + (ak_i64)hq_idx * osh + (ak_i64)i * oss + cc] = D::from(val);
         }
     }
     if (lane % LPR == 0 && gr < rows) {
@@ -717,7 +749,7 @@ AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS_KV(D, KT), const float* AK_RESTRICT ks
         (void)R;                                                                              \
         AK_AMMA_BODY(D, HD, WM, WN);                                                                              \
     }
-// head sizes of the NVIDIA kernel only (AMD: empty bodies, never launched)
+// head sizes of the NVIDIA kernel only (AMD: empty bodies, never launched; head_dim 80 runs on 96 there)
 #define AK_AMMA_NV(NAME, HD, WM, WN, DT, D)                                                                      \
     AK_KERNEL void __launch_bounds__(AK_AMMA_THREADS(HD, WM, WN)) NAME##HD##_##DT(AK_AMMA_KPARAMS(D)) {          \
         (void)R;                                                                              \
@@ -745,6 +777,12 @@ AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS_KV(D, KT), const float* AK_RESTRICT ks
     AK_AMMA_NV(ak_attn_mma, HD, 4, 1, bf16, ak_bf16_t)  \
     AK_AMMA_NV(ak_attn_mmadec, HD, 1, 4, f16, ak_f16_t) \
     AK_AMMA_NV(ak_attn_mmadec, HD, 1, 4, bf16, ak_bf16_t)
+// head sizes of every matrix target (AMD: the generic path)
+#define AK_AMMA4(HD)                                 \
+    AK_AMMA(ak_attn_mma, HD, 4, 1, f16, ak_f16_t)    \
+    AK_AMMA(ak_attn_mma, HD, 4, 1, bf16, ak_bf16_t)  \
+    AK_AMMA(ak_attn_mmadec, HD, 1, 4, f16, ak_f16_t) \
+    AK_AMMA(ak_attn_mmadec, HD, 1, 4, bf16, ak_bf16_t)
 
 // AK_AMMA_ONLY=N (the host passes it): only head size N's kernels, a
 // smaller program; without it, the whole family.
@@ -763,7 +801,7 @@ AK_AMMA(ak_attn_mmadec, 128, 1, 4, bf16, ak_bf16_t)
 AK_AMMA_F8X4(128)
 #endif
 #if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 32
-AK_AMMA_NV4(32)
+AK_AMMA4(32)
 AK_AMMA_F8X4(32)
 #endif
 #if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 80
@@ -771,19 +809,19 @@ AK_AMMA_NV4(80)
 AK_AMMA_F8X4(80)
 #endif
 #if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 96
-AK_AMMA_NV4(96)
+AK_AMMA4(96)
 AK_AMMA_F8X4(96)
 #endif
 #if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 160
-AK_AMMA_NV4(160)
+AK_AMMA4(160)
 AK_AMMA_F8X4(160)
 #endif
 #if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 192
-AK_AMMA_NV4(192)
+AK_AMMA4(192)
 AK_AMMA_F8X4(192)
 #endif
 #if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 256
-AK_AMMA_NV4(256)
+AK_AMMA4(256)
 AK_AMMA_F8X4(256)
 #endif
 

@@ -335,15 +335,16 @@ static void sweep_conv(ak_context* c) {
 /* Kernels of the embedded families that no op launches on an AMD target, and why. */
 static int not_planned(const char* k) {
     int hd = 0;
-    /* the mma.sync attention kernel's head sizes other than 64 / 128 are NVIDIA's (AMD: empty bodies, SIMT runs) */
+    /* the attention kernel's head size 80 is NVIDIA's (AMD: empty bodies; head_dim 80 runs on the 96 kernels) */
     if (sscanf(k, "ak_attn_mmadec%d_", &hd) == 1 || sscanf(k, "ak_attn_mma%d_", &hd) == 1)
-        if (hd != 64 && hd != 128) return 1;
+        if (hd == 80) return 1;
     /* the 8-bit K / V decode kernels are NVIDIA's (AMD: empty bodies; K / V dequantised, then the 16-bit paths) */
     if (!strncmp(k, "ak_attn_mmadec", 14) && (strstr(k, "_e4m3_") || strstr(k, "_e5m2_"))) return 1;
     return !strncmp(k, "ak_gemm_wgmma_", 14) ||       /* Hopper (wgmma + TMA): planned on sm_90 only */
            !strncmp(k, "ak_gemm_sm90_", 13) ||        /* Hopper TMA GEMM (NVIDIA sm_90) */
            !strncmp(k, "ak_attn_sm90_", 13) ||        /* Hopper attention (NVIDIA sm_90) */
            !strncmp(k, "ak_gemm_decode_", 15) ||      /* the mma.sync decode GEMM and its finish (NVIDIA sm_80+) */
+           !strncmp(k, "ak_gemm_ffma_", 13) ||        /* exact f32 GEMM on FFMAs: planned on NVIDIA only (AMD runs MFMA / the SIMT tile) */
            !strcmp(k, "ak_conv_igemm_mma_x32") ||     /* convolution with f32 as TF32 (NVIDIA mma.sync; CDNA runs exact MFMA f32) */
            !strncmp(k, "ak_attn_mmagen", 14) ||       /* the generic matrix attention under its own name: what AMD
                                                          targets run as ak_attn_mma*, launched on NVIDIA by the GPU suite */

@@ -288,9 +288,15 @@ static void akemu_register(void) {
     AKEMU_K(ak_attn_mma64_f16) AKEMU_K(ak_attn_mma64_bf16) AKEMU_K(ak_attn_mma128_f16) AKEMU_K(ak_attn_mma128_bf16)
     AKEMU_K(ak_attn_mmadec64_f16) AKEMU_K(ak_attn_mmadec64_bf16) AKEMU_K(ak_attn_mmadec128_f16)
     AKEMU_K(ak_attn_mmadec128_bf16) AKEMU_K(ak_attn_combine_f32) AKEMU_K(ak_attn_combine_f16) AKEMU_K(ak_attn_combine_bf16)
+    AKEMU_K(ak_attn_mma32_f16) AKEMU_K(ak_attn_mma32_bf16) AKEMU_K(ak_attn_mmadec32_f16) AKEMU_K(ak_attn_mmadec32_bf16)
+    AKEMU_K(ak_attn_mma96_f16) AKEMU_K(ak_attn_mma96_bf16) AKEMU_K(ak_attn_mmadec96_f16) AKEMU_K(ak_attn_mmadec96_bf16)
+    AKEMU_K(ak_attn_mma160_f16) AKEMU_K(ak_attn_mma160_bf16) AKEMU_K(ak_attn_mmadec160_f16) AKEMU_K(ak_attn_mmadec160_bf16)
+    AKEMU_K(ak_attn_mma192_f16) AKEMU_K(ak_attn_mma192_bf16) AKEMU_K(ak_attn_mmadec192_f16) AKEMU_K(ak_attn_mmadec192_bf16)
+    AKEMU_K(ak_attn_mma256_f16) AKEMU_K(ak_attn_mma256_bf16) AKEMU_K(ak_attn_mmadec256_f16) AKEMU_K(ak_attn_mmadec256_bf16)
     AKEMU_K(ak_conv_igemm_mma_f16) AKEMU_K(ak_conv_igemm_mma_bf16) AKEMU_K(ak_conv_igemm_mma_f32)
     AKEMU_K(ak_conv_igemm_simt_f32) AKEMU_K(ak_conv_igemm_simt_f16) AKEMU_K(ak_conv_igemm_simt_bf16)
     AKEMU_K(ak_transpose_f32) AKEMU_K(ak_transpose_f16) AKEMU_K(ak_transpose_bf16)
+    AKEMU_K(ak_conv_dw_f32) AKEMU_K(ak_conv_dw_f16) AKEMU_K(ak_conv_dw_bf16)
 }
 /* every block of the grid runs: the tiles are the work */
 static akemu_dim3 akemu_grid_policy(const char* kernel, akemu_dim3 g) {
@@ -496,7 +502,9 @@ static void emu_gemm_tile(int small, int quick) {
     ak_context_destroy(ctx);
 }
 /* ---- attention through ak_attention's plan for this target: the generic AMD matrix kernel (head sizes
- * 64 and 128), prefill (4 waves of 32 (MFMA) / 16 (WMMA) rows) and decode (one wave, split keys + combine) */
+ * 32 .. 256 in steps of 32; head_dim 80 on 96, 200 on 256: zero columns past head_dim, BSHD rows catch a store
+ * past it), prefill (4 waves of 32 (MFMA) / 16 (WMMA) rows) and decode (one wave, split keys + combine); WMMA
+ * past head size 128 with Q in shared memory and 16-key tiles */
 static void emu_attention_case(ak_context* ctx, ak_dtype t, size_t b, size_t hq, size_t hkv, size_t sq, size_t skv, size_t d,
                                ak_attention_layout lay, int causal, int splits = 0) {
     at_case c = at_mk(t, b, hq, hkv, sq, skv, d, lay, causal);
@@ -523,13 +531,25 @@ static void emu_attention(void) {
         emu_attention_case(g_gpu, AK_BF16, 1, 4, 4, 1, 77, 64, AK_ATTN_BHSD, 1, 3);    /* 3 splits + combine */
         emu_attention_case(g_gpu, AK_F16, 1, 2, 2, 70, 90, 64, AK_ATTN_BSHD, 1);       /* prefill, head size 64 */
     }
+    emu_attention_case(g_gpu, AK_F16, 1, 4, 2, 37, 45, 80, AK_ATTN_BSHD, 1);           /* 80 on 96, GQA 2, causal */
+    if (!akemu_quick) {
+        emu_attention_case(g_gpu, AK_BF16, 1, 2, 2, 1, 70, 96, AK_ATTN_BHSD, 0, 2);    /* decode, 2 splits + combine */
+        emu_attention_case(g_gpu, AK_F16, 1, 2, 1, 20, 33, 160, AK_ATTN_BHSD, 0);      /* GQA 2: 40 rows */
+        emu_attention_case(g_gpu, AK_BF16, 1, 2, 2, 19, 40, 192, AK_ATTN_BSHD, 1);     /* MFMA: decode form; WMMA: prefill */
+        emu_attention_case(g_gpu, AK_F16, 1, 2, 2, 40, 50, 256, AK_ATTN_BHSD, 1);      /* prefill, causal, sq < skv */
+        emu_attention_case(g_gpu, AK_F16, 2, 4, 2, 1, 90, 200, AK_ATTN_BSHD, 0, 3);    /* 200 on 256, decode, 3 splits */
+        emu_attention_case(g_gpu, AK_BF16, 1, 2, 2, 33, 30, 32, AK_ATTN_STRIDED, 1);   /* head size 32, sq > skv */
+#if AKEMU_GFX != 908
+        emu_attention_case(g_gpu, AK_BF16, 1, 2, 2, 35, 60, 256, AK_ATTN_BSHD, 0);     /* (gfx908 bf16 256: SIMT) */
+#endif
+    }
     AKT_CHECKF(akemu_mx_bad == bad0, "the emulated instructions flagged %ld operand sets", (long)(akemu_mx_bad - bad0));
     ak_context_destroy(g_gpu);
     g_gpu = NULL;
 }
 /* ---- convolution through ak_conv's plan for this target: the implicit GEMM on the matrix cores with the
  * element loader and the vector loader (channel counts multiples of 8; channels-first through the
- * channels-last copy), standard and stride-1 transposed, against the C reference (tests/t_gpu_conv.c) */
+ * channels-last copy), standard and transposed (strides > 1: the sub-pixel phases), depthwise, against the C reference (tests/t_gpu_conv.c) */
 static void emu_conv(void) {
     using emuconv::gc_case;
     static const gc_case cases[] = {
@@ -538,6 +558,9 @@ static void emu_conv(void) {
         { 2, 0, 0, 0, 1,          1, 48, 9, 1, { 6, 5 }, { 3, 3 }, { 1, 1 }, { 1, 1 }, { 1, 1 }, { 0 } },      /* vector, NCHW copy */
         { 1, 1, 1, 0, 0,          2, 64, 12, 2, { 9 }, { 3 }, { 1 }, { 1 }, { 2 }, { 0 } },                  /* vector, transposed */
         { 2, 0, 0, 0, 0,          1, 5, 10, 1, { 7, 6 }, { 3, 2 }, { 1, 1 }, { 1, 0 }, { 1, 1 }, { 0 } },       /* element loader */
+        { 2, 1, 0, 0, 1,          1, 32, 20, 1, { 5, 6 }, { 3, 3 }, { 2, 3 }, { 1, 1 }, { 1, 2 }, { 1, 0 } },   /* vector, phases */
+        { 2, 1, 1, 0, 1,          1, 6, 10, 2, { 4, 5 }, { 3, 3 }, { 5, 2 }, { 1, 1 }, { 2, 2 }, { 0, 1 } },    /* element, phases */
+        { 2, 0, 0, AK_OP_RELU, 1, 1, 2, 4, 2, { 35, 66 }, { 3, 3 }, { 1, 1 }, { 1, 1 }, { 1, 1 }, { 0 } },      /* depthwise, tiled */
     };
     ak_config cfg = ak_config_default();
     cfg.matrix_cores = AK_ON;
@@ -631,6 +654,11 @@ static void emu_every_kernel(void) {
 #endif
         "ak_attn_mma64_f16", "ak_attn_mma64_bf16", "ak_attn_mma128_f16", "ak_attn_mma128_bf16",
         "ak_attn_mmadec64_bf16", "ak_attn_mmadec128_f16", "ak_attn_combine_bf16",
+        "ak_attn_mma96_f16", "ak_attn_mmadec96_bf16", "ak_attn_mma160_f16", "ak_attn_mma256_f16",
+        "ak_attn_mmadec256_f16", "ak_attn_mma32_bf16", "ak_attn_combine_f16",
+#if AKEMU_GFX != 908
+        "ak_attn_mma256_bf16",
+#endif
         "ak_conv_igemm_mma_f16", "ak_conv_igemm_mma_bf16", "ak_transpose_f16",
         "ak_gemm_i8_l_f16", "ak_gemm_i8_l_bf16", "ak_gemm_i8_s_f16", "ak_gemm_i8_s_bf16",
     };

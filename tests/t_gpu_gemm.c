@@ -19,6 +19,7 @@
 static unsigned long long g_st;
 static ak_context* g_ref;
 static int g_act = 0;    /* > 0: the activation of the cases with an activation (else one from the shape) */
+static const char* g_kpre = NULL; /* non-NULL: the plan's kernel name must start with it */
 
 static ak_context* gg_ctx(int mc, int prec, int mixed, int tf32) {
     ak_config cfg = ak_config_default();
@@ -91,6 +92,7 @@ static void gg_case(ak_context* ctx, const char* path, ak_dtype dt, ak_dtype ot,
         AKT_CHECKF(!strcmp(p.path, path) || (gemv && (!strcmp(p.path, "gemv") || (m == 1 && !strcmp(p.path, "decode")))),
                    "plan path %s, expected %s (kernel %s)", p.path, path, p.kernel);
     }
+    if (g_kpre) AKT_CHECKF(!strncmp(p.kernel, g_kpre, strlen(g_kpre)), "plan kernel %s, expected %s*", p.kernel, g_kpre);
     AKT_OK(ak_gemm(ctx, &g, NULL));
     AKT_OK(ak_device_synchronize(ctx));
     AKT_OK(ak_memcpy(ctx, D, dD, nd * os, AK_D2H));
@@ -242,6 +244,33 @@ static void config_selects_path(void) {
     gg_case(off, "simt", AK_BF16, AK_BF16, 64, 64, 4099, 1, 0, 0, 1, 1, 1);
 done:
     ak_context_destroy(off); ak_context_destroy(exact); ak_context_destroy(on);
+}
+
+/* exact f32 on NVIDIA: the FFMA kernel (kernels/gemm_ffma.hip), one per layout: whole tiles stored from
+ * registers, edge tiles in m / n / k (odd sizes, k = 1, 7) and every epilogue through shared memory, batched
+ * strides, odd leading dimensions and 1-element offsets (element loads), 16-byte rows, and split-K (few tiles, a
+ * long k: the slices summed by the finish pass, with and without the epilogue, a shorter last slice). */
+static void ffma_path(void) {
+    ak_context* ctx = gg_ctx(AK_AUTO, -1, AK_AUTO, 0);
+    int t;
+    if (!ctx) return;
+    if (ak_context_device(ctx)->backend != AK_BACKEND_CUDA) { ak_context_destroy(ctx); return; }
+    g_kpre = "ak_gemm_ffma_";
+    for (t = 0; t < 4; t++) {
+        const int ta = t & 1, tb = t >> 1;
+        gg_case(ctx, "simt", AK_F32, AK_F32, 256, 384, 264, ta, tb, 0, 1, 0, 0);          /* whole tiles, register stores */
+        gg_case(ctx, "simt", AK_F32, AK_F32, 127, 129, 65, ta, tb, 0, 1, 0, 0);           /* edges in m, n, k */
+        gg_case(ctx, "simt", AK_F32, AK_F32, 129, 131, 1, ta, tb, 0, 1, 0, 0);            /* k = 1 */
+        gg_case(ctx, "simt", AK_F32, AK_F32, 300, 260, 7, ta, tb, 16, 1, 0, 0);           /* k = 7, beta 0 with NaN in C */
+        gg_case(ctx, "simt", AK_F32, AK_F32, 257, 250, 1001, ta, tb, (t * 5 + 3) % 16, 1, 0, 0); /* an epilogue */
+        gg_case(ctx, "simt", AK_F32, AK_F32, 65, 130, 72, ta, tb, 15, 3, 0, 0);           /* batched, every epilogue */
+        gg_case(ctx, "simt", AK_F32, AK_F32, 200, 136, 72, ta, tb, 0, 2, 1, 1);           /* odd ld, offsets: element loads */
+        gg_case(ctx, "simt", AK_F32, AK_F32, 384, 256, 128, ta, tb, 2 | 4, 1, -1, 0);      /* 16-byte rows, bias + activation */
+        gg_case(ctx, "simt", AK_F32, AK_F32, 130, 70, 20011, ta, tb, t == 1 ? 15 : 0, 1, 0, 0); /* split-K, last slice shorter */
+        gg_case(ctx, "simt", AK_F32, AK_F32, 256, 256, 40000, ta, tb, t == 2 ? 1 | 8 : 0, 1, -1, 0); /* split-K, 16-byte rows */
+    }
+    g_kpre = NULL;
+    ak_context_destroy(ctx);
 }
 
 /* decode shapes (m <= 16): f16 / bf16 on NVIDIA run the mma.sync decode
@@ -620,6 +649,7 @@ void akt_suite_gpu_gemm(void) {
     AKT_RUN(gemv_path);
     AKT_RUN(epilogues_batches_unaligned);
     AKT_RUN(config_selects_path);
+    AKT_RUN(ffma_path);
     ak_context_destroy(g_ref);
     g_ref = NULL;
 }

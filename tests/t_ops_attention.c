@@ -316,6 +316,39 @@ static void attention_plan(void) {
         AKT_OK(ak_attention_plan_get(mi, &a, &pl));
         AKT_EQ_STR(pl.path, "mfma");
         AKT_EQ_STR(pl.kernel, "ak_attn_mma128_bf16");
+        {   /* AMD: every head_dim <= 256 on the generic matrix kernel, padded to a multiple of 32 (80 -> 96) */
+            static const size_t ad[] = { 16, 32, 40, 64, 80, 96, 112, 128, 144, 160, 192, 200, 256 };
+            static const int aw[] = { 32, 32, 64, 64, 96, 96, 128, 128, 160, 160, 192, 256, 256 };
+            static const char* const amd[] = { "gfx90a", "gfx942", "gfx950", "gfx1100", "gfx1201", "gfx908" };
+            size_t j;
+            for (j = 0; j < sizeof amd / sizeof amd[0]; j++) {
+                ak_context* x = NULL;
+                cfg.arch = amd[j];
+                AKT_OK(ak_context_create(&cfg, &x));
+                if (!x) continue;
+                for (i = 0; i < sizeof ad / sizeof ad[0]; i++) {
+                    char want[48];
+                    a = a0;
+                    a.head_dim = ad[i];
+                    AKT_OK(ak_attention_plan_get(x, &a, &pl));
+                    if (j == 5 && aw[i] > 192) { /* gfx908 bf16 past 192: its 2-a-lane bf16 MFMA kernel would spill */
+                        AKT_EQ_STR(pl.path, "simt");
+                        AKT_CONTAINS(pl.reason, "gfx908");
+                        a.dtype = AK_F16;
+                        AKT_OK(ak_attention_plan_get(x, &a, &pl));   /* f16: the mfma kernel */
+                    }
+                    AKT_EQ_STR(pl.path, j < 3 || j == 5 ? "mfma" : "wmma");
+                    AKT_EQ_INT(pl.head_dim, aw[i]);
+                    AKT_EQ_INT(pl.threads, (j < 3 || j == 5 ? 64 : 32) * 4);
+                    snprintf(want, sizeof want, "ak_attn_mma%d_%s", aw[i], ak_dtype_name(a.dtype));
+                    AKT_EQ_STR(pl.kernel, want);
+                }
+                a = a0; a.head_dim = 300;
+                AKT_ERR(ak_attention_plan_get(x, &a, &pl), AK_ERROR_INVALID_ARGUMENT);
+                ak_context_destroy(x);
+            }
+            a = a0; a.head_dim = 128;
+        }
         a.dtype = AK_F32;
         AKT_OK(ak_attention_plan_get(sm90, &a, &pl));
         AKT_EQ_STR(pl.path, "simt");

@@ -299,7 +299,7 @@ static void expect_plan(const char* arch, int mc, int prec, int mixed, int tf32,
 static void simt_split_k_plans(void) {
     static const struct { size_t m, n, k, batch; int split; } cs[] = {
         { 256, 256, 524288, 1, 1 }, { 130, 70, 20000, 1, 1 }, { 4096, 4096, 4096, 1, 0 }, { 256, 256, 300, 1, 0 },
-        { 256, 256, 524288, 2, 0 },
+        { 256, 256, 524288, 2, 0 }, { 1024, 1024, 8192, 1, 1 }, { 2048, 2048, 8192, 1, 0 },
     };
     size_t i;
     ak_context* ctx = plan_ctx("sm_90", AK_AUTO, -1, -1, 0, 0, 0);
@@ -336,8 +336,9 @@ static void plans_follow_arch_and_config(void) {
     expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_BF16, 1, 1, "ak_gemm_decode_kk_bf16", "decode");  /* NVIDIA 16-bit: the decode kernel */
     expect_plan_tb("gfx1100", AK_ON, -1, -1, 0, AK_F32, 1, 0, "ak_gemm_gemvn_f32", "gemv");   /* exact f32 x @ B, B stored K x N */
     expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_F32, 16, 0, "ak_gemm_gemvn_f32", "gemv");     /* up to 16 rows */
-    expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_F32, 17, 0, "ak_gemm_simt_l_f32", "simt");
-    expect_plan_tb("sm_90", AK_ON, AK_F32, AK_OFF, 0, AK_F32, 8192, 1, "ak_gemm_simt_l_f32", "simt");
+    expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_F32, 17, 0, "ak_gemm_ffma_kn_f32", "simt");     /* exact f32 on NVIDIA: FFMAs */
+    expect_plan_tb("sm_90", AK_ON, AK_F32, AK_OFF, 0, AK_F32, 8192, 1, "ak_gemm_ffma_kk_f32", "simt");
+    expect_plan_tb("sm_80", AK_OFF, -1, -1, 0, AK_F32, 8192, 1, "ak_gemm_ffma_kk_f32", "simt");    /* matrix cores off: the same */
     /* matrix_cores: on -> the architecture's matrix instruction, off -> FMAs */
     expect_plan("gfx90a", AK_ON, -1, -1, 0, AK_F16, 8192, "ak_gemm_mma_l_f16", "mfma");
     expect_plan("gfx90a", AK_OFF, -1, -1, 0, AK_F16, 8192, "ak_gemm_simt_l_f16", "simt");
@@ -381,14 +382,14 @@ static void plans_follow_arch_and_config(void) {
     /* shape class: few tiles -> the small tile */
     expect_plan("sm_80", AK_ON, -1, -1, 0, AK_F16, 17, "ak_gemm_mma_s_f16", "mma.sync");
     /* f32 exact unless allow_tf32 opts in; a reduced precision with mixed precision on does not */
-    expect_plan("sm_90", AK_ON, AK_F32, AK_OFF, 0, AK_F32, 8192, "ak_gemm_simt_l_f32", "simt");
-    expect_plan("sm_90", AK_ON, AK_BF16, AK_OFF, 0, AK_F32, 8192, "ak_gemm_simt_l_f32", "simt");
+    expect_plan("sm_90", AK_ON, AK_F32, AK_OFF, 0, AK_F32, 8192, "ak_gemm_ffma_kn_f32", "simt");
+    expect_plan("sm_90", AK_ON, AK_BF16, AK_OFF, 0, AK_F32, 8192, "ak_gemm_ffma_kn_f32", "simt");
     expect_plan("sm_90", AK_ON, AK_BF16, AK_ON, 1, AK_F32, 8192, "ak_gemm_mma_l_x32", "mma.sync");
     expect_plan("gfx942", AK_ON, AK_BF16, AK_ON, 1, AK_F32, 8192, "ak_gemm_mma_l_x32", "mfma");
     expect_plan("gfx942", AK_ON, AK_F32, AK_OFF, 0, AK_F32, 8192, "ak_gemm_mma_l_f32", "mfma");
     expect_plan("gfx90a", AK_ON, AK_BF16, AK_ON, 1, AK_F32, 8192, "ak_gemm_mma_l_f32", "mfma"); /* no xf32: exact MFMA */
     expect_plan("gfx1100", AK_ON, AK_BF16, AK_ON, 1, AK_F32, 8192, "ak_gemm_simt_l_f32", "simt");
-    expect_plan("sm_90", AK_ON, AK_BF16, AK_ON, 0, AK_F32, 8192, "ak_gemm_simt_l_f32", "simt"); /* no opt-in: exact */
+    expect_plan("sm_90", AK_ON, AK_BF16, AK_ON, 0, AK_F32, 8192, "ak_gemm_ffma_kn_f32", "simt"); /* no opt-in: exact */
     expect_plan("gfx942", AK_ON, AK_BF16, AK_ON, 0, AK_F32, 8192, "ak_gemm_mma_l_f32", "mfma");
 }
 
@@ -469,7 +470,7 @@ static void tile_table_matches_kernel_source(void) {
     static const char* const archs[] = { "gfx90a", "gfx1100", "sm_90", "gfx906" };
     static const size_t ms[] = { 8192, 16, 1 };
     static const ak_dtype dts[] = { AK_F16, AK_F32 };
-    const char *src = NULL, *src90 = NULL, *srcd = NULL, *fam = NULL, *s;
+    const char *src = NULL, *src90 = NULL, *srcd = NULL, *srcf = NULL, *fam = NULL, *s;
     int i, a, mi, d, tb;
     static double buf[64];
     for (i = 0; i < ak_embedded_count(); i++) {
@@ -477,9 +478,27 @@ static void tile_table_matches_kernel_source(void) {
         if (fam && !strcmp(fam, "gemm")) src = s;
         if (fam && !strcmp(fam, "gemm_sm90")) src90 = s;
         if (fam && !strcmp(fam, "gemm_decode")) srcd = s;
+        if (fam && !strcmp(fam, "gemm_ffma")) srcf = s;
     }
-    AKT_CHECK(src && src90 && srcd);
-    if (!src || !src90 || !srcd) return;
+    AKT_CHECK(src && src90 && srcd && srcf);
+    if (!src || !src90 || !srcd || !srcf) return;
+    /* exact f32 on NVIDIA: AK_GEMM_FFMA(name, TA, TB), the tile fixed in ak_gff (enum BM, BN, BK; 256 threads) */
+    for (d = 0; d < 4; d++) {
+        ak_context* ctx = plan_ctx(d & 1 ? "sm_80" : "sm_90", AK_AUTO, -1, -1, 0, 0, 0);
+        ak_gemm_desc g = ak_gemm_desc_default();
+        ak_gemm_plan p;
+        char pat[96];
+        if (!ctx) continue;
+        g.m = 4096; g.n = 4096; g.k = 64; g.trans_a = d & 1; g.trans_b = d >> 1;
+        g.a = (const void*)(uintptr_t)((uintptr_t)1 << 40); g.b = (const void*)(uintptr_t)((uintptr_t)2 << 40); g.d = (void*)(uintptr_t)((uintptr_t)3 << 40);
+        AKT_OK(ak_gemm_plan_get(ctx, &g, &p));
+        snprintf(pat, sizeof pat, "AK_GEMM_FFMA(%s, %s, %s)", p.kernel, d & 1 ? "true" : "false", d >> 1 ? "true" : "false");
+        AKT_CHECKF(strstr(srcf, pat) != NULL, "%s not in kernels/gemm_ffma.hip", pat);
+        snprintf(pat, sizeof pat, "enum { BM = %d, BN = %d, BK = %d,", p.bm, p.bn, p.bk);
+        AKT_CHECKF(strstr(srcf, pat) != NULL && p.threads == 256 && strstr(srcf, "__launch_bounds__(256,"), "%s: table %dx%dx%d/%d", p.kernel,
+                   p.bm, p.bn, p.bk, p.threads);
+        ak_context_destroy(ctx);
+    }
     for (a = 0; a < 4; a++)
         for (mi = 0; mi < 3; mi++)
             for (d = 0; d < 4; d++) {
