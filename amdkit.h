@@ -10631,6 +10631,8 @@ static const char _ak_src_prelude[] =
     "AK_WGMMA_RS_FN(n256, ak_wgmma_rs_bf16_n256, \"m64n256k16.f32.bf16.bf16\")\n"
     "AK_WGMMA_FN(n64, ak_wgmma_f16_n64, \"m64n64k16.f32.f16.f16\", \", 0, 0\")\n"
     "AK_WGMMA_FN(n64, ak_wgmma_bf16_n64, \"m64n64k16.f32.bf16.bf16\", \", 0, 0\")\n"
+    "AK_WGMMA_FN(n192, ak_wgmma_f16_n192, \"m64n192k16.f32.f16.f16\", \", 0, 0\")\n"
+    "AK_WGMMA_FN(n192, ak_wgmma_bf16_n192, \"m64n192k16.f32.bf16.bf16\", \", 0, 0\")\n"
     "/* MN-major 128-byte-swizzle descriptor: LBO = bytes between blocks of 64 n (or m) values, SBO = 1024. */\n"
     "AK_INLINE ak_u64 ak_wgmma_desc_mn(const void* p, ak_u32 lbo) {\n"
     "    const ak_u32 a = ak_smem_addr(p);\n"
@@ -14573,9 +14575,10 @@ static const char _ak_src_attention_sm90[] =
     "//     the consumers need K_t before V_{t-1}), up to 3 copy groups in flight.\n"
     "//     Rows in place (plain or packed sequences) take a short address path:\n"
     "//     each thread copies one 16-byte column of rows RS = 128 / chunks-per-row\n"
-    "//     apart, one 64-bit add per copy (the generic path, per-chunk division and\n"
-    "//     the block-table lookup, stays for paged K / V and head sizes 80 / 96 /\n"
-    "//     192); its instructions were half of the kernel's issue slots.\n"
+    "//     apart (RS x chunks threads: all 128, or 120 at head sizes 80 / 96 /\n"
+    "//     192), one 64-bit add per copy (the generic path, per-chunk division and\n"
+    "//     the block-table lookup, stays for paged K / V); its instructions were\n"
+    "//     half of the kernel's issue slots.\n"
     "//     A group is published when it has landed: cp.async.wait_group,\n"
     "//     fence.proxy.async (the tensor cores read through the async proxy), then\n"
     "//     an arrive on the stage's \"full\" mbarrier (128 arrivals). Only when an\n"
@@ -14611,6 +14614,12 @@ static const char _ak_src_attention_sm90[] =
     "        int pshift, int wl, int wr, float softcap\n"
     "\n"
     "#if defined(AK_WGMMA)\n"
+    "#ifndef AK_A9_PREG  /* registers per thread: producer, consumers (128 P + 256 C <= 65536) */\n"
+    "#define AK_A9_PREG 56\n"
+    "#endif\n"
+    "#ifndef AK_A9_CREG\n"
+    "#define AK_A9_CREG 224\n"
+    "#endif\n"
     "/* ---- mbarrier, register reallocation, named barriers (the Hopper GEMM's forms) ---- */\n"
     "AK_INLINE void ak_mbar_init(ak_u32 bar, int count) {\n"
     "    asm volatile(\"mbarrier.init.shared::cta.b64 [%0], %1;\\n\" ::\"r\"(bar), \"r\"(count) : \"memory\");\n"
@@ -14664,6 +14673,8 @@ static const char _ak_src_attention_sm90[] =
     "AK_A9_QK(bf16, ak_bf16_t, 64)\n"
     "AK_A9_QK(f16, ak_f16_t, 128)\n"
     "AK_A9_QK(bf16, ak_bf16_t, 128)\n"
+    "AK_A9_QK(f16, ak_f16_t, 192)\n"
+    "AK_A9_QK(bf16, ak_bf16_t, 192)\n"
     "/* O (64 x HD) += P V. */\n"
     "template <class D, int HD> AK_INLINE void ak_a9_pv(float* o, const ak_u32* p, ak_u64 dv);\n"
     "#define AK_A9_PV(DT, T, N)                                                                 \\\n"
@@ -14746,7 +14757,7 @@ static const char _ak_src_attention_sm90[] =
     "\n"
     "    if (wg == 0) {\n"
     "        // ---------------- producer ----------------\n"
-    "        ak_setmaxnreg_dec<56>();\n"
+    "        ak_setmaxnreg_dec<AK_A9_PREG>();\n"
     "        const ak_i64 kb = sg.k0 + (ak_i64)h * ksh, vb = sg.v0 + (ak_i64)h * vsh;\n"
     "        // full barriers of the copy groups issued and not yet published, oldest first (at most 2: with the\n"
     "        // group being issued, 3 groups in flight)\n"
@@ -14778,32 +14789,33 @@ static const char _ak_src_attention_sm90[] =
     "            const T* src = isk ? k : v;\n"
     "            const ak_i64 base = isk ? kb : vb, sb = isk ? ksb : vsb, ss = isk ? kss : vss;\n"
     "            const ak_u32 dst = (isk ? sk_ : sv_) + (ak_u32)(st * KVBYTES);\n"
-    "            if (!sg.pages && (128 % CH) == 0) {\n"
-    "                // rows in place (plain or packed): chunk column fixed per thread, rows RS apart, one 64-bit add\n"
-    "                // per chunk\n"
-    "                enum { RS = (128 % CH) == 0 ? 128 / CH : 1, NCP = BN * CH / 128 };\n"
+    "            if (!sg.pages) {\n"
+    "                // rows in place (plain or packed): each thread keeps one 16-byte column of rows RS = 128 / CH\n"
+    "                // apart (RS x CH threads: 120 of 128 at head sizes 80 / 96 / 192), one 64-bit add per chunk; the\n"
+    "                // swizzled slot of row r0t + i RS repeats every PER rows of the loop (RS % 8 == 0: every row)\n"
+    "                enum {\n"
+    "                    RS = 128 / CH, NCP = (BN + RS - 1) / RS,\n"
+    "                    PER = RS % 8 == 0 ? 1 : RS % 4 == 0 ? 2 : RS % 2 == 0 ? 4 : 8\n"
+    "                };\n"
     "                const int r0t = wt / CH, ch = wt % CH, left = kend - k0 - r0t;\n"
-    "                const bool cok = ch * 8 < d;\n"
-    "                const T* p = src + base + (ak_i64)(k0 + r0t) * ss + ch * 8;\n"
-    "                const ak_i64 step = (ak_i64)RS * ss;\n"
-    "                const ak_u32 dd = dst + ak_a9_sw<BN>(r0t, ch);\n"
+    "                if (r0t < RS) {\n"
+    "                    const bool cok = ch * 8 < d;\n"
+    "                    const T* p = src + base + (ak_i64)(k0 + r0t) * ss + ch * 8;\n"
+    "                    const ak_i64 step = (ak_i64)RS * ss;\n"
+    "                    ak_u32 da[PER];\n"
     "#pragma unroll\n"
-    "                for (int i = 0; i < NCP; i++) {\n"
-    "                    const bool ok = cok && i * RS < left;\n"
-    "                    // the swizzle of row r0t + i RS: (RS % 8 == 0) the same 16-byte slot, else recomputed\n"
-    "                    const ak_u32 da = RS % 8 == 0 ? dd + (ak_u32)(i * RS * 128) : dst + ak_a9_sw<BN>(r0t + i * RS, ch);\n"
-    "                    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\\n\" ::\"r\"(da),\n"
-    "                                 \"l\"(ok ? p : src), \"r\"(ok ? 16 : 0) : \"memory\");\n"
-    "                    p += step;\n"
-    "                }\n"
-    "            } else if (!sg.pages) {\n"
-    "#pragma unroll 4\n"
-    "                for (int c = wt; c < BN * CH; c += 128) {\n"
-    "                    const int row = c / CH, ch = c % CH;\n"
-    "                    const bool ok = k0 + row < kend && ch * 8 < d;\n"
-    "                    const T* p = ok ? src + base + (ak_i64)(k0 + row) * ss + ch * 8 : src;\n"
-    "                    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\\n\" ::\"r\"(dst + ak_a9_sw<BN>(row, ch)),\n"
-    "                                 \"l\"(p), \"r\"(ok ? 16 : 0) : \"memory\");\n"
+    "                    for (int j = 0; j < PER; j++) da[j] = dst + ak_a9_sw<BN>(r0t + j * RS, ch);\n"
+    "#pragma unroll\n"
+    "                    for (int i = 0; i < NCP; i++) {\n"
+    "                        if (BN % RS == 0 || i < NCP - 1 || r0t + i * RS < BN) {  // rows past the tile: no copy\n"
+    "                            const bool ok = cok && i * RS < left;\n"
+    "                            asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\\n\" ::\"r\"(\n"
+    "                                             da[i % PER] + (ak_u32)((i / PER) * PER * RS * 128)),\n"
+    "                                         \"l\"(ok ? p : src), \"r\"(ok ? 16 : 0) : \"memory\");\n"
+    "                        }\n"
+    "                        p += step;\n"
+    "                        asm volatile(\"\" : \"+l\"(p));  // one live address (the producer runs on few registers)\n"
+    "                    }\n"
     "                }\n"
     "            } else {\n"
     "                for (int c = wt; c < BN * CH; c += 128) {\n"
@@ -14838,7 +14850,7 @@ static const char _ak_src_attention_sm90[] =
     "    }\n"
     "\n"
     "    // ---------------- consumers ----------------\n"
-    "    ak_setmaxnreg_inc<224>();\n"
+    "    ak_setmaxnreg_inc<AK_A9_CREG>();\n"
     "    const int c = wg - 1, warp = wt / 32, lane = wt % 32;\n"
     "    const int rc0 = r0 + 64 * c;  // this consumer's first row\n"
     "    // Q rows rc0 .. rc0 + 63 (zeros past the end) into this consumer's slice of the Q tile\n"
@@ -15064,8 +15076,14 @@ static const char _ak_src_attention_sm90[] =
     "#undef AK_A9_KEMPTY\n"
     "#undef AK_A9_VEMPTY\n"
     "}\n"
-    "// tiles per head size: 128 keys up to head size 128 (3 stages below 128: room), 64 keys above (registers)\n"
+    "// tiles per head size: 128 keys up to head size 128 (3 stages below 128: room), 64 keys above (registers);\n"
+    "// 192 keys at head size 64 (as FlashAttention-3) measured 1% faster on 2048 keys, 3% slower causal and 9% slower\n"
+    "// on 1024 keys (H100)\n"
+    "#if defined(AK_A9_BNX)  /* the key tile chosen by the host (a measurement knob) */\n"
+    "#define AK_A9_BN(HD) (AK_A9_BNX)\n"
+    "#else\n"
     "#define AK_A9_BN(HD) ((HD) > 128 ? 64 : 128)\n"
+    "#endif\n"
     "#define AK_A9_ST(HD) ((HD) < 128 ? 3 : 2)\n"
     "#define AK_A9_BODY(D, HD)                                                                                          \\\n"
     "    ak_attn_sm90<D, HD, AK_A9_BN(HD), AK_A9_ST(HD)>(q, k, v, o, lse, hkv, group, sq, skv, d, qsb, qsh, qss, ksb,   \\\n"
@@ -15722,6 +15740,12 @@ static const char _ak_src_conv[] =
     "// [Cin][Cog][taps] transposed). Transposed convolution is the same GEMM as an\n"
     "// output-stationary gather: output o takes input i = (o + pad - tap dil) /\n"
     "// stride from tap t when that division is exact and i is inside the input.\n"
+    "// With a stride > 1 (flag PHASE) the host launches one GEMM per sub-pixel\n"
+    "// phase (o mod stride in each dimension; blockIdx.z = group x phases +\n"
+    "// phase): a phase's outputs take only the taps with (o + pad - tap dil) a\n"
+    "// multiple of the stride, a fixed subset (ak_conv_phase), so each phase is\n"
+    "// a stride-1 transposed convolution over its own taps and nothing is\n"
+    "// computed to be thrown away.\n"
     "// A k tile's decomposition (channel offset, tap offsets, weight offset) is\n"
     "// computed once per tile into shared memory (a double-buffered table), each\n"
     "// thread's row m is decomposed once per block.\n"
@@ -15737,9 +15761,11 @@ static const char _ak_src_conv[] =
     "// walks output positions with consecutive threads.\n"
     "//\n"
     "// Depthwise (ak_conv_dw_*): groups == Cin, Cout a multiple of Cin (output\n"
-    "// channel c reads input channel c / (Cout / Cin)), standard only: one thread\n"
-    "// per output element, the taps in a loop (fp32 sums), neighbours share\n"
-    "// inputs through the caches.\n"
+    "// channel c reads input channel c / (Cout / Cin)), standard only. Channels-\n"
+    "// first where the window of a 64 x 32 output tile fits shared memory (flag\n"
+    "// DWT): the window staged once per kernel depth (fp32), each thread sums a\n"
+    "// strip of 8 outputs of a column. Otherwise one thread per output element,\n"
+    "// the taps in a loop (fp32 sums), neighbours share inputs through the caches.\n"
     "//\n"
     "// Index math: 32-bit inside one sample (the host keeps a sample of x and of\n"
     "// y below 2^31 elements and M below 2^31), 64-bit for the sample offset.\n"
@@ -15759,7 +15785,8 @@ static const char _ak_src_conv[] =
     "//\n"
     "// flags: bit 0 transposed, 1 channels-last (y; x too unless VEC), 2 bias,\n"
     "// 3 VEC (x channels-last, vector loader), 4 WT (with VEC: the weight taps\n"
-    "// outermost), bits 8.. the activation's\n"
+    "// outermost), 5 PHASE (transposed, sub-pixel phases), 6 DWT (depthwise,\n"
+    "// channels-first: the tiled path), bits 8.. the activation's\n"
     "// AK_UNARY_* code.\n"
     "//\n"
     "// kernels: ak_conv_igemm_mma_f16 ak_conv_igemm_mma_bf16 ak_conv_igemm_mma_f32 ak_conv_igemm_mma_x32 ak_conv_igemm_simt_f32 ak_conv_igemm_simt_f16 ak_conv_igemm_simt_bf16 ak_conv_dw_f32 ak_conv_dw_f16 ak_conv_dw_bf16\n"
@@ -15770,6 +15797,12 @@ static const char _ak_src_conv[] =
     "#define AK_CVF_BIAS 4\n"
     "#define AK_CVF_VEC 8\n"
     "#define AK_CVF_WT 16\n"
+    "#define AK_CVF_PHASE 32\n"
+    "#define AK_CVF_DWT 64\n"
+    "#define AK_CONV_DW_TW 64   /* the tiled depthwise path: output tile columns (one a thread) */\n"
+    "#define AK_CONV_DW_R 8     /* output rows a thread (4 row groups: 32 rows a tile) */\n"
+    "#define AK_CONV_DW_XS 6144 /* input tile elements (fp32) in shared memory: the host's limit */\n"
+    "#define AK_CONV_DW_WS 256  /* taps in shared memory: the host's limit */\n"
     "#define AK_CVF_ACT_SHIFT 8\n"
     "// <<host\n"
     "\n"
@@ -15778,6 +15811,30 @@ static const char _ak_src_conv[] =
     "        int kD, int kH, int kW, int sD, int sH, int sW, int pD, int pH, int pW, int dD, int dH, int dW\n"
     "#define AK_CONV_ARGS \\\n"
     "    flags, ap, Nb, Cin, Cout, Cig, Cog, ID, IH, IW, OD, OH, OW, kD, kH, kW, sD, sH, sW, pD, pH, pW, dD, dH, dW\n"
+    "\n"
+    "/* One spatial dimension of a transposed convolution's sub-pixel phase r\n"
+    " * (outputs o = r + s j, j < o_n): the taps t with (r + p - t d) a multiple\n"
+    " * of s are t = t0 + q ts (q < k_n, ts = s / gcd(s, d)), and output j reads\n"
+    " * input j + p_n - q d_n (d_n = d / gcd): a stride-1 transposed convolution\n"
+    " * with padding p_n, dilation d_n and k_n taps. k_n = 0: no tap reaches the\n"
+    " * phase (its outputs are the bias). */\n"
+    "struct ak_conv_phase {\n"
+    "    int o_n, k_n, p_n, d_n, t0, ts;\n"
+    "};\n"
+    "AK_INLINE ak_conv_phase ak_conv_phase_of(int r, int O, int k, int s, int p, int d) {\n"
+    "    ak_conv_phase f;\n"
+    "    int a = d, b = s;\n"
+    "    while (b) { const int t = a % b; a = b; b = t; }\n"
+    "    f.ts = s / a; f.d_n = d / a;\n"
+    "    f.o_n = r < O ? (O - r + s - 1) / s : 0;\n"
+    "    f.t0 = 0; f.k_n = 0; f.p_n = 0;\n"
+    "    for (int t = 0; t < f.ts && t < k; t++)\n"
+    "        if ((r + p - t * d) % s == 0) {\n"
+    "            f.t0 = t; f.k_n = (k - t + f.ts - 1) / f.ts; f.p_n = (r + p - t * d) / s;\n"
+    "            break;\n"
+    "        }\n"
+    "    return f;\n"
+    "}\n"
     "\n"
     "/* One entry of the k table: x offset of the channel, tap offsets (times the\n"
     " * dilation), the weight offset of (channel, tap); td = -2^30: k past K. */\n"
@@ -15806,14 +15863,43 @@ static const char _ak_src_conv[] =
     "    T (*Bs)[BSZ] = (T (*)[BSZ])(smem + 2 * ASZ * DT::SIZE);\n"
     "    const bool trans = (flags & AK_CVF_TRANS) != 0, cl = (flags & AK_CVF_NHWC) != 0;\n"
     "    const int tid = (int)threadIdx.x;\n"
-    "    const int g = (int)blockIdx.z, co0 = (int)blockIdx.y * BN;\n"
+    "    /* flag PHASE (transposed, a stride > 1): blockIdx.z = group x phases + phase; the block computes the\n"
+    "     * phase's outputs as a stride-1 transposed convolution over the phase's taps only (ak_conv_phase) */\n"
+    "    const int nph = (flags & AK_CVF_PHASE) ? sD * sH * sW : 1;\n"
+    "    const int g = (int)blockIdx.z / nph, ph = (int)blockIdx.z % nph, co0 = (int)blockIdx.y * BN;\n"
     "    const int m0 = (int)blockIdx.x * BM;\n"
+    "    /* the full output and kernel (y and weight addressing), before the phase's extents replace them */\n"
+    "    const int fOH = OH, fOW = OW, fOP = OD * OH * OW, fkH = kH, fkW = kW, taps = kD * kH * kW;\n"
+    "    const int rD = ph / (sH * sW), rH = (ph / sW) % sH, rW = ph % sW, fsD = sD, fsH = sH, fsW = sW;\n"
+    "    int t0D = 0, t0H = 0, t0W = 0, tsD = 1, tsH = 1, tsW = 1;\n"
+    "    if (nph > 1) {\n"
+    "        const ak_conv_phase fd = ak_conv_phase_of(rD, OD, kD, sD, pD, dD), fh = ak_conv_phase_of(rH, OH, kH, sH, pH, dH),\n"
+    "                            fw = ak_conv_phase_of(rW, OW, kW, sW, pW, dW);\n"
+    "        OD = fd.o_n; OH = fh.o_n; OW = fw.o_n;\n"
+    "        kD = fd.k_n; kH = fh.k_n; kW = fw.k_n;\n"
+    "        pD = fd.p_n; pH = fh.p_n; pW = fw.p_n;\n"
+    "        dD = fd.d_n; dH = fh.d_n; dW = fw.d_n;\n"
+    "        t0D = fd.t0; t0H = fh.t0; t0W = fw.t0; tsD = fd.ts; tsH = fh.ts; tsW = fw.ts;\n"
+    "        sD = sH = sW = 1;\n"
+    "    }\n"
+    "    /* the weight's tap of the phase's tap t (t ordered as the phase's kD x kH x kW) */\n"
+    "    auto wtap = [&](int t) {\n"
+    "        if (nph == 1) return t;\n"
+    "        const int qw = t % kW, qh = (t / kW) % kH, qd = t / (kW * kH);\n"
+    "        return ((t0D + qd * tsD) * fkH + t0H + qh * tsH) * fkW + t0W + qw * tsW;\n"
+    "    };\n"
+    "    /* y offset in a sample (in positions) of the phase's output position o */\n"
+    "    auto ypos = [&](int o) {\n"
+    "        if (nph == 1) return o;\n"
+    "        const int jw = o % OW, jh = (o / OW) % OH, jd = o / (OW * OH);\n"
+    "        return ((rD + fsD * jd) * fOH + rH + fsH * jh) * fOW + rW + fsW * jw;\n"
+    "    };\n"
     "    const int OP = OD * OH * OW, M = Nb * OP;\n"
-    "    const int taps = kD * kH * kW, K = Cig * taps;\n"
+    "    const int ptaps = kD * kH * kW, K = Cig * ptaps;\n"
     "    const int xcs = cl ? 1 : ID * IH * IW, xps = cl ? Cin : 1; /* x strides of a channel, of a position */\n"
     "    /* weight: group base, stride of an output channel, of an input channel (taps are contiguous) */\n"
-    "    const ak_i64 wg = trans ? (ak_i64)g * Cig * Cog * taps : (ak_i64)g * Cog * K;\n"
-    "    const int wco = trans ? taps : K, wci = trans ? Cog * taps : taps;\n"
+    "    const ak_i64 wg = (ak_i64)g * Cig * Cog * taps;\n"
+    "    const int wco = trans ? taps : Cig * taps, wci = trans ? Cog * taps : taps;\n"
     "    /* this thread's row of A (fixed for the whole k loop) */\n"
     "    const int am = m0 + tid % BM, ak0 = tid / BM;\n"
     "    /* row base: forward o s - p, transposed o + p (taps then subtract); rows past M get a base no tap reaches */\n"
@@ -15833,9 +15919,9 @@ static const char _ak_src_conv[] =
     "            const int k = k0 + tid;\n"
     "            ak_conv_kent e;\n"
     "            if (k < K) {\n"
-    "                const int ci = k / taps, t = k % taps, kw = t % kW, kh = (t / kW) % kH, kd = t / (kW * kH);\n"
+    "                const int ci = k / ptaps, t = k % ptaps, kw = t % kW, kh = (t / kW) % kH, kd = t / (kW * kH);\n"
     "                const int sg = trans ? -1 : 1;\n"
-    "                e.td = sg * kd * dD; e.th = sg * kh * dH; e.tw = sg * kw * dW; e.woff = ci * wci + t;\n"
+    "                e.td = sg * kd * dD; e.th = sg * kh * dH; e.tw = sg * kw * dW; e.woff = ci * wci + wtap(t);\n"
     "                e.xoff = ci * xcs + ((e.td * IH + e.th) * IW + e.tw) * xps;   /* the tap's offset from the row base */\n"
     "            } else {\n"
     "                e.xoff = 0; e.td = -(1 << 30); e.th = 0; e.tw = 0; e.woff = 0;\n"
@@ -15965,7 +16051,7 @@ static const char _ak_src_conv[] =
     "                    else { rd[i] = od * sD - pD; rh[i] = oh * sH - pH; rw[i] = ow * sW - pW; }\n"
     "                }\n"
     "            }\n"
-    "            const int nct = (Cig + BK - 1) / BK, nkv = taps * nct, sg = trans ? -1 : 1;\n"
+    "            const int nct = (Cig + BK - 1) / BK, nkv = ptaps * nct, sg = trans ? -1 : 1;\n"
     "            const int co = co0 + r0;\n"
     "            const T* wrow = w + wg + (ak_i64)(co < Cog ? co : 0) * wco;\n"
     "            /* B's thread mapping: row r0, channels cc; transposed with WT: row tid % BN, channels (tid / BN) 8 */\n"
@@ -15975,7 +16061,7 @@ static const char _ak_src_conv[] =
     "            auto vload = [&](int kt) {\n"
     "                const int t = kt / nct, c0 = (kt - t * nct) * BK;\n"
     "                const int kw = t % kW, kh = (t / kW) % kH, kd = t / (kW * kH);\n"
-    "                const int td = sg * kd * dD, th = sg * kh * dH, tw = sg * kw * dW;\n"
+    "                const int td = sg * kd * dD, th = sg * kh * dH, tw = sg * kw * dW, wt = wtap(t);\n"
     "                const bool cok = c0 + cc < Cig;\n"
     "#pragma unroll\n"
     "                for (int i = 0; i < NCA; i++) {\n"
@@ -15988,16 +16074,16 @@ static const char _ak_src_conv[] =
     "                if (wtt) {\n"
     "                    /* [taps][Cin][Cog]: 8 input channels of output channel bco, each load coalesced along bco */\n"
     "                    if (c0 + bkc < Cig && bco < Cog) {\n"
-    "                        const T* wp = w + ((ak_i64)t * Cin + g * Cig + c0 + bkc) * Cog + bco;\n"
+    "                        const T* wp = w + ((ak_i64)wt * Cin + g * Cig + c0 + bkc) * Cog + bco;\n"
     "                        ak_u32 u[4];\n"
     "#pragma unroll\n"
     "                        for (int j = 0; j < 4; j++) u[j] = ak_pack2(wp[(2 * j) * Cog], wp[(2 * j + 1) * Cog]);\n"
     "                        rb.x = u[0]; rb.y = u[1]; rb.z = u[2]; rb.w = u[3];\n"
     "                    }\n"
     "                } else if (cok && co < Cog && (flags & AK_CVF_WT))\n"
-    "                    rb = *(const uint4*)(w + ((ak_i64)t * Cout + g * Cog + co) * Cig + c0 + cc);\n"
+    "                    rb = *(const uint4*)(w + ((ak_i64)wt * Cout + g * Cog + co) * Cig + c0 + cc);\n"
     "                else if (cok && co < Cog) {\n"
-    "                    const T* wp = wrow + (c0 + cc) * wci + t;\n"
+    "                    const T* wp = wrow + (c0 + cc) * wci + wt;\n"
     "                    ak_u32 u[4];\n"
     "#pragma unroll\n"
     "                    for (int j = 0; j < 4; j++) u[j] = ak_pack2(wp[(2 * j) * wci], wp[(2 * j + 1) * wci]);\n"
@@ -16009,9 +16095,11 @@ static const char _ak_src_conv[] =
     "                for (int i = 0; i < NCA; i++) *(uint4*)&As[st][(r0 + i * RSTEP) * LDA + cc] = ra[i];\n"
     "                *(uint4*)&Bs[st][bn * LDB + bkc] = rb;\n"
     "            };\n"
-    "            vload(0);\n"
-    "            vstore(0);\n"
-    "            __syncthreads();\n"
+    "            if (nkv > 0) {\n"
+    "                vload(0);\n"
+    "                vstore(0);\n"
+    "                __syncthreads();\n"
+    "            }\n"
     "            for (int kt = 0; kt < nkv; kt++) {\n"
     "                const int cur = kt & 1;\n"
     "                if (kt + 1 < nkv) vload(kt + 1);\n"
@@ -16066,10 +16154,10 @@ static const char _ak_src_conv[] =
     "    }\n"
     "    __syncthreads();\n"
     "    const int act = flags >> AK_CVF_ACT_SHIFT;\n"
-    "    const int ycs = cl ? 1 : OP, yps = cl ? Cout : 1;\n"
+    "    const int ycs = cl ? 1 : fOP, yps = cl ? Cout : 1;\n"
     "    if (am < M) {\n"
-    "        const int n = am / OP, o = am % OP;\n"
-    "        T* yn = y + (ak_i64)n * Cout * OP + (ak_i64)o * yps;\n"
+    "        const int n = am / OP, o = ypos(am % OP);\n"
+    "        T* yn = y + (ak_i64)n * Cout * fOP + (ak_i64)o * yps;\n"
     "#pragma unroll 1\n"
     "        for (int c = ak0; c < BN; c += NT / BM) {\n"
     "            const int co = co0 + c;\n"
@@ -16141,6 +16229,64 @@ static const char _ak_src_conv[] =
     "    const int OP = OD * OH * OW, taps = kD * kH * kW, IP = ID * IH * IW;\n"
     "    const int act = flags >> AK_CVF_ACT_SHIFT;\n"
     "    (void)Cig;\n"
+    "    if (flags & AK_CVF_DWT) {\n"
+    "        /* Tiled (channels-first, flag DWT): a block computes a 64 x 32 tile of one output plane (one depth); per\n"
+    "         * kernel depth it stages the input window of the tile in shared memory (fp32, coalesced row loads, zeros\n"
+    "         * outside the input), the taps in shared memory; each thread sums a column strip of 8 outputs. blockIdx.x:\n"
+    "         * the tile, y: (sample, channel, output depth), striding by gridDim.y. */\n"
+    "        enum { TW = AK_CONV_DW_TW, R = AK_CONV_DW_R, TY = 256 / TW, TH = TY * R };\n"
+    "        __shared__ float xs[AK_CONV_DW_XS];\n"
+    "        __shared__ float wsm[AK_CONV_DW_WS];\n"
+    "        const int tid = (int)threadIdx.x, tx = tid % TW, ty = tid / TW;\n"
+    "        const int twn = (OW + TW - 1) / TW, ow0 = ((int)blockIdx.x % twn) * TW, oh0 = ((int)blockIdx.x / twn) * TH;\n"
+    "        const int XW = (TW - 1) * sW + (kW - 1) * dW + 1, XH = (TH - 1) * sH + (kH - 1) * dH + 1, XN = XW * XH;\n"
+    "        const int iw0 = ow0 * sW - pW, ih0 = oh0 * sH - pH;\n"
+    "        const ak_i64 units = (ak_i64)Nb * Cout * OD;\n"
+    "        for (ak_i64 u = blockIdx.y; u < units; u += gridDim.y) {\n"
+    "            const int od = (int)(u % OD), c = (int)((u / OD) % Cout), n = (int)(u / ((ak_i64)OD * Cout));\n"
+    "            const typename DT::T* xc = x + ((ak_i64)n * Cin + c / Cog) * IP;\n"
+    "            float acc[R];\n"
+    "#pragma unroll\n"
+    "            for (int r = 0; r < R; r++) acc[r] = 0.0f;\n"
+    "            __syncthreads(); /* the previous unit's readers are done */\n"
+    "            for (int t = tid; t < taps; t += 256) wsm[t] = DT::to(w[(ak_i64)c * taps + t]);\n"
+    "            for (int kd = 0; kd < kD; kd++) {\n"
+    "                const int id = od * sD - pD + kd * dD;\n"
+    "                if ((unsigned)id >= (unsigned)ID) continue; /* uniform over the block */\n"
+    "                const typename DT::T* xp = xc + (ak_i64)id * IH * IW;\n"
+    "                __syncthreads();\n"
+    "                for (int e = tid; e < XN; e += 256) {\n"
+    "                    const int rr = e / XW, q = e - rr * XW, ih = ih0 + rr, iw = iw0 + q;\n"
+    "                    xs[e] = ((unsigned)ih < (unsigned)IH && (unsigned)iw < (unsigned)IW) ? DT::to(xp[ih * IW + iw]) : 0.0f;\n"
+    "                }\n"
+    "                __syncthreads();\n"
+    "                const float* xr = xs + (ty * R) * sH * XW + tx * sW;\n"
+    "                const float* wr = wsm + kd * kH * kW;\n"
+    "                for (int kh = 0; kh < kH; kh++)\n"
+    "                    for (int kw = 0; kw < kW; kw++) {\n"
+    "                        const float wv = wr[kh * kW + kw];\n"
+    "                        const float* xq = xr + kh * dH * XW + kw * dW;\n"
+    "#pragma unroll\n"
+    "                        for (int r = 0; r < R; r++) acc[r] = fmaf(xq[r * sH * XW], wv, acc[r]);\n"
+    "                    }\n"
+    "            }\n"
+    "            const float b = (flags & AK_CVF_BIAS) ? DT::to(bias[c]) : 0.0f;\n"
+    "            typename DT::T* yp = y + ((ak_i64)n * Cout + c) * OP + (ak_i64)od * OH * OW;\n"
+    "            const int ow = ow0 + tx;\n"
+    "            if (ow < OW) {\n"
+    "#pragma unroll\n"
+    "                for (int r = 0; r < R; r++) {\n"
+    "                    const int oh = oh0 + ty * R + r;\n"
+    "                    if (oh < OH) {\n"
+    "                        float v = acc[r] + b;\n"
+    "                        if (act != AK_UNARY_NONE) v = ak_uop_apply(act, v, ap);\n"
+    "                        yp[oh * OW + ow] = DT::from(v);\n"
+    "                    }\n"
+    "                }\n"
+    "            }\n"
+    "        }\n"
+    "        return;\n"
+    "    }\n"
     "    if (!cl) {\n"
     "        const ak_i64 planes = (ak_i64)Nb * Cout;\n"
     "        for (ak_i64 pl = blockIdx.y; pl < planes; pl += gridDim.y) {\n"
@@ -21996,6 +22142,12 @@ static const struct { const char* family; const char* source; const char* kernel
 #define _AK_CVF_BIAS 4
 #define _AK_CVF_VEC 8
 #define _AK_CVF_WT 16
+#define _AK_CVF_PHASE 32
+#define _AK_CVF_DWT 64
+#define _AK_CONV_DW_TW 64   /* the tiled depthwise path: output tile columns (one a thread) */
+#define _AK_CONV_DW_R 8     /* output rows a thread (4 row groups: 32 rows a tile) */
+#define _AK_CONV_DW_XS 6144 /* input tile elements (fp32) in shared memory: the host's limit */
+#define _AK_CONV_DW_WS 256  /* taps in shared memory: the host's limit */
 #define _AK_CVF_ACT_SHIFT 8
 /* host constants of kernels/gemm.hip (its `// >>host` block) */
 #define _AK_GF_TA 1
@@ -22236,7 +22388,7 @@ static inline void _ak_kargs_chnorm_apply(_ak_kargs* kargs_, const void* x, void
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, w); ak_args_ptr(a_, bias); ak_args_ptr(a_, mean); ak_args_ptr(a_, rs); ak_args_i64(a_, planes); ak_args_i64(a_, C); ak_args_i64(a_, S);
     ak_args_i32(a_, G); ak_args_i32(a_, running); ak_args_f32(a_, eps);
 }
-/* kernels/conv.hip:385 NAME (macro AK_CONV_IGEMM) */
+/* kernels/conv.hip:455 NAME (macro AK_CONV_IGEMM) */
 static inline void _ak_kargs_conv_igemm(_ak_kargs* kargs_, const void* x, const void* w, const void* bias, void* y, int32_t flags, float ap, int32_t Nb, int32_t Cin, int32_t Cout, int32_t Cig,
                                         int32_t Cog, int32_t ID, int32_t IH, int32_t IW, int32_t OD, int32_t OH, int32_t OW, int32_t kD, int32_t kH, int32_t kW, int32_t sD, int32_t sH, int32_t sW,
                                         int32_t pD, int32_t pH, int32_t pW, int32_t dD, int32_t dH, int32_t dW) {
@@ -22525,11 +22677,11 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_amma_nv _AK_KIF_attn_simt
 #define _ak_kargs_attn_mmagen _ak_kargs_attn_simt   /* kernels/attention_mma.hip:830 ak_attn_mmagen##HD##_##DT (macro AK_AMMA_GEN): the same list */
 #define _AK_KIF_attn_mmagen _AK_KIF_attn_simt
-#define _ak_kargs_attn_sm90 _ak_kargs_attn_simt   /* kernels/attention_sm90.hip:530 ak_attn_sm90_##HD##_##DT (macro AK_A9): the same list */
+#define _ak_kargs_attn_sm90 _ak_kargs_attn_simt   /* kernels/attention_sm90.hip:546 ak_attn_sm90_##HD##_##DT (macro AK_A9): the same list */
 #define _AK_KIF_attn_sm90 _AK_KIF_attn_simt
 #define _ak_kargs_copy _ak_kargs_cast   /* kernels/cast.hip:47 ak_copy_f32: the same list */
 #define _AK_KIF_copy _AK_KIF_cast
-#define _ak_kargs_conv_dw _ak_kargs_conv_igemm   /* kernels/conv.hip:467 NAME (macro AK_CONV_DW): the same list */
+#define _ak_kargs_conv_dw _ak_kargs_conv_igemm   /* kernels/conv.hip:595 NAME (macro AK_CONV_DW): the same list */
 #define _AK_KIF_conv_dw _AK_KIF_conv_igemm
 #define _ak_kargs_scale _ak_kargs_axpy   /* kernels/elementwise.hip:58 ak_scale_f32: the same list */
 #define _AK_KIF_scale _AK_KIF_axpy
@@ -26395,9 +26547,17 @@ static int _ak_attn_force_mma = 0;
    AK_BENCH_A9_PP) */
 static int _ak_attn_sm90_pp = -1;
 #define _AK_ATTN_SM90_PP _ak_attn_sm90_pp
+/* the Hopper kernel's key tile: 0 by head size (the plan), else that many keys (AK_BENCH_A9_BN) */
+static int _ak_attn_sm90_bn = 0;
+#define _AK_ATTN_SM90_BN _ak_attn_sm90_bn
+/* one more compile option for the Hopper kernel (a -D define; AK_BENCH_A9_DEF), NULL none */
+static const char* _ak_attn_sm90_def = NULL;
+#define _AK_ATTN_SM90_DEF _ak_attn_sm90_def
 #else
 #define _AK_ATTN_FORCE_MMA 0
 #define _AK_ATTN_SM90_PP (-1)
+#define _AK_ATTN_SM90_BN 0
+#define _AK_ATTN_SM90_DEF ((const char*)0)
 #endif
 static int _ak_attn_dim_of(const int* dims, int n, size_t d) {
     int i;
@@ -26459,6 +26619,7 @@ static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_
             int hd = _ak_attn_dim_of(_ak_attn_sm90_dims, (int)(sizeof _ak_attn_sm90_dims / sizeof(int)), d);
             int st = hd < 128 ? 3 : 2, nb = (hd + 63) / 64;
             bk = hd > 128 ? 64 : 128;
+            if (_AK_ATTN_SM90_BN > 0) bk = (size_t)_AK_ATTN_SM90_BN;
             p->sm90 = 1;
             /* consumer ping-pong (the kernel's vec & 2; its vec argument is otherwise unused): H100, same run,
                on / off: d64 385 / 368 TF/s, d96 causal 253 / 248, d128 626 / 633 (non-causal), d256 equal */
@@ -26823,14 +26984,16 @@ static ak_result _ak_attn_mma_kernel(ak_context* ctx, const char* kname, int hd,
 
 /* The Hopper family for one head size, built for the arch-specific target (sm_90a: wgmma, setmaxnreg). */
 static ak_result _ak_attn_sm90_kernel(ak_context* ctx, const char* kname, int hd, ak_kernel** out) {
-    char def[32];
-    const char* opts[1];
+    char def[32], bn[32];
+    const char* opts[3];
     ak_compile_options o;
     snprintf(def, sizeof def, "-DAK_A9_ONLY=%d", hd);
-    opts[0] = def;
+    snprintf(bn, sizeof bn, "-DAK_A9_BNX=%d", _AK_ATTN_SM90_BN);
     memset(&o, 0, sizeof o);
+    opts[o.num_options++] = def;
+    if (_AK_ATTN_SM90_BN > 0) opts[o.num_options++] = bn;
+    if (_AK_ATTN_SM90_DEF) opts[o.num_options++] = _AK_ATTN_SM90_DEF;
     o.options = opts;
-    o.num_options = 1;
     o.source_name = "attention_sm90.hip";
     return _ak_op_kernel_ex(ctx, _ak_src_attention_sm90, kname, _ak_gemm_arch(ctx)->arch_target, &o, out);
 }
@@ -28775,9 +28938,45 @@ static int _ak_conv_as_gemm(const ak_conv_desc* a, const _ak_conv_geom* g, ak_ge
     return 1;
 }
 
+/* The sub-pixel split of a transposed convolution with a stride > 1
+ * (kernels/conv.hip, flag PHASE): one implicit GEMM per output phase
+ * (o mod stride in each dimension), each over the taps that reach its
+ * outputs only (about taps / (sD sH sW) of them), all in one launch
+ * (blockIdx.z = group x phases + phase). Returns the number of phases, 1
+ * where no split is made (standard, stride 1, or groups x phases past the
+ * grid's 65535). *kmax: the most taps a phase takes (per dimension
+ * ceil(k / (s / gcd(s, d)))); *mrows: rows of the largest phase. */
+static long long _ak_conv_phases(const ak_conv_desc* a, const _ak_conv_geom* g, long long* kmax, long long* mrows) {
+    long long nph = 1, km = 1, rows = g->N;
+    int j;
+    for (j = 0; j < 3; j++) {
+        long long x = g->s[j], y = g->d[j], ts;
+        while (y) { const long long t = x % y; x = y; y = t; }
+        ts = g->s[j] / x;
+        nph *= g->s[j];
+        km *= (g->k[j] + ts - 1) / ts;
+        rows *= (g->out[j] + g->s[j] - 1) / g->s[j];
+    }
+    if (!a->transposed || nph == 1 || nph * g->G > 65535) {
+        km = g->taps; rows = g->N * g->ovol; nph = 1;
+    }
+    if (kmax) *kmax = km;
+    if (mrows) *mrows = rows;
+    return nph;
+}
+
+/* The tiled depthwise path (kernels/conv.hip, flag DWT): channels-first,
+ * the input window of a 64 x 32 output tile (per kernel depth) within 6144
+ * fp32 elements of shared memory and at most 256 taps. */
+static int _ak_conv_dw_tiled(const ak_conv_desc* a, const _ak_conv_geom* g) {
+    const double xw = 63.0 * (double)g->s[2] + (double)(g->k[2] - 1) * (double)g->d[2] + 1.0;
+    const double xh = 31.0 * (double)g->s[1] + (double)(g->k[1] - 1) * (double)g->d[1] + 1.0;
+    return g->depthwise && a->layout == AK_CONV_CHANNELS_FIRST && g->taps <= 256 && xw * xh <= 6144.0;
+}
+
 /* The implicit GEMM's vector loader (kernels/conv.hip, flag VEC): 16-bit
- * dtypes on the matrix cores, a gather without a stride test (standard, or
- * transposed with stride 1), channel counts multiples of 8, and k tiles of 32
+ * dtypes on the matrix cores, a gather without a stride test (standard,
+ * transposed with stride 1, or a transposed phase), channel counts multiples of 8, and k tiles of 32
  * channels at most 1.5x the channels (16 channels a group would double the
  * products: the element loader is faster there). Channels-last x is read in
  * place (when 16-byte aligned); a channels-first x is first copied
@@ -28786,14 +28985,17 @@ static int _ak_conv_as_gemm(const ak_conv_desc* a, const _ak_conv_geom* g, ak_ge
  * pay for the extra pass. With more than one tap the weight is copied with
  * the taps outermost (flag WT, one ak_transpose). 0: the element loader. */
 static int _ak_conv_vec(const ak_conv_desc* a, const _ak_conv_geom* g, const char* path) {
+    long long kmax;
     int j;
     if (a->dtype == AK_F32 || g->depthwise || (strcmp(path, "mma.sync") && strcmp(path, "mfma") && strcmp(path, "wmma"))) return 0;
     if (g->Cig % 8 || g->Cin % 8) return 0;
     if ((g->Cig + 31) / 32 * 32 * 2 > g->Cig * 3) return 0; /* k tiles of 32 channels: at most 1.5x the products */
-    for (j = 0; j < 3; j++)
-        if (a->transposed && g->s[j] != 1) return 0;
+    if (_ak_conv_phases(a, g, &kmax, NULL) == 1) {
+        for (j = 0; j < 3; j++)
+            if (a->transposed && g->s[j] != 1) return 0;
+    }
     if (a->layout == AK_CONV_CHANNELS_LAST) return 1;
-    return g->Cog * g->taps >= 32;
+    return g->Cog * kmax >= 32;
 }
 
 static ak_result _ak_conv_plan_geom(ak_context* ctx, const ak_conv_desc* a, const _ak_conv_geom* g, ak_conv_plan* p) {
@@ -28820,8 +29022,11 @@ static ak_result _ak_conv_plan_geom(ak_context* ctx, const ak_conv_desc* a, cons
                     "samples in channels-first)";
     } else if (g->depthwise) {
         p->path = "depthwise";
-        p->reason = "groups == in_channels: a direct kernel (one thread per output, the taps in a loop): one input channel per "
-                    "output gives the GEMM a k of one kernel volume, too short for a tile";
+        p->reason = _ak_conv_dw_tiled(a, g)
+                        ? "groups == in_channels: a direct kernel, 64 x 32 output tiles, the input window in shared memory, a "
+                          "strip of 8 outputs a thread (one input channel per output gives a GEMM a k of one kernel volume)"
+                        : "groups == in_channels: a direct kernel (one thread per output, the taps in a loop): one input channel per "
+                          "output gives the GEMM a k of one kernel volume, too short for a tile";
         snprintf(p->kernel, sizeof p->kernel, "ak_conv_dw_%s", dt);
     } else {
         switch (isa) {
@@ -28851,6 +29056,9 @@ static ak_result _ak_conv_plan_geom(ak_context* ctx, const ak_conv_desc* a, cons
                                      "channels-last first, then k ordered (tap, channel) with 16-byte loads of 8 channels")
                             : "implicit GEMM on the matrix cores: 128 x 64 tile, 8 (wave32) / 4 (wave64) waves, im2col addresses "
                               "in the loader";
+            if (_ak_conv_phases(a, g, NULL, NULL) > 1)
+                p->reason = "transposed with a stride > 1: one implicit GEMM per sub-pixel phase (output position mod stride), "
+                            "each over the taps that reach it only; 128 x 64 tile on the matrix cores";
             snprintf(p->kernel, sizeof p->kernel, "ak_conv_igemm_mma_%s", fast32 ? "x32" : dt);
         } else {
             p->path = "simt";
@@ -28947,6 +29155,7 @@ AKDEF ak_result ak_conv(ak_context* ctx, const ak_conv_desc* a, ak_stream* strea
     _ak_kargs ka;
     ak_dim3 grid, block;
     int flags;
+    long long nph = 1, mrows = 0;
     const void *xs, *ws;
     void *xt = NULL, *wt = NULL;
     ak_result r = _ak_op_check_ctx(ctx, opn);
@@ -28976,6 +29185,8 @@ AKDEF ak_result ak_conv(ak_context* ctx, const ak_conv_desc* a, ak_stream* strea
     if ((r = _ak_op_kernel(ctx, _ak_src_conv, pl.kernel, &k)) != AK_OK) return r;
     flags = (a->transposed ? _AK_CVF_TRANS : 0) | (a->layout == AK_CONV_CHANNELS_LAST ? _AK_CVF_NHWC : 0) | (a->bias ? _AK_CVF_BIAS : 0) |
             (a->activation << _AK_CVF_ACT_SHIFT);
+    if (!g.depthwise && (nph = _ak_conv_phases(a, &g, NULL, &mrows)) > 1) flags |= _AK_CVF_PHASE;
+    if (_ak_conv_dw_tiled(a, &g)) flags |= _AK_CVF_DWT;
     xs = a->x;
     ws = a->w;
     if (_ak_conv_vec(a, &g, pl.path)) {
@@ -29009,7 +29220,14 @@ AKDEF ak_result ak_conv(ak_context* ctx, const ak_conv_desc* a, ak_stream* strea
                    (int32_t)g.s[2], (int32_t)g.p[0], (int32_t)g.p[1], (int32_t)g.p[2], (int32_t)g.d[0], (int32_t)g.d[1],
                    (int32_t)g.d[2]);
     block.x = _AK_CONV_THREADS; block.y = 1; block.z = 1;
-    if (g.depthwise) {
+    if (g.depthwise && (flags & _AK_CVF_DWT)) {
+        /* x the 64 x 32 output tiles of a plane, y the (sample, channel, output depth) units */
+        const size_t tiles = (size_t)((g.out[2] + 63) / 64) * (size_t)((g.out[1] + 31) / 32), units = (size_t)(g.N * g.Cout * g.out[0]);
+        if (tiles > 0x7FFFFFFFu) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_conv: %zu depthwise tiles per plane (grid limit)", tiles);
+        grid.x = (unsigned)tiles;
+        grid.y = (unsigned)(units < 65535 ? units : 65535);
+        grid.z = 1;
+    } else if (g.depthwise) {
         /* channels-first: y the (sample, channel) planes, x a plane's positions; channels-last: y the samples */
         const int cl = a->layout == AK_CONV_CHANNELS_LAST;
         const size_t per = (size_t)(cl ? g.Cout * g.ovol : g.ovol), bx = (per + 255) / 256, ys = (size_t)(cl ? g.N : g.N * g.Cout);
@@ -29017,9 +29235,10 @@ AKDEF ak_result ak_conv(ak_context* ctx, const ak_conv_desc* a, ak_stream* strea
         grid.y = (unsigned)(ys < 65535 ? ys : 65535);
         grid.z = 1;
     } else {
-        grid.x = (unsigned)(((size_t)(g.N * g.ovol) + _AK_CONV_BM - 1) / _AK_CONV_BM);
+        /* PHASE: the rows of the largest phase; z = group x phases + phase */
+        grid.x = (unsigned)(((size_t)(nph > 1 ? mrows : g.N * g.ovol) + _AK_CONV_BM - 1) / _AK_CONV_BM);
         grid.y = (unsigned)(((size_t)g.Cog + _AK_CONV_BN - 1) / _AK_CONV_BN);
-        grid.z = (unsigned)g.G;
+        grid.z = (unsigned)(g.G * nph);
     }
     r = _ak_op_launch3(ctx, k, grid, block, 0, stream, &ka);
     if (xt) ak_free(ctx, xt); /* stream-ordered reuse: safe right after the launch */

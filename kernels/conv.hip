@@ -13,6 +13,12 @@
 // [Cin][Cog][taps] transposed). Transposed convolution is the same GEMM as an
 // output-stationary gather: output o takes input i = (o + pad - tap dil) /
 // stride from tap t when that division is exact and i is inside the input.
+// With a stride > 1 (flag PHASE) the host launches one GEMM per sub-pixel
+// phase (o mod stride in each dimension; blockIdx.z = group x phases +
+// phase): a phase's outputs take only the taps with (o + pad - tap dil) a
+// multiple of the stride, a fixed subset (ak_conv_phase), so each phase is
+// a stride-1 transposed convolution over its own taps and nothing is
+// computed to be thrown away.
 // A k tile's decomposition (channel offset, tap offsets, weight offset) is
 // computed once per tile into shared memory (a double-buffered table), each
 // thread's row m is decomposed once per block.
@@ -28,9 +34,11 @@
 // walks output positions with consecutive threads.
 //
 // Depthwise (ak_conv_dw_*): groups == Cin, Cout a multiple of Cin (output
-// channel c reads input channel c / (Cout / Cin)), standard only: one thread
-// per output element, the taps in a loop (fp32 sums), neighbours share
-// inputs through the caches.
+// channel c reads input channel c / (Cout / Cin)), standard only. Channels-
+// first where the window of a 64 x 32 output tile fits shared memory (flag
+// DWT): the window staged once per kernel depth (fp32), each thread sums a
+// strip of 8 outputs of a column. Otherwise one thread per output element,
+// the taps in a loop (fp32 sums), neighbours share inputs through the caches.
 //
 // Index math: 32-bit inside one sample (the host keeps a sample of x and of
 // y below 2^31 elements and M below 2^31), 64-bit for the sample offset.
@@ -50,7 +58,8 @@
 //
 // flags: bit 0 transposed, 1 channels-last (y; x too unless VEC), 2 bias,
 // 3 VEC (x channels-last, vector loader), 4 WT (with VEC: the weight taps
-// outermost), bits 8.. the activation's
+// outermost), 5 PHASE (transposed, sub-pixel phases), 6 DWT (depthwise,
+// channels-first: the tiled path), bits 8.. the activation's
 // AK_UNARY_* code.
 //
 // kernels: ak_conv_igemm_mma_f16 ak_conv_igemm_mma_bf16 ak_conv_igemm_mma_f32 ak_conv_igemm_mma_x32 ak_conv_igemm_simt_f32 ak_conv_igemm_simt_f16 ak_conv_igemm_simt_bf16 ak_conv_dw_f32 ak_conv_dw_f16 ak_conv_dw_bf16
@@ -61,6 +70,12 @@
 #define AK_CVF_BIAS 4
 #define AK_CVF_VEC 8
 #define AK_CVF_WT 16
+#define AK_CVF_PHASE 32
+#define AK_CVF_DWT 64
+#define AK_CONV_DW_TW 64   /* the tiled depthwise path: output tile columns (one a thread) */
+#define AK_CONV_DW_R 8     /* output rows a thread (4 row groups: 32 rows a tile) */
+#define AK_CONV_DW_XS 6144 /* input tile elements (fp32) in shared memory: the host's limit */
+#define AK_CONV_DW_WS 256  /* taps in shared memory: the host's limit */
 #define AK_CVF_ACT_SHIFT 8
 // <<host
 
@@ -69,6 +84,30 @@
         int kD, int kH, int kW, int sD, int sH, int sW, int pD, int pH, int pW, int dD, int dH, int dW
 #define AK_CONV_ARGS \
     flags, ap, Nb, Cin, Cout, Cig, Cog, ID, IH, IW, OD, OH, OW, kD, kH, kW, sD, sH, sW, pD, pH, pW, dD, dH, dW
+
+/* One spatial dimension of a transposed convolution's sub-pixel phase r
+ * (outputs o = r + s j, j < o_n): the taps t with (r + p - t d) a multiple
+ * of s are t = t0 + q ts (q < k_n, ts = s / gcd(s, d)), and output j reads
+ * input j + p_n - q d_n (d_n = d / gcd): a stride-1 transposed convolution
+ * with padding p_n, dilation d_n and k_n taps. k_n = 0: no tap reaches the
+ * phase (its outputs are the bias). */
+struct ak_conv_phase {
+    int o_n, k_n, p_n, d_n, t0, ts;
+};
+AK_INLINE ak_conv_phase ak_conv_phase_of(int r, int O, int k, int s, int p, int d) {
+    ak_conv_phase f;
+    int a = d, b = s;
+    while (b) { const int t = a % b; a = b; b = t; }
+    f.ts = s / a; f.d_n = d / a;
+    f.o_n = r < O ? (O - r + s - 1) / s : 0;
+    f.t0 = 0; f.k_n = 0; f.p_n = 0;
+    for (int t = 0; t < f.ts && t < k; t++)
+        if ((r + p - t * d) % s == 0) {
+            f.t0 = t; f.k_n = (k - t + f.ts - 1) / f.ts; f.p_n = (r + p - t * d) / s;
+            break;
+        }
+    return f;
+}
 
 /* One entry of the k table: x offset of the channel, tap offsets (times the
  * dilation), the weight offset of (channel, tap); td = -2^30: k past K. */
@@ -97,14 +136,43 @@ AK_INLINE void ak_conv_igemm(const typename DT::T* AK_RESTRICT x, const typename
     T (*Bs)[BSZ] = (T (*)[BSZ])(smem + 2 * ASZ * DT::SIZE);
     const bool trans = (flags & AK_CVF_TRANS) != 0, cl = (flags & AK_CVF_NHWC) != 0;
     const int tid = (int)threadIdx.x;
-    const int g = (int)blockIdx.z, co0 = (int)blockIdx.y * BN;
+    /* flag PHASE (transposed, a stride > 1): blockIdx.z = group x phases + phase; the block computes the
+     * phase's outputs as a stride-1 transposed convolution over the phase's taps only (ak_conv_phase) */
+    const int nph = (flags & AK_CVF_PHASE) ? sD * sH * sW : 1;
+    const int g = (int)blockIdx.z / nph, ph = (int)blockIdx.z % nph, co0 = (int)blockIdx.y * BN;
     const int m0 = (int)blockIdx.x * BM;
+    /* the full output and kernel (y and weight addressing), before the phase's extents replace them */
+    const int fOH = OH, fOW = OW, fOP = OD * OH * OW, fkH = kH, fkW = kW, taps = kD * kH * kW;
+    const int rD = ph / (sH * sW), rH = (ph / sW) % sH, rW = ph % sW, fsD = sD, fsH = sH, fsW = sW;
+    int t0D = 0, t0H = 0, t0W = 0, tsD = 1, tsH = 1, tsW = 1;
+    if (nph > 1) {
+        const ak_conv_phase fd = ak_conv_phase_of(rD, OD, kD, sD, pD, dD), fh = ak_conv_phase_of(rH, OH, kH, sH, pH, dH),
+                            fw = ak_conv_phase_of(rW, OW, kW, sW, pW, dW);
+        OD = fd.o_n; OH = fh.o_n; OW = fw.o_n;
+        kD = fd.k_n; kH = fh.k_n; kW = fw.k_n;
+        pD = fd.p_n; pH = fh.p_n; pW = fw.p_n;
+        dD = fd.d_n; dH = fh.d_n; dW = fw.d_n;
+        t0D = fd.t0; t0H = fh.t0; t0W = fw.t0; tsD = fd.ts; tsH = fh.ts; tsW = fw.ts;
+        sD = sH = sW = 1;
+    }
+    /* the weight's tap of the phase's tap t (t ordered as the phase's kD x kH x kW) */
+    auto wtap = [&](int t) {
+        if (nph == 1) return t;
+        const int qw = t % kW, qh = (t / kW) % kH, qd = t / (kW * kH);
+        return ((t0D + qd * tsD) * fkH + t0H + qh * tsH) * fkW + t0W + qw * tsW;
+    };
+    /* y offset in a sample (in positions) of the phase's output position o */
+    auto ypos = [&](int o) {
+        if (nph == 1) return o;
+        const int jw = o % OW, jh = (o / OW) % OH, jd = o / (OW * OH);
+        return ((rD + fsD * jd) * fOH + rH + fsH * jh) * fOW + rW + fsW * jw;
+    };
     const int OP = OD * OH * OW, M = Nb * OP;
-    const int taps = kD * kH * kW, K = Cig * taps;
+    const int ptaps = kD * kH * kW, K = Cig * ptaps;
     const int xcs = cl ? 1 : ID * IH * IW, xps = cl ? Cin : 1; /* x strides of a channel, of a position */
     /* weight: group base, stride of an output channel, of an input channel (taps are contiguous) */
-    const ak_i64 wg = trans ? (ak_i64)g * Cig * Cog * taps : (ak_i64)g * Cog * K;
-    const int wco = trans ? taps : K, wci = trans ? Cog * taps : taps;
+    const ak_i64 wg = (ak_i64)g * Cig * Cog * taps;
+    const int wco = trans ? taps : Cig * taps, wci = trans ? Cog * taps : taps;
     /* this thread's row of A (fixed for the whole k loop) */
     const int am = m0 + tid % BM, ak0 = tid / BM;
     /* row base: forward o s - p, transposed o + p (taps then subtract); rows past M get a base no tap reaches */
@@ -124,9 +192,9 @@ AK_INLINE void ak_conv_igemm(const typename DT::T* AK_RESTRICT x, const typename
             const int k = k0 + tid;
             ak_conv_kent e;
             if (k < K) {
-                const int ci = k / taps, t = k % taps, kw = t % kW, kh = (t / kW) % kH, kd = t / (kW * kH);
+                const int ci = k / ptaps, t = k % ptaps, kw = t % kW, kh = (t / kW) % kH, kd = t / (kW * kH);
                 const int sg = trans ? -1 : 1;
-                e.td = sg * kd * dD; e.th = sg * kh * dH; e.tw = sg * kw * dW; e.woff = ci * wci + t;
+                e.td = sg * kd * dD; e.th = sg * kh * dH; e.tw = sg * kw * dW; e.woff = ci * wci + wtap(t);
                 e.xoff = ci * xcs + ((e.td * IH + e.th) * IW + e.tw) * xps;   /* the tap's offset from the row base */
             } else {
                 e.xoff = 0; e.td = -(1 << 30); e.th = 0; e.tw = 0; e.woff = 0;
@@ -256,7 +324,7 @@ AK_INLINE void ak_conv_igemm(const typename DT::T* AK_RESTRICT x, const typename
                     else { rd[i] = od * sD - pD; rh[i] = oh * sH - pH; rw[i] = ow * sW - pW; }
                 }
             }
-            const int nct = (Cig + BK - 1) / BK, nkv = taps * nct, sg = trans ? -1 : 1;
+            const int nct = (Cig + BK - 1) / BK, nkv = ptaps * nct, sg = trans ? -1 : 1;
             const int co = co0 + r0;
             const T* wrow = w + wg + (ak_i64)(co < Cog ? co : 0) * wco;
             /* B's thread mapping: row r0, channels cc; transposed with WT: row tid % BN, channels (tid / BN) 8 */
@@ -266,7 +334,7 @@ AK_INLINE void ak_conv_igemm(const typename DT::T* AK_RESTRICT x, const typename
             auto vload = [&](int kt) {
                 const int t = kt / nct, c0 = (kt - t * nct) * BK;
                 const int kw = t % kW, kh = (t / kW) % kH, kd = t / (kW * kH);
-                const int td = sg * kd * dD, th = sg * kh * dH, tw = sg * kw * dW;
+                const int td = sg * kd * dD, th = sg * kh * dH, tw = sg * kw * dW, wt = wtap(t);
                 const bool cok = c0 + cc < Cig;
 #pragma unroll
                 for (int i = 0; i < NCA; i++) {
@@ -279,16 +347,16 @@ AK_INLINE void ak_conv_igemm(const typename DT::T* AK_RESTRICT x, const typename
                 if (wtt) {
                     /* [taps][Cin][Cog]: 8 input channels of output channel bco, each load coalesced along bco */
                     if (c0 + bkc < Cig && bco < Cog) {
-                        const T* wp = w + ((ak_i64)t * Cin + g * Cig + c0 + bkc) * Cog + bco;
+                        const T* wp = w + ((ak_i64)wt * Cin + g * Cig + c0 + bkc) * Cog + bco;
                         ak_u32 u[4];
 #pragma unroll
                         for (int j = 0; j < 4; j++) u[j] = ak_pack2(wp[(2 * j) * Cog], wp[(2 * j + 1) * Cog]);
                         rb.x = u[0]; rb.y = u[1]; rb.z = u[2]; rb.w = u[3];
                     }
                 } else if (cok && co < Cog && (flags & AK_CVF_WT))
-                    rb = *(const uint4*)(w + ((ak_i64)t * Cout + g * Cog + co) * Cig + c0 + cc);
+                    rb = *(const uint4*)(w + ((ak_i64)wt * Cout + g * Cog + co) * Cig + c0 + cc);
                 else if (cok && co < Cog) {
-                    const T* wp = wrow + (c0 + cc) * wci + t;
+                    const T* wp = wrow + (c0 + cc) * wci + wt;
                     ak_u32 u[4];
 #pragma unroll
                     for (int j = 0; j < 4; j++) u[j] = ak_pack2(wp[(2 * j) * wci], wp[(2 * j + 1) * wci]);
@@ -300,9 +368,11 @@ AK_INLINE void ak_conv_igemm(const typename DT::T* AK_RESTRICT x, const typename
                 for (int i = 0; i < NCA; i++) *(uint4*)&As[st][(r0 + i * RSTEP) * LDA + cc] = ra[i];
                 *(uint4*)&Bs[st][bn * LDB + bkc] = rb;
             };
-            vload(0);
-            vstore(0);
-            __syncthreads();
+            if (nkv > 0) {
+                vload(0);
+                vstore(0);
+                __syncthreads();
+            }
             for (int kt = 0; kt < nkv; kt++) {
                 const int cur = kt & 1;
                 if (kt + 1 < nkv) vload(kt + 1);
@@ -357,10 +427,10 @@ AK_INLINE void ak_conv_igemm(const typename DT::T* AK_RESTRICT x, const typename
     }
     __syncthreads();
     const int act = flags >> AK_CVF_ACT_SHIFT;
-    const int ycs = cl ? 1 : OP, yps = cl ? Cout : 1;
+    const int ycs = cl ? 1 : fOP, yps = cl ? Cout : 1;
     if (am < M) {
-        const int n = am / OP, o = am % OP;
-        T* yn = y + (ak_i64)n * Cout * OP + (ak_i64)o * yps;
+        const int n = am / OP, o = ypos(am % OP);
+        T* yn = y + (ak_i64)n * Cout * fOP + (ak_i64)o * yps;
 #pragma unroll 1
         for (int c = ak0; c < BN; c += NT / BM) {
             const int co = co0 + c;
@@ -432,6 +502,64 @@ AK_INLINE void ak_conv_dw(const typename DT::T* AK_RESTRICT x, const typename DT
     const int OP = OD * OH * OW, taps = kD * kH * kW, IP = ID * IH * IW;
     const int act = flags >> AK_CVF_ACT_SHIFT;
     (void)Cig;
+    if (flags & AK_CVF_DWT) {
+        /* Tiled (channels-first, flag DWT): a block computes a 64 x 32 tile of one output plane (one depth); per
+         * kernel depth it stages the input window of the tile in shared memory (fp32, coalesced row loads, zeros
+         * outside the input), the taps in shared memory; each thread sums a column strip of 8 outputs. blockIdx.x:
+         * the tile, y: (sample, channel, output depth), striding by gridDim.y. */
+        enum { TW = AK_CONV_DW_TW, R = AK_CONV_DW_R, TY = 256 / TW, TH = TY * R };
+        __shared__ float xs[AK_CONV_DW_XS];
+        __shared__ float wsm[AK_CONV_DW_WS];
+        const int tid = (int)threadIdx.x, tx = tid % TW, ty = tid / TW;
+        const int twn = (OW + TW - 1) / TW, ow0 = ((int)blockIdx.x % twn) * TW, oh0 = ((int)blockIdx.x / twn) * TH;
+        const int XW = (TW - 1) * sW + (kW - 1) * dW + 1, XH = (TH - 1) * sH + (kH - 1) * dH + 1, XN = XW * XH;
+        const int iw0 = ow0 * sW - pW, ih0 = oh0 * sH - pH;
+        const ak_i64 units = (ak_i64)Nb * Cout * OD;
+        for (ak_i64 u = blockIdx.y; u < units; u += gridDim.y) {
+            const int od = (int)(u % OD), c = (int)((u / OD) % Cout), n = (int)(u / ((ak_i64)OD * Cout));
+            const typename DT::T* xc = x + ((ak_i64)n * Cin + c / Cog) * IP;
+            float acc[R];
+#pragma unroll
+            for (int r = 0; r < R; r++) acc[r] = 0.0f;
+            __syncthreads(); /* the previous unit's readers are done */
+            for (int t = tid; t < taps; t += 256) wsm[t] = DT::to(w[(ak_i64)c * taps + t]);
+            for (int kd = 0; kd < kD; kd++) {
+                const int id = od * sD - pD + kd * dD;
+                if ((unsigned)id >= (unsigned)ID) continue; /* uniform over the block */
+                const typename DT::T* xp = xc + (ak_i64)id * IH * IW;
+                __syncthreads();
+                for (int e = tid; e < XN; e += 256) {
+                    const int rr = e / XW, q = e - rr * XW, ih = ih0 + rr, iw = iw0 + q;
+                    xs[e] = ((unsigned)ih < (unsigned)IH && (unsigned)iw < (unsigned)IW) ? DT::to(xp[ih * IW + iw]) : 0.0f;
+                }
+                __syncthreads();
+                const float* xr = xs + (ty * R) * sH * XW + tx * sW;
+                const float* wr = wsm + kd * kH * kW;
+                for (int kh = 0; kh < kH; kh++)
+                    for (int kw = 0; kw < kW; kw++) {
+                        const float wv = wr[kh * kW + kw];
+                        const float* xq = xr + kh * dH * XW + kw * dW;
+#pragma unroll
+                        for (int r = 0; r < R; r++) acc[r] = fmaf(xq[r * sH * XW], wv, acc[r]);
+                    }
+            }
+            const float b = (flags & AK_CVF_BIAS) ? DT::to(bias[c]) : 0.0f;
+            typename DT::T* yp = y + ((ak_i64)n * Cout + c) * OP + (ak_i64)od * OH * OW;
+            const int ow = ow0 + tx;
+            if (ow < OW) {
+#pragma unroll
+                for (int r = 0; r < R; r++) {
+                    const int oh = oh0 + ty * R + r;
+                    if (oh < OH) {
+                        float v = acc[r] + b;
+                        if (act != AK_UNARY_NONE) v = ak_uop_apply(act, v, ap);
+                        yp[oh * OW + ow] = DT::from(v);
+                    }
+                }
+            }
+        }
+        return;
+    }
     if (!cl) {
         const ak_i64 planes = (ak_i64)Nb * Cout;
         for (ak_i64 pl = blockIdx.y; pl < planes; pl += gridDim.y) {

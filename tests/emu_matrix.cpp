@@ -296,6 +296,7 @@ static void akemu_register(void) {
     AKEMU_K(ak_conv_igemm_mma_f16) AKEMU_K(ak_conv_igemm_mma_bf16) AKEMU_K(ak_conv_igemm_mma_f32)
     AKEMU_K(ak_conv_igemm_simt_f32) AKEMU_K(ak_conv_igemm_simt_f16) AKEMU_K(ak_conv_igemm_simt_bf16)
     AKEMU_K(ak_transpose_f32) AKEMU_K(ak_transpose_f16) AKEMU_K(ak_transpose_bf16)
+    AKEMU_K(ak_conv_dw_f32) AKEMU_K(ak_conv_dw_f16) AKEMU_K(ak_conv_dw_bf16)
 }
 /* every block of the grid runs: the tiles are the work */
 static akemu_dim3 akemu_grid_policy(const char* kernel, akemu_dim3 g) {
@@ -548,7 +549,7 @@ static void emu_attention(void) {
 }
 /* ---- convolution through ak_conv's plan for this target: the implicit GEMM on the matrix cores with the
  * element loader and the vector loader (channel counts multiples of 8; channels-first through the
- * channels-last copy), standard and stride-1 transposed, against the C reference (tests/t_gpu_conv.c) */
+ * channels-last copy), standard and transposed (strides > 1: the sub-pixel phases), depthwise, against the C reference (tests/t_gpu_conv.c) */
 static void emu_conv(void) {
     using emuconv::gc_case;
     static const gc_case cases[] = {
@@ -557,6 +558,9 @@ static void emu_conv(void) {
         { 2, 0, 0, 0, 1,          1, 48, 9, 1, { 6, 5 }, { 3, 3 }, { 1, 1 }, { 1, 1 }, { 1, 1 }, { 0 } },      /* vector, NCHW copy */
         { 1, 1, 1, 0, 0,          2, 64, 12, 2, { 9 }, { 3 }, { 1 }, { 1 }, { 2 }, { 0 } },                  /* vector, transposed */
         { 2, 0, 0, 0, 0,          1, 5, 10, 1, { 7, 6 }, { 3, 2 }, { 1, 1 }, { 1, 0 }, { 1, 1 }, { 0 } },       /* element loader */
+        { 2, 1, 0, 0, 1,          1, 32, 20, 1, { 5, 6 }, { 3, 3 }, { 2, 3 }, { 1, 1 }, { 1, 2 }, { 1, 0 } },   /* vector, phases */
+        { 2, 1, 1, 0, 1,          1, 6, 10, 2, { 4, 5 }, { 3, 3 }, { 5, 2 }, { 1, 1 }, { 2, 2 }, { 0, 1 } },    /* element, phases */
+        { 2, 0, 0, AK_OP_RELU, 1, 1, 2, 4, 2, { 35, 66 }, { 3, 3 }, { 1, 1 }, { 1, 1 }, { 1, 1 }, { 0 } },      /* depthwise, tiled */
     };
     ak_config cfg = ak_config_default();
     cfg.matrix_cores = AK_ON;

@@ -118,6 +118,10 @@ static void test_gpu_conv(void) {
         { 2, 0, 0, 0, 0,          2, 10, 14, 2, { 15, 13 }, { 3, 3 }, { 1, 1 }, { 1, 1 }, { 1, 1 }, { 0 } },        /* groups */
         { 2, 0, 0, 0, 1,          2, 7, 7, 7, { 33, 35 }, { 3, 5 }, { 1, 2 }, { 1, 2 }, { 2, 1 }, { 0 } },          /* depthwise */
         { 2, 0, 1, AK_OP_RELU, 0, 2, 5, 10, 5, { 12, 13 }, { 3, 1 }, { 1, 1 }, { 0, 0 }, { 1, 1 }, { 0 } },      /* depthwise x2 */
+        /* depthwise channels-first with the window of a 64 x 32 tile in shared memory: partial tiles, 3-D, 1-D */
+        { 2, 0, 0, 0, 1,          2, 3, 6, 3, { 45, 70 }, { 3, 3 }, { 1, 1 }, { 1, 1 }, { 1, 1 }, { 0 } },
+        { 3, 0, 0, AK_OP_RELU, 0, 1, 4, 4, 4, { 5, 37, 66 }, { 3, 3, 3 }, { 2, 2, 1 }, { 1, 1, 1 }, { 1, 1, 2 }, { 0 } },
+        { 1, 0, 0, 0, 1,          3, 5, 5, 5, { 200 }, { 5 }, { 1 }, { 6 }, { 3 }, { 0 } },
         { 2, 0, 0, 0, 0,          2, 33, 65, 1, { 17, 19 }, { 1, 1 }, { 1, 1 }, { 0, 0 }, { 1, 1 }, { 0 } },        /* pointwise */
         { 2, 0, 1, AK_OP_RELU, 1, 3, 19, 37, 1, { 7, 11 }, { 1, 1 }, { 1, 1 }, { 0, 0 }, { 1, 1 }, { 0 } },    /* pointwise NHWC: ak_gemm */
         /* channel counts multiples of 8: the vector loader (16-bit dtypes on the matrix cores) */
@@ -134,6 +138,13 @@ static void test_gpu_conv(void) {
         { 2, 1, 1, AK_OP_RELU, 1, 1, 9, 11, 1, { 10, 12 }, { 3, 7 }, { 1, 1 }, { 1, 3 }, { 1, 1 }, { 0, 0 } },
         { 3, 1, 0, 0, 0,          2, 8, 8, 4, { 5, 6, 7 }, { 3, 5, 7 }, { 2, 2, 2 }, { 1, 2, 3 }, { 1, 1, 1 }, { 1, 1, 1 } },  /* 72 */
         { 3, 1, 0, 0, 1,          1, 6, 10, 1, { 4, 5, 6 }, { 3, 3, 3 }, { 5, 2, 1 }, { 1, 1, 0 }, { 2, 2, 1 }, { 0, 1, 0 } },
+        /* transposed, strides > 1: the sub-pixel phases (phases without taps: bias only; dilation sharing a factor
+         * with the stride; channel counts multiples of 8: the vector loader over a phase's taps) */
+        { 2, 1, 1, AK_OP_RELU, 1, 2, 11, 13, 1, { 9, 7 }, { 3, 3 }, { 5, 5 }, { 1, 1 }, { 2, 2 }, { 0, 3 } },   /* 81-like */
+        { 2, 1, 0, 0, 1,          2, 6, 9, 3, { 8, 7 }, { 3, 4 }, { 3, 4 }, { 1, 0 }, { 3, 2 }, { 2, 1 } },      /* d = s, d | s */
+        { 2, 1, 0, AK_OP_LEAKY_RELU, 1, 2, 32, 24, 1, { 9, 11 }, { 3, 3 }, { 2, 2 }, { 1, 1 }, { 1, 1 }, { 1, 0 } },  /* vector */
+        { 3, 1, 1, 0, 0,          2, 64, 40, 2, { 4, 5, 6 }, { 3, 3, 3 }, { 2, 2, 2 }, { 1, 1, 1 }, { 2, 2, 2 }, { 0, 1, 1 } }, /* 77-like */
+        { 1, 1, 0, 0, 0,          1, 40, 72, 1, { 29 }, { 7 }, { 3 }, { 2 }, { 1 }, { 2 } },                       /* vector, 1-D */
     };
     static const ak_dtype types[3] = { AK_F32, AK_F16, AK_BF16 };
     size_t ci, ti;

@@ -201,6 +201,24 @@ static void cv_expect_pointwise(void) {
     ak_context_destroy(ctx);
 }
 
+/* Transposed convolutions with a stride > 1 split into sub-pixel phases (the reason says so); stride 1 does not. */
+static void cv_expect_phases(void) {
+    ak_context* ctx = cv_plan_ctx("sm_90", 0);
+    ak_conv_desc a;
+    ak_conv_plan p;
+    if (!ctx) return;
+    memset(&a, 0, sizeof a);
+    a.dtype = AK_F16; a.ndim = 2; a.batch = 2; a.in_channels = 32; a.out_channels = 16; a.transposed = 1;
+    a.in[0] = 10; a.in[1] = 12; a.kernel[0] = 3; a.kernel[1] = 3; a.stride[0] = 2; a.stride[1] = 3;
+    AKT_OK(ak_conv_plan_get(ctx, &a, &p));
+    AKT_EQ_STR(p.path, "mma.sync");
+    AKT_CHECK(strstr(p.reason, "sub-pixel phase") != NULL);
+    a.stride[0] = a.stride[1] = 1;
+    AKT_OK(ak_conv_plan_get(ctx, &a, &p));
+    AKT_CHECK(strstr(p.reason, "sub-pixel phase") == NULL);
+    ak_context_destroy(ctx);
+}
+
 static void test_conv_plan(void) {
     cv_expect_plan("sm_90", 0, AK_F16, 1, "ak_conv_igemm_mma_f16", "mma.sync");
     cv_expect_plan("sm_80", 0, AK_BF16, 2, "ak_conv_igemm_mma_bf16", "mma.sync");
@@ -213,6 +231,7 @@ static void test_conv_plan(void) {
     cv_expect_plan("gfx906", 0, AK_F16, 1, "ak_conv_igemm_simt_f16", "simt");
     cv_expect_plan("sm_90", 0, AK_F16, 8, "ak_conv_dw_f16", "depthwise");
     cv_expect_pointwise();
+    cv_expect_phases();
 }
 
 static void test_conv_errors(void) {
