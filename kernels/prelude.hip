@@ -1250,6 +1250,8 @@ AK_WGMMA_RS_FN(n256, ak_wgmma_rs_f16_n256, "m64n256k16.f32.f16.f16")
 AK_WGMMA_RS_FN(n256, ak_wgmma_rs_bf16_n256, "m64n256k16.f32.bf16.bf16")
 AK_WGMMA_FN(n64, ak_wgmma_f16_n64, "m64n64k16.f32.f16.f16", ", 0, 0")
 AK_WGMMA_FN(n64, ak_wgmma_bf16_n64, "m64n64k16.f32.bf16.bf16", ", 0, 0")
+AK_WGMMA_FN(n192, ak_wgmma_f16_n192, "m64n192k16.f32.f16.f16", ", 0, 0")
+AK_WGMMA_FN(n192, ak_wgmma_bf16_n192, "m64n192k16.f32.bf16.bf16", ", 0, 0")
 /* MN-major 128-byte-swizzle descriptor: LBO = bytes between blocks of 64 n (or m) values, SBO = 1024. */
 AK_INLINE ak_u64 ak_wgmma_desc_mn(const void* p, ak_u32 lbo) {
     const ak_u32 a = ak_smem_addr(p);
