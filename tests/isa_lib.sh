@@ -74,9 +74,16 @@ isa_no_scratch() {
 #    *_saveexec_b32, compares (ballots) into one SGPR and selects on one
 #    SGPR; wave64 code exec / vcc, *_b64, SGPR pairs. No instruction of the
 #    other width may appear (code with no masks at all, an empty kernel,
-#    passes).
+#    passes). One exception in wave32 code: a scalar (s_*) instruction that
+#    names the whole vcc pair without exec, e.g. `s_xor_b64 vcc, vcc, s[72:73]`
+#    after `s_add_u32 vcc_lo` / `s_addc_u32 vcc_hi`: there the register
+#    allocator uses vcc as a spare SGPR pair for 64-bit integer data (a signed
+#    64-bit division's sign fix, a 64-bit address shift), not as a lane mask.
+#    A vcc lane mask of the wrong width still shows: vector compares and
+#    carries write it (v_*), branches read it (s_cbranch_vcc*), and those stay
+#    counted, as does any 64-bit exec.
 isa_wave() {
-  local want=$1 k w marker n
+  local want=$1 k w marker n w64
   for k in $(isa_kernels); do
     w=$(isa_meta "$k" .wavefront_size)
     [ "$w" = "$want" ] || isa_fail "$k has .wavefront_size ${w:-?}, the table says wave$want for $ARCH"
@@ -85,7 +92,9 @@ isa_wave() {
   if [ -z "$marker" ]; then isa_fail "no ak_built_for_wave marker symbol (not built with the prelude?)"
   elif [ "$marker" != "ak_built_for_wave$want" ]; then isa_fail "built with AK_WAVE=${marker#ak_built_for_wave} but $ARCH runs wave$want"; fi
   if [ "$want" = 32 ]; then
-    n=$(isa_body | grep -E '(\bexec\b|\bvcc\b)|_saveexec_b64\b' | grep -cvE '(exec|vcc)_(lo|hi)')
+    w64=$(isa_body | grep -E '(\bexec\b|\bvcc\b)|_saveexec_b64\b' | grep -vE '(exec|vcc)_(lo|hi)')
+    n=$( { printf '%s\n' "$w64" | grep -vE '^\s*s_[a-z0-9_]+_[bu]64\s'; printf '%s\n' "$w64" | grep -E '^\s*s_[a-z0-9_]+_[bu]64\s' | grep -E 'exec'; } |
+       grep -c .)
     [ "$n" -eq 0 ] || isa_fail "wave32 code with $n instructions on 64-bit exec/vcc"
     isa_forbid 'v_cmp_[a-z0-9_]+_e64 (s\[[0-9]+:[0-9]+\]|vcc),' "wave32 compares/ballots write one SGPR"
     isa_forbid 'v_cndmask_b32_e64 .*, (s\[[0-9]+:[0-9]+\]|vcc)\s*$' "wave32 selects read one SGPR"
