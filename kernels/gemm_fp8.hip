@@ -147,30 +147,33 @@ AK_INLINE float ak_gemm_fp8_ld(const void* p, ak_i64 i, int flags) {
     if (flags & AK_GF8_OUT32) return ((const float*)p)[i];
     return (flags & AK_GF8_BF16) ? ak_bf16_t::to(((const ak_bf16*)p)[i]) : ak_f16_t::to(((const ak_half*)p)[i]);
 }
+AK_INLINE void ak_gemm_fp8_out(int m, int n, float acc, void* D, ak_i64 ldd, const void* C, ak_i64 ldc, const void* bias, const void* R,
+                                ak_i64 ldr, const float* sa, const float* sb, float alpha, float beta, int flags, float ap) {
+    const int act = flags >> AK_GF8_ACT_SHIFT;
+    float v = acc * ((flags & AK_GF8_XA ? 2.0f : 1.0f) * (flags & AK_GF8_XB ? 2.0f : 1.0f));
+    if (sa) v *= sa[(flags & AK_GF8_SA_ROW) ? m : 0];
+    if (sb) v *= sb[(flags & AK_GF8_SB_COL) ? n : 0];
+    v *= alpha;
+    if (flags & AK_GF8_C) v += beta * ak_gemm_fp8_ld(C, (ak_i64)m * ldc + n, flags);
+    if (flags & AK_GF8_BIAS) v += ak_gemm_fp8_ld(bias, n, flags);
+    if (act != AK_UNARY_NONE) v = ak_uop_apply(act, v, ap);
+    if (flags & AK_GF8_RES) v += ak_gemm_fp8_ld(R, (ak_i64)m * ldr + n, flags);
+    const ak_i64 i = (ak_i64)m * ldd + n;
+    if (flags & AK_GF8_OUT32) ((float*)D)[i] = v;
+    else if (flags & AK_GF8_BF16) ((ak_bf16*)D)[i] = ak_bf16_t::from(v);
+    else ((ak_half*)D)[i] = ak_f16_t::from(v);
+}
+/* A rows x cols chunk of sums staged in shared memory (st[r * ldst + c] is output (m0 + r, n0 + c)), threads tid,
+ * tid + nthr, ... of the caller's group on consecutive columns. Not inlined (as kernels/gemm.hip's): one copy of
+ * the activation code, outside the k loop's registers. */
 __device__ __noinline__ void ak_gemm_fp8_epi(const float* st, int ldst, int rows, int cols, int m0, int n0, int tid, int nthr, int M,
                                              int N, void* D, ak_i64 ldd, const void* C, ak_i64 ldc, const void* bias, const void* R,
                                              ak_i64 ldr, const float* sa, const float* sb, float alpha, float beta, int flags, float ap) {
-    const float x2 = (flags & AK_GF8_XA ? 2.0f : 1.0f) * (flags & AK_GF8_XB ? 2.0f : 1.0f);
-    const int act = flags >> AK_GF8_ACT_SHIFT;
 #pragma unroll 1
     for (int r = 0; r < rows && m0 + r < M; r++)
 #pragma unroll 1
-        for (int c = tid; c < cols; c += nthr) {
-            const int m = m0 + r, n = n0 + c;
-            if (n >= N) continue;
-            float v = st[r * ldst + c] * x2;
-            if (sa) v *= sa[(flags & AK_GF8_SA_ROW) ? m : 0];
-            if (sb) v *= sb[(flags & AK_GF8_SB_COL) ? n : 0];
-            v *= alpha;
-            if (flags & AK_GF8_C) v += beta * ak_gemm_fp8_ld(C, (ak_i64)m * ldc + n, flags);
-            if (flags & AK_GF8_BIAS) v += ak_gemm_fp8_ld(bias, n, flags);
-            if (act != AK_UNARY_NONE) v = ak_uop_apply(act, v, ap);
-            if (flags & AK_GF8_RES) v += ak_gemm_fp8_ld(R, (ak_i64)m * ldr + n, flags);
-            const ak_i64 i = (ak_i64)m * ldd + n;
-            if (flags & AK_GF8_OUT32) ((float*)D)[i] = v;
-            else if (flags & AK_GF8_BF16) ((ak_bf16*)D)[i] = ak_bf16_t::from(v);
-            else ((ak_half*)D)[i] = ak_f16_t::from(v);
-        }
+        for (int c = tid; c < cols; c += nthr)
+            if (n0 + c < N) ak_gemm_fp8_out(m0 + r, n0 + c, st[r * ldst + c], D, ldd, C, ldc, bias, R, ldr, sa, sb, alpha, beta, flags, ap);
 }
 
 /* A ROWS x 64 code tile at (r0, k0), 16 bytes a chunk (one load where vec and in bounds, else byte by byte with
@@ -240,7 +243,7 @@ AK_INLINE void ak_gemm_fp8(AK_GEMM_FP8_PARAMS(unsigned char)) {
                 if (m >= M || n >= N) continue;
                 for (int k = 0; k < K; k++)
                     acc += ak_gemm_fp8_dec<TA>(Ab[(ak_i64)m * lda + k]) * ak_gemm_fp8_dec<TB>(Bb[(ak_i64)n * ldb + k]);
-                ak_gemm_fp8_epi(&acc, 1, 1, 1, m, n, 0, 1, M, N, Db, ldd, Cb, ldc, bias, Rb, ldr, sa, sb, alpha, beta, flags, ap);
+                ak_gemm_fp8_out(m, n, acc, Db, ldd, Cb, ldc, bias, Rb, ldr, sa, sb, alpha, beta, flags, ap);
             }
         } else {
             static_assert(FM >= 1 && FN >= 1 && TM % MM::M == 0 && TN % MM::N == 0 && BK % MM::K == 0, "gemm fp8: bad tile");
