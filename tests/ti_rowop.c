@@ -294,6 +294,13 @@ static void test_gpu_rowop_variants(void) {
         { ARO_SOFTMAX, _AK_ROW_VARIANT_SLAB, 128, 4096, 65, 127 },  { ARO_LOGSOFTMAX, _AK_ROW_VARIANT_SLAB, 64, 2048, 300, 33 },
         { ARO_SOFTMAX, _AK_ROW_VARIANT_SLAB, 256, 0, 5, 3001 },     { ARO_SOFTMAX, _AK_ROW_VARIANT_SLAB, 256, 0, 3, 5001 },
         { ARO_LOGSOFTMAX, _AK_ROW_VARIANT_SLAB, 256, 0, 1000, 1 },  { ARO_SOFTMAX, _AK_ROW_VARIANT_SLAB, 256, 0, 129, 1023 },
+        /* group: the rows kernel with a group that is a multiple of the wave, not a power of two (5120 = 160 x 32
+         * of f16 / bf16, 320 x 16 of f32; odd widths element by element; blocks of several groups; param: fewer
+         * elements per thread; 33 columns: a group under the wave, a power of two) */
+        { ARO_SOFTMAX, _AK_ROW_VARIANT_GROUP, 0, 0, 7, 5120 },      { ARO_LOGSOFTMAX, _AK_ROW_VARIANT_GROUP, 512, 0, 9, 4999 },
+        { ARO_LAYERNORM, _AK_ROW_VARIANT_GROUP, 0, 0, 5, 12288 },   { ARO_RMSNORM, _AK_ROW_VARIANT_GROUP, 512, 0, 11, 5121 },
+        { ARO_LAYERNORM, _AK_ROW_VARIANT_GROUP, 1024, 24, 6, 4608 }, { ARO_RMSNORM, _AK_ROW_VARIANT_GROUP, 256, 0, 70, 1000 },
+        { ARO_SOFTMAX, _AK_ROW_VARIANT_GROUP, 128, 0, 40, 33 },     { ARO_LAYERNORM, _AK_ROW_VARIANT_GROUP, 0, 0, 3, 16383 },
     };
     static const ak_dtype dts[] = { AK_F32, AK_F16, AK_BF16 };
     ak_context *g = NULL, *cpu = akt_cpu_context("gpu_rowop");
