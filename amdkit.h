@@ -24580,7 +24580,16 @@ static unsigned _ak_rowop_row_block(unsigned G, unsigned want, ak_dtype t) {
  * - f16 / bf16 softmax of rows that are not a multiple of 8 wide (the register
  *   kernel reads them element by element): runs of rows through shared memory
  *   in 16-byte accesses, once there are _AK_ROWOP_SLAB_ROWS_PER_CU rows per CU
- *   (narrow rows of 65..255 columns: from 64 rows). */
+ *   (narrow rows of 65..255 columns: from 64 rows); past the slab's rows and
+ *   _AK_ROWOP_ODD_HALF_ROW_BYTES (softmax and norms): one block per row, whose
+ *   loads stay 16 bytes at any width (4999 bf16 columns: 1.6-2x faster at 1..
+ *   256 rows than the element-wise register row).
+ * - rows >= CUs whose power-of-two group would leave register slots empty
+ *   (4608 = 144 x 32 bf16 elements in 256 threads) take the group variant: the
+ *   fewest threads (a multiple of the wave) that hold the row, one block per
+ *   row, one read - up to _AK_ROWOP_GROUP_MAX_THREADS threads (f32 10240 = 640
+ *   x 16: 1.35x faster than the wide kernel at 2048 rows; f32 12288 = 768 x 16
+ *   loses to it by 7-10%). Block 0 (one row a block) over 512 threads: 0.97x. */
 #define _AK_ROWOP_REG_ROW_BYTES 32768u      /* fp32 register bytes of a row (G x E x 4) the rows kernel keeps */
 #define _AK_ROWOP_REG_FILL_PCT 70u          /* register rows over 16 KiB filled less than this (%) ... */
 #define _AK_ROWOP_THIN_ROWS_PER_CU 8u       /* ... with this many rows per CU: one block per row instead */
@@ -24594,6 +24603,8 @@ static unsigned _ak_rowop_row_block(unsigned G, unsigned want, ak_dtype t) {
 #define _AK_ROWOP_SMALL_EPT 32u             /* cross-entropy mean / sum: elements per thread of one 1024-thread block
                                                (twice that for <= 16 rows) */
 #define _AK_ROWOP_SLAB_ROWS_PER_CU 64u      /* f16 / bf16 odd-width softmax: runs of rows from this many rows per CU */
+#define _AK_ROWOP_GROUP_MAX_THREADS 640u    /* widest group (threads, a multiple of 32) of the group variant */
+#define _AK_ROWOP_ODD_HALF_ROW_BYTES 8192u  /* f16 / bf16 rows not a multiple of 8 wide, past this: the wide kernel */
 
 static _ak_rowop_rule _ak_rowop_model_rule(unsigned op, int variant, unsigned block, unsigned param, const char* why) {
     _ak_rowop_rule r;
@@ -24632,9 +24643,16 @@ static _ak_rowop_rule _ak_rowop_model(unsigned op, ak_dtype t, size_t rows, size
                                                             "f16/bf16 softmax, odd rows of 4..8 KiB, many rows: 2 rows a block");
         }
         if (cols <= _AK_ROWOP_ROW_MAX) {
-            const size_t slots = (size_t)_ak_rowop_row_group(cols, t, 0) * _ak_rowop_row_e(t), regs = slots * 4u;
+            const unsigned g2 = _ak_rowop_row_group(cols, t, 0), gx = _ak_rowop_row_group_exact(cols, t, 0, 32u);
+            const size_t slots = (size_t)g2 * _ak_rowop_row_e(t), regs = slots * 4u;
+            if (half && odd && rb > _AK_ROWOP_ODD_HALF_ROW_BYTES)
+                return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_WIDE, wide_block, 0,
+                                            "f16/bf16 rows not a multiple of 8 wide, over 8 KiB: one block per row keeps 16-byte loads");
             if (rows < cus)
                 return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_ROWS, 128, 0, "fewer rows than CUs: the row in registers, one read");
+            if (gx != g2 && gx <= _AK_ROWOP_GROUP_MAX_THREADS)
+                return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_GROUP, 0, 0,
+                                            "the row in registers of a group that is a multiple of the wave (every slot used), a block per row");
             if (regs > _AK_ROWOP_REG_ROW_BYTES)
                 return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_WIDE, wide_block, 0,
                                             "rows over 32 KiB of registers, rows >= CUs: one block per row, two passes");
