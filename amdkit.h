@@ -24604,7 +24604,9 @@ static unsigned _ak_rowop_row_block(unsigned G, unsigned want, ak_dtype t) {
                                                (twice that for <= 16 rows) */
 #define _AK_ROWOP_SLAB_ROWS_PER_CU 64u      /* f16 / bf16 odd-width softmax: runs of rows from this many rows per CU */
 #define _AK_ROWOP_GROUP_MAX_THREADS 640u    /* widest group (threads, a multiple of 32) of the group variant */
-#define _AK_ROWOP_ODD_HALF_ROW_BYTES 8192u  /* f16 / bf16 rows not a multiple of 8 wide, past this: the wide kernel */
+#define _AK_ROWOP_ODD_HALF_ROW_BYTES 8192u  /* f16 / bf16 rows not a multiple of 8 wide, past this: the wide kernel
+                                               (f32 norms: past twice this, under _AK_ROWOP_THIN_ROWS_PER_CU rows per CU) */
+#define _AK_ROWOP_WIDE_NORM_512_VECS 2816u  /* one-block-per-row norm: 512 threads up to this many 16-byte vectors */
 
 static _ak_rowop_rule _ak_rowop_model_rule(unsigned op, int variant, unsigned block, unsigned param, const char* why) {
     _ak_rowop_rule r;
@@ -24628,6 +24630,8 @@ static _ak_rowop_rule _ak_rowop_model(unsigned op, ak_dtype t, size_t rows, size
         if (wide_block < 64u) wide_block = 64u;
         if (!sm && wide_block > 512u && rows >= cus && rows <= 2u * cus && vecs <= (size_t)_AK_ROWOP_WIDE_ONE_WAVE_VPT * 1024u)
             wide_block = 512u;   /* one wave of rows: the 512-thread block's shorter barrier rounds win */
+        if (!sm && wide_block > 512u && vecs <= (size_t)_AK_ROWOP_WIDE_NORM_512_VECS)
+            wide_block = 512u;   /* rows up to 40 KiB: 512 threads (more vectors per thread) beat 1024 at any row count */
         if (sm && half && odd && cols >= 2u && rb <= 2u * 4095u) {
             if (rb > 128u && rb < 512u && rows >= 64u)
                 return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_SLAB, 64, 2048,
@@ -24645,9 +24649,10 @@ static _ak_rowop_rule _ak_rowop_model(unsigned op, ak_dtype t, size_t rows, size
         if (cols <= _AK_ROWOP_ROW_MAX) {
             const unsigned g2 = _ak_rowop_row_group(cols, t, 0), gx = _ak_rowop_row_group_exact(cols, t, 0, 32u);
             const size_t slots = (size_t)g2 * _ak_rowop_row_e(t), regs = slots * 4u;
-            if (half && odd && rb > _AK_ROWOP_ODD_HALF_ROW_BYTES)
+            if (odd && (half ? rb > _AK_ROWOP_ODD_HALF_ROW_BYTES
+                             : !sm && rb > 2u * _AK_ROWOP_ODD_HALF_ROW_BYTES && rows < (size_t)_AK_ROWOP_THIN_ROWS_PER_CU * cus))
                 return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_WIDE, wide_block, 0,
-                                            "f16/bf16 rows not a multiple of 8 wide, over 8 KiB: one block per row keeps 16-byte loads");
+                                            "odd rows over 8 KiB (f32 norms: 16 KiB, few rows): one block per row keeps 16-byte loads");
             if (rows < cus)
                 return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_ROWS, 128, 0, "fewer rows than CUs: the row in registers, one read");
             if (gx != g2 && gx <= _AK_ROWOP_GROUP_MAX_THREADS)
