@@ -164,6 +164,7 @@ int main(int argc, char** argv) {
     }
     if (getenv("AK_BENCH_A9_PP")) _ak_attn_sm90_pp = atoi(getenv("AK_BENCH_A9_PP"));  /* Hopper ping-pong on / off */
     if (getenv("AK_BENCH_A9_BN")) _ak_attn_sm90_bn = atoi(getenv("AK_BENCH_A9_BN"));  /* Hopper key tile */
+    if (getenv("AK_BENCH_A9_NC")) _ak_attn_sm90_nc = atoi(getenv("AK_BENCH_A9_NC"));  /* Hopper consumers */
     if (getenv("AK_BENCH_A9_DEF")) _ak_attn_sm90_def = getenv("AK_BENCH_A9_DEF");  /* a -D of the Hopper kernel */
     if (strcmp(want, "auto") && strcmp(want, "mma") && strcmp(want, "simt") && strcmp(want, "all")) {
         fprintf(stderr, "--path: auto, mma, simt or all\n");
