@@ -14912,7 +14912,7 @@ static const char _ak_src_attention_sm90[] =
     "// MN-major (2048 bytes per k16 step of 16 keys, blocks of 64 columns LBO =\n"
     "// BN x 128 bytes apart).\n"
     "//\n"
-    "// kernels: ak_attn_sm90_32_f16 ak_attn_sm90_32_bf16 ak_attn_sm90_64_f16 ak_attn_sm90_64_bf16 ak_attn_sm90_80_f16 ak_attn_sm90_80_bf16 ak_attn_sm90_96_f16 ak_attn_sm90_96_bf16 ak_attn_sm90_128_f16 ak_attn_sm90_128_bf16 ak_attn_sm90_192_f16 ak_attn_sm90_192_bf16 ak_attn_sm90_256_f16 ak_attn_sm90_256_bf16\n"
+    "// kernels: ak_attn_sm90_32_f16 ak_attn_sm90_32_bf16 ak_attn_sm90_64_f16 ak_attn_sm90_64_bf16 ak_attn_sm90_32w3_f16 ak_attn_sm90_32w3_bf16 ak_attn_sm90_64w3_f16 ak_attn_sm90_64w3_bf16 ak_attn_sm90_80_f16 ak_attn_sm90_80_bf16 ak_attn_sm90_96_f16 ak_attn_sm90_96_bf16 ak_attn_sm90_128_f16 ak_attn_sm90_128_bf16 ak_attn_sm90_192_f16 ak_attn_sm90_192_bf16 ak_attn_sm90_256_f16 ak_attn_sm90_256_bf16\n"
     "\n"
     "// The argument list of the attention families (kernels/attention.hip's).\n"
     "#define AK_A9_KPARAMS(D)                                                                                         \\\n"
@@ -15385,35 +15385,44 @@ static const char _ak_src_attention_sm90[] =
     "    l0 += ak_shfl_xor(l0, 2);\n"
     "    l1 += ak_shfl_xor(l1, 1);\n"
     "    l1 += ak_shfl_xor(l1, 2);\n"
-    "\n"
-    "    // write rows lr0 / lr1: column 8 (r / 4) + 2 (lane % 4) + r % 2 of accumulator r\n"
-    "    const float inv0 = l0 > 0.0f ? 1.0f / l0 : 0.0f, inv1 = l1 > 0.0f ? 1.0f / l1 : 0.0f;\n"
-    "    const float lse0 = l0 > 0.0f ? m0 + log2f(l0) : -AK_INF, lse1 = l1 > 0.0f ? m1 + log2f(l1) : -AK_INF;\n"
-    "    const ak_i64 rows_all = (ak_i64)gridDim.z * group * sq;\n"
-    "#pragma unroll\n"
-    "    for (int half = 0; half < 2; half++) {\n"
-    "        const int r = half ? lr1 : lr0;\n"
-    "        if (r >= rows) continue;\n"
-    "        const int g = r / sg.sq, i = r % sg.sq, hq_idx = h * group + g;\n"
-    "        const float inv = half ? inv1 : inv0, ls = half ? lse1 : lse0;\n"
-    "        const ak_i64 grow = ((ak_i64)b * hkv * group + hq_idx) * sq + i;\n"
-    "        if (nsplit > 1) {\n"
-    "            float* po = part + (grow * nsplit + blockIdx.y) * HD;\n"
-    "#pragma unroll\n"
-    "            for (int a = 0; a < NO; a += 4) {\n"
-    "                const int col = 8 * (a / 4) + 2 * (lane % 4);\n"
-    "                po[col] = oa[a + 2 * half] * inv;\n"
-    "                po[col + 1] = oa[a + 2 * half + 1] * inv;\n"
+    "    {\n"
+    "        // the block's sequence and rows again: recomputing them costs a few loads, keeping them live through the\n"
+    "        // key loop costs registers (spills at 160 a thread with 3 consumers)\n"
+    "        const int pair = (int)blockIdx.z, b = pair / hkv, h = pair % hkv;\n"
+    "        const ak_attn_seq sg = ak_attn_seq_of(b, sq, skv, cu_q, cu_k, used_k, btab, bts, qsb, qss, ksb, kss, vsb, vss,\n"
+    "                                              osb, oss);\n"
+    "        const int rows = group * sg.sq;\n"
+    "        const int lr0 = (wr >= 0 ? (int)gridDim.x - 1 - (int)blockIdx.x : (int)blockIdx.x) * BQ + 64 * c + 16 * warp +\n"
+    "                        lane / 4, lr1 = lr0 + 8;\n"
+    "        // write rows lr0 / lr1: column 8 (r / 4) + 2 (lane % 4) + r % 2 of accumulator r\n"
+    "        const float inv0 = l0 > 0.0f ? 1.0f / l0 : 0.0f, inv1 = l1 > 0.0f ? 1.0f / l1 : 0.0f;\n"
+    "        const float lse0 = l0 > 0.0f ? m0 + log2f(l0) : -AK_INF, lse1 = l1 > 0.0f ? m1 + log2f(l1) : -AK_INF;\n"
+    "        const ak_i64 rows_all = (ak_i64)gridDim.z * group * sq;\n"
+    "    #pragma unroll\n"
+    "        for (int half = 0; half < 2; half++) {\n"
+    "            const int r = half ? lr1 : lr0;\n"
+    "            if (r >= rows) continue;\n"
+    "            const int g = r / sg.sq, i = r % sg.sq, hq_idx = h * group + g;\n"
+    "            const float inv = half ? inv1 : inv0, ls = half ? lse1 : lse0;\n"
+    "            const ak_i64 grow = ((ak_i64)b * hkv * group + hq_idx) * sq + i;\n"
+    "            if (nsplit > 1) {\n"
+    "                float* po = part + (grow * nsplit + blockIdx.y) * HD;\n"
+    "    #pragma unroll\n"
+    "                for (int a = 0; a < NO; a += 4) {\n"
+    "                    const int col = 8 * (a / 4) + 2 * (lane % 4);\n"
+    "                    po[col] = oa[a + 2 * half] * inv;\n"
+    "                    po[col + 1] = oa[a + 2 * half + 1] * inv;\n"
+    "                }\n"
+    "                if (lane % 4 == 0) part[rows_all * nsplit * HD + grow * nsplit + blockIdx.y] = ls;\n"
+    "            } else {\n"
+    "                T* op = o + sg.o0 + (ak_i64)hq_idx * osh + (ak_i64)i * oss;\n"
+    "    #pragma unroll\n"
+    "                for (int a = 0; a < NO; a += 4) {\n"
+    "                    const int col = 8 * (a / 4) + 2 * (lane % 4);\n"
+    "                    if (col < d) *(ak_u32*)(op + col) = ak_a9_pack<D>(oa[a + 2 * half] * inv, oa[a + 2 * half + 1] * inv);\n"
+    "                }\n"
+    "                if (lse && lane % 4 == 0) lse[grow] = ls * AK_LN2;\n"
     "            }\n"
-    "            if (lane % 4 == 0) part[rows_all * nsplit * HD + grow * nsplit + blockIdx.y] = ls;\n"
-    "        } else {\n"
-    "            T* op = o + sg.o0 + (ak_i64)hq_idx * osh + (ak_i64)i * oss;\n"
-    "#pragma unroll\n"
-    "            for (int a = 0; a < NO; a += 4) {\n"
-    "                const int col = 8 * (a / 4) + 2 * (lane % 4);\n"
-    "                if (col < d) *(ak_u32*)(op + col) = ak_a9_pack<D>(oa[a + 2 * half] * inv, oa[a + 2 * half + 1] * inv);\n"
-    "            }\n"
-    "            if (lse && lane % 4 == 0) lse[grow] = ls * AK_LN2;\n"
     "        }\n"
     "    }\n"
     "#undef AK_A9_KFULL\n"
@@ -15432,35 +15441,43 @@ static const char _ak_src_attention_sm90[] =
     "#define AK_A9_BN(HD) ((HD) > 128 ? 64 : 128)\n"
     "#endif\n"
     "#define AK_A9_ST(HD) ((HD) < 128 ? 3 : 2)\n"
-    "#define AK_A9_BODY(D, HD)                                                                                          \\\n"
-    "    ak_attn_sm90<D, HD, AK_A9_BN(HD), AK_A9_ST(HD), AK_A9_NC(HD)>(q, k, v, o, lse, hkv, group, sq, skv, d, qsb, qsh, qss, ksb,   \\\n"
+    "#define AK_A9_BODY(D, HD, NC)                                                                                      \\\n"
+    "    ak_attn_sm90<D, HD, AK_A9_BN(HD), AK_A9_ST(HD), NC>(q, k, v, o, lse, hkv, group, sq, skv, d, qsb, qsh, qss, ksb,   \\\n"
     "                                                    ksh, kss, vsb, vsh, vss, osb, osh, oss, scale_log2, nsplit,     \\\n"
     "                                                    split_len, part, cu_q, cu_k, used_k, btab, bts, pshift, wl, wr, \\\n"
     "                                                    softcap, vec)\n"
     "#else\n"
-    "#define AK_A9_BODY(D, HD) \\\n"
-    "    do {                  \\\n"
+    "#define AK_A9_BODY(D, HD, NC) \\\n"
+    "    do {                      \\\n"
     "    } while (0)\n"
     "#endif\n"
     "\n"
-    "// consumer warpgroups (64 query rows each): 2, or 3 where the host asks (AK_A9_NCX=3, head sizes <= 64)\n"
-    "#if defined(AK_A9_NCX)\n"
-    "#define AK_A9_NC(HD) ((HD) <= 64 ? (AK_A9_NCX) : 2)\n"
-    "#else\n"
-    "#define AK_A9_NC(HD) 2\n"
-    "#endif\n"
-    "#define AK_A9(HD, DT, D)                                                                                          \\\n"
-    "    AK_KERNEL void __launch_bounds__(128 * (AK_A9_NC(HD) + 1), 1) ak_attn_sm90_##HD##_##DT(AK_A9_KPARAMS(D)) {    \\\n"
+    "// consumer warpgroups (64 query rows each): 2 (ak_attn_sm90_N_*), or 3 at head sizes <= 64\n"
+    "// (ak_attn_sm90_Nw3_*: 192 rows, 512 threads)\n"
+    "#define AK_A9(HD, NC, SFX, DT, D)                                                                                 \\\n"
+    "    AK_KERNEL void __launch_bounds__(128 * (NC + 1), 1) ak_attn_sm90_##HD##SFX##_##DT(AK_A9_KPARAMS(D)) {        \\\n"
     "        (void)causal; (void)R; (void)vec;                                                                         \\\n"
-    "        AK_A9_BODY(D, HD);                                                                                        \\\n"
+    "        AK_A9_BODY(D, HD, NC);                                                                                    \\\n"
     "    }\n"
-    "#define AK_A9_2(HD) AK_A9(HD, f16, ak_f16_t) AK_A9(HD, bf16, ak_bf16_t)\n"
+    "// AK_A9_NCO=N (the host passes it): only the kernels with N consumers\n"
+    "#if !defined(AK_A9_NCO) || AK_A9_NCO == 2\n"
+    "#define AK_A9_2(HD) AK_A9(HD, 2, , f16, ak_f16_t) AK_A9(HD, 2, , bf16, ak_bf16_t)\n"
+    "#else\n"
+    "#define AK_A9_2(HD)\n"
+    "#endif\n"
+    "#if !defined(AK_A9_NCO) || AK_A9_NCO == 3\n"
+    "#define AK_A9_3(HD) AK_A9(HD, 3, w3, f16, ak_f16_t) AK_A9(HD, 3, w3, bf16, ak_bf16_t)\n"
+    "#else\n"
+    "#define AK_A9_3(HD)\n"
+    "#endif\n"
     "// AK_A9_ONLY=N (the host passes it): only head size N's kernels\n"
     "#if !defined(AK_A9_ONLY) || AK_A9_ONLY == 32\n"
     "AK_A9_2(32)\n"
+    "AK_A9_3(32)\n"
     "#endif\n"
     "#if !defined(AK_A9_ONLY) || AK_A9_ONLY == 64\n"
     "AK_A9_2(64)\n"
+    "AK_A9_3(64)\n"
     "#endif\n"
     "#if !defined(AK_A9_ONLY) || AK_A9_ONLY == 80\n"
     "AK_A9_2(80)\n"
@@ -22442,7 +22459,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "attention_mma", _ak_src_attention_mma,
       "ak_attn_mma64_f16 ak_attn_mma64_bf16 ak_attn_mma128_f16 ak_attn_mma128_bf16 ak_attn_mmadec64_f16 ak_attn_mmadec64_bf16 ak_attn_mmadec128_f16 ak_attn_mmadec128_bf16 ak_attn_mma32_f16 ak_attn_mma32_bf16 ak_attn_mmadec32_f16 ak_attn_mmadec32_bf16 ak_attn_mma80_f16 ak_attn_mma80_bf16 ak_attn_mmadec80_f16 ak_attn_mmadec80_bf16 ak_attn_mma96_f16 ak_attn_mma96_bf16 ak_attn_mmadec96_f16 ak_attn_mmadec96_bf16 ak_attn_mma160_f16 ak_attn_mma160_bf16 ak_attn_mmadec160_f16 ak_attn_mmadec160_bf16 ak_attn_mma192_f16 ak_attn_mma192_bf16 ak_attn_mmadec192_f16 ak_attn_mmadec192_bf16 ak_attn_mma256_f16 ak_attn_mma256_bf16 ak_attn_mmadec256_f16 ak_attn_mmadec256_bf16 ak_attn_mmagen64_f16 ak_attn_mmagen64_bf16 ak_attn_mmagen128_f16 ak_attn_mmagen128_bf16 ak_attn_mmadec32_e4m3_f16 ak_attn_mmadec32_e4m3_bf16 ak_attn_mmadec32_e5m2_f16 ak_attn_mmadec32_e5m2_bf16 ak_attn_mmadec64_e4m3_f16 ak_attn_mmadec64_e4m3_bf16 ak_attn_mmadec64_e5m2_f16 ak_attn_mmadec64_e5m2_bf16 ak_attn_mmadec80_e4m3_f16 ak_attn_mmadec80_e4m3_bf16 ak_attn_mmadec80_e5m2_f16 ak_attn_mmadec80_e5m2_bf16 ak_attn_mmadec96_e4m3_f16 ak_attn_mmadec96_e4m3_bf16 ak_attn_mmadec96_e5m2_f16 ak_attn_mmadec96_e5m2_bf16 ak_attn_mmadec128_e4m3_f16 ak_attn_mmadec128_e4m3_bf16 ak_attn_mmadec128_e5m2_f16 ak_attn_mmadec128_e5m2_bf16 ak_attn_mmadec160_e4m3_f16 ak_attn_mmadec160_e4m3_bf16 ak_attn_mmadec160_e5m2_f16 ak_attn_mmadec160_e5m2_bf16 ak_attn_mmadec192_e4m3_f16 ak_attn_mmadec192_e4m3_bf16 ak_attn_mmadec192_e5m2_f16 ak_attn_mmadec192_e5m2_bf16 ak_attn_mmadec256_e4m3_f16 ak_attn_mmadec256_e4m3_bf16 ak_attn_mmadec256_e5m2_f16 ak_attn_mmadec256_e5m2_bf16" },
     { "attention_sm90", _ak_src_attention_sm90,
-      "ak_attn_sm90_32_f16 ak_attn_sm90_32_bf16 ak_attn_sm90_64_f16 ak_attn_sm90_64_bf16 ak_attn_sm90_80_f16 ak_attn_sm90_80_bf16 ak_attn_sm90_96_f16 ak_attn_sm90_96_bf16 ak_attn_sm90_128_f16 ak_attn_sm90_128_bf16 ak_attn_sm90_192_f16 ak_attn_sm90_192_bf16 ak_attn_sm90_256_f16 ak_attn_sm90_256_bf16" },
+      "ak_attn_sm90_32_f16 ak_attn_sm90_32_bf16 ak_attn_sm90_64_f16 ak_attn_sm90_64_bf16 ak_attn_sm90_32w3_f16 ak_attn_sm90_32w3_bf16 ak_attn_sm90_64w3_f16 ak_attn_sm90_64w3_bf16 ak_attn_sm90_80_f16 ak_attn_sm90_80_bf16 ak_attn_sm90_96_f16 ak_attn_sm90_96_bf16 ak_attn_sm90_128_f16 ak_attn_sm90_128_bf16 ak_attn_sm90_192_f16 ak_attn_sm90_192_bf16 ak_attn_sm90_256_f16 ak_attn_sm90_256_bf16" },
     { "axis", _ak_src_axis,
       "ak_axred_sum_f32 ak_axred_sum_f16 ak_axred_sum_bf16 ak_axred_max_f32 ak_axred_max_f16 ak_axred_max_bf16 ak_axred_min_f32 ak_axred_min_f16 ak_axred_min_bf16 ak_axred_argmax_f32 ak_axred_argmax_f16 ak_axred_argmax_bf16 ak_axred_argmin_f32 ak_axred_argmin_f16 ak_axred_argmin_bf16 ak_axnorm_cols_f32 ak_axnorm_cols_f16 ak_axnorm_cols_bf16 ak_axnorm_rows_f32 ak_axnorm_rows_f16 ak_axnorm_rows_bf16 ak_axnorm_part_f32 ak_axnorm_part_f16 ak_axnorm_part_bf16 ak_axnorm_apply_f32 ak_axnorm_apply_f16 ak_axnorm_apply_bf16 ak_bcast_f32 ak_bcast_f16 ak_bcast_bf16 ak_tri_f32 ak_tri_f16 ak_tri_bf16" },
     { "cast", _ak_src_cast,
@@ -23030,7 +23047,7 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_amma_nv _AK_KIF_attn_simt
 #define _ak_kargs_attn_mmagen _ak_kargs_attn_simt   /* kernels/attention_mma.hip:1139 ak_attn_mmagen##HD##_##DT (macro AK_AMMA_GEN): the same list */
 #define _AK_KIF_attn_mmagen _AK_KIF_attn_simt
-#define _ak_kargs_attn_sm90 _ak_kargs_attn_simt   /* kernels/attention_sm90.hip:590 ak_attn_sm90_##HD##_##DT (macro AK_A9): the same list */
+#define _ak_kargs_attn_sm90 _ak_kargs_attn_simt   /* kernels/attention_sm90.hip:595 ak_attn_sm90_##HD##SFX##_##DT (macro AK_A9): the same list */
 #define _AK_KIF_attn_sm90 _AK_KIF_attn_simt
 #define _ak_kargs_copy _ak_kargs_cast   /* kernels/cast.hip:47 ak_copy_f32: the same list */
 #define _AK_KIF_copy _AK_KIF_cast
@@ -23143,8 +23160,12 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_attn_mmagen128_bf16", _AK_KIF_attn_simt },
     { "ak_attn_sm90_32_f16", _AK_KIF_attn_simt },
     { "ak_attn_sm90_32_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_sm90_32w3_f16", _AK_KIF_attn_simt },
+    { "ak_attn_sm90_32w3_bf16", _AK_KIF_attn_simt },
     { "ak_attn_sm90_64_f16", _AK_KIF_attn_simt },
     { "ak_attn_sm90_64_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_sm90_64w3_f16", _AK_KIF_attn_simt },
+    { "ak_attn_sm90_64w3_bf16", _AK_KIF_attn_simt },
     { "ak_attn_sm90_80_f16", _AK_KIF_attn_simt },
     { "ak_attn_sm90_80_bf16", _AK_KIF_attn_simt },
     { "ak_attn_sm90_96_f16", _AK_KIF_attn_simt },
@@ -26974,7 +26995,7 @@ static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_
             !_AK_ATTN_FORCE_MMA) {
             /* Hopper: 128 rows per block, a producer warpgroup and two consumer warpgroups */
             int hd = _ak_attn_dim_of(_ak_attn_sm90_dims, (int)(sizeof _ak_attn_sm90_dims / sizeof(int)), d);
-            int st = hd < 128 ? 3 : 2, nb = (hd + 63) / 64;
+            int st = hd < 128 ? 3 : 2, nb = (hd + 63) / 64, nc;
             bk = hd > 128 ? 64 : 128;
             if (_AK_ATTN_SM90_BN > 0) bk = (size_t)_AK_ATTN_SM90_BN;
             p->sm90 = 1;
@@ -26982,7 +27003,10 @@ static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_
                on / off: d64 385 / 368 TF/s, d96 causal 253 / 248, d128 626 / 633 (non-causal), d256 equal */
             if (_AK_ATTN_SM90_PP > 0 || (_AK_ATTN_SM90_PP < 0 && hd <= 96)) p->vec |= 2;
             p->dmax = hd;
-            p->R = hd <= 64 && _AK_ATTN_SM90_NC == 3 ? 192 : 128;
+            /* consumer warpgroups: 2 (128 rows), or 3 (192 rows, kernels ak_attn_sm90_<hd>w3) at head sizes <= 64 */
+            nc = _AK_ATTN_SM90_NC > 0 ? _AK_ATTN_SM90_NC : 2;
+            if (hd > 64) nc = 2;
+            p->R = 64 * nc;
             p->threads = 128u * (unsigned)(p->R / 64 + 1);
             p->shmem = (size_t)nb * (size_t)p->R * 128u + 2u * (size_t)st * (size_t)nb * bk * 128u + 32u * (size_t)st + 1024u;
             slots = 1;
@@ -26993,7 +27017,7 @@ static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_
                                     "warpgroup, S and P V on wgmma, softmax under the previous tile's P V"
                                   : "Hopper: 128 rows (2 consumer warpgroups in ping-pong), 128-key tiles, a cp.async "
                                     "producer warpgroup, S and P V on wgmma, softmax under the previous tile's P V";
-            snprintf(p->kname, sizeof p->kname, "ak_attn_sm90_%d", hd);
+            snprintf(p->kname, sizeof p->kname, "ak_attn_sm90_%d%s", hd, nc == 3 ? "w3" : "");
         } else if (nv) { /* 4 warps: 64 rows, 2 K/V stages; or 16 rows, the warps splitting each key tile, 3 stages */
             int hd = _ak_attn_dim_of(_ak_attn_mma_dims, (int)(sizeof _ak_attn_mma_dims / sizeof(int)), d), wn, st;
             p->dmax = hd;
@@ -27341,17 +27365,17 @@ static ak_result _ak_attn_mma_kernel(ak_context* ctx, const char* kname, int hd,
 }
 
 /* The Hopper family for one head size, built for the arch-specific target (sm_90a: wgmma, setmaxnreg). */
-static ak_result _ak_attn_sm90_kernel(ak_context* ctx, const char* kname, int hd, ak_kernel** out) {
-    char def[32], bn[32], nc[32];
+static ak_result _ak_attn_sm90_kernel(ak_context* ctx, const char* kname, int hd, int nc, ak_kernel** out) {
+    char def[32], bn[32], ncd[32];
     const char* opts[4];
     ak_compile_options o;
     snprintf(def, sizeof def, "-DAK_A9_ONLY=%d", hd);
     snprintf(bn, sizeof bn, "-DAK_A9_BNX=%d", _AK_ATTN_SM90_BN);
+    snprintf(ncd, sizeof ncd, "-DAK_A9_NCO=%d", nc);
     memset(&o, 0, sizeof o);
     opts[o.num_options++] = def;
+    opts[o.num_options++] = ncd;
     if (_AK_ATTN_SM90_BN > 0) opts[o.num_options++] = bn;
-    snprintf(nc, sizeof nc, "-DAK_A9_NCX=%d", _AK_ATTN_SM90_NC);
-    if (_AK_ATTN_SM90_NC > 0) opts[o.num_options++] = nc;
     if (_AK_ATTN_SM90_DEF) opts[o.num_options++] = _AK_ATTN_SM90_DEF;
     o.options = opts;
     o.source_name = "attention_sm90.hip";
@@ -27399,7 +27423,7 @@ static ak_result _ak_attn_launch(ak_context* ctx, const ak_attention_args* a, _a
     _ak_attn_plan_path(ctx, a, p);
     kes = ak_dtype_size(p->kvt);
     _ak_op_name(kname, sizeof kname, p->kname, a->dtype);
-    r = p->sm90 ? _ak_attn_sm90_kernel(ctx, kname, p->dmax, &k)
+    r = p->sm90 ? _ak_attn_sm90_kernel(ctx, kname, p->dmax, p->R / 64, &k)
         : p->mma ? _ak_attn_mma_kernel(ctx, kname, p->dmax, &k) : _ak_op_kernel(ctx, _ak_src_attention, kname, &k);
     if (r != AK_OK) return r;
     if (p->f8 == 2) {

@@ -49,7 +49,7 @@
 // MN-major (2048 bytes per k16 step of 16 keys, blocks of 64 columns LBO =
 // BN x 128 bytes apart).
 //
-// kernels: ak_attn_sm90_32_f16 ak_attn_sm90_32_bf16 ak_attn_sm90_64_f16 ak_attn_sm90_64_bf16 ak_attn_sm90_80_f16 ak_attn_sm90_80_bf16 ak_attn_sm90_96_f16 ak_attn_sm90_96_bf16 ak_attn_sm90_128_f16 ak_attn_sm90_128_bf16 ak_attn_sm90_192_f16 ak_attn_sm90_192_bf16 ak_attn_sm90_256_f16 ak_attn_sm90_256_bf16
+// kernels: ak_attn_sm90_32_f16 ak_attn_sm90_32_bf16 ak_attn_sm90_64_f16 ak_attn_sm90_64_bf16 ak_attn_sm90_32w3_f16 ak_attn_sm90_32w3_bf16 ak_attn_sm90_64w3_f16 ak_attn_sm90_64w3_bf16 ak_attn_sm90_80_f16 ak_attn_sm90_80_bf16 ak_attn_sm90_96_f16 ak_attn_sm90_96_bf16 ak_attn_sm90_128_f16 ak_attn_sm90_128_bf16 ak_attn_sm90_192_f16 ak_attn_sm90_192_bf16 ak_attn_sm90_256_f16 ak_attn_sm90_256_bf16
 
 // The argument list of the attention families (kernels/attention.hip's).
 #define AK_A9_KPARAMS(D)                                                                                         \
@@ -522,35 +522,44 @@ AK_INLINE void ak_attn_sm90(const typename D::T* AK_RESTRICT q, const typename D
     l0 += ak_shfl_xor(l0, 2);
     l1 += ak_shfl_xor(l1, 1);
     l1 += ak_shfl_xor(l1, 2);
-
-    // write rows lr0 / lr1: column 8 (r / 4) + 2 (lane % 4) + r % 2 of accumulator r
-    const float inv0 = l0 > 0.0f ? 1.0f / l0 : 0.0f, inv1 = l1 > 0.0f ? 1.0f / l1 : 0.0f;
-    const float lse0 = l0 > 0.0f ? m0 + log2f(l0) : -AK_INF, lse1 = l1 > 0.0f ? m1 + log2f(l1) : -AK_INF;
-    const ak_i64 rows_all = (ak_i64)gridDim.z * group * sq;
-#pragma unroll
-    for (int half = 0; half < 2; half++) {
-        const int r = half ? lr1 : lr0;
-        if (r >= rows) continue;
-        const int g = r / sg.sq, i = r % sg.sq, hq_idx = h * group + g;
-        const float inv = half ? inv1 : inv0, ls = half ? lse1 : lse0;
-        const ak_i64 grow = ((ak_i64)b * hkv * group + hq_idx) * sq + i;
-        if (nsplit > 1) {
-            float* po = part + (grow * nsplit + blockIdx.y) * HD;
-#pragma unroll
-            for (int a = 0; a < NO; a += 4) {
-                const int col = 8 * (a / 4) + 2 * (lane % 4);
-                po[col] = oa[a + 2 * half] * inv;
-                po[col + 1] = oa[a + 2 * half + 1] * inv;
+    {
+        // the block's sequence and rows again: recomputing them costs a few loads, keeping them live through the
+        // key loop costs registers (spills at 160 a thread with 3 consumers)
+        const int pair = (int)blockIdx.z, b = pair / hkv, h = pair % hkv;
+        const ak_attn_seq sg = ak_attn_seq_of(b, sq, skv, cu_q, cu_k, used_k, btab, bts, qsb, qss, ksb, kss, vsb, vss,
+                                              osb, oss);
+        const int rows = group * sg.sq;
+        const int lr0 = (wr >= 0 ? (int)gridDim.x - 1 - (int)blockIdx.x : (int)blockIdx.x) * BQ + 64 * c + 16 * warp +
+                        lane / 4, lr1 = lr0 + 8;
+        // write rows lr0 / lr1: column 8 (r / 4) + 2 (lane % 4) + r % 2 of accumulator r
+        const float inv0 = l0 > 0.0f ? 1.0f / l0 : 0.0f, inv1 = l1 > 0.0f ? 1.0f / l1 : 0.0f;
+        const float lse0 = l0 > 0.0f ? m0 + log2f(l0) : -AK_INF, lse1 = l1 > 0.0f ? m1 + log2f(l1) : -AK_INF;
+        const ak_i64 rows_all = (ak_i64)gridDim.z * group * sq;
+    #pragma unroll
+        for (int half = 0; half < 2; half++) {
+            const int r = half ? lr1 : lr0;
+            if (r >= rows) continue;
+            const int g = r / sg.sq, i = r % sg.sq, hq_idx = h * group + g;
+            const float inv = half ? inv1 : inv0, ls = half ? lse1 : lse0;
+            const ak_i64 grow = ((ak_i64)b * hkv * group + hq_idx) * sq + i;
+            if (nsplit > 1) {
+                float* po = part + (grow * nsplit + blockIdx.y) * HD;
+    #pragma unroll
+                for (int a = 0; a < NO; a += 4) {
+                    const int col = 8 * (a / 4) + 2 * (lane % 4);
+                    po[col] = oa[a + 2 * half] * inv;
+                    po[col + 1] = oa[a + 2 * half + 1] * inv;
+                }
+                if (lane % 4 == 0) part[rows_all * nsplit * HD + grow * nsplit + blockIdx.y] = ls;
+            } else {
+                T* op = o + sg.o0 + (ak_i64)hq_idx * osh + (ak_i64)i * oss;
+    #pragma unroll
+                for (int a = 0; a < NO; a += 4) {
+                    const int col = 8 * (a / 4) + 2 * (lane % 4);
+                    if (col < d) *(ak_u32*)(op + col) = ak_a9_pack<D>(oa[a + 2 * half] * inv, oa[a + 2 * half + 1] * inv);
+                }
+                if (lse && lane % 4 == 0) lse[grow] = ls * AK_LN2;
             }
-            if (lane % 4 == 0) part[rows_all * nsplit * HD + grow * nsplit + blockIdx.y] = ls;
-        } else {
-            T* op = o + sg.o0 + (ak_i64)hq_idx * osh + (ak_i64)i * oss;
-#pragma unroll
-            for (int a = 0; a < NO; a += 4) {
-                const int col = 8 * (a / 4) + 2 * (lane % 4);
-                if (col < d) *(ak_u32*)(op + col) = ak_a9_pack<D>(oa[a + 2 * half] * inv, oa[a + 2 * half + 1] * inv);
-            }
-            if (lse && lane % 4 == 0) lse[grow] = ls * AK_LN2;
         }
     }
 #undef AK_A9_KFULL
@@ -569,35 +578,43 @@ AK_INLINE void ak_attn_sm90(const typename D::T* AK_RESTRICT q, const typename D
 #define AK_A9_BN(HD) ((HD) > 128 ? 64 : 128)
 #endif
 #define AK_A9_ST(HD) ((HD) < 128 ? 3 : 2)
-#define AK_A9_BODY(D, HD)                                                                                          \
-    ak_attn_sm90<D, HD, AK_A9_BN(HD), AK_A9_ST(HD), AK_A9_NC(HD)>(q, k, v, o, lse, hkv, group, sq, skv, d, qsb, qsh, qss, ksb,   \
+#define AK_A9_BODY(D, HD, NC)                                                                                      \
+    ak_attn_sm90<D, HD, AK_A9_BN(HD), AK_A9_ST(HD), NC>(q, k, v, o, lse, hkv, group, sq, skv, d, qsb, qsh, qss, ksb,   \
                                                     ksh, kss, vsb, vsh, vss, osb, osh, oss, scale_log2, nsplit,     \
                                                     split_len, part, cu_q, cu_k, used_k, btab, bts, pshift, wl, wr, \
                                                     softcap, vec)
 #else
-#define AK_A9_BODY(D, HD) \
-    do {                  \
+#define AK_A9_BODY(D, HD, NC) \
+    do {                      \
     } while (0)
 #endif
 
-// consumer warpgroups (64 query rows each): 2, or 3 where the host asks (AK_A9_NCX=3, head sizes <= 64)
-#if defined(AK_A9_NCX)
-#define AK_A9_NC(HD) ((HD) <= 64 ? (AK_A9_NCX) : 2)
-#else
-#define AK_A9_NC(HD) 2
-#endif
-#define AK_A9(HD, DT, D)                                                                                          \
-    AK_KERNEL void __launch_bounds__(128 * (AK_A9_NC(HD) + 1), 1) ak_attn_sm90_##HD##_##DT(AK_A9_KPARAMS(D)) {    \
+// consumer warpgroups (64 query rows each): 2 (ak_attn_sm90_N_*), or 3 at head sizes <= 64
+// (ak_attn_sm90_Nw3_*: 192 rows, 512 threads)
+#define AK_A9(HD, NC, SFX, DT, D)                                                                                 \
+    AK_KERNEL void __launch_bounds__(128 * (NC + 1), 1) ak_attn_sm90_##HD##SFX##_##DT(AK_A9_KPARAMS(D)) {        \
         (void)causal; (void)R; (void)vec;                                                                         \
-        AK_A9_BODY(D, HD);                                                                                        \
+        AK_A9_BODY(D, HD, NC);                                                                                    \
     }
-#define AK_A9_2(HD) AK_A9(HD, f16, ak_f16_t) AK_A9(HD, bf16, ak_bf16_t)
+// AK_A9_NCO=N (the host passes it): only the kernels with N consumers
+#if !defined(AK_A9_NCO) || AK_A9_NCO == 2
+#define AK_A9_2(HD) AK_A9(HD, 2, , f16, ak_f16_t) AK_A9(HD, 2, , bf16, ak_bf16_t)
+#else
+#define AK_A9_2(HD)
+#endif
+#if !defined(AK_A9_NCO) || AK_A9_NCO == 3
+#define AK_A9_3(HD) AK_A9(HD, 3, w3, f16, ak_f16_t) AK_A9(HD, 3, w3, bf16, ak_bf16_t)
+#else
+#define AK_A9_3(HD)
+#endif
 // AK_A9_ONLY=N (the host passes it): only head size N's kernels
 #if !defined(AK_A9_ONLY) || AK_A9_ONLY == 32
 AK_A9_2(32)
+AK_A9_3(32)
 #endif
 #if !defined(AK_A9_ONLY) || AK_A9_ONLY == 64
 AK_A9_2(64)
+AK_A9_3(64)
 #endif
 #if !defined(AK_A9_ONLY) || AK_A9_ONLY == 80
 AK_A9_2(80)
