@@ -14876,8 +14876,9 @@ static const char _ak_src_attention_sm90[] =
     "// paged, windows and the soft-cap through the prelude's ak_attn_seq), with\n"
     "// 128 rows per block.\n"
     "//\n"
-    "// Block: 3 warpgroups (384 threads).\n"
-    "//   - warpgroup 0, the producer (setmaxnreg 56): its 128 threads copy the K\n"
+    "// Block: 3 warpgroups (384 threads); at head sizes <= 64 also 4 (512 threads:\n"
+    "// 3 consumers, 192 rows; the host picks it on long or many sequences).\n"
+    "//   - warpgroup 0, the producer (setmaxnreg 56, 32 with 3 consumers): its 128 threads copy the K\n"
     "//     and V tiles (BN keys x head size) into shared memory with cp.async (any\n"
     "//     row address: packed and paged sequences need no tensor map), ST stages\n"
     "//     each of K and V, in the order K0 K1 V0 K2 V1 .. (K runs a tile ahead:\n"
@@ -14893,7 +14894,7 @@ static const char _ak_src_attention_sm90[] =
     "//     an arrive on the stage's \"full\" mbarrier (128 arrivals). Only when an\n"
     "//     \"empty\" barrier is not free yet (test_wait) does the producer publish\n"
     "//     everything it holds and block, so a consumer never waits on it.\n"
-    "//   - warpgroups 1 and 2, the consumers (setmaxnreg 224): 64 query rows each.\n"
+    "//   - warpgroups 1 and 2 (and 3), the consumers (setmaxnreg 224, 160 with 3): 64 query rows each.\n"
     "//     Per key tile t: S_t = Q K_t^T (wgmma m64nBNk16, Q and K from shared\n"
     "//     memory, K-major), then O += P_{t-1} V_{t-1} (wgmma m64nHDk16, P from\n"
     "//     registers, V MN-major) is issued behind it, so the softmax of tile t\n"
@@ -23047,7 +23048,7 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_amma_nv _AK_KIF_attn_simt
 #define _ak_kargs_attn_mmagen _ak_kargs_attn_simt   /* kernels/attention_mma.hip:1139 ak_attn_mmagen##HD##_##DT (macro AK_AMMA_GEN): the same list */
 #define _AK_KIF_attn_mmagen _AK_KIF_attn_simt
-#define _ak_kargs_attn_sm90 _ak_kargs_attn_simt   /* kernels/attention_sm90.hip:595 ak_attn_sm90_##HD##SFX##_##DT (macro AK_A9): the same list */
+#define _ak_kargs_attn_sm90 _ak_kargs_attn_simt   /* kernels/attention_sm90.hip:596 ak_attn_sm90_##HD##SFX##_##DT (macro AK_A9): the same list */
 #define _AK_KIF_attn_sm90 _AK_KIF_attn_simt
 #define _ak_kargs_copy _ak_kargs_cast   /* kernels/cast.hip:47 ak_copy_f32: the same list */
 #define _AK_KIF_copy _AK_KIF_cast
@@ -26946,7 +26947,9 @@ static int _ak_attn_dim_of(const int* dims, int n, size_t d) {
 
 /* The kernel, its geometry and the split of seq_kv.
  * Kernel: on rows of the arch table with wgmma (sm_90a), the Hopper kernel
- * (kernels/attention_sm90.hip: 128 rows per block) when a (batch, kv head)
+ * (kernels/attention_sm90.hip: 128 rows per block; 192 rows, 3 consumer
+ * warpgroups, at head sizes <= 64 when that gives 4 waves or more and, if
+ * causal, seq_kv >= 2048) when a (batch, kv head)
  * pair has more than 64 rows and every row is 16-byte aligned (H100: 1.6-1.8x
  * the mma.sync kernel on prefill; at 64 rows, e.g. seq_q 16 x GQA 4, the
  * mma.sync kernel's 64-row tiles ran 0.244 ms against 0.285). Else the
@@ -27003,9 +27006,16 @@ static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_
                on / off: d64 385 / 368 TF/s, d96 causal 253 / 248, d128 626 / 633 (non-causal), d256 equal */
             if (_AK_ATTN_SM90_PP > 0 || (_AK_ATTN_SM90_PP < 0 && hd <= 96)) p->vec |= 2;
             p->dmax = hd;
-            /* consumer warpgroups: 2 (128 rows), or 3 (192 rows, kernels ak_attn_sm90_<hd>w3) at head sizes <= 64 */
-            nc = _AK_ATTN_SM90_NC > 0 ? _AK_ATTN_SM90_NC : 2;
-            if (hd > 64) nc = 2;
+            /* consumer warpgroups: 2 (128 rows), or 3 (192 rows, kernels ak_attn_sm90_<hd>w3) at head sizes <= 64
+               with at least 4 waves of 192-row blocks, causal only from 2048 keys. H100, bf16, same run, 2 / 3
+               consumers x SDPA at head size 64 (about 11 waves): seq 1024 0.72 / 0.76, 2048 0.81 / 0.91, 4096
+               0.87 / 0.98, 8192 0.92 / 1.04; causal 1024 0.65 / 0.59, 2048 0.76 / 0.77, 4096 0.84 / 0.86, 8192
+               0.92 / 0.98; under one wave 3 consumers lose 5-45% (fewer, longer blocks) */
+            nc = 2;
+            if (hd <= 64 && (a->seq_kv >= 2048 || !a->causal) &&
+                (rows + 191) / 192 * a->batch * a->heads_kv >= 4u * (size_t)_ak_op_cus(ctx))
+                nc = 3;
+            if (_AK_ATTN_SM90_NC > 0) nc = hd <= 64 ? _AK_ATTN_SM90_NC : 2;
             p->R = 64 * nc;
             p->threads = 128u * (unsigned)(p->R / 64 + 1);
             p->shmem = (size_t)nb * (size_t)p->R * 128u + 2u * (size_t)st * (size_t)nb * bk * 128u + 32u * (size_t)st + 1024u;
@@ -27015,6 +27025,9 @@ static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_
                                    "producer warpgroup, S and P V on wgmma, softmax under the previous tile's P V"
                         : hd > 96 ? "Hopper: 128 rows (2 consumer warpgroups), 128-key tiles, a cp.async producer "
                                     "warpgroup, S and P V on wgmma, softmax under the previous tile's P V"
+                        : nc == 3 ? "Hopper, head size <= 64, 4+ waves: 192 rows (3 consumer warpgroups in ping-pong), "
+                                    "128-key tiles, a cp.async producer warpgroup, S and P V on wgmma, softmax under "
+                                    "the previous tile's P V"
                                   : "Hopper: 128 rows (2 consumer warpgroups in ping-pong), 128-key tiles, a cp.async "
                                     "producer warpgroup, S and P V on wgmma, softmax under the previous tile's P V";
             snprintf(p->kname, sizeof p->kname, "ak_attn_sm90_%d%s", hd, nc == 3 ? "w3" : "");

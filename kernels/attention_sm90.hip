@@ -13,8 +13,9 @@
 // paged, windows and the soft-cap through the prelude's ak_attn_seq), with
 // 128 rows per block.
 //
-// Block: 3 warpgroups (384 threads).
-//   - warpgroup 0, the producer (setmaxnreg 56): its 128 threads copy the K
+// Block: 3 warpgroups (384 threads); at head sizes <= 64 also 4 (512 threads:
+// 3 consumers, 192 rows; the host picks it on long or many sequences).
+//   - warpgroup 0, the producer (setmaxnreg 56, 32 with 3 consumers): its 128 threads copy the K
 //     and V tiles (BN keys x head size) into shared memory with cp.async (any
 //     row address: packed and paged sequences need no tensor map), ST stages
 //     each of K and V, in the order K0 K1 V0 K2 V1 .. (K runs a tile ahead:
@@ -30,7 +31,7 @@
 //     an arrive on the stage's "full" mbarrier (128 arrivals). Only when an
 //     "empty" barrier is not free yet (test_wait) does the producer publish
 //     everything it holds and block, so a consumer never waits on it.
-//   - warpgroups 1 and 2, the consumers (setmaxnreg 224): 64 query rows each.
+//   - warpgroups 1 and 2 (and 3), the consumers (setmaxnreg 224, 160 with 3): 64 query rows each.
 //     Per key tile t: S_t = Q K_t^T (wgmma m64nBNk16, Q and K from shared
 //     memory, K-major), then O += P_{t-1} V_{t-1} (wgmma m64nHDk16, P from
 //     registers, V MN-major) is issued behind it, so the softmax of tile t
