@@ -26948,8 +26948,8 @@ static int _ak_attn_dim_of(const int* dims, int n, size_t d) {
 /* The kernel, its geometry and the split of seq_kv.
  * Kernel: on rows of the arch table with wgmma (sm_90a), the Hopper kernel
  * (kernels/attention_sm90.hip: 128 rows per block; 192 rows, 3 consumer
- * warpgroups, at head sizes <= 64 when that gives 4 waves or more and, if
- * causal, seq_kv >= 2048) when a (batch, kv head)
+ * warpgroups, at head sizes <= 64 when that gives 4 waves or more, causal
+ * only at head size 64 with seq_kv >= 2048) when a (batch, kv head)
  * pair has more than 64 rows and every row is 16-byte aligned (H100: 1.6-1.8x
  * the mma.sync kernel on prefill; at 64 rows, e.g. seq_q 16 x GQA 4, the
  * mma.sync kernel's 64-row tiles ran 0.244 ms against 0.285). Else the
@@ -27007,12 +27007,13 @@ static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_
             if (_AK_ATTN_SM90_PP > 0 || (_AK_ATTN_SM90_PP < 0 && hd <= 96)) p->vec |= 2;
             p->dmax = hd;
             /* consumer warpgroups: 2 (128 rows), or 3 (192 rows, kernels ak_attn_sm90_<hd>w3) at head sizes <= 64
-               with at least 4 waves of 192-row blocks, causal only from 2048 keys. H100, bf16, same run, 2 / 3
-               consumers x SDPA at head size 64 (about 11 waves): seq 1024 0.72 / 0.76, 2048 0.81 / 0.91, 4096
-               0.87 / 0.98, 8192 0.92 / 1.04; causal 1024 0.65 / 0.59, 2048 0.76 / 0.77, 4096 0.84 / 0.86, 8192
-               0.92 / 0.98; under one wave 3 consumers lose 5-45% (fewer, longer blocks) */
+               with at least 4 waves of 192-row blocks; causal only at head size 64 from 2048 keys. H100, bf16, same
+               run, 2 / 3 consumers x SDPA at head size 64 (about 11 waves): seq 1024 0.72 / 0.76, 2048 0.81 / 0.91,
+               4096 0.87 / 0.98, 8192 0.92 / 1.04; causal 1024 0.65 / 0.59, 2048 0.76 / 0.77, 4096 0.84 / 0.86, 8192
+               0.92 / 0.98; head size 32 non-causal +2..8%, causal -3..-11% up to 4096 keys; under one wave 3
+               consumers lose 5-45% (fewer, longer blocks) */
             nc = 2;
-            if (hd <= 64 && (a->seq_kv >= 2048 || !a->causal) &&
+            if (hd <= 64 && (!a->causal || (hd > 32 && a->seq_kv >= 2048)) &&
                 (rows + 191) / 192 * a->batch * a->heads_kv >= 4u * (size_t)_ak_op_cus(ctx))
                 nc = 3;
             if (_AK_ATTN_SM90_NC > 0) nc = hd <= 64 ? _AK_ATTN_SM90_NC : 2;
