@@ -224,7 +224,7 @@ static void portable_tile_path(void) {
             gg_case(ctx, "", dt, dt, 1500, 1544, 1000, ta, tb, 0, 1, -1, 0);
             gg_case(ctx, "", dt, o2, 1537, 1543, 777, ta, tb, (t * 5 + d) % 16, 1, 0, 0);
             gg_case(ctx, "", dt, dt, 200, 1000, 72, ta, tb, 15, 12, -1, 0);
-            gg_case(ctx, "", dt, o2, 1200, 1408, 96, ta, tb, 2 | 4, 1, -1, 1);
+            gg_case(ctx, "", dt, o2, 1700, 1408, 96, ta, tb, 2 | 4, 1, -1, 1);
         }
     }
     g_kpre = NULL;
