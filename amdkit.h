@@ -17138,7 +17138,7 @@ static const char _ak_src_gemm[] =
     "/* ---- NVIDIA sm_80+, f16 / bf16, 128 x 128: a 3-stage cp.async ring ---------\n"
     " * (amdkit.h's tile table says how). Tiles keep their global layout, 16-byte\n"
     " * chunks XOR-swizzled (ak_gr_sw): no bank conflict for copies or ldmatrix.\n"
-    " * Chunks past the matrix or without 16-byte rows: plain loads, zeros. */\n"
+    " * Chunks past the matrix or without 16-byte rows: plain loads. */\n"
     "template <bool TR>\n"
     "AK_INLINE void ak_gr_ldsm(ak_u32 a, ak_u32* r) {\n"
     "    if (TR) asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\" : \"=r\"(r[0]), \"=r\"(r[1]), \"=r\"(r[2]), \"=r\"(r[3]) : \"r\"(a));\n"
@@ -17146,7 +17146,7 @@ static const char _ak_src_gemm[] =
     "}\n"
     "/* chunk c of row r: KC 128 rows of 64 bytes, else 32 of 256 */\n"
     "template <bool KC> AK_INLINE int ak_gr_sw(int r, int c) { return KC ? r * 64 + ((c ^ ((r >> 1) & 3)) << 4) : r * 256 + ((c ^ (r & 7)) << 4); }\n"
-    "/* op(X)'s 128 x 32 tile at (r0, k0) into stage s; KC: X[r ld + k], else X[k ld + r] */\n"
+    "/* op(X)'s 128 x 32 tile at (r0, k0) into stage s; KC: X[r ld + k] */\n"
     "template <class T, bool KC>\n"
     "AK_INLINE void ak_gr_load(ak_u32 s, const T* X, ak_i64 ld, bool vec, int r0, int k0, int R, int K) {\n"
     "#pragma unroll\n"
@@ -17172,7 +17172,7 @@ static const char _ak_src_gemm[] =
     "    enum { S = 3, TILE = 8192, TN = 32 };\n"
     "    const int l = ak_lane(), w = ak_wave_id(), wm = w / 4, wn = w % 4, o32 = (flags & AK_GF_OUT32) ? 1 : 0;\n"
     "    const ak_u32 sa0 = ak_smem_addr(smem), sb0 = sa0 + S * TILE;\n"
-    "    ak_u32 ao[2][4], bo[2][2]; /* ldmatrix addresses, k 0..15 / 16..31 */\n"
+    "    ak_u32 ao[2][4], bo[2][2]; /* ldmatrix, k 0..15 / 16..31 */\n"
     "#pragma unroll\n"
     "    for (int h = 0; h < 2; h++) {\n"
     "#pragma unroll\n"
@@ -17192,7 +17192,7 @@ static const char _ak_src_gemm[] =
     "#pragma unroll\n"
     "            for (int j = 0; j < 4; j++) MM::zero(acc[i][j]);\n"
     "        const int nk = (K + 31) / 32;\n"
-    "        __syncthreads(); /* the previous batch's epilogue is done with the shared memory */\n"
+    "        __syncthreads(); /* the last batch's epilogue is done */\n"
     "        for (int kt = -2, rd = 0, wr = 0; kt < nk; kt++) {\n"
     "            if (kt >= 0) {\n"
     "                asm volatile(\"cp.async.wait_group 1;\" ::: \"memory\");\n"
@@ -17205,23 +17205,25 @@ static const char _ak_src_gemm[] =
     "            asm volatile(\"cp.async.commit_group;\" ::: \"memory\");\n"
     "            wr = wr == S - 1 ? 0 : wr + 1;\n"
     "            if (kt < 0) continue;\n"
+    "            typename MM::A fa[2][4]; /* all loads first: asm keeps order */\n"
+    "            typename MM::B fb[2][4];\n"
     "#pragma unroll\n"
     "            for (int h = 0; h < 2; h++) {\n"
-    "                typename MM::A fa[4];\n"
-    "                typename MM::B fb[4];\n"
     "#pragma unroll\n"
-    "                for (int i = 0; i < 4; i++) ak_gr_ldsm<!KCA>(sa0 + rd * TILE + ao[h][i], fa[i].r);\n"
+    "                for (int i = 0; i < 4; i++) ak_gr_ldsm<!KCA>(sa0 + rd * TILE + ao[h][i], fa[h][i].r);\n"
     "#pragma unroll\n"
     "                for (int j = 0; j < 2; j++) {\n"
     "                    ak_u32 r[4];\n"
     "                    ak_gr_ldsm<!KCB>(sb0 + rd * TILE + bo[h][j], r);\n"
-    "                    fb[2 * j].r[0] = r[0]; fb[2 * j].r[1] = r[1]; fb[2 * j + 1].r[0] = r[2]; fb[2 * j + 1].r[1] = r[3];\n"
+    "                    fb[h][2 * j].r[0] = r[0]; fb[h][2 * j].r[1] = r[1]; fb[h][2 * j + 1].r[0] = r[2]; fb[h][2 * j + 1].r[1] = r[3];\n"
     "                }\n"
+    "            }\n"
+    "#pragma unroll\n"
+    "            for (int h = 0; h < 2; h++)\n"
     "#pragma unroll\n"
     "                for (int i = 0; i < 4; i++)\n"
     "#pragma unroll\n"
-    "                    for (int j = 0; j < 4; j++) MM::mma(acc[i][j], fa[i], fb[j]);\n"
-    "            }\n"
+    "                    for (int j = 0; j < 4; j++) MM::mma(acc[i][j], fa[h][i], fb[h][j]);\n"
     "            rd = rd == S - 1 ? 0 : rd + 1;\n"
     "        }\n"
     "        asm volatile(\"cp.async.wait_group 0;\" ::: \"memory\");\n"
@@ -22866,7 +22868,7 @@ static inline void _ak_kargs_binary(_ak_kargs* kargs_, const void* x, const void
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_binary);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, z); ak_args_i64(a_, n); ak_args_i32(a_, op);
 }
-/* kernels/gemm.hip:659 NAME (macro AK_GEMM_WGMMA) */
+/* kernels/gemm.hip:661 NAME (macro AK_GEMM_WGMMA) */
 static inline void _ak_kargs_gemm_wgmma(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t K, int64_t lda,
                                         int64_t ldb, int64_t ldc, int64_t ldd, int64_t ldr, int64_t sA, int64_t sB, int64_t sC, int64_t sD, int64_t sR, int32_t batch, float alpha, float beta,
                                         int32_t flags, float ap) {
@@ -22875,14 +22877,14 @@ static inline void _ak_kargs_gemm_wgmma(_ak_kargs* kargs_, const void* A, const 
     ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB); ak_args_i64(a_, sC); ak_args_i64(a_, sD);
     ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm.hip:938 NAME (macro AK_GEMM_SPLITK_FIN) */
+/* kernels/gemm.hip:940 NAME (macro AK_GEMM_SPLITK_FIN) */
 static inline void _ak_kargs_gemm_splitk_fin(_ak_kargs* kargs_, const void* W, int32_t splits, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int64_t ldc, int64_t ldd,
                                              int64_t ldr, float alpha, float beta, int32_t flags, float ap) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_gemm_splitk_fin);
     ak_args_ptr(a_, W); ak_args_i32(a_, splits); ak_args_ptr(a_, C); ak_args_ptr(a_, D); ak_args_ptr(a_, bias); ak_args_ptr(a_, R); ak_args_i32(a_, M); ak_args_i32(a_, N); ak_args_i64(a_, ldc);
     ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm.hip:1213 NAME (macro AK_GEMM_I8) */
+/* kernels/gemm.hip:1215 NAME (macro AK_GEMM_I8) */
 static inline void _ak_kargs_gemm_i8(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, const void* sa, const void* sb, int32_t M, int32_t N,
                                      int32_t K, int64_t lda, int64_t ldb, int64_t ldc, int64_t ldd, int64_t ldr, int64_t sA, int64_t sB, int64_t sC, int64_t sD, int64_t sR, int32_t batch,
                                      float alpha, float beta, int32_t flags, float ap) {
@@ -23138,15 +23140,15 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_conv_dw _AK_KIF_conv_igemm
 #define _ak_kargs_scale _ak_kargs_axpy   /* kernels/elementwise.hip:58 ak_scale_f32: the same list */
 #define _AK_KIF_scale _AK_KIF_axpy
-#define _ak_kargs_gemm_skinny _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:740 NAME (macro AK_GEMM_SKINNY): the same list */
+#define _ak_kargs_gemm_skinny _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:742 NAME (macro AK_GEMM_SKINNY): the same list */
 #define _AK_KIF_gemm_skinny _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:913 NAME (macro AK_GEMM_GEMV): the same list */
+#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:915 NAME (macro AK_GEMM_GEMV): the same list */
 #define _AK_KIF_gemm_gemv _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:917 NAME (macro AK_GEMM_GEMVN): the same list */
+#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:919 NAME (macro AK_GEMM_GEMVN): the same list */
 #define _AK_KIF_gemm_gemvn _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_mma _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:1228 NAME (macro AK_GEMM_MMA): the same list */
+#define _ak_kargs_gemm_mma _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:1230 NAME (macro AK_GEMM_MMA): the same list */
 #define _AK_KIF_gemm_mma _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:1232 NAME (macro AK_GEMM_SIMT): the same list */
+#define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:1234 NAME (macro AK_GEMM_SIMT): the same list */
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_cdna _ak_kargs_gemm_wgmma   /* kernels/gemm_cdna.hip:292 NAME (macro AK_GEMM_CDNA): the same list */
 #define _AK_KIF_gemm_cdna _AK_KIF_gemm_wgmma

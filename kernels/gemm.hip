@@ -390,7 +390,7 @@ AK_INLINE void ak_gemm_simt(AK_GEMM_PARAMS_T(DT), const int m0, const int n0) {
 /* ---- NVIDIA sm_80+, f16 / bf16, 128 x 128: a 3-stage cp.async ring ---------
  * (amdkit.h's tile table says how). Tiles keep their global layout, 16-byte
  * chunks XOR-swizzled (ak_gr_sw): no bank conflict for copies or ldmatrix.
- * Chunks past the matrix or without 16-byte rows: plain loads, zeros. */
+ * Chunks past the matrix or without 16-byte rows: plain loads. */
 template <bool TR>
 AK_INLINE void ak_gr_ldsm(ak_u32 a, ak_u32* r) {
     if (TR) asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];" : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a));
@@ -398,7 +398,7 @@ AK_INLINE void ak_gr_ldsm(ak_u32 a, ak_u32* r) {
 }
 /* chunk c of row r: KC 128 rows of 64 bytes, else 32 of 256 */
 template <bool KC> AK_INLINE int ak_gr_sw(int r, int c) { return KC ? r * 64 + ((c ^ ((r >> 1) & 3)) << 4) : r * 256 + ((c ^ (r & 7)) << 4); }
-/* op(X)'s 128 x 32 tile at (r0, k0) into stage s; KC: X[r ld + k], else X[k ld + r] */
+/* op(X)'s 128 x 32 tile at (r0, k0) into stage s; KC: X[r ld + k] */
 template <class T, bool KC>
 AK_INLINE void ak_gr_load(ak_u32 s, const T* X, ak_i64 ld, bool vec, int r0, int k0, int R, int K) {
 #pragma unroll
@@ -424,7 +424,7 @@ AK_INLINE void ak_gemm_ring(AK_GEMM_PARAMS_T(DT), const int m0, const int n0, un
     enum { S = 3, TILE = 8192, TN = 32 };
     const int l = ak_lane(), w = ak_wave_id(), wm = w / 4, wn = w % 4, o32 = (flags & AK_GF_OUT32) ? 1 : 0;
     const ak_u32 sa0 = ak_smem_addr(smem), sb0 = sa0 + S * TILE;
-    ak_u32 ao[2][4], bo[2][2]; /* ldmatrix addresses, k 0..15 / 16..31 */
+    ak_u32 ao[2][4], bo[2][2]; /* ldmatrix, k 0..15 / 16..31 */
 #pragma unroll
     for (int h = 0; h < 2; h++) {
 #pragma unroll
@@ -444,7 +444,7 @@ AK_INLINE void ak_gemm_ring(AK_GEMM_PARAMS_T(DT), const int m0, const int n0, un
 #pragma unroll
             for (int j = 0; j < 4; j++) MM::zero(acc[i][j]);
         const int nk = (K + 31) / 32;
-        __syncthreads(); /* the previous batch's epilogue is done with the shared memory */
+        __syncthreads(); /* the last batch's epilogue is done */
         for (int kt = -2, rd = 0, wr = 0; kt < nk; kt++) {
             if (kt >= 0) {
                 asm volatile("cp.async.wait_group 1;" ::: "memory");
@@ -457,23 +457,25 @@ AK_INLINE void ak_gemm_ring(AK_GEMM_PARAMS_T(DT), const int m0, const int n0, un
             asm volatile("cp.async.commit_group;" ::: "memory");
             wr = wr == S - 1 ? 0 : wr + 1;
             if (kt < 0) continue;
+            typename MM::A fa[2][4]; /* all loads first: asm keeps order */
+            typename MM::B fb[2][4];
 #pragma unroll
             for (int h = 0; h < 2; h++) {
-                typename MM::A fa[4];
-                typename MM::B fb[4];
 #pragma unroll
-                for (int i = 0; i < 4; i++) ak_gr_ldsm<!KCA>(sa0 + rd * TILE + ao[h][i], fa[i].r);
+                for (int i = 0; i < 4; i++) ak_gr_ldsm<!KCA>(sa0 + rd * TILE + ao[h][i], fa[h][i].r);
 #pragma unroll
                 for (int j = 0; j < 2; j++) {
                     ak_u32 r[4];
                     ak_gr_ldsm<!KCB>(sb0 + rd * TILE + bo[h][j], r);
-                    fb[2 * j].r[0] = r[0]; fb[2 * j].r[1] = r[1]; fb[2 * j + 1].r[0] = r[2]; fb[2 * j + 1].r[1] = r[3];
+                    fb[h][2 * j].r[0] = r[0]; fb[h][2 * j].r[1] = r[1]; fb[h][2 * j + 1].r[0] = r[2]; fb[h][2 * j + 1].r[1] = r[3];
                 }
+            }
+#pragma unroll
+            for (int h = 0; h < 2; h++)
 #pragma unroll
                 for (int i = 0; i < 4; i++)
 #pragma unroll
-                    for (int j = 0; j < 4; j++) MM::mma(acc[i][j], fa[i], fb[j]);
-            }
+                    for (int j = 0; j < 4; j++) MM::mma(acc[i][j], fa[h][i], fb[h][j]);
             rd = rd == S - 1 ? 0 : rd + 1;
         }
         asm volatile("cp.async.wait_group 0;" ::: "memory");
