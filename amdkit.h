@@ -16154,34 +16154,44 @@ static const char _ak_src_conv[] =
     "/* The implicit-GEMM tile at (m0, co0) of group g. KMAJOR: shared tiles\n"
     " * k-contiguous (As[m * LDA + k], Bs[n * LDB + k], the matrix-core path),\n"
     " * else m / n-contiguous (As[k * LDA + m], the SIMT path). */\n"
-    "template <class DT, bool FAST32, bool MMA>\n"
-    "AK_INLINE void ak_conv_igemm(const typename DT::T* AK_RESTRICT x, const typename DT::T* AK_RESTRICT w,\n"
-    "                             const typename DT::T* AK_RESTRICT bias, typename DT::T* AK_RESTRICT y, AK_CONV_PARAMS) {\n"
-    "    typedef typename DT::T T;\n"
-    "    typedef ak_mma<DT, FAST32> MM;\n"
+    "/* The block tile and its shared memory (the kernel declares it: one copy for both instantiations of\n"
+    " * ak_conv_igemm behind a kernel name). */\n"
+    "template <class DT, bool MMA>\n"
+    "struct ak_conv_tile {\n"
     "    enum { NT = 256, BM = 128, BN = 64, BK = DT::SIZE == 4 ? 16 : 32, PAD = DT::SIZE == 4 ? 4 : 8,\n"
     "           LDA = MMA ? BK + PAD : BM + PAD, LDB = MMA ? BK + PAD : BN + PAD,\n"
     "           ASZ = MMA ? BM * LDA : BK * LDA, BSZ = MMA ? BN * LDB : BK * LDB,\n"
     "           NA = BM * BK / NT, NB = BN * BK / NT, LDST = BM + 1,\n"
     "           TILE_BYTES = 2 * (ASZ + BSZ) * DT::SIZE, STAGE_BYTES = BN * LDST * 4,\n"
     "           SMEM = TILE_BYTES > STAGE_BYTES ? TILE_BYTES : STAGE_BYTES };\n"
+    "};\n"
+    "\n"
+    "/* PH: the sub-pixel phase form (flag PHASE), a separate instantiation so that the other path reads the shape\n"
+    " * parameters unmodified (constant operands, as before the phases existed). */\n"
+    "template <class DT, bool FAST32, bool MMA, bool PH>\n"
+    "AK_INLINE void ak_conv_igemm(unsigned char* smem, ak_conv_kent (*tab)[ak_conv_tile<DT, MMA>::BK], const typename DT::T* AK_RESTRICT x,\n"
+    "                             const typename DT::T* AK_RESTRICT w, const typename DT::T* AK_RESTRICT bias,\n"
+    "                             typename DT::T* AK_RESTRICT y, AK_CONV_PARAMS) {\n"
+    "    typedef typename DT::T T;\n"
+    "    typedef ak_mma<DT, FAST32> MM;\n"
+    "    typedef ak_conv_tile<DT, MMA> TL;\n"
+    "    enum { NT = TL::NT, BM = TL::BM, BN = TL::BN, BK = TL::BK, LDA = TL::LDA, LDB = TL::LDB, ASZ = TL::ASZ, BSZ = TL::BSZ,\n"
+    "           NA = TL::NA, NB = TL::NB, LDST = TL::LDST };\n"
     "    static_assert(NT % BM == 0 && NT % BK == 0 && NA * NT == BM * BK && NB * NT == BN * BK, \"conv: bad tile\");\n"
-    "    __shared__ __attribute__((aligned(16))) unsigned char smem[SMEM];\n"
-    "    __shared__ ak_conv_kent tab[2][BK];\n"
     "    T (*As)[ASZ] = (T (*)[ASZ])smem;\n"
     "    T (*Bs)[BSZ] = (T (*)[BSZ])(smem + 2 * ASZ * DT::SIZE);\n"
     "    const bool trans = (flags & AK_CVF_TRANS) != 0, cl = (flags & AK_CVF_NHWC) != 0;\n"
     "    const int tid = (int)threadIdx.x;\n"
     "    /* flag PHASE (transposed, a stride > 1): blockIdx.z = group x phases + phase; the block computes the\n"
     "     * phase's outputs as a stride-1 transposed convolution over the phase's taps only (ak_conv_phase) */\n"
-    "    const int nph = (flags & AK_CVF_PHASE) ? sD * sH * sW : 1;\n"
+    "    const int nph = PH ? sD * sH * sW : 1;\n"
     "    const int g = (int)blockIdx.z / nph, ph = (int)blockIdx.z % nph, co0 = (int)blockIdx.y * BN;\n"
     "    const int m0 = (int)blockIdx.x * BM;\n"
     "    /* the full output and kernel (y and weight addressing), before the phase's extents replace them */\n"
     "    const int fOH = OH, fOW = OW, fOP = OD * OH * OW, fkH = kH, fkW = kW, taps = kD * kH * kW;\n"
     "    const int rD = ph / (sH * sW), rH = (ph / sW) % sH, rW = ph % sW, fsD = sD, fsH = sH, fsW = sW;\n"
     "    int t0D = 0, t0H = 0, t0W = 0, tsD = 1, tsH = 1, tsW = 1;\n"
-    "    if (nph > 1) {\n"
+    "    if constexpr (PH) {\n"
     "        const ak_conv_phase fd = ak_conv_phase_of(rD, OD, kD, sD, pD, dD), fh = ak_conv_phase_of(rH, OH, kH, sH, pH, dH),\n"
     "                            fw = ak_conv_phase_of(rW, OW, kW, sW, pW, dW);\n"
     "        OD = fd.o_n; OH = fh.o_n; OW = fw.o_n;\n"
@@ -16193,13 +16203,13 @@ static const char _ak_src_conv[] =
     "    }\n"
     "    /* the weight's tap of the phase's tap t (t ordered as the phase's kD x kH x kW) */\n"
     "    auto wtap = [&](int t) {\n"
-    "        if (nph == 1) return t;\n"
+    "        if constexpr (!PH) return t;\n"
     "        const int qw = t % kW, qh = (t / kW) % kH, qd = t / (kW * kH);\n"
     "        return ((t0D + qd * tsD) * fkH + t0H + qh * tsH) * fkW + t0W + qw * tsW;\n"
     "    };\n"
     "    /* y offset in a sample (in positions) of the phase's output position o */\n"
     "    auto ypos = [&](int o) {\n"
-    "        if (nph == 1) return o;\n"
+    "        if constexpr (!PH) return o;\n"
     "        const int jw = o % OW, jh = (o / OW) % OH, jd = o / (OW * OH);\n"
     "        return ((rD + fsD * jd) * fOH + rH + fsH * jh) * fOW + rW + fsW * jw;\n"
     "    };\n"
@@ -16492,7 +16502,11 @@ static const char _ak_src_conv[] =
     "                                               int Nb, int Cin, int Cout, int Cig, int Cog, int ID, int IH, int IW, int OD, \\\n"
     "                                               int OH, int OW, int kD, int kH, int kW, int sD, int sH, int sW, int pD, int pH, \\\n"
     "                                               int pW, int dD, int dH, int dW) {                                              \\\n"
-    "        ak_conv_igemm<D, FAST32, MMA && ak_mma<D, FAST32>::OK>(x, w, bias, y, AK_CONV_ARGS);                           \\\n"
+    "        constexpr bool MC = MMA && ak_mma<D, FAST32>::OK;                                                             \\\n"
+    "        __shared__ __attribute__((aligned(16))) unsigned char smem[ak_conv_tile<D, MC>::SMEM];                         \\\n"
+    "        __shared__ ak_conv_kent tab[2][ak_conv_tile<D, MC>::BK];                                                      \\\n"
+    "        if (flags & AK_CVF_PHASE) ak_conv_igemm<D, FAST32, MC, true>(smem, tab, x, w, bias, y, AK_CONV_ARGS);         \\\n"
+    "        else ak_conv_igemm<D, FAST32, MC, false>(smem, tab, x, w, bias, y, AK_CONV_ARGS);                            \\\n"
     "    }\n"
     "AK_CONV_IGEMM(ak_conv_igemm_mma_f16, ak_f16_t, false, true)\n"
     "AK_CONV_IGEMM(ak_conv_igemm_mma_bf16, ak_bf16_t, false, true)\n"
@@ -22843,7 +22857,7 @@ static inline void _ak_kargs_chnorm_apply(_ak_kargs* kargs_, const void* x, void
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, w); ak_args_ptr(a_, bias); ak_args_ptr(a_, mean); ak_args_ptr(a_, rs); ak_args_i64(a_, planes); ak_args_i64(a_, C); ak_args_i64(a_, S);
     ak_args_i32(a_, G); ak_args_i32(a_, running); ak_args_f32(a_, eps);
 }
-/* kernels/conv.hip:455 NAME (macro AK_CONV_IGEMM) */
+/* kernels/conv.hip:465 NAME (macro AK_CONV_IGEMM) */
 static inline void _ak_kargs_conv_igemm(_ak_kargs* kargs_, const void* x, const void* w, const void* bias, void* y, int32_t flags, float ap, int32_t Nb, int32_t Cin, int32_t Cout, int32_t Cig,
                                         int32_t Cog, int32_t ID, int32_t IH, int32_t IW, int32_t OD, int32_t OH, int32_t OW, int32_t kD, int32_t kH, int32_t kW, int32_t sD, int32_t sH, int32_t sW,
                                         int32_t pD, int32_t pH, int32_t pW, int32_t dD, int32_t dH, int32_t dW) {
@@ -23136,7 +23150,7 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_attn_sm90 _AK_KIF_attn_simt
 #define _ak_kargs_copy _ak_kargs_cast   /* kernels/cast.hip:47 ak_copy_f32: the same list */
 #define _AK_KIF_copy _AK_KIF_cast
-#define _ak_kargs_conv_dw _ak_kargs_conv_igemm   /* kernels/conv.hip:595 NAME (macro AK_CONV_DW): the same list */
+#define _ak_kargs_conv_dw _ak_kargs_conv_igemm   /* kernels/conv.hip:609 NAME (macro AK_CONV_DW): the same list */
 #define _AK_KIF_conv_dw _AK_KIF_conv_igemm
 #define _ak_kargs_scale _ak_kargs_axpy   /* kernels/elementwise.hip:58 ak_scale_f32: the same list */
 #define _AK_KIF_scale _AK_KIF_axpy
