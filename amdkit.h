@@ -16216,34 +16216,44 @@ static const char _ak_src_conv[] =
     "/* The implicit-GEMM tile at (m0, co0) of group g. KMAJOR: shared tiles\n"
     " * k-contiguous (As[m * LDA + k], Bs[n * LDB + k], the matrix-core path),\n"
     " * else m / n-contiguous (As[k * LDA + m], the SIMT path). */\n"
-    "template <class DT, bool FAST32, bool MMA>\n"
-    "AK_INLINE void ak_conv_igemm(const typename DT::T* AK_RESTRICT x, const typename DT::T* AK_RESTRICT w,\n"
-    "                             const typename DT::T* AK_RESTRICT bias, typename DT::T* AK_RESTRICT y, AK_CONV_PARAMS) {\n"
-    "    typedef typename DT::T T;\n"
-    "    typedef ak_mma<DT, FAST32> MM;\n"
+    "/* The block tile and its shared memory (the kernel declares it: one copy for both instantiations of\n"
+    " * ak_conv_igemm behind a kernel name). */\n"
+    "template <class DT, bool MMA>\n"
+    "struct ak_conv_tile {\n"
     "    enum { NT = 256, BM = 128, BN = 64, BK = DT::SIZE == 4 ? 16 : 32, PAD = DT::SIZE == 4 ? 4 : 8,\n"
     "           LDA = MMA ? BK + PAD : BM + PAD, LDB = MMA ? BK + PAD : BN + PAD,\n"
     "           ASZ = MMA ? BM * LDA : BK * LDA, BSZ = MMA ? BN * LDB : BK * LDB,\n"
     "           NA = BM * BK / NT, NB = BN * BK / NT, LDST = BM + 1,\n"
     "           TILE_BYTES = 2 * (ASZ + BSZ) * DT::SIZE, STAGE_BYTES = BN * LDST * 4,\n"
     "           SMEM = TILE_BYTES > STAGE_BYTES ? TILE_BYTES : STAGE_BYTES };\n"
+    "};\n"
+    "\n"
+    "/* PH: the sub-pixel phase form (flag PHASE), a separate instantiation so that the other path reads the shape\n"
+    " * parameters unmodified (constant operands, as before the phases existed). */\n"
+    "template <class DT, bool FAST32, bool MMA, bool PH>\n"
+    "AK_INLINE void ak_conv_igemm(unsigned char* smem, ak_conv_kent (*tab)[ak_conv_tile<DT, MMA>::BK], const typename DT::T* AK_RESTRICT x,\n"
+    "                             const typename DT::T* AK_RESTRICT w, const typename DT::T* AK_RESTRICT bias,\n"
+    "                             typename DT::T* AK_RESTRICT y, AK_CONV_PARAMS) {\n"
+    "    typedef typename DT::T T;\n"
+    "    typedef ak_mma<DT, FAST32> MM;\n"
+    "    typedef ak_conv_tile<DT, MMA> TL;\n"
+    "    enum { NT = TL::NT, BM = TL::BM, BN = TL::BN, BK = TL::BK, LDA = TL::LDA, LDB = TL::LDB, ASZ = TL::ASZ, BSZ = TL::BSZ,\n"
+    "           NA = TL::NA, NB = TL::NB, LDST = TL::LDST };\n"
     "    static_assert(NT % BM == 0 && NT % BK == 0 && NA * NT == BM * BK && NB * NT == BN * BK, \"conv: bad tile\");\n"
-    "    __shared__ __attribute__((aligned(16))) unsigned char smem[SMEM];\n"
-    "    __shared__ ak_conv_kent tab[2][BK];\n"
     "    T (*As)[ASZ] = (T (*)[ASZ])smem;\n"
     "    T (*Bs)[BSZ] = (T (*)[BSZ])(smem + 2 * ASZ * DT::SIZE);\n"
     "    const bool trans = (flags & AK_CVF_TRANS) != 0, cl = (flags & AK_CVF_NHWC) != 0;\n"
     "    const int tid = (int)threadIdx.x;\n"
     "    /* flag PHASE (transposed, a stride > 1): blockIdx.z = group x phases + phase; the block computes the\n"
     "     * phase's outputs as a stride-1 transposed convolution over the phase's taps only (ak_conv_phase) */\n"
-    "    const int nph = (flags & AK_CVF_PHASE) ? sD * sH * sW : 1;\n"
+    "    const int nph = PH ? sD * sH * sW : 1;\n"
     "    const int g = (int)blockIdx.z / nph, ph = (int)blockIdx.z % nph, co0 = (int)blockIdx.y * BN;\n"
     "    const int m0 = (int)blockIdx.x * BM;\n"
     "    /* the full output and kernel (y and weight addressing), before the phase's extents replace them */\n"
     "    const int fOH = OH, fOW = OW, fOP = OD * OH * OW, fkH = kH, fkW = kW, taps = kD * kH * kW;\n"
     "    const int rD = ph / (sH * sW), rH = (ph / sW) % sH, rW = ph % sW, fsD = sD, fsH = sH, fsW = sW;\n"
     "    int t0D = 0, t0H = 0, t0W = 0, tsD = 1, tsH = 1, tsW = 1;\n"
-    "    if (nph > 1) {\n"
+    "    if constexpr (PH) {\n"
     "        const ak_conv_phase fd = ak_conv_phase_of(rD, OD, kD, sD, pD, dD), fh = ak_conv_phase_of(rH, OH, kH, sH, pH, dH),\n"
     "                            fw = ak_conv_phase_of(rW, OW, kW, sW, pW, dW);\n"
     "        OD = fd.o_n; OH = fh.o_n; OW = fw.o_n;\n"
@@ -16255,13 +16265,13 @@ static const char _ak_src_conv[] =
     "    }\n"
     "    /* the weight's tap of the phase's tap t (t ordered as the phase's kD x kH x kW) */\n"
     "    auto wtap = [&](int t) {\n"
-    "        if (nph == 1) return t;\n"
+    "        if constexpr (!PH) return t;\n"
     "        const int qw = t % kW, qh = (t / kW) % kH, qd = t / (kW * kH);\n"
     "        return ((t0D + qd * tsD) * fkH + t0H + qh * tsH) * fkW + t0W + qw * tsW;\n"
     "    };\n"
     "    /* y offset in a sample (in positions) of the phase's output position o */\n"
     "    auto ypos = [&](int o) {\n"
-    "        if (nph == 1) return o;\n"
+    "        if constexpr (!PH) return o;\n"
     "        const int jw = o % OW, jh = (o / OW) % OH, jd = o / (OW * OH);\n"
     "        return ((rD + fsD * jd) * fOH + rH + fsH * jh) * fOW + rW + fsW * jw;\n"
     "    };\n"
@@ -16554,7 +16564,11 @@ static const char _ak_src_conv[] =
     "                                               int Nb, int Cin, int Cout, int Cig, int Cog, int ID, int IH, int IW, int OD, \\\n"
     "                                               int OH, int OW, int kD, int kH, int kW, int sD, int sH, int sW, int pD, int pH, \\\n"
     "                                               int pW, int dD, int dH, int dW) {                                              \\\n"
-    "        ak_conv_igemm<D, FAST32, MMA && ak_mma<D, FAST32>::OK>(x, w, bias, y, AK_CONV_ARGS);                           \\\n"
+    "        constexpr bool MC = MMA && ak_mma<D, FAST32>::OK;                                                             \\\n"
+    "        __shared__ __attribute__((aligned(16))) unsigned char smem[ak_conv_tile<D, MC>::SMEM];                         \\\n"
+    "        __shared__ ak_conv_kent tab[2][ak_conv_tile<D, MC>::BK];                                                      \\\n"
+    "        if (flags & AK_CVF_PHASE) ak_conv_igemm<D, FAST32, MC, true>(smem, tab, x, w, bias, y, AK_CONV_ARGS);         \\\n"
+    "        else ak_conv_igemm<D, FAST32, MC, false>(smem, tab, x, w, bias, y, AK_CONV_ARGS);                            \\\n"
     "    }\n"
     "AK_CONV_IGEMM(ak_conv_igemm_mma_f16, ak_f16_t, false, true)\n"
     "AK_CONV_IGEMM(ak_conv_igemm_mma_bf16, ak_bf16_t, false, true)\n"
@@ -17196,10 +17210,151 @@ static const char _ak_src_gemm[] =
     "    }\n"
     "}\n"
     "\n"
+    "#if defined(AK_MMA_SYNC)\n"
+    "/* ---- NVIDIA sm_80+, f16 / bf16, 128 x 128: a 3-stage cp.async ring ---------\n"
+    " * (amdkit.h's tile table says how). Tiles keep their global layout, 16-byte\n"
+    " * chunks XOR-swizzled (ak_gr_sw): no bank conflict for copies or ldmatrix.\n"
+    " * Chunks past the matrix or without 16-byte rows: plain loads. */\n"
+    "template <bool TR>\n"
+    "AK_INLINE void ak_gr_ldsm(ak_u32 a, ak_u32* r) {\n"
+    "    if (TR) asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\" : \"=r\"(r[0]), \"=r\"(r[1]), \"=r\"(r[2]), \"=r\"(r[3]) : \"r\"(a));\n"
+    "    else asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\" : \"=r\"(r[0]), \"=r\"(r[1]), \"=r\"(r[2]), \"=r\"(r[3]) : \"r\"(a));\n"
+    "}\n"
+    "/* chunk c of row r: KC 128 rows of 64 bytes, else 32 of 256 */\n"
+    "template <bool KC> AK_INLINE int ak_gr_sw(int r, int c) { return KC ? r * 64 + ((c ^ ((r >> 1) & 3)) << 4) : r * 256 + ((c ^ (r & 7)) << 4); }\n"
+    "/* op(X)'s 128 x 32 tile at (r0, k0) into stage s; KC: X[r ld + k] */\n"
+    "template <class T, bool KC>\n"
+    "AK_INLINE void ak_gr_load(ak_u32 s, const T* X, ak_i64 ld, bool vec, int r0, int k0, int R, int K) {\n"
+    "#pragma unroll\n"
+    "    for (int i = 0; i < 2; i++) {\n"
+    "        const int q = (int)threadIdx.x + 256 * i, r = KC ? q >> 2 : q >> 4, c = KC ? q & 3 : q & 15;\n"
+    "        const int gr = r0 + (KC ? r : 8 * c), gk = k0 + (KC ? 8 * c : r), n = KC ? (gr < R ? K - gk : 0) : (gk < K ? R - gr : 0);\n"
+    "        const T* p = X + (KC ? (ak_i64)gr * ld + gk : (ak_i64)gk * ld + gr);\n"
+    "        const ak_u32 d = s + ak_gr_sw<KC>(r, c);\n"
+    "        if (vec && n >= 8) asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\" ::\"r\"(d), \"l\"(p) : \"memory\");\n"
+    "        else {\n"
+    "            ak_u32 v[4] = { 0u, 0u, 0u, 0u };\n"
+    "#pragma unroll\n"
+    "            for (int j = 0; j < 8; j++)\n"
+    "                if (j < n) v[j / 2] |= (ak_u32)((const ak_u16*)p)[j] << (16 * (j % 2));\n"
+    "            asm volatile(\"st.shared.v4.b32 [%0], {%1, %2, %3, %4};\" ::\"r\"(d), \"r\"(v[0]), \"r\"(v[1]), \"r\"(v[2]), \"r\"(v[3]) : \"memory\");\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "template <class DT, bool KCA, bool KCB>\n"
+    "AK_INLINE void ak_gemm_ring(AK_GEMM_PARAMS_T(DT), const int m0, const int n0, unsigned char* smem) {\n"
+    "    typedef ak_mma<DT, false> MM;\n"
+    "    typedef typename DT::T T;\n"
+    "    enum { S = 3, TILE = 8192, TN = 32 };\n"
+    "    const int l = ak_lane(), w = ak_wave_id(), wm = w / 4, wn = w % 4, o32 = (flags & AK_GF_OUT32) ? 1 : 0;\n"
+    "    const ak_u32 sa0 = ak_smem_addr(smem), sb0 = sa0 + S * TILE;\n"
+    "    ak_u32 ao[2][4], bo[2][2]; /* ldmatrix, k 0..15 / 16..31 */\n"
+    "#pragma unroll\n"
+    "    for (int h = 0; h < 2; h++) {\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < 4; i++)\n"
+    "            ao[h][i] = KCA ? ak_gr_sw<true>(wm * 64 + i * 16 + l % 16, 2 * h + l / 16)\n"
+    "                           : ak_gr_sw<false>(16 * h + l % 8 + 8 * (l / 16), wm * 8 + i * 2 + (l / 8) % 2);\n"
+    "#pragma unroll\n"
+    "        for (int j = 0; j < 2; j++)\n"
+    "            bo[h][j] = KCB ? ak_gr_sw<true>(wn * TN + j * 16 + l % 8 + 8 * (l / 16), 2 * h + (l / 8) % 2)\n"
+    "                           : ak_gr_sw<false>(16 * h + l % 8 + 8 * ((l / 8) % 2), wn * 4 + j * 2 + l / 16);\n"
+    "    }\n"
+    "    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {\n"
+    "        const T *Ab = A + (ak_i64)b * sA, *Bb = B + (ak_i64)b * sB;\n"
+    "        typename MM::C acc[4][4];\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < 4; i++)\n"
+    "#pragma unroll\n"
+    "            for (int j = 0; j < 4; j++) MM::zero(acc[i][j]);\n"
+    "        const int nk = (K + 31) / 32;\n"
+    "        __syncthreads(); /* the last batch's epilogue is done */\n"
+    "        for (int kt = -2, rd = 0, wr = 0; kt < nk; kt++) {\n"
+    "            if (kt >= 0) {\n"
+    "                asm volatile(\"cp.async.wait_group 1;\" ::: \"memory\");\n"
+    "                __syncthreads(); /* tile kt is in; all warps are done with tile kt - 1 (stage wr) */\n"
+    "            }\n"
+    "            if (kt + 2 < nk) {\n"
+    "                ak_gr_load<T, KCA>(sa0 + wr * TILE, Ab, lda, (flags & AK_GF_VA) != 0, m0, (kt + 2) * 32, M, K);\n"
+    "                ak_gr_load<T, KCB>(sb0 + wr * TILE, Bb, ldb, (flags & AK_GF_VB) != 0, n0, (kt + 2) * 32, N, K);\n"
+    "            }\n"
+    "            asm volatile(\"cp.async.commit_group;\" ::: \"memory\");\n"
+    "            wr = wr == S - 1 ? 0 : wr + 1;\n"
+    "            if (kt < 0) continue;\n"
+    "            typename MM::A fa[2][4]; /* all loads first: asm keeps order */\n"
+    "            typename MM::B fb[2][4];\n"
+    "#pragma unroll\n"
+    "            for (int h = 0; h < 2; h++) {\n"
+    "#pragma unroll\n"
+    "                for (int i = 0; i < 4; i++) ak_gr_ldsm<!KCA>(sa0 + rd * TILE + ao[h][i], fa[h][i].r);\n"
+    "#pragma unroll\n"
+    "                for (int j = 0; j < 2; j++) {\n"
+    "                    ak_u32 r[4];\n"
+    "                    ak_gr_ldsm<!KCB>(sb0 + rd * TILE + bo[h][j], r);\n"
+    "                    fb[h][2 * j].r[0] = r[0]; fb[h][2 * j].r[1] = r[1]; fb[h][2 * j + 1].r[0] = r[2]; fb[h][2 * j + 1].r[1] = r[3];\n"
+    "                }\n"
+    "            }\n"
+    "#pragma unroll\n"
+    "            for (int h = 0; h < 2; h++)\n"
+    "#pragma unroll\n"
+    "                for (int i = 0; i < 4; i++)\n"
+    "#pragma unroll\n"
+    "                    for (int j = 0; j < 4; j++) MM::mma(acc[i][j], fa[h][i], fb[h][j]);\n"
+    "            rd = rd == S - 1 ? 0 : rd + 1;\n"
+    "        }\n"
+    "        asm volatile(\"cp.async.wait_group 0;\" ::: \"memory\");\n"
+    "        void* Db = (void*)ak_gemm_off(D, sD, b, o32, DT::SIZE);\n"
+    "        const void *Cb = ak_gemm_off(C, sC, b, o32, DT::SIZE), *Rb = ak_gemm_off(R, sR, b, o32, DT::SIZE);\n"
+    "        if (!(flags & (AK_GF_C | AK_GF_BIAS | AK_GF_RES)) && (flags >> AK_GF_ACT_SHIFT) == AK_UNARY_NONE) {\n"
+    "            const bool pair = (ldd & 1) == 0 && (((ak_u64)Db) & (o32 ? 7u : 3u)) == 0;\n"
+    "#pragma unroll\n"
+    "            for (int e = 0; e < 32; e++) { /* fragment e / 8, e / 2 % 4, row half e % 2 */\n"
+    "                const int i = e / 8, j = e / 2 % 4, hh = e % 2, m = m0 + wm * 64 + i * 16 + l / 4 + 8 * hh, n = n0 + wn * TN + j * 8 + 2 * (l % 4);\n"
+    "                const float v0 = alpha * acc[i][j].v[2 * hh], v1 = alpha * acc[i][j].v[2 * hh + 1];\n"
+    "                if (m >= M) continue;\n"
+    "                if (o32 && pair && n + 1 < N) *(float2*)((float*)Db + (ak_i64)m * ldd + n) = make_float2(v0, v1);\n"
+    "                else if (!o32 && pair && n + 1 < N) *(ak_u32*)((T*)Db + (ak_i64)m * ldd + n) = ak_pack2(DT::from(v0), DT::from(v1));\n"
+    "                else\n"
+    "                    for (int c = 0; c < 2 && n + c < N; c++) {\n"
+    "                        if (o32) ((float*)Db)[(ak_i64)m * ldd + n + c] = c ? v1 : v0;\n"
+    "                        else ((T*)Db)[(ak_i64)m * ldd + n + c] = DT::from(c ? v1 : v0);\n"
+    "                    }\n"
+    "            }\n"
+    "            continue;\n"
+    "        }\n"
+    "        float* st = (float*)smem + w * (16 * TN);\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < 4; i++) {\n"
+    "            __syncthreads();\n"
+    "#pragma unroll\n"
+    "            for (int j = 0; j < 4; j++)\n"
+    "#pragma unroll\n"
+    "                for (int e = 0; e < 4; e++) st[MM::c_row(l, e) * TN + j * 8 + MM::c_col(l, e)] = acc[i][j].v[e];\n"
+    "            __syncthreads();\n"
+    "            ak_gemm_epi<DT>(st, TN, 16, TN, m0 + wm * 64 + i * 16, n0 + wn * TN, l, AK_WAVE, M, N, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha,\n"
+    "                            beta, flags, ap);\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "template <class DT>\n"
+    "AK_INLINE void ak_gemm_ring_any(AK_GEMM_PARAMS_T(DT), const int m0, const int n0) {\n"
+    "    __shared__ __attribute__((aligned(128))) unsigned char smem[6 * 8192];\n"
+    "    if (!(flags & AK_GF_TA)) {\n"
+    "        if (flags & AK_GF_TB) ak_gemm_ring<DT, true, true>(AK_GEMM_ARGS, m0, n0, smem);\n"
+    "        else ak_gemm_ring<DT, true, false>(AK_GEMM_ARGS, m0, n0, smem);\n"
+    "    } else if (flags & AK_GF_TB) ak_gemm_ring<DT, false, true>(AK_GEMM_ARGS, m0, n0, smem);\n"
+    "    else ak_gemm_ring<DT, false, false>(AK_GEMM_ARGS, m0, n0, smem);\n"
+    "}\n"
+    "#endif /* AK_MMA_SYNC */\n"
+    "\n"
     "/* One BM x BN tile at (m0, n0) on the matrix cores where the target has the\n"
     " * instruction for DT, else on FMAs. */\n"
     "template <class DT, bool FAST32, int BM, int BN, int BK, int NT>\n"
     "AK_INLINE void ak_gemm_mma_or_simt(AK_GEMM_PARAMS_T(DT), int m0, int n0) {\n"
+    "#if defined(AK_MMA_SYNC)\n"
+    "    if constexpr (DT::SIZE == 2 && BM == 128 && BN == 128 && NT == 256) ak_gemm_ring_any<DT>(AK_GEMM_ARGS, m0, n0);\n"
+    "    else\n"
+    "#endif\n"
     "    if constexpr (ak_mma<DT, FAST32>::OK) ak_gemm_mma<DT, FAST32, BM, BN, BK, NT>(AK_GEMM_ARGS, m0, n0);\n"
     "    else ak_gemm_simt<DT, BM, BN, 16, NT>(AK_GEMM_ARGS, m0, n0);\n"
     "}\n"
@@ -17890,8 +18045,13 @@ static const char _ak_src_gemm[] =
     " * the numbers here and there agree. A matrix-core kernel on a target without\n"
     " * the instruction for its dtype runs the SIMT body (the host never picks it\n"
     " * there; it stays correct). */\n"
+    "#if defined(AK_MMA_SYNC) /* ak_gemm_ring: 128 registers, two blocks an SM */\n"
+    "#define AK_GEMM_MINB(DT, BM) , ((DT::SIZE == 2 && BM == 128) ? 2 : 1)\n"
+    "#else\n"
+    "#define AK_GEMM_MINB(DT, BM)\n"
+    "#endif\n"
     "#define AK_GEMM_MMA(NAME, DT, FAST32, BM, BN, BK, NT)                 \\\n"
-    "    AK_KERNEL void __launch_bounds__(NT) NAME(AK_GEMM_PARAMS_T(DT)) { \\\n"
+    "    AK_KERNEL void __launch_bounds__(NT AK_GEMM_MINB(DT, BM)) NAME(AK_GEMM_PARAMS_T(DT)) { \\\n"
     "        ak_gemm_mma_or_simt<DT, FAST32, BM, BN, BK, NT>(AK_GEMM_ARGS, AK_GEMM_ORIGIN(BM, BN)); \\\n"
     "    }\n"
     "#define AK_GEMM_SIMT(NAME, DT, BM, BN, BK, NT)                        \\\n"
@@ -22759,7 +22919,7 @@ static inline void _ak_kargs_chnorm_apply(_ak_kargs* kargs_, const void* x, void
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, w); ak_args_ptr(a_, bias); ak_args_ptr(a_, mean); ak_args_ptr(a_, rs); ak_args_i64(a_, planes); ak_args_i64(a_, C); ak_args_i64(a_, S);
     ak_args_i32(a_, G); ak_args_i32(a_, running); ak_args_f32(a_, eps);
 }
-/* kernels/conv.hip:455 NAME (macro AK_CONV_IGEMM) */
+/* kernels/conv.hip:465 NAME (macro AK_CONV_IGEMM) */
 static inline void _ak_kargs_conv_igemm(_ak_kargs* kargs_, const void* x, const void* w, const void* bias, void* y, int32_t flags, float ap, int32_t Nb, int32_t Cin, int32_t Cout, int32_t Cig,
                                         int32_t Cog, int32_t ID, int32_t IH, int32_t IW, int32_t OD, int32_t OH, int32_t OW, int32_t kD, int32_t kH, int32_t kW, int32_t sD, int32_t sH, int32_t sW,
                                         int32_t pD, int32_t pH, int32_t pW, int32_t dD, int32_t dH, int32_t dW) {
@@ -22784,7 +22944,7 @@ static inline void _ak_kargs_binary(_ak_kargs* kargs_, const void* x, const void
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_binary);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, z); ak_args_i64(a_, n); ak_args_i32(a_, op);
 }
-/* kernels/gemm.hip:520 NAME (macro AK_GEMM_WGMMA) */
+/* kernels/gemm.hip:661 NAME (macro AK_GEMM_WGMMA) */
 static inline void _ak_kargs_gemm_wgmma(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t K, int64_t lda,
                                         int64_t ldb, int64_t ldc, int64_t ldd, int64_t ldr, int64_t sA, int64_t sB, int64_t sC, int64_t sD, int64_t sR, int32_t batch, float alpha, float beta,
                                         int32_t flags, float ap) {
@@ -22793,14 +22953,14 @@ static inline void _ak_kargs_gemm_wgmma(_ak_kargs* kargs_, const void* A, const 
     ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB); ak_args_i64(a_, sC); ak_args_i64(a_, sD);
     ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm.hip:799 NAME (macro AK_GEMM_SPLITK_FIN) */
+/* kernels/gemm.hip:940 NAME (macro AK_GEMM_SPLITK_FIN) */
 static inline void _ak_kargs_gemm_splitk_fin(_ak_kargs* kargs_, const void* W, int32_t splits, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int64_t ldc, int64_t ldd,
                                              int64_t ldr, float alpha, float beta, int32_t flags, float ap) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_gemm_splitk_fin);
     ak_args_ptr(a_, W); ak_args_i32(a_, splits); ak_args_ptr(a_, C); ak_args_ptr(a_, D); ak_args_ptr(a_, bias); ak_args_ptr(a_, R); ak_args_i32(a_, M); ak_args_i32(a_, N); ak_args_i64(a_, ldc);
     ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm.hip:1074 NAME (macro AK_GEMM_I8) */
+/* kernels/gemm.hip:1215 NAME (macro AK_GEMM_I8) */
 static inline void _ak_kargs_gemm_i8(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, const void* sa, const void* sb, int32_t M, int32_t N,
                                      int32_t K, int64_t lda, int64_t ldb, int64_t ldc, int64_t ldd, int64_t ldr, int64_t sA, int64_t sB, int64_t sC, int64_t sD, int64_t sR, int32_t batch,
                                      float alpha, float beta, int32_t flags, float ap) {
@@ -23052,19 +23212,19 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_attn_sm90 _AK_KIF_attn_simt
 #define _ak_kargs_copy _ak_kargs_cast   /* kernels/cast.hip:47 ak_copy_f32: the same list */
 #define _AK_KIF_copy _AK_KIF_cast
-#define _ak_kargs_conv_dw _ak_kargs_conv_igemm   /* kernels/conv.hip:595 NAME (macro AK_CONV_DW): the same list */
+#define _ak_kargs_conv_dw _ak_kargs_conv_igemm   /* kernels/conv.hip:609 NAME (macro AK_CONV_DW): the same list */
 #define _AK_KIF_conv_dw _AK_KIF_conv_igemm
 #define _ak_kargs_scale _ak_kargs_axpy   /* kernels/elementwise.hip:58 ak_scale_f32: the same list */
 #define _AK_KIF_scale _AK_KIF_axpy
-#define _ak_kargs_gemm_skinny _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:601 NAME (macro AK_GEMM_SKINNY): the same list */
+#define _ak_kargs_gemm_skinny _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:742 NAME (macro AK_GEMM_SKINNY): the same list */
 #define _AK_KIF_gemm_skinny _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:774 NAME (macro AK_GEMM_GEMV): the same list */
+#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:915 NAME (macro AK_GEMM_GEMV): the same list */
 #define _AK_KIF_gemm_gemv _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:778 NAME (macro AK_GEMM_GEMVN): the same list */
+#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:919 NAME (macro AK_GEMM_GEMVN): the same list */
 #define _AK_KIF_gemm_gemvn _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_mma _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:1084 NAME (macro AK_GEMM_MMA): the same list */
+#define _ak_kargs_gemm_mma _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:1230 NAME (macro AK_GEMM_MMA): the same list */
 #define _AK_KIF_gemm_mma _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:1088 NAME (macro AK_GEMM_SIMT): the same list */
+#define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:1234 NAME (macro AK_GEMM_SIMT): the same list */
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_cdna _ak_kargs_gemm_wgmma   /* kernels/gemm_cdna.hip:292 NAME (macro AK_GEMM_CDNA): the same list */
 #define _AK_KIF_gemm_cdna _AK_KIF_gemm_wgmma
@@ -25537,8 +25697,11 @@ static const _ak_gemm_tile _ak_gemm_tiles[] = {
     { AK_MATRIX_WMMA, 1, "mma_s", 64, 64, 32, 16, 128,
       "RDNA3/4, small grids: 4 wave32s of 32x32 = 2x2 WMMA tiles, 4x the workgroups" },
     { AK_MATRIX_MMA, 0, "mma_l", 128, 128, 32, 16, 256,
-      "NVIDIA sm_80+: 8 warps, each 64x32 = 4x4 mma.sync m16n8k16 (64 accumulators a thread), fragments "
-      "through ldmatrix from 80-byte rows (conflict-free); 40 KiB static shared memory" },
+      "NVIDIA sm_80+ (and Hopper shapes the TMA kernel can't take): 8 warps, each 64x32 = 4x4 mma.sync m16n8k16 "
+      "(64 accumulators a thread); f16 / bf16: a 3-stage ring of 16-byte cp.async copies (48 KiB, two blocks an SM), "
+      "tiles kept in their global layout with XOR-swizzled 16-byte chunks, fragments by ldmatrix (.trans for an m- / "
+      "n-contiguous operand), one barrier per k step, plain stores straight from registers; TF32: the register-staged "
+      "double buffer" },
     { AK_MATRIX_MMA, 1, "mma_s", 64, 64, 32, 16, 128,
       "NVIDIA, small grids (and M = 1..16 decode shapes): 4 warps of 32x32, 4x the blocks of the large tile" },
     { AK_MATRIX_WGMMA, 0, "wgmma_n256", 128, 256, 64, 32, 256,
@@ -25840,6 +26003,15 @@ static int _ak_gemm_sm90_pad(ak_context* ctx, const ak_gemm_desc* g, const _ak_g
  * 128x128, 2 ping-pong 128x128; 3: no Hopper kernel, the portable mma.sync tile (the NVIDIA analogue of
  * the AMD matrix-core kernel); -1: the planner's choice) */
 static int _ak_gemm_force = -1;
+#endif
+#if defined(AMDKIT_TESTS)
+/* Tests (suite gpu_gemm, another object): set _ak_gemm_force, return the old value. Not thread-safe. */
+int _ak_gemm_force_swap(int v);
+int _ak_gemm_force_swap(int v) {
+    const int o = _ak_gemm_force;
+    _ak_gemm_force = v;
+    return o;
+}
 #endif
 /* Variant of the Hopper kernel (0: cooperative 128x256, 1: cooperative
  * 128x128, 2: ping-pong 128x128): ping-pong for k <= 2048 or batches with at
