@@ -315,6 +315,7 @@ extern "C" ak_context* akt_gpu_context_ex(const ak_config* cfg, int allow_cpu) {
 #include "t_gpu_gemm.c"
 /* tests/ti_kargs.c's switch (the Hopper kernel; never taken on an AMD row) and launcher of the generic kernel */
 extern "C" void akt_attn_force_mma(int on) { _ak_attn_force_mma = on; }
+extern "C" void akt_attn_sm90_nc(int n) { (void)n; }   /* the Hopper kernel's consumer count (never planned on an AMD row) */
 extern "C" ak_result akt_attn_mmagen_launch(ak_context* ctx, ak_dtype t, size_t hd, ak_dim3 grid, ak_dim3 block, const void* q,
                                             const void* k, const void* v, void* o, float* lse, int hkv, int group, int sq,
                                             int skv, const int64_t qs[3], const int64_t ks[3], float scale_log2, int causal,
