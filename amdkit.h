@@ -15196,6 +15196,7 @@ static const char _ak_src_attention_sm90[] =
     "                const int k0 = kbeg + t * BN;\n"
     "                const T* src = isk ? k : v;\n"
     "                const ak_i64 base = isk ? kb : vb, sb = isk ? ksb : vsb, ss = isk ? kss : vss;\n"
+    "#pragma unroll 1\n"
     "                for (int c = wt; c < BN * CH; c += 128) {\n"
     "                    const int row = c / CH, ch = c % CH, j = k0 + row;\n"
     "                    const bool ok = j < kend && ch * 8 < d;\n"
@@ -23571,7 +23572,7 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_amma_nv _AK_KIF_attn_simt
 #define _ak_kargs_attn_mmagen _ak_kargs_attn_simt   /* kernels/attention_mma.hip:1139 ak_attn_mmagen##HD##_##DT (macro AK_AMMA_GEN): the same list */
 #define _AK_KIF_attn_mmagen _AK_KIF_attn_simt
-#define _ak_kargs_attn_sm90 _ak_kargs_attn_simt   /* kernels/attention_sm90.hip:596 ak_attn_sm90_##HD##SFX##_##DT (macro AK_A9): the same list */
+#define _ak_kargs_attn_sm90 _ak_kargs_attn_simt   /* kernels/attention_sm90.hip:597 ak_attn_sm90_##HD##SFX##_##DT (macro AK_A9): the same list */
 #define _AK_KIF_attn_sm90 _AK_KIF_attn_simt
 #define _ak_kargs_copy _ak_kargs_cast   /* kernels/cast.hip:47 ak_copy_f32: the same list */
 #define _AK_KIF_copy _AK_KIF_cast
