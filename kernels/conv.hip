@@ -120,13 +120,31 @@ struct ak_conv_kent {
  * else m / n-contiguous (As[k * LDA + m], the SIMT path). */
 /* The block tile and its shared memory (the kernel declares it: one copy for both instantiations of
  * ak_conv_igemm behind a kernel name). */
+/* NSTG: the shared tile stages; 3 for the vector loader where cp.async fills them (NVIDIA's matrix cores, 16-bit
+ * dtypes: two tiles in flight while one is multiplied), else 2 (register-staged double buffer) */
+#if defined(AK_MMA_SYNC)
+#define AK_CONV_CPASYNC 1
+#if !defined(AK_WGMMA)  // sm_90a: the prelude's (the same instructions)
+AK_INLINE void ak_cp_async16(void* smem, const void* gmem, int src_bytes) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(ak_smem_addr(smem)), "l"(gmem), "r"(src_bytes) : "memory");
+}
+AK_INLINE void ak_cp_async_commit(void) { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+template <int N>
+AK_INLINE void ak_cp_async_wait(void) { asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory"); }
+#endif
+#endif
 template <class DT, bool MMA>
 struct ak_conv_tile {
     enum { NT = 256, BM = 128, BN = 64, BK = DT::SIZE == 4 ? 16 : 32, PAD = DT::SIZE == 4 ? 4 : 8,
            LDA = MMA ? BK + PAD : BM + PAD, LDB = MMA ? BK + PAD : BN + PAD,
            ASZ = MMA ? BM * LDA : BK * LDA, BSZ = MMA ? BN * LDB : BK * LDB,
            NA = BM * BK / NT, NB = BN * BK / NT, LDST = BM + 1,
-           TILE_BYTES = 2 * (ASZ + BSZ) * DT::SIZE, STAGE_BYTES = BN * LDST * 4,
+#if defined(AK_CONV_CPASYNC)
+           NSTG = MMA && DT::SIZE == 2 ? 3 : 2,
+#else
+           NSTG = 2,
+#endif
+           TILE_BYTES = NSTG * (ASZ + BSZ) * DT::SIZE, STAGE_BYTES = BN * LDST * 4,
            SMEM = TILE_BYTES > STAGE_BYTES ? TILE_BYTES : STAGE_BYTES };
 };
 
@@ -143,7 +161,7 @@ AK_INLINE void ak_conv_igemm(unsigned char* smem, ak_conv_kent (*tab)[ak_conv_ti
            NA = TL::NA, NB = TL::NB, LDST = TL::LDST };
     static_assert(NT % BM == 0 && NT % BK == 0 && NA * NT == BM * BK && NB * NT == BN * BK, "conv: bad tile");
     T (*As)[ASZ] = (T (*)[ASZ])smem;
-    T (*Bs)[BSZ] = (T (*)[BSZ])(smem + 2 * ASZ * DT::SIZE);
+    T (*Bs)[BSZ] = (T (*)[BSZ])(smem + TL::NSTG * ASZ * DT::SIZE);
     const bool trans = (flags & AK_CVF_TRANS) != 0, cl = (flags & AK_CVF_NHWC) != 0;
     const int tid = (int)threadIdx.x;
     /* flag PHASE (transposed, a stride > 1): blockIdx.z = group x phases + phase; the block computes the
@@ -316,6 +334,98 @@ AK_INLINE void ak_conv_igemm(unsigned char* smem, ak_conv_kent (*tab)[ak_conv_ti
     };
     bool vec_done = false;
     if constexpr (MMA && DT::SIZE == 2) {
+#if defined(AK_CONV_CPASYNC)
+        if (flags & AK_CVF_VEC) {
+            /* the vector loader, NVIDIA: k = (tap, channel), chunks of 8 channels copied by cp.async (zero-filled
+             * outside the input and past Cig) into NSTG stages, one barrier a k tile; the (tap, channel chunk)
+             * cursor of the next tile to copy advances by increments (no divisions in the loop); a row's x
+             * address is its base + the tap's offset (linear in the position) */
+            enum { CPR = BK / 8, NCA = BM * CPR / NT, RSTEP = NT / CPR, NS = TL::NSTG };
+            static_assert(NCA * NT == BM * CPR && BN * CPR == NT && NS >= 3, "conv: bad vector tile");
+            const int cc = (tid % CPR) * 8, r0 = tid / CPR;
+            const T* xr[NCA];
+            int rd[NCA], rh[NCA], rw[NCA], ro[NCA];
+#pragma unroll
+            for (int i = 0; i < NCA; i++) {
+                const int m = m0 + r0 + i * RSTEP;
+                rd[i] = -(1 << 30); rh[i] = 0; rw[i] = 0; ro[i] = 0; xr[i] = x;
+                if (m < M) {
+                    const int n = m / OP, o = m % OP, ow = o % OW, oh = (o / OW) % OH, od = o / (OW * OH);
+                    xr[i] = x + (ak_i64)n * Cin * ID * IH * IW + g * Cig + cc;
+                    if (trans) { rd[i] = od + pD; rh[i] = oh + pH; rw[i] = ow + pW; }
+                    else { rd[i] = od * sD - pD; rh[i] = oh * sH - pH; rw[i] = ow * sW - pW; }
+                    ro[i] = ((rd[i] * IH + rh[i]) * IW + rw[i]) * Cin;
+                }
+            }
+            const int nct = (Cig + BK - 1) / BK, nkv = ptaps * nct, sg = trans ? -1 : 1;
+            const int co = co0 + r0;
+            const T* wrow = w + wg + (ak_i64)(co < Cog ? co : 0) * wco;
+            /* B: copied (standard weight taps-outermost: 8 channels of a row are 16 contiguous bytes) or staged
+             * in registers (transposed with WT: row tid % BN, channels (tid / BN) 8, each load coalesced along
+             * the output channels; or a weight as the caller stores it) and stored after the tile's product */
+            const bool wtt = trans && (flags & AK_CVF_WT) != 0, bcp = !trans && (flags & AK_CVF_WT) != 0;
+            const int bn = wtt ? tid % BN : r0, bkc = wtt ? (tid / BN) * 8 : cc, bco = co0 + bn;
+            uint4 rb;
+            int qc = 0, qt = 0, qw = 0, qh = 0, qd = 0; /* the cursor: channel chunk, tap (kw fastest) */
+            auto issue = [&](int st) {
+                const int td = sg * qd * dD, th = sg * qh * dH, tw = sg * qw * dW, wt = wtap(qt);
+                const int xo = ((td * IH + th) * IW + tw) * Cin + qc;
+                const bool cok = qc + cc < Cig;
+#pragma unroll
+                for (int i = 0; i < NCA; i++) {
+                    const int id = rd[i] + td, ih = rh[i] + th, iw = rw[i] + tw;
+                    const bool ok = cok && (unsigned)id < (unsigned)ID && (unsigned)ih < (unsigned)IH && (unsigned)iw < (unsigned)IW;
+                    ak_cp_async16(&As[st][(r0 + i * RSTEP) * LDA + cc], ok ? (const void*)(xr[i] + (ro[i] + xo)) : (const void*)x, ok ? 16 : 0);
+                }
+                if (bcp) {
+                    const bool ok = cok && co < Cog;
+                    ak_cp_async16(&Bs[st][bn * LDB + bkc], ok ? (const void*)(w + ((ak_i64)wt * Cout + g * Cog + co) * Cig + qc + cc) : (const void*)w,
+                                  ok ? 16 : 0);
+                } else {
+                    rb.x = rb.y = rb.z = rb.w = 0u;
+                    if (wtt) {
+                        if (qc + bkc < Cig && bco < Cog) {
+                            const T* wp = w + ((ak_i64)wt * Cin + g * Cig + qc + bkc) * Cog + bco;
+                            ak_u32 u[4];
+#pragma unroll
+                            for (int j = 0; j < 4; j++) u[j] = ak_pack2(wp[(2 * j) * Cog], wp[(2 * j + 1) * Cog]);
+                            rb.x = u[0]; rb.y = u[1]; rb.z = u[2]; rb.w = u[3];
+                        }
+                    } else if (cok && co < Cog) {
+                        const T* wp = wrow + (qc + cc) * wci + wt;
+                        ak_u32 u[4];
+#pragma unroll
+                        for (int j = 0; j < 4; j++) u[j] = ak_pack2(wp[(2 * j) * wci], wp[(2 * j + 1) * wci]);
+                        rb.x = u[0]; rb.y = u[1]; rb.z = u[2]; rb.w = u[3];
+                    }
+                }
+                qc += BK;
+                if (qc >= Cig) {
+                    qc = 0; qt++;
+                    if (++qw == kW) { qw = 0; if (++qh == kH) { qh = 0; qd++; } }
+                }
+            };
+#pragma unroll
+            for (int s = 0; s < NS - 1; s++) {
+                if (s < nkv) {
+                    issue(s);
+                    if (!bcp) *(uint4*)&Bs[s][bn * LDB + bkc] = rb;
+                }
+                ak_cp_async_commit();
+            }
+            for (int kt = 0; kt < nkv; kt++) {
+                ak_cp_async_wait<NS - 2>(); /* this thread's copies of tile kt landed */
+                __syncthreads();            /* everyone's; and stage (kt - 1) % NS is free */
+                const int nx = kt + NS - 1, sn = nx % NS;
+                if (nx < nkv) issue(sn);
+                ak_cp_async_commit();
+                step(kt % NS);
+                if (nx < nkv && !bcp) *(uint4*)&Bs[sn][bn * LDB + bkc] = rb;
+            }
+            ak_cp_async_wait<0>();
+            vec_done = true;
+        }
+#else
         if (flags & AK_CVF_VEC) {
             /* the vector loader: k = (tap, channel), chunks of 8 channels */
             enum { CPR = BK / 8, NCA = BM * CPR / NT, RSTEP = NT / CPR };
@@ -395,6 +505,7 @@ AK_INLINE void ak_conv_igemm(unsigned char* smem, ak_conv_kent (*tab)[ak_conv_ti
             }
             vec_done = true;
         }
+#endif
     }
     /* the k loop: tables one tile ahead of the loads, loads one tile ahead of the product */
     const int nk = vec_done ? 0 : (K + BK - 1) / BK;
