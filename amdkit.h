@@ -16098,7 +16098,7 @@ static const char _ak_src_conv[] =
     "// channels-first: the tiled path), bits 8.. the activation's\n"
     "// AK_UNARY_* code.\n"
     "//\n"
-    "// kernels: ak_conv_igemm_mma_f16 ak_conv_igemm_mma_bf16 ak_conv_igemm_mma_f32 ak_conv_igemm_mma_x32 ak_conv_igemm_simt_f32 ak_conv_igemm_simt_f16 ak_conv_igemm_simt_bf16 ak_conv_dw_f32 ak_conv_dw_f16 ak_conv_dw_bf16\n"
+    "// kernels: ak_conv_igemm_mma_f16 ak_conv_igemm_mma_bf16 ak_conv_igemm_vec_f16 ak_conv_igemm_vec_bf16 ak_conv_igemm_mma_f32 ak_conv_igemm_mma_x32 ak_conv_igemm_simt_f32 ak_conv_igemm_simt_f16 ak_conv_igemm_simt_bf16 ak_conv_dw_f32 ak_conv_dw_f16 ak_conv_dw_bf16\n"
     "\n"
     "// >>host  the flag bits (the host builds them: amdkit.h _AK_CVF_*)\n"
     "#define AK_CVF_TRANS 1\n"
@@ -16156,7 +16156,7 @@ static const char _ak_src_conv[] =
     " * else m / n-contiguous (As[k * LDA + m], the SIMT path). */\n"
     "/* The block tile and its shared memory (the kernel declares it: one copy for both instantiations of\n"
     " * ak_conv_igemm behind a kernel name). */\n"
-    "/* NSTG: the shared tile stages; 3 for the vector loader where cp.async fills them (NVIDIA's matrix cores, 16-bit\n"
+    "/* NSTG: the shared tile stages; 3 in the cp.async kernels (CPA: ak_conv_igemm_vec_*, NVIDIA's matrix cores, 16-bit\n"
     " * dtypes: two tiles in flight while one is multiplied), else 2 (register-staged double buffer) */\n"
     "#if defined(AK_MMA_SYNC)\n"
     "#define AK_CONV_CPASYNC 1\n"
@@ -16169,14 +16169,14 @@ static const char _ak_src_conv[] =
     "AK_INLINE void ak_cp_async_wait(void) { asm volatile(\"cp.async.wait_group %0;\\n\" ::\"n\"(N) : \"memory\"); }\n"
     "#endif\n"
     "#endif\n"
-    "template <class DT, bool MMA>\n"
+    "template <class DT, bool MMA, bool CPA = false>\n"
     "struct ak_conv_tile {\n"
     "    enum { NT = 256, BM = 128, BN = 64, BK = DT::SIZE == 4 ? 16 : 32, PAD = DT::SIZE == 4 ? 4 : 8,\n"
     "           LDA = MMA ? BK + PAD : BM + PAD, LDB = MMA ? BK + PAD : BN + PAD,\n"
     "           ASZ = MMA ? BM * LDA : BK * LDA, BSZ = MMA ? BN * LDB : BK * LDB,\n"
     "           NA = BM * BK / NT, NB = BN * BK / NT, LDST = BM + 1,\n"
     "#if defined(AK_CONV_CPASYNC)\n"
-    "           NSTG = MMA && DT::SIZE == 2 ? 3 : 2,\n"
+    "           NSTG = CPA && MMA && DT::SIZE == 2 ? 3 : 2,\n"
     "#else\n"
     "           NSTG = 2,\n"
     "#endif\n"
@@ -16186,13 +16186,13 @@ static const char _ak_src_conv[] =
     "\n"
     "/* PH: the sub-pixel phase form (flag PHASE), a separate instantiation so that the other path reads the shape\n"
     " * parameters unmodified (constant operands, as before the phases existed). */\n"
-    "template <class DT, bool FAST32, bool MMA, bool PH>\n"
+    "template <class DT, bool FAST32, bool MMA, bool PH, bool CPA>\n"
     "AK_INLINE void ak_conv_igemm(unsigned char* smem, ak_conv_kent (*tab)[ak_conv_tile<DT, MMA>::BK], const typename DT::T* AK_RESTRICT x,\n"
     "                             const typename DT::T* AK_RESTRICT w, const typename DT::T* AK_RESTRICT bias,\n"
     "                             typename DT::T* AK_RESTRICT y, AK_CONV_PARAMS) {\n"
     "    typedef typename DT::T T;\n"
     "    typedef ak_mma<DT, FAST32> MM;\n"
-    "    typedef ak_conv_tile<DT, MMA> TL;\n"
+    "    typedef ak_conv_tile<DT, MMA, CPA> TL;\n"
     "    enum { NT = TL::NT, BM = TL::BM, BN = TL::BN, BK = TL::BK, LDA = TL::LDA, LDB = TL::LDB, ASZ = TL::ASZ, BSZ = TL::BSZ,\n"
     "           NA = TL::NA, NB = TL::NB, LDST = TL::LDST };\n"
     "    static_assert(NT % BM == 0 && NT % BK == 0 && NA * NT == BM * BK && NB * NT == BN * BK, \"conv: bad tile\");\n"
@@ -16370,9 +16370,10 @@ static const char _ak_src_conv[] =
     "    };\n"
     "    bool vec_done = false;\n"
     "    if constexpr (MMA && DT::SIZE == 2) {\n"
-    "#if defined(AK_CONV_CPASYNC)\n"
     "        if (flags & AK_CVF_VEC) {\n"
-    "            /* the vector loader, NVIDIA: k = (tap, channel), chunks of 8 channels copied by cp.async (zero-filled\n"
+    "#if defined(AK_CONV_CPASYNC)\n"
+    "          if constexpr (CPA) {\n"
+    "            /* the vector loader, NVIDIA (the ak_conv_igemm_vec_* kernels): k = (tap, channel), chunks of 8 channels copied by cp.async (zero-filled\n"
     "             * outside the input and past Cig) into NSTG stages, one barrier a k tile; the (tap, channel chunk)\n"
     "             * cursor of the next tile to copy advances by increments (no divisions in the loop); a row's x\n"
     "             * address is its base + the tap's offset (linear in the position) */\n"
@@ -16460,9 +16461,9 @@ static const char _ak_src_conv[] =
     "            }\n"
     "            ak_cp_async_wait<0>();\n"
     "            vec_done = true;\n"
-    "        }\n"
-    "#else\n"
-    "        if (flags & AK_CVF_VEC) {\n"
+    "          } else\n"
+    "#endif\n"
+    "          {\n"
     "            /* the vector loader: k = (tap, channel), chunks of 8 channels */\n"
     "            enum { CPR = BK / 8, NCA = BM * CPR / NT, RSTEP = NT / CPR };\n"
     "            static_assert(NCA * NT == BM * CPR && BN * CPR == NT, \"conv: bad vector tile\");\n"
@@ -16540,8 +16541,8 @@ static const char _ak_src_conv[] =
     "                }\n"
     "            }\n"
     "            vec_done = true;\n"
+    "          }\n"
     "        }\n"
-    "#endif\n"
     "    }\n"
     "    /* the k loop: tables one tile ahead of the loads, loads one tile ahead of the product */\n"
     "    const int nk = vec_done ? 0 : (K + BK - 1) / BK;\n"
@@ -16608,24 +16609,29 @@ static const char _ak_src_conv[] =
     "#else\n"
     "#define AK_CONV_MINB 1\n"
     "#endif\n"
-    "#define AK_CONV_IGEMM(NAME, D, FAST32, MMA)                                                                            \\\n"
+    "#define AK_CONV_IGEMM(NAME, D, FAST32, MMA, CPA)                                                                         \\\n"
     "    AK_KERNEL __launch_bounds__(256, AK_CONV_MINB) void NAME(const D::T* x, const D::T* w, const D::T* bias, D::T* y, int flags, float ap,  \\\n"
     "                                               int Nb, int Cin, int Cout, int Cig, int Cog, int ID, int IH, int IW, int OD, \\\n"
     "                                               int OH, int OW, int kD, int kH, int kW, int sD, int sH, int sW, int pD, int pH, \\\n"
     "                                               int pW, int dD, int dH, int dW) {                                              \\\n"
     "        constexpr bool MC = MMA && ak_mma<D, FAST32>::OK;                                                             \\\n"
-    "        __shared__ __attribute__((aligned(16))) unsigned char smem[ak_conv_tile<D, MC>::SMEM];                         \\\n"
+    "        __shared__ __attribute__((aligned(16))) unsigned char smem[ak_conv_tile<D, MC, CPA>::SMEM];                       \\\n"
     "        __shared__ ak_conv_kent tab[2][ak_conv_tile<D, MC>::BK];                                                      \\\n"
-    "        if (flags & AK_CVF_PHASE) ak_conv_igemm<D, FAST32, MC, true>(smem, tab, x, w, bias, y, AK_CONV_ARGS);         \\\n"
-    "        else ak_conv_igemm<D, FAST32, MC, false>(smem, tab, x, w, bias, y, AK_CONV_ARGS);                            \\\n"
+    "        if (flags & AK_CVF_PHASE) ak_conv_igemm<D, FAST32, MC, true, CPA>(smem, tab, x, w, bias, y, AK_CONV_ARGS);      \\\n"
+    "        else ak_conv_igemm<D, FAST32, MC, false, CPA>(smem, tab, x, w, bias, y, AK_CONV_ARGS);                          \\\n"
     "    }\n"
-    "AK_CONV_IGEMM(ak_conv_igemm_mma_f16, ak_f16_t, false, true)\n"
-    "AK_CONV_IGEMM(ak_conv_igemm_mma_bf16, ak_bf16_t, false, true)\n"
-    "AK_CONV_IGEMM(ak_conv_igemm_mma_f32, ak_f32_t, false, true)\n"
-    "AK_CONV_IGEMM(ak_conv_igemm_mma_x32, ak_f32_t, true, true)\n"
-    "AK_CONV_IGEMM(ak_conv_igemm_simt_f32, ak_f32_t, false, false)\n"
-    "AK_CONV_IGEMM(ak_conv_igemm_simt_f16, ak_f16_t, false, false)\n"
-    "AK_CONV_IGEMM(ak_conv_igemm_simt_bf16, ak_bf16_t, false, false)\n"
+    "AK_CONV_IGEMM(ak_conv_igemm_mma_f16, ak_f16_t, false, true, false)\n"
+    "AK_CONV_IGEMM(ak_conv_igemm_mma_bf16, ak_bf16_t, false, true, false)\n"
+    "AK_CONV_IGEMM(ak_conv_igemm_mma_f32, ak_f32_t, false, true, false)\n"
+    "AK_CONV_IGEMM(ak_conv_igemm_mma_x32, ak_f32_t, true, true, false)\n"
+    "AK_CONV_IGEMM(ak_conv_igemm_simt_f32, ak_f32_t, false, false, false)\n"
+    "AK_CONV_IGEMM(ak_conv_igemm_simt_f16, ak_f16_t, false, false, false)\n"
+    "AK_CONV_IGEMM(ak_conv_igemm_simt_bf16, ak_bf16_t, false, false, false)\n"
+    "/* the cp.async vector loader (NVIDIA; planned there for the vector path with more than 2 k tiles a block and no\n"
+    " * phases): its own kernels, so that the element loader and the short-k phase blocks keep the register count and\n"
+    " * shared memory of the 2-stage kernels; AMD compiles the register-staged loader here (never planned) */\n"
+    "AK_CONV_IGEMM(ak_conv_igemm_vec_f16, ak_f16_t, false, true, true)\n"
+    "AK_CONV_IGEMM(ak_conv_igemm_vec_bf16, ak_bf16_t, false, true, true)\n"
     "\n"
     "/* Depthwise: one thread per output element. Channels-first: blockIdx.y walks\n"
     " * the (sample, channel) planes, x the positions of a plane (the channel's\n"
@@ -22531,7 +22537,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "chnorm", _ak_src_chnorm,
       "ak_chstat_part_f32 ak_chstat_part_f16 ak_chstat_part_bf16 ak_chstat_final_f32 ak_chstat_final_f16 ak_chstat_final_bf16 ak_chnorm_apply_f32 ak_chnorm_apply_f16 ak_chnorm_apply_bf16" },
     { "conv", _ak_src_conv,
-      "ak_conv_igemm_mma_f16 ak_conv_igemm_mma_bf16 ak_conv_igemm_mma_f32 ak_conv_igemm_mma_x32 ak_conv_igemm_simt_f32 ak_conv_igemm_simt_f16 ak_conv_igemm_simt_bf16 ak_conv_dw_f32 ak_conv_dw_f16 ak_conv_dw_bf16" },
+      "ak_conv_igemm_mma_f16 ak_conv_igemm_mma_bf16 ak_conv_igemm_vec_f16 ak_conv_igemm_vec_bf16 ak_conv_igemm_mma_f32 ak_conv_igemm_mma_x32 ak_conv_igemm_simt_f32 ak_conv_igemm_simt_f16 ak_conv_igemm_simt_bf16 ak_conv_dw_f32 ak_conv_dw_f16 ak_conv_dw_bf16" },
     { "elementwise", _ak_src_elementwise,
       "ak_fill_f32 ak_fill_f16 ak_fill_bf16 ak_axpy_f32 ak_axpy_f16 ak_axpy_bf16 ak_scale_f32 ak_scale_f16 ak_scale_bf16 ak_binary_f32 ak_binary_f16 ak_binary_bf16" },
     { "gemm", _ak_src_gemm,
@@ -22822,7 +22828,7 @@ static inline void _ak_kargs_chnorm_apply(_ak_kargs* kargs_, const void* x, void
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, w); ak_args_ptr(a_, bias); ak_args_ptr(a_, mean); ak_args_ptr(a_, rs); ak_args_i64(a_, planes); ak_args_i64(a_, C); ak_args_i64(a_, S);
     ak_args_i32(a_, G); ak_args_i32(a_, running); ak_args_f32(a_, eps);
 }
-/* kernels/conv.hip:576 NAME (macro AK_CONV_IGEMM) */
+/* kernels/conv.hip:577 NAME (macro AK_CONV_IGEMM) */
 static inline void _ak_kargs_conv_igemm(_ak_kargs* kargs_, const void* x, const void* w, const void* bias, void* y, int32_t flags, float ap, int32_t Nb, int32_t Cin, int32_t Cout, int32_t Cig,
                                         int32_t Cog, int32_t ID, int32_t IH, int32_t IW, int32_t OD, int32_t OH, int32_t OW, int32_t kD, int32_t kH, int32_t kW, int32_t sD, int32_t sH, int32_t sW,
                                         int32_t pD, int32_t pH, int32_t pW, int32_t dD, int32_t dH, int32_t dW) {
@@ -23115,7 +23121,7 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_attn_sm90 _AK_KIF_attn_simt
 #define _ak_kargs_copy _ak_kargs_cast   /* kernels/cast.hip:47 ak_copy_f32: the same list */
 #define _AK_KIF_copy _AK_KIF_cast
-#define _ak_kargs_conv_dw _ak_kargs_conv_igemm   /* kernels/conv.hip:720 NAME (macro AK_CONV_DW): the same list */
+#define _ak_kargs_conv_dw _ak_kargs_conv_igemm   /* kernels/conv.hip:726 NAME (macro AK_CONV_DW): the same list */
 #define _AK_KIF_conv_dw _AK_KIF_conv_igemm
 #define _ak_kargs_scale _ak_kargs_axpy   /* kernels/elementwise.hip:58 ak_scale_f32: the same list */
 #define _AK_KIF_scale _AK_KIF_axpy
@@ -23294,6 +23300,8 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_conv_igemm_simt_f32", _AK_KIF_conv_igemm },
     { "ak_conv_igemm_simt_f16", _AK_KIF_conv_igemm },
     { "ak_conv_igemm_simt_bf16", _AK_KIF_conv_igemm },
+    { "ak_conv_igemm_vec_f16", _AK_KIF_conv_igemm },
+    { "ak_conv_igemm_vec_bf16", _AK_KIF_conv_igemm },
     { "ak_conv_dw_f32", _AK_KIF_conv_igemm },
     { "ak_conv_dw_f16", _AK_KIF_conv_igemm },
     { "ak_conv_dw_bf16", _AK_KIF_conv_igemm },
@@ -29433,6 +29441,16 @@ static int _ak_conv_vec(const ak_conv_desc* a, const _ak_conv_geom* g, const cha
     return g->Cog * kmax >= 32;
 }
 
+/* The cp.async form of the vector loader (kernels/conv.hip ak_conv_igemm_vec_*, NVIDIA mma.sync): where the
+ * vector loader runs without phases and a block has more than 2 k tiles (32 channels x taps), so that the
+ * 3-stage pipeline has tiles to overlap. Measured on the H100: 9-18% faster than the register-staged loader
+ * there; phase blocks with 1-4 k tiles were slower, and the element loader keeps its own kernel. */
+static int _ak_conv_cpasync(const ak_conv_desc* a, const _ak_conv_geom* g, const char* path) {
+    if (strcmp(path, "mma.sync") || a->dtype == AK_F32 || !_ak_conv_vec(a, g, path)) return 0;
+    if (_ak_conv_phases(a, g, NULL, NULL) > 1) return 0;
+    return (g->Cig + 31) / 32 * g->taps > 2;
+}
+
 static ak_result _ak_conv_plan_geom(ak_context* ctx, const ak_conv_desc* a, const _ak_conv_geom* g, ak_conv_plan* p) {
     const ak_arch_info* arch = _ak_gemm_arch(ctx);
     ak_matrix_isa isa = arch ? arch->matrix : AK_MATRIX_NONE;
@@ -29495,6 +29513,14 @@ static ak_result _ak_conv_plan_geom(ak_context* ctx, const ak_conv_desc* a, cons
                 p->reason = "transposed with a stride > 1: one implicit GEMM per sub-pixel phase (output position mod stride), "
                             "each over the taps that reach it only; 128 x 64 tile on the matrix cores";
             snprintf(p->kernel, sizeof p->kernel, "ak_conv_igemm_mma_%s", fast32 ? "x32" : dt);
+            if (_ak_conv_cpasync(a, g, p->path)) {
+                snprintf(p->kernel, sizeof p->kernel, "ak_conv_igemm_vec_%s", dt);
+                p->reason = a->layout == AK_CONV_CHANNELS_LAST
+                                ? "implicit GEMM on the matrix cores: 128 x 64 tile, 8 warps, k ordered (tap, channel), 8 channels "
+                                  "a 16-byte cp.async into 3 shared stages (element loads when x is not 16-byte aligned)"
+                                : "implicit GEMM on the matrix cores: 128 x 64 tile, 8 warps; x copied channels-last first, then "
+                                  "k ordered (tap, channel), 8 channels a 16-byte cp.async into 3 shared stages";
+            }
         } else {
             p->path = "simt";
             p->reason = a->dtype == AK_F32 ? "exact f32 (no matrix instruction for it here; TF32 with config.allow_tf32): "

@@ -62,7 +62,7 @@
 // channels-first: the tiled path), bits 8.. the activation's
 // AK_UNARY_* code.
 //
-// kernels: ak_conv_igemm_mma_f16 ak_conv_igemm_mma_bf16 ak_conv_igemm_mma_f32 ak_conv_igemm_mma_x32 ak_conv_igemm_simt_f32 ak_conv_igemm_simt_f16 ak_conv_igemm_simt_bf16 ak_conv_dw_f32 ak_conv_dw_f16 ak_conv_dw_bf16
+// kernels: ak_conv_igemm_mma_f16 ak_conv_igemm_mma_bf16 ak_conv_igemm_vec_f16 ak_conv_igemm_vec_bf16 ak_conv_igemm_mma_f32 ak_conv_igemm_mma_x32 ak_conv_igemm_simt_f32 ak_conv_igemm_simt_f16 ak_conv_igemm_simt_bf16 ak_conv_dw_f32 ak_conv_dw_f16 ak_conv_dw_bf16
 
 // >>host  the flag bits (the host builds them: amdkit.h _AK_CVF_*)
 #define AK_CVF_TRANS 1
@@ -120,7 +120,7 @@ struct ak_conv_kent {
  * else m / n-contiguous (As[k * LDA + m], the SIMT path). */
 /* The block tile and its shared memory (the kernel declares it: one copy for both instantiations of
  * ak_conv_igemm behind a kernel name). */
-/* NSTG: the shared tile stages; 3 for the vector loader where cp.async fills them (NVIDIA's matrix cores, 16-bit
+/* NSTG: the shared tile stages; 3 in the cp.async kernels (CPA: ak_conv_igemm_vec_*, NVIDIA's matrix cores, 16-bit
  * dtypes: two tiles in flight while one is multiplied), else 2 (register-staged double buffer) */
 #if defined(AK_MMA_SYNC)
 #define AK_CONV_CPASYNC 1
@@ -133,14 +133,14 @@ template <int N>
 AK_INLINE void ak_cp_async_wait(void) { asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory"); }
 #endif
 #endif
-template <class DT, bool MMA>
+template <class DT, bool MMA, bool CPA = false>
 struct ak_conv_tile {
     enum { NT = 256, BM = 128, BN = 64, BK = DT::SIZE == 4 ? 16 : 32, PAD = DT::SIZE == 4 ? 4 : 8,
            LDA = MMA ? BK + PAD : BM + PAD, LDB = MMA ? BK + PAD : BN + PAD,
            ASZ = MMA ? BM * LDA : BK * LDA, BSZ = MMA ? BN * LDB : BK * LDB,
            NA = BM * BK / NT, NB = BN * BK / NT, LDST = BM + 1,
 #if defined(AK_CONV_CPASYNC)
-           NSTG = MMA && DT::SIZE == 2 ? 3 : 2,
+           NSTG = CPA && MMA && DT::SIZE == 2 ? 3 : 2,
 #else
            NSTG = 2,
 #endif
@@ -150,13 +150,13 @@ struct ak_conv_tile {
 
 /* PH: the sub-pixel phase form (flag PHASE), a separate instantiation so that the other path reads the shape
  * parameters unmodified (constant operands, as before the phases existed). */
-template <class DT, bool FAST32, bool MMA, bool PH>
+template <class DT, bool FAST32, bool MMA, bool PH, bool CPA>
 AK_INLINE void ak_conv_igemm(unsigned char* smem, ak_conv_kent (*tab)[ak_conv_tile<DT, MMA>::BK], const typename DT::T* AK_RESTRICT x,
                              const typename DT::T* AK_RESTRICT w, const typename DT::T* AK_RESTRICT bias,
                              typename DT::T* AK_RESTRICT y, AK_CONV_PARAMS) {
     typedef typename DT::T T;
     typedef ak_mma<DT, FAST32> MM;
-    typedef ak_conv_tile<DT, MMA> TL;
+    typedef ak_conv_tile<DT, MMA, CPA> TL;
     enum { NT = TL::NT, BM = TL::BM, BN = TL::BN, BK = TL::BK, LDA = TL::LDA, LDB = TL::LDB, ASZ = TL::ASZ, BSZ = TL::BSZ,
            NA = TL::NA, NB = TL::NB, LDST = TL::LDST };
     static_assert(NT % BM == 0 && NT % BK == 0 && NA * NT == BM * BK && NB * NT == BN * BK, "conv: bad tile");
@@ -334,9 +334,10 @@ AK_INLINE void ak_conv_igemm(unsigned char* smem, ak_conv_kent (*tab)[ak_conv_ti
     };
     bool vec_done = false;
     if constexpr (MMA && DT::SIZE == 2) {
-#if defined(AK_CONV_CPASYNC)
         if (flags & AK_CVF_VEC) {
-            /* the vector loader, NVIDIA: k = (tap, channel), chunks of 8 channels copied by cp.async (zero-filled
+#if defined(AK_CONV_CPASYNC)
+          if constexpr (CPA) {
+            /* the vector loader, NVIDIA (the ak_conv_igemm_vec_* kernels): k = (tap, channel), chunks of 8 channels copied by cp.async (zero-filled
              * outside the input and past Cig) into NSTG stages, one barrier a k tile; the (tap, channel chunk)
              * cursor of the next tile to copy advances by increments (no divisions in the loop); a row's x
              * address is its base + the tap's offset (linear in the position) */
@@ -424,9 +425,9 @@ AK_INLINE void ak_conv_igemm(unsigned char* smem, ak_conv_kent (*tab)[ak_conv_ti
             }
             ak_cp_async_wait<0>();
             vec_done = true;
-        }
-#else
-        if (flags & AK_CVF_VEC) {
+          } else
+#endif
+          {
             /* the vector loader: k = (tap, channel), chunks of 8 channels */
             enum { CPR = BK / 8, NCA = BM * CPR / NT, RSTEP = NT / CPR };
             static_assert(NCA * NT == BM * CPR && BN * CPR == NT, "conv: bad vector tile");
@@ -504,8 +505,8 @@ AK_INLINE void ak_conv_igemm(unsigned char* smem, ak_conv_kent (*tab)[ak_conv_ti
                 }
             }
             vec_done = true;
+          }
         }
-#endif
     }
     /* the k loop: tables one tile ahead of the loads, loads one tile ahead of the product */
     const int nk = vec_done ? 0 : (K + BK - 1) / BK;
@@ -572,24 +573,29 @@ AK_INLINE void ak_conv_igemm(unsigned char* smem, ak_conv_kent (*tab)[ak_conv_ti
 #else
 #define AK_CONV_MINB 1
 #endif
-#define AK_CONV_IGEMM(NAME, D, FAST32, MMA)                                                                            \
+#define AK_CONV_IGEMM(NAME, D, FAST32, MMA, CPA)                                                                         \
     AK_KERNEL __launch_bounds__(256, AK_CONV_MINB) void NAME(const D::T* x, const D::T* w, const D::T* bias, D::T* y, int flags, float ap,  \
                                                int Nb, int Cin, int Cout, int Cig, int Cog, int ID, int IH, int IW, int OD, \
                                                int OH, int OW, int kD, int kH, int kW, int sD, int sH, int sW, int pD, int pH, \
                                                int pW, int dD, int dH, int dW) {                                              \
         constexpr bool MC = MMA && ak_mma<D, FAST32>::OK;                                                             \
-        __shared__ __attribute__((aligned(16))) unsigned char smem[ak_conv_tile<D, MC>::SMEM];                         \
+        __shared__ __attribute__((aligned(16))) unsigned char smem[ak_conv_tile<D, MC, CPA>::SMEM];                       \
         __shared__ ak_conv_kent tab[2][ak_conv_tile<D, MC>::BK];                                                      \
-        if (flags & AK_CVF_PHASE) ak_conv_igemm<D, FAST32, MC, true>(smem, tab, x, w, bias, y, AK_CONV_ARGS);         \
-        else ak_conv_igemm<D, FAST32, MC, false>(smem, tab, x, w, bias, y, AK_CONV_ARGS);                            \
+        if (flags & AK_CVF_PHASE) ak_conv_igemm<D, FAST32, MC, true, CPA>(smem, tab, x, w, bias, y, AK_CONV_ARGS);      \
+        else ak_conv_igemm<D, FAST32, MC, false, CPA>(smem, tab, x, w, bias, y, AK_CONV_ARGS);                          \
     }
-AK_CONV_IGEMM(ak_conv_igemm_mma_f16, ak_f16_t, false, true)
-AK_CONV_IGEMM(ak_conv_igemm_mma_bf16, ak_bf16_t, false, true)
-AK_CONV_IGEMM(ak_conv_igemm_mma_f32, ak_f32_t, false, true)
-AK_CONV_IGEMM(ak_conv_igemm_mma_x32, ak_f32_t, true, true)
-AK_CONV_IGEMM(ak_conv_igemm_simt_f32, ak_f32_t, false, false)
-AK_CONV_IGEMM(ak_conv_igemm_simt_f16, ak_f16_t, false, false)
-AK_CONV_IGEMM(ak_conv_igemm_simt_bf16, ak_bf16_t, false, false)
+AK_CONV_IGEMM(ak_conv_igemm_mma_f16, ak_f16_t, false, true, false)
+AK_CONV_IGEMM(ak_conv_igemm_mma_bf16, ak_bf16_t, false, true, false)
+AK_CONV_IGEMM(ak_conv_igemm_mma_f32, ak_f32_t, false, true, false)
+AK_CONV_IGEMM(ak_conv_igemm_mma_x32, ak_f32_t, true, true, false)
+AK_CONV_IGEMM(ak_conv_igemm_simt_f32, ak_f32_t, false, false, false)
+AK_CONV_IGEMM(ak_conv_igemm_simt_f16, ak_f16_t, false, false, false)
+AK_CONV_IGEMM(ak_conv_igemm_simt_bf16, ak_bf16_t, false, false, false)
+/* the cp.async vector loader (NVIDIA; planned there for the vector path with more than 2 k tiles a block and no
+ * phases): its own kernels, so that the element loader and the short-k phase blocks keep the register count and
+ * shared memory of the 2-stage kernels; AMD compiles the register-staged loader here (never planned) */
+AK_CONV_IGEMM(ak_conv_igemm_vec_f16, ak_f16_t, false, true, true)
+AK_CONV_IGEMM(ak_conv_igemm_vec_bf16, ak_bf16_t, false, true, true)
 
 /* Depthwise: one thread per output element. Channels-first: blockIdx.y walks
  * the (sample, channel) planes, x the positions of a plane (the channel's
