@@ -62,7 +62,7 @@
 // channels-first: the tiled path), bits 8.. the activation's
 // AK_UNARY_* code.
 //
-// kernels: ak_conv_igemm_mma_f16 ak_conv_igemm_mma_bf16 ak_conv_igemm_mma_f32 ak_conv_igemm_mma_x32 ak_conv_igemm_simt_f32 ak_conv_igemm_simt_f16 ak_conv_igemm_simt_bf16 ak_conv_dw_f32 ak_conv_dw_f16 ak_conv_dw_bf16
+// kernels: ak_conv_igemm_mma_f16 ak_conv_igemm_mma_bf16 ak_conv_igemm_vec_f16 ak_conv_igemm_vec_bf16 ak_conv_igemm_mma_f32 ak_conv_igemm_mma_x32 ak_conv_igemm_simt_f32 ak_conv_igemm_simt_f16 ak_conv_igemm_simt_bf16 ak_conv_dw_f32 ak_conv_dw_f16 ak_conv_dw_bf16
 
 // >>host  the flag bits (the host builds them: amdkit.h _AK_CVF_*)
 #define AK_CVF_TRANS 1
@@ -120,30 +120,48 @@ struct ak_conv_kent {
  * else m / n-contiguous (As[k * LDA + m], the SIMT path). */
 /* The block tile and its shared memory (the kernel declares it: one copy for both instantiations of
  * ak_conv_igemm behind a kernel name). */
-template <class DT, bool MMA>
+/* NSTG: the shared tile stages; 3 in the cp.async kernels (CPA: ak_conv_igemm_vec_*, NVIDIA's matrix cores, 16-bit
+ * dtypes: two tiles in flight while one is multiplied), else 2 (register-staged double buffer) */
+#if defined(AK_MMA_SYNC)
+#define AK_CONV_CPASYNC 1
+#if !defined(AK_WGMMA)  // sm_90a: the prelude's (the same instructions)
+AK_INLINE void ak_cp_async16(void* smem, const void* gmem, int src_bytes) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(ak_smem_addr(smem)), "l"(gmem), "r"(src_bytes) : "memory");
+}
+AK_INLINE void ak_cp_async_commit(void) { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+template <int N>
+AK_INLINE void ak_cp_async_wait(void) { asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory"); }
+#endif
+#endif
+template <class DT, bool MMA, bool CPA = false>
 struct ak_conv_tile {
     enum { NT = 256, BM = 128, BN = 64, BK = DT::SIZE == 4 ? 16 : 32, PAD = DT::SIZE == 4 ? 4 : 8,
            LDA = MMA ? BK + PAD : BM + PAD, LDB = MMA ? BK + PAD : BN + PAD,
            ASZ = MMA ? BM * LDA : BK * LDA, BSZ = MMA ? BN * LDB : BK * LDB,
            NA = BM * BK / NT, NB = BN * BK / NT, LDST = BM + 1,
-           TILE_BYTES = 2 * (ASZ + BSZ) * DT::SIZE, STAGE_BYTES = BN * LDST * 4,
+#if defined(AK_CONV_CPASYNC)
+           NSTG = CPA && MMA && DT::SIZE == 2 ? 3 : 2,
+#else
+           NSTG = 2,
+#endif
+           TILE_BYTES = NSTG * (ASZ + BSZ) * DT::SIZE, STAGE_BYTES = BN * LDST * 4,
            SMEM = TILE_BYTES > STAGE_BYTES ? TILE_BYTES : STAGE_BYTES };
 };
 
 /* PH: the sub-pixel phase form (flag PHASE), a separate instantiation so that the other path reads the shape
  * parameters unmodified (constant operands, as before the phases existed). */
-template <class DT, bool FAST32, bool MMA, bool PH>
+template <class DT, bool FAST32, bool MMA, bool PH, bool CPA>
 AK_INLINE void ak_conv_igemm(unsigned char* smem, ak_conv_kent (*tab)[ak_conv_tile<DT, MMA>::BK], const typename DT::T* AK_RESTRICT x,
                              const typename DT::T* AK_RESTRICT w, const typename DT::T* AK_RESTRICT bias,
                              typename DT::T* AK_RESTRICT y, AK_CONV_PARAMS) {
     typedef typename DT::T T;
     typedef ak_mma<DT, FAST32> MM;
-    typedef ak_conv_tile<DT, MMA> TL;
+    typedef ak_conv_tile<DT, MMA, CPA> TL;
     enum { NT = TL::NT, BM = TL::BM, BN = TL::BN, BK = TL::BK, LDA = TL::LDA, LDB = TL::LDB, ASZ = TL::ASZ, BSZ = TL::BSZ,
            NA = TL::NA, NB = TL::NB, LDST = TL::LDST };
     static_assert(NT % BM == 0 && NT % BK == 0 && NA * NT == BM * BK && NB * NT == BN * BK, "conv: bad tile");
     T (*As)[ASZ] = (T (*)[ASZ])smem;
-    T (*Bs)[BSZ] = (T (*)[BSZ])(smem + 2 * ASZ * DT::SIZE);
+    T (*Bs)[BSZ] = (T (*)[BSZ])(smem + TL::NSTG * ASZ * DT::SIZE);
     const bool trans = (flags & AK_CVF_TRANS) != 0, cl = (flags & AK_CVF_NHWC) != 0;
     const int tid = (int)threadIdx.x;
     /* flag PHASE (transposed, a stride > 1): blockIdx.z = group x phases + phase; the block computes the
@@ -317,6 +335,99 @@ AK_INLINE void ak_conv_igemm(unsigned char* smem, ak_conv_kent (*tab)[ak_conv_ti
     bool vec_done = false;
     if constexpr (MMA && DT::SIZE == 2) {
         if (flags & AK_CVF_VEC) {
+#if defined(AK_CONV_CPASYNC)
+          if constexpr (CPA) {
+            /* the vector loader, NVIDIA (the ak_conv_igemm_vec_* kernels): k = (tap, channel), chunks of 8 channels copied by cp.async (zero-filled
+             * outside the input and past Cig) into NSTG stages, one barrier a k tile; the (tap, channel chunk)
+             * cursor of the next tile to copy advances by increments (no divisions in the loop); a row's x
+             * address is its base + the tap's offset (linear in the position) */
+            enum { CPR = BK / 8, NCA = BM * CPR / NT, RSTEP = NT / CPR, NS = TL::NSTG };
+            static_assert(NCA * NT == BM * CPR && BN * CPR == NT && NS >= 3, "conv: bad vector tile");
+            const int cc = (tid % CPR) * 8, r0 = tid / CPR;
+            const T* xr[NCA];
+            int rd[NCA], rh[NCA], rw[NCA], ro[NCA];
+#pragma unroll
+            for (int i = 0; i < NCA; i++) {
+                const int m = m0 + r0 + i * RSTEP;
+                rd[i] = -(1 << 30); rh[i] = 0; rw[i] = 0; ro[i] = 0; xr[i] = x;
+                if (m < M) {
+                    const int n = m / OP, o = m % OP, ow = o % OW, oh = (o / OW) % OH, od = o / (OW * OH);
+                    xr[i] = x + (ak_i64)n * Cin * ID * IH * IW + g * Cig + cc;
+                    if (trans) { rd[i] = od + pD; rh[i] = oh + pH; rw[i] = ow + pW; }
+                    else { rd[i] = od * sD - pD; rh[i] = oh * sH - pH; rw[i] = ow * sW - pW; }
+                    ro[i] = ((rd[i] * IH + rh[i]) * IW + rw[i]) * Cin;
+                }
+            }
+            const int nct = (Cig + BK - 1) / BK, nkv = ptaps * nct, sg = trans ? -1 : 1;
+            const int co = co0 + r0;
+            const T* wrow = w + wg + (ak_i64)(co < Cog ? co : 0) * wco;
+            /* B: copied (standard weight taps-outermost: 8 channels of a row are 16 contiguous bytes) or staged
+             * in registers (transposed with WT: row tid % BN, channels (tid / BN) 8, each load coalesced along
+             * the output channels; or a weight as the caller stores it) and stored after the tile's product */
+            const bool wtt = trans && (flags & AK_CVF_WT) != 0, bcp = !trans && (flags & AK_CVF_WT) != 0;
+            const int bn = wtt ? tid % BN : r0, bkc = wtt ? (tid / BN) * 8 : cc, bco = co0 + bn;
+            uint4 rb;
+            int qc = 0, qt = 0, qw = 0, qh = 0, qd = 0; /* the cursor: channel chunk, tap (kw fastest) */
+            auto issue = [&](int st) {
+                const int td = sg * qd * dD, th = sg * qh * dH, tw = sg * qw * dW, wt = wtap(qt);
+                const int xo = ((td * IH + th) * IW + tw) * Cin + qc;
+                const bool cok = qc + cc < Cig;
+#pragma unroll
+                for (int i = 0; i < NCA; i++) {
+                    const int id = rd[i] + td, ih = rh[i] + th, iw = rw[i] + tw;
+                    const bool ok = cok && (unsigned)id < (unsigned)ID && (unsigned)ih < (unsigned)IH && (unsigned)iw < (unsigned)IW;
+                    ak_cp_async16(&As[st][(r0 + i * RSTEP) * LDA + cc], ok ? (const void*)(xr[i] + (ro[i] + xo)) : (const void*)x, ok ? 16 : 0);
+                }
+                if (bcp) {
+                    const bool ok = cok && co < Cog;
+                    ak_cp_async16(&Bs[st][bn * LDB + bkc], ok ? (const void*)(w + ((ak_i64)wt * Cout + g * Cog + co) * Cig + qc + cc) : (const void*)w,
+                                  ok ? 16 : 0);
+                } else {
+                    rb.x = rb.y = rb.z = rb.w = 0u;
+                    if (wtt) {
+                        if (qc + bkc < Cig && bco < Cog) {
+                            const T* wp = w + ((ak_i64)wt * Cin + g * Cig + qc + bkc) * Cog + bco;
+                            ak_u32 u[4];
+#pragma unroll
+                            for (int j = 0; j < 4; j++) u[j] = ak_pack2(wp[(2 * j) * Cog], wp[(2 * j + 1) * Cog]);
+                            rb.x = u[0]; rb.y = u[1]; rb.z = u[2]; rb.w = u[3];
+                        }
+                    } else if (cok && co < Cog) {
+                        const T* wp = wrow + (qc + cc) * wci + wt;
+                        ak_u32 u[4];
+#pragma unroll
+                        for (int j = 0; j < 4; j++) u[j] = ak_pack2(wp[(2 * j) * wci], wp[(2 * j + 1) * wci]);
+                        rb.x = u[0]; rb.y = u[1]; rb.z = u[2]; rb.w = u[3];
+                    }
+                }
+                qc += BK;
+                if (qc >= Cig) {
+                    qc = 0; qt++;
+                    if (++qw == kW) { qw = 0; if (++qh == kH) { qh = 0; qd++; } }
+                }
+            };
+#pragma unroll
+            for (int s = 0; s < NS - 1; s++) {
+                if (s < nkv) {
+                    issue(s);
+                    if (!bcp) *(uint4*)&Bs[s][bn * LDB + bkc] = rb;
+                }
+                ak_cp_async_commit();
+            }
+            for (int kt = 0; kt < nkv; kt++) {
+                ak_cp_async_wait<NS - 2>(); /* this thread's copies of tile kt landed */
+                __syncthreads();            /* everyone's; and stage (kt - 1) % NS is free */
+                const int nx = kt + NS - 1, sn = nx % NS;
+                if (nx < nkv) issue(sn);
+                ak_cp_async_commit();
+                step(kt % NS);
+                if (nx < nkv && !bcp) *(uint4*)&Bs[sn][bn * LDB + bkc] = rb;
+            }
+            ak_cp_async_wait<0>();
+            vec_done = true;
+          } else
+#endif
+          {
             /* the vector loader: k = (tap, channel), chunks of 8 channels */
             enum { CPR = BK / 8, NCA = BM * CPR / NT, RSTEP = NT / CPR };
             static_assert(NCA * NT == BM * CPR && BN * CPR == NT, "conv: bad vector tile");
@@ -394,6 +505,7 @@ AK_INLINE void ak_conv_igemm(unsigned char* smem, ak_conv_kent (*tab)[ak_conv_ti
                 }
             }
             vec_done = true;
+          }
         }
     }
     /* the k loop: tables one tile ahead of the loads, loads one tile ahead of the product */
@@ -461,24 +573,29 @@ AK_INLINE void ak_conv_igemm(unsigned char* smem, ak_conv_kent (*tab)[ak_conv_ti
 #else
 #define AK_CONV_MINB 1
 #endif
-#define AK_CONV_IGEMM(NAME, D, FAST32, MMA)                                                                            \
+#define AK_CONV_IGEMM(NAME, D, FAST32, MMA, CPA)                                                                         \
     AK_KERNEL __launch_bounds__(256, AK_CONV_MINB) void NAME(const D::T* x, const D::T* w, const D::T* bias, D::T* y, int flags, float ap,  \
                                                int Nb, int Cin, int Cout, int Cig, int Cog, int ID, int IH, int IW, int OD, \
                                                int OH, int OW, int kD, int kH, int kW, int sD, int sH, int sW, int pD, int pH, \
                                                int pW, int dD, int dH, int dW) {                                              \
         constexpr bool MC = MMA && ak_mma<D, FAST32>::OK;                                                             \
-        __shared__ __attribute__((aligned(16))) unsigned char smem[ak_conv_tile<D, MC>::SMEM];                         \
+        __shared__ __attribute__((aligned(16))) unsigned char smem[ak_conv_tile<D, MC, CPA>::SMEM];                       \
         __shared__ ak_conv_kent tab[2][ak_conv_tile<D, MC>::BK];                                                      \
-        if (flags & AK_CVF_PHASE) ak_conv_igemm<D, FAST32, MC, true>(smem, tab, x, w, bias, y, AK_CONV_ARGS);         \
-        else ak_conv_igemm<D, FAST32, MC, false>(smem, tab, x, w, bias, y, AK_CONV_ARGS);                            \
+        if (flags & AK_CVF_PHASE) ak_conv_igemm<D, FAST32, MC, true, CPA>(smem, tab, x, w, bias, y, AK_CONV_ARGS);      \
+        else ak_conv_igemm<D, FAST32, MC, false, CPA>(smem, tab, x, w, bias, y, AK_CONV_ARGS);                          \
     }
-AK_CONV_IGEMM(ak_conv_igemm_mma_f16, ak_f16_t, false, true)
-AK_CONV_IGEMM(ak_conv_igemm_mma_bf16, ak_bf16_t, false, true)
-AK_CONV_IGEMM(ak_conv_igemm_mma_f32, ak_f32_t, false, true)
-AK_CONV_IGEMM(ak_conv_igemm_mma_x32, ak_f32_t, true, true)
-AK_CONV_IGEMM(ak_conv_igemm_simt_f32, ak_f32_t, false, false)
-AK_CONV_IGEMM(ak_conv_igemm_simt_f16, ak_f16_t, false, false)
-AK_CONV_IGEMM(ak_conv_igemm_simt_bf16, ak_bf16_t, false, false)
+AK_CONV_IGEMM(ak_conv_igemm_mma_f16, ak_f16_t, false, true, false)
+AK_CONV_IGEMM(ak_conv_igemm_mma_bf16, ak_bf16_t, false, true, false)
+AK_CONV_IGEMM(ak_conv_igemm_mma_f32, ak_f32_t, false, true, false)
+AK_CONV_IGEMM(ak_conv_igemm_mma_x32, ak_f32_t, true, true, false)
+AK_CONV_IGEMM(ak_conv_igemm_simt_f32, ak_f32_t, false, false, false)
+AK_CONV_IGEMM(ak_conv_igemm_simt_f16, ak_f16_t, false, false, false)
+AK_CONV_IGEMM(ak_conv_igemm_simt_bf16, ak_bf16_t, false, false, false)
+/* the cp.async vector loader (NVIDIA; planned there for the vector path with more than 2 k tiles a block and no
+ * phases): its own kernels, so that the element loader and the short-k phase blocks keep the register count and
+ * shared memory of the 2-stage kernels; AMD compiles the register-staged loader here (never planned) */
+AK_CONV_IGEMM(ak_conv_igemm_vec_f16, ak_f16_t, false, true, true)
+AK_CONV_IGEMM(ak_conv_igemm_vec_bf16, ak_bf16_t, false, true, true)
 
 /* Depthwise: one thread per output element. Channels-first: blockIdx.y walks
  * the (sample, channel) planes, x the positions of a plane (the channel's

@@ -219,6 +219,30 @@ static void cv_expect_phases(void) {
     ak_context_destroy(ctx);
 }
 
+/* The cp.async kernels (NVIDIA mma.sync, 16-bit): the vector loader without phases and with more than 2 k tiles a
+ * block; AMD, short k, phases and 8 channels a group keep the 2-stage kernel. */
+static void cv_expect_cpasync_one(const char* arch, ak_dtype t, int cin, int k, int stride, int transposed, const char* kernel) {
+    ak_context* ctx = cv_plan_ctx(arch, 0);
+    ak_conv_desc a;
+    ak_conv_plan p;
+    if (!ctx) return;
+    memset(&a, 0, sizeof a);
+    a.dtype = t; a.ndim = 2; a.batch = 2; a.in_channels = cin; a.out_channels = 64; a.transposed = transposed;
+    a.in[0] = 10; a.in[1] = 12; a.kernel[0] = k; a.kernel[1] = k; a.stride[0] = a.stride[1] = stride;
+    AKT_OK(ak_conv_plan_get(ctx, &a, &p));
+    AKT_EQ_STR(p.kernel, kernel);
+    if (!strncmp(kernel, "ak_conv_igemm_vec_", 18)) AKT_CHECK(strstr(p.reason, "cp.async") != NULL);
+    ak_context_destroy(ctx);
+}
+static void cv_expect_cpasync(void) {
+    cv_expect_cpasync_one("sm_90", AK_F16, 64, 3, 1, 0, "ak_conv_igemm_vec_f16");
+    cv_expect_cpasync_one("sm_80", AK_BF16, 64, 3, 1, 1, "ak_conv_igemm_vec_bf16");   /* transposed, stride 1 */
+    cv_expect_cpasync_one("gfx942", AK_F16, 64, 3, 1, 0, "ak_conv_igemm_mma_f16");   /* AMD: the register-staged loader */
+    cv_expect_cpasync_one("sm_90", AK_F16, 64, 1, 2, 0, "ak_conv_igemm_mma_f16");    /* 1 tap x 2 channel tiles */
+    cv_expect_cpasync_one("sm_90", AK_F16, 64, 3, 2, 1, "ak_conv_igemm_mma_f16");    /* sub-pixel phases */
+    cv_expect_cpasync_one("sm_90", AK_F16, 8, 3, 1, 0, "ak_conv_igemm_mma_f16");     /* 8 channels: element loader */
+}
+
 static void test_conv_plan(void) {
     cv_expect_plan("sm_90", 0, AK_F16, 1, "ak_conv_igemm_mma_f16", "mma.sync");
     cv_expect_plan("sm_80", 0, AK_BF16, 2, "ak_conv_igemm_mma_bf16", "mma.sync");
@@ -232,6 +256,7 @@ static void test_conv_plan(void) {
     cv_expect_plan("sm_90", 0, AK_F16, 8, "ak_conv_dw_f16", "depthwise");
     cv_expect_pointwise();
     cv_expect_phases();
+    cv_expect_cpasync();
 }
 
 static void test_conv_errors(void) {
