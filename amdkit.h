@@ -14453,22 +14453,24 @@ static const char _ak_src_attention_mma[] =
     "        ak_attn_chunk<D>(qs + rr * LD + cc * 8, q + sg.q0 + (ak_i64)(h * group + gg) * qsh + (ak_i64)i * qss, ok, cc * 8,\n"
     "                         d, vv);\n"
     "    }\n"
-    "    // a warp's copy of its KW keys of the tile at k0: lanes 2 r and 2 r + 1 copy row r of K and of V\n"
-    "    // (one block-table lookup a row), every other 16-byte chunk each\n"
-    "    const int lrow = lane / 2;\n"
+    "    // a warp's copy of its KW keys of the tile at k0: consecutive lanes on consecutive 16-byte chunks of a\n"
+    "    // row, so one copy instruction asks for whole rows (whole 128-byte lines at head size 128: a quarter of\n"
+    "    // the L2 requests that one sector a row per instruction costs); a lane looks up each of its rows once\n"
+    "    // for K and V\n"
     "    auto load = [&](int stage, int k0) {\n"
-    "        ak_u8* kd = wst + stage * WS + lrow * SB;\n"
+    "        ak_u8* kd = wst + stage * WS;\n"
     "        ak_u8* vd = kd + KW * SB;\n"
-    "        const int j = k0 + wn * KW + lrow;\n"
-    "        const bool ok = j < kend;\n"
-    "        const int jj = ok ? j : kbeg;\n"
-    "        const ak_u8* kr = k + ak_attn_kv(sg, kb, ksb, kss, pshift, jj);\n"
-    "        const ak_u8* vr = v + ak_attn_kv(sg, vb, vsb, vss, pshift, jj);\n"
     "#pragma unroll\n"
-    "        for (int c = lane % 2; c < CH8; c += 2) {\n"
-    "            const bool in = ok && c * 16 < d;\n"
-    "            ak_cp_async16(kd + c * 16, in ? kr + c * 16 : kr, in ? 16 : 0);\n"
-    "            ak_cp_async16(vd + c * 16, in ? vr + c * 16 : vr, in ? 16 : 0);\n"
+    "        for (int it = 0; it < (KW * CH8 + 31) / 32; it++) {\n"
+    "            const int qc = it * 32 + lane, r = qc / CH8, c = qc % CH8;\n"
+    "            if ((KW * CH8) % 32 != 0 && qc >= KW * CH8) break;\n"
+    "            const int j = k0 + wn * KW + r;\n"
+    "            const bool ok = j < kend, in = ok && c * 16 < d;\n"
+    "            const int jj = ok ? j : kbeg;\n"
+    "            const ak_u8* kr = k + ak_attn_kv(sg, kb, ksb, kss, pshift, jj);\n"
+    "            const ak_u8* vr = v + ak_attn_kv(sg, vb, vsb, vss, pshift, jj);\n"
+    "            ak_cp_async16(kd + r * SB + c * 16, in ? kr + c * 16 : kr, in ? 16 : 0);\n"
+    "            ak_cp_async16(vd + r * SB + c * 16, in ? vr + c * 16 : vr, in ? 16 : 0);\n"
     "        }\n"
     "    };\n"
     "    const int ntiles = kend > kbeg ? (kend - kbeg + BK - 1) / BK : 0;\n"
@@ -22624,7 +22626,7 @@ static inline void _ak_kargs_attn_combine(_ak_kargs* kargs_, const void* part, i
     ak_args_ptr(a_, part); ak_args_i32(a_, nsplit); ak_args_i32(a_, dmax); ak_args_i64(a_, rows); ak_args_i32(a_, hq); ak_args_i32(a_, sq); ak_args_i32(a_, d); ak_args_ptr(a_, o);
     ak_args_i64(a_, osb); ak_args_i64(a_, osh); ak_args_i64(a_, oss); ak_args_ptr(a_, lse); ak_args_ptr(a_, cu_q);
 }
-/* kernels/attention_mma.hip:1070 ak_attn_mmadec##HD##_##FN##_##DT (macro AK_AMMA_F8) */
+/* kernels/attention_mma.hip:1072 ak_attn_mmadec##HD##_##FN##_##DT (macro AK_AMMA_F8) */
 static inline void _ak_kargs_attn_mmadec(_ak_kargs* kargs_, const void* q, const void* k, const void* v, void* o, void* lse, int32_t hkv, int32_t group, int32_t sq, int32_t skv, int32_t d,
                                          int64_t qsb, int64_t qsh, int64_t qss, int64_t ksb, int64_t ksh, int64_t kss, int64_t vsb, int64_t vsh, int64_t vss, int64_t osb, int64_t osh, int64_t oss,
                                          float scale_log2, int32_t causal, int32_t R, int32_t nsplit, int32_t split_len, void* part, int32_t vec, const void* cu_q, const void* cu_k,
@@ -22980,11 +22982,11 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_xent_mean);
     ak_args_ptr(a_, part); ak_args_i32(a_, nparts); ak_args_i32(a_, mean); ak_args_ptr(a_, out);
 }
-#define _ak_kargs_amma _ak_kargs_attn_simt   /* kernels/attention_mma.hip:1057 NAME##HD##_##DT (macro AK_AMMA): the same list */
+#define _ak_kargs_amma _ak_kargs_attn_simt   /* kernels/attention_mma.hip:1059 NAME##HD##_##DT (macro AK_AMMA): the same list */
 #define _AK_KIF_amma _AK_KIF_attn_simt
-#define _ak_kargs_amma_nv _ak_kargs_attn_simt   /* kernels/attention_mma.hip:1063 NAME##HD##_##DT (macro AK_AMMA_NV): the same list */
+#define _ak_kargs_amma_nv _ak_kargs_attn_simt   /* kernels/attention_mma.hip:1065 NAME##HD##_##DT (macro AK_AMMA_NV): the same list */
 #define _AK_KIF_amma_nv _AK_KIF_attn_simt
-#define _ak_kargs_attn_mmagen _ak_kargs_attn_simt   /* kernels/attention_mma.hip:1139 ak_attn_mmagen##HD##_##DT (macro AK_AMMA_GEN): the same list */
+#define _ak_kargs_attn_mmagen _ak_kargs_attn_simt   /* kernels/attention_mma.hip:1141 ak_attn_mmagen##HD##_##DT (macro AK_AMMA_GEN): the same list */
 #define _AK_KIF_attn_mmagen _AK_KIF_attn_simt
 #define _ak_kargs_attn_sm90 _ak_kargs_attn_simt   /* kernels/attention_sm90.hip:546 ak_attn_sm90_##HD##_##DT (macro AK_A9): the same list */
 #define _AK_KIF_attn_sm90 _AK_KIF_attn_simt
