@@ -14898,8 +14898,9 @@ static const char _ak_src_attention_sm90[] =
     "// paged, windows and the soft-cap through the prelude's ak_attn_seq), with\n"
     "// 128 rows per block.\n"
     "//\n"
-    "// Block: 3 warpgroups (384 threads).\n"
-    "//   - warpgroup 0, the producer (setmaxnreg 56): its 128 threads copy the K\n"
+    "// Block: 3 warpgroups (384 threads); at head sizes <= 64 also 4 (512 threads:\n"
+    "// 3 consumers, 192 rows; the host picks it on long or many sequences).\n"
+    "//   - warpgroup 0, the producer (setmaxnreg 56, 32 with 3 consumers): its 128 threads copy the K\n"
     "//     and V tiles (BN keys x head size) into shared memory with cp.async (any\n"
     "//     row address: packed and paged sequences need no tensor map), ST stages\n"
     "//     each of K and V, in the order K0 K1 V0 K2 V1 .. (K runs a tile ahead:\n"
@@ -14915,7 +14916,7 @@ static const char _ak_src_attention_sm90[] =
     "//     an arrive on the stage's \"full\" mbarrier (128 arrivals). Only when an\n"
     "//     \"empty\" barrier is not free yet (test_wait) does the producer publish\n"
     "//     everything it holds and block, so a consumer never waits on it.\n"
-    "//   - warpgroups 1 and 2, the consumers (setmaxnreg 224): 64 query rows each.\n"
+    "//   - warpgroups 1 and 2 (and 3), the consumers (setmaxnreg 224, 160 with 3): 64 query rows each.\n"
     "//     Per key tile t: S_t = Q K_t^T (wgmma m64nBNk16, Q and K from shared\n"
     "//     memory, K-major), then O += P_{t-1} V_{t-1} (wgmma m64nHDk16, P from\n"
     "//     registers, V MN-major) is issued behind it, so the softmax of tile t\n"
@@ -14934,7 +14935,7 @@ static const char _ak_src_attention_sm90[] =
     "// MN-major (2048 bytes per k16 step of 16 keys, blocks of 64 columns LBO =\n"
     "// BN x 128 bytes apart).\n"
     "//\n"
-    "// kernels: ak_attn_sm90_32_f16 ak_attn_sm90_32_bf16 ak_attn_sm90_64_f16 ak_attn_sm90_64_bf16 ak_attn_sm90_80_f16 ak_attn_sm90_80_bf16 ak_attn_sm90_96_f16 ak_attn_sm90_96_bf16 ak_attn_sm90_128_f16 ak_attn_sm90_128_bf16 ak_attn_sm90_192_f16 ak_attn_sm90_192_bf16 ak_attn_sm90_256_f16 ak_attn_sm90_256_bf16\n"
+    "// kernels: ak_attn_sm90_32_f16 ak_attn_sm90_32_bf16 ak_attn_sm90_64_f16 ak_attn_sm90_64_bf16 ak_attn_sm90_32w3_f16 ak_attn_sm90_32w3_bf16 ak_attn_sm90_64w3_f16 ak_attn_sm90_64w3_bf16 ak_attn_sm90_80_f16 ak_attn_sm90_80_bf16 ak_attn_sm90_96_f16 ak_attn_sm90_96_bf16 ak_attn_sm90_128_f16 ak_attn_sm90_128_bf16 ak_attn_sm90_192_f16 ak_attn_sm90_192_bf16 ak_attn_sm90_256_f16 ak_attn_sm90_256_bf16\n"
     "\n"
     "// The argument list of the attention families (kernels/attention.hip's).\n"
     "#define AK_A9_KPARAMS(D)                                                                                         \\\n"
@@ -14950,6 +14951,12 @@ static const char _ak_src_attention_sm90[] =
     "#endif\n"
     "#ifndef AK_A9_CREG\n"
     "#define AK_A9_CREG 224\n"
+    "#endif\n"
+    "#ifndef AK_A9_PREG3  /* the same with 3 consumers (512 threads) */\n"
+    "#define AK_A9_PREG3 32\n"
+    "#endif\n"
+    "#ifndef AK_A9_CREG3\n"
+    "#define AK_A9_CREG3 160\n"
     "#endif\n"
     "/* ---- mbarrier, register reallocation, named barriers (the Hopper GEMM's forms) ---- */\n"
     "AK_INLINE void ak_mbar_init(ak_u32 bar, int count) {\n"
@@ -15026,7 +15033,7 @@ static const char _ak_src_attention_sm90[] =
     "    return (ak_u32)((ch >> 3) * R * 128 + row * 128 + (((ch & 7) ^ (row & 7)) << 4));\n"
     "}\n"
     "\n"
-    "template <class D, int HD, int BN, int ST>\n"
+    "template <class D, int HD, int BN, int ST, int NC>\n"
     "AK_INLINE void ak_attn_sm90(const typename D::T* AK_RESTRICT q, const typename D::T* AK_RESTRICT k,\n"
     "                            const typename D::T* AK_RESTRICT v, typename D::T* AK_RESTRICT o, float* AK_RESTRICT lse,\n"
     "                            int hkv, int group, int sq, int skv, int d, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb,\n"
@@ -15036,16 +15043,20 @@ static const char _ak_src_attention_sm90[] =
     "                            int wl, int wr, float softcap, int vec) {\n"
     "    typedef typename D::T T;\n"
     "    enum {\n"
-    "        BQ = 128, NB = (HD + 63) / 64, CH = HD / 8,  // column blocks of 64, 16-byte chunks of a row\n"
+    "        BQ = 64 * NC, NB = (HD + 63) / 64, CH = HD / 8,  // rows (64 per consumer), column blocks of 64, 16-byte chunks\n"
+    "        PREG = NC == 3 ? AK_A9_PREG3 : AK_A9_PREG, CREG = NC == 3 ? AK_A9_CREG3 : AK_A9_CREG,\n"
     "        QBYTES = NB * BQ * 128, KVBYTES = NB * BN * 128,\n"
     "        NS = BN / 2, NO = HD / 2,                    // accumulators per thread: S, O\n"
     "        KQ = HD / 16, KP = BN / 16                   // k-steps of Q K^T and P V\n"
     "    };\n"
     "    extern __shared__ __align__(1024) unsigned char ak_smem_raw[];\n"
-    "    // 1024-byte aligned base (the swizzle pattern repeats every 1024 bytes)\n"
-    "    const ak_u32 s0 = (ak_smem_addr(ak_smem_raw) + 1023u) & ~1023u;\n"
-    "    unsigned char* const sbase = ak_smem_raw + (s0 - ak_smem_addr(ak_smem_raw));\n"
-    "    const ak_u32 sq_ = s0, sk_ = s0 + QBYTES, sv_ = sk_ + ST * KVBYTES, bars = sv_ + ST * KVBYTES;\n"
+    "    // 1024-byte aligned base (the swizzle pattern repeats every 1024 bytes); Q, K stages, V stages, barriers.\n"
+    "    // Worked out in each warpgroup after its register reallocation, as AK_A9_GEOMETRY below.\n"
+    "#define AK_A9_SMEM                                                                                      \\\n"
+    "    const ak_u32 s0 = (ak_smem_addr(ak_smem_raw) + 1023u) & ~1023u;                                     \\\n"
+    "    unsigned char* const sbase = ak_smem_raw + (s0 - ak_smem_addr(ak_smem_raw));                        \\\n"
+    "    const ak_u32 sq_ = s0, sk_ = s0 + QBYTES, sv_ = sk_ + ST * KVBYTES, bars = sv_ + ST * KVBYTES;      \\\n"
+    "    (void)sbase; (void)sq_; (void)sk_; (void)sv_;\n"
     "    // barriers: kfull[ST], vfull[ST], kempty[ST], vempty[ST]\n"
     "#define AK_A9_KFULL(s) (bars + 8u * (unsigned)(s))\n"
     "#define AK_A9_VFULL(s) (bars + 8u * (unsigned)(ST + (s)))\n"
@@ -15053,102 +15064,144 @@ static const char _ak_src_attention_sm90[] =
     "#define AK_A9_VEMPTY(s) (bars + 8u * (unsigned)(3 * ST + (s)))\n"
     "\n"
     "    const int tid = (int)threadIdx.x, wg = tid / 128, wt = tid % 128;\n"
-    "    const int pair = (int)blockIdx.z, b = pair / hkv, h = pair % hkv;\n"
-    "    const ak_attn_seq sg = ak_attn_seq_of(b, sq, skv, cu_q, cu_k, used_k, btab, bts, qsb, qss, ksb, kss, vsb, vss,\n"
-    "                                          osb, oss);\n"
-    "    const int rows = group * sg.sq;\n"
-    "    const int r0 = (wr >= 0 ? (int)gridDim.x - 1 - (int)blockIdx.x : (int)blockIdx.x) * BQ;\n"
-    "    if (r0 >= rows) return;  // a shorter sequence of a packed batch (the whole block)\n"
     "\n"
-    "    int kbeg, kend, kfull0, kfull1;\n"
-    "    {\n"
-    "        const int rl = (r0 + BQ < rows ? r0 + BQ : rows) - 1;\n"
-    "        const bool span = r0 / sg.sq != rl / sg.sq;\n"
-    "        const int imax = span ? sg.sq - 1 : rl % sg.sq, imin = span ? 0 : r0 % sg.sq;\n"
-    "        kbeg = ak_attn_lo(sg, wl, imin);\n"
-    "        kend = ak_attn_hi(sg, wr, imax) + 1;\n"
-    "        kfull0 = ak_attn_lo(sg, wl, imax);\n"
-    "        kfull1 = ak_attn_hi(sg, wr, imin) + 1;\n"
-    "        const int s0k = (int)blockIdx.y * split_len;\n"
-    "        if (s0k > kbeg) kbeg = s0k;\n"
-    "        if (s0k + split_len < kend) kend = s0k + split_len;\n"
-    "        if (kend < kfull1) kfull1 = kend;\n"
-    "    }\n"
+    "    // The block's sequence, rows and key range, worked out after each warpgroup's register reallocation\n"
+    "    // (values computed before it would be live across it: the producer's 32-56 registers would spill)\n"
+    "#define AK_A9_GEOMETRY \\\n"
+    "    const int pair = (int)blockIdx.z, b = pair / hkv, h = pair % hkv; \\\n"
+    "    const ak_attn_seq sg = ak_attn_seq_of(b, sq, skv, cu_q, cu_k, used_k, btab, bts, qsb, qss, ksb, kss, vsb, vss, \\\n"
+    "                                          osb, oss); \\\n"
+    "    const int rows = group * sg.sq; \\\n"
+    "    const int r0 = (wr >= 0 ? (int)gridDim.x - 1 - (int)blockIdx.x : (int)blockIdx.x) * BQ; \\\n"
+    "    if (r0 >= rows) return; /* a shorter sequence of a packed batch (the whole block) */ \\\n"
+    "    int kbeg, kend, kfull0, kfull1; \\\n"
+    "    { \\\n"
+    "        const int rl = (r0 + BQ < rows ? r0 + BQ : rows) - 1; \\\n"
+    "        const bool span = r0 / sg.sq != rl / sg.sq; \\\n"
+    "        const int imax = span ? sg.sq - 1 : rl % sg.sq, imin = span ? 0 : r0 % sg.sq; \\\n"
+    "        kbeg = ak_attn_lo(sg, wl, imin); \\\n"
+    "        kend = ak_attn_hi(sg, wr, imax) + 1; \\\n"
+    "        kfull0 = ak_attn_lo(sg, wl, imax); \\\n"
+    "        kfull1 = ak_attn_hi(sg, wr, imin) + 1; \\\n"
+    "        const int s0k = (int)blockIdx.y * split_len; \\\n"
+    "        if (s0k > kbeg) kbeg = s0k; \\\n"
+    "        if (s0k + split_len < kend) kend = s0k + split_len; \\\n"
+    "        if (kend < kfull1) kfull1 = kend; \\\n"
+    "    } \\\n"
     "    const int ntiles = kend > kbeg ? (kend - kbeg + BN - 1) / BN : 0;\n"
     "\n"
     "    if (tid == 0) {\n"
+    "        AK_A9_SMEM\n"
     "        for (int s = 0; s < ST; s++) {\n"
     "            ak_mbar_init(AK_A9_KFULL(s), 128);\n"
     "            ak_mbar_init(AK_A9_VFULL(s), 128);\n"
-    "            ak_mbar_init(AK_A9_KEMPTY(s), 8);\n"
-    "            ak_mbar_init(AK_A9_VEMPTY(s), 8);\n"
+    "            ak_mbar_init(AK_A9_KEMPTY(s), 4 * NC);\n"
+    "            ak_mbar_init(AK_A9_VEMPTY(s), 4 * NC);\n"
     "        }\n"
     "    }\n"
     "    __syncthreads();\n"
     "\n"
     "    if (wg == 0) {\n"
     "        // ---------------- producer ----------------\n"
-    "        ak_setmaxnreg_dec<AK_A9_PREG>();\n"
-    "        const ak_i64 kb = sg.k0 + (ak_i64)h * ksh, vb = sg.v0 + (ak_i64)h * vsh;\n"
-    "        // full barriers of the copy groups issued and not yet published, oldest first (at most 2: with the\n"
-    "        // group being issued, 3 groups in flight)\n"
-    "        ak_u32 pq0 = 0, pq1 = 0;\n"
-    "        for (int n = 0; n <= 2 * ntiles - 1; n++) {\n"
-    "            // groups K0 K1 V0 K2 V1 .. K_{n-1} V_{n-2} V_{n-1}: n = 0 K0; odd n K_{(n+1)/2} (the last: V_{ntiles-1});\n"
-    "            // even n > 0 V_{n/2-1}\n"
-    "            bool isk;\n"
-    "            int t;\n"
-    "            if (n == 0) { isk = true; t = 0; }\n"
-    "            else if (n % 2 == 1) { isk = (n + 1) / 2 < ntiles; t = isk ? (n + 1) / 2 : ntiles - 1; }\n"
-    "            else { isk = false; t = n / 2 - 1; }\n"
-    "            const int st = t % ST, use = t / ST;\n"
-    "            if (use > 0) {\n"
-    "                const ak_u32 eb = isk ? AK_A9_KEMPTY(st) : AK_A9_VEMPTY(st);\n"
-    "                const int par = (use - 1) & 1;\n"
-    "                if (!ak_mbar_test(eb, par)) {  // about to block: publish everything first (no consumer waits on us)\n"
-    "                    if (pq0) {\n"
-    "                        ak_cp_async_wait<0>();\n"
-    "                        ak_fence_proxy_async();\n"
-    "                        ak_mbar_arrive(pq0);\n"
-    "                        if (pq1) ak_mbar_arrive(pq1);\n"
-    "                        pq0 = pq1 = 0;\n"
+    "        ak_setmaxnreg_dec<PREG>();\n"
+    "        AK_A9_GEOMETRY\n"
+    "        AK_A9_SMEM\n"
+    "        // The copy loop, shared by the two address paths: copy(isk, t, dst) issues tile t of K (isk) or V into\n"
+    "        // the stage at shared address dst. Each path is its own instance of the loop, so only its own values\n"
+    "        // stay live (the producer runs on few registers).\n"
+    "        auto produce = [&](auto copy) {\n"
+    "            // full barriers of the copy groups issued and not yet published, oldest first (at most 2: with the\n"
+    "            // group being issued, 3 groups in flight)\n"
+    "            ak_u32 pq0 = 0, pq1 = 0;\n"
+    "            for (int n = 0; n <= 2 * ntiles - 1; n++) {\n"
+    "                // groups K0 K1 V0 K2 V1 .. K_{n-1} V_{n-2} V_{n-1}: n = 0 K0; odd n K_{(n+1)/2} (the last:\n"
+    "                // V_{ntiles-1}); even n > 0 V_{n/2-1}\n"
+    "                bool isk;\n"
+    "                int t;\n"
+    "                if (n == 0) { isk = true; t = 0; }\n"
+    "                else if (n % 2 == 1) { isk = (n + 1) / 2 < ntiles; t = isk ? (n + 1) / 2 : ntiles - 1; }\n"
+    "                else { isk = false; t = n / 2 - 1; }\n"
+    "                const int st = t % ST, use = t / ST;\n"
+    "                if (use > 0) {\n"
+    "                    const ak_u32 eb = isk ? AK_A9_KEMPTY(st) : AK_A9_VEMPTY(st);\n"
+    "                    const int par = (use - 1) & 1;\n"
+    "                    if (!ak_mbar_test(eb, par)) {  // about to block: publish everything first (no consumer waits)\n"
+    "                        if (pq0) {\n"
+    "                            ak_cp_async_wait<0>();\n"
+    "                            ak_fence_proxy_async();\n"
+    "                            ak_mbar_arrive(pq0);\n"
+    "                            if (pq1) ak_mbar_arrive(pq1);\n"
+    "                            pq0 = pq1 = 0;\n"
+    "                        }\n"
+    "                        ak_mbar_wait(eb, par);\n"
     "                    }\n"
-    "                    ak_mbar_wait(eb, par);\n"
+    "                }\n"
+    "                copy(isk, t, (isk ? sk_ : sv_) + (ak_u32)(st * KVBYTES));\n"
+    "                ak_cp_async_commit();\n"
+    "                const ak_u32 full = isk ? AK_A9_KFULL(st) : AK_A9_VFULL(st);\n"
+    "                if (pq1) {  // 3 groups out: publish the oldest once it has landed\n"
+    "                    ak_cp_async_wait<2>();\n"
+    "                    ak_fence_proxy_async();\n"
+    "                    ak_mbar_arrive(pq0);\n"
+    "                    pq0 = pq1;\n"
+    "                    pq1 = full;\n"
+    "                } else if (pq0) {\n"
+    "                    pq1 = full;\n"
+    "                } else {\n"
+    "                    pq0 = full;\n"
     "                }\n"
     "            }\n"
-    "            const int k0 = kbeg + t * BN;\n"
-    "            const T* src = isk ? k : v;\n"
-    "            const ak_i64 base = isk ? kb : vb, sb = isk ? ksb : vsb, ss = isk ? kss : vss;\n"
-    "            const ak_u32 dst = (isk ? sk_ : sv_) + (ak_u32)(st * KVBYTES);\n"
-    "            if (!sg.pages) {\n"
-    "                // rows in place (plain or packed): each thread keeps one 16-byte column of rows RS = 128 / CH\n"
-    "                // apart (RS x CH threads: 120 of 128 at head sizes 80 / 96 / 192), one 64-bit add per chunk; the\n"
-    "                // swizzled slot of row r0t + i RS repeats every PER rows of the loop (RS % 8 == 0: every row)\n"
-    "                enum {\n"
-    "                    RS = 128 / CH, NCP = (BN + RS - 1) / RS,\n"
-    "                    PER = RS % 8 == 0 ? 1 : RS % 4 == 0 ? 2 : RS % 2 == 0 ? 4 : 8\n"
-    "                };\n"
-    "                const int r0t = wt / CH, ch = wt % CH, left = kend - k0 - r0t;\n"
-    "                if (r0t < RS) {\n"
-    "                    const bool cok = ch * 8 < d;\n"
-    "                    const T* p = src + base + (ak_i64)(k0 + r0t) * ss + ch * 8;\n"
-    "                    const ak_i64 step = (ak_i64)RS * ss;\n"
-    "                    ak_u32 da[PER];\n"
+    "            if (pq0) {\n"
+    "                ak_cp_async_wait<0>();\n"
+    "                ak_fence_proxy_async();\n"
+    "                ak_mbar_arrive(pq0);\n"
+    "                if (pq1) ak_mbar_arrive(pq1);\n"
+    "            }\n"
+    "        };\n"
+    "        if (!sg.pages) {\n"
+    "            // rows in place (plain or packed): each thread keeps one 16-byte column of rows RS = 128 / CH apart\n"
+    "            // (RS x CH threads: 120 of 128 at head sizes 80 / 96 / 192), one 64-bit add per chunk; the swizzled\n"
+    "            // slot of row r0t + i RS repeats every PER rows of the loop (RS % 8 == 0: every row)\n"
+    "            enum {\n"
+    "                RS = 128 / CH, NCP = (BN + RS - 1) / RS,\n"
+    "                PER = RS % 8 == 0 ? 1 : RS % 4 == 0 ? 2 : RS % 2 == 0 ? 4 : 8\n"
+    "            };\n"
+    "            const int r0t = wt / CH, ch = wt % CH;\n"
+    "            if (r0t < RS) {\n"
+    "                const int left0 = ch * 8 < d ? kend - kbeg - r0t : 0;  // rows of this thread's column to copy\n"
+    "                const T* const kp = k + sg.k0 + (ak_i64)h * ksh + (ak_i64)(kbeg + r0t) * kss + ch * 8;\n"
+    "                const T* const vp = v + sg.v0 + (ak_i64)h * vsh + (ak_i64)(kbeg + r0t) * vss + ch * 8;\n"
+    "                ak_u32 sw[PER];  // the slots of rows r0t + j RS, j < PER\n"
     "#pragma unroll\n"
-    "                    for (int j = 0; j < PER; j++) da[j] = dst + ak_a9_sw<BN>(r0t + j * RS, ch);\n"
+    "                for (int j = 0; j < PER; j++) sw[j] = ak_a9_sw<BN>(r0t + j * RS, ch);\n"
+    "                produce([&](bool isk, int t, ak_u32 dst) {\n"
+    "                    const ak_i64 ss = isk ? kss : vss;\n"
+    "                    const T* p = (isk ? kp : vp) + (ak_i64)(t * BN) * ss;\n"
+    "                    const T* const src = isk ? k : v;\n"
+    "                    const ak_i64 step = (ak_i64)RS * ss;\n"
+    "                    const int left = left0 - t * BN;\n"
     "#pragma unroll\n"
     "                    for (int i = 0; i < NCP; i++) {\n"
     "                        if (BN % RS == 0 || i < NCP - 1 || r0t + i * RS < BN) {  // rows past the tile: no copy\n"
-    "                            const bool ok = cok && i * RS < left;\n"
-    "                            asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\\n\" ::\"r\"(\n"
-    "                                             da[i % PER] + (ak_u32)((i / PER) * PER * RS * 128)),\n"
+    "                            const bool ok = i * RS < left;\n"
+    "                            // row r0t + i RS: the slot of row r0t + (i % PER) RS, (i / PER) PER RS rows down\n"
+    "                            const ak_u32 da = dst + sw[i % PER] + (ak_u32)((i / PER) * PER * RS * 128);\n"
+    "                            asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\\n\" ::\"r\"(da),\n"
     "                                         \"l\"(ok ? p : src), \"r\"(ok ? 16 : 0) : \"memory\");\n"
     "                        }\n"
     "                        p += step;\n"
-    "                        asm volatile(\"\" : \"+l\"(p));  // one live address (the producer runs on few registers)\n"
+    "                        asm volatile(\"\" : \"+l\"(p));  // one live address\n"
     "                    }\n"
-    "                }\n"
+    "                });\n"
     "            } else {\n"
+    "                produce([&](bool, int, ak_u32) {});  // idle threads: the same barrier arrivals, no copies\n"
+    "            }\n"
+    "        } else {\n"
+    "            const ak_i64 kb = sg.k0 + (ak_i64)h * ksh, vb = sg.v0 + (ak_i64)h * vsh;\n"
+    "            produce([&](bool isk, int t, ak_u32 dst) {\n"
+    "                const int k0 = kbeg + t * BN;\n"
+    "                const T* src = isk ? k : v;\n"
+    "                const ak_i64 base = isk ? kb : vb, sb = isk ? ksb : vsb, ss = isk ? kss : vss;\n"
     "                for (int c = wt; c < BN * CH; c += 128) {\n"
     "                    const int row = c / CH, ch = c % CH, j = k0 + row;\n"
     "                    const bool ok = j < kend && ch * 8 < d;\n"
@@ -15156,32 +15209,15 @@ static const char _ak_src_attention_sm90[] =
     "                    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\\n\" ::\"r\"(dst + ak_a9_sw<BN>(row, ch)),\n"
     "                                 \"l\"(p), \"r\"(ok ? 16 : 0) : \"memory\");\n"
     "                }\n"
-    "            }\n"
-    "            ak_cp_async_commit();\n"
-    "            const ak_u32 full = isk ? AK_A9_KFULL(st) : AK_A9_VFULL(st);\n"
-    "            if (pq1) {  // 3 groups out: publish the oldest once it has landed\n"
-    "                ak_cp_async_wait<2>();\n"
-    "                ak_fence_proxy_async();\n"
-    "                ak_mbar_arrive(pq0);\n"
-    "                pq0 = pq1;\n"
-    "                pq1 = full;\n"
-    "            } else if (pq0) {\n"
-    "                pq1 = full;\n"
-    "            } else {\n"
-    "                pq0 = full;\n"
-    "            }\n"
-    "        }\n"
-    "        if (pq0) {\n"
-    "            ak_cp_async_wait<0>();\n"
-    "            ak_fence_proxy_async();\n"
-    "            ak_mbar_arrive(pq0);\n"
-    "            if (pq1) ak_mbar_arrive(pq1);\n"
+    "            });\n"
     "        }\n"
     "        return;\n"
     "    }\n"
     "\n"
     "    // ---------------- consumers ----------------\n"
-    "    ak_setmaxnreg_inc<AK_A9_CREG>();\n"
+    "    ak_setmaxnreg_inc<CREG>();\n"
+    "    AK_A9_GEOMETRY\n"
+    "    AK_A9_SMEM\n"
     "    const int c = wg - 1, warp = wt / 32, lane = wt % 32;\n"
     "    const int rc0 = r0 + 64 * c;  // this consumer's first row\n"
     "    // Q rows rc0 .. rc0 + 63 (zeros past the end) into this consumer's slice of the Q tile\n"
@@ -15268,7 +15304,7 @@ static const char _ak_src_attention_sm90[] =
     "        }\n"
     "        // row maxima and sums over NP independent partials per row (short dependency chains; 2 above head\n"
     "        // size 128, where registers are short)\n"
-    "        enum { NP = HD > 128 ? 2 : 4 };\n"
+    "        enum { NP = HD > 128 || NC > 2 ? 2 : 4 };\n"
     "        auto part = [](int r) { return ((r / 2) % 2) * NP + (r % 2) + 2 * ((r / 4) % (NP / 2)); };\n"
     "        float mp[2 * NP], sp[2 * NP];\n"
     "#pragma unroll\n"
@@ -15317,20 +15353,21 @@ static const char _ak_src_attention_sm90[] =
     "#pragma unroll\n"
     "        for (int i = 0; i < BN / 4; i++) pf[i] = ak_a9_pack<D>(s[2 * i], s[2 * i + 1]);\n"
     "    };\n"
-    "    // Ping-pong (pp): the two consumers take turns issuing their wgmma batches (named barriers 3 + c, 256\n"
-    "    // threads: the waiting consumer's bar.sync and the other's bar.arrive), so the tensor cores run one\n"
-    "    // consumer's S_t and P_{t-1} V_{t-1} while the other runs its softmax, instead of interleaving both.\n"
-    "    // Consumer 1 opens consumer 0's first turn; consumer 0 takes one extra turn at the end (every arrive\n"
-    "    // has its sync).\n"
+    "    // Ping-pong (pp): the consumers take turns in a ring issuing their wgmma batches (named barriers\n"
+    "    // 1 + NC + c, 256 threads: the waiting consumer's bar.sync and the previous one's bar.arrive), so the\n"
+    "    // tensor cores run one consumer's S_t and P_{t-1} V_{t-1} while the others run their softmax, instead of\n"
+    "    // interleaving all. The last consumer opens consumer 0's first turn; consumer 0 takes one extra turn at\n"
+    "    // the end (every arrive has its sync). A consumer cannot pass twice before the next one takes: its own\n"
+    "    // next turn waits for the whole ring.\n"
     "    const bool pp = (vec & 2) != 0;\n"
-    "    auto turn_take = [&]() { if (pp) ak_named_bar(3 + c, 256); };\n"
-    "    auto turn_pass = [&]() { if (pp) ak_named_arrive(4 - c, 256); };\n"
+    "    auto turn_take = [&]() { if (pp) ak_named_bar(1 + NC + c, 256); };\n"
+    "    auto turn_pass = [&]() { if (pp) ak_named_arrive(1 + NC + (c + 1) % NC, 256); };\n"
     "    // Order per tile t (as FlashAttention-3): issue S_t; rescale O by the factor of tile t-1's softmax (on\n"
     "    // the CUDA cores while S_t runs); issue O += P_{t-1} V_{t-1}; softmax of S_t under that P V; pack P_t.\n"
     "    // Between the end of a P V and the next wgmma only the packing of P (and the K wait) remains.\n"
     "    if (ntiles > 0) {\n"
     "        float al0 = 0.0f, al1 = 0.0f;\n"
-    "        if (c == 1) turn_pass();\n"
+    "        if (c == NC - 1) turn_pass();\n"
     "        turn_take();\n"
     "        issue_s(0);\n"
     "        turn_pass();\n"
@@ -15371,41 +15408,52 @@ static const char _ak_src_attention_sm90[] =
     "    l0 += ak_shfl_xor(l0, 2);\n"
     "    l1 += ak_shfl_xor(l1, 1);\n"
     "    l1 += ak_shfl_xor(l1, 2);\n"
-    "\n"
-    "    // write rows lr0 / lr1: column 8 (r / 4) + 2 (lane % 4) + r % 2 of accumulator r\n"
-    "    const float inv0 = l0 > 0.0f ? 1.0f / l0 : 0.0f, inv1 = l1 > 0.0f ? 1.0f / l1 : 0.0f;\n"
-    "    const float lse0 = l0 > 0.0f ? m0 + log2f(l0) : -AK_INF, lse1 = l1 > 0.0f ? m1 + log2f(l1) : -AK_INF;\n"
-    "    const ak_i64 rows_all = (ak_i64)gridDim.z * group * sq;\n"
-    "#pragma unroll\n"
-    "    for (int half = 0; half < 2; half++) {\n"
-    "        const int r = half ? lr1 : lr0;\n"
-    "        if (r >= rows) continue;\n"
-    "        const int g = r / sg.sq, i = r % sg.sq, hq_idx = h * group + g;\n"
-    "        const float inv = half ? inv1 : inv0, ls = half ? lse1 : lse0;\n"
-    "        const ak_i64 grow = ((ak_i64)b * hkv * group + hq_idx) * sq + i;\n"
-    "        if (nsplit > 1) {\n"
-    "            float* po = part + (grow * nsplit + blockIdx.y) * HD;\n"
-    "#pragma unroll\n"
-    "            for (int a = 0; a < NO; a += 4) {\n"
-    "                const int col = 8 * (a / 4) + 2 * (lane % 4);\n"
-    "                po[col] = oa[a + 2 * half] * inv;\n"
-    "                po[col + 1] = oa[a + 2 * half + 1] * inv;\n"
+    "    {\n"
+    "        // the block's sequence and rows again: recomputing them costs a few loads, keeping them live through the\n"
+    "        // key loop costs registers (spills at 160 a thread with 3 consumers)\n"
+    "        const int pair = (int)blockIdx.z, b = pair / hkv, h = pair % hkv;\n"
+    "        const ak_attn_seq sg = ak_attn_seq_of(b, sq, skv, cu_q, cu_k, used_k, btab, bts, qsb, qss, ksb, kss, vsb, vss,\n"
+    "                                              osb, oss);\n"
+    "        const int rows = group * sg.sq;\n"
+    "        const int lr0 = (wr >= 0 ? (int)gridDim.x - 1 - (int)blockIdx.x : (int)blockIdx.x) * BQ + 64 * c + 16 * warp +\n"
+    "                        lane / 4, lr1 = lr0 + 8;\n"
+    "        // write rows lr0 / lr1: column 8 (r / 4) + 2 (lane % 4) + r % 2 of accumulator r\n"
+    "        const float inv0 = l0 > 0.0f ? 1.0f / l0 : 0.0f, inv1 = l1 > 0.0f ? 1.0f / l1 : 0.0f;\n"
+    "        const float lse0 = l0 > 0.0f ? m0 + log2f(l0) : -AK_INF, lse1 = l1 > 0.0f ? m1 + log2f(l1) : -AK_INF;\n"
+    "        const ak_i64 rows_all = (ak_i64)gridDim.z * group * sq;\n"
+    "    #pragma unroll\n"
+    "        for (int half = 0; half < 2; half++) {\n"
+    "            const int r = half ? lr1 : lr0;\n"
+    "            if (r >= rows) continue;\n"
+    "            const int g = r / sg.sq, i = r % sg.sq, hq_idx = h * group + g;\n"
+    "            const float inv = half ? inv1 : inv0, ls = half ? lse1 : lse0;\n"
+    "            const ak_i64 grow = ((ak_i64)b * hkv * group + hq_idx) * sq + i;\n"
+    "            if (nsplit > 1) {\n"
+    "                float* po = part + (grow * nsplit + blockIdx.y) * HD;\n"
+    "    #pragma unroll\n"
+    "                for (int a = 0; a < NO; a += 4) {\n"
+    "                    const int col = 8 * (a / 4) + 2 * (lane % 4);\n"
+    "                    po[col] = oa[a + 2 * half] * inv;\n"
+    "                    po[col + 1] = oa[a + 2 * half + 1] * inv;\n"
+    "                }\n"
+    "                if (lane % 4 == 0) part[rows_all * nsplit * HD + grow * nsplit + blockIdx.y] = ls;\n"
+    "            } else {\n"
+    "                T* op = o + sg.o0 + (ak_i64)hq_idx * osh + (ak_i64)i * oss;\n"
+    "    #pragma unroll\n"
+    "                for (int a = 0; a < NO; a += 4) {\n"
+    "                    const int col = 8 * (a / 4) + 2 * (lane % 4);\n"
+    "                    if (col < d) *(ak_u32*)(op + col) = ak_a9_pack<D>(oa[a + 2 * half] * inv, oa[a + 2 * half + 1] * inv);\n"
+    "                }\n"
+    "                if (lse && lane % 4 == 0) lse[grow] = ls * AK_LN2;\n"
     "            }\n"
-    "            if (lane % 4 == 0) part[rows_all * nsplit * HD + grow * nsplit + blockIdx.y] = ls;\n"
-    "        } else {\n"
-    "            T* op = o + sg.o0 + (ak_i64)hq_idx * osh + (ak_i64)i * oss;\n"
-    "#pragma unroll\n"
-    "            for (int a = 0; a < NO; a += 4) {\n"
-    "                const int col = 8 * (a / 4) + 2 * (lane % 4);\n"
-    "                if (col < d) *(ak_u32*)(op + col) = ak_a9_pack<D>(oa[a + 2 * half] * inv, oa[a + 2 * half + 1] * inv);\n"
-    "            }\n"
-    "            if (lse && lane % 4 == 0) lse[grow] = ls * AK_LN2;\n"
     "        }\n"
     "    }\n"
     "#undef AK_A9_KFULL\n"
     "#undef AK_A9_VFULL\n"
     "#undef AK_A9_KEMPTY\n"
     "#undef AK_A9_VEMPTY\n"
+    "#undef AK_A9_GEOMETRY\n"
+    "#undef AK_A9_SMEM\n"
     "}\n"
     "// tiles per head size: 128 keys up to head size 128 (3 stages below 128: room), 64 keys above (registers);\n"
     "// 192 keys at head size 64 (as FlashAttention-3) measured 1% faster on 2048 keys, 3% slower causal and 9% slower\n"
@@ -15416,29 +15464,43 @@ static const char _ak_src_attention_sm90[] =
     "#define AK_A9_BN(HD) ((HD) > 128 ? 64 : 128)\n"
     "#endif\n"
     "#define AK_A9_ST(HD) ((HD) < 128 ? 3 : 2)\n"
-    "#define AK_A9_BODY(D, HD)                                                                                          \\\n"
-    "    ak_attn_sm90<D, HD, AK_A9_BN(HD), AK_A9_ST(HD)>(q, k, v, o, lse, hkv, group, sq, skv, d, qsb, qsh, qss, ksb,   \\\n"
+    "#define AK_A9_BODY(D, HD, NC)                                                                                      \\\n"
+    "    ak_attn_sm90<D, HD, AK_A9_BN(HD), AK_A9_ST(HD), NC>(q, k, v, o, lse, hkv, group, sq, skv, d, qsb, qsh, qss, ksb,   \\\n"
     "                                                    ksh, kss, vsb, vsh, vss, osb, osh, oss, scale_log2, nsplit,     \\\n"
     "                                                    split_len, part, cu_q, cu_k, used_k, btab, bts, pshift, wl, wr, \\\n"
     "                                                    softcap, vec)\n"
     "#else\n"
-    "#define AK_A9_BODY(D, HD) \\\n"
-    "    do {                  \\\n"
+    "#define AK_A9_BODY(D, HD, NC) \\\n"
+    "    do {                      \\\n"
     "    } while (0)\n"
     "#endif\n"
     "\n"
-    "#define AK_A9(HD, DT, D)                                                                                          \\\n"
-    "    AK_KERNEL void __launch_bounds__(384, 1) ak_attn_sm90_##HD##_##DT(AK_A9_KPARAMS(D)) {                         \\\n"
+    "// consumer warpgroups (64 query rows each): 2 (ak_attn_sm90_N_*), or 3 at head sizes <= 64\n"
+    "// (ak_attn_sm90_Nw3_*: 192 rows, 512 threads)\n"
+    "#define AK_A9(HD, NC, SFX, DT, D)                                                                                 \\\n"
+    "    AK_KERNEL void __launch_bounds__(128 * (NC + 1), 1) ak_attn_sm90_##HD##SFX##_##DT(AK_A9_KPARAMS(D)) {        \\\n"
     "        (void)causal; (void)R; (void)vec;                                                                         \\\n"
-    "        AK_A9_BODY(D, HD);                                                                                        \\\n"
+    "        AK_A9_BODY(D, HD, NC);                                                                                    \\\n"
     "    }\n"
-    "#define AK_A9_2(HD) AK_A9(HD, f16, ak_f16_t) AK_A9(HD, bf16, ak_bf16_t)\n"
+    "// AK_A9_NCO=N (the host passes it): only the kernels with N consumers\n"
+    "#if !defined(AK_A9_NCO) || AK_A9_NCO == 2\n"
+    "#define AK_A9_2(HD) AK_A9(HD, 2, , f16, ak_f16_t) AK_A9(HD, 2, , bf16, ak_bf16_t)\n"
+    "#else\n"
+    "#define AK_A9_2(HD)\n"
+    "#endif\n"
+    "#if !defined(AK_A9_NCO) || AK_A9_NCO == 3\n"
+    "#define AK_A9_3(HD) AK_A9(HD, 3, w3, f16, ak_f16_t) AK_A9(HD, 3, w3, bf16, ak_bf16_t)\n"
+    "#else\n"
+    "#define AK_A9_3(HD)\n"
+    "#endif\n"
     "// AK_A9_ONLY=N (the host passes it): only head size N's kernels\n"
     "#if !defined(AK_A9_ONLY) || AK_A9_ONLY == 32\n"
     "AK_A9_2(32)\n"
+    "AK_A9_3(32)\n"
     "#endif\n"
     "#if !defined(AK_A9_ONLY) || AK_A9_ONLY == 64\n"
     "AK_A9_2(64)\n"
+    "AK_A9_3(64)\n"
     "#endif\n"
     "#if !defined(AK_A9_ONLY) || AK_A9_ONLY == 80\n"
     "AK_A9_2(80)\n"
@@ -16176,34 +16238,44 @@ static const char _ak_src_conv[] =
     "/* The implicit-GEMM tile at (m0, co0) of group g. KMAJOR: shared tiles\n"
     " * k-contiguous (As[m * LDA + k], Bs[n * LDB + k], the matrix-core path),\n"
     " * else m / n-contiguous (As[k * LDA + m], the SIMT path). */\n"
-    "template <class DT, bool FAST32, bool MMA>\n"
-    "AK_INLINE void ak_conv_igemm(const typename DT::T* AK_RESTRICT x, const typename DT::T* AK_RESTRICT w,\n"
-    "                             const typename DT::T* AK_RESTRICT bias, typename DT::T* AK_RESTRICT y, AK_CONV_PARAMS) {\n"
-    "    typedef typename DT::T T;\n"
-    "    typedef ak_mma<DT, FAST32> MM;\n"
+    "/* The block tile and its shared memory (the kernel declares it: one copy for both instantiations of\n"
+    " * ak_conv_igemm behind a kernel name). */\n"
+    "template <class DT, bool MMA>\n"
+    "struct ak_conv_tile {\n"
     "    enum { NT = 256, BM = 128, BN = 64, BK = DT::SIZE == 4 ? 16 : 32, PAD = DT::SIZE == 4 ? 4 : 8,\n"
     "           LDA = MMA ? BK + PAD : BM + PAD, LDB = MMA ? BK + PAD : BN + PAD,\n"
     "           ASZ = MMA ? BM * LDA : BK * LDA, BSZ = MMA ? BN * LDB : BK * LDB,\n"
     "           NA = BM * BK / NT, NB = BN * BK / NT, LDST = BM + 1,\n"
     "           TILE_BYTES = 2 * (ASZ + BSZ) * DT::SIZE, STAGE_BYTES = BN * LDST * 4,\n"
     "           SMEM = TILE_BYTES > STAGE_BYTES ? TILE_BYTES : STAGE_BYTES };\n"
+    "};\n"
+    "\n"
+    "/* PH: the sub-pixel phase form (flag PHASE), a separate instantiation so that the other path reads the shape\n"
+    " * parameters unmodified (constant operands, as before the phases existed). */\n"
+    "template <class DT, bool FAST32, bool MMA, bool PH>\n"
+    "AK_INLINE void ak_conv_igemm(unsigned char* smem, ak_conv_kent (*tab)[ak_conv_tile<DT, MMA>::BK], const typename DT::T* AK_RESTRICT x,\n"
+    "                             const typename DT::T* AK_RESTRICT w, const typename DT::T* AK_RESTRICT bias,\n"
+    "                             typename DT::T* AK_RESTRICT y, AK_CONV_PARAMS) {\n"
+    "    typedef typename DT::T T;\n"
+    "    typedef ak_mma<DT, FAST32> MM;\n"
+    "    typedef ak_conv_tile<DT, MMA> TL;\n"
+    "    enum { NT = TL::NT, BM = TL::BM, BN = TL::BN, BK = TL::BK, LDA = TL::LDA, LDB = TL::LDB, ASZ = TL::ASZ, BSZ = TL::BSZ,\n"
+    "           NA = TL::NA, NB = TL::NB, LDST = TL::LDST };\n"
     "    static_assert(NT % BM == 0 && NT % BK == 0 && NA * NT == BM * BK && NB * NT == BN * BK, \"conv: bad tile\");\n"
-    "    __shared__ __attribute__((aligned(16))) unsigned char smem[SMEM];\n"
-    "    __shared__ ak_conv_kent tab[2][BK];\n"
     "    T (*As)[ASZ] = (T (*)[ASZ])smem;\n"
     "    T (*Bs)[BSZ] = (T (*)[BSZ])(smem + 2 * ASZ * DT::SIZE);\n"
     "    const bool trans = (flags & AK_CVF_TRANS) != 0, cl = (flags & AK_CVF_NHWC) != 0;\n"
     "    const int tid = (int)threadIdx.x;\n"
     "    /* flag PHASE (transposed, a stride > 1): blockIdx.z = group x phases + phase; the block computes the\n"
     "     * phase's outputs as a stride-1 transposed convolution over the phase's taps only (ak_conv_phase) */\n"
-    "    const int nph = (flags & AK_CVF_PHASE) ? sD * sH * sW : 1;\n"
+    "    const int nph = PH ? sD * sH * sW : 1;\n"
     "    const int g = (int)blockIdx.z / nph, ph = (int)blockIdx.z % nph, co0 = (int)blockIdx.y * BN;\n"
     "    const int m0 = (int)blockIdx.x * BM;\n"
     "    /* the full output and kernel (y and weight addressing), before the phase's extents replace them */\n"
     "    const int fOH = OH, fOW = OW, fOP = OD * OH * OW, fkH = kH, fkW = kW, taps = kD * kH * kW;\n"
     "    const int rD = ph / (sH * sW), rH = (ph / sW) % sH, rW = ph % sW, fsD = sD, fsH = sH, fsW = sW;\n"
     "    int t0D = 0, t0H = 0, t0W = 0, tsD = 1, tsH = 1, tsW = 1;\n"
-    "    if (nph > 1) {\n"
+    "    if constexpr (PH) {\n"
     "        const ak_conv_phase fd = ak_conv_phase_of(rD, OD, kD, sD, pD, dD), fh = ak_conv_phase_of(rH, OH, kH, sH, pH, dH),\n"
     "                            fw = ak_conv_phase_of(rW, OW, kW, sW, pW, dW);\n"
     "        OD = fd.o_n; OH = fh.o_n; OW = fw.o_n;\n"
@@ -16215,13 +16287,13 @@ static const char _ak_src_conv[] =
     "    }\n"
     "    /* the weight's tap of the phase's tap t (t ordered as the phase's kD x kH x kW) */\n"
     "    auto wtap = [&](int t) {\n"
-    "        if (nph == 1) return t;\n"
+    "        if constexpr (!PH) return t;\n"
     "        const int qw = t % kW, qh = (t / kW) % kH, qd = t / (kW * kH);\n"
     "        return ((t0D + qd * tsD) * fkH + t0H + qh * tsH) * fkW + t0W + qw * tsW;\n"
     "    };\n"
     "    /* y offset in a sample (in positions) of the phase's output position o */\n"
     "    auto ypos = [&](int o) {\n"
-    "        if (nph == 1) return o;\n"
+    "        if constexpr (!PH) return o;\n"
     "        const int jw = o % OW, jh = (o / OW) % OH, jd = o / (OW * OH);\n"
     "        return ((rD + fsD * jd) * fOH + rH + fsH * jh) * fOW + rW + fsW * jw;\n"
     "    };\n"
@@ -16514,7 +16586,11 @@ static const char _ak_src_conv[] =
     "                                               int Nb, int Cin, int Cout, int Cig, int Cog, int ID, int IH, int IW, int OD, \\\n"
     "                                               int OH, int OW, int kD, int kH, int kW, int sD, int sH, int sW, int pD, int pH, \\\n"
     "                                               int pW, int dD, int dH, int dW) {                                              \\\n"
-    "        ak_conv_igemm<D, FAST32, MMA && ak_mma<D, FAST32>::OK>(x, w, bias, y, AK_CONV_ARGS);                           \\\n"
+    "        constexpr bool MC = MMA && ak_mma<D, FAST32>::OK;                                                             \\\n"
+    "        __shared__ __attribute__((aligned(16))) unsigned char smem[ak_conv_tile<D, MC>::SMEM];                         \\\n"
+    "        __shared__ ak_conv_kent tab[2][ak_conv_tile<D, MC>::BK];                                                      \\\n"
+    "        if (flags & AK_CVF_PHASE) ak_conv_igemm<D, FAST32, MC, true>(smem, tab, x, w, bias, y, AK_CONV_ARGS);         \\\n"
+    "        else ak_conv_igemm<D, FAST32, MC, false>(smem, tab, x, w, bias, y, AK_CONV_ARGS);                            \\\n"
     "    }\n"
     "AK_CONV_IGEMM(ak_conv_igemm_mma_f16, ak_f16_t, false, true)\n"
     "AK_CONV_IGEMM(ak_conv_igemm_mma_bf16, ak_bf16_t, false, true)\n"
@@ -17156,10 +17232,151 @@ static const char _ak_src_gemm[] =
     "    }\n"
     "}\n"
     "\n"
+    "#if defined(AK_MMA_SYNC)\n"
+    "/* ---- NVIDIA sm_80+, f16 / bf16, 128 x 128: a 3-stage cp.async ring ---------\n"
+    " * (amdkit.h's tile table says how). Tiles keep their global layout, 16-byte\n"
+    " * chunks XOR-swizzled (ak_gr_sw): no bank conflict for copies or ldmatrix.\n"
+    " * Chunks past the matrix or without 16-byte rows: plain loads. */\n"
+    "template <bool TR>\n"
+    "AK_INLINE void ak_gr_ldsm(ak_u32 a, ak_u32* r) {\n"
+    "    if (TR) asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\" : \"=r\"(r[0]), \"=r\"(r[1]), \"=r\"(r[2]), \"=r\"(r[3]) : \"r\"(a));\n"
+    "    else asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\" : \"=r\"(r[0]), \"=r\"(r[1]), \"=r\"(r[2]), \"=r\"(r[3]) : \"r\"(a));\n"
+    "}\n"
+    "/* chunk c of row r: KC 128 rows of 64 bytes, else 32 of 256 */\n"
+    "template <bool KC> AK_INLINE int ak_gr_sw(int r, int c) { return KC ? r * 64 + ((c ^ ((r >> 1) & 3)) << 4) : r * 256 + ((c ^ (r & 7)) << 4); }\n"
+    "/* op(X)'s 128 x 32 tile at (r0, k0) into stage s; KC: X[r ld + k] */\n"
+    "template <class T, bool KC>\n"
+    "AK_INLINE void ak_gr_load(ak_u32 s, const T* X, ak_i64 ld, bool vec, int r0, int k0, int R, int K) {\n"
+    "#pragma unroll\n"
+    "    for (int i = 0; i < 2; i++) {\n"
+    "        const int q = (int)threadIdx.x + 256 * i, r = KC ? q >> 2 : q >> 4, c = KC ? q & 3 : q & 15;\n"
+    "        const int gr = r0 + (KC ? r : 8 * c), gk = k0 + (KC ? 8 * c : r), n = KC ? (gr < R ? K - gk : 0) : (gk < K ? R - gr : 0);\n"
+    "        const T* p = X + (KC ? (ak_i64)gr * ld + gk : (ak_i64)gk * ld + gr);\n"
+    "        const ak_u32 d = s + ak_gr_sw<KC>(r, c);\n"
+    "        if (vec && n >= 8) asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\" ::\"r\"(d), \"l\"(p) : \"memory\");\n"
+    "        else {\n"
+    "            ak_u32 v[4] = { 0u, 0u, 0u, 0u };\n"
+    "#pragma unroll\n"
+    "            for (int j = 0; j < 8; j++)\n"
+    "                if (j < n) v[j / 2] |= (ak_u32)((const ak_u16*)p)[j] << (16 * (j % 2));\n"
+    "            asm volatile(\"st.shared.v4.b32 [%0], {%1, %2, %3, %4};\" ::\"r\"(d), \"r\"(v[0]), \"r\"(v[1]), \"r\"(v[2]), \"r\"(v[3]) : \"memory\");\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "template <class DT, bool KCA, bool KCB>\n"
+    "AK_INLINE void ak_gemm_ring(AK_GEMM_PARAMS_T(DT), const int m0, const int n0, unsigned char* smem) {\n"
+    "    typedef ak_mma<DT, false> MM;\n"
+    "    typedef typename DT::T T;\n"
+    "    enum { S = 3, TILE = 8192, TN = 32 };\n"
+    "    const int l = ak_lane(), w = ak_wave_id(), wm = w / 4, wn = w % 4, o32 = (flags & AK_GF_OUT32) ? 1 : 0;\n"
+    "    const ak_u32 sa0 = ak_smem_addr(smem), sb0 = sa0 + S * TILE;\n"
+    "    ak_u32 ao[2][4], bo[2][2]; /* ldmatrix, k 0..15 / 16..31 */\n"
+    "#pragma unroll\n"
+    "    for (int h = 0; h < 2; h++) {\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < 4; i++)\n"
+    "            ao[h][i] = KCA ? ak_gr_sw<true>(wm * 64 + i * 16 + l % 16, 2 * h + l / 16)\n"
+    "                           : ak_gr_sw<false>(16 * h + l % 8 + 8 * (l / 16), wm * 8 + i * 2 + (l / 8) % 2);\n"
+    "#pragma unroll\n"
+    "        for (int j = 0; j < 2; j++)\n"
+    "            bo[h][j] = KCB ? ak_gr_sw<true>(wn * TN + j * 16 + l % 8 + 8 * (l / 16), 2 * h + (l / 8) % 2)\n"
+    "                           : ak_gr_sw<false>(16 * h + l % 8 + 8 * ((l / 8) % 2), wn * 4 + j * 2 + l / 16);\n"
+    "    }\n"
+    "    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {\n"
+    "        const T *Ab = A + (ak_i64)b * sA, *Bb = B + (ak_i64)b * sB;\n"
+    "        typename MM::C acc[4][4];\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < 4; i++)\n"
+    "#pragma unroll\n"
+    "            for (int j = 0; j < 4; j++) MM::zero(acc[i][j]);\n"
+    "        const int nk = (K + 31) / 32;\n"
+    "        __syncthreads(); /* the last batch's epilogue is done */\n"
+    "        for (int kt = -2, rd = 0, wr = 0; kt < nk; kt++) {\n"
+    "            if (kt >= 0) {\n"
+    "                asm volatile(\"cp.async.wait_group 1;\" ::: \"memory\");\n"
+    "                __syncthreads(); /* tile kt is in; all warps are done with tile kt - 1 (stage wr) */\n"
+    "            }\n"
+    "            if (kt + 2 < nk) {\n"
+    "                ak_gr_load<T, KCA>(sa0 + wr * TILE, Ab, lda, (flags & AK_GF_VA) != 0, m0, (kt + 2) * 32, M, K);\n"
+    "                ak_gr_load<T, KCB>(sb0 + wr * TILE, Bb, ldb, (flags & AK_GF_VB) != 0, n0, (kt + 2) * 32, N, K);\n"
+    "            }\n"
+    "            asm volatile(\"cp.async.commit_group;\" ::: \"memory\");\n"
+    "            wr = wr == S - 1 ? 0 : wr + 1;\n"
+    "            if (kt < 0) continue;\n"
+    "            typename MM::A fa[2][4]; /* all loads first: asm keeps order */\n"
+    "            typename MM::B fb[2][4];\n"
+    "#pragma unroll\n"
+    "            for (int h = 0; h < 2; h++) {\n"
+    "#pragma unroll\n"
+    "                for (int i = 0; i < 4; i++) ak_gr_ldsm<!KCA>(sa0 + rd * TILE + ao[h][i], fa[h][i].r);\n"
+    "#pragma unroll\n"
+    "                for (int j = 0; j < 2; j++) {\n"
+    "                    ak_u32 r[4];\n"
+    "                    ak_gr_ldsm<!KCB>(sb0 + rd * TILE + bo[h][j], r);\n"
+    "                    fb[h][2 * j].r[0] = r[0]; fb[h][2 * j].r[1] = r[1]; fb[h][2 * j + 1].r[0] = r[2]; fb[h][2 * j + 1].r[1] = r[3];\n"
+    "                }\n"
+    "            }\n"
+    "#pragma unroll\n"
+    "            for (int h = 0; h < 2; h++)\n"
+    "#pragma unroll\n"
+    "                for (int i = 0; i < 4; i++)\n"
+    "#pragma unroll\n"
+    "                    for (int j = 0; j < 4; j++) MM::mma(acc[i][j], fa[h][i], fb[h][j]);\n"
+    "            rd = rd == S - 1 ? 0 : rd + 1;\n"
+    "        }\n"
+    "        asm volatile(\"cp.async.wait_group 0;\" ::: \"memory\");\n"
+    "        void* Db = (void*)ak_gemm_off(D, sD, b, o32, DT::SIZE);\n"
+    "        const void *Cb = ak_gemm_off(C, sC, b, o32, DT::SIZE), *Rb = ak_gemm_off(R, sR, b, o32, DT::SIZE);\n"
+    "        if (!(flags & (AK_GF_C | AK_GF_BIAS | AK_GF_RES)) && (flags >> AK_GF_ACT_SHIFT) == AK_UNARY_NONE) {\n"
+    "            const bool pair = (ldd & 1) == 0 && (((ak_u64)Db) & (o32 ? 7u : 3u)) == 0;\n"
+    "#pragma unroll\n"
+    "            for (int e = 0; e < 32; e++) { /* fragment e / 8, e / 2 % 4, row half e % 2 */\n"
+    "                const int i = e / 8, j = e / 2 % 4, hh = e % 2, m = m0 + wm * 64 + i * 16 + l / 4 + 8 * hh, n = n0 + wn * TN + j * 8 + 2 * (l % 4);\n"
+    "                const float v0 = alpha * acc[i][j].v[2 * hh], v1 = alpha * acc[i][j].v[2 * hh + 1];\n"
+    "                if (m >= M) continue;\n"
+    "                if (o32 && pair && n + 1 < N) *(float2*)((float*)Db + (ak_i64)m * ldd + n) = make_float2(v0, v1);\n"
+    "                else if (!o32 && pair && n + 1 < N) *(ak_u32*)((T*)Db + (ak_i64)m * ldd + n) = ak_pack2(DT::from(v0), DT::from(v1));\n"
+    "                else\n"
+    "                    for (int c = 0; c < 2 && n + c < N; c++) {\n"
+    "                        if (o32) ((float*)Db)[(ak_i64)m * ldd + n + c] = c ? v1 : v0;\n"
+    "                        else ((T*)Db)[(ak_i64)m * ldd + n + c] = DT::from(c ? v1 : v0);\n"
+    "                    }\n"
+    "            }\n"
+    "            continue;\n"
+    "        }\n"
+    "        float* st = (float*)smem + w * (16 * TN);\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < 4; i++) {\n"
+    "            __syncthreads();\n"
+    "#pragma unroll\n"
+    "            for (int j = 0; j < 4; j++)\n"
+    "#pragma unroll\n"
+    "                for (int e = 0; e < 4; e++) st[MM::c_row(l, e) * TN + j * 8 + MM::c_col(l, e)] = acc[i][j].v[e];\n"
+    "            __syncthreads();\n"
+    "            ak_gemm_epi<DT>(st, TN, 16, TN, m0 + wm * 64 + i * 16, n0 + wn * TN, l, AK_WAVE, M, N, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha,\n"
+    "                            beta, flags, ap);\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "template <class DT>\n"
+    "AK_INLINE void ak_gemm_ring_any(AK_GEMM_PARAMS_T(DT), const int m0, const int n0) {\n"
+    "    __shared__ __attribute__((aligned(128))) unsigned char smem[6 * 8192];\n"
+    "    if (!(flags & AK_GF_TA)) {\n"
+    "        if (flags & AK_GF_TB) ak_gemm_ring<DT, true, true>(AK_GEMM_ARGS, m0, n0, smem);\n"
+    "        else ak_gemm_ring<DT, true, false>(AK_GEMM_ARGS, m0, n0, smem);\n"
+    "    } else if (flags & AK_GF_TB) ak_gemm_ring<DT, false, true>(AK_GEMM_ARGS, m0, n0, smem);\n"
+    "    else ak_gemm_ring<DT, false, false>(AK_GEMM_ARGS, m0, n0, smem);\n"
+    "}\n"
+    "#endif /* AK_MMA_SYNC */\n"
+    "\n"
     "/* One BM x BN tile at (m0, n0) on the matrix cores where the target has the\n"
     " * instruction for DT, else on FMAs. */\n"
     "template <class DT, bool FAST32, int BM, int BN, int BK, int NT>\n"
     "AK_INLINE void ak_gemm_mma_or_simt(AK_GEMM_PARAMS_T(DT), int m0, int n0) {\n"
+    "#if defined(AK_MMA_SYNC)\n"
+    "    if constexpr (DT::SIZE == 2 && BM == 128 && BN == 128 && NT == 256) ak_gemm_ring_any<DT>(AK_GEMM_ARGS, m0, n0);\n"
+    "    else\n"
+    "#endif\n"
     "    if constexpr (ak_mma<DT, FAST32>::OK) ak_gemm_mma<DT, FAST32, BM, BN, BK, NT>(AK_GEMM_ARGS, m0, n0);\n"
     "    else ak_gemm_simt<DT, BM, BN, 16, NT>(AK_GEMM_ARGS, m0, n0);\n"
     "}\n"
@@ -17850,8 +18067,13 @@ static const char _ak_src_gemm[] =
     " * the numbers here and there agree. A matrix-core kernel on a target without\n"
     " * the instruction for its dtype runs the SIMT body (the host never picks it\n"
     " * there; it stays correct). */\n"
+    "#if defined(AK_MMA_SYNC) /* ak_gemm_ring: 128 registers, two blocks an SM */\n"
+    "#define AK_GEMM_MINB(DT, BM) , ((DT::SIZE == 2 && BM == 128) ? 2 : 1)\n"
+    "#else\n"
+    "#define AK_GEMM_MINB(DT, BM)\n"
+    "#endif\n"
     "#define AK_GEMM_MMA(NAME, DT, FAST32, BM, BN, BK, NT)                 \\\n"
-    "    AK_KERNEL void __launch_bounds__(NT) NAME(AK_GEMM_PARAMS_T(DT)) { \\\n"
+    "    AK_KERNEL void __launch_bounds__(NT AK_GEMM_MINB(DT, BM)) NAME(AK_GEMM_PARAMS_T(DT)) { \\\n"
     "        ak_gemm_mma_or_simt<DT, FAST32, BM, BN, BK, NT>(AK_GEMM_ARGS, AK_GEMM_ORIGIN(BM, BN)); \\\n"
     "    }\n"
     "#define AK_GEMM_SIMT(NAME, DT, BM, BN, BK, NT)                        \\\n"
@@ -22420,7 +22642,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "attention_mma", _ak_src_attention_mma,
       "ak_attn_mma64_f16 ak_attn_mma64_bf16 ak_attn_mma128_f16 ak_attn_mma128_bf16 ak_attn_mmadec64_f16 ak_attn_mmadec64_bf16 ak_attn_mmadec128_f16 ak_attn_mmadec128_bf16 ak_attn_mma32_f16 ak_attn_mma32_bf16 ak_attn_mmadec32_f16 ak_attn_mmadec32_bf16 ak_attn_mma80_f16 ak_attn_mma80_bf16 ak_attn_mmadec80_f16 ak_attn_mmadec80_bf16 ak_attn_mma96_f16 ak_attn_mma96_bf16 ak_attn_mmadec96_f16 ak_attn_mmadec96_bf16 ak_attn_mma160_f16 ak_attn_mma160_bf16 ak_attn_mmadec160_f16 ak_attn_mmadec160_bf16 ak_attn_mma192_f16 ak_attn_mma192_bf16 ak_attn_mmadec192_f16 ak_attn_mmadec192_bf16 ak_attn_mma256_f16 ak_attn_mma256_bf16 ak_attn_mmadec256_f16 ak_attn_mmadec256_bf16 ak_attn_mmagen64_f16 ak_attn_mmagen64_bf16 ak_attn_mmagen128_f16 ak_attn_mmagen128_bf16 ak_attn_mmadec32_e4m3_f16 ak_attn_mmadec32_e4m3_bf16 ak_attn_mmadec32_e5m2_f16 ak_attn_mmadec32_e5m2_bf16 ak_attn_mmadec64_e4m3_f16 ak_attn_mmadec64_e4m3_bf16 ak_attn_mmadec64_e5m2_f16 ak_attn_mmadec64_e5m2_bf16 ak_attn_mmadec80_e4m3_f16 ak_attn_mmadec80_e4m3_bf16 ak_attn_mmadec80_e5m2_f16 ak_attn_mmadec80_e5m2_bf16 ak_attn_mmadec96_e4m3_f16 ak_attn_mmadec96_e4m3_bf16 ak_attn_mmadec96_e5m2_f16 ak_attn_mmadec96_e5m2_bf16 ak_attn_mmadec128_e4m3_f16 ak_attn_mmadec128_e4m3_bf16 ak_attn_mmadec128_e5m2_f16 ak_attn_mmadec128_e5m2_bf16 ak_attn_mmadec160_e4m3_f16 ak_attn_mmadec160_e4m3_bf16 ak_attn_mmadec160_e5m2_f16 ak_attn_mmadec160_e5m2_bf16 ak_attn_mmadec192_e4m3_f16 ak_attn_mmadec192_e4m3_bf16 ak_attn_mmadec192_e5m2_f16 ak_attn_mmadec192_e5m2_bf16 ak_attn_mmadec256_e4m3_f16 ak_attn_mmadec256_e4m3_bf16 ak_attn_mmadec256_e5m2_f16 ak_attn_mmadec256_e5m2_bf16" },
     { "attention_sm90", _ak_src_attention_sm90,
-      "ak_attn_sm90_32_f16 ak_attn_sm90_32_bf16 ak_attn_sm90_64_f16 ak_attn_sm90_64_bf16 ak_attn_sm90_80_f16 ak_attn_sm90_80_bf16 ak_attn_sm90_96_f16 ak_attn_sm90_96_bf16 ak_attn_sm90_128_f16 ak_attn_sm90_128_bf16 ak_attn_sm90_192_f16 ak_attn_sm90_192_bf16 ak_attn_sm90_256_f16 ak_attn_sm90_256_bf16" },
+      "ak_attn_sm90_32_f16 ak_attn_sm90_32_bf16 ak_attn_sm90_64_f16 ak_attn_sm90_64_bf16 ak_attn_sm90_32w3_f16 ak_attn_sm90_32w3_bf16 ak_attn_sm90_64w3_f16 ak_attn_sm90_64w3_bf16 ak_attn_sm90_80_f16 ak_attn_sm90_80_bf16 ak_attn_sm90_96_f16 ak_attn_sm90_96_bf16 ak_attn_sm90_128_f16 ak_attn_sm90_128_bf16 ak_attn_sm90_192_f16 ak_attn_sm90_192_bf16 ak_attn_sm90_256_f16 ak_attn_sm90_256_bf16" },
     { "axis", _ak_src_axis,
       "ak_axred_sum_f32 ak_axred_sum_f16 ak_axred_sum_bf16 ak_axred_max_f32 ak_axred_max_f16 ak_axred_max_bf16 ak_axred_min_f32 ak_axred_min_f16 ak_axred_min_bf16 ak_axred_argmax_f32 ak_axred_argmax_f16 ak_axred_argmax_bf16 ak_axred_argmin_f32 ak_axred_argmin_f16 ak_axred_argmin_bf16 ak_axnorm_cols_f32 ak_axnorm_cols_f16 ak_axnorm_cols_bf16 ak_axnorm_rows_f32 ak_axnorm_rows_f16 ak_axnorm_rows_bf16 ak_axnorm_part_f32 ak_axnorm_part_f16 ak_axnorm_part_bf16 ak_axnorm_apply_f32 ak_axnorm_apply_f16 ak_axnorm_apply_bf16 ak_bcast_f32 ak_bcast_f16 ak_bcast_bf16 ak_tri_f32 ak_tri_f16 ak_tri_bf16" },
     { "cast", _ak_src_cast,
@@ -22719,7 +22941,7 @@ static inline void _ak_kargs_chnorm_apply(_ak_kargs* kargs_, const void* x, void
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, w); ak_args_ptr(a_, bias); ak_args_ptr(a_, mean); ak_args_ptr(a_, rs); ak_args_i64(a_, planes); ak_args_i64(a_, C); ak_args_i64(a_, S);
     ak_args_i32(a_, G); ak_args_i32(a_, running); ak_args_f32(a_, eps);
 }
-/* kernels/conv.hip:455 NAME (macro AK_CONV_IGEMM) */
+/* kernels/conv.hip:465 NAME (macro AK_CONV_IGEMM) */
 static inline void _ak_kargs_conv_igemm(_ak_kargs* kargs_, const void* x, const void* w, const void* bias, void* y, int32_t flags, float ap, int32_t Nb, int32_t Cin, int32_t Cout, int32_t Cig,
                                         int32_t Cog, int32_t ID, int32_t IH, int32_t IW, int32_t OD, int32_t OH, int32_t OW, int32_t kD, int32_t kH, int32_t kW, int32_t sD, int32_t sH, int32_t sW,
                                         int32_t pD, int32_t pH, int32_t pW, int32_t dD, int32_t dH, int32_t dW) {
@@ -22744,7 +22966,7 @@ static inline void _ak_kargs_binary(_ak_kargs* kargs_, const void* x, const void
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_binary);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, z); ak_args_i64(a_, n); ak_args_i32(a_, op);
 }
-/* kernels/gemm.hip:520 NAME (macro AK_GEMM_WGMMA) */
+/* kernels/gemm.hip:661 NAME (macro AK_GEMM_WGMMA) */
 static inline void _ak_kargs_gemm_wgmma(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t K, int64_t lda,
                                         int64_t ldb, int64_t ldc, int64_t ldd, int64_t ldr, int64_t sA, int64_t sB, int64_t sC, int64_t sD, int64_t sR, int32_t batch, float alpha, float beta,
                                         int32_t flags, float ap) {
@@ -22753,14 +22975,14 @@ static inline void _ak_kargs_gemm_wgmma(_ak_kargs* kargs_, const void* A, const 
     ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB); ak_args_i64(a_, sC); ak_args_i64(a_, sD);
     ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm.hip:799 NAME (macro AK_GEMM_SPLITK_FIN) */
+/* kernels/gemm.hip:940 NAME (macro AK_GEMM_SPLITK_FIN) */
 static inline void _ak_kargs_gemm_splitk_fin(_ak_kargs* kargs_, const void* W, int32_t splits, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int64_t ldc, int64_t ldd,
                                              int64_t ldr, float alpha, float beta, int32_t flags, float ap) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_gemm_splitk_fin);
     ak_args_ptr(a_, W); ak_args_i32(a_, splits); ak_args_ptr(a_, C); ak_args_ptr(a_, D); ak_args_ptr(a_, bias); ak_args_ptr(a_, R); ak_args_i32(a_, M); ak_args_i32(a_, N); ak_args_i64(a_, ldc);
     ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm.hip:1074 NAME (macro AK_GEMM_I8) */
+/* kernels/gemm.hip:1215 NAME (macro AK_GEMM_I8) */
 static inline void _ak_kargs_gemm_i8(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, const void* sa, const void* sb, int32_t M, int32_t N,
                                      int32_t K, int64_t lda, int64_t ldb, int64_t ldc, int64_t ldd, int64_t ldr, int64_t sA, int64_t sB, int64_t sC, int64_t sD, int64_t sR, int32_t batch,
                                      float alpha, float beta, int32_t flags, float ap) {
@@ -23008,23 +23230,23 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_amma_nv _AK_KIF_attn_simt
 #define _ak_kargs_attn_mmagen _ak_kargs_attn_simt   /* kernels/attention_mma.hip:1141 ak_attn_mmagen##HD##_##DT (macro AK_AMMA_GEN): the same list */
 #define _AK_KIF_attn_mmagen _AK_KIF_attn_simt
-#define _ak_kargs_attn_sm90 _ak_kargs_attn_simt   /* kernels/attention_sm90.hip:546 ak_attn_sm90_##HD##_##DT (macro AK_A9): the same list */
+#define _ak_kargs_attn_sm90 _ak_kargs_attn_simt   /* kernels/attention_sm90.hip:596 ak_attn_sm90_##HD##SFX##_##DT (macro AK_A9): the same list */
 #define _AK_KIF_attn_sm90 _AK_KIF_attn_simt
 #define _ak_kargs_copy _ak_kargs_cast   /* kernels/cast.hip:47 ak_copy_f32: the same list */
 #define _AK_KIF_copy _AK_KIF_cast
-#define _ak_kargs_conv_dw _ak_kargs_conv_igemm   /* kernels/conv.hip:595 NAME (macro AK_CONV_DW): the same list */
+#define _ak_kargs_conv_dw _ak_kargs_conv_igemm   /* kernels/conv.hip:609 NAME (macro AK_CONV_DW): the same list */
 #define _AK_KIF_conv_dw _AK_KIF_conv_igemm
 #define _ak_kargs_scale _ak_kargs_axpy   /* kernels/elementwise.hip:58 ak_scale_f32: the same list */
 #define _AK_KIF_scale _AK_KIF_axpy
-#define _ak_kargs_gemm_skinny _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:601 NAME (macro AK_GEMM_SKINNY): the same list */
+#define _ak_kargs_gemm_skinny _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:742 NAME (macro AK_GEMM_SKINNY): the same list */
 #define _AK_KIF_gemm_skinny _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:774 NAME (macro AK_GEMM_GEMV): the same list */
+#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:915 NAME (macro AK_GEMM_GEMV): the same list */
 #define _AK_KIF_gemm_gemv _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:778 NAME (macro AK_GEMM_GEMVN): the same list */
+#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:919 NAME (macro AK_GEMM_GEMVN): the same list */
 #define _AK_KIF_gemm_gemvn _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_mma _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:1084 NAME (macro AK_GEMM_MMA): the same list */
+#define _ak_kargs_gemm_mma _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:1230 NAME (macro AK_GEMM_MMA): the same list */
 #define _AK_KIF_gemm_mma _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:1088 NAME (macro AK_GEMM_SIMT): the same list */
+#define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:1234 NAME (macro AK_GEMM_SIMT): the same list */
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_cdna _ak_kargs_gemm_wgmma   /* kernels/gemm_cdna.hip:292 NAME (macro AK_GEMM_CDNA): the same list */
 #define _AK_KIF_gemm_cdna _AK_KIF_gemm_wgmma
@@ -23121,8 +23343,12 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_attn_mmagen128_bf16", _AK_KIF_attn_simt },
     { "ak_attn_sm90_32_f16", _AK_KIF_attn_simt },
     { "ak_attn_sm90_32_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_sm90_32w3_f16", _AK_KIF_attn_simt },
+    { "ak_attn_sm90_32w3_bf16", _AK_KIF_attn_simt },
     { "ak_attn_sm90_64_f16", _AK_KIF_attn_simt },
     { "ak_attn_sm90_64_bf16", _AK_KIF_attn_simt },
+    { "ak_attn_sm90_64w3_f16", _AK_KIF_attn_simt },
+    { "ak_attn_sm90_64w3_bf16", _AK_KIF_attn_simt },
     { "ak_attn_sm90_80_f16", _AK_KIF_attn_simt },
     { "ak_attn_sm90_80_bf16", _AK_KIF_attn_simt },
     { "ak_attn_sm90_96_f16", _AK_KIF_attn_simt },
@@ -25493,8 +25719,11 @@ static const _ak_gemm_tile _ak_gemm_tiles[] = {
     { AK_MATRIX_WMMA, 1, "mma_s", 64, 64, 32, 16, 128,
       "RDNA3/4, small grids: 4 wave32s of 32x32 = 2x2 WMMA tiles, 4x the workgroups" },
     { AK_MATRIX_MMA, 0, "mma_l", 128, 128, 32, 16, 256,
-      "NVIDIA sm_80+: 8 warps, each 64x32 = 4x4 mma.sync m16n8k16 (64 accumulators a thread), fragments "
-      "through ldmatrix from 80-byte rows (conflict-free); 40 KiB static shared memory" },
+      "NVIDIA sm_80+ (and Hopper shapes the TMA kernel can't take): 8 warps, each 64x32 = 4x4 mma.sync m16n8k16 "
+      "(64 accumulators a thread); f16 / bf16: a 3-stage ring of 16-byte cp.async copies (48 KiB, two blocks an SM), "
+      "tiles kept in their global layout with XOR-swizzled 16-byte chunks, fragments by ldmatrix (.trans for an m- / "
+      "n-contiguous operand), one barrier per k step, plain stores straight from registers; TF32: the register-staged "
+      "double buffer" },
     { AK_MATRIX_MMA, 1, "mma_s", 64, 64, 32, 16, 128,
       "NVIDIA, small grids (and M = 1..16 decode shapes): 4 warps of 32x32, 4x the blocks of the large tile" },
     { AK_MATRIX_WGMMA, 0, "wgmma_n256", 128, 256, 64, 32, 256,
@@ -25796,6 +26025,15 @@ static int _ak_gemm_sm90_pad(ak_context* ctx, const ak_gemm_desc* g, const _ak_g
  * 128x128, 2 ping-pong 128x128; 3: no Hopper kernel, the portable mma.sync tile (the NVIDIA analogue of
  * the AMD matrix-core kernel); -1: the planner's choice) */
 static int _ak_gemm_force = -1;
+#endif
+#if defined(AMDKIT_TESTS)
+/* Tests (suite gpu_gemm, another object): set _ak_gemm_force, return the old value. Not thread-safe. */
+int _ak_gemm_force_swap(int v);
+int _ak_gemm_force_swap(int v) {
+    const int o = _ak_gemm_force;
+    _ak_gemm_force = v;
+    return o;
+}
 #endif
 /* Variant of the Hopper kernel (0: cooperative 128x256, 1: cooperative
  * 128x128, 2: ping-pong 128x128): ping-pong for k <= 2048 or batches with at
@@ -26881,6 +27119,9 @@ static int _ak_attn_sm90_pp = -1;
 /* the Hopper kernel's key tile: 0 by head size (the plan), else that many keys (AK_BENCH_A9_BN) */
 static int _ak_attn_sm90_bn = 0;
 #define _AK_ATTN_SM90_BN _ak_attn_sm90_bn
+/* the Hopper kernel's consumer warpgroups at head sizes <= 64: 0 the plan (2), else 2 or 3 (AK_BENCH_A9_NC) */
+static int _ak_attn_sm90_nc = 0;
+#define _AK_ATTN_SM90_NC _ak_attn_sm90_nc
 /* one more compile option for the Hopper kernel (a -D define; AK_BENCH_A9_DEF), NULL none */
 static const char* _ak_attn_sm90_def = NULL;
 #define _AK_ATTN_SM90_DEF _ak_attn_sm90_def
@@ -26888,6 +27129,7 @@ static const char* _ak_attn_sm90_def = NULL;
 #define _AK_ATTN_FORCE_MMA 0
 #define _AK_ATTN_SM90_PP (-1)
 #define _AK_ATTN_SM90_BN 0
+#define _AK_ATTN_SM90_NC 0
 #define _AK_ATTN_SM90_DEF ((const char*)0)
 #endif
 static int _ak_attn_dim_of(const int* dims, int n, size_t d) {
@@ -26899,7 +27141,9 @@ static int _ak_attn_dim_of(const int* dims, int n, size_t d) {
 
 /* The kernel, its geometry and the split of seq_kv.
  * Kernel: on rows of the arch table with wgmma (sm_90a), the Hopper kernel
- * (kernels/attention_sm90.hip: 128 rows per block) when a (batch, kv head)
+ * (kernels/attention_sm90.hip: 128 rows per block; 192 rows, 3 consumer
+ * warpgroups, at head sizes <= 64 when that gives 4 waves or more, causal
+ * only at head size 64 with seq_kv >= 2048) when a (batch, kv head)
  * pair has more than 64 rows and every row is 16-byte aligned (H100: 1.6-1.8x
  * the mma.sync kernel on prefill; at 64 rows, e.g. seq_q 16 x GQA 4, the
  * mma.sync kernel's 64-row tiles ran 0.244 ms against 0.285). Else the
@@ -26952,7 +27196,7 @@ static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_
             !_AK_ATTN_FORCE_MMA) {
             /* Hopper: 128 rows per block, a producer warpgroup and two consumer warpgroups */
             int hd = _ak_attn_dim_of(_ak_attn_sm90_dims, (int)(sizeof _ak_attn_sm90_dims / sizeof(int)), d);
-            int st = hd < 128 ? 3 : 2, nb = (hd + 63) / 64;
+            int st = hd < 128 ? 3 : 2, nb = (hd + 63) / 64, nc;
             bk = hd > 128 ? 64 : 128;
             if (_AK_ATTN_SM90_BN > 0) bk = (size_t)_AK_ATTN_SM90_BN;
             p->sm90 = 1;
@@ -26960,18 +27204,32 @@ static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_
                on / off: d64 385 / 368 TF/s, d96 causal 253 / 248, d128 626 / 633 (non-causal), d256 equal */
             if (_AK_ATTN_SM90_PP > 0 || (_AK_ATTN_SM90_PP < 0 && hd <= 96)) p->vec |= 2;
             p->dmax = hd;
-            p->R = 128;
-            p->threads = 384u;
-            p->shmem = (size_t)nb * 128u * 128u + 2u * (size_t)st * (size_t)nb * bk * 128u + 32u * (size_t)st + 1024u;
+            /* consumer warpgroups: 2 (128 rows), or 3 (192 rows, kernels ak_attn_sm90_<hd>w3) at head sizes <= 64
+               with at least 4 waves of 192-row blocks; causal only at head size 64 from 2048 keys. H100, bf16, same
+               run, 2 / 3 consumers x SDPA at head size 64 (about 11 waves): seq 1024 0.72 / 0.76, 2048 0.81 / 0.91,
+               4096 0.87 / 0.98, 8192 0.92 / 1.04; causal 1024 0.65 / 0.59, 2048 0.76 / 0.77, 4096 0.84 / 0.86, 8192
+               0.92 / 0.98; head size 32 non-causal +2..8%, causal -3..-11% up to 4096 keys; under one wave 3
+               consumers lose 5-45% (fewer, longer blocks) */
+            nc = 2;
+            if (hd <= 64 && (!a->causal || (hd > 32 && a->seq_kv >= 2048)) &&
+                (rows + 191) / 192 * a->batch * a->heads_kv >= 4u * (size_t)_ak_op_cus(ctx))
+                nc = 3;
+            if (_AK_ATTN_SM90_NC > 0) nc = hd <= 64 ? _AK_ATTN_SM90_NC : 2;
+            p->R = 64 * nc;
+            p->threads = 128u * (unsigned)(p->R / 64 + 1);
+            p->shmem = (size_t)nb * (size_t)p->R * 128u + 2u * (size_t)st * (size_t)nb * bk * 128u + 32u * (size_t)st + 1024u;
             slots = 1;
             p->path = "wgmma";
             p->reason = hd > 128 ? "Hopper, head size > 128: 128 rows (2 consumer warpgroups), 64-key tiles, a cp.async "
                                    "producer warpgroup, S and P V on wgmma, softmax under the previous tile's P V"
                         : hd > 96 ? "Hopper: 128 rows (2 consumer warpgroups), 128-key tiles, a cp.async producer "
                                     "warpgroup, S and P V on wgmma, softmax under the previous tile's P V"
+                        : nc == 3 ? "Hopper, head size <= 64, 4+ waves: 192 rows (3 consumer warpgroups in ping-pong), "
+                                    "128-key tiles, a cp.async producer warpgroup, S and P V on wgmma, softmax under "
+                                    "the previous tile's P V"
                                   : "Hopper: 128 rows (2 consumer warpgroups in ping-pong), 128-key tiles, a cp.async "
                                     "producer warpgroup, S and P V on wgmma, softmax under the previous tile's P V";
-            snprintf(p->kname, sizeof p->kname, "ak_attn_sm90_%d", hd);
+            snprintf(p->kname, sizeof p->kname, "ak_attn_sm90_%d%s", hd, nc == 3 ? "w3" : "");
         } else if (nv) { /* 4 warps: 64 rows, 2 K/V stages; or 16 rows, the warps splitting each key tile, 3 stages */
             int hd = _ak_attn_dim_of(_ak_attn_mma_dims, (int)(sizeof _ak_attn_mma_dims / sizeof(int)), d), wn, st;
             p->dmax = hd;
@@ -27326,14 +27584,16 @@ static ak_result _ak_attn_mma_kernel(ak_context* ctx, const char* kname, int hd,
 }
 
 /* The Hopper family for one head size, built for the arch-specific target (sm_90a: wgmma, setmaxnreg). */
-static ak_result _ak_attn_sm90_kernel(ak_context* ctx, const char* kname, int hd, ak_kernel** out) {
-    char def[32], bn[32];
-    const char* opts[3];
+static ak_result _ak_attn_sm90_kernel(ak_context* ctx, const char* kname, int hd, int nc, ak_kernel** out) {
+    char def[32], bn[32], ncd[32];
+    const char* opts[4];
     ak_compile_options o;
     snprintf(def, sizeof def, "-DAK_A9_ONLY=%d", hd);
     snprintf(bn, sizeof bn, "-DAK_A9_BNX=%d", _AK_ATTN_SM90_BN);
+    snprintf(ncd, sizeof ncd, "-DAK_A9_NCO=%d", nc);
     memset(&o, 0, sizeof o);
     opts[o.num_options++] = def;
+    opts[o.num_options++] = ncd;
     if (_AK_ATTN_SM90_BN > 0) opts[o.num_options++] = bn;
     if (_AK_ATTN_SM90_DEF) opts[o.num_options++] = _AK_ATTN_SM90_DEF;
     o.options = opts;
@@ -27382,7 +27642,7 @@ static ak_result _ak_attn_launch(ak_context* ctx, const ak_attention_args* a, _a
     _ak_attn_plan_path(ctx, a, p);
     kes = ak_dtype_size(p->kvt);
     _ak_op_name(kname, sizeof kname, p->kname, a->dtype);
-    r = p->sm90 ? _ak_attn_sm90_kernel(ctx, kname, p->dmax, &k)
+    r = p->sm90 ? _ak_attn_sm90_kernel(ctx, kname, p->dmax, p->R / 64, &k)
         : p->mma ? _ak_attn_mma_kernel(ctx, kname, p->dmax, &k) : _ak_op_kernel(ctx, _ak_src_attention, kname, &k);
     if (r != AK_OK) return r;
     if (p->f8 == 2) {

@@ -2,8 +2,8 @@
  * packed variable-length shapes; or a sweep) and writes JSON in the
  * KernelBench baseline format.
  *
- *   build/bench_attention [--quick] [--sweep] [--decode] [--bf16] [--splits N] [--path auto|mma|simt] [--trials N]
- *                         [--filter SUBSTR] [OUT.json]
+ *   build/bench_attention [--quick] [--sweep] [--dim D] [--decode] [--bf16] [--splits N] [--path auto|mma|simt]
+ *                         [--trials N] [--filter SUBSTR] [OUT.json]
  *
  * Each entry: inputs filled once with random values (never zeros; the first
  * 2^24 of a tensor drawn on the host, the rest copies of them), 3 warm-up
@@ -18,10 +18,12 @@
  * head sizes 64 / 96 / 128, GQA, BSHD, decode contiguous and paged, packed
  * sequences beside the equal-length batch of the same tokens), or --sweep:
  * batch x heads x seq x head_dim (32 .. 256) x causal, bf16, plus decode
- * shapes (contiguous and paged), or --decode: the decode shapes alone, 16-bit and
- * 8-bit K / V alike (the default list's, longer and held-out ones: 32768 and
- * 131072 keys, 3000 keys, head sizes 64 / 256, MQA). --bf16: bf16 only (no f16
- * twin). --splits N: num_splits = N instead of the plan's choice. Paths: "auto" (what ak_attention picks, its
+ * shapes (contiguous and paged), or --dim D: prefill at head size D, bf16, seq
+ * 1024 .. 8192 x causal, each with a batch x heads of several waves and one
+ * under a wave, or --decode: the decode shapes alone, 16-bit and 8-bit K / V
+ * alike (the default list's, longer and held-out ones: 32768 and 131072 keys,
+ * 3000 keys, head sizes 64 / 256, MQA). --bf16: bf16 only (no f16 twin).
+ * --splits N: num_splits = N instead of the plan's choice. Paths: "auto" (what ak_attention picks, its
  * kernel named in the JSON from ak_attention_plan_get), "mma" (the mma.sync
  * kernel forced on Hopper), "simt" (a context with matrix_cores off) where
  * asked. --quick: tiny shapes, 3 trials (a harness check on any backend). */
@@ -131,6 +133,25 @@ static int sweep_make(void) {
     return n;
 }
 
+/* --dim D: prefill at head size D, seq 1024 .. 8192 x causal, batch x heads of several waves (64 K tokens x 16
+   heads) and one under a wave (8 heads at 1024, 16 K tokens x 1 head above) */
+static int dim_make(size_t d) {
+    static const size_t seqs[4][5] = { { 1024, 16, 16, 2, 4 }, { 2048, 8, 16, 1, 8 }, { 4096, 4, 16, 1, 4 },
+                                       { 8192, 2, 16, 1, 2 } };  /* seq, batch, heads, small batch, small heads */
+    int n = 0, si, c, sm;
+    for (si = 0; si < 4; si++)
+        for (sm = 0; sm < 2; sm++)
+            for (c = 0; c < 2; c++) {
+                entry e;
+                memset(&e, 0, sizeof e);
+                e.name = "dim";
+                e.b = seqs[si][sm ? 3 : 1]; e.hq = e.hkv = seqs[si][sm ? 4 : 2];
+                e.sq = e.skv = seqs[si][0]; e.d = d; e.causal = c;
+                sweep_entries[n++] = e;
+            }
+    return n;
+}
+
 static unsigned lcg(unsigned* seed) { *seed = *seed * 1664525u + 1013904223u; return *seed >> 8; }
 
 /* n random values in [-1, 1] (never near zero) on the device: the first
@@ -166,6 +187,7 @@ int main(int argc, char** argv) {
     const char* filter = NULL;
     const char* want = "auto";
     int quick = 0, sweep = 0, decode_only = 0, bf16_only = 0, splits = 0, trials = 0, i, first = 1;
+    size_t dim = 0;
     ak_context *ctx = NULL, *simt = NULL;
     ak_config cfg;
     const ak_device_info* dev;
@@ -181,6 +203,7 @@ int main(int argc, char** argv) {
     for (i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) quick = 1;
         else if (!strcmp(argv[i], "--sweep")) sweep = 1;
+        else if (!strcmp(argv[i], "--dim") && i + 1 < argc) sweep = 2, dim = (size_t)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--decode")) decode_only = 1;
         else if (!strcmp(argv[i], "--bf16")) bf16_only = 1;
         else if (!strcmp(argv[i], "--splits") && i + 1 < argc) splits = atoi(argv[++i]);
@@ -191,6 +214,7 @@ int main(int argc, char** argv) {
     }
     if (getenv("AK_BENCH_A9_PP")) _ak_attn_sm90_pp = atoi(getenv("AK_BENCH_A9_PP"));  /* Hopper ping-pong on / off */
     if (getenv("AK_BENCH_A9_BN")) _ak_attn_sm90_bn = atoi(getenv("AK_BENCH_A9_BN"));  /* Hopper key tile */
+    if (getenv("AK_BENCH_A9_NC")) _ak_attn_sm90_nc = atoi(getenv("AK_BENCH_A9_NC"));  /* Hopper consumers */
     if (getenv("AK_BENCH_A9_DEF")) _ak_attn_sm90_def = getenv("AK_BENCH_A9_DEF");  /* a -D of the Hopper kernel */
     if (strcmp(want, "auto") && strcmp(want, "mma") && strcmp(want, "simt") && strcmp(want, "all")) {
         fprintf(stderr, "--path: auto, mma, simt or all\n");
@@ -208,7 +232,8 @@ int main(int argc, char** argv) {
     }
     flush_bytes = dev->l2_bytes ? 2 * dev->l2_bytes : ((size_t)64 << 20);
     if (ak_malloc(ctx, flush_bytes, NULL, &flush) != AK_OK) { fprintf(stderr, "flush: %s\n", ak_last_error()); return 1; }
-    if (sweep) { list = sweep_entries; nlist = sweep_make(); }
+    if (sweep == 2) { list = sweep_entries; nlist = dim_make(dim); }
+    else if (sweep) { list = sweep_entries; nlist = sweep_make(); }
     else if (decode_only) { list = decode_entries; nlist = (int)(sizeof decode_entries / sizeof *decode_entries); }
     else if (quick) { list = quick_entries; nlist = (int)(sizeof quick_entries / sizeof *quick_entries); }
     else { list = entries; nlist = (int)(sizeof entries / sizeof *entries); }

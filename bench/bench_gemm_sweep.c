@@ -3,11 +3,12 @@
  * (bench/peer_torch_gemm_sweep.py) times the same cells in the same run and
  * bench/gemm_sweep_report.py joins both into JSON + a markdown table.
  *
- *   build/bench_gemm_sweep [--quick] [--filter SUB[,SUB..]] [--list CASES.tsv] [--force V] OUT.json
+ *   build/bench_gemm_sweep [--quick | --portable] [--filter SUB[,SUB..]] [--list CASES.tsv] [--force V] OUT.json
  *
  * --force V: the Hopper kernel's variant for every cell it runs (0 cooperative
  * 128x256, 1 cooperative 128x128, 2 ping-pong 128x128; the planner's otherwise);
  * 3: the portable mma.sync tile instead of the Hopper kernel (f16 / bf16).
+ * --portable: the cells of that tile's bench (every layout, 4096^3 f16 / bf16, bf16 rectangles, odd edges, a batch).
  * --list writes the case table (one line per cell: name dtype m n k batch ta
  * tb epi) and exits; the peer reads the same table. Layouts: ta = 1 means A is
  * stored K x M (op(A) = A^T), tb = 1 means B is stored N x K (the nn.Linear
@@ -69,6 +70,19 @@ static void add(const char* group, const char* dt, size_t m, size_t n, size_t k,
 static void make_cases(int quick) {
     static const char* d16[2] = { "f16", "bf16" };
     int t, d, i;
+    if (quick == 2) {
+        /* --portable: the cells of the portable tile's bench (with --force 3): every layout at 4096^3 in f16 and
+         * bf16, then bf16 rectangles, odd edges and a batch in every layout */
+        for (t = 0; t < 4; t++)
+            for (d = 0; d < 2; d++) add("sq", d16[d], 4096, 4096, 4096, 1, t & 1, t >> 1, "none");
+        for (t = 0; t < 4; t++) {
+            add("rect", "bf16", 2048, 6144, 1536, 1, t & 1, t >> 1, "none");
+            add("odd", "bf16", 1000, 3001, 777, 1, t & 1, t >> 1, "none");
+            add("rect", "bf16", 8192, 1024, 4096, 1, t & 1, t >> 1, "none");
+            add("bat", "bf16", 512, 512, 512, 16, t & 1, t >> 1, "none");
+        }
+        return;
+    }
     if (quick) {
         for (t = 0; t < 4; t++) add("sq", "bf16", 4096, 4096, 4096, 1, t & 1, t >> 1, "none");
         add("sq", "f16", 8192, 8192, 8192, 1, 0, 1, "none");
@@ -253,6 +267,7 @@ int main(int argc, char** argv) {
     FILE* f;
     for (i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) quick = 1;
+        else if (!strcmp(argv[i], "--portable")) quick = 2;
         else if (!strcmp(argv[i], "--filter") && i + 1 < argc) filter = argv[++i];
         else if (!strcmp(argv[i], "--list") && i + 1 < argc) list = argv[++i];
         else if (!strcmp(argv[i], "--force") && i + 1 < argc) _ak_gemm_force = atoi(argv[++i]);

@@ -13,8 +13,9 @@
 // paged, windows and the soft-cap through the prelude's ak_attn_seq), with
 // 128 rows per block.
 //
-// Block: 3 warpgroups (384 threads).
-//   - warpgroup 0, the producer (setmaxnreg 56): its 128 threads copy the K
+// Block: 3 warpgroups (384 threads); at head sizes <= 64 also 4 (512 threads:
+// 3 consumers, 192 rows; the host picks it on long or many sequences).
+//   - warpgroup 0, the producer (setmaxnreg 56, 32 with 3 consumers): its 128 threads copy the K
 //     and V tiles (BN keys x head size) into shared memory with cp.async (any
 //     row address: packed and paged sequences need no tensor map), ST stages
 //     each of K and V, in the order K0 K1 V0 K2 V1 .. (K runs a tile ahead:
@@ -30,7 +31,7 @@
 //     an arrive on the stage's "full" mbarrier (128 arrivals). Only when an
 //     "empty" barrier is not free yet (test_wait) does the producer publish
 //     everything it holds and block, so a consumer never waits on it.
-//   - warpgroups 1 and 2, the consumers (setmaxnreg 224): 64 query rows each.
+//   - warpgroups 1 and 2 (and 3), the consumers (setmaxnreg 224, 160 with 3): 64 query rows each.
 //     Per key tile t: S_t = Q K_t^T (wgmma m64nBNk16, Q and K from shared
 //     memory, K-major), then O += P_{t-1} V_{t-1} (wgmma m64nHDk16, P from
 //     registers, V MN-major) is issued behind it, so the softmax of tile t
@@ -49,7 +50,7 @@
 // MN-major (2048 bytes per k16 step of 16 keys, blocks of 64 columns LBO =
 // BN x 128 bytes apart).
 //
-// kernels: ak_attn_sm90_32_f16 ak_attn_sm90_32_bf16 ak_attn_sm90_64_f16 ak_attn_sm90_64_bf16 ak_attn_sm90_80_f16 ak_attn_sm90_80_bf16 ak_attn_sm90_96_f16 ak_attn_sm90_96_bf16 ak_attn_sm90_128_f16 ak_attn_sm90_128_bf16 ak_attn_sm90_192_f16 ak_attn_sm90_192_bf16 ak_attn_sm90_256_f16 ak_attn_sm90_256_bf16
+// kernels: ak_attn_sm90_32_f16 ak_attn_sm90_32_bf16 ak_attn_sm90_64_f16 ak_attn_sm90_64_bf16 ak_attn_sm90_32w3_f16 ak_attn_sm90_32w3_bf16 ak_attn_sm90_64w3_f16 ak_attn_sm90_64w3_bf16 ak_attn_sm90_80_f16 ak_attn_sm90_80_bf16 ak_attn_sm90_96_f16 ak_attn_sm90_96_bf16 ak_attn_sm90_128_f16 ak_attn_sm90_128_bf16 ak_attn_sm90_192_f16 ak_attn_sm90_192_bf16 ak_attn_sm90_256_f16 ak_attn_sm90_256_bf16
 
 // The argument list of the attention families (kernels/attention.hip's).
 #define AK_A9_KPARAMS(D)                                                                                         \
@@ -65,6 +66,12 @@
 #endif
 #ifndef AK_A9_CREG
 #define AK_A9_CREG 224
+#endif
+#ifndef AK_A9_PREG3  /* the same with 3 consumers (512 threads) */
+#define AK_A9_PREG3 32
+#endif
+#ifndef AK_A9_CREG3
+#define AK_A9_CREG3 160
 #endif
 /* ---- mbarrier, register reallocation, named barriers (the Hopper GEMM's forms) ---- */
 AK_INLINE void ak_mbar_init(ak_u32 bar, int count) {
@@ -141,7 +148,7 @@ template <int R> AK_INLINE ak_u32 ak_a9_sw(int row, int ch) {
     return (ak_u32)((ch >> 3) * R * 128 + row * 128 + (((ch & 7) ^ (row & 7)) << 4));
 }
 
-template <class D, int HD, int BN, int ST>
+template <class D, int HD, int BN, int ST, int NC>
 AK_INLINE void ak_attn_sm90(const typename D::T* AK_RESTRICT q, const typename D::T* AK_RESTRICT k,
                             const typename D::T* AK_RESTRICT v, typename D::T* AK_RESTRICT o, float* AK_RESTRICT lse,
                             int hkv, int group, int sq, int skv, int d, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb,
@@ -151,16 +158,20 @@ AK_INLINE void ak_attn_sm90(const typename D::T* AK_RESTRICT q, const typename D
                             int wl, int wr, float softcap, int vec) {
     typedef typename D::T T;
     enum {
-        BQ = 128, NB = (HD + 63) / 64, CH = HD / 8,  // column blocks of 64, 16-byte chunks of a row
+        BQ = 64 * NC, NB = (HD + 63) / 64, CH = HD / 8,  // rows (64 per consumer), column blocks of 64, 16-byte chunks
+        PREG = NC == 3 ? AK_A9_PREG3 : AK_A9_PREG, CREG = NC == 3 ? AK_A9_CREG3 : AK_A9_CREG,
         QBYTES = NB * BQ * 128, KVBYTES = NB * BN * 128,
         NS = BN / 2, NO = HD / 2,                    // accumulators per thread: S, O
         KQ = HD / 16, KP = BN / 16                   // k-steps of Q K^T and P V
     };
     extern __shared__ __align__(1024) unsigned char ak_smem_raw[];
-    // 1024-byte aligned base (the swizzle pattern repeats every 1024 bytes)
-    const ak_u32 s0 = (ak_smem_addr(ak_smem_raw) + 1023u) & ~1023u;
-    unsigned char* const sbase = ak_smem_raw + (s0 - ak_smem_addr(ak_smem_raw));
-    const ak_u32 sq_ = s0, sk_ = s0 + QBYTES, sv_ = sk_ + ST * KVBYTES, bars = sv_ + ST * KVBYTES;
+    // 1024-byte aligned base (the swizzle pattern repeats every 1024 bytes); Q, K stages, V stages, barriers.
+    // Worked out in each warpgroup after its register reallocation, as AK_A9_GEOMETRY below.
+#define AK_A9_SMEM                                                                                      \
+    const ak_u32 s0 = (ak_smem_addr(ak_smem_raw) + 1023u) & ~1023u;                                     \
+    unsigned char* const sbase = ak_smem_raw + (s0 - ak_smem_addr(ak_smem_raw));                        \
+    const ak_u32 sq_ = s0, sk_ = s0 + QBYTES, sv_ = sk_ + ST * KVBYTES, bars = sv_ + ST * KVBYTES;      \
+    (void)sbase; (void)sq_; (void)sk_; (void)sv_;
     // barriers: kfull[ST], vfull[ST], kempty[ST], vempty[ST]
 #define AK_A9_KFULL(s) (bars + 8u * (unsigned)(s))
 #define AK_A9_VFULL(s) (bars + 8u * (unsigned)(ST + (s)))
@@ -168,102 +179,144 @@ AK_INLINE void ak_attn_sm90(const typename D::T* AK_RESTRICT q, const typename D
 #define AK_A9_VEMPTY(s) (bars + 8u * (unsigned)(3 * ST + (s)))
 
     const int tid = (int)threadIdx.x, wg = tid / 128, wt = tid % 128;
-    const int pair = (int)blockIdx.z, b = pair / hkv, h = pair % hkv;
-    const ak_attn_seq sg = ak_attn_seq_of(b, sq, skv, cu_q, cu_k, used_k, btab, bts, qsb, qss, ksb, kss, vsb, vss,
-                                          osb, oss);
-    const int rows = group * sg.sq;
-    const int r0 = (wr >= 0 ? (int)gridDim.x - 1 - (int)blockIdx.x : (int)blockIdx.x) * BQ;
-    if (r0 >= rows) return;  // a shorter sequence of a packed batch (the whole block)
 
-    int kbeg, kend, kfull0, kfull1;
-    {
-        const int rl = (r0 + BQ < rows ? r0 + BQ : rows) - 1;
-        const bool span = r0 / sg.sq != rl / sg.sq;
-        const int imax = span ? sg.sq - 1 : rl % sg.sq, imin = span ? 0 : r0 % sg.sq;
-        kbeg = ak_attn_lo(sg, wl, imin);
-        kend = ak_attn_hi(sg, wr, imax) + 1;
-        kfull0 = ak_attn_lo(sg, wl, imax);
-        kfull1 = ak_attn_hi(sg, wr, imin) + 1;
-        const int s0k = (int)blockIdx.y * split_len;
-        if (s0k > kbeg) kbeg = s0k;
-        if (s0k + split_len < kend) kend = s0k + split_len;
-        if (kend < kfull1) kfull1 = kend;
-    }
+    // The block's sequence, rows and key range, worked out after each warpgroup's register reallocation
+    // (values computed before it would be live across it: the producer's 32-56 registers would spill)
+#define AK_A9_GEOMETRY \
+    const int pair = (int)blockIdx.z, b = pair / hkv, h = pair % hkv; \
+    const ak_attn_seq sg = ak_attn_seq_of(b, sq, skv, cu_q, cu_k, used_k, btab, bts, qsb, qss, ksb, kss, vsb, vss, \
+                                          osb, oss); \
+    const int rows = group * sg.sq; \
+    const int r0 = (wr >= 0 ? (int)gridDim.x - 1 - (int)blockIdx.x : (int)blockIdx.x) * BQ; \
+    if (r0 >= rows) return; /* a shorter sequence of a packed batch (the whole block) */ \
+    int kbeg, kend, kfull0, kfull1; \
+    { \
+        const int rl = (r0 + BQ < rows ? r0 + BQ : rows) - 1; \
+        const bool span = r0 / sg.sq != rl / sg.sq; \
+        const int imax = span ? sg.sq - 1 : rl % sg.sq, imin = span ? 0 : r0 % sg.sq; \
+        kbeg = ak_attn_lo(sg, wl, imin); \
+        kend = ak_attn_hi(sg, wr, imax) + 1; \
+        kfull0 = ak_attn_lo(sg, wl, imax); \
+        kfull1 = ak_attn_hi(sg, wr, imin) + 1; \
+        const int s0k = (int)blockIdx.y * split_len; \
+        if (s0k > kbeg) kbeg = s0k; \
+        if (s0k + split_len < kend) kend = s0k + split_len; \
+        if (kend < kfull1) kfull1 = kend; \
+    } \
     const int ntiles = kend > kbeg ? (kend - kbeg + BN - 1) / BN : 0;
 
     if (tid == 0) {
+        AK_A9_SMEM
         for (int s = 0; s < ST; s++) {
             ak_mbar_init(AK_A9_KFULL(s), 128);
             ak_mbar_init(AK_A9_VFULL(s), 128);
-            ak_mbar_init(AK_A9_KEMPTY(s), 8);
-            ak_mbar_init(AK_A9_VEMPTY(s), 8);
+            ak_mbar_init(AK_A9_KEMPTY(s), 4 * NC);
+            ak_mbar_init(AK_A9_VEMPTY(s), 4 * NC);
         }
     }
     __syncthreads();
 
     if (wg == 0) {
         // ---------------- producer ----------------
-        ak_setmaxnreg_dec<AK_A9_PREG>();
-        const ak_i64 kb = sg.k0 + (ak_i64)h * ksh, vb = sg.v0 + (ak_i64)h * vsh;
-        // full barriers of the copy groups issued and not yet published, oldest first (at most 2: with the
-        // group being issued, 3 groups in flight)
-        ak_u32 pq0 = 0, pq1 = 0;
-        for (int n = 0; n <= 2 * ntiles - 1; n++) {
-            // groups K0 K1 V0 K2 V1 .. K_{n-1} V_{n-2} V_{n-1}: n = 0 K0; odd n K_{(n+1)/2} (the last: V_{ntiles-1});
-            // even n > 0 V_{n/2-1}
-            bool isk;
-            int t;
-            if (n == 0) { isk = true; t = 0; }
-            else if (n % 2 == 1) { isk = (n + 1) / 2 < ntiles; t = isk ? (n + 1) / 2 : ntiles - 1; }
-            else { isk = false; t = n / 2 - 1; }
-            const int st = t % ST, use = t / ST;
-            if (use > 0) {
-                const ak_u32 eb = isk ? AK_A9_KEMPTY(st) : AK_A9_VEMPTY(st);
-                const int par = (use - 1) & 1;
-                if (!ak_mbar_test(eb, par)) {  // about to block: publish everything first (no consumer waits on us)
-                    if (pq0) {
-                        ak_cp_async_wait<0>();
-                        ak_fence_proxy_async();
-                        ak_mbar_arrive(pq0);
-                        if (pq1) ak_mbar_arrive(pq1);
-                        pq0 = pq1 = 0;
+        ak_setmaxnreg_dec<PREG>();
+        AK_A9_GEOMETRY
+        AK_A9_SMEM
+        // The copy loop, shared by the two address paths: copy(isk, t, dst) issues tile t of K (isk) or V into
+        // the stage at shared address dst. Each path is its own instance of the loop, so only its own values
+        // stay live (the producer runs on few registers).
+        auto produce = [&](auto copy) {
+            // full barriers of the copy groups issued and not yet published, oldest first (at most 2: with the
+            // group being issued, 3 groups in flight)
+            ak_u32 pq0 = 0, pq1 = 0;
+            for (int n = 0; n <= 2 * ntiles - 1; n++) {
+                // groups K0 K1 V0 K2 V1 .. K_{n-1} V_{n-2} V_{n-1}: n = 0 K0; odd n K_{(n+1)/2} (the last:
+                // V_{ntiles-1}); even n > 0 V_{n/2-1}
+                bool isk;
+                int t;
+                if (n == 0) { isk = true; t = 0; }
+                else if (n % 2 == 1) { isk = (n + 1) / 2 < ntiles; t = isk ? (n + 1) / 2 : ntiles - 1; }
+                else { isk = false; t = n / 2 - 1; }
+                const int st = t % ST, use = t / ST;
+                if (use > 0) {
+                    const ak_u32 eb = isk ? AK_A9_KEMPTY(st) : AK_A9_VEMPTY(st);
+                    const int par = (use - 1) & 1;
+                    if (!ak_mbar_test(eb, par)) {  // about to block: publish everything first (no consumer waits)
+                        if (pq0) {
+                            ak_cp_async_wait<0>();
+                            ak_fence_proxy_async();
+                            ak_mbar_arrive(pq0);
+                            if (pq1) ak_mbar_arrive(pq1);
+                            pq0 = pq1 = 0;
+                        }
+                        ak_mbar_wait(eb, par);
                     }
-                    ak_mbar_wait(eb, par);
+                }
+                copy(isk, t, (isk ? sk_ : sv_) + (ak_u32)(st * KVBYTES));
+                ak_cp_async_commit();
+                const ak_u32 full = isk ? AK_A9_KFULL(st) : AK_A9_VFULL(st);
+                if (pq1) {  // 3 groups out: publish the oldest once it has landed
+                    ak_cp_async_wait<2>();
+                    ak_fence_proxy_async();
+                    ak_mbar_arrive(pq0);
+                    pq0 = pq1;
+                    pq1 = full;
+                } else if (pq0) {
+                    pq1 = full;
+                } else {
+                    pq0 = full;
                 }
             }
-            const int k0 = kbeg + t * BN;
-            const T* src = isk ? k : v;
-            const ak_i64 base = isk ? kb : vb, sb = isk ? ksb : vsb, ss = isk ? kss : vss;
-            const ak_u32 dst = (isk ? sk_ : sv_) + (ak_u32)(st * KVBYTES);
-            if (!sg.pages) {
-                // rows in place (plain or packed): each thread keeps one 16-byte column of rows RS = 128 / CH
-                // apart (RS x CH threads: 120 of 128 at head sizes 80 / 96 / 192), one 64-bit add per chunk; the
-                // swizzled slot of row r0t + i RS repeats every PER rows of the loop (RS % 8 == 0: every row)
-                enum {
-                    RS = 128 / CH, NCP = (BN + RS - 1) / RS,
-                    PER = RS % 8 == 0 ? 1 : RS % 4 == 0 ? 2 : RS % 2 == 0 ? 4 : 8
-                };
-                const int r0t = wt / CH, ch = wt % CH, left = kend - k0 - r0t;
-                if (r0t < RS) {
-                    const bool cok = ch * 8 < d;
-                    const T* p = src + base + (ak_i64)(k0 + r0t) * ss + ch * 8;
-                    const ak_i64 step = (ak_i64)RS * ss;
-                    ak_u32 da[PER];
+            if (pq0) {
+                ak_cp_async_wait<0>();
+                ak_fence_proxy_async();
+                ak_mbar_arrive(pq0);
+                if (pq1) ak_mbar_arrive(pq1);
+            }
+        };
+        if (!sg.pages) {
+            // rows in place (plain or packed): each thread keeps one 16-byte column of rows RS = 128 / CH apart
+            // (RS x CH threads: 120 of 128 at head sizes 80 / 96 / 192), one 64-bit add per chunk; the swizzled
+            // slot of row r0t + i RS repeats every PER rows of the loop (RS % 8 == 0: every row)
+            enum {
+                RS = 128 / CH, NCP = (BN + RS - 1) / RS,
+                PER = RS % 8 == 0 ? 1 : RS % 4 == 0 ? 2 : RS % 2 == 0 ? 4 : 8
+            };
+            const int r0t = wt / CH, ch = wt % CH;
+            if (r0t < RS) {
+                const int left0 = ch * 8 < d ? kend - kbeg - r0t : 0;  // rows of this thread's column to copy
+                const T* const kp = k + sg.k0 + (ak_i64)h * ksh + (ak_i64)(kbeg + r0t) * kss + ch * 8;
+                const T* const vp = v + sg.v0 + (ak_i64)h * vsh + (ak_i64)(kbeg + r0t) * vss + ch * 8;
+                ak_u32 sw[PER];  // the slots of rows r0t + j RS, j < PER
 #pragma unroll
-                    for (int j = 0; j < PER; j++) da[j] = dst + ak_a9_sw<BN>(r0t + j * RS, ch);
+                for (int j = 0; j < PER; j++) sw[j] = ak_a9_sw<BN>(r0t + j * RS, ch);
+                produce([&](bool isk, int t, ak_u32 dst) {
+                    const ak_i64 ss = isk ? kss : vss;
+                    const T* p = (isk ? kp : vp) + (ak_i64)(t * BN) * ss;
+                    const T* const src = isk ? k : v;
+                    const ak_i64 step = (ak_i64)RS * ss;
+                    const int left = left0 - t * BN;
 #pragma unroll
                     for (int i = 0; i < NCP; i++) {
                         if (BN % RS == 0 || i < NCP - 1 || r0t + i * RS < BN) {  // rows past the tile: no copy
-                            const bool ok = cok && i * RS < left;
-                            asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(
-                                             da[i % PER] + (ak_u32)((i / PER) * PER * RS * 128)),
+                            const bool ok = i * RS < left;
+                            // row r0t + i RS: the slot of row r0t + (i % PER) RS, (i / PER) PER RS rows down
+                            const ak_u32 da = dst + sw[i % PER] + (ak_u32)((i / PER) * PER * RS * 128);
+                            asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(da),
                                          "l"(ok ? p : src), "r"(ok ? 16 : 0) : "memory");
                         }
                         p += step;
-                        asm volatile("" : "+l"(p));  // one live address (the producer runs on few registers)
+                        asm volatile("" : "+l"(p));  // one live address
                     }
-                }
+                });
             } else {
+                produce([&](bool, int, ak_u32) {});  // idle threads: the same barrier arrivals, no copies
+            }
+        } else {
+            const ak_i64 kb = sg.k0 + (ak_i64)h * ksh, vb = sg.v0 + (ak_i64)h * vsh;
+            produce([&](bool isk, int t, ak_u32 dst) {
+                const int k0 = kbeg + t * BN;
+                const T* src = isk ? k : v;
+                const ak_i64 base = isk ? kb : vb, sb = isk ? ksb : vsb, ss = isk ? kss : vss;
                 for (int c = wt; c < BN * CH; c += 128) {
                     const int row = c / CH, ch = c % CH, j = k0 + row;
                     const bool ok = j < kend && ch * 8 < d;
@@ -271,32 +324,15 @@ AK_INLINE void ak_attn_sm90(const typename D::T* AK_RESTRICT q, const typename D
                     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst + ak_a9_sw<BN>(row, ch)),
                                  "l"(p), "r"(ok ? 16 : 0) : "memory");
                 }
-            }
-            ak_cp_async_commit();
-            const ak_u32 full = isk ? AK_A9_KFULL(st) : AK_A9_VFULL(st);
-            if (pq1) {  // 3 groups out: publish the oldest once it has landed
-                ak_cp_async_wait<2>();
-                ak_fence_proxy_async();
-                ak_mbar_arrive(pq0);
-                pq0 = pq1;
-                pq1 = full;
-            } else if (pq0) {
-                pq1 = full;
-            } else {
-                pq0 = full;
-            }
-        }
-        if (pq0) {
-            ak_cp_async_wait<0>();
-            ak_fence_proxy_async();
-            ak_mbar_arrive(pq0);
-            if (pq1) ak_mbar_arrive(pq1);
+            });
         }
         return;
     }
 
     // ---------------- consumers ----------------
-    ak_setmaxnreg_inc<AK_A9_CREG>();
+    ak_setmaxnreg_inc<CREG>();
+    AK_A9_GEOMETRY
+    AK_A9_SMEM
     const int c = wg - 1, warp = wt / 32, lane = wt % 32;
     const int rc0 = r0 + 64 * c;  // this consumer's first row
     // Q rows rc0 .. rc0 + 63 (zeros past the end) into this consumer's slice of the Q tile
@@ -383,7 +419,7 @@ AK_INLINE void ak_attn_sm90(const typename D::T* AK_RESTRICT q, const typename D
         }
         // row maxima and sums over NP independent partials per row (short dependency chains; 2 above head
         // size 128, where registers are short)
-        enum { NP = HD > 128 ? 2 : 4 };
+        enum { NP = HD > 128 || NC > 2 ? 2 : 4 };
         auto part = [](int r) { return ((r / 2) % 2) * NP + (r % 2) + 2 * ((r / 4) % (NP / 2)); };
         float mp[2 * NP], sp[2 * NP];
 #pragma unroll
@@ -432,20 +468,21 @@ AK_INLINE void ak_attn_sm90(const typename D::T* AK_RESTRICT q, const typename D
 #pragma unroll
         for (int i = 0; i < BN / 4; i++) pf[i] = ak_a9_pack<D>(s[2 * i], s[2 * i + 1]);
     };
-    // Ping-pong (pp): the two consumers take turns issuing their wgmma batches (named barriers 3 + c, 256
-    // threads: the waiting consumer's bar.sync and the other's bar.arrive), so the tensor cores run one
-    // consumer's S_t and P_{t-1} V_{t-1} while the other runs its softmax, instead of interleaving both.
-    // Consumer 1 opens consumer 0's first turn; consumer 0 takes one extra turn at the end (every arrive
-    // has its sync).
+    // Ping-pong (pp): the consumers take turns in a ring issuing their wgmma batches (named barriers
+    // 1 + NC + c, 256 threads: the waiting consumer's bar.sync and the previous one's bar.arrive), so the
+    // tensor cores run one consumer's S_t and P_{t-1} V_{t-1} while the others run their softmax, instead of
+    // interleaving all. The last consumer opens consumer 0's first turn; consumer 0 takes one extra turn at
+    // the end (every arrive has its sync). A consumer cannot pass twice before the next one takes: its own
+    // next turn waits for the whole ring.
     const bool pp = (vec & 2) != 0;
-    auto turn_take = [&]() { if (pp) ak_named_bar(3 + c, 256); };
-    auto turn_pass = [&]() { if (pp) ak_named_arrive(4 - c, 256); };
+    auto turn_take = [&]() { if (pp) ak_named_bar(1 + NC + c, 256); };
+    auto turn_pass = [&]() { if (pp) ak_named_arrive(1 + NC + (c + 1) % NC, 256); };
     // Order per tile t (as FlashAttention-3): issue S_t; rescale O by the factor of tile t-1's softmax (on
     // the CUDA cores while S_t runs); issue O += P_{t-1} V_{t-1}; softmax of S_t under that P V; pack P_t.
     // Between the end of a P V and the next wgmma only the packing of P (and the K wait) remains.
     if (ntiles > 0) {
         float al0 = 0.0f, al1 = 0.0f;
-        if (c == 1) turn_pass();
+        if (c == NC - 1) turn_pass();
         turn_take();
         issue_s(0);
         turn_pass();
@@ -486,41 +523,52 @@ AK_INLINE void ak_attn_sm90(const typename D::T* AK_RESTRICT q, const typename D
     l0 += ak_shfl_xor(l0, 2);
     l1 += ak_shfl_xor(l1, 1);
     l1 += ak_shfl_xor(l1, 2);
-
-    // write rows lr0 / lr1: column 8 (r / 4) + 2 (lane % 4) + r % 2 of accumulator r
-    const float inv0 = l0 > 0.0f ? 1.0f / l0 : 0.0f, inv1 = l1 > 0.0f ? 1.0f / l1 : 0.0f;
-    const float lse0 = l0 > 0.0f ? m0 + log2f(l0) : -AK_INF, lse1 = l1 > 0.0f ? m1 + log2f(l1) : -AK_INF;
-    const ak_i64 rows_all = (ak_i64)gridDim.z * group * sq;
-#pragma unroll
-    for (int half = 0; half < 2; half++) {
-        const int r = half ? lr1 : lr0;
-        if (r >= rows) continue;
-        const int g = r / sg.sq, i = r % sg.sq, hq_idx = h * group + g;
-        const float inv = half ? inv1 : inv0, ls = half ? lse1 : lse0;
-        const ak_i64 grow = ((ak_i64)b * hkv * group + hq_idx) * sq + i;
-        if (nsplit > 1) {
-            float* po = part + (grow * nsplit + blockIdx.y) * HD;
-#pragma unroll
-            for (int a = 0; a < NO; a += 4) {
-                const int col = 8 * (a / 4) + 2 * (lane % 4);
-                po[col] = oa[a + 2 * half] * inv;
-                po[col + 1] = oa[a + 2 * half + 1] * inv;
+    {
+        // the block's sequence and rows again: recomputing them costs a few loads, keeping them live through the
+        // key loop costs registers (spills at 160 a thread with 3 consumers)
+        const int pair = (int)blockIdx.z, b = pair / hkv, h = pair % hkv;
+        const ak_attn_seq sg = ak_attn_seq_of(b, sq, skv, cu_q, cu_k, used_k, btab, bts, qsb, qss, ksb, kss, vsb, vss,
+                                              osb, oss);
+        const int rows = group * sg.sq;
+        const int lr0 = (wr >= 0 ? (int)gridDim.x - 1 - (int)blockIdx.x : (int)blockIdx.x) * BQ + 64 * c + 16 * warp +
+                        lane / 4, lr1 = lr0 + 8;
+        // write rows lr0 / lr1: column 8 (r / 4) + 2 (lane % 4) + r % 2 of accumulator r
+        const float inv0 = l0 > 0.0f ? 1.0f / l0 : 0.0f, inv1 = l1 > 0.0f ? 1.0f / l1 : 0.0f;
+        const float lse0 = l0 > 0.0f ? m0 + log2f(l0) : -AK_INF, lse1 = l1 > 0.0f ? m1 + log2f(l1) : -AK_INF;
+        const ak_i64 rows_all = (ak_i64)gridDim.z * group * sq;
+    #pragma unroll
+        for (int half = 0; half < 2; half++) {
+            const int r = half ? lr1 : lr0;
+            if (r >= rows) continue;
+            const int g = r / sg.sq, i = r % sg.sq, hq_idx = h * group + g;
+            const float inv = half ? inv1 : inv0, ls = half ? lse1 : lse0;
+            const ak_i64 grow = ((ak_i64)b * hkv * group + hq_idx) * sq + i;
+            if (nsplit > 1) {
+                float* po = part + (grow * nsplit + blockIdx.y) * HD;
+    #pragma unroll
+                for (int a = 0; a < NO; a += 4) {
+                    const int col = 8 * (a / 4) + 2 * (lane % 4);
+                    po[col] = oa[a + 2 * half] * inv;
+                    po[col + 1] = oa[a + 2 * half + 1] * inv;
+                }
+                if (lane % 4 == 0) part[rows_all * nsplit * HD + grow * nsplit + blockIdx.y] = ls;
+            } else {
+                T* op = o + sg.o0 + (ak_i64)hq_idx * osh + (ak_i64)i * oss;
+    #pragma unroll
+                for (int a = 0; a < NO; a += 4) {
+                    const int col = 8 * (a / 4) + 2 * (lane % 4);
+                    if (col < d) *(ak_u32*)(op + col) = ak_a9_pack<D>(oa[a + 2 * half] * inv, oa[a + 2 * half + 1] * inv);
+                }
+                if (lse && lane % 4 == 0) lse[grow] = ls * AK_LN2;
             }
-            if (lane % 4 == 0) part[rows_all * nsplit * HD + grow * nsplit + blockIdx.y] = ls;
-        } else {
-            T* op = o + sg.o0 + (ak_i64)hq_idx * osh + (ak_i64)i * oss;
-#pragma unroll
-            for (int a = 0; a < NO; a += 4) {
-                const int col = 8 * (a / 4) + 2 * (lane % 4);
-                if (col < d) *(ak_u32*)(op + col) = ak_a9_pack<D>(oa[a + 2 * half] * inv, oa[a + 2 * half + 1] * inv);
-            }
-            if (lse && lane % 4 == 0) lse[grow] = ls * AK_LN2;
         }
     }
 #undef AK_A9_KFULL
 #undef AK_A9_VFULL
 #undef AK_A9_KEMPTY
 #undef AK_A9_VEMPTY
+#undef AK_A9_GEOMETRY
+#undef AK_A9_SMEM
 }
 // tiles per head size: 128 keys up to head size 128 (3 stages below 128: room), 64 keys above (registers);
 // 192 keys at head size 64 (as FlashAttention-3) measured 1% faster on 2048 keys, 3% slower causal and 9% slower
@@ -531,29 +579,43 @@ AK_INLINE void ak_attn_sm90(const typename D::T* AK_RESTRICT q, const typename D
 #define AK_A9_BN(HD) ((HD) > 128 ? 64 : 128)
 #endif
 #define AK_A9_ST(HD) ((HD) < 128 ? 3 : 2)
-#define AK_A9_BODY(D, HD)                                                                                          \
-    ak_attn_sm90<D, HD, AK_A9_BN(HD), AK_A9_ST(HD)>(q, k, v, o, lse, hkv, group, sq, skv, d, qsb, qsh, qss, ksb,   \
+#define AK_A9_BODY(D, HD, NC)                                                                                      \
+    ak_attn_sm90<D, HD, AK_A9_BN(HD), AK_A9_ST(HD), NC>(q, k, v, o, lse, hkv, group, sq, skv, d, qsb, qsh, qss, ksb,   \
                                                     ksh, kss, vsb, vsh, vss, osb, osh, oss, scale_log2, nsplit,     \
                                                     split_len, part, cu_q, cu_k, used_k, btab, bts, pshift, wl, wr, \
                                                     softcap, vec)
 #else
-#define AK_A9_BODY(D, HD) \
-    do {                  \
+#define AK_A9_BODY(D, HD, NC) \
+    do {                      \
     } while (0)
 #endif
 
-#define AK_A9(HD, DT, D)                                                                                          \
-    AK_KERNEL void __launch_bounds__(384, 1) ak_attn_sm90_##HD##_##DT(AK_A9_KPARAMS(D)) {                         \
+// consumer warpgroups (64 query rows each): 2 (ak_attn_sm90_N_*), or 3 at head sizes <= 64
+// (ak_attn_sm90_Nw3_*: 192 rows, 512 threads)
+#define AK_A9(HD, NC, SFX, DT, D)                                                                                 \
+    AK_KERNEL void __launch_bounds__(128 * (NC + 1), 1) ak_attn_sm90_##HD##SFX##_##DT(AK_A9_KPARAMS(D)) {        \
         (void)causal; (void)R; (void)vec;                                                                         \
-        AK_A9_BODY(D, HD);                                                                                        \
+        AK_A9_BODY(D, HD, NC);                                                                                    \
     }
-#define AK_A9_2(HD) AK_A9(HD, f16, ak_f16_t) AK_A9(HD, bf16, ak_bf16_t)
+// AK_A9_NCO=N (the host passes it): only the kernels with N consumers
+#if !defined(AK_A9_NCO) || AK_A9_NCO == 2
+#define AK_A9_2(HD) AK_A9(HD, 2, , f16, ak_f16_t) AK_A9(HD, 2, , bf16, ak_bf16_t)
+#else
+#define AK_A9_2(HD)
+#endif
+#if !defined(AK_A9_NCO) || AK_A9_NCO == 3
+#define AK_A9_3(HD) AK_A9(HD, 3, w3, f16, ak_f16_t) AK_A9(HD, 3, w3, bf16, ak_bf16_t)
+#else
+#define AK_A9_3(HD)
+#endif
 // AK_A9_ONLY=N (the host passes it): only head size N's kernels
 #if !defined(AK_A9_ONLY) || AK_A9_ONLY == 32
 AK_A9_2(32)
+AK_A9_3(32)
 #endif
 #if !defined(AK_A9_ONLY) || AK_A9_ONLY == 64
 AK_A9_2(64)
+AK_A9_3(64)
 #endif
 #if !defined(AK_A9_ONLY) || AK_A9_ONLY == 80
 AK_A9_2(80)

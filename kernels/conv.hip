@@ -118,34 +118,44 @@ struct ak_conv_kent {
 /* The implicit-GEMM tile at (m0, co0) of group g. KMAJOR: shared tiles
  * k-contiguous (As[m * LDA + k], Bs[n * LDB + k], the matrix-core path),
  * else m / n-contiguous (As[k * LDA + m], the SIMT path). */
-template <class DT, bool FAST32, bool MMA>
-AK_INLINE void ak_conv_igemm(const typename DT::T* AK_RESTRICT x, const typename DT::T* AK_RESTRICT w,
-                             const typename DT::T* AK_RESTRICT bias, typename DT::T* AK_RESTRICT y, AK_CONV_PARAMS) {
-    typedef typename DT::T T;
-    typedef ak_mma<DT, FAST32> MM;
+/* The block tile and its shared memory (the kernel declares it: one copy for both instantiations of
+ * ak_conv_igemm behind a kernel name). */
+template <class DT, bool MMA>
+struct ak_conv_tile {
     enum { NT = 256, BM = 128, BN = 64, BK = DT::SIZE == 4 ? 16 : 32, PAD = DT::SIZE == 4 ? 4 : 8,
            LDA = MMA ? BK + PAD : BM + PAD, LDB = MMA ? BK + PAD : BN + PAD,
            ASZ = MMA ? BM * LDA : BK * LDA, BSZ = MMA ? BN * LDB : BK * LDB,
            NA = BM * BK / NT, NB = BN * BK / NT, LDST = BM + 1,
            TILE_BYTES = 2 * (ASZ + BSZ) * DT::SIZE, STAGE_BYTES = BN * LDST * 4,
            SMEM = TILE_BYTES > STAGE_BYTES ? TILE_BYTES : STAGE_BYTES };
+};
+
+/* PH: the sub-pixel phase form (flag PHASE), a separate instantiation so that the other path reads the shape
+ * parameters unmodified (constant operands, as before the phases existed). */
+template <class DT, bool FAST32, bool MMA, bool PH>
+AK_INLINE void ak_conv_igemm(unsigned char* smem, ak_conv_kent (*tab)[ak_conv_tile<DT, MMA>::BK], const typename DT::T* AK_RESTRICT x,
+                             const typename DT::T* AK_RESTRICT w, const typename DT::T* AK_RESTRICT bias,
+                             typename DT::T* AK_RESTRICT y, AK_CONV_PARAMS) {
+    typedef typename DT::T T;
+    typedef ak_mma<DT, FAST32> MM;
+    typedef ak_conv_tile<DT, MMA> TL;
+    enum { NT = TL::NT, BM = TL::BM, BN = TL::BN, BK = TL::BK, LDA = TL::LDA, LDB = TL::LDB, ASZ = TL::ASZ, BSZ = TL::BSZ,
+           NA = TL::NA, NB = TL::NB, LDST = TL::LDST };
     static_assert(NT % BM == 0 && NT % BK == 0 && NA * NT == BM * BK && NB * NT == BN * BK, "conv: bad tile");
-    __shared__ __attribute__((aligned(16))) unsigned char smem[SMEM];
-    __shared__ ak_conv_kent tab[2][BK];
     T (*As)[ASZ] = (T (*)[ASZ])smem;
     T (*Bs)[BSZ] = (T (*)[BSZ])(smem + 2 * ASZ * DT::SIZE);
     const bool trans = (flags & AK_CVF_TRANS) != 0, cl = (flags & AK_CVF_NHWC) != 0;
     const int tid = (int)threadIdx.x;
     /* flag PHASE (transposed, a stride > 1): blockIdx.z = group x phases + phase; the block computes the
      * phase's outputs as a stride-1 transposed convolution over the phase's taps only (ak_conv_phase) */
-    const int nph = (flags & AK_CVF_PHASE) ? sD * sH * sW : 1;
+    const int nph = PH ? sD * sH * sW : 1;
     const int g = (int)blockIdx.z / nph, ph = (int)blockIdx.z % nph, co0 = (int)blockIdx.y * BN;
     const int m0 = (int)blockIdx.x * BM;
     /* the full output and kernel (y and weight addressing), before the phase's extents replace them */
     const int fOH = OH, fOW = OW, fOP = OD * OH * OW, fkH = kH, fkW = kW, taps = kD * kH * kW;
     const int rD = ph / (sH * sW), rH = (ph / sW) % sH, rW = ph % sW, fsD = sD, fsH = sH, fsW = sW;
     int t0D = 0, t0H = 0, t0W = 0, tsD = 1, tsH = 1, tsW = 1;
-    if (nph > 1) {
+    if constexpr (PH) {
         const ak_conv_phase fd = ak_conv_phase_of(rD, OD, kD, sD, pD, dD), fh = ak_conv_phase_of(rH, OH, kH, sH, pH, dH),
                             fw = ak_conv_phase_of(rW, OW, kW, sW, pW, dW);
         OD = fd.o_n; OH = fh.o_n; OW = fw.o_n;
@@ -157,13 +167,13 @@ AK_INLINE void ak_conv_igemm(const typename DT::T* AK_RESTRICT x, const typename
     }
     /* the weight's tap of the phase's tap t (t ordered as the phase's kD x kH x kW) */
     auto wtap = [&](int t) {
-        if (nph == 1) return t;
+        if constexpr (!PH) return t;
         const int qw = t % kW, qh = (t / kW) % kH, qd = t / (kW * kH);
         return ((t0D + qd * tsD) * fkH + t0H + qh * tsH) * fkW + t0W + qw * tsW;
     };
     /* y offset in a sample (in positions) of the phase's output position o */
     auto ypos = [&](int o) {
-        if (nph == 1) return o;
+        if constexpr (!PH) return o;
         const int jw = o % OW, jh = (o / OW) % OH, jd = o / (OW * OH);
         return ((rD + fsD * jd) * fOH + rH + fsH * jh) * fOW + rW + fsW * jw;
     };
@@ -456,7 +466,11 @@ AK_INLINE void ak_conv_igemm(const typename DT::T* AK_RESTRICT x, const typename
                                                int Nb, int Cin, int Cout, int Cig, int Cog, int ID, int IH, int IW, int OD, \
                                                int OH, int OW, int kD, int kH, int kW, int sD, int sH, int sW, int pD, int pH, \
                                                int pW, int dD, int dH, int dW) {                                              \
-        ak_conv_igemm<D, FAST32, MMA && ak_mma<D, FAST32>::OK>(x, w, bias, y, AK_CONV_ARGS);                           \
+        constexpr bool MC = MMA && ak_mma<D, FAST32>::OK;                                                             \
+        __shared__ __attribute__((aligned(16))) unsigned char smem[ak_conv_tile<D, MC>::SMEM];                         \
+        __shared__ ak_conv_kent tab[2][ak_conv_tile<D, MC>::BK];                                                      \
+        if (flags & AK_CVF_PHASE) ak_conv_igemm<D, FAST32, MC, true>(smem, tab, x, w, bias, y, AK_CONV_ARGS);         \
+        else ak_conv_igemm<D, FAST32, MC, false>(smem, tab, x, w, bias, y, AK_CONV_ARGS);                            \
     }
 AK_CONV_IGEMM(ak_conv_igemm_mma_f16, ak_f16_t, false, true)
 AK_CONV_IGEMM(ak_conv_igemm_mma_bf16, ak_bf16_t, false, true)

@@ -386,10 +386,151 @@ AK_INLINE void ak_gemm_simt(AK_GEMM_PARAMS_T(DT), const int m0, const int n0) {
     }
 }
 
+#if defined(AK_MMA_SYNC)
+/* ---- NVIDIA sm_80+, f16 / bf16, 128 x 128: a 3-stage cp.async ring ---------
+ * (amdkit.h's tile table says how). Tiles keep their global layout, 16-byte
+ * chunks XOR-swizzled (ak_gr_sw): no bank conflict for copies or ldmatrix.
+ * Chunks past the matrix or without 16-byte rows: plain loads. */
+template <bool TR>
+AK_INLINE void ak_gr_ldsm(ak_u32 a, ak_u32* r) {
+    if (TR) asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];" : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a));
+    else asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];" : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a));
+}
+/* chunk c of row r: KC 128 rows of 64 bytes, else 32 of 256 */
+template <bool KC> AK_INLINE int ak_gr_sw(int r, int c) { return KC ? r * 64 + ((c ^ ((r >> 1) & 3)) << 4) : r * 256 + ((c ^ (r & 7)) << 4); }
+/* op(X)'s 128 x 32 tile at (r0, k0) into stage s; KC: X[r ld + k] */
+template <class T, bool KC>
+AK_INLINE void ak_gr_load(ak_u32 s, const T* X, ak_i64 ld, bool vec, int r0, int k0, int R, int K) {
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+        const int q = (int)threadIdx.x + 256 * i, r = KC ? q >> 2 : q >> 4, c = KC ? q & 3 : q & 15;
+        const int gr = r0 + (KC ? r : 8 * c), gk = k0 + (KC ? 8 * c : r), n = KC ? (gr < R ? K - gk : 0) : (gk < K ? R - gr : 0);
+        const T* p = X + (KC ? (ak_i64)gr * ld + gk : (ak_i64)gk * ld + gr);
+        const ak_u32 d = s + ak_gr_sw<KC>(r, c);
+        if (vec && n >= 8) asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(d), "l"(p) : "memory");
+        else {
+            ak_u32 v[4] = { 0u, 0u, 0u, 0u };
+#pragma unroll
+            for (int j = 0; j < 8; j++)
+                if (j < n) v[j / 2] |= (ak_u32)((const ak_u16*)p)[j] << (16 * (j % 2));
+            asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" ::"r"(d), "r"(v[0]), "r"(v[1]), "r"(v[2]), "r"(v[3]) : "memory");
+        }
+    }
+}
+template <class DT, bool KCA, bool KCB>
+AK_INLINE void ak_gemm_ring(AK_GEMM_PARAMS_T(DT), const int m0, const int n0, unsigned char* smem) {
+    typedef ak_mma<DT, false> MM;
+    typedef typename DT::T T;
+    enum { S = 3, TILE = 8192, TN = 32 };
+    const int l = ak_lane(), w = ak_wave_id(), wm = w / 4, wn = w % 4, o32 = (flags & AK_GF_OUT32) ? 1 : 0;
+    const ak_u32 sa0 = ak_smem_addr(smem), sb0 = sa0 + S * TILE;
+    ak_u32 ao[2][4], bo[2][2]; /* ldmatrix, k 0..15 / 16..31 */
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+#pragma unroll
+        for (int i = 0; i < 4; i++)
+            ao[h][i] = KCA ? ak_gr_sw<true>(wm * 64 + i * 16 + l % 16, 2 * h + l / 16)
+                           : ak_gr_sw<false>(16 * h + l % 8 + 8 * (l / 16), wm * 8 + i * 2 + (l / 8) % 2);
+#pragma unroll
+        for (int j = 0; j < 2; j++)
+            bo[h][j] = KCB ? ak_gr_sw<true>(wn * TN + j * 16 + l % 8 + 8 * (l / 16), 2 * h + (l / 8) % 2)
+                           : ak_gr_sw<false>(16 * h + l % 8 + 8 * ((l / 8) % 2), wn * 4 + j * 2 + l / 16);
+    }
+    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {
+        const T *Ab = A + (ak_i64)b * sA, *Bb = B + (ak_i64)b * sB;
+        typename MM::C acc[4][4];
+#pragma unroll
+        for (int i = 0; i < 4; i++)
+#pragma unroll
+            for (int j = 0; j < 4; j++) MM::zero(acc[i][j]);
+        const int nk = (K + 31) / 32;
+        __syncthreads(); /* the last batch's epilogue is done */
+        for (int kt = -2, rd = 0, wr = 0; kt < nk; kt++) {
+            if (kt >= 0) {
+                asm volatile("cp.async.wait_group 1;" ::: "memory");
+                __syncthreads(); /* tile kt is in; all warps are done with tile kt - 1 (stage wr) */
+            }
+            if (kt + 2 < nk) {
+                ak_gr_load<T, KCA>(sa0 + wr * TILE, Ab, lda, (flags & AK_GF_VA) != 0, m0, (kt + 2) * 32, M, K);
+                ak_gr_load<T, KCB>(sb0 + wr * TILE, Bb, ldb, (flags & AK_GF_VB) != 0, n0, (kt + 2) * 32, N, K);
+            }
+            asm volatile("cp.async.commit_group;" ::: "memory");
+            wr = wr == S - 1 ? 0 : wr + 1;
+            if (kt < 0) continue;
+            typename MM::A fa[2][4]; /* all loads first: asm keeps order */
+            typename MM::B fb[2][4];
+#pragma unroll
+            for (int h = 0; h < 2; h++) {
+#pragma unroll
+                for (int i = 0; i < 4; i++) ak_gr_ldsm<!KCA>(sa0 + rd * TILE + ao[h][i], fa[h][i].r);
+#pragma unroll
+                for (int j = 0; j < 2; j++) {
+                    ak_u32 r[4];
+                    ak_gr_ldsm<!KCB>(sb0 + rd * TILE + bo[h][j], r);
+                    fb[h][2 * j].r[0] = r[0]; fb[h][2 * j].r[1] = r[1]; fb[h][2 * j + 1].r[0] = r[2]; fb[h][2 * j + 1].r[1] = r[3];
+                }
+            }
+#pragma unroll
+            for (int h = 0; h < 2; h++)
+#pragma unroll
+                for (int i = 0; i < 4; i++)
+#pragma unroll
+                    for (int j = 0; j < 4; j++) MM::mma(acc[i][j], fa[h][i], fb[h][j]);
+            rd = rd == S - 1 ? 0 : rd + 1;
+        }
+        asm volatile("cp.async.wait_group 0;" ::: "memory");
+        void* Db = (void*)ak_gemm_off(D, sD, b, o32, DT::SIZE);
+        const void *Cb = ak_gemm_off(C, sC, b, o32, DT::SIZE), *Rb = ak_gemm_off(R, sR, b, o32, DT::SIZE);
+        if (!(flags & (AK_GF_C | AK_GF_BIAS | AK_GF_RES)) && (flags >> AK_GF_ACT_SHIFT) == AK_UNARY_NONE) {
+            const bool pair = (ldd & 1) == 0 && (((ak_u64)Db) & (o32 ? 7u : 3u)) == 0;
+#pragma unroll
+            for (int e = 0; e < 32; e++) { /* fragment e / 8, e / 2 % 4, row half e % 2 */
+                const int i = e / 8, j = e / 2 % 4, hh = e % 2, m = m0 + wm * 64 + i * 16 + l / 4 + 8 * hh, n = n0 + wn * TN + j * 8 + 2 * (l % 4);
+                const float v0 = alpha * acc[i][j].v[2 * hh], v1 = alpha * acc[i][j].v[2 * hh + 1];
+                if (m >= M) continue;
+                if (o32 && pair && n + 1 < N) *(float2*)((float*)Db + (ak_i64)m * ldd + n) = make_float2(v0, v1);
+                else if (!o32 && pair && n + 1 < N) *(ak_u32*)((T*)Db + (ak_i64)m * ldd + n) = ak_pack2(DT::from(v0), DT::from(v1));
+                else
+                    for (int c = 0; c < 2 && n + c < N; c++) {
+                        if (o32) ((float*)Db)[(ak_i64)m * ldd + n + c] = c ? v1 : v0;
+                        else ((T*)Db)[(ak_i64)m * ldd + n + c] = DT::from(c ? v1 : v0);
+                    }
+            }
+            continue;
+        }
+        float* st = (float*)smem + w * (16 * TN);
+#pragma unroll
+        for (int i = 0; i < 4; i++) {
+            __syncthreads();
+#pragma unroll
+            for (int j = 0; j < 4; j++)
+#pragma unroll
+                for (int e = 0; e < 4; e++) st[MM::c_row(l, e) * TN + j * 8 + MM::c_col(l, e)] = acc[i][j].v[e];
+            __syncthreads();
+            ak_gemm_epi<DT>(st, TN, 16, TN, m0 + wm * 64 + i * 16, n0 + wn * TN, l, AK_WAVE, M, N, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha,
+                            beta, flags, ap);
+        }
+    }
+}
+template <class DT>
+AK_INLINE void ak_gemm_ring_any(AK_GEMM_PARAMS_T(DT), const int m0, const int n0) {
+    __shared__ __attribute__((aligned(128))) unsigned char smem[6 * 8192];
+    if (!(flags & AK_GF_TA)) {
+        if (flags & AK_GF_TB) ak_gemm_ring<DT, true, true>(AK_GEMM_ARGS, m0, n0, smem);
+        else ak_gemm_ring<DT, true, false>(AK_GEMM_ARGS, m0, n0, smem);
+    } else if (flags & AK_GF_TB) ak_gemm_ring<DT, false, true>(AK_GEMM_ARGS, m0, n0, smem);
+    else ak_gemm_ring<DT, false, false>(AK_GEMM_ARGS, m0, n0, smem);
+}
+#endif /* AK_MMA_SYNC */
+
 /* One BM x BN tile at (m0, n0) on the matrix cores where the target has the
  * instruction for DT, else on FMAs. */
 template <class DT, bool FAST32, int BM, int BN, int BK, int NT>
 AK_INLINE void ak_gemm_mma_or_simt(AK_GEMM_PARAMS_T(DT), int m0, int n0) {
+#if defined(AK_MMA_SYNC)
+    if constexpr (DT::SIZE == 2 && BM == 128 && BN == 128 && NT == 256) ak_gemm_ring_any<DT>(AK_GEMM_ARGS, m0, n0);
+    else
+#endif
     if constexpr (ak_mma<DT, FAST32>::OK) ak_gemm_mma<DT, FAST32, BM, BN, BK, NT>(AK_GEMM_ARGS, m0, n0);
     else ak_gemm_simt<DT, BM, BN, 16, NT>(AK_GEMM_ARGS, m0, n0);
 }
@@ -1080,8 +1221,13 @@ AK_INLINE void ak_gemm_i8(AK_GEMM_PARAMS_I8(signed char), const int m0, const in
  * the numbers here and there agree. A matrix-core kernel on a target without
  * the instruction for its dtype runs the SIMT body (the host never picks it
  * there; it stays correct). */
+#if defined(AK_MMA_SYNC) /* ak_gemm_ring: 128 registers, two blocks an SM */
+#define AK_GEMM_MINB(DT, BM) , ((DT::SIZE == 2 && BM == 128) ? 2 : 1)
+#else
+#define AK_GEMM_MINB(DT, BM)
+#endif
 #define AK_GEMM_MMA(NAME, DT, FAST32, BM, BN, BK, NT)                 \
-    AK_KERNEL void __launch_bounds__(NT) NAME(AK_GEMM_PARAMS_T(DT)) { \
+    AK_KERNEL void __launch_bounds__(NT AK_GEMM_MINB(DT, BM)) NAME(AK_GEMM_PARAMS_T(DT)) { \
         ak_gemm_mma_or_simt<DT, FAST32, BM, BN, BK, NT>(AK_GEMM_ARGS, AK_GEMM_ORIGIN(BM, BN)); \
     }
 #define AK_GEMM_SIMT(NAME, DT, BM, BN, BK, NT)                        \

@@ -47,6 +47,7 @@ ak_result akt_attn_mmagen_launch(ak_context* ctx, ak_dtype t, size_t hd, ak_dim3
                                  const int64_t qs[3], const int64_t ks[3], float scale_log2, int causal, int rows_per_block);
 /* 1: ak_attention keeps off the Hopper kernel (the mma.sync kernel runs on sm_90 too); 0: its own choice. */
 void akt_attn_force_mma(int on);
+void akt_attn_sm90_nc(int n);
 #ifdef __cplusplus
 }
 #endif

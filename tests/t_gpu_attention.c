@@ -302,13 +302,14 @@ static void gpu_attention_generic_matrix(void) {
  * over odd lengths (1, 7, 129, 1000, 4097): each dimension rotates through
  * its values across the head sizes, so every value meets every head size in
  * some case while the CPU reference time stays in seconds. */
-static void ga_options(ak_context* ctx, const char* path) {
+static void ga_options(ak_context* ctx, const char* path, size_t dmax) {
     static const size_t dims[] = { 32, 64, 80, 96, 128, 192, 256, 40, 200, 36 };
     static const size_t sqs[5] = { 1, 7, 129, 1000, 129 }, skvs[5] = { 4097, 1000, 129, 7, 1000 };
     int di;
     for (di = 0; di < (int)(sizeof dims / sizeof dims[0]); di++) {
         size_t d = dims[di];
         ak_dtype t = di % 2 ? AK_BF16 : AK_F16;
+        if (d > dmax) continue;
         ak_attention_layout lay = (ak_attention_layout)(di % 3);
         size_t hkv = di % 3 == 0 ? 4 : di % 3 == 1 ? 1 : 2;    /* MHA, MQA, GQA 2 */
         at_case c;
@@ -341,12 +342,18 @@ static void ga_options(ak_context* ctx, const char* path) {
 static void gpu_attention_options(void) {
     const ak_arch_info* ai;
     if (!ga_setup()) return;
-    ga_options(g_gpu, "default");
+    ga_options(g_gpu, "default", 256);
     ai = ak_context_device(g_gpu)->arch_info;
     if (ai && ai->matrix == AK_MATRIX_WGMMA && !getenv("AKT_ATTN_FORCE_MMA")) {  /* Hopper: the mma.sync kernel too */
         akt_attn_force_mma(1);
-        ga_options(g_gpu, "mma.sync");
+        ga_options(g_gpu, "mma.sync", 256);
         akt_attn_force_mma(0);
+        /* both consumer counts of the Hopper kernel at head sizes <= 64 (the plan takes one) */
+        akt_attn_sm90_nc(2);
+        ga_options(g_gpu, "wgmma 2 consumers", 64);
+        akt_attn_sm90_nc(3);
+        ga_options(g_gpu, "wgmma 3 consumers", 64);
+        akt_attn_sm90_nc(0);
     }
 }
 

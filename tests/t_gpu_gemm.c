@@ -204,6 +204,35 @@ done:
     ak_context_destroy(t32);
 }
 
+int _ak_gemm_force_swap(int v); /* amdkit.h with AMDKIT_TESTS (tests/test_main.c) */
+/* The portable 128 x 128 matrix-core tile where the planner would take the
+ * Hopper kernel (forced, as bench_gemm_sweep --force 3; on other NVIDIA parts
+ * it is the planner's choice for these grids): every layout x f16 / bf16,
+ * m / n / k tails with 16-byte rows (the cp.async ring's tails) and with
+ * packed odd rows or 2-byte offsets (plain loads), every epilogue, batched. */
+static void portable_tile_path(void) {
+#if !defined(AKT_GPU_ON_CPU) /* too large for the emulator */
+    ak_context* ctx = gg_ctx(AK_AUTO, -1, AK_AUTO, 0);
+    int d, t, was;
+    if (!ctx) return;
+    was = _ak_gemm_force_swap(3);
+    if (!strncmp(ak_context_device(ctx)->arch_base, "sm_", 3)) g_kpre = "ak_gemm_mma_l_";
+    for (t = 0; t < 4; t++) {
+        const int ta = t & 1, tb = t >> 1;
+        for (d = 1; d < 3; d++) {
+            const ak_dtype dt = T3[d], o2 = (t + d) % 2 ? AK_F32 : dt;
+            gg_case(ctx, "", dt, dt, 1500, 1544, 1000, ta, tb, 0, 1, -1, 0);
+            gg_case(ctx, "", dt, o2, 1537, 1543, 777, ta, tb, (t * 5 + d) % 16, 1, 0, 0);
+            gg_case(ctx, "", dt, dt, 200, 1000, 72, ta, tb, 15, 12, -1, 0);
+            gg_case(ctx, "", dt, o2, 1700, 1408, 96, ta, tb, 2 | 4, 1, -1, 1);
+        }
+    }
+    g_kpre = NULL;
+    _ak_gemm_force_swap(was);
+    ak_context_destroy(ctx);
+#endif
+}
+
 static void epilogues_batches_unaligned(void) {
     ak_context* ctx = gg_ctx(AK_AUTO, -1, AK_AUTO, 0);
     int e, d;
@@ -648,6 +677,7 @@ void akt_suite_gpu_gemm(void) {
     AKT_RUN(decode_path);
     AKT_RUN(gemv_path);
     AKT_RUN(epilogues_batches_unaligned);
+    AKT_RUN(portable_tile_path);
     AKT_RUN(config_selects_path);
     AKT_RUN(ffma_path);
     ak_context_destroy(g_ref);

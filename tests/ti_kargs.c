@@ -306,6 +306,8 @@ done:
  * decode (m <= 16) GEMM; attention per head size, prefill and decode (split). */
 /* 1: ak_attention keeps off the Hopper kernel (the mma.sync kernel runs on sm_90 too); 0: its own choice. */
 void akt_attn_force_mma(int on) { _ak_attn_force_mma = on; }
+/* the Hopper kernel's consumer warpgroups at head sizes <= 64: 0 the plan's, else 2 or 3. */
+void akt_attn_sm90_nc(int n) { _ak_attn_sm90_nc = n; }
 
 ak_result akt_attn_mmagen_launch(ak_context* ctx, ak_dtype t, size_t hd, ak_dim3 grid, ak_dim3 block, const void* q,
                                  const void* k, const void* v, void* o, float* lse, int hkv, int group, int sq, int skv,
