@@ -9450,10 +9450,11 @@ static const char _ak_src_prelude[] =
     "AK_INLINE ak_i64 ak_gstride(void) { return (ak_i64)gridDim.x * (ak_i64)blockDim.x; }\n"
     "AK_INLINE int ak_lane(void) { return (int)(threadIdx.x % AK_WAVE); }\n"
     "AK_INLINE int ak_wave_id(void) { return (int)(threadIdx.x / AK_WAVE); }\n"
-    "// One row per group of G threads (blockDim.x / G rows per block): the thread's lane in its group and its row,\n"
-    "// clamped to row 0 past the last row so the group's loads stay in bounds; returns the row's length (0 past the end).\n"
+    "// One row per group of G threads (blockDim.x / G rows per block; G a power of two, or a multiple of AK_WAVE that\n"
+    "// divides blockDim.x): the thread's lane in its group and its row, clamped to row 0 past the last row so the\n"
+    "// group's loads stay in bounds; returns the row's length (0 past the end).\n"
     "AK_INLINE int ak_group_row(ak_i64 rows, int cols, int G, int* lane, ak_i64* row) {\n"
-    "    *lane = (int)threadIdx.x & (G - 1);\n"
+    "    *lane = (G & (G - 1)) == 0 ? (int)threadIdx.x & (G - 1) : (int)threadIdx.x % G;\n"
     "    const ak_i64 r = (ak_i64)blockIdx.x * (ak_i64)(blockDim.x / G) + (ak_i64)(threadIdx.x / G);\n"
     "    const int len = r < rows ? cols : 0;\n"
     "    *row = r < rows ? r : 0;\n"
@@ -9880,8 +9881,9 @@ static const char _ak_src_prelude[] =
     "    return wr >= 0 && p < s.skv - 1 ? p : s.skv - 1;\n"
     "}\n"
     "\n"
-    "/* reduce v over aligned groups of G consecutive threads (G a power of two,\n"
-    " * 1 <= G <= blockDim.x, blockDim.x a multiple of G and of AK_WAVE). Every\n"
+    "/* reduce v over aligned groups of G consecutive threads (G a power of two\n"
+    " * or, past AK_WAVE, any multiple of AK_WAVE; 1 <= G <= blockDim.x, blockDim.x\n"
+    " * a multiple of G and of AK_WAVE). Every\n"
     " * thread of the block must call it (it uses __syncthreads when G > AK_WAVE);\n"
     " * each gets its group's result. scratch: __shared__ float[AK_MAX_WAVES]. The\n"
     " * combination order is fixed, so the result is deterministic. */\n"
@@ -15202,6 +15204,7 @@ static const char _ak_src_attention_sm90[] =
     "                const int k0 = kbeg + t * BN;\n"
     "                const T* src = isk ? k : v;\n"
     "                const ak_i64 base = isk ? kb : vb, sb = isk ? ksb : vsb, ss = isk ? kss : vss;\n"
+    "#pragma unroll 1\n"
     "                for (int c = wt; c < BN * CH; c += 128) {\n"
     "                    const int row = c / CH, ch = c % CH, j = k0 + row;\n"
     "                    const bool ok = j < kend && ch * 8 < d;\n"
@@ -20178,8 +20181,8 @@ static const char _ak_src_norm[] =
     "// rmsnorm. vec != 0: 16-byte accesses (x, y, w, b 16-byte aligned, cols % 8 == 0).\n"
     "//\n"
     "// ak_norm_<dt>: the row lives in registers (E = 16 per thread for f32, 32 for\n"
-    "// f16 / bf16) of a group of G threads (G a power of two, G * E >= cols,\n"
-    "// G * E <= 16384): one read, one write; the\n"
+    "// f16 / bf16) of a group of G threads (G a power of two, or a multiple of the\n"
+    "// wave that fills the row's registers exactly; G * E >= cols, G * E <= 16384): one read, one write; the\n"
     "// variance is the mean of (x - mean)^2 over the registers (two passes, no\n"
     "// cancellation).\n"
     "// ak_norm_wide_<dt>: any width, one block per row or (S > 1) per segment of\n"
@@ -21985,8 +21988,8 @@ static const char _ak_src_softmax[] =
     "//\n"
     "// Three paths (the host picks one):\n"
     "// 1. ak_softmax_<dt>: the row lives in registers (E = 16 per thread for f32,\n"
-    "//    32 for f16 / bf16) of a group of G threads (G a power of two, G * E >=\n"
-    "//    cols, G * E <= 16384, blockDim.x / G rows per block): one read and one\n"
+    "//    32 for f16 / bf16) of a group of G threads (G a power of two, or a\n"
+    "//    multiple of the wave; G * E >= cols, G * E <= 16384, blockDim.x / G rows per block): one read and one\n"
     "//    write of the row.\n"
     "// 2. ak_softmax_split_<dt>: rows wider than one group: S blocks per row, each\n"
     "//    holding a chunk of blockDim.x * 32 elements in registers. A block takes a\n"
@@ -23230,7 +23233,7 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_amma_nv _AK_KIF_attn_simt
 #define _ak_kargs_attn_mmagen _ak_kargs_attn_simt   /* kernels/attention_mma.hip:1141 ak_attn_mmagen##HD##_##DT (macro AK_AMMA_GEN): the same list */
 #define _AK_KIF_attn_mmagen _AK_KIF_attn_simt
-#define _ak_kargs_attn_sm90 _ak_kargs_attn_simt   /* kernels/attention_sm90.hip:596 ak_attn_sm90_##HD##SFX##_##DT (macro AK_A9): the same list */
+#define _ak_kargs_attn_sm90 _ak_kargs_attn_simt   /* kernels/attention_sm90.hip:597 ak_attn_sm90_##HD##SFX##_##DT (macro AK_A9): the same list */
 #define _AK_KIF_attn_sm90 _AK_KIF_attn_simt
 #define _ak_kargs_copy _ak_kargs_cast   /* kernels/cast.hip:47 ak_copy_f32: the same list */
 #define _AK_KIF_copy _AK_KIF_cast
@@ -24616,6 +24619,10 @@ enum {
                          rows of any width: cols x dtype size <= _AK_ROWOP_SLAB_BYTES; x and y equally aligned mod 16,
                          else the rows kernel); block: threads (64..256); param: bytes of rows a block takes
                          (1024.._AK_ROWOP_SLAB_BYTES, 0: the most) */
+    _AK_ROW_VARIANT_GROUP,     /* softmax / norms: the rows kernel with a group that is not rounded up to a power of two:
+                         G = the fewest threads of E elements (param > 0: about param elements) that hold the row,
+                         rounded up to a multiple of the wave (cols <= 16384), so a 5120- or 12288-wide row uses every
+                         register slot; block: threads per block aimed for (a multiple of G, at least G) */
     _AK_ROW_VARIANT_COUNT
 };
 /* ops of the table (bit mask) */
@@ -24713,11 +24720,11 @@ static const _ak_rowop_rule _ak_rowop_table[] = {
  * where the variant applies to the op (-1: the model, -2: the measured table). */
 static struct { int variant; unsigned block, param; } _ak_rowop_force = { -1, 0, 0 };
 static const char* const _ak_row_variant_names[_AK_ROW_VARIANT_COUNT] = { "rows", "split", "twopass", "wide", "stream", "segments",
-                                                         "small", "slab" };
+                                                         "small", "slab", "group" };
 /* the ops each variant can run */
 static unsigned _ak_row_variant_ops(int v) {
     switch (v) {
-    case _AK_ROW_VARIANT_ROWS: case _AK_ROW_VARIANT_WIDE: return _AK_RO_SOFTMAX | _AK_RO_NORM;
+    case _AK_ROW_VARIANT_ROWS: case _AK_ROW_VARIANT_WIDE: case _AK_ROW_VARIANT_GROUP: return _AK_RO_SOFTMAX | _AK_RO_NORM;
     case _AK_ROW_VARIANT_SPLIT: case _AK_ROW_VARIANT_TWOPASS: case _AK_ROW_VARIANT_SLAB: return _AK_RO_SOFTMAX;
     case _AK_ROW_VARIANT_STREAM: return _AK_RO_REDUCE | _AK_RO_XENT | _AK_RO_XENT_RED;
     case _AK_ROW_VARIANT_SEGMENTS: return _AK_RO_REDUCE;
@@ -24754,6 +24761,27 @@ static unsigned _ak_rowop_row_group(size_t cols, ak_dtype t, unsigned per) {
         if (g2 > g) g = g2;
     }
     return g;
+}
+/* The group of _AK_ROW_VARIANT_GROUP: the fewest threads of E elements (per > 0: of about per elements) that hold
+ * the row, a power of two up to the wave and a multiple of the wave past it (ak_group_reduce's rule), at most the
+ * kernels' launch bound (_AK_ROWOP_ROW_MAX / E threads). */
+static unsigned _ak_rowop_row_group_exact(size_t cols, ak_dtype t, unsigned per, unsigned wave) {
+    const unsigned e = _ak_rowop_row_e(t), cap = _AK_ROWOP_ROW_MAX / e;
+    size_t n = (cols + e - 1) / e, g;
+    if (per > 0 && per < e && (cols + per - 1) / per > n) n = (cols + per - 1) / per;
+    if (wave < 1u) wave = 32u;
+    if (n <= wave) return _ak_rowop_pow2(n, wave);
+    g = (n + wave - 1) / wave * wave;
+    return g > cap ? cap : (unsigned)g;
+}
+/* Threads per block of the rows kernels: G (a group is a row) times the rows a block of about `want` threads holds
+ * (at least one row, at most the launch bound; groups of a power of two under 128 threads: at least 128 threads, so
+ * a block is whole waves). */
+static unsigned _ak_rowop_row_block(unsigned G, unsigned want, ak_dtype t) {
+    const unsigned cap = _AK_ROWOP_ROW_MAX / _ak_rowop_row_e(t);
+    unsigned k = (want > cap ? cap : want) / G;
+    if (G < 128u && (G & (G - 1u)) == 0 && k * G < 128u) k = 128u / G;
+    return G * (k < 1u ? 1u : k);
 }
 
 /* ---- the model ---------------------------------------------------------------
@@ -24801,7 +24829,16 @@ static unsigned _ak_rowop_row_group(size_t cols, ak_dtype t, unsigned per) {
  * - f16 / bf16 softmax of rows that are not a multiple of 8 wide (the register
  *   kernel reads them element by element): runs of rows through shared memory
  *   in 16-byte accesses, once there are _AK_ROWOP_SLAB_ROWS_PER_CU rows per CU
- *   (narrow rows of 65..255 columns: from 64 rows). */
+ *   (narrow rows of 65..255 columns: from 64 rows); past the slab's rows and
+ *   _AK_ROWOP_ODD_HALF_ROW_BYTES (softmax and norms): one block per row, whose
+ *   loads stay 16 bytes at any width (4999 bf16 columns: 1.6-2x faster at 1..
+ *   256 rows than the element-wise register row).
+ * - rows >= CUs whose power-of-two group would leave register slots empty
+ *   (4608 = 144 x 32 bf16 elements in 256 threads) take the group variant: the
+ *   fewest threads (a multiple of the wave) that hold the row, one block per
+ *   row, one read - up to _AK_ROWOP_GROUP_MAX_THREADS threads (f32 10240 = 640
+ *   x 16: 1.35x faster than the wide kernel at 2048 rows; f32 12288 = 768 x 16
+ *   loses to it by 7-10%). Block 0 (one row a block) over 512 threads: 0.97x. */
 #define _AK_ROWOP_REG_ROW_BYTES 32768u      /* fp32 register bytes of a row (G x E x 4) the rows kernel keeps */
 #define _AK_ROWOP_REG_FILL_PCT 70u          /* register rows over 16 KiB filled less than this (%) ... */
 #define _AK_ROWOP_THIN_ROWS_PER_CU 8u       /* ... with this many rows per CU: one block per row instead */
@@ -24815,6 +24852,10 @@ static unsigned _ak_rowop_row_group(size_t cols, ak_dtype t, unsigned per) {
 #define _AK_ROWOP_SMALL_EPT 32u             /* cross-entropy mean / sum: elements per thread of one 1024-thread block
                                                (twice that for <= 16 rows) */
 #define _AK_ROWOP_SLAB_ROWS_PER_CU 64u      /* f16 / bf16 odd-width softmax: runs of rows from this many rows per CU */
+#define _AK_ROWOP_GROUP_MAX_THREADS 640u    /* widest group (threads, a multiple of 32) of the group variant */
+#define _AK_ROWOP_ODD_HALF_ROW_BYTES 8192u  /* f16 / bf16 rows not a multiple of 8 wide, past this: the wide kernel
+                                               (f32 norms: past twice this, under _AK_ROWOP_THIN_ROWS_PER_CU rows per CU) */
+#define _AK_ROWOP_WIDE_NORM_512_VECS 2816u  /* one-block-per-row norm: 512 threads up to this many 16-byte vectors */
 
 static _ak_rowop_rule _ak_rowop_model_rule(unsigned op, int variant, unsigned block, unsigned param, const char* why) {
     _ak_rowop_rule r;
@@ -24838,6 +24879,8 @@ static _ak_rowop_rule _ak_rowop_model(unsigned op, ak_dtype t, size_t rows, size
         if (wide_block < 64u) wide_block = 64u;
         if (!sm && wide_block > 512u && rows >= cus && rows <= 2u * cus && vecs <= (size_t)_AK_ROWOP_WIDE_ONE_WAVE_VPT * 1024u)
             wide_block = 512u;   /* one wave of rows: the 512-thread block's shorter barrier rounds win */
+        if (!sm && wide_block > 512u && vecs <= (size_t)_AK_ROWOP_WIDE_NORM_512_VECS)
+            wide_block = 512u;   /* rows up to 40 KiB: 512 threads (more vectors per thread) beat 1024 at any row count */
         if (sm && half && odd && cols >= 2u && rb <= 2u * 4095u) {
             if (rb > 128u && rb < 512u && rows >= 64u)
                 return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_SLAB, 64, 2048,
@@ -24853,9 +24896,17 @@ static _ak_rowop_rule _ak_rowop_model(unsigned op, ak_dtype t, size_t rows, size
                                                             "f16/bf16 softmax, odd rows of 4..8 KiB, many rows: 2 rows a block");
         }
         if (cols <= _AK_ROWOP_ROW_MAX) {
-            const size_t slots = (size_t)_ak_rowop_row_group(cols, t, 0) * _ak_rowop_row_e(t), regs = slots * 4u;
+            const unsigned g2 = _ak_rowop_row_group(cols, t, 0), gx = _ak_rowop_row_group_exact(cols, t, 0, 32u);
+            const size_t slots = (size_t)g2 * _ak_rowop_row_e(t), regs = slots * 4u;
+            if (odd && (half ? rb > _AK_ROWOP_ODD_HALF_ROW_BYTES
+                             : !sm && rb > 2u * _AK_ROWOP_ODD_HALF_ROW_BYTES && rows < (size_t)_AK_ROWOP_THIN_ROWS_PER_CU * cus))
+                return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_WIDE, wide_block, 0,
+                                            "odd rows over 8 KiB (f32 norms: 16 KiB, few rows): one block per row keeps 16-byte loads");
             if (rows < cus)
                 return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_ROWS, 128, 0, "fewer rows than CUs: the row in registers, one read");
+            if (gx != g2 && gx <= _AK_ROWOP_GROUP_MAX_THREADS)
+                return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_GROUP, 0, 0,
+                                            "the row in registers of a group that is a multiple of the wave (every slot used), a block per row");
             if (regs > _AK_ROWOP_REG_ROW_BYTES)
                 return _ak_rowop_model_rule(op, _AK_ROW_VARIANT_WIDE, wide_block, 0,
                                             "rows over 32 KiB of registers, rows >= CUs: one block per row, two passes");
@@ -25313,13 +25364,20 @@ AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void*
         L.shmem = o.R * cols * es + 16u;
         return _ak_rowop_launch_rows(ctx, &L, stream);
     }
-    if (variant == _AK_ROW_VARIANT_SLAB || (variant == _AK_ROW_VARIANT_ROWS && cols > _AK_ROWOP_ROW_MAX))
+    if (variant == _AK_ROW_VARIANT_SLAB ||
+        ((variant == _AK_ROW_VARIANT_ROWS || variant == _AK_ROW_VARIANT_GROUP) && cols > _AK_ROWOP_ROW_MAX))
         variant = cols > _AK_ROWOP_ROW_MAX ? _AK_ROW_VARIANT_SPLIT : _AK_ROW_VARIANT_ROWS;   /* SPLIT: the generic wide choice below */
 
-    if (variant == _AK_ROW_VARIANT_ROWS) {
-        /* path 1: rows in registers, a group of G threads per row */
-        unsigned G = _ak_rowop_row_group(cols, dtype, rule->param), B = G > rule->block ? G : rule->block;
-        if (B < 128u) B = 128u;
+    if (variant == _AK_ROW_VARIANT_ROWS || variant == _AK_ROW_VARIANT_GROUP) {
+        /* path 1: rows in registers, a group of G threads per row (GROUP: G not rounded up to a power of two) */
+        unsigned G, B;
+        if (variant == _AK_ROW_VARIANT_GROUP) {
+            G = _ak_rowop_row_group_exact(cols, dtype, rule->param, (unsigned)_ak_target_wave(ctx, ctx->dev.arch));
+            B = _ak_rowop_row_block(G, rule->block, dtype);
+        } else {
+            G = _ak_rowop_row_group(cols, dtype, rule->param); B = G > rule->block ? G : rule->block;
+            if (B < 128u) B = 128u;
+        }
         if ((r = _ak_op_kernel(ctx, _ak_src_softmax, _ak_op_name(kname, sizeof kname, "ak_softmax", dtype), &k)) != AK_OK)
             return r;
         o.path = 1; o.G = G;
@@ -25474,9 +25532,15 @@ static ak_result _ak_rowop_norm_launch(ak_context* ctx, ak_dtype dtype, _ak_rowo
     memset(&L, 0, sizeof L);
     L.k[1] = NULL;
     L.rows = rows; L.per_row = 1; L.pack = _ak_rowop_norm_pack; L.op = o;
-    if (rule->variant == _AK_ROW_VARIANT_ROWS && cols <= _AK_ROWOP_ROW_MAX) {
-        unsigned G = _ak_rowop_row_group(cols, dtype, rule->param), B = G > rule->block ? G : rule->block;
-        if (B < 128u) B = 128u;
+    if ((rule->variant == _AK_ROW_VARIANT_ROWS || rule->variant == _AK_ROW_VARIANT_GROUP) && cols <= _AK_ROWOP_ROW_MAX) {
+        unsigned G, B;
+        if (rule->variant == _AK_ROW_VARIANT_GROUP) {
+            G = _ak_rowop_row_group_exact(cols, dtype, rule->param, (unsigned)_ak_target_wave(ctx, ctx->dev.arch));
+            B = _ak_rowop_row_block(G, rule->block, dtype);
+        } else {
+            G = _ak_rowop_row_group(cols, dtype, rule->param); B = G > rule->block ? G : rule->block;
+            if (B < 128u) B = 128u;
+        }
         if ((r = _ak_op_kernel(ctx, _ak_src_norm, _ak_op_name(kname, sizeof kname, res ? "ak_add_norm" : "ak_norm", dtype),
                                &k)) != AK_OK)
             return r;

@@ -45,7 +45,7 @@
  * where the variant applies to the op, once per triple (-1 = the model's
  * own choice, -2 = the measured table it replaced, _ak_rowop_table; each
  * result records its "force"): how the model was calibrated. Variants: 0 rows,
- * 1 split, 2 twopass, 3 wide, 4 stream, 5 segments, 6 small, 7 slab. JSON: {"tool", "hardware", "device", "copy_gbps",
+ * 1 split, 2 twopass, 3 wide, 4 stream, 5 segments, 6 small, 7 slab, 8 group. JSON: {"tool", "hardware", "device", "copy_gbps",
  * "max_bytes", "rows": [..], "cols": [..], "force", "results": [{"op",
  * "dtype", "rows", "cols", "bytes", "median", "min", "mean", "std",
  * "trials", "gbps", "frac", "correct", "err", "checked_rows", "variant", "force", "copy_same_ms",

@@ -17,8 +17,8 @@ import sys
 OPS = {"softmax": "SOFTMAX", "log_softmax": "SOFTMAX", "layernorm": "NORM", "rmsnorm": "NORM", "sum": "SUM",
        "mean": "SUM", "max": "MINMAX", "min": "MINMAX", "argmax": "ARG", "argmin": "ARG",
        "cross_entropy": "XENT", "cross_entropy_mean": "XENT_RED"}
-VARIANTS = ["rows", "split", "twopass", "wide", "stream", "segments", "small", "slab"]
-RUNS = {"rows": {"SOFTMAX", "NORM"}, "wide": {"SOFTMAX", "NORM"}, "split": {"SOFTMAX"}, "twopass": {"SOFTMAX"},
+VARIANTS = ["rows", "split", "twopass", "wide", "stream", "segments", "small", "slab", "group"]
+RUNS = {"rows": {"SOFTMAX", "NORM"}, "wide": {"SOFTMAX", "NORM"}, "group": {"SOFTMAX", "NORM"}, "split": {"SOFTMAX"}, "twopass": {"SOFTMAX"},
         "slab": {"SOFTMAX"}, "stream": {"SUM", "MINMAX", "ARG", "XENT", "XENT_RED"},
         "segments": {"SUM", "MINMAX", "ARG"}, "small": {"XENT_RED"}}
 

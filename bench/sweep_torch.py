@@ -23,7 +23,9 @@ rather than the whole grid. The compile happens in the untimed calls before the 
 
 --warm compiles (and runs once on small inputs) every op x dtype of a shard, to fill the inductor
 and Triton caches on disk while bench_sweep runs (bench/sweep_device.sh): the timing run then
-loads the compiled kernels instead of compiling them. It times nothing.
+loads the compiled kernels instead of compiling them. It times nothing. --warm --static --match
+CELLS.json does the same for the per-cell static compile of those cells (at their shapes: run it
+before, not beside, the timings).
 
 Ops (the PyTorch calls; math in fp32 for f16 / bf16 like amdkit where torch allows it):
   softmax / log_softmax: F.softmax / F.log_softmax(x, -1)
@@ -111,6 +113,26 @@ def warm(a):
     torch, F = setup_torch()
     i, n = (int(v) for v in a.shard.split("/"))
     tdt = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
+    if a.static:  # --warm --static --match CELLS.json: compile (and run once) each cell of the shard at its shape
+        with open(a.match) as f:
+            cells = [c for c in json.load(f)["results"] if c["op"] in a.ops and c["dtype"] in a.dtypes]
+        t0 = time.time()
+        for k, c in enumerate(cells):
+            if k % n != i:
+                continue
+            R, C, dt = c["rows"], c["cols"], c["dtype"]
+            try:
+                torch._dynamo.reset()
+                fn = torch.compile(op_fn(c["op"], torch, F), dynamic=False)
+                x = torch.randn(R, C, device="cuda", dtype=tdt[dt])
+                w = torch.randn(max(C, 4096), device="cuda", dtype=tdt[dt])
+                fn(*make_args(c["op"], x, w, w, torch))
+                torch.cuda.synchronize()
+                del x, w
+            except Exception as e:  # noqa: BLE001
+                print("warm %s %s %dx%d: %s" % (c["op"], dt, R, C, str(e).splitlines()[0][:200]))
+        print("sweep_torch --warm --static %s: %.0f s" % (a.shard, time.time() - t0))
+        return 0
     jobs = [(op, dt) for op in a.ops for dt in a.dtypes]
     t0 = time.time()
     for k, (op, dt) in enumerate(jobs):

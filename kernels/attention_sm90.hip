@@ -317,6 +317,7 @@ AK_INLINE void ak_attn_sm90(const typename D::T* AK_RESTRICT q, const typename D
                 const int k0 = kbeg + t * BN;
                 const T* src = isk ? k : v;
                 const ak_i64 base = isk ? kb : vb, sb = isk ? ksb : vsb, ss = isk ? kss : vss;
+#pragma unroll 1
                 for (int c = wt; c < BN * CH; c += 128) {
                     const int row = c / CH, ch = c % CH, j = k0 + row;
                     const bool ok = j < kend && ch * 8 < d;

@@ -6,8 +6,8 @@
 // rmsnorm. vec != 0: 16-byte accesses (x, y, w, b 16-byte aligned, cols % 8 == 0).
 //
 // ak_norm_<dt>: the row lives in registers (E = 16 per thread for f32, 32 for
-// f16 / bf16) of a group of G threads (G a power of two, G * E >= cols,
-// G * E <= 16384): one read, one write; the
+// f16 / bf16) of a group of G threads (G a power of two, or a multiple of the
+// wave that fills the row's registers exactly; G * E >= cols, G * E <= 16384): one read, one write; the
 // variance is the mean of (x - mean)^2 over the registers (two passes, no
 // cancellation).
 // ak_norm_wide_<dt>: any width, one block per row or (S > 1) per segment of

@@ -69,10 +69,11 @@ AK_INLINE ak_i64 ak_gtid(void) { return (ak_i64)blockIdx.x * (ak_i64)blockDim.x 
 AK_INLINE ak_i64 ak_gstride(void) { return (ak_i64)gridDim.x * (ak_i64)blockDim.x; }
 AK_INLINE int ak_lane(void) { return (int)(threadIdx.x % AK_WAVE); }
 AK_INLINE int ak_wave_id(void) { return (int)(threadIdx.x / AK_WAVE); }
-// One row per group of G threads (blockDim.x / G rows per block): the thread's lane in its group and its row,
-// clamped to row 0 past the last row so the group's loads stay in bounds; returns the row's length (0 past the end).
+// One row per group of G threads (blockDim.x / G rows per block; G a power of two, or a multiple of AK_WAVE that
+// divides blockDim.x): the thread's lane in its group and its row, clamped to row 0 past the last row so the
+// group's loads stay in bounds; returns the row's length (0 past the end).
 AK_INLINE int ak_group_row(ak_i64 rows, int cols, int G, int* lane, ak_i64* row) {
-    *lane = (int)threadIdx.x & (G - 1);
+    *lane = (G & (G - 1)) == 0 ? (int)threadIdx.x & (G - 1) : (int)threadIdx.x % G;
     const ak_i64 r = (ak_i64)blockIdx.x * (ak_i64)(blockDim.x / G) + (ak_i64)(threadIdx.x / G);
     const int len = r < rows ? cols : 0;
     *row = r < rows ? r : 0;
@@ -499,8 +500,9 @@ AK_INLINE int ak_attn_hi(const ak_attn_seq& s, int wr, int i) {
     return wr >= 0 && p < s.skv - 1 ? p : s.skv - 1;
 }
 
-/* reduce v over aligned groups of G consecutive threads (G a power of two,
- * 1 <= G <= blockDim.x, blockDim.x a multiple of G and of AK_WAVE). Every
+/* reduce v over aligned groups of G consecutive threads (G a power of two
+ * or, past AK_WAVE, any multiple of AK_WAVE; 1 <= G <= blockDim.x, blockDim.x
+ * a multiple of G and of AK_WAVE). Every
  * thread of the block must call it (it uses __syncthreads when G > AK_WAVE);
  * each gets its group's result. scratch: __shared__ float[AK_MAX_WAVES]. The
  * combination order is fixed, so the result is deterministic. */

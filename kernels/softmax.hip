@@ -5,8 +5,8 @@
 //
 // Three paths (the host picks one):
 // 1. ak_softmax_<dt>: the row lives in registers (E = 16 per thread for f32,
-//    32 for f16 / bf16) of a group of G threads (G a power of two, G * E >=
-//    cols, G * E <= 16384, blockDim.x / G rows per block): one read and one
+//    32 for f16 / bf16) of a group of G threads (G a power of two, or a
+//    multiple of the wave; G * E >= cols, G * E <= 16384, blockDim.x / G rows per block): one read and one
 //    write of the row.
 // 2. ak_softmax_split_<dt>: rows wider than one group: S blocks per row, each
 //    holding a chunk of blockDim.x * 32 elements in registers. A block takes a

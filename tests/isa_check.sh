@@ -25,7 +25,44 @@ OBJDUMP=llvm-objdump$ISA_LLVM_SUFFIX
 READELF=llvm-readelf$ISA_LLVM_SUFFIX
 command -v "$OBJDUMP" >/dev/null 2>&1 && command -v "$READELF" >/dev/null 2>&1 ||
   { echo "isa_check: $OBJDUMP / $READELF not found"; echo "0 passed, 1 failed"; exit 1; }
-pass=0; fail=0
+# one code object: prints its line ("  ok ..." / "  FAIL ...")
+check_cell() { # FAMILY ARCH WAVE uses_shuffles names...
+  local FAMILY=$1 ARCH=$2 WAVE=$3 uses_shuffles=$4; shift 4
+  local names="$*" co="$DIR/$FAMILY.$ARCH.co" k nk xl
+  ISA_S="$DIR/$FAMILY.$ARCH.s"; ISA_META="$DIR/$FAMILY.$ARCH.meta"; ISA_SYMS="$DIR/$FAMILY.$ARCH.syms"
+  ISA_FAILS=""
+  "$OBJDUMP" -d --mcpu="${ARCH%%:*}" "$co" > "$ISA_S" 2>&1 || isa_fail "$OBJDUMP -d failed"
+  sed -e 's@//.*@@' "$ISA_S" | grep -E '^\s+[a-z]' > "$ISA_S.insn"; ISA_I="$ISA_S.insn"
+  "$READELF" --notes "$co" > "$ISA_META" 2>&1 || isa_fail "$READELF --notes failed"
+  "$OBJDUMP" -t "$co" > "$ISA_SYMS" 2>&1 || isa_fail "$OBJDUMP -t failed"
+  isa_prepare || isa_fail "cannot split the disassembly into ${ISA_S}.k"
+  for k in $names; do
+    [ -f "${ISA_S}.k/$k.s" ] || isa_fail "kernel $k not in the code object"
+  done
+  # the family's own rules first: they may waive a common check with a reason
+  # (ISA_NO_SHUFFLES="why": no cross-lane code on AMD; ISA_ALLOW_SCRATCH="why")
+  ISA_ALLOW_SCRATCH=""; ISA_NO_SHUFFLES=""; ISA_NOTES=""
+  if [ -f "$HERE/isa/$FAMILY.sh" ]; then . "$HERE/isa/$FAMILY.sh"; fi
+  isa_wave "$WAVE"
+  # kernels compiled empty on this target (a family whose code is #if'ed to other targets): no shuffles expected
+  nk=$(echo $names | wc -w)
+  [ -z "$ISA_NO_SHUFFLES" ] && [ "$(grep -cvE 's_nop|s_code_end' "$ISA_I")" -le $((4 * nk)) ] && ISA_NO_SHUFFLES="kernels are empty on $ARCH"
+  [ "$uses_shuffles" = 1 ] && [ -z "$ISA_NO_SHUFFLES" ] && isa_wave_shuffles "$WAVE"
+  [ -n "$ISA_ALLOW_SCRATCH" ] || isa_no_scratch
+  rm -rf "${ISA_S}.k"
+  if [ -z "$ISA_FAILS" ]; then
+    xl=$(isa_body | grep -oE 'ds_bpermute_b32|ds_swizzle_b32|v_permlane[a-z0-9_]*' | sort | uniq -c | awk '{printf "%s%s x%s", (NR > 1 ? ", " : ""), $2, $1}')
+    echo "  ok   $ARCH $FAMILY: wave$WAVE, $(grep -cvE 's_nop|s_code_end' "$ISA_I") instructions${xl:+, cross-lane: $xl}${ISA_NO_SHUFFLES:+ (no shuffles: $ISA_NO_SHUFFLES)}${ISA_NOTES:+ (note:${ISA_NOTES#;})}"
+  else
+    echo "  FAIL $ARCH $FAMILY:${ISA_FAILS#;}"
+  fi
+}
+
+# the code objects are checked ISA_JOBS at a time (default: the processors), printed in order
+JOBS=${ISA_JOBS:-$(nproc 2>/dev/null || echo 2)}
+TMPD=$(mktemp -d "${TMPDIR:-/tmp}/isa_check.XXXXXX") || { echo "isa_check: mktemp failed"; echo "0 passed, 1 failed"; exit 1; }
+trap 'rm -rf "$TMPD"' EXIT
+i=0
 while read -r FAMILY names; do
   uses_shuffles=0
   if [ -n "$SRC" ] && [ -f "$SRC/$FAMILY.hip" ] &&
@@ -33,35 +70,18 @@ while read -r FAMILY names; do
     uses_shuffles=1
   fi
   while read -r ARCH WAVE; do
-    co="$DIR/$FAMILY.$ARCH.co"
-    [ -f "$co" ] || continue
-    ISA_S="$DIR/$FAMILY.$ARCH.s"; ISA_META="$DIR/$FAMILY.$ARCH.meta"; ISA_SYMS="$DIR/$FAMILY.$ARCH.syms"
-    ISA_FAILS=""
-    "$OBJDUMP" -d --mcpu="${ARCH%%:*}" "$co" > "$ISA_S" 2>&1 || isa_fail "$OBJDUMP -d failed"
-    sed -e 's@//.*@@' "$ISA_S" | grep -E '^\s+[a-z]' > "$ISA_S.insn"; ISA_I="$ISA_S.insn"
-    "$READELF" --notes "$co" > "$ISA_META" 2>&1 || isa_fail "$READELF --notes failed"
-    "$OBJDUMP" -t "$co" > "$ISA_SYMS" 2>&1 || isa_fail "$OBJDUMP -t failed"
-    for k in $names; do
-      grep -q "^[0-9a-f]* <$k>:" "$ISA_S" || isa_fail "kernel $k not in the code object"
-    done
-    # the family's own rules first: they may waive a common check with a reason
-    # (ISA_NO_SHUFFLES="why": no cross-lane code on AMD; ISA_ALLOW_SCRATCH="why")
-    ISA_ALLOW_SCRATCH=""; ISA_NO_SHUFFLES=""; ISA_NOTES=""
-    if [ -f "$HERE/isa/$FAMILY.sh" ]; then . "$HERE/isa/$FAMILY.sh"; fi
-    isa_wave "$WAVE"
-    # kernels compiled empty on this target (a family whose code is #if'ed to other targets): no shuffles expected
-    nk=$(echo $names | wc -w)
-    [ -z "$ISA_NO_SHUFFLES" ] && [ "$(grep -cvE 's_nop|s_code_end' "$ISA_I")" -le $((4 * nk)) ] && ISA_NO_SHUFFLES="kernels are empty on $ARCH"
-    [ $uses_shuffles = 1 ] && [ -z "$ISA_NO_SHUFFLES" ] && isa_wave_shuffles "$WAVE"
-    [ -n "$ISA_ALLOW_SCRATCH" ] || isa_no_scratch
-    if [ -z "$ISA_FAILS" ]; then
-      pass=$((pass+1))
-      xl=$(isa_body | grep -oE 'ds_bpermute_b32|ds_swizzle_b32|v_permlane[a-z0-9_]*' | sort | uniq -c | awk '{printf "%s%s x%s", (NR > 1 ? ", " : ""), $2, $1}')
-      echo "  ok   $ARCH $FAMILY: wave$WAVE, $(grep -cvE 's_nop|s_code_end' "$ISA_I") instructions${xl:+, cross-lane: $xl}${ISA_NO_SHUFFLES:+ (no shuffles: $ISA_NO_SHUFFLES)}${ISA_NOTES:+ (note:${ISA_NOTES#;})}"
-    else
-      fail=$((fail+1)); echo "  FAIL $ARCH $FAMILY:${ISA_FAILS#;}"
-    fi
+    [ -f "$DIR/$FAMILY.$ARCH.co" ] || continue
+    i=$((i+1))
+    while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done
+    check_cell "$FAMILY" "$ARCH" "$WAVE" "$uses_shuffles" $names > "$TMPD/$(printf '%05d' $i)" 2>&1 < /dev/null &
   done < "$DIR/targets.txt"
 done < "$DIR/families.txt"
+wait
+pass=0; fail=0
+for f in "$TMPD"/*; do
+  [ -f "$f" ] || continue
+  cat "$f"
+  if grep -q '^  ok   ' "$f" && ! grep -q '^  FAIL ' "$f"; then pass=$((pass+1)); else fail=$((fail+1)); fi
+done
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -33,11 +33,58 @@ isa_fail() { ISA_FAILS="$ISA_FAILS; $*"; }
 # instructions of the whole object, or of one kernel's body (label to s_endpgm)
 isa_body() {
   if [ -n "${1:-}" ]; then
-    awk -v k="<$1>:" 'index($0, k) { on = 1; next } on && /^[0-9a-f]+ <.*>:/ { on = 0 } on' "$ISA_S" |
-      sed -e 's@//.*@@' | grep -E '^\s+[a-z]'
+    if [ -d "${ISA_S}.k" ]; then
+      [ -f "${ISA_S}.k/$1.insn" ] && cat "${ISA_S}.k/$1.insn"
+    else
+      isa_kernel_s "$1" | sed -e 's@//.*@@' | grep -E '^\s+[a-z]'
+    fi
   elif [ -n "${ISA_I:-}" ]; then cat "$ISA_I"   # the instructions, filtered once by isa_check.sh
   else sed -e 's@//.*@@' "$ISA_S" | grep -E '^\s+[a-z]'; fi
 }
+# one kernel's disassembly lines as objdump printed them (addresses, encodings, comments)
+isa_kernel_s() {
+  if [ -d "${ISA_S}.k" ]; then
+    [ -f "${ISA_S}.k/$1.s" ] && cat "${ISA_S}.k/$1.s"
+  else
+    awk -v k="<$1>:" 'index($0, k) { on = 1; next } on && /^[0-9a-f]+ <.*>:/ { on = 0 } on' "$ISA_S"
+  fi
+}
+# the address of a kernel's first instruction (hex, as objdump prints it), empty when it is not in the object
+isa_kernel_addr() {
+  if [ -f "${ISA_S}.k/index" ]; then awk -v k="$1" '$1 == k { print $2; exit }' "${ISA_S}.k/index"
+  else grep -m1 "^[0-9a-f]* <$1>:" "$ISA_S" | awk '{print $1}'; fi
+}
+# isa_check.sh calls this once per code object: every kernel's body in ${ISA_S}.k/<kernel>.s (raw)
+# and .insn (instructions only), and the metadata of every kernel in ISA_MD, so that the per-kernel
+# functions above and below read a small file or a shell variable instead of the whole object
+isa_prepare() {
+  rm -rf "${ISA_S}.k"; mkdir -p "${ISA_S}.k" || return 1
+  awk -v d="${ISA_S}.k" '
+    /^[0-9a-f]+ <.*>:/ { if (raw) { close(raw); close(ins) } n = $0; sub(/^[0-9a-f]+ </, "", n); sub(/>:.*/, "", n)
+                         raw = d "/" n ".s"; ins = d "/" n ".insn"; printf "" > raw; printf "" > ins
+                         print n, $1 > (d "/index"); next }
+    raw { print > raw; l = $0; sub(/\/\/.*/, "", l); if (l ~ /^[ \t]+[a-z]/) print l > ins }' "$ISA_S"
+  ISA_MD=(); ISA_KN=()
+  local n k v
+  # (a file, not a process substitution: the ROCm chroot has no /dev/fd)
+  awk '
+    /^  - / { b++ }
+    /^(  - |    )\.[a-z_]+:/ { key = $0; sub(/^(  - |    )/, "", key); sub(/:.*/, "", key)
+                               if (key == ".name") { nm[b] = $NF; ord[++no] = b }
+                               val[b, key] = $NF; keys[b] = keys[b] " " key }
+    END { for (i = 1; i <= no; i++) { x = ord[i]; print nm[x], ".name", nm[x]
+            m = split(keys[x], ks, " ")
+            for (j = 1; j <= m; j++) if (ks[j] != ".name" && !seen[x, ks[j]]++) print nm[x], ks[j], val[x, ks[j]] } }' \
+    "$ISA_META" > "${ISA_S}.k/meta" || return 1
+  while read -r n k v; do
+    [ "$k" = .name ] && ISA_KN+=("$n")
+    ISA_MD["$n $k"]=$v
+  done < "${ISA_S}.k/meta"
+  # every kernel the notes name must be in the table (else the per-kernel checks would check nothing)
+  [ ${#ISA_KN[@]} -eq "$(grep -cE '^(  - |    )\.name:' "$ISA_META")" ] || return 1
+  ISA_MD_FOR=$ISA_META
+}
+declare -A ISA_MD=(); ISA_KN=(); ISA_MD_FOR=""
 isa_count() { isa_body "${2:-}" | grep -cE "$1"; }
 isa_require() {
   [ "$(isa_count "$1" "${3:-}")" -gt 0 ] || isa_fail "no /$1/ ${3:+in $3 }($2)"
@@ -46,9 +93,13 @@ isa_forbid() {
   local n; n=$(isa_count "$1" "${3:-}")
   [ "$n" -eq 0 ] || isa_fail "$n x /$1/ ${3:+in $3 }($2)"
 }
-isa_kernels() { grep -E '^(  - |    )\.name:' "$ISA_META" | awk '{print $NF}'; }
+isa_kernels() {
+  if [ "$ISA_MD_FOR" = "$ISA_META" ]; then [ ${#ISA_KN[@]} -eq 0 ] || printf '%s\n' "${ISA_KN[@]}"
+  else grep -E '^(  - |    )\.name:' "$ISA_META" | awk '{print $NF}'; fi
+}
 # metadata field of one kernel (kernel-level keys are indented 4, a kernel's block starts at "  - ")
 isa_meta() {
+  if [ "$ISA_MD_FOR" = "$ISA_META" ]; then printf '%s\n' "${ISA_MD["$1 $2"]-}"; return; fi
   awk -v k="$1" -v f="$2" '
     /^  - / { if (hit) { print val; exit } hit = 0; val = "" }
     /^(  - |    )\.[a-z_]+:/ { key = $0; sub(/^(  - |    )/, "", key); sub(/:.*/, "", key)
@@ -56,12 +107,17 @@ isa_meta() {
                                if (key == f) val = $NF }
     END { if (hit) print val }' "$ISA_META" | head -n 1
 }
+# isa_meta_v VAR KERNEL FIELD: the same, into VAR (no subshell: for loops over every kernel)
+isa_meta_v() {
+  if [ "$ISA_MD_FOR" = "$ISA_META" ]; then printf -v "$1" '%s' "${ISA_MD["$2 $3"]-}"
+  else printf -v "$1" '%s' "$(isa_meta "$2" "$3")"; fi
+}
 isa_no_scratch() {
   local k v ns=0 maxs=0
   for k in ${1:-$(isa_kernels)}; do
-    v=$(isa_meta "$k" .private_segment_fixed_size); [ "${v:-0}" = "0" ] || isa_fail "$k uses $v bytes of scratch"
-    v=$(isa_meta "$k" .vgpr_spill_count); [ "${v:-0}" = "0" ] || isa_fail "$k spills $v VGPRs"
-    v=$(isa_meta "$k" .sgpr_spill_count); [ "${v:-0}" = "0" ] || { ns=$((ns+1)); [ "$v" -gt $maxs ] && maxs=$v; }
+    isa_meta_v v "$k" .private_segment_fixed_size; [ "${v:-0}" = "0" ] || isa_fail "$k uses $v bytes of scratch"
+    isa_meta_v v "$k" .vgpr_spill_count; [ "${v:-0}" = "0" ] || isa_fail "$k spills $v VGPRs"
+    isa_meta_v v "$k" .sgpr_spill_count; [ "${v:-0}" = "0" ] || { ns=$((ns+1)); [ "$v" -gt $maxs ] && maxs=$v; }
   done
   [ $ns -eq 0 ] || ISA_NOTES="$ISA_NOTES; $ns kernels spill up to $maxs SGPRs to VGPR lanes"
 }
@@ -85,7 +141,7 @@ isa_no_scratch() {
 isa_wave() {
   local want=$1 k w marker n w64
   for k in $(isa_kernels); do
-    w=$(isa_meta "$k" .wavefront_size)
+    isa_meta_v w "$k" .wavefront_size
     [ "$w" = "$want" ] || isa_fail "$k has .wavefront_size ${w:-?}, the table says wave$want for $ARCH"
   done
   marker=$(grep -oE 'ak_built_for_wave[0-9]+' "$ISA_SYMS" | head -n 1)

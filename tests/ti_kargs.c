@@ -141,6 +141,10 @@ static void akk_walk_rowwise(ak_context* ctx) {
         AKT_OK(ak_cross_entropy(ctx, t, x, tgt, loss, 2, 1000, -100, AK_LOSS_MEAN, NULL));
         _ak_rowop_force.variant = _AK_ROW_VARIANT_SLAB;
         AKT_OK(ak_softmax(ctx, t, x, y, 2, 127, 1, NULL));
+        _ak_rowop_force.variant = _AK_ROW_VARIANT_GROUP;   /* a group that is not a power of two */
+        _ak_rowop_force.block = 0;
+        AKT_OK(ak_softmax(ctx, t, x, y, 2, 5120, 0, NULL));
+        AKT_OK(ak_rmsnorm(ctx, t, x, w, y, 2, 4999, 1e-5f, NULL));
         _ak_rowop_force.variant = -1;
     }
 done:

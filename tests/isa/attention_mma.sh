@@ -32,9 +32,9 @@ attn_loop_rules() { # $1 matrix-instruction pattern, $2 the instruction per lane
       v_mfma*) want=$(( 2 * hd / kk )) ;;
       *) if [ "$hd" -gt 128 ]; then want=$(( hd / 8 )); else want=$(( hd / 4 )); fi ;;
     esac
-    base=$(grep -m1 "^[0-9a-f]* <$k>:" "$ISA_S" | awk '{print $1}')
+    base=$(isa_kernel_addr "$k")
     [ -n "$base" ] || { isa_fail "$k: no code"; continue; }
-    loop=$(awk -v k="<$k>:" 'index($0, k) { on = 1; next } on && /^[0-9a-f]+ <.*>:/ { on = 0 } on' "$ISA_S" |
+    loop=$(isa_kernel_s "$k" |
            awk -v kbase=$((16#$base)) -v mm="$1" -f "$HERE/isa/loop.awk")
     [ -n "$loop" ] || { isa_fail "$k: no key loop with /$1/"; continue; }
     n=$(printf '%s\n' "$loop" | grep -cE "$1"); [ "$n" -eq "$want" ] || isa_fail "$k: $n x /$1/ in the key loop, $want planned"

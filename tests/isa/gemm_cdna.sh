@@ -15,9 +15,9 @@ case $ARCH in
   gfx940|gfx941|gfx942|gfx950)
     case $ARCH in gfx950) mf='v_mfma_f32_32x32x16_(f16|bf16)'; lds=98304 ;; *) mf='v_mfma_f32_32x32x8_(f16|bf16)'; lds=49152 ;; esac
     for k in $(isa_kernels); do
-      base=$(grep -m1 "^[0-9a-f]* <$k>:" "$ISA_S" | awk '{print $1}')
+      base=$(isa_kernel_addr "$k")
       [ -n "$base" ] || { isa_fail "$k: no code"; continue; }
-      loop=$(awk -v k="<$k>:" 'index($0, k) { on = 1; next } on && /^[0-9a-f]+ <.*>:/ { on = 0 } on' "$ISA_S" |
+      loop=$(isa_kernel_s "$k" |
              awk -v kbase=$((16#$base)) -f "$HERE/isa/loop.awk")
       [ -n "$loop" ] || { isa_fail "$k: no k loop with MFMAs"; continue; }
       n=$(printf '%s\n' "$loop" | grep -cE "$mf"); [ "$n" -eq 32 ] || isa_fail "$k: $n x /$mf/ in the k loop, 32 planned"
