@@ -407,6 +407,11 @@ static void akk_walk_matrix(ak_context* ctx) {
                 at.seq_q = dec ? 1 : 256; at.seq_kv = dec ? 4096 : 256; at.head_dim = hds[h];
                 at.q = a; at.k = b; at.v = dd; at.o = (char*)a + big * 2;
                 AKT_OK(ak_attention(ctx, &at, NULL));
+                if (!dec && hds[h] <= 64) {   /* the Hopper kernel's 3 consumer warpgroups (planned on large grids only) */
+                    akt_attn_sm90_nc(3);
+                    AKT_OK(ak_attention(ctx, &at, NULL));
+                    akt_attn_sm90_nc(0);
+                }
                 {   /* 8-bit K / V: the decode kernels (f16 / bf16 decode), else dequantised K / V (f32, prefill) */
                     int f;
                     for (f = 0; f < 2; f++) {
