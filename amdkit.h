@@ -1466,14 +1466,27 @@ AKAPI ak_result ak_copy_strided(ak_context* ctx, ak_dtype src_dtype, ak_dtype ds
  *   D = act(alpha * sa[i] * sb[j] * (op(A) op(B))[i][j] + beta * C + bias) + residual
  * scale_a: NULL (1), one value, or m values (scale_a_per_row = 1); scale_b:
  * NULL, one value, or n values (scale_b_per_col = 1); device memory, the
- * same scales for every problem of a batch. The GPU path is the Hopper wgmma
- * kernel (sm_90a), which takes fp8 operands k-contiguous only: A stored
- * m x k (trans_a = 0) and B stored n x k (trans_b = 1), i.e. A W^T with W
- * n x k, 16-byte aligned, leading dimensions and batch strides a multiple
- * of 16 elements; other layouts (transpose the operand first: ak_transpose
- * or ak_copy_strided, 1-byte elements) and other architectures are refused
- * (AK_ERROR_INVALID_ARGUMENT / AK_ERROR_MATRIX_CORES). The FNUZ encodings
- * (gfx942) are accepted by the cpu reference only. The cpu backend decodes
+ * same scales for every problem of a batch. The GPU paths take fp8
+ * operands k-contiguous only: A stored m x k (trans_a = 0) and B stored
+ * n x k (trans_b = 1), i.e. A W^T with W n x k; other layouts are refused
+ * (AK_ERROR_INVALID_ARGUMENT: transpose the operand first, ak_transpose or
+ * ak_copy_strided with 1-byte elements). NVIDIA: the Hopper wgmma kernel
+ * (sm_90a), A and B 16-byte aligned, leading dimensions and batch strides a
+ * multiple of 16 elements. AMD: the matrix-core kernel of
+ * kernels/gemm_fp8.hip (any alignment, f32 accumulation) on the targets with
+ * fp8 matrix instructions: gfx94x (CDNA3) MFMA 32x32x16 fp8 / bf8 in the
+ * FNUZ encodings, which takes AK_FP8_E4M3_FNUZ / AK_FP8_E5M2_FNUZ as they
+ * are and the OCP AK_FP8_E4M3 / AK_FP8_E5M2 exactly (an OCP code read as
+ * the FNUZ code of the same bits is half its value: the kernel passes the
+ * bits, doubles the sum, and maps -0 to +0 and NaN to NaN; an OCP e5m2
+ * infinity, which FNUZ lacks, gives NaN there); gfx950 (CDNA4) MFMA
+ * 32x32x64 f8f6f4 and gfx1200 / gfx1201 (RDNA4) WMMA 16x16x16 fp8 / bf8,
+ * OCP only (the FNUZ dtypes are refused there: AK_ERROR_INVALID_ARGUMENT).
+ * Every other architecture (gfx906, gfx908, gfx90a, gfx103x, gfx11, NVIDIA
+ * before sm_90), or config.matrix_cores off, is refused
+ * (AK_ERROR_MATRIX_CORES), as int8 is without int8 instructions: dequantise
+ * (ak_dequantize) and run the f16 / bf16 GEMM. fast_accum is Hopper's
+ * (the AMD instructions accumulate in f32 either way). The cpu backend decodes
  * every code exactly (ak_fp8_to_f32) and accumulates in double. fp8 is the
  * caller's explicit choice: config.allowed_precisions refuses it only when
  * the mask is set and lacks it (0, the default, allows it here).
@@ -1538,7 +1551,7 @@ AKAPI ak_gemm_desc ak_gemm_desc_default(void);
 /* How ak_gemm would run a descriptor on ctx (nothing is launched). */
 typedef struct ak_gemm_plan {
     char kernel[64];      /* kernel name, "" on the cpu backend without a named arch */
-    const char* path;     /* "mfma", "wmma", "mma.sync" (i8 too), "wgmma" (fp8 too), "simt", "decode" / "skinny" (m <= 16), "gemv" (a matrix times a vector) or "cpu" */
+    const char* path;     /* "mfma", "wmma" (i8, fp8 too), "mma.sync" (i8 too), "wgmma" (fp8 too), "simt", "decode" / "skinny" (m <= 16), "gemv" (a matrix times a vector) or "cpu" */
     int bm, bn, bk;       /* block tile */
     int threads;          /* per block */
     size_t shared_bytes;  /* dynamic shared memory per block */
@@ -10235,6 +10248,7 @@ static const char _ak_src_prelude[] =
     "#if defined(__gfx950__)\n"
     "typedef _Float16 ak_f16x8 __attribute__((ext_vector_type(8)));\n"
     "typedef __bf16 ak_bf16x8 __attribute__((ext_vector_type(8)));\n"
+    "typedef int ak_i32x8 __attribute__((ext_vector_type(8))); /* fp8 MFMA f8f6f4 (kernels/gemm_fp8.hip) */\n"
     "#endif\n"
     "/* 32 x 32 output tile on 64 lanes; C accumulators per ak_lay_mfma32x32x*_c. */\n"
     "struct ak_mfma32_c {\n"
@@ -18974,6 +18988,338 @@ static const char _ak_src_gemm_ffma[] =
     "AK_GEMM_FFMA(ak_gemm_ffma_mk_f32, true, true)\n"
     ;
 
+/* kernels/gemm_fp8.hip */
+static const char _ak_src_gemm_fp8[] =
+    "/* kernels/gemm_fp8.hip: the scaled fp8 GEMM of the AMD targets with fp8 matrix\n"
+    " * instructions,\n"
+    " *   D = act(alpha sa[m] sb[n] (A B^T)[m][n] + beta C + bias) + R,\n"
+    " * A m x k and B n x k (both k-contiguous) of 8-bit float codes, batched\n"
+    " * (strided), f32 accumulators. Host wrapper, plan and CPU reference: ak_gemm\n"
+    " * in amdkit.h (>>impl:ops-gemm); the NVIDIA fp8 GEMM is kernels/gemm_sm90.hip.\n"
+    " *\n"
+    " * The instruction per target (ak_mma_f8<TA, TB>, TA / TB: 0 e4m3, 1 e5m2):\n"
+    " *   gfx94x (CDNA3): v_mfma_f32_32x32x16_{fp8,bf8}_{fp8,bf8}, the FNUZ\n"
+    " *     encodings, 8 bytes a lane (the int8 32x32x16 layout);\n"
+    " *   gfx950 (CDNA4): v_mfma_scale_f32_32x32x64_f8f6f4 with unit scales\n"
+    " *     (E8M0 127 = 1.0; the format of A and B in its cbsz / blgp fields), the\n"
+    " *     OCP encodings, 32 bytes a lane;\n"
+    " *   gfx12 (RDNA4): v_wmma_f32_16x16x16_{fp8,bf8}_{fp8,bf8}, OCP, 8 bytes a\n"
+    " *     lane (the int8 WMMA layout).\n"
+    " * Each lane loads a run of consecutive k for A and B alike; where the\n"
+    " * hardware's k order within a lane group differs (gfx950: k 16g..16g+15 and\n"
+    " * 32+16g.., gfx12), A and B are permuted along k the same way and each\n"
+    " * instruction's sum is unchanged. Every other target (and NVIDIA) compiles a\n"
+    " * plain loop per output with an exact decode of the OCP codes: correct, slow,\n"
+    " * never launched (the host refuses fp8 there).\n"
+    " *\n"
+    " * OCP codes on a FNUZ target (AK_GF8_XA / XB): an OCP code read as the FNUZ\n"
+    " * code of the same bits is exactly half the value (e4m3: bias 7 -> 8, e5m2:\n"
+    " * 15 -> 16; subnormals too), so the tile loader passes the bits through and\n"
+    " * the epilogue doubles the sum once per converted operand: exact for every\n"
+    " * finite code, with no range limit (OCP e4m3's 448 becomes FNUZ 224, within\n"
+    " * its 240). Only the special codes change: -0 (0x80, FNUZ's NaN) becomes\n"
+    " * +0, and NaN (e5m2: also +-infinity, which FNUZ lacks) becomes FNUZ's NaN.\n"
+    " *\n"
+    " * Tile: the int8 tile of kernels/gemm.hip (ak_gemm_i8): BM x BN with NT\n"
+    " * threads (waves 2 x (NW / 2)), k steps of 64 codes as 16-byte chunks through\n"
+    " * registers into 80-byte shared rows, double-buffered, one barrier per k\n"
+    " * step; the accumulators staged one MM::M-row slab at a time through shared\n"
+    " * memory for a coalesced epilogue (f32, f16 or bf16 out by flag). */\n"
+    "\n"
+    "// >>host  the flag bits (the host builds them: amdkit.h _AK_GF8_*)\n"
+    "#define AK_GF8_OUT32 1\n"
+    "#define AK_GF8_BF16 2\n"
+    "#define AK_GF8_C 4\n"
+    "#define AK_GF8_BIAS 8\n"
+    "#define AK_GF8_RES 16\n"
+    "#define AK_GF8_VA 32\n"
+    "#define AK_GF8_VB 64\n"
+    "#define AK_GF8_SA_ROW 128\n"
+    "#define AK_GF8_SB_COL 256\n"
+    "#define AK_GF8_XA 512\n"
+    "#define AK_GF8_XB 1024\n"
+    "#define AK_GF8_ACT_SHIFT 16\n"
+    "// <<host\n"
+    "\n"
+    "/* ---- the fp8 matrix instruction of the target -------------------------- */\n"
+    "#if defined(AK_MMA_MFMA) && (defined(__gfx940__) || defined(__gfx941__) || defined(__gfx942__) || defined(__gfx950__))\n"
+    "struct ak_mma_f8_base : ak_mfma32_c {\n"
+    "#if defined(__gfx950__)\n"
+    "    enum { OK = 1, KL = 32 };\n"
+    "    struct A { ak_i32x8 x; };\n"
+    "#else\n"
+    "    enum { OK = 1, KL = 8 };\n"
+    "    struct A { long x; };\n"
+    "#endif\n"
+    "    enum { K = 2 * KL };\n"
+    "    typedef A B;\n"
+    "    static AK_INLINE void load_a(A& a, const unsigned char* s, int ld) {\n"
+    "        const int l = ak_lane();\n"
+    "        const unsigned char* p = s + (l % 32) * ld + KL * (l / 32);\n"
+    "#if defined(__gfx950__)\n"
+    "        const ak_i32x4 lo = *(const ak_i32x4*)p, hi = *(const ak_i32x4*)(p + 16);\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < 4; i++) { a.x[i] = lo[i]; a.x[4 + i] = hi[i]; }\n"
+    "#else\n"
+    "        a.x = *(const long*)p;\n"
+    "#endif\n"
+    "    }\n"
+    "    static AK_INLINE void load_b(B& b, const unsigned char* s, int ld) { load_a(b, s, ld); }\n"
+    "};\n"
+    "template <int TA, int TB>\n"
+    "struct ak_mma_f8 : ak_mma_f8_base {\n"
+    "    static AK_INLINE void mma(C& c, const A& a, const B& b) {\n"
+    "#if defined(__gfx950__)\n"
+    "        c.v = __builtin_amdgcn_mfma_scale_f32_32x32x64_f8f6f4(a.x, b.x, c.v, TA, TB, 0, 127, 0, 127);\n"
+    "#else\n"
+    "        if constexpr (TA == 0 && TB == 0) c.v = __builtin_amdgcn_mfma_f32_32x32x16_fp8_fp8(a.x, b.x, c.v, 0, 0, 0);\n"
+    "        else if constexpr (TA == 0) c.v = __builtin_amdgcn_mfma_f32_32x32x16_fp8_bf8(a.x, b.x, c.v, 0, 0, 0);\n"
+    "        else if constexpr (TB == 0) c.v = __builtin_amdgcn_mfma_f32_32x32x16_bf8_fp8(a.x, b.x, c.v, 0, 0, 0);\n"
+    "        else c.v = __builtin_amdgcn_mfma_f32_32x32x16_bf8_bf8(a.x, b.x, c.v, 0, 0, 0);\n"
+    "#endif\n"
+    "    }\n"
+    "};\n"
+    "#elif defined(AK_MMA_WMMA12)\n"
+    "template <int TA, int TB>\n"
+    "struct ak_mma_f8 : ak_wmma_c {\n"
+    "    enum { OK = 1 };\n"
+    "    struct A { ak_wmma_i8 x; };\n"
+    "    typedef A B;\n"
+    "    static AK_INLINE void load_a(A& a, const unsigned char* s, int ld) {\n"
+    "        const int l = ak_lane();\n"
+    "        a.x = *(const ak_wmma_i8*)(s + (l % 16) * ld + k0(l));\n"
+    "    }\n"
+    "    static AK_INLINE void load_b(B& b, const unsigned char* s, int ld) { load_a(b, s, ld); }\n"
+    "    static AK_INLINE void mma(C& c, const A& a, const B& b) {\n"
+    "        if constexpr (TA == 0 && TB == 0) c.v = __builtin_amdgcn_wmma_f32_16x16x16_fp8_fp8_w32_gfx12(a.x, b.x, c.v);\n"
+    "        else if constexpr (TA == 0) c.v = __builtin_amdgcn_wmma_f32_16x16x16_fp8_bf8_w32_gfx12(a.x, b.x, c.v);\n"
+    "        else if constexpr (TB == 0) c.v = __builtin_amdgcn_wmma_f32_16x16x16_bf8_fp8_w32_gfx12(a.x, b.x, c.v);\n"
+    "        else c.v = __builtin_amdgcn_wmma_f32_16x16x16_bf8_bf8_w32_gfx12(a.x, b.x, c.v);\n"
+    "    }\n"
+    "};\n"
+    "#else\n"
+    "template <int TA, int TB>\n"
+    "struct ak_mma_f8 { /* never called (OK = 0): the members let the kernel compile */\n"
+    "    enum { OK = 0, M = 16, N = 16, K = 64, NC = 1 };\n"
+    "    struct A { int x; };\n"
+    "    typedef A B;\n"
+    "    struct C { float v[1]; };\n"
+    "    static AK_INLINE void zero(C& c) { c.v[0] = 0.0f; }\n"
+    "    static AK_INLINE void load_a(A& a, const unsigned char* s, int ld) { (void)ld; a.x = s[0]; }\n"
+    "    static AK_INLINE void load_b(B& b, const unsigned char* s, int ld) { load_a(b, s, ld); }\n"
+    "    static AK_INLINE void mma(C& c, const A& a, const B& b) { c.v[0] += (float)(a.x * b.x); }\n"
+    "    static AK_INLINE int c_row(int lane, int e) { (void)e; return lane % 16; }\n"
+    "    static AK_INLINE int c_col(int lane, int e) { (void)lane; return e; }\n"
+    "};\n"
+    "#endif\n"
+    "\n"
+    "/* An OCP code (T 0 e4m3, 1 e5m2) -> fp32, exact (the plain loop of targets without an fp8 instruction). */\n"
+    "template <int T>\n"
+    "AK_INLINE float ak_gemm_fp8_dec(ak_u32 c) {\n"
+    "    enum { MB = T ? 2 : 3, BIAS = T ? 15 : 7, EM = T ? 31 : 15 };\n"
+    "    const ak_u32 e = (c >> MB) & EM, m = c & ((1u << MB) - 1), s = (c & 0x80u) << 24;\n"
+    "    if (T ? e == 31 : (c & 0x7Fu) == 0x7Fu) return ak_u2f(s | (T && m == 0 ? 0x7F800000u : 0x7FC00000u));\n"
+    "    if (e) return ak_u2f(s | ((e + 127 - BIAS) << 23) | (m << (23 - MB)));\n"
+    "    const float v = (float)m * ak_u2f((ak_u32)(127 + 1 - BIAS - MB) << 23); /* subnormal: m 2^(1 - bias - mbits) */\n"
+    "    return s ? -v : v;\n"
+    "}\n"
+    "\n"
+    "/* Four OCP codes (T 0 e4m3, 1 e5m2) -> the FNUZ codes of half their values: the same bits, except +-0 -> 0x00 and\n"
+    " * NaN (e5m2: NaN and +-infinity) -> 0x80, byte-parallel (no carry crosses a byte). */\n"
+    "template <int T>\n"
+    "AK_INLINE ak_u32 ak_gemm_fp8_ocp2fnuz(ak_u32 x) {\n"
+    "    const ak_u32 lo = x & 0x7F7F7F7Fu;\n"
+    "    const ak_u32 nan = (lo + (T ? 0x04040404u : 0x01010101u)) & 0x80808080u; /* low 7 bits 0x7F (e5m2: >= 0x7C) */\n"
+    "    const ak_u32 zero = ~(lo + 0x7F7F7F7Fu) & 0x80808080u;                    /* low 7 bits 0 */\n"
+    "    return (x & ~(((nan | zero) >> 7) * 0xFFu)) | nan;\n"
+    "}\n"
+    "\n"
+    "/* The epilogue of output (m, n) with the f32 sum acc. */\n"
+    "AK_INLINE float ak_gemm_fp8_ld(const void* p, ak_i64 i, int flags) {\n"
+    "    if (flags & AK_GF8_OUT32) return ((const float*)p)[i];\n"
+    "    return (flags & AK_GF8_BF16) ? ak_bf16_t::to(((const ak_bf16*)p)[i]) : ak_f16_t::to(((const ak_half*)p)[i]);\n"
+    "}\n"
+    "AK_INLINE void ak_gemm_fp8_out(int m, int n, float acc, void* D, ak_i64 ldd, const void* C, ak_i64 ldc, const void* bias, const void* R,\n"
+    "                                ak_i64 ldr, const float* sa, const float* sb, float alpha, float beta, int flags, float ap) {\n"
+    "    const int act = flags >> AK_GF8_ACT_SHIFT;\n"
+    "    float v = acc * ((flags & AK_GF8_XA ? 2.0f : 1.0f) * (flags & AK_GF8_XB ? 2.0f : 1.0f));\n"
+    "    if (sa) v *= sa[(flags & AK_GF8_SA_ROW) ? m : 0];\n"
+    "    if (sb) v *= sb[(flags & AK_GF8_SB_COL) ? n : 0];\n"
+    "    v *= alpha;\n"
+    "    if (flags & AK_GF8_C) v += beta * ak_gemm_fp8_ld(C, (ak_i64)m * ldc + n, flags);\n"
+    "    if (flags & AK_GF8_BIAS) v += ak_gemm_fp8_ld(bias, n, flags);\n"
+    "    if (act != AK_UNARY_NONE) v = ak_uop_apply(act, v, ap);\n"
+    "    if (flags & AK_GF8_RES) v += ak_gemm_fp8_ld(R, (ak_i64)m * ldr + n, flags);\n"
+    "    const ak_i64 i = (ak_i64)m * ldd + n;\n"
+    "    if (flags & AK_GF8_OUT32) ((float*)D)[i] = v;\n"
+    "    else if (flags & AK_GF8_BF16) ((ak_bf16*)D)[i] = ak_bf16_t::from(v);\n"
+    "    else ((ak_half*)D)[i] = ak_f16_t::from(v);\n"
+    "}\n"
+    "/* A rows x cols chunk of sums staged in shared memory (st[r * ldst + c] is output (m0 + r, n0 + c)), threads tid,\n"
+    " * tid + nthr, ... of the caller's group on consecutive columns. Not inlined (as kernels/gemm.hip's): one copy of\n"
+    " * the activation code, outside the k loop's registers. */\n"
+    "__device__ __noinline__ void ak_gemm_fp8_epi(const float* st, int ldst, int rows, int cols, int m0, int n0, int tid, int nthr, int M,\n"
+    "                                             int N, void* D, ak_i64 ldd, const void* C, ak_i64 ldc, const void* bias, const void* R,\n"
+    "                                             ak_i64 ldr, const float* sa, const float* sb, float alpha, float beta, int flags, float ap) {\n"
+    "#pragma unroll 1\n"
+    "    for (int r = 0; r < rows && m0 + r < M; r++)\n"
+    "#pragma unroll 1\n"
+    "        for (int c = tid; c < cols; c += nthr)\n"
+    "            if (n0 + c < N) ak_gemm_fp8_out(m0 + r, n0 + c, st[r * ldst + c], D, ldd, C, ldc, bias, R, ldr, sa, sb, alpha, beta, flags, ap);\n"
+    "}\n"
+    "\n"
+    "/* A ROWS x 64 code tile at (r0, k0), 16 bytes a chunk (one load where vec and in bounds, else byte by byte with\n"
+    " * zeros outside), OCP -> FNUZ where x, to and from 80-byte shared rows. */\n"
+    "template <int T, int ROWS, int NT>\n"
+    "struct ak_gemm_fp8_tile {\n"
+    "    enum { NV = ROWS * 4 / NT };\n"
+    "    uint4 v[NV];\n"
+    "    AK_INLINE void load(const unsigned char* X, ak_i64 ld, bool vec, bool x, int r0, int k0, int R, int K) {\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < NV; i++) {\n"
+    "            const int q = (int)threadIdx.x + i * NT, gr = r0 + q / 4, gk = k0 + (q % 4) * 16;\n"
+    "            const unsigned char* p = X + (ak_i64)gr * ld + gk;\n"
+    "            if (vec && gr < R && gk + 16 <= K) v[i] = *(const uint4*)p;\n"
+    "            else {\n"
+    "                ak_u32 w[4] = { 0, 0, 0, 0 };\n"
+    "                if (gr < R)\n"
+    "                    for (int j = 0; j < 16 && gk + j < K; j++) w[j / 4] |= (ak_u32)p[j] << (8 * (j % 4));\n"
+    "                v[i].x = w[0]; v[i].y = w[1]; v[i].z = w[2]; v[i].w = w[3];\n"
+    "            }\n"
+    "            if (x) {\n"
+    "                v[i].x = ak_gemm_fp8_ocp2fnuz<T>(v[i].x); v[i].y = ak_gemm_fp8_ocp2fnuz<T>(v[i].y);\n"
+    "                v[i].z = ak_gemm_fp8_ocp2fnuz<T>(v[i].z); v[i].w = ak_gemm_fp8_ocp2fnuz<T>(v[i].w);\n"
+    "            }\n"
+    "        }\n"
+    "    }\n"
+    "    AK_INLINE void store(unsigned char* S) const {\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < NV; i++) {\n"
+    "            const int q = (int)threadIdx.x + i * NT;\n"
+    "            *(uint4*)(S + (q / 4) * 80 + (q % 4) * 16) = v[i];\n"
+    "        }\n"
+    "    }\n"
+    "};\n"
+    "\n"
+    "#define AK_GEMM_FP8_PARAMS(T)                                                                                              \\\n"
+    "    const T *A, const T *B, const void *C, void *D, const void *bias, const void *R, const float *sa, \\\n"
+    "        const float *sb, int M, int N, int K, ak_i64 lda, ak_i64 ldb, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, ak_i64 sA,         \\\n"
+    "        ak_i64 sB, ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, float alpha, float beta, int flags, float ap\n"
+    "#define AK_GEMM_FP8_ARGS A, B, C, D, bias, R, sa, sb, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, alpha, beta, flags, ap\n"
+    "\n"
+    "AK_INLINE const void* ak_gemm_fp8_off(const void* p, ak_i64 s, int b, int flags) {\n"
+    "    return p ? (const void*)((const char*)p + (ak_i64)b * s * ((flags & AK_GF8_OUT32) ? 4 : 2)) : p;\n"
+    "}\n"
+    "\n"
+    "template <int TA, int TB, int BM, int BN, int NT>\n"
+    "AK_INLINE void ak_gemm_fp8(AK_GEMM_FP8_PARAMS(unsigned char)) {\n"
+    "    typedef ak_mma_f8<TA, TB> MM;\n"
+    "    enum { BK = 64, LDS = 80, NW = NT / AK_WAVE, WM = NW >= 2 ? 2 : 1, WN = NW / WM, TM = BM / WM, TN = BN / WN,\n"
+    "           FM = TM / MM::M, FN = TN / MM::N, TILE_BYTES = 2 * (BM + BN) * LDS, STAGE_BYTES = NW * MM::M * TN * 4,\n"
+    "           SMEM = TILE_BYTES > STAGE_BYTES ? TILE_BYTES : STAGE_BYTES };\n"
+    "    __shared__ __attribute__((aligned(16))) unsigned char smem[SMEM];\n"
+    "    /* the block's tile: groups of 8 tile rows (all column tiles of 8 row tiles before the next 8), as kernels/gemm.hip */\n"
+    "    const int gx = (int)gridDim.x, gy = (int)gridDim.y, pid = (int)blockIdx.y * gx + (int)blockIdx.x;\n"
+    "    const int per = 8 * gx, first = (pid / per) * 8, rows = gy - first < 8 ? gy - first : 8;\n"
+    "    const int m0 = (first + (pid % per) % rows) * BM, n0 = ((pid % per) / rows) * BN;\n"
+    "    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {\n"
+    "        const unsigned char* Ab = A + (ak_i64)b * sA;\n"
+    "        const unsigned char* Bb = B + (ak_i64)b * sB;\n"
+    "        void* Db = (void*)ak_gemm_fp8_off(D, sD, b, flags);\n"
+    "        const void* Cb = ak_gemm_fp8_off(C, sC, b, flags);\n"
+    "        const void* Rb = ak_gemm_fp8_off(R, sR, b, flags);\n"
+    "        if constexpr (!MM::OK) {\n"
+    "            for (int t = (int)threadIdx.x; t < BM * BN; t += NT) {\n"
+    "                const int m = m0 + t / BN, n = n0 + t % BN;\n"
+    "                float acc = 0.0f;\n"
+    "                if (m >= M || n >= N) continue;\n"
+    "                for (int k = 0; k < K; k++)\n"
+    "                    acc += ak_gemm_fp8_dec<TA>(Ab[(ak_i64)m * lda + k]) * ak_gemm_fp8_dec<TB>(Bb[(ak_i64)n * ldb + k]);\n"
+    "                ak_gemm_fp8_out(m, n, acc, Db, ldd, Cb, ldc, bias, Rb, ldr, sa, sb, alpha, beta, flags, ap);\n"
+    "            }\n"
+    "        } else {\n"
+    "            static_assert(FM >= 1 && FN >= 1 && TM % MM::M == 0 && TN % MM::N == 0 && BK % MM::K == 0, \"gemm fp8: bad tile\");\n"
+    "            unsigned char (*As)[BM * LDS] = (unsigned char (*)[BM * LDS])smem;\n"
+    "            unsigned char (*Bs)[BN * LDS] = (unsigned char (*)[BN * LDS])(smem + 2 * BM * LDS);\n"
+    "            const int lane = ak_lane(), w = ak_wave_id(), wm = w / WN, wn = w % WN;\n"
+    "            typename MM::C acc[FM][FN];\n"
+    "#pragma unroll\n"
+    "            for (int i = 0; i < FM; i++)\n"
+    "#pragma unroll\n"
+    "                for (int j = 0; j < FN; j++) MM::zero(acc[i][j]);\n"
+    "            ak_gemm_fp8_tile<TA, BM, NT> ta_;\n"
+    "            ak_gemm_fp8_tile<TB, BN, NT> tb_;\n"
+    "            const bool va = (flags & AK_GF8_VA) != 0, vb = (flags & AK_GF8_VB) != 0;\n"
+    "            const bool xa = (flags & AK_GF8_XA) != 0, xb = (flags & AK_GF8_XB) != 0;\n"
+    "            const int nk = (K + BK - 1) / BK;\n"
+    "            ta_.load(Ab, lda, va, xa, m0, 0, M, K);\n"
+    "            tb_.load(Bb, ldb, vb, xb, n0, 0, N, K);\n"
+    "            __syncthreads(); /* the previous batch's epilogue is done with the shared memory */\n"
+    "            ta_.store(As[0]);\n"
+    "            tb_.store(Bs[0]);\n"
+    "            __syncthreads();\n"
+    "            for (int kt = 0; kt < nk; kt++) {\n"
+    "                const int cur = kt & 1;\n"
+    "                if (kt + 1 < nk) {\n"
+    "                    ta_.load(Ab, lda, va, xa, m0, (kt + 1) * BK, M, K);\n"
+    "                    tb_.load(Bb, ldb, vb, xb, n0, (kt + 1) * BK, N, K);\n"
+    "                }\n"
+    "                const unsigned char* as = As[cur] + (wm * TM) * LDS;\n"
+    "                const unsigned char* bs = Bs[cur] + (wn * TN) * LDS;\n"
+    "#pragma unroll\n"
+    "                for (int kk = 0; kk < BK; kk += MM::K) {\n"
+    "                    typename MM::A fa[FM];\n"
+    "                    typename MM::B fb[FN];\n"
+    "#pragma unroll\n"
+    "                    for (int i = 0; i < FM; i++) MM::load_a(fa[i], as + i * MM::M * LDS + kk, LDS);\n"
+    "#pragma unroll\n"
+    "                    for (int j = 0; j < FN; j++) MM::load_b(fb[j], bs + j * MM::N * LDS + kk, LDS);\n"
+    "#pragma unroll\n"
+    "                    for (int i = 0; i < FM; i++)\n"
+    "#pragma unroll\n"
+    "                        for (int j = 0; j < FN; j++) MM::mma(acc[i][j], fa[i], fb[j]);\n"
+    "                }\n"
+    "                if (kt + 1 < nk) { /* the other stage's readers finished before the previous barrier */\n"
+    "                    ta_.store(As[cur ^ 1]);\n"
+    "                    tb_.store(Bs[cur ^ 1]);\n"
+    "                    __syncthreads();\n"
+    "                }\n"
+    "            }\n"
+    "            /* one MM::M-row slab of each wave's tile at a time through shared memory, then the epilogue */\n"
+    "            float* st = (float*)smem + w * (MM::M * TN);\n"
+    "#pragma unroll\n"
+    "            for (int i = 0; i < FM; i++) {\n"
+    "                __syncthreads();\n"
+    "#pragma unroll\n"
+    "                for (int j = 0; j < FN; j++)\n"
+    "#pragma unroll\n"
+    "                    for (int e = 0; e < MM::NC; e++) st[MM::c_row(lane, e) * TN + j * MM::N + MM::c_col(lane, e)] = acc[i][j].v[e];\n"
+    "                __syncthreads();\n"
+    "                ak_gemm_fp8_epi(st, TN, MM::M, TN, m0 + wm * TM + i * MM::M, n0 + wn * TN, lane, AK_WAVE, M, N, Db, ldd, Cb, ldc, bias,\n"
+    "                                Rb, ldr, sa, sb, alpha, beta, flags, ap);\n"
+    "            }\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "#define AK_GEMM_FP8(NAME, TA, TB, BM, BN, NT)                  \\\n"
+    "    AK_KERNEL void __launch_bounds__(NT) NAME(AK_GEMM_FP8_PARAMS(unsigned char)) { \\\n"
+    "        ak_gemm_fp8<TA, TB, BM, BN, NT>(AK_GEMM_FP8_ARGS);     \\\n"
+    "    }\n"
+    "\n"
+    "/* Kernels ak_gemm_fp8_<tile>_<A><B> (e4 = e4m3, e5 = e5m2; FNUZ or OCP by the target); the tiles are amdkit.h's\n"
+    " * _ak_gemm_tiles rows fp8_l / fp8_s (a cpu test compares) */\n"
+    "// kernels: ak_gemm_fp8_l_e4e4 ak_gemm_fp8_l_e4e5 ak_gemm_fp8_l_e5e4 ak_gemm_fp8_l_e5e5\n"
+    "// kernels: ak_gemm_fp8_s_e4e4 ak_gemm_fp8_s_e4e5 ak_gemm_fp8_s_e5e4 ak_gemm_fp8_s_e5e5\n"
+    "AK_GEMM_FP8(ak_gemm_fp8_l_e4e4, 0, 0, 128, 128, 256)\n"
+    "AK_GEMM_FP8(ak_gemm_fp8_l_e4e5, 0, 1, 128, 128, 256)\n"
+    "AK_GEMM_FP8(ak_gemm_fp8_l_e5e4, 1, 0, 128, 128, 256)\n"
+    "AK_GEMM_FP8(ak_gemm_fp8_l_e5e5, 1, 1, 128, 128, 256)\n"
+    "AK_GEMM_FP8(ak_gemm_fp8_s_e4e4, 0, 0, 64, 64, 128)\n"
+    "AK_GEMM_FP8(ak_gemm_fp8_s_e4e5, 0, 1, 64, 64, 128)\n"
+    "AK_GEMM_FP8(ak_gemm_fp8_s_e5e4, 1, 0, 64, 64, 128)\n"
+    "AK_GEMM_FP8(ak_gemm_fp8_s_e5e5, 1, 1, 64, 64, 128)\n"
+    ;
+
 /* kernels/gemm_sm90.hip */
 static const char _ak_src_gemm_sm90[] =
     "/* kernels/gemm_sm90.hip: the Hopper (sm_90a) GEMM for f16 / bf16 inputs,\n"
@@ -22664,6 +23010,8 @@ static const struct { const char* family; const char* source; const char* kernel
       "ak_gemm_decode_kk_f16 ak_gemm_decode_kn_f16 ak_gemm_decode_mk_f16 ak_gemm_decode_mn_f16 ak_gemm_decode_kk_bf16 ak_gemm_decode_kn_bf16 ak_gemm_decode_mk_bf16 ak_gemm_decode_mn_bf16 ak_gemm_decode_fin_f16 ak_gemm_decode_fin_bf16" },
     { "gemm_ffma", _ak_src_gemm_ffma,
       "ak_gemm_ffma_kn_f32 ak_gemm_ffma_mn_f32 ak_gemm_ffma_kk_f32 ak_gemm_ffma_mk_f32" },
+    { "gemm_fp8", _ak_src_gemm_fp8,
+      "ak_gemm_fp8_l_e4e4 ak_gemm_fp8_l_e4e5 ak_gemm_fp8_l_e5e4 ak_gemm_fp8_l_e5e5 ak_gemm_fp8_s_e4e4 ak_gemm_fp8_s_e4e5 ak_gemm_fp8_s_e5e4 ak_gemm_fp8_s_e5e5" },
     { "gemm_sm90", _ak_src_gemm_sm90,
       "ak_gemm_sm90_n256_kk_f16 ak_gemm_sm90_n256_kn_f16 ak_gemm_sm90_n256_mk_f16 ak_gemm_sm90_n256_mn_f16 ak_gemm_sm90_n256_kk_bf16 ak_gemm_sm90_n256_kn_bf16 ak_gemm_sm90_n256_mk_bf16 ak_gemm_sm90_n256_mn_bf16 ak_gemm_sm90_n128_kk_f16 ak_gemm_sm90_n128_kn_f16 ak_gemm_sm90_n128_mk_f16 ak_gemm_sm90_n128_mn_f16 ak_gemm_sm90_n128_kk_bf16 ak_gemm_sm90_n128_kn_bf16 ak_gemm_sm90_n128_mk_bf16 ak_gemm_sm90_n128_mn_bf16 ak_gemm_sm90_p128_kk_f16 ak_gemm_sm90_p128_kn_f16 ak_gemm_sm90_p128_mk_f16 ak_gemm_sm90_p128_mn_f16 ak_gemm_sm90_p128_kk_bf16 ak_gemm_sm90_p128_kn_bf16 ak_gemm_sm90_p128_mk_bf16 ak_gemm_sm90_p128_mn_bf16 ak_gemm_sm90_n256_kk_e4e4 ak_gemm_sm90_n256_kk_e4e5 ak_gemm_sm90_n256_kk_e5e4 ak_gemm_sm90_n256_kk_e5e5 ak_gemm_sm90_n128_kk_e4e4 ak_gemm_sm90_n128_kk_e4e5 ak_gemm_sm90_n128_kk_e5e4 ak_gemm_sm90_n128_kk_e5e5 ak_gemm_sm90_p128_kk_e4e4 ak_gemm_sm90_p128_kk_e4e5 ak_gemm_sm90_p128_kk_e5e4 ak_gemm_sm90_p128_kk_e5e5 ak_gemm_sm90_n256_kk_i8 ak_gemm_sm90_n128_kk_i8 ak_gemm_sm90_p128_kk_i8" },
     { "layout", _ak_src_layout,
@@ -22737,6 +23085,19 @@ static const struct { const char* family; const char* source; const char* kernel
 #define _AK_GFF_VA 64
 #define _AK_GFF_VB 128
 #define _AK_GFF_ACT_SHIFT 8
+/* host constants of kernels/gemm_fp8.hip (its `// >>host` block) */
+#define _AK_GF8_OUT32 1
+#define _AK_GF8_BF16 2
+#define _AK_GF8_C 4
+#define _AK_GF8_BIAS 8
+#define _AK_GF8_RES 16
+#define _AK_GF8_VA 32
+#define _AK_GF8_VB 64
+#define _AK_GF8_SA_ROW 128
+#define _AK_GF8_SB_COL 256
+#define _AK_GF8_XA 512
+#define _AK_GF8_XB 1024
+#define _AK_GF8_ACT_SHIFT 16
 /* host constants of kernels/gemm_sm90.hip (its `// >>host` block) */
 #define _AK_G9_OUT32 4
 #define _AK_G9_C 8
@@ -23255,6 +23616,8 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_gemm_cdna _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_ffma _ak_kargs_gemm_wgmma   /* kernels/gemm_ffma.hip:241 NAME (macro AK_GEMM_FFMA): the same list */
 #define _AK_KIF_gemm_ffma _AK_KIF_gemm_wgmma
+#define _ak_kargs_gemm_fp8 _ak_kargs_gemm_i8   /* kernels/gemm_fp8.hip:313 NAME (macro AK_GEMM_FP8): the same list */
+#define _AK_KIF_gemm_fp8 _AK_KIF_gemm_i8
 #define _ak_kargs_softmax_slab _ak_kargs_softmax   /* kernels/softmax.hip:353 ak_softmax_slab_##DT (macro AK_SOFTMAX): the same list */
 #define _AK_KIF_softmax_slab _AK_KIF_softmax
 static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
@@ -23484,6 +23847,14 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_gemm_ffma_mn_f32", _AK_KIF_gemm_wgmma },
     { "ak_gemm_ffma_kk_f32", _AK_KIF_gemm_wgmma },
     { "ak_gemm_ffma_mk_f32", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_fp8_l_e4e4", _AK_KIF_gemm_i8 },
+    { "ak_gemm_fp8_l_e4e5", _AK_KIF_gemm_i8 },
+    { "ak_gemm_fp8_l_e5e4", _AK_KIF_gemm_i8 },
+    { "ak_gemm_fp8_l_e5e5", _AK_KIF_gemm_i8 },
+    { "ak_gemm_fp8_s_e4e4", _AK_KIF_gemm_i8 },
+    { "ak_gemm_fp8_s_e4e5", _AK_KIF_gemm_i8 },
+    { "ak_gemm_fp8_s_e5e4", _AK_KIF_gemm_i8 },
+    { "ak_gemm_fp8_s_e5e5", _AK_KIF_gemm_i8 },
     { "ak_gemm_sm90_n256_kk_f16", _AK_KIF_gemm_sm90 },
     { "ak_gemm_sm90_n256_kn_f16", _AK_KIF_gemm_sm90 },
     { "ak_gemm_sm90_n256_mk_f16", _AK_KIF_gemm_sm90 },
@@ -25831,6 +26202,12 @@ static const _ak_gemm_tile _ak_gemm_tiles[] = {
       "int32 accumulators staged through shared memory for the epilogue" },
     { AK_MATRIX_NONE, 11, "i8_s", 64, 64, 64, 64, 128,
       "int8, grids with fewer 128x128 tiles than compute units: the 64x64 tile (mma_s's waves), 4x the blocks" },
+    { AK_MATRIX_NONE, 13, "fp8_l", 128, 128, 64, 64, 256,
+      "fp8 on AMD (A m x k, B n x k; kernels/gemm_fp8.hip): the int8 tile's structure (64-code k steps, 80-byte shared "
+      "rows, double buffer) with gfx94x's MFMA 32x32x16 fp8 / bf8 (FNUZ), gfx950's MFMA 32x32x64 f8f6f4 or gfx12's WMMA "
+      "16x16x16 fp8 / bf8 (OCP); f32 accumulators staged through shared memory for the scales and the epilogue" },
+    { AK_MATRIX_NONE, 14, "fp8_s", 64, 64, 64, 64, 128,
+      "fp8 on AMD, grids with fewer 128x128 tiles than compute units: the 64x64 tile (mma_s's waves), 4x the blocks" },
     { AK_MATRIX_NONE, 12, "ffma", 128, 128, 8, 8, 256,
       "exact f32 on NVIDIA (no TF32 opt-in): 8 warps of 4x8 threads, 8x8 outputs each as 2x2 fragments of 4x4 read "
       "as 16-byte vectors from k-major 8-deep shared slabs (one wavefront per load, transposing stores conflict-free), "
@@ -25848,7 +26225,7 @@ static const _ak_gemm_tile _ak_gemm_tiles[] = {
  * matrix ISA), 12 the exact-f32 FFMA kernel of NVIDIA. */
 static const _ak_gemm_tile* _ak_gemm_tile_find(ak_matrix_isa isa, int small) {
     size_t i;
-    if (small == 2 || small == 7 || small == 10 || small == 11 || small == 12) isa = AK_MATRIX_NONE;   /* skinny / gemv / int8 / ffma: one row each */
+    if (small == 2 || small == 7 || (small >= 10 && small <= 14)) isa = AK_MATRIX_NONE;   /* skinny / gemv / int8 / ffma / fp8: one row each */
     else if (isa == AK_MATRIX_NONE) small = 0;
     for (i = 0; i < sizeof _ak_gemm_tiles / sizeof _ak_gemm_tiles[0]; i++)
         if (_ak_gemm_tiles[i].isa == isa && _ak_gemm_tiles[i].small == small) return &_ak_gemm_tiles[i];
@@ -26153,19 +26530,53 @@ static int _ak_gemm_cdna_ok(ak_context* ctx, const ak_gemm_desc* g, const _ak_ge
     return tiles >= (size_t)cus;
 }
 
-/* The plan of an fp8 descriptor: the Hopper TMA kernel with fp8 wgmma
- * (K-major operands only), or an error that says why not. */
+/* The fp8 matrix instruction of an AMD arch: 1 the FNUZ MFMAs of CDNA3 (gfx94x: 32x32x16 fp8 / bf8), 2 the OCP
+ * ones of CDNA4 (gfx950: MFMA f8f6f4) and RDNA4 (gfx12: WMMA 16x16x16 fp8 / bf8), 0 none. */
+static int _ak_gemm_fp8_amd(const ak_arch_info* arch) {
+    if (!arch || arch->vendor != AK_VENDOR_AMD) return 0;
+    if (arch->family == AK_FAMILY_CDNA3) return 1;
+    return arch->family == AK_FAMILY_CDNA4 || arch->family == AK_FAMILY_RDNA4 ? 2 : 0;
+}
+
+/* The plan of an fp8 descriptor: on AMD the matrix-core kernel of
+ * kernels/gemm_fp8.hip (K-major operands), on NVIDIA the Hopper TMA kernel
+ * with fp8 wgmma (K-major operands only), or an error that says why not. */
 static ak_result _ak_gemm_plan_fp8(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, ak_gemm_plan* p) {
     const ak_arch_info* arch = _ak_gemm_arch(ctx);
     const int named = ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto");
     const ak_dtype tb = _ak_gemm_dtype_b(g);
     const size_t lim = (size_t)1 << 39;
     const _ak_gemm_tile* t;
-    int cus;
+    int cus, amd;
     if (_ak_op_is_cpu(ctx) && !named) {
         p->path = "cpu";
         p->bm = p->bn = 1; p->bk = 1; p->threads = 1;
         p->reason = "cpu backend: the C reference (fp8 decoded exactly, double accumulation, then the scales and the epilogue)";
+        return AK_OK;
+    }
+    if (arch && arch->vendor == AK_VENDOR_AMD) {
+        size_t tiles;
+        if (!(amd = _ak_gemm_fp8_amd(arch)))
+            return _ak_err(AK_ERROR_MATRIX_CORES, "ak_gemm: fp8 GEMM runs on fp8 matrix instructions (gfx94x MFMA fp8 / bf8, gfx950 "
+                           "MFMA f8f6f4, gfx12 WMMA fp8 / bf8); %s (%s) has none (dequantise with ak_dequantize and run the f16 / "
+                           "bf16 GEMM)", arch->name, arch->family_name);
+        if (ctx->cfg.matrix_cores != AK_ON)
+            return _ak_err(AK_ERROR_MATRIX_CORES, "ak_gemm: fp8 GEMM needs the matrix cores (config.matrix_cores is off)");
+        if (amd == 2 && _ak_gemm_is_fnuz(g->dtype))
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: %s x %s: the FNUZ encodings are gfx94x's; %s takes the OCP ones "
+                           "(AK_FP8_E4M3 / AK_FP8_E5M2)", ak_dtype_name(g->dtype), ak_dtype_name(tb), arch->name);
+        if (g->trans_a || !g->trans_b)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: fp8 on %s needs both operands k-contiguous (K-major): A stored m x k "
+                           "(trans_a = 0) and B stored n x k (trans_b = 1), got trans_a = %d, trans_b = %d; transpose the operand "
+                           "first (ak_transpose / ak_copy_strided)", arch->name, g->trans_a, g->trans_b);
+        cus = !_ak_op_is_cpu(ctx) && ctx->dev.compute_units > 0 ? ctx->dev.compute_units : (arch->compute_units > 0 ? arch->compute_units : 64);
+        tiles = ((g->m + 127) / 128) * ((g->n + 127) / 128) * g->batch;
+        t = _ak_gemm_tile_find(AK_MATRIX_NONE, tiles < (size_t)cus ? 14 : 13);
+        p->bm = t->bm; p->bn = t->bn; p->bk = t->bk16; p->threads = t->threads;
+        p->reason = t->reason;
+        p->path = arch->matrix == AK_MATRIX_MFMA ? "mfma" : "wmma";
+        snprintf(p->kernel, sizeof p->kernel, "ak_gemm_%s_%s%s", t->tag,
+                 g->dtype == AK_FP8_E4M3 || g->dtype == AK_FP8_E4M3_FNUZ ? "e4" : "e5", tb == AK_FP8_E4M3 || tb == AK_FP8_E4M3_FNUZ ? "e4" : "e5");
         return AK_OK;
     }
     if (!arch || arch->matrix != AK_MATRIX_WGMMA || !arch->tma || !*arch->arch_target)
@@ -26827,6 +27238,36 @@ static ak_result _ak_gemm_i8_launch(ak_context* ctx, const ak_gemm_desc* g, cons
     return _ak_op_launch3(ctx, k, grid, block, 0, stream, &a);
 }
 
+/* Launch the AMD fp8 kernel of plan p (kernels/gemm_fp8.hip ak_gemm_fp8_*): the scales by pointer; per-row /
+ * per-column scales, the output type and, on a FNUZ target, OCP operands (read as FNUZ codes of half the value, the
+ * sum doubled once per such operand: exact) as flag bits. */
+static ak_result _ak_gemm_fp8_launch(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, const ak_gemm_plan* p,
+                                     ak_stream* stream) {
+    const int fnuz = _ak_gemm_fp8_amd(_ak_gemm_arch(ctx)) == 1;
+    ak_kernel* k = NULL;
+    _ak_kargs a;
+    ak_dim3 grid, block;
+    ak_result r;
+    int flags;
+    if ((r = _ak_op_kernel(ctx, _ak_src_gemm_fp8, p->kernel, &k)) != AK_OK) return r;
+    flags = (g->out_dtype == AK_F32 ? _AK_GF8_OUT32 : 0) | (g->out_dtype == AK_BF16 ? _AK_GF8_BF16 : 0) | (g->beta != 0.0f ? _AK_GF8_C : 0) |
+            (g->bias ? _AK_GF8_BIAS : 0) | (g->residual ? _AK_GF8_RES : 0) | (_ak_gemm_vec(g->a, s->lda, g->stride_a, 1) ? _AK_GF8_VA : 0) |
+            (_ak_gemm_vec(g->b, s->ldb, g->stride_b, 1) ? _AK_GF8_VB : 0) | (g->scale_a_per_row ? _AK_GF8_SA_ROW : 0) |
+            (g->scale_b_per_col ? _AK_GF8_SB_COL : 0) | (fnuz && !_ak_gemm_is_fnuz(g->dtype) ? _AK_GF8_XA : 0) |
+            (fnuz && !_ak_gemm_is_fnuz(_ak_gemm_dtype_b(g)) ? _AK_GF8_XB : 0) | (g->activation << _AK_GF8_ACT_SHIFT);
+    _ak_kargs_gemm_fp8(&a, g->a, g->b, g->beta != 0.0f ? g->c : NULL, g->d, g->bias, g->residual, g->scale_a, g->scale_b, (int32_t)s->m,
+                       (int32_t)s->n, (int32_t)s->k, (int64_t)s->lda, (int64_t)s->ldb, (int64_t)s->ldc, (int64_t)s->ldd, (int64_t)s->ldr,
+                       (int64_t)g->stride_a, (int64_t)g->stride_b, (int64_t)g->stride_c, (int64_t)g->stride_d, (int64_t)g->stride_r,
+                       (int32_t)s->batch, g->alpha, g->beta, flags, g->act_param);
+    grid.x = (unsigned)((s->n + (size_t)p->bn - 1) / (size_t)p->bn);
+    grid.y = (unsigned)((s->m + (size_t)p->bm - 1) / (size_t)p->bm);
+    grid.z = (unsigned)(s->batch < 65535 ? s->batch : 65535);
+    block.x = (unsigned)p->threads; block.y = 1; block.z = 1;
+    if (grid.y > 65535)
+        return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: m = %zu needs %u row blocks of %d, the launch allows 65535", s->m, grid.y, p->bm);
+    return _ak_op_launch3(ctx, k, grid, block, 0, stream, &a);
+}
+
 AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* stream) {
     _ak_gemm_shape s;
     ak_gemm_desc gd;
@@ -26851,6 +27292,7 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
         if ((r = _ak_gemm_plan_tma(ctx, g, &s, &p, 0)) != AK_OK) return r;
     }
     if (g->dtype == AK_I8) return _ak_gemm_i8_launch(ctx, g, &s, &p, stream);
+    if (!strncmp(p.kernel, "ak_gemm_fp8_", 12)) return _ak_gemm_fp8_launch(ctx, g, &s, &p, stream);
     if (!strncmp(p.kernel, "ak_gemm_decode_", 15)) return _ak_gemm_decode_launch(ctx, g, &s, &p, stream);
     if (!strncmp(p.kernel, "ak_gemm_sm90_", 13) && _ak_gemm_sm90_why(ctx, g, &s)) return _ak_gemm_sm90_padded(ctx, g, &s, stream);
     if (!strncmp(p.kernel, "ak_gemm_sm90_", 13)) {

@@ -854,6 +854,7 @@ typedef int ak_i32x4 __attribute__((ext_vector_type(4)));
 #if defined(__gfx950__)
 typedef _Float16 ak_f16x8 __attribute__((ext_vector_type(8)));
 typedef __bf16 ak_bf16x8 __attribute__((ext_vector_type(8)));
+typedef int ak_i32x8 __attribute__((ext_vector_type(8))); /* fp8 MFMA f8f6f4 (kernels/gemm_fp8.hip) */
 #endif
 /* 32 x 32 output tile on 64 lanes; C accumulators per ak_lay_mfma32x32x*_c. */
 struct ak_mfma32_c {

@@ -224,6 +224,21 @@ static void sweep_gemm(ak_context* c) {
                 g.stride_a = g.m * g.k + 8; g.stride_b = g.n * g.k + 8; g.stride_d = g.m * g.n;
                 call(ak_gemm(c, &g, NULL));
             }
+    /* fp8 (A m x k, B n x k; refused where the target has no fp8 matrix instruction, FNUZ refused on OCP targets):
+     * both tiles, every pair of formats, both encodings */
+    for (out = 0; out < 8; out++)
+        for (i = 0; i < sizeof ms / sizeof ms[0]; i++)
+            for (off = 0; off < 2; off++) {
+                static const ak_dtype f8[2][2] = { { AK_FP8_E4M3, AK_FP8_E5M2 }, { AK_FP8_E4M3_FNUZ, AK_FP8_E5M2_FNUZ } };
+                ak_gemm_desc g = ak_gemm_desc_default();
+                g.dtype = f8[out / 4][out & 1]; g.dtype_b = f8[out / 4][(out >> 1) & 1];
+                g.out_dtype = fdt[(out + i) % 3]; g.m = ms[i]; g.n = off ? 100 : 4096; g.k = off ? 33 : 4096; g.trans_b = 1;
+                g.a = (char*)BUF(1) + off; g.b = (char*)BUF(2) + off; g.d = BUF(0);
+                g.bias = off ? BUF(3) : NULL;
+                g.batch = off ? 3 : 1;
+                g.stride_a = g.m * g.k + 8; g.stride_b = g.n * g.k + 8; g.stride_d = g.m * g.n;
+                call(ak_gemm(c, &g, NULL));
+            }
 }
 
 static void sweep_attention(ak_context* c) {

@@ -71,12 +71,21 @@
  * permuted along k alike and the product is unchanged: the emulation, using the hardware order, checks it. */
 enum { AKEMU_MX_NONE, AKEMU_MFMA32_KL1, AKEMU_MFMA32_KL2, AKEMU_MFMA32_KL4, AKEMU_MFMA32_KL8, AKEMU_MFMA32_XF32,
        AKEMU_MFMA16_KL1, AKEMU_MFMA16_XF32, AKEMU_MFMA16_KL4, AKEMU_MFMA16_KL8, AKEMU_WMMA11, AKEMU_WMMA12,
-       AKEMU_MFMA32_I8_KL4, AKEMU_MFMA32_I8_KL8, AKEMU_MFMA32_I8_KL16, AKEMU_WMMA11_I8, AKEMU_WMMA12_I8, AKEMU_MX_COUNT };
+       AKEMU_MFMA32_I8_KL4, AKEMU_MFMA32_I8_KL8, AKEMU_MFMA32_I8_KL16, AKEMU_WMMA11_I8, AKEMU_WMMA12_I8,
+       AKEMU_MFMA32_F8_KL8, AKEMU_MFMA32_F8_KL32, AKEMU_WMMA12_F8, AKEMU_MX_COUNT };
 /* int8 (i32 accumulators), the same lane layouts with KL bytes a lane (CK's xdlops_gemm.hpp mfma_type for
  * mfma_i32_32x32x8i8 / _32x32x16i8 / _32x32x32i8: k_per_blk 4 / 8 / 16, 2 input blocks of 32 lanes, the f32
  * output groups; the calculator's v_wmma_i32_16x16x16_iu8 tables: 16 bytes a lane on gfx11 (the halves
  * repeat), 8 on gfx12 in the f16 order by element), products and sums exact, wrapped to int32 */
 static constexpr bool akemu_mx_is_i8(int op) { return op >= AKEMU_MFMA32_I8_KL4 && op <= AKEMU_WMMA12_I8; }
+/* fp8 / bf8 (f32 accumulators), each code decoded exactly by the target's encoding (ak_fp8_to_f32: FNUZ on gfx94x,
+ * OCP on gfx950 / gfx12), products exact:
+ *   v_mfma_f32_32x32x16_{fp8,bf8}_{fp8,bf8} (gfx94x; on gfx950 OCP): the int8 32x32x16 layout, KL 8 bytes;
+ *   v_mfma_scale_f32_32x32x64_f8f6f4 (gfx950; fp8 / bf8 operands, unit E8M0 scales 127 only): 32 bytes a lane,
+ *     A[m][k]: lane m + 32 ((k / 16) % 2), byte 16 (k / 32) + k % 16 (AMD's CDNA4 matrix-core blog, the fp8 x fp8
+ *     figure of __builtin_amdgcn_mfma_scale_f32_32x32x64_f8f6f4); D as the other 32x32 MFMAs;
+ *   v_wmma_f32_16x16x16_{fp8,bf8}_{fp8,bf8} (gfx12, OCP): the int8 gfx12 layout (8 bytes a lane). */
+static constexpr bool akemu_mx_is_f8(int op) { return op >= AKEMU_MFMA32_F8_KL8 && op <= AKEMU_WMMA12_F8; }
 struct akemu_mx_shape { int lanes, m, n, k, kl, nc, xf32; };
 static constexpr akemu_mx_shape akemu_mx_shapes[AKEMU_MX_COUNT] = {
     { 0, 0, 0, 0, 0, 0, 0 },       { 64, 32, 32, 2, 1, 16, 0 },  { 64, 32, 32, 4, 2, 16, 0 },
@@ -85,23 +94,25 @@ static constexpr akemu_mx_shape akemu_mx_shapes[AKEMU_MX_COUNT] = {
     { 64, 16, 16, 32, 8, 4, 0 },   { 32, 16, 16, 16, 16, 8, 0 },  { 32, 16, 16, 16, 8, 8, 0 },
     { 64, 32, 32, 8, 4, 16, 0 },   { 64, 32, 32, 16, 8, 16, 0 }, { 64, 32, 32, 32, 16, 16, 0 },
     { 32, 16, 16, 16, 16, 8, 0 },  { 32, 16, 16, 16, 8, 8, 0 },
+    { 64, 32, 32, 16, 8, 16, 0 },  { 64, 32, 32, 64, 32, 16, 0 }, { 32, 16, 16, 16, 8, 8, 0 },
 };
 /* (lane, e) of an A operand -> (row m, k); of B -> (column n, k); of D -> (m, n) */
 static void akemu_mx_ab(int op, int lane, int e, int* mn, int* k) {
     const akemu_mx_shape& s = akemu_mx_shapes[op];
     if (op == AKEMU_WMMA11 || op == AKEMU_WMMA11_I8) { *mn = lane % 16; *k = e; }
-    else if (op == AKEMU_WMMA12 || op == AKEMU_WMMA12_I8) { *mn = lane % 16; *k = 8 * (e / 4) + 4 * (lane / 16) + e % 4; }
+    else if (op == AKEMU_WMMA12 || op == AKEMU_WMMA12_I8 || op == AKEMU_WMMA12_F8) { *mn = lane % 16; *k = 8 * (e / 4) + 4 * (lane / 16) + e % 4; }
+    else if (op == AKEMU_MFMA32_F8_KL32) { *mn = lane % 32; *k = 32 * (e / 16) + 16 * (lane / 32) + e % 16; }
     else { *mn = lane % s.m; *k = s.kl * (lane / s.m) + e; }
 }
 static void akemu_mx_d(int op, int lane, int e, int* m, int* n) {
     if (op == AKEMU_WMMA11 || op == AKEMU_WMMA11_I8) { *n = lane % 16; *m = 2 * e + lane / 16; }
-    else if (op == AKEMU_WMMA12 || op == AKEMU_WMMA12_I8) { *n = lane % 16; *m = 8 * (lane / 16) + e; }
+    else if (op == AKEMU_WMMA12 || op == AKEMU_WMMA12_I8 || op == AKEMU_WMMA12_F8) { *n = lane % 16; *m = 8 * (lane / 16) + e; }
     else if (akemu_mx_shapes[op].m == 16) { *n = lane % 16; *m = 4 * (lane / 16) + e; }
     else { *n = lane % 32; *m = 8 * (e / 4) + 4 * (lane / 32) + e % 4; }
 }
 struct akemu_mx_wave {
     int op;
-    float a[64][16], b[64][16], c[64][16], d[64][16];
+    float a[64][32], b[64][32], c[64][16], d[64][16];
     int ci[64][16], di[64][16];   /* int8 instructions: the i32 accumulators */
 };
 static akemu_mx_wave akemu_mx[32];
@@ -117,8 +128,8 @@ static void akemu_mx_step(int w) {
     akemu_mx_wave& W = akemu_mx[w];
     if (!W.op) return;
     const akemu_mx_shape& s = akemu_mx_shapes[W.op];
-    float A[32][32], B[32][32];   /* M, N <= 32, K <= 32 */
-    bool ha[32][32] = {}, hb[32][32] = {};
+    float A[32][64], B[64][32];   /* M, N <= 32, K <= 64 */
+    bool ha[32][64] = {}, hb[64][32] = {};
     for (int l = 0; l < s.lanes; l++)
         for (int e = 0; e < s.kl; e++) {
             int mn, k;
@@ -187,6 +198,47 @@ template <int OP, class V, class C> static C akemu_mx_call_i8(const V& a, const 
     for (int e = 0; e < s.nc; e++) d[e] = W.di[l][e];
     return d;
 }
+/* the raw bytes of an fp8 operand register set, decoded by the target's encoding (TA / TB 0: e4m3, 1: e5m2) */
+static int akemu_codes(long v, uint8_t* o) { for (int i = 0; i < 8; i++) o[i] = (uint8_t)((uint64_t)v >> (8 * i)); return 8; }
+template <int N> static int akemu_codes(const akemu_vec<int, N>& v, uint8_t* o) {
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < 4; j++) o[4 * i + j] = (uint8_t)((uint32_t)v[i] >> (8 * j));
+    return 4 * N;
+}
+static ak_dtype akemu_f8_dtype(int t) {
+#if AKEMU_GFX == 942
+    return t ? AK_FP8_E5M2_FNUZ : AK_FP8_E4M3_FNUZ;
+#else
+    return t ? AK_FP8_E5M2 : AK_FP8_E4M3;
+#endif
+}
+template <int OP, class V, class C> static C akemu_mx_call_f8(const V& a, const V& b, const C& c, int ta, int tb, int sa = 127, int sb = 127) {
+    const akemu_mx_shape& s = akemu_mx_shapes[OP];
+    const int t = akemu_cur, w = t / AK_WAVE, l = t % AK_WAVE;
+    akemu_mx_wave& W = akemu_mx[w];
+    uint8_t ca[32], cb[32];
+    static_assert(C::SIZE == akemu_mx_shapes[OP].nc, "accumulator registers");
+    if (AK_WAVE != s.lanes || akemu_codes(a, ca) != s.kl || akemu_codes(b, cb) != s.kl || ta < 0 || ta > 1 || tb < 0 || tb > 1 ||
+        sa != 127 || sb != 127)
+        akemu_mx_bad++;
+    for (int e = 0; e < s.kl; e++) { W.a[l][e] = ak_fp8_to_f32(ca[e], akemu_f8_dtype(ta)); W.b[l][e] = ak_fp8_to_f32(cb[e], akemu_f8_dtype(tb)); }
+    for (int e = 0; e < s.nc; e++) W.c[l][e] = c[e];
+    W.op = OP;
+    akemu_wave_bar[w]->arrive_and_wait();
+    C d;
+    for (int e = 0; e < s.nc; e++) d[e] = W.d[l][e];
+    return d;
+}
+#define __builtin_amdgcn_mfma_f32_32x32x16_fp8_fp8(a, b, c, x, y, z) akemu_mx_call_f8<AKEMU_MFMA32_F8_KL8>(a, b, c, 0, 0)
+#define __builtin_amdgcn_mfma_f32_32x32x16_fp8_bf8(a, b, c, x, y, z) akemu_mx_call_f8<AKEMU_MFMA32_F8_KL8>(a, b, c, 0, 1)
+#define __builtin_amdgcn_mfma_f32_32x32x16_bf8_fp8(a, b, c, x, y, z) akemu_mx_call_f8<AKEMU_MFMA32_F8_KL8>(a, b, c, 1, 0)
+#define __builtin_amdgcn_mfma_f32_32x32x16_bf8_bf8(a, b, c, x, y, z) akemu_mx_call_f8<AKEMU_MFMA32_F8_KL8>(a, b, c, 1, 1)
+#define __builtin_amdgcn_mfma_scale_f32_32x32x64_f8f6f4(a, b, c, ta, tb, oa, sa, ob, sb) \
+    akemu_mx_call_f8<AKEMU_MFMA32_F8_KL32>(a, b, c, (oa) == 0 && (ob) == 0 ? (ta) : -1, tb, sa, sb)
+#define __builtin_amdgcn_wmma_f32_16x16x16_fp8_fp8_w32_gfx12(a, b, c) akemu_mx_call_f8<AKEMU_WMMA12_F8>(a, b, c, 0, 0)
+#define __builtin_amdgcn_wmma_f32_16x16x16_fp8_bf8_w32_gfx12(a, b, c) akemu_mx_call_f8<AKEMU_WMMA12_F8>(a, b, c, 0, 1)
+#define __builtin_amdgcn_wmma_f32_16x16x16_bf8_fp8_w32_gfx12(a, b, c) akemu_mx_call_f8<AKEMU_WMMA12_F8>(a, b, c, 1, 0)
+#define __builtin_amdgcn_wmma_f32_16x16x16_bf8_bf8_w32_gfx12(a, b, c) akemu_mx_call_f8<AKEMU_WMMA12_F8>(a, b, c, 1, 1)
 #define __builtin_amdgcn_mfma_i32_32x32x8i8(a, b, c, x, y, z) akemu_mx_call_i8<AKEMU_MFMA32_I8_KL4>(a, b, c)
 #define __builtin_amdgcn_mfma_i32_32x32x16_i8(a, b, c, x, y, z) akemu_mx_call_i8<AKEMU_MFMA32_I8_KL8>(a, b, c)
 #define __builtin_amdgcn_mfma_i32_32x32x32_i8(a, b, c, x, y, z) akemu_mx_call_i8<AKEMU_MFMA32_I8_KL16>(a, b, c)
@@ -244,6 +296,7 @@ using std::max;
 #include "../build/emu/prelude.hip"
 #include "../kernels/gemm.hip"
 #include "../kernels/gemm_cdna.hip"
+#include "../kernels/gemm_fp8.hip"
 #include "../kernels/attention_mma.hip"
 #include "../kernels/attention.hip"
 #include "../kernels/conv.hip"
@@ -262,6 +315,7 @@ extern "C" ak_context* akt_gpu_context_ex(const ak_config* cfg, int allow_cpu) {
 #include "t_gpu_gemm.c"
 /* tests/ti_kargs.c's switch (the Hopper kernel; never taken on an AMD row) and launcher of the generic kernel */
 extern "C" void akt_attn_force_mma(int on) { _ak_attn_force_mma = on; }
+extern "C" void akt_attn_sm90_nc(int n) { (void)n; }   /* the Hopper kernel's consumer count (never planned on an AMD row) */
 extern "C" ak_result akt_attn_mmagen_launch(ak_context* ctx, ak_dtype t, size_t hd, ak_dim3 grid, ak_dim3 block, const void* q,
                                             const void* k, const void* v, void* o, float* lse, int hkv, int group, int sq,
                                             int skv, const int64_t qs[3], const int64_t ks[3], float scale_log2, int causal,
@@ -283,6 +337,8 @@ static void akemu_register(void) {
     AKEMU_K(ak_gemm_gemv_f32) AKEMU_K(ak_gemm_gemv_f16) AKEMU_K(ak_gemm_gemv_bf16) AKEMU_K(ak_gemm_gemvn_f32)
     AKEMU_K(ak_gemm_splitk_fin_f32) AKEMU_K(ak_gemm_splitk_fin_f16) AKEMU_K(ak_gemm_splitk_fin_bf16)
     AKEMU_K(ak_gemm_i8_l_f16) AKEMU_K(ak_gemm_i8_l_bf16) AKEMU_K(ak_gemm_i8_s_f16) AKEMU_K(ak_gemm_i8_s_bf16)
+    AKEMU_K(ak_gemm_fp8_l_e4e4) AKEMU_K(ak_gemm_fp8_l_e4e5) AKEMU_K(ak_gemm_fp8_l_e5e4) AKEMU_K(ak_gemm_fp8_l_e5e5)
+    AKEMU_K(ak_gemm_fp8_s_e4e4) AKEMU_K(ak_gemm_fp8_s_e4e5) AKEMU_K(ak_gemm_fp8_s_e5e4) AKEMU_K(ak_gemm_fp8_s_e5e5)
     AKEMU_K(ak_gemm_cdna_kk_f16) AKEMU_K(ak_gemm_cdna_kn_f16) AKEMU_K(ak_gemm_cdna_mk_f16) AKEMU_K(ak_gemm_cdna_mn_f16)
     AKEMU_K(ak_gemm_cdna_kk_bf16) AKEMU_K(ak_gemm_cdna_kn_bf16) AKEMU_K(ak_gemm_cdna_mk_bf16) AKEMU_K(ak_gemm_cdna_mn_bf16)
     AKEMU_K(ak_attn_mma64_f16) AKEMU_K(ak_attn_mma64_bf16) AKEMU_K(ak_attn_mma128_f16) AKEMU_K(ak_attn_mma128_bf16)
@@ -420,6 +476,12 @@ static void emu_instructions(void) {
     /* v_mfma_f32_32x32x4bf16 (CDNA1): lane 32 v0.[31:16] = A[0][3]; v_mfma_f32_32x32x2_f32: lane 40 v0 = B[1][8] */
     akst_spot(AKEMU_MFMA32_KL2, 32, 1, 'A', 0, 3, "32x32x4bf16");
     akst_spot(AKEMU_MFMA32_KL1, 40, 0, 'B', 1, 8, "32x32x2f32");
+    /* v_mfma_scale_f32_32x32x64_f8f6f4, fp8 x fp8 (the blog's figure): lane 32 byte 0 = A[0][16]; lane 0 byte 16 = A[0][32];
+     * lane 63 byte 31 = A[31][63]; lane 33 byte 17 = B[49][1] */
+    akst_spot(AKEMU_MFMA32_F8_KL32, 32, 0, 'A', 0, 16, "32x32x64 f8f6f4");
+    akst_spot(AKEMU_MFMA32_F8_KL32, 0, 16, 'A', 0, 32, "32x32x64 f8f6f4");
+    akst_spot(AKEMU_MFMA32_F8_KL32, 63, 31, 'A', 31, 63, "32x32x64 f8f6f4");
+    akst_spot(AKEMU_MFMA32_F8_KL32, 33, 17, 'B', 49, 1, "32x32x64 f8f6f4");
 #else
     akst_one<AKEMU_WMMA11, akemu_vec<akemu_half, 16>>("v_wmma_f32_16x16x16_f16 (gfx11)");
     akst_one<AKEMU_WMMA11, akemu_vec<short, 16>>("v_wmma_f32_16x16x16_bf16 (gfx11)");
@@ -602,6 +664,48 @@ static void emu_gemm_i8(void) {
     }
     AKT_CHECKF(akemu_mx_bad == bad0, "the emulated int8 instructions flagged %ld operand sets", (long)(akemu_mx_bad - bad0));
 }
+/* fp8 through ak_gemm's plan for this target (tests/t_gpu_gemm.c's AMD fp8 cases: both tiles, every pair of formats,
+ * every scale granularity, every pair of codes exactly); targets without an fp8 matrix instruction refuse it, and
+ * an OCP target refuses the FNUZ encodings */
+static void emu_gemm_fp8(void) {
+    ak_config cfg = ak_config_default();
+    long bad0 = akemu_mx_bad;
+    const int fnuz = AKEMU_GFX == 942, has = AKEMU_GFX == 942 || AKEMU_GFX == 950 || AKEMU_GFX == 1200;
+    cfg.matrix_cores = AK_ON;
+    for (int small = 0; small < 2; small++) {
+        ak_context* ctx;
+        ak_gemm_desc g = ak_gemm_desc_default();
+        ak_gemm_plan p;
+        akemu_cus = small ? 100000 : 1;
+        ctx = akt_gpu_context(&cfg);
+        AKT_CHECKF(ctx != NULL, "no emulating context: %s", ak_last_error());
+        if (!ctx) return;
+        g.dtype = AK_FP8_E4M3; g.out_dtype = AK_BF16; g.m = 300; g.n = 300; g.k = 64; g.trans_b = 1;
+        g.a = (const void*)(uintptr_t)((uintptr_t)1 << 40); g.b = (const void*)(uintptr_t)((uintptr_t)2 << 40);
+        g.d = (void*)(uintptr_t)((uintptr_t)3 << 40);
+        if (!has) {
+            AKT_ERR(ak_gemm_plan_get(ctx, &g, &p), AK_ERROR_MATRIX_CORES);
+            AKT_CONTAINS(ak_last_error(), AKEMU_ARCH);
+        } else {
+            AKT_OK(ak_gemm_plan_get(ctx, &g, &p));
+            AKT_CHECKF(!strcmp(p.kernel, small ? "ak_gemm_fp8_s_e4e4" : "ak_gemm_fp8_l_e4e4"), "fp8 plan %s", p.kernel);
+            g.dtype = AK_FP8_E4M3_FNUZ; g.dtype_b = AK_FP8_E5M2_FNUZ;
+            if (fnuz) {
+                AKT_OK(ak_gemm_plan_get(ctx, &g, &p));
+                AKT_CHECKF(!strcmp(p.kernel, small ? "ak_gemm_fp8_s_e4e5" : "ak_gemm_fp8_l_e4e5"), "fp8 fnuz plan %s", p.kernel);
+            } else {
+                AKT_ERR(ak_gemm_plan_get(ctx, &g, &p), AK_ERROR_INVALID_ARGUMENT);
+                AKT_CONTAINS(ak_last_error(), "FNUZ");
+            }
+            g.dtype = AK_FP8_E4M3; g.dtype_b = AK_FP8_E4M3; g.trans_b = 0;
+            AKT_ERR(ak_gemm_plan_get(ctx, &g, &p), AK_ERROR_INVALID_ARGUMENT);
+            AKT_CONTAINS(ak_last_error(), "K-major");
+            fp8_amd_cases(ctx, AK_WAVE == 64 ? "mfma" : "wmma", fnuz, akemu_quick || small);
+        }
+        ak_context_destroy(ctx);
+    }
+    AKT_CHECKF(akemu_mx_bad == bad0, "the emulated fp8 instructions flagged %ld operand sets", (long)(akemu_mx_bad - bad0));
+}
 /* ---- the CDNA3 / CDNA4 large-tile kernel (kernels/gemm_cdna.hip; gfx942 / gfx950 plans, 16-byte rows, contiguous
  * extents multiples of 8): every layout, f16 / bf16; full k tiles only, several full tiles + a masked last one, the
  * masked one alone (K < the k step); M and N past the 256 x 128 tile (rows clamped, never stored); the epilogues */
@@ -661,6 +765,10 @@ static void emu_every_kernel(void) {
 #endif
         "ak_conv_igemm_mma_f16", "ak_conv_igemm_mma_bf16", "ak_transpose_f16",
         "ak_gemm_i8_l_f16", "ak_gemm_i8_l_bf16", "ak_gemm_i8_s_f16", "ak_gemm_i8_s_bf16",
+#if AKEMU_GFX == 942 || AKEMU_GFX == 950 || AKEMU_GFX == 1200
+        "ak_gemm_fp8_l_e4e4", "ak_gemm_fp8_l_e4e5", "ak_gemm_fp8_l_e5e4", "ak_gemm_fp8_l_e5e5",
+        "ak_gemm_fp8_s_e4e4", "ak_gemm_fp8_s_e4e5", "ak_gemm_fp8_s_e5e4", "ak_gemm_fp8_s_e5e5",
+#endif
     };
     for (const char* k : every) AKT_CHECKF(akemu_ran.count(k) != 0, "%s never ran", k);
 }
@@ -680,6 +788,7 @@ int main(int argc, char** argv) {
     AKT_RUN(emu_gemm_small);
     AKT_RUN(emu_gemm_large);
     AKT_RUN(emu_gemm_i8);
+    AKT_RUN(emu_gemm_fp8);
     AKT_RUN(emu_gemm_cdna);
     AKT_RUN(emu_attention);
     AKT_RUN(emu_conv);

@@ -475,6 +475,119 @@ done:
     free(xa); free(xb); free(sa); free(sb); free(qa); free(qb); free(C); free(R); free(bias); free(D); free(Dref);
 }
 
+/* fp8 on the AMD matrix-core kernel (kernels/gemm_fp8.hip): A m x k and B n x
+ * k of random codes of every finite value (OCP: -0 included; FNUZ: no 0x80),
+ * padded rows (pad codes past each row: odd ones take the byte loads), random
+ * scales by sm (1 scale_a, 2 scale_b, 4 per row, 8 per column), the
+ * epilogues of epi (1 C, 2 bias, 4 activation, 8 residual), against the cpu
+ * reference (exact decode, double sums). The accumulators are f32 (every
+ * product of two codes is exact in f32): |gpu - ref| <= (k + 4) 2^-23 S + 2
+ * e_out |ref| + 2^-15 (the epilogue terms' magnitudes) + 1e-5, S = |alpha sa
+ * sb| sum |a b| (a wrong code, row or k step is off by about one product).
+ * all_codes: m = n = 256, k = 1, A's row i the code i, B's row j the code j,
+ * f32 out, no scales: D[i][j] = a_i b_j exactly for every pair of codes, NaN
+ * where the reference has NaN (and where it has an infinity on a FNUZ target
+ * fed OCP codes: FNUZ has no infinity; the kernel's NaN is documented). */
+static void gg8_amd_case(ak_context* ctx, const char* path, ak_dtype ta8, ak_dtype tb8, ak_dtype ot, size_t m, size_t n, size_t k, int sm,
+                         int epi, size_t batch, size_t pad, int all_codes, int fnuz_target) {
+    ak_gemm_desc g = ak_gemm_desc_default(), h;
+    ak_gemm_plan p;
+    const size_t os = ak_dtype_size(ot), lda = k + pad, ldb = k + pad, sa_ = m * lda, sb_ = n * ldb, nd = batch * m * n;
+    uint8_t *A = (uint8_t*)malloc(batch * sa_ + 1), *B = (uint8_t*)malloc(batch * sb_ + 1);
+    float *sA = (float*)malloc(m * 4), *sB = (float*)malloc(n * 4);
+    void *C = malloc(nd * os), *R = malloc(nd * os), *bias = malloc(n * os), *D = malloc(nd * os), *Dref = malloc(nd * os);
+    void *dA = NULL, *dB = NULL, *dsa = NULL, *dsb = NULL, *dC = NULL, *dR = NULL, *dbias = NULL, *dD = NULL;
+    void *b0 = NULL, *b1 = NULL, *b2 = NULL, *b3 = NULL, *b4 = NULL, *b5 = NULL, *b6 = NULL, *b7 = NULL;
+    size_t i, j, b, kk, bad = 0;
+    const double e_out = ot == AK_F32 ? ldexp(1.0, -24) : ot == AK_F16 ? ldexp(1.0, -11) : ldexp(1.0, -8);
+    for (i = 0; i < batch * sa_ + 1; i++) {
+        uint8_t c;
+        do c = (uint8_t)(int)akt_uniform(&g_st, 0, 256); while (ak_fp8_to_f32(c, ta8) != ak_fp8_to_f32(c, ta8) || isinf(ak_fp8_to_f32(c, ta8)));
+        A[i] = all_codes ? (uint8_t)(i / lda) : c;
+    }
+    for (i = 0; i < batch * sb_ + 1; i++) {
+        uint8_t c;
+        do c = (uint8_t)(int)akt_uniform(&g_st, 0, 256); while (ak_fp8_to_f32(c, tb8) != ak_fp8_to_f32(c, tb8) || isinf(ak_fp8_to_f32(c, tb8)));
+        B[i] = all_codes ? (uint8_t)(i / ldb) : c;
+    }
+    for (i = 0; i < m; i++) sA[i] = (float)akt_uniform(&g_st, 1e-4, 1e-2);
+    for (j = 0; j < n; j++) sB[j] = (float)akt_uniform(&g_st, 1e-4, 1e-2);
+    fill(C, ot, nd); fill(R, ot, nd); fill(bias, ot, n);
+    dA = up(ctx, A, batch * sa_, 0, &b0); dB = up(ctx, B, batch * sb_, 0, &b1);
+    dsa = up(ctx, sA, m * 4, 0, &b2); dsb = up(ctx, sB, n * 4, 0, &b3);
+    dC = up(ctx, C, nd * os, 0, &b4); dR = up(ctx, R, nd * os, 0, &b5); dbias = up(ctx, bias, n * os, 0, &b6);
+    memset(D, 0xFF, nd * os);
+    dD = up(ctx, D, nd * os, 0, &b7);
+    if (!dA || !dB || !dsa || !dsb || !dC || !dR || !dbias || !dD) { akt_fail(__FILE__, __LINE__, "setup: %s", ak_last_error()); goto done; }
+    g.dtype = ta8; g.dtype_b = tb8; g.out_dtype = ot; g.m = m; g.n = n; g.k = k; g.trans_b = 1; g.lda = lda; g.ldb = ldb;
+    g.a = dA; g.b = dB; g.d = dD; g.batch = batch; g.stride_a = sa_; g.stride_b = sb_; g.stride_d = m * n;
+    if (sm & 1) g.scale_a = (const float*)dsa;
+    if (sm & 2) g.scale_b = (const float*)dsb;
+    g.scale_a_per_row = (sm & 1) && (sm & 4); g.scale_b_per_col = (sm & 2) && (sm & 8);
+    g.alpha = (epi & 15) ? 0.5f : 1.0f;
+    if (epi & 1) { g.beta = 0.25f; g.c = dC; g.stride_c = m * n; }
+    if (epi & 2) g.bias = dbias;
+    if (epi & 4) g.activation = AK_OP_GELU;
+    if (epi & 8) { g.residual = dR; g.stride_r = m * n; }
+    AKT_OK(ak_gemm_plan_get(ctx, &g, &p));
+    AKT_CHECKF(!path[0] || (p.path && !strcmp(p.path, path)), "fp8 plan path %s, expected %s (kernel %s)", p.path ? p.path : "(none)", path,
+               p.kernel);
+    AKT_OK(ak_gemm(ctx, &g, NULL));
+    AKT_OK(ak_device_synchronize(ctx));
+    AKT_OK(ak_memcpy(ctx, D, dD, nd * os, AK_D2H));
+    h = g; h.a = A; h.b = B; h.scale_a = g.scale_a ? sA : NULL; h.scale_b = g.scale_b ? sB : NULL; h.c = (epi & 1) ? C : NULL;
+    h.bias = g.bias ? bias : NULL; h.residual = g.residual ? R : NULL; h.d = Dref;
+    memset(Dref, 0xFF, nd * os);
+    AKT_OK(ak_gemm(g_ref, &h, NULL));
+    for (b = 0; b < batch; b++)
+        for (i = 0; i < m; i++)
+            for (j = 0; j < n; j++) {
+                const size_t at = b * m * n + i * n + j;
+                const double got = ak_elem_get(D, ot, at), ref = ak_elem_get(Dref, ot, at);
+                double S = 0, tol, mag;
+                int ok;
+                for (kk = 0; kk < k; kk++)
+                    S += fabs((double)ak_fp8_to_f32(A[b * sa_ + i * lda + kk], ta8) * ak_fp8_to_f32(B[b * sb_ + j * ldb + kk], tb8));
+                S *= fabs(g.alpha * (g.scale_a ? sA[g.scale_a_per_row ? i : 0] : 1.0f) * (g.scale_b ? sB[g.scale_b_per_col ? j : 0] : 1.0f));
+                mag = fabs(ref) + ((epi & 1) ? 0.25 * fabs(ak_elem_get(C, ot, at)) : 0) + (g.bias ? fabs(ak_elem_get(bias, ot, j)) : 0) +
+                      (g.residual ? fabs(ak_elem_get(R, ot, at)) : 0) + 1.0;
+                tol = (double)(k + 4) * ldexp(1.0, -23) * S + 2 * e_out * fabs(ref) + ldexp(1.0, -15) * mag + 1e-5;
+                if (all_codes) ok = (isnan(ref) || (isinf(ref) && fnuz_target && (ta8 == AK_FP8_E4M3 || ta8 == AK_FP8_E5M2))) ? isnan(got) : got == ref;
+                else ok = got == ref || fabs(got - ref) <= tol; /* (an f16 overflow: the same infinity) */
+                if (!ok && bad++ < 3)
+                    akt_fail(__FILE__, __LINE__, "%s %s %s x %s -> %s %zux%zux%zu scales %d epi %d batch %zu pad %zu: D[%zu][%zu][%zu] = %.9g, "
+                             "ref %.9g (tol %.3g)", p.path, p.kernel, ak_dtype_name(ta8), ak_dtype_name(tb8), ak_dtype_name(ot), m, n, k, sm,
+                             epi, batch, pad, b, i, j, got, ref, all_codes ? 0.0 : tol);
+            }
+done:
+    ak_free(ctx, b0); ak_free(ctx, b1); ak_free(ctx, b2); ak_free(ctx, b3); ak_free(ctx, b4); ak_free(ctx, b5); ak_free(ctx, b6);
+    ak_free(ctx, b7);
+    free(A); free(B); free(sA); free(sB); free(C); free(R); free(bias); free(D); free(Dref);
+}
+
+/* The AMD fp8 cases: every pair of formats (the target's encoding; a FNUZ
+ * target also takes OCP codes, converted exactly), both tiles (few tiles:
+ * the small one), odd m / n / k (k tails inside the 64-code step), padded
+ * rows (byte loads), every scale granularity, output dtype and epilogue,
+ * batches, and every pair of codes exactly. fnuz: the target is gfx94x. */
+static void fp8_amd_cases(ak_context* ctx, const char* path, int fnuz, int quick) {
+    static const ak_dtype ocp[2] = { AK_FP8_E4M3, AK_FP8_E5M2 }, fz[2] = { AK_FP8_E4M3_FNUZ, AK_FP8_E5M2_FNUZ };
+    int f, e;
+    for (e = 0; e < (fnuz ? 2 : 1); e++) {
+        const ak_dtype* t = e ? fz : ocp;
+        for (f = 0; f < 4; f++) {
+            const ak_dtype ta = t[f & 1], tb = t[f >> 1];
+            gg8_amd_case(ctx, path, ta, tb, AK_F32, 256, 256, 1, 0, 0, 1, 0, 1, fnuz);   /* every pair of codes */
+            gg8_amd_case(ctx, path, ta, tb, AK_BF16, 131, 133, 77, 15, 0, 1, 0, 0, fnuz);
+            if (quick) continue;
+            gg8_amd_case(ctx, path, ta, tb, AK_F16, 37, 70, 200, 3, 15, 2, 3, 0, fnuz);
+            gg8_amd_case(ctx, path, ta, tb, AK_F32, 65, 33, 7, 1 | 2 | 8, 2 | 4, 1, 16, 0, fnuz);
+            gg8_amd_case(ctx, path, ta, tb, AK_BF16, 1, 9, 130, 2, 1 | 8, 1, 1, 0, fnuz);
+        }
+    }
+    gg8_amd_case(ctx, path, ocp[0], ocp[0], AK_F16, 257, 129, 320, 1 | 4, 0, 1, 0, 0, fnuz);   /* several k steps, 16-byte rows */
+}
+
 /* fp8 GEMM on the Hopper TMA kernel: odd m / n, k tails inside the 128-wide
  * k step, each tile variant, both scale granularities, every OCP pair and
  * output dtype, epilogues and batches; layouts it cannot take are refused.
@@ -488,6 +601,16 @@ static void fp8_path(void) {
     if (!ctx) return;
     g.dtype = AK_FP8_E4M3; g.out_dtype = AK_BF16; g.m = 256; g.n = 256; g.k = 256; g.trans_b = 1;
     g.a = (const void*)(uintptr_t)((uintptr_t)1 << 40); g.b = (const void*)(uintptr_t)((uintptr_t)2 << 40); g.d = (void*)(uintptr_t)((uintptr_t)3 << 40);
+    {
+        /* AMD: the matrix-core kernel of the targets with fp8 instructions (gfx94x FNUZ, gfx950 / gfx12 OCP) */
+        const char* ab = ak_context_device(ctx)->arch_base;
+        const int fnuz = !strncmp(ab, "gfx94", 5), ocp = !strcmp(ab, "gfx950") || !strncmp(ab, "gfx120", 6);
+        if (fnuz || ocp) {
+            fp8_amd_cases(ctx, !strncmp(ab, "gfx9", 4) ? "mfma" : "wmma", fnuz, 0);
+            ak_context_destroy(ctx);
+            return;
+        }
+    }
     if (strcmp(ak_context_device(ctx)->arch_base, "sm_90")) {
         AKT_ERR(ak_gemm_plan_get(ctx, &g, &p), AK_ERROR_MATRIX_CORES);
         ak_context_destroy(ctx);

@@ -749,11 +749,57 @@ static void fp8_errors_and_plans(void) {
         x.dtype = AK_FP8_E4M3; AKT_ERR(ak_gemm_plan_get(ctx, &x, &p), AK_ERROR_MATRIX_CORES);
         ak_context_destroy(ctx);
     }
-    /* no fp8 GEMM path elsewhere (yet): a clear refusal */
-    ctx = plan_ctx("gfx942", AK_ON, -1, AK_AUTO, 0, 0, 0);
-    if (ctx) {
-        x.dtype = AK_FP8_E4M3_FNUZ; AKT_ERR_ITEM(ak_gemm_plan_get(ctx, &x, &p), AK_ERROR_MATRIX_CORES, AK_ERRITEM_MATRIX_CORES);
-        AKT_CONTAINS(ak_last_error(), "gfx942");
+    /* AMD: kernels/gemm_fp8.hip where the target has fp8 matrix instructions (gfx942: FNUZ and OCP, gfx950 / gfx12: OCP),
+     * the 128x128 tile or the 64x64 one for few tiles, K-major only; every other AMD target refuses it clearly */
+    {
+        static const char* const amd[4] = { "gfx942", "gfx950", "gfx1200", "gfx1201" };
+        const char* srcf8 = NULL;
+        for (i = 0; i < ak_embedded_count(); i++) {
+            AKT_OK(ak_embedded_at(i, &fam, &s, NULL));
+            if (fam && !strcmp(fam, "gemm_fp8")) srcf8 = s;
+        }
+        AKT_CHECK(srcf8 && strstr(srcf8, "AK_GEMM_FP8(ak_gemm_fp8_l_e5e4, 1, 0, 128, 128, 256)") &&
+                  strstr(srcf8, "AK_GEMM_FP8(ak_gemm_fp8_s_e4e5, 0, 1, 64, 64, 128)"));
+        for (i = 0; i < 4; i++) {
+            ctx = plan_ctx(amd[i], AK_ON, -1, AK_AUTO, 0, 0, 0);
+            if (!ctx) continue;
+            x.dtype = i ? AK_FP8_E5M2 : AK_FP8_E5M2_FNUZ; x.dtype_b = i ? AK_FP8_E4M3 : AK_FP8_E4M3_FNUZ; x.fast_accum = 0;
+            x.m = 4096; x.n = 4096; x.k = 1000; x.trans_a = 0; x.trans_b = 1;
+            AKT_OK(ak_gemm_plan_get(ctx, &x, &p));
+            AKT_CHECKF(!strcmp(p.kernel, "ak_gemm_fp8_l_e5e4") && !strcmp(p.path, i < 2 ? "mfma" : "wmma") && p.bm == 128 && p.bn == 128 &&
+                       p.bk == 64 && p.threads == 256, "%s fp8 plan %s (%s) %dx%dx%d/%d", amd[i], p.kernel, p.path, p.bm, p.bn, p.bk, p.threads);
+            x.m = 100; x.n = 300; x.dtype = i ? AK_FP8_E4M3 : AK_FP8_E4M3_FNUZ; x.dtype_b = i ? AK_FP8_E5M2 : AK_FP8_E5M2_FNUZ;
+            AKT_OK(ak_gemm_plan_get(ctx, &x, &p));
+            AKT_CHECKF(!strcmp(p.kernel, "ak_gemm_fp8_s_e4e5") && p.bm == 64 && p.bn == 64 && p.threads == 128, "%s fp8 small plan %s", amd[i],
+                       p.kernel);
+            x.dtype = AK_FP8_E4M3; x.dtype_b = AK_FP8_E4M3;
+            AKT_OK(ak_gemm_plan_get(ctx, &x, &p)); /* OCP: gfx942 too (converted exactly in the kernel's loads) */
+            x.dtype = AK_FP8_E4M3_FNUZ; x.dtype_b = AK_FP8_E4M3_FNUZ;
+            if (i) {
+                AKT_ERR(ak_gemm_plan_get(ctx, &x, &p), AK_ERROR_INVALID_ARGUMENT);
+                AKT_CONTAINS(ak_last_error(), "FNUZ");
+            }
+            x.dtype = AK_FP8_E4M3; x.dtype_b = AK_FP8_E4M3; x.trans_b = 0;
+            AKT_ERR(ak_gemm_plan_get(ctx, &x, &p), AK_ERROR_INVALID_ARGUMENT);
+            AKT_CONTAINS(ak_last_error(), "K-major");
+            x.trans_b = 1;
+            AKT_OK(ak_gemm(ctx, &g, NULL)); /* the cpu backend still runs the reference */
+            ak_context_destroy(ctx);
+        }
+        ctx = plan_ctx("gfx942", AK_OFF, -1, AK_AUTO, 0, 0, 0);
+        if (ctx) {
+            AKT_ERR(ak_gemm_plan_get(ctx, &x, &p), AK_ERROR_MATRIX_CORES);
+            AKT_CONTAINS(ak_last_error(), "matrix_cores");
+            ak_context_destroy(ctx);
+        }
+    }
+    /* no fp8 matrix instruction: a clear refusal (gfx90a: int8 MFMA only; gfx1100: int8 WMMA only) */
+    for (i = 0; i < 3; i++) {
+        static const char* const none[3] = { "gfx90a", "gfx1100", "gfx906" };
+        ctx = plan_ctx(none[i], AK_ON, -1, AK_AUTO, 0, 0, 0);
+        if (!ctx) continue;
+        x.dtype = AK_FP8_E4M3; AKT_ERR_ITEM(ak_gemm_plan_get(ctx, &x, &p), AK_ERROR_MATRIX_CORES, AK_ERRITEM_MATRIX_CORES);
+        AKT_CONTAINS(ak_last_error(), none[i]);
         AKT_OK(ak_gemm(ctx, &g, NULL));
         ak_context_destroy(ctx);
     }

@@ -390,6 +390,17 @@ static void akk_walk_matrix(ak_context* ctx) {
                 r = ak_gemm(ctx, &g, NULL);
                 AKT_CHECK(r == AK_OK || r == AK_ERROR_MATRIX_CORES);
             }
+            /* fp8 (K-major): every pair of formats, large and small tiles (AMD targets with fp8 matrix instructions,
+             * Hopper's TMA kernel); the others refuse */
+            for (v = 0; v < 8; v++) {
+                ak_gemm_desc g = ak_gemm_desc_default();
+                ak_result r;
+                g.dtype = v & 1 ? AK_FP8_E5M2 : AK_FP8_E4M3; g.dtype_b = v & 2 ? AK_FP8_E5M2 : AK_FP8_E4M3; g.out_dtype = dts[d];
+                g.a = a; g.b = b; g.d = dd; g.trans_b = 1;
+                g.m = v & 4 ? 256 : 2048; g.n = v & 4 ? 1024 : 4096; g.k = 64;
+                r = ak_gemm(ctx, &g, NULL);
+                AKT_CHECK(r == AK_OK || r == AK_ERROR_MATRIX_CORES);
+            }
         }
         {   /* a matrix times a vector: the gemv kernel */
             ak_gemm_desc g = ak_gemm_desc_default();
