@@ -1671,7 +1671,7 @@ AKAPI const char* ak_attention_layout_name(ak_attention_layout layout);
  * <= 256 and option), else a SIMT kernel for every arch, option and head_dim
  * <= 256; small seq_q against long K/V splits K/V over blocks and combines
  * (workspace from the pool on `stream`). 8-bit K / V (kv_dtype, k_scale,
- * v_scale): NVIDIA decode reads the codes; other calls dequantise K and V
+ * v_scale): NVIDIA decode (GQA group x seq_q <= 64) reads the codes; other calls dequantise K and V
  * into pool workspace on `stream` first. The cpu backend runs a C reference
  * with double accumulation; it also checks the offsets, lengths and page
  * numbers it reads (the GPU paths trust them: out-of-range values there read
@@ -13699,14 +13699,34 @@ static const char _ak_src_attention[] =
     "    const float inv = W > 0.0f ? 1.0f / W : 0.0f;\n"
     "    typename D::T* op = o + (cu_q ? (ak_i64)cu_q[b] * oss : (ak_i64)b * osb) + (ak_i64)h * osh + (ak_i64)i * oss;\n"
     "    const float* po = part + row * nsplit * dmax;\n"
-    "    for (int dd = lane; dd < d; dd += AK_WAVE) {\n"
-    "        float x = 0.0f;\n"
-    "        if (M != -AK_INF)\n"
-    "            for (int s = 0; s < nsplit; s++) {\n"
-    "                const float w = ak_exp2(pl[s] - M);\n"
-    "                if (w != 0.0f) x += w * po[(ak_i64)s * dmax + dd];\n"
+    "    // each lane holds DV columns and the weight of one split of every AK_WAVE; the loads of a split's\n"
+    "    // columns are independent (no exp2 or branch between them), so many splits are in flight at once\n"
+    "    enum { DV = (256 + AK_WAVE - 1) / AK_WAVE };\n"
+    "    for (int d0 = 0; d0 < d; d0 += DV * AK_WAVE) {\n"
+    "        float x[DV];\n"
+    "#pragma unroll\n"
+    "        for (int j = 0; j < DV; j++) x[j] = 0.0f;\n"
+    "        for (int s0 = 0; s0 < nsplit && M != -AK_INF; s0 += AK_WAVE) {\n"
+    "            const float wl = s0 + lane < nsplit ? ak_exp2(pl[s0 + lane] - M) : 0.0f;\n"
+    "            const int ns = nsplit - s0 < AK_WAVE ? nsplit - s0 : AK_WAVE;\n"
+    "#pragma unroll 2\n"
+    "            for (int s = 0; s < ns; s++) {\n"
+    "                const float w = ak_shfl(wl, s);\n"
+    "                const float* ps = po + (ak_i64)(s0 + s) * dmax + d0 + lane;\n"
+    "#pragma unroll\n"
+    "                for (int j = 0; j < DV; j++) {\n"
+    "                    const int dd = d0 + lane + j * AK_WAVE;\n"
+    "                    // a split whose weight is 0 (no key) may have left its partials unwritten\n"
+    "                    const float pv = dd < d ? ps[j * AK_WAVE] : 0.0f;\n"
+    "                    x[j] += w != 0.0f ? w * pv : 0.0f;\n"
+    "                }\n"
     "            }\n"
-    "        op[dd] = D::from(x * inv);\n"
+    "        }\n"
+    "#pragma unroll\n"
+    "        for (int j = 0; j < DV; j++) {\n"
+    "            const int dd = d0 + lane + j * AK_WAVE;\n"
+    "            if (dd < d) op[dd] = D::from(x[j] * inv);\n"
+    "        }\n"
     "    }\n"
     "    if (lse && lane == 0) lse[row] = W > 0.0f ? (M + log2f(W)) * AK_LN2 : -AK_INF;\n"
     "}\n"
@@ -14469,22 +14489,24 @@ static const char _ak_src_attention_mma[] =
     "        ak_attn_chunk<D>(qs + rr * LD + cc * 8, q + sg.q0 + (ak_i64)(h * group + gg) * qsh + (ak_i64)i * qss, ok, cc * 8,\n"
     "                         d, vv);\n"
     "    }\n"
-    "    // a warp's copy of its KW keys of the tile at k0: lanes 2 r and 2 r + 1 copy row r of K and of V\n"
-    "    // (one block-table lookup a row), every other 16-byte chunk each\n"
-    "    const int lrow = lane / 2;\n"
+    "    // a warp's copy of its KW keys of the tile at k0: consecutive lanes on consecutive 16-byte chunks of a\n"
+    "    // row, so one copy instruction asks for whole rows (whole 128-byte lines at head size 128: a quarter of\n"
+    "    // the L2 requests that one sector a row per instruction costs); a lane looks up each of its rows once\n"
+    "    // for K and V\n"
     "    auto load = [&](int stage, int k0) {\n"
-    "        ak_u8* kd = wst + stage * WS + lrow * SB;\n"
+    "        ak_u8* kd = wst + stage * WS;\n"
     "        ak_u8* vd = kd + KW * SB;\n"
-    "        const int j = k0 + wn * KW + lrow;\n"
-    "        const bool ok = j < kend;\n"
-    "        const int jj = ok ? j : kbeg;\n"
-    "        const ak_u8* kr = k + ak_attn_kv(sg, kb, ksb, kss, pshift, jj);\n"
-    "        const ak_u8* vr = v + ak_attn_kv(sg, vb, vsb, vss, pshift, jj);\n"
     "#pragma unroll\n"
-    "        for (int c = lane % 2; c < CH8; c += 2) {\n"
-    "            const bool in = ok && c * 16 < d;\n"
-    "            ak_cp_async16(kd + c * 16, in ? kr + c * 16 : kr, in ? 16 : 0);\n"
-    "            ak_cp_async16(vd + c * 16, in ? vr + c * 16 : vr, in ? 16 : 0);\n"
+    "        for (int it = 0; it < (KW * CH8 + 31) / 32; it++) {\n"
+    "            const int qc = it * 32 + lane, r = qc / CH8, c = qc % CH8;\n"
+    "            if ((KW * CH8) % 32 != 0 && qc >= KW * CH8) break;\n"
+    "            const int j = k0 + wn * KW + r;\n"
+    "            const bool ok = j < kend, in = ok && c * 16 < d;\n"
+    "            const int jj = ok ? j : kbeg;\n"
+    "            const ak_u8* kr = k + ak_attn_kv(sg, kb, ksb, kss, pshift, jj);\n"
+    "            const ak_u8* vr = v + ak_attn_kv(sg, vb, vsb, vss, pshift, jj);\n"
+    "            ak_cp_async16(kd + r * SB + c * 16, in ? kr + c * 16 : kr, in ? 16 : 0);\n"
+    "            ak_cp_async16(vd + r * SB + c * 16, in ? vr + c * 16 : vr, in ? 16 : 0);\n"
     "        }\n"
     "    };\n"
     "    const int ntiles = kend > kbeg ? (kend - kbeg + BK - 1) / BK : 0;\n"
@@ -23320,14 +23342,14 @@ static inline void _ak_kargs_attn_simt(_ak_kargs* kargs_, const void* q, const v
     ak_args_i32(a_, split_len); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_ptr(a_, cu_q); ak_args_ptr(a_, cu_k); ak_args_ptr(a_, used_k); ak_args_ptr(a_, btab); ak_args_i32(a_, bts);
     ak_args_i32(a_, pshift); ak_args_i32(a_, wl); ak_args_i32(a_, wr); ak_args_f32(a_, softcap);
 }
-/* kernels/attention.hip:295 ak_attn_combine_##DT (macro AK_ATTN_COMBINE) */
+/* kernels/attention.hip:315 ak_attn_combine_##DT (macro AK_ATTN_COMBINE) */
 static inline void _ak_kargs_attn_combine(_ak_kargs* kargs_, const void* part, int32_t nsplit, int32_t dmax, int64_t rows, int32_t hq, int32_t sq, int32_t d, void* o, int64_t osb, int64_t osh,
                                           int64_t oss, void* lse, const void* cu_q) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_attn_combine);
     ak_args_ptr(a_, part); ak_args_i32(a_, nsplit); ak_args_i32(a_, dmax); ak_args_i64(a_, rows); ak_args_i32(a_, hq); ak_args_i32(a_, sq); ak_args_i32(a_, d); ak_args_ptr(a_, o);
     ak_args_i64(a_, osb); ak_args_i64(a_, osh); ak_args_i64(a_, oss); ak_args_ptr(a_, lse); ak_args_ptr(a_, cu_q);
 }
-/* kernels/attention_mma.hip:1070 ak_attn_mmadec##HD##_##FN##_##DT (macro AK_AMMA_F8) */
+/* kernels/attention_mma.hip:1072 ak_attn_mmadec##HD##_##FN##_##DT (macro AK_AMMA_F8) */
 static inline void _ak_kargs_attn_mmadec(_ak_kargs* kargs_, const void* q, const void* k, const void* v, void* o, void* lse, int32_t hkv, int32_t group, int32_t sq, int32_t skv, int32_t d,
                                          int64_t qsb, int64_t qsh, int64_t qss, int64_t ksb, int64_t ksh, int64_t kss, int64_t vsb, int64_t vsh, int64_t vss, int64_t osb, int64_t osh, int64_t oss,
                                          float scale_log2, int32_t causal, int32_t R, int32_t nsplit, int32_t split_len, void* part, int32_t vec, const void* cu_q, const void* cu_k,
@@ -23683,11 +23705,11 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_xent_mean);
     ak_args_ptr(a_, part); ak_args_i32(a_, nparts); ak_args_i32(a_, mean); ak_args_ptr(a_, out);
 }
-#define _ak_kargs_amma _ak_kargs_attn_simt   /* kernels/attention_mma.hip:1057 NAME##HD##_##DT (macro AK_AMMA): the same list */
+#define _ak_kargs_amma _ak_kargs_attn_simt   /* kernels/attention_mma.hip:1059 NAME##HD##_##DT (macro AK_AMMA): the same list */
 #define _AK_KIF_amma _AK_KIF_attn_simt
-#define _ak_kargs_amma_nv _ak_kargs_attn_simt   /* kernels/attention_mma.hip:1063 NAME##HD##_##DT (macro AK_AMMA_NV): the same list */
+#define _ak_kargs_amma_nv _ak_kargs_attn_simt   /* kernels/attention_mma.hip:1065 NAME##HD##_##DT (macro AK_AMMA_NV): the same list */
 #define _AK_KIF_amma_nv _AK_KIF_attn_simt
-#define _ak_kargs_attn_mmagen _ak_kargs_attn_simt   /* kernels/attention_mma.hip:1139 ak_attn_mmagen##HD##_##DT (macro AK_AMMA_GEN): the same list */
+#define _ak_kargs_attn_mmagen _ak_kargs_attn_simt   /* kernels/attention_mma.hip:1141 ak_attn_mmagen##HD##_##DT (macro AK_AMMA_GEN): the same list */
 #define _AK_KIF_attn_mmagen _AK_KIF_attn_simt
 #define _ak_kargs_attn_sm90 _ak_kargs_attn_simt   /* kernels/attention_sm90.hip:597 ak_attn_sm90_##HD##SFX##_##DT (macro AK_A9): the same list */
 #define _AK_KIF_attn_sm90 _AK_KIF_attn_simt
@@ -27765,7 +27787,9 @@ static int _ak_attn_dim_of(const int* dims, int n, size_t d) {
  * all of a pair's rows in one block when few.
  * Split (flash-decoding): num_splits, or automatically when the grid is
  * under 4 waves of resident blocks: the fewest splits (whole key tiles, each
- * split >= 2 tiles) whose last wave is >= 90% full, else the fullest. */
+ * split >= 2 tiles) whose last wave is >= 90% full, else the fullest (the
+ * 8-bit K / V decode within one wave: whose blocks spread >= 90% evenly over
+ * the SMs, at least 2 an SM). */
 static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_attn_plan* p) {
     size_t d = a->head_dim, rows = p->group * a->seq_q, blocks, bk, tiles, es = ak_dtype_size(a->dtype);
     size_t slots = 2; /* resident blocks per compute unit */
@@ -27777,7 +27801,9 @@ static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_
     int kal = _ak_attn_aligned(a->k, p->ks, kes) && _ak_attn_aligned(a->v, p->vs, kes);
     int aligned, mc, amd_hd = _ak_attn_dim_of(_ak_attn_amd_dims, (int)(sizeof _ak_attn_amd_dims / sizeof(int)), d);
     if (p->f8) { /* the 8-bit decode kernels (NVIDIA), else K / V dequantised into contiguous workspace */
-        int fast = ctx->cfg.matrix_cores == AK_ON && nv && (a->dtype == AK_F16 || a->dtype == AK_BF16) && rows <= 16 &&
+        /* up to 4 row tiles of 16 (MQA / wide GQA groups): each tile's block reads the pair's K / V, the
+           tiles of a pair run side by side (adjacent blocks), so the re-reads come from L2 */
+        int fast = ctx->cfg.matrix_cores == AK_ON && nv && (a->dtype == AK_F16 || a->dtype == AK_BF16) && rows <= 64 &&
                    kal && d % 16 == 0;
         p->f8 = fast ? 1 : 2;
         if (p->f8 == 2) kal = (d * es) % 16 == 0; /* workspace rows: head_dim elements of dtype, pool-aligned */
@@ -27789,7 +27815,7 @@ static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_
     p->vec = a->head_dim % 8 == 0 && aligned;
     if (mc) {
         size_t M = isa == AK_MATRIX_MFMA ? 32 : 16, lds = arch->lds_bytes > 0 ? (size_t)arch->lds_bytes : 65536;
-        int dec = rows <= M;
+        int dec = rows <= M || p->f8 == 1;
         p->mma = 1;
         if (nv && isa == AK_MATRIX_WGMMA && arch->arch_target && *arch->arch_target && p->vec && rows > 64 &&
             !_AK_ATTN_FORCE_MMA) {
@@ -27896,7 +27922,7 @@ static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_
     }
     if (p->f8 == 2)
         p->reason = "8-bit K / V without an 8-bit kernel for this call (those take NVIDIA decode with f16 / bf16 q, "
-                    "16-byte aligned rows, head_dim % 16 == 0): K and V dequantised into workspace (code x scale in "
+                    "GQA group x seq_q <= 64, 16-byte aligned rows, head_dim % 16 == 0): K and V dequantised into workspace (code x scale in "
                     "dtype, kernels/quant.hip), then this kernel";
     p->bk = (int)bk;
     blocks = (rows + (size_t)p->R - 1) / (size_t)p->R * a->batch * a->heads_kv;
@@ -27910,6 +27936,13 @@ static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_
         if ((double)blocks < 4.0 * st)
             for (ns = 1; ns <= cap; ns++) {
                 double w = (double)blocks * (double)ns / st, eff = w < 1.0 ? w : w / ceil(w);
+                /* 8-bit K / V decode within one wave: two blocks (8 warps) an SM already stream at the
+                   kernel's rate, so what counts is how evenly the blocks spread over the SMs (H100,
+                   b32 x 4096 keys: 256 blocks unsplit 68.5% of copy, 768 in 3 splits 64%) */
+                if (p->f8 == 1 && w <= 1.0) {
+                    double c = (double)blocks * (double)ns / (double)_ak_op_cus(ctx);
+                    eff = c < 2.0 ? c / 2.0 : c / ceil(c);
+                }
                 if (eff > best_eff + 1e-9) { best_eff = eff; p->nsplit = (int)ns; }
                 if (eff >= 0.9) break;
             }

@@ -2,8 +2,8 @@
  * packed variable-length shapes; or a sweep) and writes JSON in the
  * KernelBench baseline format.
  *
- *   build/bench_attention [--quick] [--sweep] [--dim D] [--path auto|mma|simt] [--trials N] [--filter SUBSTR]
- *                         [OUT.json]
+ *   build/bench_attention [--quick] [--sweep] [--dim D] [--decode] [--bf16] [--splits N] [--path auto|mma|simt]
+ *                         [--trials N] [--filter SUBSTR] [OUT.json]
  *
  * Each entry: inputs filled once with random values (never zeros; the first
  * 2^24 of a tensor drawn on the host, the rest copies of them), 3 warm-up
@@ -20,7 +20,10 @@
  * batch x heads x seq x head_dim (32 .. 256) x causal, bf16, plus decode
  * shapes (contiguous and paged), or --dim D: prefill at head size D, bf16, seq
  * 1024 .. 8192 x causal, each with a batch x heads of several waves and one
- * under a wave. Paths: "auto" (what ak_attention picks, its
+ * under a wave, or --decode: the decode shapes alone, 16-bit and 8-bit K / V
+ * alike (the default list's, longer and held-out ones: 32768 and 131072 keys,
+ * 3000 keys, head sizes 64 / 256, MQA). --bf16: bf16 only (no f16 twin).
+ * --splits N: num_splits = N instead of the plan's choice. Paths: "auto" (what ak_attention picks, its
  * kernel named in the JSON from ak_attention_plan_get), "mma" (the mma.sync
  * kernel forced on Hopper), "simt" (a context with matrix_cores off) where
  * asked. --quick: tiny shapes, 3 trials (a harness check on any backend). */
@@ -68,6 +71,26 @@ static const entry entries[] = {
     { "decode_kv8", 64, 32, 8, 1, 8192, 128, 0, 1, 0, AK_ATTN_BHSD, 0, 0, AK_FP8_E4M3 },
     { "decode_kv8", 32, 32, 8, 1, 4096, 128, 0, 1, 0, AK_ATTN_BHSD, 0, 0, AK_FP8_E4M3 },
     { "decode_kv8_paged", 32, 32, 8, 1, 4096, 128, 0, 1, 0, AK_ATTN_BSHD, 16, 0, AK_FP8_E4M3 },
+};
+static const entry decode_entries[] = {
+    { "decode", 64, 32, 8, 1, 8192, 128, 0, 1, 0, AK_ATTN_BHSD, 0, 0, 0 },
+    { "decode_kv8", 64, 32, 8, 1, 8192, 128, 0, 1, 0, AK_ATTN_BHSD, 0, 0, AK_FP8_E4M3 },
+    { "decode", 32, 32, 8, 1, 4096, 128, 0, 1, 0, AK_ATTN_BHSD, 0, 0, 0 },
+    { "decode_kv8", 32, 32, 8, 1, 4096, 128, 0, 1, 0, AK_ATTN_BHSD, 0, 0, AK_FP8_E4M3 },
+    { "decode_paged", 32, 32, 8, 1, 4096, 128, 0, 1, 0, AK_ATTN_BSHD, 16, 0, 0 },
+    { "decode_kv8_paged", 32, 32, 8, 1, 4096, 128, 0, 1, 0, AK_ATTN_BSHD, 16, 0, AK_FP8_E4M3 },
+    { "decode", 8, 32, 8, 1, 32768, 128, 0, 1, 0, AK_ATTN_BHSD, 0, 0, 0 },
+    { "decode_kv8", 8, 32, 8, 1, 32768, 128, 0, 1, 0, AK_ATTN_BHSD, 0, 0, AK_FP8_E4M3 },
+    { "decode", 1, 32, 8, 1, 131072, 128, 0, 1, 0, AK_ATTN_BHSD, 0, 0, 0 },
+    { "decode_kv8", 1, 32, 8, 1, 131072, 128, 0, 1, 0, AK_ATTN_BHSD, 0, 0, AK_FP8_E4M3 },
+    { "decode", 16, 32, 8, 1, 3000, 128, 0, 1, 0, AK_ATTN_BHSD, 0, 0, 0 },
+    { "decode_kv8", 16, 32, 8, 1, 3000, 128, 0, 1, 0, AK_ATTN_BHSD, 0, 0, AK_FP8_E4M3 },
+    { "decode", 32, 32, 8, 1, 8192, 64, 0, 1, 0, AK_ATTN_BHSD, 0, 0, 0 },
+    { "decode_kv8", 32, 32, 8, 1, 8192, 64, 0, 1, 0, AK_ATTN_BHSD, 0, 0, AK_FP8_E4M3 },
+    { "decode", 32, 32, 8, 1, 4096, 256, 0, 1, 0, AK_ATTN_BHSD, 0, 0, 0 },
+    { "decode_kv8", 32, 32, 8, 1, 4096, 256, 0, 1, 0, AK_ATTN_BHSD, 0, 0, AK_FP8_E4M3 },
+    { "decode_mqa", 32, 32, 1, 1, 16384, 128, 0, 1, 0, AK_ATTN_BHSD, 0, 0, 0 },
+    { "decode_kv8_mqa", 32, 32, 1, 1, 16384, 128, 0, 1, 0, AK_ATTN_BHSD, 0, 0, AK_FP8_E4M3 },
 };
 static const entry quick_entries[] = {
     { "prefill", 1, 2, 2, 64, 64, 64, 1, 0, 1, AK_ATTN_BHSD, 0, 0, 0 },
@@ -163,7 +186,7 @@ int main(int argc, char** argv) {
     const char* out = NULL;
     const char* filter = NULL;
     const char* want = "auto";
-    int quick = 0, sweep = 0, trials = 0, i, first = 1;
+    int quick = 0, sweep = 0, decode_only = 0, bf16_only = 0, splits = 0, trials = 0, i, first = 1;
     size_t dim = 0;
     ak_context *ctx = NULL, *simt = NULL;
     ak_config cfg;
@@ -181,6 +204,9 @@ int main(int argc, char** argv) {
         if (!strcmp(argv[i], "--quick")) quick = 1;
         else if (!strcmp(argv[i], "--sweep")) sweep = 1;
         else if (!strcmp(argv[i], "--dim") && i + 1 < argc) sweep = 2, dim = (size_t)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--decode")) decode_only = 1;
+        else if (!strcmp(argv[i], "--bf16")) bf16_only = 1;
+        else if (!strcmp(argv[i], "--splits") && i + 1 < argc) splits = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--path") && i + 1 < argc) want = argv[++i];
         else if (!strcmp(argv[i], "--trials") && i + 1 < argc) trials = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--filter") && i + 1 < argc) filter = argv[++i];
@@ -208,6 +234,7 @@ int main(int argc, char** argv) {
     if (ak_malloc(ctx, flush_bytes, NULL, &flush) != AK_OK) { fprintf(stderr, "flush: %s\n", ak_last_error()); return 1; }
     if (sweep == 2) { list = sweep_entries; nlist = dim_make(dim); }
     else if (sweep) { list = sweep_entries; nlist = sweep_make(); }
+    else if (decode_only) { list = decode_entries; nlist = (int)(sizeof decode_entries / sizeof *decode_entries); }
     else if (quick) { list = quick_entries; nlist = (int)(sizeof quick_entries / sizeof *quick_entries); }
     else { list = entries; nlist = (int)(sizeof entries / sizeof *entries); }
     printf("bench_attention on %s (%s, %s)\n", dev->name, ak_backend_name(dev->backend), dev->arch);
@@ -228,8 +255,8 @@ int main(int argc, char** argv) {
     for (i = 0; i < nlist; i++) {
         const entry* en = &list[i];
         int ti;
-        for (ti = 0; ti < (sweep ? 1 : 2); ti++) {
-            ak_dtype t = sweep || ti == 1 ? AK_BF16 : AK_F16, kt = en->kvt ? en->kvt : t;
+        for (ti = sweep || bf16_only ? 1 : 0; ti < 2; ti++) {
+            ak_dtype t = ti == 1 ? AK_BF16 : AK_F16, kt = en->kvt ? en->kvt : t;
             size_t es = ak_dtype_size(t), kes = ak_dtype_size(kt), b;
             size_t totq = en->b * en->sq, totkv = en->b * en->skv, npages = 0, per = 0;
             int32_t *cu = NULL, *bt = NULL, *used = NULL;
@@ -309,6 +336,7 @@ int main(int argc, char** argv) {
                 a.q = q; a.k = k; a.v = v; a.o = o;
                 if (en->kvt) { a.kv_dtype = en->kvt; a.k_scale = a.v_scale = (const float*)dsc; }
                 a.causal = en->causal;
+                a.num_splits = splits;
                 a.layout = en->layout;
                 if (cu) {
                     a.cu_seqlens_q = a.cu_seqlens_kv = (const int32_t*)dcu;

@@ -279,14 +279,34 @@ AK_INLINE void ak_attn_combine(const float* AK_RESTRICT part, int nsplit, int dm
     const float inv = W > 0.0f ? 1.0f / W : 0.0f;
     typename D::T* op = o + (cu_q ? (ak_i64)cu_q[b] * oss : (ak_i64)b * osb) + (ak_i64)h * osh + (ak_i64)i * oss;
     const float* po = part + row * nsplit * dmax;
-    for (int dd = lane; dd < d; dd += AK_WAVE) {
-        float x = 0.0f;
-        if (M != -AK_INF)
-            for (int s = 0; s < nsplit; s++) {
-                const float w = ak_exp2(pl[s] - M);
-                if (w != 0.0f) x += w * po[(ak_i64)s * dmax + dd];
+    // each lane holds DV columns and the weight of one split of every AK_WAVE; the loads of a split's
+    // columns are independent (no exp2 or branch between them), so many splits are in flight at once
+    enum { DV = (256 + AK_WAVE - 1) / AK_WAVE };
+    for (int d0 = 0; d0 < d; d0 += DV * AK_WAVE) {
+        float x[DV];
+#pragma unroll
+        for (int j = 0; j < DV; j++) x[j] = 0.0f;
+        for (int s0 = 0; s0 < nsplit && M != -AK_INF; s0 += AK_WAVE) {
+            const float wl = s0 + lane < nsplit ? ak_exp2(pl[s0 + lane] - M) : 0.0f;
+            const int ns = nsplit - s0 < AK_WAVE ? nsplit - s0 : AK_WAVE;
+#pragma unroll 2
+            for (int s = 0; s < ns; s++) {
+                const float w = ak_shfl(wl, s);
+                const float* ps = po + (ak_i64)(s0 + s) * dmax + d0 + lane;
+#pragma unroll
+                for (int j = 0; j < DV; j++) {
+                    const int dd = d0 + lane + j * AK_WAVE;
+                    // a split whose weight is 0 (no key) may have left its partials unwritten
+                    const float pv = dd < d ? ps[j * AK_WAVE] : 0.0f;
+                    x[j] += w != 0.0f ? w * pv : 0.0f;
+                }
             }
-        op[dd] = D::from(x * inv);
+        }
+#pragma unroll
+        for (int j = 0; j < DV; j++) {
+            const int dd = d0 + lane + j * AK_WAVE;
+            if (dd < d) op[dd] = D::from(x[j] * inv);
+        }
     }
     if (lse && lane == 0) lse[row] = W > 0.0f ? (M + log2f(W)) * AK_LN2 : -AK_INF;
 }

@@ -744,22 +744,24 @@ AK_INLINE void ak_attn_mma_f8(AK_AMMA_PARAMS_KV(D, ak_u8), const float* AK_RESTR
         ak_attn_chunk<D>(qs + rr * LD + cc * 8, q + sg.q0 + (ak_i64)(h * group + gg) * qsh + (ak_i64)i * qss, ok, cc * 8,
                          d, vv);
     }
-    // a warp's copy of its KW keys of the tile at k0: lanes 2 r and 2 r + 1 copy row r of K and of V
-    // (one block-table lookup a row), every other 16-byte chunk each
-    const int lrow = lane / 2;
+    // a warp's copy of its KW keys of the tile at k0: consecutive lanes on consecutive 16-byte chunks of a
+    // row, so one copy instruction asks for whole rows (whole 128-byte lines at head size 128: a quarter of
+    // the L2 requests that one sector a row per instruction costs); a lane looks up each of its rows once
+    // for K and V
     auto load = [&](int stage, int k0) {
-        ak_u8* kd = wst + stage * WS + lrow * SB;
+        ak_u8* kd = wst + stage * WS;
         ak_u8* vd = kd + KW * SB;
-        const int j = k0 + wn * KW + lrow;
-        const bool ok = j < kend;
-        const int jj = ok ? j : kbeg;
-        const ak_u8* kr = k + ak_attn_kv(sg, kb, ksb, kss, pshift, jj);
-        const ak_u8* vr = v + ak_attn_kv(sg, vb, vsb, vss, pshift, jj);
 #pragma unroll
-        for (int c = lane % 2; c < CH8; c += 2) {
-            const bool in = ok && c * 16 < d;
-            ak_cp_async16(kd + c * 16, in ? kr + c * 16 : kr, in ? 16 : 0);
-            ak_cp_async16(vd + c * 16, in ? vr + c * 16 : vr, in ? 16 : 0);
+        for (int it = 0; it < (KW * CH8 + 31) / 32; it++) {
+            const int qc = it * 32 + lane, r = qc / CH8, c = qc % CH8;
+            if ((KW * CH8) % 32 != 0 && qc >= KW * CH8) break;
+            const int j = k0 + wn * KW + r;
+            const bool ok = j < kend, in = ok && c * 16 < d;
+            const int jj = ok ? j : kbeg;
+            const ak_u8* kr = k + ak_attn_kv(sg, kb, ksb, kss, pshift, jj);
+            const ak_u8* vr = v + ak_attn_kv(sg, vb, vsb, vss, pshift, jj);
+            ak_cp_async16(kd + r * SB + c * 16, in ? kr + c * 16 : kr, in ? 16 : 0);
+            ak_cp_async16(vd + r * SB + c * 16, in ? vr + c * 16 : vr, in ? 16 : 0);
         }
     };
     const int ntiles = kend > kbeg ? (kend - kbeg + BK - 1) / BK : 0;
