@@ -475,6 +475,47 @@ done:
     free(xa); free(xb); free(sa); free(sb); free(qa); free(qb); free(C); free(R); free(bias); free(D); free(Dref);
 }
 
+/* The device side of the 8-bit cases (gg8_amd_case, gg_i8_case): uploads A (m x k rows of lda bytes), B (n x k, ldb),
+ * the scales, C, R, bias and a poisoned D; describes them in *g (the caller set dtype / dtype_b / out_dtype / m / n /
+ * k), with the scales of sm and the epilogue of epi unless scaled is 0 (raw i32 out); checks that the plan's path is
+ * path (when given); runs the GEMM and reads D back; sets *h to the same description of the host copies, with D ->
+ * Dref (poisoned), for the cpu reference. bufs[8] gets the allocations (ak_free them). 0 after a setup failure. */
+static int gq_run(ak_context* ctx, const char* what, const char* path, ak_gemm_desc* g, ak_gemm_desc* h, ak_gemm_plan* p,
+                  const void* A, const void* B, const float* sA, const float* sB, const void* C, const void* R, const void* bias,
+                  void* D, void* Dref, size_t lda, size_t ldb, size_t batch, int sm, int epi, int scaled, void* bufs[8]) {
+    const size_t m = g->m, n = g->n, k = g->k, os = ak_dtype_size(g->out_dtype), sa_ = m * lda, sb_ = n * ldb, nd = batch * m * n;
+    void *dA, *dB, *dsa, *dsb, *dC, *dR, *dbias, *dD;
+    (void)k;
+    dA = up(ctx, A, batch * sa_, 0, &bufs[0]); dB = up(ctx, B, batch * sb_, 0, &bufs[1]);
+    dsa = up(ctx, sA, m * 4, 0, &bufs[2]); dsb = up(ctx, sB, n * 4, 0, &bufs[3]);
+    dC = up(ctx, C, nd * os, 0, &bufs[4]); dR = up(ctx, R, nd * os, 0, &bufs[5]); dbias = up(ctx, bias, n * os, 0, &bufs[6]);
+    memset(D, 0xFF, nd * os);
+    dD = up(ctx, D, nd * os, 0, &bufs[7]);
+    if (!dA || !dB || !dsa || !dsb || !dC || !dR || !dbias || !dD) { akt_fail(__FILE__, __LINE__, "setup: %s", ak_last_error()); return 0; }
+    g->trans_b = 1; g->lda = lda; g->ldb = ldb;
+    g->a = dA; g->b = dB; g->d = dD; g->batch = batch; g->stride_a = sa_; g->stride_b = sb_; g->stride_d = m * n;
+    if (scaled) {
+        if (sm & 1) g->scale_a = (const float*)dsa;
+        if (sm & 2) g->scale_b = (const float*)dsb;
+        g->scale_a_per_row = (sm & 1) && (sm & 4); g->scale_b_per_col = (sm & 2) && (sm & 8);
+        g->alpha = (epi & 15) ? 0.5f : 1.0f;
+        if (epi & 1) { g->beta = 0.25f; g->c = dC; g->stride_c = m * n; }
+        if (epi & 2) g->bias = dbias;
+        if (epi & 4) g->activation = AK_OP_GELU;
+        if (epi & 8) { g->residual = dR; g->stride_r = m * n; }
+    }
+    AKT_OK(ak_gemm_plan_get(ctx, g, p));
+    AKT_CHECKF(!path[0] || (p->path && !strcmp(p->path, path)), "%s plan path %s, expected %s (kernel %s)", what,
+               p->path ? p->path : "(none)", path, p->kernel);
+    AKT_OK(ak_gemm(ctx, g, NULL));
+    AKT_OK(ak_device_synchronize(ctx));
+    AKT_OK(ak_memcpy(ctx, D, dD, nd * os, AK_D2H));
+    *h = *g; h->a = A; h->b = B; h->scale_a = g->scale_a ? sA : NULL; h->scale_b = g->scale_b ? sB : NULL; h->c = g->c ? C : NULL;
+    h->bias = g->bias ? bias : NULL; h->residual = g->residual ? R : NULL; h->d = Dref;
+    memset(Dref, 0xFF, nd * os);
+    return 1;
+}
+
 /* fp8 on the AMD matrix-core kernel (kernels/gemm_fp8.hip): A m x k and B n x
  * k of random codes of every finite value (OCP: -0 included; FNUZ: no 0x80),
  * padded rows (pad codes past each row: odd ones take the byte loads), random
@@ -496,8 +537,7 @@ static void gg8_amd_case(ak_context* ctx, const char* path, ak_dtype ta8, ak_dty
     uint8_t *A = (uint8_t*)malloc(batch * sa_ + 1), *B = (uint8_t*)malloc(batch * sb_ + 1);
     float *sA = (float*)malloc(m * 4), *sB = (float*)malloc(n * 4);
     void *C = malloc(nd * os), *R = malloc(nd * os), *bias = malloc(n * os), *D = malloc(nd * os), *Dref = malloc(nd * os);
-    void *dA = NULL, *dB = NULL, *dsa = NULL, *dsb = NULL, *dC = NULL, *dR = NULL, *dbias = NULL, *dD = NULL;
-    void *b0 = NULL, *b1 = NULL, *b2 = NULL, *b3 = NULL, *b4 = NULL, *b5 = NULL, *b6 = NULL, *b7 = NULL;
+    void* bufs[8] = { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
     size_t i, j, b, kk, bad = 0;
     const double e_out = ot == AK_F32 ? ldexp(1.0, -24) : ot == AK_F16 ? ldexp(1.0, -11) : ldexp(1.0, -8);
     for (i = 0; i < batch * sa_ + 1; i++) {
@@ -513,31 +553,8 @@ static void gg8_amd_case(ak_context* ctx, const char* path, ak_dtype ta8, ak_dty
     for (i = 0; i < m; i++) sA[i] = (float)akt_uniform(&g_st, 1e-4, 1e-2);
     for (j = 0; j < n; j++) sB[j] = (float)akt_uniform(&g_st, 1e-4, 1e-2);
     fill(C, ot, nd); fill(R, ot, nd); fill(bias, ot, n);
-    dA = up(ctx, A, batch * sa_, 0, &b0); dB = up(ctx, B, batch * sb_, 0, &b1);
-    dsa = up(ctx, sA, m * 4, 0, &b2); dsb = up(ctx, sB, n * 4, 0, &b3);
-    dC = up(ctx, C, nd * os, 0, &b4); dR = up(ctx, R, nd * os, 0, &b5); dbias = up(ctx, bias, n * os, 0, &b6);
-    memset(D, 0xFF, nd * os);
-    dD = up(ctx, D, nd * os, 0, &b7);
-    if (!dA || !dB || !dsa || !dsb || !dC || !dR || !dbias || !dD) { akt_fail(__FILE__, __LINE__, "setup: %s", ak_last_error()); goto done; }
-    g.dtype = ta8; g.dtype_b = tb8; g.out_dtype = ot; g.m = m; g.n = n; g.k = k; g.trans_b = 1; g.lda = lda; g.ldb = ldb;
-    g.a = dA; g.b = dB; g.d = dD; g.batch = batch; g.stride_a = sa_; g.stride_b = sb_; g.stride_d = m * n;
-    if (sm & 1) g.scale_a = (const float*)dsa;
-    if (sm & 2) g.scale_b = (const float*)dsb;
-    g.scale_a_per_row = (sm & 1) && (sm & 4); g.scale_b_per_col = (sm & 2) && (sm & 8);
-    g.alpha = (epi & 15) ? 0.5f : 1.0f;
-    if (epi & 1) { g.beta = 0.25f; g.c = dC; g.stride_c = m * n; }
-    if (epi & 2) g.bias = dbias;
-    if (epi & 4) g.activation = AK_OP_GELU;
-    if (epi & 8) { g.residual = dR; g.stride_r = m * n; }
-    AKT_OK(ak_gemm_plan_get(ctx, &g, &p));
-    AKT_CHECKF(!path[0] || (p.path && !strcmp(p.path, path)), "fp8 plan path %s, expected %s (kernel %s)", p.path ? p.path : "(none)", path,
-               p.kernel);
-    AKT_OK(ak_gemm(ctx, &g, NULL));
-    AKT_OK(ak_device_synchronize(ctx));
-    AKT_OK(ak_memcpy(ctx, D, dD, nd * os, AK_D2H));
-    h = g; h.a = A; h.b = B; h.scale_a = g.scale_a ? sA : NULL; h.scale_b = g.scale_b ? sB : NULL; h.c = (epi & 1) ? C : NULL;
-    h.bias = g.bias ? bias : NULL; h.residual = g.residual ? R : NULL; h.d = Dref;
-    memset(Dref, 0xFF, nd * os);
+    g.dtype = ta8; g.dtype_b = tb8; g.out_dtype = ot; g.m = m; g.n = n; g.k = k;
+    if (!gq_run(ctx, "fp8", path, &g, &h, &p, A, B, sA, sB, C, R, bias, D, Dref, lda, ldb, batch, sm, epi, 1, bufs)) goto done;
     AKT_OK(ak_gemm(g_ref, &h, NULL));
     for (b = 0; b < batch; b++)
         for (i = 0; i < m; i++)
@@ -560,8 +577,7 @@ static void gg8_amd_case(ak_context* ctx, const char* path, ak_dtype ta8, ak_dty
                              epi, batch, pad, b, i, j, got, ref, all_codes ? 0.0 : tol);
             }
 done:
-    ak_free(ctx, b0); ak_free(ctx, b1); ak_free(ctx, b2); ak_free(ctx, b3); ak_free(ctx, b4); ak_free(ctx, b5); ak_free(ctx, b6);
-    ak_free(ctx, b7);
+    for (i = 0; i < 8; i++) ak_free(ctx, bufs[i]);
     free(A); free(B); free(sA); free(sB); free(C); free(R); free(bias); free(D); free(Dref);
 }
 
@@ -653,8 +669,7 @@ static void gg_i8_case(ak_context* ctx, const char* path, ak_dtype ot, size_t m,
     int8_t *A = (int8_t*)malloc(batch * sa_ + 1), *B = (int8_t*)malloc(batch * sb_ + 1);
     float *sA = (float*)malloc(m * 4), *sB = (float*)malloc(n * 4);
     void *C = malloc(nd * os), *R = malloc(nd * os), *bias = malloc(n * os), *D = malloc(nd * os), *Dref = malloc(nd * os);
-    void *dA = NULL, *dB = NULL, *dsa = NULL, *dsb = NULL, *dC = NULL, *dR = NULL, *dbias = NULL, *dD = NULL;
-    void *b0 = NULL, *b1 = NULL, *b2 = NULL, *b3 = NULL, *b4 = NULL, *b5 = NULL, *b6 = NULL, *b7 = NULL;
+    void* bufs[8] = { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
     size_t i, j, b, bad = 0;
     const double e_out = ot == AK_F32 ? ldexp(1.0, -24) : ot == AK_F16 ? ldexp(1.0, -11) : ldexp(1.0, -8);
     for (i = 0; i < batch * sa_ + 1; i++) A[i] = (int8_t)(int)akt_uniform(&g_st, -128, 128);
@@ -667,33 +682,8 @@ static void gg_i8_case(ak_context* ctx, const char* path, ak_dtype ot, size_t m,
     for (i = 0; i < m; i++) sA[i] = (float)akt_uniform(&g_st, 1e-4, 1e-2);
     for (j = 0; j < n; j++) sB[j] = (float)akt_uniform(&g_st, 1e-4, 1e-2);
     fill(C, ot == AK_I32 ? AK_F32 : ot, nd); fill(R, ot == AK_I32 ? AK_F32 : ot, nd); fill(bias, ot == AK_I32 ? AK_F32 : ot, n);
-    dA = up(ctx, A, batch * sa_, 0, &b0); dB = up(ctx, B, batch * sb_, 0, &b1);
-    dsa = up(ctx, sA, m * 4, 0, &b2); dsb = up(ctx, sB, n * 4, 0, &b3);
-    dC = up(ctx, C, nd * os, 0, &b4); dR = up(ctx, R, nd * os, 0, &b5); dbias = up(ctx, bias, n * os, 0, &b6);
-    memset(D, 0xFF, nd * os);
-    dD = up(ctx, D, nd * os, 0, &b7);
-    if (!dA || !dB || !dsa || !dsb || !dC || !dR || !dbias || !dD) { akt_fail(__FILE__, __LINE__, "setup: %s", ak_last_error()); goto done; }
-    g.dtype = AK_I8; g.out_dtype = ot; g.m = m; g.n = n; g.k = k; g.trans_b = 1; g.lda = lda; g.ldb = ldb;
-    g.a = dA; g.b = dB; g.d = dD; g.batch = batch; g.stride_a = sa_; g.stride_b = sb_; g.stride_d = m * n;
-    if (ot != AK_I32) {
-        if (sm & 1) g.scale_a = (const float*)dsa;
-        if (sm & 2) g.scale_b = (const float*)dsb;
-        g.scale_a_per_row = (sm & 1) && (sm & 4); g.scale_b_per_col = (sm & 2) && (sm & 8);
-        g.alpha = (epi & 15) ? 0.5f : 1.0f;
-        if (epi & 1) { g.beta = 0.25f; g.c = dC; g.stride_c = m * n; }
-        if (epi & 2) g.bias = dbias;
-        if (epi & 4) g.activation = AK_OP_GELU;
-        if (epi & 8) { g.residual = dR; g.stride_r = m * n; }
-    }
-    AKT_OK(ak_gemm_plan_get(ctx, &g, &p));
-    AKT_CHECKF(!path[0] || (p.path && !strcmp(p.path, path)), "i8 plan path %s, expected %s (kernel %s)", p.path ? p.path : "(none)", path,
-               p.kernel);
-    AKT_OK(ak_gemm(ctx, &g, NULL));
-    AKT_OK(ak_device_synchronize(ctx));
-    AKT_OK(ak_memcpy(ctx, D, dD, nd * os, AK_D2H));
-    h = g; h.a = A; h.b = B; h.scale_a = g.scale_a ? sA : NULL; h.scale_b = g.scale_b ? sB : NULL; h.c = (epi & 1) && g.c ? C : NULL;
-    h.bias = g.bias ? bias : NULL; h.residual = g.residual ? R : NULL; h.d = Dref;
-    memset(Dref, 0xFF, nd * os);
+    g.dtype = AK_I8; g.out_dtype = ot; g.m = m; g.n = n; g.k = k;
+    if (!gq_run(ctx, "i8", path, &g, &h, &p, A, B, sA, sB, C, R, bias, D, Dref, lda, ldb, batch, sm, epi, ot != AK_I32, bufs)) goto done;
     AKT_OK(ak_gemm(g_ref, &h, NULL));
     for (b = 0; b < batch; b++)
         for (i = 0; i < m; i++)
@@ -715,8 +705,7 @@ static void gg_i8_case(ak_context* ctx, const char* path, ak_dtype ot, size_t m,
                 }
             }
 done:
-    ak_free(ctx, b0); ak_free(ctx, b1); ak_free(ctx, b2); ak_free(ctx, b3); ak_free(ctx, b4); ak_free(ctx, b5); ak_free(ctx, b6);
-    ak_free(ctx, b7);
+    for (i = 0; i < 8; i++) ak_free(ctx, bufs[i]);
     free(A); free(B); free(sA); free(sB); free(C); free(R); free(bias); free(D); free(Dref);
 }
 
