@@ -301,6 +301,12 @@ static void akk_walk_conv(ak_context* ctx) {
         AKT_OK(ak_conv(ctx, &c, NULL));
         c.transposed = 0; c.stride[0] = 0; c.output_padding[0] = 0; c.groups = 4;
         AKT_OK(ak_conv(ctx, &c, NULL));   /* depthwise (channel multiplier 2) */
+        if (dts[d] != AK_F32) {   /* the vector loader's cp.async kernels (NVIDIA: 32 channels, 9 k tiles a block) */
+            memset(&c, 0, sizeof c);
+            c.dtype = dts[d]; c.ndim = 2; c.batch = 2; c.in_channels = 32; c.out_channels = 32; c.layout = AK_CONV_CHANNELS_LAST;
+            c.in[0] = 9; c.in[1] = 10; c.kernel[0] = 3; c.kernel[1] = 3; c.x = x; c.w = w; c.y = y;
+            AKT_OK(ak_conv(ctx, &c, NULL));
+        }
     }
 done:
     free(x); free(y); free(w);
