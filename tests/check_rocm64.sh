@@ -27,6 +27,7 @@
 set -u
 B=${1:-build}
 B=$(cd "$B" && pwd)
+mkdir -p "$B/logs"
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=${AMDKIT_ROCM64_CHROOT:-/var/cache/amdkit/rocm64-sid}
 STAMP="$ROOT/.amdkit-rocm64-complete"
@@ -86,6 +87,7 @@ ensure_chroot() {
   echo "sid, $(chroot "$ROOT" dpkg-query -W -f '${Package} ${Version}, ' libhiprtc6 libamdhip64-dev llvm-21 2>/dev/null)created $(date -u +%F)" > "$STAMP"
 }
 
+mkdir -p "$(dirname "$ROOT")" 2>/dev/null
 exec 9> "${ROOT}.lock" 2>/dev/null || { mkdir -p "$(dirname "$ROOT")" 2>/dev/null; exec 9> "${ROOT}.lock" 2>/dev/null; } ||
   { [ -f "$STAMP" ] || skip "cannot create $ROOT.lock (not root?): the ROCm 6.4 chroot does not exist yet"; }
 command -v flock >/dev/null 2>&1 && flock 9
