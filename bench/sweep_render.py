@@ -11,8 +11,10 @@ Writes into DIR (default: the amdkit file's folder):
                  bandwidth (cells moving < 64 MiB in grey text: no bandwidth target there);
   NAME_eager.svg the same grid, speedup over PyTorch eager (and NAME_compile.svg over torch.compile);
   NAME.md        the counts per target and the cells that miss one.
-Targets (the shape sweep's, README.md): >= 85% of copy where the cell moves >= 64 MiB; >= 1.0x eager on every cell;
-cells < 1 MiB: no slower than eager. A cell whose amdkit result was wrong counts as a miss of all.
+Targets (the shape sweep's, README.md): copy85 >= 85% of copy where the cell moves >= 64 MiB; eager1 >= 1.0x eager
+on every cell (cells < 1 MiB: no slower than eager); compile98 >= 0.98x torch.compile on every cell timed with it;
+copy90 >= 90% of a same-size copy timed under the same protocol ("frac_same", cells moving >= 64 MiB). A cell
+whose amdkit result was wrong counts as a miss of all.
 Pure Python (SVG is text): no matplotlib needed.
 """
 import argparse
@@ -54,6 +56,10 @@ def join(am, tr):
             t["copy85"] = ok and r["frac"] >= 0.85
         if "speedup_eager" in rec:
             t["eager1"] = ok and rec["speedup_eager"] >= 1.0
+        if rec.get("speedup_compile") is not None:
+            t["compile98"] = ok and rec["speedup_compile"] >= 0.98
+        if r["bytes"] >= BIG and r.get("frac_same"):
+            t["copy90"] = ok and r["frac_same"] >= 0.90
         rec["targets"] = t
         out.append(rec)
     return out
@@ -152,6 +158,10 @@ def summary(recs, am, tr, path):
     small = [r for r in sp if r["bytes"] < SMALL]
     small_miss = [r for r in small if not r["targets"]["eager1"]]
     sc = [r for r in recs if r.get("speedup_compile")]
+    cm = [r for r in recs if "compile98" in r["targets"]]
+    cm_miss = [r for r in cm if not r["targets"]["compile98"]]
+    c9 = [r for r in recs if "copy90" in r["targets"]]
+    c9_miss = [r for r in c9 if not r["targets"]["copy90"]]
     lines = ["# Shape sweep: %s" % am.get("hardware", "?"), "",
              "copy bandwidth %.0f GB/s (amdkit run), %s; torch %s" %
              (am.get("copy_gbps", 0), "grid rows %s x cols %s, tensors <= %d MiB" %
@@ -163,6 +173,9 @@ def summary(recs, am, tr, path):
              "| >= 1.0x eager | %d | %d | %d |" % (len(sp), len(sp) - len(sp_miss), len(sp_miss)),
              "| < 1 MiB: >= 1.0x eager | %d | %d | %d |" % (len(small), len(small) - len(small_miss),
                                                             len(small_miss)),
+             "| >= 0.98x torch.compile | %d | %d | %d |" % (len(cm), len(cm) - len(cm_miss), len(cm_miss)),
+             "| >= 90%% of a same-size copy (moves >= 64 MiB) | %d | %d | %d |" % (len(c9), len(c9) - len(c9_miss),
+                                                                             len(c9_miss)),
              ""]
     if sc:
         g = math.exp(sum(math.log(r["speedup_compile"]) for r in sc) / len(sc))
@@ -180,7 +193,8 @@ def summary(recs, am, tr, path):
     head = ["| op | dtype | shape | MiB | % copy | % same-size copy | x eager | x compile | check | variant |",
             "|---|---|---|---|---|---|---|---|---|---|"]
     for name, lst in (("Wrong results", wrong), ("Below 85% of copy (>= 64 MiB)", big_miss),
-                      ("Slower than eager", sp_miss)):
+                      ("Slower than eager", sp_miss), ("Below 0.98x torch.compile", cm_miss),
+                      ("Below 90% of a same-size copy (>= 64 MiB)", c9_miss)):
         lines += ["## %s (%d)" % (name, len(lst)), ""]
         if lst:
             lines += head + [row(r) for r in sorted(lst, key=lambda r: (r["op"], r["dtype"], r["rows"], r["cols"]))]
