@@ -20666,9 +20666,12 @@ static const char _ak_src_norm[] =
     "// kernels: ak_norm_f32 ak_norm_f16 ak_norm_bf16 ak_norm_wide_f32 ak_norm_wide_f16 ak_norm_wide_bf16\n"
     "// kernels: ak_add_norm_f32 ak_add_norm_f16 ak_add_norm_bf16\n"
     "// kernels: ak_add_norm_wide_f32 ak_add_norm_wide_f16 ak_add_norm_wide_bf16\n"
+    "// kernels: ak_norm_narrow_f32 ak_norm_narrow_f16 ak_norm_narrow_bf16\n"
     "\n"
     "// elements per thread of ak_norm: 16 (f32), 32 (f16 / bf16: the same 64 bytes)\n"
     "#define AK_NORM_E(D) (D::SIZE == 4 ? 16 : 32)\n"
+    "// elements per thread of the narrow rows kernel (rows of <= 256 elements in small inputs: one 8-element vector)\n"
+    "#define AK_NORM_NARROW_E 8\n"
     "\n"
     "// y[e..e+n) from the normalized values a: a * w + b\n"
     "template <class D, int N>\n"
@@ -21020,6 +21023,11 @@ static const char _ak_src_norm[] =
     "                                                                           int cols, int G, int vec, float eps,      \\\n"
     "                                                                           int rms) {                                \\\n"
     "        ak_norm_rows<D, AK_NORM_E(D), false>(x, x, w, b, (D::T*)0, y, rows, cols, G, vec != 0, eps, rms != 0);       \\\n"
+    "    }                                                                                                                \\\n"
+    "    AK_KERNEL __launch_bounds__(256, 1) void ak_norm_narrow_##DT(const D::T* x, const D::T* w, const D::T* b,         \\\n"
+    "                                                                 D::T* y, ak_i64 rows, int cols, int G, int vec,     \\\n"
+    "                                                                 float eps, int rms) {                               \\\n"
+    "        ak_norm_rows<D, AK_NORM_NARROW_E, false>(x, x, w, b, (D::T*)0, y, rows, cols, G, vec != 0, eps, rms != 0);   \\\n"
     "    }                                                                                                                \\\n"
     "    AK_KERNEL __launch_bounds__(1024, AK_NORM_WIDE_MINB) void ak_norm_wide_##DT(                                     \\\n"
     "        const D::T* x, const D::T* w, const D::T* b, D::T* y, ak_i64 cols, ak_i64 seg, int S, unsigned* cnt,          \\\n"
@@ -22485,11 +22493,14 @@ static const char _ak_src_softmax[] =
     "//    G <= AK_WAVE threads compute their rows there in place, and the run goes\n"
     "//    out the same way. x and y must have the same address modulo 16.\n"
     "//\n"
-    "// kernels: ak_softmax_f32 ak_softmax_f16 ak_softmax_bf16 ak_softmax_wide_f32 ak_softmax_wide_f16 ak_softmax_wide_bf16 ak_softmax_split_f32 ak_softmax_split_f16 ak_softmax_split_bf16 ak_softmax_stats_f32 ak_softmax_stats_f16 ak_softmax_stats_bf16 ak_softmax_apply_f32 ak_softmax_apply_f16 ak_softmax_apply_bf16 ak_softmax_slab_f32 ak_softmax_slab_f16 ak_softmax_slab_bf16\n"
+    "// kernels: ak_softmax_f32 ak_softmax_f16 ak_softmax_bf16 ak_softmax_wide_f32 ak_softmax_wide_f16 ak_softmax_wide_bf16 ak_softmax_split_f32 ak_softmax_split_f16 ak_softmax_split_bf16 ak_softmax_stats_f32 ak_softmax_stats_f16 ak_softmax_stats_bf16 ak_softmax_apply_f32 ak_softmax_apply_f16 ak_softmax_apply_bf16 ak_softmax_slab_f32 ak_softmax_slab_f16 ak_softmax_slab_bf16 ak_softmax_narrow_f32 ak_softmax_narrow_f16 ak_softmax_narrow_bf16\n"
     "\n"
     "// elements per thread of path 1: 16 (f32), 32 (f16 / bf16: the same 64 bytes)\n"
     "#define AK_SM_ROW_E(D) (D::SIZE == 4 ? 16 : 32)\n"
     "#define AK_SM_SPLIT_E 32\n"
+    "// elements per thread of the narrow form of path 1 (rows of <= 256 elements in small inputs: a warp's serial\n"
+    "// path sets the time there, not bandwidth, so a thread holds one 8-element vector instead of 16 / 32 slots)\n"
+    "#define AK_SM_NARROW_E 8\n"
     "\n"
     "\n"
     "\n"
@@ -22795,6 +22806,10 @@ static const char _ak_src_softmax[] =
     "    AK_KERNEL __launch_bounds__(16384 / AK_SM_ROW_E(D), 1) void ak_softmax_##DT(const D::T* x, D::T* y, ak_i64 rows, \\\n"
     "                                                                                int cols, int G, int vec, int logsm) {  \\\n"
     "        ak_softmax_rows<D, AK_SM_ROW_E(D)>(x, y, rows, cols, G, vec != 0, logsm != 0);                               \\\n"
+    "    }                                                                                                                \\\n"
+    "    AK_KERNEL __launch_bounds__(256, 1) void ak_softmax_narrow_##DT(const D::T* x, D::T* y, ak_i64 rows, int cols,   \\\n"
+    "                                                                   int G, int vec, int logsm) {                      \\\n"
+    "        ak_softmax_rows<D, AK_SM_NARROW_E>(x, y, rows, cols, G, vec != 0, logsm != 0);                               \\\n"
     "    }                                                                                                                \\\n"
     "    AK_KERNEL __launch_bounds__(256, AK_SM_SLAB_MINB) void ak_softmax_slab_##DT(const D::T* x, D::T* y, ak_i64 rows,  \\\n"
     "                                                                                int cols, int R, int G, int logsm) {   \\\n"
@@ -23138,7 +23153,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "loss", _ak_src_loss,
       "ak_loss_f32 ak_loss_f16 ak_loss_bf16 ak_loss_finish ak_triplet_f32 ak_triplet_f16 ak_triplet_bf16" },
     { "norm", _ak_src_norm,
-      "ak_norm_f32 ak_norm_f16 ak_norm_bf16 ak_norm_wide_f32 ak_norm_wide_f16 ak_norm_wide_bf16 ak_add_norm_f32 ak_add_norm_f16 ak_add_norm_bf16 ak_add_norm_wide_f32 ak_add_norm_wide_f16 ak_add_norm_wide_bf16" },
+      "ak_norm_f32 ak_norm_f16 ak_norm_bf16 ak_norm_wide_f32 ak_norm_wide_f16 ak_norm_wide_bf16 ak_add_norm_f32 ak_add_norm_f16 ak_add_norm_bf16 ak_add_norm_wide_f32 ak_add_norm_wide_f16 ak_add_norm_wide_bf16 ak_norm_narrow_f32 ak_norm_narrow_f16 ak_norm_narrow_bf16" },
     { "pool", _ak_src_pool,
       "ak_pool_max_f32 ak_pool_max_f16 ak_pool_max_bf16 ak_pool_avg_f32 ak_pool_avg_f16 ak_pool_avg_bf16" },
     { "quant", _ak_src_quant,
@@ -23150,7 +23165,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "scan", _ak_src_scan,
       "ak_cumsum_part_f32 ak_cumsum_f32 ak_cumsum_part_f16 ak_cumsum_f16 ak_cumsum_part_bf16 ak_cumsum_bf16 ak_cumsum_part_i32 ak_cumsum_i32 ak_cumsum_part_i64 ak_cumsum_i64 ak_topk_f32 ak_topk_mb_pass_f32 ak_topk_mb_collect_f32 ak_topk_f16 ak_topk_mb_pass_f16 ak_topk_mb_collect_f16 ak_topk_bf16 ak_topk_mb_pass_bf16 ak_topk_mb_collect_bf16" },
     { "softmax", _ak_src_softmax,
-      "ak_softmax_f32 ak_softmax_f16 ak_softmax_bf16 ak_softmax_wide_f32 ak_softmax_wide_f16 ak_softmax_wide_bf16 ak_softmax_split_f32 ak_softmax_split_f16 ak_softmax_split_bf16 ak_softmax_stats_f32 ak_softmax_stats_f16 ak_softmax_stats_bf16 ak_softmax_apply_f32 ak_softmax_apply_f16 ak_softmax_apply_bf16 ak_softmax_slab_f32 ak_softmax_slab_f16 ak_softmax_slab_bf16" },
+      "ak_softmax_f32 ak_softmax_f16 ak_softmax_bf16 ak_softmax_wide_f32 ak_softmax_wide_f16 ak_softmax_wide_bf16 ak_softmax_split_f32 ak_softmax_split_f16 ak_softmax_split_bf16 ak_softmax_stats_f32 ak_softmax_stats_f16 ak_softmax_stats_bf16 ak_softmax_apply_f32 ak_softmax_apply_f16 ak_softmax_apply_bf16 ak_softmax_slab_f32 ak_softmax_slab_f16 ak_softmax_slab_bf16 ak_softmax_narrow_f32 ak_softmax_narrow_f16 ak_softmax_narrow_bf16" },
     { "transpose", _ak_src_transpose,
       "ak_transpose_f32 ak_transpose_f16 ak_transpose_bf16" },
     { "xent", _ak_src_xent,
@@ -23545,27 +23560,27 @@ static inline void _ak_kargs_loss_finish(_ak_kargs* kargs_, const void* part, in
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_loss_finish);
     ak_args_ptr(a_, part); ak_args_i64(a_, nparts); ak_args_f64(a_, scale); ak_args_ptr(a_, out);
 }
-/* kernels/norm.hip:380 ak_norm_##DT (macro AK_NORM) */
+/* kernels/norm.hip:383 ak_norm_##DT (macro AK_NORM) */
 static inline void _ak_kargs_norm(_ak_kargs* kargs_, const void* x, const void* w, const void* b, void* y, int64_t rows, int32_t cols, int32_t G, int32_t vec, float eps, int32_t rms) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_norm);
     ak_args_ptr(a_, x); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i32(a_, cols); ak_args_i32(a_, G); ak_args_i32(a_, vec); ak_args_f32(a_, eps);
     ak_args_i32(a_, rms);
 }
-/* kernels/norm.hip:386 ak_norm_wide_##DT (macro AK_NORM) */
+/* kernels/norm.hip:394 ak_norm_wide_##DT (macro AK_NORM) */
 static inline void _ak_kargs_norm_wide(_ak_kargs* kargs_, const void* x, const void* w, const void* b, void* y, int64_t cols, int64_t seg, int32_t S, void* cnt, void* part, int32_t vec, int32_t wvec,
                                        float eps, int32_t rms) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_norm_wide);
     ak_args_ptr(a_, x); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i64(a_, seg); ak_args_i32(a_, S); ak_args_ptr(a_, cnt); ak_args_ptr(a_, part);
     ak_args_i32(a_, vec); ak_args_i32(a_, wvec); ak_args_f32(a_, eps); ak_args_i32(a_, rms);
 }
-/* kernels/norm.hip:391 ak_add_norm_##DT (macro AK_NORM) */
+/* kernels/norm.hip:399 ak_add_norm_##DT (macro AK_NORM) */
 static inline void _ak_kargs_add_norm(_ak_kargs* kargs_, const void* x, const void* r, const void* w, const void* b, void* h, void* y, int64_t rows, int32_t cols, int32_t G, int32_t vec, float eps,
                                       int32_t rms) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_add_norm);
     ak_args_ptr(a_, x); ak_args_ptr(a_, r); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, h); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i32(a_, cols); ak_args_i32(a_, G);
     ak_args_i32(a_, vec); ak_args_f32(a_, eps); ak_args_i32(a_, rms);
 }
-/* kernels/norm.hip:396 ak_add_norm_wide_##DT (macro AK_NORM) */
+/* kernels/norm.hip:404 ak_add_norm_wide_##DT (macro AK_NORM) */
 static inline void _ak_kargs_add_norm_wide(_ak_kargs* kargs_, const void* x, const void* r, const void* w, const void* b, void* h, void* y, int64_t cols, int64_t seg, int32_t S, void* cnt,
                                            void* part, int32_t vec, int32_t wvec, float eps, int32_t rms) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_add_norm_wide);
@@ -23654,27 +23669,27 @@ static inline void _ak_kargs_topk_mb_collect(_ak_kargs* kargs_, const void* x, v
     ak_args_ptr(a_, x); ak_args_ptr(a_, vals); ak_args_ptr(a_, idx); ak_args_ptr(a_, ws); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch);
     ak_args_i32(a_, k); ak_args_i32(a_, largest);
 }
-/* kernels/softmax.hip:349 ak_softmax_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:352 ak_softmax_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax(_ak_kargs* kargs_, const void* x, void* y, int64_t rows, int32_t cols, int32_t G, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i32(a_, cols); ak_args_i32(a_, G); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
 }
-/* kernels/softmax.hip:357 ak_softmax_wide_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:364 ak_softmax_wide_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_wide(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_wide);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
 }
-/* kernels/softmax.hip:361 ak_softmax_split_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:368 ak_softmax_split_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_split(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int32_t S, void* cnt, void* part, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_split);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_ptr(a_, cnt); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
 }
-/* kernels/softmax.hip:365 ak_softmax_stats_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:372 ak_softmax_stats_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_stats(_ak_kargs* kargs_, const void* x, int64_t cols, int32_t S, int64_t chunk, void* part, int32_t vec) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_stats);
     ak_args_ptr(a_, x); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_i64(a_, chunk); ak_args_ptr(a_, part); ak_args_i32(a_, vec);
 }
-/* kernels/softmax.hip:369 ak_softmax_apply_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:376 ak_softmax_apply_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_apply(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int32_t S, int64_t chunk, const void* part, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_apply);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_i64(a_, chunk); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
@@ -23735,7 +23750,11 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_gemm_ffma _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_fp8 _ak_kargs_gemm_i8   /* kernels/gemm_fp8.hip:313 NAME (macro AK_GEMM_FP8): the same list */
 #define _AK_KIF_gemm_fp8 _AK_KIF_gemm_i8
-#define _ak_kargs_softmax_slab _ak_kargs_softmax   /* kernels/softmax.hip:353 ak_softmax_slab_##DT (macro AK_SOFTMAX): the same list */
+#define _ak_kargs_norm_narrow _ak_kargs_norm   /* kernels/norm.hip:389 ak_norm_narrow_##DT (macro AK_NORM): the same list */
+#define _AK_KIF_norm_narrow _AK_KIF_norm
+#define _ak_kargs_softmax_narrow _ak_kargs_softmax   /* kernels/softmax.hip:356 ak_softmax_narrow_##DT (macro AK_SOFTMAX): the same list */
+#define _AK_KIF_softmax_narrow _AK_KIF_softmax
+#define _ak_kargs_softmax_slab _ak_kargs_softmax   /* kernels/softmax.hip:360 ak_softmax_slab_##DT (macro AK_SOFTMAX): the same list */
 #define _AK_KIF_softmax_slab _AK_KIF_softmax
 static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_unary_f32", _AK_KIF_unary },
@@ -24044,14 +24063,17 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_triplet_f16", _AK_KIF_triplet },
     { "ak_triplet_bf16", _AK_KIF_triplet },
     { "ak_norm_f32", _AK_KIF_norm },
+    { "ak_norm_narrow_f32", _AK_KIF_norm },
     { "ak_norm_wide_f32", _AK_KIF_norm_wide },
     { "ak_add_norm_f32", _AK_KIF_add_norm },
     { "ak_add_norm_wide_f32", _AK_KIF_add_norm_wide },
     { "ak_norm_f16", _AK_KIF_norm },
+    { "ak_norm_narrow_f16", _AK_KIF_norm },
     { "ak_norm_wide_f16", _AK_KIF_norm_wide },
     { "ak_add_norm_f16", _AK_KIF_add_norm },
     { "ak_add_norm_wide_f16", _AK_KIF_add_norm_wide },
     { "ak_norm_bf16", _AK_KIF_norm },
+    { "ak_norm_narrow_bf16", _AK_KIF_norm },
     { "ak_norm_wide_bf16", _AK_KIF_norm_wide },
     { "ak_add_norm_bf16", _AK_KIF_add_norm },
     { "ak_add_norm_wide_bf16", _AK_KIF_add_norm_wide },
@@ -24143,18 +24165,21 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_topk_mb_pass_bf16", _AK_KIF_topk_mb_pass },
     { "ak_topk_mb_collect_bf16", _AK_KIF_topk_mb_collect },
     { "ak_softmax_f32", _AK_KIF_softmax },
+    { "ak_softmax_narrow_f32", _AK_KIF_softmax },
     { "ak_softmax_slab_f32", _AK_KIF_softmax },
     { "ak_softmax_wide_f32", _AK_KIF_softmax_wide },
     { "ak_softmax_split_f32", _AK_KIF_softmax_split },
     { "ak_softmax_stats_f32", _AK_KIF_softmax_stats },
     { "ak_softmax_apply_f32", _AK_KIF_softmax_apply },
     { "ak_softmax_f16", _AK_KIF_softmax },
+    { "ak_softmax_narrow_f16", _AK_KIF_softmax },
     { "ak_softmax_slab_f16", _AK_KIF_softmax },
     { "ak_softmax_wide_f16", _AK_KIF_softmax_wide },
     { "ak_softmax_split_f16", _AK_KIF_softmax_split },
     { "ak_softmax_stats_f16", _AK_KIF_softmax_stats },
     { "ak_softmax_apply_f16", _AK_KIF_softmax_apply },
     { "ak_softmax_bf16", _AK_KIF_softmax },
+    { "ak_softmax_narrow_bf16", _AK_KIF_softmax },
     { "ak_softmax_slab_bf16", _AK_KIF_softmax },
     { "ak_softmax_wide_bf16", _AK_KIF_softmax_wide },
     { "ak_softmax_split_bf16", _AK_KIF_softmax_split },
@@ -25347,6 +25372,21 @@ static unsigned _ak_rowop_row_block(unsigned G, unsigned want, ak_dtype t) {
                                                (f32 norms: past twice this, under _AK_ROWOP_THIN_ROWS_PER_CU rows per CU) */
 #define _AK_ROWOP_WIDE_NORM_512_VECS 2816u  /* one-block-per-row norm: 512 threads up to this many 16-byte vectors */
 
+/* The narrow form of the rows kernels (ak_softmax_narrow_*, ak_norm_narrow_*: _AK_ROWOP_NARROW_E elements a
+ * thread, one 16-byte vector of halves) for the rows variant's model choice (param 0) on rows of at most 32 x
+ * that many elements in inputs under _AK_ROWOP_NARROW_BYTES. There a call's time is a warp's serial path, not
+ * bandwidth (bench/NOTES.md "Why tiny calls are slower": 256 x 32 f32, ~290 instructions a warp against
+ * PyTorch's 70-200), and 16 / 32 bounds-checked slots a thread for a row of 32 elements is most of that path.
+ * Returns the group (threads per row, a power of two up to 32), 0 where the regular rows kernel runs. */
+#define _AK_ROWOP_NARROW_E 8u
+#define _AK_ROWOP_NARROW_BYTES 1048576u
+static unsigned _ak_rowop_narrow_group(const _ak_rowop_rule* rule, size_t rows, size_t cols, size_t es) {
+    if (rule->variant != _AK_ROW_VARIANT_ROWS || rule->param != 0 || cols > 32u * _AK_ROWOP_NARROW_E ||
+        rows * cols * es >= (size_t)_AK_ROWOP_NARROW_BYTES)
+        return 0;
+    return _ak_rowop_pow2((cols + _AK_ROWOP_NARROW_E - 1) / _AK_ROWOP_NARROW_E, 32u);
+}
+
 static _ak_rowop_rule _ak_rowop_model_rule(unsigned op, int variant, unsigned block, unsigned param, const char* why) {
     _ak_rowop_rule r;
     memset(&r, 0, sizeof r);
@@ -25859,16 +25899,21 @@ AKDEF ak_result ak_softmax(ak_context* ctx, ak_dtype dtype, const void* x, void*
         variant = cols > _AK_ROWOP_ROW_MAX ? _AK_ROW_VARIANT_SPLIT : _AK_ROW_VARIANT_ROWS;   /* SPLIT: the generic wide choice below */
 
     if (variant == _AK_ROW_VARIANT_ROWS || variant == _AK_ROW_VARIANT_GROUP) {
-        /* path 1: rows in registers, a group of G threads per row (GROUP: G not rounded up to a power of two) */
+        /* path 1: rows in registers, a group of G threads per row (GROUP: G not rounded up to a power of two;
+         * narrow: 8 elements a thread, small inputs of short rows) */
         unsigned G, B;
-        if (variant == _AK_ROW_VARIANT_GROUP) {
+        const unsigned gn = variant == rule->variant ? _ak_rowop_narrow_group(rule, rows, cols, es) : 0u;
+        if (gn) {
+            G = gn; B = 128u;
+        } else if (variant == _AK_ROW_VARIANT_GROUP) {
             G = _ak_rowop_row_group_exact(cols, dtype, rule->param, (unsigned)_ak_target_wave(ctx, ctx->dev.arch));
             B = _ak_rowop_row_block(G, rule->block, dtype);
         } else {
             G = _ak_rowop_row_group(cols, dtype, rule->param); B = G > rule->block ? G : rule->block;
             if (B < 128u) B = 128u;
         }
-        if ((r = _ak_op_kernel(ctx, _ak_src_softmax, _ak_op_name(kname, sizeof kname, "ak_softmax", dtype), &k)) != AK_OK)
+        if ((r = _ak_op_kernel(ctx, _ak_src_softmax, _ak_op_name(kname, sizeof kname, gn ? "ak_softmax_narrow" : "ak_softmax",
+                                                                 dtype), &k)) != AK_OK)
             return r;
         o.path = 1; o.G = G;
         L.k[0] = k; L.rpl = _ak_rowop_rows_per_launch(B, G, 1);
@@ -26024,14 +26069,18 @@ static ak_result _ak_rowop_norm_launch(ak_context* ctx, ak_dtype dtype, _ak_rowo
     L.rows = rows; L.per_row = 1; L.pack = _ak_rowop_norm_pack; L.op = o;
     if ((rule->variant == _AK_ROW_VARIANT_ROWS || rule->variant == _AK_ROW_VARIANT_GROUP) && cols <= _AK_ROWOP_ROW_MAX) {
         unsigned G, B;
-        if (rule->variant == _AK_ROW_VARIANT_GROUP) {
+        const unsigned gn = res ? 0u : _ak_rowop_narrow_group(rule, rows, cols, o->es);   /* plain norm: narrow form */
+        if (gn) {
+            G = gn; B = 128u;
+        } else if (rule->variant == _AK_ROW_VARIANT_GROUP) {
             G = _ak_rowop_row_group_exact(cols, dtype, rule->param, (unsigned)_ak_target_wave(ctx, ctx->dev.arch));
             B = _ak_rowop_row_block(G, rule->block, dtype);
         } else {
             G = _ak_rowop_row_group(cols, dtype, rule->param); B = G > rule->block ? G : rule->block;
             if (B < 128u) B = 128u;
         }
-        if ((r = _ak_op_kernel(ctx, _ak_src_norm, _ak_op_name(kname, sizeof kname, res ? "ak_add_norm" : "ak_norm", dtype),
+        if ((r = _ak_op_kernel(ctx, _ak_src_norm, _ak_op_name(kname, sizeof kname,
+                                                             res ? "ak_add_norm" : gn ? "ak_norm_narrow" : "ak_norm", dtype),
                                &k)) != AK_OK)
             return r;
         o->wide = 0; o->G = G;

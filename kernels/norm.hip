@@ -28,9 +28,12 @@
 // kernels: ak_norm_f32 ak_norm_f16 ak_norm_bf16 ak_norm_wide_f32 ak_norm_wide_f16 ak_norm_wide_bf16
 // kernels: ak_add_norm_f32 ak_add_norm_f16 ak_add_norm_bf16
 // kernels: ak_add_norm_wide_f32 ak_add_norm_wide_f16 ak_add_norm_wide_bf16
+// kernels: ak_norm_narrow_f32 ak_norm_narrow_f16 ak_norm_narrow_bf16
 
 // elements per thread of ak_norm: 16 (f32), 32 (f16 / bf16: the same 64 bytes)
 #define AK_NORM_E(D) (D::SIZE == 4 ? 16 : 32)
+// elements per thread of the narrow rows kernel (rows of <= 256 elements in small inputs: one 8-element vector)
+#define AK_NORM_NARROW_E 8
 
 // y[e..e+n) from the normalized values a: a * w + b
 template <class D, int N>
@@ -382,6 +385,11 @@ AK_INLINE void ak_norm_wide(const typename D::T* AK_RESTRICT x, const typename D
                                                                            int cols, int G, int vec, float eps,      \
                                                                            int rms) {                                \
         ak_norm_rows<D, AK_NORM_E(D), false>(x, x, w, b, (D::T*)0, y, rows, cols, G, vec != 0, eps, rms != 0);       \
+    }                                                                                                                \
+    AK_KERNEL __launch_bounds__(256, 1) void ak_norm_narrow_##DT(const D::T* x, const D::T* w, const D::T* b,         \
+                                                                 D::T* y, ak_i64 rows, int cols, int G, int vec,     \
+                                                                 float eps, int rms) {                               \
+        ak_norm_rows<D, AK_NORM_NARROW_E, false>(x, x, w, b, (D::T*)0, y, rows, cols, G, vec != 0, eps, rms != 0);   \
     }                                                                                                                \
     AK_KERNEL __launch_bounds__(1024, AK_NORM_WIDE_MINB) void ak_norm_wide_##DT(                                     \
         const D::T* x, const D::T* w, const D::T* b, D::T* y, ak_i64 cols, ak_i64 seg, int S, unsigned* cnt,          \

@@ -39,11 +39,14 @@
 //    G <= AK_WAVE threads compute their rows there in place, and the run goes
 //    out the same way. x and y must have the same address modulo 16.
 //
-// kernels: ak_softmax_f32 ak_softmax_f16 ak_softmax_bf16 ak_softmax_wide_f32 ak_softmax_wide_f16 ak_softmax_wide_bf16 ak_softmax_split_f32 ak_softmax_split_f16 ak_softmax_split_bf16 ak_softmax_stats_f32 ak_softmax_stats_f16 ak_softmax_stats_bf16 ak_softmax_apply_f32 ak_softmax_apply_f16 ak_softmax_apply_bf16 ak_softmax_slab_f32 ak_softmax_slab_f16 ak_softmax_slab_bf16
+// kernels: ak_softmax_f32 ak_softmax_f16 ak_softmax_bf16 ak_softmax_wide_f32 ak_softmax_wide_f16 ak_softmax_wide_bf16 ak_softmax_split_f32 ak_softmax_split_f16 ak_softmax_split_bf16 ak_softmax_stats_f32 ak_softmax_stats_f16 ak_softmax_stats_bf16 ak_softmax_apply_f32 ak_softmax_apply_f16 ak_softmax_apply_bf16 ak_softmax_slab_f32 ak_softmax_slab_f16 ak_softmax_slab_bf16 ak_softmax_narrow_f32 ak_softmax_narrow_f16 ak_softmax_narrow_bf16
 
 // elements per thread of path 1: 16 (f32), 32 (f16 / bf16: the same 64 bytes)
 #define AK_SM_ROW_E(D) (D::SIZE == 4 ? 16 : 32)
 #define AK_SM_SPLIT_E 32
+// elements per thread of the narrow form of path 1 (rows of <= 256 elements in small inputs: a warp's serial
+// path sets the time there, not bandwidth, so a thread holds one 8-element vector instead of 16 / 32 slots)
+#define AK_SM_NARROW_E 8
 
 
 
@@ -349,6 +352,10 @@ AK_INLINE void ak_softmax_apply(const typename D::T* AK_RESTRICT x, typename D::
     AK_KERNEL __launch_bounds__(16384 / AK_SM_ROW_E(D), 1) void ak_softmax_##DT(const D::T* x, D::T* y, ak_i64 rows, \
                                                                                 int cols, int G, int vec, int logsm) {  \
         ak_softmax_rows<D, AK_SM_ROW_E(D)>(x, y, rows, cols, G, vec != 0, logsm != 0);                               \
+    }                                                                                                                \
+    AK_KERNEL __launch_bounds__(256, 1) void ak_softmax_narrow_##DT(const D::T* x, D::T* y, ak_i64 rows, int cols,   \
+                                                                   int G, int vec, int logsm) {                      \
+        ak_softmax_rows<D, AK_SM_NARROW_E>(x, y, rows, cols, G, vec != 0, logsm != 0);                               \
     }                                                                                                                \
     AK_KERNEL __launch_bounds__(256, AK_SM_SLAB_MINB) void ak_softmax_slab_##DT(const D::T* x, D::T* y, ak_i64 rows,  \
                                                                                 int cols, int R, int G, int logsm) {   \

@@ -335,6 +335,12 @@ static void test_gpu_rowop_variants(void) {
         { ARO_LAYERNORM, _AK_ROW_VARIANT_GROUP, 0, 0, 5, 12288 },   { ARO_RMSNORM, _AK_ROW_VARIANT_GROUP, 512, 0, 11, 5121 },
         { ARO_LAYERNORM, _AK_ROW_VARIANT_GROUP, 1024, 24, 6, 4608 }, { ARO_RMSNORM, _AK_ROW_VARIANT_GROUP, 256, 0, 70, 1000 },
         { ARO_SOFTMAX, _AK_ROW_VARIANT_GROUP, 128, 0, 40, 33 },     { ARO_LAYERNORM, _AK_ROW_VARIANT_GROUP, 0, 0, 3, 16383 },
+        /* rows with param 0 on inputs under 1 MiB and rows of <= 256 elements: the narrow kernels (8 elements a
+         * thread; 1, 7, 33, 127, 200, 256 columns: groups of 1..32 threads, vector and scalar rows) */
+        { ARO_SOFTMAX, _AK_ROW_VARIANT_ROWS, 128, 0, 1000, 1 },     { ARO_LOGSOFTMAX, _AK_ROW_VARIANT_ROWS, 128, 0, 300, 33 },
+        { ARO_SOFTMAX, _AK_ROW_VARIANT_ROWS, 128, 0, 65, 256 },     { ARO_LOGSOFTMAX, _AK_ROW_VARIANT_ROWS, 128, 0, 129, 7 },
+        { ARO_LAYERNORM, _AK_ROW_VARIANT_ROWS, 128, 0, 17, 200 },   { ARO_RMSNORM, _AK_ROW_VARIANT_ROWS, 128, 0, 257, 127 },
+        { ARO_LAYERNORM, _AK_ROW_VARIANT_ROWS, 128, 0, 1000, 32 },  { ARO_RMSNORM, _AK_ROW_VARIANT_ROWS, 128, 0, 3, 1 },
     };
     static const ak_dtype dts[] = { AK_F32, AK_F16, AK_BF16 };
     ak_context *g = NULL, *cpu = akt_cpu_context("gpu_rowop");
