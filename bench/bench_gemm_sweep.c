@@ -134,9 +134,12 @@ static void make_cases(int quick) {
             add("dec", "bf16", ms[i], 4096, 4096, 1, 0, t, "none");
             add("dec", "bf16", ms[i], 11008, 4096, 1, 0, t, "none");
             add("dec", "bf16", ms[i], 4096, 14336, 1, 0, t, "none");
+            add("dec", "bf16", ms[i], 14336, 4096, 1, 0, t, "none");
+            add("dec", "bf16", ms[i], 4096, 11008, 1, 0, t, "none");
         }
         add("dec", "f16", 1, 8192, 8192, 1, 0, t, "none");
         add("dec", "bf16", 1, 128256, 4096, 1, 0, t, "none");
+        add("dec", "bf16", 16, 128256, 4096, 1, 0, t, "none");
         add("dec", "bf16", 8, 1024, 8192, 1, 0, t, "none");
     }
     /* neighbours of the cells above at other sizes (short k, odd edges, batches, decode) */
