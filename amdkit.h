@@ -13781,13 +13781,9 @@ static const char _ak_src_attention_mma[] =
     "// O += P V (the m16n8 C layout of two n-tiles is the m16k16 A layout), V\n"
     "// fragments through ldmatrix.trans.\n"
     "//\n"
-    "// 8-bit K / V (ak_attn_mmadec<HD>_<e4m3|e5m2>_<dt>, NVIDIA): the decode form\n"
-    "// with K and V as fp8 codes and per-kv-head scales. The stages hold codes\n"
-    "// (half the bytes), each landed stage is converted exactly into one K and\n"
-    "// one V tile of the 16-bit type, and the scales are folded into the score\n"
-    "// scale (K) and the output scale (V). Calls these kernels do not take\n"
-    "// (prefill, AMD, rows not 16-byte aligned) run on K / V dequantised by\n"
-    "// kernels/quant.hip's ak_dequant_kv_*.\n"
+    "// 8-bit K / V (ak_attn_mmadec<HD>_<e4m3|e5m2>_<dt>, NVIDIA): ak_attn_mma_f8\n"
+    "// below. Other calls run on K / V dequantised by quant.hip's ak_dequant_kv_*.\n"
+    "// The NVIDIA decode forms merge their own splits (ak_attn_fold).\n"
     "//\n"
     "// kernels: ak_attn_mma64_f16 ak_attn_mma64_bf16 ak_attn_mma128_f16 ak_attn_mma128_bf16 ak_attn_mmadec64_f16 ak_attn_mmadec64_bf16 ak_attn_mmadec128_f16 ak_attn_mmadec128_bf16 ak_attn_mma32_f16 ak_attn_mma32_bf16 ak_attn_mmadec32_f16 ak_attn_mmadec32_bf16 ak_attn_mma80_f16 ak_attn_mma80_bf16 ak_attn_mmadec80_f16 ak_attn_mmadec80_bf16 ak_attn_mma96_f16 ak_attn_mma96_bf16 ak_attn_mmadec96_f16 ak_attn_mmadec96_bf16 ak_attn_mma160_f16 ak_attn_mma160_bf16 ak_attn_mmadec160_f16 ak_attn_mmadec160_bf16 ak_attn_mma192_f16 ak_attn_mma192_bf16 ak_attn_mmadec192_f16 ak_attn_mmadec192_bf16 ak_attn_mma256_f16 ak_attn_mma256_bf16 ak_attn_mmadec256_f16 ak_attn_mmadec256_bf16 ak_attn_mmagen64_f16 ak_attn_mmagen64_bf16 ak_attn_mmagen128_f16 ak_attn_mmagen128_bf16\n"
     "// kernels: ak_attn_mmadec32_e4m3_f16 ak_attn_mmadec32_e4m3_bf16 ak_attn_mmadec32_e5m2_f16 ak_attn_mmadec32_e5m2_bf16 ak_attn_mmadec64_e4m3_f16 ak_attn_mmadec64_e4m3_bf16 ak_attn_mmadec64_e5m2_f16 ak_attn_mmadec64_e5m2_bf16 ak_attn_mmadec80_e4m3_f16 ak_attn_mmadec80_e4m3_bf16 ak_attn_mmadec80_e5m2_f16 ak_attn_mmadec80_e5m2_bf16 ak_attn_mmadec96_e4m3_f16 ak_attn_mmadec96_e4m3_bf16 ak_attn_mmadec96_e5m2_f16 ak_attn_mmadec96_e5m2_bf16 ak_attn_mmadec128_e4m3_f16 ak_attn_mmadec128_e4m3_bf16 ak_attn_mmadec128_e5m2_f16 ak_attn_mmadec128_e5m2_bf16 ak_attn_mmadec160_e4m3_f16 ak_attn_mmadec160_e4m3_bf16 ak_attn_mmadec160_e5m2_f16 ak_attn_mmadec160_e5m2_bf16 ak_attn_mmadec192_e4m3_f16 ak_attn_mmadec192_e4m3_bf16 ak_attn_mmadec192_e5m2_f16 ak_attn_mmadec192_e5m2_bf16 ak_attn_mmadec256_e4m3_f16 ak_attn_mmadec256_e4m3_bf16 ak_attn_mmadec256_e5m2_f16 ak_attn_mmadec256_e5m2_bf16\n"
@@ -14146,6 +14142,95 @@ static const char _ak_src_attention_mma[] =
     "// WN warps splitting each key tile (decode), BK keys per tile, ST stages,\n"
     "// QREG: Q fragments kept in registers (else read from shared memory at\n"
     "// every tile: head sizes whose accumulators leave no room).\n"
+    "// The split combine folded into the decode forms (ak_attn_mma with WN > 1, ak_attn_mma_f8): each block of\n"
+    "// a row tile writes its split's partials (ak_attn_combine's layout, attention.hip), then takes a ticket on\n"
+    "// the tile's counter (gridDim.x x gridDim.z words just before part, zeroed by the host, reset by the last\n"
+    "// block); the last block merges the tile's rows as ak_attn_combine does and writes O and lse. Partials of\n"
+    "// other blocks are read through L2 (ld.global.cg). sm: shared scratch, 16 (nsplit + 1) floats.\n"
+    "AK_INLINE float ak_ld_cg(const float* p) {\n"
+    "    float r;\n"
+    "    asm volatile(\"ld.global.cg.f32 %0, [%1];\" : \"=f\"(r) : \"l\"(p));\n"
+    "    return r;\n"
+    "}\n"
+    "AK_INLINE float4 ak_ld_cg4(const float* p) {\n"
+    "    float4 r;\n"
+    "    asm volatile(\"ld.global.cg.v4.f32 {%0, %1, %2, %3}, [%4];\" : \"=f\"(r.x), \"=f\"(r.y), \"=f\"(r.z), \"=f\"(r.w) : \"l\"(p));\n"
+    "    return r;\n"
+    "}\n"
+    "template <class D, int HD, int NT>\n"
+    "__device__ __noinline__ void ak_attn_fold(float* part, int nsplit, float* sm, int r0, int rows, int ssq, int b, int h, int hkv,\n"
+    "                            int group, int sq, typename D::T* ob, ak_i64 osh, ak_i64 oss, float* lse, int d, bool vv) {\n"
+    "    typedef typename D::T T;\n"
+    "    __shared__ int last;\n"
+    "    const int tid = (int)threadIdx.x;\n"
+    "    ak_u32* cnt = (ak_u32*)(void*)part - (ak_i64)gridDim.x * gridDim.z + (ak_i64)blockIdx.z * gridDim.x + blockIdx.x;\n"
+    "    __threadfence();  // this block's partials, before its ticket\n"
+    "    __syncthreads();\n"
+    "    if (tid == 0) {\n"
+    "        last = atomicAdd(cnt, 1u) == (ak_u32)nsplit - 1u;\n"
+    "        if (last) *cnt = 0u;  // every split has arrived: ready for the next launch on this workspace\n"
+    "    }\n"
+    "    __syncthreads();\n"
+    "    if (!last) return;\n"
+    "    __threadfence();\n"
+    "    const int nr = rows - r0 < 16 ? rows - r0 : 16;\n"
+    "    const ak_i64 rows_all = (ak_i64)gridDim.z * group * sq, row0 = (ak_i64)b * hkv * group + (ak_i64)h * group;\n"
+    "    float* sw = sm;                  // [16][nsplit] lse, then weights\n"
+    "    float* sinv = sm + 16 * nsplit;  // [16]\n"
+    "    const float* pl = part + rows_all * nsplit * HD;\n"
+    "    for (int it = tid; it < nr * nsplit; it += NT) {\n"
+    "        const int rr = it / nsplit, s = it - rr * nsplit, r = r0 + rr;\n"
+    "        sw[it] = ak_ld_cg(pl + ((row0 + r / ssq) * sq + r % ssq) * nsplit + s);\n"
+    "    }\n"
+    "    __syncthreads();\n"
+    "    if (tid < nr) {\n"
+    "        float* w = sw + tid * nsplit;\n"
+    "        float M = -AK_INF, W = 0.0f;\n"
+    "        for (int s = 0; s < nsplit; s++) M = fmaxf(M, w[s]);\n"
+    "        for (int s = 0; s < nsplit; s++) {\n"
+    "            const float e = M == -AK_INF ? 0.0f : ak_exp2(w[s] - M);\n"
+    "            w[s] = e;\n"
+    "            W += e;\n"
+    "        }\n"
+    "        sinv[tid] = W > 0.0f ? 1.0f / W : 0.0f;\n"
+    "        const int r = r0 + tid;\n"
+    "        if (lse) lse[(row0 + r / ssq) * sq + r % ssq] = W > 0.0f ? (M + log2f(W)) * AK_LN2 : -AK_INF;\n"
+    "    }\n"
+    "    __syncthreads();\n"
+    "    enum { C4 = HD / 4 };\n"
+    "    for (int it = tid; it < nr * C4; it += NT) {\n"
+    "        const int rr = it / C4, c = (it - rr * C4) * 4, r = r0 + rr, gg = r / ssq, i = r % ssq;\n"
+    "        const float* po = part + ((row0 + gg) * sq + i) * nsplit * HD + c;\n"
+    "        const float* w = sw + rr * nsplit;\n"
+    "        float x0 = 0.0f, x1 = 0.0f, x2 = 0.0f, x3 = 0.0f;\n"
+    "        int s = 0;\n"
+    "        for (; s + 4 <= nsplit; s += 4) {  // four splits' loads in flight, summed in split order\n"
+    "            float4 p[4];\n"
+    "#pragma unroll\n"
+    "            for (int u = 0; u < 4; u++) p[u] = ak_ld_cg4(po + (ak_i64)(s + u) * HD);\n"
+    "#pragma unroll\n"
+    "            for (int u = 0; u < 4; u++) {\n"
+    "                const float wu = w[s + u];\n"
+    "                if (wu != 0.0f) { x0 += wu * p[u].x; x1 += wu * p[u].y; x2 += wu * p[u].z; x3 += wu * p[u].w; }\n"
+    "            }\n"
+    "        }\n"
+    "        for (; s < nsplit; s++) {\n"
+    "            const float4 p = ak_ld_cg4(po + (ak_i64)s * HD);\n"
+    "            const float wu = w[s];\n"
+    "            if (wu != 0.0f) { x0 += wu * p.x; x1 += wu * p.y; x2 += wu * p.z; x3 += wu * p.w; }\n"
+    "        }\n"
+    "        const float inv = sinv[rr];\n"
+    "        T* op = ob + (ak_i64)(h * group + gg) * osh + (ak_i64)i * oss;\n"
+    "        if (vv && c + 4 <= d) {\n"
+    "            *(uint2*)(void*)(op + c) = make_uint2(ak_pack2f<D>(x0 * inv, x1 * inv), ak_pack2f<D>(x2 * inv, x3 * inv));\n"
+    "        } else {\n"
+    "            if (c < d) op[c] = D::from(x0 * inv);\n"
+    "            if (c + 1 < d) op[c + 1] = D::from(x1 * inv);\n"
+    "            if (c + 2 < d) op[c + 2] = D::from(x2 * inv);\n"
+    "            if (c + 3 < d) op[c + 3] = D::from(x3 * inv);\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
     "template <class D, int HD, int WM, int WN, int ST, int BK, bool QREG>\n"
     "AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS(D)) {\n"
     "    typedef typename D::T T;\n"
@@ -14329,6 +14414,7 @@ static const char _ak_src_attention_mma[] =
     "    l1 += ak_shfl_xor(l1, 1);\n"
     "    l1 += ak_shfl_xor(l1, 2);\n"
     "\n"
+    "    bool writer = true;\n"
     "    if (WN > 1) {  // merge the key slots of each row tile through shared memory (tiles are free now)\n"
     "        float* so = (float*)(void*)ks;         // [WN][16][HD + 4] outputs\n"
     "        float* sml = so + WN * 16 * (HD + 4);  // [WN][16][2] (m, l)\n"
@@ -14346,29 +14432,31 @@ static const char _ak_src_attention_mma[] =
     "            sml[(wn * 16 + g + 8) * 2] = m1; sml[(wn * 16 + g + 8) * 2 + 1] = l1;\n"
     "        }\n"
     "        __syncthreads();\n"
-    "        if (wn != 0) return;\n"
-    "        float M0 = -AK_INF, M1 = -AK_INF;\n"
-    "        for (int w = 0; w < WN; w++) {\n"
-    "            M0 = fmaxf(M0, sml[(w * 16 + g) * 2]);\n"
-    "            M1 = fmaxf(M1, sml[(w * 16 + g + 8) * 2]);\n"
-    "        }\n"
-    "        const float B0 = M0 == -AK_INF ? 0.0f : M0, B1 = M1 == -AK_INF ? 0.0f : M1;\n"
-    "        float L0 = 0.0f, L1 = 0.0f;\n"
-    "#pragma unroll\n"
-    "        for (int n = 0; n < NTO; n++) MM::zero(acc[n]);\n"
-    "        for (int w = 0; w < WN; w++) {\n"
-    "            const float w0 = ak_exp2(sml[(w * 16 + g) * 2] - B0), w1 = ak_exp2(sml[(w * 16 + g + 8) * 2] - B1);\n"
-    "            L0 += w0 * sml[(w * 16 + g) * 2 + 1];\n"
-    "            L1 += w1 * sml[(w * 16 + g + 8) * 2 + 1];\n"
-    "#pragma unroll\n"
-    "            for (int n = 0; n < NTO; n++) {\n"
-    "                const float* p0 = so + (w * 16 + g) * (HD + 4) + n * 8 + c0;\n"
-    "                const float* p1 = p0 + 8 * (HD + 4);\n"
-    "                acc[n].v[0] += w0 * p0[0]; acc[n].v[1] += w0 * p0[1];\n"
-    "                acc[n].v[2] += w1 * p1[0]; acc[n].v[3] += w1 * p1[1];\n"
+    "        writer = wn == 0;  // warp 0 merges and writes (every warp stays for the split ticket)\n"
+    "        if (writer) {\n"
+    "            float M0 = -AK_INF, M1 = -AK_INF;\n"
+    "            for (int w = 0; w < WN; w++) {\n"
+    "                M0 = fmaxf(M0, sml[(w * 16 + g) * 2]);\n"
+    "                M1 = fmaxf(M1, sml[(w * 16 + g + 8) * 2]);\n"
     "            }\n"
+    "            const float B0 = M0 == -AK_INF ? 0.0f : M0, B1 = M1 == -AK_INF ? 0.0f : M1;\n"
+    "            float L0 = 0.0f, L1 = 0.0f;\n"
+    "#pragma unroll\n"
+    "            for (int n = 0; n < NTO; n++) MM::zero(acc[n]);\n"
+    "            for (int w = 0; w < WN; w++) {\n"
+    "                const float w0 = ak_exp2(sml[(w * 16 + g) * 2] - B0), w1 = ak_exp2(sml[(w * 16 + g + 8) * 2] - B1);\n"
+    "                L0 += w0 * sml[(w * 16 + g) * 2 + 1];\n"
+    "                L1 += w1 * sml[(w * 16 + g + 8) * 2 + 1];\n"
+    "#pragma unroll\n"
+    "                for (int n = 0; n < NTO; n++) {\n"
+    "                    const float* p0 = so + (w * 16 + g) * (HD + 4) + n * 8 + c0;\n"
+    "                    const float* p1 = p0 + 8 * (HD + 4);\n"
+    "                    acc[n].v[0] += w0 * p0[0]; acc[n].v[1] += w0 * p0[1];\n"
+    "                    acc[n].v[2] += w1 * p1[0]; acc[n].v[3] += w1 * p1[1];\n"
+    "                }\n"
+    "            }\n"
+    "            m0 = M0; m1 = M1; l0 = L0; l1 = L1;\n"
     "        }\n"
-    "        m0 = M0; m1 = M1; l0 = L0; l1 = L1;\n"
     "    }\n"
     "\n"
     "    // write: rows lr0 / lr1, columns n * 8 + 2 (lane % 4) + {0, 1} (below d)\n"
@@ -14378,7 +14466,7 @@ static const char _ak_src_attention_mma[] =
     "#pragma unroll\n"
     "    for (int half = 0; half < 2; half++) {\n"
     "        const int r = half ? lr1 : lr0;\n"
-    "        if (r >= rows) continue;\n"
+    "        if (r >= rows || !writer) continue;\n"
     "        const int g = r / sg.sq, i = r % sg.sq, hq_idx = h * group + g;\n"
     "        const float inv = half ? inv1 : inv0, ls = half ? lse1 : lse0;\n"
     "        const ak_i64 grow = ((ak_i64)b * hkv * group + hq_idx) * sq + i;\n"
@@ -14407,6 +14495,9 @@ static const char _ak_src_attention_mma[] =
     "            if (lse && lane % 4 == 0) lse[grow] = ls * AK_LN2;\n"
     "        }\n"
     "    }\n"
+    "    if (WN > 1 && nsplit > 1)\n"
+    "        ak_attn_fold<D, HD, NT>(part, nsplit, (float*)(void*)ks, r0, rows, sg.sq, b, h, hkv, group, sq, o + sg.o0, osh,\n"
+    "                                oss, lse, d, vv);\n"
     "}\n"
     "// 8-bit K / V decode (ak_attn_mmadec<HD>_<e4m3|e5m2>_<dt>): one 16-row tile\n"
     "// (a GQA group's heads), WN warps, each on its own 16 keys of every BK =\n"
@@ -14493,18 +14584,27 @@ static const char _ak_src_attention_mma[] =
     "    // row, so one copy instruction asks for whole rows (whole 128-byte lines at head size 128: a quarter of\n"
     "    // the L2 requests that one sector a row per instruction costs); a lane looks up each of its rows once\n"
     "    // for K and V\n"
+    "    // paged: lane l reads the table entry of row l % KW a tile ahead (pages); copies shuffle it\n"
+    "    enum { NIT = (KW * CH8 + 31) / 32 };\n"
+    "    int pgv = 0;\n"
+    "    auto pages = [&](int k0) {\n"
+    "        const int j = k0 + wn * KW + lane % KW;\n"
+    "        if (sg.pages) pgv = sg.pages[(j < kend ? j : kbeg) >> pshift];\n"
+    "    };\n"
     "    auto load = [&](int stage, int k0) {\n"
     "        ak_u8* kd = wst + stage * WS;\n"
     "        ak_u8* vd = kd + KW * SB;\n"
     "#pragma unroll\n"
-    "        for (int it = 0; it < (KW * CH8 + 31) / 32; it++) {\n"
+    "        for (int it = 0; it < NIT; it++) {\n"
     "            const int qc = it * 32 + lane, r = qc / CH8, c = qc % CH8;\n"
+    "            const ak_i64 pr = sg.pages ? (ak_i64)__shfl_sync(0xFFFFFFFFu, pgv, r % KW) : 0;  // whole warp\n"
     "            if ((KW * CH8) % 32 != 0 && qc >= KW * CH8) break;\n"
     "            const int j = k0 + wn * KW + r;\n"
     "            const bool ok = j < kend, in = ok && c * 16 < d;\n"
     "            const int jj = ok ? j : kbeg;\n"
-    "            const ak_u8* kr = k + ak_attn_kv(sg, kb, ksb, kss, pshift, jj);\n"
-    "            const ak_u8* vr = v + ak_attn_kv(sg, vb, vsb, vss, pshift, jj);\n"
+    "            const ak_i64 jr = sg.pages ? (ak_i64)(jj & ((1 << pshift) - 1)) : (ak_i64)jj;  // row within the page\n"
+    "            const ak_u8* kr = k + kb + pr * ksb + jr * kss;\n"
+    "            const ak_u8* vr = v + vb + pr * vsb + jr * vss;\n"
     "            ak_cp_async16(kd + r * SB + c * 16, in ? kr + c * 16 : kr, in ? 16 : 0);\n"
     "            ak_cp_async16(vd + r * SB + c * 16, in ? vr + c * 16 : vr, in ? 16 : 0);\n"
     "        }\n"
@@ -14512,7 +14612,10 @@ static const char _ak_src_attention_mma[] =
     "    const int ntiles = kend > kbeg ? (kend - kbeg + BK - 1) / BK : 0;\n"
     "#pragma unroll\n"
     "    for (int s0 = 0; s0 < ST - 1; s0++) {  // groups 0 .. ST - 2 (group 0 also holds Q)\n"
-    "        if (s0 < ntiles) load(s0, kbeg + s0 * BK);\n"
+    "        if (s0 < ntiles) {\n"
+    "            pages(kbeg + s0 * BK);\n"
+    "            load(s0, kbeg + s0 * BK);\n"
+    "        }\n"
     "        ak_cp_async_commit();\n"
     "    }\n"
     "    // Q's A fragment of k-step kk in the codes' order: columns 16 kk + 4 t4 + {0, 1} (registers 0 / 1: rows g,\n"
@@ -14542,6 +14645,7 @@ static const char _ak_src_attention_mma[] =
     "    for (int t = 0; t < ntiles; t++) {\n"
     "        const int k0 = kbeg + t * BK;\n"
     "        if (t + ST - 1 < ntiles) load((t + ST - 1) % ST, k0 + (ST - 1) * BK);\n"
+    "        if (t + ST < ntiles) pages(k0 + ST * BK);  // the entries of the next iteration's copy\n"
     "        ak_cp_async_commit();\n"
     "        ak_cp_async_wait<ST - 1>();  // tile t landed (this lane's copies)\n"
     "        __syncwarp();                // and the warp's\n"
@@ -14678,6 +14782,7 @@ static const char _ak_src_attention_mma[] =
     "    l1 += ak_shfl_xor(l1, 1);\n"
     "    l1 += ak_shfl_xor(l1, 2);\n"
     "\n"
+    "    bool writer = true;\n"
     "    if (WN > 1) {  // merge the warps' key slots through shared memory (the stages are free now)\n"
     "        float* so = (float*)(void*)cs;         // [WN][16][HD + 4] outputs\n"
     "        float* sml = so + WN * 16 * (HD + 4);  // [WN][16][2] (m, l)\n"
@@ -14695,29 +14800,31 @@ static const char _ak_src_attention_mma[] =
     "            sml[(wn * 16 + g + 8) * 2] = m1; sml[(wn * 16 + g + 8) * 2 + 1] = l1;\n"
     "        }\n"
     "        __syncthreads();\n"
-    "        if (wn != 0) return;\n"
-    "        float M0 = -AK_INF, M1 = -AK_INF;\n"
-    "        for (int w = 0; w < WN; w++) {\n"
-    "            M0 = fmaxf(M0, sml[(w * 16 + g) * 2]);\n"
-    "            M1 = fmaxf(M1, sml[(w * 16 + g + 8) * 2]);\n"
-    "        }\n"
-    "        const float B0 = M0 == -AK_INF ? 0.0f : M0, B1 = M1 == -AK_INF ? 0.0f : M1;\n"
-    "        float L0 = 0.0f, L1 = 0.0f;\n"
-    "#pragma unroll\n"
-    "        for (int n = 0; n < NTO; n++) MM::zero(acc[n]);\n"
-    "        for (int w = 0; w < WN; w++) {\n"
-    "            const float w0 = ak_exp2(sml[(w * 16 + g) * 2] - B0), w1 = ak_exp2(sml[(w * 16 + g + 8) * 2] - B1);\n"
-    "            L0 += w0 * sml[(w * 16 + g) * 2 + 1];\n"
-    "            L1 += w1 * sml[(w * 16 + g + 8) * 2 + 1];\n"
-    "#pragma unroll\n"
-    "            for (int n = 0; n < NTO; n++) {\n"
-    "                const float* p0 = so + (w * 16 + g) * (HD + 4) + n * 8 + c0;\n"
-    "                const float* p1 = p0 + 8 * (HD + 4);\n"
-    "                acc[n].v[0] += w0 * p0[0]; acc[n].v[1] += w0 * p0[1];\n"
-    "                acc[n].v[2] += w1 * p1[0]; acc[n].v[3] += w1 * p1[1];\n"
+    "        writer = wn == 0;  // warp 0 merges and writes (every warp stays for the split ticket)\n"
+    "        if (writer) {\n"
+    "            float M0 = -AK_INF, M1 = -AK_INF;\n"
+    "            for (int w = 0; w < WN; w++) {\n"
+    "                M0 = fmaxf(M0, sml[(w * 16 + g) * 2]);\n"
+    "                M1 = fmaxf(M1, sml[(w * 16 + g + 8) * 2]);\n"
     "            }\n"
+    "            const float B0 = M0 == -AK_INF ? 0.0f : M0, B1 = M1 == -AK_INF ? 0.0f : M1;\n"
+    "            float L0 = 0.0f, L1 = 0.0f;\n"
+    "#pragma unroll\n"
+    "            for (int n = 0; n < NTO; n++) MM::zero(acc[n]);\n"
+    "            for (int w = 0; w < WN; w++) {\n"
+    "                const float w0 = ak_exp2(sml[(w * 16 + g) * 2] - B0), w1 = ak_exp2(sml[(w * 16 + g + 8) * 2] - B1);\n"
+    "                L0 += w0 * sml[(w * 16 + g) * 2 + 1];\n"
+    "                L1 += w1 * sml[(w * 16 + g + 8) * 2 + 1];\n"
+    "#pragma unroll\n"
+    "                for (int n = 0; n < NTO; n++) {\n"
+    "                    const float* p0 = so + (w * 16 + g) * (HD + 4) + n * 8 + c0;\n"
+    "                    const float* p1 = p0 + 8 * (HD + 4);\n"
+    "                    acc[n].v[0] += w0 * p0[0]; acc[n].v[1] += w0 * p0[1];\n"
+    "                    acc[n].v[2] += w1 * p1[0]; acc[n].v[3] += w1 * p1[1];\n"
+    "                }\n"
+    "            }\n"
+    "            m0 = M0; m1 = M1; l0 = L0; l1 = L1;\n"
     "        }\n"
-    "        m0 = M0; m1 = M1; l0 = L0; l1 = L1;\n"
     "    }\n"
     "\n"
     "    // write: rows lr0 / lr1; per group of GV n-tiles the lane holds 2 GV consecutive columns\n"
@@ -14728,7 +14835,7 @@ static const char _ak_src_attention_mma[] =
     "#pragma unroll\n"
     "    for (int half = 0; half < 2; half++) {\n"
     "        const int r = half ? lr1 : lr0;\n"
-    "        if (r >= rows) continue;\n"
+    "        if (r >= rows || !writer) continue;\n"
     "        const int gg = r / sg.sq, i = r % sg.sq, hq_idx = h * group + gg;\n"
     "        const float inv = half ? inv1 : inv0, ls = half ? lse1 : lse0;\n"
     "        const ak_i64 grow = ((ak_i64)b * hkv * group + hq_idx) * sq + i;\n"
@@ -14762,7 +14869,9 @@ static const char _ak_src_attention_mma[] =
     "            if (nsplit > 1) part[rows_all * nsplit * HD + grow * nsplit + blockIdx.y] = ls;\n"
     "            else if (lse) lse[grow] = ls * AK_LN2;\n"
     "        }\n"
-    "    }\n"
+    "    }    if (nsplit > 1)\n"
+    "        ak_attn_fold<D, HD, 32 * WN>(part, nsplit, (float*)(void*)cs, r0, rows, sg.sq, b, h, hkv, group, sq, o + sg.o0,\n"
+    "                                     osh, oss, lse, d, vv);\n"
     "}\n"
     "// prefill: 4 warps x 16 rows, 2 stages of 64 keys (32 past head size 128: shared memory, registers);\n"
     "// decode: one 16-row tile, 4 warps splitting 64-key tiles in 3 stages (head sizes past 128: 2 warps, 32 keys, 2 stages)\n"
@@ -23364,7 +23473,7 @@ static inline void _ak_kargs_attn_combine(_ak_kargs* kargs_, const void* part, i
     ak_args_ptr(a_, part); ak_args_i32(a_, nsplit); ak_args_i32(a_, dmax); ak_args_i64(a_, rows); ak_args_i32(a_, hq); ak_args_i32(a_, sq); ak_args_i32(a_, d); ak_args_ptr(a_, o);
     ak_args_i64(a_, osb); ak_args_i64(a_, osh); ak_args_i64(a_, oss); ak_args_ptr(a_, lse); ak_args_ptr(a_, cu_q);
 }
-/* kernels/attention_mma.hip:1072 ak_attn_mmadec##HD##_##FN##_##DT (macro AK_AMMA_F8) */
+/* kernels/attention_mma.hip:1181 ak_attn_mmadec##HD##_##FN##_##DT (macro AK_AMMA_F8) */
 static inline void _ak_kargs_attn_mmadec(_ak_kargs* kargs_, const void* q, const void* k, const void* v, void* o, void* lse, int32_t hkv, int32_t group, int32_t sq, int32_t skv, int32_t d,
                                          int64_t qsb, int64_t qsh, int64_t qss, int64_t ksb, int64_t ksh, int64_t kss, int64_t vsb, int64_t vsh, int64_t vss, int64_t osb, int64_t osh, int64_t oss,
                                          float scale_log2, int32_t causal, int32_t R, int32_t nsplit, int32_t split_len, void* part, int32_t vec, const void* cu_q, const void* cu_k,
@@ -23720,11 +23829,11 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_xent_mean);
     ak_args_ptr(a_, part); ak_args_i32(a_, nparts); ak_args_i32(a_, mean); ak_args_ptr(a_, out);
 }
-#define _ak_kargs_amma _ak_kargs_attn_simt   /* kernels/attention_mma.hip:1059 NAME##HD##_##DT (macro AK_AMMA): the same list */
+#define _ak_kargs_amma _ak_kargs_attn_simt   /* kernels/attention_mma.hip:1168 NAME##HD##_##DT (macro AK_AMMA): the same list */
 #define _AK_KIF_amma _AK_KIF_attn_simt
-#define _ak_kargs_amma_nv _ak_kargs_attn_simt   /* kernels/attention_mma.hip:1065 NAME##HD##_##DT (macro AK_AMMA_NV): the same list */
+#define _ak_kargs_amma_nv _ak_kargs_attn_simt   /* kernels/attention_mma.hip:1174 NAME##HD##_##DT (macro AK_AMMA_NV): the same list */
 #define _AK_KIF_amma_nv _AK_KIF_attn_simt
-#define _ak_kargs_attn_mmagen _ak_kargs_attn_simt   /* kernels/attention_mma.hip:1141 ak_attn_mmagen##HD##_##DT (macro AK_AMMA_GEN): the same list */
+#define _ak_kargs_attn_mmagen _ak_kargs_attn_simt   /* kernels/attention_mma.hip:1250 ak_attn_mmagen##HD##_##DT (macro AK_AMMA_GEN): the same list */
 #define _AK_KIF_attn_mmagen _AK_KIF_attn_simt
 #define _ak_kargs_attn_sm90 _ak_kargs_attn_simt   /* kernels/attention_sm90.hip:597 ak_attn_sm90_##HD##SFX##_##DT (macro AK_A9): the same list */
 #define _AK_KIF_attn_sm90 _AK_KIF_attn_simt
@@ -27580,6 +27689,7 @@ typedef struct _ak_attn_plan {
     int R;                           /* rows per block */
     int bk;                          /* keys per tile */
     int nsplit, split_len;
+    int fold;                        /* 1: the kernel merges its own splits (no combine launch) */
     int vec;
     int mma;                         /* 1: kernels/attention_mma.hip (matrix units) */
     int sm90;                        /* 1: kernels/attention_sm90.hip (Hopper: wgmma, warp-specialized) */
@@ -27838,7 +27948,9 @@ static int _ak_attn_dim_of(const int* dims, int n, size_t d) {
  * under 4 waves of resident blocks: the fewest splits (whole key tiles, each
  * split >= 2 tiles) whose last wave is >= 90% full, else the fullest (the
  * 8-bit K / V decode within one wave: whose blocks spread >= 90% evenly over
- * the SMs, at least 2 an SM). */
+ * the SMs, at least 2 an SM). The NVIDIA decode forms (16-bit and 8-bit K / V)
+ * merge their own splits: the last block of a row tile to finish combines them
+ * (a ticket counter per tile); the other kernels launch ak_attn_combine. */
 static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_attn_plan* p) {
     size_t d = a->head_dim, rows = p->group * a->seq_q, blocks, bk, tiles, es = ak_dtype_size(a->dtype);
     size_t slots = 2; /* resident blocks per compute unit */
@@ -27849,6 +27961,7 @@ static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_
     int qal = _ak_attn_aligned(a->q, p->qs, es) && _ak_attn_aligned(a->o, p->os, es);
     int kal = _ak_attn_aligned(a->k, p->ks, kes) && _ak_attn_aligned(a->v, p->vs, kes);
     int aligned, mc, amd_hd = _ak_attn_dim_of(_ak_attn_amd_dims, (int)(sizeof _ak_attn_amd_dims / sizeof(int)), d);
+    p->fold = 0;
     if (p->f8) { /* the 8-bit decode kernels (NVIDIA), else K / V dequantised into contiguous workspace */
         /* up to 4 row tiles of 16 (MQA / wide GQA groups): each tile's block reads the pair's K / V, the
            tiles of a pair run side by side (adjacent blocks), so the re-reads come from L2 */
@@ -27919,6 +28032,7 @@ static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_
                 p->shmem = (size_t)p->R * (size_t)(hd + 8) * es + (size_t)wn * 3u * 2u * 16u * sb;
             }
             slots = lds / (p->shmem + 1024);
+            p->fold = dec; /* the decode forms merge their own splits (kernels/attention_mma.hip: ak_attn_fold) */
             p->path = "mma.sync";
             p->reason = dec ? "decode: one 16-row tile (a GQA group's heads), the warps split each key tile, cp.async stages"
                             : hd > 128 ? "prefill, head size > 128: 64 rows, 32-key tiles (registers and shared memory)"
@@ -28327,15 +28441,21 @@ static ak_result _ak_attn_launch(ak_context* ctx, const ak_attention_args* a, _a
     }
     nb_max = _AK_ATTN_MAX_GRIDZ / a->heads_kv;
     if (p->nsplit > 1) {
-        size_t nr = (nb_max < a->batch ? nb_max : a->batch) * a->heads_q * a->seq_q;
+        size_t nbm = nb_max < a->batch ? nb_max : a->batch, nr = nbm * a->heads_q * a->seq_q;
         size_t bytes = nr * (size_t)p->nsplit * ((size_t)p->dmax + 1u) * 4u;
-        if ((r = _ak_op_kernel(ctx, _ak_src_attention, _ak_op_name(kname, sizeof kname, "ak_attn_combine", a->dtype),
-                               &kc)) != AK_OK ||
-            (r = ak_malloc(ctx, bytes, stream, &ws)) != AK_OK) {
+        /* folded combine: one ticket counter per (pair, row tile) just before the partials, zeroed here (the
+           last block of a tile sets its counter back to 0, so the batch chunks below reuse them) */
+        size_t cnt = p->fold ? ((rows + (size_t)p->R - 1) / (size_t)p->R * nbm * a->heads_kv * 4u + 255u) & ~(size_t)255u
+                             : 0;
+        if ((!p->fold && (r = _ak_op_kernel(ctx, _ak_src_attention,
+                                            _ak_op_name(kname, sizeof kname, "ak_attn_combine", a->dtype), &kc)) != AK_OK) ||
+            (r = ak_malloc(ctx, cnt + bytes, stream, &ws)) != AK_OK ||
+            (cnt && (r = ak_memset(ctx, ws, 0, cnt, stream)) != AK_OK)) {
+            if (ws) ak_free(ctx, ws);
             if (kvw) ak_free(ctx, kvw);
             return r;
         }
-        part = (float*)ws;
+        part = (float*)(void*)((char*)ws + cnt);
     }
     for (b0 = 0; b0 < a->batch && r == AK_OK; b0 += nb_max) {
         size_t nb = a->batch - b0 < nb_max ? a->batch - b0 : nb_max;
@@ -28378,7 +28498,7 @@ static ak_result _ak_attn_launch(ak_context* ctx, const ak_attention_args* a, _a
         grid.z = (unsigned)(nb * a->heads_kv);
         block.x = p->threads; block.y = 1; block.z = 1;
         r = _ak_op_launch3(ctx, k, grid, block, p->shmem, stream, &g);
-        if (r == AK_OK && p->nsplit > 1) {
+        if (r == AK_OK && p->nsplit > 1 && !p->fold) {
             size_t nrows = nb * a->heads_q * a->seq_q;
             unsigned wpb = 256u / (unsigned)_ak_target_wave(ctx, ctx->dev.arch);
             _ak_kargs_attn_combine(&g, part, p->nsplit, p->dmax, (int64_t)nrows, (int32_t)a->heads_q, (int32_t)a->seq_q,

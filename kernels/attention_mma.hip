@@ -36,13 +36,9 @@
 // O += P V (the m16n8 C layout of two n-tiles is the m16k16 A layout), V
 // fragments through ldmatrix.trans.
 //
-// 8-bit K / V (ak_attn_mmadec<HD>_<e4m3|e5m2>_<dt>, NVIDIA): the decode form
-// with K and V as fp8 codes and per-kv-head scales. The stages hold codes
-// (half the bytes), each landed stage is converted exactly into one K and
-// one V tile of the 16-bit type, and the scales are folded into the score
-// scale (K) and the output scale (V). Calls these kernels do not take
-// (prefill, AMD, rows not 16-byte aligned) run on K / V dequantised by
-// kernels/quant.hip's ak_dequant_kv_*.
+// 8-bit K / V (ak_attn_mmadec<HD>_<e4m3|e5m2>_<dt>, NVIDIA): ak_attn_mma_f8
+// below. Other calls run on K / V dequantised by quant.hip's ak_dequant_kv_*.
+// The NVIDIA decode forms merge their own splits (ak_attn_fold).
 //
 // kernels: ak_attn_mma64_f16 ak_attn_mma64_bf16 ak_attn_mma128_f16 ak_attn_mma128_bf16 ak_attn_mmadec64_f16 ak_attn_mmadec64_bf16 ak_attn_mmadec128_f16 ak_attn_mmadec128_bf16 ak_attn_mma32_f16 ak_attn_mma32_bf16 ak_attn_mmadec32_f16 ak_attn_mmadec32_bf16 ak_attn_mma80_f16 ak_attn_mma80_bf16 ak_attn_mmadec80_f16 ak_attn_mmadec80_bf16 ak_attn_mma96_f16 ak_attn_mma96_bf16 ak_attn_mmadec96_f16 ak_attn_mmadec96_bf16 ak_attn_mma160_f16 ak_attn_mma160_bf16 ak_attn_mmadec160_f16 ak_attn_mmadec160_bf16 ak_attn_mma192_f16 ak_attn_mma192_bf16 ak_attn_mmadec192_f16 ak_attn_mmadec192_bf16 ak_attn_mma256_f16 ak_attn_mma256_bf16 ak_attn_mmadec256_f16 ak_attn_mmadec256_bf16 ak_attn_mmagen64_f16 ak_attn_mmagen64_bf16 ak_attn_mmagen128_f16 ak_attn_mmagen128_bf16
 // kernels: ak_attn_mmadec32_e4m3_f16 ak_attn_mmadec32_e4m3_bf16 ak_attn_mmadec32_e5m2_f16 ak_attn_mmadec32_e5m2_bf16 ak_attn_mmadec64_e4m3_f16 ak_attn_mmadec64_e4m3_bf16 ak_attn_mmadec64_e5m2_f16 ak_attn_mmadec64_e5m2_bf16 ak_attn_mmadec80_e4m3_f16 ak_attn_mmadec80_e4m3_bf16 ak_attn_mmadec80_e5m2_f16 ak_attn_mmadec80_e5m2_bf16 ak_attn_mmadec96_e4m3_f16 ak_attn_mmadec96_e4m3_bf16 ak_attn_mmadec96_e5m2_f16 ak_attn_mmadec96_e5m2_bf16 ak_attn_mmadec128_e4m3_f16 ak_attn_mmadec128_e4m3_bf16 ak_attn_mmadec128_e5m2_f16 ak_attn_mmadec128_e5m2_bf16 ak_attn_mmadec160_e4m3_f16 ak_attn_mmadec160_e4m3_bf16 ak_attn_mmadec160_e5m2_f16 ak_attn_mmadec160_e5m2_bf16 ak_attn_mmadec192_e4m3_f16 ak_attn_mmadec192_e4m3_bf16 ak_attn_mmadec192_e5m2_f16 ak_attn_mmadec192_e5m2_bf16 ak_attn_mmadec256_e4m3_f16 ak_attn_mmadec256_e4m3_bf16 ak_attn_mmadec256_e5m2_f16 ak_attn_mmadec256_e5m2_bf16
@@ -401,6 +397,95 @@ AK_INLINE void ak_attn_chunk(typename D::T* dst, const typename D::T* src, bool 
 // WN warps splitting each key tile (decode), BK keys per tile, ST stages,
 // QREG: Q fragments kept in registers (else read from shared memory at
 // every tile: head sizes whose accumulators leave no room).
+// The split combine folded into the decode forms (ak_attn_mma with WN > 1, ak_attn_mma_f8): each block of
+// a row tile writes its split's partials (ak_attn_combine's layout, attention.hip), then takes a ticket on
+// the tile's counter (gridDim.x x gridDim.z words just before part, zeroed by the host, reset by the last
+// block); the last block merges the tile's rows as ak_attn_combine does and writes O and lse. Partials of
+// other blocks are read through L2 (ld.global.cg). sm: shared scratch, 16 (nsplit + 1) floats.
+AK_INLINE float ak_ld_cg(const float* p) {
+    float r;
+    asm volatile("ld.global.cg.f32 %0, [%1];" : "=f"(r) : "l"(p));
+    return r;
+}
+AK_INLINE float4 ak_ld_cg4(const float* p) {
+    float4 r;
+    asm volatile("ld.global.cg.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(r.x), "=f"(r.y), "=f"(r.z), "=f"(r.w) : "l"(p));
+    return r;
+}
+template <class D, int HD, int NT>
+__device__ __noinline__ void ak_attn_fold(float* part, int nsplit, float* sm, int r0, int rows, int ssq, int b, int h, int hkv,
+                            int group, int sq, typename D::T* ob, ak_i64 osh, ak_i64 oss, float* lse, int d, bool vv) {
+    typedef typename D::T T;
+    __shared__ int last;
+    const int tid = (int)threadIdx.x;
+    ak_u32* cnt = (ak_u32*)(void*)part - (ak_i64)gridDim.x * gridDim.z + (ak_i64)blockIdx.z * gridDim.x + blockIdx.x;
+    __threadfence();  // this block's partials, before its ticket
+    __syncthreads();
+    if (tid == 0) {
+        last = atomicAdd(cnt, 1u) == (ak_u32)nsplit - 1u;
+        if (last) *cnt = 0u;  // every split has arrived: ready for the next launch on this workspace
+    }
+    __syncthreads();
+    if (!last) return;
+    __threadfence();
+    const int nr = rows - r0 < 16 ? rows - r0 : 16;
+    const ak_i64 rows_all = (ak_i64)gridDim.z * group * sq, row0 = (ak_i64)b * hkv * group + (ak_i64)h * group;
+    float* sw = sm;                  // [16][nsplit] lse, then weights
+    float* sinv = sm + 16 * nsplit;  // [16]
+    const float* pl = part + rows_all * nsplit * HD;
+    for (int it = tid; it < nr * nsplit; it += NT) {
+        const int rr = it / nsplit, s = it - rr * nsplit, r = r0 + rr;
+        sw[it] = ak_ld_cg(pl + ((row0 + r / ssq) * sq + r % ssq) * nsplit + s);
+    }
+    __syncthreads();
+    if (tid < nr) {
+        float* w = sw + tid * nsplit;
+        float M = -AK_INF, W = 0.0f;
+        for (int s = 0; s < nsplit; s++) M = fmaxf(M, w[s]);
+        for (int s = 0; s < nsplit; s++) {
+            const float e = M == -AK_INF ? 0.0f : ak_exp2(w[s] - M);
+            w[s] = e;
+            W += e;
+        }
+        sinv[tid] = W > 0.0f ? 1.0f / W : 0.0f;
+        const int r = r0 + tid;
+        if (lse) lse[(row0 + r / ssq) * sq + r % ssq] = W > 0.0f ? (M + log2f(W)) * AK_LN2 : -AK_INF;
+    }
+    __syncthreads();
+    enum { C4 = HD / 4 };
+    for (int it = tid; it < nr * C4; it += NT) {
+        const int rr = it / C4, c = (it - rr * C4) * 4, r = r0 + rr, gg = r / ssq, i = r % ssq;
+        const float* po = part + ((row0 + gg) * sq + i) * nsplit * HD + c;
+        const float* w = sw + rr * nsplit;
+        float x0 = 0.0f, x1 = 0.0f, x2 = 0.0f, x3 = 0.0f;
+        int s = 0;
+        for (; s + 4 <= nsplit; s += 4) {  // four splits' loads in flight, summed in split order
+            float4 p[4];
+#pragma unroll
+            for (int u = 0; u < 4; u++) p[u] = ak_ld_cg4(po + (ak_i64)(s + u) * HD);
+#pragma unroll
+            for (int u = 0; u < 4; u++) {
+                const float wu = w[s + u];
+                if (wu != 0.0f) { x0 += wu * p[u].x; x1 += wu * p[u].y; x2 += wu * p[u].z; x3 += wu * p[u].w; }
+            }
+        }
+        for (; s < nsplit; s++) {
+            const float4 p = ak_ld_cg4(po + (ak_i64)s * HD);
+            const float wu = w[s];
+            if (wu != 0.0f) { x0 += wu * p.x; x1 += wu * p.y; x2 += wu * p.z; x3 += wu * p.w; }
+        }
+        const float inv = sinv[rr];
+        T* op = ob + (ak_i64)(h * group + gg) * osh + (ak_i64)i * oss;
+        if (vv && c + 4 <= d) {
+            *(uint2*)(void*)(op + c) = make_uint2(ak_pack2f<D>(x0 * inv, x1 * inv), ak_pack2f<D>(x2 * inv, x3 * inv));
+        } else {
+            if (c < d) op[c] = D::from(x0 * inv);
+            if (c + 1 < d) op[c + 1] = D::from(x1 * inv);
+            if (c + 2 < d) op[c + 2] = D::from(x2 * inv);
+            if (c + 3 < d) op[c + 3] = D::from(x3 * inv);
+        }
+    }
+}
 template <class D, int HD, int WM, int WN, int ST, int BK, bool QREG>
 AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS(D)) {
     typedef typename D::T T;
@@ -584,6 +669,7 @@ AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS(D)) {
     l1 += ak_shfl_xor(l1, 1);
     l1 += ak_shfl_xor(l1, 2);
 
+    bool writer = true;
     if (WN > 1) {  // merge the key slots of each row tile through shared memory (tiles are free now)
         float* so = (float*)(void*)ks;         // [WN][16][HD + 4] outputs
         float* sml = so + WN * 16 * (HD + 4);  // [WN][16][2] (m, l)
@@ -601,29 +687,31 @@ AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS(D)) {
             sml[(wn * 16 + g + 8) * 2] = m1; sml[(wn * 16 + g + 8) * 2 + 1] = l1;
         }
         __syncthreads();
-        if (wn != 0) return;
-        float M0 = -AK_INF, M1 = -AK_INF;
-        for (int w = 0; w < WN; w++) {
-            M0 = fmaxf(M0, sml[(w * 16 + g) * 2]);
-            M1 = fmaxf(M1, sml[(w * 16 + g + 8) * 2]);
-        }
-        const float B0 = M0 == -AK_INF ? 0.0f : M0, B1 = M1 == -AK_INF ? 0.0f : M1;
-        float L0 = 0.0f, L1 = 0.0f;
-#pragma unroll
-        for (int n = 0; n < NTO; n++) MM::zero(acc[n]);
-        for (int w = 0; w < WN; w++) {
-            const float w0 = ak_exp2(sml[(w * 16 + g) * 2] - B0), w1 = ak_exp2(sml[(w * 16 + g + 8) * 2] - B1);
-            L0 += w0 * sml[(w * 16 + g) * 2 + 1];
-            L1 += w1 * sml[(w * 16 + g + 8) * 2 + 1];
-#pragma unroll
-            for (int n = 0; n < NTO; n++) {
-                const float* p0 = so + (w * 16 + g) * (HD + 4) + n * 8 + c0;
-                const float* p1 = p0 + 8 * (HD + 4);
-                acc[n].v[0] += w0 * p0[0]; acc[n].v[1] += w0 * p0[1];
-                acc[n].v[2] += w1 * p1[0]; acc[n].v[3] += w1 * p1[1];
+        writer = wn == 0;  // warp 0 merges and writes (every warp stays for the split ticket)
+        if (writer) {
+            float M0 = -AK_INF, M1 = -AK_INF;
+            for (int w = 0; w < WN; w++) {
+                M0 = fmaxf(M0, sml[(w * 16 + g) * 2]);
+                M1 = fmaxf(M1, sml[(w * 16 + g + 8) * 2]);
             }
+            const float B0 = M0 == -AK_INF ? 0.0f : M0, B1 = M1 == -AK_INF ? 0.0f : M1;
+            float L0 = 0.0f, L1 = 0.0f;
+#pragma unroll
+            for (int n = 0; n < NTO; n++) MM::zero(acc[n]);
+            for (int w = 0; w < WN; w++) {
+                const float w0 = ak_exp2(sml[(w * 16 + g) * 2] - B0), w1 = ak_exp2(sml[(w * 16 + g + 8) * 2] - B1);
+                L0 += w0 * sml[(w * 16 + g) * 2 + 1];
+                L1 += w1 * sml[(w * 16 + g + 8) * 2 + 1];
+#pragma unroll
+                for (int n = 0; n < NTO; n++) {
+                    const float* p0 = so + (w * 16 + g) * (HD + 4) + n * 8 + c0;
+                    const float* p1 = p0 + 8 * (HD + 4);
+                    acc[n].v[0] += w0 * p0[0]; acc[n].v[1] += w0 * p0[1];
+                    acc[n].v[2] += w1 * p1[0]; acc[n].v[3] += w1 * p1[1];
+                }
+            }
+            m0 = M0; m1 = M1; l0 = L0; l1 = L1;
         }
-        m0 = M0; m1 = M1; l0 = L0; l1 = L1;
     }
 
     // write: rows lr0 / lr1, columns n * 8 + 2 (lane % 4) + {0, 1} (below d)
@@ -633,7 +721,7 @@ AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS(D)) {
 #pragma unroll
     for (int half = 0; half < 2; half++) {
         const int r = half ? lr1 : lr0;
-        if (r >= rows) continue;
+        if (r >= rows || !writer) continue;
         const int g = r / sg.sq, i = r % sg.sq, hq_idx = h * group + g;
         const float inv = half ? inv1 : inv0, ls = half ? lse1 : lse0;
         const ak_i64 grow = ((ak_i64)b * hkv * group + hq_idx) * sq + i;
@@ -662,6 +750,9 @@ AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS(D)) {
             if (lse && lane % 4 == 0) lse[grow] = ls * AK_LN2;
         }
     }
+    if (WN > 1 && nsplit > 1)
+        ak_attn_fold<D, HD, NT>(part, nsplit, (float*)(void*)ks, r0, rows, sg.sq, b, h, hkv, group, sq, o + sg.o0, osh,
+                                oss, lse, d, vv);
 }
 // 8-bit K / V decode (ak_attn_mmadec<HD>_<e4m3|e5m2>_<dt>): one 16-row tile
 // (a GQA group's heads), WN warps, each on its own 16 keys of every BK =
@@ -748,18 +839,27 @@ AK_INLINE void ak_attn_mma_f8(AK_AMMA_PARAMS_KV(D, ak_u8), const float* AK_RESTR
     // row, so one copy instruction asks for whole rows (whole 128-byte lines at head size 128: a quarter of
     // the L2 requests that one sector a row per instruction costs); a lane looks up each of its rows once
     // for K and V
+    // paged: lane l reads the table entry of row l % KW a tile ahead (pages); copies shuffle it
+    enum { NIT = (KW * CH8 + 31) / 32 };
+    int pgv = 0;
+    auto pages = [&](int k0) {
+        const int j = k0 + wn * KW + lane % KW;
+        if (sg.pages) pgv = sg.pages[(j < kend ? j : kbeg) >> pshift];
+    };
     auto load = [&](int stage, int k0) {
         ak_u8* kd = wst + stage * WS;
         ak_u8* vd = kd + KW * SB;
 #pragma unroll
-        for (int it = 0; it < (KW * CH8 + 31) / 32; it++) {
+        for (int it = 0; it < NIT; it++) {
             const int qc = it * 32 + lane, r = qc / CH8, c = qc % CH8;
+            const ak_i64 pr = sg.pages ? (ak_i64)__shfl_sync(0xFFFFFFFFu, pgv, r % KW) : 0;  // whole warp
             if ((KW * CH8) % 32 != 0 && qc >= KW * CH8) break;
             const int j = k0 + wn * KW + r;
             const bool ok = j < kend, in = ok && c * 16 < d;
             const int jj = ok ? j : kbeg;
-            const ak_u8* kr = k + ak_attn_kv(sg, kb, ksb, kss, pshift, jj);
-            const ak_u8* vr = v + ak_attn_kv(sg, vb, vsb, vss, pshift, jj);
+            const ak_i64 jr = sg.pages ? (ak_i64)(jj & ((1 << pshift) - 1)) : (ak_i64)jj;  // row within the page
+            const ak_u8* kr = k + kb + pr * ksb + jr * kss;
+            const ak_u8* vr = v + vb + pr * vsb + jr * vss;
             ak_cp_async16(kd + r * SB + c * 16, in ? kr + c * 16 : kr, in ? 16 : 0);
             ak_cp_async16(vd + r * SB + c * 16, in ? vr + c * 16 : vr, in ? 16 : 0);
         }
@@ -767,7 +867,10 @@ AK_INLINE void ak_attn_mma_f8(AK_AMMA_PARAMS_KV(D, ak_u8), const float* AK_RESTR
     const int ntiles = kend > kbeg ? (kend - kbeg + BK - 1) / BK : 0;
 #pragma unroll
     for (int s0 = 0; s0 < ST - 1; s0++) {  // groups 0 .. ST - 2 (group 0 also holds Q)
-        if (s0 < ntiles) load(s0, kbeg + s0 * BK);
+        if (s0 < ntiles) {
+            pages(kbeg + s0 * BK);
+            load(s0, kbeg + s0 * BK);
+        }
         ak_cp_async_commit();
     }
     // Q's A fragment of k-step kk in the codes' order: columns 16 kk + 4 t4 + {0, 1} (registers 0 / 1: rows g,
@@ -797,6 +900,7 @@ AK_INLINE void ak_attn_mma_f8(AK_AMMA_PARAMS_KV(D, ak_u8), const float* AK_RESTR
     for (int t = 0; t < ntiles; t++) {
         const int k0 = kbeg + t * BK;
         if (t + ST - 1 < ntiles) load((t + ST - 1) % ST, k0 + (ST - 1) * BK);
+        if (t + ST < ntiles) pages(k0 + ST * BK);  // the entries of the next iteration's copy
         ak_cp_async_commit();
         ak_cp_async_wait<ST - 1>();  // tile t landed (this lane's copies)
         __syncwarp();                // and the warp's
@@ -933,6 +1037,7 @@ AK_INLINE void ak_attn_mma_f8(AK_AMMA_PARAMS_KV(D, ak_u8), const float* AK_RESTR
     l1 += ak_shfl_xor(l1, 1);
     l1 += ak_shfl_xor(l1, 2);
 
+    bool writer = true;
     if (WN > 1) {  // merge the warps' key slots through shared memory (the stages are free now)
         float* so = (float*)(void*)cs;         // [WN][16][HD + 4] outputs
         float* sml = so + WN * 16 * (HD + 4);  // [WN][16][2] (m, l)
@@ -950,29 +1055,31 @@ AK_INLINE void ak_attn_mma_f8(AK_AMMA_PARAMS_KV(D, ak_u8), const float* AK_RESTR
             sml[(wn * 16 + g + 8) * 2] = m1; sml[(wn * 16 + g + 8) * 2 + 1] = l1;
         }
         __syncthreads();
-        if (wn != 0) return;
-        float M0 = -AK_INF, M1 = -AK_INF;
-        for (int w = 0; w < WN; w++) {
-            M0 = fmaxf(M0, sml[(w * 16 + g) * 2]);
-            M1 = fmaxf(M1, sml[(w * 16 + g + 8) * 2]);
-        }
-        const float B0 = M0 == -AK_INF ? 0.0f : M0, B1 = M1 == -AK_INF ? 0.0f : M1;
-        float L0 = 0.0f, L1 = 0.0f;
-#pragma unroll
-        for (int n = 0; n < NTO; n++) MM::zero(acc[n]);
-        for (int w = 0; w < WN; w++) {
-            const float w0 = ak_exp2(sml[(w * 16 + g) * 2] - B0), w1 = ak_exp2(sml[(w * 16 + g + 8) * 2] - B1);
-            L0 += w0 * sml[(w * 16 + g) * 2 + 1];
-            L1 += w1 * sml[(w * 16 + g + 8) * 2 + 1];
-#pragma unroll
-            for (int n = 0; n < NTO; n++) {
-                const float* p0 = so + (w * 16 + g) * (HD + 4) + n * 8 + c0;
-                const float* p1 = p0 + 8 * (HD + 4);
-                acc[n].v[0] += w0 * p0[0]; acc[n].v[1] += w0 * p0[1];
-                acc[n].v[2] += w1 * p1[0]; acc[n].v[3] += w1 * p1[1];
+        writer = wn == 0;  // warp 0 merges and writes (every warp stays for the split ticket)
+        if (writer) {
+            float M0 = -AK_INF, M1 = -AK_INF;
+            for (int w = 0; w < WN; w++) {
+                M0 = fmaxf(M0, sml[(w * 16 + g) * 2]);
+                M1 = fmaxf(M1, sml[(w * 16 + g + 8) * 2]);
             }
+            const float B0 = M0 == -AK_INF ? 0.0f : M0, B1 = M1 == -AK_INF ? 0.0f : M1;
+            float L0 = 0.0f, L1 = 0.0f;
+#pragma unroll
+            for (int n = 0; n < NTO; n++) MM::zero(acc[n]);
+            for (int w = 0; w < WN; w++) {
+                const float w0 = ak_exp2(sml[(w * 16 + g) * 2] - B0), w1 = ak_exp2(sml[(w * 16 + g + 8) * 2] - B1);
+                L0 += w0 * sml[(w * 16 + g) * 2 + 1];
+                L1 += w1 * sml[(w * 16 + g + 8) * 2 + 1];
+#pragma unroll
+                for (int n = 0; n < NTO; n++) {
+                    const float* p0 = so + (w * 16 + g) * (HD + 4) + n * 8 + c0;
+                    const float* p1 = p0 + 8 * (HD + 4);
+                    acc[n].v[0] += w0 * p0[0]; acc[n].v[1] += w0 * p0[1];
+                    acc[n].v[2] += w1 * p1[0]; acc[n].v[3] += w1 * p1[1];
+                }
+            }
+            m0 = M0; m1 = M1; l0 = L0; l1 = L1;
         }
-        m0 = M0; m1 = M1; l0 = L0; l1 = L1;
     }
 
     // write: rows lr0 / lr1; per group of GV n-tiles the lane holds 2 GV consecutive columns
@@ -983,7 +1090,7 @@ AK_INLINE void ak_attn_mma_f8(AK_AMMA_PARAMS_KV(D, ak_u8), const float* AK_RESTR
 #pragma unroll
     for (int half = 0; half < 2; half++) {
         const int r = half ? lr1 : lr0;
-        if (r >= rows) continue;
+        if (r >= rows || !writer) continue;
         const int gg = r / sg.sq, i = r % sg.sq, hq_idx = h * group + gg;
         const float inv = half ? inv1 : inv0, ls = half ? lse1 : lse0;
         const ak_i64 grow = ((ak_i64)b * hkv * group + hq_idx) * sq + i;
@@ -1017,7 +1124,9 @@ AK_INLINE void ak_attn_mma_f8(AK_AMMA_PARAMS_KV(D, ak_u8), const float* AK_RESTR
             if (nsplit > 1) part[rows_all * nsplit * HD + grow * nsplit + blockIdx.y] = ls;
             else if (lse) lse[grow] = ls * AK_LN2;
         }
-    }
+    }    if (nsplit > 1)
+        ak_attn_fold<D, HD, 32 * WN>(part, nsplit, (float*)(void*)cs, r0, rows, sg.sq, b, h, hkv, group, sq, o + sg.o0,
+                                     osh, oss, lse, d, vv);
 }
 // prefill: 4 warps x 16 rows, 2 stages of 64 keys (32 past head size 128: shared memory, registers);
 // decode: one 16-row tile, 4 warps splitting 64-key tiles in 3 stages (head sizes past 128: 2 warps, 32 keys, 2 stages)
