@@ -14618,6 +14618,7 @@ static const char _ak_src_attention_mma[] =
     "        }\n"
     "        ak_cp_async_commit();\n"
     "    }\n"
+    "    if (ST - 1 < ntiles) pages(kbeg + (ST - 1) * BK);\n"
     "    // Q's A fragment of k-step kk in the codes' order: columns 16 kk + 4 t4 + {0, 1} (registers 0 / 1: rows g,\n"
     "    // g + 8) and + {2, 3} (registers 2 / 3)\n"
     "    auto load_q = [&](typename MM::A& a, int kk) {\n"
@@ -14645,7 +14646,7 @@ static const char _ak_src_attention_mma[] =
     "    for (int t = 0; t < ntiles; t++) {\n"
     "        const int k0 = kbeg + t * BK;\n"
     "        if (t + ST - 1 < ntiles) load((t + ST - 1) % ST, k0 + (ST - 1) * BK);\n"
-    "        if (t + ST < ntiles) pages(k0 + ST * BK);  // the entries of the next iteration's copy\n"
+    "        if (t + ST < ntiles) pages(k0 + ST * BK);  // for the next copy\n"
     "        ak_cp_async_commit();\n"
     "        ak_cp_async_wait<ST - 1>();  // tile t landed (this lane's copies)\n"
     "        __syncwarp();                // and the warp's\n"
@@ -23473,7 +23474,7 @@ static inline void _ak_kargs_attn_combine(_ak_kargs* kargs_, const void* part, i
     ak_args_ptr(a_, part); ak_args_i32(a_, nsplit); ak_args_i32(a_, dmax); ak_args_i64(a_, rows); ak_args_i32(a_, hq); ak_args_i32(a_, sq); ak_args_i32(a_, d); ak_args_ptr(a_, o);
     ak_args_i64(a_, osb); ak_args_i64(a_, osh); ak_args_i64(a_, oss); ak_args_ptr(a_, lse); ak_args_ptr(a_, cu_q);
 }
-/* kernels/attention_mma.hip:1181 ak_attn_mmadec##HD##_##FN##_##DT (macro AK_AMMA_F8) */
+/* kernels/attention_mma.hip:1182 ak_attn_mmadec##HD##_##FN##_##DT (macro AK_AMMA_F8) */
 static inline void _ak_kargs_attn_mmadec(_ak_kargs* kargs_, const void* q, const void* k, const void* v, void* o, void* lse, int32_t hkv, int32_t group, int32_t sq, int32_t skv, int32_t d,
                                          int64_t qsb, int64_t qsh, int64_t qss, int64_t ksb, int64_t ksh, int64_t kss, int64_t vsb, int64_t vsh, int64_t vss, int64_t osb, int64_t osh, int64_t oss,
                                          float scale_log2, int32_t causal, int32_t R, int32_t nsplit, int32_t split_len, void* part, int32_t vec, const void* cu_q, const void* cu_k,
@@ -23829,11 +23830,11 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_xent_mean);
     ak_args_ptr(a_, part); ak_args_i32(a_, nparts); ak_args_i32(a_, mean); ak_args_ptr(a_, out);
 }
-#define _ak_kargs_amma _ak_kargs_attn_simt   /* kernels/attention_mma.hip:1168 NAME##HD##_##DT (macro AK_AMMA): the same list */
+#define _ak_kargs_amma _ak_kargs_attn_simt   /* kernels/attention_mma.hip:1169 NAME##HD##_##DT (macro AK_AMMA): the same list */
 #define _AK_KIF_amma _AK_KIF_attn_simt
-#define _ak_kargs_amma_nv _ak_kargs_attn_simt   /* kernels/attention_mma.hip:1174 NAME##HD##_##DT (macro AK_AMMA_NV): the same list */
+#define _ak_kargs_amma_nv _ak_kargs_attn_simt   /* kernels/attention_mma.hip:1175 NAME##HD##_##DT (macro AK_AMMA_NV): the same list */
 #define _AK_KIF_amma_nv _AK_KIF_attn_simt
-#define _ak_kargs_attn_mmagen _ak_kargs_attn_simt   /* kernels/attention_mma.hip:1250 ak_attn_mmagen##HD##_##DT (macro AK_AMMA_GEN): the same list */
+#define _ak_kargs_attn_mmagen _ak_kargs_attn_simt   /* kernels/attention_mma.hip:1251 ak_attn_mmagen##HD##_##DT (macro AK_AMMA_GEN): the same list */
 #define _AK_KIF_attn_mmagen _AK_KIF_attn_simt
 #define _ak_kargs_attn_sm90 _ak_kargs_attn_simt   /* kernels/attention_sm90.hip:597 ak_attn_sm90_##HD##SFX##_##DT (macro AK_A9): the same list */
 #define _AK_KIF_attn_sm90 _AK_KIF_attn_simt

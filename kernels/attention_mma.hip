@@ -873,6 +873,7 @@ AK_INLINE void ak_attn_mma_f8(AK_AMMA_PARAMS_KV(D, ak_u8), const float* AK_RESTR
         }
         ak_cp_async_commit();
     }
+    if (ST - 1 < ntiles) pages(kbeg + (ST - 1) * BK);
     // Q's A fragment of k-step kk in the codes' order: columns 16 kk + 4 t4 + {0, 1} (registers 0 / 1: rows g,
     // g + 8) and + {2, 3} (registers 2 / 3)
     auto load_q = [&](typename MM::A& a, int kk) {
@@ -900,7 +901,7 @@ AK_INLINE void ak_attn_mma_f8(AK_AMMA_PARAMS_KV(D, ak_u8), const float* AK_RESTR
     for (int t = 0; t < ntiles; t++) {
         const int k0 = kbeg + t * BK;
         if (t + ST - 1 < ntiles) load((t + ST - 1) % ST, k0 + (ST - 1) * BK);
-        if (t + ST < ntiles) pages(k0 + ST * BK);  // the entries of the next iteration's copy
+        if (t + ST < ntiles) pages(k0 + ST * BK);  // for the next copy
         ak_cp_async_commit();
         ak_cp_async_wait<ST - 1>();  // tile t landed (this lane's copies)
         __syncwarp();                // and the warp's
