@@ -17095,11 +17095,10 @@ static const char _ak_src_gemm[] =
     " * ak_gemm in amdkit.h (>>impl:ops-gemm).\n"
     " *\n"
     " * Block tile BM x BN, k step BK, 256 or 128 threads. Each k step loads the\n"
-    " * op(A) (BM x BK) and op(B) (BK x BN) tiles from global memory into\n"
-    " * registers (8 consecutive elements along the matrix's contiguous\n"
-    " * dimension: one 16-byte load where the vec flag says the matrix allows it,\n"
-    " * element by element with bounds checks otherwise, zeros outside), while\n"
-    " * the previous tiles are multiplied from shared memory (double buffer).\n"
+    " * op(A) and op(B) tiles into registers (8 elements along the contiguous\n"
+    " * dimension: one 16-byte load where the vec flag allows, else element by\n"
+    " * element, zeros outside) while the previous tiles are multiplied from\n"
+    " * shared memory (double buffer).\n"
     " * Shared layout: k-contiguous rows for the matrix-core path (what ak_mma's\n"
     " * load_a / load_b want), m/n-contiguous rows for the SIMT path.\n"
     " *\n"
@@ -17231,7 +17230,7 @@ static const char _ak_src_gemm[] =
     "        ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, float alpha, float beta, int flags, float ap\n"
     "#define AK_GEMM_ARGS A, B, C, D, bias, R, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, alpha, beta, flags, ap\n"
     "\n"
-    "/* Per-batch pointer offset (elements of the output dtype for C/D/R). */\n"
+    "/* Per-batch pointer offset (output dtype for C/D/R). */\n"
     "AK_INLINE const void* ak_gemm_off(const void* p, ak_i64 s, int b, int o32, int esz) {\n"
     "    return p ? (const void*)((const char*)p + (ak_i64)b * s * (o32 ? 4 : esz)) : p;\n"
     "}\n"
@@ -17368,10 +17367,9 @@ static const char _ak_src_gemm[] =
     " * rows a thread) TY 4 + ty 4 + {0..3}, columns tx 4 + {0..3} and BN / 2 + tx 4 + {0..3}: per k it\n"
     " * reads 4 four-element vectors from the m- / n-contiguous shared slabs (A:\n"
     " * two addresses per warp, broadcast; B: consecutive 16-byte pieces, no bank\n"
-    " * conflict) for 64 FMAs. The epilogue without C / bias / residual /\n"
-    " * activation stores straight from registers (4-element vectors where D\n"
-    " * allows); any other one stages rows through shared memory for\n"
-    " * ak_gemm_epi. */\n"
+    " * conflict) for 64 FMAs. A plain D = alpha A B is stored from registers\n"
+    " * (4-element vectors where D allows); other epilogues stage rows through\n"
+    " * shared memory for ak_gemm_epi. */\n"
     "template <class DT>\n"
     "AK_INLINE void ak_gemm_ld4s(const typename DT::T* p, float* d) {\n"
     "    if constexpr (DT::SIZE == 4) {\n"
@@ -17478,61 +17476,62 @@ static const char _ak_src_gemm[] =
     "\n"
     "#if defined(AK_MMA_SYNC)\n"
     "/* ---- NVIDIA sm_80+, f16 / bf16, 128 x 128: a 3-stage cp.async ring ---------\n"
-    " * (amdkit.h's tile table says how). Tiles keep their global layout, 16-byte\n"
-    " * chunks XOR-swizzled (ak_gr_sw): no bank conflict for copies or ldmatrix.\n"
-    " * Chunks past the matrix or without 16-byte rows: plain loads. */\n"
+    " * (amdkit.h's tile table). Tiles keep their global layout, 16-byte chunks\n"
+    " * XOR-swizzled (ak_gr_sw): no bank conflict for copies or ldmatrix. Chunks\n"
+    " * past the matrix or without 16-byte rows: plain loads. */\n"
+    "#define AK_GR_LDSM(X) asm volatile(\"ldmatrix.sync.aligned.m8n8.x4\" X \".shared.b16 {%0,%1,%2,%3}, [%4];\" : \"=r\"(r[0]), \"=r\"(r[1]), \"=r\"(r[2]), \"=r\"(r[3]) : \"r\"(a))\n"
     "template <bool TR>\n"
     "AK_INLINE void ak_gr_ldsm(ak_u32 a, ak_u32* r) {\n"
-    "    if (TR) asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\" : \"=r\"(r[0]), \"=r\"(r[1]), \"=r\"(r[2]), \"=r\"(r[3]) : \"r\"(a));\n"
-    "    else asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\" : \"=r\"(r[0]), \"=r\"(r[1]), \"=r\"(r[2]), \"=r\"(r[3]) : \"r\"(a));\n"
+    "    if (TR) AK_GR_LDSM(\".trans\");\n"
+    "    else AK_GR_LDSM(\"\");\n"
     "}\n"
     "/* chunk c of row r: KC 128 rows of 64 bytes, else 32 of 256 */\n"
+    "AK_INLINE void ak_gr_cp(ak_u32 d, const void* p) { asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\" ::\"r\"(d), \"l\"(p) : \"memory\"); }\n"
     "template <bool KC> AK_INLINE int ak_gr_sw(int r, int c) { return KC ? r * 64 + ((c ^ ((r >> 1) & 3)) << 4) : r * 256 + ((c ^ (r & 7)) << 4); }\n"
-    "/* op(X)'s 128 x 32 tile at (r0, k0) into stage s; KC: X[r ld + k] */\n"
-    "template <class T, bool KC>\n"
+    "/* op(X)'s 128 x 32 tile at (r0, k0) into stage s (NT threads); KC: X[r ld + k]. A thread's\n"
+    " * chunks are NT / 4 (KC) or NT / 16 rows apart: one pointer, swizzle unchanged */\n"
+    "template <class T, bool KC, int NT>\n"
     "AK_INLINE void ak_gr_load(ak_u32 s, const T* X, ak_i64 ld, bool vec, int r0, int k0, int R, int K) {\n"
+    "    enum { RS = KC ? NT / 4 : NT / 16 };\n"
+    "    const int t = (int)threadIdx.x, r = KC ? t >> 2 : t >> 4, c = KC ? t & 3 : t & 15;\n"
+    "    const T* p = X + (KC ? (ak_i64)(r0 + r) * ld + k0 + 8 * c : (ak_i64)(k0 + r) * ld + r0 + 8 * c);\n"
+    "    const ak_u32 d = s + ak_gr_sw<KC>(r, c);\n"
+    "    if (vec && r0 + 128 <= R && k0 + 32 <= K) {\n"
     "#pragma unroll\n"
-    "    for (int i = 0; i < 2; i++) {\n"
-    "        const int q = (int)threadIdx.x + 256 * i, r = KC ? q >> 2 : q >> 4, c = KC ? q & 3 : q & 15;\n"
-    "        const int gr = r0 + (KC ? r : 8 * c), gk = k0 + (KC ? 8 * c : r), n = KC ? (gr < R ? K - gk : 0) : (gk < K ? R - gr : 0);\n"
-    "        const T* p = X + (KC ? (ak_i64)gr * ld + gk : (ak_i64)gk * ld + gr);\n"
-    "        const ak_u32 d = s + ak_gr_sw<KC>(r, c);\n"
-    "        if (vec && n >= 8) asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\" ::\"r\"(d), \"l\"(p) : \"memory\");\n"
+    "        for (int i = 0; i < 512 / NT; i++) ak_gr_cp(d + i * NT * 16, p + i * RS * ld);\n"
+    "        return;\n"
+    "    }\n"
+    "#pragma unroll\n"
+    "    for (int i = 0; i < 512 / NT; i++) {\n"
+    "        const int gr = r0 + (KC ? r + i * RS : 8 * c), gk = k0 + (KC ? 8 * c : r + i * RS), n = KC ? (gr < R ? K - gk : 0) : (gk < K ? R - gr : 0);\n"
+    "        const T* q = p + i * RS * ld;\n"
+    "        if (vec && n >= 8) ak_gr_cp(d + i * NT * 16, q);\n"
     "        else {\n"
     "            ak_u32 v[4] = { 0u, 0u, 0u, 0u };\n"
     "#pragma unroll\n"
     "            for (int j = 0; j < 8; j++)\n"
-    "                if (j < n) v[j / 2] |= (ak_u32)((const ak_u16*)p)[j] << (16 * (j % 2));\n"
-    "            asm volatile(\"st.shared.v4.b32 [%0], {%1, %2, %3, %4};\" ::\"r\"(d), \"r\"(v[0]), \"r\"(v[1]), \"r\"(v[2]), \"r\"(v[3]) : \"memory\");\n"
+    "                if (j < n) v[j / 2] |= (ak_u32)((const ak_u16*)q)[j] << (16 * (j % 2));\n"
+    "            asm volatile(\"st.shared.v4.b32 [%0], {%1, %2, %3, %4};\" ::\"r\"(d + i * NT * 16), \"r\"(v[0]), \"r\"(v[1]), \"r\"(v[2]), \"r\"(v[3]) : \"memory\");\n"
     "        }\n"
     "    }\n"
     "}\n"
-    "template <class DT, bool KCA, bool KCB>\n"
+    "/* NT / 32 warps of 64 x TN; ldmatrix at a lane's base ^ / + constants */\n"
+    "template <class DT, bool KCA, bool KCB, int NT>\n"
     "AK_INLINE void ak_gemm_ring(AK_GEMM_PARAMS_T(DT), const int m0, const int n0, unsigned char* smem) {\n"
     "    typedef ak_mma<DT, false> MM;\n"
     "    typedef typename DT::T T;\n"
-    "    enum { S = 3, TILE = 8192, TN = 32 };\n"
-    "    const int l = ak_lane(), w = ak_wave_id(), wm = w / 4, wn = w % 4, o32 = (flags & AK_GF_OUT32) ? 1 : 0;\n"
+    "    enum { S = 3, TILE = 8192, TN = NT == 128 ? 64 : 32, NF = TN / 8, WN = 128 / TN };\n"
+    "    const int l = ak_lane(), w = ak_wave_id(), wm = w / WN, wn = w % WN, o32 = (flags & AK_GF_OUT32) ? 1 : 0;\n"
     "    const ak_u32 sa0 = ak_smem_addr(smem), sb0 = sa0 + S * TILE;\n"
-    "    ak_u32 ao[2][4], bo[2][2]; /* ldmatrix, k 0..15 / 16..31 */\n"
-    "#pragma unroll\n"
-    "    for (int h = 0; h < 2; h++) {\n"
-    "#pragma unroll\n"
-    "        for (int i = 0; i < 4; i++)\n"
-    "            ao[h][i] = KCA ? ak_gr_sw<true>(wm * 64 + i * 16 + l % 16, 2 * h + l / 16)\n"
-    "                           : ak_gr_sw<false>(16 * h + l % 8 + 8 * (l / 16), wm * 8 + i * 2 + (l / 8) % 2);\n"
-    "#pragma unroll\n"
-    "        for (int j = 0; j < 2; j++)\n"
-    "            bo[h][j] = KCB ? ak_gr_sw<true>(wn * TN + j * 16 + l % 8 + 8 * (l / 16), 2 * h + (l / 8) % 2)\n"
-    "                           : ak_gr_sw<false>(16 * h + l % 8 + 8 * ((l / 8) % 2), wn * 4 + j * 2 + l / 16);\n"
-    "    }\n"
+    "    const ak_u32 ao = KCA ? ak_gr_sw<true>(wm * 64 + l % 16, l / 16) : ak_gr_sw<false>(l % 8 + 8 * (l / 16), wm * 8 + (l / 8) % 2);\n"
+    "    const ak_u32 bo = KCB ? ak_gr_sw<true>(wn * TN + l % 8 + 8 * (l / 16), (l / 8) % 2) : ak_gr_sw<false>(l % 8 + 8 * ((l / 8) % 2), wn * NF + l / 16);\n"
     "    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {\n"
     "        const T *Ab = A + (ak_i64)b * sA, *Bb = B + (ak_i64)b * sB;\n"
-    "        typename MM::C acc[4][4];\n"
+    "        typename MM::C acc[4][NF];\n"
     "#pragma unroll\n"
     "        for (int i = 0; i < 4; i++)\n"
     "#pragma unroll\n"
-    "            for (int j = 0; j < 4; j++) MM::zero(acc[i][j]);\n"
+    "            for (int j = 0; j < NF; j++) MM::zero(acc[i][j]);\n"
     "        const int nk = (K + 31) / 32;\n"
     "        __syncthreads(); /* the last batch's epilogue is done */\n"
     "        for (int kt = -2, rd = 0, wr = 0; kt < nk; kt++) {\n"
@@ -17541,22 +17540,23 @@ static const char _ak_src_gemm[] =
     "                __syncthreads(); /* tile kt is in; all warps are done with tile kt - 1 (stage wr) */\n"
     "            }\n"
     "            if (kt + 2 < nk) {\n"
-    "                ak_gr_load<T, KCA>(sa0 + wr * TILE, Ab, lda, (flags & AK_GF_VA) != 0, m0, (kt + 2) * 32, M, K);\n"
-    "                ak_gr_load<T, KCB>(sb0 + wr * TILE, Bb, ldb, (flags & AK_GF_VB) != 0, n0, (kt + 2) * 32, N, K);\n"
+    "                ak_gr_load<T, KCA, NT>(sa0 + wr * TILE, Ab, lda, (flags & AK_GF_VA) != 0, m0, (kt + 2) * 32, M, K);\n"
+    "                ak_gr_load<T, KCB, NT>(sb0 + wr * TILE, Bb, ldb, (flags & AK_GF_VB) != 0, n0, (kt + 2) * 32, N, K);\n"
     "            }\n"
     "            asm volatile(\"cp.async.commit_group;\" ::: \"memory\");\n"
     "            wr = wr == S - 1 ? 0 : wr + 1;\n"
     "            if (kt < 0) continue;\n"
+    "            const ak_u32 sa = sa0 + rd * TILE + ao, sb = sb0 + rd * TILE + bo;\n"
     "            typename MM::A fa[2][4]; /* all loads first: asm keeps order */\n"
-    "            typename MM::B fb[2][4];\n"
+    "            typename MM::B fb[2][NF];\n"
     "#pragma unroll\n"
     "            for (int h = 0; h < 2; h++) {\n"
     "#pragma unroll\n"
-    "                for (int i = 0; i < 4; i++) ak_gr_ldsm<!KCA>(sa0 + rd * TILE + ao[h][i], fa[h][i].r);\n"
+    "                for (int i = 0; i < 4; i++) ak_gr_ldsm<!KCA>(KCA ? (sa ^ (h << 5)) + i * 1024 : (sa ^ (i << 5)) + h * 4096, fa[h][i].r);\n"
     "#pragma unroll\n"
-    "                for (int j = 0; j < 2; j++) {\n"
+    "                for (int j = 0; j < NF / 2; j++) {\n"
     "                    ak_u32 r[4];\n"
-    "                    ak_gr_ldsm<!KCB>(sb0 + rd * TILE + bo[h][j], r);\n"
+    "                    ak_gr_ldsm<!KCB>(KCB ? (sb ^ (h << 5)) + j * 1024 : (sb ^ (j << 5)) + h * 4096, r);\n"
     "                    fb[h][2 * j].r[0] = r[0]; fb[h][2 * j].r[1] = r[1]; fb[h][2 * j + 1].r[0] = r[2]; fb[h][2 * j + 1].r[1] = r[3];\n"
     "                }\n"
     "            }\n"
@@ -17565,7 +17565,7 @@ static const char _ak_src_gemm[] =
     "#pragma unroll\n"
     "                for (int i = 0; i < 4; i++)\n"
     "#pragma unroll\n"
-    "                    for (int j = 0; j < 4; j++) MM::mma(acc[i][j], fa[h][i], fb[h][j]);\n"
+    "                    for (int j = 0; j < NF; j++) MM::mma(acc[i][j], fa[h][i], fb[h][j]);\n"
     "            rd = rd == S - 1 ? 0 : rd + 1;\n"
     "        }\n"
     "        asm volatile(\"cp.async.wait_group 0;\" ::: \"memory\");\n"
@@ -17574,17 +17574,23 @@ static const char _ak_src_gemm[] =
     "        if (!(flags & (AK_GF_C | AK_GF_BIAS | AK_GF_RES)) && (flags >> AK_GF_ACT_SHIFT) == AK_UNARY_NONE) {\n"
     "            const bool pair = (ldd & 1) == 0 && (((ak_u64)Db) & (o32 ? 7u : 3u)) == 0;\n"
     "#pragma unroll\n"
-    "            for (int e = 0; e < 32; e++) { /* fragment e / 8, e / 2 % 4, row half e % 2 */\n"
-    "                const int i = e / 8, j = e / 2 % 4, hh = e % 2, m = m0 + wm * 64 + i * 16 + l / 4 + 8 * hh, n = n0 + wn * TN + j * 8 + 2 * (l % 4);\n"
-    "                const float v0 = alpha * acc[i][j].v[2 * hh], v1 = alpha * acc[i][j].v[2 * hh + 1];\n"
+    "            for (int e = 0; e < 8; e++) { /* fragments e / 2, half e % 2 */\n"
+    "                const int m = m0 + wm * 64 + e / 2 * 16 + l / 4 + 8 * (e % 2), n0w = n0 + wn * TN + 2 * (l % 4);\n"
     "                if (m >= M) continue;\n"
-    "                if (o32 && pair && n + 1 < N) *(float2*)((float*)Db + (ak_i64)m * ldd + n) = make_float2(v0, v1);\n"
-    "                else if (!o32 && pair && n + 1 < N) *(ak_u32*)((T*)Db + (ak_i64)m * ldd + n) = ak_pack2(DT::from(v0), DT::from(v1));\n"
-    "                else\n"
-    "                    for (int c = 0; c < 2 && n + c < N; c++) {\n"
-    "                        if (o32) ((float*)Db)[(ak_i64)m * ldd + n + c] = c ? v1 : v0;\n"
-    "                        else ((T*)Db)[(ak_i64)m * ldd + n + c] = DT::from(c ? v1 : v0);\n"
-    "                    }\n"
+    "                float* df = (float*)Db + (ak_i64)m * ldd + n0w;\n"
+    "                T* dt = (T*)Db + (ak_i64)m * ldd + n0w;\n"
+    "#pragma unroll\n"
+    "                for (int j = 0; j < NF; j++) {\n"
+    "                    const int n = n0w + j * 8;\n"
+    "                    const float v0 = alpha * acc[e / 2][j].v[e % 2 * 2], v1 = alpha * acc[e / 2][j].v[e % 2 * 2 + 1];\n"
+    "                    if (o32 && pair && n + 1 < N) *(float2*)(df + j * 8) = make_float2(v0, v1);\n"
+    "                    else if (!o32 && pair && n + 1 < N) *(ak_u32*)(dt + j * 8) = ak_pack2(DT::from(v0), DT::from(v1));\n"
+    "                    else\n"
+    "                        for (int c = 0; c < 2 && n + c < N; c++) {\n"
+    "                            if (o32) df[j * 8 + c] = c ? v1 : v0;\n"
+    "                            else dt[j * 8 + c] = DT::from(c ? v1 : v0);\n"
+    "                        }\n"
+    "                }\n"
     "            }\n"
     "            continue;\n"
     "        }\n"
@@ -17593,7 +17599,7 @@ static const char _ak_src_gemm[] =
     "        for (int i = 0; i < 4; i++) {\n"
     "            __syncthreads();\n"
     "#pragma unroll\n"
-    "            for (int j = 0; j < 4; j++)\n"
+    "            for (int j = 0; j < NF; j++)\n"
     "#pragma unroll\n"
     "                for (int e = 0; e < 4; e++) st[MM::c_row(l, e) * TN + j * 8 + MM::c_col(l, e)] = acc[i][j].v[e];\n"
     "            __syncthreads();\n"
@@ -17602,14 +17608,14 @@ static const char _ak_src_gemm[] =
     "        }\n"
     "    }\n"
     "}\n"
-    "template <class DT>\n"
+    "template <class DT, int NT>\n"
     "AK_INLINE void ak_gemm_ring_any(AK_GEMM_PARAMS_T(DT), const int m0, const int n0) {\n"
     "    __shared__ __attribute__((aligned(128))) unsigned char smem[6 * 8192];\n"
     "    if (!(flags & AK_GF_TA)) {\n"
-    "        if (flags & AK_GF_TB) ak_gemm_ring<DT, true, true>(AK_GEMM_ARGS, m0, n0, smem);\n"
-    "        else ak_gemm_ring<DT, true, false>(AK_GEMM_ARGS, m0, n0, smem);\n"
-    "    } else if (flags & AK_GF_TB) ak_gemm_ring<DT, false, true>(AK_GEMM_ARGS, m0, n0, smem);\n"
-    "    else ak_gemm_ring<DT, false, false>(AK_GEMM_ARGS, m0, n0, smem);\n"
+    "        if (flags & AK_GF_TB) ak_gemm_ring<DT, true, true, NT>(AK_GEMM_ARGS, m0, n0, smem);\n"
+    "        else ak_gemm_ring<DT, true, false, NT>(AK_GEMM_ARGS, m0, n0, smem);\n"
+    "    } else if (flags & AK_GF_TB) ak_gemm_ring<DT, false, true, NT>(AK_GEMM_ARGS, m0, n0, smem);\n"
+    "    else ak_gemm_ring<DT, false, false, NT>(AK_GEMM_ARGS, m0, n0, smem);\n"
     "}\n"
     "#endif /* AK_MMA_SYNC */\n"
     "\n"
@@ -17618,7 +17624,7 @@ static const char _ak_src_gemm[] =
     "template <class DT, bool FAST32, int BM, int BN, int BK, int NT>\n"
     "AK_INLINE void ak_gemm_mma_or_simt(AK_GEMM_PARAMS_T(DT), int m0, int n0) {\n"
     "#if defined(AK_MMA_SYNC)\n"
-    "    if constexpr (DT::SIZE == 2 && BM == 128 && BN == 128 && NT == 256) ak_gemm_ring_any<DT>(AK_GEMM_ARGS, m0, n0);\n"
+    "    if constexpr (DT::SIZE == 2 && BM == 128 && BN == 128) ak_gemm_ring_any<DT, NT>(AK_GEMM_ARGS, m0, n0);\n"
     "    else\n"
     "#endif\n"
     "    if constexpr (ak_mma<DT, FAST32>::OK) ak_gemm_mma<DT, FAST32, BM, BN, BK, NT>(AK_GEMM_ARGS, m0, n0);\n"
@@ -17638,15 +17644,12 @@ static const char _ak_src_gemm[] =
     "#define AK_GEMM_ORIGIN(BM, BN) ak_gemm_tm() * (BM), ak_gemm_tn() * (BN)\n"
     "\n"
     "/* ---- Hopper TF32 path (sm_90a): wgmma from a 4-stage cp.async ring --------\n"
-    " * (f16 / bf16 on Hopper run the TMA kernels of kernels/gemm_sm90.hip; this\n"
-    " * template is instantiated for f32 as TF32 only, see the kernel list below.)\n"
-    " * 128 x BN block tile, k step 64 (f16 / bf16) or 32 (f32 as TF32: wgmma\n"
+    " * (f32 as TF32 only: f16 / bf16 run kernels/gemm_sm90.hip). 128 x BN block tile, k step 64 (f16 / bf16) or 32 (f32 as TF32: wgmma\n"
     " * ignores the low 13 mantissa bits of each fp32 operand), two consumer warpgroups (rows 0..63 and\n"
     " * 64..127), both of which also issue the cp.async copies. A must be\n"
     " * k-contiguous (not transposed) and B k-contiguous (transposed: stored N x K),\n"
-    " * both 16-byte aligned with leading dimensions and batch strides a multiple\n"
-    " * of 8 elements (the host checks; any M, N, K: rows past M / N and k past K\n"
-    " * are zero-filled by cp.async). Tiles are stored 128-byte swizzled (ak_sw128)\n"
+    " * both with 16-byte bases, rows and batch strides (the host checks; any M,\n"
+    " * N, K: cp.async zero-fills past the edges). Tiles are stored 128-byte swizzled (ak_sw128)\n"
     " * so wgmma reads them without bank conflicts. Prefetch distance 2 tiles with\n"
     " * one wgmma group in flight: at step kt the copy of tile kt + 2 goes into the\n"
     " * stage tile kt - 2 used, whose wgmma has completed (wait<1> at kt - 1, then\n"
@@ -17834,16 +17837,12 @@ static const char _ak_src_gemm[] =
     "    }\n"
     "\n"
     "/* ---- a few rows times a matrix stored K x N (n-contiguous): M <= 16 -------\n"
-    " * D[m][n] = A[m][:] . B[:][n] where each row of B holds consecutive columns\n"
-    " * (x @ W of a decode step with W stored K x N). A block owns 8 columns: 2\n"
-    " * column threads of 4 columns each (16-byte loads of B's row segments when\n"
-    " * the host's VB flag says B's rows are 16-byte aligned) x blockDim / 2 k\n"
-    " * lanes; a thread walks the rows k = lane, lane + lanes, ... 8 at a time (8\n"
-    " * loads in flight) into 4 x M fp32 sums. Then a butterfly over the lanes of a\n"
-    " * wave and the waves' partials, in shared memory, added in wave order: the\n"
-    " * same sum on every run. Exact fp32 products and sums (no TF32). Blocks of 4\n"
-    " * waves (the gemv tile's), along grid x. Its own kernel: its 64 sums and 32 +\n"
-    " * 8 loads in flight take ~170 registers a thread, which the gemv kernel's\n"
+    " * (x @ W of a decode step, W stored K x N). A block owns 8 columns: 2\n"
+    " * column threads of 4 (16-byte loads of B's rows where VB says) x blockDim / 2\n"
+    " * k lanes; a thread walks rows k = lane, lane + lanes, ... 8 at a time into\n"
+    " * 4 x M fp32 sums, then a butterfly over the wave and the waves' partials in\n"
+    " * wave order (the same sum every run). Exact fp32. 4 waves a block, along\n"
+    " * grid x. Its own kernel: ~170 registers a thread, which the gemv kernel's\n"
     " * occupancy must not pay. */\n"
     "template <class DT>\n"
     "AK_INLINE void ak_gemm_gemvn(AK_GEMM_PARAMS_T(DT)) {\n"
@@ -17932,11 +17931,10 @@ static const char _ak_src_gemm[] =
     " * Each output is the dot product of one k-contiguous matrix row (a row of A,\n"
     " * or of B stored N x K) with the vector (B's column, or A's row; any element\n"
     " * stride). One wave per output, 4 waves a block; a lane reads 8 consecutive\n"
-    " * elements per step (16-byte loads when the row is 16-byte aligned, which the\n"
-    " * host does not need to guarantee), keeping 8 fp32 partial sums that are added\n"
-    " * pairwise and then over the wave: a long k loop stays accurate (exact f32\n"
-    " * inputs, fp32 products). The matrix is read once, at streaming speed; the\n"
-    " * vector comes from L2. Rows index blocks along grid x (then y). */\n"
+    " * elements per step (16-byte loads where the row is aligned), 8 fp32 partial\n"
+    " * sums added pairwise, then over the wave (exact f32 inputs, fp32 products).\n"
+    " * The matrix is read once; the vector comes from L2. Rows index blocks along\n"
+    " * grid x (then y). */\n"
     "template <class DT>\n"
     "AK_INLINE void ak_gemm_gemv(AK_GEMM_PARAMS_T(DT)) {\n"
     "    typedef typename DT::T T;\n"
@@ -18326,7 +18324,7 @@ static const char _ak_src_gemm[] =
     "    }\n"
     "\n"
     "// kernels: ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32\n"
-    "// kernels: ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32\n"
+    "// kernels: ak_gemm_mma_w_f16 ak_gemm_mma_w_bf16 ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32\n"
     "// kernels: ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16\n"
     "// kernels: ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32\n"
     "// kernels: ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16\n"
@@ -18337,6 +18335,8 @@ static const char _ak_src_gemm[] =
     "AK_GEMM_MMA(ak_gemm_mma_l_bf16, ak_bf16_t, false, 128, 128, 32, 256)\n"
     "AK_GEMM_MMA(ak_gemm_mma_l_f32, ak_f32_t, false, 128, 128, 16, 256)\n"
     "AK_GEMM_MMA(ak_gemm_mma_l_x32, ak_f32_t, true, 128, 128, 16, 256)\n"
+    "AK_GEMM_MMA(ak_gemm_mma_w_f16, ak_f16_t, false, 128, 128, 32, 128)\n"
+    "AK_GEMM_MMA(ak_gemm_mma_w_bf16, ak_bf16_t, false, 128, 128, 32, 128)\n"
     "AK_GEMM_MMA(ak_gemm_mma_s_f16, ak_f16_t, false, 64, 64, 32, 128)\n"
     "AK_GEMM_MMA(ak_gemm_mma_s_bf16, ak_bf16_t, false, 64, 64, 32, 128)\n"
     "AK_GEMM_MMA(ak_gemm_mma_s_f32, ak_f32_t, false, 64, 64, 16, 128)\n"
@@ -23245,7 +23245,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "elementwise", _ak_src_elementwise,
       "ak_fill_f32 ak_fill_f16 ak_fill_bf16 ak_axpy_f32 ak_axpy_f16 ak_axpy_bf16 ak_scale_f32 ak_scale_f16 ak_scale_bf16 ak_binary_f32 ak_binary_f16 ak_binary_bf16" },
     { "gemm", _ak_src_gemm,
-      "ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32 ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32 ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16 ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32 ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16 ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16 ak_gemm_gemvn_f32 ak_gemm_splitk_fin_f32 ak_gemm_splitk_fin_f16 ak_gemm_splitk_fin_bf16 ak_gemm_i8_l_f16 ak_gemm_i8_l_bf16 ak_gemm_i8_s_f16 ak_gemm_i8_s_bf16" },
+      "ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32 ak_gemm_mma_w_f16 ak_gemm_mma_w_bf16 ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32 ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16 ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32 ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16 ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16 ak_gemm_gemvn_f32 ak_gemm_splitk_fin_f32 ak_gemm_splitk_fin_f16 ak_gemm_splitk_fin_bf16 ak_gemm_i8_l_f16 ak_gemm_i8_l_bf16 ak_gemm_i8_s_f16 ak_gemm_i8_s_bf16" },
     { "gemm_cdna", _ak_src_gemm_cdna,
       "ak_gemm_cdna_kk_f16 ak_gemm_cdna_kn_f16 ak_gemm_cdna_mk_f16 ak_gemm_cdna_mn_f16 ak_gemm_cdna_kk_bf16 ak_gemm_cdna_kn_bf16 ak_gemm_cdna_mk_bf16 ak_gemm_cdna_mn_bf16" },
     { "gemm_decode", _ak_src_gemm_decode,
@@ -23572,7 +23572,7 @@ static inline void _ak_kargs_binary(_ak_kargs* kargs_, const void* x, const void
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_binary);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, z); ak_args_i64(a_, n); ak_args_i32(a_, op);
 }
-/* kernels/gemm.hip:661 NAME (macro AK_GEMM_WGMMA) */
+/* kernels/gemm.hip:664 NAME (macro AK_GEMM_WGMMA) */
 static inline void _ak_kargs_gemm_wgmma(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t K, int64_t lda,
                                         int64_t ldb, int64_t ldc, int64_t ldd, int64_t ldr, int64_t sA, int64_t sB, int64_t sC, int64_t sD, int64_t sR, int32_t batch, float alpha, float beta,
                                         int32_t flags, float ap) {
@@ -23581,14 +23581,14 @@ static inline void _ak_kargs_gemm_wgmma(_ak_kargs* kargs_, const void* A, const 
     ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB); ak_args_i64(a_, sC); ak_args_i64(a_, sD);
     ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm.hip:940 NAME (macro AK_GEMM_SPLITK_FIN) */
+/* kernels/gemm.hip:938 NAME (macro AK_GEMM_SPLITK_FIN) */
 static inline void _ak_kargs_gemm_splitk_fin(_ak_kargs* kargs_, const void* W, int32_t splits, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int64_t ldc, int64_t ldd,
                                              int64_t ldr, float alpha, float beta, int32_t flags, float ap) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_gemm_splitk_fin);
     ak_args_ptr(a_, W); ak_args_i32(a_, splits); ak_args_ptr(a_, C); ak_args_ptr(a_, D); ak_args_ptr(a_, bias); ak_args_ptr(a_, R); ak_args_i32(a_, M); ak_args_i32(a_, N); ak_args_i64(a_, ldc);
     ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm.hip:1215 NAME (macro AK_GEMM_I8) */
+/* kernels/gemm.hip:1213 NAME (macro AK_GEMM_I8) */
 static inline void _ak_kargs_gemm_i8(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, const void* sa, const void* sb, int32_t M, int32_t N,
                                      int32_t K, int64_t lda, int64_t ldb, int64_t ldc, int64_t ldd, int64_t ldr, int64_t sA, int64_t sB, int64_t sC, int64_t sD, int64_t sR, int32_t batch,
                                      float alpha, float beta, int32_t flags, float ap) {
@@ -23844,15 +23844,15 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_conv_dw _AK_KIF_conv_igemm
 #define _ak_kargs_scale _ak_kargs_axpy   /* kernels/elementwise.hip:58 ak_scale_f32: the same list */
 #define _AK_KIF_scale _AK_KIF_axpy
-#define _ak_kargs_gemm_skinny _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:742 NAME (macro AK_GEMM_SKINNY): the same list */
+#define _ak_kargs_gemm_skinny _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:745 NAME (macro AK_GEMM_SKINNY): the same list */
 #define _AK_KIF_gemm_skinny _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:915 NAME (macro AK_GEMM_GEMV): the same list */
+#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:913 NAME (macro AK_GEMM_GEMV): the same list */
 #define _AK_KIF_gemm_gemv _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:919 NAME (macro AK_GEMM_GEMVN): the same list */
+#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:917 NAME (macro AK_GEMM_GEMVN): the same list */
 #define _AK_KIF_gemm_gemvn _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_mma _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:1230 NAME (macro AK_GEMM_MMA): the same list */
+#define _ak_kargs_gemm_mma _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:1228 NAME (macro AK_GEMM_MMA): the same list */
 #define _AK_KIF_gemm_mma _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:1234 NAME (macro AK_GEMM_SIMT): the same list */
+#define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:1232 NAME (macro AK_GEMM_SIMT): the same list */
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_cdna _ak_kargs_gemm_wgmma   /* kernels/gemm_cdna.hip:292 NAME (macro AK_GEMM_CDNA): the same list */
 #define _AK_KIF_gemm_cdna _AK_KIF_gemm_wgmma
@@ -24050,6 +24050,8 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_gemm_mma_l_bf16", _AK_KIF_gemm_wgmma },
     { "ak_gemm_mma_l_f32", _AK_KIF_gemm_wgmma },
     { "ak_gemm_mma_l_x32", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_mma_w_f16", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_mma_w_bf16", _AK_KIF_gemm_wgmma },
     { "ak_gemm_mma_s_f16", _AK_KIF_gemm_wgmma },
     { "ak_gemm_mma_s_bf16", _AK_KIF_gemm_wgmma },
     { "ak_gemm_mma_s_f32", _AK_KIF_gemm_wgmma },
@@ -26433,12 +26435,17 @@ static const _ak_gemm_tile _ak_gemm_tiles[] = {
       "RDNA3/4, small grids: 4 wave32s of 32x32 = 2x2 WMMA tiles, 4x the workgroups" },
     { AK_MATRIX_MMA, 0, "mma_l", 128, 128, 32, 16, 256,
       "NVIDIA sm_80+ (and Hopper shapes the TMA kernel can't take): 8 warps, each 64x32 = 4x4 mma.sync m16n8k16 "
-      "(64 accumulators a thread); f16 / bf16: a 3-stage ring of 16-byte cp.async copies (48 KiB, two blocks an SM), "
+      "(64 accumulators a thread); f16 / bf16 (planned as mma_w; bench_gemm_sweep --force 4): a 3-stage ring of 16-byte cp.async copies (48 KiB, two blocks an SM), "
       "tiles kept in their global layout with XOR-swizzled 16-byte chunks, fragments by ldmatrix (.trans for an m- / "
       "n-contiguous operand), one barrier per k step, plain stores straight from registers; TF32: the register-staged "
       "double buffer" },
     { AK_MATRIX_MMA, 1, "mma_s", 64, 64, 32, 16, 128,
       "NVIDIA, small grids (and M = 1..16 decode shapes): 4 warps of 32x32, 4x the blocks of the large tile" },
+    { AK_MATRIX_MMA, 15, "mma_w", 128, 128, 32, 32, 128,
+      "NVIDIA sm_80+ f16 / bf16 with 16-byte rows (and Hopper shapes the TMA kernel can't take): mma_l's cp.async ring "
+      "and swizzle with "
+      "4 warps, each 64x64 = 4x8 mma.sync m16n8k16 (128 accumulators a thread, two blocks an SM at up to 255 "
+      "registers): 8 ldmatrix.x4 per 32 mma instead of 6 per 16, a third of the shared-memory reads per flop" },
     { AK_MATRIX_WGMMA, 0, "wgmma_n256", 128, 256, 64, 32, 256,
       "Hopper (sm_90a), f32 as TF32 (allow_tf32): 2 warpgroups, each m64n256k8 wgmma (128 accumulators a thread) "
       "from a 4-stage cp.async ring of 128-byte-swizzled 48 KiB stages (193 KiB of shared memory); A k-contiguous, "
@@ -26500,7 +26507,7 @@ static const _ak_gemm_tile _ak_gemm_tiles[] = {
 
 /* Row for (isa, small); small 2 is the decode row (FMAs, any arch), 3 / 4 / 5 the Hopper TMA kernel's
  * variants, 6 the mma.sync decode kernel, 8 the CDNA3 / CDNA4 large-tile kernel, 10 / 11 the int8 tiles (every
- * matrix ISA), 12 the exact-f32 FFMA kernel of NVIDIA. */
+ * matrix ISA), 12 the exact-f32 FFMA kernel of NVIDIA, 15 NVIDIA's 16-bit large tile. */
 static const _ak_gemm_tile* _ak_gemm_tile_find(ak_matrix_isa isa, int small) {
     size_t i;
     if (small == 2 || small == 7 || (small >= 10 && small <= 14)) isa = AK_MATRIX_NONE;   /* skinny / gemv / int8 / ffma / fp8: one row each */
@@ -26742,7 +26749,8 @@ static int _ak_gemm_sm90_pad(ak_context* ctx, const ak_gemm_desc* g, const _ak_g
 #if defined(AMDKIT_GEMM_FORCE) || defined(AMDKIT_TESTS)
 /* bench/bench_gemm_sweep.c --force: the Hopper kernel's variant (0 cooperative 128x256, 1 cooperative
  * 128x128, 2 ping-pong 128x128; 3: no Hopper kernel, the portable mma.sync tile (the NVIDIA analogue of
- * the AMD matrix-core kernel); -1: the planner's choice) */
+ * the AMD matrix-core kernel); 4: the same with 8 warps of 64x32 (mma_l) instead of 4 of 64x64 (mma_w) for
+ * f16 / bf16; -1: the planner's choice) */
 static int _ak_gemm_force = -1;
 #endif
 #if defined(AMDKIT_TESTS)
@@ -26925,7 +26933,7 @@ static ak_result _ak_gemm_plan_i8(ak_context* ctx, const ak_gemm_desc* g, const 
         (uintptr_t)g->a % 16 == 0 && (uintptr_t)g->b % 16 == 0 && s->lda % 16 == 0 && s->ldb % 16 == 0 && s->lda <= lim &&
         s->ldb <= lim && (g->batch == 1 || (g->stride_a % 16 == 0 && g->stride_b % 16 == 0 && g->stride_a <= lim && g->stride_b <= lim))
 #if defined(AMDKIT_GEMM_FORCE) || defined(AMDKIT_TESTS)
-        && _ak_gemm_force != 3
+        && _ak_gemm_force < 3
 #endif
     ) {
         /* the fp8 kernels' pipeline and tile choice (cooperative 128x256 / 128x128, ping-pong 128x128) */
@@ -27036,7 +27044,7 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
         fast32 = 0;
     } else if (mc && isa == AK_MATRIX_WGMMA && arch->tma && *arch->arch_target && g->dtype != AK_F32
 #if defined(AMDKIT_GEMM_FORCE) || defined(AMDKIT_TESTS)
-               && _ak_gemm_force != 3
+               && _ak_gemm_force < 3
 #endif
     ) {
         /* f16 / bf16 on a wgmma + TMA row: the persistent TMA kernel, every layout; else mma.sync */
@@ -27107,6 +27115,15 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
         return AK_OK;
     }
     t = _ak_gemm_tile_find(mc ? isa : AK_MATRIX_NONE, small);
+    /* 16-bit with 16-byte rows: 4 warps of 64x64 (packed odd rows load element by element: mma_l's 8 warps do
+     * that faster) */
+    if (mc && isa == AK_MATRIX_MMA && !small && g->dtype != AK_F32 && _ak_gemm_vec(g->a, s->lda, g->stride_a, s->esz) &&
+        _ak_gemm_vec(g->b, s->ldb, g->stride_b, s->esz)
+#if defined(AMDKIT_GEMM_FORCE) || defined(AMDKIT_TESTS)
+        && _ak_gemm_force != 4
+#endif
+    )
+        t = _ak_gemm_tile_find(AK_MATRIX_MMA, 15);
     p->bm = t->bm; p->bn = t->bn; p->bk = g->dtype == AK_F32 ? t->bk32 : t->bk16; p->threads = t->threads;
     if (!p->reason) p->reason = t->reason;
     p->path = small == 2 ? "skinny" : !mc ? "simt" : isa == AK_MATRIX_MFMA ? "mfma" : isa == AK_MATRIX_WMMA ? "wmma"

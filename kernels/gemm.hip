@@ -5,11 +5,10 @@
  * ak_gemm in amdkit.h (>>impl:ops-gemm).
  *
  * Block tile BM x BN, k step BK, 256 or 128 threads. Each k step loads the
- * op(A) (BM x BK) and op(B) (BK x BN) tiles from global memory into
- * registers (8 consecutive elements along the matrix's contiguous
- * dimension: one 16-byte load where the vec flag says the matrix allows it,
- * element by element with bounds checks otherwise, zeros outside), while
- * the previous tiles are multiplied from shared memory (double buffer).
+ * op(A) and op(B) tiles into registers (8 elements along the contiguous
+ * dimension: one 16-byte load where the vec flag allows, else element by
+ * element, zeros outside) while the previous tiles are multiplied from
+ * shared memory (double buffer).
  * Shared layout: k-contiguous rows for the matrix-core path (what ak_mma's
  * load_a / load_b want), m/n-contiguous rows for the SIMT path.
  *
@@ -141,7 +140,7 @@ AK_INLINE void ak_gemm_out(int m, int n, float acc, void* D, ak_i64 ldd, const v
         ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, float alpha, float beta, int flags, float ap
 #define AK_GEMM_ARGS A, B, C, D, bias, R, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, alpha, beta, flags, ap
 
-/* Per-batch pointer offset (elements of the output dtype for C/D/R). */
+/* Per-batch pointer offset (output dtype for C/D/R). */
 AK_INLINE const void* ak_gemm_off(const void* p, ak_i64 s, int b, int o32, int esz) {
     return p ? (const void*)((const char*)p + (ak_i64)b * s * (o32 ? 4 : esz)) : p;
 }
@@ -278,10 +277,9 @@ AK_INLINE void ak_gemm_mma(AK_GEMM_PARAMS_T(DT), const int m0, const int n0) {
  * rows a thread) TY 4 + ty 4 + {0..3}, columns tx 4 + {0..3} and BN / 2 + tx 4 + {0..3}: per k it
  * reads 4 four-element vectors from the m- / n-contiguous shared slabs (A:
  * two addresses per warp, broadcast; B: consecutive 16-byte pieces, no bank
- * conflict) for 64 FMAs. The epilogue without C / bias / residual /
- * activation stores straight from registers (4-element vectors where D
- * allows); any other one stages rows through shared memory for
- * ak_gemm_epi. */
+ * conflict) for 64 FMAs. A plain D = alpha A B is stored from registers
+ * (4-element vectors where D allows); other epilogues stage rows through
+ * shared memory for ak_gemm_epi. */
 template <class DT>
 AK_INLINE void ak_gemm_ld4s(const typename DT::T* p, float* d) {
     if constexpr (DT::SIZE == 4) {
@@ -388,61 +386,62 @@ AK_INLINE void ak_gemm_simt(AK_GEMM_PARAMS_T(DT), const int m0, const int n0) {
 
 #if defined(AK_MMA_SYNC)
 /* ---- NVIDIA sm_80+, f16 / bf16, 128 x 128: a 3-stage cp.async ring ---------
- * (amdkit.h's tile table says how). Tiles keep their global layout, 16-byte
- * chunks XOR-swizzled (ak_gr_sw): no bank conflict for copies or ldmatrix.
- * Chunks past the matrix or without 16-byte rows: plain loads. */
+ * (amdkit.h's tile table). Tiles keep their global layout, 16-byte chunks
+ * XOR-swizzled (ak_gr_sw): no bank conflict for copies or ldmatrix. Chunks
+ * past the matrix or without 16-byte rows: plain loads. */
+#define AK_GR_LDSM(X) asm volatile("ldmatrix.sync.aligned.m8n8.x4" X ".shared.b16 {%0,%1,%2,%3}, [%4];" : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a))
 template <bool TR>
 AK_INLINE void ak_gr_ldsm(ak_u32 a, ak_u32* r) {
-    if (TR) asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];" : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a));
-    else asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];" : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a));
+    if (TR) AK_GR_LDSM(".trans");
+    else AK_GR_LDSM("");
 }
 /* chunk c of row r: KC 128 rows of 64 bytes, else 32 of 256 */
+AK_INLINE void ak_gr_cp(ak_u32 d, const void* p) { asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(d), "l"(p) : "memory"); }
 template <bool KC> AK_INLINE int ak_gr_sw(int r, int c) { return KC ? r * 64 + ((c ^ ((r >> 1) & 3)) << 4) : r * 256 + ((c ^ (r & 7)) << 4); }
-/* op(X)'s 128 x 32 tile at (r0, k0) into stage s; KC: X[r ld + k] */
-template <class T, bool KC>
+/* op(X)'s 128 x 32 tile at (r0, k0) into stage s (NT threads); KC: X[r ld + k]. A thread's
+ * chunks are NT / 4 (KC) or NT / 16 rows apart: one pointer, swizzle unchanged */
+template <class T, bool KC, int NT>
 AK_INLINE void ak_gr_load(ak_u32 s, const T* X, ak_i64 ld, bool vec, int r0, int k0, int R, int K) {
+    enum { RS = KC ? NT / 4 : NT / 16 };
+    const int t = (int)threadIdx.x, r = KC ? t >> 2 : t >> 4, c = KC ? t & 3 : t & 15;
+    const T* p = X + (KC ? (ak_i64)(r0 + r) * ld + k0 + 8 * c : (ak_i64)(k0 + r) * ld + r0 + 8 * c);
+    const ak_u32 d = s + ak_gr_sw<KC>(r, c);
+    if (vec && r0 + 128 <= R && k0 + 32 <= K) {
 #pragma unroll
-    for (int i = 0; i < 2; i++) {
-        const int q = (int)threadIdx.x + 256 * i, r = KC ? q >> 2 : q >> 4, c = KC ? q & 3 : q & 15;
-        const int gr = r0 + (KC ? r : 8 * c), gk = k0 + (KC ? 8 * c : r), n = KC ? (gr < R ? K - gk : 0) : (gk < K ? R - gr : 0);
-        const T* p = X + (KC ? (ak_i64)gr * ld + gk : (ak_i64)gk * ld + gr);
-        const ak_u32 d = s + ak_gr_sw<KC>(r, c);
-        if (vec && n >= 8) asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(d), "l"(p) : "memory");
+        for (int i = 0; i < 512 / NT; i++) ak_gr_cp(d + i * NT * 16, p + i * RS * ld);
+        return;
+    }
+#pragma unroll
+    for (int i = 0; i < 512 / NT; i++) {
+        const int gr = r0 + (KC ? r + i * RS : 8 * c), gk = k0 + (KC ? 8 * c : r + i * RS), n = KC ? (gr < R ? K - gk : 0) : (gk < K ? R - gr : 0);
+        const T* q = p + i * RS * ld;
+        if (vec && n >= 8) ak_gr_cp(d + i * NT * 16, q);
         else {
             ak_u32 v[4] = { 0u, 0u, 0u, 0u };
 #pragma unroll
             for (int j = 0; j < 8; j++)
-                if (j < n) v[j / 2] |= (ak_u32)((const ak_u16*)p)[j] << (16 * (j % 2));
-            asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" ::"r"(d), "r"(v[0]), "r"(v[1]), "r"(v[2]), "r"(v[3]) : "memory");
+                if (j < n) v[j / 2] |= (ak_u32)((const ak_u16*)q)[j] << (16 * (j % 2));
+            asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" ::"r"(d + i * NT * 16), "r"(v[0]), "r"(v[1]), "r"(v[2]), "r"(v[3]) : "memory");
         }
     }
 }
-template <class DT, bool KCA, bool KCB>
+/* NT / 32 warps of 64 x TN; ldmatrix at a lane's base ^ / + constants */
+template <class DT, bool KCA, bool KCB, int NT>
 AK_INLINE void ak_gemm_ring(AK_GEMM_PARAMS_T(DT), const int m0, const int n0, unsigned char* smem) {
     typedef ak_mma<DT, false> MM;
     typedef typename DT::T T;
-    enum { S = 3, TILE = 8192, TN = 32 };
-    const int l = ak_lane(), w = ak_wave_id(), wm = w / 4, wn = w % 4, o32 = (flags & AK_GF_OUT32) ? 1 : 0;
+    enum { S = 3, TILE = 8192, TN = NT == 128 ? 64 : 32, NF = TN / 8, WN = 128 / TN };
+    const int l = ak_lane(), w = ak_wave_id(), wm = w / WN, wn = w % WN, o32 = (flags & AK_GF_OUT32) ? 1 : 0;
     const ak_u32 sa0 = ak_smem_addr(smem), sb0 = sa0 + S * TILE;
-    ak_u32 ao[2][4], bo[2][2]; /* ldmatrix, k 0..15 / 16..31 */
-#pragma unroll
-    for (int h = 0; h < 2; h++) {
-#pragma unroll
-        for (int i = 0; i < 4; i++)
-            ao[h][i] = KCA ? ak_gr_sw<true>(wm * 64 + i * 16 + l % 16, 2 * h + l / 16)
-                           : ak_gr_sw<false>(16 * h + l % 8 + 8 * (l / 16), wm * 8 + i * 2 + (l / 8) % 2);
-#pragma unroll
-        for (int j = 0; j < 2; j++)
-            bo[h][j] = KCB ? ak_gr_sw<true>(wn * TN + j * 16 + l % 8 + 8 * (l / 16), 2 * h + (l / 8) % 2)
-                           : ak_gr_sw<false>(16 * h + l % 8 + 8 * ((l / 8) % 2), wn * 4 + j * 2 + l / 16);
-    }
+    const ak_u32 ao = KCA ? ak_gr_sw<true>(wm * 64 + l % 16, l / 16) : ak_gr_sw<false>(l % 8 + 8 * (l / 16), wm * 8 + (l / 8) % 2);
+    const ak_u32 bo = KCB ? ak_gr_sw<true>(wn * TN + l % 8 + 8 * (l / 16), (l / 8) % 2) : ak_gr_sw<false>(l % 8 + 8 * ((l / 8) % 2), wn * NF + l / 16);
     for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {
         const T *Ab = A + (ak_i64)b * sA, *Bb = B + (ak_i64)b * sB;
-        typename MM::C acc[4][4];
+        typename MM::C acc[4][NF];
 #pragma unroll
         for (int i = 0; i < 4; i++)
 #pragma unroll
-            for (int j = 0; j < 4; j++) MM::zero(acc[i][j]);
+            for (int j = 0; j < NF; j++) MM::zero(acc[i][j]);
         const int nk = (K + 31) / 32;
         __syncthreads(); /* the last batch's epilogue is done */
         for (int kt = -2, rd = 0, wr = 0; kt < nk; kt++) {
@@ -451,22 +450,23 @@ AK_INLINE void ak_gemm_ring(AK_GEMM_PARAMS_T(DT), const int m0, const int n0, un
                 __syncthreads(); /* tile kt is in; all warps are done with tile kt - 1 (stage wr) */
             }
             if (kt + 2 < nk) {
-                ak_gr_load<T, KCA>(sa0 + wr * TILE, Ab, lda, (flags & AK_GF_VA) != 0, m0, (kt + 2) * 32, M, K);
-                ak_gr_load<T, KCB>(sb0 + wr * TILE, Bb, ldb, (flags & AK_GF_VB) != 0, n0, (kt + 2) * 32, N, K);
+                ak_gr_load<T, KCA, NT>(sa0 + wr * TILE, Ab, lda, (flags & AK_GF_VA) != 0, m0, (kt + 2) * 32, M, K);
+                ak_gr_load<T, KCB, NT>(sb0 + wr * TILE, Bb, ldb, (flags & AK_GF_VB) != 0, n0, (kt + 2) * 32, N, K);
             }
             asm volatile("cp.async.commit_group;" ::: "memory");
             wr = wr == S - 1 ? 0 : wr + 1;
             if (kt < 0) continue;
+            const ak_u32 sa = sa0 + rd * TILE + ao, sb = sb0 + rd * TILE + bo;
             typename MM::A fa[2][4]; /* all loads first: asm keeps order */
-            typename MM::B fb[2][4];
+            typename MM::B fb[2][NF];
 #pragma unroll
             for (int h = 0; h < 2; h++) {
 #pragma unroll
-                for (int i = 0; i < 4; i++) ak_gr_ldsm<!KCA>(sa0 + rd * TILE + ao[h][i], fa[h][i].r);
+                for (int i = 0; i < 4; i++) ak_gr_ldsm<!KCA>(KCA ? (sa ^ (h << 5)) + i * 1024 : (sa ^ (i << 5)) + h * 4096, fa[h][i].r);
 #pragma unroll
-                for (int j = 0; j < 2; j++) {
+                for (int j = 0; j < NF / 2; j++) {
                     ak_u32 r[4];
-                    ak_gr_ldsm<!KCB>(sb0 + rd * TILE + bo[h][j], r);
+                    ak_gr_ldsm<!KCB>(KCB ? (sb ^ (h << 5)) + j * 1024 : (sb ^ (j << 5)) + h * 4096, r);
                     fb[h][2 * j].r[0] = r[0]; fb[h][2 * j].r[1] = r[1]; fb[h][2 * j + 1].r[0] = r[2]; fb[h][2 * j + 1].r[1] = r[3];
                 }
             }
@@ -475,7 +475,7 @@ AK_INLINE void ak_gemm_ring(AK_GEMM_PARAMS_T(DT), const int m0, const int n0, un
 #pragma unroll
                 for (int i = 0; i < 4; i++)
 #pragma unroll
-                    for (int j = 0; j < 4; j++) MM::mma(acc[i][j], fa[h][i], fb[h][j]);
+                    for (int j = 0; j < NF; j++) MM::mma(acc[i][j], fa[h][i], fb[h][j]);
             rd = rd == S - 1 ? 0 : rd + 1;
         }
         asm volatile("cp.async.wait_group 0;" ::: "memory");
@@ -484,17 +484,23 @@ AK_INLINE void ak_gemm_ring(AK_GEMM_PARAMS_T(DT), const int m0, const int n0, un
         if (!(flags & (AK_GF_C | AK_GF_BIAS | AK_GF_RES)) && (flags >> AK_GF_ACT_SHIFT) == AK_UNARY_NONE) {
             const bool pair = (ldd & 1) == 0 && (((ak_u64)Db) & (o32 ? 7u : 3u)) == 0;
 #pragma unroll
-            for (int e = 0; e < 32; e++) { /* fragment e / 8, e / 2 % 4, row half e % 2 */
-                const int i = e / 8, j = e / 2 % 4, hh = e % 2, m = m0 + wm * 64 + i * 16 + l / 4 + 8 * hh, n = n0 + wn * TN + j * 8 + 2 * (l % 4);
-                const float v0 = alpha * acc[i][j].v[2 * hh], v1 = alpha * acc[i][j].v[2 * hh + 1];
+            for (int e = 0; e < 8; e++) { /* fragments e / 2, half e % 2 */
+                const int m = m0 + wm * 64 + e / 2 * 16 + l / 4 + 8 * (e % 2), n0w = n0 + wn * TN + 2 * (l % 4);
                 if (m >= M) continue;
-                if (o32 && pair && n + 1 < N) *(float2*)((float*)Db + (ak_i64)m * ldd + n) = make_float2(v0, v1);
-                else if (!o32 && pair && n + 1 < N) *(ak_u32*)((T*)Db + (ak_i64)m * ldd + n) = ak_pack2(DT::from(v0), DT::from(v1));
-                else
-                    for (int c = 0; c < 2 && n + c < N; c++) {
-                        if (o32) ((float*)Db)[(ak_i64)m * ldd + n + c] = c ? v1 : v0;
-                        else ((T*)Db)[(ak_i64)m * ldd + n + c] = DT::from(c ? v1 : v0);
-                    }
+                float* df = (float*)Db + (ak_i64)m * ldd + n0w;
+                T* dt = (T*)Db + (ak_i64)m * ldd + n0w;
+#pragma unroll
+                for (int j = 0; j < NF; j++) {
+                    const int n = n0w + j * 8;
+                    const float v0 = alpha * acc[e / 2][j].v[e % 2 * 2], v1 = alpha * acc[e / 2][j].v[e % 2 * 2 + 1];
+                    if (o32 && pair && n + 1 < N) *(float2*)(df + j * 8) = make_float2(v0, v1);
+                    else if (!o32 && pair && n + 1 < N) *(ak_u32*)(dt + j * 8) = ak_pack2(DT::from(v0), DT::from(v1));
+                    else
+                        for (int c = 0; c < 2 && n + c < N; c++) {
+                            if (o32) df[j * 8 + c] = c ? v1 : v0;
+                            else dt[j * 8 + c] = DT::from(c ? v1 : v0);
+                        }
+                }
             }
             continue;
         }
@@ -503,7 +509,7 @@ AK_INLINE void ak_gemm_ring(AK_GEMM_PARAMS_T(DT), const int m0, const int n0, un
         for (int i = 0; i < 4; i++) {
             __syncthreads();
 #pragma unroll
-            for (int j = 0; j < 4; j++)
+            for (int j = 0; j < NF; j++)
 #pragma unroll
                 for (int e = 0; e < 4; e++) st[MM::c_row(l, e) * TN + j * 8 + MM::c_col(l, e)] = acc[i][j].v[e];
             __syncthreads();
@@ -512,14 +518,14 @@ AK_INLINE void ak_gemm_ring(AK_GEMM_PARAMS_T(DT), const int m0, const int n0, un
         }
     }
 }
-template <class DT>
+template <class DT, int NT>
 AK_INLINE void ak_gemm_ring_any(AK_GEMM_PARAMS_T(DT), const int m0, const int n0) {
     __shared__ __attribute__((aligned(128))) unsigned char smem[6 * 8192];
     if (!(flags & AK_GF_TA)) {
-        if (flags & AK_GF_TB) ak_gemm_ring<DT, true, true>(AK_GEMM_ARGS, m0, n0, smem);
-        else ak_gemm_ring<DT, true, false>(AK_GEMM_ARGS, m0, n0, smem);
-    } else if (flags & AK_GF_TB) ak_gemm_ring<DT, false, true>(AK_GEMM_ARGS, m0, n0, smem);
-    else ak_gemm_ring<DT, false, false>(AK_GEMM_ARGS, m0, n0, smem);
+        if (flags & AK_GF_TB) ak_gemm_ring<DT, true, true, NT>(AK_GEMM_ARGS, m0, n0, smem);
+        else ak_gemm_ring<DT, true, false, NT>(AK_GEMM_ARGS, m0, n0, smem);
+    } else if (flags & AK_GF_TB) ak_gemm_ring<DT, false, true, NT>(AK_GEMM_ARGS, m0, n0, smem);
+    else ak_gemm_ring<DT, false, false, NT>(AK_GEMM_ARGS, m0, n0, smem);
 }
 #endif /* AK_MMA_SYNC */
 
@@ -528,7 +534,7 @@ AK_INLINE void ak_gemm_ring_any(AK_GEMM_PARAMS_T(DT), const int m0, const int n0
 template <class DT, bool FAST32, int BM, int BN, int BK, int NT>
 AK_INLINE void ak_gemm_mma_or_simt(AK_GEMM_PARAMS_T(DT), int m0, int n0) {
 #if defined(AK_MMA_SYNC)
-    if constexpr (DT::SIZE == 2 && BM == 128 && BN == 128 && NT == 256) ak_gemm_ring_any<DT>(AK_GEMM_ARGS, m0, n0);
+    if constexpr (DT::SIZE == 2 && BM == 128 && BN == 128) ak_gemm_ring_any<DT, NT>(AK_GEMM_ARGS, m0, n0);
     else
 #endif
     if constexpr (ak_mma<DT, FAST32>::OK) ak_gemm_mma<DT, FAST32, BM, BN, BK, NT>(AK_GEMM_ARGS, m0, n0);
@@ -548,15 +554,12 @@ AK_INLINE int ak_gemm_tn(void) { int tm, tn; ak_gemm_tile_of_block(tm, tn); retu
 #define AK_GEMM_ORIGIN(BM, BN) ak_gemm_tm() * (BM), ak_gemm_tn() * (BN)
 
 /* ---- Hopper TF32 path (sm_90a): wgmma from a 4-stage cp.async ring --------
- * (f16 / bf16 on Hopper run the TMA kernels of kernels/gemm_sm90.hip; this
- * template is instantiated for f32 as TF32 only, see the kernel list below.)
- * 128 x BN block tile, k step 64 (f16 / bf16) or 32 (f32 as TF32: wgmma
+ * (f32 as TF32 only: f16 / bf16 run kernels/gemm_sm90.hip). 128 x BN block tile, k step 64 (f16 / bf16) or 32 (f32 as TF32: wgmma
  * ignores the low 13 mantissa bits of each fp32 operand), two consumer warpgroups (rows 0..63 and
  * 64..127), both of which also issue the cp.async copies. A must be
  * k-contiguous (not transposed) and B k-contiguous (transposed: stored N x K),
- * both 16-byte aligned with leading dimensions and batch strides a multiple
- * of 8 elements (the host checks; any M, N, K: rows past M / N and k past K
- * are zero-filled by cp.async). Tiles are stored 128-byte swizzled (ak_sw128)
+ * both with 16-byte bases, rows and batch strides (the host checks; any M,
+ * N, K: cp.async zero-fills past the edges). Tiles are stored 128-byte swizzled (ak_sw128)
  * so wgmma reads them without bank conflicts. Prefetch distance 2 tiles with
  * one wgmma group in flight: at step kt the copy of tile kt + 2 goes into the
  * stage tile kt - 2 used, whose wgmma has completed (wait<1> at kt - 1, then
@@ -744,16 +747,12 @@ AK_INLINE void ak_gemm_skinny(AK_GEMM_PARAMS_T(DT)) {
     }
 
 /* ---- a few rows times a matrix stored K x N (n-contiguous): M <= 16 -------
- * D[m][n] = A[m][:] . B[:][n] where each row of B holds consecutive columns
- * (x @ W of a decode step with W stored K x N). A block owns 8 columns: 2
- * column threads of 4 columns each (16-byte loads of B's row segments when
- * the host's VB flag says B's rows are 16-byte aligned) x blockDim / 2 k
- * lanes; a thread walks the rows k = lane, lane + lanes, ... 8 at a time (8
- * loads in flight) into 4 x M fp32 sums. Then a butterfly over the lanes of a
- * wave and the waves' partials, in shared memory, added in wave order: the
- * same sum on every run. Exact fp32 products and sums (no TF32). Blocks of 4
- * waves (the gemv tile's), along grid x. Its own kernel: its 64 sums and 32 +
- * 8 loads in flight take ~170 registers a thread, which the gemv kernel's
+ * (x @ W of a decode step, W stored K x N). A block owns 8 columns: 2
+ * column threads of 4 (16-byte loads of B's rows where VB says) x blockDim / 2
+ * k lanes; a thread walks rows k = lane, lane + lanes, ... 8 at a time into
+ * 4 x M fp32 sums, then a butterfly over the wave and the waves' partials in
+ * wave order (the same sum every run). Exact fp32. 4 waves a block, along
+ * grid x. Its own kernel: ~170 registers a thread, which the gemv kernel's
  * occupancy must not pay. */
 template <class DT>
 AK_INLINE void ak_gemm_gemvn(AK_GEMM_PARAMS_T(DT)) {
@@ -842,11 +841,10 @@ AK_INLINE void ak_gemm_gemvn(AK_GEMM_PARAMS_T(DT)) {
  * Each output is the dot product of one k-contiguous matrix row (a row of A,
  * or of B stored N x K) with the vector (B's column, or A's row; any element
  * stride). One wave per output, 4 waves a block; a lane reads 8 consecutive
- * elements per step (16-byte loads when the row is 16-byte aligned, which the
- * host does not need to guarantee), keeping 8 fp32 partial sums that are added
- * pairwise and then over the wave: a long k loop stays accurate (exact f32
- * inputs, fp32 products). The matrix is read once, at streaming speed; the
- * vector comes from L2. Rows index blocks along grid x (then y). */
+ * elements per step (16-byte loads where the row is aligned), 8 fp32 partial
+ * sums added pairwise, then over the wave (exact f32 inputs, fp32 products).
+ * The matrix is read once; the vector comes from L2. Rows index blocks along
+ * grid x (then y). */
 template <class DT>
 AK_INLINE void ak_gemm_gemv(AK_GEMM_PARAMS_T(DT)) {
     typedef typename DT::T T;
@@ -1236,7 +1234,7 @@ AK_INLINE void ak_gemm_i8(AK_GEMM_PARAMS_I8(signed char), const int m0, const in
     }
 
 // kernels: ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32
-// kernels: ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32
+// kernels: ak_gemm_mma_w_f16 ak_gemm_mma_w_bf16 ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32
 // kernels: ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16
 // kernels: ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32
 // kernels: ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16
@@ -1247,6 +1245,8 @@ AK_GEMM_MMA(ak_gemm_mma_l_f16, ak_f16_t, false, 128, 128, 32, 256)
 AK_GEMM_MMA(ak_gemm_mma_l_bf16, ak_bf16_t, false, 128, 128, 32, 256)
 AK_GEMM_MMA(ak_gemm_mma_l_f32, ak_f32_t, false, 128, 128, 16, 256)
 AK_GEMM_MMA(ak_gemm_mma_l_x32, ak_f32_t, true, 128, 128, 16, 256)
+AK_GEMM_MMA(ak_gemm_mma_w_f16, ak_f16_t, false, 128, 128, 32, 128)
+AK_GEMM_MMA(ak_gemm_mma_w_bf16, ak_bf16_t, false, 128, 128, 32, 128)
 AK_GEMM_MMA(ak_gemm_mma_s_f16, ak_f16_t, false, 64, 64, 32, 128)
 AK_GEMM_MMA(ak_gemm_mma_s_bf16, ak_bf16_t, false, 64, 64, 32, 128)
 AK_GEMM_MMA(ak_gemm_mma_s_f32, ak_f32_t, false, 64, 64, 16, 128)

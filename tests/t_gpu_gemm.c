@@ -205,18 +205,20 @@ done:
 }
 
 int _ak_gemm_force_swap(int v); /* amdkit.h with AMDKIT_TESTS (tests/test_main.c) */
-/* The portable 128 x 128 matrix-core tile where the planner would take the
- * Hopper kernel (forced, as bench_gemm_sweep --force 3; on other NVIDIA parts
+/* The portable 128 x 128 matrix-core tiles where the planner would take the
+ * Hopper kernel (forced, as bench_gemm_sweep --force 3 / 4; on other NVIDIA parts
  * it is the planner's choice for these grids): every layout x f16 / bf16,
  * m / n / k tails with 16-byte rows (the cp.async ring's tails) and with
  * packed odd rows or 2-byte offsets (plain loads), every epilogue, batched. */
 static void portable_tile_path(void) {
 #if !defined(AKT_GPU_ON_CPU) /* too large for the emulator */
     ak_context* ctx = gg_ctx(AK_AUTO, -1, AK_AUTO, 0);
-    int d, t, was;
+    int d, t, was, f;
     if (!ctx) return;
     was = _ak_gemm_force_swap(3);
-    if (!strncmp(ak_context_device(ctx)->arch_base, "sm_", 3)) g_kpre = "ak_gemm_mma_l_";
+    for (f = 3; f < 5; f++) { /* 3: 4 warps of 64x64 (mma_w; mma_l for packed odd rows), 4: 8 warps of 64x32 (mma_l) */
+    _ak_gemm_force_swap(f);
+    if (!strncmp(ak_context_device(ctx)->arch_base, "sm_", 3)) g_kpre = f == 3 ? "ak_gemm_mma_" : "ak_gemm_mma_l_";
     for (t = 0; t < 4; t++) {
         const int ta = t & 1, tb = t >> 1;
         for (d = 1; d < 3; d++) {
@@ -226,6 +228,7 @@ static void portable_tile_path(void) {
             gg_case(ctx, "", dt, dt, 200, 1000, 72, ta, tb, 15, 12, -1, 0);
             gg_case(ctx, "", dt, o2, 1700, 1408, 96, ta, tb, 2 | 4, 1, -1, 1);
         }
+    }
     }
     g_kpre = NULL;
     _ak_gemm_force_swap(was);

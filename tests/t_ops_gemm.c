@@ -325,7 +325,7 @@ static void plans_follow_arch_and_config(void) {
     expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_F16, 8192, 0, "ak_gemm_sm90_p128_kn_f16", "wgmma");
     expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_F16, 256, 0, "ak_gemm_sm90_n128_kn_f16", "wgmma");
     expect_plan_tb("sm_90", AK_OFF, -1, -1, 0, AK_F16, 8192, 1, "ak_gemm_simt_l_f16", "simt");
-    expect_plan_tb("sm_80", AK_ON, -1, -1, 0, AK_F16, 8192, 1, "ak_gemm_mma_l_f16", "mma.sync");
+    expect_plan_tb("sm_80", AK_ON, -1, -1, 0, AK_F16, 8192, 1, "ak_gemm_mma_w_f16", "mma.sync");
     expect_plan_tb("sm_90", AK_ON, AK_BF16, AK_ON, 1, AK_F32, 8192, 1, "ak_gemm_wgmma_n256_x32", "wgmma");
     expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_BF16, 16, 1, "ak_gemm_decode_kk_bf16", "decode");
     expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_F16, 1, 0, "ak_gemm_decode_kn_f16", "decode");
@@ -378,7 +378,7 @@ static void plans_follow_arch_and_config(void) {
     expect_plan("gfx1201", AK_AUTO, -1, -1, 0, AK_F32, 8192, "ak_gemm_simt_l_f32", "simt");
     expect_plan("gfx906", AK_AUTO, -1, -1, 0, AK_F16, 8192, "ak_gemm_simt_l_f16", "simt");
     expect_plan("gfx1030", AK_AUTO, -1, -1, 0, AK_BF16, 8192, "ak_gemm_simt_l_bf16", "simt");
-    expect_plan("sm_80", AK_ON, -1, -1, 0, AK_F16, 8192, "ak_gemm_mma_l_f16", "mma.sync");
+    expect_plan("sm_80", AK_ON, -1, -1, 0, AK_F16, 8192, "ak_gemm_mma_w_f16", "mma.sync");
     /* shape class: few tiles -> the small tile */
     expect_plan("sm_80", AK_ON, -1, -1, 0, AK_F16, 17, "ak_gemm_mma_s_f16", "mma.sync");
     /* f32 exact unless allow_tf32 opts in; a reduced precision with mixed precision on does not */
