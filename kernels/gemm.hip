@@ -530,7 +530,7 @@ AK_INLINE void ak_gemm_ring_any(AK_GEMM_PARAMS_T(DT), const int m0, const int n0
 #endif /* AK_MMA_SYNC */
 
 /* One BM x BN tile at (m0, n0) on the matrix cores where the target has the
- * instruction for DT, else on FMAs. */
+ * instruction for DT, else on FMAs (mma_w: no FMA tile). */
 template <class DT, bool FAST32, int BM, int BN, int BK, int NT>
 AK_INLINE void ak_gemm_mma_or_simt(AK_GEMM_PARAMS_T(DT), int m0, int n0) {
 #if defined(AK_MMA_SYNC)
@@ -538,7 +538,7 @@ AK_INLINE void ak_gemm_mma_or_simt(AK_GEMM_PARAMS_T(DT), int m0, int n0) {
     else
 #endif
     if constexpr (ak_mma<DT, FAST32>::OK) ak_gemm_mma<DT, FAST32, BM, BN, BK, NT>(AK_GEMM_ARGS, m0, n0);
-    else ak_gemm_simt<DT, BM, BN, 16, NT>(AK_GEMM_ARGS, m0, n0);
+    else if constexpr (BM * BN <= 64 * NT) ak_gemm_simt<DT, BM, BN, 16, NT>(AK_GEMM_ARGS, m0, n0);
 }
 /* Block -> tile (rows tm, columns tn) in groups of 8 tile rows (all column
  * tiles of 8 row tiles before the next 8): concurrent blocks share A rows and
