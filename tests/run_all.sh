@@ -185,10 +185,10 @@ suite sanitize-part bash tests/sanitize_part_check.sh
 # the KernelBench runner's enum mirror, problem table, shared library exports and fast_p summary (no GPU)
 suite kernelbench-check python3 tests/kernelbench_check.py
 # every miss of the committed shape sweep (the grid and its held-out ring) belongs to a group explained in
-# bench/NOTES.md (targets copy85 and eager1; compile98 / copy90 are reported, not yet mapped); the sweep's harness
+# bench/NOTES.md (all four targets: copy85, eager1, compile98, copy90); the sweep's harness
 # (bench/bench_sweep.c + sweep_render.py) on a tiny grid (cpu backend: checks the harness, not speed)
-step sweep-misses python3 bench/sweep_misses.py bench/results/h100_sweep.json --check
-step sweep-ring-misses python3 bench/sweep_misses.py bench/results/h100_sweep_ring.json --check
+step sweep-misses python3 bench/sweep_misses.py bench/results/h100_sweep.json --targets copy85,eager1,compile98,copy90 --check
+step sweep-ring-misses python3 bench/sweep_misses.py bench/results/h100_sweep_ring.json --targets copy85,eager1,compile98,copy90 --check
 step sweep-quick bash -c "AMDKIT_BACKEND=cpu ./$B/bench_sweep --quick --rows 1,3,64 --cols 1,7,127,1000,5000 --dtypes f32,bf16 $B/sweep-quick.json && python3 bench/sweep_render.py $B/sweep-quick.json --out $B/sweep-quick"
 
 }
