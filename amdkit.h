@@ -27962,13 +27962,77 @@ static int _ak_attn_dim_of(const int* dims, int n, size_t d) {
  * few rows (GQA group x seq_q <= 16 on NVIDIA, <= one wave's M on AMD). Else
  * the SIMT family (kernels/attention.hip): every arch, option and head_dim,
  * all of a pair's rows in one block when few.
- * Split (flash-decoding): num_splits, or automatically when the grid is
- * under 4 waves of resident blocks: the fewest splits (whole key tiles, each
- * split >= 2 tiles) whose last wave is >= 90% full, else the fullest (the
- * 8-bit K / V decode within one wave: whose blocks spread >= 90% evenly over
- * the SMs, at least 2 an SM). The NVIDIA decode forms (16-bit and 8-bit K / V)
- * merge their own splits: the last block of a row tile to finish combines them
- * (a ticket counter per tile); the other kernels launch ak_attn_combine. */
+ * Split (flash-decoding): num_splits, or automatically. The NVIDIA decode
+ * forms (16-bit and 8-bit K / V) merge their own splits: the last block of a
+ * row tile to finish combines them (a ticket counter per tile); their count is
+ * the one of least modelled time (_ak_attn_fold_splits). The other kernels
+ * launch ak_attn_combine; for them, when the grid is under 4 waves of resident
+ * blocks: the fewest splits (whole key tiles, each split >= 2 tiles) whose
+ * last wave is >= 90% full, else the fullest. */
+/* Split count of the NVIDIA decode forms that merge their own splits (ak_attn_fold). Both start from
+ * how many blocks an SM needs to stream at its rate: `sat` warps (8-bit K / V: 8, the kernel is bound by
+ * its instruction issue and latencies, two 4-warp blocks reach its rate; 16-bit: 5, memory-bound, a lone
+ * 4-warp block draws most of its SM's share of DRAM).
+ * 16-bit: a wave is cus x (the blocks that reach `sat` warps, at most `slots`); the fewest splits whose
+ * last wave is >= 90% full (else the fullest), and once split, the fewest with >= 2.5 such waves (>= 90%
+ * full, >= 12 key tiles and at most 48 splits a tile): the blocks of one wave do not end together (uneven
+ * shares of DRAM), and several shorter waves fill that tail (H100, bf16, b8 x 32768 keys: 4 splits, one
+ * wave, 82.7% of copy; 12 splits, 2.9 waves, 88.8%).
+ * 8-bit: the count of least modelled time, in key tiles of one block running alone on its SM:
+ *     t(n) = W(n) (per + F) + U per + M ceil(n / 4)   (M only when split)
+ * per: key tiles a split; the busiest SM runs ceil(blocks x n / cus) blocks, `slots` at a time; a round of
+ * k blocks of w warps takes max(k w, sat) / sat: W(n) sums its rounds. F 2: a block's fixed cost (Q load,
+ * pipeline fill, partials and ticket); U per, U 0.1: the tail (the blocks of a round do not end together);
+ * M 1: the last block's merge, 4 splits' loads in flight a step. A count must beat the best smaller one by
+ * 2% (measurement noise; fewer partials). Fitted to H100 split sweeps (bench/NOTES.md, decode split rule). */
+static int _ak_attn_fold_splits(size_t blocks, size_t tiles, size_t cus, size_t slots, size_t warps, int f8, size_t cap) {
+    const double sat = f8 ? 8.0 : 5.0;
+    size_t n, last = 0;
+    int ns = 1;
+    if (cus < 1) cus = 1;
+    if (slots < 1) slots = 1;
+    if (warps < 1) warps = 1;
+    if (cap < 1) cap = 1;
+    if (!f8) {
+        size_t per_sm = ((size_t)sat + warps - 1) / warps, n0 = 1;
+        double wave = (double)cus * (double)(per_sm < slots ? per_sm : slots), best = 0.0;
+        for (n = 1; n <= cap; n++) { /* the fill rule */
+            size_t per = (tiles + n - 1) / n, ne = (tiles + per - 1) / per;
+            double w = (double)blocks * (double)ne / wave, eff = w < 1.0 ? w : w / ceil(w);
+            if (ne == last) continue;
+            last = ne;
+            if ((double)blocks >= 4.0 * wave) break;
+            if (eff > best + 1e-9) { best = eff; n0 = ne; }
+            if (eff >= 0.9) break;
+        }
+        ns = (int)n0;
+        if (n0 > 1)
+            for (n = n0; n <= cap && n <= 48; n++) { /* split anyway: >= 2.5 full waves */
+                size_t per = (tiles + n - 1) / n, ne = (tiles + per - 1) / per;
+                double w = (double)blocks * (double)ne / wave;
+                if (per < 12) break;
+                if (w >= 2.5 && w / ceil(w) >= 0.9) { ns = (int)ne; break; }
+            }
+        return ns;
+    } else {
+        const double F = 2.0, U = 0.1, M = 1.0;
+        double best = 0.0;
+        for (n = 1; n <= cap; n++) {
+            size_t per = (tiles + n - 1) / n, ne = (tiles + per - 1) / per, m, full, rem;
+            double w, t;
+            if (ne == last) continue; /* the same whole-tile split as a smaller count */
+            last = ne;
+            m = (blocks * ne + cus - 1) / cus;
+            full = m / slots;
+            rem = m - full * slots;
+            w = (double)full * fmax((double)(slots * warps), sat) / sat + (rem ? fmax((double)(rem * warps), sat) / sat : 0.0);
+            t = w * ((double)per + F) + U * (double)per + (ne > 1 ? M * (double)((ne + 3) / 4) : 0.0);
+            if (n == 1 || t < best * 0.98) { best = t; ns = (int)ne; }
+        }
+    }
+    return ns;
+}
+
 static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_attn_plan* p) {
     size_t d = a->head_dim, rows = p->group * a->seq_q, blocks, bk, tiles, es = ak_dtype_size(a->dtype);
     size_t slots = 2; /* resident blocks per compute unit */
@@ -28110,20 +28174,18 @@ static void _ak_attn_plan_path(ak_context* ctx, const ak_attention_args* a, _ak_
     tiles = (a->seq_kv + bk - 1) / bk;
     p->nsplit = 1;
     if (a->num_splits > 1) p->nsplit = a->num_splits;
-    else if (a->num_splits == 0) {
+    else if (a->num_splits == 0 && p->fold) {
+        size_t cap = tiles / 2 < _AK_ATTN_MAX_SPLITS ? tiles / 2 : _AK_ATTN_MAX_SPLITS;
+        /* resident blocks: shared memory's count; the 8-bit kernels' registers allow 3 (__launch_bounds__) */
+        p->nsplit = _ak_attn_fold_splits(blocks, tiles, (size_t)_ak_op_cus(ctx), p->f8 == 1 && slots > 3 ? 3 : slots,
+                                         p->threads / 32u, p->f8 == 1, cap);
+    } else if (a->num_splits == 0) {
         double st = (double)_ak_op_cus(ctx) * (double)slots, best_eff = 0.0;
         size_t cap = tiles / 2, ns;
         if (cap > _AK_ATTN_MAX_SPLITS) cap = _AK_ATTN_MAX_SPLITS;
         if ((double)blocks < 4.0 * st)
             for (ns = 1; ns <= cap; ns++) {
                 double w = (double)blocks * (double)ns / st, eff = w < 1.0 ? w : w / ceil(w);
-                /* 8-bit K / V decode within one wave: two blocks (8 warps) an SM already stream at the
-                   kernel's rate, so what counts is how evenly the blocks spread over the SMs (H100,
-                   b32 x 4096 keys: 256 blocks unsplit 68.5% of copy, 768 in 3 splits 64%) */
-                if (p->f8 == 1 && w <= 1.0) {
-                    double c = (double)blocks * (double)ns / (double)_ak_op_cus(ctx);
-                    eff = c < 2.0 ? c / 2.0 : c / ceil(c);
-                }
                 if (eff > best_eff + 1e-9) { best_eff = eff; p->nsplit = (int)ns; }
                 if (eff >= 0.9) break;
             }

@@ -2,8 +2,8 @@
  * packed variable-length shapes; or a sweep) and writes JSON in the
  * KernelBench baseline format.
  *
- *   build/bench_attention [--quick] [--sweep] [--dim D] [--decode] [--bf16] [--splits N] [--path auto|mma|simt]
- *                         [--trials N] [--filter SUBSTR] [OUT.json]
+ *   build/bench_attention [--quick] [--sweep] [--dim D] [--decode] [--bf16] [--splits N[,N..]]
+ *                         [--shape B,HQ,HKV,SKV,D] [--path auto|mma|simt] [--trials N] [--filter SUBSTR] [OUT.json]
  *
  * Each entry: inputs filled once with random values (never zeros; the first
  * 2^24 of a tensor drawn on the host, the rest copies of them), 3 warm-up
@@ -23,7 +23,10 @@
  * under a wave, or --decode: the decode shapes alone, 16-bit and 8-bit K / V
  * alike (the default list's, longer and held-out ones: 32768 and 131072 keys,
  * 3000 keys, head sizes 64 / 256, MQA). --bf16: bf16 only (no f16 twin).
- * --splits N: num_splits = N instead of the plan's choice. Paths: "auto" (what ak_attention picks, its
+ * --splits N: num_splits = N instead of the plan's choice; a list (0 = the plan's choice) times each count
+ * in turn on the same inputs, the effective count (whole key tiles) first on the line as splits=N, a count
+ * the plan makes the same as an earlier one skipped. --shape B,HQ,HKV,SKV,D (up to 8): decode entries of
+ * that shape (16-bit and 8-bit K / V) instead of the lists. Paths: "auto" (what ak_attention picks, its
  * kernel named in the JSON from ak_attention_plan_get), "mma" (the mma.sync
  * kernel forced on Hopper), "simt" (a context with matrix_cores off) where
  * asked. --quick: tiny shapes, 3 trials (a harness check on any backend). */
@@ -186,7 +189,9 @@ int main(int argc, char** argv) {
     const char* out = NULL;
     const char* filter = NULL;
     const char* want = "auto";
-    int quick = 0, sweep = 0, decode_only = 0, bf16_only = 0, splits = 0, trials = 0, i, first = 1;
+    int quick = 0, sweep = 0, decode_only = 0, bf16_only = 0, trials = 0, i, first = 1;
+    int splits[32] = { 0 }, nsplits = 1, listed = 0, nshape = 0;
+    entry shapes[16];
     size_t dim = 0;
     ak_context *ctx = NULL, *simt = NULL;
     ak_config cfg;
@@ -206,7 +211,30 @@ int main(int argc, char** argv) {
         else if (!strcmp(argv[i], "--dim") && i + 1 < argc) sweep = 2, dim = (size_t)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--decode")) decode_only = 1;
         else if (!strcmp(argv[i], "--bf16")) bf16_only = 1;
-        else if (!strcmp(argv[i], "--splits") && i + 1 < argc) splits = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--splits") && i + 1 < argc) {
+            const char* sp = argv[++i];
+            nsplits = 0;
+            listed = strchr(sp, ',') != NULL;
+            while (*sp && nsplits < 32) {
+                splits[nsplits++] = atoi(sp);
+                sp = strchr(sp, ',');
+                if (!sp) break;
+                sp++;
+            }
+            if (nsplits == 0) nsplits = 1;
+        } else if (!strcmp(argv[i], "--shape") && i + 1 < argc) {
+            unsigned long v[5] = { 0, 0, 0, 0, 0 };
+            entry e = { "decode", 1, 1, 1, 1, 1, 128, 0, 1, 0, AK_ATTN_BHSD, 0, 0, 0 };
+            if (sscanf(argv[++i], "%lu,%lu,%lu,%lu,%lu", &v[0], &v[1], &v[2], &v[3], &v[4]) != 5 || !v[0] || !v[1] ||
+                !v[2] || !v[3] || !v[4] || v[1] % v[2] || nshape >= 16) {
+                fprintf(stderr, "--shape B,HQ,HKV,SKV,D (HQ a multiple of HKV, up to 8)\n");
+                return 2;
+            }
+            e.b = v[0]; e.hq = v[1]; e.hkv = v[2]; e.skv = v[3]; e.d = v[4];
+            shapes[nshape++] = e;
+            e.name = "decode_kv8"; e.kvt = AK_FP8_E4M3;
+            shapes[nshape++] = e;
+        }
         else if (!strcmp(argv[i], "--path") && i + 1 < argc) want = argv[++i];
         else if (!strcmp(argv[i], "--trials") && i + 1 < argc) trials = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--filter") && i + 1 < argc) filter = argv[++i];
@@ -232,7 +260,8 @@ int main(int argc, char** argv) {
     }
     flush_bytes = dev->l2_bytes ? 2 * dev->l2_bytes : ((size_t)64 << 20);
     if (ak_malloc(ctx, flush_bytes, NULL, &flush) != AK_OK) { fprintf(stderr, "flush: %s\n", ak_last_error()); return 1; }
-    if (sweep == 2) { list = sweep_entries; nlist = dim_make(dim); }
+    if (nshape) { list = shapes; nlist = nshape; }
+    else if (sweep == 2) { list = sweep_entries; nlist = dim_make(dim); }
     else if (sweep) { list = sweep_entries; nlist = sweep_make(); }
     else if (decode_only) { list = decode_entries; nlist = (int)(sizeof decode_entries / sizeof *decode_entries); }
     else if (quick) { list = quick_entries; nlist = (int)(sizeof quick_entries / sizeof *quick_entries); }
@@ -315,9 +344,10 @@ int main(int argc, char** argv) {
                 fprintf(stderr, "%s: allocation: %s\n", label, ak_last_error());
                 return 1;
             }
-            for (pi = 0; pi < 3; pi++) {
-                const char* path = pi == 0 ? "auto" : pi == 1 ? "mma" : "simt";
-                ak_context* c = pi == 2 ? simt : ctx;
+            for (pi = 0; pi < 3 * nsplits; pi++) {
+                const char* path = pi % 3 == 0 ? "auto" : pi % 3 == 1 ? "mma" : "simt";
+                ak_context* c = pi % 3 == 2 ? simt : ctx;
+                int si = pi / 3, sj, dup = 0;
                 ak_attention_args a;
                 ak_attention_plan pl;
                 int n = trials > 0 ? trials : quick ? 3 : en->decode ? 50 : 20, kk, ok = 1;
@@ -325,10 +355,10 @@ int main(int argc, char** argv) {
                 ak_bench_stats s;
                 double tf, gbps = 0.0;
                 /* auto always (the peer matches it); mma on Hopper when asked; simt when asked and the entry says */
-                if (pi == 1 && !(dev->arch_info && dev->arch_info->matrix == AK_MATRIX_WGMMA &&
+                if (pi % 3 == 1 && !(dev->arch_info && dev->arch_info->matrix == AK_MATRIX_WGMMA &&
                                  (!strcmp(want, "mma") || !strcmp(want, "all"))))
                     continue;
-                if (pi == 2 && !(en->simt && (!strcmp(want, "simt") || !strcmp(want, "all")))) continue;
+                if (pi % 3 == 2 && !(en->simt && (!strcmp(want, "simt") || !strcmp(want, "all")))) continue;
                 memset(&a, 0, sizeof a);
                 a.dtype = t;
                 a.batch = en->b; a.heads_q = en->hq; a.heads_kv = en->hkv;
@@ -336,7 +366,7 @@ int main(int argc, char** argv) {
                 a.q = q; a.k = k; a.v = v; a.o = o;
                 if (en->kvt) { a.kv_dtype = en->kvt; a.k_scale = a.v_scale = (const float*)dsc; }
                 a.causal = en->causal;
-                a.num_splits = splits;
+                a.num_splits = splits[si];
                 a.layout = en->layout;
                 if (cu) {
                     a.cu_seqlens_q = a.cu_seqlens_kv = (const int32_t*)dcu;
@@ -348,10 +378,17 @@ int main(int argc, char** argv) {
                     a.page_size = en->page;
                     a.num_pages = npages;
                 }
-                _ak_attn_force_mma = pi == 1;
+                _ak_attn_force_mma = pi % 3 == 1;
                 if (ak_attention_plan_get(c, &a, &pl) != AK_OK) { fprintf(stderr, "%s: plan: %s\n", label, ak_last_error()); return 1; }
+                for (sj = 0; sj < si; sj++) {   /* a count the plan makes the same as an earlier one's: skipped */
+                    ak_attention_args b2 = a;
+                    ak_attention_plan p2;
+                    b2.num_splits = splits[sj];
+                    if (ak_attention_plan_get(c, &b2, &p2) == AK_OK && p2.splits == pl.splits) dup = 1;
+                }
+                if (listed && dup) { _ak_attn_force_mma = 0; continue; }
                 tm = (double*)malloc((size_t)n * sizeof(double));
-                if (pi == 2 && !en->decode && !quick) n = 3; /* the SIMT prefill is slow: a few trials */
+                if (pi % 3 == 2 && !en->decode && !quick) n = 3; /* the SIMT prefill is slow: a few trials */
                 for (kk = 0; kk < 3 + n && ok; kk++) {
                     float ms = 0;
                     ak_memset(c, flush, kk & 0xFF, flush_bytes, NULL);
@@ -368,6 +405,7 @@ int main(int argc, char** argv) {
                 ak_bench_stats_of(tm, n, &s);   /* sorts tm: the samples go into the JSON for report.py's intervals */
                 tf = flops / (s.median * 1e-3) / 1e12;
                 if (en->decode) gbps = kvbytes / (s.median * 1e-3) / 1e9;
+                if (listed) printf("splits=%d%s ", pl.splits, splits[si] == 0 ? "(plan)" : "");
                 printf("%-66s %-4s %-22s %9.4f ms %7.1f TF/s", label, path, pl.kernel, s.median, tf);
                 if (en->decode) printf(" %7.1f GB/s (%.1f%% of copy)", gbps, copy_gbps > 0 ? 100.0 * gbps / copy_gbps : 0.0);
                 printf("\n");

@@ -527,8 +527,43 @@ static void test_kargs_mismatch_refused(void) {
     ak_context_destroy(ctx);
 }
 
+/* The split counts of the NVIDIA decode forms on the H100's row (132 SMs), bf16 q, GQA 4 (32 query heads,
+ * 8 kv heads), one query: the counts the rule gives where an H100 split sweep measured them (bench/NOTES.md,
+ * decode split rule). 16-bit: the fill rule, then >= 2.5 full waves once split; 8-bit: the modelled time. */
+static void test_kargs_attention_decode_splits(void) {
+    static const struct { size_t b, skv, d; int kv8, want; } cs[] = {
+        { 64, 8192, 128, 0, 1 }, { 32, 4096, 128, 0, 1 }, { 8, 32768, 128, 0, 12 }, { 1, 131072, 128, 0, 30 },
+        { 16, 3000, 128, 0, 2 }, { 32, 8192, 64, 0, 1 }, { 32, 4096, 256, 0, 6 }, { 4, 20000, 128, 0, 23 },
+        { 64, 8192, 128, 1, 2 }, { 32, 4096, 128, 1, 1 }, { 8, 32768, 128, 1, 4 }, { 1, 131072, 128, 1, 32 },
+        { 16, 3000, 128, 1, 2 }, { 32, 8192, 64, 1, 1 }, { 32, 4096, 256, 1, 3 }, { 2, 65536, 128, 1, 16 } };
+    ak_context* ctx = akk_context("sm_90");
+    static const float sc[1] = { 1.0f };
+    size_t i;
+    if (!ctx) return;
+    for (i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+        ak_attention_args a;
+        ak_attention_plan pl;
+        memset(&a, 0, sizeof a);
+        a.dtype = AK_BF16;
+        a.batch = cs[i].b; a.heads_q = 32; a.heads_kv = 8; a.seq_q = 1; a.seq_kv = cs[i].skv; a.head_dim = cs[i].d;
+        /* planned, not launched: addresses far apart (the plan checks overlaps and alignment only) */
+        a.q = (const void*)((size_t)1 << 40); a.k = (const void*)((size_t)2 << 40);
+        a.v = (const void*)((size_t)3 << 40); a.o = (void*)((size_t)4 << 40);
+        if (cs[i].kv8) { a.kv_dtype = AK_FP8_E4M3; a.k_scale = a.v_scale = sc; }
+        AKT_OK(ak_attention_plan_get(ctx, &a, &pl));
+        AKT_CHECKF(strstr(pl.kernel, "ak_attn_mmadec") == pl.kernel, "kernel %s", pl.kernel);
+        AKT_CHECKF(pl.splits == cs[i].want, "b%zu x %zu keys d%zu %s: %d splits, want %d", cs[i].b, cs[i].skv, cs[i].d,
+                   cs[i].kv8 ? "8-bit" : "16-bit", pl.splits, cs[i].want);
+        a.num_splits = 7;   /* a count asked for is kept */
+        AKT_OK(ak_attention_plan_get(ctx, &a, &pl));
+        AKT_EQ_INT(pl.splits, 7);
+    }
+    ak_context_destroy(ctx);
+}
+
 void akt_suite_kargs(void) {
     AKT_RUN(test_kargs_table);
     AKT_RUN(test_kargs_every_op_launch);
     AKT_RUN(test_kargs_mismatch_refused);
+    AKT_RUN(test_kargs_attention_decode_splits);
 }
