@@ -1,22 +1,10 @@
 /* kernels/gemm.hip: D = act(alpha op(A) op(B) + beta C + bias) + R, batched
- * (strided), row-major, on the matrix cores through the prelude's fragment
- * layer (ak_mma: MFMA / WMMA / mma.sync) or on plain FMAs (SIMT).
- * Host wrapper, tile table (with the reason of each shape) and CPU reference:
- * ak_gemm in amdkit.h (>>impl:ops-gemm).
- *
- * Block tile BM x BN, k step BK, 256 or 128 threads. Each k step loads the
- * op(A) and op(B) tiles into registers (8 elements along the contiguous
- * dimension: one 16-byte load where the vec flag allows, else element by
- * element, zeros outside) while the previous tiles are multiplied from
- * shared memory (double buffer).
- * Shared layout: k-contiguous rows for the matrix-core path (what ak_mma's
- * load_a / load_b want), m/n-contiguous rows for the SIMT path.
- *
- * flags: bit 0 A transposed, 1 B transposed, 2 D/C/bias/R are f32 (else the
- * input dtype), 3 read C (beta != 0), 4 bias, 5 residual, 6 A 16-byte
- * vectors allowed, 7 same for B, bits 8.. the activation's AK_UNARY_* code
- * (AK_UNARY_NONE: none).
- * Batch b reads A + b sA, B + b sB, ... (blockIdx.z strides over batches). */
+ * (strided), row-major, on the matrix cores (ak_mma: MFMA / WMMA / mma.sync;
+ * NVIDIA 16-bit: the cp.async ring ak_gemm_ring) or on FMAs (SIMT). Host
+ * wrapper, tile table (with reasons), CPU reference: ak_gemm in amdkit.h.
+ * flags: bit 0 A transposed, 1 B transposed, 2 D/C/bias/R f32 (else the
+ * input dtype), 3 read C, 4 bias, 5 residual, 6 / 7 A / B 16-byte vectors
+ * allowed, bits 8.. the AK_UNARY_* activation. Batch b: A + b sA, ... */
 
 // >>host  the flag bits (the host builds them: amdkit.h _AK_GF_*)
 #define AK_GF_TA 1
@@ -398,6 +386,12 @@ AK_INLINE void ak_gr_ldsm(ak_u32 a, ak_u32* r) {
 /* chunk c of row r: KC 128 rows of 64 bytes, else 32 of 256 */
 AK_INLINE void ak_gr_cp(ak_u32 d, const void* p) { asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(d), "l"(p) : "memory"); }
 template <bool KC> AK_INLINE int ak_gr_sw(int r, int c) { return KC ? r * 64 + ((c ^ ((r >> 1) & 3)) << 4) : r * 256 + ((c ^ (r & 7)) << 4); }
+/* a whole tile: thread t's chunks at d + i NT 16 from p + i RS ld */
+template <class T, bool KC, int NT>
+AK_INLINE void ak_gr_copy(ak_u32 d, const T* p, ak_i64 ld) {
+#pragma unroll
+    for (int i = 0; i < 512 / NT; i++) ak_gr_cp(d + i * NT * 16, p + i * (KC ? NT / 4 : NT / 16) * ld);
+}
 /* op(X)'s 128 x 32 tile at (r0, k0) into stage s (NT threads); KC: X[r ld + k]. A thread's
  * chunks are NT / 4 (KC) or NT / 16 rows apart: one pointer, swizzle unchanged */
 template <class T, bool KC, int NT>
@@ -406,11 +400,6 @@ AK_INLINE void ak_gr_load(ak_u32 s, const T* X, ak_i64 ld, bool vec, int r0, int
     const int t = (int)threadIdx.x, r = KC ? t >> 2 : t >> 4, c = KC ? t & 3 : t & 15;
     const T* p = X + (KC ? (ak_i64)(r0 + r) * ld + k0 + 8 * c : (ak_i64)(k0 + r) * ld + r0 + 8 * c);
     const ak_u32 d = s + ak_gr_sw<KC>(r, c);
-    if (vec && r0 + 128 <= R && k0 + 32 <= K) {
-#pragma unroll
-        for (int i = 0; i < 512 / NT; i++) ak_gr_cp(d + i * NT * 16, p + i * RS * ld);
-        return;
-    }
 #pragma unroll
     for (int i = 0; i < 512 / NT; i++) {
         const int gr = r0 + (KC ? r + i * RS : 8 * c), gk = k0 + (KC ? 8 * c : r + i * RS), n = KC ? (gr < R ? K - gk : 0) : (gk < K ? R - gr : 0);
@@ -423,6 +412,18 @@ AK_INLINE void ak_gr_load(ak_u32 s, const T* X, ak_i64 ld, bool vec, int r0, int
                 if (j < n) v[j / 2] |= (ak_u32)((const ak_u16*)q)[j] << (16 * (j % 2));
             asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" ::"r"(d + i * NT * 16), "r"(v[0]), "r"(v[1]), "r"(v[2]), "r"(v[3]) : "memory");
         }
+    }
+}
+/* k half h of a stage: A (4 x 16 rows) and B (NF x 8 columns) fragments by ldmatrix */
+template <bool KCA, bool KCB, int NF, class MM>
+AK_INLINE void ak_gr_frag(ak_u32 sa, ak_u32 sb, int h, typename MM::A* fa, typename MM::B* fb) {
+#pragma unroll
+    for (int i = 0; i < 4; i++) ak_gr_ldsm<!KCA>(KCA ? (sa ^ (h << 5)) + i * 1024 : (sa ^ (i << 5)) + h * 4096, fa[i].r);
+#pragma unroll
+    for (int j = 0; j < NF / 2; j++) {
+        ak_u32 r[4];
+        ak_gr_ldsm<!KCB>(KCB ? (sb ^ (h << 5)) + j * 1024 : (sb ^ (j << 5)) + h * 4096, r);
+        fb[2 * j].r[0] = r[0]; fb[2 * j].r[1] = r[1]; fb[2 * j + 1].r[0] = r[2]; fb[2 * j + 1].r[1] = r[3];
     }
 }
 /* NT / 32 warps of 64 x TN; ldmatrix at a lane's base ^ / + constants */
@@ -444,39 +445,51 @@ AK_INLINE void ak_gemm_ring(AK_GEMM_PARAMS_T(DT), const int m0, const int n0, un
             for (int j = 0; j < NF; j++) MM::zero(acc[i][j]);
         const int nk = (K + 31) / 32;
         __syncthreads(); /* the last batch's epilogue is done */
-        for (int kt = -2, rd = 0, wr = 0; kt < nk; kt++) {
-            if (kt >= 0) {
-                asm volatile("cp.async.wait_group 1;" ::: "memory");
-                __syncthreads(); /* tile kt is in; all warps are done with tile kt - 1 (stage wr) */
-            }
-            if (kt + 2 < nk) {
-                ak_gr_load<T, KCA, NT>(sa0 + wr * TILE, Ab, lda, (flags & AK_GF_VA) != 0, m0, (kt + 2) * 32, M, K);
-                ak_gr_load<T, KCB, NT>(sb0 + wr * TILE, Bb, ldb, (flags & AK_GF_VB) != 0, n0, (kt + 2) * 32, N, K);
-            }
+        /* whole tiles (16-byte rows, block inside M / N, k step inside K): each thread's chunks from one pointer */
+        const int t = (int)threadIdx.x, ra = KCA ? t >> 2 : t >> 4, ca = KCA ? t & 3 : t & 15, rb = KCB ? t >> 2 : t >> 4,
+                  cb = KCB ? t & 3 : t & 15;
+        const T *pa = Ab + (KCA ? (ak_i64)(m0 + ra) * lda + 8 * ca : (ak_i64)ra * lda + m0 + 8 * ca),
+                *pb = Bb + (KCB ? (ak_i64)(n0 + rb) * ldb + 8 * cb : (ak_i64)rb * ldb + n0 + 8 * cb);
+        const ak_u32 da = sa0 + ak_gr_sw<KCA>(ra, ca), db = sb0 + ak_gr_sw<KCB>(rb, cb);
+        const bool wa = (flags & AK_GF_VA) && m0 + 128 <= M, wb = (flags & AK_GF_VB) && n0 + 128 <= N;
+        const int kw = K / 32; /* k tiles inside K */
+        auto load = [&](int kk, int st) {
+            if (wa && kk < kw) ak_gr_copy<T, KCA, NT>(da + st * TILE, pa + (ak_i64)kk * (KCA ? 32 : 32 * lda), lda);
+            else ak_gr_load<T, KCA, NT>(sa0 + st * TILE, Ab, lda, (flags & AK_GF_VA) != 0, m0, kk * 32, M, K);
+            if (wb && kk < kw) ak_gr_copy<T, KCB, NT>(db + st * TILE, pb + (ak_i64)kk * (KCB ? 32 : 32 * ldb), ldb);
+            else ak_gr_load<T, KCB, NT>(sb0 + st * TILE, Bb, ldb, (flags & AK_GF_VB) != 0, n0, kk * 32, N, K);
+        };
+#pragma unroll
+        for (int p = 0; p < S - 1; p++) {
+            if (p < nk) load(p, p);
+            asm volatile("cp.async.commit_group;" ::: "memory");
+        }
+        typename MM::A fa[2][4];
+        typename MM::B fb[2][NF];
+        asm volatile("cp.async.wait_group %0;" ::"n"(S - 2) : "memory");
+        __syncthreads();
+        ak_gr_frag<KCA, KCB, NF, MM>(sa0 + ao, sb0 + bo, 0, fa[0], fb[0]);
+        /* k half 1 of tile kt is read and tile kt + S - 1 requested before the mma of half 0; the barrier (tile
+         * kt + 1 in, every warp done reading stage kt) sits between the two mma halves, so the tensor pipe has
+         * half 0 queued while warps wait there, and half 0 of tile kt + 1 is read before half 1's mma */
+        for (int kt = 0, rd = 0, wr = S - 1; kt < nk; kt++) {
+            const ak_u32 sa = sa0 + rd * TILE + ao, sb = sb0 + rd * TILE + bo;
+            ak_gr_frag<KCA, KCB, NF, MM>(sa, sb, 1, fa[1], fb[1]);
+            if (kt + S - 1 < nk) load(kt + S - 1, wr);
             asm volatile("cp.async.commit_group;" ::: "memory");
             wr = wr == S - 1 ? 0 : wr + 1;
-            if (kt < 0) continue;
-            const ak_u32 sa = sa0 + rd * TILE + ao, sb = sb0 + rd * TILE + bo;
-            typename MM::A fa[2][4]; /* all loads first: asm keeps order */
-            typename MM::B fb[2][NF];
-#pragma unroll
-            for (int h = 0; h < 2; h++) {
-#pragma unroll
-                for (int i = 0; i < 4; i++) ak_gr_ldsm<!KCA>(KCA ? (sa ^ (h << 5)) + i * 1024 : (sa ^ (i << 5)) + h * 4096, fa[h][i].r);
-#pragma unroll
-                for (int j = 0; j < NF / 2; j++) {
-                    ak_u32 r[4];
-                    ak_gr_ldsm<!KCB>(KCB ? (sb ^ (h << 5)) + j * 1024 : (sb ^ (j << 5)) + h * 4096, r);
-                    fb[h][2 * j].r[0] = r[0]; fb[h][2 * j].r[1] = r[1]; fb[h][2 * j + 1].r[0] = r[2]; fb[h][2 * j + 1].r[1] = r[3];
-                }
-            }
-#pragma unroll
-            for (int h = 0; h < 2; h++)
-#pragma unroll
-                for (int i = 0; i < 4; i++)
-#pragma unroll
-                    for (int j = 0; j < NF; j++) MM::mma(acc[i][j], fa[h][i], fb[h][j]);
             rd = rd == S - 1 ? 0 : rd + 1;
+#pragma unroll
+            for (int i = 0; i < 4; i++)
+#pragma unroll
+                for (int j = 0; j < NF; j++) MM::mma(acc[i][j], fa[0][i], fb[0][j]);
+            asm volatile("cp.async.wait_group %0;" ::"n"(S - 2) : "memory");
+            __syncthreads();
+            ak_gr_frag<KCA, KCB, NF, MM>(sa0 + rd * TILE + ao, sb0 + rd * TILE + bo, 0, fa[0], fb[0]);
+#pragma unroll
+            for (int i = 0; i < 4; i++)
+#pragma unroll
+                for (int j = 0; j < NF; j++) MM::mma(acc[i][j], fa[1][i], fb[1][j]);
         }
         asm volatile("cp.async.wait_group 0;" ::: "memory");
         void* Db = (void*)ak_gemm_off(D, sD, b, o32, DT::SIZE);
@@ -553,19 +566,14 @@ AK_INLINE int ak_gemm_tm(void) { int tm, tn; ak_gemm_tile_of_block(tm, tn); retu
 AK_INLINE int ak_gemm_tn(void) { int tm, tn; ak_gemm_tile_of_block(tm, tn); return tn; }
 #define AK_GEMM_ORIGIN(BM, BN) ak_gemm_tm() * (BM), ak_gemm_tn() * (BN)
 
-/* ---- Hopper TF32 path (sm_90a): wgmma from a 4-stage cp.async ring --------
- * (f32 as TF32 only: f16 / bf16 run kernels/gemm_sm90.hip). 128 x BN block tile, k step 64 (f16 / bf16) or 32 (f32 as TF32: wgmma
- * ignores the low 13 mantissa bits of each fp32 operand), two consumer warpgroups (rows 0..63 and
- * 64..127), both of which also issue the cp.async copies. A must be
- * k-contiguous (not transposed) and B k-contiguous (transposed: stored N x K),
- * both with 16-byte bases, rows and batch strides (the host checks; any M,
- * N, K: cp.async zero-fills past the edges). Tiles are stored 128-byte swizzled (ak_sw128)
- * so wgmma reads them without bank conflicts. Prefetch distance 2 tiles with
- * one wgmma group in flight: at step kt the copy of tile kt + 2 goes into the
- * stage tile kt - 2 used, whose wgmma has completed (wait<1> at kt - 1, then
- * the barrier). Epilogue: accumulators staged in shared memory (row stride
- * BN + 4: no bank conflicts), then ak_gemm_epi (coalesced). Dynamic shared
- * memory: 4 (128 + BN) 128 + 1024 bytes (the host passes it). */
+/* ---- Hopper TF32 (sm_90a; f16 / bf16: kernels/gemm_sm90.hip): wgmma from a
+ * 4-stage cp.async ring, 128 x BN tile, k step 32, two consumer warpgroups
+ * that also copy. A k-contiguous, B stored N x K, 16-byte bases / rows /
+ * strides (host checks; cp.async zero-fills past edges). ak_sw128 tiles.
+ * Prefetch 2 tiles ahead, one wgmma group in flight: the copy of kt + 2
+ * reuses kt - 2's stage after wait<1> at kt - 1 and the barrier. Epilogue
+ * via shared memory (stride BN + 4), ak_gemm_epi. Dynamic shared memory:
+ * 4 (128 + BN) 128 + 1024 bytes. */
 template <class DT> struct ak_gemm_is_f16 { enum { V = 0 }; };
 template <> struct ak_gemm_is_f16<ak_f16_t> { enum { V = 1 }; };
 #if defined(AK_WGMMA)
@@ -666,13 +674,11 @@ AK_INLINE void ak_gemm_wgmma_or_generic(AK_GEMM_PARAMS_T(DT)) {
     }
 
 /* ---- decode shapes: M <= 16 rows, B stored N x K (k-contiguous) ---------
- * A GEMM with few rows is a read of B: each warp owns 2 columns n and
- * streams their k-contiguous rows of B with 16-byte loads (4 in flight per
- * lane per 512-wide k chunk), against the A chunk staged once per block in
- * shared memory as fp32; then a butterfly sum per (row, column) and the
- * epilogue. 8 warps = 16 columns per block, so even N = 4096 gives 256
- * blocks. Needs B 16-byte aligned with ldb and the batch stride a multiple
- * of 8 elements (the host checks; a K tail is handled element-wise). */
+ * A read of B: each warp streams 2 columns' rows of B with 16-byte loads (4
+ * in flight a lane per 512-wide k chunk) against the A chunk staged as fp32
+ * in shared memory, then a butterfly sum and the epilogue. 8 warps = 16
+ * columns a block. B 16-byte aligned, ldb and batch stride multiples of 8
+ * (host checks); K tail element-wise. */
 template <class DT>
 AK_INLINE void ak_gemm_skinny(AK_GEMM_PARAMS_T(DT)) {
     typedef typename DT::T T;
@@ -746,14 +752,11 @@ AK_INLINE void ak_gemm_skinny(AK_GEMM_PARAMS_T(DT)) {
         ak_gemm_skinny<DT>(AK_GEMM_ARGS);                                \
     }
 
-/* ---- a few rows times a matrix stored K x N (n-contiguous): M <= 16 -------
- * (x @ W of a decode step, W stored K x N). A block owns 8 columns: 2
- * column threads of 4 (16-byte loads of B's rows where VB says) x blockDim / 2
- * k lanes; a thread walks rows k = lane, lane + lanes, ... 8 at a time into
- * 4 x M fp32 sums, then a butterfly over the wave and the waves' partials in
- * wave order (the same sum every run). Exact fp32. 4 waves a block, along
- * grid x. Its own kernel: ~170 registers a thread, which the gemv kernel's
- * occupancy must not pay. */
+/* ---- a few rows times W stored K x N (n-contiguous): M <= 16 ----------
+ * A block owns 8 columns: 2 column threads of 4 (16-byte loads where VB
+ * says) x blockDim / 2 k lanes walking k 8 at a time into 4 x M fp32 sums,
+ * then a butterfly and the waves' partials in wave order (same sum every
+ * run). 4 waves a block. Own kernel: ~170 registers, not the gemv's. */
 template <class DT>
 AK_INLINE void ak_gemm_gemvn(AK_GEMM_PARAMS_T(DT)) {
     typedef typename DT::T T;
@@ -838,13 +841,10 @@ AK_INLINE void ak_gemm_gemvn(AK_GEMM_PARAMS_T(DT)) {
 }
 
 /* ---- matrix-vector: N = 1 with A k-contiguous, or M = 1 with B stored N x K -
- * Each output is the dot product of one k-contiguous matrix row (a row of A,
- * or of B stored N x K) with the vector (B's column, or A's row; any element
- * stride). One wave per output, 4 waves a block; a lane reads 8 consecutive
- * elements per step (16-byte loads where the row is aligned), 8 fp32 partial
- * sums added pairwise, then over the wave (exact f32 inputs, fp32 products).
- * The matrix is read once; the vector comes from L2. Rows index blocks along
- * grid x (then y). */
+ * One wave per output (a k-contiguous row with the vector, any element
+ * stride), 4 waves a block; a lane reads 8 consecutive elements a step
+ * (16-byte where aligned), 8 fp32 partials added pairwise, then over the
+ * wave. Matrix read once; vector from L2. Rows along grid x (then y). */
 template <class DT>
 AK_INLINE void ak_gemm_gemv(AK_GEMM_PARAMS_T(DT)) {
     typedef typename DT::T T;
@@ -942,20 +942,13 @@ AK_INLINE void ak_gemm_splitk_fin(const float* W, int splits, const void* C, voi
     }
 
 /* ---- int8: D = epilogue(sa sb (A B^T)) or the int32 sums, A m x k, B n x k -
- * ak_mma_i8 is ak_mma's interface for int8 fragments with int32
- * accumulators (C::v[e] an int). Its byte layouts are the 16-bit
- * instructions' with k doubled, so the 16-bit tile's shared rows (BK = 64
- * bytes + 16 of padding = 80-byte rows) serve unchanged:
- *   mma.sync m16n8k32 s8 (sm_80+): 4 bytes (k 4t..4t+3) where m16n8k16 has
- *     2 halves: the same ldmatrix.b16 addresses with 16-byte k offsets;
- *   MFMA v_mfma_i32_32x32x8i8 (gfx908 / gfx90a, 4 bytes a lane), _32x32x16_i8
- *     (gfx94x, 8), _32x32x32_i8 (gfx950, 16): ak_lay_mfma32x32x* with KL
- *     bytes, the f32 accumulator layout;
- *   WMMA v_wmma_i32_16x16x16_iu8 (gfx11: 16 bytes a lane, the halves of the
- *     wave repeat; gfx12: 8 bytes, lane group g k 8g .. 8g + 7 as for f16),
- *     signed A and B, no clamp.
- * Targets without any (OK = 0; the host refuses int8 there) run a plain
- * loop per output, correct and slow. */
+ * ak_mma_i8: ak_mma for int8 fragments, int32 accumulators. Byte layouts are
+ * the 16-bit ones with k doubled, so the 16-bit tile's 80-byte shared rows
+ * serve unchanged: mma.sync m16n8k32 s8 (sm_80+); MFMA i32 32x32x8 / x16 /
+ * x32 i8 (gfx908-90a / gfx94x / gfx950; ak_lay_mfma32x32x* with KL bytes);
+ * WMMA i32 16x16x16 iu8 (gfx11: 16 bytes a lane, halves repeat; gfx12: 8,
+ * lane group g k 8g..8g+7), signed, no clamp. Without any (OK = 0; the host
+ * refuses int8) a plain loop per output. */
 #if defined(AK_MMA_MFMA)
 struct ak_mma_i8 : ak_mfma32_c {
 #if defined(__gfx950__)
