@@ -17351,13 +17351,10 @@ static const char _ak_src_gemm[] =
     "}\n"
     "\n"
     "/* ---- SIMT path: NT threads, each 8 x 8 outputs as 2 x 2 fragments of 4 x 4 -\n"
-    " * Thread (tx, ty) of the TX x TY grid owns rows ty 4 + {0..3} and (with 8\n"
-    " * rows a thread) TY 4 + ty 4 + {0..3}, columns tx 4 + {0..3} and BN / 2 + tx 4 + {0..3}: per k it\n"
-    " * reads 4 four-element vectors from the m- / n-contiguous shared slabs (A:\n"
-    " * two addresses per warp, broadcast; B: consecutive 16-byte pieces, no bank\n"
-    " * conflict) for 64 FMAs. A plain D = alpha A B is stored from registers\n"
-    " * (4-element vectors where D allows); other epilogues stage rows through\n"
-    " * shared memory for ak_gemm_epi. */\n"
+    " * Thread (tx, ty) owns rows ty 4 + {0..3}, TY 4 + ty 4 + {0..3} and columns\n"
+    " * tx 4 + {0..3}, BN / 2 + tx 4 + {0..3}: per k 4 four-element vector reads\n"
+    " * of the m- / n-contiguous slabs (no bank conflict) for 64 FMAs. Plain\n"
+    " * D = alpha A B stored from registers; other epilogues via ak_gemm_epi. */\n"
     "template <class DT>\n"
     "AK_INLINE void ak_gemm_ld4s(const typename DT::T* p, float* d) {\n"
     "    if constexpr (DT::SIZE == 4) {\n"
@@ -17476,7 +17473,7 @@ static const char _ak_src_gemm[] =
     "/* chunk c of row r: KC 128 rows of 64 bytes, else 32 of 256 */\n"
     "AK_INLINE void ak_gr_cp(ak_u32 d, const void* p) { asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\" ::\"r\"(d), \"l\"(p) : \"memory\"); }\n"
     "template <bool KC> AK_INLINE int ak_gr_sw(int r, int c) { return KC ? r * 64 + ((c ^ ((r >> 1) & 3)) << 4) : r * 256 + ((c ^ (r & 7)) << 4); }\n"
-    "/* a whole tile: thread t's chunks at d + i NT 16 from p + i RS ld */\n"
+    "/* a whole tile: chunks at d + i NT 16 from p + i RS ld */\n"
     "template <class T, bool KC, int NT>\n"
     "AK_INLINE void ak_gr_copy(ak_u32 d, const T* p, ak_i64 ld) {\n"
     "#pragma unroll\n"
@@ -17490,6 +17487,7 @@ static const char _ak_src_gemm[] =
     "    const int t = (int)threadIdx.x, r = KC ? t >> 2 : t >> 4, c = KC ? t & 3 : t & 15;\n"
     "    const T* p = X + (KC ? (ak_i64)(r0 + r) * ld + k0 + 8 * c : (ak_i64)(k0 + r) * ld + r0 + 8 * c);\n"
     "    const ak_u32 d = s + ak_gr_sw<KC>(r, c);\n"
+    "    if (vec && r0 + 128 <= R && k0 + 32 <= K) return ak_gr_copy<T, KC, NT>(d, p, ld);\n"
     "#pragma unroll\n"
     "    for (int i = 0; i < 512 / NT; i++) {\n"
     "        const int gr = r0 + (KC ? r + i * RS : 8 * c), gk = k0 + (KC ? 8 * c : r + i * RS), n = KC ? (gr < R ? K - gk : 0) : (gk < K ? R - gr : 0);\n"
@@ -17521,7 +17519,7 @@ static const char _ak_src_gemm[] =
     "AK_INLINE void ak_gemm_ring(AK_GEMM_PARAMS_T(DT), const int m0, const int n0, unsigned char* smem) {\n"
     "    typedef ak_mma<DT, false> MM;\n"
     "    typedef typename DT::T T;\n"
-    "    enum { S = 3, TILE = 8192, TN = NT == 128 ? 64 : 32, NF = TN / 8, WN = 128 / TN };\n"
+    "    enum { S = 3, TILE = 8192, TN = NT == 128 ? 64 : 32, NF = TN / 8, WN = 128 / TN, PIPE = NT == 128 };\n"
     "    const int l = ak_lane(), w = ak_wave_id(), wm = w / WN, wn = w % WN, o32 = (flags & AK_GF_OUT32) ? 1 : 0;\n"
     "    const ak_u32 sa0 = ak_smem_addr(smem), sb0 = sa0 + S * TILE;\n"
     "    const ak_u32 ao = KCA ? ak_gr_sw<true>(wm * 64 + l % 16, l / 16) : ak_gr_sw<false>(l % 8 + 8 * (l / 16), wm * 8 + (l / 8) % 2);\n"
@@ -17535,7 +17533,7 @@ static const char _ak_src_gemm[] =
     "            for (int j = 0; j < NF; j++) MM::zero(acc[i][j]);\n"
     "        const int nk = (K + 31) / 32;\n"
     "        __syncthreads(); /* the last batch's epilogue is done */\n"
-    "        /* whole tiles (16-byte rows, block inside M / N, k step inside K): each thread's chunks from one pointer */\n"
+    "        /* whole tiles (ak_gr_load's test): pointers kept */\n"
     "        const int t = (int)threadIdx.x, ra = KCA ? t >> 2 : t >> 4, ca = KCA ? t & 3 : t & 15, rb = KCB ? t >> 2 : t >> 4,\n"
     "                  cb = KCB ? t & 3 : t & 15;\n"
     "        const T *pa = Ab + (KCA ? (ak_i64)(m0 + ra) * lda + 8 * ca : (ak_i64)ra * lda + m0 + 8 * ca),\n"
@@ -17543,10 +17541,10 @@ static const char _ak_src_gemm[] =
     "        const ak_u32 da = sa0 + ak_gr_sw<KCA>(ra, ca), db = sb0 + ak_gr_sw<KCB>(rb, cb);\n"
     "        const bool wa = (flags & AK_GF_VA) && m0 + 128 <= M, wb = (flags & AK_GF_VB) && n0 + 128 <= N;\n"
     "        const int kw = K / 32; /* k tiles inside K */\n"
-    "        auto load = [&](int kk, int st) {\n"
-    "            if (wa && kk < kw) ak_gr_copy<T, KCA, NT>(da + st * TILE, pa + (ak_i64)kk * (KCA ? 32 : 32 * lda), lda);\n"
+    "        auto load = [&](int kk, int st) { /* mma_l: none kept */\n"
+    "            if (PIPE && wa && kk < kw) ak_gr_copy<T, KCA, NT>(da + st * TILE, pa + (ak_i64)kk * (KCA ? 32 : 32 * lda), lda);\n"
     "            else ak_gr_load<T, KCA, NT>(sa0 + st * TILE, Ab, lda, (flags & AK_GF_VA) != 0, m0, kk * 32, M, K);\n"
-    "            if (wb && kk < kw) ak_gr_copy<T, KCB, NT>(db + st * TILE, pb + (ak_i64)kk * (KCB ? 32 : 32 * ldb), ldb);\n"
+    "            if (PIPE && wb && kk < kw) ak_gr_copy<T, KCB, NT>(db + st * TILE, pb + (ak_i64)kk * (KCB ? 32 : 32 * ldb), ldb);\n"
     "            else ak_gr_load<T, KCB, NT>(sb0 + st * TILE, Bb, ldb, (flags & AK_GF_VB) != 0, n0, kk * 32, N, K);\n"
     "        };\n"
     "#pragma unroll\n"
@@ -17559,13 +17557,18 @@ static const char _ak_src_gemm[] =
     "        asm volatile(\"cp.async.wait_group %0;\" ::\"n\"(S - 2) : \"memory\");\n"
     "        __syncthreads();\n"
     "        ak_gr_frag<KCA, KCB, NF, MM>(sa0 + ao, sb0 + bo, 0, fa[0], fb[0]);\n"
-    "        /* k half 1 of tile kt is read and tile kt + S - 1 requested before the mma of half 0; the barrier (tile\n"
-    "         * kt + 1 in, every warp done reading stage kt) sits between the two mma halves, so the tensor pipe has\n"
-    "         * half 0 queued while warps wait there, and half 0 of tile kt + 1 is read before half 1's mma */\n"
+    "        /* PIPE: half 1 of tile kt read, tile kt + S - 1 requested, half 0's mma; the barrier (tile kt + 1 in,\n"
+    "         * stage kt read by all) between the mma halves keeps half 0 queued while warps wait there */\n"
     "        for (int kt = 0, rd = 0, wr = S - 1; kt < nk; kt++) {\n"
     "            const ak_u32 sa = sa0 + rd * TILE + ao, sb = sb0 + rd * TILE + bo;\n"
+    "            if constexpr (!PIPE) { /* mma_l (128 registers) */\n"
+    "                asm volatile(\"cp.async.wait_group %0;\" ::\"n\"(S - 2) : \"memory\");\n"
+    "                __syncthreads();\n"
+    "                if (kt + S - 1 < nk) load(kt + S - 1, wr);\n"
+    "                ak_gr_frag<KCA, KCB, NF, MM>(sa, sb, 0, fa[0], fb[0]);\n"
+    "            }\n"
     "            ak_gr_frag<KCA, KCB, NF, MM>(sa, sb, 1, fa[1], fb[1]);\n"
-    "            if (kt + S - 1 < nk) load(kt + S - 1, wr);\n"
+    "            if (PIPE && kt + S - 1 < nk) load(kt + S - 1, wr);\n"
     "            asm volatile(\"cp.async.commit_group;\" ::: \"memory\");\n"
     "            wr = wr == S - 1 ? 0 : wr + 1;\n"
     "            rd = rd == S - 1 ? 0 : rd + 1;\n"
@@ -17573,9 +17576,11 @@ static const char _ak_src_gemm[] =
     "            for (int i = 0; i < 4; i++)\n"
     "#pragma unroll\n"
     "                for (int j = 0; j < NF; j++) MM::mma(acc[i][j], fa[0][i], fb[0][j]);\n"
-    "            asm volatile(\"cp.async.wait_group %0;\" ::\"n\"(S - 2) : \"memory\");\n"
-    "            __syncthreads();\n"
-    "            ak_gr_frag<KCA, KCB, NF, MM>(sa0 + rd * TILE + ao, sb0 + rd * TILE + bo, 0, fa[0], fb[0]);\n"
+    "            if constexpr (PIPE) {\n"
+    "                asm volatile(\"cp.async.wait_group %0;\" ::\"n\"(S - 2) : \"memory\");\n"
+    "                __syncthreads();\n"
+    "                ak_gr_frag<KCA, KCB, NF, MM>(sa0 + rd * TILE + ao, sb0 + rd * TILE + bo, 0, fa[0], fb[0]);\n"
+    "            }\n"
     "#pragma unroll\n"
     "            for (int i = 0; i < 4; i++)\n"
     "#pragma unroll\n"
@@ -23565,7 +23570,7 @@ static inline void _ak_kargs_binary(_ak_kargs* kargs_, const void* x, const void
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_binary);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, z); ak_args_i64(a_, n); ak_args_i32(a_, op);
 }
-/* kernels/gemm.hip:672 NAME (macro AK_GEMM_WGMMA) */
+/* kernels/gemm.hip:677 NAME (macro AK_GEMM_WGMMA) */
 static inline void _ak_kargs_gemm_wgmma(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t K, int64_t lda,
                                         int64_t ldb, int64_t ldc, int64_t ldd, int64_t ldr, int64_t sA, int64_t sB, int64_t sC, int64_t sD, int64_t sR, int32_t batch, float alpha, float beta,
                                         int32_t flags, float ap) {
@@ -23574,14 +23579,14 @@ static inline void _ak_kargs_gemm_wgmma(_ak_kargs* kargs_, const void* A, const 
     ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB); ak_args_i64(a_, sC); ak_args_i64(a_, sD);
     ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm.hip:938 NAME (macro AK_GEMM_SPLITK_FIN) */
+/* kernels/gemm.hip:943 NAME (macro AK_GEMM_SPLITK_FIN) */
 static inline void _ak_kargs_gemm_splitk_fin(_ak_kargs* kargs_, const void* W, int32_t splits, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int64_t ldc, int64_t ldd,
                                              int64_t ldr, float alpha, float beta, int32_t flags, float ap) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_gemm_splitk_fin);
     ak_args_ptr(a_, W); ak_args_i32(a_, splits); ak_args_ptr(a_, C); ak_args_ptr(a_, D); ak_args_ptr(a_, bias); ak_args_ptr(a_, R); ak_args_i32(a_, M); ak_args_i32(a_, N); ak_args_i64(a_, ldc);
     ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm.hip:1206 NAME (macro AK_GEMM_I8) */
+/* kernels/gemm.hip:1211 NAME (macro AK_GEMM_I8) */
 static inline void _ak_kargs_gemm_i8(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, const void* sa, const void* sb, int32_t M, int32_t N,
                                      int32_t K, int64_t lda, int64_t ldb, int64_t ldc, int64_t ldd, int64_t ldr, int64_t sA, int64_t sB, int64_t sC, int64_t sD, int64_t sR, int32_t batch,
                                      float alpha, float beta, int32_t flags, float ap) {
@@ -23837,15 +23842,15 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_conv_dw _AK_KIF_conv_igemm
 #define _ak_kargs_scale _ak_kargs_axpy   /* kernels/elementwise.hip:58 ak_scale_f32: the same list */
 #define _AK_KIF_scale _AK_KIF_axpy
-#define _ak_kargs_gemm_skinny _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:751 NAME (macro AK_GEMM_SKINNY): the same list */
+#define _ak_kargs_gemm_skinny _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:756 NAME (macro AK_GEMM_SKINNY): the same list */
 #define _AK_KIF_gemm_skinny _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:913 NAME (macro AK_GEMM_GEMV): the same list */
+#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:918 NAME (macro AK_GEMM_GEMV): the same list */
 #define _AK_KIF_gemm_gemv _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:917 NAME (macro AK_GEMM_GEMVN): the same list */
+#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:922 NAME (macro AK_GEMM_GEMVN): the same list */
 #define _AK_KIF_gemm_gemvn _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_mma _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:1221 NAME (macro AK_GEMM_MMA): the same list */
+#define _ak_kargs_gemm_mma _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:1226 NAME (macro AK_GEMM_MMA): the same list */
 #define _AK_KIF_gemm_mma _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:1225 NAME (macro AK_GEMM_SIMT): the same list */
+#define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:1230 NAME (macro AK_GEMM_SIMT): the same list */
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_cdna _ak_kargs_gemm_wgmma   /* kernels/gemm_cdna.hip:292 NAME (macro AK_GEMM_CDNA): the same list */
 #define _AK_KIF_gemm_cdna _AK_KIF_gemm_wgmma

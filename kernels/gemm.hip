@@ -261,13 +261,10 @@ AK_INLINE void ak_gemm_mma(AK_GEMM_PARAMS_T(DT), const int m0, const int n0) {
 }
 
 /* ---- SIMT path: NT threads, each 8 x 8 outputs as 2 x 2 fragments of 4 x 4 -
- * Thread (tx, ty) of the TX x TY grid owns rows ty 4 + {0..3} and (with 8
- * rows a thread) TY 4 + ty 4 + {0..3}, columns tx 4 + {0..3} and BN / 2 + tx 4 + {0..3}: per k it
- * reads 4 four-element vectors from the m- / n-contiguous shared slabs (A:
- * two addresses per warp, broadcast; B: consecutive 16-byte pieces, no bank
- * conflict) for 64 FMAs. A plain D = alpha A B is stored from registers
- * (4-element vectors where D allows); other epilogues stage rows through
- * shared memory for ak_gemm_epi. */
+ * Thread (tx, ty) owns rows ty 4 + {0..3}, TY 4 + ty 4 + {0..3} and columns
+ * tx 4 + {0..3}, BN / 2 + tx 4 + {0..3}: per k 4 four-element vector reads
+ * of the m- / n-contiguous slabs (no bank conflict) for 64 FMAs. Plain
+ * D = alpha A B stored from registers; other epilogues via ak_gemm_epi. */
 template <class DT>
 AK_INLINE void ak_gemm_ld4s(const typename DT::T* p, float* d) {
     if constexpr (DT::SIZE == 4) {
@@ -386,7 +383,7 @@ AK_INLINE void ak_gr_ldsm(ak_u32 a, ak_u32* r) {
 /* chunk c of row r: KC 128 rows of 64 bytes, else 32 of 256 */
 AK_INLINE void ak_gr_cp(ak_u32 d, const void* p) { asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(d), "l"(p) : "memory"); }
 template <bool KC> AK_INLINE int ak_gr_sw(int r, int c) { return KC ? r * 64 + ((c ^ ((r >> 1) & 3)) << 4) : r * 256 + ((c ^ (r & 7)) << 4); }
-/* a whole tile: thread t's chunks at d + i NT 16 from p + i RS ld */
+/* a whole tile: chunks at d + i NT 16 from p + i RS ld */
 template <class T, bool KC, int NT>
 AK_INLINE void ak_gr_copy(ak_u32 d, const T* p, ak_i64 ld) {
 #pragma unroll
@@ -400,6 +397,7 @@ AK_INLINE void ak_gr_load(ak_u32 s, const T* X, ak_i64 ld, bool vec, int r0, int
     const int t = (int)threadIdx.x, r = KC ? t >> 2 : t >> 4, c = KC ? t & 3 : t & 15;
     const T* p = X + (KC ? (ak_i64)(r0 + r) * ld + k0 + 8 * c : (ak_i64)(k0 + r) * ld + r0 + 8 * c);
     const ak_u32 d = s + ak_gr_sw<KC>(r, c);
+    if (vec && r0 + 128 <= R && k0 + 32 <= K) return ak_gr_copy<T, KC, NT>(d, p, ld);
 #pragma unroll
     for (int i = 0; i < 512 / NT; i++) {
         const int gr = r0 + (KC ? r + i * RS : 8 * c), gk = k0 + (KC ? 8 * c : r + i * RS), n = KC ? (gr < R ? K - gk : 0) : (gk < K ? R - gr : 0);
@@ -431,7 +429,7 @@ template <class DT, bool KCA, bool KCB, int NT>
 AK_INLINE void ak_gemm_ring(AK_GEMM_PARAMS_T(DT), const int m0, const int n0, unsigned char* smem) {
     typedef ak_mma<DT, false> MM;
     typedef typename DT::T T;
-    enum { S = 3, TILE = 8192, TN = NT == 128 ? 64 : 32, NF = TN / 8, WN = 128 / TN };
+    enum { S = 3, TILE = 8192, TN = NT == 128 ? 64 : 32, NF = TN / 8, WN = 128 / TN, PIPE = NT == 128 };
     const int l = ak_lane(), w = ak_wave_id(), wm = w / WN, wn = w % WN, o32 = (flags & AK_GF_OUT32) ? 1 : 0;
     const ak_u32 sa0 = ak_smem_addr(smem), sb0 = sa0 + S * TILE;
     const ak_u32 ao = KCA ? ak_gr_sw<true>(wm * 64 + l % 16, l / 16) : ak_gr_sw<false>(l % 8 + 8 * (l / 16), wm * 8 + (l / 8) % 2);
@@ -445,7 +443,7 @@ AK_INLINE void ak_gemm_ring(AK_GEMM_PARAMS_T(DT), const int m0, const int n0, un
             for (int j = 0; j < NF; j++) MM::zero(acc[i][j]);
         const int nk = (K + 31) / 32;
         __syncthreads(); /* the last batch's epilogue is done */
-        /* whole tiles (16-byte rows, block inside M / N, k step inside K): each thread's chunks from one pointer */
+        /* whole tiles (ak_gr_load's test): pointers kept */
         const int t = (int)threadIdx.x, ra = KCA ? t >> 2 : t >> 4, ca = KCA ? t & 3 : t & 15, rb = KCB ? t >> 2 : t >> 4,
                   cb = KCB ? t & 3 : t & 15;
         const T *pa = Ab + (KCA ? (ak_i64)(m0 + ra) * lda + 8 * ca : (ak_i64)ra * lda + m0 + 8 * ca),
@@ -453,10 +451,10 @@ AK_INLINE void ak_gemm_ring(AK_GEMM_PARAMS_T(DT), const int m0, const int n0, un
         const ak_u32 da = sa0 + ak_gr_sw<KCA>(ra, ca), db = sb0 + ak_gr_sw<KCB>(rb, cb);
         const bool wa = (flags & AK_GF_VA) && m0 + 128 <= M, wb = (flags & AK_GF_VB) && n0 + 128 <= N;
         const int kw = K / 32; /* k tiles inside K */
-        auto load = [&](int kk, int st) {
-            if (wa && kk < kw) ak_gr_copy<T, KCA, NT>(da + st * TILE, pa + (ak_i64)kk * (KCA ? 32 : 32 * lda), lda);
+        auto load = [&](int kk, int st) { /* mma_l: none kept */
+            if (PIPE && wa && kk < kw) ak_gr_copy<T, KCA, NT>(da + st * TILE, pa + (ak_i64)kk * (KCA ? 32 : 32 * lda), lda);
             else ak_gr_load<T, KCA, NT>(sa0 + st * TILE, Ab, lda, (flags & AK_GF_VA) != 0, m0, kk * 32, M, K);
-            if (wb && kk < kw) ak_gr_copy<T, KCB, NT>(db + st * TILE, pb + (ak_i64)kk * (KCB ? 32 : 32 * ldb), ldb);
+            if (PIPE && wb && kk < kw) ak_gr_copy<T, KCB, NT>(db + st * TILE, pb + (ak_i64)kk * (KCB ? 32 : 32 * ldb), ldb);
             else ak_gr_load<T, KCB, NT>(sb0 + st * TILE, Bb, ldb, (flags & AK_GF_VB) != 0, n0, kk * 32, N, K);
         };
 #pragma unroll
@@ -469,13 +467,18 @@ AK_INLINE void ak_gemm_ring(AK_GEMM_PARAMS_T(DT), const int m0, const int n0, un
         asm volatile("cp.async.wait_group %0;" ::"n"(S - 2) : "memory");
         __syncthreads();
         ak_gr_frag<KCA, KCB, NF, MM>(sa0 + ao, sb0 + bo, 0, fa[0], fb[0]);
-        /* k half 1 of tile kt is read and tile kt + S - 1 requested before the mma of half 0; the barrier (tile
-         * kt + 1 in, every warp done reading stage kt) sits between the two mma halves, so the tensor pipe has
-         * half 0 queued while warps wait there, and half 0 of tile kt + 1 is read before half 1's mma */
+        /* PIPE: half 1 of tile kt read, tile kt + S - 1 requested, half 0's mma; the barrier (tile kt + 1 in,
+         * stage kt read by all) between the mma halves keeps half 0 queued while warps wait there */
         for (int kt = 0, rd = 0, wr = S - 1; kt < nk; kt++) {
             const ak_u32 sa = sa0 + rd * TILE + ao, sb = sb0 + rd * TILE + bo;
+            if constexpr (!PIPE) { /* mma_l (128 registers) */
+                asm volatile("cp.async.wait_group %0;" ::"n"(S - 2) : "memory");
+                __syncthreads();
+                if (kt + S - 1 < nk) load(kt + S - 1, wr);
+                ak_gr_frag<KCA, KCB, NF, MM>(sa, sb, 0, fa[0], fb[0]);
+            }
             ak_gr_frag<KCA, KCB, NF, MM>(sa, sb, 1, fa[1], fb[1]);
-            if (kt + S - 1 < nk) load(kt + S - 1, wr);
+            if (PIPE && kt + S - 1 < nk) load(kt + S - 1, wr);
             asm volatile("cp.async.commit_group;" ::: "memory");
             wr = wr == S - 1 ? 0 : wr + 1;
             rd = rd == S - 1 ? 0 : rd + 1;
@@ -483,9 +486,11 @@ AK_INLINE void ak_gemm_ring(AK_GEMM_PARAMS_T(DT), const int m0, const int n0, un
             for (int i = 0; i < 4; i++)
 #pragma unroll
                 for (int j = 0; j < NF; j++) MM::mma(acc[i][j], fa[0][i], fb[0][j]);
-            asm volatile("cp.async.wait_group %0;" ::"n"(S - 2) : "memory");
-            __syncthreads();
-            ak_gr_frag<KCA, KCB, NF, MM>(sa0 + rd * TILE + ao, sb0 + rd * TILE + bo, 0, fa[0], fb[0]);
+            if constexpr (PIPE) {
+                asm volatile("cp.async.wait_group %0;" ::"n"(S - 2) : "memory");
+                __syncthreads();
+                ak_gr_frag<KCA, KCB, NF, MM>(sa0 + rd * TILE + ao, sb0 + rd * TILE + bo, 0, fa[0], fb[0]);
+            }
 #pragma unroll
             for (int i = 0; i < 4; i++)
 #pragma unroll
