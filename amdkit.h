@@ -20579,11 +20579,14 @@ static const char _ak_src_loss[] =
     "//\n"
     "// ak_loss_<dt>: input [rows][cols] against target (the same shape, one row of\n"
     "// cols values broadcast over the rows (tb 1), or one value per row (tb 2)).\n"
-    "// Block b takes elements [b chunk, (b + 1) chunk) in steps of 4 per thread\n"
-    "// (16-byte loads of input, and of target when it has the same shape); with\n"
-    "// `elem` set it writes every element's loss (fp32), else its block sum to\n"
-    "// part[b]. ak_loss_finish adds part[0..nparts) in a fixed order in double\n"
-    "// and writes sum x scale (mean: 1 / n, batchmean: 1 / rows): deterministic.\n"
+    "// Block b takes elements [b chunk, (b + 1) chunk) (chunk a multiple of 4) in\n"
+    "// units of 4 per thread, two units in flight (16-byte-aligned pointers: vector loads of input and\n"
+    "// of a full target, of a row target too when cols % 4 == 0; the op is a\n"
+    "// template parameter, every array index a constant: registers, no local\n"
+    "// memory); with `elem` set it writes every element's loss (fp32), else its\n"
+    "// block sum to part[b]: the loss and its reduction in one pass over the\n"
+    "// inputs. ak_loss_finish adds part[0..nparts) in a fixed order in double and\n"
+    "// writes sum x scale (mean: 1 / n, batchmean: 1 / rows): deterministic.\n"
     "//\n"
     "// ak_triplet_<dt>: a block per row: d(a, p) and d(a, n) as torch's\n"
     "// pairwise_distance (||a - b + eps||_norm), loss = max(d(a, p) - d(a, n) +\n"
@@ -20617,47 +20620,115 @@ static const char _ak_src_loss[] =
     "    }\n"
     "}\n"
     "\n"
+    "// one unit: the 4 elements from u (u % 4 == 0, all below n) and their targets\n"
     "template <class D, class I>\n"
-    "AK_INLINE void ak_loss_body(const typename D::T* x, const typename D::T* tg, ak_i64 n, I cols, int tb, int op, float p,\n"
-    "                            int flags, ak_i64 chunk, float* part, float* elem, float* red) {\n"
-    "    const ak_i64 b = blockIdx.x, e0 = b * chunk, e1 = e0 + chunk < n ? e0 + chunk : n;\n"
-    "    const bool vx = ak_aligned16(x) && (e0 % 4 == 0), vt = tb == 0 && ak_aligned16(tg);\n"
-    "    float s = 0.0f;\n"
-    "    for (ak_i64 u = e0 + 4 * (ak_i64)threadIdx.x; u < e1; u += 4 * (ak_i64)blockDim.x) {\n"
-    "        const int m = e1 - u < 4 ? (int)(e1 - u) : 4;\n"
-    "        float a[4], t[4] = { 0.0f, 0.0f, 0.0f, 0.0f };\n"
-    "        if (vx && m == 4) D::ld4(x + u, a);\n"
-    "        else for (int k = 0; k < m; k++) a[k] = D::to(x[u + k]);\n"
-    "        if (tb == 0) {\n"
-    "            if (vt && m == 4) D::ld4(tg + u, t);\n"
-    "            else for (int k = 0; k < m; k++) t[k] = D::to(tg[u + k]);\n"
-    "        } else {\n"
-    "            I r = (I)u / cols, c = (I)u - r * cols;\n"
-    "            for (int k = 0; k < m; k++) {\n"
-    "                t[k] = D::to(tg[tb == 1 ? c : r]);\n"
-    "                if (++c == cols) { c = 0; r++; }\n"
-    "            }\n"
-    "        }\n"
+    "AK_INLINE void ak_loss_unit(const typename D::T* AK_RESTRICT x, const typename D::T* AK_RESTRICT tg, ak_i64 u, I cols,\n"
+    "                            int tb, bool vx, bool vt, float a[4], float t[4]) {\n"
+    "    if (vx) D::ld4(x + u, a);\n"
+    "    else {\n"
     "#pragma unroll\n"
-    "        for (int k = 0; k < 4; k++) {\n"
-    "            if (k < m) {\n"
-    "                const float v = ak_loss_term(op, a[k], t[k], p, flags);\n"
-    "                if (elem) elem[u + k] = v;\n"
-    "                s += v;\n"
+    "        for (int k = 0; k < 4; k++) a[k] = D::to(x[u + k]);\n"
+    "    }\n"
+    "    if (tb == 0) {\n"
+    "        if (vt) D::ld4(tg + u, t);\n"
+    "        else {\n"
+    "#pragma unroll\n"
+    "            for (int k = 0; k < 4; k++) t[k] = D::to(tg[u + k]);\n"
+    "        }\n"
+    "        return;\n"
+    "    }\n"
+    "    I r = (I)u / cols, c = (I)u - r * cols;\n"
+    "    if (vt) {   // a row target with cols % 4 == 0: the 4 elements share a row\n"
+    "        if (tb == 1) D::ld4(tg + c, t);\n"
+    "        else {\n"
+    "            const float v = D::to(tg[r]);\n"
+    "#pragma unroll\n"
+    "            for (int k = 0; k < 4; k++) t[k] = v;\n"
+    "        }\n"
+    "        return;\n"
+    "    }\n"
+    "#pragma unroll\n"
+    "    for (int k = 0; k < 4; k++) {\n"
+    "        t[k] = D::to(tg[tb == 1 ? c : r]);\n"
+    "        if (++c == cols) { c = 0; r++; }\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "template <int OP, class D, class I>\n"
+    "AK_INLINE float ak_loss_body(const typename D::T* AK_RESTRICT x, const typename D::T* AK_RESTRICT tg, ak_i64 n, I cols,\n"
+    "                             int tb, float p, int flags, ak_i64 chunk, float* AK_RESTRICT elem) {\n"
+    "    const ak_i64 e0 = (ak_i64)blockIdx.x * chunk, e1 = e0 + chunk < n ? e0 + chunk : n;\n"
+    "    const ak_i64 full = e0 + ((e1 - e0) & ~(ak_i64)3), B4 = 4 * (ak_i64)blockDim.x;\n"
+    "    // 16-byte accesses: x and a full target from aligned pointers (e0 is a multiple of 4); a row / column target\n"
+    "    // when cols % 4 == 0 (one row per unit)\n"
+    "    const bool vx = ak_aligned16(x);\n"
+    "    const bool vt = tb == 0 ? ak_aligned16(tg) : (cols % 4 == 0 && (tb == 2 || ak_aligned16(tg)));\n"
+    "    const bool ve = elem && ak_aligned16(elem);\n"
+    "    float s = 0.0f;\n"
+    "    ak_i64 u = e0 + 4 * (ak_i64)threadIdx.x;\n"
+    "    // two units in flight per thread\n"
+    "    for (; u + B4 < full; u += 2 * B4) {\n"
+    "        float a[4], t[4], a2[4], t2[4], v[4], v2[4];\n"
+    "        ak_loss_unit<D, I>(x, tg, u, cols, tb, vx, vt, a, t);\n"
+    "        ak_loss_unit<D, I>(x, tg, u + B4, cols, tb, vx, vt, a2, t2);\n"
+    "#pragma unroll\n"
+    "        for (int k = 0; k < 4; k++) { v[k] = ak_loss_term(OP, a[k], t[k], p, flags); v2[k] = ak_loss_term(OP, a2[k], t2[k], p, flags); }\n"
+    "        if (elem) {\n"
+    "            if (ve) { ak_f32_t::st4(elem + u, v); ak_f32_t::st4(elem + u + B4, v2); }\n"
+    "            else {\n"
+    "#pragma unroll\n"
+    "                for (int k = 0; k < 4; k++) { elem[u + k] = v[k]; elem[u + B4 + k] = v2[k]; }\n"
     "            }\n"
     "        }\n"
+    "        s += ((v[0] + v[1]) + (v[2] + v[3])) + ((v2[0] + v2[1]) + (v2[2] + v2[3]));\n"
     "    }\n"
-    "    if (!elem) {\n"
-    "        s = ak_group_reduce(s, (int)blockDim.x, red, ak_op_add());\n"
-    "        if (threadIdx.x == 0) part[b] = s;\n"
+    "    if (u < full) {\n"
+    "        float a[4], t[4], v[4];\n"
+    "        ak_loss_unit<D, I>(x, tg, u, cols, tb, vx, vt, a, t);\n"
+    "#pragma unroll\n"
+    "        for (int k = 0; k < 4; k++) v[k] = ak_loss_term(OP, a[k], t[k], p, flags);\n"
+    "        if (elem) {\n"
+    "            if (ve) ak_f32_t::st4(elem + u, v);\n"
+    "            else {\n"
+    "#pragma unroll\n"
+    "                for (int k = 0; k < 4; k++) elem[u + k] = v[k];\n"
+    "            }\n"
+    "        }\n"
+    "        s += (v[0] + v[1]) + (v[2] + v[3]);\n"
+    "    }\n"
+    "    // the last 1-3 elements of the tensor (only the last block has them)\n"
+    "    const ak_i64 e = full + (ak_i64)threadIdx.x;\n"
+    "    if (e < e1) {\n"
+    "        const I ei = (I)e, r = ei / cols, c = ei - r * cols;\n"
+    "        const float v = ak_loss_term(OP, D::to(x[e]), D::to(tg[tb == 0 ? (ak_i64)e : tb == 1 ? (ak_i64)c : (ak_i64)r]), p, flags);\n"
+    "        if (elem) elem[e] = v;\n"
+    "        s += v;\n"
+    "    }\n"
+    "    return s;\n"
+    "}\n"
+    "template <class D, class I>\n"
+    "AK_INLINE float ak_loss_ops(const typename D::T* x, const typename D::T* tg, ak_i64 n, I cols, int tb, int op, float p,\n"
+    "                            int flags, ak_i64 chunk, float* elem) {\n"
+    "    switch (op) {\n"
+    "    case AK_LS_MSE: return ak_loss_body<AK_LS_MSE, D, I>(x, tg, n, cols, tb, p, flags, chunk, elem);\n"
+    "    case AK_LS_L1: return ak_loss_body<AK_LS_L1, D, I>(x, tg, n, cols, tb, p, flags, chunk, elem);\n"
+    "    case AK_LS_HUBER: return ak_loss_body<AK_LS_HUBER, D, I>(x, tg, n, cols, tb, p, flags, chunk, elem);\n"
+    "    case AK_LS_SMOOTH_L1: return ak_loss_body<AK_LS_SMOOTH_L1, D, I>(x, tg, n, cols, tb, p, flags, chunk, elem);\n"
+    "    case AK_LS_KL: return ak_loss_body<AK_LS_KL, D, I>(x, tg, n, cols, tb, p, flags, chunk, elem);\n"
+    "    default: return ak_loss_body<AK_LS_HINGE, D, I>(x, tg, n, cols, tb, p, flags, chunk, elem);\n"
     "    }\n"
     "}\n"
     "template <class D>\n"
     "AK_INLINE void ak_loss(const typename D::T* x, const typename D::T* tg, ak_i64 n, ak_i64 cols, int tb, int op, float p,\n"
     "                       int flags, ak_i64 chunk, float* part, float* elem) {\n"
     "    __shared__ float red[AK_MAX_WAVES];\n"
-    "    if (n + 4 < 0xFFFFFFFFLL) ak_loss_body<D, ak_u32>(x, tg, n, (ak_u32)cols, tb, op, p, flags, chunk, part, elem, red);\n"
-    "    else ak_loss_body<D, ak_u64>(x, tg, n, (ak_u64)cols, tb, op, p, flags, chunk, part, elem, red);\n"
+    "    float s;\n"
+    "    if (n + 4 < 0xFFFFFFFFLL) s = ak_loss_ops<D, ak_u32>(x, tg, n, (ak_u32)cols, tb, op, p, flags, chunk, elem);\n"
+    "    else s = ak_loss_ops<D, ak_u64>(x, tg, n, (ak_u64)cols, tb, op, p, flags, chunk, elem);\n"
+    "    if (!elem) {\n"
+    "        s = ak_group_reduce(s, (int)blockDim.x, red, ak_op_add());\n"
+    "        if (threadIdx.x == 0) part[blockIdx.x] = s;\n"
+    "    }\n"
     "}\n"
     "#define AK_LOSS(DT, D)                                                                                               \\\n"
     "    AK_KERNEL __launch_bounds__(256) void ak_loss_##DT(const D::T* x, const D::T* tg, ak_i64 n, ak_i64 cols, int tb, \\\n"
@@ -20672,9 +20743,14 @@ static const char _ak_src_loss[] =
     "// one block of 256 threads: out[0] = (sum of part[0..nparts) in double, fixed order) x scale\n"
     "AK_KERNEL __launch_bounds__(256) void ak_loss_finish(const float* part, ak_i64 nparts, double scale, float* out) {\n"
     "    __shared__ double sh[256];\n"
-    "    double s = 0.0;\n"
-    "    for (ak_i64 i = threadIdx.x; i < nparts; i += blockDim.x) s += (double)part[i];\n"
-    "    sh[threadIdx.x] = s;\n"
+    "    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;\n"
+    "    const ak_i64 B = blockDim.x;\n"
+    "    ak_i64 i = threadIdx.x;\n"
+    "    for (; i + 3 * B < nparts; i += 4 * B) {   // four loads in flight\n"
+    "        s0 += (double)part[i]; s1 += (double)part[i + B]; s2 += (double)part[i + 2 * B]; s3 += (double)part[i + 3 * B];\n"
+    "    }\n"
+    "    for (; i < nparts; i += B) s0 += (double)part[i];\n"
+    "    sh[threadIdx.x] = (s0 + s1) + (s2 + s3);\n"
     "    __syncthreads();\n"
     "    for (unsigned o = blockDim.x / 2; o > 0; o >>= 1) {\n"
     "        if (threadIdx.x < o) sh[threadIdx.x] += sh[threadIdx.x + o];\n"
@@ -23651,19 +23727,19 @@ static inline void _ak_kargs_rope(_ak_kargs* kargs_, const void* x, const void* 
     ak_args_ptr(a_, x); ak_args_ptr(a_, pos); ak_args_ptr(a_, y); ak_args_i64(a_, tokens); ak_args_i32(a_, heads); ak_args_i32(a_, hd); ak_args_i32(a_, rd); ak_args_f64(a_, l2theta);
     ak_args_i32(a_, interleaved); ak_args_i32(a_, pos64); ak_args_i32(a_, vec); ak_args_i32(a_, inplace); ak_args_i32(a_, tpb);
 }
-/* kernels/loss.hip:89 ak_loss_##DT (macro AK_LOSS) */
+/* kernels/loss.hip:160 ak_loss_##DT (macro AK_LOSS) */
 static inline void _ak_kargs_loss(_ak_kargs* kargs_, const void* x, const void* tg, int64_t n, int64_t cols, int32_t tb, int32_t op, float p, int32_t flags, int64_t chunk, void* part, void* elem) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_loss);
     ak_args_ptr(a_, x); ak_args_ptr(a_, tg); ak_args_i64(a_, n); ak_args_i64(a_, cols); ak_args_i32(a_, tb); ak_args_i32(a_, op); ak_args_f32(a_, p); ak_args_i32(a_, flags); ak_args_i64(a_, chunk);
     ak_args_ptr(a_, part); ak_args_ptr(a_, elem);
 }
-/* kernels/loss.hip:161 ak_triplet_##DT (macro AK_TRIPLET) */
+/* kernels/loss.hip:237 ak_triplet_##DT (macro AK_TRIPLET) */
 static inline void _ak_kargs_triplet(_ak_kargs* kargs_, const void* a, const void* p, const void* n, int64_t rows, int64_t cols, float margin, float norm, float eps, int32_t swap, void* rowloss) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_triplet);
     ak_args_ptr(a_, a); ak_args_ptr(a_, p); ak_args_ptr(a_, n); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_f32(a_, margin); ak_args_f32(a_, norm); ak_args_f32(a_, eps);
     ak_args_i32(a_, swap); ak_args_ptr(a_, rowloss);
 }
-/* kernels/loss.hip:99 ak_loss_finish */
+/* kernels/loss.hip:170 ak_loss_finish */
 static inline void _ak_kargs_loss_finish(_ak_kargs* kargs_, const void* part, int64_t nparts, double scale, void* out) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_loss_finish);
     ak_args_ptr(a_, part); ak_args_i64(a_, nparts); ak_args_f64(a_, scale); ak_args_ptr(a_, out);
@@ -30894,7 +30970,13 @@ AKDEF ak_result ak_group_norm(ak_context* ctx, ak_dtype dtype, const void* x, vo
  * row), kernels/loss.hip + C references.
  * ========================================================================== */
 
-#define _AK_LOSS_CHUNK 16384u   /* elements per block of ak_loss_<dt> (a multiple of 4) */
+/* Elements per block of ak_loss_<dt>: n / (32 blocks per CU) rounded up to a
+ * multiple of 2048, within [2048, 32768] (a multiple of 4, as the kernel needs). */
+static size_t _ak_loss_chunk(ak_context* ctx, size_t n) {
+    size_t want = n / ((size_t)_ak_op_cus(ctx) * 32u) + 1u;
+    want = (want + 2047u) & ~(size_t)2047u;
+    return want < 2048u ? 2048u : want > 32768u ? 32768u : want;
+}
 
 static double _ak_loss_term_ref(ak_loss_op op, double x, double t, double p, unsigned flags) {
     double d;
@@ -30967,7 +31049,7 @@ AKDEF ak_result ak_loss(ak_context* ctx, ak_loss_op op, ak_dtype dtype, const vo
         return AK_OK;
     }
     {
-        const size_t nb = (n + _AK_LOSS_CHUNK - 1) / _AK_LOSS_CHUNK;
+        const size_t chunk = _ak_loss_chunk(ctx, n), nb = (n + chunk - 1) / chunk;
         ak_kernel* k = NULL;
         void* ws = NULL;
         _ak_kargs a;
@@ -30975,7 +31057,7 @@ AKDEF ak_result ak_loss(ak_context* ctx, ak_loss_op op, ak_dtype dtype, const vo
         if ((r = _ak_op_kernel(ctx, _ak_src_loss, _ak_op_name(kn, sizeof kn, "ak_loss", dtype), &k)) != AK_OK) return r;
         if (reduction != AK_LOSS_NONE && (r = _ak_rowop_ws(ctx, nb * 4u, stream, &ws)) != AK_OK) return r;
         _ak_kargs_loss(&a, x, target, (int64_t)n, (int64_t)cols, (int32_t)target_layout, (int32_t)op, p, (int32_t)flags,
-                       (int64_t)_AK_LOSS_CHUNK, ws, reduction == AK_LOSS_NONE ? out : NULL);
+                       (int64_t)chunk, ws, reduction == AK_LOSS_NONE ? out : NULL);
         r = _ak_op_launch(ctx, k, (unsigned)nb, 256, 0, stream, &a);
         if (r == AK_OK && reduction != AK_LOSS_NONE)
             r = _ak_loss_finish(ctx, (const float*)ws, nb,

@@ -5,11 +5,14 @@
 //
 // ak_loss_<dt>: input [rows][cols] against target (the same shape, one row of
 // cols values broadcast over the rows (tb 1), or one value per row (tb 2)).
-// Block b takes elements [b chunk, (b + 1) chunk) in steps of 4 per thread
-// (16-byte loads of input, and of target when it has the same shape); with
-// `elem` set it writes every element's loss (fp32), else its block sum to
-// part[b]. ak_loss_finish adds part[0..nparts) in a fixed order in double
-// and writes sum x scale (mean: 1 / n, batchmean: 1 / rows): deterministic.
+// Block b takes elements [b chunk, (b + 1) chunk) (chunk a multiple of 4) in
+// units of 4 per thread, two units in flight (16-byte-aligned pointers: vector loads of input and
+// of a full target, of a row target too when cols % 4 == 0; the op is a
+// template parameter, every array index a constant: registers, no local
+// memory); with `elem` set it writes every element's loss (fp32), else its
+// block sum to part[b]: the loss and its reduction in one pass over the
+// inputs. ak_loss_finish adds part[0..nparts) in a fixed order in double and
+// writes sum x scale (mean: 1 / n, batchmean: 1 / rows): deterministic.
 //
 // ak_triplet_<dt>: a block per row: d(a, p) and d(a, n) as torch's
 // pairwise_distance (||a - b + eps||_norm), loss = max(d(a, p) - d(a, n) +
@@ -43,47 +46,115 @@ AK_INLINE float ak_loss_term(int op, float x, float t, float p, int flags) {
     }
 }
 
+// one unit: the 4 elements from u (u % 4 == 0, all below n) and their targets
 template <class D, class I>
-AK_INLINE void ak_loss_body(const typename D::T* x, const typename D::T* tg, ak_i64 n, I cols, int tb, int op, float p,
-                            int flags, ak_i64 chunk, float* part, float* elem, float* red) {
-    const ak_i64 b = blockIdx.x, e0 = b * chunk, e1 = e0 + chunk < n ? e0 + chunk : n;
-    const bool vx = ak_aligned16(x) && (e0 % 4 == 0), vt = tb == 0 && ak_aligned16(tg);
-    float s = 0.0f;
-    for (ak_i64 u = e0 + 4 * (ak_i64)threadIdx.x; u < e1; u += 4 * (ak_i64)blockDim.x) {
-        const int m = e1 - u < 4 ? (int)(e1 - u) : 4;
-        float a[4], t[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
-        if (vx && m == 4) D::ld4(x + u, a);
-        else for (int k = 0; k < m; k++) a[k] = D::to(x[u + k]);
-        if (tb == 0) {
-            if (vt && m == 4) D::ld4(tg + u, t);
-            else for (int k = 0; k < m; k++) t[k] = D::to(tg[u + k]);
-        } else {
-            I r = (I)u / cols, c = (I)u - r * cols;
-            for (int k = 0; k < m; k++) {
-                t[k] = D::to(tg[tb == 1 ? c : r]);
-                if (++c == cols) { c = 0; r++; }
-            }
-        }
+AK_INLINE void ak_loss_unit(const typename D::T* AK_RESTRICT x, const typename D::T* AK_RESTRICT tg, ak_i64 u, I cols,
+                            int tb, bool vx, bool vt, float a[4], float t[4]) {
+    if (vx) D::ld4(x + u, a);
+    else {
 #pragma unroll
-        for (int k = 0; k < 4; k++) {
-            if (k < m) {
-                const float v = ak_loss_term(op, a[k], t[k], p, flags);
-                if (elem) elem[u + k] = v;
-                s += v;
+        for (int k = 0; k < 4; k++) a[k] = D::to(x[u + k]);
+    }
+    if (tb == 0) {
+        if (vt) D::ld4(tg + u, t);
+        else {
+#pragma unroll
+            for (int k = 0; k < 4; k++) t[k] = D::to(tg[u + k]);
+        }
+        return;
+    }
+    I r = (I)u / cols, c = (I)u - r * cols;
+    if (vt) {   // a row target with cols % 4 == 0: the 4 elements share a row
+        if (tb == 1) D::ld4(tg + c, t);
+        else {
+            const float v = D::to(tg[r]);
+#pragma unroll
+            for (int k = 0; k < 4; k++) t[k] = v;
+        }
+        return;
+    }
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+        t[k] = D::to(tg[tb == 1 ? c : r]);
+        if (++c == cols) { c = 0; r++; }
+    }
+}
+
+template <int OP, class D, class I>
+AK_INLINE float ak_loss_body(const typename D::T* AK_RESTRICT x, const typename D::T* AK_RESTRICT tg, ak_i64 n, I cols,
+                             int tb, float p, int flags, ak_i64 chunk, float* AK_RESTRICT elem) {
+    const ak_i64 e0 = (ak_i64)blockIdx.x * chunk, e1 = e0 + chunk < n ? e0 + chunk : n;
+    const ak_i64 full = e0 + ((e1 - e0) & ~(ak_i64)3), B4 = 4 * (ak_i64)blockDim.x;
+    // 16-byte accesses: x and a full target from aligned pointers (e0 is a multiple of 4); a row / column target
+    // when cols % 4 == 0 (one row per unit)
+    const bool vx = ak_aligned16(x);
+    const bool vt = tb == 0 ? ak_aligned16(tg) : (cols % 4 == 0 && (tb == 2 || ak_aligned16(tg)));
+    const bool ve = elem && ak_aligned16(elem);
+    float s = 0.0f;
+    ak_i64 u = e0 + 4 * (ak_i64)threadIdx.x;
+    // two units in flight per thread
+    for (; u + B4 < full; u += 2 * B4) {
+        float a[4], t[4], a2[4], t2[4], v[4], v2[4];
+        ak_loss_unit<D, I>(x, tg, u, cols, tb, vx, vt, a, t);
+        ak_loss_unit<D, I>(x, tg, u + B4, cols, tb, vx, vt, a2, t2);
+#pragma unroll
+        for (int k = 0; k < 4; k++) { v[k] = ak_loss_term(OP, a[k], t[k], p, flags); v2[k] = ak_loss_term(OP, a2[k], t2[k], p, flags); }
+        if (elem) {
+            if (ve) { ak_f32_t::st4(elem + u, v); ak_f32_t::st4(elem + u + B4, v2); }
+            else {
+#pragma unroll
+                for (int k = 0; k < 4; k++) { elem[u + k] = v[k]; elem[u + B4 + k] = v2[k]; }
             }
         }
+        s += ((v[0] + v[1]) + (v[2] + v[3])) + ((v2[0] + v2[1]) + (v2[2] + v2[3]));
     }
-    if (!elem) {
-        s = ak_group_reduce(s, (int)blockDim.x, red, ak_op_add());
-        if (threadIdx.x == 0) part[b] = s;
+    if (u < full) {
+        float a[4], t[4], v[4];
+        ak_loss_unit<D, I>(x, tg, u, cols, tb, vx, vt, a, t);
+#pragma unroll
+        for (int k = 0; k < 4; k++) v[k] = ak_loss_term(OP, a[k], t[k], p, flags);
+        if (elem) {
+            if (ve) ak_f32_t::st4(elem + u, v);
+            else {
+#pragma unroll
+                for (int k = 0; k < 4; k++) elem[u + k] = v[k];
+            }
+        }
+        s += (v[0] + v[1]) + (v[2] + v[3]);
+    }
+    // the last 1-3 elements of the tensor (only the last block has them)
+    const ak_i64 e = full + (ak_i64)threadIdx.x;
+    if (e < e1) {
+        const I ei = (I)e, r = ei / cols, c = ei - r * cols;
+        const float v = ak_loss_term(OP, D::to(x[e]), D::to(tg[tb == 0 ? (ak_i64)e : tb == 1 ? (ak_i64)c : (ak_i64)r]), p, flags);
+        if (elem) elem[e] = v;
+        s += v;
+    }
+    return s;
+}
+template <class D, class I>
+AK_INLINE float ak_loss_ops(const typename D::T* x, const typename D::T* tg, ak_i64 n, I cols, int tb, int op, float p,
+                            int flags, ak_i64 chunk, float* elem) {
+    switch (op) {
+    case AK_LS_MSE: return ak_loss_body<AK_LS_MSE, D, I>(x, tg, n, cols, tb, p, flags, chunk, elem);
+    case AK_LS_L1: return ak_loss_body<AK_LS_L1, D, I>(x, tg, n, cols, tb, p, flags, chunk, elem);
+    case AK_LS_HUBER: return ak_loss_body<AK_LS_HUBER, D, I>(x, tg, n, cols, tb, p, flags, chunk, elem);
+    case AK_LS_SMOOTH_L1: return ak_loss_body<AK_LS_SMOOTH_L1, D, I>(x, tg, n, cols, tb, p, flags, chunk, elem);
+    case AK_LS_KL: return ak_loss_body<AK_LS_KL, D, I>(x, tg, n, cols, tb, p, flags, chunk, elem);
+    default: return ak_loss_body<AK_LS_HINGE, D, I>(x, tg, n, cols, tb, p, flags, chunk, elem);
     }
 }
 template <class D>
 AK_INLINE void ak_loss(const typename D::T* x, const typename D::T* tg, ak_i64 n, ak_i64 cols, int tb, int op, float p,
                        int flags, ak_i64 chunk, float* part, float* elem) {
     __shared__ float red[AK_MAX_WAVES];
-    if (n + 4 < 0xFFFFFFFFLL) ak_loss_body<D, ak_u32>(x, tg, n, (ak_u32)cols, tb, op, p, flags, chunk, part, elem, red);
-    else ak_loss_body<D, ak_u64>(x, tg, n, (ak_u64)cols, tb, op, p, flags, chunk, part, elem, red);
+    float s;
+    if (n + 4 < 0xFFFFFFFFLL) s = ak_loss_ops<D, ak_u32>(x, tg, n, (ak_u32)cols, tb, op, p, flags, chunk, elem);
+    else s = ak_loss_ops<D, ak_u64>(x, tg, n, (ak_u64)cols, tb, op, p, flags, chunk, elem);
+    if (!elem) {
+        s = ak_group_reduce(s, (int)blockDim.x, red, ak_op_add());
+        if (threadIdx.x == 0) part[blockIdx.x] = s;
+    }
 }
 #define AK_LOSS(DT, D)                                                                                               \
     AK_KERNEL __launch_bounds__(256) void ak_loss_##DT(const D::T* x, const D::T* tg, ak_i64 n, ak_i64 cols, int tb, \
@@ -98,9 +169,14 @@ AK_LOSS(bf16, ak_bf16_t)
 // one block of 256 threads: out[0] = (sum of part[0..nparts) in double, fixed order) x scale
 AK_KERNEL __launch_bounds__(256) void ak_loss_finish(const float* part, ak_i64 nparts, double scale, float* out) {
     __shared__ double sh[256];
-    double s = 0.0;
-    for (ak_i64 i = threadIdx.x; i < nparts; i += blockDim.x) s += (double)part[i];
-    sh[threadIdx.x] = s;
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    const ak_i64 B = blockDim.x;
+    ak_i64 i = threadIdx.x;
+    for (; i + 3 * B < nparts; i += 4 * B) {   // four loads in flight
+        s0 += (double)part[i]; s1 += (double)part[i + B]; s2 += (double)part[i + 2 * B]; s3 += (double)part[i + 3 * B];
+    }
+    for (; i < nparts; i += B) s0 += (double)part[i];
+    sh[threadIdx.x] = (s0 + s1) + (s2 + s3);
     __syncthreads();
     for (unsigned o = blockDim.x / 2; o > 0; o >>= 1) {
         if (threadIdx.x < o) sh[threadIdx.x] += sh[threadIdx.x + o];

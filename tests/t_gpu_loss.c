@@ -64,12 +64,13 @@ done:
 }
 
 static void test_gpu_loss(void) {
-    static const size_t shapes[][2] = { { 1, 1 }, { 7, 13 }, { 33, 1003 }, { 300, 4099 } };
+    /* cols % 4 == 0 (37 x 1024, 2 x 4): the vector row / column target path */
+    static const size_t shapes[][2] = { { 1, 1 }, { 7, 13 }, { 33, 1003 }, { 300, 4099 }, { 37, 1024 }, { 2, 4 } };
     static const ak_dtype types[3] = { AK_F32, AK_F16, AK_BF16 };
     size_t s, t;
     int op, tl, red;
     if (!gl_setup()) return;
-    for (s = 0; s < 4; s++)
+    for (s = 0; s < 6; s++)
         for (t = 0; t < 3; t++)
             for (op = 0; op < (int)AK_LOSS_OP_COUNT; op++)
                 for (tl = 0; tl < 3; tl++)
