@@ -8,7 +8,10 @@
 // they pass the grid's y limit), x the outputs of a plane in row-major order,
 // so neighbouring threads read neighbouring inputs (the overlap of windows
 // comes from L1 / L2). In-plane index arithmetic is 32-bit (the host keeps a
-// plane below 2^31 elements).
+// plane below 2^31 elements). Max reads each window row in groups of 4 or 8
+// columns whose loads are all issued before the group's compares (a row of
+// the window is one group up to 8 wide): several loads in flight a thread
+// rather than one load, one compare, one branch at a time.
 //
 // Max (torch.nn.MaxPoolNd): positions outside the input are skipped, the
 // first maximum in window order wins, a NaN wins and stays; idx (optional)
@@ -21,6 +24,63 @@
 //
 // kernels: ak_pool_max_f32 ak_pool_max_f16 ak_pool_max_bf16 ak_pool_avg_f32 ak_pool_avg_f16 ak_pool_avg_bf16
 
+// One window row of max pooling: the columns w0 + kw dW (kw < kW) of row xr
+// (in-plane offset rowi) in groups of CH, each group's loads issued before its
+// compares (CH loads in flight a thread); `inside`: every column is in [0, IW).
+// max(a, b) that returns NaN when either is NaN (the value max pooling keeps
+// once a NaN is in the window): one instruction on sm_80+ (max.NaN).
+AK_INLINE float ak_pool_max_nan(float a, float b) {
+#if defined(AK_NVIDIA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+#else
+    return (b > a || ak_isnan(b)) ? b : a;
+#endif
+}
+
+// IDX false (no indices): positions outside read as -inf, which never changes
+// the max (-inf at the start), and a NaN makes the result NaN, so the compare
+// needs no validity or index.
+template <class D, int CH, bool IDX>
+AK_INLINE void ak_pool_max_row(const typename D::T* AK_RESTRICT xr, int rowi, int w0, int kW, int dW, int IW, bool inside,
+                               float& best, int& bi) {
+    for (int kw0 = 0; kw0 < kW; kw0 += CH) {
+        float v[CH];
+        bool ok[CH];
+#pragma unroll
+        for (int j = 0; j < CH; j++) {
+            const int w = w0 + (kw0 + j) * dW;
+            ok[j] = kw0 + j < kW && (inside || (w >= 0 && w < IW));
+            v[j] = ok[j] ? D::to(xr[w]) : -AK_INF;
+        }
+#pragma unroll
+        for (int j = 0; j < CH; j++) {
+            if (!IDX) best = ak_pool_max_nan(best, v[j]);
+            else if (ok[j] && (bi < 0 || (!ak_isnan(best) && (v[j] > best || ak_isnan(v[j]))))) {
+                best = v[j];
+                bi = rowi + w0 + (kw0 + j) * dW;
+            }
+        }
+    }
+}
+template <class D, bool IDX>
+AK_INLINE void ak_pool_max_win(const typename D::T* AK_RESTRICT xp, int ID, int IH, int IW, int kD, int kH, int kW,
+                               int dD, int dH, int dW, int d0, int h0, int w0, float& best, int& bi) {
+    const bool win = w0 >= 0 && w0 + (kW - 1) * dW < IW;   // the window's columns all inside
+    for (int kd = 0; kd < kD; kd++) {
+        const int d = d0 + kd * dD;
+        if (d < 0 || d >= ID) continue;
+        for (int kh = 0; kh < kH; kh++) {
+            const int h = h0 + kh * dH;
+            if (h < 0 || h >= IH) continue;
+            const int rowi = (d * IH + h) * IW;
+            if (kW > 4) ak_pool_max_row<D, 8, IDX>(xp + rowi, rowi, w0, kW, dW, IW, win, best, bi);
+            else ak_pool_max_row<D, 4, IDX>(xp + rowi, rowi, w0, kW, dW, IW, win, best, bi);
+        }
+    }
+}
+
 template <class D, bool MAX>
 AK_INLINE void ak_pool(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT y, ak_i64* AK_RESTRICT idx,
                        ak_i64 planes, int ID, int IH, int IW, int OD, int OH, int OW, int kD, int kH, int kW, int sD,
@@ -30,29 +90,27 @@ AK_INLINE void ak_pool(const typename D::T* AK_RESTRICT x, typename D::T* AK_RES
     for (ak_i64 pl = blockIdx.y; pl < planes; pl += gridDim.y) {
         const typename D::T* xp = x + pl * iplane;
         for (ak_u32 o = blockIdx.x * blockDim.x + threadIdx.x; o < per; o += gridDim.x * blockDim.x) {
-            const ak_u32 ow = o % (ak_u32)OW, t = o / (ak_u32)OW, oh = t % (ak_u32)OH, od = t / (ak_u32)OH;
+            // 1-D and 2-D pooling skip the divisions their extents of 1 make trivial (division is the costly part
+            // of the index arithmetic a thread does per output)
+            ak_u32 ow = o, oh = 0, od = 0;
+            if (OH > 1 || OD > 1) {
+                const ak_u32 t = o / (ak_u32)OW;
+                ow = o - t * (ak_u32)OW;
+                if (OD > 1) { od = t / (ak_u32)OH; oh = t - od * (ak_u32)OH; }
+                else oh = t;
+            }
             const int d0 = (int)od * sD - pD, h0 = (int)oh * sH - pH, w0 = (int)ow * sW - pW;
             const ak_i64 out = pl * (ak_i64)per + o;
             if (MAX) {
                 float best = -AK_INF;
                 int bi = -1;
-                for (int kd = 0; kd < kD; kd++) {
-                    const int d = d0 + kd * dD;
-                    if (d < 0 || d >= ID) continue;
-                    for (int kh = 0; kh < kH; kh++) {
-                        const int h = h0 + kh * dH;
-                        if (h < 0 || h >= IH) continue;
-                        const int rowi = (d * IH + h) * IW;
-                        for (int kw = 0; kw < kW; kw++) {
-                            const int w = w0 + kw * dW;
-                            if (w < 0 || w >= IW) continue;
-                            const float v = D::to(xp[rowi + w]);
-                            if (bi < 0 || (!ak_isnan(best) && (v > best || ak_isnan(v)))) { best = v; bi = rowi + w; }
-                        }
-                    }
+                if (idx) {
+                    ak_pool_max_win<D, true>(xp, ID, IH, IW, kD, kH, kW, dD, dH, dW, d0, h0, w0, best, bi);
+                    idx[out] = bi;
+                } else {
+                    ak_pool_max_win<D, false>(xp, ID, IH, IW, kD, kH, kW, dD, dH, dW, d0, h0, w0, best, bi);
                 }
                 y[out] = D::from(best);
-                if (idx) idx[out] = bi;
             } else {
                 // the window clipped to the padded input (its size is the count_include_pad divisor), then to the input
                 const int d1p = d0 + kD < ID + pD ? d0 + kD : ID + pD, h1p = h0 + kH < IH + pH ? h0 + kH : IH + pH;
@@ -74,8 +132,15 @@ AK_INLINE void ak_pool(const typename D::T* AK_RESTRICT x, typename D::T* AK_RES
     }
 }
 
+// NVIDIA: at most 40 registers (6 blocks of 256 an SM; max with its index and no-index paths takes 63 unbounded,
+// no spills at 40)
+#if defined(AK_NVIDIA)
+#define AK_POOL_MINB 6
+#else
+#define AK_POOL_MINB 1
+#endif
 #define AK_POOL(NAME, MAX, D)                                                                                        \
-    AK_KERNEL __launch_bounds__(256) void NAME(const D::T* x, D::T* y, ak_i64* idx, ak_i64 planes, int ID, int IH,   \
+    AK_KERNEL __launch_bounds__(256, AK_POOL_MINB) void NAME(const D::T* x, D::T* y, ak_i64* idx, ak_i64 planes, int ID, int IH,   \
                                                int IW, int OD, int OH, int OW, int kD, int kH, int kW, int sD, int sH, \
                                                int sW, int pD, int pH, int pW, int dD, int dH, int dW, int cip,        \
                                                int divisor) {                                                         \
