@@ -1931,9 +1931,9 @@ AKAPI ak_result ak_conv_output_shape(const ak_conv_desc* d, size_t out[3]);
 /* How ak_conv would run a descriptor on ctx (nothing is launched). */
 typedef struct ak_conv_plan {
     char kernel[64];      /* kernel name, "" on the cpu backend without a named arch */
-    const char* path;     /* "mma.sync", "mfma", "wmma" (implicit GEMM on matrix cores), "simt" (implicit GEMM on
-                             FMAs), "depthwise" (direct kernel), "gemm" (pointwise: ak_gemm runs it; kernel, tile
-                             and threads are the GEMM's) or "cpu" */
+    const char* path;     /* "wgmma", "mma.sync", "mfma", "wmma" (implicit GEMM on matrix cores), "simt" (implicit
+                             GEMM on FMAs), "depthwise" (direct kernel), "gemm" (pointwise: ak_gemm runs it; kernel,
+                             tile and threads are the GEMM's) or "cpu" */
     int bm, bn, bk;       /* block tile of the implicit GEMM or the GEMM (0 for depthwise / cpu) */
     int threads;          /* per block */
     int fast32;           /* 1: f32 inputs as TF32 */
@@ -9639,6 +9639,9 @@ static const char _ak_src_prelude[] =
     "        *(uint2*)p = v;\n"
     "    }\n"
     "};\n"
+    "/* ak_is_f16<DT>::value: 1 for ak_f16_t (the f16 / bf16 forms of one instruction or bit trick) */\n"
+    "template <class DT> struct ak_is_f16 { enum { value = 0 }; };\n"
+    "template <> struct ak_is_f16<ak_f16_t> { enum { value = 1 }; };\n"
     "\n"
     "/* One 16-byte vector of D: AK_V16(D) elements (4 f32, 8 f16 / bf16) as fp32,\n"
     " * p 16-byte aligned. Consecutive threads on consecutive vectors keep every\n"
@@ -14055,8 +14058,6 @@ static const char _ak_src_attention_mma[] =
     "    return r;\n"
     "}\n"
     "\n"
-    "template <class D> struct ak_is_f16 { enum { value = 0 }; };\n"
-    "template <> struct ak_is_f16<ak_f16_t> { enum { value = 1 }; };\n"
     "template <int S>\n"
     "AK_INLINE ak_u32 ak_prmt(ak_u32 a, ak_u32 b) {\n"
     "    ak_u32 r;\n"
@@ -16310,6 +16311,7 @@ static const char _ak_src_conv[] =
     "// AK_UNARY_* code.\n"
     "//\n"
     "// kernels: ak_conv_igemm_mma_f16 ak_conv_igemm_mma_bf16 ak_conv_igemm_vec_f16 ak_conv_igemm_vec_bf16 ak_conv_igemm_mma_f32 ak_conv_igemm_mma_x32 ak_conv_igemm_simt_f32 ak_conv_igemm_simt_f16 ak_conv_igemm_simt_bf16 ak_conv_dw_f32 ak_conv_dw_f16 ak_conv_dw_bf16\n"
+    "// kernels: ak_conv_igemm_wg128_f16 ak_conv_igemm_wg128_bf16 ak_conv_igemm_wg64_f16 ak_conv_igemm_wg64_bf16\n"
     "\n"
     "// >>host  the flag bits (the host builds them: amdkit.h _AK_CVF_*)\n"
     "#define AK_CVF_TRANS 1\n"
@@ -16843,6 +16845,253 @@ static const char _ak_src_conv[] =
     " * shared memory of the 2-stage kernels; AMD compiles the register-staged loader here (never planned) */\n"
     "AK_CONV_IGEMM(ak_conv_igemm_vec_f16, ak_f16_t, false, true, true)\n"
     "AK_CONV_IGEMM(ak_conv_igemm_vec_bf16, ak_bf16_t, false, true, true)\n"
+    "\n"
+    "/* ---- Hopper (sm_90a): the implicit GEMM on wgmma (ak_conv_igemm_wg<BN>_*) ---\n"
+    " * The vector loader's problems (x channels-last, Cig and Cin multiples of 8,\n"
+    " * standard, transposed with stride 1, or transposed split into sub-pixel\n"
+    " * phases: PH, as the mma kernels), planned on sm_90a for 16-bit dtypes. Tile 128 x BN (BN 128, or 64 for Cog <= 64), two\n"
+    " * consumer warpgroups (64 rows each, m64nBNk16 wgmma from K-major 128-byte\n"
+    " * swizzled tiles, ak_sw128) that also copy. k is walked in chunks of 8\n"
+    " * channels ordered (tap, channel) across the taps: a k tile is 8 chunks\n"
+    " * (64 values, one 128-byte row per tile row) whatever Cig is, so channel\n"
+    " * counts below 64 waste only the last tile's tail. A thread's chunk of a\n"
+    " * tile is the same for its 4 A rows and NB B rows, a (tap, channel) cursor\n"
+    " * advanced by 8 chunks a tile; the taps' offsets come from a shared table.\n"
+    " * Weight (host-made): standard [taps][Cout][Cig] (flag WT's layout),\n"
+    " * transposed [Cog x taps][Cin] (chunk (co, tap, c) at (co taps + tap) Cin +\n"
+    " * g Cig + c). 4-stage cp.async ring (zero-fill outside the input, past k and\n"
+    " * past Cog), one wgmma group in flight: the copy of tile kt + 2 goes to kt -\n"
+    " * 2's stage after every thread's wait<1> at kt - 1 and the barrier at kt.\n"
+    " * Epilogue: accumulators to shared (column-major, stride BM + 1), then\n"
+    " * channels-first: a thread per output position (one division), channels\n"
+    " * along the thread's loop; channels-last: consecutive threads along the\n"
+    " * channels. Dynamic shared memory: 1024 + the stages + 128 x 24 (row table)\n"
+    " * + 20 taps bytes (host: _ak_conv_run_wg). Other targets: an empty body (never planned there). */\n"
+    "struct ak_conv_tap {\n"
+    "    int td, th, tw, xo, wt;   /* wt: the weight's tap (the phase's tap t maps to another under PHASE) */\n"
+    "};\n"
+    "/* a tile row (output position m): the input base (rd, rh, rw) and its offset ro in the sample, the sample n\n"
+    " * (-1: past M) and the position o in it */\n"
+    "struct ak_conv_row {\n"
+    "    int rd, rh, rw, ro, n, o;\n"
+    "};\n"
+    "#if defined(AK_WGMMA)\n"
+    "template <class DT, int BN, int S, bool PH>\n"
+    "AK_INLINE void ak_conv_wg(const typename DT::T* AK_RESTRICT x, const typename DT::T* AK_RESTRICT w,\n"
+    "                          const typename DT::T* AK_RESTRICT bias, typename DT::T* AK_RESTRICT y, AK_CONV_PARAMS) {\n"
+    "    typedef typename DT::T T;\n"
+    "    enum { BM = 128, NT = 256, W = S - 3, A_BYTES = BM * 128, B_BYTES = BN * 128, STAGE = A_BYTES + B_BYTES, NA = BM * 8 / NT,\n"
+    "           NB = BN * 8 / NT };\n"
+    "    extern __shared__ unsigned char ak_conv_dyn_smem[];\n"
+    "    unsigned char* sm = ak_conv_dyn_smem + ((1024 - (ak_smem_addr(ak_conv_dyn_smem) & 1023)) & 1023);\n"
+    "    ak_conv_row* rtab = (ak_conv_row*)(sm + S * STAGE);\n"
+    "    ak_conv_tap* ttab = (ak_conv_tap*)(rtab + BM);\n"
+    "    const int tid = (int)threadIdx.x, wg = tid / 128;\n"
+    "    const bool trans = (flags & AK_CVF_TRANS) != 0, cl = (flags & AK_CVF_NHWC) != 0;\n"
+    "    /* PH (flag PHASE): blockIdx.z = group x phases + phase, the phase's outputs as a stride-1 transposed\n"
+    "     * convolution over its taps (ak_conv_phase), as the mma kernels do */\n"
+    "    const int nph = PH ? sD * sH * sW : 1;\n"
+    "    const int g = (int)blockIdx.z / nph, ph = (int)blockIdx.z % nph, m0 = (int)blockIdx.x * BM, co0 = (int)blockIdx.y * BN;\n"
+    "    const int fOH = OH, fOW = OW, fOP = OD * OH * OW, fkH = kH, fkW = kW, ftaps = kD * kH * kW;\n"
+    "    const int rD = ph / (sH * sW), rH = (ph / sW) % sH, rW = ph % sW, fsD = sD, fsH = sH, fsW = sW;\n"
+    "    int t0D = 0, t0H = 0, t0W = 0, tsD = 1, tsH = 1, tsW = 1;\n"
+    "    if constexpr (PH) {\n"
+    "        const ak_conv_phase fd = ak_conv_phase_of(rD, OD, kD, sD, pD, dD), fh = ak_conv_phase_of(rH, OH, kH, sH, pH, dH),\n"
+    "                            fw = ak_conv_phase_of(rW, OW, kW, sW, pW, dW);\n"
+    "        OD = fd.o_n; OH = fh.o_n; OW = fw.o_n;\n"
+    "        kD = fd.k_n; kH = fh.k_n; kW = fw.k_n;\n"
+    "        pD = fd.p_n; pH = fh.p_n; pW = fw.p_n;\n"
+    "        dD = fd.d_n; dH = fh.d_n; dW = fw.d_n;\n"
+    "        t0D = fd.t0; t0H = fh.t0; t0W = fw.t0; tsD = fd.ts; tsH = fh.ts; tsW = fw.ts;\n"
+    "        sD = sH = sW = 1;\n"
+    "    }\n"
+    "    const int OP = OD * OH * OW, M = Nb * OP, taps = kD * kH * kW, cpt = Cig / 8, nk = (taps * cpt + 7) / 8, sg = trans ? -1 : 1;\n"
+    "    if (m0 >= M) return; /* a smaller phase's share of the grid (uniform: before any barrier) */\n"
+    "    /* the tables: each tap's offsets, each tile row's decomposition (the divisions once a row, not once a row per\n"
+    "     * thread that copies it) */\n"
+    "    for (int t = tid; t < taps; t += NT) {\n"
+    "        const int kw = t % kW, kh = (t / kW) % kH, kd = t / (kW * kH);\n"
+    "        ak_conv_tap e;\n"
+    "        e.td = sg * kd * dD; e.th = sg * kh * dH; e.tw = sg * kw * dW;\n"
+    "        e.xo = ((e.td * IH + e.th) * IW + e.tw) * Cin;\n"
+    "        e.wt = PH ? ((t0D + kd * tsD) * fkH + t0H + kh * tsH) * fkW + t0W + kw * tsW : t;\n"
+    "        ttab[t] = e;\n"
+    "    }\n"
+    "    if (tid < BM) {\n"
+    "        const int m = m0 + tid;\n"
+    "        ak_conv_row e;\n"
+    "        e.rd = -(1 << 30); e.rh = 0; e.rw = 0; e.ro = 0; e.n = -1; e.o = 0;\n"
+    "        if (m < M) {\n"
+    "            const int n = m / OP, o = m - n * OP, ow = o % OW, oh = (o / OW) % OH, od = o / (OW * OH);\n"
+    "            e.n = n; e.o = PH ? ((rD + fsD * od) * fOH + rH + fsH * oh) * fOW + rW + fsW * ow : o;\n"
+    "            if (trans) { e.rd = od + pD; e.rh = oh + pH; e.rw = ow + pW; }\n"
+    "            else { e.rd = od * sD - pD; e.rh = oh * sH - pH; e.rw = ow * sW - pW; }\n"
+    "            e.ro = ((e.rd * IH + e.rh) * IW + e.rw) * Cin;\n"
+    "        }\n"
+    "        rtab[tid] = e;\n"
+    "    }\n"
+    "    __syncthreads(); /* the tables */\n"
+    "    /* this thread's chunk j of every tile row r0 + 32 i (A) and r0 + 32 i (B) */\n"
+    "    const int j = tid & 7, r0 = tid >> 3;\n"
+    "    const T* xr[NA];\n"
+    "    int rd[NA], rh[NA], rw[NA], ro[NA];\n"
+    "#pragma unroll\n"
+    "    for (int i = 0; i < NA; i++) {\n"
+    "        const ak_conv_row e = rtab[r0 + 32 * i];\n"
+    "        rd[i] = e.rd; rh[i] = e.rh; rw[i] = e.rw; ro[i] = e.ro;\n"
+    "        xr[i] = x + (ak_i64)(e.n < 0 ? 0 : e.n) * Cin * ID * IH * IW + g * Cig;\n"
+    "    }\n"
+    "    const T* wr[NB];\n"
+    "    bool bok[NB];\n"
+    "    const ak_i64 wtap = trans ? (ak_i64)Cin : (ak_i64)Cout * Cig;\n"
+    "#pragma unroll\n"
+    "    for (int i = 0; i < NB; i++) {\n"
+    "        const int co = co0 + r0 + 32 * i;\n"
+    "        bok[i] = co < Cog;\n"
+    "        wr[i] = w + (trans ? (ak_i64)(bok[i] ? co : 0) * ftaps * Cin + (ak_i64)g * Cig : (ak_i64)(g * Cog + (bok[i] ? co : 0)) * Cig);\n"
+    "    }\n"
+    "    /* the cursor: chunk kt 8 + j is (tap qt, channel chunk qc) */\n"
+    "    int qt = j / cpt, qc = j % cpt;\n"
+    "    const int dt8 = 8 / cpt, dc8 = 8 % cpt;\n"
+    "    auto load = [&](int kt) {\n"
+    "        unsigned char* sa = sm + (kt % S) * STAGE;\n"
+    "        unsigned char* sb = sa + A_BYTES;\n"
+    "        const bool kok = qt < taps;\n"
+    "        const ak_conv_tap e = ttab[kok ? qt : 0];\n"
+    "        const int xo = e.xo + qc * 8;\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < NA; i++) {\n"
+    "            const int id = rd[i] + e.td, ih = rh[i] + e.th, iw = rw[i] + e.tw;\n"
+    "            const bool ok = kok && (unsigned)id < (unsigned)ID && (unsigned)ih < (unsigned)IH && (unsigned)iw < (unsigned)IW;\n"
+    "            ak_cp_async16(sa + ak_sw128(r0 + 32 * i, j), ok ? (const void*)(xr[i] + (ro[i] + xo)) : (const void*)x, ok ? 16 : 0);\n"
+    "        }\n"
+    "        const ak_i64 wo = (ak_i64)e.wt * wtap + qc * 8;\n"
+    "#pragma unroll\n"
+    "        for (int i = 0; i < NB; i++) {\n"
+    "            const bool ok = kok && bok[i];\n"
+    "            ak_cp_async16(sb + ak_sw128(r0 + 32 * i, j), ok ? (const void*)(wr[i] + wo) : (const void*)w, ok ? 16 : 0);\n"
+    "        }\n"
+    "        qc += dc8; qt += dt8;\n"
+    "        if (qc >= cpt) { qc -= cpt; qt++; }\n"
+    "    };\n"
+    "    float d[BN / 2];\n"
+    "#pragma unroll\n"
+    "    for (int r = 0; r < BN / 2; r++) d[r] = 0.0f;\n"
+    "    load(0);\n"
+    "    ak_cp_async_commit();\n"
+    "    if (nk > 1) load(1);\n"
+    "    ak_cp_async_commit();\n"
+    "    for (int kt = 0; kt < nk; kt++) {\n"
+    "        ak_cp_async_wait<1>();\n"
+    "        ak_fence_proxy_async();\n"
+    "        __syncthreads();\n"
+    "        if (kt + 2 < nk) load(kt + 2);\n"
+    "        ak_cp_async_commit();\n"
+    "        const unsigned char* sa = sm + (kt % S) * STAGE + wg * 64 * 128;\n"
+    "        const unsigned char* sb = sm + (kt % S) * STAGE + A_BYTES;\n"
+    "        ak_wgmma_fence();\n"
+    "#pragma unroll\n"
+    "        for (int kk = 0; kk < 4; kk++) {\n"
+    "            const ak_u64 da = ak_wgmma_desc(sa + kk * 32), db = ak_wgmma_desc(sb + kk * 32);\n"
+    "            if constexpr (BN == 128) {\n"
+    "                if constexpr (ak_is_f16<DT>::value) ak_wgmma_f16_n128(d, da, db, 1);\n"
+    "                else ak_wgmma_bf16_n128(d, da, db, 1);\n"
+    "            } else {\n"
+    "                if constexpr (ak_is_f16<DT>::value) ak_wgmma_f16_n64(d, da, db, 1);\n"
+    "                else ak_wgmma_bf16_n64(d, da, db, 1);\n"
+    "            }\n"
+    "        }\n"
+    "        ak_wgmma_commit();\n"
+    "        ak_wgmma_wait<W>();\n"
+    "    }\n"
+    "    ak_wgmma_wait<0>();\n"
+    "    ak_cp_async_wait<0>();\n"
+    "    __syncthreads(); /* both warpgroups are done reading the stages */\n"
+    "    /* the accumulators, column-major: st[c * ldst + row]; stride 132 (channels-first: pairs of rows as 8-byte\n"
+    "     * reads, the wgmma layout's writes conflict-free) or 129 (channels-last: reads along the columns) */\n"
+    "    float* st = (float*)sm;\n"
+    "    const int ldst = cl ? BM + 1 : BM + 4;\n"
+    "#pragma unroll\n"
+    "    for (int r = 0; r < BN / 2; r++) st[ak_wgmma_col(tid, r) * ldst + wg * 64 + ak_wgmma_row(tid, r)] = d[r];\n"
+    "    __syncthreads();\n"
+    "    const int act = flags >> AK_CVF_ACT_SHIFT;\n"
+    "    const bool hb = (flags & AK_CVF_BIAS) != 0;\n"
+    "    if (cl) {\n"
+    "        /* y[m][Cout]: consecutive threads along the channels */\n"
+    "#pragma unroll 4\n"
+    "        for (int e = tid; e < BM * BN; e += NT) {\n"
+    "            const int c = e % BN, ml = e / BN, m = m0 + ml, co = co0 + c;\n"
+    "            if (m >= M || co >= Cog) continue;\n"
+    "            const int oc = g * Cog + co;\n"
+    "            float v = st[c * ldst + ml];\n"
+    "            if (hb) v += DT::to(bias[oc]);\n"
+    "            if (act != AK_UNARY_NONE) v = ak_uop_apply(act, v, ap);\n"
+    "            if constexpr (PH) {\n"
+    "                const ak_conv_row r = rtab[ml];\n"
+    "                y[((ak_i64)r.n * fOP + r.o) * Cout + oc] = DT::from(v);\n"
+    "            } else {\n"
+    "                y[(ak_i64)m * Cout + oc] = DT::from(v);\n"
+    "            }\n"
+    "        }\n"
+    "    } else if (!PH && OP % 2 == 0 && ((ak_u64)y & 3) == 0) {\n"
+    "        /* y[n][Cout][OP], OP even: a thread stores 2 positions of one sample (rows 2 p, 2 p + 1) as one 4-byte word */\n"
+    "        const int ml = 2 * (tid % (BM / 2));\n"
+    "        const ak_conv_row e = rtab[ml];\n"
+    "        if (e.n >= 0) {\n"
+    "            const bool two = m0 + ml + 1 < M;\n"
+    "            T* yn = y + (ak_i64)e.n * Cout * OP + e.o;\n"
+    "#pragma unroll 4\n"
+    "            for (int c = tid / (BM / 2); c < BN; c += NT / (BM / 2)) {\n"
+    "                const int co = co0 + c;\n"
+    "                if (co >= Cog) break;\n"
+    "                const int oc = g * Cog + co;\n"
+    "                const float2 v2 = *(const float2*)&st[c * ldst + ml];\n"
+    "                float v0 = v2.x, v1 = v2.y;\n"
+    "                if (hb) { const float b = DT::to(bias[oc]); v0 += b; v1 += b; }\n"
+    "                if (act != AK_UNARY_NONE) { v0 = ak_uop_apply(act, v0, ap); v1 = ak_uop_apply(act, v1, ap); }\n"
+    "                T* yp = yn + (ak_i64)oc * OP;\n"
+    "                if (two) *(ak_u32*)yp = ak_pack2(DT::from(v0), DT::from(v1));\n"
+    "                else yp[0] = DT::from(v0);\n"
+    "            }\n"
+    "        }\n"
+    "    } else {\n"
+    "        const int ml = tid % BM;\n"
+    "        const ak_conv_row e = rtab[ml];\n"
+    "        if (e.n >= 0) {\n"
+    "            T* yn = y + (ak_i64)e.n * Cout * fOP + e.o;\n"
+    "#pragma unroll 4\n"
+    "            for (int c = tid / BM; c < BN; c += NT / BM) {\n"
+    "                const int co = co0 + c;\n"
+    "                if (co >= Cog) break;\n"
+    "                const int oc = g * Cog + co;\n"
+    "                float v = st[c * ldst + ml];\n"
+    "                if (hb) v += DT::to(bias[oc]);\n"
+    "                if (act != AK_UNARY_NONE) v = ak_uop_apply(act, v, ap);\n"
+    "                yn[(ak_i64)oc * fOP] = DT::from(v);\n"
+    "            }\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "#endif\n"
+    "#if defined(AK_WGMMA)\n"
+    "#define AK_CONV_WG_BODY(D, BN, S)                                                  \\\n"
+    "    if (flags & AK_CVF_PHASE) ak_conv_wg<D, BN, S, true>(x, w, bias, y, AK_CONV_ARGS); \\\n"
+    "    else ak_conv_wg<D, BN, S, false>(x, w, bias, y, AK_CONV_ARGS);\n"
+    "#else\n"
+    "#define AK_CONV_WG_BODY(D, BN, S) (void)x; (void)w; (void)bias; (void)y;\n"
+    "#endif\n"
+    "/* 128 x 128 tiles: one block an SM (128 KiB of stages); 128 x 64: two */\n"
+    "#define AK_CONV_WG(NAME, D, BN, S, MINB)                                                                                 \\\n"
+    "    AK_KERNEL __launch_bounds__(256, MINB) void NAME(const D::T* x, const D::T* w, const D::T* bias, D::T* y, int flags, \\\n"
+    "                                               float ap, int Nb, int Cin, int Cout, int Cig, int Cog, int ID, int IH, int IW, \\\n"
+    "                                               int OD, int OH, int OW, int kD, int kH, int kW, int sD, int sH, int sW, int pD, \\\n"
+    "                                               int pH, int pW, int dD, int dH, int dW) {                                       \\\n"
+    "        AK_CONV_WG_BODY(D, BN, S)                                                                                        \\\n"
+    "    }\n"
+    "AK_CONV_WG(ak_conv_igemm_wg128_f16, ak_f16_t, 128, 3, 2)\n"
+    "AK_CONV_WG(ak_conv_igemm_wg128_bf16, ak_bf16_t, 128, 3, 2)\n"
+    "AK_CONV_WG(ak_conv_igemm_wg64_f16, ak_f16_t, 64, 4, 2)\n"
+    "AK_CONV_WG(ak_conv_igemm_wg64_bf16, ak_bf16_t, 64, 4, 2)\n"
     "\n"
     "/* Depthwise: one thread per output element. Channels-first: blockIdx.y walks\n"
     " * the (sample, channel) planes, x the positions of a plane (the channel's\n"
@@ -17669,8 +17918,6 @@ static const char _ak_src_gemm[] =
     " * reuses kt - 2's stage after wait<1> at kt - 1 and the barrier. Epilogue\n"
     " * via shared memory (stride BN + 4), ak_gemm_epi. Dynamic shared memory:\n"
     " * 4 (128 + BN) 128 + 1024 bytes. */\n"
-    "template <class DT> struct ak_gemm_is_f16 { enum { V = 0 }; };\n"
-    "template <> struct ak_gemm_is_f16<ak_f16_t> { enum { V = 1 }; };\n"
     "#if defined(AK_WGMMA)\n"
     "template <class DT, int BN>\n"
     "AK_INLINE void ak_gemm_wgmma_tile(AK_GEMM_PARAMS_T(DT)) {\n"
@@ -17728,11 +17975,11 @@ static const char _ak_src_gemm[] =
     "                const ak_u64 da = ak_wgmma_desc(sa + kk * 32), db = ak_wgmma_desc(sb + kk * 32);\n"
     "                if constexpr (BN == 128) {\n"
     "                    if constexpr (DT::SIZE == 4) ak_wgmma_tf32_n128(d, da, db, 1);\n"
-    "                    else if constexpr (ak_gemm_is_f16<DT>::V) ak_wgmma_f16_n128(d, da, db, 1);\n"
+    "                    else if constexpr (ak_is_f16<DT>::value) ak_wgmma_f16_n128(d, da, db, 1);\n"
     "                    else ak_wgmma_bf16_n128(d, da, db, 1);\n"
     "                } else {\n"
     "                    if constexpr (DT::SIZE == 4) ak_wgmma_tf32_n256(d, da, db, 1);\n"
-    "                    else if constexpr (ak_gemm_is_f16<DT>::V) ak_wgmma_f16_n256(d, da, db, 1);\n"
+    "                    else if constexpr (ak_is_f16<DT>::value) ak_wgmma_f16_n256(d, da, db, 1);\n"
     "                    else ak_wgmma_bf16_n256(d, da, db, 1);\n"
     "                }\n"
     "            }\n"
@@ -23380,7 +23627,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "chnorm", _ak_src_chnorm,
       "ak_chstat_part_f32 ak_chstat_part_f16 ak_chstat_part_bf16 ak_chstat_final_f32 ak_chstat_final_f16 ak_chstat_final_bf16 ak_chnorm_apply_f32 ak_chnorm_apply_f16 ak_chnorm_apply_bf16" },
     { "conv", _ak_src_conv,
-      "ak_conv_igemm_mma_f16 ak_conv_igemm_mma_bf16 ak_conv_igemm_vec_f16 ak_conv_igemm_vec_bf16 ak_conv_igemm_mma_f32 ak_conv_igemm_mma_x32 ak_conv_igemm_simt_f32 ak_conv_igemm_simt_f16 ak_conv_igemm_simt_bf16 ak_conv_dw_f32 ak_conv_dw_f16 ak_conv_dw_bf16" },
+      "ak_conv_igemm_mma_f16 ak_conv_igemm_mma_bf16 ak_conv_igemm_vec_f16 ak_conv_igemm_vec_bf16 ak_conv_igemm_mma_f32 ak_conv_igemm_mma_x32 ak_conv_igemm_simt_f32 ak_conv_igemm_simt_f16 ak_conv_igemm_simt_bf16 ak_conv_dw_f32 ak_conv_dw_f16 ak_conv_dw_bf16 ak_conv_igemm_wg128_f16 ak_conv_igemm_wg128_bf16 ak_conv_igemm_wg64_f16 ak_conv_igemm_wg64_bf16" },
     { "elementwise", _ak_src_elementwise,
       "ak_fill_f32 ak_fill_f16 ak_fill_bf16 ak_axpy_f32 ak_axpy_f16 ak_axpy_bf16 ak_scale_f32 ak_scale_f16 ak_scale_bf16 ak_binary_f32 ak_binary_f16 ak_binary_bf16" },
     { "gemm", _ak_src_gemm,
@@ -23613,7 +23860,7 @@ static inline void _ak_kargs_attn_combine(_ak_kargs* kargs_, const void* part, i
     ak_args_ptr(a_, part); ak_args_i32(a_, nsplit); ak_args_i32(a_, dmax); ak_args_i64(a_, rows); ak_args_i32(a_, hq); ak_args_i32(a_, sq); ak_args_i32(a_, d); ak_args_ptr(a_, o);
     ak_args_i64(a_, osb); ak_args_i64(a_, osh); ak_args_i64(a_, oss); ak_args_ptr(a_, lse); ak_args_ptr(a_, cu_q);
 }
-/* kernels/attention_mma.hip:1182 ak_attn_mmadec##HD##_##FN##_##DT (macro AK_AMMA_F8) */
+/* kernels/attention_mma.hip:1180 ak_attn_mmadec##HD##_##FN##_##DT (macro AK_AMMA_F8) */
 static inline void _ak_kargs_attn_mmadec(_ak_kargs* kargs_, const void* q, const void* k, const void* v, void* o, void* lse, int32_t hkv, int32_t group, int32_t sq, int32_t skv, int32_t d,
                                          int64_t qsb, int64_t qsh, int64_t qss, int64_t ksb, int64_t ksh, int64_t kss, int64_t vsb, int64_t vsh, int64_t vss, int64_t osb, int64_t osh, int64_t oss,
                                          float scale_log2, int32_t causal, int32_t R, int32_t nsplit, int32_t split_len, void* part, int32_t vec, const void* cu_q, const void* cu_k,
@@ -23686,7 +23933,7 @@ static inline void _ak_kargs_chnorm_apply(_ak_kargs* kargs_, const void* x, void
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, w); ak_args_ptr(a_, bias); ak_args_ptr(a_, mean); ak_args_ptr(a_, rs); ak_args_i64(a_, planes); ak_args_i64(a_, C); ak_args_i64(a_, S);
     ak_args_i32(a_, G); ak_args_i32(a_, running); ak_args_f32(a_, eps);
 }
-/* kernels/conv.hip:577 NAME (macro AK_CONV_IGEMM) */
+/* kernels/conv.hip:578 NAME (macro AK_CONV_IGEMM) */
 static inline void _ak_kargs_conv_igemm(_ak_kargs* kargs_, const void* x, const void* w, const void* bias, void* y, int32_t flags, float ap, int32_t Nb, int32_t Cin, int32_t Cout, int32_t Cig,
                                         int32_t Cog, int32_t ID, int32_t IH, int32_t IW, int32_t OD, int32_t OH, int32_t OW, int32_t kD, int32_t kH, int32_t kW, int32_t sD, int32_t sH, int32_t sW,
                                         int32_t pD, int32_t pH, int32_t pW, int32_t dD, int32_t dH, int32_t dW) {
@@ -23711,7 +23958,7 @@ static inline void _ak_kargs_binary(_ak_kargs* kargs_, const void* x, const void
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_binary);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, z); ak_args_i64(a_, n); ak_args_i32(a_, op);
 }
-/* kernels/gemm.hip:677 NAME (macro AK_GEMM_WGMMA) */
+/* kernels/gemm.hip:675 NAME (macro AK_GEMM_WGMMA) */
 static inline void _ak_kargs_gemm_wgmma(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t K, int64_t lda,
                                         int64_t ldb, int64_t ldc, int64_t ldd, int64_t ldr, int64_t sA, int64_t sB, int64_t sC, int64_t sD, int64_t sR, int32_t batch, float alpha, float beta,
                                         int32_t flags, float ap) {
@@ -23720,14 +23967,14 @@ static inline void _ak_kargs_gemm_wgmma(_ak_kargs* kargs_, const void* A, const 
     ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB); ak_args_i64(a_, sC); ak_args_i64(a_, sD);
     ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm.hip:943 NAME (macro AK_GEMM_SPLITK_FIN) */
+/* kernels/gemm.hip:941 NAME (macro AK_GEMM_SPLITK_FIN) */
 static inline void _ak_kargs_gemm_splitk_fin(_ak_kargs* kargs_, const void* W, int32_t splits, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int64_t ldc, int64_t ldd,
                                              int64_t ldr, float alpha, float beta, int32_t flags, float ap) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_gemm_splitk_fin);
     ak_args_ptr(a_, W); ak_args_i32(a_, splits); ak_args_ptr(a_, C); ak_args_ptr(a_, D); ak_args_ptr(a_, bias); ak_args_ptr(a_, R); ak_args_i32(a_, M); ak_args_i32(a_, N); ak_args_i64(a_, ldc);
     ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm.hip:1211 NAME (macro AK_GEMM_I8) */
+/* kernels/gemm.hip:1209 NAME (macro AK_GEMM_I8) */
 static inline void _ak_kargs_gemm_i8(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, const void* sa, const void* sb, int32_t M, int32_t N,
                                      int32_t K, int64_t lda, int64_t ldb, int64_t ldc, int64_t ldd, int64_t ldr, int64_t sA, int64_t sB, int64_t sC, int64_t sD, int64_t sR, int32_t batch,
                                      float alpha, float beta, int32_t flags, float ap) {
@@ -23969,29 +24216,31 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_xent_mean);
     ak_args_ptr(a_, part); ak_args_i32(a_, nparts); ak_args_i32(a_, mean); ak_args_ptr(a_, out);
 }
-#define _ak_kargs_amma _ak_kargs_attn_simt   /* kernels/attention_mma.hip:1169 NAME##HD##_##DT (macro AK_AMMA): the same list */
+#define _ak_kargs_amma _ak_kargs_attn_simt   /* kernels/attention_mma.hip:1167 NAME##HD##_##DT (macro AK_AMMA): the same list */
 #define _AK_KIF_amma _AK_KIF_attn_simt
-#define _ak_kargs_amma_nv _ak_kargs_attn_simt   /* kernels/attention_mma.hip:1175 NAME##HD##_##DT (macro AK_AMMA_NV): the same list */
+#define _ak_kargs_amma_nv _ak_kargs_attn_simt   /* kernels/attention_mma.hip:1173 NAME##HD##_##DT (macro AK_AMMA_NV): the same list */
 #define _AK_KIF_amma_nv _AK_KIF_attn_simt
-#define _ak_kargs_attn_mmagen _ak_kargs_attn_simt   /* kernels/attention_mma.hip:1251 ak_attn_mmagen##HD##_##DT (macro AK_AMMA_GEN): the same list */
+#define _ak_kargs_attn_mmagen _ak_kargs_attn_simt   /* kernels/attention_mma.hip:1249 ak_attn_mmagen##HD##_##DT (macro AK_AMMA_GEN): the same list */
 #define _AK_KIF_attn_mmagen _AK_KIF_attn_simt
 #define _ak_kargs_attn_sm90 _ak_kargs_attn_simt   /* kernels/attention_sm90.hip:597 ak_attn_sm90_##HD##SFX##_##DT (macro AK_A9): the same list */
 #define _AK_KIF_attn_sm90 _AK_KIF_attn_simt
 #define _ak_kargs_copy _ak_kargs_cast   /* kernels/cast.hip:47 ak_copy_f32: the same list */
 #define _AK_KIF_copy _AK_KIF_cast
-#define _ak_kargs_conv_dw _ak_kargs_conv_igemm   /* kernels/conv.hip:726 NAME (macro AK_CONV_DW): the same list */
+#define _ak_kargs_conv_wg _ak_kargs_conv_igemm   /* kernels/conv.hip:837 NAME (macro AK_CONV_WG): the same list */
+#define _AK_KIF_conv_wg _AK_KIF_conv_igemm
+#define _ak_kargs_conv_dw _ak_kargs_conv_igemm   /* kernels/conv.hip:974 NAME (macro AK_CONV_DW): the same list */
 #define _AK_KIF_conv_dw _AK_KIF_conv_igemm
 #define _ak_kargs_scale _ak_kargs_axpy   /* kernels/elementwise.hip:58 ak_scale_f32: the same list */
 #define _AK_KIF_scale _AK_KIF_axpy
-#define _ak_kargs_gemm_skinny _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:756 NAME (macro AK_GEMM_SKINNY): the same list */
+#define _ak_kargs_gemm_skinny _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:754 NAME (macro AK_GEMM_SKINNY): the same list */
 #define _AK_KIF_gemm_skinny _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:918 NAME (macro AK_GEMM_GEMV): the same list */
+#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:916 NAME (macro AK_GEMM_GEMV): the same list */
 #define _AK_KIF_gemm_gemv _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:922 NAME (macro AK_GEMM_GEMVN): the same list */
+#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:920 NAME (macro AK_GEMM_GEMVN): the same list */
 #define _AK_KIF_gemm_gemvn _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_mma _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:1226 NAME (macro AK_GEMM_MMA): the same list */
+#define _ak_kargs_gemm_mma _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:1224 NAME (macro AK_GEMM_MMA): the same list */
 #define _AK_KIF_gemm_mma _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:1230 NAME (macro AK_GEMM_SIMT): the same list */
+#define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:1228 NAME (macro AK_GEMM_SIMT): the same list */
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_cdna _ak_kargs_gemm_wgmma   /* kernels/gemm_cdna.hip:292 NAME (macro AK_GEMM_CDNA): the same list */
 #define _AK_KIF_gemm_cdna _AK_KIF_gemm_wgmma
@@ -24170,6 +24419,10 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_conv_igemm_simt_bf16", _AK_KIF_conv_igemm },
     { "ak_conv_igemm_vec_f16", _AK_KIF_conv_igemm },
     { "ak_conv_igemm_vec_bf16", _AK_KIF_conv_igemm },
+    { "ak_conv_igemm_wg128_f16", _AK_KIF_conv_igemm },
+    { "ak_conv_igemm_wg128_bf16", _AK_KIF_conv_igemm },
+    { "ak_conv_igemm_wg64_f16", _AK_KIF_conv_igemm },
+    { "ak_conv_igemm_wg64_bf16", _AK_KIF_conv_igemm },
     { "ak_conv_dw_f32", _AK_KIF_conv_igemm },
     { "ak_conv_dw_f16", _AK_KIF_conv_igemm },
     { "ak_conv_dw_bf16", _AK_KIF_conv_igemm },
@@ -30624,6 +30877,31 @@ static int _ak_conv_cpasync(const ak_conv_desc* a, const _ak_conv_geom* g, const
     return (g->Cig + 31) / 32 * g->taps > 2;
 }
 
+/* The Hopper implicit GEMM (kernels/conv.hip ak_conv_igemm_wg*): sm_90a's wgmma, 16-bit dtypes, channel counts
+ * multiples of 8, a gather without a stride test (standard, transposed with stride 1, or a transposed one split
+ * into sub-pixel phases), at most _AK_CONV_WG_TAPS taps (the kernel's tap table). A channels-last x and a standard one-tap weight are read in
+ * place, so they must be 16-byte aligned (NULL: a plan without tensors, planned as aligned); a channels-first x
+ * is copied channels-last when each input element is reused enough (out channels per group x taps (of the largest
+ * phase) >= 32, the vector loader's rule). k runs in chunks of 8 channels across the taps, so 8 or 16 channels a group waste no
+ * products (the mma.sync vector loader needs 32). */
+#define _AK_CONV_WG_TAPS 1024
+static int _ak_conv_wg(const ak_conv_desc* a, const _ak_conv_geom* g, const ak_arch_info* arch) {
+    long long kmax = 0;
+    int j, strided = 0;
+    if (!arch || arch->matrix != AK_MATRIX_WGMMA || !*arch->arch_target || (a->dtype != AK_F16 && a->dtype != AK_BF16) || g->depthwise) return 0;
+    if (g->Cig % 8 || g->Cin % 8 || g->taps > _AK_CONV_WG_TAPS) return 0;
+    for (j = 0; j < 3; j++)
+        if (a->transposed && g->s[j] != 1) strided = 1;
+    if (_ak_conv_phases(a, g, &kmax, NULL) == 1 && strided) return 0;   /* no phase split (the grid's limit) */
+    if (a->layout == AK_CONV_CHANNELS_LAST) {
+        if (a->x && (uintptr_t)a->x % 16) return 0;
+    } else if (g->Cog * kmax < 32) {
+        return 0;
+    }
+    if (!a->transposed && g->taps == 1 && a->w && (uintptr_t)a->w % 16) return 0;
+    return 1;
+}
+
 static ak_result _ak_conv_plan_geom(ak_context* ctx, const ak_conv_desc* a, const _ak_conv_geom* g, ak_conv_plan* p) {
     const ak_arch_info* arch = _ak_gemm_arch(ctx);
     ak_matrix_isa isa = arch ? arch->matrix : AK_MATRIX_NONE;
@@ -30693,6 +30971,24 @@ static ak_result _ak_conv_plan_geom(ak_context* ctx, const ak_conv_desc* a, cons
                                   "a 16-byte cp.async into 3 shared stages (element loads when x is not 16-byte aligned)"
                                 : "implicit GEMM on the matrix cores: 128 x 64 tile, 8 warps; x copied channels-last first, then "
                                   "k ordered (tap, channel), 8 channels a 16-byte cp.async into 3 shared stages";
+            }
+            if (_ak_conv_wg(a, g, arch)) {
+                const int phased = _ak_conv_phases(a, g, NULL, NULL) > 1;
+                p->path = "wgmma";
+                p->bn = g->Cog > 64 ? 128 : 64;
+                p->bk = 64;
+                snprintf(p->kernel, sizeof p->kernel, "ak_conv_igemm_wg%d_%s", p->bn, dt);
+                p->reason = a->layout == AK_CONV_CHANNELS_LAST
+                                ? "implicit GEMM on Hopper's wgmma: 128 x 128 tile (128 x 64 for <= 64 out channels a group), 2 "
+                                  "warpgroups, k in chunks of 8 channels ordered (tap, channel) across the taps, 16-byte cp.async "
+                                  "into 4 swizzled stages"
+                                : "implicit GEMM on Hopper's wgmma: 128 x 128 tile (128 x 64 for <= 64 out channels a group), 2 "
+                                  "warpgroups; x copied channels-last first, then k in chunks of 8 channels ordered (tap, "
+                                  "channel) across the taps, 16-byte cp.async into 4 swizzled stages";
+                if (phased)
+                    p->reason = "transposed with a stride > 1: one implicit GEMM per sub-pixel phase (output position mod "
+                                "stride), each over the taps that reach it only, on Hopper's wgmma: 128 x 128 tile (128 x 64 "
+                                "for <= 64 out channels a group), k in chunks of 8 channels across the phase's taps";
             }
         } else {
             p->path = "simt";
@@ -30780,6 +31076,60 @@ static ak_result _ak_conv_cpu(const ak_conv_desc* a, const _ak_conv_geom* g) {
     return AK_OK;
 }
 
+/* The wgmma implicit GEMM's launch (kernels/conv.hip ak_conv_igemm_wg*): x channels-last (a pool copy of a
+ * channels-first x, per sample), the weight as the kernel reads it (standard [taps][Cout][Cig], one transpose
+ * when taps > 1; transposed [Cog x taps][Cin], one transpose), grid (row tiles, column tiles, groups x phases). */
+static ak_result _ak_conv_run_wg(ak_context* ctx, const ak_conv_desc* a, const _ak_conv_geom* g, const ak_conv_plan* pl, ak_kernel* k,
+                                 ak_stream* stream) {
+    const size_t es = ak_dtype_size(a->dtype), nx = (size_t)(g->N * g->Cin * g->ivol), nw = (size_t)(g->Cout * g->Cig * g->taps);
+    const void *xs = a->x, *ws = a->w;
+    void *xt = NULL, *wt = NULL;
+    _ak_kargs ka;
+    ak_dim3 grid, block;
+    size_t shmem;
+    long long mrows = 0;
+    const long long nph = _ak_conv_phases(a, g, NULL, &mrows);
+    int flags = (a->transposed ? _AK_CVF_TRANS : 0) | (a->layout == AK_CONV_CHANNELS_LAST ? _AK_CVF_NHWC : 0) |
+                (a->bias ? _AK_CVF_BIAS : 0) | (a->activation << _AK_CVF_ACT_SHIFT) | _AK_CVF_VEC | (nph > 1 ? _AK_CVF_PHASE : 0);
+    ak_result r = AK_OK;
+    if (a->layout != AK_CONV_CHANNELS_LAST) {
+        const size_t per = (size_t)(g->Cin * g->ivol);
+        long long n;
+        if ((r = ak_malloc(ctx, nx * es, stream, &xt)) != AK_OK) return r;
+        for (n = 0; n < g->N && r == AK_OK; n++)
+            r = ak_transpose(ctx, a->dtype, (const char*)a->x + (size_t)n * per * es, (char*)xt + (size_t)n * per * es, (size_t)g->Cin,
+                             (size_t)g->ivol, stream);
+        xs = xt;
+    }
+    if (r == AK_OK && (a->transposed || g->taps > 1)) {
+        /* standard [Cout][Cig][taps] -> [taps][Cout][Cig]; transposed [Cin][Cog][taps] -> [Cog][taps][Cin] */
+        if ((r = ak_malloc(ctx, nw * es, stream, &wt)) == AK_OK)
+            r = a->transposed ? ak_transpose(ctx, a->dtype, a->w, wt, (size_t)g->Cin, (size_t)(g->Cog * g->taps), stream)
+                              : ak_transpose(ctx, a->dtype, a->w, wt, (size_t)(g->Cout * g->Cig), (size_t)g->taps, stream);
+        ws = wt;
+        flags |= _AK_CVF_WT;
+    }
+    if (r == AK_OK) {
+        _ak_kargs_conv_igemm(&ka, xs, ws, a->bias, a->y, flags, a->act_param, (int32_t)g->N, (int32_t)g->Cin, (int32_t)g->Cout,
+                             (int32_t)g->Cig, (int32_t)g->Cog, (int32_t)g->in[0], (int32_t)g->in[1], (int32_t)g->in[2],
+                             (int32_t)g->out[0], (int32_t)g->out[1], (int32_t)g->out[2], (int32_t)g->k[0], (int32_t)g->k[1],
+                             (int32_t)g->k[2], (int32_t)g->s[0], (int32_t)g->s[1], (int32_t)g->s[2], (int32_t)g->p[0],
+                             (int32_t)g->p[1], (int32_t)g->p[2], (int32_t)g->d[0], (int32_t)g->d[1], (int32_t)g->d[2]);
+        block.x = _AK_CONV_THREADS; block.y = 1; block.z = 1;
+        /* x: row tiles (of the largest phase), z: group x phases + phase */
+        grid.x = (unsigned)(((size_t)(nph > 1 ? mrows : g->N * g->ovol) + 127) / 128);
+        grid.y = (unsigned)(((size_t)g->Cog + (size_t)pl->bn - 1) / (size_t)pl->bn);
+        grid.z = (unsigned)(g->G * nph);
+        /* 1024 (alignment of the swizzled stages) + the stages (3 of 256 rows x 128 bytes at bn 128, 4 of 192 at 64)
+         * + the row table (128 x 24 bytes) + the tap table (20 bytes a tap) */
+        shmem = 1024 + (pl->bn == 128 ? 3 : 4) * (size_t)(128 + pl->bn) * 128 + 128 * 24 + 20 * (size_t)g->taps;
+        r = _ak_op_launch3(ctx, k, grid, block, shmem, stream, &ka);
+    }
+    if (xt) ak_free(ctx, xt); /* stream-ordered reuse: safe right after the launch */
+    if (wt) ak_free(ctx, wt);
+    return r;
+}
+
 AKDEF ak_result ak_conv(ak_context* ctx, const ak_conv_desc* a, ak_stream* stream) {
     const char* opn = "ak_conv";
     _ak_conv_geom g;
@@ -30816,7 +31166,10 @@ AKDEF ak_result ak_conv(ak_context* ctx, const ak_conv_desc* a, ak_stream* strea
         _ak_conv_as_gemm(a, &g, &h);
         return ak_gemm(ctx, &h, stream);
     }
-    if ((r = _ak_op_kernel(ctx, _ak_src_conv, pl.kernel, &k)) != AK_OK) return r;
+    /* the wgmma kernels need the arch-specific target (sm_90a) */
+    if ((r = _ak_op_kernel_at(ctx, _ak_src_conv, pl.kernel, !strcmp(pl.path, "wgmma") ? _ak_gemm_arch(ctx)->arch_target : NULL, &k)) != AK_OK)
+        return r;
+    if (!strcmp(pl.path, "wgmma")) return _ak_conv_run_wg(ctx, a, &g, &pl, k, stream);
     flags = (a->transposed ? _AK_CVF_TRANS : 0) | (a->layout == AK_CONV_CHANNELS_LAST ? _AK_CVF_NHWC : 0) | (a->bias ? _AK_CVF_BIAS : 0) |
             (a->activation << _AK_CVF_ACT_SHIFT);
     if (!g.depthwise && (nph = _ak_conv_phases(a, &g, NULL, &mrows)) > 1) flags |= _AK_CVF_PHASE;

@@ -310,8 +310,6 @@ template <> AK_INLINE ak_u32 ak_pack2f<ak_bf16_t>(float lo, float hi) {
     return r;
 }
 
-template <class D> struct ak_is_f16 { enum { value = 0 }; };
-template <> struct ak_is_f16<ak_f16_t> { enum { value = 1 }; };
 template <int S>
 AK_INLINE ak_u32 ak_prmt(ak_u32 a, ak_u32 b) {
     ak_u32 r;

@@ -63,6 +63,7 @@
 // AK_UNARY_* code.
 //
 // kernels: ak_conv_igemm_mma_f16 ak_conv_igemm_mma_bf16 ak_conv_igemm_vec_f16 ak_conv_igemm_vec_bf16 ak_conv_igemm_mma_f32 ak_conv_igemm_mma_x32 ak_conv_igemm_simt_f32 ak_conv_igemm_simt_f16 ak_conv_igemm_simt_bf16 ak_conv_dw_f32 ak_conv_dw_f16 ak_conv_dw_bf16
+// kernels: ak_conv_igemm_wg128_f16 ak_conv_igemm_wg128_bf16 ak_conv_igemm_wg64_f16 ak_conv_igemm_wg64_bf16
 
 // >>host  the flag bits (the host builds them: amdkit.h _AK_CVF_*)
 #define AK_CVF_TRANS 1
@@ -596,6 +597,253 @@ AK_CONV_IGEMM(ak_conv_igemm_simt_bf16, ak_bf16_t, false, false, false)
  * shared memory of the 2-stage kernels; AMD compiles the register-staged loader here (never planned) */
 AK_CONV_IGEMM(ak_conv_igemm_vec_f16, ak_f16_t, false, true, true)
 AK_CONV_IGEMM(ak_conv_igemm_vec_bf16, ak_bf16_t, false, true, true)
+
+/* ---- Hopper (sm_90a): the implicit GEMM on wgmma (ak_conv_igemm_wg<BN>_*) ---
+ * The vector loader's problems (x channels-last, Cig and Cin multiples of 8,
+ * standard, transposed with stride 1, or transposed split into sub-pixel
+ * phases: PH, as the mma kernels), planned on sm_90a for 16-bit dtypes. Tile 128 x BN (BN 128, or 64 for Cog <= 64), two
+ * consumer warpgroups (64 rows each, m64nBNk16 wgmma from K-major 128-byte
+ * swizzled tiles, ak_sw128) that also copy. k is walked in chunks of 8
+ * channels ordered (tap, channel) across the taps: a k tile is 8 chunks
+ * (64 values, one 128-byte row per tile row) whatever Cig is, so channel
+ * counts below 64 waste only the last tile's tail. A thread's chunk of a
+ * tile is the same for its 4 A rows and NB B rows, a (tap, channel) cursor
+ * advanced by 8 chunks a tile; the taps' offsets come from a shared table.
+ * Weight (host-made): standard [taps][Cout][Cig] (flag WT's layout),
+ * transposed [Cog x taps][Cin] (chunk (co, tap, c) at (co taps + tap) Cin +
+ * g Cig + c). 4-stage cp.async ring (zero-fill outside the input, past k and
+ * past Cog), one wgmma group in flight: the copy of tile kt + 2 goes to kt -
+ * 2's stage after every thread's wait<1> at kt - 1 and the barrier at kt.
+ * Epilogue: accumulators to shared (column-major, stride BM + 1), then
+ * channels-first: a thread per output position (one division), channels
+ * along the thread's loop; channels-last: consecutive threads along the
+ * channels. Dynamic shared memory: 1024 + the stages + 128 x 24 (row table)
+ * + 20 taps bytes (host: _ak_conv_run_wg). Other targets: an empty body (never planned there). */
+struct ak_conv_tap {
+    int td, th, tw, xo, wt;   /* wt: the weight's tap (the phase's tap t maps to another under PHASE) */
+};
+/* a tile row (output position m): the input base (rd, rh, rw) and its offset ro in the sample, the sample n
+ * (-1: past M) and the position o in it */
+struct ak_conv_row {
+    int rd, rh, rw, ro, n, o;
+};
+#if defined(AK_WGMMA)
+template <class DT, int BN, int S, bool PH>
+AK_INLINE void ak_conv_wg(const typename DT::T* AK_RESTRICT x, const typename DT::T* AK_RESTRICT w,
+                          const typename DT::T* AK_RESTRICT bias, typename DT::T* AK_RESTRICT y, AK_CONV_PARAMS) {
+    typedef typename DT::T T;
+    enum { BM = 128, NT = 256, W = S - 3, A_BYTES = BM * 128, B_BYTES = BN * 128, STAGE = A_BYTES + B_BYTES, NA = BM * 8 / NT,
+           NB = BN * 8 / NT };
+    extern __shared__ unsigned char ak_conv_dyn_smem[];
+    unsigned char* sm = ak_conv_dyn_smem + ((1024 - (ak_smem_addr(ak_conv_dyn_smem) & 1023)) & 1023);
+    ak_conv_row* rtab = (ak_conv_row*)(sm + S * STAGE);
+    ak_conv_tap* ttab = (ak_conv_tap*)(rtab + BM);
+    const int tid = (int)threadIdx.x, wg = tid / 128;
+    const bool trans = (flags & AK_CVF_TRANS) != 0, cl = (flags & AK_CVF_NHWC) != 0;
+    /* PH (flag PHASE): blockIdx.z = group x phases + phase, the phase's outputs as a stride-1 transposed
+     * convolution over its taps (ak_conv_phase), as the mma kernels do */
+    const int nph = PH ? sD * sH * sW : 1;
+    const int g = (int)blockIdx.z / nph, ph = (int)blockIdx.z % nph, m0 = (int)blockIdx.x * BM, co0 = (int)blockIdx.y * BN;
+    const int fOH = OH, fOW = OW, fOP = OD * OH * OW, fkH = kH, fkW = kW, ftaps = kD * kH * kW;
+    const int rD = ph / (sH * sW), rH = (ph / sW) % sH, rW = ph % sW, fsD = sD, fsH = sH, fsW = sW;
+    int t0D = 0, t0H = 0, t0W = 0, tsD = 1, tsH = 1, tsW = 1;
+    if constexpr (PH) {
+        const ak_conv_phase fd = ak_conv_phase_of(rD, OD, kD, sD, pD, dD), fh = ak_conv_phase_of(rH, OH, kH, sH, pH, dH),
+                            fw = ak_conv_phase_of(rW, OW, kW, sW, pW, dW);
+        OD = fd.o_n; OH = fh.o_n; OW = fw.o_n;
+        kD = fd.k_n; kH = fh.k_n; kW = fw.k_n;
+        pD = fd.p_n; pH = fh.p_n; pW = fw.p_n;
+        dD = fd.d_n; dH = fh.d_n; dW = fw.d_n;
+        t0D = fd.t0; t0H = fh.t0; t0W = fw.t0; tsD = fd.ts; tsH = fh.ts; tsW = fw.ts;
+        sD = sH = sW = 1;
+    }
+    const int OP = OD * OH * OW, M = Nb * OP, taps = kD * kH * kW, cpt = Cig / 8, nk = (taps * cpt + 7) / 8, sg = trans ? -1 : 1;
+    if (m0 >= M) return; /* a smaller phase's share of the grid (uniform: before any barrier) */
+    /* the tables: each tap's offsets, each tile row's decomposition (the divisions once a row, not once a row per
+     * thread that copies it) */
+    for (int t = tid; t < taps; t += NT) {
+        const int kw = t % kW, kh = (t / kW) % kH, kd = t / (kW * kH);
+        ak_conv_tap e;
+        e.td = sg * kd * dD; e.th = sg * kh * dH; e.tw = sg * kw * dW;
+        e.xo = ((e.td * IH + e.th) * IW + e.tw) * Cin;
+        e.wt = PH ? ((t0D + kd * tsD) * fkH + t0H + kh * tsH) * fkW + t0W + kw * tsW : t;
+        ttab[t] = e;
+    }
+    if (tid < BM) {
+        const int m = m0 + tid;
+        ak_conv_row e;
+        e.rd = -(1 << 30); e.rh = 0; e.rw = 0; e.ro = 0; e.n = -1; e.o = 0;
+        if (m < M) {
+            const int n = m / OP, o = m - n * OP, ow = o % OW, oh = (o / OW) % OH, od = o / (OW * OH);
+            e.n = n; e.o = PH ? ((rD + fsD * od) * fOH + rH + fsH * oh) * fOW + rW + fsW * ow : o;
+            if (trans) { e.rd = od + pD; e.rh = oh + pH; e.rw = ow + pW; }
+            else { e.rd = od * sD - pD; e.rh = oh * sH - pH; e.rw = ow * sW - pW; }
+            e.ro = ((e.rd * IH + e.rh) * IW + e.rw) * Cin;
+        }
+        rtab[tid] = e;
+    }
+    __syncthreads(); /* the tables */
+    /* this thread's chunk j of every tile row r0 + 32 i (A) and r0 + 32 i (B) */
+    const int j = tid & 7, r0 = tid >> 3;
+    const T* xr[NA];
+    int rd[NA], rh[NA], rw[NA], ro[NA];
+#pragma unroll
+    for (int i = 0; i < NA; i++) {
+        const ak_conv_row e = rtab[r0 + 32 * i];
+        rd[i] = e.rd; rh[i] = e.rh; rw[i] = e.rw; ro[i] = e.ro;
+        xr[i] = x + (ak_i64)(e.n < 0 ? 0 : e.n) * Cin * ID * IH * IW + g * Cig;
+    }
+    const T* wr[NB];
+    bool bok[NB];
+    const ak_i64 wtap = trans ? (ak_i64)Cin : (ak_i64)Cout * Cig;
+#pragma unroll
+    for (int i = 0; i < NB; i++) {
+        const int co = co0 + r0 + 32 * i;
+        bok[i] = co < Cog;
+        wr[i] = w + (trans ? (ak_i64)(bok[i] ? co : 0) * ftaps * Cin + (ak_i64)g * Cig : (ak_i64)(g * Cog + (bok[i] ? co : 0)) * Cig);
+    }
+    /* the cursor: chunk kt 8 + j is (tap qt, channel chunk qc) */
+    int qt = j / cpt, qc = j % cpt;
+    const int dt8 = 8 / cpt, dc8 = 8 % cpt;
+    auto load = [&](int kt) {
+        unsigned char* sa = sm + (kt % S) * STAGE;
+        unsigned char* sb = sa + A_BYTES;
+        const bool kok = qt < taps;
+        const ak_conv_tap e = ttab[kok ? qt : 0];
+        const int xo = e.xo + qc * 8;
+#pragma unroll
+        for (int i = 0; i < NA; i++) {
+            const int id = rd[i] + e.td, ih = rh[i] + e.th, iw = rw[i] + e.tw;
+            const bool ok = kok && (unsigned)id < (unsigned)ID && (unsigned)ih < (unsigned)IH && (unsigned)iw < (unsigned)IW;
+            ak_cp_async16(sa + ak_sw128(r0 + 32 * i, j), ok ? (const void*)(xr[i] + (ro[i] + xo)) : (const void*)x, ok ? 16 : 0);
+        }
+        const ak_i64 wo = (ak_i64)e.wt * wtap + qc * 8;
+#pragma unroll
+        for (int i = 0; i < NB; i++) {
+            const bool ok = kok && bok[i];
+            ak_cp_async16(sb + ak_sw128(r0 + 32 * i, j), ok ? (const void*)(wr[i] + wo) : (const void*)w, ok ? 16 : 0);
+        }
+        qc += dc8; qt += dt8;
+        if (qc >= cpt) { qc -= cpt; qt++; }
+    };
+    float d[BN / 2];
+#pragma unroll
+    for (int r = 0; r < BN / 2; r++) d[r] = 0.0f;
+    load(0);
+    ak_cp_async_commit();
+    if (nk > 1) load(1);
+    ak_cp_async_commit();
+    for (int kt = 0; kt < nk; kt++) {
+        ak_cp_async_wait<1>();
+        ak_fence_proxy_async();
+        __syncthreads();
+        if (kt + 2 < nk) load(kt + 2);
+        ak_cp_async_commit();
+        const unsigned char* sa = sm + (kt % S) * STAGE + wg * 64 * 128;
+        const unsigned char* sb = sm + (kt % S) * STAGE + A_BYTES;
+        ak_wgmma_fence();
+#pragma unroll
+        for (int kk = 0; kk < 4; kk++) {
+            const ak_u64 da = ak_wgmma_desc(sa + kk * 32), db = ak_wgmma_desc(sb + kk * 32);
+            if constexpr (BN == 128) {
+                if constexpr (ak_is_f16<DT>::value) ak_wgmma_f16_n128(d, da, db, 1);
+                else ak_wgmma_bf16_n128(d, da, db, 1);
+            } else {
+                if constexpr (ak_is_f16<DT>::value) ak_wgmma_f16_n64(d, da, db, 1);
+                else ak_wgmma_bf16_n64(d, da, db, 1);
+            }
+        }
+        ak_wgmma_commit();
+        ak_wgmma_wait<W>();
+    }
+    ak_wgmma_wait<0>();
+    ak_cp_async_wait<0>();
+    __syncthreads(); /* both warpgroups are done reading the stages */
+    /* the accumulators, column-major: st[c * ldst + row]; stride 132 (channels-first: pairs of rows as 8-byte
+     * reads, the wgmma layout's writes conflict-free) or 129 (channels-last: reads along the columns) */
+    float* st = (float*)sm;
+    const int ldst = cl ? BM + 1 : BM + 4;
+#pragma unroll
+    for (int r = 0; r < BN / 2; r++) st[ak_wgmma_col(tid, r) * ldst + wg * 64 + ak_wgmma_row(tid, r)] = d[r];
+    __syncthreads();
+    const int act = flags >> AK_CVF_ACT_SHIFT;
+    const bool hb = (flags & AK_CVF_BIAS) != 0;
+    if (cl) {
+        /* y[m][Cout]: consecutive threads along the channels */
+#pragma unroll 4
+        for (int e = tid; e < BM * BN; e += NT) {
+            const int c = e % BN, ml = e / BN, m = m0 + ml, co = co0 + c;
+            if (m >= M || co >= Cog) continue;
+            const int oc = g * Cog + co;
+            float v = st[c * ldst + ml];
+            if (hb) v += DT::to(bias[oc]);
+            if (act != AK_UNARY_NONE) v = ak_uop_apply(act, v, ap);
+            if constexpr (PH) {
+                const ak_conv_row r = rtab[ml];
+                y[((ak_i64)r.n * fOP + r.o) * Cout + oc] = DT::from(v);
+            } else {
+                y[(ak_i64)m * Cout + oc] = DT::from(v);
+            }
+        }
+    } else if (!PH && OP % 2 == 0 && ((ak_u64)y & 3) == 0) {
+        /* y[n][Cout][OP], OP even: a thread stores 2 positions of one sample (rows 2 p, 2 p + 1) as one 4-byte word */
+        const int ml = 2 * (tid % (BM / 2));
+        const ak_conv_row e = rtab[ml];
+        if (e.n >= 0) {
+            const bool two = m0 + ml + 1 < M;
+            T* yn = y + (ak_i64)e.n * Cout * OP + e.o;
+#pragma unroll 4
+            for (int c = tid / (BM / 2); c < BN; c += NT / (BM / 2)) {
+                const int co = co0 + c;
+                if (co >= Cog) break;
+                const int oc = g * Cog + co;
+                const float2 v2 = *(const float2*)&st[c * ldst + ml];
+                float v0 = v2.x, v1 = v2.y;
+                if (hb) { const float b = DT::to(bias[oc]); v0 += b; v1 += b; }
+                if (act != AK_UNARY_NONE) { v0 = ak_uop_apply(act, v0, ap); v1 = ak_uop_apply(act, v1, ap); }
+                T* yp = yn + (ak_i64)oc * OP;
+                if (two) *(ak_u32*)yp = ak_pack2(DT::from(v0), DT::from(v1));
+                else yp[0] = DT::from(v0);
+            }
+        }
+    } else {
+        const int ml = tid % BM;
+        const ak_conv_row e = rtab[ml];
+        if (e.n >= 0) {
+            T* yn = y + (ak_i64)e.n * Cout * fOP + e.o;
+#pragma unroll 4
+            for (int c = tid / BM; c < BN; c += NT / BM) {
+                const int co = co0 + c;
+                if (co >= Cog) break;
+                const int oc = g * Cog + co;
+                float v = st[c * ldst + ml];
+                if (hb) v += DT::to(bias[oc]);
+                if (act != AK_UNARY_NONE) v = ak_uop_apply(act, v, ap);
+                yn[(ak_i64)oc * fOP] = DT::from(v);
+            }
+        }
+    }
+}
+#endif
+#if defined(AK_WGMMA)
+#define AK_CONV_WG_BODY(D, BN, S)                                                  \
+    if (flags & AK_CVF_PHASE) ak_conv_wg<D, BN, S, true>(x, w, bias, y, AK_CONV_ARGS); \
+    else ak_conv_wg<D, BN, S, false>(x, w, bias, y, AK_CONV_ARGS);
+#else
+#define AK_CONV_WG_BODY(D, BN, S) (void)x; (void)w; (void)bias; (void)y;
+#endif
+/* 128 x 128 tiles: one block an SM (128 KiB of stages); 128 x 64: two */
+#define AK_CONV_WG(NAME, D, BN, S, MINB)                                                                                 \
+    AK_KERNEL __launch_bounds__(256, MINB) void NAME(const D::T* x, const D::T* w, const D::T* bias, D::T* y, int flags, \
+                                               float ap, int Nb, int Cin, int Cout, int Cig, int Cog, int ID, int IH, int IW, \
+                                               int OD, int OH, int OW, int kD, int kH, int kW, int sD, int sH, int sW, int pD, \
+                                               int pH, int pW, int dD, int dH, int dW) {                                       \
+        AK_CONV_WG_BODY(D, BN, S)                                                                                        \
+    }
+AK_CONV_WG(ak_conv_igemm_wg128_f16, ak_f16_t, 128, 3, 2)
+AK_CONV_WG(ak_conv_igemm_wg128_bf16, ak_bf16_t, 128, 3, 2)
+AK_CONV_WG(ak_conv_igemm_wg64_f16, ak_f16_t, 64, 4, 2)
+AK_CONV_WG(ak_conv_igemm_wg64_bf16, ak_bf16_t, 64, 4, 2)
 
 /* Depthwise: one thread per output element. Channels-first: blockIdx.y walks
  * the (sample, channel) planes, x the positions of a plane (the channel's

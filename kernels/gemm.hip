@@ -579,8 +579,6 @@ AK_INLINE int ak_gemm_tn(void) { int tm, tn; ak_gemm_tile_of_block(tm, tn); retu
  * reuses kt - 2's stage after wait<1> at kt - 1 and the barrier. Epilogue
  * via shared memory (stride BN + 4), ak_gemm_epi. Dynamic shared memory:
  * 4 (128 + BN) 128 + 1024 bytes. */
-template <class DT> struct ak_gemm_is_f16 { enum { V = 0 }; };
-template <> struct ak_gemm_is_f16<ak_f16_t> { enum { V = 1 }; };
 #if defined(AK_WGMMA)
 template <class DT, int BN>
 AK_INLINE void ak_gemm_wgmma_tile(AK_GEMM_PARAMS_T(DT)) {
@@ -638,11 +636,11 @@ AK_INLINE void ak_gemm_wgmma_tile(AK_GEMM_PARAMS_T(DT)) {
                 const ak_u64 da = ak_wgmma_desc(sa + kk * 32), db = ak_wgmma_desc(sb + kk * 32);
                 if constexpr (BN == 128) {
                     if constexpr (DT::SIZE == 4) ak_wgmma_tf32_n128(d, da, db, 1);
-                    else if constexpr (ak_gemm_is_f16<DT>::V) ak_wgmma_f16_n128(d, da, db, 1);
+                    else if constexpr (ak_is_f16<DT>::value) ak_wgmma_f16_n128(d, da, db, 1);
                     else ak_wgmma_bf16_n128(d, da, db, 1);
                 } else {
                     if constexpr (DT::SIZE == 4) ak_wgmma_tf32_n256(d, da, db, 1);
-                    else if constexpr (ak_gemm_is_f16<DT>::V) ak_wgmma_f16_n256(d, da, db, 1);
+                    else if constexpr (ak_is_f16<DT>::value) ak_wgmma_f16_n256(d, da, db, 1);
                     else ak_wgmma_bf16_n256(d, da, db, 1);
                 }
             }

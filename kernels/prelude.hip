@@ -245,6 +245,9 @@ struct ak_bf16_t {
         *(uint2*)p = v;
     }
 };
+/* ak_is_f16<DT>::value: 1 for ak_f16_t (the f16 / bf16 forms of one instruction or bit trick) */
+template <class DT> struct ak_is_f16 { enum { value = 0 }; };
+template <> struct ak_is_f16<ak_f16_t> { enum { value = 1 }; };
 
 /* One 16-byte vector of D: AK_V16(D) elements (4 f32, 8 f16 / bf16) as fp32,
  * p 16-byte aligned. Consecutive threads on consecutive vectors keep every

@@ -363,6 +363,7 @@ static int not_planned(const char* k) {
            !strncmp(k, "ak_gemm_ffma_", 13) ||        /* exact f32 GEMM on FFMAs: planned on NVIDIA only (AMD runs MFMA / the SIMT tile) */
            !strcmp(k, "ak_conv_igemm_mma_x32") ||     /* convolution with f32 as TF32 (NVIDIA mma.sync; CDNA runs exact MFMA f32) */
            !strncmp(k, "ak_conv_igemm_vec_", 18) ||   /* convolution's cp.async vector loader (NVIDIA mma.sync; AMD runs the mma kernels) */
+           !strncmp(k, "ak_conv_igemm_wg", 16) ||     /* convolution on Hopper's wgmma (NVIDIA sm_90; AMD: empty bodies) */
            !strncmp(k, "ak_attn_mmagen", 14) ||       /* the generic matrix attention under its own name: what AMD
                                                          targets run as ak_attn_mma*, launched on NVIDIA by the GPU suite */
            !strcmp(k, "ak_softmax_slab_f32");         /* the row-op table keeps f32 softmax on the rows kernel */

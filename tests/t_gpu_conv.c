@@ -145,6 +145,20 @@ static void test_gpu_conv(void) {
         { 2, 1, 0, AK_OP_LEAKY_RELU, 1, 2, 32, 24, 1, { 9, 11 }, { 3, 3 }, { 2, 2 }, { 1, 1 }, { 1, 1 }, { 1, 0 } },  /* vector */
         { 3, 1, 1, 0, 0,          2, 64, 40, 2, { 4, 5, 6 }, { 3, 3, 3 }, { 2, 2, 2 }, { 1, 1, 1 }, { 2, 2, 2 }, { 0, 1, 1 } }, /* 77-like */
         { 1, 1, 0, 0, 0,          1, 40, 72, 1, { 29 }, { 7 }, { 3 }, { 2 }, { 1 }, { 2 } },                       /* vector, 1-D */
+        /* Hopper's wgmma kernel (sm_90, 16-bit, channel counts multiples of 8): k chunks of 8 channels across the taps
+         * (8, 16, 24 channels a group), row and column tiles past the edges, both tile widths, groups, padding, stride,
+         * dilation, transposed with stride 1, one k tile and many, both output layouts */
+        { 2, 0, 0, AK_OP_RELU, 1, 2, 8, 136, 1, { 21, 19 }, { 3, 3 }, { 1, 1 }, { 1, 1 }, { 1, 1 }, { 0 } },
+        { 2, 0, 1, AK_OP_LEAKY_RELU, 1, 3, 48, 130, 2, { 17, 23 }, { 3, 2 }, { 2, 1 }, { 1, 0 }, { 1, 2 }, { 0 } },
+        { 3, 1, 0, 0, 1,          2, 16, 40, 1, { 6, 7, 9 }, { 3, 3, 3 }, { 1, 1, 1 }, { 1, 0, 2 }, { 2, 1, 1 }, { 0 } },
+        { 1, 0, 1, 0, 0,          2, 128, 72, 1, { 300 }, { 5 }, { 1 }, { 2 }, { 1 }, { 0 } },
+        { 2, 0, 0, 0, 0,          1, 8, 32, 1, { 9, 9 }, { 1, 3 }, { 1, 1 }, { 0, 1 }, { 1, 1 }, { 0 } },
+        { 2, 1, 1, AK_OP_RELU, 1, 2, 64, 200, 1, { 12, 35 }, { 3, 3 }, { 1, 1 }, { 2, 0 }, { 1, 3 }, { 0 } },
+        /* ... and its sub-pixel phases: 8 channels a group (72 / 75-like), phases without taps (81-like), 130 columns */
+        { 2, 1, 0, 0, 1,          2, 32, 64, 4, { 11, 13 }, { 3, 5 }, { 2, 3 }, { 1, 2 }, { 2, 1 }, { 1, 0 } },
+        { 2, 1, 1, AK_OP_RELU, 1, 2, 16, 24, 1, { 9, 7 }, { 3, 3 }, { 5, 5 }, { 1, 1 }, { 2, 2 }, { 0, 3 } },
+        { 1, 1, 1, 0, 1,          2, 24, 130, 1, { 37 }, { 4 }, { 2 }, { 1 }, { 1 }, { 1 } },
+        { 3, 1, 0, AK_OP_LEAKY_RELU, 0, 1, 16, 40, 1, { 5, 6, 7 }, { 3, 3, 3 }, { 2, 2, 2 }, { 1, 1, 1 }, { 2, 1, 2 }, { 0, 1, 1 } },
     };
     static const ak_dtype types[3] = { AK_F32, AK_F16, AK_BF16 };
     size_t ci, ti;

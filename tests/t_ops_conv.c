@@ -190,7 +190,7 @@ static void cv_expect_pointwise(void) {
         AKT_EQ_STR(p.path, "gemm");
         a.transposed = 0; a.padding[1] = 1;
         AKT_OK(ak_conv_plan_get(ctx, &a, &p));
-        AKT_EQ_STR(p.path, "mma.sync");
+        AKT_EQ_STR(p.path, cl ? "wgmma" : "mma.sync");   /* channels-first: 16 outputs x 1 tap, too little reuse for x's copy */
         a.padding[1] = 0; a.groups = 2;
         AKT_OK(ak_conv_plan_get(ctx, &a, &p));
         AKT_EQ_STR(p.path, "mma.sync");
@@ -211,8 +211,17 @@ static void cv_expect_phases(void) {
     a.dtype = AK_F16; a.ndim = 2; a.batch = 2; a.in_channels = 32; a.out_channels = 16; a.transposed = 1;
     a.in[0] = 10; a.in[1] = 12; a.kernel[0] = 3; a.kernel[1] = 3; a.stride[0] = 2; a.stride[1] = 3;
     AKT_OK(ak_conv_plan_get(ctx, &a, &p));
+    AKT_EQ_STR(p.path, "wgmma");
+    AKT_CHECK(strstr(p.reason, "sub-pixel phase") != NULL);
+    a.dtype = AK_F32;
+    AKT_OK(ak_conv_plan_get(ctx, &a, &p));
+    AKT_EQ_STR(p.path, "simt");
+    AKT_CHECK(strstr(p.reason, "sub-pixel phase") == NULL);
+    a.dtype = AK_F16; a.in_channels = 12;
+    AKT_OK(ak_conv_plan_get(ctx, &a, &p));
     AKT_EQ_STR(p.path, "mma.sync");
     AKT_CHECK(strstr(p.reason, "sub-pixel phase") != NULL);
+    a.in_channels = 32;
     a.stride[0] = a.stride[1] = 1;
     AKT_OK(ak_conv_plan_get(ctx, &a, &p));
     AKT_CHECK(strstr(p.reason, "sub-pixel phase") == NULL);
@@ -235,16 +244,51 @@ static void cv_expect_cpasync_one(const char* arch, ak_dtype t, int cin, int k, 
     ak_context_destroy(ctx);
 }
 static void cv_expect_cpasync(void) {
-    cv_expect_cpasync_one("sm_90", AK_F16, 64, 3, 1, 0, "ak_conv_igemm_vec_f16");
+    cv_expect_cpasync_one("sm_89", AK_F16, 64, 3, 1, 0, "ak_conv_igemm_vec_f16");
     cv_expect_cpasync_one("sm_80", AK_BF16, 64, 3, 1, 1, "ak_conv_igemm_vec_bf16");   /* transposed, stride 1 */
     cv_expect_cpasync_one("gfx942", AK_F16, 64, 3, 1, 0, "ak_conv_igemm_mma_f16");   /* AMD: the register-staged loader */
-    cv_expect_cpasync_one("sm_90", AK_F16, 64, 1, 2, 0, "ak_conv_igemm_mma_f16");    /* 1 tap x 2 channel tiles */
-    cv_expect_cpasync_one("sm_90", AK_F16, 64, 3, 2, 1, "ak_conv_igemm_mma_f16");    /* sub-pixel phases */
-    cv_expect_cpasync_one("sm_90", AK_F16, 8, 3, 1, 0, "ak_conv_igemm_mma_f16");     /* 8 channels: element loader */
+    cv_expect_cpasync_one("sm_89", AK_F16, 64, 1, 2, 0, "ak_conv_igemm_mma_f16");    /* 1 tap x 2 channel tiles */
+    cv_expect_cpasync_one("sm_89", AK_F16, 64, 3, 2, 1, "ak_conv_igemm_mma_f16");    /* sub-pixel phases */
+    cv_expect_cpasync_one("sm_89", AK_F16, 8, 3, 1, 0, "ak_conv_igemm_mma_f16");     /* 8 channels: element loader */
+}
+
+/* The Hopper wgmma kernel (sm_90, 16-bit): channel counts multiples of 8 (8 channels too: k chunks cross the taps),
+ * standard, transposed with stride 1 or in sub-pixel phases, the 128-column tile past 64 out channels a group; f32,
+ * AMD and sm_89 keep their kernels. */
+static void cv_expect_wg(void) {
+    cv_expect_cpasync_one("sm_90", AK_F16, 64, 3, 1, 0, "ak_conv_igemm_wg64_f16");
+    cv_expect_cpasync_one("sm_90", AK_BF16, 64, 3, 1, 1, "ak_conv_igemm_wg64_bf16");  /* transposed, stride 1 */
+    cv_expect_cpasync_one("sm_90", AK_F16, 8, 3, 1, 0, "ak_conv_igemm_wg64_f16");     /* 8 channels */
+    cv_expect_cpasync_one("sm_90", AK_F16, 64, 1, 2, 0, "ak_conv_igemm_wg64_f16");    /* 1 tap, stride 2 */
+    cv_expect_cpasync_one("sm_90", AK_F16, 64, 3, 2, 1, "ak_conv_igemm_wg64_f16");    /* sub-pixel phases */
+    cv_expect_cpasync_one("sm_90", AK_F16, 12, 3, 1, 0, "ak_conv_igemm_mma_f16");     /* 12 channels: element loader */
+    cv_expect_cpasync_one("gfx950", AK_F16, 64, 3, 1, 0, "ak_conv_igemm_mma_f16");
+    {
+        ak_context* ctx = cv_plan_ctx("sm_90", 0);
+        ak_conv_desc a;
+        ak_conv_plan p;
+        if (!ctx) return;
+        memset(&a, 0, sizeof a);
+        a.dtype = AK_BF16; a.ndim = 2; a.batch = 2; a.in_channels = 64; a.out_channels = 130;
+        a.in[0] = 10; a.in[1] = 12; a.kernel[0] = 3; a.kernel[1] = 3;
+        AKT_OK(ak_conv_plan_get(ctx, &a, &p));
+        AKT_EQ_STR(p.kernel, "ak_conv_igemm_wg128_bf16");
+        AKT_EQ_STR(p.path, "wgmma");
+        AKT_EQ_INT(p.bm, 128); AKT_EQ_INT(p.bn, 128); AKT_EQ_INT(p.bk, 64);
+        AKT_CHECK(strstr(p.reason, "copied channels-last") != NULL);
+        a.out_channels = 64; a.groups = 2;   /* 32 out channels a group */
+        AKT_OK(ak_conv_plan_get(ctx, &a, &p));
+        AKT_EQ_STR(p.kernel, "ak_conv_igemm_wg64_bf16");
+        a.groups = 0; a.dtype = AK_F32;
+        AKT_OK(ak_conv_plan_get(ctx, &a, &p));
+        AKT_EQ_STR(p.path, "simt");
+        ak_context_destroy(ctx);
+    }
 }
 
 static void test_conv_plan(void) {
-    cv_expect_plan("sm_90", 0, AK_F16, 1, "ak_conv_igemm_mma_f16", "mma.sync");
+    cv_expect_plan("sm_90", 0, AK_F16, 1, "ak_conv_igemm_wg64_f16", "wgmma");
+    cv_expect_plan("sm_89", 0, AK_F16, 1, "ak_conv_igemm_mma_f16", "mma.sync");
     cv_expect_plan("sm_80", 0, AK_BF16, 2, "ak_conv_igemm_mma_bf16", "mma.sync");
     cv_expect_plan("sm_90", 0, AK_F32, 1, "ak_conv_igemm_simt_f32", "simt");
     cv_expect_plan("sm_90", 1, AK_F32, 1, "ak_conv_igemm_mma_x32", "mma.sync");
@@ -257,6 +301,7 @@ static void test_conv_plan(void) {
     cv_expect_pointwise();
     cv_expect_phases();
     cv_expect_cpasync();
+    cv_expect_wg();
 }
 
 static void test_conv_errors(void) {

@@ -306,6 +306,8 @@ static void akk_walk_conv(ak_context* ctx) {
             c.dtype = dts[d]; c.ndim = 2; c.batch = 2; c.in_channels = 32; c.out_channels = 32; c.layout = AK_CONV_CHANNELS_LAST;
             c.in[0] = 9; c.in[1] = 10; c.kernel[0] = 3; c.kernel[1] = 3; c.x = x; c.w = w; c.y = y;
             AKT_OK(ak_conv(ctx, &c, NULL));
+            c.in_channels = 16; c.out_channels = 96;   /* sm_90: the wgmma kernel's 128-column tile */
+            AKT_OK(ak_conv(ctx, &c, NULL));
         }
     }
 done:
