@@ -1233,6 +1233,12 @@ AKAPI ak_result ak_unary2(ak_context* ctx, ak_unary_op op, ak_dtype dtype, const
  * overlap. Thread safety: any thread. */
 AKAPI ak_result ak_transpose(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t rows, size_t cols,
                              ak_stream* stream);
+/* y[b] = transpose(x[b]) for each b < batch: x holds batch contiguous rows x
+ * cols matrices, y batch cols x rows ones, in one launch (channels-first to
+ * channels-last: batch = N, rows = C, cols = the spatial volume). batch 1 is
+ * ak_transpose; x and y must not overlap. Thread safety: any thread. */
+AKAPI ak_result ak_transpose_batched(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t batch, size_t rows,
+                                     size_t cols, ak_stream* stream);
 /* ---- 8-bit float quantisation (scaled casts) ----------------------------
  * x (rows x cols, row-major, f32 / f16 / bf16) -> q of an fp8 dtype
  * (AK_FP8_E4M3, AK_FP8_E5M2, AK_FP8_E4M3_FNUZ, AK_FP8_E5M2_FNUZ) with
@@ -23336,13 +23342,14 @@ static const char _ak_src_softmax[] =
 /* kernels/transpose.hip */
 static const char _ak_src_transpose[] =
     "/* kernels/transpose.hip: y = transpose(x) for a row-major rows x cols matrix\n"
-    " * x (y is cols x rows), f32, f16 and bf16 (the 16-bit types share one body: a\n"
+    " * x (y is cols x rows), or for each of a batch of them (contiguous, one\n"
+    " * launch: the tiles of every matrix in one 1-D walk), f32, f16 and bf16 (the 16-bit types share one body: a\n"
     " * transpose moves bits). Tiled through shared memory by blocks of 32 x 8\n"
     " * threads (blockDim = (32, 8)); both the reads of x and the writes of y are\n"
     " * coalesced, and the tile rows are padded so the column reads of the tile hit\n"
     " * distinct banks. Any shape: edge tiles are masked; the 1-D grid strides over\n"
-    " * all tiles (no grid-dimension limit). Host wrapper: ak_transpose in\n"
-    " * amdkit.h (>>impl:ops-elementwise).\n"
+    " * all tiles (no grid-dimension limit). Host wrappers: ak_transpose,\n"
+    " * ak_transpose_batched in amdkit.h (>>impl:ops-elementwise).\n"
     " *\n"
     " * Both: 64 x 64 tiles moved two elements per access (f32: float2, 16-bit:\n"
     " * one 32-bit word) on both sides when the tile is whole, the row lengths\n"
@@ -23374,14 +23381,18 @@ static const char _ak_src_transpose[] =
     " * column reads tile[2t][c], tile[2t + 1][c] (t = 0..31) off shared banks\n"
     " * (conflict-free for 16-bit, 2-way for f32) */\n"
     "template <class S>\n"
-    "AK_INLINE void ak_transpose_tiles(const typename S::T* AK_RESTRICT x, typename S::T* AK_RESTRICT y, ak_i64 rows,\n"
-    "                                  ak_i64 cols, typename S::T (*tile)[65]) {\n"
+    "AK_INLINE void ak_transpose_tiles(const typename S::T* AK_RESTRICT xb, typename S::T* AK_RESTRICT yb, ak_i64 rows,\n"
+    "                                  ak_i64 cols, ak_i64 batch, typename S::T (*tile)[65]) {\n"
     "    typedef typename S::P P;\n"
     "    const int tx = (int)threadIdx.x, ty = (int)threadIdx.y;\n"
     "    const ak_i64 tiles_c = (cols + 63) / 64;\n"
     "    const ak_i64 tiles = tiles_c * ((rows + 63) / 64);\n"
-    "    const bool pairs = ((rows | cols) & 1) == 0 && ((((ak_u64)x) | ((ak_u64)y)) % sizeof(P)) == 0;\n"
-    "    for (ak_i64 t = blockIdx.x; t < tiles; t += gridDim.x) {\n"
+    "    /* even rows and cols keep every matrix of the batch on the pair alignment of the first */\n"
+    "    const bool pairs = ((rows | cols) & 1) == 0 && ((((ak_u64)xb) | ((ak_u64)yb)) % sizeof(P)) == 0;\n"
+    "    for (ak_i64 tb = blockIdx.x; tb < tiles * batch; tb += gridDim.x) {\n"
+    "        const ak_i64 b = tb / tiles, t = tb - b * tiles;\n"
+    "        const typename S::T* AK_RESTRICT x = xb + b * rows * cols;\n"
+    "        typename S::T* AK_RESTRICT y = yb + b * rows * cols;\n"
     "        const ak_i64 r0 = (t / tiles_c) * 64, c0 = (t % tiles_c) * 64;\n"
     "        const bool whole = pairs && r0 + 64 <= rows && c0 + 64 <= cols;\n"
     "        if (whole) {\n"
@@ -23428,17 +23439,17 @@ static const char _ak_src_transpose[] =
     "    }\n"
     "}\n"
     "\n"
-    "AK_KERNEL void ak_transpose_f32(const float* x, float* y, ak_i64 rows, ak_i64 cols) {\n"
+    "AK_KERNEL void ak_transpose_f32(const float* x, float* y, ak_i64 rows, ak_i64 cols, ak_i64 batch) {\n"
     "    __shared__ float tile[64][65];\n"
-    "    ak_transpose_tiles<ak_tp32>(x, y, rows, cols, tile);\n"
+    "    ak_transpose_tiles<ak_tp32>(x, y, rows, cols, batch, tile);\n"
     "}\n"
-    "AK_KERNEL void ak_transpose_f16(const ak_half* x, ak_half* y, ak_i64 rows, ak_i64 cols) {\n"
+    "AK_KERNEL void ak_transpose_f16(const ak_half* x, ak_half* y, ak_i64 rows, ak_i64 cols, ak_i64 batch) {\n"
     "    __shared__ ak_u16 tile[64][65];\n"
-    "    ak_transpose_tiles<ak_tp16>(x, y, rows, cols, tile);\n"
+    "    ak_transpose_tiles<ak_tp16>(x, y, rows, cols, batch, tile);\n"
     "}\n"
-    "AK_KERNEL void ak_transpose_bf16(const ak_bf16* x, ak_bf16* y, ak_i64 rows, ak_i64 cols) {\n"
+    "AK_KERNEL void ak_transpose_bf16(const ak_bf16* x, ak_bf16* y, ak_i64 rows, ak_i64 cols, ak_i64 batch) {\n"
     "    __shared__ ak_u16 tile[64][65];\n"
-    "    ak_transpose_tiles<ak_tp16>(x, y, rows, cols, tile);\n"
+    "    ak_transpose_tiles<ak_tp16>(x, y, rows, cols, batch, tile);\n"
     "}\n"
     ;
 
@@ -24190,10 +24201,10 @@ static inline void _ak_kargs_softmax_apply(_ak_kargs* kargs_, const void* x, voi
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_apply);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_i64(a_, chunk); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
 }
-/* kernels/transpose.hip:94 ak_transpose_f32 */
-static inline void _ak_kargs_transpose(_ak_kargs* kargs_, const void* x, void* y, int64_t rows, int64_t cols) {
+/* kernels/transpose.hip:99 ak_transpose_f32 */
+static inline void _ak_kargs_transpose(_ak_kargs* kargs_, const void* x, void* y, int64_t rows, int64_t cols, int64_t batch) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_transpose);
-    ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i64(a_, cols);
+    ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i64(a_, batch);
 }
 /* kernels/xent.hip:146 ak_xent_##DT (macro AK_XENT) */
 static inline void _ak_kargs_xent(_ak_kargs* kargs_, const void* x, const void* tgt, int64_t rows, int64_t cols, int32_t G, int32_t vec, int64_t ignore_index, void* loss) {
@@ -25340,54 +25351,73 @@ AKDEF ak_result ak_unary(ak_context* ctx, ak_unary_op op, ak_dtype dtype, const 
 }
 
 /* ---- transpose -------------------------------------------------------------- */
-AKDEF ak_result ak_transpose(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t rows, size_t cols,
-                             ak_stream* stream) {
-    ak_result r = _ak_op_check_ctx(ctx, "ak_transpose");
+static ak_result _ak_transpose(ak_context* ctx, const char* op, ak_dtype dtype, const void* x, void* y, size_t batch, size_t rows,
+                               size_t cols, ak_stream* stream) {
+    ak_result r = _ak_op_check_ctx(ctx, op);
     ak_kernel* k = NULL;
     _ak_kargs a;
     ak_dim3 g, b;
-    size_t es, bytes, tiles;
-    char kn[64];
-    if (r == AK_OK) r = _ak_op_check_float(dtype, "ak_transpose");
-    if (r == AK_OK) r = _ak_op_check_shape2(ctx, rows, cols, dtype, "ak_transpose");
-    if (r == AK_OK) r = _ak_op_check_stream(ctx, stream, "ak_transpose");
-    if (r == AK_OK) r = _ak_op_check_ptr(x, dtype, "ak_transpose: x");
-    if (r == AK_OK) r = _ak_op_check_ptr(y, dtype, "ak_transpose: y");
+    size_t es, bytes, tiles, mat, n;
+    char kn[64], what[64];
+    if (r == AK_OK) r = _ak_op_check_float(dtype, op);
+    if (r == AK_OK) r = _ak_op_check_shape2(ctx, rows, cols, dtype, op);
+    if (r == AK_OK && batch == 0) r = _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE, "%s: batch 0", op);
+    if (r == AK_OK && rows * cols > SIZE_MAX / batch)
+        r = _ak_erri(AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_SIZE_OVERFLOW, "%s: %zu x %zu x %zu overflows", op, batch, rows, cols);
+    if (r == AK_OK) r = _ak_op_check_bytes(ctx, batch * rows * cols, dtype, op);
+    if (r == AK_OK) r = _ak_op_check_stream(ctx, stream, op);
+    if (r == AK_OK) r = _ak_op_check_ptr(x, dtype, (snprintf(what, sizeof what, "%s: x", op), what));
+    if (r == AK_OK) r = _ak_op_check_ptr(y, dtype, (snprintf(what, sizeof what, "%s: y", op), what));
     if (r != AK_OK) return r;
     es = ak_dtype_size(dtype);
-    bytes = rows * cols * es;
-    r = _ak_op_check_overlap(x, bytes, y, bytes, 0, "ak_transpose (in-place transpose is not supported)");
+    mat = rows * cols;
+    bytes = batch * mat * es;
+    r = _ak_op_check_overlap(x, bytes, y, bytes, 0, batch > 1 ? "ak_transpose_batched (in-place transpose is not supported)"
+                                                              : "ak_transpose (in-place transpose is not supported)");
     if (r != AK_OK) return r;
     if (_ak_op_is_cpu(ctx)) {
         /* 32 x 32 blocks so both sides stay in cache; bit copies, no conversion */
-        size_t r0, c0, i, j;
-        for (r0 = 0; r0 < rows; r0 += 32)
-            for (c0 = 0; c0 < cols; c0 += 32) {
-                size_t r1 = r0 + 32 < rows ? r0 + 32 : rows, c1 = c0 + 32 < cols ? c0 + 32 : cols;
-                if (es == 4) {
-                    for (i = r0; i < r1; i++)
-                        for (j = c0; j < c1; j++) ((float*)y)[j * rows + i] = ((const float*)x)[i * cols + j];
-                } else {
-                    for (i = r0; i < r1; i++)
-                        for (j = c0; j < c1; j++) ((uint16_t*)y)[j * rows + i] = ((const uint16_t*)x)[i * cols + j];
+        for (n = 0; n < batch; n++) {
+            const char* xm = (const char*)x + n * mat * es;
+            char* ym = (char*)y + n * mat * es;
+            size_t r0, c0, i, j;
+            for (r0 = 0; r0 < rows; r0 += 32)
+                for (c0 = 0; c0 < cols; c0 += 32) {
+                    size_t r1 = r0 + 32 < rows ? r0 + 32 : rows, c1 = c0 + 32 < cols ? c0 + 32 : cols;
+                    if (es == 4) {
+                        for (i = r0; i < r1; i++)
+                            for (j = c0; j < c1; j++) ((float*)ym)[j * rows + i] = ((const float*)xm)[i * cols + j];
+                    } else {
+                        for (i = r0; i < r1; i++)
+                            for (j = c0; j < c1; j++) ((uint16_t*)ym)[j * rows + i] = ((const uint16_t*)xm)[i * cols + j];
+                    }
                 }
-            }
+        }
         return AK_OK;
     }
     /* a vector (rows or cols 1) is its own transpose: one device copy, no kernel (torch
      * returns a view there; amdkit's y is a separate tensor; h100 sweep 2026-11-23: the tile
-     * kernel took 4.1-10 us on these shapes, walking 1-element tile rows) */
+     * kernel took 4.1-10 us on these shapes, walking 1-element tile rows); a batch of them too */
     if (rows == 1 || cols == 1) return ak_memcpy_async(ctx, y, x, bytes, AK_D2D, stream);
     r = _ak_op_kernel(ctx, _ak_src_transpose, _ak_op_name(kn, sizeof kn, "ak_transpose", dtype), &k);
     if (r != AK_OK) return r;
-    _ak_kargs_transpose(&a, x, y, (int64_t)rows, (int64_t)cols);
-    /* 64 x 64 tiles of kernels/transpose.hip, one block of 32 x 8 threads per tile (a
+    _ak_kargs_transpose(&a, x, y, (int64_t)rows, (int64_t)cols, (int64_t)batch);
+    /* 64 x 64 tiles of kernels/transpose.hip, one block of 32 x 8 threads per tile of every matrix (a
      * grid capped at CUs x 8 with blocks looping measured 5-10% slower on H100); the
      * kernel loops over tiles beyond the 1-D grid limit */
     tiles = ((rows + 63) / 64) * ((cols + 63) / 64);
-    g.x = tiles > 0x7FFFFFFFu ? 0x7FFFFFFFu : (unsigned)tiles; g.y = 1; g.z = 1;
+    tiles = tiles > 0x7FFFFFFFu / batch ? 0x7FFFFFFFu : tiles * batch;
+    g.x = (unsigned)tiles; g.y = 1; g.z = 1;
     b.x = 32; b.y = 8; b.z = 1;
     return _ak_op_launch3(ctx, k, g, b, 0, stream, &a);
+}
+AKDEF ak_result ak_transpose(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t rows, size_t cols,
+                             ak_stream* stream) {
+    return _ak_transpose(ctx, "ak_transpose", dtype, x, y, 1, rows, cols, stream);
+}
+AKDEF ak_result ak_transpose_batched(ak_context* ctx, ak_dtype dtype, const void* x, void* y, size_t batch, size_t rows,
+                                     size_t cols, ak_stream* stream) {
+    return _ak_transpose(ctx, "ak_transpose_batched", dtype, x, y, batch, rows, cols, stream);
 }
 /* ==========================================================================
  * >>impl:ops-quant  ak_quantize / ak_dequantize: 8-bit float scaled casts
@@ -30849,7 +30879,7 @@ static int _ak_conv_dw_tiled(const ak_conv_desc* a, const _ak_conv_geom* g) {
  * channels at most 1.5x the channels (16 channels a group would double the
  * products: the element loader is faster there). Channels-last x is read in
  * place (when 16-byte aligned); a channels-first x is first copied
- * channels-last (per sample, ak_transpose into a pool buffer) when the GEMM
+ * channels-last (ak_transpose_batched into a pool buffer) when the GEMM
  * reuses each input element enough (out channels per group x taps >= 32) to
  * pay for the extra pass. With more than one tap the weight is copied with
  * the taps outermost (flag WT, one ak_transpose). 0: the element loader. */
@@ -31077,7 +31107,7 @@ static ak_result _ak_conv_cpu(const ak_conv_desc* a, const _ak_conv_geom* g) {
 }
 
 /* The wgmma implicit GEMM's launch (kernels/conv.hip ak_conv_igemm_wg*): x channels-last (a pool copy of a
- * channels-first x, per sample), the weight as the kernel reads it (standard [taps][Cout][Cig], one transpose
+ * channels-first x, one batched transpose), the weight as the kernel reads it (standard [taps][Cout][Cig], one transpose
  * when taps > 1; transposed [Cog x taps][Cin], one transpose), grid (row tiles, column tiles, groups x phases). */
 static ak_result _ak_conv_run_wg(ak_context* ctx, const ak_conv_desc* a, const _ak_conv_geom* g, const ak_conv_plan* pl, ak_kernel* k,
                                  ak_stream* stream) {
@@ -31093,12 +31123,8 @@ static ak_result _ak_conv_run_wg(ak_context* ctx, const ak_conv_desc* a, const _
                 (a->bias ? _AK_CVF_BIAS : 0) | (a->activation << _AK_CVF_ACT_SHIFT) | _AK_CVF_VEC | (nph > 1 ? _AK_CVF_PHASE : 0);
     ak_result r = AK_OK;
     if (a->layout != AK_CONV_CHANNELS_LAST) {
-        const size_t per = (size_t)(g->Cin * g->ivol);
-        long long n;
         if ((r = ak_malloc(ctx, nx * es, stream, &xt)) != AK_OK) return r;
-        for (n = 0; n < g->N && r == AK_OK; n++)
-            r = ak_transpose(ctx, a->dtype, (const char*)a->x + (size_t)n * per * es, (char*)xt + (size_t)n * per * es, (size_t)g->Cin,
-                             (size_t)g->ivol, stream);
+        r = ak_transpose_batched(ctx, a->dtype, a->x, xt, (size_t)g->N, (size_t)g->Cin, (size_t)g->ivol, stream);
         xs = xt;
     }
     if (r == AK_OK && (a->transposed || g->taps > 1)) {
@@ -31180,13 +31206,9 @@ AKDEF ak_result ak_conv(ak_context* ctx, const ak_conv_desc* a, ak_stream* strea
         if (a->layout == AK_CONV_CHANNELS_LAST) {
             if ((uintptr_t)a->x % 16 == 0) flags |= _AK_CVF_VEC;
         } else {
-            /* a channels-last copy of x: sample n's [Cin][positions] transposed */
-            const size_t per = (size_t)(g.Cin * g.ivol);
-            long long n;
+            /* a channels-last copy of x: each sample's [Cin][positions] transposed, one launch */
             if ((r = ak_malloc(ctx, nx * es, stream, &xt)) != AK_OK) return r;
-            for (n = 0; n < g.N && r == AK_OK; n++)
-                r = ak_transpose(ctx, a->dtype, (const char*)a->x + (size_t)n * per * es, (char*)xt + (size_t)n * per * es, (size_t)g.Cin,
-                                 (size_t)g.ivol, stream);
+            r = ak_transpose_batched(ctx, a->dtype, a->x, xt, (size_t)g.N, (size_t)g.Cin, (size_t)g.ivol, stream);
             if (r != AK_OK) { ak_free(ctx, xt); return r; }
             xs = xt;
             flags |= _AK_CVF_VEC;

@@ -1,11 +1,12 @@
 /* kernels/transpose.hip: y = transpose(x) for a row-major rows x cols matrix
- * x (y is cols x rows), f32, f16 and bf16 (the 16-bit types share one body: a
+ * x (y is cols x rows), or for each of a batch of them (contiguous, one
+ * launch: the tiles of every matrix in one 1-D walk), f32, f16 and bf16 (the 16-bit types share one body: a
  * transpose moves bits). Tiled through shared memory by blocks of 32 x 8
  * threads (blockDim = (32, 8)); both the reads of x and the writes of y are
  * coalesced, and the tile rows are padded so the column reads of the tile hit
  * distinct banks. Any shape: edge tiles are masked; the 1-D grid strides over
- * all tiles (no grid-dimension limit). Host wrapper: ak_transpose in
- * amdkit.h (>>impl:ops-elementwise).
+ * all tiles (no grid-dimension limit). Host wrappers: ak_transpose,
+ * ak_transpose_batched in amdkit.h (>>impl:ops-elementwise).
  *
  * Both: 64 x 64 tiles moved two elements per access (f32: float2, 16-bit:
  * one 32-bit word) on both sides when the tile is whole, the row lengths
@@ -37,14 +38,18 @@ struct ak_tp16 {
  * column reads tile[2t][c], tile[2t + 1][c] (t = 0..31) off shared banks
  * (conflict-free for 16-bit, 2-way for f32) */
 template <class S>
-AK_INLINE void ak_transpose_tiles(const typename S::T* AK_RESTRICT x, typename S::T* AK_RESTRICT y, ak_i64 rows,
-                                  ak_i64 cols, typename S::T (*tile)[65]) {
+AK_INLINE void ak_transpose_tiles(const typename S::T* AK_RESTRICT xb, typename S::T* AK_RESTRICT yb, ak_i64 rows,
+                                  ak_i64 cols, ak_i64 batch, typename S::T (*tile)[65]) {
     typedef typename S::P P;
     const int tx = (int)threadIdx.x, ty = (int)threadIdx.y;
     const ak_i64 tiles_c = (cols + 63) / 64;
     const ak_i64 tiles = tiles_c * ((rows + 63) / 64);
-    const bool pairs = ((rows | cols) & 1) == 0 && ((((ak_u64)x) | ((ak_u64)y)) % sizeof(P)) == 0;
-    for (ak_i64 t = blockIdx.x; t < tiles; t += gridDim.x) {
+    /* even rows and cols keep every matrix of the batch on the pair alignment of the first */
+    const bool pairs = ((rows | cols) & 1) == 0 && ((((ak_u64)xb) | ((ak_u64)yb)) % sizeof(P)) == 0;
+    for (ak_i64 tb = blockIdx.x; tb < tiles * batch; tb += gridDim.x) {
+        const ak_i64 b = tb / tiles, t = tb - b * tiles;
+        const typename S::T* AK_RESTRICT x = xb + b * rows * cols;
+        typename S::T* AK_RESTRICT y = yb + b * rows * cols;
         const ak_i64 r0 = (t / tiles_c) * 64, c0 = (t % tiles_c) * 64;
         const bool whole = pairs && r0 + 64 <= rows && c0 + 64 <= cols;
         if (whole) {
@@ -91,15 +96,15 @@ AK_INLINE void ak_transpose_tiles(const typename S::T* AK_RESTRICT x, typename S
     }
 }
 
-AK_KERNEL void ak_transpose_f32(const float* x, float* y, ak_i64 rows, ak_i64 cols) {
+AK_KERNEL void ak_transpose_f32(const float* x, float* y, ak_i64 rows, ak_i64 cols, ak_i64 batch) {
     __shared__ float tile[64][65];
-    ak_transpose_tiles<ak_tp32>(x, y, rows, cols, tile);
+    ak_transpose_tiles<ak_tp32>(x, y, rows, cols, batch, tile);
 }
-AK_KERNEL void ak_transpose_f16(const ak_half* x, ak_half* y, ak_i64 rows, ak_i64 cols) {
+AK_KERNEL void ak_transpose_f16(const ak_half* x, ak_half* y, ak_i64 rows, ak_i64 cols, ak_i64 batch) {
     __shared__ ak_u16 tile[64][65];
-    ak_transpose_tiles<ak_tp16>(x, y, rows, cols, tile);
+    ak_transpose_tiles<ak_tp16>(x, y, rows, cols, batch, tile);
 }
-AK_KERNEL void ak_transpose_bf16(const ak_bf16* x, ak_bf16* y, ak_i64 rows, ak_i64 cols) {
+AK_KERNEL void ak_transpose_bf16(const ak_bf16* x, ak_bf16* y, ak_i64 rows, ak_i64 cols, ak_i64 batch) {
     __shared__ ak_u16 tile[64][65];
-    ak_transpose_tiles<ak_tp16>(x, y, rows, cols, tile);
+    ak_transpose_tiles<ak_tp16>(x, y, rows, cols, batch, tile);
 }

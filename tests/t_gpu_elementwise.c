@@ -225,6 +225,44 @@ static void test_gpu_transpose(void) {
         }
 }
 
+/* ak_transpose_batched on the device against the cpu backend (bit-exact): whole and edge tiles, odd extents, vectors,
+ * a batch past one tile row of the grid */
+static void test_gpu_transpose_batched(void) {
+    static const size_t shapes[][3] = { { 3, 33, 65 }, { 16, 16, 1000 }, { 5, 64, 64 }, { 7, 1, 9 }, { 2, 130, 67 }, { 64, 24, 35 } };
+    int ti;
+    size_t s, i;
+    if (!gt_setup()) return;
+    for (ti = 0; ti < 3; ti++)
+        for (s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+            ak_dtype t = gt_types[ti];
+            size_t nb = shapes[s][0], rows = shapes[s][1], cols = shapes[s][2], n = nb * rows * cols, es = ak_dtype_size(t);
+            size_t bytes = (n + GT_PAD) * es, bad = 0;
+            void *hx = malloc(bytes), *hy = malloc(bytes), *ry = malloc(bytes);
+            void *dx = NULL, *dy = NULL;
+            if (!hx || !hy || !ry) { akt_fail(__FILE__, __LINE__, "host OOM"); free(hx); free(hy); free(ry); return; }
+            gt_random(hx, t, n + GT_PAD, -100, 100);
+            AKT_OK(ak_malloc(g_gpu, bytes, NULL, &dx));
+            AKT_OK(ak_malloc(g_gpu, bytes, NULL, &dy));
+            if (dx && dy) {
+                AKT_OK(ak_memcpy(g_gpu, dx, hx, bytes, AK_H2D));
+                AKT_OK(ak_memset(g_gpu, dy, 0xFF, bytes, NULL));
+                AKT_OK(ak_transpose_batched(g_gpu, t, dx, dy, nb, rows, cols, NULL));
+                AKT_OK(ak_device_synchronize(g_gpu));
+                AKT_OK(ak_memcpy(g_gpu, hy, dy, bytes, AK_D2H));
+                memset(ry, 0xFF, bytes);
+                AKT_OK(ak_transpose_batched(g_cpu, t, hx, ry, nb, rows, cols, NULL));
+                for (i = 0; i < n; i++)
+                    if (memcmp((char*)hy + i * es, (char*)ry + i * es, es)) bad++;
+                for (i = n * es; i < bytes; i++)
+                    if (((unsigned char*)hy)[i] != 0xFF) { akt_fail(__FILE__, __LINE__, "transpose_batched: wrote past the end"); break; }
+                AKT_CHECKF(bad == 0, "transpose_batched %s %zu x %zu x %zu: %zu elements wrong", ak_dtype_name(t), nb, rows, cols, bad);
+            }
+            ak_free(g_gpu, dx);
+            ak_free(g_gpu, dy);
+            free(hx); free(hy); free(ry);
+        }
+}
+
 static void test_gpu_in_place(void) {
     /* y == x for unary/scale and z == x for binary, on the vector path */
     const size_t n = 4099;
@@ -263,6 +301,7 @@ void akt_suite_gpu_elementwise(void) {
     AKT_RUN(test_gpu_binary);
     AKT_RUN(test_gpu_unary);
     AKT_RUN(test_gpu_transpose);
+    AKT_RUN(test_gpu_transpose_batched);
     AKT_RUN(test_gpu_in_place);
     AKT_RUN(test_gpu_cleanup);
 }

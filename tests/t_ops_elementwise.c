@@ -326,6 +326,45 @@ static void test_transpose(void) {
     ak_context_destroy(ctx);
 }
 
+/* ak_transpose_batched: each matrix of the batch as ak_transpose makes it; a batch of vectors (one copy); errors. */
+static void test_transpose_batched(void) {
+    static const size_t shapes[][3] = { { 3, 33, 65 }, { 5, 1, 7 }, { 2, 64, 64 }, { 4, 7, 3 }, { 1, 5, 9 } };
+    ak_context* ctx = akt_cpu_context("ew_transpose_batched");
+    unsigned long long st = akt_seed() ^ 0x6667;
+    float x[8], y[8];
+    int ti;
+    size_t s;
+    if (!ctx) return;
+    for (ti = 0; ti < 3; ti++)
+        for (s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+            ak_dtype t = ew_types[ti];
+            size_t nb = shapes[s][0], rows = shapes[s][1], cols = shapes[s][2], mat = rows * cols, n = nb * mat, b;
+            size_t es = ak_dtype_size(t);
+            void* xb = ew_alloc(ctx, t, n);
+            void* yb = ew_alloc(ctx, t, n);
+            void* ym = ew_alloc(ctx, t, mat);
+            if (!xb || !yb || !ym) continue;
+            ew_random(xb, t, n, &st, -100, 100);
+            AKT_OK(ak_transpose_batched(ctx, t, xb, yb, nb, rows, cols, NULL));
+            for (b = 0; b < nb; b++) {
+                AKT_OK(ak_transpose(ctx, t, (char*)xb + b * mat * es, ym, rows, cols, NULL));
+                AKT_CHECKF(!memcmp(ym, (char*)yb + b * mat * es, mat * es), "transpose_batched %s %zu x %zu x %zu: matrix %zu differs",
+                           ak_dtype_name(t), nb, rows, cols, b);
+            }
+            AKT_CHECK(ew_guard_ok(yb, t, n));
+            ak_free(ctx, xb); ak_free(ctx, yb); ak_free(ctx, ym);
+        }
+    AKT_ERR_ITEM(ak_transpose_batched(ctx, AK_F32, x, y, 0, 2, 4, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE);
+    AKT_CONTAINS(ak_last_error(), "ak_transpose_batched");
+    AKT_ERR_ITEM(ak_transpose_batched(ctx, AK_F32, x, y, 2, 0, 4, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_SHAPE);
+    AKT_ERR_ITEM(ak_transpose_batched(ctx, AK_F32, x, y, (size_t)1 << 40, (size_t)1 << 20, (size_t)1 << 20, NULL), AK_ERROR_INVALID_ARGUMENT,
+                 AK_ERRITEM_SIZE_OVERFLOW);
+    AKT_ERR_ITEM(ak_transpose_batched(ctx, AK_F32, x, x + 1, 1, 2, 3, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_OVERLAP);
+    AKT_ERR_ITEM(ak_transpose_batched(ctx, AK_I32, x, y, 2, 2, 2, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_BAD_DTYPE);
+    AKT_ERR_ITEM(ak_transpose_batched(NULL, AK_F32, x, y, 2, 2, 2, NULL), AK_ERROR_INVALID_ARGUMENT, AK_ERRITEM_NULL_ARGUMENT);
+    ak_context_destroy(ctx);
+}
+
 /* Every validation error: right code, a message naming the op, output untouched. */
 static void test_errors(void) {
     ak_context* ctx = akt_cpu_context("ew_errors");
@@ -502,6 +541,7 @@ void akt_suite_ops_elementwise(void) {
     AKT_RUN(test_binary);
     AKT_RUN(test_unary);
     AKT_RUN(test_transpose);
+    AKT_RUN(test_transpose_batched);
     AKT_RUN(test_errors);
     AKT_RUN(test_embedded);
 }
