@@ -183,6 +183,42 @@ static void test_gpu_unary(void) {
                     gt_case(GT_UNARY, op, gt_types[ti], gt_types[ti], gt_sizes[si], off, (float)akt_uniform(&g_rng, 0.01, 0.3));
 }
 
+/* One transpose case on the device against the cpu backend (a transpose moves bits: exact), y poisoned and
+ * guarded past its end: ak_transpose for nb == 0, else ak_transpose_batched of nb matrices. */
+static void gt_transpose_case(ak_dtype t, size_t nb, size_t rows, size_t cols) {
+    const size_t n = (nb ? nb : 1) * rows * cols, es = ak_dtype_size(t), bytes = (n + GT_PAD) * es;
+    size_t bad = 0, i;
+    void *hx = malloc(bytes), *hy = malloc(bytes), *ry = malloc(bytes);
+    void *dx = NULL, *dy = NULL;
+    if (!hx || !hy || !ry) { akt_fail(__FILE__, __LINE__, "host OOM"); free(hx); free(hy); free(ry); return; }
+    gt_random(hx, t, n + GT_PAD, -100, 100);
+    AKT_OK(ak_malloc(g_gpu, bytes, NULL, &dx));
+    AKT_OK(ak_malloc(g_gpu, bytes, NULL, &dy));
+    if (dx && dy) {
+        AKT_OK(ak_memcpy(g_gpu, dx, hx, bytes, AK_H2D));
+        AKT_OK(ak_memset(g_gpu, dy, 0xFF, bytes, NULL));
+        AKT_OK(nb ? ak_transpose_batched(g_gpu, t, dx, dy, nb, rows, cols, NULL) : ak_transpose(g_gpu, t, dx, dy, rows, cols, NULL));
+        AKT_OK(ak_device_synchronize(g_gpu));
+        AKT_OK(ak_memcpy(g_gpu, hy, dy, bytes, AK_D2H));
+        memset(ry, 0xFF, bytes);
+        AKT_OK(nb ? ak_transpose_batched(g_cpu, t, hx, ry, nb, rows, cols, NULL) : ak_transpose(g_cpu, t, hx, ry, rows, cols, NULL));
+        for (i = 0; i < n; i++)
+            if (memcmp((char*)hy + i * es, (char*)ry + i * es, es)) {
+                if (!bad) akt_fail(__FILE__, __LINE__, "transpose %s %zu x %zux%zu: element %zu differs", ak_dtype_name(t), nb, rows, cols, i);
+                bad++;
+            }
+        for (i = n * es; i < bytes; i++)
+            if (((unsigned char*)hy)[i] != 0xFF) {
+                akt_fail(__FILE__, __LINE__, "transpose %s %zu x %zux%zu: wrote past the end", ak_dtype_name(t), nb, rows, cols);
+                break;
+            }
+        AKT_CHECKF(bad == 0, "transpose %s %zu x %zux%zu: %zu elements wrong", ak_dtype_name(t), nb, rows, cols, bad);
+    }
+    ak_free(g_gpu, dx);
+    ak_free(g_gpu, dy);
+    free(hx); free(hy); free(ry);
+}
+
 static void test_gpu_transpose(void) {
     static const size_t shapes[][2] = { { 1, 1 }, { 1, 7 }, { 7, 1 }, { 33, 65 }, { 1000, 1003 }, { 4097, 3 },
                                         { 3, 4097 }, { 1000003, 2 }, { 2048, 4096 },
@@ -191,76 +227,17 @@ static void test_gpu_transpose(void) {
     size_t s;
     if (!gt_setup()) return;
     for (ti = 0; ti < 3; ti++)
-        for (s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
-            ak_dtype t = gt_types[ti];
-            size_t rows = shapes[s][0], cols = shapes[s][1], n = rows * cols, es = ak_dtype_size(t);
-            size_t bytes = (n + GT_PAD) * es, bad = 0, i;
-            void *hx = malloc(bytes), *hy = malloc(bytes), *ry = malloc(bytes);
-            void *dx = NULL, *dy = NULL;
-            if (!hx || !hy || !ry) { akt_fail(__FILE__, __LINE__, "host OOM"); free(hx); free(hy); free(ry); return; }
-            gt_random(hx, t, n + GT_PAD, -100, 100);
-            AKT_OK(ak_malloc(g_gpu, bytes, NULL, &dx));
-            AKT_OK(ak_malloc(g_gpu, bytes, NULL, &dy));
-            if (dx && dy) {
-                AKT_OK(ak_memcpy(g_gpu, dx, hx, bytes, AK_H2D));
-                AKT_OK(ak_memset(g_gpu, dy, 0xFF, bytes, NULL));
-                AKT_OK(ak_transpose(g_gpu, t, dx, dy, rows, cols, NULL));
-                AKT_OK(ak_device_synchronize(g_gpu));
-                AKT_OK(ak_memcpy(g_gpu, hy, dy, bytes, AK_D2H));
-                memset(ry, 0xFF, bytes);
-                AKT_OK(ak_transpose(g_cpu, t, hx, ry, rows, cols, NULL));
-                /* a transpose moves bits: exact */
-                for (i = 0; i < n; i++)
-                    if (memcmp((char*)hy + i * es, (char*)ry + i * es, es)) {
-                        if (!bad) akt_fail(__FILE__, __LINE__, "transpose %s %zux%zu: element %zu differs", ak_dtype_name(t), rows, cols, i);
-                        bad++;
-                    }
-                for (i = n * es; i < bytes; i++)
-                    if (((unsigned char*)hy)[i] != 0xFF) { akt_fail(__FILE__, __LINE__, "transpose %s %zux%zu: wrote past the end", ak_dtype_name(t), rows, cols); break; }
-                AKT_CHECKF(bad == 0, "transpose %s %zux%zu: %zu elements wrong", ak_dtype_name(t), rows, cols, bad);
-            }
-            ak_free(g_gpu, dx);
-            ak_free(g_gpu, dy);
-            free(hx); free(hy); free(ry);
-        }
+        for (s = 0; s < sizeof shapes / sizeof shapes[0]; s++) gt_transpose_case(gt_types[ti], 0, shapes[s][0], shapes[s][1]);
 }
 
-/* ak_transpose_batched on the device against the cpu backend (bit-exact): whole and edge tiles, odd extents, vectors,
- * a batch past one tile row of the grid */
+/* ak_transpose_batched: whole and edge tiles, odd extents, vectors, a batch of 64 */
 static void test_gpu_transpose_batched(void) {
     static const size_t shapes[][3] = { { 3, 33, 65 }, { 16, 16, 1000 }, { 5, 64, 64 }, { 7, 1, 9 }, { 2, 130, 67 }, { 64, 24, 35 } };
     int ti;
-    size_t s, i;
+    size_t s;
     if (!gt_setup()) return;
     for (ti = 0; ti < 3; ti++)
-        for (s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
-            ak_dtype t = gt_types[ti];
-            size_t nb = shapes[s][0], rows = shapes[s][1], cols = shapes[s][2], n = nb * rows * cols, es = ak_dtype_size(t);
-            size_t bytes = (n + GT_PAD) * es, bad = 0;
-            void *hx = malloc(bytes), *hy = malloc(bytes), *ry = malloc(bytes);
-            void *dx = NULL, *dy = NULL;
-            if (!hx || !hy || !ry) { akt_fail(__FILE__, __LINE__, "host OOM"); free(hx); free(hy); free(ry); return; }
-            gt_random(hx, t, n + GT_PAD, -100, 100);
-            AKT_OK(ak_malloc(g_gpu, bytes, NULL, &dx));
-            AKT_OK(ak_malloc(g_gpu, bytes, NULL, &dy));
-            if (dx && dy) {
-                AKT_OK(ak_memcpy(g_gpu, dx, hx, bytes, AK_H2D));
-                AKT_OK(ak_memset(g_gpu, dy, 0xFF, bytes, NULL));
-                AKT_OK(ak_transpose_batched(g_gpu, t, dx, dy, nb, rows, cols, NULL));
-                AKT_OK(ak_device_synchronize(g_gpu));
-                AKT_OK(ak_memcpy(g_gpu, hy, dy, bytes, AK_D2H));
-                memset(ry, 0xFF, bytes);
-                AKT_OK(ak_transpose_batched(g_cpu, t, hx, ry, nb, rows, cols, NULL));
-                for (i = 0; i < n; i++)
-                    if (memcmp((char*)hy + i * es, (char*)ry + i * es, es)) bad++;
-                for (i = n * es; i < bytes; i++)
-                    if (((unsigned char*)hy)[i] != 0xFF) { akt_fail(__FILE__, __LINE__, "transpose_batched: wrote past the end"); break; }
-                AKT_CHECKF(bad == 0, "transpose_batched %s %zu x %zu x %zu: %zu elements wrong", ak_dtype_name(t), nb, rows, cols, bad);
-            }
-            ak_free(g_gpu, dx);
-            ak_free(g_gpu, dy);
-            free(hx); free(hy); free(ry);
-        }
+        for (s = 0; s < sizeof shapes / sizeof shapes[0]; s++) gt_transpose_case(gt_types[ti], shapes[s][0], shapes[s][1], shapes[s][2]);
 }
 
 static void test_gpu_in_place(void) {
