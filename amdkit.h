@@ -1891,10 +1891,10 @@ AKAPI ak_result ak_pool(ak_context* ctx, const ak_pool_args* args, ak_stream* st
  * output_padding, channels-first or channels-last, fused bias and
  * activation. Standard and transposed convolutions run as an implicit GEMM
  * (the tile loader computes im2col addresses, nothing is materialised) on
- * the matrix cores where the GEMM has them (mma.sync on NVIDIA: f16, bf16,
- * f32 as TF32 when config.allow_tf32; MFMA on CDNA: f16, bf16, exact f32;
- * WMMA on RDNA3/4: f16, bf16), else on an FMA tile (exact f32 everywhere
- * else); depthwise convolutions (groups == in_channels, standard) as a
+ * the matrix cores where the GEMM has them (wgmma on Hopper for f16 / bf16
+ * with channel counts multiples of 8; mma.sync on NVIDIA: f16, bf16, f32 as
+ * TF32 when config.allow_tf32; MFMA on CDNA: f16, bf16, exact f32; WMMA on
+ * RDNA3/4: f16, bf16), else on an FMA tile (exact f32 everywhere else); depthwise convolutions (groups == in_channels, standard) as a
  * direct kernel; pointwise ones (kernel 1, stride 1, no padding, one group;
  * channels-first only without bias) through ak_gemm. fp32 accumulation in
  * every dtype. */
