@@ -282,6 +282,13 @@ static void cv_expect_wg(void) {
         a.groups = 0; a.dtype = AK_F32;
         AKT_OK(ak_conv_plan_get(ctx, &a, &p));
         AKT_EQ_STR(p.path, "simt");
+        /* past the kernel's tap table (1024 taps): the mma.sync kernels */
+        a.dtype = AK_BF16; a.ndim = 3; a.in[2] = 14; a.kernel[0] = 11; a.kernel[1] = 11; a.kernel[2] = 11; a.in[0] = 12; a.in[1] = 12;
+        AKT_OK(ak_conv_plan_get(ctx, &a, &p));
+        AKT_EQ_STR(p.path, "mma.sync");
+        a.kernel[2] = 8;   /* 968 taps */
+        AKT_OK(ak_conv_plan_get(ctx, &a, &p));
+        AKT_EQ_STR(p.path, "wgmma");
         ak_context_destroy(ctx);
     }
 }
