@@ -98,6 +98,13 @@ $(BUILD)/emu_llm_w%: $(EMU_SRC) $(HDR)
 	$(CXX) -std=c++20 -O1 -Wall -Wextra -Werror -Wno-unknown-pragmas -Wno-unused-function -DAK_AMD=1 -DAK_WAVE=$* \
 	  tests/emu_llm.cpp -o $@ -ldl -lpthread -lm
 
+# tests/emu_axis.cpp: ak_reduce_axes' column kernels (axis.hip, reduce.hip's combine) in the same emulation.
+EMUA_SRC := tests/emu_axis.cpp tests/emu_harness.h tests/t_gpu_axis.c kernels/prelude.hip kernels/reduce.hip kernels/axis.hip
+$(BUILD)/emu_axis_w%: $(EMUA_SRC) $(HDR)
+	@mkdir -p $(BUILD)
+	$(CXX) -std=c++20 -O1 -Wall -Wextra -Werror -Wno-unknown-pragmas -Wno-unused-function -DAK_AMD=1 -DAK_WAVE=$* \
+	  tests/emu_axis.cpp -o $@ -ldl -lpthread -lm
+
 # tests/emu_matrix.cpp: the matrix-core kernels (gemm.hip MFMA / WMMA, gemm_cdna.hip, attention_mma.hip's AMD path) in the
 # same emulation with the matrix instructions emulated in their hardware lane layouts, one binary per target
 # (gfx908 gfx90a gfx942 gfx950: wave 64; gfx1100 gfx1200: wave 32). build/emu/prelude.hip: the prelude with

@@ -109,6 +109,9 @@ host_checks() {
 echo "== kernel emulation (tests/emu_llm.cpp: llm / layout / residual-norm kernels as host fibers vs their references)"
 if full; then step emu-llm bash -c "make -s $B/emu_llm_w64 $B/emu_llm_w32 && ./$B/emu_llm_w64 && ./$B/emu_llm_w32"
 else step emu-llm-w64 bash -c "make -s $B/emu_llm_w64 && ./$B/emu_llm_w64"; fi
+echo "== kernel emulation (tests/emu_axis.cpp: ak_reduce_axes' column kernels vs the reference)"
+if full; then step emu-axis bash -c "make -s $B/emu_axis_w64 $B/emu_axis_w32 && ./$B/emu_axis_w64 && ./$B/emu_axis_w32"
+else step emu-axis-w64 bash -c "make -s $B/emu_axis_w64 && ./$B/emu_axis_w64"; fi
 
 # the AMD matrix kernels (gemm.hip MFMA / WMMA, attention_mma.hip's AMD path) in the same emulation with the matrix
 # instructions emulated in their hardware lane layouts (tests/emu_matrix.cpp), one binary per target, through the

@@ -71,7 +71,10 @@ static int gx_fetch(void* h, const void* d, size_t bytes) {
 }
 
 /* ---- reductions over axes ------------------------------------------------------ */
-static void gx_reduce_case(ak_reduce_op op, ak_dtype t, size_t nd, const size_t* shape, uint32_t axes, size_t off) {
+/* ties: x from {-2, -1, 0, 1, 2} (every extreme repeats along R) with NaN at about one element in 40, so that
+ * columns hold NaNs in several rows: the arg ops must return the first extreme / the first NaN, max / min NaN. */
+static void gx_reduce_case_x(ak_reduce_op op, ak_dtype t, size_t nd, const size_t* shape, uint32_t axes, size_t off,
+                             int ties) {
     size_t n = 1, nout = 1, k, i, bad = 0, es = ak_dtype_size(t);
     int arg = op == AK_REDUCE_ARGMAX || op == AK_REDUCE_ARGMIN;
     size_t ob, rlen = 1;
@@ -82,6 +85,11 @@ static void gx_reduce_case(ak_reduce_op op, ak_dtype t, size_t nd, const size_t*
     hx = malloc(n * es); go = malloc(ob); co = malloc(ob); absum = (double*)calloc(nout, sizeof(double));
     if (!hx || !go || !co || !absum) { akt_fail(__FILE__, __LINE__, "host OOM"); goto done; }
     gx_random(hx, t, n, -3, 3);
+    if (ties)
+        for (k = 0; k < n; k++) {
+            const double u = akt_uniform(&g_rng, 0.0, 200.0);
+            ak_elem_set(hx, t, k, u < 5.0 ? NAN : (double)((int)u % 5 - 2));
+        }
     /* the sum of |x| per output, for the tolerance of the sums */
     if (!arg && (op == AK_REDUCE_SUM || op == AK_REDUCE_MEAN)) {
         void* ax = malloc(n * 4);
@@ -105,7 +113,7 @@ static void gx_reduce_case(ak_reduce_op op, ak_dtype t, size_t nd, const size_t*
         else {
             double g = ((float*)go)[i], c = ((float*)co)[i];
             double tol = (op == AK_REDUCE_SUM || op == AK_REDUCE_MEAN) ? 1e-5 * absum[i] + 1e-6 : 0.0;
-            ok = g == g && fabs(g - c) <= tol;
+            ok = c != c ? g != g : g == g && fabs(g - c) <= tol;
         }
         if (!ok && !bad++)
             akt_fail(__FILE__, __LINE__, "reduce_axes %s %s shape [%zu %zu %zu %zu] axes 0x%x (reduced %zu) off %zu: output %zu: %.9g vs %.9g",
@@ -116,6 +124,10 @@ static void gx_reduce_case(ak_reduce_op op, ak_dtype t, size_t nd, const size_t*
 done:
     ak_free(g_gpu, bx); ak_free(g_gpu, bo);
     free(hx); free(go); free(co); free(absum);
+}
+
+static void gx_reduce_case(ak_reduce_op op, ak_dtype t, size_t nd, const size_t* shape, uint32_t axes, size_t off) {
+    gx_reduce_case_x(op, t, nd, shape, axes, off, 0);
 }
 
 static void test_gpu_reduce_axes(void) {
@@ -141,6 +153,25 @@ static void test_gpu_reduce_axes(void) {
                 if (arg && cases[ci].axes == 5) continue;   /* not adjacent: refused (ops_axis) */
                 gx_reduce_case((ak_reduce_op)op, gx_types[ti], cases[ci].nd, cases[ci].s, cases[ci].axes, ci % 2);
             }
+}
+
+/* Middle-axis reductions on values with ties and NaNs, R in interleaved pieces (max / min: a block reads rows k,
+ * k + P, ...) and in chunks for a second pass: max / min NaN wherever a column holds one, argmax / argmin the
+ * first extreme or the first NaN across the chunks. */
+static void test_gpu_reduce_axes_ties(void) {
+    static const struct { size_t s[3]; } cases[] = {
+        { { 5, 2000, 33 } },     /* long R: 1024-thread blocks of 64 columns x 16 pieces, split */
+        { { 9, 300, 70 } },      /* short R: 2 pieces, split */
+        { { 40, 1500, 300 } },   /* 256 columns x 4 pieces, more columns than one block, R not a multiple of 32 */
+        { { 3, 45, 2 } },        /* tiny: 32 columns x 4 pieces of 11-12 rows */
+    };
+    size_t ci, ti;
+    int op;
+    if (!gx_setup()) return;
+    for (ci = 0; ci < sizeof cases / sizeof cases[0]; ci++)
+        for (ti = 0; ti < 3; ti++)
+            for (op = (int)AK_REDUCE_MAX; op < (int)AK_REDUCE_OP_COUNT; op++)
+                gx_reduce_case_x((ak_reduce_op)op, gx_types[ti], 3, cases[ci].s, 2, ci % 2, 1);
 }
 
 /* ---- normalize ------------------------------------------------------------------------ */
@@ -289,6 +320,7 @@ static void test_gpu_axis_cleanup(void) {
 
 void akt_suite_gpu_axis(void) {
     AKT_RUN(test_gpu_reduce_axes);
+    AKT_RUN(test_gpu_reduce_axes_ties);
     AKT_RUN(test_gpu_normalize);
     AKT_RUN(test_gpu_broadcast);
     AKT_RUN(test_gpu_triangular);

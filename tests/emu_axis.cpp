@@ -1,0 +1,84 @@
+/* emu_axis - ak_reduce_axes over a middle axis (kernels/axis.hip's
+ * ak_axred_<op>_<dt>, reduce.hip's ak_reduce2_<op> for the split chunks)
+ * executed on the CPU in the host SIMT emulation of tests/emu_harness.h,
+ * compared with the cpu backend's reference by tests/t_gpu_axis.c's case
+ * function.
+ *
+ *   make build/emu_axis_w64 build/emu_axis_w32 && ./build/emu_axis_w64 && ./build/emu_axis_w32
+ *
+ * Why: the sum / max / min kernel's blocks are columns x interleaved pieces
+ * of R (2-D blocks, pieces merged through shared memory between barriers, a
+ * grid-stride walk over column tiles), and R goes in chunks to a second pass
+ * (for argmax / argmin too: the first extreme, the first NaN across chunks);
+ * their index math is checked on every `make test`, for wave 64 (wave 32 in
+ * the full tier), without a GPU. Not a
+ * GPU test: gpu_axis (--gpu) runs the cases on a device. The ops' real
+ * planning (block shape, pieces, splits) drives the launches; the column
+ * kernels run at most 3 blocks along x, so their grid-stride loops take
+ * several turns. */
+#define AKEMU_NAME "emu_axis"
+#include "emu_harness.h"
+
+namespace emu {
+#include "../kernels/prelude.hip"
+#include "../kernels/reduce.hip"
+#include "../kernels/axis.hip"
+}
+
+#include "t_gpu_axis.c"
+
+/* gx_setup's device context (g_gpu is set to the emulating one before it is asked) */
+extern "C" ak_context* akt_gpu_context_ex(const ak_config* cfg, int allow_cpu) {
+    (void)cfg;
+    (void)allow_cpu;
+    return akemu_context();
+}
+
+/* ---- the emulated kernels ---------------------------------------------------------- */
+static void akemu_register(void) {
+#define EMU_AX3(op) AKEMU_K(ak_axred_##op##_f32) AKEMU_K(ak_axred_##op##_f16) AKEMU_K(ak_axred_##op##_bf16)
+    EMU_AX3(sum) EMU_AX3(max) EMU_AX3(min) EMU_AX3(argmax) EMU_AX3(argmin)
+#undef EMU_AX3
+    AKEMU_K(ak_reduce2_sum) AKEMU_K(ak_reduce2_max) AKEMU_K(ak_reduce2_min) AKEMU_K(ak_reduce2_argmax)
+    AKEMU_K(ak_reduce2_argmin)
+}
+/* the column kernels are grid-stride: at most 3 blocks along x; the combine maps rows to blocks */
+static akemu_dim3 akemu_grid_policy(const char* kernel, akemu_dim3 g) {
+    if (g.x > 3 && !strncmp(kernel, "ak_axred", 8)) g.x = 3;
+    return g;
+}
+
+/* ---- the cases: every op and dtype; shapes that take 1, 2, 4 and 16 pieces, with and without chunks ---- */
+static void emu_reduce_cols(void) {
+    static const size_t shapes[][3] = {
+        { 7, 33, 5 },      /* 32 columns x 4 pieces of 8-9 rows */
+        { 3, 500, 7 },     /* 16 pieces, split */
+        { 4, 257, 129 },   /* 256 columns x 2 pieces, split, a partial tile */
+        { 5, 2000, 33 },   /* 1024-thread blocks: 64 columns x 16 pieces, split */
+        { 9, 300, 70 },    /* 2 pieces, split */
+        { 2, 1500, 300 },  /* 256 columns x 4 pieces, split, two tiles */
+        { 3, 45, 2 },      /* tiny: 32 columns x 4 pieces */
+        { 2, 1100, 20 },   /* 64 columns: pieces of R >= 1024 */
+        { 6, 5, 3 },       /* R < 16: one piece */
+        { 2, 64, 300 },    /* 2 pieces of 32 rows, no split (short R) */
+    };
+    for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++)
+        for (size_t ti = 0; ti < 3; ti++)
+            for (int op = 0; op < (int)AK_REDUCE_OP_COUNT; op++) {
+                gx_reduce_case_x((ak_reduce_op)op, gx_types[ti], 3, shapes[si], 2, si % 2, 0);
+                if (op >= (int)AK_REDUCE_MAX) gx_reduce_case_x((ak_reduce_op)op, gx_types[ti], 3, shapes[si], 2, si % 2, 1);
+            }
+}
+
+int main(void) {
+    const char* s = getenv("AKT_SEED");
+    akemu_seed = s ? strtoull(s, NULL, 0) : (unsigned long long)time(NULL) * 2654435761ull;
+    printf("emu_axis (AK_WAVE %d), seed %llu (replay with AKT_SEED=%llu)\n", AK_WAVE, akemu_seed, akemu_seed);
+    akemu_register();
+    g_gpu = akemu_context();   /* gx_setup keeps it and adds the reference context */
+    g_rng = akemu_seed ^ 0xA715ull;
+    if (!g_gpu || !gx_setup()) { printf("0 passed, 1 failed\n"); return 1; }
+    AKT_RUN(emu_reduce_cols);
+    printf("%ld emulated launches\n%d passed, %d failed\n", akemu_launches, akemu_passed, akemu_failed);
+    return akemu_failed != 0;
+}
