@@ -1563,8 +1563,8 @@ typedef struct ak_gemm_plan {
     size_t shared_bytes;  /* dynamic shared memory per block */
     int fast32;           /* 1: f32 inputs as TF32 / xf32 */
     const char* reason;   /* why this tile (the tile table's row) */
-    int k_splits;         /* SIMT path: k slices run as separate problems whose fp32 partials a second pass adds
-                             in order (deterministic) before the epilogue; 1: none */
+    int k_splits;         /* SIMT and Hopper TMA paths: k slices run as separate problems whose fp32 partials a
+                             second pass adds in order (deterministic) before the epilogue; 1: none */
 } ak_gemm_plan;
 /* Plan a descriptor for ctx's device (config.arch when set, so a cpu context
  * can plan for "gfx90a"). Same argument checks as ak_gemm.
@@ -19921,7 +19921,11 @@ static const char _ak_src_gemm_sm90[] =
     " * N x K: {K, N, batch}, box {64, BN}; stored K x N: {N, K, batch}, box\n"
     " * {64, 64}), passed by value (__grid_constant__: TMA reads them from the\n"
     " * parameter space); bA / bB: 1 when the operand has a batch stride, 0 when\n"
-    " * one matrix serves every batch. flags: bit 2 D / C / bias / R are f32, 3\n"
+    " * one matrix serves every batch. ks: 0, or split-K: the `batch` entries are\n"
+    " * consecutive k slices of ks values (a multiple of the k step) of one problem\n"
+    " * (bA = bB = 0), entry b reading k from b ks (TMA's zeros past K) and writing\n"
+    " * its partial sums to D + b sD (f32; the host adds them up and runs the\n"
+    " * epilogue). flags: bit 2 D / C / bias / R are f32, 3\n"
     " * read C, 4 bias, 5 residual, 6 the epilogue may use 4-element vectors,\n"
     " * bits 8..23 the activation's AK_UNARY_* code (kernels/gemm.hip's bits where\n"
     " * they agree); 8-bit kernels: bit 0 sA has M values, 1 sB has N values, 7 the\n"
@@ -19959,13 +19963,13 @@ static const char _ak_src_gemm_sm90[] =
     "\n"
     "#define AK_G9_REST                                                                                                \\\n"
     "    const void *C, void *D, const void *bias, const void *R, int M, int N, int K, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, \\\n"
-    "        ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, int bA, int bB, float alpha, float beta, int flags, float ap, \\\n"
+    "        ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, int bA, int bB, int ks, float alpha, float beta, int flags, float ap, \\\n"
     "        const float *sA, const float *sB\n"
     "#define AK_G9_PARAMS()                                                                                            \\\n"
     "    const AK_GRID_CONST ak_tmap tA, const AK_GRID_CONST ak_tmap tB, const void *C, void *D, const void *bias,     \\\n"
     "        const void *R, int M, int N, int K, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, ak_i64 sC, ak_i64 sD, ak_i64 sR,   \\\n"
-    "        int batch, int bA, int bB, float alpha, float beta, int flags, float ap, const float *sA, const float *sB\n"
-    "#define AK_G9_ARGS &tA, &tB, C, D, bias, R, M, N, K, ldc, ldd, ldr, sC, sD, sR, batch, bA, bB, alpha, beta, flags, ap, sA, sB\n"
+    "        int batch, int bA, int bB, int ks, float alpha, float beta, int flags, float ap, const float *sA, const float *sB\n"
+    "#define AK_G9_ARGS &tA, &tB, C, D, bias, R, M, N, K, ldc, ldd, ldr, sC, sD, sR, batch, bA, bB, ks, alpha, beta, flags, ap, sA, sB\n"
     "\n"
     "template <class DT> struct ak_gemm_sm90_is_f16 { enum { V = 0 }; };\n"
     "template <> struct ak_gemm_sm90_is_f16<ak_f16_t> { enum { V = 1 }; };\n"
@@ -20278,7 +20282,7 @@ static const char _ak_src_gemm_sm90[] =
     "    const ak_u32 bar0 = s0 + S * STAGE + 2 * EPI_BYTES; /* full[S], then empty[S] */\n"
     "    const int tid = (int)threadIdx.x, wg = tid / 128;\n"
     "    const int tm = (M + BM - 1) / BM, tn = (N + BN - 1) / BN, per_batch = tm * tn, tiles = per_batch * batch;\n"
-    "    const int nk = (K + BK - 1) / BK;\n"
+    "    const int nk = ks ? ks / BK : (K + BK - 1) / BK; /* split-K: every entry's slice has ks values (zeros past K) */\n"
     "    if (tid == 0) {\n"
     "        for (int s = 0; s < S; s++) {\n"
     "            ak_mbar_init(bar0 + 8 * s, 1);                 /* full: the producer's arrive + the bytes */\n"
@@ -20304,7 +20308,7 @@ static const char _ak_src_gemm_sm90[] =
     "                    const ak_u32 full = bar0 + 8 * s, sa = s0 + s * STAGE, sb = sa + A_BYTES;\n"
     "                    ak_mbar_wait(bar0 + 8 * (S + s), ph ^ 1);\n"
     "                    ak_mbar_expect_tx(full, STAGE);\n"
-    "                    const int k0 = kb * BK;\n"
+    "                    const int k0 = kb * BK + (ks ? b * ks : 0);\n"
     "                    if (TA == 0) ak_tma_load3(sa, tA, k0, m0, b * bA, full);\n"
     "                    else {\n"
     "                        ak_tma_load3(sa, tA, m0, k0, b * bA, full);\n"
@@ -24081,14 +24085,14 @@ static inline void _ak_kargs_gemm_decode_fin(_ak_kargs* kargs_, const void* W, c
     ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sC); ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta);
     ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_sm90.hip:583 NAME (macro AK_GEMM_SM90) */
+/* kernels/gemm_sm90.hip:587 NAME (macro AK_GEMM_SM90) */
 static inline void _ak_kargs_gemm_sm90(_ak_kargs* kargs_, const _ak_tmap* tA, const _ak_tmap* tB, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t K,
-                                       int64_t ldc, int64_t ldd, int64_t ldr, int64_t sC, int64_t sD, int64_t sR, int32_t batch, int32_t bA, int32_t bB, float alpha, float beta, int32_t flags,
-                                       float ap, const void* sA, const void* sB) {
+                                       int64_t ldc, int64_t ldd, int64_t ldr, int64_t sC, int64_t sD, int64_t sR, int32_t batch, int32_t bA, int32_t bB, int32_t ks, float alpha, float beta,
+                                       int32_t flags, float ap, const void* sA, const void* sB) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_gemm_sm90);
     ak_args_bytes(a_, tA, sizeof(_ak_tmap)); ak_args_bytes(a_, tB, sizeof(_ak_tmap)); ak_args_ptr(a_, C); ak_args_ptr(a_, D); ak_args_ptr(a_, bias); ak_args_ptr(a_, R); ak_args_i32(a_, M);
     ak_args_i32(a_, N); ak_args_i32(a_, K); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sC); ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch);
-    ak_args_i32(a_, bA); ak_args_i32(a_, bB); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap); ak_args_ptr(a_, sA); ak_args_ptr(a_, sB);
+    ak_args_i32(a_, bA); ak_args_i32(a_, bB); ak_args_i32(a_, ks); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap); ak_args_ptr(a_, sA); ak_args_ptr(a_, sB);
 }
 /* kernels/layout.hip:162 ak_copy_nd_##NAME (macro AK_COPY_ND_BITS) */
 static inline void _ak_kargs_copy_nd(_ak_kargs* kargs_, const void* src, void* dst, int64_t rows, int64_t inner, int64_t chunk, int64_t iss, int64_t ids, int32_t nd, int64_t sz0, int64_t sz1,
@@ -27270,6 +27274,29 @@ static int _ak_gemm_sm90_variant(const ak_gemm_desc* g, int cus) {
     if ((g->k <= 2048 || g->batch > 1) && t128 >= 2 * c) return 2;
     return u256 >= u128 ? 0 : 1;
 }
+/* Split-K of the Hopper kernel: a single f16 / bf16 problem whose 128 x 128
+ * tiles fill at most half the SMs runs as k slices of ks values (a multiple
+ * of the 64-deep k step, at least 1024 deep, at most 64 slices, the fp32
+ * partials under 1 GiB) so that slices x tiles fill the SMs once; 1 (no
+ * split) when that gives fewer than 2 slices. A slice costs a 128 x 128 fp32
+ * partial tile written and read again: small against >= 1024 k of wgmma. */
+static int _ak_gemm_sm90_splits(const ak_gemm_desc* g, int cus, size_t* ks) {
+    const size_t tiles = ((g->m + 127) / 128) * ((g->n + 127) / 128), c = (size_t)(cus > 0 ? cus : 1);
+    size_t want, kc, n;
+    *ks = 0;
+    if (g->batch > 1 || (g->dtype != AK_F16 && g->dtype != AK_BF16) || tiles * 2 > c || g->k > 0x7FFFFFFFu) return 1;
+    want = c / tiles;
+    if (want > g->k / 1024) want = g->k / 1024;
+    if (want > 64) want = 64;
+    while (want >= 2 && (double)want * (double)g->m * (double)g->n * 4.0 > 1073741824.0) want--;
+    if (want < 2) return 1;
+    kc = (g->k + want - 1) / want;
+    kc = (kc + 63) / 64 * 64;
+    n = (g->k + kc - 1) / kc;
+    if (n < 2) return 1;
+    *ks = kc;
+    return (int)n;
+}
 static size_t _ak_gemm_sm90_smem(int bn) {
     const size_t stages = bn == 256 ? 4 : 6;
     return stages * (size_t)(128 + bn) * 128 + 2 * 64 * 128 * 2 + 16 * stages + 1024; /* stages, 2 epilogue buffers, barriers, alignment */
@@ -27635,22 +27662,25 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
 typedef char _ak_gemm_ffma_flags_agree[(_AK_GFF_C == _AK_GF_C && _AK_GFF_BIAS == _AK_GF_BIAS && _AK_GFF_RES == _AK_GF_RES &&
                                         _AK_GFF_VA == _AK_GF_VA && _AK_GFF_VB == _AK_GF_VB && _AK_GFF_ACT_SHIFT == _AK_GF_ACT_SHIFT) ? 1 : -1];
 
-/* Split-K of the SIMT tiles: a single problem with fewer 128 x 128 tiles
- * than the units hold blocks (one a unit for simt_l, two for the FFMA
- * kernel) and a long k runs as k slices (of a multiple of 16) that together
- * fill them once, at least
- * 256 deep each, at most 64, with the fp32 partials' workspace under 1 GiB;
- * 1 when that gives fewer than 2 slices. The slices run as one batched
+/* Split-K of the SIMT tiles and the gemv kernel: a single problem with
+ * fewer 128 x 128 tiles than the units hold blocks (one a unit for simt_l,
+ * two for the FFMA kernel), or fewer gemv outputs (a wave each) than 32 a
+ * unit, and a long k runs as k slices (of a multiple of 16) that together
+ * fill them once, at least 256 deep each (gemv: 2048), at most 64, with the
+ * fp32 partials' workspace under 1 GiB; 1 when that gives fewer than 2
+ * slices. The slices run as one batched
  * launch (plus one for a shorter last slice); ak_gemm_splitk_fin adds them
  * in order and runs the epilogue. */
 static int _ak_gemm_simt_splits(const ak_gemm_desc* g, const char* kernel, int cus, size_t* kc) {
-    const size_t tiles = ((g->m + 127) / 128) * ((g->n + 127) / 128);
-    const size_t slots = (size_t)cus * (!strncmp(kernel, "ak_gemm_ffma_", 13) ? 2 : 1); /* blocks an SM holds */
+    const int gemv = !strncmp(kernel, "ak_gemm_gemv_", 13);
+    /* the gemv kernel: one wave an output; few outputs, long k -> up to 32 waves an SM, slices >= 2048 deep */
+    const size_t tiles = gemv ? (g->n == 1 && !g->trans_a ? g->m : g->n) : ((g->m + 127) / 128) * ((g->n + 127) / 128);
+    const size_t slots = (size_t)cus * (gemv ? 32 : !strncmp(kernel, "ak_gemm_ffma_", 13) ? 2 : 1); /* blocks (waves) an SM holds */
     size_t want, c, n;
     *kc = g->k;
     if (g->batch > 1 || tiles >= slots) return 1;
     want = slots / tiles;
-    if (want > g->k / 256) want = g->k / 256;
+    if (want > g->k / (gemv ? 2048 : 256)) want = g->k / (gemv ? 2048 : 256);
     if (want > 64) want = 64;
     while (want >= 2 && (double)want * (double)g->m * (double)g->n * 4.0 > 1073741824.0) want--;
     if (want < 2) return 1;
@@ -27665,16 +27695,39 @@ static int _ak_gemm_simt_splits(const ak_gemm_desc* g, const char* kernel, int c
 static ak_result _ak_gemm_plan(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, ak_gemm_plan* p) {
     ak_result r = _ak_gemm_plan_tma(ctx, g, s, p, 1);
     p->k_splits = 1;
-    if (r == AK_OK && (!strncmp(p->kernel, "ak_gemm_simt_", 13) || !strncmp(p->kernel, "ak_gemm_ffma_", 13))) {
+    if (r == AK_OK && (!strncmp(p->kernel, "ak_gemm_simt_", 13) || !strncmp(p->kernel, "ak_gemm_ffma_", 13) ||
+                       !strncmp(p->kernel, "ak_gemm_gemv_", 13))) {
         const ak_arch_info* arch = _ak_gemm_arch(ctx);
         const int cus = !_ak_op_is_cpu(ctx) && ctx->dev.compute_units > 0 ? ctx->dev.compute_units
                         : (arch && arch->compute_units > 0 ? arch->compute_units : 64);
         size_t kc;
         p->k_splits = _ak_gemm_simt_splits(g, p->kernel, cus, &kc);
-        if (p->k_splits > 1)
+        if (p->k_splits > 1 && !strncmp(p->kernel, "ak_gemm_gemv_", 13))
+            p->reason = "matrix-vector product with split-K: too few outputs (a wave each) to keep the memory busy and a long k, "
+                        "so k is cut into slices (up to 32 waves an SM) whose fp32 partials go to a pool workspace; a second pass "
+                        "adds them in a fixed order and runs the epilogue";
+        else if (p->k_splits > 1)
             p->reason = "SIMT tile with split-K: fewer 128x128 output tiles than the compute units hold blocks and a long k, "
                         "so k is cut into slices (a block for each place in all) whose fp32 partials go to a pool workspace; "
                         "a second pass adds them in a fixed order and runs the epilogue";
+    }
+    if (r == AK_OK && !strncmp(p->kernel, "ak_gemm_sm90_", 13) && (g->dtype == AK_F16 || g->dtype == AK_BF16)) {
+        const ak_arch_info* arch = _ak_gemm_arch(ctx);
+        const int cus = !_ak_op_is_cpu(ctx) && ctx->dev.compute_units > 0 ? ctx->dev.compute_units
+                        : (arch && arch->compute_units > 0 ? arch->compute_units : 132);
+        size_t ks;
+        const int splits = _ak_gemm_sm90_splits(g, cus, &ks);
+        if (splits > 1) { /* the cooperative 128 x 128 kernel: slices x its tiles fill the SMs once */
+            const _ak_gemm_tile* t = _ak_gemm_tile_find(AK_MATRIX_WGMMA, 4);
+            p->bm = t->bm; p->bn = t->bn; p->bk = t->bk16; p->threads = t->threads;
+            p->shared_bytes = _ak_gemm_sm90_smem(t->bn);
+            snprintf(p->kernel, sizeof p->kernel, "ak_gemm_%s_%c%c_%s", t->tag, g->trans_a ? 'm' : 'k', g->trans_b ? 'k' : 'n',
+                     g->dtype == AK_F16 ? "f16" : "bf16");
+            p->k_splits = splits;
+            p->reason = "Hopper TMA kernel with split-K: the 128x128 output tiles fill at most half the SMs and k is long, so k is "
+                        "cut into slices (slices x tiles fill the SMs once), each a batch entry of one launch writing fp32 partials "
+                        "to a pool workspace; a second pass adds them in a fixed order and runs the epilogue";
+        }
     }
     return r;
 }
@@ -27811,7 +27864,7 @@ static int _ak_gemm_epi_vec(const ak_gemm_desc* g, const _ak_gemm_shape* s) {
 /* Launch the Hopper TMA kernel of plan p; *refused = the driver's error when
  * it refused a tensor map (nothing launched: the caller falls back). */
 static ak_result _ak_gemm_sm90_launch(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, const ak_gemm_plan* p,
-                                      ak_stream* stream, int* refused) {
+                                      int ks, ak_stream* stream, int* refused) {
     unsigned char raw[2 * sizeof(_ak_tmap) + 64];
     _ak_tmap* maps = (_ak_tmap*)(void*)(raw + ((64 - ((uintptr_t)raw & 63)) & 63)); /* the driver wants 64-byte alignment */
     const int f8 = _ak_gemm_is_fp8(g->dtype) || g->dtype == AK_I8, bk = f8 ? 128 : 64; /* 8-bit (fp8, int8); k box: 128 bytes */
@@ -27854,8 +27907,8 @@ static ak_result _ak_gemm_sm90_launch(ak_context* ctx, const ak_gemm_desc* g, co
             (_ak_gemm_is_fp8(g->dtype) && !g->fast_accum ? _AK_G9_PROMOTE : 0);
     _ak_kargs_gemm_sm90(&a, &maps[0], &maps[1], g->beta != 0.0f ? g->c : NULL, g->d, g->bias, g->residual, (int32_t)s->m,
                         (int32_t)s->n, (int32_t)s->k, (int64_t)s->ldc, (int64_t)s->ldd, (int64_t)s->ldr, (int64_t)g->stride_c,
-                        (int64_t)g->stride_d, (int64_t)g->stride_r, (int32_t)s->batch, ba, bb, g->alpha, g->beta, flags,
-                        g->act_param, f8 ? g->scale_a : NULL, f8 ? g->scale_b : NULL);
+                        (int64_t)g->stride_d, (int64_t)g->stride_r, (int32_t)s->batch, ba, bb, (int32_t)ks, g->alpha, g->beta,
+                        flags, g->act_param, f8 ? g->scale_a : NULL, f8 ? g->scale_b : NULL);
     cus = ctx->dev.compute_units > 0 ? ctx->dev.compute_units : 132;
     tiles = ((s->m + 127) / 128) * ((s->n + (size_t)p->bn - 1) / (size_t)p->bn) * s->batch;
     if (tiles > 0x7FFFFFFFu)
@@ -27863,6 +27916,47 @@ static ak_result _ak_gemm_sm90_launch(ak_context* ctx, const ak_gemm_desc* g, co
     grid.x = (unsigned)(tiles < (size_t)cus ? tiles : (size_t)cus); grid.y = 1; grid.z = 1; /* persistent: one block per SM */
     block.x = (unsigned)p->threads; block.y = 1; block.z = 1;
     return _ak_op_launch3(ctx, k, grid, block, p->shared_bytes, stream, &a);
+}
+
+/* The Hopper kernel with split-K (plan p, p->k_splits slices of
+ * _ak_gemm_sm90_splits' length): the slices as the batch entries of one
+ * launch (tile t of slice b reads k from b ks) writing fp32 partials into a
+ * pool workspace, then ak_gemm_decode_fin sums the slices in order (the same
+ * sum on every run) and runs the descriptor's epilogue. */
+static ak_result _ak_gemm_sm90_splitk(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, const ak_gemm_plan* p,
+                                      ak_stream* stream, int* refused) {
+    const int cus = ctx->dev.compute_units > 0 ? ctx->dev.compute_units : 132;
+    const size_t per = s->m * s->n;
+    size_t ks = 0;
+    const int splits = _ak_gemm_sm90_splits(g, cus, &ks);
+    ak_gemm_desc h = *g;
+    _ak_gemm_shape hs = *s;
+    ak_kernel* kf = NULL;
+    void* ws = NULL;
+    _ak_kargs a;
+    ak_result r;
+    char fin[48];
+    int flags;
+    *refused = 0;
+    snprintf(fin, sizeof fin, "ak_gemm_decode_fin_%s", g->dtype == AK_F16 ? "f16" : "bf16");
+    if ((r = _ak_op_kernel(ctx, _ak_src_gemm_decode, fin, &kf)) != AK_OK) return r;
+    if ((r = ak_malloc(ctx, (size_t)splits * per * sizeof(float), stream, &ws)) != AK_OK) return r;
+    h.batch = (size_t)splits; h.stride_a = 0; h.stride_b = 0;
+    h.out_dtype = AK_F32; h.d = ws; h.ldd = s->n; h.stride_d = per;
+    h.c = NULL; h.beta = 0.0f; h.bias = NULL; h.residual = NULL; h.activation = AK_OP_NONE; h.alpha = 1.0f;
+    hs.batch = (size_t)splits; hs.ldd = s->n;
+    r = _ak_gemm_sm90_launch(ctx, &h, &hs, p, (int)ks, stream, refused);
+    if (r == AK_OK && !*refused) {
+        const size_t nb = (per + 255) / 256;
+        flags = (g->out_dtype == AK_F32 ? _AK_GD_OUT32 : 0) | (g->beta != 0.0f ? _AK_GD_C : 0) | (g->bias ? _AK_GD_BIAS : 0) |
+                (g->residual ? _AK_GD_RES : 0) | (g->activation << _AK_GD_ACT_SHIFT);
+        _ak_kargs_gemm_decode_fin(&a, ws, g->beta != 0.0f ? g->c : NULL, g->d, g->bias, g->residual, (int32_t)s->m, (int32_t)s->n,
+                                  (int32_t)splits, (int64_t)s->ldc, (int64_t)s->ldd, (int64_t)s->ldr, 0, 0, 0, 1, g->alpha, g->beta,
+                                  flags, g->act_param);
+        r = _ak_op_launch(ctx, kf, (unsigned)(nb < (size_t)cus * 8 ? nb : (size_t)cus * 8), 256u, 0, stream, &a);
+    }
+    ak_free(ctx, ws);
+    return r;
 }
 
 /* The Hopper path for operands without 16-byte rows (_ak_gemm_sm90_pad):
@@ -28072,7 +28166,7 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
     if (_ak_op_is_cpu(ctx)) return _ak_gemm_ref(g, &s, p.fast32);
     if (g->dtype == AK_I8 && !strncmp(p.kernel, "ak_gemm_sm90_", 13)) {
         int refused = 0;
-        r = _ak_gemm_sm90_launch(ctx, g, &s, &p, stream, &refused);
+        r = _ak_gemm_sm90_launch(ctx, g, &s, &p, 0, stream, &refused);
         if (!refused) return r;
         _ak_log(&ctx->log, AK_LOG_INFO, AK_LOGITEM_GENERIC, "ak_gemm: the driver refused a TMA tensor map of the int8 operands (%d); "
                 "the mma.sync tile runs", refused);
@@ -28084,7 +28178,7 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
     if (!strncmp(p.kernel, "ak_gemm_sm90_", 13) && _ak_gemm_sm90_why(ctx, g, &s)) return _ak_gemm_sm90_padded(ctx, g, &s, stream);
     if (!strncmp(p.kernel, "ak_gemm_sm90_", 13)) {
         int refused = 0;
-        r = _ak_gemm_sm90_launch(ctx, g, &s, &p, stream, &refused);
+        r = p.k_splits > 1 ? _ak_gemm_sm90_splitk(ctx, g, &s, &p, stream, &refused) : _ak_gemm_sm90_launch(ctx, g, &s, &p, 0, stream, &refused);
         if (!refused) return r;
         if (_ak_gemm_is_fp8(g->dtype))
             return _ak_err(AK_ERROR_LAUNCH, "ak_gemm: the driver refused a TMA tensor map of the fp8 operands (%d); fp8 has no other path "

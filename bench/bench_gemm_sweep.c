@@ -159,6 +159,16 @@ static void make_cases(int quick) {
     add("gemv", "f32", 1, 11008, 4096, 1, 0, 1, "none");
     add("gemv", "bf16", 16384, 1, 4096, 1, 0, 0, "none");
     add("gemv", "f16", 4096, 1, 11008, 1, 0, 1, "none");
+    /* few output tiles (or outputs) and a long k: split-K */
+    add("splitk", "bf16", 256, 256, 65536, 1, 0, 0, "none");
+    add("splitk", "f16", 256, 256, 524288, 1, 0, 0, "none");
+    add("splitk", "bf16", 512, 384, 32768, 1, 1, 0, "none");
+    add("splitk", "f16", 1024, 1024, 8192, 1, 0, 1, "none");
+    add("splitk", "bf16", 128, 2048, 16384, 1, 1, 1, "none");
+    add("splitk", "f16", 300, 700, 20000, 1, 0, 1, "bias_gelu");
+    add("splitk", "f16", 256, 1, 131072, 1, 0, 0, "none");
+    add("splitk", "f32", 256, 1, 131072, 1, 0, 0, "none");
+    add("splitk", "f32", 1, 512, 100000, 1, 0, 1, "none");
     /* fused epilogues (A @ W^T + bias, activation) */
     add("epi", "bf16", 8192, 3072, 768, 1, 0, 1, "bias_gelu_tanh");
     add("epi", "bf16", 4096, 4096, 4096, 1, 0, 1, "bias_gelu");

@@ -49,7 +49,11 @@
  * N x K: {K, N, batch}, box {64, BN}; stored K x N: {N, K, batch}, box
  * {64, 64}), passed by value (__grid_constant__: TMA reads them from the
  * parameter space); bA / bB: 1 when the operand has a batch stride, 0 when
- * one matrix serves every batch. flags: bit 2 D / C / bias / R are f32, 3
+ * one matrix serves every batch. ks: 0, or split-K: the `batch` entries are
+ * consecutive k slices of ks values (a multiple of the k step) of one problem
+ * (bA = bB = 0), entry b reading k from b ks (TMA's zeros past K) and writing
+ * its partial sums to D + b sD (f32; the host adds them up and runs the
+ * epilogue). flags: bit 2 D / C / bias / R are f32, 3
  * read C, 4 bias, 5 residual, 6 the epilogue may use 4-element vectors,
  * bits 8..23 the activation's AK_UNARY_* code (kernels/gemm.hip's bits where
  * they agree); 8-bit kernels: bit 0 sA has M values, 1 sB has N values, 7 the
@@ -87,13 +91,13 @@ struct alignas(64) ak_tmap {
 
 #define AK_G9_REST                                                                                                \
     const void *C, void *D, const void *bias, const void *R, int M, int N, int K, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, \
-        ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, int bA, int bB, float alpha, float beta, int flags, float ap, \
+        ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, int bA, int bB, int ks, float alpha, float beta, int flags, float ap, \
         const float *sA, const float *sB
 #define AK_G9_PARAMS()                                                                                            \
     const AK_GRID_CONST ak_tmap tA, const AK_GRID_CONST ak_tmap tB, const void *C, void *D, const void *bias,     \
         const void *R, int M, int N, int K, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, ak_i64 sC, ak_i64 sD, ak_i64 sR,   \
-        int batch, int bA, int bB, float alpha, float beta, int flags, float ap, const float *sA, const float *sB
-#define AK_G9_ARGS &tA, &tB, C, D, bias, R, M, N, K, ldc, ldd, ldr, sC, sD, sR, batch, bA, bB, alpha, beta, flags, ap, sA, sB
+        int batch, int bA, int bB, int ks, float alpha, float beta, int flags, float ap, const float *sA, const float *sB
+#define AK_G9_ARGS &tA, &tB, C, D, bias, R, M, N, K, ldc, ldd, ldr, sC, sD, sR, batch, bA, bB, ks, alpha, beta, flags, ap, sA, sB
 
 template <class DT> struct ak_gemm_sm90_is_f16 { enum { V = 0 }; };
 template <> struct ak_gemm_sm90_is_f16<ak_f16_t> { enum { V = 1 }; };
@@ -406,7 +410,7 @@ AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
     const ak_u32 bar0 = s0 + S * STAGE + 2 * EPI_BYTES; /* full[S], then empty[S] */
     const int tid = (int)threadIdx.x, wg = tid / 128;
     const int tm = (M + BM - 1) / BM, tn = (N + BN - 1) / BN, per_batch = tm * tn, tiles = per_batch * batch;
-    const int nk = (K + BK - 1) / BK;
+    const int nk = ks ? ks / BK : (K + BK - 1) / BK; /* split-K: every entry's slice has ks values (zeros past K) */
     if (tid == 0) {
         for (int s = 0; s < S; s++) {
             ak_mbar_init(bar0 + 8 * s, 1);                 /* full: the producer's arrive + the bytes */
@@ -432,7 +436,7 @@ AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
                     const ak_u32 full = bar0 + 8 * s, sa = s0 + s * STAGE, sb = sa + A_BYTES;
                     ak_mbar_wait(bar0 + 8 * (S + s), ph ^ 1);
                     ak_mbar_expect_tx(full, STAGE);
-                    const int k0 = kb * BK;
+                    const int k0 = kb * BK + (ks ? b * ks : 0);
                     if (TA == 0) ak_tma_load3(sa, tA, k0, m0, b * bA, full);
                     else {
                         ak_tma_load3(sa, tA, m0, k0, b * bA, full);

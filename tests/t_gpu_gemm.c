@@ -20,6 +20,7 @@ static unsigned long long g_st;
 static ak_context* g_ref;
 static int g_act = 0;    /* > 0: the activation of the cases with an activation (else one from the shape) */
 static const char* g_kpre = NULL; /* non-NULL: the plan's kernel name must start with it */
+static int g_split = 0;           /* 1: the plan must cut k into slices (split-K) where a path is expected */
 
 static ak_context* gg_ctx(int mc, int prec, int mixed, int tf32) {
     ak_config cfg = ak_config_default();
@@ -92,6 +93,7 @@ static void gg_case(ak_context* ctx, const char* path, ak_dtype dt, ak_dtype ot,
         AKT_CHECKF(!strcmp(p.path, path) || (gemv && (!strcmp(p.path, "gemv") || (m == 1 && !strcmp(p.path, "decode")))),
                    "plan path %s, expected %s (kernel %s)", p.path, path, p.kernel);
     }
+    if (g_split && path[0]) AKT_CHECKF(p.k_splits > 1, "plan %s: k_splits %d, split-K expected", p.kernel, p.k_splits);
     if (g_kpre) AKT_CHECKF(!strncmp(p.kernel, g_kpre, strlen(g_kpre)), "plan kernel %s, expected %s*", p.kernel, g_kpre);
     AKT_OK(ak_gemm(ctx, &g, NULL));
     AKT_OK(ak_device_synchronize(ctx));
@@ -188,6 +190,12 @@ static void hopper_tma_path(void) {
         gg_case(ctx, w, AK_F16, AK_F16, 256, 256, 64, ta, tb, 0, 80, -1, 0);     /* 320 tiles: persistent ping-pong */
         gg_case(ctx, w, AK_BF16, AK_F32, 2304, 2048, 1000, ta, tb, 2 | 8, 1, -1, 0); /* ping-pong, 16 k steps > 6 stages */
         gg_case(ctx, w, AK_F16, AK_F16, 1100, 4000, 1500, ta, tb, 1, 1, -1, 0);    /* 128x256 tiles, 2 per SM */
+        /* split-K (few tiles, long k): slices past K read TMA's zeros; every epilogue in the second pass */
+        g_split = 1;
+        gg_case(ctx, w, ta ? AK_BF16 : AK_F16, tb ? AK_F32 : (ta ? AK_BF16 : AK_F16), 200, 130, 8000, ta, tb, 15, 1, -1, 0);
+        gg_case(ctx, w, tb ? AK_BF16 : AK_F16, ta ? AK_F32 : (tb ? AK_BF16 : AK_F16), 129, 65, 3001, ta, tb, 2 | 4 | 16, 1, -1, 0);
+        gg_case(ctx, w, AK_F16, AK_F16, 128, 64, 16384, ta, tb, 0, 1, -1, 0); /* 16 slices of 1024, no tail */
+        g_split = 0;
     }
     for (e = 0; e < 7; e++) { /* every activation */
         g_act = e + 1;
@@ -349,7 +357,15 @@ static void gemv_path(void) {
         gg_case(ctx, "gemv", T3[d], T3[d], 64, 1, 300001, 0, 1, 2, 1, 0, 0);    /* a long k loop */
         gg_case(ctx, row1, T3[d], T3[d], 1, 3001, 2049, 0, 1, 6, 1, 0, 0);      /* x W^T */
         gg_case(ctx, row1, T3[d], T3[d], 1, 300, 1000, 1, 1, 8, 3, 0, 0);       /* A stored K x 1 (lda 1), batches */
+        /* few outputs, long k: split-K (slices as a batch, a shorter last slice, the epilogue in the second pass) */
+        g_split = 1;
+        gg_case(ctx, "gemv", T3[d], d == 1 ? AK_F32 : T3[d], 256, 1, 65536 + 40, 0, 1, 15, 1, 0, 0);
+        gg_case(ctx, "gemv", T3[d], T3[d], 100, 1, 40000, 0, 0, 2 | 4, 1, 8, 0); /* the vector a column of B, padded rows */
+        g_split = 0;
     }
+    g_split = 1;
+    gg_case(ctx, "gemv", AK_F32, AK_F32, 1, 200, 50000, 0, 1, 1 | 8, 1, 0, 0); /* x W^T, 200 outputs */
+    g_split = 0;
     /* exact f32, m <= 16 rows times B stored K x N (ak_gemm_gemvn): 16-byte rows, a column tail, scalar loads */
     gg_case(ctx, "gemv", AK_F32, AK_F32, 1, 512, 512, 0, 0, 0, 1, 0, 0);        /* x @ W of a decode step */
     gg_case(ctx, "gemv", AK_F32, AK_F32, 16, 1001, 1003, 1, 0, 15, 2, -1, 0);   /* A stored K x M, every epilogue, batches */

@@ -295,7 +295,7 @@ static void expect_plan(const char* arch, int mc, int prec, int mixed, int tf32,
 }
 
 /* Split-K of the SIMT tile: few output tiles and a long k -> k slices (a batch of 1 only); many tiles, short k or
- * a batch -> none. */
+ * a batch -> none. The same for the gemv kernel's few outputs. */
 static void simt_split_k_plans(void) {
     static const struct { size_t m, n, k, batch; int split; } cs[] = {
         { 256, 256, 524288, 1, 1 }, { 130, 70, 20000, 1, 1 }, { 4096, 4096, 4096, 1, 0 }, { 256, 256, 300, 1, 0 },
@@ -313,6 +313,47 @@ static void simt_split_k_plans(void) {
         if (ak_gemm_plan_get(ctx, &g, &p) != AK_OK) { akt_fail(__FILE__, __LINE__, "plan: %s", ak_last_error()); continue; }
         AKT_CHECKF(!strcmp(p.path, "simt") && (cs[i].split ? p.k_splits >= 2 && p.k_splits <= 64 : p.k_splits == 1),
                    "%zux%zux%zu batch %zu: path %s, k_splits %d (split expected: %d)", g.m, g.n, g.k, g.batch, p.path, p.k_splits,
+                   cs[i].split);
+    }
+    /* the gemv kernel: few outputs (a wave each) and a long k -> slices at least 2048 deep, up to 32 waves an SM */
+    {
+        static const struct { size_t m, n, k; int tb, split; } gv[] = {
+            { 256, 1, 131072, 0, 16 }, { 1, 256, 131072, 1, 16 }, { 4096, 1, 131072, 0, 1 }, { 256, 1, 3000, 0, 1 }, { 1000, 1, 4099, 0, 2 },
+        };
+        for (i = 0; i < sizeof gv / sizeof gv[0]; i++) {
+            ak_gemm_desc g = ak_gemm_desc_default();
+            ak_gemm_plan p;
+            g.m = gv[i].m; g.n = gv[i].n; g.k = gv[i].k; g.trans_b = gv[i].tb;
+            g.a = (const void*)(uintptr_t)((uintptr_t)1 << 40); g.b = (const void*)(uintptr_t)((uintptr_t)2 << 40); g.d = (void*)(uintptr_t)((uintptr_t)3 << 40);
+            if (ak_gemm_plan_get(ctx, &g, &p) != AK_OK) { akt_fail(__FILE__, __LINE__, "plan: %s", ak_last_error()); continue; }
+            AKT_CHECKF(!strcmp(p.path, "gemv") && p.k_splits == gv[i].split && (p.k_splits == 1 || strstr(p.reason, "split-K")),
+                       "gemv %zux%zux%zu: path %s, k_splits %d (expected %d)", g.m, g.n, g.k, p.path, p.k_splits, gv[i].split);
+        }
+    }
+    ak_context_destroy(ctx);
+}
+
+/* Split-K of the Hopper TMA kernel (f16 / bf16): 128 x 128 tiles filling at most half the SMs and k >= 2048 -> k
+ * slices (a batch of 1 only) that fill the SMs once, on the cooperative 128 x 128 kernel; otherwise none. */
+static void sm90_split_k_plans(void) {
+    static const struct { size_t m, n, k, batch; int split; } cs[] = {
+        { 256, 256, 524288, 1, 33 }, { 130, 70, 20000, 1, 19 }, { 4096, 4096, 4096, 1, 1 }, { 256, 256, 1500, 1, 1 },
+        { 256, 256, 524288, 2, 1 }, { 1024, 1024, 8192, 1, 2 }, { 2048, 2048, 8192, 1, 1 }, { 128, 64, 16384, 1, 16 },
+    };
+    size_t i;
+    ak_context* ctx = plan_ctx("sm_90", AK_ON, -1, -1, 0, 0, 0);
+    if (!ctx) return;
+    for (i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+        ak_gemm_desc g = ak_gemm_desc_default();
+        ak_gemm_plan p;
+        g.dtype = i % 2 ? AK_BF16 : AK_F16; g.out_dtype = g.dtype;
+        g.m = cs[i].m; g.n = cs[i].n; g.k = cs[i].k; g.batch = cs[i].batch; g.trans_a = (int)(i % 3 == 1); g.trans_b = (int)(i % 4 < 2);
+        g.stride_a = g.m * g.k; g.stride_b = g.k * g.n; g.stride_d = g.m * g.n;
+        g.a = (const void*)(uintptr_t)((uintptr_t)1 << 40); g.b = (const void*)(uintptr_t)((uintptr_t)2 << 40); g.d = (void*)(uintptr_t)((uintptr_t)3 << 40);
+        if (ak_gemm_plan_get(ctx, &g, &p) != AK_OK) { akt_fail(__FILE__, __LINE__, "plan: %s", ak_last_error()); continue; }
+        AKT_CHECKF(!strcmp(p.path, "wgmma") && !strncmp(p.kernel, "ak_gemm_sm90_", 13) && p.k_splits == cs[i].split &&
+                       (p.k_splits == 1 || (strstr(p.reason, "split-K") && p.bn == 128)),
+                   "%zux%zux%zu batch %zu: path %s %s, k_splits %d (expected %d)", g.m, g.n, g.k, g.batch, p.path, p.kernel, p.k_splits,
                    cs[i].split);
     }
     ak_context_destroy(ctx);
@@ -979,6 +1020,7 @@ void akt_suite_ops_gemm(void) {
     AKT_RUN(bad_arguments);
     AKT_RUN(plans_follow_arch_and_config);
     AKT_RUN(simt_split_k_plans);
+    AKT_RUN(sm90_split_k_plans);
     AKT_RUN(hopper_layouts_and_fallbacks);
     AKT_RUN(strict_and_allowed_precisions);
     AKT_RUN(tile_table_matches_kernel_source);
