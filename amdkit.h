@@ -1563,8 +1563,9 @@ typedef struct ak_gemm_plan {
     size_t shared_bytes;  /* dynamic shared memory per block */
     int fast32;           /* 1: f32 inputs as TF32 / xf32 */
     const char* reason;   /* why this tile (the tile table's row) */
-    int k_splits;         /* SIMT and Hopper TMA paths: k slices run as separate problems whose fp32 partials a
-                             second pass adds in order (deterministic) before the epilogue; 1: none */
+    int k_splits;         /* SIMT, gemv, AMD matrix-core and Hopper TMA paths: k slices run as separate problems
+                             whose fp32 partials a second pass adds in order (deterministic) before the epilogue;
+                             1: none */
 } ak_gemm_plan;
 /* Plan a descriptor for ctx's device (config.arch when set, so a cpu context
  * can plan for "gfx90a"). Same argument checks as ak_gemm.
@@ -27284,7 +27285,7 @@ static int _ak_gemm_sm90_splits(const ak_gemm_desc* g, int cus, size_t* ks) {
     const size_t tiles = ((g->m + 127) / 128) * ((g->n + 127) / 128), c = (size_t)(cus > 0 ? cus : 1);
     size_t want, kc, n;
     *ks = 0;
-    if (g->batch > 1 || (g->dtype != AK_F16 && g->dtype != AK_BF16) || tiles * 2 > c || g->k > 0x7FFFFFFFu) return 1;
+    if (g->batch > 1 || (g->dtype != AK_F16 && g->dtype != AK_BF16) || tiles * 2 > c || g->k > 0x7FFF0000u) return 1; /* k + a slice in int */
     want = c / tiles;
     if (want > g->k / 1024) want = g->k / 1024;
     if (want > 64) want = 64;
@@ -27662,25 +27663,29 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
 typedef char _ak_gemm_ffma_flags_agree[(_AK_GFF_C == _AK_GF_C && _AK_GFF_BIAS == _AK_GF_BIAS && _AK_GFF_RES == _AK_GF_RES &&
                                         _AK_GFF_VA == _AK_GF_VA && _AK_GFF_VB == _AK_GF_VB && _AK_GFF_ACT_SHIFT == _AK_GF_ACT_SHIFT) ? 1 : -1];
 
-/* Split-K of the SIMT tiles and the gemv kernel: a single problem with
- * fewer 128 x 128 tiles than the units hold blocks (one a unit for simt_l,
- * two for the FFMA kernel), or fewer gemv outputs (a wave each) than 32 a
- * unit, and a long k runs as k slices (of a multiple of 16) that together
- * fill them once, at least 256 deep each (gemv: 2048), at most 64, with the
- * fp32 partials' workspace under 1 GiB; 1 when that gives fewer than 2
- * slices. The slices run as one batched
- * launch (plus one for a shorter last slice); ak_gemm_splitk_fin adds them
- * in order and runs the epilogue. */
-static int _ak_gemm_simt_splits(const ak_gemm_desc* g, const char* kernel, int cus, size_t* kc) {
-    const int gemv = !strncmp(kernel, "ak_gemm_gemv_", 13);
-    /* the gemv kernel: one wave an output; few outputs, long k -> up to 32 waves an SM, slices >= 2048 deep */
-    const size_t tiles = gemv ? (g->n == 1 && !g->trans_a ? g->m : g->n) : ((g->m + 127) / 128) * ((g->n + 127) / 128);
-    const size_t slots = (size_t)cus * (gemv ? 32 : !strncmp(kernel, "ak_gemm_ffma_", 13) ? 2 : 1); /* blocks (waves) an SM holds */
+/* Split-K of plan p (the SIMT tiles, the gemv kernel, the AMD matrix-core
+ * tiles): a single problem with fewer output tiles than the units hold
+ * blocks (128 x 128 tiles: one a unit for simt_l, two for the FFMA kernel;
+ * the MFMA / WMMA tile of the plan: one a unit), or fewer gemv outputs (a
+ * wave each) than 32 a unit, and a long k runs as k slices (of a multiple of
+ * 16) that together fill them once, at least 256 deep each (gemv: 2048;
+ * matrix cores: 1024), at most 64, with the fp32 partials' workspace under
+ * 1 GiB; 1 when that gives fewer than 2 slices. The slices run as one
+ * batched launch (plus one for a shorter last slice); ak_gemm_splitk_fin
+ * adds them in order and runs the epilogue. */
+static int _ak_gemm_k_splits(const ak_gemm_desc* g, const ak_gemm_plan* p, int cus, size_t* kc) {
+    const int gemv = !strncmp(p->kernel, "ak_gemm_gemv_", 13);
+    const int amd_mc = !strncmp(p->kernel, "ak_gemm_mma_", 12) && (!strcmp(p->path, "mfma") || !strcmp(p->path, "wmma"));
+    const size_t bm = amd_mc ? (size_t)p->bm : 128, bn = amd_mc ? (size_t)p->bn : 128;
+    const size_t tiles = gemv ? (g->n == 1 && !g->trans_a ? g->m : g->n) : ((g->m + bm - 1) / bm) * ((g->n + bn - 1) / bn);
+    const size_t slots = (size_t)cus * (gemv ? 32 : !strncmp(p->kernel, "ak_gemm_ffma_", 13) ? 2 : 1); /* blocks (waves) a unit holds */
+    const size_t deep = gemv ? 2048 : amd_mc ? 1024 : 256;
     size_t want, c, n;
     *kc = g->k;
-    if (g->batch > 1 || tiles >= slots) return 1;
+    if (!gemv && !amd_mc && strncmp(p->kernel, "ak_gemm_simt_", 13) && strncmp(p->kernel, "ak_gemm_ffma_", 13)) return 1;
+    if (g->batch > 1 || tiles >= slots || bm == 0 || bn == 0) return 1;
     want = slots / tiles;
-    if (want > g->k / (gemv ? 2048 : 256)) want = g->k / (gemv ? 2048 : 256);
+    if (want > g->k / deep) want = g->k / deep;
     if (want > 64) want = 64;
     while (want >= 2 && (double)want * (double)g->m * (double)g->n * 4.0 > 1073741824.0) want--;
     if (want < 2) return 1;
@@ -27695,14 +27700,18 @@ static int _ak_gemm_simt_splits(const ak_gemm_desc* g, const char* kernel, int c
 static ak_result _ak_gemm_plan(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, ak_gemm_plan* p) {
     ak_result r = _ak_gemm_plan_tma(ctx, g, s, p, 1);
     p->k_splits = 1;
-    if (r == AK_OK && (!strncmp(p->kernel, "ak_gemm_simt_", 13) || !strncmp(p->kernel, "ak_gemm_ffma_", 13) ||
-                       !strncmp(p->kernel, "ak_gemm_gemv_", 13))) {
+    if (r == AK_OK && p->path) {
         const ak_arch_info* arch = _ak_gemm_arch(ctx);
         const int cus = !_ak_op_is_cpu(ctx) && ctx->dev.compute_units > 0 ? ctx->dev.compute_units
                         : (arch && arch->compute_units > 0 ? arch->compute_units : 64);
         size_t kc;
-        p->k_splits = _ak_gemm_simt_splits(g, p->kernel, cus, &kc);
-        if (p->k_splits > 1 && !strncmp(p->kernel, "ak_gemm_gemv_", 13))
+        p->k_splits = _ak_gemm_k_splits(g, p, cus, &kc);
+        if (p->k_splits > 1 && strncmp(p->kernel, "ak_gemm_simt_", 13) && strncmp(p->kernel, "ak_gemm_ffma_", 13) &&
+            strncmp(p->kernel, "ak_gemm_gemv_", 13))
+            p->reason = "AMD matrix-core tile with split-K: fewer output tiles than compute units and a long k, so k is cut into "
+                        "slices (a workgroup for each unit in all, >= 1024 deep) whose fp32 partials go to a pool workspace; a "
+                        "second pass adds them in a fixed order and runs the epilogue";
+        else if (p->k_splits > 1 && !strncmp(p->kernel, "ak_gemm_gemv_", 13))
             p->reason = "matrix-vector product with split-K: too few outputs (a wave each) to keep the memory busy and a long k, "
                         "so k is cut into slices (up to 32 waves an SM) whose fp32 partials go to a pool workspace; a second pass "
                         "adds them in a fixed order and runs the epilogue";
@@ -28042,8 +28051,8 @@ static ak_result _ak_gemm_decode_launch(ak_context* ctx, const ak_gemm_desc* g, 
     return r;
 }
 
-/* Launch the SIMT kernel k of plan p with split-K (p->k_splits slices of
- * _ak_gemm_simt_splits' length, batch 1): the equal slices as one batched
+/* Launch the kernel k of plan p (SIMT, gemv, AMD matrix-core tile) with split-K (p->k_splits slices of
+ * _ak_gemm_k_splits' length, batch 1): the equal slices as one batched
  * problem (A and B advanced by a slice per batch entry) writing fp32
  * partials into a pool workspace, a shorter last slice as a second launch,
  * then ak_gemm_splitk_fin sums the slices in order with the epilogue. */
@@ -28052,7 +28061,7 @@ static ak_result _ak_gemm_splitk_launch(ak_context* ctx, const ak_gemm_desc* g, 
     const ak_arch_info* arch = _ak_gemm_arch(ctx);
     const int cus = ctx->dev.compute_units > 0 ? ctx->dev.compute_units : (arch && arch->compute_units > 0 ? arch->compute_units : 64);
     size_t kc = 0;
-    const int splits = _ak_gemm_simt_splits(g, p->kernel, cus, &kc);
+    const int splits = _ak_gemm_k_splits(g, p, cus, &kc);
     const size_t nfull = g->k / kc, rem = g->k - nfull * kc, per = s->m * s->n;
     const size_t sa = g->trans_a ? kc * s->lda : kc, sb = g->trans_b ? kc : kc * s->ldb; /* elements per slice */
     const int pf = flags & (_AK_GF_TA | _AK_GF_TB);

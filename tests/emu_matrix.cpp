@@ -527,6 +527,11 @@ static void emu_gemm_tile(int small, int quick) {
             if (quick && !small && (t || dt != AK_F16)) continue;   /* quick: the large tile once */
             /* edges in M, N and K (K not a multiple of the k step, nor of 8: the element loads) */
             gg_case(ctx, path, dt, dt, small ? 37 : 131, small ? 70 : 133, 45, ta, tb, 0, 1, 0, 0);
+            if (small && (!quick || t == 0)) { /* few tiles, long k: split-K (2 slices, the second shorter), epilogue after */
+                g_split = 1;
+                gg_case(ctx, path, dt, t & 1 ? AK_F32 : dt, 70, 40, 2100, ta, tb, 15, 1, 0, 0);
+                g_split = 0;
+            }
             if (quick) continue;
             /* K = 1 with C, bias, activation and residual */
             gg_case(ctx, path, dt, dt, 17, 23, 1, ta, tb, 15, 1, 0, 0);

@@ -359,6 +359,34 @@ static void sm90_split_k_plans(void) {
     ak_context_destroy(ctx);
 }
 
+/* Split-K of the AMD matrix-core tiles (MFMA / WMMA, the plan's own tile): fewer tiles than compute units and k of
+ * at least 2 x 1024 -> slices that fill the units once; NVIDIA's portable mma.sync tile does not split. */
+static void amd_split_k_plans(void) {
+    static const struct { const char* arch; ak_dtype dt; size_t m, n, k; int split; const char* path; } cs[] = {
+        { "gfx942", AK_F16, 256, 256, 524288, 19, "mfma" },   /* 16 tiles of 64 x 64 on 304 CUs */
+        { "gfx942", AK_BF16, 256, 256, 1500, 1, "mfma" },     /* short k */
+        { "gfx942", AK_F16, 8192, 8192, 65536, 1, "mfma" },   /* many tiles */
+        { "gfx90a", AK_F32, 130, 70, 20000, 18, "mfma" },     /* exact f32 MFMA: 6 tiles on 110 CUs */
+        { "gfx1100", AK_BF16, 256, 256, 65536, 6, "wmma" },
+        { "sm_80", AK_F16, 256, 256, 524288, 1, "mma.sync" },
+    };
+    size_t i;
+    for (i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+        ak_context* ctx = plan_ctx(cs[i].arch, AK_ON, -1, -1, 0, 0, 0);
+        ak_gemm_desc g = ak_gemm_desc_default();
+        ak_gemm_plan p;
+        if (!ctx) continue;
+        g.dtype = cs[i].dt; g.out_dtype = cs[i].dt; g.m = cs[i].m; g.n = cs[i].n; g.k = cs[i].k; g.trans_b = (int)(i % 2);
+        g.a = (const void*)(uintptr_t)((uintptr_t)1 << 40); g.b = (const void*)(uintptr_t)((uintptr_t)2 << 40); g.d = (void*)(uintptr_t)((uintptr_t)3 << 40);
+        if (ak_gemm_plan_get(ctx, &g, &p) != AK_OK) akt_fail(__FILE__, __LINE__, "plan: %s", ak_last_error());
+        else
+            AKT_CHECKF(!strcmp(p.path, cs[i].path) && p.k_splits == cs[i].split && (p.k_splits == 1 || strstr(p.reason, "split-K")),
+                       "%s %zux%zux%zu: path %s %s, k_splits %d (expected %s, %d)", cs[i].arch, g.m, g.n, g.k, p.path, p.kernel,
+                       p.k_splits, cs[i].path, cs[i].split);
+        ak_context_destroy(ctx);
+    }
+}
+
 static void plans_follow_arch_and_config(void) {
     /* Hopper: the TMA kernel for 16-bit inputs, every layout; the 128-wide tile when it fills the SMs' waves better */
     expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_BF16, 8192, 1, "ak_gemm_sm90_p128_kk_bf16", "wgmma"); /* k 64: ping-pong */
@@ -1021,6 +1049,7 @@ void akt_suite_ops_gemm(void) {
     AKT_RUN(plans_follow_arch_and_config);
     AKT_RUN(simt_split_k_plans);
     AKT_RUN(sm90_split_k_plans);
+    AKT_RUN(amd_split_k_plans);
     AKT_RUN(hopper_layouts_and_fallbacks);
     AKT_RUN(strict_and_allowed_precisions);
     AKT_RUN(tile_table_matches_kernel_source);
