@@ -294,6 +294,16 @@ static void expect_plan(const char* arch, int mc, int prec, int mixed, int tf32,
     expect_plan_tb(arch, mc, prec, mixed, tf32, dt, m, 0, kernel, path);
 }
 
+/* A planning descriptor of dtype dt (as the output too), m x n x k, batch (packed strides) at far-apart fake
+ * addresses: planning never dereferences. */
+static ak_gemm_desc split_desc(ak_dtype dt, size_t m, size_t n, size_t k, size_t batch) {
+    ak_gemm_desc g = ak_gemm_desc_default();
+    g.dtype = dt; g.out_dtype = dt; g.m = m; g.n = n; g.k = k; g.batch = batch;
+    g.stride_a = m * k; g.stride_b = k * n; g.stride_d = m * n;
+    g.a = (const void*)(uintptr_t)((uintptr_t)1 << 40); g.b = (const void*)(uintptr_t)((uintptr_t)2 << 40); g.d = (void*)(uintptr_t)((uintptr_t)3 << 40);
+    return g;
+}
+
 /* Split-K of the SIMT tile: few output tiles and a long k -> k slices (a batch of 1 only); many tiles, short k or
  * a batch -> none. The same for the gemv kernel's few outputs. */
 static void simt_split_k_plans(void) {
@@ -305,11 +315,8 @@ static void simt_split_k_plans(void) {
     ak_context* ctx = plan_ctx("sm_90", AK_AUTO, -1, -1, 0, 0, 0);
     if (!ctx) return;
     for (i = 0; i < sizeof cs / sizeof cs[0]; i++) {
-        ak_gemm_desc g = ak_gemm_desc_default();
+        ak_gemm_desc g = split_desc(AK_F32, cs[i].m, cs[i].n, cs[i].k, cs[i].batch);
         ak_gemm_plan p;
-        g.m = cs[i].m; g.n = cs[i].n; g.k = cs[i].k; g.batch = cs[i].batch;
-        g.stride_a = g.m * g.k; g.stride_b = g.k * g.n; g.stride_d = g.m * g.n;
-        g.a = (const void*)(uintptr_t)((uintptr_t)1 << 40); g.b = (const void*)(uintptr_t)((uintptr_t)2 << 40); g.d = (void*)(uintptr_t)((uintptr_t)3 << 40);
         if (ak_gemm_plan_get(ctx, &g, &p) != AK_OK) { akt_fail(__FILE__, __LINE__, "plan: %s", ak_last_error()); continue; }
         AKT_CHECKF(!strcmp(p.path, "simt") && (cs[i].split ? p.k_splits >= 2 && p.k_splits <= 64 : p.k_splits == 1),
                    "%zux%zux%zu batch %zu: path %s, k_splits %d (split expected: %d)", g.m, g.n, g.k, g.batch, p.path, p.k_splits,
@@ -321,10 +328,9 @@ static void simt_split_k_plans(void) {
             { 256, 1, 131072, 0, 16 }, { 1, 256, 131072, 1, 16 }, { 4096, 1, 131072, 0, 1 }, { 256, 1, 3000, 0, 1 }, { 1000, 1, 4099, 0, 2 },
         };
         for (i = 0; i < sizeof gv / sizeof gv[0]; i++) {
-            ak_gemm_desc g = ak_gemm_desc_default();
+            ak_gemm_desc g = split_desc(AK_F32, gv[i].m, gv[i].n, gv[i].k, 1);
             ak_gemm_plan p;
-            g.m = gv[i].m; g.n = gv[i].n; g.k = gv[i].k; g.trans_b = gv[i].tb;
-            g.a = (const void*)(uintptr_t)((uintptr_t)1 << 40); g.b = (const void*)(uintptr_t)((uintptr_t)2 << 40); g.d = (void*)(uintptr_t)((uintptr_t)3 << 40);
+            g.trans_b = gv[i].tb;
             if (ak_gemm_plan_get(ctx, &g, &p) != AK_OK) { akt_fail(__FILE__, __LINE__, "plan: %s", ak_last_error()); continue; }
             AKT_CHECKF(!strcmp(p.path, "gemv") && p.k_splits == gv[i].split && (p.k_splits == 1 || strstr(p.reason, "split-K")),
                        "gemv %zux%zux%zu: path %s, k_splits %d (expected %d)", g.m, g.n, g.k, p.path, p.k_splits, gv[i].split);
@@ -344,12 +350,9 @@ static void sm90_split_k_plans(void) {
     ak_context* ctx = plan_ctx("sm_90", AK_ON, -1, -1, 0, 0, 0);
     if (!ctx) return;
     for (i = 0; i < sizeof cs / sizeof cs[0]; i++) {
-        ak_gemm_desc g = ak_gemm_desc_default();
+        ak_gemm_desc g = split_desc(i % 2 ? AK_BF16 : AK_F16, cs[i].m, cs[i].n, cs[i].k, cs[i].batch);
         ak_gemm_plan p;
-        g.dtype = i % 2 ? AK_BF16 : AK_F16; g.out_dtype = g.dtype;
-        g.m = cs[i].m; g.n = cs[i].n; g.k = cs[i].k; g.batch = cs[i].batch; g.trans_a = (int)(i % 3 == 1); g.trans_b = (int)(i % 4 < 2);
-        g.stride_a = g.m * g.k; g.stride_b = g.k * g.n; g.stride_d = g.m * g.n;
-        g.a = (const void*)(uintptr_t)((uintptr_t)1 << 40); g.b = (const void*)(uintptr_t)((uintptr_t)2 << 40); g.d = (void*)(uintptr_t)((uintptr_t)3 << 40);
+        g.trans_a = (int)(i % 3 == 1); g.trans_b = (int)(i % 4 < 2);
         if (ak_gemm_plan_get(ctx, &g, &p) != AK_OK) { akt_fail(__FILE__, __LINE__, "plan: %s", ak_last_error()); continue; }
         AKT_CHECKF(!strcmp(p.path, "wgmma") && !strncmp(p.kernel, "ak_gemm_sm90_", 13) && p.k_splits == cs[i].split &&
                        (p.k_splits == 1 || (strstr(p.reason, "split-K") && p.bn == 128)),
@@ -373,11 +376,10 @@ static void amd_split_k_plans(void) {
     size_t i;
     for (i = 0; i < sizeof cs / sizeof cs[0]; i++) {
         ak_context* ctx = plan_ctx(cs[i].arch, AK_ON, -1, -1, 0, 0, 0);
-        ak_gemm_desc g = ak_gemm_desc_default();
+        ak_gemm_desc g = split_desc(cs[i].dt, cs[i].m, cs[i].n, cs[i].k, 1);
         ak_gemm_plan p;
         if (!ctx) continue;
-        g.dtype = cs[i].dt; g.out_dtype = cs[i].dt; g.m = cs[i].m; g.n = cs[i].n; g.k = cs[i].k; g.trans_b = (int)(i % 2);
-        g.a = (const void*)(uintptr_t)((uintptr_t)1 << 40); g.b = (const void*)(uintptr_t)((uintptr_t)2 << 40); g.d = (void*)(uintptr_t)((uintptr_t)3 << 40);
+        g.trans_b = (int)(i % 2);
         if (ak_gemm_plan_get(ctx, &g, &p) != AK_OK) akt_fail(__FILE__, __LINE__, "plan: %s", ak_last_error());
         else
             AKT_CHECKF(!strcmp(p.path, cs[i].path) && p.k_splits == cs[i].split && (p.k_splits == 1 || strstr(p.reason, "split-K")),
