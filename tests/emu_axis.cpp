@@ -71,10 +71,7 @@ static void emu_reduce_cols(void) {
 }
 
 int main(void) {
-    const char* s = getenv("AKT_SEED");
-    akemu_seed = s ? strtoull(s, NULL, 0) : (unsigned long long)time(NULL) * 2654435761ull;
-    printf("emu_axis (AK_WAVE %d), seed %llu (replay with AKT_SEED=%llu)\n", AK_WAVE, akemu_seed, akemu_seed);
-    akemu_register();
+    akemu_begin("emu_axis", "");
     g_gpu = akemu_context();   /* gx_setup keeps it and adds the reference context */
     g_rng = akemu_seed ^ 0xA715ull;
     if (!g_gpu || !gx_setup()) { printf("0 passed, 1 failed\n"); return 1; }

@@ -267,6 +267,15 @@ extern "C" void akt_run(const char* name, void (*fn)(void)) {
 }
 extern "C" void akt_skip(const char* why) { printf("    skip: %s\n", why); }
 extern "C" unsigned long long akt_seed(void) { return akemu_seed; }
+/* A test binary's start: the seed (AKT_SEED, else from the clock), the banner (name, wave, extra) with it, the
+ * launch table. */
+static void akemu_register(void);
+static void akemu_begin(const char* name, const char* extra) {
+    const char* s = getenv("AKT_SEED");
+    akemu_seed = s ? strtoull(s, NULL, 0) : (unsigned long long)time(NULL) * 2654435761ull;
+    printf("%s (AK_WAVE %d)%s, seed %llu (replay with AKT_SEED=%llu)\n", name, AK_WAVE, extra, akemu_seed, akemu_seed);
+    akemu_register();
+}
 extern "C" double akt_uniform(unsigned long long* s, double lo, double hi) {
     unsigned long long z = (*s += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;

@@ -145,10 +145,7 @@ static void emu_harness_self(void) {
 }
 
 int main(void) {
-    const char* s = getenv("AKT_SEED");
-    akemu_seed = s ? strtoull(s, NULL, 0) : (unsigned long long)time(NULL) * 2654435761ull;
-    printf("emu_llm (AK_WAVE %d), seed %llu (replay with AKT_SEED=%llu)\n", AK_WAVE, akemu_seed, akemu_seed);
-    akemu_register();
+    akemu_begin("emu_llm", "");
     gl_gpu = akemu_context();   /* gl_setup keeps it and adds the reference context */
     gl_rng = akemu_seed ^ 0x5EED11ull;
     if (!gl_gpu || !gl_setup()) { printf("0 passed, 1 failed\n"); return 1; }

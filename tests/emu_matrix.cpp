@@ -779,12 +779,8 @@ static void emu_every_kernel(void) {
 }
 
 int main(int argc, char** argv) {
-    const char* s = getenv("AKT_SEED");
     akemu_quick = argc > 1 && !strcmp(argv[1], "--quick");
-    akemu_seed = s ? strtoull(s, NULL, 0) : (unsigned long long)time(NULL) * 2654435761ull;
-    printf("emu_matrix %s (AK_WAVE %d)%s, seed %llu (replay with AKT_SEED=%llu)\n", AKEMU_ARCH, AK_WAVE,
-           akemu_quick ? " quick" : "", akemu_seed, akemu_seed);
-    akemu_register();
+    akemu_begin("emu_matrix " AKEMU_ARCH, akemu_quick ? " quick" : "");
     akemu_wave_hook = akemu_mx_step;
     g_st = akemu_seed ^ 0x47454d4dull;
     g_ref = akt_cpu_context("ref");
