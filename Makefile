@@ -105,6 +105,13 @@ $(BUILD)/emu_axis_w%: $(EMUA_SRC) $(HDR)
 	$(CXX) -std=c++20 -O1 -Wall -Wextra -Werror -Wno-unknown-pragmas -Wno-unused-function -DAK_AMD=1 -DAK_WAVE=$* \
 	  tests/emu_axis.cpp -o $@ -ldl -lpthread -lm
 
+# tests/emu_pool.cpp: ak_pool's kernels (pool.hip: the tiles, the one-thread-an-output kernel) in the same emulation.
+EMUP_SRC := tests/emu_pool.cpp tests/emu_harness.h tests/t_gpu_pool.c kernels/prelude.hip kernels/pool.hip
+$(BUILD)/emu_pool_w%: $(EMUP_SRC) $(HDR)
+	@mkdir -p $(BUILD)
+	$(CXX) -std=c++20 -O1 -Wall -Wextra -Werror -Wno-unknown-pragmas -Wno-unused-function -DAK_AMD=1 -DAK_WAVE=$* \
+	  tests/emu_pool.cpp -o $@ -ldl -lpthread -lm
+
 # tests/emu_matrix.cpp: the matrix-core kernels (gemm.hip MFMA / WMMA, gemm_cdna.hip, attention_mma.hip's AMD path) in the
 # same emulation with the matrix instructions emulated in their hardware lane layouts, one binary per target
 # (gfx908 gfx90a gfx942 gfx950: wave 64; gfx1100 gfx1200: wave 32). build/emu/prelude.hip: the prelude with

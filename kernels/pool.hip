@@ -22,7 +22,15 @@
 // divided by divisor when divisor > 0 (divisor_override), else by the window
 // clipped to the padded input (count_include_pad = 1) or to the input itself.
 //
-// kernels: ak_pool_max_f32 ak_pool_max_f16 ak_pool_max_bf16 ak_pool_avg_f32 ak_pool_avg_f16 ak_pool_avg_bf16
+// Tiles (ak_pool_tmax_*, ak_pool_tavg_*: max without indices and average,
+// where the input window of a tile fits shared memory): a block computes a
+// tile of one output plane slice and stages its input window once per kernel
+// depth, so overlapping windows (stride below the window) read each input
+// element from DRAM about once and from shared memory per tap (the
+// one-thread-an-output kernel keeps one row's worth of new bytes in flight a
+// warp and is latency bound there).
+//
+// kernels: ak_pool_max_f32 ak_pool_max_f16 ak_pool_max_bf16 ak_pool_avg_f32 ak_pool_avg_f16 ak_pool_avg_bf16 ak_pool_tmax_f32 ak_pool_tmax_f16 ak_pool_tmax_bf16 ak_pool_tavg_f32 ak_pool_tavg_f16 ak_pool_tavg_bf16
 
 // One window row of max pooling: the columns w0 + kw dW (kw < kW) of row xr
 // (in-plane offset rowi) in groups of CH, each group's loads issued before its
@@ -81,6 +89,20 @@ AK_INLINE void ak_pool_max_win(const typename D::T* AK_RESTRICT xp, int ID, int 
     }
 }
 
+// Average pooling's window at (d0, h0, w0): clipped to the padded input (its
+// size is the count_include_pad divisor), then to the input ([da, db) x
+// [ha, hb) x [wa, wb)); returns the divisor.
+AK_INLINE int ak_pool_avg_window(int ID, int IH, int IW, int kD, int kH, int kW, int pD, int pH, int pW, int d0, int h0, int w0,
+                                 int cip, int divisor, int& da, int& db, int& ha, int& hb, int& wa, int& wb) {
+    const int d1p = d0 + kD < ID + pD ? d0 + kD : ID + pD, h1p = h0 + kH < IH + pH ? h0 + kH : IH + pH;
+    const int w1p = w0 + kW < IW + pW ? w0 + kW : IW + pW;
+    const int padded = (d1p - d0) * (h1p - h0) * (w1p - w0);
+    da = d0 > 0 ? d0 : 0; ha = h0 > 0 ? h0 : 0; wa = w0 > 0 ? w0 : 0;
+    db = d1p < ID ? d1p : ID; hb = h1p < IH ? h1p : IH; wb = w1p < IW ? w1p : IW;
+    const int inside = (db > da ? db - da : 0) * (hb > ha ? hb - ha : 0) * (wb > wa ? wb - wa : 0);
+    return divisor > 0 ? divisor : cip ? padded : inside;
+}
+
 template <class D, bool MAX>
 AK_INLINE void ak_pool(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT y, ak_i64* AK_RESTRICT idx,
                        ak_i64 planes, int ID, int IH, int IW, int OD, int OH, int OW, int kD, int kH, int kW, int sD,
@@ -112,20 +134,15 @@ AK_INLINE void ak_pool(const typename D::T* AK_RESTRICT x, typename D::T* AK_RES
                 }
                 y[out] = D::from(best);
             } else {
-                // the window clipped to the padded input (its size is the count_include_pad divisor), then to the input
-                const int d1p = d0 + kD < ID + pD ? d0 + kD : ID + pD, h1p = h0 + kH < IH + pH ? h0 + kH : IH + pH;
-                const int w1p = w0 + kW < IW + pW ? w0 + kW : IW + pW;
-                const int padded = (d1p - d0) * (h1p - h0) * (w1p - w0);
-                const int da = d0 > 0 ? d0 : 0, ha = h0 > 0 ? h0 : 0, wa = w0 > 0 ? w0 : 0;
-                const int db = d1p < ID ? d1p : ID, hb = h1p < IH ? h1p : IH, wb = w1p < IW ? w1p : IW;
+                int da, db, ha, hb, wa, wb;
+                const int div = ak_pool_avg_window(ID, IH, IW, kD, kH, kW, pD, pH, pW, d0, h0, w0, cip, divisor, da, db, ha, hb,
+                                                   wa, wb);
                 float s = 0.0f;
                 for (int d = da; d < db; d++)
                     for (int h = ha; h < hb; h++) {
                         const typename D::T* row = xp + (d * IH + h) * IW;
                         for (int w = wa; w < wb; w++) s += D::to(row[w]);
                     }
-                const int inside = (db > da ? db - da : 0) * (hb > ha ? hb - ha : 0) * (wb > wa ? wb - wa : 0);
-                const int div = divisor > 0 ? divisor : cip ? padded : inside;
                 y[out] = D::from(s / (float)div);
             }
         }
@@ -153,3 +170,96 @@ AK_POOL(ak_pool_max_bf16, true, ak_bf16_t)
 AK_POOL(ak_pool_avg_f32, false, ak_f32_t)
 AK_POOL(ak_pool_avg_f16, false, ak_f16_t)
 AK_POOL(ak_pool_avg_bf16, false, ak_bf16_t)
+
+/* The tiles: a block of 256 threads computes outputs (oh0 + ty R + i, ow0 + tx)
+ * (tall: tw = 64 columns x 4 row groups, rn <= R rows a thread) or (oh0,
+ * ow0 + tx + i tw) (wide, for 1-D: tw = 256, rn <= R columns a thread at a
+ * stride of tw) of one output depth od of one plane; blockIdx.x: the tile,
+ * y: (plane, od), striding by gridDim.y. Per kernel depth the input window of
+ * the tile (XH rows x XW columns) is staged in shared memory (dynamic, fp32,
+ * XH XW floats: the host's size), -inf (max) or 0 (average) outside the input,
+ * four loads in flight a thread and no division per element (the position
+ * steps by 256); each output then reads its kH x kW taps there. */
+template <class D, bool MAX>
+AK_INLINE void ak_pool_tile(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT y, ak_i64 planes, int ID, int IH,
+                            int IW, int OD, int OH, int OW, int kD, int kH, int kW, int sD, int sH, int sW, int pD, int pH,
+                            int pW, int dD, int dH, int dW, int cip, int divisor, int wide, int tw, int rn) {
+    enum { R = 8 };
+    AK_DYNAMIC_SHARED(float, ak_pool_xs);
+    const int tid = (int)threadIdx.x, tx = tid % tw, ty = tid / tw;
+    const int tcols = wide ? tw * rn : tw, trows = wide ? 1 : (256 / tw) * rn;
+    const int twn = (OW + tcols - 1) / tcols, ow0 = ((int)blockIdx.x % twn) * tcols, oh0 = ((int)blockIdx.x / twn) * trows;
+    const int XW = (tcols - 1) * sW + (kW - 1) * dW + 1, XH = (trows - 1) * sH + (kH - 1) * dH + 1, XN = XW * XH;
+    const int iw0 = ow0 * sW - pW, ih0 = oh0 * sH - pH;
+    const int stq = 256 % XW, str = 256 / XW, q0 = tid % XW, r0 = tid / XW;
+    /* a thread's first output in the tile and the step to its next (shared memory offsets; output row / column) */
+    const int orow = wide ? 0 : ty * rn, ocol = tx;
+    const int xstep = wide ? tw * sW : sH * XW, base = orow * sH * XW + ocol * sW;
+    const float fill = MAX ? -AK_INF : 0.0f;
+    const ak_i64 units = planes * OD, iplane = (ak_i64)ID * IH * IW, oplane = (ak_i64)OD * OH * OW;
+    for (ak_i64 u = blockIdx.y; u < units; u += gridDim.y) {
+        const int od = (int)(u % OD);
+        const ak_i64 pl = u / OD;
+        const typename D::T* xp = x + pl * iplane;
+        float acc[R];
+#pragma unroll
+        for (int i = 0; i < R; i++) acc[i] = fill;
+        for (int kd = 0; kd < kD; kd++) {
+            const int id = od * sD - pD + kd * dD;
+            if ((unsigned)id >= (unsigned)ID) continue; /* uniform over the block */
+            const typename D::T* xd = xp + (ak_i64)id * IH * IW;
+            __syncthreads(); /* the previous window's readers are done */
+            int q = q0, rr = r0;
+            for (int e = tid; e < XN; e += 4 * 256) {
+                float v[4];
+#pragma unroll
+                for (int j = 0; j < 4; j++) {
+                    const int ih = ih0 + rr, iw = iw0 + q;
+                    v[j] = e + j * 256 < XN && (unsigned)ih < (unsigned)IH && (unsigned)iw < (unsigned)IW ? D::to(xd[ih * IW + iw]) : fill;
+                    q += stq;
+                    rr += str;
+                    if (q >= XW) { q -= XW; rr++; }
+                }
+#pragma unroll
+                for (int j = 0; j < 4; j++)
+                    if (e + j * 256 < XN) ak_pool_xs[e + j * 256] = v[j];
+            }
+            __syncthreads();
+            for (int kh = 0; kh < kH; kh++)
+                for (int kw = 0; kw < kW; kw++) {
+                    const float* xq = ak_pool_xs + base + kh * dH * XW + kw * dW;
+#pragma unroll
+                    for (int i = 0; i < R; i++)
+                        if (i < rn) acc[i] = MAX ? ak_pool_max_nan(acc[i], xq[i * xstep]) : acc[i] + xq[i * xstep];
+                }
+        }
+        typename D::T* yp = y + pl * oplane + (ak_i64)od * OH * OW;
+#pragma unroll
+        for (int i = 0; i < R; i++) {
+            const int oh = oh0 + orow + (wide ? 0 : i), ow = ow0 + ocol + (wide ? i * tw : 0);
+            if (i < rn && oh < OH && ow < OW) {
+                float v = acc[i];
+                if (!MAX) {
+                    int da, db, ha, hb, wa, wb;
+                    v /= (float)ak_pool_avg_window(ID, IH, IW, kD, kH, kW, pD, pH, pW, od * sD - pD, oh * sH - pH, ow * sW - pW, cip,
+                                                   divisor, da, db, ha, hb, wa, wb);
+                }
+                yp[oh * OW + ow] = D::from(v);
+            }
+        }
+    }
+}
+#define AK_POOL_TILE(NAME, MAX, D)                                                                                   \
+    AK_KERNEL __launch_bounds__(256) void NAME(const D::T* x, D::T* y, ak_i64 planes, int ID, int IH, int IW, int OD,  \
+                                               int OH, int OW, int kD, int kH, int kW, int sD, int sH, int sW, int pD,  \
+                                               int pH, int pW, int dD, int dH, int dW, int cip, int divisor, int wide,   \
+                                               int tw, int rn) {                                                        \
+        ak_pool_tile<D, MAX>(x, y, planes, ID, IH, IW, OD, OH, OW, kD, kH, kW, sD, sH, sW, pD, pH, pW, dD, dH, dW, cip, \
+                             divisor, wide, tw, rn);                                                                     \
+    }
+AK_POOL_TILE(ak_pool_tmax_f32, true, ak_f32_t)
+AK_POOL_TILE(ak_pool_tmax_f16, true, ak_f16_t)
+AK_POOL_TILE(ak_pool_tmax_bf16, true, ak_bf16_t)
+AK_POOL_TILE(ak_pool_tavg_f32, false, ak_f32_t)
+AK_POOL_TILE(ak_pool_tavg_f16, false, ak_f16_t)
+AK_POOL_TILE(ak_pool_tavg_bf16, false, ak_bf16_t)

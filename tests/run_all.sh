@@ -112,6 +112,8 @@ else step emu-llm-w64 bash -c "make -s $B/emu_llm_w64 && ./$B/emu_llm_w64"; fi
 echo "== kernel emulation (tests/emu_axis.cpp: ak_reduce_axes' column kernels vs the reference)"
 if full; then step emu-axis bash -c "make -s $B/emu_axis_w64 $B/emu_axis_w32 && ./$B/emu_axis_w64 && ./$B/emu_axis_w32"
 else step emu-axis-w64 bash -c "make -s $B/emu_axis_w64 && ./$B/emu_axis_w64"; fi
+echo "== kernel emulation (tests/emu_pool.cpp: ak_pool's tiles and per-output kernel vs the reference)"
+step emu-pool bash -c "make -s $B/emu_pool_w64 && ./$B/emu_pool_w64"
 
 # the AMD matrix kernels (gemm.hip MFMA / WMMA, attention_mma.hip's AMD path) in the same emulation with the matrix
 # instructions emulated in their hardware lane layouts (tests/emu_matrix.cpp), one binary per target, through the
