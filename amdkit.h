@@ -21660,18 +21660,19 @@ static const char _ak_src_pool[] =
     "    }\n"
     "}\n"
     "\n"
-    "// Average pooling's window at (d0, h0, w0): clipped to the padded input (its\n"
-    "// size is the count_include_pad divisor), then to the input ([da, db) x\n"
-    "// [ha, hb) x [wa, wb)); returns the divisor.\n"
-    "AK_INLINE int ak_pool_avg_window(int ID, int IH, int IW, int kD, int kH, int kW, int pD, int pH, int pW, int d0, int h0, int w0,\n"
-    "                                 int cip, int divisor, int& da, int& db, int& ha, int& hb, int& wa, int& wb) {\n"
-    "    const int d1p = d0 + kD < ID + pD ? d0 + kD : ID + pD, h1p = h0 + kH < IH + pH ? h0 + kH : IH + pH;\n"
-    "    const int w1p = w0 + kW < IW + pW ? w0 + kW : IW + pW;\n"
-    "    const int padded = (d1p - d0) * (h1p - h0) * (w1p - w0);\n"
-    "    da = d0 > 0 ? d0 : 0; ha = h0 > 0 ? h0 : 0; wa = w0 > 0 ? w0 : 0;\n"
-    "    db = d1p < ID ? d1p : ID; hb = h1p < IH ? h1p : IH; wb = w1p < IW ? w1p : IW;\n"
-    "    const int inside = (db > da ? db - da : 0) * (hb > ha ? hb - ha : 0) * (wb > wa ? wb - wa : 0);\n"
-    "    return divisor > 0 ? divisor : cip ? padded : inside;\n"
+    "// Average pooling along one dimension for a window starting at o0 (kernel k,\n"
+    "// input I, padding p): the window clipped to the padded input (its size, the\n"
+    "// count_include_pad factor, is returned), then to the input: [lo, hi).\n"
+    "AK_INLINE int ak_pool_avg_dim(int o0, int k, int I, int p, int& lo, int& hi) {\n"
+    "    const int e = o0 + k < I + p ? o0 + k : I + p;\n"
+    "    lo = o0 > 0 ? o0 : 0;\n"
+    "    hi = e < I ? e : I;\n"
+    "    return e - o0;\n"
+    "}\n"
+    "// The divisor of an average over (padded, inside) positions: divisor_override, else the padded window\n"
+    "// (count_include_pad) or the positions inside the input.\n"
+    "AK_INLINE float ak_pool_avg_div(int padded, int inside, int cip, int divisor) {\n"
+    "    return (float)(divisor > 0 ? divisor : cip ? padded : inside);\n"
     "}\n"
     "\n"
     "template <class D, bool MAX>\n"
@@ -21706,15 +21707,16 @@ static const char _ak_src_pool[] =
     "                y[out] = D::from(best);\n"
     "            } else {\n"
     "                int da, db, ha, hb, wa, wb;\n"
-    "                const int div = ak_pool_avg_window(ID, IH, IW, kD, kH, kW, pD, pH, pW, d0, h0, w0, cip, divisor, da, db, ha, hb,\n"
-    "                                                   wa, wb);\n"
+    "                const int padded = ak_pool_avg_dim(d0, kD, ID, pD, da, db) * ak_pool_avg_dim(h0, kH, IH, pH, ha, hb) *\n"
+    "                                   ak_pool_avg_dim(w0, kW, IW, pW, wa, wb);\n"
+    "                const int inside = (db > da ? db - da : 0) * (hb > ha ? hb - ha : 0) * (wb > wa ? wb - wa : 0);\n"
     "                float s = 0.0f;\n"
     "                for (int d = da; d < db; d++)\n"
     "                    for (int h = ha; h < hb; h++) {\n"
     "                        const typename D::T* row = xp + (d * IH + h) * IW;\n"
     "                        for (int w = wa; w < wb; w++) s += D::to(row[w]);\n"
     "                    }\n"
-    "                y[out] = D::from(s / (float)div);\n"
+    "                y[out] = D::from(s / ak_pool_avg_div(padded, inside, cip, divisor));\n"
     "            }\n"
     "        }\n"
     "    }\n"
@@ -21749,13 +21751,13 @@ static const char _ak_src_pool[] =
     " * y: (plane, od), striding by gridDim.y. Per kernel depth the input window of\n"
     " * the tile (XH rows x XW columns) is staged in shared memory (dynamic, fp32,\n"
     " * XH XW floats: the host's size), -inf (max) or 0 (average) outside the input,\n"
-    " * four loads in flight a thread and no division per element (the position\n"
+    " * eight loads in flight a thread and no division per element (the position\n"
     " * steps by 256); each output then reads its kH x kW taps there. */\n"
     "template <class D, bool MAX>\n"
     "AK_INLINE void ak_pool_tile(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT y, ak_i64 planes, int ID, int IH,\n"
     "                            int IW, int OD, int OH, int OW, int kD, int kH, int kW, int sD, int sH, int sW, int pD, int pH,\n"
     "                            int pW, int dD, int dH, int dW, int cip, int divisor, int wide, int tw, int rn) {\n"
-    "    enum { R = 8 };\n"
+    "    enum { R = 8, L = 8 }; /* outputs a thread at most, loads in flight a thread when staging */\n"
     "    AK_DYNAMIC_SHARED(float, ak_pool_xs);\n"
     "    const int tid = (int)threadIdx.x, tx = tid % tw, ty = tid / tw;\n"
     "    const int tcols = wide ? tw * rn : tw, trows = wide ? 1 : (256 / tw) * rn;\n"
@@ -21781,10 +21783,10 @@ static const char _ak_src_pool[] =
     "            const typename D::T* xd = xp + (ak_i64)id * IH * IW;\n"
     "            __syncthreads(); /* the previous window's readers are done */\n"
     "            int q = q0, rr = r0;\n"
-    "            for (int e = tid; e < XN; e += 4 * 256) {\n"
-    "                float v[4];\n"
+    "            for (int e = tid; e < XN; e += L * 256) {\n"
+    "                float v[L];\n"
     "#pragma unroll\n"
-    "                for (int j = 0; j < 4; j++) {\n"
+    "                for (int j = 0; j < L; j++) {\n"
     "                    const int ih = ih0 + rr, iw = iw0 + q;\n"
     "                    v[j] = e + j * 256 < XN && (unsigned)ih < (unsigned)IH && (unsigned)iw < (unsigned)IW ? D::to(xd[ih * IW + iw]) : fill;\n"
     "                    q += stq;\n"
@@ -21792,7 +21794,7 @@ static const char _ak_src_pool[] =
     "                    if (q >= XW) { q -= XW; rr++; }\n"
     "                }\n"
     "#pragma unroll\n"
-    "                for (int j = 0; j < 4; j++)\n"
+    "                for (int j = 0; j < L; j++)\n"
     "                    if (e + j * 256 < XN) ak_pool_xs[e + j * 256] = v[j];\n"
     "            }\n"
     "            __syncthreads();\n"
@@ -21805,26 +21807,40 @@ static const char _ak_src_pool[] =
     "                }\n"
     "        }\n"
     "        typename D::T* yp = y + pl * oplane + (ak_i64)od * OH * OW;\n"
+    "        /* average: the window's padded / inside extents per dimension (depth: the unit's; the thread's column (tall) or\n"
+    "         * row (wide) once, the other per output) */\n"
+    "        int lo, hi, pd0 = 1, id0 = 1, pf = 1, inf = 1;\n"
+    "        if (!MAX) {\n"
+    "            pd0 = ak_pool_avg_dim(od * sD - pD, kD, ID, pD, lo, hi);\n"
+    "            id0 = hi > lo ? hi - lo : 0;\n"
+    "            pf = wide ? ak_pool_avg_dim(oh0 * sH - pH, kH, IH, pH, lo, hi) : ak_pool_avg_dim((ow0 + ocol) * sW - pW, kW, IW, pW, lo, hi);\n"
+    "            inf = hi > lo ? hi - lo : 0;\n"
+    "        }\n"
     "#pragma unroll\n"
     "        for (int i = 0; i < R; i++) {\n"
     "            const int oh = oh0 + orow + (wide ? 0 : i), ow = ow0 + ocol + (wide ? i * tw : 0);\n"
     "            if (i < rn && oh < OH && ow < OW) {\n"
     "                float v = acc[i];\n"
     "                if (!MAX) {\n"
-    "                    int da, db, ha, hb, wa, wb;\n"
-    "                    v /= (float)ak_pool_avg_window(ID, IH, IW, kD, kH, kW, pD, pH, pW, od * sD - pD, oh * sH - pH, ow * sW - pW, cip,\n"
-    "                                                   divisor, da, db, ha, hb, wa, wb);\n"
+    "                    const int pv = wide ? ak_pool_avg_dim(ow * sW - pW, kW, IW, pW, lo, hi) : ak_pool_avg_dim(oh * sH - pH, kH, IH, pH, lo, hi);\n"
+    "                    v /= ak_pool_avg_div(pd0 * pf * pv, id0 * inf * (hi > lo ? hi - lo : 0), cip, divisor);\n"
     "                }\n"
     "                yp[oh * OW + ow] = D::from(v);\n"
     "            }\n"
     "        }\n"
     "    }\n"
     "}\n"
+    "// NVIDIA: at most 64 registers (4 blocks of 256 an SM)\n"
+    "#if defined(AK_NVIDIA)\n"
+    "#define AK_POOL_TILE_MINB 4\n"
+    "#else\n"
+    "#define AK_POOL_TILE_MINB 1\n"
+    "#endif\n"
     "#define AK_POOL_TILE(NAME, MAX, D)                                                                                   \\\n"
-    "    AK_KERNEL __launch_bounds__(256) void NAME(const D::T* x, D::T* y, ak_i64 planes, int ID, int IH, int IW, int OD,  \\\n"
-    "                                               int OH, int OW, int kD, int kH, int kW, int sD, int sH, int sW, int pD,  \\\n"
-    "                                               int pH, int pW, int dD, int dH, int dW, int cip, int divisor, int wide,   \\\n"
-    "                                               int tw, int rn) {                                                        \\\n"
+    "    AK_KERNEL __launch_bounds__(256, AK_POOL_TILE_MINB) void NAME(const D::T* x, D::T* y, ak_i64 planes, int ID, int IH, \\\n"
+    "                                               int IW, int OD, int OH, int OW, int kD, int kH, int kW, int sD, int sH,  \\\n"
+    "                                               int sW, int pD, int pH, int pW, int dD, int dH, int dW, int cip,         \\\n"
+    "                                               int divisor, int wide, int tw, int rn) {                                 \\\n"
     "        ak_pool_tile<D, MAX>(x, y, planes, ID, IH, IW, OD, OH, OW, kD, kH, kW, sD, sH, sW, pD, pH, pW, dD, dH, dW, cip, \\\n"
     "                             divisor, wide, tw, rn);                                                                     \\\n"
     "    }\n"
@@ -24286,7 +24302,7 @@ static inline void _ak_kargs_add_norm_wide(_ak_kargs* kargs_, const void* x, con
     ak_args_ptr(a_, x); ak_args_ptr(a_, r); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, h); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i64(a_, seg); ak_args_i32(a_, S);
     ak_args_ptr(a_, cnt); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_i32(a_, wvec); ak_args_f32(a_, eps); ak_args_i32(a_, rms);
 }
-/* kernels/pool.hip:160 NAME (macro AK_POOL) */
+/* kernels/pool.hip:162 NAME (macro AK_POOL) */
 static inline void _ak_kargs_pool(_ak_kargs* kargs_, const void* x, void* y, void* idx, int64_t planes, int32_t ID, int32_t IH, int32_t IW, int32_t OD, int32_t OH, int32_t OW, int32_t kD, int32_t kH,
                                   int32_t kW, int32_t sD, int32_t sH, int32_t sW, int32_t pD, int32_t pH, int32_t pW, int32_t dD, int32_t dH, int32_t dW, int32_t cip, int32_t divisor) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_pool);
@@ -24294,7 +24310,7 @@ static inline void _ak_kargs_pool(_ak_kargs* kargs_, const void* x, void* y, voi
     ak_args_i32(a_, OW); ak_args_i32(a_, kD); ak_args_i32(a_, kH); ak_args_i32(a_, kW); ak_args_i32(a_, sD); ak_args_i32(a_, sH); ak_args_i32(a_, sW); ak_args_i32(a_, pD); ak_args_i32(a_, pH);
     ak_args_i32(a_, pW); ak_args_i32(a_, dD); ak_args_i32(a_, dH); ak_args_i32(a_, dW); ak_args_i32(a_, cip); ak_args_i32(a_, divisor);
 }
-/* kernels/pool.hip:253 NAME (macro AK_POOL_TILE) */
+/* kernels/pool.hip:269 NAME (macro AK_POOL_TILE) */
 static inline void _ak_kargs_pool_tile(_ak_kargs* kargs_, const void* x, void* y, int64_t planes, int32_t ID, int32_t IH, int32_t IW, int32_t OD, int32_t OH, int32_t OW, int32_t kD, int32_t kH,
                                        int32_t kW, int32_t sD, int32_t sH, int32_t sW, int32_t pD, int32_t pH, int32_t pW, int32_t dD, int32_t dH, int32_t dW, int32_t cip, int32_t divisor,
                                        int32_t wide, int32_t tw, int32_t rn) {
@@ -30967,24 +30983,26 @@ static void _ak_pool_cpu(const ak_pool_args* a, const _ak_pool_geom* g) {
 /* The tile kernels' plan (kernels/pool.hip ak_pool_tmax_* / ak_pool_tavg_*): max without indices and average,
  * where the input window of a tile fits 48 KiB of shared memory (fp32). Wide (an output row of one: 1-D): 256
  * columns a thread group, rn of them a thread at a stride of 256; tall: 64 columns (32 where the output is at most
- * 32 wide) x 256 / tw row groups of rn rows. rn: the largest of 8, 4, 2, 1 whose window fits. Returns 0 (the
+ * 32 wide) x 256 / tw row groups of rn rows. rn: the largest of 8, 4, 2, 1 whose window fits 24 KiB, else 48 KiB.
+ * Returns 0 (the
  * one-thread-an-output kernel) or 1 with the grid's x (tiles of a depth slice) and the shared bytes. */
 static int _ak_pool_tile_plan(const ak_pool_args* a, const _ak_pool_geom* g, int* wide, int* tw, int* rn, size_t* tiles,
                               size_t* smem) {
-    int r;
+    int r, lim;
     if (a->indices) return 0;
     *wide = g->out[1] == 1;
     *tw = *wide ? 256 : g->out[2] <= 32 ? 32 : 64;
-    for (r = 8; r >= 1; r /= 2) {
-        const long long cols = *wide ? (long long)*tw * r : *tw, rows = *wide ? 1 : (256 / *tw) * r;
-        const long long xw = (cols - 1) * g->s[2] + (g->k[2] - 1) * g->d[2] + 1, xh = (rows - 1) * g->s[1] + (g->k[1] - 1) * g->d[1] + 1;
-        if (xw * xh * 4 <= 48 * 1024) {
-            *rn = r;
-            *smem = (size_t)(xw * xh * 4);
-            *tiles = (size_t)((g->out[2] + cols - 1) / cols) * (size_t)((g->out[1] + rows - 1) / rows);
-            return 1;
+    for (lim = 24 * 1024; lim <= 48 * 1024; lim *= 2)   /* 24 KiB first: at least 4 blocks an SM (9 on an H100) */
+        for (r = 8; r >= 1; r /= 2) {
+            const long long cols = *wide ? (long long)*tw * r : *tw, rows = *wide ? 1 : (256 / *tw) * r;
+            const long long xw = (cols - 1) * g->s[2] + (g->k[2] - 1) * g->d[2] + 1, xh = (rows - 1) * g->s[1] + (g->k[1] - 1) * g->d[1] + 1;
+            if (xw * xh * 4 <= lim) {
+                *rn = r;
+                *smem = (size_t)(xw * xh * 4);
+                *tiles = (size_t)((g->out[2] + cols - 1) / cols) * (size_t)((g->out[1] + rows - 1) / rows);
+                return 1;
+            }
         }
-    }
     return 0;
 }
 

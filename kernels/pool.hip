@@ -89,18 +89,19 @@ AK_INLINE void ak_pool_max_win(const typename D::T* AK_RESTRICT xp, int ID, int 
     }
 }
 
-// Average pooling's window at (d0, h0, w0): clipped to the padded input (its
-// size is the count_include_pad divisor), then to the input ([da, db) x
-// [ha, hb) x [wa, wb)); returns the divisor.
-AK_INLINE int ak_pool_avg_window(int ID, int IH, int IW, int kD, int kH, int kW, int pD, int pH, int pW, int d0, int h0, int w0,
-                                 int cip, int divisor, int& da, int& db, int& ha, int& hb, int& wa, int& wb) {
-    const int d1p = d0 + kD < ID + pD ? d0 + kD : ID + pD, h1p = h0 + kH < IH + pH ? h0 + kH : IH + pH;
-    const int w1p = w0 + kW < IW + pW ? w0 + kW : IW + pW;
-    const int padded = (d1p - d0) * (h1p - h0) * (w1p - w0);
-    da = d0 > 0 ? d0 : 0; ha = h0 > 0 ? h0 : 0; wa = w0 > 0 ? w0 : 0;
-    db = d1p < ID ? d1p : ID; hb = h1p < IH ? h1p : IH; wb = w1p < IW ? w1p : IW;
-    const int inside = (db > da ? db - da : 0) * (hb > ha ? hb - ha : 0) * (wb > wa ? wb - wa : 0);
-    return divisor > 0 ? divisor : cip ? padded : inside;
+// Average pooling along one dimension for a window starting at o0 (kernel k,
+// input I, padding p): the window clipped to the padded input (its size, the
+// count_include_pad factor, is returned), then to the input: [lo, hi).
+AK_INLINE int ak_pool_avg_dim(int o0, int k, int I, int p, int& lo, int& hi) {
+    const int e = o0 + k < I + p ? o0 + k : I + p;
+    lo = o0 > 0 ? o0 : 0;
+    hi = e < I ? e : I;
+    return e - o0;
+}
+// The divisor of an average over (padded, inside) positions: divisor_override, else the padded window
+// (count_include_pad) or the positions inside the input.
+AK_INLINE float ak_pool_avg_div(int padded, int inside, int cip, int divisor) {
+    return (float)(divisor > 0 ? divisor : cip ? padded : inside);
 }
 
 template <class D, bool MAX>
@@ -135,15 +136,16 @@ AK_INLINE void ak_pool(const typename D::T* AK_RESTRICT x, typename D::T* AK_RES
                 y[out] = D::from(best);
             } else {
                 int da, db, ha, hb, wa, wb;
-                const int div = ak_pool_avg_window(ID, IH, IW, kD, kH, kW, pD, pH, pW, d0, h0, w0, cip, divisor, da, db, ha, hb,
-                                                   wa, wb);
+                const int padded = ak_pool_avg_dim(d0, kD, ID, pD, da, db) * ak_pool_avg_dim(h0, kH, IH, pH, ha, hb) *
+                                   ak_pool_avg_dim(w0, kW, IW, pW, wa, wb);
+                const int inside = (db > da ? db - da : 0) * (hb > ha ? hb - ha : 0) * (wb > wa ? wb - wa : 0);
                 float s = 0.0f;
                 for (int d = da; d < db; d++)
                     for (int h = ha; h < hb; h++) {
                         const typename D::T* row = xp + (d * IH + h) * IW;
                         for (int w = wa; w < wb; w++) s += D::to(row[w]);
                     }
-                y[out] = D::from(s / (float)div);
+                y[out] = D::from(s / ak_pool_avg_div(padded, inside, cip, divisor));
             }
         }
     }
@@ -178,13 +180,13 @@ AK_POOL(ak_pool_avg_bf16, false, ak_bf16_t)
  * y: (plane, od), striding by gridDim.y. Per kernel depth the input window of
  * the tile (XH rows x XW columns) is staged in shared memory (dynamic, fp32,
  * XH XW floats: the host's size), -inf (max) or 0 (average) outside the input,
- * four loads in flight a thread and no division per element (the position
+ * eight loads in flight a thread and no division per element (the position
  * steps by 256); each output then reads its kH x kW taps there. */
 template <class D, bool MAX>
 AK_INLINE void ak_pool_tile(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT y, ak_i64 planes, int ID, int IH,
                             int IW, int OD, int OH, int OW, int kD, int kH, int kW, int sD, int sH, int sW, int pD, int pH,
                             int pW, int dD, int dH, int dW, int cip, int divisor, int wide, int tw, int rn) {
-    enum { R = 8 };
+    enum { R = 8, L = 8 }; /* outputs a thread at most, loads in flight a thread when staging */
     AK_DYNAMIC_SHARED(float, ak_pool_xs);
     const int tid = (int)threadIdx.x, tx = tid % tw, ty = tid / tw;
     const int tcols = wide ? tw * rn : tw, trows = wide ? 1 : (256 / tw) * rn;
@@ -210,10 +212,10 @@ AK_INLINE void ak_pool_tile(const typename D::T* AK_RESTRICT x, typename D::T* A
             const typename D::T* xd = xp + (ak_i64)id * IH * IW;
             __syncthreads(); /* the previous window's readers are done */
             int q = q0, rr = r0;
-            for (int e = tid; e < XN; e += 4 * 256) {
-                float v[4];
+            for (int e = tid; e < XN; e += L * 256) {
+                float v[L];
 #pragma unroll
-                for (int j = 0; j < 4; j++) {
+                for (int j = 0; j < L; j++) {
                     const int ih = ih0 + rr, iw = iw0 + q;
                     v[j] = e + j * 256 < XN && (unsigned)ih < (unsigned)IH && (unsigned)iw < (unsigned)IW ? D::to(xd[ih * IW + iw]) : fill;
                     q += stq;
@@ -221,7 +223,7 @@ AK_INLINE void ak_pool_tile(const typename D::T* AK_RESTRICT x, typename D::T* A
                     if (q >= XW) { q -= XW; rr++; }
                 }
 #pragma unroll
-                for (int j = 0; j < 4; j++)
+                for (int j = 0; j < L; j++)
                     if (e + j * 256 < XN) ak_pool_xs[e + j * 256] = v[j];
             }
             __syncthreads();
@@ -234,26 +236,40 @@ AK_INLINE void ak_pool_tile(const typename D::T* AK_RESTRICT x, typename D::T* A
                 }
         }
         typename D::T* yp = y + pl * oplane + (ak_i64)od * OH * OW;
+        /* average: the window's padded / inside extents per dimension (depth: the unit's; the thread's column (tall) or
+         * row (wide) once, the other per output) */
+        int lo, hi, pd0 = 1, id0 = 1, pf = 1, inf = 1;
+        if (!MAX) {
+            pd0 = ak_pool_avg_dim(od * sD - pD, kD, ID, pD, lo, hi);
+            id0 = hi > lo ? hi - lo : 0;
+            pf = wide ? ak_pool_avg_dim(oh0 * sH - pH, kH, IH, pH, lo, hi) : ak_pool_avg_dim((ow0 + ocol) * sW - pW, kW, IW, pW, lo, hi);
+            inf = hi > lo ? hi - lo : 0;
+        }
 #pragma unroll
         for (int i = 0; i < R; i++) {
             const int oh = oh0 + orow + (wide ? 0 : i), ow = ow0 + ocol + (wide ? i * tw : 0);
             if (i < rn && oh < OH && ow < OW) {
                 float v = acc[i];
                 if (!MAX) {
-                    int da, db, ha, hb, wa, wb;
-                    v /= (float)ak_pool_avg_window(ID, IH, IW, kD, kH, kW, pD, pH, pW, od * sD - pD, oh * sH - pH, ow * sW - pW, cip,
-                                                   divisor, da, db, ha, hb, wa, wb);
+                    const int pv = wide ? ak_pool_avg_dim(ow * sW - pW, kW, IW, pW, lo, hi) : ak_pool_avg_dim(oh * sH - pH, kH, IH, pH, lo, hi);
+                    v /= ak_pool_avg_div(pd0 * pf * pv, id0 * inf * (hi > lo ? hi - lo : 0), cip, divisor);
                 }
                 yp[oh * OW + ow] = D::from(v);
             }
         }
     }
 }
+// NVIDIA: at most 64 registers (4 blocks of 256 an SM)
+#if defined(AK_NVIDIA)
+#define AK_POOL_TILE_MINB 4
+#else
+#define AK_POOL_TILE_MINB 1
+#endif
 #define AK_POOL_TILE(NAME, MAX, D)                                                                                   \
-    AK_KERNEL __launch_bounds__(256) void NAME(const D::T* x, D::T* y, ak_i64 planes, int ID, int IH, int IW, int OD,  \
-                                               int OH, int OW, int kD, int kH, int kW, int sD, int sH, int sW, int pD,  \
-                                               int pH, int pW, int dD, int dH, int dW, int cip, int divisor, int wide,   \
-                                               int tw, int rn) {                                                        \
+    AK_KERNEL __launch_bounds__(256, AK_POOL_TILE_MINB) void NAME(const D::T* x, D::T* y, ak_i64 planes, int ID, int IH, \
+                                               int IW, int OD, int OH, int OW, int kD, int kH, int kW, int sD, int sH,  \
+                                               int sW, int pD, int pH, int pW, int dD, int dH, int dW, int cip,         \
+                                               int divisor, int wide, int tw, int rn) {                                 \
         ak_pool_tile<D, MAX>(x, y, planes, ID, IH, IW, OD, OH, OW, kD, kH, kW, sD, sH, sW, pD, pH, pW, dD, dH, dW, cip, \
                              divisor, wide, tw, rn);                                                                     \
     }

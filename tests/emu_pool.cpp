@@ -7,7 +7,7 @@
  *   make build/emu_pool_w64 && ./build/emu_pool_w64
  *
  * Why: a tile stages its input window in shared memory with a position that
- * steps without a division, four loads at a time, and maps threads to rows
+ * steps without a division, eight loads at a time, and maps threads to rows
  * (tall tiles) or to columns at a stride (wide, 1-D); the planning picks the
  * rows a thread from the window's size. The index math is checked here on
  * every `make test` without a GPU (the shared buffer starts as garbage, so a
