@@ -21675,10 +21675,14 @@ static const char _ak_src_pool[] =
     "    return (float)(divisor > 0 ? divisor : cip ? padded : inside);\n"
     "}\n"
     "\n"
-    "template <class D, bool MAX>\n"
-    "AK_INLINE void ak_pool(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT y, ak_i64* AK_RESTRICT idx,\n"
-    "                       ak_i64 planes, int ID, int IH, int IW, int OD, int OH, int OW, int kD, int kH, int kW, int sD,\n"
-    "                       int sH, int sW, int pD, int pH, int pW, int dD, int dH, int dW, int cip, int divisor) {\n"
+    "/* Outputs a thread (max without indices, average): the host sizes the grid by it (_AK_POOL_U in amdkit.h). */\n"
+    "#define AK_POOL_U 4\n"
+    "\n"
+    "/* Max with indices: one thread per output. */\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_pool_idx(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT y, ak_i64* AK_RESTRICT idx,\n"
+    "                           ak_i64 planes, int ID, int IH, int IW, int OD, int OH, int OW, int kD, int kH, int kW, int sD,\n"
+    "                           int sH, int sW, int pD, int pH, int pW, int dD, int dH, int dW) {\n"
     "    const ak_u32 per = (ak_u32)OD * (ak_u32)OH * (ak_u32)OW;\n"
     "    const ak_i64 iplane = (ak_i64)ID * IH * IW;\n"
     "    for (ak_i64 pl = blockIdx.y; pl < planes; pl += gridDim.y) {\n"
@@ -21693,39 +21697,107 @@ static const char _ak_src_pool[] =
     "                if (OD > 1) { od = t / (ak_u32)OH; oh = t - od * (ak_u32)OH; }\n"
     "                else oh = t;\n"
     "            }\n"
-    "            const int d0 = (int)od * sD - pD, h0 = (int)oh * sH - pH, w0 = (int)ow * sW - pW;\n"
     "            const ak_i64 out = pl * (ak_i64)per + o;\n"
-    "            if (MAX) {\n"
-    "                float best = -AK_INF;\n"
-    "                int bi = -1;\n"
-    "                if (idx) {\n"
-    "                    ak_pool_max_win<D, true>(xp, ID, IH, IW, kD, kH, kW, dD, dH, dW, d0, h0, w0, best, bi);\n"
-    "                    idx[out] = bi;\n"
-    "                } else {\n"
-    "                    ak_pool_max_win<D, false>(xp, ID, IH, IW, kD, kH, kW, dD, dH, dW, d0, h0, w0, best, bi);\n"
-    "                }\n"
-    "                y[out] = D::from(best);\n"
-    "            } else {\n"
-    "                int da, db, ha, hb, wa, wb;\n"
-    "                const int padded = ak_pool_avg_dim(d0, kD, ID, pD, da, db) * ak_pool_avg_dim(h0, kH, IH, pH, ha, hb) *\n"
-    "                                   ak_pool_avg_dim(w0, kW, IW, pW, wa, wb);\n"
-    "                const int inside = (db > da ? db - da : 0) * (hb > ha ? hb - ha : 0) * (wb > wa ? wb - wa : 0);\n"
-    "                float s = 0.0f;\n"
-    "                for (int d = da; d < db; d++)\n"
-    "                    for (int h = ha; h < hb; h++) {\n"
-    "                        const typename D::T* row = xp + (d * IH + h) * IW;\n"
-    "                        for (int w = wa; w < wb; w++) s += D::to(row[w]);\n"
-    "                    }\n"
-    "                y[out] = D::from(s / ak_pool_avg_div(padded, inside, cip, divisor));\n"
-    "            }\n"
+    "            float best = -AK_INF;\n"
+    "            int bi = -1;\n"
+    "            ak_pool_max_win<D, true>(xp, ID, IH, IW, kD, kH, kW, dD, dH, dW, (int)od * sD - pD, (int)oh * sH - pH, (int)ow * sW - pW,\n"
+    "                                     best, bi);\n"
+    "            idx[out] = bi;\n"
+    "            y[out] = D::from(best);\n"
     "        }\n"
     "    }\n"
     "}\n"
     "\n"
-    "// NVIDIA: at most 40 registers (6 blocks of 256 an SM; max with its index and no-index paths takes 63 unbounded,\n"
-    "// no spills at 40)\n"
+    "/* Max without indices and average: a thread computes U outputs of a plane at a\n"
+    " * stride of the block (a block: 256 U consecutive outputs), and issues the\n"
+    " * loads of a window row for all U (CH columns each) before their compares /\n"
+    " * sums: U rows of new bytes in flight a warp, not one. Positions outside the\n"
+    " * input read as -inf (max: never the maximum; a NaN wins) or 0 (average). */\n"
+    "template <class D, bool MAX, int U, int CH>\n"
+    "AK_INLINE void ak_pool_multi(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT y, ak_i64 planes, int ID,\n"
+    "                             int IH, int IW, int OD, int OH, int OW, int kD, int kH, int kW, int sD, int sH, int sW, int pD,\n"
+    "                             int pH, int pW, int dD, int dH, int dW, int cip, int divisor) {\n"
+    "    const ak_u32 per = (ak_u32)OD * (ak_u32)OH * (ak_u32)OW, chunk = 256u * U;\n"
+    "    const ak_i64 iplane = (ak_i64)ID * IH * IW;\n"
+    "    const float fill = MAX ? -AK_INF : 0.0f;\n"
+    "    for (ak_i64 pl = blockIdx.y; pl < planes; pl += gridDim.y) {\n"
+    "        const typename D::T* xp = x + pl * iplane;\n"
+    "        for (ak_u32 ob = blockIdx.x * chunk; ob < per; ob += gridDim.x * chunk) {\n"
+    "            int d0[U], h0[U], w0[U];\n"
+    "            bool live[U];\n"
+    "            float acc[U];\n"
+    "#pragma unroll\n"
+    "            for (int u = 0; u < U; u++) {\n"
+    "                const ak_u32 o = ob + threadIdx.x + (ak_u32)u * 256u;\n"
+    "                ak_u32 ow = o, oh = 0, od = 0;\n"
+    "                if (OH > 1 || OD > 1) {\n"
+    "                    const ak_u32 t = o / (ak_u32)OW;\n"
+    "                    ow = o - t * (ak_u32)OW;\n"
+    "                    if (OD > 1) { od = t / (ak_u32)OH; oh = t - od * (ak_u32)OH; }\n"
+    "                    else oh = t;\n"
+    "                }\n"
+    "                live[u] = o < per;\n"
+    "                d0[u] = (int)od * sD - pD; h0[u] = (int)oh * sH - pH; w0[u] = (int)ow * sW - pW;\n"
+    "                acc[u] = fill;\n"
+    "            }\n"
+    "            for (int kd = 0; kd < kD; kd++)\n"
+    "                for (int kh = 0; kh < kH; kh++) {\n"
+    "                    int rowi[U];\n"
+    "                    bool rok[U];\n"
+    "#pragma unroll\n"
+    "                    for (int u = 0; u < U; u++) {\n"
+    "                        const int d = d0[u] + kd * dD, h = h0[u] + kh * dH;\n"
+    "                        rok[u] = live[u] && (unsigned)d < (unsigned)ID && (unsigned)h < (unsigned)IH;\n"
+    "                        rowi[u] = (d * IH + h) * IW;\n"
+    "                    }\n"
+    "                    for (int kw0 = 0; kw0 < kW; kw0 += CH) {\n"
+    "                        float v[U][CH];\n"
+    "#pragma unroll\n"
+    "                        for (int u = 0; u < U; u++)\n"
+    "#pragma unroll\n"
+    "                            for (int j = 0; j < CH; j++) {\n"
+    "                                const int w = w0[u] + (kw0 + j) * dW;\n"
+    "                                v[u][j] = rok[u] && kw0 + j < kW && (unsigned)w < (unsigned)IW ? D::to(xp[rowi[u] + w]) : fill;\n"
+    "                            }\n"
+    "#pragma unroll\n"
+    "                        for (int u = 0; u < U; u++)\n"
+    "#pragma unroll\n"
+    "                            for (int j = 0; j < CH; j++) acc[u] = MAX ? ak_pool_max_nan(acc[u], v[u][j]) : acc[u] + v[u][j];\n"
+    "                    }\n"
+    "                }\n"
+    "#pragma unroll\n"
+    "            for (int u = 0; u < U; u++)\n"
+    "                if (live[u]) {\n"
+    "                    float r = acc[u];\n"
+    "                    if (!MAX) {\n"
+    "                        int da, db, ha, hb, wa, wb;\n"
+    "                        const int padded = ak_pool_avg_dim(d0[u], kD, ID, pD, da, db) * ak_pool_avg_dim(h0[u], kH, IH, pH, ha, hb) *\n"
+    "                                           ak_pool_avg_dim(w0[u], kW, IW, pW, wa, wb);\n"
+    "                        const int inside = (db > da ? db - da : 0) * (hb > ha ? hb - ha : 0) * (wb > wa ? wb - wa : 0);\n"
+    "                        r /= ak_pool_avg_div(padded, inside, cip, divisor);\n"
+    "                    }\n"
+    "                    y[pl * (ak_i64)per + ob + threadIdx.x + (ak_u32)u * 256u] = D::from(r);\n"
+    "                }\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "template <class D, bool MAX>\n"
+    "AK_INLINE void ak_pool(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT y, ak_i64* AK_RESTRICT idx,\n"
+    "                       ak_i64 planes, int ID, int IH, int IW, int OD, int OH, int OW, int kD, int kH, int kW, int sD,\n"
+    "                       int sH, int sW, int pD, int pH, int pW, int dD, int dH, int dW, int cip, int divisor) {\n"
+    "    if (MAX && idx) ak_pool_idx<D>(x, y, idx, planes, ID, IH, IW, OD, OH, OW, kD, kH, kW, sD, sH, sW, pD, pH, pW, dD, dH, dW);\n"
+    "    else if (kW > 4)\n"
+    "        ak_pool_multi<D, MAX, AK_POOL_U, 8>(x, y, planes, ID, IH, IW, OD, OH, OW, kD, kH, kW, sD, sH, sW, pD, pH, pW, dD, dH, dW, cip,\n"
+    "                                            divisor);\n"
+    "    else\n"
+    "        ak_pool_multi<D, MAX, AK_POOL_U, 4>(x, y, planes, ID, IH, IW, OD, OH, OW, kD, kH, kW, sD, sH, sW, pD, pH, pW, dD, dH, dW, cip,\n"
+    "                                            divisor);\n"
+    "}\n"
+    "\n"
+    "// NVIDIA: at most 64 registers (4 blocks of 256 an SM: U x CH loads in flight a thread)\n"
     "#if defined(AK_NVIDIA)\n"
-    "#define AK_POOL_MINB 6\n"
+    "#define AK_POOL_MINB 4\n"
     "#else\n"
     "#define AK_POOL_MINB 1\n"
     "#endif\n"
@@ -24302,7 +24374,7 @@ static inline void _ak_kargs_add_norm_wide(_ak_kargs* kargs_, const void* x, con
     ak_args_ptr(a_, x); ak_args_ptr(a_, r); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, h); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i64(a_, seg); ak_args_i32(a_, S);
     ak_args_ptr(a_, cnt); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_i32(a_, wvec); ak_args_f32(a_, eps); ak_args_i32(a_, rms);
 }
-/* kernels/pool.hip:162 NAME (macro AK_POOL) */
+/* kernels/pool.hip:234 NAME (macro AK_POOL) */
 static inline void _ak_kargs_pool(_ak_kargs* kargs_, const void* x, void* y, void* idx, int64_t planes, int32_t ID, int32_t IH, int32_t IW, int32_t OD, int32_t OH, int32_t OW, int32_t kD, int32_t kH,
                                   int32_t kW, int32_t sD, int32_t sH, int32_t sW, int32_t pD, int32_t pH, int32_t pW, int32_t dD, int32_t dH, int32_t dW, int32_t cip, int32_t divisor) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_pool);
@@ -24310,7 +24382,7 @@ static inline void _ak_kargs_pool(_ak_kargs* kargs_, const void* x, void* y, voi
     ak_args_i32(a_, OW); ak_args_i32(a_, kD); ak_args_i32(a_, kH); ak_args_i32(a_, kW); ak_args_i32(a_, sD); ak_args_i32(a_, sH); ak_args_i32(a_, sW); ak_args_i32(a_, pD); ak_args_i32(a_, pH);
     ak_args_i32(a_, pW); ak_args_i32(a_, dD); ak_args_i32(a_, dH); ak_args_i32(a_, dW); ak_args_i32(a_, cip); ak_args_i32(a_, divisor);
 }
-/* kernels/pool.hip:269 NAME (macro AK_POOL_TILE) */
+/* kernels/pool.hip:341 NAME (macro AK_POOL_TILE) */
 static inline void _ak_kargs_pool_tile(_ak_kargs* kargs_, const void* x, void* y, int64_t planes, int32_t ID, int32_t IH, int32_t IW, int32_t OD, int32_t OH, int32_t OW, int32_t kD, int32_t kH,
                                        int32_t kW, int32_t sD, int32_t sH, int32_t sW, int32_t pD, int32_t pH, int32_t pW, int32_t dD, int32_t dH, int32_t dW, int32_t cip, int32_t divisor,
                                        int32_t wide, int32_t tw, int32_t rn) {
@@ -30980,6 +31052,8 @@ static void _ak_pool_cpu(const ak_pool_args* a, const _ak_pool_geom* g) {
                 }
 }
 
+#define _AK_POOL_U 4   /* kernels/pool.hip AK_POOL_U */
+
 /* The tile kernels' plan (kernels/pool.hip ak_pool_tmax_* / ak_pool_tavg_*): max without indices and average,
  * where the input window of a tile fits 48 KiB of shared memory (fp32). Wide (an output row of one: 1-D): 256
  * columns a thread group, rn of them a thread at a stride of 256; tall: 64 columns (32 where the output is at most
@@ -31065,8 +31139,10 @@ AKDEF ak_result ak_pool(ak_context* ctx, const ak_pool_args* a, ak_stream* strea
                    (int32_t)g.s[0], (int32_t)g.s[1], (int32_t)g.s[2], (int32_t)g.p[0], (int32_t)g.p[1], (int32_t)g.p[2],
                    (int32_t)g.d[0], (int32_t)g.d[1], (int32_t)g.d[2], a->count_include_pad ? 1 : 0, a->divisor_override);
     {
-        /* x: the outputs of a plane (capped so the in-plane u32 index math never wraps), y: planes (<= 65535) */
-        size_t bx = (op + 255) / 256, cap = 0x7FFFFFFFu / 256u;
+        /* x: the outputs of a plane, 256 (max with indices) or 256 _AK_POOL_U (kernels/pool.hip AK_POOL_U: outputs a
+         * thread) a block (capped so the in-plane u32 index math never wraps), y: planes (<= 65535) */
+        const size_t per = a->indices ? 256u : 256u * _AK_POOL_U;
+        size_t bx = (op + per - 1) / per, cap = 0x7FFFFFFFu / per;
         grid.x = (unsigned)(bx < cap ? bx : cap);
         grid.y = (unsigned)(g.planes < 65535 ? g.planes : 65535);
         grid.z = 1;

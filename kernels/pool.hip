@@ -104,10 +104,14 @@ AK_INLINE float ak_pool_avg_div(int padded, int inside, int cip, int divisor) {
     return (float)(divisor > 0 ? divisor : cip ? padded : inside);
 }
 
-template <class D, bool MAX>
-AK_INLINE void ak_pool(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT y, ak_i64* AK_RESTRICT idx,
-                       ak_i64 planes, int ID, int IH, int IW, int OD, int OH, int OW, int kD, int kH, int kW, int sD,
-                       int sH, int sW, int pD, int pH, int pW, int dD, int dH, int dW, int cip, int divisor) {
+/* Outputs a thread (max without indices, average): the host sizes the grid by it (_AK_POOL_U in amdkit.h). */
+#define AK_POOL_U 4
+
+/* Max with indices: one thread per output. */
+template <class D>
+AK_INLINE void ak_pool_idx(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT y, ak_i64* AK_RESTRICT idx,
+                           ak_i64 planes, int ID, int IH, int IW, int OD, int OH, int OW, int kD, int kH, int kW, int sD,
+                           int sH, int sW, int pD, int pH, int pW, int dD, int dH, int dW) {
     const ak_u32 per = (ak_u32)OD * (ak_u32)OH * (ak_u32)OW;
     const ak_i64 iplane = (ak_i64)ID * IH * IW;
     for (ak_i64 pl = blockIdx.y; pl < planes; pl += gridDim.y) {
@@ -122,39 +126,107 @@ AK_INLINE void ak_pool(const typename D::T* AK_RESTRICT x, typename D::T* AK_RES
                 if (OD > 1) { od = t / (ak_u32)OH; oh = t - od * (ak_u32)OH; }
                 else oh = t;
             }
-            const int d0 = (int)od * sD - pD, h0 = (int)oh * sH - pH, w0 = (int)ow * sW - pW;
             const ak_i64 out = pl * (ak_i64)per + o;
-            if (MAX) {
-                float best = -AK_INF;
-                int bi = -1;
-                if (idx) {
-                    ak_pool_max_win<D, true>(xp, ID, IH, IW, kD, kH, kW, dD, dH, dW, d0, h0, w0, best, bi);
-                    idx[out] = bi;
-                } else {
-                    ak_pool_max_win<D, false>(xp, ID, IH, IW, kD, kH, kW, dD, dH, dW, d0, h0, w0, best, bi);
-                }
-                y[out] = D::from(best);
-            } else {
-                int da, db, ha, hb, wa, wb;
-                const int padded = ak_pool_avg_dim(d0, kD, ID, pD, da, db) * ak_pool_avg_dim(h0, kH, IH, pH, ha, hb) *
-                                   ak_pool_avg_dim(w0, kW, IW, pW, wa, wb);
-                const int inside = (db > da ? db - da : 0) * (hb > ha ? hb - ha : 0) * (wb > wa ? wb - wa : 0);
-                float s = 0.0f;
-                for (int d = da; d < db; d++)
-                    for (int h = ha; h < hb; h++) {
-                        const typename D::T* row = xp + (d * IH + h) * IW;
-                        for (int w = wa; w < wb; w++) s += D::to(row[w]);
-                    }
-                y[out] = D::from(s / ak_pool_avg_div(padded, inside, cip, divisor));
-            }
+            float best = -AK_INF;
+            int bi = -1;
+            ak_pool_max_win<D, true>(xp, ID, IH, IW, kD, kH, kW, dD, dH, dW, (int)od * sD - pD, (int)oh * sH - pH, (int)ow * sW - pW,
+                                     best, bi);
+            idx[out] = bi;
+            y[out] = D::from(best);
         }
     }
 }
 
-// NVIDIA: at most 40 registers (6 blocks of 256 an SM; max with its index and no-index paths takes 63 unbounded,
-// no spills at 40)
+/* Max without indices and average: a thread computes U outputs of a plane at a
+ * stride of the block (a block: 256 U consecutive outputs), and issues the
+ * loads of a window row for all U (CH columns each) before their compares /
+ * sums: U rows of new bytes in flight a warp, not one. Positions outside the
+ * input read as -inf (max: never the maximum; a NaN wins) or 0 (average). */
+template <class D, bool MAX, int U, int CH>
+AK_INLINE void ak_pool_multi(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT y, ak_i64 planes, int ID,
+                             int IH, int IW, int OD, int OH, int OW, int kD, int kH, int kW, int sD, int sH, int sW, int pD,
+                             int pH, int pW, int dD, int dH, int dW, int cip, int divisor) {
+    const ak_u32 per = (ak_u32)OD * (ak_u32)OH * (ak_u32)OW, chunk = 256u * U;
+    const ak_i64 iplane = (ak_i64)ID * IH * IW;
+    const float fill = MAX ? -AK_INF : 0.0f;
+    for (ak_i64 pl = blockIdx.y; pl < planes; pl += gridDim.y) {
+        const typename D::T* xp = x + pl * iplane;
+        for (ak_u32 ob = blockIdx.x * chunk; ob < per; ob += gridDim.x * chunk) {
+            int d0[U], h0[U], w0[U];
+            bool live[U];
+            float acc[U];
+#pragma unroll
+            for (int u = 0; u < U; u++) {
+                const ak_u32 o = ob + threadIdx.x + (ak_u32)u * 256u;
+                ak_u32 ow = o, oh = 0, od = 0;
+                if (OH > 1 || OD > 1) {
+                    const ak_u32 t = o / (ak_u32)OW;
+                    ow = o - t * (ak_u32)OW;
+                    if (OD > 1) { od = t / (ak_u32)OH; oh = t - od * (ak_u32)OH; }
+                    else oh = t;
+                }
+                live[u] = o < per;
+                d0[u] = (int)od * sD - pD; h0[u] = (int)oh * sH - pH; w0[u] = (int)ow * sW - pW;
+                acc[u] = fill;
+            }
+            for (int kd = 0; kd < kD; kd++)
+                for (int kh = 0; kh < kH; kh++) {
+                    int rowi[U];
+                    bool rok[U];
+#pragma unroll
+                    for (int u = 0; u < U; u++) {
+                        const int d = d0[u] + kd * dD, h = h0[u] + kh * dH;
+                        rok[u] = live[u] && (unsigned)d < (unsigned)ID && (unsigned)h < (unsigned)IH;
+                        rowi[u] = (d * IH + h) * IW;
+                    }
+                    for (int kw0 = 0; kw0 < kW; kw0 += CH) {
+                        float v[U][CH];
+#pragma unroll
+                        for (int u = 0; u < U; u++)
+#pragma unroll
+                            for (int j = 0; j < CH; j++) {
+                                const int w = w0[u] + (kw0 + j) * dW;
+                                v[u][j] = rok[u] && kw0 + j < kW && (unsigned)w < (unsigned)IW ? D::to(xp[rowi[u] + w]) : fill;
+                            }
+#pragma unroll
+                        for (int u = 0; u < U; u++)
+#pragma unroll
+                            for (int j = 0; j < CH; j++) acc[u] = MAX ? ak_pool_max_nan(acc[u], v[u][j]) : acc[u] + v[u][j];
+                    }
+                }
+#pragma unroll
+            for (int u = 0; u < U; u++)
+                if (live[u]) {
+                    float r = acc[u];
+                    if (!MAX) {
+                        int da, db, ha, hb, wa, wb;
+                        const int padded = ak_pool_avg_dim(d0[u], kD, ID, pD, da, db) * ak_pool_avg_dim(h0[u], kH, IH, pH, ha, hb) *
+                                           ak_pool_avg_dim(w0[u], kW, IW, pW, wa, wb);
+                        const int inside = (db > da ? db - da : 0) * (hb > ha ? hb - ha : 0) * (wb > wa ? wb - wa : 0);
+                        r /= ak_pool_avg_div(padded, inside, cip, divisor);
+                    }
+                    y[pl * (ak_i64)per + ob + threadIdx.x + (ak_u32)u * 256u] = D::from(r);
+                }
+        }
+    }
+}
+
+template <class D, bool MAX>
+AK_INLINE void ak_pool(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT y, ak_i64* AK_RESTRICT idx,
+                       ak_i64 planes, int ID, int IH, int IW, int OD, int OH, int OW, int kD, int kH, int kW, int sD,
+                       int sH, int sW, int pD, int pH, int pW, int dD, int dH, int dW, int cip, int divisor) {
+    if (MAX && idx) ak_pool_idx<D>(x, y, idx, planes, ID, IH, IW, OD, OH, OW, kD, kH, kW, sD, sH, sW, pD, pH, pW, dD, dH, dW);
+    else if (kW > 4)
+        ak_pool_multi<D, MAX, AK_POOL_U, 8>(x, y, planes, ID, IH, IW, OD, OH, OW, kD, kH, kW, sD, sH, sW, pD, pH, pW, dD, dH, dW, cip,
+                                            divisor);
+    else
+        ak_pool_multi<D, MAX, AK_POOL_U, 4>(x, y, planes, ID, IH, IW, OD, OH, OW, kD, kH, kW, sD, sH, sW, pD, pH, pW, dD, dH, dW, cip,
+                                            divisor);
+}
+
+// NVIDIA: at most 64 registers (4 blocks of 256 an SM: U x CH loads in flight a thread)
 #if defined(AK_NVIDIA)
-#define AK_POOL_MINB 6
+#define AK_POOL_MINB 4
 #else
 #define AK_POOL_MINB 1
 #endif
