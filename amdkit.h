@@ -9464,12 +9464,6 @@ static const char _ak_src_prelude[] =
     "#define AK_NAN (__uint_as_float(0x7FC00000u))\n"
     "#define AK_FLT_MAX 3.402823466e+38f\n"
     "\n"
-    "/* The launch's dynamic shared memory as an array `name` of T (16-byte aligned;\n"
-    " * its size is the launch's shared bytes). The host emulation supplies its own. */\n"
-    "#ifndef AK_DYNAMIC_SHARED\n"
-    "#define AK_DYNAMIC_SHARED(T, name) extern __shared__ __align__(16) T name[]\n"
-    "#endif\n"
-    "\n"
     "/* ---- thread indexing ----------------------------------------------------- */\n"
     "/* Global 1-D thread index and grid-stride step, 64-bit. */\n"
     "AK_INLINE ak_i64 ak_gtid(void) { return (ak_i64)blockIdx.x * (ak_i64)blockDim.x + (ak_i64)threadIdx.x; }\n"
@@ -21575,13 +21569,14 @@ static const char _ak_src_pool[] =
     "// stride 1, padding 0 there). Host wrapper and CPU reference: amdkit.h\n"
     "// (>>impl:ops-pool): ak_pool.\n"
     "//\n"
-    "// One thread per output element: blockIdx.y walks the planes (a loop when\n"
-    "// they pass the grid's y limit), x the outputs of a plane in row-major order,\n"
-    "// so neighbouring threads read neighbouring inputs (the overlap of windows\n"
-    "// comes from L1 / L2). In-plane index arithmetic is 32-bit (the host keeps a\n"
-    "// plane below 2^31 elements). Max reads each window row in groups of 4 or 8\n"
-    "// columns whose loads are all issued before the group's compares (a row of\n"
-    "// the window is one group up to 8 wide): several loads in flight a thread\n"
+    "// blockIdx.y walks the planes (a loop when they pass the grid's y limit), x\n"
+    "// the outputs of a plane in row-major order, so neighbouring threads read\n"
+    "// neighbouring inputs (the overlap of windows comes from L1 / L2). In-plane\n"
+    "// index arithmetic is 32-bit (the host keeps a plane below 2^31 elements).\n"
+    "// Average and max with indices: one thread per output; max without indices:\n"
+    "// AK_POOL_U outputs a thread at a stride of the block. Max reads each window\n"
+    "// row in groups of 4 or 8 columns whose loads (for all of a thread's outputs)\n"
+    "// are issued before the group's compares: many loads in flight a thread\n"
     "// rather than one load, one compare, one branch at a time.\n"
     "//\n"
     "// Max (torch.nn.MaxPoolNd): positions outside the input are skipped, the\n"
@@ -21593,19 +21588,8 @@ static const char _ak_src_pool[] =
     "// divided by divisor when divisor > 0 (divisor_override), else by the window\n"
     "// clipped to the padded input (count_include_pad = 1) or to the input itself.\n"
     "//\n"
-    "// Tiles (ak_pool_tmax_*, ak_pool_tavg_*: max without indices and average,\n"
-    "// where the input window of a tile fits shared memory): a block computes a\n"
-    "// tile of one output plane slice and stages its input window once per kernel\n"
-    "// depth, so overlapping windows (stride below the window) read each input\n"
-    "// element from DRAM about once and from shared memory per tap (the\n"
-    "// one-thread-an-output kernel keeps one row's worth of new bytes in flight a\n"
-    "// warp and is latency bound there).\n"
-    "//\n"
-    "// kernels: ak_pool_max_f32 ak_pool_max_f16 ak_pool_max_bf16 ak_pool_avg_f32 ak_pool_avg_f16 ak_pool_avg_bf16 ak_pool_tmax_f32 ak_pool_tmax_f16 ak_pool_tmax_bf16 ak_pool_tavg_f32 ak_pool_tavg_f16 ak_pool_tavg_bf16\n"
+    "// kernels: ak_pool_max_f32 ak_pool_max_f16 ak_pool_max_bf16 ak_pool_avg_f32 ak_pool_avg_f16 ak_pool_avg_bf16\n"
     "\n"
-    "// One window row of max pooling: the columns w0 + kw dW (kw < kW) of row xr\n"
-    "// (in-plane offset rowi) in groups of CH, each group's loads issued before its\n"
-    "// compares (CH loads in flight a thread); `inside`: every column is in [0, IW).\n"
     "// max(a, b) that returns NaN when either is NaN (the value max pooling keeps\n"
     "// once a NaN is in the window): one instruction on sm_80+ (max.NaN).\n"
     "AK_INLINE float ak_pool_max_nan(float a, float b) {\n"
@@ -21618,10 +21602,10 @@ static const char _ak_src_pool[] =
     "#endif\n"
     "}\n"
     "\n"
-    "// IDX false (no indices): positions outside read as -inf, which never changes\n"
-    "// the max (-inf at the start), and a NaN makes the result NaN, so the compare\n"
-    "// needs no validity or index.\n"
-    "template <class D, int CH, bool IDX>\n"
+    "// Max with indices, one window row: the columns w0 + kw dW (kw < kW) of row xr\n"
+    "// (in-plane offset rowi) in groups of CH, each group's loads issued before its\n"
+    "// compares (CH loads in flight a thread); `inside`: every column is in [0, IW).\n"
+    "template <class D, int CH>\n"
     "AK_INLINE void ak_pool_max_row(const typename D::T* AK_RESTRICT xr, int rowi, int w0, int kW, int dW, int IW, bool inside,\n"
     "                               float& best, int& bi) {\n"
     "    for (int kw0 = 0; kw0 < kW; kw0 += CH) {\n"
@@ -21634,16 +21618,14 @@ static const char _ak_src_pool[] =
     "            v[j] = ok[j] ? D::to(xr[w]) : -AK_INF;\n"
     "        }\n"
     "#pragma unroll\n"
-    "        for (int j = 0; j < CH; j++) {\n"
-    "            if (!IDX) best = ak_pool_max_nan(best, v[j]);\n"
-    "            else if (ok[j] && (bi < 0 || (!ak_isnan(best) && (v[j] > best || ak_isnan(v[j]))))) {\n"
+    "        for (int j = 0; j < CH; j++)\n"
+    "            if (ok[j] && (bi < 0 || (!ak_isnan(best) && (v[j] > best || ak_isnan(v[j]))))) {\n"
     "                best = v[j];\n"
     "                bi = rowi + w0 + (kw0 + j) * dW;\n"
     "            }\n"
-    "        }\n"
     "    }\n"
     "}\n"
-    "template <class D, bool IDX>\n"
+    "template <class D>\n"
     "AK_INLINE void ak_pool_max_win(const typename D::T* AK_RESTRICT xp, int ID, int IH, int IW, int kD, int kH, int kW,\n"
     "                               int dD, int dH, int dW, int d0, int h0, int w0, float& best, int& bi) {\n"
     "    const bool win = w0 >= 0 && w0 + (kW - 1) * dW < IW;   // the window's columns all inside\n"
@@ -21654,8 +21636,8 @@ static const char _ak_src_pool[] =
     "            const int h = h0 + kh * dH;\n"
     "            if (h < 0 || h >= IH) continue;\n"
     "            const int rowi = (d * IH + h) * IW;\n"
-    "            if (kW > 4) ak_pool_max_row<D, 8, IDX>(xp + rowi, rowi, w0, kW, dW, IW, win, best, bi);\n"
-    "            else ak_pool_max_row<D, 4, IDX>(xp + rowi, rowi, w0, kW, dW, IW, win, best, bi);\n"
+    "            if (kW > 4) ak_pool_max_row<D, 8>(xp + rowi, rowi, w0, kW, dW, IW, win, best, bi);\n"
+    "            else ak_pool_max_row<D, 4>(xp + rowi, rowi, w0, kW, dW, IW, win, best, bi);\n"
     "        }\n"
     "    }\n"
     "}\n"
@@ -21669,76 +21651,48 @@ static const char _ak_src_pool[] =
     "    hi = e < I ? e : I;\n"
     "    return e - o0;\n"
     "}\n"
-    "// The divisor of an average over (padded, inside) positions: divisor_override, else the padded window\n"
-    "// (count_include_pad) or the positions inside the input.\n"
-    "AK_INLINE float ak_pool_avg_div(int padded, int inside, int cip, int divisor) {\n"
-    "    return (float)(divisor > 0 ? divisor : cip ? padded : inside);\n"
-    "}\n"
     "\n"
-    "/* Outputs a thread (max without indices, average): the host sizes the grid by it (_AK_POOL_U in amdkit.h). */\n"
+    "/* Outputs a thread of max pooling without indices: the host sizes the grid by it (_AK_POOL_U in amdkit.h). */\n"
     "#define AK_POOL_U 4\n"
     "\n"
-    "/* Max with indices: one thread per output. */\n"
-    "template <class D>\n"
-    "AK_INLINE void ak_pool_idx(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT y, ak_i64* AK_RESTRICT idx,\n"
-    "                           ak_i64 planes, int ID, int IH, int IW, int OD, int OH, int OW, int kD, int kH, int kW, int sD,\n"
-    "                           int sH, int sW, int pD, int pH, int pW, int dD, int dH, int dW) {\n"
-    "    const ak_u32 per = (ak_u32)OD * (ak_u32)OH * (ak_u32)OW;\n"
-    "    const ak_i64 iplane = (ak_i64)ID * IH * IW;\n"
-    "    for (ak_i64 pl = blockIdx.y; pl < planes; pl += gridDim.y) {\n"
-    "        const typename D::T* xp = x + pl * iplane;\n"
-    "        for (ak_u32 o = blockIdx.x * blockDim.x + threadIdx.x; o < per; o += gridDim.x * blockDim.x) {\n"
-    "            // 1-D and 2-D pooling skip the divisions their extents of 1 make trivial (division is the costly part\n"
-    "            // of the index arithmetic a thread does per output)\n"
-    "            ak_u32 ow = o, oh = 0, od = 0;\n"
-    "            if (OH > 1 || OD > 1) {\n"
-    "                const ak_u32 t = o / (ak_u32)OW;\n"
-    "                ow = o - t * (ak_u32)OW;\n"
-    "                if (OD > 1) { od = t / (ak_u32)OH; oh = t - od * (ak_u32)OH; }\n"
-    "                else oh = t;\n"
-    "            }\n"
-    "            const ak_i64 out = pl * (ak_i64)per + o;\n"
-    "            float best = -AK_INF;\n"
-    "            int bi = -1;\n"
-    "            ak_pool_max_win<D, true>(xp, ID, IH, IW, kD, kH, kW, dD, dH, dW, (int)od * sD - pD, (int)oh * sH - pH, (int)ow * sW - pW,\n"
-    "                                     best, bi);\n"
-    "            idx[out] = bi;\n"
-    "            y[out] = D::from(best);\n"
-    "        }\n"
+    "/* One output's (od, oh, ow) from its in-plane index o (1-D and 2-D pooling skip the divisions their extents of 1\n"
+    " * make trivial: division is the costly part of the index arithmetic a thread does per output). */\n"
+    "AK_INLINE void ak_pool_pos(ak_u32 o, int OD, int OH, int OW, ak_u32& od, ak_u32& oh, ak_u32& ow) {\n"
+    "    ow = o; oh = 0; od = 0;\n"
+    "    if (OH > 1 || OD > 1) {\n"
+    "        const ak_u32 t = o / (ak_u32)OW;\n"
+    "        ow = o - t * (ak_u32)OW;\n"
+    "        if (OD > 1) { od = t / (ak_u32)OH; oh = t - od * (ak_u32)OH; }\n"
+    "        else oh = t;\n"
     "    }\n"
     "}\n"
     "\n"
-    "/* Max without indices and average: a thread computes U outputs of a plane at a\n"
-    " * stride of the block (a block: 256 U consecutive outputs), and issues the\n"
-    " * loads of a window row for all U (CH columns each) before their compares /\n"
-    " * sums: U rows of new bytes in flight a warp, not one. Positions outside the\n"
-    " * input read as -inf (max: never the maximum; a NaN wins) or 0 (average). */\n"
-    "template <class D, bool MAX, int U, int CH>\n"
-    "AK_INLINE void ak_pool_multi(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT y, ak_i64 planes, int ID,\n"
-    "                             int IH, int IW, int OD, int OH, int OW, int kD, int kH, int kW, int sD, int sH, int sW, int pD,\n"
-    "                             int pH, int pW, int dD, int dH, int dW, int cip, int divisor) {\n"
+    "/* Max without indices: a thread computes U outputs of a plane at a stride of\n"
+    " * the block (a block: 256 U consecutive outputs) and issues the loads of a\n"
+    " * window row for all U (CH columns each) before their compares: U rows of new\n"
+    " * bytes in flight a warp, not one (one output a thread is latency bound where\n"
+    " * windows overlap: its neighbours' loads hit the same lines). Positions\n"
+    " * outside the input read as -inf (never the maximum; a NaN wins). */\n"
+    "template <class D, int U, int CH>\n"
+    "AK_INLINE void ak_pool_max_multi(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT y, ak_i64 planes, int ID,\n"
+    "                                 int IH, int IW, int OD, int OH, int OW, int kD, int kH, int kW, int sD, int sH, int sW, int pD,\n"
+    "                                 int pH, int pW, int dD, int dH, int dW) {\n"
     "    const ak_u32 per = (ak_u32)OD * (ak_u32)OH * (ak_u32)OW, chunk = 256u * U;\n"
     "    const ak_i64 iplane = (ak_i64)ID * IH * IW;\n"
-    "    const float fill = MAX ? -AK_INF : 0.0f;\n"
     "    for (ak_i64 pl = blockIdx.y; pl < planes; pl += gridDim.y) {\n"
     "        const typename D::T* xp = x + pl * iplane;\n"
     "        for (ak_u32 ob = blockIdx.x * chunk; ob < per; ob += gridDim.x * chunk) {\n"
     "            int d0[U], h0[U], w0[U];\n"
     "            bool live[U];\n"
-    "            float acc[U];\n"
+    "            float best[U];\n"
     "#pragma unroll\n"
     "            for (int u = 0; u < U; u++) {\n"
     "                const ak_u32 o = ob + threadIdx.x + (ak_u32)u * 256u;\n"
-    "                ak_u32 ow = o, oh = 0, od = 0;\n"
-    "                if (OH > 1 || OD > 1) {\n"
-    "                    const ak_u32 t = o / (ak_u32)OW;\n"
-    "                    ow = o - t * (ak_u32)OW;\n"
-    "                    if (OD > 1) { od = t / (ak_u32)OH; oh = t - od * (ak_u32)OH; }\n"
-    "                    else oh = t;\n"
-    "                }\n"
+    "                ak_u32 od, oh, ow;\n"
+    "                ak_pool_pos(o, OD, OH, OW, od, oh, ow);\n"
     "                live[u] = o < per;\n"
     "                d0[u] = (int)od * sD - pD; h0[u] = (int)oh * sH - pH; w0[u] = (int)ow * sW - pW;\n"
-    "                acc[u] = fill;\n"
+    "                best[u] = -AK_INF;\n"
     "            }\n"
     "            for (int kd = 0; kd < kD; kd++)\n"
     "                for (int kh = 0; kh < kH; kh++) {\n"
@@ -21757,27 +21711,54 @@ static const char _ak_src_pool[] =
     "#pragma unroll\n"
     "                            for (int j = 0; j < CH; j++) {\n"
     "                                const int w = w0[u] + (kw0 + j) * dW;\n"
-    "                                v[u][j] = rok[u] && kw0 + j < kW && (unsigned)w < (unsigned)IW ? D::to(xp[rowi[u] + w]) : fill;\n"
+    "                                v[u][j] = rok[u] && kw0 + j < kW && (unsigned)w < (unsigned)IW ? D::to(xp[rowi[u] + w]) : -AK_INF;\n"
     "                            }\n"
     "#pragma unroll\n"
     "                        for (int u = 0; u < U; u++)\n"
     "#pragma unroll\n"
-    "                            for (int j = 0; j < CH; j++) acc[u] = MAX ? ak_pool_max_nan(acc[u], v[u][j]) : acc[u] + v[u][j];\n"
+    "                            for (int j = 0; j < CH; j++) best[u] = ak_pool_max_nan(best[u], v[u][j]);\n"
     "                    }\n"
     "                }\n"
     "#pragma unroll\n"
     "            for (int u = 0; u < U; u++)\n"
-    "                if (live[u]) {\n"
-    "                    float r = acc[u];\n"
-    "                    if (!MAX) {\n"
-    "                        int da, db, ha, hb, wa, wb;\n"
-    "                        const int padded = ak_pool_avg_dim(d0[u], kD, ID, pD, da, db) * ak_pool_avg_dim(h0[u], kH, IH, pH, ha, hb) *\n"
-    "                                           ak_pool_avg_dim(w0[u], kW, IW, pW, wa, wb);\n"
-    "                        const int inside = (db > da ? db - da : 0) * (hb > ha ? hb - ha : 0) * (wb > wa ? wb - wa : 0);\n"
-    "                        r /= ak_pool_avg_div(padded, inside, cip, divisor);\n"
+    "                if (live[u]) y[pl * (ak_i64)per + ob + threadIdx.x + (ak_u32)u * 256u] = D::from(best[u]);\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "/* Max with indices and average: one thread per output. */\n"
+    "template <class D, bool MAX>\n"
+    "AK_INLINE void ak_pool_one(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT y, ak_i64* AK_RESTRICT idx,\n"
+    "                           ak_i64 planes, int ID, int IH, int IW, int OD, int OH, int OW, int kD, int kH, int kW, int sD,\n"
+    "                           int sH, int sW, int pD, int pH, int pW, int dD, int dH, int dW, int cip, int divisor) {\n"
+    "    const ak_u32 per = (ak_u32)OD * (ak_u32)OH * (ak_u32)OW;\n"
+    "    const ak_i64 iplane = (ak_i64)ID * IH * IW;\n"
+    "    for (ak_i64 pl = blockIdx.y; pl < planes; pl += gridDim.y) {\n"
+    "        const typename D::T* xp = x + pl * iplane;\n"
+    "        for (ak_u32 o = blockIdx.x * blockDim.x + threadIdx.x; o < per; o += gridDim.x * blockDim.x) {\n"
+    "            ak_u32 od, oh, ow;\n"
+    "            ak_pool_pos(o, OD, OH, OW, od, oh, ow);\n"
+    "            const int d0 = (int)od * sD - pD, h0 = (int)oh * sH - pH, w0 = (int)ow * sW - pW;\n"
+    "            const ak_i64 out = pl * (ak_i64)per + o;\n"
+    "            if (MAX) {\n"
+    "                float best = -AK_INF;\n"
+    "                int bi = -1;\n"
+    "                ak_pool_max_win<D>(xp, ID, IH, IW, kD, kH, kW, dD, dH, dW, d0, h0, w0, best, bi);\n"
+    "                idx[out] = bi;\n"
+    "                y[out] = D::from(best);\n"
+    "            } else {\n"
+    "                int da, db, ha, hb, wa, wb;\n"
+    "                const int padded = ak_pool_avg_dim(d0, kD, ID, pD, da, db) * ak_pool_avg_dim(h0, kH, IH, pH, ha, hb) *\n"
+    "                                   ak_pool_avg_dim(w0, kW, IW, pW, wa, wb);\n"
+    "                const int inside = (db > da ? db - da : 0) * (hb > ha ? hb - ha : 0) * (wb > wa ? wb - wa : 0);\n"
+    "                float s = 0.0f;\n"
+    "                for (int d = da; d < db; d++)\n"
+    "                    for (int h = ha; h < hb; h++) {\n"
+    "                        const typename D::T* row = xp + (d * IH + h) * IW;\n"
+    "                        for (int w = wa; w < wb; w++) s += D::to(row[w]);\n"
     "                    }\n"
-    "                    y[pl * (ak_i64)per + ob + threadIdx.x + (ak_u32)u * 256u] = D::from(r);\n"
-    "                }\n"
+    "                y[out] = D::from(s / (float)(divisor > 0 ? divisor : cip ? padded : inside));\n"
+    "            }\n"
     "        }\n"
     "    }\n"
     "}\n"
@@ -21786,23 +21767,23 @@ static const char _ak_src_pool[] =
     "AK_INLINE void ak_pool(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT y, ak_i64* AK_RESTRICT idx,\n"
     "                       ak_i64 planes, int ID, int IH, int IW, int OD, int OH, int OW, int kD, int kH, int kW, int sD,\n"
     "                       int sH, int sW, int pD, int pH, int pW, int dD, int dH, int dW, int cip, int divisor) {\n"
-    "    if (MAX && idx) ak_pool_idx<D>(x, y, idx, planes, ID, IH, IW, OD, OH, OW, kD, kH, kW, sD, sH, sW, pD, pH, pW, dD, dH, dW);\n"
+    "    if (!MAX || idx)\n"
+    "        ak_pool_one<D, MAX>(x, y, idx, planes, ID, IH, IW, OD, OH, OW, kD, kH, kW, sD, sH, sW, pD, pH, pW, dD, dH, dW, cip, divisor);\n"
     "    else if (kW > 4)\n"
-    "        ak_pool_multi<D, MAX, AK_POOL_U, 8>(x, y, planes, ID, IH, IW, OD, OH, OW, kD, kH, kW, sD, sH, sW, pD, pH, pW, dD, dH, dW, cip,\n"
-    "                                            divisor);\n"
+    "        ak_pool_max_multi<D, AK_POOL_U, 8>(x, y, planes, ID, IH, IW, OD, OH, OW, kD, kH, kW, sD, sH, sW, pD, pH, pW, dD, dH, dW);\n"
     "    else\n"
-    "        ak_pool_multi<D, MAX, AK_POOL_U, 4>(x, y, planes, ID, IH, IW, OD, OH, OW, kD, kH, kW, sD, sH, sW, pD, pH, pW, dD, dH, dW, cip,\n"
-    "                                            divisor);\n"
+    "        ak_pool_max_multi<D, AK_POOL_U, 4>(x, y, planes, ID, IH, IW, OD, OH, OW, kD, kH, kW, sD, sH, sW, pD, pH, pW, dD, dH, dW);\n"
     "}\n"
     "\n"
-    "// NVIDIA: at most 64 registers (4 blocks of 256 an SM: U x CH loads in flight a thread)\n"
+    "// NVIDIA: max at most 64 registers (4 blocks of 256 an SM: U x CH loads in flight a thread), average at most 40 (6\n"
+    "// blocks; no spills)\n"
     "#if defined(AK_NVIDIA)\n"
-    "#define AK_POOL_MINB 4\n"
+    "#define AK_POOL_MINB(MAX) ((MAX) ? 4 : 6)\n"
     "#else\n"
-    "#define AK_POOL_MINB 1\n"
+    "#define AK_POOL_MINB(MAX) 1\n"
     "#endif\n"
     "#define AK_POOL(NAME, MAX, D)                                                                                        \\\n"
-    "    AK_KERNEL __launch_bounds__(256, AK_POOL_MINB) void NAME(const D::T* x, D::T* y, ak_i64* idx, ak_i64 planes, int ID, int IH,   \\\n"
+    "    AK_KERNEL __launch_bounds__(256, AK_POOL_MINB(MAX)) void NAME(const D::T* x, D::T* y, ak_i64* idx, ak_i64 planes, int ID, int IH,   \\\n"
     "                                               int IW, int OD, int OH, int OW, int kD, int kH, int kW, int sD, int sH, \\\n"
     "                                               int sW, int pD, int pH, int pW, int dD, int dH, int dW, int cip,        \\\n"
     "                                               int divisor) {                                                         \\\n"
@@ -21816,112 +21797,6 @@ static const char _ak_src_pool[] =
     "AK_POOL(ak_pool_avg_f16, false, ak_f16_t)\n"
     "AK_POOL(ak_pool_avg_bf16, false, ak_bf16_t)\n"
     "\n"
-    "/* The tiles: a block of 256 threads computes outputs (oh0 + ty R + i, ow0 + tx)\n"
-    " * (tall: tw = 64 columns x 4 row groups, rn <= R rows a thread) or (oh0,\n"
-    " * ow0 + tx + i tw) (wide, for 1-D: tw = 256, rn <= R columns a thread at a\n"
-    " * stride of tw) of one output depth od of one plane; blockIdx.x: the tile,\n"
-    " * y: (plane, od), striding by gridDim.y. Per kernel depth the input window of\n"
-    " * the tile (XH rows x XW columns) is staged in shared memory (dynamic, fp32,\n"
-    " * XH XW floats: the host's size), -inf (max) or 0 (average) outside the input,\n"
-    " * eight loads in flight a thread and no division per element (the position\n"
-    " * steps by 256); each output then reads its kH x kW taps there. */\n"
-    "template <class D, bool MAX>\n"
-    "AK_INLINE void ak_pool_tile(const typename D::T* AK_RESTRICT x, typename D::T* AK_RESTRICT y, ak_i64 planes, int ID, int IH,\n"
-    "                            int IW, int OD, int OH, int OW, int kD, int kH, int kW, int sD, int sH, int sW, int pD, int pH,\n"
-    "                            int pW, int dD, int dH, int dW, int cip, int divisor, int wide, int tw, int rn) {\n"
-    "    enum { R = 8, L = 8 }; /* outputs a thread at most, loads in flight a thread when staging */\n"
-    "    AK_DYNAMIC_SHARED(float, ak_pool_xs);\n"
-    "    const int tid = (int)threadIdx.x, tx = tid % tw, ty = tid / tw;\n"
-    "    const int tcols = wide ? tw * rn : tw, trows = wide ? 1 : (256 / tw) * rn;\n"
-    "    const int twn = (OW + tcols - 1) / tcols, ow0 = ((int)blockIdx.x % twn) * tcols, oh0 = ((int)blockIdx.x / twn) * trows;\n"
-    "    const int XW = (tcols - 1) * sW + (kW - 1) * dW + 1, XH = (trows - 1) * sH + (kH - 1) * dH + 1, XN = XW * XH;\n"
-    "    const int iw0 = ow0 * sW - pW, ih0 = oh0 * sH - pH;\n"
-    "    const int stq = 256 % XW, str = 256 / XW, q0 = tid % XW, r0 = tid / XW;\n"
-    "    /* a thread's first output in the tile and the step to its next (shared memory offsets; output row / column) */\n"
-    "    const int orow = wide ? 0 : ty * rn, ocol = tx;\n"
-    "    const int xstep = wide ? tw * sW : sH * XW, base = orow * sH * XW + ocol * sW;\n"
-    "    const float fill = MAX ? -AK_INF : 0.0f;\n"
-    "    const ak_i64 units = planes * OD, iplane = (ak_i64)ID * IH * IW, oplane = (ak_i64)OD * OH * OW;\n"
-    "    for (ak_i64 u = blockIdx.y; u < units; u += gridDim.y) {\n"
-    "        const int od = (int)(u % OD);\n"
-    "        const ak_i64 pl = u / OD;\n"
-    "        const typename D::T* xp = x + pl * iplane;\n"
-    "        float acc[R];\n"
-    "#pragma unroll\n"
-    "        for (int i = 0; i < R; i++) acc[i] = fill;\n"
-    "        for (int kd = 0; kd < kD; kd++) {\n"
-    "            const int id = od * sD - pD + kd * dD;\n"
-    "            if ((unsigned)id >= (unsigned)ID) continue; /* uniform over the block */\n"
-    "            const typename D::T* xd = xp + (ak_i64)id * IH * IW;\n"
-    "            __syncthreads(); /* the previous window's readers are done */\n"
-    "            int q = q0, rr = r0;\n"
-    "            for (int e = tid; e < XN; e += L * 256) {\n"
-    "                float v[L];\n"
-    "#pragma unroll\n"
-    "                for (int j = 0; j < L; j++) {\n"
-    "                    const int ih = ih0 + rr, iw = iw0 + q;\n"
-    "                    v[j] = e + j * 256 < XN && (unsigned)ih < (unsigned)IH && (unsigned)iw < (unsigned)IW ? D::to(xd[ih * IW + iw]) : fill;\n"
-    "                    q += stq;\n"
-    "                    rr += str;\n"
-    "                    if (q >= XW) { q -= XW; rr++; }\n"
-    "                }\n"
-    "#pragma unroll\n"
-    "                for (int j = 0; j < L; j++)\n"
-    "                    if (e + j * 256 < XN) ak_pool_xs[e + j * 256] = v[j];\n"
-    "            }\n"
-    "            __syncthreads();\n"
-    "            for (int kh = 0; kh < kH; kh++)\n"
-    "                for (int kw = 0; kw < kW; kw++) {\n"
-    "                    const float* xq = ak_pool_xs + base + kh * dH * XW + kw * dW;\n"
-    "#pragma unroll\n"
-    "                    for (int i = 0; i < R; i++)\n"
-    "                        if (i < rn) acc[i] = MAX ? ak_pool_max_nan(acc[i], xq[i * xstep]) : acc[i] + xq[i * xstep];\n"
-    "                }\n"
-    "        }\n"
-    "        typename D::T* yp = y + pl * oplane + (ak_i64)od * OH * OW;\n"
-    "        /* average: the window's padded / inside extents per dimension (depth: the unit's; the thread's column (tall) or\n"
-    "         * row (wide) once, the other per output) */\n"
-    "        int lo, hi, pd0 = 1, id0 = 1, pf = 1, inf = 1;\n"
-    "        if (!MAX) {\n"
-    "            pd0 = ak_pool_avg_dim(od * sD - pD, kD, ID, pD, lo, hi);\n"
-    "            id0 = hi > lo ? hi - lo : 0;\n"
-    "            pf = wide ? ak_pool_avg_dim(oh0 * sH - pH, kH, IH, pH, lo, hi) : ak_pool_avg_dim((ow0 + ocol) * sW - pW, kW, IW, pW, lo, hi);\n"
-    "            inf = hi > lo ? hi - lo : 0;\n"
-    "        }\n"
-    "#pragma unroll\n"
-    "        for (int i = 0; i < R; i++) {\n"
-    "            const int oh = oh0 + orow + (wide ? 0 : i), ow = ow0 + ocol + (wide ? i * tw : 0);\n"
-    "            if (i < rn && oh < OH && ow < OW) {\n"
-    "                float v = acc[i];\n"
-    "                if (!MAX) {\n"
-    "                    const int pv = wide ? ak_pool_avg_dim(ow * sW - pW, kW, IW, pW, lo, hi) : ak_pool_avg_dim(oh * sH - pH, kH, IH, pH, lo, hi);\n"
-    "                    v /= ak_pool_avg_div(pd0 * pf * pv, id0 * inf * (hi > lo ? hi - lo : 0), cip, divisor);\n"
-    "                }\n"
-    "                yp[oh * OW + ow] = D::from(v);\n"
-    "            }\n"
-    "        }\n"
-    "    }\n"
-    "}\n"
-    "// NVIDIA: at most 64 registers (4 blocks of 256 an SM)\n"
-    "#if defined(AK_NVIDIA)\n"
-    "#define AK_POOL_TILE_MINB 4\n"
-    "#else\n"
-    "#define AK_POOL_TILE_MINB 1\n"
-    "#endif\n"
-    "#define AK_POOL_TILE(NAME, MAX, D)                                                                                   \\\n"
-    "    AK_KERNEL __launch_bounds__(256, AK_POOL_TILE_MINB) void NAME(const D::T* x, D::T* y, ak_i64 planes, int ID, int IH, \\\n"
-    "                                               int IW, int OD, int OH, int OW, int kD, int kH, int kW, int sD, int sH,  \\\n"
-    "                                               int sW, int pD, int pH, int pW, int dD, int dH, int dW, int cip,         \\\n"
-    "                                               int divisor, int wide, int tw, int rn) {                                 \\\n"
-    "        ak_pool_tile<D, MAX>(x, y, planes, ID, IH, IW, OD, OH, OW, kD, kH, kW, sD, sH, sW, pD, pH, pW, dD, dH, dW, cip, \\\n"
-    "                             divisor, wide, tw, rn);                                                                     \\\n"
-    "    }\n"
-    "AK_POOL_TILE(ak_pool_tmax_f32, true, ak_f32_t)\n"
-    "AK_POOL_TILE(ak_pool_tmax_f16, true, ak_f16_t)\n"
-    "AK_POOL_TILE(ak_pool_tmax_bf16, true, ak_bf16_t)\n"
-    "AK_POOL_TILE(ak_pool_tavg_f32, false, ak_f32_t)\n"
-    "AK_POOL_TILE(ak_pool_tavg_f16, false, ak_f16_t)\n"
-    "AK_POOL_TILE(ak_pool_tavg_bf16, false, ak_bf16_t)\n"
     ;
 
 /* kernels/quant.hip */
@@ -23941,7 +23816,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "norm", _ak_src_norm,
       "ak_norm_f32 ak_norm_f16 ak_norm_bf16 ak_norm_wide_f32 ak_norm_wide_f16 ak_norm_wide_bf16 ak_add_norm_f32 ak_add_norm_f16 ak_add_norm_bf16 ak_add_norm_wide_f32 ak_add_norm_wide_f16 ak_add_norm_wide_bf16 ak_norm_narrow_f32 ak_norm_narrow_f16 ak_norm_narrow_bf16" },
     { "pool", _ak_src_pool,
-      "ak_pool_max_f32 ak_pool_max_f16 ak_pool_max_bf16 ak_pool_avg_f32 ak_pool_avg_f16 ak_pool_avg_bf16 ak_pool_tmax_f32 ak_pool_tmax_f16 ak_pool_tmax_bf16 ak_pool_tavg_f32 ak_pool_tavg_f16 ak_pool_tavg_bf16" },
+      "ak_pool_max_f32 ak_pool_max_f16 ak_pool_max_bf16 ak_pool_avg_f32 ak_pool_avg_f16 ak_pool_avg_bf16" },
     { "quant", _ak_src_quant,
       "ak_quant_f32_e4m3 ak_quant_f32_e5m2 ak_quant_f32_e4m3_fnuz ak_quant_f32_e5m2_fnuz ak_quant_f16_e4m3 ak_quant_f16_e5m2 ak_quant_f16_e4m3_fnuz ak_quant_f16_e5m2_fnuz ak_quant_bf16_e4m3 ak_quant_bf16_e5m2 ak_quant_bf16_e4m3_fnuz ak_quant_bf16_e5m2_fnuz ak_dequant_e4m3_f32 ak_dequant_e5m2_f32 ak_dequant_e4m3_fnuz_f32 ak_dequant_e5m2_fnuz_f32 ak_dequant_e4m3_f16 ak_dequant_e5m2_f16 ak_dequant_e4m3_fnuz_f16 ak_dequant_e5m2_fnuz_f16 ak_dequant_e4m3_bf16 ak_dequant_e5m2_bf16 ak_dequant_e4m3_fnuz_bf16 ak_dequant_e5m2_fnuz_bf16 ak_dequant_kv_e4m3_f32 ak_dequant_kv_e5m2_f32 ak_dequant_kv_e4m3_f16 ak_dequant_kv_e5m2_f16 ak_dequant_kv_e4m3_bf16 ak_dequant_kv_e5m2_bf16 ak_quant_amax_f32 ak_quant_amax_f16 ak_quant_amax_bf16" },
     { "random", _ak_src_random,
@@ -24084,31 +23959,30 @@ enum {
     _AK_KIF_add_norm = 35,
     _AK_KIF_add_norm_wide = 36,
     _AK_KIF_pool = 37,
-    _AK_KIF_pool_tile = 38,
-    _AK_KIF_quant = 39,
-    _AK_KIF_dequant = 40,
-    _AK_KIF_dequant_kv = 41,
-    _AK_KIF_quant_amax = 42,
-    _AK_KIF_rand_uniform = 43,
-    _AK_KIF_rand_normal = 44,
-    _AK_KIF_dropout = 45,
-    _AK_KIF_reduce1 = 46,
-    _AK_KIF_reduce2 = 47,
-    _AK_KIF_cumsum_part = 48,
-    _AK_KIF_cumsum = 49,
-    _AK_KIF_topk = 50,
-    _AK_KIF_topk_mb_pass = 51,
-    _AK_KIF_topk_mb_collect = 52,
-    _AK_KIF_softmax = 53,
-    _AK_KIF_softmax_wide = 54,
-    _AK_KIF_softmax_split = 55,
-    _AK_KIF_softmax_stats = 56,
-    _AK_KIF_softmax_apply = 57,
-    _AK_KIF_transpose = 58,
-    _AK_KIF_xent = 59,
-    _AK_KIF_xent_small = 60,
-    _AK_KIF_xent_partial = 61,
-    _AK_KIF_xent_mean = 62,
+    _AK_KIF_quant = 38,
+    _AK_KIF_dequant = 39,
+    _AK_KIF_dequant_kv = 40,
+    _AK_KIF_quant_amax = 41,
+    _AK_KIF_rand_uniform = 42,
+    _AK_KIF_rand_normal = 43,
+    _AK_KIF_dropout = 44,
+    _AK_KIF_reduce1 = 45,
+    _AK_KIF_reduce2 = 46,
+    _AK_KIF_cumsum_part = 47,
+    _AK_KIF_cumsum = 48,
+    _AK_KIF_topk = 49,
+    _AK_KIF_topk_mb_pass = 50,
+    _AK_KIF_topk_mb_collect = 51,
+    _AK_KIF_softmax = 52,
+    _AK_KIF_softmax_wide = 53,
+    _AK_KIF_softmax_split = 54,
+    _AK_KIF_softmax_stats = 55,
+    _AK_KIF_softmax_apply = 56,
+    _AK_KIF_transpose = 57,
+    _AK_KIF_xent = 58,
+    _AK_KIF_xent_small = 59,
+    _AK_KIF_xent_partial = 60,
+    _AK_KIF_xent_mean = 61,
     _AK_KIF_COUNT
 };
 static const char* const _ak_kernel_interface_names[] = {
@@ -24116,9 +23990,9 @@ static const char* const _ak_kernel_interface_names[] = {
     "axnorm_apply", "bcast", "tri", "cast", "chstat_part", "chstat_final", "chnorm_apply", "conv_igemm", "fill",
     "axpy", "binary", "gemm_wgmma", "gemm_splitk_fin", "gemm_i8", "gemm_decode", "gemm_decode_fin", "gemm_sm90",
     "copy_nd", "copy_cast", "embedding", "rope", "loss", "triplet", "loss_finish", "norm", "norm_wide", "add_norm",
-    "add_norm_wide", "pool", "pool_tile", "quant", "dequant", "dequant_kv", "quant_amax", "rand_uniform",
-    "rand_normal", "dropout", "reduce1", "reduce2", "cumsum_part", "cumsum", "topk", "topk_mb_pass", "topk_mb_collect",
-    "softmax", "softmax_wide", "softmax_split", "softmax_stats", "softmax_apply", "transpose", "xent", "xent_small",
+    "add_norm_wide", "pool", "quant", "dequant", "dequant_kv", "quant_amax", "rand_uniform", "rand_normal", "dropout",
+    "reduce1", "reduce2", "cumsum_part", "cumsum", "topk", "topk_mb_pass", "topk_mb_collect", "softmax",
+    "softmax_wide", "softmax_split", "softmax_stats", "softmax_apply", "transpose", "xent", "xent_small",
     "xent_partial", "xent_mean"
 };
 static inline ak_args* _ak_kargs_begin(_ak_kargs* k, int iface) {
@@ -24374,22 +24248,13 @@ static inline void _ak_kargs_add_norm_wide(_ak_kargs* kargs_, const void* x, con
     ak_args_ptr(a_, x); ak_args_ptr(a_, r); ak_args_ptr(a_, w); ak_args_ptr(a_, b); ak_args_ptr(a_, h); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i64(a_, seg); ak_args_i32(a_, S);
     ak_args_ptr(a_, cnt); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_i32(a_, wvec); ak_args_f32(a_, eps); ak_args_i32(a_, rms);
 }
-/* kernels/pool.hip:234 NAME (macro AK_POOL) */
+/* kernels/pool.hip:221 NAME (macro AK_POOL) */
 static inline void _ak_kargs_pool(_ak_kargs* kargs_, const void* x, void* y, void* idx, int64_t planes, int32_t ID, int32_t IH, int32_t IW, int32_t OD, int32_t OH, int32_t OW, int32_t kD, int32_t kH,
                                   int32_t kW, int32_t sD, int32_t sH, int32_t sW, int32_t pD, int32_t pH, int32_t pW, int32_t dD, int32_t dH, int32_t dW, int32_t cip, int32_t divisor) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_pool);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, idx); ak_args_i64(a_, planes); ak_args_i32(a_, ID); ak_args_i32(a_, IH); ak_args_i32(a_, IW); ak_args_i32(a_, OD); ak_args_i32(a_, OH);
     ak_args_i32(a_, OW); ak_args_i32(a_, kD); ak_args_i32(a_, kH); ak_args_i32(a_, kW); ak_args_i32(a_, sD); ak_args_i32(a_, sH); ak_args_i32(a_, sW); ak_args_i32(a_, pD); ak_args_i32(a_, pH);
     ak_args_i32(a_, pW); ak_args_i32(a_, dD); ak_args_i32(a_, dH); ak_args_i32(a_, dW); ak_args_i32(a_, cip); ak_args_i32(a_, divisor);
-}
-/* kernels/pool.hip:341 NAME (macro AK_POOL_TILE) */
-static inline void _ak_kargs_pool_tile(_ak_kargs* kargs_, const void* x, void* y, int64_t planes, int32_t ID, int32_t IH, int32_t IW, int32_t OD, int32_t OH, int32_t OW, int32_t kD, int32_t kH,
-                                       int32_t kW, int32_t sD, int32_t sH, int32_t sW, int32_t pD, int32_t pH, int32_t pW, int32_t dD, int32_t dH, int32_t dW, int32_t cip, int32_t divisor,
-                                       int32_t wide, int32_t tw, int32_t rn) {
-    ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_pool_tile);
-    ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, planes); ak_args_i32(a_, ID); ak_args_i32(a_, IH); ak_args_i32(a_, IW); ak_args_i32(a_, OD); ak_args_i32(a_, OH); ak_args_i32(a_, OW);
-    ak_args_i32(a_, kD); ak_args_i32(a_, kH); ak_args_i32(a_, kW); ak_args_i32(a_, sD); ak_args_i32(a_, sH); ak_args_i32(a_, sW); ak_args_i32(a_, pD); ak_args_i32(a_, pH); ak_args_i32(a_, pW);
-    ak_args_i32(a_, dD); ak_args_i32(a_, dH); ak_args_i32(a_, dW); ak_args_i32(a_, cip); ak_args_i32(a_, divisor); ak_args_i32(a_, wide); ak_args_i32(a_, tw); ak_args_i32(a_, rn);
 }
 /* kernels/quant.hip:304 ak_quant_##DN##_##FN (macro AK_QUANT) */
 static inline void _ak_kargs_quant(_ak_kargs* kargs_, const void* x, void* q, int64_t rows, int64_t cols, int32_t mode, void* scale, int32_t compute, void* amax, const void* amax_in) {
@@ -24887,12 +24752,6 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_pool_avg_f32", _AK_KIF_pool },
     { "ak_pool_avg_f16", _AK_KIF_pool },
     { "ak_pool_avg_bf16", _AK_KIF_pool },
-    { "ak_pool_tmax_f32", _AK_KIF_pool_tile },
-    { "ak_pool_tmax_f16", _AK_KIF_pool_tile },
-    { "ak_pool_tmax_bf16", _AK_KIF_pool_tile },
-    { "ak_pool_tavg_f32", _AK_KIF_pool_tile },
-    { "ak_pool_tavg_f16", _AK_KIF_pool_tile },
-    { "ak_pool_tavg_bf16", _AK_KIF_pool_tile },
     { "ak_quant_f32_e4m3", _AK_KIF_quant },
     { "ak_quant_f32_e5m2", _AK_KIF_quant },
     { "ak_quant_f32_e4m3_fnuz", _AK_KIF_quant },
@@ -31052,39 +30911,12 @@ static void _ak_pool_cpu(const ak_pool_args* a, const _ak_pool_geom* g) {
                 }
 }
 
-#define _AK_POOL_U 4   /* kernels/pool.hip AK_POOL_U */
-
-/* The tile kernels' plan (kernels/pool.hip ak_pool_tmax_* / ak_pool_tavg_*): max without indices and average,
- * where the input window of a tile fits 48 KiB of shared memory (fp32). Wide (an output row of one: 1-D): 256
- * columns a thread group, rn of them a thread at a stride of 256; tall: 64 columns (32 where the output is at most
- * 32 wide) x 256 / tw row groups of rn rows. rn: the largest of 8, 4, 2, 1 whose window fits 24 KiB, else 48 KiB.
- * Returns 0 (the
- * one-thread-an-output kernel) or 1 with the grid's x (tiles of a depth slice) and the shared bytes. */
-static int _ak_pool_tile_plan(const ak_pool_args* a, const _ak_pool_geom* g, int* wide, int* tw, int* rn, size_t* tiles,
-                              size_t* smem) {
-    int r, lim;
-    if (a->indices) return 0;
-    *wide = g->out[1] == 1;
-    *tw = *wide ? 256 : g->out[2] <= 32 ? 32 : 64;
-    for (lim = 24 * 1024; lim <= 48 * 1024; lim *= 2)   /* 24 KiB first: at least 4 blocks an SM (9 on an H100) */
-        for (r = 8; r >= 1; r /= 2) {
-            const long long cols = *wide ? (long long)*tw * r : *tw, rows = *wide ? 1 : (256 / *tw) * r;
-            const long long xw = (cols - 1) * g->s[2] + (g->k[2] - 1) * g->d[2] + 1, xh = (rows - 1) * g->s[1] + (g->k[1] - 1) * g->d[1] + 1;
-            if (xw * xh * 4 <= lim) {
-                *rn = r;
-                *smem = (size_t)(xw * xh * 4);
-                *tiles = (size_t)((g->out[2] + cols - 1) / cols) * (size_t)((g->out[1] + rows - 1) / rows);
-                return 1;
-            }
-        }
-    return 0;
-}
+#define _AK_POOL_U 4   /* kernels/pool.hip AK_POOL_U: outputs a thread of max pooling without indices */
 
 AKDEF ak_result ak_pool(ak_context* ctx, const ak_pool_args* a, ak_stream* stream) {
     const char* opn = "ak_pool";
     _ak_pool_geom g;
-    size_t ip, op, es, tiles = 0, smem = 0;
-    int wide = 0, tw = 0, rn = 0;
+    size_t ip, op, es;
     ak_kernel* k = NULL;
     _ak_kargs ka;
     ak_dim3 grid, block;
@@ -31115,22 +30947,6 @@ AKDEF ak_result ak_pool(ak_context* ctx, const ak_pool_args* a, ak_stream* strea
         _ak_pool_cpu(a, &g);
         return AK_OK;
     }
-    block.x = 256; block.y = 1; block.z = 1;
-    if (_ak_pool_tile_plan(a, &g, &wide, &tw, &rn, &tiles, &smem)) {
-        if ((r = _ak_op_kernel(ctx, _ak_src_pool, _ak_op_name(kn, sizeof kn, a->kind == AK_POOL_MAX ? "ak_pool_tmax" : "ak_pool_tavg",
-                                                              a->dtype), &k)) != AK_OK)
-            return r;
-        _ak_kargs_pool_tile(&ka, a->x, a->y, (int64_t)g.planes, (int32_t)g.in[0], (int32_t)g.in[1], (int32_t)g.in[2],
-                            (int32_t)g.out[0], (int32_t)g.out[1], (int32_t)g.out[2], (int32_t)g.k[0], (int32_t)g.k[1],
-                            (int32_t)g.k[2], (int32_t)g.s[0], (int32_t)g.s[1], (int32_t)g.s[2], (int32_t)g.p[0], (int32_t)g.p[1],
-                            (int32_t)g.p[2], (int32_t)g.d[0], (int32_t)g.d[1], (int32_t)g.d[2], a->count_include_pad ? 1 : 0,
-                            a->divisor_override, wide, tw, rn);
-        /* x: the tiles of an output depth slice (< 2^31: a plane is), y: (plane, depth) units (<= 65535, a loop past) */
-        grid.x = (unsigned)tiles;
-        grid.y = (unsigned)(g.planes * (size_t)g.out[0] < 65535 ? g.planes * (size_t)g.out[0] : 65535);
-        grid.z = 1;
-        return _ak_op_launch3(ctx, k, grid, block, smem, stream, &ka);
-    }
     if ((r = _ak_op_kernel(ctx, _ak_src_pool, _ak_op_name(kn, sizeof kn, a->kind == AK_POOL_MAX ? "ak_pool_max" : "ak_pool_avg",
                                                           a->dtype), &k)) != AK_OK)
         return r;
@@ -31139,13 +30955,14 @@ AKDEF ak_result ak_pool(ak_context* ctx, const ak_pool_args* a, ak_stream* strea
                    (int32_t)g.s[0], (int32_t)g.s[1], (int32_t)g.s[2], (int32_t)g.p[0], (int32_t)g.p[1], (int32_t)g.p[2],
                    (int32_t)g.d[0], (int32_t)g.d[1], (int32_t)g.d[2], a->count_include_pad ? 1 : 0, a->divisor_override);
     {
-        /* x: the outputs of a plane, 256 (max with indices) or 256 _AK_POOL_U (kernels/pool.hip AK_POOL_U: outputs a
-         * thread) a block (capped so the in-plane u32 index math never wraps), y: planes (<= 65535) */
-        const size_t per = a->indices ? 256u : 256u * _AK_POOL_U;
+        /* x: the outputs of a plane, 256 _AK_POOL_U a block for max without indices, else 256 (capped so the in-plane
+         * u32 index math never wraps), y: planes (<= 65535) */
+        const size_t per = a->kind == AK_POOL_MAX && !a->indices ? 256u * _AK_POOL_U : 256u;
         size_t bx = (op + per - 1) / per, cap = 0x7FFFFFFFu / per;
         grid.x = (unsigned)(bx < cap ? bx : cap);
         grid.y = (unsigned)(g.planes < 65535 ? g.planes : 65535);
         grid.z = 1;
+        block.x = 256; block.y = 1; block.z = 1;
     }
     return _ak_op_launch3(ctx, k, grid, block, 0, stream, &ka);
 }

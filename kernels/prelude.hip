@@ -63,12 +63,6 @@ typedef unsigned char ak_u8;
 #define AK_NAN (__uint_as_float(0x7FC00000u))
 #define AK_FLT_MAX 3.402823466e+38f
 
-/* The launch's dynamic shared memory as an array `name` of T (16-byte aligned;
- * its size is the launch's shared bytes). The host emulation supplies its own. */
-#ifndef AK_DYNAMIC_SHARED
-#define AK_DYNAMIC_SHARED(T, name) extern __shared__ __align__(16) T name[]
-#endif
-
 /* ---- thread indexing ----------------------------------------------------- */
 /* Global 1-D thread index and grid-stride step, 64-bit. */
 AK_INLINE ak_i64 ak_gtid(void) { return (ak_i64)blockIdx.x * (ak_i64)blockDim.x + (ak_i64)threadIdx.x; }

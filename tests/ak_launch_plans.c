@@ -307,19 +307,19 @@ static void sweep_more(ak_context* c) {
         pa.kind = AK_POOL_MAX;
         call(ak_pool(c, &pa, NULL));
         pa.kind = AK_POOL_AVG;
-        call(ak_pool(c, &pa, NULL));                     /* the tiles (tall) */
+        call(ak_pool(c, &pa, NULL));                     /* max: 4 outputs a thread; average */
         pa.kernel[0] = pa.kernel[1] = 11;
-        call(ak_pool(c, &pa, NULL));                     /* a window past a tile's shared memory: per output */
+        call(ak_pool(c, &pa, NULL));                     /* a larger window */
         pa.kind = AK_POOL_MAX;
         pa.indices = (int64_t*)BUF(2);
         pa.kernel[0] = pa.kernel[1] = 3;
-        call(ak_pool(c, &pa, NULL));                     /* indices: per output */
+        call(ak_pool(c, &pa, NULL));                     /* max with indices: 1 a thread */
         pa.indices = NULL;
         pa.ndim = 1; pa.in[0] = 5000; pa.kernel[0] = 8; pa.dilation[0] = 3;
-        call(ak_pool(c, &pa, NULL));                     /* the tiles (wide) */
+        call(ak_pool(c, &pa, NULL));                     /* 1-D, groups of 8 */
         pa.ndim = 3; pa.in[0] = 9; pa.in[1] = 40; pa.in[2] = 70; pa.kernel[0] = pa.kernel[1] = pa.kernel[2] = 3;
         pa.stride[0] = pa.stride[1] = pa.stride[2] = 2; pa.dilation[0] = pa.dilation[1] = pa.dilation[2] = 3;
-        call(ak_pool(c, &pa, NULL));                     /* the tiles (tall, 3-D, fewer rows a thread) */
+        call(ak_pool(c, &pa, NULL));                     /* 3-D, strides, dilation */
         call(ak_batch_norm(c, d, BUF(1), BUF(0), 2, 8, 1000, BUF(2), BUF(3), (float*)BUF(4), (float*)BUF(5), 1, 0.1f, 1e-5f, NULL));
         call(ak_group_norm(c, d, BUF(1), BUF(0), 2, 8, 1000, 4, BUF(2), BUF(3), 1e-5f, NULL));
         call(ak_scan(c, AK_SCAN_PROD, d, BUF(1), (const uint8_t*)BUF(2), BUF(0), 50, 1000, AK_SCAN_REVERSE, NULL));

@@ -92,9 +92,6 @@ static long akemu_yields; /* lanes that gave way while spinning (s_sleep), count
 static void akemu_yield(void) { akemu_yields++; akemu_switch_out(); }
 #define __syncthreads() akemu_block_bar->arrive_and_wait()
 #define __shared__ static
-/* dynamic shared memory: one buffer, sized by each launch's shared bytes (blocks run one after another) */
-static std::vector<unsigned char> akemu_dyn_smem;
-#define AK_DYNAMIC_SHARED(T, name) T* name = (T*)akemu_dyn_smem.data()
 #define __global__
 #define __device__
 #define __forceinline__ inline
@@ -314,8 +311,8 @@ static akemu_dim3 akemu_grid_policy(const char* kernel, akemu_dim3 g);
 static ak_result akemu_launch(ak_kernel* k, ak_dim3 g, ak_dim3 b, size_t shmem, ak_stream* st, void** params) {
     const char* kernel = k->name;
     auto it = akemu_table.find(kernel);
+    (void)shmem;
     (void)st;
-    akemu_dyn_smem.assign(shmem + 16, 0xA5);   /* filled with garbage: a kernel must write what it reads */
     if (it == akemu_table.end()) return _ak_err(AK_ERROR_LAUNCH, AKEMU_NAME ": no emulated kernel %s", kernel);
     if (b.x < 1 || b.y < 1 || b.z < 1 || (size_t)b.x * b.y * b.z > 1024)
         return _ak_err(AK_ERROR_LAUNCH, AKEMU_NAME ": %s: block %ux%ux%u (1..1024 threads only)", kernel, b.x, b.y, b.z);

@@ -266,19 +266,19 @@ static void akk_walk_axis(ak_context* ctx) {
         pa.kind = AK_POOL_MAX;
         AKT_OK(ak_pool(ctx, &pa, NULL));
         pa.kind = AK_POOL_AVG;
-        AKT_OK(ak_pool(ctx, &pa, NULL));                     /* the tiles (tall) */
+        AKT_OK(ak_pool(ctx, &pa, NULL));                     /* max: 4 outputs a thread; average */
         pa.kernel[0] = pa.kernel[1] = 11;
-        AKT_OK(ak_pool(ctx, &pa, NULL));                     /* a window past a tile's shared memory: per output */
+        AKT_OK(ak_pool(ctx, &pa, NULL));                     /* a larger window */
         pa.kind = AK_POOL_MAX;
         pa.indices = (int64_t*)w;
         pa.kernel[0] = pa.kernel[1] = 3;
-        AKT_OK(ak_pool(ctx, &pa, NULL));                     /* indices: per output */
+        AKT_OK(ak_pool(ctx, &pa, NULL));                     /* max with indices: 1 a thread */
         pa.indices = NULL;
         pa.ndim = 1; pa.in[0] = 5000; pa.kernel[0] = 8; pa.dilation[0] = 3;
-        AKT_OK(ak_pool(ctx, &pa, NULL));                     /* the tiles (wide) */
+        AKT_OK(ak_pool(ctx, &pa, NULL));                     /* 1-D, groups of 8 */
         pa.ndim = 3; pa.in[0] = 9; pa.in[1] = 40; pa.in[2] = 70; pa.kernel[0] = pa.kernel[1] = pa.kernel[2] = 3;
         pa.stride[0] = pa.stride[1] = pa.stride[2] = 2; pa.dilation[0] = pa.dilation[1] = pa.dilation[2] = 3;
-        AKT_OK(ak_pool(ctx, &pa, NULL));                     /* the tiles (tall, 3-D, fewer rows a thread) */
+        AKT_OK(ak_pool(ctx, &pa, NULL));                     /* 3-D, strides, dilation */
         AKT_OK(ak_batch_norm(ctx, t, x, y, 2, 8, 1000, w, w, rs, rs + 8, 1, 0.1f, 1e-5f, NULL));
         AKT_OK(ak_batch_norm(ctx, t, x, y, 2, 8, 1000, w, w, rs, rs + 8, 0, 0.1f, 1e-5f, NULL));
         AKT_OK(ak_group_norm(ctx, t, x, y, 2, 8, 1000, 4, w, w, 1e-5f, NULL));
