@@ -97,6 +97,11 @@ static void test_gpu_pool(void) {
         { AK_POOL_AVG, 2, 1, 4, { 31, 29 }, { 3, 4 }, { 2, 3 }, { 1, 2 }, { 0, 0 }, 1, 0, 0, 0 },
         { AK_POOL_AVG, 3, 1, 2, { 8, 9, 7 }, { 2, 2, 3 }, { 2, 2, 2 }, { 1, 1, 1 }, { 0, 0, 0 }, 1, 1, 0, 0 },
         { AK_POOL_AVG, 1, 3, 1, { 50 }, { 5 }, { 3 }, { 2 }, { 0 }, 0, 1, 4, 0 },
+        /* max without indices, 4 outputs a thread (1024 a block) spanning rows / depths, a partial last block */
+        { AK_POOL_MAX, 1, 2, 3, { 5001 }, { 8 }, { 1 }, { 4 }, { 3 }, 0, 0, 0, 0 },
+        { AK_POOL_MAX, 2, 2, 3, { 67, 61 }, { 4, 4 }, { 1, 1 }, { 1, 1 }, { 1, 1 }, 0, 0, 0, 0 },
+        { AK_POOL_MAX, 3, 1, 2, { 19, 37, 41 }, { 3, 3, 3 }, { 2, 2, 2 }, { 1, 1, 1 }, { 3, 3, 3 }, 1, 0, 0, 0 },
+        { AK_POOL_MAX, 2, 1, 70000, { 3, 5 }, { 2, 2 }, { 1, 2 }, { 0, 1 }, { 1, 1 }, 1, 0, 0, 0 },  /* planes > 65535 */
     };
     static const ak_dtype types[3] = { AK_F32, AK_F16, AK_BF16 };
     size_t ci, ti;
